@@ -1,0 +1,11 @@
+package io.cipherd.server.crypto;
+
+import io.cipherd.server.CipherdException;
+
+/** The JCE refused an operation that should have worked: a bug or a broken provider, not bad input. */
+public final class CryptoProviderException extends CipherdException {
+  public CryptoProviderException(Mode mode, Throwable cause) {
+    // The cause's message comes from the JCE and never holds key or data bytes; keep it for operators.
+    super(mode.transformation() + " failed: " + cause.getClass().getSimpleName(), cause);
+  }
+}

@@ -1,0 +1,115 @@
+package io.cipherd.server.crypto;
+
+import java.util.Set;
+
+/** A cipher mode of one key version, with everything the envelope format and the JCE need to know about it. */
+public enum Mode {
+  GCM("gcm", "AES/GCM/NoPadding", "AES", 12, 16, Set.of(128, 192, 256)),
+  CHACHA("chacha", "ChaCha20-Poly1305", "ChaCha20", 12, 16, Set.of(256)),
+  CBC("cbc", "AES/CBC/PKCS5Padding", "AES", 16, 0, Set.of(128, 192, 256)),
+  CTR("ctr", "AES/CTR/NoPadding", "AES", 16, 0, Set.of(128, 192, 256)),
+  CFB("cfb", "AES/CFB/NoPadding", "AES", 16, 0, Set.of(128, 192, 256)),
+  OFB("ofb", "AES/OFB/NoPadding", "AES", 16, 0, Set.of(128, 192, 256)),
+  ECB("ecb", "AES/ECB/PKCS5Padding", "AES", 0, 0, Set.of(128, 192, 256));
+
+  private static final int AES_BLOCK = 16;
+
+  private final String headerName;
+  private final String transformation;
+  private final String keyAlgorithm;
+  private final int ivLength;
+  private final int tagLength;
+  private final Set<Integer> keySizesBits;
+
+  Mode(
+      String headerName,
+      String transformation,
+      String keyAlgorithm,
+      int ivLength,
+      int tagLength,
+      Set<Integer> keySizesBits) {
+    this.headerName = headerName;
+    this.transformation = transformation;
+    this.keyAlgorithm = keyAlgorithm;
+    this.ivLength = ivLength;
+    this.tagLength = tagLength;
+    this.keySizesBits = keySizesBits;
+  }
+
+  /** The mode's name in a ciphertext header, e.g. {@code gcm}. */
+  public String headerName() {
+    return headerName;
+  }
+
+  /** The JCE transformation given to {@code Cipher.getInstance}. */
+  public String transformation() {
+    return transformation;
+  }
+
+  /** The JCE key algorithm, for {@code SecretKeySpec}. */
+  public String keyAlgorithm() {
+    return keyAlgorithm;
+  }
+
+  /** Bytes of IV or nonce at the start of the payload; 0 for ECB. */
+  public int ivLength() {
+    return ivLength;
+  }
+
+  /** Bytes of authentication tag at the end of the payload; 0 for unauthenticated modes. */
+  public int tagLength() {
+    return tagLength;
+  }
+
+  /** Whether the mode authenticates its ciphertext and associated data. */
+  public boolean isAead() {
+    return tagLength > 0;
+  }
+
+  /** Whether the plaintext is PKCS#7-padded to whole AES blocks. */
+  public boolean isPadded() {
+    return this == CBC || this == ECB;
+  }
+
+  /** Whether keys of {@code bits} bits are valid for this mode. */
+  public boolean acceptsKeySize(int bits) {
+    return keySizesBits.contains(bits);
+  }
+
+  /** The key sizes this mode takes, in bits, for error messages. */
+  public Set<Integer> keySizesBits() {
+    return keySizesBits;
+  }
+
+  /** Length of the encrypted payload (IV, ciphertext, tag) for a plaintext of {@code plaintextLength} bytes. */
+  public int payloadLength(int plaintextLength) {
+    int body = isPadded() ? (plaintextLength / AES_BLOCK + 1) * AES_BLOCK : plaintextLength;
+    return ivLength + body + tagLength;
+  }
+
+  /**
+   * Why a payload of {@code length} bytes cannot be this mode's, or null if its length is plausible.
+   */
+  public String payloadLengthProblem(int length) {
+    int body = length - ivLength - tagLength;
+    if (body < 0) {
+      return "payload is " + length + " bytes, shorter than the " + (ivLength + tagLength)
+          + " bytes of IV and tag that " + headerName + " needs";
+    }
+    if (isPadded() && (body == 0 || body % AES_BLOCK != 0)) {
+      return "payload of " + headerName + " must hold whole 16-byte blocks after the IV, got "
+          + body + " bytes";
+    }
+    return null;
+  }
+
+  /** The mode named {@code headerName} in a ciphertext header, or null if there is none. */
+  public static Mode fromHeaderName(String headerName) {
+    for (Mode mode : values()) {
+      if (mode.headerName.equals(headerName)) {
+        return mode;
+      }
+    }
+    return null;
+  }
+}

@@ -1,0 +1,45 @@
+package io.cipherd.server.keys;
+
+import io.cipherd.server.crypto.EnvelopeHeader;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentMap;
+
+/** A key's metadata and the versions loaded so far; a new instance replaces it when the metadata changes. */
+final class CachedKey {
+  private final KeyMetadata metadata;
+  private final KeyStore store;
+  private final ConcurrentMap<Integer, UsableKey> loaded;
+
+  CachedKey(KeyMetadata metadata, KeyStore store) {
+    this(metadata, store, new ConcurrentHashMap<>());
+  }
+
+  private CachedKey(KeyMetadata metadata, KeyStore store, ConcurrentMap<Integer, UsableKey> loaded) {
+    this.metadata = metadata;
+    this.store = store;
+    this.loaded = loaded;
+  }
+
+  KeyMetadata metadata() {
+    return metadata;
+  }
+
+  boolean hasLoaded(int version) {
+    return loaded.containsKey(version);
+  }
+
+  /** The loaded version, reading its bytes from the store the first time. */
+  UsableKey usable(KeyVersionInfo info) {
+    UsableKey key = loaded.get(info.version());
+    if (key != null) {
+      return key;
+    }
+    return loaded.computeIfAbsent(info.version(), v -> new UsableKey(
+        new EnvelopeHeader(metadata.name(), v, info.mode()), store.readMaterial(metadata.name(), info)));
+  }
+
+  /** The same key with new metadata, keeping the versions already loaded (versions never change). */
+  CachedKey withMetadata(KeyMetadata newer) {
+    return new CachedKey(newer, store, loaded);
+  }
+}

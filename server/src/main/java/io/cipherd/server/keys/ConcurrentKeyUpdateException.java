@@ -1,0 +1,11 @@
+package io.cipherd.server.keys;
+
+import io.cipherd.server.CipherdException;
+
+/** Another writer changed a key between our read and our write; nothing was stored. Safe to retry. */
+public final class ConcurrentKeyUpdateException extends CipherdException {
+  public ConcurrentKeyUpdateException(String name, int expectedVersion) {
+    super("key '" + name + "' changed while it was being updated (expected current version "
+        + expectedVersion + "); retry", /* withStackTrace= */ false);
+  }
+}

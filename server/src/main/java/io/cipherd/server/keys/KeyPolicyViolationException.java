@@ -1,0 +1,10 @@
+package io.cipherd.server.keys;
+
+import io.cipherd.server.CipherdException;
+
+/** A key exists but its policy refuses the operation, e.g. a version below min_decryption_version. */
+public final class KeyPolicyViolationException extends CipherdException {
+  public KeyPolicyViolationException(String message) {
+    super(message, /* withStackTrace= */ false);
+  }
+}

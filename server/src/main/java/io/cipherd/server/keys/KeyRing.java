@@ -1,0 +1,235 @@
+package io.cipherd.server.keys;
+
+import io.cipherd.server.InvalidArgumentException;
+import io.cipherd.server.crypto.EnvelopeHeader;
+import io.cipherd.server.crypto.Mode;
+import io.cipherd.server.crypto.NonceSource;
+import java.time.Clock;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentMap;
+
+/**
+ * The service's view of its keys: a cache in front of the {@link KeyStore} that hands the crypto
+ * path ready keys, enforces key policy, and performs key administration.
+ *
+ * <p>Once a key version has been used, encrypting and decrypting with it touches no store. Methods
+ * that may reach the store say so; callers run them off the gRPC event loop.
+ */
+public final class KeyRing {
+  private static final int ROTATE_ATTEMPTS = 5;
+
+  private final KeyStore store;
+  private final Clock clock;
+  private final ConcurrentMap<String, CachedKey> cache = new ConcurrentHashMap<>();
+
+  public KeyRing(KeyStore store, Clock clock) {
+    this.store = store;
+    this.clock = clock;
+  }
+
+  /**
+   * Whether encrypting with {@code name}'s current version (or decrypting {@code version}, if not 0)
+   * can be done from memory alone, without a store call.
+   */
+  public boolean isCached(String name, int version) {
+    CachedKey key = cache.get(name);
+    if (key == null) {
+      return false;
+    }
+    int wanted = version == 0 ? key.metadata().currentVersion() : version;
+    return !key.metadata().hasVersion(wanted) || key.hasLoaded(wanted);
+  }
+
+  /**
+   * The version to encrypt with: the current one, or {@code requestedVersion} if not 0. May reach
+   * the store on a cache miss.
+   */
+  public UsableKey forEncryption(String name, int requestedVersion) {
+    if (requestedVersion < 0) {
+      throw new InvalidArgumentException("key_version must not be negative");
+    }
+    CachedKey key = cached(name);
+    KeyMetadata metadata = key.metadata();
+    int version = requestedVersion == 0 ? metadata.currentVersion() : requestedVersion;
+    KeyVersionInfo info = metadata.version(version);
+    KeyPolicy policy = metadata.policy();
+    if (requestedVersion != 0 && !policy.allowsEncryption(version)) {
+      throw new KeyPolicyViolationException("version " + version + " of key '" + name
+          + "' is below its min_encryption_version or min_decryption_version");
+    }
+    if (info.mode() == Mode.ECB && !policy.allowEcbEncryption()) {
+      throw new KeyPolicyViolationException("key '" + name + "' version " + version
+          + " is ecb, which may only decrypt unless the key's policy sets allow_ecb_encryption");
+    }
+    return key.usable(info);
+  }
+
+  /**
+   * The version that decrypts a ciphertext with {@code header}, after the policy allows it. A header
+   * whose mode differs from the version's mode fails as a decryption failure would.
+   */
+  public UsableKey forDecryption(EnvelopeHeader header) {
+    CachedKey key = cached(header.keyName());
+    KeyMetadata metadata = key.metadata();
+    KeyVersionInfo info = metadata.version(header.version());
+    if (!metadata.policy().allowsDecryption(header.version())) {
+      throw new KeyPolicyViolationException("version " + header.version() + " of key '"
+          + header.keyName() + "' is below its min_decryption_version "
+          + metadata.policy().minDecryptionVersion());
+    }
+    if (info.mode() != header.mode()) {
+      throw new io.cipherd.server.crypto.DecryptionFailedException();
+    }
+    return key.usable(info);
+  }
+
+  /** A key's metadata, from the cache or the store. */
+  public KeyMetadata describe(String name) {
+    return cached(name).metadata();
+  }
+
+  /** Every key's metadata, in name order, read from the store. */
+  public List<KeyMetadata> list() {
+    return store.listKeyNames().stream()
+        .map(store::readKey)
+        .flatMap(Optional::stream)
+        .toList();
+  }
+
+  /** Creates a key with a generated version 1. */
+  public KeyMetadata create(String name, Mode mode, int keySizeBits, boolean allowUnauthenticated, KeyPolicy policy) {
+    checkName(name);
+    Mode chosen = mode == null ? Mode.GCM : mode;
+    checkAuthenticated(chosen, allowUnauthenticated, "create a key");
+    int bits = keySizeBits == 0 ? 256 : keySizeBits;
+    NewKeyVersion first = generated(1, chosen, bits);
+    KeyPolicy initial = policy == null ? KeyPolicy.DEFAULT : policy;
+    checkPolicyFits(initial, 1);
+    return remember(store.createKey(name, first, initial));
+  }
+
+  /**
+   * Adds a generated version and makes it current. A rotation that races another writer is retried
+   * on the fresh state, so each call adds exactly one version.
+   */
+  public KeyMetadata rotate(String name, Mode mode, int keySizeBits, boolean allowUnauthenticated) {
+    checkName(name);
+    for (int attempt = 1; ; attempt++) {
+      KeyMetadata now = store.readKey(name).orElseThrow(() -> KeyNotFoundException.key(name));
+      KeyVersionInfo current = now.current();
+      Mode chosen = mode == null ? current.mode() : mode;
+      if (chosen != current.mode()) {
+        checkAuthenticated(chosen, allowUnauthenticated, "rotate a key into");
+      }
+      int bits = keySizeBits == 0 ? defaultSize(chosen, current.keySizeBits()) : keySizeBits;
+      NewKeyVersion next = generated(now.currentVersion() + 1, chosen, bits);
+      try {
+        return remember(store.addVersion(name, now.currentVersion(), next));
+      } catch (ConcurrentKeyUpdateException e) {
+        if (attempt == ROTATE_ATTEMPTS) {
+          throw e;
+        }
+      }
+    }
+  }
+
+  /** Adds caller-supplied bytes as a new version, creating the key if it does not exist. */
+  public KeyMetadata importVersion(String name, Mode mode, byte[] material, boolean allowUnauthenticated) {
+    checkName(name);
+    Mode chosen = mode == null ? Mode.GCM : mode;
+    checkAuthenticated(chosen, allowUnauthenticated, "import a key for");
+    int bits = material.length * 8;
+    if (!chosen.acceptsKeySize(bits)) {
+      throw new InvalidArgumentException("key_material for " + chosen.headerName() + " must be "
+          + chosen.keySizesBits() + " bits, got " + bits);
+    }
+    for (int attempt = 1; ; attempt++) {
+      Optional<KeyMetadata> now = store.readKey(name);
+      int version = now.map(KeyMetadata::currentVersion).orElse(0) + 1;
+      NewKeyVersion next = new NewKeyVersion(
+          new KeyVersionInfo(version, chosen, bits, clock.instant(), /* imported= */ true), material.clone());
+      try {
+        return remember(now.isEmpty()
+            ? store.createKey(name, next, KeyPolicy.DEFAULT)
+            : store.addVersion(name, version - 1, next));
+      } catch (ConcurrentKeyUpdateException | KeyAlreadyExistsException e) {
+        if (attempt == ROTATE_ATTEMPTS) {
+          throw e;
+        }
+      }
+    }
+  }
+
+  /** Replaces a key's policy after checking that its minimums name existing versions. */
+  public KeyMetadata updatePolicy(String name, KeyPolicy policy) {
+    checkName(name);
+    KeyMetadata now = store.readKey(name).orElseThrow(() -> KeyNotFoundException.key(name));
+    checkPolicyFits(policy, now.currentVersion());
+    return remember(store.updatePolicy(name, policy));
+  }
+
+  /** Forgets every cached key, so the next use reads the store again. */
+  public void invalidateAll() {
+    cache.clear();
+  }
+
+  private CachedKey cached(String name) {
+    CachedKey key = cache.get(name);
+    if (key != null) {
+      return key;
+    }
+    checkName(name);
+    KeyMetadata metadata = store.readKey(name).orElseThrow(() -> KeyNotFoundException.key(name));
+    return cache.computeIfAbsent(name, n -> new CachedKey(metadata, store));
+  }
+
+  private KeyMetadata remember(KeyMetadata metadata) {
+    cache.compute(metadata.name(), (name, old) -> old == null
+        ? new CachedKey(metadata, store)
+        : old.withMetadata(metadata));
+    return metadata;
+  }
+
+  private NewKeyVersion generated(int version, Mode mode, int bits) {
+    if (!mode.acceptsKeySize(bits)) {
+      throw new InvalidArgumentException(
+          "key_size_bits for " + mode.headerName() + " must be one of " + mode.keySizesBits() + ", got " + bits);
+    }
+    return new NewKeyVersion(
+        new KeyVersionInfo(version, mode, bits, clock.instant(), /* imported= */ false),
+        NonceSource.bytes(bits / 8));
+  }
+
+  private static int defaultSize(Mode mode, int currentBits) {
+    return mode.acceptsKeySize(currentBits) ? currentBits : 256;
+  }
+
+  private static void checkName(String name) {
+    if (name == null || name.isEmpty()) {
+      throw new InvalidArgumentException("key_name is required");
+    }
+    if (!EnvelopeHeader.isValidKeyName(name)) {
+      throw new InvalidArgumentException("key_name must match " + EnvelopeHeader.KEY_NAME_SYNTAX);
+    }
+  }
+
+  private static void checkAuthenticated(Mode mode, boolean allowUnauthenticated, String action) {
+    if (!mode.isAead() && !allowUnauthenticated) {
+      throw new InvalidArgumentException(mode.headerName() + " does not authenticate its ciphertexts; set "
+          + "allow_unauthenticated to " + action + " " + mode.headerName());
+    }
+  }
+
+  private static void checkPolicyFits(KeyPolicy policy, int currentVersion) {
+    if (policy.minDecryptionVersion() > currentVersion) {
+      throw new KeyPolicyViolationException("min_decryption_version " + policy.minDecryptionVersion()
+          + " is above the current version " + currentVersion);
+    }
+    if (policy.minEncryptionVersion() > currentVersion) {
+      throw new KeyPolicyViolationException("min_encryption_version " + policy.minEncryptionVersion()
+          + " is above the current version " + currentVersion);
+    }
+  }
+}

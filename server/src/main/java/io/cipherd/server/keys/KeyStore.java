@@ -1,0 +1,41 @@
+package io.cipherd.server.keys;
+
+import java.util.List;
+import java.util.Optional;
+import javax.crypto.SecretKey;
+
+/**
+ * Where named, versioned keys live: a PKCS12 file for a single node, Vault for many replicas.
+ *
+ * <p>Implementations are thread-safe, never delete or overwrite a version, and make each write
+ * atomic: after a crash a version is either fully stored or absent. Calls may block on disk or
+ * network, so callers keep them off the gRPC event loop.
+ */
+public interface KeyStore extends AutoCloseable {
+  /** Every key name, in ascending order. */
+  List<String> listKeyNames();
+
+  /** A key's metadata, or empty if there is no such key. */
+  Optional<KeyMetadata> readKey(String name);
+
+  /**
+   * The bytes of one version, as a key for {@code mode}'s algorithm; throws {@link
+   * KeyNotFoundException} if the key or version does not exist.
+   */
+  SecretKey readMaterial(String name, KeyVersionInfo version);
+
+  /** Stores a new key whose only version is {@code first}; throws {@link KeyAlreadyExistsException}. */
+  KeyMetadata createKey(String name, NewKeyVersion first, KeyPolicy policy);
+
+  /**
+   * Adds {@code next} as the newest version if the key's newest version is still {@code
+   * expectedCurrentVersion}; otherwise throws {@link ConcurrentKeyUpdateException} and stores nothing.
+   */
+  KeyMetadata addVersion(String name, int expectedCurrentVersion, NewKeyVersion next);
+
+  /** Replaces a key's policy; throws {@link KeyNotFoundException} if there is no such key. */
+  KeyMetadata updatePolicy(String name, KeyPolicy policy);
+
+  @Override
+  default void close() {}
+}
