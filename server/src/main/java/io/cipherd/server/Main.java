@@ -1,5 +1,69 @@
 package io.cipherd.server;
 
+import io.cipherd.server.api.CipherdServices;
+import io.cipherd.server.config.ServerCommand;
+import io.cipherd.server.config.ServerConfig;
+import io.cipherd.server.crypto.Mode;
+import io.cipherd.server.keys.KeyNotFoundException;
+import io.cipherd.server.keys.KeyRing;
+import io.cipherd.server.keys.KeyStore;
+import io.cipherd.server.keys.Pkcs12KeyStore;
+import java.time.Clock;
+import java.util.concurrent.CountDownLatch;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.slf4j.bridge.SLF4JBridgeHandler;
+import picocli.CommandLine;
+
+/** Starts cipherd: parses the command line, opens the key store, serves until SIGTERM. */
 public final class Main {
-  public static void main(String[] args) {}
+  private static final Logger log = LoggerFactory.getLogger(Main.class);
+
+  private Main() {}
+
+  public static void main(String[] args) {
+    SLF4JBridgeHandler.removeHandlersForRootLogger();
+    SLF4JBridgeHandler.install();
+    ServerCommand command = new ServerCommand();
+    CommandLine commandLine = new CommandLine(command);
+    int exit = commandLine.execute(args);
+    if (exit != 0 || commandLine.isUsageHelpRequested() || commandLine.isVersionHelpRequested()) {
+      System.exit(exit);
+    }
+    try {
+      serve(command.toConfig());
+    } catch (Exception e) {
+      log.error("cipherd could not start: {}", e.getMessage());
+      System.exit(1);
+    }
+  }
+
+  private static void serve(ServerConfig config) throws Exception {
+    KeyStore keyStore = Pkcs12KeyStore.open(config.dataDir(), config.keyStorePassword(), Clock.systemUTC());
+    CipherdServices services = new CipherdServices(keyStore, config.cipherPools(), config.limits(),
+        config.blockingThreads(), config.blockingQueue());
+    createDemoKey(services.keyRing(), config.demoKey());
+    CipherdServer server = CipherdServer.start(config, services);
+    log.info("cipherd listening on {}:{} with the embedded key store in {}", config.host(), server.port(), config.dataDir());
+    CountDownLatch stopped = new CountDownLatch(1);
+    Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+      log.info("shutting down: draining in-flight calls for up to {}", config.shutdownGrace());
+      server.close();
+      stopped.countDown();
+    }, "cipherd-shutdown"));
+    server.awaitTermination();
+    stopped.await();
+  }
+
+  private static void createDemoKey(KeyRing keyRing, String name) {
+    if (name.isEmpty()) {
+      return;
+    }
+    try {
+      keyRing.describe(name);
+    } catch (KeyNotFoundException absent) {
+      keyRing.create(name, Mode.GCM, 256, false, null);
+      log.info("created gcm key '{}' for trying cipherd out", name);
+    }
+  }
 }

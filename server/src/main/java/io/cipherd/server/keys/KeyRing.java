@@ -90,9 +90,11 @@ public final class KeyRing {
     return cached(name).metadata();
   }
 
-  /** Every key's metadata, in name order, read from the store. */
-  public List<KeyMetadata> list() {
+  /** Up to {@code limit} keys named after {@code after} (empty for the first), in name order, read from the store. */
+  public List<KeyMetadata> list(String after, int limit) {
     return store.listKeyNames().stream()
+        .filter(name -> name.compareTo(after) > 0)
+        .limit(limit)
         .map(store::readKey)
         .flatMap(Optional::stream)
         .toList();

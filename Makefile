@@ -1,0 +1,49 @@
+# cipherd: `make run` starts a server on an embedded key store; `make test` runs every test.
+# Every tool is installed by the project's own scripts (Maven wrapper, .ci/install-go-tool) and
+# cached under ~/.cache/cipherd or ~/.m2.
+
+SHELL := /bin/bash
+.SHELLFLAGS := -euo pipefail -c
+.DEFAULT_GOAL := help
+
+JDK_HOME := $(shell .ci/jdk-home 2>/dev/null)
+JAVA := $(JDK_HOME)/bin/java
+MVN := cd server && JAVA_HOME=$(JDK_HOME) ./mvnw -B --no-transfer-progress
+BUF_VERSION := v1.75.0
+DATA_DIR ?= data
+JAR := server/target/cipherd.jar
+
+.PHONY: help jdk build run test test-java lint-proto bench clean
+
+help: ## list the targets
+	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-12s %s\n", $$1, $$2}'
+
+jdk:
+	@[ -n "$(JDK_HOME)" ] || { .ci/jdk-home; exit 1; }
+
+build: jdk ## build the server jar (server/target/cipherd.jar)
+	$(MVN) -q package -DskipTests
+
+run: build ## start cipherd on 127.0.0.1:50051 with the embedded key store in ./data
+	@mkdir -p $(DATA_DIR) && chmod 700 $(DATA_DIR)
+	@if [ ! -s $(DATA_DIR)/keystore-password ]; then \
+	  (umask 077 && head -c 32 /dev/urandom | base64 > $(DATA_DIR)/keystore-password); \
+	  echo "make run: generated a key store password in $(DATA_DIR)/keystore-password (mode 0600); back it up with $(DATA_DIR)/"; \
+	fi
+	$(JAVA) -jar $(JAR) --data-dir $(DATA_DIR) --keystore-password-file $(DATA_DIR)/keystore-password --demo-key demo
+
+test: lint-proto test-java ## run every test: proto lint, Java unit and integration tests
+
+test-java: jdk ## Java unit, vector and gRPC tests
+	$(MVN) verify
+
+lint-proto: ## buf lint of proto/
+	cd proto && "$$(../.ci/install-go-tool buf github.com/bufbuild/buf/cmd/buf@$(BUF_VERSION))" lint
+
+bench: jdk ## JMH benchmarks of the cipher strategies (BENCH_ARGS to pass JMH options)
+	$(MVN) -q test-compile
+	$(MVN) -q exec:exec -Dexec.executable=$(JAVA) \
+	  -Dexec.args="-cp %classpath org.openjdk.jmh.Main $(or $(BENCH_ARGS),CipherStrategyBenchmark -prof gc)"
+
+clean: ## remove build output (keeps ./data)
+	$(MVN) -q clean

@@ -1,0 +1,93 @@
+package io.cipherd.server;
+
+import io.cipherd.server.api.CipherdServices;
+import io.cipherd.server.config.ServerConfig;
+import io.grpc.Server;
+import io.grpc.netty.shaded.io.grpc.netty.NettyServerBuilder;
+import java.io.IOException;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.util.concurrent.TimeUnit;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * A running cipherd gRPC server on a real port. Calls run on the transport threads (direct
+ * executor); the services move anything that may block to their own pool.
+ */
+public final class CipherdServer implements AutoCloseable {
+  private static final Logger log = LoggerFactory.getLogger(CipherdServer.class);
+
+  private final ServerConfig config;
+  private final CipherdServices services;
+  private final Server server;
+
+  private CipherdServer(ServerConfig config, CipherdServices services, Server server) {
+    this.config = config;
+    this.services = services;
+    this.server = server;
+  }
+
+  /** Binds the port and starts serving; the services are closed with the server. */
+  public static CipherdServer start(ServerConfig config, CipherdServices services) throws IOException {
+    InetAddress address = InetAddress.getByName(config.host());
+    checkPlaintextAllowed(config, address);
+    Server server = services.addTo(NettyServerBuilder.forAddress(new InetSocketAddress(address, config.port()))
+            .directExecutor()
+            .maxInboundMessageSize(config.maxInboundMessageBytes()))
+        .build()
+        .start();
+    services.markServing();
+    return new CipherdServer(config, services, server);
+  }
+
+  /** The bound port, useful when the configured port was 0. */
+  public int port() {
+    return server.getPort();
+  }
+
+  public CipherdServices services() {
+    return services;
+  }
+
+  /** Blocks until the server has terminated. */
+  public void awaitTermination() throws InterruptedException {
+    server.awaitTermination();
+  }
+
+  /**
+   * Graceful stop: health NOT_SERVING, refuse new calls, let in-flight calls finish within the
+   * grace period, then cancel what is left and release the services.
+   */
+  @Override
+  public void close() {
+    services.markNotServing();
+    server.shutdown();
+    try {
+      if (!server.awaitTermination(config.shutdownGrace().toMillis(), TimeUnit.MILLISECONDS)) {
+        log.warn("in-flight calls did not finish within {}; cancelling them", config.shutdownGrace());
+        server.shutdownNow();
+        server.awaitTermination(5, TimeUnit.SECONDS);
+      }
+    } catch (InterruptedException e) {
+      server.shutdownNow();
+      Thread.currentThread().interrupt();
+    } finally {
+      services.close();
+    }
+  }
+
+  private static void checkPlaintextAllowed(ServerConfig config, InetAddress address) {
+    if (address.isLoopbackAddress()) {
+      log.warn("serving plaintext gRPC on loopback {}:{}: only processes on this machine can connect",
+          config.host(), config.port());
+      return;
+    }
+    if (!config.insecure()) {
+      throw new IllegalStateException("refusing plaintext gRPC on non-loopback address " + config.host()
+          + ": callers' plaintexts would cross the network unencrypted; pass --insecure to accept that");
+    }
+    log.warn("INSECURE: serving plaintext gRPC on {}:{}; anyone on the network can read the traffic",
+        config.host(), config.port());
+  }
+}

@@ -1,0 +1,92 @@
+package io.cipherd.server.api;
+
+import com.google.protobuf.ByteString;
+import io.cipherd.api.v1.DecryptBatchItem;
+import io.cipherd.api.v1.DecryptBatchRequest;
+import io.cipherd.api.v1.DecryptBatchResponse;
+import io.cipherd.api.v1.DecryptBatchResult;
+import io.cipherd.api.v1.EncryptBatchItem;
+import io.cipherd.api.v1.EncryptBatchRequest;
+import io.cipherd.api.v1.EncryptBatchResponse;
+import io.cipherd.api.v1.EncryptBatchResult;
+import io.cipherd.api.v1.ReEncryptBatchItem;
+import io.cipherd.api.v1.ReEncryptBatchRequest;
+import io.cipherd.api.v1.ReEncryptBatchResponse;
+import io.cipherd.api.v1.ReEncryptBatchResult;
+import io.cipherd.server.engine.CryptoEngine;
+import io.cipherd.server.engine.Decrypted;
+import io.cipherd.server.engine.Encrypted;
+import io.cipherd.server.engine.ReEncrypted;
+
+/**
+ * Runs batch and stream items one by one. Every item gets exactly one result, in request order:
+ * its output or its own error; a failing item never fails or drops the others.
+ */
+final class BatchItems {
+  private final CryptoEngine engine;
+
+  BatchItems(CryptoEngine engine) {
+    this.engine = engine;
+  }
+
+  EncryptBatchResponse encrypt(EncryptBatchRequest request) {
+    EncryptBatchResponse.Builder response = EncryptBatchResponse.newBuilder();
+    for (EncryptBatchItem item : request.getItemsList()) {
+      EncryptBatchResult.Builder result = response.addResultsBuilder().setReference(item.getReference());
+      try {
+        Encrypted encrypted = engine.encrypt(request.getKeyName(), 0,
+            CryptoServiceImpl.bytes(item.getPlaintext()), CryptoServiceImpl.bytes(item.getContext()));
+        result.setCiphertextBytes(encrypted.ciphertext()).setKeyVersion(encrypted.keyVersion());
+      } catch (RuntimeException e) {
+        result.setError(StatusMapper.toItemError(e));
+      }
+    }
+    return response.build();
+  }
+
+  DecryptBatchResponse decrypt(DecryptBatchRequest request) {
+    DecryptBatchResponse.Builder response = DecryptBatchResponse.newBuilder();
+    for (DecryptBatchItem item : request.getItemsList()) {
+      DecryptBatchResult.Builder result = response.addResultsBuilder().setReference(item.getReference());
+      try {
+        Decrypted decrypted = engine.decrypt(item.getCiphertextBytes(), CryptoServiceImpl.bytes(item.getContext()));
+        result.setPlaintext(ByteString.copyFrom(decrypted.plaintext())).setKeyVersion(decrypted.header().version());
+      } catch (RuntimeException e) {
+        result.setError(StatusMapper.toItemError(e));
+      }
+    }
+    return response.build();
+  }
+
+  ReEncryptBatchResponse reEncrypt(ReEncryptBatchRequest request) {
+    ReEncryptBatchResponse.Builder response = ReEncryptBatchResponse.newBuilder();
+    for (ReEncryptBatchItem item : request.getItemsList()) {
+      response.addResults(reEncrypt(
+          item.getReference(), item.getCiphertextBytes(), item.getContext(), request.getKeyName()));
+    }
+    return response.build();
+  }
+
+  /** One rewrap, as a batch result; shared by ReEncryptBatch and ReEncryptStream. */
+  ReEncryptBatchResult reEncrypt(String reference, ByteString ciphertext, ByteString context, String targetKey) {
+    ReEncryptBatchResult.Builder result = ReEncryptBatchResult.newBuilder().setReference(reference);
+    try {
+      ReEncrypted rewrapped = engine.reEncrypt(ciphertext, CryptoServiceImpl.bytes(context), targetKey);
+      result.setCiphertextBytes(rewrapped.encrypted().ciphertext())
+          .setKeyVersion(rewrapped.encrypted().keyVersion())
+          .setSourceKeyVersion(rewrapped.sourceVersion());
+    } catch (RuntimeException e) {
+      result.setError(StatusMapper.toItemError(e));
+      sourceVersion(ciphertext, result);
+    }
+    return result.build();
+  }
+
+  private static void sourceVersion(ByteString ciphertext, ReEncryptBatchResult.Builder result) {
+    try {
+      result.setSourceKeyVersion(CryptoEngine.parseHeader(ciphertext).version());
+    } catch (RuntimeException unreadable) {
+      // The header itself was the problem; source_key_version stays 0 as documented.
+    }
+  }
+}

@@ -1,0 +1,148 @@
+package io.cipherd.server.api;
+
+import com.google.protobuf.ByteString;
+import io.cipherd.api.v1.CryptoServiceGrpc;
+import io.cipherd.api.v1.DecryptBatchItem;
+import io.cipherd.api.v1.DecryptBatchRequest;
+import io.cipherd.api.v1.DecryptBatchResponse;
+import io.cipherd.api.v1.DecryptRequest;
+import io.cipherd.api.v1.DecryptResponse;
+import io.cipherd.api.v1.EncryptBatchRequest;
+import io.cipherd.api.v1.EncryptBatchResponse;
+import io.cipherd.api.v1.EncryptRequest;
+import io.cipherd.api.v1.EncryptResponse;
+import io.cipherd.api.v1.InspectRequest;
+import io.cipherd.api.v1.InspectResponse;
+import io.cipherd.api.v1.ReEncryptBatchItem;
+import io.cipherd.api.v1.ReEncryptBatchRequest;
+import io.cipherd.api.v1.ReEncryptBatchResponse;
+import io.cipherd.api.v1.ReEncryptRequest;
+import io.cipherd.api.v1.ReEncryptResponse;
+import io.cipherd.api.v1.ReEncryptStreamRequest;
+import io.cipherd.api.v1.ReEncryptStreamResponse;
+import io.cipherd.server.engine.CryptoEngine;
+import io.cipherd.server.engine.Decrypted;
+import io.cipherd.server.engine.Encrypted;
+import io.cipherd.server.engine.Inspection;
+import io.cipherd.server.engine.ReEncrypted;
+import io.grpc.stub.ServerCallStreamObserver;
+import io.grpc.stub.StreamObserver;
+
+/** The gRPC face of {@link CryptoEngine}: request checks, dispatch, and proto conversion. */
+public final class CryptoServiceImpl extends CryptoServiceGrpc.CryptoServiceImplBase {
+  private final CryptoEngine engine;
+  private final CallDispatcher dispatcher;
+  private final RequestLimits limits;
+  private final BatchItems batchItems;
+
+  CryptoServiceImpl(CryptoEngine engine, CallDispatcher dispatcher, RequestLimits limits) {
+    this.engine = engine;
+    this.dispatcher = dispatcher;
+    this.limits = limits;
+    this.batchItems = new BatchItems(engine);
+  }
+
+  @Override
+  public void encrypt(EncryptRequest request, StreamObserver<EncryptResponse> observer) {
+    dispatcher.unary(engine.canEncryptFromMemory(request.getKeyName(), request.getKeyVersion()), observer, () -> {
+      Encrypted encrypted = engine.encrypt(
+          request.getKeyName(), request.getKeyVersion(), bytes(request.getPlaintext()), bytes(request.getContext()));
+      return EncryptResponse.newBuilder()
+          .setCiphertextBytes(encrypted.ciphertext())
+          .setKeyVersion(encrypted.keyVersion())
+          .build();
+    });
+  }
+
+  @Override
+  public void decrypt(DecryptRequest request, StreamObserver<DecryptResponse> observer) {
+    dispatcher.unary(engine.canDecryptFromMemory(request.getCiphertextBytes()), observer, () -> {
+      Decrypted decrypted = engine.decrypt(request.getCiphertextBytes(), bytes(request.getContext()));
+      return DecryptResponse.newBuilder()
+          .setPlaintext(ByteString.copyFrom(decrypted.plaintext()))
+          .setKeyVersion(decrypted.header().version())
+          .build();
+    });
+  }
+
+  @Override
+  public void reEncrypt(ReEncryptRequest request, StreamObserver<ReEncryptResponse> observer) {
+    boolean fromMemory = engine.canDecryptFromMemory(request.getCiphertextBytes())
+        && (request.getKeyName().isEmpty() || engine.canEncryptFromMemory(request.getKeyName(), 0));
+    dispatcher.unary(fromMemory, observer, () -> {
+      ReEncrypted rewrapped = engine.reEncrypt(
+          request.getCiphertextBytes(), bytes(request.getContext()), request.getKeyName());
+      return ReEncryptResponse.newBuilder()
+          .setCiphertextBytes(rewrapped.encrypted().ciphertext())
+          .setKeyVersion(rewrapped.encrypted().keyVersion())
+          .setSourceKeyVersion(rewrapped.sourceVersion())
+          .build();
+    });
+  }
+
+  @Override
+  public void inspect(InspectRequest request, StreamObserver<InspectResponse> observer) {
+    dispatcher.unary(engine.canDecryptFromMemory(request.getCiphertextBytes()), observer, () -> {
+      Inspection inspection = engine.inspect(request.getCiphertextBytes());
+      return InspectResponse.newBuilder()
+          .setKeyName(inspection.header().keyName())
+          .setKeyVersion(inspection.header().version())
+          .setMode(ModeProtos.toProto(inspection.header().mode()))
+          .setCurrentVersion(inspection.currentVersion())
+          .setBehindCurrent(inspection.behindCurrent())
+          .build();
+    });
+  }
+
+  @Override
+  public void encryptBatch(EncryptBatchRequest request, StreamObserver<EncryptBatchResponse> observer) {
+    if (withinLimits(request.getItemsCount(), observer)) {
+      dispatcher.unary(engine.canEncryptFromMemory(request.getKeyName(), 0), observer,
+          () -> batchItems.encrypt(request));
+    }
+  }
+
+  @Override
+  public void decryptBatch(DecryptBatchRequest request, StreamObserver<DecryptBatchResponse> observer) {
+    if (!withinLimits(request.getItemsCount(), observer)) {
+      return;
+    }
+    boolean fromMemory = true;
+    for (DecryptBatchItem item : request.getItemsList()) {
+      fromMemory &= engine.canDecryptFromMemory(item.getCiphertextBytes());
+    }
+    dispatcher.unary(fromMemory, observer, () -> batchItems.decrypt(request));
+  }
+
+  @Override
+  public void reEncryptBatch(ReEncryptBatchRequest request, StreamObserver<ReEncryptBatchResponse> observer) {
+    if (!withinLimits(request.getItemsCount(), observer)) {
+      return;
+    }
+    boolean fromMemory = request.getKeyName().isEmpty() || engine.canEncryptFromMemory(request.getKeyName(), 0);
+    for (ReEncryptBatchItem item : request.getItemsList()) {
+      fromMemory &= engine.canDecryptFromMemory(item.getCiphertextBytes());
+    }
+    dispatcher.unary(fromMemory, observer, () -> batchItems.reEncrypt(request));
+  }
+
+  @Override
+  public StreamObserver<ReEncryptStreamRequest> reEncryptStream(StreamObserver<ReEncryptStreamResponse> observer) {
+    return new ReEncryptStream(engine, batchItems, dispatcher.blocking(),
+        (ServerCallStreamObserver<ReEncryptStreamResponse>) observer);
+  }
+
+  private boolean withinLimits(int items, StreamObserver<?> observer) {
+    try {
+      limits.checkBatch(items);
+      return true;
+    } catch (RuntimeException e) {
+      CallDispatcher.closeWithError(observer, e);
+      return false;
+    }
+  }
+
+  static byte[] bytes(ByteString value) {
+    return value.toByteArray();
+  }
+}

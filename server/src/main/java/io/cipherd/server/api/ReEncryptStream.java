@@ -1,0 +1,163 @@
+package io.cipherd.server.api;
+
+import com.google.common.util.concurrent.MoreExecutors;
+import io.cipherd.api.v1.ReEncryptStreamRequest;
+import io.cipherd.api.v1.ReEncryptStreamResponse;
+import io.cipherd.server.engine.CryptoEngine;
+import io.grpc.StatusRuntimeException;
+import io.grpc.stub.ServerCallStreamObserver;
+import io.grpc.stub.StreamObserver;
+import java.util.concurrent.Executor;
+
+/**
+ * One ReEncryptStream call: one response per request, in request order, with flow control both
+ * ways. It asks the client for a few messages at a time and asks for more only while the client
+ * keeps reading responses, so a fast writer or a slow reader cannot make the server buffer without
+ * bound.
+ *
+ * <p>Items that need only cached keys run on the transport thread. From the first item that may
+ * block on the key store, every later item and the end of the stream go through one sequential
+ * executor on the blocking pool, which keeps the order.
+ */
+final class ReEncryptStream implements StreamObserver<ReEncryptStreamRequest> {
+  /** Requests the client may have in flight before the server asks for more. */
+  private static final int WINDOW = 16;
+
+  private final CryptoEngine engine;
+  private final BatchItems items;
+  private final Executor blocking;
+  private final ServerCallStreamObserver<ReEncryptStreamResponse> responses;
+  private final Object lock = new Object();
+  private Executor sequential;
+  /** Messages answered while the client was not reading, to be asked for again once it reads. */
+  private int owed;
+  private boolean done;
+
+  ReEncryptStream(
+      CryptoEngine engine,
+      BatchItems items,
+      Executor blocking,
+      ServerCallStreamObserver<ReEncryptStreamResponse> responses) {
+    this.engine = engine;
+    this.items = items;
+    this.blocking = blocking;
+    this.responses = responses;
+    responses.disableAutoRequest();
+    responses.setOnReadyHandler(this::onReady);
+    responses.setOnCancelHandler(() -> {
+      synchronized (lock) {
+        done = true;
+      }
+    });
+    responses.request(WINDOW);
+  }
+
+  @Override
+  public void onNext(ReEncryptStreamRequest request) {
+    Executor offload = offloadFor(request);
+    if (offload == null) {
+      answer(request);
+    } else {
+      run(offload, () -> answer(request));
+    }
+  }
+
+  @Override
+  public void onError(Throwable t) {
+    synchronized (lock) {
+      done = true;
+    }
+  }
+
+  @Override
+  public void onCompleted() {
+    Executor offload;
+    synchronized (lock) {
+      offload = sequential;
+    }
+    if (offload == null) {
+      finish();
+    } else {
+      run(offload, this::finish);
+    }
+  }
+
+  /** Null to answer in place; otherwise the sequential executor, created on first need. */
+  private Executor offloadFor(ReEncryptStreamRequest request) {
+    synchronized (lock) {
+      if (sequential == null) {
+        boolean fromMemory = engine.canDecryptFromMemory(request.getCiphertextBytes())
+            && (request.getKeyName().isEmpty() || engine.canEncryptFromMemory(request.getKeyName(), 0));
+        if (fromMemory) {
+          return null;
+        }
+        sequential = MoreExecutors.newSequentialExecutor(blocking);
+      }
+      return sequential;
+    }
+  }
+
+  private void run(Executor executor, Runnable work) {
+    try {
+      executor.execute(work);
+    } catch (java.util.concurrent.RejectedExecutionException e) {
+      synchronized (lock) {
+        done = true;
+      }
+      CallDispatcher.closeWithError(responses, e);
+    }
+  }
+
+  private void answer(ReEncryptStreamRequest request) {
+    synchronized (lock) {
+      if (done) {
+        return;
+      }
+    }
+    ReEncryptStreamResponse response = ReEncryptStreamResponse.newBuilder()
+        .setResult(items.reEncrypt(
+            request.getReference(), request.getCiphertextBytes(), request.getContext(), request.getKeyName()))
+        .build();
+    try {
+      responses.onNext(response);
+    } catch (StatusRuntimeException cancelled) {
+      return;
+    }
+    askForMore();
+  }
+
+  private void askForMore() {
+    synchronized (lock) {
+      if (!responses.isReady()) {
+        owed++;
+        return;
+      }
+    }
+    responses.request(1);
+  }
+
+  private void onReady() {
+    int ask;
+    synchronized (lock) {
+      ask = responses.isReady() ? owed : 0;
+      owed -= ask;
+    }
+    if (ask > 0) {
+      responses.request(ask);
+    }
+  }
+
+  private void finish() {
+    synchronized (lock) {
+      if (done) {
+        return;
+      }
+      done = true;
+    }
+    try {
+      responses.onCompleted();
+    } catch (StatusRuntimeException cancelled) {
+      // The client went away first.
+    }
+  }
+}

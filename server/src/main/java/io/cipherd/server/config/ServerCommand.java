@@ -1,0 +1,122 @@
+package io.cipherd.server.config;
+
+import io.cipherd.server.api.RequestLimits;
+import io.cipherd.server.crypto.CipherPoolConfig;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+/**
+ * The command line of {@code cipherd}. Every option can also come from the environment variable
+ * named in its description; the command line wins.
+ */
+@Command(
+    name = "cipherd",
+    mixinStandardHelpOptions = true,
+    version = "cipherd 0.1.0",
+    sortOptions = false,
+    description = "Key-managed encryption service over gRPC.",
+    footer = {"", "The embedded key store's password comes from CIPHERD_KEYSTORE_PASSWORD "
+        + "or the file named by --keystore-password-file."})
+public final class ServerCommand implements Callable<Integer> {
+  @Option(names = "--host", defaultValue = "${env:CIPHERD_HOST:-127.0.0.1}",
+      description = "Address to listen on (CIPHERD_HOST). Default: ${DEFAULT-VALUE}.")
+  String host;
+
+  @Option(names = "--port", defaultValue = "${env:CIPHERD_PORT:-50051}",
+      description = "gRPC port, 0 for any free port (CIPHERD_PORT). Default: ${DEFAULT-VALUE}.")
+  int port;
+
+  @Option(names = "--insecure", defaultValue = "${env:CIPHERD_INSECURE:-false}",
+      description = "Allow plaintext gRPC on a non-loopback address (CIPHERD_INSECURE).")
+  boolean insecure;
+
+  @Option(names = "--data-dir", defaultValue = "${env:CIPHERD_DATA_DIR:-./data}",
+      description = "Directory of the embedded key store (CIPHERD_DATA_DIR). Default: ${DEFAULT-VALUE}.")
+  Path dataDir;
+
+  @Option(names = "--keystore-password-file", defaultValue = "${env:CIPHERD_KEYSTORE_PASSWORD_FILE}",
+      description = "File holding the key store password (CIPHERD_KEYSTORE_PASSWORD_FILE); "
+          + "CIPHERD_KEYSTORE_PASSWORD is used when this is not set.")
+  Path passwordFile;
+
+  @Option(names = "--max-message-bytes", defaultValue = "${env:CIPHERD_MAX_MESSAGE_BYTES:-4194304}",
+      description = "Largest request message accepted (CIPHERD_MAX_MESSAGE_BYTES). Default: ${DEFAULT-VALUE}.")
+  int maxMessageBytes;
+
+  @Option(names = "--max-batch-items", defaultValue = "${env:CIPHERD_MAX_BATCH_ITEMS:-4096}",
+      description = "Most items in one batch request (CIPHERD_MAX_BATCH_ITEMS). Default: ${DEFAULT-VALUE}.")
+  int maxBatchItems;
+
+  @Option(names = "--cipher-pool-max", defaultValue = "${env:CIPHERD_CIPHER_POOL_MAX:-64}",
+      description = "Most pooled ciphers per mode (CIPHERD_CIPHER_POOL_MAX). Default: ${DEFAULT-VALUE}.")
+  int cipherPoolMax;
+
+  @Option(names = "--cipher-pool-wait", defaultValue = "${env:CIPHERD_CIPHER_POOL_WAIT:-PT0.2S}",
+      description = "Longest wait for a pooled cipher before RESOURCE_EXHAUSTED, ISO-8601 "
+          + "(CIPHERD_CIPHER_POOL_WAIT). Default: ${DEFAULT-VALUE}.")
+  Duration cipherPoolWait;
+
+  @Option(names = "--blocking-threads", defaultValue = "${env:CIPHERD_BLOCKING_THREADS:-8}",
+      description = "Threads for work that may block on the key store (CIPHERD_BLOCKING_THREADS). "
+          + "Default: ${DEFAULT-VALUE}.")
+  int blockingThreads;
+
+  @Option(names = "--blocking-queue", defaultValue = "${env:CIPHERD_BLOCKING_QUEUE:-1024}",
+      description = "Calls that may wait for a blocking thread before RESOURCE_EXHAUSTED "
+          + "(CIPHERD_BLOCKING_QUEUE). Default: ${DEFAULT-VALUE}.")
+  int blockingQueue;
+
+  @Option(names = "--shutdown-grace", defaultValue = "${env:CIPHERD_SHUTDOWN_GRACE:-PT20S}",
+      description = "How long in-flight calls may finish on SIGTERM, ISO-8601 (CIPHERD_SHUTDOWN_GRACE). "
+          + "Default: ${DEFAULT-VALUE}.")
+  Duration shutdownGrace;
+
+  @Option(names = "--demo-key", defaultValue = "${env:CIPHERD_DEMO_KEY:-}",
+      description = "Create a gcm key with this name on start if it does not exist (CIPHERD_DEMO_KEY).")
+  String demoKey;
+
+  /** Parsing only: {@code Main} builds the server from {@link #toConfig()} after picocli returns 0. */
+  @Override
+  public Integer call() {
+    return 0;
+  }
+
+  /** The validated configuration; reads the key store password from its file or the environment. */
+  public ServerConfig toConfig() throws IOException {
+    return new ServerConfig(
+        host,
+        port,
+        insecure,
+        dataDir,
+        password(),
+        maxMessageBytes,
+        new RequestLimits(maxBatchItems),
+        new CipherPoolConfig(cipherPoolMax, cipherPoolMax, cipherPoolWait),
+        blockingThreads,
+        blockingQueue,
+        shutdownGrace,
+        demoKey == null ? "" : demoKey);
+  }
+
+  private char[] password() throws IOException {
+    if (passwordFile != null) {
+      String content = Files.readString(passwordFile, StandardCharsets.UTF_8).strip();
+      if (content.isEmpty()) {
+        throw new IllegalArgumentException("key store password file " + passwordFile + " is empty");
+      }
+      return content.toCharArray();
+    }
+    String fromEnv = System.getenv("CIPHERD_KEYSTORE_PASSWORD");
+    if (fromEnv == null || fromEnv.isEmpty()) {
+      throw new IllegalArgumentException("no key store password: set CIPHERD_KEYSTORE_PASSWORD or "
+          + "--keystore-password-file (make run creates one in ./data/keystore-password)");
+    }
+    return fromEnv.toCharArray();
+  }
+}

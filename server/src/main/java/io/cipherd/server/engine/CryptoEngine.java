@@ -1,0 +1,102 @@
+package io.cipherd.server.engine;
+
+import com.google.protobuf.ByteString;
+import io.cipherd.server.InvalidArgumentException;
+import io.cipherd.server.crypto.Envelope;
+import io.cipherd.server.crypto.EnvelopeHeader;
+import io.cipherd.server.crypto.PayloadCipher;
+import io.cipherd.server.keys.KeyRing;
+import io.cipherd.server.keys.UsableKey;
+import java.util.Arrays;
+
+/**
+ * The operations of the crypto API on domain types: encrypt, decrypt, rewrap and inspect
+ * ciphertexts with the key ring's keys. The gRPC services (unary, batch and stream alike) call it.
+ */
+public final class CryptoEngine {
+  /** '<' + 64-character name + "/v" + 9 digits + ':' + longest mode name + '>', rounded up. */
+  private static final int MAX_HEADER_BYTES = 96;
+
+  private final KeyRing keyRing;
+  private final PayloadCipher cipher;
+
+  public CryptoEngine(KeyRing keyRing, PayloadCipher cipher) {
+    this.keyRing = keyRing;
+    this.cipher = cipher;
+  }
+
+  public KeyRing keyRing() {
+    return keyRing;
+  }
+
+  /** Encrypts with the key's current version, or {@code keyVersion} if not 0. */
+  public Encrypted encrypt(String keyName, int keyVersion, byte[] plaintext, byte[] context) {
+    UsableKey key = keyRing.forEncryption(keyName, keyVersion);
+    checkContext(key.header(), context);
+    return Encrypted.of(key.header(), cipher.encrypt(key.header(), key.secret(), context, plaintext));
+  }
+
+  /** Decrypts a ciphertext given as its text's bytes. */
+  public Decrypted decrypt(ByteString ciphertext, byte[] context) {
+    Envelope envelope = parse(ciphertext);
+    UsableKey key = keyRing.forDecryption(envelope.header());
+    checkContext(key.header(), context);
+    return new Decrypted(key.header(), cipher.decrypt(envelope, key.secret(), context));
+  }
+
+  /**
+   * Decrypts and encrypts again with the current version of {@code targetKeyName} (or of the
+   * ciphertext's own key, if empty), bound to the same context. The plaintext never leaves here.
+   */
+  public ReEncrypted reEncrypt(ByteString ciphertext, byte[] context, String targetKeyName) {
+    Decrypted decrypted = decrypt(ciphertext, context);
+    byte[] plaintext = decrypted.plaintext();
+    try {
+      String target = targetKeyName.isEmpty() ? decrypted.header().keyName() : targetKeyName;
+      return new ReEncrypted(encrypt(target, 0, plaintext, context), decrypted.header().version());
+    } finally {
+      Arrays.fill(plaintext, (byte) 0);
+    }
+  }
+
+  /** Reads a ciphertext's header and its key's current version, without decrypting. */
+  public Inspection inspect(ByteString ciphertext) {
+    EnvelopeHeader header = parseHeader(ciphertext);
+    return new Inspection(header, keyRing.describe(header.keyName()).currentVersion());
+  }
+
+  /** Whether encrypting with {@code keyName} needs no key-store call, so it may run on an event loop. */
+  public boolean canEncryptFromMemory(String keyName, int keyVersion) {
+    return keyRing.isCached(keyName, keyVersion);
+  }
+
+  /**
+   * Whether decrypting {@code ciphertext} needs no key-store call. A header that does not parse
+   * needs none either: it fails at once.
+   */
+  public boolean canDecryptFromMemory(ByteString ciphertext) {
+    EnvelopeHeader header;
+    try {
+      header = parseHeader(ciphertext);
+    } catch (RuntimeException e) {
+      return true;
+    }
+    return keyRing.isCached(header.keyName(), header.version());
+  }
+
+  /** Parses only the header of a ciphertext, copying no more than a header's worth of bytes. */
+  public static EnvelopeHeader parseHeader(ByteString ciphertext) {
+    return Envelope.parseHeader(ciphertext.substring(0, Math.min(ciphertext.size(), MAX_HEADER_BYTES)).toByteArray());
+  }
+
+  private static Envelope parse(ByteString ciphertext) {
+    return Envelope.parse(ciphertext.toByteArray());
+  }
+
+  private static void checkContext(EnvelopeHeader header, byte[] context) {
+    if (context.length > 0 && !header.mode().isAead()) {
+      throw new InvalidArgumentException("context is only bound by AEAD modes; key '" + header.keyName()
+          + "' version " + header.version() + " is " + header.mode().headerName());
+    }
+  }
+}

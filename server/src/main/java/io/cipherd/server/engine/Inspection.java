@@ -1,0 +1,16 @@
+package io.cipherd.server.engine;
+
+import io.cipherd.server.crypto.EnvelopeHeader;
+
+/**
+ * What a ciphertext's header says, next to its key's current state.
+ *
+ * @param header the key, version and mode the ciphertext names
+ * @param currentVersion the key's current version
+ */
+public record Inspection(EnvelopeHeader header, int currentVersion) {
+  /** Whether the ciphertext is under an older version than the current one: a ReEncrypt candidate. */
+  public boolean behindCurrent() {
+    return header.version() < currentVersion;
+  }
+}

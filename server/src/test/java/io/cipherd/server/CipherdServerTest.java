@@ -1,0 +1,186 @@
+package io.cipherd.server;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import com.google.protobuf.ByteString;
+import io.cipherd.api.v1.CreateKeyRequest;
+import io.cipherd.api.v1.CryptoServiceGrpc;
+import io.cipherd.api.v1.DecryptRequest;
+import io.cipherd.api.v1.EncryptRequest;
+import io.cipherd.api.v1.KeyAdminServiceGrpc;
+import io.cipherd.api.v1.Mode;
+import io.cipherd.api.v1.RotateKeyRequest;
+import io.cipherd.server.api.CipherdServices;
+import io.cipherd.server.api.RequestLimits;
+import io.cipherd.server.config.ServerConfig;
+import io.cipherd.server.crypto.CipherPoolConfig;
+import io.cipherd.server.keys.Pkcs12KeyStore;
+import io.grpc.Grpc;
+import io.grpc.InsecureChannelCredentials;
+import io.grpc.ManagedChannel;
+import io.grpc.Status;
+import io.grpc.StatusRuntimeException;
+import io.grpc.health.v1.HealthCheckRequest;
+import io.grpc.health.v1.HealthCheckResponse.ServingStatus;
+import io.grpc.health.v1.HealthGrpc;
+import io.grpc.reflection.v1.ServerReflectionGrpc;
+import io.grpc.reflection.v1.ServerReflectionRequest;
+import io.grpc.reflection.v1.ServerReflectionResponse;
+import io.grpc.stub.StreamObserver;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The server over a real loopback port, as {@code make run} starts it. */
+class CipherdServerTest {
+  private static final char[] PASSWORD = "server-test-password".toCharArray();
+  private static final int MAX_MESSAGE = 64 * 1024;
+
+  @TempDir Path dataDir;
+
+  @Test
+  void realPort_servesHealthReflectionAndCrypto() throws Exception {
+    try (CipherdServer server = start("127.0.0.1", false);
+        Channel channel = new Channel(server.port())) {
+      assertThat(HealthGrpc.newBlockingStub(channel.managed)
+          .check(HealthCheckRequest.newBuilder().setService("cipherd.v1.CryptoService").build())
+          .getStatus()).isEqualTo(ServingStatus.SERVING);
+      assertThat(listServices(channel.managed)).contains(
+          "cipherd.v1.CryptoService", "cipherd.v1.KeyAdminService", "grpc.health.v1.Health");
+
+      KeyAdminServiceGrpc.newBlockingStub(channel.managed)
+          .createKey(CreateKeyRequest.newBuilder().setKeyName("net").build());
+      var crypto = CryptoServiceGrpc.newBlockingStub(channel.managed);
+      String ciphertext = crypto.encrypt(EncryptRequest.newBuilder().setKeyName("net")
+          .setPlaintext(ByteString.copyFromUtf8("over the wire")).build()).getCiphertext();
+      assertThat(crypto.decrypt(DecryptRequest.newBuilder().setCiphertext(ciphertext).build())
+          .getPlaintext().toStringUtf8()).isEqualTo("over the wire");
+    }
+  }
+
+  @Test
+  void oversizedMessage_isRefused_andTheServerKeepsAnswering() throws Exception {
+    try (CipherdServer server = start("127.0.0.1", false);
+        Channel channel = new Channel(server.port())) {
+      KeyAdminServiceGrpc.newBlockingStub(channel.managed)
+          .createKey(CreateKeyRequest.newBuilder().setKeyName("big").build());
+      var crypto = CryptoServiceGrpc.newBlockingStub(channel.managed);
+
+      assertThatThrownBy(() -> crypto.encrypt(EncryptRequest.newBuilder().setKeyName("big")
+          .setPlaintext(ByteString.copyFrom(new byte[MAX_MESSAGE + 1])).build()))
+          .isInstanceOfSatisfying(StatusRuntimeException.class,
+              e -> assertThat(e.getStatus().getCode()).isEqualTo(Status.Code.RESOURCE_EXHAUSTED));
+      assertThat(crypto.encrypt(EncryptRequest.newBuilder().setKeyName("big")
+          .setPlaintext(ByteString.copyFromUtf8("small")).build()).getKeyVersion()).isEqualTo(1);
+    }
+  }
+
+  @Test
+  void restart_keepsEveryKeyAndVersion() throws Exception {
+    List<String> ciphertexts = new ArrayList<>();
+    try (CipherdServer server = start("127.0.0.1", false);
+        Channel channel = new Channel(server.port())) {
+      var admin = KeyAdminServiceGrpc.newBlockingStub(channel.managed);
+      var crypto = CryptoServiceGrpc.newBlockingStub(channel.managed);
+      admin.createKey(CreateKeyRequest.newBuilder().setKeyName("durable").build());
+      admin.createKey(CreateKeyRequest.newBuilder().setKeyName("durable-chacha").setMode(Mode.MODE_CHACHA).build());
+      for (int i = 0; i < 3; i++) {
+        for (String key : List.of("durable", "durable-chacha")) {
+          ciphertexts.add(crypto.encrypt(EncryptRequest.newBuilder().setKeyName(key)
+              .setPlaintext(ByteString.copyFromUtf8("kept " + key)).build()).getCiphertext());
+          admin.rotateKey(RotateKeyRequest.newBuilder().setKeyName(key).build());
+        }
+      }
+    }
+    try (CipherdServer server = start("127.0.0.1", false);
+        Channel channel = new Channel(server.port())) {
+      var crypto = CryptoServiceGrpc.newBlockingStub(channel.managed);
+      for (String ciphertext : ciphertexts) {
+        String key = ciphertext.substring(1, ciphertext.indexOf('/'));
+        assertThat(crypto.decrypt(DecryptRequest.newBuilder().setCiphertext(ciphertext).build())
+            .getPlaintext().toStringUtf8()).isEqualTo("kept " + key);
+      }
+      assertThat(crypto.encrypt(EncryptRequest.newBuilder().setKeyName("durable").build()).getKeyVersion())
+          .isEqualTo(4);
+    }
+  }
+
+  @Test
+  void close_marksHealthNotServing_beforeStopping() throws Exception {
+    CipherdServer server = start("127.0.0.1", false);
+    var health = server.services();
+    server.close();
+    assertThatThrownBy(() -> health.markServing())
+        .as("health is terminal after close, so nothing can flip it back to SERVING")
+        .isInstanceOf(IllegalStateException.class);
+  }
+
+  @Test
+  void plaintextOnNonLoopbackAddress_isRefusedWithoutInsecure() {
+    assertThatThrownBy(() -> start("0.0.0.0", false))
+        .isInstanceOf(IllegalStateException.class)
+        .hasMessageContaining("--insecure");
+  }
+
+  private CipherdServer start(String host, boolean insecure) throws Exception {
+    ServerConfig config = new ServerConfig(host, 0, insecure, dataDir, PASSWORD, MAX_MESSAGE,
+        new RequestLimits(128), CipherPoolConfig.DEFAULT, 2, 100, Duration.ofSeconds(2), "");
+    CipherdServices services = new CipherdServices(
+        Pkcs12KeyStore.open(dataDir, PASSWORD, Clock.systemUTC()), config.cipherPools(), config.limits(),
+        config.blockingThreads(), config.blockingQueue());
+    try {
+      return CipherdServer.start(config, services);
+    } catch (RuntimeException e) {
+      services.close();
+      throw e;
+    }
+  }
+
+  private static List<String> listServices(ManagedChannel channel) throws Exception {
+    CompletableFuture<ServerReflectionResponse> response = new CompletableFuture<>();
+    StreamObserver<ServerReflectionRequest> requests = ServerReflectionGrpc.newStub(channel)
+        .serverReflectionInfo(new StreamObserver<>() {
+          @Override
+          public void onNext(ServerReflectionResponse value) {
+            response.complete(value);
+          }
+
+          @Override
+          public void onError(Throwable t) {
+            response.completeExceptionally(t);
+          }
+
+          @Override
+          public void onCompleted() {}
+        });
+    requests.onNext(ServerReflectionRequest.newBuilder().setListServices("").build());
+    List<String> names = new ArrayList<>();
+    response.get(10, TimeUnit.SECONDS).getListServicesResponse().getServiceList()
+        .forEach(s -> names.add(s.getName()));
+    requests.onCompleted();
+    return names;
+  }
+
+  /** A plaintext channel to the server's loopback port. */
+  private static final class Channel implements AutoCloseable {
+    final ManagedChannel managed;
+
+    Channel(int port) {
+      managed = Grpc.newChannelBuilderForAddress("127.0.0.1", port, InsecureChannelCredentials.create())
+          .maxInboundMessageSize(8 * MAX_MESSAGE)
+          .build();
+    }
+
+    @Override
+    public void close() throws InterruptedException {
+      managed.shutdownNow().awaitTermination(5, TimeUnit.SECONDS);
+    }
+  }
+}

@@ -1,0 +1,60 @@
+package io.cipherd.server.api;
+
+import io.cipherd.api.v1.CryptoServiceGrpc;
+import io.cipherd.api.v1.KeyAdminServiceGrpc;
+import io.cipherd.server.crypto.CipherPoolConfig;
+import io.cipherd.server.keys.KeyStore;
+import io.cipherd.server.keys.Pkcs12KeyStore;
+import io.grpc.ManagedChannel;
+import io.grpc.Server;
+import io.grpc.inprocess.InProcessChannelBuilder;
+import io.grpc.inprocess.InProcessServerBuilder;
+import java.io.IOException;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * A cipherd server in this JVM, wired exactly as {@code Main} wires it, on a PKCS12 key store in a
+ * temporary directory, with a channel and blocking stubs for both services.
+ */
+final class InProcessCipherd implements AutoCloseable {
+  static final char[] PASSWORD = "test-password".toCharArray();
+
+  final CipherdServices services;
+  final Server server;
+  final ManagedChannel channel;
+  final CryptoServiceGrpc.CryptoServiceBlockingStub crypto;
+  final CryptoServiceGrpc.CryptoServiceStub cryptoAsync;
+  final KeyAdminServiceGrpc.KeyAdminServiceBlockingStub admin;
+
+  private InProcessCipherd(CipherdServices services) throws IOException {
+    this.services = services;
+    String name = InProcessServerBuilder.generateName();
+    this.server = services.addTo(InProcessServerBuilder.forName(name).directExecutor()).build().start();
+    services.markServing();
+    this.channel = InProcessChannelBuilder.forName(name).directExecutor().build();
+    this.crypto = CryptoServiceGrpc.newBlockingStub(channel);
+    this.cryptoAsync = CryptoServiceGrpc.newStub(channel);
+    this.admin = KeyAdminServiceGrpc.newBlockingStub(channel);
+  }
+
+  /** A server on the PKCS12 store in {@code dataDir}, with at most {@code maxBatchItems} per batch. */
+  static InProcessCipherd start(Path dataDir, int maxBatchItems) throws IOException {
+    KeyStore store = Pkcs12KeyStore.open(dataDir, PASSWORD, Clock.systemUTC());
+    return new InProcessCipherd(new CipherdServices(
+        store, CipherPoolConfig.DEFAULT, new RequestLimits(maxBatchItems), /* blockingThreads= */ 4,
+        /* blockingQueue= */ 1000));
+  }
+
+  static InProcessCipherd start(Path dataDir) throws IOException {
+    return start(dataDir, 64);
+  }
+
+  @Override
+  public void close() throws InterruptedException {
+    channel.shutdownNow().awaitTermination(5, TimeUnit.SECONDS);
+    server.shutdownNow().awaitTermination(5, TimeUnit.SECONDS);
+    services.close();
+  }
+}
