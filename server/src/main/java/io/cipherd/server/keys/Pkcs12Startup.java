@@ -1,0 +1,73 @@
+package io.cipherd.server.keys;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.security.KeyStore.PasswordProtection;
+import java.util.Collections;
+import java.util.List;
+import java.util.Map;
+import java.util.SortedMap;
+import java.util.TreeMap;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Brings a {@link Pkcs12KeyStore}'s directory to a committed state at open: prepares the
+ * directory, deletes temp files of interrupted writes, loads both files and reconciles them.
+ */
+final class Pkcs12Startup {
+  private static final Logger log = LoggerFactory.getLogger(Pkcs12KeyStore.class);
+
+  /** What open found: the JDK key store object and every key's metadata by name (unmodifiable). */
+  record Loaded(java.security.KeyStore jks, SortedMap<String, KeyMetadata> keys) {}
+
+  private Pkcs12Startup() {}
+
+  static Loaded load(Path dir, Path p12, Path policyFile, PasswordProtection password) {
+    try {
+      AtomicFiles.createPrivateDirectory(dir);
+      // A temp file exists only if the process died before its rename: it never became the state.
+      int leftovers = AtomicFiles.deleteLeftoverTemps(p12) + AtomicFiles.deleteLeftoverTemps(policyFile);
+      if (leftovers > 0) {
+        log.warn("deleted {} temp file(s) in {} left by an interrupted write; nothing committed was lost", leftovers, dir);
+      }
+      warnIfShared(p12);
+      warnIfShared(policyFile);
+    } catch (IOException e) {
+      throw new KeyStoreUnavailableException("cannot prepare key store directory " + dir + ": " + e, e);
+    }
+    java.security.KeyStore jks = Pkcs12File.load(p12, password);
+    Map<String, List<KeyVersionInfo>> versions = Pkcs12File.versions(jks, p12);
+    Map<String, KeyPolicy> policies = readPolicies(policyFile);
+    SortedMap<String, KeyMetadata> keys = new TreeMap<>();
+    versions.forEach((name, list) -> {
+      KeyPolicy policy = policies.get(name);
+      if (policy == null) {
+        // Never left by a crash (policies are written first); keys.json was lost or rolled back.
+        log.warn("key '{}' in {} has no policy in {}; using the default policy", name, p12, policyFile);
+        policy = KeyPolicy.DEFAULT;
+      }
+      keys.put(name, new KeyMetadata(name, list, policy));
+    });
+    policies.keySet().stream().filter(name -> !keys.containsKey(name)).forEach(name -> log.info(
+        "ignoring the policy of key '{}': {} has no version of it (a create was interrupted)", name, p12));
+    log.info("opened key store {}: {} keys, {} versions", p12, keys.size(),
+        keys.values().stream().mapToInt(KeyMetadata::currentVersion).sum());
+    return new Loaded(jks, Collections.unmodifiableSortedMap(keys));
+  }
+
+  private static Map<String, KeyPolicy> readPolicies(Path file) {
+    try {
+      return PolicyFile.read(file);
+    } catch (IOException | IllegalArgumentException e) {
+      throw new KeyStoreUnavailableException("cannot read " + file + ": " + e.getMessage(), e);
+    }
+  }
+
+  private static void warnIfShared(Path file) throws IOException {
+    if (Files.exists(file) && AtomicFiles.isReadableByOthers(file)) {
+      log.warn("{} is accessible to group or others; it should be 0600 (the next write makes it so)", file);
+    }
+  }
+}
