@@ -16,9 +16,16 @@ import java.time.Clock;
 import java.time.Instant;
 import java.time.ZoneOffset;
 import java.util.Arrays;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import javax.crypto.spec.SecretKeySpec;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -212,6 +219,67 @@ class KeyRingTest {
     KeyMetadata now = memory.readKey("k").orElseThrow();
     assertThat(now.currentVersion()).isEqualTo(6);
     assertThat(now.versions()).allMatch(v -> v.version() == 1 || v.imported()); // none of them is the ring's
+  }
+
+  /**
+   * Stops a rotation after the store has its new version but before the ring caches the result,
+   * runs {@code overlapping} meanwhile, then lets the rotation finish. Waits up to 300 ms for
+   * {@code overlapping} before letting go: it may finish first, as it can in production when the
+   * rotating thread is descheduled, or it may be made to wait for the rotation.
+   */
+  private void overlapWithRotation(String name, java.util.concurrent.Callable<?> overlapping) throws Exception {
+    CountDownLatch stored = new CountDownLatch(1);
+    CountDownLatch release = new CountDownLatch(1);
+    store.afterNextAddVersion(() -> {
+      stored.countDown();
+      try {
+        release.await();
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+      }
+    });
+    ExecutorService threads = Executors.newFixedThreadPool(2);
+    try {
+      Future<KeyMetadata> rotation = threads.submit(() -> ring.rotate(name, null, 0, false));
+      assertThat(stored.await(5, TimeUnit.SECONDS)).isTrue();
+      Future<?> other = threads.submit(overlapping);
+      try {
+        other.get(300, TimeUnit.MILLISECONDS);
+      } catch (TimeoutException e) {
+        // Waiting for the rotation to finish: also correct.
+      }
+      release.countDown();
+      rotation.get(5, TimeUnit.SECONDS);
+      other.get(5, TimeUnit.SECONDS);
+    } finally {
+      release.countDown();
+      threads.shutdownNow();
+    }
+  }
+
+  @Test
+  @Timeout(20)
+  void policyUpdateOverlappingARotation_cachedKeyEndsWithTheNewPolicy() throws Exception {
+    createGcm("k");
+    String v1 = encrypt("k", 0, "old");
+
+    overlapWithRotation("k", () -> ring.updatePolicy("k", new KeyPolicy(2, 0, false)));
+
+    assertThat(memory.readKey("k").orElseThrow().policy().minDecryptionVersion()).isEqualTo(2);
+    assertThat(ring.describe("k").policy().minDecryptionVersion()).isEqualTo(2);
+    assertThatThrownBy(() -> decrypt(v1)).isInstanceOf(KeyPolicyViolationException.class);
+  }
+
+  @Test
+  @Timeout(20)
+  void twoOverlappingRotations_cachedKeyEndsAtTheNewestVersion() throws Exception {
+    createGcm("k");
+
+    overlapWithRotation("k", () -> ring.rotate("k", null, 0, false));
+
+    assertThat(memory.readKey("k").orElseThrow().currentVersion()).isEqualTo(3);
+    assertThat(ring.describe("k").currentVersion()).isEqualTo(3);
+    assertThat(ring.forEncryption("k", 0).header().version()).isEqualTo(3);
   }
 
   @Test
