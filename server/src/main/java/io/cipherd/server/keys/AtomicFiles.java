@@ -108,13 +108,18 @@ final class AtomicFiles {
     return deleted;
   }
 
-  /** Whether {@code path} can be read or written by anyone but its owner (always false off POSIX). */
-  static boolean isReadableByOthers(Path path) throws IOException {
+  /** Whether anyone but the owner has any permission on {@code path} (always false off POSIX). */
+  static boolean isAccessibleByOthers(Path path) throws IOException {
     if (!POSIX) {
       return false;
     }
     Set<PosixFilePermission> perms = Files.getPosixFilePermissions(path);
     return perms.stream().anyMatch(p -> p.name().startsWith("GROUP_") || p.name().startsWith("OTHERS_"));
+  }
+
+  /** Attributes that create a file 0600 (none off POSIX), for callers opening files themselves. */
+  static FileAttribute<?>[] privateFileAttributes() {
+    return POSIX ? new FileAttribute<?>[] {privateFile()} : new FileAttribute<?>[0];
   }
 
   private static String tempPrefix(Path target) {

@@ -36,7 +36,8 @@ import javax.crypto.spec.SecretKeySpec;
  * the p12 without a policy (only possible if {@code keys.json} is lost or rolled back) gets {@link
  * KeyPolicy#DEFAULT} and a warning. Temp files left by a crash before a rename are deleted at open.
  *
- * <p><b>Concurrency.</b> This process is the only writer. Metadata reads use an immutable snapshot
+ * <p><b>Concurrency.</b> This process is the only writer: {@link DirectoryLock} makes a second
+ * open of the same directory fail, since it would drop this store's writes. Metadata reads use an immutable snapshot
  * without locking; writes, and reads of key bytes from the JDK key store object (which is not
  * thread-safe), take one lock.
  */
@@ -48,20 +49,21 @@ public final class Pkcs12KeyStore implements KeyStore {
   private final Path p12Path;
   private final Path policyPath;
   private final PasswordProtection password;
+  private final DirectoryLock directoryLock;
   private final ReentrantLock lock = new ReentrantLock();
   /** Guarded by {@link #lock}. */
   private final java.security.KeyStore jks;
   /** Immutable; replaced under {@link #lock} after each committed write. */
   private volatile SortedMap<String, KeyMetadata> keys;
 
-  private Pkcs12KeyStore(Path dir, PasswordProtection password, java.security.KeyStore jks,
-      SortedMap<String, KeyMetadata> keys) {
+  private Pkcs12KeyStore(Path dir, PasswordProtection password, Pkcs12Startup.Loaded loaded) {
     this.dir = dir;
     this.p12Path = dir.resolve(KEYSTORE_FILE);
     this.policyPath = dir.resolve(POLICY_FILE);
     this.password = password;
-    this.jks = jks;
-    this.keys = keys;
+    this.directoryLock = loaded.lock();
+    this.jks = loaded.jks();
+    this.keys = loaded.keys();
   }
 
   /**
@@ -76,8 +78,7 @@ public final class Pkcs12KeyStore implements KeyStore {
           "no password given for " + p12 + "; set CIPHERD_KEYSTORE_PASSWORD", null);
     }
     PasswordProtection protection = new PasswordProtection(password.clone());
-    Pkcs12Startup.Loaded loaded = Pkcs12Startup.load(dir, p12, dir.resolve(POLICY_FILE), protection);
-    return new Pkcs12KeyStore(dir, protection, loaded.jks(), loaded.keys());
+    return new Pkcs12KeyStore(dir, protection, Pkcs12Startup.load(dir, p12, dir.resolve(POLICY_FILE), protection));
   }
 
   @Override
@@ -180,7 +181,7 @@ public final class Pkcs12KeyStore implements KeyStore {
     }
   }
 
-  /** Wipes the password; the store cannot be used afterwards. */
+  /** Wipes the password and unlocks the directory; the store cannot be used afterwards. */
   @Override
   public void close() {
     lock.lock();
@@ -189,6 +190,7 @@ public final class Pkcs12KeyStore implements KeyStore {
     } catch (javax.security.auth.DestroyFailedException e) {
       // PasswordProtection.destroy clears its array and never fails.
     } finally {
+      directoryLock.close();
       lock.unlock();
     }
   }

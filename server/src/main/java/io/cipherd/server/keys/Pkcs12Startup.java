@@ -13,21 +13,44 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Brings a {@link Pkcs12KeyStore}'s directory to a committed state at open: prepares the
+ * Brings a {@link Pkcs12KeyStore}'s directory to a committed state at open: creates and locks the
  * directory, deletes temp files of interrupted writes, loads both files and reconciles them.
  */
 final class Pkcs12Startup {
   private static final Logger log = LoggerFactory.getLogger(Pkcs12KeyStore.class);
 
-  /** What open found: the JDK key store object and every key's metadata by name (unmodifiable). */
-  record Loaded(java.security.KeyStore jks, SortedMap<String, KeyMetadata> keys) {}
+  /**
+   * What open found: the held directory lock, the JDK key store object and every key's metadata by
+   * name (unmodifiable).
+   */
+  record Loaded(DirectoryLock lock, java.security.KeyStore jks, SortedMap<String, KeyMetadata> keys) {}
 
   private Pkcs12Startup() {}
 
   static Loaded load(Path dir, Path p12, Path policyFile, PasswordProtection password) {
     try {
       AtomicFiles.createPrivateDirectory(dir);
-      // A temp file exists only if the process died before its rename: it never became the state.
+    } catch (IOException e) {
+      throw new KeyStoreUnavailableException("cannot create key store directory " + dir + ": " + e, e);
+    }
+    // Locked before the cleanup below, which must never delete a live process's temp file.
+    DirectoryLock lock = DirectoryLock.acquire(dir);
+    try {
+      deleteLeftovers(dir, p12, policyFile);
+      java.security.KeyStore jks = Pkcs12File.load(p12, password);
+      SortedMap<String, KeyMetadata> keys = reconcile(Pkcs12File.versions(jks, p12), readPolicies(policyFile), p12, policyFile);
+      log.info("opened key store {}: {} keys, {} versions", p12, keys.size(),
+          keys.values().stream().mapToInt(KeyMetadata::currentVersion).sum());
+      return new Loaded(lock, jks, keys);
+    } catch (RuntimeException e) {
+      lock.close();
+      throw e;
+    }
+  }
+
+  private static void deleteLeftovers(Path dir, Path p12, Path policyFile) {
+    try {
+      // A temp file exists only if a process died before its rename: it never became the state.
       int leftovers = AtomicFiles.deleteLeftoverTemps(p12) + AtomicFiles.deleteLeftoverTemps(policyFile);
       if (leftovers > 0) {
         log.warn("deleted {} temp file(s) in {} left by an interrupted write; nothing committed was lost", leftovers, dir);
@@ -35,11 +58,13 @@ final class Pkcs12Startup {
       warnIfShared(p12);
       warnIfShared(policyFile);
     } catch (IOException e) {
-      throw new KeyStoreUnavailableException("cannot prepare key store directory " + dir + ": " + e, e);
+      throw new KeyStoreUnavailableException("cannot clean up key store directory " + dir + ": " + e, e);
     }
-    java.security.KeyStore jks = Pkcs12File.load(p12, password);
-    Map<String, List<KeyVersionInfo>> versions = Pkcs12File.versions(jks, p12);
-    Map<String, KeyPolicy> policies = readPolicies(policyFile);
+  }
+
+  /** Every key in the p12 with its policy; policies of keys the p12 lacks are dropped. */
+  private static SortedMap<String, KeyMetadata> reconcile(Map<String, List<KeyVersionInfo>> versions,
+      Map<String, KeyPolicy> policies, Path p12, Path policyFile) {
     SortedMap<String, KeyMetadata> keys = new TreeMap<>();
     versions.forEach((name, list) -> {
       KeyPolicy policy = policies.get(name);
@@ -52,9 +77,7 @@ final class Pkcs12Startup {
     });
     policies.keySet().stream().filter(name -> !keys.containsKey(name)).forEach(name -> log.info(
         "ignoring the policy of key '{}': {} has no version of it (a create was interrupted)", name, p12));
-    log.info("opened key store {}: {} keys, {} versions", p12, keys.size(),
-        keys.values().stream().mapToInt(KeyMetadata::currentVersion).sum());
-    return new Loaded(jks, Collections.unmodifiableSortedMap(keys));
+    return Collections.unmodifiableSortedMap(keys);
   }
 
   private static Map<String, KeyPolicy> readPolicies(Path file) {
@@ -66,7 +89,7 @@ final class Pkcs12Startup {
   }
 
   private static void warnIfShared(Path file) throws IOException {
-    if (Files.exists(file) && AtomicFiles.isReadableByOthers(file)) {
+    if (Files.exists(file) && AtomicFiles.isAccessibleByOthers(file)) {
       log.warn("{} is accessible to group or others; it should be 0600 (the next write makes it so)", file);
     }
   }

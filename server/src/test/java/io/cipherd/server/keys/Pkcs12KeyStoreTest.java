@@ -4,7 +4,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assumptions.assumeThat;
 
+import io.cipherd.server.crypto.CipherPoolConfig;
+import io.cipherd.server.crypto.CipherPools;
+import io.cipherd.server.crypto.Envelope;
 import io.cipherd.server.crypto.Mode;
+import io.cipherd.server.crypto.PayloadCipher;
 import java.io.ByteArrayOutputStream;
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -15,6 +19,9 @@ import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.security.KeyStore.PasswordProtection;
 import java.security.KeyStore.SecretKeyEntry;
+import java.time.Clock;
+import java.util.Arrays;
+import java.util.Base64;
 import java.util.Collections;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
@@ -224,7 +231,7 @@ class Pkcs12KeyStoreTest extends KeyStoreContractTest {
     store.close();
     store = null;
     byte[] whole = Files.readAllBytes(p12());
-    Files.write(p12(), java.util.Arrays.copyOf(whole, whole.length / 2));
+    Files.write(p12(), Arrays.copyOf(whole, whole.length / 2));
 
     assertThatThrownBy(() -> Pkcs12KeyStore.open(dataDir, PASSWORD.toCharArray()))
         .isInstanceOf(KeyStoreUnavailableException.class)
@@ -340,7 +347,7 @@ class Pkcs12KeyStoreTest extends KeyStoreContractTest {
     assertThat(bytes(store.readMaterial("a", a.version(2)))).isEqualTo(committed.get(1));
     try (var files = Files.list(dataDir)) {
       assertThat(files.map(p -> p.getFileName().toString()))
-          .containsExactlyInAnyOrder(Pkcs12KeyStore.KEYSTORE_FILE, Pkcs12KeyStore.POLICY_FILE);
+          .containsExactlyInAnyOrder(Pkcs12KeyStore.KEYSTORE_FILE, Pkcs12KeyStore.POLICY_FILE, DirectoryLock.FILE);
     }
   }
 
@@ -438,7 +445,7 @@ class Pkcs12KeyStoreTest extends KeyStoreContractTest {
     String json = Files.readString(policies());
 
     assertThat(json).contains("\"a\"").contains("\"min_decryption_version\": 1").contains("\"allow_ecb_encryption\": true");
-    assertThat(json).doesNotContain(java.util.Base64.getEncoder().encodeToString(a1.material()));
+    assertThat(json).doesNotContain(Base64.getEncoder().encodeToString(a1.material()));
   }
 
   @Test
@@ -450,6 +457,57 @@ class Pkcs12KeyStoreTest extends KeyStoreContractTest {
     assertThatThrownBy(() -> store.readMaterial("a", a.version(1)))
         .isInstanceOf(KeyStoreUnavailableException.class)
         .hasMessageContaining("closed");
+  }
+
+  @Test
+  public void open_directoryAlreadyOpen_failsClearly_untilTheFirstStoreCloses() {
+    store.createKey("a", version(1, Mode.GCM, 256), KeyPolicy.DEFAULT);
+
+    assertThatThrownBy(() -> Pkcs12KeyStore.open(dataDir, PASSWORD.toCharArray()))
+        .isInstanceOf(KeyStoreUnavailableException.class)
+        .hasMessageContaining("already open")
+        .hasMessageContaining(dataDir.toString());
+
+    reopen(); // close, then open again: the lock went with the first store
+    assertThat(store.listKeyNames()).containsExactly("a");
+  }
+
+  @Test
+  public void open_failingOnAWrongPassword_releasesTheDirectory() {
+    store.createKey("a", version(1, Mode.GCM, 256), KeyPolicy.DEFAULT);
+    store.close();
+    store = null;
+    assertThatThrownBy(() -> Pkcs12KeyStore.open(dataDir, "wrong".toCharArray()))
+        .isInstanceOf(KeyStoreUnavailableException.class);
+
+    store = Pkcs12KeyStore.open(dataDir, PASSWORD.toCharArray());
+
+    assertThat(store.listKeyNames()).containsExactly("a");
+  }
+
+  @Test
+  public void keyRing_ciphertextsFromBeforeARestart_decryptAfterIt() {
+    CipherPools pools = new CipherPools(CipherPoolConfig.DEFAULT);
+    try {
+      PayloadCipher cipher = new PayloadCipher(pools);
+      KeyRing before = new KeyRing(store, Clock.systemUTC());
+      before.create("orders", Mode.CHACHA, 0, false, null);
+      before.rotate("orders", Mode.GCM, 128, false);
+      UsableKey key = before.forEncryption("orders", 1);
+      byte[] plaintext = "order 1234".getBytes(StandardCharsets.UTF_8);
+      String ciphertext = new Envelope(key.header(),
+          cipher.encrypt(key.header(), key.secret(), null, plaintext)).format();
+
+      reopen();
+      KeyRing after = new KeyRing(store, Clock.systemUTC());
+      Envelope envelope = Envelope.parse(ciphertext);
+
+      assertThat(ciphertext).startsWith("<orders/v1:chacha>");
+      assertThat(cipher.decrypt(envelope, after.forDecryption(envelope.header()).secret(), null)).isEqualTo(plaintext);
+      assertThat(after.forEncryption("orders", 0).header().toString()).isEqualTo("<orders/v2:gcm>");
+    } finally {
+      pools.close();
+    }
   }
 
   @Test
