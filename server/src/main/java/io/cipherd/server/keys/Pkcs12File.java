@@ -41,8 +41,9 @@ final class Pkcs12File {
       return jks;
     } catch (IOException | GeneralSecurityException e) {
       if (e.getCause() instanceof UnrecoverableKeyException || e instanceof UnrecoverableKeyException) {
+        // The PKCS12 integrity MAC is keyed by the password: a wrong password and altered bytes look alike.
         throw new KeyStoreUnavailableException("the key store password does not open " + file
-            + " (check CIPHERD_KEYSTORE_PASSWORD)", null);
+            + " (check CIPHERD_KEYSTORE_PASSWORD; or the file was altered)", e);
       }
       throw new KeyStoreUnavailableException(file + " is not a readable PKCS12 key store (corrupt or truncated?): "
           + e.getClass().getSimpleName() + (e.getMessage() == null ? "" : ": " + e.getMessage()), e);

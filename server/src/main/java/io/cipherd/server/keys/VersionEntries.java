@@ -1,5 +1,6 @@
 package io.cipherd.server.keys;
 
+import io.cipherd.server.crypto.EnvelopeHeader;
 import io.cipherd.server.crypto.Mode;
 import java.security.KeyStore.Entry.Attribute;
 import java.security.PKCS12Attribute;
@@ -34,7 +35,8 @@ final class VersionEntries {
    */
   private static final String CHACHA_STORAGE_ALGORITHM = "1.2.840.113549.1.9.16.3.18";
 
-  private static final Pattern ALIAS = Pattern.compile("([a-z0-9][a-z0-9_-]{0,63})/v([1-9][0-9]{0,8})");
+  private static final Pattern ALIAS =
+      Pattern.compile("(" + EnvelopeHeader.KEY_NAME_SYNTAX + ")/v([1-9][0-9]{0,8})");
 
   private VersionEntries() {}
 
