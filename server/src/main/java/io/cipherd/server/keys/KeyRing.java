@@ -23,6 +23,12 @@ public final class KeyRing {
   private final KeyStore store;
   private final Clock clock;
   private final ConcurrentMap<String, CachedKey> cache = new ConcurrentHashMap<>();
+  /**
+   * Held by every write from its store call to {@link #remember}, so results are cached in the order
+   * the store applied them: otherwise an older result (say, a rotation carrying the old policy)
+   * could land last and overwrite a newer policy or version in the cache. Reads never take it.
+   */
+  private final Object writeLock = new Object();
 
   public KeyRing(KeyStore store, Clock clock) {
     this.store = store;
@@ -109,7 +115,9 @@ public final class KeyRing {
     NewKeyVersion first = generated(1, chosen, bits);
     KeyPolicy initial = policy == null ? KeyPolicy.DEFAULT : policy;
     checkPolicyFits(initial, 1);
-    return remember(store.createKey(name, first, initial));
+    synchronized (writeLock) {
+      return remember(store.createKey(name, first, initial));
+    }
   }
 
   /**
@@ -118,6 +126,12 @@ public final class KeyRing {
    */
   public KeyMetadata rotate(String name, Mode mode, int keySizeBits, boolean allowUnauthenticated) {
     checkName(name);
+    synchronized (writeLock) {
+      return rotateLocked(name, mode, keySizeBits, allowUnauthenticated);
+    }
+  }
+
+  private KeyMetadata rotateLocked(String name, Mode mode, int keySizeBits, boolean allowUnauthenticated) {
     for (int attempt = 1; ; attempt++) {
       KeyMetadata now = store.readKey(name).orElseThrow(() -> KeyNotFoundException.key(name));
       KeyVersionInfo current = now.current();
@@ -147,6 +161,12 @@ public final class KeyRing {
       throw new InvalidArgumentException("key_material for " + chosen.headerName() + " must be "
           + chosen.keySizesBits() + " bits, got " + bits);
     }
+    synchronized (writeLock) {
+      return importLocked(name, chosen, material, bits);
+    }
+  }
+
+  private KeyMetadata importLocked(String name, Mode chosen, byte[] material, int bits) {
     for (int attempt = 1; ; attempt++) {
       Optional<KeyMetadata> now = store.readKey(name);
       int version = now.map(KeyMetadata::currentVersion).orElse(0) + 1;
@@ -167,9 +187,11 @@ public final class KeyRing {
   /** Replaces a key's policy after checking that its minimums name existing versions. */
   public KeyMetadata updatePolicy(String name, KeyPolicy policy) {
     checkName(name);
-    KeyMetadata now = store.readKey(name).orElseThrow(() -> KeyNotFoundException.key(name));
-    checkPolicyFits(policy, now.currentVersion());
-    return remember(store.updatePolicy(name, policy));
+    synchronized (writeLock) {
+      KeyMetadata now = store.readKey(name).orElseThrow(() -> KeyNotFoundException.key(name));
+      checkPolicyFits(policy, now.currentVersion());
+      return remember(store.updatePolicy(name, policy));
+    }
   }
 
   /** Forgets every cached key, so the next use reads the store again. */

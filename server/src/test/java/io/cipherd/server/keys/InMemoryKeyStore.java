@@ -1,0 +1,80 @@
+package io.cipherd.server.keys;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.TreeMap;
+import javax.crypto.SecretKey;
+import javax.crypto.spec.SecretKeySpec;
+
+/** A {@link KeyStore} in memory, with the same contract as the real ones, for fast unit tests. */
+public final class InMemoryKeyStore implements KeyStore {
+  private final Map<String, KeyMetadata> keys = new TreeMap<>();
+  /** Each key's material by version - 1; copies, so callers wiping their arrays change nothing here. */
+  private final Map<String, List<byte[]>> material = new TreeMap<>();
+
+  @Override
+  public synchronized List<String> listKeyNames() {
+    return List.copyOf(keys.keySet());
+  }
+
+  @Override
+  public synchronized Optional<KeyMetadata> readKey(String name) {
+    return Optional.ofNullable(keys.get(name));
+  }
+
+  @Override
+  public synchronized SecretKey readMaterial(String name, KeyVersionInfo version) {
+    KeyMetadata metadata = keys.get(name);
+    if (metadata == null) {
+      throw KeyNotFoundException.key(name);
+    }
+    KeyVersionInfo stored = metadata.version(version.version());
+    return new SecretKeySpec(material.get(name).get(stored.version() - 1), stored.mode().keyAlgorithm());
+  }
+
+  @Override
+  public synchronized KeyMetadata createKey(String name, NewKeyVersion first, KeyPolicy policy) {
+    KeyMetadata created = new KeyMetadata(name, List.of(first.info()), policy);
+    if (keys.containsKey(name)) {
+      throw new KeyAlreadyExistsException(name);
+    }
+    List<byte[]> versions = new ArrayList<>();
+    versions.add(first.material().clone());
+    material.put(name, versions);
+    keys.put(name, created);
+    return created;
+  }
+
+  @Override
+  public synchronized KeyMetadata addVersion(String name, int expectedCurrentVersion, NewKeyVersion next) {
+    KeyMetadata now = keys.get(name);
+    if (now == null) {
+      throw KeyNotFoundException.key(name);
+    }
+    if (now.currentVersion() != expectedCurrentVersion) {
+      throw new ConcurrentKeyUpdateException(name, expectedCurrentVersion);
+    }
+    KeyMetadata updated = now.withVersion(next.info());
+    material.get(name).add(next.material().clone());
+    keys.put(name, updated);
+    return updated;
+  }
+
+  @Override
+  public synchronized KeyMetadata updatePolicy(String name, KeyPolicy policy) {
+    KeyMetadata now = keys.get(name);
+    if (now == null) {
+      throw KeyNotFoundException.key(name);
+    }
+    KeyMetadata updated = now.withPolicy(policy);
+    keys.put(name, updated);
+    return updated;
+  }
+
+  @Override
+  public String toString() {
+    return "InMemoryKeyStore[" + keys.size() + " keys]";
+  }
+}

@@ -1,0 +1,9 @@
+package io.cipherd.server.keys;
+
+/** The key-store contract, run on the in-memory fake that unit tests rely on. */
+class InMemoryKeyStoreTest extends KeyStoreContractTest {
+  @Override
+  protected KeyStore newStore() {
+    return new InMemoryKeyStore();
+  }
+}

@@ -1,0 +1,524 @@
+package io.cipherd.server.keys;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.cipherd.server.InvalidArgumentException;
+import io.cipherd.server.crypto.CipherPoolConfig;
+import io.cipherd.server.crypto.CipherPools;
+import io.cipherd.server.crypto.DecryptionFailedException;
+import io.cipherd.server.crypto.Envelope;
+import io.cipherd.server.crypto.EnvelopeHeader;
+import io.cipherd.server.crypto.Mode;
+import io.cipherd.server.crypto.PayloadCipher;
+import java.nio.charset.StandardCharsets;
+import java.time.Clock;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.util.Arrays;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import javax.crypto.spec.SecretKeySpec;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/** KeyRing's key administration, policy enforcement and caching, on the in-memory store and real ciphers. */
+class KeyRingTest {
+  private static final Instant NOW = Instant.parse("2025-06-01T12:00:00Z");
+  private static final byte[] CONTEXT = "tenant=42".getBytes(StandardCharsets.UTF_8);
+
+  private final InMemoryKeyStore memory = new InMemoryKeyStore();
+  private final CountingKeyStore store = new CountingKeyStore(memory);
+  private final KeyRing ring = new KeyRing(store, Clock.fixed(NOW, ZoneOffset.UTC));
+  private final CipherPools pools = new CipherPools(CipherPoolConfig.DEFAULT);
+  private final PayloadCipher cipher = new PayloadCipher(pools);
+
+  @AfterEach
+  void closePools() {
+    pools.close();
+  }
+
+  /** Encrypts through the ring, as the API would: with the current version, or {@code version} if not 0. */
+  private String encrypt(String name, int version, String plaintext) {
+    UsableKey key = ring.forEncryption(name, version);
+    byte[] payload = cipher.encrypt(key.header(), key.secret(), CONTEXT, plaintext.getBytes(StandardCharsets.UTF_8));
+    return new Envelope(key.header(), payload).format();
+  }
+
+  private String decrypt(String ciphertext) {
+    Envelope envelope = Envelope.parse(ciphertext);
+    UsableKey key = ring.forDecryption(envelope.header());
+    return new String(cipher.decrypt(envelope, key.secret(), CONTEXT), StandardCharsets.UTF_8);
+  }
+
+  private KeyMetadata createGcm(String name) {
+    return ring.create(name, null, 0, false, null);
+  }
+
+  @Test
+  void create_withoutModeSizeOrPolicy_makesGcm256WithTheDefaultPolicy() {
+    KeyMetadata created = createGcm("payments");
+
+    assertThat(created.versions()).containsExactly(new KeyVersionInfo(1, Mode.GCM, 256, NOW, false));
+    assertThat(created.policy()).isEqualTo(KeyPolicy.DEFAULT);
+    assertThat(memory.readMaterial("payments", created.version(1)).getEncoded()).hasSize(32);
+  }
+
+  @ParameterizedTest
+  @EnumSource(value = Mode.class, names = {"CBC", "CTR", "CFB", "OFB", "ECB"})
+  void create_unauthenticatedModeWithoutAllowUnauthenticated_isRefused(Mode mode) {
+    assertThatThrownBy(() -> ring.create("legacy", mode, 0, false, null))
+        .isInstanceOf(InvalidArgumentException.class)
+        .hasMessageContaining("allow_unauthenticated");
+
+    assertThat(memory.readKey("legacy")).isEmpty();
+  }
+
+  @ParameterizedTest
+  @EnumSource(value = Mode.class, names = {"CBC", "CTR", "CFB", "OFB", "ECB"})
+  void create_unauthenticatedModeWithAllowUnauthenticated_isCreated(Mode mode) {
+    KeyMetadata created = ring.create("legacy", mode, 128, true, null);
+
+    assertThat(created.current().mode()).isEqualTo(mode);
+    assertThat(created.current().keySizeBits()).isEqualTo(128);
+  }
+
+  @Test
+  void create_chachaWith128Bits_isRefused() {
+    assertThatThrownBy(() -> ring.create("c", Mode.CHACHA, 128, false, null))
+        .isInstanceOf(InvalidArgumentException.class)
+        .hasMessageContaining("key_size_bits");
+
+    assertThat(memory.readKey("c")).isEmpty();
+  }
+
+  @Test
+  void create_chachaWithoutSize_is256Bits() {
+    assertThat(ring.create("c", Mode.CHACHA, 0, false, null).current().keySizeBits()).isEqualTo(256);
+  }
+
+  @Test
+  void create_existingName_throwsKeyAlreadyExists() {
+    createGcm("payments");
+
+    assertThatThrownBy(() -> createGcm("payments")).isInstanceOf(KeyAlreadyExistsException.class);
+  }
+
+  @ParameterizedTest
+  @ValueSource(strings = {"", "Payments", "has space", "-leading-dash", "a/b"})
+  void create_invalidName_isRefused(String name) {
+    assertThatThrownBy(() -> createGcm(name)).isInstanceOf(InvalidArgumentException.class);
+
+    assertThat(memory.listKeyNames()).isEmpty();
+  }
+
+  @Test
+  void create_policyNamingVersionTwo_isRefused() {
+    assertThatThrownBy(() -> ring.create("k", null, 0, false, new KeyPolicy(2, 0, false)))
+        .isInstanceOf(KeyPolicyViolationException.class);
+
+    assertThat(memory.readKey("k")).isEmpty();
+  }
+
+  @ParameterizedTest
+  @EnumSource(Mode.class)
+  void encryptThenDecrypt_roundTripsInEveryMode(Mode mode) {
+    ring.create("k", mode, 0, true, new KeyPolicy(0, 0, true));
+
+    String ciphertext = encrypt("k", 0, "attack at dawn");
+
+    assertThat(ciphertext).startsWith("<k/v1:" + mode.headerName() + ">");
+    assertThat(decrypt(ciphertext)).isEqualTo("attack at dawn");
+  }
+
+  @Test
+  void rotate_withoutMode_keepsTheCurrentModeAndSize() {
+    ring.create("legacy", Mode.CBC, 192, true, null);
+
+    KeyMetadata rotated = ring.rotate("legacy", null, 0, false); // same mode: no flag needed
+
+    assertThat(rotated.current()).isEqualTo(new KeyVersionInfo(2, Mode.CBC, 192, NOW, false));
+  }
+
+  @Test
+  void rotate_withMode_changesMode_andOldCiphertextsStillDecrypt() {
+    createGcm("k");
+    String old = encrypt("k", 0, "v1 data");
+
+    KeyMetadata rotated = ring.rotate("k", Mode.CHACHA, 0, false);
+
+    assertThat(rotated.current().mode()).isEqualTo(Mode.CHACHA);
+    String fresh = encrypt("k", 0, "v2 data");
+    assertThat(fresh).startsWith("<k/v2:chacha>");
+    assertThat(decrypt(old)).isEqualTo("v1 data");
+    assertThat(decrypt(fresh)).isEqualTo("v2 data");
+  }
+
+  @Test
+  void rotate_gcm128IntoChachaWithoutSize_uses256Bits() {
+    ring.create("k", Mode.GCM, 128, false, null);
+
+    assertThat(ring.rotate("k", Mode.CHACHA, 0, false).current().keySizeBits()).isEqualTo(256);
+  }
+
+  @Test
+  void rotate_intoUnauthenticatedModeWithoutFlag_isRefusedAndAddsNoVersion() {
+    createGcm("k");
+
+    assertThatThrownBy(() -> ring.rotate("k", Mode.CTR, 0, false))
+        .isInstanceOf(InvalidArgumentException.class)
+        .hasMessageContaining("allow_unauthenticated");
+
+    assertThat(memory.readKey("k").orElseThrow().currentVersion()).isEqualTo(1);
+    assertThat(ring.rotate("k", Mode.CTR, 0, true).current().mode()).isEqualTo(Mode.CTR);
+  }
+
+  @Test
+  void rotate_unknownKey_throwsKeyNotFound() {
+    assertThatThrownBy(() -> ring.rotate("nope", null, 0, false)).isInstanceOf(KeyNotFoundException.class);
+  }
+
+  @Test
+  void rotate_racingAConcurrentWriter_retriesOnFreshStateAndAddsExactlyOneVersion() {
+    createGcm("k");
+    NewKeyVersion intruder = new NewKeyVersion(new KeyVersionInfo(2, Mode.GCM, 256, NOW, true), new byte[32]);
+    store.beforeNextAddVersion(() -> memory.addVersion("k", 1, intruder)); // another writer gets there first
+
+    KeyMetadata rotated = ring.rotate("k", null, 0, false);
+
+    assertThat(rotated.currentVersion()).isEqualTo(3);
+    assertThat(rotated.version(2)).isEqualTo(intruder.info());
+    assertThat(rotated.version(3).imported()).isFalse();
+    assertThat(memory.readKey("k")).contains(rotated);
+    assertThat(store.calls("addVersion")).isEqualTo(2);
+    assertThat(ring.forEncryption("k", 0).header().version()).isEqualTo(3);
+  }
+
+  @Test
+  void rotate_losingEveryAttempt_givesUpWithConcurrentUpdateAfterFiveTries() {
+    createGcm("k");
+    Runnable[] intrude = new Runnable[1];
+    intrude[0] = () -> {
+      int current = memory.readKey("k").orElseThrow().currentVersion();
+      memory.addVersion("k", current, new NewKeyVersion(
+          new KeyVersionInfo(current + 1, Mode.GCM, 256, NOW, true), new byte[32]));
+      store.beforeNextAddVersion(intrude[0]);
+    };
+    store.beforeNextAddVersion(intrude[0]);
+
+    assertThatThrownBy(() -> ring.rotate("k", null, 0, false)).isInstanceOf(ConcurrentKeyUpdateException.class);
+
+    KeyMetadata now = memory.readKey("k").orElseThrow();
+    assertThat(now.currentVersion()).isEqualTo(6);
+    assertThat(now.versions()).allMatch(v -> v.version() == 1 || v.imported()); // none of them is the ring's
+  }
+
+  /**
+   * Stops a rotation after the store has its new version but before the ring caches the result,
+   * runs {@code overlapping} meanwhile, then lets the rotation finish. Waits up to 300 ms for
+   * {@code overlapping} before letting go: it may finish first, as it can in production when the
+   * rotating thread is descheduled, or it may be made to wait for the rotation.
+   */
+  private void overlapWithRotation(String name, java.util.concurrent.Callable<?> overlapping) throws Exception {
+    CountDownLatch stored = new CountDownLatch(1);
+    CountDownLatch release = new CountDownLatch(1);
+    store.afterNextAddVersion(() -> {
+      stored.countDown();
+      try {
+        release.await();
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+      }
+    });
+    ExecutorService threads = Executors.newFixedThreadPool(2);
+    try {
+      Future<KeyMetadata> rotation = threads.submit(() -> ring.rotate(name, null, 0, false));
+      assertThat(stored.await(5, TimeUnit.SECONDS)).isTrue();
+      Future<?> other = threads.submit(overlapping);
+      try {
+        other.get(300, TimeUnit.MILLISECONDS);
+      } catch (TimeoutException e) {
+        // Waiting for the rotation to finish: also correct.
+      }
+      release.countDown();
+      rotation.get(5, TimeUnit.SECONDS);
+      other.get(5, TimeUnit.SECONDS);
+    } finally {
+      release.countDown();
+      threads.shutdownNow();
+    }
+  }
+
+  @Test
+  @Timeout(20)
+  void policyUpdateOverlappingARotation_cachedKeyEndsWithTheNewPolicy() throws Exception {
+    createGcm("k");
+    String v1 = encrypt("k", 0, "old");
+
+    overlapWithRotation("k", () -> ring.updatePolicy("k", new KeyPolicy(2, 0, false)));
+
+    assertThat(memory.readKey("k").orElseThrow().policy().minDecryptionVersion()).isEqualTo(2);
+    assertThat(ring.describe("k").policy().minDecryptionVersion()).isEqualTo(2);
+    assertThatThrownBy(() -> decrypt(v1)).isInstanceOf(KeyPolicyViolationException.class);
+  }
+
+  @Test
+  @Timeout(20)
+  void twoOverlappingRotations_cachedKeyEndsAtTheNewestVersion() throws Exception {
+    createGcm("k");
+
+    overlapWithRotation("k", () -> ring.rotate("k", null, 0, false));
+
+    assertThat(memory.readKey("k").orElseThrow().currentVersion()).isEqualTo(3);
+    assertThat(ring.describe("k").currentVersion()).isEqualTo(3);
+    assertThat(ring.forEncryption("k", 0).header().version()).isEqualTo(3);
+  }
+
+  @Test
+  void importVersion_unknownKey_createsItWithTheImportedBytesAsVersionOne() {
+    byte[] material = new byte[32];
+    Arrays.fill(material, (byte) 7);
+
+    KeyMetadata imported = ring.importVersion("ext", null, material, false);
+
+    assertThat(imported.versions()).containsExactly(new KeyVersionInfo(1, Mode.GCM, 256, NOW, true));
+    assertThat(imported.policy()).isEqualTo(KeyPolicy.DEFAULT);
+    assertThat(memory.readMaterial("ext", imported.version(1)).getEncoded()).isEqualTo(material);
+  }
+
+  @Test
+  void importVersion_existingKey_addsAVersionThatEncryptsWithTheImportedBytes() {
+    createGcm("k");
+    byte[] material = new byte[16];
+    Arrays.fill(material, (byte) 3);
+
+    KeyMetadata imported = ring.importVersion("k", Mode.CTR, material, true);
+
+    assertThat(imported.current()).isEqualTo(new KeyVersionInfo(2, Mode.CTR, 128, NOW, true));
+    Envelope envelope = Envelope.parse(encrypt("k", 0, "imported"));
+    assertThat(envelope.header().version()).isEqualTo(2);
+    byte[] plaintext = cipher.decrypt(envelope, new SecretKeySpec(material, "AES"), CONTEXT);
+    assertThat(new String(plaintext, StandardCharsets.UTF_8)).isEqualTo("imported");
+  }
+
+  @Test
+  void importVersion_callerWipesMaterialAfterwards_storedVersionUnchanged() {
+    byte[] material = new byte[32];
+    Arrays.fill(material, (byte) 9);
+    ring.importVersion("ext", null, material, false);
+
+    Arrays.fill(material, (byte) 0);
+
+    byte[] stored = memory.readMaterial("ext", memory.readKey("ext").orElseThrow().version(1)).getEncoded();
+    assertThat(stored).containsOnly((byte) 9);
+  }
+
+  @Test
+  void importVersion_racingACreateOfTheSameName_becomesVersionTwo() {
+    store.beforeNextCreateKey(() -> memory.createKey("ext",
+        new NewKeyVersion(new KeyVersionInfo(1, Mode.GCM, 256, NOW, false), new byte[32]), KeyPolicy.DEFAULT));
+
+    KeyMetadata imported = ring.importVersion("ext", null, new byte[32], false);
+
+    assertThat(imported.currentVersion()).isEqualTo(2);
+    assertThat(imported.current().imported()).isTrue();
+  }
+
+  @ParameterizedTest
+  @ValueSource(ints = {0, 15, 20, 31, 33})
+  void importVersion_wrongSizeForGcm_isRefusedAndStoresNothing(int bytes) {
+    assertThatThrownBy(() -> ring.importVersion("ext", Mode.GCM, new byte[bytes], false))
+        .isInstanceOf(InvalidArgumentException.class)
+        .hasMessageContaining("key_material");
+
+    assertThat(memory.readKey("ext")).isEmpty();
+  }
+
+  @Test
+  void importVersion_128BitKeyForChacha_isRefused() {
+    createGcm("k");
+
+    assertThatThrownBy(() -> ring.importVersion("k", Mode.CHACHA, new byte[16], false))
+        .isInstanceOf(InvalidArgumentException.class);
+
+    assertThat(memory.readKey("k").orElseThrow().currentVersion()).isEqualTo(1);
+  }
+
+  @Test
+  void importVersion_unauthenticatedModeWithoutFlag_isRefused() {
+    assertThatThrownBy(() -> ring.importVersion("ext", Mode.ECB, new byte[32], false))
+        .isInstanceOf(InvalidArgumentException.class)
+        .hasMessageContaining("allow_unauthenticated");
+  }
+
+  @Test
+  void updatePolicy_minDecryptionVersion_makesOlderVersionsRefuseToDecrypt_evenWhenCached() {
+    createGcm("k");
+    String v1 = encrypt("k", 0, "old");
+    assertThat(decrypt(v1)).isEqualTo("old"); // v1 is now cached
+    ring.rotate("k", null, 0, false);
+    String v2 = encrypt("k", 0, "new");
+
+    ring.updatePolicy("k", new KeyPolicy(2, 0, false));
+
+    assertThatThrownBy(() -> decrypt(v1))
+        .isInstanceOf(KeyPolicyViolationException.class)
+        .hasMessageContaining("min_decryption_version");
+    assertThat(decrypt(v2)).isEqualTo("new");
+    assertThat(memory.readKey("k").orElseThrow().versions()).hasSize(2); // refused, never deleted
+  }
+
+  @Test
+  void updatePolicy_minDecryptionVersionLowered_letsOldVersionsDecryptAgain() {
+    createGcm("k");
+    String v1 = encrypt("k", 0, "old");
+    ring.rotate("k", null, 0, false);
+    ring.updatePolicy("k", new KeyPolicy(2, 0, false));
+
+    ring.updatePolicy("k", KeyPolicy.DEFAULT);
+
+    assertThat(decrypt(v1)).isEqualTo("old");
+  }
+
+  @Test
+  void updatePolicy_minimumAboveTheCurrentVersion_isRefusedAndChangesNothing() {
+    createGcm("k");
+    ring.rotate("k", null, 0, false);
+
+    assertThatThrownBy(() -> ring.updatePolicy("k", new KeyPolicy(3, 0, false)))
+        .isInstanceOf(KeyPolicyViolationException.class)
+        .hasMessageContaining("min_decryption_version 3");
+    assertThatThrownBy(() -> ring.updatePolicy("k", new KeyPolicy(0, 3, false)))
+        .isInstanceOf(KeyPolicyViolationException.class)
+        .hasMessageContaining("min_encryption_version 3");
+
+    assertThat(memory.readKey("k").orElseThrow().policy()).isEqualTo(KeyPolicy.DEFAULT);
+  }
+
+  @Test
+  void updatePolicy_unknownKey_throwsKeyNotFound() {
+    assertThatThrownBy(() -> ring.updatePolicy("nope", KeyPolicy.DEFAULT)).isInstanceOf(KeyNotFoundException.class);
+  }
+
+  @Test
+  void forEncryption_ecbWithoutAllowEcbEncryption_isRefused_butEcbStillDecrypts() {
+    ring.create("legacy", Mode.ECB, 0, true, new KeyPolicy(0, 0, true));
+    String ciphertext = encrypt("legacy", 0, "old data");
+
+    ring.updatePolicy("legacy", KeyPolicy.DEFAULT);
+
+    assertThatThrownBy(() -> ring.forEncryption("legacy", 0))
+        .isInstanceOf(KeyPolicyViolationException.class)
+        .hasMessageContaining("allow_ecb_encryption");
+    assertThat(decrypt(ciphertext)).isEqualTo("old data");
+  }
+
+  @Test
+  void forEncryption_explicitVersion_honoursMinEncryptionVersion() {
+    createGcm("k");
+    ring.rotate("k", null, 0, false);
+    ring.rotate("k", null, 0, false);
+    ring.updatePolicy("k", new KeyPolicy(0, 2, false));
+
+    assertThatThrownBy(() -> ring.forEncryption("k", 1))
+        .isInstanceOf(KeyPolicyViolationException.class)
+        .hasMessageContaining("min_encryption_version");
+    assertThat(ring.forEncryption("k", 2).header().version()).isEqualTo(2);
+    assertThat(ring.forEncryption("k", 0).header().version()).isEqualTo(3);
+  }
+
+  @Test
+  void forEncryption_explicitVersionBelowMinDecryptionVersion_isRefused() {
+    createGcm("k");
+    ring.rotate("k", null, 0, false);
+    ring.updatePolicy("k", new KeyPolicy(2, 0, false));
+
+    assertThatThrownBy(() -> ring.forEncryption("k", 1)).isInstanceOf(KeyPolicyViolationException.class);
+  }
+
+  @Test
+  void forEncryption_unknownVersionOrKey_throwsKeyNotFound_negativeVersionIsInvalid() {
+    createGcm("k");
+
+    assertThatThrownBy(() -> ring.forEncryption("k", 2)).isInstanceOf(KeyNotFoundException.class);
+    assertThatThrownBy(() -> ring.forEncryption("nope", 0)).isInstanceOf(KeyNotFoundException.class);
+    assertThatThrownBy(() -> ring.forEncryption("k", -1)).isInstanceOf(InvalidArgumentException.class);
+  }
+
+  @Test
+  void forDecryption_headerModeDifferentFromTheVersionsMode_failsAsDecryptionFailure() {
+    createGcm("k");
+    String gcm = encrypt("k", 0, "data");
+    String relabelled = gcm.replace("<k/v1:gcm>", "<k/v1:ctr>"); // a well-formed ctr envelope
+
+    assertThatThrownBy(() -> decrypt(relabelled)).isInstanceOf(DecryptionFailedException.class);
+    assertThatThrownBy(() -> ring.forDecryption(new EnvelopeHeader("k", 1, Mode.CHACHA)))
+        .isInstanceOf(DecryptionFailedException.class);
+  }
+
+  @Test
+  void forDecryption_unknownVersion_throwsKeyNotFound() {
+    createGcm("k");
+
+    assertThatThrownBy(() -> ring.forDecryption(new EnvelopeHeader("k", 2, Mode.GCM)))
+        .isInstanceOf(KeyNotFoundException.class);
+  }
+
+  @Test
+  void cachedKey_encryptAndDecrypt_makeNoStoreCalls() {
+    createGcm("k");
+    String warmup = encrypt("k", 0, "warm up");
+    decrypt(warmup);
+    store.resetCounts();
+
+    for (int i = 0; i < 100; i++) {
+      assertThat(decrypt(encrypt("k", 0, "message " + i))).isEqualTo("message " + i);
+    }
+
+    assertThat(store.totalCalls()).isZero();
+    assertThat(ring.isCached("k", 0)).isTrue();
+    assertThat(ring.isCached("k", 1)).isTrue();
+  }
+
+  @Test
+  void firstUseAfterCreate_readsOnlyTheKeyBytesOnce() {
+    createGcm("k");
+    store.resetCounts();
+    assertThat(ring.isCached("k", 0)).isFalse();
+
+    decrypt(encrypt("k", 0, "x"));
+    decrypt(encrypt("k", 0, "y"));
+
+    assertThat(store.calls("readMaterial")).isEqualTo(1);
+    assertThat(store.totalCalls()).isEqualTo(1); // the metadata was remembered from the create
+  }
+
+  @Test
+  void uncachedKey_isLoadedFromTheStoreOnFirstUse() {
+    memory.createKey("k", new NewKeyVersion(new KeyVersionInfo(1, Mode.GCM, 256, NOW, false), new byte[32]),
+        KeyPolicy.DEFAULT); // written by someone else, e.g. before a restart
+
+    assertThat(decrypt(encrypt("k", 0, "hello"))).isEqualTo("hello");
+    assertThat(store.calls("readKey")).isEqualTo(1);
+    assertThat(store.calls("readMaterial")).isEqualTo(1);
+  }
+
+  @Test
+  void list_returnsEveryKeyInNameOrder_andDescribeSeesRotations() {
+    createGcm("zeta");
+    createGcm("alpha");
+    ring.rotate("zeta", null, 0, false);
+
+    assertThat(ring.list()).extracting(KeyMetadata::name).containsExactly("alpha", "zeta");
+    assertThat(ring.describe("zeta").currentVersion()).isEqualTo(2);
+    assertThatThrownBy(() -> ring.describe("nope")).isInstanceOf(KeyNotFoundException.class);
+  }
+}

@@ -1,0 +1,398 @@
+package io.cipherd.server.keys;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.cipherd.server.crypto.Mode;
+import java.security.SecureRandom;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CyclicBarrier;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import javax.crypto.SecretKey;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+/**
+ * The behaviour every {@link KeyStore} shares; each implementation's test extends this and supplies
+ * a fresh, empty store. Methods are public so subclasses in other packages inherit them.
+ */
+public abstract class KeyStoreContractTest {
+  private static final SecureRandom RANDOM = new SecureRandom();
+  /** Nanosecond precision on purpose: a store must give back exactly the instant it was given. */
+  protected static final Instant T0 = Instant.parse("2025-03-04T05:06:07.123456789Z");
+  protected static final KeyPolicy STRICT = new KeyPolicy(1, 1, true);
+
+  protected KeyStore store;
+
+  /** A new store with no keys; called before each test. */
+  protected abstract KeyStore newStore() throws Exception;
+
+  @BeforeEach
+  public void openStore() throws Exception {
+    store = newStore();
+  }
+
+  @AfterEach
+  public void closeStore() throws Exception {
+    if (store != null) {
+      store.close();
+    }
+  }
+
+  /** A version with fresh random bytes. */
+  protected static NewKeyVersion version(int number, Mode mode, int bits) {
+    return version(number, mode, bits, false);
+  }
+
+  protected static NewKeyVersion version(int number, Mode mode, int bits, boolean imported) {
+    byte[] material = new byte[bits / 8];
+    RANDOM.nextBytes(material);
+    return new NewKeyVersion(new KeyVersionInfo(number, mode, bits, T0.plusSeconds(number), imported), material);
+  }
+
+  protected static byte[] bytes(SecretKey key) {
+    return key.getEncoded();
+  }
+
+  /** Adds versions 2..{@code last} to {@code name} (GCM-256), returning every version's bytes, version 1 first. */
+  protected List<byte[]> rotateTo(String name, int last) {
+    List<byte[]> all = new ArrayList<>();
+    all.add(bytes(store.readMaterial(name, store.readKey(name).orElseThrow().version(1))));
+    for (int v = 2; v <= last; v++) {
+      NewKeyVersion next = version(v, Mode.GCM, 256);
+      store.addVersion(name, v - 1, next);
+      all.add(next.material());
+    }
+    return all;
+  }
+
+  @Test
+  public void createKey_returnsVersionOneAndPolicy_andReadKeyAgrees() {
+    NewKeyVersion first = version(1, Mode.GCM, 256);
+
+    KeyMetadata created = store.createKey("payments", first, STRICT);
+
+    assertThat(created.name()).isEqualTo("payments");
+    assertThat(created.versions()).containsExactly(first.info());
+    assertThat(created.policy()).isEqualTo(STRICT);
+    assertThat(store.readKey("payments")).contains(created);
+  }
+
+  @Test
+  public void createKey_existingName_throwsKeyAlreadyExists_andKeepsTheFirstKey() {
+    NewKeyVersion original = version(1, Mode.GCM, 256);
+    KeyMetadata created = store.createKey("payments", original, KeyPolicy.DEFAULT);
+
+    assertThatThrownBy(() -> store.createKey("payments", version(1, Mode.CBC, 128), STRICT))
+        .isInstanceOf(KeyAlreadyExistsException.class)
+        .hasMessageContaining("payments");
+
+    assertThat(store.readKey("payments")).contains(created);
+    assertThat(bytes(store.readMaterial("payments", created.version(1)))).isEqualTo(original.material());
+  }
+
+  @Test
+  public void createKey_firstVersionNotOne_isRejectedAndStoresNothing() {
+    assertThatThrownBy(() -> store.createKey("payments", version(2, Mode.GCM, 256), KeyPolicy.DEFAULT))
+        .isInstanceOf(IllegalArgumentException.class);
+
+    assertThat(store.readKey("payments")).isEmpty();
+    assertThat(store.listKeyNames()).isEmpty();
+  }
+
+  @Test
+  public void createKey_callerWipesMaterialAfterwards_storedBytesUnchanged() {
+    NewKeyVersion first = version(1, Mode.GCM, 256);
+    byte[] expected = first.material().clone();
+    KeyMetadata created = store.createKey("payments", first, KeyPolicy.DEFAULT);
+
+    Arrays.fill(first.material(), (byte) 0);
+
+    assertThat(bytes(store.readMaterial("payments", created.version(1)))).isEqualTo(expected);
+  }
+
+  @Test
+  public void listKeyNames_emptyStore_isEmpty() {
+    assertThat(store.listKeyNames()).isEmpty();
+  }
+
+  @Test
+  public void listKeyNames_returnsEveryNameInAscendingOrder() {
+    for (String name : List.of("zeta", "alpha", "m-1", "beta_2", "0num", "alpha2")) {
+      store.createKey(name, version(1, Mode.GCM, 256), KeyPolicy.DEFAULT);
+    }
+
+    assertThat(store.listKeyNames()).containsExactly("0num", "alpha", "alpha2", "beta_2", "m-1", "zeta");
+  }
+
+  @Test
+  public void readKey_unknownName_isEmpty() {
+    store.createKey("payments", version(1, Mode.GCM, 256), KeyPolicy.DEFAULT);
+
+    assertThat(store.readKey("payment")).isEmpty();
+  }
+
+  @Test
+  public void readKey_givesBackEachVersionsMetadataExactly() {
+    NewKeyVersion v1 = version(1, Mode.CBC, 128, true);
+    NewKeyVersion v2 = version(2, Mode.CHACHA, 256, false);
+    NewKeyVersion v3 = version(3, Mode.ECB, 192, true);
+    store.createKey("mixed", v1, STRICT);
+    store.addVersion("mixed", 1, v2);
+    store.addVersion("mixed", 2, v3);
+
+    KeyMetadata read = store.readKey("mixed").orElseThrow();
+
+    assertThat(read.versions()).containsExactly(v1.info(), v2.info(), v3.info());
+    assertThat(read.policy()).isEqualTo(STRICT);
+  }
+
+  @Test
+  public void addVersion_expectedCurrentVersion_addsTheNewestVersion() {
+    store.createKey("payments", version(1, Mode.GCM, 256), STRICT);
+    NewKeyVersion v2 = version(2, Mode.CHACHA, 256);
+
+    KeyMetadata updated = store.addVersion("payments", 1, v2);
+
+    assertThat(updated.currentVersion()).isEqualTo(2);
+    assertThat(updated.current()).isEqualTo(v2.info());
+    assertThat(updated.policy()).isEqualTo(STRICT);
+    assertThat(store.readKey("payments")).contains(updated);
+  }
+
+  @Test
+  public void addVersion_staleExpectedVersion_storesNothing() {
+    store.createKey("payments", version(1, Mode.GCM, 256), KeyPolicy.DEFAULT);
+    NewKeyVersion winner = version(2, Mode.GCM, 256);
+    KeyMetadata afterWinner = store.addVersion("payments", 1, winner);
+    NewKeyVersion loser = version(2, Mode.CBC, 128);
+
+    assertThatThrownBy(() -> store.addVersion("payments", 1, loser))
+        .isInstanceOf(ConcurrentKeyUpdateException.class);
+
+    assertThat(store.readKey("payments")).contains(afterWinner);
+    assertThat(bytes(store.readMaterial("payments", afterWinner.version(2)))).isEqualTo(winner.material());
+  }
+
+  @Test
+  public void addVersion_expectedVersionAheadOfCurrent_throwsConcurrentUpdateAndStoresNothing() {
+    KeyMetadata created = store.createKey("payments", version(1, Mode.GCM, 256), KeyPolicy.DEFAULT);
+
+    assertThatThrownBy(() -> store.addVersion("payments", 2, version(3, Mode.GCM, 256)))
+        .isInstanceOf(ConcurrentKeyUpdateException.class);
+
+    assertThat(store.readKey("payments")).contains(created);
+  }
+
+  @Test
+  public void addVersion_numberOtherThanCurrentPlusOne_isRejectedAndStoresNothing() {
+    KeyMetadata created = store.createKey("payments", version(1, Mode.GCM, 256), KeyPolicy.DEFAULT);
+
+    assertThatThrownBy(() -> store.addVersion("payments", 1, version(3, Mode.GCM, 256)))
+        .isInstanceOf(IllegalArgumentException.class);
+
+    assertThat(store.readKey("payments")).contains(created);
+    store.addVersion("payments", 1, version(2, Mode.GCM, 256)); // version 2 is still free
+    assertThat(store.readKey("payments").orElseThrow().currentVersion()).isEqualTo(2);
+  }
+
+  @Test
+  public void addVersion_unknownKey_throwsKeyNotFound() {
+    assertThatThrownBy(() -> store.addVersion("nope", 1, version(2, Mode.GCM, 256)))
+        .isInstanceOf(KeyNotFoundException.class)
+        .hasMessageContaining("nope");
+
+    assertThat(store.listKeyNames()).isEmpty();
+  }
+
+  @Test
+  public void addVersion_afterPolicyUpdate_keepsTheNewPolicy() {
+    store.createKey("payments", version(1, Mode.GCM, 256), KeyPolicy.DEFAULT);
+    store.updatePolicy("payments", STRICT);
+
+    KeyMetadata updated = store.addVersion("payments", 1, version(2, Mode.GCM, 256));
+
+    assertThat(updated.policy()).isEqualTo(STRICT);
+    assertThat(store.readKey("payments").orElseThrow().policy()).isEqualTo(STRICT);
+  }
+
+  @Test
+  public void readMaterial_everyVersion_returnsTheStoredBytesAsAKeyForItsMode() {
+    List<NewKeyVersion> versions = List.of(
+        version(1, Mode.GCM, 128), version(2, Mode.CHACHA, 256), version(3, Mode.CBC, 192),
+        version(4, Mode.CTR, 256), version(5, Mode.CFB, 128), version(6, Mode.OFB, 192),
+        version(7, Mode.ECB, 256));
+    store.createKey("mixed", versions.get(0), KeyPolicy.DEFAULT);
+    for (int i = 1; i < versions.size(); i++) {
+      store.addVersion("mixed", i, versions.get(i));
+    }
+    KeyMetadata metadata = store.readKey("mixed").orElseThrow();
+
+    for (NewKeyVersion v : versions) {
+      SecretKey key = store.readMaterial("mixed", metadata.version(v.info().version()));
+      assertThat(key.getAlgorithm()).as("algorithm of v%d", v.info().version()).isEqualTo(v.info().mode().keyAlgorithm());
+      assertThat(key.getEncoded()).as("bytes of v%d", v.info().version()).isEqualTo(v.material());
+    }
+  }
+
+  @Test
+  public void readMaterial_unknownVersion_throwsKeyNotFound() {
+    store.createKey("payments", version(1, Mode.GCM, 256), KeyPolicy.DEFAULT);
+    KeyVersionInfo missing = version(2, Mode.GCM, 256).info();
+
+    assertThatThrownBy(() -> store.readMaterial("payments", missing))
+        .isInstanceOf(KeyNotFoundException.class)
+        .hasMessageContaining("payments")
+        .hasMessageContaining("2");
+  }
+
+  @Test
+  public void readMaterial_unknownKey_throwsKeyNotFound() {
+    KeyVersionInfo info = version(1, Mode.GCM, 256).info();
+
+    assertThatThrownBy(() -> store.readMaterial("nope", info))
+        .isInstanceOf(KeyNotFoundException.class)
+        .hasMessageContaining("nope");
+  }
+
+  @Test
+  public void updatePolicy_replacesThePolicyAndKeepsEveryVersion() {
+    store.createKey("payments", version(1, Mode.GCM, 256), KeyPolicy.DEFAULT);
+    KeyMetadata rotated = store.addVersion("payments", 1, version(2, Mode.GCM, 256));
+    KeyPolicy policy = new KeyPolicy(2, 2, false);
+
+    KeyMetadata updated = store.updatePolicy("payments", policy);
+
+    assertThat(updated.policy()).isEqualTo(policy);
+    assertThat(updated.versions()).isEqualTo(rotated.versions());
+    assertThat(store.readKey("payments")).contains(updated);
+  }
+
+  @Test
+  public void updatePolicy_unknownKey_throwsKeyNotFoundAndCreatesNothing() {
+    assertThatThrownBy(() -> store.updatePolicy("nope", STRICT))
+        .isInstanceOf(KeyNotFoundException.class);
+
+    assertThat(store.readKey("nope")).isEmpty();
+  }
+
+  @Test
+  public void updatePolicy_ofOneKey_leavesOtherKeysPoliciesAlone() {
+    store.createKey("a", version(1, Mode.GCM, 256), STRICT);
+    store.createKey("b", version(1, Mode.GCM, 256), KeyPolicy.DEFAULT);
+
+    store.updatePolicy("b", new KeyPolicy(1, 0, false));
+
+    assertThat(store.readKey("a").orElseThrow().policy()).isEqualTo(STRICT);
+  }
+
+  @Test
+  public void manyRotations_keepEveryVersionAndItsBytes() {
+    store.createKey("payments", version(1, Mode.GCM, 256), KeyPolicy.DEFAULT);
+
+    List<byte[]> material = rotateTo("payments", 40);
+
+    KeyMetadata metadata = store.readKey("payments").orElseThrow();
+    assertThat(metadata.currentVersion()).isEqualTo(40);
+    for (int v = 1; v <= 40; v++) {
+      assertThat(bytes(store.readMaterial("payments", metadata.version(v)))).as("v%d", v).isEqualTo(material.get(v - 1));
+    }
+  }
+
+  @Test
+  @Timeout(value = 60, unit = TimeUnit.SECONDS)
+  public void concurrentAddVersion_exactlyOneWinnerPerExpectedVersion_noLostOrDuplicatedVersion() throws Exception {
+    int threads = 8;
+    int rounds = 12;
+    store.createKey("payments", version(1, Mode.GCM, 256), KeyPolicy.DEFAULT);
+    Map<Integer, byte[]> winners = new ConcurrentHashMap<>();
+    Map<Integer, AtomicInteger> successes = new ConcurrentHashMap<>();
+    AtomicInteger conflicts = new AtomicInteger();
+    CyclicBarrier startOfRound = new CyclicBarrier(threads);
+    ExecutorService pool = Executors.newFixedThreadPool(threads);
+    try {
+      List<Future<?>> done = new ArrayList<>();
+      for (int t = 0; t < threads; t++) {
+        done.add(pool.submit(() -> {
+          for (int expected = 1; expected <= rounds; expected++) {
+            NewKeyVersion mine = version(expected + 1, Mode.GCM, 256);
+            startOfRound.await(); // every thread races for the same expected version
+            try {
+              store.addVersion("payments", expected, mine);
+              successes.computeIfAbsent(expected, e -> new AtomicInteger()).incrementAndGet();
+              winners.put(expected + 1, mine.material());
+            } catch (ConcurrentKeyUpdateException e) {
+              conflicts.incrementAndGet();
+            }
+          }
+          return null;
+        }));
+      }
+      for (Future<?> f : done) {
+        f.get();
+      }
+    } finally {
+      pool.shutdownNow();
+    }
+
+    for (int expected = 1; expected <= rounds; expected++) {
+      assertThat(successes.get(expected)).as("winners expecting v%d", expected).hasValue(1);
+    }
+    assertThat(conflicts).hasValue((threads - 1) * rounds);
+    KeyMetadata metadata = store.readKey("payments").orElseThrow();
+    assertThat(metadata.currentVersion()).isEqualTo(rounds + 1);
+    for (int v = 2; v <= rounds + 1; v++) {
+      assertThat(bytes(store.readMaterial("payments", metadata.version(v)))).as("v%d", v).isEqualTo(winners.get(v));
+    }
+  }
+
+  @Test
+  @Timeout(value = 60, unit = TimeUnit.SECONDS)
+  public void concurrentCreateKey_sameName_exactlyOneWins() throws Exception {
+    int threads = 8;
+    CyclicBarrier start = new CyclicBarrier(threads);
+    List<NewKeyVersion> attempts = new ArrayList<>();
+    for (int t = 0; t < threads; t++) {
+      attempts.add(version(1, Mode.GCM, 256));
+    }
+    ExecutorService pool = Executors.newFixedThreadPool(threads);
+    List<Future<Boolean>> results = new ArrayList<>();
+    try {
+      for (NewKeyVersion attempt : attempts) {
+        results.add(pool.submit(() -> {
+          start.await();
+          try {
+            store.createKey("payments", attempt, KeyPolicy.DEFAULT);
+            return true;
+          } catch (KeyAlreadyExistsException e) {
+            return false;
+          }
+        }));
+      }
+      List<NewKeyVersion> won = new ArrayList<>();
+      for (int t = 0; t < threads; t++) {
+        if (results.get(t).get()) {
+          won.add(attempts.get(t));
+        }
+      }
+
+      assertThat(won).hasSize(1);
+      KeyMetadata metadata = store.readKey("payments").orElseThrow();
+      assertThat(metadata.currentVersion()).isEqualTo(1);
+      assertThat(bytes(store.readMaterial("payments", metadata.version(1)))).isEqualTo(won.get(0).material());
+    } finally {
+      pool.shutdownNow();
+    }
+  }
+}
