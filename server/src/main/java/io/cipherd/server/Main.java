@@ -8,7 +8,6 @@ import io.cipherd.server.keys.KeyNotFoundException;
 import io.cipherd.server.keys.KeyRing;
 import io.cipherd.server.keys.KeyStore;
 import io.cipherd.server.keys.Pkcs12KeyStore;
-import java.time.Clock;
 import java.util.concurrent.CountDownLatch;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -39,7 +38,7 @@ public final class Main {
   }
 
   private static void serve(ServerConfig config) throws Exception {
-    KeyStore keyStore = Pkcs12KeyStore.open(config.dataDir(), config.keyStorePassword(), Clock.systemUTC());
+    KeyStore keyStore = Pkcs12KeyStore.open(config.dataDir(), config.keyStorePassword());
     CipherdServices services = new CipherdServices(keyStore, config.cipherPools(), config.limits(),
         config.blockingThreads(), config.blockingQueue());
     createDemoKey(services.keyRing(), config.demoKey());

@@ -29,7 +29,6 @@ import io.grpc.reflection.v1.ServerReflectionRequest;
 import io.grpc.reflection.v1.ServerReflectionResponse;
 import io.grpc.stub.StreamObserver;
 import java.nio.file.Path;
-import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -113,13 +112,35 @@ class CipherdServerTest {
   }
 
   @Test
-  void close_marksHealthNotServing_beforeStopping() throws Exception {
+  void close_tellsWatchersNotServing_beforeStopping() throws Exception {
     CipherdServer server = start("127.0.0.1", false);
-    var health = server.services();
-    server.close();
-    assertThatThrownBy(() -> health.markServing())
-        .as("health is terminal after close, so nothing can flip it back to SERVING")
-        .isInstanceOf(IllegalStateException.class);
+    try (Channel channel = new Channel(server.port())) {
+      List<ServingStatus> seen = new java.util.concurrent.CopyOnWriteArrayList<>();
+      CompletableFuture<Void> ended = new CompletableFuture<>();
+      HealthGrpc.newStub(channel.managed).watch(HealthCheckRequest.getDefaultInstance(), new StreamObserver<>() {
+        @Override
+        public void onNext(io.grpc.health.v1.HealthCheckResponse value) {
+          seen.add(value.getStatus());
+        }
+
+        @Override
+        public void onError(Throwable t) {
+          ended.complete(null);
+        }
+
+        @Override
+        public void onCompleted() {
+          ended.complete(null);
+        }
+      });
+      long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+      while (seen.isEmpty() && System.nanoTime() < deadline) {
+        Thread.sleep(10);
+      }
+      server.close();
+      ended.get(10, TimeUnit.SECONDS);
+      assertThat(seen).containsExactly(ServingStatus.SERVING, ServingStatus.NOT_SERVING);
+    }
   }
 
   @Test
@@ -133,7 +154,7 @@ class CipherdServerTest {
     ServerConfig config = new ServerConfig(host, 0, insecure, dataDir, PASSWORD, MAX_MESSAGE,
         new RequestLimits(128), CipherPoolConfig.DEFAULT, 2, 100, Duration.ofSeconds(2), "");
     CipherdServices services = new CipherdServices(
-        Pkcs12KeyStore.open(dataDir, PASSWORD, Clock.systemUTC()), config.cipherPools(), config.limits(),
+        Pkcs12KeyStore.open(dataDir, PASSWORD), config.cipherPools(), config.limits(),
         config.blockingThreads(), config.blockingQueue());
     try {
       return CipherdServer.start(config, services);

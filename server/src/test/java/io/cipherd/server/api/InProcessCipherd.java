@@ -11,7 +11,6 @@ import io.grpc.inprocess.InProcessChannelBuilder;
 import io.grpc.inprocess.InProcessServerBuilder;
 import java.io.IOException;
 import java.nio.file.Path;
-import java.time.Clock;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -41,7 +40,7 @@ final class InProcessCipherd implements AutoCloseable {
 
   /** A server on the PKCS12 store in {@code dataDir}, with at most {@code maxBatchItems} per batch. */
   static InProcessCipherd start(Path dataDir, int maxBatchItems) throws IOException {
-    KeyStore store = Pkcs12KeyStore.open(dataDir, PASSWORD, Clock.systemUTC());
+    KeyStore store = Pkcs12KeyStore.open(dataDir, PASSWORD);
     return new InProcessCipherd(new CipherdServices(
         store, CipherPoolConfig.DEFAULT, new RequestLimits(maxBatchItems), /* blockingThreads= */ 4,
         /* blockingQueue= */ 1000));

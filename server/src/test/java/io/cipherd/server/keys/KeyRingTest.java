@@ -517,7 +517,10 @@ class KeyRingTest {
     createGcm("alpha");
     ring.rotate("zeta", null, 0, false);
 
-    assertThat(ring.list()).extracting(KeyMetadata::name).containsExactly("alpha", "zeta");
+    createGcm("mu");
+    assertThat(ring.list("", 10)).extracting(KeyMetadata::name).containsExactly("alpha", "mu", "zeta");
+    assertThat(ring.list("alpha", 1)).extracting(KeyMetadata::name).containsExactly("mu");
+    assertThat(ring.list("mu", 10)).extracting(KeyMetadata::name).containsExactly("zeta");
     assertThat(ring.describe("zeta").currentVersion()).isEqualTo(2);
     assertThatThrownBy(() -> ring.describe("nope")).isInstanceOf(KeyNotFoundException.class);
   }
