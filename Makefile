@@ -8,7 +8,11 @@ SHELL := /bin/bash
 
 JDK_HOME := $(shell .ci/jdk-home 2>/dev/null)
 JAVA := $(JDK_HOME)/bin/java
-MVN := cd server && JAVA_HOME=$(JDK_HOME) ./mvnw -B --no-transfer-progress
+JDK_MAJOR := $(shell [ -n "$(JDK_HOME)" ] && $(JAVA) -XshowSettings:properties -version 2>&1 | sed -n 's/^ *java.specification.version = //p')
+# JDK 23+ warns at every start that protobuf, Netty and Maven's Guice use sun.misc.Unsafe; they still may.
+UNSAFE_OK := $(shell [ "$(JDK_MAJOR)" -ge 23 ] 2>/dev/null && echo --sun-misc-unsafe-memory-access=allow)
+JAVA_OPTS ?= $(UNSAFE_OK)
+MVN := cd server && JAVA_HOME=$(JDK_HOME) MAVEN_OPTS="$(UNSAFE_OK)" ./mvnw -B --no-transfer-progress
 BUF_VERSION := v1.75.0
 DATA_DIR ?= data
 JAR := server/target/cipherd.jar
@@ -30,7 +34,7 @@ run: build ## start cipherd on 127.0.0.1:50051 with the embedded key store in ./
 	  (umask 077 && head -c 32 /dev/urandom | base64 > $(DATA_DIR)/keystore-password); \
 	  echo "make run: generated a key store password in $(DATA_DIR)/keystore-password (mode 0600); back it up with $(DATA_DIR)/"; \
 	fi
-	$(JAVA) -jar $(JAR) --data-dir $(DATA_DIR) --keystore-password-file $(DATA_DIR)/keystore-password --demo-key demo
+	$(JAVA) $(JAVA_OPTS) -jar $(JAR) --data-dir $(DATA_DIR) --keystore-password-file $(DATA_DIR)/keystore-password --demo-key demo
 
 test: lint-proto test-java ## run every test: proto lint, Java unit and integration tests
 

@@ -8,7 +8,6 @@ import io.cipherd.server.keys.KeyNotFoundException;
 import io.cipherd.server.keys.KeyRing;
 import io.cipherd.server.keys.KeyStore;
 import io.cipherd.server.keys.Pkcs12KeyStore;
-import java.util.concurrent.CountDownLatch;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.slf4j.bridge.SLF4JBridgeHandler;
@@ -44,14 +43,14 @@ public final class Main {
     createDemoKey(services.keyRing(), config.demoKey());
     CipherdServer server = CipherdServer.start(config, services);
     log.info("cipherd listening on {}:{} with the embedded key store in {}", config.host(), server.port(), config.dataDir());
-    CountDownLatch stopped = new CountDownLatch(1);
     Runtime.getRuntime().addShutdownHook(new Thread(() -> {
       log.info("shutting down: draining in-flight calls for up to {}", config.shutdownGrace());
       server.close();
-      stopped.countDown();
+      log.info("cipherd stopped");
+      // A drained shutdown is a clean exit: report 0 rather than the JVM's 128+signal.
+      Runtime.getRuntime().halt(0);
     }, "cipherd-shutdown"));
     server.awaitTermination();
-    stopped.await();
   }
 
   private static void createDemoKey(KeyRing keyRing, String name) {
