@@ -1,0 +1,464 @@
+package io.cipherd.server.crypto;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.EnumMap;
+import java.util.HashSet;
+import java.util.HexFormat;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.IntStream;
+import java.util.stream.Stream;
+import javax.crypto.Cipher;
+import javax.crypto.SecretKey;
+import javax.crypto.spec.GCMParameterSpec;
+import javax.crypto.spec.IvParameterSpec;
+import javax.crypto.spec.SecretKeySpec;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.CsvSource;
+import org.junit.jupiter.params.provider.EnumSource;
+import org.junit.jupiter.params.provider.MethodSource;
+
+class PayloadCipherTest {
+  private static final byte[] CONTEXT = "tenant=42".getBytes(StandardCharsets.UTF_8);
+  private static final int[] PLAINTEXT_SIZES = {0, 1, 15, 16, 17, 100, 65536};
+
+  private CipherPools pools;
+  private PayloadCipher cipher;
+
+  @BeforeEach
+  void createPools() {
+    pools = new CipherPools(CipherPoolConfig.DEFAULT);
+    cipher = new PayloadCipher(pools);
+  }
+
+  @AfterEach
+  void closePools() {
+    pools.close();
+  }
+
+  static SecretKey randomKey(Mode mode, int bits) {
+    return new SecretKeySpec(NonceSource.bytes(bits / 8), mode.keyAlgorithm());
+  }
+
+  static SecretKey largestKey(Mode mode) {
+    return randomKey(mode, mode.keySizesBits().stream().max(Integer::compare).orElseThrow());
+  }
+
+  static byte[] plaintext(int size) {
+    byte[] bytes = new byte[size];
+    ThreadLocalRandom.current().nextBytes(bytes);
+    return bytes;
+  }
+
+  /** The payload layout of proto/README.md, written out here rather than taken from {@link Mode}. */
+  static int expectedPayloadLength(Mode mode, int plaintextLength) {
+    return switch (mode) {
+      case GCM, CHACHA -> 12 + plaintextLength + 16;
+      case CBC -> 16 + (plaintextLength / 16 + 1) * 16;
+      case ECB -> (plaintextLength / 16 + 1) * 16;
+      case CTR, CFB, OFB -> 16 + plaintextLength;
+    };
+  }
+
+  static byte[] contextFor(Mode mode) {
+    // The API refuses a context for unauthenticated modes, which cannot bind it.
+    return mode.isAead() ? CONTEXT : null;
+  }
+
+  static Stream<Arguments> modeKeySizeAndLength() {
+    return Arrays.stream(Mode.values()).flatMap(mode -> mode.keySizesBits().stream().sorted()
+        .flatMap(bits -> Arrays.stream(PLAINTEXT_SIZES).mapToObj(size -> Arguments.of(mode, bits, size))));
+  }
+
+  static Stream<Arguments> aeadModeAndKeySize() {
+    return Stream.of(Mode.GCM, Mode.CHACHA).flatMap(mode ->
+        mode.keySizesBits().stream().sorted().map(bits -> Arguments.of(mode, bits)));
+  }
+
+  @ParameterizedTest(name = "{0} AES-{1} {2} bytes")
+  @MethodSource("modeKeySizeAndLength")
+  void roundTrip_throughEnvelopeText_returnsThePlaintext(Mode mode, int bits, int size) {
+    SecretKey key = randomKey(mode, bits);
+    EnvelopeHeader header = new EnvelopeHeader("orders", 3, mode);
+    byte[] plaintext = plaintext(size);
+
+    byte[] payload = cipher.encrypt(header, key, contextFor(mode), plaintext);
+    Envelope parsed = Envelope.parse(new Envelope(header, payload).format());
+
+    assertThat(payload).hasSize(expectedPayloadLength(mode, size));
+    assertThat(parsed.header()).isEqualTo(header);
+    assertThat(cipher.decrypt(parsed, key, contextFor(mode))).isEqualTo(plaintext);
+    if (size >= 16) {
+      byte[] body = Arrays.copyOfRange(payload, mode.ivLength(), mode.ivLength() + size);
+      assertThat(body).as("ciphertext must not be the plaintext").isNotEqualTo(Arrays.copyOf(plaintext, size));
+    }
+  }
+
+  @ParameterizedTest
+  @EnumSource(value = Mode.class, names = "ECB", mode = EnumSource.Mode.EXCLUDE)
+  void encrypt_samePlaintextTwice_usesFreshRandomIvs(Mode mode) {
+    SecretKey key = largestKey(mode);
+    EnvelopeHeader header = new EnvelopeHeader("orders", 1, mode);
+    byte[] plaintext = plaintext(32);
+    Set<String> ivs = new HashSet<>();
+
+    for (int i = 0; i < 200; i++) {
+      byte[] payload = cipher.encrypt(header, key, contextFor(mode), plaintext);
+      ivs.add(HexFormat.of().formatHex(payload, 0, mode.ivLength()));
+    }
+
+    assertThat(ivs).hasSize(200);
+    assertThat(cipher.encrypt(header, key, contextFor(mode), plaintext))
+        .isNotEqualTo(cipher.encrypt(header, key, contextFor(mode), plaintext));
+  }
+
+  @Test
+  void encrypt_ecb_isDeterministicAndLeaksEqualBlocks() {
+    // Why ECB is decrypt-only by default: equal plaintext blocks give equal ciphertext blocks.
+    SecretKey key = largestKey(Mode.ECB);
+    EnvelopeHeader header = new EnvelopeHeader("old", 1, Mode.ECB);
+    byte[] twoEqualBlocks = new byte[32];
+
+    byte[] payload = cipher.encrypt(header, key, null, twoEqualBlocks);
+
+    assertThat(cipher.encrypt(header, key, null, twoEqualBlocks)).isEqualTo(payload);
+    assertThat(Arrays.copyOfRange(payload, 0, 16)).isEqualTo(Arrays.copyOfRange(payload, 16, 32));
+  }
+
+  @ParameterizedTest
+  @EnumSource(Mode.class)
+  void encryptWithInsecureIv_matchesPlainJce(Mode mode) throws Exception {
+    SecretKey key = largestKey(mode);
+    byte[] iv = NonceSource.bytes(mode.ivLength());
+    byte[] header = new EnvelopeHeader("orders", 9, mode).aad();
+    byte[] plaintext = plaintext(45);
+
+    byte[] payload = PayloadCipher.encryptWithInsecureIv(mode, key, iv, header, CONTEXT, plaintext, pools);
+
+    // The spec's associated data is UTF-8(header) ‖ context, here concatenated by hand.
+    byte[] aad = (new String(header, StandardCharsets.US_ASCII) + "tenant=42").getBytes(StandardCharsets.UTF_8);
+    Cipher jce = Cipher.getInstance(mode.transformation());
+    switch (mode) {
+      case GCM -> jce.init(Cipher.ENCRYPT_MODE, key, new GCMParameterSpec(128, iv));
+      case ECB -> jce.init(Cipher.ENCRYPT_MODE, key);
+      default -> jce.init(Cipher.ENCRYPT_MODE, key, new IvParameterSpec(iv));
+    }
+    if (mode.isAead()) {
+      jce.updateAAD(aad);
+    }
+    byte[] expected = PayloadCipherTest.concat(iv, jce.doFinal(plaintext));
+    assertThat(payload).isEqualTo(expected);
+  }
+
+  @ParameterizedTest
+  @EnumSource(Mode.class)
+  void encryptWithInsecureIv_wrongIvLength_isRefused(Mode mode) {
+    byte[] iv = new byte[mode.ivLength() + 1];
+
+    assertThatThrownBy(() -> PayloadCipher.encryptWithInsecureIv(
+            mode, largestKey(mode), iv, new byte[0], null, new byte[1], pools))
+        .isInstanceOf(IllegalArgumentException.class);
+  }
+
+  @ParameterizedTest(name = "{0} AES-{1}")
+  @MethodSource("aeadModeAndKeySize")
+  void decrypt_anySingleByteFlipped_isRejected(Mode mode, int bits) {
+    SecretKey key = randomKey(mode, bits);
+    EnvelopeHeader header = new EnvelopeHeader("orders", 1, mode);
+    byte[] payload = cipher.encrypt(header, key, CONTEXT, "hello".getBytes(StandardCharsets.UTF_8));
+    List<String> accepted = new ArrayList<>();
+
+    for (int i = 0; i < payload.length; i++) {
+      for (int bit : new int[] {0x01, 0x80}) {
+        byte[] tampered = payload.clone();
+        tampered[i] ^= (byte) bit;
+        try {
+          cipher.decrypt(new Envelope(header, tampered), key, CONTEXT);
+          accepted.add("byte " + i + " bit " + Integer.toHexString(bit));
+        } catch (DecryptionFailedException expected) {
+          // Tag check failed, as it must.
+        }
+      }
+    }
+
+    assertThat(payload).hasSize(12 + 5 + 16);
+    assertThat(accepted).as("tampered payloads that decrypted").isEmpty();
+  }
+
+  static Stream<Arguments> otherHeaders() {
+    return Stream.of(
+        Arguments.of("other key name", new EnvelopeHeader("ordersx", 1, Mode.GCM)),
+        Arguments.of("name differing in one char", new EnvelopeHeader("orderz", 1, Mode.GCM)),
+        Arguments.of("other version", new EnvelopeHeader("orders", 2, Mode.GCM)),
+        Arguments.of("version with more digits", new EnvelopeHeader("orders", 11, Mode.GCM)),
+        Arguments.of("other mode name", new EnvelopeHeader("orders", 1, Mode.CHACHA)));
+  }
+
+  @ParameterizedTest(name = "{0}")
+  @MethodSource("otherHeaders")
+  void decrypt_gcmPayloadUnderOtherHeader_isRejected(String name, EnvelopeHeader other) {
+    SecretKey key = largestKey(Mode.GCM);
+    byte[] payload = cipher.encrypt(new EnvelopeHeader("orders", 1, Mode.GCM), key, CONTEXT, plaintext(20));
+
+    // Always decrypt as GCM: only the associated data (the header's text) differs.
+    assertThatThrownBy(() -> cipher.decrypt(Mode.GCM, key, other.aad(), CONTEXT, payload))
+        .isInstanceOf(DecryptionFailedException.class);
+  }
+
+  @Test
+  void decrypt_chachaPayloadUnderOtherHeader_isRejected() {
+    SecretKey key = largestKey(Mode.CHACHA);
+    byte[] payload = cipher.encrypt(new EnvelopeHeader("orders", 1, Mode.CHACHA), key, CONTEXT, plaintext(20));
+    byte[] gcmHeader = new EnvelopeHeader("orders", 1, Mode.GCM).aad();
+
+    assertThatThrownBy(() -> cipher.decrypt(new Envelope(new EnvelopeHeader("orders", 2, Mode.CHACHA), payload),
+            key, CONTEXT))
+        .isInstanceOf(DecryptionFailedException.class);
+    assertThatThrownBy(() -> cipher.decrypt(Mode.CHACHA, key, gcmHeader, CONTEXT, payload))
+        .isInstanceOf(DecryptionFailedException.class);
+  }
+
+  static Stream<Arguments> otherContexts() {
+    return Stream.of(Mode.GCM, Mode.CHACHA).flatMap(mode -> Stream.of(
+        Arguments.of(mode, "different", "tenant=43".getBytes(StandardCharsets.UTF_8)),
+        Arguments.of(mode, "empty", new byte[0]),
+        Arguments.of(mode, "absent", null),
+        Arguments.of(mode, "one byte longer", "tenant=42 ".getBytes(StandardCharsets.UTF_8)),
+        Arguments.of(mode, "one byte shorter", "tenant=4".getBytes(StandardCharsets.UTF_8))));
+  }
+
+  @ParameterizedTest(name = "{0} {1}")
+  @MethodSource("otherContexts")
+  void decrypt_withOtherContext_isRejected(Mode mode, String name, byte[] otherContext) {
+    SecretKey key = largestKey(mode);
+    EnvelopeHeader header = new EnvelopeHeader("orders", 1, mode);
+    byte[] payload = cipher.encrypt(header, key, CONTEXT, plaintext(20));
+
+    assertThatThrownBy(() -> cipher.decrypt(new Envelope(header, payload), key, otherContext))
+        .isInstanceOf(DecryptionFailedException.class);
+  }
+
+  @ParameterizedTest
+  @EnumSource(value = Mode.class, names = {"GCM", "CHACHA"})
+  void decrypt_contextAbsentOrEmpty_areTheSame(Mode mode) {
+    SecretKey key = largestKey(mode);
+    EnvelopeHeader header = new EnvelopeHeader("orders", 1, mode);
+    byte[] plaintext = plaintext(20);
+
+    byte[] payload = cipher.encrypt(header, key, null, plaintext);
+
+    assertThat(cipher.decrypt(new Envelope(header, payload), key, new byte[0])).isEqualTo(plaintext);
+  }
+
+  @ParameterizedTest
+  @EnumSource(value = Mode.class, names = {"GCM", "CHACHA"})
+  void decrypt_aeadWithWrongKey_isRejected(Mode mode) {
+    EnvelopeHeader header = new EnvelopeHeader("orders", 1, mode);
+    byte[] payload = cipher.encrypt(header, largestKey(mode), CONTEXT, plaintext(20));
+
+    assertThatThrownBy(() -> cipher.decrypt(new Envelope(header, payload), largestKey(mode), CONTEXT))
+        .isInstanceOf(DecryptionFailedException.class);
+  }
+
+  @ParameterizedTest
+  @EnumSource(value = Mode.class, names = {"CBC", "CTR", "CFB", "OFB", "ECB"})
+  void decrypt_unauthenticatedWithWrongKey_neverYieldsThePlaintext(Mode mode) {
+    // Without a tag, a wrong key yields garbage or (padded modes) usually a padding failure.
+    EnvelopeHeader header = new EnvelopeHeader("orders", 1, mode);
+    byte[] plaintext = plaintext(40);
+    byte[] payload = cipher.encrypt(header, largestKey(mode), null, plaintext);
+
+    try {
+      assertThat(cipher.decrypt(new Envelope(header, payload), largestKey(mode), null)).isNotEqualTo(plaintext);
+    } catch (DecryptionFailedException e) {
+      assertThat(mode.isPadded()).as("only padded modes can notice a wrong key").isTrue();
+    }
+  }
+
+  /** Hand-built CBC payloads whose last block decrypts to the given padding bytes. */
+  static Stream<Arguments> cbcFinalBlocks() {
+    return Stream.of(
+        Arguments.of("pad byte 0x00", "000102030405060708090a0b0c0d0e00", false),
+        Arguments.of("pad byte 0x11 exceeds the block", "000102030405060708090a0b0c0d0e11", false),
+        Arguments.of("pad byte 0xff", "000102030405060708090a0b0c0d0eff", false),
+        Arguments.of("pad bytes disagree (03 02)", "000102030405060708090a0b0c0d0302", false),
+        Arguments.of("full pad block with one odd byte", "10101010101010101010101010100f10", false),
+        Arguments.of("pad 0x01 is valid", "000102030405060708090a0b0c0d0e01", true),
+        Arguments.of("pad 0x03 x3 is valid", "000102030405060708090a0b0c030303", true),
+        Arguments.of("full pad block is valid", "10101010101010101010101010101010", true));
+  }
+
+  @ParameterizedTest(name = "{0}")
+  @MethodSource("cbcFinalBlocks")
+  void decrypt_cbcPadding_isCheckedStrictly(String name, String blockHex, boolean valid) throws Exception {
+    SecretKey key = largestKey(Mode.CBC);
+    byte[] block = HexFormat.of().parseHex(blockHex);
+    byte[] iv = NonceSource.bytes(16);
+    byte[] xored = block.clone();
+    for (int i = 0; i < 16; i++) {
+      xored[i] ^= iv[i];
+    }
+    byte[] payload = concat(iv, rawAesBlock(key, xored));
+
+    if (valid) {
+      int pad = block[15];
+      assertThat(cipher.decrypt(Mode.CBC, key, null, null, payload))
+          .isEqualTo(Arrays.copyOf(block, 16 - pad));
+    } else {
+      assertThatThrownBy(() -> cipher.decrypt(Mode.CBC, key, null, null, payload))
+          .isInstanceOf(DecryptionFailedException.class);
+    }
+  }
+
+  @ParameterizedTest(name = "{0}")
+  @MethodSource("cbcFinalBlocks")
+  void decrypt_ecbPadding_isCheckedStrictly(String name, String blockHex, boolean valid) throws Exception {
+    SecretKey key = largestKey(Mode.ECB);
+    byte[] block = HexFormat.of().parseHex(blockHex);
+    byte[] payload = rawAesBlock(key, block);
+
+    if (valid) {
+      assertThat(cipher.decrypt(Mode.ECB, key, null, null, payload))
+          .isEqualTo(Arrays.copyOf(block, 16 - block[15]));
+    } else {
+      assertThatThrownBy(() -> cipher.decrypt(Mode.ECB, key, null, null, payload))
+          .isInstanceOf(DecryptionFailedException.class);
+    }
+  }
+
+  @ParameterizedTest(name = "{0} {1} bytes")
+  @CsvSource({
+      "GCM, 0", "GCM, 12", "GCM, 27",
+      "CHACHA, 0", "CHACHA, 27",
+      "CBC, 0", "CBC, 16", "CBC, 31", "CBC, 33", "CBC, 47",
+      "ECB, 0", "ECB, 15", "ECB, 17",
+      "CTR, 0", "CTR, 15", "CFB, 15", "OFB, 1"})
+  void decrypt_impossiblePayloadLength_isInvalidCiphertext(Mode mode, int length) {
+    byte[] payload = NonceSource.bytes(length);
+
+    assertThatThrownBy(() -> cipher.decrypt(mode, largestKey(mode), null, null, payload))
+        .isInstanceOf(InvalidCiphertextException.class)
+        .hasMessageContaining("payload");
+  }
+
+  @Test
+  void decrypt_failure_discardsTheCipherAndPoolStaysUsable() {
+    SecretKey key = largestKey(Mode.GCM);
+    EnvelopeHeader header = new EnvelopeHeader("orders", 1, Mode.GCM);
+    byte[] plaintext = plaintext(20);
+    byte[] payload = cipher.encrypt(header, key, CONTEXT, plaintext);
+    long destroyedBefore = pools.pool(Mode.GCM).getDestroyedCount();
+
+    assertThatThrownBy(() -> cipher.decrypt(new Envelope(header, payload), key, null))
+        .isInstanceOf(DecryptionFailedException.class);
+
+    assertThat(pools.pool(Mode.GCM).getDestroyedCount()).isEqualTo(destroyedBefore + 1);
+    assertThat(cipher.decrypt(new Envelope(header, payload), key, CONTEXT)).isEqualTo(plaintext);
+    assertThat(pools.pool(Mode.GCM).getNumActive()).isZero();
+  }
+
+  @Test
+  void operations_successAndFailure_returnEveryCipherToThePool() {
+    for (Mode mode : Mode.values()) {
+      SecretKey key = largestKey(mode);
+      EnvelopeHeader header = new EnvelopeHeader("orders", 1, mode);
+      for (int i = 0; i < 50; i++) {
+        byte[] payload = cipher.encrypt(header, key, contextFor(mode), plaintext(i));
+        cipher.decrypt(new Envelope(header, payload), key, contextFor(mode));
+        payload[payload.length - 1] ^= 1;
+        try {
+          cipher.decrypt(new Envelope(header, payload), key, contextFor(mode));
+        } catch (DecryptionFailedException expected) {
+          // Unauthenticated modes often decrypt garbage instead; both paths must give the cipher back.
+        }
+      }
+      assertThat(pools.pool(mode).getNumActive()).as("%s ciphers still borrowed", mode).isZero();
+    }
+  }
+
+  @Test
+  void concurrentEncryptAndDecrypt_manyThreadsMixedModes_allRoundTrip() throws Exception {
+    int threads = 16;
+    int opsPerThread = 2000;
+    // Fewer ciphers than threads: borrowers must wait for and reuse each other's ciphers.
+    try (CipherPools shared = new CipherPools(new CipherPoolConfig(4, 4, Duration.ofSeconds(30)))) {
+      PayloadCipher concurrent = new PayloadCipher(shared);
+      Map<Mode, SecretKey> keys = new EnumMap<>(Mode.class);
+      for (Mode mode : Mode.values()) {
+        keys.put(mode, largestKey(mode));
+      }
+      Mode[] modes = Mode.values();
+      ConcurrentLinkedQueue<String> failures = new ConcurrentLinkedQueue<>();
+      CountDownLatch start = new CountDownLatch(1);
+      ExecutorService executor = Executors.newFixedThreadPool(threads);
+      try {
+        List<Future<Integer>> done = IntStream.range(0, threads).mapToObj(t -> executor.submit(() -> {
+          start.await();
+          byte[] context = ("thread-" + t).getBytes(StandardCharsets.UTF_8);
+          int ok = 0;
+          for (int i = 0; i < opsPerThread; i++) {
+            Mode mode = modes[(t + i) % modes.length];
+            EnvelopeHeader header = new EnvelopeHeader("t" + t, 1 + i % 3, mode);
+            byte[] plaintext = plaintext(ThreadLocalRandom.current().nextInt(0, 300));
+            byte[] ctx = mode.isAead() ? context : null;
+            try {
+              byte[] payload = concurrent.encrypt(header, keys.get(mode), ctx, plaintext);
+              if (Arrays.equals(concurrent.decrypt(new Envelope(header, payload), keys.get(mode), ctx), plaintext)) {
+                ok++;
+              } else {
+                failures.add("thread " + t + " op " + i + " " + mode + ": wrong plaintext");
+              }
+            } catch (RuntimeException e) {
+              failures.add("thread " + t + " op " + i + " " + mode + ": " + e);
+            }
+          }
+          return ok;
+        })).toList();
+        start.countDown();
+        int ok = 0;
+        for (Future<Integer> f : done) {
+          ok += f.get(120, TimeUnit.SECONDS);
+        }
+
+        assertThat(failures).as("failed operations").isEmpty();
+        assertThat(ok).isEqualTo(threads * opsPerThread);
+        for (Mode mode : modes) {
+          assertThat(shared.pool(mode).getNumActive()).isZero();
+          assertThat(shared.pool(mode).getCreatedCount()).as("%s ciphers created", mode).isLessThanOrEqualTo(4);
+        }
+      } finally {
+        executor.shutdownNow();
+      }
+    }
+  }
+
+  private static byte[] rawAesBlock(SecretKey key, byte[] block) throws Exception {
+    Cipher aes = Cipher.getInstance("AES/ECB/NoPadding");
+    aes.init(Cipher.ENCRYPT_MODE, key);
+    return aes.doFinal(block);
+  }
+
+  static byte[] concat(byte[] a, byte[] b) {
+    byte[] out = Arrays.copyOf(a, a.length + b.length);
+    System.arraycopy(b, 0, out, a.length, b.length);
+    return out;
+  }
+}
