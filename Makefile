@@ -45,9 +45,8 @@ lint-proto: ## buf lint of proto/
 	cd proto && "$$(../.ci/install-go-tool buf github.com/bufbuild/buf/cmd/buf@$(BUF_VERSION))" lint
 
 bench: jdk ## JMH benchmarks of the cipher strategies (BENCH_ARGS to pass JMH options)
-	$(MVN) -q test-compile
-	$(MVN) -q exec:exec -Dexec.executable=$(JAVA) \
-	  -Dexec.args="-cp %classpath org.openjdk.jmh.Main $(or $(BENCH_ARGS),CipherStrategyBenchmark -prof gc)"
+	$(MVN) -q test-compile exec:exec \
+	  -Dexec.args="$(UNSAFE_OK) -cp %classpath org.openjdk.jmh.Main $(or $(BENCH_ARGS),CipherStrategyBenchmark -prof gc)"
 
 clean: ## remove build output (keeps ./data)
 	$(MVN) -q clean
