@@ -1,0 +1,118 @@
+package io.cipherd.server.fuzz;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.code_intelligence.jazzer.api.FuzzedDataProvider;
+import com.code_intelligence.jazzer.junit.FuzzTest;
+import com.google.protobuf.ByteString;
+import io.cipherd.api.v1.CreateKeyRequest;
+import io.cipherd.api.v1.CryptoServiceGrpc;
+import io.cipherd.api.v1.DecryptBatchItem;
+import io.cipherd.api.v1.DecryptBatchRequest;
+import io.cipherd.api.v1.DecryptRequest;
+import io.cipherd.api.v1.EncryptBatchItem;
+import io.cipherd.api.v1.EncryptBatchRequest;
+import io.cipherd.api.v1.EncryptRequest;
+import io.cipherd.api.v1.InspectRequest;
+import io.cipherd.api.v1.KeyAdminServiceGrpc;
+import io.cipherd.api.v1.Mode;
+import io.cipherd.api.v1.ReEncryptBatchItem;
+import io.cipherd.api.v1.ReEncryptBatchRequest;
+import io.cipherd.api.v1.ReEncryptRequest;
+import io.cipherd.server.api.CipherdServices;
+import io.cipherd.server.api.RequestLimits;
+import io.cipherd.server.crypto.CipherPoolConfig;
+import io.cipherd.server.keys.InMemoryKeyStore;
+import io.grpc.ManagedChannel;
+import io.grpc.Status;
+import io.grpc.StatusRuntimeException;
+import io.grpc.inprocess.InProcessChannelBuilder;
+import io.grpc.inprocess.InProcessServerBuilder;
+import java.io.IOException;
+import java.util.List;
+import java.util.Set;
+
+/**
+ * Fuzzes request handling end to end (gRPC service, validation, envelope, key ring, ciphers): any
+ * request gets a precise status, never INTERNAL or UNKNOWN, and a batch answers every item.
+ */
+class CryptoRequestFuzzTest {
+  private static final List<String> KEYS = List.of("gcm-key", "chacha-key", "cbc-key", "ctr-key", "ecb-key");
+  private static final Set<Status.Code> EXPECTED = Set.of(Status.Code.INVALID_ARGUMENT, Status.Code.NOT_FOUND,
+      Status.Code.FAILED_PRECONDITION);
+
+  private static CryptoServiceGrpc.CryptoServiceBlockingStub crypto;
+  private static List<String> validCiphertexts;
+
+  @FuzzTest(maxDuration = "30s")
+  void cryptoRequests_getPreciseStatuses(FuzzedDataProvider data) throws IOException {
+    CryptoServiceGrpc.CryptoServiceBlockingStub stub = stub();
+    String keyName = data.consumeBoolean() ? data.pickValue(KEYS) : data.consumeString(80);
+    ByteString context = ByteString.copyFrom(data.consumeBytes(data.consumeInt(0, 40)));
+    String ciphertext = mutate(data.pickValue(validCiphertexts), data);
+    int operation = data.consumeInt(0, 7);
+    ByteString plaintext = ByteString.copyFrom(data.consumeRemainingAsBytes());
+    try {
+      switch (operation) {
+        case 0 -> stub.encrypt(EncryptRequest.newBuilder().setKeyName(keyName).setPlaintext(plaintext)
+            .setContext(context).setKeyVersion(data.consumeInt(-1, 3)).build());
+        case 1 -> stub.decrypt(DecryptRequest.newBuilder().setCiphertext(ciphertext).setContext(context).build());
+        case 2 -> stub.reEncrypt(ReEncryptRequest.newBuilder().setCiphertext(ciphertext).setContext(context)
+            .setKeyName(keyName).build());
+        case 3 -> stub.inspect(InspectRequest.newBuilder().setCiphertext(ciphertext).build());
+        case 4 -> assertThat(stub.encryptBatch(EncryptBatchRequest.newBuilder().setKeyName(keyName)
+            .addItems(EncryptBatchItem.newBuilder().setPlaintext(plaintext).setContext(context))
+            .addItems(EncryptBatchItem.newBuilder().setPlaintext(plaintext)).build()).getResultsCount()).isEqualTo(2);
+        case 5 -> assertThat(stub.decryptBatch(DecryptBatchRequest.newBuilder()
+            .addItems(DecryptBatchItem.newBuilder().setCiphertext(ciphertext).setContext(context))
+            .addItems(DecryptBatchItem.newBuilder().setCiphertext(validCiphertexts.get(0))).build())
+            .getResultsList()).allSatisfy(r -> assertThat(r.getError().getCode())
+                .isNotIn(Status.Code.INTERNAL.value(), Status.Code.UNKNOWN.value()));
+        default -> assertThat(stub.reEncryptBatch(ReEncryptBatchRequest.newBuilder().setKeyName(keyName)
+            .addItems(ReEncryptBatchItem.newBuilder().setCiphertext(ciphertext).setContext(context)).build())
+            .getResultsList()).singleElement().satisfies(r -> assertThat(r.getError().getCode())
+                .isNotIn(Status.Code.INTERNAL.value(), Status.Code.UNKNOWN.value()));
+      }
+    } catch (StatusRuntimeException e) {
+      assertThat(e.getStatus().getCode()).as("status %s", e.getStatus()).isIn(EXPECTED);
+      assertThat(e.getStatus().getDescription()).isNotBlank();
+    }
+  }
+
+  /** A valid ciphertext with a few fuzzer-chosen characters changed, dropped or appended. */
+  private static String mutate(String ciphertext, FuzzedDataProvider data) {
+    StringBuilder text = new StringBuilder(ciphertext);
+    int edits = data.consumeInt(0, 4);
+    for (int i = 0; i < edits && text.length() > 0; i++) {
+      int at = data.consumeInt(0, text.length() - 1);
+      switch (data.consumeInt(0, 2)) {
+        case 0 -> text.setCharAt(at, data.consumeChar());
+        case 1 -> text.deleteCharAt(at);
+        default -> text.insert(at, data.consumeChar());
+      }
+    }
+    return text.toString();
+  }
+
+  private static synchronized CryptoServiceGrpc.CryptoServiceBlockingStub stub() throws IOException {
+    if (crypto == null) {
+      CipherdServices services = new CipherdServices(new InMemoryKeyStore(), CipherPoolConfig.DEFAULT,
+          new RequestLimits(16), /* blockingThreads= */ 2, /* blockingQueue= */ 100);
+      String name = InProcessServerBuilder.generateName();
+      services.addTo(InProcessServerBuilder.forName(name).directExecutor()).build().start();
+      ManagedChannel channel = InProcessChannelBuilder.forName(name).directExecutor().build();
+      var admin = KeyAdminServiceGrpc.newBlockingStub(channel);
+      admin.createKey(CreateKeyRequest.newBuilder().setKeyName("gcm-key").build());
+      admin.createKey(CreateKeyRequest.newBuilder().setKeyName("chacha-key").setMode(Mode.MODE_CHACHA).build());
+      admin.createKey(CreateKeyRequest.newBuilder().setKeyName("cbc-key").setMode(Mode.MODE_CBC).setAllowUnauthenticated(true).build());
+      admin.createKey(CreateKeyRequest.newBuilder().setKeyName("ctr-key").setMode(Mode.MODE_CTR).setAllowUnauthenticated(true).build());
+      admin.createKey(CreateKeyRequest.newBuilder().setKeyName("ecb-key").setMode(Mode.MODE_ECB).setAllowUnauthenticated(true).build());
+      crypto = CryptoServiceGrpc.newBlockingStub(channel);
+      validCiphertexts = KEYS.stream().filter(k -> !k.equals("ecb-key"))
+          .map(k -> crypto.encrypt(EncryptRequest.newBuilder().setKeyName(k)
+              .setPlaintext(ByteString.copyFromUtf8("seed plaintext for " + k)).build()).getCiphertext())
+          .toList();
+    }
+    return crypto;
+  }
+}
