@@ -51,8 +51,8 @@ public final class CipherdServices implements AutoCloseable {
   /** Adds the crypto, key-admin, health and reflection services to {@code builder}. */
   public <T extends ServerBuilder<T>> T addTo(T builder) {
     return builder
-        .addService(crypto)
-        .addService(admin)
+        .addService(MalformedRequests.guard(crypto.bindService()))
+        .addService(MalformedRequests.guard(admin.bindService()))
         .addService(health.getHealthService())
         .addService(ProtoReflectionServiceV1.newInstance())
         .addService(legacyReflection());
