@@ -9,6 +9,7 @@ import io.cipherd.server.keys.KeyNotFoundException;
 import io.cipherd.server.keys.KeyRing;
 import io.cipherd.server.keys.KeyStore;
 import io.cipherd.server.keys.Pkcs12KeyStore;
+import io.cipherd.server.logging.LogOutput;
 import io.cipherd.server.metrics.CipherdMetrics;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -31,7 +32,9 @@ public final class Main {
       System.exit(exit);
     }
     try {
-      serve(command.toConfig(), command.toObservabilityConfig());
+      ObservabilityConfig ops = command.toObservabilityConfig();
+      LogOutput.use(ops.logFormat());
+      serve(command.toConfig(), ops);
     } catch (Exception e) {
       log.error("cipherd could not start: {}", e.getMessage());
       System.exit(1);

@@ -1,5 +1,7 @@
 package io.cipherd.server.api;
 
+import io.cipherd.server.logging.AccessLogInterceptor;
+import io.cipherd.server.logging.CallContextExecutor;
 import io.cipherd.server.crypto.CipherPoolConfig;
 import io.cipherd.server.crypto.CipherPools;
 import io.cipherd.server.crypto.PayloadCipher;
@@ -62,7 +64,7 @@ public final class CipherdServices implements AutoCloseable {
     this.cipherPools = new CipherPools(poolConfig);
     this.blocking = new ThreadPoolExecutor(blockingThreads, blockingThreads, 60, TimeUnit.SECONDS,
         new ArrayBlockingQueue<>(blockingQueue), daemonThreads("cipherd-blocking-"));
-    CallDispatcher dispatcher = new CallDispatcher(blocking);
+    CallDispatcher dispatcher = new CallDispatcher(CallContextExecutor.propagating(blocking));
     CryptoEngine engine = new CryptoEngine(keyRing, new PayloadCipher(cipherPools),
         new CryptoMetrics(metrics.registry(), metrics.keyNames()));
     CipherPoolMetrics.bind(cipherPools, metrics.registry());
@@ -73,11 +75,13 @@ public final class CipherdServices implements AutoCloseable {
 
   /**
    * Adds the crypto, key-admin, health and reflection services to {@code builder}, with call
-   * metrics.
+   * metrics and the access log. The interceptor added last runs first: the access log stays last
+   * so that it sees every call, including calls an interceptor added before it rejects.
    */
   public <T extends ServerBuilder<T>> T addTo(T builder) {
     return builder
         .intercept(new MetricCollectingServerInterceptor(metrics.registry()))
+        .intercept(new AccessLogInterceptor())
         .addService(crypto)
         .addService(admin)
         .addService(health.getHealthService())
