@@ -3,6 +3,7 @@ package io.cipherd.server.ops;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.cipherd.server.CipherdServer;
+import io.cipherd.server.TestServers;
 import io.cipherd.server.api.CipherdServices;
 import io.cipherd.server.api.RequestLimits;
 import io.cipherd.server.crypto.CipherPoolConfig;

@@ -1,6 +1,5 @@
-package io.cipherd.server.ops;
+package io.cipherd.server;
 
-import io.cipherd.server.CipherdServer;
 import io.cipherd.server.api.CipherdServices;
 import io.cipherd.server.api.RequestLimits;
 import io.cipherd.server.config.LogFormat;
@@ -20,13 +19,13 @@ import java.nio.file.Path;
 import java.time.Duration;
 
 /** A real cipherd on loopback with gRPC and HTTP on free ports, and plain HTTP GETs against it. */
-final class TestServers {
-  static final char[] PASSWORD = "ops-test-password".toCharArray();
+public final class TestServers {
+  public static final char[] PASSWORD = "ops-test-password".toCharArray();
   private static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
 
   private TestServers() {}
 
-  static CipherdServer start(Path dataDir, boolean metricsKeyNames) throws Exception {
+  public static CipherdServer start(Path dataDir, boolean metricsKeyNames) throws Exception {
     ServerConfig config = new ServerConfig("127.0.0.1", 0, false, dataDir, PASSWORD, 64 * 1024,
         new RequestLimits(128), CipherPoolConfig.DEFAULT, 2, 100, Duration.ofSeconds(2), "");
     CipherdServices services = new CipherdServices(
@@ -40,11 +39,11 @@ final class TestServers {
     }
   }
 
-  static ManagedChannel channel(CipherdServer server) {
+  public static ManagedChannel channel(CipherdServer server) {
     return Grpc.newChannelBuilderForAddress("127.0.0.1", server.port(), InsecureChannelCredentials.create()).build();
   }
 
-  static HttpResponse<String> get(CipherdServer server, String path) throws Exception {
+  public static HttpResponse<String> get(CipherdServer server, String path) throws Exception {
     return HTTP.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + server.httpPort() + path))
         .timeout(Duration.ofSeconds(10)).GET().build(), HttpResponse.BodyHandlers.ofString());
   }
