@@ -32,7 +32,7 @@ public final class CipherPoolMetrics {
           .description("Most ciphers the pool holds").tags(tags).register(registry);
       FunctionCounter.builder("cipherd.cipher.pool.borrows", pool, p -> p.getBorrowedCount())
           .description("Ciphers borrowed").tags(tags).register(registry);
-      FunctionCounter.builder("cipherd.cipher.pool.created", pool, p -> p.getCreatedCount())
+      FunctionCounter.builder("cipherd.cipher.pool.creations", pool, p -> p.getCreatedCount())
           .description("Ciphers created (a borrow that found the pool empty)").tags(tags).register(registry);
       FunctionCounter.builder("cipherd.cipher.pool.borrow.wait", pools,
               p -> p.borrowWaitNanos(mode) / (double) TimeUnit.SECONDS.toNanos(1))

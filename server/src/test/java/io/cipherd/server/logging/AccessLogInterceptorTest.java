@@ -41,6 +41,7 @@ class AccessLogInterceptorTest {
 
   private final ListAppender<ILoggingEvent> lines = new ListAppender<>();
   private final Logger accessLogger = (Logger) LoggerFactory.getLogger(AccessLogInterceptor.LOGGER);
+  @org.junit.jupiter.api.io.TempDir java.nio.file.Path dataDir;
   private CipherdServices services;
   private Server server;
   private ManagedChannel channel;
@@ -48,9 +49,11 @@ class AccessLogInterceptorTest {
   @AfterEach
   void stop() throws InterruptedException {
     accessLogger.detachAppender(lines);
-    channel.shutdownNow().awaitTermination(5, TimeUnit.SECONDS);
-    server.shutdownNow().awaitTermination(5, TimeUnit.SECONDS);
-    services.close();
+    if (server != null) {
+      channel.shutdownNow().awaitTermination(5, TimeUnit.SECONDS);
+      server.shutdownNow().awaitTermination(5, TimeUnit.SECONDS);
+      services.close();
+    }
   }
 
   @Test
@@ -119,6 +122,25 @@ class AccessLogInterceptorTest {
         .encrypt(EncryptRequest.newBuilder().setKeyName("orders").build()));
 
     assertThat(fields(onlyLine())).containsEntry("caller", "mallory").containsEntry("status", "PERMISSION_DENIED");
+  }
+
+  @Test
+  void overARealSocket_theCallerIsThePeerAddress() throws Exception {
+    lines.start();
+    accessLogger.addAppender(lines);
+    try (io.cipherd.server.CipherdServer real = io.cipherd.server.TestServers.start(dataDir, false)) {
+      ManagedChannel network = io.cipherd.server.TestServers.channel(real);
+      try {
+        assertThatThrownBy(() -> KeyAdminServiceGrpc.newBlockingStub(network)
+            .getKey(io.cipherd.api.v1.GetKeyRequest.newBuilder().setKeyName("absent").build()));
+      } finally {
+        network.shutdownNow().awaitTermination(5, TimeUnit.SECONDS);
+      }
+    }
+    assertThat(fields(onlyLine())).containsEntry("method", "cipherd.v1.KeyAdminService/GetKey")
+        .containsEntry("key", "absent")
+        .containsEntry("status", "NOT_FOUND")
+        .hasEntrySatisfying("caller", caller -> assertThat(caller).matches("127\\.0\\.0\\.1:\\d+"));
   }
 
   private void start(ServerInterceptor inner) throws Exception {
