@@ -7,9 +7,14 @@ import java.net.InetSocketAddress;
 import java.net.SocketAddress;
 
 /**
- * Who is calling, as the access log and metrics name them. An authentication interceptor sets
- * {@link #KEY} in the call's {@link Context} (for example to the client certificate's SAN or a
- * token's name); without one, the caller is its peer address.
+ * Who is calling, as the access log names them. An authenticating interceptor sets {@link #KEY} in
+ * the call's {@link Context} (for example to the client certificate's SAN or a token's name), with
+ * {@code Contexts.interceptCall}; without one, the caller is its peer address.
+ *
+ * <p>For the access log to see every call, the authenticating interceptor must run inside it: add it
+ * in {@code CipherdServices.addTo} before the access log's {@code intercept}. A call it rejects
+ * should be closed with {@link #KEY} already in the current context, e.g. {@code
+ * Context.current().withValue(CallerIdentity.KEY, id).run(() -> call.close(status, trailers))}.
  */
 public final class CallerIdentity {
   /** The authenticated caller's name, set by whatever authenticates the call. */

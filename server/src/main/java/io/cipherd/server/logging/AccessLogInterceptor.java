@@ -8,7 +8,6 @@ import io.grpc.ServerCall;
 import io.grpc.ServerCallHandler;
 import io.grpc.ServerInterceptor;
 import io.grpc.Status;
-import java.util.Locale;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -84,6 +83,13 @@ public final class AccessLogInterceptor implements ServerInterceptor {
     };
   }
 
+  /** Milliseconds with three decimals, without String.format's cost on every call. */
+  static String millis(long nanos) {
+    long micros = Math.max(0, nanos) / 1000;
+    long fraction = micros % 1000;
+    return (micros / 1000) + (fraction < 10 ? ".00" : fraction < 100 ? ".0" : ".") + fraction;
+  }
+
   /** What the access line of one call says, filled in as the call goes. */
   private static final class AccessRecord {
     private final ServerCall<?, ?> call;
@@ -130,8 +136,7 @@ public final class AccessLogInterceptor implements ServerInterceptor {
       String caller = identity != null ? identity
           : identityAtStart != null ? identityAtStart
           : CallerIdentity.peer(call);
-      double millis = (System.nanoTime() - startNanos) / 1e6;
-      String duration = String.format(Locale.ROOT, "%.3f", millis);
+      String duration = millis(System.nanoTime() - startNanos);
       inMdc(() -> {
         access.atInfo()
             .addKeyValue("method", call.getMethodDescriptor().getFullMethodName())

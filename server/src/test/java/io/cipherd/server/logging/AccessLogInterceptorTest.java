@@ -143,6 +143,14 @@ class AccessLogInterceptorTest {
         .hasEntrySatisfying("caller", caller -> assertThat(caller).matches("127\\.0\\.0\\.1:\\d+"));
   }
 
+  @Test
+  void millis_hasThreeDecimals() {
+    assertThat(AccessLogInterceptor.millis(1_234_567)).isEqualTo("1.234");
+    assertThat(AccessLogInterceptor.millis(5_000)).isEqualTo("0.005");
+    assertThat(AccessLogInterceptor.millis(42_070_000)).isEqualTo("42.070");
+    assertThat(AccessLogInterceptor.millis(-1)).isEqualTo("0.000");
+  }
+
   private void start(ServerInterceptor inner) throws Exception {
     lines.start();
     accessLogger.addAppender(lines);
