@@ -1,7 +1,9 @@
 package io.cipherd.server;
 
 import io.cipherd.server.api.CipherdServices;
+import io.cipherd.server.config.ObservabilityConfig;
 import io.cipherd.server.config.ServerConfig;
+import io.cipherd.server.ops.OpsHttpServer;
 import io.grpc.Server;
 import io.grpc.netty.shaded.io.grpc.netty.NettyServerBuilder;
 import java.io.IOException;
@@ -21,11 +23,33 @@ public final class CipherdServer implements AutoCloseable {
   private final ServerConfig config;
   private final CipherdServices services;
   private final Server server;
+  /** The metrics and probes port, or null when started without one. */
+  private final OpsHttpServer http;
 
-  private CipherdServer(ServerConfig config, CipherdServices services, Server server) {
+  private CipherdServer(ServerConfig config, CipherdServices services, Server server, OpsHttpServer http) {
     this.config = config;
     this.services = services;
     this.server = server;
+    this.http = http;
+  }
+
+  /**
+   * As {@link #start(ServerConfig, CipherdServices)}, plus the HTTP port for /metrics, /healthz and
+   * /readyz on the same host; it stays up while calls drain so probes see /readyz turn 503.
+   */
+  public static CipherdServer start(ServerConfig config, ObservabilityConfig ops, CipherdServices services)
+      throws IOException {
+    CipherdServer grpc = start(config, services);
+    try {
+      OpsHttpServer http = OpsHttpServer.start(
+          new InetSocketAddress(InetAddress.getByName(config.host()), ops.httpPort()), services);
+      return new CipherdServer(config, services, grpc.server, http);
+    } catch (IOException | RuntimeException e) {
+      // As when the gRPC port cannot bind: stop what started, and leave the services to the caller.
+      services.markNotServing();
+      grpc.server.shutdownNow();
+      throw e;
+    }
   }
 
   /** Binds the port and starts serving; the services are closed with the server. */
@@ -38,12 +62,20 @@ public final class CipherdServer implements AutoCloseable {
         .build()
         .start();
     services.markServing();
-    return new CipherdServer(config, services, server);
+    return new CipherdServer(config, services, server, null);
   }
 
   /** The bound port, useful when the configured port was 0. */
   public int port() {
     return server.getPort();
+  }
+
+  /** The bound HTTP port of /metrics and the probes; throws if started without one. */
+  public int httpPort() {
+    if (http == null) {
+      throw new IllegalStateException("started without the HTTP port");
+    }
+    return http.port();
   }
 
   public CipherdServices services() {
@@ -73,6 +105,9 @@ public final class CipherdServer implements AutoCloseable {
       server.shutdownNow();
       Thread.currentThread().interrupt();
     } finally {
+      if (http != null) {
+        http.close();
+      }
       services.close();
     }
   }

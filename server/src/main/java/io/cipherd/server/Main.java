@@ -1,6 +1,7 @@
 package io.cipherd.server;
 
 import io.cipherd.server.api.CipherdServices;
+import io.cipherd.server.config.ObservabilityConfig;
 import io.cipherd.server.config.ServerCommand;
 import io.cipherd.server.config.ServerConfig;
 import io.cipherd.server.crypto.Mode;
@@ -8,6 +9,8 @@ import io.cipherd.server.keys.KeyNotFoundException;
 import io.cipherd.server.keys.KeyRing;
 import io.cipherd.server.keys.KeyStore;
 import io.cipherd.server.keys.Pkcs12KeyStore;
+import io.cipherd.server.logging.LogOutput;
+import io.cipherd.server.metrics.CipherdMetrics;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.slf4j.bridge.SLF4JBridgeHandler;
@@ -29,20 +32,23 @@ public final class Main {
       System.exit(exit);
     }
     try {
-      serve(command.toConfig());
+      ObservabilityConfig ops = command.toObservabilityConfig();
+      LogOutput.use(ops.logFormat());
+      serve(command.toConfig(), ops);
     } catch (Exception e) {
       log.error("cipherd could not start: {}", e.getMessage());
       System.exit(1);
     }
   }
 
-  private static void serve(ServerConfig config) throws Exception {
+  private static void serve(ServerConfig config, ObservabilityConfig ops) throws Exception {
     KeyStore keyStore = Pkcs12KeyStore.open(config.dataDir(), config.keyStorePassword());
     CipherdServices services = new CipherdServices(keyStore, config.cipherPools(), config.limits(),
-        config.blockingThreads(), config.blockingQueue());
+        config.blockingThreads(), config.blockingQueue(), new CipherdMetrics(ops.metricsKeyNames()));
     createDemoKey(services.keyRing(), config.demoKey());
-    CipherdServer server = CipherdServer.start(config, services);
+    CipherdServer server = CipherdServer.start(config, ops, services);
     log.info("cipherd listening on {}:{} with the embedded key store in {}", config.host(), server.port(), config.dataDir());
+    log.info("metrics and probes on http://{}:{}/metrics, /healthz, /readyz", config.host(), server.httpPort());
     Runtime.getRuntime().addShutdownHook(new Thread(() -> {
       log.info("shutting down: draining in-flight calls for up to {}", config.shutdownGrace());
       server.close();

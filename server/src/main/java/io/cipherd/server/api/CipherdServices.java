@@ -1,15 +1,23 @@
 package io.cipherd.server.api;
 
+import io.cipherd.server.logging.AccessLogInterceptor;
+import io.cipherd.server.logging.CallContextExecutor;
 import io.cipherd.server.crypto.CipherPoolConfig;
 import io.cipherd.server.crypto.CipherPools;
 import io.cipherd.server.crypto.PayloadCipher;
 import io.cipherd.server.engine.CryptoEngine;
 import io.cipherd.server.keys.KeyRing;
 import io.cipherd.server.keys.KeyStore;
+import io.cipherd.server.metrics.CipherPoolMetrics;
+import io.cipherd.server.metrics.CipherdMetrics;
+import io.cipherd.server.metrics.CryptoMetrics;
+import io.cipherd.server.metrics.KeyCacheMetrics;
+import io.cipherd.server.metrics.MeteredKeyStore;
 import io.grpc.ServerBuilder;
 import io.grpc.health.v1.HealthCheckResponse.ServingStatus;
 import io.grpc.protobuf.services.HealthStatusManager;
 import io.grpc.protobuf.services.ProtoReflectionServiceV1;
+import io.micrometer.core.instrument.binder.grpc.MetricCollectingServerInterceptor;
 import java.time.Clock;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.ExecutorService;
@@ -30,6 +38,8 @@ public final class CipherdServices implements AutoCloseable {
   private final HealthStatusManager health = new HealthStatusManager();
   private final CryptoServiceImpl crypto;
   private final KeyAdminServiceImpl admin;
+  private final CipherdMetrics metrics;
+  private volatile boolean serving;
 
   public CipherdServices(
       KeyStore keyStore,
@@ -37,20 +47,41 @@ public final class CipherdServices implements AutoCloseable {
       RequestLimits limits,
       int blockingThreads,
       int blockingQueue) {
+    this(keyStore, poolConfig, limits, blockingThreads, blockingQueue, new CipherdMetrics(/* keyNames= */ false));
+  }
+
+  /** As above, reporting to {@code metrics}, which is closed with the services. */
+  public CipherdServices(
+      KeyStore keyStore,
+      CipherPoolConfig poolConfig,
+      RequestLimits limits,
+      int blockingThreads,
+      int blockingQueue,
+      CipherdMetrics metrics) {
     this.keyStore = keyStore;
-    this.keyRing = new KeyRing(keyStore, Clock.systemUTC());
+    this.metrics = metrics;
+    this.keyRing = new KeyRing(new MeteredKeyStore(keyStore, metrics.registry()), Clock.systemUTC());
     this.cipherPools = new CipherPools(poolConfig);
     this.blocking = new ThreadPoolExecutor(blockingThreads, blockingThreads, 60, TimeUnit.SECONDS,
         new ArrayBlockingQueue<>(blockingQueue), daemonThreads("cipherd-blocking-"));
-    CallDispatcher dispatcher = new CallDispatcher(blocking);
-    CryptoEngine engine = new CryptoEngine(keyRing, new PayloadCipher(cipherPools));
+    CallDispatcher dispatcher = new CallDispatcher(CallContextExecutor.propagating(blocking));
+    CryptoEngine engine = new CryptoEngine(keyRing, new PayloadCipher(cipherPools),
+        new CryptoMetrics(metrics.registry(), metrics.keyNames()));
+    CipherPoolMetrics.bind(cipherPools, metrics.registry());
+    KeyCacheMetrics.bind(keyRing, metrics.registry());
     this.crypto = new CryptoServiceImpl(engine, dispatcher, limits);
     this.admin = new KeyAdminServiceImpl(keyRing, dispatcher);
   }
 
-  /** Adds the crypto, key-admin, health and reflection services to {@code builder}. */
+  /**
+   * Adds the crypto, key-admin, health and reflection services to {@code builder}, with call
+   * metrics and the access log. The interceptor added last runs first: the access log stays last
+   * so that it sees every call, including calls an interceptor added before it rejects.
+   */
   public <T extends ServerBuilder<T>> T addTo(T builder) {
     return builder
+        .intercept(new MetricCollectingServerInterceptor(metrics.registry()))
+        .intercept(new AccessLogInterceptor())
         .addService(MalformedRequests.guard(crypto.bindService()))
         .addService(MalformedRequests.guard(admin.bindService()))
         .addService(health.getHealthService())
@@ -66,6 +97,25 @@ public final class CipherdServices implements AutoCloseable {
   /** Marks everything NOT_SERVING, so load balancers stop sending new calls before shutdown. */
   public void markNotServing() {
     setStatus(ServingStatus.NOT_SERVING);
+  }
+
+  /** Whether the health status is SERVING (between {@link #markServing} and {@link #markNotServing}). */
+  public boolean isServing() {
+    return serving;
+  }
+
+  /** Whether the key store answers a listing now; for readiness probes, so it may block. */
+  public boolean keyStoreAnswers() {
+    try {
+      keyStore.listKeyNames();
+      return true;
+    } catch (RuntimeException e) {
+      return false;
+    }
+  }
+
+  public CipherdMetrics metrics() {
+    return metrics;
   }
 
   public KeyRing keyRing() {
@@ -88,9 +138,11 @@ public final class CipherdServices implements AutoCloseable {
     blocking.shutdownNow();
     cipherPools.close();
     keyStore.close();
+    metrics.close();
   }
 
   private void setStatus(ServingStatus status) {
+    serving = status == ServingStatus.SERVING;
     health.setStatus("", status);
     health.setStatus(io.cipherd.api.v1.CryptoServiceGrpc.SERVICE_NAME, status);
     health.setStatus(io.cipherd.api.v1.KeyAdminServiceGrpc.SERVICE_NAME, status);

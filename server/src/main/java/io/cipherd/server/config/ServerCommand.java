@@ -81,6 +81,20 @@ public final class ServerCommand implements Callable<Integer> {
       description = "Create a gcm key with this name on start if it does not exist (CIPHERD_DEMO_KEY).")
   String demoKey;
 
+  @Option(names = "--http-port", defaultValue = "${env:CIPHERD_HTTP_PORT:-9464}",
+      description = "HTTP port for /metrics, /healthz and /readyz on the gRPC host, 0 for any free port "
+          + "(CIPHERD_HTTP_PORT). Default: ${DEFAULT-VALUE}.")
+  int httpPort;
+
+  @Option(names = "--log-format", defaultValue = "${env:CIPHERD_LOG_FORMAT:-text}",
+      description = "Log line format: text or json (CIPHERD_LOG_FORMAT). Default: ${DEFAULT-VALUE}.")
+  String logFormat;
+
+  @Option(names = "--metrics-key-names", defaultValue = "${env:CIPHERD_METRICS_KEY_NAMES:-false}",
+      description = "Label crypto metrics with key names instead of _all; each key adds series "
+          + "(CIPHERD_METRICS_KEY_NAMES).")
+  boolean metricsKeyNames;
+
   /** Parsing only: {@code Main} builds the server from {@link #toConfig()} after picocli returns 0. */
   @Override
   public Integer call() {
@@ -102,6 +116,16 @@ public final class ServerCommand implements Callable<Integer> {
         blockingQueue,
         shutdownGrace,
         demoKey == null ? "" : demoKey);
+  }
+
+  /** The validated metrics, health and logging settings. */
+  public ObservabilityConfig toObservabilityConfig() {
+    LogFormat format = switch (logFormat.strip().toLowerCase(java.util.Locale.ROOT)) {
+      case "text" -> LogFormat.TEXT;
+      case "json" -> LogFormat.JSON;
+      default -> throw new IllegalArgumentException("--log-format must be text or json, got " + logFormat);
+    };
+    return new ObservabilityConfig(httpPort, format, metricsKeyNames);
   }
 
   private char[] password() throws IOException {

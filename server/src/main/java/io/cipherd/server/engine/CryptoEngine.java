@@ -19,10 +19,16 @@ public final class CryptoEngine {
 
   private final KeyRing keyRing;
   private final PayloadCipher cipher;
+  private final CryptoObserver observer;
 
   public CryptoEngine(KeyRing keyRing, PayloadCipher cipher) {
+    this(keyRing, cipher, CryptoObserver.NONE);
+  }
+
+  public CryptoEngine(KeyRing keyRing, PayloadCipher cipher, CryptoObserver observer) {
     this.keyRing = keyRing;
     this.cipher = cipher;
+    this.observer = observer;
   }
 
   public KeyRing keyRing() {
@@ -31,17 +37,36 @@ public final class CryptoEngine {
 
   /** Encrypts with the key's current version, or {@code keyVersion} if not 0. */
   public Encrypted encrypt(String keyName, int keyVersion, byte[] plaintext, byte[] context) {
-    UsableKey key = keyRing.forEncryption(keyName, keyVersion);
-    checkContext(key.header(), context);
-    return Encrypted.of(key.header(), cipher.encrypt(key.header(), key.secret(), context, plaintext));
+    EnvelopeHeader resolved = null;
+    try {
+      UsableKey key = keyRing.forEncryption(keyName, keyVersion);
+      resolved = key.header();
+      checkContext(resolved, context);
+      Encrypted encrypted = Encrypted.of(resolved, cipher.encrypt(resolved, key.secret(), context, plaintext));
+      observer.succeeded(CryptoOperation.ENCRYPT, resolved, plaintext.length);
+      return encrypted;
+    } catch (RuntimeException e) {
+      observer.failed(CryptoOperation.ENCRYPT, resolved, e);
+      throw e;
+    }
   }
 
   /** Decrypts a ciphertext given as its text's bytes. */
   public Decrypted decrypt(ByteString ciphertext, byte[] context) {
-    Envelope envelope = parse(ciphertext);
-    UsableKey key = keyRing.forDecryption(envelope.header());
-    checkContext(key.header(), context);
-    return new Decrypted(key.header(), cipher.decrypt(envelope, key.secret(), context));
+    EnvelopeHeader resolved = null;
+    try {
+      Envelope envelope = parse(ciphertext);
+      UsableKey key = keyRing.forDecryption(envelope.header());
+      resolved = key.header();
+      checkContext(resolved, context);
+      Decrypted decrypted = new Decrypted(resolved, cipher.decrypt(envelope, key.secret(), context));
+      observer.succeeded(CryptoOperation.DECRYPT, resolved, decrypted.plaintext().length);
+      return decrypted;
+    } catch (RuntimeException e) {
+      // Only a header whose key version exists is reported: a made-up name must not become a label.
+      observer.failed(CryptoOperation.DECRYPT, resolved, e);
+      throw e;
+    }
   }
 
   /**

@@ -9,6 +9,7 @@ import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentMap;
+import java.util.concurrent.atomic.LongAdder;
 
 /**
  * The service's view of its keys: a cache in front of the {@link KeyStore} that hands the crypto
@@ -29,6 +30,9 @@ public final class KeyRing {
    * could land last and overwrite a newer policy or version in the cache. Reads never take it.
    */
   private final Object writeLock = new Object();
+  /** Key lookups answered from the cache and from the store; read by metrics. */
+  private final LongAdder cacheHits = new LongAdder();
+  private final LongAdder cacheMisses = new LongAdder();
 
   public KeyRing(KeyStore store, Clock clock) {
     this.store = store;
@@ -199,11 +203,28 @@ public final class KeyRing {
     cache.clear();
   }
 
+  /** Key lookups answered from memory. */
+  public long cacheHits() {
+    return cacheHits.sum();
+  }
+
+  /** Key lookups that had to read the store's metadata. */
+  public long cacheMisses() {
+    return cacheMisses.sum();
+  }
+
+  /** Keys whose metadata is cached. */
+  public int cacheSize() {
+    return cache.size();
+  }
+
   private CachedKey cached(String name) {
     CachedKey key = cache.get(name);
     if (key != null) {
+      cacheHits.increment();
       return key;
     }
+    cacheMisses.increment();
     checkName(name);
     KeyMetadata metadata = store.readKey(name).orElseThrow(() -> KeyNotFoundException.key(name));
     return cache.computeIfAbsent(name, n -> new CachedKey(metadata, store));

@@ -1,0 +1,75 @@
+package io.cipherd.server.logging;
+
+import com.google.protobuf.ByteString;
+import io.cipherd.api.v1.DecryptBatchRequest;
+import io.cipherd.api.v1.DecryptRequest;
+import io.cipherd.api.v1.EncryptBatchRequest;
+import io.cipherd.api.v1.EncryptRequest;
+import io.cipherd.api.v1.InspectRequest;
+import io.cipherd.api.v1.ReEncryptBatchRequest;
+import io.cipherd.api.v1.ReEncryptRequest;
+import io.cipherd.api.v1.ReEncryptStreamRequest;
+import io.cipherd.server.crypto.EnvelopeHeader;
+import io.cipherd.server.engine.CryptoEngine;
+
+/**
+ * The key name an access-log line shows for a request: its {@code key_name}, or the name in its
+ * ciphertext's header (never more of the ciphertext). Only names that match the key-name syntax are
+ * shown, so a hostile name cannot forge log lines or flood them.
+ */
+final class RequestKeyName {
+  static final String NONE = "-";
+  static final String INVALID = "<invalid>";
+
+  private RequestKeyName() {}
+
+  static String of(Object request) {
+    return switch (request) {
+      case EncryptRequest r -> named(r.getKeyName());
+      case EncryptBatchRequest r -> named(r.getKeyName());
+      case DecryptRequest r -> fromHeader(r.getCiphertextBytes());
+      case InspectRequest r -> fromHeader(r.getCiphertextBytes());
+      case ReEncryptRequest r -> rewrap(r.getCiphertextBytes(), r.getKeyName());
+      case ReEncryptStreamRequest r -> rewrap(r.getCiphertextBytes(), r.getKeyName());
+      case DecryptBatchRequest r -> r.getItemsCount() == 0 ? NONE : fromHeader(r.getItems(0).getCiphertextBytes());
+      case ReEncryptBatchRequest r -> rewrap(
+          r.getItemsCount() == 0 ? ByteString.EMPTY : r.getItems(0).getCiphertextBytes(), r.getKeyName());
+      case com.google.protobuf.Message m -> byField(m);
+      default -> NONE;
+    };
+  }
+
+  /** Admin requests: any message with a string field {@code key_name}. */
+  private static String byField(com.google.protobuf.Message message) {
+    var field = message.getDescriptorForType().findFieldByName("key_name");
+    if (field == null || field.getJavaType() != com.google.protobuf.Descriptors.FieldDescriptor.JavaType.STRING) {
+      return NONE;
+    }
+    return named((String) message.getField(field));
+  }
+
+  /** {@code source->target} when rewrapping to another key, else the source. */
+  private static String rewrap(ByteString ciphertext, String target) {
+    String source = ciphertext.isEmpty() ? NONE : fromHeader(ciphertext);
+    return target.isEmpty() ? source : source + "->" + named(target);
+  }
+
+  private static String fromHeader(ByteString ciphertext) {
+    if (ciphertext.isEmpty()) {
+      return NONE;
+    }
+    try {
+      EnvelopeHeader header = CryptoEngine.parseHeader(ciphertext);
+      return header.keyName() + "/v" + header.version();
+    } catch (RuntimeException e) {
+      return INVALID;
+    }
+  }
+
+  private static String named(String name) {
+    if (name.isEmpty()) {
+      return NONE;
+    }
+    return EnvelopeHeader.isValidKeyName(name) ? name : INVALID;
+  }
+}

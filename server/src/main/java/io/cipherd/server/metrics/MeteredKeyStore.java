@@ -1,0 +1,87 @@
+package io.cipherd.server.metrics;
+
+import io.cipherd.server.keys.KeyMetadata;
+import io.cipherd.server.keys.KeyPolicy;
+import io.cipherd.server.keys.KeyStore;
+import io.cipherd.server.keys.KeyVersionInfo;
+import io.cipherd.server.keys.NewKeyVersion;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Timer;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentMap;
+import java.util.function.Supplier;
+import javax.crypto.SecretKey;
+
+/**
+ * A {@link KeyStore} that times every call by operation and outcome. Store calls are the slow path
+ * (disk or network), so a timer per call costs nothing that matters.
+ */
+public final class MeteredKeyStore implements KeyStore {
+  static final String CALLS = "cipherd.keystore.calls";
+
+  private final KeyStore delegate;
+  private final MeterRegistry registry;
+  private final ConcurrentMap<String, Timer> timers = new ConcurrentHashMap<>();
+
+  public MeteredKeyStore(KeyStore delegate, MeterRegistry registry) {
+    this.delegate = delegate;
+    this.registry = registry;
+  }
+
+  @Override
+  public List<String> listKeyNames() {
+    return timed("list_key_names", delegate::listKeyNames);
+  }
+
+  @Override
+  public Optional<KeyMetadata> readKey(String name) {
+    return timed("read_key", () -> delegate.readKey(name));
+  }
+
+  @Override
+  public SecretKey readMaterial(String name, KeyVersionInfo version) {
+    return timed("read_material", () -> delegate.readMaterial(name, version));
+  }
+
+  @Override
+  public KeyMetadata createKey(String name, NewKeyVersion first, KeyPolicy policy) {
+    return timed("create_key", () -> delegate.createKey(name, first, policy));
+  }
+
+  @Override
+  public KeyMetadata addVersion(String name, int expectedCurrentVersion, NewKeyVersion next) {
+    return timed("add_version", () -> delegate.addVersion(name, expectedCurrentVersion, next));
+  }
+
+  @Override
+  public KeyMetadata updatePolicy(String name, KeyPolicy policy) {
+    return timed("update_policy", () -> delegate.updatePolicy(name, policy));
+  }
+
+  @Override
+  public void close() {
+    delegate.close();
+  }
+
+  private <T> T timed(String operation, Supplier<T> call) {
+    long start = System.nanoTime();
+    String outcome = Outcomes.OK;
+    try {
+      return call.get();
+    } catch (RuntimeException e) {
+      outcome = Outcomes.of(e);
+      throw e;
+    } finally {
+      timer(operation, outcome).record(System.nanoTime() - start, java.util.concurrent.TimeUnit.NANOSECONDS);
+    }
+  }
+
+  private Timer timer(String operation, String outcome) {
+    return timers.computeIfAbsent(operation + '/' + outcome, k -> Timer.builder(CALLS)
+        .description("Key store calls by operation and outcome; outcome other than ok or key_not_found is an error")
+        .tags("operation", operation, "outcome", outcome)
+        .register(registry));
+  }
+}

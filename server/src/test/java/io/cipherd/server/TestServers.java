@@ -1,0 +1,50 @@
+package io.cipherd.server;
+
+import io.cipherd.server.api.CipherdServices;
+import io.cipherd.server.api.RequestLimits;
+import io.cipherd.server.config.LogFormat;
+import io.cipherd.server.config.ObservabilityConfig;
+import io.cipherd.server.config.ServerConfig;
+import io.cipherd.server.crypto.CipherPoolConfig;
+import io.cipherd.server.keys.Pkcs12KeyStore;
+import io.cipherd.server.metrics.CipherdMetrics;
+import io.grpc.Grpc;
+import io.grpc.InsecureChannelCredentials;
+import io.grpc.ManagedChannel;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Path;
+import java.time.Duration;
+
+/** A real cipherd on loopback with gRPC and HTTP on free ports, and plain HTTP GETs against it. */
+public final class TestServers {
+  public static final char[] PASSWORD = "ops-test-password".toCharArray();
+  private static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+
+  private TestServers() {}
+
+  public static CipherdServer start(Path dataDir, boolean metricsKeyNames) throws Exception {
+    ServerConfig config = new ServerConfig("127.0.0.1", 0, false, dataDir, PASSWORD, 64 * 1024,
+        new RequestLimits(128), CipherPoolConfig.DEFAULT, 2, 100, Duration.ofSeconds(2), "");
+    CipherdServices services = new CipherdServices(
+        Pkcs12KeyStore.open(dataDir, PASSWORD), config.cipherPools(), config.limits(),
+        config.blockingThreads(), config.blockingQueue(), new CipherdMetrics(metricsKeyNames));
+    try {
+      return CipherdServer.start(config, new ObservabilityConfig(0, LogFormat.TEXT, metricsKeyNames), services);
+    } catch (RuntimeException e) {
+      services.close();
+      throw e;
+    }
+  }
+
+  public static ManagedChannel channel(CipherdServer server) {
+    return Grpc.newChannelBuilderForAddress("127.0.0.1", server.port(), InsecureChannelCredentials.create()).build();
+  }
+
+  public static HttpResponse<String> get(CipherdServer server, String path) throws Exception {
+    return HTTP.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + server.httpPort() + path))
+        .timeout(Duration.ofSeconds(10)).GET().build(), HttpResponse.BodyHandlers.ofString());
+  }
+}

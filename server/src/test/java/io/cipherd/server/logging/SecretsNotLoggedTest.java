@@ -1,0 +1,273 @@
+package io.cipherd.server.logging;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import com.google.protobuf.ByteString;
+import io.cipherd.api.v1.CreateKeyRequest;
+import io.cipherd.api.v1.CryptoServiceGrpc;
+import io.cipherd.api.v1.DecryptBatchItem;
+import io.cipherd.api.v1.DecryptBatchRequest;
+import io.cipherd.api.v1.DecryptRequest;
+import io.cipherd.api.v1.EncryptBatchItem;
+import io.cipherd.api.v1.EncryptBatchRequest;
+import io.cipherd.api.v1.EncryptRequest;
+import io.cipherd.api.v1.GetKeyRequest;
+import io.cipherd.api.v1.ImportKeyRequest;
+import io.cipherd.api.v1.InspectRequest;
+import io.cipherd.api.v1.KeyAdminServiceGrpc;
+import io.cipherd.api.v1.KeyPolicy;
+import io.cipherd.api.v1.ListKeysRequest;
+import io.cipherd.api.v1.Mode;
+import io.cipherd.api.v1.ReEncryptBatchItem;
+import io.cipherd.api.v1.ReEncryptBatchRequest;
+import io.cipherd.api.v1.ReEncryptRequest;
+import io.cipherd.api.v1.ReEncryptStreamRequest;
+import io.cipherd.api.v1.ReEncryptStreamResponse;
+import io.cipherd.api.v1.RotateKeyRequest;
+import io.cipherd.api.v1.UpdateKeyPolicyRequest;
+import io.cipherd.server.CipherdServer;
+import io.cipherd.server.TestServers;
+import io.grpc.ManagedChannel;
+import io.grpc.stub.StreamObserver;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.security.SecureRandom;
+import java.util.ArrayList;
+import java.util.Base64;
+import java.util.HexFormat;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Runs every RPC, successes and failures, against a real server with known plaintexts and imported
+ * known key bytes, while capturing everything logged at every level; then no plaintext, key (raw,
+ * hex or base64) or ciphertext payload may appear in the log or in /metrics.
+ */
+class SecretsNotLoggedTest {
+  private static final SecureRandom RANDOM = new SecureRandom();
+
+  @TempDir Path dataDir;
+
+  private final List<String> plaintexts = new ArrayList<>();
+  private final List<byte[]> keys = new ArrayList<>();
+  private final List<String> ciphertexts = new ArrayList<>();
+
+  @Test
+  void everyRpc_successesAndFailures_logNoPlaintextKeyOrCiphertext() throws Exception {
+    String logged;
+    String metrics;
+    try (CapturedLogs logs = new CapturedLogs()) {
+      try (CipherdServer server = TestServers.start(dataDir, /* metricsKeyNames= */ true)) {
+        ManagedChannel channel = TestServers.channel(server);
+        try {
+          exerciseEveryRpc(channel);
+        } finally {
+          channel.shutdownNow().awaitTermination(5, TimeUnit.SECONDS);
+        }
+        metrics = TestServers.get(server, "/metrics").body();
+      }
+      logged = logs.text();
+      logs.saveTo(Path.of("target", "log-scan", "secrets-not-logged.log"));
+    }
+
+    // The capture must have seen the calls, or an empty log would pass.
+    assertThat(logged).contains("cipherd.v1.CryptoService/Encrypt", "cipherd.v1.CryptoService/ReEncryptStream",
+        "cipherd.v1.KeyAdminService/ImportKey", "status=INVALID_ARGUMENT");
+    Map<String, String> secrets = secretForms();
+    assertThat(secrets).hasSizeGreaterThan(50);
+    List<String> leaks = new ArrayList<>();
+    for (Map.Entry<String, String> secret : secrets.entrySet()) {
+      if (logged.contains(secret.getValue())) {
+        leaks.add("log: " + secret.getKey());
+      }
+      if (metrics.contains(secret.getValue())) {
+        leaks.add("/metrics: " + secret.getKey());
+      }
+    }
+    // Names what leaked, not the whole log; the log is in target/log-scan.
+    assertThat(leaks).as("secrets found in the log or /metrics").isEmpty();
+  }
+
+  /**
+   * At DEBUG, grpc-netty's HTTP/2 frame logger hex-dumps message bytes: imported keys and plaintexts.
+   * The shipped logback.xml pins it to WARN whatever the root level; this keeps it that way.
+   */
+  @Test
+  void nettyFrameLogger_staysQuiet_evenWhenEverythingElseLogsDebug() {
+    var frames = org.slf4j.LoggerFactory.getLogger("io.grpc.netty.shaded.io.grpc.netty.NettyServerHandler");
+    try (CapturedLogs logs = new CapturedLogs()) {
+      assertThat(org.slf4j.LoggerFactory.getLogger("io.cipherd.server").isTraceEnabled()).isTrue();
+      assertThat(frames.isDebugEnabled()).isFalse();
+    }
+  }
+
+  private void exerciseEveryRpc(ManagedChannel channel) throws Exception {
+    var admin = KeyAdminServiceGrpc.newBlockingStub(channel);
+    var crypto = CryptoServiceGrpc.newBlockingStub(channel);
+
+    byte[] gcmKey = key(32);
+    byte[] cbcKey = key(16);
+    byte[] wrongSizeKey = key(20);
+    admin.importKey(ImportKeyRequest.newBuilder().setKeyName("imported").setMode(Mode.MODE_GCM)
+        .setKeyMaterial(ByteString.copyFrom(gcmKey)).build());
+    admin.importKey(ImportKeyRequest.newBuilder().setKeyName("legacy").setMode(Mode.MODE_CBC)
+        .setAllowUnauthenticated(true).setKeyMaterial(ByteString.copyFrom(cbcKey)).build());
+    fails(() -> admin.importKey(ImportKeyRequest.newBuilder().setKeyName("bad-size").setMode(Mode.MODE_GCM)
+        .setKeyMaterial(ByteString.copyFrom(wrongSizeKey)).build()));
+    fails(() -> admin.importKey(ImportKeyRequest.newBuilder().setKeyName("legacy-refused").setMode(Mode.MODE_CBC)
+        .setKeyMaterial(ByteString.copyFrom(cbcKey)).build()));
+    admin.createKey(CreateKeyRequest.newBuilder().setKeyName("fresh").setMode(Mode.MODE_CHACHA).build());
+    fails(() -> admin.createKey(CreateKeyRequest.newBuilder().setKeyName("fresh").build()));
+    admin.getKey(GetKeyRequest.newBuilder().setKeyName("imported").build());
+    fails(() -> admin.getKey(GetKeyRequest.newBuilder().setKeyName("absent").build()));
+    admin.listKeys(ListKeysRequest.newBuilder().setPageSize(10).build());
+
+    String one = encrypt(crypto, "imported", "context-a");
+    String two = encrypt(crypto, "legacy", "");
+    String three = encrypt(crypto, "fresh", "context-b");
+    fails(() -> crypto.encrypt(EncryptRequest.newBuilder().setKeyName("absent")
+        .setPlaintext(plaintext("to a missing key")).build()));
+    fails(() -> crypto.encrypt(EncryptRequest.newBuilder().setKeyName("legacy")
+        .setPlaintext(plaintext("with context on cbc")).setContext(ByteString.copyFromUtf8("ctx")).build()));
+
+    crypto.decrypt(DecryptRequest.newBuilder().setCiphertext(one).setContext(utf8("context-a")).build());
+    crypto.decrypt(DecryptRequest.newBuilder().setCiphertext(two).build());
+    fails(() -> crypto.decrypt(DecryptRequest.newBuilder().setCiphertext(one).setContext(utf8("wrong")).build()));
+    fails(() -> crypto.decrypt(DecryptRequest.newBuilder().setCiphertext(tamper(one)).setContext(utf8("context-a")).build()));
+    fails(() -> crypto.decrypt(DecryptRequest.newBuilder().setCiphertext(tamper(two)).build()));
+    fails(() -> crypto.decrypt(DecryptRequest.newBuilder().setCiphertext(one.substring(0, one.length() / 2)).build()));
+    fails(() -> crypto.decrypt(DecryptRequest.newBuilder().setCiphertext("not a ciphertext " + plaintexts.get(0)).build()));
+
+    crypto.inspect(InspectRequest.newBuilder().setCiphertext(three).build());
+    fails(() -> crypto.inspect(InspectRequest.newBuilder().setCiphertext("<absent/v1:gcm>AAAA").build()));
+
+    admin.rotateKey(RotateKeyRequest.newBuilder().setKeyName("imported").build());
+    ciphertexts.add(crypto.reEncrypt(ReEncryptRequest.newBuilder().setCiphertext(one)
+        .setContext(utf8("context-a")).build()).getCiphertext());
+    ciphertexts.add(crypto.reEncrypt(ReEncryptRequest.newBuilder().setCiphertext(three)
+        .setContext(utf8("context-b")).setKeyName("imported").build()).getCiphertext());
+    fails(() -> crypto.reEncrypt(ReEncryptRequest.newBuilder().setCiphertext(one).setKeyName("absent")
+        .setContext(utf8("context-a")).build()));
+    admin.updateKeyPolicy(UpdateKeyPolicyRequest.newBuilder().setKeyName("imported")
+        .setPolicy(KeyPolicy.newBuilder().setMinDecryptionVersion(2)).build());
+    fails(() -> crypto.decrypt(DecryptRequest.newBuilder().setCiphertext(one).setContext(utf8("context-a")).build()));
+    fails(() -> admin.updateKeyPolicy(UpdateKeyPolicyRequest.newBuilder().setKeyName("imported")
+        .setPolicy(KeyPolicy.newBuilder().setMinDecryptionVersion(9)).build()));
+
+    var encrypted = crypto.encryptBatch(EncryptBatchRequest.newBuilder().setKeyName("legacy")
+        .addItems(EncryptBatchItem.newBuilder().setReference("a").setPlaintext(plaintext("batch item a")))
+        .addItems(EncryptBatchItem.newBuilder().setReference("b").setPlaintext(plaintext("batch item b"))
+            .setContext(utf8("not on cbc")))
+        .build());
+    encrypted.getResultsList().forEach(r -> ciphertexts.add(r.getCiphertext()));
+    crypto.decryptBatch(DecryptBatchRequest.newBuilder()
+        .addItems(DecryptBatchItem.newBuilder().setReference("ok").setCiphertext(encrypted.getResults(0).getCiphertext()))
+        .addItems(DecryptBatchItem.newBuilder().setReference("tampered").setCiphertext(tamper(two)))
+        .addItems(DecryptBatchItem.newBuilder().setReference("old").setCiphertext(one).setContext(utf8("context-a")))
+        .build());
+    crypto.reEncryptBatch(ReEncryptBatchRequest.newBuilder().setKeyName("fresh")
+        .addItems(ReEncryptBatchItem.newBuilder().setReference("ok").setCiphertext(two))
+        .addItems(ReEncryptBatchItem.newBuilder().setReference("bad").setCiphertext(tamper(three))
+            .setContext(utf8("context-b")))
+        .build()).getResultsList().forEach(r -> ciphertexts.add(r.getCiphertext()));
+
+    reEncryptStream(channel, List.of(two, tamper(two), three, "garbage " + plaintexts.get(1)));
+  }
+
+  private void reEncryptStream(ManagedChannel channel, List<String> items) throws Exception {
+    CompletableFuture<Void> done = new CompletableFuture<>();
+    StreamObserver<ReEncryptStreamRequest> requests = CryptoServiceGrpc.newStub(channel)
+        .reEncryptStream(new StreamObserver<>() {
+          @Override
+          public void onNext(ReEncryptStreamResponse response) {
+            ciphertexts.add(response.getResult().getCiphertext());
+          }
+
+          @Override
+          public void onError(Throwable t) {
+            done.completeExceptionally(t);
+          }
+
+          @Override
+          public void onCompleted() {
+            done.complete(null);
+          }
+        });
+    for (String item : items) {
+      requests.onNext(ReEncryptStreamRequest.newBuilder().setReference("r").setCiphertext(item)
+          .setContext(item.contains(":chacha>") ? utf8("context-b") : ByteString.EMPTY).build());
+    }
+    requests.onCompleted();
+    done.get(10, TimeUnit.SECONDS);
+  }
+
+  private String encrypt(CryptoServiceGrpc.CryptoServiceBlockingStub crypto, String key, String context) {
+    String ciphertext = crypto.encrypt(EncryptRequest.newBuilder().setKeyName(key)
+        .setPlaintext(plaintext("single to " + key)).setContext(utf8(context)).build()).getCiphertext();
+    ciphertexts.add(ciphertext);
+    return ciphertext;
+  }
+
+  /** A distinctive plaintext, remembered for the scan. */
+  private ByteString plaintext(String what) {
+    String text = "PLAINTEXT[" + what + "]-" + HexFormat.of().formatHex(key(8));
+    plaintexts.add(text);
+    return utf8(text);
+  }
+
+  private byte[] key(int length) {
+    byte[] bytes = new byte[length];
+    RANDOM.nextBytes(bytes);
+    keys.add(bytes);
+    return bytes;
+  }
+
+  /** Flips a character in the payload, keeping the header, so the tag or padding fails to verify. */
+  private static String tamper(String ciphertext) {
+    int at = ciphertext.length() - 6;
+    char flipped = ciphertext.charAt(at) == 'A' ? 'B' : 'A';
+    return ciphertext.substring(0, at) + flipped + ciphertext.substring(at + 1);
+  }
+
+  private static void fails(Runnable call) {
+    assertThatThrownBy(call::run).isInstanceOf(io.grpc.StatusRuntimeException.class);
+  }
+
+  private static ByteString utf8(String text) {
+    return ByteString.copyFromUtf8(text);
+  }
+
+  /** Every form in which a secret could leak, by what it is. */
+  private Map<String, String> secretForms() {
+    Map<String, String> forms = new LinkedHashMap<>();
+    for (String plaintext : plaintexts) {
+      forms.put("plaintext " + plaintext, plaintext);
+      forms.put("base64 of plaintext " + plaintext, Base64.getEncoder().withoutPadding()
+          .encodeToString(plaintext.getBytes(StandardCharsets.UTF_8)));
+      forms.put("hex of plaintext " + plaintext, HexFormat.of().formatHex(plaintext.getBytes(StandardCharsets.UTF_8)));
+    }
+    for (byte[] key : keys) {
+      String hex = HexFormat.of().formatHex(key);
+      forms.put("raw key " + hex, new String(key, StandardCharsets.ISO_8859_1));
+      forms.put("hex key " + hex, hex);
+      forms.put("HEX key " + hex, hex.toUpperCase(java.util.Locale.ROOT));
+      forms.put("base64 key " + hex, Base64.getEncoder().withoutPadding().encodeToString(key));
+      forms.put("base64url key " + hex, Base64.getUrlEncoder().withoutPadding().encodeToString(key));
+    }
+    for (String ciphertext : ciphertexts) {
+      if (ciphertext.isEmpty()) {
+        continue;
+      }
+      forms.put("ciphertext " + ciphertext, ciphertext);
+      // The payload alone (after the header) is what must not leak; the header is just a key name.
+      forms.put("ciphertext payload " + ciphertext, ciphertext.substring(ciphertext.indexOf('>') + 1));
+    }
+    return forms;
+  }
+}

@@ -1,0 +1,95 @@
+package io.cipherd.server.metrics;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import com.google.protobuf.ByteString;
+import io.cipherd.server.crypto.CipherPoolConfig;
+import io.cipherd.server.crypto.CipherPools;
+import io.cipherd.server.crypto.Mode;
+import io.cipherd.server.crypto.PayloadCipher;
+import io.cipherd.server.engine.CryptoEngine;
+import io.cipherd.server.keys.InMemoryKeyStore;
+import io.cipherd.server.keys.KeyRing;
+import io.micrometer.core.instrument.Meter;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import java.nio.charset.StandardCharsets;
+import java.time.Clock;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+class CryptoMetricsTest {
+  private static final byte[] NO_CONTEXT = new byte[0];
+
+  private final SimpleMeterRegistry registry = new SimpleMeterRegistry();
+  private final CipherPools pools = new CipherPools(CipherPoolConfig.DEFAULT);
+  private final KeyRing keyRing = new KeyRing(new InMemoryKeyStore(), Clock.systemUTC());
+
+  @AfterEach
+  void close() {
+    pools.close();
+  }
+
+  @Test
+  void keyNamesDisabled_countsUnderAllKeys_byModeOutcomeAndVersion() {
+    CryptoEngine engine = engine(false);
+    keyRing.create("orders", Mode.GCM, 256, false, null);
+    String ciphertext = encrypt(engine, "orders", "twelve bytes");
+    encrypt(engine, "orders", "four");
+    engine.decrypt(ByteString.copyFromUtf8(ciphertext), NO_CONTEXT);
+    keyRing.rotate("orders", null, 0, false);
+    encrypt(engine, "orders", "v2");
+
+    assertThat(count("cipherd.crypto.operations", "operation", "encrypt", "key", "_all", "mode", "gcm", "outcome", "ok"))
+        .isEqualTo(3);
+    assertThat(count("cipherd.crypto.operations", "operation", "decrypt", "key", "_all", "mode", "gcm", "outcome", "ok"))
+        .isEqualTo(1);
+    assertThat(count("cipherd.crypto.bytes", "operation", "encrypt", "key", "_all", "mode", "gcm")).isEqualTo(18);
+    assertThat(count("cipherd.crypto.bytes", "operation", "decrypt", "key", "_all", "mode", "gcm")).isEqualTo(12);
+    assertThat(count("cipherd.key.version.encryptions", "key", "_all", "version", "1")).isEqualTo(2);
+    assertThat(count("cipherd.key.version.encryptions", "key", "_all", "version", "2")).isEqualTo(1);
+    assertThat(registry.getMeters()).extracting(m -> m.getId().getTag("key")).doesNotContain("orders");
+  }
+
+  @Test
+  void keyNamesEnabled_labelsByKeyName() {
+    CryptoEngine engine = engine(true);
+    keyRing.create("orders", Mode.CHACHA, 256, false, null);
+    encrypt(engine, "orders", "hello");
+
+    assertThat(count("cipherd.crypto.operations", "operation", "encrypt", "key", "orders", "mode", "chacha", "outcome", "ok"))
+        .isEqualTo(1);
+    assertThat(count("cipherd.key.version.encryptions", "key", "orders", "version", "1")).isEqualTo(1);
+  }
+
+  @Test
+  void failures_areCountedByOutcome_andUnknownKeysNeverBecomeLabels() {
+    CryptoEngine engine = engine(true);
+    keyRing.create("orders", Mode.GCM, 256, false, null);
+    String ciphertext = encrypt(engine, "orders", "secret");
+    String tampered = ciphertext.substring(0, ciphertext.length() - 2) + (ciphertext.endsWith("AA") ? "BB" : "AA");
+
+    assertThatThrownBy(() -> engine.decrypt(ByteString.copyFromUtf8(tampered), NO_CONTEXT));
+    assertThatThrownBy(() -> encrypt(engine, "no-such-key", "x"));
+
+    assertThat(count("cipherd.crypto.operations", "operation", "decrypt", "key", "orders", "mode", "gcm",
+        "outcome", "decryption_failed")).isEqualTo(1);
+    assertThat(count("cipherd.crypto.operations", "operation", "encrypt", "key", "none", "mode", "none",
+        "outcome", "key_not_found")).isEqualTo(1);
+    assertThat(registry.getMeters()).extracting(m -> m.getId().getTag("key")).doesNotContain("no-such-key");
+  }
+
+  private CryptoEngine engine(boolean keyNames) {
+    return new CryptoEngine(keyRing, new PayloadCipher(pools), new CryptoMetrics(registry, keyNames));
+  }
+
+  private static String encrypt(CryptoEngine engine, String key, String plaintext) {
+    return engine.encrypt(key, 0, plaintext.getBytes(StandardCharsets.UTF_8), NO_CONTEXT).ciphertext().toStringUtf8();
+  }
+
+  private double count(String name, String... tags) {
+    Meter meter = registry.find(name).tags(tags).meter();
+    assertThat(meter).as("%s %s", name, String.join(",", tags)).isNotNull();
+    return meter.measure().iterator().next().getValue();
+  }
+}

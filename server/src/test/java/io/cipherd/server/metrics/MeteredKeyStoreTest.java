@@ -1,0 +1,53 @@
+package io.cipherd.server.metrics;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.cipherd.server.crypto.Mode;
+import io.cipherd.server.keys.InMemoryKeyStore;
+import io.cipherd.server.keys.KeyNotFoundException;
+import io.cipherd.server.keys.KeyRing;
+import io.cipherd.server.keys.KeyVersionInfo;
+import io.micrometer.core.instrument.Timer;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import java.time.Clock;
+import java.time.Instant;
+import org.junit.jupiter.api.Test;
+
+class MeteredKeyStoreTest {
+  private final SimpleMeterRegistry registry = new SimpleMeterRegistry();
+  private final MeteredKeyStore store = new MeteredKeyStore(new InMemoryKeyStore(), registry);
+
+  @Test
+  void calls_areTimedByOperationAndOutcome() {
+    KeyRing keyRing = new KeyRing(store, Clock.systemUTC());
+    keyRing.create("billing", Mode.GCM, 256, false, null);
+    keyRing.describe("billing");
+    store.readKey("absent");
+    assertThatThrownBy(() -> store.readMaterial("absent",
+        new KeyVersionInfo(1, Mode.GCM, 256, Instant.EPOCH, false))).isInstanceOf(KeyNotFoundException.class);
+
+    assertThat(timer("create_key", "ok").count()).isEqualTo(1);
+    assertThat(timer("read_key", "ok").count()).isEqualTo(1);
+    assertThat(timer("read_material", "key_not_found").count()).isEqualTo(1);
+  }
+
+  @Test
+  void keyRingCache_countsHitsMissesAndSize() {
+    KeyRing keyRing = new KeyRing(store, Clock.systemUTC());
+    KeyCacheMetrics.bind(keyRing, registry);
+    keyRing.create("billing", Mode.GCM, 256, false, null);
+    keyRing.invalidateAll();
+    keyRing.describe("billing");
+    keyRing.describe("billing");
+    keyRing.describe("billing");
+
+    assertThat(registry.get("cipherd.key.cache.requests").tag("result", "miss").functionCounter().count()).isEqualTo(1);
+    assertThat(registry.get("cipherd.key.cache.requests").tag("result", "hit").functionCounter().count()).isEqualTo(2);
+    assertThat(registry.get("cipherd.key.cache.size").gauge().value()).isEqualTo(1);
+  }
+
+  private Timer timer(String operation, String outcome) {
+    return registry.get("cipherd.keystore.calls").tags("operation", operation, "outcome", outcome).timer();
+  }
+}
