@@ -8,6 +8,8 @@ import io.cipherd.server.keys.KeyNotFoundException;
 import io.cipherd.server.keys.KeyRing;
 import io.cipherd.server.keys.KeyStore;
 import io.cipherd.server.keys.Pkcs12KeyStore;
+import io.cipherd.server.vault.VaultConfig;
+import io.cipherd.server.vault.VaultKeyStore;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.slf4j.bridge.SLF4JBridgeHandler;
@@ -29,20 +31,30 @@ public final class Main {
       System.exit(exit);
     }
     try {
-      serve(command.toConfig());
+      serve(command, command.toConfig());
     } catch (Exception e) {
       log.error("cipherd could not start: {}", e.getMessage());
       System.exit(1);
     }
   }
 
-  private static void serve(ServerConfig config) throws Exception {
-    KeyStore keyStore = Pkcs12KeyStore.open(config.dataDir(), config.keyStorePassword());
+  private static void serve(ServerCommand command, ServerConfig config) throws Exception {
+    VaultConfig vault = command.keyStoreKind() == ServerCommand.KeyStoreKind.vault
+        ? command.vaultOptions().toConfig() : null;
+    KeyStore keyStore = vault != null
+        ? VaultKeyStore.open(vault)
+        : Pkcs12KeyStore.open(config.dataDir(), config.keyStorePassword());
+    String where = vault != null
+        ? "keys in Vault at " + vault.addressText() + " under " + vault.mount() + "/" + vault.prefix()
+        : "the embedded key store in " + config.dataDir();
     CipherdServices services = new CipherdServices(keyStore, config.cipherPools(), config.limits(),
         config.blockingThreads(), config.blockingQueue());
+    if (vault != null) {
+      services.refreshKeysEvery(vault.refreshInterval());
+    }
     createDemoKey(services.keyRing(), config.demoKey());
     CipherdServer server = CipherdServer.start(config, services);
-    log.info("cipherd listening on {}:{} with the embedded key store in {}", config.host(), server.port(), config.dataDir());
+    log.info("cipherd listening on {}:{} with {}", config.host(), server.port(), where);
     Runtime.getRuntime().addShutdownHook(new Thread(() -> {
       log.info("shutting down: draining in-flight calls for up to {}", config.shutdownGrace());
       server.close();

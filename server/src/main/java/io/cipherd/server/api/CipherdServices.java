@@ -11,8 +11,11 @@ import io.grpc.health.v1.HealthCheckResponse.ServingStatus;
 import io.grpc.protobuf.services.HealthStatusManager;
 import io.grpc.protobuf.services.ProtoReflectionServiceV1;
 import java.time.Clock;
+import java.time.Duration;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
@@ -23,6 +26,9 @@ import java.util.concurrent.atomic.AtomicInteger;
  * call: {@link #addTo} puts them on any {@link ServerBuilder}, in-process or Netty.
  */
 public final class CipherdServices implements AutoCloseable {
+  /** Health service name that is NOT_SERVING while the key store cannot be reached (cached keys still work). */
+  public static final String KEY_STORE_HEALTH = "cipherd.KeyStore";
+
   private final KeyStore keyStore;
   private final KeyRing keyRing;
   private final CipherPools cipherPools;
@@ -30,6 +36,7 @@ public final class CipherdServices implements AutoCloseable {
   private final HealthStatusManager health = new HealthStatusManager();
   private final CryptoServiceImpl crypto;
   private final KeyAdminServiceImpl admin;
+  private volatile ScheduledExecutorService keyRefresh;
 
   public CipherdServices(
       KeyStore keyStore,
@@ -68,6 +75,24 @@ public final class CipherdServices implements AutoCloseable {
     setStatus(ServingStatus.NOT_SERVING);
   }
 
+  /**
+   * Re-reads cached keys' metadata from the store every {@code interval}, so rotations by other
+   * replicas are used here within it, and reports the store's reachability as {@link #KEY_STORE_HEALTH}.
+   */
+  public void refreshKeysEvery(Duration interval) {
+    ScheduledExecutorService scheduler = Executors.newSingleThreadScheduledExecutor(daemonThreads("cipherd-key-refresh-"));
+    keyRefresh = scheduler;
+    health.setStatus(KEY_STORE_HEALTH, ServingStatus.SERVING);
+    scheduler.scheduleWithFixedDelay(() -> {
+      try {
+        int failed = keyRing.refreshCached();
+        health.setStatus(KEY_STORE_HEALTH, failed == 0 ? ServingStatus.SERVING : ServingStatus.NOT_SERVING);
+      } catch (RuntimeException e) {
+        health.setStatus(KEY_STORE_HEALTH, ServingStatus.NOT_SERVING);
+      }
+    }, interval.toMillis(), interval.toMillis(), TimeUnit.MILLISECONDS);
+  }
+
   public KeyRing keyRing() {
     return keyRing;
   }
@@ -79,6 +104,9 @@ public final class CipherdServices implements AutoCloseable {
   @Override
   public void close() {
     health.enterTerminalState();
+    if (keyRefresh != null) {
+      keyRefresh.shutdownNow();
+    }
     blocking.shutdown();
     try {
       blocking.awaitTermination(5, TimeUnit.SECONDS);
