@@ -84,12 +84,14 @@ public final class CipherdServices implements AutoCloseable {
     keyRefresh = scheduler;
     health.setStatus(KEY_STORE_HEALTH, ServingStatus.SERVING);
     scheduler.scheduleWithFixedDelay(() -> {
+      boolean reachable;
       try {
-        int failed = keyRing.refreshCached();
-        health.setStatus(KEY_STORE_HEALTH, failed == 0 ? ServingStatus.SERVING : ServingStatus.NOT_SERVING);
+        // Listing names also probes the store when no key is cached yet.
+        reachable = keyRing.refreshCached() == 0 && keyStore.listKeyNames() != null;
       } catch (RuntimeException e) {
-        health.setStatus(KEY_STORE_HEALTH, ServingStatus.NOT_SERVING);
+        reachable = false;
       }
+      health.setStatus(KEY_STORE_HEALTH, reachable ? ServingStatus.SERVING : ServingStatus.NOT_SERVING);
     }, interval.toMillis(), interval.toMillis(), TimeUnit.MILLISECONDS);
   }
 

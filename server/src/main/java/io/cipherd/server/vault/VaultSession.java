@@ -35,6 +35,10 @@ public final class VaultSession implements AutoCloseable {
     try {
       token = auth.login(session.clients);
     } catch (VaultException e) {
+      // Vault answers a bad role, secret_id, JWT or token with 400 or 403: a credentials problem, not an outage.
+      if (e.getHttpStatusCode() == 400 || e.getHttpStatusCode() == 403) {
+        throw session.errors.denied("log in (" + auth.describe() + ") at", auth.loginPath());
+      }
       throw session.errors.unreachable("log in (" + auth.describe() + ") at", auth.loginPath(), e);
     }
     session.useToken(token);
@@ -67,5 +71,6 @@ public final class VaultSession implements AutoCloseable {
   @Override
   public void close() {
     renewer.close();
+    clients.close();
   }
 }

@@ -3,6 +3,7 @@ package io.cipherd.server.vault.auth;
 import io.github.jopenlibs.vault.Vault;
 import io.github.jopenlibs.vault.VaultConfig;
 import io.github.jopenlibs.vault.VaultException;
+import java.net.http.HttpClient;
 import java.time.Duration;
 
 /**
@@ -11,13 +12,17 @@ import java.time.Duration;
  * <p>Clients use KV engine version 1 addressing, meaning paths are sent exactly as given: the key store
  * addresses KV v2's {@code data/} and {@code metadata/} endpoints itself, because the driver's v2 path
  * rewriting cannot set custom metadata or {@code max_versions}.
+ *
+ * <p>All clients share one {@link HttpClient} (its connections and threads); without it the driver
+ * builds a new HttpClient for every request. TLS therefore uses the JVM's default trust store.
  */
-public final class VaultClients {
+public final class VaultClients implements AutoCloseable {
   private final String address;
   private final int openTimeoutSeconds;
   private final int readTimeoutSeconds;
   private final int maxRetries;
   private final int retryIntervalMillis;
+  private final HttpClient http;
 
   public VaultClients(String address, Duration openTimeout, Duration readTimeout, int maxRetries, Duration retryInterval) {
     this.address = address;
@@ -25,6 +30,10 @@ public final class VaultClients {
     this.readTimeoutSeconds = (int) Math.max(1, readTimeout.toSeconds());
     this.maxRetries = maxRetries;
     this.retryIntervalMillis = (int) retryInterval.toMillis();
+    this.http = HttpClient.newBuilder()
+        .version(HttpClient.Version.HTTP_1_1) // as the driver does: Vault agents do not proxy h2c
+        .connectTimeout(Duration.ofSeconds(openTimeoutSeconds))
+        .build();
   }
 
   /** Vault's address, for messages. */
@@ -39,7 +48,8 @@ public final class VaultClients {
           .address(address)
           .openTimeout(openTimeoutSeconds)
           .readTimeout(readTimeoutSeconds)
-          .engineVersion(1);
+          .engineVersion(1)
+          .httpClient(http);
       if (token != null) {
         config.token(token);
       }
@@ -47,5 +57,11 @@ public final class VaultClients {
     } catch (VaultException e) {
       throw new IllegalArgumentException("invalid Vault client settings for " + address + ": " + e.getMessage(), e);
     }
+  }
+
+  /** Closes the shared HTTP client; clients built earlier stop working. */
+  @Override
+  public void close() {
+    http.close();
   }
 }
