@@ -148,7 +148,20 @@ public final class KeyRing {
         if (attempt == ROTATE_ATTEMPTS) {
           throw e;
         }
+        backOff(attempt);
       }
+    }
+  }
+
+  /**
+   * A short random pause before retrying a write that lost a race, so replicas rotating the same
+   * key in lockstep (through a shared store such as Vault) do not keep colliding.
+   */
+  private static void backOff(int attempt) {
+    try {
+      Thread.sleep(java.util.concurrent.ThreadLocalRandom.current().nextLong(1, 10L * attempt + 1));
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
     }
   }
 
@@ -181,6 +194,7 @@ public final class KeyRing {
         if (attempt == ROTATE_ATTEMPTS) {
           throw e;
         }
+        backOff(attempt);
       }
     }
   }
