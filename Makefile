@@ -17,7 +17,7 @@ BUF_VERSION := v1.75.0
 DATA_DIR ?= data
 JAR := server/target/cipherd.jar
 
-.PHONY: help jdk build run test test-java lint-proto bench clean
+.PHONY: help jdk build run test test-java test-vault lint-proto bench clean
 
 help: ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-12s %s\n", $$1, $$2}'
@@ -36,10 +36,14 @@ run: build ## start cipherd on 127.0.0.1:50051 with the embedded key store in ./
 	fi
 	$(JAVA) $(JAVA_OPTS) -jar $(JAR) --data-dir $(DATA_DIR) --keystore-password-file $(DATA_DIR)/keystore-password --demo-key demo
 
-test: lint-proto test-java ## run every test: proto lint, Java unit and integration tests
+test: lint-proto test-java test-vault ## run every test: proto lint, Java unit and integration tests, Vault tests
 
 test-java: jdk ## Java unit, vector and gRPC tests
 	$(MVN) verify
+
+test-vault: jdk ## key-store tests against a real Vault (builds Vault v1.21.0 once with .ci/install-vault)
+	@start=$$(date +%s); vault="$$(.ci/install-vault)"; echo "test-vault: $$vault ready in $$(( $$(date +%s) - start ))s"
+	$(MVN) test -Dcipherd.excludedGroups= -Dgroups=vault -Dsurefire.failIfNoSpecifiedTests=false
 
 lint-proto: ## buf lint of proto/
 	cd proto && "$$(../.ci/install-go-tool buf github.com/bufbuild/buf/cmd/buf@$(BUF_VERSION))" lint
