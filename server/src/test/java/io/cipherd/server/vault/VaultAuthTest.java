@@ -125,6 +125,23 @@ class VaultAuthTest {
     }
   }
 
+  @Test
+  void tokenFile_isReadAtLogin_andAnInvalidTokenIsPermissionDeniedNamingTheLookupPath(@TempDir Path dir)
+      throws Exception {
+    Path tokenFile = dir.resolve("token");
+    Files.writeString(tokenFile, tokenWithPolicy("cipherd") + "\n");
+    try (VaultKeyStore store = VaultKeyStore.open(vault.config(PREFIX, TokenAuth.fromFile(tokenFile)))) {
+      store.createKey("from-token-file", version(1), KeyPolicy.DEFAULT);
+      assertThat(store.readKey("from-token-file")).isPresent();
+    }
+
+    Files.writeString(tokenFile, "hvs.not-a-token");
+    assertThatThrownBy(() -> VaultKeyStore.open(vault.config(PREFIX, TokenAuth.fromFile(tokenFile))))
+        .isInstanceOf(KeyStoreAccessDeniedException.class)
+        .hasMessageContaining("auth/token/lookup-self")
+        .hasMessageNotContaining("hvs.not-a-token");
+  }
+
   private static NewKeyVersion version(int number) {
     return new NewKeyVersion(new KeyVersionInfo(number, Mode.GCM, 256, Instant.now(), false), new byte[32]);
   }
