@@ -20,11 +20,13 @@ final class KvClient {
   private final VaultSession session;
   private final KvPaths paths;
   private final VaultErrors errors;
+  private final VaultCircuit circuit;
 
-  KvClient(VaultSession session, KvPaths paths) {
+  KvClient(VaultSession session, KvPaths paths, VaultCircuit circuit) {
     this.session = session;
     this.paths = paths;
     this.errors = session.errors();
+    this.circuit = circuit;
   }
 
   KvPaths paths() {
@@ -57,10 +59,12 @@ final class KvClient {
   List<String> listNames() {
     String path = paths.metadataFolder();
     LogicalResponse response;
+    circuit.checkClosed();
     try {
       response = session.client().logical().list(path);
+      circuit.answered();
     } catch (VaultException e) {
-      throw errors.unreachable("list", path, e);
+      throw unreachable("list", path, e);
     }
     if (response == null || status(response) == 404) {
       return List.of();
@@ -94,19 +98,36 @@ final class KvClient {
   }
 
   private LogicalResponse get(String operation, String path) {
+    circuit.checkClosed();
     try {
-      return session.client().logical().read(path);
+      LogicalResponse response = session.client().logical().read(path);
+      circuit.answered();
+      return response;
     } catch (VaultException e) {
-      throw errors.unreachable(operation, path, e);
+      throw unreachable(operation, path, e);
     }
   }
 
   private LogicalResponse post(String operation, String path, Map<String, Object> body) {
+    circuit.checkClosed();
     try {
-      return session.client().logical().write(path, body);
+      LogicalResponse response = session.client().logical().write(path, body);
+      circuit.answered();
+      return response;
     } catch (VaultException e) {
-      throw errors.unreachable(operation, path, e);
+      throw unreachable(operation, path, e);
     }
+  }
+
+  /** The error for a call the driver gave up on; opens the circuit unless Vault did answer (a 5xx, a 403). */
+  private RuntimeException unreachable(String operation, String path, VaultException e) {
+    RuntimeException error = errors.unreachable(operation, path, e);
+    if (e.getHttpStatusCode() == 0) {
+      circuit.unreachable(VaultErrors.rootCause(e));
+    } else {
+      circuit.answered();
+    }
+    return error;
   }
 
   /** The response's {@code data} object (empty for 204); throws for any other status. */

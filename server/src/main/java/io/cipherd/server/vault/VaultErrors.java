@@ -54,7 +54,8 @@ final class VaultErrors {
     }
   }
 
-  private static String rootCause(Throwable e) {
+  /** The innermost cause's class and first message line, e.g. {@code ConnectException: Connection refused}. */
+  static String rootCause(Throwable e) {
     Throwable root = e;
     while (root.getCause() != null && root.getCause() != root) {
       root = root.getCause();

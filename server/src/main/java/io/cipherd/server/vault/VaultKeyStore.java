@@ -11,6 +11,8 @@ import io.cipherd.server.keys.NewKeyVersion;
 import io.github.jopenlibs.vault.json.JsonObject;
 import io.github.jopenlibs.vault.json.JsonValue;
 import java.security.MessageDigest;
+import java.time.Clock;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -36,6 +38,9 @@ import javax.crypto.spec.SecretKeySpec;
  * so it is remembered here and {@link #readKey} then costs one metadata read; key bytes are not kept.
  */
 public final class VaultKeyStore implements KeyStore {
+  /** After Vault was unreachable, calls fail at once for this long instead of each waiting out timeouts. */
+  static final Duration CIRCUIT_OPEN_FOR = Duration.ofSeconds(1);
+
   private final VaultSession session;
   private final KvClient kv;
   /** Version metadata already read, per key; immutable in Vault, so never stale. */
@@ -43,7 +48,9 @@ public final class VaultKeyStore implements KeyStore {
 
   public VaultKeyStore(VaultSession session) {
     this.session = session;
-    this.kv = new KvClient(session, new KvPaths(session.config().mount(), session.config().prefix()));
+    VaultConfig config = session.config();
+    this.kv = new KvClient(session, new KvPaths(config.mount(), config.prefix()),
+        new VaultCircuit(config.addressText(), CIRCUIT_OPEN_FOR, Clock.systemUTC()));
   }
 
   /** Logs in with {@code config} and opens the store. */

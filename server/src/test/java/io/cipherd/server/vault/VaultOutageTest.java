@@ -62,6 +62,7 @@ class VaultOutageTest {
       assertThat(replica.decrypt(replica.encrypt("hot", "after a failed refresh"))).isEqualTo("after a failed refresh");
 
       server.restart();
+      awaitVaultAnswers(replica);
 
       assertThat(replica.keyRing.rotate("hot", null, 0, false).currentVersion()).isEqualTo(2);
       assertThat(replica.versionOf(replica.encrypt("hot", "new version"))).isEqualTo(2);
@@ -93,6 +94,22 @@ class VaultOutageTest {
       } finally {
         channel.shutdownNow();
         grpc.shutdownNow();
+      }
+    }
+  }
+
+  /** The store fails fast for a moment after Vault was unreachable; wait until that has passed. */
+  private static void awaitVaultAnswers(Replica replica) throws InterruptedException {
+    long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
+    while (true) {
+      try {
+        replica.vault.listKeyNames();
+        return;
+      } catch (KeyStoreUnavailableException stillDown) {
+        if (System.nanoTime() > deadline) {
+          throw stillDown;
+        }
+        Thread.sleep(100);
       }
     }
   }
