@@ -17,7 +17,7 @@ BUF_VERSION := v1.75.0
 DATA_DIR ?= data
 JAR := server/target/cipherd.jar
 
-.PHONY: help jdk build run test test-java lint-proto fuzz-smoke fuzz bench clean
+.PHONY: help jdk build run test test-java test-vault lint-proto fuzz-smoke fuzz bench clean
 
 help: ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-12s %s\n", $$1, $$2}'
@@ -36,7 +36,7 @@ run: build ## start cipherd on 127.0.0.1:50051 with the embedded key store in ./
 	fi
 	$(JAVA) $(JAVA_OPTS) -jar $(JAR) --data-dir $(DATA_DIR) --keystore-password-file $(DATA_DIR)/keystore-password --demo-key demo
 
-test: lint-proto test-java fuzz-smoke ## run every test: proto lint, Java tests, a bounded fuzzing run
+test: lint-proto test-java test-vault fuzz-smoke ## run every test: proto lint, Java tests, Vault tests, a bounded fuzzing run
 
 test-java: jdk ## Java unit, vector and gRPC tests
 	$(MVN) verify
@@ -48,11 +48,15 @@ FUZZ_DURATION ?= 10m
 fuzz-smoke: jdk ## fuzz each fuzz test for FUZZ_SMOKE (15s): the bounded run of make test
 	@for t in $(FUZZ_TESTS); do \
 	  echo "fuzzing $$t for $(FUZZ_SMOKE)"; \
-	  (JAZZER_FUZZ=1 $(MVN) -q test -Dtest=$$t -Dfuzz.excludedGroups= -Djazzer.max_duration=$(FUZZ_SMOKE)); \
+	  (JAZZER_FUZZ=1 $(MVN) -q test -Dtest=$$t -Dtest.excludedGroups= -Djazzer.max_duration=$(FUZZ_SMOKE)); \
 	done
 
 fuzz: ## fuzz each fuzz test for FUZZ_DURATION (10m); findings land as regression inputs in src/test/resources
 	$(MAKE) fuzz-smoke FUZZ_SMOKE=$(FUZZ_DURATION)
+
+test-vault: jdk ## key-store tests against a real Vault (builds Vault v1.21.0 once with .ci/install-vault)
+	@start=$$(date +%s); vault="$$(.ci/install-vault)"; echo "test-vault: $$vault ready in $$(( $$(date +%s) - start ))s"
+	$(MVN) test -Dtest.excludedGroups= -Dgroups=vault -Dsurefire.failIfNoSpecifiedTests=false
 
 lint-proto: ## buf lint of proto/
 	cd proto && "$$(../.ci/install-go-tool buf github.com/bufbuild/buf/cmd/buf@$(BUF_VERSION))" lint

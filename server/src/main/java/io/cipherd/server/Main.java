@@ -11,6 +11,8 @@ import io.cipherd.server.keys.KeyStore;
 import io.cipherd.server.keys.Pkcs12KeyStore;
 import io.cipherd.server.logging.LogOutput;
 import io.cipherd.server.metrics.CipherdMetrics;
+import io.cipherd.server.vault.VaultConfig;
+import io.cipherd.server.vault.VaultKeyStore;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.slf4j.bridge.SLF4JBridgeHandler;
@@ -34,20 +36,30 @@ public final class Main {
     try {
       ObservabilityConfig ops = command.toObservabilityConfig();
       LogOutput.use(ops.logFormat());
-      serve(command.toConfig(), ops);
+      serve(command, command.toConfig(), ops);
     } catch (Exception e) {
       log.error("cipherd could not start: {}", e.getMessage());
       System.exit(1);
     }
   }
 
-  private static void serve(ServerConfig config, ObservabilityConfig ops) throws Exception {
-    KeyStore keyStore = Pkcs12KeyStore.open(config.dataDir(), config.keyStorePassword());
+  private static void serve(ServerCommand command, ServerConfig config, ObservabilityConfig ops) throws Exception {
+    VaultConfig vault = command.keyStoreKind() == ServerCommand.KeyStoreKind.vault
+        ? command.vaultOptions().toConfig() : null;
+    KeyStore keyStore = vault != null
+        ? VaultKeyStore.open(vault)
+        : Pkcs12KeyStore.open(config.dataDir(), config.keyStorePassword());
+    String where = vault != null
+        ? "keys in Vault at " + vault.addressText() + " under " + vault.mount() + "/" + vault.prefix()
+        : "the embedded key store in " + config.dataDir();
     CipherdServices services = new CipherdServices(keyStore, config.cipherPools(), config.limits(),
         config.blockingThreads(), config.blockingQueue(), new CipherdMetrics(ops.metricsKeyNames()));
+    if (vault != null) {
+      services.refreshKeysEvery(vault.refreshInterval());
+    }
     createDemoKey(services.keyRing(), config.demoKey());
     CipherdServer server = CipherdServer.start(config, ops, services);
-    log.info("cipherd listening on {}:{} with the embedded key store in {}", config.host(), server.port(), config.dataDir());
+    log.info("cipherd listening on {}:{} with {}", config.host(), server.port(), where);
     log.info("metrics and probes on http://{}:{}/metrics, /healthz, /readyz", config.host(), server.httpPort());
     Runtime.getRuntime().addShutdownHook(new Thread(() -> {
       log.info("shutting down: draining in-flight calls for up to {}", config.shutdownGrace());

@@ -19,8 +19,11 @@ import io.grpc.protobuf.services.HealthStatusManager;
 import io.grpc.protobuf.services.ProtoReflectionServiceV1;
 import io.micrometer.core.instrument.binder.grpc.MetricCollectingServerInterceptor;
 import java.time.Clock;
+import java.time.Duration;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
@@ -31,6 +34,9 @@ import java.util.concurrent.atomic.AtomicInteger;
  * call: {@link #addTo} puts them on any {@link ServerBuilder}, in-process or Netty.
  */
 public final class CipherdServices implements AutoCloseable {
+  /** Health service name that is NOT_SERVING while the key store cannot be reached (cached keys still work). */
+  public static final String KEY_STORE_HEALTH = "cipherd.KeyStore";
+
   private final KeyStore keyStore;
   private final KeyRing keyRing;
   private final CipherPools cipherPools;
@@ -40,6 +46,7 @@ public final class CipherdServices implements AutoCloseable {
   private final KeyAdminServiceImpl admin;
   private final CipherdMetrics metrics;
   private volatile boolean serving;
+  private volatile ScheduledExecutorService keyRefresh;
 
   public CipherdServices(
       KeyStore keyStore,
@@ -118,6 +125,26 @@ public final class CipherdServices implements AutoCloseable {
     return metrics;
   }
 
+  /**
+   * Re-reads cached keys' metadata from the store every {@code interval}, so rotations by other
+   * replicas are used here within it, and reports the store's reachability as {@link #KEY_STORE_HEALTH}.
+   */
+  public void refreshKeysEvery(Duration interval) {
+    ScheduledExecutorService scheduler = Executors.newSingleThreadScheduledExecutor(daemonThreads("cipherd-key-refresh-"));
+    keyRefresh = scheduler;
+    health.setStatus(KEY_STORE_HEALTH, ServingStatus.SERVING);
+    scheduler.scheduleWithFixedDelay(() -> {
+      boolean reachable;
+      try {
+        // Listing names also probes the store when no key is cached yet.
+        reachable = keyRing.refreshCached() == 0 && keyStore.listKeyNames() != null;
+      } catch (RuntimeException e) {
+        reachable = false;
+      }
+      health.setStatus(KEY_STORE_HEALTH, reachable ? ServingStatus.SERVING : ServingStatus.NOT_SERVING);
+    }, interval.toMillis(), interval.toMillis(), TimeUnit.MILLISECONDS);
+  }
+
   public KeyRing keyRing() {
     return keyRing;
   }
@@ -129,6 +156,9 @@ public final class CipherdServices implements AutoCloseable {
   @Override
   public void close() {
     health.enterTerminalState();
+    if (keyRefresh != null) {
+      keyRefresh.shutdownNow();
+    }
     blocking.shutdown();
     try {
       blocking.awaitTermination(5, TimeUnit.SECONDS);

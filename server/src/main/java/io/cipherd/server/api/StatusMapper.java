@@ -10,6 +10,7 @@ import io.cipherd.server.keys.ConcurrentKeyUpdateException;
 import io.cipherd.server.keys.KeyAlreadyExistsException;
 import io.cipherd.server.keys.KeyNotFoundException;
 import io.cipherd.server.keys.KeyPolicyViolationException;
+import io.cipherd.server.keys.KeyStoreAccessDeniedException;
 import io.cipherd.server.keys.KeyStoreUnavailableException;
 import io.grpc.Status;
 import io.grpc.StatusRuntimeException;
@@ -75,6 +76,9 @@ public final class StatusMapper {
     }
     if (e instanceof KeyStoreUnavailableException) {
       return Status.Code.UNAVAILABLE;
+    }
+    if (e instanceof KeyStoreAccessDeniedException) {
+      return Status.Code.PERMISSION_DENIED;
     }
     if (e instanceof CipherPoolExhaustedException) {
       return Status.Code.RESOURCE_EXHAUSTED;

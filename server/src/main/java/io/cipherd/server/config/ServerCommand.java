@@ -9,6 +9,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 /**
@@ -22,7 +23,9 @@ import picocli.CommandLine.Option;
     sortOptions = false,
     description = "Key-managed encryption service over gRPC.",
     footer = {"", "The embedded key store's password comes from CIPHERD_KEYSTORE_PASSWORD "
-        + "or the file named by --keystore-password-file."})
+        + "or the file named by --keystore-password-file.",
+        "With --keystore=vault and --vault-auth=token, the token comes from CIPHERD_VAULT_TOKEN "
+        + "or the file named by --vault-token-file."})
 public final class ServerCommand implements Callable<Integer> {
   @Option(names = "--host", defaultValue = "${env:CIPHERD_HOST:-127.0.0.1}",
       description = "Address to listen on (CIPHERD_HOST). Default: ${DEFAULT-VALUE}.")
@@ -35,6 +38,17 @@ public final class ServerCommand implements Callable<Integer> {
   @Option(names = "--insecure", defaultValue = "${env:CIPHERD_INSECURE:-false}",
       description = "Allow plaintext gRPC on a non-loopback address (CIPHERD_INSECURE).")
   boolean insecure;
+
+  /** Where keys live. */
+  public enum KeyStoreKind { embedded, vault }
+
+  @Option(names = "--keystore", defaultValue = "${env:CIPHERD_KEYSTORE:-embedded}",
+      description = "embedded (PKCS12 file in --data-dir) or vault (KV v2, see --vault-*) (CIPHERD_KEYSTORE). "
+          + "Default: ${DEFAULT-VALUE}.")
+  KeyStoreKind keyStore;
+
+  @Mixin
+  VaultOptions vault;
 
   @Option(names = "--data-dir", defaultValue = "${env:CIPHERD_DATA_DIR:-./data}",
       description = "Directory of the embedded key store (CIPHERD_DATA_DIR). Default: ${DEFAULT-VALUE}.")
@@ -108,7 +122,7 @@ public final class ServerCommand implements Callable<Integer> {
         port,
         insecure,
         dataDir,
-        password(),
+        keyStore == KeyStoreKind.embedded ? password() : new char[0],
         maxMessageBytes,
         new RequestLimits(maxBatchItems),
         new CipherPoolConfig(cipherPoolMax, cipherPoolMax, cipherPoolWait),
@@ -126,6 +140,16 @@ public final class ServerCommand implements Callable<Integer> {
       default -> throw new IllegalArgumentException("--log-format must be text or json, got " + logFormat);
     };
     return new ObservabilityConfig(httpPort, format, metricsKeyNames);
+  }
+
+  /** Which key store to open. */
+  public KeyStoreKind keyStoreKind() {
+    return keyStore;
+  }
+
+  /** The Vault options, meaningful when {@link #keyStoreKind()} is vault. */
+  public VaultOptions vaultOptions() {
+    return vault;
   }
 
   private char[] password() throws IOException {

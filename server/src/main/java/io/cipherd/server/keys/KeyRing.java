@@ -49,7 +49,8 @@ public final class KeyRing {
       return false;
     }
     int wanted = version == 0 ? key.metadata().currentVersion() : version;
-    return !key.metadata().hasVersion(wanted) || key.hasLoaded(wanted);
+    // A version newer than the cached metadata may have been added by another replica: that needs the store.
+    return key.metadata().hasVersion(wanted) && key.hasLoaded(wanted);
   }
 
   /**
@@ -60,7 +61,7 @@ public final class KeyRing {
     if (requestedVersion < 0) {
       throw new InvalidArgumentException("key_version must not be negative");
     }
-    CachedKey key = cached(name);
+    CachedKey key = withVersion(cached(name), requestedVersion);
     KeyMetadata metadata = key.metadata();
     int version = requestedVersion == 0 ? metadata.currentVersion() : requestedVersion;
     KeyVersionInfo info = metadata.version(version);
@@ -81,7 +82,7 @@ public final class KeyRing {
    * whose mode differs from the version's mode fails as a decryption failure would.
    */
   public UsableKey forDecryption(EnvelopeHeader header) {
-    CachedKey key = cached(header.keyName());
+    CachedKey key = withVersion(cached(header.keyName()), header.version());
     KeyMetadata metadata = key.metadata();
     KeyVersionInfo info = metadata.version(header.version());
     if (!metadata.policy().allowsDecryption(header.version())) {
@@ -151,7 +152,20 @@ public final class KeyRing {
         if (attempt == ROTATE_ATTEMPTS) {
           throw e;
         }
+        backOff(attempt);
       }
+    }
+  }
+
+  /**
+   * A short random pause before retrying a write that lost a race, so replicas rotating the same
+   * key in lockstep (through a shared store such as Vault) do not keep colliding.
+   */
+  private static void backOff(int attempt) {
+    try {
+      Thread.sleep(java.util.concurrent.ThreadLocalRandom.current().nextLong(1, 10L * attempt + 1));
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
     }
   }
 
@@ -184,6 +198,7 @@ public final class KeyRing {
         if (attempt == ROTATE_ATTEMPTS) {
           throw e;
         }
+        backOff(attempt);
       }
     }
   }
@@ -196,6 +211,23 @@ public final class KeyRing {
       checkPolicyFits(policy, now.currentVersion());
       return remember(store.updatePolicy(name, policy));
     }
+  }
+
+  /**
+   * Re-reads the metadata (current version, policy) of every cached key from the store, so rotations
+   * and policy changes made by other replicas are used here; loaded versions stay loaded. Returns how
+   * many keys could not be refreshed (store unavailable): those keep their cached metadata and work on.
+   */
+  public int refreshCached() {
+    int failed = 0;
+    for (String name : List.copyOf(cache.keySet())) {
+      try {
+        reload(name);
+      } catch (KeyStoreUnavailableException | KeyStoreAccessDeniedException e) {
+        failed++;
+      }
+    }
+    return failed;
   }
 
   /** Forgets every cached key, so the next use reads the store again. */
@@ -228,6 +260,24 @@ public final class KeyRing {
     checkName(name);
     KeyMetadata metadata = store.readKey(name).orElseThrow(() -> KeyNotFoundException.key(name));
     return cache.computeIfAbsent(name, n -> new CachedKey(metadata, store));
+  }
+
+  /** {@code key}, re-read from the store first if it does not know {@code version} (0: any is fine). */
+  private CachedKey withVersion(CachedKey key, int version) {
+    if (version <= key.metadata().currentVersion()) {
+      return key;
+    }
+    reload(key.metadata().name());
+    return cache.get(key.metadata().name());
+  }
+
+  /** Caches the store's metadata of {@code name}, unless a newer write has been cached meanwhile. */
+  private void reload(String name) {
+    synchronized (writeLock) {
+      store.readKey(name).ifPresent(fresh -> cache.compute(name, (n, old) ->
+          old == null ? new CachedKey(fresh, store)
+              : fresh.currentVersion() < old.metadata().currentVersion() ? old : old.withMetadata(fresh)));
+    }
   }
 
   private KeyMetadata remember(KeyMetadata metadata) {

@@ -12,29 +12,29 @@ import javax.crypto.SecretKey;
  * A {@link KeyStore} decorator for tests: counts every call by method, and can run a hook just
  * before or just after the next write, to stage races at exact points.
  */
-final class CountingKeyStore implements KeyStore {
+public final class CountingKeyStore implements KeyStore {
   private final KeyStore delegate;
   private final Map<String, AtomicInteger> calls = new ConcurrentHashMap<>();
   private final AtomicReference<Runnable> beforeNextAddVersion = new AtomicReference<>();
   private final AtomicReference<Runnable> afterNextAddVersion = new AtomicReference<>();
   private final AtomicReference<Runnable> beforeNextCreateKey = new AtomicReference<>();
 
-  CountingKeyStore(KeyStore delegate) {
+  public CountingKeyStore(KeyStore delegate) {
     this.delegate = delegate;
   }
 
   /** Calls of {@code method} so far. */
-  int calls(String method) {
+  public int calls(String method) {
     AtomicInteger n = calls.get(method);
     return n == null ? 0 : n.get();
   }
 
   /** Calls of every method so far. */
-  int totalCalls() {
+  public int totalCalls() {
     return calls.values().stream().mapToInt(AtomicInteger::get).sum();
   }
 
-  void resetCounts() {
+  public void resetCounts() {
     calls.clear();
   }
 

@@ -524,4 +524,57 @@ class KeyRingTest {
     assertThat(ring.describe("zeta").currentVersion()).isEqualTo(2);
     assertThatThrownBy(() -> ring.describe("nope")).isInstanceOf(KeyNotFoundException.class);
   }
+
+  @Test
+  void refreshCached_seesARotationByAnotherReplica_andKeepsLoadedVersions() {
+    createGcm("k");
+    String v1 = encrypt("k", 0, "before");
+    KeyRing otherReplica = new KeyRing(memory, Clock.fixed(NOW, ZoneOffset.UTC));
+    otherReplica.rotate("k", null, 0, false);
+    otherReplica.updatePolicy("k", new KeyPolicy(0, 2, false));
+    assertThat(ring.describe("k").currentVersion()).isEqualTo(1); // cached, not yet refreshed
+
+    assertThat(ring.refreshCached()).isZero();
+
+    assertThat(ring.describe("k").currentVersion()).isEqualTo(2);
+    assertThat(ring.describe("k").policy()).isEqualTo(new KeyPolicy(0, 2, false));
+    assertThat(Envelope.parse(encrypt("k", 0, "after")).header().version()).isEqualTo(2);
+    store.resetCounts();
+    assertThat(decrypt(v1)).isEqualTo("before");
+    assertThat(store.totalCalls()).isZero(); // version 1 stayed loaded through the refresh
+  }
+
+  @Test
+  void refreshCached_readsOnlyTheKeysInTheCache() {
+    createGcm("a");
+    createGcm("b");
+    memory.createKey("not-cached", new NewKeyVersion(new KeyVersionInfo(1, Mode.GCM, 256, NOW, false),
+        new byte[32]), KeyPolicy.DEFAULT);
+    store.resetCounts();
+
+    ring.refreshCached();
+
+    assertThat(store.calls("readKey")).isEqualTo(2);
+    assertThat(store.totalCalls()).isEqualTo(2);
+  }
+
+  @Test
+  void forDecryption_versionNewerThanTheCachedMetadata_isFetchedFromTheStoreOnDemand() {
+    createGcm("k");
+    encrypt("k", 0, "warm up");
+    KeyRing otherReplica = new KeyRing(memory, Clock.fixed(NOW, ZoneOffset.UTC));
+    otherReplica.rotate("k", null, 0, false);
+    UsableKey v2 = otherReplica.forEncryption("k", 0);
+    String fromOther = new Envelope(v2.header(), cipher.encrypt(v2.header(), v2.secret(), CONTEXT,
+        "rotated elsewhere".getBytes(StandardCharsets.UTF_8))).format();
+    store.resetCounts();
+
+    assertThat(ring.isCached("k", 2)).as("an unseen version needs the store, so the blocking pool").isFalse();
+    assertThat(decrypt(fromOther)).isEqualTo("rotated elsewhere");
+    assertThat(store.calls("readKey")).isEqualTo(1);
+    assertThat(store.calls("readMaterial")).isEqualTo(1);
+    assertThat(ring.isCached("k", 2)).isTrue();
+    assertThatThrownBy(() -> ring.forDecryption(new EnvelopeHeader("k", 3, Mode.GCM)))
+        .isInstanceOf(KeyNotFoundException.class);
+  }
 }

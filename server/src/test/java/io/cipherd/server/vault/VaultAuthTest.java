@@ -1,0 +1,163 @@
+package io.cipherd.server.vault;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.cipherd.server.api.StatusMapper;
+import io.cipherd.server.crypto.Mode;
+import io.cipherd.server.keys.KeyPolicy;
+import io.cipherd.server.keys.KeyStoreAccessDeniedException;
+import io.cipherd.server.keys.KeyVersionInfo;
+import io.cipherd.server.keys.NewKeyVersion;
+import io.cipherd.server.vault.auth.AppRoleAuth;
+import io.cipherd.server.vault.auth.TokenAuth;
+import io.github.jopenlibs.vault.json.Json;
+import io.github.jopenlibs.vault.json.JsonObject;
+import io.grpc.Status;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Instant;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+/** Logging in (AppRole, token), keeping short-lived tokens alive, and the shipped Vault policies. */
+@Tag("vault")
+@Timeout(120)
+class VaultAuthTest {
+  private static final String PREFIX = "cipherd/keys"; // what deploy/vault/*.hcl grant
+  private static VaultDevServer vault;
+
+  @BeforeAll
+  static void startVault() throws Exception {
+    vault = VaultDevServer.startDev();
+    vault.api("PUT", "sys/policies/acl/cipherd", policyBody("cipherd-policy.hcl"));
+    vault.api("PUT", "sys/policies/acl/cipherd-readonly", policyBody("cipherd-readonly-policy.hcl"));
+    vault.api("POST", "sys/auth/approle", "{\"type\":\"approle\"}");
+  }
+
+  @AfterAll
+  static void stopVault() throws Exception {
+    if (vault != null) {
+      vault.close();
+    }
+  }
+
+  @Test
+  void appRole_shortTtlToken_isRenewedAtTwoThirdsOfItsTtl_thenReplacedByANewLoginAtItsMaxTtl(@TempDir Path dir)
+      throws Exception {
+    vault.api("POST", "auth/approle/role/cipherd",
+        "{\"token_policies\":[\"cipherd\"],\"token_ttl\":\"3s\",\"token_max_ttl\":\"7s\"}");
+    Path roleId = dir.resolve("role-id");
+    Path secretId = dir.resolve("secret-id");
+    Files.writeString(roleId, data(vault.api("GET", "auth/approle/role/cipherd/role-id", null)).getString("role_id"));
+    Files.writeString(secretId, data(vault.api("POST", "auth/approle/role/cipherd/secret-id", "{}")).getString("secret_id"));
+
+    try (VaultKeyStore store = VaultKeyStore.open(vault.config(PREFIX, new AppRoleAuth("approle", roleId, secretId)))) {
+      store.createKey("approle-key", version(1), KeyPolicy.DEFAULT);
+      long deadline = System.nanoTime() + 20_000_000_000L;
+      while ((store.session().renewer().renewals() < 1 || store.session().renewer().relogins() < 1)
+          && System.nanoTime() < deadline) {
+        Thread.sleep(200);
+      }
+
+      assertThat(store.session().renewer().renewals()).as("renewed before expiry").isGreaterThanOrEqualTo(1);
+      assertThat(store.session().renewer().relogins()).as("logged in again at max TTL").isGreaterThanOrEqualTo(1);
+      Thread.sleep(1000);
+      // The first token has expired by now (max TTL 7s); this only works with the renewed login.
+      assertThat(store.readKey("approle-key")).isPresent();
+      store.addVersion("approle-key", 1, new NewKeyVersion(new KeyVersionInfo(2, Mode.GCM, 256, Instant.now(), false),
+          new byte[32]));
+    }
+  }
+
+  @Test
+  void appRole_wrongSecretId_isPermissionDeniedNamingTheLoginPath(@TempDir Path dir) throws Exception {
+    vault.api("POST", "auth/approle/role/other", "{\"token_policies\":[\"cipherd\"]}");
+    Path roleId = dir.resolve("role-id");
+    Path secretId = dir.resolve("secret-id");
+    Files.writeString(roleId, data(vault.api("GET", "auth/approle/role/other/role-id", null)).getString("role_id"));
+    Files.writeString(secretId, "00000000-0000-0000-0000-000000000000");
+
+    assertThatThrownBy(() -> VaultKeyStore.open(vault.config(PREFIX, new AppRoleAuth("approle", roleId, secretId))))
+        .isInstanceOf(KeyStoreAccessDeniedException.class)
+        .hasMessageContaining("auth/approle/login")
+        .hasMessageNotContaining("00000000");
+  }
+
+  @Test
+  void shippedPolicy_allowsEverythingCipherdDoes() throws Exception {
+    try (VaultKeyStore store = VaultKeyStore.open(vault.config(PREFIX, TokenAuth.of(tokenWithPolicy("cipherd"))))) {
+      store.createKey("full", version(1), KeyPolicy.DEFAULT);
+      store.addVersion("full", 1, version(2));
+      store.updatePolicy("full", new KeyPolicy(1, 2, false));
+
+      assertThat(store.listKeyNames()).contains("full");
+      assertThat(store.readKey("full").orElseThrow().currentVersion()).isEqualTo(2);
+      assertThat(store.readKey("full").orElseThrow().policy()).isEqualTo(new KeyPolicy(1, 2, false));
+      assertThat(store.readMaterial("full", store.readKey("full").orElseThrow().version(2)).getEncoded()).hasSize(32);
+    }
+  }
+
+  @Test
+  void readOnlyPolicy_readsWork_writesArePermissionDeniedNamingTheRefusedPath() throws Exception {
+    try (VaultKeyStore root = VaultKeyStore.open(vault.config(PREFIX, TokenAuth.of(vault.rootToken())));
+        VaultKeyStore readOnly = VaultKeyStore.open(
+            vault.config(PREFIX, TokenAuth.of(tokenWithPolicy("cipherd-readonly"))))) {
+      root.createKey("existing", version(1), KeyPolicy.DEFAULT);
+
+      assertThat(readOnly.readKey("existing")).isPresent();
+      assertThat(readOnly.readMaterial("existing", readOnly.readKey("existing").orElseThrow().version(1))).isNotNull();
+      assertThatThrownBy(() -> readOnly.createKey("new-key", version(1), KeyPolicy.DEFAULT))
+          .isInstanceOf(KeyStoreAccessDeniedException.class)
+          .hasMessageContaining("secret/data/" + PREFIX + "/new-key")
+          .satisfies(e -> assertThat(StatusMapper.toStatus(e).getCode()).isEqualTo(Status.Code.PERMISSION_DENIED));
+      assertThatThrownBy(() -> readOnly.addVersion("existing", 1, version(2)))
+          .isInstanceOf(KeyStoreAccessDeniedException.class)
+          .hasMessageContaining("secret/data/" + PREFIX + "/existing");
+      assertThatThrownBy(() -> readOnly.updatePolicy("existing", new KeyPolicy(1, 1, false)))
+          .isInstanceOf(KeyStoreAccessDeniedException.class)
+          .hasMessageContaining("secret/metadata/" + PREFIX + "/existing");
+      assertThat(root.readKey("existing").orElseThrow().currentVersion()).isEqualTo(1);
+    }
+  }
+
+  @Test
+  void tokenFile_isReadAtLogin_andAnInvalidTokenIsPermissionDeniedNamingTheLookupPath(@TempDir Path dir)
+      throws Exception {
+    Path tokenFile = dir.resolve("token");
+    Files.writeString(tokenFile, tokenWithPolicy("cipherd") + "\n");
+    try (VaultKeyStore store = VaultKeyStore.open(vault.config(PREFIX, TokenAuth.fromFile(tokenFile)))) {
+      store.createKey("from-token-file", version(1), KeyPolicy.DEFAULT);
+      assertThat(store.readKey("from-token-file")).isPresent();
+    }
+
+    Files.writeString(tokenFile, "hvs.not-a-token");
+    assertThatThrownBy(() -> VaultKeyStore.open(vault.config(PREFIX, TokenAuth.fromFile(tokenFile))))
+        .isInstanceOf(KeyStoreAccessDeniedException.class)
+        .hasMessageContaining("auth/token/lookup-self")
+        .hasMessageNotContaining("hvs.not-a-token");
+  }
+
+  private static NewKeyVersion version(int number) {
+    return new NewKeyVersion(new KeyVersionInfo(number, Mode.GCM, 256, Instant.now(), false), new byte[32]);
+  }
+
+  private static String tokenWithPolicy(String policy) throws Exception {
+    JsonObject created = Json.parse(vault.api("POST", "auth/token/create",
+        "{\"policies\":[\"" + policy + "\"],\"no_default_policy\":false}")).asObject();
+    return created.get("auth").asObject().getString("client_token");
+  }
+
+  private static JsonObject data(String body) {
+    return Json.parse(body).asObject().get("data").asObject();
+  }
+
+  private static String policyBody(String file) throws Exception {
+    String hcl = Files.readString(VaultDevServer.repoRoot().resolve("deploy/vault").resolve(file));
+    return Json.object().add("policy", hcl).toString();
+  }
+}
