@@ -2,6 +2,7 @@ package io.cipherd.server;
 
 import io.cipherd.server.api.CipherdServices;
 import io.cipherd.server.config.ServerConfig;
+import io.cipherd.server.security.ReloadingTlsCredentials;
 import io.grpc.Server;
 import io.grpc.netty.shaded.io.grpc.netty.NettyServerBuilder;
 import java.io.IOException;
@@ -21,24 +22,43 @@ public final class CipherdServer implements AutoCloseable {
   private final ServerConfig config;
   private final CipherdServices services;
   private final Server server;
+  /** Null when serving plaintext. */
+  private final ReloadingTlsCredentials tls;
 
-  private CipherdServer(ServerConfig config, CipherdServices services, Server server) {
+  private CipherdServer(ServerConfig config, CipherdServices services, Server server, ReloadingTlsCredentials tls) {
     this.config = config;
     this.services = services;
     this.server = server;
+    this.tls = tls;
   }
 
   /** Binds the port and starts serving; the services are closed with the server. */
   public static CipherdServer start(ServerConfig config, CipherdServices services) throws IOException {
     InetAddress address = InetAddress.getByName(config.host());
-    checkPlaintextAllowed(config, address);
-    Server server = services.addTo(NettyServerBuilder.forAddress(new InetSocketAddress(address, config.port()))
-            .directExecutor()
-            .maxInboundMessageSize(config.maxInboundMessageBytes()))
-        .build()
-        .start();
+    InetSocketAddress socket = new InetSocketAddress(address, config.port());
+    ReloadingTlsCredentials tls = null;
+    NettyServerBuilder builder;
+    if (config.tls().enabled()) {
+      tls = ReloadingTlsCredentials.load(config.tls());
+      builder = NettyServerBuilder.forAddress(socket, tls.credentials());
+      log.info("serving gRPC over {}TLS on {}:{}", config.tls().mutual() ? "mutual " : "", config.host(), config.port());
+    } else {
+      checkPlaintextAllowed(config, address);
+      builder = NettyServerBuilder.forAddress(socket);
+    }
+    Server server;
+    try {
+      server = services.addTo(builder.directExecutor().maxInboundMessageSize(config.maxInboundMessageBytes()))
+          .build()
+          .start();
+    } catch (IOException | RuntimeException e) {
+      if (tls != null) {
+        tls.close();
+      }
+      throw e;
+    }
     services.markServing();
-    return new CipherdServer(config, services, server);
+    return new CipherdServer(config, services, server, tls);
   }
 
   /** The bound port, useful when the configured port was 0. */
@@ -73,6 +93,9 @@ public final class CipherdServer implements AutoCloseable {
       server.shutdownNow();
       Thread.currentThread().interrupt();
     } finally {
+      if (tls != null) {
+        tls.close();
+      }
       services.close();
     }
   }
