@@ -79,6 +79,8 @@ public final class TestPki {
   private static String keytool(String stdin, String... args) throws IOException, InterruptedException {
     List<String> command = new ArrayList<>();
     command.add(Path.of(System.getProperty("java.home"), "bin", "keytool").toString());
+    // keytool is a short-lived JVM: skip the optimising JIT, it only costs start-up time here.
+    command.addAll(List.of("-J-XX:TieredStopAtLevel=1", "-J-XX:+UseSerialGC"));
     command.addAll(List.of(args));
     Process process = new ProcessBuilder(command).redirectErrorStream(false).start();
     if (stdin != null) {
