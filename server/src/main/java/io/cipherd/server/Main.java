@@ -8,6 +8,8 @@ import io.cipherd.server.keys.KeyNotFoundException;
 import io.cipherd.server.keys.KeyRing;
 import io.cipherd.server.keys.KeyStore;
 import io.cipherd.server.keys.Pkcs12KeyStore;
+import io.cipherd.server.security.AccessPolicy;
+import io.cipherd.server.security.AccessPolicyFile;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.slf4j.bridge.SLF4JBridgeHandler;
@@ -37,9 +39,10 @@ public final class Main {
   }
 
   private static void serve(ServerConfig config) throws Exception {
+    AccessPolicy accessPolicy = loadAccessPolicy(config);
     KeyStore keyStore = Pkcs12KeyStore.open(config.dataDir(), config.keyStorePassword());
     CipherdServices services = new CipherdServices(keyStore, config.cipherPools(), config.limits(),
-        config.blockingThreads(), config.blockingQueue());
+        config.blockingThreads(), config.blockingQueue(), accessPolicy);
     createDemoKey(services.keyRing(), config.demoKey());
     CipherdServer server = CipherdServer.start(config, services);
     log.info("cipherd listening on {}:{} with the embedded key store in {}", config.host(), server.port(), config.dataDir());
@@ -51,6 +54,17 @@ public final class Main {
       Runtime.getRuntime().halt(0);
     }, "cipherd-shutdown"));
     server.awaitTermination();
+  }
+
+  /** Null when no policy is configured; a bad file stops the start with the entry at fault. */
+  private static AccessPolicy loadAccessPolicy(ServerConfig config) throws java.io.IOException {
+    if (config.accessPolicy() == null) {
+      log.warn("no --access-policy: every caller may use every key for everything");
+      return null;
+    }
+    AccessPolicy policy = AccessPolicyFile.load(config.accessPolicy());
+    log.info("access policy {}: {} callers, default deny", config.accessPolicy(), policy.callers());
+    return policy;
   }
 
   private static void createDemoKey(KeyRing keyRing, String name) {

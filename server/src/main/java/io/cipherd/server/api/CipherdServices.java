@@ -6,6 +6,12 @@ import io.cipherd.server.crypto.PayloadCipher;
 import io.cipherd.server.engine.CryptoEngine;
 import io.cipherd.server.keys.KeyRing;
 import io.cipherd.server.keys.KeyStore;
+import io.cipherd.server.security.AccessDenials;
+import io.cipherd.server.security.AccessPolicy;
+import io.cipherd.server.security.Authorizer;
+import io.cipherd.server.security.BearerTokens;
+import io.cipherd.server.security.CallerIdentityInterceptor;
+import io.cipherd.server.security.PolicyAuthorizer;
 import io.grpc.ServerBuilder;
 import io.grpc.health.v1.HealthCheckResponse.ServingStatus;
 import io.grpc.protobuf.services.HealthStatusManager;
@@ -30,27 +36,50 @@ public final class CipherdServices implements AutoCloseable {
   private final HealthStatusManager health = new HealthStatusManager();
   private final CryptoServiceImpl crypto;
   private final KeyAdminServiceImpl admin;
+  private final AccessDenials accessDenials = new AccessDenials();
+  private final CallerIdentityInterceptor callerIdentity;
 
+  /** Without an access policy: every caller may do everything. */
   public CipherdServices(
       KeyStore keyStore,
       CipherPoolConfig poolConfig,
       RequestLimits limits,
       int blockingThreads,
       int blockingQueue) {
+    this(keyStore, poolConfig, limits, blockingThreads, blockingQueue, null);
+  }
+
+  /** With {@code accessPolicy} enforced on every key operation, or none if null. */
+  public CipherdServices(
+      KeyStore keyStore,
+      CipherPoolConfig poolConfig,
+      RequestLimits limits,
+      int blockingThreads,
+      int blockingQueue,
+      AccessPolicy accessPolicy) {
+    Authorizer authorizer = accessPolicy == null
+        ? Authorizer.ALLOW_ALL
+        : new PolicyAuthorizer(accessPolicy, accessDenials);
+    this.callerIdentity = new CallerIdentityInterceptor(
+        accessPolicy == null ? BearerTokens.NONE : accessPolicy.tokens());
     this.keyStore = keyStore;
     this.keyRing = new KeyRing(keyStore, Clock.systemUTC());
     this.cipherPools = new CipherPools(poolConfig);
     this.blocking = new ThreadPoolExecutor(blockingThreads, blockingThreads, 60, TimeUnit.SECONDS,
         new ArrayBlockingQueue<>(blockingQueue), daemonThreads("cipherd-blocking-"));
     CallDispatcher dispatcher = new CallDispatcher(blocking);
-    CryptoEngine engine = new CryptoEngine(keyRing, new PayloadCipher(cipherPools));
+    CryptoEngine engine = new CryptoEngine(keyRing, new PayloadCipher(cipherPools), authorizer);
     this.crypto = new CryptoServiceImpl(engine, dispatcher, limits);
-    this.admin = new KeyAdminServiceImpl(keyRing, dispatcher);
+    this.admin = new KeyAdminServiceImpl(keyRing, dispatcher, authorizer);
   }
 
-  /** Adds the crypto, key-admin, health and reflection services to {@code builder}. */
+  /**
+   * Adds the crypto, key-admin, health and reflection services to {@code builder}, behind the
+   * interceptor that sets {@link CallerIdentity}.
+   */
   public <T extends ServerBuilder<T>> T addTo(T builder) {
     return builder
+        .intercept(callerIdentity)
         .addService(crypto)
         .addService(admin)
         .addService(health.getHealthService())
@@ -74,6 +103,11 @@ public final class CipherdServices implements AutoCloseable {
 
   public CipherPools cipherPools() {
     return cipherPools;
+  }
+
+  /** Calls and items refused by the access policy, for metrics. */
+  public AccessDenials accessDenials() {
+    return accessDenials;
   }
 
   @Override

@@ -7,6 +7,8 @@ import io.cipherd.server.crypto.EnvelopeHeader;
 import io.cipherd.server.crypto.PayloadCipher;
 import io.cipherd.server.keys.KeyRing;
 import io.cipherd.server.keys.UsableKey;
+import io.cipherd.server.security.Authorizer;
+import io.cipherd.server.security.Operation;
 import java.util.Arrays;
 
 /**
@@ -19,10 +21,17 @@ public final class CryptoEngine {
 
   private final KeyRing keyRing;
   private final PayloadCipher cipher;
+  private final Authorizer authorizer;
 
   public CryptoEngine(KeyRing keyRing, PayloadCipher cipher) {
+    this(keyRing, cipher, Authorizer.ALLOW_ALL);
+  }
+
+  /** Every operation asks {@code authorizer} first, before any key is loaded. */
+  public CryptoEngine(KeyRing keyRing, PayloadCipher cipher, Authorizer authorizer) {
     this.keyRing = keyRing;
     this.cipher = cipher;
+    this.authorizer = authorizer;
   }
 
   public KeyRing keyRing() {
@@ -31,6 +40,11 @@ public final class CryptoEngine {
 
   /** Encrypts with the key's current version, or {@code keyVersion} if not 0. */
   public Encrypted encrypt(String keyName, int keyVersion, byte[] plaintext, byte[] context) {
+    authorizer.check(Operation.ENCRYPT, keyName);
+    return encryptAllowed(keyName, keyVersion, plaintext, context);
+  }
+
+  private Encrypted encryptAllowed(String keyName, int keyVersion, byte[] plaintext, byte[] context) {
     UsableKey key = keyRing.forEncryption(keyName, keyVersion);
     checkContext(key.header(), context);
     return Encrypted.of(key.header(), cipher.encrypt(key.header(), key.secret(), context, plaintext));
@@ -39,6 +53,11 @@ public final class CryptoEngine {
   /** Decrypts a ciphertext given as its text's bytes. */
   public Decrypted decrypt(ByteString ciphertext, byte[] context) {
     Envelope envelope = parse(ciphertext);
+    authorizer.check(Operation.DECRYPT, envelope.header().keyName());
+    return decryptAllowed(envelope, context);
+  }
+
+  private Decrypted decryptAllowed(Envelope envelope, byte[] context) {
     UsableKey key = keyRing.forDecryption(envelope.header());
     checkContext(key.header(), context);
     return new Decrypted(key.header(), cipher.decrypt(envelope, key.secret(), context));
@@ -49,11 +68,14 @@ public final class CryptoEngine {
    * ciphertext's own key, if empty), bound to the same context. The plaintext never leaves here.
    */
   public ReEncrypted reEncrypt(ByteString ciphertext, byte[] context, String targetKeyName) {
-    Decrypted decrypted = decrypt(ciphertext, context);
+    Envelope envelope = parse(ciphertext);
+    String source = envelope.header().keyName();
+    String target = targetKeyName.isEmpty() ? source : targetKeyName;
+    authorizer.checkReEncrypt(source, target);
+    Decrypted decrypted = decryptAllowed(envelope, context);
     byte[] plaintext = decrypted.plaintext();
     try {
-      String target = targetKeyName.isEmpty() ? decrypted.header().keyName() : targetKeyName;
-      return new ReEncrypted(encrypt(target, 0, plaintext, context), decrypted.header().version());
+      return new ReEncrypted(encryptAllowed(target, 0, plaintext, context), decrypted.header().version());
     } finally {
       Arrays.fill(plaintext, (byte) 0);
     }
@@ -62,6 +84,7 @@ public final class CryptoEngine {
   /** Reads a ciphertext's header and its key's current version, without decrypting. */
   public Inspection inspect(ByteString ciphertext) {
     EnvelopeHeader header = parseHeader(ciphertext);
+    authorizer.check(Operation.INSPECT, header.keyName());
     return new Inspection(header, keyRing.describe(header.keyName()).currentVersion());
   }
 

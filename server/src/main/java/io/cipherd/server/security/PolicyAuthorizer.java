@@ -1,0 +1,57 @@
+package io.cipherd.server.security;
+
+import io.cipherd.server.api.CallerIdentity;
+
+/** Enforces an {@link AccessPolicy} for the caller in the current gRPC context, counting refusals. */
+public final class PolicyAuthorizer implements Authorizer {
+  private final AccessPolicy policy;
+  private final AccessDenials denials;
+
+  public PolicyAuthorizer(AccessPolicy policy, AccessDenials denials) {
+    this.policy = policy;
+    this.denials = denials;
+  }
+
+  @Override
+  public void check(Operation operation, String keyName) {
+    String caller = caller(operation, keyName);
+    if (!policy.allows(caller, operation, keyName)) {
+      throw denied(caller, operation, keyName);
+    }
+  }
+
+  @Override
+  public boolean allows(Operation operation, String keyName) {
+    String caller = CallerIdentity.current();
+    return caller != null && policy.allows(caller, operation, keyName);
+  }
+
+  @Override
+  public void checkReEncrypt(String sourceKey, String targetKey) {
+    if (sourceKey.equals(targetKey)) {
+      String caller = caller(Operation.REENCRYPT, sourceKey);
+      boolean allowed = policy.allows(caller, Operation.REENCRYPT, sourceKey)
+          || (policy.allows(caller, Operation.DECRYPT, sourceKey) && policy.allows(caller, Operation.ENCRYPT, sourceKey));
+      if (!allowed) {
+        throw denied(caller, Operation.REENCRYPT, sourceKey);
+      }
+      return;
+    }
+    check(Operation.DECRYPT, sourceKey);
+    check(Operation.ENCRYPT, targetKey);
+  }
+
+  private String caller(Operation operation, String keyName) {
+    String caller = CallerIdentity.current();
+    if (caller == null) {
+      denials.recordAnonymous();
+      throw new UnauthenticatedException(operation, keyName);
+    }
+    return caller;
+  }
+
+  private AccessDeniedException denied(String caller, Operation operation, String keyName) {
+    denials.recordDenied();
+    return new AccessDeniedException(caller, operation, keyName);
+  }
+}
