@@ -113,10 +113,14 @@ public final class KeyRing {
     checkAuthenticated(chosen, allowUnauthenticated, "create a key");
     int bits = keySizeBits == 0 ? 256 : keySizeBits;
     NewKeyVersion first = generated(1, chosen, bits);
-    KeyPolicy initial = policy == null ? KeyPolicy.DEFAULT : policy;
-    checkPolicyFits(initial, 1);
-    synchronized (writeLock) {
-      return remember(store.createKey(name, first, initial));
+    try {
+      KeyPolicy initial = policy == null ? KeyPolicy.DEFAULT : policy;
+      checkPolicyFits(initial, 1);
+      synchronized (writeLock) {
+        return remember(store.createKey(name, first, initial));
+      }
+    } finally {
+      wipe(first);
     }
   }
 
@@ -147,6 +151,8 @@ public final class KeyRing {
         if (attempt == ROTATE_ATTEMPTS) {
           throw e;
         }
+      } finally {
+        wipe(next);
       }
     }
   }
@@ -180,6 +186,8 @@ public final class KeyRing {
         if (attempt == ROTATE_ATTEMPTS) {
           throw e;
         }
+      } finally {
+        wipe(next);
       }
     }
   }
@@ -194,9 +202,17 @@ public final class KeyRing {
     }
   }
 
-  /** Forgets every cached key, so the next use reads the store again. */
+  /**
+   * Forgets every cached key, so the next use reads the store again, and overwrites the evicted
+   * versions' key bytes.
+   */
   public void invalidateAll() {
-    cache.clear();
+    for (String name : cache.keySet()) {
+      CachedKey evicted = cache.remove(name);
+      if (evicted != null) {
+        evicted.destroy();
+      }
+    }
   }
 
   private CachedKey cached(String name) {
@@ -224,6 +240,11 @@ public final class KeyRing {
     return new NewKeyVersion(
         new KeyVersionInfo(version, mode, bits, clock.instant(), /* imported= */ false),
         NonceSource.bytes(bits / 8));
+  }
+
+  /** Stores copy what they keep, so the material handed to them is overwritten once they return. */
+  private static void wipe(NewKeyVersion version) {
+    java.util.Arrays.fill(version.material(), (byte) 0);
   }
 
   private static int defaultSize(Mode mode, int currentBits) {
