@@ -8,8 +8,7 @@ import io.cipherd.server.keys.KeyNotFoundException;
 import io.cipherd.server.keys.KeyRing;
 import io.cipherd.server.keys.KeyStore;
 import io.cipherd.server.keys.Pkcs12KeyStore;
-import io.cipherd.server.security.AccessPolicy;
-import io.cipherd.server.security.AccessPolicyFile;
+import io.cipherd.server.security.ReloadingAccessPolicy;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.slf4j.bridge.SLF4JBridgeHandler;
@@ -39,7 +38,7 @@ public final class Main {
   }
 
   private static void serve(ServerConfig config) throws Exception {
-    AccessPolicy accessPolicy = loadAccessPolicy(config);
+    ReloadingAccessPolicy accessPolicy = loadAccessPolicy(config);
     KeyStore keyStore = Pkcs12KeyStore.open(config.dataDir(), config.keyStorePassword());
     CipherdServices services = new CipherdServices(keyStore, config.cipherPools(), config.limits(),
         config.blockingThreads(), config.blockingQueue(), accessPolicy);
@@ -57,13 +56,14 @@ public final class Main {
   }
 
   /** Null when no policy is configured; a bad file stops the start with the entry at fault. */
-  private static AccessPolicy loadAccessPolicy(ServerConfig config) throws java.io.IOException {
+  private static ReloadingAccessPolicy loadAccessPolicy(ServerConfig config) throws java.io.IOException {
     if (config.accessPolicy() == null) {
       log.warn("no --access-policy: every caller may use every key for everything");
       return null;
     }
-    AccessPolicy policy = AccessPolicyFile.load(config.accessPolicy());
-    log.info("access policy {}: {} callers, default deny", config.accessPolicy(), policy.callers());
+    ReloadingAccessPolicy policy = ReloadingAccessPolicy.start(config.accessPolicy(), ReloadingAccessPolicy.DEFAULT_PERIOD);
+    log.info("access policy {}: {} callers, default deny; re-read when it changes", config.accessPolicy(),
+        policy.get().callers());
     return policy;
   }
 

@@ -23,6 +23,7 @@ import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Supplier;
 
 /**
  * cipherd's services and what they share, wired in one place that {@code Main} and the tests both
@@ -46,7 +47,7 @@ public final class CipherdServices implements AutoCloseable {
       RequestLimits limits,
       int blockingThreads,
       int blockingQueue) {
-    this(keyStore, poolConfig, limits, blockingThreads, blockingQueue, null);
+    this(keyStore, poolConfig, limits, blockingThreads, blockingQueue, (Supplier<AccessPolicy>) null);
   }
 
   /** With {@code accessPolicy} enforced on every key operation, or none if null. */
@@ -57,11 +58,24 @@ public final class CipherdServices implements AutoCloseable {
       int blockingThreads,
       int blockingQueue,
       AccessPolicy accessPolicy) {
+    this(keyStore, poolConfig, limits, blockingThreads, blockingQueue,
+        accessPolicy == null ? null : () -> accessPolicy);
+  }
+
+  /** With the policy in force at each call (e.g. reloaded from its file), or none if null. */
+  public CipherdServices(
+      KeyStore keyStore,
+      CipherPoolConfig poolConfig,
+      RequestLimits limits,
+      int blockingThreads,
+      int blockingQueue,
+      Supplier<AccessPolicy> accessPolicy) {
     Authorizer authorizer = accessPolicy == null
         ? Authorizer.ALLOW_ALL
         : new PolicyAuthorizer(accessPolicy, accessDenials);
-    this.callerIdentity = new CallerIdentityInterceptor(
-        accessPolicy == null ? BearerTokens.NONE : accessPolicy.tokens());
+    this.callerIdentity = accessPolicy == null
+        ? new CallerIdentityInterceptor(BearerTokens.NONE)
+        : new CallerIdentityInterceptor(() -> accessPolicy.get().tokens());
     this.keyStore = keyStore;
     this.keyRing = new KeyRing(keyStore, Clock.systemUTC());
     this.cipherPools = new CipherPools(poolConfig);

@@ -10,6 +10,7 @@ import io.grpc.ServerCallHandler;
 import io.grpc.ServerInterceptor;
 import io.grpc.Status;
 import java.util.Locale;
+import java.util.function.Supplier;
 import javax.net.ssl.SSLSession;
 
 /**
@@ -22,10 +23,15 @@ public final class CallerIdentityInterceptor implements ServerInterceptor {
   static final Metadata.Key<String> AUTHORIZATION = Metadata.Key.of("authorization", Metadata.ASCII_STRING_MARSHALLER);
   private static final String BEARER = "bearer ";
 
-  private final BearerTokens tokens;
+  private final Supplier<BearerTokens> tokens;
 
   /** {@code tokens} empty: bearer tokens are ignored, as there is nothing to check them against. */
   public CallerIdentityInterceptor(BearerTokens tokens) {
+    this(() -> tokens);
+  }
+
+  /** Tokens read per call, from the access policy in force. */
+  public CallerIdentityInterceptor(Supplier<BearerTokens> tokens) {
     this.tokens = tokens;
   }
 
@@ -34,10 +40,11 @@ public final class CallerIdentityInterceptor implements ServerInterceptor {
       ServerCall<ReqT, RespT> call, Metadata headers, ServerCallHandler<ReqT, RespT> next) {
     SSLSession session = call.getAttributes().get(Grpc.TRANSPORT_ATTR_SSL_SESSION);
     String identity = session == null ? null : CertificateIdentity.of(session);
-    if (identity == null && !tokens.isEmpty()) {
+    BearerTokens known = identity == null ? tokens.get() : BearerTokens.NONE;
+    if (!known.isEmpty()) {
       String authorization = headers.get(AUTHORIZATION);
       if (authorization != null) {
-        identity = fromBearer(authorization);
+        identity = fromBearer(known, authorization);
         if (identity == null) {
           call.close(Status.UNAUTHENTICATED.withDescription(
               "the bearer token is not recognised (expected 'authorization: Bearer <token>')"), new Metadata());
@@ -51,7 +58,7 @@ public final class CallerIdentityInterceptor implements ServerInterceptor {
     return Contexts.interceptCall(Context.current().withValue(CallerIdentity.KEY, identity), call, headers, next);
   }
 
-  private String fromBearer(String authorization) {
+  private static String fromBearer(BearerTokens tokens, String authorization) {
     if (authorization.length() <= BEARER.length()
         || !authorization.substring(0, BEARER.length()).toLowerCase(Locale.ROOT).equals(BEARER)) {
       return null;
