@@ -4,6 +4,7 @@ import io.cipherd.server.api.CipherdServices;
 import io.cipherd.server.config.ObservabilityConfig;
 import io.cipherd.server.config.ServerConfig;
 import io.cipherd.server.ops.OpsHttpServer;
+import io.cipherd.server.security.ReloadingTlsCredentials;
 import io.grpc.Server;
 import io.grpc.netty.shaded.io.grpc.netty.NettyServerBuilder;
 import java.io.IOException;
@@ -25,11 +26,15 @@ public final class CipherdServer implements AutoCloseable {
   private final Server server;
   /** The metrics and probes port, or null when started without one. */
   private final OpsHttpServer http;
+  /** Null when serving plaintext. */
+  private final ReloadingTlsCredentials tls;
 
-  private CipherdServer(ServerConfig config, CipherdServices services, Server server, OpsHttpServer http) {
+  private CipherdServer(
+      ServerConfig config, CipherdServices services, Server server, ReloadingTlsCredentials tls, OpsHttpServer http) {
     this.config = config;
     this.services = services;
     this.server = server;
+    this.tls = tls;
     this.http = http;
   }
 
@@ -43,11 +48,14 @@ public final class CipherdServer implements AutoCloseable {
     try {
       OpsHttpServer http = OpsHttpServer.start(
           new InetSocketAddress(InetAddress.getByName(config.host()), ops.httpPort()), services);
-      return new CipherdServer(config, services, grpc.server, http);
+      return new CipherdServer(config, services, grpc.server, grpc.tls, http);
     } catch (IOException | RuntimeException e) {
       // As when the gRPC port cannot bind: stop what started, and leave the services to the caller.
       services.markNotServing();
       grpc.server.shutdownNow();
+      if (grpc.tls != null) {
+        grpc.tls.close();
+      }
       throw e;
     }
   }
@@ -55,14 +63,30 @@ public final class CipherdServer implements AutoCloseable {
   /** Binds the port and starts serving; the services are closed with the server. */
   public static CipherdServer start(ServerConfig config, CipherdServices services) throws IOException {
     InetAddress address = InetAddress.getByName(config.host());
-    checkPlaintextAllowed(config, address);
-    Server server = services.addTo(NettyServerBuilder.forAddress(new InetSocketAddress(address, config.port()))
-            .directExecutor()
-            .maxInboundMessageSize(config.maxInboundMessageBytes()))
-        .build()
-        .start();
+    InetSocketAddress socket = new InetSocketAddress(address, config.port());
+    ReloadingTlsCredentials tls = null;
+    NettyServerBuilder builder;
+    if (config.tls().enabled()) {
+      tls = ReloadingTlsCredentials.load(config.tls());
+      builder = NettyServerBuilder.forAddress(socket, tls.credentials());
+      log.info("serving gRPC over {}TLS on {}:{}", config.tls().mutual() ? "mutual " : "", config.host(), config.port());
+    } else {
+      checkPlaintextAllowed(config, address);
+      builder = NettyServerBuilder.forAddress(socket);
+    }
+    Server server;
+    try {
+      server = services.addTo(builder.directExecutor().maxInboundMessageSize(config.maxInboundMessageBytes()))
+          .build()
+          .start();
+    } catch (IOException | RuntimeException e) {
+      if (tls != null) {
+        tls.close();
+      }
+      throw e;
+    }
     services.markServing();
-    return new CipherdServer(config, services, server, null);
+    return new CipherdServer(config, services, server, tls, null);
   }
 
   /** The bound port, useful when the configured port was 0. */
@@ -107,6 +131,9 @@ public final class CipherdServer implements AutoCloseable {
     } finally {
       if (http != null) {
         http.close();
+      }
+      if (tls != null) {
+        tls.close();
       }
       services.close();
     }

@@ -13,6 +13,7 @@ import io.cipherd.server.logging.LogOutput;
 import io.cipherd.server.metrics.CipherdMetrics;
 import io.cipherd.server.vault.VaultConfig;
 import io.cipherd.server.vault.VaultKeyStore;
+import io.cipherd.server.security.ReloadingAccessPolicy;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.slf4j.bridge.SLF4JBridgeHandler;
@@ -44,6 +45,7 @@ public final class Main {
   }
 
   private static void serve(ServerCommand command, ServerConfig config, ObservabilityConfig ops) throws Exception {
+    ReloadingAccessPolicy accessPolicy = loadAccessPolicy(config);
     VaultConfig vault = command.keyStoreKind() == ServerCommand.KeyStoreKind.vault
         ? command.vaultOptions().toConfig() : null;
     KeyStore keyStore = vault != null
@@ -53,7 +55,7 @@ public final class Main {
         ? "keys in Vault at " + vault.addressText() + " under " + vault.mount() + "/" + vault.prefix()
         : "the embedded key store in " + config.dataDir();
     CipherdServices services = new CipherdServices(keyStore, config.cipherPools(), config.limits(),
-        config.blockingThreads(), config.blockingQueue(), new CipherdMetrics(ops.metricsKeyNames()));
+        config.blockingThreads(), config.blockingQueue(), new CipherdMetrics(ops.metricsKeyNames()), accessPolicy);
     if (vault != null) {
       services.refreshKeysEvery(vault.refreshInterval());
     }
@@ -69,6 +71,18 @@ public final class Main {
       Runtime.getRuntime().halt(0);
     }, "cipherd-shutdown"));
     server.awaitTermination();
+  }
+
+  /** Null when no policy is configured; a bad file stops the start with the entry at fault. */
+  private static ReloadingAccessPolicy loadAccessPolicy(ServerConfig config) throws java.io.IOException {
+    if (config.accessPolicy() == null) {
+      log.warn("no --access-policy: every caller may use every key for everything");
+      return null;
+    }
+    ReloadingAccessPolicy policy = ReloadingAccessPolicy.start(config.accessPolicy(), ReloadingAccessPolicy.DEFAULT_PERIOD);
+    log.info("access policy {}: {} callers, default deny; re-read when it changes", config.accessPolicy(),
+        policy.get().callers());
+    return policy;
   }
 
   private static void createDemoKey(KeyRing keyRing, String name) {

@@ -1,5 +1,6 @@
 package io.cipherd.server.api;
 
+import io.grpc.Context;
 import io.grpc.StatusRuntimeException;
 import io.grpc.stub.StreamObserver;
 import java.util.concurrent.Executor;
@@ -15,7 +16,8 @@ final class CallDispatcher {
   private final Executor blocking;
 
   CallDispatcher(Executor blocking) {
-    this.blocking = blocking;
+    // Work moved off the transport thread keeps the call's Context (caller identity, deadline).
+    this.blocking = Context.currentContextExecutor(blocking);
   }
 
   /** Answers the call with {@code work}'s result, in place if {@code fromMemory}, else on the blocking pool. */

@@ -7,20 +7,24 @@ import java.net.InetSocketAddress;
 import java.net.SocketAddress;
 
 /**
- * Who is calling, as the access log names them. An authenticating interceptor sets {@link #KEY} in
- * the call's {@link Context} (for example to the client certificate's SAN or a token's name), with
- * {@code Contexts.interceptCall}; without one, the caller is its peer address.
+ * Who is calling: the client certificate's first DNS/URI SAN (else its CN) under mutual TLS, or the
+ * name of the bearer token the caller presented. {@code security.CallerIdentityInterceptor} sets
+ * {@link #KEY} in the call's gRPC {@link Context}; it is absent for anonymous callers, whom the
+ * access log names by peer address instead.
  *
- * <p>For the access log to see every call, the authenticating interceptor must run inside it: add it
- * in {@code CipherdServices.addTo} before the access log's {@code intercept}. A call it rejects
- * should be closed with {@link #KEY} already in the current context, e.g. {@code
- * Context.current().withValue(CallerIdentity.KEY, id).run(() -> call.close(status, trailers))}.
+ * <p>For the access log to see the identity, the identity interceptor runs inside it: {@code
+ * CipherdServices.addTo} adds it before the access log's {@code intercept} (the last added runs first).
  */
 public final class CallerIdentity {
-  /** The authenticated caller's name, set by whatever authenticates the call. */
+  /** The caller's identity in the current call's context; null when the caller is anonymous. */
   public static final Context.Key<String> KEY = Context.key("cipherd-caller-identity");
 
   private CallerIdentity() {}
+
+  /** The current call's caller identity, or null if the caller presented none. */
+  public static String current() {
+    return KEY.get();
+  }
 
   /** The identity in the current context, or {@code call}'s peer address when none was set. */
   public static String of(ServerCall<?, ?> call) {

@@ -13,6 +13,12 @@ import io.cipherd.server.metrics.CipherdMetrics;
 import io.cipherd.server.metrics.CryptoMetrics;
 import io.cipherd.server.metrics.KeyCacheMetrics;
 import io.cipherd.server.metrics.MeteredKeyStore;
+import io.cipherd.server.security.AccessDenials;
+import io.cipherd.server.security.AccessPolicy;
+import io.cipherd.server.security.Authorizer;
+import io.cipherd.server.security.BearerTokens;
+import io.cipherd.server.security.CallerIdentityInterceptor;
+import io.cipherd.server.security.PolicyAuthorizer;
 import io.grpc.ServerBuilder;
 import io.grpc.health.v1.HealthCheckResponse.ServingStatus;
 import io.grpc.protobuf.services.HealthStatusManager;
@@ -28,6 +34,7 @@ import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Supplier;
 
 /**
  * cipherd's services and what they share, wired in one place that {@code Main} and the tests both
@@ -47,14 +54,18 @@ public final class CipherdServices implements AutoCloseable {
   private final CipherdMetrics metrics;
   private volatile boolean serving;
   private volatile ScheduledExecutorService keyRefresh;
+  private final AccessDenials accessDenials = new AccessDenials();
+  private final CallerIdentityInterceptor callerIdentity;
 
+  /** Without an access policy: every caller may do everything. */
   public CipherdServices(
       KeyStore keyStore,
       CipherPoolConfig poolConfig,
       RequestLimits limits,
       int blockingThreads,
       int blockingQueue) {
-    this(keyStore, poolConfig, limits, blockingThreads, blockingQueue, new CipherdMetrics(/* keyNames= */ false));
+    this(keyStore, poolConfig, limits, blockingThreads, blockingQueue,
+        new CipherdMetrics(/* keyNames= */ false), (Supplier<AccessPolicy>) null);
   }
 
   /** As above, reporting to {@code metrics}, which is closed with the services. */
@@ -65,6 +76,39 @@ public final class CipherdServices implements AutoCloseable {
       int blockingThreads,
       int blockingQueue,
       CipherdMetrics metrics) {
+    this(keyStore, poolConfig, limits, blockingThreads, blockingQueue, metrics, (Supplier<AccessPolicy>) null);
+  }
+
+  /** With {@code accessPolicy} enforced on every key operation, or none if null. */
+  public CipherdServices(
+      KeyStore keyStore,
+      CipherPoolConfig poolConfig,
+      RequestLimits limits,
+      int blockingThreads,
+      int blockingQueue,
+      AccessPolicy accessPolicy) {
+    this(keyStore, poolConfig, limits, blockingThreads, blockingQueue, new CipherdMetrics(/* keyNames= */ false),
+        accessPolicy == null ? null : () -> accessPolicy);
+  }
+
+  /**
+   * The full wiring: metrics (closed with the services) and the access policy in force at each call
+   * (e.g. reloaded from its file), or no policy if null.
+   */
+  public CipherdServices(
+      KeyStore keyStore,
+      CipherPoolConfig poolConfig,
+      RequestLimits limits,
+      int blockingThreads,
+      int blockingQueue,
+      CipherdMetrics metrics,
+      Supplier<AccessPolicy> accessPolicy) {
+    Authorizer authorizer = accessPolicy == null
+        ? Authorizer.ALLOW_ALL
+        : new PolicyAuthorizer(accessPolicy, accessDenials);
+    this.callerIdentity = accessPolicy == null
+        ? new CallerIdentityInterceptor(BearerTokens.NONE)
+        : new CallerIdentityInterceptor(() -> accessPolicy.get().tokens());
     this.keyStore = keyStore;
     this.metrics = metrics;
     this.keyRing = new KeyRing(new MeteredKeyStore(keyStore, metrics.registry()), Clock.systemUTC());
@@ -72,21 +116,23 @@ public final class CipherdServices implements AutoCloseable {
     this.blocking = new ThreadPoolExecutor(blockingThreads, blockingThreads, 60, TimeUnit.SECONDS,
         new ArrayBlockingQueue<>(blockingQueue), daemonThreads("cipherd-blocking-"));
     CallDispatcher dispatcher = new CallDispatcher(CallContextExecutor.propagating(blocking));
-    CryptoEngine engine = new CryptoEngine(keyRing, new PayloadCipher(cipherPools),
+    CryptoEngine engine = new CryptoEngine(keyRing, new PayloadCipher(cipherPools), authorizer,
         new CryptoMetrics(metrics.registry(), metrics.keyNames()));
     CipherPoolMetrics.bind(cipherPools, metrics.registry());
     KeyCacheMetrics.bind(keyRing, metrics.registry());
     this.crypto = new CryptoServiceImpl(engine, dispatcher, limits);
-    this.admin = new KeyAdminServiceImpl(keyRing, dispatcher);
+    this.admin = new KeyAdminServiceImpl(keyRing, dispatcher, authorizer);
   }
 
   /**
-   * Adds the crypto, key-admin, health and reflection services to {@code builder}, with call
-   * metrics and the access log. The interceptor added last runs first: the access log stays last
-   * so that it sees every call, including calls an interceptor added before it rejects.
+   * Adds the crypto, key-admin, health and reflection services to {@code builder}, with caller
+   * identity, call metrics and the access log. The interceptor added last runs first: the access
+   * log is outermost so it sees every call, including those the identity interceptor refuses, and
+   * reads the identity that interceptor put in the call's context when the call closes.
    */
   public <T extends ServerBuilder<T>> T addTo(T builder) {
     return builder
+        .intercept(callerIdentity)
         .intercept(new MetricCollectingServerInterceptor(metrics.registry()))
         .intercept(new AccessLogInterceptor())
         .addService(MalformedRequests.guard(crypto.bindService()))
@@ -151,6 +197,11 @@ public final class CipherdServices implements AutoCloseable {
 
   public CipherPools cipherPools() {
     return cipherPools;
+  }
+
+  /** Calls and items refused by the access policy, for metrics. */
+  public AccessDenials accessDenials() {
+    return accessDenials;
   }
 
   @Override

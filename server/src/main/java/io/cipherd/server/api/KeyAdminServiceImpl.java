@@ -17,6 +17,8 @@ import io.cipherd.server.InvalidArgumentException;
 import io.cipherd.server.keys.KeyMetadata;
 import io.cipherd.server.keys.KeyPolicy;
 import io.cipherd.server.keys.KeyRing;
+import io.cipherd.server.security.Authorizer;
+import io.cipherd.server.security.Operation;
 import io.grpc.stub.StreamObserver;
 import java.util.List;
 
@@ -27,17 +29,19 @@ public final class KeyAdminServiceImpl extends KeyAdminServiceGrpc.KeyAdminServi
 
   private final KeyRing keyRing;
   private final CallDispatcher dispatcher;
+  private final Authorizer authorizer;
 
-  KeyAdminServiceImpl(KeyRing keyRing, CallDispatcher dispatcher) {
+  KeyAdminServiceImpl(KeyRing keyRing, CallDispatcher dispatcher, Authorizer authorizer) {
     this.keyRing = keyRing;
     this.dispatcher = dispatcher;
+    this.authorizer = authorizer;
   }
 
   @Override
   public void createKey(CreateKeyRequest request, StreamObserver<CreateKeyResponse> observer) {
     dispatcher.unary(false, observer, () -> CreateKeyResponse.newBuilder()
         .setKey(KeyProtos.toProto(keyRing.create(
-            request.getKeyName(),
+            admin(request.getKeyName()),
             ModeProtos.fromProto(request.getMode()),
             request.getKeySizeBits(),
             request.getAllowUnauthenticated(),
@@ -48,7 +52,7 @@ public final class KeyAdminServiceImpl extends KeyAdminServiceGrpc.KeyAdminServi
   @Override
   public void getKey(GetKeyRequest request, StreamObserver<GetKeyResponse> observer) {
     dispatcher.unary(false, observer, () -> GetKeyResponse.newBuilder()
-        .setKey(KeyProtos.toProto(keyRing.describe(request.getKeyName())))
+        .setKey(KeyProtos.toProto(keyRing.describe(inspect(request.getKeyName()))))
         .build());
   }
 
@@ -63,7 +67,10 @@ public final class KeyAdminServiceImpl extends KeyAdminServiceGrpc.KeyAdminServi
       String after = request.getPageToken();
       List<KeyMetadata> page = keyRing.list(after, pageSize + 1);
       ListKeysResponse.Builder response = ListKeysResponse.newBuilder();
-      page.stream().limit(pageSize).forEach(key -> response.addKeys(KeyProtos.toProto(key)));
+      // Keys the caller may not inspect are left out; the page token still moves past them.
+      page.stream().limit(pageSize)
+          .filter(key -> authorizer.allows(Operation.INSPECT, key.name()) || authorizer.allows(Operation.ADMIN, key.name()))
+          .forEach(key -> response.addKeys(KeyProtos.toProto(key)));
       if (page.size() > pageSize) {
         response.setNextPageToken(page.get(pageSize - 1).name());
       }
@@ -75,7 +82,7 @@ public final class KeyAdminServiceImpl extends KeyAdminServiceGrpc.KeyAdminServi
   public void rotateKey(RotateKeyRequest request, StreamObserver<RotateKeyResponse> observer) {
     dispatcher.unary(false, observer, () -> RotateKeyResponse.newBuilder()
         .setKey(KeyProtos.toProto(keyRing.rotate(
-            request.getKeyName(),
+            admin(request.getKeyName()),
             ModeProtos.fromProto(request.getMode()),
             request.getKeySizeBits(),
             request.getAllowUnauthenticated())))
@@ -85,6 +92,7 @@ public final class KeyAdminServiceImpl extends KeyAdminServiceGrpc.KeyAdminServi
   @Override
   public void updateKeyPolicy(UpdateKeyPolicyRequest request, StreamObserver<UpdateKeyPolicyResponse> observer) {
     dispatcher.unary(false, observer, () -> {
+      admin(request.getKeyName());
       KeyPolicy policy = KeyProtos.fromProto(request.hasPolicy(), request.getPolicy());
       if (policy == null) {
         throw new InvalidArgumentException("policy is required");
@@ -98,6 +106,7 @@ public final class KeyAdminServiceImpl extends KeyAdminServiceGrpc.KeyAdminServi
   @Override
   public void importKey(ImportKeyRequest request, StreamObserver<ImportKeyResponse> observer) {
     dispatcher.unary(false, observer, () -> {
+      admin(request.getKeyName());
       byte[] material = request.getKeyMaterial().toByteArray();
       try {
         return ImportKeyResponse.newBuilder()
@@ -111,5 +120,19 @@ public final class KeyAdminServiceImpl extends KeyAdminServiceGrpc.KeyAdminServi
         java.util.Arrays.fill(material, (byte) 0);
       }
     });
+  }
+
+  /** Key administration needs {@code admin} on the key; returns the name for chaining. */
+  private String admin(String keyName) {
+    authorizer.check(Operation.ADMIN, keyName);
+    return keyName;
+  }
+
+  /** Reading a key's metadata needs {@code inspect} or {@code admin} on it. */
+  private String inspect(String keyName) {
+    if (!authorizer.allows(Operation.ADMIN, keyName)) {
+      authorizer.check(Operation.INSPECT, keyName);
+    }
+    return keyName;
   }
 }

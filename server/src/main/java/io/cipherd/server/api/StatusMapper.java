@@ -12,6 +12,8 @@ import io.cipherd.server.keys.KeyNotFoundException;
 import io.cipherd.server.keys.KeyPolicyViolationException;
 import io.cipherd.server.keys.KeyStoreAccessDeniedException;
 import io.cipherd.server.keys.KeyStoreUnavailableException;
+import io.cipherd.server.security.AccessDeniedException;
+import io.cipherd.server.security.UnauthenticatedException;
 import io.grpc.Status;
 import io.grpc.StatusRuntimeException;
 import org.slf4j.Logger;
@@ -82,6 +84,12 @@ public final class StatusMapper {
     }
     if (e instanceof CipherPoolExhaustedException) {
       return Status.Code.RESOURCE_EXHAUSTED;
+    }
+    if (e instanceof AccessDeniedException) {
+      return Status.Code.PERMISSION_DENIED;
+    }
+    if (e instanceof UnauthenticatedException) {
+      return Status.Code.UNAUTHENTICATED;
     }
     log.error("unmapped domain error", e);
     return Status.Code.INTERNAL;

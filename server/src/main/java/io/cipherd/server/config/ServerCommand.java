@@ -2,6 +2,7 @@ package io.cipherd.server.config;
 
 import io.cipherd.server.api.RequestLimits;
 import io.cipherd.server.crypto.CipherPoolConfig;
+import io.cipherd.server.security.TlsConfig;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -109,6 +110,29 @@ public final class ServerCommand implements Callable<Integer> {
           + "(CIPHERD_METRICS_KEY_NAMES).")
   boolean metricsKeyNames;
 
+  @Option(names = "--tls-cert", defaultValue = "${env:CIPHERD_TLS_CERT}",
+      description = "PEM certificate chain for TLS on the gRPC port (CIPHERD_TLS_CERT); reloaded when it changes.")
+  Path tlsCert;
+
+  @Option(names = "--tls-key", defaultValue = "${env:CIPHERD_TLS_KEY}",
+      description = "PEM (PKCS#8) private key of --tls-cert (CIPHERD_TLS_KEY); reloaded when it changes.")
+  Path tlsKey;
+
+  @Option(names = "--tls-client-ca", defaultValue = "${env:CIPHERD_TLS_CLIENT_CA}",
+      description = "PEM CA bundle; enables mutual TLS: every client must present a certificate it signed "
+          + "(CIPHERD_TLS_CLIENT_CA).")
+  Path tlsClientCa;
+
+  @Option(names = "--tls-reload-period", defaultValue = "${env:CIPHERD_TLS_RELOAD_PERIOD:-PT1M}",
+      description = "How often the TLS files are checked for changes, ISO-8601, at least PT1M (CIPHERD_TLS_RELOAD_PERIOD). "
+          + "Default: ${DEFAULT-VALUE}.")
+  Duration tlsReloadPeriod;
+
+  @Option(names = "--access-policy", defaultValue = "${env:CIPHERD_ACCESS_POLICY}",
+      description = "YAML access policy: which caller may use which keys for what (CIPHERD_ACCESS_POLICY). "
+          + "Without it every caller may do everything.")
+  Path accessPolicy;
+
   /** Parsing only: {@code Main} builds the server from {@link #toConfig()} after picocli returns 0. */
   @Override
   public Integer call() {
@@ -129,7 +153,9 @@ public final class ServerCommand implements Callable<Integer> {
         blockingThreads,
         blockingQueue,
         shutdownGrace,
-        demoKey == null ? "" : demoKey);
+        demoKey == null ? "" : demoKey,
+        new TlsConfig(tlsCert, tlsKey, tlsClientCa, tlsReloadPeriod),
+        accessPolicy);
   }
 
   /** The validated metrics, health and logging settings. */

@@ -2,6 +2,7 @@ package io.cipherd.server.config;
 
 import io.cipherd.server.api.RequestLimits;
 import io.cipherd.server.crypto.CipherPoolConfig;
+import io.cipherd.server.security.TlsConfig;
 import java.nio.file.Path;
 import java.time.Duration;
 
@@ -20,6 +21,8 @@ import java.time.Duration;
  * @param blockingQueue calls that may wait for a blocking thread before RESOURCE_EXHAUSTED
  * @param shutdownGrace how long in-flight calls may take to finish on shutdown
  * @param demoKey name of a gcm key to create on start if it does not exist, or empty
+ * @param tls the gRPC port's TLS files, or {@link TlsConfig#NONE} for plaintext
+ * @param accessPolicy the YAML access policy file, or null to allow every caller everything
  */
 public record ServerConfig(
     String host,
@@ -33,8 +36,21 @@ public record ServerConfig(
     int blockingThreads,
     int blockingQueue,
     Duration shutdownGrace,
-    String demoKey) {
+    String demoKey,
+    TlsConfig tls,
+    Path accessPolicy) {
+  /** Plaintext, no access policy. */
+  public ServerConfig(String host, int port, boolean insecure, Path dataDir, char[] keyStorePassword,
+      int maxInboundMessageBytes, RequestLimits limits, CipherPoolConfig cipherPools, int blockingThreads,
+      int blockingQueue, Duration shutdownGrace, String demoKey) {
+    this(host, port, insecure, dataDir, keyStorePassword, maxInboundMessageBytes, limits, cipherPools,
+        blockingThreads, blockingQueue, shutdownGrace, demoKey, TlsConfig.NONE, null);
+  }
+
   public ServerConfig {
+    if (tls == null) {
+      throw new IllegalArgumentException("tls must not be null; use TlsConfig.NONE for plaintext");
+    }
     if (port < 0 || port > 65535) {
       throw new IllegalArgumentException("port must be between 0 and 65535, got " + port);
     }
@@ -51,6 +67,7 @@ public record ServerConfig(
     return "ServerConfig[host=" + host + ", port=" + port + ", insecure=" + insecure + ", dataDir=" + dataDir
         + ", maxInboundMessageBytes=" + maxInboundMessageBytes + ", " + limits + ", " + cipherPools
         + ", blockingThreads=" + blockingThreads + ", blockingQueue=" + blockingQueue
-        + ", shutdownGrace=" + shutdownGrace + ", demoKey=" + demoKey + "]";
+        + ", shutdownGrace=" + shutdownGrace + ", demoKey=" + demoKey + ", " + tls
+        + ", accessPolicy=" + accessPolicy + "]";
   }
 }

@@ -7,6 +7,8 @@ import io.cipherd.server.crypto.EnvelopeHeader;
 import io.cipherd.server.crypto.PayloadCipher;
 import io.cipherd.server.keys.KeyRing;
 import io.cipherd.server.keys.UsableKey;
+import io.cipherd.server.security.Authorizer;
+import io.cipherd.server.security.Operation;
 import java.util.Arrays;
 
 /**
@@ -19,15 +21,27 @@ public final class CryptoEngine {
 
   private final KeyRing keyRing;
   private final PayloadCipher cipher;
+  private final Authorizer authorizer;
   private final CryptoObserver observer;
 
   public CryptoEngine(KeyRing keyRing, PayloadCipher cipher) {
-    this(keyRing, cipher, CryptoObserver.NONE);
+    this(keyRing, cipher, Authorizer.ALLOW_ALL, CryptoObserver.NONE);
+  }
+
+  /** Every operation asks {@code authorizer} first, before any key is loaded. */
+  public CryptoEngine(KeyRing keyRing, PayloadCipher cipher, Authorizer authorizer) {
+    this(keyRing, cipher, authorizer, CryptoObserver.NONE);
   }
 
   public CryptoEngine(KeyRing keyRing, PayloadCipher cipher, CryptoObserver observer) {
+    this(keyRing, cipher, Authorizer.ALLOW_ALL, observer);
+  }
+
+  /** Asks {@code authorizer} before any key is loaded, and reports each operation to {@code observer}. */
+  public CryptoEngine(KeyRing keyRing, PayloadCipher cipher, Authorizer authorizer, CryptoObserver observer) {
     this.keyRing = keyRing;
     this.cipher = cipher;
+    this.authorizer = authorizer;
     this.observer = observer;
   }
 
@@ -37,6 +51,11 @@ public final class CryptoEngine {
 
   /** Encrypts with the key's current version, or {@code keyVersion} if not 0. */
   public Encrypted encrypt(String keyName, int keyVersion, byte[] plaintext, byte[] context) {
+    authorizer.check(Operation.ENCRYPT, keyName);
+    return encryptAllowed(keyName, keyVersion, plaintext, context);
+  }
+
+  private Encrypted encryptAllowed(String keyName, int keyVersion, byte[] plaintext, byte[] context) {
     EnvelopeHeader resolved = null;
     try {
       UsableKey key = keyRing.forEncryption(keyName, keyVersion);
@@ -53,9 +72,14 @@ public final class CryptoEngine {
 
   /** Decrypts a ciphertext given as its text's bytes. */
   public Decrypted decrypt(ByteString ciphertext, byte[] context) {
+    Envelope envelope = parseObserved(ciphertext);
+    authorizer.check(Operation.DECRYPT, envelope.header().keyName());
+    return decryptAllowed(envelope, context);
+  }
+
+  private Decrypted decryptAllowed(Envelope envelope, byte[] context) {
     EnvelopeHeader resolved = null;
     try {
-      Envelope envelope = parse(ciphertext);
       UsableKey key = keyRing.forDecryption(envelope.header());
       resolved = key.header();
       checkContext(resolved, context);
@@ -74,11 +98,14 @@ public final class CryptoEngine {
    * ciphertext's own key, if empty), bound to the same context. The plaintext never leaves here.
    */
   public ReEncrypted reEncrypt(ByteString ciphertext, byte[] context, String targetKeyName) {
-    Decrypted decrypted = decrypt(ciphertext, context);
+    Envelope envelope = parseObserved(ciphertext);
+    String source = envelope.header().keyName();
+    String target = targetKeyName.isEmpty() ? source : targetKeyName;
+    authorizer.checkReEncrypt(source, target);
+    Decrypted decrypted = decryptAllowed(envelope, context);
     byte[] plaintext = decrypted.plaintext();
     try {
-      String target = targetKeyName.isEmpty() ? decrypted.header().keyName() : targetKeyName;
-      return new ReEncrypted(encrypt(target, 0, plaintext, context), decrypted.header().version());
+      return new ReEncrypted(encryptAllowed(target, 0, plaintext, context), decrypted.header().version());
     } finally {
       Arrays.fill(plaintext, (byte) 0);
     }
@@ -87,6 +114,7 @@ public final class CryptoEngine {
   /** Reads a ciphertext's header and its key's current version, without decrypting. */
   public Inspection inspect(ByteString ciphertext) {
     EnvelopeHeader header = parseHeader(ciphertext);
+    authorizer.check(Operation.INSPECT, header.keyName());
     return new Inspection(header, keyRing.describe(header.keyName()).currentVersion());
   }
 
@@ -112,6 +140,16 @@ public final class CryptoEngine {
   /** Parses only the header of a ciphertext, copying no more than a header's worth of bytes. */
   public static EnvelopeHeader parseHeader(ByteString ciphertext) {
     return Envelope.parseHeader(ciphertext.substring(0, Math.min(ciphertext.size(), MAX_HEADER_BYTES)).toByteArray());
+  }
+
+  /** Parses a ciphertext to decrypt; one that does not parse counts as a failed decryption. */
+  private Envelope parseObserved(ByteString ciphertext) {
+    try {
+      return parse(ciphertext);
+    } catch (RuntimeException e) {
+      observer.failed(CryptoOperation.DECRYPT, null, e);
+      throw e;
+    }
   }
 
   private static Envelope parse(ByteString ciphertext) {

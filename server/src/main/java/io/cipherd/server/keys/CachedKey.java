@@ -38,6 +38,12 @@ final class CachedKey {
         new EnvelopeHeader(metadata.name(), v, info.mode()), store.readMaterial(metadata.name(), info)));
   }
 
+  /** Overwrites every loaded version's bytes; the cache must no longer hand this key out. */
+  void destroy() {
+    loaded.values().forEach(UsableKey::destroy);
+    loaded.clear();
+  }
+
   /** The same key with new metadata, keeping the versions already loaded (versions never change). */
   CachedKey withMetadata(KeyMetadata newer) {
     return new CachedKey(newer, store, loaded);

@@ -118,10 +118,14 @@ public final class KeyRing {
     checkAuthenticated(chosen, allowUnauthenticated, "create a key");
     int bits = keySizeBits == 0 ? 256 : keySizeBits;
     NewKeyVersion first = generated(1, chosen, bits);
-    KeyPolicy initial = policy == null ? KeyPolicy.DEFAULT : policy;
-    checkPolicyFits(initial, 1);
-    synchronized (writeLock) {
-      return remember(store.createKey(name, first, initial));
+    try {
+      KeyPolicy initial = policy == null ? KeyPolicy.DEFAULT : policy;
+      checkPolicyFits(initial, 1);
+      synchronized (writeLock) {
+        return remember(store.createKey(name, first, initial));
+      }
+    } finally {
+      wipe(first);
     }
   }
 
@@ -153,6 +157,8 @@ public final class KeyRing {
           throw e;
         }
         backOff(attempt);
+      } finally {
+        wipe(next);
       }
     }
   }
@@ -199,6 +205,8 @@ public final class KeyRing {
           throw e;
         }
         backOff(attempt);
+      } finally {
+        wipe(next);
       }
     }
   }
@@ -230,9 +238,17 @@ public final class KeyRing {
     return failed;
   }
 
-  /** Forgets every cached key, so the next use reads the store again. */
+  /**
+   * Forgets every cached key, so the next use reads the store again, and overwrites the evicted
+   * versions' key bytes.
+   */
   public void invalidateAll() {
-    cache.clear();
+    for (String name : cache.keySet()) {
+      CachedKey evicted = cache.remove(name);
+      if (evicted != null) {
+        evicted.destroy();
+      }
+    }
   }
 
   /** Key lookups answered from memory. */
@@ -295,6 +311,11 @@ public final class KeyRing {
     return new NewKeyVersion(
         new KeyVersionInfo(version, mode, bits, clock.instant(), /* imported= */ false),
         NonceSource.bytes(bits / 8));
+  }
+
+  /** Stores copy what they keep, so the material handed to them is overwritten once they return. */
+  private static void wipe(NewKeyVersion version) {
+    java.util.Arrays.fill(version.material(), (byte) 0);
   }
 
   private static int defaultSize(Mode mode, int currentBits) {

@@ -14,7 +14,6 @@ import java.util.SortedMap;
 import java.util.TreeMap;
 import java.util.concurrent.locks.ReentrantLock;
 import javax.crypto.SecretKey;
-import javax.crypto.spec.SecretKeySpec;
 
 /**
  * The embedded key store of a single node: key versions in a PKCS12 file, policies in a JSON file
@@ -113,15 +112,13 @@ public final class Pkcs12KeyStore implements KeyStore {
       throw new KeyStoreUnavailableException(p12Path + " has no entry '" + alias + "' though its metadata was loaded", null);
     }
     byte[] bytes = entry.getSecretKey().getEncoded();
-    try {
-      if (bytes.length * 8 != stored.keySizeBits()) {
-        throw new KeyStoreUnavailableException("entry '" + alias + "' of " + p12Path + " holds a "
-            + bytes.length * 8 + "-bit key but its metadata says " + stored.keySizeBits(), null);
-      }
-      return new SecretKeySpec(bytes, stored.mode().keyAlgorithm());
-    } finally {
-      Arrays.fill(bytes, (byte) 0); // SecretKeySpec keeps its own copy.
+    if (bytes.length * 8 != stored.keySizeBits()) {
+      Arrays.fill(bytes, (byte) 0);
+      throw new KeyStoreUnavailableException("entry '" + alias + "' of " + p12Path + " holds a "
+          + bytes.length * 8 + "-bit key but its metadata says " + stored.keySizeBits(), null);
     }
+    // The key takes over this copy, so the key ring can overwrite it on eviction.
+    return new WipeableSecretKey(bytes, stored.mode().keyAlgorithm());
   }
 
   @Override

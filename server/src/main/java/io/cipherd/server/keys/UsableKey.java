@@ -25,6 +25,11 @@ public final class UsableKey {
     return secret;
   }
 
+  /** Overwrites the key bytes, if the store's key allows it; only on eviction from the key ring. */
+  void destroy() {
+    WipeableSecretKey.destroyQuietly(secret);
+  }
+
   @Override
   public String toString() {
     return "UsableKey[" + header + "]";

@@ -5,6 +5,7 @@ import io.cipherd.api.v1.KeyAdminServiceGrpc;
 import io.cipherd.server.crypto.CipherPoolConfig;
 import io.cipherd.server.keys.KeyStore;
 import io.cipherd.server.keys.Pkcs12KeyStore;
+import io.cipherd.server.security.AccessPolicy;
 import io.grpc.ManagedChannel;
 import io.grpc.Server;
 import io.grpc.inprocess.InProcessChannelBuilder;
@@ -44,6 +45,14 @@ final class InProcessCipherd implements AutoCloseable {
     return new InProcessCipherd(new CipherdServices(
         store, CipherPoolConfig.DEFAULT, new RequestLimits(maxBatchItems), /* blockingThreads= */ 4,
         /* blockingQueue= */ 1000));
+  }
+
+  /** A server that enforces {@code accessPolicy}. */
+  static InProcessCipherd start(Path dataDir, AccessPolicy accessPolicy) throws IOException {
+    KeyStore store = Pkcs12KeyStore.open(dataDir, PASSWORD);
+    return new InProcessCipherd(new CipherdServices(
+        store, CipherPoolConfig.DEFAULT, new RequestLimits(64), /* blockingThreads= */ 4,
+        /* blockingQueue= */ 1000, accessPolicy));
   }
 
   static InProcessCipherd start(Path dataDir) throws IOException {

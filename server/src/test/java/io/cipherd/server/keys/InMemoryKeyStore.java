@@ -6,7 +6,6 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.TreeMap;
 import javax.crypto.SecretKey;
-import javax.crypto.spec.SecretKeySpec;
 
 /** A {@link KeyStore} in memory, with the same contract as the real ones, for fast unit tests. */
 public final class InMemoryKeyStore implements KeyStore {
@@ -31,7 +30,7 @@ public final class InMemoryKeyStore implements KeyStore {
       throw KeyNotFoundException.key(name);
     }
     KeyVersionInfo stored = metadata.version(version.version());
-    return new SecretKeySpec(material.get(name).get(stored.version() - 1), stored.mode().keyAlgorithm());
+    return new WipeableSecretKey(material.get(name).get(stored.version() - 1).clone(), stored.mode().keyAlgorithm());
   }
 
   @Override

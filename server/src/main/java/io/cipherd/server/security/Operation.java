@@ -1,0 +1,36 @@
+package io.cipherd.server.security;
+
+import java.util.Arrays;
+import java.util.Locale;
+import java.util.stream.Collectors;
+
+/** What an access policy rule may allow a caller to do with a key. */
+public enum Operation {
+  ENCRYPT,
+  DECRYPT,
+  /** Rewrap a ciphertext to the current version of its own key, never seeing the plaintext. */
+  REENCRYPT,
+  /** Read a ciphertext's header or a key's metadata (Inspect, GetKey, ListKeys). */
+  INSPECT,
+  /** Create, rotate, import and change the policy of keys. */
+  ADMIN;
+
+  /** The name used in policy files and messages. */
+  public String configName() {
+    return name().toLowerCase(Locale.ROOT);
+  }
+
+  /** The operation named {@code name} in a policy file, or null if there is none. */
+  static Operation fromConfigName(String name) {
+    for (Operation operation : values()) {
+      if (operation.configName().equals(name)) {
+        return operation;
+      }
+    }
+    return null;
+  }
+
+  static String configNames() {
+    return Arrays.stream(values()).map(Operation::configName).collect(Collectors.joining(", "));
+  }
+}

@@ -1,0 +1,62 @@
+package io.cipherd.server.security;
+
+import io.cipherd.server.api.CallerIdentity;
+import java.util.function.Supplier;
+
+/**
+ * Enforces an {@link AccessPolicy} for the caller in the current gRPC context, counting refusals.
+ * Each check reads the policy in force, so a reloaded file applies to the next call.
+ */
+public final class PolicyAuthorizer implements Authorizer {
+  private final Supplier<AccessPolicy> policies;
+  private final AccessDenials denials;
+
+  public PolicyAuthorizer(Supplier<AccessPolicy> policies, AccessDenials denials) {
+    this.policies = policies;
+    this.denials = denials;
+  }
+
+  @Override
+  public void check(Operation operation, String keyName) {
+    String caller = caller(operation, keyName);
+    if (!policies.get().allows(caller, operation, keyName)) {
+      throw denied(caller, operation, keyName);
+    }
+  }
+
+  @Override
+  public boolean allows(Operation operation, String keyName) {
+    String caller = CallerIdentity.current();
+    return caller != null && policies.get().allows(caller, operation, keyName);
+  }
+
+  @Override
+  public void checkReEncrypt(String sourceKey, String targetKey) {
+    if (sourceKey.equals(targetKey)) {
+      String caller = caller(Operation.REENCRYPT, sourceKey);
+      AccessPolicy policy = policies.get();
+      boolean allowed = policy.allows(caller, Operation.REENCRYPT, sourceKey)
+          || (policy.allows(caller, Operation.DECRYPT, sourceKey) && policy.allows(caller, Operation.ENCRYPT, sourceKey));
+      if (!allowed) {
+        throw denied(caller, Operation.REENCRYPT, sourceKey);
+      }
+      return;
+    }
+    check(Operation.DECRYPT, sourceKey);
+    check(Operation.ENCRYPT, targetKey);
+  }
+
+  private String caller(Operation operation, String keyName) {
+    String caller = CallerIdentity.current();
+    if (caller == null) {
+      denials.recordAnonymous();
+      throw new UnauthenticatedException(operation, keyName);
+    }
+    return caller;
+  }
+
+  private AccessDeniedException denied(String caller, Operation operation, String keyName) {
+    denials.recordDenied();
+    return new AccessDeniedException(caller, operation, keyName);
+  }
+}

@@ -1,0 +1,316 @@
+package io.cipherd.server.api;
+
+import static io.cipherd.server.api.GrpcAssertions.failsWith;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.google.protobuf.ByteString;
+import io.cipherd.api.v1.CreateKeyRequest;
+import io.cipherd.api.v1.CryptoServiceGrpc;
+import io.cipherd.api.v1.DecryptBatchItem;
+import io.cipherd.api.v1.DecryptBatchRequest;
+import io.cipherd.api.v1.DecryptBatchResponse;
+import io.cipherd.api.v1.DecryptRequest;
+import io.cipherd.api.v1.EncryptBatchItem;
+import io.cipherd.api.v1.EncryptBatchRequest;
+import io.cipherd.api.v1.EncryptRequest;
+import io.cipherd.api.v1.GetKeyRequest;
+import io.cipherd.api.v1.ImportKeyRequest;
+import io.cipherd.api.v1.InspectRequest;
+import io.cipherd.api.v1.KeyAdminServiceGrpc;
+import io.cipherd.api.v1.Key;
+import io.cipherd.api.v1.KeyPolicy;
+import io.cipherd.api.v1.ListKeysRequest;
+import io.cipherd.api.v1.ReEncryptBatchItem;
+import io.cipherd.api.v1.ReEncryptBatchRequest;
+import io.cipherd.api.v1.ReEncryptBatchResponse;
+import io.cipherd.api.v1.ReEncryptRequest;
+import io.cipherd.api.v1.ReEncryptStreamRequest;
+import io.cipherd.api.v1.ReEncryptStreamResponse;
+import io.cipherd.api.v1.RotateKeyRequest;
+import io.cipherd.api.v1.UpdateKeyPolicyRequest;
+import io.cipherd.server.security.AccessPolicy;
+import io.cipherd.server.security.AccessPolicyFile;
+import io.cipherd.server.security.BearerTokens;
+import io.grpc.Metadata;
+import io.grpc.Status;
+import io.grpc.stub.AbstractStub;
+import io.grpc.stub.MetadataUtils;
+import io.grpc.stub.StreamObserver;
+import java.io.StringReader;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The access policy enforced over gRPC for every operation, with bearer-token callers. */
+class AccessPolicyEnforcementTest {
+  private static final String POLICY = """
+      callers:
+        billing:
+          token_sha256: %s
+          rules:
+            - keys: [payments-*]
+              operations: [encrypt, decrypt]
+            - keys: [invoices]
+              operations: [encrypt]
+        rotator:
+          token_sha256: %s
+          rules:
+            - keys: ["*"]
+              operations: [reencrypt, inspect]
+        mover:
+          token_sha256: %s
+          rules:
+            - keys: [payments-eu]
+              operations: [decrypt]
+            - keys: [archive]
+              operations: [encrypt]
+        keyadmin:
+          token_sha256: %s
+          rules:
+            - keys: ["*"]
+              operations: [admin]
+      """.formatted(hash("billing"), hash("rotator"), hash("mover"), hash("keyadmin"));
+
+  @TempDir Path dataDir;
+  private InProcessCipherd cipherd;
+
+  @BeforeEach
+  void start() throws Exception {
+    AccessPolicy policy = AccessPolicyFile.parse("test", new StringReader(POLICY));
+    cipherd = InProcessCipherd.start(dataDir, policy);
+    for (String key : List.of("payments-eu", "invoices", "archive")) {
+      admin("keyadmin").createKey(CreateKeyRequest.newBuilder().setKeyName(key).build());
+    }
+  }
+
+  @AfterEach
+  void stop() throws Exception {
+    cipherd.close();
+  }
+
+  @Test
+  void allowedCaller_encryptsAndDecrypts_withGlobMatchedKey() {
+    String ciphertext = encrypt("billing", "payments-eu", "card 4111");
+    assertThat(crypto("billing").decrypt(DecryptRequest.newBuilder().setCiphertext(ciphertext).build())
+        .getPlaintext().toStringUtf8()).isEqualTo("card 4111");
+  }
+
+  @Test
+  void deniedOperation_isPermissionDenied_namingCallerOperationAndKey_andCounted() {
+    String ciphertext = encrypt("billing", "invoices", "invoice 7");
+    long before = cipherd.services.accessDenials().denied();
+
+    Status status = failsWith(Status.Code.PERMISSION_DENIED, () -> crypto("billing")
+        .decrypt(DecryptRequest.newBuilder().setCiphertext(ciphertext).build()));
+
+    assertThat(status.getDescription()).isEqualTo("caller 'billing' may not decrypt with key 'invoices'");
+    assertThat(cipherd.services.accessDenials().denied()).isEqualTo(before + 1);
+  }
+
+  @Test
+  void keyOutsideEveryPattern_isDenied_evenIfItDoesNotExist() {
+    Status status = failsWith(Status.Code.PERMISSION_DENIED, () -> crypto("billing").encrypt(
+        EncryptRequest.newBuilder().setKeyName("payroll").setPlaintext(ByteString.copyFromUtf8("x")).build()));
+    assertThat(status.getDescription()).isEqualTo("caller 'billing' may not encrypt with key 'payroll'");
+  }
+
+  @Test
+  void anonymousCaller_isUnauthenticated_andCounted() {
+    Status status = failsWith(Status.Code.UNAUTHENTICATED, () -> cipherd.crypto.encrypt(
+        EncryptRequest.newBuilder().setKeyName("payments-eu").setPlaintext(ByteString.copyFromUtf8("x")).build()));
+    assertThat(status.getDescription()).contains("anonymous").contains("encrypt").contains("'payments-eu'");
+    assertThat(cipherd.services.accessDenials().anonymous()).isEqualTo(1);
+  }
+
+  @Test
+  void unknownToken_isUnauthenticated() {
+    failsWith(Status.Code.UNAUTHENTICATED, () -> crypto("not-a-caller").encrypt(
+        EncryptRequest.newBuilder().setKeyName("payments-eu").setPlaintext(ByteString.copyFromUtf8("x")).build()));
+  }
+
+  @Test
+  void adminOperations_needAdmin() {
+    failsWith(Status.Code.PERMISSION_DENIED, () -> admin("billing")
+        .createKey(CreateKeyRequest.newBuilder().setKeyName("payments-new").build()));
+    Status rotate = failsWith(Status.Code.PERMISSION_DENIED, () -> admin("billing")
+        .rotateKey(RotateKeyRequest.newBuilder().setKeyName("payments-eu").build()));
+    assertThat(rotate.getDescription()).isEqualTo("caller 'billing' may not admin with key 'payments-eu'");
+    failsWith(Status.Code.PERMISSION_DENIED, () -> admin("billing").importKey(ImportKeyRequest.newBuilder()
+        .setKeyName("payments-eu").setKeyMaterial(ByteString.copyFrom(new byte[32])).build()));
+    failsWith(Status.Code.PERMISSION_DENIED, () -> admin("billing").updateKeyPolicy(UpdateKeyPolicyRequest
+        .newBuilder().setKeyName("payments-eu").setPolicy(KeyPolicy.getDefaultInstance()).build()));
+    failsWith(Status.Code.PERMISSION_DENIED, () -> admin("billing")
+        .getKey(GetKeyRequest.newBuilder().setKeyName("payments-eu").build()));
+
+    assertThat(admin("keyadmin").rotateKey(RotateKeyRequest.newBuilder().setKeyName("payments-eu").build())
+        .getKey().getCurrentVersion()).isEqualTo(2);
+    assertThat(admin("keyadmin").updateKeyPolicy(UpdateKeyPolicyRequest.newBuilder().setKeyName("payments-eu")
+        .setPolicy(KeyPolicy.newBuilder().setMinDecryptionVersion(1)).build()).getKey().getKeyName())
+        .isEqualTo("payments-eu");
+    assertThat(admin("keyadmin").getKey(GetKeyRequest.newBuilder().setKeyName("invoices").build())
+        .getKey().getKeyName()).isEqualTo("invoices");
+  }
+
+  @Test
+  void adminMayNotUseKeys() {
+    failsWith(Status.Code.PERMISSION_DENIED, () -> crypto("keyadmin").encrypt(
+        EncryptRequest.newBuilder().setKeyName("payments-eu").setPlaintext(ByteString.copyFromUtf8("x")).build()));
+  }
+
+  @Test
+  void listKeys_showsOnlyKeysTheCallerMayInspectOrAdminister() {
+    assertThat(admin("keyadmin").listKeys(ListKeysRequest.getDefaultInstance()).getKeysList())
+        .extracting(Key::getKeyName).containsExactly("archive", "invoices", "payments-eu");
+    assertThat(admin("rotator").listKeys(ListKeysRequest.getDefaultInstance()).getKeysList()).hasSize(3);
+    assertThat(admin("billing").listKeys(ListKeysRequest.getDefaultInstance()).getKeysList()).isEmpty();
+  }
+
+  @Test
+  void inspect_needsInspect() {
+    String ciphertext = encrypt("billing", "payments-eu", "x");
+    failsWith(Status.Code.PERMISSION_DENIED, () -> crypto("billing")
+        .inspect(InspectRequest.newBuilder().setCiphertext(ciphertext).build()));
+    assertThat(crypto("rotator").inspect(InspectRequest.newBuilder().setCiphertext(ciphertext).build())
+        .getKeyName()).isEqualTo("payments-eu");
+  }
+
+  @Test
+  void reEncryptWithinKey_needsReencrypt_orBothDecryptAndEncrypt() {
+    String ciphertext = encrypt("billing", "payments-eu", "x");
+    admin("keyadmin").rotateKey(RotateKeyRequest.newBuilder().setKeyName("payments-eu").build());
+
+    assertThat(crypto("rotator").reEncrypt(ReEncryptRequest.newBuilder().setCiphertext(ciphertext).build())
+        .getKeyVersion()).isEqualTo(2);
+    assertThat(crypto("billing").reEncrypt(ReEncryptRequest.newBuilder().setCiphertext(ciphertext).build())
+        .getKeyVersion()).isEqualTo(2);
+    Status status = failsWith(Status.Code.PERMISSION_DENIED, () -> crypto("mover")
+        .reEncrypt(ReEncryptRequest.newBuilder().setCiphertext(ciphertext).build()));
+    assertThat(status.getDescription()).isEqualTo("caller 'mover' may not reencrypt with key 'payments-eu'");
+  }
+
+  @Test
+  void reEncryptIntoAnotherKey_needsDecryptOnSource_andEncryptOnTarget() {
+    String ciphertext = encrypt("billing", "payments-eu", "moving");
+
+    String moved = crypto("mover").reEncrypt(ReEncryptRequest.newBuilder().setCiphertext(ciphertext)
+        .setKeyName("archive").build()).getCiphertext();
+    assertThat(moved).contains("archive");
+
+    // reencrypt on every key is not enough to move data between keys.
+    Status rotator = failsWith(Status.Code.PERMISSION_DENIED, () -> crypto("rotator")
+        .reEncrypt(ReEncryptRequest.newBuilder().setCiphertext(ciphertext).setKeyName("archive").build()));
+    assertThat(rotator.getDescription()).isEqualTo("caller 'rotator' may not decrypt with key 'payments-eu'");
+    // decrypt on the source without encrypt on the target is not enough either.
+    Status billing = failsWith(Status.Code.PERMISSION_DENIED, () -> crypto("billing")
+        .reEncrypt(ReEncryptRequest.newBuilder().setCiphertext(ciphertext).setKeyName("archive").build()));
+    assertThat(billing.getDescription()).isEqualTo("caller 'billing' may not encrypt with key 'archive'");
+  }
+
+  @Test
+  void batches_denyOnlyTheItemsTheCallerMayNotTouch() {
+    String allowed = encrypt("billing", "payments-eu", "ok");
+    String denied = encrypt("billing", "invoices", "no");
+    DecryptBatchResponse response = crypto("billing").decryptBatch(DecryptBatchRequest.newBuilder()
+        .addItems(DecryptBatchItem.newBuilder().setReference("a").setCiphertext(allowed))
+        .addItems(DecryptBatchItem.newBuilder().setReference("b").setCiphertext(denied))
+        .addItems(DecryptBatchItem.newBuilder().setReference("c").setCiphertext(allowed))
+        .build());
+
+    assertThat(response.getResultsList()).hasSize(3);
+    assertThat(response.getResults(0).getPlaintext().toStringUtf8()).isEqualTo("ok");
+    assertThat(response.getResults(1).getReference()).isEqualTo("b");
+    assertThat(response.getResults(1).getError().getCode()).isEqualTo(Status.Code.PERMISSION_DENIED.value());
+    assertThat(response.getResults(1).getError().getMessage())
+        .isEqualTo("caller 'billing' may not decrypt with key 'invoices'");
+    assertThat(response.getResults(2).getPlaintext().toStringUtf8()).isEqualTo("ok");
+  }
+
+  @Test
+  void encryptBatch_withDeniedKey_failsEveryItemWithItsOwnError() {
+    var response = crypto("rotator").encryptBatch(EncryptBatchRequest.newBuilder().setKeyName("invoices")
+        .addItems(EncryptBatchItem.newBuilder().setReference("a").setPlaintext(ByteString.copyFromUtf8("1")))
+        .addItems(EncryptBatchItem.newBuilder().setReference("b").setPlaintext(ByteString.copyFromUtf8("2")))
+        .build());
+    assertThat(response.getResultsList()).hasSize(2)
+        .allSatisfy(r -> assertThat(r.getError().getCode()).isEqualTo(Status.Code.PERMISSION_DENIED.value()));
+  }
+
+  @Test
+  void reEncryptBatchAndStream_checkEveryItemsSourceKey() throws Exception {
+    String payments = encrypt("billing", "payments-eu", "p");
+    String invoices = encrypt("billing", "invoices", "i");
+
+    ReEncryptBatchResponse batch = crypto("mover").reEncryptBatch(ReEncryptBatchRequest.newBuilder()
+        .setKeyName("archive")
+        .addItems(ReEncryptBatchItem.newBuilder().setReference("p").setCiphertext(payments))
+        .addItems(ReEncryptBatchItem.newBuilder().setReference("i").setCiphertext(invoices))
+        .build());
+    assertThat(batch.getResults(0).hasError()).isFalse();
+    assertThat(batch.getResults(1).getError().getMessage())
+        .isEqualTo("caller 'mover' may not decrypt with key 'invoices'");
+
+    List<ReEncryptStreamResponse> responses = new CopyOnWriteArrayList<>();
+    CompletableFuture<Void> done = new CompletableFuture<>();
+    StreamObserver<ReEncryptStreamRequest> requests = as("mover", cipherd.cryptoAsync)
+        .reEncryptStream(new StreamObserver<>() {
+          @Override
+          public void onNext(ReEncryptStreamResponse value) {
+            responses.add(value);
+          }
+
+          @Override
+          public void onError(Throwable t) {
+            done.completeExceptionally(t);
+          }
+
+          @Override
+          public void onCompleted() {
+            done.complete(null);
+          }
+        });
+    for (int i = 0; i < 10; i++) {
+      requests.onNext(ReEncryptStreamRequest.newBuilder().setReference("r" + i).setKeyName("archive")
+          .setCiphertext(i % 3 == 0 ? invoices : payments).build());
+    }
+    requests.onCompleted();
+    done.get(10, TimeUnit.SECONDS);
+
+    assertThat(responses).hasSize(10);
+    for (int i = 0; i < 10; i++) {
+      var result = responses.get(i).getResult();
+      assertThat(result.getReference()).isEqualTo("r" + i);
+      assertThat(result.getError().getCode())
+          .isEqualTo(i % 3 == 0 ? Status.Code.PERMISSION_DENIED.value() : Status.Code.OK.value());
+    }
+  }
+
+  private String encrypt(String caller, String key, String plaintext) {
+    return crypto(caller).encrypt(EncryptRequest.newBuilder().setKeyName(key)
+        .setPlaintext(ByteString.copyFromUtf8(plaintext)).build()).getCiphertext();
+  }
+
+  private CryptoServiceGrpc.CryptoServiceBlockingStub crypto(String caller) {
+    return as(caller, cipherd.crypto);
+  }
+
+  private KeyAdminServiceGrpc.KeyAdminServiceBlockingStub admin(String caller) {
+    return as(caller, cipherd.admin);
+  }
+
+  /** The stub presenting {@code caller}'s token, which in this test is "token-" + its name. */
+  private static <S extends AbstractStub<S>> S as(String caller, S stub) {
+    Metadata headers = new Metadata();
+    headers.put(Metadata.Key.of("authorization", Metadata.ASCII_STRING_MARSHALLER), "Bearer token-" + caller);
+    return stub.withInterceptors(MetadataUtils.newAttachHeadersInterceptor(headers));
+  }
+
+  private static String hash(String caller) {
+    return BearerTokens.hashHex("token-" + caller);
+  }
+}

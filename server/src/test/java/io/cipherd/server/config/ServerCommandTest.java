@@ -1,0 +1,57 @@
+package io.cipherd.server.config;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.cipherd.server.security.TlsConfig;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import picocli.CommandLine;
+
+/** The security options of the command line become a validated configuration. */
+class ServerCommandTest {
+  @TempDir Path dir;
+
+  @Test
+  void tlsAndPolicyOptions_reachTheConfig() throws Exception {
+    Path cert = Files.writeString(dir.resolve("tls.crt"), "cert");
+    Path key = Files.writeString(dir.resolve("tls.key"), "key");
+    Path ca = Files.writeString(dir.resolve("ca.crt"), "ca");
+    Path policy = dir.resolve("policy.yaml");
+
+    ServerConfig config = parse("--tls-cert", cert.toString(), "--tls-key", key.toString(),
+        "--tls-client-ca", ca.toString(), "--tls-reload-period", "PT5M", "--access-policy", policy.toString());
+
+    assertThat(config.tls()).isEqualTo(new TlsConfig(cert, key, ca, Duration.ofMinutes(5)));
+    assertThat(config.tls().mutual()).isTrue();
+    assertThat(config.accessPolicy()).isEqualTo(policy);
+  }
+
+  @Test
+  void noTlsOptions_isPlaintext_withoutPolicy() throws Exception {
+    ServerConfig config = parse();
+    assertThat(config.tls().enabled()).isFalse();
+    assertThat(config.accessPolicy()).isNull();
+  }
+
+  @Test
+  void missingTlsFile_failsWithItsName() {
+    assertThatThrownBy(() -> parse("--tls-cert", dir.resolve("absent.crt").toString(),
+        "--tls-key", dir.resolve("absent.key").toString()))
+        .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("absent.crt");
+  }
+
+  private ServerConfig parse(String... args) throws Exception {
+    Path password = Files.writeString(dir.resolve("password"), "pw");
+    ServerCommand command = new ServerCommand();
+    String[] all = new String[args.length + 2];
+    all[0] = "--keystore-password-file";
+    all[1] = password.toString();
+    System.arraycopy(args, 0, all, 2, args.length);
+    new CommandLine(command).parseArgs(all);
+    return command.toConfig();
+  }
+}

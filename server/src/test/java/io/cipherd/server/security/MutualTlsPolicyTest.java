@@ -1,0 +1,89 @@
+package io.cipherd.server.security;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import com.google.protobuf.ByteString;
+import io.cipherd.api.v1.CreateKeyRequest;
+import io.cipherd.api.v1.CryptoServiceGrpc;
+import io.cipherd.api.v1.DecryptRequest;
+import io.cipherd.api.v1.EncryptRequest;
+import io.cipherd.api.v1.KeyAdminServiceGrpc;
+import io.cipherd.server.CipherdServer;
+import io.cipherd.server.api.CipherdServices;
+import io.cipherd.server.api.RequestLimits;
+import io.cipherd.server.config.ServerConfig;
+import io.cipherd.server.crypto.CipherPoolConfig;
+import io.cipherd.server.keys.Pkcs12KeyStore;
+import io.grpc.ChannelCredentials;
+import io.grpc.Grpc;
+import io.grpc.ManagedChannel;
+import io.grpc.Status;
+import io.grpc.StatusRuntimeException;
+import io.grpc.TlsChannelCredentials;
+import java.io.StringReader;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** Over a real mutual-TLS port, the client certificate is the caller the access policy judges. */
+class MutualTlsPolicyTest {
+  private static final char[] PASSWORD = "mtls-policy-password".toCharArray();
+
+  @TempDir Path pkiDir;
+  @TempDir Path dataDir;
+
+  @Test
+  void clientCertificateSan_isTheCallerThePolicyJudges() throws Exception {
+    TestPki pki = TestPki.create(pkiDir);
+    TestPki.Issued serverCert = pki.issue("server", "cipherd", "dns:localhost,ip:127.0.0.1");
+    TestPki.Issued billing = pki.issue("billing", "ignored-cn", "dns:billing");
+    TestPki.Issued intruder = pki.issue("intruder", "intruder", null);
+    AccessPolicy policy = AccessPolicyFile.parse("test", new StringReader("""
+        callers:
+          billing:
+            rules:
+              - keys: ["*"]
+                operations: [admin, encrypt, decrypt]
+        """));
+    ServerConfig config = new ServerConfig("127.0.0.1", 0, false, dataDir, PASSWORD, 64 * 1024,
+        new RequestLimits(16), CipherPoolConfig.DEFAULT, 2, 100, Duration.ofSeconds(1), "",
+        new TlsConfig(serverCert.cert(), serverCert.key(), pki.caCert, TlsConfig.MIN_RELOAD_PERIOD), null);
+    CipherdServices services = new CipherdServices(Pkcs12KeyStore.open(dataDir, PASSWORD), config.cipherPools(),
+        config.limits(), config.blockingThreads(), config.blockingQueue(), policy);
+
+    try (CipherdServer server = CipherdServer.start(config, services)) {
+      ManagedChannel asBilling = channel(server.port(), pki, billing);
+      ManagedChannel asIntruder = channel(server.port(), pki, intruder);
+      try {
+        KeyAdminServiceGrpc.newBlockingStub(asBilling).createKey(CreateKeyRequest.newBuilder().setKeyName("tls").build());
+        var crypto = CryptoServiceGrpc.newBlockingStub(asBilling);
+        String ciphertext = crypto.encrypt(EncryptRequest.newBuilder().setKeyName("tls")
+            .setPlaintext(ByteString.copyFromUtf8("mtls")).build()).getCiphertext();
+        assertThat(crypto.decrypt(DecryptRequest.newBuilder().setCiphertext(ciphertext).build())
+            .getPlaintext().toStringUtf8()).isEqualTo("mtls");
+
+        assertThatThrownBy(() -> CryptoServiceGrpc.newBlockingStub(asIntruder).decrypt(
+            DecryptRequest.newBuilder().setCiphertext(ciphertext).build()))
+            .isInstanceOfSatisfying(StatusRuntimeException.class, e -> {
+              assertThat(e.getStatus().getCode()).isEqualTo(Status.Code.PERMISSION_DENIED);
+              assertThat(e.getStatus().getDescription()).isEqualTo("caller 'intruder' may not decrypt with key 'tls'");
+            });
+        assertThat(services.accessDenials().denied()).isEqualTo(1);
+      } finally {
+        asBilling.shutdownNow().awaitTermination(5, TimeUnit.SECONDS);
+        asIntruder.shutdownNow().awaitTermination(5, TimeUnit.SECONDS);
+      }
+    }
+  }
+
+  private static ManagedChannel channel(int port, TestPki pki, TestPki.Issued client) throws Exception {
+    ChannelCredentials credentials = TlsChannelCredentials.newBuilder()
+        .trustManager(pki.caCert.toFile())
+        .keyManager(client.cert().toFile(), client.key().toFile())
+        .build();
+    return Grpc.newChannelBuilderForAddress("localhost", port, credentials).build();
+  }
+}
