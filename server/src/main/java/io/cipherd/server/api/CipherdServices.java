@@ -8,6 +8,7 @@ import io.cipherd.server.crypto.PayloadCipher;
 import io.cipherd.server.engine.CryptoEngine;
 import io.cipherd.server.keys.KeyRing;
 import io.cipherd.server.keys.KeyStore;
+import io.cipherd.server.metrics.AccessDenialMetrics;
 import io.cipherd.server.metrics.CipherPoolMetrics;
 import io.cipherd.server.metrics.CipherdMetrics;
 import io.cipherd.server.metrics.CryptoMetrics;
@@ -120,6 +121,7 @@ public final class CipherdServices implements AutoCloseable {
         new CryptoMetrics(metrics.registry(), metrics.keyNames()));
     CipherPoolMetrics.bind(cipherPools, metrics.registry());
     KeyCacheMetrics.bind(keyRing, metrics.registry());
+    AccessDenialMetrics.bind(accessDenials, metrics.registry());
     this.crypto = new CryptoServiceImpl(engine, dispatcher, limits);
     this.admin = new KeyAdminServiceImpl(keyRing, dispatcher, authorizer);
   }

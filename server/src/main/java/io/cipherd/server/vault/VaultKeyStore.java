@@ -7,6 +7,7 @@ import io.cipherd.server.keys.KeyNotFoundException;
 import io.cipherd.server.keys.KeyPolicy;
 import io.cipherd.server.keys.KeyStore;
 import io.cipherd.server.keys.KeyVersionInfo;
+import io.cipherd.server.keys.WipeableSecretKey;
 import io.cipherd.server.keys.NewKeyVersion;
 import io.github.jopenlibs.vault.json.JsonObject;
 import io.github.jopenlibs.vault.json.JsonValue;
@@ -20,7 +21,6 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 import javax.crypto.SecretKey;
-import javax.crypto.spec.SecretKeySpec;
 
 /**
  * Keys in Vault's KV v2 engine, shared by every replica.
@@ -84,15 +84,13 @@ public final class VaultKeyStore implements KeyStore {
           + " in Vault does not match its metadata");
     }
     byte[] material = KvVersionFields.decodeMaterial(name, version.version(), fields);
-    try {
-      if (material.length * 8 != stored.keySizeBits()) {
-        throw new IllegalStateException("key '" + name + "' version " + version.version()
-            + " in Vault has material of the wrong length");
-      }
-      return new SecretKeySpec(material, stored.mode().keyAlgorithm());
-    } finally {
+    if (material.length * 8 != stored.keySizeBits()) {
       Arrays.fill(material, (byte) 0);
+      throw new IllegalStateException("key '" + name + "' version " + version.version()
+          + " in Vault has material of the wrong length");
     }
+    // The key ring's cache owns the only copy and overwrites it when the version is evicted.
+    return new WipeableSecretKey(material, stored.mode().keyAlgorithm());
   }
 
   @Override

@@ -111,6 +111,8 @@ class AccessPolicyEnforcementTest {
 
     assertThat(status.getDescription()).isEqualTo("caller 'billing' may not decrypt with key 'invoices'");
     assertThat(cipherd.services.accessDenials().denied()).isEqualTo(before + 1);
+    assertThat(cipherd.services.metrics().registry().get("cipherd.access.denials").tag("reason", "denied")
+        .functionCounter().count()).isEqualTo(before + 1);
   }
 
   @Test
