@@ -1,6 +1,5 @@
 package io.cipherd.server.api;
 
-import io.grpc.Context;
 import io.grpc.StatusRuntimeException;
 import io.grpc.stub.StreamObserver;
 import java.util.concurrent.Executor;
@@ -15,9 +14,12 @@ import java.util.function.Supplier;
 final class CallDispatcher {
   private final Executor blocking;
 
+  /**
+   * {@code blocking} must carry the call's gRPC Context (caller identity, deadline) and request id
+   * to its threads, as {@code logging.CallContextExecutor.propagating} does.
+   */
   CallDispatcher(Executor blocking) {
-    // Work moved off the transport thread keeps the call's Context (caller identity, deadline).
-    this.blocking = Context.currentContextExecutor(blocking);
+    this.blocking = blocking;
   }
 
   /** Answers the call with {@code work}'s result, in place if {@code fromMemory}, else on the blocking pool. */
