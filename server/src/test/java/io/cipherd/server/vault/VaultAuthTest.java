@@ -3,6 +3,8 @@ package io.cipherd.server.vault;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import com.sun.net.httpserver.HttpExchange;
+import com.sun.net.httpserver.HttpServer;
 import io.cipherd.server.api.StatusMapper;
 import io.cipherd.server.crypto.Mode;
 import io.cipherd.server.keys.KeyPolicy;
@@ -10,13 +12,23 @@ import io.cipherd.server.keys.KeyStoreAccessDeniedException;
 import io.cipherd.server.keys.KeyVersionInfo;
 import io.cipherd.server.keys.NewKeyVersion;
 import io.cipherd.server.vault.auth.AppRoleAuth;
+import io.cipherd.server.vault.auth.KubernetesAuth;
 import io.cipherd.server.vault.auth.TokenAuth;
 import io.github.jopenlibs.vault.json.Json;
+import io.github.jopenlibs.vault.json.JsonArray;
 import io.github.jopenlibs.vault.json.JsonObject;
 import io.grpc.Status;
+import java.io.IOException;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.security.SecureRandom;
 import java.time.Instant;
+import java.util.Base64;
+import java.util.UUID;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Tag;
@@ -24,11 +36,13 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
-/** Logging in (AppRole, token), keeping short-lived tokens alive, and the shipped Vault policies. */
+/** Logging in (AppRole, Kubernetes, token), keeping short-lived tokens alive, and the shipped Vault policies. */
 @Tag("vault")
 @Timeout(120)
 class VaultAuthTest {
   private static final String PREFIX = "cipherd/keys"; // what deploy/vault/*.hcl grant
+  private static final String SA_NAMESPACE = "payments";
+  private static final String SA_NAME = "cipherd";
   private static VaultDevServer vault;
 
   @BeforeAll
@@ -37,6 +51,11 @@ class VaultAuthTest {
     vault.api("PUT", "sys/policies/acl/cipherd", policyBody("cipherd-policy.hcl"));
     vault.api("PUT", "sys/policies/acl/cipherd-readonly", policyBody("cipherd-readonly-policy.hcl"));
     vault.api("POST", "sys/auth/approle", "{\"type\":\"approle\"}");
+    vault.api("POST", "sys/auth/kubernetes", "{\"type\":\"kubernetes\"}");
+    vault.api("POST", "auth/kubernetes/role/cipherd", Json.object()
+        .add("bound_service_account_names", new JsonArray().add(SA_NAME))
+        .add("bound_service_account_namespaces", new JsonArray().add(SA_NAMESPACE))
+        .add("token_policies", new JsonArray().add("cipherd")).toString());
   }
 
   @AfterAll
@@ -86,6 +105,48 @@ class VaultAuthTest {
         .isInstanceOf(KeyStoreAccessDeniedException.class)
         .hasMessageContaining("auth/approle/login")
         .hasMessageNotContaining("00000000");
+  }
+
+  @Test
+  void kubernetes_serviceAccountJwt_isReviewedByTheKubernetesApi_andItsTokenCreatesAndRotatesAKey(@TempDir Path dir)
+      throws Exception {
+    String uid = UUID.randomUUID().toString();
+    String jwt = serviceAccountJwt(uid);
+    Path jwtFile = dir.resolve("token");
+    Files.writeString(jwtFile, jwt + "\n");
+    try (TokenReviewStandIn kubernetes = TokenReviewStandIn.vouchingFor(jwt, uid)) {
+      configureKubernetesAuth(kubernetes);
+
+      try (VaultKeyStore store = VaultKeyStore.open(
+          vault.config(PREFIX, new KubernetesAuth("kubernetes", "cipherd", jwtFile)))) {
+        store.createKey("k8s-key", version(1), KeyPolicy.DEFAULT);
+        store.addVersion("k8s-key", 1, version(2));
+
+        assertThat(store.readKey("k8s-key").orElseThrow().currentVersion()).isEqualTo(2);
+      }
+      assertThat(kubernetes.accepted()).as("Vault asked the Kubernetes API to review the JWT").isEqualTo(1);
+      assertThat(kubernetes.rejected()).isZero();
+    }
+  }
+
+  @Test
+  void kubernetes_jwtTheKubernetesApiRejects_isPermissionDeniedNamingTheLoginPath(@TempDir Path dir) throws Exception {
+    String uid = UUID.randomUUID().toString();
+    String revoked = serviceAccountJwt(uid); // the role's service account, but the API no longer knows this token
+    Path jwtFile = dir.resolve("token");
+    Files.writeString(jwtFile, revoked);
+    try (TokenReviewStandIn kubernetes = TokenReviewStandIn.vouchingFor(serviceAccountJwt(uid), uid)) {
+      configureKubernetesAuth(kubernetes);
+
+      assertThatThrownBy(() -> VaultKeyStore.open(
+          vault.config(PREFIX, new KubernetesAuth("kubernetes", "cipherd", jwtFile))))
+          .isInstanceOf(KeyStoreAccessDeniedException.class)
+          .hasMessageContaining("auth/kubernetes/login")
+          .hasMessageNotContaining(revoked)
+          .satisfies(e -> assertThat(StatusMapper.toStatus(e).getCode()).isEqualTo(Status.Code.PERMISSION_DENIED));
+      assertThat(kubernetes.rejected()).as("denied by the token review, not by the claims").isGreaterThanOrEqualTo(1);
+      assertThat(kubernetes.accepted()).isZero();
+    }
   }
 
   @Test
@@ -154,6 +215,97 @@ class VaultAuthTest {
 
   private static JsonObject data(String body) {
     return Json.parse(body).asObject().get("data").asObject();
+  }
+
+  private static void configureKubernetesAuth(TokenReviewStandIn kubernetes) throws Exception {
+    vault.api("POST", "auth/kubernetes/config", Json.object()
+        .add("kubernetes_host", kubernetes.address())
+        .add("disable_local_ca_jwt", true).toString());
+  }
+
+  /**
+   * A service-account JWT as Kubernetes issues it. Without {@code pem_keys} Vault checks only that the algorithm
+   * is one Kubernetes signs with and leaves the signature to the TokenReview, so random bytes do.
+   */
+  private static String serviceAccountJwt(String uid) {
+    Base64.Encoder base64 = Base64.getUrlEncoder().withoutPadding();
+    String header = Json.object().add("alg", "RS256").add("typ", "JWT").toString();
+    String claims = Json.object()
+        .add("iss", "kubernetes/serviceaccount")
+        .add("sub", "system:serviceaccount:" + SA_NAMESPACE + ":" + SA_NAME)
+        .add("kubernetes.io/serviceaccount/namespace", SA_NAMESPACE)
+        .add("kubernetes.io/serviceaccount/service-account.name", SA_NAME)
+        .add("kubernetes.io/serviceaccount/service-account.uid", uid)
+        .toString();
+    byte[] signature = new byte[256];
+    new SecureRandom().nextBytes(signature);
+    return base64.encodeToString(header.getBytes(StandardCharsets.UTF_8)) + "."
+        + base64.encodeToString(claims.getBytes(StandardCharsets.UTF_8)) + "." + base64.encodeToString(signature);
+  }
+
+  /** The Kubernetes API's TokenReview endpoint, authenticating exactly one service-account JWT. */
+  private static final class TokenReviewStandIn implements AutoCloseable {
+    private final HttpServer server;
+    private final String validJwt;
+    private final String validUid;
+    private final AtomicInteger accepted = new AtomicInteger();
+    private final AtomicInteger rejected = new AtomicInteger();
+
+    private TokenReviewStandIn(String validJwt, String validUid) throws IOException {
+      this.validJwt = validJwt;
+      this.validUid = validUid;
+      this.server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
+      server.createContext("/apis/authentication.k8s.io/v1/tokenreviews", this::review);
+      server.start();
+    }
+
+    /** Authenticates {@code jwt} as the service account with {@code uid}; any other token is not authenticated. */
+    static TokenReviewStandIn vouchingFor(String jwt, String uid) throws IOException {
+      return new TokenReviewStandIn(jwt, uid);
+    }
+
+    String address() {
+      return "http://127.0.0.1:" + server.getAddress().getPort();
+    }
+
+    int accepted() {
+      return accepted.get();
+    }
+
+    int rejected() {
+      return rejected.get();
+    }
+
+    private void review(HttpExchange exchange) throws IOException {
+      try (exchange) {
+        if (!"POST".equals(exchange.getRequestMethod())) {
+          exchange.sendResponseHeaders(405, -1);
+          return;
+        }
+        String token = Json.parse(new String(exchange.getRequestBody().readAllBytes(), StandardCharsets.UTF_8))
+            .asObject().get("spec").asObject().getString("token", "");
+        JsonObject status = Json.object().add("authenticated", token.equals(validJwt));
+        if (token.equals(validJwt)) {
+          accepted.incrementAndGet();
+          status.add("user", Json.object()
+              .add("username", "system:serviceaccount:" + SA_NAMESPACE + ":" + SA_NAME)
+              .add("uid", validUid)
+              .add("groups", new JsonArray().add("system:serviceaccounts")));
+        } else {
+          rejected.incrementAndGet();
+        }
+        byte[] body = Json.object().add("apiVersion", "authentication.k8s.io/v1").add("kind", "TokenReview")
+            .add("status", status).toString().getBytes(StandardCharsets.UTF_8);
+        exchange.getResponseHeaders().set("Content-Type", "application/json");
+        exchange.sendResponseHeaders(201, body.length);
+        exchange.getResponseBody().write(body);
+      }
+    }
+
+    @Override
+    public void close() {
+      server.stop(0);
+    }
   }
 
   private static String policyBody(String file) throws Exception {
