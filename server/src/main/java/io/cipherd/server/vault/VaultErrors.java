@@ -40,8 +40,12 @@ final class VaultErrors {
   }
 
   KeyStoreAccessDeniedException denied(String operation, String path) {
-    return new KeyStoreAccessDeniedException("Vault at " + address + " denied permission to " + operation + " "
-        + path + "; grant it in the token's Vault policy (see deploy/vault/cipherd-policy.hcl)");
+    // A refused login is about the credentials, not about what the token's policy grants.
+    String hint = path.startsWith("auth/") && path.endsWith("/login")
+        ? "check the credentials (role id and secret id, token, or service-account JWT) and the auth role's bindings"
+        : "grant it in the token's Vault policy (see deploy/vault/cipherd-policy.hcl)";
+    return new KeyStoreAccessDeniedException(
+        "Vault at " + address + " denied permission to " + operation + " " + path + "; " + hint);
   }
 
   /** Vault's {@code errors} array, or empty. */

@@ -104,6 +104,7 @@ class VaultAuthTest {
     assertThatThrownBy(() -> VaultKeyStore.open(vault.config(PREFIX, new AppRoleAuth("approle", roleId, secretId))))
         .isInstanceOf(KeyStoreAccessDeniedException.class)
         .hasMessageContaining("auth/approle/login")
+        .hasMessageContaining("check the credentials")
         .hasMessageNotContaining("00000000");
   }
 
