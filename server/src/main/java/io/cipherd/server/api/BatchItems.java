@@ -30,6 +30,23 @@ final class BatchItems {
   }
 
   EncryptBatchResponse encrypt(EncryptBatchRequest request) {
+    return engine.inBatch(batch -> encrypt(batch, request));
+  }
+
+  DecryptBatchResponse decrypt(DecryptBatchRequest request) {
+    return engine.inBatch(batch -> decrypt(batch, request));
+  }
+
+  ReEncryptBatchResponse reEncrypt(ReEncryptBatchRequest request) {
+    return engine.inBatch(batch -> reEncrypt(batch, request));
+  }
+
+  /** One rewrap, as a batch result; for ReEncryptStream, item by item. */
+  ReEncryptBatchResult reEncrypt(String reference, ByteString ciphertext, ByteString context, String targetKey) {
+    return reEncrypt(engine, reference, ciphertext, context, targetKey);
+  }
+
+  private static EncryptBatchResponse encrypt(CryptoEngine engine, EncryptBatchRequest request) {
     EncryptBatchResponse.Builder response = EncryptBatchResponse.newBuilder();
     for (EncryptBatchItem item : request.getItemsList()) {
       EncryptBatchResult.Builder result = response.addResultsBuilder().setReference(item.getReference());
@@ -44,7 +61,7 @@ final class BatchItems {
     return response.build();
   }
 
-  DecryptBatchResponse decrypt(DecryptBatchRequest request) {
+  private static DecryptBatchResponse decrypt(CryptoEngine engine, DecryptBatchRequest request) {
     DecryptBatchResponse.Builder response = DecryptBatchResponse.newBuilder();
     for (DecryptBatchItem item : request.getItemsList()) {
       DecryptBatchResult.Builder result = response.addResultsBuilder().setReference(item.getReference());
@@ -58,17 +75,17 @@ final class BatchItems {
     return response.build();
   }
 
-  ReEncryptBatchResponse reEncrypt(ReEncryptBatchRequest request) {
+  private static ReEncryptBatchResponse reEncrypt(CryptoEngine engine, ReEncryptBatchRequest request) {
     ReEncryptBatchResponse.Builder response = ReEncryptBatchResponse.newBuilder();
     for (ReEncryptBatchItem item : request.getItemsList()) {
-      response.addResults(reEncrypt(
+      response.addResults(reEncrypt(engine,
           item.getReference(), item.getCiphertextBytes(), item.getContext(), request.getKeyName()));
     }
     return response.build();
   }
 
-  /** One rewrap, as a batch result; shared by ReEncryptBatch and ReEncryptStream. */
-  ReEncryptBatchResult reEncrypt(String reference, ByteString ciphertext, ByteString context, String targetKey) {
+  private static ReEncryptBatchResult reEncrypt(
+      CryptoEngine engine, String reference, ByteString ciphertext, ByteString context, String targetKey) {
     ReEncryptBatchResult.Builder result = ReEncryptBatchResult.newBuilder().setReference(reference);
     try {
       ReEncrypted rewrapped = engine.reEncrypt(ciphertext, CryptoServiceImpl.bytes(context), targetKey);

@@ -17,7 +17,7 @@ import org.apache.commons.pool2.impl.GenericObjectPoolConfig;
  * about a microsecond and hundreds of bytes, and a Cipher is not thread-safe: a caller borrows one,
  * initialises it with its own key and IV, uses it, and gives it back.
  */
-public final class CipherPools implements AutoCloseable {
+public final class CipherPools implements CipherSource, AutoCloseable {
   private final Map<Mode, GenericObjectPool<Cipher>> pools = new EnumMap<>(Mode.class);
   private final CipherPoolConfig config;
   /**
@@ -37,6 +37,7 @@ public final class CipherPools implements AutoCloseable {
   }
 
   /** Borrows a cipher of {@code mode}; throws {@link CipherPoolExhaustedException} after the bounded wait. */
+  @Override
   public Cipher borrow(Mode mode) {
     long start = System.nanoTime();
     try {
@@ -52,11 +53,13 @@ public final class CipherPools implements AutoCloseable {
   }
 
   /** Returns a cipher that finished its operation normally. */
+  @Override
   public void release(Mode mode, Cipher cipher) {
     pools.get(mode).returnObject(cipher);
   }
 
   /** Drops a cipher that threw, so no half-initialised state is reused. */
+  @Override
   public void invalidate(Mode mode, Cipher cipher) {
     try {
       pools.get(mode).invalidateObject(cipher);

@@ -17,9 +17,26 @@ public final class PayloadCipher {
   private static final byte[] EMPTY = new byte[0];
 
   private final CipherPools pools;
+  /** Where each operation gets its cipher: the pools themselves, or a batch's lease on them. */
+  private final CipherSource source;
 
   public PayloadCipher(CipherPools pools) {
+    this(pools, pools);
+  }
+
+  private PayloadCipher(CipherPools pools, CipherSource source) {
     this.pools = pools;
+    this.source = source;
+  }
+
+  /** A lease on the pools for one batch, to pass to {@link #using}. */
+  public CipherLease lease() {
+    return new CipherLease(pools);
+  }
+
+  /** This cipher taking its ciphers from {@code lease} instead of from the pools directly. */
+  public PayloadCipher using(CipherLease lease) {
+    return new PayloadCipher(pools, lease);
   }
 
   /** Encrypts {@code plaintext} for {@code header}'s mode under a fresh random IV; returns the payload. */
@@ -69,25 +86,25 @@ public final class PayloadCipher {
       throw new InvalidCiphertextException(problem);
     }
     int ivLength = mode.ivLength();
-    Cipher cipher = pools.borrow(mode);
+    Cipher cipher = source.borrow(mode);
     try {
       cipher.init(Cipher.DECRYPT_MODE, key, parameters(mode, payload, ivLength));
       addAssociatedData(mode, cipher, header, context);
       byte[] plaintext = cipher.doFinal(payload, ivLength, payload.length - ivLength);
-      pools.release(mode, cipher);
+      source.release(mode, cipher);
       return plaintext;
     } catch (BadPaddingException | IllegalBlockSizeException e) {
       // AEADBadTagException is a BadPaddingException: a wrong tag, key or context.
-      pools.invalidate(mode, cipher);
+      source.invalidate(mode, cipher);
       throw new DecryptionFailedException();
     } catch (GeneralSecurityException | RuntimeException e) {
-      pools.invalidate(mode, cipher);
+      source.invalidate(mode, cipher);
       throw new CryptoProviderException(mode, e);
     }
   }
 
   private void seal(Mode mode, SecretKey key, byte[] header, byte[] context, byte[] plaintext, byte[] payload) {
-    Cipher cipher = pools.borrow(mode);
+    Cipher cipher = source.borrow(mode);
     try {
       cipher.init(Cipher.ENCRYPT_MODE, key, parameters(mode, payload, mode.ivLength()));
       addAssociatedData(mode, cipher, header, context);
@@ -95,9 +112,9 @@ public final class PayloadCipher {
       if (written != payload.length - mode.ivLength()) {
         throw new IllegalStateException("cipher wrote " + written + " bytes, expected " + (payload.length - mode.ivLength()));
       }
-      pools.release(mode, cipher);
+      source.release(mode, cipher);
     } catch (GeneralSecurityException | RuntimeException e) {
-      pools.invalidate(mode, cipher);
+      source.invalidate(mode, cipher);
       throw new CryptoProviderException(mode, e);
     }
   }

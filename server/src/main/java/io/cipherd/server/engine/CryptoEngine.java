@@ -2,6 +2,7 @@ package io.cipherd.server.engine;
 
 import com.google.protobuf.ByteString;
 import io.cipherd.server.InvalidArgumentException;
+import io.cipherd.server.crypto.CipherLease;
 import io.cipherd.server.crypto.Envelope;
 import io.cipherd.server.crypto.EnvelopeHeader;
 import io.cipherd.server.crypto.PayloadCipher;
@@ -10,6 +11,7 @@ import io.cipherd.server.keys.UsableKey;
 import io.cipherd.server.security.Authorizer;
 import io.cipherd.server.security.Operation;
 import java.util.Arrays;
+import java.util.function.Function;
 
 /**
  * The operations of the crypto API on domain types: encrypt, decrypt, rewrap and inspect
@@ -43,6 +45,16 @@ public final class CryptoEngine {
     this.cipher = cipher;
     this.authorizer = authorizer;
     this.observer = observer;
+  }
+
+  /**
+   * Runs a batch's work with ciphers borrowed from the pools once per mode for the whole batch
+   * rather than once per item. The engine handed to {@code work} is confined to this thread.
+   */
+  public <T> T inBatch(Function<CryptoEngine, T> work) {
+    try (CipherLease lease = cipher.lease()) {
+      return work.apply(new CryptoEngine(keyRing, cipher.using(lease), authorizer, observer));
+    }
   }
 
   public KeyRing keyRing() {

@@ -74,6 +74,8 @@ class BatchAndStreamTest {
           .setContext(ByteString.copyFromUtf8("ctx-" + i)));
     }
     DecryptBatchResponse decrypted = cipherd.crypto.decryptBatch(decrypt.build());
+    assertThat(cipherd.services.cipherPools().pool(io.cipherd.server.crypto.Mode.GCM).getNumActive())
+        .as("a batch returns the ciphers it leased").isZero();
     for (int i = 0; i < MAX_BATCH; i++) {
       assertThat(decrypted.getResults(i).getReference()).isEqualTo("d-" + i);
       assertThat(decrypted.getResults(i).getPlaintext()).isEqualTo(plaintext(i));

@@ -1,6 +1,7 @@
 package io.cipherd.server.bench;
 
 import io.cipherd.server.crypto.CipherPoolConfig;
+import io.cipherd.server.crypto.CipherLease;
 import io.cipherd.server.crypto.CipherPools;
 import io.cipherd.server.crypto.Mode;
 import io.cipherd.server.crypto.NonceSource;
@@ -19,6 +20,7 @@ import org.openjdk.jmh.annotations.BenchmarkMode;
 import org.openjdk.jmh.annotations.Fork;
 import org.openjdk.jmh.annotations.Level;
 import org.openjdk.jmh.annotations.Measurement;
+import org.openjdk.jmh.annotations.OperationsPerInvocation;
 import org.openjdk.jmh.annotations.OutputTimeUnit;
 import org.openjdk.jmh.annotations.Param;
 import org.openjdk.jmh.annotations.Scope;
@@ -26,6 +28,7 @@ import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.TearDown;
 import org.openjdk.jmh.annotations.Warmup;
+import org.openjdk.jmh.infra.Blackhole;
 
 /**
  * Where should an encrypt get its {@link Cipher}? Four strategies doing identical work per call —
@@ -35,6 +38,7 @@ import org.openjdk.jmh.annotations.Warmup;
  * <ul>
  *   <li>{@code newCipherPerCall}: {@code Cipher.getInstance} every call (the naive baseline);
  *   <li>{@code pooled}: the server's {@link PayloadCipher} over {@link CipherPools};
+ *   <li>{@code pooledInBatch}: the same, with one pool lease per 256-item batch, scored per item;
  *   <li>{@code threadLocal}: one Cipher per thread and mode in a {@link ThreadLocal};
  *   <li>{@code bareCipher}: one Cipher held by the benchmark thread — the floor no strategy can beat.
  * </ul>
@@ -102,6 +106,24 @@ public class CipherStrategyBenchmark {
   @Benchmark
   public byte[] pooled() {
     return payloadCipher.encrypt(cipherMode, key, header, null, plaintext);
+  }
+
+  /** Items per batch in {@link #pooledInBatch}: the batch size the load-test targets are set for. */
+  static final int BATCH = 256;
+
+  /**
+   * The pooled path as batch RPCs use it: one {@link CipherLease} per batch, so the pool is touched
+   * once per batch rather than once per item. Scored per item.
+   */
+  @Benchmark
+  @OperationsPerInvocation(BATCH)
+  public void pooledInBatch(Blackhole items) {
+    try (CipherLease lease = payloadCipher.lease()) {
+      PayloadCipher leased = payloadCipher.using(lease);
+      for (int i = 0; i < BATCH; i++) {
+        items.consume(leased.encrypt(cipherMode, key, header, null, plaintext));
+      }
+    }
   }
 
   @Benchmark
