@@ -46,7 +46,7 @@ def _allocated(before, after) -> float:
 
 def run_figures(run, report: dict, before, after, server_cpu_s: float, cores: int) -> dict:
     items = run.items_per_call
-    row = {"family": run.family, "name": run.name, "tags": run.tags, "items_per_call": items,
+    row = {"tool": "ghz", "family": run.family, "name": run.name, "tags": run.tags, "items_per_call": items,
            "concurrency": int(run.ghz.get("concurrency", 0)), "connections": int(run.ghz.get("connections", 1))}
     if "failed" in report:
         row.update(valid=False, problem=report["failed"])
