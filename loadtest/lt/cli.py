@@ -27,6 +27,8 @@ def parse(argv):
     p.add_argument("--out", type=Path, help="result folder (default loadtest/results/<date>-<arch>-<host>)")
     p.add_argument("--no-build", action="store_true", help="use server/target/cipherd.jar if it exists")
     p.add_argument("--jvm", action="append", default=[], help="extra JVM flag for the server (repeatable)")
+    p.add_argument("--server-log-level", default="WARN",
+                   help="CIPHERD_LOG_LEVEL for the server (default WARN: no access-log line per call)")
     p.add_argument("--compare", nargs=2, type=Path, metavar=("DIR_A", "DIR_B"),
                    help="write a side-by-side report of two result folders instead of running")
     return p.parse_args(argv)
@@ -69,8 +71,9 @@ def run_campaigns(args) -> int:
     extra = list(args.jvm)
     if "sun-misc-unsafe" not in " ".join(extra) and any(f'"{v}' in major for v in ("23", "24", "25", "26")):
         extra.append("--sun-misc-unsafe-memory-access=allow")
-    server = Server(java, jar, out, extra)
+    server = Server(java, jar, out, extra, args.server_log_level)
     facts = hostfacts.collect(str(java), server.jvm_flags, tools.git_commit())
+    facts["server_log_level"] = args.server_log_level
     (out / "host.json").write_text(json.dumps(facts, indent=2))
     print(f"loadtest: results in {out}", flush=True)
     rows = []

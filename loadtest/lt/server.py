@@ -11,6 +11,7 @@ import urllib.request
 from pathlib import Path
 
 HOST = "127.0.0.1"
+JFR_NAME = "cipherd-loadtest"
 
 
 def free_port() -> int:
@@ -26,7 +27,7 @@ def proc_cpu_seconds(pid: int) -> float:
 
 
 class Server:
-    def __init__(self, java: Path, jar: Path, results: Path, extra_jvm: list[str]):
+    def __init__(self, java: Path, jar: Path, results: Path, extra_jvm: list[str], log_level: str = "WARN"):
         self.results = results
         self.port = free_port()
         self.http_port = free_port()
@@ -34,8 +35,9 @@ class Server:
         self.jvm_flags = [
             *extra_jvm,
             f"-Xlog:gc*:file={results / 'gc.log'}:time,uptime,level,tags",
-            f"-XX:StartFlightRecording=filename={results / 'cipherd.jfr'},settings=profile,dumponexit=true",
+            f"-XX:StartFlightRecording=name={JFR_NAME},filename={results / 'cipherd.jfr'},settings=profile",
         ]
+        self.log_level = log_level
         self.java, self.jar = str(java), str(jar)
         self.proc = None
         self.log = None
@@ -57,7 +59,9 @@ class Server:
                "--port", str(self.port), "--http-port", str(self.http_port),
                "--data-dir", str(data), "--keystore-password-file", str(password)]
         self.log = open(self.results / "server.log", "w")
-        self.proc = subprocess.Popen(cmd, stdout=self.log, stderr=subprocess.STDOUT)
+        # WARN by default: at INFO every call writes an access-log line, and the run would measure the logger
+        env = {**os.environ, "CIPHERD_LOG_LEVEL": self.log_level}
+        self.proc = subprocess.Popen(cmd, stdout=self.log, stderr=subprocess.STDOUT, env=env)
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
             if self.proc.poll() is not None:
@@ -76,8 +80,22 @@ class Server:
     def cpu_seconds(self) -> float:
         return proc_cpu_seconds(self.proc.pid)
 
+    def dump_jfr(self) -> None:
+        """Writes the recording with jcmd: cipherd's shutdown hook halts the JVM, so JFR's own
+        dump-on-exit never runs."""
+        jcmd = Path(self.java).parent / "jcmd"
+        r = subprocess.run([str(jcmd), str(self.proc.pid), "JFR.dump", f"name={JFR_NAME}",
+                            f"filename={self.results / 'cipherd.jfr'}"],
+                           stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, timeout=120)
+        if r.returncode != 0:
+            print(f"loadtest: JFR dump failed: {r.stdout.strip()[-300:]}", flush=True)
+
     def stop(self, grace: float = 30.0) -> None:
         if self.proc and self.proc.poll() is None:
+            try:
+                self.dump_jfr()
+            except (OSError, subprocess.TimeoutExpired) as e:
+                print(f"loadtest: JFR dump failed: {e}", flush=True)
             self.proc.send_signal(signal.SIGTERM)   # graceful: JFR is dumped on exit
             try:
                 self.proc.wait(grace)
