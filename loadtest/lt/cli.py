@@ -8,7 +8,7 @@ import time
 from datetime import datetime, timezone
 from pathlib import Path
 
-from . import calls, campaigns, derive, ghzrun, hostfacts, prom, report, tools
+from . import calls, campaigns, cpu, derive, ghzrun, hostfacts, prom, report, tools
 from .server import Server
 
 RESULTS = Path(__file__).resolve().parents[1] / "results"
@@ -136,13 +136,14 @@ def _one_run(ghz, server, r, fixtures, args, out, cores) -> dict:
     cfg = ghzrun.config(campaigns.resolve(r.ghz, fixtures), server.target, args.duration, skip,
                         rdir / f"{r.name}.ghz.json", r.name, r.tags)
     before_text = prom.scrape(server.metrics_url)
-    cpu0 = server.cpu_seconds()
+    cpu0, sys0 = server.cpu_seconds(), cpu.busy_seconds()
     result = ghzrun.run(ghz, cfg, rdir / f"{r.name}.config.json", args.duration)
-    cpu1 = server.cpu_seconds()
+    cpu1, sys1 = server.cpu_seconds(), cpu.busy_seconds()
     after_text = prom.scrape(server.metrics_url)
     (rdir / f"{r.name}.metrics-before.txt").write_text(before_text)
     (rdir / f"{r.name}.metrics-after.txt").write_text(after_text)
-    row = derive.run_figures(r, result, prom.parse(before_text), prom.parse(after_text), cpu1 - cpu0, cores)
+    row = derive.run_figures(r, result, prom.parse(before_text), prom.parse(after_text), cpu1 - cpu0, cores,
+                              sys1 - sys0)
     flag = "" if row.get("valid") else f"  ERRORS: {row.get('problem')}"
     print(f"loadtest: {r.name:34s} {row.get('rps', 0):10.0f} rpc/s {row.get('items_per_s', 0):12.0f} items/s"
           f"  p99 {row.get('p99_ms') or 0:7.2f} ms  ghz {row.get('ghz_cores', 0):.2f} cores{flag}", flush=True)

@@ -44,7 +44,8 @@ def _allocated(before, after) -> float:
     return _delta(before, after, "jvm_gc_memory_allocated_bytes_total") + _eden(after) - _eden(before)
 
 
-def run_figures(run, report: dict, before, after, server_cpu_s: float, cores: int) -> dict:
+def run_figures(run, report: dict, before, after, server_cpu_s: float, cores: int,
+                system_busy_s: float = 0.0) -> dict:
     items = run.items_per_call
     row = {"tool": "ghz", "family": run.family, "name": run.name, "tags": run.tags, "items_per_call": items,
            "concurrency": int(run.ghz.get("concurrency", 0)), "connections": int(run.ghz.get("connections", 1))}
@@ -80,11 +81,14 @@ def run_figures(run, report: dict, before, after, server_cpu_s: float, cores: in
         "alloc_per_item": alloc / (calls_server * items) if calls_server else None,
         "ghz_cores": ghz_cores,
         "server_cores": server_cores,
+        # everything else on the machine during the run (other processes, ghz before its start)
+        "other_cores": max(0.0, system_busy_s / wall - ghz_cores - server_cores) if wall and system_busy_s else None,
         "wall_s": wall,
     })
     row["valid"] = grpc_errors == 0 and item_errors == 0 and row["count"] > 0
     if not row["valid"]:
         row["problem"] = f"{grpc_errors} gRPC errors, {item_errors:.0f} item errors"
     row["client_bound"] = ghz_cores >= CLIENT_BOUND_SHARE or ghz_cores >= server_cores
-    row["box_saturated"] = ghz_cores + server_cores >= 0.9 * cores
+    busy = system_busy_s / wall if wall and system_busy_s else ghz_cores + server_cores
+    row["box_saturated"] = busy >= 0.9 * cores
     return row

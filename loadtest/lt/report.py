@@ -5,7 +5,7 @@ from . import charts
 from .fmt import num, table
 
 MAIN_HEADER = ["run", "conc", "items/call", "RPC/s", "items/s", "p50 ms", "p90 ms", "p99 ms",
-               "alloc B/call", "alloc B/item", "GCs", "GC pause ms (total/max)", "ghz cores", "server cores", "note"]
+               "alloc B/call", "alloc B/item", "GCs", "GC pause ms (total/max)", "ghz cores", "server cores", "other cores", "note"]
 
 
 def note(r: dict) -> str:
@@ -26,7 +26,7 @@ def main_row(r: dict) -> list[str]:
             num(r["p50_ms"], 2), num(r["p90_ms"], 2), num(r["p99_ms"], 2),
             num(r["alloc_per_call"]), num(r["alloc_per_item"]), num(r["gc_count"]),
             f"{num(r['gc_pause_total_ms'], 1)} / {num(r['gc_pause_max_ms'], 1)}",
-            num(r["ghz_cores"], 2), num(r["server_cores"], 2), note(r)]
+            num(r["ghz_cores"], 2), num(r["server_cores"], 2), num(r.get("other_cores"), 2), note(r)]
 
 
 def main_table(runs: list[dict]) -> str:
@@ -52,7 +52,9 @@ def write(out: Path, summary: dict) -> None:
     lines += ["How to read it: RPC/s, latency and errors come from ghz; allocation, GC and server CPU from the "
               "server's `/metrics` before and after the run (allocation ÷ the server's call count for the method). "
               "Allocation is counted by Micrometer at each GC, so a short run with few GCs gives a coarse figure. "
-              "GC pause max is Micrometer's decaying-window maximum and may include a pause just before the run.", ""]
+              "GC pause max is Micrometer's decaying-window maximum and may include a pause just before the run. "
+              "CPU columns are CPU seconds ÷ wall seconds: ghz (rusage), cipherd (/proc/PID/stat) and the rest of "
+              "the machine (/proc/stat); *box saturated* means the whole machine was ≥ 90 % busy.", ""]
     bound = [r["name"] for r in runs if r.get("client_bound")]
     if bound:
         lines += [f"**Client-bound:** in {len(bound)} of {len(runs)} runs ghz used at least 0.9 of a core or more CPU "
