@@ -17,7 +17,7 @@ BUF_VERSION := v1.75.0
 DATA_DIR ?= data
 JAR := server/target/cipherd.jar
 
-.PHONY: help jdk build run test test-java test-vault lint-proto fuzz-smoke fuzz bench clean
+.PHONY: help jdk build run test test-java test-vault lint-proto fuzz-smoke fuzz bench loadtest loadtest-check clean
 
 help: ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-12s %s\n", $$1, $$2}'
@@ -64,6 +64,15 @@ lint-proto: ## buf lint of proto/
 bench: jdk ## JMH benchmarks of the cipher strategies (BENCH_ARGS to pass JMH options)
 	$(MVN) -q test-compile exec:exec \
 	  -Dexec.args="$(UNSAFE_OK) -cp %classpath org.openjdk.jmh.Main $(or $(BENCH_ARGS),CipherStrategyBenchmark -prof gc)"
+
+LOADTEST_ARGS ?=
+PYTHON ?= $(or $(shell command -v python3.11 2>/dev/null),python3)
+
+loadtest: build ## ghz campaigns against a fresh server, report in loadtest/results/ (LOADTEST_ARGS, e.g. '--duration 5 --campaigns unary')
+	$(PYTHON) loadtest/run.py --no-build $(LOADTEST_ARGS)
+
+loadtest-check: ## unit tests of the load-test runner (no server, no ghz)
+	$(PYTHON) -m unittest discover -s loadtest/tests
 
 clean: ## remove build output (keeps ./data)
 	$(MVN) -q clean

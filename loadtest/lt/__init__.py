@@ -1,0 +1,1 @@
+"""The cipherd load-test runner: one module per job (see loadtest/README.md)."""

@@ -1,0 +1,36 @@
+"""One-off gRPC calls with grpcurl against the repo's protos: create and rotate keys, make ciphertexts."""
+import json
+import subprocess
+
+from . import tools
+
+PROTOS = ["cipherd/v1/crypto_service.proto", "cipherd/v1/key_admin_service.proto"]
+
+
+class Caller:
+    def __init__(self, grpcurl: str, target: str):
+        self.grpcurl, self.target = grpcurl, target
+
+    def call(self, method: str, request: dict) -> dict:
+        cmd = [self.grpcurl, "-plaintext", "-max-time", "30", "-import-path", str(tools.REPO / "proto")]
+        for p in PROTOS:
+            cmd += ["-proto", p]
+        cmd += ["-d", "@", self.target, method]
+        r = subprocess.run(cmd, input=json.dumps(request), stdout=subprocess.PIPE,
+                           stderr=subprocess.PIPE, text=True)
+        if r.returncode != 0:
+            # grpcurl's error names the status and message, never request data
+            raise SystemExit(f"loadtest: {method} failed: {r.stderr.strip()}")
+        return json.loads(r.stdout or "{}")
+
+    def create_key(self, spec: dict) -> None:
+        request = {k: v for k, v in spec.items() if k != "rotate_after_fixtures"}
+        self.call("cipherd.v1.KeyAdminService/CreateKey", request)
+
+    def rotate_key(self, spec: dict) -> None:
+        request = {k: spec[k] for k in ("key_name", "mode", "allow_unauthenticated") if k in spec}
+        self.call("cipherd.v1.KeyAdminService/RotateKey", request)
+
+    def encrypt(self, key_name: str, plaintext_b64: str) -> str:
+        return self.call("cipherd.v1.CryptoService/Encrypt",
+                         {"key_name": key_name, "plaintext": plaintext_b64})["ciphertext"]

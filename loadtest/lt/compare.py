@@ -1,0 +1,58 @@
+"""Side-by-side report of two result folders (two architectures, two commits): B ÷ A ratios per run."""
+import json
+from pathlib import Path
+
+from .fmt import num, table
+from .report import host_lines
+
+FIGURES = [("rps", "RPC/s", 0), ("items_per_s", "items/s", 0), ("p99_ms", "p99 ms", 2),
+           ("alloc_per_item", "alloc B/item", 0), ("gc_pause_total_ms", "GC pause ms", 1)]
+
+
+def _load(d: Path) -> dict:
+    path = d / "summary.json"
+    if not path.exists():
+        raise SystemExit(f"loadtest: {path} not found; --compare needs two result folders")
+    return json.loads(path.read_text())
+
+
+def _ratio(a, b) -> str:
+    if not a or b is None:
+        return "–"
+    return f"{b / a:.2f}×"
+
+
+def write(dir_a: Path, dir_b: Path) -> Path:
+    a, b = _load(dir_a), _load(dir_b)
+    runs_a = {(r.get("tool", "ghz"), r["name"]): r for r in a["runs"]}
+    runs_b = {(r.get("tool", "ghz"), r["name"]): r for r in b["runs"]}
+    common = [k for k in runs_a if k in runs_b]
+    header = ["run"]
+    for _, label, _ in FIGURES:
+        header += [f"{label} A", f"{label} B", "B÷A"]
+    header.append("note")
+    rows = []
+    for key in common:
+        ra, rb = runs_a[key], runs_b[key]
+        row = [key[1] if key[0] == "ghz" else f"{key[1]} ({key[0]})"]
+        for field, _, digits in FIGURES:
+            row += [num(ra.get(field), digits), num(rb.get(field), digits), _ratio(ra.get(field), rb.get(field))]
+        notes = []
+        for side, r in (("A", ra), ("B", rb)):
+            if not r.get("valid"):
+                notes.append(f"{side} had errors")
+            if r.get("client_bound"):
+                notes.append(f"{side} client-bound")
+        row.append("; ".join(notes))
+        rows.append(row)
+    only = sorted({k[1] for k in runs_a} ^ {k[1] for k in runs_b})
+    lines = ["# cipherd load test — comparison", "",
+             f"A: `{dir_a}`", ""] + host_lines(a["host"]) + ["", f"B: `{dir_b}`", ""] + host_lines(b["host"])
+    lines += ["", "Ratios are B ÷ A: above 1 is more for B (better for RPC/s and items/s, worse for latency, "
+              "allocation and GC). Runs with errors or client-bound figures are marked.", "",
+              table(header, rows), ""]
+    if only:
+        lines += [f"Runs in only one folder: {', '.join(only)}", ""]
+    out = dir_b / f"compare-{dir_a.name}.md"
+    out.write_text("\n".join(lines))
+    return out

@@ -1,0 +1,64 @@
+"""Runs one ghz config and measures ghz's own CPU time (from wait4's rusage) and wall time."""
+import json
+import os
+import subprocess
+import time
+from pathlib import Path
+
+from . import tools
+
+BASE = {
+    "proto": "cipherd/v1/crypto_service.proto",
+    "insecure": True,
+    "format": "json",
+    "connections": 1,
+    "duration-stop": "ignore",        # calls in flight at the end are neither counted nor errors
+    "timeout": "20s",
+    "connect-timeout": "10s",
+    "disable-template-functions": True,
+    "disable-template-data": True,
+}
+
+
+def config(run_ghz: dict, target: str, duration_s: float, skip_first: int, output: Path,
+           name: str, tags: dict) -> dict:
+    cfg = {**BASE, **run_ghz}
+    cfg.update({
+        "import-paths": [str(tools.REPO / "proto")],
+        "host": target,
+        "duration": f"{duration_s:g}s",
+        "skipFirst": skip_first,
+        "output": str(output),
+        "name": name,
+        "tags": tags,
+    })
+    return cfg
+
+
+def run(ghz: str, cfg: dict, config_path: Path, duration_s: float) -> dict:
+    """Runs ghz on cfg (written to config_path); returns ghz's JSON report plus client facts."""
+    config_path.write_text(json.dumps(cfg, indent=1))
+    stderr_path = config_path.with_suffix(".stderr")
+    with open(stderr_path, "w") as err:
+        start = time.monotonic()
+        proc = subprocess.Popen([ghz, "--config", str(config_path)], stdout=subprocess.DEVNULL, stderr=err)
+        deadline = start + duration_s + 120          # bounded even if ghz hangs
+        while True:
+            pid, status, usage = os.wait4(proc.pid, os.WNOHANG)
+            if pid:
+                break
+            if time.monotonic() > deadline:
+                proc.kill()
+                pid, status, usage = os.wait4(proc.pid, 0)
+                break
+            time.sleep(0.05)
+        wall = time.monotonic() - start
+    code = os.waitstatus_to_exitcode(status)
+    out = Path(cfg["output"])
+    if code != 0 or not out.exists():
+        msg = stderr_path.read_text().strip()[-500:]
+        return {"failed": f"ghz exited {code}: {msg}", "client": {"wall_s": wall}}
+    report = json.loads(out.read_text())
+    report["client"] = {"wall_s": wall, "cpu_s": usage.ru_utime + usage.ru_stime,
+                        "max_rss_kib": usage.ru_maxrss}
+    return report

@@ -1,0 +1,74 @@
+"""Writes report.md (tables, notes on client-bound figures) and its PNG charts from summary.json."""
+from pathlib import Path
+
+from . import charts
+from .fmt import num, table
+
+MAIN_HEADER = ["run", "conc", "items/call", "RPC/s", "items/s", "p50 ms", "p90 ms", "p99 ms",
+               "alloc B/call", "alloc B/item", "GCs", "GC pause ms (total/max)", "ghz cores", "server cores", "other cores", "note"]
+
+
+def note(r: dict) -> str:
+    parts = []
+    if not r.get("valid"):
+        parts.append(f"**ERRORS, does not count** ({r.get('problem', '')})")
+    if r.get("client_bound"):
+        parts.append("client-bound")
+    if r.get("box_saturated"):
+        parts.append("box saturated")
+    return "; ".join(parts)
+
+
+def main_row(r: dict) -> list[str]:
+    if "rps" not in r:
+        return [r["name"]] + ["–"] * (len(MAIN_HEADER) - 2) + [note(r)]
+    return [r["name"], str(r["concurrency"]), str(r["items_per_call"]), num(r["rps"]), num(r["items_per_s"]),
+            num(r["p50_ms"], 2), num(r["p90_ms"], 2), num(r["p99_ms"], 2),
+            num(r["alloc_per_call"]), num(r["alloc_per_item"]), num(r["gc_count"]),
+            f"{num(r['gc_pause_total_ms'], 1)} / {num(r['gc_pause_max_ms'], 1)}",
+            num(r["ghz_cores"], 2), num(r["server_cores"], 2), num(r.get("other_cores"), 2), note(r)]
+
+
+def main_table(runs: list[dict]) -> str:
+    return table(MAIN_HEADER, [main_row(r) for r in runs])
+
+
+def host_lines(h: dict) -> list[str]:
+    return [f"- **arch** `{h['arch']}`, **host** `{h['host']}`, **CPU** {h['cpu_model']}, **cores** {h['cores']}, "
+            f"load at start {', '.join(f'{x:.2f}' for x in h['load_average_at_start'])}",
+            f"- **JDK** {h['jdk']}",
+            f"- **JVM flags** `{' '.join(h['jvm_flags'])}`",
+            f"- **cipherd** `{h['cipherd_commit']}`, started {h['time_utc']}"]
+
+
+def write(out: Path, summary: dict) -> None:
+    h, s, runs = summary["host"], summary["settings"], summary["runs"]
+    pngs = charts.draw(out, runs)
+    lines = [f"# cipherd load test — {h['arch']} / {h['host']}", ""]
+    lines += host_lines(h)
+    lines += [f"- **settings** {s['duration_s']:g} s per run after ghz `skipFirst` ({s['skip_first']} calls ÷ items "
+              f"per call), {s['warmup_s']:g} s warm-up; ghz and cipherd on the same machine, 127.0.0.1", ""]
+    lines += ["## Main table", "", main_table(runs), ""]
+    lines += ["How to read it: RPC/s, latency and errors come from ghz; allocation, GC and server CPU from the "
+              "server's `/metrics` before and after the run (allocation ÷ the server's call count for the method). "
+              "Allocation is counted by Micrometer at each GC, so a short run with few GCs gives a coarse figure. "
+              "GC pause max is Micrometer's decaying-window maximum and may include a pause just before the run. "
+              "CPU columns are CPU seconds ÷ wall seconds: ghz (rusage), cipherd (/proc/PID/stat) and the rest of "
+              "the machine (/proc/stat); *box saturated* means the whole machine was ≥ 90 % busy.", ""]
+    bound = [r["name"] for r in runs if r.get("client_bound")]
+    if bound:
+        lines += [f"**Client-bound:** in {len(bound)} of {len(runs)} runs ghz used at least 0.9 of a core or more CPU "
+                  "than the server ({}). Those figures measure ghz on this box as much as cipherd; "
+                  "the h2load side-by-side (issue 4) is the measure of the server's ceiling.".format(", ".join(bound)), ""]
+    bad = [r for r in runs if not r.get("valid")]
+    if bad:
+        lines += ["## Runs with errors (do not count)", ""]
+        lines += [f"- `{r['name']}`: {r.get('problem')} {r.get('error_distribution', '')}" for r in bad]
+        lines += [""]
+    if pngs:
+        lines += ["## Charts", ""] + [f"![{p.stem}]({p.name})" for p in pngs] + [""]
+    lines += ["## Families", ""] + [f"- **{k}**: {v}" for k, v in summary["families"].items()] + [""]
+    lines += ["## Files", "", "`runs/<run>.config.json` (the ghz config), `runs/<run>.ghz.json` (ghz's report), "
+              "`runs/<run>.metrics-{before,after}.txt` (scrapes), `gc.log`, `cipherd.jfr`, `server.log`, "
+              "`host.json`, `summary.json`.", ""]
+    (out / "report.md").write_text("\n".join(lines))

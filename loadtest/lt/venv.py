@@ -1,0 +1,31 @@
+"""Bootstraps the runner's venv (matplotlib from PyPI) once, cached, and re-execs inside it."""
+import os
+import subprocess
+import sys
+import venv as stdlib_venv
+from pathlib import Path
+
+CACHE = Path(os.environ.get("CIPHERD_CACHE", Path.home() / ".cache" / "cipherd"))
+VENV = CACHE / "venv-loadtest"
+REQUIREMENTS = ["matplotlib>=3.8,<4"]
+MARKER = VENV / ".cipherd-requirements"
+
+
+def _python() -> Path:
+    return VENV / "bin" / "python"
+
+
+def ensure() -> None:
+    if sys.version_info < (3, 11):
+        sys.exit(f"loadtest: Python 3.11+ is needed, this is {sys.version.split()[0]}")
+    wanted = "\n".join(REQUIREMENTS)
+    if not (MARKER.exists() and MARKER.read_text() == wanted):
+        print(f"loadtest: preparing {VENV} (once)", file=sys.stderr)
+        stdlib_venv.EnvBuilder(with_pip=True, clear=True).create(VENV)
+        r = subprocess.run([str(_python()), "-m", "pip", "install", "-q", "--disable-pip-version-check",
+                            *REQUIREMENTS])
+        if r.returncode != 0:
+            sys.exit(f"loadtest: pip could not install {REQUIREMENTS} into {VENV}")
+        MARKER.write_text(wanted)
+    if Path(sys.prefix).resolve() != VENV.resolve():
+        os.execv(str(_python()), [str(_python()), *sys.argv])

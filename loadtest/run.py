@@ -1,0 +1,19 @@
+#!/usr/bin/env python3
+"""cipherd load-test campaigns: `make loadtest LOADTEST_ARGS='...'` runs this file.
+
+Runs ghz campaigns against a freshly started cipherd, or compares two result folders.
+Re-executes itself inside ~/.cache/cipherd/venv-loadtest (matplotlib) first.
+"""
+import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from lt import venv  # noqa: E402
+
+venv.ensure()  # re-execs inside the venv when needed
+
+from lt import cli  # noqa: E402
+
+if __name__ == "__main__":
+    sys.exit(cli.main(sys.argv[1:]))
