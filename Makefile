@@ -36,7 +36,7 @@ run: build ## start cipherd on 127.0.0.1:50051 with the embedded key store in ./
 	fi
 	$(JAVA) $(JAVA_OPTS) -jar $(JAR) --data-dir $(DATA_DIR) --keystore-password-file $(DATA_DIR)/keystore-password --demo-key demo
 
-test: lint-proto test-java test-vault fuzz-smoke ## run every test: proto lint, Java tests, Vault tests, a bounded fuzzing run
+test: lint-proto test-java test-vault fuzz-smoke loadtest-check ## run every test: proto lint, Java tests, Vault tests, a bounded fuzzing run, load-test runner tests
 
 test-java: jdk ## Java unit, vector and gRPC tests
 	$(MVN) verify

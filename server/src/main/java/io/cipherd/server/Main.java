@@ -18,6 +18,8 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.slf4j.bridge.SLF4JBridgeHandler;
 import picocli.CommandLine;
+import java.util.concurrent.atomic.AtomicBoolean;
+import sun.misc.Signal;
 
 /** Starts cipherd: parses the command line, opens the key store, serves until SIGTERM. */
 public final class Main {
@@ -63,13 +65,23 @@ public final class Main {
     CipherdServer server = CipherdServer.start(config, ops, services);
     log.info("cipherd listening on {}:{} with {}", config.host(), server.port(), where);
     log.info("metrics and probes on http://{}:{}/metrics, /healthz, /readyz", config.host(), server.httpPort());
-    Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+    // SIGTERM and SIGINT drain the server and then exit 0 through System.exit, so the JVM's own
+    // shutdown hooks (a JFR recording's dump, log flushing) still run. A shutdown hook could not
+    // do that: the JVM would report 128+signal, and halting to avoid it would skip the other hooks.
+    Runnable stop = () -> {
       log.info("shutting down: draining in-flight calls for up to {}", config.shutdownGrace());
       server.close();
       log.info("cipherd stopped");
-      // A drained shutdown is a clean exit: report 0 rather than the JVM's 128+signal.
-      Runtime.getRuntime().halt(0);
-    }, "cipherd-shutdown"));
+      System.exit(0);
+    };
+    AtomicBoolean stopping = new AtomicBoolean();
+    for (String name : new String[] {"TERM", "INT"}) {
+      Signal.handle(new Signal(name), signal -> {
+        if (stopping.compareAndSet(false, true)) {
+          new Thread(stop, "cipherd-shutdown").start();
+        }
+      });
+    }
     server.awaitTermination();
   }
 
