@@ -39,9 +39,6 @@ import io.grpc.stub.StreamObserver;
 import java.io.StringReader;
 import java.nio.file.Path;
 import java.util.List;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -257,31 +254,15 @@ class AccessPolicyEnforcementTest {
     assertThat(batch.getResults(1).getError().getMessage())
         .isEqualTo("caller 'mover' may not decrypt with key 'invoices'");
 
-    List<ReEncryptStreamResponse> responses = new CopyOnWriteArrayList<>();
-    CompletableFuture<Void> done = new CompletableFuture<>();
+    StreamRecorder<ReEncryptStreamResponse> recorder = new StreamRecorder<>();
     StreamObserver<ReEncryptStreamRequest> requests = as("mover", cipherd.cryptoAsync)
-        .reEncryptStream(new StreamObserver<>() {
-          @Override
-          public void onNext(ReEncryptStreamResponse value) {
-            responses.add(value);
-          }
-
-          @Override
-          public void onError(Throwable t) {
-            done.completeExceptionally(t);
-          }
-
-          @Override
-          public void onCompleted() {
-            done.complete(null);
-          }
-        });
+        .reEncryptStream(recorder);
     for (int i = 0; i < 10; i++) {
       requests.onNext(ReEncryptStreamRequest.newBuilder().setReference("r" + i).setKeyName("archive")
           .setCiphertext(i % 3 == 0 ? invoices : payments).build());
     }
     requests.onCompleted();
-    done.get(10, TimeUnit.SECONDS);
+    List<ReEncryptStreamResponse> responses = recorder.awaitValues(10);
 
     assertThat(responses).hasSize(10);
     for (int i = 0; i < 10; i++) {

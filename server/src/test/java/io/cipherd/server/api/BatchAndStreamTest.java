@@ -28,9 +28,6 @@ import io.grpc.stub.StreamObserver;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -155,30 +152,14 @@ class BatchAndStreamTest {
     }
     cipherd.admin.rotateKey(RotateKeyRequest.newBuilder().setKeyName("batch").build());
 
-    List<ReEncryptStreamResponse> responses = new CopyOnWriteArrayList<>();
-    CompletableFuture<Void> done = new CompletableFuture<>();
-    StreamObserver<ReEncryptStreamRequest> requests = cipherd.cryptoAsync.reEncryptStream(new StreamObserver<>() {
-      @Override
-      public void onNext(ReEncryptStreamResponse value) {
-        responses.add(value);
-      }
-
-      @Override
-      public void onError(Throwable t) {
-        done.completeExceptionally(t);
-      }
-
-      @Override
-      public void onCompleted() {
-        done.complete(null);
-      }
-    });
+    StreamRecorder<ReEncryptStreamResponse> recorder = new StreamRecorder<>();
+    StreamObserver<ReEncryptStreamRequest> requests = cipherd.cryptoAsync.reEncryptStream(recorder);
     for (int i = 0; i < ciphertexts.size(); i++) {
       String ciphertext = i % 50 == 7 ? "broken-" + i : ciphertexts.get(i);
       requests.onNext(ReEncryptStreamRequest.newBuilder().setReference("r" + i).setCiphertext(ciphertext).build());
     }
     requests.onCompleted();
-    done.get(30, TimeUnit.SECONDS);
+    List<ReEncryptStreamResponse> responses = recorder.awaitValues(30);
 
     assertThat(responses).hasSize(500);
     for (int i = 0; i < 500; i++) {
