@@ -1,4 +1,6 @@
-"""Bootstraps the runner's venv (matplotlib from PyPI) once, cached, and re-execs inside it."""
+"""Bootstraps the runner's venv once, cached, and re-execs inside it: matplotlib for the charts, grpcio
+and grpcio-tools for the side-by-side (request bodies from the real protos, one real gRPC call per body)."""
+import hashlib
 import os
 import subprocess
 import sys
@@ -6,8 +8,10 @@ import venv as stdlib_venv
 from pathlib import Path
 
 CACHE = Path(os.environ.get("CIPHERD_CACHE", Path.home() / ".cache" / "cipherd"))
-VENV = CACHE / "venv-loadtest"
-REQUIREMENTS = ["matplotlib>=3.8,<4"]
+REQUIREMENTS = ["matplotlib>=3.8,<4", "grpcio>=1.60,<2", "grpcio-tools>=1.60,<2"]
+# One venv per requirement set: checkouts that want different packages (branches, older commits)
+# share the cache without rebuilding each other's venv.
+VENV = CACHE / f"venv-loadtest-{hashlib.sha256(' '.join(sorted(REQUIREMENTS)).encode()).hexdigest()[:8]}"
 MARKER = VENV / ".cipherd-requirements"
 
 
@@ -18,8 +22,8 @@ def _python() -> Path:
 def ensure() -> None:
     if sys.version_info < (3, 11):
         sys.exit(f"loadtest: Python 3.11+ is needed, this is {sys.version.split()[0]}")
-    wanted = "\n".join(REQUIREMENTS)
-    if not (MARKER.exists() and MARKER.read_text() == wanted):
+    wanted = "\n".join(sorted(REQUIREMENTS))
+    if not (MARKER.exists() and MARKER.read_text() == wanted and _python().exists()):
         print(f"loadtest: preparing {VENV} (once)", file=sys.stderr)
         stdlib_venv.EnvBuilder(with_pip=True, clear=True).create(VENV)
         r = subprocess.run([str(_python()), "-m", "pip", "install", "-q", "--disable-pip-version-check",
