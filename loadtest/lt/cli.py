@@ -29,6 +29,15 @@ def parse(argv):
     p.add_argument("--jvm", action="append", default=[], help="extra JVM flag for the server (repeatable)")
     p.add_argument("--server-log-level", default="WARN",
                    help="CIPHERD_LOG_LEVEL for the server (default WARN: no access-log line per call)")
+    p.add_argument("--no-side-by-side", action="store_true",
+                   help="skip the h2load side-by-side (Vault Transit, echo ceiling, cipherd)")
+    p.add_argument("--side-by-side-only", action="store_true", help="run only the h2load side-by-side, no ghz")
+    p.add_argument("--sbs-duration", type=float, default=10.0,
+                   help="seconds each side-by-side h2load run measures (default 10)")
+    p.add_argument("--sbs-warmup", type=float, default=15.0,
+                   help="seconds of warm-up traffic per side-by-side server before its runs (default 15)")
+    p.add_argument("--sbs-h2load-warmup", type=float, default=2.0,
+                   help="h2load --warm-up-time of each side-by-side run, not measured (default 2)")
     p.add_argument("--compare", nargs=2, type=Path, metavar=("DIR_A", "DIR_B"),
                    help="write a side-by-side report of two result folders instead of running")
     return p.parse_args(argv)
@@ -41,6 +50,8 @@ def main(argv) -> int:
         out = compare.write(*args.compare)
         print(f"loadtest: comparison written to {out}")
         return 0
+    if args.no_side_by_side and args.side_by_side_only:
+        raise SystemExit("loadtest: --no-side-by-side and --side-by-side-only exclude each other")
     return run_campaigns(args)
 
 
@@ -59,12 +70,10 @@ def _select(args):
 
 
 def run_campaigns(args) -> int:
-    families = _select(args)
+    families = [] if args.side_by_side_only else _select(args)
     stamp = datetime.now(timezone.utc).strftime("%Y%m%dT%H%M%SZ")
     out = args.out or RESULTS / f"{stamp}-{platform.machine()}-{socket.gethostname()}"
     (out / "runs").mkdir(parents=True, exist_ok=True)
-    ghz = tools.go_tool(*tools.GHZ)
-    grpcurl = tools.go_tool(*tools.GRPCURL)
     jar = tools.build_jar(args.no_build)
     java = tools.jdk_home() / "bin" / "java"
     major = hostfacts.java_version(str(java))
@@ -76,6 +85,27 @@ def run_campaigns(args) -> int:
     facts["server_log_level"] = args.server_log_level
     (out / "host.json").write_text(json.dumps(facts, indent=2))
     print(f"loadtest: results in {out}", flush=True)
+    rows = _ghz_campaigns(server, families, args, out, facts) if families else []
+    summary = {"host": facts, "settings": {"duration_s": args.duration, "skip_first": args.skip_first,
+                                           "warmup_s": args.warmup},
+               "families": {f.name: f.description for f in families}, "runs": rows}
+    if not args.no_side_by_side:
+        summary["side_by_side"] = _side_by_side(args, out, java, jar, extra, facts["cores"])
+    (out / "summary.json").write_text(json.dumps(summary, indent=2, default=str))
+    report.write(out, summary)
+    print(f"loadtest: report in {out / 'report.md'}")
+    bad = [r["name"] for r in rows if not r.get("valid")]
+    bad += [f"{r['target']}-{r['shape']}" for r in summary.get("side_by_side", {}).get("rows", []) if not r["valid"]]
+    if bad:
+        print(f"loadtest: {len(bad)} run(s) had errors and do not count: {', '.join(bad)}", file=sys.stderr)
+    if summary.get("side_by_side", {}).get("error"):
+        print(f"loadtest: the side-by-side did not complete: {summary['side_by_side']['error']}", file=sys.stderr)
+    return 0
+
+
+def _ghz_campaigns(server, families, args, out, facts) -> list[dict]:
+    ghz = tools.go_tool(*tools.GHZ)
+    grpcurl = tools.go_tool(*tools.GRPCURL)
     rows = []
     server.start()
     try:
@@ -86,16 +116,22 @@ def run_campaigns(args) -> int:
                 rows.append(_one_run(ghz, server, r, fixtures, args, out, facts["cores"]))
     finally:
         server.stop()
-    summary = {"host": facts, "settings": {"duration_s": args.duration, "skip_first": args.skip_first,
-                                           "warmup_s": args.warmup},
-               "families": {f.name: f.description for f in families}, "runs": rows}
-    (out / "summary.json").write_text(json.dumps(summary, indent=2))
-    report.write(out, summary)
-    print(f"loadtest: report in {out / 'report.md'}")
-    bad = [r["name"] for r in rows if not r.get("valid")]
-    if bad:
-        print(f"loadtest: {len(bad)} run(s) had errors and do not count: {', '.join(bad)}", file=sys.stderr)
-    return 0
+    return rows
+
+
+def _side_by_side(args, out, java, jar, extra, cores) -> dict:
+    """The h2load side-by-side; a failure there is reported and leaves the ghz results standing."""
+    from . import sidebyside
+    start = time.monotonic()
+    try:
+        section = sidebyside.run(args, out, java, jar, extra, cores)
+    except SystemExit as e:
+        return {"error": str(e), "elapsed_s": time.monotonic() - start}
+    print(f"loadtest: side-by-side done in {section['elapsed_s']:.0f} s", flush=True)
+    for t in section["targets"]:
+        mark = "not measured" if t["met"] is None else "met" if t["met"] else "MISSED"
+        print(f"loadtest: target {mark:12s} {t['target']}: {t['figure']}", flush=True)
+    return section
 
 
 def _prepare(server, grpcurl, families) -> dict:

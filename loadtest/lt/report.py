@@ -1,7 +1,7 @@
 """Writes report.md (tables, notes on client-bound figures) and its PNG charts from summary.json."""
 from pathlib import Path
 
-from . import charts
+from . import charts, sbs_report
 from .fmt import num, table
 
 MAIN_HEADER = ["run", "conc", "items/call", "RPC/s", "items/s", "p50 ms", "p90 ms", "p99 ms",
@@ -43,12 +43,34 @@ def host_lines(h: dict) -> list[str]:
 
 def write(out: Path, summary: dict) -> None:
     h, s, runs = summary["host"], summary["settings"], summary["runs"]
-    pngs = charts.draw(out, runs)
     lines = [f"# cipherd load test — {h['arch']} / {h['host']}", ""]
     lines += host_lines(h)
-    lines += [f"- **settings** {s['duration_s']:g} s per run after ghz `skipFirst` ({s['skip_first']} calls ÷ items "
-              f"per call), {s['warmup_s']:g} s warm-up; ghz and cipherd on the same machine, 127.0.0.1", ""]
-    lines += ["## Main table", "", main_table(runs), ""]
+    if runs:
+        lines += [f"- **settings** {s['duration_s']:g} s per run after ghz `skipFirst` ({s['skip_first']} calls ÷ items "
+                  f"per call), {s['warmup_s']:g} s warm-up; ghz and cipherd on the same machine, 127.0.0.1", ""]
+        lines += ghz_lines(out, summary)
+    else:
+        lines += ["- no ghz campaigns in this run", ""]
+    sbs = summary.get("side_by_side")
+    if sbs and sbs.get("error"):
+        lines += ["## Side by side (h2load)", "", f"**Did not complete:** {sbs['error']}", ""]
+    elif sbs:
+        lines += sbs_report.section(sbs)
+    files = ["`host.json`, `summary.json`"]
+    if runs:
+        files.insert(0, "`runs/<run>.config.json` (the ghz config), `runs/<run>.ghz.json` (ghz's report), "
+                        "`runs/<run>.metrics-{before,after}.txt` (scrapes), `gc.log`, `cipherd.jfr`, `server.log`")
+    if sbs and not sbs.get("error"):
+        files.append("`sidebyside/` (`sidebyside.json`, the request `bodies/`, per run h2load's output, its row and "
+                     "cipherd's scrapes in `runs/`, the servers' logs, cipherd's `gc.log` and `cipherd.jfr`)")
+    lines += ["## Files", "", ", ".join(files) + ".", ""]
+    (out / "report.md").write_text("\n".join(lines))
+
+
+def ghz_lines(out: Path, summary: dict) -> list[str]:
+    runs = summary["runs"]
+    pngs = charts.draw(out, runs)
+    lines = ["## Main table", "", main_table(runs), ""]
     lines += ["How to read it: RPC/s, latency and errors come from ghz; allocation, GC and server CPU from the "
               "server's `/metrics` before and after the run (allocation ÷ the server's call count for the method). "
               "Allocation is counted by Micrometer at each GC, so a short run with few GCs gives a coarse figure. "
@@ -59,7 +81,7 @@ def write(out: Path, summary: dict) -> None:
     if bound:
         lines += [f"**Client-bound:** in {len(bound)} of {len(runs)} runs ghz used at least 0.9 of a core or more CPU "
                   "than the server ({}). Those figures measure ghz on this box as much as cipherd; "
-                  "the h2load side-by-side (issue 4) is the measure of the server's ceiling.".format(", ".join(bound)), ""]
+                  "the h2load side-by-side below is the measure of the server's ceiling.".format(", ".join(bound)), ""]
     bad = [r for r in runs if not r.get("valid")]
     if bad:
         lines += ["## Runs with errors (do not count)", ""]
@@ -68,7 +90,4 @@ def write(out: Path, summary: dict) -> None:
     if pngs:
         lines += ["## Charts", ""] + [f"![{p.stem}]({p.name})" for p in pngs] + [""]
     lines += ["## Families", ""] + [f"- **{k}**: {v}" for k, v in summary["families"].items()] + [""]
-    lines += ["## Files", "", "`runs/<run>.config.json` (the ghz config), `runs/<run>.ghz.json` (ghz's report), "
-              "`runs/<run>.metrics-{before,after}.txt` (scrapes), `gc.log`, `cipherd.jfr`, `server.log`, "
-              "`host.json`, `summary.json`.", ""]
-    (out / "report.md").write_text("\n".join(lines))
+    return lines

@@ -59,11 +59,8 @@ public final class EchoServer {
         Thread.currentThread().interrupt();
       }
     }));
-    Package pkg = EchoServer.class.getPackage();
     System.out.println("cipherd-echo serving on " + loopback.getHostAddress() + ":" + server.getPort()
-        + " (stats on :" + statsPort + ", max inbound " + maxInbound + " B, grpc-java "
-        + io.grpc.Server.class.getPackage().getImplementationVersion() + ", manifest "
-        + (pkg == null ? "?" : pkg.getImplementationVersion()) + ")");
+        + " (stats on :" + statsPort + ", max inbound " + maxInbound + " B)");
     server.awaitTermination();
   }
 

@@ -1,0 +1,104 @@
+"""The real Vault dev server (from .ci/install-vault) with Transit and one aes256-gcm96 key, on 127.0.0.1.
+
+Started on a free loopback port with a random root token (never stored: -dev-no-store-token), in-memory
+storage; every setup call goes through Vault's HTTP API with urllib.
+"""
+import json
+import secrets
+import signal
+import subprocess
+import time
+import urllib.error
+import urllib.request
+from pathlib import Path
+
+from . import tools
+from .server import HOST, free_port, proc_cpu_seconds
+
+KEY = "sbs"
+
+
+def install() -> str:
+    r = subprocess.run([str(tools.REPO / ".ci" / "install-vault")], stdout=subprocess.PIPE, text=True)
+    if r.returncode != 0 or not r.stdout.strip():
+        raise SystemExit("loadtest: could not install Vault (.ci/install-vault); see the message above")
+    return r.stdout.strip().splitlines()[-1]
+
+
+def batch_problems(reply: dict, n: int) -> list[str]:
+    """What is wrong with a Transit batch reply: a count other than n, or items carrying an error."""
+    results = (reply.get("data") or {}).get("batch_results") or []
+    problems = [f"{len(results)} batch results, wanted {n}"] if len(results) != n else []
+    bad = [r.get("error") for r in results if r.get("error") or not r.get("ciphertext")]
+    if bad:
+        problems.append(f"{len(bad)} items failed, first: {bad[0] or 'no ciphertext'}")
+    return problems
+
+
+class Vault:
+    def __init__(self, binary: str, results: Path):
+        self.binary, self.results = binary, results
+        self.port = free_port()
+        self.token = secrets.token_hex(16)
+        self.proc = None
+        self.log = None
+
+    @property
+    def base(self) -> str:
+        return f"http://{HOST}:{self.port}"
+
+    def start(self, timeout: float = 60.0) -> None:
+        self.log = open(self.results / "vault.log", "w")
+        cmd = [self.binary, "server", "-dev", f"-dev-listen-address={HOST}:{self.port}",
+               f"-dev-root-token-id={self.token}", "-dev-no-store-token", "-log-level=warn"]
+        self.proc = subprocess.Popen(cmd, stdout=self.log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL)
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            if self.proc.poll() is not None:
+                raise SystemExit(f"loadtest: Vault exited with {self.proc.returncode}; see {self.results / 'vault.log'}")
+            try:
+                with urllib.request.urlopen(f"{self.base}/v1/sys/health", timeout=2) as r:
+                    if r.status == 200:
+                        break
+            except (urllib.error.URLError, ConnectionError, TimeoutError):
+                pass
+            time.sleep(0.3)
+        else:
+            self.stop()
+            raise SystemExit(f"loadtest: Vault not ready within {timeout:.0f}s")
+        self.api("POST", "/v1/sys/mounts/transit", {"type": "transit"})
+        self.api("POST", f"/v1/transit/keys/{KEY}", {"type": "aes256-gcm96"})
+
+    def api(self, method: str, path: str, body=None) -> dict:
+        data = None if body is None else (body if isinstance(body, bytes) else json.dumps(body).encode())
+        req = urllib.request.Request(self.base + path, data=data, method=method,
+                                     headers={"X-Vault-Token": self.token, "Content-Type": "application/json"})
+        try:
+            with urllib.request.urlopen(req, timeout=30) as r:
+                text = r.read().decode()
+        except urllib.error.HTTPError as e:
+            raise SystemExit(f"loadtest: Vault {method} {path}: HTTP {e.code} {e.read().decode()[:300]}")
+        return json.loads(text) if text.strip() else {}
+
+    def headers(self) -> list[str]:
+        return [f"X-Vault-Token: {self.token}", "Content-Type: application/json"]
+
+    def url(self, op: str) -> str:
+        return f"{self.base}/v1/transit/{op}/{KEY}"
+
+    def rotate(self) -> None:
+        self.api("POST", f"/v1/transit/keys/{KEY}/rotate", {})
+
+    def cpu_seconds(self) -> float:
+        return proc_cpu_seconds(self.proc.pid)
+
+    def stop(self, grace: float = 15.0) -> None:
+        if self.proc and self.proc.poll() is None:
+            self.proc.send_signal(signal.SIGTERM)
+            try:
+                self.proc.wait(grace)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+                self.proc.wait()
+        if self.log:
+            self.log.close()
