@@ -22,10 +22,17 @@ def _ratio(a, b) -> str:
     return f"{b / a:.2f}×"
 
 
+def keyed_runs(summary: dict) -> dict:
+    """(tool, name) -> row: the ghz runs and the side-by-side's h2load rows (named TARGET-SHAPE)."""
+    runs = {(r.get("tool", "ghz"), r["name"]): r for r in summary["runs"]}
+    for r in (summary.get("side_by_side") or {}).get("rows", []):
+        runs[("h2load", f"{r['target']}-{r['shape']}")] = r
+    return runs
+
+
 def write(dir_a: Path, dir_b: Path) -> Path:
     a, b = _load(dir_a), _load(dir_b)
-    runs_a = {(r.get("tool", "ghz"), r["name"]): r for r in a["runs"]}
-    runs_b = {(r.get("tool", "ghz"), r["name"]): r for r in b["runs"]}
+    runs_a, runs_b = keyed_runs(a), keyed_runs(b)
     common = [k for k in runs_a if k in runs_b]
     header = ["run"]
     for _, label, _ in FIGURES:
@@ -42,7 +49,7 @@ def write(dir_a: Path, dir_b: Path) -> Path:
             if not r.get("valid"):
                 notes.append(f"{side} had errors")
             if r.get("client_bound"):
-                notes.append(f"{side} client-bound")
+                notes.append(f"{side} client-bound" if key[0] == "ghz" else f"{side} h2load-bound")
         row.append("; ".join(notes))
         rows.append(row)
     only = sorted({k[1] for k in runs_a} ^ {k[1] for k in runs_b})
