@@ -68,10 +68,10 @@ bench: jdk ## JMH benchmarks of the cipher strategies (BENCH_ARGS to pass JMH op
 LOADTEST_ARGS ?=
 PYTHON ?= $(or $(shell command -v python3.11 2>/dev/null),python3)
 
-loadtest: build ## ghz campaigns against a fresh server, report in loadtest/results/ (LOADTEST_ARGS, e.g. '--duration 5 --campaigns unary')
+loadtest: build ## ghz campaigns + h2load side-by-side (Vault, echo, cipherd), report in loadtest/results/ (LOADTEST_ARGS, e.g. '--duration 5 --campaigns unary', '--side-by-side-only')
 	$(PYTHON) loadtest/run.py --no-build $(LOADTEST_ARGS)
 
-loadtest-check: ## unit tests of the load-test runner (no server, no ghz)
+loadtest-check: ## unit tests of the load-test runner (no server, no ghz, no h2load)
 	$(PYTHON) -m unittest discover -s loadtest/tests
 
 clean: ## remove build output (keeps ./data)
