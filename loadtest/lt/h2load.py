@@ -37,9 +37,14 @@ def install() -> str:
     return r.stdout.strip().splitlines()[-1]
 
 
+def duration_arg(seconds: float) -> str:
+    """h2load's -D and --warm-up-time take whole numbers with a unit ("1.5" is a value error): milliseconds."""
+    return f"{max(0, round(seconds * 1000))}ms"
+
+
 def command(h2load: str, spec: Spec, log_file: Path) -> list[str]:
     cmd = [h2load, "-c", str(spec.clients), "-m", "1", "-t", "1",
-           "-D", f"{spec.duration_s:g}", "--warm-up-time", f"{spec.warmup_s:g}",
+           "-D", duration_arg(spec.duration_s), "--warm-up-time", duration_arg(spec.warmup_s),
            "-d", str(spec.body), "--log-file", str(log_file)]
     if spec.h1:
         cmd.append("--h1")

@@ -76,7 +76,10 @@ def _warm(ctx, specs: dict) -> None:
             continue
         s = specs[shape["name"]]
         spec = h2load.Spec(s.url, s.body, s.clients, secs, 0.5, s.headers, s.h1)
-        h2load.run(ctx.h2load, spec, Path("/dev/null"), ctx.dir / "runs" / "warmup.out.txt")
+        out = ctx.dir / "runs" / "warmup.out.txt"
+        h2 = h2load.run(ctx.h2load, spec, Path("/dev/null"), out)
+        if not (h2.get("requests") or {}).get("succeeded"):
+            raise SystemExit(f"loadtest: warm-up of {s.url} failed: {out.read_text()[-300:].strip()}")
 
 
 # ---- cipherd -------------------------------------------------------------------------------------

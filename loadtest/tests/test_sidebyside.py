@@ -80,13 +80,14 @@ class H2loadParseTest(unittest.TestCase):
         spec = h2load.Spec("http://127.0.0.1:1/cipherd.v1.CryptoService/Encrypt", Path("b.bin"), 50, 10, 2,
                            h2load.GRPC_HEADERS)
         cmd = h2load.command("h2load", spec, Path("x.log"))
-        for flag in (["-c", "50"], ["-m", "1"], ["-t", "1"], ["-D", "10"], ["--warm-up-time", "2"],
+        for flag in (["-c", "50"], ["-m", "1"], ["-t", "1"], ["-D", "10000ms"], ["--warm-up-time", "2000ms"],
                      ["-H", "te: trailers"], ["--log-file", "x.log"]):
             self.assertIn(flag, [cmd[i:i + 2] for i in range(len(cmd) - 1)])
         self.assertNotIn("--h1", cmd)
         self.assertEqual(cmd[-1], spec.url)
         spec.h1 = True
         self.assertIn("--h1", h2load.command("h2load", spec, Path("x.log")))
+        self.assertEqual(h2load.duration_arg(3.75), "3750ms")      # h2load rejects "3.75"
         self.assertEqual(h2load.redact(["-H", "X-Vault-Token: abc"], ["abc"]), ["-H", "X-Vault-Token: <redacted>"])
 
 
