@@ -39,6 +39,7 @@ def row_figures(target: str, shape: dict, h2: dict, lat: dict, log_statuses: dic
         "allocated_bytes": alloc,
         "alloc_per_call": alloc / calls if alloc is not None and calls else None,
         "alloc_per_item": alloc / (calls * items) if alloc is not None and calls else None,
+        "h2load_cpu_s": h2.get("client", {}).get("cpu_s", 0.0), "server_cpu_s": server_cpu_s,
         "h2load_cores": client_cores, "server_cores": server_cores,
         "other_cores": max(0.0, system_busy_s / wall - client_cores - server_cores) if wall and system_busy_s else None,
         "wall_s": wall,
