@@ -123,6 +123,21 @@ def check_targets(rows: list[dict]) -> list[dict]:
     ]
 
 
+def limit_line(rows: list[dict]) -> str:
+    """Who was the limit: the client, the server, or the machine shared with other processes."""
+    others = [r["other_cores"] for r in rows if r.get("other_cores") is not None]
+    bound = [f"{r['target']}-{r['shape']}" for r in rows if r.get("client_bound")]
+    text = ("Who was the limit: CPU columns are CPU seconds ÷ wall seconds of h2load (rusage), the server "
+            "(/proc/PID/stat) and everything else (/proc/stat). ")
+    text += (f"h2load used ≥ 0.9 core or more than the server in {', '.join(bound)}: those rates are a floor. "
+             if bound else "h2load never used more than the server nor 0.9 core: the servers were measured, not h2load. ")
+    if others and sum(others) / len(others) >= 0.25:
+        text += (f"**Other processes used {sum(others) / len(others):.2f} cores on average during the runs "
+                 f"(max {max(others):.2f})**: every rate here is depressed by that, unevenly between servers measured "
+                 "at different times; trust ratios only from a quiet machine.")
+    return text
+
+
 def note(r: dict) -> str:
     parts = []
     if not r.get("valid"):
@@ -161,6 +176,7 @@ def section(sbs: dict) -> list[str]:
                          num(r["server_cores"], 2), num(r.get("other_cores"), 2), num(r["alloc_per_call"]),
                          num(r["alloc_per_item"]), note(r)])
     lines += [table(HEADER, body), ""]
+    lines += [limit_line(rows), ""]
     rat = sbs["ratios"]
     rlines = [[s, num(rat[s]["cipherd_vs_vault"], 2) + "×" if rat[s]["cipherd_vs_vault"] else "–",
                num((rat[s]["cipherd_vs_echo"] or 0) * 100) + " %" if rat[s]["cipherd_vs_echo"] else "–"]
