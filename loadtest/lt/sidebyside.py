@@ -1,12 +1,15 @@
-"""The h2load side-by-side (issue 4): Vault Transit, the bare grpc-java echo ceiling and cipherd, one
-after the other in one run, with the same client, payload, concurrency and (for echo and cipherd) the
-very same request bodies. Each server is started here, warmed up, measured per shape, and stopped in
-`finally`. Writes <out>/sidebyside/ and returns the section for summary.json."""
+"""The h2load side-by-side (issue 4): Vault Transit, the bare grpc-java echo ceiling and cipherd, in one
+run, with the same client, payload, concurrency and (for echo and cipherd) the very same request bodies.
+The three servers are started here and warmed up, then measured shape by shape, the three back to back,
+and all stopped on the way out (an ExitStack). Writes <out>/sidebyside/ and returns the section for summary.json."""
+import contextlib
 import json
 import random
 import subprocess
 import time
+from dataclasses import dataclass
 from pathlib import Path
+from typing import Callable
 
 from . import bodies, cpu, echo, h2load, prom, sbs_report, vault_transit
 from .server import Server
@@ -41,22 +44,34 @@ class Context:
         return p
 
 
-def _grpc_spec(target: str, method: str, body: Path, clients: int, duration: float, warmup: float):
-    return h2load.Spec(f"http://{target}/{bodies.SERVICE}/{method}", body, clients, duration, warmup,
-                       h2load.GRPC_HEADERS)
+@dataclass
+class Target:
+    """A started server: its h2load specs per shape, its CPU time, and its own figures around a run."""
+    name: str
+    specs: dict
+    cpu_seconds: Callable[[], float]
+    before: Callable[[], object]
+    after: Callable[[object, dict], dict]
 
 
-def _measure(ctx, target_name, shape, spec, server_cpu, before, after_fn):
-    """One measured h2load run: CPU around it, the server's own figures from before() / after_fn()."""
-    name = f"{target_name}-{shape['name']}"
+def _grpc_specs(ctx, target: str) -> dict:
+    """The same framed body files (made from cipherd's setup) for echo and cipherd."""
+    return {s["name"]: h2load.Spec(f"http://{target}/{bodies.SERVICE}/{s['method']}", ctx.files[s["name"]],
+                                   s["clients"], ctx.args.sbs_duration, ctx.args.sbs_h2load_warmup,
+                                   h2load.GRPC_HEADERS) for s in SHAPES}
+
+
+def _measure(ctx, t: Target, shape: dict) -> None:
+    """One measured h2load run: CPU around it, the server's own figures from t.before() / t.after()."""
+    name = f"{t.name}-{shape['name']}"
     rdir = ctx.dir / "runs"
-    b = before()
-    cpu0, sys0 = server_cpu(), cpu.busy_seconds()
-    h2 = h2load.run(ctx.h2load, spec, rdir / f"{name}.log", rdir / f"{name}.out.txt")
-    cpu1, sys1 = server_cpu(), cpu.busy_seconds()
-    server = after_fn(b)
+    b = t.before()
+    cpu0, sys0 = t.cpu_seconds(), cpu.busy_seconds()
+    h2 = h2load.run(ctx.h2load, t.specs[shape["name"]], rdir / f"{name}.log", rdir / f"{name}.out.txt")
+    cpu1, sys1 = t.cpu_seconds(), cpu.busy_seconds()
+    server = t.after(b, shape)
     durations, statuses = h2load.read_log(rdir / f"{name}.log")
-    row = sbs_report.row_figures(target_name, shape, h2, h2load.latency(durations), statuses, cpu1 - cpu0,
+    row = sbs_report.row_figures(t.name, shape, h2, h2load.latency(durations), statuses, cpu1 - cpu0,
                                  sys1 - sys0, ctx.cores, server)
     (rdir / f"{name}.row.json").write_text(json.dumps(row, indent=1))
     (rdir / f"{name}.log").unlink(missing_ok=True)     # large; its percentiles are in the row
@@ -68,7 +83,8 @@ def _measure(ctx, target_name, shape, spec, server_cpu, before, after_fn):
     time.sleep(0.5)
 
 
-def _warm(ctx, specs: dict) -> None:
+def _warm(ctx, t: Target) -> None:
+    specs = t.specs
     w = ctx.args.sbs_warmup
     for shape in SHAPES:
         secs = w * WARMUP_SHARE[shape["name"]]
@@ -123,33 +139,26 @@ def _check_bodies(client, messages: dict, who: str) -> dict:
     return seen
 
 
-def _cipherd_phase(ctx, plaintext) -> dict:
+def _cipherd_up(ctx, plaintext, stack) -> Target:
     server = Server(ctx.java, ctx.jar, ctx.dir, ctx.extra_jvm, ctx.args.server_log_level)
+    stack.callback(server.stop)
     server.start()
-    try:
-        client = bodies.Client(server.target)
-        v1 = _cipherd_setup(client, plaintext)
-        messages = {"encrypt": bodies.encrypt(ENC_KEY, plaintext),
+    client = bodies.Client(server.target)
+    v1 = _cipherd_setup(client, plaintext)
+    ctx.messages = {"encrypt": bodies.encrypt(ENC_KEY, plaintext),
                     "encrypt-batch-256": bodies.encrypt_batch(ENC_KEY, plaintext, 256),
                     "reencrypt-batch-256": bodies.reencrypt_batch(REWRAP_KEY, v1, 256)}
-        files = {k: ctx.body_file(f"{k}.grpc.bin", bodies.frame(v)) for k, v in messages.items()}
-        seen = _check_bodies(client, messages, "cipherd")
-        client.close()
-        ctx.checks["cipherd"] = seen
-        specs = {s["name"]: _grpc_spec(server.target, s["method"], files[s["name"]], s["clients"],
-                                       ctx.args.sbs_duration, ctx.args.sbs_h2load_warmup) for s in SHAPES}
-        _warm(ctx, specs)
-        for shape in SHAPES:
-            def after(before_text, method=shape["method"], name=shape["name"]):
-                after_text = prom.scrape(server.metrics_url)
-                (ctx.dir / "runs" / f"cipherd-{name}.metrics-before.txt").write_text(before_text)
-                (ctx.dir / "runs" / f"cipherd-{name}.metrics-after.txt").write_text(after_text)
-                return cipherd_server_figures(prom.parse(before_text), prom.parse(after_text), method)
-            _measure(ctx, "cipherd", shape, specs[shape["name"]], server.cpu_seconds,
-                     lambda: prom.scrape(server.metrics_url), after)
-        return {"messages": messages, "files": files, "v1": v1}
-    finally:
-        server.stop()
+    ctx.files = {k: ctx.body_file(f"{k}.grpc.bin", bodies.frame(v)) for k, v in ctx.messages.items()}
+    ctx.checks["cipherd"] = _check_bodies(client, ctx.messages, "cipherd")
+    client.close()
+
+    def after(before_text, shape):
+        after_text = prom.scrape(server.metrics_url)
+        (ctx.dir / "runs" / f"cipherd-{shape['name']}.metrics-before.txt").write_text(before_text)
+        (ctx.dir / "runs" / f"cipherd-{shape['name']}.metrics-after.txt").write_text(after_text)
+        return cipherd_server_figures(prom.parse(before_text), prom.parse(after_text), shape["method"])
+    return Target("cipherd", _grpc_specs(ctx, server.target), server.cpu_seconds,
+                  lambda: prom.scrape(server.metrics_url), after)
 
 
 def cipherd_server_figures(before, after, method: str) -> dict:
@@ -172,26 +181,21 @@ def cipherd_server_figures(before, after, method: str) -> dict:
 
 # ---- echo ----------------------------------------------------------------------------------------
 
-def _echo_phase(ctx, cipherd: dict) -> None:
+def _echo_up(ctx, stack) -> Target:
     srv = echo.Echo(ctx.java, ctx.dir, ctx.extra_jvm)
+    stack.callback(srv.stop)
     srv.start()
-    try:
-        client = bodies.Client(srv.target)
-        seen = _check_bodies(client, cipherd["messages"], "echo")
-        client.close()
-        ctx.checks["echo"] = seen
-        for name, c in ctx.checks["cipherd"].items():
-            if seen[name] != c:
-                ctx.notes.append(f"echo's answer to `{name}` differs from cipherd's: echo {seen[name]}, cipherd {c}")
-        specs = {s["name"]: _grpc_spec(srv.target, s["method"], cipherd["files"][s["name"]], s["clients"],
-                                       ctx.args.sbs_duration, ctx.args.sbs_h2load_warmup) for s in SHAPES}
-        _warm(ctx, specs)
-        for shape in SHAPES:
-            def after(before_text, method=shape["method"]):
-                return echo_server_figures(prom.parse(before_text), prom.parse(srv.scrape()), method)
-            _measure(ctx, "echo", shape, specs[shape["name"]], srv.cpu_seconds, srv.scrape, after)
-    finally:
-        srv.stop()
+    client = bodies.Client(srv.target)
+    seen = _check_bodies(client, ctx.messages, "echo")
+    client.close()
+    ctx.checks["echo"] = seen
+    for name, c in ctx.checks["cipherd"].items():
+        if seen[name] != c:
+            ctx.notes.append(f"echo's answer to `{name}` differs from cipherd's: echo {seen[name]}, cipherd {c}")
+
+    def after(before_text, shape):
+        return echo_server_figures(prom.parse(before_text), prom.parse(srv.scrape()), shape["method"])
+    return Target("echo", _grpc_specs(ctx, srv.target), srv.cpu_seconds, srv.scrape, after)
 
 
 def echo_server_figures(before, after, method: str) -> dict:
@@ -204,38 +208,34 @@ def echo_server_figures(before, after, method: str) -> dict:
 
 # ---- Vault Transit -------------------------------------------------------------------------------
 
-def _vault_phase(ctx, plaintext) -> None:
+def _vault_up(ctx, plaintext, stack) -> Target:
     vault = vault_transit.Vault(vault_transit.install(), ctx.dir)
+    stack.callback(vault.stop)
     vault.start()
-    try:
-        v1 = vault.api("POST", f"/v1/transit/encrypt/{vault_transit.KEY}",
-                       bodies.vault_encrypt(plaintext))["data"]["ciphertext"]
-        vault.rotate()
-        payloads = {"encrypt": bodies.vault_encrypt(plaintext),
-                    "encrypt-batch-256": bodies.vault_encrypt_batch(plaintext, 256),
-                    "reencrypt-batch-256": bodies.vault_rewrap_batch(v1, 256)}
-        files = {k: ctx.body_file(f"{k}.vault.json", v) for k, v in payloads.items()}
-        checks = {}
-        for shape in SHAPES:
-            reply = vault.api("POST", f"/v1/transit/{shape['vault_op']}/{vault_transit.KEY}", payloads[shape["name"]])
-            if shape["items"] == 1:
-                ok = str((reply.get("data") or {}).get("ciphertext", "")).startswith("vault:v2:")
-                problems = [] if ok else ["no vault:v2 ciphertext in the reply"]
-            else:
-                problems = vault_transit.batch_problems(reply, shape["items"])
-            if problems:
-                raise SystemExit(f"loadtest: Vault {shape['name']}: {'; '.join(problems)}")
-            checks[shape["name"]] = {"reply_bytes": len(json.dumps(reply))}
-        ctx.checks["vault-transit"] = checks
-        specs = {s["name"]: h2load.Spec(vault.url(s["vault_op"]), files[s["name"]], s["clients"],
-                                        ctx.args.sbs_duration, ctx.args.sbs_h2load_warmup, vault.headers(), h1=True)
-                 for s in SHAPES}
-        _warm(ctx, specs)
-        for shape in SHAPES:
-            _measure(ctx, "vault-transit", shape, specs[shape["name"]], vault.cpu_seconds, lambda: None,
-                     lambda _b: {"calls": None, "non_ok": {}, "item_errors": 0, "allocated_bytes": None})
-    finally:
-        vault.stop()
+    v1 = vault.api("POST", f"/v1/transit/encrypt/{vault_transit.KEY}",
+                   bodies.vault_encrypt(plaintext))["data"]["ciphertext"]
+    vault.rotate()
+    payloads = {"encrypt": bodies.vault_encrypt(plaintext),
+                "encrypt-batch-256": bodies.vault_encrypt_batch(plaintext, 256),
+                "reencrypt-batch-256": bodies.vault_rewrap_batch(v1, 256)}
+    files = {k: ctx.body_file(f"{k}.vault.json", v) for k, v in payloads.items()}
+    checks = {}
+    for shape in SHAPES:
+        reply = vault.api("POST", f"/v1/transit/{shape['vault_op']}/{vault_transit.KEY}", payloads[shape["name"]])
+        if shape["items"] == 1:
+            ok = str((reply.get("data") or {}).get("ciphertext", "")).startswith("vault:v2:")
+            problems = [] if ok else ["no vault:v2 ciphertext in the reply"]
+        else:
+            problems = vault_transit.batch_problems(reply, shape["items"])
+        if problems:
+            raise SystemExit(f"loadtest: Vault {shape['name']}: {'; '.join(problems)}")
+        checks[shape["name"]] = {"reply_bytes": len(json.dumps(reply))}
+    ctx.checks["vault-transit"] = checks
+    specs = {s["name"]: h2load.Spec(vault.url(s["vault_op"]), files[s["name"]], s["clients"],
+                                    ctx.args.sbs_duration, ctx.args.sbs_h2load_warmup, vault.headers(), h1=True)
+             for s in SHAPES}
+    return Target("vault-transit", specs, vault.cpu_seconds, lambda: None,
+                  lambda _b, _s: {"calls": None, "non_ok": {}, "item_errors": 0, "allocated_bytes": None})
 
 
 # ---- the whole -----------------------------------------------------------------------------------
@@ -247,10 +247,17 @@ def run(args, out: Path, java: Path, jar: Path, extra_jvm: list[str], cores: int
     version = subprocess.run([ctx.h2load, "--version"], stdout=subprocess.PIPE, text=True).stdout.strip()
     plaintext = payload()
     print(f"loadtest: side-by-side with {version}, {args.sbs_duration:g} s per run", flush=True)
-    # cipherd first: its bodies (and v1 ciphertexts) are the ones echo gets too
-    cipherd = _cipherd_phase(ctx, plaintext)
-    _echo_phase(ctx, cipherd)
-    _vault_phase(ctx, plaintext)
+    with contextlib.ExitStack() as stack:           # every server is stopped, whatever happens
+        # cipherd is set up first: its request bodies (and v1 ciphertexts) are the ones echo gets too
+        cipherd = _cipherd_up(ctx, plaintext, stack)
+        targets = [_vault_up(ctx, plaintext, stack), _echo_up(ctx, stack), cipherd]
+        for t in targets:
+            _warm(ctx, t)
+        print(f"loadtest: side-by-side servers up and warm after {time.monotonic() - start:.0f} s", flush=True)
+        # shape by shape, the three back to back: what else runs on the machine drifts less between them
+        for shape in SHAPES:
+            for t in targets:
+                _measure(ctx, t, shape)
     ctx.notes += [
         "Vault Transit has no gRPC: it gets `h2load --h1` (HTTP/1.1 keep-alive, one request per connection at a "
         "time) with JSON bodies; ReEncryptBatch's counterpart is `/v1/transit/rewrap` with `batch_input`.",
@@ -258,9 +265,12 @@ def run(args, out: Path, java: Path, jar: Path, extra_jvm: list[str], cores: int
         "errors), and per run cipherd's `grpc_server_processing_duration_seconds_count` per `statusCode` and "
         "`cipherd_crypto_operations_total` outcomes were read before and after; echo's calls are counted by the "
         "service itself. Vault's replies were checked with urllib (no per-item `error`).",
+        "Order: the three servers run side by side (idle when not measured), warmed up, then per shape Vault, "
+        "echo and cipherd back to back.",
         "p50/p99 are from h2load's `--log-file` (the measured phase only). Allocation per call includes the "
-        "run's h2load warm-up calls on both sides of the division; echo's is `getTotalThreadAllocatedBytes`, "
-        "the floor the gRPC stack costs with these shapes.",
+        "run's h2load warm-up calls on both sides of the division; echo's is `getTotalThreadAllocatedBytes` "
+        "(every thread, JFR's own included), cipherd's Micrometer's young-generation count plus eden; close, not "
+        "identical measures. Echo's is the floor the gRPC stack costs with these shapes.",
     ]
     shapes = [s["name"] for s in SHAPES]
     section = {"duration_s": args.sbs_duration, "h2load_warmup_s": args.sbs_h2load_warmup,
