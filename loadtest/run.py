@@ -2,7 +2,7 @@
 """cipherd load-test campaigns: `make loadtest LOADTEST_ARGS='...'` runs this file.
 
 Runs ghz campaigns against a freshly started cipherd, or compares two result folders.
-Re-executes itself inside ~/.cache/cipherd/venv-loadtest (matplotlib) first.
+Re-executes itself inside its venv under ~/.cache/cipherd (matplotlib) first.
 """
 import sys
 from pathlib import Path

@@ -1,4 +1,8 @@
-"""Bootstraps the runner's venv (matplotlib from PyPI) once, cached, and re-execs inside it."""
+"""Bootstraps the runner's venv (matplotlib from PyPI) once, cached, and re-execs inside it.
+
+The venv's directory is named after a hash of its requirements, so two checkouts that want different
+packages (two branches, a CI cache) each keep their own instead of rebuilding one in turn."""
+import hashlib
 import os
 import subprocess
 import sys
@@ -6,8 +10,8 @@ import venv as stdlib_venv
 from pathlib import Path
 
 CACHE = Path(os.environ.get("CIPHERD_CACHE", Path.home() / ".cache" / "cipherd"))
-VENV = CACHE / "venv-loadtest"
 REQUIREMENTS = ["matplotlib>=3.8,<4"]
+VENV = CACHE / f"venv-loadtest-{hashlib.sha256(chr(10).join(REQUIREMENTS).encode()).hexdigest()[:10]}"
 MARKER = VENV / ".cipherd-requirements"
 
 
