@@ -17,10 +17,10 @@ BUF_VERSION := v1.75.0
 DATA_DIR ?= data
 JAR := server/target/cipherd.jar
 
-.PHONY: help jdk build run test test-java test-vault lint-proto fuzz-smoke fuzz bench loadtest loadtest-check loadtest-smoke clean
+.PHONY: help jdk build run test test-java test-vault lint-proto fuzz-smoke fuzz bench loadtest loadtest-check loadtest-smoke loadtest-arm64-check clean
 
 help: ## list the targets
-	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-16s %s\n", $$1, $$2}'
+	@grep -E '^[a-z0-9-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-16s %s\n", $$1, $$2}'
 
 jdk:
 	@[ -n "$(JDK_HOME)" ] || { .ci/jdk-home; exit 1; }
@@ -76,6 +76,9 @@ loadtest-check: ## unit tests of the load-test runner (no server, no ghz)
 
 loadtest-smoke: build ## the short campaign of make test (--preset smoke), failing unless its report is complete and plausible
 	$(PYTHON) loadtest/run.py --no-build --preset smoke --check $(LOADTEST_ARGS)
+
+loadtest-arm64-check: build ## start the jar on aarch64 under qemu-user (Debian arm64 JDK, cached), Encrypt/Decrypt, SIGTERM; no timings
+	loadtest/arm64/check-startup
 
 clean: ## remove build output (keeps ./data)
 	$(MVN) -q clean
