@@ -17,10 +17,10 @@ BUF_VERSION := v1.75.0
 DATA_DIR ?= data
 JAR := server/target/cipherd.jar
 
-.PHONY: help jdk build run test test-java test-vault lint-proto fuzz-smoke fuzz bench loadtest loadtest-check clean
+.PHONY: help jdk build run test test-java test-vault lint-proto fuzz-smoke fuzz bench loadtest loadtest-check loadtest-smoke loadtest-arm64-check clean
 
 help: ## list the targets
-	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-12s %s\n", $$1, $$2}'
+	@grep -E '^[a-z0-9-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-16s %s\n", $$1, $$2}'
 
 jdk:
 	@[ -n "$(JDK_HOME)" ] || { .ci/jdk-home; exit 1; }
@@ -36,7 +36,7 @@ run: build ## start cipherd on 127.0.0.1:50051 with the embedded key store in ./
 	fi
 	$(JAVA) $(JAVA_OPTS) -jar $(JAR) --data-dir $(DATA_DIR) --keystore-password-file $(DATA_DIR)/keystore-password --demo-key demo
 
-test: lint-proto test-java test-vault fuzz-smoke loadtest-check ## run every test: proto lint, Java tests, Vault tests, a bounded fuzzing run, load-test runner tests
+test: lint-proto test-java test-vault fuzz-smoke loadtest-check loadtest-smoke ## run every test: proto lint, Java tests, Vault tests, a bounded fuzzing run, load-test runner tests and a short checked campaign
 
 test-java: jdk ## Java unit, vector and gRPC tests
 	$(MVN) verify
@@ -73,6 +73,12 @@ loadtest: build ## ghz campaigns + h2load side-by-side (Vault, echo, cipherd), r
 
 loadtest-check: ## unit tests of the load-test runner (no server, no ghz, no h2load)
 	$(PYTHON) -m unittest discover -s loadtest/tests
+
+loadtest-smoke: build ## the short campaign of make test (--preset smoke), failing unless its report is complete and plausible
+	$(PYTHON) loadtest/run.py --no-build --preset smoke --check $(LOADTEST_ARGS)
+
+loadtest-arm64-check: build ## start the jar on aarch64 under qemu-user (Debian arm64 JDK, cached), Encrypt/Decrypt, SIGTERM; no timings
+	loadtest/arm64/check-startup
 
 clean: ## remove build output (keeps ./data)
 	$(MVN) -q clean

@@ -1,9 +1,9 @@
 #!/usr/bin/env python3
 """cipherd load-test campaigns: `make loadtest LOADTEST_ARGS='...'` runs this file.
 
-Against freshly started servers, or compares two result folders.
-Runs ghz campaigns and the h2load side-by-side (Vault Transit, echo ceiling, cipherd).
-Re-executes itself inside ~/.cache/cipherd/venv-loadtest-<hash> (matplotlib, grpcio, grpcio-tools) first.
+Runs ghz campaigns and the h2load side-by-side (Vault Transit, echo ceiling, cipherd) against freshly
+started servers, or compares two result folders.
+Re-executes itself inside its venv under ~/.cache/cipherd (matplotlib, grpcio, grpcio-tools) first.
 """
 import sys
 from pathlib import Path

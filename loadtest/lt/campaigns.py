@@ -31,7 +31,11 @@ class Run:
 
     @property
     def items_per_call(self) -> int:
-        items = self.ghz.get("data", {}).get("items")
+        """Batch items of one call, or messages of one stream (ghz sends a list of data on one stream)."""
+        data = self.ghz.get("data", {})
+        if isinstance(data, list):
+            return len(data)
+        items = data.get("items")
         return len(items) if isinstance(items, list) else 1
 
 
@@ -115,3 +119,17 @@ def resolve(value, ciphertexts: dict):
     if isinstance(value, dict):
         return {k: resolve(v, ciphertexts) for k, v in value.items()}
     return value
+
+
+def select(names: str, only: str = "") -> list[Family]:
+    """The families named (comma-separated, or "all"), keeping only runs whose name matches `only`."""
+    chosen = available() if names == "all" else [n.strip() for n in names.split(",") if n.strip()]
+    families = [load(n) for n in chosen]
+    if only:
+        rx = re.compile(only)
+        for f in families:
+            f.runs = [r for r in f.runs if rx.search(r.name)]
+    families = [f for f in families if f.runs]
+    if not families:
+        raise SystemExit("loadtest: no runs selected")
+    return families

@@ -1,5 +1,4 @@
 """Command line: run campaigns (default) or compare two result folders."""
-import argparse
 import json
 import platform
 import socket
@@ -8,43 +7,14 @@ import time
 from datetime import datetime, timezone
 from pathlib import Path
 
-from . import calls, campaigns, cpu, derive, ghzrun, hostfacts, prom, report, tools
+from . import calls, campaigns, cpu, derive, ghzrun, hostfacts, options, prom, report, sanity, tools
 from .server import Server
 
 RESULTS = Path(__file__).resolve().parents[1] / "results"
 
 
-def parse(argv):
-    p = argparse.ArgumentParser(prog="make loadtest LOADTEST_ARGS=...",
-                                description="ghz campaigns against a fresh cipherd, or --compare two results")
-    p.add_argument("--duration", type=float, default=10.0, help="seconds per run after warm-up (default 10)")
-    p.add_argument("--campaigns", default="all",
-                   help=f"comma-separated families (default all: {','.join(campaigns.available())})")
-    p.add_argument("--only", default="", help="regex: run only runs whose name matches")
-    p.add_argument("--skip-first", type=int, default=1000,
-                   help="calls per ghz worker set ghz skips first, divided by items per call (default 1000)")
-    p.add_argument("--warmup", type=float, default=10.0, help="seconds of warm-up traffic before the runs")
-    p.add_argument("--out", type=Path, help="result folder (default loadtest/results/<date>-<arch>-<host>)")
-    p.add_argument("--no-build", action="store_true", help="use server/target/cipherd.jar if it exists")
-    p.add_argument("--jvm", action="append", default=[], help="extra JVM flag for the server (repeatable)")
-    p.add_argument("--server-log-level", default="WARN",
-                   help="CIPHERD_LOG_LEVEL for the server (default WARN: no access-log line per call)")
-    p.add_argument("--no-side-by-side", action="store_true",
-                   help="skip the h2load side-by-side (Vault Transit, echo ceiling, cipherd)")
-    p.add_argument("--side-by-side-only", action="store_true", help="run only the h2load side-by-side, no ghz")
-    p.add_argument("--sbs-duration", type=float, default=10.0,
-                   help="seconds each side-by-side h2load run measures (default 10)")
-    p.add_argument("--sbs-warmup", type=float, default=15.0,
-                   help="seconds of warm-up traffic per side-by-side server before its runs (default 15)")
-    p.add_argument("--sbs-h2load-warmup", type=float, default=2.0,
-                   help="h2load --warm-up-time of each side-by-side run, not measured (default 2)")
-    p.add_argument("--compare", nargs=2, type=Path, metavar=("DIR_A", "DIR_B"),
-                   help="write a side-by-side report of two result folders instead of running")
-    return p.parse_args(argv)
-
-
 def main(argv) -> int:
-    args = parse(argv)
+    args = options.parse(argv)
     if args.compare:
         from . import compare
         out = compare.write(*args.compare)
@@ -55,22 +25,8 @@ def main(argv) -> int:
     return run_campaigns(args)
 
 
-def _select(args):
-    names = campaigns.available() if args.campaigns == "all" else args.campaigns.split(",")
-    families = [campaigns.load(n.strip()) for n in names if n.strip()]
-    if args.only:
-        import re
-        rx = re.compile(args.only)
-        for f in families:
-            f.runs = [r for r in f.runs if rx.search(r.name)]
-    families = [f for f in families if f.runs]
-    if not families:
-        raise SystemExit("loadtest: no runs selected")
-    return families
-
-
 def run_campaigns(args) -> int:
-    families = [] if args.side_by_side_only else _select(args)
+    families = [] if args.side_by_side_only else campaigns.select(args.campaigns, args.only)
     stamp = datetime.now(timezone.utc).strftime("%Y%m%dT%H%M%SZ")
     out = args.out or RESULTS / f"{stamp}-{platform.machine()}-{socket.gethostname()}"
     (out / "runs").mkdir(parents=True, exist_ok=True)
@@ -100,6 +56,8 @@ def run_campaigns(args) -> int:
         print(f"loadtest: {len(bad)} run(s) had errors and do not count: {', '.join(bad)}", file=sys.stderr)
     if summary.get("side_by_side", {}).get("error"):
         print(f"loadtest: the side-by-side did not complete: {summary['side_by_side']['error']}", file=sys.stderr)
+    if args.check:
+        return _check(out, summary, [r.name for f in families for r in f.runs])
     return 0
 
 
@@ -132,6 +90,16 @@ def _side_by_side(args, out, java, jar, extra, cores) -> dict:
         mark = "not measured" if t["met"] is None else "met" if t["met"] else "MISSED"
         print(f"loadtest: target {mark:12s} {t['target']}: {t['figure']}", flush=True)
     return section
+
+
+def _check(out, summary, expected) -> int:
+    found = sanity.problems(out, summary, expected)
+    for p in found:
+        print(f"loadtest: check failed: {p}", file=sys.stderr)
+    if found:
+        return 1
+    print(f"loadtest: check passed: {len(expected)} runs error-free with plausible figures, report complete")
+    return 0
 
 
 def _prepare(server, grpcurl, families) -> dict:

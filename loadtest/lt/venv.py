@@ -1,5 +1,8 @@
 """Bootstraps the runner's venv once, cached, and re-execs inside it: matplotlib for the charts, grpcio
-and grpcio-tools for the side-by-side (request bodies from the real protos, one real gRPC call per body)."""
+and grpcio-tools for the side-by-side (request bodies from the real protos, one real gRPC call per body).
+
+The venv's directory is named after a hash of its requirements, so two checkouts that want different
+packages (two branches, a CI cache) each keep their own instead of rebuilding one in turn."""
 import hashlib
 import os
 import subprocess
@@ -9,9 +12,7 @@ from pathlib import Path
 
 CACHE = Path(os.environ.get("CIPHERD_CACHE", Path.home() / ".cache" / "cipherd"))
 REQUIREMENTS = ["matplotlib>=3.8,<4", "grpcio>=1.60,<2", "grpcio-tools>=1.60,<2"]
-# One venv per requirement set: checkouts that want different packages (branches, older commits)
-# share the cache without rebuilding each other's venv.
-VENV = CACHE / f"venv-loadtest-{hashlib.sha256(' '.join(sorted(REQUIREMENTS)).encode()).hexdigest()[:8]}"
+VENV = CACHE / f"venv-loadtest-{hashlib.sha256(chr(10).join(REQUIREMENTS).encode()).hexdigest()[:10]}"
 MARKER = VENV / ".cipherd-requirements"
 
 

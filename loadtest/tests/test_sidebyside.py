@@ -6,7 +6,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from lt import bodies, echo, h2load, prom, sbs_report, sidebyside, tools, vault_transit  # noqa: E402
+from lt import bodies, echo, h2load, options, prom, sanity, sbs_report, sidebyside, tools, vault_transit  # noqa: E402
 
 H2LOAD_OUT = """starting benchmark...
 Application protocol: h2c
@@ -204,6 +204,22 @@ class TargetsTest(unittest.TestCase):
         self.assertIn("| encrypt | cipherd | 50 |", text)
         self.assertIn("**met**: unary Encrypt ≥ 3× Vault Transit unary", text)
         self.assertIn("- a note", text)
+
+
+class OptionsTest(unittest.TestCase):
+    def test_flags_and_the_smoke_preset(self):
+        a = options.parse(["--side-by-side-only", "--sbs-duration", "5"])
+        self.assertTrue(a.side_by_side_only)
+        self.assertEqual((a.sbs_duration, a.sbs_warmup, a.sbs_h2load_warmup), (5.0, 15.0, 2.0))
+        self.assertFalse(a.no_side_by_side)
+        self.assertTrue(options.parse(["--preset", "smoke"]).no_side_by_side)   # make test stays short
+
+    def test_check_of_a_side_by_side(self):
+        self.assertEqual(sanity.side_by_side_problems(None), [])
+        self.assertIn("did not complete", sanity.side_by_side_problems({"error": "Vault exited"})[0])
+        bad = {"rows": [{"target": "echo", "shape": "encrypt", "valid": False, "problem": "x"}]}
+        self.assertEqual(len(sanity.side_by_side_problems(bad)), 1)
+        self.assertEqual(sanity.side_by_side_problems({"rows": [{"valid": True}]}), [])
 
 
 class VersionsTest(unittest.TestCase):

@@ -78,7 +78,11 @@ public final class Main {
     for (String name : new String[] {"TERM", "INT"}) {
       Signal.handle(new Signal(name), signal -> {
         if (stopping.compareAndSet(false, true)) {
-          new Thread(stop, "cipherd-shutdown").start();
+          // Threads a signal handler starts are daemons: without this, main's awaitTermination()
+          // returning could end the JVM before close() finished and System.exit(0) ran.
+          Thread shutdown = new Thread(stop, "cipherd-shutdown");
+          shutdown.setDaemon(false);
+          shutdown.start();
         }
       });
     }

@@ -1,0 +1,40 @@
+"""The runner's command line: flags, their defaults, and presets applied on top."""
+import argparse
+from pathlib import Path
+
+from . import campaigns, presets
+
+
+def parse(argv):
+    p = argparse.ArgumentParser(prog="make loadtest LOADTEST_ARGS=...",
+                                description="ghz campaigns and the h2load side-by-side against fresh servers, or --compare two results")
+    p.add_argument("--duration", type=float, default=10.0, help="seconds per run after warm-up (default 10)")
+    p.add_argument("--campaigns", default="all",
+                   help=f"comma-separated families (default all: {','.join(campaigns.available())})")
+    p.add_argument("--only", default="", help="regex: run only runs whose name matches")
+    p.add_argument("--skip-first", type=int, default=1000,
+                   help="calls per ghz worker set ghz skips first, divided by items per call (default 1000)")
+    p.add_argument("--warmup", type=float, default=10.0, help="seconds of warm-up traffic before the runs")
+    p.add_argument("--out", type=Path, help="result folder (default loadtest/results/<date>-<arch>-<host>)")
+    p.add_argument("--no-build", action="store_true", help="use server/target/cipherd.jar if it exists")
+    p.add_argument("--jvm", action="append", default=[], help="extra JVM flag for the server (repeatable)")
+    p.add_argument("--server-log-level", default="WARN",
+                   help="CIPHERD_LOG_LEVEL for the server (default WARN: no access-log line per call)")
+    p.add_argument("--no-side-by-side", action="store_true",
+                   help="skip the h2load side-by-side (Vault Transit, echo ceiling, cipherd)")
+    p.add_argument("--side-by-side-only", action="store_true", help="run only the h2load side-by-side, no ghz")
+    p.add_argument("--sbs-duration", type=float, default=10.0,
+                   help="seconds each side-by-side h2load run measures (default 10)")
+    p.add_argument("--sbs-warmup", type=float, default=15.0,
+                   help="seconds of warm-up traffic per side-by-side server before its runs (default 15)")
+    p.add_argument("--sbs-h2load-warmup", type=float, default=2.0,
+                   help="h2load --warm-up-time of each side-by-side run, not measured (default 2)")
+    p.add_argument("--preset", choices=sorted(presets.PRESETS),
+                   help="a named selection and settings; flags given on the command line win (smoke: make test's)")
+    p.add_argument("--check", action="store_true",
+                   help="exit 1 unless every run is error-free with plausible figures and the report is complete")
+    p.add_argument("--compare", nargs=2, type=Path, metavar=("DIR_A", "DIR_B"),
+                   help="write a side-by-side report of two result folders instead of running")
+    args = p.parse_args(argv)
+    presets.apply(args, p)
+    return args

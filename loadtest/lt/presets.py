@@ -1,0 +1,24 @@
+"""Named selections of runs and settings, so a short, fixed campaign is one flag rather than a
+command line to copy. `smoke` is what `make test` runs: one run of each kind of call, about a minute."""
+
+PRESETS = {
+    "smoke": {
+        "campaigns": "unary,batch,reencrypt,stream",
+        "only": r"^(encrypt-gcm-100|decrypt-gcm-100|encrypt-batch-gcm-100-x256|"
+                r"reencrypt-batch-gcm-100-x256|reencrypt-stream-gcm-100-x256)$",
+        "duration": 3.0,
+        "warmup": 8.0,
+        "skip_first": 500,
+        # the side-by-side is a benchmark of minutes (and builds Vault once): not part of make test
+        "no_side_by_side": True,
+    },
+}
+
+
+def apply(args, parser) -> None:
+    """Fills in the preset's settings for every flag the command line left at its default."""
+    if not args.preset:
+        return
+    for name, value in PRESETS[args.preset].items():
+        if getattr(args, name) == parser.get_default(name):
+            setattr(args, name, value)

@@ -1,0 +1,76 @@
+"""Checks that a finished campaign's results are plausible: every run present, error-free and with
+figures inside physical bounds, the report and its charts written. `make test` runs the short preset
+with this check, so a runner or server change that silently breaks the measurements fails CI.
+
+These are bounds a correct run cannot miss on any machine, not performance targets: speed is judged
+by reading the report, never by a timed test."""
+from pathlib import Path
+
+PNG_MAGIC = b"\x89PNG\r\n\x1a\n"
+MAX_P99_MS = 5_000.0              # a call that takes seconds on loopback means something is stuck
+MAX_ALLOC_PER_ITEM = 1 << 20      # a MiB per 100-byte item would be a leak, not a profile
+REQUIRED_HOST_FACTS = ("arch", "cores", "jdk", "cipherd_commit", "cpu_model")
+
+
+def problems(out: Path, summary: dict, expected_runs: list[str]) -> list[str]:
+    """Every way the result in `out` is not plausible; empty when it is."""
+    found = []
+    host = summary.get("host", {})
+    found += [f"host.json lacks {k}" for k in REQUIRED_HOST_FACTS if not host.get(k)]
+    runs = {r.get("name"): r for r in summary.get("runs", [])}
+    found += [f"run {n} is missing from summary.json" for n in expected_runs if n not in runs]
+    for name, r in runs.items():
+        found += [f"{name}: {p}" for p in run_problems(r, host.get("cores") or 1)]
+    found += report_problems(out, list(runs))
+    found += side_by_side_problems(summary.get("side_by_side"))
+    return found
+
+
+def side_by_side_problems(sbs) -> list[str]:
+    """A side-by-side that ran must have completed with every row valid."""
+    if not sbs:
+        return []
+    if sbs.get("error"):
+        return [f"side-by-side did not complete: {sbs['error']}"]
+    found = [f"side-by-side {r['target']}-{r['shape']}: not valid ({r.get('problem')})"
+             for r in sbs.get("rows", []) if not r.get("valid")]
+    if not sbs.get("rows"):
+        found.append("side-by-side has no rows")
+    return found
+
+
+def run_problems(r: dict, host_cores: int) -> list[str]:
+    if not r.get("valid"):
+        return [f"not valid ({r.get('problem', 'no figures')})"]
+    found = []
+    if not r.get("count", 0) > 0 or not r.get("rps", 0) > 0:
+        found.append(f"no calls measured (count {r.get('count')}, rps {r.get('rps')})")
+    if r.get("server_calls", 0) < r.get("count", 0):
+        found.append(f"the server counted {r.get('server_calls')} calls, fewer than ghz's {r.get('count')}")
+    p50, p99 = r.get("p50_ms"), r.get("p99_ms")
+    if p50 is None or p99 is None or not 0 < p50 <= p99 <= MAX_P99_MS:
+        found.append(f"latency out of bounds (p50 {p50} ms, p99 {p99} ms)")
+    per_item = r.get("alloc_per_item")
+    if per_item is None or not 0 < per_item <= MAX_ALLOC_PER_ITEM:
+        found.append(f"allocation per item out of bounds ({per_item})")
+    if r.get("gc_count") is None or r["gc_count"] < 0 or r.get("gc_pause_total_ms", 0) < 0:
+        found.append("GC figures missing or negative")
+    for who in ("ghz_cores", "server_cores"):
+        # CPU seconds per wall second: above the machine's cores means the clocks were misread
+        if not 0 < r.get(who, 0) <= host_cores * 1.05:
+            found.append(f"{who} out of bounds ({r.get(who)} of {host_cores} cores)")
+    return found
+
+
+def report_problems(out: Path, run_names: list[str]) -> list[str]:
+    report = out / "report.md"
+    if not report.exists():
+        return ["report.md was not written"]
+    text = report.read_text()
+    found = [f"report.md does not mention run {n}" for n in run_names if n not in text]
+    for line in text.splitlines():
+        if line.startswith("![") and "](" in line:
+            png = out / line.split("](", 1)[1].rstrip(")")
+            if not png.exists() or png.read_bytes()[:8] != PNG_MAGIC:
+                found.append(f"chart {png.name} is linked but is not a PNG")
+    return found
