@@ -177,6 +177,10 @@ def section(sbs: dict) -> list[str]:
                          num(r["alloc_per_item"]), note(r)])
     lines += [table(HEADER, body), ""]
     lines += [limit_line(rows), ""]
+    cancelled = [f"{r['target']}-{r['shape']} {r['cancelled_at_stop']:.0f}" for r in rows if r.get("cancelled_at_stop")]
+    if cancelled:
+        lines += ["Calls the server counted as CANCELLED when h2load reset its in-flight streams at the end of a run "
+                  f"(at most one per client, not errors): {', '.join(cancelled)}.", ""]
     rat = sbs["ratios"]
     rlines = [[s, num(rat[s]["cipherd_vs_vault"], 2) + "×" if rat[s]["cipherd_vs_vault"] else "–",
                num((rat[s]["cipherd_vs_echo"] or 0) * 100) + " %" if rat[s]["cipherd_vs_echo"] else "–"]
