@@ -25,10 +25,12 @@ def parse(argv):
     p.add_argument("--side-by-side-only", action="store_true", help="run only the h2load side-by-side, no ghz")
     p.add_argument("--sbs-duration", type=float, default=10.0,
                    help="seconds each side-by-side h2load run measures (default 10)")
-    p.add_argument("--sbs-warmup", type=float, default=15.0,
-                   help="seconds of warm-up traffic per side-by-side server before its runs (default 15)")
+    p.add_argument("--sbs-warmup", type=float, default=30.0,
+                   help="seconds of warm-up traffic per side-by-side server before its runs (default 30)")
     p.add_argument("--sbs-h2load-warmup", type=float, default=2.0,
                    help="h2load --warm-up-time of each side-by-side run, not measured (default 2)")
+    p.add_argument("--sbs-rounds", type=int, default=1,
+                   help="repeat the side-by-side's runs N times, report each one's median round (default 1)")
     p.add_argument("--preset", choices=sorted(presets.PRESETS),
                    help="a named selection and settings; flags given on the command line win (smoke: make test's)")
     p.add_argument("--check", action="store_true",

@@ -69,6 +69,27 @@ def row_figures(target: str, shape: dict, h2: dict, lat: dict, log_statuses: dic
     return row
 
 
+def median_rounds(rows: list[dict]) -> list[dict]:
+    """One row per (target, shape): with several rounds, the valid round of median items/s (the lower
+    middle one for an even count), marked with the rounds' spread; an invalid round is listed and, when
+    no round is valid, the first one stands (invalid) for its pair."""
+    groups = {}
+    for r in rows:
+        groups.setdefault((r["target"], r["shape"]), []).append(r)
+    out = []
+    for group in groups.values():
+        if len(group) == 1:
+            out.append(group[0])
+            continue
+        valid = sorted((r for r in group if r.get("valid")), key=lambda r: r["items_per_s"])
+        pick = dict(valid[(len(valid) - 1) // 2] if valid else group[0])
+        pick["rounds"] = {"count": len(group), "valid": len(valid),
+                          "items_per_s": [r["items_per_s"] for r in group],
+                          "invalid": [r.get("round") for r in group if not r.get("valid")]}
+        out.append(pick)
+    return out
+
+
 def _find(rows, target, shape):
     return next((r for r in rows if r["target"] == target and r["shape"] == shape), None)
 
@@ -146,6 +167,12 @@ def note(r: dict) -> str:
         parts.append("h2load-bound")
     if r.get("box_saturated"):
         parts.append("box saturated")
+    rounds = r.get("rounds")
+    if rounds:
+        v = rounds["items_per_s"]
+        parts.append(f"median of {rounds['valid']} valid / {rounds['count']} rounds ({min(v):,.0f}–{max(v):,.0f} items/s)")
+        if rounds["invalid"]:
+            parts.append(f"round(s) {', '.join(map(str, rounds['invalid']))} had errors")
     return "; ".join(parts)
 
 

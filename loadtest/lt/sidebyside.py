@@ -61,9 +61,9 @@ def _grpc_specs(ctx, target: str) -> dict:
                                    h2load.GRPC_HEADERS) for s in SHAPES}
 
 
-def _measure(ctx, t: Target, shape: dict) -> None:
+def _measure(ctx, t: Target, shape: dict, rnd: int) -> None:
     """One measured h2load run: CPU around it, the server's own figures from t.before() / t.after()."""
-    name = f"{t.name}-{shape['name']}"
+    name = f"{t.name}-{shape['name']}" + (f"-r{rnd}" if ctx.args.sbs_rounds > 1 else "")
     rdir = ctx.dir / "runs"
     b = t.before()
     cpu0, sys0 = t.cpu_seconds(), cpu.busy_seconds()
@@ -73,6 +73,7 @@ def _measure(ctx, t: Target, shape: dict) -> None:
     durations, statuses = h2load.read_log(rdir / f"{name}.log")
     row = sbs_report.row_figures(t.name, shape, h2, h2load.latency(durations), statuses, cpu1 - cpu0,
                                  sys1 - sys0, ctx.cores, server)
+    row["round"] = rnd
     (rdir / f"{name}.row.json").write_text(json.dumps(row, indent=1))
     (rdir / f"{name}.log").unlink(missing_ok=True)     # large; its percentiles are in the row
     flag = "" if row["valid"] else f"  ERRORS: {row['problem']}"
@@ -254,10 +255,12 @@ def run(args, out: Path, java: Path, jar: Path, extra_jvm: list[str], cores: int
         for t in targets:
             _warm(ctx, t)
         print(f"loadtest: side-by-side servers up and warm after {time.monotonic() - start:.0f} s", flush=True)
-        # shape by shape, the three back to back: what else runs on the machine drifts less between them
-        for shape in SHAPES:
-            for t in targets:
-                _measure(ctx, t, shape)
+        # shape by shape, the three back to back: what else runs on the machine drifts less between them;
+        # with --sbs-rounds N all of it N times, and the report takes each one's median round
+        for rnd in range(1, ctx.args.sbs_rounds + 1):
+            for shape in SHAPES:
+                for t in targets:
+                    _measure(ctx, t, shape, rnd)
     ctx.notes += [
         "Vault Transit has no gRPC: it gets `h2load --h1` (HTTP/1.1 keep-alive, one request per connection at a "
         "time) with JSON bodies; ReEncryptBatch's counterpart is `/v1/transit/rewrap` with `batch_input`.",
@@ -273,10 +276,12 @@ def run(args, out: Path, java: Path, jar: Path, extra_jvm: list[str], cores: int
         "identical measures. Echo's is the floor the gRPC stack costs with these shapes.",
     ]
     shapes = [s["name"] for s in SHAPES]
+    rows = sbs_report.median_rounds(ctx.rows)
     section = {"duration_s": args.sbs_duration, "h2load_warmup_s": args.sbs_h2load_warmup,
                "warmup_s": args.sbs_warmup, "payload_bytes": PAYLOAD_BYTES, "h2load_version": version,
-               "versions": versions, "shapes": SHAPES, "rows": ctx.rows, "checks": ctx.checks,
-               "ratios": sbs_report.ratios(ctx.rows, shapes), "targets": sbs_report.check_targets(ctx.rows),
+               "versions": versions, "shapes": SHAPES, "rounds": args.sbs_rounds, "rows": rows,
+               "all_rounds": ctx.rows if args.sbs_rounds > 1 else [], "checks": ctx.checks,
+               "ratios": sbs_report.ratios(rows, shapes), "targets": sbs_report.check_targets(rows),
                "notes": ctx.notes, "elapsed_s": time.monotonic() - start}
     (ctx.dir / "sidebyside.json").write_text(json.dumps(section, indent=2, default=str))
     return section

@@ -206,11 +206,28 @@ class TargetsTest(unittest.TestCase):
         self.assertIn("- a note", text)
 
 
+class RoundsTest(unittest.TestCase):
+    def test_median_round_and_spread(self):
+        rs = [dict(row("cipherd", SHAPE, rps), round=i + 1) for i, rps in enumerate([300.0, 100.0, 200.0, 900.0])]
+        rs[3]["valid"] = False
+        rs.append(row("echo", SHAPE, 50.0))
+        out = {r["target"]: r for r in sbs_report.median_rounds(rs)}
+        self.assertEqual(out["cipherd"]["items_per_s"], 200.0)          # median of 100, 200, 300
+        self.assertEqual(out["cipherd"]["rounds"]["invalid"], [4])
+        self.assertNotIn("rounds", out["echo"])
+        self.assertIn("median of 3 valid / 4 rounds", sbs_report.note(out["cipherd"]))
+
+    def test_no_valid_round_keeps_the_pair_invalid(self):
+        rs = [dict(row("cipherd", SHAPE, 100.0), round=1, valid=False), dict(row("cipherd", SHAPE, 90.0), round=2, valid=False)]
+        (only,) = sbs_report.median_rounds(rs)
+        self.assertFalse(only["valid"])
+
+
 class OptionsTest(unittest.TestCase):
     def test_flags_and_the_smoke_preset(self):
         a = options.parse(["--side-by-side-only", "--sbs-duration", "5"])
         self.assertTrue(a.side_by_side_only)
-        self.assertEqual((a.sbs_duration, a.sbs_warmup, a.sbs_h2load_warmup), (5.0, 15.0, 2.0))
+        self.assertEqual((a.sbs_duration, a.sbs_warmup, a.sbs_h2load_warmup), (5.0, 30.0, 2.0))
         self.assertFalse(a.no_side_by_side)
         self.assertTrue(options.parse(["--preset", "smoke"]).no_side_by_side)   # make test stays short
 
