@@ -53,11 +53,14 @@ def command(h2load: str, spec: Spec, log_file: Path) -> list[str]:
     return cmd + [spec.url]
 
 
-def redact(cmd: list[str], secrets_: list[str]) -> list[str]:
+def redact(cmd: list[str], secrets_: tuple = ()) -> list[str]:
+    """The command with the given secrets and any X-Vault-Token header value replaced, fit to record."""
     out = []
     for part in cmd:
         for s in secrets_:
             part = part.replace(s, "<redacted>")
+        if part.lower().startswith("x-vault-token:"):
+            part = "X-Vault-Token: <redacted>"
         out.append(part)
     return out
 

@@ -37,6 +37,7 @@ class Context:
         (self.dir / "bodies").mkdir(exist_ok=True)
         self.h2load = h2load.install()
         self.rows, self.notes, self.checks = [], [], {}
+        self.messages, self.files = {}, {}      # cipherd's request messages and framed body files, per shape
 
     def body_file(self, name: str, data: bytes) -> Path:
         p = self.dir / "bodies" / name
@@ -74,6 +75,7 @@ def _measure(ctx, t: Target, shape: dict, rnd: int) -> None:
     row = sbs_report.row_figures(t.name, shape, h2, h2load.latency(durations), statuses, cpu1 - cpu0,
                                  sys1 - sys0, ctx.cores, server)
     row["round"] = rnd
+    row["command"] = " ".join(h2load.redact(h2load.command("h2load", t.specs[shape["name"]], Path(f"{name}.log"))))
     (rdir / f"{name}.row.json").write_text(json.dumps(row, indent=1))
     (rdir / f"{name}.log").unlink(missing_ok=True)     # large; its percentiles are in the row
     flag = "" if row["valid"] else f"  ERRORS: {row['problem']}"

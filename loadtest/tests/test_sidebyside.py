@@ -88,7 +88,8 @@ class H2loadParseTest(unittest.TestCase):
         spec.h1 = True
         self.assertIn("--h1", h2load.command("h2load", spec, Path("x.log")))
         self.assertEqual(h2load.duration_arg(3.75), "3750ms")      # h2load rejects "3.75"
-        self.assertEqual(h2load.redact(["-H", "X-Vault-Token: abc"], ["abc"]), ["-H", "X-Vault-Token: <redacted>"])
+        self.assertEqual(h2load.redact(["-H", "X-Vault-Token: abc"]), ["-H", "X-Vault-Token: <redacted>"])
+        self.assertEqual(h2load.redact(["http://x/?t=s3cret"], ("s3cret",)), ["http://x/?t=<redacted>"])
 
 
 class RowTest(unittest.TestCase):
