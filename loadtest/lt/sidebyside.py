@@ -5,6 +5,7 @@ and all stopped on the way out (an ExitStack). Writes <out>/sidebyside/ and retu
 import contextlib
 import json
 import random
+import shlex
 import subprocess
 import time
 from dataclasses import dataclass
@@ -75,7 +76,7 @@ def _measure(ctx, t: Target, shape: dict, rnd: int) -> None:
     row = sbs_report.row_figures(t.name, shape, h2, h2load.latency(durations), statuses, cpu1 - cpu0,
                                  sys1 - sys0, ctx.cores, server)
     row["round"] = rnd
-    row["command"] = " ".join(h2load.redact(h2load.command("h2load", t.specs[shape["name"]], Path(f"{name}.log"))))
+    row["command"] = shlex.join(h2load.redact(h2load.command("h2load", t.specs[shape["name"]], Path(f"{name}.log"))))
     (rdir / f"{name}.row.json").write_text(json.dumps(row, indent=1))
     (rdir / f"{name}.log").unlink(missing_ok=True)     # large; its percentiles are in the row
     flag = "" if row["valid"] else f"  ERRORS: {row['problem']}"
