@@ -36,7 +36,7 @@ run: build ## start cipherd on 127.0.0.1:50051 with the embedded key store in ./
 	fi
 	$(JAVA) $(JAVA_OPTS) -jar $(JAR) --data-dir $(DATA_DIR) --keystore-password-file $(DATA_DIR)/keystore-password --demo-key demo
 
-test: lint-proto test-java test-vault fuzz-smoke loadtest-check loadtest-smoke ## run every test: proto lint, Java tests, Vault tests, a bounded fuzzing run, load-test runner tests and a short checked campaign
+test: lint-proto test-java test-vault fuzz-smoke loadtest-check loadtest-smoke loadtest-arm64-check ## run every test: proto lint, Java tests, Vault tests, a bounded fuzzing run, load-test runner tests, a short checked campaign, the aarch64 start-up under qemu
 
 test-java: jdk ## Java unit, vector and gRPC tests
 	$(MVN) verify
