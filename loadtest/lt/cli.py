@@ -57,7 +57,7 @@ def run_campaigns(args) -> int:
     if summary.get("side_by_side", {}).get("error"):
         print(f"loadtest: the side-by-side did not complete: {summary['side_by_side']['error']}", file=sys.stderr)
     if args.check:
-        return _check(out, summary, [r.name for f in families for r in f.runs])
+        return _check(out, summary, [r.name for f in families for r in f.runs], not args.no_side_by_side)
     return 0
 
 
@@ -92,8 +92,8 @@ def _side_by_side(args, out, java, jar, extra, cores) -> dict:
     return section
 
 
-def _check(out, summary, expected) -> int:
-    found = sanity.problems(out, summary, expected)
+def _check(out, summary, expected, side_by_side_expected) -> int:
+    found = sanity.problems(out, summary, expected, side_by_side_expected)
     for p in found:
         print(f"loadtest: check failed: {p}", file=sys.stderr)
     if found:

@@ -12,7 +12,10 @@ MAX_ALLOC_PER_ITEM = 1 << 20      # a MiB per 100-byte item would be a leak, not
 REQUIRED_HOST_FACTS = ("arch", "cores", "jdk", "cipherd_commit", "cpu_model")
 
 
-def problems(out: Path, summary: dict, expected_runs: list[str]) -> list[str]:
+SIDE_BY_SIDE_TARGETS = ("vault-transit", "echo", "cipherd")
+
+
+def problems(out: Path, summary: dict, expected_runs: list[str], side_by_side_expected: bool = False) -> list[str]:
     """Every way the result in `out` is not plausible; empty when it is."""
     found = []
     host = summary.get("host", {})
@@ -22,6 +25,8 @@ def problems(out: Path, summary: dict, expected_runs: list[str]) -> list[str]:
     for name, r in runs.items():
         found += [f"{name}: {p}" for p in run_problems(r, host.get("cores") or 1)]
     found += report_problems(out, list(runs))
+    if side_by_side_expected and not summary.get("side_by_side"):
+        found.append("the side-by-side did not run")
     found += side_by_side_problems(summary.get("side_by_side"))
     return found
 
@@ -36,6 +41,9 @@ def side_by_side_problems(sbs) -> list[str]:
              for r in sbs.get("rows", []) if not r.get("valid")]
     if not sbs.get("rows"):
         found.append("side-by-side has no rows")
+    have = {(r.get("target"), r.get("shape")) for r in sbs.get("rows", [])}
+    for shape in sorted({shape for _, shape in have}):
+        found += [f"side-by-side {t}-{shape}: no row" for t in SIDE_BY_SIDE_TARGETS if (t, shape) not in have]
     return found
 
 

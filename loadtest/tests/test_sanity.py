@@ -57,6 +57,10 @@ class SanityTest(unittest.TestCase):
         (self.out / "report.md").unlink()
         self.assertIn("report.md was not written", sanity.problems(self.out, self.summary(), []))
 
+    def test_a_side_by_side_that_should_have_run_is_required(self):
+        self.assertIn("the side-by-side did not run",
+                      sanity.problems(self.out, self.summary(), [], side_by_side_expected=True))
+
     def test_host_facts_are_required(self):
         summary = self.summary()
         summary["host"] = {**HOST, "arch": ""}

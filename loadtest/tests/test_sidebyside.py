@@ -230,14 +230,19 @@ class OptionsTest(unittest.TestCase):
         self.assertTrue(a.side_by_side_only)
         self.assertEqual((a.sbs_duration, a.sbs_warmup, a.sbs_h2load_warmup), (5.0, 30.0, 2.0))
         self.assertFalse(a.no_side_by_side)
-        self.assertTrue(options.parse(["--preset", "smoke"]).no_side_by_side)   # make test stays short
+        smoke = options.parse(["--preset", "smoke"])   # make test runs a short side-by-side
+        self.assertFalse(smoke.no_side_by_side)
+        self.assertLessEqual(smoke.sbs_duration + smoke.sbs_warmup / 3, 10)
 
     def test_check_of_a_side_by_side(self):
         self.assertEqual(sanity.side_by_side_problems(None), [])
         self.assertIn("did not complete", sanity.side_by_side_problems({"error": "Vault exited"})[0])
         bad = {"rows": [{"target": "echo", "shape": "encrypt", "valid": False, "problem": "x"}]}
-        self.assertEqual(len(sanity.side_by_side_problems(bad)), 1)
-        self.assertEqual(sanity.side_by_side_problems({"rows": [{"valid": True}]}), [])
+        self.assertEqual(sanity.side_by_side_problems(bad)[0], "side-by-side echo-encrypt: not valid (x)")
+        rows = [{"target": t, "shape": "encrypt", "valid": True} for t in sanity.SIDE_BY_SIDE_TARGETS]
+        self.assertEqual(sanity.side_by_side_problems({"rows": rows}), [])
+        self.assertEqual(sanity.side_by_side_problems({"rows": rows[1:]}),
+                         ["side-by-side vault-transit-encrypt: no row"])
 
 
 class VersionsTest(unittest.TestCase):
