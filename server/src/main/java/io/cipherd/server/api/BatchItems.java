@@ -1,6 +1,7 @@
 package io.cipherd.server.api;
 
 import com.google.protobuf.ByteString;
+import com.google.protobuf.UnsafeByteOperations;
 import io.cipherd.api.v1.DecryptBatchItem;
 import io.cipherd.api.v1.DecryptBatchRequest;
 import io.cipherd.api.v1.DecryptBatchResponse;
@@ -51,8 +52,7 @@ final class BatchItems {
     for (EncryptBatchItem item : request.getItemsList()) {
       EncryptBatchResult.Builder result = response.addResultsBuilder().setReference(item.getReference());
       try {
-        Encrypted encrypted = engine.encrypt(request.getKeyName(), 0,
-            CryptoServiceImpl.bytes(item.getPlaintext()), CryptoServiceImpl.bytes(item.getContext()));
+        Encrypted encrypted = engine.encrypt(request.getKeyName(), 0, item.getPlaintext(), item.getContext());
         result.setCiphertextBytes(encrypted.ciphertext()).setKeyVersion(encrypted.keyVersion());
       } catch (RuntimeException e) {
         result.setError(StatusMapper.toItemError(e));
@@ -66,8 +66,9 @@ final class BatchItems {
     for (DecryptBatchItem item : request.getItemsList()) {
       DecryptBatchResult.Builder result = response.addResultsBuilder().setReference(item.getReference());
       try {
-        Decrypted decrypted = engine.decrypt(item.getCiphertextBytes(), CryptoServiceImpl.bytes(item.getContext()));
-        result.setPlaintext(ByteString.copyFrom(decrypted.plaintext())).setKeyVersion(decrypted.header().version());
+        Decrypted decrypted = engine.decrypt(item.getCiphertextBytes(), item.getContext());
+        // A fresh array that nothing else holds: wrapped, not copied again.
+        result.setPlaintext(UnsafeByteOperations.unsafeWrap(decrypted.plaintext())).setKeyVersion(decrypted.header().version());
       } catch (RuntimeException e) {
         result.setError(StatusMapper.toItemError(e));
       }
@@ -88,7 +89,7 @@ final class BatchItems {
       CryptoEngine engine, String reference, ByteString ciphertext, ByteString context, String targetKey) {
     ReEncryptBatchResult.Builder result = ReEncryptBatchResult.newBuilder().setReference(reference);
     try {
-      ReEncrypted rewrapped = engine.reEncrypt(ciphertext, CryptoServiceImpl.bytes(context), targetKey);
+      ReEncrypted rewrapped = engine.reEncrypt(ciphertext, context, targetKey);
       result.setCiphertextBytes(rewrapped.encrypted().ciphertext())
           .setKeyVersion(rewrapped.encrypted().keyVersion())
           .setSourceKeyVersion(rewrapped.sourceVersion());

@@ -1,6 +1,6 @@
 package io.cipherd.server.api;
 
-import com.google.protobuf.ByteString;
+import com.google.protobuf.UnsafeByteOperations;
 import io.cipherd.api.v1.CryptoServiceGrpc;
 import io.cipherd.api.v1.DecryptBatchItem;
 import io.cipherd.api.v1.DecryptBatchRequest;
@@ -46,7 +46,7 @@ public final class CryptoServiceImpl extends CryptoServiceGrpc.CryptoServiceImpl
   public void encrypt(EncryptRequest request, StreamObserver<EncryptResponse> observer) {
     dispatcher.unary(engine.canEncryptFromMemory(request.getKeyName(), request.getKeyVersion()), observer, () -> {
       Encrypted encrypted = engine.encrypt(
-          request.getKeyName(), request.getKeyVersion(), bytes(request.getPlaintext()), bytes(request.getContext()));
+          request.getKeyName(), request.getKeyVersion(), request.getPlaintext(), request.getContext());
       return EncryptResponse.newBuilder()
           .setCiphertextBytes(encrypted.ciphertext())
           .setKeyVersion(encrypted.keyVersion())
@@ -57,9 +57,9 @@ public final class CryptoServiceImpl extends CryptoServiceGrpc.CryptoServiceImpl
   @Override
   public void decrypt(DecryptRequest request, StreamObserver<DecryptResponse> observer) {
     dispatcher.unary(engine.canDecryptFromMemory(request.getCiphertextBytes()), observer, () -> {
-      Decrypted decrypted = engine.decrypt(request.getCiphertextBytes(), bytes(request.getContext()));
+      Decrypted decrypted = engine.decrypt(request.getCiphertextBytes(), request.getContext());
       return DecryptResponse.newBuilder()
-          .setPlaintext(ByteString.copyFrom(decrypted.plaintext()))
+          .setPlaintext(UnsafeByteOperations.unsafeWrap(decrypted.plaintext()))
           .setKeyVersion(decrypted.header().version())
           .build();
     });
@@ -71,7 +71,7 @@ public final class CryptoServiceImpl extends CryptoServiceGrpc.CryptoServiceImpl
         && (request.getKeyName().isEmpty() || engine.canEncryptFromMemory(request.getKeyName(), 0));
     dispatcher.unary(fromMemory, observer, () -> {
       ReEncrypted rewrapped = engine.reEncrypt(
-          request.getCiphertextBytes(), bytes(request.getContext()), request.getKeyName());
+          request.getCiphertextBytes(), request.getContext(), request.getKeyName());
       return ReEncryptResponse.newBuilder()
           .setCiphertextBytes(rewrapped.encrypted().ciphertext())
           .setKeyVersion(rewrapped.encrypted().keyVersion())
@@ -140,9 +140,5 @@ public final class CryptoServiceImpl extends CryptoServiceGrpc.CryptoServiceImpl
       CallDispatcher.closeWithError(observer, e);
       return false;
     }
-  }
-
-  static byte[] bytes(ByteString value) {
-    return value.toByteArray();
   }
 }
