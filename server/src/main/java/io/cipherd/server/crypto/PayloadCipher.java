@@ -128,12 +128,12 @@ public final class PayloadCipher {
       throw new InvalidCiphertextException(problem);
     }
     int ivLength = mode.ivLength();
-    Cipher cipher = source.borrow(mode);
+    Cipher cipher = source.borrow(mode, key);
     try {
       cipher.init(Cipher.DECRYPT_MODE, key, parameters(mode, payload, ivLength));
       addAssociatedData(mode, cipher, header, context, contextFrom, contextLength);
       int written = cipher.doFinal(payload, ivLength, length - ivLength, out, 0);
-      source.release(mode, cipher);
+      source.release(mode, key, cipher);
       return written;
     } catch (BadPaddingException | IllegalBlockSizeException e) {
       // AEADBadTagException is a BadPaddingException: a wrong tag, key or context.
@@ -149,7 +149,7 @@ public final class PayloadCipher {
       byte[] plaintext, int from, int length, byte[] payload) {
     int ivLength = mode.ivLength();
     int expected = mode.payloadLength(length) - ivLength;
-    Cipher cipher = source.borrow(mode);
+    Cipher cipher = source.borrow(mode, key);
     try {
       cipher.init(Cipher.ENCRYPT_MODE, key, parameters(mode, payload, ivLength));
       addAssociatedData(mode, cipher, header, context, contextFrom, contextLength);
@@ -157,7 +157,7 @@ public final class PayloadCipher {
       if (written != expected) {
         throw new IllegalStateException("cipher wrote " + written + " bytes, expected " + expected);
       }
-      source.release(mode, cipher);
+      source.release(mode, key, cipher);
     } catch (GeneralSecurityException | RuntimeException e) {
       source.invalidate(mode, cipher);
       throw new CryptoProviderException(mode, e);
