@@ -43,7 +43,7 @@ final class BatchItems {
   }
 
   /** One rewrap, as a batch result; for ReEncryptStream, item by item. */
-  ReEncryptBatchResult reEncrypt(String reference, ByteString ciphertext, ByteString context, String targetKey) {
+  ReEncryptBatchResult reEncrypt(String reference, String ciphertext, ByteString context, String targetKey) {
     return reEncrypt(engine, reference, ciphertext, context, targetKey);
   }
 
@@ -66,7 +66,7 @@ final class BatchItems {
     for (DecryptBatchItem item : request.getItemsList()) {
       DecryptBatchResult.Builder result = response.addResultsBuilder().setReference(item.getReference());
       try {
-        Decrypted decrypted = engine.decrypt(item.getCiphertextBytes(), item.getContext());
+        Decrypted decrypted = engine.decrypt(item.getCiphertext(), item.getContext());
         // A fresh array that nothing else holds: wrapped, not copied again.
         result.setPlaintext(UnsafeByteOperations.unsafeWrap(decrypted.plaintext())).setKeyVersion(decrypted.header().version());
       } catch (RuntimeException e) {
@@ -80,13 +80,13 @@ final class BatchItems {
     ReEncryptBatchResponse.Builder response = ReEncryptBatchResponse.newBuilder();
     for (ReEncryptBatchItem item : request.getItemsList()) {
       response.addResults(reEncrypt(engine,
-          item.getReference(), item.getCiphertextBytes(), item.getContext(), request.getKeyName()));
+          item.getReference(), item.getCiphertext(), item.getContext(), request.getKeyName()));
     }
     return response.build();
   }
 
   private static ReEncryptBatchResult reEncrypt(
-      CryptoEngine engine, String reference, ByteString ciphertext, ByteString context, String targetKey) {
+      CryptoEngine engine, String reference, String ciphertext, ByteString context, String targetKey) {
     ReEncryptBatchResult.Builder result = ReEncryptBatchResult.newBuilder().setReference(reference);
     try {
       ReEncrypted rewrapped = engine.reEncrypt(ciphertext, context, targetKey);
@@ -100,7 +100,7 @@ final class BatchItems {
     return result.build();
   }
 
-  private static void sourceVersion(ByteString ciphertext, ReEncryptBatchResult.Builder result) {
+  private static void sourceVersion(String ciphertext, ReEncryptBatchResult.Builder result) {
     try {
       result.setSourceKeyVersion(CryptoEngine.parseHeader(ciphertext).version());
     } catch (RuntimeException unreadable) {

@@ -56,8 +56,8 @@ public final class CryptoServiceImpl extends CryptoServiceGrpc.CryptoServiceImpl
 
   @Override
   public void decrypt(DecryptRequest request, StreamObserver<DecryptResponse> observer) {
-    dispatcher.unary(engine.canDecryptFromMemory(request.getCiphertextBytes()), observer, () -> {
-      Decrypted decrypted = engine.decrypt(request.getCiphertextBytes(), request.getContext());
+    dispatcher.unary(engine.canDecryptFromMemory(request.getCiphertext()), observer, () -> {
+      Decrypted decrypted = engine.decrypt(request.getCiphertext(), request.getContext());
       return DecryptResponse.newBuilder()
           .setPlaintext(UnsafeByteOperations.unsafeWrap(decrypted.plaintext()))
           .setKeyVersion(decrypted.header().version())
@@ -67,11 +67,11 @@ public final class CryptoServiceImpl extends CryptoServiceGrpc.CryptoServiceImpl
 
   @Override
   public void reEncrypt(ReEncryptRequest request, StreamObserver<ReEncryptResponse> observer) {
-    boolean fromMemory = engine.canDecryptFromMemory(request.getCiphertextBytes())
+    boolean fromMemory = engine.canDecryptFromMemory(request.getCiphertext())
         && (request.getKeyName().isEmpty() || engine.canEncryptFromMemory(request.getKeyName(), 0));
     dispatcher.unary(fromMemory, observer, () -> {
       ReEncrypted rewrapped = engine.reEncrypt(
-          request.getCiphertextBytes(), request.getContext(), request.getKeyName());
+          request.getCiphertext(), request.getContext(), request.getKeyName());
       return ReEncryptResponse.newBuilder()
           .setCiphertextBytes(rewrapped.encrypted().ciphertext())
           .setKeyVersion(rewrapped.encrypted().keyVersion())
@@ -109,7 +109,7 @@ public final class CryptoServiceImpl extends CryptoServiceGrpc.CryptoServiceImpl
     }
     boolean fromMemory = true;
     for (DecryptBatchItem item : request.getItemsList()) {
-      fromMemory &= engine.canDecryptFromMemory(item.getCiphertextBytes());
+      fromMemory &= engine.canDecryptFromMemory(item.getCiphertext());
     }
     dispatcher.unary(fromMemory, observer, () -> batchItems.decrypt(request));
   }
@@ -121,7 +121,7 @@ public final class CryptoServiceImpl extends CryptoServiceGrpc.CryptoServiceImpl
     }
     boolean fromMemory = request.getKeyName().isEmpty() || engine.canEncryptFromMemory(request.getKeyName(), 0);
     for (ReEncryptBatchItem item : request.getItemsList()) {
-      fromMemory &= engine.canDecryptFromMemory(item.getCiphertextBytes());
+      fromMemory &= engine.canDecryptFromMemory(item.getCiphertext());
     }
     dispatcher.unary(fromMemory, observer, () -> batchItems.reEncrypt(request));
   }

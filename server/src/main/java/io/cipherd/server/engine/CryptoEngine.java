@@ -121,17 +121,43 @@ public final class CryptoEngine {
     ciphertext.copyTo(input, 0);
     context.copyTo(input, textLength);
     try {
-      EnvelopeHeader header = parseObserved(input, textLength);
-      byte[] payload = buffers.payload(Envelope.maxPayloadLength(textLength));
-      int payloadLength = decodeObserved(header, input, textLength, payload);
-      authorizer.check(Operation.DECRYPT, header.keyName());
-      byte[] plaintext = buffers.plaintext(payloadLength);
-      int length = decryptAllowed(header, payload, payloadLength, input, textLength, context.size(), plaintext);
-      try {
-        return new Decrypted(header, Arrays.copyOf(plaintext, length));
-      } finally {
-        WorkBuffers.wipe(plaintext, length);
+      return decrypt(input, textLength, context.size(), buffers);
+    } finally {
+      WorkBuffers.wipe(input, used);
+    }
+  }
+
+  /** Decrypts the ciphertext {@code input[0, textLength)} with the context that follows it. */
+  private Decrypted decrypt(byte[] input, int textLength, int contextLength, WorkBuffers buffers) {
+    EnvelopeHeader header = parseObserved(input, textLength);
+    byte[] payload = buffers.payload(Envelope.maxPayloadLength(textLength));
+    int payloadLength = decodeObserved(header, input, textLength, payload);
+    authorizer.check(Operation.DECRYPT, header.keyName());
+    byte[] plaintext = buffers.plaintext(payloadLength);
+    try {
+      int length = decryptAllowed(header, payload, payloadLength, input, textLength, contextLength, plaintext);
+      return new Decrypted(header, Arrays.copyOf(plaintext, length));
+    } finally {
+      // All of it: a decryption that failed may have written part of the plaintext.
+      WorkBuffers.wipe(plaintext, payloadLength);
+    }
+  }
+
+  /**
+   * As {@link #decrypt(ByteString, ByteString)} for a ciphertext as protobuf parses a string field;
+   * an ASCII one (every valid one) is read without an intermediate copy.
+   */
+  public Decrypted decrypt(String ciphertext, ByteString context) {
+    WorkBuffers buffers = WorkBuffers.forThread();
+    int textLength = ciphertext.length();
+    int used = textLength + context.size();
+    byte[] input = buffers.input(used);
+    try {
+      if (!WorkBuffers.copyAscii(ciphertext, textLength, input)) {
+        return decrypt(ByteString.copyFromUtf8(ciphertext), context);
       }
+      context.copyTo(input, textLength);
+      return decrypt(input, textLength, context.size(), buffers);
     } finally {
       WorkBuffers.wipe(input, used);
     }
@@ -184,6 +210,26 @@ public final class CryptoEngine {
     }
   }
 
+  /**
+   * As {@link #reEncrypt(ByteString, ByteString, String)} for a ciphertext as protobuf parses a
+   * string field; an ASCII one (every valid one) is read without an intermediate copy.
+   */
+  public ReEncrypted reEncrypt(String ciphertext, ByteString context, String targetKeyName) {
+    WorkBuffers buffers = WorkBuffers.forThread();
+    int textLength = ciphertext.length();
+    int used = textLength + context.size();
+    byte[] input = buffers.input(used);
+    try {
+      if (!WorkBuffers.copyAscii(ciphertext, textLength, input)) {
+        return reEncrypt(ByteString.copyFromUtf8(ciphertext), context, targetKeyName);
+      }
+      context.copyTo(input, textLength);
+      return reEncrypt(input, textLength, context.size(), targetKeyName, buffers);
+    } finally {
+      WorkBuffers.wipe(input, used);
+    }
+  }
+
   private ReEncrypted reEncrypt(byte[] input, int textLength, int contextLength, String targetKeyName,
       WorkBuffers buffers) {
     EnvelopeHeader header = parseObserved(input, textLength);
@@ -228,6 +274,27 @@ public final class CryptoEngine {
       return true;
     }
     return keyRing.isCached(header.keyName(), header.version());
+  }
+
+  /** As {@link #canDecryptFromMemory(ByteString)} for a ciphertext as protobuf parses a string field. */
+  public boolean canDecryptFromMemory(String ciphertext) {
+    EnvelopeHeader header;
+    try {
+      header = parseHeader(ciphertext);
+    } catch (RuntimeException e) {
+      return true;
+    }
+    return keyRing.isCached(header.keyName(), header.version());
+  }
+
+  /** As {@link #parseHeader(ByteString)} for a ciphertext as protobuf parses a string field. */
+  public static EnvelopeHeader parseHeader(String ciphertext) {
+    byte[] header = WorkBuffers.forThread().header();
+    int length = Math.min(ciphertext.length(), MAX_HEADER_BYTES);
+    if (!WorkBuffers.copyAscii(ciphertext, length, header)) {
+      return parseHeader(ByteString.copyFromUtf8(ciphertext));
+    }
+    return Envelope.parseHeader(header, 0, length);
   }
 
   /** Parses only the header of a ciphertext, copying no more than a header's worth of bytes. */

@@ -69,6 +69,22 @@ final class WorkBuffers {
     return header;
   }
 
+  /**
+   * Copies {@code text} into {@code array} from index 0 as one byte per character, if every
+   * character is ASCII; returns false otherwise, when what was copied must not be used (each byte
+   * holds only the low bits of its character). Ciphertexts are ASCII, and this reads one that
+   * protobuf delivered as a String without the UTF-8 copy of {@code getCiphertextBytes()}.
+   */
+  static boolean copyAscii(String text, int length, byte[] array) {
+    int all = 0;
+    for (int i = 0; i < length; i++) {
+      char c = text.charAt(i);
+      all |= c;
+      array[i] = (byte) c;
+    }
+    return all < 0x80;
+  }
+
   /** Overwrites the first {@code length} bytes of {@code array} with zeros. */
   static void wipe(byte[] array, int length) {
     Arrays.fill(array, 0, length, (byte) 0);

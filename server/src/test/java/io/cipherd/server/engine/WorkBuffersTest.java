@@ -58,6 +58,29 @@ class WorkBuffersTest {
     assertWiped();
   }
 
+  /**
+   * Ciphertexts given as Strings are read one byte per char, which would map 'Ł' (U+0141) to 'A':
+   * a non-ASCII ciphertext must fail exactly as its UTF-8 bytes do, never decrypt.
+   */
+  @Test
+  void stringCiphertexts_decryptAsTheirBytesDo_andNonAsciiOnesNeverDecrypt() {
+    keyRing.create("k", Mode.GCM, 256, false, null);
+    String ciphertext = engine.encrypt("k", 0, SECRET, CONTEXT).ciphertext().toStringUtf8();
+    assertThat(ByteString.copyFrom(engine.decrypt(ciphertext, CONTEXT).plaintext())).isEqualTo(SECRET);
+    assertThat(engine.reEncrypt(ciphertext, CONTEXT, "").sourceVersion()).isEqualTo(1);
+    assertWiped();
+
+    int a = ciphertext.indexOf('A', ciphertext.indexOf('>'));
+    assertThat(a).as("a base64 'A' to disguise").isPositive();
+    String disguised = ciphertext.substring(0, a) + '\u0141' + ciphertext.substring(a + 1);
+    assertThatThrownBy(() -> engine.decrypt(disguised, CONTEXT)).hasMessageContaining("base64");
+    assertThatThrownBy(() -> engine.reEncrypt(disguised, CONTEXT, "")).hasMessageContaining("base64");
+    assertWiped();
+    String disguisedName = "<\u014b/v1:gcm>" + ciphertext.substring(ciphertext.indexOf('>') + 1);
+    assertThatThrownBy(() -> CryptoEngine.parseHeader(disguisedName)).hasMessageContaining("key name");
+    assertThat(engine.canDecryptFromMemory(disguisedName)).as("fails at once, so needs no store").isTrue();
+  }
+
   @Test
   void itemsLargerThanTheKeptSize_getArraysOfTheirOwn() {
     WorkBuffers buffers = WorkBuffers.forThread();
