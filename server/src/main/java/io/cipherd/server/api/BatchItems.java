@@ -18,6 +18,8 @@ import io.cipherd.server.engine.CryptoEngine;
 import io.cipherd.server.engine.Decrypted;
 import io.cipherd.server.engine.Encrypted;
 import io.cipherd.server.engine.ReEncrypted;
+import java.util.ArrayList;
+import java.util.List;
 
 /**
  * Runs batch and stream items one by one. Every item gets exactly one result, in request order:
@@ -47,18 +49,25 @@ final class BatchItems {
     return reEncrypt(engine, reference, ciphertext, context, targetKey);
   }
 
+  /**
+   * One result builder for the whole batch, cleared per item, into a list of the batch's size:
+   * addResultsBuilder() keeps a builder and a field-builder wrapper per item, and the list grew a
+   * dozen times for 256 items (about -140 B per item in CryptoCallsBenchmark).
+   */
   private static EncryptBatchResponse encrypt(CryptoEngine engine, EncryptBatchRequest request) {
-    EncryptBatchResponse.Builder response = EncryptBatchResponse.newBuilder();
+    List<EncryptBatchResult> results = new ArrayList<>(request.getItemsCount());
+    EncryptBatchResult.Builder result = EncryptBatchResult.newBuilder();
     for (EncryptBatchItem item : request.getItemsList()) {
-      EncryptBatchResult.Builder result = response.addResultsBuilder().setReference(item.getReference());
+      result.clear().setReference(item.getReference());
       try {
         Encrypted encrypted = engine.encrypt(request.getKeyName(), 0, item.getPlaintext(), item.getContext());
         result.setCiphertextBytes(encrypted.ciphertext()).setKeyVersion(encrypted.keyVersion());
       } catch (RuntimeException e) {
         result.setError(StatusMapper.toItemError(e));
       }
+      results.add(result.build());
     }
-    return response.build();
+    return EncryptBatchResponse.newBuilder().addAllResults(results).build();
   }
 
   private static DecryptBatchResponse decrypt(CryptoEngine engine, DecryptBatchRequest request) {
