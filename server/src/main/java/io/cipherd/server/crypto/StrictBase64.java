@@ -1,5 +1,9 @@
 package io.cipherd.server.crypto;
 
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.nio.ByteOrder;
+
 /**
  * Padded standard base64 (RFC 4648 section 4) between ranges of caller-given arrays, so a payload
  * can be encoded straight after its header in one output array and decoded from the middle of a
@@ -16,6 +20,9 @@ public final class StrictBase64 {
   private static final byte[] DIGITS =
       "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/".getBytes(
           java.nio.charset.StandardCharsets.US_ASCII);
+  /** The two digits of each 12-bit value, high digit in the high byte: one lookup per two digits. */
+  private static final short[] DIGIT_PAIRS = new short[1 << 12];
+  private static final VarHandle INT_BIG_ENDIAN = MethodHandles.byteArrayViewVarHandle(int[].class, ByteOrder.BIG_ENDIAN);
   /** Each byte's digit value, or -1 for bytes outside the alphabet (including '=' and all of 0x80-0xff). */
   private static final byte[] VALUES = new byte[256];
 
@@ -23,6 +30,9 @@ public final class StrictBase64 {
     java.util.Arrays.fill(VALUES, (byte) -1);
     for (int i = 0; i < DIGITS.length; i++) {
       VALUES[DIGITS[i]] = (byte) i;
+    }
+    for (int i = 0; i < DIGIT_PAIRS.length; i++) {
+      DIGIT_PAIRS[i] = (short) (DIGITS[i >>> 6] << 8 | DIGITS[i & 0x3f]);
     }
   }
 
@@ -41,7 +51,15 @@ public final class StrictBase64 {
     int end = from + length;
     int whole = from + length / 3 * 3;
     int out = at;
-    for (int in = from; in < whole; in += 3) {
+    int in = from;
+    // Three bytes at a time through one 4-byte read (its last byte unused, so it must lie inside
+    // src) and one 4-digit write: a third of the work of the byte-wise loop below.
+    for (; in < whole && in + 4 <= src.length; in += 3) {
+      int bits = (int) INT_BIG_ENDIAN.get(src, in) >>> 8;
+      INT_BIG_ENDIAN.set(dst, out, (DIGIT_PAIRS[bits >>> 12] & 0xffff) << 16 | (DIGIT_PAIRS[bits & 0xfff] & 0xffff));
+      out += 4;
+    }
+    for (; in < whole; in += 3) {
       int bits = (src[in] & 0xff) << 16 | (src[in + 1] & 0xff) << 8 | (src[in + 2] & 0xff);
       dst[out] = DIGITS[bits >>> 18];
       dst[out + 1] = DIGITS[(bits >>> 12) & 0x3f];

@@ -29,6 +29,10 @@ class StrictBase64Test {
       assertThat(StrictBase64.encodedLength(length)).isEqualTo(expected.length);
       assertThat(end).isEqualTo(7 + expected.length);
       assertThat(Arrays.copyOfRange(dst, 7, end)).isEqualTo(expected);
+      // Without slack after the input, the last groups take the byte-wise path.
+      byte[] exact = new byte[expected.length];
+      assertThat(StrictBase64.encode(bytes, 0, length, exact, 0)).isEqualTo(expected.length);
+      assertThat(exact).isEqualTo(expected);
     }
   }
 
