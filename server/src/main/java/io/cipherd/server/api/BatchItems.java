@@ -1,6 +1,7 @@
 package io.cipherd.server.api;
 
 import com.google.protobuf.ByteString;
+import com.google.protobuf.UnsafeByteOperations;
 import io.cipherd.api.v1.DecryptBatchItem;
 import io.cipherd.api.v1.DecryptBatchRequest;
 import io.cipherd.api.v1.DecryptBatchResponse;
@@ -17,6 +18,8 @@ import io.cipherd.server.engine.CryptoEngine;
 import io.cipherd.server.engine.Decrypted;
 import io.cipherd.server.engine.Encrypted;
 import io.cipherd.server.engine.ReEncrypted;
+import java.util.ArrayList;
+import java.util.List;
 
 /**
  * Runs batch and stream items one by one. Every item gets exactly one result, in request order:
@@ -42,23 +45,29 @@ final class BatchItems {
   }
 
   /** One rewrap, as a batch result; for ReEncryptStream, item by item. */
-  ReEncryptBatchResult reEncrypt(String reference, ByteString ciphertext, ByteString context, String targetKey) {
+  ReEncryptBatchResult reEncrypt(String reference, String ciphertext, ByteString context, String targetKey) {
     return reEncrypt(engine, reference, ciphertext, context, targetKey);
   }
 
+  /**
+   * One result builder for the whole batch, cleared per item, into a list of the batch's size:
+   * addResultsBuilder() keeps a builder and a field-builder wrapper per item, and the list grew a
+   * dozen times for 256 items (about -140 B per item in CryptoCallsBenchmark).
+   */
   private static EncryptBatchResponse encrypt(CryptoEngine engine, EncryptBatchRequest request) {
-    EncryptBatchResponse.Builder response = EncryptBatchResponse.newBuilder();
+    List<EncryptBatchResult> results = new ArrayList<>(request.getItemsCount());
+    EncryptBatchResult.Builder result = EncryptBatchResult.newBuilder();
     for (EncryptBatchItem item : request.getItemsList()) {
-      EncryptBatchResult.Builder result = response.addResultsBuilder().setReference(item.getReference());
+      result.clear().setReference(item.getReference());
       try {
-        Encrypted encrypted = engine.encrypt(request.getKeyName(), 0,
-            CryptoServiceImpl.bytes(item.getPlaintext()), CryptoServiceImpl.bytes(item.getContext()));
+        Encrypted encrypted = engine.encrypt(request.getKeyName(), 0, item.getPlaintext(), item.getContext());
         result.setCiphertextBytes(encrypted.ciphertext()).setKeyVersion(encrypted.keyVersion());
       } catch (RuntimeException e) {
         result.setError(StatusMapper.toItemError(e));
       }
+      results.add(result.build());
     }
-    return response.build();
+    return EncryptBatchResponse.newBuilder().addAllResults(results).build();
   }
 
   private static DecryptBatchResponse decrypt(CryptoEngine engine, DecryptBatchRequest request) {
@@ -66,8 +75,9 @@ final class BatchItems {
     for (DecryptBatchItem item : request.getItemsList()) {
       DecryptBatchResult.Builder result = response.addResultsBuilder().setReference(item.getReference());
       try {
-        Decrypted decrypted = engine.decrypt(item.getCiphertextBytes(), CryptoServiceImpl.bytes(item.getContext()));
-        result.setPlaintext(ByteString.copyFrom(decrypted.plaintext())).setKeyVersion(decrypted.header().version());
+        Decrypted decrypted = engine.decrypt(item.getCiphertext(), item.getContext());
+        // A fresh array that nothing else holds: wrapped, not copied again.
+        result.setPlaintext(UnsafeByteOperations.unsafeWrap(decrypted.plaintext())).setKeyVersion(decrypted.header().version());
       } catch (RuntimeException e) {
         result.setError(StatusMapper.toItemError(e));
       }
@@ -79,16 +89,16 @@ final class BatchItems {
     ReEncryptBatchResponse.Builder response = ReEncryptBatchResponse.newBuilder();
     for (ReEncryptBatchItem item : request.getItemsList()) {
       response.addResults(reEncrypt(engine,
-          item.getReference(), item.getCiphertextBytes(), item.getContext(), request.getKeyName()));
+          item.getReference(), item.getCiphertext(), item.getContext(), request.getKeyName()));
     }
     return response.build();
   }
 
   private static ReEncryptBatchResult reEncrypt(
-      CryptoEngine engine, String reference, ByteString ciphertext, ByteString context, String targetKey) {
+      CryptoEngine engine, String reference, String ciphertext, ByteString context, String targetKey) {
     ReEncryptBatchResult.Builder result = ReEncryptBatchResult.newBuilder().setReference(reference);
     try {
-      ReEncrypted rewrapped = engine.reEncrypt(ciphertext, CryptoServiceImpl.bytes(context), targetKey);
+      ReEncrypted rewrapped = engine.reEncrypt(ciphertext, context, targetKey);
       result.setCiphertextBytes(rewrapped.encrypted().ciphertext())
           .setKeyVersion(rewrapped.encrypted().keyVersion())
           .setSourceKeyVersion(rewrapped.sourceVersion());
@@ -99,7 +109,7 @@ final class BatchItems {
     return result.build();
   }
 
-  private static void sourceVersion(ByteString ciphertext, ReEncryptBatchResult.Builder result) {
+  private static void sourceVersion(String ciphertext, ReEncryptBatchResult.Builder result) {
     try {
       result.setSourceKeyVersion(CryptoEngine.parseHeader(ciphertext).version());
     } catch (RuntimeException unreadable) {

@@ -1,6 +1,6 @@
 package io.cipherd.server.api;
 
-import com.google.protobuf.ByteString;
+import com.google.protobuf.UnsafeByteOperations;
 import io.cipherd.api.v1.CryptoServiceGrpc;
 import io.cipherd.api.v1.DecryptBatchItem;
 import io.cipherd.api.v1.DecryptBatchRequest;
@@ -46,7 +46,7 @@ public final class CryptoServiceImpl extends CryptoServiceGrpc.CryptoServiceImpl
   public void encrypt(EncryptRequest request, StreamObserver<EncryptResponse> observer) {
     dispatcher.unary(engine.canEncryptFromMemory(request.getKeyName(), request.getKeyVersion()), observer, () -> {
       Encrypted encrypted = engine.encrypt(
-          request.getKeyName(), request.getKeyVersion(), bytes(request.getPlaintext()), bytes(request.getContext()));
+          request.getKeyName(), request.getKeyVersion(), request.getPlaintext(), request.getContext());
       return EncryptResponse.newBuilder()
           .setCiphertextBytes(encrypted.ciphertext())
           .setKeyVersion(encrypted.keyVersion())
@@ -56,10 +56,10 @@ public final class CryptoServiceImpl extends CryptoServiceGrpc.CryptoServiceImpl
 
   @Override
   public void decrypt(DecryptRequest request, StreamObserver<DecryptResponse> observer) {
-    dispatcher.unary(engine.canDecryptFromMemory(request.getCiphertextBytes()), observer, () -> {
-      Decrypted decrypted = engine.decrypt(request.getCiphertextBytes(), bytes(request.getContext()));
+    dispatcher.unary(engine.canDecryptFromMemory(request.getCiphertext()), observer, () -> {
+      Decrypted decrypted = engine.decrypt(request.getCiphertext(), request.getContext());
       return DecryptResponse.newBuilder()
-          .setPlaintext(ByteString.copyFrom(decrypted.plaintext()))
+          .setPlaintext(UnsafeByteOperations.unsafeWrap(decrypted.plaintext()))
           .setKeyVersion(decrypted.header().version())
           .build();
     });
@@ -67,11 +67,11 @@ public final class CryptoServiceImpl extends CryptoServiceGrpc.CryptoServiceImpl
 
   @Override
   public void reEncrypt(ReEncryptRequest request, StreamObserver<ReEncryptResponse> observer) {
-    boolean fromMemory = engine.canDecryptFromMemory(request.getCiphertextBytes())
+    boolean fromMemory = engine.canDecryptFromMemory(request.getCiphertext())
         && (request.getKeyName().isEmpty() || engine.canEncryptFromMemory(request.getKeyName(), 0));
     dispatcher.unary(fromMemory, observer, () -> {
       ReEncrypted rewrapped = engine.reEncrypt(
-          request.getCiphertextBytes(), bytes(request.getContext()), request.getKeyName());
+          request.getCiphertext(), request.getContext(), request.getKeyName());
       return ReEncryptResponse.newBuilder()
           .setCiphertextBytes(rewrapped.encrypted().ciphertext())
           .setKeyVersion(rewrapped.encrypted().keyVersion())
@@ -109,7 +109,7 @@ public final class CryptoServiceImpl extends CryptoServiceGrpc.CryptoServiceImpl
     }
     boolean fromMemory = true;
     for (DecryptBatchItem item : request.getItemsList()) {
-      fromMemory &= engine.canDecryptFromMemory(item.getCiphertextBytes());
+      fromMemory &= engine.canDecryptFromMemory(item.getCiphertext());
     }
     dispatcher.unary(fromMemory, observer, () -> batchItems.decrypt(request));
   }
@@ -121,7 +121,7 @@ public final class CryptoServiceImpl extends CryptoServiceGrpc.CryptoServiceImpl
     }
     boolean fromMemory = request.getKeyName().isEmpty() || engine.canEncryptFromMemory(request.getKeyName(), 0);
     for (ReEncryptBatchItem item : request.getItemsList()) {
-      fromMemory &= engine.canDecryptFromMemory(item.getCiphertextBytes());
+      fromMemory &= engine.canDecryptFromMemory(item.getCiphertext());
     }
     dispatcher.unary(fromMemory, observer, () -> batchItems.reEncrypt(request));
   }
@@ -140,9 +140,5 @@ public final class CryptoServiceImpl extends CryptoServiceGrpc.CryptoServiceImpl
       CallDispatcher.closeWithError(observer, e);
       return false;
     }
-  }
-
-  static byte[] bytes(ByteString value) {
-    return value.toByteArray();
   }
 }

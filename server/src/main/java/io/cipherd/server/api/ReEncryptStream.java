@@ -86,7 +86,7 @@ final class ReEncryptStream implements StreamObserver<ReEncryptStreamRequest> {
   private Executor offloadFor(ReEncryptStreamRequest request) {
     synchronized (lock) {
       if (sequential == null) {
-        boolean fromMemory = engine.canDecryptFromMemory(request.getCiphertextBytes())
+        boolean fromMemory = engine.canDecryptFromMemory(request.getCiphertext())
             && (request.getKeyName().isEmpty() || engine.canEncryptFromMemory(request.getKeyName(), 0));
         if (fromMemory) {
           return null;
@@ -116,7 +116,7 @@ final class ReEncryptStream implements StreamObserver<ReEncryptStreamRequest> {
     }
     ReEncryptStreamResponse response = ReEncryptStreamResponse.newBuilder()
         .setResult(items.reEncrypt(
-            request.getReference(), request.getCiphertextBytes(), request.getContext(), request.getKeyName()))
+            request.getReference(), request.getCiphertext(), request.getContext(), request.getKeyName()))
         .build();
     try {
       responses.onNext(response);

@@ -6,6 +6,7 @@ import java.util.Map;
 import java.util.NoSuchElementException;
 import java.util.concurrent.atomic.LongAdder;
 import javax.crypto.Cipher;
+import javax.crypto.SecretKey;
 import org.apache.commons.pool2.BasePooledObjectFactory;
 import org.apache.commons.pool2.PooledObject;
 import org.apache.commons.pool2.impl.DefaultPooledObject;
@@ -36,8 +37,18 @@ public final class CipherPools implements CipherSource, AutoCloseable {
     }
   }
 
-  /** Borrows a cipher of {@code mode}; throws {@link CipherPoolExhaustedException} after the bounded wait. */
+  /** As {@link #borrow(Mode)}: the pool does not tell ciphers apart by their last key. */
   @Override
+  public Cipher borrow(Mode mode, SecretKey key) {
+    return borrow(mode);
+  }
+
+  @Override
+  public void release(Mode mode, SecretKey key, Cipher cipher) {
+    release(mode, cipher);
+  }
+
+  /** Borrows a cipher of {@code mode}; throws {@link CipherPoolExhaustedException} after the bounded wait. */
   public Cipher borrow(Mode mode) {
     long start = System.nanoTime();
     try {
@@ -53,7 +64,6 @@ public final class CipherPools implements CipherSource, AutoCloseable {
   }
 
   /** Returns a cipher that finished its operation normally. */
-  @Override
   public void release(Mode mode, Cipher cipher) {
     pools.get(mode).returnObject(cipher);
   }

@@ -1,6 +1,5 @@
 package io.cipherd.server.crypto;
 
-import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 import java.util.Base64;
@@ -16,7 +15,7 @@ import java.util.Base64;
 public record Envelope(EnvelopeHeader header, byte[] payload) {
   private static final int MAX_VERSION_DIGITS = 9;
   private static final Base64.Encoder ENCODER = Base64.getEncoder();
-  private static final Base64.Decoder DECODER = Base64.getDecoder();
+  private static final RecentHeaders RECENT = new RecentHeaders();
 
   /** Parses a ciphertext given as text. */
   public static Envelope parse(String ciphertext) {
@@ -28,38 +27,55 @@ public record Envelope(EnvelopeHeader header, byte[] payload) {
 
   /** Parses a ciphertext given as its UTF-8 bytes; never echoes them in an error. */
   public static Envelope parse(byte[] text) {
-    EnvelopeHeader header = parseHeader(text);
-    int start = header.ascii().size();
-    byte[] payload = decodePayload(text, start);
-    String problem = header.mode().payloadLengthProblem(payload.length);
-    if (problem != null) {
-      throw new InvalidCiphertextException(problem);
-    }
-    return new Envelope(header, payload);
+    EnvelopeHeader header = parseHeader(text, 0, text.length);
+    byte[] payload = new byte[maxPayloadLength(text.length)];
+    int length = decodePayload(header, text, 0, text.length, payload);
+    return new Envelope(header, length == payload.length ? payload : Arrays.copyOf(payload, length));
   }
 
   /** Parses only the header of a ciphertext, leaving the payload unread. */
   public static EnvelopeHeader parseHeader(byte[] text) {
-    if (text.length == 0) {
+    return parseHeader(text, 0, text.length);
+  }
+
+  /**
+   * Parses only the header of the ciphertext {@code text[from, from + length)}. A header seen
+   * lately is found without allocating.
+   */
+  public static EnvelopeHeader parseHeader(byte[] text, int from, int length) {
+    if (length == 0) {
       throw new InvalidCiphertextException("ciphertext is empty");
     }
-    if (text[0] != '<') {
+    if (text[from] != '<') {
       throw new InvalidCiphertextException("ciphertext must start with a '<NAME/vVERSION:MODE>' header");
     }
-    int slash = indexOf(text, (byte) '/', 1);
-    int close = indexOf(text, (byte) '>', 1);
+    int end = from + length;
+    int close = indexOf(text, (byte) '>', from + 1, end);
+    if (close >= 0) {
+      EnvelopeHeader seen = RECENT.find(text, from, close + 1 - from);
+      if (seen != null) {
+        return seen;
+      }
+    }
+    EnvelopeHeader header = parseNewHeader(text, from, end, close);
+    RECENT.remember(header);
+    return header;
+  }
+
+  private static EnvelopeHeader parseNewHeader(byte[] text, int from, int end, int close) {
+    int slash = indexOf(text, (byte) '/', from + 1, end);
     if (close < 0) {
       throw new InvalidCiphertextException("header has no closing '>'");
     }
     if (slash < 0 || slash > close) {
       throw new InvalidCiphertextException("header has no '/' between key name and version");
     }
-    String name = ascii(text, 1, slash);
+    String name = ascii(text, from + 1, slash);
     if (name == null || !EnvelopeHeader.isValidKeyName(name)) {
       throw new InvalidCiphertextException(
           "key name in header must match " + EnvelopeHeader.KEY_NAME_SYNTAX);
     }
-    int colon = indexOf(text, (byte) ':', slash);
+    int colon = indexOf(text, (byte) ':', slash, end);
     if (colon < 0 || colon > close) {
       throw new InvalidCiphertextException("header has no ':' between version and mode");
     }
@@ -73,9 +89,55 @@ public record Envelope(EnvelopeHeader header, byte[] payload) {
     return new EnvelopeHeader(name, version, mode);
   }
 
+  /** Room that {@link #decodePayload} needs for the payload of a ciphertext text of {@code textLength} bytes. */
+  public static int maxPayloadLength(int textLength) {
+    return textLength / 4 * 3;
+  }
+
+  /**
+   * Decodes the payload of the ciphertext {@code text[from, from + length)}, whose header is
+   * {@code header} (as {@link #parseHeader} returned it), into {@code out} from index 0; returns
+   * the payload's length. {@code out} needs {@link #maxPayloadLength} bytes.
+   */
+  public static int decodePayload(EnvelopeHeader header, byte[] text, int from, int length, byte[] out) {
+    int start = from + header.aad().length;
+    int base64Length = from + length - start;
+    if (base64Length == 0) {
+      throw new InvalidCiphertextException("payload after the header is empty");
+    }
+    if (base64Length % 4 != 0) {
+      throw new InvalidCiphertextException("payload is not padded base64 (length is not a multiple of 4)");
+    }
+    int decoded = StrictBase64.decode(text, start, base64Length, out, 0);
+    if (decoded == StrictBase64.NOT_BASE64) {
+      throw new InvalidCiphertextException("payload is not standard base64");
+    }
+    if (decoded == StrictBase64.NOT_CANONICAL) {
+      // Otherwise two different texts would decode to the same payload, and a changed ciphertext would still decrypt.
+      throw new InvalidCiphertextException("payload is not canonical base64 (stray bits before the padding)");
+    }
+    String problem = header.mode().payloadLengthProblem(decoded);
+    if (problem != null) {
+      throw new InvalidCiphertextException(problem);
+    }
+    return decoded;
+  }
+
   /** The base64 text of {@code payload}, to follow the header. */
   public static byte[] encodePayload(byte[] payload) {
     return ENCODER.encode(payload);
+  }
+
+  /**
+   * The whole ciphertext text for {@code payload[0, length)}: the header's bytes, then the payload's
+   * base64, written into one array of exactly that size.
+   */
+  public static byte[] text(EnvelopeHeader header, byte[] payload, int length) {
+    byte[] ascii = header.aad();
+    byte[] text = new byte[ascii.length + StrictBase64.encodedLength(length)];
+    System.arraycopy(ascii, 0, text, 0, ascii.length);
+    StrictBase64.encode(payload, 0, length, text, ascii.length);
+    return text;
   }
 
   /** The whole ciphertext as text, for callers off the hot path. */
@@ -105,58 +167,8 @@ public record Envelope(EnvelopeHeader header, byte[] payload) {
     return version;
   }
 
-  private static byte[] decodePayload(byte[] text, int start) {
-    int length = text.length - start;
-    if (length == 0) {
-      throw new InvalidCiphertextException("payload after the header is empty");
-    }
-    if (length % 4 != 0) {
-      throw new InvalidCiphertextException("payload is not padded base64 (length is not a multiple of 4)");
-    }
-    byte[] decoded;
-    try {
-      ByteBuffer out = DECODER.decode(ByteBuffer.wrap(text, start, length));
-      decoded = out.arrayOffset() == 0 && out.remaining() == out.array().length
-          ? out.array()
-          : Arrays.copyOfRange(out.array(), out.arrayOffset(), out.arrayOffset() + out.remaining());
-    } catch (IllegalArgumentException e) {
-      throw new InvalidCiphertextException("payload is not standard base64");
-    }
-    if (!isCanonical(text, length, decoded.length)) {
-      throw new InvalidCiphertextException("payload is not canonical base64 (stray bits before the padding)");
-    }
-    return decoded;
-  }
-
-  /**
-   * Whether the unused low bits of the last base64 digit are zero: otherwise two different texts
-   * would decode to the same payload, and a changed ciphertext would still decrypt.
-   */
-  private static boolean isCanonical(byte[] text, int length, int decodedLength) {
-    int padding = (length / 4) * 3 - decodedLength;
-    if (padding == 0) {
-      return true;
-    }
-    int last = digitValue(text[text.length - 1 - padding]);
-    int unusedBitsMask = padding == 1 ? 0b11 : 0b1111;
-    return (last & unusedBitsMask) == 0;
-  }
-
-  private static int digitValue(byte b) {
-    if (b >= 'A' && b <= 'Z') {
-      return b - 'A';
-    }
-    if (b >= 'a' && b <= 'z') {
-      return b - 'a' + 26;
-    }
-    if (b >= '0' && b <= '9') {
-      return b - '0' + 52;
-    }
-    return b == '+' ? 62 : 63;
-  }
-
-  private static int indexOf(byte[] text, byte b, int from) {
-    for (int i = from; i < text.length; i++) {
+  private static int indexOf(byte[] text, byte b, int from, int end) {
+    for (int i = from; i < end; i++) {
       if (text[i] == b) {
         return i;
       }

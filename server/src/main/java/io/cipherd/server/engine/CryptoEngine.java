@@ -2,6 +2,7 @@ package io.cipherd.server.engine;
 
 import com.google.protobuf.ByteString;
 import io.cipherd.server.InvalidArgumentException;
+import com.google.protobuf.UnsafeByteOperations;
 import io.cipherd.server.crypto.CipherLease;
 import io.cipherd.server.crypto.Envelope;
 import io.cipherd.server.crypto.EnvelopeHeader;
@@ -19,7 +20,7 @@ import java.util.function.Function;
  */
 public final class CryptoEngine {
   /** '<' + 64-character name + "/v" + 9 digits + ':' + longest mode name + '>', rounded up. */
-  private static final int MAX_HEADER_BYTES = 96;
+  static final int MAX_HEADER_BYTES = 96;
 
   private final KeyRing keyRing;
   private final PayloadCipher cipher;
@@ -63,18 +64,42 @@ public final class CryptoEngine {
 
   /** Encrypts with the key's current version, or {@code keyVersion} if not 0. */
   public Encrypted encrypt(String keyName, int keyVersion, byte[] plaintext, byte[] context) {
-    authorizer.check(Operation.ENCRYPT, keyName);
-    return encryptAllowed(keyName, keyVersion, plaintext, context);
+    return encrypt(keyName, keyVersion, UnsafeByteOperations.unsafeWrap(plaintext), UnsafeByteOperations.unsafeWrap(context));
   }
 
-  private Encrypted encryptAllowed(String keyName, int keyVersion, byte[] plaintext, byte[] context) {
+  /**
+   * Encrypts with the key's current version, or {@code keyVersion} if not 0. The request's bytes
+   * are read into this thread's {@link WorkBuffers} (wiped before returning), and the ciphertext is
+   * written into one array of its exact size: nothing else is allocated here.
+   */
+  public Encrypted encrypt(String keyName, int keyVersion, ByteString plaintext, ByteString context) {
+    authorizer.check(Operation.ENCRYPT, keyName);
+    WorkBuffers buffers = WorkBuffers.forThread();
+    int length = plaintext.size();
+    int used = length + context.size();
+    byte[] input = buffers.input(used);
+    plaintext.copyTo(input, 0);
+    context.copyTo(input, length);
+    try {
+      return encryptAllowed(keyName, keyVersion, input, 0, length, input, length, context.size(), buffers);
+    } finally {
+      WorkBuffers.wipe(input, used);
+    }
+  }
+
+  private Encrypted encryptAllowed(String keyName, int keyVersion, byte[] plaintext, int from, int length,
+      byte[] context, int contextFrom, int contextLength, WorkBuffers buffers) {
     EnvelopeHeader resolved = null;
     try {
       UsableKey key = keyRing.forEncryption(keyName, keyVersion);
       resolved = key.header();
-      checkContext(resolved, context);
-      Encrypted encrypted = Encrypted.of(resolved, cipher.encrypt(resolved, key.secret(), context, plaintext));
-      observer.succeeded(CryptoOperation.ENCRYPT, resolved, plaintext.length);
+      checkContext(resolved, contextLength);
+      byte[] payload = buffers.payload(resolved.mode().payloadLength(length));
+      int payloadLength = cipher.encrypt(
+          resolved, key.secret(), context, contextFrom, contextLength, plaintext, from, length, payload);
+      Encrypted encrypted = new Encrypted(resolved,
+          UnsafeByteOperations.unsafeWrap(Envelope.text(resolved, payload, payloadLength)));
+      observer.succeeded(CryptoOperation.ENCRYPT, resolved, length);
       return encrypted;
     } catch (RuntimeException e) {
       observer.failed(CryptoOperation.ENCRYPT, resolved, e);
@@ -84,20 +109,76 @@ public final class CryptoEngine {
 
   /** Decrypts a ciphertext given as its text's bytes. */
   public Decrypted decrypt(ByteString ciphertext, byte[] context) {
-    Envelope envelope = parseObserved(ciphertext);
-    authorizer.check(Operation.DECRYPT, envelope.header().keyName());
-    return decryptAllowed(envelope, context);
+    return decrypt(ciphertext, UnsafeByteOperations.unsafeWrap(context));
   }
 
-  private Decrypted decryptAllowed(Envelope envelope, byte[] context) {
+  /** Decrypts a ciphertext given as its text's bytes; the plaintext is the one array allocated here. */
+  public Decrypted decrypt(ByteString ciphertext, ByteString context) {
+    WorkBuffers buffers = WorkBuffers.forThread();
+    int textLength = ciphertext.size();
+    int used = textLength + context.size();
+    byte[] input = buffers.input(used);
+    ciphertext.copyTo(input, 0);
+    context.copyTo(input, textLength);
+    try {
+      return decrypt(input, textLength, context.size(), buffers);
+    } finally {
+      WorkBuffers.wipe(input, used);
+    }
+  }
+
+  /** Decrypts the ciphertext {@code input[0, textLength)} with the context that follows it. */
+  private Decrypted decrypt(byte[] input, int textLength, int contextLength, WorkBuffers buffers) {
+    EnvelopeHeader header = parseObserved(input, textLength);
+    byte[] payload = buffers.payload(Envelope.maxPayloadLength(textLength));
+    int payloadLength = decodeObserved(header, input, textLength, payload);
+    authorizer.check(Operation.DECRYPT, header.keyName());
+    byte[] plaintext = buffers.plaintext(payloadLength);
+    try {
+      int length = decryptAllowed(header, payload, payloadLength, input, textLength, contextLength, plaintext);
+      return new Decrypted(header, Arrays.copyOf(plaintext, length));
+    } finally {
+      // All of it: a decryption that failed may have written part of the plaintext.
+      WorkBuffers.wipe(plaintext, payloadLength);
+    }
+  }
+
+  /**
+   * As {@link #decrypt(ByteString, ByteString)} for a ciphertext as protobuf parses a string field;
+   * an ASCII one (every valid one) is read without an intermediate copy.
+   */
+  public Decrypted decrypt(String ciphertext, ByteString context) {
+    WorkBuffers buffers = WorkBuffers.forThread();
+    int textLength = ciphertext.length();
+    int used = textLength + context.size();
+    byte[] input = buffers.input(used);
+    try {
+      if (!WorkBuffers.copyAscii(ciphertext, textLength, input)) {
+        return decrypt(ByteString.copyFromUtf8(ciphertext), context);
+      }
+      context.copyTo(input, textLength);
+      return decrypt(input, textLength, context.size(), buffers);
+    } finally {
+      WorkBuffers.wipe(input, used);
+    }
+  }
+
+  /**
+   * Decrypts {@code payload[0, payloadLength)} of a ciphertext whose header is {@code header}, with
+   * {@code context[contextFrom, contextFrom + contextLength)}, into {@code plaintext} (which needs
+   * {@code payloadLength} bytes); returns the plaintext's length.
+   */
+  private int decryptAllowed(EnvelopeHeader header, byte[] payload, int payloadLength,
+      byte[] context, int contextFrom, int contextLength, byte[] plaintext) {
     EnvelopeHeader resolved = null;
     try {
-      UsableKey key = keyRing.forDecryption(envelope.header());
+      UsableKey key = keyRing.forDecryption(header);
       resolved = key.header();
-      checkContext(resolved, context);
-      Decrypted decrypted = new Decrypted(resolved, cipher.decrypt(envelope, key.secret(), context));
-      observer.succeeded(CryptoOperation.DECRYPT, resolved, decrypted.plaintext().length);
-      return decrypted;
+      checkContext(resolved, contextLength);
+      int length = cipher.decrypt(
+          resolved, key.secret(), context, contextFrom, contextLength, payload, payloadLength, plaintext);
+      observer.succeeded(CryptoOperation.DECRYPT, resolved, length);
+      return length;
     } catch (RuntimeException e) {
       // Only a header whose key version exists is reported: a made-up name must not become a label.
       observer.failed(CryptoOperation.DECRYPT, resolved, e);
@@ -105,21 +186,67 @@ public final class CryptoEngine {
     }
   }
 
+  /** As {@link #reEncrypt(ByteString, ByteString, String)}. */
+  public ReEncrypted reEncrypt(ByteString ciphertext, byte[] context, String targetKeyName) {
+    return reEncrypt(ciphertext, UnsafeByteOperations.unsafeWrap(context), targetKeyName);
+  }
+
   /**
    * Decrypts and encrypts again with the current version of {@code targetKeyName} (or of the
-   * ciphertext's own key, if empty), bound to the same context. The plaintext never leaves here.
+   * ciphertext's own key, if empty), bound to the same context. The plaintext never leaves this
+   * thread's {@link WorkBuffers}, and is wiped there before this returns.
    */
-  public ReEncrypted reEncrypt(ByteString ciphertext, byte[] context, String targetKeyName) {
-    Envelope envelope = parseObserved(ciphertext);
-    String source = envelope.header().keyName();
+  public ReEncrypted reEncrypt(ByteString ciphertext, ByteString context, String targetKeyName) {
+    WorkBuffers buffers = WorkBuffers.forThread();
+    int textLength = ciphertext.size();
+    int used = textLength + context.size();
+    byte[] input = buffers.input(used);
+    ciphertext.copyTo(input, 0);
+    context.copyTo(input, textLength);
+    try {
+      return reEncrypt(input, textLength, context.size(), targetKeyName, buffers);
+    } finally {
+      WorkBuffers.wipe(input, used);
+    }
+  }
+
+  /**
+   * As {@link #reEncrypt(ByteString, ByteString, String)} for a ciphertext as protobuf parses a
+   * string field; an ASCII one (every valid one) is read without an intermediate copy.
+   */
+  public ReEncrypted reEncrypt(String ciphertext, ByteString context, String targetKeyName) {
+    WorkBuffers buffers = WorkBuffers.forThread();
+    int textLength = ciphertext.length();
+    int used = textLength + context.size();
+    byte[] input = buffers.input(used);
+    try {
+      if (!WorkBuffers.copyAscii(ciphertext, textLength, input)) {
+        return reEncrypt(ByteString.copyFromUtf8(ciphertext), context, targetKeyName);
+      }
+      context.copyTo(input, textLength);
+      return reEncrypt(input, textLength, context.size(), targetKeyName, buffers);
+    } finally {
+      WorkBuffers.wipe(input, used);
+    }
+  }
+
+  private ReEncrypted reEncrypt(byte[] input, int textLength, int contextLength, String targetKeyName,
+      WorkBuffers buffers) {
+    EnvelopeHeader header = parseObserved(input, textLength);
+    byte[] payload = buffers.payload(Envelope.maxPayloadLength(textLength));
+    int payloadLength = decodeObserved(header, input, textLength, payload);
+    String source = header.keyName();
     String target = targetKeyName.isEmpty() ? source : targetKeyName;
     authorizer.checkReEncrypt(source, target);
-    Decrypted decrypted = decryptAllowed(envelope, context);
-    byte[] plaintext = decrypted.plaintext();
+    byte[] plaintext = buffers.plaintext(payloadLength);
     try {
-      return new ReEncrypted(encryptAllowed(target, 0, plaintext, context), decrypted.header().version());
+      int length = decryptAllowed(header, payload, payloadLength, input, textLength, contextLength, plaintext);
+      // The payload buffer is free again: the new payload is written over the old one.
+      Encrypted encrypted = encryptAllowed(target, 0, plaintext, 0, length, input, textLength, contextLength, buffers);
+      return new ReEncrypted(encrypted, header.version());
     } finally {
-      Arrays.fill(plaintext, (byte) 0);
+      // All of it: a decryption that failed may have written part of the plaintext.
+      WorkBuffers.wipe(plaintext, payloadLength);
     }
   }
 
@@ -149,27 +276,57 @@ public final class CryptoEngine {
     return keyRing.isCached(header.keyName(), header.version());
   }
 
-  /** Parses only the header of a ciphertext, copying no more than a header's worth of bytes. */
-  public static EnvelopeHeader parseHeader(ByteString ciphertext) {
-    return Envelope.parseHeader(ciphertext.substring(0, Math.min(ciphertext.size(), MAX_HEADER_BYTES)).toByteArray());
+  /** As {@link #canDecryptFromMemory(ByteString)} for a ciphertext as protobuf parses a string field. */
+  public boolean canDecryptFromMemory(String ciphertext) {
+    EnvelopeHeader header;
+    try {
+      header = parseHeader(ciphertext);
+    } catch (RuntimeException e) {
+      return true;
+    }
+    return keyRing.isCached(header.keyName(), header.version());
   }
 
-  /** Parses a ciphertext to decrypt; one that does not parse counts as a failed decryption. */
-  private Envelope parseObserved(ByteString ciphertext) {
+  /** As {@link #parseHeader(ByteString)} for a ciphertext as protobuf parses a string field. */
+  public static EnvelopeHeader parseHeader(String ciphertext) {
+    byte[] header = WorkBuffers.forThread().header();
+    int length = Math.min(ciphertext.length(), MAX_HEADER_BYTES);
+    if (!WorkBuffers.copyAscii(ciphertext, length, header)) {
+      return parseHeader(ByteString.copyFromUtf8(ciphertext));
+    }
+    return Envelope.parseHeader(header, 0, length);
+  }
+
+  /** Parses only the header of a ciphertext, copying no more than a header's worth of bytes. */
+  public static EnvelopeHeader parseHeader(ByteString ciphertext) {
+    byte[] header = WorkBuffers.forThread().header();
+    int length = Math.min(ciphertext.size(), MAX_HEADER_BYTES);
+    ciphertext.copyTo(header, 0, 0, length);
+    return Envelope.parseHeader(header, 0, length);
+  }
+
+  /** Parses the header of the ciphertext {@code text[0, length)}; one that does not parse counts as a failed decryption. */
+  private EnvelopeHeader parseObserved(byte[] text, int length) {
     try {
-      return parse(ciphertext);
+      return Envelope.parseHeader(text, 0, length);
     } catch (RuntimeException e) {
       observer.failed(CryptoOperation.DECRYPT, null, e);
       throw e;
     }
   }
 
-  private static Envelope parse(ByteString ciphertext) {
-    return Envelope.parse(ciphertext.toByteArray());
+  /** Decodes the payload of {@code text[0, length)} into {@code payload}; as {@link #parseObserved} for failures. */
+  private int decodeObserved(EnvelopeHeader header, byte[] text, int length, byte[] payload) {
+    try {
+      return Envelope.decodePayload(header, text, 0, length, payload);
+    } catch (RuntimeException e) {
+      observer.failed(CryptoOperation.DECRYPT, null, e);
+      throw e;
+    }
   }
 
-  private static void checkContext(EnvelopeHeader header, byte[] context) {
-    if (context.length > 0 && !header.mode().isAead()) {
+  private static void checkContext(EnvelopeHeader header, int contextLength) {
+    if (contextLength > 0 && !header.mode().isAead()) {
       throw new InvalidArgumentException("context is only bound by AEAD modes; key '" + header.keyName()
           + "' version " + header.version() + " is " + header.mode().headerName());
     }

@@ -27,7 +27,8 @@ public final class AccessLogInterceptor implements ServerInterceptor {
   @Override
   public <Q, A> ServerCall.Listener<Q> interceptCall(
       ServerCall<Q, A> call, Metadata headers, ServerCallHandler<Q, A> next) {
-    AccessRecord record = new AccessRecord(call, RequestIds.of(headers), System.nanoTime());
+    // Off (e.g. at WARN), the record only keeps the request id: no key name, clock or identity.
+    AccessRecord record = new AccessRecord(call, RequestIds.of(headers), access.isInfoEnabled());
     ServerCall<Q, A> logged = new ForwardingServerCall.SimpleForwardingServerCall<>(call) {
       @Override
       public void close(Status status, Metadata trailers) {
@@ -36,49 +37,66 @@ public final class AccessLogInterceptor implements ServerInterceptor {
         super.close(status, trailers);
       }
     };
-    ServerCall.Listener<Q> listener = record.inMdc(() -> next.startCall(logged, headers));
+    String outer = record.enterMdc();
+    ServerCall.Listener<Q> listener;
+    try {
+      listener = next.startCall(logged, headers);
+    } finally {
+      record.exitMdc(outer);
+    }
+    // Each callback puts the request id in the MDC inline: a lambda per callback would allocate.
     return new ForwardingServerCallListener.SimpleForwardingServerCallListener<>(listener) {
       @Override
       public void onMessage(Q message) {
         record.sawRequest(message);
-        record.inMdc(() -> {
+        String outer = record.enterMdc();
+        try {
           super.onMessage(message);
-          return null;
-        });
+        } finally {
+          record.exitMdc(outer);
+        }
       }
 
       @Override
       public void onHalfClose() {
-        record.inMdc(() -> {
+        String outer = record.enterMdc();
+        try {
           super.onHalfClose();
-          return null;
-        });
+        } finally {
+          record.exitMdc(outer);
+        }
       }
 
       @Override
       public void onCancel() {
-        record.inMdc(() -> {
+        String outer = record.enterMdc();
+        try {
           super.onCancel();
-          return null;
-        });
+        } finally {
+          record.exitMdc(outer);
+        }
         // The service may never close a cancelled call; it still gets its line.
         record.finish(Status.CANCELLED);
       }
 
       @Override
       public void onComplete() {
-        record.inMdc(() -> {
+        String outer = record.enterMdc();
+        try {
           super.onComplete();
-          return null;
-        });
+        } finally {
+          record.exitMdc(outer);
+        }
       }
 
       @Override
       public void onReady() {
-        record.inMdc(() -> {
+        String outer = record.enterMdc();
+        try {
           super.onReady();
-          return null;
-        });
+        } finally {
+          record.exitMdc(outer);
+        }
       }
     };
   }
@@ -94,42 +112,48 @@ public final class AccessLogInterceptor implements ServerInterceptor {
   private static final class AccessRecord {
     private final ServerCall<?, ?> call;
     private final String requestId;
+    /** Whether the access logger was on when the call started; if not, the call writes no line. */
+    private final boolean logged;
     private final long startNanos;
     /** The identity an outer interceptor set, in case the call ends where its context is not attached. */
-    private final String identityAtStart = CallerIdentity.KEY.get();
-    private final AtomicBoolean finished = new AtomicBoolean();
+    private final String identityAtStart;
+    private final AtomicBoolean finished;
     private volatile String keyName = RequestKeyName.NONE;
     private volatile boolean sawRequest;
 
-    AccessRecord(ServerCall<?, ?> call, String requestId, long startNanos) {
+    AccessRecord(ServerCall<?, ?> call, String requestId, boolean logged) {
       this.call = call;
       this.requestId = requestId;
-      this.startNanos = startNanos;
+      this.logged = logged;
+      this.startNanos = logged ? System.nanoTime() : 0;
+      this.identityAtStart = logged ? CallerIdentity.KEY.get() : null;
+      this.finished = logged ? new AtomicBoolean() : null;
     }
 
     void sawRequest(Object message) {
-      if (!sawRequest) {
+      if (logged && !sawRequest) {
         sawRequest = true;
         keyName = RequestKeyName.of(message);
       }
     }
 
-    <T> T inMdc(java.util.function.Supplier<T> work) {
+    /** Puts the request id in the MDC; returns the value it replaced, for {@link #exitMdc}. */
+    String enterMdc() {
       String outer = MDC.get(RequestIds.MDC_KEY);
       MDC.put(RequestIds.MDC_KEY, requestId);
-      try {
-        return work.get();
-      } finally {
-        if (outer == null) {
-          MDC.remove(RequestIds.MDC_KEY);
-        } else {
-          MDC.put(RequestIds.MDC_KEY, outer);
-        }
+      return outer;
+    }
+
+    void exitMdc(String outer) {
+      if (outer == null) {
+        MDC.remove(RequestIds.MDC_KEY);
+      } else {
+        MDC.put(RequestIds.MDC_KEY, outer);
       }
     }
 
     void finish(Status status) {
-      if (!finished.compareAndSet(false, true) || !access.isInfoEnabled()) {
+      if (!logged || !finished.compareAndSet(false, true)) {
         return;
       }
       String identity = CallerIdentity.KEY.get();
@@ -137,7 +161,8 @@ public final class AccessLogInterceptor implements ServerInterceptor {
           : identityAtStart != null ? identityAtStart
           : CallerIdentity.peer(call);
       String duration = millis(System.nanoTime() - startNanos);
-      inMdc(() -> {
+      String outer = enterMdc();
+      try {
         access.atInfo()
             .addKeyValue("method", call.getMethodDescriptor().getFullMethodName())
             .addKeyValue("key", keyName)
@@ -146,8 +171,9 @@ public final class AccessLogInterceptor implements ServerInterceptor {
             .addKeyValue("duration_ms", duration)
             .log("method={} key={} caller={} status={} duration_ms={}",
                 call.getMethodDescriptor().getFullMethodName(), keyName, caller, status.getCode(), duration);
-        return null;
-      });
+      } finally {
+        exitMdc(outer);
+      }
     }
   }
 }

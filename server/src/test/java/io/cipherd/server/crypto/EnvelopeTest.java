@@ -173,4 +173,46 @@ class EnvelopeTest {
         .contains("<k/v1:ecb>", "16")
         .doesNotContain(envelope.format().substring("<k/v1:ecb>".length()));
   }
+
+  @Test
+  void text_isTheHeaderThenTheBase64OfThePayload_inOneExactArray_andParsesBack() {
+    EnvelopeHeader header = new EnvelopeHeader("payments", 3, Mode.GCM);
+    for (int length = 28; length < 60; length++) {
+      byte[] payload = new byte[length + 10];
+      new java.util.Random(length).nextBytes(payload);
+      byte[] exact = java.util.Arrays.copyOf(payload, length);
+
+      byte[] text = Envelope.text(header, payload, length);
+
+      assertThat(new String(text, StandardCharsets.US_ASCII))
+          .isEqualTo("<payments/v3:gcm>" + java.util.Base64.getEncoder().encodeToString(exact));
+      Envelope parsed = Envelope.parse(text);
+      assertThat(parsed.header()).isEqualTo(header);
+      assertThat(parsed.payload()).isEqualTo(exact);
+      byte[] out = new byte[Envelope.maxPayloadLength(text.length)];
+      assertThat(Envelope.decodePayload(header, text, 0, text.length, out)).isEqualTo(length);
+      assertThat(java.util.Arrays.copyOf(out, length)).isEqualTo(exact);
+    }
+  }
+
+  @Test
+  void parseHeader_readsARangeOfALargerArray() {
+    byte[] text = "xx<orders/v12:chacha>AAAA>yy".getBytes(StandardCharsets.US_ASCII);
+    EnvelopeHeader header = Envelope.parseHeader(text, 2, text.length - 4);
+    assertThat(header).isEqualTo(new EnvelopeHeader("orders", 12, Mode.CHACHA));
+  }
+
+  @Test
+  void parseHeader_findsARecentHeaderWithoutParsingAgain_butNeverConfusesNearOnes() {
+    byte[] v1 = "<recent/v1:gcm>AAAA".getBytes(StandardCharsets.US_ASCII);
+    byte[] v2 = "<recent/v2:gcm>AAAA".getBytes(StandardCharsets.US_ASCII);
+    byte[] cbc = "<recent/v1:cbc>AAAA".getBytes(StandardCharsets.US_ASCII);
+
+    EnvelopeHeader first = Envelope.parseHeader(v1);
+
+    assertThat(Envelope.parseHeader(v1)).isSameAs(first);
+    assertThat(Envelope.parseHeader(v2).version()).isEqualTo(2);
+    assertThat(Envelope.parseHeader(cbc).mode()).isEqualTo(Mode.CBC);
+    assertThat(Envelope.parseHeader(v1).version()).isEqualTo(1);
+  }
 }

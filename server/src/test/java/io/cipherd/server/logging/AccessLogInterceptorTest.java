@@ -94,6 +94,39 @@ class AccessLogInterceptorTest {
     assertThat(line.getMDCPropertyMap().get("request_id")).matches("[0-9a-f]{16}");
   }
 
+  /**
+   * At WARN the access logger is off: no line, but the service's own log lines during the call
+   * still carry the request id.
+   */
+  @Test
+  void accessLoggerOff_writesNoLine_butTheCallKeepsItsRequestId() throws Exception {
+    ch.qos.logback.classic.Level level = accessLogger.getLevel();
+    accessLogger.setLevel(ch.qos.logback.classic.Level.WARN);
+    try {
+      List<String> seenIds = new java.util.concurrent.CopyOnWriteArrayList<>();
+      start(new ServerInterceptor() {
+        @Override
+        public <Q, A> io.grpc.ServerCall.Listener<Q> interceptCall(
+            io.grpc.ServerCall<Q, A> call, Metadata headers, io.grpc.ServerCallHandler<Q, A> next) {
+          seenIds.add(String.valueOf(org.slf4j.MDC.get("request_id")));
+          return next.startCall(call, headers);
+        }
+      });
+      var crypto = CryptoServiceGrpc.newBlockingStub(channel).withInterceptors(
+          MetadataUtils.newAttachHeadersInterceptor(headers("alice", "req-43")));
+      KeyAdminServiceGrpc.newBlockingStub(channel).createKey(CreateKeyRequest.newBuilder().setKeyName("orders").build());
+
+      crypto.encrypt(EncryptRequest.newBuilder().setKeyName("orders").setPlaintext(ByteString.copyFromUtf8("pii")).build());
+
+      assertThat(lines.list).isEmpty();
+      assertThat(seenIds).hasSize(2).last().isEqualTo("req-43");
+      assertThat(seenIds.get(0)).matches("[0-9a-f]{16}");
+      assertThat(org.slf4j.MDC.get("request_id")).as("restored after the call").isNull();
+    } finally {
+      accessLogger.setLevel(level);
+    }
+  }
+
   @Test
   void hostileKeyName_isNotCopiedIntoTheLog() throws Exception {
     start(identityFromHeader());

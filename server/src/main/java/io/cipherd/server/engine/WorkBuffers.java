@@ -1,0 +1,97 @@
+package io.cipherd.server.engine;
+
+import java.util.Arrays;
+
+/**
+ * Arrays that one thread's crypto operations reuse instead of allocating per call: the request's
+ * bytes (plaintext or ciphertext text, then context), the payload, and a decrypted plaintext. An
+ * operation takes them at its start and must wipe what it wrote of {@link #input} and
+ * {@link #plaintext} before it returns, so no plaintext outlives the call that brought it.
+ *
+ * <p>Operations run one at a time per thread and never call each other's public entry points, so
+ * one set per thread is enough. Buffers grow to the largest item seen up to {@link #MAX_KEPT}
+ * bytes; a larger item gets arrays of its own, so one huge request does not pin memory on every
+ * thread it ever ran on.
+ */
+final class WorkBuffers {
+  /** Items up to this size reuse the thread's arrays; larger ones allocate. */
+  static final int MAX_KEPT = 64 * 1024;
+  private static final int INITIAL = 1024;
+  private static final ThreadLocal<WorkBuffers> THREAD = ThreadLocal.withInitial(WorkBuffers::new);
+
+  private byte[] input = new byte[INITIAL];
+  private byte[] payload = new byte[INITIAL];
+  private byte[] plaintext = new byte[INITIAL];
+  private final byte[] header = new byte[CryptoEngine.MAX_HEADER_BYTES];
+
+  static WorkBuffers forThread() {
+    return THREAD.get();
+  }
+
+  /** An array of at least {@code length} bytes for the request's plaintext or text, then its context. */
+  byte[] input(int length) {
+    if (length > input.length) {
+      byte[] grown = grown(input, length);
+      if (length > MAX_KEPT) {
+        return grown;
+      }
+      input = grown;
+    }
+    return input;
+  }
+
+  /** An array of at least {@code length} bytes for an encrypted payload (IV, ciphertext, tag). */
+  byte[] payload(int length) {
+    if (length > payload.length) {
+      byte[] grown = grown(payload, length);
+      if (length > MAX_KEPT) {
+        return grown;
+      }
+      payload = grown;
+    }
+    return payload;
+  }
+
+  /** An array of at least {@code length} bytes for a decrypted plaintext. */
+  byte[] plaintext(int length) {
+    if (length > plaintext.length) {
+      byte[] grown = grown(plaintext, length);
+      if (length > MAX_KEPT) {
+        return grown;
+      }
+      plaintext = grown;
+    }
+    return plaintext;
+  }
+
+  /** An array of {@link CryptoEngine#MAX_HEADER_BYTES} for reading just a ciphertext's header. */
+  byte[] header() {
+    return header;
+  }
+
+  /**
+   * Copies {@code text} into {@code array} from index 0 as one byte per character, if every
+   * character is ASCII; returns false otherwise, when what was copied must not be used (each byte
+   * holds only the low bits of its character). Ciphertexts are ASCII, and this reads one that
+   * protobuf delivered as a String without the UTF-8 copy of {@code getCiphertextBytes()}.
+   */
+  static boolean copyAscii(String text, int length, byte[] array) {
+    int all = 0;
+    for (int i = 0; i < length; i++) {
+      char c = text.charAt(i);
+      all |= c;
+      array[i] = (byte) c;
+    }
+    return all < 0x80;
+  }
+
+  /** Overwrites the first {@code length} bytes of {@code array} with zeros. */
+  static void wipe(byte[] array, int length) {
+    Arrays.fill(array, 0, length, (byte) 0);
+  }
+
+  /** A new, larger array for {@code length} bytes; what the old one held was wiped by its users. */
+  private static byte[] grown(byte[] old, int length) {
+    return new byte[Math.max(length, Math.min(MAX_KEPT, old.length * 2))];
+  }
+}

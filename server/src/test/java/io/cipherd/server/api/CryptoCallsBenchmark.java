@@ -1,0 +1,162 @@
+package io.cipherd.server.api;
+
+import com.google.protobuf.ByteString;
+import io.cipherd.api.v1.EncryptBatchRequest;
+import io.cipherd.api.v1.EncryptBatchResponse;
+import io.cipherd.api.v1.EncryptBatchResult;
+import io.cipherd.api.v1.EncryptRequest;
+import io.cipherd.api.v1.ReEncryptBatchRequest;
+import io.cipherd.server.crypto.CipherPoolConfig;
+import io.cipherd.server.crypto.CipherPools;
+import io.cipherd.server.crypto.Mode;
+import io.cipherd.server.crypto.PayloadCipher;
+import io.cipherd.server.engine.CryptoEngine;
+import io.cipherd.server.keys.InMemoryKeyStore;
+import io.cipherd.server.keys.KeyRing;
+import io.cipherd.server.metrics.CryptoMetrics;
+import io.grpc.stub.StreamObserver;
+import io.micrometer.prometheusmetrics.PrometheusConfig;
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import java.time.Clock;
+import java.util.Arrays;
+import java.util.concurrent.TimeUnit;
+import org.openjdk.jmh.annotations.Benchmark;
+import org.openjdk.jmh.annotations.BenchmarkMode;
+import org.openjdk.jmh.annotations.Fork;
+import org.openjdk.jmh.annotations.Level;
+import org.openjdk.jmh.annotations.Measurement;
+import org.openjdk.jmh.annotations.OperationsPerInvocation;
+import org.openjdk.jmh.annotations.OutputTimeUnit;
+import org.openjdk.jmh.annotations.Scope;
+import org.openjdk.jmh.annotations.Setup;
+import org.openjdk.jmh.annotations.State;
+import org.openjdk.jmh.annotations.TearDown;
+import org.openjdk.jmh.annotations.Warmup;
+import org.openjdk.jmh.infra.Blackhole;
+
+/**
+ * The server's own work per call and per batch item, without gRPC or Netty: the crypto service
+ * from parsed request to built response, on the real engine, key ring, cipher pools and metrics.
+ * With {@code -prof gc}, {@code gc.alloc.rate.norm} is what cipherd allocates per Encrypt call
+ * and per batch item (batch benchmarks are scored per item); subtract
+ * {@code bench.JceGcmFloorBenchmark} to see what is ours rather than the JDK's. In this package
+ * because the service's constructor is package-private.
+ *
+ * <p>{@code make bench BENCH_ARGS='CryptoCallsBenchmark -prof gc'}
+ */
+@BenchmarkMode(org.openjdk.jmh.annotations.Mode.AverageTime)
+@OutputTimeUnit(TimeUnit.NANOSECONDS)
+@Warmup(iterations = 3, time = 1)
+@Measurement(iterations = 5, time = 1)
+@Fork(1)
+@State(Scope.Thread)
+public class CryptoCallsBenchmark {
+  /** The batch size of the load-test targets. */
+  static final int ITEMS = 256;
+
+  CipherPools pools;
+  CryptoServiceImpl service;
+  EncryptRequest encrypt;
+  EncryptBatchRequest encryptBatch;
+  byte[] reEncryptBatchBytes;
+  Sink sink;
+
+  @Setup(Level.Trial)
+  public void setUp(Blackhole blackhole) {
+    KeyRing keyRing = new KeyRing(new InMemoryKeyStore(), Clock.systemUTC());
+    keyRing.create("demo", Mode.GCM, 256, false, null);
+    pools = new CipherPools(CipherPoolConfig.DEFAULT);
+    CryptoEngine engine = new CryptoEngine(keyRing, new PayloadCipher(pools),
+        new CryptoMetrics(new PrometheusMeterRegistry(PrometheusConfig.DEFAULT), false));
+    service = new CryptoServiceImpl(engine, new CallDispatcher(Runnable::run), new RequestLimits(1000));
+    sink = new Sink(blackhole);
+
+    byte[] plaintext = new byte[100];
+    Arrays.fill(plaintext, (byte) 'D');
+    encrypt = EncryptRequest.newBuilder().setKeyName("demo").setPlaintext(ByteString.copyFrom(plaintext)).build();
+    EncryptBatchRequest.Builder batch = EncryptBatchRequest.newBuilder().setKeyName("demo");
+    for (int i = 0; i < ITEMS; i++) {
+      batch.addItemsBuilder().setReference(Integer.toString(i)).setPlaintext(ByteString.copyFrom(plaintext));
+    }
+    encryptBatch = reparsed(batch.build());
+    // v1 ciphertexts rewrapped to v2, as after a rotation.
+    ReEncryptBatchRequest.Builder rewrap = ReEncryptBatchRequest.newBuilder();
+    EncryptBatchResponse v1 = new BatchItems(engine).encrypt(encryptBatch);
+    for (EncryptBatchResult result : v1.getResultsList()) {
+      rewrap.addItemsBuilder().setReference(result.getReference()).setCiphertextBytes(result.getCiphertextBytes());
+    }
+    keyRing.rotate("demo", null, 0, false);
+    reEncryptBatchBytes = rewrap.build().toByteArray();
+  }
+
+  @TearDown(Level.Trial)
+  public void tearDown() {
+    pools.close();
+  }
+
+  @Benchmark
+  public void encrypt() {
+    service.encrypt(encrypt, sink.typed());
+  }
+
+  @Benchmark
+  @OperationsPerInvocation(ITEMS)
+  public void encryptBatch() {
+    service.encryptBatch(encryptBatch, sink.typed());
+  }
+
+  /**
+   * Rewraps a freshly parsed copy of the same request each time, as gRPC hands the service a new
+   * message per call: its ciphertexts arrive as Strings, and what the service derives from them
+   * (e.g. {@code getCiphertextBytes()}, memoised per message) is paid per call. Subtract
+   * {@link #reEncryptBatchParseOnly} for the service's own share.
+   */
+  @Benchmark
+  @OperationsPerInvocation(ITEMS)
+  public void reEncryptBatch() throws com.google.protobuf.InvalidProtocolBufferException {
+    service.reEncryptBatch(ReEncryptBatchRequest.parseFrom(reEncryptBatchBytes), sink.typed());
+  }
+
+  /** Only the parse of {@link #reEncryptBatch}'s request: protobuf's share, per item. */
+  @Benchmark
+  @OperationsPerInvocation(ITEMS)
+  public Object reEncryptBatchParseOnly() throws com.google.protobuf.InvalidProtocolBufferException {
+    return ReEncryptBatchRequest.parseFrom(reEncryptBatchBytes);
+  }
+
+  @SuppressWarnings("unchecked")
+  private static <T extends com.google.protobuf.Message> T reparsed(T message) {
+    try {
+      return (T) message.getParserForType().parseFrom(message.toByteArray());
+    } catch (com.google.protobuf.InvalidProtocolBufferException e) {
+      throw new IllegalStateException(e);
+    }
+  }
+
+  /** Swallows responses into the blackhole; fails loudly on an error, which would skew the figures. */
+  static final class Sink implements StreamObserver<Object> {
+    private final Blackhole blackhole;
+
+    Sink(Blackhole blackhole) {
+      this.blackhole = blackhole;
+    }
+
+    @SuppressWarnings("unchecked")
+    <T> StreamObserver<T> typed() {
+      return (StreamObserver<T>) (StreamObserver<?>) this;
+    }
+
+    @Override
+    public void onNext(Object value) {
+      blackhole.consume(value);
+    }
+
+    @Override
+    public void onError(Throwable t) {
+      throw new IllegalStateException("call failed", t);
+    }
+
+    @Override
+    public void onCompleted() {}
+  }
+}

@@ -1,0 +1,99 @@
+package io.cipherd.server.engine;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import com.google.protobuf.ByteString;
+import io.cipherd.server.crypto.CipherPoolConfig;
+import io.cipherd.server.crypto.CipherPools;
+import io.cipherd.server.crypto.Mode;
+import io.cipherd.server.crypto.PayloadCipher;
+import io.cipherd.server.keys.InMemoryKeyStore;
+import io.cipherd.server.keys.KeyRing;
+import java.nio.charset.StandardCharsets;
+import java.time.Clock;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+/** The engine's per-thread buffers hold no plaintext or context once an operation returns or throws. */
+class WorkBuffersTest {
+  private static final ByteString SECRET = ByteString.copyFromUtf8("the secret plaintext, long enough to see");
+  private static final ByteString CONTEXT = ByteString.copyFromUtf8("tenant=7");
+
+  private final KeyRing keyRing = new KeyRing(new InMemoryKeyStore(), Clock.systemUTC());
+  private final CipherPools pools = new CipherPools(CipherPoolConfig.DEFAULT);
+  private final CryptoEngine engine = new CryptoEngine(keyRing, new PayloadCipher(pools));
+
+  @AfterEach
+  void close() {
+    pools.close();
+  }
+
+  @Test
+  void encrypt_decrypt_andReEncrypt_leaveNoPlaintextOrContextBehind() {
+    keyRing.create("k", Mode.GCM, 256, false, null);
+    ByteString ciphertext = engine.encrypt("k", 0, SECRET, CONTEXT).ciphertext();
+    assertWiped();
+
+    assertThat(ByteString.copyFrom(engine.decrypt(ciphertext, CONTEXT).plaintext())).isEqualTo(SECRET);
+    assertWiped();
+
+    keyRing.rotate("k", null, 0, false);
+    ByteString rewrapped = engine.reEncrypt(ciphertext, CONTEXT, "").encrypted().ciphertext();
+    assertWiped();
+    assertThat(rewrapped.toStringUtf8()).startsWith("<k/v2:gcm>");
+    assertThat(ByteString.copyFrom(engine.decrypt(rewrapped, CONTEXT).plaintext())).isEqualTo(SECRET);
+  }
+
+  @Test
+  void aFailedReEncrypt_leavesNoPlaintextBehind_evenWhenOnlyTheTargetFails() {
+    keyRing.create("k", Mode.GCM, 256, false, null);
+    ByteString ciphertext = engine.encrypt("k", 0, SECRET, CONTEXT).ciphertext();
+
+    // The decryption succeeds, the encryption to a key that does not exist fails.
+    assertThatThrownBy(() -> engine.reEncrypt(ciphertext, CONTEXT, "no-such-key"));
+    assertWiped();
+
+    assertThatThrownBy(() -> engine.reEncrypt(ciphertext, ByteString.copyFromUtf8("wrong"), ""));
+    assertWiped();
+  }
+
+  /**
+   * Ciphertexts given as Strings are read one byte per char, which would map 'Ł' (U+0141) to 'A':
+   * a non-ASCII ciphertext must fail exactly as its UTF-8 bytes do, never decrypt.
+   */
+  @Test
+  void stringCiphertexts_decryptAsTheirBytesDo_andNonAsciiOnesNeverDecrypt() {
+    keyRing.create("k", Mode.GCM, 256, false, null);
+    String ciphertext = engine.encrypt("k", 0, SECRET, CONTEXT).ciphertext().toStringUtf8();
+    assertThat(ByteString.copyFrom(engine.decrypt(ciphertext, CONTEXT).plaintext())).isEqualTo(SECRET);
+    assertThat(engine.reEncrypt(ciphertext, CONTEXT, "").sourceVersion()).isEqualTo(1);
+    assertWiped();
+
+    int a = ciphertext.indexOf('A', ciphertext.indexOf('>'));
+    assertThat(a).as("a base64 'A' to disguise").isPositive();
+    String disguised = ciphertext.substring(0, a) + '\u0141' + ciphertext.substring(a + 1);
+    assertThatThrownBy(() -> engine.decrypt(disguised, CONTEXT)).hasMessageContaining("base64");
+    assertThatThrownBy(() -> engine.reEncrypt(disguised, CONTEXT, "")).hasMessageContaining("base64");
+    assertWiped();
+    String disguisedName = "<\u014b/v1:gcm>" + ciphertext.substring(ciphertext.indexOf('>') + 1);
+    assertThatThrownBy(() -> CryptoEngine.parseHeader(disguisedName)).hasMessageContaining("key name");
+    assertThat(engine.canDecryptFromMemory(disguisedName)).as("fails at once, so needs no store").isTrue();
+  }
+
+  @Test
+  void itemsLargerThanTheKeptSize_getArraysOfTheirOwn() {
+    WorkBuffers buffers = WorkBuffers.forThread();
+    byte[] kept = buffers.input(100);
+    assertThat(buffers.input(WorkBuffers.MAX_KEPT + 1)).isNotSameAs(kept).hasSize(WorkBuffers.MAX_KEPT + 1);
+    assertThat(buffers.input(100)).isSameAs(kept);
+  }
+
+  private static void assertWiped() {
+    WorkBuffers buffers = WorkBuffers.forThread();
+    assertThat(buffers.input(0)).as("input").containsOnly(0);
+    assertThat(buffers.plaintext(0)).as("plaintext").containsOnly(0);
+    String payload = new String(buffers.payload(0), StandardCharsets.ISO_8859_1);
+    assertThat(payload).doesNotContain(SECRET.toStringUtf8().substring(0, 10));
+  }
+}
