@@ -2,16 +2,13 @@
 versions (passed as -D, checked in the jar's manifest), started on 127.0.0.1 like cipherd."""
 import os
 import re
-import signal
 import subprocess
-import time
-import urllib.error
 import urllib.request
 import zipfile
 from pathlib import Path
 
 from . import prom, tools
-from .server import HOST, free_port, proc_cpu_seconds
+from .process import HOST, ManagedProcess, free_port
 
 ECHO_DIR = tools.REPO / "loadtest" / "echo"
 JAR = ECHO_DIR / "target" / "cipherd-echo.jar"
@@ -75,7 +72,7 @@ class Echo:
     def __init__(self, java: Path, results: Path, extra_jvm: list[str]):
         self.java, self.results, self.extra_jvm = str(java), results, extra_jvm
         self.port, self.stats_port = free_port(), free_port()
-        self.proc = self.log = None
+        self.process = ManagedProcess("echo", results / "echo.log")
 
     @property
     def target(self) -> str:
@@ -86,37 +83,18 @@ class Echo:
         return f"http://{HOST}:{self.stats_port}/stats"
 
     def start(self, timeout: float = 60.0) -> None:
-        self.log = open(self.results / "echo.log", "w")
         # the same GC log and JFR recording as cipherd gets (lt/server.py), so both JVMs pay the same
-        cmd = [self.java, *self.extra_jvm, f"-Xlog:gc*:file={self.results / 'echo-gc.log'}:time,uptime,level,tags",
-               f"-XX:StartFlightRecording=filename={self.results / 'echo.jfr'},settings=profile",
-               "-jar", str(JAR), str(self.port), str(self.stats_port)]
-        self.proc = subprocess.Popen(cmd, stdout=self.log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL)
-        deadline = time.monotonic() + timeout
-        while time.monotonic() < deadline:
-            if self.proc.poll() is not None:
-                raise SystemExit(f"loadtest: echo exited with {self.proc.returncode}; see {self.results / 'echo.log'}")
-            try:
-                self.scrape()
-                return
-            except (urllib.error.URLError, ConnectionError, TimeoutError):
-                time.sleep(0.3)
-        self.stop()
-        raise SystemExit(f"loadtest: echo not ready within {timeout:.0f}s")
+        self.process.launch([self.java, *self.extra_jvm,
+                             f"-Xlog:gc*:file={self.results / 'echo-gc.log'}:time,uptime,level,tags",
+                             f"-XX:StartFlightRecording=filename={self.results / 'echo.jfr'},settings=profile",
+                             "-jar", str(JAR), str(self.port), str(self.stats_port)])
+        self.process.wait_ready(lambda: self.scrape() is not None, timeout)
 
     def scrape(self) -> str:
         return prom.scrape(self.stats_url)
 
     def cpu_seconds(self) -> float:
-        return proc_cpu_seconds(self.proc.pid)
+        return self.process.cpu_seconds()
 
     def stop(self, grace: float = 15.0) -> None:
-        if self.proc and self.proc.poll() is None:
-            self.proc.send_signal(signal.SIGTERM)
-            try:
-                self.proc.wait(grace)
-            except subprocess.TimeoutExpired:
-                self.proc.kill()
-                self.proc.wait()
-        if self.log:
-            self.log.close()
+        self.process.stop(grace)

@@ -1,29 +1,14 @@
 """Starts cipherd for a campaign: free ports on 127.0.0.1, fresh data dir and password, GC log and JFR."""
 import os
 import secrets
-import signal
-import socket
 import subprocess
 import tempfile
-import time
-import urllib.error
 import urllib.request
 from pathlib import Path
 
-HOST = "127.0.0.1"
+from .process import HOST, ManagedProcess, free_port
+
 JFR_NAME = "cipherd-loadtest"
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind((HOST, 0))
-        return s.getsockname()[1]
-
-
-def proc_cpu_seconds(pid: int) -> float:
-    """User + system CPU time of a live process, from /proc/PID/stat."""
-    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
 class Server:
@@ -39,8 +24,7 @@ class Server:
         ]
         self.log_level = log_level
         self.java, self.jar = str(java), str(jar)
-        self.proc = None
-        self.log = None
+        self.process = ManagedProcess("cipherd", results / "server.log")
 
     @property
     def target(self) -> str:
@@ -58,50 +42,32 @@ class Server:
         cmd = [self.java, *self.jvm_flags, "-jar", self.jar, "--host", HOST,
                "--port", str(self.port), "--http-port", str(self.http_port),
                "--data-dir", str(data), "--keystore-password-file", str(password)]
-        self.log = open(self.results / "server.log", "w")
         # WARN by default: at INFO every call writes an access-log line, and the run would measure the logger
-        env = {**os.environ, "CIPHERD_LOG_LEVEL": self.log_level}
-        self.proc = subprocess.Popen(cmd, stdout=self.log, stderr=subprocess.STDOUT, env=env)
-        deadline = time.monotonic() + timeout
-        while time.monotonic() < deadline:
-            if self.proc.poll() is not None:
-                raise SystemExit(f"loadtest: cipherd exited with {self.proc.returncode} at start; "
-                                 f"see {self.results / 'server.log'}")
-            try:
-                with urllib.request.urlopen(f"http://{HOST}:{self.http_port}/readyz", timeout=2) as r:
-                    if r.status == 200:
-                        return
-            except (urllib.error.URLError, ConnectionError, TimeoutError):
-                pass
-            time.sleep(0.3)
-        self.stop()
-        raise SystemExit(f"loadtest: cipherd not ready within {timeout:.0f}s; see {self.results / 'server.log'}")
+        self.process.launch(cmd, env={**os.environ, "CIPHERD_LOG_LEVEL": self.log_level})
+        self.process.wait_ready(self._ready, timeout)
+
+    def _ready(self) -> bool:
+        with urllib.request.urlopen(f"http://{HOST}:{self.http_port}/readyz", timeout=2) as r:
+            return r.status == 200
 
     def cpu_seconds(self) -> float:
-        return proc_cpu_seconds(self.proc.pid)
+        return self.process.cpu_seconds()
 
     def dump_jfr(self) -> None:
         """Writes the recording with jcmd before the stop. cipherd exits through System.exit(0), so JFR's
         own dump on exit runs as well; this explicit dump is kept as harmless and explicit."""
         jcmd = Path(self.java).parent / "jcmd"
-        r = subprocess.run([str(jcmd), str(self.proc.pid), "JFR.dump", f"name={JFR_NAME}",
+        r = subprocess.run([str(jcmd), str(self.process.proc.pid), "JFR.dump", f"name={JFR_NAME}",
                             f"filename={self.results / 'cipherd.jfr'}"],
                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, timeout=120)
         if r.returncode != 0:
             print(f"loadtest: JFR dump failed: {r.stdout.strip()[-300:]}", flush=True)
 
     def stop(self, grace: float = 30.0) -> None:
-        if self.proc and self.proc.poll() is None:
+        if self.process.running:
             try:
                 self.dump_jfr()
             except (OSError, subprocess.TimeoutExpired) as e:
                 print(f"loadtest: JFR dump failed: {e}", flush=True)
-            self.proc.send_signal(signal.SIGTERM)   # graceful: JFR is dumped on exit
-            try:
-                self.proc.wait(grace)
-            except subprocess.TimeoutExpired:
-                self.proc.kill()
-                self.proc.wait()
-        if self.log:
-            self.log.close()
+        self.process.stop(grace)
         self.tmp.cleanup()

@@ -5,15 +5,13 @@ storage; every setup call goes through Vault's HTTP API with urllib.
 """
 import json
 import secrets
-import signal
 import subprocess
-import time
 import urllib.error
 import urllib.request
 from pathlib import Path
 
 from . import tools
-from .server import HOST, free_port, proc_cpu_seconds
+from .process import HOST, ManagedProcess, free_port
 
 KEY = "sbs"
 
@@ -40,34 +38,22 @@ class Vault:
         self.binary, self.results = binary, results
         self.port = free_port()
         self.token = secrets.token_hex(16)
-        self.proc = None
-        self.log = None
+        self.process = ManagedProcess("Vault", results / "vault.log")
 
     @property
     def base(self) -> str:
         return f"http://{HOST}:{self.port}"
 
     def start(self, timeout: float = 60.0) -> None:
-        self.log = open(self.results / "vault.log", "w")
-        cmd = [self.binary, "server", "-dev", f"-dev-listen-address={HOST}:{self.port}",
-               f"-dev-root-token-id={self.token}", "-dev-no-store-token", "-log-level=warn"]
-        self.proc = subprocess.Popen(cmd, stdout=self.log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL)
-        deadline = time.monotonic() + timeout
-        while time.monotonic() < deadline:
-            if self.proc.poll() is not None:
-                raise SystemExit(f"loadtest: Vault exited with {self.proc.returncode}; see {self.results / 'vault.log'}")
-            try:
-                with urllib.request.urlopen(f"{self.base}/v1/sys/health", timeout=2) as r:
-                    if r.status == 200:
-                        break
-            except (urllib.error.URLError, ConnectionError, TimeoutError):
-                pass
-            time.sleep(0.3)
-        else:
-            self.stop()
-            raise SystemExit(f"loadtest: Vault not ready within {timeout:.0f}s")
+        self.process.launch([self.binary, "server", "-dev", f"-dev-listen-address={HOST}:{self.port}",
+                             f"-dev-root-token-id={self.token}", "-dev-no-store-token", "-log-level=warn"])
+        self.process.wait_ready(self._healthy, timeout)
         self.api("POST", "/v1/sys/mounts/transit", {"type": "transit"})
         self.api("POST", f"/v1/transit/keys/{KEY}", {"type": "aes256-gcm96"})
+
+    def _healthy(self) -> bool:
+        with urllib.request.urlopen(f"{self.base}/v1/sys/health", timeout=2) as r:
+            return r.status == 200
 
     def api(self, method: str, path: str, body=None) -> dict:
         data = None if body is None else (body if isinstance(body, bytes) else json.dumps(body).encode())
@@ -90,15 +76,7 @@ class Vault:
         self.api("POST", f"/v1/transit/keys/{KEY}/rotate", {})
 
     def cpu_seconds(self) -> float:
-        return proc_cpu_seconds(self.proc.pid)
+        return self.process.cpu_seconds()
 
     def stop(self, grace: float = 15.0) -> None:
-        if self.proc and self.proc.poll() is None:
-            self.proc.send_signal(signal.SIGTERM)
-            try:
-                self.proc.wait(grace)
-            except subprocess.TimeoutExpired:
-                self.proc.kill()
-                self.proc.wait()
-        if self.log:
-            self.log.close()
+        self.process.stop(grace)

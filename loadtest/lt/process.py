@@ -1,0 +1,74 @@
+"""A server process the runner starts for a run: launched with its output in a log file, polled
+until its readiness probe answers (or it dies, or time runs out), measured by CPU time, and stopped
+with SIGTERM then SIGKILL. cipherd, the echo ceiling and Vault all go through it."""
+import os
+import signal
+import socket
+import subprocess
+import time
+import urllib.error
+from pathlib import Path
+from typing import Callable
+
+HOST = "127.0.0.1"
+NOT_YET = (urllib.error.URLError, ConnectionError, TimeoutError)
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind((HOST, 0))
+        return s.getsockname()[1]
+
+
+def proc_cpu_seconds(pid: int) -> float:
+    """User + system CPU time of a live process, from /proc/PID/stat."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+class ManagedProcess:
+    def __init__(self, name: str, log_path: Path):
+        self.name, self.log_path = name, log_path
+        self.proc = None
+        self._log = None
+
+    def launch(self, cmd: list[str], env: dict | None = None) -> None:
+        self._log = open(self.log_path, "w")
+        self.proc = subprocess.Popen(cmd, stdout=self._log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL,
+                                     env=env)
+
+    def wait_ready(self, ready: Callable[[], bool], timeout: float) -> None:
+        """Polls `ready` (which may raise NOT_YET errors) until it is true; stops the process and
+        exits the runner with a pointer to the log when the process dies or time runs out."""
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            if self.proc.poll() is not None:
+                raise SystemExit(f"loadtest: {self.name} exited with {self.proc.returncode} at start; "
+                                 f"see {self.log_path}")
+            try:
+                if ready():
+                    return
+            except NOT_YET:
+                pass
+            time.sleep(0.3)
+        self.stop()
+        raise SystemExit(f"loadtest: {self.name} not ready within {timeout:.0f}s; see {self.log_path}")
+
+    @property
+    def running(self) -> bool:
+        return self.proc is not None and self.proc.poll() is None
+
+    def cpu_seconds(self) -> float:
+        return proc_cpu_seconds(self.proc.pid)
+
+    def stop(self, grace: float = 15.0) -> None:
+        if self.running:
+            self.proc.send_signal(signal.SIGTERM)
+            try:
+                self.proc.wait(grace)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+                self.proc.wait()
+        if self._log:
+            self._log.close()
+            self._log = None
