@@ -1,8 +1,8 @@
 package io.cipherd.server.engine;
 
 import com.google.protobuf.ByteString;
-import io.cipherd.server.InvalidArgumentException;
 import com.google.protobuf.UnsafeByteOperations;
+import io.cipherd.server.InvalidArgumentException;
 import io.cipherd.server.crypto.CipherLease;
 import io.cipherd.server.crypto.Envelope;
 import io.cipherd.server.crypto.EnvelopeHeader;
@@ -13,6 +13,7 @@ import io.cipherd.server.security.Authorizer;
 import io.cipherd.server.security.Operation;
 import java.util.Arrays;
 import java.util.function.Function;
+import java.util.function.Supplier;
 
 /**
  * The operations of the crypto API on domain types: encrypt, decrypt, rewrap and inspect
@@ -74,17 +75,8 @@ public final class CryptoEngine {
    */
   public Encrypted encrypt(String keyName, int keyVersion, ByteString plaintext, ByteString context) {
     authorizer.check(Operation.ENCRYPT, keyName);
-    WorkBuffers buffers = WorkBuffers.forThread();
-    int length = plaintext.size();
-    int used = length + context.size();
-    byte[] input = buffers.input(used);
-    plaintext.copyTo(input, 0);
-    context.copyTo(input, length);
-    try {
-      return encryptAllowed(keyName, keyVersion, input, 0, length, input, length, context.size(), buffers);
-    } finally {
-      WorkBuffers.wipe(input, used);
-    }
+    return withInput(plaintext, context, (input, length, contextLength, buffers) ->
+        encryptAllowed(keyName, keyVersion, input, 0, length, input, length, contextLength, buffers));
   }
 
   private Encrypted encryptAllowed(String keyName, int keyVersion, byte[] plaintext, int from, int length,
@@ -114,17 +106,7 @@ public final class CryptoEngine {
 
   /** Decrypts a ciphertext given as its text's bytes; the plaintext is the one array allocated here. */
   public Decrypted decrypt(ByteString ciphertext, ByteString context) {
-    WorkBuffers buffers = WorkBuffers.forThread();
-    int textLength = ciphertext.size();
-    int used = textLength + context.size();
-    byte[] input = buffers.input(used);
-    ciphertext.copyTo(input, 0);
-    context.copyTo(input, textLength);
-    try {
-      return decrypt(input, textLength, context.size(), buffers);
-    } finally {
-      WorkBuffers.wipe(input, used);
-    }
+    return withInput(ciphertext, context, this::decrypt);
   }
 
   /** Decrypts the ciphertext {@code input[0, textLength)} with the context that follows it. */
@@ -148,19 +130,7 @@ public final class CryptoEngine {
    * an ASCII one (every valid one) is read without an intermediate copy.
    */
   public Decrypted decrypt(String ciphertext, ByteString context) {
-    WorkBuffers buffers = WorkBuffers.forThread();
-    int textLength = ciphertext.length();
-    int used = textLength + context.size();
-    byte[] input = buffers.input(used);
-    try {
-      if (!WorkBuffers.copyAscii(ciphertext, textLength, input)) {
-        return decrypt(ByteString.copyFromUtf8(ciphertext), context);
-      }
-      context.copyTo(input, textLength);
-      return decrypt(input, textLength, context.size(), buffers);
-    } finally {
-      WorkBuffers.wipe(input, used);
-    }
+    return withInput(ciphertext, context, this::decrypt);
   }
 
   /**
@@ -197,17 +167,8 @@ public final class CryptoEngine {
    * thread's {@link WorkBuffers}, and is wiped there before this returns.
    */
   public ReEncrypted reEncrypt(ByteString ciphertext, ByteString context, String targetKeyName) {
-    WorkBuffers buffers = WorkBuffers.forThread();
-    int textLength = ciphertext.size();
-    int used = textLength + context.size();
-    byte[] input = buffers.input(used);
-    ciphertext.copyTo(input, 0);
-    context.copyTo(input, textLength);
-    try {
-      return reEncrypt(input, textLength, context.size(), targetKeyName, buffers);
-    } finally {
-      WorkBuffers.wipe(input, used);
-    }
+    return withInput(ciphertext, context, (input, textLength, contextLength, buffers) ->
+        reEncrypt(input, textLength, contextLength, targetKeyName, buffers));
   }
 
   /**
@@ -215,19 +176,8 @@ public final class CryptoEngine {
    * string field; an ASCII one (every valid one) is read without an intermediate copy.
    */
   public ReEncrypted reEncrypt(String ciphertext, ByteString context, String targetKeyName) {
-    WorkBuffers buffers = WorkBuffers.forThread();
-    int textLength = ciphertext.length();
-    int used = textLength + context.size();
-    byte[] input = buffers.input(used);
-    try {
-      if (!WorkBuffers.copyAscii(ciphertext, textLength, input)) {
-        return reEncrypt(ByteString.copyFromUtf8(ciphertext), context, targetKeyName);
-      }
-      context.copyTo(input, textLength);
-      return reEncrypt(input, textLength, context.size(), targetKeyName, buffers);
-    } finally {
-      WorkBuffers.wipe(input, used);
-    }
+    return withInput(ciphertext, context, (input, textLength, contextLength, buffers) ->
+        reEncrypt(input, textLength, contextLength, targetKeyName, buffers));
   }
 
   private ReEncrypted reEncrypt(byte[] input, int textLength, int contextLength, String targetKeyName,
@@ -267,20 +217,18 @@ public final class CryptoEngine {
    * needs none either: it fails at once.
    */
   public boolean canDecryptFromMemory(ByteString ciphertext) {
-    EnvelopeHeader header;
-    try {
-      header = parseHeader(ciphertext);
-    } catch (RuntimeException e) {
-      return true;
-    }
-    return keyRing.isCached(header.keyName(), header.version());
+    return canDecryptFromMemory(() -> parseHeader(ciphertext));
   }
 
   /** As {@link #canDecryptFromMemory(ByteString)} for a ciphertext as protobuf parses a string field. */
   public boolean canDecryptFromMemory(String ciphertext) {
+    return canDecryptFromMemory(() -> parseHeader(ciphertext));
+  }
+
+  private boolean canDecryptFromMemory(Supplier<EnvelopeHeader> parsedHeader) {
     EnvelopeHeader header;
     try {
-      header = parseHeader(ciphertext);
+      header = parsedHeader.get();
     } catch (RuntimeException e) {
       return true;
     }
@@ -303,6 +251,51 @@ public final class CryptoEngine {
     int length = Math.min(ciphertext.size(), MAX_HEADER_BYTES);
     ciphertext.copyTo(header, 0, 0, length);
     return Envelope.parseHeader(header, 0, length);
+  }
+
+  /** Work on a request laid out in the thread's input buffer as {@code text ‖ context}. */
+  @FunctionalInterface
+  private interface InputWork<T> {
+    T apply(byte[] input, int textLength, int contextLength, WorkBuffers buffers);
+  }
+
+  /**
+   * Copies {@code text ‖ context} into this thread's input buffer, runs {@code work} on it, and
+   * wipes what was copied before returning, whether {@code work} succeeded or threw.
+   */
+  private static <T> T withInput(ByteString text, ByteString context, InputWork<T> work) {
+    WorkBuffers buffers = WorkBuffers.forThread();
+    int textLength = text.size();
+    int used = textLength + context.size();
+    byte[] input = buffers.input(used);
+    try {
+      text.copyTo(input, 0);
+      context.copyTo(input, textLength);
+      return work.apply(input, textLength, context.size(), buffers);
+    } finally {
+      WorkBuffers.wipe(input, used);
+    }
+  }
+
+  /**
+   * As {@link #withInput(ByteString, ByteString, InputWork)} for a ciphertext as protobuf parses a
+   * string field: an ASCII one (every valid one) is read without an intermediate copy, any other as
+   * its UTF-8 bytes, so it fails exactly as they do.
+   */
+  private static <T> T withInput(String text, ByteString context, InputWork<T> work) {
+    WorkBuffers buffers = WorkBuffers.forThread();
+    int textLength = text.length();
+    int used = textLength + context.size();
+    byte[] input = buffers.input(used);
+    try {
+      if (!WorkBuffers.copyAscii(text, textLength, input)) {
+        return withInput(ByteString.copyFromUtf8(text), context, work);
+      }
+      context.copyTo(input, textLength);
+      return work.apply(input, textLength, context.size(), buffers);
+    } finally {
+      WorkBuffers.wipe(input, used);
+    }
   }
 
   /** Parses the header of the ciphertext {@code text[0, length)}; one that does not parse counts as a failed decryption. */

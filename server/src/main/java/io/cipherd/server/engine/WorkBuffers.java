@@ -19,9 +19,9 @@ final class WorkBuffers {
   private static final int INITIAL = 1024;
   private static final ThreadLocal<WorkBuffers> THREAD = ThreadLocal.withInitial(WorkBuffers::new);
 
-  private byte[] input = new byte[INITIAL];
-  private byte[] payload = new byte[INITIAL];
-  private byte[] plaintext = new byte[INITIAL];
+  private final Reused input = new Reused();
+  private final Reused payload = new Reused();
+  private final Reused plaintext = new Reused();
   private final byte[] header = new byte[CryptoEngine.MAX_HEADER_BYTES];
 
   static WorkBuffers forThread() {
@@ -30,38 +30,17 @@ final class WorkBuffers {
 
   /** An array of at least {@code length} bytes for the request's plaintext or text, then its context. */
   byte[] input(int length) {
-    if (length > input.length) {
-      byte[] grown = grown(input, length);
-      if (length > MAX_KEPT) {
-        return grown;
-      }
-      input = grown;
-    }
-    return input;
+    return input.atLeast(length);
   }
 
   /** An array of at least {@code length} bytes for an encrypted payload (IV, ciphertext, tag). */
   byte[] payload(int length) {
-    if (length > payload.length) {
-      byte[] grown = grown(payload, length);
-      if (length > MAX_KEPT) {
-        return grown;
-      }
-      payload = grown;
-    }
-    return payload;
+    return payload.atLeast(length);
   }
 
   /** An array of at least {@code length} bytes for a decrypted plaintext. */
   byte[] plaintext(int length) {
-    if (length > plaintext.length) {
-      byte[] grown = grown(plaintext, length);
-      if (length > MAX_KEPT) {
-        return grown;
-      }
-      plaintext = grown;
-    }
-    return plaintext;
+    return plaintext.atLeast(length);
   }
 
   /** An array of {@link CryptoEngine#MAX_HEADER_BYTES} for reading just a ciphertext's header. */
@@ -90,8 +69,20 @@ final class WorkBuffers {
     Arrays.fill(array, 0, length, (byte) 0);
   }
 
-  /** A new, larger array for {@code length} bytes; what the old one held was wiped by its users. */
-  private static byte[] grown(byte[] old, int length) {
-    return new byte[Math.max(length, Math.min(MAX_KEPT, old.length * 2))];
+  /** One reused array: grown to the largest item seen up to {@link #MAX_KEPT}, never beyond it. */
+  private static final class Reused {
+    private byte[] array = new byte[INITIAL];
+
+    byte[] atLeast(int length) {
+      if (length <= array.length) {
+        return array;
+      }
+      // What the old array held was wiped by its users; a larger item than MAX_KEPT gets its own.
+      byte[] grown = new byte[Math.max(length, Math.min(MAX_KEPT, array.length * 2))];
+      if (length <= MAX_KEPT) {
+        array = grown;
+      }
+      return grown;
+    }
   }
 }
