@@ -1,11 +1,9 @@
 """Runs one ghz config and measures ghz's own CPU time (from wait4's rusage) and wall time."""
 import json
-import os
 import subprocess
-import time
 from pathlib import Path
 
-from . import tools
+from . import process, tools
 
 BASE = {
     "proto": "cipherd/v1/crypto_service.proto",
@@ -40,25 +38,13 @@ def run(ghz: str, cfg: dict, config_path: Path, duration_s: float) -> dict:
     config_path.write_text(json.dumps(cfg, indent=1))
     stderr_path = config_path.with_suffix(".stderr")
     with open(stderr_path, "w") as err:
-        start = time.monotonic()
-        proc = subprocess.Popen([ghz, "--config", str(config_path)], stdout=subprocess.DEVNULL, stderr=err)
-        deadline = start + duration_s + 120          # bounded even if ghz hangs
-        while True:
-            pid, status, usage = os.wait4(proc.pid, os.WNOHANG)
-            if pid:
-                break
-            if time.monotonic() > deadline:
-                proc.kill()
-                pid, status, usage = os.wait4(proc.pid, 0)
-                break
-            time.sleep(0.05)
-        wall = time.monotonic() - start
-    code = os.waitstatus_to_exitcode(status)
+        # bounded even if ghz hangs
+        run = process.run_bounded([ghz, "--config", str(config_path)], subprocess.DEVNULL, err, duration_s + 120)
+    code, wall = run.exit_code, run.wall_s
     out = Path(cfg["output"])
     if code != 0 or not out.exists():
         msg = stderr_path.read_text().strip()[-500:]
         return {"failed": f"ghz exited {code}: {msg}", "client": {"wall_s": wall}}
     report = json.loads(out.read_text())
-    report["client"] = {"wall_s": wall, "cpu_s": usage.ru_utime + usage.ru_stime,
-                        "max_rss_kib": usage.ru_maxrss}
+    report["client"] = {"wall_s": wall, "cpu_s": run.cpu_s, "max_rss_kib": run.max_rss_kib}
     return report

@@ -6,14 +6,12 @@ percentiles come from there. With `-D` and `--warm-up-time` the log and the coun
 measured phase. h2load sees HTTP status only: gRPC errors are HTTP 200 with `grpc-status` in trailers,
 so the caller checks those another way (the server's counters).
 """
-import os
 import re
 import subprocess
-import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from . import tools
+from . import process, tools
 
 GRPC_HEADERS = ["content-type: application/grpc", "te: trailers"]
 
@@ -69,25 +67,11 @@ def run(h2load: str, spec: Spec, log_file: Path, out_file: Path, grace_s: float 
     """Runs h2load, killed after its duration + warm-up + grace_s; returns parsed figures + client facts."""
     cmd = command(h2load, spec, log_file)
     with open(out_file, "w") as out:
-        start = time.monotonic()
-        proc = subprocess.Popen(cmd, stdout=out, stderr=subprocess.STDOUT)
-        deadline = start + spec.duration_s + spec.warmup_s + grace_s
-        killed = False
-        while True:
-            pid, status, usage = os.wait4(proc.pid, os.WNOHANG)
-            if pid:
-                break
-            if time.monotonic() > deadline:
-                proc.kill()
-                killed = True
-                pid, status, usage = os.wait4(proc.pid, 0)
-                break
-            time.sleep(0.05)
-        wall = time.monotonic() - start
+        run = process.run_bounded(cmd, out, subprocess.STDOUT, spec.duration_s + spec.warmup_s + grace_s)
     text = out_file.read_text(errors="replace")
     figures = parse_output(text)
-    figures["client"] = {"wall_s": wall, "cpu_s": usage.ru_utime + usage.ru_stime, "max_rss_kib": usage.ru_maxrss,
-                         "exit_code": os.waitstatus_to_exitcode(status), "killed": killed}
+    figures["client"] = {"wall_s": run.wall_s, "cpu_s": run.cpu_s, "max_rss_kib": run.max_rss_kib,
+                         "exit_code": run.exit_code, "killed": run.killed}
     return figures
 
 

@@ -1,12 +1,14 @@
-"""A server process the runner starts for a run: launched with its output in a log file, polled
-until its readiness probe answers (or it dies, or time runs out), measured by CPU time, and stopped
-with SIGTERM then SIGKILL. cipherd, the echo ceiling and Vault all go through it."""
+"""Processes the runner starts. A server (cipherd, the echo ceiling, Vault) is launched with its
+output in a log file, polled until its readiness probe answers (or it dies, or time runs out),
+measured by CPU time, and stopped with SIGTERM then SIGKILL. A load client (ghz, h2load) runs to its
+end within a bound, measured by its own rusage."""
 import os
 import signal
 import socket
 import subprocess
 import time
 import urllib.error
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable
 
@@ -24,6 +26,35 @@ def proc_cpu_seconds(pid: int) -> float:
     """User + system CPU time of a live process, from /proc/PID/stat."""
     fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+@dataclass
+class ClientRun:
+    exit_code: int
+    killed: bool          # still running at the bound, so killed
+    wall_s: float
+    cpu_s: float          # user + system, from wait4's rusage
+    max_rss_kib: int
+
+
+def run_bounded(cmd: list[str], stdout, stderr, bound_s: float) -> ClientRun:
+    """Runs a load client to its end, killing it if it is still running after bound_s seconds."""
+    start = time.monotonic()
+    proc = subprocess.Popen(cmd, stdout=stdout, stderr=stderr)
+    deadline = start + bound_s
+    killed = False
+    while True:
+        pid, status, usage = os.wait4(proc.pid, os.WNOHANG)
+        if pid:
+            break
+        if time.monotonic() > deadline:
+            proc.kill()
+            killed = True
+            pid, status, usage = os.wait4(proc.pid, 0)
+            break
+        time.sleep(0.05)
+    return ClientRun(os.waitstatus_to_exitcode(status), killed, time.monotonic() - start,
+                     usage.ru_utime + usage.ru_stime, usage.ru_maxrss)
 
 
 class ManagedProcess:

@@ -7,7 +7,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from lt.process import ManagedProcess  # noqa: E402
+from lt.process import ManagedProcess, run_bounded  # noqa: E402
 
 
 class ManagedProcessTest(unittest.TestCase):
@@ -51,6 +51,20 @@ class ManagedProcessTest(unittest.TestCase):
             p.wait_ready(lambda: False, timeout=1)
         self.assertIn("slow not ready within 1s", str(e.exception))
         self.assertFalse(p.running)
+
+
+class RunBoundedTest(unittest.TestCase):
+    def test_client_that_ends_reports_its_exit_code_and_cpu(self):
+        run = run_bounded([sys.executable, "-c", "sum(range(10**6)); raise SystemExit(4)"], None, None, 30)
+        self.assertEqual((run.exit_code, run.killed), (4, False))
+        self.assertGreater(run.cpu_s, 0.0)
+        self.assertGreater(run.max_rss_kib, 0)
+
+    def test_client_past_its_bound_is_killed(self):
+        run = run_bounded([sys.executable, "-c", "import time; time.sleep(60)"], None, None, 0.5)
+        self.assertTrue(run.killed)
+        self.assertEqual(run.exit_code, -9)
+        self.assertLess(run.wall_s, 30)
 
 
 if __name__ == "__main__":
