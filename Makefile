@@ -17,7 +17,7 @@ BUF_VERSION := v1.75.0
 DATA_DIR ?= data
 JAR := server/target/cipherd.jar
 
-.PHONY: help jdk build run test test-java test-vault lint-proto fuzz-smoke fuzz bench loadtest loadtest-check loadtest-smoke loadtest-arm64-check clean
+.PHONY: help jdk build run test test-java test-vault lint-proto proto-release fuzz-smoke fuzz bench loadtest loadtest-check loadtest-smoke loadtest-arm64-check clean
 
 help: ## list the targets
 	@grep -E '^[a-z0-9-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-16s %s\n", $$1, $$2}'
@@ -58,8 +58,13 @@ test-vault: jdk ## key-store tests against a real Vault (builds Vault v1.21.0 on
 	@start=$$(date +%s); vault="$$(.ci/install-vault)"; echo "test-vault: $$vault ready in $$(( $$(date +%s) - start ))s"
 	$(MVN) test -Dtest.excludedGroups= -Dgroups=vault -Dsurefire.failIfNoSpecifiedTests=false
 
-lint-proto: ## buf lint of proto/
-	cd proto && "$$(../.ci/install-go-tool buf github.com/bufbuild/buf/cmd/buf@$(BUF_VERSION))" lint
+BUF = "$$(../.ci/install-go-tool buf github.com/bufbuild/buf/cmd/buf@$(BUF_VERSION))"
+
+lint-proto: ## buf lint of proto/, and buf breaking against the last released API (proto/released/)
+	cd proto && $(BUF) lint && $(BUF) breaking --against released/cipherd-v1.json
+
+proto-release: ## record the API as released: the baseline buf breaking compares against (on a release only)
+	cd proto && $(BUF) build --exclude-source-info -o released/cipherd-v1.json
 
 bench: jdk ## JMH benchmarks of the cipher strategies (BENCH_ARGS to pass JMH options)
 	$(MVN) -q test-compile exec:exec \

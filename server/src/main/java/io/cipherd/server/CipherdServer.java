@@ -1,6 +1,5 @@
 package io.cipherd.server;
 
-import io.cipherd.server.api.CipherdServices;
 import io.cipherd.server.config.ObservabilityConfig;
 import io.cipherd.server.config.ServerConfig;
 import io.cipherd.server.ops.OpsHttpServer;
@@ -22,7 +21,7 @@ public final class CipherdServer implements AutoCloseable {
   private static final Logger log = LoggerFactory.getLogger(CipherdServer.class);
 
   private final ServerConfig config;
-  private final CipherdServices services;
+  private final Cipherd services;
   private final Server server;
   /** The metrics and probes port, or null when started without one. */
   private final OpsHttpServer http;
@@ -30,7 +29,7 @@ public final class CipherdServer implements AutoCloseable {
   private final ReloadingTlsCredentials tls;
 
   private CipherdServer(
-      ServerConfig config, CipherdServices services, Server server, ReloadingTlsCredentials tls, OpsHttpServer http) {
+      ServerConfig config, Cipherd services, Server server, ReloadingTlsCredentials tls, OpsHttpServer http) {
     this.config = config;
     this.services = services;
     this.server = server;
@@ -39,19 +38,20 @@ public final class CipherdServer implements AutoCloseable {
   }
 
   /**
-   * As {@link #start(ServerConfig, CipherdServices)}, plus the HTTP port for /metrics, /healthz and
+   * As {@link #start(ServerConfig, Cipherd)}, plus the HTTP port for /metrics, /healthz and
    * /readyz on the same host; it stays up while calls drain so probes see /readyz turn 503.
    */
-  public static CipherdServer start(ServerConfig config, ObservabilityConfig ops, CipherdServices services)
+  public static CipherdServer start(ServerConfig config, ObservabilityConfig ops, Cipherd services)
       throws IOException {
     CipherdServer grpc = start(config, services);
     try {
       OpsHttpServer http = OpsHttpServer.start(
-          new InetSocketAddress(InetAddress.getByName(config.host()), ops.httpPort()), services);
+          new InetSocketAddress(InetAddress.getByName(config.host()), ops.httpPort()),
+          services.metrics()::scrape, services.health(), services::keyStoreAnswers);
       return new CipherdServer(config, services, grpc.server, grpc.tls, http);
     } catch (IOException | RuntimeException e) {
       // As when the gRPC port cannot bind: stop what started, and leave the services to the caller.
-      services.markNotServing();
+      services.health().markNotServing();
       grpc.server.shutdownNow();
       if (grpc.tls != null) {
         grpc.tls.close();
@@ -61,7 +61,7 @@ public final class CipherdServer implements AutoCloseable {
   }
 
   /** Binds the port and starts serving; the services are closed with the server. */
-  public static CipherdServer start(ServerConfig config, CipherdServices services) throws IOException {
+  public static CipherdServer start(ServerConfig config, Cipherd services) throws IOException {
     InetAddress address = InetAddress.getByName(config.host());
     InetSocketAddress socket = new InetSocketAddress(address, config.port());
     ReloadingTlsCredentials tls = null;
@@ -85,7 +85,7 @@ public final class CipherdServer implements AutoCloseable {
       }
       throw e;
     }
-    services.markServing();
+    services.health().markServing();
     return new CipherdServer(config, services, server, tls, null);
   }
 
@@ -102,7 +102,7 @@ public final class CipherdServer implements AutoCloseable {
     return http.port();
   }
 
-  public CipherdServices services() {
+  public Cipherd services() {
     return services;
   }
 
@@ -117,7 +117,7 @@ public final class CipherdServer implements AutoCloseable {
    */
   @Override
   public void close() {
-    services.markNotServing();
+    services.health().markNotServing();
     server.shutdown();
     try {
       if (!server.awaitTermination(config.shutdownGrace().toMillis(), TimeUnit.MILLISECONDS)) {

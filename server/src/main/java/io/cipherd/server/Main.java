@@ -1,18 +1,17 @@
 package io.cipherd.server;
 
-import io.cipherd.server.api.CipherdServices;
 import io.cipherd.server.config.ObservabilityConfig;
 import io.cipherd.server.config.ServerCommand;
 import io.cipherd.server.config.ServerConfig;
 import io.cipherd.server.crypto.Mode;
 import io.cipherd.server.keys.KeyNotFoundException;
-import io.cipherd.server.keys.KeyRing;
+import io.cipherd.server.keys.KeyAdmin;
 import io.cipherd.server.keys.KeyStore;
-import io.cipherd.server.keys.Pkcs12KeyStore;
+import io.cipherd.server.keystore.pkcs12.Pkcs12KeyStore;
 import io.cipherd.server.logging.LogOutput;
 import io.cipherd.server.metrics.CipherdMetrics;
-import io.cipherd.server.vault.VaultConfig;
-import io.cipherd.server.vault.VaultKeyStore;
+import io.cipherd.server.keystore.vault.VaultConfig;
+import io.cipherd.server.keystore.vault.VaultKeyStore;
 import io.cipherd.server.security.ReloadingAccessPolicy;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -56,12 +55,15 @@ public final class Main {
     String where = vault != null
         ? "keys in Vault at " + vault.addressText() + " under " + vault.mount() + "/" + vault.prefix()
         : "the embedded key store in " + config.dataDir();
-    CipherdServices services = new CipherdServices(keyStore, config.cipherPools(), config.limits(),
-        config.blockingThreads(), config.blockingQueue(), new CipherdMetrics(ops.metricsKeyNames()), accessPolicy);
+    Cipherd services = Cipherd.builder(keyStore)
+        .config(config)
+        .metrics(new CipherdMetrics(ops.metricsKeyNames()))
+        .accessPolicy(accessPolicy)
+        .build();
     if (vault != null) {
       services.refreshKeysEvery(vault.refreshInterval());
     }
-    createDemoKey(services.keyRing(), config.demoKey());
+    createDemoKey(services.admin(), config.demoKey());
     CipherdServer server = CipherdServer.start(config, ops, services);
     log.info("cipherd listening on {}:{} with {}", config.host(), server.port(), where);
     log.info("metrics and probes on http://{}:{}/metrics, /healthz, /readyz", config.host(), server.httpPort());
@@ -101,14 +103,14 @@ public final class Main {
     return policy;
   }
 
-  private static void createDemoKey(KeyRing keyRing, String name) {
+  private static void createDemoKey(KeyAdmin keys, String name) {
     if (name.isEmpty()) {
       return;
     }
     try {
-      keyRing.describe(name);
+      keys.describe(name);
     } catch (KeyNotFoundException absent) {
-      keyRing.create(name, Mode.GCM, 256, false, null);
+      keys.create(name, Mode.GCM, 256, false, null);
       log.info("created gcm key '{}' for trying cipherd out", name);
     }
   }

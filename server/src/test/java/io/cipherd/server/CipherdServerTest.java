@@ -11,11 +11,11 @@ import io.cipherd.api.v1.EncryptRequest;
 import io.cipherd.api.v1.KeyAdminServiceGrpc;
 import io.cipherd.api.v1.Mode;
 import io.cipherd.api.v1.RotateKeyRequest;
-import io.cipherd.server.api.CipherdServices;
+import io.cipherd.server.Cipherd;
 import io.cipherd.server.api.RequestLimits;
 import io.cipherd.server.config.ServerConfig;
-import io.cipherd.server.crypto.CipherPoolConfig;
-import io.cipherd.server.keys.Pkcs12KeyStore;
+import io.cipherd.server.pool.CipherPoolConfig;
+import io.cipherd.server.keystore.pkcs12.Pkcs12KeyStore;
 import io.grpc.Grpc;
 import io.grpc.InsecureChannelCredentials;
 import io.grpc.ManagedChannel;
@@ -151,11 +151,10 @@ class CipherdServerTest {
   }
 
   private CipherdServer start(String host, boolean insecure) throws Exception {
-    ServerConfig config = new ServerConfig(host, 0, insecure, dataDir, PASSWORD, MAX_MESSAGE,
-        new RequestLimits(128), CipherPoolConfig.DEFAULT, 2, 100, Duration.ofSeconds(2), "");
-    CipherdServices services = new CipherdServices(
-        Pkcs12KeyStore.open(dataDir, PASSWORD), config.cipherPools(), config.limits(),
-        config.blockingThreads(), config.blockingQueue());
+    ServerConfig config = ServerConfig.builder().host(host).port(0).insecure(insecure).dataDir(dataDir)
+        .keyStorePassword(PASSWORD).maxInboundMessageBytes(MAX_MESSAGE).limits(new RequestLimits(128))
+        .blockingThreads(2).blockingQueue(100).shutdownGrace(Duration.ofSeconds(2)).build();
+    Cipherd services = Cipherd.builder(Pkcs12KeyStore.open(dataDir, PASSWORD)).config(config).build();
     try {
       return CipherdServer.start(config, services);
     } catch (RuntimeException e) {

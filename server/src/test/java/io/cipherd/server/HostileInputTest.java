@@ -14,11 +14,11 @@ import io.cipherd.api.v1.EncryptResponse;
 import io.cipherd.api.v1.KeyAdminServiceGrpc;
 import io.cipherd.api.v1.ReEncryptStreamRequest;
 import io.cipherd.api.v1.ReEncryptStreamResponse;
-import io.cipherd.server.api.CipherdServices;
+import io.cipherd.server.Cipherd;
 import io.cipherd.server.api.RequestLimits;
 import io.cipherd.server.config.ServerConfig;
-import io.cipherd.server.crypto.CipherPoolConfig;
-import io.cipherd.server.keys.Pkcs12KeyStore;
+import io.cipherd.server.pool.CipherPoolConfig;
+import io.cipherd.server.keystore.pkcs12.Pkcs12KeyStore;
 import io.grpc.CallOptions;
 import io.grpc.Grpc;
 import io.grpc.InsecureChannelCredentials;
@@ -61,10 +61,10 @@ class HostileInputTest {
 
   @BeforeAll
   static void start() throws Exception {
-    ServerConfig config = new ServerConfig("127.0.0.1", 0, false, dataDir, PASSWORD, MAX_MESSAGE,
-        new RequestLimits(MAX_BATCH), CipherPoolConfig.DEFAULT, 2, 1000, Duration.ofSeconds(2), "");
-    server = CipherdServer.start(config, new CipherdServices(Pkcs12KeyStore.open(dataDir, PASSWORD),
-        config.cipherPools(), config.limits(), config.blockingThreads(), config.blockingQueue()));
+    ServerConfig config = ServerConfig.builder().port(0).dataDir(dataDir).keyStorePassword(PASSWORD)
+        .maxInboundMessageBytes(MAX_MESSAGE).limits(new RequestLimits(MAX_BATCH)).blockingThreads(2)
+        .blockingQueue(1000).shutdownGrace(Duration.ofSeconds(2)).build();
+    server = CipherdServer.start(config, Cipherd.builder(Pkcs12KeyStore.open(dataDir, PASSWORD)).config(config).build());
     channel = newChannel();
     crypto = CryptoServiceGrpc.newBlockingStub(channel);
     KeyAdminServiceGrpc.newBlockingStub(channel).createKey(CreateKeyRequest.newBuilder().setKeyName("victim").build());

@@ -1,12 +1,12 @@
 package io.cipherd.server;
 
-import io.cipherd.server.api.CipherdServices;
+import io.cipherd.server.Cipherd;
 import io.cipherd.server.api.RequestLimits;
-import io.cipherd.server.config.LogFormat;
+import io.cipherd.server.logging.LogFormat;
 import io.cipherd.server.config.ObservabilityConfig;
 import io.cipherd.server.config.ServerConfig;
-import io.cipherd.server.crypto.CipherPoolConfig;
-import io.cipherd.server.keys.Pkcs12KeyStore;
+import io.cipherd.server.pool.CipherPoolConfig;
+import io.cipherd.server.keystore.pkcs12.Pkcs12KeyStore;
 import io.cipherd.server.metrics.CipherdMetrics;
 import io.grpc.Grpc;
 import io.grpc.InsecureChannelCredentials;
@@ -26,11 +26,13 @@ public final class TestServers {
   private TestServers() {}
 
   public static CipherdServer start(Path dataDir, boolean metricsKeyNames) throws Exception {
-    ServerConfig config = new ServerConfig("127.0.0.1", 0, false, dataDir, PASSWORD, 64 * 1024,
-        new RequestLimits(128), CipherPoolConfig.DEFAULT, 2, 100, Duration.ofSeconds(2), "");
-    CipherdServices services = new CipherdServices(
-        Pkcs12KeyStore.open(dataDir, PASSWORD), config.cipherPools(), config.limits(),
-        config.blockingThreads(), config.blockingQueue(), new CipherdMetrics(metricsKeyNames));
+    ServerConfig config = ServerConfig.builder().port(0).dataDir(dataDir).keyStorePassword(PASSWORD)
+        .maxInboundMessageBytes(64 * 1024).limits(new RequestLimits(128)).blockingThreads(2).blockingQueue(100)
+        .shutdownGrace(Duration.ofSeconds(2)).build();
+    Cipherd services = Cipherd.builder(Pkcs12KeyStore.open(dataDir, PASSWORD))
+        .config(config)
+        .metrics(new CipherdMetrics(metricsKeyNames))
+        .build();
     try {
       return CipherdServer.start(config, new ObservabilityConfig(0, LogFormat.TEXT, metricsKeyNames), services);
     } catch (RuntimeException e) {

@@ -14,6 +14,7 @@ import io.cipherd.api.v1.ReEncryptBatchItem;
 import io.cipherd.api.v1.ReEncryptBatchRequest;
 import io.cipherd.api.v1.ReEncryptBatchResponse;
 import io.cipherd.api.v1.ReEncryptBatchResult;
+import io.cipherd.server.crypto.envelope.Envelope;
 import io.cipherd.server.engine.CryptoEngine;
 import io.cipherd.server.engine.Decrypted;
 import io.cipherd.server.engine.Encrypted;
@@ -111,7 +112,7 @@ final class BatchItems {
 
   private static void sourceVersion(String ciphertext, ReEncryptBatchResult.Builder result) {
     try {
-      result.setSourceKeyVersion(CryptoEngine.parseHeader(ciphertext).version());
+      result.setSourceKeyVersion(Envelope.peekHeader(ciphertext).version());
     } catch (RuntimeException unreadable) {
       // The header itself was the problem; source_key_version stays 0 as documented.
     }

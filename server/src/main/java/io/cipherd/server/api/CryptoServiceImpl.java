@@ -67,9 +67,7 @@ public final class CryptoServiceImpl extends CryptoServiceGrpc.CryptoServiceImpl
 
   @Override
   public void reEncrypt(ReEncryptRequest request, StreamObserver<ReEncryptResponse> observer) {
-    boolean fromMemory = engine.canDecryptFromMemory(request.getCiphertext())
-        && (request.getKeyName().isEmpty() || engine.canEncryptFromMemory(request.getKeyName(), 0));
-    dispatcher.unary(fromMemory, observer, () -> {
+    dispatcher.unary(engine.canReEncryptFromMemory(request.getCiphertext(), request.getKeyName()), observer, () -> {
       ReEncrypted rewrapped = engine.reEncrypt(
           request.getCiphertext(), request.getContext(), request.getKeyName());
       return ReEncryptResponse.newBuilder()
@@ -82,8 +80,8 @@ public final class CryptoServiceImpl extends CryptoServiceGrpc.CryptoServiceImpl
 
   @Override
   public void inspect(InspectRequest request, StreamObserver<InspectResponse> observer) {
-    dispatcher.unary(engine.canDecryptFromMemory(request.getCiphertextBytes()), observer, () -> {
-      Inspection inspection = engine.inspect(request.getCiphertextBytes());
+    dispatcher.unary(engine.canDecryptFromMemory(request.getCiphertext()), observer, () -> {
+      Inspection inspection = engine.inspect(request.getCiphertext());
       return InspectResponse.newBuilder()
           .setKeyName(inspection.header().keyName())
           .setKeyVersion(inspection.header().version())
@@ -119,9 +117,9 @@ public final class CryptoServiceImpl extends CryptoServiceGrpc.CryptoServiceImpl
     if (!withinLimits(request.getItemsCount(), observer)) {
       return;
     }
-    boolean fromMemory = request.getKeyName().isEmpty() || engine.canEncryptFromMemory(request.getKeyName(), 0);
+    boolean fromMemory = true;
     for (ReEncryptBatchItem item : request.getItemsList()) {
-      fromMemory &= engine.canDecryptFromMemory(item.getCiphertext());
+      fromMemory &= engine.canReEncryptFromMemory(item.getCiphertext(), request.getKeyName());
     }
     dispatcher.unary(fromMemory, observer, () -> batchItems.reEncrypt(request));
   }

@@ -1,6 +1,6 @@
 package io.cipherd.server.api;
 
-import io.cipherd.server.InvalidArgumentException;
+import io.cipherd.server.errors.InvalidArgumentException;
 import io.cipherd.server.crypto.Mode;
 
 /** Converts between the API's {@code cipherd.v1.Mode} and the crypto package's {@link Mode}. */

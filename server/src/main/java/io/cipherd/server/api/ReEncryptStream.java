@@ -86,9 +86,7 @@ final class ReEncryptStream implements StreamObserver<ReEncryptStreamRequest> {
   private Executor offloadFor(ReEncryptStreamRequest request) {
     synchronized (lock) {
       if (sequential == null) {
-        boolean fromMemory = engine.canDecryptFromMemory(request.getCiphertext())
-            && (request.getKeyName().isEmpty() || engine.canEncryptFromMemory(request.getKeyName(), 0));
-        if (fromMemory) {
+        if (engine.canReEncryptFromMemory(request.getCiphertext(), request.getKeyName())) {
           return null;
         }
         sequential = MoreExecutors.newSequentialExecutor(blocking);

@@ -1,6 +1,6 @@
 package io.cipherd.server.api;
 
-import io.cipherd.server.InvalidArgumentException;
+import io.cipherd.server.errors.InvalidArgumentException;
 
 /**
  * Limits on a request's shape that the message size alone does not bound.

@@ -1,27 +1,18 @@
 package io.cipherd.server.api;
 
 import io.cipherd.api.v1.ItemError;
-import io.cipherd.server.CipherdException;
-import io.cipherd.server.InvalidArgumentException;
-import io.cipherd.server.crypto.CipherPoolExhaustedException;
-import io.cipherd.server.crypto.DecryptionFailedException;
-import io.cipherd.server.crypto.InvalidCiphertextException;
-import io.cipherd.server.keys.ConcurrentKeyUpdateException;
-import io.cipherd.server.keys.KeyAlreadyExistsException;
-import io.cipherd.server.keys.KeyNotFoundException;
-import io.cipherd.server.keys.KeyPolicyViolationException;
-import io.cipherd.server.keys.KeyStoreAccessDeniedException;
-import io.cipherd.server.keys.KeyStoreUnavailableException;
-import io.cipherd.server.security.AccessDeniedException;
-import io.cipherd.server.security.UnauthenticatedException;
+import io.cipherd.server.errors.CipherdException;
+import io.cipherd.server.errors.ErrorKind;
 import io.grpc.Status;
 import io.grpc.StatusRuntimeException;
+import java.util.concurrent.RejectedExecutionException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
  * The one place where domain errors become gRPC statuses, for whole calls and for batch items
- * alike. Anything unexpected is INTERNAL with a generic message; its details go to the log only.
+ * alike, by their {@link ErrorKind}. Anything unexpected is INTERNAL with a generic message; its
+ * details go to the log only.
  */
 public final class StatusMapper {
   private static final Logger log = LoggerFactory.getLogger(StatusMapper.class);
@@ -34,9 +25,12 @@ public final class StatusMapper {
       return e.getStatus();
     }
     if (error instanceof CipherdException e) {
-      return codeOf(e).toStatus().withDescription(e.getMessage());
+      if (e.kind() == ErrorKind.INTERNAL) {
+        log.error("crypto provider failure while serving a call", e);
+      }
+      return codeOf(e.kind()).toStatus().withDescription(e.getMessage());
     }
-    if (error instanceof java.util.concurrent.RejectedExecutionException) {
+    if (error instanceof RejectedExecutionException) {
       return Status.RESOURCE_EXHAUSTED.withDescription("server is busy; retry later");
     }
     // Our own exception messages are safe to show; anything else may not be, so it stays in the log.
@@ -58,40 +52,19 @@ public final class StatusMapper {
     return toStatus(error).asRuntimeException();
   }
 
-  private static Status.Code codeOf(CipherdException e) {
-    if (e instanceof InvalidArgumentException
-        || e instanceof InvalidCiphertextException
-        || e instanceof DecryptionFailedException) {
-      return Status.Code.INVALID_ARGUMENT;
-    }
-    if (e instanceof KeyNotFoundException) {
-      return Status.Code.NOT_FOUND;
-    }
-    if (e instanceof KeyAlreadyExistsException) {
-      return Status.Code.ALREADY_EXISTS;
-    }
-    if (e instanceof KeyPolicyViolationException) {
-      return Status.Code.FAILED_PRECONDITION;
-    }
-    if (e instanceof ConcurrentKeyUpdateException) {
-      return Status.Code.ABORTED;
-    }
-    if (e instanceof KeyStoreUnavailableException) {
-      return Status.Code.UNAVAILABLE;
-    }
-    if (e instanceof KeyStoreAccessDeniedException) {
-      return Status.Code.PERMISSION_DENIED;
-    }
-    if (e instanceof CipherPoolExhaustedException) {
-      return Status.Code.RESOURCE_EXHAUSTED;
-    }
-    if (e instanceof AccessDeniedException) {
-      return Status.Code.PERMISSION_DENIED;
-    }
-    if (e instanceof UnauthenticatedException) {
-      return Status.Code.UNAUTHENTICATED;
-    }
-    log.error("unmapped domain error", e);
-    return Status.Code.INTERNAL;
+  /** The status code of each kind; the switch is exhaustive, so a new kind does not compile unmapped. */
+  static Status.Code codeOf(ErrorKind kind) {
+    return switch (kind) {
+      case INVALID_ARGUMENT, INVALID_CIPHERTEXT, DECRYPTION_FAILED -> Status.Code.INVALID_ARGUMENT;
+      case KEY_NOT_FOUND -> Status.Code.NOT_FOUND;
+      case KEY_ALREADY_EXISTS -> Status.Code.ALREADY_EXISTS;
+      case POLICY_DENIED -> Status.Code.FAILED_PRECONDITION;
+      case CONCURRENT_UPDATE -> Status.Code.ABORTED;
+      case STORE_UNAVAILABLE -> Status.Code.UNAVAILABLE;
+      case STORE_ACCESS_DENIED, ACCESS_DENIED -> Status.Code.PERMISSION_DENIED;
+      case POOL_EXHAUSTED -> Status.Code.RESOURCE_EXHAUSTED;
+      case UNAUTHENTICATED -> Status.Code.UNAUTHENTICATED;
+      case INTERNAL -> Status.Code.INTERNAL;
+    };
   }
 }

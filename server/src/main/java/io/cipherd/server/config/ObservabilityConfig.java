@@ -1,5 +1,7 @@
 package io.cipherd.server.config;
 
+import io.cipherd.server.logging.LogFormat;
+
 /**
  * What cipherd tells its operators and where, validated on construction. Kept apart from {@link
  * ServerConfig} so the serving settings and these can change independently.

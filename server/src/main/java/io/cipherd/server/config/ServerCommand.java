@@ -1,7 +1,9 @@
 package io.cipherd.server.config;
 
+import io.cipherd.server.logging.LogFormat;
+
 import io.cipherd.server.api.RequestLimits;
-import io.cipherd.server.crypto.CipherPoolConfig;
+import io.cipherd.server.pool.CipherPoolConfig;
 import io.cipherd.server.security.TlsConfig;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -141,21 +143,22 @@ public final class ServerCommand implements Callable<Integer> {
 
   /** The validated configuration; reads the key store password from its file or the environment. */
   public ServerConfig toConfig() throws IOException {
-    return new ServerConfig(
-        host,
-        port,
-        insecure,
-        dataDir,
-        keyStore == KeyStoreKind.embedded ? password() : new char[0],
-        maxMessageBytes,
-        new RequestLimits(maxBatchItems),
-        new CipherPoolConfig(cipherPoolMax, cipherPoolMax, cipherPoolWait),
-        blockingThreads,
-        blockingQueue,
-        shutdownGrace,
-        demoKey == null ? "" : demoKey,
-        new TlsConfig(tlsCert, tlsKey, tlsClientCa, tlsReloadPeriod),
-        accessPolicy);
+    return ServerConfig.builder()
+        .host(host)
+        .port(port)
+        .insecure(insecure)
+        .dataDir(dataDir)
+        .keyStorePassword(keyStore == KeyStoreKind.embedded ? password() : new char[0])
+        .maxInboundMessageBytes(maxMessageBytes)
+        .limits(new RequestLimits(maxBatchItems))
+        .cipherPools(new CipherPoolConfig(cipherPoolMax, cipherPoolMax, cipherPoolWait))
+        .blockingThreads(blockingThreads)
+        .blockingQueue(blockingQueue)
+        .shutdownGrace(shutdownGrace)
+        .demoKey(demoKey == null ? "" : demoKey)
+        .tls(new TlsConfig(tlsCert, tlsKey, tlsClientCa, tlsReloadPeriod))
+        .accessPolicy(accessPolicy)
+        .build();
   }
 
   /** The validated metrics, health and logging settings. */

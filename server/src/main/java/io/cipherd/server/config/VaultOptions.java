@@ -1,10 +1,10 @@
 package io.cipherd.server.config;
 
-import io.cipherd.server.vault.VaultConfig;
-import io.cipherd.server.vault.auth.AppRoleAuth;
-import io.cipherd.server.vault.auth.KubernetesAuth;
-import io.cipherd.server.vault.auth.TokenAuth;
-import io.cipherd.server.vault.auth.VaultAuth;
+import io.cipherd.server.keystore.vault.VaultConfig;
+import io.cipherd.server.keystore.vault.auth.AppRoleAuth;
+import io.cipherd.server.keystore.vault.auth.KubernetesAuth;
+import io.cipherd.server.keystore.vault.auth.TokenAuth;
+import io.cipherd.server.keystore.vault.auth.VaultAuth;
 import java.net.URI;
 import java.nio.file.Path;
 import java.time.Duration;

@@ -1,11 +1,12 @@
 package io.cipherd.server.crypto;
 
-import io.cipherd.server.CipherdException;
+import io.cipherd.server.errors.CipherdException;
+import io.cipherd.server.errors.ErrorKind;
 
 /** The JCE refused an operation that should have worked: a bug or a broken provider, not bad input. */
 public final class CryptoProviderException extends CipherdException {
   public CryptoProviderException(Mode mode, Throwable cause) {
     // The cause's message comes from the JCE and never holds key or data bytes; keep it for operators.
-    super(mode.transformation() + " failed: " + cause.getClass().getSimpleName(), cause);
+    super(ErrorKind.INTERNAL, mode.transformation() + " failed: " + cause.getClass().getSimpleName(), cause);
   }
 }

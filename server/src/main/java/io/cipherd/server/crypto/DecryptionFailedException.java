@@ -1,6 +1,7 @@
 package io.cipherd.server.crypto;
 
-import io.cipherd.server.CipherdException;
+import io.cipherd.server.errors.CipherdException;
+import io.cipherd.server.errors.ErrorKind;
 
 /**
  * A well-formed ciphertext that did not decrypt: wrong key, context or tampered bytes. It says only
@@ -8,6 +9,6 @@ import io.cipherd.server.CipherdException;
  */
 public final class DecryptionFailedException extends CipherdException {
   public DecryptionFailedException() {
-    super("decryption failed", /* withStackTrace= */ false);
+    super(ErrorKind.DECRYPTION_FAILED, "decryption failed");
   }
 }

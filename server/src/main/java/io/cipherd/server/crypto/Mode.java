@@ -103,6 +103,11 @@ public enum Mode {
     return null;
   }
 
+  /** Every mode's header name, comma-separated, for error messages. */
+  public static String headerNames() {
+    return java.util.Arrays.stream(values()).map(Mode::headerName).collect(java.util.stream.Collectors.joining(", "));
+  }
+
   /** The mode named {@code headerName} in a ciphertext header, or null if there is none. */
   public static Mode fromHeaderName(String headerName) {
     for (Mode mode : values()) {

@@ -10,122 +10,42 @@ import javax.crypto.spec.GCMParameterSpec;
 import javax.crypto.spec.IvParameterSpec;
 
 /**
- * Encrypts and decrypts envelope payloads ({@code iv ‖ ciphertext ‖ tag}) with pooled ciphers. The
- * associated data of AEAD modes is {@code header ‖ context}, passed as two parts so neither is copied.
+ * Encrypts and decrypts envelope payloads ({@code iv ‖ ciphertext ‖ tag}) with ciphers from a
+ * {@link CipherSource}. The associated data of AEAD modes is {@code header ‖ context}, passed as
+ * two parts so neither is copied. Nothing is allocated here beyond what the JCE allocates.
  */
 public final class PayloadCipher {
-  private static final byte[] EMPTY = new byte[0];
-
-  private final CipherPools pools;
-  /** Where each operation gets its cipher: the pools themselves, or a batch's lease on them. */
   private final CipherSource source;
 
-  public PayloadCipher(CipherPools pools) {
-    this(pools, pools);
-  }
-
-  private PayloadCipher(CipherPools pools, CipherSource source) {
-    this.pools = pools;
+  /** Takes each operation's cipher from {@code source}: the pools, or one batch's lease on them. */
+  public PayloadCipher(CipherSource source) {
     this.source = source;
   }
 
-  /** A lease on the pools for one batch, to pass to {@link #using}. */
-  public CipherLease lease() {
-    return new CipherLease(pools);
-  }
-
-  /** This cipher taking its ciphers from {@code lease} instead of from the pools directly. */
-  public PayloadCipher using(CipherLease lease) {
-    return new PayloadCipher(pools, lease);
-  }
-
-  /** Encrypts {@code plaintext} for {@code header}'s mode under a fresh random IV; returns the payload. */
-  public byte[] encrypt(EnvelopeHeader header, SecretKey key, byte[] context, byte[] plaintext) {
-    return encrypt(header.mode(), key, header.aad(), context, plaintext);
-  }
-
   /**
-   * Encrypts {@code plaintext[from, from + length)} for {@code header}'s mode under a fresh random
-   * IV, with {@code context[contextFrom, contextFrom + contextLength)} bound as associated data,
+   * Encrypts {@code plaintext[from, from + length)} under a fresh random IV, with {@code header ‖
+   * context[contextFrom, contextFrom + contextLength)} bound as associated data for AEAD modes,
    * writing the payload into {@code out} from index 0; returns the payload's length, which is
-   * {@code mode.payloadLength(length)}. Nothing is allocated here beyond what the JCE allocates.
+   * {@code mode.payloadLength(length)}.
    */
-  public int encrypt(EnvelopeHeader header, SecretKey key, byte[] context, int contextFrom, int contextLength,
+  public int encrypt(Mode mode, SecretKey key, byte[] header, byte[] context, int contextFrom, int contextLength,
       byte[] plaintext, int from, int length, byte[] out) {
-    Mode mode = header.mode();
-    int payloadLength = mode.payloadLength(length);
     NonceSource.fill(out, 0, mode.ivLength());
-    seal(mode, key, header.aad(), context, contextFrom, contextLength, plaintext, from, length, out);
-    return payloadLength;
-  }
-
-  /** Decrypts {@code envelope} with the key its header names. */
-  public byte[] decrypt(Envelope envelope, SecretKey key, byte[] context) {
-    EnvelopeHeader header = envelope.header();
-    return decrypt(header.mode(), key, header.aad(), context, envelope.payload());
+    seal(mode, key, header, context, contextFrom, contextLength, plaintext, from, length, out);
+    return mode.payloadLength(length);
   }
 
   /**
-   * Decrypts {@code payload[0, length)} of {@code header}'s mode into {@code out} from index 0,
-   * which needs {@code length} bytes; returns the plaintext's length. Throws as {@link #decrypt(Mode,
-   * SecretKey, byte[], byte[], byte[])} does.
+   * Decrypts {@code payload[0, length)} into {@code out} from index 0, which needs {@code length}
+   * bytes; returns the plaintext's length. Throws {@link DecryptionFailedException} when the tag,
+   * padding or key does not fit. The payload must have passed the envelope's length check: a length
+   * the mode cannot produce is a caller's bug, an {@link IllegalArgumentException}.
    */
-  public int decrypt(EnvelopeHeader header, SecretKey key, byte[] context, int contextFrom, int contextLength,
-      byte[] payload, int length, byte[] out) {
-    return open(header.mode(), key, header.aad(), context, contextFrom, contextLength, payload, length, out);
-  }
-
-  /**
-   * Encrypts {@code plaintext} under a fresh random IV, with {@code header ‖ context} as associated
-   * data for AEAD modes; returns the payload.
-   */
-  public byte[] encrypt(Mode mode, SecretKey key, byte[] header, byte[] context, byte[] plaintext) {
-    byte[] payload = new byte[mode.payloadLength(plaintext.length)];
-    NonceSource.fill(payload, 0, mode.ivLength());
-    seal(mode, key, header, context, 0, lengthOf(context), plaintext, 0, plaintext.length, payload);
-    return payload;
-  }
-
-  /**
-   * Encrypts with a caller-chosen IV. Only for known-answer tests: reusing an IV with the same key
-   * destroys the confidentiality of GCM and ChaCha20-Poly1305.
-   */
-  static byte[] encryptWithInsecureIv(
-      Mode mode, SecretKey key, byte[] iv, byte[] header, byte[] context, byte[] plaintext, CipherPools pools) {
-    if (iv.length != mode.ivLength()) {
-      throw new IllegalArgumentException(mode.headerName() + " takes a " + mode.ivLength() + "-byte IV");
-    }
-    byte[] payload = new byte[mode.payloadLength(plaintext.length)];
-    System.arraycopy(iv, 0, payload, 0, iv.length);
-    new PayloadCipher(pools).seal(mode, key, header, context, 0, lengthOf(context), plaintext, 0, plaintext.length, payload);
-    return payload;
-  }
-
-  /**
-   * Decrypts a payload; throws {@link DecryptionFailedException} when the tag, padding or key does
-   * not fit, and {@link InvalidCiphertextException} when its length cannot be the mode's.
-   */
-  public byte[] decrypt(Mode mode, SecretKey key, byte[] header, byte[] context, byte[] payload) {
-    String problem = mode.payloadLengthProblem(payload.length);
-    if (problem != null) {
-      throw new InvalidCiphertextException(problem);
-    }
-    // Exact for every mode but the padded ones, whose length is known only once unpadded.
-    byte[] plaintext = new byte[mode.isPadded() ? payload.length : payload.length - mode.ivLength() - mode.tagLength()];
-    int length = open(mode, key, header, context, 0, lengthOf(context), payload, payload.length, plaintext);
-    if (length == plaintext.length) {
-      return plaintext;
-    }
-    byte[] exact = java.util.Arrays.copyOf(plaintext, length);
-    java.util.Arrays.fill(plaintext, (byte) 0);
-    return exact;
-  }
-
-  private int open(Mode mode, SecretKey key, byte[] header, byte[] context, int contextFrom, int contextLength,
+  public int decrypt(Mode mode, SecretKey key, byte[] header, byte[] context, int contextFrom, int contextLength,
       byte[] payload, int length, byte[] out) {
     String problem = mode.payloadLengthProblem(length);
     if (problem != null) {
-      throw new InvalidCiphertextException(problem);
+      throw new IllegalArgumentException(problem);
     }
     int ivLength = mode.ivLength();
     Cipher cipher = source.borrow(mode, key);
@@ -143,6 +63,21 @@ public final class PayloadCipher {
       source.invalidate(mode, cipher);
       throw new CryptoProviderException(mode, e);
     }
+  }
+
+  /**
+   * Encrypts with a caller-chosen IV. Only for known-answer tests: reusing an IV with the same key
+   * destroys the confidentiality of GCM and ChaCha20-Poly1305.
+   */
+  public byte[] encryptWithInsecureIv(Mode mode, SecretKey key, byte[] iv, byte[] header, byte[] context,
+      byte[] plaintext) {
+    if (iv.length != mode.ivLength()) {
+      throw new IllegalArgumentException(mode.headerName() + " takes a " + mode.ivLength() + "-byte IV");
+    }
+    byte[] payload = new byte[mode.payloadLength(plaintext.length)];
+    System.arraycopy(iv, 0, payload, 0, iv.length);
+    seal(mode, key, header, context, 0, context == null ? 0 : context.length, plaintext, 0, plaintext.length, payload);
+    return payload;
   }
 
   private void seal(Mode mode, SecretKey key, byte[] header, byte[] context, int contextFrom, int contextLength,
@@ -169,14 +104,12 @@ public final class PayloadCipher {
     if (!mode.isAead()) {
       return;
     }
-    cipher.updateAAD(header == null ? EMPTY : header);
+    if (header != null && header.length > 0) {
+      cipher.updateAAD(header);
+    }
     if (contextLength > 0) {
       cipher.updateAAD(context, contextFrom, contextLength);
     }
-  }
-
-  private static int lengthOf(byte[] context) {
-    return context == null ? 0 : context.length;
   }
 
   private static AlgorithmParameterSpec parameters(Mode mode, byte[] payload, int ivLength) {

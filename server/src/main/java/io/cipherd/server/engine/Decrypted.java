@@ -1,6 +1,6 @@
 package io.cipherd.server.engine;
 
-import io.cipherd.server.crypto.EnvelopeHeader;
+import io.cipherd.server.crypto.envelope.EnvelopeHeader;
 
 /**
  * A decrypted ciphertext.

@@ -1,7 +1,7 @@
 package io.cipherd.server.engine;
 
 import com.google.protobuf.ByteString;
-import io.cipherd.server.crypto.EnvelopeHeader;
+import io.cipherd.server.crypto.envelope.EnvelopeHeader;
 
 /**
  * A new ciphertext: the header bytes followed by the base64 payload, in one array of exactly that size.

@@ -1,6 +1,6 @@
 package io.cipherd.server.engine;
 
-import io.cipherd.server.crypto.EnvelopeHeader;
+import io.cipherd.server.crypto.envelope.EnvelopeHeader;
 
 /**
  * What a ciphertext's header says, next to its key's current state.

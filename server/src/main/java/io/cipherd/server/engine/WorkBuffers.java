@@ -1,5 +1,7 @@
 package io.cipherd.server.engine;
 
+import com.google.protobuf.ByteString;
+import io.cipherd.server.crypto.envelope.Envelope;
 import java.util.Arrays;
 
 /**
@@ -22,7 +24,6 @@ final class WorkBuffers {
   private final Reused input = new Reused();
   private final Reused payload = new Reused();
   private final Reused plaintext = new Reused();
-  private final byte[] header = new byte[CryptoEngine.MAX_HEADER_BYTES];
 
   static WorkBuffers forThread() {
     return THREAD.get();
@@ -43,25 +44,49 @@ final class WorkBuffers {
     return plaintext.atLeast(length);
   }
 
-  /** An array of {@link CryptoEngine#MAX_HEADER_BYTES} for reading just a ciphertext's header. */
-  byte[] header() {
-    return header;
+  /** Work on a request laid out in the thread's input buffer as {@code text ‖ context}. */
+  @FunctionalInterface
+  interface InputWork<T> {
+    T apply(byte[] input, int textLength, int contextLength, WorkBuffers buffers);
   }
 
   /**
-   * Copies {@code text} into {@code array} from index 0 as one byte per character, if every
-   * character is ASCII; returns false otherwise, when what was copied must not be used (each byte
-   * holds only the low bits of its character). Ciphertexts are ASCII, and this reads one that
-   * protobuf delivered as a String without the UTF-8 copy of {@code getCiphertextBytes()}.
+   * Copies {@code text ‖ context} into this thread's input buffer, runs {@code work} on it, and
+   * wipes what was copied before returning, whether {@code work} succeeded or threw.
    */
-  static boolean copyAscii(String text, int length, byte[] array) {
-    int all = 0;
-    for (int i = 0; i < length; i++) {
-      char c = text.charAt(i);
-      all |= c;
-      array[i] = (byte) c;
+  static <T> T withInput(ByteString text, ByteString context, InputWork<T> work) {
+    WorkBuffers buffers = forThread();
+    int textLength = text.size();
+    int used = textLength + context.size();
+    byte[] input = buffers.input(used);
+    try {
+      text.copyTo(input, 0);
+      context.copyTo(input, textLength);
+      return work.apply(input, textLength, context.size(), buffers);
+    } finally {
+      wipe(input, used);
     }
-    return all < 0x80;
+  }
+
+  /**
+   * As {@link #withInput(ByteString, ByteString, InputWork)} for a ciphertext as protobuf parses a
+   * string field: an ASCII one (every valid one) is read without an intermediate copy, any other as
+   * its UTF-8 bytes, so it fails exactly as they do.
+   */
+  static <T> T withInput(String text, ByteString context, InputWork<T> work) {
+    WorkBuffers buffers = forThread();
+    int textLength = text.length();
+    int used = textLength + context.size();
+    byte[] input = buffers.input(used);
+    try {
+      if (!Envelope.copyAscii(text, textLength, input)) {
+        return withInput(ByteString.copyFromUtf8(text), context, work);
+      }
+      context.copyTo(input, textLength);
+      return work.apply(input, textLength, context.size(), buffers);
+    } finally {
+      wipe(input, used);
+    }
   }
 
   /** Overwrites the first {@code length} bytes of {@code array} with zeros. */

@@ -1,10 +1,11 @@
 package io.cipherd.server.keys;
 
-import io.cipherd.server.CipherdException;
+import io.cipherd.server.errors.CipherdException;
+import io.cipherd.server.errors.ErrorKind;
 
 /** CreateKey with a name that is taken. */
 public final class KeyAlreadyExistsException extends CipherdException {
   public KeyAlreadyExistsException(String name) {
-    super("key '" + name + "' already exists", /* withStackTrace= */ false);
+    super(ErrorKind.KEY_ALREADY_EXISTS, "key '" + name + "' already exists");
   }
 }

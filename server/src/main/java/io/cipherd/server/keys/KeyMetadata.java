@@ -1,6 +1,6 @@
 package io.cipherd.server.keys;
 
-import io.cipherd.server.crypto.EnvelopeHeader;
+import io.cipherd.server.crypto.envelope.EnvelopeHeader;
 import java.util.List;
 import java.util.Objects;
 

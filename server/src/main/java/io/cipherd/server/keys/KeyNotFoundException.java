@@ -1,11 +1,12 @@
 package io.cipherd.server.keys;
 
-import io.cipherd.server.CipherdException;
+import io.cipherd.server.errors.CipherdException;
+import io.cipherd.server.errors.ErrorKind;
 
 /** A key, or a version of a key, that does not exist. */
 public final class KeyNotFoundException extends CipherdException {
   private KeyNotFoundException(String message) {
-    super(message, /* withStackTrace= */ false);
+    super(ErrorKind.KEY_NOT_FOUND, message);
   }
 
   public static KeyNotFoundException key(String name) {

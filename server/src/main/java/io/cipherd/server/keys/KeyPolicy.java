@@ -1,9 +1,11 @@
 package io.cipherd.server.keys;
 
-import io.cipherd.server.InvalidArgumentException;
+import io.cipherd.server.crypto.Mode;
+import io.cipherd.server.errors.InvalidArgumentException;
 
 /**
- * What a key allows. Versions below the minimums are kept, never deleted; they only refuse to work.
+ * What a key allows, and the one place its rules are checked. Versions below the minimums are kept,
+ * never deleted; they only refuse to work.
  *
  * @param minDecryptionVersion oldest version that may decrypt; 0 or 1 means all
  * @param minEncryptionVersion oldest version a caller may choose to encrypt with; 0 or 1 means all
@@ -29,5 +31,41 @@ public record KeyPolicy(int minDecryptionVersion, int minEncryptionVersion, bool
   /** Whether a caller may choose {@code version} to encrypt new data. */
   public boolean allowsEncryption(int version) {
     return version >= minEncryptionVersion && version >= minDecryptionVersion;
+  }
+
+  /**
+   * Throws {@link KeyPolicyViolationException} unless {@code version} of key {@code name} may
+   * encrypt: a version the caller chose must be at or above both minimums (the current one always
+   * is, by {@link #checkFits}), and an ECB version needs {@code allow_ecb_encryption}.
+   */
+  void checkEncryption(String name, KeyVersionInfo version, boolean chosenByCaller) {
+    if (chosenByCaller && !allowsEncryption(version.version())) {
+      throw new KeyPolicyViolationException("version " + version.version() + " of key '" + name
+          + "' is below its min_encryption_version or min_decryption_version");
+    }
+    if (version.mode() == Mode.ECB && !allowEcbEncryption) {
+      throw new KeyPolicyViolationException("key '" + name + "' version " + version.version()
+          + " is ecb, which may only decrypt unless the key's policy sets allow_ecb_encryption");
+    }
+  }
+
+  /** Throws {@link KeyPolicyViolationException} unless {@code version} of key {@code name} may decrypt. */
+  void checkDecryption(String name, int version) {
+    if (!allowsDecryption(version)) {
+      throw new KeyPolicyViolationException("version " + version + " of key '" + name
+          + "' is below its min_decryption_version " + minDecryptionVersion);
+    }
+  }
+
+  /** Throws {@link KeyPolicyViolationException} if a minimum names a version the key does not have yet. */
+  void checkFits(int currentVersion) {
+    if (minDecryptionVersion > currentVersion) {
+      throw new KeyPolicyViolationException("min_decryption_version " + minDecryptionVersion
+          + " is above the current version " + currentVersion);
+    }
+    if (minEncryptionVersion > currentVersion) {
+      throw new KeyPolicyViolationException("min_encryption_version " + minEncryptionVersion
+          + " is above the current version " + currentVersion);
+    }
   }
 }

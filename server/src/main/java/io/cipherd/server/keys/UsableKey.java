@@ -1,6 +1,6 @@
 package io.cipherd.server.keys;
 
-import io.cipherd.server.crypto.EnvelopeHeader;
+import io.cipherd.server.crypto.envelope.EnvelopeHeader;
 import javax.crypto.SecretKey;
 
 /**

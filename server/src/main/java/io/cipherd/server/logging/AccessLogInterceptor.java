@@ -1,6 +1,6 @@
 package io.cipherd.server.logging;
 
-import io.cipherd.server.api.CallerIdentity;
+import io.cipherd.server.security.CallerIdentity;
 import io.grpc.ForwardingServerCall;
 import io.grpc.ForwardingServerCallListener;
 import io.grpc.Metadata;

@@ -5,7 +5,6 @@ import ch.qos.logback.classic.encoder.JsonEncoder;
 import ch.qos.logback.classic.spi.ILoggingEvent;
 import ch.qos.logback.core.Appender;
 import ch.qos.logback.core.OutputStreamAppender;
-import io.cipherd.server.config.LogFormat;
 import java.util.Iterator;
 import org.slf4j.ILoggerFactory;
 import org.slf4j.Logger;

@@ -9,8 +9,8 @@ import io.cipherd.api.v1.InspectRequest;
 import io.cipherd.api.v1.ReEncryptBatchRequest;
 import io.cipherd.api.v1.ReEncryptRequest;
 import io.cipherd.api.v1.ReEncryptStreamRequest;
-import io.cipherd.server.crypto.EnvelopeHeader;
-import io.cipherd.server.engine.CryptoEngine;
+import io.cipherd.server.crypto.envelope.Envelope;
+import io.cipherd.server.crypto.envelope.EnvelopeHeader;
 
 /**
  * The key name an access-log line shows for a request: its {@code key_name}, or the name in its
@@ -59,8 +59,7 @@ final class RequestKeyName {
       return NONE;
     }
     try {
-      EnvelopeHeader header = CryptoEngine.parseHeader(ciphertext);
-      return header.keyName() + "/v" + header.version();
+      return Envelope.peekHeader(ciphertext).versionedName();
     } catch (RuntimeException e) {
       return INVALID;
     }

@@ -1,6 +1,6 @@
 package io.cipherd.server.metrics;
 
-import io.cipherd.server.crypto.CipherPools;
+import io.cipherd.server.pool.CipherPools;
 import io.cipherd.server.crypto.Mode;
 import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.core.instrument.Gauge;

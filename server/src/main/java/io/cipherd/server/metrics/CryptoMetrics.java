@@ -1,6 +1,6 @@
 package io.cipherd.server.metrics;
 
-import io.cipherd.server.crypto.EnvelopeHeader;
+import io.cipherd.server.crypto.envelope.EnvelopeHeader;
 import io.cipherd.server.crypto.Mode;
 import io.cipherd.server.engine.CryptoObserver;
 import io.cipherd.server.engine.CryptoOperation;

@@ -1,6 +1,6 @@
 package io.cipherd.server.metrics;
 
-import io.cipherd.server.keys.KeyRing;
+import io.cipherd.server.keys.KeyCache;
 import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -9,14 +9,14 @@ import io.micrometer.core.instrument.MeterRegistry;
 public final class KeyCacheMetrics {
   private KeyCacheMetrics() {}
 
-  public static void bind(KeyRing keyRing, MeterRegistry registry) {
-    FunctionCounter.builder("cipherd.key.cache.requests", keyRing, KeyRing::cacheHits)
+  public static void bind(KeyCache keys, MeterRegistry registry) {
+    FunctionCounter.builder("cipherd.key.cache.requests", keys, KeyCache::cacheHits)
         .description("Key lookups by result: hit (from memory) or miss (read from the key store)")
         .tag("result", "hit").register(registry);
-    FunctionCounter.builder("cipherd.key.cache.requests", keyRing, KeyRing::cacheMisses)
+    FunctionCounter.builder("cipherd.key.cache.requests", keys, KeyCache::cacheMisses)
         .description("Key lookups by result: hit (from memory) or miss (read from the key store)")
         .tag("result", "miss").register(registry);
-    Gauge.builder("cipherd.key.cache.size", keyRing, KeyRing::cacheSize)
+    Gauge.builder("cipherd.key.cache.size", keys, KeyCache::cacheSize)
         .description("Keys whose metadata is cached").register(registry);
   }
 }

@@ -2,7 +2,6 @@ package io.cipherd.server.ops;
 
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
-import io.cipherd.server.api.CipherdServices;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.net.InetSocketAddress;
@@ -10,6 +9,8 @@ import java.nio.charset.StandardCharsets;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
+import java.util.function.BooleanSupplier;
+import java.util.function.Supplier;
 
 /**
  * The operators' HTTP port: {@code /metrics} (Prometheus text), {@code /healthz} (the process is
@@ -28,8 +29,12 @@ public final class OpsHttpServer implements AutoCloseable {
     this.executor = executor;
   }
 
-  /** Binds {@code address} and starts answering. */
-  public static OpsHttpServer start(InetSocketAddress address, CipherdServices services) throws IOException {
+  /**
+   * Binds {@code address} and starts answering: {@code /metrics} with {@code scrape}'s text,
+   * {@code /readyz} with 200 while {@code health} is SERVING and {@code keyStoreAnswers} holds.
+   */
+  public static OpsHttpServer start(InetSocketAddress address, Supplier<String> scrape, Health health,
+      BooleanSupplier keyStoreAnswers) throws IOException {
     HttpServer server = HttpServer.create(address, /* backlog= */ 32);
     ThreadPoolExecutor executor = new ThreadPoolExecutor(2, 2, 60, TimeUnit.SECONDS,
         new ArrayBlockingQueue<>(32), runnable -> {
@@ -39,10 +44,10 @@ public final class OpsHttpServer implements AutoCloseable {
         }, new ThreadPoolExecutor.CallerRunsPolicy());
     server.setExecutor(executor);
     server.createContext("/metrics", exchange -> answer(exchange, "/metrics",
-        () -> new Response(200, PROMETHEUS_TEXT, services.metrics().scrape())));
+        () -> new Response(200, PROMETHEUS_TEXT, scrape.get())));
     server.createContext("/healthz", exchange -> answer(exchange, "/healthz",
         () -> new Response(200, "text/plain; charset=utf-8", "ok\n")));
-    server.createContext("/readyz", exchange -> answer(exchange, "/readyz", () -> readiness(services)));
+    server.createContext("/readyz", exchange -> answer(exchange, "/readyz", () -> readiness(health, keyStoreAnswers)));
     server.start();
     return new OpsHttpServer(server, executor);
   }
@@ -58,17 +63,17 @@ public final class OpsHttpServer implements AutoCloseable {
     executor.shutdownNow();
   }
 
-  private static Response readiness(CipherdServices services) {
-    if (!services.isServing()) {
+  private static Response readiness(Health health, BooleanSupplier keyStoreAnswers) {
+    if (!health.isServing()) {
       return new Response(503, "text/plain; charset=utf-8", "not serving\n");
     }
-    if (!services.keyStoreAnswers()) {
+    if (!keyStoreAnswers.getAsBoolean()) {
       return new Response(503, "text/plain; charset=utf-8", "key store not answering\n");
     }
     return new Response(200, "text/plain; charset=utf-8", "ready\n");
   }
 
-  private static void answer(HttpExchange exchange, String path, java.util.function.Supplier<Response> handler)
+  private static void answer(HttpExchange exchange, String path, Supplier<Response> handler)
       throws IOException {
     try (exchange) {
       Response response;

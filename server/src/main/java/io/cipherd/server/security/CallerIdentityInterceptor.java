@@ -1,6 +1,5 @@
 package io.cipherd.server.security;
 
-import io.cipherd.server.api.CallerIdentity;
 import io.grpc.Context;
 import io.grpc.Contexts;
 import io.grpc.Grpc;

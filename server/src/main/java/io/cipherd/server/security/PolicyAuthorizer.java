@@ -1,6 +1,5 @@
 package io.cipherd.server.security;
 
-import io.cipherd.server.api.CallerIdentity;
 import java.util.function.Supplier;
 
 /**

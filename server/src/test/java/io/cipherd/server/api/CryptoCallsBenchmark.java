@@ -1,18 +1,19 @@
 package io.cipherd.server.api;
 
+import io.cipherd.server.security.Authorizer;
 import com.google.protobuf.ByteString;
 import io.cipherd.api.v1.EncryptBatchRequest;
 import io.cipherd.api.v1.EncryptBatchResponse;
 import io.cipherd.api.v1.EncryptBatchResult;
 import io.cipherd.api.v1.EncryptRequest;
 import io.cipherd.api.v1.ReEncryptBatchRequest;
-import io.cipherd.server.crypto.CipherPoolConfig;
-import io.cipherd.server.crypto.CipherPools;
+import io.cipherd.server.pool.CipherPoolConfig;
+import io.cipherd.server.pool.CipherPools;
 import io.cipherd.server.crypto.Mode;
 import io.cipherd.server.crypto.PayloadCipher;
 import io.cipherd.server.engine.CryptoEngine;
 import io.cipherd.server.keys.InMemoryKeyStore;
-import io.cipherd.server.keys.KeyRing;
+import io.cipherd.server.keys.Keys;
 import io.cipherd.server.metrics.CryptoMetrics;
 import io.grpc.stub.StreamObserver;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
@@ -63,11 +64,10 @@ public class CryptoCallsBenchmark {
 
   @Setup(Level.Trial)
   public void setUp(Blackhole blackhole) {
-    KeyRing keyRing = new KeyRing(new InMemoryKeyStore(), Clock.systemUTC());
+    Keys keyRing = Keys.over(new InMemoryKeyStore(), Clock.systemUTC());
     keyRing.create("demo", Mode.GCM, 256, false, null);
     pools = new CipherPools(CipherPoolConfig.DEFAULT);
-    CryptoEngine engine = new CryptoEngine(keyRing, new PayloadCipher(pools),
-        new CryptoMetrics(new PrometheusMeterRegistry(PrometheusConfig.DEFAULT), false));
+    CryptoEngine engine = new CryptoEngine(keyRing.cache(), pools, Authorizer.ALLOW_ALL, new CryptoMetrics(new PrometheusMeterRegistry(PrometheusConfig.DEFAULT), false));
     service = new CryptoServiceImpl(engine, new CallDispatcher(Runnable::run), new RequestLimits(1000));
     sink = new Sink(blackhole);
 

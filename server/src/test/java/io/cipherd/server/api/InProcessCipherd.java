@@ -1,10 +1,11 @@
 package io.cipherd.server.api;
 
 import io.cipherd.api.v1.CryptoServiceGrpc;
+import io.cipherd.server.Cipherd;
 import io.cipherd.api.v1.KeyAdminServiceGrpc;
-import io.cipherd.server.crypto.CipherPoolConfig;
+import io.cipherd.server.pool.CipherPoolConfig;
 import io.cipherd.server.keys.KeyStore;
-import io.cipherd.server.keys.Pkcs12KeyStore;
+import io.cipherd.server.keystore.pkcs12.Pkcs12KeyStore;
 import io.cipherd.server.security.AccessPolicy;
 import io.grpc.ManagedChannel;
 import io.grpc.Server;
@@ -21,18 +22,18 @@ import java.util.concurrent.TimeUnit;
 final class InProcessCipherd implements AutoCloseable {
   static final char[] PASSWORD = "test-password".toCharArray();
 
-  final CipherdServices services;
+  final Cipherd services;
   final Server server;
   final ManagedChannel channel;
   final CryptoServiceGrpc.CryptoServiceBlockingStub crypto;
   final CryptoServiceGrpc.CryptoServiceStub cryptoAsync;
   final KeyAdminServiceGrpc.KeyAdminServiceBlockingStub admin;
 
-  private InProcessCipherd(CipherdServices services) throws IOException {
+  private InProcessCipherd(Cipherd services) throws IOException {
     this.services = services;
     String name = InProcessServerBuilder.generateName();
     this.server = services.addTo(InProcessServerBuilder.forName(name).directExecutor()).build().start();
-    services.markServing();
+    services.health().markServing();
     this.channel = InProcessChannelBuilder.forName(name).directExecutor().build();
     this.crypto = CryptoServiceGrpc.newBlockingStub(channel);
     this.cryptoAsync = CryptoServiceGrpc.newStub(channel);
@@ -42,17 +43,15 @@ final class InProcessCipherd implements AutoCloseable {
   /** A server on the PKCS12 store in {@code dataDir}, with at most {@code maxBatchItems} per batch. */
   static InProcessCipherd start(Path dataDir, int maxBatchItems) throws IOException {
     KeyStore store = Pkcs12KeyStore.open(dataDir, PASSWORD);
-    return new InProcessCipherd(new CipherdServices(
-        store, CipherPoolConfig.DEFAULT, new RequestLimits(maxBatchItems), /* blockingThreads= */ 4,
-        /* blockingQueue= */ 1000));
+    return new InProcessCipherd(Cipherd.builder(store)
+        .limits(new RequestLimits(maxBatchItems)).blockingThreads(4).blockingQueue(1000).build());
   }
 
   /** A server that enforces {@code accessPolicy}. */
   static InProcessCipherd start(Path dataDir, AccessPolicy accessPolicy) throws IOException {
     KeyStore store = Pkcs12KeyStore.open(dataDir, PASSWORD);
-    return new InProcessCipherd(new CipherdServices(
-        store, CipherPoolConfig.DEFAULT, new RequestLimits(64), /* blockingThreads= */ 4,
-        /* blockingQueue= */ 1000, accessPolicy));
+    return new InProcessCipherd(Cipherd.builder(store)
+        .limits(new RequestLimits(64)).blockingThreads(4).blockingQueue(1000).accessPolicy(accessPolicy).build());
   }
 
   static InProcessCipherd start(Path dataDir) throws IOException {

@@ -1,8 +1,9 @@
 package io.cipherd.server.bench;
 
-import io.cipherd.server.crypto.CipherPoolConfig;
-import io.cipherd.server.crypto.CipherLease;
-import io.cipherd.server.crypto.CipherPools;
+import io.cipherd.server.crypto.ArrayPayloadCipher;
+import io.cipherd.server.pool.CipherPoolConfig;
+import io.cipherd.server.pool.CipherLease;
+import io.cipherd.server.pool.CipherPools;
 import io.cipherd.server.crypto.Mode;
 import io.cipherd.server.crypto.NonceSource;
 import io.cipherd.server.crypto.PayloadCipher;
@@ -64,7 +65,7 @@ public class CipherStrategyBenchmark {
   byte[] header;
   byte[] plaintext;
   CipherPools pools;
-  PayloadCipher payloadCipher;
+  ArrayPayloadCipher payloadCipher;
   ThreadLocal<Cipher> threadCipher;
 
   @Setup(Level.Trial)
@@ -78,7 +79,7 @@ public class CipherStrategyBenchmark {
     header = ("<bench/v1:" + mode + ">").getBytes(StandardCharsets.US_ASCII);
     plaintext = NonceSource.bytes(payloadSize);
     pools = new CipherPools(CipherPoolConfig.DEFAULT);
-    payloadCipher = new PayloadCipher(pools);
+    payloadCipher = new ArrayPayloadCipher(pools);
     threadCipher = ThreadLocal.withInitial(() -> newCipher(cipherMode));
   }
 
@@ -118,8 +119,8 @@ public class CipherStrategyBenchmark {
   @Benchmark
   @OperationsPerInvocation(BATCH)
   public void pooledInBatch(Blackhole items) {
-    try (CipherLease lease = payloadCipher.lease()) {
-      PayloadCipher leased = payloadCipher.using(lease);
+    try (CipherLease lease = new CipherLease(pools)) {
+      ArrayPayloadCipher leased = new ArrayPayloadCipher(lease);
       for (int i = 0; i < BATCH; i++) {
         items.consume(leased.encrypt(cipherMode, key, header, null, plaintext));
       }

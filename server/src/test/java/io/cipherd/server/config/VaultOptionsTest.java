@@ -3,7 +3,7 @@ package io.cipherd.server.config;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.cipherd.server.vault.VaultConfig;
+import io.cipherd.server.keystore.vault.VaultConfig;
 import java.time.Duration;
 import org.junit.jupiter.api.Test;
 import picocli.CommandLine;

@@ -1,15 +1,17 @@
 package io.cipherd.server.engine;
 
+import io.cipherd.server.crypto.envelope.Envelope;
+import io.cipherd.server.security.Authorizer;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.google.protobuf.ByteString;
-import io.cipherd.server.crypto.CipherPoolConfig;
-import io.cipherd.server.crypto.CipherPools;
+import io.cipherd.server.pool.CipherPoolConfig;
+import io.cipherd.server.pool.CipherPools;
 import io.cipherd.server.crypto.Mode;
 import io.cipherd.server.crypto.PayloadCipher;
 import io.cipherd.server.keys.InMemoryKeyStore;
-import io.cipherd.server.keys.KeyRing;
+import io.cipherd.server.keys.Keys;
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import org.junit.jupiter.api.AfterEach;
@@ -20,9 +22,9 @@ class WorkBuffersTest {
   private static final ByteString SECRET = ByteString.copyFromUtf8("the secret plaintext, long enough to see");
   private static final ByteString CONTEXT = ByteString.copyFromUtf8("tenant=7");
 
-  private final KeyRing keyRing = new KeyRing(new InMemoryKeyStore(), Clock.systemUTC());
+  private final Keys keyRing = Keys.over(new InMemoryKeyStore(), Clock.systemUTC());
   private final CipherPools pools = new CipherPools(CipherPoolConfig.DEFAULT);
-  private final CryptoEngine engine = new CryptoEngine(keyRing, new PayloadCipher(pools));
+  private final CryptoEngine engine = new CryptoEngine(keyRing.cache(), pools, Authorizer.ALLOW_ALL, CryptoObserver.NONE);
 
   @AfterEach
   void close() {
@@ -35,14 +37,14 @@ class WorkBuffersTest {
     ByteString ciphertext = engine.encrypt("k", 0, SECRET, CONTEXT).ciphertext();
     assertWiped();
 
-    assertThat(ByteString.copyFrom(engine.decrypt(ciphertext, CONTEXT).plaintext())).isEqualTo(SECRET);
+    assertThat(ByteString.copyFrom(engine.decrypt(ciphertext.toStringUtf8(), CONTEXT).plaintext())).isEqualTo(SECRET);
     assertWiped();
 
     keyRing.rotate("k", null, 0, false);
-    ByteString rewrapped = engine.reEncrypt(ciphertext, CONTEXT, "").encrypted().ciphertext();
+    ByteString rewrapped = engine.reEncrypt(ciphertext.toStringUtf8(), CONTEXT, "").encrypted().ciphertext();
     assertWiped();
     assertThat(rewrapped.toStringUtf8()).startsWith("<k/v2:gcm>");
-    assertThat(ByteString.copyFrom(engine.decrypt(rewrapped, CONTEXT).plaintext())).isEqualTo(SECRET);
+    assertThat(ByteString.copyFrom(engine.decrypt(rewrapped.toStringUtf8(), CONTEXT).plaintext())).isEqualTo(SECRET);
   }
 
   @Test
@@ -51,10 +53,10 @@ class WorkBuffersTest {
     ByteString ciphertext = engine.encrypt("k", 0, SECRET, CONTEXT).ciphertext();
 
     // The decryption succeeds, the encryption to a key that does not exist fails.
-    assertThatThrownBy(() -> engine.reEncrypt(ciphertext, CONTEXT, "no-such-key"));
+    assertThatThrownBy(() -> engine.reEncrypt(ciphertext.toStringUtf8(), CONTEXT, "no-such-key"));
     assertWiped();
 
-    assertThatThrownBy(() -> engine.reEncrypt(ciphertext, ByteString.copyFromUtf8("wrong"), ""));
+    assertThatThrownBy(() -> engine.reEncrypt(ciphertext.toStringUtf8(), ByteString.copyFromUtf8("wrong"), ""));
     assertWiped();
   }
 
@@ -79,7 +81,7 @@ class WorkBuffersTest {
     assertThatThrownBy(() -> engine.reEncrypt(disguised, CONTEXT, "")).hasMessageContaining("base64");
     assertWiped();
     String disguisedName = "<\u014b/v1:gcm>" + ciphertext.substring(ciphertext.indexOf('>') + 1);
-    assertThatThrownBy(() -> CryptoEngine.parseHeader(disguisedName)).hasMessageContaining("key name");
+    assertThatThrownBy(() -> Envelope.peekHeader(disguisedName)).hasMessageContaining("key name");
     assertThat(engine.canDecryptFromMemory(disguisedName)).as("fails at once, so needs no store").isTrue();
   }
 

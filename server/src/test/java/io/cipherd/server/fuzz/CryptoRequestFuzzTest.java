@@ -19,9 +19,9 @@ import io.cipherd.api.v1.Mode;
 import io.cipherd.api.v1.ReEncryptBatchItem;
 import io.cipherd.api.v1.ReEncryptBatchRequest;
 import io.cipherd.api.v1.ReEncryptRequest;
-import io.cipherd.server.api.CipherdServices;
+import io.cipherd.server.Cipherd;
 import io.cipherd.server.api.RequestLimits;
-import io.cipherd.server.crypto.CipherPoolConfig;
+import io.cipherd.server.pool.CipherPoolConfig;
 import io.cipherd.server.keys.InMemoryKeyStore;
 import io.grpc.ManagedChannel;
 import io.grpc.Status;
@@ -96,8 +96,8 @@ class CryptoRequestFuzzTest {
 
   private static synchronized CryptoServiceGrpc.CryptoServiceBlockingStub stub() throws IOException {
     if (crypto == null) {
-      CipherdServices services = new CipherdServices(new InMemoryKeyStore(), CipherPoolConfig.DEFAULT,
-          new RequestLimits(16), /* blockingThreads= */ 2, /* blockingQueue= */ 100);
+      Cipherd services = Cipherd.builder(new InMemoryKeyStore())
+          .limits(new RequestLimits(16)).blockingThreads(2).blockingQueue(100).build();
       String name = InProcessServerBuilder.generateName();
       services.addTo(InProcessServerBuilder.forName(name).directExecutor()).build().start();
       ManagedChannel channel = InProcessChannelBuilder.forName(name).directExecutor().build();

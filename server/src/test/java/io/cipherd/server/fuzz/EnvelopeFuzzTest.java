@@ -1,10 +1,11 @@
 package io.cipherd.server.fuzz;
 
+import io.cipherd.server.crypto.envelope.ParsedEnvelope;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.code_intelligence.jazzer.junit.FuzzTest;
-import io.cipherd.server.crypto.Envelope;
-import io.cipherd.server.crypto.InvalidCiphertextException;
+import io.cipherd.server.crypto.envelope.Envelope;
+import io.cipherd.server.crypto.envelope.InvalidCiphertextException;
 import java.nio.charset.StandardCharsets;
 
 /**
@@ -15,9 +16,9 @@ import java.nio.charset.StandardCharsets;
 class EnvelopeFuzzTest {
   @FuzzTest(maxDuration = "30s")
   void parse_eitherRoundTripsOrIsRefusedCleanly(byte[] text) {
-    Envelope envelope;
+    ParsedEnvelope envelope;
     try {
-      envelope = Envelope.parse(text);
+      envelope = ParsedEnvelope.parse(text);
     } catch (InvalidCiphertextException refused) {
       assertThat(refused.getMessage()).startsWith("invalid ciphertext: ");
       String input = new String(text, StandardCharsets.UTF_8);

@@ -1,10 +1,11 @@
 package io.cipherd.server.keys;
 
+import io.cipherd.server.crypto.ArrayPayloadCipher;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.cipherd.server.crypto.CipherPoolConfig;
-import io.cipherd.server.crypto.CipherPools;
+import io.cipherd.server.pool.CipherPoolConfig;
+import io.cipherd.server.pool.CipherPools;
 import io.cipherd.server.crypto.Mode;
 import io.cipherd.server.crypto.NonceSource;
 import io.cipherd.server.crypto.PayloadCipher;
@@ -36,7 +37,7 @@ class WipeableSecretKeyTest {
     int bits = mode.keySizesBits().stream().mapToInt(Integer::intValue).max().orElseThrow();
     byte[] raw = NonceSource.bytes(bits / 8);
     SecretKey key = new WipeableSecretKey(raw.clone(), mode.keyAlgorithm());
-    PayloadCipher cipher = new PayloadCipher(pools);
+    ArrayPayloadCipher cipher = new ArrayPayloadCipher(pools);
     byte[] context = mode.isAead() ? "ctx".getBytes(StandardCharsets.UTF_8) : new byte[0];
 
     byte[] payload = cipher.encrypt(mode, key, HEADER, context, "plain".getBytes(StandardCharsets.UTF_8));
@@ -75,7 +76,7 @@ class WipeableSecretKeyTest {
   @Test
   void keyRingEviction_overwritesEveryLoadedVersion() {
     RecordingStore store = new RecordingStore();
-    KeyRing ring = new KeyRing(store, Clock.systemUTC());
+    Keys ring = Keys.over(store, Clock.systemUTC());
     ring.create("a", Mode.GCM, 256, false, null);
     ring.rotate("a", null, 0, false);
     ring.create("b", Mode.CHACHA, 256, false, null);
@@ -95,7 +96,7 @@ class WipeableSecretKeyTest {
   @Test
   void generatedMaterial_isOverwrittenOnceStored() {
     RecordingStore store = new RecordingStore();
-    KeyRing ring = new KeyRing(store, Clock.systemUTC());
+    Keys ring = Keys.over(store, Clock.systemUTC());
     ring.create("a", Mode.GCM, 256, false, null);
     ring.rotate("a", null, 0, false);
     assertThat(store.given).hasSize(2).allSatisfy(raw -> assertThat(raw).containsOnly(0));

@@ -12,10 +12,10 @@ import io.cipherd.api.v1.CryptoServiceGrpc;
 import io.cipherd.api.v1.DecryptRequest;
 import io.cipherd.api.v1.EncryptRequest;
 import io.cipherd.api.v1.KeyAdminServiceGrpc;
-import io.cipherd.server.api.CallerIdentity;
-import io.cipherd.server.api.CipherdServices;
+import io.cipherd.server.security.CallerIdentity;
+import io.cipherd.server.Cipherd;
 import io.cipherd.server.api.RequestLimits;
-import io.cipherd.server.crypto.CipherPoolConfig;
+import io.cipherd.server.pool.CipherPoolConfig;
 import io.cipherd.server.keys.InMemoryKeyStore;
 import io.grpc.Context;
 import io.grpc.Contexts;
@@ -42,7 +42,7 @@ class AccessLogInterceptorTest {
   private final ListAppender<ILoggingEvent> lines = new ListAppender<>();
   private final Logger accessLogger = (Logger) LoggerFactory.getLogger(AccessLogInterceptor.LOGGER);
   @org.junit.jupiter.api.io.TempDir java.nio.file.Path dataDir;
-  private CipherdServices services;
+  private Cipherd services;
   private Server server;
   private ManagedChannel channel;
 
@@ -187,11 +187,11 @@ class AccessLogInterceptorTest {
   private void start(ServerInterceptor inner) throws Exception {
     lines.start();
     accessLogger.addAppender(lines);
-    services = new CipherdServices(new InMemoryKeyStore(), CipherPoolConfig.DEFAULT, new RequestLimits(16), 2, 16);
+    services = Cipherd.builder(new InMemoryKeyStore()).limits(new RequestLimits(16)).blockingThreads(2).blockingQueue(16).build();
     String name = InProcessServerBuilder.generateName();
     // Interceptors added before addTo run inside the access log, as an authenticating one would.
     server = services.addTo(InProcessServerBuilder.forName(name).directExecutor().intercept(inner)).build().start();
-    services.markServing();
+    services.health().markServing();
     channel = InProcessChannelBuilder.forName(name).directExecutor().build();
   }
 

@@ -3,9 +3,9 @@ package io.cipherd.server.metrics;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.cipherd.server.crypto.CipherPoolConfig;
-import io.cipherd.server.crypto.CipherPoolExhaustedException;
-import io.cipherd.server.crypto.CipherPools;
+import io.cipherd.server.pool.CipherPoolConfig;
+import io.cipherd.server.pool.CipherPoolExhaustedException;
+import io.cipherd.server.pool.CipherPools;
 import io.cipherd.server.crypto.Mode;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.time.Duration;

@@ -1,16 +1,17 @@
 package io.cipherd.server.metrics;
 
+import io.cipherd.server.security.Authorizer;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.google.protobuf.ByteString;
-import io.cipherd.server.crypto.CipherPoolConfig;
-import io.cipherd.server.crypto.CipherPools;
+import io.cipherd.server.pool.CipherPoolConfig;
+import io.cipherd.server.pool.CipherPools;
 import io.cipherd.server.crypto.Mode;
 import io.cipherd.server.crypto.PayloadCipher;
 import io.cipherd.server.engine.CryptoEngine;
 import io.cipherd.server.keys.InMemoryKeyStore;
-import io.cipherd.server.keys.KeyRing;
+import io.cipherd.server.keys.Keys;
 import io.micrometer.core.instrument.Meter;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.nio.charset.StandardCharsets;
@@ -19,11 +20,11 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
 class CryptoMetricsTest {
-  private static final byte[] NO_CONTEXT = new byte[0];
+  private static final ByteString NO_CONTEXT = ByteString.EMPTY;
 
   private final SimpleMeterRegistry registry = new SimpleMeterRegistry();
   private final CipherPools pools = new CipherPools(CipherPoolConfig.DEFAULT);
-  private final KeyRing keyRing = new KeyRing(new InMemoryKeyStore(), Clock.systemUTC());
+  private final Keys keyRing = Keys.over(new InMemoryKeyStore(), Clock.systemUTC());
 
   @AfterEach
   void close() {
@@ -36,7 +37,7 @@ class CryptoMetricsTest {
     keyRing.create("orders", Mode.GCM, 256, false, null);
     String ciphertext = encrypt(engine, "orders", "twelve bytes");
     encrypt(engine, "orders", "four");
-    engine.decrypt(ByteString.copyFromUtf8(ciphertext), NO_CONTEXT);
+    engine.decrypt(ciphertext, NO_CONTEXT);
     keyRing.rotate("orders", null, 0, false);
     encrypt(engine, "orders", "v2");
 
@@ -69,7 +70,7 @@ class CryptoMetricsTest {
     String ciphertext = encrypt(engine, "orders", "secret");
     String tampered = ciphertext.substring(0, ciphertext.length() - 2) + (ciphertext.endsWith("AA") ? "BB" : "AA");
 
-    assertThatThrownBy(() -> engine.decrypt(ByteString.copyFromUtf8(tampered), NO_CONTEXT));
+    assertThatThrownBy(() -> engine.decrypt(tampered, NO_CONTEXT));
     assertThatThrownBy(() -> encrypt(engine, "no-such-key", "x"));
 
     assertThat(count("cipherd.crypto.operations", "operation", "decrypt", "key", "orders", "mode", "gcm",
@@ -80,11 +81,11 @@ class CryptoMetricsTest {
   }
 
   private CryptoEngine engine(boolean keyNames) {
-    return new CryptoEngine(keyRing, new PayloadCipher(pools), new CryptoMetrics(registry, keyNames));
+    return new CryptoEngine(keyRing.cache(), pools, Authorizer.ALLOW_ALL, new CryptoMetrics(registry, keyNames));
   }
 
   private static String encrypt(CryptoEngine engine, String key, String plaintext) {
-    return engine.encrypt(key, 0, plaintext.getBytes(StandardCharsets.UTF_8), NO_CONTEXT).ciphertext().toStringUtf8();
+    return engine.encrypt(key, 0, ByteString.copyFromUtf8(plaintext), NO_CONTEXT).ciphertext().toStringUtf8();
   }
 
   private double count(String name, String... tags) {

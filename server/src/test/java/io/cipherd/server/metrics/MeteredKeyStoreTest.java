@@ -6,7 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import io.cipherd.server.crypto.Mode;
 import io.cipherd.server.keys.InMemoryKeyStore;
 import io.cipherd.server.keys.KeyNotFoundException;
-import io.cipherd.server.keys.KeyRing;
+import io.cipherd.server.keys.Keys;
 import io.cipherd.server.keys.KeyVersionInfo;
 import io.micrometer.core.instrument.Timer;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
@@ -20,7 +20,7 @@ class MeteredKeyStoreTest {
 
   @Test
   void calls_areTimedByOperationAndOutcome() {
-    KeyRing keyRing = new KeyRing(store, Clock.systemUTC());
+    Keys keyRing = Keys.over(store, Clock.systemUTC());
     keyRing.create("billing", Mode.GCM, 256, false, null);
     keyRing.describe("billing");
     store.readKey("absent");
@@ -33,9 +33,9 @@ class MeteredKeyStoreTest {
   }
 
   @Test
-  void keyRingCache_countsHitsMissesAndSize() {
-    KeyRing keyRing = new KeyRing(store, Clock.systemUTC());
-    KeyCacheMetrics.bind(keyRing, registry);
+  void keyCache_countsHitsMissesAndSize() {
+    Keys keyRing = Keys.over(store, Clock.systemUTC());
+    KeyCacheMetrics.bind(keyRing.cache(), registry);
     keyRing.create("billing", Mode.GCM, 256, false, null);
     keyRing.invalidateAll();
     keyRing.describe("billing");

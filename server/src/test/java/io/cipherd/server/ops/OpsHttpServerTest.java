@@ -4,9 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.cipherd.server.CipherdServer;
 import io.cipherd.server.TestServers;
-import io.cipherd.server.api.CipherdServices;
+import io.cipherd.server.Cipherd;
 import io.cipherd.server.api.RequestLimits;
-import io.cipherd.server.crypto.CipherPoolConfig;
+import io.cipherd.server.pool.CipherPoolConfig;
 import io.cipherd.server.keys.KeyMetadata;
 import io.cipherd.server.keys.KeyPolicy;
 import io.cipherd.server.keys.KeyStore;
@@ -45,13 +45,13 @@ class OpsHttpServerTest {
     try (CipherdServer server = TestServers.start(dataDir, false)) {
       assertThat(TestServers.get(server, "/readyz").statusCode()).isEqualTo(200);
 
-      server.services().markNotServing();
+      server.services().health().markNotServing();
       HttpResponse<String> draining = TestServers.get(server, "/readyz");
       assertThat(draining.statusCode()).isEqualTo(503);
       assertThat(draining.body()).contains("not serving");
       assertThat(TestServers.get(server, "/healthz").statusCode()).isEqualTo(200);
 
-      server.services().markServing();
+      server.services().health().markServing();
       assertThat(TestServers.get(server, "/readyz").statusCode()).isEqualTo(200);
     }
   }
@@ -59,9 +59,10 @@ class OpsHttpServerTest {
   @Test
   void readyz_is503_whileTheKeyStoreDoesNotAnswer() throws Exception {
     UnreachableKeyStore store = new UnreachableKeyStore();
-    try (CipherdServices services = new CipherdServices(store, CipherPoolConfig.DEFAULT, new RequestLimits(8), 1, 8);
-        OpsHttpServer http = OpsHttpServer.start(new InetSocketAddress("127.0.0.1", 0), services)) {
-      services.markServing();
+    try (Cipherd services = Cipherd.builder(store).limits(new RequestLimits(8)).blockingThreads(1).blockingQueue(8).build();
+        OpsHttpServer http = OpsHttpServer.start(new InetSocketAddress("127.0.0.1", 0),
+            services.metrics()::scrape, services.health(), services::keyStoreAnswers)) {
+      services.health().markServing();
       assertThat(get(http, "/readyz").statusCode()).isEqualTo(200);
 
       store.down = true;

@@ -10,11 +10,11 @@ import io.cipherd.api.v1.DecryptRequest;
 import io.cipherd.api.v1.EncryptRequest;
 import io.cipherd.api.v1.KeyAdminServiceGrpc;
 import io.cipherd.server.CipherdServer;
-import io.cipherd.server.api.CipherdServices;
+import io.cipherd.server.Cipherd;
 import io.cipherd.server.api.RequestLimits;
 import io.cipherd.server.config.ServerConfig;
-import io.cipherd.server.crypto.CipherPoolConfig;
-import io.cipherd.server.keys.Pkcs12KeyStore;
+import io.cipherd.server.pool.CipherPoolConfig;
+import io.cipherd.server.keystore.pkcs12.Pkcs12KeyStore;
 import io.grpc.ChannelCredentials;
 import io.grpc.Grpc;
 import io.grpc.ManagedChannel;
@@ -48,11 +48,11 @@ class MutualTlsPolicyTest {
               - keys: ["*"]
                 operations: [admin, encrypt, decrypt]
         """));
-    ServerConfig config = new ServerConfig("127.0.0.1", 0, false, dataDir, PASSWORD, 64 * 1024,
-        new RequestLimits(16), CipherPoolConfig.DEFAULT, 2, 100, Duration.ofSeconds(1), "",
-        new TlsConfig(serverCert.cert(), serverCert.key(), pki.caCert, TlsConfig.MIN_RELOAD_PERIOD), null);
-    CipherdServices services = new CipherdServices(Pkcs12KeyStore.open(dataDir, PASSWORD), config.cipherPools(),
-        config.limits(), config.blockingThreads(), config.blockingQueue(), policy);
+    ServerConfig config = ServerConfig.builder().port(0).dataDir(dataDir).keyStorePassword(PASSWORD)
+        .maxInboundMessageBytes(64 * 1024).limits(new RequestLimits(16)).blockingThreads(2).blockingQueue(100)
+        .shutdownGrace(Duration.ofSeconds(1))
+        .tls(new TlsConfig(serverCert.cert(), serverCert.key(), pki.caCert, TlsConfig.MIN_RELOAD_PERIOD)).build();
+    Cipherd services = Cipherd.builder(Pkcs12KeyStore.open(dataDir, PASSWORD)).config(config).accessPolicy(policy).build();
 
     try (CipherdServer server = CipherdServer.start(config, services)) {
       ManagedChannel asBilling = channel(server.port(), pki, billing);

@@ -4,11 +4,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.cipherd.server.CipherdServer;
-import io.cipherd.server.api.CipherdServices;
+import io.cipherd.server.Cipherd;
 import io.cipherd.server.api.RequestLimits;
 import io.cipherd.server.config.ServerConfig;
-import io.cipherd.server.crypto.CipherPoolConfig;
-import io.cipherd.server.keys.Pkcs12KeyStore;
+import io.cipherd.server.pool.CipherPoolConfig;
+import io.cipherd.server.keystore.pkcs12.Pkcs12KeyStore;
 import io.grpc.ChannelCredentials;
 import io.grpc.Grpc;
 import io.grpc.InsecureChannelCredentials;
@@ -165,10 +165,10 @@ class ReloadingTlsCredentialsTest {
     Path cert = Files.copy(server.cert(), tlsDir.resolve("server.pem"), StandardCopyOption.REPLACE_EXISTING);
     Path key = Files.copy(server.key(), tlsDir.resolve("server.key"), StandardCopyOption.REPLACE_EXISTING);
     TlsConfig tls = new TlsConfig(cert, key, mutual ? pki.caCert : null, reload);
-    ServerConfig config = new ServerConfig(host, 0, /* insecure= */ false, dataDir, PASSWORD, 64 * 1024,
-        new RequestLimits(16), CipherPoolConfig.DEFAULT, 2, 100, Duration.ofSeconds(1), "", tls, null);
-    CipherdServices services = new CipherdServices(Pkcs12KeyStore.open(dataDir, PASSWORD), config.cipherPools(),
-        config.limits(), config.blockingThreads(), config.blockingQueue());
+    ServerConfig config = ServerConfig.builder().host(host).port(0).dataDir(dataDir).keyStorePassword(PASSWORD)
+        .maxInboundMessageBytes(64 * 1024).limits(new RequestLimits(16)).blockingThreads(2).blockingQueue(100)
+        .shutdownGrace(Duration.ofSeconds(1)).tls(tls).build();
+    Cipherd services = Cipherd.builder(Pkcs12KeyStore.open(dataDir, PASSWORD)).config(config).build();
     try {
       return CipherdServer.start(config, services);
     } catch (Exception e) {

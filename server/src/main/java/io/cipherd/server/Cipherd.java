@@ -1,0 +1,260 @@
+package io.cipherd.server;
+
+import io.cipherd.server.api.CipherdApi;
+import io.cipherd.server.api.RequestLimits;
+import io.cipherd.server.config.ServerConfig;
+import io.cipherd.server.engine.CryptoEngine;
+import io.cipherd.server.engine.KeyAdministration;
+import io.cipherd.server.keys.KeyAdmin;
+import io.cipherd.server.keys.KeyCache;
+import io.cipherd.server.keys.KeyStore;
+import io.cipherd.server.logging.AccessLogInterceptor;
+import io.cipherd.server.logging.CallContextExecutor;
+import io.cipherd.server.metrics.AccessDenialMetrics;
+import io.cipherd.server.metrics.CipherPoolMetrics;
+import io.cipherd.server.metrics.CipherdMetrics;
+import io.cipherd.server.metrics.CryptoMetrics;
+import io.cipherd.server.metrics.KeyCacheMetrics;
+import io.cipherd.server.metrics.MeteredKeyStore;
+import io.cipherd.server.ops.Health;
+import io.cipherd.server.ops.KeyRefresher;
+import io.cipherd.server.pool.CipherPoolConfig;
+import io.cipherd.server.pool.CipherPools;
+import io.cipherd.server.security.AccessDenials;
+import io.cipherd.server.security.AccessPolicy;
+import io.cipherd.server.security.Authorizer;
+import io.cipherd.server.security.BearerTokens;
+import io.cipherd.server.security.CallerIdentityInterceptor;
+import io.cipherd.server.security.PolicyAuthorizer;
+import io.grpc.ServerBuilder;
+import io.grpc.protobuf.services.ProtoReflectionServiceV1;
+import io.micrometer.core.instrument.binder.grpc.MetricCollectingServerInterceptor;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.Objects;
+import java.util.concurrent.ArrayBlockingQueue;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.ThreadFactory;
+import java.util.concurrent.ThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Supplier;
+
+/**
+ * cipherd wired in one place that {@code Main} and every test use: the key cache and admin over a
+ * key store, the cipher pools, the engines, metrics, access policy and health, and the gRPC
+ * services over them. {@link #addTo} puts the services on any {@link ServerBuilder}, in-process or
+ * Netty; {@link CipherdServer#start} serves them on real ports.
+ */
+public final class Cipherd implements AutoCloseable {
+  private final KeyStore keyStore;
+  private final KeyCache keys;
+  private final KeyAdmin admin;
+  private final CipherPools cipherPools;
+  private final ExecutorService blocking;
+  private final Health health = new Health();
+  private final CipherdApi api;
+  private final CipherdMetrics metrics;
+  private final AccessDenials accessDenials = new AccessDenials();
+  private final CallerIdentityInterceptor callerIdentity;
+  private volatile KeyRefresher keyRefresher;
+
+  private Cipherd(Builder builder) {
+    Supplier<AccessPolicy> accessPolicy = builder.accessPolicy;
+    Authorizer authorizer = accessPolicy == null
+        ? Authorizer.ALLOW_ALL
+        : new PolicyAuthorizer(accessPolicy, accessDenials);
+    this.callerIdentity = accessPolicy == null
+        ? new CallerIdentityInterceptor(BearerTokens.NONE)
+        : new CallerIdentityInterceptor(() -> accessPolicy.get().tokens());
+    this.keyStore = builder.keyStore;
+    this.metrics = builder.metrics != null ? builder.metrics : new CipherdMetrics(/* keyNames= */ false);
+    KeyStore metered = new MeteredKeyStore(keyStore, metrics.registry());
+    this.keys = new KeyCache(metered);
+    this.admin = new KeyAdmin(metered, keys, builder.clock);
+    this.cipherPools = new CipherPools(builder.cipherPools);
+    this.blocking = new ThreadPoolExecutor(builder.blockingThreads, builder.blockingThreads, 60, TimeUnit.SECONDS,
+        new ArrayBlockingQueue<>(builder.blockingQueue), daemonThreads("cipherd-blocking-"));
+    CryptoEngine engine = new CryptoEngine(keys, cipherPools, authorizer,
+        new CryptoMetrics(metrics.registry(), metrics.keyNames()));
+    CipherPoolMetrics.bind(cipherPools, metrics.registry());
+    KeyCacheMetrics.bind(keys, metrics.registry());
+    AccessDenialMetrics.bind(accessDenials, metrics.registry());
+    this.api = new CipherdApi(engine, new KeyAdministration(admin, authorizer),
+        CallContextExecutor.propagating(blocking), builder.limits);
+  }
+
+  /** A builder over {@code keyStore}, which is closed with the server. */
+  public static Builder builder(KeyStore keyStore) {
+    return new Builder(keyStore);
+  }
+
+  /**
+   * Adds the crypto, key-admin, health and reflection services to {@code builder}, with caller
+   * identity, call metrics and the access log. The interceptor added last runs first: the access
+   * log is outermost so it sees every call, including those the identity interceptor refuses, and
+   * reads the identity that interceptor put in the call's context when the call closes.
+   */
+  public <T extends ServerBuilder<T>> T addTo(T builder) {
+    return api.addTo(builder)
+        .intercept(callerIdentity)
+        .intercept(new MetricCollectingServerInterceptor(metrics.registry()))
+        .intercept(new AccessLogInterceptor())
+        .addService(health.service())
+        .addService(ProtoReflectionServiceV1.newInstance())
+        .addService(legacyReflection());
+  }
+
+  /** The gRPC health statuses. */
+  public Health health() {
+    return health;
+  }
+
+  /** Whether the key store answers a listing now; for readiness probes, so it may block. */
+  public boolean keyStoreAnswers() {
+    try {
+      keyStore.listKeyNames();
+      return true;
+    } catch (RuntimeException e) {
+      return false;
+    }
+  }
+
+  public CipherdMetrics metrics() {
+    return metrics;
+  }
+
+  /**
+   * Re-reads cached keys from the store every {@code interval}, for a store that other replicas
+   * share, and reports its reachability as {@link Health#KEY_STORE}.
+   */
+  public void refreshKeysEvery(Duration interval) {
+    keyRefresher = KeyRefresher.start(keys, keyStore, health, interval);
+  }
+
+  /** The key cache the crypto path reads. */
+  public KeyCache keys() {
+    return keys;
+  }
+
+  /** Key administration, without access checks: for start-up tasks and tests. */
+  public KeyAdmin admin() {
+    return admin;
+  }
+
+  public CipherPools cipherPools() {
+    return cipherPools;
+  }
+
+  /** Calls and items refused by the access policy, for metrics. */
+  public AccessDenials accessDenials() {
+    return accessDenials;
+  }
+
+  @Override
+  public void close() {
+    health.terminate();
+    if (keyRefresher != null) {
+      keyRefresher.close();
+    }
+    blocking.shutdown();
+    try {
+      blocking.awaitTermination(5, TimeUnit.SECONDS);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+    blocking.shutdownNow();
+    cipherPools.close();
+    keyStore.close();
+    metrics.close();
+  }
+
+  /** grpcurl and older tools still ask the v1alpha reflection service. */
+  @SuppressWarnings("deprecation")
+  private static io.grpc.BindableService legacyReflection() {
+    return io.grpc.protobuf.services.ProtoReflectionService.newInstance();
+  }
+
+  private static ThreadFactory daemonThreads(String prefix) {
+    AtomicInteger next = new AtomicInteger();
+    return runnable -> {
+      Thread thread = new Thread(runnable, prefix + next.incrementAndGet());
+      thread.setDaemon(true);
+      return thread;
+    };
+  }
+
+  /** Validates each setting as it is given; the defaults are those of the command line. */
+  public static final class Builder {
+    private final KeyStore keyStore;
+    private RequestLimits limits = ServerConfig.DEFAULT_LIMITS;
+    private CipherPoolConfig cipherPools = CipherPoolConfig.DEFAULT;
+    private int blockingThreads = ServerConfig.DEFAULT_BLOCKING_THREADS;
+    private int blockingQueue = ServerConfig.DEFAULT_BLOCKING_QUEUE;
+    private CipherdMetrics metrics;
+    private Supplier<AccessPolicy> accessPolicy;
+    private Clock clock = Clock.systemUTC();
+
+    private Builder(KeyStore keyStore) {
+      this.keyStore = Objects.requireNonNull(keyStore, "keyStore");
+    }
+
+    /** The limits, pools and blocking pool of {@code config}. */
+    public Builder config(ServerConfig config) {
+      return limits(config.limits())
+          .cipherPools(config.cipherPools())
+          .blockingThreads(config.blockingThreads())
+          .blockingQueue(config.blockingQueue());
+    }
+
+    public Builder limits(RequestLimits limits) {
+      this.limits = Objects.requireNonNull(limits, "limits");
+      return this;
+    }
+
+    public Builder cipherPools(CipherPoolConfig cipherPools) {
+      this.cipherPools = Objects.requireNonNull(cipherPools, "cipherPools");
+      return this;
+    }
+
+    /** Threads for work that may block on the key store (cache misses, admin calls). */
+    public Builder blockingThreads(int threads) {
+      this.blockingThreads = ServerConfig.checkAtLeastOne(threads, "blocking threads");
+      return this;
+    }
+
+    /** Calls that may wait for a blocking thread before RESOURCE_EXHAUSTED. */
+    public Builder blockingQueue(int queue) {
+      this.blockingQueue = ServerConfig.checkAtLeastOne(queue, "blocking queue");
+      return this;
+    }
+
+    /** Where metrics go; closed with the server. Default: a registry without key names. */
+    public Builder metrics(CipherdMetrics metrics) {
+      this.metrics = Objects.requireNonNull(metrics, "metrics");
+      return this;
+    }
+
+    /** The access policy in force at each call (e.g. reloaded from its file); none by default: all allowed. */
+    public Builder accessPolicy(Supplier<AccessPolicy> accessPolicy) {
+      this.accessPolicy = accessPolicy;
+      return this;
+    }
+
+    /** A fixed access policy. */
+    public Builder accessPolicy(AccessPolicy accessPolicy) {
+      Objects.requireNonNull(accessPolicy, "accessPolicy");
+      return accessPolicy(() -> accessPolicy);
+    }
+
+    /** The clock stamped on new key versions. */
+    public Builder clock(Clock clock) {
+      this.clock = Objects.requireNonNull(clock, "clock");
+      return this;
+    }
+
+    public Cipherd build() {
+      return new Cipherd(this);
+    }
+  }
+}

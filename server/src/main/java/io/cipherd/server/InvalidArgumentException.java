@@ -1,8 +1,0 @@
-package io.cipherd.server;
-
-/** A request that can never succeed as sent; the message names the field and what is wrong with it. */
-public final class InvalidArgumentException extends CipherdException {
-  public InvalidArgumentException(String message) {
-    super(message, /* withStackTrace= */ false);
-  }
-}

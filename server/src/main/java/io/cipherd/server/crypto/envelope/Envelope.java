@@ -1,0 +1,197 @@
+package io.cipherd.server.crypto.envelope;
+
+import com.google.protobuf.ByteString;
+import io.cipherd.server.crypto.Mode;
+import java.nio.charset.StandardCharsets;
+
+/**
+ * The ciphertext format {@code <NAME/vVERSION:MODE>PAYLOAD}, where PAYLOAD is the padded standard
+ * base64 (RFC 4648 section 4) of the mode's bytes. This class is the only place that parses,
+ * peeks at or writes it; the grammar is specified in {@code proto/README.md}.
+ */
+public final class Envelope {
+  /** '<' + 64-character name + "/v" + 9 digits + ':' + longest mode name + '>', rounded up. */
+  public static final int MAX_HEADER_BYTES = 96;
+
+  private static final int MAX_VERSION_DIGITS = 9;
+  private static final RecentHeaders RECENT = new RecentHeaders();
+  /** Room to copy just a header's worth of a ciphertext, per thread, for {@link #peekHeader}. */
+  private static final ThreadLocal<byte[]> HEADER_BUFFER = ThreadLocal.withInitial(() -> new byte[MAX_HEADER_BYTES]);
+
+  private Envelope() {}
+
+  /**
+   * Parses only the header of {@code ciphertext}, as protobuf delivers a string field, copying no
+   * more than a header's worth of it; the payload is not read.
+   */
+  public static EnvelopeHeader peekHeader(String ciphertext) {
+    byte[] header = HEADER_BUFFER.get();
+    int length = Math.min(ciphertext.length(), MAX_HEADER_BYTES);
+    if (!copyAscii(ciphertext, length, header)) {
+      return peekHeader(ByteString.copyFromUtf8(ciphertext));
+    }
+    return parseHeader(header, 0, length);
+  }
+
+  /** As {@link #peekHeader(String)} for a ciphertext given as its bytes. */
+  public static EnvelopeHeader peekHeader(ByteString ciphertext) {
+    byte[] header = HEADER_BUFFER.get();
+    int length = Math.min(ciphertext.size(), MAX_HEADER_BYTES);
+    ciphertext.copyTo(header, 0, 0, length);
+    return parseHeader(header, 0, length);
+  }
+
+  /**
+   * Copies {@code text[0, length)} into {@code array} from index 0 as one byte per character, if
+   * every character is ASCII; returns false otherwise, when what was copied must not be used (each
+   * byte holds only the low bits of its character). Valid ciphertexts are ASCII, and this reads one
+   * that protobuf delivered as a String without the UTF-8 copy of {@code getCiphertextBytes()}.
+   */
+  public static boolean copyAscii(String text, int length, byte[] array) {
+    int all = 0;
+    for (int i = 0; i < length; i++) {
+      char c = text.charAt(i);
+      all |= c;
+      array[i] = (byte) c;
+    }
+    return all < 0x80;
+  }
+
+  /**
+   * Parses only the header of the ciphertext {@code text[from, from + length)}. A header seen
+   * lately is found without allocating.
+   */
+  public static EnvelopeHeader parseHeader(byte[] text, int from, int length) {
+    if (length == 0) {
+      throw new InvalidCiphertextException("ciphertext is empty");
+    }
+    if (text[from] != '<') {
+      throw new InvalidCiphertextException("ciphertext must start with a '<NAME/vVERSION:MODE>' header");
+    }
+    int end = from + length;
+    int close = indexOf(text, (byte) '>', from + 1, end);
+    if (close >= 0) {
+      EnvelopeHeader seen = RECENT.find(text, from, close + 1 - from);
+      if (seen != null) {
+        return seen;
+      }
+    }
+    EnvelopeHeader header = parseNewHeader(text, from, end, close);
+    RECENT.remember(header);
+    return header;
+  }
+
+  private static EnvelopeHeader parseNewHeader(byte[] text, int from, int end, int close) {
+    int slash = indexOf(text, (byte) '/', from + 1, end);
+    if (close < 0) {
+      throw new InvalidCiphertextException("header has no closing '>'");
+    }
+    if (slash < 0 || slash > close) {
+      throw new InvalidCiphertextException("header has no '/' between key name and version");
+    }
+    String name = ascii(text, from + 1, slash);
+    if (name == null || !EnvelopeHeader.isValidKeyName(name)) {
+      throw new InvalidCiphertextException(
+          "key name in header must match " + EnvelopeHeader.KEY_NAME_SYNTAX);
+    }
+    int colon = indexOf(text, (byte) ':', slash, end);
+    if (colon < 0 || colon > close) {
+      throw new InvalidCiphertextException("header has no ':' between version and mode");
+    }
+    int version = parseVersion(text, slash + 1, colon);
+    String modeName = ascii(text, colon + 1, close);
+    Mode mode = modeName == null ? null : Mode.fromHeaderName(modeName);
+    if (mode == null) {
+      throw new InvalidCiphertextException("unknown mode in header; expected one of " + Mode.headerNames());
+    }
+    return new EnvelopeHeader(name, version, mode);
+  }
+
+  /** Room that {@link #decodePayload} needs for the payload of a ciphertext text of {@code textLength} bytes. */
+  public static int maxPayloadLength(int textLength) {
+    return textLength / 4 * 3;
+  }
+
+  /**
+   * Decodes the payload of the ciphertext {@code text[from, from + length)}, whose header is
+   * {@code header} (as {@link #parseHeader} returned it), into {@code out} from index 0; returns
+   * the payload's length. {@code out} needs {@link #maxPayloadLength} bytes.
+   */
+  public static int decodePayload(EnvelopeHeader header, byte[] text, int from, int length, byte[] out) {
+    int start = from + header.length();
+    int base64Length = from + length - start;
+    if (base64Length == 0) {
+      throw new InvalidCiphertextException("payload after the header is empty");
+    }
+    if (base64Length % 4 != 0) {
+      throw new InvalidCiphertextException("payload is not padded base64 (length is not a multiple of 4)");
+    }
+    int decoded = StrictBase64.decode(text, start, base64Length, out, 0);
+    if (decoded == StrictBase64.NOT_BASE64) {
+      throw new InvalidCiphertextException("payload is not standard base64");
+    }
+    if (decoded == StrictBase64.NOT_CANONICAL) {
+      // Otherwise two different texts would decode to the same payload, and a changed ciphertext would still decrypt.
+      throw new InvalidCiphertextException("payload is not canonical base64 (stray bits before the padding)");
+    }
+    String problem = header.mode().payloadLengthProblem(decoded);
+    if (problem != null) {
+      throw new InvalidCiphertextException(problem);
+    }
+    return decoded;
+  }
+
+  /**
+   * The whole ciphertext text for {@code payload[0, length)}: the header's bytes, then the payload's
+   * base64, written into one array of exactly that size.
+   */
+  public static byte[] text(EnvelopeHeader header, byte[] payload, int length) {
+    byte[] ascii = header.asciiBytes();
+    byte[] text = new byte[ascii.length + StrictBase64.encodedLength(length)];
+    System.arraycopy(ascii, 0, text, 0, ascii.length);
+    StrictBase64.encode(payload, 0, length, text, ascii.length);
+    return text;
+  }
+
+  private static int parseVersion(byte[] text, int from, int to) {
+    if (to - from < 2 || text[from] != 'v') {
+      throw new InvalidCiphertextException("version in header must be 'v' followed by a number");
+    }
+    int digits = to - from - 1;
+    if (digits > MAX_VERSION_DIGITS) {
+      throw new InvalidCiphertextException("version in header is too large");
+    }
+    if (text[from + 1] == '0') {
+      throw new InvalidCiphertextException("version in header must be at least 1, without leading zeros");
+    }
+    int version = 0;
+    for (int i = from + 1; i < to; i++) {
+      byte b = text[i];
+      if (b < '0' || b > '9') {
+        throw new InvalidCiphertextException("version in header must be decimal digits");
+      }
+      version = version * 10 + (b - '0');
+    }
+    return version;
+  }
+
+  private static int indexOf(byte[] text, byte b, int from, int end) {
+    for (int i = from; i < end; i++) {
+      if (text[i] == b) {
+        return i;
+      }
+    }
+    return -1;
+  }
+
+  /** The bytes as a string if they are all printable ASCII, else null. */
+  private static String ascii(byte[] text, int from, int to) {
+    for (int i = from; i < to; i++) {
+      if (text[i] < 0x20 || text[i] > 0x7e) {
+        return null;
+      }
+    }
+    return new String(text, from, to - from, StandardCharsets.US_ASCII);
+  }
+
+}

@@ -1,0 +1,158 @@
+package io.cipherd.server.crypto.envelope;
+
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.nio.ByteOrder;
+
+/**
+ * Padded standard base64 (RFC 4648 section 4) between ranges of caller-given arrays, so a payload
+ * can be encoded straight after its header in one output array and decoded from the middle of a
+ * request's bytes. {@code java.util.Base64} only reads or writes whole arrays from index 0, or
+ * allocates ByteBuffers. Decoding is strict: only padded, canonical text decodes, so no two texts
+ * ever decode to the same payload.
+ */
+public final class StrictBase64 {
+  /** {@link #decode}'s answer for text that is not padded standard base64. */
+  public static final int NOT_BASE64 = -1;
+  /** {@link #decode}'s answer for base64 whose last digit has stray low bits before the padding. */
+  public static final int NOT_CANONICAL = -2;
+
+  private static final byte[] DIGITS =
+      "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/".getBytes(
+          java.nio.charset.StandardCharsets.US_ASCII);
+  /** The two digits of each 12-bit value, high digit in the high byte: one lookup per two digits. */
+  private static final short[] DIGIT_PAIRS = new short[1 << 12];
+  private static final VarHandle INT_BIG_ENDIAN = MethodHandles.byteArrayViewVarHandle(int[].class, ByteOrder.BIG_ENDIAN);
+  /** Each byte's digit value, or -1 for bytes outside the alphabet (including '=' and all of 0x80-0xff). */
+  private static final byte[] VALUES = new byte[256];
+
+  static {
+    java.util.Arrays.fill(VALUES, (byte) -1);
+    for (int i = 0; i < DIGITS.length; i++) {
+      VALUES[DIGITS[i]] = (byte) i;
+    }
+    for (int i = 0; i < DIGIT_PAIRS.length; i++) {
+      DIGIT_PAIRS[i] = (short) (DIGITS[i >>> 6] << 8 | DIGITS[i & 0x3f]);
+    }
+  }
+
+  private StrictBase64() {}
+
+  /** Characters of the padded encoding of {@code length} bytes. */
+  public static int encodedLength(int length) {
+    return (length + 2) / 3 * 4;
+  }
+
+  /**
+   * Writes the padded base64 of {@code src[from, from + length)} into {@code dst} at {@code at};
+   * returns the index after the last character written.
+   */
+  public static int encode(byte[] src, int from, int length, byte[] dst, int at) {
+    int end = from + length;
+    int whole = from + length / 3 * 3;
+    int out = at;
+    int in = from;
+    // Three bytes at a time through one 4-byte read (its last byte unused, so it must lie inside
+    // src) and one 4-digit write: a third of the work of the byte-wise loop below.
+    for (; in < whole && in + 4 <= src.length; in += 3) {
+      int bits = (int) INT_BIG_ENDIAN.get(src, in) >>> 8;
+      INT_BIG_ENDIAN.set(dst, out, (DIGIT_PAIRS[bits >>> 12] & 0xffff) << 16 | (DIGIT_PAIRS[bits & 0xfff] & 0xffff));
+      out += 4;
+    }
+    for (; in < whole; in += 3) {
+      int bits = (src[in] & 0xff) << 16 | (src[in + 1] & 0xff) << 8 | (src[in + 2] & 0xff);
+      dst[out] = DIGITS[bits >>> 18];
+      dst[out + 1] = DIGITS[(bits >>> 12) & 0x3f];
+      dst[out + 2] = DIGITS[(bits >>> 6) & 0x3f];
+      dst[out + 3] = DIGITS[bits & 0x3f];
+      out += 4;
+    }
+    int left = end - whole;
+    if (left > 0) {
+      int bits = (src[whole] & 0xff) << 16 | (left == 2 ? (src[whole + 1] & 0xff) << 8 : 0);
+      dst[out] = DIGITS[bits >>> 18];
+      dst[out + 1] = DIGITS[(bits >>> 12) & 0x3f];
+      dst[out + 2] = left == 2 ? DIGITS[(bits >>> 6) & 0x3f] : (byte) '=';
+      dst[out + 3] = '=';
+      out += 4;
+    }
+    return out;
+  }
+
+  /** Bytes that {@code length} characters of padded base64 ending at {@code src[end - 1]} decode to; -1 if the length cannot be padded base64. */
+  public static int decodedLength(byte[] src, int end, int length) {
+    if (length == 0 || length % 4 != 0) {
+      return length == 0 ? 0 : NOT_BASE64;
+    }
+    int padding = src[end - 1] != '=' ? 0 : src[end - 2] != '=' ? 1 : 2;
+    return length / 4 * 3 - padding;
+  }
+
+  /**
+   * Decodes {@code src[from, from + length)} into {@code dst} at {@code at}, which must have room for
+   * {@link #decodedLength}; returns the number of bytes written, {@link #NOT_BASE64} or
+   * {@link #NOT_CANONICAL}. On a negative answer, {@code dst} may hold part of the payload.
+   */
+  public static int decode(byte[] src, int from, int length, byte[] dst, int at) {
+    if (length % 4 != 0) {
+      return NOT_BASE64;
+    }
+    if (length == 0) {
+      return 0;
+    }
+    int end = from + length;
+    int lastQuad = end - 4;
+    int out = at;
+    for (int in = from; in < lastQuad; in += 4) {
+      int bits = VALUES[src[in] & 0xff] << 18 | VALUES[src[in + 1] & 0xff] << 12
+          | VALUES[src[in + 2] & 0xff] << 6 | VALUES[src[in + 3] & 0xff];
+      // Any -1 value sets the sign bit (and more): one test for the whole quad.
+      if (bits < 0) {
+        return NOT_BASE64;
+      }
+      dst[out] = (byte) (bits >>> 16);
+      dst[out + 1] = (byte) (bits >>> 8);
+      dst[out + 2] = (byte) bits;
+      out += 3;
+    }
+    int a = VALUES[src[lastQuad] & 0xff];
+    int b = VALUES[src[lastQuad + 1] & 0xff];
+    byte thirdChar = src[lastQuad + 2];
+    byte fourthChar = src[lastQuad + 3];
+    if ((a | b) < 0) {
+      return NOT_BASE64;
+    }
+    if (fourthChar != '=') {
+      int c = VALUES[thirdChar & 0xff];
+      int d = VALUES[fourthChar & 0xff];
+      if ((c | d) < 0) {
+        return NOT_BASE64;
+      }
+      int bits = a << 18 | b << 12 | c << 6 | d;
+      dst[out] = (byte) (bits >>> 16);
+      dst[out + 1] = (byte) (bits >>> 8);
+      dst[out + 2] = (byte) bits;
+      return out + 3 - at;
+    }
+    if (thirdChar == '=') {
+      // "xx==": one byte; the low four bits of the second digit must be zero.
+      if ((b & 0x0f) != 0) {
+        return NOT_CANONICAL;
+      }
+      dst[out] = (byte) (a << 2 | b >>> 4);
+      return out + 1 - at;
+    }
+    int c = VALUES[thirdChar & 0xff];
+    if (c < 0) {
+      return NOT_BASE64;
+    }
+    // "xxx=": two bytes; the low two bits of the third digit must be zero.
+    if ((c & 0x03) != 0) {
+      return NOT_CANONICAL;
+    }
+    int bits = a << 18 | b << 12 | c << 6;
+    dst[out] = (byte) (bits >>> 16);
+    dst[out + 1] = (byte) (bits >>> 8);
+    return out + 2 - at;
+  }
+}

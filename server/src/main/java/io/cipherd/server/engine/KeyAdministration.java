@@ -1,0 +1,83 @@
+package io.cipherd.server.engine;
+
+import io.cipherd.server.crypto.Mode;
+import io.cipherd.server.errors.InvalidArgumentException;
+import io.cipherd.server.keys.KeyAdmin;
+import io.cipherd.server.keys.KeyMetadata;
+import io.cipherd.server.keys.KeyPolicy;
+import io.cipherd.server.security.Authorizer;
+import io.cipherd.server.security.Operation;
+import java.util.List;
+
+/**
+ * The operations of the key-admin API on domain types, each after the {@link Authorizer} allows it,
+ * as {@link CryptoEngine} does for the crypto API: authorization lives in this layer only. Every
+ * operation may reach the key store.
+ */
+public final class KeyAdministration {
+  private static final int DEFAULT_PAGE_SIZE = 100;
+  private static final int MAX_PAGE_SIZE = 1000;
+
+  private final KeyAdmin admin;
+  private final Authorizer authorizer;
+
+  public KeyAdministration(KeyAdmin admin, Authorizer authorizer) {
+    this.admin = admin;
+    this.authorizer = authorizer;
+  }
+
+  /** One page of a listing, and the token of the next page (empty on the last one). */
+  public record KeyPage(List<KeyMetadata> keys, String nextPageToken) {}
+
+  /** Creates a key; needs {@code admin} on it. */
+  public KeyMetadata create(String name, Mode mode, int keySizeBits, boolean allowUnauthenticated, KeyPolicy policy) {
+    authorizer.check(Operation.ADMIN, name);
+    return admin.create(name, mode, keySizeBits, allowUnauthenticated, policy);
+  }
+
+  /** A key's metadata; needs {@code inspect} or {@code admin} on it. */
+  public KeyMetadata describe(String name) {
+    if (!authorizer.allows(Operation.ADMIN, name)) {
+      authorizer.check(Operation.INSPECT, name);
+    }
+    return admin.describe(name);
+  }
+
+  /**
+   * The keys after {@code pageToken} (the last name of the previous page: names are unique and
+   * sorted), {@code pageSize} at most (0: the default). Keys the caller may neither inspect nor
+   * administer are left out, and the page token still moves past them.
+   */
+  public KeyPage list(String pageToken, int pageSize) {
+    if (pageSize < 0) {
+      throw new InvalidArgumentException("page_size must not be negative");
+    }
+    int size = pageSize == 0 ? DEFAULT_PAGE_SIZE : Math.min(pageSize, MAX_PAGE_SIZE);
+    List<KeyMetadata> page = admin.list(pageToken, size + 1);
+    List<KeyMetadata> visible = page.stream().limit(size)
+        .filter(key -> authorizer.allows(Operation.INSPECT, key.name()) || authorizer.allows(Operation.ADMIN, key.name()))
+        .toList();
+    return new KeyPage(visible, page.size() > size ? page.get(size - 1).name() : "");
+  }
+
+  /** Adds a generated version; needs {@code admin}. */
+  public KeyMetadata rotate(String name, Mode mode, int keySizeBits, boolean allowUnauthenticated) {
+    authorizer.check(Operation.ADMIN, name);
+    return admin.rotate(name, mode, keySizeBits, allowUnauthenticated);
+  }
+
+  /** Replaces a key's policy; needs {@code admin}. A missing policy is refused. */
+  public KeyMetadata updatePolicy(String name, KeyPolicy policy) {
+    authorizer.check(Operation.ADMIN, name);
+    if (policy == null) {
+      throw new InvalidArgumentException("policy is required");
+    }
+    return admin.updatePolicy(name, policy);
+  }
+
+  /** Adds caller-supplied key bytes as a new version; needs {@code admin}. */
+  public KeyMetadata importVersion(String name, Mode mode, byte[] material, boolean allowUnauthenticated) {
+    authorizer.check(Operation.ADMIN, name);
+    return admin.importVersion(name, mode, material, allowUnauthenticated);
+  }
+}

@@ -1,0 +1,45 @@
+package io.cipherd.server.errors;
+
+/**
+ * What went wrong, as the one taxonomy every layer reads: the gRPC status mapper turns a kind into a
+ * status code, and metrics into the {@code outcome} label. Each {@link CipherdException} carries one.
+ */
+public enum ErrorKind {
+  /** A request that can never succeed as sent. */
+  INVALID_ARGUMENT("invalid_argument"),
+  /** A ciphertext that is not in the envelope format. */
+  INVALID_CIPHERTEXT("invalid_ciphertext"),
+  /** A well-formed ciphertext that did not decrypt: wrong key, context or tampered bytes. */
+  DECRYPTION_FAILED("decryption_failed"),
+  /** A key, or a version of one, that does not exist. */
+  KEY_NOT_FOUND("key_not_found"),
+  /** A key created under a name that is taken. */
+  KEY_ALREADY_EXISTS("key_already_exists"),
+  /** The key exists but its policy refuses the operation. */
+  POLICY_DENIED("policy_denied"),
+  /** Another writer changed the key between our read and our write; safe to retry. */
+  CONCURRENT_UPDATE("concurrent_update"),
+  /** The key store cannot be reached now. */
+  STORE_UNAVAILABLE("store_unavailable"),
+  /** The key store refused this service (its credentials lack a capability). */
+  STORE_ACCESS_DENIED("store_access_denied"),
+  /** Every pooled cipher stayed busy: the server is overloaded. */
+  POOL_EXHAUSTED("pool_exhausted"),
+  /** The access policy does not let this caller do this with this key. */
+  ACCESS_DENIED("access_denied"),
+  /** An access policy is configured and the caller presented no identity. */
+  UNAUTHENTICATED("unauthenticated"),
+  /** The crypto provider failed where it should not: a bug, not bad input. */
+  INTERNAL("error");
+
+  private final String outcome;
+
+  ErrorKind(String outcome) {
+    this.outcome = outcome;
+  }
+
+  /** The {@code outcome} label of crypto metrics for an operation that failed this way. */
+  public String outcome() {
+    return outcome;
+  }
+}

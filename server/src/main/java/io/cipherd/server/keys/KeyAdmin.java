@@ -1,0 +1,158 @@
+package io.cipherd.server.keys;
+
+import dev.failsafe.Failsafe;
+import dev.failsafe.RetryPolicy;
+import io.cipherd.server.crypto.Mode;
+import io.cipherd.server.crypto.NonceSource;
+import io.cipherd.server.errors.InvalidArgumentException;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Optional;
+import java.util.function.Supplier;
+
+/**
+ * Key administration: create, rotate, import, change policy, list. Every write goes through the
+ * {@link KeyCache}, so the crypto path sees it at once; every call may reach the store.
+ */
+public final class KeyAdmin {
+  /**
+   * A write that lost a race to another writer (another replica rotating the same key through a
+   * shared store such as Vault) is retried on the fresh state after a short random pause, so
+   * replicas in lockstep do not keep colliding; each call still adds exactly one version.
+   */
+  private static final RetryPolicy<KeyMetadata> CONFLICT_RETRY = RetryPolicy.<KeyMetadata>builder()
+      .handle(ConcurrentKeyUpdateException.class)
+      .withMaxAttempts(5)
+      .withBackoff(Duration.ofMillis(2), Duration.ofMillis(40))
+      .withJitter(0.5)
+      .build();
+
+  private final KeyStore store;
+  private final KeyCache cache;
+  private final Clock clock;
+
+  public KeyAdmin(KeyStore store, KeyCache cache, Clock clock) {
+    this.store = store;
+    this.cache = cache;
+    this.clock = clock;
+  }
+
+  /** Up to {@code limit} keys named after {@code after} (empty for the first), in name order, read from the store. */
+  public List<KeyMetadata> list(String after, int limit) {
+    return store.listKeyNames().stream()
+        .filter(name -> name.compareTo(after) > 0)
+        .limit(limit)
+        .map(store::readKey)
+        .flatMap(Optional::stream)
+        .toList();
+  }
+
+  /** A key's metadata, from the cache or the store. */
+  public KeyMetadata describe(String name) {
+    return cache.describe(name);
+  }
+
+  /** Creates a key with a generated version 1. */
+  public KeyMetadata create(String name, Mode mode, int keySizeBits, boolean allowUnauthenticated, KeyPolicy policy) {
+    KeyNames.check(name);
+    Mode chosen = mode == null ? Mode.GCM : mode;
+    checkAuthenticated(chosen, allowUnauthenticated, "create a key");
+    KeyPolicy initial = policy == null ? KeyPolicy.DEFAULT : policy;
+    initial.checkFits(1);
+    NewKeyVersion first = generated(1, chosen, keySizeBits == 0 ? 256 : keySizeBits);
+    try {
+      return cache.write(() -> store.createKey(name, first, initial));
+    } finally {
+      wipe(first);
+    }
+  }
+
+  /** Adds a generated version and makes it current; a race with another writer is retried on the fresh state. */
+  public KeyMetadata rotate(String name, Mode mode, int keySizeBits, boolean allowUnauthenticated) {
+    KeyNames.check(name);
+    return cache.write(() -> retryOnConflict(() -> {
+      KeyMetadata now = store.readKey(name).orElseThrow(() -> KeyNotFoundException.key(name));
+      KeyVersionInfo current = now.current();
+      Mode chosen = mode == null ? current.mode() : mode;
+      if (chosen != current.mode()) {
+        checkAuthenticated(chosen, allowUnauthenticated, "rotate a key into");
+      }
+      int bits = keySizeBits != 0 ? keySizeBits : chosen.acceptsKeySize(current.keySizeBits()) ? current.keySizeBits() : 256;
+      NewKeyVersion next = generated(now.currentVersion() + 1, chosen, bits);
+      try {
+        return store.addVersion(name, now.currentVersion(), next);
+      } finally {
+        wipe(next);
+      }
+    }));
+  }
+
+  /** Adds caller-supplied bytes as a new version, creating the key if it does not exist. */
+  public KeyMetadata importVersion(String name, Mode mode, byte[] material, boolean allowUnauthenticated) {
+    KeyNames.check(name);
+    Mode chosen = mode == null ? Mode.GCM : mode;
+    checkAuthenticated(chosen, allowUnauthenticated, "import a key for");
+    int bits = material.length * 8;
+    if (!chosen.acceptsKeySize(bits)) {
+      throw new InvalidArgumentException("key_material for " + chosen.headerName() + " must be "
+          + chosen.keySizesBits() + " bits, got " + bits);
+    }
+    return cache.write(() -> retryOnConflict(() -> {
+      Optional<KeyMetadata> now = store.readKey(name);
+      int version = now.map(KeyMetadata::currentVersion).orElse(0) + 1;
+      NewKeyVersion next = new NewKeyVersion(
+          new KeyVersionInfo(version, chosen, bits, clock.instant(), /* imported= */ true), material.clone());
+      try {
+        if (now.isPresent()) {
+          return store.addVersion(name, version - 1, next);
+        }
+        try {
+          return store.createKey(name, next, KeyPolicy.DEFAULT);
+        } catch (KeyAlreadyExistsException raced) {
+          // Another writer created the key since we read: add to it instead, on the fresh state.
+          throw new ConcurrentKeyUpdateException(name, 0);
+        }
+      } finally {
+        wipe(next);
+      }
+    }));
+  }
+
+  /** Replaces a key's policy after checking that its minimums name existing versions. */
+  public KeyMetadata updatePolicy(String name, KeyPolicy policy) {
+    KeyNames.check(name);
+    return cache.write(() -> {
+      KeyMetadata now = store.readKey(name).orElseThrow(() -> KeyNotFoundException.key(name));
+      policy.checkFits(now.currentVersion());
+      return store.updatePolicy(name, policy);
+    });
+  }
+
+  private static KeyMetadata retryOnConflict(Supplier<KeyMetadata> attempt) {
+    return Failsafe.with(CONFLICT_RETRY).get(attempt::get);
+  }
+
+  private NewKeyVersion generated(int version, Mode mode, int bits) {
+    if (!mode.acceptsKeySize(bits)) {
+      throw new InvalidArgumentException(
+          "key_size_bits for " + mode.headerName() + " must be one of " + mode.keySizesBits() + ", got " + bits);
+    }
+    return new NewKeyVersion(
+        new KeyVersionInfo(version, mode, bits, clock.instant(), /* imported= */ false),
+        NonceSource.bytes(bits / 8));
+  }
+
+  /** Stores copy what they keep, so the material handed to them is overwritten once they return. */
+  private static void wipe(NewKeyVersion version) {
+    Arrays.fill(version.material(), (byte) 0);
+  }
+
+  private static void checkAuthenticated(Mode mode, boolean allowUnauthenticated, String action) {
+    if (!mode.isAead() && !allowUnauthenticated) {
+      throw new InvalidArgumentException(mode.headerName() + " does not authenticate its ciphertexts; set "
+          + "allow_unauthenticated to " + action + " " + mode.headerName());
+    }
+  }
+}

@@ -1,0 +1,172 @@
+package io.cipherd.server.keys;
+
+import io.cipherd.server.crypto.DecryptionFailedException;
+import io.cipherd.server.crypto.envelope.EnvelopeHeader;
+import io.cipherd.server.errors.InvalidArgumentException;
+import java.util.List;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentMap;
+import java.util.concurrent.atomic.LongAdder;
+import java.util.function.Supplier;
+
+/**
+ * The crypto path's view of the keys: a cache in front of the {@link KeyStore} that hands out ready
+ * key versions after their {@link KeyPolicy} allows the use. Once a version has been used,
+ * encrypting and decrypting with it touches no store. Methods that may reach the store say so;
+ * callers run them off the gRPC event loop.
+ */
+public final class KeyCache {
+  private final KeyStore store;
+  private final ConcurrentMap<String, CachedKey> cache = new ConcurrentHashMap<>();
+  /**
+   * Held by every write from its store call to caching its result, so results are cached in the
+   * order the store applied them: otherwise an older result (say, a rotation carrying the old
+   * policy) could land last and overwrite a newer policy or version. Reads never take it.
+   */
+  private final Object writeLock = new Object();
+  /** Key lookups answered from the cache and from the store; read by metrics. */
+  private final LongAdder cacheHits = new LongAdder();
+  private final LongAdder cacheMisses = new LongAdder();
+
+  public KeyCache(KeyStore store) {
+    this.store = store;
+  }
+
+  /**
+   * Whether encrypting with {@code name}'s current version (or decrypting {@code version}, if not 0)
+   * can be done from memory alone, without a store call.
+   */
+  public boolean isCached(String name, int version) {
+    CachedKey key = cache.get(name);
+    if (key == null) {
+      return false;
+    }
+    int wanted = version == 0 ? key.metadata().currentVersion() : version;
+    // A version newer than the cached metadata may have been added by another replica: that needs the store.
+    return key.metadata().hasVersion(wanted) && key.hasLoaded(wanted);
+  }
+
+  /**
+   * The version to encrypt with: the current one, or {@code requestedVersion} if not 0, once the
+   * key's policy allows it. May reach the store on a cache miss.
+   */
+  public UsableKey forEncryption(String name, int requestedVersion) {
+    if (requestedVersion < 0) {
+      throw new InvalidArgumentException("key_version must not be negative");
+    }
+    CachedKey key = withVersion(cached(name), requestedVersion);
+    KeyMetadata metadata = key.metadata();
+    KeyVersionInfo info = metadata.version(requestedVersion == 0 ? metadata.currentVersion() : requestedVersion);
+    metadata.policy().checkEncryption(name, info, /* chosenByCaller= */ requestedVersion != 0);
+    return key.usable(info);
+  }
+
+  /**
+   * The version that decrypts a ciphertext with {@code header}, once the key's policy allows it. A
+   * header whose mode differs from the version's mode fails as a decryption failure would.
+   */
+  public UsableKey forDecryption(EnvelopeHeader header) {
+    CachedKey key = withVersion(cached(header.keyName()), header.version());
+    KeyMetadata metadata = key.metadata();
+    KeyVersionInfo info = metadata.version(header.version());
+    metadata.policy().checkDecryption(header.keyName(), header.version());
+    if (info.mode() != header.mode()) {
+      throw new DecryptionFailedException();
+    }
+    return key.usable(info);
+  }
+
+  /** A key's metadata, from the cache or the store. */
+  public KeyMetadata describe(String name) {
+    return cached(name).metadata();
+  }
+
+  /**
+   * Re-reads the metadata (current version, policy) of every cached key from the store, so rotations
+   * and policy changes made by other replicas are used here; loaded versions stay loaded. Returns how
+   * many keys could not be refreshed (store unavailable): those keep their cached metadata and work on.
+   */
+  public int refreshCached() {
+    int failed = 0;
+    for (String name : List.copyOf(cache.keySet())) {
+      try {
+        reload(name);
+      } catch (KeyStoreUnavailableException | KeyStoreAccessDeniedException e) {
+        failed++;
+      }
+    }
+    return failed;
+  }
+
+  /**
+   * Forgets every cached key, so the next use reads the store again, and overwrites the evicted
+   * versions' key bytes.
+   */
+  public void invalidateAll() {
+    for (String name : cache.keySet()) {
+      CachedKey evicted = cache.remove(name);
+      if (evicted != null) {
+        evicted.destroy();
+      }
+    }
+  }
+
+  /** Key lookups answered from memory. */
+  public long cacheHits() {
+    return cacheHits.sum();
+  }
+
+  /** Key lookups that had to read the store's metadata. */
+  public long cacheMisses() {
+    return cacheMisses.sum();
+  }
+
+  /** Keys whose metadata is cached. */
+  public int cacheSize() {
+    return cache.size();
+  }
+
+  /**
+   * Runs {@code storeWrite} (which reaches the store) under the write lock and caches the metadata it
+   * returns, so concurrent writes are cached in the order the store applied them.
+   */
+  KeyMetadata write(Supplier<KeyMetadata> storeWrite) {
+    synchronized (writeLock) {
+      KeyMetadata written = storeWrite.get();
+      cache.compute(written.name(), (name, old) -> old == null
+          ? new CachedKey(written, store)
+          : old.withMetadata(written));
+      return written;
+    }
+  }
+
+  private CachedKey cached(String name) {
+    CachedKey key = cache.get(name);
+    if (key != null) {
+      cacheHits.increment();
+      return key;
+    }
+    cacheMisses.increment();
+    KeyNames.check(name);
+    KeyMetadata metadata = store.readKey(name).orElseThrow(() -> KeyNotFoundException.key(name));
+    return cache.computeIfAbsent(name, n -> new CachedKey(metadata, store));
+  }
+
+  /** {@code key}, re-read from the store first if it does not know {@code version} (0: any is fine). */
+  private CachedKey withVersion(CachedKey key, int version) {
+    if (version <= key.metadata().currentVersion()) {
+      return key;
+    }
+    reload(key.metadata().name());
+    return cache.get(key.metadata().name());
+  }
+
+  /** Caches the store's metadata of {@code name}, unless a newer write has been cached meanwhile. */
+  private void reload(String name) {
+    synchronized (writeLock) {
+      store.readKey(name).ifPresent(fresh -> cache.compute(name, (n, old) ->
+          old == null ? new CachedKey(fresh, store)
+              : fresh.currentVersion() < old.metadata().currentVersion() ? old : old.withMetadata(fresh)));
+    }
+  }
+}

@@ -1,0 +1,110 @@
+package io.cipherd.server.keystore.pkcs12;
+
+import io.cipherd.server.keys.KeyVersionInfo;
+
+import io.cipherd.server.crypto.envelope.EnvelopeHeader;
+import io.cipherd.server.crypto.Mode;
+import java.security.KeyStore.Entry.Attribute;
+import java.security.PKCS12Attribute;
+import java.time.Instant;
+import java.time.format.DateTimeParseException;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.Map;
+import java.util.Set;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import javax.crypto.spec.SecretKeySpec;
+
+/**
+ * How one key version is laid out as a PKCS12 secret-key entry: alias {@code NAME/vVERSION}, the
+ * version's metadata as entry attributes, and the raw bytes as the key.
+ *
+ * <p>The metadata rides on the entry itself so that adding a version is a single file write.
+ * Attribute OIDs live under {@code 2.25.<uuid>} (ITU-T X.667), an arc that needs no registration.
+ */
+final class VersionEntries {
+  /** {@code 2.25.} + the integer of UUID d971bebc-6e98-4677-99f2-b41109561c36, cipherd's own arc. */
+  private static final String ARC = "2.25.289033073217287867018064949388357540918";
+  private static final String MODE = ARC + ".1";
+  private static final String KEY_SIZE_BITS = ARC + ".2";
+  private static final String CREATED_AT = ARC + ".3";
+  private static final String IMPORTED = ARC + ".4";
+
+  /**
+   * id-alg-AEADChaCha20Poly1305 (RFC 8103). PKCS12 records each key's algorithm as an OID and the
+   * JDK knows none for the name "ChaCha20", so ChaCha keys are stored under this OID instead.
+   */
+  private static final String CHACHA_STORAGE_ALGORITHM = "1.2.840.113549.1.9.16.3.18";
+
+  private static final Pattern ALIAS =
+      Pattern.compile("(" + EnvelopeHeader.KEY_NAME_SYNTAX + ")/v([1-9][0-9]{0,8})");
+
+  private VersionEntries() {}
+
+  /** The alias of a version, e.g. {@code payments/v3}. */
+  static String alias(String name, int version) {
+    return name + "/v" + version;
+  }
+
+  /** An alias split into key name and version, or null if it is not {@code NAME/vVERSION}. */
+  static Alias parseAlias(String alias) {
+    Matcher m = ALIAS.matcher(alias);
+    return m.matches() ? new Alias(m.group(1), Integer.parseInt(m.group(2))) : null;
+  }
+
+  /** A parsed alias. */
+  record Alias(String name, int version) {}
+
+  /** The key object that holds {@code material} in the file; {@link #material} turns it back. */
+  static SecretKeySpec storedKey(Mode mode, byte[] material) {
+    String algorithm = mode == Mode.CHACHA ? CHACHA_STORAGE_ALGORITHM : mode.keyAlgorithm();
+    return new SecretKeySpec(material, algorithm);
+  }
+
+  /** The version's metadata as entry attributes. */
+  static Set<Attribute> attributes(KeyVersionInfo info) {
+    Set<Attribute> attributes = new HashSet<>();
+    // Plain strings only: PKCS12Attribute would read "ab:cd"-like or "[..]" values as hex or lists.
+    attributes.add(new PKCS12Attribute(MODE, info.mode().headerName()));
+    attributes.add(new PKCS12Attribute(KEY_SIZE_BITS, Integer.toString(info.keySizeBits())));
+    attributes.add(new PKCS12Attribute(CREATED_AT, info.createdAt().toString()));
+    attributes.add(new PKCS12Attribute(IMPORTED, Boolean.toString(info.imported())));
+    return attributes;
+  }
+
+  /**
+   * Reads a version's metadata back from its entry's attributes; throws {@link
+   * IllegalArgumentException} saying what is missing or malformed.
+   */
+  static KeyVersionInfo info(int version, Set<Attribute> attributes) {
+    Map<String, String> values = new HashMap<>();
+    for (Attribute a : attributes) {
+      values.put(a.getName(), a.getValue());
+    }
+    Mode mode = Mode.fromHeaderName(required(values, MODE, "mode"));
+    if (mode == null) {
+      throw new IllegalArgumentException("unknown mode attribute '" + values.get(MODE) + "'");
+    }
+    String bits = required(values, KEY_SIZE_BITS, "key size");
+    String created = required(values, CREATED_AT, "creation time");
+    String imported = required(values, IMPORTED, "imported flag");
+    if (!imported.equals("true") && !imported.equals("false")) {
+      throw new IllegalArgumentException("imported attribute is '" + imported + "', not true or false");
+    }
+    try {
+      return new KeyVersionInfo(version, mode, Integer.parseInt(bits), Instant.parse(created),
+          Boolean.parseBoolean(imported));
+    } catch (NumberFormatException | DateTimeParseException e) {
+      throw new IllegalArgumentException("malformed attribute: " + e.getMessage(), e);
+    }
+  }
+
+  private static String required(Map<String, String> values, String oid, String what) {
+    String value = values.get(oid);
+    if (value == null) {
+      throw new IllegalArgumentException("no " + what + " attribute (" + oid + ")");
+    }
+    return value;
+  }
+}

@@ -1,0 +1,68 @@
+package io.cipherd.server.keystore.vault;
+
+import io.cipherd.server.crypto.Mode;
+import io.cipherd.server.keys.KeyVersionInfo;
+import io.cipherd.server.keys.NewKeyVersion;
+import io.github.jopenlibs.vault.json.Json;
+import io.github.jopenlibs.vault.json.JsonObject;
+import io.github.jopenlibs.vault.json.JsonValue;
+import java.time.Instant;
+import java.util.Base64;
+
+/**
+ * The fields of one KV version, which holds one key version: {@code algorithm}, {@code mode},
+ * {@code key_size_bits}, {@code created} (ISO-8601), {@code imported} and {@code material} (base64).
+ */
+final class KvVersionFields {
+  static final String ALGORITHM = "algorithm";
+  static final String MODE = "mode";
+  static final String KEY_SIZE_BITS = "key_size_bits";
+  static final String CREATED = "created";
+  static final String IMPORTED = "imported";
+  static final String MATERIAL = "material";
+
+  private KvVersionFields() {}
+
+  /** The JSON object written as the KV version's data. */
+  static JsonObject encode(NewKeyVersion version) {
+    KeyVersionInfo info = version.info();
+    return Json.object()
+        .add(ALGORITHM, info.mode().keyAlgorithm())
+        .add(MODE, info.mode().headerName())
+        .add(KEY_SIZE_BITS, info.keySizeBits())
+        .add(CREATED, info.createdAt().toString())
+        .add(IMPORTED, info.imported())
+        .add(MATERIAL, Base64.getEncoder().encodeToString(version.material()));
+  }
+
+  /** The version's metadata; throws {@link IllegalStateException} naming the field that is wrong. */
+  static KeyVersionInfo decodeInfo(String name, int version, JsonObject data) {
+    try {
+      Mode mode = Mode.fromHeaderName(string(data, MODE));
+      int bits = data.get(KEY_SIZE_BITS).asInt();
+      Instant created = Instant.parse(string(data, CREATED));
+      boolean imported = data.get(IMPORTED).asBoolean();
+      return new KeyVersionInfo(version, mode, bits, created, imported);
+    } catch (RuntimeException e) {
+      throw new IllegalStateException("KV version " + version + " of key '" + name
+          + "' in Vault is not a cipherd key version (fields " + data.names() + ")", e);
+    }
+  }
+
+  /** The raw key bytes; the caller wipes them after use. */
+  static byte[] decodeMaterial(String name, int version, JsonObject data) {
+    JsonValue material = data.get(MATERIAL);
+    if (material == null || !material.isString()) {
+      throw new IllegalStateException("KV version " + version + " of key '" + name + "' in Vault has no material");
+    }
+    return Base64.getDecoder().decode(material.asString());
+  }
+
+  private static String string(JsonObject data, String field) {
+    JsonValue value = data.get(field);
+    if (value == null || !value.isString()) {
+      throw new IllegalArgumentException("missing " + field);
+    }
+    return value.asString();
+  }
+}

@@ -1,0 +1,196 @@
+package io.cipherd.server.keystore.vault;
+
+import io.cipherd.server.keys.ConcurrentKeyUpdateException;
+import io.cipherd.server.keys.KeyAlreadyExistsException;
+import io.cipherd.server.keys.KeyMetadata;
+import io.cipherd.server.keys.KeyNotFoundException;
+import io.cipherd.server.keys.KeyPolicy;
+import io.cipherd.server.keys.KeyStore;
+import io.cipherd.server.keys.KeyVersionInfo;
+import io.cipherd.server.keys.WipeableSecretKey;
+import io.cipherd.server.keys.NewKeyVersion;
+import io.github.jopenlibs.vault.json.JsonObject;
+import io.github.jopenlibs.vault.json.JsonValue;
+import java.security.MessageDigest;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
+import javax.crypto.SecretKey;
+
+/**
+ * Keys in Vault's KV v2 engine, shared by every replica.
+ *
+ * <p>Layout: one KV secret per key name at {@code <mount>/data/<prefix>/<name>}; KV version N holds
+ * key version N, with the fields {@code algorithm}, {@code mode}, {@code key_size_bits}, {@code created},
+ * {@code imported} and {@code material} (base64). The key's policy is the secret's custom metadata
+ * ({@code <mount>/metadata/<prefix>/<name>}: {@code min_decryption_version}, {@code min_encryption_version},
+ * {@code allow_ecb_encryption}), next to {@code max_versions} set to the largest value Vault accepts,
+ * {@code cas_required = true} and {@code delete_version_after = 0s} (see {@link KvKeySettings}).
+ *
+ * <p>Every version write is a check-and-set on the KV version it expects to follow ({@code cas=0} to
+ * create), so two replicas writing at once never overwrite each other: the loser gets {@link
+ * ConcurrentKeyUpdateException} and nothing is stored. A version's metadata never changes once written,
+ * so it is remembered here and {@link #readKey} then costs one metadata read; key bytes are not kept.
+ */
+public final class VaultKeyStore implements KeyStore {
+  /** After Vault was unreachable, calls fail at once for this long instead of each waiting out timeouts. */
+  static final Duration CIRCUIT_OPEN_FOR = Duration.ofSeconds(1);
+
+  private final VaultSession session;
+  private final KvClient kv;
+  /** Version metadata already read, per key; immutable in Vault, so never stale. */
+  private final Map<String, Map<Integer, KeyVersionInfo>> versionInfos = new ConcurrentHashMap<>();
+
+  public VaultKeyStore(VaultSession session) {
+    this.session = session;
+    VaultConfig config = session.config();
+    this.kv = new KvClient(session, new KvPaths(config.mount(), config.prefix()),
+        new VaultCircuit(config.addressText(), CIRCUIT_OPEN_FOR, Clock.systemUTC()));
+  }
+
+  /** Logs in with {@code config} and opens the store. */
+  public static VaultKeyStore open(VaultConfig config) {
+    return new VaultKeyStore(VaultSession.open(config));
+  }
+
+  public VaultSession session() {
+    return session;
+  }
+
+  @Override
+  public List<String> listKeyNames() {
+    List<String> names = new ArrayList<>(kv.listNames());
+    names.sort(null);
+    return List.copyOf(names);
+  }
+
+  @Override
+  public Optional<KeyMetadata> readKey(String name) {
+    return kv.readMetadata(name).flatMap(metadata -> toKeyMetadata(name, metadata));
+  }
+
+  @Override
+  public SecretKey readMaterial(String name, KeyVersionInfo version) {
+    JsonObject fields = kv.readVersion(name, version.version())
+        .orElseThrow(() -> KeyNotFoundException.version(name, version.version()));
+    KeyVersionInfo stored = KvVersionFields.decodeInfo(name, version.version(), fields);
+    if (stored.mode() != version.mode() || stored.keySizeBits() != version.keySizeBits()) {
+      throw new IllegalStateException("key '" + name + "' version " + version.version()
+          + " in Vault does not match its metadata");
+    }
+    byte[] material = KvVersionFields.decodeMaterial(name, version.version(), fields);
+    if (material.length * 8 != stored.keySizeBits()) {
+      Arrays.fill(material, (byte) 0);
+      throw new IllegalStateException("key '" + name + "' version " + version.version()
+          + " in Vault has material of the wrong length");
+    }
+    // The key ring's cache owns the only copy and overwrites it when the version is evicted.
+    return new WipeableSecretKey(material, stored.mode().keyAlgorithm());
+  }
+
+  @Override
+  public KeyMetadata createKey(String name, NewKeyVersion first, KeyPolicy policy) {
+    if (first.info().version() != 1) {
+      throw new IllegalArgumentException("a new key's first version must be 1, got " + first.info().version());
+    }
+    if (!kv.writeVersion(name, /* cas= */ 0, KvVersionFields.encode(first))) {
+      throw new KeyAlreadyExistsException(name);
+    }
+    // Only the writer that won cas=0 sets the policy, so a losing create never changes the key.
+    kv.writeMetadata(name, KvKeySettings.metadataWrite(policy));
+    remember(name, first.info());
+    return new KeyMetadata(name, List.of(first.info()), policy);
+  }
+
+  @Override
+  public KeyMetadata addVersion(String name, int expectedCurrentVersion, NewKeyVersion next) {
+    if (next.info().version() != expectedCurrentVersion + 1) {
+      throw new IllegalArgumentException("key '" + name + "': the version after " + expectedCurrentVersion
+          + " is " + (expectedCurrentVersion + 1) + ", not " + next.info().version());
+    }
+    JsonObject metadata = kv.readMetadata(name).orElseThrow(() -> KeyNotFoundException.key(name));
+    if (currentVersion(metadata) == 0) {
+      throw KeyNotFoundException.key(name);
+    }
+    if (!KvKeySettings.keepsAllVersions(metadata)) {
+      // A key created by a crashed create, or by hand: keep every version before adding one.
+      kv.writeMetadata(name, KvKeySettings.metadataWrite(KvKeySettings.policy(metadata)));
+    }
+    if (!kv.writeVersion(name, expectedCurrentVersion, KvVersionFields.encode(next))
+        && !isOurs(name, next)) {
+      throw new ConcurrentKeyUpdateException(name, expectedCurrentVersion);
+    }
+    remember(name, next.info());
+    KeyMetadata now = readKey(name).orElseThrow(() -> KeyNotFoundException.key(name));
+    // Another replica may already have added more; report the key as this write left it.
+    return new KeyMetadata(name, now.versions().subList(0, next.info().version()), now.policy());
+  }
+
+  @Override
+  public KeyMetadata updatePolicy(String name, KeyPolicy policy) {
+    KeyMetadata now = readKey(name).orElseThrow(() -> KeyNotFoundException.key(name));
+    kv.writeMetadata(name, KvKeySettings.metadataWrite(policy));
+    return now.withPolicy(policy);
+  }
+
+  @Override
+  public void close() {
+    session.close();
+  }
+
+  /**
+   * Whether {@code next} is already stored: the driver retries a write whose answer was lost (a
+   * timeout, a 5xx), and the retry then fails check-and-set against our own first attempt.
+   */
+  private boolean isOurs(String name, NewKeyVersion next) {
+    Optional<JsonObject> stored = kv.readVersion(name, next.info().version());
+    if (stored.isEmpty()) {
+      return false;
+    }
+    byte[] material = KvVersionFields.decodeMaterial(name, next.info().version(), stored.get());
+    try {
+      return MessageDigest.isEqual(material, next.material())
+          && KvVersionFields.decodeInfo(name, next.info().version(), stored.get()).equals(next.info());
+    } finally {
+      Arrays.fill(material, (byte) 0);
+    }
+  }
+
+  private Optional<KeyMetadata> toKeyMetadata(String name, JsonObject metadata) {
+    int current = currentVersion(metadata);
+    if (current == 0) {
+      return Optional.empty();
+    }
+    List<KeyVersionInfo> versions = new ArrayList<>(current);
+    for (int v = 1; v <= current; v++) {
+      versions.add(versionInfo(name, v));
+    }
+    return Optional.of(new KeyMetadata(name, versions, KvKeySettings.policy(metadata)));
+  }
+
+  private KeyVersionInfo versionInfo(String name, int version) {
+    KeyVersionInfo known = versionInfos.getOrDefault(name, Map.of()).get(version);
+    if (known != null) {
+      return known;
+    }
+    JsonObject fields = kv.readVersion(name, version).orElseThrow(() -> new IllegalStateException(
+        "key '" + name + "' version " + version + " is missing from Vault (deleted or destroyed by hand?)"));
+    KeyVersionInfo info = KvVersionFields.decodeInfo(name, version, fields);
+    remember(name, info);
+    return info;
+  }
+
+  private void remember(String name, KeyVersionInfo info) {
+    versionInfos.computeIfAbsent(name, n -> new ConcurrentHashMap<>()).put(info.version(), info);
+  }
+
+  private static int currentVersion(JsonObject metadata) {
+    JsonValue current = metadata.get("current_version");
+    return current != null && current.isNumber() ? current.asInt() : 0;
+  }
+}

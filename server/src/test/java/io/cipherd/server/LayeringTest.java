@@ -1,0 +1,60 @@
+package io.cipherd.server;
+
+import static com.tngtech.archunit.library.Architectures.layeredArchitecture;
+import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.slices;
+
+import com.tngtech.archunit.core.domain.JavaClasses;
+import com.tngtech.archunit.core.importer.ClassFileImporter;
+import com.tngtech.archunit.core.importer.ImportOption;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The package layering, checked on the compiled classes: each layer may use only the layers below
+ * it, and no two packages depend on each other.
+ *
+ * <pre>
+ *   wiring (Cipherd, CipherdServer, Main) → config → api, ops, logging, metrics
+ *   api → engine → keys, pool, security → crypto.envelope → crypto → errors
+ *   keystore.pkcs12, keystore.vault → keys (they implement its KeyStore); only the wiring picks one
+ * </pre>
+ */
+class LayeringTest {
+  private static final JavaClasses SERVER = new ClassFileImporter()
+      .withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS)
+      .importPackages("io.cipherd.server");
+
+  @Test
+  void layers_dependOnlyDownwards() {
+    layeredArchitecture().consideringOnlyDependenciesInLayers()
+        .layer("wiring").definedBy("io.cipherd.server")
+        .layer("config").definedBy("io.cipherd.server.config..")
+        .layer("api").definedBy("io.cipherd.server.api..")
+        .layer("ops").definedBy("io.cipherd.server.ops..")
+        .layer("logging").definedBy("io.cipherd.server.logging..")
+        .layer("metrics").definedBy("io.cipherd.server.metrics..")
+        .layer("engine").definedBy("io.cipherd.server.engine..")
+        .layer("security").definedBy("io.cipherd.server.security..")
+        .layer("keystore").definedBy("io.cipherd.server.keystore..")
+        .layer("keys").definedBy("io.cipherd.server.keys..")
+        .layer("pool").definedBy("io.cipherd.server.pool..")
+        .layer("crypto").definedBy("io.cipherd.server.crypto..")
+        .layer("errors").definedBy("io.cipherd.server.errors..")
+        .whereLayer("wiring").mayNotBeAccessedByAnyLayer()
+        .whereLayer("config").mayOnlyBeAccessedByLayers("wiring")
+        .whereLayer("api").mayOnlyBeAccessedByLayers("wiring", "config")
+        .whereLayer("ops").mayOnlyBeAccessedByLayers("wiring")
+        .whereLayer("logging").mayOnlyBeAccessedByLayers("wiring", "config")
+        .whereLayer("keystore").mayOnlyBeAccessedByLayers("wiring", "config")
+        .whereLayer("engine").mayOnlyBeAccessedByLayers("wiring", "api", "metrics")
+        .whereLayer("metrics").mayOnlyBeAccessedByLayers("wiring")
+        .whereLayer("security").mayOnlyBeAccessedByLayers("wiring", "config", "engine", "logging", "metrics", "api")
+        .whereLayer("keys").mayOnlyBeAccessedByLayers("wiring", "api", "engine", "keystore", "metrics", "ops")
+        .whereLayer("pool").mayOnlyBeAccessedByLayers("wiring", "config", "engine", "metrics")
+        .check(SERVER);
+  }
+
+  @Test
+  void packages_haveNoCycles() {
+    slices().matching("io.cipherd.server.(**)").should().beFreeOfCycles().check(SERVER);
+  }
+}

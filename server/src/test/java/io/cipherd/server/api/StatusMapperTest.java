@@ -1,0 +1,127 @@
+package io.cipherd.server.api;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.tngtech.archunit.core.domain.JavaClass;
+import com.tngtech.archunit.core.importer.ClassFileImporter;
+import com.tngtech.archunit.core.importer.ImportOption;
+import io.cipherd.api.v1.ItemError;
+import io.cipherd.server.crypto.CryptoProviderException;
+import io.cipherd.server.crypto.DecryptionFailedException;
+import io.cipherd.server.crypto.Mode;
+import io.cipherd.server.crypto.envelope.InvalidCiphertextException;
+import io.cipherd.server.errors.CipherdException;
+import io.cipherd.server.errors.ErrorKind;
+import io.cipherd.server.errors.InvalidArgumentException;
+import io.cipherd.server.keys.ConcurrentKeyUpdateException;
+import io.cipherd.server.keys.KeyAlreadyExistsException;
+import io.cipherd.server.keys.KeyNotFoundException;
+import io.cipherd.server.keys.KeyPolicyViolationException;
+import io.cipherd.server.keys.KeyStoreAccessDeniedException;
+import io.cipherd.server.keys.KeyStoreUnavailableException;
+import io.cipherd.server.pool.CipherPoolExhaustedException;
+import io.cipherd.server.security.TestDenials;
+import io.grpc.Status;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.stream.Collectors;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
+import org.junit.jupiter.params.provider.MethodSource;
+
+/** Every domain error maps to one precise status, by its kind, whole call and batch item alike. */
+class StatusMapperTest {
+  /** One instance of every subclass, with the status a caller must see for it. */
+  private static final Map<CipherdException, Status.Code> EXPECTED = Map.ofEntries(
+      Map.entry(new InvalidArgumentException("key_name is required"), Status.Code.INVALID_ARGUMENT),
+      Map.entry(new InvalidCiphertextException("payload is empty"), Status.Code.INVALID_ARGUMENT),
+      Map.entry(new DecryptionFailedException(), Status.Code.INVALID_ARGUMENT),
+      Map.entry(KeyNotFoundException.key("orders"), Status.Code.NOT_FOUND),
+      Map.entry(new KeyAlreadyExistsException("orders"), Status.Code.ALREADY_EXISTS),
+      Map.entry(new KeyPolicyViolationException("below min_decryption_version"), Status.Code.FAILED_PRECONDITION),
+      Map.entry(new ConcurrentKeyUpdateException("orders", 3), Status.Code.ABORTED),
+      Map.entry(new KeyStoreUnavailableException("vault at http://127.0.0.1:1 is down", null), Status.Code.UNAVAILABLE),
+      Map.entry(new KeyStoreAccessDeniedException("no read on secret/data/x"), Status.Code.PERMISSION_DENIED),
+      Map.entry(new CipherPoolExhaustedException(Mode.GCM, 200), Status.Code.RESOURCE_EXHAUSTED),
+      Map.entry(TestDenials.denied(), Status.Code.PERMISSION_DENIED),
+      Map.entry(TestDenials.anonymous(), Status.Code.UNAUTHENTICATED),
+      Map.entry(new CryptoProviderException(Mode.GCM, new IllegalStateException("provider")), Status.Code.INTERNAL));
+
+  static Stream<CipherdException> errors() {
+    return EXPECTED.keySet().stream();
+  }
+
+  @Test
+  void everySubclassOfCipherdException_isCoveredHere() {
+    Set<String> subclasses = new ClassFileImporter()
+        .withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS)
+        .importPackages("io.cipherd.server")
+        .stream()
+        .filter(c -> c.isAssignableTo(CipherdException.class) && !c.getModifiers().contains(com.tngtech.archunit.core.domain.JavaModifier.ABSTRACT))
+        .map(JavaClass::getName)
+        .collect(Collectors.toSet());
+    Set<String> covered = EXPECTED.keySet().stream().map(e -> e.getClass().getName()).collect(Collectors.toSet());
+
+    assertThat(subclasses).isNotEmpty().isEqualTo(covered);
+  }
+
+  @ParameterizedTest
+  @MethodSource("errors")
+  void eachError_mapsToItsStatus_withItsOwnMessage(CipherdException error) {
+    Status status = StatusMapper.toStatus(error);
+
+    assertThat(status.getCode()).isEqualTo(EXPECTED.get(error));
+    assertThat(status.getDescription()).isEqualTo(error.getMessage());
+  }
+
+  @ParameterizedTest
+  @MethodSource("errors")
+  void anItemError_carriesTheSameStatus(CipherdException error) {
+    ItemError item = StatusMapper.toItemError(error);
+
+    assertThat(item.getCode()).isEqualTo(EXPECTED.get(error).value());
+    assertThat(item.getMessage()).isEqualTo(error.getMessage());
+  }
+
+  @ParameterizedTest
+  @EnumSource(ErrorKind.class)
+  void everyKind_hasAStatusAndAnOutcome_andOnlyInternalIsInternal(ErrorKind kind) {
+    assertThat(StatusMapper.codeOf(kind) == Status.Code.INTERNAL).isEqualTo(kind == ErrorKind.INTERNAL);
+    assertThat(kind.outcome()).matches("[a-z_]+");
+  }
+
+  @Test
+  void outcomes_areDistinctPerKind() {
+    assertThat(Stream.of(ErrorKind.values()).map(ErrorKind::outcome).distinct().count())
+        .isEqualTo(ErrorKind.values().length);
+  }
+
+  @Test
+  void aFailedDecryption_saysOnlyThatItFailed() {
+    assertThat(StatusMapper.toStatus(new DecryptionFailedException()).getDescription()).isEqualTo("decryption failed");
+  }
+
+  @Test
+  void aFullQueue_isResourceExhausted() {
+    assertThat(StatusMapper.toStatus(new RejectedExecutionException("queue full")).getCode())
+        .isEqualTo(Status.Code.RESOURCE_EXHAUSTED);
+  }
+
+  @Test
+  void anUnexpectedException_isInternal_withoutItsMessage() {
+    Status status = StatusMapper.toStatus(new IllegalStateException("secret detail 1234"));
+
+    assertThat(status.getCode()).isEqualTo(Status.Code.INTERNAL);
+    assertThat(status.getDescription()).isEqualTo("internal error");
+  }
+
+  @Test
+  void aStatusException_keepsItsStatus() {
+    Status status = StatusMapper.toStatus(Status.DEADLINE_EXCEEDED.withDescription("late").asRuntimeException());
+
+    assertThat(status.getCode()).isEqualTo(Status.Code.DEADLINE_EXCEEDED);
+  }
+}

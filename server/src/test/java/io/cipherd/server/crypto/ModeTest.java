@@ -1,0 +1,55 @@
+package io.cipherd.server.crypto;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import javax.crypto.Cipher;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+import org.junit.jupiter.params.provider.EnumSource;
+
+/** Each mode's facts against the JCE and the payload layouts of proto/README.md. */
+class ModeTest {
+  @ParameterizedTest
+  @EnumSource(Mode.class)
+  void headerName_roundTrips_andIsListed(Mode mode) {
+    assertThat(Mode.fromHeaderName(mode.headerName())).isSameAs(mode);
+    assertThat(Mode.headerNames().split(", ")).contains(mode.headerName());
+  }
+
+  @ParameterizedTest
+  @EnumSource(Mode.class)
+  void transformation_isOneTheJdkProvides(Mode mode) throws Exception {
+    assertThat(Cipher.getInstance(mode.transformation())).isNotNull();
+  }
+
+  @ParameterizedTest
+  @EnumSource(Mode.class)
+  void aead_isExactlyTheModesWithATag(Mode mode) {
+    assertThat(mode.isAead()).isEqualTo(mode == Mode.GCM || mode == Mode.CHACHA);
+    assertThat(mode.tagLength()).isEqualTo(mode.isAead() ? 16 : 0);
+  }
+
+  @ParameterizedTest(name = "{0}: {1} plaintext bytes -> {2} payload bytes")
+  @CsvSource({
+      "GCM, 0, 28", "GCM, 17, 45", "CHACHA, 5, 33",
+      "CBC, 0, 32", "CBC, 15, 32", "CBC, 16, 48",
+      "CTR, 7, 23", "CFB, 7, 23", "OFB, 7, 23",
+      "ECB, 0, 16", "ECB, 16, 32"})
+  void payloadLength_followsTheSpec_andIsAValidLength(Mode mode, int plaintext, int payload) {
+    assertThat(mode.payloadLength(plaintext)).isEqualTo(payload);
+    assertThat(mode.payloadLengthProblem(payload)).isNull();
+  }
+
+  @ParameterizedTest(name = "{0}: {1} payload bytes is invalid")
+  @CsvSource({"GCM, 27", "CHACHA, 0", "CBC, 16", "CBC, 33", "CTR, 15", "ECB, 0", "ECB, 17"})
+  void payloadLengthProblem_namesImpossibleLengths(Mode mode, int payload) {
+    assertThat(mode.payloadLengthProblem(payload)).isNotBlank().contains(mode.headerName());
+  }
+
+  @ParameterizedTest
+  @CsvSource({"GCM, 128, true", "GCM, 192, true", "GCM, 256, true", "GCM, 64, false",
+      "CHACHA, 256, true", "CHACHA, 128, false", "CBC, 192, true"})
+  void acceptsKeySize_onlyTheAlgorithmsSizes(Mode mode, int bits, boolean accepted) {
+    assertThat(mode.acceptsKeySize(bits)).isEqualTo(accepted);
+  }
+}

@@ -1,0 +1,206 @@
+package io.cipherd.server.engine;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import com.google.protobuf.ByteString;
+import io.cipherd.server.crypto.DecryptionFailedException;
+import io.cipherd.server.crypto.Mode;
+import io.cipherd.server.crypto.envelope.EnvelopeHeader;
+import io.cipherd.server.crypto.envelope.InvalidCiphertextException;
+import io.cipherd.server.errors.InvalidArgumentException;
+import io.cipherd.server.keys.CountingKeyStore;
+import io.cipherd.server.keys.InMemoryKeyStore;
+import io.cipherd.server.keys.KeyNotFoundException;
+import io.cipherd.server.keys.Keys;
+import io.cipherd.server.pool.CipherPoolConfig;
+import io.cipherd.server.pool.CipherPools;
+import io.cipherd.server.security.AccessDeniedException;
+import io.cipherd.server.security.Authorizer;
+import io.cipherd.server.security.Operation;
+import io.cipherd.server.security.TestDenials;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+/** The crypto operations on domain types: round trips, rewraps, inspection, refusals and what they observe. */
+class CryptoEngineTest {
+  private static final ByteString SECRET = ByteString.copyFromUtf8("a secret worth keeping");
+  private static final ByteString CONTEXT = ByteString.copyFromUtf8("tenant=7");
+
+  private final CountingKeyStore store = new CountingKeyStore(new InMemoryKeyStore());
+  private final Keys keys = Keys.over(store);
+  private final CipherPools pools = new CipherPools(CipherPoolConfig.DEFAULT);
+  private final List<String> observed = new ArrayList<>();
+  private final CryptoObserver recorder = new CryptoObserver() {
+    @Override
+    public void succeeded(CryptoOperation operation, EnvelopeHeader header, int plaintextBytes) {
+      observed.add(operation + " ok " + header + " " + plaintextBytes);
+    }
+
+    @Override
+    public void failed(CryptoOperation operation, EnvelopeHeader header, RuntimeException error) {
+      observed.add(operation + " failed " + header + " " + error.getClass().getSimpleName());
+    }
+  };
+  private final CryptoEngine engine = new CryptoEngine(keys.cache(), pools, Authorizer.ALLOW_ALL, recorder);
+
+  @AfterEach
+  void closePools() {
+    pools.close();
+  }
+
+  @Test
+  void encrypt_thenDecrypt_returnsThePlaintext_underTheCurrentVersion() {
+    keys.create("orders", Mode.GCM, 256, false, null);
+
+    Encrypted encrypted = engine.encrypt("orders", 0, SECRET, CONTEXT);
+    Decrypted decrypted = engine.decrypt(encrypted.ciphertext().toStringUtf8(), CONTEXT);
+
+    assertThat(encrypted.ciphertext().toStringUtf8()).startsWith("<orders/v1:gcm>");
+    assertThat(ByteString.copyFrom(decrypted.plaintext())).isEqualTo(SECRET);
+    assertThat(decrypted.header().version()).isEqualTo(1);
+    assertThat(observed).containsExactly(
+        "ENCRYPT ok <orders/v1:gcm> " + SECRET.size(), "DECRYPT ok <orders/v1:gcm> " + SECRET.size());
+  }
+
+  @Test
+  void decrypt_withAnotherContext_failsAsDecryptionFailed() {
+    keys.create("orders", Mode.CHACHA, 256, false, null);
+    String ciphertext = engine.encrypt("orders", 0, SECRET, CONTEXT).ciphertext().toStringUtf8();
+
+    assertThatThrownBy(() -> engine.decrypt(ciphertext, ByteString.copyFromUtf8("tenant=8")))
+        .isInstanceOf(DecryptionFailedException.class)
+        .hasMessage("decryption failed");
+  }
+
+  @Test
+  void reEncrypt_rewrapsToTheCurrentVersion_withoutChangingThePlaintext() {
+    keys.create("orders", Mode.GCM, 256, false, null);
+    String v1 = engine.encrypt("orders", 0, SECRET, CONTEXT).ciphertext().toStringUtf8();
+    keys.rotate("orders", Mode.CHACHA, 0, false);
+
+    ReEncrypted rewrapped = engine.reEncrypt(v1, CONTEXT, "");
+
+    assertThat(rewrapped.sourceVersion()).isEqualTo(1);
+    assertThat(rewrapped.encrypted().ciphertext().toStringUtf8()).startsWith("<orders/v2:chacha>");
+    assertThat(ByteString.copyFrom(engine.decrypt(rewrapped.encrypted().ciphertext().toStringUtf8(), CONTEXT)
+        .plaintext())).isEqualTo(SECRET);
+  }
+
+  @Test
+  void reEncrypt_intoAnotherKey_keepsTheContextBound() {
+    keys.create("orders", Mode.GCM, 256, false, null);
+    keys.create("archive", Mode.GCM, 256, false, null);
+    String ciphertext = engine.encrypt("orders", 0, SECRET, CONTEXT).ciphertext().toStringUtf8();
+
+    String moved = engine.reEncrypt(ciphertext, CONTEXT, "archive").encrypted().ciphertext().toStringUtf8();
+
+    assertThat(moved).startsWith("<archive/v1:gcm>");
+    assertThatThrownBy(() -> engine.decrypt(moved, ByteString.EMPTY)).isInstanceOf(DecryptionFailedException.class);
+  }
+
+  @Test
+  void inspect_readsTheHeaderAndTheCurrentVersion_withoutDecrypting() {
+    keys.create("orders", Mode.GCM, 256, false, null);
+    String v1 = engine.encrypt("orders", 0, SECRET, CONTEXT).ciphertext().toStringUtf8();
+    keys.rotate("orders", null, 0, false);
+    observed.clear();
+
+    Inspection inspection = engine.inspect(v1);
+
+    assertThat(inspection.header()).isEqualTo(new EnvelopeHeader("orders", 1, Mode.GCM));
+    assertThat(inspection.currentVersion()).isEqualTo(2);
+    assertThat(inspection.behindCurrent()).isTrue();
+    assertThat(observed).as("inspecting is not a crypto operation").isEmpty();
+  }
+
+  @Test
+  void aContext_forAnUnauthenticatedMode_isRefused() {
+    keys.create("legacy", Mode.CBC, 256, true, null);
+
+    assertThatThrownBy(() -> engine.encrypt("legacy", 0, SECRET, CONTEXT))
+        .isInstanceOf(InvalidArgumentException.class)
+        .hasMessageContaining("only bound by AEAD modes");
+  }
+
+  @Test
+  void aMalformedCiphertext_failsWithoutALabel_andNeedsNoStore() {
+    assertThatThrownBy(() -> engine.decrypt("<orders/v1:gcm>not*base64", CONTEXT))
+        .isInstanceOf(InvalidCiphertextException.class);
+
+    assertThat(observed).containsExactly("DECRYPT failed null InvalidCiphertextException");
+    assertThat(engine.canDecryptFromMemory("no header at all")).as("fails at once").isTrue();
+    assertThat(store.totalCalls()).isZero();
+  }
+
+  @Test
+  void anUnknownKey_isNotFound_andObservedWithoutItsName() {
+    assertThatThrownBy(() -> engine.encrypt("no-such-key", 0, SECRET, CONTEXT))
+        .isInstanceOf(KeyNotFoundException.class);
+
+    assertThat(observed).containsExactly("ENCRYPT failed null KeyNotFoundException");
+  }
+
+  @Test
+  void aRefusedCaller_isStoppedBeforeAnyKeyIsRead() {
+    keys.create("orders", Mode.GCM, 256, false, null);
+    String ciphertext = engine.encrypt("orders", 0, SECRET, CONTEXT).ciphertext().toStringUtf8();
+    keys.invalidateAll();
+    store.resetCounts();
+    CryptoEngine refusing = new CryptoEngine(keys.cache(), pools, new RefuseAll(), CryptoObserver.NONE);
+
+    assertThatThrownBy(() -> refusing.encrypt("orders", 0, SECRET, CONTEXT)).isInstanceOf(AccessDeniedException.class);
+    assertThatThrownBy(() -> refusing.decrypt(ciphertext, CONTEXT)).isInstanceOf(AccessDeniedException.class);
+    assertThatThrownBy(() -> refusing.reEncrypt(ciphertext, CONTEXT, "")).isInstanceOf(AccessDeniedException.class);
+    assertThatThrownBy(() -> refusing.inspect(ciphertext)).isInstanceOf(AccessDeniedException.class);
+    assertThat(store.totalCalls()).isZero();
+  }
+
+  @Test
+  void canReEncryptFromMemory_onlyOnceBothKeysAreLoaded() {
+    keys.create("orders", Mode.GCM, 256, false, null);
+    keys.create("archive", Mode.GCM, 256, false, null);
+    String ciphertext = engine.encrypt("orders", 0, SECRET, CONTEXT).ciphertext().toStringUtf8();
+
+    assertThat(engine.canReEncryptFromMemory(ciphertext, "")).isTrue();
+    assertThat(engine.canReEncryptFromMemory(ciphertext, "archive")).as("archive's bytes not loaded yet").isFalse();
+    engine.encrypt("archive", 0, SECRET, CONTEXT);
+    assertThat(engine.canReEncryptFromMemory(ciphertext, "archive")).isTrue();
+  }
+
+  @Test
+  void inBatch_runsEveryItem_andReturnsItsCiphersToThePools() {
+    keys.create("orders", Mode.GCM, 256, false, null);
+
+    List<String> ciphertexts = engine.inBatch(batch -> {
+      List<String> out = new ArrayList<>();
+      for (int i = 0; i < 10; i++) {
+        out.add(batch.encrypt("orders", 0, SECRET, CONTEXT).ciphertext().toStringUtf8());
+      }
+      return out;
+    });
+
+    assertThat(ciphertexts).hasSize(10).doesNotHaveDuplicates();
+    assertThat(pools.pool(Mode.GCM).getNumActive()).isZero();
+  }
+
+  /** An access policy that lets nobody do anything. */
+  private static final class RefuseAll implements Authorizer {
+    @Override
+    public void check(Operation operation, String keyName) {
+      throw TestDenials.denied();
+    }
+
+    @Override
+    public boolean allows(Operation operation, String keyName) {
+      return false;
+    }
+
+    @Override
+    public void checkReEncrypt(String sourceKey, String targetKey) {
+      throw TestDenials.denied();
+    }
+  }
+}

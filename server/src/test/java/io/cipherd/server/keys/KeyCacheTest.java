@@ -1,0 +1,278 @@
+package io.cipherd.server.keys;
+
+import io.cipherd.server.crypto.ArrayPayloadCipher;
+import io.cipherd.server.crypto.envelope.ParsedEnvelope;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.cipherd.server.errors.InvalidArgumentException;
+import io.cipherd.server.pool.CipherPoolConfig;
+import io.cipherd.server.pool.CipherPools;
+import io.cipherd.server.crypto.DecryptionFailedException;
+import io.cipherd.server.crypto.envelope.Envelope;
+import io.cipherd.server.crypto.envelope.EnvelopeHeader;
+import io.cipherd.server.crypto.Mode;
+import io.cipherd.server.crypto.PayloadCipher;
+import java.nio.charset.StandardCharsets;
+import java.time.Clock;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.util.Arrays;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import javax.crypto.spec.SecretKeySpec;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/** The key cache: policy enforcement on use, store calls only on misses, refreshes, and writes cached in store order. */
+class KeyCacheTest {
+  private static final Instant NOW = Instant.parse("2025-06-01T12:00:00Z");
+  private static final byte[] CONTEXT = "tenant=42".getBytes(StandardCharsets.UTF_8);
+
+  private final InMemoryKeyStore memory = new InMemoryKeyStore();
+  private final CountingKeyStore store = new CountingKeyStore(memory);
+  private final Keys ring = Keys.over(store, Clock.fixed(NOW, ZoneOffset.UTC));
+
+  @AfterEach
+  void closePools() {
+    ring.close();
+  }
+
+  private String encrypt(String name, int version, String plaintext) {
+    return ring.encrypt(name, version, plaintext, CONTEXT);
+  }
+
+  private String decrypt(String ciphertext) {
+    return ring.decrypt(ciphertext, CONTEXT);
+  }
+
+  private KeyMetadata createGcm(String name) {
+    return ring.create(name, null, 0, false, null);
+  }
+
+
+  /**
+   * Stops a rotation after the store has its new version but before the ring caches the result,
+   * runs {@code overlapping} meanwhile, then lets the rotation finish. Waits up to 300 ms for
+   * {@code overlapping} before letting go: it may finish first, as it can in production when the
+   * rotating thread is descheduled, or it may be made to wait for the rotation.
+   */
+  private void overlapWithRotation(String name, java.util.concurrent.Callable<?> overlapping) throws Exception {
+    CountDownLatch stored = new CountDownLatch(1);
+    CountDownLatch release = new CountDownLatch(1);
+    store.afterNextAddVersion(() -> {
+      stored.countDown();
+      try {
+        release.await();
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+      }
+    });
+    ExecutorService threads = Executors.newFixedThreadPool(2);
+    try {
+      Future<KeyMetadata> rotation = threads.submit(() -> ring.rotate(name, null, 0, false));
+      assertThat(stored.await(5, TimeUnit.SECONDS)).isTrue();
+      Future<?> other = threads.submit(overlapping);
+      try {
+        other.get(300, TimeUnit.MILLISECONDS);
+      } catch (TimeoutException e) {
+        // Waiting for the rotation to finish: also correct.
+      }
+      release.countDown();
+      rotation.get(5, TimeUnit.SECONDS);
+      other.get(5, TimeUnit.SECONDS);
+    } finally {
+      release.countDown();
+      threads.shutdownNow();
+    }
+  }
+
+  @Test
+  @Timeout(20)
+  void policyUpdateOverlappingARotation_cachedKeyEndsWithTheNewPolicy() throws Exception {
+    createGcm("k");
+    String v1 = encrypt("k", 0, "old");
+
+    overlapWithRotation("k", () -> ring.updatePolicy("k", new KeyPolicy(2, 0, false)));
+
+    assertThat(memory.readKey("k").orElseThrow().policy().minDecryptionVersion()).isEqualTo(2);
+    assertThat(ring.describe("k").policy().minDecryptionVersion()).isEqualTo(2);
+    assertThatThrownBy(() -> decrypt(v1)).isInstanceOf(KeyPolicyViolationException.class);
+  }
+
+  @Test
+  @Timeout(20)
+  void twoOverlappingRotations_cachedKeyEndsAtTheNewestVersion() throws Exception {
+    createGcm("k");
+
+    overlapWithRotation("k", () -> ring.rotate("k", null, 0, false));
+
+    assertThat(memory.readKey("k").orElseThrow().currentVersion()).isEqualTo(3);
+    assertThat(ring.describe("k").currentVersion()).isEqualTo(3);
+    assertThat(ring.forEncryption("k", 0).header().version()).isEqualTo(3);
+  }
+
+  @Test
+  void forEncryption_ecbWithoutAllowEcbEncryption_isRefused_butEcbStillDecrypts() {
+    ring.create("legacy", Mode.ECB, 0, true, new KeyPolicy(0, 0, true));
+    String ciphertext = encrypt("legacy", 0, "old data");
+
+    ring.updatePolicy("legacy", KeyPolicy.DEFAULT);
+
+    assertThatThrownBy(() -> ring.forEncryption("legacy", 0))
+        .isInstanceOf(KeyPolicyViolationException.class)
+        .hasMessageContaining("allow_ecb_encryption");
+    assertThat(decrypt(ciphertext)).isEqualTo("old data");
+  }
+
+  @Test
+  void forEncryption_explicitVersion_honoursMinEncryptionVersion() {
+    createGcm("k");
+    ring.rotate("k", null, 0, false);
+    ring.rotate("k", null, 0, false);
+    ring.updatePolicy("k", new KeyPolicy(0, 2, false));
+
+    assertThatThrownBy(() -> ring.forEncryption("k", 1))
+        .isInstanceOf(KeyPolicyViolationException.class)
+        .hasMessageContaining("min_encryption_version");
+    assertThat(ring.forEncryption("k", 2).header().version()).isEqualTo(2);
+    assertThat(ring.forEncryption("k", 0).header().version()).isEqualTo(3);
+  }
+
+  @Test
+  void forEncryption_explicitVersionBelowMinDecryptionVersion_isRefused() {
+    createGcm("k");
+    ring.rotate("k", null, 0, false);
+    ring.updatePolicy("k", new KeyPolicy(2, 0, false));
+
+    assertThatThrownBy(() -> ring.forEncryption("k", 1)).isInstanceOf(KeyPolicyViolationException.class);
+  }
+
+  @Test
+  void forEncryption_unknownVersionOrKey_throwsKeyNotFound_negativeVersionIsInvalid() {
+    createGcm("k");
+
+    assertThatThrownBy(() -> ring.forEncryption("k", 2)).isInstanceOf(KeyNotFoundException.class);
+    assertThatThrownBy(() -> ring.forEncryption("nope", 0)).isInstanceOf(KeyNotFoundException.class);
+    assertThatThrownBy(() -> ring.forEncryption("k", -1)).isInstanceOf(InvalidArgumentException.class);
+  }
+
+  @Test
+  void forDecryption_headerModeDifferentFromTheVersionsMode_failsAsDecryptionFailure() {
+    createGcm("k");
+    String gcm = encrypt("k", 0, "data");
+    String relabelled = gcm.replace("<k/v1:gcm>", "<k/v1:ctr>"); // a well-formed ctr envelope
+
+    assertThatThrownBy(() -> decrypt(relabelled)).isInstanceOf(DecryptionFailedException.class);
+    assertThatThrownBy(() -> ring.forDecryption(new EnvelopeHeader("k", 1, Mode.CHACHA)))
+        .isInstanceOf(DecryptionFailedException.class);
+  }
+
+  @Test
+  void forDecryption_unknownVersion_throwsKeyNotFound() {
+    createGcm("k");
+
+    assertThatThrownBy(() -> ring.forDecryption(new EnvelopeHeader("k", 2, Mode.GCM)))
+        .isInstanceOf(KeyNotFoundException.class);
+  }
+
+  @Test
+  void cachedKey_encryptAndDecrypt_makeNoStoreCalls() {
+    createGcm("k");
+    String warmup = encrypt("k", 0, "warm up");
+    decrypt(warmup);
+    store.resetCounts();
+
+    for (int i = 0; i < 100; i++) {
+      assertThat(decrypt(encrypt("k", 0, "message " + i))).isEqualTo("message " + i);
+    }
+
+    assertThat(store.totalCalls()).isZero();
+    assertThat(ring.isCached("k", 0)).isTrue();
+    assertThat(ring.isCached("k", 1)).isTrue();
+  }
+
+  @Test
+  void firstUseAfterCreate_readsOnlyTheKeyBytesOnce() {
+    createGcm("k");
+    store.resetCounts();
+    assertThat(ring.isCached("k", 0)).isFalse();
+
+    decrypt(encrypt("k", 0, "x"));
+    decrypt(encrypt("k", 0, "y"));
+
+    assertThat(store.calls("readMaterial")).isEqualTo(1);
+    assertThat(store.totalCalls()).isEqualTo(1); // the metadata was remembered from the create
+  }
+
+  @Test
+  void uncachedKey_isLoadedFromTheStoreOnFirstUse() {
+    memory.createKey("k", new NewKeyVersion(new KeyVersionInfo(1, Mode.GCM, 256, NOW, false), new byte[32]),
+        KeyPolicy.DEFAULT); // written by someone else, e.g. before a restart
+
+    assertThat(decrypt(encrypt("k", 0, "hello"))).isEqualTo("hello");
+    assertThat(store.calls("readKey")).isEqualTo(1);
+    assertThat(store.calls("readMaterial")).isEqualTo(1);
+  }
+
+  @Test
+  void refreshCached_seesARotationByAnotherReplica_andKeepsLoadedVersions() {
+    createGcm("k");
+    String v1 = encrypt("k", 0, "before");
+    Keys otherReplica = Keys.over(memory, Clock.fixed(NOW, ZoneOffset.UTC));
+    otherReplica.rotate("k", null, 0, false);
+    otherReplica.updatePolicy("k", new KeyPolicy(0, 2, false));
+    assertThat(ring.describe("k").currentVersion()).isEqualTo(1); // cached, not yet refreshed
+
+    assertThat(ring.refreshCached()).isZero();
+
+    assertThat(ring.describe("k").currentVersion()).isEqualTo(2);
+    assertThat(ring.describe("k").policy()).isEqualTo(new KeyPolicy(0, 2, false));
+    assertThat(ParsedEnvelope.parse(encrypt("k", 0, "after")).header().version()).isEqualTo(2);
+    store.resetCounts();
+    assertThat(decrypt(v1)).isEqualTo("before");
+    assertThat(store.totalCalls()).isZero(); // version 1 stayed loaded through the refresh
+  }
+
+  @Test
+  void refreshCached_readsOnlyTheKeysInTheCache() {
+    createGcm("a");
+    createGcm("b");
+    memory.createKey("not-cached", new NewKeyVersion(new KeyVersionInfo(1, Mode.GCM, 256, NOW, false),
+        new byte[32]), KeyPolicy.DEFAULT);
+    store.resetCounts();
+
+    ring.refreshCached();
+
+    assertThat(store.calls("readKey")).isEqualTo(2);
+    assertThat(store.totalCalls()).isEqualTo(2);
+  }
+
+  @Test
+  void forDecryption_versionNewerThanTheCachedMetadata_isFetchedFromTheStoreOnDemand() {
+    createGcm("k");
+    encrypt("k", 0, "warm up");
+    Keys otherReplica = Keys.over(memory, Clock.fixed(NOW, ZoneOffset.UTC));
+    otherReplica.rotate("k", null, 0, false);
+    UsableKey v2 = otherReplica.forEncryption("k", 0);
+    String fromOther = new ParsedEnvelope(v2.header(), ring.cipher().encrypt(v2.header(), v2.secret(), CONTEXT,
+        "rotated elsewhere".getBytes(StandardCharsets.UTF_8))).format();
+    store.resetCounts();
+
+    assertThat(ring.isCached("k", 2)).as("an unseen version needs the store, so the blocking pool").isFalse();
+    assertThat(decrypt(fromOther)).isEqualTo("rotated elsewhere");
+    assertThat(store.calls("readKey")).isEqualTo(1);
+    assertThat(store.calls("readMaterial")).isEqualTo(1);
+    assertThat(ring.isCached("k", 2)).isTrue();
+    assertThatThrownBy(() -> ring.forDecryption(new EnvelopeHeader("k", 3, Mode.GCM)))
+        .isInstanceOf(KeyNotFoundException.class);
+  }
+}

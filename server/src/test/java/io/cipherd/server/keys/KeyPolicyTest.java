@@ -1,0 +1,73 @@
+package io.cipherd.server.keys;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatCode;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.cipherd.server.crypto.Mode;
+import io.cipherd.server.errors.InvalidArgumentException;
+import java.time.Instant;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+/** A key's rules: which versions decrypt, which may be chosen to encrypt, ECB, and minimums that fit. */
+class KeyPolicyTest {
+  private static KeyVersionInfo version(int number, Mode mode) {
+    return new KeyVersionInfo(number, mode, 256, Instant.EPOCH, false);
+  }
+
+  @ParameterizedTest(name = "min_decryption {0}, min_encryption {1}, version {2}: decrypts {3}, may be chosen {4}")
+  @CsvSource({
+      "0, 0, 1, true, true",
+      "2, 0, 1, false, false",
+      "2, 0, 2, true, true",
+      "0, 3, 2, true, false",
+      "1, 3, 3, true, true"})
+  void minimums_decideDecryptionAndChosenEncryption(int minDecryption, int minEncryption, int v,
+      boolean decrypts, boolean chosen) {
+    KeyPolicy policy = new KeyPolicy(minDecryption, minEncryption, false);
+
+    assertThat(policy.allowsDecryption(v)).isEqualTo(decrypts);
+    assertThat(policy.allowsEncryption(v)).isEqualTo(chosen);
+    if (decrypts) {
+      assertThatCode(() -> policy.checkDecryption("orders", v)).doesNotThrowAnyException();
+    } else {
+      assertThatThrownBy(() -> policy.checkDecryption("orders", v))
+          .isInstanceOf(KeyPolicyViolationException.class).hasMessageContaining("min_decryption_version");
+    }
+  }
+
+  @Test
+  void theCurrentVersion_alwaysEncrypts_whateverTheMinimums() {
+    KeyPolicy policy = new KeyPolicy(0, 5, false);
+
+    assertThatCode(() -> policy.checkEncryption("orders", version(2, Mode.GCM), /* chosenByCaller= */ false))
+        .doesNotThrowAnyException();
+    assertThatThrownBy(() -> policy.checkEncryption("orders", version(2, Mode.GCM), /* chosenByCaller= */ true))
+        .isInstanceOf(KeyPolicyViolationException.class);
+  }
+
+  @Test
+  void ecb_encryptsOnlyWhenAllowed() {
+    assertThatThrownBy(() -> KeyPolicy.DEFAULT.checkEncryption("legacy", version(1, Mode.ECB), false))
+        .isInstanceOf(KeyPolicyViolationException.class).hasMessageContaining("allow_ecb_encryption");
+    assertThatCode(() -> new KeyPolicy(0, 0, true).checkEncryption("legacy", version(1, Mode.ECB), false))
+        .doesNotThrowAnyException();
+  }
+
+  @Test
+  void checkFits_refusesMinimumsAboveTheCurrentVersion() {
+    assertThatCode(() -> new KeyPolicy(3, 3, false).checkFits(3)).doesNotThrowAnyException();
+    assertThatThrownBy(() -> new KeyPolicy(4, 0, false).checkFits(3))
+        .isInstanceOf(KeyPolicyViolationException.class).hasMessageContaining("min_decryption_version 4");
+    assertThatThrownBy(() -> new KeyPolicy(0, 4, false).checkFits(3))
+        .isInstanceOf(KeyPolicyViolationException.class).hasMessageContaining("min_encryption_version 4");
+  }
+
+  @Test
+  void negativeMinimums_areInvalid() {
+    assertThatThrownBy(() -> new KeyPolicy(-1, 0, false)).isInstanceOf(InvalidArgumentException.class);
+    assertThatThrownBy(() -> new KeyPolicy(0, -1, false)).isInstanceOf(InvalidArgumentException.class);
+  }
+}

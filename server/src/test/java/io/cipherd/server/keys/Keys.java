@@ -1,0 +1,112 @@
+package io.cipherd.server.keys;
+
+import io.cipherd.server.crypto.Mode;
+import io.cipherd.server.crypto.envelope.EnvelopeHeader;
+import io.cipherd.server.crypto.ArrayPayloadCipher;
+import io.cipherd.server.crypto.envelope.ParsedEnvelope;
+import io.cipherd.server.pool.CipherPoolConfig;
+import io.cipherd.server.pool.CipherPools;
+import java.nio.charset.StandardCharsets;
+import java.time.Clock;
+import java.util.List;
+
+/**
+ * A {@link KeyCache} and a {@link KeyAdmin} over one store, wired as {@code Cipherd} wires them, for
+ * tests that administer keys and then use them.
+ */
+public final class Keys implements AutoCloseable {
+  private final KeyCache cache;
+  private final KeyAdmin admin;
+  private final CipherPools pools = new CipherPools(CipherPoolConfig.DEFAULT);
+  private final ArrayPayloadCipher cipher = new ArrayPayloadCipher(pools);
+
+  private Keys(KeyStore store, Clock clock) {
+    this.cache = new KeyCache(store);
+    this.admin = new KeyAdmin(store, cache, clock);
+  }
+
+  public static Keys over(KeyStore store, Clock clock) {
+    return new Keys(store, clock);
+  }
+
+  public static Keys over(KeyStore store) {
+    return new Keys(store, Clock.systemUTC());
+  }
+
+  public KeyCache cache() {
+    return cache;
+  }
+
+  public KeyAdmin admin() {
+    return admin;
+  }
+
+  /** The cipher {@link #encrypt} and {@link #decrypt} use, for tests that bypass the cache. */
+  public ArrayPayloadCipher cipher() {
+    return cipher;
+  }
+
+  public KeyMetadata create(String name, Mode mode, int keySizeBits, boolean allowUnauthenticated, KeyPolicy policy) {
+    return admin.create(name, mode, keySizeBits, allowUnauthenticated, policy);
+  }
+
+  public KeyMetadata rotate(String name, Mode mode, int keySizeBits, boolean allowUnauthenticated) {
+    return admin.rotate(name, mode, keySizeBits, allowUnauthenticated);
+  }
+
+  public KeyMetadata importVersion(String name, Mode mode, byte[] material, boolean allowUnauthenticated) {
+    return admin.importVersion(name, mode, material, allowUnauthenticated);
+  }
+
+  public KeyMetadata updatePolicy(String name, KeyPolicy policy) {
+    return admin.updatePolicy(name, policy);
+  }
+
+  public List<KeyMetadata> list(String after, int limit) {
+    return admin.list(after, limit);
+  }
+
+  public KeyMetadata describe(String name) {
+    return cache.describe(name);
+  }
+
+  public UsableKey forEncryption(String name, int version) {
+    return cache.forEncryption(name, version);
+  }
+
+  public UsableKey forDecryption(EnvelopeHeader header) {
+    return cache.forDecryption(header);
+  }
+
+  public boolean isCached(String name, int version) {
+    return cache.isCached(name, version);
+  }
+
+  public int refreshCached() {
+    return cache.refreshCached();
+  }
+
+  public void invalidateAll() {
+    cache.invalidateAll();
+  }
+
+  /** Encrypts through the cache, as the API would: with the current version, or {@code version} if not 0. */
+  public String encrypt(String name, int version, String plaintext, byte[] context) {
+    UsableKey key = cache.forEncryption(name, version);
+    byte[] payload = cipher.encrypt(key.header(), key.secret(), context, plaintext.getBytes(StandardCharsets.UTF_8));
+    return new ParsedEnvelope(key.header(), payload).format();
+  }
+
+  /** Decrypts through the cache with the version the ciphertext names. */
+  public String decrypt(String ciphertext, byte[] context) {
+    ParsedEnvelope envelope = ParsedEnvelope.parse(ciphertext);
+    UsableKey key = cache.forDecryption(envelope.header());
+    return new String(cipher.decrypt(envelope, key.secret(), context), StandardCharsets.UTF_8);
+  }
+
+  /** Closes the pools of {@link #encrypt} and {@link #decrypt}. */
+  @Override
+  public void close() {
+    pools.close();
+  }
+}

@@ -1,0 +1,530 @@
+package io.cipherd.server.keystore.pkcs12;
+
+import io.cipherd.server.crypto.ArrayPayloadCipher;
+import io.cipherd.server.crypto.envelope.ParsedEnvelope;
+import io.cipherd.server.keys.KeyMetadata;
+import io.cipherd.server.keys.KeyPolicy;
+import io.cipherd.server.keys.Keys;
+import io.cipherd.server.keys.KeyStore;
+import io.cipherd.server.keys.KeyStoreContractTest;
+import io.cipherd.server.keys.KeyStoreUnavailableException;
+import io.cipherd.server.keys.NewKeyVersion;
+import io.cipherd.server.keys.UsableKey;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assumptions.assumeThat;
+
+import io.cipherd.server.pool.CipherPoolConfig;
+import io.cipherd.server.pool.CipherPools;
+import io.cipherd.server.crypto.envelope.Envelope;
+import io.cipherd.server.crypto.Mode;
+import io.cipherd.server.crypto.PayloadCipher;
+import java.io.ByteArrayOutputStream;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.FileSystems;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.security.KeyStore.PasswordProtection;
+import java.security.KeyStore.SecretKeyEntry;
+import java.time.Clock;
+import java.util.Arrays;
+import java.util.Base64;
+import java.util.Collections;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import javax.crypto.Cipher;
+import javax.crypto.SecretKey;
+import javax.crypto.spec.IvParameterSpec;
+import javax.crypto.spec.SecretKeySpec;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The key-store contract on the PKCS12 store, plus what only a file-backed store must do. */
+class Pkcs12KeyStoreTest extends KeyStoreContractTest {
+  private static final String PASSWORD = "correct horse battery staple";
+
+  @TempDir
+  Path tmp;
+
+  private Path dataDir;
+
+  @Override
+  protected KeyStore newStore() {
+    dataDir = tmp.resolve("data");
+    return Pkcs12KeyStore.open(dataDir, PASSWORD.toCharArray());
+  }
+
+  private Path p12() {
+    return dataDir.resolve(Pkcs12KeyStore.KEYSTORE_FILE);
+  }
+
+  private Path policies() {
+    return dataDir.resolve(Pkcs12KeyStore.POLICY_FILE);
+  }
+
+  /** Closes the store and opens the same directory again, as a restart would. */
+  private void reopen() {
+    store.close();
+    store = null;
+    store = Pkcs12KeyStore.open(dataDir, PASSWORD.toCharArray());
+  }
+
+  private static java.security.KeyStore loadWithJdk(Path file, String password) throws Exception {
+    java.security.KeyStore jks = java.security.KeyStore.getInstance("PKCS12");
+    try (InputStream in = Files.newInputStream(file)) {
+      jks.load(in, password.toCharArray());
+    }
+    return jks;
+  }
+
+  private static void storeWithJdk(java.security.KeyStore jks, Path file, String password) throws Exception {
+    try (OutputStream out = Files.newOutputStream(file)) {
+      jks.store(out, password.toCharArray());
+    }
+  }
+
+  @Test
+  public void reopen_keepsEveryKeyVersionPolicyAndByte() {
+    NewKeyVersion a1 = version(1, Mode.GCM, 256);
+    NewKeyVersion a2 = version(2, Mode.CBC, 128, true);
+    NewKeyVersion b1 = version(1, Mode.CHACHA, 256);
+    store.createKey("a", a1, KeyPolicy.DEFAULT);
+    store.addVersion("a", 1, a2);
+    store.createKey("b", b1, STRICT);
+    store.updatePolicy("a", new KeyPolicy(2, 0, false));
+    KeyMetadata a = store.readKey("a").orElseThrow();
+    KeyMetadata b = store.readKey("b").orElseThrow();
+
+    reopen();
+
+    assertThat(store.listKeyNames()).containsExactly("a", "b");
+    assertThat(store.readKey("a")).contains(a);
+    assertThat(store.readKey("b")).contains(b);
+    assertThat(bytes(store.readMaterial("a", a.version(1)))).isEqualTo(a1.material());
+    assertThat(bytes(store.readMaterial("a", a.version(2)))).isEqualTo(a2.material());
+    assertThat(bytes(store.readMaterial("b", b.version(1)))).isEqualTo(b1.material());
+  }
+
+  @Test
+  public void reopen_thenRotate_continuesNumberingAndKeepsOldVersions() {
+    store.createKey("a", version(1, Mode.GCM, 256), KeyPolicy.DEFAULT);
+    List<byte[]> before = rotateTo("a", 3);
+    reopen();
+
+    NewKeyVersion v4 = version(4, Mode.GCM, 256);
+    store.addVersion("a", 3, v4);
+    reopen();
+
+    KeyMetadata a = store.readKey("a").orElseThrow();
+    assertThat(a.currentVersion()).isEqualTo(4);
+    for (int v = 1; v <= 3; v++) {
+      assertThat(bytes(store.readMaterial("a", a.version(v)))).isEqualTo(before.get(v - 1));
+    }
+    assertThat(bytes(store.readMaterial("a", a.version(4)))).isEqualTo(v4.material());
+  }
+
+  @Test
+  public void files_areOwnerOnly_0600_inA0700Directory() throws Exception {
+    assumeThat(FileSystems.getDefault().supportedFileAttributeViews()).contains("posix");
+    store.createKey("a", version(1, Mode.GCM, 256), STRICT);
+
+    assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(dataDir))).isEqualTo("rwx------");
+    assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(p12()))).isEqualTo("rw-------");
+    assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(policies()))).isEqualTo("rw-------");
+  }
+
+  @Test
+  public void write_replacesAGroupReadableFileWithA0600One() throws Exception {
+    assumeThat(FileSystems.getDefault().supportedFileAttributeViews()).contains("posix");
+    store.createKey("a", version(1, Mode.GCM, 256), KeyPolicy.DEFAULT);
+    Files.setPosixFilePermissions(p12(), PosixFilePermissions.fromString("rw-r--r--"));
+    reopen();
+
+    store.addVersion("a", 1, version(2, Mode.GCM, 256));
+
+    assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(p12()))).isEqualTo("rw-------");
+  }
+
+  @Test
+  public void p12_opensWithTheJdkKeyStore_withOneNameVersionAliasPerVersion() throws Exception {
+    NewKeyVersion a1 = version(1, Mode.GCM, 256);
+    store.createKey("a", a1, KeyPolicy.DEFAULT);
+    store.addVersion("a", 1, version(2, Mode.GCM, 256));
+    store.createKey("b", version(1, Mode.CHACHA, 256), KeyPolicy.DEFAULT);
+
+    java.security.KeyStore jks = loadWithJdk(p12(), PASSWORD);
+
+    assertThat(Collections.list(jks.aliases())).containsExactlyInAnyOrder("a/v1", "a/v2", "b/v1");
+    SecretKeyEntry entry = (SecretKeyEntry) jks.getEntry("a/v1", new PasswordProtection(PASSWORD.toCharArray()));
+    assertThat(entry.getSecretKey().getEncoded()).isEqualTo(a1.material());
+  }
+
+  @Test
+  public void p12_isListedByKeytool() throws Exception {
+    Path keytool = Path.of(System.getProperty("java.home"), "bin", "keytool");
+    assumeThat(Files.isExecutable(keytool)).as("keytool in this JDK").isTrue();
+    store.createKey("payments", version(1, Mode.GCM, 256), KeyPolicy.DEFAULT);
+    store.addVersion("payments", 1, version(2, Mode.CHACHA, 256));
+
+    ProcessBuilder pb = new ProcessBuilder(keytool.toString(), "-list", "-storetype", "PKCS12",
+        "-keystore", p12().toString(), "-storepass:env", "CIPHERD_TEST_STOREPASS");
+    pb.environment().put("CIPHERD_TEST_STOREPASS", PASSWORD); // not on the command line
+    pb.redirectErrorStream(true);
+    Process process = pb.start();
+    ByteArrayOutputStream output = new ByteArrayOutputStream();
+    process.getInputStream().transferTo(output);
+    assertThat(process.waitFor(60, TimeUnit.SECONDS)).isTrue();
+
+    String listing = output.toString(StandardCharsets.UTF_8);
+    assertThat(process.exitValue()).as(listing).isZero();
+    assertThat(listing).contains("2 entries").contains("payments/v1").contains("payments/v2");
+  }
+
+  @Test
+  public void chachaKey_survivesReopen_andEncryptsWithChaCha20Poly1305() throws Exception {
+    NewKeyVersion v1 = version(1, Mode.CHACHA, 256);
+    store.createKey("chacha", v1, KeyPolicy.DEFAULT);
+    reopen();
+
+    SecretKey key = store.readMaterial("chacha", store.readKey("chacha").orElseThrow().version(1));
+
+    assertThat(key.getAlgorithm()).isEqualTo("ChaCha20");
+    assertThat(key.getEncoded()).isEqualTo(v1.material());
+    byte[] nonce = new byte[12];
+    Cipher encrypt = Cipher.getInstance(Mode.CHACHA.transformation());
+    encrypt.init(Cipher.ENCRYPT_MODE, key, new IvParameterSpec(nonce));
+    byte[] sealed = encrypt.doFinal("hello".getBytes(StandardCharsets.UTF_8));
+    Cipher decrypt = Cipher.getInstance(Mode.CHACHA.transformation());
+    decrypt.init(Cipher.DECRYPT_MODE, new SecretKeySpec(v1.material(), "ChaCha20"), new IvParameterSpec(nonce));
+    assertThat(decrypt.doFinal(sealed)).isEqualTo("hello".getBytes(StandardCharsets.UTF_8));
+  }
+
+  @Test
+  public void open_wrongPassword_failsNamingTheFileButNotThePassword() {
+    store.createKey("a", version(1, Mode.GCM, 256), KeyPolicy.DEFAULT);
+    store.close();
+    store = null;
+
+    assertThatThrownBy(() -> Pkcs12KeyStore.open(dataDir, "Tr0ub4dor&3".toCharArray()))
+        .isInstanceOf(KeyStoreUnavailableException.class)
+        .hasMessageContaining("password does not open")
+        .hasMessageContaining(p12().toString())
+        .hasMessageNotContaining("Tr0ub4dor&3")
+        .hasMessageNotContaining(PASSWORD);
+  }
+
+  @Test
+  public void open_emptyPassword_isRefused() {
+    assertThatThrownBy(() -> Pkcs12KeyStore.open(tmp.resolve("other"), new char[0]))
+        .isInstanceOf(KeyStoreUnavailableException.class)
+        .hasMessageContaining("CIPHERD_KEYSTORE_PASSWORD");
+  }
+
+  @Test
+  public void open_garbageP12_failsNamingTheFile() throws Exception {
+    store.close();
+    store = null;
+    Files.write(p12(), "not a key store".getBytes(StandardCharsets.US_ASCII));
+
+    assertThatThrownBy(() -> Pkcs12KeyStore.open(dataDir, PASSWORD.toCharArray()))
+        .isInstanceOf(KeyStoreUnavailableException.class)
+        .hasMessageContaining(p12().toString())
+        .hasMessageContaining("not a readable PKCS12");
+  }
+
+  @Test
+  public void open_truncatedP12_failsNamingTheFile() throws Exception {
+    store.createKey("a", version(1, Mode.GCM, 256), KeyPolicy.DEFAULT);
+    store.close();
+    store = null;
+    byte[] whole = Files.readAllBytes(p12());
+    Files.write(p12(), Arrays.copyOf(whole, whole.length / 2));
+
+    assertThatThrownBy(() -> Pkcs12KeyStore.open(dataDir, PASSWORD.toCharArray()))
+        .isInstanceOf(KeyStoreUnavailableException.class)
+        .hasMessageContaining(p12().toString());
+  }
+
+  @Test
+  public void open_garbagePolicyFile_failsNamingTheFile() throws Exception {
+    store.createKey("a", version(1, Mode.GCM, 256), KeyPolicy.DEFAULT);
+    store.close();
+    store = null;
+    Files.writeString(policies(), "{\"format\": 1, \"policies\": {\"a\": {\"min_decryption_version\": -1");
+
+    assertThatThrownBy(() -> Pkcs12KeyStore.open(dataDir, PASSWORD.toCharArray()))
+        .isInstanceOf(KeyStoreUnavailableException.class)
+        .hasMessageContaining(policies().toString());
+  }
+
+  @Test
+  public void open_versionGapInP12_isRefusedRatherThanGuessed() throws Exception {
+    store.createKey("a", version(1, Mode.GCM, 256), KeyPolicy.DEFAULT);
+    rotateTo("a", 3);
+    store.close();
+    store = null;
+    java.security.KeyStore jks = loadWithJdk(p12(), PASSWORD);
+    jks.deleteEntry("a/v2");
+    storeWithJdk(jks, p12(), PASSWORD);
+
+    assertThatThrownBy(() -> Pkcs12KeyStore.open(dataDir, PASSWORD.toCharArray()))
+        .isInstanceOf(KeyStoreUnavailableException.class)
+        .hasMessageContaining(p12().toString())
+        .hasMessageContaining("key 'a' has versions [1, 3]");
+  }
+
+  @Test
+  public void open_foreignEntryInP12_isRefusedNamingIt() throws Exception {
+    store.createKey("a", version(1, Mode.GCM, 256), KeyPolicy.DEFAULT);
+    store.close();
+    store = null;
+    java.security.KeyStore jks = loadWithJdk(p12(), PASSWORD);
+    jks.setEntry("a/v2", new SecretKeyEntry(new SecretKeySpec(new byte[32], "AES")),
+        new PasswordProtection(PASSWORD.toCharArray())); // right alias, but no cipherd metadata
+    storeWithJdk(jks, p12(), PASSWORD);
+
+    assertThatThrownBy(() -> Pkcs12KeyStore.open(dataDir, PASSWORD.toCharArray()))
+        .isInstanceOf(KeyStoreUnavailableException.class)
+        .hasMessageContaining("'a/v2'")
+        .hasMessageContaining("no mode attribute");
+  }
+
+  @Test
+  public void open_leftoverTempFiles_areDeletedAndIgnored() throws Exception {
+    NewKeyVersion a1 = version(1, Mode.GCM, 256);
+    store.createKey("a", a1, STRICT);
+    store.close();
+    store = null;
+    Path p12Temp = dataDir.resolve(Pkcs12KeyStore.KEYSTORE_FILE + ".8172635.tmp");
+    Path jsonTemp = dataDir.resolve(Pkcs12KeyStore.POLICY_FILE + ".99.tmp");
+    Files.write(p12Temp, new byte[] {0x30, (byte) 0x82, 1});
+    Files.writeString(jsonTemp, "{\"format\": 1, \"poli");
+
+    store = Pkcs12KeyStore.open(dataDir, PASSWORD.toCharArray());
+
+    assertThat(p12Temp).doesNotExist();
+    assertThat(jsonTemp).doesNotExist();
+    KeyMetadata a = store.readKey("a").orElseThrow();
+    assertThat(a.policy()).isEqualTo(STRICT);
+    assertThat(bytes(store.readMaterial("a", a.version(1)))).isEqualTo(a1.material());
+  }
+
+  /**
+   * CreateKey writes keys.json, then keys.p12. A crash between the two leaves the new policy and the
+   * old p12: rebuilt here from the files the two steps write.
+   */
+  @Test
+  public void crashAfterPolicyWriteBeforeP12Write_keyDoesNotExist_andOthersAreIntact() throws Exception {
+    NewKeyVersion a1 = version(1, Mode.GCM, 256);
+    store.createKey("a", a1, KeyPolicy.DEFAULT);
+    byte[] p12BeforeCreate = Files.readAllBytes(p12());
+    store.createKey("b", version(1, Mode.GCM, 256), STRICT);
+    store.close();
+    store = null;
+    Files.write(p12(), p12BeforeCreate); // keys.json already names b; keys.p12 never got b/v1
+
+    store = Pkcs12KeyStore.open(dataDir, PASSWORD.toCharArray());
+
+    assertThat(store.listKeyNames()).containsExactly("a");
+    assertThat(store.readKey("b")).isEmpty();
+    assertThat(bytes(store.readMaterial("a", store.readKey("a").orElseThrow().version(1)))).isEqualTo(a1.material());
+    // The name is free again, and the new create's policy wins over the orphaned one.
+    store.createKey("b", version(1, Mode.GCM, 256), KeyPolicy.DEFAULT);
+    reopen();
+    assertThat(store.readKey("b").orElseThrow().policy()).isEqualTo(KeyPolicy.DEFAULT);
+  }
+
+  /** A rotation is one p12 write; a crash before its rename leaves the old p12 and a complete temp file. */
+  @Test
+  public void crashBeforeRotationRename_keepsEveryCommittedVersion_andInventsNone() throws Exception {
+    store.createKey("a", version(1, Mode.GCM, 256), KeyPolicy.DEFAULT);
+    List<byte[]> committed = rotateTo("a", 2);
+    byte[] p12Committed = Files.readAllBytes(p12());
+    store.addVersion("a", 2, version(3, Mode.GCM, 256));
+    store.close();
+    store = null;
+    Files.move(p12(), dataDir.resolve(Pkcs12KeyStore.KEYSTORE_FILE + ".5550123.tmp"));
+    Files.write(p12(), p12Committed);
+
+    store = Pkcs12KeyStore.open(dataDir, PASSWORD.toCharArray());
+
+    KeyMetadata a = store.readKey("a").orElseThrow();
+    assertThat(a.currentVersion()).isEqualTo(2);
+    assertThat(bytes(store.readMaterial("a", a.version(1)))).isEqualTo(committed.get(0));
+    assertThat(bytes(store.readMaterial("a", a.version(2)))).isEqualTo(committed.get(1));
+    try (var files = Files.list(dataDir)) {
+      assertThat(files.map(p -> p.getFileName().toString()))
+          .containsExactlyInAnyOrder(Pkcs12KeyStore.KEYSTORE_FILE, Pkcs12KeyStore.POLICY_FILE, DirectoryLock.FILE);
+    }
+  }
+
+  /** Makes renames onto {@code file} fail, as a full or broken disk would, by putting a non-empty directory there. */
+  private static void blockWritesTo(Path file) throws Exception {
+    Files.deleteIfExists(file);
+    Files.createDirectory(file);
+    Files.writeString(file.resolve("blocker"), "x");
+  }
+
+  private static void unblock(Path file) throws Exception {
+    Files.delete(file.resolve("blocker"));
+    Files.delete(file);
+  }
+
+  @Test
+  public void createKey_policyWriteFails_versionIsNeverWritten() throws Exception {
+    store.createKey("a", version(1, Mode.GCM, 256), KeyPolicy.DEFAULT);
+    blockWritesTo(policies());
+
+    assertThatThrownBy(() -> store.createKey("b", version(1, Mode.GCM, 256), STRICT))
+        .isInstanceOf(KeyStoreUnavailableException.class)
+        .hasMessageContaining(policies().toString());
+
+    assertThat(store.readKey("b")).isEmpty();
+    assertThat(Collections.list(loadWithJdk(p12(), PASSWORD).aliases())).containsExactly("a/v1");
+    unblock(policies());
+    reopen();
+    assertThat(store.listKeyNames()).containsExactly("a");
+  }
+
+  @Test
+  public void addVersion_p12WriteFails_storesNothing_andTheVersionNumberStaysFree() throws Exception {
+    NewKeyVersion a1 = version(1, Mode.GCM, 256);
+    KeyMetadata created = store.createKey("a", a1, KeyPolicy.DEFAULT);
+    blockWritesTo(p12()); // the store still holds every committed entry in memory
+
+    assertThatThrownBy(() -> store.addVersion("a", 1, version(2, Mode.GCM, 256)))
+        .isInstanceOf(KeyStoreUnavailableException.class)
+        .hasMessageContaining(p12().toString())
+        .hasMessageContaining("nothing was stored");
+
+    assertThat(store.readKey("a")).contains(created);
+    try (var files = Files.list(dataDir)) {
+      assertThat(files.map(f -> f.getFileName().toString())).noneMatch(name -> name.endsWith(".tmp"));
+    }
+    unblock(p12());
+    NewKeyVersion retry = version(2, Mode.GCM, 256);
+    store.addVersion("a", 1, retry); // would fail if the failed entry were still in memory
+    reopen();
+    KeyMetadata a = store.readKey("a").orElseThrow();
+    assertThat(a.currentVersion()).isEqualTo(2);
+    assertThat(bytes(store.readMaterial("a", a.version(1)))).isEqualTo(a1.material());
+    assertThat(bytes(store.readMaterial("a", a.version(2)))).isEqualTo(retry.material());
+  }
+
+  /** keys.json older than keys.p12 (lost or restored from backup): no version is lost, policy falls back. */
+  @Test
+  public void policyFileLaggingP12_keepsEveryVersion_withTheDefaultPolicy() throws Exception {
+    store.createKey("a", version(1, Mode.GCM, 256), STRICT);
+    byte[] policiesBeforeB = Files.readAllBytes(policies());
+    NewKeyVersion b1 = version(1, Mode.GCM, 256);
+    store.createKey("b", b1, STRICT);
+    store.addVersion("b", 1, version(2, Mode.GCM, 256));
+    store.close();
+    store = null;
+    Files.write(policies(), policiesBeforeB);
+
+    store = Pkcs12KeyStore.open(dataDir, PASSWORD.toCharArray());
+
+    KeyMetadata b = store.readKey("b").orElseThrow();
+    assertThat(b.currentVersion()).isEqualTo(2);
+    assertThat(b.policy()).isEqualTo(KeyPolicy.DEFAULT);
+    assertThat(bytes(store.readMaterial("b", b.version(1)))).isEqualTo(b1.material());
+    assertThat(store.readKey("a").orElseThrow().policy()).isEqualTo(STRICT);
+  }
+
+  @Test
+  public void policyFileMissing_keysStillOpenWithTheDefaultPolicy() throws Exception {
+    store.createKey("a", version(1, Mode.GCM, 256), STRICT);
+    store.close();
+    store = null;
+    Files.delete(policies());
+
+    store = Pkcs12KeyStore.open(dataDir, PASSWORD.toCharArray());
+
+    assertThat(store.readKey("a").orElseThrow().policy()).isEqualTo(KeyPolicy.DEFAULT);
+  }
+
+  @Test
+  public void policyFile_isReadableJsonWithoutSecrets() throws Exception {
+    NewKeyVersion a1 = version(1, Mode.GCM, 256);
+    store.createKey("a", a1, new KeyPolicy(1, 0, true));
+
+    String json = Files.readString(policies());
+
+    assertThat(json).contains("\"a\"").contains("\"min_decryption_version\": 1").contains("\"allow_ecb_encryption\": true");
+    assertThat(json).doesNotContain(Base64.getEncoder().encodeToString(a1.material()));
+  }
+
+  @Test
+  public void close_wipesThePassword_laterReadsOfKeyBytesFailClearly() {
+    KeyMetadata a = store.createKey("a", version(1, Mode.GCM, 256), KeyPolicy.DEFAULT);
+
+    store.close();
+
+    assertThatThrownBy(() -> store.readMaterial("a", a.version(1)))
+        .isInstanceOf(KeyStoreUnavailableException.class)
+        .hasMessageContaining("closed");
+  }
+
+  @Test
+  public void open_directoryAlreadyOpen_failsClearly_untilTheFirstStoreCloses() {
+    store.createKey("a", version(1, Mode.GCM, 256), KeyPolicy.DEFAULT);
+
+    assertThatThrownBy(() -> Pkcs12KeyStore.open(dataDir, PASSWORD.toCharArray()))
+        .isInstanceOf(KeyStoreUnavailableException.class)
+        .hasMessageContaining("already open")
+        .hasMessageContaining(dataDir.toString());
+
+    reopen(); // close, then open again: the lock went with the first store
+    assertThat(store.listKeyNames()).containsExactly("a");
+  }
+
+  @Test
+  public void open_failingOnAWrongPassword_releasesTheDirectory() {
+    store.createKey("a", version(1, Mode.GCM, 256), KeyPolicy.DEFAULT);
+    store.close();
+    store = null;
+    assertThatThrownBy(() -> Pkcs12KeyStore.open(dataDir, "wrong".toCharArray()))
+        .isInstanceOf(KeyStoreUnavailableException.class);
+
+    store = Pkcs12KeyStore.open(dataDir, PASSWORD.toCharArray());
+
+    assertThat(store.listKeyNames()).containsExactly("a");
+  }
+
+  @Test
+  public void keyRing_ciphertextsFromBeforeARestart_decryptAfterIt() {
+    CipherPools pools = new CipherPools(CipherPoolConfig.DEFAULT);
+    try {
+      ArrayPayloadCipher cipher = new ArrayPayloadCipher(pools);
+      Keys before = Keys.over(store, Clock.systemUTC());
+      before.create("orders", Mode.CHACHA, 0, false, null);
+      before.rotate("orders", Mode.GCM, 128, false);
+      UsableKey key = before.forEncryption("orders", 1);
+      byte[] plaintext = "order 1234".getBytes(StandardCharsets.UTF_8);
+      String ciphertext = new ParsedEnvelope(key.header(),
+          cipher.encrypt(key.header(), key.secret(), null, plaintext)).format();
+
+      reopen();
+      Keys after = Keys.over(store, Clock.systemUTC());
+      ParsedEnvelope envelope = ParsedEnvelope.parse(ciphertext);
+
+      assertThat(ciphertext).startsWith("<orders/v1:chacha>");
+      assertThat(cipher.decrypt(envelope, after.forDecryption(envelope.header()).secret(), null)).isEqualTo(plaintext);
+      assertThat(after.forEncryption("orders", 0).header().toString()).isEqualTo("<orders/v2:gcm>");
+    } finally {
+      pools.close();
+    }
+  }
+
+  @Test
+  public void toString_namesTheFileOnly() {
+    store.createKey("a", version(1, Mode.GCM, 256), KeyPolicy.DEFAULT);
+
+    assertThat(store.toString()).contains(p12().toString()).doesNotContain(PASSWORD);
+  }
+}

@@ -1,0 +1,79 @@
+package io.cipherd.server.keystore.vault;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.cipherd.server.crypto.Mode;
+import io.cipherd.server.keys.KeyPolicy;
+import io.cipherd.server.keys.KeyStore;
+import io.cipherd.server.keys.KeyStoreContractTest;
+import io.cipherd.server.keystore.vault.auth.TokenAuth;
+import io.github.jopenlibs.vault.json.Json;
+import io.github.jopenlibs.vault.json.JsonObject;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
+
+/** The key-store contract on a real Vault dev server; each test gets its own empty prefix. */
+@Tag("vault")
+class VaultKeyStoreTest extends KeyStoreContractTest {
+  private static final AtomicInteger NEXT_PREFIX = new AtomicInteger();
+  private static VaultDevServer vault;
+  private String prefix;
+
+  @BeforeAll
+  static void startVault() throws Exception {
+    vault = VaultDevServer.startDev();
+    System.out.println("Vault dev server started in " + vault.lastStartTime().toMillis() + " ms");
+  }
+
+  @AfterAll
+  static void stopVault() throws Exception {
+    if (vault != null) {
+      vault.close();
+    }
+  }
+
+  @Override
+  protected KeyStore newStore() {
+    prefix = "cipherd/contract-" + NEXT_PREFIX.incrementAndGet();
+    return VaultKeyStore.open(vault.config(prefix, TokenAuth.of(vault.rootToken())));
+  }
+
+  @Test
+  void layout_isOneSecretPerKeyWithOneKvVersionPerKeyVersion_readableWithPlainKvCalls() throws Exception {
+    store.createKey("payments", version(1, Mode.GCM, 256), new KeyPolicy(1, 2, false));
+    store.addVersion("payments", 1, version(2, Mode.CBC, 128, true));
+
+    JsonObject v2 = Json.parse(vault.api("GET", "secret/data/" + prefix + "/payments?version=2", null))
+        .asObject().get("data").asObject().get("data").asObject();
+    JsonObject metadata = Json.parse(vault.api("GET", "secret/metadata/" + prefix + "/payments", null))
+        .asObject().get("data").asObject();
+
+    assertThat(v2.names()).containsExactlyInAnyOrder(
+        "algorithm", "mode", "key_size_bits", "created", "imported", "material");
+    assertThat(v2.get("mode").asString()).isEqualTo("cbc");
+    assertThat(v2.get("algorithm").asString()).isEqualTo("AES");
+    assertThat(v2.get("key_size_bits").asInt()).isEqualTo(128);
+    assertThat(v2.get("imported").asBoolean()).isTrue();
+    assertThat(metadata.get("current_version").asInt()).isEqualTo(2);
+    assertThat(metadata.get("max_versions").asLong()).isEqualTo(Integer.MAX_VALUE);
+    assertThat(metadata.get("cas_required").asBoolean()).isTrue();
+    JsonObject custom = metadata.get("custom_metadata").asObject();
+    assertThat(List.of(custom.get("min_decryption_version").asString(), custom.get("min_encryption_version").asString(),
+        custom.get("allow_ecb_encryption").asString())).containsExactly("1", "2", "false");
+  }
+
+  @Test
+  void kvWriteWithoutCheckAndSet_isRefusedByVault_soNoWriterCanOverwriteAVersion() throws Exception {
+    store.createKey("payments", version(1, Mode.GCM, 256), KeyPolicy.DEFAULT);
+
+    org.assertj.core.api.Assertions.assertThatThrownBy(() ->
+            vault.api("POST", "secret/data/" + prefix + "/payments", "{\"data\":{\"material\":\"AAAA\"}}"))
+        .hasMessageContaining("400")
+        .hasMessageContaining("check-and-set");
+    assertThat(store.readKey("payments").orElseThrow().currentVersion()).isEqualTo(1);
+  }
+}

@@ -1,0 +1,132 @@
+package io.cipherd.server.keystore.vault;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import com.google.protobuf.ByteString;
+import io.cipherd.server.Cipherd;
+import io.cipherd.server.ops.Health;
+import io.cipherd.server.api.RequestLimits;
+import io.cipherd.server.api.StatusMapper;
+import io.cipherd.server.pool.CipherPoolConfig;
+import io.grpc.ManagedChannel;
+import io.grpc.Server;
+import io.grpc.health.v1.HealthCheckRequest;
+import io.grpc.health.v1.HealthCheckResponse.ServingStatus;
+import io.grpc.health.v1.HealthGrpc;
+import io.grpc.inprocess.InProcessChannelBuilder;
+import io.grpc.inprocess.InProcessServerBuilder;
+import io.cipherd.server.crypto.Mode;
+import io.cipherd.server.keys.KeyStoreUnavailableException;
+import io.cipherd.server.keystore.vault.auth.TokenAuth;
+import io.grpc.Status;
+import java.time.Duration;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+/** Vault stopped under a running replica and started again: a server with file storage, so data survives. */
+@Tag("vault")
+@Timeout(180)
+class VaultOutageTest {
+  @Test
+  void vaultDown_cachedKeysKeepWorkingWithZeroVaultCalls_vaultOperationsFailFastAsUnavailable_thenRecover()
+      throws Exception {
+    try (VaultDevServer server = VaultDevServer.startWithFileStorage();
+        Replica replica = new Replica(server.config("cipherd/keys", TokenAuth.of(server.rootToken())));
+        Replica other = new Replica(server.config("cipherd/keys", TokenAuth.of(server.rootToken())))) {
+      System.out.println("Vault (file storage) started in " + server.lastStartTime().toMillis() + " ms");
+      replica.keyRing.create("hot", Mode.GCM, 256, false, null);
+      ByteString before = replica.encrypt("hot", "before the outage");
+      replica.decrypt(before);
+      other.keyRing.create("cold", Mode.GCM, 256, false, null); // never used by `replica`
+
+      server.stop();
+      replica.store.resetCounts();
+
+      for (int i = 0; i < 50; i++) {
+        assertThat(replica.decrypt(replica.encrypt("hot", "during " + i))).isEqualTo("during " + i);
+      }
+      assertThat(replica.decrypt(before)).isEqualTo("before the outage");
+      assertThat(replica.store.totalCalls()).as("the hot path never calls Vault").isZero();
+
+      long started = System.nanoTime();
+      assertThatThrownBy(() -> replica.keyRing.rotate("hot", null, 0, false))
+          .isInstanceOf(KeyStoreUnavailableException.class)
+          .hasMessageContaining("Vault at " + server.address())
+          .satisfies(e -> assertThat(StatusMapper.toStatus(e).getCode()).isEqualTo(Status.Code.UNAVAILABLE));
+      assertThat(Duration.ofNanos(System.nanoTime() - started)).as("fails fast").isLessThan(Duration.ofSeconds(3));
+      assertThatThrownBy(() -> replica.encrypt("cold", "needs Vault"))
+          .isInstanceOf(KeyStoreUnavailableException.class)
+          .hasMessageContaining("Vault at " + server.address());
+      assertThat(replica.keyRing.refreshCached()).as("the refresh fails and keeps the cache").isEqualTo(1);
+      assertThat(replica.decrypt(replica.encrypt("hot", "after a failed refresh"))).isEqualTo("after a failed refresh");
+
+      server.restart();
+      awaitVaultAnswers(replica);
+
+      assertThat(replica.keyRing.rotate("hot", null, 0, false).currentVersion()).isEqualTo(2);
+      assertThat(replica.versionOf(replica.encrypt("hot", "new version"))).isEqualTo(2);
+      assertThat(replica.decrypt(before)).isEqualTo("before the outage");
+      assertThat(replica.decrypt(replica.encrypt("cold", "back"))).isEqualTo("back");
+      assertThat(replica.keyRing.refreshCached()).isZero();
+    }
+  }
+
+  @Test
+  void healthService_reportsTheKeyStoreNotServingWhileVaultIsDown_andServingAgainAfterItIsBack() throws Exception {
+    try (VaultDevServer server = VaultDevServer.startWithFileStorage();
+        Cipherd services = Cipherd.builder(
+                VaultKeyStore.open(server.config("cipherd/keys", TokenAuth.of(server.rootToken()))))
+            .limits(new RequestLimits(64)).blockingThreads(2).blockingQueue(16).build()) {
+      String name = InProcessServerBuilder.generateName();
+      Server grpc = services.addTo(InProcessServerBuilder.forName(name).directExecutor()).build().start();
+      ManagedChannel channel = InProcessChannelBuilder.forName(name).directExecutor().build();
+      try {
+        HealthGrpc.HealthBlockingStub health = HealthGrpc.newBlockingStub(channel);
+        services.refreshKeysEvery(Duration.ofMillis(200));
+        awaitKeyStoreHealth(health, ServingStatus.SERVING);
+
+        server.stop();
+        awaitKeyStoreHealth(health, ServingStatus.NOT_SERVING);
+
+        server.restart();
+        awaitKeyStoreHealth(health, ServingStatus.SERVING);
+      } finally {
+        channel.shutdownNow();
+        grpc.shutdownNow();
+      }
+    }
+  }
+
+  /** The store fails fast for a moment after Vault was unreachable; wait until that has passed. */
+  private static void awaitVaultAnswers(Replica replica) throws InterruptedException {
+    long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
+    while (true) {
+      try {
+        replica.vault.listKeyNames();
+        return;
+      } catch (KeyStoreUnavailableException stillDown) {
+        if (System.nanoTime() > deadline) {
+          throw stillDown;
+        }
+        Thread.sleep(100);
+      }
+    }
+  }
+
+  private static void awaitKeyStoreHealth(HealthGrpc.HealthBlockingStub health, ServingStatus expected)
+      throws InterruptedException {
+    HealthCheckRequest request = HealthCheckRequest.newBuilder().setService(Health.KEY_STORE).build();
+    long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
+    ServingStatus status = null;
+    while (System.nanoTime() < deadline) {
+      status = health.check(request).getStatus();
+      if (status == expected) {
+        return;
+      }
+      Thread.sleep(100);
+    }
+    assertThat(status).isEqualTo(expected);
+  }
+}
