@@ -45,9 +45,20 @@ final class BatchItems {
     return engine.inBatch(batch -> reEncrypt(batch, request));
   }
 
-  /** One rewrap, as a batch result; for ReEncryptStream, item by item. */
-  ReEncryptBatchResult reEncrypt(String reference, String ciphertext, ByteString context, String targetKey) {
-    return reEncrypt(engine, reference, ciphertext, context, targetKey);
+  /** One rewrap with {@code engine} (a stream's leased one), as a batch result; for ReEncryptStream, item by item. */
+  static ReEncryptBatchResult reEncrypt(CryptoEngine engine, String reference, String ciphertext, ByteString context,
+      String targetKey) {
+    ReEncryptBatchResult.Builder result = ReEncryptBatchResult.newBuilder().setReference(reference);
+    try {
+      ReEncrypted rewrapped = engine.reEncrypt(ciphertext, context, targetKey);
+      result.setCiphertextBytes(rewrapped.encrypted().ciphertext())
+          .setKeyVersion(rewrapped.encrypted().keyVersion())
+          .setSourceKeyVersion(rewrapped.sourceVersion());
+    } catch (RuntimeException e) {
+      result.setError(StatusMapper.toItemError(e));
+      sourceVersion(ciphertext, result);
+    }
+    return result.build();
   }
 
   /**
@@ -93,21 +104,6 @@ final class BatchItems {
           item.getReference(), item.getCiphertext(), item.getContext(), request.getKeyName()));
     }
     return response.build();
-  }
-
-  private static ReEncryptBatchResult reEncrypt(
-      CryptoEngine engine, String reference, String ciphertext, ByteString context, String targetKey) {
-    ReEncryptBatchResult.Builder result = ReEncryptBatchResult.newBuilder().setReference(reference);
-    try {
-      ReEncrypted rewrapped = engine.reEncrypt(ciphertext, context, targetKey);
-      result.setCiphertextBytes(rewrapped.encrypted().ciphertext())
-          .setKeyVersion(rewrapped.encrypted().keyVersion())
-          .setSourceKeyVersion(rewrapped.sourceVersion());
-    } catch (RuntimeException e) {
-      result.setError(StatusMapper.toItemError(e));
-      sourceVersion(ciphertext, result);
-    }
-    return result.build();
   }
 
   private static void sourceVersion(String ciphertext, ReEncryptBatchResult.Builder result) {

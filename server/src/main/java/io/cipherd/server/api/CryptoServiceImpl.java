@@ -126,7 +126,7 @@ public final class CryptoServiceImpl extends CryptoServiceGrpc.CryptoServiceImpl
 
   @Override
   public StreamObserver<ReEncryptStreamRequest> reEncryptStream(StreamObserver<ReEncryptStreamResponse> observer) {
-    return new ReEncryptStream(engine, batchItems, dispatcher.blocking(),
+    return new ReEncryptStream(engine, dispatcher.blocking(),
         (ServerCallStreamObserver<ReEncryptStreamResponse>) observer);
   }
 

@@ -1,6 +1,7 @@
 package io.cipherd.server.api;
 
 import com.google.common.util.concurrent.MoreExecutors;
+import io.cipherd.api.v1.ReEncryptBatchResult;
 import io.cipherd.api.v1.ReEncryptStreamRequest;
 import io.cipherd.api.v1.ReEncryptStreamResponse;
 import io.cipherd.server.engine.CryptoEngine;
@@ -18,13 +19,21 @@ import java.util.concurrent.Executor;
  * <p>Items that need only cached keys run on the transport thread. From the first item that may
  * block on the key store, every later item and the end of the stream go through one sequential
  * executor on the blocking pool, which keeps the order.
+ *
+ * <p>Like a batch, the stream holds one lease on the cipher pools for its whole life rather than
+ * borrowing per item. Items run one at a time; the lease is closed exactly once, under the lock
+ * items hold, when the stream ends however it ends, so a cancellation never returns a cipher to the
+ * pools while an item still uses it.
  */
 final class ReEncryptStream implements StreamObserver<ReEncryptStreamRequest> {
   /** Requests the client may have in flight before the server asks for more. */
   private static final int WINDOW = 16;
 
   private final CryptoEngine engine;
-  private final BatchItems items;
+  private final CryptoEngine.Leased leased;
+  /** Held while an item uses the lease and while the lease is closed. */
+  private final Object leaseLock = new Object();
+  private boolean leaseClosed;
   private final Executor blocking;
   private final ServerCallStreamObserver<ReEncryptStreamResponse> responses;
   private final Object lock = new Object();
@@ -33,13 +42,9 @@ final class ReEncryptStream implements StreamObserver<ReEncryptStreamRequest> {
   private int owed;
   private boolean done;
 
-  ReEncryptStream(
-      CryptoEngine engine,
-      BatchItems items,
-      Executor blocking,
-      ServerCallStreamObserver<ReEncryptStreamResponse> responses) {
+  ReEncryptStream(CryptoEngine engine, Executor blocking, ServerCallStreamObserver<ReEncryptStreamResponse> responses) {
     this.engine = engine;
-    this.items = items;
+    this.leased = engine.lease();
     this.blocking = blocking;
     this.responses = responses;
     responses.disableAutoRequest();
@@ -48,6 +53,7 @@ final class ReEncryptStream implements StreamObserver<ReEncryptStreamRequest> {
       synchronized (lock) {
         done = true;
       }
+      closeLease();
     });
     responses.request(WINDOW);
   }
@@ -67,6 +73,7 @@ final class ReEncryptStream implements StreamObserver<ReEncryptStreamRequest> {
     synchronized (lock) {
       done = true;
     }
+    closeLease();
   }
 
   @Override
@@ -102,6 +109,7 @@ final class ReEncryptStream implements StreamObserver<ReEncryptStreamRequest> {
       synchronized (lock) {
         done = true;
       }
+      closeLease();
       CallDispatcher.closeWithError(responses, e);
     }
   }
@@ -112,10 +120,14 @@ final class ReEncryptStream implements StreamObserver<ReEncryptStreamRequest> {
         return;
       }
     }
-    ReEncryptStreamResponse response = ReEncryptStreamResponse.newBuilder()
-        .setResult(items.reEncrypt(
-            request.getReference(), request.getCiphertext(), request.getContext(), request.getKeyName()))
-        .build();
+    ReEncryptBatchResult result;
+    synchronized (leaseLock) {
+      // After the lease is closed (the stream ended meanwhile), an item borrows per operation.
+      CryptoEngine current = leaseClosed ? engine : leased.engine();
+      result = BatchItems.reEncrypt(current,
+          request.getReference(), request.getCiphertext(), request.getContext(), request.getKeyName());
+    }
+    ReEncryptStreamResponse response = ReEncryptStreamResponse.newBuilder().setResult(result).build();
     try {
       responses.onNext(response);
     } catch (StatusRuntimeException cancelled) {
@@ -145,7 +157,18 @@ final class ReEncryptStream implements StreamObserver<ReEncryptStreamRequest> {
     }
   }
 
+  /** Returns the leased ciphers to the pools, once, never while an item uses them. */
+  private void closeLease() {
+    synchronized (leaseLock) {
+      if (!leaseClosed) {
+        leaseClosed = true;
+        leased.close();
+      }
+    }
+  }
+
   private void finish() {
+    closeLease();
     synchronized (lock) {
       if (done) {
         return;

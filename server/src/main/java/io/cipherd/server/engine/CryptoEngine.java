@@ -47,8 +47,25 @@ public final class CryptoEngine {
    * rather than once per item. The engine handed to {@code work} is confined to this thread.
    */
   public <T> T inBatch(Function<CryptoEngine, T> work) {
-    try (CipherLease lease = new CipherLease(pools)) {
-      return work.apply(new CryptoEngine(keys, pools, lease, authorizer, observer));
+    try (Leased leased = lease()) {
+      return work.apply(leased.engine());
+    }
+  }
+
+  /**
+   * An engine whose operations share one lease on the pools until it is closed, for work that spans
+   * callbacks, such as a stream's items. Its operations must not run concurrently.
+   */
+  public Leased lease() {
+    CipherLease lease = new CipherLease(pools);
+    return new Leased(new CryptoEngine(keys, pools, lease, authorizer, observer), lease);
+  }
+
+  /** An engine over a lease; closing returns the leased ciphers to the pools. */
+  public record Leased(CryptoEngine engine, CipherLease lease) implements AutoCloseable {
+    @Override
+    public void close() {
+      lease.close();
     }
   }
 

@@ -2,6 +2,7 @@ package io.cipherd.server.api;
 
 import static io.cipherd.server.api.GrpcAssertions.failsWith;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.google.protobuf.ByteString;
 import io.cipherd.api.v1.CreateKeyRequest;
@@ -24,7 +25,9 @@ import io.cipherd.api.v1.ReEncryptStreamResponse;
 import io.cipherd.api.v1.RotateKeyRequest;
 import io.cipherd.api.v1.UpdateKeyPolicyRequest;
 import io.grpc.Status;
+import io.grpc.stub.ClientCallStreamObserver;
 import io.grpc.stub.StreamObserver;
+import org.apache.commons.pool2.impl.GenericObjectPool;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -172,6 +175,32 @@ class BatchAndStreamTest {
         assertThat(decryptOne(result.getCiphertext())).isEqualTo("item " + i);
       }
     }
+  }
+
+  @Test
+  void reEncryptStream_returnsItsLeasedCiphers_whenItEnds_andWhenTheClientCancels() throws Exception {
+    String ciphertext = encryptOne("batch", "leased");
+    GenericObjectPool<?> gcm = cipherd.services.cipherPools().pool(io.cipherd.server.crypto.Mode.GCM);
+
+    StreamRecorder<ReEncryptStreamResponse> finished = new StreamRecorder<>();
+    StreamObserver<ReEncryptStreamRequest> requests = cipherd.cryptoAsync.reEncryptStream(finished);
+    requests.onNext(ReEncryptStreamRequest.newBuilder().setReference("a").setCiphertext(ciphertext).build());
+    requests.onCompleted();
+    assertThat(finished.awaitValues(10)).hasSize(1);
+    assertThat(gcm.getNumActive()).as("after a completed stream").isZero();
+
+    StreamRecorder<ReEncryptStreamResponse> cancelled = new StreamRecorder<>();
+    ClientCallStreamObserver<ReEncryptStreamRequest> cancelling =
+        (ClientCallStreamObserver<ReEncryptStreamRequest>) cipherd.cryptoAsync.reEncryptStream(cancelled);
+    cancelling.onNext(ReEncryptStreamRequest.newBuilder().setReference("b").setCiphertext(ciphertext).build());
+    cancelling.cancel("client gave up", null);
+    assertThatThrownBy(() -> cancelled.awaitValues(10)).hasCauseInstanceOf(io.grpc.StatusRuntimeException.class);
+    // The server learns of the cancellation asynchronously; the lease goes back once it has.
+    long deadline = System.nanoTime() + java.util.concurrent.TimeUnit.SECONDS.toNanos(10);
+    while (gcm.getNumActive() > 0 && System.nanoTime() < deadline) {
+      Thread.sleep(10);
+    }
+    assertThat(gcm.getNumActive()).as("after a cancelled stream").isZero();
   }
 
   private void rotateAndSetMinDecryption(String key) {
