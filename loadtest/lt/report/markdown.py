@@ -4,21 +4,14 @@ from pathlib import Path
 from ..campaign.figures import RunFigures
 from ..sidebyside import report as sbs_report
 from . import charts
-from .fmt import num, table
+from .fmt import num, row_flags, table
 
 MAIN_HEADER = ["run", "conc", "items/call", "RPC/s", "items/s", "p50 ms", "p90 ms", "p99 ms",
                "alloc B/call", "alloc B/item", "GCs", "GC pause ms (total/max)", "ghz cores", "server cores", "other cores", "note"]
 
 
 def note(r: RunFigures) -> str:
-    parts = []
-    if not r.valid:
-        parts.append(f"**ERRORS, does not count** ({r.problem or ''})")
-    if r.client_bound:
-        parts.append("client-bound")
-    if r.box_saturated:
-        parts.append("box saturated")
-    return "; ".join(parts)
+    return "; ".join(row_flags(r, "client-bound"))
 
 
 def main_row(r: RunFigures) -> list[str]:

@@ -1,6 +1,6 @@
 """The side-by-side's section of report.md: one table row per server and shape ('–' where Vault has no
 counterpart), who was the limit, ratios and the issue's goals."""
-from ..report.fmt import num, table
+from ..report.fmt import num, row_flags, table
 from .goals import find
 from .row import SbsRow
 
@@ -26,13 +26,7 @@ def limit_line(rows: list[SbsRow]) -> str:
 
 
 def note(r: SbsRow) -> str:
-    parts = []
-    if not r.valid:
-        parts.append(f"**ERRORS, does not count** ({r.problem or ''})")
-    if r.client_bound:
-        parts.append("h2load-bound")
-    if r.box_saturated:
-        parts.append("box saturated")
+    parts = row_flags(r, "h2load-bound")
     if r.rounds:
         v = r.rounds.items_per_s
         parts.append(f"median of {r.rounds.valid} valid / {r.rounds.count} rounds ({min(v):,.0f}–{max(v):,.0f} items/s)")
