@@ -2,7 +2,8 @@
 import argparse
 from pathlib import Path
 
-from . import campaigns, presets
+from . import presets
+from .campaign import families
 
 
 def parse(argv):
@@ -10,7 +11,7 @@ def parse(argv):
                                 description="ghz campaigns and the h2load side-by-side against fresh servers, or --compare two results")
     p.add_argument("--duration", type=float, default=10.0, help="seconds per run after warm-up (default 10)")
     p.add_argument("--campaigns", default="all",
-                   help=f"comma-separated families (default all: {','.join(campaigns.available())})")
+                   help=f"comma-separated families (default all: {','.join(families.available())})")
     p.add_argument("--only", default="", help="regex: run only runs whose name matches")
     p.add_argument("--skip-first", type=int, default=1000,
                    help="calls per ghz worker set ghz skips first, divided by items per call (default 1000)")

@@ -1,6 +1,6 @@
 """Named selections of runs and settings, so a short, fixed campaign is one flag rather than a
 command line to copy. `smoke` is what `make test` runs: one ghz run of each kind of call and a short
-h2load side-by-side, about three minutes, so every tool the full campaign needs is installed and
+h2load side-by-side of every shape, about three minutes, so every tool the full campaign needs is installed and
 exercised on a fresh machine. Its figures are for the sanity check, not for quoting."""
 
 PRESETS = {

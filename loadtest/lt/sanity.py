@@ -6,13 +6,18 @@ These are bounds a correct run cannot miss on any machine, not performance targe
 by reading the report, never by a timed test."""
 from pathlib import Path
 
+from .campaign.figures import RunFigures
+from .sidebyside.shapes import Shape
+
 PNG_MAGIC = b"\x89PNG\r\n\x1a\n"
 MAX_P99_MS = 5_000.0              # a call that takes seconds on loopback means something is stuck
 MAX_ALLOC_PER_ITEM = 1 << 20      # a MiB per 100-byte item would be a leak, not a profile
 REQUIRED_HOST_FACTS = ("arch", "cores", "jdk", "cipherd_commit", "cpu_model")
 
 
-SIDE_BY_SIDE_TARGETS = ("vault-transit", "echo", "cipherd")
+def side_by_side_targets(shape: Shape) -> tuple[str, ...]:
+    """The servers a side-by-side shape runs on: Vault only where Transit has a counterpart."""
+    return ("vault-transit", "echo", "cipherd") if shape.has_vault else ("echo", "cipherd")
 
 
 def problems(out: Path, summary: dict, expected_runs: list[str], side_by_side_expected: bool = False) -> list[str]:
@@ -20,7 +25,7 @@ def problems(out: Path, summary: dict, expected_runs: list[str], side_by_side_ex
     found = []
     host = summary.get("host", {})
     found += [f"host.json lacks {k}" for k in REQUIRED_HOST_FACTS if not host.get(k)]
-    runs = {r.get("name"): r for r in summary.get("runs", [])}
+    runs = {r.name: r for r in summary.get("runs", [])}
     found += [f"run {n} is missing from summary.json" for n in expected_runs if n not in runs]
     for name, r in runs.items():
         found += [f"{name}: {p}" for p in run_problems(r, host.get("cores") or 1)]
@@ -32,41 +37,44 @@ def problems(out: Path, summary: dict, expected_runs: list[str], side_by_side_ex
 
 
 def side_by_side_problems(sbs) -> list[str]:
-    """A side-by-side that ran must have completed with every row valid."""
+    """A side-by-side that ran must have completed with every row valid, and a row for every server of
+    every shape it lists."""
     if not sbs:
         return []
     if sbs.get("error"):
         return [f"side-by-side did not complete: {sbs['error']}"]
-    found = [f"side-by-side {r['target']}-{r['shape']}: not valid ({r.get('problem')})"
-             for r in sbs.get("rows", []) if not r.get("valid")]
-    if not sbs.get("rows"):
+    rows = sbs.get("rows", [])
+    found = [f"side-by-side {r.label}: not valid ({r.problem})" for r in rows if not r.valid]
+    if not rows:
         found.append("side-by-side has no rows")
-    have = {(r.get("target"), r.get("shape")) for r in sbs.get("rows", [])}
-    for shape in sorted({shape for _, shape in have}):
-        found += [f"side-by-side {t}-{shape}: no row" for t in SIDE_BY_SIDE_TARGETS if (t, shape) not in have]
+    have = {(r.target, r.shape) for r in rows}
+    for shape in sbs.get("shapes", []):
+        found += [f"side-by-side {t}-{shape.name}: no row" for t in side_by_side_targets(shape)
+                  if (t, shape.name) not in have]
     return found
 
 
-def run_problems(r: dict, host_cores: int) -> list[str]:
-    if not r.get("valid"):
-        return [f"not valid ({r.get('problem', 'no figures')})"]
+def run_problems(r: RunFigures, host_cores: int) -> list[str]:
+    if not r.valid:
+        return [f"not valid ({r.problem or 'no figures'})"]
     found = []
-    if not r.get("count", 0) > 0 or not r.get("rps", 0) > 0:
-        found.append(f"no calls measured (count {r.get('count')}, rps {r.get('rps')})")
-    if r.get("server_calls", 0) < r.get("count", 0):
-        found.append(f"the server counted {r.get('server_calls')} calls, fewer than ghz's {r.get('count')}")
-    p50, p99 = r.get("p50_ms"), r.get("p99_ms")
+    if not (r.count or 0) > 0 or not (r.rps or 0) > 0:
+        found.append(f"no calls measured (count {r.count}, rps {r.rps})")
+    if (r.server_calls or 0) < (r.count or 0):
+        found.append(f"the server counted {r.server_calls} calls, fewer than ghz's {r.count}")
+    p50, p99 = r.p50_ms, r.p99_ms
     if p50 is None or p99 is None or not 0 < p50 <= p99 <= MAX_P99_MS:
         found.append(f"latency out of bounds (p50 {p50} ms, p99 {p99} ms)")
-    per_item = r.get("alloc_per_item")
+    per_item = r.alloc_per_item
     if per_item is None or not 0 < per_item <= MAX_ALLOC_PER_ITEM:
         found.append(f"allocation per item out of bounds ({per_item})")
-    if r.get("gc_count") is None or r["gc_count"] < 0 or r.get("gc_pause_total_ms", 0) < 0:
+    if r.gc_count is None or r.gc_count < 0 or (r.gc_pause_total_ms or 0) < 0:
         found.append("GC figures missing or negative")
     for who in ("ghz_cores", "server_cores"):
         # CPU seconds per wall second: above the machine's cores means the clocks were misread
-        if not 0 < r.get(who, 0) <= host_cores * 1.05:
-            found.append(f"{who} out of bounds ({r.get(who)} of {host_cores} cores)")
+        cores = getattr(r, who) or 0
+        if not 0 < cores <= host_cores * 1.05:
+            found.append(f"{who} out of bounds ({getattr(r, who)} of {host_cores} cores)")
     return found
 
 

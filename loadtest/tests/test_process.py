@@ -1,4 +1,4 @@
-"""Tests of lt/process.py with real child processes (Python itself, no servers, no network)."""
+"""Tests of lt/servers/process.py with real child processes (Python itself, no servers, no network)."""
 import sys
 import tempfile
 import unittest
@@ -7,7 +7,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from lt.process import ManagedProcess, run_bounded  # noqa: E402
+from lt.servers.process import ManagedProcess, run_bounded  # noqa: E402
 
 
 class ManagedProcessTest(unittest.TestCase):

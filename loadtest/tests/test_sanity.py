@@ -1,5 +1,5 @@
 """Tests of lt/sanity.py and lt/presets.py: the check `make test` relies on must catch broken results."""
-import copy
+import dataclasses
 import sys
 import tempfile
 import unittest
@@ -7,12 +7,14 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from lt import campaigns, options, presets, sanity  # noqa: E402
+from lt import options, presets, sanity  # noqa: E402
+from lt.campaign import families  # noqa: E402
+from lt.campaign.figures import RunFigures  # noqa: E402
 
 HOST = {"arch": "x86_64", "cores": 2, "jdk": "openjdk 25", "cipherd_commit": "abc123", "cpu_model": "cpu"}
-GOOD_RUN = {"name": "encrypt-gcm-100", "valid": True, "count": 1000, "rps": 500.0, "server_calls": 1040,
-            "p50_ms": 1.2, "p99_ms": 4.5, "alloc_per_item": 2048.0, "gc_count": 3, "gc_pause_total_ms": 4.0,
-            "ghz_cores": 0.8, "server_cores": 0.9}
+GOOD_RUN = RunFigures(family="unary", name="encrypt-gcm-100", tags={}, items_per_call=1, concurrency=16,
+                      connections=1, valid=True, count=1000, rps=500.0, server_calls=1040, p50_ms=1.2, p99_ms=4.5,
+                      alloc_per_item=2048.0, gc_count=3, gc_pause_total_ms=4.0, ghz_cores=0.8, server_cores=0.9)
 
 
 class SanityTest(unittest.TestCase):
@@ -26,9 +28,7 @@ class SanityTest(unittest.TestCase):
         self.dir.cleanup()
 
     def summary(self, **changes):
-        run = copy.deepcopy(GOOD_RUN)
-        run.update(changes)
-        return {"host": HOST, "runs": [run]}
+        return {"host": HOST, "runs": [dataclasses.replace(GOOD_RUN, **changes)]}
 
     def test_plausible_result_has_no_problems(self):
         self.assertEqual(sanity.problems(self.out, self.summary(), ["encrypt-gcm-100"]), [])
@@ -72,13 +72,13 @@ class PresetTest(unittest.TestCase):
         args = options.parse(["--preset", "smoke", "--duration", "7"])
         self.assertEqual(args.duration, 7.0)
         self.assertEqual(args.warmup, presets.PRESETS["smoke"]["warmup"])
-        selected = [r.name for f in campaigns.select(args.campaigns, args.only) for r in f.runs]
+        selected = [r.name for f in families.select(args.campaigns, args.only) for r in f.runs]
         self.assertEqual(sorted(selected), sorted([
             "encrypt-gcm-100", "decrypt-gcm-100", "encrypt-batch-gcm-100-x256",
             "reencrypt-batch-gcm-100-x256", "reencrypt-stream-gcm-100-x256"]))
 
     def test_stream_run_counts_messages_per_call(self):
-        run = campaigns.load("stream").runs[0]
+        run = families.load("stream").runs[0]
         self.assertEqual(run.items_per_call, 256)
 
 

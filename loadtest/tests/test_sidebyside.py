@@ -1,28 +1,23 @@
-"""Unit tests of the side-by-side's pure parts (no server, no h2load, no network)."""
+"""Unit tests of the side-by-side's pure parts: rows, server figures, rounds, goals, its report section and
+check, bodies (no server, no h2load, no network)."""
+import dataclasses
 import sys
-import tempfile
 import unittest
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from lt import bodies, echo, h2load, options, prom, sanity, sbs_report, sidebyside, tools, vault_transit  # noqa: E402
+from lt import options, sanity  # noqa: E402
+from lt.measure import prom  # noqa: E402
+from lt.sidebyside import bodies, cipherd_target, echo_target, goals, shapes, vault_target  # noqa: E402
+from lt.sidebyside import report as sbs_report  # noqa: E402
+from lt.sidebyside.rounds import median_rounds  # noqa: E402
+from lt.sidebyside.row import row_figures  # noqa: E402
+from lt.sidebyside.target import ServerFigures  # noqa: E402
 
-H2LOAD_OUT = """starting benchmark...
-Application protocol: h2c
-Main benchmark duration is over for thread #0. Stopping all clients.
-
-finished in 12.01s, 37412.50 req/s, 8.02MB/s
-requests: 374125 total, 374125 started, 374125 done, 374120 succeeded, 3 failed, 2 errored, 0 timeout
-status codes: 374120 2xx, 0 3xx, 1 4xx, 2 5xx
-traffic: 80.26MB (84160000) total, 1.10MB (1150000) headers (space savings 95.00%), 77.00MB (80740000) data
-                     min         max         mean         sd        +/- sd
-time for request:       99us    253.10ms      1.21ms    860us    90.14%
-time for connect:        0us         0us         0us         0us     0.00%
-"""
-
-SHAPE = {"name": "encrypt", "method": "Encrypt", "items": 1, "clients": 50}
-BATCH = {"name": "encrypt-batch-256", "method": "EncryptBatch", "items": 256, "clients": 16}
+BY_NAME = {s.name: s for s in shapes.SHAPES}
+SHAPE = BY_NAME["encrypt"]
+BATCH = BY_NAME["encrypt-batch-256"]
 
 
 def h2(rps=1000.0, succeeded=10000, failed=0, s5xx=0, wall=12.0, cpu=3.0):
@@ -32,103 +27,49 @@ def h2(rps=1000.0, succeeded=10000, failed=0, s5xx=0, wall=12.0, cpu=3.0):
             "client": {"wall_s": wall, "cpu_s": cpu, "killed": False}}
 
 
-def row(target, shape, rps, p99=2.0, valid_server=None, alloc=None):
-    server = valid_server or {"calls": rps * 12, "non_ok": {}, "item_errors": 0, "allocated_bytes": alloc}
-    return sbs_report.row_figures(target, shape, h2(rps=rps, succeeded=int(rps * 10)),
-                                  {"p50_ms": 1.0, "p99_ms": p99}, {"200": 1}, 12.0, 0.0, 2, server)
-
-
-class H2loadParseTest(unittest.TestCase):
-    def test_output(self):
-        out = h2load.parse_output(H2LOAD_OUT)
-        self.assertEqual(out["rps"], 37412.5)
-        self.assertAlmostEqual(out["finished_s"], 12.01)
-        self.assertEqual(out["requests"]["succeeded"], 374120)
-        self.assertEqual(out["requests"]["failed"], 3)
-        self.assertEqual(out["requests"]["errored"], 2)
-        self.assertEqual(out["status"], {"2xx": 374120, "3xx": 0, "4xx": 1, "5xx": 2})
-        self.assertAlmostEqual(out["time_ms"]["min"], 0.099)
-        self.assertAlmostEqual(out["time_ms"]["max"], 253.1)
-        self.assertAlmostEqual(out["time_ms"]["sd"], 0.86)
-
-    def test_output_of_a_failed_start_has_no_figures(self):
-        self.assertEqual(h2load.parse_output("No URI given\n"), {})
-
-    def test_log_and_percentiles(self):
-        with tempfile.NamedTemporaryFile("w", suffix=".log", delete=False) as f:
-            for i in range(1, 101):                 # durations 1..100 ms, in µs
-                f.write(f"17953303441{i:05d}\t{200 if i != 7 else 500}\t{i * 1000}\n")
-            f.write("garbage\n")
-        durations, statuses = h2load.read_log(Path(f.name))
-        Path(f.name).unlink()
-        self.assertEqual(len(durations), 100)
-        self.assertEqual(statuses, {"200": 99, "500": 1})
-        lat = h2load.latency(durations)
-        self.assertEqual(lat["p50_ms"], 50.0)
-        self.assertEqual(lat["p90_ms"], 90.0)
-        self.assertEqual(lat["p99_ms"], 99.0)
-        self.assertEqual(lat["max_ms"], 100.0)
-
-    def test_percentile_nearest_rank(self):
-        self.assertIsNone(h2load.percentile([], 99))
-        self.assertEqual(h2load.percentile([5.0], 99), 5.0)
-        self.assertEqual(h2load.percentile([3.0, 1.0, 2.0], 50), 2.0)
-        self.assertEqual(h2load.percentile([1.0, 2.0, 3.0, 4.0], 99), 4.0)
-        self.assertEqual(h2load.percentile(list(range(1, 1001)), 99.9), 999)
-
-    def test_command(self):
-        spec = h2load.Spec("http://127.0.0.1:1/cipherd.v1.CryptoService/Encrypt", Path("b.bin"), 50, 10, 2,
-                           h2load.GRPC_HEADERS)
-        cmd = h2load.command("h2load", spec, Path("x.log"))
-        for flag in (["-c", "50"], ["-m", "1"], ["-t", "1"], ["-D", "10000ms"], ["--warm-up-time", "2000ms"],
-                     ["-H", "te: trailers"], ["--log-file", "x.log"]):
-            self.assertIn(flag, [cmd[i:i + 2] for i in range(len(cmd) - 1)])
-        self.assertNotIn("--h1", cmd)
-        self.assertEqual(cmd[-1], spec.url)
-        spec.h1 = True
-        self.assertIn("--h1", h2load.command("h2load", spec, Path("x.log")))
-        self.assertEqual(h2load.duration_arg(3.75), "3750ms")      # h2load rejects "3.75"
-        self.assertEqual(h2load.redact(["-H", "X-Vault-Token: abc"]), ["-H", "X-Vault-Token: <redacted>"])
-        self.assertEqual(h2load.redact(["http://x/?t=s3cret"], ("s3cret",)), ["http://x/?t=<redacted>"])
+def row(target, shape, rps, p99=2.0, alloc=None):
+    server = ServerFigures(calls=rps * 12, allocated_bytes=alloc)
+    return row_figures(target, shape, h2(rps=rps, succeeded=int(rps * 10)),
+                       {"p50_ms": 1.0, "p99_ms": p99}, {"200": 1}, 12.0, 0.0, 2, server)
 
 
 class RowTest(unittest.TestCase):
     def test_valid_row(self):
-        r = sbs_report.row_figures("cipherd", BATCH, h2(rps=1000.0), {"p99_ms": 3.0}, {"200": 10000}, 18.0, 23.0, 2,
-                                   {"calls": 12000, "non_ok": {}, "item_errors": 0, "allocated_bytes": 12000 * 256 * 100})
-        self.assertTrue(r["valid"], r.get("problem"))
-        self.assertEqual(r["items_per_s"], 256000.0)
-        self.assertEqual(r["alloc_per_call"], 25600.0)
-        self.assertEqual(r["alloc_per_item"], 100.0)
-        self.assertAlmostEqual(r["h2load_cores"], 0.25)
-        self.assertAlmostEqual(r["server_cores"], 1.5)
-        self.assertAlmostEqual(r["other_cores"], 23.0 / 12 - 1.75)
-        self.assertFalse(r["client_bound"])
-        self.assertTrue(r["box_saturated"])
+        r = row_figures("cipherd", BATCH, h2(rps=1000.0), {"p99_ms": 3.0}, {"200": 10000}, 18.0, 23.0, 2,
+                                   ServerFigures(calls=12000, allocated_bytes=12000 * 256 * 100))
+        self.assertTrue(r.valid, r.problem)
+        self.assertEqual(r.items_per_s, 256000.0)
+        self.assertEqual(r.alloc_per_call, 25600.0)
+        self.assertEqual(r.alloc_per_item, 100.0)
+        self.assertAlmostEqual(r.h2load_cores, 0.25)
+        self.assertAlmostEqual(r.server_cores, 1.5)
+        self.assertAlmostEqual(r.other_cores, 23.0 / 12 - 1.75)
+        self.assertFalse(r.client_bound)
+        self.assertTrue(r.box_saturated)
 
     def test_grpc_errors_seen_by_the_server_invalidate(self):
-        r = sbs_report.row_figures("cipherd", SHAPE, h2(), {}, {}, 1.0, 0.0, 2,
-                                   {"calls": 12000, "non_ok": {"INVALID_ARGUMENT": 12000.0}, "item_errors": 0,
-                                    "allocated_bytes": 0})
-        self.assertFalse(r["valid"])
-        self.assertIn("INVALID_ARGUMENT=12000", r["problem"])
+        r = row_figures("cipherd", SHAPE, h2(), {}, {}, 1.0, 0.0, 2,
+                                   ServerFigures(calls=12000, non_ok={"INVALID_ARGUMENT": 12000.0}, allocated_bytes=0))
+        self.assertFalse(r.valid)
+        self.assertIn("INVALID_ARGUMENT=12000", r.problem)
 
     def test_cancelled_at_stop_is_tolerated_up_to_one_per_client(self):
-        ok = sbs_report.row_figures("cipherd", BATCH, h2(), {}, {}, 1.0, 0.0, 2,
-                                    {"calls": 12000, "non_ok": {"CANCELLED": 16.0}, "item_errors": 0})
-        self.assertTrue(ok["valid"], ok.get("problem"))
-        self.assertEqual(ok["cancelled_at_stop"], 16.0)
-        bad = sbs_report.row_figures("cipherd", BATCH, h2(), {}, {}, 1.0, 0.0, 2,
-                                     {"calls": 12000, "non_ok": {"CANCELLED": 17.0}, "item_errors": 0})
-        self.assertFalse(bad["valid"])
+        ok = row_figures("cipherd", BATCH, h2(), {}, {}, 1.0, 0.0, 2,
+                                    ServerFigures(calls=12000, non_ok={"CANCELLED": 16.0}))
+        self.assertTrue(ok.valid, ok.problem)
+        self.assertEqual(ok.cancelled_at_stop, 16.0)
+        bad = row_figures("cipherd", BATCH, h2(), {}, {}, 1.0, 0.0, 2,
+                                     ServerFigures(calls=12000, non_ok={"CANCELLED": 17.0}))
+        self.assertFalse(bad.valid)
 
     def test_http_and_h2load_failures_and_item_errors_invalidate(self):
         for kwargs, server, needle in [({"s5xx": 3}, {}, "non-2xx"), ({"failed": 2}, {}, "2 failed"),
                                        ({}, {"item_errors": 5}, "5 failed batch items"),
                                        ({}, {"calls": 10}, "fewer than h2load")]:
-            r = sbs_report.row_figures("vault-transit", SHAPE, h2(**kwargs), {}, {}, 1.0, 0.0, 2, server)
-            self.assertFalse(r["valid"], needle)
-            self.assertIn(needle, r["problem"])
+            server = ServerFigures(**server)
+            r = row_figures("vault-transit", SHAPE, h2(**kwargs), {}, {}, 1.0, 0.0, 2, server)
+            self.assertFalse(r.valid, needle)
+            self.assertIn(needle, r.problem)
 
     def test_cipherd_server_figures_from_scrapes(self):
         before = prom.parse(
@@ -140,23 +81,23 @@ class RowTest(unittest.TestCase):
             'grpc_server_processing_duration_seconds_count{method="Encrypt",statusCode="CANCELLED"} 2\n'
             'grpc_server_processing_duration_seconds_count{method="EncryptBatch",statusCode="OK"} 500\n'
             'jvm_gc_memory_allocated_bytes_total 103000\n')
-        f = sidebyside.cipherd_server_figures(before, after, "Encrypt")
-        self.assertEqual(f["calls"], 102.0)
-        self.assertEqual(f["non_ok"], {"CANCELLED": 2.0})
-        self.assertEqual(f["allocated_bytes"], 102000.0)
-        self.assertEqual(f["item_errors"], 0)
+        f = cipherd_target.server_figures(before, after, "Encrypt")
+        self.assertEqual(f.calls, 102.0)
+        self.assertEqual(f.non_ok, {"CANCELLED": 2.0})
+        self.assertEqual(f.allocated_bytes, 102000.0)
+        self.assertEqual(f.item_errors, 0)
 
     def test_echo_server_figures_from_stats(self):
         before = prom.parse('echo_allocated_bytes_total 500\necho_calls_total{method="Encrypt"} 5\n')
         after = prom.parse('echo_allocated_bytes_total 10500\necho_calls_total{method="Encrypt"} 105\n'
                            'echo_calls_total{method="EncryptBatch"} 7\n')
-        f = sidebyside.echo_server_figures(before, after, "Encrypt")
-        self.assertEqual((f["calls"], f["allocated_bytes"]), (100.0, 10000.0))
+        f = echo_target.server_figures(before, after, "Encrypt")
+        self.assertEqual((f.calls, f.allocated_bytes), (100.0, 10000.0))
 
 
 class TargetsTest(unittest.TestCase):
     def rows(self, unary_cipherd=30000.0, p99=4.0, batch_items=1.2e6, rewrap_items=6e5):
-        enc, eb, rb = sidebyside.SHAPES
+        enc, eb, rb = BY_NAME["encrypt"], BY_NAME["encrypt-batch-256"], BY_NAME["reencrypt-batch-256"]
         return [row("vault-transit", enc, 8500.0), row("echo", enc, 38000.0), row("cipherd", enc, unary_cipherd, p99,
                                                                                       alloc=unary_cipherd * 12 * 1500),
                 row("vault-transit", eb, 250000.0 / 256), row("echo", eb, 2.4e6 / 256),
@@ -165,63 +106,75 @@ class TargetsTest(unittest.TestCase):
                 row("cipherd", rb, rewrap_items / 256)]
 
     def by_name(self, rows):
-        return {t["target"]: t for t in sbs_report.check_targets(rows)}
+        return {g.target: g for g in goals.check_goals(rows)}
 
     def test_all_met(self):
         t = self.by_name(self.rows())
-        self.assertTrue(all(x["met"] for x in t.values()), t)
-        self.assertEqual(t["unary Encrypt ≥ 3× Vault Transit unary"]["figure"], "3.53×")
-        self.assertEqual(t["unary Encrypt ≥ 70 % of the echo ceiling"]["figure"], "79 %")
-        self.assertEqual(t["EncryptBatch-256 ≥ 4× Vault Transit batched"]["figure"], "4.80×")
-        self.assertEqual(t["allocation ≤ 300 B per EncryptBatch item"]["figure"], "200 B")
+        self.assertTrue(all(x.met for x in t.values()), t)
+        self.assertEqual(t["unary Encrypt ≥ 3× Vault Transit unary"].figure, "3.53×")
+        self.assertEqual(t["unary Encrypt ≥ 70 % of the echo ceiling"].figure, "79 %")
+        self.assertEqual(t["EncryptBatch-256 ≥ 4× Vault Transit batched"].figure, "4.80×")
+        self.assertEqual(t["allocation ≤ 300 B per EncryptBatch item"].figure, "200 B")
 
     def test_missed_and_not_measured(self):
         rows = self.rows(unary_cipherd=20000.0, p99=12.0, batch_items=9e5)
-        rows = [r for r in rows if not (r["target"] == "cipherd" and r["shape"] == "reencrypt-batch-256")]
+        rows = [r for r in rows if not (r.target == "cipherd" and r.shape == "reencrypt-batch-256")]
         t = self.by_name(rows)
-        self.assertIs(t["unary Encrypt ≥ 3× Vault Transit unary"]["met"], False)     # 2.35×
-        self.assertEqual(t["unary Encrypt ≥ 3× Vault Transit unary"]["figure"], "2.35×")
-        self.assertFalse(t["unary Encrypt ≥ 70 % of the echo ceiling"]["met"])      # 53 %
-        self.assertFalse(t["unary Encrypt p99 < 10 ms at 50 concurrent"]["met"])
-        self.assertFalse(t["EncryptBatch-256 ≥ 1,000,000 items/s"]["met"])
-        self.assertIsNone(t["ReEncryptBatch-256 ≥ 500,000 items/s"]["met"])
+        self.assertIs(t["unary Encrypt ≥ 3× Vault Transit unary"].met, False)     # 2.35×
+        self.assertEqual(t["unary Encrypt ≥ 3× Vault Transit unary"].figure, "2.35×")
+        self.assertFalse(t["unary Encrypt ≥ 70 % of the echo ceiling"].met)      # 53 %
+        self.assertFalse(t["unary Encrypt p99 < 10 ms at 50 concurrent"].met)
+        self.assertFalse(t["EncryptBatch-256 ≥ 1,000,000 items/s"].met)
+        self.assertIsNone(t["ReEncryptBatch-256 ≥ 500,000 items/s"].met)
 
     def test_an_invalid_run_counts_for_no_target(self):
         rows = self.rows()
-        vault = next(r for r in rows if r["target"] == "vault-transit" and r["shape"] == "encrypt")
-        vault["valid"] = False
+        rows = [dataclasses.replace(r, valid=False) if r.label == "vault-transit-encrypt" else r for r in rows]
         t = self.by_name(rows)
-        self.assertIsNone(t["unary Encrypt ≥ 3× Vault Transit unary"]["met"])
-        self.assertTrue(t["unary Encrypt ≥ 70 % of the echo ceiling"]["met"])
+        self.assertIsNone(t["unary Encrypt ≥ 3× Vault Transit unary"].met)
+        self.assertTrue(t["unary Encrypt ≥ 70 % of the echo ceiling"].met)
 
     def test_section_renders(self):
         rows = self.rows()
-        sbs = {"rows": rows, "shapes": sidebyside.SHAPES, "duration_s": 10, "h2load_warmup_s": 2, "warmup_s": 15,
+        rows += [row("vault-transit", BY_NAME["decrypt-batch-256"], 900.0), row("echo", BY_NAME["decrypt-batch-256"], 9000.0),
+                 row("cipherd", BY_NAME["decrypt-batch-256"], 4000.0), row("echo", BY_NAME["reencrypt-stream-256"], 8000.0),
+                 row("cipherd", BY_NAME["reencrypt-stream-256"], 2000.0)]
+        sbs = {"rows": rows, "shapes": list(shapes.SHAPES), "duration_s": 10, "h2load_warmup_s": 2, "warmup_s": 15,
                "payload_bytes": 100, "h2load_version": "h2load nghttp2/1.52.0",
                "versions": {"grpc.version": "1.83.0", "protobuf.version": "3.25.9"},
-               "ratios": sbs_report.ratios(rows, [s["name"] for s in sidebyside.SHAPES]),
-               "targets": sbs_report.check_targets(rows), "notes": ["a note"]}
+               "ratios": goals.ratios(rows, list(shapes.NAMES)),
+               "targets": goals.check_goals(rows), "notes": ["a note"]}
         text = "\n".join(sbs_report.section(sbs))
         self.assertIn("| encrypt | cipherd | 50 |", text)
         self.assertIn("**met**: unary Encrypt ≥ 3× Vault Transit unary", text)
         self.assertIn("- a note", text)
+        self.assertIn("| decrypt-batch-256 | cipherd | 16 | 4,000 | 1,024,000 |", text)
+        self.assertIn("| decrypt-batch-256 | 4.44× | 44 % |", text)
+        # ReEncryptStream has no Transit counterpart: a row of '–' and no ratio to Vault
+        self.assertIn("| reencrypt-stream-256 | Vault Transit | – | – |", text)
+        self.assertIn("no counterpart |", text)
+        self.assertIn("| reencrypt-stream-256 | – | 25 % |", text)
 
 
 class RoundsTest(unittest.TestCase):
     def test_median_round_and_spread(self):
-        rs = [dict(row("cipherd", SHAPE, rps), round=i + 1) for i, rps in enumerate([300.0, 100.0, 200.0, 900.0])]
-        rs[3]["valid"] = False
+        rs = [dataclasses.replace(row("cipherd", SHAPE, rps), round=i + 1)
+              for i, rps in enumerate([300.0, 100.0, 200.0, 900.0])]
+        rs[3] = dataclasses.replace(rs[3], valid=False)
         rs.append(row("echo", SHAPE, 50.0))
-        out = {r["target"]: r for r in sbs_report.median_rounds(rs)}
-        self.assertEqual(out["cipherd"]["items_per_s"], 200.0)          # median of 100, 200, 300
-        self.assertEqual(out["cipherd"]["rounds"]["invalid"], [4])
-        self.assertNotIn("rounds", out["echo"])
+        out = {r.target: r for r in median_rounds(rs)}
+        self.assertEqual(out["cipherd"].items_per_s, 200.0)          # median of 100, 200, 300
+        self.assertEqual(out["cipherd"].rounds.invalid, (4,))
+        self.assertEqual(out["cipherd"].rounds.items_per_s, (300.0, 100.0, 200.0, 900.0))
+        self.assertIsNone(out["echo"].rounds)
         self.assertIn("median of 3 valid / 4 rounds", sbs_report.note(out["cipherd"]))
 
     def test_no_valid_round_keeps_the_pair_invalid(self):
-        rs = [dict(row("cipherd", SHAPE, 100.0), round=1, valid=False), dict(row("cipherd", SHAPE, 90.0), round=2, valid=False)]
-        (only,) = sbs_report.median_rounds(rs)
-        self.assertFalse(only["valid"])
+        rs = [dataclasses.replace(row("cipherd", SHAPE, 100.0), round=1, valid=False),
+              dataclasses.replace(row("cipherd", SHAPE, 90.0), round=2, valid=False)]
+        (only,) = median_rounds(rs)
+        self.assertFalse(only.valid)
+        self.assertEqual(only.rounds.invalid, (1, 2))
 
 
 class OptionsTest(unittest.TestCase):
@@ -237,38 +190,41 @@ class OptionsTest(unittest.TestCase):
     def test_check_of_a_side_by_side(self):
         self.assertEqual(sanity.side_by_side_problems(None), [])
         self.assertIn("did not complete", sanity.side_by_side_problems({"error": "Vault exited"})[0])
-        bad = {"rows": [{"target": "echo", "shape": "encrypt", "valid": False, "problem": "x"}]}
+        bad = {"rows": [dataclasses.replace(row("echo", SHAPE, 10.0), valid=False, problem="x")], "shapes": [SHAPE]}
         self.assertEqual(sanity.side_by_side_problems(bad)[0], "side-by-side echo-encrypt: not valid (x)")
-        rows = [{"target": t, "shape": "encrypt", "valid": True} for t in sanity.SIDE_BY_SIDE_TARGETS]
-        self.assertEqual(sanity.side_by_side_problems({"rows": rows}), [])
-        self.assertEqual(sanity.side_by_side_problems({"rows": rows[1:]}),
+        rows = [row(t, SHAPE, 10.0) for t in sanity.side_by_side_targets(SHAPE)]
+        self.assertEqual(sanity.side_by_side_problems({"rows": rows, "shapes": [SHAPE]}), [])
+        self.assertEqual(sanity.side_by_side_problems({"rows": rows[1:], "shapes": [SHAPE]}),
                          ["side-by-side vault-transit-encrypt: no row"])
 
-
-class VersionsTest(unittest.TestCase):
-    def test_echo_pom_defaults_match_the_server(self):
-        server = echo.server_versions()
-        self.assertEqual(set(server), {"grpc.version", "protobuf.version"})
-        self.assertEqual(echo.pom_properties((echo.ECHO_DIR / "pom.xml").read_text()), server,
-                         "loadtest/echo/pom.xml's grpc.version / protobuf.version must equal server/pom.xml's")
-
-    def test_pom_properties_reads_only_the_properties_block(self):
-        pom = ("<project><properties><grpc.version>1.2.3</grpc.version>\n<protobuf.version> 4.5 </protobuf.version>"
-               "</properties><plugin><grpc.version>9</grpc.version></plugin></project>")
-        self.assertEqual(echo.pom_properties(pom), {"grpc.version": "1.2.3", "protobuf.version": "4.5"})
-
-    def test_echo_uses_the_server_wrapper_and_the_repo_protos(self):
-        pom = (echo.ECHO_DIR / "pom.xml").read_text()
-        self.assertIn("<proto.root>${project.basedir}/../../proto</proto.root>", pom)
-        self.assertTrue((tools.REPO / "server" / "mvnw").exists())
+    def test_check_needs_every_server_of_every_shape_and_vault_only_where_it_has_a_counterpart(self):
+        rows = [row(t, s, 10.0) for s in shapes.SHAPES for t in sanity.side_by_side_targets(s)]
+        sbs = {"rows": rows, "shapes": list(shapes.SHAPES)}
+        self.assertEqual(sanity.side_by_side_problems(sbs), [])
+        self.assertEqual(len(rows), 3 * 4 + 2)      # Vault has no ReEncryptStream
+        without = [r for r in rows if r.label not in ("vault-transit-decrypt-batch-256", "echo-reencrypt-stream-256")]
+        self.assertEqual(sanity.side_by_side_problems({"rows": without, "shapes": list(shapes.SHAPES)}),
+                         ["side-by-side vault-transit-decrypt-batch-256: no row",
+                          "side-by-side echo-reencrypt-stream-256: no row"])
+        only_one_shape = [r for r in rows if r.shape == "encrypt"]
+        found = sanity.side_by_side_problems({"rows": only_one_shape, "shapes": list(shapes.SHAPES)})
+        self.assertIn("side-by-side cipherd-reencrypt-stream-256: no row", found)
 
 
 class BodiesTest(unittest.TestCase):
     def test_frame(self):
         self.assertEqual(bodies.frame(b"abc"), b"\x00\x00\x00\x00\x03abc")
-        self.assertEqual(bodies.unframe(bodies.frame(b"x" * 300)), b"x" * 300)
+        self.assertEqual(bodies.unframe_all(bodies.frame(b"x" * 300)), [b"x" * 300])
         with self.assertRaises(ValueError):
-            bodies.unframe(b"\x01\x00\x00\x00\x01a")
+            bodies.unframe_all(b"\x01\x00\x00\x00\x01a")
+        with self.assertRaises(ValueError):
+            bodies.unframe_all(bodies.frame(b"abc")[:-1])
+
+    def test_a_stream_body_is_its_messages_framed_back_to_back(self):
+        messages = [f"message {i}".encode() * (i + 1) for i in range(256)]
+        body = bodies.frames(messages)
+        self.assertEqual(len(body), sum(5 + len(m) for m in messages))
+        self.assertEqual(bodies.unframe_all(body), messages)
 
     def test_vault_bodies(self):
         import json
@@ -276,19 +232,19 @@ class BodiesTest(unittest.TestCase):
         self.assertEqual(one, {"plaintext": "AAAA"})
         batch = json.loads(bodies.vault_encrypt_batch(b"hi", 256))
         self.assertEqual(len(batch["batch_input"]), 256)
-        self.assertEqual(json.loads(bodies.vault_rewrap_batch("vault:v1:x", 2)),
+        self.assertEqual(json.loads(bodies.vault_ciphertext_batch("vault:v1:x", 2)),
                          {"batch_input": [{"ciphertext": "vault:v1:x"}] * 2})
 
     def test_payload_is_the_campaigns_payload(self):
         import base64
-        from lt import campaigns
-        self.assertEqual(base64.b64encode(sidebyside.payload()).decode(), campaigns.payload_b64(100))
+        from lt.campaign import fixtures
+        self.assertEqual(base64.b64encode(shapes.payload()).decode(), fixtures.payload_b64(100))
 
     def test_vault_batch_problems(self):
         good = {"data": {"batch_results": [{"ciphertext": "vault:v1:a"}] * 4}}
-        self.assertEqual(vault_transit.batch_problems(good, 4), [])
+        self.assertEqual(vault_target.batch_problems(good, 4), [])
         bad = {"data": {"batch_results": [{"ciphertext": "vault:v1:a"}, {"error": "bad base64"}]}}
-        p = vault_transit.batch_problems(bad, 4)
+        p = vault_target.batch_problems(bad, 4)
         self.assertEqual(len(p), 2)
         self.assertIn("bad base64", p[1])
 

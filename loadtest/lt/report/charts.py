@@ -2,6 +2,8 @@
 allocation per operation, GC pauses. Each chart is drawn only when its runs are present."""
 from pathlib import Path
 
+from ..campaign.figures import RunFigures
+
 import matplotlib
 
 matplotlib.use("Agg")
@@ -9,7 +11,7 @@ import matplotlib.pyplot as plt  # noqa: E402
 
 
 def _valid(runs):
-    return [r for r in runs if "rps" in r]
+    return [r for r in runs if r.measured]
 
 
 def _save(fig, out: Path, name: str) -> Path:
@@ -21,7 +23,7 @@ def _save(fig, out: Path, name: str) -> Path:
 
 
 def concurrency(out, runs):
-    pts = sorted((r["concurrency"], r["rps"], r["p99_ms"] or 0) for r in runs if r["family"] == "concurrency")
+    pts = sorted((r.concurrency, r.rps, r.p99_ms or 0) for r in runs if r.family == "concurrency")
     if not pts:
         return None
     fig, ax = plt.subplots(figsize=(7, 4))
@@ -44,8 +46,8 @@ def latency(out, runs):
     fig, ax = plt.subplots(figsize=(max(7, len(runs) * 0.45), 4.5))
     x = range(len(runs))
     for key, off in (("p50_ms", -0.25), ("p90_ms", 0), ("p99_ms", 0.25)):
-        ax.bar([i + off for i in x], [r[key] or 0 for r in runs], width=0.25, label=key.replace("_ms", ""))
-    ax.set_xticks(list(x), [r["name"] for r in runs], rotation=75, fontsize=7)
+        ax.bar([i + off for i in x], [getattr(r, key) or 0 for r in runs], width=0.25, label=key.replace("_ms", ""))
+    ax.set_xticks(list(x), [r.name for r in runs], rotation=75, fontsize=7)
     ax.set_ylabel("ms")
     ax.set_title("Latency percentiles per run")
     ax.legend()
@@ -53,7 +55,7 @@ def latency(out, runs):
 
 
 def batch(out, runs):
-    pts = sorted((r["items_per_call"], r["items_per_s"]) for r in runs if r["family"] == "batch")
+    pts = sorted((r.items_per_call, r.items_per_s) for r in runs if r.family == "batch")
     if not pts:
         return None
     fig, ax = plt.subplots(figsize=(7, 4))
@@ -66,12 +68,12 @@ def batch(out, runs):
 
 
 def allocation(out, runs):
-    rs = [r for r in runs if r.get("alloc_per_item") is not None]
+    rs = [r for r in runs if r.alloc_per_item is not None]
     if not rs:
         return None
     fig, ax = plt.subplots(figsize=(max(7, len(rs) * 0.45), 4.5))
-    ax.bar(range(len(rs)), [r["alloc_per_item"] for r in rs])
-    ax.set_xticks(range(len(rs)), [r["name"] for r in rs], rotation=75, fontsize=7)
+    ax.bar(range(len(rs)), [r.alloc_per_item for r in rs])
+    ax.set_xticks(range(len(rs)), [r.name for r in rs], rotation=75, fontsize=7)
     ax.set_ylabel("allocated bytes per item (per call for unary)")
     ax.set_title("Server allocation per operation")
     return _save(fig, out, "allocation_per_op")
@@ -82,14 +84,14 @@ def gc(out, runs):
         return None
     fig, ax = plt.subplots(figsize=(max(7, len(runs) * 0.45), 4.5))
     x = range(len(runs))
-    ax.bar([i - 0.2 for i in x], [r["gc_pause_total_ms"] for r in runs], width=0.4, label="total pause ms")
-    ax.bar([i + 0.2 for i in x], [r["gc_pause_max_ms"] for r in runs], width=0.4, label="max pause ms")
-    ax.set_xticks(list(x), [r["name"] for r in runs], rotation=75, fontsize=7)
+    ax.bar([i - 0.2 for i in x], [r.gc_pause_total_ms for r in runs], width=0.4, label="total pause ms")
+    ax.bar([i + 0.2 for i in x], [r.gc_pause_max_ms for r in runs], width=0.4, label="max pause ms")
+    ax.set_xticks(list(x), [r.name for r in runs], rotation=75, fontsize=7)
     ax.set_title("GC pauses per run")
     ax.legend()
     return _save(fig, out, "gc_pauses")
 
 
-def draw(out: Path, runs: list[dict]) -> list[Path]:
+def draw(out: Path, runs: list[RunFigures]) -> list[Path]:
     rs = _valid(runs)
     return [p for p in (concurrency(out, rs), latency(out, rs), batch(out, rs), allocation(out, rs), gc(out, rs)) if p]

@@ -1,35 +1,30 @@
-"""Writes report.md (tables, notes on client-bound figures) and its PNG charts from summary.json."""
+"""Writes report.md (tables, notes on client-bound figures) and its PNG charts from the summary (rows typed)."""
 from pathlib import Path
 
-from . import charts, sbs_report
-from .fmt import num, table
+from ..campaign.figures import RunFigures
+from ..sidebyside import report as sbs_report
+from . import charts
+from .fmt import num, row_flags, table
 
 MAIN_HEADER = ["run", "conc", "items/call", "RPC/s", "items/s", "p50 ms", "p90 ms", "p99 ms",
                "alloc B/call", "alloc B/item", "GCs", "GC pause ms (total/max)", "ghz cores", "server cores", "other cores", "note"]
 
 
-def note(r: dict) -> str:
-    parts = []
-    if not r.get("valid"):
-        parts.append(f"**ERRORS, does not count** ({r.get('problem', '')})")
-    if r.get("client_bound"):
-        parts.append("client-bound")
-    if r.get("box_saturated"):
-        parts.append("box saturated")
-    return "; ".join(parts)
+def note(r: RunFigures) -> str:
+    return "; ".join(row_flags(r, "client-bound"))
 
 
-def main_row(r: dict) -> list[str]:
-    if "rps" not in r:
-        return [r["name"]] + ["–"] * (len(MAIN_HEADER) - 2) + [note(r)]
-    return [r["name"], str(r["concurrency"]), str(r["items_per_call"]), num(r["rps"]), num(r["items_per_s"]),
-            num(r["p50_ms"], 2), num(r["p90_ms"], 2), num(r["p99_ms"], 2),
-            num(r["alloc_per_call"]), num(r["alloc_per_item"]), num(r["gc_count"]),
-            f"{num(r['gc_pause_total_ms'], 1)} / {num(r['gc_pause_max_ms'], 1)}",
-            num(r["ghz_cores"], 2), num(r["server_cores"], 2), num(r.get("other_cores"), 2), note(r)]
+def main_row(r: RunFigures) -> list[str]:
+    if not r.measured:
+        return [r.name] + ["–"] * (len(MAIN_HEADER) - 2) + [note(r)]
+    return [r.name, str(r.concurrency), str(r.items_per_call), num(r.rps), num(r.items_per_s),
+            num(r.p50_ms, 2), num(r.p90_ms, 2), num(r.p99_ms, 2),
+            num(r.alloc_per_call), num(r.alloc_per_item), num(r.gc_count),
+            f"{num(r.gc_pause_total_ms, 1)} / {num(r.gc_pause_max_ms, 1)}",
+            num(r.ghz_cores, 2), num(r.server_cores, 2), num(r.other_cores, 2), note(r)]
 
 
-def main_table(runs: list[dict]) -> str:
+def main_table(runs: list[RunFigures]) -> str:
     return table(MAIN_HEADER, [main_row(r) for r in runs])
 
 
@@ -77,15 +72,15 @@ def ghz_lines(out: Path, summary: dict) -> list[str]:
               "GC pause max is Micrometer's decaying-window maximum and may include a pause just before the run. "
               "CPU columns are CPU seconds ÷ wall seconds: ghz (rusage), cipherd (/proc/PID/stat) and the rest of "
               "the machine (/proc/stat); *box saturated* means the whole machine was ≥ 90 % busy.", ""]
-    bound = [r["name"] for r in runs if r.get("client_bound")]
+    bound = [r.name for r in runs if r.client_bound]
     if bound:
         lines += [f"**Client-bound:** in {len(bound)} of {len(runs)} runs ghz used at least 0.9 of a core or more CPU "
                   "than the server ({}). Those figures measure ghz on this box as much as cipherd; "
                   "the h2load side-by-side below is the measure of the server's ceiling.".format(", ".join(bound)), ""]
-    bad = [r for r in runs if not r.get("valid")]
+    bad = [r for r in runs if not r.valid]
     if bad:
         lines += ["## Runs with errors (do not count)", ""]
-        lines += [f"- `{r['name']}`: {r.get('problem')} {r.get('error_distribution', '')}" for r in bad]
+        lines += [f"- `{r.name}`: {r.problem} {r.error_distribution}" for r in bad]
         lines += [""]
     if pngs:
         lines += ["## Charts", ""] + [f"![{p.stem}]({p.name})" for p in pngs] + [""]

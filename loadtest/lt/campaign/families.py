@@ -7,18 +7,17 @@ A family file holds ghz config fragments with placeholders:
   {"$repeat": N, "item": X} a list of N copies of X (batch items)
 "matrix" maps variables to value lists (crossed); its "cases" entry is a list of variable dicts.
 """
-import base64
 import itertools
 import json
-import random
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
-CAMPAIGN_DIR = Path(__file__).resolve().parent.parent / "campaigns"
+from .fixtures import PLACEHOLDER
+
+CAMPAIGN_DIR = Path(__file__).resolve().parents[2] / "campaigns"
 _VAR = re.compile(r"\$\{([a-z_]+)\}")
 _ONLY_VAR = re.compile(r"^\$\{([a-z_]+)\}$")
-_FIXTURE = re.compile(r"\$\{(payload|ciphertext):([^}]*)\}")
 
 
 @dataclass
@@ -94,31 +93,9 @@ def _subst(value, variables):
 def _expand_run(family, template, variables) -> Run:
     ghz = _subst(template["ghz"], variables)
     tags = {k: str(v) for k, v in _subst(template.get("tags", {}), variables).items()}
-    needed = {(k, int(n)) for kind, arg in _FIXTURE.findall(json.dumps(ghz))
+    needed = {(k, int(n)) for kind, arg in PLACEHOLDER.findall(json.dumps(ghz))
               if kind == "ciphertext" for k, n in [arg.rsplit(":", 1)]}
     return Run(family, _subst(template["name"], variables), tags, ghz, needed)
-
-
-def payload_b64(size: int) -> str:
-    """The same N bytes in every run and on every machine (seeded), base64 as ghz's JSON wants."""
-    return base64.b64encode(random.Random(size).randbytes(size)).decode()
-
-
-def resolve(value, ciphertexts: dict):
-    """Replaces ${payload:N} and ${ciphertext:KEY:N} with real data."""
-    if isinstance(value, str):
-        def one(m):
-            kind, arg = m.group(1), m.group(2)
-            if kind == "payload":
-                return payload_b64(int(arg))
-            key, n = arg.rsplit(":", 1)
-            return ciphertexts[(key, int(n))]
-        return _FIXTURE.sub(one, value)
-    if isinstance(value, list):
-        return [resolve(v, ciphertexts) for v in value]
-    if isinstance(value, dict):
-        return {k: resolve(v, ciphertexts) for k, v in value.items()}
-    return value
 
 
 def select(names: str, only: str = "") -> list[Family]:

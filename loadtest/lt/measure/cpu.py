@@ -1,5 +1,6 @@
-"""System-wide CPU use from /proc/stat, to see what else ran on the box during a run."""
+"""CPU time from /proc: of one process (a server), and of the whole machine (to see what else ran)."""
 import os
+from pathlib import Path
 
 
 def busy_seconds() -> float:
@@ -11,3 +12,9 @@ def busy_seconds() -> float:
         return 0.0
     idle = fields[3] + (fields[4] if len(fields) > 4 else 0)
     return (sum(fields[:8]) - idle) / os.sysconf("SC_CLK_TCK")
+
+
+def process_cpu_seconds(pid: int) -> float:
+    """User + system CPU time of a live process, from /proc/PID/stat."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")

@@ -11,7 +11,8 @@ import subprocess
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from . import process, tools
+from .. import tools
+from ..servers.process import run_bounded
 
 GRPC_HEADERS = ["content-type: application/grpc", "te: trailers"]
 
@@ -67,7 +68,7 @@ def run(h2load: str, spec: Spec, log_file: Path, out_file: Path, grace_s: float 
     """Runs h2load, killed after its duration + warm-up + grace_s; returns parsed figures + client facts."""
     cmd = command(h2load, spec, log_file)
     with open(out_file, "w") as out:
-        run = process.run_bounded(cmd, out, subprocess.STDOUT, spec.duration_s + spec.warmup_s + grace_s)
+        run = run_bounded(cmd, out, subprocess.STDOUT, spec.duration_s + spec.warmup_s + grace_s)
     text = out_file.read_text(errors="replace")
     figures = parse_output(text)
     figures["client"] = {"wall_s": run.wall_s, "cpu_s": run.cpu_s, "max_rss_kib": run.max_rss_kib,

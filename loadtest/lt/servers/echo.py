@@ -3,11 +3,11 @@ versions (passed as -D, checked in the jar's manifest), started on 127.0.0.1 lik
 import os
 import re
 import subprocess
-import urllib.request
 import zipfile
 from pathlib import Path
 
-from . import prom, tools
+from .. import tools
+from ..measure import prom
 from .process import HOST, ManagedProcess, free_port
 
 ECHO_DIR = tools.REPO / "loadtest" / "echo"
@@ -69,6 +69,8 @@ def build(java_home: Path) -> dict:
 
 
 class Echo:
+    """The echo jar on free loopback ports (gRPC and /stats), with cipherd's GC log and JFR flags."""
+
     def __init__(self, java: Path, results: Path, extra_jvm: list[str]):
         self.java, self.results, self.extra_jvm = str(java), results, extra_jvm
         self.port, self.stats_port = free_port(), free_port()
@@ -83,7 +85,7 @@ class Echo:
         return f"http://{HOST}:{self.stats_port}/stats"
 
     def start(self, timeout: float = 60.0) -> None:
-        # the same GC log and JFR recording as cipherd gets (lt/server.py), so both JVMs pay the same
+        # the same GC log and JFR recording as cipherd gets (servers/cipherd.py), so both JVMs pay the same
         self.process.launch([self.java, *self.extra_jvm,
                              f"-Xlog:gc*:file={self.results / 'echo-gc.log'}:time,uptime,level,tags",
                              f"-XX:StartFlightRecording=filename={self.results / 'echo.jfr'},settings=profile",

@@ -10,7 +10,7 @@ import urllib.error
 import urllib.request
 from pathlib import Path
 
-from . import tools
+from .. import tools
 from .process import HOST, ManagedProcess, free_port
 
 KEY = "sbs"
@@ -23,17 +23,9 @@ def install() -> str:
     return r.stdout.strip().splitlines()[-1]
 
 
-def batch_problems(reply: dict, n: int) -> list[str]:
-    """What is wrong with a Transit batch reply: a count other than n, or items carrying an error."""
-    results = (reply.get("data") or {}).get("batch_results") or []
-    problems = [f"{len(results)} batch results, wanted {n}"] if len(results) != n else []
-    bad = [r.get("error") for r in results if r.get("error") or not r.get("ciphertext")]
-    if bad:
-        problems.append(f"{len(bad)} items failed, first: {bad[0] or 'no ciphertext'}")
-    return problems
-
-
 class Vault:
+    """A Vault dev server with Transit mounted and the key KEY, set up through its HTTP API."""
+
     def __init__(self, binary: str, results: Path):
         self.binary, self.results = binary, results
         self.port = free_port()

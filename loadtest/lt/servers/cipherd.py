@@ -11,7 +11,9 @@ from .process import HOST, ManagedProcess, free_port
 JFR_NAME = "cipherd-loadtest"
 
 
-class Server:
+class Cipherd:
+    """cipherd from the jar, embedded key store in a temporary data dir, its logs in `results`."""
+
     def __init__(self, java: Path, jar: Path, results: Path, extra_jvm: list[str], log_level: str = "WARN"):
         self.results = results
         self.port = free_port()

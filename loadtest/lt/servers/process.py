@@ -12,6 +12,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable
 
+from ..measure.cpu import process_cpu_seconds
+
 HOST = "127.0.0.1"
 NOT_YET = (urllib.error.URLError, ConnectionError, TimeoutError)
 
@@ -20,12 +22,6 @@ def free_port() -> int:
     with socket.socket() as s:
         s.bind((HOST, 0))
         return s.getsockname()[1]
-
-
-def proc_cpu_seconds(pid: int) -> float:
-    """User + system CPU time of a live process, from /proc/PID/stat."""
-    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
 @dataclass
@@ -58,6 +54,8 @@ def run_bounded(cmd: list[str], stdout, stderr, bound_s: float) -> ClientRun:
 
 
 class ManagedProcess:
+    """A server process: launched with its output in a log, polled until ready, stopped by SIGTERM."""
+
     def __init__(self, name: str, log_path: Path):
         self.name, self.log_path = name, log_path
         self.proc = None
@@ -90,7 +88,7 @@ class ManagedProcess:
         return self.proc is not None and self.proc.poll() is None
 
     def cpu_seconds(self) -> float:
-        return proc_cpu_seconds(self.proc.pid)
+        return process_cpu_seconds(self.proc.pid)
 
     def stop(self, grace: float = 15.0) -> None:
         if self.running:

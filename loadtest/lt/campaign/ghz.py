@@ -3,7 +3,8 @@ import json
 import subprocess
 from pathlib import Path
 
-from . import process, tools
+from .. import tools
+from ..servers.process import run_bounded
 
 BASE = {
     "proto": "cipherd/v1/crypto_service.proto",
@@ -39,7 +40,7 @@ def run(ghz: str, cfg: dict, config_path: Path, duration_s: float) -> dict:
     stderr_path = config_path.with_suffix(".stderr")
     with open(stderr_path, "w") as err:
         # bounded even if ghz hangs
-        run = process.run_bounded([ghz, "--config", str(config_path)], subprocess.DEVNULL, err, duration_s + 120)
+        run = run_bounded([ghz, "--config", str(config_path)], subprocess.DEVNULL, err, duration_s + 120)
     code, wall = run.exit_code, run.wall_s
     out = Path(cfg["output"])
     if code != 0 or not out.exists():

@@ -2,7 +2,7 @@
 import json
 import subprocess
 
-from . import tools
+from .. import tools
 
 PROTOS = ["cipherd/v1/crypto_service.proto", "cipherd/v1/key_admin_service.proto"]
 

@@ -1,19 +1,12 @@
 """Side-by-side report of two result folders (two architectures, two commits): B ÷ A ratios per run."""
-import json
 from pathlib import Path
 
 from .fmt import num, table
-from .report import host_lines
+from .markdown import host_lines
+from .summary import load_summary
 
 FIGURES = [("rps", "RPC/s", 0), ("items_per_s", "items/s", 0), ("p99_ms", "p99 ms", 2),
            ("alloc_per_item", "alloc B/item", 0), ("gc_pause_total_ms", "GC pause ms", 1)]
-
-
-def _load(d: Path) -> dict:
-    path = d / "summary.json"
-    if not path.exists():
-        raise SystemExit(f"loadtest: {path} not found; --compare needs two result folders")
-    return json.loads(path.read_text())
 
 
 def _ratio(a, b) -> str:
@@ -24,14 +17,14 @@ def _ratio(a, b) -> str:
 
 def keyed_runs(summary: dict) -> dict:
     """(tool, name) -> row: the ghz runs and the side-by-side's h2load rows (named TARGET-SHAPE)."""
-    runs = {(r.get("tool", "ghz"), r["name"]): r for r in summary["runs"]}
+    runs = {(r.tool, r.name): r for r in summary["runs"]}
     for r in (summary.get("side_by_side") or {}).get("rows", []):
-        runs[("h2load", f"{r['target']}-{r['shape']}")] = r
+        runs[("h2load", r.label)] = r
     return runs
 
 
 def write(dir_a: Path, dir_b: Path) -> Path:
-    a, b = _load(dir_a), _load(dir_b)
+    a, b = load_summary(dir_a), load_summary(dir_b)
     runs_a, runs_b = keyed_runs(a), keyed_runs(b)
     common = [k for k in runs_a if k in runs_b]
     header = ["run"]
@@ -43,12 +36,13 @@ def write(dir_a: Path, dir_b: Path) -> Path:
         ra, rb = runs_a[key], runs_b[key]
         row = [key[1] if key[0] == "ghz" else f"{key[1]} ({key[0]})"]
         for field, _, digits in FIGURES:
-            row += [num(ra.get(field), digits), num(rb.get(field), digits), _ratio(ra.get(field), rb.get(field))]
+            fa, fb = getattr(ra, field, None), getattr(rb, field, None)   # GC figures: ghz runs only
+            row += [num(fa, digits), num(fb, digits), _ratio(fa, fb)]
         notes = []
         for side, r in (("A", ra), ("B", rb)):
-            if not r.get("valid"):
+            if not r.valid:
                 notes.append(f"{side} had errors")
-            if r.get("client_bound"):
+            if r.client_bound:
                 notes.append(f"{side} client-bound" if key[0] == "ghz" else f"{side} h2load-bound")
         row.append("; ".join(notes))
         rows.append(row)

@@ -1,0 +1,61 @@
+"""cipherd in the side-by-side: started as for the campaigns, two gcm keys, the request messages every
+gRPC server gets, and per run its /metrics before and after."""
+import contextlib
+
+from ..measure import cipherd_metrics, prom
+from ..servers.cipherd import Cipherd
+from . import bodies, responses
+from .grpc_client import Client
+from .protos import ADMIN, SERVICE, pb
+from .shapes import ENC_KEY, REWRAP_KEY, Shape
+from .target import ServerFigures, Target, grpc_specs
+
+
+def set_up_keys(client: Client, plaintext: bytes) -> tuple[str, str]:
+    """Creates both keys; returns a ciphertext of `plaintext` under ENC_KEY (to decrypt) and one under
+    REWRAP_KEY's v1, which is then rotated (to rewrap to v2)."""
+    cs, ka, keys = pb()
+    for name in (ENC_KEY, REWRAP_KEY):
+        client.must(f"{ADMIN}/CreateKey", ka.CreateKeyRequest(key_name=name, mode=keys.MODE_GCM)
+                    .SerializeToString(), ka.CreateKeyResponse)
+    to_decrypt, _ = client.must(f"{SERVICE}/Encrypt", bodies.encrypt(ENC_KEY, plaintext), cs.EncryptResponse)
+    v1, _ = client.must(f"{SERVICE}/Encrypt", bodies.encrypt(REWRAP_KEY, plaintext), cs.EncryptResponse)
+    client.must(f"{ADMIN}/RotateKey", ka.RotateKeyRequest(key_name=REWRAP_KEY, mode=keys.MODE_GCM)
+                .SerializeToString(), ka.RotateKeyResponse)
+    return to_decrypt.ciphertext, v1.ciphertext
+
+
+def messages(plaintext: bytes, to_decrypt: str, v1: str) -> dict[str, list[bytes]]:
+    """Each shape's request messages (one, or a stream's 256)."""
+    return {"encrypt": [bodies.encrypt(ENC_KEY, plaintext)],
+            "encrypt-batch-256": [bodies.encrypt_batch(ENC_KEY, plaintext, 256)],
+            "decrypt-batch-256": [bodies.decrypt_batch(to_decrypt, 256)],
+            "reencrypt-batch-256": [bodies.reencrypt_batch(REWRAP_KEY, v1, 256)],
+            "reencrypt-stream-256": bodies.reencrypt_stream(REWRAP_KEY, v1, 256)}
+
+
+def server_figures(before, after, method: str) -> ServerFigures:
+    """Calls per gRPC status of the method (Micrometer's interceptor), failed items, allocation."""
+    delta = cipherd_metrics.calls_by_status(before, after, method)
+    return ServerFigures(calls=sum(delta.values()), non_ok={k: v for k, v in delta.items() if k != "OK" and v},
+                         item_errors=cipherd_metrics.failed_items(before, after),
+                         allocated_bytes=cipherd_metrics.allocated_bytes(before, after))
+
+
+def start(ctx, plaintext: bytes, stack: contextlib.ExitStack) -> Target:
+    """Starts cipherd, makes the request bodies (ctx.messages, ctx.files) and checks each with grpcio."""
+    server = Cipherd(ctx.java, ctx.jar, ctx.dir, ctx.extra_jvm, ctx.args.server_log_level)
+    stack.callback(server.stop)
+    server.start()
+    with Client(server.target) as client:
+        ctx.messages = messages(plaintext, *set_up_keys(client, plaintext))
+        ctx.files = {k: ctx.body_file(f"{k}.grpc.bin", bodies.frames(v)) for k, v in ctx.messages.items()}
+        ctx.checks["cipherd"] = responses.check(client, ctx.messages, "cipherd")
+
+    def after(before_text: str, shape: Shape) -> ServerFigures:
+        after_text = prom.scrape(server.metrics_url)
+        (ctx.dir / "runs" / f"cipherd-{shape.name}.metrics-before.txt").write_text(before_text)
+        (ctx.dir / "runs" / f"cipherd-{shape.name}.metrics-after.txt").write_text(after_text)
+        return server_figures(prom.parse(before_text), prom.parse(after_text), shape.method)
+    return Target("cipherd", grpc_specs(server.target, ctx.files, ctx.args), server.cpu_seconds,
+                  lambda: prom.scrape(server.metrics_url), after)

@@ -1,0 +1,127 @@
+"""The h2load side-by-side (issue 4): Vault Transit, the bare grpc-java echo ceiling and cipherd, in one
+run, with the same client, payload, concurrency and (for echo and cipherd) the very same request bodies.
+The three servers are started here and warmed up, then measured shape by shape, back to back, and all
+stopped on the way out (an ExitStack). Writes <out>/sidebyside/ and returns the section for summary.json."""
+import contextlib
+import shlex
+import subprocess
+import time
+from pathlib import Path
+
+from .. import rows as rows_json
+from ..measure import cpu
+from ..servers import echo
+from . import cipherd_target, echo_target, goals, h2load, vault_target
+from .rounds import median_rounds
+from .row import SbsRow, row_figures
+from .shapes import NAMES, PAYLOAD_BYTES, SHAPES, Shape, payload
+from .target import Target
+
+NOTES = [
+    "Vault Transit has no gRPC: it gets `h2load --h1` (HTTP/1.1 keep-alive, one request per connection at a "
+    "time) with JSON bodies; DecryptBatch's counterpart is `/v1/transit/decrypt` and ReEncryptBatch's "
+    "`/v1/transit/rewrap`, both with `batch_input`; ReEncryptStream has none.",
+    "h2load sees HTTP status only. Each body was sent once with grpcio (status OK, 256 results, no item "
+    "errors), and per run cipherd's `grpc_server_processing_duration_seconds_count` per `statusCode` and "
+    "`cipherd_crypto_operations_total` outcomes were read before and after; echo's calls are counted by the "
+    "service itself. Vault's replies were checked with urllib (no per-item `error`).",
+    "ReEncryptStream-256: one bidi stream per h2load request, whose body carries 256 length-prefixed "
+    "ReEncryptStreamRequest messages; req/s counts streams, items/s messages.",
+    "Order: the three servers run side by side (idle when not measured), warmed up, then per shape Vault, "
+    "echo and cipherd back to back.",
+    "p50/p99 are from h2load's `--log-file` (the measured phase only). Allocation per call includes the "
+    "run's h2load warm-up calls on both sides of the division; echo's is `getTotalThreadAllocatedBytes` "
+    "(every thread, JFR's own included), cipherd's Micrometer's young-generation count plus eden; close, not "
+    "identical measures. Echo's is the floor the gRPC stack costs with these shapes.",
+]
+
+
+class Context:
+    """What the side-by-side's steps share: settings, its folder, the bodies, the rows so far."""
+
+    def __init__(self, args, out: Path, java: Path, jar: Path, extra_jvm: list[str], cores: int):
+        self.args, self.java, self.jar, self.extra_jvm, self.cores = args, java, jar, extra_jvm, cores
+        self.dir = out / "sidebyside"
+        (self.dir / "runs").mkdir(parents=True, exist_ok=True)
+        (self.dir / "bodies").mkdir(exist_ok=True)
+        self.h2load = h2load.install()
+        self.rows: list[SbsRow] = []
+        self.notes: list[str] = []
+        self.checks: dict = {}
+        self.messages: dict[str, list[bytes]] = {}   # cipherd's request messages per shape
+        self.files: dict[str, Path] = {}             # their framed body files
+
+    def body_file(self, name: str, data: bytes) -> Path:
+        p = self.dir / "bodies" / name
+        p.write_bytes(data)
+        return p
+
+
+def measure(ctx: Context, t: Target, shape: Shape, rnd: int) -> None:
+    """One measured h2load run: CPU around it, the server's own figures from t.before() / t.after()."""
+    name = f"{t.name}-{shape.name}" + (f"-r{rnd}" if ctx.args.sbs_rounds > 1 else "")
+    rdir = ctx.dir / "runs"
+    spec = t.specs[shape.name]
+    b = t.before()
+    cpu0, sys0 = t.cpu_seconds(), cpu.busy_seconds()
+    h2 = h2load.run(ctx.h2load, spec, rdir / f"{name}.log", rdir / f"{name}.out.txt")
+    cpu1, sys1 = t.cpu_seconds(), cpu.busy_seconds()
+    server = t.after(b, shape)
+    durations, statuses = h2load.read_log(rdir / f"{name}.log")
+    command = shlex.join(h2load.redact(h2load.command("h2load", spec, Path(f"{name}.log"))))
+    row = row_figures(t.name, shape, h2, h2load.latency(durations), statuses, cpu1 - cpu0, sys1 - sys0,
+                      ctx.cores, server, round_no=rnd, command=command)
+    rows_json.write(rdir / f"{name}.row.json", row, indent=1)
+    (rdir / f"{name}.log").unlink(missing_ok=True)     # large; its percentiles are in the row
+    flag = "" if row.valid else f"  ERRORS: {row.problem}"
+    print(f"loadtest: sbs {name:34s} {row.rps:10.0f} req/s {row.items_per_s:12.0f} items/s  "
+          f"p99 {row.p99_ms or 0:7.2f} ms  h2load {row.h2load_cores:.2f} / server "
+          f"{row.server_cores:.2f} cores{flag}", flush=True)
+    ctx.rows.append(row)
+    time.sleep(0.5)
+
+
+def warm(ctx: Context, t: Target) -> None:
+    """Each shape the target has for its share of --sbs-warmup, not recorded."""
+    for shape in SHAPES:
+        secs = ctx.args.sbs_warmup * shape.warmup_share
+        if secs <= 0 or shape.name not in t.specs:
+            continue
+        s = t.specs[shape.name]
+        spec = h2load.Spec(s.url, s.body, s.clients, secs, 0.5, s.headers, s.h1)
+        out = ctx.dir / "runs" / "warmup.out.txt"
+        h2 = h2load.run(ctx.h2load, spec, Path("/dev/null"), out)
+        if not (h2.get("requests") or {}).get("succeeded"):
+            raise SystemExit(f"loadtest: warm-up of {s.url} failed: {out.read_text()[-300:].strip()}")
+
+
+def run(args, out: Path, java: Path, jar: Path, extra_jvm: list[str], cores: int) -> dict:
+    start = time.monotonic()
+    ctx = Context(args, out, java, jar, extra_jvm, cores)
+    versions = echo.build(java.parent.parent)
+    version = subprocess.run([ctx.h2load, "--version"], stdout=subprocess.PIPE, text=True).stdout.strip()
+    plaintext = payload()
+    print(f"loadtest: side-by-side with {version}, {args.sbs_duration:g} s per run", flush=True)
+    with contextlib.ExitStack() as stack:           # every server is stopped, whatever happens
+        # cipherd is set up first: its request bodies (and v1 ciphertexts) are the ones echo gets too
+        cipherd = cipherd_target.start(ctx, plaintext, stack)
+        targets = [vault_target.start(ctx, plaintext, stack), echo_target.start(ctx, stack), cipherd]
+        for t in targets:
+            warm(ctx, t)
+        print(f"loadtest: side-by-side servers up and warm after {time.monotonic() - start:.0f} s", flush=True)
+        # shape by shape, the three back to back: what else runs on the machine drifts less between them;
+        # with --sbs-rounds N all of it N times, and the report takes each one's median round
+        for rnd in range(1, args.sbs_rounds + 1):
+            for shape in SHAPES:
+                for t in targets:
+                    if shape.name in t.specs:
+                        measure(ctx, t, shape, rnd)
+    rows = median_rounds(ctx.rows)
+    section = {"duration_s": args.sbs_duration, "h2load_warmup_s": args.sbs_h2load_warmup,
+               "warmup_s": args.sbs_warmup, "payload_bytes": PAYLOAD_BYTES, "h2load_version": version,
+               "versions": versions, "shapes": list(SHAPES), "rounds": args.sbs_rounds, "rows": rows,
+               "all_rounds": ctx.rows if args.sbs_rounds > 1 else [], "checks": ctx.checks,
+               "ratios": goals.ratios(rows, list(NAMES)), "targets": goals.check_goals(rows),
+               "notes": ctx.notes + NOTES, "elapsed_s": time.monotonic() - start}
+    rows_json.write(ctx.dir / "sidebyside.json", section)
+    return section

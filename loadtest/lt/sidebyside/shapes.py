@@ -1,0 +1,39 @@
+"""What the side-by-side measures: its request shapes, the plaintext, and cipherd's key names."""
+import random
+from dataclasses import dataclass
+
+from ..rows import JsonRow
+
+PAYLOAD_BYTES = 100
+ENC_KEY, REWRAP_KEY = "sbs-enc", "sbs-rewrap"
+
+
+@dataclass(frozen=True)
+class Shape(JsonRow):
+    """One kind of request, the same for every server that has it."""
+    name: str
+    method: str             # cipherd.v1.CryptoService method (cipherd and echo)
+    items: int              # batch items or stream messages per request
+    clients: int            # h2load -c
+    vault_op: str | None    # Transit endpoint of Vault's counterpart; None when Vault has none
+    warmup_share: float     # share of --sbs-warmup each server spends on this shape
+    streaming: bool = False  # one bidi stream per request, `items` length-prefixed messages in its body
+
+    @property
+    def has_vault(self) -> bool:
+        return self.vault_op is not None
+
+
+SHAPES = (
+    Shape("encrypt", "Encrypt", 1, 50, "encrypt", 0.4),
+    Shape("encrypt-batch-256", "EncryptBatch", 256, 16, "encrypt", 0.15),
+    Shape("decrypt-batch-256", "DecryptBatch", 256, 16, "decrypt", 0.15),
+    Shape("reencrypt-batch-256", "ReEncryptBatch", 256, 16, "rewrap", 0.15),
+    Shape("reencrypt-stream-256", "ReEncryptStream", 256, 16, None, 0.15, streaming=True),
+)
+NAMES = tuple(s.name for s in SHAPES)
+
+
+def payload() -> bytes:
+    """The same 100 bytes as the ghz campaigns' ${payload:100}."""
+    return random.Random(PAYLOAD_BYTES).randbytes(PAYLOAD_BYTES)
