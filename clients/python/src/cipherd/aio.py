@@ -1,7 +1,7 @@
 """The asyncio client: `async with cipherd.AsyncClient("127.0.0.1:50051") as c: await c.encrypt("demo", b"hi")`."""
 from __future__ import annotations
 
-from collections.abc import AsyncIterable, AsyncIterator, Awaitable, Callable, Iterable
+from collections.abc import AsyncGenerator, AsyncIterable, AsyncIterator, Awaitable, Callable, Iterable
 from typing import Any, TypeVar
 
 import grpc
@@ -85,7 +85,7 @@ class AsyncClient:
         return [_convert.rewrap_result(r) for r in response.results]
 
     async def re_encrypt_stream(self, items: AsyncIterable[CiphertextItem | str] | Iterable[CiphertextItem | str], *,
-                                timeout: float | None = None) -> AsyncIterator[ItemResult[Rewrapped]]:
+                                timeout: float | None = None) -> AsyncGenerator[ItemResult[Rewrapped], None]:
         """Rewraps items as they come, one result per item in order; `items` (sync or async) is read as
         the server keeps up. Leaving the loop early, or cancelling the task, cancels the call."""
         call = self._crypto.ReEncryptStream(_requests(items),

@@ -1,7 +1,7 @@
 """The synchronous client: `with cipherd.Client("127.0.0.1:50051") as c: c.encrypt("demo", b"hi")`."""
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Generator, Iterable, Iterator
 from typing import Any, TypeVar
 
 import grpc
@@ -85,7 +85,7 @@ class Client:
         return [_convert.rewrap_result(r) for r in response.results]
 
     def re_encrypt_stream(self, items: Iterable[CiphertextItem | str], *,
-                          timeout: float | None = None) -> Iterator[ItemResult[Rewrapped]]:
+                          timeout: float | None = None) -> Generator[ItemResult[Rewrapped], None, None]:
         """Rewraps items as they come, one result per item in order; `items` is read as the server
         keeps up. Leaving the loop early cancels the call."""
         call = self._crypto.ReEncryptStream((_convert.stream_request(i) for i in items),
