@@ -19,7 +19,7 @@ R = TypeVar("R")
 
 
 class AsyncClient:
-    """An asyncio connection to cipherd. `timeout` (seconds) is the default deadline of each call; errors are
+    """An asyncio connection to cipherd. `timeout` (seconds) is the default deadline of each unary call; errors are
     CipherdError subclasses. Close it, or use it as a context manager."""
 
     def __init__(self, target: str, *, tls: TlsConfig | None = None, token: str | None = None,
@@ -87,10 +87,10 @@ class AsyncClient:
     async def re_encrypt_stream(self, items: AsyncIterable[CiphertextItem | str] | Iterable[CiphertextItem | str], *,
                                 timeout: float | None = None) -> AsyncGenerator[ItemResult[Rewrapped], None]:
         """Rewraps items as they come, one result per item in order; `items` (sync or async) is read as
-        the server keeps up. Leaving the loop early, or cancelling the task, cancels the call."""
+        the server keeps up. Leaving the loop early, or cancelling the task, cancels the call. Unlike
+        unary calls it has no deadline unless given a `timeout`: a migration may take hours."""
         call = self._crypto.ReEncryptStream(_requests(items),
-                                            timeout=timeout if timeout is not None else self._timeout,
-                                            metadata=self._metadata)
+                                            timeout=timeout, metadata=self._metadata)
         try:
             async for response in call:
                 yield _convert.rewrap_result(response.result)

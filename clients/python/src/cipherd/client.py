@@ -19,7 +19,7 @@ R = TypeVar("R")
 
 
 class Client:
-    """A connection to cipherd. `timeout` (seconds) is the default deadline of each call; errors are
+    """A connection to cipherd. `timeout` (seconds) is the default deadline of each unary call; errors are
     CipherdError subclasses. Close it, or use it as a context manager."""
 
     def __init__(self, target: str, *, tls: TlsConfig | None = None, token: str | None = None,
@@ -87,10 +87,10 @@ class Client:
     def re_encrypt_stream(self, items: Iterable[CiphertextItem | str], *,
                           timeout: float | None = None) -> Generator[ItemResult[Rewrapped], None, None]:
         """Rewraps items as they come, one result per item in order; `items` is read as the server
-        keeps up. Leaving the loop early cancels the call."""
+        keeps up. Leaving the loop early cancels the call. Unlike unary calls it has no deadline
+        unless given a `timeout`: a migration may take hours."""
         call = self._crypto.ReEncryptStream((_convert.stream_request(i) for i in items),
-                                            timeout=timeout if timeout is not None else self._timeout,
-                                            metadata=self._metadata)
+                                            timeout=timeout, metadata=self._metadata)
         try:
             for response in call:
                 yield _convert.rewrap_result(response.result)
