@@ -1,11 +1,22 @@
 """Channel credentials, options and call metadata, shared by the sync and asyncio clients."""
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import TypeVar
+
 import grpc
 
 from cipherd.types import TlsConfig
 
 DEFAULT_MAX_MESSAGE_BYTES = 16 * 1024 * 1024
+C = TypeVar("C")
+
+
+def open_channel(target: str, tls: TlsConfig | None, max_message_bytes: int,
+                 secure: Callable[..., C], insecure: Callable[..., C]) -> C:
+    """A channel from grpc (sync) or grpc.aio's secure_channel/insecure_channel."""
+    opts = options(tls, max_message_bytes)
+    return secure(target, credentials(tls), opts) if tls is not None else insecure(target, opts)
 
 
 def credentials(tls: TlsConfig) -> grpc.ChannelCredentials:

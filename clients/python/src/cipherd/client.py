@@ -25,9 +25,8 @@ class Client:
     def __init__(self, target: str, *, tls: TlsConfig | None = None, token: str | None = None,
                  timeout: float | None = 30.0,
                  max_message_bytes: int = _channel.DEFAULT_MAX_MESSAGE_BYTES) -> None:
-        opts = _channel.options(tls, max_message_bytes)
-        self._channel = (grpc.secure_channel(target, _channel.credentials(tls), opts) if tls is not None
-                         else grpc.insecure_channel(target, opts))
+        self._channel = _channel.open_channel(target, tls, max_message_bytes, grpc.secure_channel,
+                                              grpc.insecure_channel)
         self._crypto = crypto_service_pb2_grpc.CryptoServiceStub(self._channel)
         self._admin = key_admin_service_pb2_grpc.KeyAdminServiceStub(self._channel)
         self._metadata = _channel.metadata(token)

@@ -17,6 +17,11 @@ class CipherdError(Exception):
 
     code: grpc.StatusCode = grpc.StatusCode.UNKNOWN
 
+    def __init_subclass__(cls, code: grpc.StatusCode | None = None, **kwargs: object) -> None:
+        super().__init_subclass__(**kwargs)
+        if code is not None:
+            cls.code = code
+
     def __init__(self, details: str, code: grpc.StatusCode | None = None) -> None:
         super().__init__(details)
         self.details = details
@@ -27,8 +32,8 @@ class CipherdError(Exception):
         return f"{self.code.name}: {self.details}"
 
 
-class InvalidArgumentError(CipherdError):
-    code = grpc.StatusCode.INVALID_ARGUMENT
+class InvalidArgumentError(CipherdError, code=grpc.StatusCode.INVALID_ARGUMENT):
+    """The request was wrong: a bad key name, a malformed ciphertext, a context for an unauthenticated mode..."""
 
 
 class DecryptionFailedError(InvalidArgumentError):
@@ -43,59 +48,24 @@ class InvalidCiphertextError(InvalidArgumentError):
         self.reason = reason
 
 
-class NotFoundError(CipherdError):
-    code = grpc.StatusCode.NOT_FOUND
+class NotFoundError(CipherdError, code=grpc.StatusCode.NOT_FOUND): ...
+class AlreadyExistsError(CipherdError, code=grpc.StatusCode.ALREADY_EXISTS): ...
+class PermissionDeniedError(CipherdError, code=grpc.StatusCode.PERMISSION_DENIED): ...
+class UnauthenticatedError(CipherdError, code=grpc.StatusCode.UNAUTHENTICATED): ...
+class FailedPreconditionError(CipherdError, code=grpc.StatusCode.FAILED_PRECONDITION): ...
+class ResourceExhaustedError(CipherdError, code=grpc.StatusCode.RESOURCE_EXHAUSTED): ...
+class UnavailableError(CipherdError, code=grpc.StatusCode.UNAVAILABLE): ...
+class DeadlineExceededError(CipherdError, code=grpc.StatusCode.DEADLINE_EXCEEDED): ...
+class CallCancelledError(CipherdError, code=grpc.StatusCode.CANCELLED): ...
+class InternalError(CipherdError, code=grpc.StatusCode.INTERNAL): ...
 
 
-class AlreadyExistsError(CipherdError):
-    code = grpc.StatusCode.ALREADY_EXISTS
-
-
-class PermissionDeniedError(CipherdError):
-    code = grpc.StatusCode.PERMISSION_DENIED
-
-
-class UnauthenticatedError(CipherdError):
-    code = grpc.StatusCode.UNAUTHENTICATED
-
-
-class FailedPreconditionError(CipherdError):
-    code = grpc.StatusCode.FAILED_PRECONDITION
-
-
-class ResourceExhaustedError(CipherdError):
-    code = grpc.StatusCode.RESOURCE_EXHAUSTED
-
-
-class UnavailableError(CipherdError):
-    code = grpc.StatusCode.UNAVAILABLE
-
-
-class DeadlineExceededError(CipherdError):
-    code = grpc.StatusCode.DEADLINE_EXCEEDED
-
-
-class CallCancelledError(CipherdError):
-    code = grpc.StatusCode.CANCELLED
-
-
-class InternalError(CipherdError):
-    code = grpc.StatusCode.INTERNAL
-
-
-ERROR_BY_STATUS: Mapping[grpc.StatusCode, type[CipherdError]] = {
-    grpc.StatusCode.INVALID_ARGUMENT: InvalidArgumentError,
-    grpc.StatusCode.NOT_FOUND: NotFoundError,
-    grpc.StatusCode.ALREADY_EXISTS: AlreadyExistsError,
-    grpc.StatusCode.PERMISSION_DENIED: PermissionDeniedError,
-    grpc.StatusCode.UNAUTHENTICATED: UnauthenticatedError,
-    grpc.StatusCode.FAILED_PRECONDITION: FailedPreconditionError,
-    grpc.StatusCode.RESOURCE_EXHAUSTED: ResourceExhaustedError,
-    grpc.StatusCode.UNAVAILABLE: UnavailableError,
-    grpc.StatusCode.DEADLINE_EXCEEDED: DeadlineExceededError,
-    grpc.StatusCode.CANCELLED: CallCancelledError,
-    grpc.StatusCode.INTERNAL: InternalError,
-}
+# The one table from status to exception class, for calls and batch or stream items alike.
+ERROR_BY_STATUS: Mapping[grpc.StatusCode, type[CipherdError]] = {cls.code: cls for cls in (
+    InvalidArgumentError, NotFoundError, AlreadyExistsError, PermissionDeniedError, UnauthenticatedError,
+    FailedPreconditionError, ResourceExhaustedError, UnavailableError, DeadlineExceededError, CallCancelledError,
+    InternalError,
+)}
 _STATUS_BY_NUMBER = {status.value[0]: status for status in grpc.StatusCode}
 
 
