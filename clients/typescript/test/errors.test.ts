@@ -2,7 +2,9 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import { status } from "@grpc/grpc-js";
-import { CipherdError, DecryptionFailedError, ERROR_BY_STATUS, errorFor, fromServiceError, InvalidArgumentError, NotFoundError } from "../src/index.js";
+import {
+  CipherdError, DecryptionFailedError, ERROR_BY_STATUS, errorFor, fromServiceError, InvalidArgumentError, NotFoundError,
+} from "../src/index.js";
 
 for (const [code, cls] of ERROR_BY_STATUS) {
   test(`${status[code]} maps to ${cls.name}`, () => {
