@@ -17,7 +17,7 @@ BUF_VERSION := v1.75.0
 DATA_DIR ?= data
 JAR := server/target/cipherd.jar
 
-.PHONY: help jdk build run test test-java test-vault lint-proto proto-release fuzz-smoke fuzz bench loadtest loadtest-check loadtest-smoke loadtest-arm64-check clean
+.PHONY: help jdk build run test proto proto-python proto-ts test-python test-ts test-java test-vault lint-proto proto-release fuzz-smoke fuzz bench loadtest loadtest-check loadtest-smoke loadtest-arm64-check clean
 
 help: ## list the targets
 	@grep -E '^[a-z0-9-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-16s %s\n", $$1, $$2}'
@@ -36,7 +36,7 @@ run: build ## start cipherd on 127.0.0.1:50051 with the embedded key store in ./
 	fi
 	$(JAVA) $(JAVA_OPTS) -jar $(JAR) --data-dir $(DATA_DIR) --keystore-password-file $(DATA_DIR)/keystore-password --demo-key demo
 
-test: lint-proto test-java test-vault fuzz-smoke loadtest-check loadtest-smoke loadtest-arm64-check ## run every test: proto lint, Java tests, Vault tests, a bounded fuzzing run, load-test runner tests, a short checked campaign, the aarch64 start-up under qemu
+test: lint-proto test-java test-vault fuzz-smoke loadtest-check loadtest-smoke loadtest-arm64-check test-python test-ts ## run every test: proto lint, Java tests, Vault tests, a bounded fuzzing run, load-test runner tests, a short checked campaign, the aarch64 start-up under qemu
 
 test-java: jdk ## Java unit, vector and gRPC tests
 	$(MVN) verify
@@ -87,3 +87,25 @@ loadtest-arm64-check: build ## start the jar on aarch64 under qemu-user (Debian 
 
 clean: ## remove build output (keeps ./data)
 	$(MVN) -q clean
+
+# --- Python and TypeScript clients (clients/python, clients/typescript) ---
+# Generated code is committed; test-* regenerate into a temp dir and fail when it differs. The tests
+# start the jar of `make build` (CIPHERD_JAR, CIPHERD_JAVA) on free ports; in CI a missing jar fails.
+CLIENT_TEST_ENV := CIPHERD_JAR=$(CURDIR)/$(JAR) CIPHERD_JAVA=$(JAVA) CIPHERD_JAVA_OPTS="$(JAVA_OPTS)"
+
+proto: proto-python proto-ts ## regenerate every client's code from proto/
+
+proto-python: ## regenerate clients/python/src/cipherd/v1 from proto/
+	clients/python/scripts/generate
+
+proto-ts: ## regenerate clients/typescript/src/gen from proto/
+	clients/typescript/scripts/generate
+
+test-python: build ## Python client: generated code fresh, mypy --strict, pytest against the jar
+	clients/python/scripts/check-generated
+	cd clients/python && "$$(scripts/venv)/bin/mypy" --config-file pyproject.toml
+	cd clients/python && $(CLIENT_TEST_ENV) "$$(scripts/venv)/bin/python" -m pytest -p no:cacheprovider -q $(PYTEST_ARGS)
+
+test-ts: build ## TypeScript client: generated code fresh, tsc --strict, node:test against the jar
+	clients/typescript/scripts/check-generated
+	cd clients/typescript && $(CLIENT_TEST_ENV) scripts/test

@@ -1,0 +1,154 @@
+"""The asyncio client: `async with cipherd.AsyncClient("127.0.0.1:50051") as c: await c.encrypt("demo", b"hi")`."""
+from __future__ import annotations
+
+from collections.abc import AsyncGenerator, AsyncIterable, AsyncIterator, Awaitable, Callable, Iterable
+from typing import Any, TypeVar
+
+import grpc
+
+from cipherd import _channel, _convert
+from cipherd.envelope import Mode
+from cipherd.errors import from_rpc_error
+from cipherd.types import CiphertextItem, EncryptItem, Inspection, ItemResult, Rewrapped, TlsConfig
+from cipherd.v1 import crypto_service_pb2 as pb
+from cipherd.v1 import crypto_service_pb2_grpc, key_admin_service_pb2_grpc
+from cipherd.v1 import key_admin_service_pb2 as admin
+from cipherd.v1.keys_pb2 import Key, KeyPolicy
+
+R = TypeVar("R")
+
+
+class AsyncClient:
+    """An asyncio connection to cipherd. `timeout` (seconds) is the default deadline of each unary call; errors are
+    CipherdError subclasses. Close it, or use it as a context manager."""
+
+    def __init__(self, target: str, *, tls: TlsConfig | None = None, token: str | None = None,
+                 timeout: float | None = 30.0,
+                 max_message_bytes: int = _channel.DEFAULT_MAX_MESSAGE_BYTES) -> None:
+        self._channel = _channel.open_channel(target, tls, max_message_bytes, grpc.aio.secure_channel,
+                                              grpc.aio.insecure_channel)
+        self._crypto = crypto_service_pb2_grpc.CryptoServiceStub(self._channel)
+        self._admin = key_admin_service_pb2_grpc.KeyAdminServiceStub(self._channel)
+        self._metadata = _channel.metadata(token)
+        self._timeout = timeout
+
+    async def __aenter__(self) -> AsyncClient:
+        return self
+
+    async def __aexit__(self, *exc: object) -> None:
+        await self.close()
+
+    async def close(self) -> None:
+        await self._channel.close(grace=None)
+
+    async def _call(self, method: Callable[..., Awaitable[R]], request: Any, timeout: float | None) -> R:
+        try:
+            return await method(request, timeout=timeout if timeout is not None else self._timeout,
+                          metadata=self._metadata)
+        except grpc.aio.AioRpcError as e:
+            raise from_rpc_error(e) from None
+
+    # CryptoService
+
+    async def encrypt(self, key_name: str, plaintext: bytes, *, context: bytes = b"", key_version: int = 0,
+                timeout: float | None = None) -> str:
+        """The ciphertext of `plaintext` under the key's current version (or `key_version`)."""
+        request = pb.EncryptRequest(key_name=key_name, plaintext=plaintext, context=context,
+                                    key_version=key_version)
+        return (await self._call(self._crypto.Encrypt, request, timeout)).ciphertext
+
+    async def decrypt(self, ciphertext: str, *, context: bytes = b"", timeout: float | None = None) -> bytes:
+        request = pb.DecryptRequest(ciphertext=ciphertext, context=context)
+        return (await self._call(self._crypto.Decrypt, request, timeout)).plaintext
+
+    async def re_encrypt(self, ciphertext: str, *, context: bytes = b"", key_name: str = "",
+                   timeout: float | None = None) -> Rewrapped:
+        """Rewraps to the current version of its key (or of `key_name`) without returning the plaintext."""
+        request = pb.ReEncryptRequest(ciphertext=ciphertext, context=context, key_name=key_name)
+        return _convert.rewrapped(await self._call(self._crypto.ReEncrypt, request, timeout))
+
+    async def encrypt_batch(self, key_name: str, items: Iterable[EncryptItem | bytes], *,
+                      timeout: float | None = None) -> list[ItemResult[str]]:
+        request = _convert.encrypt_batch_request(key_name, items)
+        return _convert.encrypt_results(await self._call(self._crypto.EncryptBatch, request, timeout))
+
+    async def decrypt_batch(self, items: Iterable[CiphertextItem | str], *,
+                      timeout: float | None = None) -> list[ItemResult[bytes]]:
+        request = _convert.decrypt_batch_request(items)
+        return _convert.decrypt_results(await self._call(self._crypto.DecryptBatch, request, timeout))
+
+    async def re_encrypt_batch(self, items: Iterable[CiphertextItem | str], *, key_name: str = "",
+                         timeout: float | None = None) -> list[ItemResult[Rewrapped]]:
+        request = _convert.re_encrypt_batch_request(items, key_name)
+        response = await self._call(self._crypto.ReEncryptBatch, request, timeout)
+        return [_convert.rewrap_result(r) for r in response.results]
+
+    async def re_encrypt_stream(self, items: AsyncIterable[CiphertextItem | str] | Iterable[CiphertextItem | str], *,
+                                timeout: float | None = None) -> AsyncGenerator[ItemResult[Rewrapped], None]:
+        """Rewraps items as they come, one result per item in order; `items` (sync or async) is read as
+        the server keeps up. Leaving the loop early, or cancelling the task, cancels the call. Unlike
+        unary calls it has no deadline unless given a `timeout`: a migration may take hours."""
+        call = self._crypto.ReEncryptStream(_requests(items),
+                                            timeout=timeout, metadata=self._metadata)
+        try:
+            async for response in call:
+                yield _convert.rewrap_result(response.result)
+        except grpc.aio.AioRpcError as e:
+            raise from_rpc_error(e) from None
+        finally:
+            call.cancel()
+
+    async def inspect(self, ciphertext: str, *, timeout: float | None = None) -> Inspection:
+        """The server's view of a header (with the key's current version); cipherd.parse_ciphertext needs no call."""
+        return _convert.inspection(await self._call(self._crypto.Inspect, pb.InspectRequest(ciphertext=ciphertext), timeout))
+
+    # KeyAdminService
+
+    async def create_key(self, key_name: str, *, mode: Mode | str | None = None, key_size_bits: int = 0,
+                   allow_unauthenticated: bool = False, policy: KeyPolicy | None = None,
+                   timeout: float | None = None) -> Key:
+        request = admin.CreateKeyRequest(key_name=key_name, mode=_convert.mode_to_proto(mode),
+                                         key_size_bits=key_size_bits,
+                                         allow_unauthenticated=allow_unauthenticated, policy=policy)
+        return (await self._call(self._admin.CreateKey, request, timeout)).key
+
+    async def get_key(self, key_name: str, *, timeout: float | None = None) -> Key:
+        return (await self._call(self._admin.GetKey, admin.GetKeyRequest(key_name=key_name), timeout)).key
+
+    async def list_keys(self, *, page_size: int = 0, timeout: float | None = None) -> AsyncIterator[Key]:
+        """Every key in name order, fetching a page at a time as the iteration needs it."""
+        token = ""
+        while True:
+            page = await self._call(self._admin.ListKeys, admin.ListKeysRequest(page_size=page_size, page_token=token),
+                              timeout)
+            for key in page.keys:
+                yield key
+            token = page.next_page_token
+            if not token:
+                return
+
+    async def rotate_key(self, key_name: str, *, mode: Mode | str | None = None, key_size_bits: int = 0,
+                   allow_unauthenticated: bool = False, timeout: float | None = None) -> Key:
+        request = admin.RotateKeyRequest(key_name=key_name, mode=_convert.mode_to_proto(mode),
+                                         key_size_bits=key_size_bits, allow_unauthenticated=allow_unauthenticated)
+        return (await self._call(self._admin.RotateKey, request, timeout)).key
+
+    async def update_key_policy(self, key_name: str, policy: KeyPolicy, *, timeout: float | None = None) -> Key:
+        request = admin.UpdateKeyPolicyRequest(key_name=key_name, policy=policy)
+        return (await self._call(self._admin.UpdateKeyPolicy, request, timeout)).key
+
+    async def import_key(self, key_name: str, key_material: bytes, *, mode: Mode | str | None = None,
+                   allow_unauthenticated: bool = False, timeout: float | None = None) -> Key:
+        request = admin.ImportKeyRequest(key_name=key_name, key_material=key_material,
+                                         mode=_convert.mode_to_proto(mode), allow_unauthenticated=allow_unauthenticated)
+        return (await self._call(self._admin.ImportKey, request, timeout)).key
+
+
+async def _requests(items: AsyncIterable[CiphertextItem | str] | Iterable[CiphertextItem | str],
+                    ) -> AsyncIterator[pb.ReEncryptStreamRequest]:
+    if isinstance(items, AsyncIterable):
+        async for item in items:
+            yield _convert.stream_request(item)
+    else:
+        for item in items:
+            yield _convert.stream_request(item)

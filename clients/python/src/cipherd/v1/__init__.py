@@ -1,0 +1,1 @@
+"""Generated from proto/cipherd/v1 by clients/python/scripts/generate; do not edit."""

@@ -1,0 +1,157 @@
+/** The client: `const c = new CipherdClient("127.0.0.1:50051"); await c.encrypt("demo", bytes)`. */
+import type { ClientUnaryCall, Metadata, ServiceError, CallOptions as GrpcCallOptions } from "@grpc/grpc-js";
+import { callMetadata, channelCredentials, channelOptions, deadline, DEFAULT_TIMEOUT_MS, onAbort } from "./channel.js";
+import * as convert from "./convert.js";
+import type { Mode } from "./envelope.js";
+import { fromServiceError } from "./errors.js";
+import { CryptoServiceClient } from "./gen/cipherd/v1/crypto_service.js";
+import { KeyAdminServiceClient } from "./gen/cipherd/v1/key_admin_service.js";
+import type { Key, KeyPolicy } from "./gen/cipherd/v1/keys.js";
+import { rewrapStream, type StreamItems } from "./stream.js";
+import type { CallOptions, CiphertextItem, ClientOptions, EncryptItem, Inspection, ItemResult, Rewrapped } from "./types.js";
+
+type Unary<Req, Res> = (
+  request: Req,
+  metadata: Metadata,
+  options: Partial<GrpcCallOptions>,
+  callback: (error: ServiceError | null, response: Res) => void,
+) => ClientUnaryCall;
+
+export interface KeyOptions extends CallOptions {
+  mode?: Mode;
+  keySizeBits?: number;
+  allowUnauthenticated?: boolean;
+}
+
+/** A connection to cipherd. Every method returns a promise that rejects with a CipherdError subclass. */
+export class CipherdClient {
+  private readonly crypto: CryptoServiceClient;
+  private readonly admin: KeyAdminServiceClient;
+  private readonly options: ClientOptions;
+
+  constructor(address: string, options: ClientOptions = {}) {
+    this.options = options;
+    this.crypto = new CryptoServiceClient(address, channelCredentials(options), channelOptions(options));
+    // One channel for both services.
+    this.admin = new KeyAdminServiceClient(address, channelCredentials(options), {
+      ...channelOptions(options),
+      channelOverride: this.crypto.getChannel(),
+    });
+  }
+
+  close(): void {
+    this.crypto.close();
+  }
+
+  private unary<Req, Res>(method: Unary<Req, Res>, request: Req, call?: CallOptions): Promise<Res> {
+    return new Promise<Res>((resolve, reject) => {
+      const options = { deadline: deadline(call, this.options.timeoutMs ?? DEFAULT_TIMEOUT_MS) };
+      const metadata = callMetadata(this.options.token);
+      let stopListening = () => {};
+      const pending = method(request, metadata, options, (error, response) => {
+        stopListening();
+        if (error) reject(fromServiceError(error));
+        else resolve(response);
+      });
+      stopListening = onAbort(call?.signal, () => pending.cancel());
+    });
+  }
+
+  // CryptoService
+
+  /** The ciphertext of `plaintext` under the key's current version (or `keyVersion`). */
+  async encrypt(keyName: string, plaintext: Uint8Array, options: CallOptions & { context?: Uint8Array; keyVersion?: number } = {}): Promise<string> {
+    const request = { keyName, plaintext, context: options.context ?? new Uint8Array(0), keyVersion: options.keyVersion ?? 0 };
+    return (await this.unary(this.crypto.encrypt.bind(this.crypto), request, options)).ciphertext;
+  }
+
+  async decrypt(ciphertext: string, options: CallOptions & { context?: Uint8Array } = {}): Promise<Uint8Array> {
+    const request = { ciphertext, context: options.context ?? new Uint8Array(0) };
+    return (await this.unary(this.crypto.decrypt.bind(this.crypto), request, options)).plaintext;
+  }
+
+  /** Rewraps to the current version of its key (or of `keyName`) without returning the plaintext. */
+  async reEncrypt(ciphertext: string, options: CallOptions & { context?: Uint8Array; keyName?: string } = {}): Promise<Rewrapped> {
+    const request = { ciphertext, context: options.context ?? new Uint8Array(0), keyName: options.keyName ?? "" };
+    const r = await this.unary(this.crypto.reEncrypt.bind(this.crypto), request, options);
+    return { ciphertext: r.ciphertext, keyVersion: r.keyVersion, sourceKeyVersion: r.sourceKeyVersion };
+  }
+
+  async encryptBatch(keyName: string, items: Iterable<EncryptItem | Uint8Array>, options?: CallOptions): Promise<ItemResult<string>[]> {
+    const request = { keyName, items: [...items].map(convert.encryptItem) };
+    return convert.encryptResults(await this.unary(this.crypto.encryptBatch.bind(this.crypto), request, options));
+  }
+
+  async decryptBatch(items: Iterable<CiphertextItem | string>, options?: CallOptions): Promise<ItemResult<Uint8Array>[]> {
+    const request = { items: [...items].map(convert.ciphertextItem) };
+    return convert.decryptResults(await this.unary(this.crypto.decryptBatch.bind(this.crypto), request, options));
+  }
+
+  async reEncryptBatch(items: Iterable<CiphertextItem | string>, options: CallOptions & { keyName?: string } = {}): Promise<ItemResult<Rewrapped>[]> {
+    const request = { keyName: options.keyName ?? "", items: [...items].map(convert.ciphertextItem) };
+    const response = await this.unary(this.crypto.reEncryptBatch.bind(this.crypto), request, options);
+    return response.results.map(convert.rewrapResult);
+  }
+
+  /**
+   * Rewraps items as they come (sync or async iterable), one result per item in order; items are
+   * read as the server keeps up. Leaving the loop early or aborting cancels the call.
+   */
+  reEncryptStream(items: StreamItems, options: CallOptions = {}): AsyncGenerator<ItemResult<Rewrapped>> {
+    const call = this.crypto.reEncryptStream(callMetadata(this.options.token), { deadline: deadline(options, undefined) });
+    return rewrapStream(call, items, onAbort(options.signal, () => call.cancel()));
+  }
+
+  /** The server's view of a header (with the key's current version); parseCiphertext needs no call. */
+  async inspect(ciphertext: string, options?: CallOptions): Promise<Inspection> {
+    return convert.inspection(await this.unary(this.crypto.inspect.bind(this.crypto), { ciphertext }, options));
+  }
+
+  // KeyAdminService
+
+  async createKey(keyName: string, options: KeyOptions & { policy?: KeyPolicy } = {}): Promise<Key> {
+    const request = { ...keyFields(keyName, options), policy: options.policy };
+    return required((await this.unary(this.admin.createKey.bind(this.admin), request, options)).key);
+  }
+
+  async getKey(keyName: string, options?: CallOptions): Promise<Key> {
+    return required((await this.unary(this.admin.getKey.bind(this.admin), { keyName }, options)).key);
+  }
+
+  /** Every key in name order, fetching a page at a time as the iteration needs it. */
+  async *listKeys(options: CallOptions & { pageSize?: number } = {}): AsyncGenerator<Key> {
+    let pageToken = "";
+    do {
+      const page = await this.unary(this.admin.listKeys.bind(this.admin), { pageSize: options.pageSize ?? 0, pageToken }, options);
+      yield* page.keys;
+      pageToken = page.nextPageToken;
+    } while (pageToken !== "");
+  }
+
+  async rotateKey(keyName: string, options: KeyOptions = {}): Promise<Key> {
+    return required((await this.unary(this.admin.rotateKey.bind(this.admin), keyFields(keyName, options), options)).key);
+  }
+
+  async updateKeyPolicy(keyName: string, policy: KeyPolicy, options?: CallOptions): Promise<Key> {
+    return required((await this.unary(this.admin.updateKeyPolicy.bind(this.admin), { keyName, policy }, options)).key);
+  }
+
+  async importKey(keyName: string, keyMaterial: Uint8Array, options: Omit<KeyOptions, "keySizeBits"> = {}): Promise<Key> {
+    const request = { keyName, keyMaterial, mode: convert.modeToProto(options.mode), allowUnauthenticated: options.allowUnauthenticated ?? false };
+    return required((await this.unary(this.admin.importKey.bind(this.admin), request, options)).key);
+  }
+}
+
+function keyFields(keyName: string, options: KeyOptions) {
+  return {
+    keyName,
+    mode: convert.modeToProto(options.mode),
+    keySizeBits: options.keySizeBits ?? 0,
+    allowUnauthenticated: options.allowUnauthenticated ?? false,
+  };
+}
+
+function required(key: Key | undefined): Key {
+  if (key === undefined) throw new Error("the server answered without a key");
+  return key;
+}

@@ -1,0 +1,73 @@
+/** Requests built from the client's arguments and results read from responses. */
+import { errorFor } from "./errors.js";
+import { MODES, type Mode } from "./envelope.js";
+import {
+  type DecryptBatchResponse,
+  type EncryptBatchResponse,
+  type InspectResponse,
+  type ItemError,
+  type ReEncryptBatchResult,
+  ReEncryptStreamRequest,
+} from "./gen/cipherd/v1/crypto_service.js";
+import { Mode as ProtoMode } from "./gen/cipherd/v1/keys.js";
+import { type CiphertextItem, type EncryptItem, type Inspection, ItemResult, type Rewrapped } from "./types.js";
+
+const EMPTY = new Uint8Array(0);
+
+/** MODE_UNSPECIFIED for undefined (the server's default), else the proto enum of a header mode name. */
+export function modeToProto(mode: Mode | undefined): ProtoMode {
+  return mode === undefined ? ProtoMode.MODE_UNSPECIFIED : MODES.indexOf(mode) + ProtoMode.MODE_GCM;
+}
+
+export function modeFromProto(mode: ProtoMode): Mode {
+  const name = MODES[mode - ProtoMode.MODE_GCM];
+  if (name === undefined) throw new Error(`the server answered an unknown mode ${mode}`);
+  return name;
+}
+
+export function ciphertextItem(item: CiphertextItem | string): Required<CiphertextItem> {
+  const i = typeof item === "string" ? { ciphertext: item } : item;
+  return { ciphertext: i.ciphertext, context: i.context ?? EMPTY, reference: i.reference ?? "", keyName: i.keyName ?? "" };
+}
+
+export function encryptItem(item: EncryptItem | Uint8Array): Required<EncryptItem> {
+  const i = item instanceof Uint8Array ? { plaintext: item } : item;
+  return { plaintext: i.plaintext, context: i.context ?? EMPTY, reference: i.reference ?? "" };
+}
+
+export function streamRequest(item: CiphertextItem | string): ReEncryptStreamRequest {
+  return ReEncryptStreamRequest.fromPartial(ciphertextItem(item));
+}
+
+function failed<T>(reference: string, error: ItemError | undefined): ItemResult<T> {
+  return new ItemResult<T>(reference, undefined, errorFor(error?.code ?? 2, error?.message ?? "no result"));
+}
+
+export function encryptResults(response: EncryptBatchResponse): ItemResult<string>[] {
+  return response.results.map((r) =>
+    r.ciphertext !== undefined ? new ItemResult(r.reference, r.ciphertext, undefined, r.keyVersion) : failed(r.reference, r.error),
+  );
+}
+
+export function decryptResults(response: DecryptBatchResponse): ItemResult<Uint8Array>[] {
+  return response.results.map((r) =>
+    r.plaintext !== undefined ? new ItemResult(r.reference, r.plaintext, undefined, r.keyVersion) : failed(r.reference, r.error),
+  );
+}
+
+export function rewrapResult(r: ReEncryptBatchResult | undefined): ItemResult<Rewrapped> {
+  if (r === undefined) return failed("", undefined);
+  if (r.ciphertext === undefined) return failed(r.reference, r.error);
+  const value = { ciphertext: r.ciphertext, keyVersion: r.keyVersion, sourceKeyVersion: r.sourceKeyVersion };
+  return new ItemResult(r.reference, value, undefined, r.keyVersion);
+}
+
+export function inspection(r: InspectResponse): Inspection {
+  return {
+    keyName: r.keyName,
+    keyVersion: r.keyVersion,
+    mode: modeFromProto(r.mode),
+    currentVersion: r.currentVersion,
+    behindCurrent: r.behindCurrent,
+  };
+}

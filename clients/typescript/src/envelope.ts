@@ -1,0 +1,91 @@
+/**
+ * The ciphertext format "<NAME/vVERSION:MODE>BASE64" (proto/README.md), parsed and formatted locally.
+ * This is the only place the TypeScript client knows the format: route a ciphertext by its key or
+ * check its version without a call to the server.
+ */
+import { InvalidCiphertextError } from "./errors.js";
+
+export const MODES = ["gcm", "chacha", "cbc", "ctr", "cfb", "ofb", "ecb"] as const;
+/** The cipher mode of a key version, by its name in a ciphertext header. */
+export type Mode = (typeof MODES)[number];
+
+const KEY_NAME = /^[a-z0-9][a-z0-9_-]{0,63}$/;
+const VERSION = /^v[1-9][0-9]{0,8}$/;
+const BASE64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{4}|[A-Za-z0-9+/]{3}=|[A-Za-z0-9+/]{2}==)$/;
+
+/** Whether `mode` can produce a payload of `length` bytes (proto/README.md, Payload layout). */
+function payloadLengthOk(mode: Mode, length: number): boolean {
+  switch (mode) {
+    case "gcm":
+    case "chacha":
+      return length >= 28;
+    case "cbc":
+      return length >= 32 && length % 16 === 0;
+    case "ecb":
+      return length >= 16 && length % 16 === 0;
+    default:
+      return length >= 16;
+  }
+}
+
+/** A parsed ciphertext: the key version and mode its header names, and the raw payload. */
+export class Envelope {
+  constructor(
+    readonly keyName: string,
+    readonly keyVersion: number,
+    readonly mode: Mode,
+    readonly payload: Uint8Array,
+  ) {}
+
+  /** The header text, "<" through ">", which AEAD modes authenticate. */
+  get header(): string {
+    return `<${this.keyName}/v${this.keyVersion}:${this.mode}>`;
+  }
+
+  /** The ciphertext text; parseCiphertext(text).format() === text for every valid text. */
+  format(): string {
+    return this.header + Buffer.from(this.payload).toString("base64");
+  }
+
+  /** Keeps the payload out of logs and inspection output. */
+  toJSON(): object {
+    return { keyName: this.keyName, keyVersion: this.keyVersion, mode: this.mode };
+  }
+}
+
+// The message names the problem only: a ciphertext is data and must not reach a log line.
+function reject(reason: string, problem: string): InvalidCiphertextError {
+  return new InvalidCiphertextError(reason, `invalid ciphertext: ${problem}`);
+}
+
+/** Parses a ciphertext, throwing InvalidCiphertextError (with .reason) if it breaks the format. */
+export function parseCiphertext(text: string): Envelope {
+  if (text.length === 0) throw reject("empty", "it is empty");
+  if (!text.startsWith("<")) throw reject("header_missing", "it must start with '<'");
+  const end = text.indexOf(">");
+  if (end < 0) throw reject("header_unterminated", "the header has no closing '>'");
+  const header = text.slice(1, end);
+  const slash = header.indexOf("/");
+  const colon = header.indexOf(":", slash + 1);
+  if (slash < 0 || colon < 0) throw reject("header_malformed", "the header must be <name/vVERSION:mode>");
+  const name = header.slice(0, slash);
+  const version = header.slice(slash + 1, colon);
+  const mode = header.slice(colon + 1);
+  if (!KEY_NAME.test(name)) throw reject("key_name_invalid", "the key name must match [a-z0-9][a-z0-9_-]{0,63}");
+  if (!VERSION.test(version)) {
+    throw reject("version_invalid", "version in header must be at least 1, without leading zeros");
+  }
+  if (!(MODES as readonly string[]).includes(mode)) throw reject("mode_unknown", "unknown mode in header");
+  const encoded = text.slice(end + 1);
+  if (encoded.length === 0) throw reject("payload_empty", "nothing follows the header");
+  if (!BASE64.test(encoded)) throw reject("payload_not_base64", "the payload is not padded standard base64");
+  // Node's decoder is lenient (it ignores non-zero unused bits), so re-encoding is the canonical check.
+  const payload = Buffer.from(encoded, "base64");
+  if (payload.toString("base64") !== encoded) {
+    throw reject("payload_not_canonical", "the payload's base64 is not canonical");
+  }
+  if (!payloadLengthOk(mode as Mode, payload.length)) {
+    throw reject("payload_length_invalid", `a ${mode} payload cannot be ${payload.length} bytes long`);
+  }
+  return new Envelope(name, Number(version.slice(1)), mode as Mode, new Uint8Array(payload));
+}

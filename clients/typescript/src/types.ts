@@ -1,0 +1,83 @@
+/** The values the client takes and returns, independent of the generated message types. */
+import type { CipherdError } from "./errors.js";
+import type { Mode } from "./envelope.js";
+
+/** One plaintext of encryptBatch; `reference` is echoed in its result. */
+export interface EncryptItem {
+  plaintext: Uint8Array;
+  context?: Uint8Array;
+  reference?: string;
+}
+
+/** One ciphertext of decryptBatch, reEncryptBatch or reEncryptStream; `keyName` (streams only) rewraps into another key. */
+export interface CiphertextItem {
+  ciphertext: string;
+  context?: Uint8Array;
+  reference?: string;
+  keyName?: string;
+}
+
+/** A ciphertext rewrapped by reEncrypt: the new text, its version and the version it came from. */
+export interface Rewrapped {
+  ciphertext: string;
+  keyVersion: number;
+  sourceKeyVersion: number;
+}
+
+/** What the server says of a ciphertext's header: its key version and mode, and the key's current version. */
+export interface Inspection {
+  keyName: string;
+  keyVersion: number;
+  mode: Mode;
+  currentVersion: number;
+  behindCurrent: boolean;
+}
+
+/** TLS to the server: `ca` (PEM) to trust instead of the system roots; `cert` and `key` (PEM) for mutual TLS. */
+export interface TlsOptions {
+  ca?: Uint8Array;
+  cert?: Uint8Array;
+  key?: Uint8Array;
+  serverName?: string;
+}
+
+export interface ClientOptions {
+  tls?: TlsOptions;
+  /** Sent as "authorization: Bearer <token>" on every call. */
+  token?: string;
+  /** Default deadline of each unary call in milliseconds (30 s); streams have none unless given one. */
+  timeoutMs?: number;
+  maxMessageBytes?: number;
+}
+
+export interface CallOptions {
+  /** This call's deadline in milliseconds from now. */
+  timeoutMs?: number;
+  /** Aborting cancels the call; it then rejects with CancelledError. */
+  signal?: AbortSignal;
+}
+
+/** The outcome of one item of a batch or stream: a value or the error the item failed with. */
+export class ItemResult<T> {
+  constructor(
+    readonly reference: string,
+    readonly value: T | undefined,
+    readonly error: CipherdError | undefined,
+    readonly keyVersion = 0,
+  ) {}
+
+  get ok(): boolean {
+    return this.error === undefined;
+  }
+
+  /** The value, or throws the item's error. */
+  unwrap(): T {
+    if (this.error !== undefined) throw this.error;
+    return this.value as T;
+  }
+
+  /** Keeps plaintexts out of logs. */
+  toJSON(): object {
+    return { reference: this.reference, ok: this.ok, error: this.error?.message, keyVersion: this.keyVersion };
+  }
+}
