@@ -48,7 +48,13 @@ final class BatchItems {
   /** One rewrap with {@code engine} (a stream's leased one), as a batch result; for ReEncryptStream, item by item. */
   static ReEncryptBatchResult reEncrypt(CryptoEngine engine, String reference, String ciphertext, ByteString context,
       String targetKey) {
-    ReEncryptBatchResult.Builder result = ReEncryptBatchResult.newBuilder().setReference(reference);
+    return reEncrypt(engine, ReEncryptBatchResult.newBuilder(), reference, ciphertext, context, targetKey);
+  }
+
+  /** As above, built with {@code result} (cleared first), so a batch reuses one builder for all its items. */
+  private static ReEncryptBatchResult reEncrypt(CryptoEngine engine, ReEncryptBatchResult.Builder result,
+      String reference, String ciphertext, ByteString context, String targetKey) {
+    result.clear().setReference(reference);
     try {
       ReEncrypted rewrapped = engine.reEncrypt(ciphertext, context, targetKey);
       result.setCiphertextBytes(rewrapped.encrypted().ciphertext())
@@ -82,10 +88,12 @@ final class BatchItems {
     return EncryptBatchResponse.newBuilder().addAllResults(results).build();
   }
 
+  /** As {@link #encrypt(CryptoEngine, EncryptBatchRequest)}: one builder, a list of the batch's size. */
   private static DecryptBatchResponse decrypt(CryptoEngine engine, DecryptBatchRequest request) {
-    DecryptBatchResponse.Builder response = DecryptBatchResponse.newBuilder();
+    List<DecryptBatchResult> results = new ArrayList<>(request.getItemsCount());
+    DecryptBatchResult.Builder result = DecryptBatchResult.newBuilder();
     for (DecryptBatchItem item : request.getItemsList()) {
-      DecryptBatchResult.Builder result = response.addResultsBuilder().setReference(item.getReference());
+      result.clear().setReference(item.getReference());
       try {
         Decrypted decrypted = engine.decrypt(item.getCiphertext(), item.getContext());
         // A fresh array that nothing else holds: wrapped, not copied again.
@@ -93,17 +101,20 @@ final class BatchItems {
       } catch (RuntimeException e) {
         result.setError(StatusMapper.toItemError(e));
       }
+      results.add(result.build());
     }
-    return response.build();
+    return DecryptBatchResponse.newBuilder().addAllResults(results).build();
   }
 
+  /** As {@link #encrypt(CryptoEngine, EncryptBatchRequest)}: one builder, a list of the batch's size. */
   private static ReEncryptBatchResponse reEncrypt(CryptoEngine engine, ReEncryptBatchRequest request) {
-    ReEncryptBatchResponse.Builder response = ReEncryptBatchResponse.newBuilder();
+    List<ReEncryptBatchResult> results = new ArrayList<>(request.getItemsCount());
+    ReEncryptBatchResult.Builder result = ReEncryptBatchResult.newBuilder();
     for (ReEncryptBatchItem item : request.getItemsList()) {
-      response.addResults(reEncrypt(engine,
+      results.add(reEncrypt(engine, result,
           item.getReference(), item.getCiphertext(), item.getContext(), request.getKeyName()));
     }
-    return response.build();
+    return ReEncryptBatchResponse.newBuilder().addAllResults(results).build();
   }
 
   private static void sourceVersion(String ciphertext, ReEncryptBatchResult.Builder result) {
