@@ -1,12 +1,16 @@
 package main
 
 import (
+	"bytes"
 	"encoding/base64"
+	"encoding/json"
 	"fmt"
+	"io"
 	"strings"
 
 	"github.com/spf13/cobra"
 	"google.golang.org/protobuf/encoding/protojson"
+	"google.golang.org/protobuf/proto"
 
 	cipherd "github.com/cipherd/cipherd/clients/go"
 	"github.com/cipherd/cipherd/clients/go/cipherdpb"
@@ -48,9 +52,24 @@ func adminCommand(conn *connection, use, short string, args cobra.PositionalArgs
 		if err != nil {
 			return err
 		}
-		_, err = fmt.Fprintln(cmd.OutOrStdout(), protojson.Format(key))
-		return err
+		return printJSON(cmd.OutOrStdout(), key)
 	}}
+}
+
+// printJSON prints a message as indented JSON. protojson varies its spacing on purpose; scripts
+// get the stable spacing of encoding/json instead.
+func printJSON(out io.Writer, m proto.Message) error {
+	raw, err := protojson.Marshal(m)
+	if err != nil {
+		return err
+	}
+	var buf bytes.Buffer
+	if err := json.Indent(&buf, raw, "", "  "); err != nil {
+		return err
+	}
+	buf.WriteByte('\n')
+	_, err = buf.WriteTo(out)
+	return err
 }
 
 func newKeysCommand(conn *connection) *cobra.Command {
