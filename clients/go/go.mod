@@ -1,6 +1,6 @@
 module github.com/cipherd/cipherd/clients/go
 
-go 1.26.8
+go 1.26.0
 
 require (
 	github.com/schollz/progressbar/v3 v3.19.1
