@@ -97,18 +97,6 @@ func TestErrors_unreachableServerIsUnavailable(t *testing.T) {
 	}
 }
 
-func TestErrors_retriesUnavailableUntilTheServerIsBack(t *testing.T) {
-	c := dialPlain(t, cipherd.WithRetries(5))
-	key := newKey(t, c, "retry")
-	// A healthy server answers on the first attempt; the retry policy must not change that.
-	if _, err := c.Encrypt(context.Background(), key, []byte("a")); err != nil {
-		t.Fatal(err)
-	}
-	if _, err := cipherd.Dial(context.Background(), plain.Addr, cipherd.WithInsecure(), cipherd.WithRetries(9)); err == nil {
-		t.Fatal("WithRetries(9) accepted")
-	}
-}
-
 func TestDial_needsATransportChoice(t *testing.T) {
 	if _, err := cipherd.Dial(context.Background(), "127.0.0.1:1"); err == nil {
 		t.Fatal("Dial without WithInsecure or TLS succeeded")

@@ -92,3 +92,22 @@ func TestReEncryptStream_cancelStopsTheStream(t *testing.T) {
 		t.Fatal("the stream did not stop after cancel")
 	}
 }
+
+func TestReEncryptStream_deadlineEndsTheStream(t *testing.T) {
+	c := dialPlain(t)
+	key := newKey(t, c, "deadline")
+	ct, err := c.Encrypt(context.Background(), key, []byte("z"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 300*time.Millisecond)
+	defer cancel()
+	endless := func(yield func(int, cipherd.CiphertextItem) bool) {
+		for i := 0; yield(i, cipherd.CiphertextItem{Reference: fmt.Sprint(i), Ciphertext: ct}); i++ {
+		}
+	}
+	err = cipherd.ReEncryptStream(ctx, c, "", endless, func(int, cipherd.Result) error { return nil })
+	if !errors.Is(err, cipherd.ErrDeadlineExceeded) {
+		t.Fatalf("after the deadline: %v, want ErrDeadlineExceeded", err)
+	}
+}
