@@ -19,6 +19,16 @@ func readInput(cmd *cobra.Command, path string) ([]byte, error) {
 	return os.ReadFile(path)
 }
 
+// withClient connects, runs fn and closes the connection.
+func withClient(cmd *cobra.Command, conn *connection, fn func(*cipherd.Client) error) error {
+	c, err := conn.dial(cmd.Context())
+	if err != nil {
+		return err
+	}
+	defer c.Close()
+	return fn(c)
+}
+
 func newEncryptCommand(conn *connection) *cobra.Command {
 	var in, aad string
 	cmd := &cobra.Command{
@@ -30,17 +40,14 @@ func newEncryptCommand(conn *connection) *cobra.Command {
 			if err != nil {
 				return err
 			}
-			c, err := conn.dial(cmd.Context())
-			if err != nil {
+			return withClient(cmd, conn, func(c *cipherd.Client) error {
+				ct, err := c.Encrypt(cmd.Context(), args[0], plaintext, cipherd.WithAAD([]byte(aad)))
+				if err != nil {
+					return err
+				}
+				_, err = fmt.Fprintln(cmd.OutOrStdout(), ct)
 				return err
-			}
-			defer c.Close()
-			ct, err := c.Encrypt(cmd.Context(), args[0], plaintext, cipherd.WithAAD([]byte(aad)))
-			if err != nil {
-				return err
-			}
-			_, err = fmt.Fprintln(cmd.OutOrStdout(), ct)
-			return err
+			})
 		},
 	}
 	cmd.Flags().StringVar(&in, "in", "", "file to encrypt instead of stdin")
@@ -59,17 +66,14 @@ func newDecryptCommand(conn *connection) *cobra.Command {
 			if err != nil {
 				return err
 			}
-			c, err := conn.dial(cmd.Context())
-			if err != nil {
+			return withClient(cmd, conn, func(c *cipherd.Client) error {
+				plaintext, err := c.Decrypt(cmd.Context(), string(bytes.TrimSpace(text)), cipherd.WithAAD([]byte(aad)))
+				if err != nil {
+					return err
+				}
+				_, err = cmd.OutOrStdout().Write(plaintext)
 				return err
-			}
-			defer c.Close()
-			plaintext, err := c.Decrypt(cmd.Context(), string(bytes.TrimSpace(text)), cipherd.WithAAD([]byte(aad)))
-			if err != nil {
-				return err
-			}
-			_, err = cmd.OutOrStdout().Write(plaintext)
-			return err
+			})
 		},
 	}
 	cmd.Flags().StringVar(&in, "in", "", "file holding the ciphertext instead of stdin")
@@ -103,17 +107,14 @@ func newInspectCommand(conn *connection) *cobra.Command {
 			if local {
 				return nil
 			}
-			c, err := conn.dial(cmd.Context())
-			if err != nil {
+			return withClient(cmd, conn, func(c *cipherd.Client) error {
+				info, err := c.Inspect(cmd.Context(), text)
+				if err != nil {
+					return err
+				}
+				_, err = fmt.Fprintf(out, "current_version: %d\nbehind_current: %t\n", info.GetCurrentVersion(), info.GetBehindCurrent())
 				return err
-			}
-			defer c.Close()
-			info, err := c.Inspect(cmd.Context(), text)
-			if err != nil {
-				return err
-			}
-			_, err = fmt.Fprintf(out, "current_version: %d\nbehind_current: %t\n", info.GetCurrentVersion(), info.GetBehindCurrent())
-			return err
+			})
 		},
 	}
 	cmd.Flags().BoolVar(&local, "local", false, "only parse the header, without asking the server")

@@ -43,16 +43,13 @@ func (k *keyFlags) parsedMode() (cipherdpb.Mode, error) {
 func adminCommand(conn *connection, use, short string, args cobra.PositionalArgs,
 	call func(cmd *cobra.Command, c *cipherd.Client, args []string) (*cipherdpb.Key, error)) *cobra.Command {
 	return &cobra.Command{Use: use, Short: short, Args: args, RunE: func(cmd *cobra.Command, args []string) error {
-		c, err := conn.dial(cmd.Context())
-		if err != nil {
-			return err
-		}
-		defer c.Close()
-		key, err := call(cmd, c, args)
-		if err != nil {
-			return err
-		}
-		return printJSON(cmd.OutOrStdout(), key)
+		return withClient(cmd, conn, func(c *cipherd.Client) error {
+			key, err := call(cmd, c, args)
+			if err != nil {
+				return err
+			}
+			return printJSON(cmd.OutOrStdout(), key)
+		})
 	}}
 }
 
@@ -131,20 +128,17 @@ func newKeysCommand(conn *connection) *cobra.Command {
 func newListCommand(conn *connection) *cobra.Command {
 	return &cobra.Command{Use: "list", Short: "List every key: name, current version, its mode", Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			c, err := conn.dial(cmd.Context())
-			if err != nil {
-				return err
-			}
-			defer c.Close()
-			for k, err := range c.Keys(cmd.Context()) {
-				if err != nil {
-					return err
+			return withClient(cmd, conn, func(c *cipherd.Client) error {
+				for k, err := range c.Keys(cmd.Context()) {
+					if err != nil {
+						return err
+					}
+					versions := k.GetVersions()
+					mode := cipherd.ModeName(versions[len(versions)-1].GetMode())
+					fmt.Fprintf(cmd.OutOrStdout(), "%s\tv%d\t%s\n", k.GetKeyName(), k.GetCurrentVersion(), mode)
 				}
-				versions := k.GetVersions()
-				mode := cipherd.ModeName(versions[len(versions)-1].GetMode())
-				fmt.Fprintf(cmd.OutOrStdout(), "%s\tv%d\t%s\n", k.GetKeyName(), k.GetCurrentVersion(), mode)
-			}
-			return nil
+				return nil
+			})
 		}}
 }
 

@@ -36,12 +36,7 @@ by reason. After an interruption, the same command resumes from the checkpoint f
 Exit status: 0 all done, 2 some records failed, 1 or 3 the run stopped (resume to go on).`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			c, err := conn.dial(cmd.Context())
-			if err != nil {
-				return err
-			}
-			defer c.Close()
-			return job.run(cmd, c)
+			return withClient(cmd, conn, func(c *cipherd.Client) error { return job.run(cmd, c) })
 		},
 	}
 	f := cmd.Flags()
