@@ -64,6 +64,7 @@ func Start(opts Options) (*Server, error) {
 		return nil, err
 	}
 	s.cmd = exec.Command(java, args...)
+	s.cmd.SysProcAttr = dieWithTest()
 	out, err := s.cmd.StdoutPipe()
 	if err != nil {
 		s.Stop()
