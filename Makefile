@@ -94,7 +94,8 @@ test-go: build ## Go client and cipherctl: generated code not stale, go vet, tes
 	BUF_VERSION=$(BUF_VERSION) clients/go/scripts/generate-proto "$$tmp"; \
 	diff -r "$$tmp/cipherdpb" clients/go/cipherdpb >/dev/null || { \
 	  echo "test-go: clients/go/cipherdpb is stale against proto/: run make proto-go and commit the result" >&2; exit 1; }
-	cd clients/go && go vet ./... && \
+	cd clients/go && unformatted=$$(gofmt -l .) && { [ -z "$$unformatted" ] || { echo "test-go: run gofmt -w on: $$unformatted" >&2; exit 1; }; } && \
+	  go vet ./... && \
 	  CIPHERD_JAR=$(CURDIR)/$(JAR) CIPHERD_JAVA=$(JAVA) CIPHERD_JAVA_OPTS="$(JAVA_OPTS)" go test -count=1 ./...
 
 clean: ## remove build output (keeps ./data)

@@ -87,7 +87,7 @@ func TestMutualTLS_clientCertificateIsTheIdentity(t *testing.T) {
 	}
 }
 
-func TestKeys_listsEveryPageAndAdminRPCs(t *testing.T) {
+func TestAdmin_importPolicyGetAndKeys(t *testing.T) {
 	c := dialPlain(t)
 	ctx := context.Background()
 	key := newKey(t, c, "admin")

@@ -60,6 +60,9 @@ func (j *rewrapJob) run(cmd *cobra.Command, c *cipherd.Client) error {
 	if j.format == "" {
 		j.format = strings.TrimPrefix(filepath.Ext(j.in), ".")
 	}
+	if j.every < 1 {
+		return fmt.Errorf("--checkpoint-every must be at least 1")
+	}
 	if j.format != "jsonl" && j.format != "csv" {
 		return fmt.Errorf("--format must be jsonl or csv, not %q", j.format)
 	}
