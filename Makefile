@@ -17,7 +17,7 @@ BUF_VERSION := v1.75.0
 DATA_DIR ?= data
 JAR := server/target/cipherd.jar
 
-.PHONY: help jdk build run test proto proto-python proto-ts test-python test-ts test-java test-vault lint-proto proto-release fuzz-smoke fuzz bench loadtest loadtest-check loadtest-smoke loadtest-arm64-check clean
+.PHONY: help jdk build run test proto proto-go proto-python proto-ts test-go test-python test-ts test-java test-vault lint-proto proto-release fuzz-smoke fuzz bench loadtest loadtest-check loadtest-smoke loadtest-arm64-check clean
 
 help: ## list the targets
 	@grep -E '^[a-z0-9-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-16s %s\n", $$1, $$2}'
@@ -36,7 +36,7 @@ run: build ## start cipherd on 127.0.0.1:50051 with the embedded key store in ./
 	fi
 	$(JAVA) $(JAVA_OPTS) -jar $(JAR) --data-dir $(DATA_DIR) --keystore-password-file $(DATA_DIR)/keystore-password --demo-key demo
 
-test: lint-proto test-java test-vault fuzz-smoke loadtest-check loadtest-smoke loadtest-arm64-check test-python test-ts ## run every test: proto lint, Java tests, Vault tests, a bounded fuzzing run, load-test runner tests, a short checked campaign, the aarch64 start-up under qemu
+test: lint-proto test-java test-vault fuzz-smoke loadtest-check loadtest-smoke loadtest-arm64-check test-go test-python test-ts ## run every test: proto lint, Java tests, Vault tests, a bounded fuzzing run, load-test runner tests, a short checked campaign, the aarch64 start-up under qemu, the Go, Python and TypeScript clients against the real server
 
 test-java: jdk ## Java unit, vector and gRPC tests
 	$(MVN) verify
@@ -85,15 +85,28 @@ loadtest-smoke: build ## the short campaign of make test (--preset smoke), faili
 loadtest-arm64-check: build ## start the jar on aarch64 under qemu-user (Debian arm64 JDK, cached), Encrypt/Decrypt, SIGTERM; no timings
 	loadtest/arm64/check-startup
 
-clean: ## remove build output (keeps ./data)
-	$(MVN) -q clean
-
-# --- Python and TypeScript clients (clients/python, clients/typescript) ---
-# Generated code is committed; test-* regenerate into a temp dir and fail when it differs. The tests
-# start the jar of `make build` (CIPHERD_JAR, CIPHERD_JAVA) on free ports; in CI a missing jar fails.
+# --- clients: code generated from proto/ (make proto), committed, and checked for staleness by each
+# test-* target (regenerated into a temp dir, failing when it differs). The tests start the jar of
+# `make build` (CIPHERD_JAR, CIPHERD_JAVA) on free ports; in CI a missing jar fails, never skips.
 CLIENT_TEST_ENV := CIPHERD_JAR=$(CURDIR)/$(JAR) CIPHERD_JAVA=$(JAVA) CIPHERD_JAVA_OPTS="$(JAVA_OPTS)"
 
-proto: proto-python proto-ts ## regenerate every client's code from proto/
+proto: proto-go proto-python proto-ts ## regenerate every client's code from proto/
+
+# --- Go client (clients/go) and cipherctl ---
+
+proto-go: ## regenerate clients/go/cipherdpb from proto/ (buf, pinned protoc-gen-go and protoc-gen-go-grpc)
+	BUF_VERSION=$(BUF_VERSION) clients/go/scripts/generate-proto
+
+test-go: build ## Go client and cipherctl: generated code not stale, go vet, tests against the real jar
+	@tmp=$$(mktemp -d); trap 'rm -rf "$$tmp"' EXIT; \
+	BUF_VERSION=$(BUF_VERSION) clients/go/scripts/generate-proto "$$tmp"; \
+	diff -r "$$tmp/cipherdpb" clients/go/cipherdpb >/dev/null || { \
+	  echo "test-go: clients/go/cipherdpb is stale against proto/: run make proto-go and commit the result" >&2; exit 1; }
+	cd clients/go && unformatted=$$(gofmt -l .) && { [ -z "$$unformatted" ] || { echo "test-go: run gofmt -w on: $$unformatted" >&2; exit 1; }; } && \
+	  go vet ./... && \
+	  $(CLIENT_TEST_ENV) go test -count=1 ./...
+
+# --- Python and TypeScript clients (clients/python, clients/typescript) ---
 
 proto-python: ## regenerate clients/python/src/cipherd/v1 from proto/
 	clients/python/scripts/generate
@@ -109,3 +122,6 @@ test-python: build ## Python client: generated code fresh, mypy --strict, pytest
 test-ts: build ## TypeScript client: generated code fresh, tsc --strict, node:test against the jar
 	clients/typescript/scripts/check-generated
 	cd clients/typescript && $(CLIENT_TEST_ENV) scripts/test
+
+clean: ## remove build output (keeps ./data)
+	$(MVN) -q clean

@@ -1,0 +1,129 @@
+package cipherd
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/cipherd/cipherd/clients/go/cipherdpb"
+)
+
+// maxBatchItems is how many items one batch call carries; the server's default limit is 4096.
+const maxBatchItems = 1000
+
+// PlaintextItem is one plaintext of EncryptBatch.
+type PlaintextItem struct {
+	Reference string
+	Plaintext []byte
+	AAD       []byte
+}
+
+// CiphertextItem is one ciphertext of DecryptBatch, ReEncryptBatch or ReEncryptStream.
+type CiphertextItem struct {
+	Reference  string
+	Ciphertext string
+	AAD        []byte
+}
+
+// Result is the outcome of one item: Err is nil or an *Error, as for a single call.
+type Result struct {
+	Reference        string
+	Ciphertext       string // EncryptBatch, ReEncryptBatch, ReEncryptStream
+	Plaintext        []byte // DecryptBatch
+	KeyVersion       int32
+	SourceKeyVersion int32 // ReEncryptBatch, ReEncryptStream
+	Err              error
+}
+
+// outcome is what every generated batch result has in common.
+type outcome interface {
+	GetReference() string
+	GetKeyVersion() int32
+	GetError() *cipherdpb.ItemError
+}
+
+func newResult(o outcome) Result {
+	r := Result{Reference: o.GetReference(), KeyVersion: o.GetKeyVersion()}
+	if e := o.GetError(); e != nil {
+		r.Err = fromItem(e.GetCode(), e.GetMessage())
+	}
+	return r
+}
+
+// EncryptBatch encrypts every item with keyName, in calls of up to 1000 items; one result per item, in order.
+func (c *Client) EncryptBatch(ctx context.Context, keyName string, items []PlaintextItem) ([]Result, error) {
+	return inChunks(items, func(chunk []PlaintextItem) ([]Result, error) {
+		req := &cipherdpb.EncryptBatchRequest{KeyName: keyName}
+		for _, it := range chunk {
+			req.Items = append(req.Items, &cipherdpb.EncryptBatchItem{Reference: it.Reference, Plaintext: it.Plaintext, Context: it.AAD})
+		}
+		resp, err := c.Crypto.EncryptBatch(ctx, req)
+		return convert(resp.GetResults(), err, func(r *cipherdpb.EncryptBatchResult) Result {
+			res := newResult(r)
+			res.Ciphertext = r.GetCiphertext()
+			return res
+		})
+	})
+}
+
+// DecryptBatch decrypts every item, in calls of up to 1000 items; one result per item, in order.
+func (c *Client) DecryptBatch(ctx context.Context, items []CiphertextItem) ([]Result, error) {
+	return inChunks(items, func(chunk []CiphertextItem) ([]Result, error) {
+		req := &cipherdpb.DecryptBatchRequest{}
+		for _, it := range chunk {
+			req.Items = append(req.Items, &cipherdpb.DecryptBatchItem{Reference: it.Reference, Ciphertext: it.Ciphertext, Context: it.AAD})
+		}
+		resp, err := c.Crypto.DecryptBatch(ctx, req)
+		return convert(resp.GetResults(), err, func(r *cipherdpb.DecryptBatchResult) Result {
+			res := newResult(r)
+			res.Plaintext = r.GetPlaintext()
+			return res
+		})
+	})
+}
+
+// ReEncryptBatch rewraps every item to targetKey ("" for each item's own key), in calls of up to
+// 1000 items; one result per item, in order.
+func (c *Client) ReEncryptBatch(ctx context.Context, targetKey string, items []CiphertextItem) ([]Result, error) {
+	return inChunks(items, func(chunk []CiphertextItem) ([]Result, error) {
+		req := &cipherdpb.ReEncryptBatchRequest{KeyName: targetKey}
+		for _, it := range chunk {
+			req.Items = append(req.Items, &cipherdpb.ReEncryptBatchItem{Reference: it.Reference, Ciphertext: it.Ciphertext, Context: it.AAD})
+		}
+		resp, err := c.Crypto.ReEncryptBatch(ctx, req)
+		return convert(resp.GetResults(), err, reEncryptResult)
+	})
+}
+
+func reEncryptResult(r *cipherdpb.ReEncryptBatchResult) Result {
+	res := newResult(r)
+	res.Ciphertext = r.GetCiphertext()
+	res.SourceKeyVersion = r.GetSourceKeyVersion()
+	return res
+}
+
+func inChunks[T any](items []T, call func([]T) ([]Result, error)) ([]Result, error) {
+	results := make([]Result, 0, len(items))
+	for start := 0; start < len(items); start += maxBatchItems {
+		chunk := items[start:min(start+maxBatchItems, len(items))]
+		got, err := call(chunk)
+		if err != nil {
+			return results, err
+		}
+		if len(got) != len(chunk) {
+			return results, fmt.Errorf("cipherd: server answered %d results for %d items", len(got), len(chunk))
+		}
+		results = append(results, got...)
+	}
+	return results, nil
+}
+
+func convert[R any](results []R, err error, one func(R) Result) ([]Result, error) {
+	if err != nil {
+		return nil, err
+	}
+	out := make([]Result, len(results))
+	for i, r := range results {
+		out[i] = one(r)
+	}
+	return out, nil
+}

@@ -1,0 +1,86 @@
+package cipherd_test
+
+import (
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"os"
+	"testing"
+
+	cipherd "github.com/cipherd/cipherd/clients/go"
+)
+
+type validEnvelope struct {
+	Name       string `json:"name"`
+	Ciphertext string `json:"ciphertext"`
+	KeyName    string `json:"key_name"`
+	KeyVersion int32  `json:"key_version"`
+	Mode       string `json:"mode"`
+	PayloadHex string `json:"payload_hex"`
+}
+
+type invalidEnvelope struct {
+	Name       string `json:"name"`
+	Ciphertext string `json:"ciphertext"`
+	Reason     string `json:"reason"`
+}
+
+// envelopes is proto/testdata/envelopes.json, the format vectors every implementation runs.
+type envelopes struct {
+	Reasons map[string]string `json:"reasons"`
+	Valid   []validEnvelope   `json:"valid"`
+	Invalid []invalidEnvelope `json:"invalid"`
+}
+
+func loadEnvelopes(t *testing.T) envelopes {
+	t.Helper()
+	data, err := os.ReadFile("../../proto/testdata/envelopes.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var e envelopes
+	if err := json.Unmarshal(data, &e); err != nil {
+		t.Fatal(err)
+	}
+	if len(e.Valid) == 0 || len(e.Invalid) == 0 {
+		t.Fatal("envelopes.json has no cases")
+	}
+	return e
+}
+
+func TestParseCiphertext_validEnvelopes(t *testing.T) {
+	for _, c := range loadEnvelopes(t).Valid {
+		t.Run(c.Name, func(t *testing.T) {
+			got, err := cipherd.ParseCiphertext(c.Ciphertext)
+			if err != nil {
+				t.Fatalf("rejected: %v", err)
+			}
+			if got.KeyName != c.KeyName || got.KeyVersion != c.KeyVersion || cipherd.ModeName(got.Mode) != c.Mode ||
+				hex.EncodeToString(got.Payload) != c.PayloadHex {
+				t.Errorf("parsed %s/v%d:%s %x", got.KeyName, got.KeyVersion, cipherd.ModeName(got.Mode), got.Payload)
+			}
+			if got.String() != c.Ciphertext {
+				t.Errorf("formatted back differently")
+			}
+		})
+	}
+}
+
+func TestParseCiphertext_invalidEnvelopes(t *testing.T) {
+	e := loadEnvelopes(t)
+	for _, c := range e.Invalid {
+		t.Run(c.Name, func(t *testing.T) {
+			_, err := cipherd.ParseCiphertext(c.Ciphertext)
+			var parseErr *cipherd.CiphertextError
+			if !errors.As(err, &parseErr) {
+				t.Fatalf("accepted or untyped error: %v", err)
+			}
+			if parseErr.Reason != c.Reason {
+				t.Errorf("reason %q, want %q (%s)", parseErr.Reason, c.Reason, e.Reasons[c.Reason])
+			}
+			if !errors.Is(err, cipherd.ErrInvalidArgument) || !errors.Is(err, cipherd.ErrMalformedCiphertext) {
+				t.Errorf("%v does not match ErrInvalidArgument and ErrMalformedCiphertext", err)
+			}
+		})
+	}
+}

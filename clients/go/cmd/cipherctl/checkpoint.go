@@ -1,0 +1,65 @@
+package main
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+)
+
+// checkpoint is how far a rewrap got. The output is written and synced before the checkpoint that
+// counts it, so after a kill at any moment the output's first OutputOffset bytes are exactly the
+// records before InputOffset, and a resume truncates the rest and goes on from there.
+type checkpoint struct {
+	Input        string         `json:"input"`
+	InputSize    int64          `json:"input_size"`
+	Field        string         `json:"field"`
+	InputOffset  int64          `json:"input_offset"`
+	OutputOffset int64          `json:"output_offset"`
+	Records      int64          `json:"records"`
+	Rewrapped    int64          `json:"rewrapped"`
+	Current      int64          `json:"already_current"`
+	Failed       map[string]int `json:"failed"`
+}
+
+func loadCheckpoint(path string) (*checkpoint, error) {
+	data, err := os.ReadFile(path)
+	if errors.Is(err, os.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	var cp checkpoint
+	if err := json.Unmarshal(data, &cp); err != nil {
+		return nil, fmt.Errorf("checkpoint %s is unreadable: %w", path, err)
+	}
+	return &cp, nil
+}
+
+// save writes the checkpoint to a temporary file, syncs it and renames it over path: a reader
+// sees the old checkpoint or the new one, never half of one.
+func (cp *checkpoint) save(path string) error {
+	data, err := json.Marshal(cp)
+	if err != nil {
+		return err
+	}
+	tmp, err := os.CreateTemp(filepath.Dir(path), filepath.Base(path)+".tmp-*")
+	if err != nil {
+		return err
+	}
+	defer os.Remove(tmp.Name())
+	if _, err := tmp.Write(data); err != nil {
+		tmp.Close()
+		return err
+	}
+	if err := tmp.Sync(); err != nil {
+		tmp.Close()
+		return err
+	}
+	if err := tmp.Close(); err != nil {
+		return err
+	}
+	return os.Rename(tmp.Name(), path)
+}

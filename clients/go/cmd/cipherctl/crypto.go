@@ -1,0 +1,122 @@
+package main
+
+import (
+	"bytes"
+	"fmt"
+	"io"
+	"os"
+
+	"github.com/spf13/cobra"
+
+	cipherd "github.com/cipherd/cipherd/clients/go"
+)
+
+// readInput reads a whole file, or stdin for "" or "-": where secrets come from, never argv.
+func readInput(cmd *cobra.Command, path string) ([]byte, error) {
+	if path == "" || path == "-" {
+		return io.ReadAll(cmd.InOrStdin())
+	}
+	return os.ReadFile(path)
+}
+
+// withClient connects, runs fn and closes the connection.
+func withClient(cmd *cobra.Command, conn *connection, fn func(*cipherd.Client) error) error {
+	c, err := conn.dial(cmd.Context())
+	if err != nil {
+		return err
+	}
+	defer c.Close()
+	return fn(c)
+}
+
+func newEncryptCommand(conn *connection) *cobra.Command {
+	var in, aad string
+	cmd := &cobra.Command{
+		Use:   "encrypt KEY",
+		Short: "Encrypt stdin (or --in FILE) with KEY and print the ciphertext",
+		Args:  cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			plaintext, err := readInput(cmd, in)
+			if err != nil {
+				return err
+			}
+			return withClient(cmd, conn, func(c *cipherd.Client) error {
+				ct, err := c.Encrypt(cmd.Context(), args[0], plaintext, cipherd.WithAAD([]byte(aad)))
+				if err != nil {
+					return err
+				}
+				_, err = fmt.Fprintln(cmd.OutOrStdout(), ct)
+				return err
+			})
+		},
+	}
+	cmd.Flags().StringVar(&in, "in", "", "file to encrypt instead of stdin")
+	cmd.Flags().StringVar(&aad, "context", "", "associated data (AEAD modes); decrypting needs the same")
+	return cmd
+}
+
+func newDecryptCommand(conn *connection) *cobra.Command {
+	var in, aad string
+	cmd := &cobra.Command{
+		Use:   "decrypt",
+		Short: "Decrypt the ciphertext on stdin (or in --in FILE) and write the plaintext to stdout",
+		Args:  cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			text, err := readInput(cmd, in)
+			if err != nil {
+				return err
+			}
+			return withClient(cmd, conn, func(c *cipherd.Client) error {
+				plaintext, err := c.Decrypt(cmd.Context(), string(bytes.TrimSpace(text)), cipherd.WithAAD([]byte(aad)))
+				if err != nil {
+					return err
+				}
+				_, err = cmd.OutOrStdout().Write(plaintext)
+				return err
+			})
+		},
+	}
+	cmd.Flags().StringVar(&in, "in", "", "file holding the ciphertext instead of stdin")
+	cmd.Flags().StringVar(&aad, "context", "", "associated data given at encryption")
+	return cmd
+}
+
+func newInspectCommand(conn *connection) *cobra.Command {
+	var local bool
+	cmd := &cobra.Command{
+		Use:   "inspect [CIPHERTEXT]",
+		Short: "Show a ciphertext's key, version and mode (from stdin without an argument)",
+		Args:  cobra.MaximumNArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			text := ""
+			if len(args) == 1 {
+				text = args[0]
+			} else {
+				raw, err := readInput(cmd, "")
+				if err != nil {
+					return err
+				}
+				text = string(bytes.TrimSpace(raw))
+			}
+			ct, err := cipherd.ParseCiphertext(text)
+			if err != nil {
+				return err
+			}
+			out := cmd.OutOrStdout()
+			fmt.Fprintf(out, "key: %s\nversion: %d\nmode: %s\npayload_bytes: %d\n", ct.KeyName, ct.KeyVersion, cipherd.ModeName(ct.Mode), len(ct.Payload))
+			if local {
+				return nil
+			}
+			return withClient(cmd, conn, func(c *cipherd.Client) error {
+				info, err := c.Inspect(cmd.Context(), text)
+				if err != nil {
+					return err
+				}
+				_, err = fmt.Fprintf(out, "current_version: %d\nbehind_current: %t\n", info.GetCurrentVersion(), info.GetBehindCurrent())
+				return err
+			})
+		},
+	}
+	cmd.Flags().BoolVar(&local, "local", false, "only parse the header, without asking the server")
+	return cmd
+}

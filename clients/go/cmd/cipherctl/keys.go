@@ -1,0 +1,156 @@
+package main
+
+import (
+	"bytes"
+	"encoding/base64"
+	"encoding/json"
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/spf13/cobra"
+	"google.golang.org/protobuf/encoding/protojson"
+	"google.golang.org/protobuf/proto"
+
+	cipherd "github.com/cipherd/cipherd/clients/go"
+	"github.com/cipherd/cipherd/clients/go/cipherdpb"
+)
+
+// keyFlags are the flags that create, rotate and import share.
+type keyFlags struct {
+	mode                 string
+	sizeBits             int32
+	allowUnauthenticated bool
+}
+
+func (k *keyFlags) register(cmd *cobra.Command) {
+	cmd.Flags().StringVar(&k.mode, "mode", "", "gcm, chacha, cbc, ctr, cfb, ofb or ecb (default: gcm, or the current mode when rotating)")
+	cmd.Flags().Int32Var(&k.sizeBits, "size", 0, "key size in bits: 128, 192 or 256 (default 256)")
+	cmd.Flags().BoolVar(&k.allowUnauthenticated, "allow-unauthenticated", false, "allow an unauthenticated mode")
+}
+
+func (k *keyFlags) parsedMode() (cipherdpb.Mode, error) {
+	if k.mode == "" {
+		return cipherdpb.Mode_MODE_UNSPECIFIED, nil
+	}
+	if m, ok := cipherd.ParseMode(k.mode); ok {
+		return m, nil
+	}
+	return 0, fmt.Errorf("unknown mode %q", k.mode)
+}
+
+// adminCommand runs call with a connected client and prints the key it returns as JSON.
+func adminCommand(conn *connection, use, short string, args cobra.PositionalArgs,
+	call func(cmd *cobra.Command, c *cipherd.Client, args []string) (*cipherdpb.Key, error)) *cobra.Command {
+	return &cobra.Command{Use: use, Short: short, Args: args, RunE: func(cmd *cobra.Command, args []string) error {
+		return withClient(cmd, conn, func(c *cipherd.Client) error {
+			key, err := call(cmd, c, args)
+			if err != nil {
+				return err
+			}
+			return printJSON(cmd.OutOrStdout(), key)
+		})
+	}}
+}
+
+// printJSON prints a message as indented JSON. protojson varies its spacing on purpose; scripts
+// get the stable spacing of encoding/json instead.
+func printJSON(out io.Writer, m proto.Message) error {
+	raw, err := protojson.Marshal(m)
+	if err != nil {
+		return err
+	}
+	var buf bytes.Buffer
+	if err := json.Indent(&buf, raw, "", "  "); err != nil {
+		return err
+	}
+	buf.WriteByte('\n')
+	_, err = buf.WriteTo(out)
+	return err
+}
+
+func newKeysCommand(conn *connection) *cobra.Command {
+	keys := &cobra.Command{Use: "keys", Short: "Create, list, show, rotate and import keys; set their policy"}
+	var create, rotate, imp keyFlags
+	createCmd := adminCommand(conn, "create NAME", "Create a key with version 1", cobra.ExactArgs(1),
+		func(cmd *cobra.Command, c *cipherd.Client, args []string) (*cipherdpb.Key, error) {
+			mode, err := create.parsedMode()
+			if err != nil {
+				return nil, err
+			}
+			resp, err := c.Admin.CreateKey(cmd.Context(), &cipherdpb.CreateKeyRequest{KeyName: args[0], Mode: mode,
+				KeySizeBits: create.sizeBits, AllowUnauthenticated: create.allowUnauthenticated})
+			return resp.GetKey(), err
+		})
+	create.register(createCmd)
+	showCmd := adminCommand(conn, "show NAME", "Show a key's versions and policy", cobra.ExactArgs(1),
+		func(cmd *cobra.Command, c *cipherd.Client, args []string) (*cipherdpb.Key, error) {
+			resp, err := c.Admin.GetKey(cmd.Context(), &cipherdpb.GetKeyRequest{KeyName: args[0]})
+			return resp.GetKey(), err
+		})
+	rotateCmd := adminCommand(conn, "rotate NAME", "Add a new current version", cobra.ExactArgs(1),
+		func(cmd *cobra.Command, c *cipherd.Client, args []string) (*cipherdpb.Key, error) {
+			mode, err := rotate.parsedMode()
+			if err != nil {
+				return nil, err
+			}
+			resp, err := c.Admin.RotateKey(cmd.Context(), &cipherdpb.RotateKeyRequest{KeyName: args[0], Mode: mode,
+				KeySizeBits: rotate.sizeBits, AllowUnauthenticated: rotate.allowUnauthenticated})
+			return resp.GetKey(), err
+		})
+	rotate.register(rotateCmd)
+	var in string
+	importCmd := adminCommand(conn, "import NAME", "Add base64 key material from stdin (or --in FILE) as a new version", cobra.ExactArgs(1),
+		func(cmd *cobra.Command, c *cipherd.Client, args []string) (*cipherdpb.Key, error) {
+			mode, err := imp.parsedMode()
+			if err != nil {
+				return nil, err
+			}
+			text, err := readInput(cmd, in)
+			if err != nil {
+				return nil, err
+			}
+			material, err := base64.StdEncoding.DecodeString(strings.TrimSpace(string(text)))
+			if err != nil {
+				return nil, fmt.Errorf("key material must be base64") // never echo it
+			}
+			resp, err := c.Admin.ImportKey(cmd.Context(), &cipherdpb.ImportKeyRequest{KeyName: args[0], Mode: mode,
+				KeyMaterial: material, AllowUnauthenticated: imp.allowUnauthenticated})
+			clear(material)
+			return resp.GetKey(), err
+		})
+	imp.register(importCmd)
+	importCmd.Flags().StringVar(&in, "in", "", "file holding the base64 key material instead of stdin")
+	keys.AddCommand(createCmd, newListCommand(conn), showCmd, rotateCmd, importCmd, newPolicyCommand(conn))
+	return keys
+}
+
+func newListCommand(conn *connection) *cobra.Command {
+	return &cobra.Command{Use: "list", Short: "List every key: name, current version, its mode", Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			return withClient(cmd, conn, func(c *cipherd.Client) error {
+				for k, err := range c.Keys(cmd.Context()) {
+					if err != nil {
+						return err
+					}
+					versions := k.GetVersions()
+					mode := cipherd.ModeName(versions[len(versions)-1].GetMode())
+					fmt.Fprintf(cmd.OutOrStdout(), "%s\tv%d\t%s\n", k.GetKeyName(), k.GetCurrentVersion(), mode)
+				}
+				return nil
+			})
+		}}
+}
+
+func newPolicyCommand(conn *connection) *cobra.Command {
+	var p cipherdpb.KeyPolicy
+	cmd := adminCommand(conn, "policy NAME", "Replace a key's policy", cobra.ExactArgs(1),
+		func(cmd *cobra.Command, c *cipherd.Client, args []string) (*cipherdpb.Key, error) {
+			resp, err := c.Admin.UpdateKeyPolicy(cmd.Context(), &cipherdpb.UpdateKeyPolicyRequest{KeyName: args[0], Policy: &p})
+			return resp.GetKey(), err
+		})
+	cmd.Flags().Int32Var(&p.MinDecryptionVersion, "min-decryption-version", 0, "oldest version that may decrypt")
+	cmd.Flags().Int32Var(&p.MinEncryptionVersion, "min-encryption-version", 0, "oldest version a caller may encrypt with")
+	cmd.Flags().BoolVar(&p.AllowEcbEncryption, "allow-ecb-encryption", false, "let ECB versions encrypt new data")
+	return cmd
+}

@@ -1,0 +1,160 @@
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/csv"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"slices"
+)
+
+// record is one JSONL line or CSV row of a rewrap input.
+type record struct {
+	ciphertext string
+	fieldErr   error // the field is missing or not a string: the record is copied unchanged
+	end        int64 // input offset just past the record
+	// render gives the record with ciphertext in its field ("" keeps the original).
+	render func(ciphertext string) ([]byte, error)
+}
+
+// errFieldMissing is the failure reason of a record without the field.
+var errFieldMissing = errors.New("field missing or not a string")
+
+// recordReader reads records from an input positioned at offset.
+type recordReader interface {
+	next() (record, error) // io.EOF after the last
+}
+
+// jsonlReader reads one JSON object per line and replaces one top-level string field.
+type jsonlReader struct {
+	in     *bufio.Reader
+	field  string
+	offset int64
+}
+
+func (r *jsonlReader) next() (record, error) {
+	line, err := r.in.ReadBytes('\n')
+	if len(line) == 0 {
+		return record{}, err
+	}
+	if err != nil && !errors.Is(err, io.EOF) {
+		return record{}, err
+	}
+	r.offset += int64(len(line))
+	rec := record{end: r.offset, render: func(string) ([]byte, error) { return line, nil }}
+	start, end, value, ok := findStringField(line, r.field)
+	if !ok {
+		rec.fieldErr = errFieldMissing
+		return rec, nil
+	}
+	rec.ciphertext = value
+	rec.render = func(ct string) ([]byte, error) {
+		if ct == "" {
+			return line, nil
+		}
+		encoded, err := json.Marshal(ct)
+		if err != nil {
+			return nil, err
+		}
+		// Escaping HTML characters is json.Marshal's habit; a header's '<' and '>' read better as they are.
+		encoded = bytes.ReplaceAll(bytes.ReplaceAll(encoded, []byte(`\u003c`), []byte("<")), []byte(`\u003e`), []byte(">"))
+		return slices.Concat(line[:start], encoded, line[end:]), nil
+	}
+	return rec, nil
+}
+
+// findStringField finds the top-level field name of a JSON object and the byte range of its string value.
+func findStringField(line []byte, name string) (start, end int, value string, ok bool) {
+	dec := json.NewDecoder(bytes.NewReader(line))
+	if tok, err := dec.Token(); err != nil || tok != json.Delim('{') {
+		return 0, 0, "", false
+	}
+	for dec.More() {
+		key, err := dec.Token()
+		if err != nil {
+			return 0, 0, "", false
+		}
+		before := int(dec.InputOffset())
+		var raw json.RawMessage
+		if err := dec.Decode(&raw); err != nil {
+			return 0, 0, "", false
+		}
+		if key != name {
+			continue
+		}
+		after := int(dec.InputOffset())
+		if json.Unmarshal(raw, &value) != nil {
+			return 0, 0, "", false
+		}
+		// The value's text starts at its opening quote, after the ':' and any spaces.
+		start = before + bytes.IndexByte(line[before:after], '"')
+		return start, after, value, true
+	}
+	return 0, 0, "", false
+}
+
+// csvReader reads CSV rows with a header row and replaces one named column.
+type csvReader struct {
+	in     *csv.Reader
+	header []string
+	column int
+	base   int64 // offset of the reader's start in the file
+}
+
+// newCSVReader reads the header row of in (at the file's start) and finds column in it.
+func newCSVReader(in io.Reader, column string) (*csvReader, error) {
+	r := newCSV(in)
+	names, err := r.Read()
+	if err != nil {
+		return nil, fmt.Errorf("reading the CSV header: %w", err)
+	}
+	idx := slices.Index(names, column)
+	if idx < 0 {
+		return nil, fmt.Errorf("the CSV header has no column %q", column)
+	}
+	return &csvReader{in: r, header: names, column: idx}, nil
+}
+
+// resumeAt continues reading from in, which is positioned at offset.
+func (r *csvReader) resumeAt(in io.Reader, offset int64) {
+	r.in, r.base = newCSV(in), offset
+}
+
+func newCSV(in io.Reader) *csv.Reader {
+	r := csv.NewReader(in)
+	r.FieldsPerRecord = -1 // rows may differ in length; a short one fails alone
+	return r
+}
+
+func (r *csvReader) next() (record, error) {
+	fields, err := r.in.Read()
+	if err != nil {
+		return record{}, err
+	}
+	rec := record{end: r.base + r.in.InputOffset()}
+	if r.column >= len(fields) {
+		rec.fieldErr = errFieldMissing
+	} else {
+		rec.ciphertext = fields[r.column]
+	}
+	rec.render = func(ct string) ([]byte, error) {
+		if ct != "" {
+			fields[r.column] = ct
+		}
+		return csvLine(fields)
+	}
+	return rec, nil
+}
+
+func csvLine(fields []string) ([]byte, error) {
+	var buf bytes.Buffer
+	w := csv.NewWriter(&buf)
+	if err := w.Write(fields); err != nil {
+		return nil, err
+	}
+	w.Flush()
+	return buf.Bytes(), w.Error()
+}

@@ -1,0 +1,204 @@
+package main
+
+import (
+	"bufio"
+	"errors"
+	"fmt"
+	"io"
+	"iter"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	cipherd "github.com/cipherd/cipherd/clients/go"
+)
+
+// rewrapJob rewraps every ciphertext of one input file into one output file.
+type rewrapJob struct {
+	in, out, field, format, checkpointPath string
+	force                                  bool
+	every                                  int64 // records between checkpoints
+}
+
+func newRewrapCommand(conn *connection) *cobra.Command {
+	job := &rewrapJob{}
+	cmd := &cobra.Command{
+		Use:   "rewrap --in FILE --out FILE --field NAME",
+		Short: "Rewrap every ciphertext of a JSONL or CSV file to its key's current version (resumable)",
+		Long: `rewrap streams the ciphertexts of one JSON field (JSONL) or column (CSV, with a header row)
+through ReEncryptStream and writes the file again with each ciphertext behind its key's current
+version. Plaintexts never reach this machine. Records that fail are copied unchanged and counted
+by reason. After an interruption, the same command resumes from the checkpoint file.
+Exit status: 0 all done, 2 some records failed, 1 or 3 the run stopped (resume to go on).`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			return withClient(cmd, conn, func(c *cipherd.Client) error { return job.run(cmd, c) })
+		},
+	}
+	f := cmd.Flags()
+	f.StringVar(&job.in, "in", "", "input file")
+	f.StringVar(&job.out, "out", "", "output file")
+	f.StringVar(&job.field, "field", "", "JSON field or CSV column holding the ciphertext")
+	f.StringVar(&job.format, "format", "", "jsonl or csv (default: from --in's extension)")
+	f.StringVar(&job.checkpointPath, "checkpoint", "", "checkpoint file (default: OUT.checkpoint)")
+	f.BoolVar(&job.force, "force", false, "overwrite an output that has no checkpoint")
+	f.Int64Var(&job.every, "checkpoint-every", 1000, "records between checkpoints")
+	for _, name := range []string{"in", "out", "field"} {
+		cmd.MarkFlagRequired(name)
+	}
+	return cmd
+}
+
+func (j *rewrapJob) run(cmd *cobra.Command, c *cipherd.Client) error {
+	if j.checkpointPath == "" {
+		j.checkpointPath = j.out + ".checkpoint"
+	}
+	if j.format == "" {
+		j.format = strings.TrimPrefix(filepath.Ext(j.in), ".")
+	}
+	if j.every < 1 {
+		return fmt.Errorf("--checkpoint-every must be at least 1")
+	}
+	if j.format != "jsonl" && j.format != "csv" {
+		return fmt.Errorf("--format must be jsonl or csv, not %q", j.format)
+	}
+	input, err := os.Open(j.in)
+	if err != nil {
+		return err
+	}
+	defer input.Close()
+	out, cp, records, err := j.open(input)
+	if err != nil {
+		return err
+	}
+	defer out.Close()
+	w := &syncedOutput{file: out, buf: bufio.NewWriterSize(out, 1<<18), offset: cp.OutputOffset}
+	prog := newProgress(cmd.ErrOrStderr(), cp.InputSize)
+	var readErr error
+	items := func(yield func(record, cipherd.CiphertextItem) bool) {
+		for n := cp.Records; ; n++ {
+			rec, err := records.next()
+			if err != nil {
+				if !errors.Is(err, io.EOF) {
+					readErr = err
+				}
+				return
+			}
+			if !yield(rec, cipherd.CiphertextItem{Reference: strconv.FormatInt(n, 10), Ciphertext: rec.ciphertext}) {
+				return
+			}
+		}
+	}
+	last := time.Now()
+	handle := func(rec record, r cipherd.Result) error {
+		if err := j.write(w, cp, rec, r); err != nil {
+			return err
+		}
+		prog.update(cp.InputOffset, cp.Records)
+		if cp.Records%j.every == 0 || time.Since(last) > time.Second {
+			last = time.Now()
+			return w.commit(cp, j.checkpointPath)
+		}
+		return nil
+	}
+	err = cipherd.ReEncryptStream(cmd.Context(), c, "", iter.Seq2[record, cipherd.CiphertextItem](items), handle)
+	err = errors.Join(err, readErr)
+	// Every record handled so far is final: keep it, whether or not the run went on to the end.
+	if cerr := w.commit(cp, j.checkpointPath); cerr != nil {
+		return errors.Join(err, cerr)
+	}
+	if err != nil {
+		return fmt.Errorf("rewrap stopped after %d records (run the same command again to resume): %w", cp.Records, err)
+	}
+	prog.finish()
+	if err := out.Close(); err != nil {
+		return err
+	}
+	os.Remove(j.checkpointPath)
+	return printSummary(cmd.OutOrStdout(), cp)
+}
+
+// open starts a fresh output (with an immediate checkpoint) or resumes the checkpointed one.
+func (j *rewrapJob) open(input *os.File) (*os.File, *checkpoint, recordReader, error) {
+	info, err := input.Stat()
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	abs, _ := filepath.Abs(j.in)
+	cp, err := loadCheckpoint(j.checkpointPath)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	if cp == nil {
+		return j.start(input, &checkpoint{Input: abs, InputSize: info.Size(), Field: j.field, Failed: map[string]int{}})
+	}
+	if cp.Input != abs || cp.InputSize != info.Size() || cp.Field != j.field {
+		return nil, nil, nil, fmt.Errorf("checkpoint %s is for another input or field; remove it to start over", j.checkpointPath)
+	}
+	out, err := os.OpenFile(j.out, os.O_WRONLY, 0)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	// Bytes after the checkpoint's offset belong to records the checkpoint does not count.
+	if err := out.Truncate(cp.OutputOffset); err != nil {
+		return nil, nil, nil, err
+	}
+	if _, err := out.Seek(cp.OutputOffset, io.SeekStart); err != nil {
+		return nil, nil, nil, err
+	}
+	records, err := j.reader(input, cp.InputOffset)
+	return out, cp, records, err
+}
+
+func (j *rewrapJob) start(input *os.File, cp *checkpoint) (*os.File, *checkpoint, recordReader, error) {
+	flags := os.O_WRONLY | os.O_CREATE | os.O_EXCL
+	if j.force {
+		flags = os.O_WRONLY | os.O_CREATE | os.O_TRUNC
+	}
+	out, err := os.OpenFile(j.out, flags, 0o600)
+	if err != nil {
+		return nil, nil, nil, fmt.Errorf("%w (an output without a checkpoint is overwritten only with --force)", err)
+	}
+	records, err := j.reader(input, 0)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	if csvIn, ok := records.(*csvReader); ok {
+		// The header row is copied as it is and counted as done.
+		header, err := csvLine(csvIn.header)
+		if err == nil {
+			_, err = out.Write(header)
+		}
+		if err != nil {
+			return nil, nil, nil, err
+		}
+		cp.InputOffset, cp.OutputOffset = csvIn.in.InputOffset(), int64(len(header))
+	}
+	if err := out.Sync(); err != nil {
+		return nil, nil, nil, err
+	}
+	return out, cp, records, cp.save(j.checkpointPath)
+}
+
+// reader reads records from the input's offset; a CSV header is always read from the start.
+func (j *rewrapJob) reader(input *os.File, offset int64) (recordReader, error) {
+	if j.format == "csv" {
+		r, err := newCSVReader(input, j.field)
+		if err != nil || offset == 0 {
+			return r, err
+		}
+		if _, err := input.Seek(offset, io.SeekStart); err != nil {
+			return nil, err
+		}
+		r.resumeAt(input, offset)
+		return r, nil
+	}
+	if _, err := input.Seek(offset, io.SeekStart); err != nil {
+		return nil, err
+	}
+	return &jsonlReader{in: bufio.NewReaderSize(input, 1<<18), field: j.field, offset: offset}, nil
+}

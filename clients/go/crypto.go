@@ -1,0 +1,65 @@
+package cipherd
+
+import (
+	"context"
+
+	"github.com/cipherd/cipherd/clients/go/cipherdpb"
+)
+
+// CallOption adds optional fields to Encrypt, Decrypt and ReEncrypt.
+type CallOption func(*callSettings)
+
+type callSettings struct {
+	aad        []byte
+	keyVersion int32
+	targetKey  string
+}
+
+// WithAAD binds associated data ("context" in the API) to an AEAD ciphertext; decrypting needs the same bytes.
+func WithAAD(aad []byte) CallOption { return func(s *callSettings) { s.aad = aad } }
+
+// WithKeyVersion encrypts with an older key version instead of the current one.
+func WithKeyVersion(v int32) CallOption { return func(s *callSettings) { s.keyVersion = v } }
+
+// WithTargetKey rewraps into another key instead of the ciphertext's own.
+func WithTargetKey(name string) CallOption { return func(s *callSettings) { s.targetKey = name } }
+
+func callOptions(opts []CallOption) callSettings {
+	var s callSettings
+	for _, opt := range opts {
+		opt(&s)
+	}
+	return s
+}
+
+// Encrypt encrypts plaintext with the key's current version and returns the ciphertext.
+func (c *Client) Encrypt(ctx context.Context, keyName string, plaintext []byte, opts ...CallOption) (string, error) {
+	s := callOptions(opts)
+	resp, err := c.Crypto.Encrypt(ctx, &cipherdpb.EncryptRequest{KeyName: keyName, Plaintext: plaintext, Context: s.aad, KeyVersion: s.keyVersion})
+	if err != nil {
+		return "", err
+	}
+	return resp.GetCiphertext(), nil
+}
+
+// Decrypt decrypts a ciphertext; a wrong key, AAD or a tampered ciphertext is ErrDecryptionFailed.
+func (c *Client) Decrypt(ctx context.Context, ciphertext string, opts ...CallOption) ([]byte, error) {
+	resp, err := c.Crypto.Decrypt(ctx, &cipherdpb.DecryptRequest{Ciphertext: ciphertext, Context: callOptions(opts).aad})
+	if err != nil {
+		return nil, err
+	}
+	return resp.GetPlaintext(), nil
+}
+
+// ReEncrypt rewraps a ciphertext to its key's current version (or WithTargetKey's) without the
+// plaintext ever reaching the client.
+func (c *Client) ReEncrypt(ctx context.Context, ciphertext string, opts ...CallOption) (*cipherdpb.ReEncryptResponse, error) {
+	s := callOptions(opts)
+	return c.Crypto.ReEncrypt(ctx, &cipherdpb.ReEncryptRequest{Ciphertext: ciphertext, Context: s.aad, KeyName: s.targetKey})
+}
+
+// Inspect asks the server about a ciphertext's key, including whether it is behind the current
+// version; ParseCiphertext reads the header without a call.
+func (c *Client) Inspect(ctx context.Context, ciphertext string) (*cipherdpb.InspectResponse, error) {
+	return c.Crypto.Inspect(ctx, &cipherdpb.InspectRequest{Ciphertext: ciphertext})
+}
