@@ -22,12 +22,12 @@ import (
 
 // valuesFiles are the chart's test matrix (helm/cipherd/ci/), each with the objects it must render.
 var valuesFiles = map[string][]string{
-	"default-values.yaml":         {"ConfigMap/kms-cipherd", "Deployment/kms-cipherd", "HorizontalPodAutoscaler/kms-cipherd", "PodDisruptionBudget/kms-cipherd", "Service/kms-cipherd", "ServiceAccount/kms-cipherd"},
-	"mtls-values.yaml":            {"Job/kms-cipherd-ghz (hook)", "ConfigMap/kms-cipherd", "ConfigMap/kms-cipherd-access-policy", "Deployment/kms-cipherd", "HorizontalPodAutoscaler/kms-cipherd", "NetworkPolicy/kms-cipherd", "PodDisruptionBudget/kms-cipherd", "Service/kms-cipherd", "ServiceAccount/kms-cipherd", "ServiceMonitor/kms-cipherd"},
-	"vault-approle-values.yaml":   {"ConfigMap/kms-cipherd", "Deployment/kms-cipherd", "HorizontalPodAutoscaler/kms-cipherd", "PodDisruptionBudget/kms-cipherd", "Service/kms-cipherd", "ServiceAccount/kms-cipherd"},
+	"default-values.yaml":          {"ConfigMap/kms-cipherd", "Deployment/kms-cipherd", "HorizontalPodAutoscaler/kms-cipherd", "PodDisruptionBudget/kms-cipherd", "Service/kms-cipherd", "ServiceAccount/kms-cipherd"},
+	"mtls-values.yaml":             {"Job/kms-cipherd-ghz (hook)", "ConfigMap/kms-cipherd", "ConfigMap/kms-cipherd-access-policy", "Deployment/kms-cipherd", "HorizontalPodAutoscaler/kms-cipherd", "NetworkPolicy/kms-cipherd", "PodDisruptionBudget/kms-cipherd", "Service/kms-cipherd", "ServiceAccount/kms-cipherd", "ServiceMonitor/kms-cipherd"},
+	"vault-approle-values.yaml":    {"ConfigMap/kms-cipherd", "Deployment/kms-cipherd", "HorizontalPodAutoscaler/kms-cipherd", "PodDisruptionBudget/kms-cipherd", "Service/kms-cipherd", "ServiceAccount/kms-cipherd"},
 	"vault-kubernetes-values.yaml": {"ConfigMap/kms-cipherd", "Deployment/kms-cipherd", "HorizontalPodAutoscaler/kms-cipherd", "PodDisruptionBudget/kms-cipherd", "Service/kms-cipherd", "ServiceAccount/cipherd-vault"},
-	"arm64-values.yaml":           {"ConfigMap/kms-cipherd", "Deployment/kms-cipherd", "HorizontalPodAutoscaler/kms-cipherd", "PodDisruptionBudget/kms-cipherd", "Service/kms-cipherd", "ServiceAccount/kms-cipherd"},
-	"autoscaling-off-values.yaml": {"ConfigMap/kms-cipherd", "Deployment/kms-cipherd", "Service/kms-cipherd", "ServiceAccount/kms-cipherd"},
+	"arm64-values.yaml":            {"ConfigMap/kms-cipherd", "Deployment/kms-cipherd", "HorizontalPodAutoscaler/kms-cipherd", "PodDisruptionBudget/kms-cipherd", "Service/kms-cipherd", "ServiceAccount/kms-cipherd"},
+	"autoscaling-off-values.yaml":  {"ConfigMap/kms-cipherd", "Deployment/kms-cipherd", "Service/kms-cipherd", "ServiceAccount/kms-cipherd"},
 }
 
 // templateKind is the kind each template file name promises (<component>-<kind>.yaml, as vault-helm names them).
@@ -310,7 +310,6 @@ func mapsEqual(a, b map[string]string) bool {
 	return true
 }
 
-
 func parseYAML(t *testing.T, s string) map[string]any {
 	t.Helper()
 	var out map[string]any
@@ -319,4 +318,3 @@ func parseYAML(t *testing.T, s string) map[string]any {
 	}
 	return out
 }
-

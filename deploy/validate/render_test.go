@@ -84,7 +84,9 @@ func renderRelease(t *testing.T, values string, set map[string]any) (*release, e
 	for _, h := range rel.Hooks {
 		out.Objects = append(out.Objects, decodeStrict(t, "# Source: "+h.Path+"\n"+h.Manifest, true))
 	}
-	sort.Slice(out.Objects, func(i, j int) bool { return out.Objects[i].Source+out.Objects[i].Kind < out.Objects[j].Source+out.Objects[j].Kind })
+	sort.Slice(out.Objects, func(i, j int) bool {
+		return out.Objects[i].Source+out.Objects[i].Kind < out.Objects[j].Source+out.Objects[j].Kind
+	})
 	return out, nil
 }
 
