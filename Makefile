@@ -17,7 +17,7 @@ BUF_VERSION := v1.75.0
 DATA_DIR ?= data
 JAR := server/target/cipherd.jar
 
-.PHONY: help jdk build run test test-java test-vault lint-proto fuzz-smoke fuzz bench loadtest loadtest-check loadtest-smoke loadtest-arm64-check clean
+.PHONY: help jdk build run test test-java test-vault lint-proto fuzz-smoke fuzz bench loadtest loadtest-check loadtest-smoke loadtest-arm64-check test-deploy clean
 
 help: ## list the targets
 	@grep -E '^[a-z0-9-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-16s %s\n", $$1, $$2}'
@@ -36,7 +36,7 @@ run: build ## start cipherd on 127.0.0.1:50051 with the embedded key store in ./
 	fi
 	$(JAVA) $(JAVA_OPTS) -jar $(JAR) --data-dir $(DATA_DIR) --keystore-password-file $(DATA_DIR)/keystore-password --demo-key demo
 
-test: lint-proto test-java test-vault fuzz-smoke loadtest-check loadtest-smoke loadtest-arm64-check ## run every test: proto lint, Java tests, Vault tests, a bounded fuzzing run, load-test runner tests, a short checked campaign, the aarch64 start-up under qemu
+test: lint-proto test-java test-vault fuzz-smoke loadtest-check loadtest-smoke loadtest-arm64-check test-deploy ## run every test: proto lint, Java tests, Vault tests, a bounded fuzzing run, load-test runner tests, a short checked campaign, the aarch64 start-up under qemu, the deployment material
 
 test-java: jdk ## Java unit, vector and gRPC tests
 	$(MVN) verify
@@ -79,6 +79,12 @@ loadtest-smoke: build ## the short campaign of make test (--preset smoke), faili
 
 loadtest-arm64-check: build ## start the jar on aarch64 under qemu-user (Debian arm64 JDK, cached), Encrypt/Decrypt, SIGTERM; no timings
 	loadtest/arm64/check-startup
+
+# --- deploy/ and helm/: the Dockerfile, the Helm chart, the dashboard, the alert rules, the Vault scripts ---
+test-deploy: build ## hadolint of the Dockerfile; chart rendered, strictly decoded, linted and checked per values file; dashboard and rules against a real scrape; promtool; Vault setup scripts against a real Vault
+	"$$(deploy/validate/install-hadolint)" --failure-threshold info deploy/docker/Dockerfile
+	@echo "hadolint: deploy/docker/Dockerfile clean"
+	cd deploy/validate && VAULT_BIN="$$(../../.ci/install-vault)" go test -count=1 -v ./...
 
 clean: ## remove build output (keeps ./data)
 	$(MVN) -q clean

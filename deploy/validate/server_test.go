@@ -35,6 +35,12 @@ var (
 
 func startServer(t *testing.T) *server {
 	t.Helper()
+	return startServerWithEnv(t, nil)
+}
+
+// startServerWithEnv starts the jar with extra environment (CIPHERD_* settings, as the chart passes them).
+func startServerWithEnv(t *testing.T, extraEnv []string) *server {
+	t.Helper()
 	dir := t.TempDir()
 	pw := filepath.Join(dir, "keystore-password")
 	if err := os.WriteFile(pw, []byte("deploy-validate-only"), 0o600); err != nil {
@@ -43,7 +49,7 @@ func startServer(t *testing.T) *server {
 	args := append(jvmFlags(), "-jar", jar(t), "--port", "0", "--http-port", "0", "--data-dir", filepath.Join(dir, "data"),
 		"--keystore-password-file", pw, "--demo-key", "demo")
 	cmd := exec.Command(javaBin(t), args...)
-	cmd.Env = append(os.Environ(), "CIPHERD_LOG_FORMAT=text")
+	cmd.Env = append(append(os.Environ(), "CIPHERD_LOG_FORMAT=text"), extraEnv...)
 	logs, err := cmd.StderrPipe()
 	if err != nil {
 		t.Fatal(err)
