@@ -82,8 +82,8 @@ loadtest-arm64-check: build ## start the jar on aarch64 under qemu-user (Debian 
 
 # --- deploy/ and helm/: the Dockerfile, the Helm chart, the dashboard, the alert rules, the Vault scripts ---
 test-deploy: build ## hadolint of the Dockerfile; chart rendered, strictly decoded, linted and checked per values file; dashboard and rules against a real scrape; promtool; Vault setup scripts against a real Vault
-	"$$(deploy/validate/install-hadolint)" --failure-threshold info deploy/docker/Dockerfile
-	@echo "hadolint: deploy/docker/Dockerfile clean"
+	"$$(deploy/validate/install-hadolint)" --failure-threshold info deploy/docker/Dockerfile deploy/docker/ghz.Dockerfile
+	@echo "hadolint: deploy/docker/Dockerfile and ghz.Dockerfile clean"
 	cd deploy/validate && VAULT_BIN="$$(../../.ci/install-vault)" go test -count=1 -v ./...
 
 clean: ## remove build output (keeps ./data)
