@@ -4,7 +4,14 @@ package validate
 // made, on the KV mount they enabled, under the policy they loaded: an Encrypt that needs every step.
 
 import (
+	"crypto/ecdsa"
+	"crypto/elliptic"
+	"crypto/rand"
+	"crypto/x509"
+	"crypto/x509/pkix"
+	"encoding/pem"
 	"fmt"
+	"math/big"
 	"net"
 	"net/http"
 	"os"
@@ -104,7 +111,9 @@ func TestVaultScriptsSetUpWhatCipherdNeeds(t *testing.T) {
 		}
 	}
 
-	run(t, env, scripts+"setup-kubernetes.sh", "kms-cipherd", "crypto")
+	// Outside a cluster Vault cannot read a pod's CA file: the API server's CA is given, as an operator would.
+	run(t, append(env, "KUBERNETES_HOST=https://127.0.0.1:6443", "KUBERNETES_CA_CERT="+selfSignedCA(t)),
+		scripts+"setup-kubernetes.sh", "kms-cipherd", "crypto")
 	role := run(t, env, bin, "read", "-format=json", "auth/kubernetes/role/cipherd")
 	for _, want := range []string{`"kms-cipherd"`, `"crypto"`, `"audience": "vault"`, `"cipherd"`} {
 		if !strings.Contains(role, want) {
@@ -129,4 +138,25 @@ func TestVaultScriptsSetUpWhatCipherdNeeds(t *testing.T) {
 	if out := run(t, env, bin, "kv", "metadata", "get", "-mount=cipherd-kv", "prod/keys/demo"); !strings.Contains(out, "cas_required") {
 		t.Errorf("cipherd did not store key demo under the scripts' mount and prefix:\n%s", out)
 	}
+}
+
+// selfSignedCA writes a CA certificate standing in for the Kubernetes API server's, and returns its path.
+func selfSignedCA(t *testing.T) string {
+	t.Helper()
+	key, err := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tmpl := &x509.Certificate{SerialNumber: big.NewInt(1), Subject: pkix.Name{CommonName: "kubernetes-ca"},
+		NotBefore: time.Now(), NotAfter: time.Now().Add(time.Hour), IsCA: true, BasicConstraintsValid: true,
+		KeyUsage: x509.KeyUsageCertSign}
+	der, err := x509.CreateCertificate(rand.Reader, tmpl, tmpl, &key.PublicKey, key)
+	if err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(t.TempDir(), "ca.crt")
+	if err := os.WriteFile(path, pem.EncodeToMemory(&pem.Block{Type: "CERTIFICATE", Bytes: der}), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	return path
 }
