@@ -84,7 +84,7 @@ loadtest-arm64-check: build ## start the jar on aarch64 under qemu-user (Debian 
 test-deploy: build ## hadolint of the Dockerfile; chart rendered, strictly decoded, linted and checked per values file; dashboard and rules against a real scrape; promtool; Vault setup scripts against a real Vault
 	"$$(deploy/validate/install-hadolint)" --failure-threshold info deploy/docker/Dockerfile deploy/docker/ghz.Dockerfile
 	@echo "hadolint: deploy/docker/Dockerfile and ghz.Dockerfile clean"
-	cd deploy/validate && VAULT_BIN="$$(../../.ci/install-vault)" go test -count=1 -v ./...
+	vault="$$(.ci/install-vault)"; cd deploy/validate && VAULT_BIN="$$vault" go test -count=1 -v ./...
 
 clean: ## remove build output (keeps ./data)
 	$(MVN) -q clean
