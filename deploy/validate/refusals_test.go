@@ -1,0 +1,41 @@
+package validate
+
+// Values the chart must refuse: by values.schema.json (types, enums, unknown keys) or by its own checks.
+
+import (
+	"strings"
+	"testing"
+)
+
+func TestChartRefusesBadValues(t *testing.T) {
+	cases := []struct {
+		name string
+		set  map[string]any
+		want string
+	}{
+		{"plaintext not chosen", map[string]any{"insecurePlaintext": false}, "insecurePlaintext=true"},
+		{"tls without secret", map[string]any{"tls.enabled": true}, "tls.secretName"},
+		{"mutual without tls", map[string]any{"tls.mutual": true}, "tls.mutual needs tls.enabled"},
+		{"approle without secret", map[string]any{"vault.auth": "approle"}, "vault.approle.secretName"},
+		{"token without secret", map[string]any{"vault.auth": "token"}, "vault.token.secretName"},
+		{"grpc probes on tls", map[string]any{"tls.enabled": true, "tls.secretName": "x", "probes.type": "grpc"}, "cannot probe a TLS port"},
+		{"unknown architecture", map[string]any{"architecture": "s390x"}, "/architecture"},
+		{"unknown auth", map[string]any{"vault.auth": "ldap"}, "/vault/auth"},
+		{"misspelt key", map[string]any{"replicas": 3}, "replicas"},
+		{"port as string", map[string]any{"server.grpcPort": "50051"}, "grpcPort"},
+		{"port out of range", map[string]any{"service.grpcPort": 70000}, "grpcPort"},
+		{"duration not ISO-8601", map[string]any{"vault.timeout": "5s"}, "timeout"},
+		{"vault without scheme", map[string]any{"vault.address": "vault:8200"}, "address"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			_, err := renderRelease(t, "", c.set)
+			if err == nil {
+				t.Fatalf("values %v rendered; the chart must refuse them", c.set)
+			}
+			if !strings.Contains(err.Error(), c.want) {
+				t.Errorf("refusal %q does not name %q", err, c.want)
+			}
+		})
+	}
+}

@@ -1,0 +1,110 @@
+{{/* Chart name, overridable. */}}
+{{- define "cipherd.name" -}}
+{{- default .Chart.Name .Values.nameOverride | trunc 63 | trimSuffix "-" }}
+{{- end }}
+
+{{/* Full name of the release's objects, at most 63 characters (a DNS label). */}}
+{{- define "cipherd.fullname" -}}
+{{- if .Values.fullnameOverride }}
+{{- .Values.fullnameOverride | trunc 63 | trimSuffix "-" }}
+{{- else }}
+{{- $name := default .Chart.Name .Values.nameOverride }}
+{{- if contains $name .Release.Name }}
+{{- .Release.Name | trunc 63 | trimSuffix "-" }}
+{{- else }}
+{{- printf "%s-%s" .Release.Name $name | trunc 63 | trimSuffix "-" }}
+{{- end }}
+{{- end }}
+{{- end }}
+
+{{- define "cipherd.chart" -}}
+{{- printf "%s-%s" .Chart.Name .Chart.Version | replace "+" "_" | trunc 63 | trimSuffix "-" }}
+{{- end }}
+
+{{/* Labels on every object, without the component. */}}
+{{- define "cipherd.commonLabels" -}}
+helm.sh/chart: {{ include "cipherd.chart" . }}
+app.kubernetes.io/name: {{ include "cipherd.name" . }}
+app.kubernetes.io/instance: {{ .Release.Name }}
+app.kubernetes.io/version: {{ .Chart.AppVersion | quote }}
+app.kubernetes.io/managed-by: {{ .Release.Service }}
+app.kubernetes.io/part-of: cipherd
+{{- end }}
+
+{{/* Labels on the server's objects. */}}
+{{- define "cipherd.labels" -}}
+{{ include "cipherd.commonLabels" . }}
+app.kubernetes.io/component: server
+{{- end }}
+
+{{/* Labels that select the server pods; never change them on upgrade (Deployment selectors are immutable). */}}
+{{- define "cipherd.selectorLabels" -}}
+app.kubernetes.io/name: {{ include "cipherd.name" . }}
+app.kubernetes.io/instance: {{ .Release.Name }}
+app.kubernetes.io/component: server
+{{- end }}
+
+{{- define "cipherd.serviceAccountName" -}}
+{{- if .Values.serviceAccount.create }}
+{{- default (include "cipherd.fullname" .) .Values.serviceAccount.name }}
+{{- else }}
+{{- default "default" .Values.serviceAccount.name }}
+{{- end }}
+{{- end }}
+
+{{- define "cipherd.image" -}}
+{{- $tag := default .Chart.AppVersion .Values.image.tag }}
+{{- if .Values.image.digest }}
+{{- printf "%s:%s@%s" .Values.image.repository $tag .Values.image.digest }}
+{{- else }}
+{{- printf "%s:%s" .Values.image.repository $tag }}
+{{- end }}
+{{- end }}
+
+{{/* "grpc" or "http": kubelet's gRPC probes speak plaintext only, so TLS needs the HTTP endpoints. */}}
+{{- define "cipherd.probeType" -}}
+{{- if eq .Values.probes.type "auto" }}
+{{- ternary "http" "grpc" .Values.tls.enabled }}
+{{- else }}
+{{- .Values.probes.type }}
+{{- end }}
+{{- end }}
+
+{{/* Pod grace: the preStop sleep, then the server's own drain, then 5 s for the JVM to exit. */}}
+{{- define "cipherd.terminationGracePeriodSeconds" -}}
+{{- add .Values.server.preStopSleepSeconds .Values.server.shutdownGraceSeconds 5 }}
+{{- end }}
+
+{{- define "cipherd.accessPolicyConfigMap" -}}
+{{- default (printf "%s-access-policy" (include "cipherd.fullname" .)) .Values.accessPolicy.existingConfigMap }}
+{{- end }}
+
+{{/* Refuses value combinations that would render a pod that cannot start. */}}
+{{- define "cipherd.validate" -}}
+{{- if and (not .Values.tls.enabled) (not .Values.insecurePlaintext) }}
+{{- fail "tls.enabled is false: set tls.enabled=true with tls.secretName, or insecurePlaintext=true to serve plaintext gRPC deliberately" }}
+{{- end }}
+{{- if and .Values.tls.enabled (not .Values.tls.secretName) }}
+{{- fail "tls.enabled needs tls.secretName (a kubernetes.io/tls Secret)" }}
+{{- end }}
+{{- if and .Values.tls.mutual (not .Values.tls.enabled) }}
+{{- fail "tls.mutual needs tls.enabled" }}
+{{- end }}
+{{- if and (eq .Values.vault.auth "approle") (not .Values.vault.approle.secretName) }}
+{{- fail "vault.auth=approle needs vault.approle.secretName" }}
+{{- end }}
+{{- if and (eq .Values.vault.auth "token") (not .Values.vault.token.secretName) }}
+{{- fail "vault.auth=token needs vault.token.secretName" }}
+{{- end }}
+{{- if and (eq .Values.probes.type "grpc") .Values.tls.enabled }}
+{{- fail "probes.type=grpc cannot probe a TLS port (kubelet's gRPC probe is plaintext): use auto or http" }}
+{{- end }}
+{{- end }}
+
+{{/* Timing fields of a probe, from one of .Values.probes.liveness/readiness. */}}
+{{- define "cipherd.probeTimings" -}}
+initialDelaySeconds: {{ .initialDelaySeconds }}
+periodSeconds: {{ .periodSeconds }}
+timeoutSeconds: {{ .timeoutSeconds }}
+failureThreshold: {{ .failureThreshold }}
+{{- end }}
