@@ -31,7 +31,7 @@ public abstract class KeyStoreContractTest {
   private static final SecureRandom RANDOM = new SecureRandom();
   /** Nanosecond precision on purpose: a store must give back exactly the instant it was given. */
   protected static final Instant T0 = Instant.parse("2025-03-04T05:06:07.123456789Z");
-  protected static final KeyPolicy STRICT = new KeyPolicy(1, 1, true);
+  public static final KeyPolicy STRICT = new KeyPolicy(1, 1, true);
 
   protected KeyStore store;
 
@@ -51,22 +51,27 @@ public abstract class KeyStoreContractTest {
   }
 
   /** A version with fresh random bytes. */
-  protected static NewKeyVersion version(int number, Mode mode, int bits) {
+  public static NewKeyVersion version(int number, Mode mode, int bits) {
     return version(number, mode, bits, false);
   }
 
-  protected static NewKeyVersion version(int number, Mode mode, int bits, boolean imported) {
+  public static NewKeyVersion version(int number, Mode mode, int bits, boolean imported) {
     byte[] material = new byte[bits / 8];
     RANDOM.nextBytes(material);
     return new NewKeyVersion(new KeyVersionInfo(number, mode, bits, T0.plusSeconds(number), imported), material);
   }
 
-  protected static byte[] bytes(SecretKey key) {
+  public static byte[] bytes(SecretKey key) {
     return key.getEncoded();
   }
 
   /** Adds versions 2..{@code last} to {@code name} (GCM-256), returning every version's bytes, version 1 first. */
   protected List<byte[]> rotateTo(String name, int last) {
+    return rotateTo(store, name, last);
+  }
+
+  /** As {@link #rotateTo(String, int)} on {@code store}. */
+  public static List<byte[]> rotateTo(KeyStore store, String name, int last) {
     List<byte[]> all = new ArrayList<>();
     all.add(bytes(store.readMaterial(name, store.readKey(name).orElseThrow().version(1))));
     for (int v = 2; v <= last; v++) {
