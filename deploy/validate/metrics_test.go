@@ -72,7 +72,8 @@ func TestDashboardAndRulesUseOnlyScrapedSeries(t *testing.T) {
 	t.Logf("%d metric uses, %d distinct series names, all in a real scrape: %s", len(uses), len(sorted), strings.Join(sorted, " "))
 }
 
-// scrapedSeries maps every sample name in the scrape (summaries as _count and _sum) to its label names.
+// scrapedSeries maps every sample name in the scrape (summaries as _count and _sum, histograms also as
+// _bucket with its le) to its label names.
 func scrapedSeries(t *testing.T, text string) map[string]map[string]bool {
 	t.Helper()
 	p := expfmt.NewTextParser(model.UTF8Validation)
@@ -99,6 +100,10 @@ func scrapedSeries(t *testing.T, text string) map[string]map[string]bool {
 				add(name+"_count", m)
 				add(name+"_sum", m)
 				add(name+"_bucket", m)
+				// The parser keeps each bucket's bound apart from the labels; in PromQL it is the label le.
+				if len(m.GetHistogram().GetBucket()) > 0 {
+					out[name+"_bucket"]["le"] = true
+				}
 			default:
 				add(name, m)
 			}

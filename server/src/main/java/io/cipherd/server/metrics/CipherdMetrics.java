@@ -1,5 +1,10 @@
 package io.cipherd.server.metrics;
 
+import io.micrometer.core.instrument.Meter;
+import io.micrometer.core.instrument.config.MeterFilter;
+import io.micrometer.core.instrument.distribution.DistributionStatisticConfig;
+import java.util.concurrent.TimeUnit;
+
 import io.micrometer.core.instrument.binder.jvm.ClassLoaderMetrics;
 import io.micrometer.core.instrument.binder.jvm.JvmGcMetrics;
 import io.micrometer.core.instrument.binder.jvm.JvmMemoryMetrics;
@@ -17,6 +22,35 @@ public final class CipherdMetrics implements AutoCloseable {
   /** The {@code key} label of every series when key names are not enabled. */
   public static final String ALL_KEYS = "_all";
 
+  /** The gRPC call timer of Micrometer's interceptor. */
+  static final String CALL_TIMER = "grpc.server.processing.duration";
+
+  /**
+   * Latency buckets for the call timer, so dashboards and alerts compute percentiles across replicas
+   * with {@code histogram_quantile}: 15 fixed bounds from 250 µs to 10 s (Micrometer's own percentile
+   * histogram would add some 70 buckets to each method and status).
+   */
+  private static final double[] CALL_LATENCY_BUCKETS_SECONDS =
+      {0.00025, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10};
+
+  private static final MeterFilter CALL_LATENCY_HISTOGRAM = new MeterFilter() {
+    @Override
+    public DistributionStatisticConfig configure(Meter.Id id, DistributionStatisticConfig config) {
+      if (!id.getName().equals(CALL_TIMER)) {
+        return config;
+      }
+      double[] nanos = new double[CALL_LATENCY_BUCKETS_SECONDS.length];
+      for (int i = 0; i < nanos.length; i++) {
+        nanos[i] = CALL_LATENCY_BUCKETS_SECONDS[i] * TimeUnit.SECONDS.toNanos(1);
+      }
+      return DistributionStatisticConfig.builder()
+          .percentilesHistogram(false)
+          .serviceLevelObjectives(nanos)
+          .build()
+          .merge(config);
+    }
+  };
+
   private final PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
   private final JvmGcMetrics gc = new JvmGcMetrics();
   private final boolean keyNames;
@@ -24,6 +58,7 @@ public final class CipherdMetrics implements AutoCloseable {
   /** {@code keyNames}: label series with key names; each key then adds series, so only for a bounded set of keys. */
   public CipherdMetrics(boolean keyNames) {
     this.keyNames = keyNames;
+    registry.config().meterFilter(CALL_LATENCY_HISTOGRAM);
     new JvmMemoryMetrics().bindTo(registry);
     gc.bindTo(registry);
     new JvmThreadMetrics().bindTo(registry);

@@ -39,6 +39,13 @@ class MetricsEndpointTest {
       assertThat(metrics).containsPattern(
           "grpc_server_processing_duration_seconds_count\\{[^}]*method=\"Decrypt\"[^}]*statusCode=\"INVALID_ARGUMENT\"[^}]*} 1\n");
       assertThat(metrics).containsPattern("grpc_server_requests_received_messages_total\\{[^}]*method=\"CreateKey\"");
+      // Latency buckets for percentiles across replicas: every Encrypt call is under 10 s, so in +Inf's bucket.
+      assertThat(metrics).containsPattern("grpc_server_processing_duration_seconds_bucket\\{"
+          + "(?=[^}]*le=\"\\+Inf\")(?=[^}]*method=\"Encrypt\")(?=[^}]*statusCode=\"OK\")[^}]*} 2\n");
+      assertThat(metrics.lines()
+          .filter(line -> line.startsWith("grpc_server_processing_duration_seconds_bucket{")
+              && line.contains("method=\"Encrypt\"") && line.contains("statusCode=\"OK\""))
+          .count()).as("15 bounds from 250 us to 10 s, and +Inf").isEqualTo(16);
       assertThat(metrics).contains(
           "cipherd_crypto_operations_total{key=\"_all\",mode=\"gcm\",operation=\"encrypt\",outcome=\"ok\"} 2.0",
           "cipherd_crypto_operations_total{key=\"_all\",mode=\"gcm\",operation=\"decrypt\",outcome=\"ok\"} 1.0",
