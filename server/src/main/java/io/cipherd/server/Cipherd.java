@@ -15,6 +15,7 @@ import io.cipherd.server.metrics.CipherPoolMetrics;
 import io.cipherd.server.metrics.CipherdMetrics;
 import io.cipherd.server.metrics.CryptoMetrics;
 import io.cipherd.server.metrics.KeyCacheMetrics;
+import io.cipherd.server.metrics.KeyStoreHealthMetrics;
 import io.cipherd.server.metrics.MeteredKeyStore;
 import io.cipherd.server.ops.Health;
 import io.cipherd.server.ops.KeyRefresher;
@@ -80,6 +81,7 @@ public final class Cipherd implements AutoCloseable {
     CipherPoolMetrics.bind(cipherPools, metrics.registry());
     KeyCacheMetrics.bind(keys, metrics.registry());
     AccessDenialMetrics.bind(accessDenials, metrics.registry());
+    KeyStoreHealthMetrics.bind(health::isKeyStoreReachable, metrics.registry());
     this.api = new CipherdApi(engine, new KeyAdministration(admin, authorizer),
         CallContextExecutor.propagating(blocking), builder.limits);
   }

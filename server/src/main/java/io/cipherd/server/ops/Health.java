@@ -16,6 +16,8 @@ public final class Health {
 
   private final HealthStatusManager manager = new HealthStatusManager();
   private volatile boolean serving;
+  /** The last key-store probe's result; true until a probe fails (and always for a store nobody probes). */
+  private volatile boolean keyStoreReachable = true;
 
   /** The health service to add to the server. */
   public BindableService service() {
@@ -38,8 +40,14 @@ public final class Health {
   }
 
   /** Reports whether the key store answered its last probe. */
-  public void keyStoreReachable(boolean reachable) {
+  public void reportKeyStore(boolean reachable) {
+    keyStoreReachable = reachable;
     manager.setStatus(KEY_STORE, reachable ? ServingStatus.SERVING : ServingStatus.NOT_SERVING);
+  }
+
+  /** Whether the key store answered its last probe, for the {@code cipherd_keystore_reachable} gauge. */
+  public boolean isKeyStoreReachable() {
+    return keyStoreReachable;
   }
 
   /** NOT_SERVING for good: watchers are told, and later changes are ignored. */

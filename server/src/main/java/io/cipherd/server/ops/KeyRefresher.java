@@ -23,8 +23,8 @@ public final class KeyRefresher implements AutoCloseable {
   /** Starts refreshing every {@code interval}; the store counts as reachable until a refresh fails. */
   public static KeyRefresher start(KeyCache keys, KeyStore store, Health health, Duration interval) {
     KeyRefresher refresher = new KeyRefresher();
-    health.keyStoreReachable(true);
-    refresher.scheduler.scheduleWithFixedDelay(() -> health.keyStoreReachable(refresh(keys, store)),
+    health.reportKeyStore(true);
+    refresher.scheduler.scheduleWithFixedDelay(() -> health.reportKeyStore(refresh(keys, store)),
         interval.toMillis(), interval.toMillis(), TimeUnit.MILLISECONDS);
     return refresher;
   }

@@ -87,11 +87,15 @@ class VaultOutageTest {
         services.refreshKeysEvery(Duration.ofMillis(200));
         awaitKeyStoreHealth(health, ServingStatus.SERVING);
 
+        assertThat(services.metrics().scrape()).contains("cipherd_keystore_reachable 1.0");
+
         server.stop();
         awaitKeyStoreHealth(health, ServingStatus.NOT_SERVING);
+        assertThat(services.metrics().scrape()).contains("cipherd_keystore_reachable 0.0");
 
         server.restart();
         awaitKeyStoreHealth(health, ServingStatus.SERVING);
+        assertThat(services.metrics().scrape()).contains("cipherd_keystore_reachable 1.0");
       } finally {
         channel.shutdownNow();
         grpc.shutdownNow();
