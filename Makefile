@@ -79,8 +79,8 @@ PYTHON ?= $(or $(shell command -v python3.11 2>/dev/null),python3)
 loadtest: build ## ghz campaigns + h2load side-by-side (Vault, echo, cipherd), report in loadtest/results/ (LOADTEST_ARGS, e.g. '--duration 5 --campaigns unary', '--side-by-side-only')
 	$(PYTHON) loadtest/run.py --no-build $(LOADTEST_ARGS)
 
-loadtest-check: ## unit tests of the load-test runner (no server, no ghz, no h2load)
-	$(PYTHON) -m unittest discover -s loadtest/tests
+loadtest-check: ## unit tests of the load-test runner, in its venv (no server, no ghz, no h2load)
+	$(PYTHON) loadtest/check.py
 
 loadtest-smoke: build ## the short campaign of make test (--preset smoke), failing unless its report is complete and plausible
 	$(PYTHON) loadtest/run.py --no-build --preset smoke --check $(LOADTEST_ARGS)
