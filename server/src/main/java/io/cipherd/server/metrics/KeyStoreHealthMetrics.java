@@ -13,8 +13,10 @@ public final class KeyStoreHealthMetrics {
   private KeyStoreHealthMetrics() {}
 
   public static void bind(BooleanSupplier reachable, MeterRegistry registry) {
+    // Micrometer holds a gauge's state weakly; nothing else holds this supplier, so the gauge must.
     Gauge.builder("cipherd.keystore.reachable", reachable, r -> r.getAsBoolean() ? 1 : 0)
         .description("1 while the key store answered its last probe (every --vault-refresh-interval), else 0")
+        .strongReference(true)
         .register(registry);
   }
 }
