@@ -5,12 +5,28 @@ import type { CallOptions, ClientOptions } from "./types.js";
 export const DEFAULT_TIMEOUT_MS = 30_000;
 export const DEFAULT_MAX_MESSAGE_BYTES = 16 * 1024 * 1024;
 
-export function channelCredentials(options: ClientOptions): ChannelCredentials {
-  const tls = options.tls;
-  if (tls === undefined) return credentials.createInsecure();
+/**
+ * Plaintext only when asked for (`insecure`) or, without `tls`, to a loopback target; any other target
+ * gets TLS with the system roots, so plaintexts and tokens never cross a network unencrypted by default
+ * (as the server refuses plaintext off loopback).
+ */
+export function channelCredentials(target: string, options: ClientOptions): ChannelCredentials {
+  if (options.insecure && options.tls !== undefined) throw new TypeError("insecure conflicts with tls");
+  if (options.insecure || (options.tls === undefined && isLoopback(target))) return credentials.createInsecure();
+  const tls = options.tls ?? {};
   if ((tls.cert === undefined) !== (tls.key === undefined)) throw new TypeError("mutual TLS needs both cert and key");
   const buf = (b: Uint8Array | undefined) => (b === undefined ? null : Buffer.from(b));
   return credentials.createSsl(buf(tls.ca), buf(tls.key), buf(tls.cert));
+}
+
+/** Whether a host:port target names this machine: localhost, 127.0.0.0/8 or ::1. */
+export function isLoopback(target: string): boolean {
+  const colon = target.lastIndexOf(":");
+  if (colon < 0 || !/^\d+$/.test(target.slice(colon + 1))) return false;
+  let host = target.slice(0, colon);
+  if (host.startsWith("[") && host.endsWith("]")) host = host.slice(1, -1);
+  if (host === "localhost" || host === "::1") return true;
+  return /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(host);
 }
 
 export function channelOptions(options: ClientOptions): ChannelOptions {

@@ -31,9 +31,9 @@ export class CipherdClient {
 
   constructor(address: string, options: ClientOptions = {}) {
     this.options = options;
-    this.crypto = new CryptoServiceClient(address, channelCredentials(options), channelOptions(options));
+    this.crypto = new CryptoServiceClient(address, channelCredentials(address, options), channelOptions(options));
     // One channel for both services.
-    this.admin = new KeyAdminServiceClient(address, channelCredentials(options), {
+    this.admin = new KeyAdminServiceClient(address, channelCredentials(address, options), {
       ...channelOptions(options),
       channelOverride: this.crypto.getChannel(),
     });

@@ -42,7 +42,10 @@ export interface TlsOptions {
 }
 
 export interface ClientOptions {
+  /** TLS to the server; without it, a loopback target is plaintext and any other gets TLS with the system roots. */
   tls?: TlsOptions;
+  /** Plaintext gRPC to a non-loopback target: only for a server deliberately run with --insecure. */
+  insecure?: boolean;
   /** Sent as "authorization: Bearer <token>" on every call. */
   token?: string;
   /** Default deadline of each unary call in milliseconds (30 s); streams have none unless given one. */

@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"fmt"
+	"net"
 	"os"
 	"strconv"
 	"strings"
@@ -27,23 +28,24 @@ func (c *connection) register(cmd *cobra.Command) {
 	f.StringVar(&c.certFile, "cert", env("CIPHERD_CERT_FILE", ""), "PEM client certificate for mutual TLS (CIPHERD_CERT_FILE)")
 	f.StringVar(&c.keyFile, "key", env("CIPHERD_KEY_FILE", ""), "PEM private key of --cert (CIPHERD_KEY_FILE)")
 	f.StringVar(&c.tokenFile, "token-file", env("CIPHERD_TOKEN_FILE", ""), "file holding a bearer token (CIPHERD_TOKEN_FILE; or the token itself in CIPHERD_TOKEN)")
-	f.BoolVar(&c.insecure, "insecure", envBool("CIPHERD_INSECURE"), "plaintext gRPC, for a server on loopback (CIPHERD_INSECURE); the default unless TLS is configured")
+	f.BoolVar(&c.insecure, "insecure", envBool("CIPHERD_INSECURE"), "plaintext gRPC to a non-loopback address (CIPHERD_INSECURE); without it, plaintext is used only for a loopback --addr and anything else gets TLS with the system roots")
 	timeout, _ := time.ParseDuration(env("CIPHERD_TIMEOUT", "30s"))
 	f.DurationVar(&c.timeout, "timeout", timeout, "deadline of each call (CIPHERD_TIMEOUT)")
 }
 
 func (c *connection) dial(ctx context.Context) (*cipherd.Client, error) {
 	opts := []cipherd.Option{cipherd.WithTimeout(c.timeout)}
-	tls := c.caFile != "" || c.certFile != ""
-	switch {
-	case tls && c.insecure:
+	if c.insecure && (c.caFile != "" || c.certFile != "") {
 		return nil, fmt.Errorf("--insecure conflicts with --ca-file and --cert")
+	}
+	switch {
 	case c.caFile != "":
 		opts = append(opts, cipherd.WithCAFile(c.caFile))
-	case tls:
-		opts = append(opts, cipherd.WithTLS(nil))
-	default:
+	case c.plaintext():
 		opts = append(opts, cipherd.WithInsecure())
+	default:
+		// Plaintexts and tokens never cross the network unencrypted unless --insecure says so.
+		opts = append(opts, cipherd.WithTLS(nil))
 	}
 	if c.certFile != "" {
 		opts = append(opts, cipherd.WithClientCertificate(c.certFile, c.keyFile))
@@ -58,6 +60,25 @@ func (c *connection) dial(ctx context.Context) (*cipherd.Client, error) {
 	dialCtx, cancel := context.WithTimeout(ctx, c.timeout)
 	defer cancel()
 	return cipherd.Dial(dialCtx, c.addr, opts...)
+}
+
+// plaintext reports whether to connect without TLS: when --insecure asks for it, or for a loopback
+// --addr when no TLS file is given.
+func (c *connection) plaintext() bool {
+	return c.insecure || (c.caFile == "" && c.certFile == "" && isLoopback(c.addr))
+}
+
+// isLoopback reports whether addr (host:port) names this machine: localhost, 127.0.0.0/8 or ::1.
+func isLoopback(addr string) bool {
+	host, _, err := net.SplitHostPort(addr)
+	if err != nil {
+		return false
+	}
+	if host == "localhost" {
+		return true
+	}
+	ip := net.ParseIP(host)
+	return ip != nil && ip.IsLoopback()
 }
 
 func (c *connection) token() (string, error) {

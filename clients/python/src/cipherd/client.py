@@ -22,10 +22,10 @@ class Client:
     """A connection to cipherd. `timeout` (seconds) is the default deadline of each unary call; errors are
     CipherdError subclasses. Close it, or use it as a context manager."""
 
-    def __init__(self, target: str, *, tls: TlsConfig | None = None, token: str | None = None,
+    def __init__(self, target: str, *, tls: TlsConfig | None = None, insecure: bool = False, token: str | None = None,
                  timeout: float | None = 30.0,
                  max_message_bytes: int = _channel.DEFAULT_MAX_MESSAGE_BYTES) -> None:
-        self._channel = _channel.open_channel(target, tls, max_message_bytes, grpc.secure_channel,
+        self._channel = _channel.open_channel(target, tls, insecure, max_message_bytes, grpc.secure_channel,
                                               grpc.insecure_channel)
         self._crypto = crypto_service_pb2_grpc.CryptoServiceStub(self._channel)
         self._admin = key_admin_service_pb2_grpc.KeyAdminServiceStub(self._channel)
