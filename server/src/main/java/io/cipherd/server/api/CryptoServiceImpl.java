@@ -105,9 +105,13 @@ public final class CryptoServiceImpl extends CryptoServiceGrpc.CryptoServiceImpl
     if (!withinLimits(request.getItemsCount(), observer)) {
       return;
     }
+    // One item that needs the key store sends the whole batch to the blocking pool: stop looking there.
     boolean fromMemory = true;
     for (DecryptBatchItem item : request.getItemsList()) {
-      fromMemory &= engine.canDecryptFromMemory(item.getCiphertext());
+      if (!engine.canDecryptFromMemory(item.getCiphertext())) {
+        fromMemory = false;
+        break;
+      }
     }
     dispatcher.unary(fromMemory, observer, () -> batchItems.decrypt(request));
   }
@@ -117,9 +121,13 @@ public final class CryptoServiceImpl extends CryptoServiceGrpc.CryptoServiceImpl
     if (!withinLimits(request.getItemsCount(), observer)) {
       return;
     }
+    // One item that needs the key store sends the whole batch to the blocking pool: stop looking there.
     boolean fromMemory = true;
     for (ReEncryptBatchItem item : request.getItemsList()) {
-      fromMemory &= engine.canReEncryptFromMemory(item.getCiphertext(), request.getKeyName());
+      if (!engine.canReEncryptFromMemory(item.getCiphertext(), request.getKeyName())) {
+        fromMemory = false;
+        break;
+      }
     }
     dispatcher.unary(fromMemory, observer, () -> batchItems.reEncrypt(request));
   }

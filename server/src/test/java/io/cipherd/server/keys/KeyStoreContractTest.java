@@ -65,12 +65,7 @@ public abstract class KeyStoreContractTest {
     return key.getEncoded();
   }
 
-  /** Adds versions 2..{@code last} to {@code name} (GCM-256), returning every version's bytes, version 1 first. */
-  protected List<byte[]> rotateTo(String name, int last) {
-    return rotateTo(store, name, last);
-  }
-
-  /** As {@link #rotateTo(String, int)} on {@code store}. */
+  /** Adds versions 2..{@code last} to {@code name} (GCM-256) in {@code store}, returning every version's bytes, version 1 first. */
   public static List<byte[]> rotateTo(KeyStore store, String name, int last) {
     List<byte[]> all = new ArrayList<>();
     all.add(bytes(store.readMaterial(name, store.readKey(name).orElseThrow().version(1))));
@@ -306,7 +301,7 @@ public abstract class KeyStoreContractTest {
   public void manyRotations_keepEveryVersionAndItsBytes() {
     store.createKey("payments", version(1, Mode.GCM, 256), KeyPolicy.DEFAULT);
 
-    List<byte[]> material = rotateTo("payments", 40);
+    List<byte[]> material = rotateTo(store, "payments", 40);
 
     KeyMetadata metadata = store.readKey("payments").orElseThrow();
     assertThat(metadata.currentVersion()).isEqualTo(40);

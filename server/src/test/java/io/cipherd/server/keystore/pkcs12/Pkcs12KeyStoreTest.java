@@ -112,7 +112,7 @@ class Pkcs12KeyStoreTest extends KeyStoreContractTest {
   @Test
   public void reopen_thenRotate_continuesNumberingAndKeepsOldVersions() {
     store.createKey("a", version(1, Mode.GCM, 256), KeyPolicy.DEFAULT);
-    List<byte[]> before = rotateTo("a", 3);
+    List<byte[]> before = rotateTo(store, "a", 3);
     reopen();
 
     NewKeyVersion v4 = version(4, Mode.GCM, 256);
@@ -264,7 +264,7 @@ class Pkcs12KeyStoreTest extends KeyStoreContractTest {
   @Test
   public void open_versionGapInP12_isRefusedRatherThanGuessed() throws Exception {
     store.createKey("a", version(1, Mode.GCM, 256), KeyPolicy.DEFAULT);
-    rotateTo("a", 3);
+    rotateTo(store, "a", 3);
     store.close();
     store = null;
     java.security.KeyStore jks = loadWithJdk(p12(), PASSWORD);
