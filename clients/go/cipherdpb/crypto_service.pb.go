@@ -1500,6 +1500,706 @@ func (x *InspectResponse) GetBehindCurrent() bool {
 	return false
 }
 
+// Normalization says how a value is made canonical before it is indexed, so that values a user
+// considers equal get equal indexes. Each step is explicit: the same options must be given when the
+// index is stored and when it is queried. The steps run in this order, each only if set; any step
+// needs the value to be UTF-8 text (INVALID_ARGUMENT otherwise).
+type Normalization struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// trim removes leading and trailing characters with the Unicode White_Space property.
+	Trim bool `protobuf:"varint,1,opt,name=trim,proto3" json:"trim,omitempty"`
+	// nfkc applies Unicode Normalization Form KC (compatibility composition), so that, e.g., a
+	// full-width "Ａ" and "A", or a ligature "ﬁ" and "fi", are equal.
+	Nfkc bool `protobuf:"varint,2,opt,name=nfkc,proto3" json:"nfkc,omitempty"`
+	// casefold applies Unicode full default case folding (CaseFolding.txt, statuses C and F), so
+	// that, e.g., "Straße" and "STRASSE" are equal.
+	Casefold      bool `protobuf:"varint,3,opt,name=casefold,proto3" json:"casefold,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *Normalization) Reset() {
+	*x = Normalization{}
+	mi := &file_cipherd_v1_crypto_service_proto_msgTypes[23]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *Normalization) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*Normalization) ProtoMessage() {}
+
+func (x *Normalization) ProtoReflect() protoreflect.Message {
+	mi := &file_cipherd_v1_crypto_service_proto_msgTypes[23]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use Normalization.ProtoReflect.Descriptor instead.
+func (*Normalization) Descriptor() ([]byte, []int) {
+	return file_cipherd_v1_crypto_service_proto_rawDescGZIP(), []int{23}
+}
+
+func (x *Normalization) GetTrim() bool {
+	if x != nil {
+		return x.Trim
+	}
+	return false
+}
+
+func (x *Normalization) GetNfkc() bool {
+	if x != nil {
+		return x.Nfkc
+	}
+	return false
+}
+
+func (x *Normalization) GetCasefold() bool {
+	if x != nil {
+		return x.Casefold
+	}
+	return false
+}
+
+// ComputeIndexRequest is one value to index.
+type ComputeIndexRequest struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// key_name is the index key, a key whose versions are MODE_HMAC.
+	KeyName string `protobuf:"bytes,1,opt,name=key_name,json=keyName,proto3" json:"key_name,omitempty"`
+	// value is the value to index. Secret.
+	Value []byte `protobuf:"bytes,2,opt,name=value,proto3" json:"value,omitempty"`
+	// normalization is applied to value first; absent means none (the bytes are hashed as given).
+	Normalization *Normalization `protobuf:"bytes,3,opt,name=normalization,proto3" json:"normalization,omitempty"`
+	// length_bytes truncates the index to its first length_bytes bytes: 8 to 32; 0 means 32 (the
+	// whole HMAC-SHA-256). Shorter indexes leak less and collide more; keep one length per column.
+	LengthBytes int32 `protobuf:"varint,4,opt,name=length_bytes,json=lengthBytes,proto3" json:"length_bytes,omitempty"`
+	// key_version computes the index under that version; 0 means the current version.
+	KeyVersion int32 `protobuf:"varint,5,opt,name=key_version,json=keyVersion,proto3" json:"key_version,omitempty"`
+	// all_versions also returns the index under every version that may still be used (from the
+	// key's min_decryption_version up), so a query can match rows indexed before a rotation.
+	AllVersions   bool `protobuf:"varint,6,opt,name=all_versions,json=allVersions,proto3" json:"all_versions,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *ComputeIndexRequest) Reset() {
+	*x = ComputeIndexRequest{}
+	mi := &file_cipherd_v1_crypto_service_proto_msgTypes[24]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *ComputeIndexRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*ComputeIndexRequest) ProtoMessage() {}
+
+func (x *ComputeIndexRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_cipherd_v1_crypto_service_proto_msgTypes[24]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use ComputeIndexRequest.ProtoReflect.Descriptor instead.
+func (*ComputeIndexRequest) Descriptor() ([]byte, []int) {
+	return file_cipherd_v1_crypto_service_proto_rawDescGZIP(), []int{24}
+}
+
+func (x *ComputeIndexRequest) GetKeyName() string {
+	if x != nil {
+		return x.KeyName
+	}
+	return ""
+}
+
+func (x *ComputeIndexRequest) GetValue() []byte {
+	if x != nil {
+		return x.Value
+	}
+	return nil
+}
+
+func (x *ComputeIndexRequest) GetNormalization() *Normalization {
+	if x != nil {
+		return x.Normalization
+	}
+	return nil
+}
+
+func (x *ComputeIndexRequest) GetLengthBytes() int32 {
+	if x != nil {
+		return x.LengthBytes
+	}
+	return 0
+}
+
+func (x *ComputeIndexRequest) GetKeyVersion() int32 {
+	if x != nil {
+		return x.KeyVersion
+	}
+	return 0
+}
+
+func (x *ComputeIndexRequest) GetAllVersions() bool {
+	if x != nil {
+		return x.AllVersions
+	}
+	return false
+}
+
+// ComputeIndexResponse is the blind index of one value.
+type ComputeIndexResponse struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// index is HMAC-SHA-256(key, normalized value), truncated to length_bytes.
+	Index []byte `protobuf:"bytes,1,opt,name=index,proto3" json:"index,omitempty"`
+	// key_version is the version that computed index.
+	KeyVersion int32 `protobuf:"varint,2,opt,name=key_version,json=keyVersion,proto3" json:"key_version,omitempty"`
+	// versions holds the index under each usable version, newest first, when all_versions was set.
+	Versions      []*VersionedIndex `protobuf:"bytes,3,rep,name=versions,proto3" json:"versions,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *ComputeIndexResponse) Reset() {
+	*x = ComputeIndexResponse{}
+	mi := &file_cipherd_v1_crypto_service_proto_msgTypes[25]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *ComputeIndexResponse) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*ComputeIndexResponse) ProtoMessage() {}
+
+func (x *ComputeIndexResponse) ProtoReflect() protoreflect.Message {
+	mi := &file_cipherd_v1_crypto_service_proto_msgTypes[25]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use ComputeIndexResponse.ProtoReflect.Descriptor instead.
+func (*ComputeIndexResponse) Descriptor() ([]byte, []int) {
+	return file_cipherd_v1_crypto_service_proto_rawDescGZIP(), []int{25}
+}
+
+func (x *ComputeIndexResponse) GetIndex() []byte {
+	if x != nil {
+		return x.Index
+	}
+	return nil
+}
+
+func (x *ComputeIndexResponse) GetKeyVersion() int32 {
+	if x != nil {
+		return x.KeyVersion
+	}
+	return 0
+}
+
+func (x *ComputeIndexResponse) GetVersions() []*VersionedIndex {
+	if x != nil {
+		return x.Versions
+	}
+	return nil
+}
+
+// VersionedIndex is a value's index under one key version.
+type VersionedIndex struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// key_version is the version that computed index.
+	KeyVersion int32 `protobuf:"varint,1,opt,name=key_version,json=keyVersion,proto3" json:"key_version,omitempty"`
+	// index is the truncated HMAC under that version.
+	Index         []byte `protobuf:"bytes,2,opt,name=index,proto3" json:"index,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *VersionedIndex) Reset() {
+	*x = VersionedIndex{}
+	mi := &file_cipherd_v1_crypto_service_proto_msgTypes[26]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *VersionedIndex) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*VersionedIndex) ProtoMessage() {}
+
+func (x *VersionedIndex) ProtoReflect() protoreflect.Message {
+	mi := &file_cipherd_v1_crypto_service_proto_msgTypes[26]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use VersionedIndex.ProtoReflect.Descriptor instead.
+func (*VersionedIndex) Descriptor() ([]byte, []int) {
+	return file_cipherd_v1_crypto_service_proto_rawDescGZIP(), []int{26}
+}
+
+func (x *VersionedIndex) GetKeyVersion() int32 {
+	if x != nil {
+		return x.KeyVersion
+	}
+	return 0
+}
+
+func (x *VersionedIndex) GetIndex() []byte {
+	if x != nil {
+		return x.Index
+	}
+	return nil
+}
+
+// ComputeIndexBatchRequest is many values to index with one key, normalization and length.
+type ComputeIndexBatchRequest struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// key_name is the index key every item is indexed with, at its current version.
+	KeyName string `protobuf:"bytes,1,opt,name=key_name,json=keyName,proto3" json:"key_name,omitempty"`
+	// normalization is applied to every item, as in ComputeIndexRequest.
+	Normalization *Normalization `protobuf:"bytes,2,opt,name=normalization,proto3" json:"normalization,omitempty"`
+	// length_bytes is the index length for every item, as in ComputeIndexRequest.
+	LengthBytes int32 `protobuf:"varint,3,opt,name=length_bytes,json=lengthBytes,proto3" json:"length_bytes,omitempty"`
+	// items are the values; at most the server's max batch items.
+	Items         []*ComputeIndexBatchItem `protobuf:"bytes,4,rep,name=items,proto3" json:"items,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *ComputeIndexBatchRequest) Reset() {
+	*x = ComputeIndexBatchRequest{}
+	mi := &file_cipherd_v1_crypto_service_proto_msgTypes[27]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *ComputeIndexBatchRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*ComputeIndexBatchRequest) ProtoMessage() {}
+
+func (x *ComputeIndexBatchRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_cipherd_v1_crypto_service_proto_msgTypes[27]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use ComputeIndexBatchRequest.ProtoReflect.Descriptor instead.
+func (*ComputeIndexBatchRequest) Descriptor() ([]byte, []int) {
+	return file_cipherd_v1_crypto_service_proto_rawDescGZIP(), []int{27}
+}
+
+func (x *ComputeIndexBatchRequest) GetKeyName() string {
+	if x != nil {
+		return x.KeyName
+	}
+	return ""
+}
+
+func (x *ComputeIndexBatchRequest) GetNormalization() *Normalization {
+	if x != nil {
+		return x.Normalization
+	}
+	return nil
+}
+
+func (x *ComputeIndexBatchRequest) GetLengthBytes() int32 {
+	if x != nil {
+		return x.LengthBytes
+	}
+	return 0
+}
+
+func (x *ComputeIndexBatchRequest) GetItems() []*ComputeIndexBatchItem {
+	if x != nil {
+		return x.Items
+	}
+	return nil
+}
+
+// ComputeIndexBatchItem is one value of a batch.
+type ComputeIndexBatchItem struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// reference is the caller's label for the item, echoed in its result.
+	Reference string `protobuf:"bytes,1,opt,name=reference,proto3" json:"reference,omitempty"`
+	// value is the value to index. Secret.
+	Value         []byte `protobuf:"bytes,2,opt,name=value,proto3" json:"value,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *ComputeIndexBatchItem) Reset() {
+	*x = ComputeIndexBatchItem{}
+	mi := &file_cipherd_v1_crypto_service_proto_msgTypes[28]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *ComputeIndexBatchItem) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*ComputeIndexBatchItem) ProtoMessage() {}
+
+func (x *ComputeIndexBatchItem) ProtoReflect() protoreflect.Message {
+	mi := &file_cipherd_v1_crypto_service_proto_msgTypes[28]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use ComputeIndexBatchItem.ProtoReflect.Descriptor instead.
+func (*ComputeIndexBatchItem) Descriptor() ([]byte, []int) {
+	return file_cipherd_v1_crypto_service_proto_rawDescGZIP(), []int{28}
+}
+
+func (x *ComputeIndexBatchItem) GetReference() string {
+	if x != nil {
+		return x.Reference
+	}
+	return ""
+}
+
+func (x *ComputeIndexBatchItem) GetValue() []byte {
+	if x != nil {
+		return x.Value
+	}
+	return nil
+}
+
+// ComputeIndexBatchResponse has one result per item, in request order.
+type ComputeIndexBatchResponse struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// results has exactly one entry per request item, in the same order.
+	Results       []*ComputeIndexBatchResult `protobuf:"bytes,1,rep,name=results,proto3" json:"results,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *ComputeIndexBatchResponse) Reset() {
+	*x = ComputeIndexBatchResponse{}
+	mi := &file_cipherd_v1_crypto_service_proto_msgTypes[29]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *ComputeIndexBatchResponse) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*ComputeIndexBatchResponse) ProtoMessage() {}
+
+func (x *ComputeIndexBatchResponse) ProtoReflect() protoreflect.Message {
+	mi := &file_cipherd_v1_crypto_service_proto_msgTypes[29]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use ComputeIndexBatchResponse.ProtoReflect.Descriptor instead.
+func (*ComputeIndexBatchResponse) Descriptor() ([]byte, []int) {
+	return file_cipherd_v1_crypto_service_proto_rawDescGZIP(), []int{29}
+}
+
+func (x *ComputeIndexBatchResponse) GetResults() []*ComputeIndexBatchResult {
+	if x != nil {
+		return x.Results
+	}
+	return nil
+}
+
+// ComputeIndexBatchResult is the outcome of one item.
+type ComputeIndexBatchResult struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// reference is the item's reference.
+	Reference string `protobuf:"bytes,1,opt,name=reference,proto3" json:"reference,omitempty"`
+	// outcome is the index or why the item failed.
+	//
+	// Types that are valid to be assigned to Outcome:
+	//
+	//	*ComputeIndexBatchResult_Index
+	//	*ComputeIndexBatchResult_Error
+	Outcome isComputeIndexBatchResult_Outcome `protobuf_oneof:"outcome"`
+	// key_version is the version that computed the index (0 on error).
+	KeyVersion    int32 `protobuf:"varint,4,opt,name=key_version,json=keyVersion,proto3" json:"key_version,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *ComputeIndexBatchResult) Reset() {
+	*x = ComputeIndexBatchResult{}
+	mi := &file_cipherd_v1_crypto_service_proto_msgTypes[30]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *ComputeIndexBatchResult) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*ComputeIndexBatchResult) ProtoMessage() {}
+
+func (x *ComputeIndexBatchResult) ProtoReflect() protoreflect.Message {
+	mi := &file_cipherd_v1_crypto_service_proto_msgTypes[30]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use ComputeIndexBatchResult.ProtoReflect.Descriptor instead.
+func (*ComputeIndexBatchResult) Descriptor() ([]byte, []int) {
+	return file_cipherd_v1_crypto_service_proto_rawDescGZIP(), []int{30}
+}
+
+func (x *ComputeIndexBatchResult) GetReference() string {
+	if x != nil {
+		return x.Reference
+	}
+	return ""
+}
+
+func (x *ComputeIndexBatchResult) GetOutcome() isComputeIndexBatchResult_Outcome {
+	if x != nil {
+		return x.Outcome
+	}
+	return nil
+}
+
+func (x *ComputeIndexBatchResult) GetIndex() []byte {
+	if x != nil {
+		if x, ok := x.Outcome.(*ComputeIndexBatchResult_Index); ok {
+			return x.Index
+		}
+	}
+	return nil
+}
+
+func (x *ComputeIndexBatchResult) GetError() *ItemError {
+	if x != nil {
+		if x, ok := x.Outcome.(*ComputeIndexBatchResult_Error); ok {
+			return x.Error
+		}
+	}
+	return nil
+}
+
+func (x *ComputeIndexBatchResult) GetKeyVersion() int32 {
+	if x != nil {
+		return x.KeyVersion
+	}
+	return 0
+}
+
+type isComputeIndexBatchResult_Outcome interface {
+	isComputeIndexBatchResult_Outcome()
+}
+
+type ComputeIndexBatchResult_Index struct {
+	// index is the item's blind index.
+	Index []byte `protobuf:"bytes,2,opt,name=index,proto3,oneof"`
+}
+
+type ComputeIndexBatchResult_Error struct {
+	// error is why the item failed, e.g. a value that is not UTF-8 when normalization needs text.
+	Error *ItemError `protobuf:"bytes,3,opt,name=error,proto3,oneof"`
+}
+
+func (*ComputeIndexBatchResult_Index) isComputeIndexBatchResult_Outcome() {}
+
+func (*ComputeIndexBatchResult_Error) isComputeIndexBatchResult_Outcome() {}
+
+// GenerateDataKeyRequest asks for a new data key wrapped by a named key.
+type GenerateDataKeyRequest struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// key_name is the key that wraps the data key, at its current version. Not an index key.
+	KeyName string `protobuf:"bytes,1,opt,name=key_name,json=keyName,proto3" json:"key_name,omitempty"`
+	// key_size_bits is the data key's length: 128 or 256; 0 means 256.
+	KeySizeBits int32 `protobuf:"varint,2,opt,name=key_size_bits,json=keySizeBits,proto3" json:"key_size_bits,omitempty"`
+	// context is bound to the wrapped key as in EncryptRequest; the same bytes must be given to
+	// Decrypt to unwrap it.
+	Context []byte `protobuf:"bytes,3,opt,name=context,proto3" json:"context,omitempty"`
+	// omit_plaintext leaves plaintext_key empty, for a caller that stores the wrapped key now and
+	// unwraps it later (or has another service do so).
+	OmitPlaintext bool `protobuf:"varint,4,opt,name=omit_plaintext,json=omitPlaintext,proto3" json:"omit_plaintext,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *GenerateDataKeyRequest) Reset() {
+	*x = GenerateDataKeyRequest{}
+	mi := &file_cipherd_v1_crypto_service_proto_msgTypes[31]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *GenerateDataKeyRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*GenerateDataKeyRequest) ProtoMessage() {}
+
+func (x *GenerateDataKeyRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_cipherd_v1_crypto_service_proto_msgTypes[31]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use GenerateDataKeyRequest.ProtoReflect.Descriptor instead.
+func (*GenerateDataKeyRequest) Descriptor() ([]byte, []int) {
+	return file_cipherd_v1_crypto_service_proto_rawDescGZIP(), []int{31}
+}
+
+func (x *GenerateDataKeyRequest) GetKeyName() string {
+	if x != nil {
+		return x.KeyName
+	}
+	return ""
+}
+
+func (x *GenerateDataKeyRequest) GetKeySizeBits() int32 {
+	if x != nil {
+		return x.KeySizeBits
+	}
+	return 0
+}
+
+func (x *GenerateDataKeyRequest) GetContext() []byte {
+	if x != nil {
+		return x.Context
+	}
+	return nil
+}
+
+func (x *GenerateDataKeyRequest) GetOmitPlaintext() bool {
+	if x != nil {
+		return x.OmitPlaintext
+	}
+	return false
+}
+
+// GenerateDataKeyResponse is a data key in plaintext and wrapped.
+type GenerateDataKeyResponse struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// plaintext_key is the data key. Secret: use it, then overwrite it; store only wrapped_key.
+	PlaintextKey []byte `protobuf:"bytes,1,opt,name=plaintext_key,json=plaintextKey,proto3" json:"plaintext_key,omitempty"`
+	// wrapped_key is the data key encrypted with the named key: an ordinary ciphertext
+	// "<NAME/vVERSION:MODE>BASE64" whose plaintext is the key bytes.
+	WrappedKey string `protobuf:"bytes,2,opt,name=wrapped_key,json=wrappedKey,proto3" json:"wrapped_key,omitempty"`
+	// key_version is the version that wrapped it.
+	KeyVersion    int32 `protobuf:"varint,3,opt,name=key_version,json=keyVersion,proto3" json:"key_version,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *GenerateDataKeyResponse) Reset() {
+	*x = GenerateDataKeyResponse{}
+	mi := &file_cipherd_v1_crypto_service_proto_msgTypes[32]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *GenerateDataKeyResponse) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*GenerateDataKeyResponse) ProtoMessage() {}
+
+func (x *GenerateDataKeyResponse) ProtoReflect() protoreflect.Message {
+	mi := &file_cipherd_v1_crypto_service_proto_msgTypes[32]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use GenerateDataKeyResponse.ProtoReflect.Descriptor instead.
+func (*GenerateDataKeyResponse) Descriptor() ([]byte, []int) {
+	return file_cipherd_v1_crypto_service_proto_rawDescGZIP(), []int{32}
+}
+
+func (x *GenerateDataKeyResponse) GetPlaintextKey() []byte {
+	if x != nil {
+		return x.PlaintextKey
+	}
+	return nil
+}
+
+func (x *GenerateDataKeyResponse) GetWrappedKey() string {
+	if x != nil {
+		return x.WrappedKey
+	}
+	return ""
+}
+
+func (x *GenerateDataKeyResponse) GetKeyVersion() int32 {
+	if x != nil {
+		return x.KeyVersion
+	}
+	return 0
+}
+
 var File_cipherd_v1_crypto_service_proto protoreflect.FileDescriptor
 
 const file_cipherd_v1_crypto_service_proto_rawDesc = "" +
@@ -1618,7 +2318,56 @@ const file_cipherd_v1_crypto_service_proto_rawDesc = "" +
 	"keyVersion\x12$\n" +
 	"\x04mode\x18\x03 \x01(\x0e2\x10.cipherd.v1.ModeR\x04mode\x12'\n" +
 	"\x0fcurrent_version\x18\x04 \x01(\x05R\x0ecurrentVersion\x12%\n" +
-	"\x0ebehind_current\x18\x05 \x01(\bR\rbehindCurrent2\x84\x05\n" +
+	"\x0ebehind_current\x18\x05 \x01(\bR\rbehindCurrent\"S\n" +
+	"\rNormalization\x12\x12\n" +
+	"\x04trim\x18\x01 \x01(\bR\x04trim\x12\x12\n" +
+	"\x04nfkc\x18\x02 \x01(\bR\x04nfkc\x12\x1a\n" +
+	"\bcasefold\x18\x03 \x01(\bR\bcasefold\"\xee\x01\n" +
+	"\x13ComputeIndexRequest\x12\x19\n" +
+	"\bkey_name\x18\x01 \x01(\tR\akeyName\x12\x14\n" +
+	"\x05value\x18\x02 \x01(\fR\x05value\x12?\n" +
+	"\rnormalization\x18\x03 \x01(\v2\x19.cipherd.v1.NormalizationR\rnormalization\x12!\n" +
+	"\flength_bytes\x18\x04 \x01(\x05R\vlengthBytes\x12\x1f\n" +
+	"\vkey_version\x18\x05 \x01(\x05R\n" +
+	"keyVersion\x12!\n" +
+	"\fall_versions\x18\x06 \x01(\bR\vallVersions\"\x85\x01\n" +
+	"\x14ComputeIndexResponse\x12\x14\n" +
+	"\x05index\x18\x01 \x01(\fR\x05index\x12\x1f\n" +
+	"\vkey_version\x18\x02 \x01(\x05R\n" +
+	"keyVersion\x126\n" +
+	"\bversions\x18\x03 \x03(\v2\x1a.cipherd.v1.VersionedIndexR\bversions\"G\n" +
+	"\x0eVersionedIndex\x12\x1f\n" +
+	"\vkey_version\x18\x01 \x01(\x05R\n" +
+	"keyVersion\x12\x14\n" +
+	"\x05index\x18\x02 \x01(\fR\x05index\"\xd2\x01\n" +
+	"\x18ComputeIndexBatchRequest\x12\x19\n" +
+	"\bkey_name\x18\x01 \x01(\tR\akeyName\x12?\n" +
+	"\rnormalization\x18\x02 \x01(\v2\x19.cipherd.v1.NormalizationR\rnormalization\x12!\n" +
+	"\flength_bytes\x18\x03 \x01(\x05R\vlengthBytes\x127\n" +
+	"\x05items\x18\x04 \x03(\v2!.cipherd.v1.ComputeIndexBatchItemR\x05items\"K\n" +
+	"\x15ComputeIndexBatchItem\x12\x1c\n" +
+	"\treference\x18\x01 \x01(\tR\treference\x12\x14\n" +
+	"\x05value\x18\x02 \x01(\fR\x05value\"Z\n" +
+	"\x19ComputeIndexBatchResponse\x12=\n" +
+	"\aresults\x18\x01 \x03(\v2#.cipherd.v1.ComputeIndexBatchResultR\aresults\"\xaa\x01\n" +
+	"\x17ComputeIndexBatchResult\x12\x1c\n" +
+	"\treference\x18\x01 \x01(\tR\treference\x12\x16\n" +
+	"\x05index\x18\x02 \x01(\fH\x00R\x05index\x12-\n" +
+	"\x05error\x18\x03 \x01(\v2\x15.cipherd.v1.ItemErrorH\x00R\x05error\x12\x1f\n" +
+	"\vkey_version\x18\x04 \x01(\x05R\n" +
+	"keyVersionB\t\n" +
+	"\aoutcome\"\x98\x01\n" +
+	"\x16GenerateDataKeyRequest\x12\x19\n" +
+	"\bkey_name\x18\x01 \x01(\tR\akeyName\x12\"\n" +
+	"\rkey_size_bits\x18\x02 \x01(\x05R\vkeySizeBits\x12\x18\n" +
+	"\acontext\x18\x03 \x01(\fR\acontext\x12%\n" +
+	"\x0eomit_plaintext\x18\x04 \x01(\bR\romitPlaintext\"\x80\x01\n" +
+	"\x17GenerateDataKeyResponse\x12#\n" +
+	"\rplaintext_key\x18\x01 \x01(\fR\fplaintextKey\x12\x1f\n" +
+	"\vwrapped_key\x18\x02 \x01(\tR\n" +
+	"wrappedKey\x12\x1f\n" +
+	"\vkey_version\x18\x03 \x01(\x05R\n" +
+	"keyVersion2\x95\a\n" +
 	"\rCryptoService\x12B\n" +
 	"\aEncrypt\x12\x1a.cipherd.v1.EncryptRequest\x1a\x1b.cipherd.v1.EncryptResponse\x12B\n" +
 	"\aDecrypt\x12\x1a.cipherd.v1.DecryptRequest\x1a\x1b.cipherd.v1.DecryptResponse\x12H\n" +
@@ -1627,7 +2376,10 @@ const file_cipherd_v1_crypto_service_proto_rawDesc = "" +
 	"\fDecryptBatch\x12\x1f.cipherd.v1.DecryptBatchRequest\x1a .cipherd.v1.DecryptBatchResponse\x12W\n" +
 	"\x0eReEncryptBatch\x12!.cipherd.v1.ReEncryptBatchRequest\x1a\".cipherd.v1.ReEncryptBatchResponse\x12^\n" +
 	"\x0fReEncryptStream\x12\".cipherd.v1.ReEncryptStreamRequest\x1a#.cipherd.v1.ReEncryptStreamResponse(\x010\x01\x12B\n" +
-	"\aInspect\x12\x1a.cipherd.v1.InspectRequest\x1a\x1b.cipherd.v1.InspectResponseBd\n" +
+	"\aInspect\x12\x1a.cipherd.v1.InspectRequest\x1a\x1b.cipherd.v1.InspectResponse\x12Q\n" +
+	"\fComputeIndex\x12\x1f.cipherd.v1.ComputeIndexRequest\x1a .cipherd.v1.ComputeIndexResponse\x12`\n" +
+	"\x11ComputeIndexBatch\x12$.cipherd.v1.ComputeIndexBatchRequest\x1a%.cipherd.v1.ComputeIndexBatchResponse\x12Z\n" +
+	"\x0fGenerateDataKey\x12\".cipherd.v1.GenerateDataKeyRequest\x1a#.cipherd.v1.GenerateDataKeyResponseBd\n" +
 	"\x11io.cipherd.api.v1B\x12CryptoServiceProtoP\x01Z9github.com/cipherd/cipherd/clients/go/cipherdpb;cipherdpbb\x06proto3"
 
 var (
@@ -1642,32 +2394,42 @@ func file_cipherd_v1_crypto_service_proto_rawDescGZIP() []byte {
 	return file_cipherd_v1_crypto_service_proto_rawDescData
 }
 
-var file_cipherd_v1_crypto_service_proto_msgTypes = make([]protoimpl.MessageInfo, 23)
+var file_cipherd_v1_crypto_service_proto_msgTypes = make([]protoimpl.MessageInfo, 33)
 var file_cipherd_v1_crypto_service_proto_goTypes = []any{
-	(*ItemError)(nil),               // 0: cipherd.v1.ItemError
-	(*EncryptRequest)(nil),          // 1: cipherd.v1.EncryptRequest
-	(*EncryptResponse)(nil),         // 2: cipherd.v1.EncryptResponse
-	(*DecryptRequest)(nil),          // 3: cipherd.v1.DecryptRequest
-	(*DecryptResponse)(nil),         // 4: cipherd.v1.DecryptResponse
-	(*ReEncryptRequest)(nil),        // 5: cipherd.v1.ReEncryptRequest
-	(*ReEncryptResponse)(nil),       // 6: cipherd.v1.ReEncryptResponse
-	(*EncryptBatchRequest)(nil),     // 7: cipherd.v1.EncryptBatchRequest
-	(*EncryptBatchItem)(nil),        // 8: cipherd.v1.EncryptBatchItem
-	(*EncryptBatchResponse)(nil),    // 9: cipherd.v1.EncryptBatchResponse
-	(*EncryptBatchResult)(nil),      // 10: cipherd.v1.EncryptBatchResult
-	(*DecryptBatchRequest)(nil),     // 11: cipherd.v1.DecryptBatchRequest
-	(*DecryptBatchItem)(nil),        // 12: cipherd.v1.DecryptBatchItem
-	(*DecryptBatchResponse)(nil),    // 13: cipherd.v1.DecryptBatchResponse
-	(*DecryptBatchResult)(nil),      // 14: cipherd.v1.DecryptBatchResult
-	(*ReEncryptBatchRequest)(nil),   // 15: cipherd.v1.ReEncryptBatchRequest
-	(*ReEncryptBatchItem)(nil),      // 16: cipherd.v1.ReEncryptBatchItem
-	(*ReEncryptBatchResponse)(nil),  // 17: cipherd.v1.ReEncryptBatchResponse
-	(*ReEncryptBatchResult)(nil),    // 18: cipherd.v1.ReEncryptBatchResult
-	(*ReEncryptStreamRequest)(nil),  // 19: cipherd.v1.ReEncryptStreamRequest
-	(*ReEncryptStreamResponse)(nil), // 20: cipherd.v1.ReEncryptStreamResponse
-	(*InspectRequest)(nil),          // 21: cipherd.v1.InspectRequest
-	(*InspectResponse)(nil),         // 22: cipherd.v1.InspectResponse
-	(Mode)(0),                       // 23: cipherd.v1.Mode
+	(*ItemError)(nil),                 // 0: cipherd.v1.ItemError
+	(*EncryptRequest)(nil),            // 1: cipherd.v1.EncryptRequest
+	(*EncryptResponse)(nil),           // 2: cipherd.v1.EncryptResponse
+	(*DecryptRequest)(nil),            // 3: cipherd.v1.DecryptRequest
+	(*DecryptResponse)(nil),           // 4: cipherd.v1.DecryptResponse
+	(*ReEncryptRequest)(nil),          // 5: cipherd.v1.ReEncryptRequest
+	(*ReEncryptResponse)(nil),         // 6: cipherd.v1.ReEncryptResponse
+	(*EncryptBatchRequest)(nil),       // 7: cipherd.v1.EncryptBatchRequest
+	(*EncryptBatchItem)(nil),          // 8: cipherd.v1.EncryptBatchItem
+	(*EncryptBatchResponse)(nil),      // 9: cipherd.v1.EncryptBatchResponse
+	(*EncryptBatchResult)(nil),        // 10: cipherd.v1.EncryptBatchResult
+	(*DecryptBatchRequest)(nil),       // 11: cipherd.v1.DecryptBatchRequest
+	(*DecryptBatchItem)(nil),          // 12: cipherd.v1.DecryptBatchItem
+	(*DecryptBatchResponse)(nil),      // 13: cipherd.v1.DecryptBatchResponse
+	(*DecryptBatchResult)(nil),        // 14: cipherd.v1.DecryptBatchResult
+	(*ReEncryptBatchRequest)(nil),     // 15: cipherd.v1.ReEncryptBatchRequest
+	(*ReEncryptBatchItem)(nil),        // 16: cipherd.v1.ReEncryptBatchItem
+	(*ReEncryptBatchResponse)(nil),    // 17: cipherd.v1.ReEncryptBatchResponse
+	(*ReEncryptBatchResult)(nil),      // 18: cipherd.v1.ReEncryptBatchResult
+	(*ReEncryptStreamRequest)(nil),    // 19: cipherd.v1.ReEncryptStreamRequest
+	(*ReEncryptStreamResponse)(nil),   // 20: cipherd.v1.ReEncryptStreamResponse
+	(*InspectRequest)(nil),            // 21: cipherd.v1.InspectRequest
+	(*InspectResponse)(nil),           // 22: cipherd.v1.InspectResponse
+	(*Normalization)(nil),             // 23: cipherd.v1.Normalization
+	(*ComputeIndexRequest)(nil),       // 24: cipherd.v1.ComputeIndexRequest
+	(*ComputeIndexResponse)(nil),      // 25: cipherd.v1.ComputeIndexResponse
+	(*VersionedIndex)(nil),            // 26: cipherd.v1.VersionedIndex
+	(*ComputeIndexBatchRequest)(nil),  // 27: cipherd.v1.ComputeIndexBatchRequest
+	(*ComputeIndexBatchItem)(nil),     // 28: cipherd.v1.ComputeIndexBatchItem
+	(*ComputeIndexBatchResponse)(nil), // 29: cipherd.v1.ComputeIndexBatchResponse
+	(*ComputeIndexBatchResult)(nil),   // 30: cipherd.v1.ComputeIndexBatchResult
+	(*GenerateDataKeyRequest)(nil),    // 31: cipherd.v1.GenerateDataKeyRequest
+	(*GenerateDataKeyResponse)(nil),   // 32: cipherd.v1.GenerateDataKeyResponse
+	(Mode)(0),                         // 33: cipherd.v1.Mode
 }
 var file_cipherd_v1_crypto_service_proto_depIdxs = []int32{
 	8,  // 0: cipherd.v1.EncryptBatchRequest.items:type_name -> cipherd.v1.EncryptBatchItem
@@ -1680,28 +2442,40 @@ var file_cipherd_v1_crypto_service_proto_depIdxs = []int32{
 	18, // 7: cipherd.v1.ReEncryptBatchResponse.results:type_name -> cipherd.v1.ReEncryptBatchResult
 	0,  // 8: cipherd.v1.ReEncryptBatchResult.error:type_name -> cipherd.v1.ItemError
 	18, // 9: cipherd.v1.ReEncryptStreamResponse.result:type_name -> cipherd.v1.ReEncryptBatchResult
-	23, // 10: cipherd.v1.InspectResponse.mode:type_name -> cipherd.v1.Mode
-	1,  // 11: cipherd.v1.CryptoService.Encrypt:input_type -> cipherd.v1.EncryptRequest
-	3,  // 12: cipherd.v1.CryptoService.Decrypt:input_type -> cipherd.v1.DecryptRequest
-	5,  // 13: cipherd.v1.CryptoService.ReEncrypt:input_type -> cipherd.v1.ReEncryptRequest
-	7,  // 14: cipherd.v1.CryptoService.EncryptBatch:input_type -> cipherd.v1.EncryptBatchRequest
-	11, // 15: cipherd.v1.CryptoService.DecryptBatch:input_type -> cipherd.v1.DecryptBatchRequest
-	15, // 16: cipherd.v1.CryptoService.ReEncryptBatch:input_type -> cipherd.v1.ReEncryptBatchRequest
-	19, // 17: cipherd.v1.CryptoService.ReEncryptStream:input_type -> cipherd.v1.ReEncryptStreamRequest
-	21, // 18: cipherd.v1.CryptoService.Inspect:input_type -> cipherd.v1.InspectRequest
-	2,  // 19: cipherd.v1.CryptoService.Encrypt:output_type -> cipherd.v1.EncryptResponse
-	4,  // 20: cipherd.v1.CryptoService.Decrypt:output_type -> cipherd.v1.DecryptResponse
-	6,  // 21: cipherd.v1.CryptoService.ReEncrypt:output_type -> cipherd.v1.ReEncryptResponse
-	9,  // 22: cipherd.v1.CryptoService.EncryptBatch:output_type -> cipherd.v1.EncryptBatchResponse
-	13, // 23: cipherd.v1.CryptoService.DecryptBatch:output_type -> cipherd.v1.DecryptBatchResponse
-	17, // 24: cipherd.v1.CryptoService.ReEncryptBatch:output_type -> cipherd.v1.ReEncryptBatchResponse
-	20, // 25: cipherd.v1.CryptoService.ReEncryptStream:output_type -> cipherd.v1.ReEncryptStreamResponse
-	22, // 26: cipherd.v1.CryptoService.Inspect:output_type -> cipherd.v1.InspectResponse
-	19, // [19:27] is the sub-list for method output_type
-	11, // [11:19] is the sub-list for method input_type
-	11, // [11:11] is the sub-list for extension type_name
-	11, // [11:11] is the sub-list for extension extendee
-	0,  // [0:11] is the sub-list for field type_name
+	33, // 10: cipherd.v1.InspectResponse.mode:type_name -> cipherd.v1.Mode
+	23, // 11: cipherd.v1.ComputeIndexRequest.normalization:type_name -> cipherd.v1.Normalization
+	26, // 12: cipherd.v1.ComputeIndexResponse.versions:type_name -> cipherd.v1.VersionedIndex
+	23, // 13: cipherd.v1.ComputeIndexBatchRequest.normalization:type_name -> cipherd.v1.Normalization
+	28, // 14: cipherd.v1.ComputeIndexBatchRequest.items:type_name -> cipherd.v1.ComputeIndexBatchItem
+	30, // 15: cipherd.v1.ComputeIndexBatchResponse.results:type_name -> cipherd.v1.ComputeIndexBatchResult
+	0,  // 16: cipherd.v1.ComputeIndexBatchResult.error:type_name -> cipherd.v1.ItemError
+	1,  // 17: cipherd.v1.CryptoService.Encrypt:input_type -> cipherd.v1.EncryptRequest
+	3,  // 18: cipherd.v1.CryptoService.Decrypt:input_type -> cipherd.v1.DecryptRequest
+	5,  // 19: cipherd.v1.CryptoService.ReEncrypt:input_type -> cipherd.v1.ReEncryptRequest
+	7,  // 20: cipherd.v1.CryptoService.EncryptBatch:input_type -> cipherd.v1.EncryptBatchRequest
+	11, // 21: cipherd.v1.CryptoService.DecryptBatch:input_type -> cipherd.v1.DecryptBatchRequest
+	15, // 22: cipherd.v1.CryptoService.ReEncryptBatch:input_type -> cipherd.v1.ReEncryptBatchRequest
+	19, // 23: cipherd.v1.CryptoService.ReEncryptStream:input_type -> cipherd.v1.ReEncryptStreamRequest
+	21, // 24: cipherd.v1.CryptoService.Inspect:input_type -> cipherd.v1.InspectRequest
+	24, // 25: cipherd.v1.CryptoService.ComputeIndex:input_type -> cipherd.v1.ComputeIndexRequest
+	27, // 26: cipherd.v1.CryptoService.ComputeIndexBatch:input_type -> cipherd.v1.ComputeIndexBatchRequest
+	31, // 27: cipherd.v1.CryptoService.GenerateDataKey:input_type -> cipherd.v1.GenerateDataKeyRequest
+	2,  // 28: cipherd.v1.CryptoService.Encrypt:output_type -> cipherd.v1.EncryptResponse
+	4,  // 29: cipherd.v1.CryptoService.Decrypt:output_type -> cipherd.v1.DecryptResponse
+	6,  // 30: cipherd.v1.CryptoService.ReEncrypt:output_type -> cipherd.v1.ReEncryptResponse
+	9,  // 31: cipherd.v1.CryptoService.EncryptBatch:output_type -> cipherd.v1.EncryptBatchResponse
+	13, // 32: cipherd.v1.CryptoService.DecryptBatch:output_type -> cipherd.v1.DecryptBatchResponse
+	17, // 33: cipherd.v1.CryptoService.ReEncryptBatch:output_type -> cipherd.v1.ReEncryptBatchResponse
+	20, // 34: cipherd.v1.CryptoService.ReEncryptStream:output_type -> cipherd.v1.ReEncryptStreamResponse
+	22, // 35: cipherd.v1.CryptoService.Inspect:output_type -> cipherd.v1.InspectResponse
+	25, // 36: cipherd.v1.CryptoService.ComputeIndex:output_type -> cipherd.v1.ComputeIndexResponse
+	29, // 37: cipherd.v1.CryptoService.ComputeIndexBatch:output_type -> cipherd.v1.ComputeIndexBatchResponse
+	32, // 38: cipherd.v1.CryptoService.GenerateDataKey:output_type -> cipherd.v1.GenerateDataKeyResponse
+	28, // [28:39] is the sub-list for method output_type
+	17, // [17:28] is the sub-list for method input_type
+	17, // [17:17] is the sub-list for extension type_name
+	17, // [17:17] is the sub-list for extension extendee
+	0,  // [0:17] is the sub-list for field type_name
 }
 
 func init() { file_cipherd_v1_crypto_service_proto_init() }
@@ -1722,13 +2496,17 @@ func file_cipherd_v1_crypto_service_proto_init() {
 		(*ReEncryptBatchResult_Ciphertext)(nil),
 		(*ReEncryptBatchResult_Error)(nil),
 	}
+	file_cipherd_v1_crypto_service_proto_msgTypes[30].OneofWrappers = []any{
+		(*ComputeIndexBatchResult_Index)(nil),
+		(*ComputeIndexBatchResult_Error)(nil),
+	}
 	type x struct{}
 	out := protoimpl.TypeBuilder{
 		File: protoimpl.DescBuilder{
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_cipherd_v1_crypto_service_proto_rawDesc), len(file_cipherd_v1_crypto_service_proto_rawDesc)),
 			NumEnums:      0,
-			NumMessages:   23,
+			NumMessages:   33,
 			NumExtensions: 0,
 			NumServices:   1,
 		},

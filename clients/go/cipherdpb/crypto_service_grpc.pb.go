@@ -19,14 +19,17 @@ import (
 const _ = grpc.SupportPackageIsVersion9
 
 const (
-	CryptoService_Encrypt_FullMethodName         = "/cipherd.v1.CryptoService/Encrypt"
-	CryptoService_Decrypt_FullMethodName         = "/cipherd.v1.CryptoService/Decrypt"
-	CryptoService_ReEncrypt_FullMethodName       = "/cipherd.v1.CryptoService/ReEncrypt"
-	CryptoService_EncryptBatch_FullMethodName    = "/cipherd.v1.CryptoService/EncryptBatch"
-	CryptoService_DecryptBatch_FullMethodName    = "/cipherd.v1.CryptoService/DecryptBatch"
-	CryptoService_ReEncryptBatch_FullMethodName  = "/cipherd.v1.CryptoService/ReEncryptBatch"
-	CryptoService_ReEncryptStream_FullMethodName = "/cipherd.v1.CryptoService/ReEncryptStream"
-	CryptoService_Inspect_FullMethodName         = "/cipherd.v1.CryptoService/Inspect"
+	CryptoService_Encrypt_FullMethodName           = "/cipherd.v1.CryptoService/Encrypt"
+	CryptoService_Decrypt_FullMethodName           = "/cipherd.v1.CryptoService/Decrypt"
+	CryptoService_ReEncrypt_FullMethodName         = "/cipherd.v1.CryptoService/ReEncrypt"
+	CryptoService_EncryptBatch_FullMethodName      = "/cipherd.v1.CryptoService/EncryptBatch"
+	CryptoService_DecryptBatch_FullMethodName      = "/cipherd.v1.CryptoService/DecryptBatch"
+	CryptoService_ReEncryptBatch_FullMethodName    = "/cipherd.v1.CryptoService/ReEncryptBatch"
+	CryptoService_ReEncryptStream_FullMethodName   = "/cipherd.v1.CryptoService/ReEncryptStream"
+	CryptoService_Inspect_FullMethodName           = "/cipherd.v1.CryptoService/Inspect"
+	CryptoService_ComputeIndex_FullMethodName      = "/cipherd.v1.CryptoService/ComputeIndex"
+	CryptoService_ComputeIndexBatch_FullMethodName = "/cipherd.v1.CryptoService/ComputeIndexBatch"
+	CryptoService_GenerateDataKey_FullMethodName   = "/cipherd.v1.CryptoService/GenerateDataKey"
 )
 
 // CryptoServiceClient is the client API for CryptoService service.
@@ -57,6 +60,16 @@ type CryptoServiceClient interface {
 	ReEncryptStream(ctx context.Context, opts ...grpc.CallOption) (grpc.BidiStreamingClient[ReEncryptStreamRequest, ReEncryptStreamResponse], error)
 	// Inspect parses a ciphertext's header without decrypting it.
 	Inspect(ctx context.Context, in *InspectRequest, opts ...grpc.CallOption) (*InspectResponse, error)
+	// ComputeIndex computes a blind index of a value with an index key (MODE_HMAC): a keyed hash that
+	// a table can store next to the value's ciphertext and query by equality. It never encrypts.
+	ComputeIndex(ctx context.Context, in *ComputeIndexRequest, opts ...grpc.CallOption) (*ComputeIndexResponse, error)
+	// ComputeIndexBatch computes the blind indexes of many values with one key and one normalization;
+	// each item succeeds or fails on its own.
+	ComputeIndexBatch(ctx context.Context, in *ComputeIndexBatchRequest, opts ...grpc.CallOption) (*ComputeIndexBatchResponse, error)
+	// GenerateDataKey returns a fresh random data key, in plaintext and wrapped (encrypted) with a
+	// named key, for encrypting large objects locally. Decrypt unwraps the wrapped key and ReEncrypt
+	// rewraps it, like any other ciphertext.
+	GenerateDataKey(ctx context.Context, in *GenerateDataKeyRequest, opts ...grpc.CallOption) (*GenerateDataKeyResponse, error)
 }
 
 type cryptoServiceClient struct {
@@ -150,6 +163,36 @@ func (c *cryptoServiceClient) Inspect(ctx context.Context, in *InspectRequest, o
 	return out, nil
 }
 
+func (c *cryptoServiceClient) ComputeIndex(ctx context.Context, in *ComputeIndexRequest, opts ...grpc.CallOption) (*ComputeIndexResponse, error) {
+	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
+	out := new(ComputeIndexResponse)
+	err := c.cc.Invoke(ctx, CryptoService_ComputeIndex_FullMethodName, in, out, cOpts...)
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+func (c *cryptoServiceClient) ComputeIndexBatch(ctx context.Context, in *ComputeIndexBatchRequest, opts ...grpc.CallOption) (*ComputeIndexBatchResponse, error) {
+	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
+	out := new(ComputeIndexBatchResponse)
+	err := c.cc.Invoke(ctx, CryptoService_ComputeIndexBatch_FullMethodName, in, out, cOpts...)
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+func (c *cryptoServiceClient) GenerateDataKey(ctx context.Context, in *GenerateDataKeyRequest, opts ...grpc.CallOption) (*GenerateDataKeyResponse, error) {
+	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
+	out := new(GenerateDataKeyResponse)
+	err := c.cc.Invoke(ctx, CryptoService_GenerateDataKey_FullMethodName, in, out, cOpts...)
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
 // CryptoServiceServer is the server API for CryptoService service.
 // All implementations must embed UnimplementedCryptoServiceServer
 // for forward compatibility.
@@ -178,6 +221,16 @@ type CryptoServiceServer interface {
 	ReEncryptStream(grpc.BidiStreamingServer[ReEncryptStreamRequest, ReEncryptStreamResponse]) error
 	// Inspect parses a ciphertext's header without decrypting it.
 	Inspect(context.Context, *InspectRequest) (*InspectResponse, error)
+	// ComputeIndex computes a blind index of a value with an index key (MODE_HMAC): a keyed hash that
+	// a table can store next to the value's ciphertext and query by equality. It never encrypts.
+	ComputeIndex(context.Context, *ComputeIndexRequest) (*ComputeIndexResponse, error)
+	// ComputeIndexBatch computes the blind indexes of many values with one key and one normalization;
+	// each item succeeds or fails on its own.
+	ComputeIndexBatch(context.Context, *ComputeIndexBatchRequest) (*ComputeIndexBatchResponse, error)
+	// GenerateDataKey returns a fresh random data key, in plaintext and wrapped (encrypted) with a
+	// named key, for encrypting large objects locally. Decrypt unwraps the wrapped key and ReEncrypt
+	// rewraps it, like any other ciphertext.
+	GenerateDataKey(context.Context, *GenerateDataKeyRequest) (*GenerateDataKeyResponse, error)
 	mustEmbedUnimplementedCryptoServiceServer()
 }
 
@@ -211,6 +264,15 @@ func (UnimplementedCryptoServiceServer) ReEncryptStream(grpc.BidiStreamingServer
 }
 func (UnimplementedCryptoServiceServer) Inspect(context.Context, *InspectRequest) (*InspectResponse, error) {
 	return nil, status.Error(codes.Unimplemented, "method Inspect not implemented")
+}
+func (UnimplementedCryptoServiceServer) ComputeIndex(context.Context, *ComputeIndexRequest) (*ComputeIndexResponse, error) {
+	return nil, status.Error(codes.Unimplemented, "method ComputeIndex not implemented")
+}
+func (UnimplementedCryptoServiceServer) ComputeIndexBatch(context.Context, *ComputeIndexBatchRequest) (*ComputeIndexBatchResponse, error) {
+	return nil, status.Error(codes.Unimplemented, "method ComputeIndexBatch not implemented")
+}
+func (UnimplementedCryptoServiceServer) GenerateDataKey(context.Context, *GenerateDataKeyRequest) (*GenerateDataKeyResponse, error) {
+	return nil, status.Error(codes.Unimplemented, "method GenerateDataKey not implemented")
 }
 func (UnimplementedCryptoServiceServer) mustEmbedUnimplementedCryptoServiceServer() {}
 func (UnimplementedCryptoServiceServer) testEmbeddedByValue()                       {}
@@ -366,6 +428,60 @@ func _CryptoService_Inspect_Handler(srv interface{}, ctx context.Context, dec fu
 	return interceptor(ctx, in, info, handler)
 }
 
+func _CryptoService_ComputeIndex_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
+	in := new(ComputeIndexRequest)
+	if err := dec(in); err != nil {
+		return nil, err
+	}
+	if interceptor == nil {
+		return srv.(CryptoServiceServer).ComputeIndex(ctx, in)
+	}
+	info := &grpc.UnaryServerInfo{
+		Server:     srv,
+		FullMethod: CryptoService_ComputeIndex_FullMethodName,
+	}
+	handler := func(ctx context.Context, req interface{}) (interface{}, error) {
+		return srv.(CryptoServiceServer).ComputeIndex(ctx, req.(*ComputeIndexRequest))
+	}
+	return interceptor(ctx, in, info, handler)
+}
+
+func _CryptoService_ComputeIndexBatch_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
+	in := new(ComputeIndexBatchRequest)
+	if err := dec(in); err != nil {
+		return nil, err
+	}
+	if interceptor == nil {
+		return srv.(CryptoServiceServer).ComputeIndexBatch(ctx, in)
+	}
+	info := &grpc.UnaryServerInfo{
+		Server:     srv,
+		FullMethod: CryptoService_ComputeIndexBatch_FullMethodName,
+	}
+	handler := func(ctx context.Context, req interface{}) (interface{}, error) {
+		return srv.(CryptoServiceServer).ComputeIndexBatch(ctx, req.(*ComputeIndexBatchRequest))
+	}
+	return interceptor(ctx, in, info, handler)
+}
+
+func _CryptoService_GenerateDataKey_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
+	in := new(GenerateDataKeyRequest)
+	if err := dec(in); err != nil {
+		return nil, err
+	}
+	if interceptor == nil {
+		return srv.(CryptoServiceServer).GenerateDataKey(ctx, in)
+	}
+	info := &grpc.UnaryServerInfo{
+		Server:     srv,
+		FullMethod: CryptoService_GenerateDataKey_FullMethodName,
+	}
+	handler := func(ctx context.Context, req interface{}) (interface{}, error) {
+		return srv.(CryptoServiceServer).GenerateDataKey(ctx, req.(*GenerateDataKeyRequest))
+	}
+	return interceptor(ctx, in, info, handler)
+}
+
 // CryptoService_ServiceDesc is the grpc.ServiceDesc for CryptoService service.
 // It's only intended for direct use with grpc.RegisterService,
 // and not to be introspected or modified (even as a copy)
@@ -400,6 +516,18 @@ var CryptoService_ServiceDesc = grpc.ServiceDesc{
 		{
 			MethodName: "Inspect",
 			Handler:    _CryptoService_Inspect_Handler,
+		},
+		{
+			MethodName: "ComputeIndex",
+			Handler:    _CryptoService_ComputeIndex_Handler,
+		},
+		{
+			MethodName: "ComputeIndexBatch",
+			Handler:    _CryptoService_ComputeIndexBatch_Handler,
+		},
+		{
+			MethodName: "GenerateDataKey",
+			Handler:    _CryptoService_GenerateDataKey_Handler,
 		},
 	},
 	Streams: []grpc.StreamDesc{

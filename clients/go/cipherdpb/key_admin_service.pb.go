@@ -28,7 +28,8 @@ type CreateKeyRequest struct {
 	KeyName string `protobuf:"bytes,1,opt,name=key_name,json=keyName,proto3" json:"key_name,omitempty"`
 	// mode is version 1's mode; MODE_UNSPECIFIED means MODE_GCM.
 	Mode Mode `protobuf:"varint,2,opt,name=mode,proto3,enum=cipherd.v1.Mode" json:"mode,omitempty"`
-	// key_size_bits is 128, 192 or 256; 0 means 256. chacha takes 256 only.
+	// key_size_bits is 128, 192 or 256 for AES modes; chacha, xgcm and hmac take 256 only and siv 512
+	// only. 0 means 256, or 512 for siv.
 	KeySizeBits int32 `protobuf:"varint,3,opt,name=key_size_bits,json=keySizeBits,proto3" json:"key_size_bits,omitempty"`
 	// allow_unauthenticated must be true to create a key in cbc, ctr, cfb, ofb or ecb.
 	AllowUnauthenticated bool `protobuf:"varint,4,opt,name=allow_unauthenticated,json=allowUnauthenticated,proto3" json:"allow_unauthenticated,omitempty"`
@@ -578,7 +579,8 @@ type ImportKeyRequest struct {
 	KeyName string `protobuf:"bytes,1,opt,name=key_name,json=keyName,proto3" json:"key_name,omitempty"`
 	// mode is the imported version's mode; MODE_UNSPECIFIED means MODE_GCM.
 	Mode Mode `protobuf:"varint,2,opt,name=mode,proto3,enum=cipherd.v1.Mode" json:"mode,omitempty"`
-	// key_material is the raw key: 16, 24 or 32 bytes for AES modes, 32 for chacha. Secret.
+	// key_material is the raw key: 16, 24 or 32 bytes for AES modes, 32 for chacha, xgcm and hmac, 64
+	// for siv. Secret.
 	KeyMaterial []byte `protobuf:"bytes,3,opt,name=key_material,json=keyMaterial,proto3" json:"key_material,omitempty"`
 	// allow_unauthenticated must be true to import a key for cbc, ctr, cfb, ofb or ecb.
 	AllowUnauthenticated bool `protobuf:"varint,4,opt,name=allow_unauthenticated,json=allowUnauthenticated,proto3" json:"allow_unauthenticated,omitempty"`

@@ -44,19 +44,34 @@ const (
 	// MODE_ECB is AES-ECB with PKCS#7 padding. Unauthenticated and leaks equal blocks: decrypt-only
 	// unless the key's policy sets allow_ecb_encryption. Header name "ecb".
 	Mode_MODE_ECB Mode = 7
+	// MODE_XGCM is XAES-256-GCM (c2sp.org/XAES-256-GCM): a 24-byte random nonce, a 16-byte tag (AEAD),
+	// 256-bit keys only. Its nonces are long enough to draw at random without a limit on the number of
+	// messages per key version, so it is the mode to choose for keys that encrypt a lot. Header name "xgcm".
+	Mode_MODE_XGCM Mode = 8
+	// MODE_SIV is AES-SIV (RFC 5297, AES-CMAC-SIV) with a 512-bit key: deterministic authenticated
+	// encryption. The same plaintext and context under the same key version always give the same
+	// ciphertext, so a column can be searched for equality; that also tells anyone who sees two
+	// ciphertexts whether their plaintexts are equal. Only created when asked for. Header name "siv".
+	Mode_MODE_SIV Mode = 9
+	// MODE_HMAC is an index key: HMAC-SHA-256 with a 256-bit key, for ComputeIndex only. It never
+	// encrypts or decrypts, and never appears in a ciphertext header.
+	Mode_MODE_HMAC Mode = 10
 )
 
 // Enum value maps for Mode.
 var (
 	Mode_name = map[int32]string{
-		0: "MODE_UNSPECIFIED",
-		1: "MODE_GCM",
-		2: "MODE_CHACHA",
-		3: "MODE_CBC",
-		4: "MODE_CTR",
-		5: "MODE_CFB",
-		6: "MODE_OFB",
-		7: "MODE_ECB",
+		0:  "MODE_UNSPECIFIED",
+		1:  "MODE_GCM",
+		2:  "MODE_CHACHA",
+		3:  "MODE_CBC",
+		4:  "MODE_CTR",
+		5:  "MODE_CFB",
+		6:  "MODE_OFB",
+		7:  "MODE_ECB",
+		8:  "MODE_XGCM",
+		9:  "MODE_SIV",
+		10: "MODE_HMAC",
 	}
 	Mode_value = map[string]int32{
 		"MODE_UNSPECIFIED": 0,
@@ -67,6 +82,9 @@ var (
 		"MODE_CFB":         5,
 		"MODE_OFB":         6,
 		"MODE_ECB":         7,
+		"MODE_XGCM":        8,
+		"MODE_SIV":         9,
+		"MODE_HMAC":        10,
 	}
 )
 
@@ -171,7 +189,8 @@ type KeyVersion struct {
 	Version int32 `protobuf:"varint,1,opt,name=version,proto3" json:"version,omitempty"`
 	// mode is the cipher mode this version encrypts and decrypts with.
 	Mode Mode `protobuf:"varint,2,opt,name=mode,proto3,enum=cipherd.v1.Mode" json:"mode,omitempty"`
-	// key_size_bits is the key length: 128, 192 or 256 (256 for chacha).
+	// key_size_bits is the key length: 128, 192 or 256 for AES modes, 256 for chacha, xgcm and hmac,
+	// 512 for siv.
 	KeySizeBits int32 `protobuf:"varint,3,opt,name=key_size_bits,json=keySizeBits,proto3" json:"key_size_bits,omitempty"`
 	// create_time is when the version was created or imported.
 	CreateTime *timestamppb.Timestamp `protobuf:"bytes,4,opt,name=create_time,json=createTime,proto3" json:"create_time,omitempty"`
@@ -341,7 +360,7 @@ const file_cipherd_v1_keys_proto_rawDesc = "" +
 	"\bkey_name\x18\x01 \x01(\tR\akeyName\x12'\n" +
 	"\x0fcurrent_version\x18\x02 \x01(\x05R\x0ecurrentVersion\x122\n" +
 	"\bversions\x18\x03 \x03(\v2\x16.cipherd.v1.KeyVersionR\bversions\x12-\n" +
-	"\x06policy\x18\x04 \x01(\v2\x15.cipherd.v1.KeyPolicyR\x06policy*\x81\x01\n" +
+	"\x06policy\x18\x04 \x01(\v2\x15.cipherd.v1.KeyPolicyR\x06policy*\xad\x01\n" +
 	"\x04Mode\x12\x14\n" +
 	"\x10MODE_UNSPECIFIED\x10\x00\x12\f\n" +
 	"\bMODE_GCM\x10\x01\x12\x0f\n" +
@@ -350,7 +369,11 @@ const file_cipherd_v1_keys_proto_rawDesc = "" +
 	"\bMODE_CTR\x10\x04\x12\f\n" +
 	"\bMODE_CFB\x10\x05\x12\f\n" +
 	"\bMODE_OFB\x10\x06\x12\f\n" +
-	"\bMODE_ECB\x10\aB[\n" +
+	"\bMODE_ECB\x10\a\x12\r\n" +
+	"\tMODE_XGCM\x10\b\x12\f\n" +
+	"\bMODE_SIV\x10\t\x12\r\n" +
+	"\tMODE_HMAC\x10\n" +
+	"B[\n" +
 	"\x11io.cipherd.api.v1B\tKeysProtoP\x01Z9github.com/cipherd/cipherd/clients/go/cipherdpb;cipherdpbb\x06proto3"
 
 var (

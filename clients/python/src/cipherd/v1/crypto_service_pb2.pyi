@@ -696,3 +696,343 @@ class InspectResponse(_message.Message):
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 
 Global___InspectResponse: _TypeAlias = InspectResponse  # noqa: Y015
+
+@_typing.final
+class Normalization(_message.Message):
+    """Normalization says how a value is made canonical before it is indexed, so that values a user
+    considers equal get equal indexes. Each step is explicit: the same options must be given when the
+    index is stored and when it is queried. The steps run in this order, each only if set; any step
+    needs the value to be UTF-8 text (INVALID_ARGUMENT otherwise).
+    """
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    TRIM_FIELD_NUMBER: _builtins.int
+    NFKC_FIELD_NUMBER: _builtins.int
+    CASEFOLD_FIELD_NUMBER: _builtins.int
+    trim: _builtins.bool
+    """trim removes leading and trailing characters with the Unicode White_Space property."""
+    nfkc: _builtins.bool
+    """nfkc applies Unicode Normalization Form KC (compatibility composition), so that, e.g., a
+    full-width "Ａ" and "A", or a ligature "ﬁ" and "fi", are equal.
+    """
+    casefold: _builtins.bool
+    """casefold applies Unicode full default case folding (CaseFolding.txt, statuses C and F), so
+    that, e.g., "Straße" and "STRASSE" are equal.
+    """
+    def __init__(
+        self,
+        *,
+        trim: _builtins.bool = ...,
+        nfkc: _builtins.bool = ...,
+        casefold: _builtins.bool = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["casefold", b"casefold", "nfkc", b"nfkc", "trim", b"trim"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___Normalization: _TypeAlias = Normalization  # noqa: Y015
+
+@_typing.final
+class ComputeIndexRequest(_message.Message):
+    """ComputeIndexRequest is one value to index."""
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    KEY_NAME_FIELD_NUMBER: _builtins.int
+    VALUE_FIELD_NUMBER: _builtins.int
+    NORMALIZATION_FIELD_NUMBER: _builtins.int
+    LENGTH_BYTES_FIELD_NUMBER: _builtins.int
+    KEY_VERSION_FIELD_NUMBER: _builtins.int
+    ALL_VERSIONS_FIELD_NUMBER: _builtins.int
+    key_name: _builtins.str
+    """key_name is the index key, a key whose versions are MODE_HMAC."""
+    value: _builtins.bytes
+    """value is the value to index. Secret."""
+    length_bytes: _builtins.int
+    """length_bytes truncates the index to its first length_bytes bytes: 8 to 32; 0 means 32 (the
+    whole HMAC-SHA-256). Shorter indexes leak less and collide more; keep one length per column.
+    """
+    key_version: _builtins.int
+    """key_version computes the index under that version; 0 means the current version."""
+    all_versions: _builtins.bool
+    """all_versions also returns the index under every version that may still be used (from the
+    key's min_decryption_version up), so a query can match rows indexed before a rotation.
+    """
+    @_builtins.property
+    def normalization(self) -> Global___Normalization:
+        """normalization is applied to value first; absent means none (the bytes are hashed as given)."""
+
+    def __init__(
+        self,
+        *,
+        key_name: _builtins.str = ...,
+        value: _builtins.bytes = ...,
+        normalization: Global___Normalization | None = ...,
+        length_bytes: _builtins.int = ...,
+        key_version: _builtins.int = ...,
+        all_versions: _builtins.bool = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _typing.Literal["normalization", b"normalization"]  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["all_versions", b"all_versions", "key_name", b"key_name", "key_version", b"key_version", "length_bytes", b"length_bytes", "normalization", b"normalization", "value", b"value"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___ComputeIndexRequest: _TypeAlias = ComputeIndexRequest  # noqa: Y015
+
+@_typing.final
+class ComputeIndexResponse(_message.Message):
+    """ComputeIndexResponse is the blind index of one value."""
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    INDEX_FIELD_NUMBER: _builtins.int
+    KEY_VERSION_FIELD_NUMBER: _builtins.int
+    VERSIONS_FIELD_NUMBER: _builtins.int
+    index: _builtins.bytes
+    """index is HMAC-SHA-256(key, normalized value), truncated to length_bytes."""
+    key_version: _builtins.int
+    """key_version is the version that computed index."""
+    @_builtins.property
+    def versions(self) -> _containers.RepeatedCompositeFieldContainer[Global___VersionedIndex]:
+        """versions holds the index under each usable version, newest first, when all_versions was set."""
+
+    def __init__(
+        self,
+        *,
+        index: _builtins.bytes = ...,
+        key_version: _builtins.int = ...,
+        versions: _abc.Iterable[Global___VersionedIndex] | None = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["index", b"index", "key_version", b"key_version", "versions", b"versions"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___ComputeIndexResponse: _TypeAlias = ComputeIndexResponse  # noqa: Y015
+
+@_typing.final
+class VersionedIndex(_message.Message):
+    """VersionedIndex is a value's index under one key version."""
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    KEY_VERSION_FIELD_NUMBER: _builtins.int
+    INDEX_FIELD_NUMBER: _builtins.int
+    key_version: _builtins.int
+    """key_version is the version that computed index."""
+    index: _builtins.bytes
+    """index is the truncated HMAC under that version."""
+    def __init__(
+        self,
+        *,
+        key_version: _builtins.int = ...,
+        index: _builtins.bytes = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["index", b"index", "key_version", b"key_version"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___VersionedIndex: _TypeAlias = VersionedIndex  # noqa: Y015
+
+@_typing.final
+class ComputeIndexBatchRequest(_message.Message):
+    """ComputeIndexBatchRequest is many values to index with one key, normalization and length."""
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    KEY_NAME_FIELD_NUMBER: _builtins.int
+    NORMALIZATION_FIELD_NUMBER: _builtins.int
+    LENGTH_BYTES_FIELD_NUMBER: _builtins.int
+    ITEMS_FIELD_NUMBER: _builtins.int
+    key_name: _builtins.str
+    """key_name is the index key every item is indexed with, at its current version."""
+    length_bytes: _builtins.int
+    """length_bytes is the index length for every item, as in ComputeIndexRequest."""
+    @_builtins.property
+    def normalization(self) -> Global___Normalization:
+        """normalization is applied to every item, as in ComputeIndexRequest."""
+
+    @_builtins.property
+    def items(self) -> _containers.RepeatedCompositeFieldContainer[Global___ComputeIndexBatchItem]:
+        """items are the values; at most the server's max batch items."""
+
+    def __init__(
+        self,
+        *,
+        key_name: _builtins.str = ...,
+        normalization: Global___Normalization | None = ...,
+        length_bytes: _builtins.int = ...,
+        items: _abc.Iterable[Global___ComputeIndexBatchItem] | None = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _typing.Literal["normalization", b"normalization"]  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["items", b"items", "key_name", b"key_name", "length_bytes", b"length_bytes", "normalization", b"normalization"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___ComputeIndexBatchRequest: _TypeAlias = ComputeIndexBatchRequest  # noqa: Y015
+
+@_typing.final
+class ComputeIndexBatchItem(_message.Message):
+    """ComputeIndexBatchItem is one value of a batch."""
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    REFERENCE_FIELD_NUMBER: _builtins.int
+    VALUE_FIELD_NUMBER: _builtins.int
+    reference: _builtins.str
+    """reference is the caller's label for the item, echoed in its result."""
+    value: _builtins.bytes
+    """value is the value to index. Secret."""
+    def __init__(
+        self,
+        *,
+        reference: _builtins.str = ...,
+        value: _builtins.bytes = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["reference", b"reference", "value", b"value"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___ComputeIndexBatchItem: _TypeAlias = ComputeIndexBatchItem  # noqa: Y015
+
+@_typing.final
+class ComputeIndexBatchResponse(_message.Message):
+    """ComputeIndexBatchResponse has one result per item, in request order."""
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    RESULTS_FIELD_NUMBER: _builtins.int
+    @_builtins.property
+    def results(self) -> _containers.RepeatedCompositeFieldContainer[Global___ComputeIndexBatchResult]:
+        """results has exactly one entry per request item, in the same order."""
+
+    def __init__(
+        self,
+        *,
+        results: _abc.Iterable[Global___ComputeIndexBatchResult] | None = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["results", b"results"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___ComputeIndexBatchResponse: _TypeAlias = ComputeIndexBatchResponse  # noqa: Y015
+
+@_typing.final
+class ComputeIndexBatchResult(_message.Message):
+    """ComputeIndexBatchResult is the outcome of one item."""
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    REFERENCE_FIELD_NUMBER: _builtins.int
+    INDEX_FIELD_NUMBER: _builtins.int
+    ERROR_FIELD_NUMBER: _builtins.int
+    KEY_VERSION_FIELD_NUMBER: _builtins.int
+    reference: _builtins.str
+    """reference is the item's reference."""
+    index: _builtins.bytes
+    """index is the item's blind index."""
+    key_version: _builtins.int
+    """key_version is the version that computed the index (0 on error)."""
+    @_builtins.property
+    def error(self) -> Global___ItemError:
+        """error is why the item failed, e.g. a value that is not UTF-8 when normalization needs text."""
+
+    def __init__(
+        self,
+        *,
+        reference: _builtins.str = ...,
+        index: _builtins.bytes = ...,
+        error: Global___ItemError | None = ...,
+        key_version: _builtins.int = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _typing.Literal["error", b"error", "index", b"index", "outcome", b"outcome"]  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["error", b"error", "index", b"index", "key_version", b"key_version", "outcome", b"outcome", "reference", b"reference"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    _WhichOneofReturnType_outcome: _TypeAlias = _typing.Literal["index", "error"]  # noqa: Y015
+    _WhichOneofArgType_outcome: _TypeAlias = _typing.Literal["outcome", b"outcome"]  # noqa: Y015
+    def WhichOneof(self, oneof_group: _WhichOneofArgType_outcome) -> _WhichOneofReturnType_outcome | None: ...
+
+Global___ComputeIndexBatchResult: _TypeAlias = ComputeIndexBatchResult  # noqa: Y015
+
+@_typing.final
+class GenerateDataKeyRequest(_message.Message):
+    """GenerateDataKeyRequest asks for a new data key wrapped by a named key."""
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    KEY_NAME_FIELD_NUMBER: _builtins.int
+    KEY_SIZE_BITS_FIELD_NUMBER: _builtins.int
+    CONTEXT_FIELD_NUMBER: _builtins.int
+    OMIT_PLAINTEXT_FIELD_NUMBER: _builtins.int
+    key_name: _builtins.str
+    """key_name is the key that wraps the data key, at its current version. Not an index key."""
+    key_size_bits: _builtins.int
+    """key_size_bits is the data key's length: 128 or 256; 0 means 256."""
+    context: _builtins.bytes
+    """context is bound to the wrapped key as in EncryptRequest; the same bytes must be given to
+    Decrypt to unwrap it.
+    """
+    omit_plaintext: _builtins.bool
+    """omit_plaintext leaves plaintext_key empty, for a caller that stores the wrapped key now and
+    unwraps it later (or has another service do so).
+    """
+    def __init__(
+        self,
+        *,
+        key_name: _builtins.str = ...,
+        key_size_bits: _builtins.int = ...,
+        context: _builtins.bytes = ...,
+        omit_plaintext: _builtins.bool = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["context", b"context", "key_name", b"key_name", "key_size_bits", b"key_size_bits", "omit_plaintext", b"omit_plaintext"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___GenerateDataKeyRequest: _TypeAlias = GenerateDataKeyRequest  # noqa: Y015
+
+@_typing.final
+class GenerateDataKeyResponse(_message.Message):
+    """GenerateDataKeyResponse is a data key in plaintext and wrapped."""
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    PLAINTEXT_KEY_FIELD_NUMBER: _builtins.int
+    WRAPPED_KEY_FIELD_NUMBER: _builtins.int
+    KEY_VERSION_FIELD_NUMBER: _builtins.int
+    plaintext_key: _builtins.bytes
+    """plaintext_key is the data key. Secret: use it, then overwrite it; store only wrapped_key."""
+    wrapped_key: _builtins.str
+    """wrapped_key is the data key encrypted with the named key: an ordinary ciphertext
+    "<NAME/vVERSION:MODE>BASE64" whose plaintext is the key bytes.
+    """
+    key_version: _builtins.int
+    """key_version is the version that wrapped it."""
+    def __init__(
+        self,
+        *,
+        plaintext_key: _builtins.bytes = ...,
+        wrapped_key: _builtins.str = ...,
+        key_version: _builtins.int = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["key_version", b"key_version", "plaintext_key", b"plaintext_key", "wrapped_key", b"wrapped_key"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___GenerateDataKeyResponse: _TypeAlias = GenerateDataKeyResponse  # noqa: Y015

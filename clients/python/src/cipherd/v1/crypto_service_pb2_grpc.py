@@ -79,6 +79,21 @@ class CryptoServiceStub:
                 request_serializer=cipherd_dot_v1_dot_crypto__service__pb2.InspectRequest.SerializeToString,
                 response_deserializer=cipherd_dot_v1_dot_crypto__service__pb2.InspectResponse.FromString,
                 _registered_method=True)
+        self.ComputeIndex = channel.unary_unary(
+                '/cipherd.v1.CryptoService/ComputeIndex',
+                request_serializer=cipherd_dot_v1_dot_crypto__service__pb2.ComputeIndexRequest.SerializeToString,
+                response_deserializer=cipherd_dot_v1_dot_crypto__service__pb2.ComputeIndexResponse.FromString,
+                _registered_method=True)
+        self.ComputeIndexBatch = channel.unary_unary(
+                '/cipherd.v1.CryptoService/ComputeIndexBatch',
+                request_serializer=cipherd_dot_v1_dot_crypto__service__pb2.ComputeIndexBatchRequest.SerializeToString,
+                response_deserializer=cipherd_dot_v1_dot_crypto__service__pb2.ComputeIndexBatchResponse.FromString,
+                _registered_method=True)
+        self.GenerateDataKey = channel.unary_unary(
+                '/cipherd.v1.CryptoService/GenerateDataKey',
+                request_serializer=cipherd_dot_v1_dot_crypto__service__pb2.GenerateDataKeyRequest.SerializeToString,
+                response_deserializer=cipherd_dot_v1_dot_crypto__service__pb2.GenerateDataKeyResponse.FromString,
+                _registered_method=True)
 
 
 class CryptoServiceServicer:
@@ -147,6 +162,31 @@ class CryptoServiceServicer:
         context.set_details('Method not implemented!')
         raise NotImplementedError('Method not implemented!')
 
+    def ComputeIndex(self, request, context):
+        """ComputeIndex computes a blind index of a value with an index key (MODE_HMAC): a keyed hash that
+        a table can store next to the value's ciphertext and query by equality. It never encrypts.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def ComputeIndexBatch(self, request, context):
+        """ComputeIndexBatch computes the blind indexes of many values with one key and one normalization;
+        each item succeeds or fails on its own.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def GenerateDataKey(self, request, context):
+        """GenerateDataKey returns a fresh random data key, in plaintext and wrapped (encrypted) with a
+        named key, for encrypting large objects locally. Decrypt unwraps the wrapped key and ReEncrypt
+        rewraps it, like any other ciphertext.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
 
 def add_CryptoServiceServicer_to_server(servicer, server):
     rpc_method_handlers = {
@@ -189,6 +229,21 @@ def add_CryptoServiceServicer_to_server(servicer, server):
                     servicer.Inspect,
                     request_deserializer=cipherd_dot_v1_dot_crypto__service__pb2.InspectRequest.FromString,
                     response_serializer=cipherd_dot_v1_dot_crypto__service__pb2.InspectResponse.SerializeToString,
+            ),
+            'ComputeIndex': grpc.unary_unary_rpc_method_handler(
+                    servicer.ComputeIndex,
+                    request_deserializer=cipherd_dot_v1_dot_crypto__service__pb2.ComputeIndexRequest.FromString,
+                    response_serializer=cipherd_dot_v1_dot_crypto__service__pb2.ComputeIndexResponse.SerializeToString,
+            ),
+            'ComputeIndexBatch': grpc.unary_unary_rpc_method_handler(
+                    servicer.ComputeIndexBatch,
+                    request_deserializer=cipherd_dot_v1_dot_crypto__service__pb2.ComputeIndexBatchRequest.FromString,
+                    response_serializer=cipherd_dot_v1_dot_crypto__service__pb2.ComputeIndexBatchResponse.SerializeToString,
+            ),
+            'GenerateDataKey': grpc.unary_unary_rpc_method_handler(
+                    servicer.GenerateDataKey,
+                    request_deserializer=cipherd_dot_v1_dot_crypto__service__pb2.GenerateDataKeyRequest.FromString,
+                    response_serializer=cipherd_dot_v1_dot_crypto__service__pb2.GenerateDataKeyResponse.SerializeToString,
             ),
     }
     generic_handler = grpc.method_handlers_generic_handler(
@@ -412,6 +467,87 @@ class CryptoService:
             '/cipherd.v1.CryptoService/Inspect',
             cipherd_dot_v1_dot_crypto__service__pb2.InspectRequest.SerializeToString,
             cipherd_dot_v1_dot_crypto__service__pb2.InspectResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def ComputeIndex(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/cipherd.v1.CryptoService/ComputeIndex',
+            cipherd_dot_v1_dot_crypto__service__pb2.ComputeIndexRequest.SerializeToString,
+            cipherd_dot_v1_dot_crypto__service__pb2.ComputeIndexResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def ComputeIndexBatch(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/cipherd.v1.CryptoService/ComputeIndexBatch',
+            cipherd_dot_v1_dot_crypto__service__pb2.ComputeIndexBatchRequest.SerializeToString,
+            cipherd_dot_v1_dot_crypto__service__pb2.ComputeIndexBatchResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def GenerateDataKey(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/cipherd.v1.CryptoService/GenerateDataKey',
+            cipherd_dot_v1_dot_crypto__service__pb2.GenerateDataKeyRequest.SerializeToString,
+            cipherd_dot_v1_dot_crypto__service__pb2.GenerateDataKeyResponse.FromString,
             options,
             channel_credentials,
             insecure,

@@ -58,6 +58,19 @@ class CryptoServiceStub:
     """
     Inspect: _grpc.UnaryUnaryMultiCallable[_crypto_service_pb2.InspectRequest, _crypto_service_pb2.InspectResponse]
     """Inspect parses a ciphertext's header without decrypting it."""
+    ComputeIndex: _grpc.UnaryUnaryMultiCallable[_crypto_service_pb2.ComputeIndexRequest, _crypto_service_pb2.ComputeIndexResponse]
+    """ComputeIndex computes a blind index of a value with an index key (MODE_HMAC): a keyed hash that
+    a table can store next to the value's ciphertext and query by equality. It never encrypts.
+    """
+    ComputeIndexBatch: _grpc.UnaryUnaryMultiCallable[_crypto_service_pb2.ComputeIndexBatchRequest, _crypto_service_pb2.ComputeIndexBatchResponse]
+    """ComputeIndexBatch computes the blind indexes of many values with one key and one normalization;
+    each item succeeds or fails on its own.
+    """
+    GenerateDataKey: _grpc.UnaryUnaryMultiCallable[_crypto_service_pb2.GenerateDataKeyRequest, _crypto_service_pb2.GenerateDataKeyResponse]
+    """GenerateDataKey returns a fresh random data key, in plaintext and wrapped (encrypted) with a
+    named key, for encrypting large objects locally. Decrypt unwraps the wrapped key and ReEncrypt
+    rewraps it, like any other ciphertext.
+    """
 
 @_typing.type_check_only
 class CryptoServiceAsyncStub(CryptoServiceStub):
@@ -89,6 +102,19 @@ class CryptoServiceAsyncStub(CryptoServiceStub):
     """
     Inspect: _aio.UnaryUnaryMultiCallable[_crypto_service_pb2.InspectRequest, _crypto_service_pb2.InspectResponse]  # type: ignore[assignment]
     """Inspect parses a ciphertext's header without decrypting it."""
+    ComputeIndex: _aio.UnaryUnaryMultiCallable[_crypto_service_pb2.ComputeIndexRequest, _crypto_service_pb2.ComputeIndexResponse]  # type: ignore[assignment]
+    """ComputeIndex computes a blind index of a value with an index key (MODE_HMAC): a keyed hash that
+    a table can store next to the value's ciphertext and query by equality. It never encrypts.
+    """
+    ComputeIndexBatch: _aio.UnaryUnaryMultiCallable[_crypto_service_pb2.ComputeIndexBatchRequest, _crypto_service_pb2.ComputeIndexBatchResponse]  # type: ignore[assignment]
+    """ComputeIndexBatch computes the blind indexes of many values with one key and one normalization;
+    each item succeeds or fails on its own.
+    """
+    GenerateDataKey: _aio.UnaryUnaryMultiCallable[_crypto_service_pb2.GenerateDataKeyRequest, _crypto_service_pb2.GenerateDataKeyResponse]  # type: ignore[assignment]
+    """GenerateDataKey returns a fresh random data key, in plaintext and wrapped (encrypted) with a
+    named key, for encrypting large objects locally. Decrypt unwraps the wrapped key and ReEncrypt
+    rewraps it, like any other ciphertext.
+    """
 
 class CryptoServiceServicer(metaclass=_abc_1.ABCMeta):
     """CryptoService encrypts and decrypts with named keys that never leave the service.
@@ -165,5 +191,36 @@ class CryptoServiceServicer(metaclass=_abc_1.ABCMeta):
         context: _ServicerContext,
     ) -> _typing.Union[_crypto_service_pb2.InspectResponse, _abc.Awaitable[_crypto_service_pb2.InspectResponse]]:
         """Inspect parses a ciphertext's header without decrypting it."""
+
+    @_abc_1.abstractmethod
+    def ComputeIndex(
+        self,
+        request: _crypto_service_pb2.ComputeIndexRequest,
+        context: _ServicerContext,
+    ) -> _typing.Union[_crypto_service_pb2.ComputeIndexResponse, _abc.Awaitable[_crypto_service_pb2.ComputeIndexResponse]]:
+        """ComputeIndex computes a blind index of a value with an index key (MODE_HMAC): a keyed hash that
+        a table can store next to the value's ciphertext and query by equality. It never encrypts.
+        """
+
+    @_abc_1.abstractmethod
+    def ComputeIndexBatch(
+        self,
+        request: _crypto_service_pb2.ComputeIndexBatchRequest,
+        context: _ServicerContext,
+    ) -> _typing.Union[_crypto_service_pb2.ComputeIndexBatchResponse, _abc.Awaitable[_crypto_service_pb2.ComputeIndexBatchResponse]]:
+        """ComputeIndexBatch computes the blind indexes of many values with one key and one normalization;
+        each item succeeds or fails on its own.
+        """
+
+    @_abc_1.abstractmethod
+    def GenerateDataKey(
+        self,
+        request: _crypto_service_pb2.GenerateDataKeyRequest,
+        context: _ServicerContext,
+    ) -> _typing.Union[_crypto_service_pb2.GenerateDataKeyResponse, _abc.Awaitable[_crypto_service_pb2.GenerateDataKeyResponse]]:
+        """GenerateDataKey returns a fresh random data key, in plaintext and wrapped (encrypted) with a
+        named key, for encrypting large objects locally. Decrypt unwraps the wrapped key and ReEncrypt
+        rewraps it, like any other ciphertext.
+        """
 
 def add_CryptoServiceServicer_to_server(servicer: CryptoServiceServicer, server: _typing.Union[_grpc.Server, _aio.Server]) -> None: ...

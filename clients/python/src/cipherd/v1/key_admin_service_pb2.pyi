@@ -35,7 +35,9 @@ class CreateKeyRequest(_message.Message):
     mode: _keys_pb2.Mode.ValueType
     """mode is version 1's mode; MODE_UNSPECIFIED means MODE_GCM."""
     key_size_bits: _builtins.int
-    """key_size_bits is 128, 192 or 256; 0 means 256. chacha takes 256 only."""
+    """key_size_bits is 128, 192 or 256 for AES modes; chacha, xgcm and hmac take 256 only and siv 512
+    only. 0 means 256, or 512 for siv.
+    """
     allow_unauthenticated: _builtins.bool
     """allow_unauthenticated must be true to create a key in cbc, ctr, cfb, ofb or ecb."""
     @_builtins.property
@@ -308,7 +310,9 @@ class ImportKeyRequest(_message.Message):
     mode: _keys_pb2.Mode.ValueType
     """mode is the imported version's mode; MODE_UNSPECIFIED means MODE_GCM."""
     key_material: _builtins.bytes
-    """key_material is the raw key: 16, 24 or 32 bytes for AES modes, 32 for chacha. Secret."""
+    """key_material is the raw key: 16, 24 or 32 bytes for AES modes, 32 for chacha, xgcm and hmac, 64
+    for siv. Secret.
+    """
     allow_unauthenticated: _builtins.bool
     """allow_unauthenticated must be true to import a key for cbc, ctr, cfb, ofb or ecb."""
     def __init__(

@@ -25,7 +25,7 @@ _sym_db = _symbol_database.Default()
 from google.protobuf import timestamp_pb2 as google_dot_protobuf_dot_timestamp__pb2
 
 
-DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x15\x63ipherd/v1/keys.proto\x12\ncipherd.v1\x1a\x1fgoogle/protobuf/timestamp.proto\"i\n\tKeyPolicy\x12\x1e\n\x16min_decryption_version\x18\x01 \x01(\x05\x12\x1e\n\x16min_encryption_version\x18\x02 \x01(\x05\x12\x1c\n\x14\x61llow_ecb_encryption\x18\x03 \x01(\x08\"\x97\x01\n\nKeyVersion\x12\x0f\n\x07version\x18\x01 \x01(\x05\x12\x1e\n\x04mode\x18\x02 \x01(\x0e\x32\x10.cipherd.v1.Mode\x12\x15\n\rkey_size_bits\x18\x03 \x01(\x05\x12/\n\x0b\x63reate_time\x18\x04 \x01(\x0b\x32\x1a.google.protobuf.Timestamp\x12\x10\n\x08imported\x18\x05 \x01(\x08\"\x81\x01\n\x03Key\x12\x10\n\x08key_name\x18\x01 \x01(\t\x12\x17\n\x0f\x63urrent_version\x18\x02 \x01(\x05\x12(\n\x08versions\x18\x03 \x03(\x0b\x32\x16.cipherd.v1.KeyVersion\x12%\n\x06policy\x18\x04 \x01(\x0b\x32\x15.cipherd.v1.KeyPolicy*\x81\x01\n\x04Mode\x12\x14\n\x10MODE_UNSPECIFIED\x10\x00\x12\x0c\n\x08MODE_GCM\x10\x01\x12\x0f\n\x0bMODE_CHACHA\x10\x02\x12\x0c\n\x08MODE_CBC\x10\x03\x12\x0c\n\x08MODE_CTR\x10\x04\x12\x0c\n\x08MODE_CFB\x10\x05\x12\x0c\n\x08MODE_OFB\x10\x06\x12\x0c\n\x08MODE_ECB\x10\x07\x42[\n\x11io.cipherd.api.v1B\tKeysProtoP\x01Z9github.com/cipherd/cipherd/clients/go/cipherdpb;cipherdpbb\x06proto3')
+DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x15\x63ipherd/v1/keys.proto\x12\ncipherd.v1\x1a\x1fgoogle/protobuf/timestamp.proto\"i\n\tKeyPolicy\x12\x1e\n\x16min_decryption_version\x18\x01 \x01(\x05\x12\x1e\n\x16min_encryption_version\x18\x02 \x01(\x05\x12\x1c\n\x14\x61llow_ecb_encryption\x18\x03 \x01(\x08\"\x97\x01\n\nKeyVersion\x12\x0f\n\x07version\x18\x01 \x01(\x05\x12\x1e\n\x04mode\x18\x02 \x01(\x0e\x32\x10.cipherd.v1.Mode\x12\x15\n\rkey_size_bits\x18\x03 \x01(\x05\x12/\n\x0b\x63reate_time\x18\x04 \x01(\x0b\x32\x1a.google.protobuf.Timestamp\x12\x10\n\x08imported\x18\x05 \x01(\x08\"\x81\x01\n\x03Key\x12\x10\n\x08key_name\x18\x01 \x01(\t\x12\x17\n\x0f\x63urrent_version\x18\x02 \x01(\x05\x12(\n\x08versions\x18\x03 \x03(\x0b\x32\x16.cipherd.v1.KeyVersion\x12%\n\x06policy\x18\x04 \x01(\x0b\x32\x15.cipherd.v1.KeyPolicy*\xad\x01\n\x04Mode\x12\x14\n\x10MODE_UNSPECIFIED\x10\x00\x12\x0c\n\x08MODE_GCM\x10\x01\x12\x0f\n\x0bMODE_CHACHA\x10\x02\x12\x0c\n\x08MODE_CBC\x10\x03\x12\x0c\n\x08MODE_CTR\x10\x04\x12\x0c\n\x08MODE_CFB\x10\x05\x12\x0c\n\x08MODE_OFB\x10\x06\x12\x0c\n\x08MODE_ECB\x10\x07\x12\r\n\tMODE_XGCM\x10\x08\x12\x0c\n\x08MODE_SIV\x10\t\x12\r\n\tMODE_HMAC\x10\nB[\n\x11io.cipherd.api.v1B\tKeysProtoP\x01Z9github.com/cipherd/cipherd/clients/go/cipherdpb;cipherdpbb\x06proto3')
 
 _globals = globals()
 _builder.BuildMessageAndEnumDescriptors(DESCRIPTOR, _globals)
@@ -34,7 +34,7 @@ if not _descriptor._USE_C_DESCRIPTORS:
   _globals['DESCRIPTOR']._loaded_options = None
   _globals['DESCRIPTOR']._serialized_options = b'\n\021io.cipherd.api.v1B\tKeysProtoP\001Z9github.com/cipherd/cipherd/clients/go/cipherdpb;cipherdpb'
   _globals['_MODE']._serialized_start=464
-  _globals['_MODE']._serialized_end=593
+  _globals['_MODE']._serialized_end=637
   _globals['_KEYPOLICY']._serialized_start=70
   _globals['_KEYPOLICY']._serialized_end=175
   _globals['_KEYVERSION']._serialized_start=178

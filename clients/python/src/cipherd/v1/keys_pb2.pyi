@@ -44,6 +44,21 @@ class _ModeEnumTypeWrapper(_enum_type_wrapper._EnumTypeWrapper[_Mode.ValueType],
     """MODE_ECB is AES-ECB with PKCS#7 padding. Unauthenticated and leaks equal blocks: decrypt-only
     unless the key's policy sets allow_ecb_encryption. Header name "ecb".
     """
+    MODE_XGCM: _Mode.ValueType  # 8
+    """MODE_XGCM is XAES-256-GCM (c2sp.org/XAES-256-GCM): a 24-byte random nonce, a 16-byte tag (AEAD),
+    256-bit keys only. Its nonces are long enough to draw at random without a limit on the number of
+    messages per key version, so it is the mode to choose for keys that encrypt a lot. Header name "xgcm".
+    """
+    MODE_SIV: _Mode.ValueType  # 9
+    """MODE_SIV is AES-SIV (RFC 5297, AES-CMAC-SIV) with a 512-bit key: deterministic authenticated
+    encryption. The same plaintext and context under the same key version always give the same
+    ciphertext, so a column can be searched for equality; that also tells anyone who sees two
+    ciphertexts whether their plaintexts are equal. Only created when asked for. Header name "siv".
+    """
+    MODE_HMAC: _Mode.ValueType  # 10
+    """MODE_HMAC is an index key: HMAC-SHA-256 with a 256-bit key, for ComputeIndex only. It never
+    encrypts or decrypts, and never appears in a ciphertext header.
+    """
 
 class Mode(_Mode, metaclass=_ModeEnumTypeWrapper):
     """Mode is the cipher mode of one key version. Each version has exactly one mode, fixed when the
@@ -67,6 +82,21 @@ MODE_OFB: Mode.ValueType  # 6
 MODE_ECB: Mode.ValueType  # 7
 """MODE_ECB is AES-ECB with PKCS#7 padding. Unauthenticated and leaks equal blocks: decrypt-only
 unless the key's policy sets allow_ecb_encryption. Header name "ecb".
+"""
+MODE_XGCM: Mode.ValueType  # 8
+"""MODE_XGCM is XAES-256-GCM (c2sp.org/XAES-256-GCM): a 24-byte random nonce, a 16-byte tag (AEAD),
+256-bit keys only. Its nonces are long enough to draw at random without a limit on the number of
+messages per key version, so it is the mode to choose for keys that encrypt a lot. Header name "xgcm".
+"""
+MODE_SIV: Mode.ValueType  # 9
+"""MODE_SIV is AES-SIV (RFC 5297, AES-CMAC-SIV) with a 512-bit key: deterministic authenticated
+encryption. The same plaintext and context under the same key version always give the same
+ciphertext, so a column can be searched for equality; that also tells anyone who sees two
+ciphertexts whether their plaintexts are equal. Only created when asked for. Header name "siv".
+"""
+MODE_HMAC: Mode.ValueType  # 10
+"""MODE_HMAC is an index key: HMAC-SHA-256 with a 256-bit key, for ComputeIndex only. It never
+encrypts or decrypts, and never appears in a ciphertext header.
 """
 Global___Mode: _TypeAlias = Mode  # noqa: Y015
 
@@ -122,7 +152,9 @@ class KeyVersion(_message.Message):
     mode: Global___Mode.ValueType
     """mode is the cipher mode this version encrypts and decrypts with."""
     key_size_bits: _builtins.int
-    """key_size_bits is the key length: 128, 192 or 256 (256 for chacha)."""
+    """key_size_bits is the key length: 128, 192 or 256 for AES modes, 256 for chacha, xgcm and hmac,
+    512 for siv.
+    """
     imported: _builtins.bool
     """imported is true when the key bytes were supplied by ImportKey rather than generated here."""
     @_builtins.property

@@ -249,6 +249,144 @@ export interface InspectResponse {
   behindCurrent: boolean;
 }
 
+/**
+ * Normalization says how a value is made canonical before it is indexed, so that values a user
+ * considers equal get equal indexes. Each step is explicit: the same options must be given when the
+ * index is stored and when it is queried. The steps run in this order, each only if set; any step
+ * needs the value to be UTF-8 text (INVALID_ARGUMENT otherwise).
+ */
+export interface Normalization {
+  /** trim removes leading and trailing characters with the Unicode White_Space property. */
+  trim: boolean;
+  /**
+   * nfkc applies Unicode Normalization Form KC (compatibility composition), so that, e.g., a
+   * full-width "Ａ" and "A", or a ligature "ﬁ" and "fi", are equal.
+   */
+  nfkc: boolean;
+  /**
+   * casefold applies Unicode full default case folding (CaseFolding.txt, statuses C and F), so
+   * that, e.g., "Straße" and "STRASSE" are equal.
+   */
+  casefold: boolean;
+}
+
+/** ComputeIndexRequest is one value to index. */
+export interface ComputeIndexRequest {
+  /** key_name is the index key, a key whose versions are MODE_HMAC. */
+  keyName: string;
+  /** value is the value to index. Secret. */
+  value: Uint8Array;
+  /** normalization is applied to value first; absent means none (the bytes are hashed as given). */
+  normalization:
+    | Normalization
+    | undefined;
+  /**
+   * length_bytes truncates the index to its first length_bytes bytes: 8 to 32; 0 means 32 (the
+   * whole HMAC-SHA-256). Shorter indexes leak less and collide more; keep one length per column.
+   */
+  lengthBytes: number;
+  /** key_version computes the index under that version; 0 means the current version. */
+  keyVersion: number;
+  /**
+   * all_versions also returns the index under every version that may still be used (from the
+   * key's min_decryption_version up), so a query can match rows indexed before a rotation.
+   */
+  allVersions: boolean;
+}
+
+/** ComputeIndexResponse is the blind index of one value. */
+export interface ComputeIndexResponse {
+  /** index is HMAC-SHA-256(key, normalized value), truncated to length_bytes. */
+  index: Uint8Array;
+  /** key_version is the version that computed index. */
+  keyVersion: number;
+  /** versions holds the index under each usable version, newest first, when all_versions was set. */
+  versions: VersionedIndex[];
+}
+
+/** VersionedIndex is a value's index under one key version. */
+export interface VersionedIndex {
+  /** key_version is the version that computed index. */
+  keyVersion: number;
+  /** index is the truncated HMAC under that version. */
+  index: Uint8Array;
+}
+
+/** ComputeIndexBatchRequest is many values to index with one key, normalization and length. */
+export interface ComputeIndexBatchRequest {
+  /** key_name is the index key every item is indexed with, at its current version. */
+  keyName: string;
+  /** normalization is applied to every item, as in ComputeIndexRequest. */
+  normalization:
+    | Normalization
+    | undefined;
+  /** length_bytes is the index length for every item, as in ComputeIndexRequest. */
+  lengthBytes: number;
+  /** items are the values; at most the server's max batch items. */
+  items: ComputeIndexBatchItem[];
+}
+
+/** ComputeIndexBatchItem is one value of a batch. */
+export interface ComputeIndexBatchItem {
+  /** reference is the caller's label for the item, echoed in its result. */
+  reference: string;
+  /** value is the value to index. Secret. */
+  value: Uint8Array;
+}
+
+/** ComputeIndexBatchResponse has one result per item, in request order. */
+export interface ComputeIndexBatchResponse {
+  /** results has exactly one entry per request item, in the same order. */
+  results: ComputeIndexBatchResult[];
+}
+
+/** ComputeIndexBatchResult is the outcome of one item. */
+export interface ComputeIndexBatchResult {
+  /** reference is the item's reference. */
+  reference: string;
+  /** index is the item's blind index. */
+  index?:
+    | Uint8Array
+    | undefined;
+  /** error is why the item failed, e.g. a value that is not UTF-8 when normalization needs text. */
+  error?:
+    | ItemError
+    | undefined;
+  /** key_version is the version that computed the index (0 on error). */
+  keyVersion: number;
+}
+
+/** GenerateDataKeyRequest asks for a new data key wrapped by a named key. */
+export interface GenerateDataKeyRequest {
+  /** key_name is the key that wraps the data key, at its current version. Not an index key. */
+  keyName: string;
+  /** key_size_bits is the data key's length: 128 or 256; 0 means 256. */
+  keySizeBits: number;
+  /**
+   * context is bound to the wrapped key as in EncryptRequest; the same bytes must be given to
+   * Decrypt to unwrap it.
+   */
+  context: Uint8Array;
+  /**
+   * omit_plaintext leaves plaintext_key empty, for a caller that stores the wrapped key now and
+   * unwraps it later (or has another service do so).
+   */
+  omitPlaintext: boolean;
+}
+
+/** GenerateDataKeyResponse is a data key in plaintext and wrapped. */
+export interface GenerateDataKeyResponse {
+  /** plaintext_key is the data key. Secret: use it, then overwrite it; store only wrapped_key. */
+  plaintextKey: Uint8Array;
+  /**
+   * wrapped_key is the data key encrypted with the named key: an ordinary ciphertext
+   * "<NAME/vVERSION:MODE>BASE64" whose plaintext is the key bytes.
+   */
+  wrappedKey: string;
+  /** key_version is the version that wrapped it. */
+  keyVersion: number;
+}
+
 function createBaseItemError(): ItemError {
   return { code: 0, message: "" };
 }
@@ -2217,6 +2355,977 @@ export const InspectResponse: MessageFns<InspectResponse> = {
   },
 };
 
+function createBaseNormalization(): Normalization {
+  return { trim: false, nfkc: false, casefold: false };
+}
+
+export const Normalization: MessageFns<Normalization> = {
+  encode(message: Normalization, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.trim !== false) {
+      writer.uint32(8).bool(message.trim);
+    }
+    if (message.nfkc !== false) {
+      writer.uint32(16).bool(message.nfkc);
+    }
+    if (message.casefold !== false) {
+      writer.uint32(24).bool(message.casefold);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): Normalization {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const end = length === undefined ? reader.len : reader.pos + length;
+    const message = createBaseNormalization();
+    while (reader.pos < end) {
+      const tag = reader.uint32();
+      switch (tag >>> 3) {
+        case 1: {
+          if (tag !== 8) {
+            break;
+          }
+
+          message.trim = reader.bool();
+          continue;
+        }
+        case 2: {
+          if (tag !== 16) {
+            break;
+          }
+
+          message.nfkc = reader.bool();
+          continue;
+        }
+        case 3: {
+          if (tag !== 24) {
+            break;
+          }
+
+          message.casefold = reader.bool();
+          continue;
+        }
+      }
+      if ((tag & 7) === 4 || tag === 0) {
+        break;
+      }
+      reader.skip(tag & 7);
+    }
+    return message;
+  },
+
+  fromJSON(object: any): Normalization {
+    return {
+      trim: isSet(object.trim) ? globalThis.Boolean(object.trim) : false,
+      nfkc: isSet(object.nfkc) ? globalThis.Boolean(object.nfkc) : false,
+      casefold: isSet(object.casefold) ? globalThis.Boolean(object.casefold) : false,
+    };
+  },
+
+  toJSON(message: Normalization): unknown {
+    const obj: any = {};
+    if (message.trim !== false) {
+      obj.trim = message.trim;
+    }
+    if (message.nfkc !== false) {
+      obj.nfkc = message.nfkc;
+    }
+    if (message.casefold !== false) {
+      obj.casefold = message.casefold;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<Normalization>, I>>(base?: I): Normalization {
+    return Normalization.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<Normalization>, I>>(object: I): Normalization {
+    const message = createBaseNormalization();
+    message.trim = object.trim ?? false;
+    message.nfkc = object.nfkc ?? false;
+    message.casefold = object.casefold ?? false;
+    return message;
+  },
+};
+
+function createBaseComputeIndexRequest(): ComputeIndexRequest {
+  return {
+    keyName: "",
+    value: new Uint8Array(0),
+    normalization: undefined,
+    lengthBytes: 0,
+    keyVersion: 0,
+    allVersions: false,
+  };
+}
+
+export const ComputeIndexRequest: MessageFns<ComputeIndexRequest> = {
+  encode(message: ComputeIndexRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.keyName !== "") {
+      writer.uint32(10).string(message.keyName);
+    }
+    if (message.value.length !== 0) {
+      writer.uint32(18).bytes(message.value);
+    }
+    if (message.normalization !== undefined) {
+      Normalization.encode(message.normalization, writer.uint32(26).fork()).join();
+    }
+    if (message.lengthBytes !== 0) {
+      writer.uint32(32).int32(message.lengthBytes);
+    }
+    if (message.keyVersion !== 0) {
+      writer.uint32(40).int32(message.keyVersion);
+    }
+    if (message.allVersions !== false) {
+      writer.uint32(48).bool(message.allVersions);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ComputeIndexRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const end = length === undefined ? reader.len : reader.pos + length;
+    const message = createBaseComputeIndexRequest();
+    while (reader.pos < end) {
+      const tag = reader.uint32();
+      switch (tag >>> 3) {
+        case 1: {
+          if (tag !== 10) {
+            break;
+          }
+
+          message.keyName = reader.string();
+          continue;
+        }
+        case 2: {
+          if (tag !== 18) {
+            break;
+          }
+
+          message.value = reader.bytes();
+          continue;
+        }
+        case 3: {
+          if (tag !== 26) {
+            break;
+          }
+
+          message.normalization = Normalization.decode(reader, reader.uint32());
+          continue;
+        }
+        case 4: {
+          if (tag !== 32) {
+            break;
+          }
+
+          message.lengthBytes = reader.int32();
+          continue;
+        }
+        case 5: {
+          if (tag !== 40) {
+            break;
+          }
+
+          message.keyVersion = reader.int32();
+          continue;
+        }
+        case 6: {
+          if (tag !== 48) {
+            break;
+          }
+
+          message.allVersions = reader.bool();
+          continue;
+        }
+      }
+      if ((tag & 7) === 4 || tag === 0) {
+        break;
+      }
+      reader.skip(tag & 7);
+    }
+    return message;
+  },
+
+  fromJSON(object: any): ComputeIndexRequest {
+    return {
+      keyName: isSet(object.keyName) ? globalThis.String(object.keyName) : "",
+      value: isSet(object.value) ? bytesFromBase64(object.value) : new Uint8Array(0),
+      normalization: isSet(object.normalization) ? Normalization.fromJSON(object.normalization) : undefined,
+      lengthBytes: isSet(object.lengthBytes) ? globalThis.Number(object.lengthBytes) : 0,
+      keyVersion: isSet(object.keyVersion) ? globalThis.Number(object.keyVersion) : 0,
+      allVersions: isSet(object.allVersions) ? globalThis.Boolean(object.allVersions) : false,
+    };
+  },
+
+  toJSON(message: ComputeIndexRequest): unknown {
+    const obj: any = {};
+    if (message.keyName !== "") {
+      obj.keyName = message.keyName;
+    }
+    if (message.value.length !== 0) {
+      obj.value = base64FromBytes(message.value);
+    }
+    if (message.normalization !== undefined) {
+      obj.normalization = Normalization.toJSON(message.normalization);
+    }
+    if (message.lengthBytes !== 0) {
+      obj.lengthBytes = Math.round(message.lengthBytes);
+    }
+    if (message.keyVersion !== 0) {
+      obj.keyVersion = Math.round(message.keyVersion);
+    }
+    if (message.allVersions !== false) {
+      obj.allVersions = message.allVersions;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<ComputeIndexRequest>, I>>(base?: I): ComputeIndexRequest {
+    return ComputeIndexRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<ComputeIndexRequest>, I>>(object: I): ComputeIndexRequest {
+    const message = createBaseComputeIndexRequest();
+    message.keyName = object.keyName ?? "";
+    message.value = object.value ?? new Uint8Array(0);
+    message.normalization = (object.normalization !== undefined && object.normalization !== null)
+      ? Normalization.fromPartial(object.normalization)
+      : undefined;
+    message.lengthBytes = object.lengthBytes ?? 0;
+    message.keyVersion = object.keyVersion ?? 0;
+    message.allVersions = object.allVersions ?? false;
+    return message;
+  },
+};
+
+function createBaseComputeIndexResponse(): ComputeIndexResponse {
+  return { index: new Uint8Array(0), keyVersion: 0, versions: [] };
+}
+
+export const ComputeIndexResponse: MessageFns<ComputeIndexResponse> = {
+  encode(message: ComputeIndexResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.index.length !== 0) {
+      writer.uint32(10).bytes(message.index);
+    }
+    if (message.keyVersion !== 0) {
+      writer.uint32(16).int32(message.keyVersion);
+    }
+    for (const v of message.versions) {
+      VersionedIndex.encode(v!, writer.uint32(26).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ComputeIndexResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const end = length === undefined ? reader.len : reader.pos + length;
+    const message = createBaseComputeIndexResponse();
+    while (reader.pos < end) {
+      const tag = reader.uint32();
+      switch (tag >>> 3) {
+        case 1: {
+          if (tag !== 10) {
+            break;
+          }
+
+          message.index = reader.bytes();
+          continue;
+        }
+        case 2: {
+          if (tag !== 16) {
+            break;
+          }
+
+          message.keyVersion = reader.int32();
+          continue;
+        }
+        case 3: {
+          if (tag !== 26) {
+            break;
+          }
+
+          message.versions.push(VersionedIndex.decode(reader, reader.uint32()));
+          continue;
+        }
+      }
+      if ((tag & 7) === 4 || tag === 0) {
+        break;
+      }
+      reader.skip(tag & 7);
+    }
+    return message;
+  },
+
+  fromJSON(object: any): ComputeIndexResponse {
+    return {
+      index: isSet(object.index) ? bytesFromBase64(object.index) : new Uint8Array(0),
+      keyVersion: isSet(object.keyVersion) ? globalThis.Number(object.keyVersion) : 0,
+      versions: globalThis.Array.isArray(object?.versions)
+        ? object.versions.map((e: any) => VersionedIndex.fromJSON(e))
+        : [],
+    };
+  },
+
+  toJSON(message: ComputeIndexResponse): unknown {
+    const obj: any = {};
+    if (message.index.length !== 0) {
+      obj.index = base64FromBytes(message.index);
+    }
+    if (message.keyVersion !== 0) {
+      obj.keyVersion = Math.round(message.keyVersion);
+    }
+    if (message.versions?.length) {
+      obj.versions = message.versions.map((e) => VersionedIndex.toJSON(e));
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<ComputeIndexResponse>, I>>(base?: I): ComputeIndexResponse {
+    return ComputeIndexResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<ComputeIndexResponse>, I>>(object: I): ComputeIndexResponse {
+    const message = createBaseComputeIndexResponse();
+    message.index = object.index ?? new Uint8Array(0);
+    message.keyVersion = object.keyVersion ?? 0;
+    message.versions = object.versions?.map((e) => VersionedIndex.fromPartial(e)) || [];
+    return message;
+  },
+};
+
+function createBaseVersionedIndex(): VersionedIndex {
+  return { keyVersion: 0, index: new Uint8Array(0) };
+}
+
+export const VersionedIndex: MessageFns<VersionedIndex> = {
+  encode(message: VersionedIndex, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.keyVersion !== 0) {
+      writer.uint32(8).int32(message.keyVersion);
+    }
+    if (message.index.length !== 0) {
+      writer.uint32(18).bytes(message.index);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): VersionedIndex {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const end = length === undefined ? reader.len : reader.pos + length;
+    const message = createBaseVersionedIndex();
+    while (reader.pos < end) {
+      const tag = reader.uint32();
+      switch (tag >>> 3) {
+        case 1: {
+          if (tag !== 8) {
+            break;
+          }
+
+          message.keyVersion = reader.int32();
+          continue;
+        }
+        case 2: {
+          if (tag !== 18) {
+            break;
+          }
+
+          message.index = reader.bytes();
+          continue;
+        }
+      }
+      if ((tag & 7) === 4 || tag === 0) {
+        break;
+      }
+      reader.skip(tag & 7);
+    }
+    return message;
+  },
+
+  fromJSON(object: any): VersionedIndex {
+    return {
+      keyVersion: isSet(object.keyVersion) ? globalThis.Number(object.keyVersion) : 0,
+      index: isSet(object.index) ? bytesFromBase64(object.index) : new Uint8Array(0),
+    };
+  },
+
+  toJSON(message: VersionedIndex): unknown {
+    const obj: any = {};
+    if (message.keyVersion !== 0) {
+      obj.keyVersion = Math.round(message.keyVersion);
+    }
+    if (message.index.length !== 0) {
+      obj.index = base64FromBytes(message.index);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<VersionedIndex>, I>>(base?: I): VersionedIndex {
+    return VersionedIndex.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<VersionedIndex>, I>>(object: I): VersionedIndex {
+    const message = createBaseVersionedIndex();
+    message.keyVersion = object.keyVersion ?? 0;
+    message.index = object.index ?? new Uint8Array(0);
+    return message;
+  },
+};
+
+function createBaseComputeIndexBatchRequest(): ComputeIndexBatchRequest {
+  return { keyName: "", normalization: undefined, lengthBytes: 0, items: [] };
+}
+
+export const ComputeIndexBatchRequest: MessageFns<ComputeIndexBatchRequest> = {
+  encode(message: ComputeIndexBatchRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.keyName !== "") {
+      writer.uint32(10).string(message.keyName);
+    }
+    if (message.normalization !== undefined) {
+      Normalization.encode(message.normalization, writer.uint32(18).fork()).join();
+    }
+    if (message.lengthBytes !== 0) {
+      writer.uint32(24).int32(message.lengthBytes);
+    }
+    for (const v of message.items) {
+      ComputeIndexBatchItem.encode(v!, writer.uint32(34).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ComputeIndexBatchRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const end = length === undefined ? reader.len : reader.pos + length;
+    const message = createBaseComputeIndexBatchRequest();
+    while (reader.pos < end) {
+      const tag = reader.uint32();
+      switch (tag >>> 3) {
+        case 1: {
+          if (tag !== 10) {
+            break;
+          }
+
+          message.keyName = reader.string();
+          continue;
+        }
+        case 2: {
+          if (tag !== 18) {
+            break;
+          }
+
+          message.normalization = Normalization.decode(reader, reader.uint32());
+          continue;
+        }
+        case 3: {
+          if (tag !== 24) {
+            break;
+          }
+
+          message.lengthBytes = reader.int32();
+          continue;
+        }
+        case 4: {
+          if (tag !== 34) {
+            break;
+          }
+
+          message.items.push(ComputeIndexBatchItem.decode(reader, reader.uint32()));
+          continue;
+        }
+      }
+      if ((tag & 7) === 4 || tag === 0) {
+        break;
+      }
+      reader.skip(tag & 7);
+    }
+    return message;
+  },
+
+  fromJSON(object: any): ComputeIndexBatchRequest {
+    return {
+      keyName: isSet(object.keyName) ? globalThis.String(object.keyName) : "",
+      normalization: isSet(object.normalization) ? Normalization.fromJSON(object.normalization) : undefined,
+      lengthBytes: isSet(object.lengthBytes) ? globalThis.Number(object.lengthBytes) : 0,
+      items: globalThis.Array.isArray(object?.items)
+        ? object.items.map((e: any) => ComputeIndexBatchItem.fromJSON(e))
+        : [],
+    };
+  },
+
+  toJSON(message: ComputeIndexBatchRequest): unknown {
+    const obj: any = {};
+    if (message.keyName !== "") {
+      obj.keyName = message.keyName;
+    }
+    if (message.normalization !== undefined) {
+      obj.normalization = Normalization.toJSON(message.normalization);
+    }
+    if (message.lengthBytes !== 0) {
+      obj.lengthBytes = Math.round(message.lengthBytes);
+    }
+    if (message.items?.length) {
+      obj.items = message.items.map((e) => ComputeIndexBatchItem.toJSON(e));
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<ComputeIndexBatchRequest>, I>>(base?: I): ComputeIndexBatchRequest {
+    return ComputeIndexBatchRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<ComputeIndexBatchRequest>, I>>(object: I): ComputeIndexBatchRequest {
+    const message = createBaseComputeIndexBatchRequest();
+    message.keyName = object.keyName ?? "";
+    message.normalization = (object.normalization !== undefined && object.normalization !== null)
+      ? Normalization.fromPartial(object.normalization)
+      : undefined;
+    message.lengthBytes = object.lengthBytes ?? 0;
+    message.items = object.items?.map((e) => ComputeIndexBatchItem.fromPartial(e)) || [];
+    return message;
+  },
+};
+
+function createBaseComputeIndexBatchItem(): ComputeIndexBatchItem {
+  return { reference: "", value: new Uint8Array(0) };
+}
+
+export const ComputeIndexBatchItem: MessageFns<ComputeIndexBatchItem> = {
+  encode(message: ComputeIndexBatchItem, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.reference !== "") {
+      writer.uint32(10).string(message.reference);
+    }
+    if (message.value.length !== 0) {
+      writer.uint32(18).bytes(message.value);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ComputeIndexBatchItem {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const end = length === undefined ? reader.len : reader.pos + length;
+    const message = createBaseComputeIndexBatchItem();
+    while (reader.pos < end) {
+      const tag = reader.uint32();
+      switch (tag >>> 3) {
+        case 1: {
+          if (tag !== 10) {
+            break;
+          }
+
+          message.reference = reader.string();
+          continue;
+        }
+        case 2: {
+          if (tag !== 18) {
+            break;
+          }
+
+          message.value = reader.bytes();
+          continue;
+        }
+      }
+      if ((tag & 7) === 4 || tag === 0) {
+        break;
+      }
+      reader.skip(tag & 7);
+    }
+    return message;
+  },
+
+  fromJSON(object: any): ComputeIndexBatchItem {
+    return {
+      reference: isSet(object.reference) ? globalThis.String(object.reference) : "",
+      value: isSet(object.value) ? bytesFromBase64(object.value) : new Uint8Array(0),
+    };
+  },
+
+  toJSON(message: ComputeIndexBatchItem): unknown {
+    const obj: any = {};
+    if (message.reference !== "") {
+      obj.reference = message.reference;
+    }
+    if (message.value.length !== 0) {
+      obj.value = base64FromBytes(message.value);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<ComputeIndexBatchItem>, I>>(base?: I): ComputeIndexBatchItem {
+    return ComputeIndexBatchItem.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<ComputeIndexBatchItem>, I>>(object: I): ComputeIndexBatchItem {
+    const message = createBaseComputeIndexBatchItem();
+    message.reference = object.reference ?? "";
+    message.value = object.value ?? new Uint8Array(0);
+    return message;
+  },
+};
+
+function createBaseComputeIndexBatchResponse(): ComputeIndexBatchResponse {
+  return { results: [] };
+}
+
+export const ComputeIndexBatchResponse: MessageFns<ComputeIndexBatchResponse> = {
+  encode(message: ComputeIndexBatchResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    for (const v of message.results) {
+      ComputeIndexBatchResult.encode(v!, writer.uint32(10).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ComputeIndexBatchResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const end = length === undefined ? reader.len : reader.pos + length;
+    const message = createBaseComputeIndexBatchResponse();
+    while (reader.pos < end) {
+      const tag = reader.uint32();
+      switch (tag >>> 3) {
+        case 1: {
+          if (tag !== 10) {
+            break;
+          }
+
+          message.results.push(ComputeIndexBatchResult.decode(reader, reader.uint32()));
+          continue;
+        }
+      }
+      if ((tag & 7) === 4 || tag === 0) {
+        break;
+      }
+      reader.skip(tag & 7);
+    }
+    return message;
+  },
+
+  fromJSON(object: any): ComputeIndexBatchResponse {
+    return {
+      results: globalThis.Array.isArray(object?.results)
+        ? object.results.map((e: any) => ComputeIndexBatchResult.fromJSON(e))
+        : [],
+    };
+  },
+
+  toJSON(message: ComputeIndexBatchResponse): unknown {
+    const obj: any = {};
+    if (message.results?.length) {
+      obj.results = message.results.map((e) => ComputeIndexBatchResult.toJSON(e));
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<ComputeIndexBatchResponse>, I>>(base?: I): ComputeIndexBatchResponse {
+    return ComputeIndexBatchResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<ComputeIndexBatchResponse>, I>>(object: I): ComputeIndexBatchResponse {
+    const message = createBaseComputeIndexBatchResponse();
+    message.results = object.results?.map((e) => ComputeIndexBatchResult.fromPartial(e)) || [];
+    return message;
+  },
+};
+
+function createBaseComputeIndexBatchResult(): ComputeIndexBatchResult {
+  return { reference: "", index: undefined, error: undefined, keyVersion: 0 };
+}
+
+export const ComputeIndexBatchResult: MessageFns<ComputeIndexBatchResult> = {
+  encode(message: ComputeIndexBatchResult, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.reference !== "") {
+      writer.uint32(10).string(message.reference);
+    }
+    if (message.index !== undefined) {
+      writer.uint32(18).bytes(message.index);
+    }
+    if (message.error !== undefined) {
+      ItemError.encode(message.error, writer.uint32(26).fork()).join();
+    }
+    if (message.keyVersion !== 0) {
+      writer.uint32(32).int32(message.keyVersion);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ComputeIndexBatchResult {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const end = length === undefined ? reader.len : reader.pos + length;
+    const message = createBaseComputeIndexBatchResult();
+    while (reader.pos < end) {
+      const tag = reader.uint32();
+      switch (tag >>> 3) {
+        case 1: {
+          if (tag !== 10) {
+            break;
+          }
+
+          message.reference = reader.string();
+          continue;
+        }
+        case 2: {
+          if (tag !== 18) {
+            break;
+          }
+
+          message.index = reader.bytes();
+          continue;
+        }
+        case 3: {
+          if (tag !== 26) {
+            break;
+          }
+
+          message.error = ItemError.decode(reader, reader.uint32());
+          continue;
+        }
+        case 4: {
+          if (tag !== 32) {
+            break;
+          }
+
+          message.keyVersion = reader.int32();
+          continue;
+        }
+      }
+      if ((tag & 7) === 4 || tag === 0) {
+        break;
+      }
+      reader.skip(tag & 7);
+    }
+    return message;
+  },
+
+  fromJSON(object: any): ComputeIndexBatchResult {
+    return {
+      reference: isSet(object.reference) ? globalThis.String(object.reference) : "",
+      index: isSet(object.index) ? bytesFromBase64(object.index) : undefined,
+      error: isSet(object.error) ? ItemError.fromJSON(object.error) : undefined,
+      keyVersion: isSet(object.keyVersion) ? globalThis.Number(object.keyVersion) : 0,
+    };
+  },
+
+  toJSON(message: ComputeIndexBatchResult): unknown {
+    const obj: any = {};
+    if (message.reference !== "") {
+      obj.reference = message.reference;
+    }
+    if (message.index !== undefined) {
+      obj.index = base64FromBytes(message.index);
+    }
+    if (message.error !== undefined) {
+      obj.error = ItemError.toJSON(message.error);
+    }
+    if (message.keyVersion !== 0) {
+      obj.keyVersion = Math.round(message.keyVersion);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<ComputeIndexBatchResult>, I>>(base?: I): ComputeIndexBatchResult {
+    return ComputeIndexBatchResult.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<ComputeIndexBatchResult>, I>>(object: I): ComputeIndexBatchResult {
+    const message = createBaseComputeIndexBatchResult();
+    message.reference = object.reference ?? "";
+    message.index = object.index ?? undefined;
+    message.error = (object.error !== undefined && object.error !== null)
+      ? ItemError.fromPartial(object.error)
+      : undefined;
+    message.keyVersion = object.keyVersion ?? 0;
+    return message;
+  },
+};
+
+function createBaseGenerateDataKeyRequest(): GenerateDataKeyRequest {
+  return { keyName: "", keySizeBits: 0, context: new Uint8Array(0), omitPlaintext: false };
+}
+
+export const GenerateDataKeyRequest: MessageFns<GenerateDataKeyRequest> = {
+  encode(message: GenerateDataKeyRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.keyName !== "") {
+      writer.uint32(10).string(message.keyName);
+    }
+    if (message.keySizeBits !== 0) {
+      writer.uint32(16).int32(message.keySizeBits);
+    }
+    if (message.context.length !== 0) {
+      writer.uint32(26).bytes(message.context);
+    }
+    if (message.omitPlaintext !== false) {
+      writer.uint32(32).bool(message.omitPlaintext);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): GenerateDataKeyRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const end = length === undefined ? reader.len : reader.pos + length;
+    const message = createBaseGenerateDataKeyRequest();
+    while (reader.pos < end) {
+      const tag = reader.uint32();
+      switch (tag >>> 3) {
+        case 1: {
+          if (tag !== 10) {
+            break;
+          }
+
+          message.keyName = reader.string();
+          continue;
+        }
+        case 2: {
+          if (tag !== 16) {
+            break;
+          }
+
+          message.keySizeBits = reader.int32();
+          continue;
+        }
+        case 3: {
+          if (tag !== 26) {
+            break;
+          }
+
+          message.context = reader.bytes();
+          continue;
+        }
+        case 4: {
+          if (tag !== 32) {
+            break;
+          }
+
+          message.omitPlaintext = reader.bool();
+          continue;
+        }
+      }
+      if ((tag & 7) === 4 || tag === 0) {
+        break;
+      }
+      reader.skip(tag & 7);
+    }
+    return message;
+  },
+
+  fromJSON(object: any): GenerateDataKeyRequest {
+    return {
+      keyName: isSet(object.keyName) ? globalThis.String(object.keyName) : "",
+      keySizeBits: isSet(object.keySizeBits) ? globalThis.Number(object.keySizeBits) : 0,
+      context: isSet(object.context) ? bytesFromBase64(object.context) : new Uint8Array(0),
+      omitPlaintext: isSet(object.omitPlaintext) ? globalThis.Boolean(object.omitPlaintext) : false,
+    };
+  },
+
+  toJSON(message: GenerateDataKeyRequest): unknown {
+    const obj: any = {};
+    if (message.keyName !== "") {
+      obj.keyName = message.keyName;
+    }
+    if (message.keySizeBits !== 0) {
+      obj.keySizeBits = Math.round(message.keySizeBits);
+    }
+    if (message.context.length !== 0) {
+      obj.context = base64FromBytes(message.context);
+    }
+    if (message.omitPlaintext !== false) {
+      obj.omitPlaintext = message.omitPlaintext;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<GenerateDataKeyRequest>, I>>(base?: I): GenerateDataKeyRequest {
+    return GenerateDataKeyRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<GenerateDataKeyRequest>, I>>(object: I): GenerateDataKeyRequest {
+    const message = createBaseGenerateDataKeyRequest();
+    message.keyName = object.keyName ?? "";
+    message.keySizeBits = object.keySizeBits ?? 0;
+    message.context = object.context ?? new Uint8Array(0);
+    message.omitPlaintext = object.omitPlaintext ?? false;
+    return message;
+  },
+};
+
+function createBaseGenerateDataKeyResponse(): GenerateDataKeyResponse {
+  return { plaintextKey: new Uint8Array(0), wrappedKey: "", keyVersion: 0 };
+}
+
+export const GenerateDataKeyResponse: MessageFns<GenerateDataKeyResponse> = {
+  encode(message: GenerateDataKeyResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.plaintextKey.length !== 0) {
+      writer.uint32(10).bytes(message.plaintextKey);
+    }
+    if (message.wrappedKey !== "") {
+      writer.uint32(18).string(message.wrappedKey);
+    }
+    if (message.keyVersion !== 0) {
+      writer.uint32(24).int32(message.keyVersion);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): GenerateDataKeyResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const end = length === undefined ? reader.len : reader.pos + length;
+    const message = createBaseGenerateDataKeyResponse();
+    while (reader.pos < end) {
+      const tag = reader.uint32();
+      switch (tag >>> 3) {
+        case 1: {
+          if (tag !== 10) {
+            break;
+          }
+
+          message.plaintextKey = reader.bytes();
+          continue;
+        }
+        case 2: {
+          if (tag !== 18) {
+            break;
+          }
+
+          message.wrappedKey = reader.string();
+          continue;
+        }
+        case 3: {
+          if (tag !== 24) {
+            break;
+          }
+
+          message.keyVersion = reader.int32();
+          continue;
+        }
+      }
+      if ((tag & 7) === 4 || tag === 0) {
+        break;
+      }
+      reader.skip(tag & 7);
+    }
+    return message;
+  },
+
+  fromJSON(object: any): GenerateDataKeyResponse {
+    return {
+      plaintextKey: isSet(object.plaintextKey) ? bytesFromBase64(object.plaintextKey) : new Uint8Array(0),
+      wrappedKey: isSet(object.wrappedKey) ? globalThis.String(object.wrappedKey) : "",
+      keyVersion: isSet(object.keyVersion) ? globalThis.Number(object.keyVersion) : 0,
+    };
+  },
+
+  toJSON(message: GenerateDataKeyResponse): unknown {
+    const obj: any = {};
+    if (message.plaintextKey.length !== 0) {
+      obj.plaintextKey = base64FromBytes(message.plaintextKey);
+    }
+    if (message.wrappedKey !== "") {
+      obj.wrappedKey = message.wrappedKey;
+    }
+    if (message.keyVersion !== 0) {
+      obj.keyVersion = Math.round(message.keyVersion);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<GenerateDataKeyResponse>, I>>(base?: I): GenerateDataKeyResponse {
+    return GenerateDataKeyResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<GenerateDataKeyResponse>, I>>(object: I): GenerateDataKeyResponse {
+    const message = createBaseGenerateDataKeyResponse();
+    message.plaintextKey = object.plaintextKey ?? new Uint8Array(0);
+    message.wrappedKey = object.wrappedKey ?? "";
+    message.keyVersion = object.keyVersion ?? 0;
+    return message;
+  },
+};
+
 /**
  * CryptoService encrypts and decrypts with named keys that never leave the service.
  *
@@ -2318,6 +3427,51 @@ export const CryptoServiceService = {
     responseSerialize: (value: InspectResponse): Buffer => Buffer.from(InspectResponse.encode(value).finish()),
     responseDeserialize: (value: Buffer): InspectResponse => InspectResponse.decode(value),
   },
+  /**
+   * ComputeIndex computes a blind index of a value with an index key (MODE_HMAC): a keyed hash that
+   * a table can store next to the value's ciphertext and query by equality. It never encrypts.
+   */
+  computeIndex: {
+    path: "/cipherd.v1.CryptoService/ComputeIndex",
+    requestStream: false,
+    responseStream: false,
+    requestSerialize: (value: ComputeIndexRequest): Buffer => Buffer.from(ComputeIndexRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): ComputeIndexRequest => ComputeIndexRequest.decode(value),
+    responseSerialize: (value: ComputeIndexResponse): Buffer =>
+      Buffer.from(ComputeIndexResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): ComputeIndexResponse => ComputeIndexResponse.decode(value),
+  },
+  /**
+   * ComputeIndexBatch computes the blind indexes of many values with one key and one normalization;
+   * each item succeeds or fails on its own.
+   */
+  computeIndexBatch: {
+    path: "/cipherd.v1.CryptoService/ComputeIndexBatch",
+    requestStream: false,
+    responseStream: false,
+    requestSerialize: (value: ComputeIndexBatchRequest): Buffer =>
+      Buffer.from(ComputeIndexBatchRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): ComputeIndexBatchRequest => ComputeIndexBatchRequest.decode(value),
+    responseSerialize: (value: ComputeIndexBatchResponse): Buffer =>
+      Buffer.from(ComputeIndexBatchResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): ComputeIndexBatchResponse => ComputeIndexBatchResponse.decode(value),
+  },
+  /**
+   * GenerateDataKey returns a fresh random data key, in plaintext and wrapped (encrypted) with a
+   * named key, for encrypting large objects locally. Decrypt unwraps the wrapped key and ReEncrypt
+   * rewraps it, like any other ciphertext.
+   */
+  generateDataKey: {
+    path: "/cipherd.v1.CryptoService/GenerateDataKey",
+    requestStream: false,
+    responseStream: false,
+    requestSerialize: (value: GenerateDataKeyRequest): Buffer =>
+      Buffer.from(GenerateDataKeyRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): GenerateDataKeyRequest => GenerateDataKeyRequest.decode(value),
+    responseSerialize: (value: GenerateDataKeyResponse): Buffer =>
+      Buffer.from(GenerateDataKeyResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): GenerateDataKeyResponse => GenerateDataKeyResponse.decode(value),
+  },
 } as const;
 
 export interface CryptoServiceServer extends UntypedServiceImplementation {
@@ -2343,6 +3497,22 @@ export interface CryptoServiceServer extends UntypedServiceImplementation {
   reEncryptStream: handleBidiStreamingCall<ReEncryptStreamRequest, ReEncryptStreamResponse>;
   /** Inspect parses a ciphertext's header without decrypting it. */
   inspect: handleUnaryCall<InspectRequest, InspectResponse>;
+  /**
+   * ComputeIndex computes a blind index of a value with an index key (MODE_HMAC): a keyed hash that
+   * a table can store next to the value's ciphertext and query by equality. It never encrypts.
+   */
+  computeIndex: handleUnaryCall<ComputeIndexRequest, ComputeIndexResponse>;
+  /**
+   * ComputeIndexBatch computes the blind indexes of many values with one key and one normalization;
+   * each item succeeds or fails on its own.
+   */
+  computeIndexBatch: handleUnaryCall<ComputeIndexBatchRequest, ComputeIndexBatchResponse>;
+  /**
+   * GenerateDataKey returns a fresh random data key, in plaintext and wrapped (encrypted) with a
+   * named key, for encrypting large objects locally. Decrypt unwraps the wrapped key and ReEncrypt
+   * rewraps it, like any other ciphertext.
+   */
+  generateDataKey: handleUnaryCall<GenerateDataKeyRequest, GenerateDataKeyResponse>;
 }
 
 export interface CryptoServiceClient extends Client {
@@ -2470,6 +3640,64 @@ export interface CryptoServiceClient extends Client {
     metadata: Metadata,
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: InspectResponse) => void,
+  ): ClientUnaryCall;
+  /**
+   * ComputeIndex computes a blind index of a value with an index key (MODE_HMAC): a keyed hash that
+   * a table can store next to the value's ciphertext and query by equality. It never encrypts.
+   */
+  computeIndex(
+    request: ComputeIndexRequest,
+    callback: (error: ServiceError | null, response: ComputeIndexResponse) => void,
+  ): ClientUnaryCall;
+  computeIndex(
+    request: ComputeIndexRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: ComputeIndexResponse) => void,
+  ): ClientUnaryCall;
+  computeIndex(
+    request: ComputeIndexRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: ComputeIndexResponse) => void,
+  ): ClientUnaryCall;
+  /**
+   * ComputeIndexBatch computes the blind indexes of many values with one key and one normalization;
+   * each item succeeds or fails on its own.
+   */
+  computeIndexBatch(
+    request: ComputeIndexBatchRequest,
+    callback: (error: ServiceError | null, response: ComputeIndexBatchResponse) => void,
+  ): ClientUnaryCall;
+  computeIndexBatch(
+    request: ComputeIndexBatchRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: ComputeIndexBatchResponse) => void,
+  ): ClientUnaryCall;
+  computeIndexBatch(
+    request: ComputeIndexBatchRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: ComputeIndexBatchResponse) => void,
+  ): ClientUnaryCall;
+  /**
+   * GenerateDataKey returns a fresh random data key, in plaintext and wrapped (encrypted) with a
+   * named key, for encrypting large objects locally. Decrypt unwraps the wrapped key and ReEncrypt
+   * rewraps it, like any other ciphertext.
+   */
+  generateDataKey(
+    request: GenerateDataKeyRequest,
+    callback: (error: ServiceError | null, response: GenerateDataKeyResponse) => void,
+  ): ClientUnaryCall;
+  generateDataKey(
+    request: GenerateDataKeyRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: GenerateDataKeyResponse) => void,
+  ): ClientUnaryCall;
+  generateDataKey(
+    request: GenerateDataKeyRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: GenerateDataKeyResponse) => void,
   ): ClientUnaryCall;
 }
 

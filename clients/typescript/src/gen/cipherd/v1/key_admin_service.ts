@@ -28,7 +28,10 @@ export interface CreateKeyRequest {
   keyName: string;
   /** mode is version 1's mode; MODE_UNSPECIFIED means MODE_GCM. */
   mode: Mode;
-  /** key_size_bits is 128, 192 or 256; 0 means 256. chacha takes 256 only. */
+  /**
+   * key_size_bits is 128, 192 or 256 for AES modes; chacha, xgcm and hmac take 256 only and siv 512
+   * only. 0 means 256, or 512 for siv.
+   */
   keySizeBits: number;
   /** allow_unauthenticated must be true to create a key in cbc, ctr, cfb, ofb or ecb. */
   allowUnauthenticated: boolean;
@@ -108,7 +111,10 @@ export interface ImportKeyRequest {
   keyName: string;
   /** mode is the imported version's mode; MODE_UNSPECIFIED means MODE_GCM. */
   mode: Mode;
-  /** key_material is the raw key: 16, 24 or 32 bytes for AES modes, 32 for chacha. Secret. */
+  /**
+   * key_material is the raw key: 16, 24 or 32 bytes for AES modes, 32 for chacha, xgcm and hmac, 64
+   * for siv. Secret.
+   */
   keyMaterial: Uint8Array;
   /** allow_unauthenticated must be true to import a key for cbc, ctr, cfb, ofb or ecb. */
   allowUnauthenticated: boolean;

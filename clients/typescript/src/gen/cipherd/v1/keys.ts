@@ -34,6 +34,24 @@ export enum Mode {
    * unless the key's policy sets allow_ecb_encryption. Header name "ecb".
    */
   MODE_ECB = 7,
+  /**
+   * MODE_XGCM - MODE_XGCM is XAES-256-GCM (c2sp.org/XAES-256-GCM): a 24-byte random nonce, a 16-byte tag (AEAD),
+   * 256-bit keys only. Its nonces are long enough to draw at random without a limit on the number of
+   * messages per key version, so it is the mode to choose for keys that encrypt a lot. Header name "xgcm".
+   */
+  MODE_XGCM = 8,
+  /**
+   * MODE_SIV - MODE_SIV is AES-SIV (RFC 5297, AES-CMAC-SIV) with a 512-bit key: deterministic authenticated
+   * encryption. The same plaintext and context under the same key version always give the same
+   * ciphertext, so a column can be searched for equality; that also tells anyone who sees two
+   * ciphertexts whether their plaintexts are equal. Only created when asked for. Header name "siv".
+   */
+  MODE_SIV = 9,
+  /**
+   * MODE_HMAC - MODE_HMAC is an index key: HMAC-SHA-256 with a 256-bit key, for ComputeIndex only. It never
+   * encrypts or decrypts, and never appears in a ciphertext header.
+   */
+  MODE_HMAC = 10,
   UNRECOGNIZED = -1,
 }
 
@@ -63,6 +81,15 @@ export function modeFromJSON(object: any): Mode {
     case 7:
     case "MODE_ECB":
       return Mode.MODE_ECB;
+    case 8:
+    case "MODE_XGCM":
+      return Mode.MODE_XGCM;
+    case 9:
+    case "MODE_SIV":
+      return Mode.MODE_SIV;
+    case 10:
+    case "MODE_HMAC":
+      return Mode.MODE_HMAC;
     case -1:
     case "UNRECOGNIZED":
     default:
@@ -88,6 +115,12 @@ export function modeToJSON(object: Mode): string {
       return "MODE_OFB";
     case Mode.MODE_ECB:
       return "MODE_ECB";
+    case Mode.MODE_XGCM:
+      return "MODE_XGCM";
+    case Mode.MODE_SIV:
+      return "MODE_SIV";
+    case Mode.MODE_HMAC:
+      return "MODE_HMAC";
     case Mode.UNRECOGNIZED:
     default:
       return "UNRECOGNIZED";
@@ -119,7 +152,10 @@ export interface KeyVersion {
   version: number;
   /** mode is the cipher mode this version encrypts and decrypts with. */
   mode: Mode;
-  /** key_size_bits is the key length: 128, 192 or 256 (256 for chacha). */
+  /**
+   * key_size_bits is the key length: 128, 192 or 256 for AES modes, 256 for chacha, xgcm and hmac,
+   * 512 for siv.
+   */
   keySizeBits: number;
   /** create_time is when the version was created or imported. */
   createTime:

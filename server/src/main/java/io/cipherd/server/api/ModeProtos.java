@@ -18,6 +18,7 @@ final class ModeProtos {
       case MODE_CFB -> Mode.CFB;
       case MODE_OFB -> Mode.OFB;
       case MODE_ECB -> Mode.ECB;
+      case MODE_XGCM, MODE_SIV, MODE_HMAC -> throw new InvalidArgumentException(mode + " is not served yet");
       case UNRECOGNIZED -> throw new InvalidArgumentException("mode is not a known cipherd.v1.Mode value");
     };
   }
