@@ -2,13 +2,25 @@
 import type { ClientUnaryCall, Metadata, ServiceError, CallOptions as GrpcCallOptions } from "@grpc/grpc-js";
 import { callMetadata, channelCredentials, channelOptions, deadline, DEFAULT_TIMEOUT_MS, onAbort } from "./channel.js";
 import * as convert from "./convert.js";
-import type { Mode } from "./envelope.js";
+import type { KeyMode } from "./envelope.js";
 import { fromServiceError } from "./errors.js";
 import { CryptoServiceClient } from "./gen/cipherd/v1/crypto_service.js";
 import { KeyAdminServiceClient } from "./gen/cipherd/v1/key_admin_service.js";
 import type { Key, KeyPolicy } from "./gen/cipherd/v1/keys.js";
 import { rewrapStream, type StreamItems } from "./stream.js";
-import type { CallOptions, CiphertextItem, ClientOptions, EncryptItem, Inspection, ItemResult, Rewrapped } from "./types.js";
+import type {
+  BlindIndex,
+  CallOptions,
+  CiphertextItem,
+  ClientOptions,
+  DataKey,
+  EncryptItem,
+  IndexItem,
+  IndexOptions,
+  Inspection,
+  ItemResult,
+  Rewrapped,
+} from "./types.js";
 
 type Unary<Req, Res> = (
   request: Req,
@@ -18,7 +30,8 @@ type Unary<Req, Res> = (
 ) => ClientUnaryCall;
 
 export interface KeyOptions extends CallOptions {
-  mode?: Mode;
+  /** The version's mode: gcm by default when creating, the current one when rotating; "hmac" makes an index key. */
+  mode?: KeyMode;
   keySizeBits?: number;
   allowUnauthenticated?: boolean;
 }
@@ -105,6 +118,53 @@ export class CipherdClient {
   /** The server's view of a header (with the key's current version); parseCiphertext needs no call. */
   async inspect(ciphertext: string, options?: CallOptions): Promise<Inspection> {
     return convert.inspection(await this.unary(this.crypto.inspect.bind(this.crypto), { ciphertext }, options));
+  }
+
+  /**
+   * The blind index of `value` (a string is hashed as its UTF-8) under an index key ("hmac" mode), at its
+   * current version or `keyVersion`; with `allVersions`, `versions` holds it under every version still
+   * usable, newest first, for a query that matches rows indexed before a rotation.
+   */
+  async computeIndex(
+    keyName: string,
+    value: Uint8Array | string,
+    options: IndexOptions & CallOptions & { keyVersion?: number; allVersions?: boolean } = {},
+  ): Promise<BlindIndex> {
+    const request = {
+      keyName,
+      value: convert.indexValue(value),
+      ...convert.indexFields(options),
+      keyVersion: options.keyVersion ?? 0,
+      allVersions: options.allVersions ?? false,
+    };
+    return convert.blindIndex(await this.unary(this.crypto.computeIndex.bind(this.crypto), request, options));
+  }
+
+  /** The blind index of each item at the key's current version, one result per item in order. */
+  async computeIndexBatch(
+    keyName: string,
+    items: Iterable<IndexItem | Uint8Array | string>,
+    options: IndexOptions & CallOptions = {},
+  ): Promise<ItemResult<Uint8Array>[]> {
+    const request = { keyName, ...convert.indexFields(options), items: [...items].map(convert.indexItem) };
+    return convert.indexResults(await this.unary(this.crypto.computeIndexBatch.bind(this.crypto), request, options));
+  }
+
+  /**
+   * A fresh data key (256 bits unless `keySizeBits` is 128), in plaintext and wrapped by the key's current
+   * version and bound to `context`; with `omitPlaintext` only the wrapped key comes back.
+   */
+  async generateDataKey(
+    keyName: string,
+    options: CallOptions & { keySizeBits?: 128 | 256; context?: Uint8Array; omitPlaintext?: boolean } = {},
+  ): Promise<DataKey> {
+    const request = {
+      keyName,
+      keySizeBits: options.keySizeBits ?? 0,
+      context: options.context ?? new Uint8Array(0),
+      omitPlaintext: options.omitPlaintext ?? false,
+    };
+    return convert.dataKey(await this.unary(this.crypto.generateDataKey.bind(this.crypto), request, options));
   }
 
   // KeyAdminService
