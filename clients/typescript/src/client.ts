@@ -1,4 +1,5 @@
 /** The client: `const c = new CipherdClient("127.0.0.1:50051"); await c.encrypt("demo", bytes)`. */
+import type { Writable } from "node:stream";
 import type { ClientUnaryCall, Metadata, ServiceError, CallOptions as GrpcCallOptions } from "@grpc/grpc-js";
 import { callMetadata, channelCredentials, channelOptions, deadline, DEFAULT_TIMEOUT_MS, onAbort } from "./channel.js";
 import * as convert from "./convert.js";
@@ -7,6 +8,10 @@ import { fromServiceError } from "./errors.js";
 import { CryptoServiceClient } from "./gen/cipherd/v1/crypto_service.js";
 import { KeyAdminServiceClient } from "./gen/cipherd/v1/key_admin_service.js";
 import type { Key, KeyPolicy } from "./gen/cipherd/v1/keys.js";
+import type { ByteSource } from "./file/byte-reader.js";
+import { decryptFile, encryptFile, rewrapFileKey } from "./file/paths.js";
+import type { FileInfo } from "./file/stream-cipher.js";
+import { decryptStream, type EncryptFileOptions, encryptStream, type FileOptions } from "./file/streams.js";
 import { rewrapStream, type StreamItems } from "./stream.js";
 import type {
   BlindIndex,
@@ -165,6 +170,37 @@ export class CipherdClient {
       omitPlaintext: options.omitPlaintext ?? false,
     };
     return convert.dataKey(await this.unary(this.crypto.generateDataKey.bind(this.crypto), request, options));
+  }
+
+  // Data-key files (proto/README.md, "Data-key file format"): encrypted locally, chunk by chunk, under a
+  // data key from generateDataKey whose wrapped form is the file's header.
+
+  /** Encrypts `source` (a Readable or any iterable of bytes) into `destination`, which it ends. */
+  encryptStream(keyName: string, source: ByteSource, destination: Writable, options?: EncryptFileOptions): Promise<FileInfo> {
+    return encryptStream(this, keyName, source, destination, options);
+  }
+
+  /**
+   * Decrypts a file from `source` into `destination`, each chunk written once verified. If it rejects,
+   * what was written is not the whole plaintext: decryptFile discards it for you.
+   */
+  decryptStream(source: ByteSource, destination: Writable, options?: FileOptions): Promise<FileInfo> {
+    return decryptStream(this, source, destination, options);
+  }
+
+  /** Encrypts the file at `input` into `output`, replaced only once complete. */
+  encryptFile(keyName: string, input: string, output: string, options?: EncryptFileOptions): Promise<FileInfo> {
+    return encryptFile(this, keyName, input, output, options);
+  }
+
+  /** Decrypts the file at `input` into `output` (mode 0600), which appears only once every chunk verified. */
+  decryptFile(input: string, output: string, options?: FileOptions): Promise<FileInfo> {
+    return decryptFile(this, input, output, options);
+  }
+
+  /** Rewraps a file's data key to the current version (or into `keyName`), rewriting only its header. */
+  rewrapFileKey(path: string, options?: FileOptions & { keyName?: string }): Promise<Rewrapped> {
+    return rewrapFileKey(this, path, options);
   }
 
   // KeyAdminService
