@@ -1,9 +1,9 @@
 /** encryptFile, decryptFile and rewrapFileKey on real files, with a stand-in for cipherd. */
 import assert from "node:assert/strict";
 import { randomBytes } from "node:crypto";
-import { chmodSync, existsSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import { chmodSync, existsSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
-import { test } from "node:test";
+import { test, type TestContext } from "node:test";
 import { fileURLToPath } from "node:url";
 import { decryptFile, encryptFile, rewrapFileKey } from "../src/file/paths.js";
 import { InvalidFileError, type Rewrapped } from "../src/index.js";
@@ -17,8 +17,15 @@ const vectors = JSON.parse(
 /** Header length of a file: 27 fixed bytes, the uint16 length, the wrapped key. */
 const headerLength = (file: Buffer) => 29 + file.readUInt16BE(27);
 
-test("encryptFile and decryptFile round trip; the plaintext output is 0600", async () => {
+/** A directory for one test's files, removed when the test ends. */
+function scratch(t: TestContext): string {
   const dir = tempDir("files");
+  t.after(() => rmSync(dir, { recursive: true, force: true }));
+  return dir;
+}
+
+test("encryptFile and decryptFile round trip; the plaintext output is 0600", async (t) => {
+  const dir = scratch(t);
   const keys = new FakeKeys();
   const plaintext = randomBytes(300_000);
   writeFileSync(join(dir, "in"), plaintext);
@@ -36,8 +43,8 @@ for (const [defect, cut] of [["truncated", (f: Buffer) => f.subarray(0, f.length
   g[g.length - 2000]! ^= 0x80;
   return g;
 }]] as const) {
-  test(`a ${defect} file leaves the output as it was and no temporary file`, async () => {
-    const dir = tempDir("files");
+  test(`a ${defect} file leaves the output as it was and no temporary file`, async (t) => {
+    const dir = scratch(t);
     const keys = new FakeKeys();
     writeFileSync(join(dir, "in"), randomBytes(10 * 1024)); // ten full chunks, so a cut of 1040 bytes drops the last one
     await encryptFile(keys, "files", join(dir, "in"), join(dir, "in.enc"), { chunkSize: 1024 });
@@ -52,14 +59,14 @@ for (const [defect, cut] of [["truncated", (f: Buffer) => f.subarray(0, f.length
   });
 }
 
-test("a missing input fails without creating the output", async () => {
-  const dir = tempDir("files");
+test("a missing input fails without creating the output", async (t) => {
+  const dir = scratch(t);
   await assert.rejects(encryptFile(new FakeKeys(), "files", join(dir, "missing"), join(dir, "out")), /ENOENT/);
   assert.deepEqual(readdirSync(dir), []);
 });
 
-test("rewrapFileKey rewrites only the header, keeps the file's mode, and the file still decrypts", async () => {
-  const dir = tempDir("files");
+test("rewrapFileKey rewrites only the header, keeps the file's mode, and the file still decrypts", async (t) => {
+  const dir = scratch(t);
   const keys = new FakeKeys();
   const plaintext = randomBytes(50_000);
   writeFileSync(join(dir, "in"), plaintext);
@@ -78,8 +85,8 @@ test("rewrapFileKey rewrites only the header, keeps the file's mode, and the fil
   assert.deepEqual(readdirSync(dir).sort(), ["f", "in", "out"]);
 });
 
-test("rewrapFileKey of the vectors' file with the rewrapped key gives the rewrapped file exactly", async () => {
-  const dir = tempDir("files");
+test("rewrapFileKey of the vectors' file with the rewrapped key gives the rewrapped file exactly", async (t) => {
+  const dir = scratch(t);
   writeFileSync(join(dir, "f"), Buffer.from(vectors.valid[3]!.file_hex, "hex"));
   const asked: string[] = [];
   const service = {
@@ -93,8 +100,8 @@ test("rewrapFileKey of the vectors' file with the rewrapped key gives the rewrap
   assert.equal(readFileSync(join(dir, "f")).toString("hex"), vectors.rewrapped.file_hex);
 });
 
-test("rewrapFileKey refuses a file with a bad header before calling the server", async () => {
-  const dir = tempDir("files");
+test("rewrapFileKey refuses a file with a bad header before calling the server", async (t) => {
+  const dir = scratch(t);
   writeFileSync(join(dir, "f"), "not a cipherd file at all, just text");
   const keys = new FakeKeys();
   await assert.rejects(rewrapFileKey(keys, join(dir, "f")), (e: unknown) => e instanceof InvalidFileError && e.reason === "header_invalid");
