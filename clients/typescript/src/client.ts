@@ -5,9 +5,9 @@ import { callMetadata, channelCredentials, channelOptions, deadline, DEFAULT_TIM
 import * as convert from "./convert.js";
 import type { KeyMode } from "./envelope.js";
 import { fromServiceError } from "./errors.js";
-import { CryptoServiceClient } from "./gen/cipherd/v1/crypto_service.js";
-import { KeyAdminServiceClient } from "./gen/cipherd/v1/key_admin_service.js";
-import type { Key, KeyPolicy } from "./gen/cipherd/v1/keys.js";
+import { CryptoServiceClient, ReEncryptRequest } from "./gen/cipherd/v1/crypto_service.js";
+import { ImportKeyRequest, KeyAdminServiceClient } from "./gen/cipherd/v1/key_admin_service.js";
+import { type Key, KeyPolicy } from "./gen/cipherd/v1/keys.js";
 import type { ByteSource } from "./file/byte-reader.js";
 import { decryptFile, encryptFile, rewrapFileKey } from "./file/paths.js";
 import type { FileInfo } from "./file/stream-cipher.js";
@@ -90,7 +90,7 @@ export class CipherdClient {
 
   /** Rewraps to the current version of its key (or of `keyName`) without returning the plaintext. */
   async reEncrypt(ciphertext: string, options: CallOptions & { context?: Uint8Array; keyName?: string } = {}): Promise<Rewrapped> {
-    const request = { ciphertext, context: options.context ?? new Uint8Array(0), keyName: options.keyName ?? "" };
+    const request = ReEncryptRequest.fromPartial({ ciphertext, context: options.context ?? new Uint8Array(0), keyName: options.keyName ?? "" });
     const r = await this.unary(this.crypto.reEncrypt.bind(this.crypto), request, options);
     return { ciphertext: r.ciphertext, keyVersion: r.keyVersion, sourceKeyVersion: r.sourceKeyVersion };
   }
@@ -106,7 +106,7 @@ export class CipherdClient {
   }
 
   async reEncryptBatch(items: Iterable<CiphertextItem | string>, options: CallOptions & { keyName?: string } = {}): Promise<ItemResult<Rewrapped>[]> {
-    const request = { keyName: options.keyName ?? "", items: [...items].map(convert.ciphertextItem) };
+    const request = { keyName: options.keyName ?? "", items: [...items].map((i) => ({ ...convert.ciphertextItem(i), legacy: undefined })) };
     const response = await this.unary(this.crypto.reEncryptBatch.bind(this.crypto), request, options);
     return response.results.map(convert.rewrapResult);
   }
@@ -205,8 +205,9 @@ export class CipherdClient {
 
   // KeyAdminService
 
-  async createKey(keyName: string, options: KeyOptions & { policy?: KeyPolicy } = {}): Promise<Key> {
-    const request = { ...keyFields(keyName, options), policy: options.policy };
+  /** A new key; a policy's unset fields are their proto defaults. */
+  async createKey(keyName: string, options: KeyOptions & { policy?: Partial<KeyPolicy> } = {}): Promise<Key> {
+    const request = { ...keyFields(keyName, options), policy: options.policy && KeyPolicy.fromPartial(options.policy) };
     return required((await this.unary(this.admin.createKey.bind(this.admin), request, options)).key);
   }
 
@@ -228,12 +229,19 @@ export class CipherdClient {
     return required((await this.unary(this.admin.rotateKey.bind(this.admin), keyFields(keyName, options), options)).key);
   }
 
-  async updateKeyPolicy(keyName: string, policy: KeyPolicy, options?: CallOptions): Promise<Key> {
-    return required((await this.unary(this.admin.updateKeyPolicy.bind(this.admin), { keyName, policy }, options)).key);
+  /** Replaces the key's policy; unset fields are their proto defaults. */
+  async updateKeyPolicy(keyName: string, policy: Partial<KeyPolicy>, options?: CallOptions): Promise<Key> {
+    const request = { keyName, policy: KeyPolicy.fromPartial(policy) };
+    return required((await this.unary(this.admin.updateKeyPolicy.bind(this.admin), request, options)).key);
   }
 
   async importKey(keyName: string, keyMaterial: Uint8Array, options: Omit<KeyOptions, "keySizeBits"> = {}): Promise<Key> {
-    const request = { keyName, keyMaterial, mode: convert.modeToProto(options.mode), allowUnauthenticated: options.allowUnauthenticated ?? false };
+    const request = ImportKeyRequest.fromPartial({
+      keyName,
+      keyMaterial,
+      mode: convert.modeToProto(options.mode),
+      allowUnauthenticated: options.allowUnauthenticated ?? false,
+    });
     return required((await this.unary(this.admin.importKey.bind(this.admin), request, options)).key);
   }
 }
