@@ -139,7 +139,8 @@ def test_two_encryptions_draw_different_nonce_prefixes() -> None:
 
 def test_failed_decryption_leaves_no_file_at_the_destination_path(tmp_path: Path) -> None:
     source = tmp_path / "in.cfile"
-    source.write_bytes(bytes.fromhex(next(c for c in VECTORS["invalid"] if c["name"] == "last_chunk_dropped")["file_hex"]))
+    cut = next(c for c in VECTORS["invalid"] if c["name"] == "last_chunk_dropped")
+    source.write_bytes(bytes.fromhex(cut["file_hex"]))
     kept = tmp_path / "kept.txt"
     kept.write_bytes(b"previous contents")
     for target in (tmp_path / "out.txt", kept):

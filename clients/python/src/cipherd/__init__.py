@@ -11,8 +11,8 @@ from cipherd.errors import (
     UnauthenticatedError, UnavailableError, error_for,
 )
 from cipherd.types import (
-    BlindIndex, CiphertextItem, DataKey, EncryptItem, FileDestination, FileResult, FileSource, IndexItem, Inspection, ItemResult,
-    Normalization, ReadableFile, Rewrapped, TlsConfig, WritableFile,
+    BlindIndex, CiphertextItem, DataKey, EncryptItem, FileDestination, FileResult, FileSource, IndexItem, Inspection,
+    ItemResult, Normalization, ReadableFile, Rewrapped, TlsConfig, WritableFile,
 )
 from cipherd.v1.keys_pb2 import Key, KeyPolicy, KeyVersion
 
@@ -22,7 +22,7 @@ __all__ = [
     "FailedPreconditionError", "FileChunkError", "FileHeaderError", "FileTruncatedError", "InternalError",
     "InvalidArgumentError", "InvalidCiphertextError", "InvalidFileError", "NotFoundError", "PermissionDeniedError",
     "ResourceExhaustedError", "UnauthenticatedError", "UnavailableError", "error_for",
-    "BlindIndex", "CiphertextItem", "DataKey", "EncryptItem", "FileDestination", "FileResult", "FileSource", "IndexItem", "Inspection",
-    "ItemResult", "Normalization", "ReadableFile", "Rewrapped", "TlsConfig", "WritableFile",
+    "BlindIndex", "CiphertextItem", "DataKey", "EncryptItem", "FileDestination", "FileResult", "FileSource", "IndexItem",
+    "Inspection", "ItemResult", "Normalization", "ReadableFile", "Rewrapped", "TlsConfig", "WritableFile",
     "Key", "KeyPolicy", "KeyVersion",
 ]

@@ -13,8 +13,8 @@ from cipherd._files.header import DEFAULT_CHUNK_SIZE, check_chunk_size
 from cipherd.envelope import Mode
 from cipherd.errors import from_rpc_error
 from cipherd.types import (
-    BlindIndex, CiphertextItem, DataKey, EncryptItem, FileDestination, FileResult, FileSource, IndexItem, Inspection, ItemResult,
-    Normalization, Rewrapped, TlsConfig,
+    BlindIndex, CiphertextItem, DataKey, EncryptItem, FileDestination, FileResult, FileSource, IndexItem, Inspection,
+    ItemResult, Normalization, Rewrapped, TlsConfig,
 )
 from cipherd.v1 import crypto_service_pb2 as pb
 from cipherd.v1 import crypto_service_pb2_grpc, key_admin_service_pb2_grpc
@@ -133,8 +133,8 @@ class AsyncClient:
     # Data-key files (proto/README.md, "Data-key file format"): the file work runs in a worker thread, the
     # calls it needs on this loop.
 
-    async def encrypt_file(self, key_name: str, source: FileSource, destination: FileDestination, *, context: bytes = b"",
-                           chunk_size: int = DEFAULT_CHUNK_SIZE, timeout: float | None = None) -> FileResult:
+    async def encrypt_file(self, key_name: str, source: FileSource, destination: FileDestination, *,
+                           context: bytes = b"", chunk_size: int = DEFAULT_CHUNK_SIZE, timeout: float | None = None) -> FileResult:
         """Encrypts `source` into `destination` chunk by chunk, under a new data key that `key_name` wraps
         (bound to `context`). A destination path is replaced only once the whole file is written."""
         check_chunk_size(chunk_size)
@@ -149,8 +149,8 @@ class AsyncClient:
         unwrap = _on_this_loop(lambda wrapped: self.decrypt(wrapped, context=context, timeout=timeout))
         return await asyncio.to_thread(operations.decrypt, source, destination, unwrap)
 
-    async def rewrap_file_key(self, source: FileSource, destination: FileDestination | None = None, *, context: bytes = b"",
-                              key_name: str = "", timeout: float | None = None) -> Rewrapped:
+    async def rewrap_file_key(self, source: FileSource, destination: FileDestination | None = None, *,
+                              context: bytes = b"", key_name: str = "", timeout: float | None = None) -> Rewrapped:
         """Rewraps a file's data key to the current version of its key (or of `key_name`), leaving its
         chunks as they are; without `destination`, the source path is rewritten in place."""
         rewrap_key = _on_this_loop(lambda wrapped: self.re_encrypt(

@@ -12,8 +12,8 @@ from cipherd._files.header import DEFAULT_CHUNK_SIZE, check_chunk_size
 from cipherd.envelope import Mode
 from cipherd.errors import from_rpc_error
 from cipherd.types import (
-    BlindIndex, CiphertextItem, DataKey, EncryptItem, FileDestination, FileResult, FileSource, IndexItem, Inspection, ItemResult,
-    Normalization, Rewrapped, TlsConfig,
+    BlindIndex, CiphertextItem, DataKey, EncryptItem, FileDestination, FileResult, FileSource, IndexItem, Inspection,
+    ItemResult, Normalization, Rewrapped, TlsConfig,
 )
 from cipherd.v1 import crypto_service_pb2 as pb
 from cipherd.v1 import crypto_service_pb2_grpc, key_admin_service_pb2_grpc

@@ -71,7 +71,7 @@ class FileTruncatedError(InvalidFileError):
 
 
 class FileChunkError(InvalidFileError):
-    """A chunk failed to authenticate at its position: changed, moved, under another header or followed by more bytes."""
+    """A chunk failed to authenticate at its position: changed, moved, under another header or followed by bytes."""
 
     reason = "chunk_invalid"
 

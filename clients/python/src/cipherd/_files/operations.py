@@ -40,7 +40,8 @@ def decrypt(source: FileSource, destination: FileDestination, unwrap: Callable[[
     return FileResult(header.wrapping.key_name, header.wrapping.key_version, length)
 
 
-def rewrap(source: FileSource, destination: FileDestination | None, rewrap_key: Callable[[str], Rewrapped]) -> Rewrapped:
+def rewrap(source: FileSource, destination: FileDestination | None,
+           rewrap_key: Callable[[str], Rewrapped]) -> Rewrapped:
     """Copies the file with its wrapped key replaced by `rewrap_key`'s; the chunks are copied untouched,
     since the wrapped key is not part of their associated data. No destination rewrites a source path in
     place (through a temporary file, like any destination path)."""
