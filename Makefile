@@ -42,7 +42,7 @@ prefetch-tools:
 	@.ci/prefetch-tools
 
 test-java: jdk ## Java unit, vector and gRPC tests
-	$(MVN) verify
+	$(MVN) verify -Dextra.testvectors.dir="$$(../.ci/fetch-testvectors)"
 
 FUZZ_TESTS := EnvelopeFuzzTest CryptoRequestFuzzTest
 FUZZ_SMOKE ?= 15s

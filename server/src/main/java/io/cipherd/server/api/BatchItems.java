@@ -2,6 +2,10 @@ package io.cipherd.server.api;
 
 import com.google.protobuf.ByteString;
 import com.google.protobuf.UnsafeByteOperations;
+import io.cipherd.api.v1.ComputeIndexBatchItem;
+import io.cipherd.api.v1.ComputeIndexBatchRequest;
+import io.cipherd.api.v1.ComputeIndexBatchResponse;
+import io.cipherd.api.v1.ComputeIndexBatchResult;
 import io.cipherd.api.v1.DecryptBatchItem;
 import io.cipherd.api.v1.DecryptBatchRequest;
 import io.cipherd.api.v1.DecryptBatchResponse;
@@ -17,7 +21,9 @@ import io.cipherd.api.v1.ReEncryptBatchResult;
 import io.cipherd.server.crypto.envelope.Envelope;
 import io.cipherd.server.engine.CryptoEngine;
 import io.cipherd.server.engine.Decrypted;
+import io.cipherd.server.crypto.index.Normalization;
 import io.cipherd.server.engine.Encrypted;
+import io.cipherd.server.engine.Indexed;
 import io.cipherd.server.engine.ReEncrypted;
 import java.util.ArrayList;
 import java.util.List;
@@ -115,6 +121,24 @@ final class BatchItems {
           item.getReference(), item.getCiphertext(), item.getContext(), request.getKeyName()));
     }
     return ReEncryptBatchResponse.newBuilder().addAllResults(results).build();
+  }
+
+  ComputeIndexBatchResponse computeIndex(ComputeIndexBatchRequest request) {
+    Normalization normalization = NormalizationProtos.fromProto(request.getNormalization());
+    List<ComputeIndexBatchResult> results = new ArrayList<>(request.getItemsCount());
+    ComputeIndexBatchResult.Builder result = ComputeIndexBatchResult.newBuilder();
+    for (ComputeIndexBatchItem item : request.getItemsList()) {
+      result.clear().setReference(item.getReference());
+      try {
+        Indexed indexed = engine.computeIndex(request.getKeyName(), 0, item.getValue().toByteArray(),
+            normalization, request.getLengthBytes());
+        result.setIndex(UnsafeByteOperations.unsafeWrap(indexed.index())).setKeyVersion(indexed.keyVersion());
+      } catch (RuntimeException e) {
+        result.setError(StatusMapper.toItemError(e));
+      }
+      results.add(result.build());
+    }
+    return ComputeIndexBatchResponse.newBuilder().addAllResults(results).build();
   }
 
   private static void sourceVersion(String ciphertext, ReEncryptBatchResult.Builder result) {

@@ -1,6 +1,11 @@
 package io.cipherd.server.api;
 
+import com.google.protobuf.ByteString;
 import com.google.protobuf.UnsafeByteOperations;
+import io.cipherd.api.v1.ComputeIndexBatchRequest;
+import io.cipherd.api.v1.ComputeIndexBatchResponse;
+import io.cipherd.api.v1.ComputeIndexRequest;
+import io.cipherd.api.v1.ComputeIndexResponse;
 import io.cipherd.api.v1.CryptoServiceGrpc;
 import io.cipherd.api.v1.DecryptBatchItem;
 import io.cipherd.api.v1.DecryptBatchRequest;
@@ -11,6 +16,8 @@ import io.cipherd.api.v1.EncryptBatchRequest;
 import io.cipherd.api.v1.EncryptBatchResponse;
 import io.cipherd.api.v1.EncryptRequest;
 import io.cipherd.api.v1.EncryptResponse;
+import io.cipherd.api.v1.GenerateDataKeyRequest;
+import io.cipherd.api.v1.GenerateDataKeyResponse;
 import io.cipherd.api.v1.InspectRequest;
 import io.cipherd.api.v1.InspectResponse;
 import io.cipherd.api.v1.ReEncryptBatchItem;
@@ -20,13 +27,20 @@ import io.cipherd.api.v1.ReEncryptRequest;
 import io.cipherd.api.v1.ReEncryptResponse;
 import io.cipherd.api.v1.ReEncryptStreamRequest;
 import io.cipherd.api.v1.ReEncryptStreamResponse;
+import io.cipherd.api.v1.VersionedIndex;
+import io.cipherd.server.crypto.index.Normalization;
 import io.cipherd.server.engine.CryptoEngine;
+import io.cipherd.server.engine.DataKey;
 import io.cipherd.server.engine.Decrypted;
 import io.cipherd.server.engine.Encrypted;
+import io.cipherd.server.engine.Indexed;
 import io.cipherd.server.engine.Inspection;
 import io.cipherd.server.engine.ReEncrypted;
+import io.cipherd.server.errors.InvalidArgumentException;
 import io.grpc.stub.ServerCallStreamObserver;
 import io.grpc.stub.StreamObserver;
+import java.util.Arrays;
+import java.util.List;
 
 /** The gRPC face of {@link CryptoEngine}: request checks, dispatch, and proto conversion. */
 public final class CryptoServiceImpl extends CryptoServiceGrpc.CryptoServiceImplBase {
@@ -136,6 +150,61 @@ public final class CryptoServiceImpl extends CryptoServiceGrpc.CryptoServiceImpl
   public StreamObserver<ReEncryptStreamRequest> reEncryptStream(StreamObserver<ReEncryptStreamResponse> observer) {
     return new ReEncryptStream(engine, dispatcher.blocking(),
         (ServerCallStreamObserver<ReEncryptStreamResponse>) observer);
+  }
+
+  @Override
+  public void computeIndex(ComputeIndexRequest request, StreamObserver<ComputeIndexResponse> observer) {
+    dispatcher.unary(engine.canEncryptFromMemory(request.getKeyName(), request.getKeyVersion()), observer, () -> {
+      byte[] value = request.getValue().toByteArray();
+      Normalization normalization = NormalizationProtos.fromProto(request.getNormalization());
+      ComputeIndexResponse.Builder response = ComputeIndexResponse.newBuilder();
+      if (request.getAllVersions()) {
+        if (request.getKeyVersion() != 0) {
+          throw new InvalidArgumentException("all_versions and key_version are exclusive: all_versions "
+              + "already includes every usable version");
+        }
+        List<Indexed> all = engine.computeIndexAllVersions(
+            request.getKeyName(), value, normalization, request.getLengthBytes());
+        for (Indexed indexed : all) {
+          response.addVersions(VersionedIndex.newBuilder()
+              .setKeyVersion(indexed.keyVersion())
+              .setIndex(UnsafeByteOperations.unsafeWrap(indexed.index())));
+        }
+        Indexed current = all.get(0);
+        return response.setIndex(UnsafeByteOperations.unsafeWrap(current.index()))
+            .setKeyVersion(current.keyVersion())
+            .build();
+      }
+      Indexed indexed = engine.computeIndex(
+          request.getKeyName(), request.getKeyVersion(), value, normalization, request.getLengthBytes());
+      return response.setIndex(UnsafeByteOperations.unsafeWrap(indexed.index()))
+          .setKeyVersion(indexed.keyVersion())
+          .build();
+    });
+  }
+
+  @Override
+  public void computeIndexBatch(ComputeIndexBatchRequest request, StreamObserver<ComputeIndexBatchResponse> observer) {
+    if (withinLimits(request.getItemsCount(), observer)) {
+      dispatcher.unary(engine.canEncryptFromMemory(request.getKeyName(), 0), observer,
+          () -> batchItems.computeIndex(request));
+    }
+  }
+
+  @Override
+  public void generateDataKey(GenerateDataKeyRequest request, StreamObserver<GenerateDataKeyResponse> observer) {
+    dispatcher.unary(engine.canEncryptFromMemory(request.getKeyName(), 0), observer, () -> {
+      DataKey dataKey = engine.generateDataKey(request.getKeyName(), request.getKeySizeBits(), request.getContext());
+      GenerateDataKeyResponse.Builder response = GenerateDataKeyResponse.newBuilder()
+          .setWrappedKeyBytes(dataKey.wrapped().ciphertext())
+          .setKeyVersion(dataKey.wrapped().keyVersion());
+      if (!request.getOmitPlaintext()) {
+        // Copied into the message, which the transport serializes and then drops; ours is wiped now.
+        response.setPlaintextKey(ByteString.copyFrom(dataKey.plaintextKey()));
+      }
+      Arrays.fill(dataKey.plaintextKey(), (byte) 0);
+      return response.build();
+    });
   }
 
   private boolean withinLimits(int items, StreamObserver<?> observer) {

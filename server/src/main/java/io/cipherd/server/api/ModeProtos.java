@@ -18,7 +18,9 @@ final class ModeProtos {
       case MODE_CFB -> Mode.CFB;
       case MODE_OFB -> Mode.OFB;
       case MODE_ECB -> Mode.ECB;
-      case MODE_XGCM, MODE_SIV, MODE_HMAC -> throw new InvalidArgumentException(mode + " is not served yet");
+      case MODE_XGCM -> Mode.XGCM;
+      case MODE_SIV -> Mode.SIV;
+      case MODE_HMAC -> Mode.HMAC;
       case UNRECOGNIZED -> throw new InvalidArgumentException("mode is not a known cipherd.v1.Mode value");
     };
   }
@@ -32,6 +34,9 @@ final class ModeProtos {
       case CFB -> io.cipherd.api.v1.Mode.MODE_CFB;
       case OFB -> io.cipherd.api.v1.Mode.MODE_OFB;
       case ECB -> io.cipherd.api.v1.Mode.MODE_ECB;
+      case XGCM -> io.cipherd.api.v1.Mode.MODE_XGCM;
+      case SIV -> io.cipherd.api.v1.Mode.MODE_SIV;
+      case HMAC -> io.cipherd.api.v1.Mode.MODE_HMAC;
     };
   }
 }

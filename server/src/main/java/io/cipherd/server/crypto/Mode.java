@@ -10,7 +10,19 @@ public enum Mode {
   CTR("ctr", "AES/CTR/NoPadding", "AES", 16, 0, Set.of(128, 192, 256)),
   CFB("cfb", "AES/CFB/NoPadding", "AES", 16, 0, Set.of(128, 192, 256)),
   OFB("ofb", "AES/OFB/NoPadding", "AES", 16, 0, Set.of(128, 192, 256)),
-  ECB("ecb", "AES/ECB/PKCS5Padding", "AES", 0, 0, Set.of(128, 192, 256));
+  ECB("ecb", "AES/ECB/PKCS5Padding", "AES", 0, 0, Set.of(128, 192, 256)),
+  /**
+   * XAES-256-GCM (c2sp.org/XAES-256-GCM): a 24-byte nonce whose first half derives a per-message
+   * AES-256-GCM key, so random nonces need no per-key message limit. The pooled cipher is the GCM one.
+   */
+  XGCM("xgcm", "AES/GCM/NoPadding", "AES", 24, 16, Set.of(256)),
+  /**
+   * AES-SIV (RFC 5297) with a 512-bit key: deterministic, the 16-byte synthetic IV first. Tink
+   * implements it (the JCE has no SIV), so the pool is never used for it.
+   */
+  SIV("siv", "AES/CTR/NoPadding", "AES", 0, 16, Set.of(512)),
+  /** An index key: HMAC-SHA-256 for blind indexes. It never encrypts and has no ciphertext header. */
+  HMAC("hmac", "HmacSHA256", "HmacSHA256", 0, 0, Set.of(256));
 
   private static final int AES_BLOCK = 16;
 
@@ -51,12 +63,12 @@ public enum Mode {
     return keyAlgorithm;
   }
 
-  /** Bytes of IV or nonce at the start of the payload; 0 for ECB. */
+  /** Bytes of IV or nonce at the start of the payload; 0 for ECB and SIV (whose synthetic IV is its tag). */
   public int ivLength() {
     return ivLength;
   }
 
-  /** Bytes of authentication tag at the end of the payload; 0 for unauthenticated modes. */
+  /** Bytes of authentication tag (at the end; at the start for SIV); 0 for unauthenticated modes. */
   public int tagLength() {
     return tagLength;
   }
@@ -64,6 +76,21 @@ public enum Mode {
   /** Whether the mode authenticates its ciphertext and associated data. */
   public boolean isAead() {
     return tagLength > 0;
+  }
+
+  /** Whether versions in this mode encrypt and decrypt; false for index keys, which only hash. */
+  public boolean isCipher() {
+    return this != HMAC;
+  }
+
+  /** Whether equal plaintexts and contexts give equal ciphertexts (no random IV): siv only. */
+  public boolean isDeterministic() {
+    return this == SIV;
+  }
+
+  /** The key size when a caller gives none: the largest this mode takes, 256 bits except for siv. */
+  public int defaultKeySizeBits() {
+    return keySizesBits.contains(256) ? 256 : keySizesBits.iterator().next();
   }
 
   /** Whether the plaintext is PKCS#7-padded to whole AES blocks. */
@@ -103,15 +130,27 @@ public enum Mode {
     return null;
   }
 
-  /** Every mode's header name, comma-separated, for error messages. */
-  public static String headerNames() {
-    return java.util.Arrays.stream(values()).map(Mode::headerName).collect(java.util.stream.Collectors.joining(", "));
+  /** The modes that encrypt: every mode but {@link #HMAC}. */
+  public static java.util.List<Mode> ciphers() {
+    return java.util.Arrays.stream(values()).filter(Mode::isCipher).toList();
   }
 
-  /** The mode named {@code headerName} in a ciphertext header, or null if there is none. */
+  /** Every cipher mode's header name, comma-separated, for error messages. */
+  public static String headerNames() {
+    return java.util.Arrays.stream(values()).filter(Mode::isCipher).map(Mode::headerName)
+        .collect(java.util.stream.Collectors.joining(", "));
+  }
+
+  /** The cipher mode named {@code headerName} in a ciphertext header, or null if there is none. */
   public static Mode fromHeaderName(String headerName) {
+    Mode mode = fromName(headerName);
+    return mode != null && mode.isCipher() ? mode : null;
+  }
+
+  /** The mode of any kind named {@code name} (as stores record it), or null if there is none. */
+  public static Mode fromName(String name) {
     for (Mode mode : values()) {
-      if (mode.headerName.equals(headerName)) {
+      if (mode.headerName.equals(name)) {
         return mode;
       }
     }

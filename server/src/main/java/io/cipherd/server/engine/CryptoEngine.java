@@ -3,9 +3,12 @@ package io.cipherd.server.engine;
 import com.google.protobuf.ByteString;
 import com.google.protobuf.UnsafeByteOperations;
 import io.cipherd.server.crypto.CipherSource;
+import io.cipherd.server.crypto.NonceSource;
 import io.cipherd.server.crypto.PayloadCipher;
 import io.cipherd.server.crypto.envelope.Envelope;
 import io.cipherd.server.crypto.envelope.EnvelopeHeader;
+import io.cipherd.server.crypto.index.BlindIndex;
+import io.cipherd.server.crypto.index.Normalization;
 import io.cipherd.server.errors.InvalidArgumentException;
 import io.cipherd.server.keys.KeyCache;
 import io.cipherd.server.keys.UsableKey;
@@ -13,12 +16,15 @@ import io.cipherd.server.pool.CipherLease;
 import io.cipherd.server.pool.CipherPools;
 import io.cipherd.server.security.Authorizer;
 import io.cipherd.server.security.Operation;
+import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.List;
 import java.util.function.Function;
 
 /**
  * The operations of the crypto API on domain types: encrypt, decrypt, rewrap and inspect
- * ciphertexts with the cached keys, after the {@link Authorizer} allows each. The gRPC services
+ * ciphertexts, compute blind indexes and generate data keys with the cached keys, after the
+ * {@link Authorizer} allows each. The gRPC services
  * (unary, batch and stream alike) call it; ciphertexts come as protobuf parses a string field.
  */
 public final class CryptoEngine {
@@ -127,6 +133,50 @@ public final class CryptoEngine {
     });
   }
 
+  /**
+   * The blind index of {@code value} under the index key's current version (or {@code keyVersion}
+   * if not 0), normalized as asked and cut to {@code lengthBytes} (0: the whole HMAC).
+   */
+  public Indexed computeIndex(String keyName, int keyVersion, byte[] value, Normalization normalization,
+      int lengthBytes) {
+    authorizer.check(Operation.INDEX, keyName);
+    return indexAllowed(keyName, keyVersion, value, normalization, BlindIndex.length(lengthBytes));
+  }
+
+  /** The blind index of {@code value} under every version of the index key that may still be used, newest first. */
+  public List<Indexed> computeIndexAllVersions(String keyName, byte[] value, Normalization normalization,
+      int lengthBytes) {
+    authorizer.check(Operation.INDEX, keyName);
+    int length = BlindIndex.length(lengthBytes);
+    List<Indexed> indexes = new ArrayList<>();
+    for (int version : keys.usableVersions(keyName)) {
+      indexes.add(indexAllowed(keyName, version, value, normalization, length));
+    }
+    return indexes;
+  }
+
+  /**
+   * A fresh random data key of {@code keySizeBits} (0: 256) and the same bytes encrypted with the
+   * current version of {@code keyName}, bound to {@code context}. The plaintext key is the caller's
+   * to wipe once it has been sent.
+   */
+  public DataKey generateDataKey(String keyName, int keySizeBits, ByteString context) {
+    authorizer.check(Operation.DATAKEY, keyName);
+    int bits = keySizeBits == 0 ? 256 : keySizeBits;
+    if (bits != 128 && bits != 256) {
+      throw new InvalidArgumentException("key_size_bits of a data key must be 128 or 256 (0 means 256), got " + keySizeBits);
+    }
+    byte[] dataKey = NonceSource.bytes(bits / 8);
+    try {
+      Encrypted wrapped = WorkBuffers.withInput(ByteString.EMPTY, context, (input, length, contextLength, buffers) ->
+          encryptAllowed(keyName, 0, dataKey, 0, dataKey.length, input, 0, contextLength, buffers));
+      return new DataKey(dataKey, wrapped);
+    } catch (RuntimeException e) {
+      Arrays.fill(dataKey, (byte) 0);
+      throw e;
+    }
+  }
+
   /** Reads a ciphertext's header and its key's current version, without decrypting. */
   public Inspection inspect(String ciphertext) {
     EnvelopeHeader header = Envelope.peekHeader(ciphertext);
@@ -218,6 +268,27 @@ public final class CryptoEngine {
       return Envelope.decodePayload(header, text, 0, length, payload);
     } catch (RuntimeException e) {
       observer.failed(CryptoOperation.DECRYPT, null, e);
+      throw e;
+    }
+  }
+
+  private Indexed indexAllowed(String keyName, int keyVersion, byte[] value, Normalization normalization, int length) {
+    EnvelopeHeader resolved = null;
+    try {
+      UsableKey key = keys.forIndexing(keyName, keyVersion);
+      resolved = key.header();
+      byte[] normalized = normalization.apply(value);
+      try {
+        Indexed indexed = new Indexed(resolved.version(), BlindIndex.compute(key.secret(), normalized, length));
+        observer.succeeded(CryptoOperation.INDEX, resolved, value.length);
+        return indexed;
+      } finally {
+        if (normalized != value) {
+          Arrays.fill(normalized, (byte) 0);
+        }
+      }
+    } catch (RuntimeException e) {
+      observer.failed(CryptoOperation.INDEX, resolved, e);
       throw e;
     }
   }

@@ -3,5 +3,7 @@ package io.cipherd.server.engine;
 /** The crypto operations the engine reports; a rewrap reports one of each. */
 public enum CryptoOperation {
   ENCRYPT,
-  DECRYPT
+  DECRYPT,
+  /** A blind index computed with an index key. */
+  INDEX
 }

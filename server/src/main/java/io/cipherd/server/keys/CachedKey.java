@@ -1,5 +1,6 @@
 package io.cipherd.server.keys;
 
+import io.cipherd.server.crypto.ModeKeys;
 import io.cipherd.server.crypto.envelope.EnvelopeHeader;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentMap;
@@ -35,7 +36,8 @@ final class CachedKey {
       return key;
     }
     return loaded.computeIfAbsent(info.version(), v -> new UsableKey(
-        new EnvelopeHeader(metadata.name(), v, info.mode()), store.readMaterial(metadata.name(), info)));
+        new EnvelopeHeader(metadata.name(), v, info.mode()),
+        ModeKeys.prepare(info.mode(), store.readMaterial(metadata.name(), info))));
   }
 
   /** Overwrites every loaded version's bytes; the cache must no longer hand this key out. */

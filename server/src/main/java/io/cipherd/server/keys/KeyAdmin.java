@@ -61,7 +61,7 @@ public final class KeyAdmin {
     checkAuthenticated(chosen, allowUnauthenticated, "create a key");
     KeyPolicy initial = policy == null ? KeyPolicy.DEFAULT : policy;
     initial.checkFits(1);
-    NewKeyVersion first = generated(1, chosen, keySizeBits == 0 ? 256 : keySizeBits);
+    NewKeyVersion first = generated(1, chosen, keySizeBits == 0 ? chosen.defaultKeySizeBits() : keySizeBits);
     try {
       return cache.write(() -> store.createKey(name, first, initial));
     } finally {
@@ -77,9 +77,11 @@ public final class KeyAdmin {
       KeyVersionInfo current = now.current();
       Mode chosen = mode == null ? current.mode() : mode;
       if (chosen != current.mode()) {
+        checkSameKind(name, current.mode(), chosen);
         checkAuthenticated(chosen, allowUnauthenticated, "rotate a key into");
       }
-      int bits = keySizeBits != 0 ? keySizeBits : chosen.acceptsKeySize(current.keySizeBits()) ? current.keySizeBits() : 256;
+      int bits = keySizeBits != 0 ? keySizeBits
+          : chosen.acceptsKeySize(current.keySizeBits()) ? current.keySizeBits() : chosen.defaultKeySizeBits();
       NewKeyVersion next = generated(now.currentVersion() + 1, chosen, bits);
       try {
         return store.addVersion(name, now.currentVersion(), next);
@@ -101,6 +103,7 @@ public final class KeyAdmin {
     }
     return cache.write(() -> retryOnConflict(() -> {
       Optional<KeyMetadata> now = store.readKey(name);
+      now.ifPresent(key -> checkSameKind(name, key.current().mode(), chosen));
       int version = now.map(KeyMetadata::currentVersion).orElse(0) + 1;
       NewKeyVersion next = new NewKeyVersion(
           new KeyVersionInfo(version, chosen, bits, clock.instant(), /* imported= */ true), material.clone());
@@ -149,8 +152,17 @@ public final class KeyAdmin {
     Arrays.fill(version.material(), (byte) 0);
   }
 
+  /** An index key's versions are all hmac, an encryption key's never: a query must not meet a ciphertext. */
+  private static void checkSameKind(String name, Mode current, Mode chosen) {
+    if (current.isCipher() != chosen.isCipher()) {
+      throw new InvalidArgumentException("key '" + name + "' is " + (current.isCipher() ? "an encryption key" : "an index key")
+          + "; a new version in " + chosen.headerName() + " would make it " + (chosen.isCipher() ? "encrypt" : "an index key")
+          + ": create another key instead");
+    }
+  }
+
   private static void checkAuthenticated(Mode mode, boolean allowUnauthenticated, String action) {
-    if (!mode.isAead() && !allowUnauthenticated) {
+    if (mode.isCipher() && !mode.isAead() && !allowUnauthenticated) {
       throw new InvalidArgumentException(mode.headerName() + " does not authenticate its ciphertexts; set "
           + "allow_unauthenticated to " + action + " " + mode.headerName());
     }

@@ -76,6 +76,27 @@ public final class KeyCache {
     return key.usable(info);
   }
 
+  /**
+   * The index key version to compute blind indexes with: the current one, or {@code requestedVersion}
+   * if not 0, once the key's policy allows it. May reach the store on a cache miss.
+   */
+  public UsableKey forIndexing(String name, int requestedVersion) {
+    if (requestedVersion < 0) {
+      throw new InvalidArgumentException("key_version must not be negative");
+    }
+    CachedKey key = withVersion(cached(name), requestedVersion);
+    KeyMetadata metadata = key.metadata();
+    KeyVersionInfo info = metadata.version(requestedVersion == 0 ? metadata.currentVersion() : requestedVersion);
+    metadata.policy().checkIndexing(name, info);
+    return key.usable(info);
+  }
+
+  /** The versions of {@code name} that may still be used, newest first (from the cache or the store). */
+  public java.util.List<Integer> usableVersions(String name) {
+    KeyMetadata metadata = cached(name).metadata();
+    return metadata.policy().usableVersions(metadata.currentVersion());
+  }
+
   /** A key's metadata, from the cache or the store. */
   public KeyMetadata describe(String name) {
     return cached(name).metadata();

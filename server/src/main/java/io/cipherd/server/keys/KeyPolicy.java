@@ -39,6 +39,10 @@ public record KeyPolicy(int minDecryptionVersion, int minEncryptionVersion, bool
    * is, by {@link #checkFits}), and an ECB version needs {@code allow_ecb_encryption}.
    */
   void checkEncryption(String name, KeyVersionInfo version, boolean chosenByCaller) {
+    if (!version.mode().isCipher()) {
+      throw new KeyPolicyViolationException("key '" + name + "' is an index key (hmac): it computes blind "
+          + "indexes with ComputeIndex and never encrypts");
+    }
     if (chosenByCaller && !allowsEncryption(version.version())) {
       throw new KeyPolicyViolationException("version " + version.version() + " of key '" + name
           + "' is below its min_encryption_version or min_decryption_version");
@@ -47,6 +51,28 @@ public record KeyPolicy(int minDecryptionVersion, int minEncryptionVersion, bool
       throw new KeyPolicyViolationException("key '" + name + "' version " + version.version()
           + " is ecb, which may only decrypt unless the key's policy sets allow_ecb_encryption");
     }
+  }
+
+  /**
+   * Throws {@link KeyPolicyViolationException} unless {@code version} of key {@code name} may compute
+   * blind indexes: it must be an index key's version, at or above min_decryption_version (the
+   * version that queries old rows).
+   */
+  void checkIndexing(String name, KeyVersionInfo version) {
+    if (version.mode().isCipher()) {
+      throw new KeyPolicyViolationException("key '" + name + "' version " + version.version() + " is "
+          + version.mode().headerName() + "; ComputeIndex needs an index key (mode hmac)");
+    }
+    checkDecryption(name, version.version());
+  }
+
+  /** The versions that may still compute or decrypt, newest first: the current one down to min_decryption_version. */
+  java.util.List<Integer> usableVersions(int currentVersion) {
+    java.util.List<Integer> versions = new java.util.ArrayList<>();
+    for (int v = currentVersion; v >= Math.max(1, minDecryptionVersion); v--) {
+      versions.add(v);
+    }
+    return versions;
   }
 
   /** Throws {@link KeyPolicyViolationException} unless {@code version} of key {@code name} may decrypt. */

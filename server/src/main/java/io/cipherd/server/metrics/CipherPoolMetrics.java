@@ -18,7 +18,7 @@ public final class CipherPoolMetrics {
   private CipherPoolMetrics() {}
 
   public static void bind(CipherPools pools, MeterRegistry registry) {
-    for (Mode mode : Mode.values()) {
+    for (Mode mode : Mode.ciphers()) {
       var pool = pools.pool(mode);
       Tags tags = Tags.of("mode", mode.headerName());
       Gauge.builder("cipherd.cipher.pool.active", pool, p -> p.getNumActive())

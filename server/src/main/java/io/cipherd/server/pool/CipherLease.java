@@ -73,7 +73,7 @@ public final class CipherLease implements CipherSource, AutoCloseable {
   /** Returns every held cipher to its pool. */
   @Override
   public void close() {
-    for (Mode mode : Mode.values()) {
+    for (Mode mode : Mode.ciphers()) {
       Cipher[] ciphers = held[mode.ordinal()];
       for (int i = 0; i < PER_MODE; i++) {
         if (ciphers[i] != null) {

@@ -33,7 +33,7 @@ public final class CipherPools implements CipherSource, AutoCloseable {
 
   public CipherPools(CipherPoolConfig config) {
     this.config = config;
-    for (Mode mode : Mode.values()) {
+    for (Mode mode : Mode.ciphers()) {
       pools.put(mode, new GenericObjectPool<>(new Factory(mode), poolConfig(config)));
       borrowWaitNanos.put(mode, new LongAdder());
       exhausted.put(mode, new LongAdder());

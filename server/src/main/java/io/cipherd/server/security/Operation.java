@@ -10,6 +10,13 @@ public enum Operation {
   DECRYPT,
   /** Rewrap a ciphertext to the current version of its own key, never seeing the plaintext. */
   REENCRYPT,
+  /** Compute blind indexes with an index key (ComputeIndex, ComputeIndexBatch). */
+  INDEX,
+  /**
+   * Generate data keys wrapped by a key (GenerateDataKey). Unwrapping one is a Decrypt, which needs
+   * {@code decrypt}; a caller with {@code datakey} alone can make wrapped keys but not read them back.
+   */
+  DATAKEY,
   /** Read a ciphertext's header or a key's metadata (Inspect, GetKey, ListKeys). */
   INSPECT,
   /** Create, rotate, import and change the policy of keys. */

@@ -72,7 +72,14 @@ class AccessPolicyEnforcementTest {
           rules:
             - keys: ["*"]
               operations: [admin]
-      """.formatted(hash("billing"), hash("rotator"), hash("mover"), hash("keyadmin"));
+        search:
+          token_sha256: %s
+          rules:
+            - keys: [email-idx]
+              operations: [index]
+            - keys: [archive]
+              operations: [datakey]
+      """.formatted(hash("billing"), hash("rotator"), hash("mover"), hash("keyadmin"), hash("search"));
 
   @TempDir Path dataDir;
   private InProcessCipherd cipherd;
@@ -154,6 +161,26 @@ class AccessPolicyEnforcementTest {
         .isEqualTo("payments-eu");
     assertThat(admin("keyadmin").getKey(GetKeyRequest.newBuilder().setKeyName("invoices").build())
         .getKey().getKeyName()).isEqualTo("invoices");
+  }
+
+  @Test
+  void computeIndexAndGenerateDataKey_needIndexAndDatakey_andDatakeyDoesNotUnwrap() {
+    admin("keyadmin").createKey(CreateKeyRequest.newBuilder().setKeyName("email-idx")
+        .setMode(io.cipherd.api.v1.Mode.MODE_HMAC).build());
+    io.cipherd.api.v1.ComputeIndexRequest index = io.cipherd.api.v1.ComputeIndexRequest.newBuilder()
+        .setKeyName("email-idx").setValue(ByteString.copyFromUtf8("a@b.c")).build();
+    io.cipherd.api.v1.GenerateDataKeyRequest dataKey = io.cipherd.api.v1.GenerateDataKeyRequest.newBuilder()
+        .setKeyName("archive").build();
+
+    assertThat(crypto("search").computeIndex(index).getIndex().size()).isEqualTo(32);
+    String wrapped = crypto("search").generateDataKey(dataKey).getWrappedKey();
+    Status unwrap = failsWith(Status.Code.PERMISSION_DENIED, () -> crypto("search")
+        .decrypt(DecryptRequest.newBuilder().setCiphertext(wrapped).build()));
+    assertThat(unwrap.getDescription()).isEqualTo("caller 'search' may not decrypt with key 'archive'");
+    Status noIndex = failsWith(Status.Code.PERMISSION_DENIED, () -> crypto("billing").computeIndex(index));
+    assertThat(noIndex.getDescription()).isEqualTo("caller 'billing' may not index with key 'email-idx'");
+    Status noDataKey = failsWith(Status.Code.PERMISSION_DENIED, () -> crypto("mover").generateDataKey(dataKey));
+    assertThat(noDataKey.getDescription()).isEqualTo("caller 'mover' may not datakey with key 'archive'");
   }
 
   @Test

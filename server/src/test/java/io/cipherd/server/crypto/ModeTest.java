@@ -10,22 +10,33 @@ import org.junit.jupiter.params.provider.EnumSource;
 /** Each mode's facts against the JCE and the payload layouts of proto/README.md. */
 class ModeTest {
   @ParameterizedTest
-  @EnumSource(Mode.class)
+  @EnumSource(value = Mode.class, names = "HMAC", mode = EnumSource.Mode.EXCLUDE)
   void headerName_roundTrips_andIsListed(Mode mode) {
     assertThat(Mode.fromHeaderName(mode.headerName())).isSameAs(mode);
     assertThat(Mode.headerNames().split(", ")).contains(mode.headerName());
   }
 
   @ParameterizedTest
-  @EnumSource(Mode.class)
+  @EnumSource(value = Mode.class, names = "HMAC", mode = EnumSource.Mode.EXCLUDE)
   void transformation_isOneTheJdkProvides(Mode mode) throws Exception {
     assertThat(Cipher.getInstance(mode.transformation())).isNotNull();
+  }
+
+  @org.junit.jupiter.api.Test
+  void hmac_isAnIndexKey_withAMacTheJdkProvides_andNoHeaderName() throws Exception {
+    assertThat(javax.crypto.Mac.getInstance(Mode.HMAC.transformation())).isNotNull();
+    assertThat(Mode.HMAC.isCipher()).isFalse();
+    assertThat(Mode.fromHeaderName("hmac")).isNull();
+    assertThat(Mode.fromName("hmac")).isSameAs(Mode.HMAC);
+    assertThat(Mode.headerNames()).doesNotContain("hmac");
+    assertThat(Mode.ciphers()).doesNotContain(Mode.HMAC).hasSize(Mode.values().length - 1);
   }
 
   @ParameterizedTest
   @EnumSource(Mode.class)
   void aead_isExactlyTheModesWithATag(Mode mode) {
-    assertThat(mode.isAead()).isEqualTo(mode == Mode.GCM || mode == Mode.CHACHA);
+    assertThat(mode.isAead()).isEqualTo(
+        mode == Mode.GCM || mode == Mode.CHACHA || mode == Mode.XGCM || mode == Mode.SIV);
     assertThat(mode.tagLength()).isEqualTo(mode.isAead() ? 16 : 0);
   }
 
@@ -34,7 +45,8 @@ class ModeTest {
       "GCM, 0, 28", "GCM, 17, 45", "CHACHA, 5, 33",
       "CBC, 0, 32", "CBC, 15, 32", "CBC, 16, 48",
       "CTR, 7, 23", "CFB, 7, 23", "OFB, 7, 23",
-      "ECB, 0, 16", "ECB, 16, 32"})
+      "ECB, 0, 16", "ECB, 16, 32",
+      "XGCM, 0, 40", "XGCM, 12, 52", "SIV, 0, 16", "SIV, 20, 36"})
   void payloadLength_followsTheSpec_andIsAValidLength(Mode mode, int plaintext, int payload) {
     assertThat(mode.payloadLength(plaintext)).isEqualTo(payload);
     assertThat(mode.payloadLengthProblem(payload)).isNull();

@@ -82,6 +82,9 @@ class PayloadCipherTest {
       case CBC -> 16 + (plaintextLength / 16 + 1) * 16;
       case ECB -> (plaintextLength / 16 + 1) * 16;
       case CTR, CFB, OFB -> 16 + plaintextLength;
+      case XGCM -> 24 + plaintextLength + 16;
+      case SIV -> 16 + plaintextLength;
+      case HMAC -> throw new IllegalArgumentException("index keys have no payload");
     };
   }
 
@@ -91,7 +94,7 @@ class PayloadCipherTest {
   }
 
   static Stream<Arguments> modeKeySizeAndLength() {
-    return Arrays.stream(Mode.values()).flatMap(mode -> mode.keySizesBits().stream().sorted()
+    return Mode.ciphers().stream().flatMap(mode -> mode.keySizesBits().stream().sorted()
         .flatMap(bits -> Arrays.stream(PLAINTEXT_SIZES).mapToObj(size -> Arguments.of(mode, bits, size))));
   }
 
@@ -120,7 +123,7 @@ class PayloadCipherTest {
   }
 
   @ParameterizedTest
-  @EnumSource(value = Mode.class, names = "ECB", mode = EnumSource.Mode.EXCLUDE)
+  @EnumSource(value = Mode.class, names = {"ECB", "SIV", "HMAC"}, mode = EnumSource.Mode.EXCLUDE)
   void encrypt_samePlaintextTwice_usesFreshRandomIvs(Mode mode) {
     SecretKey key = largestKey(mode);
     EnvelopeHeader header = new EnvelopeHeader("orders", 1, mode);
@@ -151,7 +154,7 @@ class PayloadCipherTest {
   }
 
   @ParameterizedTest
-  @EnumSource(Mode.class)
+  @EnumSource(value = Mode.class, names = {"GCM", "CHACHA", "CBC", "CTR", "CFB", "OFB", "ECB"})
   void encryptWithInsecureIv_matchesPlainJce(Mode mode) throws Exception {
     SecretKey key = largestKey(mode);
     byte[] iv = NonceSource.bytes(mode.ivLength());
@@ -176,7 +179,7 @@ class PayloadCipherTest {
   }
 
   @ParameterizedTest
-  @EnumSource(Mode.class)
+  @EnumSource(value = Mode.class, names = "HMAC", mode = EnumSource.Mode.EXCLUDE)
   void encryptWithInsecureIv_wrongIvLength_isRefused(Mode mode) {
     byte[] iv = new byte[mode.ivLength() + 1];
 
@@ -224,7 +227,7 @@ class PayloadCipherTest {
 
   @Test
   void operations_successAndFailure_returnEveryCipherToThePool() {
-    for (Mode mode : Mode.values()) {
+    for (Mode mode : Mode.ciphers()) {
       SecretKey key = largestKey(mode);
       EnvelopeHeader header = new EnvelopeHeader("orders", 1, mode);
       for (int i = 0; i < 50; i++) {
@@ -249,10 +252,10 @@ class PayloadCipherTest {
     try (CipherPools shared = new CipherPools(new CipherPoolConfig(4, 4, Duration.ofSeconds(30)))) {
       ArrayPayloadCipher concurrent = new ArrayPayloadCipher(shared);
       Map<Mode, SecretKey> keys = new EnumMap<>(Mode.class);
-      for (Mode mode : Mode.values()) {
+      for (Mode mode : Mode.ciphers()) {
         keys.put(mode, largestKey(mode));
       }
-      Mode[] modes = Mode.values();
+      Mode[] modes = Mode.ciphers().toArray(Mode[]::new);
       ConcurrentLinkedQueue<String> failures = new ConcurrentLinkedQueue<>();
       CountDownLatch start = new CountDownLatch(1);
       ExecutorService executor = Executors.newFixedThreadPool(threads);

@@ -82,7 +82,7 @@ final class VersionEntries {
     for (Attribute a : attributes) {
       values.put(a.getName(), a.getValue());
     }
-    Mode mode = Mode.fromHeaderName(required(values, MODE, "mode"));
+    Mode mode = Mode.fromName(required(values, MODE, "mode"));
     if (mode == null) {
       throw new IllegalArgumentException("unknown mode attribute '" + values.get(MODE) + "'");
     }

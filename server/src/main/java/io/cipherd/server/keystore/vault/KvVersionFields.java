@@ -38,7 +38,7 @@ final class KvVersionFields {
   /** The version's metadata; throws {@link IllegalStateException} naming the field that is wrong. */
   static KeyVersionInfo decodeInfo(String name, int version, JsonObject data) {
     try {
-      Mode mode = Mode.fromHeaderName(string(data, MODE));
+      Mode mode = Mode.fromName(string(data, MODE));
       int bits = data.get(KEY_SIZE_BITS).asInt();
       Instant created = Instant.parse(string(data, CREATED));
       boolean imported = data.get(IMPORTED).asBoolean();
