@@ -322,8 +322,11 @@ type ReEncryptRequest struct {
 	Ciphertext string `protobuf:"bytes,1,opt,name=ciphertext,proto3" json:"ciphertext,omitempty"`
 	// context is the associated data given at encryption, if any; the new ciphertext is bound to it too.
 	Context []byte `protobuf:"bytes,2,opt,name=context,proto3" json:"context,omitempty"`
-	// key_name is the key to rewrap to; empty means the ciphertext's own key.
-	KeyName       string `protobuf:"bytes,3,opt,name=key_name,json=keyName,proto3" json:"key_name,omitempty"`
+	// key_name is the key to rewrap to; empty means the ciphertext's own key. Required with legacy.
+	KeyName string `protobuf:"bytes,3,opt,name=key_name,json=keyName,proto3" json:"key_name,omitempty"`
+	// legacy is a ciphertext made outside cipherd, set instead of ciphertext: it is decrypted with an
+	// imported legacy key and encrypted with key_name; the plaintext is never returned.
+	Legacy        *LegacyCiphertext `protobuf:"bytes,4,opt,name=legacy,proto3" json:"legacy,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -379,6 +382,144 @@ func (x *ReEncryptRequest) GetKeyName() string {
 	return ""
 }
 
+func (x *ReEncryptRequest) GetLegacy() *LegacyCiphertext {
+	if x != nil {
+		return x.Legacy
+	}
+	return nil
+}
+
+// LegacyCiphertext is data encrypted before cipherd, without a header.
+type LegacyCiphertext struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// key_name is the imported legacy key that decrypts it.
+	KeyName string `protobuf:"bytes,1,opt,name=key_name,json=keyName,proto3" json:"key_name,omitempty"`
+	// key_version is the legacy key's version; 0 means its newest.
+	KeyVersion int32 `protobuf:"varint,2,opt,name=key_version,json=keyVersion,proto3" json:"key_version,omitempty"`
+	// data is the ciphertext, as stored: raw bytes, or hex (either case), or standard base64 text.
+	//
+	// Types that are valid to be assigned to Data:
+	//
+	//	*LegacyCiphertext_Raw
+	//	*LegacyCiphertext_Hex
+	//	*LegacyCiphertext_Base64
+	Data isLegacyCiphertext_Data `protobuf_oneof:"data"`
+	// iv is the item's IV when the legacy key's IV convention is LEGACY_IV_SEPARATE.
+	Iv            []byte `protobuf:"bytes,6,opt,name=iv,proto3" json:"iv,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *LegacyCiphertext) Reset() {
+	*x = LegacyCiphertext{}
+	mi := &file_cipherd_v1_crypto_service_proto_msgTypes[6]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *LegacyCiphertext) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*LegacyCiphertext) ProtoMessage() {}
+
+func (x *LegacyCiphertext) ProtoReflect() protoreflect.Message {
+	mi := &file_cipherd_v1_crypto_service_proto_msgTypes[6]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use LegacyCiphertext.ProtoReflect.Descriptor instead.
+func (*LegacyCiphertext) Descriptor() ([]byte, []int) {
+	return file_cipherd_v1_crypto_service_proto_rawDescGZIP(), []int{6}
+}
+
+func (x *LegacyCiphertext) GetKeyName() string {
+	if x != nil {
+		return x.KeyName
+	}
+	return ""
+}
+
+func (x *LegacyCiphertext) GetKeyVersion() int32 {
+	if x != nil {
+		return x.KeyVersion
+	}
+	return 0
+}
+
+func (x *LegacyCiphertext) GetData() isLegacyCiphertext_Data {
+	if x != nil {
+		return x.Data
+	}
+	return nil
+}
+
+func (x *LegacyCiphertext) GetRaw() []byte {
+	if x != nil {
+		if x, ok := x.Data.(*LegacyCiphertext_Raw); ok {
+			return x.Raw
+		}
+	}
+	return nil
+}
+
+func (x *LegacyCiphertext) GetHex() string {
+	if x != nil {
+		if x, ok := x.Data.(*LegacyCiphertext_Hex); ok {
+			return x.Hex
+		}
+	}
+	return ""
+}
+
+func (x *LegacyCiphertext) GetBase64() string {
+	if x != nil {
+		if x, ok := x.Data.(*LegacyCiphertext_Base64); ok {
+			return x.Base64
+		}
+	}
+	return ""
+}
+
+func (x *LegacyCiphertext) GetIv() []byte {
+	if x != nil {
+		return x.Iv
+	}
+	return nil
+}
+
+type isLegacyCiphertext_Data interface {
+	isLegacyCiphertext_Data()
+}
+
+type LegacyCiphertext_Raw struct {
+	// raw is the ciphertext bytes.
+	Raw []byte `protobuf:"bytes,3,opt,name=raw,proto3,oneof"`
+}
+
+type LegacyCiphertext_Hex struct {
+	// hex is the ciphertext as hexadecimal text, e.g. MySQL's HEX(AES_ENCRYPT(...)).
+	Hex string `protobuf:"bytes,4,opt,name=hex,proto3,oneof"`
+}
+
+type LegacyCiphertext_Base64 struct {
+	// base64 is the ciphertext as standard base64 (RFC 4648 section 4), padded or not.
+	Base64 string `protobuf:"bytes,5,opt,name=base64,proto3,oneof"`
+}
+
+func (*LegacyCiphertext_Raw) isLegacyCiphertext_Data() {}
+
+func (*LegacyCiphertext_Hex) isLegacyCiphertext_Data() {}
+
+func (*LegacyCiphertext_Base64) isLegacyCiphertext_Data() {}
+
 // ReEncryptResponse is the rewrapped ciphertext.
 type ReEncryptResponse struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
@@ -394,7 +535,7 @@ type ReEncryptResponse struct {
 
 func (x *ReEncryptResponse) Reset() {
 	*x = ReEncryptResponse{}
-	mi := &file_cipherd_v1_crypto_service_proto_msgTypes[6]
+	mi := &file_cipherd_v1_crypto_service_proto_msgTypes[7]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -406,7 +547,7 @@ func (x *ReEncryptResponse) String() string {
 func (*ReEncryptResponse) ProtoMessage() {}
 
 func (x *ReEncryptResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_cipherd_v1_crypto_service_proto_msgTypes[6]
+	mi := &file_cipherd_v1_crypto_service_proto_msgTypes[7]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -419,7 +560,7 @@ func (x *ReEncryptResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ReEncryptResponse.ProtoReflect.Descriptor instead.
 func (*ReEncryptResponse) Descriptor() ([]byte, []int) {
-	return file_cipherd_v1_crypto_service_proto_rawDescGZIP(), []int{6}
+	return file_cipherd_v1_crypto_service_proto_rawDescGZIP(), []int{7}
 }
 
 func (x *ReEncryptResponse) GetCiphertext() string {
@@ -456,7 +597,7 @@ type EncryptBatchRequest struct {
 
 func (x *EncryptBatchRequest) Reset() {
 	*x = EncryptBatchRequest{}
-	mi := &file_cipherd_v1_crypto_service_proto_msgTypes[7]
+	mi := &file_cipherd_v1_crypto_service_proto_msgTypes[8]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -468,7 +609,7 @@ func (x *EncryptBatchRequest) String() string {
 func (*EncryptBatchRequest) ProtoMessage() {}
 
 func (x *EncryptBatchRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_cipherd_v1_crypto_service_proto_msgTypes[7]
+	mi := &file_cipherd_v1_crypto_service_proto_msgTypes[8]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -481,7 +622,7 @@ func (x *EncryptBatchRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use EncryptBatchRequest.ProtoReflect.Descriptor instead.
 func (*EncryptBatchRequest) Descriptor() ([]byte, []int) {
-	return file_cipherd_v1_crypto_service_proto_rawDescGZIP(), []int{7}
+	return file_cipherd_v1_crypto_service_proto_rawDescGZIP(), []int{8}
 }
 
 func (x *EncryptBatchRequest) GetKeyName() string {
@@ -513,7 +654,7 @@ type EncryptBatchItem struct {
 
 func (x *EncryptBatchItem) Reset() {
 	*x = EncryptBatchItem{}
-	mi := &file_cipherd_v1_crypto_service_proto_msgTypes[8]
+	mi := &file_cipherd_v1_crypto_service_proto_msgTypes[9]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -525,7 +666,7 @@ func (x *EncryptBatchItem) String() string {
 func (*EncryptBatchItem) ProtoMessage() {}
 
 func (x *EncryptBatchItem) ProtoReflect() protoreflect.Message {
-	mi := &file_cipherd_v1_crypto_service_proto_msgTypes[8]
+	mi := &file_cipherd_v1_crypto_service_proto_msgTypes[9]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -538,7 +679,7 @@ func (x *EncryptBatchItem) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use EncryptBatchItem.ProtoReflect.Descriptor instead.
 func (*EncryptBatchItem) Descriptor() ([]byte, []int) {
-	return file_cipherd_v1_crypto_service_proto_rawDescGZIP(), []int{8}
+	return file_cipherd_v1_crypto_service_proto_rawDescGZIP(), []int{9}
 }
 
 func (x *EncryptBatchItem) GetReference() string {
@@ -573,7 +714,7 @@ type EncryptBatchResponse struct {
 
 func (x *EncryptBatchResponse) Reset() {
 	*x = EncryptBatchResponse{}
-	mi := &file_cipherd_v1_crypto_service_proto_msgTypes[9]
+	mi := &file_cipherd_v1_crypto_service_proto_msgTypes[10]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -585,7 +726,7 @@ func (x *EncryptBatchResponse) String() string {
 func (*EncryptBatchResponse) ProtoMessage() {}
 
 func (x *EncryptBatchResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_cipherd_v1_crypto_service_proto_msgTypes[9]
+	mi := &file_cipherd_v1_crypto_service_proto_msgTypes[10]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -598,7 +739,7 @@ func (x *EncryptBatchResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use EncryptBatchResponse.ProtoReflect.Descriptor instead.
 func (*EncryptBatchResponse) Descriptor() ([]byte, []int) {
-	return file_cipherd_v1_crypto_service_proto_rawDescGZIP(), []int{9}
+	return file_cipherd_v1_crypto_service_proto_rawDescGZIP(), []int{10}
 }
 
 func (x *EncryptBatchResponse) GetResults() []*EncryptBatchResult {
@@ -628,7 +769,7 @@ type EncryptBatchResult struct {
 
 func (x *EncryptBatchResult) Reset() {
 	*x = EncryptBatchResult{}
-	mi := &file_cipherd_v1_crypto_service_proto_msgTypes[10]
+	mi := &file_cipherd_v1_crypto_service_proto_msgTypes[11]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -640,7 +781,7 @@ func (x *EncryptBatchResult) String() string {
 func (*EncryptBatchResult) ProtoMessage() {}
 
 func (x *EncryptBatchResult) ProtoReflect() protoreflect.Message {
-	mi := &file_cipherd_v1_crypto_service_proto_msgTypes[10]
+	mi := &file_cipherd_v1_crypto_service_proto_msgTypes[11]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -653,7 +794,7 @@ func (x *EncryptBatchResult) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use EncryptBatchResult.ProtoReflect.Descriptor instead.
 func (*EncryptBatchResult) Descriptor() ([]byte, []int) {
-	return file_cipherd_v1_crypto_service_proto_rawDescGZIP(), []int{10}
+	return file_cipherd_v1_crypto_service_proto_rawDescGZIP(), []int{11}
 }
 
 func (x *EncryptBatchResult) GetReference() string {
@@ -724,7 +865,7 @@ type DecryptBatchRequest struct {
 
 func (x *DecryptBatchRequest) Reset() {
 	*x = DecryptBatchRequest{}
-	mi := &file_cipherd_v1_crypto_service_proto_msgTypes[11]
+	mi := &file_cipherd_v1_crypto_service_proto_msgTypes[12]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -736,7 +877,7 @@ func (x *DecryptBatchRequest) String() string {
 func (*DecryptBatchRequest) ProtoMessage() {}
 
 func (x *DecryptBatchRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_cipherd_v1_crypto_service_proto_msgTypes[11]
+	mi := &file_cipherd_v1_crypto_service_proto_msgTypes[12]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -749,7 +890,7 @@ func (x *DecryptBatchRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use DecryptBatchRequest.ProtoReflect.Descriptor instead.
 func (*DecryptBatchRequest) Descriptor() ([]byte, []int) {
-	return file_cipherd_v1_crypto_service_proto_rawDescGZIP(), []int{11}
+	return file_cipherd_v1_crypto_service_proto_rawDescGZIP(), []int{12}
 }
 
 func (x *DecryptBatchRequest) GetItems() []*DecryptBatchItem {
@@ -774,7 +915,7 @@ type DecryptBatchItem struct {
 
 func (x *DecryptBatchItem) Reset() {
 	*x = DecryptBatchItem{}
-	mi := &file_cipherd_v1_crypto_service_proto_msgTypes[12]
+	mi := &file_cipherd_v1_crypto_service_proto_msgTypes[13]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -786,7 +927,7 @@ func (x *DecryptBatchItem) String() string {
 func (*DecryptBatchItem) ProtoMessage() {}
 
 func (x *DecryptBatchItem) ProtoReflect() protoreflect.Message {
-	mi := &file_cipherd_v1_crypto_service_proto_msgTypes[12]
+	mi := &file_cipherd_v1_crypto_service_proto_msgTypes[13]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -799,7 +940,7 @@ func (x *DecryptBatchItem) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use DecryptBatchItem.ProtoReflect.Descriptor instead.
 func (*DecryptBatchItem) Descriptor() ([]byte, []int) {
-	return file_cipherd_v1_crypto_service_proto_rawDescGZIP(), []int{12}
+	return file_cipherd_v1_crypto_service_proto_rawDescGZIP(), []int{13}
 }
 
 func (x *DecryptBatchItem) GetReference() string {
@@ -834,7 +975,7 @@ type DecryptBatchResponse struct {
 
 func (x *DecryptBatchResponse) Reset() {
 	*x = DecryptBatchResponse{}
-	mi := &file_cipherd_v1_crypto_service_proto_msgTypes[13]
+	mi := &file_cipherd_v1_crypto_service_proto_msgTypes[14]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -846,7 +987,7 @@ func (x *DecryptBatchResponse) String() string {
 func (*DecryptBatchResponse) ProtoMessage() {}
 
 func (x *DecryptBatchResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_cipherd_v1_crypto_service_proto_msgTypes[13]
+	mi := &file_cipherd_v1_crypto_service_proto_msgTypes[14]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -859,7 +1000,7 @@ func (x *DecryptBatchResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use DecryptBatchResponse.ProtoReflect.Descriptor instead.
 func (*DecryptBatchResponse) Descriptor() ([]byte, []int) {
-	return file_cipherd_v1_crypto_service_proto_rawDescGZIP(), []int{13}
+	return file_cipherd_v1_crypto_service_proto_rawDescGZIP(), []int{14}
 }
 
 func (x *DecryptBatchResponse) GetResults() []*DecryptBatchResult {
@@ -889,7 +1030,7 @@ type DecryptBatchResult struct {
 
 func (x *DecryptBatchResult) Reset() {
 	*x = DecryptBatchResult{}
-	mi := &file_cipherd_v1_crypto_service_proto_msgTypes[14]
+	mi := &file_cipherd_v1_crypto_service_proto_msgTypes[15]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -901,7 +1042,7 @@ func (x *DecryptBatchResult) String() string {
 func (*DecryptBatchResult) ProtoMessage() {}
 
 func (x *DecryptBatchResult) ProtoReflect() protoreflect.Message {
-	mi := &file_cipherd_v1_crypto_service_proto_msgTypes[14]
+	mi := &file_cipherd_v1_crypto_service_proto_msgTypes[15]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -914,7 +1055,7 @@ func (x *DecryptBatchResult) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use DecryptBatchResult.ProtoReflect.Descriptor instead.
 func (*DecryptBatchResult) Descriptor() ([]byte, []int) {
-	return file_cipherd_v1_crypto_service_proto_rawDescGZIP(), []int{14}
+	return file_cipherd_v1_crypto_service_proto_rawDescGZIP(), []int{15}
 }
 
 func (x *DecryptBatchResult) GetReference() string {
@@ -987,7 +1128,7 @@ type ReEncryptBatchRequest struct {
 
 func (x *ReEncryptBatchRequest) Reset() {
 	*x = ReEncryptBatchRequest{}
-	mi := &file_cipherd_v1_crypto_service_proto_msgTypes[15]
+	mi := &file_cipherd_v1_crypto_service_proto_msgTypes[16]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -999,7 +1140,7 @@ func (x *ReEncryptBatchRequest) String() string {
 func (*ReEncryptBatchRequest) ProtoMessage() {}
 
 func (x *ReEncryptBatchRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_cipherd_v1_crypto_service_proto_msgTypes[15]
+	mi := &file_cipherd_v1_crypto_service_proto_msgTypes[16]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1012,7 +1153,7 @@ func (x *ReEncryptBatchRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ReEncryptBatchRequest.ProtoReflect.Descriptor instead.
 func (*ReEncryptBatchRequest) Descriptor() ([]byte, []int) {
-	return file_cipherd_v1_crypto_service_proto_rawDescGZIP(), []int{15}
+	return file_cipherd_v1_crypto_service_proto_rawDescGZIP(), []int{16}
 }
 
 func (x *ReEncryptBatchRequest) GetKeyName() string {
@@ -1037,14 +1178,17 @@ type ReEncryptBatchItem struct {
 	// ciphertext is the ciphertext to rewrap.
 	Ciphertext string `protobuf:"bytes,2,opt,name=ciphertext,proto3" json:"ciphertext,omitempty"`
 	// context is the item's associated data, if any.
-	Context       []byte `protobuf:"bytes,3,opt,name=context,proto3" json:"context,omitempty"`
+	Context []byte `protobuf:"bytes,3,opt,name=context,proto3" json:"context,omitempty"`
+	// legacy is a ciphertext made outside cipherd, set instead of ciphertext (see ReEncryptRequest);
+	// the batch's key_name is then required.
+	Legacy        *LegacyCiphertext `protobuf:"bytes,4,opt,name=legacy,proto3" json:"legacy,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
 
 func (x *ReEncryptBatchItem) Reset() {
 	*x = ReEncryptBatchItem{}
-	mi := &file_cipherd_v1_crypto_service_proto_msgTypes[16]
+	mi := &file_cipherd_v1_crypto_service_proto_msgTypes[17]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1056,7 +1200,7 @@ func (x *ReEncryptBatchItem) String() string {
 func (*ReEncryptBatchItem) ProtoMessage() {}
 
 func (x *ReEncryptBatchItem) ProtoReflect() protoreflect.Message {
-	mi := &file_cipherd_v1_crypto_service_proto_msgTypes[16]
+	mi := &file_cipherd_v1_crypto_service_proto_msgTypes[17]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1069,7 +1213,7 @@ func (x *ReEncryptBatchItem) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ReEncryptBatchItem.ProtoReflect.Descriptor instead.
 func (*ReEncryptBatchItem) Descriptor() ([]byte, []int) {
-	return file_cipherd_v1_crypto_service_proto_rawDescGZIP(), []int{16}
+	return file_cipherd_v1_crypto_service_proto_rawDescGZIP(), []int{17}
 }
 
 func (x *ReEncryptBatchItem) GetReference() string {
@@ -1093,6 +1237,13 @@ func (x *ReEncryptBatchItem) GetContext() []byte {
 	return nil
 }
 
+func (x *ReEncryptBatchItem) GetLegacy() *LegacyCiphertext {
+	if x != nil {
+		return x.Legacy
+	}
+	return nil
+}
+
 // ReEncryptBatchResponse has one result per item, in request order.
 type ReEncryptBatchResponse struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
@@ -1104,7 +1255,7 @@ type ReEncryptBatchResponse struct {
 
 func (x *ReEncryptBatchResponse) Reset() {
 	*x = ReEncryptBatchResponse{}
-	mi := &file_cipherd_v1_crypto_service_proto_msgTypes[17]
+	mi := &file_cipherd_v1_crypto_service_proto_msgTypes[18]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1116,7 +1267,7 @@ func (x *ReEncryptBatchResponse) String() string {
 func (*ReEncryptBatchResponse) ProtoMessage() {}
 
 func (x *ReEncryptBatchResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_cipherd_v1_crypto_service_proto_msgTypes[17]
+	mi := &file_cipherd_v1_crypto_service_proto_msgTypes[18]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1129,7 +1280,7 @@ func (x *ReEncryptBatchResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ReEncryptBatchResponse.ProtoReflect.Descriptor instead.
 func (*ReEncryptBatchResponse) Descriptor() ([]byte, []int) {
-	return file_cipherd_v1_crypto_service_proto_rawDescGZIP(), []int{17}
+	return file_cipherd_v1_crypto_service_proto_rawDescGZIP(), []int{18}
 }
 
 func (x *ReEncryptBatchResponse) GetResults() []*ReEncryptBatchResult {
@@ -1161,7 +1312,7 @@ type ReEncryptBatchResult struct {
 
 func (x *ReEncryptBatchResult) Reset() {
 	*x = ReEncryptBatchResult{}
-	mi := &file_cipherd_v1_crypto_service_proto_msgTypes[18]
+	mi := &file_cipherd_v1_crypto_service_proto_msgTypes[19]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1173,7 +1324,7 @@ func (x *ReEncryptBatchResult) String() string {
 func (*ReEncryptBatchResult) ProtoMessage() {}
 
 func (x *ReEncryptBatchResult) ProtoReflect() protoreflect.Message {
-	mi := &file_cipherd_v1_crypto_service_proto_msgTypes[18]
+	mi := &file_cipherd_v1_crypto_service_proto_msgTypes[19]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1186,7 +1337,7 @@ func (x *ReEncryptBatchResult) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ReEncryptBatchResult.ProtoReflect.Descriptor instead.
 func (*ReEncryptBatchResult) Descriptor() ([]byte, []int) {
-	return file_cipherd_v1_crypto_service_proto_rawDescGZIP(), []int{18}
+	return file_cipherd_v1_crypto_service_proto_rawDescGZIP(), []int{19}
 }
 
 func (x *ReEncryptBatchResult) GetReference() string {
@@ -1262,15 +1413,17 @@ type ReEncryptStreamRequest struct {
 	Ciphertext string `protobuf:"bytes,2,opt,name=ciphertext,proto3" json:"ciphertext,omitempty"`
 	// context is the item's associated data, if any.
 	Context []byte `protobuf:"bytes,3,opt,name=context,proto3" json:"context,omitempty"`
-	// key_name is the key to rewrap to; empty means the ciphertext's own key.
-	KeyName       string `protobuf:"bytes,4,opt,name=key_name,json=keyName,proto3" json:"key_name,omitempty"`
+	// key_name is the key to rewrap to; empty means the ciphertext's own key. Required with legacy.
+	KeyName string `protobuf:"bytes,4,opt,name=key_name,json=keyName,proto3" json:"key_name,omitempty"`
+	// legacy is a ciphertext made outside cipherd, set instead of ciphertext (see ReEncryptRequest).
+	Legacy        *LegacyCiphertext `protobuf:"bytes,5,opt,name=legacy,proto3" json:"legacy,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
 
 func (x *ReEncryptStreamRequest) Reset() {
 	*x = ReEncryptStreamRequest{}
-	mi := &file_cipherd_v1_crypto_service_proto_msgTypes[19]
+	mi := &file_cipherd_v1_crypto_service_proto_msgTypes[20]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1282,7 +1435,7 @@ func (x *ReEncryptStreamRequest) String() string {
 func (*ReEncryptStreamRequest) ProtoMessage() {}
 
 func (x *ReEncryptStreamRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_cipherd_v1_crypto_service_proto_msgTypes[19]
+	mi := &file_cipherd_v1_crypto_service_proto_msgTypes[20]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1295,7 +1448,7 @@ func (x *ReEncryptStreamRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ReEncryptStreamRequest.ProtoReflect.Descriptor instead.
 func (*ReEncryptStreamRequest) Descriptor() ([]byte, []int) {
-	return file_cipherd_v1_crypto_service_proto_rawDescGZIP(), []int{19}
+	return file_cipherd_v1_crypto_service_proto_rawDescGZIP(), []int{20}
 }
 
 func (x *ReEncryptStreamRequest) GetReference() string {
@@ -1326,6 +1479,13 @@ func (x *ReEncryptStreamRequest) GetKeyName() string {
 	return ""
 }
 
+func (x *ReEncryptStreamRequest) GetLegacy() *LegacyCiphertext {
+	if x != nil {
+		return x.Legacy
+	}
+	return nil
+}
+
 // ReEncryptStreamResponse is the outcome of one streamed item.
 type ReEncryptStreamResponse struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
@@ -1337,7 +1497,7 @@ type ReEncryptStreamResponse struct {
 
 func (x *ReEncryptStreamResponse) Reset() {
 	*x = ReEncryptStreamResponse{}
-	mi := &file_cipherd_v1_crypto_service_proto_msgTypes[20]
+	mi := &file_cipherd_v1_crypto_service_proto_msgTypes[21]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1349,7 +1509,7 @@ func (x *ReEncryptStreamResponse) String() string {
 func (*ReEncryptStreamResponse) ProtoMessage() {}
 
 func (x *ReEncryptStreamResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_cipherd_v1_crypto_service_proto_msgTypes[20]
+	mi := &file_cipherd_v1_crypto_service_proto_msgTypes[21]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1362,10 +1522,240 @@ func (x *ReEncryptStreamResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ReEncryptStreamResponse.ProtoReflect.Descriptor instead.
 func (*ReEncryptStreamResponse) Descriptor() ([]byte, []int) {
-	return file_cipherd_v1_crypto_service_proto_rawDescGZIP(), []int{20}
+	return file_cipherd_v1_crypto_service_proto_rawDescGZIP(), []int{21}
 }
 
 func (x *ReEncryptStreamResponse) GetResult() *ReEncryptBatchResult {
+	if x != nil {
+		return x.Result
+	}
+	return nil
+}
+
+// EncryptStreamRequest is one plaintext of a stream.
+type EncryptStreamRequest struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// reference is the caller's label for the item, echoed in its response; a resuming client sends
+	// the items after the last reference it received.
+	Reference string `protobuf:"bytes,1,opt,name=reference,proto3" json:"reference,omitempty"`
+	// key_name is the key to encrypt the item with, at its current version.
+	KeyName string `protobuf:"bytes,2,opt,name=key_name,json=keyName,proto3" json:"key_name,omitempty"`
+	// plaintext is the data to encrypt. Secret.
+	Plaintext []byte `protobuf:"bytes,3,opt,name=plaintext,proto3" json:"plaintext,omitempty"`
+	// context is the item's associated data, as in EncryptRequest.
+	Context       []byte `protobuf:"bytes,4,opt,name=context,proto3" json:"context,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *EncryptStreamRequest) Reset() {
+	*x = EncryptStreamRequest{}
+	mi := &file_cipherd_v1_crypto_service_proto_msgTypes[22]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *EncryptStreamRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*EncryptStreamRequest) ProtoMessage() {}
+
+func (x *EncryptStreamRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_cipherd_v1_crypto_service_proto_msgTypes[22]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use EncryptStreamRequest.ProtoReflect.Descriptor instead.
+func (*EncryptStreamRequest) Descriptor() ([]byte, []int) {
+	return file_cipherd_v1_crypto_service_proto_rawDescGZIP(), []int{22}
+}
+
+func (x *EncryptStreamRequest) GetReference() string {
+	if x != nil {
+		return x.Reference
+	}
+	return ""
+}
+
+func (x *EncryptStreamRequest) GetKeyName() string {
+	if x != nil {
+		return x.KeyName
+	}
+	return ""
+}
+
+func (x *EncryptStreamRequest) GetPlaintext() []byte {
+	if x != nil {
+		return x.Plaintext
+	}
+	return nil
+}
+
+func (x *EncryptStreamRequest) GetContext() []byte {
+	if x != nil {
+		return x.Context
+	}
+	return nil
+}
+
+// EncryptStreamResponse is the outcome of one streamed item.
+type EncryptStreamResponse struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// result is the item's outcome, as in a batch.
+	Result        *EncryptBatchResult `protobuf:"bytes,1,opt,name=result,proto3" json:"result,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *EncryptStreamResponse) Reset() {
+	*x = EncryptStreamResponse{}
+	mi := &file_cipherd_v1_crypto_service_proto_msgTypes[23]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *EncryptStreamResponse) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*EncryptStreamResponse) ProtoMessage() {}
+
+func (x *EncryptStreamResponse) ProtoReflect() protoreflect.Message {
+	mi := &file_cipherd_v1_crypto_service_proto_msgTypes[23]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use EncryptStreamResponse.ProtoReflect.Descriptor instead.
+func (*EncryptStreamResponse) Descriptor() ([]byte, []int) {
+	return file_cipherd_v1_crypto_service_proto_rawDescGZIP(), []int{23}
+}
+
+func (x *EncryptStreamResponse) GetResult() *EncryptBatchResult {
+	if x != nil {
+		return x.Result
+	}
+	return nil
+}
+
+// DecryptStreamRequest is one ciphertext of a stream.
+type DecryptStreamRequest struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// reference is the caller's label for the item, echoed in its response.
+	Reference string `protobuf:"bytes,1,opt,name=reference,proto3" json:"reference,omitempty"`
+	// ciphertext is the ciphertext to decrypt.
+	Ciphertext string `protobuf:"bytes,2,opt,name=ciphertext,proto3" json:"ciphertext,omitempty"`
+	// context is the item's associated data, if any.
+	Context       []byte `protobuf:"bytes,3,opt,name=context,proto3" json:"context,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *DecryptStreamRequest) Reset() {
+	*x = DecryptStreamRequest{}
+	mi := &file_cipherd_v1_crypto_service_proto_msgTypes[24]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *DecryptStreamRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*DecryptStreamRequest) ProtoMessage() {}
+
+func (x *DecryptStreamRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_cipherd_v1_crypto_service_proto_msgTypes[24]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use DecryptStreamRequest.ProtoReflect.Descriptor instead.
+func (*DecryptStreamRequest) Descriptor() ([]byte, []int) {
+	return file_cipherd_v1_crypto_service_proto_rawDescGZIP(), []int{24}
+}
+
+func (x *DecryptStreamRequest) GetReference() string {
+	if x != nil {
+		return x.Reference
+	}
+	return ""
+}
+
+func (x *DecryptStreamRequest) GetCiphertext() string {
+	if x != nil {
+		return x.Ciphertext
+	}
+	return ""
+}
+
+func (x *DecryptStreamRequest) GetContext() []byte {
+	if x != nil {
+		return x.Context
+	}
+	return nil
+}
+
+// DecryptStreamResponse is the outcome of one streamed item.
+type DecryptStreamResponse struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// result is the item's outcome, as in a batch.
+	Result        *DecryptBatchResult `protobuf:"bytes,1,opt,name=result,proto3" json:"result,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *DecryptStreamResponse) Reset() {
+	*x = DecryptStreamResponse{}
+	mi := &file_cipherd_v1_crypto_service_proto_msgTypes[25]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *DecryptStreamResponse) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*DecryptStreamResponse) ProtoMessage() {}
+
+func (x *DecryptStreamResponse) ProtoReflect() protoreflect.Message {
+	mi := &file_cipherd_v1_crypto_service_proto_msgTypes[25]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use DecryptStreamResponse.ProtoReflect.Descriptor instead.
+func (*DecryptStreamResponse) Descriptor() ([]byte, []int) {
+	return file_cipherd_v1_crypto_service_proto_rawDescGZIP(), []int{25}
+}
+
+func (x *DecryptStreamResponse) GetResult() *DecryptBatchResult {
 	if x != nil {
 		return x.Result
 	}
@@ -1383,7 +1773,7 @@ type InspectRequest struct {
 
 func (x *InspectRequest) Reset() {
 	*x = InspectRequest{}
-	mi := &file_cipherd_v1_crypto_service_proto_msgTypes[21]
+	mi := &file_cipherd_v1_crypto_service_proto_msgTypes[26]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1395,7 +1785,7 @@ func (x *InspectRequest) String() string {
 func (*InspectRequest) ProtoMessage() {}
 
 func (x *InspectRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_cipherd_v1_crypto_service_proto_msgTypes[21]
+	mi := &file_cipherd_v1_crypto_service_proto_msgTypes[26]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1408,7 +1798,7 @@ func (x *InspectRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use InspectRequest.ProtoReflect.Descriptor instead.
 func (*InspectRequest) Descriptor() ([]byte, []int) {
-	return file_cipherd_v1_crypto_service_proto_rawDescGZIP(), []int{21}
+	return file_cipherd_v1_crypto_service_proto_rawDescGZIP(), []int{26}
 }
 
 func (x *InspectRequest) GetCiphertext() string {
@@ -1437,7 +1827,7 @@ type InspectResponse struct {
 
 func (x *InspectResponse) Reset() {
 	*x = InspectResponse{}
-	mi := &file_cipherd_v1_crypto_service_proto_msgTypes[22]
+	mi := &file_cipherd_v1_crypto_service_proto_msgTypes[27]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1449,7 +1839,7 @@ func (x *InspectResponse) String() string {
 func (*InspectResponse) ProtoMessage() {}
 
 func (x *InspectResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_cipherd_v1_crypto_service_proto_msgTypes[22]
+	mi := &file_cipherd_v1_crypto_service_proto_msgTypes[27]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1462,7 +1852,7 @@ func (x *InspectResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use InspectResponse.ProtoReflect.Descriptor instead.
 func (*InspectResponse) Descriptor() ([]byte, []int) {
-	return file_cipherd_v1_crypto_service_proto_rawDescGZIP(), []int{22}
+	return file_cipherd_v1_crypto_service_proto_rawDescGZIP(), []int{27}
 }
 
 func (x *InspectResponse) GetKeyName() string {
@@ -1520,7 +1910,7 @@ type Normalization struct {
 
 func (x *Normalization) Reset() {
 	*x = Normalization{}
-	mi := &file_cipherd_v1_crypto_service_proto_msgTypes[23]
+	mi := &file_cipherd_v1_crypto_service_proto_msgTypes[28]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1532,7 +1922,7 @@ func (x *Normalization) String() string {
 func (*Normalization) ProtoMessage() {}
 
 func (x *Normalization) ProtoReflect() protoreflect.Message {
-	mi := &file_cipherd_v1_crypto_service_proto_msgTypes[23]
+	mi := &file_cipherd_v1_crypto_service_proto_msgTypes[28]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1545,7 +1935,7 @@ func (x *Normalization) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Normalization.ProtoReflect.Descriptor instead.
 func (*Normalization) Descriptor() ([]byte, []int) {
-	return file_cipherd_v1_crypto_service_proto_rawDescGZIP(), []int{23}
+	return file_cipherd_v1_crypto_service_proto_rawDescGZIP(), []int{28}
 }
 
 func (x *Normalization) GetTrim() bool {
@@ -1592,7 +1982,7 @@ type ComputeIndexRequest struct {
 
 func (x *ComputeIndexRequest) Reset() {
 	*x = ComputeIndexRequest{}
-	mi := &file_cipherd_v1_crypto_service_proto_msgTypes[24]
+	mi := &file_cipherd_v1_crypto_service_proto_msgTypes[29]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1604,7 +1994,7 @@ func (x *ComputeIndexRequest) String() string {
 func (*ComputeIndexRequest) ProtoMessage() {}
 
 func (x *ComputeIndexRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_cipherd_v1_crypto_service_proto_msgTypes[24]
+	mi := &file_cipherd_v1_crypto_service_proto_msgTypes[29]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1617,7 +2007,7 @@ func (x *ComputeIndexRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ComputeIndexRequest.ProtoReflect.Descriptor instead.
 func (*ComputeIndexRequest) Descriptor() ([]byte, []int) {
-	return file_cipherd_v1_crypto_service_proto_rawDescGZIP(), []int{24}
+	return file_cipherd_v1_crypto_service_proto_rawDescGZIP(), []int{29}
 }
 
 func (x *ComputeIndexRequest) GetKeyName() string {
@@ -1677,7 +2067,7 @@ type ComputeIndexResponse struct {
 
 func (x *ComputeIndexResponse) Reset() {
 	*x = ComputeIndexResponse{}
-	mi := &file_cipherd_v1_crypto_service_proto_msgTypes[25]
+	mi := &file_cipherd_v1_crypto_service_proto_msgTypes[30]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1689,7 +2079,7 @@ func (x *ComputeIndexResponse) String() string {
 func (*ComputeIndexResponse) ProtoMessage() {}
 
 func (x *ComputeIndexResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_cipherd_v1_crypto_service_proto_msgTypes[25]
+	mi := &file_cipherd_v1_crypto_service_proto_msgTypes[30]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1702,7 +2092,7 @@ func (x *ComputeIndexResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ComputeIndexResponse.ProtoReflect.Descriptor instead.
 func (*ComputeIndexResponse) Descriptor() ([]byte, []int) {
-	return file_cipherd_v1_crypto_service_proto_rawDescGZIP(), []int{25}
+	return file_cipherd_v1_crypto_service_proto_rawDescGZIP(), []int{30}
 }
 
 func (x *ComputeIndexResponse) GetIndex() []byte {
@@ -1739,7 +2129,7 @@ type VersionedIndex struct {
 
 func (x *VersionedIndex) Reset() {
 	*x = VersionedIndex{}
-	mi := &file_cipherd_v1_crypto_service_proto_msgTypes[26]
+	mi := &file_cipherd_v1_crypto_service_proto_msgTypes[31]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1751,7 +2141,7 @@ func (x *VersionedIndex) String() string {
 func (*VersionedIndex) ProtoMessage() {}
 
 func (x *VersionedIndex) ProtoReflect() protoreflect.Message {
-	mi := &file_cipherd_v1_crypto_service_proto_msgTypes[26]
+	mi := &file_cipherd_v1_crypto_service_proto_msgTypes[31]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1764,7 +2154,7 @@ func (x *VersionedIndex) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use VersionedIndex.ProtoReflect.Descriptor instead.
 func (*VersionedIndex) Descriptor() ([]byte, []int) {
-	return file_cipherd_v1_crypto_service_proto_rawDescGZIP(), []int{26}
+	return file_cipherd_v1_crypto_service_proto_rawDescGZIP(), []int{31}
 }
 
 func (x *VersionedIndex) GetKeyVersion() int32 {
@@ -1798,7 +2188,7 @@ type ComputeIndexBatchRequest struct {
 
 func (x *ComputeIndexBatchRequest) Reset() {
 	*x = ComputeIndexBatchRequest{}
-	mi := &file_cipherd_v1_crypto_service_proto_msgTypes[27]
+	mi := &file_cipherd_v1_crypto_service_proto_msgTypes[32]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1810,7 +2200,7 @@ func (x *ComputeIndexBatchRequest) String() string {
 func (*ComputeIndexBatchRequest) ProtoMessage() {}
 
 func (x *ComputeIndexBatchRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_cipherd_v1_crypto_service_proto_msgTypes[27]
+	mi := &file_cipherd_v1_crypto_service_proto_msgTypes[32]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1823,7 +2213,7 @@ func (x *ComputeIndexBatchRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ComputeIndexBatchRequest.ProtoReflect.Descriptor instead.
 func (*ComputeIndexBatchRequest) Descriptor() ([]byte, []int) {
-	return file_cipherd_v1_crypto_service_proto_rawDescGZIP(), []int{27}
+	return file_cipherd_v1_crypto_service_proto_rawDescGZIP(), []int{32}
 }
 
 func (x *ComputeIndexBatchRequest) GetKeyName() string {
@@ -1867,7 +2257,7 @@ type ComputeIndexBatchItem struct {
 
 func (x *ComputeIndexBatchItem) Reset() {
 	*x = ComputeIndexBatchItem{}
-	mi := &file_cipherd_v1_crypto_service_proto_msgTypes[28]
+	mi := &file_cipherd_v1_crypto_service_proto_msgTypes[33]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1879,7 +2269,7 @@ func (x *ComputeIndexBatchItem) String() string {
 func (*ComputeIndexBatchItem) ProtoMessage() {}
 
 func (x *ComputeIndexBatchItem) ProtoReflect() protoreflect.Message {
-	mi := &file_cipherd_v1_crypto_service_proto_msgTypes[28]
+	mi := &file_cipherd_v1_crypto_service_proto_msgTypes[33]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1892,7 +2282,7 @@ func (x *ComputeIndexBatchItem) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ComputeIndexBatchItem.ProtoReflect.Descriptor instead.
 func (*ComputeIndexBatchItem) Descriptor() ([]byte, []int) {
-	return file_cipherd_v1_crypto_service_proto_rawDescGZIP(), []int{28}
+	return file_cipherd_v1_crypto_service_proto_rawDescGZIP(), []int{33}
 }
 
 func (x *ComputeIndexBatchItem) GetReference() string {
@@ -1920,7 +2310,7 @@ type ComputeIndexBatchResponse struct {
 
 func (x *ComputeIndexBatchResponse) Reset() {
 	*x = ComputeIndexBatchResponse{}
-	mi := &file_cipherd_v1_crypto_service_proto_msgTypes[29]
+	mi := &file_cipherd_v1_crypto_service_proto_msgTypes[34]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1932,7 +2322,7 @@ func (x *ComputeIndexBatchResponse) String() string {
 func (*ComputeIndexBatchResponse) ProtoMessage() {}
 
 func (x *ComputeIndexBatchResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_cipherd_v1_crypto_service_proto_msgTypes[29]
+	mi := &file_cipherd_v1_crypto_service_proto_msgTypes[34]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1945,7 +2335,7 @@ func (x *ComputeIndexBatchResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ComputeIndexBatchResponse.ProtoReflect.Descriptor instead.
 func (*ComputeIndexBatchResponse) Descriptor() ([]byte, []int) {
-	return file_cipherd_v1_crypto_service_proto_rawDescGZIP(), []int{29}
+	return file_cipherd_v1_crypto_service_proto_rawDescGZIP(), []int{34}
 }
 
 func (x *ComputeIndexBatchResponse) GetResults() []*ComputeIndexBatchResult {
@@ -1975,7 +2365,7 @@ type ComputeIndexBatchResult struct {
 
 func (x *ComputeIndexBatchResult) Reset() {
 	*x = ComputeIndexBatchResult{}
-	mi := &file_cipherd_v1_crypto_service_proto_msgTypes[30]
+	mi := &file_cipherd_v1_crypto_service_proto_msgTypes[35]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1987,7 +2377,7 @@ func (x *ComputeIndexBatchResult) String() string {
 func (*ComputeIndexBatchResult) ProtoMessage() {}
 
 func (x *ComputeIndexBatchResult) ProtoReflect() protoreflect.Message {
-	mi := &file_cipherd_v1_crypto_service_proto_msgTypes[30]
+	mi := &file_cipherd_v1_crypto_service_proto_msgTypes[35]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2000,7 +2390,7 @@ func (x *ComputeIndexBatchResult) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ComputeIndexBatchResult.ProtoReflect.Descriptor instead.
 func (*ComputeIndexBatchResult) Descriptor() ([]byte, []int) {
-	return file_cipherd_v1_crypto_service_proto_rawDescGZIP(), []int{30}
+	return file_cipherd_v1_crypto_service_proto_rawDescGZIP(), []int{35}
 }
 
 func (x *ComputeIndexBatchResult) GetReference() string {
@@ -2079,7 +2469,7 @@ type GenerateDataKeyRequest struct {
 
 func (x *GenerateDataKeyRequest) Reset() {
 	*x = GenerateDataKeyRequest{}
-	mi := &file_cipherd_v1_crypto_service_proto_msgTypes[31]
+	mi := &file_cipherd_v1_crypto_service_proto_msgTypes[36]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2091,7 +2481,7 @@ func (x *GenerateDataKeyRequest) String() string {
 func (*GenerateDataKeyRequest) ProtoMessage() {}
 
 func (x *GenerateDataKeyRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_cipherd_v1_crypto_service_proto_msgTypes[31]
+	mi := &file_cipherd_v1_crypto_service_proto_msgTypes[36]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2104,7 +2494,7 @@ func (x *GenerateDataKeyRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GenerateDataKeyRequest.ProtoReflect.Descriptor instead.
 func (*GenerateDataKeyRequest) Descriptor() ([]byte, []int) {
-	return file_cipherd_v1_crypto_service_proto_rawDescGZIP(), []int{31}
+	return file_cipherd_v1_crypto_service_proto_rawDescGZIP(), []int{36}
 }
 
 func (x *GenerateDataKeyRequest) GetKeyName() string {
@@ -2151,7 +2541,7 @@ type GenerateDataKeyResponse struct {
 
 func (x *GenerateDataKeyResponse) Reset() {
 	*x = GenerateDataKeyResponse{}
-	mi := &file_cipherd_v1_crypto_service_proto_msgTypes[32]
+	mi := &file_cipherd_v1_crypto_service_proto_msgTypes[37]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2163,7 +2553,7 @@ func (x *GenerateDataKeyResponse) String() string {
 func (*GenerateDataKeyResponse) ProtoMessage() {}
 
 func (x *GenerateDataKeyResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_cipherd_v1_crypto_service_proto_msgTypes[32]
+	mi := &file_cipherd_v1_crypto_service_proto_msgTypes[37]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2176,7 +2566,7 @@ func (x *GenerateDataKeyResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GenerateDataKeyResponse.ProtoReflect.Descriptor instead.
 func (*GenerateDataKeyResponse) Descriptor() ([]byte, []int) {
-	return file_cipherd_v1_crypto_service_proto_rawDescGZIP(), []int{32}
+	return file_cipherd_v1_crypto_service_proto_rawDescGZIP(), []int{37}
 }
 
 func (x *GenerateDataKeyResponse) GetPlaintextKey() []byte {
@@ -2229,13 +2619,23 @@ const file_cipherd_v1_crypto_service_proto_rawDesc = "" +
 	"\x0fDecryptResponse\x12\x1c\n" +
 	"\tplaintext\x18\x01 \x01(\fR\tplaintext\x12\x1f\n" +
 	"\vkey_version\x18\x02 \x01(\x05R\n" +
-	"keyVersion\"g\n" +
+	"keyVersion\"\x9d\x01\n" +
 	"\x10ReEncryptRequest\x12\x1e\n" +
 	"\n" +
 	"ciphertext\x18\x01 \x01(\tR\n" +
 	"ciphertext\x12\x18\n" +
 	"\acontext\x18\x02 \x01(\fR\acontext\x12\x19\n" +
-	"\bkey_name\x18\x03 \x01(\tR\akeyName\"\x82\x01\n" +
+	"\bkey_name\x18\x03 \x01(\tR\akeyName\x124\n" +
+	"\x06legacy\x18\x04 \x01(\v2\x1c.cipherd.v1.LegacyCiphertextR\x06legacy\"\xa8\x01\n" +
+	"\x10LegacyCiphertext\x12\x19\n" +
+	"\bkey_name\x18\x01 \x01(\tR\akeyName\x12\x1f\n" +
+	"\vkey_version\x18\x02 \x01(\x05R\n" +
+	"keyVersion\x12\x12\n" +
+	"\x03raw\x18\x03 \x01(\fH\x00R\x03raw\x12\x12\n" +
+	"\x03hex\x18\x04 \x01(\tH\x00R\x03hex\x12\x18\n" +
+	"\x06base64\x18\x05 \x01(\tH\x00R\x06base64\x12\x0e\n" +
+	"\x02iv\x18\x06 \x01(\fR\x02ivB\x06\n" +
+	"\x04data\"\x82\x01\n" +
 	"\x11ReEncryptResponse\x12\x1e\n" +
 	"\n" +
 	"ciphertext\x18\x01 \x01(\tR\n" +
@@ -2280,13 +2680,14 @@ const file_cipherd_v1_crypto_service_proto_rawDesc = "" +
 	"\aoutcome\"h\n" +
 	"\x15ReEncryptBatchRequest\x12\x19\n" +
 	"\bkey_name\x18\x01 \x01(\tR\akeyName\x124\n" +
-	"\x05items\x18\x02 \x03(\v2\x1e.cipherd.v1.ReEncryptBatchItemR\x05items\"l\n" +
+	"\x05items\x18\x02 \x03(\v2\x1e.cipherd.v1.ReEncryptBatchItemR\x05items\"\xa2\x01\n" +
 	"\x12ReEncryptBatchItem\x12\x1c\n" +
 	"\treference\x18\x01 \x01(\tR\treference\x12\x1e\n" +
 	"\n" +
 	"ciphertext\x18\x02 \x01(\tR\n" +
 	"ciphertext\x12\x18\n" +
-	"\acontext\x18\x03 \x01(\fR\acontext\"T\n" +
+	"\acontext\x18\x03 \x01(\fR\acontext\x124\n" +
+	"\x06legacy\x18\x04 \x01(\v2\x1c.cipherd.v1.LegacyCiphertextR\x06legacy\"T\n" +
 	"\x16ReEncryptBatchResponse\x12:\n" +
 	"\aresults\x18\x01 \x03(\v2 .cipherd.v1.ReEncryptBatchResultR\aresults\"\xdf\x01\n" +
 	"\x14ReEncryptBatchResult\x12\x1c\n" +
@@ -2298,16 +2699,32 @@ const file_cipherd_v1_crypto_service_proto_rawDesc = "" +
 	"\vkey_version\x18\x04 \x01(\x05R\n" +
 	"keyVersion\x12,\n" +
 	"\x12source_key_version\x18\x05 \x01(\x05R\x10sourceKeyVersionB\t\n" +
-	"\aoutcome\"\x8b\x01\n" +
+	"\aoutcome\"\xc1\x01\n" +
 	"\x16ReEncryptStreamRequest\x12\x1c\n" +
 	"\treference\x18\x01 \x01(\tR\treference\x12\x1e\n" +
 	"\n" +
 	"ciphertext\x18\x02 \x01(\tR\n" +
 	"ciphertext\x12\x18\n" +
 	"\acontext\x18\x03 \x01(\fR\acontext\x12\x19\n" +
-	"\bkey_name\x18\x04 \x01(\tR\akeyName\"S\n" +
+	"\bkey_name\x18\x04 \x01(\tR\akeyName\x124\n" +
+	"\x06legacy\x18\x05 \x01(\v2\x1c.cipherd.v1.LegacyCiphertextR\x06legacy\"S\n" +
 	"\x17ReEncryptStreamResponse\x128\n" +
-	"\x06result\x18\x01 \x01(\v2 .cipherd.v1.ReEncryptBatchResultR\x06result\"0\n" +
+	"\x06result\x18\x01 \x01(\v2 .cipherd.v1.ReEncryptBatchResultR\x06result\"\x87\x01\n" +
+	"\x14EncryptStreamRequest\x12\x1c\n" +
+	"\treference\x18\x01 \x01(\tR\treference\x12\x19\n" +
+	"\bkey_name\x18\x02 \x01(\tR\akeyName\x12\x1c\n" +
+	"\tplaintext\x18\x03 \x01(\fR\tplaintext\x12\x18\n" +
+	"\acontext\x18\x04 \x01(\fR\acontext\"O\n" +
+	"\x15EncryptStreamResponse\x126\n" +
+	"\x06result\x18\x01 \x01(\v2\x1e.cipherd.v1.EncryptBatchResultR\x06result\"n\n" +
+	"\x14DecryptStreamRequest\x12\x1c\n" +
+	"\treference\x18\x01 \x01(\tR\treference\x12\x1e\n" +
+	"\n" +
+	"ciphertext\x18\x02 \x01(\tR\n" +
+	"ciphertext\x12\x18\n" +
+	"\acontext\x18\x03 \x01(\fR\acontext\"O\n" +
+	"\x15DecryptStreamResponse\x126\n" +
+	"\x06result\x18\x01 \x01(\v2\x1e.cipherd.v1.DecryptBatchResultR\x06result\"0\n" +
 	"\x0eInspectRequest\x12\x1e\n" +
 	"\n" +
 	"ciphertext\x18\x01 \x01(\tR\n" +
@@ -2367,7 +2784,7 @@ const file_cipherd_v1_crypto_service_proto_rawDesc = "" +
 	"\vwrapped_key\x18\x02 \x01(\tR\n" +
 	"wrappedKey\x12\x1f\n" +
 	"\vkey_version\x18\x03 \x01(\x05R\n" +
-	"keyVersion2\x95\a\n" +
+	"keyVersion2\xc9\b\n" +
 	"\rCryptoService\x12B\n" +
 	"\aEncrypt\x12\x1a.cipherd.v1.EncryptRequest\x1a\x1b.cipherd.v1.EncryptResponse\x12B\n" +
 	"\aDecrypt\x12\x1a.cipherd.v1.DecryptRequest\x1a\x1b.cipherd.v1.DecryptResponse\x12H\n" +
@@ -2375,7 +2792,9 @@ const file_cipherd_v1_crypto_service_proto_rawDesc = "" +
 	"\fEncryptBatch\x12\x1f.cipherd.v1.EncryptBatchRequest\x1a .cipherd.v1.EncryptBatchResponse\x12Q\n" +
 	"\fDecryptBatch\x12\x1f.cipherd.v1.DecryptBatchRequest\x1a .cipherd.v1.DecryptBatchResponse\x12W\n" +
 	"\x0eReEncryptBatch\x12!.cipherd.v1.ReEncryptBatchRequest\x1a\".cipherd.v1.ReEncryptBatchResponse\x12^\n" +
-	"\x0fReEncryptStream\x12\".cipherd.v1.ReEncryptStreamRequest\x1a#.cipherd.v1.ReEncryptStreamResponse(\x010\x01\x12B\n" +
+	"\x0fReEncryptStream\x12\".cipherd.v1.ReEncryptStreamRequest\x1a#.cipherd.v1.ReEncryptStreamResponse(\x010\x01\x12X\n" +
+	"\rEncryptStream\x12 .cipherd.v1.EncryptStreamRequest\x1a!.cipherd.v1.EncryptStreamResponse(\x010\x01\x12X\n" +
+	"\rDecryptStream\x12 .cipherd.v1.DecryptStreamRequest\x1a!.cipherd.v1.DecryptStreamResponse(\x010\x01\x12B\n" +
 	"\aInspect\x12\x1a.cipherd.v1.InspectRequest\x1a\x1b.cipherd.v1.InspectResponse\x12Q\n" +
 	"\fComputeIndex\x12\x1f.cipherd.v1.ComputeIndexRequest\x1a .cipherd.v1.ComputeIndexResponse\x12`\n" +
 	"\x11ComputeIndexBatch\x12$.cipherd.v1.ComputeIndexBatchRequest\x1a%.cipherd.v1.ComputeIndexBatchResponse\x12Z\n" +
@@ -2394,7 +2813,7 @@ func file_cipherd_v1_crypto_service_proto_rawDescGZIP() []byte {
 	return file_cipherd_v1_crypto_service_proto_rawDescData
 }
 
-var file_cipherd_v1_crypto_service_proto_msgTypes = make([]protoimpl.MessageInfo, 33)
+var file_cipherd_v1_crypto_service_proto_msgTypes = make([]protoimpl.MessageInfo, 38)
 var file_cipherd_v1_crypto_service_proto_goTypes = []any{
 	(*ItemError)(nil),                 // 0: cipherd.v1.ItemError
 	(*EncryptRequest)(nil),            // 1: cipherd.v1.EncryptRequest
@@ -2402,80 +2821,94 @@ var file_cipherd_v1_crypto_service_proto_goTypes = []any{
 	(*DecryptRequest)(nil),            // 3: cipherd.v1.DecryptRequest
 	(*DecryptResponse)(nil),           // 4: cipherd.v1.DecryptResponse
 	(*ReEncryptRequest)(nil),          // 5: cipherd.v1.ReEncryptRequest
-	(*ReEncryptResponse)(nil),         // 6: cipherd.v1.ReEncryptResponse
-	(*EncryptBatchRequest)(nil),       // 7: cipherd.v1.EncryptBatchRequest
-	(*EncryptBatchItem)(nil),          // 8: cipherd.v1.EncryptBatchItem
-	(*EncryptBatchResponse)(nil),      // 9: cipherd.v1.EncryptBatchResponse
-	(*EncryptBatchResult)(nil),        // 10: cipherd.v1.EncryptBatchResult
-	(*DecryptBatchRequest)(nil),       // 11: cipherd.v1.DecryptBatchRequest
-	(*DecryptBatchItem)(nil),          // 12: cipherd.v1.DecryptBatchItem
-	(*DecryptBatchResponse)(nil),      // 13: cipherd.v1.DecryptBatchResponse
-	(*DecryptBatchResult)(nil),        // 14: cipherd.v1.DecryptBatchResult
-	(*ReEncryptBatchRequest)(nil),     // 15: cipherd.v1.ReEncryptBatchRequest
-	(*ReEncryptBatchItem)(nil),        // 16: cipherd.v1.ReEncryptBatchItem
-	(*ReEncryptBatchResponse)(nil),    // 17: cipherd.v1.ReEncryptBatchResponse
-	(*ReEncryptBatchResult)(nil),      // 18: cipherd.v1.ReEncryptBatchResult
-	(*ReEncryptStreamRequest)(nil),    // 19: cipherd.v1.ReEncryptStreamRequest
-	(*ReEncryptStreamResponse)(nil),   // 20: cipherd.v1.ReEncryptStreamResponse
-	(*InspectRequest)(nil),            // 21: cipherd.v1.InspectRequest
-	(*InspectResponse)(nil),           // 22: cipherd.v1.InspectResponse
-	(*Normalization)(nil),             // 23: cipherd.v1.Normalization
-	(*ComputeIndexRequest)(nil),       // 24: cipherd.v1.ComputeIndexRequest
-	(*ComputeIndexResponse)(nil),      // 25: cipherd.v1.ComputeIndexResponse
-	(*VersionedIndex)(nil),            // 26: cipherd.v1.VersionedIndex
-	(*ComputeIndexBatchRequest)(nil),  // 27: cipherd.v1.ComputeIndexBatchRequest
-	(*ComputeIndexBatchItem)(nil),     // 28: cipherd.v1.ComputeIndexBatchItem
-	(*ComputeIndexBatchResponse)(nil), // 29: cipherd.v1.ComputeIndexBatchResponse
-	(*ComputeIndexBatchResult)(nil),   // 30: cipherd.v1.ComputeIndexBatchResult
-	(*GenerateDataKeyRequest)(nil),    // 31: cipherd.v1.GenerateDataKeyRequest
-	(*GenerateDataKeyResponse)(nil),   // 32: cipherd.v1.GenerateDataKeyResponse
-	(Mode)(0),                         // 33: cipherd.v1.Mode
+	(*LegacyCiphertext)(nil),          // 6: cipherd.v1.LegacyCiphertext
+	(*ReEncryptResponse)(nil),         // 7: cipherd.v1.ReEncryptResponse
+	(*EncryptBatchRequest)(nil),       // 8: cipherd.v1.EncryptBatchRequest
+	(*EncryptBatchItem)(nil),          // 9: cipherd.v1.EncryptBatchItem
+	(*EncryptBatchResponse)(nil),      // 10: cipherd.v1.EncryptBatchResponse
+	(*EncryptBatchResult)(nil),        // 11: cipherd.v1.EncryptBatchResult
+	(*DecryptBatchRequest)(nil),       // 12: cipherd.v1.DecryptBatchRequest
+	(*DecryptBatchItem)(nil),          // 13: cipherd.v1.DecryptBatchItem
+	(*DecryptBatchResponse)(nil),      // 14: cipherd.v1.DecryptBatchResponse
+	(*DecryptBatchResult)(nil),        // 15: cipherd.v1.DecryptBatchResult
+	(*ReEncryptBatchRequest)(nil),     // 16: cipherd.v1.ReEncryptBatchRequest
+	(*ReEncryptBatchItem)(nil),        // 17: cipherd.v1.ReEncryptBatchItem
+	(*ReEncryptBatchResponse)(nil),    // 18: cipherd.v1.ReEncryptBatchResponse
+	(*ReEncryptBatchResult)(nil),      // 19: cipherd.v1.ReEncryptBatchResult
+	(*ReEncryptStreamRequest)(nil),    // 20: cipherd.v1.ReEncryptStreamRequest
+	(*ReEncryptStreamResponse)(nil),   // 21: cipherd.v1.ReEncryptStreamResponse
+	(*EncryptStreamRequest)(nil),      // 22: cipherd.v1.EncryptStreamRequest
+	(*EncryptStreamResponse)(nil),     // 23: cipherd.v1.EncryptStreamResponse
+	(*DecryptStreamRequest)(nil),      // 24: cipherd.v1.DecryptStreamRequest
+	(*DecryptStreamResponse)(nil),     // 25: cipherd.v1.DecryptStreamResponse
+	(*InspectRequest)(nil),            // 26: cipherd.v1.InspectRequest
+	(*InspectResponse)(nil),           // 27: cipherd.v1.InspectResponse
+	(*Normalization)(nil),             // 28: cipherd.v1.Normalization
+	(*ComputeIndexRequest)(nil),       // 29: cipherd.v1.ComputeIndexRequest
+	(*ComputeIndexResponse)(nil),      // 30: cipherd.v1.ComputeIndexResponse
+	(*VersionedIndex)(nil),            // 31: cipherd.v1.VersionedIndex
+	(*ComputeIndexBatchRequest)(nil),  // 32: cipherd.v1.ComputeIndexBatchRequest
+	(*ComputeIndexBatchItem)(nil),     // 33: cipherd.v1.ComputeIndexBatchItem
+	(*ComputeIndexBatchResponse)(nil), // 34: cipherd.v1.ComputeIndexBatchResponse
+	(*ComputeIndexBatchResult)(nil),   // 35: cipherd.v1.ComputeIndexBatchResult
+	(*GenerateDataKeyRequest)(nil),    // 36: cipherd.v1.GenerateDataKeyRequest
+	(*GenerateDataKeyResponse)(nil),   // 37: cipherd.v1.GenerateDataKeyResponse
+	(Mode)(0),                         // 38: cipherd.v1.Mode
 }
 var file_cipherd_v1_crypto_service_proto_depIdxs = []int32{
-	8,  // 0: cipherd.v1.EncryptBatchRequest.items:type_name -> cipherd.v1.EncryptBatchItem
-	10, // 1: cipherd.v1.EncryptBatchResponse.results:type_name -> cipherd.v1.EncryptBatchResult
-	0,  // 2: cipherd.v1.EncryptBatchResult.error:type_name -> cipherd.v1.ItemError
-	12, // 3: cipherd.v1.DecryptBatchRequest.items:type_name -> cipherd.v1.DecryptBatchItem
-	14, // 4: cipherd.v1.DecryptBatchResponse.results:type_name -> cipherd.v1.DecryptBatchResult
-	0,  // 5: cipherd.v1.DecryptBatchResult.error:type_name -> cipherd.v1.ItemError
-	16, // 6: cipherd.v1.ReEncryptBatchRequest.items:type_name -> cipherd.v1.ReEncryptBatchItem
-	18, // 7: cipherd.v1.ReEncryptBatchResponse.results:type_name -> cipherd.v1.ReEncryptBatchResult
-	0,  // 8: cipherd.v1.ReEncryptBatchResult.error:type_name -> cipherd.v1.ItemError
-	18, // 9: cipherd.v1.ReEncryptStreamResponse.result:type_name -> cipherd.v1.ReEncryptBatchResult
-	33, // 10: cipherd.v1.InspectResponse.mode:type_name -> cipherd.v1.Mode
-	23, // 11: cipherd.v1.ComputeIndexRequest.normalization:type_name -> cipherd.v1.Normalization
-	26, // 12: cipherd.v1.ComputeIndexResponse.versions:type_name -> cipherd.v1.VersionedIndex
-	23, // 13: cipherd.v1.ComputeIndexBatchRequest.normalization:type_name -> cipherd.v1.Normalization
-	28, // 14: cipherd.v1.ComputeIndexBatchRequest.items:type_name -> cipherd.v1.ComputeIndexBatchItem
-	30, // 15: cipherd.v1.ComputeIndexBatchResponse.results:type_name -> cipherd.v1.ComputeIndexBatchResult
-	0,  // 16: cipherd.v1.ComputeIndexBatchResult.error:type_name -> cipherd.v1.ItemError
-	1,  // 17: cipherd.v1.CryptoService.Encrypt:input_type -> cipherd.v1.EncryptRequest
-	3,  // 18: cipherd.v1.CryptoService.Decrypt:input_type -> cipherd.v1.DecryptRequest
-	5,  // 19: cipherd.v1.CryptoService.ReEncrypt:input_type -> cipherd.v1.ReEncryptRequest
-	7,  // 20: cipherd.v1.CryptoService.EncryptBatch:input_type -> cipherd.v1.EncryptBatchRequest
-	11, // 21: cipherd.v1.CryptoService.DecryptBatch:input_type -> cipherd.v1.DecryptBatchRequest
-	15, // 22: cipherd.v1.CryptoService.ReEncryptBatch:input_type -> cipherd.v1.ReEncryptBatchRequest
-	19, // 23: cipherd.v1.CryptoService.ReEncryptStream:input_type -> cipherd.v1.ReEncryptStreamRequest
-	21, // 24: cipherd.v1.CryptoService.Inspect:input_type -> cipherd.v1.InspectRequest
-	24, // 25: cipherd.v1.CryptoService.ComputeIndex:input_type -> cipherd.v1.ComputeIndexRequest
-	27, // 26: cipherd.v1.CryptoService.ComputeIndexBatch:input_type -> cipherd.v1.ComputeIndexBatchRequest
-	31, // 27: cipherd.v1.CryptoService.GenerateDataKey:input_type -> cipherd.v1.GenerateDataKeyRequest
-	2,  // 28: cipherd.v1.CryptoService.Encrypt:output_type -> cipherd.v1.EncryptResponse
-	4,  // 29: cipherd.v1.CryptoService.Decrypt:output_type -> cipherd.v1.DecryptResponse
-	6,  // 30: cipherd.v1.CryptoService.ReEncrypt:output_type -> cipherd.v1.ReEncryptResponse
-	9,  // 31: cipherd.v1.CryptoService.EncryptBatch:output_type -> cipherd.v1.EncryptBatchResponse
-	13, // 32: cipherd.v1.CryptoService.DecryptBatch:output_type -> cipherd.v1.DecryptBatchResponse
-	17, // 33: cipherd.v1.CryptoService.ReEncryptBatch:output_type -> cipherd.v1.ReEncryptBatchResponse
-	20, // 34: cipherd.v1.CryptoService.ReEncryptStream:output_type -> cipherd.v1.ReEncryptStreamResponse
-	22, // 35: cipherd.v1.CryptoService.Inspect:output_type -> cipherd.v1.InspectResponse
-	25, // 36: cipherd.v1.CryptoService.ComputeIndex:output_type -> cipherd.v1.ComputeIndexResponse
-	29, // 37: cipherd.v1.CryptoService.ComputeIndexBatch:output_type -> cipherd.v1.ComputeIndexBatchResponse
-	32, // 38: cipherd.v1.CryptoService.GenerateDataKey:output_type -> cipherd.v1.GenerateDataKeyResponse
-	28, // [28:39] is the sub-list for method output_type
-	17, // [17:28] is the sub-list for method input_type
-	17, // [17:17] is the sub-list for extension type_name
-	17, // [17:17] is the sub-list for extension extendee
-	0,  // [0:17] is the sub-list for field type_name
+	6,  // 0: cipherd.v1.ReEncryptRequest.legacy:type_name -> cipherd.v1.LegacyCiphertext
+	9,  // 1: cipherd.v1.EncryptBatchRequest.items:type_name -> cipherd.v1.EncryptBatchItem
+	11, // 2: cipherd.v1.EncryptBatchResponse.results:type_name -> cipherd.v1.EncryptBatchResult
+	0,  // 3: cipherd.v1.EncryptBatchResult.error:type_name -> cipherd.v1.ItemError
+	13, // 4: cipherd.v1.DecryptBatchRequest.items:type_name -> cipherd.v1.DecryptBatchItem
+	15, // 5: cipherd.v1.DecryptBatchResponse.results:type_name -> cipherd.v1.DecryptBatchResult
+	0,  // 6: cipherd.v1.DecryptBatchResult.error:type_name -> cipherd.v1.ItemError
+	17, // 7: cipherd.v1.ReEncryptBatchRequest.items:type_name -> cipherd.v1.ReEncryptBatchItem
+	6,  // 8: cipherd.v1.ReEncryptBatchItem.legacy:type_name -> cipherd.v1.LegacyCiphertext
+	19, // 9: cipherd.v1.ReEncryptBatchResponse.results:type_name -> cipherd.v1.ReEncryptBatchResult
+	0,  // 10: cipherd.v1.ReEncryptBatchResult.error:type_name -> cipherd.v1.ItemError
+	6,  // 11: cipherd.v1.ReEncryptStreamRequest.legacy:type_name -> cipherd.v1.LegacyCiphertext
+	19, // 12: cipherd.v1.ReEncryptStreamResponse.result:type_name -> cipherd.v1.ReEncryptBatchResult
+	11, // 13: cipherd.v1.EncryptStreamResponse.result:type_name -> cipherd.v1.EncryptBatchResult
+	15, // 14: cipherd.v1.DecryptStreamResponse.result:type_name -> cipherd.v1.DecryptBatchResult
+	38, // 15: cipherd.v1.InspectResponse.mode:type_name -> cipherd.v1.Mode
+	28, // 16: cipherd.v1.ComputeIndexRequest.normalization:type_name -> cipherd.v1.Normalization
+	31, // 17: cipherd.v1.ComputeIndexResponse.versions:type_name -> cipherd.v1.VersionedIndex
+	28, // 18: cipherd.v1.ComputeIndexBatchRequest.normalization:type_name -> cipherd.v1.Normalization
+	33, // 19: cipherd.v1.ComputeIndexBatchRequest.items:type_name -> cipherd.v1.ComputeIndexBatchItem
+	35, // 20: cipherd.v1.ComputeIndexBatchResponse.results:type_name -> cipherd.v1.ComputeIndexBatchResult
+	0,  // 21: cipherd.v1.ComputeIndexBatchResult.error:type_name -> cipherd.v1.ItemError
+	1,  // 22: cipherd.v1.CryptoService.Encrypt:input_type -> cipherd.v1.EncryptRequest
+	3,  // 23: cipherd.v1.CryptoService.Decrypt:input_type -> cipherd.v1.DecryptRequest
+	5,  // 24: cipherd.v1.CryptoService.ReEncrypt:input_type -> cipherd.v1.ReEncryptRequest
+	8,  // 25: cipherd.v1.CryptoService.EncryptBatch:input_type -> cipherd.v1.EncryptBatchRequest
+	12, // 26: cipherd.v1.CryptoService.DecryptBatch:input_type -> cipherd.v1.DecryptBatchRequest
+	16, // 27: cipherd.v1.CryptoService.ReEncryptBatch:input_type -> cipherd.v1.ReEncryptBatchRequest
+	20, // 28: cipherd.v1.CryptoService.ReEncryptStream:input_type -> cipherd.v1.ReEncryptStreamRequest
+	22, // 29: cipherd.v1.CryptoService.EncryptStream:input_type -> cipherd.v1.EncryptStreamRequest
+	24, // 30: cipherd.v1.CryptoService.DecryptStream:input_type -> cipherd.v1.DecryptStreamRequest
+	26, // 31: cipherd.v1.CryptoService.Inspect:input_type -> cipherd.v1.InspectRequest
+	29, // 32: cipherd.v1.CryptoService.ComputeIndex:input_type -> cipherd.v1.ComputeIndexRequest
+	32, // 33: cipherd.v1.CryptoService.ComputeIndexBatch:input_type -> cipherd.v1.ComputeIndexBatchRequest
+	36, // 34: cipherd.v1.CryptoService.GenerateDataKey:input_type -> cipherd.v1.GenerateDataKeyRequest
+	2,  // 35: cipherd.v1.CryptoService.Encrypt:output_type -> cipherd.v1.EncryptResponse
+	4,  // 36: cipherd.v1.CryptoService.Decrypt:output_type -> cipherd.v1.DecryptResponse
+	7,  // 37: cipherd.v1.CryptoService.ReEncrypt:output_type -> cipherd.v1.ReEncryptResponse
+	10, // 38: cipherd.v1.CryptoService.EncryptBatch:output_type -> cipherd.v1.EncryptBatchResponse
+	14, // 39: cipherd.v1.CryptoService.DecryptBatch:output_type -> cipherd.v1.DecryptBatchResponse
+	18, // 40: cipherd.v1.CryptoService.ReEncryptBatch:output_type -> cipherd.v1.ReEncryptBatchResponse
+	21, // 41: cipherd.v1.CryptoService.ReEncryptStream:output_type -> cipherd.v1.ReEncryptStreamResponse
+	23, // 42: cipherd.v1.CryptoService.EncryptStream:output_type -> cipherd.v1.EncryptStreamResponse
+	25, // 43: cipherd.v1.CryptoService.DecryptStream:output_type -> cipherd.v1.DecryptStreamResponse
+	27, // 44: cipherd.v1.CryptoService.Inspect:output_type -> cipherd.v1.InspectResponse
+	30, // 45: cipherd.v1.CryptoService.ComputeIndex:output_type -> cipherd.v1.ComputeIndexResponse
+	34, // 46: cipherd.v1.CryptoService.ComputeIndexBatch:output_type -> cipherd.v1.ComputeIndexBatchResponse
+	37, // 47: cipherd.v1.CryptoService.GenerateDataKey:output_type -> cipherd.v1.GenerateDataKeyResponse
+	35, // [35:48] is the sub-list for method output_type
+	22, // [22:35] is the sub-list for method input_type
+	22, // [22:22] is the sub-list for extension type_name
+	22, // [22:22] is the sub-list for extension extendee
+	0,  // [0:22] is the sub-list for field type_name
 }
 
 func init() { file_cipherd_v1_crypto_service_proto_init() }
@@ -2484,19 +2917,24 @@ func file_cipherd_v1_crypto_service_proto_init() {
 		return
 	}
 	file_cipherd_v1_keys_proto_init()
-	file_cipherd_v1_crypto_service_proto_msgTypes[10].OneofWrappers = []any{
+	file_cipherd_v1_crypto_service_proto_msgTypes[6].OneofWrappers = []any{
+		(*LegacyCiphertext_Raw)(nil),
+		(*LegacyCiphertext_Hex)(nil),
+		(*LegacyCiphertext_Base64)(nil),
+	}
+	file_cipherd_v1_crypto_service_proto_msgTypes[11].OneofWrappers = []any{
 		(*EncryptBatchResult_Ciphertext)(nil),
 		(*EncryptBatchResult_Error)(nil),
 	}
-	file_cipherd_v1_crypto_service_proto_msgTypes[14].OneofWrappers = []any{
+	file_cipherd_v1_crypto_service_proto_msgTypes[15].OneofWrappers = []any{
 		(*DecryptBatchResult_Plaintext)(nil),
 		(*DecryptBatchResult_Error)(nil),
 	}
-	file_cipherd_v1_crypto_service_proto_msgTypes[18].OneofWrappers = []any{
+	file_cipherd_v1_crypto_service_proto_msgTypes[19].OneofWrappers = []any{
 		(*ReEncryptBatchResult_Ciphertext)(nil),
 		(*ReEncryptBatchResult_Error)(nil),
 	}
-	file_cipherd_v1_crypto_service_proto_msgTypes[30].OneofWrappers = []any{
+	file_cipherd_v1_crypto_service_proto_msgTypes[35].OneofWrappers = []any{
 		(*ComputeIndexBatchResult_Index)(nil),
 		(*ComputeIndexBatchResult_Error)(nil),
 	}
@@ -2506,7 +2944,7 @@ func file_cipherd_v1_crypto_service_proto_init() {
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_cipherd_v1_crypto_service_proto_rawDesc), len(file_cipherd_v1_crypto_service_proto_rawDesc)),
 			NumEnums:      0,
-			NumMessages:   33,
+			NumMessages:   38,
 			NumExtensions: 0,
 			NumServices:   1,
 		},

@@ -26,6 +26,8 @@ const (
 	CryptoService_DecryptBatch_FullMethodName      = "/cipherd.v1.CryptoService/DecryptBatch"
 	CryptoService_ReEncryptBatch_FullMethodName    = "/cipherd.v1.CryptoService/ReEncryptBatch"
 	CryptoService_ReEncryptStream_FullMethodName   = "/cipherd.v1.CryptoService/ReEncryptStream"
+	CryptoService_EncryptStream_FullMethodName     = "/cipherd.v1.CryptoService/EncryptStream"
+	CryptoService_DecryptStream_FullMethodName     = "/cipherd.v1.CryptoService/DecryptStream"
 	CryptoService_Inspect_FullMethodName           = "/cipherd.v1.CryptoService/Inspect"
 	CryptoService_ComputeIndex_FullMethodName      = "/cipherd.v1.CryptoService/ComputeIndex"
 	CryptoService_ComputeIndexBatch_FullMethodName = "/cipherd.v1.CryptoService/ComputeIndexBatch"
@@ -58,6 +60,14 @@ type CryptoServiceClient interface {
 	// ReEncryptStream rewraps a stream of ciphertexts: one response per request, in request order,
 	// each with its own result or error. For migrating large tables without holding them in memory.
 	ReEncryptStream(ctx context.Context, opts ...grpc.CallOption) (grpc.BidiStreamingClient[ReEncryptStreamRequest, ReEncryptStreamResponse], error)
+	// EncryptStream encrypts a stream of plaintexts: one response per request, in request order, each
+	// with the request's reference and its own result or error. The server reads no further ahead
+	// than the client reads responses (flow control), so memory stays bounded however long it runs;
+	// a client that loses the stream resumes after the last reference it received.
+	EncryptStream(ctx context.Context, opts ...grpc.CallOption) (grpc.BidiStreamingClient[EncryptStreamRequest, EncryptStreamResponse], error)
+	// DecryptStream decrypts a stream of ciphertexts, with the same ordering, per-item errors, flow
+	// control and resumption as EncryptStream.
+	DecryptStream(ctx context.Context, opts ...grpc.CallOption) (grpc.BidiStreamingClient[DecryptStreamRequest, DecryptStreamResponse], error)
 	// Inspect parses a ciphertext's header without decrypting it.
 	Inspect(ctx context.Context, in *InspectRequest, opts ...grpc.CallOption) (*InspectResponse, error)
 	// ComputeIndex computes a blind index of a value with an index key (MODE_HMAC): a keyed hash that
@@ -153,6 +163,32 @@ func (c *cryptoServiceClient) ReEncryptStream(ctx context.Context, opts ...grpc.
 // This type alias is provided for backwards compatibility with existing code that references the prior non-generic stream type by name.
 type CryptoService_ReEncryptStreamClient = grpc.BidiStreamingClient[ReEncryptStreamRequest, ReEncryptStreamResponse]
 
+func (c *cryptoServiceClient) EncryptStream(ctx context.Context, opts ...grpc.CallOption) (grpc.BidiStreamingClient[EncryptStreamRequest, EncryptStreamResponse], error) {
+	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
+	stream, err := c.cc.NewStream(ctx, &CryptoService_ServiceDesc.Streams[1], CryptoService_EncryptStream_FullMethodName, cOpts...)
+	if err != nil {
+		return nil, err
+	}
+	x := &grpc.GenericClientStream[EncryptStreamRequest, EncryptStreamResponse]{ClientStream: stream}
+	return x, nil
+}
+
+// This type alias is provided for backwards compatibility with existing code that references the prior non-generic stream type by name.
+type CryptoService_EncryptStreamClient = grpc.BidiStreamingClient[EncryptStreamRequest, EncryptStreamResponse]
+
+func (c *cryptoServiceClient) DecryptStream(ctx context.Context, opts ...grpc.CallOption) (grpc.BidiStreamingClient[DecryptStreamRequest, DecryptStreamResponse], error) {
+	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
+	stream, err := c.cc.NewStream(ctx, &CryptoService_ServiceDesc.Streams[2], CryptoService_DecryptStream_FullMethodName, cOpts...)
+	if err != nil {
+		return nil, err
+	}
+	x := &grpc.GenericClientStream[DecryptStreamRequest, DecryptStreamResponse]{ClientStream: stream}
+	return x, nil
+}
+
+// This type alias is provided for backwards compatibility with existing code that references the prior non-generic stream type by name.
+type CryptoService_DecryptStreamClient = grpc.BidiStreamingClient[DecryptStreamRequest, DecryptStreamResponse]
+
 func (c *cryptoServiceClient) Inspect(ctx context.Context, in *InspectRequest, opts ...grpc.CallOption) (*InspectResponse, error) {
 	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
 	out := new(InspectResponse)
@@ -219,6 +255,14 @@ type CryptoServiceServer interface {
 	// ReEncryptStream rewraps a stream of ciphertexts: one response per request, in request order,
 	// each with its own result or error. For migrating large tables without holding them in memory.
 	ReEncryptStream(grpc.BidiStreamingServer[ReEncryptStreamRequest, ReEncryptStreamResponse]) error
+	// EncryptStream encrypts a stream of plaintexts: one response per request, in request order, each
+	// with the request's reference and its own result or error. The server reads no further ahead
+	// than the client reads responses (flow control), so memory stays bounded however long it runs;
+	// a client that loses the stream resumes after the last reference it received.
+	EncryptStream(grpc.BidiStreamingServer[EncryptStreamRequest, EncryptStreamResponse]) error
+	// DecryptStream decrypts a stream of ciphertexts, with the same ordering, per-item errors, flow
+	// control and resumption as EncryptStream.
+	DecryptStream(grpc.BidiStreamingServer[DecryptStreamRequest, DecryptStreamResponse]) error
 	// Inspect parses a ciphertext's header without decrypting it.
 	Inspect(context.Context, *InspectRequest) (*InspectResponse, error)
 	// ComputeIndex computes a blind index of a value with an index key (MODE_HMAC): a keyed hash that
@@ -261,6 +305,12 @@ func (UnimplementedCryptoServiceServer) ReEncryptBatch(context.Context, *ReEncry
 }
 func (UnimplementedCryptoServiceServer) ReEncryptStream(grpc.BidiStreamingServer[ReEncryptStreamRequest, ReEncryptStreamResponse]) error {
 	return status.Error(codes.Unimplemented, "method ReEncryptStream not implemented")
+}
+func (UnimplementedCryptoServiceServer) EncryptStream(grpc.BidiStreamingServer[EncryptStreamRequest, EncryptStreamResponse]) error {
+	return status.Error(codes.Unimplemented, "method EncryptStream not implemented")
+}
+func (UnimplementedCryptoServiceServer) DecryptStream(grpc.BidiStreamingServer[DecryptStreamRequest, DecryptStreamResponse]) error {
+	return status.Error(codes.Unimplemented, "method DecryptStream not implemented")
 }
 func (UnimplementedCryptoServiceServer) Inspect(context.Context, *InspectRequest) (*InspectResponse, error) {
 	return nil, status.Error(codes.Unimplemented, "method Inspect not implemented")
@@ -410,6 +460,20 @@ func _CryptoService_ReEncryptStream_Handler(srv interface{}, stream grpc.ServerS
 // This type alias is provided for backwards compatibility with existing code that references the prior non-generic stream type by name.
 type CryptoService_ReEncryptStreamServer = grpc.BidiStreamingServer[ReEncryptStreamRequest, ReEncryptStreamResponse]
 
+func _CryptoService_EncryptStream_Handler(srv interface{}, stream grpc.ServerStream) error {
+	return srv.(CryptoServiceServer).EncryptStream(&grpc.GenericServerStream[EncryptStreamRequest, EncryptStreamResponse]{ServerStream: stream})
+}
+
+// This type alias is provided for backwards compatibility with existing code that references the prior non-generic stream type by name.
+type CryptoService_EncryptStreamServer = grpc.BidiStreamingServer[EncryptStreamRequest, EncryptStreamResponse]
+
+func _CryptoService_DecryptStream_Handler(srv interface{}, stream grpc.ServerStream) error {
+	return srv.(CryptoServiceServer).DecryptStream(&grpc.GenericServerStream[DecryptStreamRequest, DecryptStreamResponse]{ServerStream: stream})
+}
+
+// This type alias is provided for backwards compatibility with existing code that references the prior non-generic stream type by name.
+type CryptoService_DecryptStreamServer = grpc.BidiStreamingServer[DecryptStreamRequest, DecryptStreamResponse]
+
 func _CryptoService_Inspect_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
 	in := new(InspectRequest)
 	if err := dec(in); err != nil {
@@ -534,6 +598,18 @@ var CryptoService_ServiceDesc = grpc.ServiceDesc{
 		{
 			StreamName:    "ReEncryptStream",
 			Handler:       _CryptoService_ReEncryptStream_Handler,
+			ServerStreams: true,
+			ClientStreams: true,
+		},
+		{
+			StreamName:    "EncryptStream",
+			Handler:       _CryptoService_EncryptStream_Handler,
+			ServerStreams: true,
+			ClientStreams: true,
+		},
+		{
+			StreamName:    "DecryptStream",
+			Handler:       _CryptoService_DecryptStream_Handler,
 			ServerStreams: true,
 			ClientStreams: true,
 		},

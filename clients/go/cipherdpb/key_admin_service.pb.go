@@ -9,6 +9,7 @@ package cipherdpb
 import (
 	protoreflect "google.golang.org/protobuf/reflect/protoreflect"
 	protoimpl "google.golang.org/protobuf/runtime/protoimpl"
+	durationpb "google.golang.org/protobuf/types/known/durationpb"
 	reflect "reflect"
 	sync "sync"
 	unsafe "unsafe"
@@ -572,7 +573,7 @@ func (x *UpdateKeyPolicyResponse) GetKey() *Key {
 	return nil
 }
 
-// ImportKeyRequest brings raw key bytes from elsewhere.
+// ImportKeyRequest brings raw key bytes from elsewhere, for a cipherd mode or a legacy cipher.
 type ImportKeyRequest struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
 	// key_name is the key to add the version to; it is created if it does not exist.
@@ -584,8 +585,20 @@ type ImportKeyRequest struct {
 	KeyMaterial []byte `protobuf:"bytes,3,opt,name=key_material,json=keyMaterial,proto3" json:"key_material,omitempty"`
 	// allow_unauthenticated must be true to import a key for cbc, ctr, cfb, ofb or ecb.
 	AllowUnauthenticated bool `protobuf:"varint,4,opt,name=allow_unauthenticated,json=allowUnauthenticated,proto3" json:"allow_unauthenticated,omitempty"`
-	unknownFields        protoimpl.UnknownFields
-	sizeCache            protoimpl.SizeCache
+	// legacy_cipher imports a decrypt-only legacy version (mode must then be MODE_UNSPECIFIED). A
+	// legacy key holds legacy versions only; it never encrypts, and ReEncrypt rewraps its data into
+	// another key.
+	LegacyCipher LegacyCipher `protobuf:"varint,5,opt,name=legacy_cipher,json=legacyCipher,proto3,enum=cipherd.v1.LegacyCipher" json:"legacy_cipher,omitempty"`
+	// legacy_iv is where the legacy ciphertexts carry their IV; unspecified means prepended.
+	LegacyIv LegacyIv `protobuf:"varint,6,opt,name=legacy_iv,json=legacyIv,proto3,enum=cipherd.v1.LegacyIv" json:"legacy_iv,omitempty"`
+	// legacy_fixed_iv is the IV every ciphertext used, with LEGACY_IV_FIXED. Not secret, but stored
+	// with the version.
+	LegacyFixedIv []byte `protobuf:"bytes,7,opt,name=legacy_fixed_iv,json=legacyFixedIv,proto3" json:"legacy_fixed_iv,omitempty"`
+	// passphrase derives the key instead of key_material, for LEGACY_CIPHER_MYSQL_AES_ECB: the bytes
+	// given to AES_ENCRYPT as its key string. Secret.
+	Passphrase    []byte `protobuf:"bytes,8,opt,name=passphrase,proto3" json:"passphrase,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
 }
 
 func (x *ImportKeyRequest) Reset() {
@@ -646,6 +659,34 @@ func (x *ImportKeyRequest) GetAllowUnauthenticated() bool {
 	return false
 }
 
+func (x *ImportKeyRequest) GetLegacyCipher() LegacyCipher {
+	if x != nil {
+		return x.LegacyCipher
+	}
+	return LegacyCipher_LEGACY_CIPHER_UNSPECIFIED
+}
+
+func (x *ImportKeyRequest) GetLegacyIv() LegacyIv {
+	if x != nil {
+		return x.LegacyIv
+	}
+	return LegacyIv_LEGACY_IV_UNSPECIFIED
+}
+
+func (x *ImportKeyRequest) GetLegacyFixedIv() []byte {
+	if x != nil {
+		return x.LegacyFixedIv
+	}
+	return nil
+}
+
+func (x *ImportKeyRequest) GetPassphrase() []byte {
+	if x != nil {
+		return x.Passphrase
+	}
+	return nil
+}
+
 // ImportKeyResponse carries the key after the import.
 type ImportKeyResponse struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
@@ -692,12 +733,196 @@ func (x *ImportKeyResponse) GetKey() *Key {
 	return nil
 }
 
+// GetKeyCensusRequest names the key to report on.
+type GetKeyCensusRequest struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// key_name is the key.
+	KeyName string `protobuf:"bytes,1,opt,name=key_name,json=keyName,proto3" json:"key_name,omitempty"`
+	// quiet_period is how long a version must have seen no use to count as idle; absent means 7 days.
+	QuietPeriod   *durationpb.Duration `protobuf:"bytes,2,opt,name=quiet_period,json=quietPeriod,proto3" json:"quiet_period,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *GetKeyCensusRequest) Reset() {
+	*x = GetKeyCensusRequest{}
+	mi := &file_cipherd_v1_key_admin_service_proto_msgTypes[12]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *GetKeyCensusRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*GetKeyCensusRequest) ProtoMessage() {}
+
+func (x *GetKeyCensusRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_cipherd_v1_key_admin_service_proto_msgTypes[12]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use GetKeyCensusRequest.ProtoReflect.Descriptor instead.
+func (*GetKeyCensusRequest) Descriptor() ([]byte, []int) {
+	return file_cipherd_v1_key_admin_service_proto_rawDescGZIP(), []int{12}
+}
+
+func (x *GetKeyCensusRequest) GetKeyName() string {
+	if x != nil {
+		return x.KeyName
+	}
+	return ""
+}
+
+func (x *GetKeyCensusRequest) GetQuietPeriod() *durationpb.Duration {
+	if x != nil {
+		return x.QuietPeriod
+	}
+	return nil
+}
+
+// GetKeyCensusResponse says which versions still see traffic.
+type GetKeyCensusResponse struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// key is the key's metadata, with every version's usage.
+	Key *Key `protobuf:"bytes,1,opt,name=key,proto3" json:"key,omitempty"`
+	// versions lists every version from min_decryption_version up, oldest first.
+	Versions []*VersionCensus `protobuf:"bytes,2,rep,name=versions,proto3" json:"versions,omitempty"`
+	// safe_min_decryption_version is the highest min_decryption_version that refuses no version used
+	// within the quiet period: the oldest such version, or the current version if none was used.
+	SafeMinDecryptionVersion int32 `protobuf:"varint,3,opt,name=safe_min_decryption_version,json=safeMinDecryptionVersion,proto3" json:"safe_min_decryption_version,omitempty"`
+	unknownFields            protoimpl.UnknownFields
+	sizeCache                protoimpl.SizeCache
+}
+
+func (x *GetKeyCensusResponse) Reset() {
+	*x = GetKeyCensusResponse{}
+	mi := &file_cipherd_v1_key_admin_service_proto_msgTypes[13]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *GetKeyCensusResponse) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*GetKeyCensusResponse) ProtoMessage() {}
+
+func (x *GetKeyCensusResponse) ProtoReflect() protoreflect.Message {
+	mi := &file_cipherd_v1_key_admin_service_proto_msgTypes[13]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use GetKeyCensusResponse.ProtoReflect.Descriptor instead.
+func (*GetKeyCensusResponse) Descriptor() ([]byte, []int) {
+	return file_cipherd_v1_key_admin_service_proto_rawDescGZIP(), []int{13}
+}
+
+func (x *GetKeyCensusResponse) GetKey() *Key {
+	if x != nil {
+		return x.Key
+	}
+	return nil
+}
+
+func (x *GetKeyCensusResponse) GetVersions() []*VersionCensus {
+	if x != nil {
+		return x.Versions
+	}
+	return nil
+}
+
+func (x *GetKeyCensusResponse) GetSafeMinDecryptionVersion() int32 {
+	if x != nil {
+		return x.SafeMinDecryptionVersion
+	}
+	return 0
+}
+
+// VersionCensus is one version's traffic.
+type VersionCensus struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// version is the version number.
+	Version int32 `protobuf:"varint,1,opt,name=version,proto3" json:"version,omitempty"`
+	// usage is its use across replicas, as last merged.
+	Usage *KeyVersionUsage `protobuf:"bytes,2,opt,name=usage,proto3" json:"usage,omitempty"`
+	// in_use is true when the version was used within the quiet period.
+	InUse         bool `protobuf:"varint,3,opt,name=in_use,json=inUse,proto3" json:"in_use,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *VersionCensus) Reset() {
+	*x = VersionCensus{}
+	mi := &file_cipherd_v1_key_admin_service_proto_msgTypes[14]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *VersionCensus) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*VersionCensus) ProtoMessage() {}
+
+func (x *VersionCensus) ProtoReflect() protoreflect.Message {
+	mi := &file_cipherd_v1_key_admin_service_proto_msgTypes[14]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use VersionCensus.ProtoReflect.Descriptor instead.
+func (*VersionCensus) Descriptor() ([]byte, []int) {
+	return file_cipherd_v1_key_admin_service_proto_rawDescGZIP(), []int{14}
+}
+
+func (x *VersionCensus) GetVersion() int32 {
+	if x != nil {
+		return x.Version
+	}
+	return 0
+}
+
+func (x *VersionCensus) GetUsage() *KeyVersionUsage {
+	if x != nil {
+		return x.Usage
+	}
+	return nil
+}
+
+func (x *VersionCensus) GetInUse() bool {
+	if x != nil {
+		return x.InUse
+	}
+	return false
+}
+
 var File_cipherd_v1_key_admin_service_proto protoreflect.FileDescriptor
 
 const file_cipherd_v1_key_admin_service_proto_rawDesc = "" +
 	"\n" +
 	"\"cipherd/v1/key_admin_service.proto\x12\n" +
-	"cipherd.v1\x1a\x15cipherd/v1/keys.proto\"\xdb\x01\n" +
+	"cipherd.v1\x1a\x15cipherd/v1/keys.proto\x1a\x1egoogle/protobuf/duration.proto\"\xdb\x01\n" +
 	"\x10CreateKeyRequest\x12\x19\n" +
 	"\bkey_name\x18\x01 \x01(\tR\akeyName\x12$\n" +
 	"\x04mode\x18\x02 \x01(\x0e2\x10.cipherd.v1.ModeR\x04mode\x12\"\n" +
@@ -728,21 +953,39 @@ const file_cipherd_v1_key_admin_service_proto_rawDesc = "" +
 	"\bkey_name\x18\x01 \x01(\tR\akeyName\x12-\n" +
 	"\x06policy\x18\x02 \x01(\v2\x15.cipherd.v1.KeyPolicyR\x06policy\"<\n" +
 	"\x17UpdateKeyPolicyResponse\x12!\n" +
-	"\x03key\x18\x01 \x01(\v2\x0f.cipherd.v1.KeyR\x03key\"\xab\x01\n" +
+	"\x03key\x18\x01 \x01(\v2\x0f.cipherd.v1.KeyR\x03key\"\xe5\x02\n" +
 	"\x10ImportKeyRequest\x12\x19\n" +
 	"\bkey_name\x18\x01 \x01(\tR\akeyName\x12$\n" +
 	"\x04mode\x18\x02 \x01(\x0e2\x10.cipherd.v1.ModeR\x04mode\x12!\n" +
 	"\fkey_material\x18\x03 \x01(\fR\vkeyMaterial\x123\n" +
-	"\x15allow_unauthenticated\x18\x04 \x01(\bR\x14allowUnauthenticated\"6\n" +
+	"\x15allow_unauthenticated\x18\x04 \x01(\bR\x14allowUnauthenticated\x12=\n" +
+	"\rlegacy_cipher\x18\x05 \x01(\x0e2\x18.cipherd.v1.LegacyCipherR\flegacyCipher\x121\n" +
+	"\tlegacy_iv\x18\x06 \x01(\x0e2\x14.cipherd.v1.LegacyIvR\blegacyIv\x12&\n" +
+	"\x0flegacy_fixed_iv\x18\a \x01(\fR\rlegacyFixedIv\x12\x1e\n" +
+	"\n" +
+	"passphrase\x18\b \x01(\fR\n" +
+	"passphrase\"6\n" +
 	"\x11ImportKeyResponse\x12!\n" +
-	"\x03key\x18\x01 \x01(\v2\x0f.cipherd.v1.KeyR\x03key2\xd3\x03\n" +
+	"\x03key\x18\x01 \x01(\v2\x0f.cipherd.v1.KeyR\x03key\"n\n" +
+	"\x13GetKeyCensusRequest\x12\x19\n" +
+	"\bkey_name\x18\x01 \x01(\tR\akeyName\x12<\n" +
+	"\fquiet_period\x18\x02 \x01(\v2\x19.google.protobuf.DurationR\vquietPeriod\"\xaf\x01\n" +
+	"\x14GetKeyCensusResponse\x12!\n" +
+	"\x03key\x18\x01 \x01(\v2\x0f.cipherd.v1.KeyR\x03key\x125\n" +
+	"\bversions\x18\x02 \x03(\v2\x19.cipherd.v1.VersionCensusR\bversions\x12=\n" +
+	"\x1bsafe_min_decryption_version\x18\x03 \x01(\x05R\x18safeMinDecryptionVersion\"s\n" +
+	"\rVersionCensus\x12\x18\n" +
+	"\aversion\x18\x01 \x01(\x05R\aversion\x121\n" +
+	"\x05usage\x18\x02 \x01(\v2\x1b.cipherd.v1.KeyVersionUsageR\x05usage\x12\x15\n" +
+	"\x06in_use\x18\x03 \x01(\bR\x05inUse2\xa6\x04\n" +
 	"\x0fKeyAdminService\x12H\n" +
 	"\tCreateKey\x12\x1c.cipherd.v1.CreateKeyRequest\x1a\x1d.cipherd.v1.CreateKeyResponse\x12?\n" +
 	"\x06GetKey\x12\x19.cipherd.v1.GetKeyRequest\x1a\x1a.cipherd.v1.GetKeyResponse\x12E\n" +
 	"\bListKeys\x12\x1b.cipherd.v1.ListKeysRequest\x1a\x1c.cipherd.v1.ListKeysResponse\x12H\n" +
 	"\tRotateKey\x12\x1c.cipherd.v1.RotateKeyRequest\x1a\x1d.cipherd.v1.RotateKeyResponse\x12Z\n" +
 	"\x0fUpdateKeyPolicy\x12\".cipherd.v1.UpdateKeyPolicyRequest\x1a#.cipherd.v1.UpdateKeyPolicyResponse\x12H\n" +
-	"\tImportKey\x12\x1c.cipherd.v1.ImportKeyRequest\x1a\x1d.cipherd.v1.ImportKeyResponseBf\n" +
+	"\tImportKey\x12\x1c.cipherd.v1.ImportKeyRequest\x1a\x1d.cipherd.v1.ImportKeyResponse\x12Q\n" +
+	"\fGetKeyCensus\x12\x1f.cipherd.v1.GetKeyCensusRequest\x1a .cipherd.v1.GetKeyCensusResponseBf\n" +
 	"\x11io.cipherd.api.v1B\x14KeyAdminServiceProtoP\x01Z9github.com/cipherd/cipherd/clients/go/cipherdpb;cipherdpbb\x06proto3"
 
 var (
@@ -757,7 +1000,7 @@ func file_cipherd_v1_key_admin_service_proto_rawDescGZIP() []byte {
 	return file_cipherd_v1_key_admin_service_proto_rawDescData
 }
 
-var file_cipherd_v1_key_admin_service_proto_msgTypes = make([]protoimpl.MessageInfo, 12)
+var file_cipherd_v1_key_admin_service_proto_msgTypes = make([]protoimpl.MessageInfo, 15)
 var file_cipherd_v1_key_admin_service_proto_goTypes = []any{
 	(*CreateKeyRequest)(nil),        // 0: cipherd.v1.CreateKeyRequest
 	(*CreateKeyResponse)(nil),       // 1: cipherd.v1.CreateKeyResponse
@@ -771,39 +1014,54 @@ var file_cipherd_v1_key_admin_service_proto_goTypes = []any{
 	(*UpdateKeyPolicyResponse)(nil), // 9: cipherd.v1.UpdateKeyPolicyResponse
 	(*ImportKeyRequest)(nil),        // 10: cipherd.v1.ImportKeyRequest
 	(*ImportKeyResponse)(nil),       // 11: cipherd.v1.ImportKeyResponse
-	(Mode)(0),                       // 12: cipherd.v1.Mode
-	(*KeyPolicy)(nil),               // 13: cipherd.v1.KeyPolicy
-	(*Key)(nil),                     // 14: cipherd.v1.Key
+	(*GetKeyCensusRequest)(nil),     // 12: cipherd.v1.GetKeyCensusRequest
+	(*GetKeyCensusResponse)(nil),    // 13: cipherd.v1.GetKeyCensusResponse
+	(*VersionCensus)(nil),           // 14: cipherd.v1.VersionCensus
+	(Mode)(0),                       // 15: cipherd.v1.Mode
+	(*KeyPolicy)(nil),               // 16: cipherd.v1.KeyPolicy
+	(*Key)(nil),                     // 17: cipherd.v1.Key
+	(LegacyCipher)(0),               // 18: cipherd.v1.LegacyCipher
+	(LegacyIv)(0),                   // 19: cipherd.v1.LegacyIv
+	(*durationpb.Duration)(nil),     // 20: google.protobuf.Duration
+	(*KeyVersionUsage)(nil),         // 21: cipherd.v1.KeyVersionUsage
 }
 var file_cipherd_v1_key_admin_service_proto_depIdxs = []int32{
-	12, // 0: cipherd.v1.CreateKeyRequest.mode:type_name -> cipherd.v1.Mode
-	13, // 1: cipherd.v1.CreateKeyRequest.policy:type_name -> cipherd.v1.KeyPolicy
-	14, // 2: cipherd.v1.CreateKeyResponse.key:type_name -> cipherd.v1.Key
-	14, // 3: cipherd.v1.GetKeyResponse.key:type_name -> cipherd.v1.Key
-	14, // 4: cipherd.v1.ListKeysResponse.keys:type_name -> cipherd.v1.Key
-	12, // 5: cipherd.v1.RotateKeyRequest.mode:type_name -> cipherd.v1.Mode
-	14, // 6: cipherd.v1.RotateKeyResponse.key:type_name -> cipherd.v1.Key
-	13, // 7: cipherd.v1.UpdateKeyPolicyRequest.policy:type_name -> cipherd.v1.KeyPolicy
-	14, // 8: cipherd.v1.UpdateKeyPolicyResponse.key:type_name -> cipherd.v1.Key
-	12, // 9: cipherd.v1.ImportKeyRequest.mode:type_name -> cipherd.v1.Mode
-	14, // 10: cipherd.v1.ImportKeyResponse.key:type_name -> cipherd.v1.Key
-	0,  // 11: cipherd.v1.KeyAdminService.CreateKey:input_type -> cipherd.v1.CreateKeyRequest
-	2,  // 12: cipherd.v1.KeyAdminService.GetKey:input_type -> cipherd.v1.GetKeyRequest
-	4,  // 13: cipherd.v1.KeyAdminService.ListKeys:input_type -> cipherd.v1.ListKeysRequest
-	6,  // 14: cipherd.v1.KeyAdminService.RotateKey:input_type -> cipherd.v1.RotateKeyRequest
-	8,  // 15: cipherd.v1.KeyAdminService.UpdateKeyPolicy:input_type -> cipherd.v1.UpdateKeyPolicyRequest
-	10, // 16: cipherd.v1.KeyAdminService.ImportKey:input_type -> cipherd.v1.ImportKeyRequest
-	1,  // 17: cipherd.v1.KeyAdminService.CreateKey:output_type -> cipherd.v1.CreateKeyResponse
-	3,  // 18: cipherd.v1.KeyAdminService.GetKey:output_type -> cipherd.v1.GetKeyResponse
-	5,  // 19: cipherd.v1.KeyAdminService.ListKeys:output_type -> cipherd.v1.ListKeysResponse
-	7,  // 20: cipherd.v1.KeyAdminService.RotateKey:output_type -> cipherd.v1.RotateKeyResponse
-	9,  // 21: cipherd.v1.KeyAdminService.UpdateKeyPolicy:output_type -> cipherd.v1.UpdateKeyPolicyResponse
-	11, // 22: cipherd.v1.KeyAdminService.ImportKey:output_type -> cipherd.v1.ImportKeyResponse
-	17, // [17:23] is the sub-list for method output_type
-	11, // [11:17] is the sub-list for method input_type
-	11, // [11:11] is the sub-list for extension type_name
-	11, // [11:11] is the sub-list for extension extendee
-	0,  // [0:11] is the sub-list for field type_name
+	15, // 0: cipherd.v1.CreateKeyRequest.mode:type_name -> cipherd.v1.Mode
+	16, // 1: cipherd.v1.CreateKeyRequest.policy:type_name -> cipherd.v1.KeyPolicy
+	17, // 2: cipherd.v1.CreateKeyResponse.key:type_name -> cipherd.v1.Key
+	17, // 3: cipherd.v1.GetKeyResponse.key:type_name -> cipherd.v1.Key
+	17, // 4: cipherd.v1.ListKeysResponse.keys:type_name -> cipherd.v1.Key
+	15, // 5: cipherd.v1.RotateKeyRequest.mode:type_name -> cipherd.v1.Mode
+	17, // 6: cipherd.v1.RotateKeyResponse.key:type_name -> cipherd.v1.Key
+	16, // 7: cipherd.v1.UpdateKeyPolicyRequest.policy:type_name -> cipherd.v1.KeyPolicy
+	17, // 8: cipherd.v1.UpdateKeyPolicyResponse.key:type_name -> cipherd.v1.Key
+	15, // 9: cipherd.v1.ImportKeyRequest.mode:type_name -> cipherd.v1.Mode
+	18, // 10: cipherd.v1.ImportKeyRequest.legacy_cipher:type_name -> cipherd.v1.LegacyCipher
+	19, // 11: cipherd.v1.ImportKeyRequest.legacy_iv:type_name -> cipherd.v1.LegacyIv
+	17, // 12: cipherd.v1.ImportKeyResponse.key:type_name -> cipherd.v1.Key
+	20, // 13: cipherd.v1.GetKeyCensusRequest.quiet_period:type_name -> google.protobuf.Duration
+	17, // 14: cipherd.v1.GetKeyCensusResponse.key:type_name -> cipherd.v1.Key
+	14, // 15: cipherd.v1.GetKeyCensusResponse.versions:type_name -> cipherd.v1.VersionCensus
+	21, // 16: cipherd.v1.VersionCensus.usage:type_name -> cipherd.v1.KeyVersionUsage
+	0,  // 17: cipherd.v1.KeyAdminService.CreateKey:input_type -> cipherd.v1.CreateKeyRequest
+	2,  // 18: cipherd.v1.KeyAdminService.GetKey:input_type -> cipherd.v1.GetKeyRequest
+	4,  // 19: cipherd.v1.KeyAdminService.ListKeys:input_type -> cipherd.v1.ListKeysRequest
+	6,  // 20: cipherd.v1.KeyAdminService.RotateKey:input_type -> cipherd.v1.RotateKeyRequest
+	8,  // 21: cipherd.v1.KeyAdminService.UpdateKeyPolicy:input_type -> cipherd.v1.UpdateKeyPolicyRequest
+	10, // 22: cipherd.v1.KeyAdminService.ImportKey:input_type -> cipherd.v1.ImportKeyRequest
+	12, // 23: cipherd.v1.KeyAdminService.GetKeyCensus:input_type -> cipherd.v1.GetKeyCensusRequest
+	1,  // 24: cipherd.v1.KeyAdminService.CreateKey:output_type -> cipherd.v1.CreateKeyResponse
+	3,  // 25: cipherd.v1.KeyAdminService.GetKey:output_type -> cipherd.v1.GetKeyResponse
+	5,  // 26: cipherd.v1.KeyAdminService.ListKeys:output_type -> cipherd.v1.ListKeysResponse
+	7,  // 27: cipherd.v1.KeyAdminService.RotateKey:output_type -> cipherd.v1.RotateKeyResponse
+	9,  // 28: cipherd.v1.KeyAdminService.UpdateKeyPolicy:output_type -> cipherd.v1.UpdateKeyPolicyResponse
+	11, // 29: cipherd.v1.KeyAdminService.ImportKey:output_type -> cipherd.v1.ImportKeyResponse
+	13, // 30: cipherd.v1.KeyAdminService.GetKeyCensus:output_type -> cipherd.v1.GetKeyCensusResponse
+	24, // [24:31] is the sub-list for method output_type
+	17, // [17:24] is the sub-list for method input_type
+	17, // [17:17] is the sub-list for extension type_name
+	17, // [17:17] is the sub-list for extension extendee
+	0,  // [0:17] is the sub-list for field type_name
 }
 
 func init() { file_cipherd_v1_key_admin_service_proto_init() }
@@ -818,7 +1076,7 @@ func file_cipherd_v1_key_admin_service_proto_init() {
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_cipherd_v1_key_admin_service_proto_rawDesc), len(file_cipherd_v1_key_admin_service_proto_rawDesc)),
 			NumEnums:      0,
-			NumMessages:   12,
+			NumMessages:   15,
 			NumExtensions: 0,
 			NumServices:   1,
 		},

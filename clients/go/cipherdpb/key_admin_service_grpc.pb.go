@@ -25,6 +25,7 @@ const (
 	KeyAdminService_RotateKey_FullMethodName       = "/cipherd.v1.KeyAdminService/RotateKey"
 	KeyAdminService_UpdateKeyPolicy_FullMethodName = "/cipherd.v1.KeyAdminService/UpdateKeyPolicy"
 	KeyAdminService_ImportKey_FullMethodName       = "/cipherd.v1.KeyAdminService/ImportKey"
+	KeyAdminService_GetKeyCensus_FullMethodName    = "/cipherd.v1.KeyAdminService/GetKeyCensus"
 )
 
 // KeyAdminServiceClient is the client API for KeyAdminService service.
@@ -46,6 +47,9 @@ type KeyAdminServiceClient interface {
 	// ImportKey adds caller-supplied key bytes as a new version (creating the key if it does not
 	// exist), so data encrypted elsewhere can be decrypted and rewrapped here.
 	ImportKey(ctx context.Context, in *ImportKeyRequest, opts ...grpc.CallOption) (*ImportKeyResponse, error)
+	// GetKeyCensus reports which versions of a key still see traffic, so an operator knows how far
+	// min_decryption_version can be raised without refusing data that is still read.
+	GetKeyCensus(ctx context.Context, in *GetKeyCensusRequest, opts ...grpc.CallOption) (*GetKeyCensusResponse, error)
 }
 
 type keyAdminServiceClient struct {
@@ -116,6 +120,16 @@ func (c *keyAdminServiceClient) ImportKey(ctx context.Context, in *ImportKeyRequ
 	return out, nil
 }
 
+func (c *keyAdminServiceClient) GetKeyCensus(ctx context.Context, in *GetKeyCensusRequest, opts ...grpc.CallOption) (*GetKeyCensusResponse, error) {
+	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
+	out := new(GetKeyCensusResponse)
+	err := c.cc.Invoke(ctx, KeyAdminService_GetKeyCensus_FullMethodName, in, out, cOpts...)
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
 // KeyAdminServiceServer is the server API for KeyAdminService service.
 // All implementations must embed UnimplementedKeyAdminServiceServer
 // for forward compatibility.
@@ -135,6 +149,9 @@ type KeyAdminServiceServer interface {
 	// ImportKey adds caller-supplied key bytes as a new version (creating the key if it does not
 	// exist), so data encrypted elsewhere can be decrypted and rewrapped here.
 	ImportKey(context.Context, *ImportKeyRequest) (*ImportKeyResponse, error)
+	// GetKeyCensus reports which versions of a key still see traffic, so an operator knows how far
+	// min_decryption_version can be raised without refusing data that is still read.
+	GetKeyCensus(context.Context, *GetKeyCensusRequest) (*GetKeyCensusResponse, error)
 	mustEmbedUnimplementedKeyAdminServiceServer()
 }
 
@@ -162,6 +179,9 @@ func (UnimplementedKeyAdminServiceServer) UpdateKeyPolicy(context.Context, *Upda
 }
 func (UnimplementedKeyAdminServiceServer) ImportKey(context.Context, *ImportKeyRequest) (*ImportKeyResponse, error) {
 	return nil, status.Error(codes.Unimplemented, "method ImportKey not implemented")
+}
+func (UnimplementedKeyAdminServiceServer) GetKeyCensus(context.Context, *GetKeyCensusRequest) (*GetKeyCensusResponse, error) {
+	return nil, status.Error(codes.Unimplemented, "method GetKeyCensus not implemented")
 }
 func (UnimplementedKeyAdminServiceServer) mustEmbedUnimplementedKeyAdminServiceServer() {}
 func (UnimplementedKeyAdminServiceServer) testEmbeddedByValue()                         {}
@@ -292,6 +312,24 @@ func _KeyAdminService_ImportKey_Handler(srv interface{}, ctx context.Context, de
 	return interceptor(ctx, in, info, handler)
 }
 
+func _KeyAdminService_GetKeyCensus_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
+	in := new(GetKeyCensusRequest)
+	if err := dec(in); err != nil {
+		return nil, err
+	}
+	if interceptor == nil {
+		return srv.(KeyAdminServiceServer).GetKeyCensus(ctx, in)
+	}
+	info := &grpc.UnaryServerInfo{
+		Server:     srv,
+		FullMethod: KeyAdminService_GetKeyCensus_FullMethodName,
+	}
+	handler := func(ctx context.Context, req interface{}) (interface{}, error) {
+		return srv.(KeyAdminServiceServer).GetKeyCensus(ctx, req.(*GetKeyCensusRequest))
+	}
+	return interceptor(ctx, in, info, handler)
+}
+
 // KeyAdminService_ServiceDesc is the grpc.ServiceDesc for KeyAdminService service.
 // It's only intended for direct use with grpc.RegisterService,
 // and not to be introspected or modified (even as a copy)
@@ -322,6 +360,10 @@ var KeyAdminService_ServiceDesc = grpc.ServiceDesc{
 		{
 			MethodName: "ImportKey",
 			Handler:    _KeyAdminService_ImportKey_Handler,
+		},
+		{
+			MethodName: "GetKeyCensus",
+			Handler:    _KeyAdminService_GetKeyCensus_Handler,
 		},
 	},
 	Streams:  []grpc.StreamDesc{},

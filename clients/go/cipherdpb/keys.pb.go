@@ -9,6 +9,7 @@ package cipherdpb
 import (
 	protoreflect "google.golang.org/protobuf/reflect/protoreflect"
 	protoimpl "google.golang.org/protobuf/runtime/protoimpl"
+	durationpb "google.golang.org/protobuf/types/known/durationpb"
 	timestamppb "google.golang.org/protobuf/types/known/timestamppb"
 	reflect "reflect"
 	sync "sync"
@@ -115,6 +116,156 @@ func (Mode) EnumDescriptor() ([]byte, []int) {
 	return file_cipherd_v1_keys_proto_rawDescGZIP(), []int{0}
 }
 
+// LegacyCipher is how data encrypted before cipherd (with no header) was encrypted. A key imported
+// with one is a legacy key: decrypt-only, for ReEncrypt to rewrap its data into a cipherd key. No
+// policy can make it encrypt. Conventions are spelled out in proto/README.md ("Legacy ciphertexts").
+type LegacyCipher int32
+
+const (
+	// LEGACY_CIPHER_UNSPECIFIED: not a legacy key.
+	LegacyCipher_LEGACY_CIPHER_UNSPECIFIED LegacyCipher = 0
+	// LEGACY_CIPHER_MYSQL_AES_ECB is MySQL/MariaDB AES_ENCRYPT(str, passphrase) in its default mode:
+	// AES-128-ECB with PKCS#7, the key folded from the passphrase (XOR cyclically into 16 bytes).
+	LegacyCipher_LEGACY_CIPHER_MYSQL_AES_ECB LegacyCipher = 1
+	// LEGACY_CIPHER_AES_CBC is AES-CBC with PKCS#7 padding and a 16-byte IV (openssl enc -aes-N-cbc).
+	LegacyCipher_LEGACY_CIPHER_AES_CBC LegacyCipher = 2
+	// LEGACY_CIPHER_AES_ECB is AES-ECB with PKCS#7 padding, no IV.
+	LegacyCipher_LEGACY_CIPHER_AES_ECB LegacyCipher = 3
+	// LEGACY_CIPHER_AES_CTR is AES-CTR with a 16-byte initial counter block.
+	LegacyCipher_LEGACY_CIPHER_AES_CTR LegacyCipher = 4
+	// LEGACY_CIPHER_AES_CFB is AES-CFB with 128-bit feedback and a 16-byte IV.
+	LegacyCipher_LEGACY_CIPHER_AES_CFB LegacyCipher = 5
+	// LEGACY_CIPHER_AES_OFB is AES-OFB with a 16-byte IV.
+	LegacyCipher_LEGACY_CIPHER_AES_OFB LegacyCipher = 6
+	// LEGACY_CIPHER_AES_GCM is AES-GCM with a 12-byte nonce and the 16-byte tag after the ciphertext,
+	// no associated data.
+	LegacyCipher_LEGACY_CIPHER_AES_GCM LegacyCipher = 7
+	// LEGACY_CIPHER_DES_CBC is single DES in CBC mode, PKCS#7, 8-byte IV, 8-byte key. Broken: import only to get data out.
+	LegacyCipher_LEGACY_CIPHER_DES_CBC LegacyCipher = 8
+	// LEGACY_CIPHER_DESEDE_CBC is 3DES (EDE) in CBC mode, PKCS#7, 8-byte IV, 24-byte key (16 for two-key 3DES).
+	LegacyCipher_LEGACY_CIPHER_DESEDE_CBC LegacyCipher = 9
+	// LEGACY_CIPHER_BLOWFISH_CBC is Blowfish in CBC mode, PKCS#7, 8-byte IV, 4- to 56-byte key.
+	LegacyCipher_LEGACY_CIPHER_BLOWFISH_CBC LegacyCipher = 10
+	// LEGACY_CIPHER_RC4 is the RC4 stream cipher, no IV, 5- to 256-byte key. Broken: import only to get data out.
+	LegacyCipher_LEGACY_CIPHER_RC4 LegacyCipher = 11
+)
+
+// Enum value maps for LegacyCipher.
+var (
+	LegacyCipher_name = map[int32]string{
+		0:  "LEGACY_CIPHER_UNSPECIFIED",
+		1:  "LEGACY_CIPHER_MYSQL_AES_ECB",
+		2:  "LEGACY_CIPHER_AES_CBC",
+		3:  "LEGACY_CIPHER_AES_ECB",
+		4:  "LEGACY_CIPHER_AES_CTR",
+		5:  "LEGACY_CIPHER_AES_CFB",
+		6:  "LEGACY_CIPHER_AES_OFB",
+		7:  "LEGACY_CIPHER_AES_GCM",
+		8:  "LEGACY_CIPHER_DES_CBC",
+		9:  "LEGACY_CIPHER_DESEDE_CBC",
+		10: "LEGACY_CIPHER_BLOWFISH_CBC",
+		11: "LEGACY_CIPHER_RC4",
+	}
+	LegacyCipher_value = map[string]int32{
+		"LEGACY_CIPHER_UNSPECIFIED":   0,
+		"LEGACY_CIPHER_MYSQL_AES_ECB": 1,
+		"LEGACY_CIPHER_AES_CBC":       2,
+		"LEGACY_CIPHER_AES_ECB":       3,
+		"LEGACY_CIPHER_AES_CTR":       4,
+		"LEGACY_CIPHER_AES_CFB":       5,
+		"LEGACY_CIPHER_AES_OFB":       6,
+		"LEGACY_CIPHER_AES_GCM":       7,
+		"LEGACY_CIPHER_DES_CBC":       8,
+		"LEGACY_CIPHER_DESEDE_CBC":    9,
+		"LEGACY_CIPHER_BLOWFISH_CBC":  10,
+		"LEGACY_CIPHER_RC4":           11,
+	}
+)
+
+func (x LegacyCipher) Enum() *LegacyCipher {
+	p := new(LegacyCipher)
+	*p = x
+	return p
+}
+
+func (x LegacyCipher) String() string {
+	return protoimpl.X.EnumStringOf(x.Descriptor(), protoreflect.EnumNumber(x))
+}
+
+func (LegacyCipher) Descriptor() protoreflect.EnumDescriptor {
+	return file_cipherd_v1_keys_proto_enumTypes[1].Descriptor()
+}
+
+func (LegacyCipher) Type() protoreflect.EnumType {
+	return &file_cipherd_v1_keys_proto_enumTypes[1]
+}
+
+func (x LegacyCipher) Number() protoreflect.EnumNumber {
+	return protoreflect.EnumNumber(x)
+}
+
+// Deprecated: Use LegacyCipher.Descriptor instead.
+func (LegacyCipher) EnumDescriptor() ([]byte, []int) {
+	return file_cipherd_v1_keys_proto_rawDescGZIP(), []int{1}
+}
+
+// LegacyIv says where a legacy ciphertext's IV (or nonce) is.
+type LegacyIv int32
+
+const (
+	// LEGACY_IV_UNSPECIFIED means LEGACY_IV_PREPENDED for ciphers that take an IV.
+	LegacyIv_LEGACY_IV_UNSPECIFIED LegacyIv = 0
+	// LEGACY_IV_PREPENDED: the IV is the ciphertext's first bytes (one block; 12 bytes for GCM).
+	LegacyIv_LEGACY_IV_PREPENDED LegacyIv = 1
+	// LEGACY_IV_SEPARATE: each item carries its IV in LegacyCiphertext.iv.
+	LegacyIv_LEGACY_IV_SEPARATE LegacyIv = 2
+	// LEGACY_IV_FIXED: every ciphertext used the one IV given at import (ImportKeyRequest.legacy_fixed_iv).
+	LegacyIv_LEGACY_IV_FIXED LegacyIv = 3
+)
+
+// Enum value maps for LegacyIv.
+var (
+	LegacyIv_name = map[int32]string{
+		0: "LEGACY_IV_UNSPECIFIED",
+		1: "LEGACY_IV_PREPENDED",
+		2: "LEGACY_IV_SEPARATE",
+		3: "LEGACY_IV_FIXED",
+	}
+	LegacyIv_value = map[string]int32{
+		"LEGACY_IV_UNSPECIFIED": 0,
+		"LEGACY_IV_PREPENDED":   1,
+		"LEGACY_IV_SEPARATE":    2,
+		"LEGACY_IV_FIXED":       3,
+	}
+)
+
+func (x LegacyIv) Enum() *LegacyIv {
+	p := new(LegacyIv)
+	*p = x
+	return p
+}
+
+func (x LegacyIv) String() string {
+	return protoimpl.X.EnumStringOf(x.Descriptor(), protoreflect.EnumNumber(x))
+}
+
+func (LegacyIv) Descriptor() protoreflect.EnumDescriptor {
+	return file_cipherd_v1_keys_proto_enumTypes[2].Descriptor()
+}
+
+func (LegacyIv) Type() protoreflect.EnumType {
+	return &file_cipherd_v1_keys_proto_enumTypes[2]
+}
+
+func (x LegacyIv) Number() protoreflect.EnumNumber {
+	return protoreflect.EnumNumber(x)
+}
+
+// Deprecated: Use LegacyIv.Descriptor instead.
+func (LegacyIv) EnumDescriptor() ([]byte, []int) {
+	return file_cipherd_v1_keys_proto_rawDescGZIP(), []int{2}
+}
+
 // KeyPolicy is what a key allows. Versions below the minimums still exist; they are never deleted.
 type KeyPolicy struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
@@ -127,8 +278,15 @@ type KeyPolicy struct {
 	// allow_ecb_encryption lets versions in MODE_ECB encrypt new data. Off by default: ECB reveals
 	// which blocks of a plaintext are equal.
 	AllowEcbEncryption bool `protobuf:"varint,3,opt,name=allow_ecb_encryption,json=allowEcbEncryption,proto3" json:"allow_ecb_encryption,omitempty"`
-	unknownFields      protoimpl.UnknownFields
-	sizeCache          protoimpl.SizeCache
+	// auto_rotate_period rotates the key by itself once its current version is this old (whole
+	// seconds, at least 60); absent or zero never rotates by age.
+	AutoRotatePeriod *durationpb.Duration `protobuf:"bytes,4,opt,name=auto_rotate_period,json=autoRotatePeriod,proto3" json:"auto_rotate_period,omitempty"`
+	// max_encryptions_per_version rotates the key by itself once its current version has encrypted
+	// this many messages, counted across replicas (proto/README.md, "Usage limits"). 0 means the
+	// mode's safe default: 2^30 for gcm and chacha (random 96-bit nonces), none for xgcm and siv.
+	MaxEncryptionsPerVersion int64 `protobuf:"varint,5,opt,name=max_encryptions_per_version,json=maxEncryptionsPerVersion,proto3" json:"max_encryptions_per_version,omitempty"`
+	unknownFields            protoimpl.UnknownFields
+	sizeCache                protoimpl.SizeCache
 }
 
 func (x *KeyPolicy) Reset() {
@@ -182,6 +340,96 @@ func (x *KeyPolicy) GetAllowEcbEncryption() bool {
 	return false
 }
 
+func (x *KeyPolicy) GetAutoRotatePeriod() *durationpb.Duration {
+	if x != nil {
+		return x.AutoRotatePeriod
+	}
+	return nil
+}
+
+func (x *KeyPolicy) GetMaxEncryptionsPerVersion() int64 {
+	if x != nil {
+		return x.MaxEncryptionsPerVersion
+	}
+	return 0
+}
+
+// KeyVersionUsage is how much one key version has been used, merged across replicas through the
+// key store every few seconds: each replica adds what it counted since its last merge, so the
+// figures lag by at most one merge interval per replica (and lose at most that much from a replica
+// that crashes before merging).
+type KeyVersionUsage struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// encryptions is how many messages this version encrypted (rewraps into it included).
+	Encryptions int64 `protobuf:"varint,1,opt,name=encryptions,proto3" json:"encryptions,omitempty"`
+	// decryptions is how many ciphertexts of this version were decrypted (rewraps out of it included).
+	Decryptions int64 `protobuf:"varint,2,opt,name=decryptions,proto3" json:"decryptions,omitempty"`
+	// rewraps is how many ciphertexts of this version were rewrapped to another version or key.
+	Rewraps int64 `protobuf:"varint,3,opt,name=rewraps,proto3" json:"rewraps,omitempty"`
+	// last_used_time is the last encryption or decryption any replica merged; absent if never used.
+	LastUsedTime  *timestamppb.Timestamp `protobuf:"bytes,4,opt,name=last_used_time,json=lastUsedTime,proto3" json:"last_used_time,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *KeyVersionUsage) Reset() {
+	*x = KeyVersionUsage{}
+	mi := &file_cipherd_v1_keys_proto_msgTypes[1]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *KeyVersionUsage) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*KeyVersionUsage) ProtoMessage() {}
+
+func (x *KeyVersionUsage) ProtoReflect() protoreflect.Message {
+	mi := &file_cipherd_v1_keys_proto_msgTypes[1]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use KeyVersionUsage.ProtoReflect.Descriptor instead.
+func (*KeyVersionUsage) Descriptor() ([]byte, []int) {
+	return file_cipherd_v1_keys_proto_rawDescGZIP(), []int{1}
+}
+
+func (x *KeyVersionUsage) GetEncryptions() int64 {
+	if x != nil {
+		return x.Encryptions
+	}
+	return 0
+}
+
+func (x *KeyVersionUsage) GetDecryptions() int64 {
+	if x != nil {
+		return x.Decryptions
+	}
+	return 0
+}
+
+func (x *KeyVersionUsage) GetRewraps() int64 {
+	if x != nil {
+		return x.Rewraps
+	}
+	return 0
+}
+
+func (x *KeyVersionUsage) GetLastUsedTime() *timestamppb.Timestamp {
+	if x != nil {
+		return x.LastUsedTime
+	}
+	return nil
+}
+
 // KeyVersion describes one version of a key. It never carries key bytes.
 type KeyVersion struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
@@ -195,14 +443,20 @@ type KeyVersion struct {
 	// create_time is when the version was created or imported.
 	CreateTime *timestamppb.Timestamp `protobuf:"bytes,4,opt,name=create_time,json=createTime,proto3" json:"create_time,omitempty"`
 	// imported is true when the key bytes were supplied by ImportKey rather than generated here.
-	Imported      bool `protobuf:"varint,5,opt,name=imported,proto3" json:"imported,omitempty"`
+	Imported bool `protobuf:"varint,5,opt,name=imported,proto3" json:"imported,omitempty"`
+	// legacy_cipher is set for a legacy key's version (decrypt-only; mode is then MODE_UNSPECIFIED).
+	LegacyCipher LegacyCipher `protobuf:"varint,6,opt,name=legacy_cipher,json=legacyCipher,proto3,enum=cipherd.v1.LegacyCipher" json:"legacy_cipher,omitempty"`
+	// legacy_iv is where a legacy version's ciphertexts carry their IV.
+	LegacyIv LegacyIv `protobuf:"varint,7,opt,name=legacy_iv,json=legacyIv,proto3,enum=cipherd.v1.LegacyIv" json:"legacy_iv,omitempty"`
+	// usage is the version's use across replicas, as last merged.
+	Usage         *KeyVersionUsage `protobuf:"bytes,8,opt,name=usage,proto3" json:"usage,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
 
 func (x *KeyVersion) Reset() {
 	*x = KeyVersion{}
-	mi := &file_cipherd_v1_keys_proto_msgTypes[1]
+	mi := &file_cipherd_v1_keys_proto_msgTypes[2]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -214,7 +468,7 @@ func (x *KeyVersion) String() string {
 func (*KeyVersion) ProtoMessage() {}
 
 func (x *KeyVersion) ProtoReflect() protoreflect.Message {
-	mi := &file_cipherd_v1_keys_proto_msgTypes[1]
+	mi := &file_cipherd_v1_keys_proto_msgTypes[2]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -227,7 +481,7 @@ func (x *KeyVersion) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use KeyVersion.ProtoReflect.Descriptor instead.
 func (*KeyVersion) Descriptor() ([]byte, []int) {
-	return file_cipherd_v1_keys_proto_rawDescGZIP(), []int{1}
+	return file_cipherd_v1_keys_proto_rawDescGZIP(), []int{2}
 }
 
 func (x *KeyVersion) GetVersion() int32 {
@@ -265,6 +519,27 @@ func (x *KeyVersion) GetImported() bool {
 	return false
 }
 
+func (x *KeyVersion) GetLegacyCipher() LegacyCipher {
+	if x != nil {
+		return x.LegacyCipher
+	}
+	return LegacyCipher_LEGACY_CIPHER_UNSPECIFIED
+}
+
+func (x *KeyVersion) GetLegacyIv() LegacyIv {
+	if x != nil {
+		return x.LegacyIv
+	}
+	return LegacyIv_LEGACY_IV_UNSPECIFIED
+}
+
+func (x *KeyVersion) GetUsage() *KeyVersionUsage {
+	if x != nil {
+		return x.Usage
+	}
+	return nil
+}
+
 // Key is the metadata of a named key: its versions and policy. It never carries key bytes.
 type Key struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
@@ -282,7 +557,7 @@ type Key struct {
 
 func (x *Key) Reset() {
 	*x = Key{}
-	mi := &file_cipherd_v1_keys_proto_msgTypes[2]
+	mi := &file_cipherd_v1_keys_proto_msgTypes[3]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -294,7 +569,7 @@ func (x *Key) String() string {
 func (*Key) ProtoMessage() {}
 
 func (x *Key) ProtoReflect() protoreflect.Message {
-	mi := &file_cipherd_v1_keys_proto_msgTypes[2]
+	mi := &file_cipherd_v1_keys_proto_msgTypes[3]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -307,7 +582,7 @@ func (x *Key) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Key.ProtoReflect.Descriptor instead.
 func (*Key) Descriptor() ([]byte, []int) {
-	return file_cipherd_v1_keys_proto_rawDescGZIP(), []int{2}
+	return file_cipherd_v1_keys_proto_rawDescGZIP(), []int{3}
 }
 
 func (x *Key) GetKeyName() string {
@@ -343,11 +618,18 @@ var File_cipherd_v1_keys_proto protoreflect.FileDescriptor
 const file_cipherd_v1_keys_proto_rawDesc = "" +
 	"\n" +
 	"\x15cipherd/v1/keys.proto\x12\n" +
-	"cipherd.v1\x1a\x1fgoogle/protobuf/timestamp.proto\"\xa9\x01\n" +
+	"cipherd.v1\x1a\x1egoogle/protobuf/duration.proto\x1a\x1fgoogle/protobuf/timestamp.proto\"\xb1\x02\n" +
 	"\tKeyPolicy\x124\n" +
 	"\x16min_decryption_version\x18\x01 \x01(\x05R\x14minDecryptionVersion\x124\n" +
 	"\x16min_encryption_version\x18\x02 \x01(\x05R\x14minEncryptionVersion\x120\n" +
-	"\x14allow_ecb_encryption\x18\x03 \x01(\bR\x12allowEcbEncryption\"\xc9\x01\n" +
+	"\x14allow_ecb_encryption\x18\x03 \x01(\bR\x12allowEcbEncryption\x12G\n" +
+	"\x12auto_rotate_period\x18\x04 \x01(\v2\x19.google.protobuf.DurationR\x10autoRotatePeriod\x12=\n" +
+	"\x1bmax_encryptions_per_version\x18\x05 \x01(\x03R\x18maxEncryptionsPerVersion\"\xb1\x01\n" +
+	"\x0fKeyVersionUsage\x12 \n" +
+	"\vencryptions\x18\x01 \x01(\x03R\vencryptions\x12 \n" +
+	"\vdecryptions\x18\x02 \x01(\x03R\vdecryptions\x12\x18\n" +
+	"\arewraps\x18\x03 \x01(\x03R\arewraps\x12@\n" +
+	"\x0elast_used_time\x18\x04 \x01(\v2\x1a.google.protobuf.TimestampR\flastUsedTime\"\xee\x02\n" +
 	"\n" +
 	"KeyVersion\x12\x18\n" +
 	"\aversion\x18\x01 \x01(\x05R\aversion\x12$\n" +
@@ -355,7 +637,10 @@ const file_cipherd_v1_keys_proto_rawDesc = "" +
 	"\rkey_size_bits\x18\x03 \x01(\x05R\vkeySizeBits\x12;\n" +
 	"\vcreate_time\x18\x04 \x01(\v2\x1a.google.protobuf.TimestampR\n" +
 	"createTime\x12\x1a\n" +
-	"\bimported\x18\x05 \x01(\bR\bimported\"\xac\x01\n" +
+	"\bimported\x18\x05 \x01(\bR\bimported\x12=\n" +
+	"\rlegacy_cipher\x18\x06 \x01(\x0e2\x18.cipherd.v1.LegacyCipherR\flegacyCipher\x121\n" +
+	"\tlegacy_iv\x18\a \x01(\x0e2\x14.cipherd.v1.LegacyIvR\blegacyIv\x121\n" +
+	"\x05usage\x18\b \x01(\v2\x1b.cipherd.v1.KeyVersionUsageR\x05usage\"\xac\x01\n" +
 	"\x03Key\x12\x19\n" +
 	"\bkey_name\x18\x01 \x01(\tR\akeyName\x12'\n" +
 	"\x0fcurrent_version\x18\x02 \x01(\x05R\x0ecurrentVersion\x122\n" +
@@ -373,7 +658,26 @@ const file_cipherd_v1_keys_proto_rawDesc = "" +
 	"\tMODE_XGCM\x10\b\x12\f\n" +
 	"\bMODE_SIV\x10\t\x12\r\n" +
 	"\tMODE_HMAC\x10\n" +
-	"B[\n" +
+	"*\xe0\x02\n" +
+	"\fLegacyCipher\x12\x1d\n" +
+	"\x19LEGACY_CIPHER_UNSPECIFIED\x10\x00\x12\x1f\n" +
+	"\x1bLEGACY_CIPHER_MYSQL_AES_ECB\x10\x01\x12\x19\n" +
+	"\x15LEGACY_CIPHER_AES_CBC\x10\x02\x12\x19\n" +
+	"\x15LEGACY_CIPHER_AES_ECB\x10\x03\x12\x19\n" +
+	"\x15LEGACY_CIPHER_AES_CTR\x10\x04\x12\x19\n" +
+	"\x15LEGACY_CIPHER_AES_CFB\x10\x05\x12\x19\n" +
+	"\x15LEGACY_CIPHER_AES_OFB\x10\x06\x12\x19\n" +
+	"\x15LEGACY_CIPHER_AES_GCM\x10\a\x12\x19\n" +
+	"\x15LEGACY_CIPHER_DES_CBC\x10\b\x12\x1c\n" +
+	"\x18LEGACY_CIPHER_DESEDE_CBC\x10\t\x12\x1e\n" +
+	"\x1aLEGACY_CIPHER_BLOWFISH_CBC\x10\n" +
+	"\x12\x15\n" +
+	"\x11LEGACY_CIPHER_RC4\x10\v*k\n" +
+	"\bLegacyIv\x12\x19\n" +
+	"\x15LEGACY_IV_UNSPECIFIED\x10\x00\x12\x17\n" +
+	"\x13LEGACY_IV_PREPENDED\x10\x01\x12\x16\n" +
+	"\x12LEGACY_IV_SEPARATE\x10\x02\x12\x13\n" +
+	"\x0fLEGACY_IV_FIXED\x10\x03B[\n" +
 	"\x11io.cipherd.api.v1B\tKeysProtoP\x01Z9github.com/cipherd/cipherd/clients/go/cipherdpb;cipherdpbb\x06proto3"
 
 var (
@@ -388,25 +692,34 @@ func file_cipherd_v1_keys_proto_rawDescGZIP() []byte {
 	return file_cipherd_v1_keys_proto_rawDescData
 }
 
-var file_cipherd_v1_keys_proto_enumTypes = make([]protoimpl.EnumInfo, 1)
-var file_cipherd_v1_keys_proto_msgTypes = make([]protoimpl.MessageInfo, 3)
+var file_cipherd_v1_keys_proto_enumTypes = make([]protoimpl.EnumInfo, 3)
+var file_cipherd_v1_keys_proto_msgTypes = make([]protoimpl.MessageInfo, 4)
 var file_cipherd_v1_keys_proto_goTypes = []any{
 	(Mode)(0),                     // 0: cipherd.v1.Mode
-	(*KeyPolicy)(nil),             // 1: cipherd.v1.KeyPolicy
-	(*KeyVersion)(nil),            // 2: cipherd.v1.KeyVersion
-	(*Key)(nil),                   // 3: cipherd.v1.Key
-	(*timestamppb.Timestamp)(nil), // 4: google.protobuf.Timestamp
+	(LegacyCipher)(0),             // 1: cipherd.v1.LegacyCipher
+	(LegacyIv)(0),                 // 2: cipherd.v1.LegacyIv
+	(*KeyPolicy)(nil),             // 3: cipherd.v1.KeyPolicy
+	(*KeyVersionUsage)(nil),       // 4: cipherd.v1.KeyVersionUsage
+	(*KeyVersion)(nil),            // 5: cipherd.v1.KeyVersion
+	(*Key)(nil),                   // 6: cipherd.v1.Key
+	(*durationpb.Duration)(nil),   // 7: google.protobuf.Duration
+	(*timestamppb.Timestamp)(nil), // 8: google.protobuf.Timestamp
 }
 var file_cipherd_v1_keys_proto_depIdxs = []int32{
-	0, // 0: cipherd.v1.KeyVersion.mode:type_name -> cipherd.v1.Mode
-	4, // 1: cipherd.v1.KeyVersion.create_time:type_name -> google.protobuf.Timestamp
-	2, // 2: cipherd.v1.Key.versions:type_name -> cipherd.v1.KeyVersion
-	1, // 3: cipherd.v1.Key.policy:type_name -> cipherd.v1.KeyPolicy
-	4, // [4:4] is the sub-list for method output_type
-	4, // [4:4] is the sub-list for method input_type
-	4, // [4:4] is the sub-list for extension type_name
-	4, // [4:4] is the sub-list for extension extendee
-	0, // [0:4] is the sub-list for field type_name
+	7, // 0: cipherd.v1.KeyPolicy.auto_rotate_period:type_name -> google.protobuf.Duration
+	8, // 1: cipherd.v1.KeyVersionUsage.last_used_time:type_name -> google.protobuf.Timestamp
+	0, // 2: cipherd.v1.KeyVersion.mode:type_name -> cipherd.v1.Mode
+	8, // 3: cipherd.v1.KeyVersion.create_time:type_name -> google.protobuf.Timestamp
+	1, // 4: cipherd.v1.KeyVersion.legacy_cipher:type_name -> cipherd.v1.LegacyCipher
+	2, // 5: cipherd.v1.KeyVersion.legacy_iv:type_name -> cipherd.v1.LegacyIv
+	4, // 6: cipherd.v1.KeyVersion.usage:type_name -> cipherd.v1.KeyVersionUsage
+	5, // 7: cipherd.v1.Key.versions:type_name -> cipherd.v1.KeyVersion
+	3, // 8: cipherd.v1.Key.policy:type_name -> cipherd.v1.KeyPolicy
+	9, // [9:9] is the sub-list for method output_type
+	9, // [9:9] is the sub-list for method input_type
+	9, // [9:9] is the sub-list for extension type_name
+	9, // [9:9] is the sub-list for extension extendee
+	0, // [0:9] is the sub-list for field type_name
 }
 
 func init() { file_cipherd_v1_keys_proto_init() }
@@ -419,8 +732,8 @@ func file_cipherd_v1_keys_proto_init() {
 		File: protoimpl.DescBuilder{
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_cipherd_v1_keys_proto_rawDesc), len(file_cipherd_v1_keys_proto_rawDesc)),
-			NumEnums:      1,
-			NumMessages:   3,
+			NumEnums:      3,
+			NumMessages:   4,
 			NumExtensions: 0,
 			NumServices:   0,
 		},

@@ -168,26 +168,78 @@ class ReEncryptRequest(_message.Message):
     CIPHERTEXT_FIELD_NUMBER: _builtins.int
     CONTEXT_FIELD_NUMBER: _builtins.int
     KEY_NAME_FIELD_NUMBER: _builtins.int
+    LEGACY_FIELD_NUMBER: _builtins.int
     ciphertext: _builtins.str
     """ciphertext is the ciphertext to rewrap."""
     context: _builtins.bytes
     """context is the associated data given at encryption, if any; the new ciphertext is bound to it too."""
     key_name: _builtins.str
-    """key_name is the key to rewrap to; empty means the ciphertext's own key."""
+    """key_name is the key to rewrap to; empty means the ciphertext's own key. Required with legacy."""
+    @_builtins.property
+    def legacy(self) -> Global___LegacyCiphertext:
+        """legacy is a ciphertext made outside cipherd, set instead of ciphertext: it is decrypted with an
+        imported legacy key and encrypted with key_name; the plaintext is never returned.
+        """
+
     def __init__(
         self,
         *,
         ciphertext: _builtins.str = ...,
         context: _builtins.bytes = ...,
         key_name: _builtins.str = ...,
+        legacy: Global___LegacyCiphertext | None = ...,
     ) -> None: ...
-    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    _HasFieldArgType: _TypeAlias = _typing.Literal["legacy", b"legacy"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["ciphertext", b"ciphertext", "context", b"context", "key_name", b"key_name"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["ciphertext", b"ciphertext", "context", b"context", "key_name", b"key_name", "legacy", b"legacy"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 
 Global___ReEncryptRequest: _TypeAlias = ReEncryptRequest  # noqa: Y015
+
+@_typing.final
+class LegacyCiphertext(_message.Message):
+    """LegacyCiphertext is data encrypted before cipherd, without a header."""
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    KEY_NAME_FIELD_NUMBER: _builtins.int
+    KEY_VERSION_FIELD_NUMBER: _builtins.int
+    RAW_FIELD_NUMBER: _builtins.int
+    HEX_FIELD_NUMBER: _builtins.int
+    BASE64_FIELD_NUMBER: _builtins.int
+    IV_FIELD_NUMBER: _builtins.int
+    key_name: _builtins.str
+    """key_name is the imported legacy key that decrypts it."""
+    key_version: _builtins.int
+    """key_version is the legacy key's version; 0 means its newest."""
+    raw: _builtins.bytes
+    """raw is the ciphertext bytes."""
+    hex: _builtins.str
+    """hex is the ciphertext as hexadecimal text, e.g. MySQL's HEX(AES_ENCRYPT(...))."""
+    base64: _builtins.str
+    """base64 is the ciphertext as standard base64 (RFC 4648 section 4), padded or not."""
+    iv: _builtins.bytes
+    """iv is the item's IV when the legacy key's IV convention is LEGACY_IV_SEPARATE."""
+    def __init__(
+        self,
+        *,
+        key_name: _builtins.str = ...,
+        key_version: _builtins.int = ...,
+        raw: _builtins.bytes = ...,
+        hex: _builtins.str = ...,
+        base64: _builtins.str = ...,
+        iv: _builtins.bytes = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _typing.Literal["base64", b"base64", "data", b"data", "hex", b"hex", "raw", b"raw"]  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["base64", b"base64", "data", b"data", "hex", b"hex", "iv", b"iv", "key_name", b"key_name", "key_version", b"key_version", "raw", b"raw"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    _WhichOneofReturnType_data: _TypeAlias = _typing.Literal["raw", "hex", "base64"]  # noqa: Y015
+    _WhichOneofArgType_data: _TypeAlias = _typing.Literal["data", b"data"]  # noqa: Y015
+    def WhichOneof(self, oneof_group: _WhichOneofArgType_data) -> _WhichOneofReturnType_data | None: ...
+
+Global___LegacyCiphertext: _TypeAlias = LegacyCiphertext  # noqa: Y015
 
 @_typing.final
 class ReEncryptResponse(_message.Message):
@@ -492,22 +544,30 @@ class ReEncryptBatchItem(_message.Message):
     REFERENCE_FIELD_NUMBER: _builtins.int
     CIPHERTEXT_FIELD_NUMBER: _builtins.int
     CONTEXT_FIELD_NUMBER: _builtins.int
+    LEGACY_FIELD_NUMBER: _builtins.int
     reference: _builtins.str
     """reference is the caller's label for the item, echoed in its result."""
     ciphertext: _builtins.str
     """ciphertext is the ciphertext to rewrap."""
     context: _builtins.bytes
     """context is the item's associated data, if any."""
+    @_builtins.property
+    def legacy(self) -> Global___LegacyCiphertext:
+        """legacy is a ciphertext made outside cipherd, set instead of ciphertext (see ReEncryptRequest);
+        the batch's key_name is then required.
+        """
+
     def __init__(
         self,
         *,
         reference: _builtins.str = ...,
         ciphertext: _builtins.str = ...,
         context: _builtins.bytes = ...,
+        legacy: Global___LegacyCiphertext | None = ...,
     ) -> None: ...
-    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    _HasFieldArgType: _TypeAlias = _typing.Literal["legacy", b"legacy"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["ciphertext", b"ciphertext", "context", b"context", "reference", b"reference"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["ciphertext", b"ciphertext", "context", b"context", "legacy", b"legacy", "reference", b"reference"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 
@@ -589,6 +649,7 @@ class ReEncryptStreamRequest(_message.Message):
     CIPHERTEXT_FIELD_NUMBER: _builtins.int
     CONTEXT_FIELD_NUMBER: _builtins.int
     KEY_NAME_FIELD_NUMBER: _builtins.int
+    LEGACY_FIELD_NUMBER: _builtins.int
     reference: _builtins.str
     """reference is the caller's label for the item, echoed in its response."""
     ciphertext: _builtins.str
@@ -596,7 +657,11 @@ class ReEncryptStreamRequest(_message.Message):
     context: _builtins.bytes
     """context is the item's associated data, if any."""
     key_name: _builtins.str
-    """key_name is the key to rewrap to; empty means the ciphertext's own key."""
+    """key_name is the key to rewrap to; empty means the ciphertext's own key. Required with legacy."""
+    @_builtins.property
+    def legacy(self) -> Global___LegacyCiphertext:
+        """legacy is a ciphertext made outside cipherd, set instead of ciphertext (see ReEncryptRequest)."""
+
     def __init__(
         self,
         *,
@@ -604,10 +669,11 @@ class ReEncryptStreamRequest(_message.Message):
         ciphertext: _builtins.str = ...,
         context: _builtins.bytes = ...,
         key_name: _builtins.str = ...,
+        legacy: Global___LegacyCiphertext | None = ...,
     ) -> None: ...
-    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    _HasFieldArgType: _TypeAlias = _typing.Literal["legacy", b"legacy"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["ciphertext", b"ciphertext", "context", b"context", "key_name", b"key_name", "reference", b"reference"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["ciphertext", b"ciphertext", "context", b"context", "key_name", b"key_name", "legacy", b"legacy", "reference", b"reference"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 
@@ -636,6 +702,120 @@ class ReEncryptStreamResponse(_message.Message):
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 
 Global___ReEncryptStreamResponse: _TypeAlias = ReEncryptStreamResponse  # noqa: Y015
+
+@_typing.final
+class EncryptStreamRequest(_message.Message):
+    """EncryptStreamRequest is one plaintext of a stream."""
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    REFERENCE_FIELD_NUMBER: _builtins.int
+    KEY_NAME_FIELD_NUMBER: _builtins.int
+    PLAINTEXT_FIELD_NUMBER: _builtins.int
+    CONTEXT_FIELD_NUMBER: _builtins.int
+    reference: _builtins.str
+    """reference is the caller's label for the item, echoed in its response; a resuming client sends
+    the items after the last reference it received.
+    """
+    key_name: _builtins.str
+    """key_name is the key to encrypt the item with, at its current version."""
+    plaintext: _builtins.bytes
+    """plaintext is the data to encrypt. Secret."""
+    context: _builtins.bytes
+    """context is the item's associated data, as in EncryptRequest."""
+    def __init__(
+        self,
+        *,
+        reference: _builtins.str = ...,
+        key_name: _builtins.str = ...,
+        plaintext: _builtins.bytes = ...,
+        context: _builtins.bytes = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["context", b"context", "key_name", b"key_name", "plaintext", b"plaintext", "reference", b"reference"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___EncryptStreamRequest: _TypeAlias = EncryptStreamRequest  # noqa: Y015
+
+@_typing.final
+class EncryptStreamResponse(_message.Message):
+    """EncryptStreamResponse is the outcome of one streamed item."""
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    RESULT_FIELD_NUMBER: _builtins.int
+    @_builtins.property
+    def result(self) -> Global___EncryptBatchResult:
+        """result is the item's outcome, as in a batch."""
+
+    def __init__(
+        self,
+        *,
+        result: Global___EncryptBatchResult | None = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _typing.Literal["result", b"result"]  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["result", b"result"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___EncryptStreamResponse: _TypeAlias = EncryptStreamResponse  # noqa: Y015
+
+@_typing.final
+class DecryptStreamRequest(_message.Message):
+    """DecryptStreamRequest is one ciphertext of a stream."""
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    REFERENCE_FIELD_NUMBER: _builtins.int
+    CIPHERTEXT_FIELD_NUMBER: _builtins.int
+    CONTEXT_FIELD_NUMBER: _builtins.int
+    reference: _builtins.str
+    """reference is the caller's label for the item, echoed in its response."""
+    ciphertext: _builtins.str
+    """ciphertext is the ciphertext to decrypt."""
+    context: _builtins.bytes
+    """context is the item's associated data, if any."""
+    def __init__(
+        self,
+        *,
+        reference: _builtins.str = ...,
+        ciphertext: _builtins.str = ...,
+        context: _builtins.bytes = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["ciphertext", b"ciphertext", "context", b"context", "reference", b"reference"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___DecryptStreamRequest: _TypeAlias = DecryptStreamRequest  # noqa: Y015
+
+@_typing.final
+class DecryptStreamResponse(_message.Message):
+    """DecryptStreamResponse is the outcome of one streamed item."""
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    RESULT_FIELD_NUMBER: _builtins.int
+    @_builtins.property
+    def result(self) -> Global___DecryptBatchResult:
+        """result is the item's outcome, as in a batch."""
+
+    def __init__(
+        self,
+        *,
+        result: Global___DecryptBatchResult | None = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _typing.Literal["result", b"result"]  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["result", b"result"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___DecryptStreamResponse: _TypeAlias = DecryptStreamResponse  # noqa: Y015
 
 @_typing.final
 class InspectRequest(_message.Message):

@@ -74,6 +74,16 @@ class CryptoServiceStub:
                 request_serializer=cipherd_dot_v1_dot_crypto__service__pb2.ReEncryptStreamRequest.SerializeToString,
                 response_deserializer=cipherd_dot_v1_dot_crypto__service__pb2.ReEncryptStreamResponse.FromString,
                 _registered_method=True)
+        self.EncryptStream = channel.stream_stream(
+                '/cipherd.v1.CryptoService/EncryptStream',
+                request_serializer=cipherd_dot_v1_dot_crypto__service__pb2.EncryptStreamRequest.SerializeToString,
+                response_deserializer=cipherd_dot_v1_dot_crypto__service__pb2.EncryptStreamResponse.FromString,
+                _registered_method=True)
+        self.DecryptStream = channel.stream_stream(
+                '/cipherd.v1.CryptoService/DecryptStream',
+                request_serializer=cipherd_dot_v1_dot_crypto__service__pb2.DecryptStreamRequest.SerializeToString,
+                response_deserializer=cipherd_dot_v1_dot_crypto__service__pb2.DecryptStreamResponse.FromString,
+                _registered_method=True)
         self.Inspect = channel.unary_unary(
                 '/cipherd.v1.CryptoService/Inspect',
                 request_serializer=cipherd_dot_v1_dot_crypto__service__pb2.InspectRequest.SerializeToString,
@@ -155,6 +165,24 @@ class CryptoServiceServicer:
         context.set_details('Method not implemented!')
         raise NotImplementedError('Method not implemented!')
 
+    def EncryptStream(self, request_iterator, context):
+        """EncryptStream encrypts a stream of plaintexts: one response per request, in request order, each
+        with the request's reference and its own result or error. The server reads no further ahead
+        than the client reads responses (flow control), so memory stays bounded however long it runs;
+        a client that loses the stream resumes after the last reference it received.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def DecryptStream(self, request_iterator, context):
+        """DecryptStream decrypts a stream of ciphertexts, with the same ordering, per-item errors, flow
+        control and resumption as EncryptStream.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
     def Inspect(self, request, context):
         """Inspect parses a ciphertext's header without decrypting it.
         """
@@ -224,6 +252,16 @@ def add_CryptoServiceServicer_to_server(servicer, server):
                     servicer.ReEncryptStream,
                     request_deserializer=cipherd_dot_v1_dot_crypto__service__pb2.ReEncryptStreamRequest.FromString,
                     response_serializer=cipherd_dot_v1_dot_crypto__service__pb2.ReEncryptStreamResponse.SerializeToString,
+            ),
+            'EncryptStream': grpc.stream_stream_rpc_method_handler(
+                    servicer.EncryptStream,
+                    request_deserializer=cipherd_dot_v1_dot_crypto__service__pb2.EncryptStreamRequest.FromString,
+                    response_serializer=cipherd_dot_v1_dot_crypto__service__pb2.EncryptStreamResponse.SerializeToString,
+            ),
+            'DecryptStream': grpc.stream_stream_rpc_method_handler(
+                    servicer.DecryptStream,
+                    request_deserializer=cipherd_dot_v1_dot_crypto__service__pb2.DecryptStreamRequest.FromString,
+                    response_serializer=cipherd_dot_v1_dot_crypto__service__pb2.DecryptStreamResponse.SerializeToString,
             ),
             'Inspect': grpc.unary_unary_rpc_method_handler(
                     servicer.Inspect,
@@ -440,6 +478,60 @@ class CryptoService:
             '/cipherd.v1.CryptoService/ReEncryptStream',
             cipherd_dot_v1_dot_crypto__service__pb2.ReEncryptStreamRequest.SerializeToString,
             cipherd_dot_v1_dot_crypto__service__pb2.ReEncryptStreamResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def EncryptStream(request_iterator,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.stream_stream(
+            request_iterator,
+            target,
+            '/cipherd.v1.CryptoService/EncryptStream',
+            cipherd_dot_v1_dot_crypto__service__pb2.EncryptStreamRequest.SerializeToString,
+            cipherd_dot_v1_dot_crypto__service__pb2.EncryptStreamResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def DecryptStream(request_iterator,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.stream_stream(
+            request_iterator,
+            target,
+            '/cipherd.v1.CryptoService/DecryptStream',
+            cipherd_dot_v1_dot_crypto__service__pb2.DecryptStreamRequest.SerializeToString,
+            cipherd_dot_v1_dot_crypto__service__pb2.DecryptStreamResponse.FromString,
             options,
             channel_credentials,
             insecure,

@@ -56,6 +56,16 @@ class CryptoServiceStub:
     """ReEncryptStream rewraps a stream of ciphertexts: one response per request, in request order,
     each with its own result or error. For migrating large tables without holding them in memory.
     """
+    EncryptStream: _grpc.StreamStreamMultiCallable[_crypto_service_pb2.EncryptStreamRequest, _crypto_service_pb2.EncryptStreamResponse]
+    """EncryptStream encrypts a stream of plaintexts: one response per request, in request order, each
+    with the request's reference and its own result or error. The server reads no further ahead
+    than the client reads responses (flow control), so memory stays bounded however long it runs;
+    a client that loses the stream resumes after the last reference it received.
+    """
+    DecryptStream: _grpc.StreamStreamMultiCallable[_crypto_service_pb2.DecryptStreamRequest, _crypto_service_pb2.DecryptStreamResponse]
+    """DecryptStream decrypts a stream of ciphertexts, with the same ordering, per-item errors, flow
+    control and resumption as EncryptStream.
+    """
     Inspect: _grpc.UnaryUnaryMultiCallable[_crypto_service_pb2.InspectRequest, _crypto_service_pb2.InspectResponse]
     """Inspect parses a ciphertext's header without decrypting it."""
     ComputeIndex: _grpc.UnaryUnaryMultiCallable[_crypto_service_pb2.ComputeIndexRequest, _crypto_service_pb2.ComputeIndexResponse]
@@ -99,6 +109,16 @@ class CryptoServiceAsyncStub(CryptoServiceStub):
     ReEncryptStream: _aio.StreamStreamMultiCallable[_crypto_service_pb2.ReEncryptStreamRequest, _crypto_service_pb2.ReEncryptStreamResponse]  # type: ignore[assignment]
     """ReEncryptStream rewraps a stream of ciphertexts: one response per request, in request order,
     each with its own result or error. For migrating large tables without holding them in memory.
+    """
+    EncryptStream: _aio.StreamStreamMultiCallable[_crypto_service_pb2.EncryptStreamRequest, _crypto_service_pb2.EncryptStreamResponse]  # type: ignore[assignment]
+    """EncryptStream encrypts a stream of plaintexts: one response per request, in request order, each
+    with the request's reference and its own result or error. The server reads no further ahead
+    than the client reads responses (flow control), so memory stays bounded however long it runs;
+    a client that loses the stream resumes after the last reference it received.
+    """
+    DecryptStream: _aio.StreamStreamMultiCallable[_crypto_service_pb2.DecryptStreamRequest, _crypto_service_pb2.DecryptStreamResponse]  # type: ignore[assignment]
+    """DecryptStream decrypts a stream of ciphertexts, with the same ordering, per-item errors, flow
+    control and resumption as EncryptStream.
     """
     Inspect: _aio.UnaryUnaryMultiCallable[_crypto_service_pb2.InspectRequest, _crypto_service_pb2.InspectResponse]  # type: ignore[assignment]
     """Inspect parses a ciphertext's header without decrypting it."""
@@ -182,6 +202,28 @@ class CryptoServiceServicer(metaclass=_abc_1.ABCMeta):
     ) -> _typing.Union[_abc.Iterator[_crypto_service_pb2.ReEncryptStreamResponse], _abc.AsyncIterator[_crypto_service_pb2.ReEncryptStreamResponse]]:
         """ReEncryptStream rewraps a stream of ciphertexts: one response per request, in request order,
         each with its own result or error. For migrating large tables without holding them in memory.
+        """
+
+    @_abc_1.abstractmethod
+    def EncryptStream(
+        self,
+        request_iterator: _MaybeAsyncIterator[_crypto_service_pb2.EncryptStreamRequest],
+        context: _ServicerContext,
+    ) -> _typing.Union[_abc.Iterator[_crypto_service_pb2.EncryptStreamResponse], _abc.AsyncIterator[_crypto_service_pb2.EncryptStreamResponse]]:
+        """EncryptStream encrypts a stream of plaintexts: one response per request, in request order, each
+        with the request's reference and its own result or error. The server reads no further ahead
+        than the client reads responses (flow control), so memory stays bounded however long it runs;
+        a client that loses the stream resumes after the last reference it received.
+        """
+
+    @_abc_1.abstractmethod
+    def DecryptStream(
+        self,
+        request_iterator: _MaybeAsyncIterator[_crypto_service_pb2.DecryptStreamRequest],
+        context: _ServicerContext,
+    ) -> _typing.Union[_abc.Iterator[_crypto_service_pb2.DecryptStreamResponse], _abc.AsyncIterator[_crypto_service_pb2.DecryptStreamResponse]]:
+        """DecryptStream decrypts a stream of ciphertexts, with the same ordering, per-item errors, flow
+        control and resumption as EncryptStream.
         """
 
     @_abc_1.abstractmethod

@@ -23,9 +23,10 @@ _sym_db = _symbol_database.Default()
 
 
 from cipherd.v1 import keys_pb2 as cipherd_dot_v1_dot_keys__pb2
+from google.protobuf import duration_pb2 as google_dot_protobuf_dot_duration__pb2
 
 
-DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\"cipherd/v1/key_admin_service.proto\x12\ncipherd.v1\x1a\x15\x63ipherd/v1/keys.proto\"\xa1\x01\n\x10\x43reateKeyRequest\x12\x10\n\x08key_name\x18\x01 \x01(\t\x12\x1e\n\x04mode\x18\x02 \x01(\x0e\x32\x10.cipherd.v1.Mode\x12\x15\n\rkey_size_bits\x18\x03 \x01(\x05\x12\x1d\n\x15\x61llow_unauthenticated\x18\x04 \x01(\x08\x12%\n\x06policy\x18\x05 \x01(\x0b\x32\x15.cipherd.v1.KeyPolicy\"1\n\x11\x43reateKeyResponse\x12\x1c\n\x03key\x18\x01 \x01(\x0b\x32\x0f.cipherd.v1.Key\"!\n\rGetKeyRequest\x12\x10\n\x08key_name\x18\x01 \x01(\t\".\n\x0eGetKeyResponse\x12\x1c\n\x03key\x18\x01 \x01(\x0b\x32\x0f.cipherd.v1.Key\"8\n\x0fListKeysRequest\x12\x11\n\tpage_size\x18\x01 \x01(\x05\x12\x12\n\npage_token\x18\x02 \x01(\t\"J\n\x10ListKeysResponse\x12\x1d\n\x04keys\x18\x01 \x03(\x0b\x32\x0f.cipherd.v1.Key\x12\x17\n\x0fnext_page_token\x18\x02 \x01(\t\"z\n\x10RotateKeyRequest\x12\x10\n\x08key_name\x18\x01 \x01(\t\x12\x1e\n\x04mode\x18\x02 \x01(\x0e\x32\x10.cipherd.v1.Mode\x12\x15\n\rkey_size_bits\x18\x03 \x01(\x05\x12\x1d\n\x15\x61llow_unauthenticated\x18\x04 \x01(\x08\"1\n\x11RotateKeyResponse\x12\x1c\n\x03key\x18\x01 \x01(\x0b\x32\x0f.cipherd.v1.Key\"Q\n\x16UpdateKeyPolicyRequest\x12\x10\n\x08key_name\x18\x01 \x01(\t\x12%\n\x06policy\x18\x02 \x01(\x0b\x32\x15.cipherd.v1.KeyPolicy\"7\n\x17UpdateKeyPolicyResponse\x12\x1c\n\x03key\x18\x01 \x01(\x0b\x32\x0f.cipherd.v1.Key\"y\n\x10ImportKeyRequest\x12\x10\n\x08key_name\x18\x01 \x01(\t\x12\x1e\n\x04mode\x18\x02 \x01(\x0e\x32\x10.cipherd.v1.Mode\x12\x14\n\x0ckey_material\x18\x03 \x01(\x0c\x12\x1d\n\x15\x61llow_unauthenticated\x18\x04 \x01(\x08\"1\n\x11ImportKeyResponse\x12\x1c\n\x03key\x18\x01 \x01(\x0b\x32\x0f.cipherd.v1.Key2\xd3\x03\n\x0fKeyAdminService\x12H\n\tCreateKey\x12\x1c.cipherd.v1.CreateKeyRequest\x1a\x1d.cipherd.v1.CreateKeyResponse\x12?\n\x06GetKey\x12\x19.cipherd.v1.GetKeyRequest\x1a\x1a.cipherd.v1.GetKeyResponse\x12\x45\n\x08ListKeys\x12\x1b.cipherd.v1.ListKeysRequest\x1a\x1c.cipherd.v1.ListKeysResponse\x12H\n\tRotateKey\x12\x1c.cipherd.v1.RotateKeyRequest\x1a\x1d.cipherd.v1.RotateKeyResponse\x12Z\n\x0fUpdateKeyPolicy\x12\".cipherd.v1.UpdateKeyPolicyRequest\x1a#.cipherd.v1.UpdateKeyPolicyResponse\x12H\n\tImportKey\x12\x1c.cipherd.v1.ImportKeyRequest\x1a\x1d.cipherd.v1.ImportKeyResponseBf\n\x11io.cipherd.api.v1B\x14KeyAdminServiceProtoP\x01Z9github.com/cipherd/cipherd/clients/go/cipherdpb;cipherdpbb\x06proto3')
+DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\"cipherd/v1/key_admin_service.proto\x12\ncipherd.v1\x1a\x15\x63ipherd/v1/keys.proto\x1a\x1egoogle/protobuf/duration.proto\"\xa1\x01\n\x10\x43reateKeyRequest\x12\x10\n\x08key_name\x18\x01 \x01(\t\x12\x1e\n\x04mode\x18\x02 \x01(\x0e\x32\x10.cipherd.v1.Mode\x12\x15\n\rkey_size_bits\x18\x03 \x01(\x05\x12\x1d\n\x15\x61llow_unauthenticated\x18\x04 \x01(\x08\x12%\n\x06policy\x18\x05 \x01(\x0b\x32\x15.cipherd.v1.KeyPolicy\"1\n\x11\x43reateKeyResponse\x12\x1c\n\x03key\x18\x01 \x01(\x0b\x32\x0f.cipherd.v1.Key\"!\n\rGetKeyRequest\x12\x10\n\x08key_name\x18\x01 \x01(\t\".\n\x0eGetKeyResponse\x12\x1c\n\x03key\x18\x01 \x01(\x0b\x32\x0f.cipherd.v1.Key\"8\n\x0fListKeysRequest\x12\x11\n\tpage_size\x18\x01 \x01(\x05\x12\x12\n\npage_token\x18\x02 \x01(\t\"J\n\x10ListKeysResponse\x12\x1d\n\x04keys\x18\x01 \x03(\x0b\x32\x0f.cipherd.v1.Key\x12\x17\n\x0fnext_page_token\x18\x02 \x01(\t\"z\n\x10RotateKeyRequest\x12\x10\n\x08key_name\x18\x01 \x01(\t\x12\x1e\n\x04mode\x18\x02 \x01(\x0e\x32\x10.cipherd.v1.Mode\x12\x15\n\rkey_size_bits\x18\x03 \x01(\x05\x12\x1d\n\x15\x61llow_unauthenticated\x18\x04 \x01(\x08\"1\n\x11RotateKeyResponse\x12\x1c\n\x03key\x18\x01 \x01(\x0b\x32\x0f.cipherd.v1.Key\"Q\n\x16UpdateKeyPolicyRequest\x12\x10\n\x08key_name\x18\x01 \x01(\t\x12%\n\x06policy\x18\x02 \x01(\x0b\x32\x15.cipherd.v1.KeyPolicy\"7\n\x17UpdateKeyPolicyResponse\x12\x1c\n\x03key\x18\x01 \x01(\x0b\x32\x0f.cipherd.v1.Key\"\x80\x02\n\x10ImportKeyRequest\x12\x10\n\x08key_name\x18\x01 \x01(\t\x12\x1e\n\x04mode\x18\x02 \x01(\x0e\x32\x10.cipherd.v1.Mode\x12\x14\n\x0ckey_material\x18\x03 \x01(\x0c\x12\x1d\n\x15\x61llow_unauthenticated\x18\x04 \x01(\x08\x12/\n\rlegacy_cipher\x18\x05 \x01(\x0e\x32\x18.cipherd.v1.LegacyCipher\x12\'\n\tlegacy_iv\x18\x06 \x01(\x0e\x32\x14.cipherd.v1.LegacyIv\x12\x17\n\x0flegacy_fixed_iv\x18\x07 \x01(\x0c\x12\x12\n\npassphrase\x18\x08 \x01(\x0c\"1\n\x11ImportKeyResponse\x12\x1c\n\x03key\x18\x01 \x01(\x0b\x32\x0f.cipherd.v1.Key\"X\n\x13GetKeyCensusRequest\x12\x10\n\x08key_name\x18\x01 \x01(\t\x12/\n\x0cquiet_period\x18\x02 \x01(\x0b\x32\x19.google.protobuf.Duration\"\x86\x01\n\x14GetKeyCensusResponse\x12\x1c\n\x03key\x18\x01 \x01(\x0b\x32\x0f.cipherd.v1.Key\x12+\n\x08versions\x18\x02 \x03(\x0b\x32\x19.cipherd.v1.VersionCensus\x12#\n\x1bsafe_min_decryption_version\x18\x03 \x01(\x05\"\\\n\rVersionCensus\x12\x0f\n\x07version\x18\x01 \x01(\x05\x12*\n\x05usage\x18\x02 \x01(\x0b\x32\x1b.cipherd.v1.KeyVersionUsage\x12\x0e\n\x06in_use\x18\x03 \x01(\x08\x32\xa6\x04\n\x0fKeyAdminService\x12H\n\tCreateKey\x12\x1c.cipherd.v1.CreateKeyRequest\x1a\x1d.cipherd.v1.CreateKeyResponse\x12?\n\x06GetKey\x12\x19.cipherd.v1.GetKeyRequest\x1a\x1a.cipherd.v1.GetKeyResponse\x12\x45\n\x08ListKeys\x12\x1b.cipherd.v1.ListKeysRequest\x1a\x1c.cipherd.v1.ListKeysResponse\x12H\n\tRotateKey\x12\x1c.cipherd.v1.RotateKeyRequest\x1a\x1d.cipherd.v1.RotateKeyResponse\x12Z\n\x0fUpdateKeyPolicy\x12\".cipherd.v1.UpdateKeyPolicyRequest\x1a#.cipherd.v1.UpdateKeyPolicyResponse\x12H\n\tImportKey\x12\x1c.cipherd.v1.ImportKeyRequest\x1a\x1d.cipherd.v1.ImportKeyResponse\x12Q\n\x0cGetKeyCensus\x12\x1f.cipherd.v1.GetKeyCensusRequest\x1a .cipherd.v1.GetKeyCensusResponseBf\n\x11io.cipherd.api.v1B\x14KeyAdminServiceProtoP\x01Z9github.com/cipherd/cipherd/clients/go/cipherdpb;cipherdpbb\x06proto3')
 
 _globals = globals()
 _builder.BuildMessageAndEnumDescriptors(DESCRIPTOR, _globals)
@@ -33,30 +34,36 @@ _builder.BuildTopDescriptorsAndMessages(DESCRIPTOR, 'cipherd.v1.key_admin_servic
 if not _descriptor._USE_C_DESCRIPTORS:
   _globals['DESCRIPTOR']._loaded_options = None
   _globals['DESCRIPTOR']._serialized_options = b'\n\021io.cipherd.api.v1B\024KeyAdminServiceProtoP\001Z9github.com/cipherd/cipherd/clients/go/cipherdpb;cipherdpb'
-  _globals['_CREATEKEYREQUEST']._serialized_start=74
-  _globals['_CREATEKEYREQUEST']._serialized_end=235
-  _globals['_CREATEKEYRESPONSE']._serialized_start=237
-  _globals['_CREATEKEYRESPONSE']._serialized_end=286
-  _globals['_GETKEYREQUEST']._serialized_start=288
-  _globals['_GETKEYREQUEST']._serialized_end=321
-  _globals['_GETKEYRESPONSE']._serialized_start=323
-  _globals['_GETKEYRESPONSE']._serialized_end=369
-  _globals['_LISTKEYSREQUEST']._serialized_start=371
-  _globals['_LISTKEYSREQUEST']._serialized_end=427
-  _globals['_LISTKEYSRESPONSE']._serialized_start=429
-  _globals['_LISTKEYSRESPONSE']._serialized_end=503
-  _globals['_ROTATEKEYREQUEST']._serialized_start=505
-  _globals['_ROTATEKEYREQUEST']._serialized_end=627
-  _globals['_ROTATEKEYRESPONSE']._serialized_start=629
-  _globals['_ROTATEKEYRESPONSE']._serialized_end=678
-  _globals['_UPDATEKEYPOLICYREQUEST']._serialized_start=680
-  _globals['_UPDATEKEYPOLICYREQUEST']._serialized_end=761
-  _globals['_UPDATEKEYPOLICYRESPONSE']._serialized_start=763
-  _globals['_UPDATEKEYPOLICYRESPONSE']._serialized_end=818
-  _globals['_IMPORTKEYREQUEST']._serialized_start=820
-  _globals['_IMPORTKEYREQUEST']._serialized_end=941
-  _globals['_IMPORTKEYRESPONSE']._serialized_start=943
-  _globals['_IMPORTKEYRESPONSE']._serialized_end=992
-  _globals['_KEYADMINSERVICE']._serialized_start=995
-  _globals['_KEYADMINSERVICE']._serialized_end=1462
+  _globals['_CREATEKEYREQUEST']._serialized_start=106
+  _globals['_CREATEKEYREQUEST']._serialized_end=267
+  _globals['_CREATEKEYRESPONSE']._serialized_start=269
+  _globals['_CREATEKEYRESPONSE']._serialized_end=318
+  _globals['_GETKEYREQUEST']._serialized_start=320
+  _globals['_GETKEYREQUEST']._serialized_end=353
+  _globals['_GETKEYRESPONSE']._serialized_start=355
+  _globals['_GETKEYRESPONSE']._serialized_end=401
+  _globals['_LISTKEYSREQUEST']._serialized_start=403
+  _globals['_LISTKEYSREQUEST']._serialized_end=459
+  _globals['_LISTKEYSRESPONSE']._serialized_start=461
+  _globals['_LISTKEYSRESPONSE']._serialized_end=535
+  _globals['_ROTATEKEYREQUEST']._serialized_start=537
+  _globals['_ROTATEKEYREQUEST']._serialized_end=659
+  _globals['_ROTATEKEYRESPONSE']._serialized_start=661
+  _globals['_ROTATEKEYRESPONSE']._serialized_end=710
+  _globals['_UPDATEKEYPOLICYREQUEST']._serialized_start=712
+  _globals['_UPDATEKEYPOLICYREQUEST']._serialized_end=793
+  _globals['_UPDATEKEYPOLICYRESPONSE']._serialized_start=795
+  _globals['_UPDATEKEYPOLICYRESPONSE']._serialized_end=850
+  _globals['_IMPORTKEYREQUEST']._serialized_start=853
+  _globals['_IMPORTKEYREQUEST']._serialized_end=1109
+  _globals['_IMPORTKEYRESPONSE']._serialized_start=1111
+  _globals['_IMPORTKEYRESPONSE']._serialized_end=1160
+  _globals['_GETKEYCENSUSREQUEST']._serialized_start=1162
+  _globals['_GETKEYCENSUSREQUEST']._serialized_end=1250
+  _globals['_GETKEYCENSUSRESPONSE']._serialized_start=1253
+  _globals['_GETKEYCENSUSRESPONSE']._serialized_end=1387
+  _globals['_VERSIONCENSUS']._serialized_start=1389
+  _globals['_VERSIONCENSUS']._serialized_end=1481
+  _globals['_KEYADMINSERVICE']._serialized_start=1484
+  _globals['_KEYADMINSERVICE']._serialized_end=2034
 # @@protoc_insertion_point(module_scope)

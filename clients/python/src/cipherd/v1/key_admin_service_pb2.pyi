@@ -6,6 +6,7 @@ isort:skip_file
 from cipherd.v1 import keys_pb2 as _keys_pb2
 from collections import abc as _abc
 from google.protobuf import descriptor as _descriptor
+from google.protobuf import duration_pb2 as _duration_pb2
 from google.protobuf import message as _message
 from google.protobuf.internal import containers as _containers
 import builtins as _builtins
@@ -297,7 +298,7 @@ Global___UpdateKeyPolicyResponse: _TypeAlias = UpdateKeyPolicyResponse  # noqa: 
 
 @_typing.final
 class ImportKeyRequest(_message.Message):
-    """ImportKeyRequest brings raw key bytes from elsewhere."""
+    """ImportKeyRequest brings raw key bytes from elsewhere, for a cipherd mode or a legacy cipher."""
 
     DESCRIPTOR: _descriptor.Descriptor
 
@@ -305,6 +306,10 @@ class ImportKeyRequest(_message.Message):
     MODE_FIELD_NUMBER: _builtins.int
     KEY_MATERIAL_FIELD_NUMBER: _builtins.int
     ALLOW_UNAUTHENTICATED_FIELD_NUMBER: _builtins.int
+    LEGACY_CIPHER_FIELD_NUMBER: _builtins.int
+    LEGACY_IV_FIELD_NUMBER: _builtins.int
+    LEGACY_FIXED_IV_FIELD_NUMBER: _builtins.int
+    PASSPHRASE_FIELD_NUMBER: _builtins.int
     key_name: _builtins.str
     """key_name is the key to add the version to; it is created if it does not exist."""
     mode: _keys_pb2.Mode.ValueType
@@ -315,6 +320,21 @@ class ImportKeyRequest(_message.Message):
     """
     allow_unauthenticated: _builtins.bool
     """allow_unauthenticated must be true to import a key for cbc, ctr, cfb, ofb or ecb."""
+    legacy_cipher: _keys_pb2.LegacyCipher.ValueType
+    """legacy_cipher imports a decrypt-only legacy version (mode must then be MODE_UNSPECIFIED). A
+    legacy key holds legacy versions only; it never encrypts, and ReEncrypt rewraps its data into
+    another key.
+    """
+    legacy_iv: _keys_pb2.LegacyIv.ValueType
+    """legacy_iv is where the legacy ciphertexts carry their IV; unspecified means prepended."""
+    legacy_fixed_iv: _builtins.bytes
+    """legacy_fixed_iv is the IV every ciphertext used, with LEGACY_IV_FIXED. Not secret, but stored
+    with the version.
+    """
+    passphrase: _builtins.bytes
+    """passphrase derives the key instead of key_material, for LEGACY_CIPHER_MYSQL_AES_ECB: the bytes
+    given to AES_ENCRYPT as its key string. Secret.
+    """
     def __init__(
         self,
         *,
@@ -322,10 +342,14 @@ class ImportKeyRequest(_message.Message):
         mode: _keys_pb2.Mode.ValueType = ...,
         key_material: _builtins.bytes = ...,
         allow_unauthenticated: _builtins.bool = ...,
+        legacy_cipher: _keys_pb2.LegacyCipher.ValueType = ...,
+        legacy_iv: _keys_pb2.LegacyIv.ValueType = ...,
+        legacy_fixed_iv: _builtins.bytes = ...,
+        passphrase: _builtins.bytes = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["allow_unauthenticated", b"allow_unauthenticated", "key_material", b"key_material", "key_name", b"key_name", "mode", b"mode"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["allow_unauthenticated", b"allow_unauthenticated", "key_material", b"key_material", "key_name", b"key_name", "legacy_cipher", b"legacy_cipher", "legacy_fixed_iv", b"legacy_fixed_iv", "legacy_iv", b"legacy_iv", "mode", b"mode", "passphrase", b"passphrase"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 
@@ -354,3 +378,99 @@ class ImportKeyResponse(_message.Message):
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 
 Global___ImportKeyResponse: _TypeAlias = ImportKeyResponse  # noqa: Y015
+
+@_typing.final
+class GetKeyCensusRequest(_message.Message):
+    """GetKeyCensusRequest names the key to report on."""
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    KEY_NAME_FIELD_NUMBER: _builtins.int
+    QUIET_PERIOD_FIELD_NUMBER: _builtins.int
+    key_name: _builtins.str
+    """key_name is the key."""
+    @_builtins.property
+    def quiet_period(self) -> _duration_pb2.Duration:
+        """quiet_period is how long a version must have seen no use to count as idle; absent means 7 days."""
+
+    def __init__(
+        self,
+        *,
+        key_name: _builtins.str = ...,
+        quiet_period: _duration_pb2.Duration | None = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _typing.Literal["quiet_period", b"quiet_period"]  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["key_name", b"key_name", "quiet_period", b"quiet_period"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___GetKeyCensusRequest: _TypeAlias = GetKeyCensusRequest  # noqa: Y015
+
+@_typing.final
+class GetKeyCensusResponse(_message.Message):
+    """GetKeyCensusResponse says which versions still see traffic."""
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    KEY_FIELD_NUMBER: _builtins.int
+    VERSIONS_FIELD_NUMBER: _builtins.int
+    SAFE_MIN_DECRYPTION_VERSION_FIELD_NUMBER: _builtins.int
+    safe_min_decryption_version: _builtins.int
+    """safe_min_decryption_version is the highest min_decryption_version that refuses no version used
+    within the quiet period: the oldest such version, or the current version if none was used.
+    """
+    @_builtins.property
+    def key(self) -> _keys_pb2.Key:
+        """key is the key's metadata, with every version's usage."""
+
+    @_builtins.property
+    def versions(self) -> _containers.RepeatedCompositeFieldContainer[Global___VersionCensus]:
+        """versions lists every version from min_decryption_version up, oldest first."""
+
+    def __init__(
+        self,
+        *,
+        key: _keys_pb2.Key | None = ...,
+        versions: _abc.Iterable[Global___VersionCensus] | None = ...,
+        safe_min_decryption_version: _builtins.int = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _typing.Literal["key", b"key"]  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["key", b"key", "safe_min_decryption_version", b"safe_min_decryption_version", "versions", b"versions"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___GetKeyCensusResponse: _TypeAlias = GetKeyCensusResponse  # noqa: Y015
+
+@_typing.final
+class VersionCensus(_message.Message):
+    """VersionCensus is one version's traffic."""
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    VERSION_FIELD_NUMBER: _builtins.int
+    USAGE_FIELD_NUMBER: _builtins.int
+    IN_USE_FIELD_NUMBER: _builtins.int
+    version: _builtins.int
+    """version is the version number."""
+    in_use: _builtins.bool
+    """in_use is true when the version was used within the quiet period."""
+    @_builtins.property
+    def usage(self) -> _keys_pb2.KeyVersionUsage:
+        """usage is its use across replicas, as last merged."""
+
+    def __init__(
+        self,
+        *,
+        version: _builtins.int = ...,
+        usage: _keys_pb2.KeyVersionUsage | None = ...,
+        in_use: _builtins.bool = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _typing.Literal["usage", b"usage"]  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["in_use", b"in_use", "usage", b"usage", "version", b"version"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___VersionCensus: _TypeAlias = VersionCensus  # noqa: Y015

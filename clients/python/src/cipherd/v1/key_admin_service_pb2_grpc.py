@@ -65,6 +65,11 @@ class KeyAdminServiceStub:
                 request_serializer=cipherd_dot_v1_dot_key__admin__service__pb2.ImportKeyRequest.SerializeToString,
                 response_deserializer=cipherd_dot_v1_dot_key__admin__service__pb2.ImportKeyResponse.FromString,
                 _registered_method=True)
+        self.GetKeyCensus = channel.unary_unary(
+                '/cipherd.v1.KeyAdminService/GetKeyCensus',
+                request_serializer=cipherd_dot_v1_dot_key__admin__service__pb2.GetKeyCensusRequest.SerializeToString,
+                response_deserializer=cipherd_dot_v1_dot_key__admin__service__pb2.GetKeyCensusResponse.FromString,
+                _registered_method=True)
 
 
 class KeyAdminServiceServicer:
@@ -114,6 +119,14 @@ class KeyAdminServiceServicer:
         context.set_details('Method not implemented!')
         raise NotImplementedError('Method not implemented!')
 
+    def GetKeyCensus(self, request, context):
+        """GetKeyCensus reports which versions of a key still see traffic, so an operator knows how far
+        min_decryption_version can be raised without refusing data that is still read.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
 
 def add_KeyAdminServiceServicer_to_server(servicer, server):
     rpc_method_handlers = {
@@ -146,6 +159,11 @@ def add_KeyAdminServiceServicer_to_server(servicer, server):
                     servicer.ImportKey,
                     request_deserializer=cipherd_dot_v1_dot_key__admin__service__pb2.ImportKeyRequest.FromString,
                     response_serializer=cipherd_dot_v1_dot_key__admin__service__pb2.ImportKeyResponse.SerializeToString,
+            ),
+            'GetKeyCensus': grpc.unary_unary_rpc_method_handler(
+                    servicer.GetKeyCensus,
+                    request_deserializer=cipherd_dot_v1_dot_key__admin__service__pb2.GetKeyCensusRequest.FromString,
+                    response_serializer=cipherd_dot_v1_dot_key__admin__service__pb2.GetKeyCensusResponse.SerializeToString,
             ),
     }
     generic_handler = grpc.method_handlers_generic_handler(
@@ -311,6 +329,33 @@ class KeyAdminService:
             '/cipherd.v1.KeyAdminService/ImportKey',
             cipherd_dot_v1_dot_key__admin__service__pb2.ImportKeyRequest.SerializeToString,
             cipherd_dot_v1_dot_key__admin__service__pb2.ImportKeyResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def GetKeyCensus(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/cipherd.v1.KeyAdminService/GetKeyCensus',
+            cipherd_dot_v1_dot_key__admin__service__pb2.GetKeyCensusRequest.SerializeToString,
+            cipherd_dot_v1_dot_key__admin__service__pb2.GetKeyCensusResponse.FromString,
             options,
             channel_credentials,
             insecure,

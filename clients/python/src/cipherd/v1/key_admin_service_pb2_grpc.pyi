@@ -47,6 +47,10 @@ class KeyAdminServiceStub:
     """ImportKey adds caller-supplied key bytes as a new version (creating the key if it does not
     exist), so data encrypted elsewhere can be decrypted and rewrapped here.
     """
+    GetKeyCensus: _grpc.UnaryUnaryMultiCallable[_key_admin_service_pb2.GetKeyCensusRequest, _key_admin_service_pb2.GetKeyCensusResponse]
+    """GetKeyCensus reports which versions of a key still see traffic, so an operator knows how far
+    min_decryption_version can be raised without refusing data that is still read.
+    """
 
 @_typing.type_check_only
 class KeyAdminServiceAsyncStub(KeyAdminServiceStub):
@@ -66,6 +70,10 @@ class KeyAdminServiceAsyncStub(KeyAdminServiceStub):
     ImportKey: _aio.UnaryUnaryMultiCallable[_key_admin_service_pb2.ImportKeyRequest, _key_admin_service_pb2.ImportKeyResponse]  # type: ignore[assignment]
     """ImportKey adds caller-supplied key bytes as a new version (creating the key if it does not
     exist), so data encrypted elsewhere can be decrypted and rewrapped here.
+    """
+    GetKeyCensus: _aio.UnaryUnaryMultiCallable[_key_admin_service_pb2.GetKeyCensusRequest, _key_admin_service_pb2.GetKeyCensusResponse]  # type: ignore[assignment]
+    """GetKeyCensus reports which versions of a key still see traffic, so an operator knows how far
+    min_decryption_version can be raised without refusing data that is still read.
     """
 
 class KeyAdminServiceServicer(metaclass=_abc_1.ABCMeta):
@@ -119,6 +127,16 @@ class KeyAdminServiceServicer(metaclass=_abc_1.ABCMeta):
     ) -> _typing.Union[_key_admin_service_pb2.ImportKeyResponse, _abc.Awaitable[_key_admin_service_pb2.ImportKeyResponse]]:
         """ImportKey adds caller-supplied key bytes as a new version (creating the key if it does not
         exist), so data encrypted elsewhere can be decrypted and rewrapped here.
+        """
+
+    @_abc_1.abstractmethod
+    def GetKeyCensus(
+        self,
+        request: _key_admin_service_pb2.GetKeyCensusRequest,
+        context: _ServicerContext,
+    ) -> _typing.Union[_key_admin_service_pb2.GetKeyCensusResponse, _abc.Awaitable[_key_admin_service_pb2.GetKeyCensusResponse]]:
+        """GetKeyCensus reports which versions of a key still see traffic, so an operator knows how far
+        min_decryption_version can be raised without refusing data that is still read.
         """
 
 def add_KeyAdminServiceServicer_to_server(servicer: KeyAdminServiceServicer, server: _typing.Union[_grpc.Server, _aio.Server]) -> None: ...

@@ -5,6 +5,7 @@ isort:skip_file
 
 from collections import abc as _abc
 from google.protobuf import descriptor as _descriptor
+from google.protobuf import duration_pb2 as _duration_pb2
 from google.protobuf import message as _message
 from google.protobuf import timestamp_pb2 as _timestamp_pb2
 from google.protobuf.internal import containers as _containers
@@ -100,6 +101,105 @@ encrypts or decrypts, and never appears in a ciphertext header.
 """
 Global___Mode: _TypeAlias = Mode  # noqa: Y015
 
+class _LegacyCipher:
+    ValueType = _typing.NewType("ValueType", _builtins.int)
+    V: _TypeAlias = ValueType  # noqa: Y015
+
+class _LegacyCipherEnumTypeWrapper(_enum_type_wrapper._EnumTypeWrapper[_LegacyCipher.ValueType], _builtins.type):
+    DESCRIPTOR: _descriptor.EnumDescriptor
+    LEGACY_CIPHER_UNSPECIFIED: _LegacyCipher.ValueType  # 0
+    """LEGACY_CIPHER_UNSPECIFIED: not a legacy key."""
+    LEGACY_CIPHER_MYSQL_AES_ECB: _LegacyCipher.ValueType  # 1
+    """LEGACY_CIPHER_MYSQL_AES_ECB is MySQL/MariaDB AES_ENCRYPT(str, passphrase) in its default mode:
+    AES-128-ECB with PKCS#7, the key folded from the passphrase (XOR cyclically into 16 bytes).
+    """
+    LEGACY_CIPHER_AES_CBC: _LegacyCipher.ValueType  # 2
+    """LEGACY_CIPHER_AES_CBC is AES-CBC with PKCS#7 padding and a 16-byte IV (openssl enc -aes-N-cbc)."""
+    LEGACY_CIPHER_AES_ECB: _LegacyCipher.ValueType  # 3
+    """LEGACY_CIPHER_AES_ECB is AES-ECB with PKCS#7 padding, no IV."""
+    LEGACY_CIPHER_AES_CTR: _LegacyCipher.ValueType  # 4
+    """LEGACY_CIPHER_AES_CTR is AES-CTR with a 16-byte initial counter block."""
+    LEGACY_CIPHER_AES_CFB: _LegacyCipher.ValueType  # 5
+    """LEGACY_CIPHER_AES_CFB is AES-CFB with 128-bit feedback and a 16-byte IV."""
+    LEGACY_CIPHER_AES_OFB: _LegacyCipher.ValueType  # 6
+    """LEGACY_CIPHER_AES_OFB is AES-OFB with a 16-byte IV."""
+    LEGACY_CIPHER_AES_GCM: _LegacyCipher.ValueType  # 7
+    """LEGACY_CIPHER_AES_GCM is AES-GCM with a 12-byte nonce and the 16-byte tag after the ciphertext,
+    no associated data.
+    """
+    LEGACY_CIPHER_DES_CBC: _LegacyCipher.ValueType  # 8
+    """LEGACY_CIPHER_DES_CBC is single DES in CBC mode, PKCS#7, 8-byte IV, 8-byte key. Broken: import only to get data out."""
+    LEGACY_CIPHER_DESEDE_CBC: _LegacyCipher.ValueType  # 9
+    """LEGACY_CIPHER_DESEDE_CBC is 3DES (EDE) in CBC mode, PKCS#7, 8-byte IV, 24-byte key (16 for two-key 3DES)."""
+    LEGACY_CIPHER_BLOWFISH_CBC: _LegacyCipher.ValueType  # 10
+    """LEGACY_CIPHER_BLOWFISH_CBC is Blowfish in CBC mode, PKCS#7, 8-byte IV, 4- to 56-byte key."""
+    LEGACY_CIPHER_RC4: _LegacyCipher.ValueType  # 11
+    """LEGACY_CIPHER_RC4 is the RC4 stream cipher, no IV, 5- to 256-byte key. Broken: import only to get data out."""
+
+class LegacyCipher(_LegacyCipher, metaclass=_LegacyCipherEnumTypeWrapper):
+    """LegacyCipher is how data encrypted before cipherd (with no header) was encrypted. A key imported
+    with one is a legacy key: decrypt-only, for ReEncrypt to rewrap its data into a cipherd key. No
+    policy can make it encrypt. Conventions are spelled out in proto/README.md ("Legacy ciphertexts").
+    """
+
+LEGACY_CIPHER_UNSPECIFIED: LegacyCipher.ValueType  # 0
+"""LEGACY_CIPHER_UNSPECIFIED: not a legacy key."""
+LEGACY_CIPHER_MYSQL_AES_ECB: LegacyCipher.ValueType  # 1
+"""LEGACY_CIPHER_MYSQL_AES_ECB is MySQL/MariaDB AES_ENCRYPT(str, passphrase) in its default mode:
+AES-128-ECB with PKCS#7, the key folded from the passphrase (XOR cyclically into 16 bytes).
+"""
+LEGACY_CIPHER_AES_CBC: LegacyCipher.ValueType  # 2
+"""LEGACY_CIPHER_AES_CBC is AES-CBC with PKCS#7 padding and a 16-byte IV (openssl enc -aes-N-cbc)."""
+LEGACY_CIPHER_AES_ECB: LegacyCipher.ValueType  # 3
+"""LEGACY_CIPHER_AES_ECB is AES-ECB with PKCS#7 padding, no IV."""
+LEGACY_CIPHER_AES_CTR: LegacyCipher.ValueType  # 4
+"""LEGACY_CIPHER_AES_CTR is AES-CTR with a 16-byte initial counter block."""
+LEGACY_CIPHER_AES_CFB: LegacyCipher.ValueType  # 5
+"""LEGACY_CIPHER_AES_CFB is AES-CFB with 128-bit feedback and a 16-byte IV."""
+LEGACY_CIPHER_AES_OFB: LegacyCipher.ValueType  # 6
+"""LEGACY_CIPHER_AES_OFB is AES-OFB with a 16-byte IV."""
+LEGACY_CIPHER_AES_GCM: LegacyCipher.ValueType  # 7
+"""LEGACY_CIPHER_AES_GCM is AES-GCM with a 12-byte nonce and the 16-byte tag after the ciphertext,
+no associated data.
+"""
+LEGACY_CIPHER_DES_CBC: LegacyCipher.ValueType  # 8
+"""LEGACY_CIPHER_DES_CBC is single DES in CBC mode, PKCS#7, 8-byte IV, 8-byte key. Broken: import only to get data out."""
+LEGACY_CIPHER_DESEDE_CBC: LegacyCipher.ValueType  # 9
+"""LEGACY_CIPHER_DESEDE_CBC is 3DES (EDE) in CBC mode, PKCS#7, 8-byte IV, 24-byte key (16 for two-key 3DES)."""
+LEGACY_CIPHER_BLOWFISH_CBC: LegacyCipher.ValueType  # 10
+"""LEGACY_CIPHER_BLOWFISH_CBC is Blowfish in CBC mode, PKCS#7, 8-byte IV, 4- to 56-byte key."""
+LEGACY_CIPHER_RC4: LegacyCipher.ValueType  # 11
+"""LEGACY_CIPHER_RC4 is the RC4 stream cipher, no IV, 5- to 256-byte key. Broken: import only to get data out."""
+Global___LegacyCipher: _TypeAlias = LegacyCipher  # noqa: Y015
+
+class _LegacyIv:
+    ValueType = _typing.NewType("ValueType", _builtins.int)
+    V: _TypeAlias = ValueType  # noqa: Y015
+
+class _LegacyIvEnumTypeWrapper(_enum_type_wrapper._EnumTypeWrapper[_LegacyIv.ValueType], _builtins.type):
+    DESCRIPTOR: _descriptor.EnumDescriptor
+    LEGACY_IV_UNSPECIFIED: _LegacyIv.ValueType  # 0
+    """LEGACY_IV_UNSPECIFIED means LEGACY_IV_PREPENDED for ciphers that take an IV."""
+    LEGACY_IV_PREPENDED: _LegacyIv.ValueType  # 1
+    """LEGACY_IV_PREPENDED: the IV is the ciphertext's first bytes (one block; 12 bytes for GCM)."""
+    LEGACY_IV_SEPARATE: _LegacyIv.ValueType  # 2
+    """LEGACY_IV_SEPARATE: each item carries its IV in LegacyCiphertext.iv."""
+    LEGACY_IV_FIXED: _LegacyIv.ValueType  # 3
+    """LEGACY_IV_FIXED: every ciphertext used the one IV given at import (ImportKeyRequest.legacy_fixed_iv)."""
+
+class LegacyIv(_LegacyIv, metaclass=_LegacyIvEnumTypeWrapper):
+    """LegacyIv says where a legacy ciphertext's IV (or nonce) is."""
+
+LEGACY_IV_UNSPECIFIED: LegacyIv.ValueType  # 0
+"""LEGACY_IV_UNSPECIFIED means LEGACY_IV_PREPENDED for ciphers that take an IV."""
+LEGACY_IV_PREPENDED: LegacyIv.ValueType  # 1
+"""LEGACY_IV_PREPENDED: the IV is the ciphertext's first bytes (one block; 12 bytes for GCM)."""
+LEGACY_IV_SEPARATE: LegacyIv.ValueType  # 2
+"""LEGACY_IV_SEPARATE: each item carries its IV in LegacyCiphertext.iv."""
+LEGACY_IV_FIXED: LegacyIv.ValueType  # 3
+"""LEGACY_IV_FIXED: every ciphertext used the one IV given at import (ImportKeyRequest.legacy_fixed_iv)."""
+Global___LegacyIv: _TypeAlias = LegacyIv  # noqa: Y015
+
 @_typing.final
 class KeyPolicy(_message.Message):
     """KeyPolicy is what a key allows. Versions below the minimums still exist; they are never deleted."""
@@ -109,6 +209,8 @@ class KeyPolicy(_message.Message):
     MIN_DECRYPTION_VERSION_FIELD_NUMBER: _builtins.int
     MIN_ENCRYPTION_VERSION_FIELD_NUMBER: _builtins.int
     ALLOW_ECB_ENCRYPTION_FIELD_NUMBER: _builtins.int
+    AUTO_ROTATE_PERIOD_FIELD_NUMBER: _builtins.int
+    MAX_ENCRYPTIONS_PER_VERSION_FIELD_NUMBER: _builtins.int
     min_decryption_version: _builtins.int
     """min_decryption_version is the oldest version that may decrypt; older versions answer
     FAILED_PRECONDITION. 0 or 1 means every version may decrypt.
@@ -121,20 +223,73 @@ class KeyPolicy(_message.Message):
     """allow_ecb_encryption lets versions in MODE_ECB encrypt new data. Off by default: ECB reveals
     which blocks of a plaintext are equal.
     """
+    max_encryptions_per_version: _builtins.int
+    """max_encryptions_per_version rotates the key by itself once its current version has encrypted
+    this many messages, counted across replicas (proto/README.md, "Usage limits"). 0 means the
+    mode's safe default: 2^30 for gcm and chacha (random 96-bit nonces), none for xgcm and siv.
+    """
+    @_builtins.property
+    def auto_rotate_period(self) -> _duration_pb2.Duration:
+        """auto_rotate_period rotates the key by itself once its current version is this old (whole
+        seconds, at least 60); absent or zero never rotates by age.
+        """
+
     def __init__(
         self,
         *,
         min_decryption_version: _builtins.int = ...,
         min_encryption_version: _builtins.int = ...,
         allow_ecb_encryption: _builtins.bool = ...,
+        auto_rotate_period: _duration_pb2.Duration | None = ...,
+        max_encryptions_per_version: _builtins.int = ...,
     ) -> None: ...
-    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    _HasFieldArgType: _TypeAlias = _typing.Literal["auto_rotate_period", b"auto_rotate_period"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["allow_ecb_encryption", b"allow_ecb_encryption", "min_decryption_version", b"min_decryption_version", "min_encryption_version", b"min_encryption_version"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["allow_ecb_encryption", b"allow_ecb_encryption", "auto_rotate_period", b"auto_rotate_period", "max_encryptions_per_version", b"max_encryptions_per_version", "min_decryption_version", b"min_decryption_version", "min_encryption_version", b"min_encryption_version"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 
 Global___KeyPolicy: _TypeAlias = KeyPolicy  # noqa: Y015
+
+@_typing.final
+class KeyVersionUsage(_message.Message):
+    """KeyVersionUsage is how much one key version has been used, merged across replicas through the
+    key store every few seconds: each replica adds what it counted since its last merge, so the
+    figures lag by at most one merge interval per replica (and lose at most that much from a replica
+    that crashes before merging).
+    """
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    ENCRYPTIONS_FIELD_NUMBER: _builtins.int
+    DECRYPTIONS_FIELD_NUMBER: _builtins.int
+    REWRAPS_FIELD_NUMBER: _builtins.int
+    LAST_USED_TIME_FIELD_NUMBER: _builtins.int
+    encryptions: _builtins.int
+    """encryptions is how many messages this version encrypted (rewraps into it included)."""
+    decryptions: _builtins.int
+    """decryptions is how many ciphertexts of this version were decrypted (rewraps out of it included)."""
+    rewraps: _builtins.int
+    """rewraps is how many ciphertexts of this version were rewrapped to another version or key."""
+    @_builtins.property
+    def last_used_time(self) -> _timestamp_pb2.Timestamp:
+        """last_used_time is the last encryption or decryption any replica merged; absent if never used."""
+
+    def __init__(
+        self,
+        *,
+        encryptions: _builtins.int = ...,
+        decryptions: _builtins.int = ...,
+        rewraps: _builtins.int = ...,
+        last_used_time: _timestamp_pb2.Timestamp | None = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _typing.Literal["last_used_time", b"last_used_time"]  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["decryptions", b"decryptions", "encryptions", b"encryptions", "last_used_time", b"last_used_time", "rewraps", b"rewraps"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___KeyVersionUsage: _TypeAlias = KeyVersionUsage  # noqa: Y015
 
 @_typing.final
 class KeyVersion(_message.Message):
@@ -147,6 +302,9 @@ class KeyVersion(_message.Message):
     KEY_SIZE_BITS_FIELD_NUMBER: _builtins.int
     CREATE_TIME_FIELD_NUMBER: _builtins.int
     IMPORTED_FIELD_NUMBER: _builtins.int
+    LEGACY_CIPHER_FIELD_NUMBER: _builtins.int
+    LEGACY_IV_FIELD_NUMBER: _builtins.int
+    USAGE_FIELD_NUMBER: _builtins.int
     version: _builtins.int
     """version is the version number, 1 for the first."""
     mode: Global___Mode.ValueType
@@ -157,9 +315,17 @@ class KeyVersion(_message.Message):
     """
     imported: _builtins.bool
     """imported is true when the key bytes were supplied by ImportKey rather than generated here."""
+    legacy_cipher: Global___LegacyCipher.ValueType
+    """legacy_cipher is set for a legacy key's version (decrypt-only; mode is then MODE_UNSPECIFIED)."""
+    legacy_iv: Global___LegacyIv.ValueType
+    """legacy_iv is where a legacy version's ciphertexts carry their IV."""
     @_builtins.property
     def create_time(self) -> _timestamp_pb2.Timestamp:
         """create_time is when the version was created or imported."""
+
+    @_builtins.property
+    def usage(self) -> Global___KeyVersionUsage:
+        """usage is the version's use across replicas, as last merged."""
 
     def __init__(
         self,
@@ -169,10 +335,13 @@ class KeyVersion(_message.Message):
         key_size_bits: _builtins.int = ...,
         create_time: _timestamp_pb2.Timestamp | None = ...,
         imported: _builtins.bool = ...,
+        legacy_cipher: Global___LegacyCipher.ValueType = ...,
+        legacy_iv: Global___LegacyIv.ValueType = ...,
+        usage: Global___KeyVersionUsage | None = ...,
     ) -> None: ...
-    _HasFieldArgType: _TypeAlias = _typing.Literal["create_time", b"create_time"]  # noqa: Y015
+    _HasFieldArgType: _TypeAlias = _typing.Literal["create_time", b"create_time", "usage", b"usage"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["create_time", b"create_time", "imported", b"imported", "key_size_bits", b"key_size_bits", "mode", b"mode", "version", b"version"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["create_time", b"create_time", "imported", b"imported", "key_size_bits", b"key_size_bits", "legacy_cipher", b"legacy_cipher", "legacy_iv", b"legacy_iv", "mode", b"mode", "usage", b"usage", "version", b"version"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 

@@ -77,8 +77,35 @@ export interface ReEncryptRequest {
   ciphertext: string;
   /** context is the associated data given at encryption, if any; the new ciphertext is bound to it too. */
   context: Uint8Array;
-  /** key_name is the key to rewrap to; empty means the ciphertext's own key. */
+  /** key_name is the key to rewrap to; empty means the ciphertext's own key. Required with legacy. */
   keyName: string;
+  /**
+   * legacy is a ciphertext made outside cipherd, set instead of ciphertext: it is decrypted with an
+   * imported legacy key and encrypted with key_name; the plaintext is never returned.
+   */
+  legacy: LegacyCiphertext | undefined;
+}
+
+/** LegacyCiphertext is data encrypted before cipherd, without a header. */
+export interface LegacyCiphertext {
+  /** key_name is the imported legacy key that decrypts it. */
+  keyName: string;
+  /** key_version is the legacy key's version; 0 means its newest. */
+  keyVersion: number;
+  /** raw is the ciphertext bytes. */
+  raw?:
+    | Uint8Array
+    | undefined;
+  /** hex is the ciphertext as hexadecimal text, e.g. MySQL's HEX(AES_ENCRYPT(...)). */
+  hex?:
+    | string
+    | undefined;
+  /** base64 is the ciphertext as standard base64 (RFC 4648 section 4), padded or not. */
+  base64?:
+    | string
+    | undefined;
+  /** iv is the item's IV when the legacy key's IV convention is LEGACY_IV_SEPARATE. */
+  iv: Uint8Array;
 }
 
 /** ReEncryptResponse is the rewrapped ciphertext. */
@@ -185,6 +212,11 @@ export interface ReEncryptBatchItem {
   ciphertext: string;
   /** context is the item's associated data, if any. */
   context: Uint8Array;
+  /**
+   * legacy is a ciphertext made outside cipherd, set instead of ciphertext (see ReEncryptRequest);
+   * the batch's key_name is then required.
+   */
+  legacy: LegacyCiphertext | undefined;
 }
 
 /** ReEncryptBatchResponse has one result per item, in request order. */
@@ -219,14 +251,53 @@ export interface ReEncryptStreamRequest {
   ciphertext: string;
   /** context is the item's associated data, if any. */
   context: Uint8Array;
-  /** key_name is the key to rewrap to; empty means the ciphertext's own key. */
+  /** key_name is the key to rewrap to; empty means the ciphertext's own key. Required with legacy. */
   keyName: string;
+  /** legacy is a ciphertext made outside cipherd, set instead of ciphertext (see ReEncryptRequest). */
+  legacy: LegacyCiphertext | undefined;
 }
 
 /** ReEncryptStreamResponse is the outcome of one streamed item. */
 export interface ReEncryptStreamResponse {
   /** result is the item's outcome, as in a batch. */
   result: ReEncryptBatchResult | undefined;
+}
+
+/** EncryptStreamRequest is one plaintext of a stream. */
+export interface EncryptStreamRequest {
+  /**
+   * reference is the caller's label for the item, echoed in its response; a resuming client sends
+   * the items after the last reference it received.
+   */
+  reference: string;
+  /** key_name is the key to encrypt the item with, at its current version. */
+  keyName: string;
+  /** plaintext is the data to encrypt. Secret. */
+  plaintext: Uint8Array;
+  /** context is the item's associated data, as in EncryptRequest. */
+  context: Uint8Array;
+}
+
+/** EncryptStreamResponse is the outcome of one streamed item. */
+export interface EncryptStreamResponse {
+  /** result is the item's outcome, as in a batch. */
+  result: EncryptBatchResult | undefined;
+}
+
+/** DecryptStreamRequest is one ciphertext of a stream. */
+export interface DecryptStreamRequest {
+  /** reference is the caller's label for the item, echoed in its response. */
+  reference: string;
+  /** ciphertext is the ciphertext to decrypt. */
+  ciphertext: string;
+  /** context is the item's associated data, if any. */
+  context: Uint8Array;
+}
+
+/** DecryptStreamResponse is the outcome of one streamed item. */
+export interface DecryptStreamResponse {
+  /** result is the item's outcome, as in a batch. */
+  result: DecryptBatchResult | undefined;
 }
 
 /** InspectRequest is a ciphertext whose header to read. */
@@ -800,7 +871,7 @@ export const DecryptResponse: MessageFns<DecryptResponse> = {
 };
 
 function createBaseReEncryptRequest(): ReEncryptRequest {
-  return { ciphertext: "", context: new Uint8Array(0), keyName: "" };
+  return { ciphertext: "", context: new Uint8Array(0), keyName: "", legacy: undefined };
 }
 
 export const ReEncryptRequest: MessageFns<ReEncryptRequest> = {
@@ -813,6 +884,9 @@ export const ReEncryptRequest: MessageFns<ReEncryptRequest> = {
     }
     if (message.keyName !== "") {
       writer.uint32(26).string(message.keyName);
+    }
+    if (message.legacy !== undefined) {
+      LegacyCiphertext.encode(message.legacy, writer.uint32(34).fork()).join();
     }
     return writer;
   },
@@ -848,6 +922,14 @@ export const ReEncryptRequest: MessageFns<ReEncryptRequest> = {
           message.keyName = reader.string();
           continue;
         }
+        case 4: {
+          if (tag !== 34) {
+            break;
+          }
+
+          message.legacy = LegacyCiphertext.decode(reader, reader.uint32());
+          continue;
+        }
       }
       if ((tag & 7) === 4 || tag === 0) {
         break;
@@ -862,6 +944,7 @@ export const ReEncryptRequest: MessageFns<ReEncryptRequest> = {
       ciphertext: isSet(object.ciphertext) ? globalThis.String(object.ciphertext) : "",
       context: isSet(object.context) ? bytesFromBase64(object.context) : new Uint8Array(0),
       keyName: isSet(object.keyName) ? globalThis.String(object.keyName) : "",
+      legacy: isSet(object.legacy) ? LegacyCiphertext.fromJSON(object.legacy) : undefined,
     };
   },
 
@@ -876,6 +959,9 @@ export const ReEncryptRequest: MessageFns<ReEncryptRequest> = {
     if (message.keyName !== "") {
       obj.keyName = message.keyName;
     }
+    if (message.legacy !== undefined) {
+      obj.legacy = LegacyCiphertext.toJSON(message.legacy);
+    }
     return obj;
   },
 
@@ -887,6 +973,149 @@ export const ReEncryptRequest: MessageFns<ReEncryptRequest> = {
     message.ciphertext = object.ciphertext ?? "";
     message.context = object.context ?? new Uint8Array(0);
     message.keyName = object.keyName ?? "";
+    message.legacy = (object.legacy !== undefined && object.legacy !== null)
+      ? LegacyCiphertext.fromPartial(object.legacy)
+      : undefined;
+    return message;
+  },
+};
+
+function createBaseLegacyCiphertext(): LegacyCiphertext {
+  return { keyName: "", keyVersion: 0, raw: undefined, hex: undefined, base64: undefined, iv: new Uint8Array(0) };
+}
+
+export const LegacyCiphertext: MessageFns<LegacyCiphertext> = {
+  encode(message: LegacyCiphertext, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.keyName !== "") {
+      writer.uint32(10).string(message.keyName);
+    }
+    if (message.keyVersion !== 0) {
+      writer.uint32(16).int32(message.keyVersion);
+    }
+    if (message.raw !== undefined) {
+      writer.uint32(26).bytes(message.raw);
+    }
+    if (message.hex !== undefined) {
+      writer.uint32(34).string(message.hex);
+    }
+    if (message.base64 !== undefined) {
+      writer.uint32(42).string(message.base64);
+    }
+    if (message.iv.length !== 0) {
+      writer.uint32(50).bytes(message.iv);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): LegacyCiphertext {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const end = length === undefined ? reader.len : reader.pos + length;
+    const message = createBaseLegacyCiphertext();
+    while (reader.pos < end) {
+      const tag = reader.uint32();
+      switch (tag >>> 3) {
+        case 1: {
+          if (tag !== 10) {
+            break;
+          }
+
+          message.keyName = reader.string();
+          continue;
+        }
+        case 2: {
+          if (tag !== 16) {
+            break;
+          }
+
+          message.keyVersion = reader.int32();
+          continue;
+        }
+        case 3: {
+          if (tag !== 26) {
+            break;
+          }
+
+          message.raw = reader.bytes();
+          continue;
+        }
+        case 4: {
+          if (tag !== 34) {
+            break;
+          }
+
+          message.hex = reader.string();
+          continue;
+        }
+        case 5: {
+          if (tag !== 42) {
+            break;
+          }
+
+          message.base64 = reader.string();
+          continue;
+        }
+        case 6: {
+          if (tag !== 50) {
+            break;
+          }
+
+          message.iv = reader.bytes();
+          continue;
+        }
+      }
+      if ((tag & 7) === 4 || tag === 0) {
+        break;
+      }
+      reader.skip(tag & 7);
+    }
+    return message;
+  },
+
+  fromJSON(object: any): LegacyCiphertext {
+    return {
+      keyName: isSet(object.keyName) ? globalThis.String(object.keyName) : "",
+      keyVersion: isSet(object.keyVersion) ? globalThis.Number(object.keyVersion) : 0,
+      raw: isSet(object.raw) ? bytesFromBase64(object.raw) : undefined,
+      hex: isSet(object.hex) ? globalThis.String(object.hex) : undefined,
+      base64: isSet(object.base64) ? globalThis.String(object.base64) : undefined,
+      iv: isSet(object.iv) ? bytesFromBase64(object.iv) : new Uint8Array(0),
+    };
+  },
+
+  toJSON(message: LegacyCiphertext): unknown {
+    const obj: any = {};
+    if (message.keyName !== "") {
+      obj.keyName = message.keyName;
+    }
+    if (message.keyVersion !== 0) {
+      obj.keyVersion = Math.round(message.keyVersion);
+    }
+    if (message.raw !== undefined) {
+      obj.raw = base64FromBytes(message.raw);
+    }
+    if (message.hex !== undefined) {
+      obj.hex = message.hex;
+    }
+    if (message.base64 !== undefined) {
+      obj.base64 = message.base64;
+    }
+    if (message.iv.length !== 0) {
+      obj.iv = base64FromBytes(message.iv);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<LegacyCiphertext>, I>>(base?: I): LegacyCiphertext {
+    return LegacyCiphertext.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<LegacyCiphertext>, I>>(object: I): LegacyCiphertext {
+    const message = createBaseLegacyCiphertext();
+    message.keyName = object.keyName ?? "";
+    message.keyVersion = object.keyVersion ?? 0;
+    message.raw = object.raw ?? undefined;
+    message.hex = object.hex ?? undefined;
+    message.base64 = object.base64 ?? undefined;
+    message.iv = object.iv ?? new Uint8Array(0);
     return message;
   },
 };
@@ -1726,7 +1955,7 @@ export const ReEncryptBatchRequest: MessageFns<ReEncryptBatchRequest> = {
 };
 
 function createBaseReEncryptBatchItem(): ReEncryptBatchItem {
-  return { reference: "", ciphertext: "", context: new Uint8Array(0) };
+  return { reference: "", ciphertext: "", context: new Uint8Array(0), legacy: undefined };
 }
 
 export const ReEncryptBatchItem: MessageFns<ReEncryptBatchItem> = {
@@ -1739,6 +1968,9 @@ export const ReEncryptBatchItem: MessageFns<ReEncryptBatchItem> = {
     }
     if (message.context.length !== 0) {
       writer.uint32(26).bytes(message.context);
+    }
+    if (message.legacy !== undefined) {
+      LegacyCiphertext.encode(message.legacy, writer.uint32(34).fork()).join();
     }
     return writer;
   },
@@ -1774,6 +2006,14 @@ export const ReEncryptBatchItem: MessageFns<ReEncryptBatchItem> = {
           message.context = reader.bytes();
           continue;
         }
+        case 4: {
+          if (tag !== 34) {
+            break;
+          }
+
+          message.legacy = LegacyCiphertext.decode(reader, reader.uint32());
+          continue;
+        }
       }
       if ((tag & 7) === 4 || tag === 0) {
         break;
@@ -1788,6 +2028,7 @@ export const ReEncryptBatchItem: MessageFns<ReEncryptBatchItem> = {
       reference: isSet(object.reference) ? globalThis.String(object.reference) : "",
       ciphertext: isSet(object.ciphertext) ? globalThis.String(object.ciphertext) : "",
       context: isSet(object.context) ? bytesFromBase64(object.context) : new Uint8Array(0),
+      legacy: isSet(object.legacy) ? LegacyCiphertext.fromJSON(object.legacy) : undefined,
     };
   },
 
@@ -1802,6 +2043,9 @@ export const ReEncryptBatchItem: MessageFns<ReEncryptBatchItem> = {
     if (message.context.length !== 0) {
       obj.context = base64FromBytes(message.context);
     }
+    if (message.legacy !== undefined) {
+      obj.legacy = LegacyCiphertext.toJSON(message.legacy);
+    }
     return obj;
   },
 
@@ -1813,6 +2057,9 @@ export const ReEncryptBatchItem: MessageFns<ReEncryptBatchItem> = {
     message.reference = object.reference ?? "";
     message.ciphertext = object.ciphertext ?? "";
     message.context = object.context ?? new Uint8Array(0);
+    message.legacy = (object.legacy !== undefined && object.legacy !== null)
+      ? LegacyCiphertext.fromPartial(object.legacy)
+      : undefined;
     return message;
   },
 };
@@ -2006,7 +2253,7 @@ export const ReEncryptBatchResult: MessageFns<ReEncryptBatchResult> = {
 };
 
 function createBaseReEncryptStreamRequest(): ReEncryptStreamRequest {
-  return { reference: "", ciphertext: "", context: new Uint8Array(0), keyName: "" };
+  return { reference: "", ciphertext: "", context: new Uint8Array(0), keyName: "", legacy: undefined };
 }
 
 export const ReEncryptStreamRequest: MessageFns<ReEncryptStreamRequest> = {
@@ -2022,6 +2269,9 @@ export const ReEncryptStreamRequest: MessageFns<ReEncryptStreamRequest> = {
     }
     if (message.keyName !== "") {
       writer.uint32(34).string(message.keyName);
+    }
+    if (message.legacy !== undefined) {
+      LegacyCiphertext.encode(message.legacy, writer.uint32(42).fork()).join();
     }
     return writer;
   },
@@ -2065,6 +2315,14 @@ export const ReEncryptStreamRequest: MessageFns<ReEncryptStreamRequest> = {
           message.keyName = reader.string();
           continue;
         }
+        case 5: {
+          if (tag !== 42) {
+            break;
+          }
+
+          message.legacy = LegacyCiphertext.decode(reader, reader.uint32());
+          continue;
+        }
       }
       if ((tag & 7) === 4 || tag === 0) {
         break;
@@ -2080,6 +2338,7 @@ export const ReEncryptStreamRequest: MessageFns<ReEncryptStreamRequest> = {
       ciphertext: isSet(object.ciphertext) ? globalThis.String(object.ciphertext) : "",
       context: isSet(object.context) ? bytesFromBase64(object.context) : new Uint8Array(0),
       keyName: isSet(object.keyName) ? globalThis.String(object.keyName) : "",
+      legacy: isSet(object.legacy) ? LegacyCiphertext.fromJSON(object.legacy) : undefined,
     };
   },
 
@@ -2097,6 +2356,9 @@ export const ReEncryptStreamRequest: MessageFns<ReEncryptStreamRequest> = {
     if (message.keyName !== "") {
       obj.keyName = message.keyName;
     }
+    if (message.legacy !== undefined) {
+      obj.legacy = LegacyCiphertext.toJSON(message.legacy);
+    }
     return obj;
   },
 
@@ -2109,6 +2371,9 @@ export const ReEncryptStreamRequest: MessageFns<ReEncryptStreamRequest> = {
     message.ciphertext = object.ciphertext ?? "";
     message.context = object.context ?? new Uint8Array(0);
     message.keyName = object.keyName ?? "";
+    message.legacy = (object.legacy !== undefined && object.legacy !== null)
+      ? LegacyCiphertext.fromPartial(object.legacy)
+      : undefined;
     return message;
   },
 };
@@ -2168,6 +2433,326 @@ export const ReEncryptStreamResponse: MessageFns<ReEncryptStreamResponse> = {
     const message = createBaseReEncryptStreamResponse();
     message.result = (object.result !== undefined && object.result !== null)
       ? ReEncryptBatchResult.fromPartial(object.result)
+      : undefined;
+    return message;
+  },
+};
+
+function createBaseEncryptStreamRequest(): EncryptStreamRequest {
+  return { reference: "", keyName: "", plaintext: new Uint8Array(0), context: new Uint8Array(0) };
+}
+
+export const EncryptStreamRequest: MessageFns<EncryptStreamRequest> = {
+  encode(message: EncryptStreamRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.reference !== "") {
+      writer.uint32(10).string(message.reference);
+    }
+    if (message.keyName !== "") {
+      writer.uint32(18).string(message.keyName);
+    }
+    if (message.plaintext.length !== 0) {
+      writer.uint32(26).bytes(message.plaintext);
+    }
+    if (message.context.length !== 0) {
+      writer.uint32(34).bytes(message.context);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): EncryptStreamRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const end = length === undefined ? reader.len : reader.pos + length;
+    const message = createBaseEncryptStreamRequest();
+    while (reader.pos < end) {
+      const tag = reader.uint32();
+      switch (tag >>> 3) {
+        case 1: {
+          if (tag !== 10) {
+            break;
+          }
+
+          message.reference = reader.string();
+          continue;
+        }
+        case 2: {
+          if (tag !== 18) {
+            break;
+          }
+
+          message.keyName = reader.string();
+          continue;
+        }
+        case 3: {
+          if (tag !== 26) {
+            break;
+          }
+
+          message.plaintext = reader.bytes();
+          continue;
+        }
+        case 4: {
+          if (tag !== 34) {
+            break;
+          }
+
+          message.context = reader.bytes();
+          continue;
+        }
+      }
+      if ((tag & 7) === 4 || tag === 0) {
+        break;
+      }
+      reader.skip(tag & 7);
+    }
+    return message;
+  },
+
+  fromJSON(object: any): EncryptStreamRequest {
+    return {
+      reference: isSet(object.reference) ? globalThis.String(object.reference) : "",
+      keyName: isSet(object.keyName) ? globalThis.String(object.keyName) : "",
+      plaintext: isSet(object.plaintext) ? bytesFromBase64(object.plaintext) : new Uint8Array(0),
+      context: isSet(object.context) ? bytesFromBase64(object.context) : new Uint8Array(0),
+    };
+  },
+
+  toJSON(message: EncryptStreamRequest): unknown {
+    const obj: any = {};
+    if (message.reference !== "") {
+      obj.reference = message.reference;
+    }
+    if (message.keyName !== "") {
+      obj.keyName = message.keyName;
+    }
+    if (message.plaintext.length !== 0) {
+      obj.plaintext = base64FromBytes(message.plaintext);
+    }
+    if (message.context.length !== 0) {
+      obj.context = base64FromBytes(message.context);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<EncryptStreamRequest>, I>>(base?: I): EncryptStreamRequest {
+    return EncryptStreamRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<EncryptStreamRequest>, I>>(object: I): EncryptStreamRequest {
+    const message = createBaseEncryptStreamRequest();
+    message.reference = object.reference ?? "";
+    message.keyName = object.keyName ?? "";
+    message.plaintext = object.plaintext ?? new Uint8Array(0);
+    message.context = object.context ?? new Uint8Array(0);
+    return message;
+  },
+};
+
+function createBaseEncryptStreamResponse(): EncryptStreamResponse {
+  return { result: undefined };
+}
+
+export const EncryptStreamResponse: MessageFns<EncryptStreamResponse> = {
+  encode(message: EncryptStreamResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.result !== undefined) {
+      EncryptBatchResult.encode(message.result, writer.uint32(10).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): EncryptStreamResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const end = length === undefined ? reader.len : reader.pos + length;
+    const message = createBaseEncryptStreamResponse();
+    while (reader.pos < end) {
+      const tag = reader.uint32();
+      switch (tag >>> 3) {
+        case 1: {
+          if (tag !== 10) {
+            break;
+          }
+
+          message.result = EncryptBatchResult.decode(reader, reader.uint32());
+          continue;
+        }
+      }
+      if ((tag & 7) === 4 || tag === 0) {
+        break;
+      }
+      reader.skip(tag & 7);
+    }
+    return message;
+  },
+
+  fromJSON(object: any): EncryptStreamResponse {
+    return { result: isSet(object.result) ? EncryptBatchResult.fromJSON(object.result) : undefined };
+  },
+
+  toJSON(message: EncryptStreamResponse): unknown {
+    const obj: any = {};
+    if (message.result !== undefined) {
+      obj.result = EncryptBatchResult.toJSON(message.result);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<EncryptStreamResponse>, I>>(base?: I): EncryptStreamResponse {
+    return EncryptStreamResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<EncryptStreamResponse>, I>>(object: I): EncryptStreamResponse {
+    const message = createBaseEncryptStreamResponse();
+    message.result = (object.result !== undefined && object.result !== null)
+      ? EncryptBatchResult.fromPartial(object.result)
+      : undefined;
+    return message;
+  },
+};
+
+function createBaseDecryptStreamRequest(): DecryptStreamRequest {
+  return { reference: "", ciphertext: "", context: new Uint8Array(0) };
+}
+
+export const DecryptStreamRequest: MessageFns<DecryptStreamRequest> = {
+  encode(message: DecryptStreamRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.reference !== "") {
+      writer.uint32(10).string(message.reference);
+    }
+    if (message.ciphertext !== "") {
+      writer.uint32(18).string(message.ciphertext);
+    }
+    if (message.context.length !== 0) {
+      writer.uint32(26).bytes(message.context);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): DecryptStreamRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const end = length === undefined ? reader.len : reader.pos + length;
+    const message = createBaseDecryptStreamRequest();
+    while (reader.pos < end) {
+      const tag = reader.uint32();
+      switch (tag >>> 3) {
+        case 1: {
+          if (tag !== 10) {
+            break;
+          }
+
+          message.reference = reader.string();
+          continue;
+        }
+        case 2: {
+          if (tag !== 18) {
+            break;
+          }
+
+          message.ciphertext = reader.string();
+          continue;
+        }
+        case 3: {
+          if (tag !== 26) {
+            break;
+          }
+
+          message.context = reader.bytes();
+          continue;
+        }
+      }
+      if ((tag & 7) === 4 || tag === 0) {
+        break;
+      }
+      reader.skip(tag & 7);
+    }
+    return message;
+  },
+
+  fromJSON(object: any): DecryptStreamRequest {
+    return {
+      reference: isSet(object.reference) ? globalThis.String(object.reference) : "",
+      ciphertext: isSet(object.ciphertext) ? globalThis.String(object.ciphertext) : "",
+      context: isSet(object.context) ? bytesFromBase64(object.context) : new Uint8Array(0),
+    };
+  },
+
+  toJSON(message: DecryptStreamRequest): unknown {
+    const obj: any = {};
+    if (message.reference !== "") {
+      obj.reference = message.reference;
+    }
+    if (message.ciphertext !== "") {
+      obj.ciphertext = message.ciphertext;
+    }
+    if (message.context.length !== 0) {
+      obj.context = base64FromBytes(message.context);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<DecryptStreamRequest>, I>>(base?: I): DecryptStreamRequest {
+    return DecryptStreamRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<DecryptStreamRequest>, I>>(object: I): DecryptStreamRequest {
+    const message = createBaseDecryptStreamRequest();
+    message.reference = object.reference ?? "";
+    message.ciphertext = object.ciphertext ?? "";
+    message.context = object.context ?? new Uint8Array(0);
+    return message;
+  },
+};
+
+function createBaseDecryptStreamResponse(): DecryptStreamResponse {
+  return { result: undefined };
+}
+
+export const DecryptStreamResponse: MessageFns<DecryptStreamResponse> = {
+  encode(message: DecryptStreamResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.result !== undefined) {
+      DecryptBatchResult.encode(message.result, writer.uint32(10).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): DecryptStreamResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const end = length === undefined ? reader.len : reader.pos + length;
+    const message = createBaseDecryptStreamResponse();
+    while (reader.pos < end) {
+      const tag = reader.uint32();
+      switch (tag >>> 3) {
+        case 1: {
+          if (tag !== 10) {
+            break;
+          }
+
+          message.result = DecryptBatchResult.decode(reader, reader.uint32());
+          continue;
+        }
+      }
+      if ((tag & 7) === 4 || tag === 0) {
+        break;
+      }
+      reader.skip(tag & 7);
+    }
+    return message;
+  },
+
+  fromJSON(object: any): DecryptStreamResponse {
+    return { result: isSet(object.result) ? DecryptBatchResult.fromJSON(object.result) : undefined };
+  },
+
+  toJSON(message: DecryptStreamResponse): unknown {
+    const obj: any = {};
+    if (message.result !== undefined) {
+      obj.result = DecryptBatchResult.toJSON(message.result);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<DecryptStreamResponse>, I>>(base?: I): DecryptStreamResponse {
+    return DecryptStreamResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<DecryptStreamResponse>, I>>(object: I): DecryptStreamResponse {
+    const message = createBaseDecryptStreamResponse();
+    message.result = (object.result !== undefined && object.result !== null)
+      ? DecryptBatchResult.fromPartial(object.result)
       : undefined;
     return message;
   },
@@ -3417,6 +4002,36 @@ export const CryptoServiceService = {
       Buffer.from(ReEncryptStreamResponse.encode(value).finish()),
     responseDeserialize: (value: Buffer): ReEncryptStreamResponse => ReEncryptStreamResponse.decode(value),
   },
+  /**
+   * EncryptStream encrypts a stream of plaintexts: one response per request, in request order, each
+   * with the request's reference and its own result or error. The server reads no further ahead
+   * than the client reads responses (flow control), so memory stays bounded however long it runs;
+   * a client that loses the stream resumes after the last reference it received.
+   */
+  encryptStream: {
+    path: "/cipherd.v1.CryptoService/EncryptStream",
+    requestStream: true,
+    responseStream: true,
+    requestSerialize: (value: EncryptStreamRequest): Buffer => Buffer.from(EncryptStreamRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): EncryptStreamRequest => EncryptStreamRequest.decode(value),
+    responseSerialize: (value: EncryptStreamResponse): Buffer =>
+      Buffer.from(EncryptStreamResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): EncryptStreamResponse => EncryptStreamResponse.decode(value),
+  },
+  /**
+   * DecryptStream decrypts a stream of ciphertexts, with the same ordering, per-item errors, flow
+   * control and resumption as EncryptStream.
+   */
+  decryptStream: {
+    path: "/cipherd.v1.CryptoService/DecryptStream",
+    requestStream: true,
+    responseStream: true,
+    requestSerialize: (value: DecryptStreamRequest): Buffer => Buffer.from(DecryptStreamRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): DecryptStreamRequest => DecryptStreamRequest.decode(value),
+    responseSerialize: (value: DecryptStreamResponse): Buffer =>
+      Buffer.from(DecryptStreamResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): DecryptStreamResponse => DecryptStreamResponse.decode(value),
+  },
   /** Inspect parses a ciphertext's header without decrypting it. */
   inspect: {
     path: "/cipherd.v1.CryptoService/Inspect",
@@ -3495,6 +4110,18 @@ export interface CryptoServiceServer extends UntypedServiceImplementation {
    * each with its own result or error. For migrating large tables without holding them in memory.
    */
   reEncryptStream: handleBidiStreamingCall<ReEncryptStreamRequest, ReEncryptStreamResponse>;
+  /**
+   * EncryptStream encrypts a stream of plaintexts: one response per request, in request order, each
+   * with the request's reference and its own result or error. The server reads no further ahead
+   * than the client reads responses (flow control), so memory stays bounded however long it runs;
+   * a client that loses the stream resumes after the last reference it received.
+   */
+  encryptStream: handleBidiStreamingCall<EncryptStreamRequest, EncryptStreamResponse>;
+  /**
+   * DecryptStream decrypts a stream of ciphertexts, with the same ordering, per-item errors, flow
+   * control and resumption as EncryptStream.
+   */
+  decryptStream: handleBidiStreamingCall<DecryptStreamRequest, DecryptStreamResponse>;
   /** Inspect parses a ciphertext's header without decrypting it. */
   inspect: handleUnaryCall<InspectRequest, InspectResponse>;
   /**
@@ -3625,6 +4252,28 @@ export interface CryptoServiceClient extends Client {
     metadata: Metadata,
     options?: Partial<CallOptions>,
   ): ClientDuplexStream<ReEncryptStreamRequest, ReEncryptStreamResponse>;
+  /**
+   * EncryptStream encrypts a stream of plaintexts: one response per request, in request order, each
+   * with the request's reference and its own result or error. The server reads no further ahead
+   * than the client reads responses (flow control), so memory stays bounded however long it runs;
+   * a client that loses the stream resumes after the last reference it received.
+   */
+  encryptStream(): ClientDuplexStream<EncryptStreamRequest, EncryptStreamResponse>;
+  encryptStream(options: Partial<CallOptions>): ClientDuplexStream<EncryptStreamRequest, EncryptStreamResponse>;
+  encryptStream(
+    metadata: Metadata,
+    options?: Partial<CallOptions>,
+  ): ClientDuplexStream<EncryptStreamRequest, EncryptStreamResponse>;
+  /**
+   * DecryptStream decrypts a stream of ciphertexts, with the same ordering, per-item errors, flow
+   * control and resumption as EncryptStream.
+   */
+  decryptStream(): ClientDuplexStream<DecryptStreamRequest, DecryptStreamResponse>;
+  decryptStream(options: Partial<CallOptions>): ClientDuplexStream<DecryptStreamRequest, DecryptStreamResponse>;
+  decryptStream(
+    metadata: Metadata,
+    options?: Partial<CallOptions>,
+  ): ClientDuplexStream<DecryptStreamRequest, DecryptStreamResponse>;
   /** Inspect parses a ciphertext's header without decrypting it. */
   inspect(
     request: InspectRequest,

@@ -18,7 +18,21 @@ import {
   type ServiceError,
   type UntypedServiceImplementation,
 } from "@grpc/grpc-js";
-import { Key, KeyPolicy, Mode, modeFromJSON, modeToJSON } from "./keys.js";
+import { Duration } from "../../google/protobuf/duration.js";
+import {
+  Key,
+  KeyPolicy,
+  KeyVersionUsage,
+  LegacyCipher,
+  legacyCipherFromJSON,
+  legacyCipherToJSON,
+  LegacyIv,
+  legacyIvFromJSON,
+  legacyIvToJSON,
+  Mode,
+  modeFromJSON,
+  modeToJSON,
+} from "./keys.js";
 
 export const protobufPackage = "cipherd.v1";
 
@@ -105,7 +119,7 @@ export interface UpdateKeyPolicyResponse {
   key: Key | undefined;
 }
 
-/** ImportKeyRequest brings raw key bytes from elsewhere. */
+/** ImportKeyRequest brings raw key bytes from elsewhere, for a cipherd mode or a legacy cipher. */
 export interface ImportKeyRequest {
   /** key_name is the key to add the version to; it is created if it does not exist. */
   keyName: string;
@@ -118,12 +132,65 @@ export interface ImportKeyRequest {
   keyMaterial: Uint8Array;
   /** allow_unauthenticated must be true to import a key for cbc, ctr, cfb, ofb or ecb. */
   allowUnauthenticated: boolean;
+  /**
+   * legacy_cipher imports a decrypt-only legacy version (mode must then be MODE_UNSPECIFIED). A
+   * legacy key holds legacy versions only; it never encrypts, and ReEncrypt rewraps its data into
+   * another key.
+   */
+  legacyCipher: LegacyCipher;
+  /** legacy_iv is where the legacy ciphertexts carry their IV; unspecified means prepended. */
+  legacyIv: LegacyIv;
+  /**
+   * legacy_fixed_iv is the IV every ciphertext used, with LEGACY_IV_FIXED. Not secret, but stored
+   * with the version.
+   */
+  legacyFixedIv: Uint8Array;
+  /**
+   * passphrase derives the key instead of key_material, for LEGACY_CIPHER_MYSQL_AES_ECB: the bytes
+   * given to AES_ENCRYPT as its key string. Secret.
+   */
+  passphrase: Uint8Array;
 }
 
 /** ImportKeyResponse carries the key after the import. */
 export interface ImportKeyResponse {
   /** key is the key's metadata; its current_version is the imported version. */
   key: Key | undefined;
+}
+
+/** GetKeyCensusRequest names the key to report on. */
+export interface GetKeyCensusRequest {
+  /** key_name is the key. */
+  keyName: string;
+  /** quiet_period is how long a version must have seen no use to count as idle; absent means 7 days. */
+  quietPeriod: Duration | undefined;
+}
+
+/** GetKeyCensusResponse says which versions still see traffic. */
+export interface GetKeyCensusResponse {
+  /** key is the key's metadata, with every version's usage. */
+  key:
+    | Key
+    | undefined;
+  /** versions lists every version from min_decryption_version up, oldest first. */
+  versions: VersionCensus[];
+  /**
+   * safe_min_decryption_version is the highest min_decryption_version that refuses no version used
+   * within the quiet period: the oldest such version, or the current version if none was used.
+   */
+  safeMinDecryptionVersion: number;
+}
+
+/** VersionCensus is one version's traffic. */
+export interface VersionCensus {
+  /** version is the version number. */
+  version: number;
+  /** usage is its use across replicas, as last merged. */
+  usage:
+    | KeyVersionUsage
+    | undefined;
+  /** in_use is true when the version was used within the quiet period. */
+  inUse: boolean;
 }
 
 function createBaseCreateKeyRequest(): CreateKeyRequest {
@@ -885,7 +952,16 @@ export const UpdateKeyPolicyResponse: MessageFns<UpdateKeyPolicyResponse> = {
 };
 
 function createBaseImportKeyRequest(): ImportKeyRequest {
-  return { keyName: "", mode: 0, keyMaterial: new Uint8Array(0), allowUnauthenticated: false };
+  return {
+    keyName: "",
+    mode: 0,
+    keyMaterial: new Uint8Array(0),
+    allowUnauthenticated: false,
+    legacyCipher: 0,
+    legacyIv: 0,
+    legacyFixedIv: new Uint8Array(0),
+    passphrase: new Uint8Array(0),
+  };
 }
 
 export const ImportKeyRequest: MessageFns<ImportKeyRequest> = {
@@ -901,6 +977,18 @@ export const ImportKeyRequest: MessageFns<ImportKeyRequest> = {
     }
     if (message.allowUnauthenticated !== false) {
       writer.uint32(32).bool(message.allowUnauthenticated);
+    }
+    if (message.legacyCipher !== 0) {
+      writer.uint32(40).int32(message.legacyCipher);
+    }
+    if (message.legacyIv !== 0) {
+      writer.uint32(48).int32(message.legacyIv);
+    }
+    if (message.legacyFixedIv.length !== 0) {
+      writer.uint32(58).bytes(message.legacyFixedIv);
+    }
+    if (message.passphrase.length !== 0) {
+      writer.uint32(66).bytes(message.passphrase);
     }
     return writer;
   },
@@ -944,6 +1032,38 @@ export const ImportKeyRequest: MessageFns<ImportKeyRequest> = {
           message.allowUnauthenticated = reader.bool();
           continue;
         }
+        case 5: {
+          if (tag !== 40) {
+            break;
+          }
+
+          message.legacyCipher = reader.int32() as any;
+          continue;
+        }
+        case 6: {
+          if (tag !== 48) {
+            break;
+          }
+
+          message.legacyIv = reader.int32() as any;
+          continue;
+        }
+        case 7: {
+          if (tag !== 58) {
+            break;
+          }
+
+          message.legacyFixedIv = reader.bytes();
+          continue;
+        }
+        case 8: {
+          if (tag !== 66) {
+            break;
+          }
+
+          message.passphrase = reader.bytes();
+          continue;
+        }
       }
       if ((tag & 7) === 4 || tag === 0) {
         break;
@@ -961,6 +1081,10 @@ export const ImportKeyRequest: MessageFns<ImportKeyRequest> = {
       allowUnauthenticated: isSet(object.allowUnauthenticated)
         ? globalThis.Boolean(object.allowUnauthenticated)
         : false,
+      legacyCipher: isSet(object.legacyCipher) ? legacyCipherFromJSON(object.legacyCipher) : 0,
+      legacyIv: isSet(object.legacyIv) ? legacyIvFromJSON(object.legacyIv) : 0,
+      legacyFixedIv: isSet(object.legacyFixedIv) ? bytesFromBase64(object.legacyFixedIv) : new Uint8Array(0),
+      passphrase: isSet(object.passphrase) ? bytesFromBase64(object.passphrase) : new Uint8Array(0),
     };
   },
 
@@ -978,6 +1102,18 @@ export const ImportKeyRequest: MessageFns<ImportKeyRequest> = {
     if (message.allowUnauthenticated !== false) {
       obj.allowUnauthenticated = message.allowUnauthenticated;
     }
+    if (message.legacyCipher !== 0) {
+      obj.legacyCipher = legacyCipherToJSON(message.legacyCipher);
+    }
+    if (message.legacyIv !== 0) {
+      obj.legacyIv = legacyIvToJSON(message.legacyIv);
+    }
+    if (message.legacyFixedIv.length !== 0) {
+      obj.legacyFixedIv = base64FromBytes(message.legacyFixedIv);
+    }
+    if (message.passphrase.length !== 0) {
+      obj.passphrase = base64FromBytes(message.passphrase);
+    }
     return obj;
   },
 
@@ -990,6 +1126,10 @@ export const ImportKeyRequest: MessageFns<ImportKeyRequest> = {
     message.mode = object.mode ?? 0;
     message.keyMaterial = object.keyMaterial ?? new Uint8Array(0);
     message.allowUnauthenticated = object.allowUnauthenticated ?? false;
+    message.legacyCipher = object.legacyCipher ?? 0;
+    message.legacyIv = object.legacyIv ?? 0;
+    message.legacyFixedIv = object.legacyFixedIv ?? new Uint8Array(0);
+    message.passphrase = object.passphrase ?? new Uint8Array(0);
     return message;
   },
 };
@@ -1048,6 +1188,274 @@ export const ImportKeyResponse: MessageFns<ImportKeyResponse> = {
   fromPartial<I extends Exact<DeepPartial<ImportKeyResponse>, I>>(object: I): ImportKeyResponse {
     const message = createBaseImportKeyResponse();
     message.key = (object.key !== undefined && object.key !== null) ? Key.fromPartial(object.key) : undefined;
+    return message;
+  },
+};
+
+function createBaseGetKeyCensusRequest(): GetKeyCensusRequest {
+  return { keyName: "", quietPeriod: undefined };
+}
+
+export const GetKeyCensusRequest: MessageFns<GetKeyCensusRequest> = {
+  encode(message: GetKeyCensusRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.keyName !== "") {
+      writer.uint32(10).string(message.keyName);
+    }
+    if (message.quietPeriod !== undefined) {
+      Duration.encode(message.quietPeriod, writer.uint32(18).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): GetKeyCensusRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const end = length === undefined ? reader.len : reader.pos + length;
+    const message = createBaseGetKeyCensusRequest();
+    while (reader.pos < end) {
+      const tag = reader.uint32();
+      switch (tag >>> 3) {
+        case 1: {
+          if (tag !== 10) {
+            break;
+          }
+
+          message.keyName = reader.string();
+          continue;
+        }
+        case 2: {
+          if (tag !== 18) {
+            break;
+          }
+
+          message.quietPeriod = Duration.decode(reader, reader.uint32());
+          continue;
+        }
+      }
+      if ((tag & 7) === 4 || tag === 0) {
+        break;
+      }
+      reader.skip(tag & 7);
+    }
+    return message;
+  },
+
+  fromJSON(object: any): GetKeyCensusRequest {
+    return {
+      keyName: isSet(object.keyName) ? globalThis.String(object.keyName) : "",
+      quietPeriod: isSet(object.quietPeriod) ? Duration.fromJSON(object.quietPeriod) : undefined,
+    };
+  },
+
+  toJSON(message: GetKeyCensusRequest): unknown {
+    const obj: any = {};
+    if (message.keyName !== "") {
+      obj.keyName = message.keyName;
+    }
+    if (message.quietPeriod !== undefined) {
+      obj.quietPeriod = Duration.toJSON(message.quietPeriod);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<GetKeyCensusRequest>, I>>(base?: I): GetKeyCensusRequest {
+    return GetKeyCensusRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<GetKeyCensusRequest>, I>>(object: I): GetKeyCensusRequest {
+    const message = createBaseGetKeyCensusRequest();
+    message.keyName = object.keyName ?? "";
+    message.quietPeriod = (object.quietPeriod !== undefined && object.quietPeriod !== null)
+      ? Duration.fromPartial(object.quietPeriod)
+      : undefined;
+    return message;
+  },
+};
+
+function createBaseGetKeyCensusResponse(): GetKeyCensusResponse {
+  return { key: undefined, versions: [], safeMinDecryptionVersion: 0 };
+}
+
+export const GetKeyCensusResponse: MessageFns<GetKeyCensusResponse> = {
+  encode(message: GetKeyCensusResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.key !== undefined) {
+      Key.encode(message.key, writer.uint32(10).fork()).join();
+    }
+    for (const v of message.versions) {
+      VersionCensus.encode(v!, writer.uint32(18).fork()).join();
+    }
+    if (message.safeMinDecryptionVersion !== 0) {
+      writer.uint32(24).int32(message.safeMinDecryptionVersion);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): GetKeyCensusResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const end = length === undefined ? reader.len : reader.pos + length;
+    const message = createBaseGetKeyCensusResponse();
+    while (reader.pos < end) {
+      const tag = reader.uint32();
+      switch (tag >>> 3) {
+        case 1: {
+          if (tag !== 10) {
+            break;
+          }
+
+          message.key = Key.decode(reader, reader.uint32());
+          continue;
+        }
+        case 2: {
+          if (tag !== 18) {
+            break;
+          }
+
+          message.versions.push(VersionCensus.decode(reader, reader.uint32()));
+          continue;
+        }
+        case 3: {
+          if (tag !== 24) {
+            break;
+          }
+
+          message.safeMinDecryptionVersion = reader.int32();
+          continue;
+        }
+      }
+      if ((tag & 7) === 4 || tag === 0) {
+        break;
+      }
+      reader.skip(tag & 7);
+    }
+    return message;
+  },
+
+  fromJSON(object: any): GetKeyCensusResponse {
+    return {
+      key: isSet(object.key) ? Key.fromJSON(object.key) : undefined,
+      versions: globalThis.Array.isArray(object?.versions)
+        ? object.versions.map((e: any) => VersionCensus.fromJSON(e))
+        : [],
+      safeMinDecryptionVersion: isSet(object.safeMinDecryptionVersion)
+        ? globalThis.Number(object.safeMinDecryptionVersion)
+        : 0,
+    };
+  },
+
+  toJSON(message: GetKeyCensusResponse): unknown {
+    const obj: any = {};
+    if (message.key !== undefined) {
+      obj.key = Key.toJSON(message.key);
+    }
+    if (message.versions?.length) {
+      obj.versions = message.versions.map((e) => VersionCensus.toJSON(e));
+    }
+    if (message.safeMinDecryptionVersion !== 0) {
+      obj.safeMinDecryptionVersion = Math.round(message.safeMinDecryptionVersion);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<GetKeyCensusResponse>, I>>(base?: I): GetKeyCensusResponse {
+    return GetKeyCensusResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<GetKeyCensusResponse>, I>>(object: I): GetKeyCensusResponse {
+    const message = createBaseGetKeyCensusResponse();
+    message.key = (object.key !== undefined && object.key !== null) ? Key.fromPartial(object.key) : undefined;
+    message.versions = object.versions?.map((e) => VersionCensus.fromPartial(e)) || [];
+    message.safeMinDecryptionVersion = object.safeMinDecryptionVersion ?? 0;
+    return message;
+  },
+};
+
+function createBaseVersionCensus(): VersionCensus {
+  return { version: 0, usage: undefined, inUse: false };
+}
+
+export const VersionCensus: MessageFns<VersionCensus> = {
+  encode(message: VersionCensus, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.version !== 0) {
+      writer.uint32(8).int32(message.version);
+    }
+    if (message.usage !== undefined) {
+      KeyVersionUsage.encode(message.usage, writer.uint32(18).fork()).join();
+    }
+    if (message.inUse !== false) {
+      writer.uint32(24).bool(message.inUse);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): VersionCensus {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const end = length === undefined ? reader.len : reader.pos + length;
+    const message = createBaseVersionCensus();
+    while (reader.pos < end) {
+      const tag = reader.uint32();
+      switch (tag >>> 3) {
+        case 1: {
+          if (tag !== 8) {
+            break;
+          }
+
+          message.version = reader.int32();
+          continue;
+        }
+        case 2: {
+          if (tag !== 18) {
+            break;
+          }
+
+          message.usage = KeyVersionUsage.decode(reader, reader.uint32());
+          continue;
+        }
+        case 3: {
+          if (tag !== 24) {
+            break;
+          }
+
+          message.inUse = reader.bool();
+          continue;
+        }
+      }
+      if ((tag & 7) === 4 || tag === 0) {
+        break;
+      }
+      reader.skip(tag & 7);
+    }
+    return message;
+  },
+
+  fromJSON(object: any): VersionCensus {
+    return {
+      version: isSet(object.version) ? globalThis.Number(object.version) : 0,
+      usage: isSet(object.usage) ? KeyVersionUsage.fromJSON(object.usage) : undefined,
+      inUse: isSet(object.inUse) ? globalThis.Boolean(object.inUse) : false,
+    };
+  },
+
+  toJSON(message: VersionCensus): unknown {
+    const obj: any = {};
+    if (message.version !== 0) {
+      obj.version = Math.round(message.version);
+    }
+    if (message.usage !== undefined) {
+      obj.usage = KeyVersionUsage.toJSON(message.usage);
+    }
+    if (message.inUse !== false) {
+      obj.inUse = message.inUse;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<VersionCensus>, I>>(base?: I): VersionCensus {
+    return VersionCensus.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<VersionCensus>, I>>(object: I): VersionCensus {
+    const message = createBaseVersionCensus();
+    message.version = object.version ?? 0;
+    message.usage = (object.usage !== undefined && object.usage !== null)
+      ? KeyVersionUsage.fromPartial(object.usage)
+      : undefined;
+    message.inUse = object.inUse ?? false;
     return message;
   },
 };
@@ -1120,6 +1528,20 @@ export const KeyAdminServiceService = {
     responseSerialize: (value: ImportKeyResponse): Buffer => Buffer.from(ImportKeyResponse.encode(value).finish()),
     responseDeserialize: (value: Buffer): ImportKeyResponse => ImportKeyResponse.decode(value),
   },
+  /**
+   * GetKeyCensus reports which versions of a key still see traffic, so an operator knows how far
+   * min_decryption_version can be raised without refusing data that is still read.
+   */
+  getKeyCensus: {
+    path: "/cipherd.v1.KeyAdminService/GetKeyCensus",
+    requestStream: false,
+    responseStream: false,
+    requestSerialize: (value: GetKeyCensusRequest): Buffer => Buffer.from(GetKeyCensusRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): GetKeyCensusRequest => GetKeyCensusRequest.decode(value),
+    responseSerialize: (value: GetKeyCensusResponse): Buffer =>
+      Buffer.from(GetKeyCensusResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): GetKeyCensusResponse => GetKeyCensusResponse.decode(value),
+  },
 } as const;
 
 export interface KeyAdminServiceServer extends UntypedServiceImplementation {
@@ -1138,6 +1560,11 @@ export interface KeyAdminServiceServer extends UntypedServiceImplementation {
    * exist), so data encrypted elsewhere can be decrypted and rewrapped here.
    */
   importKey: handleUnaryCall<ImportKeyRequest, ImportKeyResponse>;
+  /**
+   * GetKeyCensus reports which versions of a key still see traffic, so an operator knows how far
+   * min_decryption_version can be raised without refusing data that is still read.
+   */
+  getKeyCensus: handleUnaryCall<GetKeyCensusRequest, GetKeyCensusResponse>;
 }
 
 export interface KeyAdminServiceClient extends Client {
@@ -1239,6 +1666,25 @@ export interface KeyAdminServiceClient extends Client {
     metadata: Metadata,
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: ImportKeyResponse) => void,
+  ): ClientUnaryCall;
+  /**
+   * GetKeyCensus reports which versions of a key still see traffic, so an operator knows how far
+   * min_decryption_version can be raised without refusing data that is still read.
+   */
+  getKeyCensus(
+    request: GetKeyCensusRequest,
+    callback: (error: ServiceError | null, response: GetKeyCensusResponse) => void,
+  ): ClientUnaryCall;
+  getKeyCensus(
+    request: GetKeyCensusRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: GetKeyCensusResponse) => void,
+  ): ClientUnaryCall;
+  getKeyCensus(
+    request: GetKeyCensusRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: GetKeyCensusResponse) => void,
   ): ClientUnaryCall;
 }
 

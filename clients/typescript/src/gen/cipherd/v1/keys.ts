@@ -6,6 +6,7 @@
 
 /* eslint-disable */
 import { BinaryReader, BinaryWriter } from "@bufbuild/protobuf/wire";
+import { Duration } from "../../google/protobuf/duration.js";
 import { Timestamp } from "../../google/protobuf/timestamp.js";
 
 export const protobufPackage = "cipherd.v1";
@@ -127,6 +128,172 @@ export function modeToJSON(object: Mode): string {
   }
 }
 
+/**
+ * LegacyCipher is how data encrypted before cipherd (with no header) was encrypted. A key imported
+ * with one is a legacy key: decrypt-only, for ReEncrypt to rewrap its data into a cipherd key. No
+ * policy can make it encrypt. Conventions are spelled out in proto/README.md ("Legacy ciphertexts").
+ */
+export enum LegacyCipher {
+  /** LEGACY_CIPHER_UNSPECIFIED - LEGACY_CIPHER_UNSPECIFIED: not a legacy key. */
+  LEGACY_CIPHER_UNSPECIFIED = 0,
+  /**
+   * LEGACY_CIPHER_MYSQL_AES_ECB - LEGACY_CIPHER_MYSQL_AES_ECB is MySQL/MariaDB AES_ENCRYPT(str, passphrase) in its default mode:
+   * AES-128-ECB with PKCS#7, the key folded from the passphrase (XOR cyclically into 16 bytes).
+   */
+  LEGACY_CIPHER_MYSQL_AES_ECB = 1,
+  /** LEGACY_CIPHER_AES_CBC - LEGACY_CIPHER_AES_CBC is AES-CBC with PKCS#7 padding and a 16-byte IV (openssl enc -aes-N-cbc). */
+  LEGACY_CIPHER_AES_CBC = 2,
+  /** LEGACY_CIPHER_AES_ECB - LEGACY_CIPHER_AES_ECB is AES-ECB with PKCS#7 padding, no IV. */
+  LEGACY_CIPHER_AES_ECB = 3,
+  /** LEGACY_CIPHER_AES_CTR - LEGACY_CIPHER_AES_CTR is AES-CTR with a 16-byte initial counter block. */
+  LEGACY_CIPHER_AES_CTR = 4,
+  /** LEGACY_CIPHER_AES_CFB - LEGACY_CIPHER_AES_CFB is AES-CFB with 128-bit feedback and a 16-byte IV. */
+  LEGACY_CIPHER_AES_CFB = 5,
+  /** LEGACY_CIPHER_AES_OFB - LEGACY_CIPHER_AES_OFB is AES-OFB with a 16-byte IV. */
+  LEGACY_CIPHER_AES_OFB = 6,
+  /**
+   * LEGACY_CIPHER_AES_GCM - LEGACY_CIPHER_AES_GCM is AES-GCM with a 12-byte nonce and the 16-byte tag after the ciphertext,
+   * no associated data.
+   */
+  LEGACY_CIPHER_AES_GCM = 7,
+  /** LEGACY_CIPHER_DES_CBC - LEGACY_CIPHER_DES_CBC is single DES in CBC mode, PKCS#7, 8-byte IV, 8-byte key. Broken: import only to get data out. */
+  LEGACY_CIPHER_DES_CBC = 8,
+  /** LEGACY_CIPHER_DESEDE_CBC - LEGACY_CIPHER_DESEDE_CBC is 3DES (EDE) in CBC mode, PKCS#7, 8-byte IV, 24-byte key (16 for two-key 3DES). */
+  LEGACY_CIPHER_DESEDE_CBC = 9,
+  /** LEGACY_CIPHER_BLOWFISH_CBC - LEGACY_CIPHER_BLOWFISH_CBC is Blowfish in CBC mode, PKCS#7, 8-byte IV, 4- to 56-byte key. */
+  LEGACY_CIPHER_BLOWFISH_CBC = 10,
+  /** LEGACY_CIPHER_RC4 - LEGACY_CIPHER_RC4 is the RC4 stream cipher, no IV, 5- to 256-byte key. Broken: import only to get data out. */
+  LEGACY_CIPHER_RC4 = 11,
+  UNRECOGNIZED = -1,
+}
+
+export function legacyCipherFromJSON(object: any): LegacyCipher {
+  switch (object) {
+    case 0:
+    case "LEGACY_CIPHER_UNSPECIFIED":
+      return LegacyCipher.LEGACY_CIPHER_UNSPECIFIED;
+    case 1:
+    case "LEGACY_CIPHER_MYSQL_AES_ECB":
+      return LegacyCipher.LEGACY_CIPHER_MYSQL_AES_ECB;
+    case 2:
+    case "LEGACY_CIPHER_AES_CBC":
+      return LegacyCipher.LEGACY_CIPHER_AES_CBC;
+    case 3:
+    case "LEGACY_CIPHER_AES_ECB":
+      return LegacyCipher.LEGACY_CIPHER_AES_ECB;
+    case 4:
+    case "LEGACY_CIPHER_AES_CTR":
+      return LegacyCipher.LEGACY_CIPHER_AES_CTR;
+    case 5:
+    case "LEGACY_CIPHER_AES_CFB":
+      return LegacyCipher.LEGACY_CIPHER_AES_CFB;
+    case 6:
+    case "LEGACY_CIPHER_AES_OFB":
+      return LegacyCipher.LEGACY_CIPHER_AES_OFB;
+    case 7:
+    case "LEGACY_CIPHER_AES_GCM":
+      return LegacyCipher.LEGACY_CIPHER_AES_GCM;
+    case 8:
+    case "LEGACY_CIPHER_DES_CBC":
+      return LegacyCipher.LEGACY_CIPHER_DES_CBC;
+    case 9:
+    case "LEGACY_CIPHER_DESEDE_CBC":
+      return LegacyCipher.LEGACY_CIPHER_DESEDE_CBC;
+    case 10:
+    case "LEGACY_CIPHER_BLOWFISH_CBC":
+      return LegacyCipher.LEGACY_CIPHER_BLOWFISH_CBC;
+    case 11:
+    case "LEGACY_CIPHER_RC4":
+      return LegacyCipher.LEGACY_CIPHER_RC4;
+    case -1:
+    case "UNRECOGNIZED":
+    default:
+      return LegacyCipher.UNRECOGNIZED;
+  }
+}
+
+export function legacyCipherToJSON(object: LegacyCipher): string {
+  switch (object) {
+    case LegacyCipher.LEGACY_CIPHER_UNSPECIFIED:
+      return "LEGACY_CIPHER_UNSPECIFIED";
+    case LegacyCipher.LEGACY_CIPHER_MYSQL_AES_ECB:
+      return "LEGACY_CIPHER_MYSQL_AES_ECB";
+    case LegacyCipher.LEGACY_CIPHER_AES_CBC:
+      return "LEGACY_CIPHER_AES_CBC";
+    case LegacyCipher.LEGACY_CIPHER_AES_ECB:
+      return "LEGACY_CIPHER_AES_ECB";
+    case LegacyCipher.LEGACY_CIPHER_AES_CTR:
+      return "LEGACY_CIPHER_AES_CTR";
+    case LegacyCipher.LEGACY_CIPHER_AES_CFB:
+      return "LEGACY_CIPHER_AES_CFB";
+    case LegacyCipher.LEGACY_CIPHER_AES_OFB:
+      return "LEGACY_CIPHER_AES_OFB";
+    case LegacyCipher.LEGACY_CIPHER_AES_GCM:
+      return "LEGACY_CIPHER_AES_GCM";
+    case LegacyCipher.LEGACY_CIPHER_DES_CBC:
+      return "LEGACY_CIPHER_DES_CBC";
+    case LegacyCipher.LEGACY_CIPHER_DESEDE_CBC:
+      return "LEGACY_CIPHER_DESEDE_CBC";
+    case LegacyCipher.LEGACY_CIPHER_BLOWFISH_CBC:
+      return "LEGACY_CIPHER_BLOWFISH_CBC";
+    case LegacyCipher.LEGACY_CIPHER_RC4:
+      return "LEGACY_CIPHER_RC4";
+    case LegacyCipher.UNRECOGNIZED:
+    default:
+      return "UNRECOGNIZED";
+  }
+}
+
+/** LegacyIv says where a legacy ciphertext's IV (or nonce) is. */
+export enum LegacyIv {
+  /** LEGACY_IV_UNSPECIFIED - LEGACY_IV_UNSPECIFIED means LEGACY_IV_PREPENDED for ciphers that take an IV. */
+  LEGACY_IV_UNSPECIFIED = 0,
+  /** LEGACY_IV_PREPENDED - LEGACY_IV_PREPENDED: the IV is the ciphertext's first bytes (one block; 12 bytes for GCM). */
+  LEGACY_IV_PREPENDED = 1,
+  /** LEGACY_IV_SEPARATE - LEGACY_IV_SEPARATE: each item carries its IV in LegacyCiphertext.iv. */
+  LEGACY_IV_SEPARATE = 2,
+  /** LEGACY_IV_FIXED - LEGACY_IV_FIXED: every ciphertext used the one IV given at import (ImportKeyRequest.legacy_fixed_iv). */
+  LEGACY_IV_FIXED = 3,
+  UNRECOGNIZED = -1,
+}
+
+export function legacyIvFromJSON(object: any): LegacyIv {
+  switch (object) {
+    case 0:
+    case "LEGACY_IV_UNSPECIFIED":
+      return LegacyIv.LEGACY_IV_UNSPECIFIED;
+    case 1:
+    case "LEGACY_IV_PREPENDED":
+      return LegacyIv.LEGACY_IV_PREPENDED;
+    case 2:
+    case "LEGACY_IV_SEPARATE":
+      return LegacyIv.LEGACY_IV_SEPARATE;
+    case 3:
+    case "LEGACY_IV_FIXED":
+      return LegacyIv.LEGACY_IV_FIXED;
+    case -1:
+    case "UNRECOGNIZED":
+    default:
+      return LegacyIv.UNRECOGNIZED;
+  }
+}
+
+export function legacyIvToJSON(object: LegacyIv): string {
+  switch (object) {
+    case LegacyIv.LEGACY_IV_UNSPECIFIED:
+      return "LEGACY_IV_UNSPECIFIED";
+    case LegacyIv.LEGACY_IV_PREPENDED:
+      return "LEGACY_IV_PREPENDED";
+    case LegacyIv.LEGACY_IV_SEPARATE:
+      return "LEGACY_IV_SEPARATE";
+    case LegacyIv.LEGACY_IV_FIXED:
+      return "LEGACY_IV_FIXED";
+    case LegacyIv.UNRECOGNIZED:
+    default:
+      return "UNRECOGNIZED";
+  }
+}
+
 /** KeyPolicy is what a key allows. Versions below the minimums still exist; they are never deleted. */
 export interface KeyPolicy {
   /**
@@ -144,6 +311,36 @@ export interface KeyPolicy {
    * which blocks of a plaintext are equal.
    */
   allowEcbEncryption: boolean;
+  /**
+   * auto_rotate_period rotates the key by itself once its current version is this old (whole
+   * seconds, at least 60); absent or zero never rotates by age.
+   */
+  autoRotatePeriod:
+    | Duration
+    | undefined;
+  /**
+   * max_encryptions_per_version rotates the key by itself once its current version has encrypted
+   * this many messages, counted across replicas (proto/README.md, "Usage limits"). 0 means the
+   * mode's safe default: 2^30 for gcm and chacha (random 96-bit nonces), none for xgcm and siv.
+   */
+  maxEncryptionsPerVersion: number;
+}
+
+/**
+ * KeyVersionUsage is how much one key version has been used, merged across replicas through the
+ * key store every few seconds: each replica adds what it counted since its last merge, so the
+ * figures lag by at most one merge interval per replica (and lose at most that much from a replica
+ * that crashes before merging).
+ */
+export interface KeyVersionUsage {
+  /** encryptions is how many messages this version encrypted (rewraps into it included). */
+  encryptions: number;
+  /** decryptions is how many ciphertexts of this version were decrypted (rewraps out of it included). */
+  decryptions: number;
+  /** rewraps is how many ciphertexts of this version were rewrapped to another version or key. */
+  rewraps: number;
+  /** last_used_time is the last encryption or decryption any replica merged; absent if never used. */
+  lastUsedTime: Date | undefined;
 }
 
 /** KeyVersion describes one version of a key. It never carries key bytes. */
@@ -163,6 +360,12 @@ export interface KeyVersion {
     | undefined;
   /** imported is true when the key bytes were supplied by ImportKey rather than generated here. */
   imported: boolean;
+  /** legacy_cipher is set for a legacy key's version (decrypt-only; mode is then MODE_UNSPECIFIED). */
+  legacyCipher: LegacyCipher;
+  /** legacy_iv is where a legacy version's ciphertexts carry their IV. */
+  legacyIv: LegacyIv;
+  /** usage is the version's use across replicas, as last merged. */
+  usage: KeyVersionUsage | undefined;
 }
 
 /** Key is the metadata of a named key: its versions and policy. It never carries key bytes. */
@@ -178,7 +381,13 @@ export interface Key {
 }
 
 function createBaseKeyPolicy(): KeyPolicy {
-  return { minDecryptionVersion: 0, minEncryptionVersion: 0, allowEcbEncryption: false };
+  return {
+    minDecryptionVersion: 0,
+    minEncryptionVersion: 0,
+    allowEcbEncryption: false,
+    autoRotatePeriod: undefined,
+    maxEncryptionsPerVersion: 0,
+  };
 }
 
 export const KeyPolicy: MessageFns<KeyPolicy> = {
@@ -191,6 +400,12 @@ export const KeyPolicy: MessageFns<KeyPolicy> = {
     }
     if (message.allowEcbEncryption !== false) {
       writer.uint32(24).bool(message.allowEcbEncryption);
+    }
+    if (message.autoRotatePeriod !== undefined) {
+      Duration.encode(message.autoRotatePeriod, writer.uint32(34).fork()).join();
+    }
+    if (message.maxEncryptionsPerVersion !== 0) {
+      writer.uint32(40).int64(message.maxEncryptionsPerVersion);
     }
     return writer;
   },
@@ -226,6 +441,22 @@ export const KeyPolicy: MessageFns<KeyPolicy> = {
           message.allowEcbEncryption = reader.bool();
           continue;
         }
+        case 4: {
+          if (tag !== 34) {
+            break;
+          }
+
+          message.autoRotatePeriod = Duration.decode(reader, reader.uint32());
+          continue;
+        }
+        case 5: {
+          if (tag !== 40) {
+            break;
+          }
+
+          message.maxEncryptionsPerVersion = longToNumber(reader.int64());
+          continue;
+        }
       }
       if ((tag & 7) === 4 || tag === 0) {
         break;
@@ -240,6 +471,10 @@ export const KeyPolicy: MessageFns<KeyPolicy> = {
       minDecryptionVersion: isSet(object.minDecryptionVersion) ? globalThis.Number(object.minDecryptionVersion) : 0,
       minEncryptionVersion: isSet(object.minEncryptionVersion) ? globalThis.Number(object.minEncryptionVersion) : 0,
       allowEcbEncryption: isSet(object.allowEcbEncryption) ? globalThis.Boolean(object.allowEcbEncryption) : false,
+      autoRotatePeriod: isSet(object.autoRotatePeriod) ? Duration.fromJSON(object.autoRotatePeriod) : undefined,
+      maxEncryptionsPerVersion: isSet(object.maxEncryptionsPerVersion)
+        ? globalThis.Number(object.maxEncryptionsPerVersion)
+        : 0,
     };
   },
 
@@ -254,6 +489,12 @@ export const KeyPolicy: MessageFns<KeyPolicy> = {
     if (message.allowEcbEncryption !== false) {
       obj.allowEcbEncryption = message.allowEcbEncryption;
     }
+    if (message.autoRotatePeriod !== undefined) {
+      obj.autoRotatePeriod = Duration.toJSON(message.autoRotatePeriod);
+    }
+    if (message.maxEncryptionsPerVersion !== 0) {
+      obj.maxEncryptionsPerVersion = Math.round(message.maxEncryptionsPerVersion);
+    }
     return obj;
   },
 
@@ -265,12 +506,133 @@ export const KeyPolicy: MessageFns<KeyPolicy> = {
     message.minDecryptionVersion = object.minDecryptionVersion ?? 0;
     message.minEncryptionVersion = object.minEncryptionVersion ?? 0;
     message.allowEcbEncryption = object.allowEcbEncryption ?? false;
+    message.autoRotatePeriod = (object.autoRotatePeriod !== undefined && object.autoRotatePeriod !== null)
+      ? Duration.fromPartial(object.autoRotatePeriod)
+      : undefined;
+    message.maxEncryptionsPerVersion = object.maxEncryptionsPerVersion ?? 0;
+    return message;
+  },
+};
+
+function createBaseKeyVersionUsage(): KeyVersionUsage {
+  return { encryptions: 0, decryptions: 0, rewraps: 0, lastUsedTime: undefined };
+}
+
+export const KeyVersionUsage: MessageFns<KeyVersionUsage> = {
+  encode(message: KeyVersionUsage, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.encryptions !== 0) {
+      writer.uint32(8).int64(message.encryptions);
+    }
+    if (message.decryptions !== 0) {
+      writer.uint32(16).int64(message.decryptions);
+    }
+    if (message.rewraps !== 0) {
+      writer.uint32(24).int64(message.rewraps);
+    }
+    if (message.lastUsedTime !== undefined) {
+      Timestamp.encode(toTimestamp(message.lastUsedTime), writer.uint32(34).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): KeyVersionUsage {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const end = length === undefined ? reader.len : reader.pos + length;
+    const message = createBaseKeyVersionUsage();
+    while (reader.pos < end) {
+      const tag = reader.uint32();
+      switch (tag >>> 3) {
+        case 1: {
+          if (tag !== 8) {
+            break;
+          }
+
+          message.encryptions = longToNumber(reader.int64());
+          continue;
+        }
+        case 2: {
+          if (tag !== 16) {
+            break;
+          }
+
+          message.decryptions = longToNumber(reader.int64());
+          continue;
+        }
+        case 3: {
+          if (tag !== 24) {
+            break;
+          }
+
+          message.rewraps = longToNumber(reader.int64());
+          continue;
+        }
+        case 4: {
+          if (tag !== 34) {
+            break;
+          }
+
+          message.lastUsedTime = fromTimestamp(Timestamp.decode(reader, reader.uint32()));
+          continue;
+        }
+      }
+      if ((tag & 7) === 4 || tag === 0) {
+        break;
+      }
+      reader.skip(tag & 7);
+    }
+    return message;
+  },
+
+  fromJSON(object: any): KeyVersionUsage {
+    return {
+      encryptions: isSet(object.encryptions) ? globalThis.Number(object.encryptions) : 0,
+      decryptions: isSet(object.decryptions) ? globalThis.Number(object.decryptions) : 0,
+      rewraps: isSet(object.rewraps) ? globalThis.Number(object.rewraps) : 0,
+      lastUsedTime: isSet(object.lastUsedTime) ? fromJsonTimestamp(object.lastUsedTime) : undefined,
+    };
+  },
+
+  toJSON(message: KeyVersionUsage): unknown {
+    const obj: any = {};
+    if (message.encryptions !== 0) {
+      obj.encryptions = Math.round(message.encryptions);
+    }
+    if (message.decryptions !== 0) {
+      obj.decryptions = Math.round(message.decryptions);
+    }
+    if (message.rewraps !== 0) {
+      obj.rewraps = Math.round(message.rewraps);
+    }
+    if (message.lastUsedTime !== undefined) {
+      obj.lastUsedTime = message.lastUsedTime.toISOString();
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<KeyVersionUsage>, I>>(base?: I): KeyVersionUsage {
+    return KeyVersionUsage.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<KeyVersionUsage>, I>>(object: I): KeyVersionUsage {
+    const message = createBaseKeyVersionUsage();
+    message.encryptions = object.encryptions ?? 0;
+    message.decryptions = object.decryptions ?? 0;
+    message.rewraps = object.rewraps ?? 0;
+    message.lastUsedTime = object.lastUsedTime ?? undefined;
     return message;
   },
 };
 
 function createBaseKeyVersion(): KeyVersion {
-  return { version: 0, mode: 0, keySizeBits: 0, createTime: undefined, imported: false };
+  return {
+    version: 0,
+    mode: 0,
+    keySizeBits: 0,
+    createTime: undefined,
+    imported: false,
+    legacyCipher: 0,
+    legacyIv: 0,
+    usage: undefined,
+  };
 }
 
 export const KeyVersion: MessageFns<KeyVersion> = {
@@ -289,6 +651,15 @@ export const KeyVersion: MessageFns<KeyVersion> = {
     }
     if (message.imported !== false) {
       writer.uint32(40).bool(message.imported);
+    }
+    if (message.legacyCipher !== 0) {
+      writer.uint32(48).int32(message.legacyCipher);
+    }
+    if (message.legacyIv !== 0) {
+      writer.uint32(56).int32(message.legacyIv);
+    }
+    if (message.usage !== undefined) {
+      KeyVersionUsage.encode(message.usage, writer.uint32(66).fork()).join();
     }
     return writer;
   },
@@ -340,6 +711,30 @@ export const KeyVersion: MessageFns<KeyVersion> = {
           message.imported = reader.bool();
           continue;
         }
+        case 6: {
+          if (tag !== 48) {
+            break;
+          }
+
+          message.legacyCipher = reader.int32() as any;
+          continue;
+        }
+        case 7: {
+          if (tag !== 56) {
+            break;
+          }
+
+          message.legacyIv = reader.int32() as any;
+          continue;
+        }
+        case 8: {
+          if (tag !== 66) {
+            break;
+          }
+
+          message.usage = KeyVersionUsage.decode(reader, reader.uint32());
+          continue;
+        }
       }
       if ((tag & 7) === 4 || tag === 0) {
         break;
@@ -356,6 +751,9 @@ export const KeyVersion: MessageFns<KeyVersion> = {
       keySizeBits: isSet(object.keySizeBits) ? globalThis.Number(object.keySizeBits) : 0,
       createTime: isSet(object.createTime) ? fromJsonTimestamp(object.createTime) : undefined,
       imported: isSet(object.imported) ? globalThis.Boolean(object.imported) : false,
+      legacyCipher: isSet(object.legacyCipher) ? legacyCipherFromJSON(object.legacyCipher) : 0,
+      legacyIv: isSet(object.legacyIv) ? legacyIvFromJSON(object.legacyIv) : 0,
+      usage: isSet(object.usage) ? KeyVersionUsage.fromJSON(object.usage) : undefined,
     };
   },
 
@@ -376,6 +774,15 @@ export const KeyVersion: MessageFns<KeyVersion> = {
     if (message.imported !== false) {
       obj.imported = message.imported;
     }
+    if (message.legacyCipher !== 0) {
+      obj.legacyCipher = legacyCipherToJSON(message.legacyCipher);
+    }
+    if (message.legacyIv !== 0) {
+      obj.legacyIv = legacyIvToJSON(message.legacyIv);
+    }
+    if (message.usage !== undefined) {
+      obj.usage = KeyVersionUsage.toJSON(message.usage);
+    }
     return obj;
   },
 
@@ -389,6 +796,11 @@ export const KeyVersion: MessageFns<KeyVersion> = {
     message.keySizeBits = object.keySizeBits ?? 0;
     message.createTime = object.createTime ?? undefined;
     message.imported = object.imported ?? false;
+    message.legacyCipher = object.legacyCipher ?? 0;
+    message.legacyIv = object.legacyIv ?? 0;
+    message.usage = (object.usage !== undefined && object.usage !== null)
+      ? KeyVersionUsage.fromPartial(object.usage)
+      : undefined;
     return message;
   },
 };
@@ -537,6 +949,17 @@ function fromJsonTimestamp(o: any): Date {
   } else {
     return fromTimestamp(Timestamp.fromJSON(o));
   }
+}
+
+function longToNumber(int64: { toString(): string }): number {
+  const num = globalThis.Number(int64.toString());
+  if (num > globalThis.Number.MAX_SAFE_INTEGER) {
+    throw new globalThis.Error("Value is larger than Number.MAX_SAFE_INTEGER");
+  }
+  if (num < globalThis.Number.MIN_SAFE_INTEGER) {
+    throw new globalThis.Error("Value is smaller than Number.MIN_SAFE_INTEGER");
+  }
+  return num;
 }
 
 function isSet(value: any): boolean {
