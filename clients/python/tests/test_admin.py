@@ -58,7 +58,7 @@ def test_min_decryption_version_refuses_old_ciphertexts(client: cipherd.Client, 
 
 def test_import_key_decrypts_what_it_encrypts(client: cipherd.Client, key_name: str) -> None:
     key = client.import_key(key_name, os.urandom(32), mode=Mode.CHACHA)
-    assert key.versions[-1].imported and key.versions[-1].mode == cipherd.v1.keys_pb2.MODE_CHACHA
+    assert key.versions[-1].imported and key.versions[-1].mode is Mode.CHACHA
     assert client.decrypt(client.encrypt(key_name, b"imported")) == b"imported"
 
 

@@ -17,7 +17,7 @@ def index_key(client: cipherd.Client, key_name: str) -> str:
 
 def test_an_index_key_is_an_hmac_key_of_256_bits(client: cipherd.Client, index_key: str) -> None:
     version = client.get_key(index_key).versions[0]
-    assert (version.key_size_bits, version.mode) == (256, cipherd.v1.keys_pb2.MODE_HMAC)
+    assert (version.key_size_bits, version.mode) == (256, Mode.HMAC)
 
 
 @pytest.mark.parametrize(("stored", "queried", "normalization"), [

@@ -1,6 +1,7 @@
 """cipherd client: sync (Client) and asyncio (AsyncClient) clients of the cipherd encryption service,
-the local ciphertext parser (parse_ciphertext), the data-key file helpers (Client.encrypt_file, ...) and one
-exception class per gRPC status."""
+the local ciphertext parser (parse_ciphertext), the data-key file helpers (Client.encrypt_file, ...), key
+metadata with usage (Key, KeyCensus), legacy ciphertexts to rewrap (LegacyCiphertext) and one exception class
+per gRPC status."""
 from cipherd.aio import AsyncClient
 from cipherd.client import Client
 from cipherd.envelope import Envelope, Mode, parse_ciphertext
@@ -14,7 +15,8 @@ from cipherd.types import (
     BlindIndex, CiphertextItem, DataKey, EncryptItem, FileDestination, FileResult, FileSource, IndexItem, Inspection,
     ItemResult, Normalization, ReadableFile, Rewrapped, TlsConfig, WritableFile,
 )
-from cipherd.v1.keys_pb2 import Key, KeyPolicy, KeyVersion
+from cipherd.keys import Key, KeyCensus, KeyPolicy, KeyVersion, KeyVersionUsage, VersionCensus
+from cipherd.legacy import LegacyCipher, LegacyCiphertext, LegacyIv
 
 __all__ = [
     "AsyncClient", "Client", "Envelope", "Mode", "parse_ciphertext",
@@ -24,5 +26,6 @@ __all__ = [
     "ResourceExhaustedError", "UnauthenticatedError", "UnavailableError", "error_for",
     "BlindIndex", "CiphertextItem", "DataKey", "EncryptItem", "FileDestination", "FileResult", "FileSource", "IndexItem",
     "Inspection", "ItemResult", "Normalization", "ReadableFile", "Rewrapped", "TlsConfig", "WritableFile",
-    "Key", "KeyPolicy", "KeyVersion",
+    "Key", "KeyCensus", "KeyPolicy", "KeyVersion", "KeyVersionUsage", "VersionCensus",
+    "LegacyCipher", "LegacyCiphertext", "LegacyIv",
 ]

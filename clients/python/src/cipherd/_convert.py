@@ -6,6 +6,7 @@ from collections.abc import Iterable
 
 from cipherd.envelope import Mode
 from cipherd.errors import error_for
+from cipherd.legacy import LegacyCiphertext
 from cipherd.types import (
     BlindIndex, CiphertextItem, DataKey, EncryptItem, IndexItem, Inspection, ItemResult, Normalization, Rewrapped,
 )
@@ -24,45 +25,92 @@ def mode_from_proto(mode: keys_pb2.Mode.ValueType) -> Mode:
     return Mode(keys_pb2.Mode.Name(mode).removeprefix("MODE_").lower())
 
 
+def _encrypt_item(item: EncryptItem | bytes) -> EncryptItem:
+    return item if isinstance(item, EncryptItem) else EncryptItem(item)
+
+
 def encrypt_batch_request(key_name: str, items: Iterable[EncryptItem | bytes]) -> pb.EncryptBatchRequest:
     return pb.EncryptBatchRequest(key_name=key_name, items=[
         pb.EncryptBatchItem(reference=i.reference, plaintext=i.plaintext, context=i.context)
-        if isinstance(i, EncryptItem) else pb.EncryptBatchItem(plaintext=i)
-        for i in items])
+        for i in map(_encrypt_item, items)])
 
 
-def _ciphertext_items(items: Iterable[CiphertextItem | str]) -> list[CiphertextItem]:
-    return [i if isinstance(i, CiphertextItem) else CiphertextItem(i) for i in items]
+def encrypt_stream_request(item: EncryptItem | bytes, key_name: str) -> pb.EncryptStreamRequest:
+    i = _encrypt_item(item)
+    return pb.EncryptStreamRequest(reference=i.reference, key_name=i.key_name or key_name, plaintext=i.plaintext,
+                                   context=i.context)
+
+
+def _ciphertext_item(item: CiphertextItem | LegacyCiphertext | str) -> CiphertextItem:
+    return item if isinstance(item, CiphertextItem) else CiphertextItem(item)
+
+
+def _cipherd_ciphertext(item: CiphertextItem) -> str:
+    if isinstance(item.ciphertext, LegacyCiphertext):
+        raise TypeError("a LegacyCiphertext cannot be decrypted, only rewrapped (re_encrypt*, with a key_name)")
+    return item.ciphertext
 
 
 def decrypt_batch_request(items: Iterable[CiphertextItem | str]) -> pb.DecryptBatchRequest:
     return pb.DecryptBatchRequest(items=[
-        pb.DecryptBatchItem(reference=i.reference, ciphertext=i.ciphertext, context=i.context)
-        for i in _ciphertext_items(items)])
+        pb.DecryptBatchItem(reference=i.reference, ciphertext=_cipherd_ciphertext(i), context=i.context)
+        for i in map(_ciphertext_item, items)])
 
 
-def re_encrypt_batch_request(items: Iterable[CiphertextItem | str], key_name: str) -> pb.ReEncryptBatchRequest:
-    return pb.ReEncryptBatchRequest(key_name=key_name, items=[
-        pb.ReEncryptBatchItem(reference=i.reference, ciphertext=i.ciphertext, context=i.context)
-        for i in _ciphertext_items(items)])
+def decrypt_stream_request(item: CiphertextItem | str) -> pb.DecryptStreamRequest:
+    i = _ciphertext_item(item)
+    return pb.DecryptStreamRequest(reference=i.reference, ciphertext=_cipherd_ciphertext(i), context=i.context)
 
 
-def stream_request(item: CiphertextItem | str) -> pb.ReEncryptStreamRequest:
-    i = item if isinstance(item, CiphertextItem) else CiphertextItem(item)
-    return pb.ReEncryptStreamRequest(reference=i.reference, ciphertext=i.ciphertext, context=i.context,
-                                     key_name=i.key_name)
+def legacy_to_proto(legacy: LegacyCiphertext) -> pb.LegacyCiphertext:
+    message = pb.LegacyCiphertext(key_name=legacy.key_name, key_version=legacy.key_version, iv=legacy.iv)
+    if legacy.raw is not None:
+        message.raw = legacy.raw
+    elif legacy.hex is not None:
+        message.hex = legacy.hex
+    elif legacy.base64 is not None:
+        message.base64 = legacy.base64
+    return message
 
 
-def encrypt_results(response: pb.EncryptBatchResponse) -> list[ItemResult[str]]:
-    return [ItemResult(r.reference, r.ciphertext, None, r.key_version) if r.HasField("ciphertext")
-            else ItemResult(r.reference, None, error_for(r.error.code, r.error.message))
-            for r in response.results]
+def re_encrypt_request(ciphertext: str | LegacyCiphertext, context: bytes, key_name: str) -> pb.ReEncryptRequest:
+    if isinstance(ciphertext, LegacyCiphertext):
+        return pb.ReEncryptRequest(legacy=legacy_to_proto(ciphertext), context=context, key_name=key_name)
+    return pb.ReEncryptRequest(ciphertext=ciphertext, context=context, key_name=key_name)
 
 
-def decrypt_results(response: pb.DecryptBatchResponse) -> list[ItemResult[bytes]]:
-    return [ItemResult(r.reference, r.plaintext, None, r.key_version) if r.HasField("plaintext")
-            else ItemResult(r.reference, None, error_for(r.error.code, r.error.message))
-            for r in response.results]
+def re_encrypt_batch_request(items: Iterable[CiphertextItem | LegacyCiphertext | str],
+                             key_name: str) -> pb.ReEncryptBatchRequest:
+    request = pb.ReEncryptBatchRequest(key_name=key_name)
+    for i in map(_ciphertext_item, items):
+        if isinstance(i.ciphertext, LegacyCiphertext):
+            request.items.add(reference=i.reference, legacy=legacy_to_proto(i.ciphertext), context=i.context)
+        else:
+            request.items.add(reference=i.reference, ciphertext=i.ciphertext, context=i.context)
+    return request
+
+
+def re_encrypt_stream_request(item: CiphertextItem | LegacyCiphertext | str,
+                              key_name: str) -> pb.ReEncryptStreamRequest:
+    i = _ciphertext_item(item)
+    request = pb.ReEncryptStreamRequest(reference=i.reference, context=i.context, key_name=i.key_name or key_name)
+    if isinstance(i.ciphertext, LegacyCiphertext):
+        request.legacy.CopyFrom(legacy_to_proto(i.ciphertext))
+    else:
+        request.ciphertext = i.ciphertext
+    return request
+
+
+def encrypt_result(r: pb.EncryptBatchResult) -> ItemResult[str]:
+    if r.HasField("ciphertext"):
+        return ItemResult(r.reference, r.ciphertext, None, r.key_version)
+    return ItemResult(r.reference, None, error_for(r.error.code, r.error.message))
+
+
+def decrypt_result(r: pb.DecryptBatchResult) -> ItemResult[bytes]:
+    if r.HasField("plaintext"):
+        return ItemResult(r.reference, r.plaintext, None, r.key_version)
+    return ItemResult(r.reference, None, error_for(r.error.code, r.error.message))
 
 
 def rewrap_result(r: pb.ReEncryptBatchResult) -> ItemResult[Rewrapped]:

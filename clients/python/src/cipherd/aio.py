@@ -3,15 +3,19 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import AsyncGenerator, AsyncIterable, AsyncIterator, Awaitable, Callable, Coroutine, Iterable
-from typing import Any, TypeVar
+from datetime import timedelta
+from typing import Any, TypeAlias, TypeVar
 
 import grpc
 
-from cipherd import _channel, _convert
+from cipherd import _admin_convert, _channel, _convert
 from cipherd._files import operations
 from cipherd._files.header import DEFAULT_CHUNK_SIZE, check_chunk_size
 from cipherd.envelope import Mode
+from cipherd._streams import ItemFeed
 from cipherd.errors import from_rpc_error
+from cipherd.keys import Key, KeyCensus, KeyPolicy
+from cipherd.legacy import LegacyCipher, LegacyCiphertext, LegacyIv
 from cipherd.types import (
     BlindIndex, CiphertextItem, DataKey, EncryptItem, FileDestination, FileResult, FileSource, IndexItem, Inspection,
     ItemResult, Normalization, Rewrapped, TlsConfig,
@@ -19,9 +23,10 @@ from cipherd.types import (
 from cipherd.v1 import crypto_service_pb2 as pb
 from cipherd.v1 import crypto_service_pb2_grpc, key_admin_service_pb2_grpc
 from cipherd.v1 import key_admin_service_pb2 as admin
-from cipherd.v1.keys_pb2 import Key, KeyPolicy
 
 R = TypeVar("R")
+T = TypeVar("T")
+RewrapInput: TypeAlias = CiphertextItem | LegacyCiphertext | str
 
 
 class AsyncClient:
@@ -67,42 +72,71 @@ class AsyncClient:
         request = pb.DecryptRequest(ciphertext=ciphertext, context=context)
         return (await self._call(self._crypto.Decrypt, request, timeout)).plaintext
 
-    async def re_encrypt(self, ciphertext: str, *, context: bytes = b"", key_name: str = "",
-                   timeout: float | None = None) -> Rewrapped:
-        """Rewraps to the current version of its key (or of `key_name`) without returning the plaintext."""
-        request = pb.ReEncryptRequest(ciphertext=ciphertext, context=context, key_name=key_name)
+    async def re_encrypt(self, ciphertext: str | LegacyCiphertext, *, context: bytes = b"", key_name: str = "",
+                         timeout: float | None = None) -> Rewrapped:
+        """Rewraps to the current version of its key (or of `key_name`) without returning the plaintext.
+        A LegacyCiphertext is rewrapped into `key_name`, which it requires."""
+        request = _convert.re_encrypt_request(ciphertext, context, key_name)
         return _convert.rewrapped(await self._call(self._crypto.ReEncrypt, request, timeout))
 
     async def encrypt_batch(self, key_name: str, items: Iterable[EncryptItem | bytes], *,
-                      timeout: float | None = None) -> list[ItemResult[str]]:
+                            timeout: float | None = None) -> list[ItemResult[str]]:
         request = _convert.encrypt_batch_request(key_name, items)
-        return _convert.encrypt_results(await self._call(self._crypto.EncryptBatch, request, timeout))
+        response = await self._call(self._crypto.EncryptBatch, request, timeout)
+        return [_convert.encrypt_result(r) for r in response.results]
 
     async def decrypt_batch(self, items: Iterable[CiphertextItem | str], *,
-                      timeout: float | None = None) -> list[ItemResult[bytes]]:
+                            timeout: float | None = None) -> list[ItemResult[bytes]]:
         request = _convert.decrypt_batch_request(items)
-        return _convert.decrypt_results(await self._call(self._crypto.DecryptBatch, request, timeout))
+        response = await self._call(self._crypto.DecryptBatch, request, timeout)
+        return [_convert.decrypt_result(r) for r in response.results]
 
-    async def re_encrypt_batch(self, items: Iterable[CiphertextItem | str], *, key_name: str = "",
-                         timeout: float | None = None) -> list[ItemResult[Rewrapped]]:
+    async def re_encrypt_batch(self, items: Iterable[CiphertextItem | LegacyCiphertext | str], *, key_name: str = "",
+                               timeout: float | None = None) -> list[ItemResult[Rewrapped]]:
+        """Rewraps each item to the current version of its key (or of `key_name`, which legacy items require)."""
         request = _convert.re_encrypt_batch_request(items, key_name)
         response = await self._call(self._crypto.ReEncryptBatch, request, timeout)
         return [_convert.rewrap_result(r) for r in response.results]
 
-    async def re_encrypt_stream(self, items: AsyncIterable[CiphertextItem | str] | Iterable[CiphertextItem | str], *,
-                                timeout: float | None = None) -> AsyncGenerator[ItemResult[Rewrapped], None]:
-        """Rewraps items as they come, one result per item in order; `items` (sync or async) is read as
-        the server keeps up. Leaving the loop early, or cancelling the task, cancels the call. Unlike
-        unary calls it has no deadline unless given a `timeout`: a migration may take hours."""
-        call = self._crypto.ReEncryptStream(_requests(items),
-                                            timeout=timeout, metadata=self._metadata)
+    # Item streams: as in the sync client, and `items` may be an AsyncIterable too. Leaving the loop
+    # early, or cancelling the task, cancels the call. A broken stream raises a CipherdError whose
+    # `last_reference` resume_after takes.
+
+    def encrypt_stream(self, key_name: str, items: AsyncIterable[EncryptItem | bytes] | Iterable[EncryptItem | bytes],
+                       *, resume_after: str | None = None,
+                       timeout: float | None = None) -> AsyncGenerator[ItemResult[str], None]:
+        """Encrypts each item with `key_name` (or the item's own key_name) at its current version."""
+        feed = ItemFeed(items, lambda i: _convert.encrypt_stream_request(i, key_name), resume_after)
+        return self._stream(self._crypto.EncryptStream, feed, _convert.encrypt_result, timeout)
+
+    def decrypt_stream(self, items: AsyncIterable[CiphertextItem | str] | Iterable[CiphertextItem | str], *,
+                       resume_after: str | None = None,
+                       timeout: float | None = None) -> AsyncGenerator[ItemResult[bytes], None]:
+        feed = ItemFeed(items, _convert.decrypt_stream_request, resume_after)
+        return self._stream(self._crypto.DecryptStream, feed, _convert.decrypt_result, timeout)
+
+    def re_encrypt_stream(self, items: AsyncIterable[RewrapInput] | Iterable[RewrapInput], *, key_name: str = "",
+                          resume_after: str | None = None,
+                          timeout: float | None = None) -> AsyncGenerator[ItemResult[Rewrapped], None]:
+        """Rewraps each item to the current version of the item's key_name, else `key_name`, else its own
+        key; legacy items need one of the first two."""
+        feed = ItemFeed(items, lambda i: _convert.re_encrypt_stream_request(i, key_name), resume_after)
+        return self._stream(self._crypto.ReEncryptStream, feed, _convert.rewrap_result, timeout)
+
+    async def _stream(self, method: Callable[..., Any], feed: ItemFeed[Any, Any],
+                      read: Callable[[Any], ItemResult[T]],
+                      timeout: float | None) -> AsyncGenerator[ItemResult[T], None]:
+        call = method(feed.__aiter__(), timeout=timeout, metadata=self._metadata)
         try:
             async for response in call:
-                yield _convert.rewrap_result(response.result)
+                result = read(response.result)
+                feed.answered(result.reference)
+                yield result
         except grpc.aio.AioRpcError as e:
-            raise from_rpc_error(e) from None
+            raise feed.broken(e) from None
         finally:
             call.cancel()
+        feed.finished()
 
     async def inspect(self, ciphertext: str, *, timeout: float | None = None) -> Inspection:
         """The server's view of a header (with the key's current version); cipherd.parse_ciphertext needs no call."""
@@ -160,53 +194,55 @@ class AsyncClient:
     # KeyAdminService
 
     async def create_key(self, key_name: str, *, mode: Mode | str | None = None, key_size_bits: int = 0,
-                   allow_unauthenticated: bool = False, policy: KeyPolicy | None = None,
-                   timeout: float | None = None) -> Key:
+                         allow_unauthenticated: bool = False, policy: KeyPolicy | None = None,
+                         timeout: float | None = None) -> Key:
         request = admin.CreateKeyRequest(key_name=key_name, mode=_convert.mode_to_proto(mode),
-                                         key_size_bits=key_size_bits,
-                                         allow_unauthenticated=allow_unauthenticated, policy=policy)
-        return (await self._call(self._admin.CreateKey, request, timeout)).key
+                                         key_size_bits=key_size_bits, allow_unauthenticated=allow_unauthenticated,
+                                         policy=_admin_convert.policy_to_proto(policy))
+        return _admin_convert.key_from_proto((await self._call(self._admin.CreateKey, request, timeout)).key)
 
     async def get_key(self, key_name: str, *, timeout: float | None = None) -> Key:
-        return (await self._call(self._admin.GetKey, admin.GetKeyRequest(key_name=key_name), timeout)).key
+        """The key's versions (each with its usage, as last merged across replicas) and policy."""
+        response = await self._call(self._admin.GetKey, admin.GetKeyRequest(key_name=key_name), timeout)
+        return _admin_convert.key_from_proto(response.key)
 
     async def list_keys(self, *, page_size: int = 0, timeout: float | None = None) -> AsyncIterator[Key]:
         """Every key in name order, fetching a page at a time as the iteration needs it."""
         token = ""
         while True:
             page = await self._call(self._admin.ListKeys, admin.ListKeysRequest(page_size=page_size, page_token=token),
-                              timeout)
+                                    timeout)
             for key in page.keys:
-                yield key
+                yield _admin_convert.key_from_proto(key)
             token = page.next_page_token
             if not token:
                 return
 
     async def rotate_key(self, key_name: str, *, mode: Mode | str | None = None, key_size_bits: int = 0,
-                   allow_unauthenticated: bool = False, timeout: float | None = None) -> Key:
+                         allow_unauthenticated: bool = False, timeout: float | None = None) -> Key:
         request = admin.RotateKeyRequest(key_name=key_name, mode=_convert.mode_to_proto(mode),
                                          key_size_bits=key_size_bits, allow_unauthenticated=allow_unauthenticated)
-        return (await self._call(self._admin.RotateKey, request, timeout)).key
+        return _admin_convert.key_from_proto((await self._call(self._admin.RotateKey, request, timeout)).key)
 
     async def update_key_policy(self, key_name: str, policy: KeyPolicy, *, timeout: float | None = None) -> Key:
-        request = admin.UpdateKeyPolicyRequest(key_name=key_name, policy=policy)
-        return (await self._call(self._admin.UpdateKeyPolicy, request, timeout)).key
+        """Replaces the key's whole policy with `policy`."""
+        request = admin.UpdateKeyPolicyRequest(key_name=key_name, policy=_admin_convert.policy_to_proto(policy))
+        return _admin_convert.key_from_proto((await self._call(self._admin.UpdateKeyPolicy, request, timeout)).key)
 
-    async def import_key(self, key_name: str, key_material: bytes, *, mode: Mode | str | None = None,
-                   allow_unauthenticated: bool = False, timeout: float | None = None) -> Key:
-        request = admin.ImportKeyRequest(key_name=key_name, key_material=key_material,
-                                         mode=_convert.mode_to_proto(mode), allow_unauthenticated=allow_unauthenticated)
-        return (await self._call(self._admin.ImportKey, request, timeout)).key
+    async def import_key(self, key_name: str, key_material: bytes = b"", *, mode: Mode | str | None = None,
+                         allow_unauthenticated: bool = False, legacy_cipher: LegacyCipher | str | None = None,
+                         legacy_iv: LegacyIv | str | None = None, legacy_fixed_iv: bytes = b"",
+                         passphrase: bytes | str = b"", timeout: float | None = None) -> Key:
+        """As Client.import_key: a cipherd version, or with `legacy_cipher` a decrypt-only legacy one."""
+        request = _admin_convert.import_key_request(key_name, key_material, mode, allow_unauthenticated,
+                                                    legacy_cipher, legacy_iv, legacy_fixed_iv, passphrase)
+        return _admin_convert.key_from_proto((await self._call(self._admin.ImportKey, request, timeout)).key)
 
-
-async def _requests(items: AsyncIterable[CiphertextItem | str] | Iterable[CiphertextItem | str],
-                    ) -> AsyncIterator[pb.ReEncryptStreamRequest]:
-    if isinstance(items, AsyncIterable):
-        async for item in items:
-            yield _convert.stream_request(item)
-    else:
-        for item in items:
-            yield _convert.stream_request(item)
+    async def get_key_census(self, key_name: str, *, quiet_period: timedelta | None = None,
+                             timeout: float | None = None) -> KeyCensus:
+        """Which versions still see traffic within `quiet_period` (None: the server's 7 days)."""
+        request = _admin_convert.census_request(key_name, quiet_period)
+        return _admin_convert.census_from_proto(await self._call(self._admin.GetKeyCensus, request, timeout))
 
 
 def _on_this_loop(call: Callable[[str], Coroutine[Any, Any, R]]) -> Callable[[str], R]:

@@ -2,15 +2,19 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Generator, Iterable, Iterator
+from datetime import timedelta
 from typing import Any, TypeVar
 
 import grpc
 
-from cipherd import _channel, _convert
+from cipherd import _admin_convert, _channel, _convert
 from cipherd._files import operations
 from cipherd._files.header import DEFAULT_CHUNK_SIZE, check_chunk_size
 from cipherd.envelope import Mode
+from cipherd._streams import ItemFeed
 from cipherd.errors import from_rpc_error
+from cipherd.keys import Key, KeyCensus, KeyPolicy
+from cipherd.legacy import LegacyCipher, LegacyCiphertext, LegacyIv
 from cipherd.types import (
     BlindIndex, CiphertextItem, DataKey, EncryptItem, FileDestination, FileResult, FileSource, IndexItem, Inspection,
     ItemResult, Normalization, Rewrapped, TlsConfig,
@@ -18,9 +22,9 @@ from cipherd.types import (
 from cipherd.v1 import crypto_service_pb2 as pb
 from cipherd.v1 import crypto_service_pb2_grpc, key_admin_service_pb2_grpc
 from cipherd.v1 import key_admin_service_pb2 as admin
-from cipherd.v1.keys_pb2 import Key, KeyPolicy
 
 R = TypeVar("R")
+T = TypeVar("T")
 
 
 class Client:
@@ -66,42 +70,71 @@ class Client:
         request = pb.DecryptRequest(ciphertext=ciphertext, context=context)
         return self._call(self._crypto.Decrypt, request, timeout).plaintext
 
-    def re_encrypt(self, ciphertext: str, *, context: bytes = b"", key_name: str = "",
+    def re_encrypt(self, ciphertext: str | LegacyCiphertext, *, context: bytes = b"", key_name: str = "",
                    timeout: float | None = None) -> Rewrapped:
-        """Rewraps to the current version of its key (or of `key_name`) without returning the plaintext."""
-        request = pb.ReEncryptRequest(ciphertext=ciphertext, context=context, key_name=key_name)
+        """Rewraps to the current version of its key (or of `key_name`) without returning the plaintext.
+        A LegacyCiphertext is rewrapped into `key_name`, which it requires."""
+        request = _convert.re_encrypt_request(ciphertext, context, key_name)
         return _convert.rewrapped(self._call(self._crypto.ReEncrypt, request, timeout))
 
     def encrypt_batch(self, key_name: str, items: Iterable[EncryptItem | bytes], *,
                       timeout: float | None = None) -> list[ItemResult[str]]:
         request = _convert.encrypt_batch_request(key_name, items)
-        return _convert.encrypt_results(self._call(self._crypto.EncryptBatch, request, timeout))
+        response = self._call(self._crypto.EncryptBatch, request, timeout)
+        return [_convert.encrypt_result(r) for r in response.results]
 
     def decrypt_batch(self, items: Iterable[CiphertextItem | str], *,
                       timeout: float | None = None) -> list[ItemResult[bytes]]:
         request = _convert.decrypt_batch_request(items)
-        return _convert.decrypt_results(self._call(self._crypto.DecryptBatch, request, timeout))
+        response = self._call(self._crypto.DecryptBatch, request, timeout)
+        return [_convert.decrypt_result(r) for r in response.results]
 
-    def re_encrypt_batch(self, items: Iterable[CiphertextItem | str], *, key_name: str = "",
+    def re_encrypt_batch(self, items: Iterable[CiphertextItem | LegacyCiphertext | str], *, key_name: str = "",
                          timeout: float | None = None) -> list[ItemResult[Rewrapped]]:
+        """Rewraps each item to the current version of its key (or of `key_name`, which legacy items require)."""
         request = _convert.re_encrypt_batch_request(items, key_name)
         response = self._call(self._crypto.ReEncryptBatch, request, timeout)
         return [_convert.rewrap_result(r) for r in response.results]
 
-    def re_encrypt_stream(self, items: Iterable[CiphertextItem | str], *,
+    # Item streams (proto/README.md, "Streams"): `items` is read only as the server keeps up, so memory
+    # stays bounded; one result per item, in order, a failed item as a result with its error. Leaving
+    # the loop early cancels the call. They have no deadline unless given a `timeout`: a migration may
+    # take hours. A stream that breaks (server gone, deadline) raises a CipherdError whose
+    # `last_reference` is the last item answered: call again with the same items and
+    # resume_after=that reference to go on after it.
+
+    def encrypt_stream(self, key_name: str, items: Iterable[EncryptItem | bytes], *, resume_after: str | None = None,
+                       timeout: float | None = None) -> Generator[ItemResult[str], None, None]:
+        """Encrypts each item with `key_name` (or the item's own key_name) at its current version."""
+        feed = ItemFeed(items, lambda i: _convert.encrypt_stream_request(i, key_name), resume_after)
+        return self._stream(self._crypto.EncryptStream, feed, _convert.encrypt_result, timeout)
+
+    def decrypt_stream(self, items: Iterable[CiphertextItem | str], *, resume_after: str | None = None,
+                       timeout: float | None = None) -> Generator[ItemResult[bytes], None, None]:
+        feed = ItemFeed(items, _convert.decrypt_stream_request, resume_after)
+        return self._stream(self._crypto.DecryptStream, feed, _convert.decrypt_result, timeout)
+
+    def re_encrypt_stream(self, items: Iterable[CiphertextItem | LegacyCiphertext | str], *, key_name: str = "",
+                          resume_after: str | None = None,
                           timeout: float | None = None) -> Generator[ItemResult[Rewrapped], None, None]:
-        """Rewraps items as they come, one result per item in order; `items` is read as the server
-        keeps up. Leaving the loop early cancels the call. Unlike unary calls it has no deadline
-        unless given a `timeout`: a migration may take hours."""
-        call = self._crypto.ReEncryptStream((_convert.stream_request(i) for i in items),
-                                            timeout=timeout, metadata=self._metadata)
+        """Rewraps each item to the current version of the item's key_name, else `key_name`, else its own
+        key; legacy items need one of the first two."""
+        feed = ItemFeed(items, lambda i: _convert.re_encrypt_stream_request(i, key_name), resume_after)
+        return self._stream(self._crypto.ReEncryptStream, feed, _convert.rewrap_result, timeout)
+
+    def _stream(self, method: Callable[..., Any], feed: ItemFeed[Any, Any], read: Callable[[Any], ItemResult[T]],
+                timeout: float | None) -> Generator[ItemResult[T], None, None]:
+        call = method(iter(feed), timeout=timeout, metadata=self._metadata)
         try:
             for response in call:
-                yield _convert.rewrap_result(response.result)
+                result = read(response.result)
+                feed.answered(result.reference)
+                yield result
         except grpc.RpcError as e:
-            raise from_rpc_error(e) from None
+            raise feed.broken(e) from None
         finally:
-            call.cancel()  # type: ignore[no-untyped-call]  # grpc-stubs leaves it unannotated
+            call.cancel()
+        feed.finished()
 
     def inspect(self, ciphertext: str, *, timeout: float | None = None) -> Inspection:
         """The server's view of a header (with the key's current version); cipherd.parse_ciphertext needs no call."""
@@ -160,12 +193,14 @@ class Client:
                    allow_unauthenticated: bool = False, policy: KeyPolicy | None = None,
                    timeout: float | None = None) -> Key:
         request = admin.CreateKeyRequest(key_name=key_name, mode=_convert.mode_to_proto(mode),
-                                         key_size_bits=key_size_bits,
-                                         allow_unauthenticated=allow_unauthenticated, policy=policy)
-        return self._call(self._admin.CreateKey, request, timeout).key
+                                         key_size_bits=key_size_bits, allow_unauthenticated=allow_unauthenticated,
+                                         policy=_admin_convert.policy_to_proto(policy))
+        return _admin_convert.key_from_proto(self._call(self._admin.CreateKey, request, timeout).key)
 
     def get_key(self, key_name: str, *, timeout: float | None = None) -> Key:
-        return self._call(self._admin.GetKey, admin.GetKeyRequest(key_name=key_name), timeout).key
+        """The key's versions (each with its usage, as last merged across replicas) and policy."""
+        response = self._call(self._admin.GetKey, admin.GetKeyRequest(key_name=key_name), timeout)
+        return _admin_convert.key_from_proto(response.key)
 
     def list_keys(self, *, page_size: int = 0, timeout: float | None = None) -> Iterator[Key]:
         """Every key in name order, fetching a page at a time as the iteration needs it."""
@@ -173,7 +208,7 @@ class Client:
         while True:
             page = self._call(self._admin.ListKeys, admin.ListKeysRequest(page_size=page_size, page_token=token),
                               timeout)
-            yield from page.keys
+            yield from map(_admin_convert.key_from_proto, page.keys)
             token = page.next_page_token
             if not token:
                 return
@@ -182,14 +217,28 @@ class Client:
                    allow_unauthenticated: bool = False, timeout: float | None = None) -> Key:
         request = admin.RotateKeyRequest(key_name=key_name, mode=_convert.mode_to_proto(mode),
                                          key_size_bits=key_size_bits, allow_unauthenticated=allow_unauthenticated)
-        return self._call(self._admin.RotateKey, request, timeout).key
+        return _admin_convert.key_from_proto(self._call(self._admin.RotateKey, request, timeout).key)
 
     def update_key_policy(self, key_name: str, policy: KeyPolicy, *, timeout: float | None = None) -> Key:
-        request = admin.UpdateKeyPolicyRequest(key_name=key_name, policy=policy)
-        return self._call(self._admin.UpdateKeyPolicy, request, timeout).key
+        """Replaces the key's whole policy with `policy`."""
+        request = admin.UpdateKeyPolicyRequest(key_name=key_name, policy=_admin_convert.policy_to_proto(policy))
+        return _admin_convert.key_from_proto(self._call(self._admin.UpdateKeyPolicy, request, timeout).key)
 
-    def import_key(self, key_name: str, key_material: bytes, *, mode: Mode | str | None = None,
-                   allow_unauthenticated: bool = False, timeout: float | None = None) -> Key:
-        request = admin.ImportKeyRequest(key_name=key_name, key_material=key_material,
-                                         mode=_convert.mode_to_proto(mode), allow_unauthenticated=allow_unauthenticated)
-        return self._call(self._admin.ImportKey, request, timeout).key
+    def import_key(self, key_name: str, key_material: bytes = b"", *, mode: Mode | str | None = None,
+                   allow_unauthenticated: bool = False, legacy_cipher: LegacyCipher | str | None = None,
+                   legacy_iv: LegacyIv | str | None = None, legacy_fixed_iv: bytes = b"",
+                   passphrase: bytes | str = b"", timeout: float | None = None) -> Key:
+        """Adds `key_material` as a new version of `key_name` (created if missing). With `legacy_cipher` it is
+        a decrypt-only legacy key (proto/README.md, "Legacy ciphertexts") whose data re_encrypt rewraps
+        into a cipherd key; for LegacyCipher.MYSQL_AES_ECB, `passphrase` (AES_ENCRYPT's key string; a str
+        as UTF-8) may stand instead of key_material."""
+        request = _admin_convert.import_key_request(key_name, key_material, mode, allow_unauthenticated,
+                                                    legacy_cipher, legacy_iv, legacy_fixed_iv, passphrase)
+        return _admin_convert.key_from_proto(self._call(self._admin.ImportKey, request, timeout).key)
+
+    def get_key_census(self, key_name: str, *, quiet_period: timedelta | None = None,
+                       timeout: float | None = None) -> KeyCensus:
+        """Which versions still see traffic: those used within `quiet_period` (None: the server's 7 days),
+        and the highest min_decryption_version that refuses none of them."""
+        request = _admin_convert.census_request(key_name, quiet_period)
+        return _admin_convert.census_from_proto(self._call(self._admin.GetKeyCensus, request, timeout))

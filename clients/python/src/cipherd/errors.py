@@ -13,9 +13,13 @@ DECRYPTION_FAILED_MESSAGE = "decryption failed"
 
 
 class CipherdError(Exception):
-    """Base of every error the client raises; `code` is the gRPC status, `details` the server's message."""
+    """Base of every error the client raises; `code` is the gRPC status, `details` the server's message.
+
+    When it ended an item stream, `last_reference` is the reference of the last item answered (or the
+    call's resume_after if none was): pass it as resume_after to a new call with the same items."""
 
     code: grpc.StatusCode = grpc.StatusCode.UNKNOWN
+    last_reference: str | None = None
 
     def __init_subclass__(cls, code: grpc.StatusCode | None = None, **kwargs: object) -> None:
         super().__init_subclass__(**kwargs)

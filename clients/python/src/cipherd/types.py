@@ -7,6 +7,7 @@ from typing import Generic, Protocol, TypeAlias, TypeVar
 
 from cipherd.envelope import Mode
 from cipherd.errors import CipherdError
+from cipherd.legacy import LegacyCiphertext
 
 T = TypeVar("T")
 
@@ -30,20 +31,26 @@ FileDestination: TypeAlias = WritableFile | str | os.PathLike[str]
 
 @dataclass(frozen=True)
 class EncryptItem:
-    """One plaintext of encrypt_batch; `reference` is echoed in its result."""
+    """One plaintext of encrypt_batch or encrypt_stream; `reference` is echoed in its result.
+
+    `key_name` (streams only) encrypts this item with another key than the call's."""
 
     plaintext: bytes = field(repr=False)
     context: bytes = b""
     reference: str = ""
+    key_name: str = ""
 
 
 @dataclass(frozen=True)
 class CiphertextItem:
-    """One ciphertext of decrypt_batch, re_encrypt_batch or re_encrypt_stream.
+    """One ciphertext of decrypt_batch, decrypt_stream, re_encrypt_batch or re_encrypt_stream;
+    `reference` is echoed in its result.
 
-    `key_name` (streams only) rewraps into another key; empty keeps the ciphertext's own."""
+    The rewraps also take a LegacyCiphertext, data encrypted before cipherd, which they rewrap into the
+    call's key_name. `key_name` (re_encrypt_stream only) rewraps this item into another key than the
+    call's; empty keeps the ciphertext's own."""
 
-    ciphertext: str = field(repr=False)
+    ciphertext: str | LegacyCiphertext = field(repr=False)
     context: bytes = b""
     reference: str = ""
     key_name: str = ""

@@ -1,0 +1,100 @@
+"""KeyAdminService requests built from the client's arguments and key metadata read from responses:
+shared by the sync and asyncio clients."""
+from __future__ import annotations
+
+from datetime import datetime, timedelta, timezone
+
+from google.protobuf import duration_pb2, timestamp_pb2
+
+from cipherd._convert import mode_from_proto, mode_to_proto
+from cipherd.envelope import Mode
+from cipherd.keys import Key, KeyCensus, KeyPolicy, KeyVersion, KeyVersionUsage, VersionCensus
+from cipherd.legacy import LegacyCipher, LegacyIv
+from cipherd.v1 import key_admin_service_pb2 as admin
+from cipherd.v1 import keys_pb2
+
+
+def policy_to_proto(policy: KeyPolicy | None) -> keys_pb2.KeyPolicy | None:
+    if policy is None:
+        return None
+    return keys_pb2.KeyPolicy(
+        min_decryption_version=policy.min_decryption_version, min_encryption_version=policy.min_encryption_version,
+        allow_ecb_encryption=policy.allow_ecb_encryption, auto_rotate_period=_duration(policy.auto_rotate_period),
+        max_encryptions_per_version=policy.max_encryptions_per_version)
+
+
+def _duration(period: timedelta | None) -> duration_pb2.Duration | None:
+    if period is None:
+        return None
+    duration = duration_pb2.Duration()
+    duration.FromTimedelta(period)
+    return duration
+
+
+def _time(timestamp: timestamp_pb2.Timestamp) -> datetime:
+    return timestamp.ToDatetime(tzinfo=timezone.utc)
+
+
+def key_from_proto(key: keys_pb2.Key) -> Key:
+    p = key.policy
+    policy = KeyPolicy(p.min_decryption_version, p.min_encryption_version, p.allow_ecb_encryption,
+                       p.auto_rotate_period.ToTimedelta() if p.HasField("auto_rotate_period") else None,
+                       p.max_encryptions_per_version)
+    return Key(key.key_name, key.current_version, tuple(_version(v) for v in key.versions), policy)
+
+
+def _version(v: keys_pb2.KeyVersion) -> KeyVersion:
+    mode = None if v.mode == keys_pb2.MODE_UNSPECIFIED else mode_from_proto(v.mode)
+    return KeyVersion(v.version, mode, v.key_size_bits, _time(v.create_time) if v.HasField("create_time") else None,
+                      v.imported, legacy_cipher_from_proto(v.legacy_cipher), _legacy_iv_from_proto(v.legacy_iv),
+                      _usage(v.usage))
+
+
+def _usage(u: keys_pb2.KeyVersionUsage) -> KeyVersionUsage:
+    return KeyVersionUsage(u.encryptions, u.decryptions, u.rewraps,
+                           _time(u.last_used_time) if u.HasField("last_used_time") else None)
+
+
+def census_from_proto(response: admin.GetKeyCensusResponse) -> KeyCensus:
+    return KeyCensus(key_from_proto(response.key),
+                     tuple(VersionCensus(v.version, _usage(v.usage), v.in_use) for v in response.versions),
+                     response.safe_min_decryption_version)
+
+
+def census_request(key_name: str, quiet_period: timedelta | None) -> admin.GetKeyCensusRequest:
+    return admin.GetKeyCensusRequest(key_name=key_name, quiet_period=_duration(quiet_period))
+
+
+def legacy_cipher_to_proto(cipher: LegacyCipher | str | None) -> keys_pb2.LegacyCipher.ValueType:
+    if cipher is None:
+        return keys_pb2.LEGACY_CIPHER_UNSPECIFIED
+    return keys_pb2.LegacyCipher.Value("LEGACY_CIPHER_" + LegacyCipher(cipher).value.upper())
+
+
+def legacy_cipher_from_proto(cipher: keys_pb2.LegacyCipher.ValueType) -> LegacyCipher | None:
+    if cipher == keys_pb2.LEGACY_CIPHER_UNSPECIFIED:
+        return None
+    return LegacyCipher(keys_pb2.LegacyCipher.Name(cipher).removeprefix("LEGACY_CIPHER_").lower())
+
+
+def _legacy_iv_to_proto(iv: LegacyIv | str | None) -> keys_pb2.LegacyIv.ValueType:
+    if iv is None:
+        return keys_pb2.LEGACY_IV_UNSPECIFIED
+    return keys_pb2.LegacyIv.Value("LEGACY_IV_" + LegacyIv(iv).value.upper())
+
+
+def _legacy_iv_from_proto(iv: keys_pb2.LegacyIv.ValueType) -> LegacyIv | None:
+    if iv == keys_pb2.LEGACY_IV_UNSPECIFIED:
+        return None
+    return LegacyIv(keys_pb2.LegacyIv.Name(iv).removeprefix("LEGACY_IV_").lower())
+
+
+def import_key_request(key_name: str, key_material: bytes, mode: Mode | str | None, allow_unauthenticated: bool,
+                       legacy_cipher: LegacyCipher | str | None, legacy_iv: LegacyIv | str | None,
+                       legacy_fixed_iv: bytes, passphrase: bytes | str) -> admin.ImportKeyRequest:
+    # A str passphrase is taken as UTF-8, the bytes MySQL saw on a utf8mb4 connection.
+    secret = passphrase.encode("utf-8") if isinstance(passphrase, str) else passphrase
+    return admin.ImportKeyRequest(
+        key_name=key_name, key_material=key_material, mode=mode_to_proto(mode),
+        allow_unauthenticated=allow_unauthenticated, legacy_cipher=legacy_cipher_to_proto(legacy_cipher),
+        legacy_iv=_legacy_iv_to_proto(legacy_iv), legacy_fixed_iv=legacy_fixed_iv, passphrase=secret)

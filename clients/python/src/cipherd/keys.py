@@ -1,0 +1,88 @@
+"""Key metadata as the admin calls return it (never key bytes): versions with their usage, the policy,
+and the version census that says how far min_decryption_version can be raised."""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import datetime, timedelta
+
+from cipherd.envelope import Mode
+from cipherd.legacy import LegacyCipher, LegacyIv
+
+
+@dataclass(frozen=True)
+class KeyPolicy:
+    """What a key allows, and when it rotates by itself (proto/README.md, "Usage limits and automatic rotation").
+
+    `auto_rotate_period` (whole seconds, at least 60; None never rotates by age) and
+    `max_encryptions_per_version` (0 is the mode's safe default: 2**30 for gcm and chacha, none for xgcm
+    and siv) rotate the key once its current version is that old or has encrypted that many messages."""
+
+    min_decryption_version: int = 0
+    min_encryption_version: int = 0
+    allow_ecb_encryption: bool = False
+    auto_rotate_period: timedelta | None = None
+    max_encryptions_per_version: int = 0
+
+
+@dataclass(frozen=True)
+class KeyVersionUsage:
+    """One version's use, merged across replicas every few seconds (so it lags by about one merge
+    interval): encryptions (rewraps into it too), decryptions (rewraps out of it too), rewraps, and the
+    last encryption or decryption (None if never used)."""
+
+    encryptions: int = 0
+    decryptions: int = 0
+    rewraps: int = 0
+    last_used_time: datetime | None = None
+
+
+@dataclass(frozen=True)
+class KeyVersion:
+    """One version of a key. `mode` is None for a legacy version, which has `legacy_cipher` and
+    `legacy_iv` instead (legacy_iv None when the cipher takes no IV)."""
+
+    version: int
+    mode: Mode | None
+    key_size_bits: int
+    create_time: datetime | None
+    imported: bool = False
+    legacy_cipher: LegacyCipher | None = None
+    legacy_iv: LegacyIv | None = None
+    usage: KeyVersionUsage = field(default_factory=KeyVersionUsage)
+
+
+@dataclass(frozen=True)
+class Key:
+    """A named key: its versions, oldest first, and its policy."""
+
+    key_name: str
+    current_version: int
+    versions: tuple[KeyVersion, ...]
+    policy: KeyPolicy
+
+    def version(self, number: int) -> KeyVersion:
+        """The version numbered `number`; KeyError if the key has none."""
+        for v in self.versions:
+            if v.version == number:
+                return v
+        raise KeyError(number)
+
+
+@dataclass(frozen=True)
+class VersionCensus:
+    """One version's traffic: its usage, and whether it was used within the census's quiet period."""
+
+    version: int
+    usage: KeyVersionUsage
+    in_use: bool
+
+
+@dataclass(frozen=True)
+class KeyCensus:
+    """Which versions of a key still see traffic (proto/README.md, "Version census"): `versions` from
+    min_decryption_version up, oldest first, and `safe_min_decryption_version`, the highest minimum that
+    refuses no version used within the quiet period."""
+
+    key: Key
+    versions: tuple[VersionCensus, ...]
+    safe_min_decryption_version: int
