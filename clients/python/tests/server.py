@@ -52,12 +52,15 @@ class RunningServer:
 
 
 def start_server(workdir: Path, args: list[str], channel: Callable[[str], grpc.Channel]) -> RunningServer:
-    """Starts cipherd with `args` after the common ones; `channel(target)` opens a channel for the health probe."""
+    """Starts cipherd with `args` after the common ones; `channel(target)` opens a channel for the health probe.
+
+    A server started again on the same `workdir` (once the first has stopped) opens the same key store."""
     jar, java = jar_and_java()
     workdir.mkdir(parents=True, exist_ok=True)
     password = workdir / "keystore-password"
-    password.write_text(secrets.token_urlsafe(24))
-    password.chmod(0o600)
+    if not password.exists():
+        password.write_text(secrets.token_urlsafe(24))
+        password.chmod(0o600)
     command = [java, *os.environ.get("CIPHERD_JAVA_OPTS", "").split(), "-jar", str(jar), "--host", "127.0.0.1",
                "--port", "0", "--http-port", "0", "--data-dir", str(workdir / "data"),
                "--keystore-password-file", str(password), "--shutdown-grace", "PT1S", *args]
