@@ -41,8 +41,8 @@ test: prefetch-tools lint-proto test-java test-vault fuzz-smoke loadtest-check l
 prefetch-tools:
 	@.ci/prefetch-tools
 
-test-java: jdk ## Java unit, vector and gRPC tests
-	$(MVN) verify -Dextra.testvectors.dir="$$(../.ci/fetch-testvectors)"
+test-java: jdk ## Java unit, vector and gRPC tests (openssl from .ci/install-openssl makes the legacy ciphertexts)
+	openssl="$$(.ci/install-openssl)"; $(MVN) verify -Dextra.testvectors.dir="$$(../.ci/fetch-testvectors)" -Dopenssl.bin="$$openssl"
 
 FUZZ_TESTS := EnvelopeFuzzTest CryptoRequestFuzzTest
 FUZZ_SMOKE ?= 15s
@@ -130,7 +130,7 @@ test-crosslang: build ## encrypt in each client language (Go, Python, TypeScript
 	clients/typescript/scripts/install
 	cd clients/typescript && node_modules/.bin/tsc -p tsconfig.json
 	cd clients/crosslang && $(CLIENT_TEST_ENV) PYTHONPATH=../python/src:../python/tests \
-	  "$$(../python/scripts/venv)/bin/python" -m pytest -p no:cacheprovider -q test_crosslang.py
+	  "$$(../python/scripts/venv)/bin/python" -m pytest -p no:cacheprovider -q test_crosslang.py test_legacy_import.py
 
 # --- deploy/ and helm/: the Dockerfile, the Helm chart, the dashboard, the alert rules, the Vault scripts ---
 test-deploy: build ## hadolint of the Dockerfile; chart rendered, strictly decoded, linted and checked per values file; dashboard and rules against a real scrape; promtool; Vault setup scripts against a real Vault

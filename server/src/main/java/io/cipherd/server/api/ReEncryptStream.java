@@ -93,7 +93,8 @@ final class ReEncryptStream implements StreamObserver<ReEncryptStreamRequest> {
   private Executor offloadFor(ReEncryptStreamRequest request) {
     synchronized (lock) {
       if (sequential == null) {
-        if (engine.canReEncryptFromMemory(request.getCiphertext(), request.getKeyName())) {
+        if (BatchItems.canReEncryptFromMemory(engine, request.hasLegacy() ? request.getLegacy() : null,
+            request.getCiphertext(), request.getKeyName())) {
           return null;
         }
         sequential = MoreExecutors.newSequentialExecutor(blocking);
@@ -124,8 +125,8 @@ final class ReEncryptStream implements StreamObserver<ReEncryptStreamRequest> {
     synchronized (leaseLock) {
       // After the lease is closed (the stream ended meanwhile), an item borrows per operation.
       CryptoEngine current = leaseClosed ? engine : leased.engine();
-      result = BatchItems.reEncrypt(current,
-          request.getReference(), request.getCiphertext(), request.getContext(), request.getKeyName());
+      result = BatchItems.reEncrypt(current, request.getReference(), request.getCiphertext(),
+          request.hasLegacy() ? request.getLegacy() : null, request.getContext(), request.getKeyName());
     }
     ReEncryptStreamResponse response = ReEncryptStreamResponse.newBuilder().setResult(result).build();
     try {
