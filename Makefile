@@ -130,7 +130,7 @@ test-crosslang: build ## encrypt in each client language (Go, Python, TypeScript
 	clients/typescript/scripts/install
 	cd clients/typescript && node_modules/.bin/tsc -p tsconfig.json
 	cd clients/crosslang && $(CLIENT_TEST_ENV) PYTHONPATH=../python/src:../python/tests \
-	  "$$(../python/scripts/venv)/bin/python" -m pytest -p no:cacheprovider -q test_crosslang.py test_legacy_import.py
+	  "$$(../python/scripts/venv)/bin/python" -m pytest -p no:cacheprovider -q .
 
 # --- deploy/ and helm/: the Dockerfile, the Helm chart, the dashboard, the alert rules, the Vault scripts ---
 test-deploy: build ## hadolint of the Dockerfile; chart rendered, strictly decoded, linted and checked per values file; dashboard and rules against a real scrape; promtool; Vault setup scripts against a real Vault

@@ -29,6 +29,7 @@ type Result struct {
 	Reference        string
 	Ciphertext       string // EncryptBatch, ReEncryptBatch, ReEncryptStream
 	Plaintext        []byte // DecryptBatch
+	Index            []byte // ComputeIndexBatch
 	KeyVersion       int32
 	SourceKeyVersion int32 // ReEncryptBatch, ReEncryptStream
 	Err              error

@@ -36,34 +36,58 @@ func (e *CiphertextError) Is(target error) bool {
 	return target == ErrMalformedCiphertext || target == ErrInvalidArgument
 }
 
-// modeRule is a mode's header name and the payload lengths it can produce.
-type modeRule struct {
-	name        string
-	minLen, div int // len >= minLen and (len - offset) % div == 0
-	offset      int
+// modeNames are the lowercase names of every Mode without "MODE_": a header's mode, or for hmac
+// the mode of an index key, which never appears in a header.
+var modeNames = map[cipherdpb.Mode]string{
+	cipherdpb.Mode_MODE_GCM:    "gcm",
+	cipherdpb.Mode_MODE_CHACHA: "chacha",
+	cipherdpb.Mode_MODE_CBC:    "cbc",
+	cipherdpb.Mode_MODE_CTR:    "ctr",
+	cipherdpb.Mode_MODE_CFB:    "cfb",
+	cipherdpb.Mode_MODE_OFB:    "ofb",
+	cipherdpb.Mode_MODE_ECB:    "ecb",
+	cipherdpb.Mode_MODE_XGCM:   "xgcm",
+	cipherdpb.Mode_MODE_SIV:    "siv",
+	cipherdpb.Mode_MODE_HMAC:   "hmac",
 }
 
-var modeRules = map[cipherdpb.Mode]modeRule{
-	cipherdpb.Mode_MODE_GCM:    {"gcm", 28, 1, 0},
-	cipherdpb.Mode_MODE_CHACHA: {"chacha", 28, 1, 0},
-	cipherdpb.Mode_MODE_CBC:    {"cbc", 32, 16, 16},
-	cipherdpb.Mode_MODE_CTR:    {"ctr", 16, 1, 0},
-	cipherdpb.Mode_MODE_CFB:    {"cfb", 16, 1, 0},
-	cipherdpb.Mode_MODE_OFB:    {"ofb", 16, 1, 0},
-	cipherdpb.Mode_MODE_ECB:    {"ecb", 16, 16, 0},
+// payloadRule is the payload lengths a header mode can produce: len >= minLen and
+// (len - offset) % div == 0. Only modes that make ciphertexts have one.
+type payloadRule struct {
+	minLen, div, offset int
 }
 
-// ModeName is a mode's name in a header ("gcm"), or "" for MODE_UNSPECIFIED.
-func ModeName(m cipherdpb.Mode) string { return modeRules[m].name }
+var payloadRules = map[cipherdpb.Mode]payloadRule{
+	cipherdpb.Mode_MODE_GCM:    {28, 1, 0},
+	cipherdpb.Mode_MODE_CHACHA: {28, 1, 0},
+	cipherdpb.Mode_MODE_CBC:    {32, 16, 16},
+	cipherdpb.Mode_MODE_CTR:    {16, 1, 0},
+	cipherdpb.Mode_MODE_CFB:    {16, 1, 0},
+	cipherdpb.Mode_MODE_OFB:    {16, 1, 0},
+	cipherdpb.Mode_MODE_ECB:    {16, 16, 0},
+	cipherdpb.Mode_MODE_XGCM:   {40, 1, 0},
+	cipherdpb.Mode_MODE_SIV:    {16, 1, 0},
+}
 
-// ParseMode is the Mode of a header name ("gcm"), or false.
+// ModeName is a mode's lowercase name ("gcm", "xgcm", "siv", "hmac"), or "" for MODE_UNSPECIFIED.
+func ModeName(m cipherdpb.Mode) string { return modeNames[m] }
+
+// ParseMode is the Mode of a lowercase name ("gcm", "hmac"), or false. Every mode but hmac is
+// also a header mode.
 func ParseMode(name string) (cipherdpb.Mode, bool) {
-	for m, r := range modeRules {
-		if r.name == name {
+	for m, n := range modeNames {
+		if n == name {
 			return m, true
 		}
 	}
 	return cipherdpb.Mode_MODE_UNSPECIFIED, false
+}
+
+// IsHeaderMode reports whether m can name a ciphertext's mode: every mode but MODE_UNSPECIFIED
+// and MODE_HMAC, whose index keys make blind indexes, not ciphertexts.
+func IsHeaderMode(m cipherdpb.Mode) bool {
+	_, ok := payloadRules[m]
+	return ok
 }
 
 func malformed(reason, detail string) error { return &CiphertextError{Reason: reason, Detail: detail} }
@@ -94,8 +118,8 @@ func ParseCiphertext(text string) (Ciphertext, error) {
 		return Ciphertext{}, malformed("version_invalid", "version in header must be v1 to v999999999, without leading zeros")
 	}
 	mode, ok := ParseMode(modeText)
-	if !ok {
-		return Ciphertext{}, malformed("mode_unknown", "mode in header must be one of gcm, chacha, cbc, ctr, cfb, ofb, ecb")
+	if !ok || !IsHeaderMode(mode) {
+		return Ciphertext{}, malformed("mode_unknown", "mode in header must be one of gcm, chacha, cbc, ctr, cfb, ofb, ecb, xgcm, siv")
 	}
 	if payload == "" {
 		return Ciphertext{}, malformed("payload_empty", "payload is empty")
@@ -104,8 +128,8 @@ func ParseCiphertext(text string) (Ciphertext, error) {
 	if err != nil {
 		return Ciphertext{}, err
 	}
-	if r := modeRules[mode]; len(raw) < r.minLen || (len(raw)-r.offset)%r.div != 0 {
-		return Ciphertext{}, malformed("payload_length_invalid", fmt.Sprintf("payload length %d is impossible for %s", len(raw), r.name))
+	if r := payloadRules[mode]; len(raw) < r.minLen || (len(raw)-r.offset)%r.div != 0 {
+		return Ciphertext{}, malformed("payload_length_invalid", fmt.Sprintf("payload length %d is impossible for %s", len(raw), modeText))
 	}
 	return Ciphertext{KeyName: name, KeyVersion: v, Mode: mode, Payload: raw}, nil
 }

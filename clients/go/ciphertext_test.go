@@ -5,9 +5,11 @@ import (
 	"encoding/json"
 	"errors"
 	"os"
+	"strings"
 	"testing"
 
 	cipherd "github.com/cipherd/cipherd/clients/go"
+	"github.com/cipherd/cipherd/clients/go/cipherdpb"
 )
 
 type validEnvelope struct {
@@ -82,5 +84,27 @@ func TestParseCiphertext_invalidEnvelopes(t *testing.T) {
 				t.Errorf("%v does not match ErrInvalidArgument and ErrMalformedCiphertext", err)
 			}
 		})
+	}
+}
+
+func TestModeNames_everyEnumValueRoundTripsAndOnlyHmacIsNotAHeaderMode(t *testing.T) {
+	for value, enumName := range cipherdpb.Mode_name {
+		m := cipherdpb.Mode(value)
+		if m == cipherdpb.Mode_MODE_UNSPECIFIED {
+			if cipherd.ModeName(m) != "" || cipherd.IsHeaderMode(m) {
+				t.Errorf("MODE_UNSPECIFIED has name %q", cipherd.ModeName(m))
+			}
+			continue
+		}
+		name := cipherd.ModeName(m)
+		if want := strings.ToLower(strings.TrimPrefix(enumName, "MODE_")); name != want {
+			t.Errorf("ModeName(%s) = %q, want %q", enumName, name, want)
+		}
+		if back, ok := cipherd.ParseMode(name); !ok || back != m {
+			t.Errorf("ParseMode(%q) = %v, %v", name, back, ok)
+		}
+		if got, want := cipherd.IsHeaderMode(m), m != cipherdpb.Mode_MODE_HMAC; got != want {
+			t.Errorf("IsHeaderMode(%s) = %v, want %v", enumName, got, want)
+		}
 	}
 }

@@ -123,10 +123,31 @@ var keySeq int
 // newKey creates a fresh gcm key named prefix-N and returns its name.
 func newKey(t *testing.T, c *cipherd.Client, prefix string) string {
 	t.Helper()
-	keySeq++
-	name := fmt.Sprintf("%s-%d-%d", prefix, keySeq, time.Now().UnixNano()%100000)
-	if _, err := c.Admin.CreateKey(context.Background(), &cipherdpb.CreateKeyRequest{KeyName: name}); err != nil {
-		t.Fatalf("CreateKey(%s): %v", name, err)
+	return newKeyWithMode(t, c, prefix, cipherdpb.Mode_MODE_UNSPECIFIED)
+}
+
+// newKeyWithMode creates a fresh key in mode named prefix-N and returns its name.
+func newKeyWithMode(t *testing.T, c *cipherd.Client, prefix string, mode cipherdpb.Mode) string {
+	t.Helper()
+	name := freshKeyName(prefix)
+	if _, err := c.Admin.CreateKey(context.Background(), &cipherdpb.CreateKeyRequest{KeyName: name, Mode: mode}); err != nil {
+		t.Fatalf("CreateKey(%s, %s): %v", name, mode, err)
 	}
 	return name
+}
+
+// importKey creates a fresh key in mode from known key material, for checks against an
+// independent implementation, and returns its name.
+func importKey(t *testing.T, c *cipherd.Client, prefix string, mode cipherdpb.Mode, material []byte) string {
+	t.Helper()
+	name := freshKeyName(prefix)
+	if _, err := c.Admin.ImportKey(context.Background(), &cipherdpb.ImportKeyRequest{KeyName: name, Mode: mode, KeyMaterial: material}); err != nil {
+		t.Fatalf("ImportKey(%s, %s): %v", name, mode, err)
+	}
+	return name
+}
+
+func freshKeyName(prefix string) string {
+	keySeq++
+	return fmt.Sprintf("%s-%d-%d", prefix, keySeq, time.Now().UnixNano()%100000)
 }

@@ -34,6 +34,13 @@ func TestTLS_bearerTokensAndAccessPolicy(t *testing.T) {
 	if _, err := limited.Decrypt(ctx, ct); !errors.Is(err, cipherd.ErrPermissionDenied) {
 		t.Errorf("limited Decrypt: %v, want ErrPermissionDenied", err)
 	}
+	// Data keys and indexes are operations of their own ("datakey", "index"), not part of encrypt.
+	if _, err := limited.GenerateDataKey(ctx, "open-a"); !errors.Is(err, cipherd.ErrPermissionDenied) {
+		t.Errorf("limited GenerateDataKey: %v, want ErrPermissionDenied", err)
+	}
+	if _, err := limited.ComputeIndex(ctx, "open-a", []byte("x")); !errors.Is(err, cipherd.ErrPermissionDenied) {
+		t.Errorf("limited ComputeIndex: %v, want ErrPermissionDenied", err)
+	}
 	anonymous := dial(t, tlsSrv.Addr, tlsOpts...)
 	if _, err := anonymous.Encrypt(ctx, "open-a", []byte("x")); !errors.Is(err, cipherd.ErrUnauthenticated) {
 		t.Errorf("no token: %v, want ErrUnauthenticated", err)

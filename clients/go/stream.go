@@ -71,7 +71,8 @@ func ReEncryptStream[T any](ctx context.Context, c *Client, targetKey string, it
 		}
 	}
 	if err := <-sendDone; err != nil {
-		return err
+		// The sender may stop on ctx before the stream reports it: type that error like the stream's.
+		return fromRPC(err)
 	}
 	if _, err := stream.Recv(); !errors.Is(err, io.EOF) {
 		return fmt.Errorf("cipherd: stream did not end after the last item: %w", err)

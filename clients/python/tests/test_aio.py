@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import asyncio
+import io
 from collections.abc import AsyncIterator
 
 import pytest
@@ -87,3 +88,31 @@ async def test_stream_deadline_is_deadline_exceeded(plain_server: RunningServer)
         with pytest.raises(cipherd.DeadlineExceededError):
             async for _ in c.re_encrypt_stream(stalled(), timeout=0.5):
                 pass
+
+
+async def test_indexes_data_keys_and_files(plain_server: RunningServer, key_name: str) -> None:
+    async with cipherd.AsyncClient(plain_server.target) as c:
+        await c.create_key(key_name + "-idx", mode=cipherd.Mode.HMAC)
+        email = cipherd.Normalization(trim=True, casefold=True)
+        index = await c.compute_index(key_name + "-idx", " Bob@Example.com", normalization=email, length_bytes=8)
+        batch = await c.compute_index_batch(key_name + "-idx", ["bob@example.com", b"\xff"], normalization=email,
+                                            length_bytes=8)
+        assert batch[0].unwrap() == index.index and isinstance(batch[1].error, cipherd.InvalidArgumentError)
+
+        await c.create_key(key_name)
+        data_key = await c.generate_data_key(key_name, context=b"k")
+        assert await c.decrypt(data_key.wrapped_key, context=b"k") == data_key.plaintext_key
+
+        plaintext = bytes(range(256)) * 100
+        sealed, opened, moved = io.BytesIO(), io.BytesIO(), io.BytesIO()
+        assert (await c.encrypt_file(key_name, io.BytesIO(plaintext), sealed, context=b"f",
+                                     chunk_size=1000)).plaintext_bytes == len(plaintext)
+        await c.rotate_key(key_name)
+        sealed.seek(0)
+        assert (await c.rewrap_file_key(sealed, moved, context=b"f")).key_version == 2
+        moved.seek(0)
+        assert (await c.decrypt_file(moved, opened, context=b"f")).key_version == 2
+        assert opened.getvalue() == plaintext
+        moved.seek(0)
+        with pytest.raises(cipherd.DecryptionFailedError):
+            await c.decrypt_file(moved, io.BytesIO(), context=b"other")

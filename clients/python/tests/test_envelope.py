@@ -41,3 +41,16 @@ def test_every_reason_has_a_case() -> None:
 def test_format_error_is_an_invalid_argument() -> None:
     with pytest.raises(InvalidArgumentError):
         parse_ciphertext("<demo/v0:gcm>AAAA")
+
+
+def test_new_modes_have_their_payload_minimums() -> None:
+    assert parse_ciphertext("<e/v1:xgcm>" + "A" * 56).mode is Mode.XGCM   # 42 bytes
+    assert parse_ciphertext("<e/v1:siv>" + "A" * 24).mode is Mode.SIV     # 18 bytes
+
+
+def test_hmac_is_a_key_mode_but_never_a_header_mode() -> None:
+    assert Mode("hmac") is Mode.HMAC and not Mode.HMAC.in_headers
+    assert all(m.in_headers for m in Mode if m is not Mode.HMAC)
+    with pytest.raises(InvalidCiphertextError) as raised:
+        parse_ciphertext("<idx/v1:hmac>" + "A" * 44)
+    assert raised.value.reason == "mode_unknown"

@@ -1,14 +1,31 @@
 /** The client: `const c = new CipherdClient("127.0.0.1:50051"); await c.encrypt("demo", bytes)`. */
+import type { Writable } from "node:stream";
 import type { ClientUnaryCall, Metadata, ServiceError, CallOptions as GrpcCallOptions } from "@grpc/grpc-js";
 import { callMetadata, channelCredentials, channelOptions, deadline, DEFAULT_TIMEOUT_MS, onAbort } from "./channel.js";
 import * as convert from "./convert.js";
-import type { Mode } from "./envelope.js";
+import type { KeyMode } from "./envelope.js";
 import { fromServiceError } from "./errors.js";
-import { CryptoServiceClient } from "./gen/cipherd/v1/crypto_service.js";
-import { KeyAdminServiceClient } from "./gen/cipherd/v1/key_admin_service.js";
-import type { Key, KeyPolicy } from "./gen/cipherd/v1/keys.js";
+import { CryptoServiceClient, ReEncryptRequest } from "./gen/cipherd/v1/crypto_service.js";
+import { ImportKeyRequest, KeyAdminServiceClient } from "./gen/cipherd/v1/key_admin_service.js";
+import { type Key, KeyPolicy } from "./gen/cipherd/v1/keys.js";
+import type { ByteSource } from "./file/byte-reader.js";
+import { decryptFile, encryptFile, rewrapFileKey } from "./file/paths.js";
+import type { FileInfo } from "./file/stream-cipher.js";
+import { decryptStream, type EncryptFileOptions, encryptStream, type FileOptions } from "./file/streams.js";
 import { rewrapStream, type StreamItems } from "./stream.js";
-import type { CallOptions, CiphertextItem, ClientOptions, EncryptItem, Inspection, ItemResult, Rewrapped } from "./types.js";
+import type {
+  BlindIndex,
+  CallOptions,
+  CiphertextItem,
+  ClientOptions,
+  DataKey,
+  EncryptItem,
+  IndexItem,
+  IndexOptions,
+  Inspection,
+  ItemResult,
+  Rewrapped,
+} from "./types.js";
 
 type Unary<Req, Res> = (
   request: Req,
@@ -18,7 +35,8 @@ type Unary<Req, Res> = (
 ) => ClientUnaryCall;
 
 export interface KeyOptions extends CallOptions {
-  mode?: Mode;
+  /** The version's mode: gcm by default when creating, the current one when rotating; "hmac" makes an index key. */
+  mode?: KeyMode;
   keySizeBits?: number;
   allowUnauthenticated?: boolean;
 }
@@ -72,7 +90,7 @@ export class CipherdClient {
 
   /** Rewraps to the current version of its key (or of `keyName`) without returning the plaintext. */
   async reEncrypt(ciphertext: string, options: CallOptions & { context?: Uint8Array; keyName?: string } = {}): Promise<Rewrapped> {
-    const request = { ciphertext, context: options.context ?? new Uint8Array(0), keyName: options.keyName ?? "" };
+    const request = ReEncryptRequest.fromPartial({ ciphertext, context: options.context ?? new Uint8Array(0), keyName: options.keyName ?? "" });
     const r = await this.unary(this.crypto.reEncrypt.bind(this.crypto), request, options);
     return { ciphertext: r.ciphertext, keyVersion: r.keyVersion, sourceKeyVersion: r.sourceKeyVersion };
   }
@@ -88,7 +106,7 @@ export class CipherdClient {
   }
 
   async reEncryptBatch(items: Iterable<CiphertextItem | string>, options: CallOptions & { keyName?: string } = {}): Promise<ItemResult<Rewrapped>[]> {
-    const request = { keyName: options.keyName ?? "", items: [...items].map(convert.ciphertextItem) };
+    const request = { keyName: options.keyName ?? "", items: [...items].map((i) => ({ ...convert.ciphertextItem(i), legacy: undefined })) };
     const response = await this.unary(this.crypto.reEncryptBatch.bind(this.crypto), request, options);
     return response.results.map(convert.rewrapResult);
   }
@@ -107,10 +125,89 @@ export class CipherdClient {
     return convert.inspection(await this.unary(this.crypto.inspect.bind(this.crypto), { ciphertext }, options));
   }
 
+  /**
+   * The blind index of `value` (a string is hashed as its UTF-8) under an index key ("hmac" mode), at its
+   * current version or `keyVersion`; with `allVersions`, `versions` holds it under every version still
+   * usable, newest first, for a query that matches rows indexed before a rotation.
+   */
+  async computeIndex(
+    keyName: string,
+    value: Uint8Array | string,
+    options: IndexOptions & CallOptions & { keyVersion?: number; allVersions?: boolean } = {},
+  ): Promise<BlindIndex> {
+    const request = {
+      keyName,
+      value: convert.indexValue(value),
+      ...convert.indexFields(options),
+      keyVersion: options.keyVersion ?? 0,
+      allVersions: options.allVersions ?? false,
+    };
+    return convert.blindIndex(await this.unary(this.crypto.computeIndex.bind(this.crypto), request, options));
+  }
+
+  /** The blind index of each item at the key's current version, one result per item in order. */
+  async computeIndexBatch(
+    keyName: string,
+    items: Iterable<IndexItem | Uint8Array | string>,
+    options: IndexOptions & CallOptions = {},
+  ): Promise<ItemResult<Uint8Array>[]> {
+    const request = { keyName, ...convert.indexFields(options), items: [...items].map(convert.indexItem) };
+    return convert.indexResults(await this.unary(this.crypto.computeIndexBatch.bind(this.crypto), request, options));
+  }
+
+  /**
+   * A fresh data key (256 bits unless `keySizeBits` is 128), in plaintext and wrapped by the key's current
+   * version and bound to `context`; with `omitPlaintext` only the wrapped key comes back.
+   */
+  async generateDataKey(
+    keyName: string,
+    options: CallOptions & { keySizeBits?: 128 | 256; context?: Uint8Array; omitPlaintext?: boolean } = {},
+  ): Promise<DataKey> {
+    const request = {
+      keyName,
+      keySizeBits: options.keySizeBits ?? 0,
+      context: options.context ?? new Uint8Array(0),
+      omitPlaintext: options.omitPlaintext ?? false,
+    };
+    return convert.dataKey(await this.unary(this.crypto.generateDataKey.bind(this.crypto), request, options));
+  }
+
+  // Data-key files (proto/README.md, "Data-key file format"): encrypted locally, chunk by chunk, under a
+  // data key from generateDataKey whose wrapped form is the file's header.
+
+  /** Encrypts `source` (a Readable or any iterable of bytes) into `destination`, which it ends. */
+  encryptStream(keyName: string, source: ByteSource, destination: Writable, options?: EncryptFileOptions): Promise<FileInfo> {
+    return encryptStream(this, keyName, source, destination, options);
+  }
+
+  /**
+   * Decrypts a file from `source` into `destination`, each chunk written once verified. If it rejects,
+   * what was written is not the whole plaintext: decryptFile discards it for you.
+   */
+  decryptStream(source: ByteSource, destination: Writable, options?: FileOptions): Promise<FileInfo> {
+    return decryptStream(this, source, destination, options);
+  }
+
+  /** Encrypts the file at `input` into `output`, replaced only once complete. */
+  encryptFile(keyName: string, input: string, output: string, options?: EncryptFileOptions): Promise<FileInfo> {
+    return encryptFile(this, keyName, input, output, options);
+  }
+
+  /** Decrypts the file at `input` into `output` (mode 0600), which appears only once every chunk verified. */
+  decryptFile(input: string, output: string, options?: FileOptions): Promise<FileInfo> {
+    return decryptFile(this, input, output, options);
+  }
+
+  /** Rewraps a file's data key to the current version (or into `keyName`), rewriting only its header. */
+  rewrapFileKey(path: string, options?: FileOptions & { keyName?: string }): Promise<Rewrapped> {
+    return rewrapFileKey(this, path, options);
+  }
+
   // KeyAdminService
 
-  async createKey(keyName: string, options: KeyOptions & { policy?: KeyPolicy } = {}): Promise<Key> {
-    const request = { ...keyFields(keyName, options), policy: options.policy };
+  /** A new key; a policy's unset fields are their proto defaults. */
+  async createKey(keyName: string, options: KeyOptions & { policy?: Partial<KeyPolicy> } = {}): Promise<Key> {
+    const request = { ...keyFields(keyName, options), policy: options.policy && KeyPolicy.fromPartial(options.policy) };
     return required((await this.unary(this.admin.createKey.bind(this.admin), request, options)).key);
   }
 
@@ -132,12 +229,19 @@ export class CipherdClient {
     return required((await this.unary(this.admin.rotateKey.bind(this.admin), keyFields(keyName, options), options)).key);
   }
 
-  async updateKeyPolicy(keyName: string, policy: KeyPolicy, options?: CallOptions): Promise<Key> {
-    return required((await this.unary(this.admin.updateKeyPolicy.bind(this.admin), { keyName, policy }, options)).key);
+  /** Replaces the key's policy; unset fields are their proto defaults. */
+  async updateKeyPolicy(keyName: string, policy: Partial<KeyPolicy>, options?: CallOptions): Promise<Key> {
+    const request = { keyName, policy: KeyPolicy.fromPartial(policy) };
+    return required((await this.unary(this.admin.updateKeyPolicy.bind(this.admin), request, options)).key);
   }
 
   async importKey(keyName: string, keyMaterial: Uint8Array, options: Omit<KeyOptions, "keySizeBits"> = {}): Promise<Key> {
-    const request = { keyName, keyMaterial, mode: convert.modeToProto(options.mode), allowUnauthenticated: options.allowUnauthenticated ?? false };
+    const request = ImportKeyRequest.fromPartial({
+      keyName,
+      keyMaterial,
+      mode: convert.modeToProto(options.mode),
+      allowUnauthenticated: options.allowUnauthenticated ?? false,
+    });
     return required((await this.unary(this.admin.importKey.bind(this.admin), request, options)).key);
   }
 }

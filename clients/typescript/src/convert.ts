@@ -1,8 +1,11 @@
 /** Requests built from the client's arguments and results read from responses. */
 import { errorFor } from "./errors.js";
-import { MODES, type Mode } from "./envelope.js";
+import { KEY_MODES, MODES, type KeyMode, type Mode } from "./envelope.js";
 import {
+  type ComputeIndexBatchResponse,
+  type ComputeIndexResponse,
   type DecryptBatchResponse,
+  type GenerateDataKeyResponse,
   type EncryptBatchResponse,
   type InspectResponse,
   type ItemError,
@@ -10,13 +13,23 @@ import {
   ReEncryptStreamRequest,
 } from "./gen/cipherd/v1/crypto_service.js";
 import { Mode as ProtoMode } from "./gen/cipherd/v1/keys.js";
-import { type CiphertextItem, type EncryptItem, type Inspection, ItemResult, type Rewrapped } from "./types.js";
+import {
+  type BlindIndex,
+  type CiphertextItem,
+  DataKey,
+  type EncryptItem,
+  type IndexItem,
+  type IndexOptions,
+  type Inspection,
+  ItemResult,
+  type Rewrapped,
+} from "./types.js";
 
 const EMPTY = new Uint8Array(0);
 
-/** MODE_UNSPECIFIED for undefined (the server's default), else the proto enum of a header mode name. */
-export function modeToProto(mode: Mode | undefined): ProtoMode {
-  return mode === undefined ? ProtoMode.MODE_UNSPECIFIED : MODES.indexOf(mode) + ProtoMode.MODE_GCM;
+/** MODE_UNSPECIFIED for undefined (the server's default), else the proto enum of a key mode name. */
+export function modeToProto(mode: KeyMode | undefined): ProtoMode {
+  return mode === undefined ? ProtoMode.MODE_UNSPECIFIED : KEY_MODES.indexOf(mode) + ProtoMode.MODE_GCM;
 }
 
 export function modeFromProto(mode: ProtoMode): Mode {
@@ -70,4 +83,42 @@ export function inspection(r: InspectResponse): Inspection {
     currentVersion: r.currentVersion,
     behindCurrent: r.behindCurrent,
   };
+}
+
+// Lone surrogates would reach the server as U+FFFD, so two different strings would share an index.
+const LONE_SURROGATE = /\p{Surrogate}/u;
+
+/** A value to index as bytes: a string is its UTF-8, which it must have. */
+export function indexValue(value: Uint8Array | string): Uint8Array {
+  if (typeof value !== "string") return value;
+  if (LONE_SURROGATE.test(value)) throw new TypeError("the value to index is not well-formed UTF-16 (a lone surrogate)");
+  return new TextEncoder().encode(value);
+}
+
+/** The request fields of a normalization and a length, shared by computeIndex and computeIndexBatch. */
+export function indexFields(options: IndexOptions) {
+  const n = options.normalization ?? {};
+  return {
+    normalization: { trim: n.trim ?? false, nfkc: n.nfkc ?? false, casefold: n.casefold ?? false },
+    lengthBytes: options.length ?? 0,
+  };
+}
+
+export function indexItem(item: IndexItem | Uint8Array | string): { reference: string; value: Uint8Array } {
+  const i = typeof item === "string" || item instanceof Uint8Array ? { value: item } : item;
+  return { reference: i.reference ?? "", value: indexValue(i.value) };
+}
+
+export function blindIndex(r: ComputeIndexResponse): BlindIndex {
+  return { index: r.index, keyVersion: r.keyVersion, versions: r.versions.map((v) => ({ keyVersion: v.keyVersion, index: v.index })) };
+}
+
+export function indexResults(response: ComputeIndexBatchResponse): ItemResult<Uint8Array>[] {
+  return response.results.map((r) =>
+    r.index !== undefined ? new ItemResult(r.reference, r.index, undefined, r.keyVersion) : failed(r.reference, r.error),
+  );
+}
+
+export function dataKey(r: GenerateDataKeyResponse): DataKey {
+  return new DataKey(r.plaintextKey.length > 0 ? r.plaintextKey : undefined, r.wrappedKey, r.keyVersion);
 }

@@ -5,9 +5,15 @@
  */
 import { InvalidCiphertextError } from "./errors.js";
 
-export const MODES = ["gcm", "chacha", "cbc", "ctr", "cfb", "ofb", "ecb"] as const;
-/** The cipher mode of a key version, by its name in a ciphertext header. */
+/** Header modes in the order of the proto enum from MODE_GCM (convert.ts relies on it). */
+export const MODES = ["gcm", "chacha", "cbc", "ctr", "cfb", "ofb", "ecb", "xgcm", "siv"] as const;
+/** The cipher mode of a key version that encrypts, by its name in a ciphertext header. */
 export type Mode = (typeof MODES)[number];
+
+/** Every mode a key version can have: the header modes, then "hmac" for index keys, which never encrypt. */
+export const KEY_MODES = [...MODES, "hmac"] as const;
+/** The mode of a key version: a header Mode, or "hmac" (an index key, for computeIndex only). */
+export type KeyMode = (typeof KEY_MODES)[number];
 
 const KEY_NAME = /^[a-z0-9][a-z0-9_-]{0,63}$/;
 const VERSION = /^v[1-9][0-9]{0,8}$/;
@@ -19,11 +25,16 @@ function payloadLengthOk(mode: Mode, length: number): boolean {
     case "gcm":
     case "chacha":
       return length >= 28;
+    case "xgcm":
+      return length >= 40;
     case "cbc":
       return length >= 32 && length % 16 === 0;
     case "ecb":
       return length >= 16 && length % 16 === 0;
-    default:
+    case "ctr":
+    case "cfb":
+    case "ofb":
+    case "siv":
       return length >= 16;
   }
 }

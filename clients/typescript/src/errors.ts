@@ -37,6 +37,19 @@ export class InvalidCiphertextError extends InvalidArgumentError {
   }
 }
 
+/** Why a data-key file does not read (proto/README.md, Data-key file format). */
+export type FileDefect = "header_invalid" | "truncated" | "chunk_invalid";
+
+/**
+ * A data-key file broke its format or failed to authenticate; `reason` says which: the header is bad,
+ * the file ends before its last chunk, or a chunk (changed, moved, with bytes after it) does not verify.
+ */
+export class InvalidFileError extends InvalidArgumentError {
+  constructor(readonly reason: FileDefect, details: string) {
+    super(details);
+  }
+}
+
 function statusError(code: status) {
   return class extends CipherdError {
     constructor(details: string) {

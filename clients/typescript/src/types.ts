@@ -33,6 +33,66 @@ export interface Inspection {
   behindCurrent: boolean;
 }
 
+/**
+ * How computeIndex makes a value canonical before hashing it; steps run trim, nfkc, casefold, each only
+ * when set. Give the same steps when storing an index and when querying it.
+ */
+export interface Normalization {
+  /** Removes leading and trailing Unicode White_Space. */
+  trim?: boolean;
+  /** Unicode Normalization Form KC: "ﬁ" and "fi", full-width "Ａ" and "A" become equal. */
+  nfkc?: boolean;
+  /** Full Unicode case folding: "Straße" and "STRASSE" become equal. */
+  casefold?: boolean;
+}
+
+/** What computeIndex and computeIndexBatch hash with: the normalization and the index length. */
+export interface IndexOptions {
+  normalization?: Normalization;
+  /** Index bytes, 8 to 32 (default 32); keep one length per column. */
+  length?: number;
+}
+
+/** A value to index in computeIndexBatch; a string is its UTF-8, `reference` is echoed in its result. */
+export interface IndexItem {
+  value: Uint8Array | string;
+  reference?: string;
+}
+
+/** A value's blind index under one key version. */
+export interface VersionedIndex {
+  keyVersion: number;
+  index: Uint8Array;
+}
+
+/** computeIndex's answer: the index, its version and, with allVersions, the index under every usable version, newest first. */
+export interface BlindIndex extends VersionedIndex {
+  versions: VersionedIndex[];
+}
+
+const INSPECT = Symbol.for("nodejs.util.inspect.custom");
+
+/**
+ * A data key from generateDataKey: `plaintextKey` to encrypt locally (then overwrite with fill(0)),
+ * `wrappedKey` to store, a ciphertext that decrypt unwraps. The plaintext key stays out of JSON and
+ * console output.
+ */
+export class DataKey {
+  constructor(
+    readonly plaintextKey: Uint8Array | undefined,
+    readonly wrappedKey: string,
+    readonly keyVersion: number,
+  ) {}
+
+  toJSON(): object {
+    return { wrappedKey: this.wrappedKey, keyVersion: this.keyVersion };
+  }
+
+  [INSPECT](): string {
+    return `DataKey ${JSON.stringify(this)}`;
+  }
+}
+
 /** TLS to the server: `ca` (PEM) to trust instead of the system roots; `cert` and `key` (PEM) for mutual TLS. */
 export interface TlsOptions {
   ca?: Uint8Array;

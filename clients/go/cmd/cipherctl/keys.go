@@ -24,8 +24,8 @@ type keyFlags struct {
 }
 
 func (k *keyFlags) register(cmd *cobra.Command) {
-	cmd.Flags().StringVar(&k.mode, "mode", "", "gcm, chacha, cbc, ctr, cfb, ofb or ecb (default: gcm, or the current mode when rotating)")
-	cmd.Flags().Int32Var(&k.sizeBits, "size", 0, "key size in bits: 128, 192 or 256 (default 256)")
+	cmd.Flags().StringVar(&k.mode, "mode", "", "gcm, chacha, xgcm, siv, hmac (an index key), cbc, ctr, cfb, ofb or ecb (default: gcm, or the current mode when rotating)")
+	cmd.Flags().Int32Var(&k.sizeBits, "size", 0, "key size in bits: 128, 192 or 256 for AES modes; chacha, xgcm and hmac take 256, siv 512 (default 256, 512 for siv)")
 	cmd.Flags().BoolVar(&k.allowUnauthenticated, "allow-unauthenticated", false, "allow an unauthenticated mode")
 }
 

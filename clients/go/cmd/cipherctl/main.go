@@ -1,5 +1,5 @@
-// Command cipherctl encrypts, decrypts, inspects and rewraps ciphertexts and administers keys of a
-// cipherd server. Plaintexts and key material are read from stdin or a file, never from arguments.
+// Command cipherctl encrypts, decrypts, inspects and rewraps ciphertexts and files, computes blind
+// indexes, makes data keys and administers keys of a cipherd server. Plaintexts and key material are read from stdin or a file, never from arguments.
 package main
 
 import (
@@ -52,6 +52,7 @@ func newRootCommand() *cobra.Command {
 	}
 	conn.register(root)
 	root.AddCommand(newEncryptCommand(conn), newDecryptCommand(conn), newInspectCommand(conn),
-		newKeysCommand(conn), newRewrapCommand(conn))
+		newKeysCommand(conn), newRewrapCommand(conn), newIndexCommand(conn), newDataKeyCommand(conn),
+		newEncryptFileCommand(conn), newDecryptFileCommand(conn), newRewrapFileCommand(conn))
 	return root
 }

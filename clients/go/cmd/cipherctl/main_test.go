@@ -60,6 +60,13 @@ func needServer(t *testing.T) {
 // test unless the exit status is want.
 func cipherctl(t *testing.T, stdin string, want int, args ...string) string {
 	t.Helper()
+	stdout, _ := cipherctlErr(t, stdin, want, args...)
+	return stdout
+}
+
+// cipherctlErr is cipherctl that also returns stderr.
+func cipherctlErr(t *testing.T, stdin string, want int, args ...string) (string, string) {
+	t.Helper()
 	cmd := exec.Command(binary, args...)
 	cmd.Env = append(os.Environ(), "CIPHERD_ADDR="+server.Addr)
 	cmd.Stdin = strings.NewReader(stdin)
@@ -69,7 +76,7 @@ func cipherctl(t *testing.T, stdin string, want int, args ...string) string {
 	if code := cmd.ProcessState.ExitCode(); code != want {
 		t.Fatalf("cipherctl %s: exit %d (%v), want %d\nstdout: %s\nstderr: %s", strings.Join(args, " "), code, err, want, stdout.String(), stderr.String())
 	}
-	return stdout.String()
+	return stdout.String(), stderr.String()
 }
 
 func client(t *testing.T) *cipherd.Client {

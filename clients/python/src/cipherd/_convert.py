@@ -6,7 +6,9 @@ from collections.abc import Iterable
 
 from cipherd.envelope import Mode
 from cipherd.errors import error_for
-from cipherd.types import CiphertextItem, EncryptItem, Inspection, ItemResult, Rewrapped
+from cipherd.types import (
+    BlindIndex, CiphertextItem, DataKey, EncryptItem, IndexItem, Inspection, ItemResult, Normalization, Rewrapped,
+)
 from cipherd.v1 import crypto_service_pb2 as pb
 from cipherd.v1 import keys_pb2
 
@@ -77,3 +79,44 @@ def rewrapped(response: pb.ReEncryptResponse) -> Rewrapped:
 def inspection(response: pb.InspectResponse) -> Inspection:
     return Inspection(response.key_name, response.key_version, mode_from_proto(response.mode),
                       response.current_version, response.behind_current)
+
+
+def _normalization(normalization: Normalization | None) -> pb.Normalization | None:
+    if normalization is None:
+        return None
+    return pb.Normalization(trim=normalization.trim, nfkc=normalization.nfkc, casefold=normalization.casefold)
+
+
+def _value_bytes(value: bytes | str) -> bytes:
+    return value.encode("utf-8") if isinstance(value, str) else value
+
+
+def compute_index_request(key_name: str, value: bytes | str, normalization: Normalization | None, length_bytes: int,
+                          key_version: int, all_versions: bool) -> pb.ComputeIndexRequest:
+    return pb.ComputeIndexRequest(key_name=key_name, value=_value_bytes(value),
+                                  normalization=_normalization(normalization), length_bytes=length_bytes,
+                                  key_version=key_version, all_versions=all_versions)
+
+
+def blind_index(response: pb.ComputeIndexResponse) -> BlindIndex:
+    return BlindIndex(response.index, response.key_version, {v.key_version: v.index for v in response.versions})
+
+
+def compute_index_batch_request(key_name: str, items: Iterable[IndexItem | bytes | str],
+                                normalization: Normalization | None, length_bytes: int,
+                                ) -> pb.ComputeIndexBatchRequest:
+    return pb.ComputeIndexBatchRequest(
+        key_name=key_name, normalization=_normalization(normalization), length_bytes=length_bytes, items=[
+            pb.ComputeIndexBatchItem(reference=i.reference, value=_value_bytes(i.value))
+            if isinstance(i, IndexItem) else pb.ComputeIndexBatchItem(value=_value_bytes(i))
+            for i in items])
+
+
+def index_results(response: pb.ComputeIndexBatchResponse) -> list[ItemResult[bytes]]:
+    return [ItemResult(r.reference, r.index, None, r.key_version) if r.HasField("index")
+            else ItemResult(r.reference, None, error_for(r.error.code, r.error.message))
+            for r in response.results]
+
+
+def data_key(response: pb.GenerateDataKeyResponse, omit_plaintext: bool) -> DataKey:
+    return DataKey(None if omit_plaintext else response.plaintext_key, response.wrapped_key, response.key_version)

@@ -7,9 +7,14 @@ from typing import Any, TypeVar
 import grpc
 
 from cipherd import _channel, _convert
+from cipherd._files import operations
+from cipherd._files.header import DEFAULT_CHUNK_SIZE, check_chunk_size
 from cipherd.envelope import Mode
 from cipherd.errors import from_rpc_error
-from cipherd.types import CiphertextItem, EncryptItem, Inspection, ItemResult, Rewrapped, TlsConfig
+from cipherd.types import (
+    BlindIndex, CiphertextItem, DataKey, EncryptItem, FileDestination, FileResult, FileSource, IndexItem, Inspection,
+    ItemResult, Normalization, Rewrapped, TlsConfig,
+)
 from cipherd.v1 import crypto_service_pb2 as pb
 from cipherd.v1 import crypto_service_pb2_grpc, key_admin_service_pb2_grpc
 from cipherd.v1 import key_admin_service_pb2 as admin
@@ -101,6 +106,53 @@ class Client:
     def inspect(self, ciphertext: str, *, timeout: float | None = None) -> Inspection:
         """The server's view of a header (with the key's current version); cipherd.parse_ciphertext needs no call."""
         return _convert.inspection(self._call(self._crypto.Inspect, pb.InspectRequest(ciphertext=ciphertext), timeout))
+
+    def compute_index(self, key_name: str, value: bytes | str, *, normalization: Normalization | None = None,
+                      length_bytes: int = 0, key_version: int = 0, all_versions: bool = False,
+                      timeout: float | None = None) -> BlindIndex:
+        """The blind index of `value` (a str as UTF-8) under the index key's current version (or
+        `key_version`), `length_bytes` long (8 to 32; 0 is 32); `all_versions` adds every usable version's."""
+        request = _convert.compute_index_request(key_name, value, normalization, length_bytes, key_version,
+                                                 all_versions)
+        return _convert.blind_index(self._call(self._crypto.ComputeIndex, request, timeout))
+
+    def compute_index_batch(self, key_name: str, items: Iterable[IndexItem | bytes | str], *,
+                            normalization: Normalization | None = None, length_bytes: int = 0,
+                            timeout: float | None = None) -> list[ItemResult[bytes]]:
+        request = _convert.compute_index_batch_request(key_name, items, normalization, length_bytes)
+        return _convert.index_results(self._call(self._crypto.ComputeIndexBatch, request, timeout))
+
+    def generate_data_key(self, key_name: str, *, key_size_bits: int = 0, context: bytes = b"",
+                          omit_plaintext: bool = False, timeout: float | None = None) -> DataKey:
+        """A fresh data key (128 or 256 bits; 0 is 256) and the same key wrapped by `key_name`, bound to `context`."""
+        request = pb.GenerateDataKeyRequest(key_name=key_name, key_size_bits=key_size_bits, context=context,
+                                            omit_plaintext=omit_plaintext)
+        return _convert.data_key(self._call(self._crypto.GenerateDataKey, request, timeout), omit_plaintext)
+
+    # Data-key files (proto/README.md, "Data-key file format")
+
+    def encrypt_file(self, key_name: str, source: FileSource, destination: FileDestination, *, context: bytes = b"",
+                     chunk_size: int = DEFAULT_CHUNK_SIZE, timeout: float | None = None) -> FileResult:
+        """Encrypts `source` into `destination` chunk by chunk, under a new data key that `key_name` wraps
+        (bound to `context`). A destination path is replaced only once the whole file is written."""
+        check_chunk_size(chunk_size)
+        data_key = self.generate_data_key(key_name, key_size_bits=256, context=context, timeout=timeout)
+        return operations.encrypt(source, destination, data_key, chunk_size)
+
+    def decrypt_file(self, source: FileSource, destination: FileDestination, *, context: bytes = b"",
+                     timeout: float | None = None) -> FileResult:
+        """Decrypts a file of encrypt_file's, verifying each chunk before writing its plaintext; raises an
+        InvalidFileError subclass for a damaged file. A destination path is replaced only once the last
+        chunk verified; a file object may by then hold a verified prefix, to be thrown away."""
+        return operations.decrypt(source, destination,
+                                  lambda wrapped: self.decrypt(wrapped, context=context, timeout=timeout))
+
+    def rewrap_file_key(self, source: FileSource, destination: FileDestination | None = None, *, context: bytes = b"",
+                        key_name: str = "", timeout: float | None = None) -> Rewrapped:
+        """Rewraps a file's data key to the current version of its key (or of `key_name`), leaving its
+        chunks as they are; without `destination`, the source path is rewritten in place."""
+        return operations.rewrap(source, destination, lambda wrapped: self.re_encrypt(
+            wrapped, context=context, key_name=key_name, timeout=timeout))
 
     # KeyAdminService
 

@@ -18,7 +18,8 @@ _BASE64 = re.compile(r"(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{4}|[A-Za-z0-9+/]{3}
 
 
 class Mode(str, enum.Enum):
-    """The cipher mode of a key version, by its name in a ciphertext header."""
+    """The mode of a key version, by its name in a ciphertext header (the proto enum name without MODE_,
+    lowercase). HMAC names index keys, which make blind indexes and never appear in a header."""
 
     GCM = "gcm"
     CHACHA = "chacha"
@@ -27,15 +28,27 @@ class Mode(str, enum.Enum):
     CFB = "cfb"
     OFB = "ofb"
     ECB = "ecb"
+    XGCM = "xgcm"
+    SIV = "siv"
+    HMAC = "hmac"
+
+    @property
+    def in_headers(self) -> bool:
+        """Whether ciphertexts can name this mode: every mode but HMAC, which never encrypts."""
+        return self is not Mode.HMAC
 
     def payload_length_ok(self, length: int) -> bool:
         """Whether this mode can produce a payload of `length` bytes (proto/README.md, Payload layout)."""
         if self in (Mode.GCM, Mode.CHACHA):
             return length >= 28
+        if self is Mode.XGCM:
+            return length >= 40
         if self is Mode.CBC:
             return length >= 32 and length % 16 == 0
         if self is Mode.ECB:
             return length >= 16 and length % 16 == 0
+        if self is Mode.HMAC:
+            return False
         return length >= 16
 
 
@@ -80,10 +93,9 @@ def parse_ciphertext(text: str) -> Envelope:
         raise _reject("key_name_invalid", "the key name must match [a-z0-9][a-z0-9_-]{0,63}")
     if not _VERSION.fullmatch(version):
         raise _reject("version_invalid", "version in header must be at least 1, without leading zeros")
-    try:
-        mode = Mode(mode_name)
-    except ValueError:
-        raise _reject("mode_unknown", "unknown mode in header") from None
+    mode = next((m for m in Mode if m.value == mode_name and m.in_headers), None)
+    if mode is None:
+        raise _reject("mode_unknown", "unknown mode in header")
     encoded = text[end + 1:]
     if not encoded:
         raise _reject("payload_empty", "nothing follows the header")

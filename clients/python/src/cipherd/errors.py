@@ -48,6 +48,34 @@ class InvalidCiphertextError(InvalidArgumentError):
         self.reason = reason
 
 
+class InvalidFileError(InvalidArgumentError):
+    """A data-key file (proto/README.md, Data-key file format) did not read back; `reason` is one of
+    datakey_files.json's reasons. Plaintext from before the failure must be thrown away."""
+
+    reason = ""
+
+    def __init__(self, details: str) -> None:
+        super().__init__(f"invalid data-key file: {details}")
+
+
+class FileHeaderError(InvalidFileError):
+    """The file's header is cut short, has another magic, a chunk size out of range or a bad wrapped key."""
+
+    reason = "header_invalid"
+
+
+class FileTruncatedError(InvalidFileError):
+    """The file ends before a chunk sealed as the last one: it was cut short."""
+
+    reason = "truncated"
+
+
+class FileChunkError(InvalidFileError):
+    """A chunk failed to authenticate at its position: changed, moved, under another header or followed by bytes."""
+
+    reason = "chunk_invalid"
+
+
 class NotFoundError(CipherdError, code=grpc.StatusCode.NOT_FOUND): ...
 class AlreadyExistsError(CipherdError, code=grpc.StatusCode.ALREADY_EXISTS): ...
 class PermissionDeniedError(CipherdError, code=grpc.StatusCode.PERMISSION_DENIED): ...

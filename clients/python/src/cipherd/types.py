@@ -1,13 +1,31 @@
 """The values the clients take and return, independent of the generated protobuf classes."""
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass, field
-from typing import Generic, TypeVar
+from typing import Generic, Protocol, TypeAlias, TypeVar
 
 from cipherd.envelope import Mode
 from cipherd.errors import CipherdError
 
 T = TypeVar("T")
+
+
+class ReadableFile(Protocol):
+    """A binary file the file helpers read from (open(..., "rb"), io.BytesIO, a socket's makefile("rb")...)."""
+
+    def read(self, size: int, /) -> bytes: ...
+
+
+class WritableFile(Protocol):
+    """A binary file the file helpers write to (open(..., "wb"), io.BytesIO...)."""
+
+    def write(self, data: bytes, /) -> int: ...
+
+
+# What the file helpers take: a path, or a file object used as it is, from its position, and left open.
+FileSource: TypeAlias = ReadableFile | str | os.PathLike[str]
+FileDestination: TypeAlias = WritableFile | str | os.PathLike[str]
 
 
 @dataclass(frozen=True)
@@ -49,6 +67,56 @@ class Inspection:
     mode: Mode
     current_version: int
     behind_current: bool
+
+
+@dataclass(frozen=True)
+class Normalization:
+    """How compute_index makes a value canonical first (proto/README.md, Blind indexes): `trim` Unicode
+    White_Space at both ends, then `nfkc`, then `casefold`. Store and query with the same one, e.g. one
+    constant per column; any step needs the value to be UTF-8 text."""
+
+    trim: bool = False
+    nfkc: bool = False
+    casefold: bool = False
+
+
+@dataclass(frozen=True)
+class IndexItem:
+    """One value of compute_index_batch (str is indexed as its UTF-8 bytes); `reference` is echoed in its result."""
+
+    value: bytes | str = field(repr=False)
+    reference: str = ""
+
+
+@dataclass(frozen=True)
+class BlindIndex:
+    """A value's blind index under `key_version`; with all_versions, `versions` maps every usable version
+    (newest first) to the value's index under it, for `WHERE idx IN (...)` across a rotation."""
+
+    index: bytes = field(repr=False)
+    key_version: int
+    versions: dict[int, bytes] = field(default_factory=dict, repr=False)
+
+
+@dataclass(frozen=True)
+class DataKey:
+    """A data key from generate_data_key: the key bytes (None when omitted) and the same key wrapped by
+    the named key, a ciphertext that decrypt unwraps. Use the plaintext key, then drop it; keep only the
+    wrapped one."""
+
+    plaintext_key: bytes | None = field(repr=False)
+    wrapped_key: str = field(repr=False)
+    key_version: int
+
+
+@dataclass(frozen=True)
+class FileResult:
+    """What encrypt_file or decrypt_file did: the key version that wraps the file's data key, and the
+    plaintext bytes read or written."""
+
+    key_name: str
+    key_version: int
+    plaintext_bytes: int
 
 
 @dataclass(frozen=True)

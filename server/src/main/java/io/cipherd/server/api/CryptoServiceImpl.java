@@ -12,10 +12,14 @@ import io.cipherd.api.v1.DecryptBatchRequest;
 import io.cipherd.api.v1.DecryptBatchResponse;
 import io.cipherd.api.v1.DecryptRequest;
 import io.cipherd.api.v1.DecryptResponse;
+import io.cipherd.api.v1.DecryptStreamRequest;
+import io.cipherd.api.v1.DecryptStreamResponse;
 import io.cipherd.api.v1.EncryptBatchRequest;
 import io.cipherd.api.v1.EncryptBatchResponse;
 import io.cipherd.api.v1.EncryptRequest;
 import io.cipherd.api.v1.EncryptResponse;
+import io.cipherd.api.v1.EncryptStreamRequest;
+import io.cipherd.api.v1.EncryptStreamResponse;
 import io.cipherd.api.v1.GenerateDataKeyRequest;
 import io.cipherd.api.v1.GenerateDataKeyResponse;
 import io.cipherd.api.v1.InspectRequest;
@@ -171,8 +175,20 @@ public final class CryptoServiceImpl extends CryptoServiceGrpc.CryptoServiceImpl
 
   @Override
   public StreamObserver<ReEncryptStreamRequest> reEncryptStream(StreamObserver<ReEncryptStreamResponse> observer) {
-    return new ReEncryptStream(engine, dispatcher.blocking(),
+    return new ItemStream<>(engine, dispatcher.blocking(), StreamItems.REENCRYPT,
         (ServerCallStreamObserver<ReEncryptStreamResponse>) observer);
+  }
+
+  @Override
+  public StreamObserver<EncryptStreamRequest> encryptStream(StreamObserver<EncryptStreamResponse> observer) {
+    return new ItemStream<>(engine, dispatcher.blocking(), StreamItems.ENCRYPT,
+        (ServerCallStreamObserver<EncryptStreamResponse>) observer);
+  }
+
+  @Override
+  public StreamObserver<DecryptStreamRequest> decryptStream(StreamObserver<DecryptStreamResponse> observer) {
+    return new ItemStream<>(engine, dispatcher.blocking(), StreamItems.DECRYPT,
+        (ServerCallStreamObserver<DecryptStreamResponse>) observer);
   }
 
   @Override

@@ -31,6 +31,7 @@ final class RequestKeyName {
       case InspectRequest r -> fromHeader(r.getCiphertextBytes());
       case ReEncryptRequest r -> rewrap(r.getCiphertextBytes(), r.getKeyName());
       case ReEncryptStreamRequest r -> rewrap(r.getCiphertextBytes(), r.getKeyName());
+      case io.cipherd.api.v1.DecryptStreamRequest r -> fromHeader(r.getCiphertextBytes());
       case DecryptBatchRequest r -> r.getItemsCount() == 0 ? NONE : fromHeader(r.getItems(0).getCiphertextBytes());
       case ReEncryptBatchRequest r -> rewrap(
           r.getItemsCount() == 0 ? ByteString.EMPTY : r.getItems(0).getCiphertextBytes(), r.getKeyName());

@@ -178,6 +178,44 @@ class BatchAndStreamTest {
   }
 
   @Test
+  void encryptStream_thenDecryptStream_answerEveryItemInOrder_withPerItemErrors() throws Exception {
+    StreamRecorder<io.cipherd.api.v1.EncryptStreamResponse> encrypted = new StreamRecorder<>();
+    StreamObserver<io.cipherd.api.v1.EncryptStreamRequest> toEncrypt = cipherd.cryptoAsync.encryptStream(encrypted);
+    for (int i = 0; i < 300; i++) {
+      // Items may name different keys; one names a key that does not exist.
+      String key = i == 123 ? "missing" : i % 2 == 0 ? "batch" : "target";
+      toEncrypt.onNext(io.cipherd.api.v1.EncryptStreamRequest.newBuilder().setReference("e" + i).setKeyName(key)
+          .setPlaintext(com.google.protobuf.ByteString.copyFromUtf8("row " + i)).build());
+    }
+    toEncrypt.onCompleted();
+    List<io.cipherd.api.v1.EncryptStreamResponse> ciphertexts = encrypted.awaitValues(30);
+
+    assertThat(ciphertexts).hasSize(300);
+    assertThat(ciphertexts.get(123).getResult().getError().getCode()).isEqualTo(Status.Code.NOT_FOUND.value());
+    StreamRecorder<io.cipherd.api.v1.DecryptStreamResponse> decrypted = new StreamRecorder<>();
+    StreamObserver<io.cipherd.api.v1.DecryptStreamRequest> toDecrypt = cipherd.cryptoAsync.decryptStream(decrypted);
+    for (int i = 0; i < 300; i++) {
+      assertThat(ciphertexts.get(i).getResult().getReference()).isEqualTo("e" + i);
+      String ciphertext = i == 123 ? "<batch/v1:gcm>AAAA" : ciphertexts.get(i).getResult().getCiphertext();
+      toDecrypt.onNext(io.cipherd.api.v1.DecryptStreamRequest.newBuilder().setReference("d" + i)
+          .setCiphertext(ciphertext).build());
+    }
+    toDecrypt.onCompleted();
+    List<io.cipherd.api.v1.DecryptStreamResponse> plaintexts = decrypted.awaitValues(30);
+
+    assertThat(plaintexts).hasSize(300);
+    for (int i = 0; i < 300; i++) {
+      DecryptBatchResult result = plaintexts.get(i).getResult();
+      assertThat(result.getReference()).isEqualTo("d" + i);
+      if (i == 123) {
+        assertThat(result.getError().getCode()).isEqualTo(Status.Code.INVALID_ARGUMENT.value());
+      } else {
+        assertThat(result.getPlaintext().toStringUtf8()).isEqualTo("row " + i);
+      }
+    }
+  }
+
+  @Test
   void reEncryptStream_returnsItsLeasedCiphers_whenItEnds_andWhenTheClientCancels() throws Exception {
     String ciphertext = encryptOne("batch", "leased");
     GenericObjectPool<?> gcm = cipherd.services.cipherPools().pool(io.cipherd.server.crypto.Mode.GCM);

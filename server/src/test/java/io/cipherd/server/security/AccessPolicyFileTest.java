@@ -68,7 +68,7 @@ class AccessPolicyFileTest {
         .hasMessageContaining("line 5")
         .hasMessageContaining("callers.billing.rules[0].operations")
         .hasMessageContaining("unknown operation 'decypt'")
-        .hasMessageContaining("encrypt, decrypt, reencrypt, inspect, admin");
+        .hasMessageContaining("encrypt, decrypt, reencrypt, index, datakey, inspect, admin");
   }
 
   @Test

@@ -1,9 +1,6 @@
 package io.cipherd.server.api;
 
 import com.google.common.util.concurrent.MoreExecutors;
-import io.cipherd.api.v1.ReEncryptBatchResult;
-import io.cipherd.api.v1.ReEncryptStreamRequest;
-import io.cipherd.api.v1.ReEncryptStreamResponse;
 import io.cipherd.server.engine.CryptoEngine;
 import io.grpc.StatusRuntimeException;
 import io.grpc.stub.ServerCallStreamObserver;
@@ -11,7 +8,8 @@ import io.grpc.stub.StreamObserver;
 import java.util.concurrent.Executor;
 
 /**
- * One ReEncryptStream call: one response per request, in request order, with flow control both
+ * One item stream call (EncryptStream, DecryptStream, ReEncryptStream): one response per request,
+ * in request order, each the item's own result or error, with flow control both
  * ways. It asks the client for a few messages at a time and asks for more only while the client
  * keeps reading responses, so a fast writer or a slow reader cannot make the server buffer without
  * bound.
@@ -25,7 +23,16 @@ import java.util.concurrent.Executor;
  * items hold, when the stream ends however it ends, so a cancellation never returns a cipher to the
  * pools while an item still uses it.
  */
-final class ReEncryptStream implements StreamObserver<ReEncryptStreamRequest> {
+final class ItemStream<Q, R> implements StreamObserver<Q> {
+  /** What one kind of stream does with an item. */
+  interface Items<Q, R> {
+    /** Whether {@code request} needs only cached keys, so it may be answered on the transport thread. */
+    boolean fromMemory(CryptoEngine engine, Q request);
+
+    /** The item's response, its result or its error: never throws for a bad item. */
+    R answer(CryptoEngine engine, Q request);
+  }
+
   /** Requests the client may have in flight before the server asks for more. */
   private static final int WINDOW = 16;
 
@@ -35,15 +42,17 @@ final class ReEncryptStream implements StreamObserver<ReEncryptStreamRequest> {
   private final Object leaseLock = new Object();
   private boolean leaseClosed;
   private final Executor blocking;
-  private final ServerCallStreamObserver<ReEncryptStreamResponse> responses;
+  private final Items<Q, R> items;
+  private final ServerCallStreamObserver<R> responses;
   private final Object lock = new Object();
   private Executor sequential;
   /** Messages answered while the client was not reading, to be asked for again once it reads. */
   private int owed;
   private boolean done;
 
-  ReEncryptStream(CryptoEngine engine, Executor blocking, ServerCallStreamObserver<ReEncryptStreamResponse> responses) {
+  ItemStream(CryptoEngine engine, Executor blocking, Items<Q, R> items, ServerCallStreamObserver<R> responses) {
     this.engine = engine;
+    this.items = items;
     this.leased = engine.lease();
     this.blocking = blocking;
     this.responses = responses;
@@ -59,7 +68,7 @@ final class ReEncryptStream implements StreamObserver<ReEncryptStreamRequest> {
   }
 
   @Override
-  public void onNext(ReEncryptStreamRequest request) {
+  public void onNext(Q request) {
     Executor offload = offloadFor(request);
     if (offload == null) {
       answer(request);
@@ -90,11 +99,10 @@ final class ReEncryptStream implements StreamObserver<ReEncryptStreamRequest> {
   }
 
   /** Null to answer in place; otherwise the sequential executor, created on first need. */
-  private Executor offloadFor(ReEncryptStreamRequest request) {
+  private Executor offloadFor(Q request) {
     synchronized (lock) {
       if (sequential == null) {
-        if (BatchItems.canReEncryptFromMemory(engine, request.hasLegacy() ? request.getLegacy() : null,
-            request.getCiphertext(), request.getKeyName())) {
+        if (items.fromMemory(engine, request)) {
           return null;
         }
         sequential = MoreExecutors.newSequentialExecutor(blocking);
@@ -115,20 +123,18 @@ final class ReEncryptStream implements StreamObserver<ReEncryptStreamRequest> {
     }
   }
 
-  private void answer(ReEncryptStreamRequest request) {
+  private void answer(Q request) {
     synchronized (lock) {
       if (done) {
         return;
       }
     }
-    ReEncryptBatchResult result;
+    R response;
     synchronized (leaseLock) {
       // After the lease is closed (the stream ended meanwhile), an item borrows per operation.
       CryptoEngine current = leaseClosed ? engine : leased.engine();
-      result = BatchItems.reEncrypt(current, request.getReference(), request.getCiphertext(),
-          request.hasLegacy() ? request.getLegacy() : null, request.getContext(), request.getKeyName());
+      response = items.answer(current, request);
     }
-    ReEncryptStreamResponse response = ReEncryptStreamResponse.newBuilder().setResult(result).build();
     try {
       responses.onNext(response);
     } catch (StatusRuntimeException cancelled) {
