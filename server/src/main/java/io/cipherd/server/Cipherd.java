@@ -19,6 +19,10 @@ import io.cipherd.server.metrics.KeyStoreHealthMetrics;
 import io.cipherd.server.metrics.MeteredKeyStore;
 import io.cipherd.server.ops.Health;
 import io.cipherd.server.ops.KeyRefresher;
+import io.cipherd.server.ops.UsageMerger;
+import io.cipherd.server.keys.UsageLedger;
+import io.cipherd.server.engine.CryptoObserver;
+import io.cipherd.server.engine.UsageObserver;
 import io.cipherd.server.pool.CipherPoolConfig;
 import io.cipherd.server.pool.CipherPools;
 import io.cipherd.server.security.AccessDenials;
@@ -59,6 +63,9 @@ public final class Cipherd implements AutoCloseable {
   private final AccessDenials accessDenials = new AccessDenials();
   private final CallerIdentityInterceptor callerIdentity;
   private volatile KeyRefresher keyRefresher;
+  private final UsageLedger usage;
+  private final UsageMerger usageMerger;
+  private volatile boolean merging;
 
   private Cipherd(Builder builder) {
     Supplier<AccessPolicy> accessPolicy = builder.accessPolicy;
@@ -72,12 +79,14 @@ public final class Cipherd implements AutoCloseable {
     this.metrics = builder.metrics != null ? builder.metrics : new CipherdMetrics(/* keyNames= */ false);
     KeyStore metered = new MeteredKeyStore(keyStore, metrics.registry());
     this.keys = new KeyCache(metered);
-    this.admin = new KeyAdmin(metered, keys, builder.clock);
+    this.usage = new UsageLedger(builder.clock);
+    this.admin = new KeyAdmin(metered, keys, builder.clock, usage);
+    this.usageMerger = new UsageMerger(usage, metered, keys, admin);
     this.cipherPools = new CipherPools(builder.cipherPools);
     this.blocking = new ThreadPoolExecutor(builder.blockingThreads, builder.blockingThreads, 60, TimeUnit.SECONDS,
         new ArrayBlockingQueue<>(builder.blockingQueue), daemonThreads("cipherd-blocking-"));
-    CryptoEngine engine = new CryptoEngine(keys, cipherPools, authorizer,
-        new CryptoMetrics(metrics.registry(), metrics.keyNames()));
+    CryptoEngine engine = new CryptoEngine(keys, cipherPools, authorizer, CryptoObserver.both(
+        new CryptoMetrics(metrics.registry(), metrics.keyNames()), new UsageObserver(usage)));
     CipherPoolMetrics.bind(cipherPools, metrics.registry());
     KeyCacheMetrics.bind(keys, metrics.registry());
     AccessDenialMetrics.bind(accessDenials, metrics.registry());
@@ -134,6 +143,20 @@ public final class Cipherd implements AutoCloseable {
     keyRefresher = KeyRefresher.start(keys, keyStore, health, interval);
   }
 
+  /**
+   * Merges usage counts through the key store and rotates keys whose policy is due, every
+   * {@code interval}; closing the server merges once more.
+   */
+  public void mergeUsageEvery(Duration interval) {
+    usageMerger.start(interval);
+    merging = true;
+  }
+
+  /** Merges usage and runs the due rotations now; returns how many keys this replica rotated. For tests and tools. */
+  public int mergeUsageNow() {
+    return usageMerger.mergeAndRotate();
+  }
+
   /** The key cache the crypto path reads. */
   public KeyCache keys() {
     return keys;
@@ -158,6 +181,9 @@ public final class Cipherd implements AutoCloseable {
     health.terminate();
     if (keyRefresher != null) {
       keyRefresher.close();
+    }
+    if (merging) {
+      usageMerger.close();
     }
     blocking.shutdown();
     try {

@@ -63,6 +63,7 @@ public final class Main {
     if (vault != null) {
       services.refreshKeysEvery(vault.refreshInterval());
     }
+    services.mergeUsageEvery(ops.usageMergeInterval());
     createDemoKey(services.admin(), config.demoKey());
     CipherdServer server = CipherdServer.start(config, ops, services);
     log.info("cipherd listening on {}:{} with {}", config.host(), server.port(), where);

@@ -2,7 +2,11 @@ package io.cipherd.server.api;
 
 import io.cipherd.api.v1.CreateKeyRequest;
 import io.cipherd.api.v1.CreateKeyResponse;
+import io.cipherd.api.v1.GetKeyCensusRequest;
+import io.cipherd.api.v1.GetKeyCensusResponse;
 import io.cipherd.api.v1.GetKeyRequest;
+import io.cipherd.api.v1.VersionCensus;
+import io.cipherd.server.keys.KeyCensus;
 import io.cipherd.api.v1.GetKeyResponse;
 import io.cipherd.api.v1.ImportKeyRequest;
 import io.cipherd.api.v1.ImportKeyResponse;
@@ -41,7 +45,7 @@ public final class KeyAdminServiceImpl extends KeyAdminServiceGrpc.KeyAdminServi
   @Override
   public void getKey(GetKeyRequest request, StreamObserver<GetKeyResponse> observer) {
     dispatcher.unary(false, observer, () -> GetKeyResponse.newBuilder()
-        .setKey(KeyProtos.toProto(keys.describe(request.getKeyName())))
+        .setKey(KeyProtos.toProto(keys.describe(request.getKeyName()), keys.usage(request.getKeyName())))
         .build());
   }
 
@@ -111,6 +115,29 @@ public final class KeyAdminServiceImpl extends KeyAdminServiceGrpc.KeyAdminServi
         java.util.Arrays.fill(material, (byte) 0);
         java.util.Arrays.fill(passphrase, (byte) 0);
       }
+    });
+  }
+
+  @Override
+  public void getKeyCensus(GetKeyCensusRequest request, StreamObserver<GetKeyCensusResponse> observer) {
+    dispatcher.unary(false, observer, () -> {
+      com.google.protobuf.Duration quiet = request.getQuietPeriod();
+      if (quiet.getSeconds() < 0 || quiet.getNanos() < 0) {
+        throw new io.cipherd.server.errors.InvalidArgumentException("quiet_period must not be negative");
+      }
+      KeyCensus census = keys.census(request.getKeyName(),
+          java.time.Duration.ofSeconds(quiet.getSeconds(), quiet.getNanos()));
+      java.util.Map<Integer, io.cipherd.server.keys.VersionUsage> usage = new java.util.HashMap<>();
+      GetKeyCensusResponse.Builder response = GetKeyCensusResponse.newBuilder()
+          .setSafeMinDecryptionVersion(census.safeMinDecryptionVersion());
+      for (KeyCensus.Entry entry : census.versions()) {
+        usage.put(entry.version(), entry.usage());
+        response.addVersions(VersionCensus.newBuilder()
+            .setVersion(entry.version())
+            .setUsage(KeyProtos.toProto(entry.usage()))
+            .setInUse(entry.inUse()));
+      }
+      return response.setKey(KeyProtos.toProto(census.key(), usage)).build();
     });
   }
 }

@@ -2,15 +2,23 @@ package io.cipherd.server.api;
 
 import com.google.protobuf.Timestamp;
 import io.cipherd.api.v1.Key;
+import io.cipherd.api.v1.KeyVersionUsage;
+import io.cipherd.server.errors.InvalidArgumentException;
 import io.cipherd.server.keys.KeyMetadata;
 import io.cipherd.server.keys.KeyPolicy;
 import io.cipherd.server.keys.KeyVersionInfo;
+import io.cipherd.server.keys.VersionUsage;
 
 /** Converts key metadata and policy between the domain and the API. Key bytes never pass here. */
 final class KeyProtos {
   private KeyProtos() {}
 
   static Key toProto(KeyMetadata metadata) {
+    return toProto(metadata, java.util.Map.of());
+  }
+
+  /** The key with each version's usage ({@code usage} by version; absent versions were never used). */
+  static Key toProto(KeyMetadata metadata, java.util.Map<Integer, VersionUsage> usage) {
     Key.Builder key = Key.newBuilder()
         .setKeyName(metadata.name())
         .setCurrentVersion(metadata.currentVersion())
@@ -23,7 +31,8 @@ final class KeyProtos {
           .setCreateTime(Timestamp.newBuilder()
               .setSeconds(version.createdAt().getEpochSecond())
               .setNanos(version.createdAt().getNano()))
-          .setImported(version.imported());
+          .setImported(version.imported())
+          .setUsage(toProto(usage.getOrDefault(version.version(), VersionUsage.NONE)));
       if (version.isLegacy()) {
         proto.setLegacyCipher(LegacyProtos.toProto(version.legacy().cipher()))
             .setLegacyIv(LegacyProtos.toProto(version.legacy().iv()));
@@ -38,7 +47,21 @@ final class KeyProtos {
         .setMinDecryptionVersion(policy.minDecryptionVersion())
         .setMinEncryptionVersion(policy.minEncryptionVersion())
         .setAllowEcbEncryption(policy.allowEcbEncryption())
+        .setAutoRotatePeriod(com.google.protobuf.Duration.newBuilder().setSeconds(policy.autoRotatePeriod().toSeconds()))
+        .setMaxEncryptionsPerVersion(policy.maxEncryptionsPerVersion())
         .build();
+  }
+
+  static KeyVersionUsage toProto(VersionUsage usage) {
+    KeyVersionUsage.Builder proto = KeyVersionUsage.newBuilder()
+        .setEncryptions(usage.encryptions())
+        .setDecryptions(usage.decryptions())
+        .setRewraps(usage.rewraps());
+    if (usage.lastUsed() != null) {
+      proto.setLastUsedTime(Timestamp.newBuilder()
+          .setSeconds(usage.lastUsed().getEpochSecond()).setNanos(usage.lastUsed().getNano()));
+    }
+    return proto.build();
   }
 
   /** The domain policy, or null when the request carries none. */
@@ -46,7 +69,12 @@ final class KeyProtos {
     if (!present) {
       return null;
     }
-    return new KeyPolicy(
-        policy.getMinDecryptionVersion(), policy.getMinEncryptionVersion(), policy.getAllowEcbEncryption());
+    com.google.protobuf.Duration period = policy.getAutoRotatePeriod();
+    if (period.getNanos() != 0) {
+      throw new InvalidArgumentException("auto_rotate_period must be whole seconds");
+    }
+    return new KeyPolicy(policy.getMinDecryptionVersion(), policy.getMinEncryptionVersion(),
+        policy.getAllowEcbEncryption(), java.time.Duration.ofSeconds(period.getSeconds()),
+        policy.getMaxEncryptionsPerVersion());
   }
 }

@@ -11,12 +11,24 @@ import io.cipherd.server.logging.LogFormat;
  * @param logFormat text or JSON log lines
  * @param metricsKeyNames label crypto metrics with key names; each key adds series, so only for a
  *     bounded set of keys
+ * @param usageMergeInterval how often usage counts are merged through the key store (and due
+ *     automatic rotations run): the lag of the counts other replicas see
  */
-public record ObservabilityConfig(int httpPort, LogFormat logFormat, boolean metricsKeyNames) {
-  /** The defaults: port 9464, text logs, no key names in metrics. */
-  public static final ObservabilityConfig DEFAULT = new ObservabilityConfig(9464, LogFormat.TEXT, false);
+public record ObservabilityConfig(int httpPort, LogFormat logFormat, boolean metricsKeyNames,
+    java.time.Duration usageMergeInterval) {
+  public static final java.time.Duration DEFAULT_USAGE_MERGE_INTERVAL = java.time.Duration.ofSeconds(10);
+  /** The defaults: port 9464, text logs, no key names in metrics, usage merged every 10 s. */
+  public static final ObservabilityConfig DEFAULT =
+      new ObservabilityConfig(9464, LogFormat.TEXT, false, DEFAULT_USAGE_MERGE_INTERVAL);
+
+  public ObservabilityConfig(int httpPort, LogFormat logFormat, boolean metricsKeyNames) {
+    this(httpPort, logFormat, metricsKeyNames, DEFAULT_USAGE_MERGE_INTERVAL);
+  }
 
   public ObservabilityConfig {
+    if (usageMergeInterval == null || usageMergeInterval.toMillis() < 100) {
+      throw new IllegalArgumentException("usage merge interval must be at least 100 ms");
+    }
     if (httpPort < 0 || httpPort > 65535) {
       throw new IllegalArgumentException("http port must be between 0 and 65535, got " + httpPort);
     }

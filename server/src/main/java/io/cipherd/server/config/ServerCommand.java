@@ -94,6 +94,11 @@ public final class ServerCommand implements Callable<Integer> {
           + "Default: ${DEFAULT-VALUE}.")
   Duration shutdownGrace;
 
+  @Option(names = "--usage-merge-interval", defaultValue = "${env:CIPHERD_USAGE_MERGE_INTERVAL:-PT10S}",
+      description = "How often per-version usage counts are merged through the key store and automatic "
+          + "rotations checked, ISO-8601 (CIPHERD_USAGE_MERGE_INTERVAL). Default: ${DEFAULT-VALUE}.")
+  Duration usageMergeInterval;
+
   @Option(names = "--demo-key", defaultValue = "${env:CIPHERD_DEMO_KEY:-}",
       description = "Create a gcm key with this name on start if it does not exist (CIPHERD_DEMO_KEY).")
   String demoKey;
@@ -168,7 +173,7 @@ public final class ServerCommand implements Callable<Integer> {
       case "json" -> LogFormat.JSON;
       default -> throw new IllegalArgumentException("--log-format must be text or json, got " + logFormat);
     };
-    return new ObservabilityConfig(httpPort, format, metricsKeyNames);
+    return new ObservabilityConfig(httpPort, format, metricsKeyNames, usageMergeInterval);
   }
 
   /** Which key store to open. */

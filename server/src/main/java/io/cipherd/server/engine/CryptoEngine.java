@@ -127,6 +127,7 @@ public final class CryptoEngine {
         int length = decryptAllowed(header, payload, payloadLength, input, textLength, contextLength, plaintext);
         // The payload buffer is free again: the new payload is written over the old one.
         Encrypted encrypted = encryptAllowed(target, 0, plaintext, 0, length, input, textLength, contextLength, buffers);
+        observer.succeeded(CryptoOperation.REWRAP, header, length);
         return new ReEncrypted(encrypted, header.version());
       } finally {
         // All of it: a decryption that failed may have written part of the plaintext.
@@ -153,7 +154,8 @@ public final class CryptoEngine {
         LegacyDecryption.Opened opened = legacy.open(item, plaintext);
         Encrypted encrypted = encryptAllowed(targetKeyName, 0, plaintext, 0, opened.length(),
             input, textLength, contextLength, buffers);
-        return new ReEncrypted(encrypted, opened.version());
+        observer.succeeded(CryptoOperation.REWRAP, opened.version(), opened.length());
+        return new ReEncrypted(encrypted, opened.version().version());
       } finally {
         // All of it: a decryption that failed may have written part of the plaintext.
         WorkBuffers.wipe(plaintext, capacity);

@@ -17,6 +17,23 @@ public interface CryptoObserver {
     public void failed(CryptoOperation operation, EnvelopeHeader header, RuntimeException error) {}
   };
 
+  /** Tells both observers, {@code first} first. */
+  static CryptoObserver both(CryptoObserver first, CryptoObserver second) {
+    return new CryptoObserver() {
+      @Override
+      public void succeeded(CryptoOperation operation, EnvelopeHeader header, int plaintextBytes) {
+        first.succeeded(operation, header, plaintextBytes);
+        second.succeeded(operation, header, plaintextBytes);
+      }
+
+      @Override
+      public void failed(CryptoOperation operation, EnvelopeHeader header, RuntimeException error) {
+        first.failed(operation, header, error);
+        second.failed(operation, header, error);
+      }
+    };
+  }
+
   /** {@code operation} with the key version {@code header} names handled {@code plaintextBytes}. */
   void succeeded(CryptoOperation operation, EnvelopeHeader header, int plaintextBytes);
 

@@ -5,5 +5,7 @@ public enum CryptoOperation {
   ENCRYPT,
   DECRYPT,
   /** A blind index computed with an index key. */
-  INDEX
+  INDEX,
+  /** A ciphertext of the version rewrapped (reported besides its decrypt, for the version census). */
+  REWRAP
 }

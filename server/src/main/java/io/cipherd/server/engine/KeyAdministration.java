@@ -40,10 +40,26 @@ public final class KeyAdministration {
 
   /** A key's metadata; needs {@code inspect} or {@code admin} on it. */
   public KeyMetadata describe(String name) {
+    checkInspectOrAdmin(name);
+    return admin.describe(name);
+  }
+
+  /** Each version's usage, for a caller who may describe the key. */
+  public java.util.Map<Integer, io.cipherd.server.keys.VersionUsage> usage(String name) {
+    checkInspectOrAdmin(name);
+    return admin.usage(name);
+  }
+
+  /** Which versions still see traffic, for a caller who may describe the key. */
+  public io.cipherd.server.keys.KeyCensus census(String name, java.time.Duration quietPeriod) {
+    checkInspectOrAdmin(name);
+    return admin.census(name, quietPeriod);
+  }
+
+  private void checkInspectOrAdmin(String name) {
     if (!authorizer.allows(Operation.ADMIN, name)) {
       authorizer.check(Operation.INSPECT, name);
     }
-    return admin.describe(name);
   }
 
   /**

@@ -19,8 +19,8 @@ final class LegacyDecryption {
     this.observer = observer;
   }
 
-  /** A decrypted legacy item: the version that decrypted it and the plaintext's length. */
-  record Opened(int version, int length) {}
+  /** A decrypted legacy item: the version that decrypted it (as a header, mode legacy) and the plaintext's length. */
+  record Opened(EnvelopeHeader version, int length) {}
 
   /** Decrypts {@code item} into {@code plaintext}, which needs {@code item.data().length} bytes. */
   Opened open(LegacyItem item, byte[] plaintext) {
@@ -30,7 +30,7 @@ final class LegacyDecryption {
       resolved = key.header();
       int length = LegacyDecryptor.decrypt(key.format(), key.secret(), item.data(), item.iv(), plaintext);
       observer.succeeded(CryptoOperation.DECRYPT, resolved, length);
-      return new Opened(resolved.version(), length);
+      return new Opened(resolved, length);
     } catch (RuntimeException e) {
       // As for other decrypts, a key version that was not found is not a label.
       observer.failed(CryptoOperation.DECRYPT, resolved, e);

@@ -10,6 +10,7 @@ import java.time.Clock;
 import java.time.Duration;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.function.IntFunction;
 import java.util.function.Supplier;
@@ -31,14 +32,69 @@ public final class KeyAdmin {
       .withJitter(0.5)
       .build();
 
+  private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(KeyAdmin.class);
+
   private final KeyStore store;
   private final KeyCache cache;
   private final Clock clock;
+  private final UsageLedger usage;
 
   public KeyAdmin(KeyStore store, KeyCache cache, Clock clock) {
+    this(store, cache, clock, new UsageLedger(clock));
+  }
+
+  /** Counts usage into {@code usage}, which the crypto path records to and automatic rotation reads. */
+  public KeyAdmin(KeyStore store, KeyCache cache, Clock clock, UsageLedger usage) {
     this.store = store;
     this.cache = cache;
     this.clock = clock;
+    this.usage = usage;
+  }
+
+  /** Each version's usage across replicas as last merged, plus this replica's since; reads the store. */
+  public Map<Integer, VersionUsage> usage(String name) {
+    KeyNames.check(name);
+    return usage.refresh(name, store);
+  }
+
+  /** Which versions of {@code name} saw use within {@code quietPeriod}; reads the store. */
+  public KeyCensus census(String name, Duration quietPeriod) {
+    KeyNames.check(name);
+    KeyMetadata metadata = store.readKey(name).orElseThrow(() -> KeyNotFoundException.key(name));
+    return KeyCensus.of(metadata, usage.refresh(name, store), quietPeriod, clock.instant());
+  }
+
+  /**
+   * Rotates {@code name} by itself if its policy says its current version has made enough
+   * encryptions (as merged across replicas) or is old enough; returns the new version, or 0.
+   * Replicas racing here all try to add the same next version with check-and-set: exactly one
+   * write succeeds, and the others see the key already rotated, so a limit rotates a key once.
+   */
+  public int rotateIfDue(String name) {
+    KeyMetadata now = store.readKey(name).orElse(null);
+    if (now == null) {
+      return 0;
+    }
+    // What another replica rotated (or a policy it changed) is used here from now on.
+    cache.offer(now);
+    KeyVersionInfo current = now.current();
+    long encryptions = usage.usage(name).getOrDefault(current.version(), VersionUsage.NONE).encryptions();
+    String reason = now.policy().rotationReason(current, encryptions, clock.instant());
+    if (reason == null) {
+      return 0;
+    }
+    NewKeyVersion next = generated(current.version() + 1, current.mode(), current.keySizeBits());
+    try {
+      cache.write(() -> store.addVersion(name, current.version(), next));
+      LOG.info("rotated key '{}' to version {} by its policy: {}", name, current.version() + 1, reason);
+      return current.version() + 1;
+    } catch (ConcurrentKeyUpdateException anotherReplicaFirst) {
+      // The version this replica would have added exists already: use it, add none.
+      cache.reload(name);
+      return 0;
+    } finally {
+      wipe(next);
+    }
   }
 
   /** Up to {@code limit} keys named after {@code after} (empty for the first), in name order, read from the store. */

@@ -173,6 +173,11 @@ public final class KeyCache {
    * Runs {@code storeWrite} (which reaches the store) under the write lock and caches the metadata it
    * returns, so concurrent writes are cached in the order the store applied them.
    */
+  /** The names of the keys cached now. */
+  public java.util.Set<String> cachedNames() {
+    return java.util.Set.copyOf(cache.keySet());
+  }
+
   KeyMetadata write(Supplier<KeyMetadata> storeWrite) {
     synchronized (writeLock) {
       KeyMetadata written = storeWrite.get();
@@ -205,11 +210,16 @@ public final class KeyCache {
   }
 
   /** Caches the store's metadata of {@code name}, unless a newer write has been cached meanwhile. */
-  private void reload(String name) {
+  void reload(String name) {
+    store.readKey(name).ifPresent(this::offer);
+  }
+
+  /** Caches {@code fresh}, just read from the store, unless a newer write has been cached meanwhile. */
+  void offer(KeyMetadata fresh) {
     synchronized (writeLock) {
-      store.readKey(name).ifPresent(fresh -> cache.compute(name, (n, old) ->
+      cache.compute(fresh.name(), (n, old) ->
           old == null ? new CachedKey(fresh, store)
-              : fresh.currentVersion() < old.metadata().currentVersion() ? old : old.withMetadata(fresh)));
+              : fresh.currentVersion() < old.metadata().currentVersion() ? old : old.withMetadata(fresh));
     }
   }
 }

@@ -2,6 +2,8 @@ package io.cipherd.server.keys;
 
 import io.cipherd.server.crypto.Mode;
 import io.cipherd.server.errors.InvalidArgumentException;
+import java.time.Duration;
+import java.time.Instant;
 
 /**
  * What a key allows, and the one place its rules are checked. Versions below the minimums are kept,
@@ -10,9 +12,21 @@ import io.cipherd.server.errors.InvalidArgumentException;
  * @param minDecryptionVersion oldest version that may decrypt; 0 or 1 means all
  * @param minEncryptionVersion oldest version a caller may choose to encrypt with; 0 or 1 means all
  * @param allowEcbEncryption whether versions in ECB mode may encrypt new data
+ * @param autoRotatePeriod the age at which the current version is replaced by itself; zero: never
+ * @param maxEncryptionsPerVersion the encryptions after which the current version is replaced;
+ *     0 means the mode's default ({@link #encryptionLimit})
  */
-public record KeyPolicy(int minDecryptionVersion, int minEncryptionVersion, boolean allowEcbEncryption) {
+public record KeyPolicy(int minDecryptionVersion, int minEncryptionVersion, boolean allowEcbEncryption,
+    Duration autoRotatePeriod, long maxEncryptionsPerVersion) {
   public static final KeyPolicy DEFAULT = new KeyPolicy(0, 0, false);
+  /** Shorter periods would rotate faster than replicas see each other's rotations. */
+  public static final Duration MIN_AUTO_ROTATE_PERIOD = Duration.ofMinutes(1);
+  /**
+   * Random 96-bit nonces collide with probability about n²/2⁹⁷ after n messages; NIST SP 800-38D
+   * caps random-IV GCM at 2³² messages per key. 2³⁰ keeps the chance below 2⁻³⁷, with room for the
+   * lag of merged counts.
+   */
+  public static final long RANDOM_96_BIT_NONCE_LIMIT = 1L << 30;
 
   public KeyPolicy {
     if (minDecryptionVersion < 0) {
@@ -21,6 +35,50 @@ public record KeyPolicy(int minDecryptionVersion, int minEncryptionVersion, bool
     if (minEncryptionVersion < 0) {
       throw new InvalidArgumentException("min_encryption_version must not be negative");
     }
+    autoRotatePeriod = autoRotatePeriod == null ? Duration.ZERO : autoRotatePeriod;
+    if (autoRotatePeriod.isNegative()
+        || (!autoRotatePeriod.isZero() && autoRotatePeriod.compareTo(MIN_AUTO_ROTATE_PERIOD) < 0)) {
+      throw new InvalidArgumentException("auto_rotate_period must be 0 (never) or at least "
+          + MIN_AUTO_ROTATE_PERIOD.toSeconds() + " seconds");
+    }
+    if (maxEncryptionsPerVersion < 0) {
+      throw new InvalidArgumentException("max_encryptions_per_version must not be negative");
+    }
+  }
+
+  /** A policy without automatic rotation settings (the mode's default limit applies). */
+  public KeyPolicy(int minDecryptionVersion, int minEncryptionVersion, boolean allowEcbEncryption) {
+    this(minDecryptionVersion, minEncryptionVersion, allowEcbEncryption, Duration.ZERO, 0);
+  }
+
+  /**
+   * How many encryptions a version in {@code mode} may make before the key rotates by itself:
+   * max_encryptions_per_version if set, else 2³⁰ for modes with random 96-bit nonces (gcm, chacha),
+   * else no limit (0).
+   */
+  public long encryptionLimit(Mode mode) {
+    if (maxEncryptionsPerVersion > 0) {
+      return maxEncryptionsPerVersion;
+    }
+    return mode == Mode.GCM || mode == Mode.CHACHA ? RANDOM_96_BIT_NONCE_LIMIT : 0;
+  }
+
+  /**
+   * Why the key whose newest version is {@code current}, having made {@code encryptions}
+   * encryptions, must rotate now; null if it need not.
+   */
+  public String rotationReason(KeyVersionInfo current, long encryptions, Instant now) {
+    if (!current.mode().isCipher()) {
+      return null;
+    }
+    long limit = encryptionLimit(current.mode());
+    if (limit > 0 && encryptions >= limit) {
+      return "version " + current.version() + " made " + encryptions + " encryptions, limit " + limit;
+    }
+    if (!autoRotatePeriod.isZero() && !current.createdAt().plus(autoRotatePeriod).isAfter(now)) {
+      return "version " + current.version() + " is older than auto_rotate_period " + autoRotatePeriod;
+    }
+    return null;
   }
 
   /** Whether {@code version} may decrypt under this policy. */

@@ -1,6 +1,7 @@
 package io.cipherd.server.keys;
 
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import javax.crypto.SecretKey;
 
@@ -35,6 +36,19 @@ public interface KeyStore extends AutoCloseable {
 
   /** Replaces a key's policy; throws {@link KeyNotFoundException} if there is no such key. */
   KeyMetadata updatePolicy(String name, KeyPolicy policy);
+
+  /** Each version's usage as merged so far (versions never used are absent); empty for an unknown key. */
+  default Map<Integer, VersionUsage> readUsage(String name) {
+    throw new UnsupportedOperationException(getClass().getSimpleName() + " keeps no usage counts");
+  }
+
+  /**
+   * Adds {@code delta} (one replica's counts since its last merge) to the stored usage of key
+   * {@code name}, atomically against other replicas doing the same, and returns the merged totals.
+   */
+  default Map<Integer, VersionUsage> addUsage(String name, Map<Integer, VersionUsage> delta) {
+    throw new UnsupportedOperationException(getClass().getSimpleName() + " keeps no usage counts");
+  }
 
   @Override
   default void close() {}

@@ -22,6 +22,8 @@ public final class CryptoMetrics implements CryptoObserver {
   static final String OPERATIONS = "cipherd.crypto.operations";
   static final String BYTES = "cipherd.crypto.bytes";
   static final String VERSION_ENCRYPTIONS = "cipherd.key.version.encryptions";
+  static final String VERSION_DECRYPTIONS = "cipherd.key.version.decryptions";
+  static final String VERSION_REWRAPS = "cipherd.key.version.rewraps";
   /** Mode and key labels of a failure that happened before a key version was resolved. */
   static final String NONE = "none";
 
@@ -50,7 +52,7 @@ public final class CryptoMetrics implements CryptoObserver {
     KeyMeters key = meters(operation, header);
     key.ok.increment();
     key.bytes.increment(plaintextBytes);
-    if (operation == CryptoOperation.ENCRYPT) {
+    if (operation != CryptoOperation.INDEX) {
       key.version(header.version()).increment();
     }
   }
@@ -112,10 +114,22 @@ public final class CryptoMetrics implements CryptoObserver {
 
     Counter version(int version) {
       Counter found = versions.get(version);
-      return found != null ? found : versions.computeIfAbsent(version, v -> Counter.builder(VERSION_ENCRYPTIONS)
-          .description("Encryptions by key version; shows whether old versions are still used to encrypt")
+      return found != null ? found : versions.computeIfAbsent(version, v -> Counter.builder(versionMeter())
+          .description(switch (operation) {
+            case ENCRYPT -> "Encryptions by key version; shows whether old versions are still used to encrypt";
+            case DECRYPT -> "Decryptions by key version (rewraps included); shows which versions data is still read with";
+            default -> "Ciphertexts rewrapped out of each key version; shows how a migration progresses";
+          })
           .tags("key", key, "version", Integer.toString(v))
           .register(registry));
+    }
+
+    private String versionMeter() {
+      return switch (operation) {
+        case ENCRYPT -> VERSION_ENCRYPTIONS;
+        case DECRYPT -> VERSION_DECRYPTIONS;
+        default -> VERSION_REWRAPS;
+      };
     }
   }
 }

@@ -61,6 +61,17 @@ public final class MeteredKeyStore implements KeyStore {
   }
 
   @Override
+  public java.util.Map<Integer, io.cipherd.server.keys.VersionUsage> readUsage(String name) {
+    return timed("read_usage", () -> delegate.readUsage(name));
+  }
+
+  @Override
+  public java.util.Map<Integer, io.cipherd.server.keys.VersionUsage> addUsage(
+      String name, java.util.Map<Integer, io.cipherd.server.keys.VersionUsage> delta) {
+    return timed("add_usage", () -> delegate.addUsage(name, delta));
+  }
+
+  @Override
   public void close() {
     delegate.close();
   }

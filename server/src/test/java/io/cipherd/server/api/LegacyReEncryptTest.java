@@ -359,7 +359,7 @@ class LegacyReEncryptTest {
   }
 
   @Test
-  void legacyDecrypts_areCountedAsDecrypts_withModeLegacy() {
+  void legacyDecrypts_areCountedAsDecryptsAndRewraps_withModeLegacy_inMetricsAndTheVersionsUsage() {
     rewrap(hex("mysql-users", MYSQL_HELLO_HEX), "modern", ByteString.EMPTY);
     failsWith(Status.Code.INVALID_ARGUMENT, () -> rewrap(hex("mysql-users", "00" + MYSQL_HELLO_HEX.substring(2)),
         "modern", ByteString.EMPTY));
@@ -373,6 +373,11 @@ class LegacyReEncryptTest {
         .isEqualTo("HELLO".length());
     assertThat(registry.get("cipherd.crypto.operations")
         .tags("operation", "encrypt", "mode", "gcm", "outcome", "ok").counter().count()).isEqualTo(1);
+    var usage = cipherd.admin.getKey(GetKeyRequest.newBuilder().setKeyName("mysql-users").build())
+        .getKey().getVersions(0).getUsage();
+    assertThat(usage.getDecryptions()).isEqualTo(1);
+    assertThat(usage.getRewraps()).isEqualTo(1);
+    assertThat(usage.getEncryptions()).isZero();
   }
 
   private ReEncryptResponse rewrap(LegacyCiphertext legacy, String target, ByteString context) {

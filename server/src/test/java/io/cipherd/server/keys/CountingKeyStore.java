@@ -94,6 +94,18 @@ public final class CountingKeyStore implements KeyStore {
   }
 
   @Override
+  public Map<Integer, VersionUsage> readUsage(String name) {
+    count("readUsage");
+    return delegate.readUsage(name);
+  }
+
+  @Override
+  public Map<Integer, VersionUsage> addUsage(String name, Map<Integer, VersionUsage> delta) {
+    count("addUsage");
+    return delegate.addUsage(name, delta);
+  }
+
+  @Override
   public void close() {
     delegate.close();
   }

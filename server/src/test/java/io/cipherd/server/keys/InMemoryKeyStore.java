@@ -10,6 +10,7 @@ import javax.crypto.SecretKey;
 /** A {@link KeyStore} in memory, with the same contract as the real ones, for fast unit tests. */
 public final class InMemoryKeyStore implements KeyStore {
   private final Map<String, KeyMetadata> keys = new TreeMap<>();
+  private final Map<String, Map<Integer, VersionUsage>> usage = new TreeMap<>();
   /** Each key's material by version - 1; copies, so callers wiping their arrays change nothing here. */
   private final Map<String, List<byte[]>> material = new TreeMap<>();
 
@@ -70,6 +71,18 @@ public final class InMemoryKeyStore implements KeyStore {
     KeyMetadata updated = now.withPolicy(policy);
     keys.put(name, updated);
     return updated;
+  }
+
+  @Override
+  public synchronized Map<Integer, VersionUsage> readUsage(String name) {
+    return Map.copyOf(usage.getOrDefault(name, Map.of()));
+  }
+
+  @Override
+  public synchronized Map<Integer, VersionUsage> addUsage(String name, Map<Integer, VersionUsage> delta) {
+    Map<Integer, VersionUsage> merged = usage.computeIfAbsent(name, n -> new TreeMap<>());
+    delta.forEach((version, counts) -> merged.merge(version, counts, VersionUsage::plus));
+    return Map.copyOf(merged);
   }
 
   @Override

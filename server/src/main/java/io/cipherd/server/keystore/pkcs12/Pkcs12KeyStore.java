@@ -9,6 +9,7 @@ import io.cipherd.server.keys.KeyStore;
 import io.cipherd.server.keys.KeyStoreUnavailableException;
 import io.cipherd.server.keys.KeyVersionInfo;
 import io.cipherd.server.keys.NewKeyVersion;
+import io.cipherd.server.keys.VersionUsage;
 import io.cipherd.server.keys.WipeableSecretKey;
 
 import java.io.IOException;
@@ -59,6 +60,9 @@ public final class Pkcs12KeyStore implements KeyStore {
   private final Path dir;
   private final Path p12Path;
   private final Path policyPath;
+  private final Path usagePath;
+  /** Guarded by {@link #lock}; read from {@link #usagePath} on first use. */
+  private Map<String, Map<Integer, VersionUsage>> usage;
   private final PasswordProtection password;
   private final DirectoryLock directoryLock;
   private final ReentrantLock lock = new ReentrantLock();
@@ -71,6 +75,7 @@ public final class Pkcs12KeyStore implements KeyStore {
     this.dir = dir;
     this.p12Path = dir.resolve(KEYSTORE_FILE);
     this.policyPath = dir.resolve(POLICY_FILE);
+    this.usagePath = dir.resolve("usage.json");
     this.password = password;
     this.directoryLock = loaded.lock();
     this.jks = loaded.jks();
@@ -188,6 +193,53 @@ public final class Pkcs12KeyStore implements KeyStore {
     } finally {
       lock.unlock();
     }
+  }
+
+  @Override
+  public Map<Integer, VersionUsage> readUsage(String name) {
+    lock.lock();
+    try {
+      checkOpen();
+      return Map.copyOf(usage().getOrDefault(name, Map.of()));
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  @Override
+  public Map<Integer, VersionUsage> addUsage(String name, Map<Integer, VersionUsage> delta) {
+    lock.lock();
+    try {
+      checkOpen();
+      Map<String, Map<Integer, VersionUsage>> all = usage();
+      Map<Integer, VersionUsage> merged = new java.util.HashMap<>(all.getOrDefault(name, Map.of()));
+      delta.forEach((version, counts) -> merged.merge(version, counts, VersionUsage::plus));
+      Map<String, Map<Integer, VersionUsage>> next = new java.util.HashMap<>(all);
+      next.put(name, merged);
+      try {
+        AtomicFiles.replace(usagePath, out -> out.write(UsageFile.encode(next)));
+      } catch (Exception e) {
+        throw new KeyStoreUnavailableException("cannot write " + usagePath + "; usage kept for the next merge: " + e, e);
+      }
+      usage = next;
+      return Map.copyOf(merged);
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  /** Under {@link #lock}: the usage counts, read on first use; a damaged file starts them afresh. */
+  private Map<String, Map<Integer, VersionUsage>> usage() {
+    if (usage == null) {
+      try {
+        usage = UsageFile.read(usagePath);
+      } catch (IOException | RuntimeException e) {
+        org.slf4j.LoggerFactory.getLogger(Pkcs12KeyStore.class).warn(
+            "{} is unreadable ({}); usage counts start again from zero", usagePath, e.getMessage());
+        usage = new java.util.HashMap<>();
+      }
+    }
+    return usage;
   }
 
   /** Wipes the password and unlocks the directory; the store cannot be used afterwards. */

@@ -64,6 +64,8 @@ final class PolicyFile {
       o.addProperty("min_decryption_version", p.minDecryptionVersion());
       o.addProperty("min_encryption_version", p.minEncryptionVersion());
       o.addProperty("allow_ecb_encryption", p.allowEcbEncryption());
+      o.addProperty("auto_rotate_period_seconds", p.autoRotatePeriod().toSeconds());
+      o.addProperty("max_encryptions_per_version", p.maxEncryptionsPerVersion());
       byName.add(name, o);
     });
     JsonObject root = new JsonObject();
@@ -79,11 +81,24 @@ final class PolicyFile {
       throw new IllegalArgumentException("allow_ecb_encryption must be true or false");
     }
     try {
+      // Files written before automatic rotation existed lack its fields: they mean "off".
       return new KeyPolicy(intField(o, "min_decryption_version"), intField(o, "min_encryption_version"),
-          ecb.getAsBoolean());
+          ecb.getAsBoolean(), java.time.Duration.ofSeconds(optionalLong(o, "auto_rotate_period_seconds")),
+          optionalLong(o, "max_encryptions_per_version"));
     } catch (RuntimeException e) {
       throw new IllegalArgumentException(e.getMessage(), e);
     }
+  }
+
+  private static long optionalLong(JsonObject o, String field) {
+    JsonElement e = o.get(field);
+    if (e == null) {
+      return 0;
+    }
+    if (!e.isJsonPrimitive() || !((JsonPrimitive) e).isNumber()) {
+      throw new IllegalArgumentException(field + " must be a number");
+    }
+    return e.getAsLong();
   }
 
   private static int intField(JsonObject o, String field) {

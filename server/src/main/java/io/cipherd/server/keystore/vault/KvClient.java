@@ -45,6 +45,25 @@ final class KvClient {
     return data != null && data.isObject() ? Optional.of(data.asObject()) : Optional.empty();
   }
 
+  /** A KV secret's newest data and its KV version number. */
+  record Versioned(JsonObject data, int version) {}
+
+  /** The newest version of the KV secret {@code name}, or empty if there is none. */
+  Optional<Versioned> readLatest(String name) {
+    String path = paths.data(name);
+    LogicalResponse response = get("read", path);
+    if (status(response) == 404) {
+      return Optional.empty();
+    }
+    JsonObject body = expectOk("read", path, response);
+    JsonValue data = body.get("data");
+    JsonValue metadata = body.get("metadata");
+    if (data == null || !data.isObject() || metadata == null || !metadata.isObject()) {
+      return Optional.empty();
+    }
+    return Optional.of(new Versioned(data.asObject(), metadata.asObject().getInt("version", 0)));
+  }
+
   /** The key's KV metadata (current_version, versions, custom_metadata...), or empty if there is no key. */
   Optional<JsonObject> readMetadata(String name) {
     String path = paths.metadata(name);

@@ -20,6 +20,8 @@ final class KvKeySettings {
   static final String MIN_DECRYPTION_VERSION = "min_decryption_version";
   static final String MIN_ENCRYPTION_VERSION = "min_encryption_version";
   static final String ALLOW_ECB_ENCRYPTION = "allow_ecb_encryption";
+  static final String AUTO_ROTATE_PERIOD_SECONDS = "auto_rotate_period_seconds";
+  static final String MAX_ENCRYPTIONS_PER_VERSION = "max_encryptions_per_version";
 
   private KvKeySettings() {}
 
@@ -28,7 +30,9 @@ final class KvKeySettings {
     JsonObject custom = Json.object()
         .add(MIN_DECRYPTION_VERSION, Integer.toString(policy.minDecryptionVersion()))
         .add(MIN_ENCRYPTION_VERSION, Integer.toString(policy.minEncryptionVersion()))
-        .add(ALLOW_ECB_ENCRYPTION, Boolean.toString(policy.allowEcbEncryption()));
+        .add(ALLOW_ECB_ENCRYPTION, Boolean.toString(policy.allowEcbEncryption()))
+        .add(AUTO_ROTATE_PERIOD_SECONDS, Long.toString(policy.autoRotatePeriod().toSeconds()))
+        .add(MAX_ENCRYPTIONS_PER_VERSION, Long.toString(policy.maxEncryptionsPerVersion()));
     return Json.object()
         .add("max_versions", KEEP_ALL_VERSIONS)
         .add("cas_required", true)
@@ -54,7 +58,9 @@ final class KvKeySettings {
     return new KeyPolicy(
         intField(fields, MIN_DECRYPTION_VERSION),
         intField(fields, MIN_ENCRYPTION_VERSION),
-        Boolean.parseBoolean(stringField(fields, ALLOW_ECB_ENCRYPTION, "false")));
+        Boolean.parseBoolean(stringField(fields, ALLOW_ECB_ENCRYPTION, "false")),
+        java.time.Duration.ofSeconds(Long.parseLong(stringField(fields, AUTO_ROTATE_PERIOD_SECONDS, "0"))),
+        Long.parseLong(stringField(fields, MAX_ENCRYPTIONS_PER_VERSION, "0")));
   }
 
   private static int intField(JsonObject fields, String name) {

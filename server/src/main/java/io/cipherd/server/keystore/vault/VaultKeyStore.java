@@ -9,6 +9,7 @@ import io.cipherd.server.keys.KeyStore;
 import io.cipherd.server.keys.KeyVersionInfo;
 import io.cipherd.server.keys.WipeableSecretKey;
 import io.cipherd.server.keys.NewKeyVersion;
+import io.cipherd.server.keys.VersionUsage;
 import io.github.jopenlibs.vault.json.JsonObject;
 import io.github.jopenlibs.vault.json.JsonValue;
 import java.security.MessageDigest;
@@ -138,6 +139,30 @@ public final class VaultKeyStore implements KeyStore {
     KeyMetadata now = readKey(name).orElseThrow(() -> KeyNotFoundException.key(name));
     kv.writeMetadata(name, KvKeySettings.metadataWrite(policy));
     return now.withPolicy(policy);
+  }
+
+  @Override
+  public Map<Integer, VersionUsage> readUsage(String name) {
+    return kv.readLatest(KvUsage.path(name)).map(latest -> KvUsage.decode(latest.data())).orElse(Map.of());
+  }
+
+  /**
+   * Adds {@code delta} to the usage secret {@code _usage/<name>} (a folder key names cannot clash
+   * with) with check-and-set, re-reading and retrying when another replica wrote first.
+   */
+  @Override
+  public Map<Integer, VersionUsage> addUsage(String name, Map<Integer, VersionUsage> delta) {
+    String path = KvUsage.path(name);
+    for (int attempt = 0; attempt < KvUsage.MAX_ATTEMPTS; attempt++) {
+      Optional<KvClient.Versioned> latest = kv.readLatest(path);
+      Map<Integer, VersionUsage> merged = new java.util.HashMap<>(
+          latest.map(l -> KvUsage.decode(l.data())).orElse(Map.of()));
+      delta.forEach((version, counts) -> merged.merge(version, counts, VersionUsage::plus));
+      if (kv.writeVersion(path, latest.map(KvClient.Versioned::version).orElse(0), KvUsage.encode(merged))) {
+        return Map.copyOf(merged);
+      }
+    }
+    throw new ConcurrentKeyUpdateException(name, 0);
   }
 
   @Override

@@ -1,0 +1,45 @@
+package io.cipherd.server.keys;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Which versions of a key still see traffic, so an operator knows how far min_decryption_version
+ * can be raised: versions from the current minimum up, oldest first, each with its usage.
+ *
+ * @param key the key's metadata
+ * @param versions the versions the policy still lets decrypt, oldest first
+ * @param safeMinDecryptionVersion the highest minimum that refuses no version used within the quiet period
+ */
+public record KeyCensus(KeyMetadata key, List<Entry> versions, int safeMinDecryptionVersion) {
+  /** Seven days without use make a version idle unless the caller says otherwise. */
+  public static final Duration DEFAULT_QUIET_PERIOD = Duration.ofDays(7);
+
+  /**
+   * One version's traffic.
+   *
+   * @param version the version number
+   * @param usage its use across replicas
+   * @param inUse whether it was used within the quiet period
+   */
+  public record Entry(int version, VersionUsage usage, boolean inUse) {}
+
+  static KeyCensus of(KeyMetadata key, Map<Integer, VersionUsage> usage, Duration quietPeriod, Instant now) {
+    Duration quiet = quietPeriod == null || quietPeriod.isZero() ? DEFAULT_QUIET_PERIOD : quietPeriod;
+    Instant since = now.minus(quiet);
+    List<Entry> entries = new ArrayList<>();
+    int safe = key.currentVersion();
+    for (int v = Math.max(1, key.policy().minDecryptionVersion()); v <= key.currentVersion(); v++) {
+      VersionUsage used = usage.getOrDefault(v, VersionUsage.NONE);
+      boolean inUse = used.lastUsed() != null && used.lastUsed().isAfter(since);
+      if (inUse && v < safe) {
+        safe = v;
+      }
+      entries.add(new Entry(v, used, inUse));
+    }
+    return new KeyCensus(key, entries, safe);
+  }
+}

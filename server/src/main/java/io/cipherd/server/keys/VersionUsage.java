@@ -1,0 +1,28 @@
+package io.cipherd.server.keys;
+
+import java.time.Instant;
+
+/**
+ * How much one key version has been used: counts, and when it was last used (null if never).
+ *
+ * @param encryptions messages encrypted with the version (rewraps into it included)
+ * @param decryptions ciphertexts of the version decrypted (rewraps out of it included)
+ * @param rewraps ciphertexts of the version rewrapped to another version or key
+ * @param lastUsed the last encryption or decryption counted, or null
+ */
+public record VersionUsage(long encryptions, long decryptions, long rewraps, Instant lastUsed) {
+  public static final VersionUsage NONE = new VersionUsage(0, 0, 0, null);
+
+  /** The sum of both, with the later of the two last-used times. */
+  public VersionUsage plus(VersionUsage other) {
+    Instant later = lastUsed == null ? other.lastUsed
+        : other.lastUsed == null || lastUsed.isAfter(other.lastUsed) ? lastUsed : other.lastUsed;
+    return new VersionUsage(encryptions + other.encryptions, decryptions + other.decryptions,
+        rewraps + other.rewraps, later);
+  }
+
+  /** Whether nothing was counted. */
+  public boolean isEmpty() {
+    return encryptions == 0 && decryptions == 0 && rewraps == 0;
+  }
+}

@@ -1,0 +1,54 @@
+package io.cipherd.server.keystore.vault;
+
+import io.cipherd.server.keys.VersionUsage;
+import io.github.jopenlibs.vault.json.JsonObject;
+import io.github.jopenlibs.vault.json.JsonValue;
+import java.time.Instant;
+import java.util.HashMap;
+import java.util.Map;
+
+/**
+ * The KV secret {@code <prefix>/_usage/<name>} holding a key's merged usage:
+ * {@code {"1": {"encryptions": 12, "decryptions": 3, "rewraps": 0, "last_used": "2026-..."}}}.
+ * The folder starts with '_', which no key name does, and listings skip folders.
+ */
+final class KvUsage {
+  /** Replicas merge every few seconds; a write that loses this many races in a row is retried next merge. */
+  static final int MAX_ATTEMPTS = 8;
+
+  private KvUsage() {}
+
+  static String path(String name) {
+    return "_usage/" + name;
+  }
+
+  static JsonObject encode(Map<Integer, VersionUsage> usage) {
+    JsonObject data = new JsonObject();
+    usage.forEach((version, u) -> {
+      JsonObject o = new JsonObject()
+          .add("encryptions", u.encryptions())
+          .add("decryptions", u.decryptions())
+          .add("rewraps", u.rewraps());
+      if (u.lastUsed() != null) {
+        o.add("last_used", u.lastUsed().toString());
+      }
+      data.add(Integer.toString(version), o);
+    });
+    return data;
+  }
+
+  static Map<Integer, VersionUsage> decode(JsonObject data) {
+    Map<Integer, VersionUsage> usage = new HashMap<>();
+    for (JsonObject.Member member : data) {
+      if (!member.getValue().isObject()) {
+        continue;
+      }
+      JsonObject o = member.getValue().asObject();
+      JsonValue last = o.get("last_used");
+      usage.put(Integer.parseInt(member.getName()), new VersionUsage(o.getLong("encryptions", 0),
+          o.getLong("decryptions", 0), o.getLong("rewraps", 0),
+          last == null || !last.isString() ? null : Instant.parse(last.asString())));
+    }
+    return usage;
+  }
+}

@@ -1,0 +1,132 @@
+package io.cipherd.server.keys;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.cipherd.server.crypto.Mode;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Map;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+
+/** Per-replica counting, merging through a shared store, and rotation by policy, without a network. */
+class UsageLedgerTest {
+  private final SettableClock clock = new SettableClock(Instant.parse("2026-11-23T12:00:00Z"));
+  private final InMemoryKeyStore store = new InMemoryKeyStore();
+
+  @Test
+  void concurrentCounts_mergeWithoutLoss_andAddUpAcrossReplicas() throws Exception {
+    UsageLedger one = new UsageLedger(clock);
+    UsageLedger two = new UsageLedger(clock);
+    ExecutorService threads = Executors.newFixedThreadPool(4);
+    for (int t = 0; t < 4; t++) {
+      UsageLedger ledger = t % 2 == 0 ? one : two;
+      threads.execute(() -> {
+        for (int i = 0; i < 10_000; i++) {
+          ledger.record("k", 1, UsageLedger.Use.ENCRYPT);
+          if (i % 1000 == 0) {
+            ledger.merge(store); // merging while others count must lose nothing
+          }
+        }
+      });
+    }
+    threads.shutdown();
+    assertThat(threads.awaitTermination(30, TimeUnit.SECONDS)).isTrue();
+    one.record("k", 1, UsageLedger.Use.DECRYPT);
+    two.record("k", 2, UsageLedger.Use.REWRAP);
+    one.merge(store);
+    two.merge(store);
+
+    Map<Integer, VersionUsage> merged = store.readUsage("k");
+    assertThat(merged.get(1).encryptions()).isEqualTo(40_000);
+    assertThat(merged.get(1).decryptions()).isEqualTo(1);
+    assertThat(merged.get(2).rewraps()).isEqualTo(1);
+    assertThat(merged.get(2).lastUsed()).isEqualTo(clock.instant());
+    assertThat(two.usage("k")).as("the replica that merged last sees the totals").isEqualTo(merged);
+  }
+
+  @Test
+  void failedMerge_keepsTheCountsForTheNextOne() {
+    UsageLedger ledger = new UsageLedger(clock);
+    ledger.record("k", 1, UsageLedger.Use.ENCRYPT);
+    KeyStore broken = new KeyStore() {
+      @Override
+      public java.util.List<String> listKeyNames() {
+        throw new KeyStoreUnavailableException("down", null);
+      }
+
+      @Override
+      public java.util.Optional<KeyMetadata> readKey(String name) {
+        throw new KeyStoreUnavailableException("down", null);
+      }
+
+      @Override
+      public javax.crypto.SecretKey readMaterial(String name, KeyVersionInfo version) {
+        throw new KeyStoreUnavailableException("down", null);
+      }
+
+      @Override
+      public KeyMetadata createKey(String name, NewKeyVersion first, KeyPolicy policy) {
+        throw new KeyStoreUnavailableException("down", null);
+      }
+
+      @Override
+      public KeyMetadata addVersion(String name, int expectedCurrentVersion, NewKeyVersion next) {
+        throw new KeyStoreUnavailableException("down", null);
+      }
+
+      @Override
+      public KeyMetadata updatePolicy(String name, KeyPolicy policy) {
+        throw new KeyStoreUnavailableException("down", null);
+      }
+
+      @Override
+      public Map<Integer, VersionUsage> addUsage(String name, Map<Integer, VersionUsage> delta) {
+        throw new KeyStoreUnavailableException("down", null);
+      }
+    };
+
+    assertThat(ledger.merge(broken)).isEqualTo(1);
+    assertThat(ledger.merge(store)).isZero();
+    assertThat(store.readUsage("k").get(1).encryptions()).isEqualTo(1);
+  }
+
+  @Test
+  void limitReachedOnTwoReplicas_rotatesOnce() {
+    KeyCache cacheOne = new KeyCache(store);
+    KeyCache cacheTwo = new KeyCache(store);
+    UsageLedger one = new UsageLedger(clock);
+    UsageLedger two = new UsageLedger(clock);
+    KeyAdmin adminOne = new KeyAdmin(store, cacheOne, clock, one);
+    KeyAdmin adminTwo = new KeyAdmin(store, cacheTwo, clock, two);
+    adminOne.create("k", Mode.GCM, 256, false, new KeyPolicy(0, 0, false, Duration.ZERO, 10));
+    for (int i = 0; i < 6; i++) {
+      one.record("k", 1, UsageLedger.Use.ENCRYPT);
+      two.record("k", 1, UsageLedger.Use.ENCRYPT);
+    }
+    one.merge(store);
+    two.merge(store);
+    one.merge(store); // now both have read the merged total of 12
+
+    assertThat(adminOne.rotateIfDue("k") + adminTwo.rotateIfDue("k")).as("new version numbers made").isEqualTo(2);
+    assertThat(store.readKey("k").orElseThrow().currentVersion()).isEqualTo(2);
+    assertThat(adminTwo.rotateIfDue("k")).as("version 2 has made no encryptions").isZero();
+    assertThat(cacheTwo.forEncryption("k", 0).header().version()).isEqualTo(2);
+  }
+
+  @Test
+  void policyLimits_defaultOnlyForRandom96BitNonces_andAgeRotation() {
+    KeyPolicy none = KeyPolicy.DEFAULT;
+    assertThat(none.encryptionLimit(Mode.GCM)).isEqualTo(1L << 30);
+    assertThat(none.encryptionLimit(Mode.CHACHA)).isEqualTo(1L << 30);
+    assertThat(none.encryptionLimit(Mode.XGCM)).isZero();
+    assertThat(none.encryptionLimit(Mode.SIV)).isZero();
+    KeyVersionInfo v1 = new KeyVersionInfo(1, Mode.XGCM, 256, clock.instant(), false);
+    assertThat(none.rotationReason(v1, Long.MAX_VALUE, clock.instant().plus(Duration.ofDays(9999)))).isNull();
+    KeyPolicy daily = new KeyPolicy(0, 0, false, Duration.ofDays(1), 0);
+    assertThat(daily.rotationReason(v1, 0, clock.instant().plus(Duration.ofHours(23)))).isNull();
+    assertThat(daily.rotationReason(v1, 0, clock.instant().plus(Duration.ofDays(1)))).contains("older than");
+  }
+}
