@@ -33,6 +33,9 @@ type Options struct {
 	MutualTLS    bool   // also require client certificates signed by the PKI's CA
 	AccessPolicy string // YAML of --access-policy
 	DemoKey      string // --demo-key
+	// UsageMergeInterval is --usage-merge-interval: how often usage is merged and automatic
+	// rotations are checked (0: the server's default, 10s).
+	UsageMergeInterval time.Duration
 }
 
 // Server is a running cipherd.
@@ -152,6 +155,9 @@ func (s *Server) argsFor(opts Options) ([]string, error) {
 		"--data-dir", filepath.Join(s.dir, "data"), "--keystore-password-file", pwFile)
 	if opts.DemoKey != "" {
 		args = append(args, "--demo-key", opts.DemoKey)
+	}
+	if opts.UsageMergeInterval > 0 {
+		args = append(args, "--usage-merge-interval", fmt.Sprintf("PT%.3fS", opts.UsageMergeInterval.Seconds()))
 	}
 	if opts.PKI != nil {
 		args = append(args, "--tls-cert", opts.PKI.ServerCertFile, "--tls-key", opts.PKI.ServerKeyFile)
