@@ -21,7 +21,10 @@ type PlaintextItem struct {
 type CiphertextItem struct {
 	Reference  string
 	Ciphertext string
-	AAD        []byte
+	AAD        []byte // of Ciphertext, and of the new ciphertext when rewrapping
+	// Legacy, set instead of Ciphertext, is data encrypted before cipherd (LegacyHex, ...): only
+	// ReEncryptBatch and ReEncryptStream take it, and only with a target key.
+	Legacy *cipherdpb.LegacyCiphertext
 }
 
 // Result is the outcome of one item: Err is nil or an *Error, as for a single call.
@@ -67,6 +70,9 @@ func (c *Client) DecryptBatch(ctx context.Context, items []CiphertextItem) ([]Re
 	return inChunks(items, func(chunk []CiphertextItem) ([]Result, error) {
 		req := &cipherdpb.DecryptBatchRequest{}
 		for _, it := range chunk {
+			if it.Legacy != nil {
+				return nil, fmt.Errorf("cipherd: item %q: %w", it.Reference, errLegacyNotDecryptable)
+			}
 			req.Items = append(req.Items, &cipherdpb.DecryptBatchItem{Reference: it.Reference, Ciphertext: it.Ciphertext, Context: it.AAD})
 		}
 		resp, err := c.Crypto.DecryptBatch(ctx, req)
@@ -80,7 +86,7 @@ func (c *Client) ReEncryptBatch(ctx context.Context, targetKey string, items []C
 	return inChunks(items, func(chunk []CiphertextItem) ([]Result, error) {
 		req := &cipherdpb.ReEncryptBatchRequest{KeyName: targetKey}
 		for _, it := range chunk {
-			req.Items = append(req.Items, &cipherdpb.ReEncryptBatchItem{Reference: it.Reference, Ciphertext: it.Ciphertext, Context: it.AAD})
+			req.Items = append(req.Items, &cipherdpb.ReEncryptBatchItem{Reference: it.Reference, Ciphertext: it.Ciphertext, Context: it.AAD, Legacy: it.Legacy})
 		}
 		resp, err := c.Crypto.ReEncryptBatch(ctx, req)
 		return convert(resp.GetResults(), err, reEncryptResult)

@@ -44,7 +44,7 @@ func TestKeyCensus_afterEncryptDecryptRewrap(t *testing.T) {
 	}
 	want := []cipherd.Usage{
 		{Encryptions: 3, Decryptions: 3, Rewraps: 1}, // the rewrap decrypted v1 too
-		{Encryptions: 1},                             // and encrypted into v2
+		{Encryptions: 1}, // and encrypted into v2
 		{},
 	}
 	for i, v := range resp.GetKey().GetVersions() {

@@ -34,6 +34,9 @@ func DecryptStream[T any](ctx context.Context, c *Client, items iter.Seq2[T, Cip
 			return c.Crypto.DecryptStream(ctx)
 		},
 		request: func(it CiphertextItem) (string, *cipherdpb.DecryptStreamRequest, error) {
+			if it.Legacy != nil {
+				return it.Reference, nil, errLegacyNotDecryptable
+			}
 			if _, err := ParseCiphertext(it.Ciphertext); err != nil {
 				return it.Reference, nil, err
 			}
@@ -46,17 +49,23 @@ func DecryptStream[T any](ctx context.Context, c *Client, items iter.Seq2[T, Cip
 // ReEncryptStream rewraps items through one ReEncryptStream call to targetKey ("" for each item's
 // own key), like EncryptStream: one Result (Ciphertext, KeyVersion, SourceKeyVersion, or Err) per
 // item, in order. An item whose ciphertext does not parse is answered locally with its
-// *CiphertextError.
+// *CiphertextError. Items with Legacy set are rewrapped from their legacy key into targetKey.
 func ReEncryptStream[T any](ctx context.Context, c *Client, targetKey string, items iter.Seq2[T, CiphertextItem], handle func(T, Result) error) error {
 	return runStream(ctx, streamKind[CiphertextItem, cipherdpb.ReEncryptStreamRequest, cipherdpb.ReEncryptStreamResponse]{
 		open: func(ctx context.Context) (grpc.BidiStreamingClient[cipherdpb.ReEncryptStreamRequest, cipherdpb.ReEncryptStreamResponse], error) {
 			return c.Crypto.ReEncryptStream(ctx)
 		},
 		request: func(it CiphertextItem) (string, *cipherdpb.ReEncryptStreamRequest, error) {
+			req := &cipherdpb.ReEncryptStreamRequest{Reference: it.Reference, Context: it.AAD, KeyName: targetKey}
+			if it.Legacy != nil {
+				req.Legacy = it.Legacy // no header to check: the legacy key decides
+				return it.Reference, req, nil
+			}
 			if _, err := ParseCiphertext(it.Ciphertext); err != nil {
 				return it.Reference, nil, err
 			}
-			return it.Reference, &cipherdpb.ReEncryptStreamRequest{Reference: it.Reference, Ciphertext: it.Ciphertext, Context: it.AAD, KeyName: targetKey}, nil
+			req.Ciphertext = it.Ciphertext
+			return it.Reference, req, nil
 		},
 		result: func(resp *cipherdpb.ReEncryptStreamResponse) Result { return reEncryptResult(resp.GetResult()) },
 	}, items, handle)

@@ -2,11 +2,9 @@ package main
 
 import (
 	"bytes"
-	"encoding/base64"
 	"encoding/json"
 	"fmt"
 	"io"
-	"strings"
 
 	"github.com/spf13/cobra"
 	"google.golang.org/protobuf/encoding/protojson"
@@ -71,7 +69,7 @@ func printJSON(out io.Writer, m proto.Message) error {
 
 func newKeysCommand(conn *connection) *cobra.Command {
 	keys := &cobra.Command{Use: "keys", Short: "Create, list, show, rotate and import keys; set their policy; see which versions are in use"}
-	var create, rotate, imp keyFlags
+	var create, rotate keyFlags
 	var createRotation rotationFlags
 	createCmd := adminCommand(conn, "create NAME", "Create a key with version 1", cobra.ExactArgs(1),
 		func(cmd *cobra.Command, c *cipherd.Client, args []string) (*cipherdpb.Key, error) {
@@ -109,29 +107,7 @@ func newKeysCommand(conn *connection) *cobra.Command {
 			return resp.GetKey(), err
 		})
 	rotate.register(rotateCmd)
-	var in string
-	importCmd := adminCommand(conn, "import NAME", "Add base64 key material from stdin (or --in FILE) as a new version", cobra.ExactArgs(1),
-		func(cmd *cobra.Command, c *cipherd.Client, args []string) (*cipherdpb.Key, error) {
-			mode, err := imp.parsedMode()
-			if err != nil {
-				return nil, err
-			}
-			text, err := readInput(cmd, in)
-			if err != nil {
-				return nil, err
-			}
-			material, err := base64.StdEncoding.DecodeString(strings.TrimSpace(string(text)))
-			if err != nil {
-				return nil, fmt.Errorf("key material must be base64") // never echo it
-			}
-			resp, err := c.Admin.ImportKey(cmd.Context(), &cipherdpb.ImportKeyRequest{KeyName: args[0], Mode: mode,
-				KeyMaterial: material, AllowUnauthenticated: imp.allowUnauthenticated})
-			clear(material)
-			return resp.GetKey(), err
-		})
-	imp.register(importCmd)
-	importCmd.Flags().StringVar(&in, "in", "", "file holding the base64 key material instead of stdin")
-	keys.AddCommand(createCmd, newListCommand(conn), showCmd, rotateCmd, importCmd, newPolicyCommand(conn), newCensusCommand(conn))
+	keys.AddCommand(createCmd, newListCommand(conn), showCmd, rotateCmd, newImportCommand(conn), newPolicyCommand(conn), newCensusCommand(conn))
 	return keys
 }
 

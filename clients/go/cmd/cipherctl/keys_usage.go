@@ -115,7 +115,10 @@ func lastUsed(u cipherd.Usage) string {
 	return u.LastUsed.UTC().Format(time.RFC3339)
 }
 
-// versionKind is a version's mode, or for a legacy key's version its legacy cipher.
+// versionKind is a version's mode, or for a legacy key's version "legacy:" and its cipher.
 func versionKind(v *cipherdpb.KeyVersion) string {
+	if v.GetLegacyCipher() != cipherdpb.LegacyCipher_LEGACY_CIPHER_UNSPECIFIED {
+		return "legacy:" + cipherd.LegacyCipherName(v.GetLegacyCipher())
+	}
 	return cipherd.ModeName(v.GetMode())
 }
