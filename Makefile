@@ -41,8 +41,8 @@ test: prefetch-tools lint-proto test-java test-vault fuzz-smoke loadtest-check l
 prefetch-tools:
 	@.ci/prefetch-tools
 
-test-java: jdk ## Java unit, vector and gRPC tests
-	$(MVN) verify -Dextra.testvectors.dir="$$(../.ci/fetch-testvectors)"
+test-java: jdk ## Java unit, vector and gRPC tests (openssl from .ci/install-openssl makes the legacy ciphertexts)
+	openssl="$$(.ci/install-openssl)"; $(MVN) verify -Dextra.testvectors.dir="$$(../.ci/fetch-testvectors)" -Dopenssl.bin="$$openssl"
 
 FUZZ_TESTS := EnvelopeFuzzTest CryptoRequestFuzzTest
 FUZZ_SMOKE ?= 15s

@@ -14,6 +14,7 @@ import io.cipherd.api.v1.EncryptBatchItem;
 import io.cipherd.api.v1.EncryptBatchRequest;
 import io.cipherd.api.v1.EncryptBatchResponse;
 import io.cipherd.api.v1.EncryptBatchResult;
+import io.cipherd.api.v1.LegacyCiphertext;
 import io.cipherd.api.v1.ReEncryptBatchItem;
 import io.cipherd.api.v1.ReEncryptBatchRequest;
 import io.cipherd.api.v1.ReEncryptBatchResponse;
@@ -51,26 +52,50 @@ final class BatchItems {
     return engine.inBatch(batch -> reEncrypt(batch, request));
   }
 
-  /** One rewrap with {@code engine} (a stream's leased one), as a batch result; for ReEncryptStream, item by item. */
-  static ReEncryptBatchResult reEncrypt(CryptoEngine engine, String reference, String ciphertext, ByteString context,
-      String targetKey) {
-    return reEncrypt(engine, ReEncryptBatchResult.newBuilder(), reference, ciphertext, context, targetKey);
+  /**
+   * One rewrap with {@code engine} (a stream's leased one), as a batch result; for ReEncryptStream,
+   * item by item. {@code legacy} is the item's legacy ciphertext, or null when it has none.
+   */
+  static ReEncryptBatchResult reEncrypt(CryptoEngine engine, String reference, String ciphertext,
+      LegacyCiphertext legacy, ByteString context, String targetKey) {
+    return reEncrypt(engine, ReEncryptBatchResult.newBuilder(), reference, ciphertext, legacy, context, targetKey,
+        "key_name");
   }
 
-  /** As above, built with {@code result} (cleared first), so a batch reuses one builder for all its items. */
+  /**
+   * As above, built with {@code result} (cleared first), so a batch reuses one builder for all its
+   * items; {@code targetField} names where the target key comes from, for the error of a legacy item without one.
+   */
   private static ReEncryptBatchResult reEncrypt(CryptoEngine engine, ReEncryptBatchResult.Builder result,
-      String reference, String ciphertext, ByteString context, String targetKey) {
+      String reference, String ciphertext, LegacyCiphertext legacy, ByteString context, String targetKey,
+      String targetField) {
     result.clear().setReference(reference);
     try {
-      ReEncrypted rewrapped = engine.reEncrypt(ciphertext, context, targetKey);
+      ReEncrypted rewrapped = legacy == null
+          ? engine.reEncrypt(ciphertext, context, targetKey)
+          : engine.reEncryptLegacy(LegacyProtos.rewrapItem(legacy, ciphertext, targetKey, targetField),
+              context, targetKey);
       result.setCiphertextBytes(rewrapped.encrypted().ciphertext())
           .setKeyVersion(rewrapped.encrypted().keyVersion())
           .setSourceKeyVersion(rewrapped.sourceVersion());
     } catch (RuntimeException e) {
       result.setError(StatusMapper.toItemError(e));
-      sourceVersion(ciphertext, result);
+      if (legacy == null) {
+        sourceVersion(ciphertext, result);
+      } else {
+        // The version asked for; 0 (the newest) stays 0, as for an unreadable header.
+        result.setSourceKeyVersion(Math.max(0, legacy.getKeyVersion()));
+      }
     }
     return result.build();
+  }
+
+  /** Whether rewrapping an item ({@code legacy} or {@code ciphertext}) into {@code targetKey} needs no key-store call. */
+  static boolean canReEncryptFromMemory(CryptoEngine engine, LegacyCiphertext legacy, String ciphertext,
+      String targetKey) {
+    return legacy == null
+        ? engine.canReEncryptFromMemory(ciphertext, targetKey)
+        : engine.canReEncryptLegacyFromMemory(legacy.getKeyName(), legacy.getKeyVersion(), targetKey);
   }
 
   /**
@@ -117,8 +142,8 @@ final class BatchItems {
     List<ReEncryptBatchResult> results = new ArrayList<>(request.getItemsCount());
     ReEncryptBatchResult.Builder result = ReEncryptBatchResult.newBuilder();
     for (ReEncryptBatchItem item : request.getItemsList()) {
-      results.add(reEncrypt(engine, result,
-          item.getReference(), item.getCiphertext(), item.getContext(), request.getKeyName()));
+      results.add(reEncrypt(engine, result, item.getReference(), item.getCiphertext(),
+          item.hasLegacy() ? item.getLegacy() : null, item.getContext(), request.getKeyName(), "the batch's key_name"));
     }
     return ReEncryptBatchResponse.newBuilder().addAllResults(results).build();
   }

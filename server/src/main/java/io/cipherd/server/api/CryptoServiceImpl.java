@@ -24,6 +24,7 @@ import io.cipherd.api.v1.GenerateDataKeyRequest;
 import io.cipherd.api.v1.GenerateDataKeyResponse;
 import io.cipherd.api.v1.InspectRequest;
 import io.cipherd.api.v1.InspectResponse;
+import io.cipherd.api.v1.LegacyCiphertext;
 import io.cipherd.api.v1.ReEncryptBatchItem;
 import io.cipherd.api.v1.ReEncryptBatchRequest;
 import io.cipherd.api.v1.ReEncryptBatchResponse;
@@ -85,9 +86,30 @@ public final class CryptoServiceImpl extends CryptoServiceGrpc.CryptoServiceImpl
 
   @Override
   public void reEncrypt(ReEncryptRequest request, StreamObserver<ReEncryptResponse> observer) {
+    if (request.hasLegacy()) {
+      reEncryptLegacy(request, observer);
+      return;
+    }
     dispatcher.unary(engine.canReEncryptFromMemory(request.getCiphertext(), request.getKeyName()), observer, () -> {
       ReEncrypted rewrapped = engine.reEncrypt(
           request.getCiphertext(), request.getContext(), request.getKeyName());
+      return ReEncryptResponse.newBuilder()
+          .setCiphertextBytes(rewrapped.encrypted().ciphertext())
+          .setKeyVersion(rewrapped.encrypted().keyVersion())
+          .setSourceKeyVersion(rewrapped.sourceVersion())
+          .build();
+    });
+  }
+
+  /** ReEncrypt of a ciphertext made before cipherd, decrypted with its imported legacy key. */
+  private void reEncryptLegacy(ReEncryptRequest request, StreamObserver<ReEncryptResponse> observer) {
+    LegacyCiphertext legacy = request.getLegacy();
+    boolean fromMemory = engine.canReEncryptLegacyFromMemory(legacy.getKeyName(), legacy.getKeyVersion(),
+        request.getKeyName());
+    dispatcher.unary(fromMemory, observer, () -> {
+      ReEncrypted rewrapped = engine.reEncryptLegacy(
+          LegacyProtos.rewrapItem(legacy, request.getCiphertext(), request.getKeyName(), "key_name"),
+          request.getContext(), request.getKeyName());
       return ReEncryptResponse.newBuilder()
           .setCiphertextBytes(rewrapped.encrypted().ciphertext())
           .setKeyVersion(rewrapped.encrypted().keyVersion())
@@ -142,7 +164,8 @@ public final class CryptoServiceImpl extends CryptoServiceGrpc.CryptoServiceImpl
     // One item that needs the key store sends the whole batch to the blocking pool: stop looking there.
     boolean fromMemory = true;
     for (ReEncryptBatchItem item : request.getItemsList()) {
-      if (!engine.canReEncryptFromMemory(item.getCiphertext(), request.getKeyName())) {
+      if (!BatchItems.canReEncryptFromMemory(engine, item.hasLegacy() ? item.getLegacy() : null,
+          item.getCiphertext(), request.getKeyName())) {
         fromMemory = false;
         break;
       }

@@ -80,7 +80,12 @@ public final class KeyAdminServiceImpl extends KeyAdminServiceGrpc.KeyAdminServi
 
   @Override
   public void importKey(ImportKeyRequest request, StreamObserver<ImportKeyResponse> observer) {
+    if (request.getLegacyCipher() != io.cipherd.api.v1.LegacyCipher.LEGACY_CIPHER_UNSPECIFIED) {
+      importLegacyKey(request, observer);
+      return;
+    }
     dispatcher.unary(false, observer, () -> {
+      LegacyProtos.checkNoLegacyFields(request);
       byte[] material = request.getKeyMaterial().toByteArray();
       try {
         return ImportKeyResponse.newBuilder()
@@ -92,6 +97,23 @@ public final class KeyAdminServiceImpl extends KeyAdminServiceGrpc.KeyAdminServi
             .build();
       } finally {
         java.util.Arrays.fill(material, (byte) 0);
+      }
+    });
+  }
+
+  /** ImportKey with legacy_cipher: a decrypt-only version whose key is key_material or a MySQL passphrase. */
+  private void importLegacyKey(ImportKeyRequest request, StreamObserver<ImportKeyResponse> observer) {
+    dispatcher.unary(false, observer, () -> {
+      byte[] material = request.getKeyMaterial().toByteArray();
+      byte[] passphrase = request.getPassphrase().toByteArray();
+      try {
+        return ImportKeyResponse.newBuilder()
+            .setKey(KeyProtos.toProto(keys.importLegacyVersion(
+                request.getKeyName(), LegacyProtos.format(request), material, passphrase)))
+            .build();
+      } finally {
+        java.util.Arrays.fill(material, (byte) 0);
+        java.util.Arrays.fill(passphrase, (byte) 0);
       }
     });
   }

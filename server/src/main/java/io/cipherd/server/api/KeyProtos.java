@@ -24,7 +24,7 @@ final class KeyProtos {
         .setCurrentVersion(metadata.currentVersion())
         .setPolicy(toProto(metadata.policy()));
     for (KeyVersionInfo version : metadata.versions()) {
-      key.addVersions(io.cipherd.api.v1.KeyVersion.newBuilder()
+      io.cipherd.api.v1.KeyVersion.Builder proto = io.cipherd.api.v1.KeyVersion.newBuilder()
           .setVersion(version.version())
           .setMode(ModeProtos.toProto(version.mode()))
           .setKeySizeBits(version.keySizeBits())
@@ -32,7 +32,12 @@ final class KeyProtos {
               .setSeconds(version.createdAt().getEpochSecond())
               .setNanos(version.createdAt().getNano()))
           .setImported(version.imported())
-          .setUsage(toProto(usage.getOrDefault(version.version(), VersionUsage.NONE))));
+          .setUsage(toProto(usage.getOrDefault(version.version(), VersionUsage.NONE)));
+      if (version.isLegacy()) {
+        proto.setLegacyCipher(LegacyProtos.toProto(version.legacy().cipher()))
+            .setLegacyIv(LegacyProtos.toProto(version.legacy().iv()));
+      }
+      key.addVersions(proto);
     }
     return key.build();
   }

@@ -37,6 +37,8 @@ final class ModeProtos {
       case XGCM -> io.cipherd.api.v1.Mode.MODE_XGCM;
       case SIV -> io.cipherd.api.v1.Mode.MODE_SIV;
       case HMAC -> io.cipherd.api.v1.Mode.MODE_HMAC;
+      // A legacy version has no cipherd mode; KeyVersion.legacy_cipher says what it is.
+      case LEGACY -> io.cipherd.api.v1.Mode.MODE_UNSPECIFIED;
     };
   }
 }

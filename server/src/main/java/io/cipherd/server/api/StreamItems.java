@@ -60,13 +60,15 @@ final class StreamItems {
   static final ItemStream.Items<ReEncryptStreamRequest, ReEncryptStreamResponse> REENCRYPT = new ItemStream.Items<>() {
     @Override
     public boolean fromMemory(CryptoEngine engine, ReEncryptStreamRequest request) {
-      return engine.canReEncryptFromMemory(request.getCiphertext(), request.getKeyName());
+      return BatchItems.canReEncryptFromMemory(engine, request.hasLegacy() ? request.getLegacy() : null,
+          request.getCiphertext(), request.getKeyName());
     }
 
     @Override
     public ReEncryptStreamResponse answer(CryptoEngine engine, ReEncryptStreamRequest request) {
-      return ReEncryptStreamResponse.newBuilder().setResult(BatchItems.reEncrypt(engine,
-          request.getReference(), request.getCiphertext(), request.getContext(), request.getKeyName())).build();
+      return ReEncryptStreamResponse.newBuilder().setResult(BatchItems.reEncrypt(engine, request.getReference(),
+          request.getCiphertext(), request.hasLegacy() ? request.getLegacy() : null, request.getContext(),
+          request.getKeyName())).build();
     }
   };
 }

@@ -22,7 +22,34 @@ public enum Mode {
    */
   SIV("siv", "AES/CTR/NoPadding", "AES", 0, 16, Set.of(512)),
   /** An index key: HMAC-SHA-256 for blind indexes. It never encrypts and has no ciphertext header. */
-  HMAC("hmac", "HmacSHA256", "HmacSHA256", 0, 0, Set.of(256));
+  HMAC("hmac", "HmacSHA256", "HmacSHA256", 0, 0, Set.of(256)),
+  /**
+   * A legacy key's version: data encrypted before cipherd, decrypt-only, for ReEncrypt. Its cipher,
+   * key sizes and IV are the version's {@code crypto.legacy.LegacyFormat}, not this mode's; it never
+   * appears in a ciphertext header, and "legacy" labels its decrypts in metrics.
+   */
+  LEGACY("legacy", "", "", 0, 0, Set.of());
+
+  /** What a key's versions are for. All versions of one key are of one kind. */
+  public enum Kind {
+    /** Encrypts and decrypts cipherd ciphertexts. */
+    CIPHER("an encryption key"),
+    /** Computes blind indexes only. */
+    INDEX("an index key"),
+    /** Decrypts data made before cipherd, for ReEncrypt only. */
+    LEGACY("a legacy key");
+
+    private final String description;
+
+    Kind(String description) {
+      this.description = description;
+    }
+
+    /** The kind as error messages say it, e.g. "an index key". */
+    public String description() {
+      return description;
+    }
+  }
 
   private static final int AES_BLOCK = 16;
 
@@ -78,9 +105,18 @@ public enum Mode {
     return tagLength > 0;
   }
 
-  /** Whether versions in this mode encrypt and decrypt; false for index keys, which only hash. */
+  /** Whether versions in this mode encrypt and decrypt; false for index keys, which only hash, and legacy keys. */
   public boolean isCipher() {
-    return this != HMAC;
+    return kind() == Kind.CIPHER;
+  }
+
+  /** The kind of key versions in this mode belong to. */
+  public Kind kind() {
+    return switch (this) {
+      case HMAC -> Kind.INDEX;
+      case LEGACY -> Kind.LEGACY;
+      default -> Kind.CIPHER;
+    };
   }
 
   /** Whether equal plaintexts and contexts give equal ciphertexts (no random IV): siv only. */
@@ -130,7 +166,7 @@ public enum Mode {
     return null;
   }
 
-  /** The modes that encrypt: every mode but {@link #HMAC}. */
+  /** The modes that encrypt: every mode but {@link #HMAC} and {@link #LEGACY}. */
   public static java.util.List<Mode> ciphers() {
     return java.util.Arrays.stream(values()).filter(Mode::isCipher).toList();
   }

@@ -6,24 +6,22 @@ import javax.crypto.Cipher;
 import javax.crypto.SecretKey;
 import javax.crypto.spec.SecretKeySpec;
 import javax.security.auth.DestroyFailedException;
-import javax.security.auth.Destroyable;
 
 /**
  * An XAES-256-GCM key version (c2sp.org/XAES-256-GCM): the 256-bit key K with its subkey K1,
  * derived once per version as the spec suggests, so each message costs two AES blocks of key
  * derivation and a fresh AES-256-GCM key schedule, not three blocks.
  */
-public final class XaesKey implements SecretKey {
+public final class XaesKey extends PreparedKey {
   private static final long serialVersionUID = 1L;
   private static final int BLOCK = 16;
   /** Bytes of the nonce that derive the message key; the rest is the GCM nonce. */
   public static final int DERIVING_NONCE_BYTES = 12;
 
-  private final transient SecretKey key;
   private final transient byte[] k1;
 
   private XaesKey(SecretKey key, byte[] k1) {
-    this.key = key;
+    super(key);
     this.k1 = k1;
   }
 
@@ -71,7 +69,7 @@ public final class XaesKey implements SecretKey {
       blocks[BLOCK + i] ^= k1[i];
     }
     try {
-      ecb.init(Cipher.ENCRYPT_MODE, key);
+      ecb.init(Cipher.ENCRYPT_MODE, key());
       ecb.doFinal(blocks, 0, 2 * BLOCK, blocks, 0);
       return new SecretKeySpec(blocks, 0, 2 * BLOCK, "AES");
     } finally {
@@ -79,42 +77,10 @@ public final class XaesKey implements SecretKey {
     }
   }
 
-  /** The 256-bit key K itself. */
-  SecretKey key() {
-    return key;
-  }
-
-  @Override
-  public String getAlgorithm() {
-    return key.getAlgorithm();
-  }
-
-  @Override
-  public String getFormat() {
-    return key.getFormat();
-  }
-
-  @Override
-  public byte[] getEncoded() {
-    return key.getEncoded();
-  }
-
-  /** Overwrites K1 and destroys K if it can be destroyed. */
+  /** Overwrites K1, then destroys K if it can be destroyed. */
   @Override
   public void destroy() throws DestroyFailedException {
     Arrays.fill(k1, (byte) 0);
-    if (key instanceof Destroyable destroyable) {
-      destroyable.destroy();
-    }
-  }
-
-  @Override
-  public boolean isDestroyed() {
-    return key instanceof Destroyable destroyable && destroyable.isDestroyed();
-  }
-
-  @Override
-  public String toString() {
-    return "XaesKey[" + key + "]";
+    super.destroy();
   }
 }

@@ -33,6 +33,7 @@ public final class CryptoEngine {
   private final PayloadCipher cipher;
   private final Authorizer authorizer;
   private final CryptoObserver observer;
+  private final LegacyDecryption legacy;
 
   /** Asks {@code authorizer} before any key is loaded, and reports each operation to {@code observer}. */
   public CryptoEngine(KeyCache keys, CipherPools pools, Authorizer authorizer, CryptoObserver observer) {
@@ -46,6 +47,7 @@ public final class CryptoEngine {
     this.cipher = new PayloadCipher(ciphers);
     this.authorizer = authorizer;
     this.observer = observer;
+    this.legacy = new LegacyDecryption(keys, observer);
   }
 
   /**
@@ -135,6 +137,33 @@ public final class CryptoEngine {
   }
 
   /**
+   * Decrypts a ciphertext made before cipherd with its imported legacy key version and encrypts the
+   * plaintext with the current version of {@code targetKeyName}, bound to {@code context}. Needs
+   * {@code decrypt} on the legacy key and {@code encrypt} on the target, as any rewrap across keys.
+   * The plaintext never leaves this thread's {@link WorkBuffers}, and is wiped there before this returns.
+   */
+  public ReEncrypted reEncryptLegacy(LegacyItem item, ByteString context, String targetKeyName) {
+    if (targetKeyName.isEmpty()) {
+      throw new InvalidArgumentException("key_name is required with legacy: the key to rewrap the legacy ciphertext into");
+    }
+    authorizer.checkReEncrypt(item.keyName(), targetKeyName);
+    return WorkBuffers.withInput(ByteString.EMPTY, context, (input, textLength, contextLength, buffers) -> {
+      int capacity = item.data().length;
+      byte[] plaintext = buffers.plaintext(capacity);
+      try {
+        LegacyDecryption.Opened opened = legacy.open(item, plaintext);
+        Encrypted encrypted = encryptAllowed(targetKeyName, 0, plaintext, 0, opened.length(),
+            input, textLength, contextLength, buffers);
+        observer.succeeded(CryptoOperation.REWRAP, opened.version(), opened.length());
+        return new ReEncrypted(encrypted, opened.version().version());
+      } finally {
+        // All of it: a decryption that failed may have written part of the plaintext.
+        WorkBuffers.wipe(plaintext, capacity);
+      }
+    });
+  }
+
+  /**
    * The blind index of {@code value} under the index key's current version (or {@code keyVersion}
    * if not 0), normalized as asked and cut to {@code lengthBytes} (0: the whole HMAC).
    */
@@ -208,6 +237,14 @@ public final class CryptoEngine {
   public boolean canReEncryptFromMemory(String ciphertext, String targetKeyName) {
     return canDecryptFromMemory(ciphertext)
         && (targetKeyName.isEmpty() || canEncryptFromMemory(targetKeyName, 0));
+  }
+
+  /**
+   * Whether rewrapping a legacy ciphertext of {@code legacyKeyName} version {@code legacyVersion} (0:
+   * its newest) into {@code targetKeyName} needs no key-store call.
+   */
+  public boolean canReEncryptLegacyFromMemory(String legacyKeyName, int legacyVersion, String targetKeyName) {
+    return keys.isCached(legacyKeyName, legacyVersion) && canEncryptFromMemory(targetKeyName, 0);
   }
 
   private Encrypted encryptAllowed(String keyName, int keyVersion, byte[] plaintext, int from, int length,

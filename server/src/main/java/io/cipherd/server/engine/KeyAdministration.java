@@ -1,12 +1,15 @@
 package io.cipherd.server.engine;
 
 import io.cipherd.server.crypto.Mode;
+import io.cipherd.server.crypto.legacy.LegacyFormat;
+import io.cipherd.server.crypto.legacy.LegacyKeyMaterial;
 import io.cipherd.server.errors.InvalidArgumentException;
 import io.cipherd.server.keys.KeyAdmin;
 import io.cipherd.server.keys.KeyMetadata;
 import io.cipherd.server.keys.KeyPolicy;
 import io.cipherd.server.security.Authorizer;
 import io.cipherd.server.security.Operation;
+import java.util.Arrays;
 import java.util.List;
 
 /**
@@ -95,5 +98,19 @@ public final class KeyAdministration {
   public KeyMetadata importVersion(String name, Mode mode, byte[] material, boolean allowUnauthenticated) {
     authorizer.check(Operation.ADMIN, name);
     return admin.importVersion(name, mode, material, allowUnauthenticated);
+  }
+
+  /**
+   * Adds a decrypt-only legacy version, its key given as {@code keyMaterial} or folded from a MySQL
+   * {@code passphrase} (exactly one non-empty); needs {@code admin}. The caller wipes both arrays.
+   */
+  public KeyMetadata importLegacyVersion(String name, LegacyFormat format, byte[] keyMaterial, byte[] passphrase) {
+    authorizer.check(Operation.ADMIN, name);
+    byte[] material = LegacyKeyMaterial.of(format.cipher(), keyMaterial, passphrase);
+    try {
+      return admin.importLegacyVersion(name, format, material);
+    } finally {
+      Arrays.fill(material, (byte) 0);
+    }
   }
 }

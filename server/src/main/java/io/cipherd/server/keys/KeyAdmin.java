@@ -4,6 +4,7 @@ import dev.failsafe.Failsafe;
 import dev.failsafe.RetryPolicy;
 import io.cipherd.server.crypto.Mode;
 import io.cipherd.server.crypto.NonceSource;
+import io.cipherd.server.crypto.legacy.LegacyFormat;
 import io.cipherd.server.errors.InvalidArgumentException;
 import java.time.Clock;
 import java.time.Duration;
@@ -11,6 +12,7 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.function.IntFunction;
 import java.util.function.Supplier;
 
 /**
@@ -114,6 +116,7 @@ public final class KeyAdmin {
   public KeyMetadata create(String name, Mode mode, int keySizeBits, boolean allowUnauthenticated, KeyPolicy policy) {
     KeyNames.check(name);
     Mode chosen = mode == null ? Mode.GCM : mode;
+    checkNotLegacy(chosen);
     checkAuthenticated(chosen, allowUnauthenticated, "create a key");
     KeyPolicy initial = policy == null ? KeyPolicy.DEFAULT : policy;
     initial.checkFits(1);
@@ -131,7 +134,12 @@ public final class KeyAdmin {
     return cache.write(() -> retryOnConflict(() -> {
       KeyMetadata now = store.readKey(name).orElseThrow(() -> KeyNotFoundException.key(name));
       KeyVersionInfo current = now.current();
+      if (current.isLegacy()) {
+        throw new InvalidArgumentException("key '" + name + "' is a legacy key: it gets versions from ImportKey "
+            + "with legacy_cipher only, and never encrypts; create another key to rewrap its data into");
+      }
       Mode chosen = mode == null ? current.mode() : mode;
+      checkNotLegacy(chosen);
       if (chosen != current.mode()) {
         checkSameKind(name, current.mode(), chosen);
         checkAuthenticated(chosen, allowUnauthenticated, "rotate a key into");
@@ -151,18 +159,44 @@ public final class KeyAdmin {
   public KeyMetadata importVersion(String name, Mode mode, byte[] material, boolean allowUnauthenticated) {
     KeyNames.check(name);
     Mode chosen = mode == null ? Mode.GCM : mode;
+    checkNotLegacy(chosen);
     checkAuthenticated(chosen, allowUnauthenticated, "import a key for");
     int bits = material.length * 8;
     if (!chosen.acceptsKeySize(bits)) {
       throw new InvalidArgumentException("key_material for " + chosen.headerName() + " must be "
           + chosen.keySizesBits() + " bits, got " + bits);
     }
+    return addImported(name, chosen,
+        version -> new KeyVersionInfo(version, chosen, bits, clock.instant(), /* imported= */ true), material);
+  }
+
+  /**
+   * Adds a decrypt-only legacy version with {@code material} (already checked against the cipher's
+   * key lengths), creating the key if it does not exist. A legacy key holds legacy versions only, so
+   * its data can only ever leave it through ReEncrypt, and a normal key never gets one.
+   */
+  public KeyMetadata importLegacyVersion(String name, LegacyFormat format, byte[] material) {
+    KeyNames.check(name);
+    if (!format.cipher().acceptsKeyLength(material.length)) {
+      throw new InvalidArgumentException("key_material for " + format.cipher().storeName() + " must be "
+          + format.cipher().keyLengths() + ", got " + material.length);
+    }
+    byte[] stored = format.cipher().storedKey(material);
+    try {
+      return addImported(name, Mode.LEGACY,
+          version -> KeyVersionInfo.legacy(version, format, stored.length * 8, clock.instant()), stored);
+    } finally {
+      Arrays.fill(stored, (byte) 0);
+    }
+  }
+
+  /** Adds {@code material} as the next version described by {@code info}, creating the key if needed. */
+  private KeyMetadata addImported(String name, Mode chosen, IntFunction<KeyVersionInfo> info, byte[] material) {
     return cache.write(() -> retryOnConflict(() -> {
       Optional<KeyMetadata> now = store.readKey(name);
       now.ifPresent(key -> checkSameKind(name, key.current().mode(), chosen));
       int version = now.map(KeyMetadata::currentVersion).orElse(0) + 1;
-      NewKeyVersion next = new NewKeyVersion(
-          new KeyVersionInfo(version, chosen, bits, clock.instant(), /* imported= */ true), material.clone());
+      NewKeyVersion next = new NewKeyVersion(info.apply(version), material.clone());
       try {
         if (now.isPresent()) {
           return store.addVersion(name, version - 1, next);
@@ -208,12 +242,24 @@ public final class KeyAdmin {
     Arrays.fill(version.material(), (byte) 0);
   }
 
-  /** An index key's versions are all hmac, an encryption key's never: a query must not meet a ciphertext. */
+  /**
+   * A key's versions are all of one kind: an index key's are all hmac, so a query never meets a
+   * ciphertext; a legacy key's are all legacy, so a legacy version never becomes the one new data
+   * is encrypted with, and an encryption key never turns decrypt-only.
+   */
   private static void checkSameKind(String name, Mode current, Mode chosen) {
-    if (current.isCipher() != chosen.isCipher()) {
-      throw new InvalidArgumentException("key '" + name + "' is " + (current.isCipher() ? "an encryption key" : "an index key")
-          + "; a new version in " + chosen.headerName() + " would make it " + (chosen.isCipher() ? "encrypt" : "an index key")
-          + ": create another key instead");
+    if (current.kind() != chosen.kind()) {
+      String adding = chosen.kind() == Mode.Kind.LEGACY ? "a legacy version"
+          : "a version in " + chosen.headerName() + " (" + chosen.kind().description() + "'s)";
+      throw new InvalidArgumentException("key '" + name + "' is " + current.kind().description() + " and cannot take "
+          + adding + ": a key's versions are all of one kind; import or create it under another key name");
+    }
+  }
+
+  /** Legacy versions come only from {@link #importLegacyVersion}, which knows their cipher. */
+  private static void checkNotLegacy(Mode mode) {
+    if (mode.kind() == Mode.Kind.LEGACY) {
+      throw new InvalidArgumentException("legacy versions are imported with legacy_cipher, never generated or given a mode");
     }
   }
 

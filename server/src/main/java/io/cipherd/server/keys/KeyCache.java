@@ -77,6 +77,28 @@ public final class KeyCache {
   }
 
   /**
+   * The legacy version that decrypts data made before cipherd: {@code requestedVersion}, or the
+   * newest if 0, once the key's policy allows it to decrypt. A key that is not a legacy key is an
+   * invalid argument: its ciphertexts have headers, and ReEncrypt takes them as they are. May reach
+   * the store on a cache miss.
+   */
+  public UsableLegacyKey forLegacyDecryption(String name, int requestedVersion) {
+    if (requestedVersion < 0) {
+      throw new InvalidArgumentException("legacy.key_version must not be negative");
+    }
+    CachedKey key = withVersion(cached(name), requestedVersion);
+    KeyMetadata metadata = key.metadata();
+    KeyVersionInfo info = metadata.version(requestedVersion == 0 ? metadata.currentVersion() : requestedVersion);
+    if (!info.isLegacy()) {
+      throw new InvalidArgumentException("key '" + name + "' is " + info.mode().kind().description()
+          + ", not a legacy key: rewrap its ciphertexts with ciphertext, not legacy");
+    }
+    metadata.policy().checkDecryption(name, info.version());
+    UsableKey usable = key.usable(info);
+    return new UsableLegacyKey(usable.header(), usable.secret(), info.legacy());
+  }
+
+  /**
    * The index key version to compute blind indexes with: the current one, or {@code requestedVersion}
    * if not 0, once the key's policy allows it. May reach the store on a cache miss.
    */

@@ -97,6 +97,11 @@ public record KeyPolicy(int minDecryptionVersion, int minEncryptionVersion, bool
    * is, by {@link #checkFits}), and an ECB version needs {@code allow_ecb_encryption}.
    */
   void checkEncryption(String name, KeyVersionInfo version, boolean chosenByCaller) {
+    if (version.isLegacy()) {
+      // Whatever the policy says: a legacy cipher's ciphertexts carry no header and are mostly unauthenticated.
+      throw new KeyPolicyViolationException("key '" + name + "' is a legacy key: it only decrypts data made "
+          + "before cipherd, for ReEncrypt into another key, and never encrypts");
+    }
     if (!version.mode().isCipher()) {
       throw new KeyPolicyViolationException("key '" + name + "' is an index key (hmac): it computes blind "
           + "indexes with ComputeIndex and never encrypts");
@@ -117,7 +122,7 @@ public record KeyPolicy(int minDecryptionVersion, int minEncryptionVersion, bool
    * version that queries old rows).
    */
   void checkIndexing(String name, KeyVersionInfo version) {
-    if (version.mode().isCipher()) {
+    if (version.mode().kind() != Mode.Kind.INDEX) {
       throw new KeyPolicyViolationException("key '" + name + "' version " + version.version() + " is "
           + version.mode().headerName() + "; ComputeIndex needs an index key (mode hmac)");
     }

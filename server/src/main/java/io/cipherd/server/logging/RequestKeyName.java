@@ -6,6 +6,7 @@ import io.cipherd.api.v1.DecryptRequest;
 import io.cipherd.api.v1.EncryptBatchRequest;
 import io.cipherd.api.v1.EncryptRequest;
 import io.cipherd.api.v1.InspectRequest;
+import io.cipherd.api.v1.LegacyCiphertext;
 import io.cipherd.api.v1.ReEncryptBatchRequest;
 import io.cipherd.api.v1.ReEncryptRequest;
 import io.cipherd.api.v1.ReEncryptStreamRequest;
@@ -14,7 +15,7 @@ import io.cipherd.server.crypto.envelope.EnvelopeHeader;
 
 /**
  * The key name an access-log line shows for a request: its {@code key_name}, or the name in its
- * ciphertext's header (never more of the ciphertext). Only names that match the key-name syntax are
+ * ciphertext's header (never more of the ciphertext), or a legacy item's key name. Only names that match the key-name syntax are
  * shown, so a hostile name cannot forge log lines or flood them.
  */
 final class RequestKeyName {
@@ -29,12 +30,15 @@ final class RequestKeyName {
       case EncryptBatchRequest r -> named(r.getKeyName());
       case DecryptRequest r -> fromHeader(r.getCiphertextBytes());
       case InspectRequest r -> fromHeader(r.getCiphertextBytes());
-      case ReEncryptRequest r -> rewrap(r.getCiphertextBytes(), r.getKeyName());
-      case ReEncryptStreamRequest r -> rewrap(r.getCiphertextBytes(), r.getKeyName());
+      case ReEncryptRequest r -> r.hasLegacy() ? legacy(r.getLegacy(), r.getKeyName())
+          : rewrap(r.getCiphertextBytes(), r.getKeyName());
+      case ReEncryptStreamRequest r -> r.hasLegacy() ? legacy(r.getLegacy(), r.getKeyName())
+          : rewrap(r.getCiphertextBytes(), r.getKeyName());
       case io.cipherd.api.v1.DecryptStreamRequest r -> fromHeader(r.getCiphertextBytes());
       case DecryptBatchRequest r -> r.getItemsCount() == 0 ? NONE : fromHeader(r.getItems(0).getCiphertextBytes());
-      case ReEncryptBatchRequest r -> rewrap(
-          r.getItemsCount() == 0 ? ByteString.EMPTY : r.getItems(0).getCiphertextBytes(), r.getKeyName());
+      case ReEncryptBatchRequest r -> r.getItemsCount() > 0 && r.getItems(0).hasLegacy()
+          ? legacy(r.getItems(0).getLegacy(), r.getKeyName())
+          : rewrap(r.getItemsCount() == 0 ? ByteString.EMPTY : r.getItems(0).getCiphertextBytes(), r.getKeyName());
       case com.google.protobuf.Message m -> byField(m);
       default -> NONE;
     };
@@ -53,6 +57,15 @@ final class RequestKeyName {
   private static String rewrap(ByteString ciphertext, String target) {
     String source = ciphertext.isEmpty() ? NONE : fromHeader(ciphertext);
     return target.isEmpty() ? source : source + "->" + named(target);
+  }
+
+  /** {@code legacy->target} for a legacy rewrap: the legacy key, with its version if one is named. */
+  private static String legacy(LegacyCiphertext legacy, String target) {
+    String source = named(legacy.getKeyName());
+    if (legacy.getKeyVersion() > 0 && EnvelopeHeader.isValidKeyName(source)) {
+      source += "/v" + legacy.getKeyVersion();
+    }
+    return source + "->" + named(target);
   }
 
   private static String fromHeader(ByteString ciphertext) {

@@ -77,6 +77,8 @@ class StreamMemoryTest {
     CryptoServiceGrpc.CryptoServiceStub crypto = CryptoServiceGrpc.newStub(channel);
     SlowReader reader = new SlowReader();
     crypto.encryptStream(reader);
+    // Only once the call has started: isReady() before that is not defined.
+    reader.startSending();
 
     reader.awaitDone(300);
 
@@ -126,7 +128,17 @@ class StreamMemoryTest {
     public void beforeStart(ClientCallStreamObserver<EncryptStreamRequest> stream) {
       requests = stream;
       stream.disableAutoRequestWithInitial(1);
-      Thread sender = new Thread(this::send, "stream-sender");
+    }
+
+    void startSending() {
+      Thread sender = new Thread(() -> {
+        try {
+          send();
+        } catch (RuntimeException e) {
+          // A sender that dies must fail the test at once, not leave it waiting for answers.
+          done.completeExceptionally(e);
+        }
+      }, "stream-sender");
       sender.setDaemon(true);
       sender.start();
     }

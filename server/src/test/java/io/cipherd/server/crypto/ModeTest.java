@@ -10,14 +10,14 @@ import org.junit.jupiter.params.provider.EnumSource;
 /** Each mode's facts against the JCE and the payload layouts of proto/README.md. */
 class ModeTest {
   @ParameterizedTest
-  @EnumSource(value = Mode.class, names = "HMAC", mode = EnumSource.Mode.EXCLUDE)
+  @EnumSource(value = Mode.class, names = {"HMAC", "LEGACY"}, mode = EnumSource.Mode.EXCLUDE)
   void headerName_roundTrips_andIsListed(Mode mode) {
     assertThat(Mode.fromHeaderName(mode.headerName())).isSameAs(mode);
     assertThat(Mode.headerNames().split(", ")).contains(mode.headerName());
   }
 
   @ParameterizedTest
-  @EnumSource(value = Mode.class, names = "HMAC", mode = EnumSource.Mode.EXCLUDE)
+  @EnumSource(value = Mode.class, names = {"HMAC", "LEGACY"}, mode = EnumSource.Mode.EXCLUDE)
   void transformation_isOneTheJdkProvides(Mode mode) throws Exception {
     assertThat(Cipher.getInstance(mode.transformation())).isNotNull();
   }
@@ -29,7 +29,20 @@ class ModeTest {
     assertThat(Mode.fromHeaderName("hmac")).isNull();
     assertThat(Mode.fromName("hmac")).isSameAs(Mode.HMAC);
     assertThat(Mode.headerNames()).doesNotContain("hmac");
-    assertThat(Mode.ciphers()).doesNotContain(Mode.HMAC).hasSize(Mode.values().length - 1);
+    assertThat(Mode.ciphers()).doesNotContain(Mode.HMAC).hasSize(Mode.values().length - 2);
+  }
+
+  @org.junit.jupiter.api.Test
+  void legacy_isAKindOfItsOwn_thatNeverEncryptsNorAppearsInAHeader() {
+    assertThat(Mode.LEGACY.kind()).isEqualTo(Mode.Kind.LEGACY);
+    assertThat(Mode.HMAC.kind()).isEqualTo(Mode.Kind.INDEX);
+    assertThat(Mode.GCM.kind()).isEqualTo(Mode.Kind.CIPHER);
+    assertThat(Mode.LEGACY.isCipher()).isFalse();
+    assertThat(Mode.fromHeaderName("legacy")).isNull();
+    assertThat(Mode.fromName("legacy")).isSameAs(Mode.LEGACY);
+    assertThat(Mode.headerNames()).doesNotContain("legacy");
+    assertThat(Mode.ciphers()).doesNotContain(Mode.LEGACY);
+    assertThat(Mode.LEGACY.acceptsKeySize(128)).as("its sizes are its legacy cipher's").isFalse();
   }
 
   @ParameterizedTest

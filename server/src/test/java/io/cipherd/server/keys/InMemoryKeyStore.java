@@ -31,7 +31,7 @@ public final class InMemoryKeyStore implements KeyStore {
       throw KeyNotFoundException.key(name);
     }
     KeyVersionInfo stored = metadata.version(version.version());
-    return new WipeableSecretKey(material.get(name).get(stored.version() - 1).clone(), stored.mode().keyAlgorithm());
+    return new WipeableSecretKey(material.get(name).get(stored.version() - 1).clone(), stored.keyAlgorithm());
   }
 
   @Override

@@ -4,6 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.cipherd.server.crypto.Mode;
+import io.cipherd.server.crypto.legacy.IvConvention;
+import io.cipherd.server.crypto.legacy.LegacyCipher;
+import io.cipherd.server.crypto.legacy.LegacyFormat;
 import java.security.SecureRandom;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -37,6 +40,13 @@ public abstract class KeyStoreContractTest {
 
   /** A new store with no keys; called before each test. */
   protected abstract KeyStore newStore() throws Exception;
+
+  /**
+   * Replaces {@link #store} with a fresh instance over the same keys, as a restart or another replica
+   * would see them, so a test reads back what was persisted rather than what an instance remembers.
+   * A store that keeps nothing outside the process stays as it is.
+   */
+  protected void reopenStore() throws Exception {}
 
   @BeforeEach
   public void openStore() throws Exception {
@@ -244,6 +254,46 @@ public abstract class KeyStoreContractTest {
       assertThat(key.getAlgorithm()).as("algorithm of v%d", v.info().version()).isEqualTo(v.info().mode().keyAlgorithm());
       assertThat(key.getEncoded()).as("bytes of v%d", v.info().version()).isEqualTo(v.material());
     }
+  }
+
+  @Test
+  public void legacyVersions_keepTheirCipherIvConventionFixedIvAndBytes_acrossAReopen() throws Exception {
+    List<NewKeyVersion> versions = List.of(
+        legacy(1, LegacyCipher.AES_CBC, IvConvention.PREPENDED, null, 32),
+        legacy(2, LegacyCipher.DES_CBC, IvConvention.FIXED, hex("0001020304050607"), 8),
+        legacy(3, LegacyCipher.RC4, IvConvention.NONE, null, 256),
+        legacy(4, LegacyCipher.BLOWFISH_CBC, IvConvention.SEPARATE, null, 7),
+        legacy(5, LegacyCipher.MYSQL_AES_ECB, IvConvention.NONE, null, 16),
+        legacy(6, LegacyCipher.AES_GCM, IvConvention.FIXED, hex("a0a1a2a3a4a5a6a7a8a9aaab"), 16),
+        legacy(7, LegacyCipher.DESEDE_CBC, IvConvention.FIXED, hex("f0e1d2c3b4a59687"), 24));
+    store.createKey("old-rows", versions.get(0), STRICT);
+    for (int i = 1; i < versions.size(); i++) {
+      store.addVersion("old-rows", i, versions.get(i));
+    }
+
+    reopenStore();
+
+    KeyMetadata read = store.readKey("old-rows").orElseThrow();
+    assertThat(read.versions()).containsExactlyElementsOf(versions.stream().map(NewKeyVersion::info).toList());
+    assertThat(read.version(2).legacy().fixedIv()).isEqualTo(hex("0001020304050607"));
+    for (NewKeyVersion v : versions) {
+      SecretKey key = store.readMaterial("old-rows", read.version(v.info().version()));
+      assertThat(key.getAlgorithm()).as("algorithm of v%d", v.info().version())
+          .isEqualTo(v.info().legacy().cipher().keyAlgorithm());
+      assertThat(key.getEncoded()).as("bytes of v%d", v.info().version()).isEqualTo(v.material());
+    }
+  }
+
+  /** A legacy version with fresh random bytes. */
+  private static NewKeyVersion legacy(int number, LegacyCipher cipher, IvConvention iv, byte[] fixedIv, int keyBytes) {
+    byte[] material = new byte[keyBytes];
+    RANDOM.nextBytes(material);
+    return new NewKeyVersion(KeyVersionInfo.legacy(number, LegacyFormat.of(cipher, iv, fixedIv), keyBytes * 8,
+        T0.plusSeconds(number)), material);
+  }
+
+  private static byte[] hex(String text) {
+    return java.util.HexFormat.of().parseHex(text);
   }
 
   @Test

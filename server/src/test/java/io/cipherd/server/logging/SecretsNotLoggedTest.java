@@ -178,6 +178,49 @@ class SecretsNotLoggedTest {
         .build()).getResultsList().forEach(r -> ciphertexts.add(r.getCiphertext()));
 
     reEncryptStream(channel, List.of(two, tamper(two), three, "garbage " + plaintexts.get(1)));
+    exerciseLegacyRewraps(admin, crypto);
+  }
+
+  /** Legacy imports (key bytes and a MySQL key string) and rewraps of legacy data, good and bad. */
+  private void exerciseLegacyRewraps(KeyAdminServiceGrpc.KeyAdminServiceBlockingStub admin,
+      CryptoServiceGrpc.CryptoServiceBlockingStub crypto) throws Exception {
+    byte[] legacyKey = key(32);
+    byte[] iv = key(16);
+    String keyString = "KEYSTRING-" + HexFormat.of().formatHex(key(8));
+    plaintexts.add(keyString);
+    admin.importKey(ImportKeyRequest.newBuilder().setKeyName("old-cbc")
+        .setLegacyCipher(io.cipherd.api.v1.LegacyCipher.LEGACY_CIPHER_AES_CBC)
+        .setKeyMaterial(ByteString.copyFrom(legacyKey)).build());
+    admin.importKey(ImportKeyRequest.newBuilder().setKeyName("old-mysql")
+        .setLegacyCipher(io.cipherd.api.v1.LegacyCipher.LEGACY_CIPHER_MYSQL_AES_ECB).setPassphrase(utf8(keyString)).build());
+    fails(() -> admin.importKey(ImportKeyRequest.newBuilder().setKeyName("old-bad")
+        .setLegacyCipher(io.cipherd.api.v1.LegacyCipher.LEGACY_CIPHER_AES_CBC).setPassphrase(utf8(keyString)).build()));
+    javax.crypto.Cipher cbc = javax.crypto.Cipher.getInstance("AES/CBC/PKCS5Padding");
+    cbc.init(javax.crypto.Cipher.ENCRYPT_MODE, new javax.crypto.spec.SecretKeySpec(legacyKey, "AES"),
+        new javax.crypto.spec.IvParameterSpec(iv));
+    byte[] row = cbc.doFinal(plaintext("legacy row").toByteArray());
+    byte[] stored = java.util.Arrays.copyOf(iv, iv.length + row.length);
+    System.arraycopy(row, 0, stored, iv.length, row.length);
+    String hex = HexFormat.of().formatHex(stored);
+    ciphertexts.add(hex);
+    ciphertexts.add(Base64.getEncoder().encodeToString(stored));
+
+    ciphertexts.add(crypto.reEncrypt(ReEncryptRequest.newBuilder().setKeyName("fresh").setContext(utf8("context-b"))
+        .setLegacy(io.cipherd.api.v1.LegacyCiphertext.newBuilder().setKeyName("old-cbc").setHex(hex)).build())
+        .getCiphertext());
+    String tampered = hex.substring(0, hex.length() - 2); // not whole blocks: always fails
+    fails(() -> crypto.reEncrypt(ReEncryptRequest.newBuilder().setKeyName("fresh")
+        .setLegacy(io.cipherd.api.v1.LegacyCiphertext.newBuilder().setKeyName("old-cbc").setHex(tampered)).build()));
+    fails(() -> crypto.reEncrypt(ReEncryptRequest.newBuilder().setKeyName("fresh")
+        .setLegacy(io.cipherd.api.v1.LegacyCiphertext.newBuilder().setKeyName("old-mysql").setHex(hex + "zz")).build()));
+    fails(() -> crypto.reEncrypt(ReEncryptRequest.newBuilder()
+        .setLegacy(io.cipherd.api.v1.LegacyCiphertext.newBuilder().setKeyName("old-cbc").setHex(hex)).build()));
+    crypto.reEncryptBatch(ReEncryptBatchRequest.newBuilder().setKeyName("fresh")
+        .addItems(ReEncryptBatchItem.newBuilder().setReference("legacy").setLegacy(
+            io.cipherd.api.v1.LegacyCiphertext.newBuilder().setKeyName("old-cbc").setRaw(ByteString.copyFrom(stored))))
+        .addItems(ReEncryptBatchItem.newBuilder().setReference("wrong key").setLegacy(
+            io.cipherd.api.v1.LegacyCiphertext.newBuilder().setKeyName("old-mysql").setRaw(ByteString.copyFrom(stored))))
+        .build()).getResultsList().forEach(r -> ciphertexts.add(r.getCiphertext()));
   }
 
   private void reEncryptStream(ManagedChannel channel, List<String> items) throws Exception {

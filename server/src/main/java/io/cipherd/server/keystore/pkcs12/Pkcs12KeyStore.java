@@ -32,9 +32,10 @@ import javax.crypto.SecretKey;
  * beside it.
  *
  * <p><b>Layout.</b> {@code keys.p12} holds one secret-key entry per version, alias {@code
- * NAME/vVERSION}, with the version's mode, key size, creation time and imported flag as entry
- * attributes ({@link VersionEntries}); {@code keytool -list -storetype PKCS12} lists it. Because
- * a version carries its own metadata, adding one is a single atomic file write. {@code keys.json}
+ * NAME/vVERSION}, with the version's mode, key size, creation time and imported flag (and a legacy
+ * version's cipher, IV convention and fixed IV) as entry attributes ({@link VersionEntries});
+ * {@code keytool -list -storetype PKCS12} lists it. Because a version carries its own metadata,
+ * adding one is a single atomic file write. {@code keys.json}
  * holds each key's policy ({@link PolicyFile}). Policies live apart because they change in place,
  * while PKCS12 entries are per version and never rewritten; putting a policy in the p12 would take
  * a fake key entry that {@code keytool} would list as a key. The JSON also lets operators read
@@ -134,7 +135,7 @@ public final class Pkcs12KeyStore implements KeyStore {
           + bytes.length * 8 + "-bit key but its metadata says " + stored.keySizeBits(), null);
     }
     // The key takes over this copy, so the key ring can overwrite it on eviction.
-    return new WipeableSecretKey(bytes, stored.mode().keyAlgorithm());
+    return new WipeableSecretKey(bytes, stored.keyAlgorithm());
   }
 
   @Override
@@ -262,7 +263,7 @@ public final class Pkcs12KeyStore implements KeyStore {
       if (jks.containsAlias(alias)) {
         throw new IllegalStateException(p12Path + " already holds '" + alias + "'; a version is never overwritten");
       }
-      jks.setEntry(alias, new SecretKeyEntry(VersionEntries.storedKey(version.info().mode(), version.material()),
+      jks.setEntry(alias, new SecretKeyEntry(VersionEntries.storedKey(version.info(), version.material()),
           VersionEntries.attributes(version.info())), password);
     } catch (GeneralSecurityException e) {
       throw new KeyStoreUnavailableException("cannot add entry '" + alias + "' for " + p12Path, e);

@@ -4,12 +4,16 @@ import io.cipherd.server.keys.KeyVersionInfo;
 
 import io.cipherd.server.crypto.envelope.EnvelopeHeader;
 import io.cipherd.server.crypto.Mode;
+import io.cipherd.server.crypto.legacy.IvConvention;
+import io.cipherd.server.crypto.legacy.LegacyCipher;
+import io.cipherd.server.crypto.legacy.LegacyFormat;
 import java.security.KeyStore.Entry.Attribute;
 import java.security.PKCS12Attribute;
 import java.time.Instant;
 import java.time.format.DateTimeParseException;
 import java.util.HashMap;
 import java.util.HashSet;
+import java.util.HexFormat;
 import java.util.Map;
 import java.util.Set;
 import java.util.regex.Matcher;
@@ -30,6 +34,10 @@ final class VersionEntries {
   private static final String KEY_SIZE_BITS = ARC + ".2";
   private static final String CREATED_AT = ARC + ".3";
   private static final String IMPORTED = ARC + ".4";
+  /** A legacy version's cipher and IV convention (their store names), and its fixed IV (hex) if it has one. */
+  private static final String LEGACY_CIPHER = ARC + ".5";
+  private static final String LEGACY_IV = ARC + ".6";
+  private static final String LEGACY_FIXED_IV = ARC + ".7";
 
   /**
    * id-alg-AEADChaCha20Poly1305 (RFC 8103). PKCS12 records each key's algorithm as an OID and the
@@ -56,9 +64,9 @@ final class VersionEntries {
   /** A parsed alias. */
   record Alias(String name, int version) {}
 
-  /** The key object that holds {@code material} in the file; {@link #material} turns it back. */
-  static SecretKeySpec storedKey(Mode mode, byte[] material) {
-    String algorithm = mode == Mode.CHACHA ? CHACHA_STORAGE_ALGORITHM : mode.keyAlgorithm();
+  /** The key object that holds {@code material} in the file. */
+  static SecretKeySpec storedKey(KeyVersionInfo info, byte[] material) {
+    String algorithm = info.mode() == Mode.CHACHA ? CHACHA_STORAGE_ALGORITHM : info.keyAlgorithm();
     return new SecretKeySpec(material, algorithm);
   }
 
@@ -70,6 +78,14 @@ final class VersionEntries {
     attributes.add(new PKCS12Attribute(KEY_SIZE_BITS, Integer.toString(info.keySizeBits())));
     attributes.add(new PKCS12Attribute(CREATED_AT, info.createdAt().toString()));
     attributes.add(new PKCS12Attribute(IMPORTED, Boolean.toString(info.imported())));
+    if (info.isLegacy()) {
+      attributes.add(new PKCS12Attribute(LEGACY_CIPHER, info.legacy().cipher().storeName()));
+      attributes.add(new PKCS12Attribute(LEGACY_IV, info.legacy().iv().storeName()));
+      if (info.legacy().iv() == IvConvention.FIXED) {
+        // Hex of 8 bytes or more: never the "ab" or "ab:cd" form PKCS12Attribute would read as DER.
+        attributes.add(new PKCS12Attribute(LEGACY_FIXED_IV, HexFormat.of().formatHex(info.legacy().fixedIv())));
+      }
+    }
     return attributes;
   }
 
@@ -94,9 +110,24 @@ final class VersionEntries {
     }
     try {
       return new KeyVersionInfo(version, mode, Integer.parseInt(bits), Instant.parse(created),
-          Boolean.parseBoolean(imported));
+          Boolean.parseBoolean(imported), mode == Mode.LEGACY ? legacy(values) : null);
     } catch (NumberFormatException | DateTimeParseException e) {
       throw new IllegalArgumentException("malformed attribute: " + e.getMessage(), e);
+    }
+  }
+
+  private static LegacyFormat legacy(Map<String, String> values) {
+    LegacyCipher cipher = LegacyCipher.fromStoreName(required(values, LEGACY_CIPHER, "legacy cipher"));
+    IvConvention iv = IvConvention.fromStoreName(required(values, LEGACY_IV, "legacy IV convention"));
+    if (cipher == null || iv == null) {
+      throw new IllegalArgumentException("unknown legacy cipher '" + values.get(LEGACY_CIPHER)
+          + "' or IV convention '" + values.get(LEGACY_IV) + "'");
+    }
+    String fixedIv = values.get(LEGACY_FIXED_IV);
+    try {
+      return LegacyFormat.of(cipher, iv, fixedIv == null ? null : HexFormat.of().parseHex(fixedIv));
+    } catch (RuntimeException e) {
+      throw new IllegalArgumentException("malformed legacy attributes: " + e.getMessage(), e);
     }
   }
 

@@ -1,6 +1,9 @@
 package io.cipherd.server.keystore.vault;
 
 import io.cipherd.server.crypto.Mode;
+import io.cipherd.server.crypto.legacy.IvConvention;
+import io.cipherd.server.crypto.legacy.LegacyCipher;
+import io.cipherd.server.crypto.legacy.LegacyFormat;
 import io.cipherd.server.keys.KeyVersionInfo;
 import io.cipherd.server.keys.NewKeyVersion;
 import io.github.jopenlibs.vault.json.Json;
@@ -8,10 +11,14 @@ import io.github.jopenlibs.vault.json.JsonObject;
 import io.github.jopenlibs.vault.json.JsonValue;
 import java.time.Instant;
 import java.util.Base64;
+import java.util.HexFormat;
 
 /**
  * The fields of one KV version, which holds one key version: {@code algorithm}, {@code mode},
  * {@code key_size_bits}, {@code created} (ISO-8601), {@code imported} and {@code material} (base64).
+ * A legacy version (mode {@code legacy}) adds {@code legacy_cipher} (e.g. {@code aes-cbc}),
+ * {@code legacy_iv} ({@code none}, {@code prepended}, {@code separate} or {@code fixed}) and, for a
+ * fixed IV, {@code legacy_fixed_iv} (hex).
  */
 final class KvVersionFields {
   static final String ALGORITHM = "algorithm";
@@ -20,19 +27,30 @@ final class KvVersionFields {
   static final String CREATED = "created";
   static final String IMPORTED = "imported";
   static final String MATERIAL = "material";
+  static final String LEGACY_CIPHER = "legacy_cipher";
+  static final String LEGACY_IV = "legacy_iv";
+  static final String LEGACY_FIXED_IV = "legacy_fixed_iv";
 
   private KvVersionFields() {}
 
   /** The JSON object written as the KV version's data. */
   static JsonObject encode(NewKeyVersion version) {
     KeyVersionInfo info = version.info();
-    return Json.object()
-        .add(ALGORITHM, info.mode().keyAlgorithm())
+    JsonObject fields = Json.object()
+        .add(ALGORITHM, info.keyAlgorithm())
         .add(MODE, info.mode().headerName())
         .add(KEY_SIZE_BITS, info.keySizeBits())
         .add(CREATED, info.createdAt().toString())
         .add(IMPORTED, info.imported())
         .add(MATERIAL, Base64.getEncoder().encodeToString(version.material()));
+    if (info.isLegacy()) {
+      fields.add(LEGACY_CIPHER, info.legacy().cipher().storeName())
+          .add(LEGACY_IV, info.legacy().iv().storeName());
+      if (info.legacy().iv() == IvConvention.FIXED) {
+        fields.add(LEGACY_FIXED_IV, HexFormat.of().formatHex(info.legacy().fixedIv()));
+      }
+    }
+    return fields;
   }
 
   /** The version's metadata; throws {@link IllegalStateException} naming the field that is wrong. */
@@ -42,11 +60,21 @@ final class KvVersionFields {
       int bits = data.get(KEY_SIZE_BITS).asInt();
       Instant created = Instant.parse(string(data, CREATED));
       boolean imported = data.get(IMPORTED).asBoolean();
-      return new KeyVersionInfo(version, mode, bits, created, imported);
+      return new KeyVersionInfo(version, mode, bits, created, imported, mode == Mode.LEGACY ? legacy(data) : null);
     } catch (RuntimeException e) {
       throw new IllegalStateException("KV version " + version + " of key '" + name
           + "' in Vault is not a cipherd key version (fields " + data.names() + ")", e);
     }
+  }
+
+  private static LegacyFormat legacy(JsonObject data) {
+    LegacyCipher cipher = LegacyCipher.fromStoreName(string(data, LEGACY_CIPHER));
+    IvConvention iv = IvConvention.fromStoreName(string(data, LEGACY_IV));
+    if (cipher == null || iv == null) {
+      throw new IllegalArgumentException("unknown " + LEGACY_CIPHER + " or " + LEGACY_IV);
+    }
+    JsonValue fixedIv = data.get(LEGACY_FIXED_IV);
+    return LegacyFormat.of(cipher, iv, fixedIv == null ? null : HexFormat.of().parseHex(string(data, LEGACY_FIXED_IV)));
   }
 
   /** The raw key bytes; the caller wipes them after use. */

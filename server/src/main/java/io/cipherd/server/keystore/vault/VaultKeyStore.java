@@ -28,7 +28,8 @@ import javax.crypto.SecretKey;
  *
  * <p>Layout: one KV secret per key name at {@code <mount>/data/<prefix>/<name>}; KV version N holds
  * key version N, with the fields {@code algorithm}, {@code mode}, {@code key_size_bits}, {@code created},
- * {@code imported} and {@code material} (base64). The key's policy is the secret's custom metadata
+ * {@code imported} and {@code material} (base64), and for a legacy version {@code legacy_cipher},
+ * {@code legacy_iv} and {@code legacy_fixed_iv} (see {@link KvVersionFields}). The key's policy is the secret's custom metadata
  * ({@code <mount>/metadata/<prefix>/<name>}: {@code min_decryption_version}, {@code min_encryption_version},
  * {@code allow_ecb_encryption}), next to {@code max_versions} set to the largest value Vault accepts,
  * {@code cas_required = true} and {@code delete_version_after = 0s} (see {@link KvKeySettings}).
@@ -80,7 +81,8 @@ public final class VaultKeyStore implements KeyStore {
     JsonObject fields = kv.readVersion(name, version.version())
         .orElseThrow(() -> KeyNotFoundException.version(name, version.version()));
     KeyVersionInfo stored = KvVersionFields.decodeInfo(name, version.version(), fields);
-    if (stored.mode() != version.mode() || stored.keySizeBits() != version.keySizeBits()) {
+    if (stored.mode() != version.mode() || stored.keySizeBits() != version.keySizeBits()
+        || !java.util.Objects.equals(stored.legacy(), version.legacy())) {
       throw new IllegalStateException("key '" + name + "' version " + version.version()
           + " in Vault does not match its metadata");
     }
@@ -91,7 +93,7 @@ public final class VaultKeyStore implements KeyStore {
           + " in Vault has material of the wrong length");
     }
     // The key ring's cache owns the only copy and overwrites it when the version is evicted.
-    return new WipeableSecretKey(material, stored.mode().keyAlgorithm());
+    return new WipeableSecretKey(material, stored.keyAlgorithm());
   }
 
   @Override

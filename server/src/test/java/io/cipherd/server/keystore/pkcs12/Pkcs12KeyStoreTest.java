@@ -58,6 +58,11 @@ class Pkcs12KeyStoreTest extends KeyStoreContractTest {
     return Pkcs12KeyStore.open(dataDir, PASSWORD.toCharArray());
   }
 
+  @Override
+  protected void reopenStore() {
+    reopen();
+  }
+
   private Path p12() {
     return dataDir.resolve(Pkcs12KeyStore.KEYSTORE_FILE);
   }

@@ -42,6 +42,12 @@ class VaultKeyStoreTest extends KeyStoreContractTest {
     return VaultKeyStore.open(vault.config(prefix, TokenAuth.of(vault.rootToken())));
   }
 
+  @Override
+  protected void reopenStore() {
+    store.close();
+    store = VaultKeyStore.open(vault.config(prefix, TokenAuth.of(vault.rootToken())));
+  }
+
   @Test
   void layout_isOneSecretPerKeyWithOneKvVersionPerKeyVersion_readableWithPlainKvCalls() throws Exception {
     store.createKey("payments", version(1, Mode.GCM, 256), new KeyPolicy(1, 2, false));

@@ -1,0 +1,116 @@
+package io.cipherd.server.api;
+
+import io.cipherd.api.v1.ImportKeyRequest;
+import io.cipherd.api.v1.LegacyCiphertext;
+import io.cipherd.server.crypto.legacy.IvConvention;
+import io.cipherd.server.crypto.legacy.LegacyCipher;
+import io.cipherd.server.crypto.legacy.LegacyFormat;
+import io.cipherd.server.crypto.legacy.LegacyText;
+import io.cipherd.server.engine.LegacyItem;
+import io.cipherd.server.errors.InvalidArgumentException;
+
+/** Converts the API's legacy-ciphertext messages and enums to the domain's, checking the request around them. */
+final class LegacyProtos {
+  private LegacyProtos() {}
+
+  /** The legacy format an ImportKey with legacy_cipher asks for; mode must then be unspecified. */
+  static LegacyFormat format(ImportKeyRequest request) {
+    if (request.getMode() != io.cipherd.api.v1.Mode.MODE_UNSPECIFIED) {
+      throw new InvalidArgumentException("mode must be MODE_UNSPECIFIED with legacy_cipher: a legacy version "
+          + "has no cipherd mode, and it only decrypts");
+    }
+    return LegacyFormat.of(cipher(request.getLegacyCipher()), iv(request.getLegacyIv()),
+        request.getLegacyFixedIv().toByteArray());
+  }
+
+  /** Refuses the legacy fields of an ImportKey without legacy_cipher, rather than ignoring them. */
+  static void checkNoLegacyFields(ImportKeyRequest request) {
+    if (request.getLegacyIv() != io.cipherd.api.v1.LegacyIv.LEGACY_IV_UNSPECIFIED
+        || !request.getLegacyFixedIv().isEmpty() || !request.getPassphrase().isEmpty()) {
+      throw new InvalidArgumentException("legacy_iv, legacy_fixed_iv and passphrase are for legacy keys: "
+          + "set legacy_cipher too, or leave them out");
+    }
+  }
+
+  /**
+   * The domain item of a rewrap request's {@code legacy}, after checking that the request does not
+   * also carry a {@code ciphertext} and names the key to rewrap into ({@code targetField} names
+   * where: {@code key_name}, or the batch's).
+   */
+  static LegacyItem rewrapItem(LegacyCiphertext legacy, String ciphertext, String targetKey, String targetField) {
+    if (!ciphertext.isEmpty()) {
+      throw new InvalidArgumentException("set ciphertext or legacy, not both");
+    }
+    if (targetKey.isEmpty()) {
+      throw new InvalidArgumentException(targetField + " is required with legacy: the key to rewrap the legacy "
+          + "ciphertext into");
+    }
+    return item(legacy);
+  }
+
+  /** The domain item of {@code legacy}, its data decoded from raw bytes, hex or base64. */
+  static LegacyItem item(LegacyCiphertext legacy) {
+    byte[] data = switch (legacy.getDataCase()) {
+      case RAW -> legacy.getRaw().toByteArray();
+      case HEX -> LegacyText.fromHex(legacy.getHex(), "legacy.hex");
+      case BASE64 -> LegacyText.fromBase64(legacy.getBase64(), "legacy.base64");
+      case DATA_NOT_SET -> throw new InvalidArgumentException("legacy needs its ciphertext in raw, hex or base64");
+    };
+    return new LegacyItem(legacy.getKeyName(), legacy.getKeyVersion(), data, legacy.getIv().toByteArray());
+  }
+
+  static io.cipherd.api.v1.LegacyCipher toProto(LegacyCipher cipher) {
+    return switch (cipher) {
+      case MYSQL_AES_ECB -> io.cipherd.api.v1.LegacyCipher.LEGACY_CIPHER_MYSQL_AES_ECB;
+      case AES_CBC -> io.cipherd.api.v1.LegacyCipher.LEGACY_CIPHER_AES_CBC;
+      case AES_ECB -> io.cipherd.api.v1.LegacyCipher.LEGACY_CIPHER_AES_ECB;
+      case AES_CTR -> io.cipherd.api.v1.LegacyCipher.LEGACY_CIPHER_AES_CTR;
+      case AES_CFB -> io.cipherd.api.v1.LegacyCipher.LEGACY_CIPHER_AES_CFB;
+      case AES_OFB -> io.cipherd.api.v1.LegacyCipher.LEGACY_CIPHER_AES_OFB;
+      case AES_GCM -> io.cipherd.api.v1.LegacyCipher.LEGACY_CIPHER_AES_GCM;
+      case DES_CBC -> io.cipherd.api.v1.LegacyCipher.LEGACY_CIPHER_DES_CBC;
+      case DESEDE_CBC -> io.cipherd.api.v1.LegacyCipher.LEGACY_CIPHER_DESEDE_CBC;
+      case BLOWFISH_CBC -> io.cipherd.api.v1.LegacyCipher.LEGACY_CIPHER_BLOWFISH_CBC;
+      case RC4 -> io.cipherd.api.v1.LegacyCipher.LEGACY_CIPHER_RC4;
+    };
+  }
+
+  /** NONE (a cipher without IV) is LEGACY_IV_UNSPECIFIED. */
+  static io.cipherd.api.v1.LegacyIv toProto(IvConvention convention) {
+    return switch (convention) {
+      case NONE -> io.cipherd.api.v1.LegacyIv.LEGACY_IV_UNSPECIFIED;
+      case PREPENDED -> io.cipherd.api.v1.LegacyIv.LEGACY_IV_PREPENDED;
+      case SEPARATE -> io.cipherd.api.v1.LegacyIv.LEGACY_IV_SEPARATE;
+      case FIXED -> io.cipherd.api.v1.LegacyIv.LEGACY_IV_FIXED;
+    };
+  }
+
+  private static LegacyCipher cipher(io.cipherd.api.v1.LegacyCipher cipher) {
+    return switch (cipher) {
+      case LEGACY_CIPHER_MYSQL_AES_ECB -> LegacyCipher.MYSQL_AES_ECB;
+      case LEGACY_CIPHER_AES_CBC -> LegacyCipher.AES_CBC;
+      case LEGACY_CIPHER_AES_ECB -> LegacyCipher.AES_ECB;
+      case LEGACY_CIPHER_AES_CTR -> LegacyCipher.AES_CTR;
+      case LEGACY_CIPHER_AES_CFB -> LegacyCipher.AES_CFB;
+      case LEGACY_CIPHER_AES_OFB -> LegacyCipher.AES_OFB;
+      case LEGACY_CIPHER_AES_GCM -> LegacyCipher.AES_GCM;
+      case LEGACY_CIPHER_DES_CBC -> LegacyCipher.DES_CBC;
+      case LEGACY_CIPHER_DESEDE_CBC -> LegacyCipher.DESEDE_CBC;
+      case LEGACY_CIPHER_BLOWFISH_CBC -> LegacyCipher.BLOWFISH_CBC;
+      case LEGACY_CIPHER_RC4 -> LegacyCipher.RC4;
+      case LEGACY_CIPHER_UNSPECIFIED, UNRECOGNIZED ->
+          throw new InvalidArgumentException("legacy_cipher is not a known cipherd.v1.LegacyCipher value");
+    };
+  }
+
+  /** The convention asked for, or null for LEGACY_IV_UNSPECIFIED (the cipher's default). */
+  private static IvConvention iv(io.cipherd.api.v1.LegacyIv iv) {
+    return switch (iv) {
+      case LEGACY_IV_UNSPECIFIED -> null;
+      case LEGACY_IV_PREPENDED -> IvConvention.PREPENDED;
+      case LEGACY_IV_SEPARATE -> IvConvention.SEPARATE;
+      case LEGACY_IV_FIXED -> IvConvention.FIXED;
+      case UNRECOGNIZED -> throw new InvalidArgumentException("legacy_iv is not a known cipherd.v1.LegacyIv value");
+    };
+  }
+}
