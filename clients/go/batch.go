@@ -10,25 +10,28 @@ import (
 // maxBatchItems is how many items one batch call carries; the server's default limit is 4096.
 const maxBatchItems = 1000
 
-// PlaintextItem is one plaintext of EncryptBatch.
+// PlaintextItem is one plaintext of EncryptBatch or EncryptStream.
 type PlaintextItem struct {
 	Reference string
 	Plaintext []byte
 	AAD       []byte
 }
 
-// CiphertextItem is one ciphertext of DecryptBatch, ReEncryptBatch or ReEncryptStream.
+// CiphertextItem is one ciphertext of DecryptBatch, DecryptStream, ReEncryptBatch or ReEncryptStream.
 type CiphertextItem struct {
 	Reference  string
 	Ciphertext string
-	AAD        []byte
+	AAD        []byte // of Ciphertext, and of the new ciphertext when rewrapping
+	// Legacy, set instead of Ciphertext, is data encrypted before cipherd (LegacyHex, ...): only
+	// ReEncryptBatch and ReEncryptStream take it, and only with a target key.
+	Legacy *cipherdpb.LegacyCiphertext
 }
 
 // Result is the outcome of one item: Err is nil or an *Error, as for a single call.
 type Result struct {
 	Reference        string
-	Ciphertext       string // EncryptBatch, ReEncryptBatch, ReEncryptStream
-	Plaintext        []byte // DecryptBatch
+	Ciphertext       string // EncryptBatch, EncryptStream, ReEncryptBatch, ReEncryptStream
+	Plaintext        []byte // DecryptBatch, DecryptStream
 	Index            []byte // ComputeIndexBatch
 	KeyVersion       int32
 	SourceKeyVersion int32 // ReEncryptBatch, ReEncryptStream
@@ -58,11 +61,7 @@ func (c *Client) EncryptBatch(ctx context.Context, keyName string, items []Plain
 			req.Items = append(req.Items, &cipherdpb.EncryptBatchItem{Reference: it.Reference, Plaintext: it.Plaintext, Context: it.AAD})
 		}
 		resp, err := c.Crypto.EncryptBatch(ctx, req)
-		return convert(resp.GetResults(), err, func(r *cipherdpb.EncryptBatchResult) Result {
-			res := newResult(r)
-			res.Ciphertext = r.GetCiphertext()
-			return res
-		})
+		return convert(resp.GetResults(), err, encryptResult)
 	})
 }
 
@@ -71,14 +70,13 @@ func (c *Client) DecryptBatch(ctx context.Context, items []CiphertextItem) ([]Re
 	return inChunks(items, func(chunk []CiphertextItem) ([]Result, error) {
 		req := &cipherdpb.DecryptBatchRequest{}
 		for _, it := range chunk {
+			if it.Legacy != nil {
+				return nil, fmt.Errorf("cipherd: item %q: %w", it.Reference, errLegacyNotDecryptable)
+			}
 			req.Items = append(req.Items, &cipherdpb.DecryptBatchItem{Reference: it.Reference, Ciphertext: it.Ciphertext, Context: it.AAD})
 		}
 		resp, err := c.Crypto.DecryptBatch(ctx, req)
-		return convert(resp.GetResults(), err, func(r *cipherdpb.DecryptBatchResult) Result {
-			res := newResult(r)
-			res.Plaintext = r.GetPlaintext()
-			return res
-		})
+		return convert(resp.GetResults(), err, decryptResult)
 	})
 }
 
@@ -88,11 +86,23 @@ func (c *Client) ReEncryptBatch(ctx context.Context, targetKey string, items []C
 	return inChunks(items, func(chunk []CiphertextItem) ([]Result, error) {
 		req := &cipherdpb.ReEncryptBatchRequest{KeyName: targetKey}
 		for _, it := range chunk {
-			req.Items = append(req.Items, &cipherdpb.ReEncryptBatchItem{Reference: it.Reference, Ciphertext: it.Ciphertext, Context: it.AAD})
+			req.Items = append(req.Items, &cipherdpb.ReEncryptBatchItem{Reference: it.Reference, Ciphertext: it.Ciphertext, Context: it.AAD, Legacy: it.Legacy})
 		}
 		resp, err := c.Crypto.ReEncryptBatch(ctx, req)
 		return convert(resp.GetResults(), err, reEncryptResult)
 	})
+}
+
+func encryptResult(r *cipherdpb.EncryptBatchResult) Result {
+	res := newResult(r)
+	res.Ciphertext = r.GetCiphertext()
+	return res
+}
+
+func decryptResult(r *cipherdpb.DecryptBatchResult) Result {
+	res := newResult(r)
+	res.Plaintext = r.GetPlaintext()
+	return res
 }
 
 func reEncryptResult(r *cipherdpb.ReEncryptBatchResult) Result {

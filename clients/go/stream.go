@@ -7,11 +7,41 @@ import (
 	"io"
 	"iter"
 
-	"github.com/cipherd/cipherd/clients/go/cipherdpb"
+	"google.golang.org/grpc"
 )
 
 // streamWindow bounds the items sent but not yet answered, and so the memory a stream holds.
 const streamWindow = 512
+
+// StreamError is how every stream call ends early: after a broken connection, a server restart,
+// ctx ending or an error of handle. Every item up to LastReference was handled and is final; to
+// resume, call again with the items after it (ItemsAfter does that for an iterator that can be
+// run again). Errors.Is and errors.As see the cause (ErrUnavailable, ErrCanceled, ...).
+type StreamError struct {
+	// LastReference is the reference of the last item handled, "" if none was.
+	LastReference string
+	// Handled is how many items of this call were handled (a resume after items[Handled:] of a slice).
+	Handled int
+	// Err is why the stream ended.
+	Err error
+}
+
+func (e *StreamError) Error() string {
+	if e.Handled == 0 {
+		return fmt.Sprintf("cipherd: stream ended before any item was handled: %v", e.Err)
+	}
+	return fmt.Sprintf("cipherd: stream ended after %d items, the last %q: %v", e.Handled, e.LastReference, e.Err)
+}
+
+func (e *StreamError) Unwrap() error { return e.Err }
+
+// streamKind is what differs between EncryptStream, DecryptStream and ReEncryptStream.
+type streamKind[I, Req, Resp any] struct {
+	open func(context.Context) (grpc.BidiStreamingClient[Req, Resp], error)
+	// request builds the request of an item, or the error that answers it without a call.
+	request func(I) (ref string, req *Req, localErr error)
+	result  func(*Resp) Result
+}
 
 // pending is an item in flight, or one refused locally that never needs a call.
 type pending[T any] struct {
@@ -20,29 +50,43 @@ type pending[T any] struct {
 	localErr error
 }
 
-// ReEncryptStream rewraps items through one ReEncryptStream call to targetKey ("" for each item's
-// own key) and calls handle once per item, in input order, with the caller's tag of the item.
-// An item whose ciphertext does not parse is answered locally with its *CiphertextError. Sending
-// and receiving overlap, with at most 512 items in flight. The first error of the stream or of
-// handle ends the call; every item handled before it is final.
-func ReEncryptStream[T any](ctx context.Context, c *Client, targetKey string, items iter.Seq2[T, CiphertextItem], handle func(T, Result) error) error {
+// runStream sends items through one stream of kind and calls handle once per item, in input
+// order. Sending and receiving overlap, with at most streamWindow items in flight: the sender
+// waits for answers to be read, and gRPC flow control makes the server wait for this reader.
+func runStream[T, I, Req, Resp any](ctx context.Context, kind streamKind[I, Req, Resp], items iter.Seq2[T, I], handle func(T, Result) error) error {
+	progress := &StreamError{}
+	err := receiveAll(ctx, kind, items, func(tag T, r Result) error {
+		if err := handle(tag, r); err != nil {
+			return err
+		}
+		progress.LastReference, progress.Handled = r.Reference, progress.Handled+1
+		return nil
+	})
+	if err == nil {
+		return nil
+	}
+	progress.Err = err
+	return progress
+}
+
+func receiveAll[T, I, Req, Resp any](ctx context.Context, kind streamKind[I, Req, Resp], items iter.Seq2[T, I], handle func(T, Result) error) error {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
-	stream, err := c.Crypto.ReEncryptStream(ctx)
+	stream, err := kind.open(ctx)
 	if err != nil {
-		return err
+		return fromRPC(err)
 	}
 	inFlight := make(chan pending[T], streamWindow)
 	sendDone := make(chan error, 1)
 	go func() {
 		defer close(inFlight)
-		err := sendAll(ctx, stream, targetKey, items, inFlight)
+		err := sendAll(ctx, stream, kind, items, inFlight)
 		if err != nil {
 			cancel() // unblocks Recv
 		}
 		sendDone <- err
 	}()
-	// The sender runs the caller's iterator: it has stopped when ReEncryptStream returns.
+	// The sender runs the caller's iterator: it has stopped when the stream call returns.
 	defer func() {
 		cancel()
 		for range inFlight {
@@ -60,9 +104,9 @@ func ReEncryptStream[T any](ctx context.Context, c *Client, targetKey string, it
 			return fmt.Errorf("cipherd: stream ended before item %q was answered", p.ref)
 		}
 		if err != nil {
-			return err
+			return fromRPC(err)
 		}
-		r := reEncryptResult(resp.GetResult())
+		r := kind.result(resp)
 		if r.Reference != p.ref {
 			return fmt.Errorf("cipherd: stream answered %q where %q was due", r.Reference, p.ref)
 		}
@@ -74,28 +118,28 @@ func ReEncryptStream[T any](ctx context.Context, c *Client, targetKey string, it
 		// The sender may stop on ctx before the stream reports it: type that error like the stream's.
 		return fromRPC(err)
 	}
-	if _, err := stream.Recv(); !errors.Is(err, io.EOF) {
-		return fmt.Errorf("cipherd: stream did not end after the last item: %w", err)
+	switch _, err := stream.Recv(); {
+	case err == nil:
+		return errors.New("cipherd: stream answered more items than were sent")
+	case !errors.Is(err, io.EOF):
+		return fromRPC(err)
 	}
 	return nil
 }
 
-func sendAll[T any](ctx context.Context, stream cipherdpb.CryptoService_ReEncryptStreamClient, targetKey string,
-	items iter.Seq2[T, CiphertextItem], inFlight chan<- pending[T]) error {
+func sendAll[T, I, Req, Resp any](ctx context.Context, stream grpc.BidiStreamingClient[Req, Resp], kind streamKind[I, Req, Resp],
+	items iter.Seq2[T, I], inFlight chan<- pending[T]) error {
 	for tag, it := range items {
-		p := pending[T]{tag: tag, ref: it.Reference}
-		if _, err := ParseCiphertext(it.Ciphertext); err != nil {
-			p.localErr = err
-		}
+		ref, req, localErr := kind.request(it)
 		select {
-		case inFlight <- p:
+		case inFlight <- pending[T]{tag: tag, ref: ref, localErr: localErr}:
 		case <-ctx.Done():
 			return ctx.Err()
 		}
-		if p.localErr != nil {
+		if localErr != nil {
 			continue
 		}
-		err := stream.Send(&cipherdpb.ReEncryptStreamRequest{Reference: it.Reference, Ciphertext: it.Ciphertext, Context: it.AAD, KeyName: targetKey})
+		err := stream.Send(req)
 		if errors.Is(err, io.EOF) {
 			return nil // the server ended the stream; Recv reports why
 		}

@@ -12,15 +12,18 @@ import (
 // counts it, so after a kill at any moment the output's first OutputOffset bytes are exactly the
 // records before InputOffset, and a resume truncates the rest and goes on from there.
 type checkpoint struct {
-	Input        string         `json:"input"`
-	InputSize    int64          `json:"input_size"`
-	Field        string         `json:"field"`
-	InputOffset  int64          `json:"input_offset"`
-	OutputOffset int64          `json:"output_offset"`
-	Records      int64          `json:"records"`
-	Rewrapped    int64          `json:"rewrapped"`
-	Current      int64          `json:"already_current"`
-	Failed       map[string]int `json:"failed"`
+	Input          string         `json:"input"`
+	InputSize      int64          `json:"input_size"`
+	Field          string         `json:"field"`
+	To             string         `json:"to,omitempty"`
+	LegacyKey      string         `json:"legacy_key,omitempty"`
+	LegacyEncoding string         `json:"legacy_encoding,omitempty"`
+	InputOffset    int64          `json:"input_offset"`
+	OutputOffset   int64          `json:"output_offset"`
+	Records        int64          `json:"records"`
+	Rewrapped      int64          `json:"rewrapped"`
+	Current        int64          `json:"already_current"`
+	Failed         map[string]int `json:"failed"`
 }
 
 func loadCheckpoint(path string) (*checkpoint, error) {

@@ -35,8 +35,8 @@ func TestCommands_keysEncryptDecryptInspect(t *testing.T) {
 		t.Fatalf("keys policy printed %s", out)
 	}
 	cipherctl(t, ct, 1, "decrypt") // v1 is now below the minimum: FAILED_PRECONDITION
-	if out := cipherctl(t, "", 0, "keys", "list"); !strings.Contains(out, "cli-key\tv3\tgcm") {
-		t.Fatalf("keys list printed %s", out)
+	if row := listRow(t, "cli-key"); len(row) < 3 || row[1] != "v3" || row[2] != "gcm" {
+		t.Fatalf("keys list row of cli-key: %q", row)
 	}
 	if out := cipherctl(t, "", 0, "keys", "show", "cli-key"); strings.Count(out, `"version":`) != 3 {
 		t.Fatalf("keys show printed %s", out)

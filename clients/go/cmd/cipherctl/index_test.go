@@ -31,7 +31,7 @@ func TestIndex_argumentAndStdinNormalizedAlikeAndEveryVersion(t *testing.T) {
 		t.Fatalf("--version 1 printed %q", v1)
 	}
 	cipherctl(t, "x", 1, "index", "cli-idx", "--length", "7")
-	if out := cipherctl(t, "", 0, "keys", "list"); !strings.Contains(out, "cli-idx\tv2\thmac") {
-		t.Fatalf("keys list printed %s", out)
+	if row := listRow(t, "cli-idx"); row[1] != "v2" || row[2] != "hmac" {
+		t.Fatalf("keys list row of cli-idx: %q", row)
 	}
 }

@@ -2,11 +2,9 @@ package main
 
 import (
 	"bytes"
-	"encoding/base64"
 	"encoding/json"
 	"fmt"
 	"io"
-	"strings"
 
 	"github.com/spf13/cobra"
 	"google.golang.org/protobuf/encoding/protojson"
@@ -70,24 +68,34 @@ func printJSON(out io.Writer, m proto.Message) error {
 }
 
 func newKeysCommand(conn *connection) *cobra.Command {
-	keys := &cobra.Command{Use: "keys", Short: "Create, list, show, rotate and import keys; set their policy"}
-	var create, rotate, imp keyFlags
+	keys := &cobra.Command{Use: "keys", Short: "Create, list, show, rotate and import keys; set their policy; see which versions are in use"}
+	var create, rotate keyFlags
+	var createRotation rotationFlags
 	createCmd := adminCommand(conn, "create NAME", "Create a key with version 1", cobra.ExactArgs(1),
 		func(cmd *cobra.Command, c *cipherd.Client, args []string) (*cipherdpb.Key, error) {
 			mode, err := create.parsedMode()
 			if err != nil {
 				return nil, err
 			}
-			resp, err := c.Admin.CreateKey(cmd.Context(), &cipherdpb.CreateKeyRequest{KeyName: args[0], Mode: mode,
-				KeySizeBits: create.sizeBits, AllowUnauthenticated: create.allowUnauthenticated})
+			req := &cipherdpb.CreateKeyRequest{KeyName: args[0], Mode: mode,
+				KeySizeBits: create.sizeBits, AllowUnauthenticated: create.allowUnauthenticated}
+			if createRotation.set(cmd) {
+				req.Policy = &cipherdpb.KeyPolicy{}
+				if err := createRotation.apply(req.Policy); err != nil {
+					return nil, err
+				}
+			}
+			resp, err := c.Admin.CreateKey(cmd.Context(), req)
 			return resp.GetKey(), err
 		})
 	create.register(createCmd)
-	showCmd := adminCommand(conn, "show NAME", "Show a key's versions and policy", cobra.ExactArgs(1),
+	createRotation.register(createCmd)
+	showCmd := adminCommand(conn, "show NAME", "Show a key's versions (with their usage) and policy", cobra.ExactArgs(1),
 		func(cmd *cobra.Command, c *cipherd.Client, args []string) (*cipherdpb.Key, error) {
 			resp, err := c.Admin.GetKey(cmd.Context(), &cipherdpb.GetKeyRequest{KeyName: args[0]})
 			return resp.GetKey(), err
 		})
+	showCmd.Aliases = []string{"get"}
 	rotateCmd := adminCommand(conn, "rotate NAME", "Add a new current version", cobra.ExactArgs(1),
 		func(cmd *cobra.Command, c *cipherd.Client, args []string) (*cipherdpb.Key, error) {
 			mode, err := rotate.parsedMode()
@@ -99,56 +107,22 @@ func newKeysCommand(conn *connection) *cobra.Command {
 			return resp.GetKey(), err
 		})
 	rotate.register(rotateCmd)
-	var in string
-	importCmd := adminCommand(conn, "import NAME", "Add base64 key material from stdin (or --in FILE) as a new version", cobra.ExactArgs(1),
-		func(cmd *cobra.Command, c *cipherd.Client, args []string) (*cipherdpb.Key, error) {
-			mode, err := imp.parsedMode()
-			if err != nil {
-				return nil, err
-			}
-			text, err := readInput(cmd, in)
-			if err != nil {
-				return nil, err
-			}
-			material, err := base64.StdEncoding.DecodeString(strings.TrimSpace(string(text)))
-			if err != nil {
-				return nil, fmt.Errorf("key material must be base64") // never echo it
-			}
-			resp, err := c.Admin.ImportKey(cmd.Context(), &cipherdpb.ImportKeyRequest{KeyName: args[0], Mode: mode,
-				KeyMaterial: material, AllowUnauthenticated: imp.allowUnauthenticated})
-			clear(material)
-			return resp.GetKey(), err
-		})
-	imp.register(importCmd)
-	importCmd.Flags().StringVar(&in, "in", "", "file holding the base64 key material instead of stdin")
-	keys.AddCommand(createCmd, newListCommand(conn), showCmd, rotateCmd, importCmd, newPolicyCommand(conn))
+	keys.AddCommand(createCmd, newListCommand(conn), showCmd, rotateCmd, newImportCommand(conn), newPolicyCommand(conn), newCensusCommand(conn))
 	return keys
-}
-
-func newListCommand(conn *connection) *cobra.Command {
-	return &cobra.Command{Use: "list", Short: "List every key: name, current version, its mode", Args: cobra.NoArgs,
-		RunE: func(cmd *cobra.Command, args []string) error {
-			return withClient(cmd, conn, func(c *cipherd.Client) error {
-				for k, err := range c.Keys(cmd.Context()) {
-					if err != nil {
-						return err
-					}
-					versions := k.GetVersions()
-					mode := cipherd.ModeName(versions[len(versions)-1].GetMode())
-					fmt.Fprintf(cmd.OutOrStdout(), "%s\tv%d\t%s\n", k.GetKeyName(), k.GetCurrentVersion(), mode)
-				}
-				return nil
-			})
-		}}
 }
 
 func newPolicyCommand(conn *connection) *cobra.Command {
 	var p cipherdpb.KeyPolicy
-	cmd := adminCommand(conn, "policy NAME", "Replace a key's policy", cobra.ExactArgs(1),
+	var rotation rotationFlags
+	cmd := adminCommand(conn, "policy NAME", "Replace a key's policy (flags not given are reset to their defaults)", cobra.ExactArgs(1),
 		func(cmd *cobra.Command, c *cipherd.Client, args []string) (*cipherdpb.Key, error) {
+			if err := rotation.apply(&p); err != nil {
+				return nil, err
+			}
 			resp, err := c.Admin.UpdateKeyPolicy(cmd.Context(), &cipherdpb.UpdateKeyPolicyRequest{KeyName: args[0], Policy: &p})
 			return resp.GetKey(), err
 		})
+	rotation.register(cmd)
 	cmd.Flags().Int32Var(&p.MinDecryptionVersion, "min-decryption-version", 0, "oldest version that may decrypt")
 	cmd.Flags().Int32Var(&p.MinEncryptionVersion, "min-encryption-version", 0, "oldest version a caller may encrypt with")
 	cmd.Flags().BoolVar(&p.AllowEcbEncryption, "allow-ecb-encryption", false, "let ECB versions encrypt new data")

@@ -37,7 +37,8 @@ func run(m *testing.M) int {
 		fmt.Fprintf(os.Stderr, "building cipherctl: %v\n%s", err, out)
 		return 1
 	}
-	server, err = testserver.Start(testserver.Options{})
+	// Usage merges every second, so a usage limit rotates a key within the tests' patience.
+	server, err = testserver.Start(testserver.Options{UsageMergeInterval: time.Second})
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		if errors.Is(err, testserver.ErrNoJar) && os.Getenv("CI") != "true" {

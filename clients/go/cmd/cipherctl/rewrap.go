@@ -20,6 +20,8 @@ import (
 // rewrapJob rewraps every ciphertext of one input file into one output file.
 type rewrapJob struct {
 	in, out, field, format, checkpointPath string
+	to                                     string // target key; "" for each ciphertext's own
+	legacyKey, legacyEncoding              string // the field holds legacy ciphertexts of legacyKey
 	force                                  bool
 	every                                  int64 // records between checkpoints
 }
@@ -27,12 +29,17 @@ type rewrapJob struct {
 func newRewrapCommand(conn *connection) *cobra.Command {
 	job := &rewrapJob{}
 	cmd := &cobra.Command{
-		Use:   "rewrap --in FILE --out FILE --field NAME",
-		Short: "Rewrap every ciphertext of a JSONL or CSV file to its key's current version (resumable)",
+		Use:   "rewrap --in FILE --out FILE --field NAME [--to KEY] [--legacy-key NAME --legacy-encoding hex|base64|raw]",
+		Short: "Rewrap every ciphertext of a JSONL or CSV file to its key's current version, or into --to KEY (resumable)",
 		Long: `rewrap streams the ciphertexts of one JSON field (JSONL) or column (CSV, with a header row)
 through ReEncryptStream and writes the file again with each ciphertext behind its key's current
-version. Plaintexts never reach this machine. Records that fail are copied unchanged and counted
-by reason. After an interruption, the same command resumes from the checkpoint file.
+version, or behind --to KEY's. Plaintexts never reach this machine. Records that fail are copied
+unchanged and counted by reason. After an interruption, the same command resumes from the
+checkpoint file.
+
+With --legacy-key NAME the field holds data encrypted before cipherd (e.g. MySQL's
+HEX(AES_ENCRYPT(...))), in --legacy-encoding (hex, base64, or raw: the field's text as bytes); it
+is decrypted with the legacy key NAME (keys import --legacy-cipher) and encrypted with --to KEY.
 Exit status: 0 all done, 2 some records failed, 1 or 3 the run stopped (resume to go on).`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
@@ -45,6 +52,9 @@ Exit status: 0 all done, 2 some records failed, 1 or 3 the run stopped (resume t
 	f.StringVar(&job.field, "field", "", "JSON field or CSV column holding the ciphertext")
 	f.StringVar(&job.format, "format", "", "jsonl or csv (default: from --in's extension)")
 	f.StringVar(&job.checkpointPath, "checkpoint", "", "checkpoint file (default: OUT.checkpoint)")
+	f.StringVar(&job.to, "to", "", "key to rewrap into (default: each ciphertext's own key); needed with --legacy-key")
+	f.StringVar(&job.legacyKey, "legacy-key", "", "the field holds legacy ciphertexts of this imported legacy key")
+	f.StringVar(&job.legacyEncoding, "legacy-encoding", "hex", "how the legacy ciphertexts are written: hex, base64 or raw")
 	f.BoolVar(&job.force, "force", false, "overwrite an output that has no checkpoint")
 	f.Int64Var(&job.every, "checkpoint-every", 1000, "records between checkpoints")
 	for _, name := range []string{"in", "out", "field"} {
@@ -65,6 +75,9 @@ func (j *rewrapJob) run(cmd *cobra.Command, c *cipherd.Client) error {
 	}
 	if j.format != "jsonl" && j.format != "csv" {
 		return fmt.Errorf("--format must be jsonl or csv, not %q", j.format)
+	}
+	if err := j.checkLegacy(cmd); err != nil {
+		return err
 	}
 	input, err := os.Open(j.in)
 	if err != nil {
@@ -88,7 +101,7 @@ func (j *rewrapJob) run(cmd *cobra.Command, c *cipherd.Client) error {
 				}
 				return
 			}
-			if !yield(rec, cipherd.CiphertextItem{Reference: strconv.FormatInt(n, 10), Ciphertext: rec.ciphertext}) {
+			if !yield(rec, j.item(strconv.FormatInt(n, 10), rec)) {
 				return
 			}
 		}
@@ -105,7 +118,7 @@ func (j *rewrapJob) run(cmd *cobra.Command, c *cipherd.Client) error {
 		}
 		return nil
 	}
-	err = cipherd.ReEncryptStream(cmd.Context(), c, "", iter.Seq2[record, cipherd.CiphertextItem](items), handle)
+	err = cipherd.ReEncryptStream(cmd.Context(), c, j.to, iter.Seq2[record, cipherd.CiphertextItem](items), handle)
 	err = errors.Join(err, readErr)
 	// Every record handled so far is final: keep it, whether or not the run went on to the end.
 	if cerr := w.commit(cp, j.checkpointPath); cerr != nil {
@@ -134,10 +147,14 @@ func (j *rewrapJob) open(input *os.File) (*os.File, *checkpoint, recordReader, e
 		return nil, nil, nil, err
 	}
 	if cp == nil {
-		return j.start(input, &checkpoint{Input: abs, InputSize: info.Size(), Field: j.field, Failed: map[string]int{}})
+		return j.start(input, &checkpoint{Input: abs, InputSize: info.Size(), Field: j.field, To: j.to,
+			LegacyKey: j.legacyKey, LegacyEncoding: j.legacyEncodingIfAny(), Failed: map[string]int{}})
 	}
 	if cp.Input != abs || cp.InputSize != info.Size() || cp.Field != j.field {
 		return nil, nil, nil, fmt.Errorf("checkpoint %s is for another input or field; remove it to start over", j.checkpointPath)
+	}
+	if cp.To != j.to || cp.LegacyKey != j.legacyKey || cp.LegacyEncoding != j.legacyEncodingIfAny() {
+		return nil, nil, nil, fmt.Errorf("checkpoint %s was made with other --to or --legacy-* flags; run with the same flags, or remove it to start over", j.checkpointPath)
 	}
 	out, err := os.OpenFile(j.out, os.O_WRONLY, 0)
 	if err != nil {

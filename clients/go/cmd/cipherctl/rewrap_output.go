@@ -45,7 +45,7 @@ func (j *rewrapJob) write(w *syncedOutput, cp *checkpoint, rec record, r cipherd
 		cp.Failed["field_missing"]++
 	case r.Err != nil:
 		cp.Failed[failureReason(r.Err)]++
-	case r.SourceKeyVersion == r.KeyVersion:
+	case r.SourceKeyVersion == r.KeyVersion && j.staysInItsKey(rec):
 		cp.Current++ // keep the text: rewrapping to the same version only changes the IV
 	default:
 		cp.Rewrapped++

@@ -88,7 +88,7 @@ func TestRewrap_killedHalfwayThenResumed_losesAndRepeatsNothing(t *testing.T) {
 	if err := first.Start(); err != nil {
 		t.Fatal(err)
 	}
-	done := killAfterProgress(t, out+".checkpoint", first)
+	done := killAfterProgress(t, out+".checkpoint", first, 20_000)
 	if done == 0 || done >= rewrapLines {
 		t.Fatalf("could not kill the rewrap half-way: checkpoint at %d of %d records", done, rewrapLines)
 	}
@@ -106,14 +106,14 @@ func TestRewrap_killedHalfwayThenResumed_losesAndRepeatsNothing(t *testing.T) {
 	checkOutput(t, c, out, plaintexts)
 }
 
-// killAfterProgress waits until the checkpoint shows progress, SIGKILLs the process and returns how many
-// records the checkpoint counts.
-func killAfterProgress(t *testing.T, checkpoint string, cmd *exec.Cmd) int64 {
+// killAfterProgress waits until the checkpoint counts atLeast records, SIGKILLs the process and
+// returns how many records the checkpoint counts.
+func killAfterProgress(t *testing.T, checkpoint string, cmd *exec.Cmd, atLeast int64) int64 {
 	t.Helper()
 	deadline := time.Now().Add(2 * time.Minute)
 	var cp struct{ Records int64 }
 	for time.Now().Before(deadline) {
-		if data, err := os.ReadFile(checkpoint); err == nil && json.Unmarshal(data, &cp) == nil && cp.Records >= 20_000 {
+		if data, err := os.ReadFile(checkpoint); err == nil && json.Unmarshal(data, &cp) == nil && cp.Records >= atLeast {
 			break
 		}
 		time.Sleep(2 * time.Millisecond)
@@ -172,6 +172,39 @@ func checkOutput(t *testing.T, c *cipherd.Client, path string, plaintexts []stri
 		fmt.Sscan(r.Reference, &i)
 		if r.Err != nil || string(r.Plaintext) != plaintexts[i] {
 			t.Fatalf("line %d does not decrypt to its plaintext: %v", i, r.Err)
+		}
+	}
+}
+
+// TestRewrap_toAnotherKey_movesEveryRecord rewraps v1 ciphertexts of one key into v1 of another:
+// the same version number, but every record moves.
+func TestRewrap_toAnotherKey_movesEveryRecord(t *testing.T) {
+	needServer(t)
+	cipherctl(t, "", 0, "keys", "create", "cli-move-from")
+	cipherctl(t, "", 0, "keys", "create", "cli-move-to", "--mode", "chacha")
+	dir := t.TempDir()
+	in, out := filepath.Join(dir, "in.csv"), filepath.Join(dir, "out.csv")
+	var csv strings.Builder
+	csv.WriteString("id,ct\n")
+	for i := range 3 {
+		ct := strings.TrimSpace(cipherctl(t, fmt.Sprint("moved-", i), 0, "encrypt", "cli-move-from"))
+		fmt.Fprintf(&csv, "%d,%s\n", i, ct)
+	}
+	if err := os.WriteFile(in, []byte(csv.String()), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if summary := cipherctl(t, "", 0, "rewrap", "--in", in, "--out", out, "--field", "ct", "--to", "cli-move-to"); !strings.Contains(summary, "rewrapped: 3\nalready current: 0") {
+		t.Fatalf("summary:\n%s", summary)
+	}
+	data, _ := os.ReadFile(out)
+	lines := strings.Split(strings.TrimSpace(string(data)), "\n")
+	for i, line := range lines[1:] {
+		ct := strings.SplitN(line, ",", 2)[1]
+		if !strings.HasPrefix(ct, "<cli-move-to/v1:chacha>") {
+			t.Fatalf("row %d: %q", i, ct)
+		}
+		if pt := cipherctl(t, ct, 0, "decrypt"); pt != fmt.Sprint("moved-", i) {
+			t.Fatalf("row %d decrypts to %q", i, pt)
 		}
 	}
 }

@@ -8,10 +8,12 @@ import (
 	"encoding/base64"
 	"errors"
 	"fmt"
+	"net"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -31,6 +33,9 @@ type Options struct {
 	MutualTLS    bool   // also require client certificates signed by the PKI's CA
 	AccessPolicy string // YAML of --access-policy
 	DemoKey      string // --demo-key
+	// UsageMergeInterval is --usage-merge-interval: how often usage is merged and automatic
+	// rotations are checked (0: the server's default, 10s).
+	UsageMergeInterval time.Duration
 }
 
 // Server is a running cipherd.
@@ -38,6 +43,8 @@ type Server struct {
 	Addr string // 127.0.0.1:PORT of gRPC
 	cmd  *exec.Cmd
 	dir  string
+	opts Options
+	args []string
 	log  *logTail
 }
 
@@ -46,34 +53,63 @@ var listening = regexp.MustCompile(`cipherd listening on (\S+:\d+)`)
 // Start runs the jar in $CIPHERD_JAR (default ../../server/target/cipherd.jar from clients/go)
 // with $CIPHERD_JAVA (default java) and returns once its health service answers SERVING.
 func Start(opts Options) (*Server, error) {
-	jar, java := jarPath(), os.Getenv("CIPHERD_JAVA")
-	if _, err := os.Stat(jar); err != nil {
-		return nil, fmt.Errorf("%w: %s", ErrNoJar, jar)
-	}
-	if java == "" {
-		java = "java"
+	if _, err := os.Stat(jarPath()); err != nil {
+		return nil, fmt.Errorf("%w: %s", ErrNoJar, jarPath())
 	}
 	dir, err := os.MkdirTemp("", "cipherd-test-")
 	if err != nil {
 		return nil, err
 	}
-	s := &Server{dir: dir, log: &logTail{}}
-	args, err := s.args(opts)
-	if err != nil {
+	s := &Server{dir: dir, opts: opts}
+	if s.args, err = s.argsFor(opts); err != nil {
 		s.Stop()
 		return nil, err
 	}
+	if err := s.launch(s.args); err != nil {
+		s.Stop()
+		return nil, err
+	}
+	return s, nil
+}
+
+// Kill ends the server at once (SIGKILL), as a crash would, keeping its data dir for Restart.
+func (s *Server) Kill() {
+	if s.cmd != nil && s.cmd.Process != nil {
+		s.cmd.Process.Kill()
+		s.cmd.Wait()
+	}
+	s.cmd = nil
+}
+
+// Restart kills the server if it runs and starts it again on the same address with the same data
+// dir, so clients reconnect to it and find the same keys.
+func (s *Server) Restart() error {
+	s.Kill()
+	_, port, err := net.SplitHostPort(s.Addr)
+	if err != nil {
+		return err
+	}
+	args := slices.Clone(s.args)
+	args[slices.Index(args, "--port")+1] = port
+	return s.launch(args)
+}
+
+// launch starts java with args and waits until the server listens and answers SERVING.
+func (s *Server) launch(args []string) error {
+	java := os.Getenv("CIPHERD_JAVA")
+	if java == "" {
+		java = "java"
+	}
+	s.log = &logTail{}
 	s.cmd = exec.Command(java, args...)
 	s.cmd.SysProcAttr = dieWithTest()
 	out, err := s.cmd.StdoutPipe()
 	if err != nil {
-		s.Stop()
-		return nil, err
+		return err
 	}
 	s.cmd.Stderr = s.cmd.Stdout
 	if err := s.cmd.Start(); err != nil {
-		s.Stop()
-		return nil, err
+		return err
 	}
 	addr, exited := make(chan string, 1), make(chan struct{})
 	go func() {
@@ -83,17 +119,14 @@ func Start(opts Options) (*Server, error) {
 	select {
 	case s.Addr = <-addr:
 	case <-exited:
-		s.Stop()
-		return nil, fmt.Errorf("testserver: cipherd exited at start; log:\n%s", s.log)
+		return fmt.Errorf("testserver: cipherd exited at start; log:\n%s", s.log)
 	case <-time.After(60 * time.Second):
-		s.Stop()
-		return nil, fmt.Errorf("testserver: no 'listening' line within 60s; log:\n%s", s.log)
+		return fmt.Errorf("testserver: no 'listening' line within 60s; log:\n%s", s.log)
 	}
-	if err := s.waitServing(opts); err != nil {
-		s.Stop()
-		return nil, fmt.Errorf("%w; log:\n%s", err, s.log)
+	if err := s.waitServing(s.opts); err != nil {
+		return fmt.Errorf("%w; log:\n%s", err, s.log)
 	}
-	return s, nil
+	return nil
 }
 
 func jarPath() string {
@@ -110,7 +143,7 @@ func jarPath() string {
 	return "server/target/cipherd.jar"
 }
 
-func (s *Server) args(opts Options) ([]string, error) {
+func (s *Server) argsFor(opts Options) ([]string, error) {
 	password := make([]byte, 24)
 	rand.Read(password)
 	pwFile := filepath.Join(s.dir, "keystore-password")
@@ -122,6 +155,9 @@ func (s *Server) args(opts Options) ([]string, error) {
 		"--data-dir", filepath.Join(s.dir, "data"), "--keystore-password-file", pwFile)
 	if opts.DemoKey != "" {
 		args = append(args, "--demo-key", opts.DemoKey)
+	}
+	if opts.UsageMergeInterval > 0 {
+		args = append(args, "--usage-merge-interval", fmt.Sprintf("PT%.3fS", opts.UsageMergeInterval.Seconds()))
 	}
 	if opts.PKI != nil {
 		args = append(args, "--tls-cert", opts.PKI.ServerCertFile, "--tls-key", opts.PKI.ServerKeyFile)
@@ -170,10 +206,7 @@ func (s *Server) waitServing(opts Options) error {
 
 // Stop kills the server and removes its data dir.
 func (s *Server) Stop() {
-	if s.cmd != nil && s.cmd.Process != nil {
-		s.cmd.Process.Kill()
-		s.cmd.Wait()
-	}
+	s.Kill()
 	os.RemoveAll(s.dir)
 }
 

@@ -1,0 +1,124 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"text/tabwriter"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	cipherd "github.com/cipherd/cipherd/clients/go"
+	"github.com/cipherd/cipherd/clients/go/cipherdpb"
+)
+
+func newListCommand(conn *connection) *cobra.Command {
+	return &cobra.Command{Use: "list", Short: "List every key: name, current version, its mode, and usage summed over its versions", Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			return withClient(cmd, conn, func(c *cipherd.Client) error {
+				w := table(cmd.OutOrStdout(), "NAME", "VERSION", "MODE", "ENCRYPTIONS", "DECRYPTIONS", "REWRAPS", "LAST USED")
+				for listed, err := range c.Keys(cmd.Context()) {
+					if err != nil {
+						return err
+					}
+					// ListKeys leaves usage out; GetKey has it, merged and as this replica counts it.
+					resp, err := c.Admin.GetKey(cmd.Context(), &cipherdpb.GetKeyRequest{KeyName: listed.GetKeyName()})
+					if err != nil {
+						return err
+					}
+					k := resp.GetKey()
+					versions := k.GetVersions()
+					u := totalUsage(versions)
+					fmt.Fprintf(w, "%s\tv%d\t%s\t%d\t%d\t%d\t%s\n", k.GetKeyName(), k.GetCurrentVersion(),
+						versionKind(versions[len(versions)-1]), u.Encryptions, u.Decryptions, u.Rewraps, lastUsed(u))
+				}
+				return w.Flush()
+			})
+		}}
+}
+
+func newCensusCommand(conn *connection) *cobra.Command {
+	var quiet time.Duration
+	cmd := &cobra.Command{
+		Use:   "census NAME",
+		Short: "Show which versions of a key still see traffic, and how far min_decryption_version can be raised",
+		Long: `census lists each version from the policy's min_decryption_version up with its usage across
+replicas and whether it was used within --quiet-period, then the safe min_decryption_version: the
+oldest version used within the quiet period. Rewrap what still reads older versions, wait a quiet
+period, run census again, then raise the minimum with keys policy --min-decryption-version.`,
+		Args: cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if quiet < 0 {
+				return fmt.Errorf("--quiet-period must not be negative")
+			}
+			return withClient(cmd, conn, func(c *cipherd.Client) error {
+				census, err := c.KeyCensus(cmd.Context(), args[0], quiet)
+				if err != nil {
+					return err
+				}
+				return printCensus(cmd.OutOrStdout(), census)
+			})
+		},
+	}
+	cmd.Flags().DurationVar(&quiet, "quiet-period", 168*time.Hour, "how long without use makes a version idle")
+	return cmd
+}
+
+func printCensus(out io.Writer, census *cipherd.Census) error {
+	w := table(out, "VERSION", "ENCRYPTIONS", "DECRYPTIONS", "REWRAPS", "LAST USED", "IN USE")
+	for _, v := range census.Versions {
+		inUse := "no"
+		if v.InUse {
+			inUse = "yes"
+		}
+		fmt.Fprintf(w, "v%d\t%d\t%d\t%d\t%s\t%s\n", v.Version, v.Usage.Encryptions, v.Usage.Decryptions, v.Usage.Rewraps, lastUsed(v.Usage), inUse)
+	}
+	if err := w.Flush(); err != nil {
+		return err
+	}
+	_, err := fmt.Fprintf(out, "safe min_decryption_version: %d (now %d)\n", census.SafeMinDecryptionVersion,
+		max(1, census.Key.GetPolicy().GetMinDecryptionVersion()))
+	return err
+}
+
+// table writes aligned columns under a header row; Flush writes them.
+func table(out io.Writer, header ...string) *tabwriter.Writer {
+	w := tabwriter.NewWriter(out, 0, 0, 2, ' ', 0)
+	for i, h := range header {
+		if i > 0 {
+			fmt.Fprint(w, "\t")
+		}
+		fmt.Fprint(w, h)
+	}
+	fmt.Fprintln(w)
+	return w
+}
+
+func totalUsage(versions []*cipherdpb.KeyVersion) cipherd.Usage {
+	var total cipherd.Usage
+	for _, v := range versions {
+		u := cipherd.UsageOf(v)
+		total.Encryptions += u.Encryptions
+		total.Decryptions += u.Decryptions
+		total.Rewraps += u.Rewraps
+		if u.LastUsed.After(total.LastUsed) {
+			total.LastUsed = u.LastUsed
+		}
+	}
+	return total
+}
+
+func lastUsed(u cipherd.Usage) string {
+	if !u.Used() {
+		return "never"
+	}
+	return u.LastUsed.UTC().Format(time.RFC3339)
+}
+
+// versionKind is a version's mode, or for a legacy key's version "legacy:" and its cipher.
+func versionKind(v *cipherdpb.KeyVersion) string {
+	if v.GetLegacyCipher() != cipherdpb.LegacyCipher_LEGACY_CIPHER_UNSPECIFIED {
+		return "legacy:" + cipherd.LegacyCipherName(v.GetLegacyCipher())
+	}
+	return cipherd.ModeName(v.GetMode())
+}
