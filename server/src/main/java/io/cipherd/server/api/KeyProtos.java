@@ -43,13 +43,16 @@ final class KeyProtos {
   }
 
   static io.cipherd.api.v1.KeyPolicy toProto(KeyPolicy policy) {
-    return io.cipherd.api.v1.KeyPolicy.newBuilder()
+    io.cipherd.api.v1.KeyPolicy.Builder proto = io.cipherd.api.v1.KeyPolicy.newBuilder()
         .setMinDecryptionVersion(policy.minDecryptionVersion())
         .setMinEncryptionVersion(policy.minEncryptionVersion())
         .setAllowEcbEncryption(policy.allowEcbEncryption())
-        .setAutoRotatePeriod(com.google.protobuf.Duration.newBuilder().setSeconds(policy.autoRotatePeriod().toSeconds()))
-        .setMaxEncryptionsPerVersion(policy.maxEncryptionsPerVersion())
-        .build();
+        .setMaxEncryptionsPerVersion(policy.maxEncryptionsPerVersion());
+    if (!policy.autoRotatePeriod().isZero()) {
+      // Absent means "never", as the API documents; a zero Duration would read as a setting.
+      proto.setAutoRotatePeriod(com.google.protobuf.Duration.newBuilder().setSeconds(policy.autoRotatePeriod().toSeconds()));
+    }
+    return proto.build();
   }
 
   static KeyVersionUsage toProto(VersionUsage usage) {
