@@ -15,6 +15,7 @@ type Usage struct {
 	Encryptions int64 // messages encrypted, rewraps into the version included
 	Decryptions int64 // ciphertexts decrypted, rewraps out of the version included
 	Rewraps     int64 // ciphertexts rewrapped out of the version
+	Indexes     int64 // blind indexes computed, for an index key's version
 	LastUsed    time.Time
 }
 
@@ -25,7 +26,8 @@ func (u Usage) Used() bool { return !u.LastUsed.IsZero() }
 func UsageOf(v *cipherdpb.KeyVersion) Usage { return usageFrom(v.GetUsage()) }
 
 func usageFrom(u *cipherdpb.KeyVersionUsage) Usage {
-	usage := Usage{Encryptions: u.GetEncryptions(), Decryptions: u.GetDecryptions(), Rewraps: u.GetRewraps()}
+	usage := Usage{Encryptions: u.GetEncryptions(), Decryptions: u.GetDecryptions(), Rewraps: u.GetRewraps(),
+		Indexes: u.GetIndexes()}
 	if u.GetLastUsedTime() != nil {
 		usage.LastUsed = u.GetLastUsedTime().AsTime()
 	}

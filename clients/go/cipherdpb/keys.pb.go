@@ -366,8 +366,10 @@ type KeyVersionUsage struct {
 	Decryptions int64 `protobuf:"varint,2,opt,name=decryptions,proto3" json:"decryptions,omitempty"`
 	// rewraps is how many ciphertexts of this version were rewrapped to another version or key.
 	Rewraps int64 `protobuf:"varint,3,opt,name=rewraps,proto3" json:"rewraps,omitempty"`
-	// last_used_time is the last encryption or decryption any replica merged; absent if never used.
-	LastUsedTime  *timestamppb.Timestamp `protobuf:"bytes,4,opt,name=last_used_time,json=lastUsedTime,proto3" json:"last_used_time,omitempty"`
+	// last_used_time is the last use of any kind any replica merged; absent if never used.
+	LastUsedTime *timestamppb.Timestamp `protobuf:"bytes,4,opt,name=last_used_time,json=lastUsedTime,proto3" json:"last_used_time,omitempty"`
+	// indexes is how many blind indexes an index key's version computed (ComputeIndex, batch items).
+	Indexes       int64 `protobuf:"varint,5,opt,name=indexes,proto3" json:"indexes,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -428,6 +430,13 @@ func (x *KeyVersionUsage) GetLastUsedTime() *timestamppb.Timestamp {
 		return x.LastUsedTime
 	}
 	return nil
+}
+
+func (x *KeyVersionUsage) GetIndexes() int64 {
+	if x != nil {
+		return x.Indexes
+	}
+	return 0
 }
 
 // KeyVersion describes one version of a key. It never carries key bytes.
@@ -624,12 +633,13 @@ const file_cipherd_v1_keys_proto_rawDesc = "" +
 	"\x16min_encryption_version\x18\x02 \x01(\x05R\x14minEncryptionVersion\x120\n" +
 	"\x14allow_ecb_encryption\x18\x03 \x01(\bR\x12allowEcbEncryption\x12G\n" +
 	"\x12auto_rotate_period\x18\x04 \x01(\v2\x19.google.protobuf.DurationR\x10autoRotatePeriod\x12=\n" +
-	"\x1bmax_encryptions_per_version\x18\x05 \x01(\x03R\x18maxEncryptionsPerVersion\"\xb1\x01\n" +
+	"\x1bmax_encryptions_per_version\x18\x05 \x01(\x03R\x18maxEncryptionsPerVersion\"\xcb\x01\n" +
 	"\x0fKeyVersionUsage\x12 \n" +
 	"\vencryptions\x18\x01 \x01(\x03R\vencryptions\x12 \n" +
 	"\vdecryptions\x18\x02 \x01(\x03R\vdecryptions\x12\x18\n" +
 	"\arewraps\x18\x03 \x01(\x03R\arewraps\x12@\n" +
-	"\x0elast_used_time\x18\x04 \x01(\v2\x1a.google.protobuf.TimestampR\flastUsedTime\"\xee\x02\n" +
+	"\x0elast_used_time\x18\x04 \x01(\v2\x1a.google.protobuf.TimestampR\flastUsedTime\x12\x18\n" +
+	"\aindexes\x18\x05 \x01(\x03R\aindexes\"\xee\x02\n" +
 	"\n" +
 	"KeyVersion\x12\x18\n" +
 	"\aversion\x18\x01 \x01(\x05R\aversion\x12$\n" +

@@ -27,13 +27,14 @@ class KeyPolicy:
 @dataclass(frozen=True)
 class KeyVersionUsage:
     """One version's use, merged across replicas every few seconds (so it lags by about one merge
-    interval): encryptions (rewraps into it too), decryptions (rewraps out of it too), rewraps, and the
-    last encryption or decryption (None if never used)."""
+    interval): encryptions (rewraps into it too), decryptions (rewraps out of it too), rewraps, blind
+    indexes computed (index keys), and the last use of any kind (None if never used)."""
 
     encryptions: int = 0
     decryptions: int = 0
     rewraps: int = 0
     last_used_time: datetime | None = None
+    indexes: int = 0
 
 
 @dataclass(frozen=True)

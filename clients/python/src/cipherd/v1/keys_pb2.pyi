@@ -265,15 +265,18 @@ class KeyVersionUsage(_message.Message):
     DECRYPTIONS_FIELD_NUMBER: _builtins.int
     REWRAPS_FIELD_NUMBER: _builtins.int
     LAST_USED_TIME_FIELD_NUMBER: _builtins.int
+    INDEXES_FIELD_NUMBER: _builtins.int
     encryptions: _builtins.int
     """encryptions is how many messages this version encrypted (rewraps into it included)."""
     decryptions: _builtins.int
     """decryptions is how many ciphertexts of this version were decrypted (rewraps out of it included)."""
     rewraps: _builtins.int
     """rewraps is how many ciphertexts of this version were rewrapped to another version or key."""
+    indexes: _builtins.int
+    """indexes is how many blind indexes an index key's version computed (ComputeIndex, batch items)."""
     @_builtins.property
     def last_used_time(self) -> _timestamp_pb2.Timestamp:
-        """last_used_time is the last encryption or decryption any replica merged; absent if never used."""
+        """last_used_time is the last use of any kind any replica merged; absent if never used."""
 
     def __init__(
         self,
@@ -282,10 +285,11 @@ class KeyVersionUsage(_message.Message):
         decryptions: _builtins.int = ...,
         rewraps: _builtins.int = ...,
         last_used_time: _timestamp_pb2.Timestamp | None = ...,
+        indexes: _builtins.int = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _typing.Literal["last_used_time", b"last_used_time"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["decryptions", b"decryptions", "encryptions", b"encryptions", "last_used_time", b"last_used_time", "rewraps", b"rewraps"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["decryptions", b"decryptions", "encryptions", b"encryptions", "indexes", b"indexes", "last_used_time", b"last_used_time", "rewraps", b"rewraps"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 

@@ -339,8 +339,12 @@ export interface KeyVersionUsage {
   decryptions: number;
   /** rewraps is how many ciphertexts of this version were rewrapped to another version or key. */
   rewraps: number;
-  /** last_used_time is the last encryption or decryption any replica merged; absent if never used. */
-  lastUsedTime: Date | undefined;
+  /** last_used_time is the last use of any kind any replica merged; absent if never used. */
+  lastUsedTime:
+    | Date
+    | undefined;
+  /** indexes is how many blind indexes an index key's version computed (ComputeIndex, batch items). */
+  indexes: number;
 }
 
 /** KeyVersion describes one version of a key. It never carries key bytes. */
@@ -515,7 +519,7 @@ export const KeyPolicy: MessageFns<KeyPolicy> = {
 };
 
 function createBaseKeyVersionUsage(): KeyVersionUsage {
-  return { encryptions: 0, decryptions: 0, rewraps: 0, lastUsedTime: undefined };
+  return { encryptions: 0, decryptions: 0, rewraps: 0, lastUsedTime: undefined, indexes: 0 };
 }
 
 export const KeyVersionUsage: MessageFns<KeyVersionUsage> = {
@@ -531,6 +535,9 @@ export const KeyVersionUsage: MessageFns<KeyVersionUsage> = {
     }
     if (message.lastUsedTime !== undefined) {
       Timestamp.encode(toTimestamp(message.lastUsedTime), writer.uint32(34).fork()).join();
+    }
+    if (message.indexes !== 0) {
+      writer.uint32(40).int64(message.indexes);
     }
     return writer;
   },
@@ -574,6 +581,14 @@ export const KeyVersionUsage: MessageFns<KeyVersionUsage> = {
           message.lastUsedTime = fromTimestamp(Timestamp.decode(reader, reader.uint32()));
           continue;
         }
+        case 5: {
+          if (tag !== 40) {
+            break;
+          }
+
+          message.indexes = longToNumber(reader.int64());
+          continue;
+        }
       }
       if ((tag & 7) === 4 || tag === 0) {
         break;
@@ -589,6 +604,7 @@ export const KeyVersionUsage: MessageFns<KeyVersionUsage> = {
       decryptions: isSet(object.decryptions) ? globalThis.Number(object.decryptions) : 0,
       rewraps: isSet(object.rewraps) ? globalThis.Number(object.rewraps) : 0,
       lastUsedTime: isSet(object.lastUsedTime) ? fromJsonTimestamp(object.lastUsedTime) : undefined,
+      indexes: isSet(object.indexes) ? globalThis.Number(object.indexes) : 0,
     };
   },
 
@@ -606,6 +622,9 @@ export const KeyVersionUsage: MessageFns<KeyVersionUsage> = {
     if (message.lastUsedTime !== undefined) {
       obj.lastUsedTime = message.lastUsedTime.toISOString();
     }
+    if (message.indexes !== 0) {
+      obj.indexes = Math.round(message.indexes);
+    }
     return obj;
   },
 
@@ -618,6 +637,7 @@ export const KeyVersionUsage: MessageFns<KeyVersionUsage> = {
     message.decryptions = object.decryptions ?? 0;
     message.rewraps = object.rewraps ?? 0;
     message.lastUsedTime = object.lastUsedTime ?? undefined;
+    message.indexes = object.indexes ?? 0;
     return message;
   },
 };

@@ -59,7 +59,8 @@ final class KeyProtos {
     KeyVersionUsage.Builder proto = KeyVersionUsage.newBuilder()
         .setEncryptions(usage.encryptions())
         .setDecryptions(usage.decryptions())
-        .setRewraps(usage.rewraps());
+        .setRewraps(usage.rewraps())
+        .setIndexes(usage.indexes());
     if (usage.lastUsed() != null) {
       proto.setLastUsedTime(Timestamp.newBuilder()
           .setSeconds(usage.lastUsed().getEpochSecond()).setNanos(usage.lastUsed().getNano()));

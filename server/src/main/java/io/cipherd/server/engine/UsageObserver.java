@@ -17,7 +17,7 @@ public final class UsageObserver implements CryptoObserver {
       case ENCRYPT -> ledger.record(header.keyName(), header.version(), UsageLedger.Use.ENCRYPT);
       case DECRYPT -> ledger.record(header.keyName(), header.version(), UsageLedger.Use.DECRYPT);
       case REWRAP -> ledger.record(header.keyName(), header.version(), UsageLedger.Use.REWRAP);
-      case INDEX -> { }
+      case INDEX -> ledger.record(header.keyName(), header.version(), UsageLedger.Use.INDEX);
     }
   }
 

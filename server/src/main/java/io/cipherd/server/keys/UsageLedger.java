@@ -18,7 +18,7 @@ import java.util.concurrent.atomic.LongAdder;
  */
 public final class UsageLedger {
   /** What is counted. */
-  public enum Use { ENCRYPT, DECRYPT, REWRAP }
+  public enum Use { ENCRYPT, DECRYPT, REWRAP, INDEX }
 
   private final Clock clock;
   private final ConcurrentMap<String, ConcurrentMap<Integer, Pending>> pending = new ConcurrentHashMap<>();
@@ -92,6 +92,7 @@ public final class UsageLedger {
     private final LongAdder encryptions = new LongAdder();
     private final LongAdder decryptions = new LongAdder();
     private final LongAdder rewraps = new LongAdder();
+    private final LongAdder indexes = new LongAdder();
     private final LongAccumulator lastUsed = new LongAccumulator(Math::max, 0);
 
     void add(Use use, long now) {
@@ -99,6 +100,7 @@ public final class UsageLedger {
         case ENCRYPT -> encryptions.increment();
         case DECRYPT -> decryptions.increment();
         case REWRAP -> rewraps.increment();
+        case INDEX -> indexes.increment();
       }
       lastUsed.accumulate(now);
     }
@@ -106,12 +108,12 @@ public final class UsageLedger {
     VersionUsage take() {
       long last = lastUsed.get();
       return new VersionUsage(encryptions.sumThenReset(), decryptions.sumThenReset(), rewraps.sumThenReset(),
-          last == 0 ? null : Instant.ofEpochMilli(last));
+          indexes.sumThenReset(), last == 0 ? null : Instant.ofEpochMilli(last));
     }
 
     VersionUsage peek() {
       long last = lastUsed.get();
-      return new VersionUsage(encryptions.sum(), decryptions.sum(), rewraps.sum(),
+      return new VersionUsage(encryptions.sum(), decryptions.sum(), rewraps.sum(), indexes.sum(),
           last == 0 ? null : Instant.ofEpochMilli(last));
     }
 
@@ -119,6 +121,7 @@ public final class UsageLedger {
       encryptions.add(usage.encryptions());
       decryptions.add(usage.decryptions());
       rewraps.add(usage.rewraps());
+      indexes.add(usage.indexes());
     }
   }
 }

@@ -8,21 +8,22 @@ import java.time.Instant;
  * @param encryptions messages encrypted with the version (rewraps into it included)
  * @param decryptions ciphertexts of the version decrypted (rewraps out of it included)
  * @param rewraps ciphertexts of the version rewrapped to another version or key
- * @param lastUsed the last encryption or decryption counted, or null
+ * @param indexes blind indexes an index key's version computed
+ * @param lastUsed the last use of any kind counted, or null
  */
-public record VersionUsage(long encryptions, long decryptions, long rewraps, Instant lastUsed) {
-  public static final VersionUsage NONE = new VersionUsage(0, 0, 0, null);
+public record VersionUsage(long encryptions, long decryptions, long rewraps, long indexes, Instant lastUsed) {
+  public static final VersionUsage NONE = new VersionUsage(0, 0, 0, 0, null);
 
   /** The sum of both, with the later of the two last-used times. */
   public VersionUsage plus(VersionUsage other) {
     Instant later = lastUsed == null ? other.lastUsed
         : other.lastUsed == null || lastUsed.isAfter(other.lastUsed) ? lastUsed : other.lastUsed;
     return new VersionUsage(encryptions + other.encryptions, decryptions + other.decryptions,
-        rewraps + other.rewraps, later);
+        rewraps + other.rewraps, indexes + other.indexes, later);
   }
 
   /** Whether nothing was counted. */
   public boolean isEmpty() {
-    return encryptions == 0 && decryptions == 0 && rewraps == 0;
+    return encryptions == 0 && decryptions == 0 && rewraps == 0 && indexes == 0;
   }
 }

@@ -98,6 +98,9 @@ class SearchableEncryptionTest {
     ByteString eight = index("alice@example.com", trimFold, 8).getIndex();
     assertThat(eight).isEqualTo(folded.getIndex().substring(0, 8));
     assertThat(index("bob@example.com", trimFold, 0).getIndex()).isNotEqualTo(folded.getIndex());
+    // Six indexes computed above: the version's usage says so, for the census of index keys.
+    assertThat(cipherd.admin.getKey(GetKeyRequest.newBuilder().setKeyName("email-idx").build())
+        .getKey().getVersions(0).getUsage().getIndexes()).isEqualTo(6);
   }
 
   @Test

@@ -47,6 +47,7 @@ final class UsageFile {
         JsonElement last = o.get("last_used");
         versions.put(Integer.parseInt(version.getKey()), new VersionUsage(o.get("encryptions").getAsLong(),
             o.get("decryptions").getAsLong(), o.get("rewraps").getAsLong(),
+            o.has("indexes") ? o.get("indexes").getAsLong() : 0,
             last == null || last.isJsonNull() ? null : Instant.parse(last.getAsString())));
       }
       all.put(key.getKey(), versions);
@@ -64,6 +65,7 @@ final class UsageFile {
         o.addProperty("encryptions", u.encryptions());
         o.addProperty("decryptions", u.decryptions());
         o.addProperty("rewraps", u.rewraps());
+        o.addProperty("indexes", u.indexes());
         o.addProperty("last_used", u.lastUsed() == null ? null : u.lastUsed().toString());
         byVersion.add(Integer.toString(version), o);
       });

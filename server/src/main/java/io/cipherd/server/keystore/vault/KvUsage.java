@@ -28,7 +28,8 @@ final class KvUsage {
       JsonObject o = new JsonObject()
           .add("encryptions", u.encryptions())
           .add("decryptions", u.decryptions())
-          .add("rewraps", u.rewraps());
+          .add("rewraps", u.rewraps())
+          .add("indexes", u.indexes());
       if (u.lastUsed() != null) {
         o.add("last_used", u.lastUsed().toString());
       }
@@ -46,7 +47,7 @@ final class KvUsage {
       JsonObject o = member.getValue().asObject();
       JsonValue last = o.get("last_used");
       usage.put(Integer.parseInt(member.getName()), new VersionUsage(o.getLong("encryptions", 0),
-          o.getLong("decryptions", 0), o.getLong("rewraps", 0),
+          o.getLong("decryptions", 0), o.getLong("rewraps", 0), o.getLong("indexes", 0),
           last == null || !last.isString() ? null : Instant.parse(last.asString())));
     }
     return usage;
