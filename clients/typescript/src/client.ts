@@ -6,13 +6,15 @@ import * as convert from "./convert.js";
 import type { KeyMode } from "./envelope.js";
 import { fromServiceError } from "./errors.js";
 import { CryptoServiceClient, ReEncryptRequest } from "./gen/cipherd/v1/crypto_service.js";
-import { ImportKeyRequest, KeyAdminServiceClient } from "./gen/cipherd/v1/key_admin_service.js";
-import { type Key, KeyPolicy } from "./gen/cipherd/v1/keys.js";
+import { KeyAdminServiceClient } from "./gen/cipherd/v1/key_admin_service.js";
+import type { Key } from "./gen/cipherd/v1/keys.js";
+import { census, censusRequest, type ImportOptions, importKeyRequest, type KeyCensus, type PolicyInput, policyToProto } from "./keys.js";
+import { type LegacyCiphertext, legacyToProto } from "./legacy.js";
 import type { ByteSource } from "./file/byte-reader.js";
 import { decryptFile, encryptFile, rewrapFileKey } from "./file/paths.js";
 import type { FileInfo } from "./file/stream-cipher.js";
 import { decryptStream, type EncryptFileOptions, encryptStream, type FileOptions } from "./file/streams.js";
-import { rewrapStream, type StreamItems } from "./stream.js";
+import { type Items, runStream, type StreamOptions } from "./stream.js";
 import type {
   BlindIndex,
   CallOptions,
@@ -25,6 +27,7 @@ import type {
   Inspection,
   ItemResult,
   Rewrapped,
+  RewrapItem,
 } from "./types.js";
 
 type Unary<Req, Res> = (
@@ -88,15 +91,19 @@ export class CipherdClient {
     return (await this.unary(this.crypto.decrypt.bind(this.crypto), request, options)).plaintext;
   }
 
-  /** Rewraps to the current version of its key (or of `keyName`) without returning the plaintext. */
-  async reEncrypt(ciphertext: string, options: CallOptions & { context?: Uint8Array; keyName?: string } = {}): Promise<Rewrapped> {
-    const request = ReEncryptRequest.fromPartial({ ciphertext, context: options.context ?? new Uint8Array(0), keyName: options.keyName ?? "" });
+  /**
+   * Rewraps to the current version of its key (or of `keyName`) without returning the plaintext. A
+   * legacy ciphertext is rewrapped into `keyName`, which it needs.
+   */
+  async reEncrypt(ciphertext: string | LegacyCiphertext, options: CallOptions & { context?: Uint8Array; keyName?: string } = {}): Promise<Rewrapped> {
+    const source = typeof ciphertext === "string" ? { ciphertext } : { legacy: legacyToProto(ciphertext) };
+    const request = ReEncryptRequest.fromPartial({ ...source, context: options.context ?? new Uint8Array(0), keyName: options.keyName ?? "" });
     const r = await this.unary(this.crypto.reEncrypt.bind(this.crypto), request, options);
     return { ciphertext: r.ciphertext, keyVersion: r.keyVersion, sourceKeyVersion: r.sourceKeyVersion };
   }
 
   async encryptBatch(keyName: string, items: Iterable<EncryptItem | Uint8Array>, options?: CallOptions): Promise<ItemResult<string>[]> {
-    const request = { keyName, items: [...items].map(convert.encryptItem) };
+    const request = { keyName, items: [...items].map((i) => convert.encryptBatchItem(i, keyName)) };
     return convert.encryptResults(await this.unary(this.crypto.encryptBatch.bind(this.crypto), request, options));
   }
 
@@ -105,19 +112,46 @@ export class CipherdClient {
     return convert.decryptResults(await this.unary(this.crypto.decryptBatch.bind(this.crypto), request, options));
   }
 
-  async reEncryptBatch(items: Iterable<CiphertextItem | string>, options: CallOptions & { keyName?: string } = {}): Promise<ItemResult<Rewrapped>[]> {
-    const request = { keyName: options.keyName ?? "", items: [...items].map((i) => ({ ...convert.ciphertextItem(i), legacy: undefined })) };
+  /** Rewraps each item to the current version of its key, or of `keyName`, which legacy items need. */
+  async reEncryptBatch(items: Iterable<RewrapItem>, options: CallOptions & { keyName?: string } = {}): Promise<ItemResult<Rewrapped>[]> {
+    const keyName = options.keyName ?? "";
+    const request = { keyName, items: [...items].map((i) => convert.rewrapBatchItem(i, keyName)) };
     const response = await this.unary(this.crypto.reEncryptBatch.bind(this.crypto), request, options);
     return response.results.map(convert.rewrapResult);
   }
 
+  // Item streams (proto/README.md, "Streams"): items from any sync or async iterable, read only as the
+  // server answers (at most STREAM_WINDOW ahead); one ItemResult per item, in order, a failed item as
+  // its error. The call opens when iteration starts; leaving the loop early or aborting cancels it. A
+  // broken stream throws a CipherdError whose `lastReference` the `resumeAfter` option takes.
+
+  /** Encrypts each item with the current version of the item's `keyName`, else of `keyName`. */
+  encryptStream(keyName: string, items: Items<EncryptItem | Uint8Array>, options: StreamOptions = {}): AsyncGenerator<ItemResult<string>> {
+    return runStream({
+      open: () => this.crypto.encryptStream(callMetadata(this.options.token), { deadline: deadline(options, undefined) }),
+      request: (item) => convert.encryptStreamRequest(keyName, item),
+      result: (response) => convert.encryptResult(response.result),
+    }, items, options, (cancel) => onAbort(options.signal, cancel));
+  }
+
+  decryptStream(items: Items<CiphertextItem | string>, options: StreamOptions = {}): AsyncGenerator<ItemResult<Uint8Array>> {
+    return runStream({
+      open: () => this.crypto.decryptStream(callMetadata(this.options.token), { deadline: deadline(options, undefined) }),
+      request: convert.decryptStreamRequest,
+      result: (response) => convert.decryptResult(response.result),
+    }, items, options, (cancel) => onAbort(options.signal, cancel));
+  }
+
   /**
-   * Rewraps items as they come (sync or async iterable), one result per item in order; items are
-   * read as the server keeps up. Leaving the loop early or aborting cancels the call.
+   * Rewraps each item to the current version of the item's `keyName`, else of `keyName`, else of its
+   * own key; legacy items need one of the first two.
    */
-  reEncryptStream(items: StreamItems, options: CallOptions = {}): AsyncGenerator<ItemResult<Rewrapped>> {
-    const call = this.crypto.reEncryptStream(callMetadata(this.options.token), { deadline: deadline(options, undefined) });
-    return rewrapStream(call, items, onAbort(options.signal, () => call.cancel()));
+  reEncryptStream(items: Items<RewrapItem>, options: StreamOptions & { keyName?: string } = {}): AsyncGenerator<ItemResult<Rewrapped>> {
+    return runStream({
+      open: () => this.crypto.reEncryptStream(callMetadata(this.options.token), { deadline: deadline(options, undefined) }),
+      request: (item) => convert.rewrapStreamRequest(item, options.keyName ?? ""),
+      result: (response) => convert.rewrapResult(response.result),
+    }, items, options, (cancel) => onAbort(options.signal, cancel));
   }
 
   /** The server's view of a header (with the key's current version); parseCiphertext needs no call. */
@@ -176,7 +210,7 @@ export class CipherdClient {
   // data key from generateDataKey whose wrapped form is the file's header.
 
   /** Encrypts `source` (a Readable or any iterable of bytes) into `destination`, which it ends. */
-  encryptStream(keyName: string, source: ByteSource, destination: Writable, options?: EncryptFileOptions): Promise<FileInfo> {
+  encryptFileStream(keyName: string, source: ByteSource, destination: Writable, options?: EncryptFileOptions): Promise<FileInfo> {
     return encryptStream(this, keyName, source, destination, options);
   }
 
@@ -184,7 +218,7 @@ export class CipherdClient {
    * Decrypts a file from `source` into `destination`, each chunk written once verified. If it rejects,
    * what was written is not the whole plaintext: decryptFile discards it for you.
    */
-  decryptStream(source: ByteSource, destination: Writable, options?: FileOptions): Promise<FileInfo> {
+  decryptFileStream(source: ByteSource, destination: Writable, options?: FileOptions): Promise<FileInfo> {
     return decryptStream(this, source, destination, options);
   }
 
@@ -206,11 +240,12 @@ export class CipherdClient {
   // KeyAdminService
 
   /** A new key; a policy's unset fields are their proto defaults. */
-  async createKey(keyName: string, options: KeyOptions & { policy?: Partial<KeyPolicy> } = {}): Promise<Key> {
-    const request = { ...keyFields(keyName, options), policy: options.policy && KeyPolicy.fromPartial(options.policy) };
+  async createKey(keyName: string, options: KeyOptions & { policy?: PolicyInput } = {}): Promise<Key> {
+    const request = { ...keyFields(keyName, options), policy: options.policy && policyToProto(options.policy) };
     return required((await this.unary(this.admin.createKey.bind(this.admin), request, options)).key);
   }
 
+  /** The key's versions, each with its usage (as last merged across replicas, plus this replica's since), and policy. */
   async getKey(keyName: string, options?: CallOptions): Promise<Key> {
     return required((await this.unary(this.admin.getKey.bind(this.admin), { keyName }, options)).key);
   }
@@ -230,19 +265,25 @@ export class CipherdClient {
   }
 
   /** Replaces the key's policy; unset fields are their proto defaults. */
-  async updateKeyPolicy(keyName: string, policy: Partial<KeyPolicy>, options?: CallOptions): Promise<Key> {
-    const request = { keyName, policy: KeyPolicy.fromPartial(policy) };
+  async updateKeyPolicy(keyName: string, policy: PolicyInput, options?: CallOptions): Promise<Key> {
+    const request = { keyName, policy: policyToProto(policy) };
     return required((await this.unary(this.admin.updateKeyPolicy.bind(this.admin), request, options)).key);
   }
 
-  async importKey(keyName: string, keyMaterial: Uint8Array, options: Omit<KeyOptions, "keySizeBits"> = {}): Promise<Key> {
-    const request = ImportKeyRequest.fromPartial({
-      keyName,
-      keyMaterial,
-      mode: convert.modeToProto(options.mode),
-      allowUnauthenticated: options.allowUnauthenticated ?? false,
-    });
+  /**
+   * Adds a version with the given key bytes; with `legacyCipher`, a decrypt-only legacy version whose
+   * data reEncrypt rewraps into another key (for "mysql_aes_ecb", `passphrase` may replace the key
+   * bytes: pass an empty keyMaterial).
+   */
+  async importKey(keyName: string, keyMaterial: Uint8Array, options: ImportOptions & CallOptions = {}): Promise<Key> {
+    const request = importKeyRequest(keyName, keyMaterial, options);
     return required((await this.unary(this.admin.importKey.bind(this.admin), request, options)).key);
+  }
+
+  /** Which versions were used within `quietPeriodSeconds` (the server's default: 7 days), and how far minDecryptionVersion can safely rise. */
+  async getKeyCensus(keyName: string, options: CallOptions & { quietPeriodSeconds?: number } = {}): Promise<KeyCensus> {
+    const request = censusRequest(keyName, options.quietPeriodSeconds);
+    return census(await this.unary(this.admin.getKeyCensus.bind(this.admin), request, options));
   }
 }
 

@@ -9,9 +9,15 @@ import {
   type EncryptBatchResponse,
   type InspectResponse,
   type ItemError,
+  type DecryptBatchResult,
+  DecryptStreamRequest,
+  type EncryptBatchResult,
+  EncryptStreamRequest,
+  type ReEncryptBatchItem,
   type ReEncryptBatchResult,
   ReEncryptStreamRequest,
 } from "./gen/cipherd/v1/crypto_service.js";
+import { legacyToProto } from "./legacy.js";
 import { Mode as ProtoMode } from "./gen/cipherd/v1/keys.js";
 import {
   type BlindIndex,
@@ -23,6 +29,7 @@ import {
   type Inspection,
   ItemResult,
   type Rewrapped,
+  type RewrapItem,
 } from "./types.js";
 
 const EMPTY = new Uint8Array(0);
@@ -45,27 +52,68 @@ export function ciphertextItem(item: CiphertextItem | string): Required<Cipherte
 
 export function encryptItem(item: EncryptItem | Uint8Array): Required<EncryptItem> {
   const i = item instanceof Uint8Array ? { plaintext: item } : item;
-  return { plaintext: i.plaintext, context: i.context ?? EMPTY, reference: i.reference ?? "" };
+  return { plaintext: i.plaintext, context: i.context ?? EMPTY, reference: i.reference ?? "", keyName: i.keyName ?? "" };
 }
 
-export function streamRequest(item: CiphertextItem | string): ReEncryptStreamRequest {
-  return ReEncryptStreamRequest.fromPartial(ciphertextItem(item));
+/** An EncryptBatch item; an item cannot name its own key in a batch. */
+export function encryptBatchItem(item: EncryptItem | Uint8Array, batchKeyName: string): { plaintext: Uint8Array; context: Uint8Array; reference: string } {
+  const { keyName, ...fields } = encryptItem(item);
+  if (keyName !== "" && keyName !== batchKeyName) throw new TypeError("a batch item cannot name its own keyName");
+  return fields;
+}
+
+/** A rewrap item's request fields: `ciphertext` or `legacy`, and the item's own target key if any. */
+export function rewrapItem(item: RewrapItem): ReEncryptBatchItem & { keyName: string } {
+  if (typeof item === "string" || !("legacy" in item)) {
+    return { ...ciphertextItem(item), legacy: undefined };
+  }
+  const common = { context: item.context ?? EMPTY, reference: item.reference ?? "", keyName: item.keyName ?? "" };
+  return { ...common, ciphertext: "", legacy: legacyToProto(item.legacy) };
+}
+
+/** A ReEncryptBatch item; an item cannot name its own target key in a batch. */
+export function rewrapBatchItem(item: RewrapItem, batchKeyName: string): ReEncryptBatchItem {
+  const { keyName, ...fields } = rewrapItem(item);
+  if (keyName !== "" && keyName !== batchKeyName) throw new TypeError("a batch item cannot name its own keyName: give the batch's keyName option");
+  return fields;
+}
+
+/** A ReEncryptStream request: into the item's key, else `keyName`, else (not for legacy items) its own. */
+export function rewrapStreamRequest(item: RewrapItem, keyName: string): ReEncryptStreamRequest {
+  const fields = rewrapItem(item);
+  return ReEncryptStreamRequest.fromPartial({ ...fields, keyName: fields.keyName || keyName });
+}
+
+export function encryptStreamRequest(keyName: string, item: EncryptItem | Uint8Array): EncryptStreamRequest {
+  const fields = encryptItem(item);
+  return EncryptStreamRequest.fromPartial({ ...fields, keyName: fields.keyName || keyName });
+}
+
+export function decryptStreamRequest(item: CiphertextItem | string): DecryptStreamRequest {
+  const { ciphertext, context, reference } = ciphertextItem(item);
+  return DecryptStreamRequest.fromPartial({ ciphertext, context, reference });
 }
 
 function failed<T>(reference: string, error: ItemError | undefined): ItemResult<T> {
   return new ItemResult<T>(reference, undefined, errorFor(error?.code ?? 2, error?.message ?? "no result"));
 }
 
+export function encryptResult(r: EncryptBatchResult | undefined): ItemResult<string> {
+  if (r === undefined) return failed("", undefined);
+  return r.ciphertext !== undefined ? new ItemResult(r.reference, r.ciphertext, undefined, r.keyVersion) : failed(r.reference, r.error);
+}
+
+export function decryptResult(r: DecryptBatchResult | undefined): ItemResult<Uint8Array> {
+  if (r === undefined) return failed("", undefined);
+  return r.plaintext !== undefined ? new ItemResult(r.reference, r.plaintext, undefined, r.keyVersion) : failed(r.reference, r.error);
+}
+
 export function encryptResults(response: EncryptBatchResponse): ItemResult<string>[] {
-  return response.results.map((r) =>
-    r.ciphertext !== undefined ? new ItemResult(r.reference, r.ciphertext, undefined, r.keyVersion) : failed(r.reference, r.error),
-  );
+  return response.results.map(encryptResult);
 }
 
 export function decryptResults(response: DecryptBatchResponse): ItemResult<Uint8Array>[] {
-  return response.results.map((r) =>
-    r.plaintext !== undefined ? new ItemResult(r.reference, r.plaintext, undefined, r.keyVersion) : failed(r.reference, r.error),
-  );
+  return response.results.map(decryptResult);
 }
 
 export function rewrapResult(r: ReEncryptBatchResult | undefined): ItemResult<Rewrapped> {

@@ -12,6 +12,11 @@ export const DECRYPTION_FAILED_MESSAGE = "decryption failed";
 export class CipherdError extends Error {
   readonly code: status;
   readonly details: string;
+  /**
+   * Set when an item stream broke: the reference of the last item answered before it did (undefined if
+   * none was), which the stream's `resumeAfter` option takes to go on with the items after it.
+   */
+  lastReference?: string;
 
   constructor(details: string, code: status = status.UNKNOWN) {
     super(`${status[code]}: ${details}`);

@@ -2,10 +2,24 @@
 export { CipherdClient, type KeyOptions } from "./client.js";
 export { Envelope, KEY_MODES, type KeyMode, MODES, type Mode, parseCiphertext } from "./envelope.js";
 export * from "./errors.js";
-export type { StreamItems } from "./stream.js";
+export { type Items, STREAM_WINDOW, type StreamOptions } from "./stream.js";
+export type { ImportOptions, KeyCensus, PolicyInput, VersionCensus } from "./keys.js";
+export { usageOf } from "./keys.js";
+export {
+  LEGACY_CIPHERS,
+  LEGACY_IVS,
+  type LegacyCipher,
+  type LegacyCiphertext,
+  type LegacyData,
+  type LegacyImportOptions,
+  type LegacyIv,
+  legacyCipherFromProto,
+  legacyIvFromProto,
+} from "./legacy.js";
 export type { ByteSource } from "./file/byte-reader.js";
 export { DEFAULT_CHUNK_SIZE, MAX_CHUNK_SIZE, MIN_CHUNK_SIZE } from "./file/format.js";
 export type { FileInfo } from "./file/stream-cipher.js";
 export type { EncryptFileOptions, FileOptions } from "./file/streams.js";
 export * from "./types.js";
-export type { Key, KeyPolicy, KeyVersion } from "./gen/cipherd/v1/keys.js";
+export type { Key, KeyPolicy, KeyVersion, KeyVersionUsage } from "./gen/cipherd/v1/keys.js";
+export type { Duration } from "./gen/google/protobuf/duration.js";

@@ -1,21 +1,37 @@
 /** The values the client takes and returns, independent of the generated message types. */
 import type { CipherdError } from "./errors.js";
 import type { Mode } from "./envelope.js";
+import type { LegacyCiphertext } from "./legacy.js";
 
-/** One plaintext of encryptBatch; `reference` is echoed in its result. */
+/** One plaintext of encryptBatch or encryptStream; `reference` is echoed in its result, `keyName` (encryptStream only) encrypts with another key. */
 export interface EncryptItem {
   plaintext: Uint8Array;
   context?: Uint8Array;
   reference?: string;
+  keyName?: string;
 }
 
-/** One ciphertext of decryptBatch, reEncryptBatch or reEncryptStream; `keyName` (streams only) rewraps into another key. */
+/** One ciphertext of decryptBatch, decryptStream, reEncryptBatch or reEncryptStream; `keyName` (reEncryptStream only) rewraps into another key. */
 export interface CiphertextItem {
   ciphertext: string;
   context?: Uint8Array;
   reference?: string;
   keyName?: string;
 }
+
+/**
+ * One legacy ciphertext of reEncryptBatch or reEncryptStream, rewrapped into the item's `keyName`
+ * (streams only) or the call's, one of which it needs; `context` binds the new ciphertext.
+ */
+export interface LegacyItem {
+  legacy: LegacyCiphertext;
+  context?: Uint8Array;
+  reference?: string;
+  keyName?: string;
+}
+
+/** What the rewrap calls take: a cipherd ciphertext (alone or as an item) or a legacy item. */
+export type RewrapItem = CiphertextItem | LegacyItem | string;
 
 /** A ciphertext rewrapped by reEncrypt: the new text, its version and the version it came from. */
 export interface Rewrapped {

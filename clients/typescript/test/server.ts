@@ -39,7 +39,8 @@ export async function startServer(workdir: string, args: string[], creds: Channe
   const jarPath = jar();
   if (jarPath === undefined) throw new Error("no server jar");
   const password = join(workdir, "keystore-password");
-  writeFileSync(password, randomBytes(24).toString("base64url"), { mode: 0o600 });
+  // Kept when present, so a server restarted on the same workdir opens the same key store.
+  if (!existsSync(password)) writeFileSync(password, randomBytes(24).toString("base64url"), { mode: 0o600 });
   const java = process.env.CIPHERD_JAVA ?? "java";
   const javaOpts = (process.env.CIPHERD_JAVA_OPTS ?? "").split(/\s+/).filter(Boolean);
   const child = spawn(java, [...javaOpts, "-jar", jarPath, "--host", "127.0.0.1", "--port", "0", "--http-port", "0",

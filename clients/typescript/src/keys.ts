@@ -1,0 +1,81 @@
+/** Key administration values: the policy a caller gives, the import request, and the version census. */
+import type { KeyMode } from "./envelope.js";
+import { ImportKeyRequest, type GetKeyCensusRequest, type GetKeyCensusResponse } from "./gen/cipherd/v1/key_admin_service.js";
+import { type Key, KeyPolicy, type KeyVersionUsage } from "./gen/cipherd/v1/keys.js";
+import type { Duration } from "./gen/google/protobuf/duration.js";
+import { type LegacyImportOptions, legacyCipherToProto, legacyIvToProto } from "./legacy.js";
+import { modeToProto } from "./convert.js";
+
+/**
+ * A key policy as createKey and updateKeyPolicy take it; unset fields are their proto defaults.
+ * `autoRotatePeriod` is in whole seconds (at least 60) or a Duration, as getKey returns it.
+ */
+export type PolicyInput = Omit<Partial<KeyPolicy>, "autoRotatePeriod"> & { autoRotatePeriod?: number | Duration };
+
+export function policyToProto(policy: PolicyInput): KeyPolicy {
+  const period = policy.autoRotatePeriod;
+  const autoRotatePeriod = typeof period === "number" ? secondsToDuration(period, "autoRotatePeriod") : period;
+  return KeyPolicy.fromPartial({ ...policy, autoRotatePeriod });
+}
+
+/** A version's usage with zeros for a server that sent none. */
+export function usageOf(version: { usage?: KeyVersionUsage | undefined }): KeyVersionUsage {
+  return version.usage ?? { encryptions: 0, decryptions: 0, rewraps: 0, indexes: 0, lastUsedTime: undefined };
+}
+
+/** One version in a census: its usage across replicas and whether it was used within the quiet period. */
+export interface VersionCensus {
+  version: number;
+  usage: KeyVersionUsage;
+  inUse: boolean;
+}
+
+/**
+ * Which versions still see traffic (proto/README.md, "Version census"): every version from the
+ * policy's minDecryptionVersion up, oldest first, and the highest minDecryptionVersion that refuses
+ * no version used within the quiet period.
+ */
+export interface KeyCensus {
+  key: Key;
+  versions: VersionCensus[];
+  safeMinDecryptionVersion: number;
+}
+
+export function censusRequest(keyName: string, quietPeriodSeconds: number | undefined): GetKeyCensusRequest {
+  const quietPeriod = quietPeriodSeconds === undefined ? undefined : secondsToDuration(quietPeriodSeconds, "quietPeriodSeconds");
+  return { keyName, quietPeriod };
+}
+
+export function census(response: GetKeyCensusResponse): KeyCensus {
+  if (response.key === undefined) throw new Error("the server answered a census without its key");
+  return {
+    key: response.key,
+    versions: response.versions.map((v) => ({ version: v.version, usage: usageOf(v), inUse: v.inUse })),
+    safeMinDecryptionVersion: response.safeMinDecryptionVersion,
+  };
+}
+
+/** importKey's options: a cipherd version's mode, or a legacy version's cipher, IV convention and passphrase. */
+export interface ImportOptions extends LegacyImportOptions {
+  mode?: KeyMode;
+  allowUnauthenticated?: boolean;
+}
+
+export function importKeyRequest(keyName: string, keyMaterial: Uint8Array, options: ImportOptions): ImportKeyRequest {
+  const passphrase = typeof options.passphrase === "string" ? new TextEncoder().encode(options.passphrase) : options.passphrase;
+  return ImportKeyRequest.fromPartial({
+    keyName,
+    keyMaterial,
+    mode: modeToProto(options.mode),
+    allowUnauthenticated: options.allowUnauthenticated ?? false,
+    legacyCipher: legacyCipherToProto(options.legacyCipher),
+    legacyIv: legacyIvToProto(options.legacyIv),
+    legacyFixedIv: options.legacyFixedIv,
+    passphrase,
+  });
+}
+
+function secondsToDuration(seconds: number, name: string): Duration {
+  if (!Number.isSafeInteger(seconds) || seconds < 0) throw new RangeError(`${name} must be a whole number of seconds`);
+  return { seconds, nanos: 0 };
+}
