@@ -155,7 +155,7 @@ final class BatchItems {
     for (ComputeIndexBatchItem item : request.getItemsList()) {
       result.clear().setReference(item.getReference());
       try {
-        Indexed indexed = engine.computeIndex(request.getKeyName(), 0, item.getValue().toByteArray(),
+        Indexed indexed = engine.indexes().compute(request.getKeyName(), 0, item.getValue().toByteArray(),
             normalization, request.getLengthBytes());
         result.setIndex(UnsafeByteOperations.unsafeWrap(indexed.index())).setKeyVersion(indexed.keyVersion());
       } catch (RuntimeException e) {

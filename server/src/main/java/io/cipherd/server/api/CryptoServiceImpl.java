@@ -202,7 +202,7 @@ public final class CryptoServiceImpl extends CryptoServiceGrpc.CryptoServiceImpl
           throw new InvalidArgumentException("all_versions and key_version are exclusive: all_versions "
               + "already includes every usable version");
         }
-        List<Indexed> all = engine.computeIndexAllVersions(
+        List<Indexed> all = engine.indexes().computeAllVersions(
             request.getKeyName(), value, normalization, request.getLengthBytes());
         for (Indexed indexed : all) {
           response.addVersions(VersionedIndex.newBuilder()
@@ -214,7 +214,7 @@ public final class CryptoServiceImpl extends CryptoServiceGrpc.CryptoServiceImpl
             .setKeyVersion(current.keyVersion())
             .build();
       }
-      Indexed indexed = engine.computeIndex(
+      Indexed indexed = engine.indexes().compute(
           request.getKeyName(), request.getKeyVersion(), value, normalization, request.getLengthBytes());
       return response.setIndex(UnsafeByteOperations.unsafeWrap(indexed.index()))
           .setKeyVersion(indexed.keyVersion())

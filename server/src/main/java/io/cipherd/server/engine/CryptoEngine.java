@@ -7,8 +7,6 @@ import io.cipherd.server.crypto.NonceSource;
 import io.cipherd.server.crypto.PayloadCipher;
 import io.cipherd.server.crypto.envelope.Envelope;
 import io.cipherd.server.crypto.envelope.EnvelopeHeader;
-import io.cipherd.server.crypto.index.BlindIndex;
-import io.cipherd.server.crypto.index.Normalization;
 import io.cipherd.server.errors.InvalidArgumentException;
 import io.cipherd.server.keys.KeyCache;
 import io.cipherd.server.keys.UsableKey;
@@ -16,9 +14,7 @@ import io.cipherd.server.pool.CipherLease;
 import io.cipherd.server.pool.CipherPools;
 import io.cipherd.server.security.Authorizer;
 import io.cipherd.server.security.Operation;
-import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.List;
 import java.util.function.Function;
 
 /**
@@ -34,6 +30,7 @@ public final class CryptoEngine {
   private final Authorizer authorizer;
   private final CryptoObserver observer;
   private final LegacyDecryption legacy;
+  private final BlindIndexes indexes;
 
   /** Asks {@code authorizer} before any key is loaded, and reports each operation to {@code observer}. */
   public CryptoEngine(KeyCache keys, CipherPools pools, Authorizer authorizer, CryptoObserver observer) {
@@ -48,6 +45,7 @@ public final class CryptoEngine {
     this.authorizer = authorizer;
     this.observer = observer;
     this.legacy = new LegacyDecryption(keys, observer);
+    this.indexes = new BlindIndexes(keys, authorizer, observer);
   }
 
   /**
@@ -163,25 +161,8 @@ public final class CryptoEngine {
     });
   }
 
-  /**
-   * The blind index of {@code value} under the index key's current version (or {@code keyVersion}
-   * if not 0), normalized as asked and cut to {@code lengthBytes} (0: the whole HMAC).
-   */
-  public Indexed computeIndex(String keyName, int keyVersion, byte[] value, Normalization normalization,
-      int lengthBytes) {
-    authorizer.check(Operation.INDEX, keyName);
-    return indexAllowed(keyName, keyVersion, value, normalization, BlindIndex.length(lengthBytes));
-  }
-
-  /** The blind index of {@code value} under every version of the index key that may still be used, newest first. */
-  public List<Indexed> computeIndexAllVersions(String keyName, byte[] value, Normalization normalization,
-      int lengthBytes) {
-    authorizer.check(Operation.INDEX, keyName);
-    int length = BlindIndex.length(lengthBytes);
-    List<Indexed> indexes = new ArrayList<>();
-    for (int version : keys.usableVersions(keyName)) {
-      indexes.add(indexAllowed(keyName, version, value, normalization, length));
-    }
+  /** Blind indexes, with the same keys, authorizer and observer. */
+  public BlindIndexes indexes() {
     return indexes;
   }
 
@@ -306,27 +287,6 @@ public final class CryptoEngine {
       return Envelope.decodePayload(header, text, 0, length, payload);
     } catch (RuntimeException e) {
       observer.failed(CryptoOperation.DECRYPT, null, e);
-      throw e;
-    }
-  }
-
-  private Indexed indexAllowed(String keyName, int keyVersion, byte[] value, Normalization normalization, int length) {
-    EnvelopeHeader resolved = null;
-    try {
-      UsableKey key = keys.forIndexing(keyName, keyVersion);
-      resolved = key.header();
-      byte[] normalized = normalization.apply(value);
-      try {
-        Indexed indexed = new Indexed(resolved.version(), BlindIndex.compute(key.secret(), normalized, length));
-        observer.succeeded(CryptoOperation.INDEX, resolved, value.length);
-        return indexed;
-      } finally {
-        if (normalized != value) {
-          Arrays.fill(normalized, (byte) 0);
-        }
-      }
-    } catch (RuntimeException e) {
-      observer.failed(CryptoOperation.INDEX, resolved, e);
       throw e;
     }
   }
