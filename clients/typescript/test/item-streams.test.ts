@@ -131,8 +131,9 @@ describe("item streams", { skip: jar() === undefined && "no server jar: run make
     const controller = new AbortController();
     const first = await untilBroken(c.encryptStream(name, items, { signal: controller.signal }), (n) => n === 700 && controller.abort());
     assert.ok(first.error instanceof cipherd.CancelledError, String(first.error));
-    assert.equal(first.answered.length, 700);
-    assert.equal(first.error.lastReference, "row-699");
+    // An answer already received when the abort lands may still be delivered; lastReference names the last one that was.
+    assert.ok(first.answered.length >= 700 && first.answered.length < 1000, `${first.answered.length} answered`);
+    assert.equal(first.error.lastReference, first.answered.at(-1)!.reference);
 
     const resumed = await collect(c.encryptStream(name, items, { resumeAfter: first.error.lastReference }));
     const everything = [...first.answered, ...resumed];
