@@ -4,6 +4,7 @@ import io.cipherd.server.crypto.DecryptionFailedException;
 import io.cipherd.server.crypto.envelope.EnvelopeHeader;
 import io.cipherd.server.errors.InvalidArgumentException;
 import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentMap;
 import java.util.concurrent.atomic.LongAdder;
@@ -51,14 +52,9 @@ public final class KeyCache {
    * key's policy allows it. May reach the store on a cache miss.
    */
   public UsableKey forEncryption(String name, int requestedVersion) {
-    if (requestedVersion < 0) {
-      throw new InvalidArgumentException("key_version must not be negative");
-    }
-    CachedKey key = withVersion(cached(name), requestedVersion);
-    KeyMetadata metadata = key.metadata();
-    KeyVersionInfo info = metadata.version(requestedVersion == 0 ? metadata.currentVersion() : requestedVersion);
-    metadata.policy().checkEncryption(name, info, /* chosenByCaller= */ requestedVersion != 0);
-    return key.usable(info);
+    Chosen chosen = choose(name, requestedVersion, "key_version");
+    chosen.policy().checkEncryption(name, chosen.info(), /* chosenByCaller= */ requestedVersion != 0);
+    return chosen.usable();
   }
 
   /**
@@ -83,18 +79,14 @@ public final class KeyCache {
    * the store on a cache miss.
    */
   public UsableLegacyKey forLegacyDecryption(String name, int requestedVersion) {
-    if (requestedVersion < 0) {
-      throw new InvalidArgumentException("legacy.key_version must not be negative");
-    }
-    CachedKey key = withVersion(cached(name), requestedVersion);
-    KeyMetadata metadata = key.metadata();
-    KeyVersionInfo info = metadata.version(requestedVersion == 0 ? metadata.currentVersion() : requestedVersion);
+    Chosen chosen = choose(name, requestedVersion, "legacy.key_version");
+    KeyVersionInfo info = chosen.info();
     if (!info.isLegacy()) {
       throw new InvalidArgumentException("key '" + name + "' is " + info.mode().kind().description()
           + ", not a legacy key: rewrap its ciphertexts with ciphertext, not legacy");
     }
-    metadata.policy().checkDecryption(name, info.version());
-    UsableKey usable = key.usable(info);
+    chosen.policy().checkDecryption(name, info.version());
+    UsableKey usable = chosen.usable();
     return new UsableLegacyKey(usable.header(), usable.secret(), info.legacy());
   }
 
@@ -103,14 +95,30 @@ public final class KeyCache {
    * if not 0, once the key's policy allows it. May reach the store on a cache miss.
    */
   public UsableKey forIndexing(String name, int requestedVersion) {
+    Chosen chosen = choose(name, requestedVersion, "key_version");
+    chosen.policy().checkIndexing(name, chosen.info());
+    return chosen.usable();
+  }
+
+  /** A version a caller chose (0: the current one) of a cached key, before its policy is asked. */
+  private record Chosen(CachedKey key, KeyVersionInfo info) {
+    KeyPolicy policy() {
+      return key.metadata().policy();
+    }
+
+    UsableKey usable() {
+      return key.usable(info);
+    }
+  }
+
+  /** Version {@code requestedVersion} of {@code name}, or its current one if 0; {@code field} names it in errors. */
+  private Chosen choose(String name, int requestedVersion, String field) {
     if (requestedVersion < 0) {
-      throw new InvalidArgumentException("key_version must not be negative");
+      throw new InvalidArgumentException(field + " must not be negative");
     }
     CachedKey key = withVersion(cached(name), requestedVersion);
     KeyMetadata metadata = key.metadata();
-    KeyVersionInfo info = metadata.version(requestedVersion == 0 ? metadata.currentVersion() : requestedVersion);
-    metadata.policy().checkIndexing(name, info);
-    return key.usable(info);
+    return new Chosen(key, metadata.version(requestedVersion == 0 ? metadata.currentVersion() : requestedVersion));
   }
 
   /** The versions of {@code name} that may still be used, newest first (from the cache or the store). */
@@ -169,15 +177,21 @@ public final class KeyCache {
     return cache.size();
   }
 
-  /**
-   * Runs {@code storeWrite} (which reaches the store) under the write lock and caches the metadata it
-   * returns, so concurrent writes are cached in the order the store applied them.
-   */
+  /** A key's cached metadata, without reaching the store; empty if it is not cached. */
+  Optional<KeyMetadata> peek(String name) {
+    CachedKey key = cache.get(name);
+    return key == null ? Optional.empty() : Optional.of(key.metadata());
+  }
+
   /** The names of the keys cached now. */
   public java.util.Set<String> cachedNames() {
     return java.util.Set.copyOf(cache.keySet());
   }
 
+  /**
+   * Runs {@code storeWrite} (which reaches the store) under the write lock and caches the metadata it
+   * returns, so concurrent writes are cached in the order the store applied them.
+   */
   KeyMetadata write(Supplier<KeyMetadata> storeWrite) {
     synchronized (writeLock) {
       KeyMetadata written = storeWrite.get();
