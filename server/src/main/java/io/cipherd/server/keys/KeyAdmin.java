@@ -71,18 +71,22 @@ public final class KeyAdmin {
    * write succeeds, and the others see the key already rotated, so a limit rotates a key once.
    */
   public int rotateIfDue(String name) {
+    // The cached view decides whether the store needs reading at all: each interval, most keys are not due.
+    Optional<KeyMetadata> cached = cache.peek(name);
+    if (cached.isPresent() && rotationReason(cached.get()) == null) {
+      return 0;
+    }
     KeyMetadata now = store.readKey(name).orElse(null);
     if (now == null) {
       return 0;
     }
     // What another replica rotated (or a policy it changed) is used here from now on.
     cache.offer(now);
-    KeyVersionInfo current = now.current();
-    long encryptions = usage.usage(name).getOrDefault(current.version(), VersionUsage.NONE).encryptions();
-    String reason = now.policy().rotationReason(current, encryptions, clock.instant());
+    String reason = rotationReason(now);
     if (reason == null) {
       return 0;
     }
+    KeyVersionInfo current = now.current();
     NewKeyVersion next = generated(current.version() + 1, current.mode(), current.keySizeBits());
     try {
       cache.write(() -> store.addVersion(name, current.version(), next));
@@ -95,6 +99,13 @@ public final class KeyAdmin {
     } finally {
       wipe(next);
     }
+  }
+
+  /** Why {@code key} must rotate now by its policy, judged on its current version's merged usage; null if not. */
+  private String rotationReason(KeyMetadata key) {
+    KeyVersionInfo current = key.current();
+    long encryptions = usage.usage(key.name()).getOrDefault(current.version(), VersionUsage.NONE).encryptions();
+    return key.policy().rotationReason(current, encryptions, clock.instant());
   }
 
   /** Up to {@code limit} keys named after {@code after} (empty for the first), in name order, read from the store. */
