@@ -32,38 +32,62 @@ public final class BlindIndexes {
    */
   public Indexed compute(String keyName, int keyVersion, byte[] value, Normalization normalization, int lengthBytes) {
     authorizer.check(Operation.INDEX, keyName);
-    return indexAllowed(keyName, keyVersion, value, normalization, BlindIndex.length(lengthBytes));
+    int length = BlindIndex.length(lengthBytes);
+    byte[] normalized = normalized(value, normalization);
+    try {
+      return indexAllowed(keyName, keyVersion, normalized, value.length, length);
+    } finally {
+      wipeIfCopy(normalized, value);
+    }
   }
 
-  /** The blind index of {@code value} under every version of the index key that may still be used, newest first. */
+  /**
+   * The blind index of {@code value} under every version of the index key that may still be used,
+   * newest first; the value is normalized once for all of them.
+   */
   public List<Indexed> computeAllVersions(String keyName, byte[] value, Normalization normalization, int lengthBytes) {
     authorizer.check(Operation.INDEX, keyName);
     int length = BlindIndex.length(lengthBytes);
-    List<Indexed> indexes = new ArrayList<>();
-    for (int version : keys.usableVersions(keyName)) {
-      indexes.add(indexAllowed(keyName, version, value, normalization, length));
+    byte[] normalized = normalized(value, normalization);
+    try {
+      List<Indexed> indexes = new ArrayList<>();
+      for (int version : keys.usableVersions(keyName)) {
+        indexes.add(indexAllowed(keyName, version, normalized, value.length, length));
+      }
+      return indexes;
+    } finally {
+      wipeIfCopy(normalized, value);
     }
-    return indexes;
   }
 
-  private Indexed indexAllowed(String keyName, int keyVersion, byte[] value, Normalization normalization, int length) {
+  /** {@code value} as {@code normalization} makes it; a value it refuses counts as a failed index. */
+  private byte[] normalized(byte[] value, Normalization normalization) {
+    try {
+      return normalization.apply(value);
+    } catch (RuntimeException e) {
+      observer.failed(CryptoOperation.INDEX, null, e);
+      throw e;
+    }
+  }
+
+  private Indexed indexAllowed(String keyName, int keyVersion, byte[] normalized, int valueLength, int length) {
     EnvelopeHeader resolved = null;
     try {
       UsableKey key = keys.forIndexing(keyName, keyVersion);
       resolved = key.header();
-      byte[] normalized = normalization.apply(value);
-      try {
-        Indexed indexed = new Indexed(resolved.version(), BlindIndex.compute(key.secret(), normalized, length));
-        observer.succeeded(CryptoOperation.INDEX, resolved, value.length);
-        return indexed;
-      } finally {
-        if (normalized != value) {
-          Arrays.fill(normalized, (byte) 0);
-        }
-      }
+      Indexed indexed = new Indexed(resolved.version(), BlindIndex.compute(key.secret(), normalized, length));
+      observer.succeeded(CryptoOperation.INDEX, resolved, valueLength);
+      return indexed;
     } catch (RuntimeException e) {
       observer.failed(CryptoOperation.INDEX, resolved, e);
       throw e;
+    }
+  }
+
+  /** Overwrites the normalized copy of a value (a secret); the caller's own array is left to it. */
+  private static void wipeIfCopy(byte[] normalized, byte[] value) {
+    if (normalized != value) {
+      Arrays.fill(normalized, (byte) 0);
     }
   }
 }
