@@ -91,13 +91,7 @@ public final class CryptoServiceImpl extends CryptoServiceGrpc.CryptoServiceImpl
       return;
     }
     dispatcher.unary(engine.canReEncryptFromMemory(request.getCiphertext(), request.getKeyName()), observer, () -> {
-      ReEncrypted rewrapped = engine.reEncrypt(
-          request.getCiphertext(), request.getContext(), request.getKeyName());
-      return ReEncryptResponse.newBuilder()
-          .setCiphertextBytes(rewrapped.encrypted().ciphertext())
-          .setKeyVersion(rewrapped.encrypted().keyVersion())
-          .setSourceKeyVersion(rewrapped.sourceVersion())
-          .build();
+      return response(engine.reEncrypt(request.getCiphertext(), request.getContext(), request.getKeyName()));
     });
   }
 
@@ -107,15 +101,18 @@ public final class CryptoServiceImpl extends CryptoServiceGrpc.CryptoServiceImpl
     boolean fromMemory = engine.canReEncryptLegacyFromMemory(legacy.getKeyName(), legacy.getKeyVersion(),
         request.getKeyName());
     dispatcher.unary(fromMemory, observer, () -> {
-      ReEncrypted rewrapped = engine.reEncryptLegacy(
+      return response(engine.reEncryptLegacy(
           LegacyProtos.rewrapItem(legacy, request.getCiphertext(), request.getKeyName(), "key_name"),
-          request.getContext(), request.getKeyName());
-      return ReEncryptResponse.newBuilder()
-          .setCiphertextBytes(rewrapped.encrypted().ciphertext())
-          .setKeyVersion(rewrapped.encrypted().keyVersion())
-          .setSourceKeyVersion(rewrapped.sourceVersion())
-          .build();
+          request.getContext(), request.getKeyName()));
     });
+  }
+
+  private static ReEncryptResponse response(ReEncrypted rewrapped) {
+    return ReEncryptResponse.newBuilder()
+        .setCiphertextBytes(rewrapped.encrypted().ciphertext())
+        .setKeyVersion(rewrapped.encrypted().keyVersion())
+        .setSourceKeyVersion(rewrapped.sourceVersion())
+        .build();
   }
 
   @Override

@@ -20,7 +20,7 @@ import java.util.TreeMap;
  * not needed to decrypt: a lost or damaged file only resets the counts (logged by the store).
  *
  * <pre>{"format": 1, "usage": {"payments": {"1": {"encryptions": 12, "decryptions": 3,
- *   "rewraps": 0, "last_used": "2026-11-23T10:00:00Z"}}}}</pre>
+ *   "rewraps": 0, "indexes": 0, "last_used": "2026-11-23T10:00:00Z"}}}}</pre>
  */
 final class UsageFile {
   static final int FORMAT = 1;
