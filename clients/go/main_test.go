@@ -36,7 +36,7 @@ var accessPolicy = fmt.Sprintf(`callers:
     token_sha256: %s
     rules:
       - keys: ["*"]
-        operations: [admin, inspect, encrypt, decrypt, reencrypt]
+        operations: [admin, import, inspect, encrypt, decrypt, reencrypt]
   limited:
     token_sha256: %s
     rules:
@@ -45,7 +45,7 @@ var accessPolicy = fmt.Sprintf(`callers:
   %s:
     rules:
       - keys: ["billing-*"]
-        operations: [admin, encrypt, decrypt]
+        operations: [admin, import, encrypt, decrypt]
 `, sha(adminToken), sha(limitedToken), mtlsClient)
 
 func TestMain(m *testing.M) {

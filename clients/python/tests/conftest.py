@@ -57,7 +57,7 @@ def token_server(tmp_path_factory: pytest.TempPathFactory, pki: Pki) -> Iterator
     token_sha256: {hashlib.sha256(TOKEN.encode()).hexdigest()}
     rules:
       - keys: ["app-*"]
-        operations: [encrypt, decrypt, admin, inspect]
+        operations: [encrypt, decrypt, admin, import, inspect]
 """)
     creds = grpc.ssl_channel_credentials(pki.ca.cert_bytes())
     yield from _serve(d, ["--tls-cert", str(pki.server.cert), "--tls-key", str(pki.server.key),
@@ -72,7 +72,7 @@ def mtls_server(tmp_path_factory: pytest.TempPathFactory, pki: Pki) -> Iterator[
   billing.test:
     rules:
       - keys: ["billing-*"]
-        operations: [encrypt, decrypt, admin]
+        operations: [encrypt, decrypt, admin, import]
 """)
     creds = grpc.ssl_channel_credentials(pki.ca.cert_bytes(), pki.billing.key_bytes(), pki.billing.cert_bytes())
     yield from _serve(d, ["--tls-cert", str(pki.server.cert), "--tls-key", str(pki.server.key),

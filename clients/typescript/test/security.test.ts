@@ -37,14 +37,14 @@ describe("TLS, tokens and mutual TLS", { skip: jar() === undefined && "no server
     token_sha256: ${createHash("sha256").update(TOKEN).digest("hex")}
     rules:
       - keys: ["app-*"]
-        operations: [encrypt, decrypt, admin, inspect]
+        operations: [encrypt, decrypt, admin, import, inspect]
 `);
     const mtlsDir = tempDir("mtls");
     writeFileSync(join(mtlsDir, "policy.yaml"), `callers:
   billing.test:
     rules:
       - keys: ["billing-*"]
-        operations: [encrypt, decrypt, admin]
+        operations: [encrypt, decrypt, admin, import]
 `);
     [tokenServer, mtlsServer] = await Promise.all([
       startServer(tokenDir, [...tls, "--access-policy", join(tokenDir, "policy.yaml")], credentials.createSsl(read(ca.pem.cert))),

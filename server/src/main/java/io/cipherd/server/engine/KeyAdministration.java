@@ -94,18 +94,18 @@ public final class KeyAdministration {
     return admin.updatePolicy(name, policy);
   }
 
-  /** Adds caller-supplied key bytes as a new version; needs {@code admin}. */
+  /** Adds caller-supplied key bytes as a new version; needs {@code import}. */
   public KeyMetadata importVersion(String name, Mode mode, byte[] material, boolean allowUnauthenticated) {
-    authorizer.check(Operation.ADMIN, name);
+    authorizer.check(Operation.IMPORT, name);
     return admin.importVersion(name, mode, material, allowUnauthenticated);
   }
 
   /**
    * Adds a decrypt-only legacy version, its key given as {@code keyMaterial} or folded from a MySQL
-   * {@code passphrase} (exactly one non-empty); needs {@code admin}. The caller wipes both arrays.
+   * {@code passphrase} (exactly one non-empty); needs {@code import}. The caller wipes both arrays.
    */
   public KeyMetadata importLegacyVersion(String name, LegacyFormat format, byte[] keyMaterial, byte[] passphrase) {
-    authorizer.check(Operation.ADMIN, name);
+    authorizer.check(Operation.IMPORT, name);
     byte[] material = LegacyKeyMaterial.of(format.cipher(), keyMaterial, passphrase);
     try {
       return admin.importLegacyVersion(name, format, material);

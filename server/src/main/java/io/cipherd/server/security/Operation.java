@@ -19,8 +19,17 @@ public enum Operation {
   DATAKEY,
   /** Read a ciphertext's header or a key's metadata (Inspect, GetKey, ListKeys). */
   INSPECT,
-  /** Create, rotate, import and change the policy of keys. */
-  ADMIN;
+  /**
+   * Create and rotate keys and change their policy: a key's future configuration (mode, rotation,
+   * version limits), never its bytes, which cipherd generates. It reads no data.
+   */
+  ADMIN,
+  /**
+   * Import caller-chosen key material as a key's new current version (ImportKey, legacy keys
+   * included). Apart from {@code admin}: whoever chooses the bytes can read everything encrypted
+   * with them afterwards, so it is granted to a migration's operator, not to every administrator.
+   */
+  IMPORT;
 
   /** The name used in policy files and messages. */
   public String configName() {

@@ -79,7 +79,12 @@ class AccessPolicyEnforcementTest {
               operations: [index]
             - keys: [archive]
               operations: [datakey]
-      """.formatted(hash("billing"), hash("rotator"), hash("mover"), hash("keyadmin"), hash("search"));
+        importer:
+          token_sha256: %s
+          rules:
+            - keys: [payments-*]
+              operations: [import]
+      """.formatted(hash("billing"), hash("rotator"), hash("mover"), hash("keyadmin"), hash("search"), hash("importer"));
 
   @TempDir Path dataDir;
   private InProcessCipherd cipherd;
@@ -149,13 +154,19 @@ class AccessPolicyEnforcementTest {
     assertThat(rotate.getDescription()).isEqualTo("caller 'billing' may not admin with key 'payments-eu'");
     failsWith(Status.Code.PERMISSION_DENIED, () -> admin("billing").importKey(ImportKeyRequest.newBuilder()
         .setKeyName("payments-eu").setKeyMaterial(ByteString.copyFrom(new byte[32])).build()));
+    // admin chooses a key's configuration, never its bytes (finding 9): importing is its own grant.
+    Status adminImport = failsWith(Status.Code.PERMISSION_DENIED, () -> admin("keyadmin").importKey(
+        ImportKeyRequest.newBuilder().setKeyName("payments-eu").setKeyMaterial(ByteString.copyFrom(new byte[32])).build()));
+    assertThat(adminImport.getDescription()).isEqualTo("caller 'keyadmin' may not import with key 'payments-eu'");
+    assertThat(admin("importer").importKey(ImportKeyRequest.newBuilder().setKeyName("payments-eu")
+        .setKeyMaterial(ByteString.copyFrom(new byte[32])).build()).getKey().getCurrentVersion()).isEqualTo(2);
     failsWith(Status.Code.PERMISSION_DENIED, () -> admin("billing").updateKeyPolicy(UpdateKeyPolicyRequest
         .newBuilder().setKeyName("payments-eu").setPolicy(KeyPolicy.getDefaultInstance()).build()));
     failsWith(Status.Code.PERMISSION_DENIED, () -> admin("billing")
         .getKey(GetKeyRequest.newBuilder().setKeyName("payments-eu").build()));
 
     assertThat(admin("keyadmin").rotateKey(RotateKeyRequest.newBuilder().setKeyName("payments-eu").build())
-        .getKey().getCurrentVersion()).isEqualTo(2);
+        .getKey().getCurrentVersion()).isEqualTo(3);
     assertThat(admin("keyadmin").updateKeyPolicy(UpdateKeyPolicyRequest.newBuilder().setKeyName("payments-eu")
         .setPolicy(KeyPolicy.newBuilder().setMinDecryptionVersion(1)).build()).getKey().getKeyName())
         .isEqualTo("payments-eu");

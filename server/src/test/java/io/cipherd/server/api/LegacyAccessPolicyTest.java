@@ -54,7 +54,7 @@ class LegacyAccessPolicyTest {
           token_sha256: %s
           rules:
             - keys: ["*"]
-              operations: [admin]
+              operations: [admin, import]
       """.formatted(hash("migrator"), hash("rotator"), hash("reader"), hash("keyadmin"));
 
   @TempDir Path dataDir;
