@@ -3,6 +3,7 @@ package io.cipherd.server.engine;
 import com.google.protobuf.ByteString;
 import com.google.protobuf.UnsafeByteOperations;
 import io.cipherd.server.crypto.CipherSource;
+import io.cipherd.server.crypto.Mode;
 import io.cipherd.server.crypto.NonceSource;
 import io.cipherd.server.crypto.PayloadCipher;
 import io.cipherd.server.crypto.envelope.Envelope;
@@ -119,7 +120,9 @@ public final class CryptoEngine {
       int payloadLength = decodeObserved(header, input, textLength, payload);
       String source = header.keyName();
       String target = targetKeyName.isEmpty() ? source : targetKeyName;
-      authorizer.checkReEncrypt(source, target);
+      // On the mode the header names, before decrypting: a version whose mode differs fails as a
+      // decryption failure, before any decryption, in KeyCache.forDecryption.
+      authorizer.checkReEncrypt(source, header.mode(), target);
       byte[] plaintext = buffers.plaintext(payloadLength);
       try {
         int length = decryptAllowed(header, payload, payloadLength, input, textLength, contextLength, plaintext);
@@ -137,14 +140,19 @@ public final class CryptoEngine {
   /**
    * Decrypts a ciphertext made before cipherd with its imported legacy key version and encrypts the
    * plaintext with the current version of {@code targetKeyName}, bound to {@code context}. Needs
-   * {@code decrypt} on the legacy key and {@code encrypt} on the target, as any rewrap across keys.
+   * {@code decrypt} on the legacy key and {@code encrypt} on the target, which must be another key,
+   * as any rewrap across keys: checked before anything is decrypted.
    * The plaintext never leaves this thread's {@link WorkBuffers}, and is wiped there before this returns.
    */
   public ReEncrypted reEncryptLegacy(LegacyItem item, ByteString context, String targetKeyName) {
     if (targetKeyName.isEmpty()) {
       throw new InvalidArgumentException("key_name is required with legacy: the key to rewrap the legacy ciphertext into");
     }
-    authorizer.checkReEncrypt(item.keyName(), targetKeyName);
+    if (targetKeyName.equals(item.keyName())) {
+      throw new InvalidArgumentException("key_name must name the key to rewrap into, not the legacy key itself: "
+          + "a legacy key never encrypts");
+    }
+    authorizer.checkReEncrypt(item.keyName(), Mode.LEGACY, targetKeyName);
     return WorkBuffers.withInput(ByteString.EMPTY, context, (input, textLength, contextLength, buffers) -> {
       int capacity = item.data().length;
       byte[] plaintext = buffers.plaintext(capacity);

@@ -1,5 +1,7 @@
 package io.cipherd.server.security;
 
+import io.cipherd.server.crypto.Mode;
+
 /**
  * The one place that decides whether the current caller (from {@code api.CallerIdentity}) may use
  * a key. Without an access policy it is {@link #ALLOW_ALL}, which costs nothing per call.
@@ -16,7 +18,7 @@ public interface Authorizer {
     }
 
     @Override
-    public void checkReEncrypt(String sourceKey, String targetKey) {}
+    public void checkReEncrypt(String sourceKey, Mode sourceMode, String targetKey) {}
   };
 
   /** Throws {@link AccessDeniedException} or {@link UnauthenticatedException} unless allowed. */
@@ -26,9 +28,13 @@ public interface Authorizer {
   boolean allows(Operation operation, String keyName);
 
   /**
-   * Rewrapping a ciphertext of {@code sourceKey} into {@code targetKey}. Within one key it needs
-   * {@code reencrypt} (or both {@code decrypt} and {@code encrypt}) on it; into another key it needs
-   * {@code decrypt} on the source and {@code encrypt} on the target, since the data changes hands.
+   * Rewrapping a ciphertext of {@code sourceKey} whose header names {@code sourceMode} ({@link
+   * Mode#LEGACY} for data made before cipherd) into {@code targetKey}, decided before anything is
+   * decrypted. Within one key, an authenticated mode needs {@code reencrypt} (or both {@code decrypt}
+   * and {@code encrypt}); an unauthenticated one also needs {@code decrypt}, because whether its
+   * rewrap succeeds tells a tampered ciphertext's padding or bytes apart (a decryption oracle). Into
+   * another key it needs {@code decrypt} on the source and {@code encrypt} on the target, since the
+   * data changes hands. README.md, "Access policy", has the table.
    */
-  void checkReEncrypt(String sourceKey, String targetKey);
+  void checkReEncrypt(String sourceKey, Mode sourceMode, String targetKey);
 }

@@ -1,5 +1,6 @@
 package io.cipherd.server.security;
 
+import io.cipherd.server.crypto.Mode;
 import java.util.function.Supplier;
 
 /**
@@ -19,7 +20,7 @@ public final class PolicyAuthorizer implements Authorizer {
   public void check(Operation operation, String keyName) {
     String caller = caller(operation, keyName);
     if (!policies.get().allows(caller, operation, keyName)) {
-      throw denied(caller, operation, keyName);
+      throw denied(caller, operation, keyName, "");
     }
   }
 
@@ -30,19 +31,24 @@ public final class PolicyAuthorizer implements Authorizer {
   }
 
   @Override
-  public void checkReEncrypt(String sourceKey, String targetKey) {
-    if (sourceKey.equals(targetKey)) {
-      String caller = caller(Operation.REENCRYPT, sourceKey);
-      AccessPolicy policy = policies.get();
-      boolean allowed = policy.allows(caller, Operation.REENCRYPT, sourceKey)
-          || (policy.allows(caller, Operation.DECRYPT, sourceKey) && policy.allows(caller, Operation.ENCRYPT, sourceKey));
-      if (!allowed) {
-        throw denied(caller, Operation.REENCRYPT, sourceKey);
-      }
+  public void checkReEncrypt(String sourceKey, Mode sourceMode, String targetKey) {
+    if (!sourceKey.equals(targetKey)) {
+      check(Operation.DECRYPT, sourceKey);
+      check(Operation.ENCRYPT, targetKey);
       return;
     }
-    check(Operation.DECRYPT, sourceKey);
-    check(Operation.ENCRYPT, targetKey);
+    String caller = caller(Operation.REENCRYPT, sourceKey);
+    AccessPolicy policy = policies.get();
+    boolean decrypt = policy.allows(caller, Operation.DECRYPT, sourceKey);
+    boolean rewrap = policy.allows(caller, Operation.REENCRYPT, sourceKey)
+        || (decrypt && policy.allows(caller, Operation.ENCRYPT, sourceKey));
+    if (!sourceMode.isAead() && !decrypt) {
+      throw denied(caller, Operation.DECRYPT, sourceKey, ": " + sourceMode.headerName()
+          + " ciphertexts are not authenticated, so rewrapping them needs decrypt as well as reencrypt");
+    }
+    if (!rewrap) {
+      throw denied(caller, Operation.REENCRYPT, sourceKey, "");
+    }
   }
 
   private String caller(Operation operation, String keyName) {
@@ -54,8 +60,8 @@ public final class PolicyAuthorizer implements Authorizer {
     return caller;
   }
 
-  private AccessDeniedException denied(String caller, Operation operation, String keyName) {
+  private AccessDeniedException denied(String caller, Operation operation, String keyName, String why) {
     denials.recordDenied();
-    return new AccessDeniedException(caller, operation, keyName);
+    return new AccessDeniedException(caller, operation, keyName, why);
   }
 }

@@ -91,6 +91,24 @@ class LegacyAccessPolicyTest {
     assertThat(reader.getDescription()).isEqualTo("caller 'reader' may not encrypt with key 'modern'");
   }
 
+  /**
+   * Naming the legacy key as the target once took the within-one-key branch, which accepts
+   * {@code reencrypt}, and decrypted before finding the target could not encrypt: good padding then
+   * answered FAILED_PRECONDITION and bad padding INVALID_ARGUMENT, an oracle that recovered whole
+   * plaintexts (adversarial review, finding 1). Now it is refused before anything is decrypted.
+   */
+  @Test
+  void legacyKeyAsItsOwnTarget_isRefusedAlike_forGoodAndBadPadding() {
+    String bad = MYSQL_HELLO_HEX.substring(0, 30) + "00";
+    for (String caller : new String[] {"rotator", "migrator"}) {
+      Status good = failsWith(Status.Code.INVALID_ARGUMENT, () -> crypto(caller).reEncrypt(ReEncryptRequest
+          .newBuilder().setLegacy(hex("mysql-users", MYSQL_HELLO_HEX)).setKeyName("mysql-users").build()));
+      Status tampered = failsWith(Status.Code.INVALID_ARGUMENT, () -> crypto(caller).reEncrypt(ReEncryptRequest
+          .newBuilder().setLegacy(hex("mysql-users", bad)).setKeyName("mysql-users").build()));
+      assertThat(tampered.getDescription()).isEqualTo(good.getDescription());
+    }
+  }
+
   @Test
   void batchItems_areCheckedOneByOne() {
     ReEncryptBatchRequest batch = ReEncryptBatchRequest.newBuilder().setKeyName("modern")

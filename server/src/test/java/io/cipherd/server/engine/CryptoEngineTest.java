@@ -199,7 +199,7 @@ class CryptoEngineTest {
     }
 
     @Override
-    public void checkReEncrypt(String sourceKey, String targetKey) {
+    public void checkReEncrypt(String sourceKey, Mode sourceMode, String targetKey) {
       throw TestDenials.denied();
     }
   }
