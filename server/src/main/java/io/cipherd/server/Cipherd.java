@@ -31,12 +31,15 @@ import io.cipherd.server.security.Authorizer;
 import io.cipherd.server.security.BearerTokens;
 import io.cipherd.server.security.CallerIdentityInterceptor;
 import io.cipherd.server.security.PolicyAuthorizer;
+import io.cipherd.api.v1.CryptoServiceGrpc;
+import io.cipherd.api.v1.KeyAdminServiceGrpc;
 import io.grpc.ServerBuilder;
 import io.grpc.protobuf.services.ProtoReflectionServiceV1;
 import io.micrometer.core.instrument.binder.grpc.MetricCollectingServerInterceptor;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.Objects;
+import java.util.Set;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.ThreadFactory;
@@ -74,7 +77,8 @@ public final class Cipherd implements AutoCloseable {
         : new PolicyAuthorizer(accessPolicy, accessDenials);
     this.callerIdentity = accessPolicy == null
         ? new CallerIdentityInterceptor(BearerTokens.NONE)
-        : new CallerIdentityInterceptor(() -> accessPolicy.get().tokens());
+        : new CallerIdentityInterceptor(() -> accessPolicy.get().tokens(),
+            Set.of(CryptoServiceGrpc.SERVICE_NAME, KeyAdminServiceGrpc.SERVICE_NAME), accessDenials);
     this.keyStore = builder.keyStore;
     this.metrics = builder.metrics != null ? builder.metrics : new CipherdMetrics(/* keyNames= */ false);
     KeyStore metered = new MeteredKeyStore(keyStore, metrics.registry());

@@ -20,12 +20,14 @@ import io.cipherd.api.v1.ReEncryptBatchRequest;
 import io.cipherd.api.v1.ReEncryptBatchResponse;
 import io.cipherd.api.v1.ReEncryptBatchResult;
 import io.cipherd.server.crypto.envelope.Envelope;
+import io.cipherd.server.crypto.envelope.EnvelopeHeader;
 import io.cipherd.server.engine.CryptoEngine;
 import io.cipherd.server.engine.Decrypted;
 import io.cipherd.server.crypto.index.Normalization;
 import io.cipherd.server.engine.Encrypted;
 import io.cipherd.server.engine.Indexed;
 import io.cipherd.server.engine.ReEncrypted;
+import io.cipherd.server.security.Operation;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -41,6 +43,7 @@ final class BatchItems {
   }
 
   EncryptBatchResponse encrypt(EncryptBatchRequest request) {
+    engine.checkBatch(Operation.ENCRYPT, request.getKeyName());
     return engine.inBatch(batch -> encrypt(batch, request));
   }
 
@@ -49,6 +52,10 @@ final class BatchItems {
   }
 
   ReEncryptBatchResponse reEncrypt(ReEncryptBatchRequest request) {
+    if (!request.getKeyName().isEmpty()) {
+      // Once for the batch: a bad target name is the request's fault, not each item's.
+      EnvelopeHeader.checkKeyName(request.getKeyName());
+    }
     return engine.inBatch(batch -> reEncrypt(batch, request));
   }
 
@@ -149,6 +156,7 @@ final class BatchItems {
   }
 
   ComputeIndexBatchResponse computeIndex(ComputeIndexBatchRequest request) {
+    engine.checkBatch(Operation.INDEX, request.getKeyName());
     Normalization normalization = NormalizationProtos.fromProto(request.getNormalization());
     List<ComputeIndexBatchResult> results = new ArrayList<>(request.getItemsCount());
     ComputeIndexBatchResult.Builder result = ComputeIndexBatchResult.newBuilder();

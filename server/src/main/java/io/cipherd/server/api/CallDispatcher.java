@@ -44,7 +44,9 @@ final class CallDispatcher {
     T result;
     try {
       result = work.get();
-    } catch (RuntimeException e) {
+    } catch (Throwable e) {
+      // Every throwable, not just RuntimeException: an Error (OutOfMemoryError, StackOverflowError)
+      // thrown on the blocking pool would otherwise leave the call unanswered until its deadline.
       closeWithError(observer, e);
       return;
     }

@@ -33,6 +33,10 @@ public final class StatusMapper {
     if (error instanceof RejectedExecutionException) {
       return Status.RESOURCE_EXHAUSTED.withDescription("server is busy; retry later");
     }
+    if (error instanceof OutOfMemoryError) {
+      log.error("out of memory while serving a call", error);
+      return Status.RESOURCE_EXHAUSTED.withDescription("server is out of memory; retry later");
+    }
     // Our own exception messages are safe to show; anything else may not be, so it stays in the log.
     log.error("unexpected error while serving a call", error);
     return Status.INTERNAL.withDescription("internal error");

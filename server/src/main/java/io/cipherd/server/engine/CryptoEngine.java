@@ -169,6 +169,16 @@ public final class CryptoEngine {
     });
   }
 
+  /**
+   * Refuses, as a whole, a batch whose items all {@code operation} with {@code keyName}, when its
+   * name is not valid or the caller may not: one error instead of one per item, so a refused
+   * caller's answer does not grow with its request. Each item is still checked as it runs.
+   */
+  public void checkBatch(Operation operation, String keyName) {
+    EnvelopeHeader.checkKeyName(keyName);
+    authorizer.check(operation, keyName);
+  }
+
   /** Blind indexes, with the same keys, authorizer and observer. */
   public BlindIndexes indexes() {
     return indexes;

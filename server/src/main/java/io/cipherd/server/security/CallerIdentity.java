@@ -27,6 +27,15 @@ public final class CallerIdentity {
     return KEY.get();
   }
 
+  /** Longest caller name that messages repeat: a certificate's SAN can be kilobytes long. */
+  private static final int SHOWN_LENGTH = 128;
+
+  /** {@code caller} as a message shows it: cut to 128 characters, saying how long it was. */
+  public static String shortened(String caller) {
+    return caller.length() <= SHOWN_LENGTH ? caller
+        : caller.substring(0, SHOWN_LENGTH) + "...(" + caller.length() + " characters)";
+  }
+
   /** The identity in the current context, or {@code call}'s peer address when none was set. */
   public static String of(ServerCall<?, ?> call) {
     String identity = KEY.get();

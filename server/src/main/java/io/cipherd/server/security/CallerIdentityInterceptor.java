@@ -9,29 +9,40 @@ import io.grpc.ServerCallHandler;
 import io.grpc.ServerInterceptor;
 import io.grpc.Status;
 import java.util.Locale;
+import java.util.Set;
 import java.util.function.Supplier;
 import javax.net.ssl.SSLSession;
 
 /**
  * Puts the caller's identity in the call's {@link Context} as {@link CallerIdentity}: the client
  * certificate's identity under mutual TLS, else the name of a recognised bearer token. A bearer
- * token that is not recognised ends the call with UNAUTHENTICATED; no credential at all leaves the
- * caller anonymous, for the access policy to judge (health checks stay open).
+ * token that is not recognised ends the call with UNAUTHENTICATED.
+ *
+ * <p>With an access policy, a call to a guarded service (the crypto and key-admin APIs) from a
+ * caller with no identity ends with UNAUTHENTICATED here, before its request is read: the policy
+ * grants an anonymous caller nothing, so nothing it sent needs reading. Health and reflection stay open.
  */
 public final class CallerIdentityInterceptor implements ServerInterceptor {
   static final Metadata.Key<String> AUTHORIZATION = Metadata.Key.of("authorization", Metadata.ASCII_STRING_MARSHALLER);
   private static final String BEARER = "bearer ";
 
   private final Supplier<BearerTokens> tokens;
+  private final Set<String> guardedServices;
+  private final AccessDenials denials;
 
   /** {@code tokens} empty: bearer tokens are ignored, as there is nothing to check them against. */
   public CallerIdentityInterceptor(BearerTokens tokens) {
-    this(() -> tokens);
+    this(() -> tokens, Set.of(), new AccessDenials());
   }
 
-  /** Tokens read per call, from the access policy in force. */
-  public CallerIdentityInterceptor(Supplier<BearerTokens> tokens) {
+  /**
+   * Tokens read per call, from the access policy in force; anonymous calls to {@code guardedServices}
+   * (full service names) are refused and counted in {@code denials}.
+   */
+  public CallerIdentityInterceptor(Supplier<BearerTokens> tokens, Set<String> guardedServices, AccessDenials denials) {
     this.tokens = tokens;
+    this.guardedServices = Set.copyOf(guardedServices);
+    this.denials = denials;
   }
 
   @Override
@@ -39,22 +50,30 @@ public final class CallerIdentityInterceptor implements ServerInterceptor {
       ServerCall<ReqT, RespT> call, Metadata headers, ServerCallHandler<ReqT, RespT> next) {
     SSLSession session = call.getAttributes().get(Grpc.TRANSPORT_ATTR_SSL_SESSION);
     String identity = session == null ? null : CertificateIdentity.of(session);
-    BearerTokens known = identity == null ? tokens.get() : BearerTokens.NONE;
-    if (!known.isEmpty()) {
+    BearerTokens known = tokens.get();
+    if (identity == null && !known.isEmpty()) {
       String authorization = headers.get(AUTHORIZATION);
       if (authorization != null) {
         identity = fromBearer(known, authorization);
         if (identity == null) {
-          call.close(Status.UNAUTHENTICATED.withDescription(
-              "the bearer token is not recognised (expected 'authorization: Bearer <token>')"), new Metadata());
-          return new ServerCall.Listener<>() {};
+          return refuse(call, "the bearer token is not recognised (expected 'authorization: Bearer <token>')");
         }
       }
     }
     if (identity == null) {
+      if (guardedServices.contains(call.getMethodDescriptor().getServiceName())) {
+        denials.recordAnonymous();
+        return refuse(call, "this server has an access policy and the caller presented no identity: "
+            + UnauthenticatedException.HOW);
+      }
       return next.startCall(call, headers);
     }
     return Contexts.interceptCall(Context.current().withValue(CallerIdentity.KEY, identity), call, headers, next);
+  }
+
+  private static <ReqT> ServerCall.Listener<ReqT> refuse(ServerCall<ReqT, ?> call, String why) {
+    call.close(Status.UNAUTHENTICATED.withDescription(why), new Metadata());
+    return new ServerCall.Listener<>() {};
   }
 
   private static String fromBearer(BearerTokens tokens, String authorization) {

@@ -1,11 +1,14 @@
 package io.cipherd.server.security;
 
 import io.cipherd.server.crypto.Mode;
+import io.cipherd.server.crypto.envelope.EnvelopeHeader;
 import java.util.function.Supplier;
 
 /**
  * Enforces an {@link AccessPolicy} for the caller in the current gRPC context, counting refusals.
- * Each check reads the policy in force, so a reloaded file applies to the next call.
+ * Each check reads the policy in force, so a reloaded file applies to the next call. A key name that
+ * is not valid is refused as such before any pattern sees it, so no rule is matched against (and no
+ * message repeats) an arbitrary string.
  */
 public final class PolicyAuthorizer implements Authorizer {
   private final Supplier<AccessPolicy> policies;
@@ -18,6 +21,7 @@ public final class PolicyAuthorizer implements Authorizer {
 
   @Override
   public void check(Operation operation, String keyName) {
+    EnvelopeHeader.checkKeyName(keyName);
     String caller = caller(operation, keyName);
     if (!policies.get().allows(caller, operation, keyName)) {
       throw denied(caller, operation, keyName, "");
@@ -26,12 +30,15 @@ public final class PolicyAuthorizer implements Authorizer {
 
   @Override
   public boolean allows(Operation operation, String keyName) {
+    EnvelopeHeader.checkKeyName(keyName);
     String caller = CallerIdentity.current();
     return caller != null && policies.get().allows(caller, operation, keyName);
   }
 
   @Override
   public void checkReEncrypt(String sourceKey, Mode sourceMode, String targetKey) {
+    EnvelopeHeader.checkKeyName(sourceKey);
+    EnvelopeHeader.checkKeyName(targetKey);
     if (!sourceKey.equals(targetKey)) {
       check(Operation.DECRYPT, sourceKey);
       check(Operation.ENCRYPT, targetKey);

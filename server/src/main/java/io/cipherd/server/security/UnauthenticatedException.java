@@ -5,8 +5,10 @@ import io.cipherd.server.errors.ErrorKind;
 
 /** An access policy is configured and the caller presented no identity: UNAUTHENTICATED. */
 public final class UnauthenticatedException extends CipherdException {
+  static final String HOW = "present a client certificate or an 'authorization: Bearer <token>' header";
+
   UnauthenticatedException(Operation operation, String keyName) {
-    super(ErrorKind.UNAUTHENTICATED, "an anonymous caller may not " + operation.configName() + " with key '" + keyName
-        + "': present a client certificate or an 'authorization: Bearer <token>' header");
+    super(ErrorKind.UNAUTHENTICATED, "an anonymous caller may not " + operation.configName() + " with key '"
+        + keyName + "': " + HOW);
   }
 }
