@@ -24,6 +24,11 @@ public final class BearerTokens {
     return hashes.isEmpty();
   }
 
+  /** Whether {@code caller} is a token caller: then only its token, never a certificate, makes a caller it. */
+  public boolean namesCaller(String caller) {
+    return hashes.containsKey(caller);
+  }
+
   /** The name of the caller whose token this is, or null if it is nobody's. */
   public String identify(String token) {
     byte[] presented = sha256(token);

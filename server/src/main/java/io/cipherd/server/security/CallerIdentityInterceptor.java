@@ -16,7 +16,9 @@ import javax.net.ssl.SSLSession;
 /**
  * Puts the caller's identity in the call's {@link Context} as {@link CallerIdentity}: the client
  * certificate's identity under mutual TLS, else the name of a recognised bearer token. A bearer
- * token that is not recognised ends the call with UNAUTHENTICATED.
+ * token that is not recognised ends the call with UNAUTHENTICATED, and so does a certificate whose
+ * identity is the name of a token caller: certificates and tokens name different callers, so a CA
+ * that signs {@code CN=ops} does not make its holder the token caller {@code ops}.
  *
  * <p>With an access policy, a call to a guarded service (the crypto and key-admin APIs) from a
  * caller with no identity ends with UNAUTHENTICATED here, before its request is read: the policy
@@ -51,6 +53,10 @@ public final class CallerIdentityInterceptor implements ServerInterceptor {
     SSLSession session = call.getAttributes().get(Grpc.TRANSPORT_ATTR_SSL_SESSION);
     String identity = session == null ? null : CertificateIdentity.of(session);
     BearerTokens known = tokens.get();
+    if (identity != null && known.namesCaller(identity)) {
+      return refuse(call, "the client certificate names '" + CallerIdentity.shortened(identity) + "', which the "
+          + "access policy knows as a bearer-token caller: certificates and tokens name different callers");
+    }
     if (identity == null && !known.isEmpty()) {
       String authorization = headers.get(AUTHORIZATION);
       if (authorization != null) {

@@ -12,8 +12,9 @@ import javax.net.ssl.SSLPeerUnverifiedException;
 import javax.net.ssl.SSLSession;
 
 /**
- * A client certificate's identity: its first DNS or URI subject alternative name, else its subject
- * CN. Worked out once per TLS session and kept in the session.
+ * A client certificate's identity: its first DNS or URI subject alternative name; its subject CN
+ * only when it has no subject alternative name at all. Worked out once per TLS session and kept in
+ * the session.
  */
 final class CertificateIdentity {
   private static final String SESSION_VALUE = "io.cipherd.caller-identity";
@@ -45,18 +46,22 @@ final class CertificateIdentity {
   }
 
   static String of(X509Certificate certificate) {
+    Collection<List<?>> names;
     try {
-      Collection<List<?>> names = certificate.getSubjectAlternativeNames();
-      if (names != null) {
-        for (List<?> name : names) {
-          int type = (Integer) name.get(0);
-          if ((type == DNS || type == URI) && name.get(1) instanceof String value && !value.isEmpty()) {
-            return value;
-          }
+      names = certificate.getSubjectAlternativeNames();
+    } catch (CertificateParsingException unreadable) {
+      return null;
+    }
+    if (names != null && !names.isEmpty()) {
+      // As RFC 6125 has it for servers: a certificate with subject alternative names is named by
+      // them alone. One with only an IP or e-mail SAN names no caller, whatever its CN says.
+      for (List<?> name : names) {
+        int type = (Integer) name.get(0);
+        if ((type == DNS || type == URI) && name.get(1) instanceof String value && !value.isEmpty()) {
+          return value;
         }
       }
-    } catch (CertificateParsingException unreadable) {
-      // Fall back to the CN.
+      return null;
     }
     try {
       List<Rdn> rdns = new LdapName(certificate.getSubjectX500Principal().getName()).getRdns();

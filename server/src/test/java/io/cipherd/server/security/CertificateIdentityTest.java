@@ -33,10 +33,10 @@ class CertificateIdentityTest {
         .isEqualTo("spiffe://prod/ns/pay/sa/api");
   }
 
+  /** A CA-signed CN=root with only an IP SAN once got root's grants (adversarial review, finding 8). */
   @Test
-  void ipSanOnly_fallsBackToTheCommonName() throws Exception {
-    assertThat(CertificateIdentity.of(leaf(pki.issue("ip", "reporting", "ip:10.0.0.7").cert())))
-        .isEqualTo("reporting");
+  void ipSanOnly_namesNoCaller_whateverTheCommonName() throws Exception {
+    assertThat(CertificateIdentity.of(leaf(pki.issue("ip", "root", "ip:10.0.0.7").cert()))).isNull();
   }
 
   @Test

@@ -79,6 +79,56 @@ class MutualTlsPolicyTest {
     }
   }
 
+  /**
+   * Certificates and bearer tokens name different callers (adversarial review, finding 8): a
+   * CA-signed certificate whose SAN is a token caller's name, or whose CN is root's but whose only
+   * SAN is an IP address, gets no grant at all.
+   */
+  @Test
+  void certificateNamingATokenCaller_orOnlyAnIpSan_isNoCaller() throws Exception {
+    TestPki pki = TestPki.create(pkiDir);
+    TestPki.Issued serverCert = pki.issue("server", "cipherd", "dns:localhost,ip:127.0.0.1");
+    TestPki.Issued root = pki.issue("root", "ignored-cn", "dns:root");
+    TestPki.Issued rootByCn = pki.issue("root-cn", "root", "ip:10.0.0.7");
+    TestPki.Issued posingAsOps = pki.issue("ops", "ops", "dns:ops");
+    AccessPolicy policy = AccessPolicyFile.parse("test", new StringReader("""
+        callers:
+          root:
+            rules:
+              - keys: ["*"]
+                operations: [admin, encrypt, decrypt]
+          ops:
+            token_sha256: %s
+            rules:
+              - keys: ["*"]
+                operations: [admin, encrypt, decrypt]
+        """.formatted(BearerTokens.hashHex("ops-token"))));
+    ServerConfig config = ServerConfig.builder().port(0).dataDir(dataDir).keyStorePassword(PASSWORD)
+        .maxInboundMessageBytes(64 * 1024).limits(new RequestLimits(16)).blockingThreads(2).blockingQueue(100)
+        .shutdownGrace(Duration.ofSeconds(1))
+        .tls(new TlsConfig(serverCert.cert(), serverCert.key(), pki.caCert, TlsConfig.MIN_RELOAD_PERIOD)).build();
+    Cipherd services = Cipherd.builder(Pkcs12KeyStore.open(dataDir, PASSWORD)).config(config).accessPolicy(policy).build();
+
+    try (CipherdServer server = CipherdServer.start(config, services)) {
+      ManagedChannel asRoot = channel(server.port(), pki, root);
+      ManagedChannel asRootByCn = channel(server.port(), pki, rootByCn);
+      ManagedChannel asFakeOps = channel(server.port(), pki, posingAsOps);
+      try {
+        KeyAdminServiceGrpc.newBlockingStub(asRoot).createKey(CreateKeyRequest.newBuilder().setKeyName("k").build());
+        for (ManagedChannel impostor : new ManagedChannel[] {asRootByCn, asFakeOps}) {
+          assertThatThrownBy(() -> CryptoServiceGrpc.newBlockingStub(impostor).encrypt(EncryptRequest.newBuilder()
+              .setKeyName("k").setPlaintext(ByteString.copyFromUtf8("x")).build()))
+              .isInstanceOfSatisfying(StatusRuntimeException.class,
+                  e -> assertThat(e.getStatus().getCode()).isEqualTo(Status.Code.UNAUTHENTICATED));
+        }
+      } finally {
+        for (ManagedChannel channel : new ManagedChannel[] {asRoot, asRootByCn, asFakeOps}) {
+          channel.shutdownNow().awaitTermination(5, TimeUnit.SECONDS);
+        }
+      }
+    }
+  }
+
   private static ManagedChannel channel(int port, TestPki pki, TestPki.Issued client) throws Exception {
     ChannelCredentials credentials = TlsChannelCredentials.newBuilder()
         .trustManager(pki.caCert.toFile())
