@@ -102,13 +102,15 @@ def has_option(name: str) -> bool:
 
 
 class Pki(Authority):
-    """A CA that also signs certificates with any subject CN and any subject alternative names."""
+    """A CA that also signs certificates with any subject CN (or none: "") and any subject alternative names."""
 
     def issue_with(self, stem: str, cn: str, names: Sequence[x509.GeneralName]) -> Pem:
         key = ec.generate_private_key(ec.SECP256R1())
-        builder = self._builder(x509.Name([x509.NameAttribute(NameOID.COMMON_NAME, cn)]), key.public_key())
+        subject = x509.Name([x509.NameAttribute(NameOID.COMMON_NAME, cn)] if cn else [])
+        builder = self._builder(subject, key.public_key())
         if names:
-            builder = builder.add_extension(x509.SubjectAlternativeName(list(names)), critical=False)
+            # RFC 5280 4.2.1.6: with an empty subject the SAN extension must be critical.
+            builder = builder.add_extension(x509.SubjectAlternativeName(list(names)), critical=not cn)
         return _write(self.directory, stem, builder.sign(self._key, hashes.SHA256()), key)
 
 
