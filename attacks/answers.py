@@ -1,0 +1,65 @@
+"""What the server answered an attack, as the attacker sees it: status, message, size and time."""
+from __future__ import annotations
+
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import grpc
+from google.protobuf.message import Message
+
+Metadata = Sequence[tuple[str, str]]
+
+
+@dataclass(frozen=True)
+class Answer:
+    code: grpc.StatusCode
+    message: str
+    size: int
+    """Bytes received: the response message when OK, else the status message plus every trailer."""
+    seconds: float
+    response: Any = None
+
+    @property
+    def ok(self) -> bool:
+        return self.code == grpc.StatusCode.OK
+
+    def brief(self) -> str:
+        return f"{self.code.name} {self.message[:120]!r} ({self.size} B, {self.seconds:.2f} s)"
+
+
+def error_size(error: grpc.RpcError) -> int:
+    """The status message and the trailers (grpc-status-details-bin among them) of a failed call."""
+    call: Any = error
+    details = call.details() or ""
+    trailers = call.trailing_metadata() or ()
+    return len(details.encode()) + sum(len(k) + len(v) for k, v in trailers)
+
+
+def unary(method: Any, request: Message, metadata: Metadata = (), timeout: float = 30.0) -> Answer:
+    """Calls a unary `method` of a stub; never raises for a status."""
+    start = time.monotonic()
+    try:
+        response, call = method.with_call(request, metadata=tuple(metadata), timeout=timeout)
+    except grpc.RpcError as e:
+        failed: Any = e
+        return Answer(failed.code(), failed.details() or "", error_size(e), time.monotonic() - start)
+    trailers = call.trailing_metadata() or ()
+    size = response.ByteSize() + sum(len(k) + len(v) for k, v in trailers)
+    return Answer(grpc.StatusCode.OK, "", size, time.monotonic() - start, response)
+
+
+def stream(method: Any, requests: Sequence[Message], metadata: Metadata = (), timeout: float = 30.0
+           ) -> tuple[list[Any], Answer]:
+    """Sends `requests` on a bidirectional stream and reads every answer until the call ends."""
+    start = time.monotonic()
+    responses: list[Any] = []
+    call = method(iter(requests), metadata=tuple(metadata), timeout=timeout)
+    try:
+        for response in call:
+            responses.append(response)
+    except grpc.RpcError as e:
+        failed: Any = e
+        return responses, Answer(failed.code(), failed.details() or "", error_size(e), time.monotonic() - start)
+    return responses, Answer(grpc.StatusCode.OK, "", sum(r.ByteSize() for r in responses), time.monotonic() - start)
