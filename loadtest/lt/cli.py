@@ -82,6 +82,10 @@ def side_by_side(args, out, java, jar, extra, cores) -> dict:
     print(f"loadtest: side-by-side done in {section['elapsed_s']:.0f} s", flush=True)
     for g in section["targets"]:
         print(f"loadtest: target {g.mark.upper() if g.met is False else g.mark:12s} {g.target}: {g.figure}", flush=True)
+    for b in section["baseline"]:
+        each = ", ".join("–" if r is None else f"{r:.3f}" for r in b.round_ratios)
+        print(f"loadtest: cipherd ÷ baseline {b.shape:22s} "
+              f"{'not measured' if b.ratio is None else f'{b.ratio:.3f}'} (per round: {each})", flush=True)
     return section
 
 

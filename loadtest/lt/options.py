@@ -4,6 +4,7 @@ from pathlib import Path
 
 from . import presets
 from .campaign import families
+from .sidebyside import lineup
 
 
 def parse(argv):
@@ -32,6 +33,12 @@ def parse(argv):
                    help="h2load --warm-up-time of each side-by-side run, not measured (default 2)")
     p.add_argument("--sbs-rounds", type=int, default=1,
                    help="repeat the side-by-side's runs N times, report each one's median round (default 1)")
+    p.add_argument("--sbs-targets", metavar="A,B",
+                   help="comma-separated side-by-side servers: vault, echo, cipherd, cipherd-baseline (default all; "
+                        "the baseline only with --baseline-jar; cipherd always)")
+    p.add_argument("--baseline-jar", type=Path, metavar="PATH",
+                   help="also measure this cipherd jar in the side-by-side (cipherd-baseline), started as cipherd is, "
+                        "right next to it in every round, with cipherd ÷ baseline per shape")
     p.add_argument("--preset", choices=sorted(presets.PRESETS),
                    help="a named selection and settings; flags given on the command line win (smoke: make test's)")
     p.add_argument("--check", action="store_true",
@@ -40,4 +47,14 @@ def parse(argv):
                    help="write a side-by-side report of two result folders instead of running")
     args = p.parse_args(argv)
     presets.apply(args, p)
+    if args.baseline_jar is not None:
+        if not args.baseline_jar.is_file():
+            p.error(f"--baseline-jar {args.baseline_jar}: no such file")
+        if args.no_side_by_side:
+            p.error("--baseline-jar is measured in the side-by-side, which --no-side-by-side skips")
+        args.baseline_jar = args.baseline_jar.resolve()
+    try:
+        args.sbs_targets = lineup.parse(args.sbs_targets, args.baseline_jar is not None)
+    except ValueError as e:
+        p.error(str(e))
     return args

@@ -7,17 +7,12 @@ by reading the report, never by a timed test."""
 from pathlib import Path
 
 from .campaign.figures import RunFigures
-from .sidebyside.shapes import Shape
+from .sidebyside import lineup
 
 PNG_MAGIC = b"\x89PNG\r\n\x1a\n"
 MAX_P99_MS = 5_000.0              # a call that takes seconds on loopback means something is stuck
 MAX_ALLOC_PER_ITEM = 1 << 20      # a MiB per 100-byte item would be a leak, not a profile
 REQUIRED_HOST_FACTS = ("arch", "cores", "jdk", "cipherd_commit", "cpu_model")
-
-
-def side_by_side_targets(shape: Shape) -> tuple[str, ...]:
-    """The servers a side-by-side shape runs on: Vault only where Transit has a counterpart."""
-    return ("vault-transit", "echo", "cipherd") if shape.has_vault else ("echo", "cipherd")
 
 
 def problems(out: Path, summary: dict, expected_runs: list[str], side_by_side_expected: bool = False) -> list[str]:
@@ -37,8 +32,8 @@ def problems(out: Path, summary: dict, expected_runs: list[str], side_by_side_ex
 
 
 def side_by_side_problems(sbs) -> list[str]:
-    """A side-by-side that ran must have completed with every row valid, and a row for every server of
-    every shape it lists."""
+    """A side-by-side that ran must have completed with every row valid, a row for every server it ran
+    (the baseline's too) of every shape it lists, and with a baseline its ratio for every shape."""
     if not sbs:
         return []
     if sbs.get("error"):
@@ -48,9 +43,14 @@ def side_by_side_problems(sbs) -> list[str]:
     if not rows:
         found.append("side-by-side has no rows")
     have = {(r.target, r.shape) for r in rows}
+    servers = tuple(sbs.get("servers") or lineup.ALL[:3])      # older results: the three
     for shape in sbs.get("shapes", []):
-        found += [f"side-by-side {t}-{shape.name}: no row" for t in side_by_side_targets(shape)
+        found += [f"side-by-side {t}-{shape.name}: no row" for t in lineup.for_shape(shape, servers)
                   if (t, shape.name) not in have]
+    if lineup.BASELINE in servers:
+        ratios = {b.shape: b.ratio for b in sbs.get("baseline") or []}
+        found += [f"side-by-side cipherd ÷ baseline of {shape.name}: not measured" for shape in sbs.get("shapes", [])
+                  if ratios.get(shape.name) is None]
     return found
 
 

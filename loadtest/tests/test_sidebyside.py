@@ -9,7 +9,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from lt import options, sanity  # noqa: E402
 from lt.measure import prom  # noqa: E402
-from lt.sidebyside import bodies, cipherd_target, echo_target, goals, shapes, vault_target  # noqa: E402
+from lt.sidebyside import bodies, cipherd_target, echo_target, goals, lineup, shapes, vault_target  # noqa: E402
 from lt.sidebyside import report as sbs_report  # noqa: E402
 from lt.sidebyside.rounds import median_rounds  # noqa: E402
 from lt.sidebyside.row import row_figures  # noqa: E402
@@ -192,13 +192,13 @@ class OptionsTest(unittest.TestCase):
         self.assertIn("did not complete", sanity.side_by_side_problems({"error": "Vault exited"})[0])
         bad = {"rows": [dataclasses.replace(row("echo", SHAPE, 10.0), valid=False, problem="x")], "shapes": [SHAPE]}
         self.assertEqual(sanity.side_by_side_problems(bad)[0], "side-by-side echo-encrypt: not valid (x)")
-        rows = [row(t, SHAPE, 10.0) for t in sanity.side_by_side_targets(SHAPE)]
+        rows = [row(t, SHAPE, 10.0) for t in lineup.for_shape(SHAPE)]
         self.assertEqual(sanity.side_by_side_problems({"rows": rows, "shapes": [SHAPE]}), [])
         self.assertEqual(sanity.side_by_side_problems({"rows": rows[1:], "shapes": [SHAPE]}),
                          ["side-by-side vault-transit-encrypt: no row"])
 
     def test_check_needs_every_server_of_every_shape_and_vault_only_where_it_has_a_counterpart(self):
-        rows = [row(t, s, 10.0) for s in shapes.SHAPES for t in sanity.side_by_side_targets(s)]
+        rows = [row(t, s, 10.0) for s in shapes.SHAPES for t in lineup.for_shape(s)]
         sbs = {"rows": rows, "shapes": list(shapes.SHAPES)}
         self.assertEqual(sanity.side_by_side_problems(sbs), [])
         self.assertEqual(len(rows), 3 * 4 + 2)      # Vault has no ReEncryptStream

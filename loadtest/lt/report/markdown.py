@@ -57,7 +57,8 @@ def write(out: Path, summary: dict) -> None:
                         "`runs/<run>.metrics-{before,after}.txt` (scrapes), `gc.log`, `cipherd.jfr`, `server.log`")
     if sbs and not sbs.get("error"):
         files.append("`sidebyside/` (`sidebyside.json`, the request `bodies/`, per run h2load's output, its row and "
-                     "cipherd's scrapes in `runs/`, the servers' logs, cipherd's `gc.log` and `cipherd.jfr`)")
+                     "cipherd's scrapes in `runs/`, the servers' logs, cipherd's `gc.log` and `cipherd.jfr`"
+                     + (", the baseline's in `cipherd-baseline/`" if sbs.get("baseline") else "") + ")")
     lines += ["## Files", "", ", ".join(files) + ".", ""]
     (out / "report.md").write_text("\n".join(lines))
 

@@ -6,6 +6,7 @@ from ..measure import cipherd_metrics, prom
 from ..servers.cipherd import Cipherd
 from . import bodies, responses
 from .grpc_client import Client
+from .lineup import CIPHERD
 from .protos import ADMIN, SERVICE, pb
 from .shapes import ENC_KEY, REWRAP_KEY, Shape
 from .target import ServerFigures, Target, grpc_specs
@@ -42,20 +43,43 @@ def server_figures(before, after, method: str) -> ServerFigures:
                          allocated_bytes=cipherd_metrics.allocated_bytes(before, after))
 
 
-def start(ctx, plaintext: bytes, stack: contextlib.ExitStack) -> Target:
-    """Starts cipherd, makes the request bodies (ctx.messages, ctx.files) and checks each with grpcio."""
-    server = Cipherd(ctx.java, ctx.jar, ctx.dir, ctx.extra_jvm, ctx.args.server_log_level)
+def start(ctx, plaintext: bytes, stack: contextlib.ExitStack, name: str = CIPHERD, jar=None) -> Target:
+    """Starts cipherd from `jar` (default the build's) and checks each request body with grpcio. The
+    build's cipherd makes the bodies every gRPC server gets (ctx.messages, ctx.files) and keeps its logs in
+    sidebyside/; another (the baseline) gets its own keys, hence its own ciphertexts and body files, and
+    keeps its logs in sidebyside/<name>/, its answers compared with the build's."""
+    results = ctx.dir if name == CIPHERD else ctx.dir / name
+    results.mkdir(exist_ok=True)
+    server = Cipherd(ctx.java, jar or ctx.jar, results, ctx.extra_jvm, ctx.args.server_log_level)
     stack.callback(server.stop)
     server.start()
+    prefix = "" if name == CIPHERD else f"{name}-"
     with Client(server.target) as client:
-        ctx.messages = messages(plaintext, *set_up_keys(client, plaintext))
-        ctx.files = {k: ctx.body_file(f"{k}.grpc.bin", bodies.frames(v)) for k, v in ctx.messages.items()}
-        ctx.checks["cipherd"] = responses.check(client, ctx.messages, "cipherd")
+        msgs = messages(plaintext, *set_up_keys(client, plaintext))
+        files = {k: ctx.body_file(f"{prefix}{k}.grpc.bin", bodies.frames(v)) for k, v in msgs.items()}
+        ctx.checks[name] = responses.check(client, msgs, name)
+    if name == CIPHERD:
+        ctx.messages, ctx.files = msgs, files
+    else:
+        ctx.notes += differences(name, msgs, ctx.messages, ctx.checks[name], ctx.checks[CIPHERD])
 
     def after(before_text: str, shape: Shape) -> ServerFigures:
         after_text = prom.scrape(server.metrics_url)
-        (ctx.dir / "runs" / f"cipherd-{shape.name}.metrics-before.txt").write_text(before_text)
-        (ctx.dir / "runs" / f"cipherd-{shape.name}.metrics-after.txt").write_text(after_text)
+        (ctx.dir / "runs" / f"{name}-{shape.name}.metrics-before.txt").write_text(before_text)
+        (ctx.dir / "runs" / f"{name}-{shape.name}.metrics-after.txt").write_text(after_text)
         return server_figures(prom.parse(before_text), prom.parse(after_text), shape.method)
-    return Target("cipherd", grpc_specs(server.target, ctx.files, ctx.args), server.cpu_seconds,
+    return Target(name, grpc_specs(server.target, files, ctx.args), server.cpu_seconds,
                   lambda: prom.scrape(server.metrics_url), after)
+
+
+def differences(name: str, msgs: dict, cipherd_msgs: dict, seen: dict, cipherd_seen: dict) -> list[str]:
+    """Notes where another cipherd's request bodies (its own ciphertexts) or answers differ from the
+    build's: then the two did not do quite the same work, and the report says so."""
+    notes = []
+    for shape, m in msgs.items():
+        size, own = sum(map(len, m)), sum(map(len, cipherd_msgs[shape]))
+        if size != own:
+            notes.append(f"{name}'s `{shape}` request is {size:,} B, cipherd's {own:,} B (its ciphertexts differ in size)")
+        if seen[shape] != cipherd_seen[shape]:
+            notes.append(f"{name}'s answer to `{shape}` differs from cipherd's: {name} {seen[shape]}, cipherd {cipherd_seen[shape]}")
+    return notes

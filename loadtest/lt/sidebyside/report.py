@@ -1,13 +1,16 @@
 """The side-by-side's section of report.md: one table row per server and shape ('–' where Vault has no
-counterpart), who was the limit, ratios and the issue's goals."""
+counterpart), who was the limit, ratios, cipherd ÷ baseline with --baseline-jar, and the issue's goals."""
 from ..report.fmt import num, row_flags, table
+from .baseline import BaselineRatio
 from .goals import find
+from .lineup import ALL, BASELINE, CIPHERD, ECHO, VAULT
 from .row import SbsRow
 
-TARGETS = ("vault-transit", "echo", "cipherd")
-LABEL = {"vault-transit": "Vault Transit", "echo": "echo ceiling", "cipherd": "cipherd"}
+LABEL = {VAULT: "Vault Transit", ECHO: "echo ceiling", CIPHERD: "cipherd", BASELINE: "cipherd baseline"}
 HEADER = ["shape", "target", "clients", "req/s", "items/s", "p50 ms", "p99 ms", "max ms", "errors",
           "h2load cores", "server cores", "other cores", "alloc B/call", "alloc B/item", "note"]
+BASELINE_HEADER = ["shape", "cipherd items/s", "baseline items/s", "cipherd ÷ baseline", "cipherd rounds (low–high)",
+                   "baseline rounds (low–high)", "÷ per round", "reading"]
 
 
 def limit_line(rows: list[SbsRow]) -> str:
@@ -45,21 +48,72 @@ def no_counterpart_row(shape: str, target: str) -> list[str]:
     return [shape, LABEL[target]] + ["–"] * (len(HEADER) - 3) + ["no counterpart"]
 
 
+def ratio_lines(sbs: dict, servers: tuple[str, ...]) -> list[str]:
+    """cipherd ÷ Vault and ÷ the echo ceiling per shape, for the servers that ran."""
+    columns = [(key, head, fmt) for key, head, fmt, server in [
+        ("cipherd_vs_vault", "cipherd ÷ Vault", lambda v: num(v, 2) + "×", VAULT),
+        ("cipherd_vs_echo", "cipherd ÷ ceiling", lambda v: num(v * 100) + " %", ECHO)] if server in servers]
+    if not columns:
+        return []
+    rat = sbs["ratios"]
+    body = [[s.name] + [fmt(rat[s.name][key]) if rat[s.name][key] else "–" for key, _, fmt in columns]
+            for s in sbs["shapes"]]
+    return ["Ratios (items/s; only between valid runs):", "", table(["shape"] + [h for _, h, _ in columns], body), ""]
+
+
+def spread_text(spread: tuple) -> str:
+    if not spread:
+        return "–"
+    return num(spread[0]) if spread[0] == spread[1] else f"{num(spread[0])}–{num(spread[1])}"
+
+
+def verdict(b: BaselineRatio) -> str:
+    if b.ratio is None:
+        return "not measured (missing or invalid run)"
+    if b.overlap is None:
+        return "one valid round: no spread to judge by"
+    if b.overlap:
+        return "within the rounds' spread"
+    # spreads apart implies the same winner in every round both ran in; it says nothing of how much
+    return f"spreads apart: cipherd {'faster' if b.ratio > 1 else 'slower'} in every round"
+
+
+def baseline_row(b: BaselineRatio) -> list[str]:
+    per_round = ", ".join("–" if r is None else f"{r:.2f}" for r in b.round_ratios) or "–"
+    return [b.shape, num(b.cipherd_items_per_s), num(b.baseline_items_per_s),
+            num(b.ratio, 3) + "×" if b.ratio else "–", spread_text(b.cipherd_spread),
+            spread_text(b.baseline_spread), per_round, verdict(b)]
+
+
+def baseline_lines(sbs: dict) -> list[str]:
+    """cipherd ÷ baseline per shape: the median rounds, each side's spread, each round's ratio."""
+    jar = sbs.get("baseline_jar") or {}
+    lines = ["### cipherd ÷ baseline", "",
+             f"Baseline: `{jar.get('path', '?')}` (SHA-256 `{jar.get('sha256', '?')[:16]}…`), started as cipherd is, "
+             f"measured right next to it in each of {sbs.get('rounds', 1)} round(s), the two swapping places every "
+             "round. Items/s are each one's median round; *÷ per round* is the ratio within each round, where the "
+             "two ran back to back. Above 1: cipherd is faster. Where the two spreads overlap the difference is "
+             "within the rounds' noise; with one round there is no spread (use `--sbs-rounds 3`).", "",
+             table(BASELINE_HEADER, [baseline_row(b) for b in sbs["baseline"]]), ""]
+    return lines
+
+
 def section(sbs: dict) -> list[str]:
     """The report.md lines of the side-by-side (sbs: the section of summary.json, rows typed)."""
     rows, shapes = sbs["rows"], sbs["shapes"]
-    lines = ["## Side by side (h2load): Vault Transit, echo ceiling, cipherd", ""]
+    servers = tuple(sbs.get("servers") or ALL[:3])       # older results: the three
+    lines = [f"## Side by side (h2load): {', '.join(LABEL[t] for t in servers)}", ""]
     lines += [f"{sbs.get('h2load_version', 'h2load')}, `-m 1 -t 1`, {sbs['duration_s']:g} s measured after "
               f"{sbs['h2load_warmup_s']:g} s h2load warm-up per run, {sbs['warmup_s']:g} s warm-up traffic per server "
               f"before its runs; {sbs['payload_bytes']} B plaintext; grpc-java {sbs['versions'].get('grpc.version')}, "
               f"protobuf {sbs['versions'].get('protobuf.version')} (echo and cipherd). All on 127.0.0.1.", ""]
     body = []
     for s in shapes:
-        for t in TARGETS:
+        for t in servers:
             r = find(rows, t, s.name)
             if r is not None:
                 body.append(table_row(r))
-            elif t == "vault-transit" and not s.has_vault:
+            elif t == VAULT and not s.has_vault:
                 body.append(no_counterpart_row(s.name, t))
     lines += [table(HEADER, body), ""]
     lines += [limit_line(rows), ""]
@@ -67,11 +121,9 @@ def section(sbs: dict) -> list[str]:
     if cancelled:
         lines += ["Calls the server counted as CANCELLED when h2load reset its in-flight streams at the end of a run "
                   f"(at most one per client, not errors): {', '.join(cancelled)}.", ""]
-    rat = sbs["ratios"]
-    rlines = [[s.name, num(rat[s.name]["cipherd_vs_vault"], 2) + "×" if rat[s.name]["cipherd_vs_vault"] else "–",
-               num((rat[s.name]["cipherd_vs_echo"] or 0) * 100) + " %" if rat[s.name]["cipherd_vs_echo"] else "–"]
-              for s in shapes]
-    lines += ["Ratios (items/s; only between valid runs):", "", table(["shape", "cipherd ÷ Vault", "cipherd ÷ ceiling"], rlines), ""]
+    lines += ratio_lines(sbs, servers)
+    if sbs.get("baseline"):
+        lines += baseline_lines(sbs)
     lines += ["### Targets (issue 4)", ""]
     for g in sbs["targets"]:
         mark = "not measured" if g.met is None else f"**{g.mark}**"

@@ -1,8 +1,10 @@
 """The h2load side-by-side (issue 4): Vault Transit, the bare grpc-java echo ceiling and cipherd, in one
-run, with the same client, payload, concurrency and (for echo and cipherd) the very same request bodies.
-The three servers are started here and warmed up, then measured shape by shape, back to back, and all
-stopped on the way out (an ExitStack). Writes <out>/sidebyside/ and returns the section for summary.json."""
+run, with the same client, payload, concurrency and (for echo and cipherd) the very same request bodies;
+with --baseline-jar a second cipherd too. The servers of --sbs-targets are started here and warmed up,
+then measured shape by shape, back to back, and all stopped on the way out (an ExitStack). Writes
+<out>/sidebyside/ and returns the section for summary.json."""
 import contextlib
+import hashlib
 import shlex
 import subprocess
 import time
@@ -11,7 +13,7 @@ from pathlib import Path
 from .. import rows as rows_json
 from ..measure import cpu
 from ..servers import echo
-from . import cipherd_target, echo_target, goals, h2load, vault_target
+from . import baseline, cipherd_target, echo_target, goals, h2load, lineup, vault_target
 from .rounds import median_rounds
 from .row import SbsRow, row_figures
 from .shapes import NAMES, PAYLOAD_BYTES, SHAPES, Shape, payload
@@ -27,13 +29,32 @@ NOTES = [
     "service itself. Vault's replies were checked with urllib (no per-item `error`).",
     "ReEncryptStream-256: one bidi stream per h2load request, whose body carries 256 length-prefixed "
     "ReEncryptStreamRequest messages; req/s counts streams, items/s messages.",
-    "Order: the three servers run side by side (idle when not measured), warmed up, then per shape Vault, "
-    "echo and cipherd back to back.",
     "p50/p99 are from h2load's `--log-file` (the measured phase only). Allocation per call includes the "
     "run's h2load warm-up calls on both sides of the division; echo's is `getTotalThreadAllocatedBytes` "
     "(every thread, JFR's own included), cipherd's Micrometer's young-generation count plus eden; close, not "
     "identical measures. Echo's is the floor the gRPC stack costs with these shapes.",
 ]
+
+
+def order_note(servers: tuple[str, ...]) -> str:
+    """How the runs were ordered, for the report's notes."""
+    text = ("Order: the servers run side by side (idle when not measured), warmed up, then per "
+            f"shape {', '.join(lineup.order(servers, 1))} back to back")
+    if lineup.BASELINE in servers:
+        text += ("; cipherd and cipherd-baseline swap places every round (cipherd first in odd rounds), so neither "
+                 "always runs on the machine the other has just warmed")
+    return text + "."
+
+
+def notes(servers: tuple[str, ...]) -> list[str]:
+    """The report's standing notes for the servers that ran."""
+    kept = [n for n in NOTES if lineup.VAULT in servers or not n.startswith("Vault")]
+    return kept + [order_note(servers)]
+
+
+def jar_facts(jar: Path) -> dict:
+    """Where a jar is and what it is (its SHA-256), so a comparison says which build it measured."""
+    return {"path": str(jar), "sha256": hashlib.sha256(jar.read_bytes()).hexdigest()}
 
 
 class Context:
@@ -74,7 +95,7 @@ def measure(ctx: Context, t: Target, shape: Shape, rnd: int) -> None:
     rows_json.write(rdir / f"{name}.row.json", row, indent=1)
     (rdir / f"{name}.log").unlink(missing_ok=True)     # large; its percentiles are in the row
     flag = "" if row.valid else f"  ERRORS: {row.problem}"
-    print(f"loadtest: sbs {name:34s} {row.rps:10.0f} req/s {row.items_per_s:12.0f} items/s  "
+    print(f"loadtest: sbs {name:42s} {row.rps:10.0f} req/s {row.items_per_s:12.0f} items/s  "
           f"p99 {row.p99_ms or 0:7.2f} ms  h2load {row.h2load_cores:.2f} / server "
           f"{row.server_cores:.2f} cores{flag}", flush=True)
     ctx.rows.append(row)
@@ -98,20 +119,27 @@ def warm(ctx: Context, t: Target) -> None:
 def run(args, out: Path, java: Path, jar: Path, extra_jvm: list[str], cores: int) -> dict:
     start = time.monotonic()
     ctx = Context(args, out, java, jar, extra_jvm, cores)
-    versions = echo.build(java.parent.parent)
+    servers = args.sbs_targets
+    versions = echo.build(java.parent.parent) if lineup.ECHO in servers else echo.server_versions()
     version = subprocess.run([ctx.h2load, "--version"], stdout=subprocess.PIPE, text=True).stdout.strip()
     plaintext = payload()
     print(f"loadtest: side-by-side with {version}, {args.sbs_duration:g} s per run", flush=True)
     with contextlib.ExitStack() as stack:           # every server is stopped, whatever happens
         # cipherd is set up first: its request bodies (and v1 ciphertexts) are the ones echo gets too
-        cipherd = cipherd_target.start(ctx, plaintext, stack)
-        targets = [vault_target.start(ctx, plaintext, stack), echo_target.start(ctx, stack), cipherd]
-        for t in targets:
-            warm(ctx, t)
+        started = {lineup.CIPHERD: cipherd_target.start(ctx, plaintext, stack)}
+        if lineup.BASELINE in servers:
+            started[lineup.BASELINE] = cipherd_target.start(ctx, plaintext, stack, lineup.BASELINE, args.baseline_jar)
+        if lineup.VAULT in servers:
+            started[lineup.VAULT] = vault_target.start(ctx, plaintext, stack)
+        if lineup.ECHO in servers:
+            started[lineup.ECHO] = echo_target.start(ctx, stack)
+        for name in servers:
+            warm(ctx, started[name])
         print(f"loadtest: side-by-side servers up and warm after {time.monotonic() - start:.0f} s", flush=True)
-        # shape by shape, the three back to back: what else runs on the machine drifts less between them;
+        # shape by shape, the servers back to back: what else runs on the machine drifts less between them;
         # with --sbs-rounds N all of it N times, and the report takes each one's median round
         for rnd in range(1, args.sbs_rounds + 1):
+            targets = [started[name] for name in lineup.order(servers, rnd)]
             for shape in SHAPES:
                 for t in targets:
                     if shape.name in t.specs:
@@ -122,6 +150,8 @@ def run(args, out: Path, java: Path, jar: Path, extra_jvm: list[str], cores: int
                "versions": versions, "shapes": list(SHAPES), "rounds": args.sbs_rounds, "rows": rows,
                "all_rounds": ctx.rows if args.sbs_rounds > 1 else [], "checks": ctx.checks,
                "ratios": goals.ratios(rows, list(NAMES)), "targets": goals.check_goals(rows),
-               "notes": ctx.notes + NOTES, "elapsed_s": time.monotonic() - start}
+               "servers": list(servers), "baseline": baseline.ratios(rows, list(NAMES)),
+               "baseline_jar": jar_facts(args.baseline_jar) if args.baseline_jar else None,
+               "notes": ctx.notes + notes(servers), "elapsed_s": time.monotonic() - start}
     rows_json.write(ctx.dir / "sidebyside.json", section)
     return section
