@@ -78,8 +78,8 @@ public final class Cipherd implements AutoCloseable {
     this.keyStore = builder.keyStore;
     this.metrics = builder.metrics != null ? builder.metrics : new CipherdMetrics(/* keyNames= */ false);
     KeyStore metered = new MeteredKeyStore(keyStore, metrics.registry());
-    this.keys = new KeyCache(metered);
     this.usage = new UsageLedger(builder.clock);
+    this.keys = new KeyCache(metered, usage);
     this.admin = new KeyAdmin(metered, keys, builder.clock, usage);
     this.usageMerger = new UsageMerger(usage, metered, keys, admin);
     this.cipherPools = new CipherPools(builder.cipherPools);

@@ -18,6 +18,8 @@ import java.util.function.Supplier;
  */
 public final class KeyCache {
   private final KeyStore store;
+  /** The known encryptions of each version, which cap encrypting (the policy's encryption limit). */
+  private final UsageLedger usage;
   private final ConcurrentMap<String, CachedKey> cache = new ConcurrentHashMap<>();
   /**
    * Held by every write from its store call to caching its result, so results are cached in the
@@ -29,8 +31,10 @@ public final class KeyCache {
   private final LongAdder cacheHits = new LongAdder();
   private final LongAdder cacheMisses = new LongAdder();
 
-  public KeyCache(KeyStore store) {
+  /** A cache over {@code store} whose encryptions are capped by the counts in {@code usage}. */
+  public KeyCache(KeyStore store, UsageLedger usage) {
     this.store = store;
+    this.usage = usage;
   }
 
   /**
@@ -49,11 +53,13 @@ public final class KeyCache {
 
   /**
    * The version to encrypt with: the current one, or {@code requestedVersion} if not 0, once the
-   * key's policy allows it. May reach the store on a cache miss.
+   * key's policy allows it, including its encryption limit as the usage counts know it. May reach
+   * the store on a cache miss.
    */
   public UsableKey forEncryption(String name, int requestedVersion) {
     Chosen chosen = choose(name, requestedVersion, "key_version");
-    chosen.policy().checkEncryption(name, chosen.info(), /* chosenByCaller= */ requestedVersion != 0);
+    chosen.policy().checkEncryption(name, chosen.info(), /* chosenByCaller= */ requestedVersion != 0,
+        usage.encryptions(name, chosen.info().version()));
     return chosen.usable();
   }
 
