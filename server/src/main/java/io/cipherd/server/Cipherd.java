@@ -171,6 +171,16 @@ public final class Cipherd implements AutoCloseable {
     return cipherPools;
   }
 
+  /**
+   * Forgets every key held in memory: the key cache's versions (their bytes overwritten) and the
+   * idle pooled ciphers, which still hold the key schedules of their last use. The two go together
+   * here so that no caller clears one and leaves the other; the next use reads the store again.
+   */
+  public void forgetKeys() {
+    keys.invalidateAll();
+    cipherPools.clear();
+  }
+
   /** Calls and items refused by the access policy, for metrics. */
   public AccessDenials accessDenials() {
     return accessDenials;
@@ -192,6 +202,7 @@ public final class Cipherd implements AutoCloseable {
       Thread.currentThread().interrupt();
     }
     blocking.shutdownNow();
+    forgetKeys();
     cipherPools.close();
     keyStore.close();
     metrics.close();

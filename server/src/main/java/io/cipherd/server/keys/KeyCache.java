@@ -157,7 +157,8 @@ public final class KeyCache {
 
   /**
    * Forgets every cached key, so the next use reads the store again, and overwrites the evicted
-   * versions' key bytes.
+   * versions' key bytes. Idle pooled ciphers still hold key schedules: call this through
+   * {@code Cipherd.forgetKeys}, which clears the cipher pools with it.
    */
   public void invalidateAll() {
     for (String name : cache.keySet()) {

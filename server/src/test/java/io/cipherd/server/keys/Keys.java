@@ -93,8 +93,10 @@ public final class Keys implements AutoCloseable {
     return cache.refreshCached();
   }
 
+  /** Forgets the cached keys and the idle pooled ciphers, as {@code Cipherd.forgetKeys} does. */
   public void invalidateAll() {
     cache.invalidateAll();
+    pools.clear();
   }
 
   /** Encrypts through the cache, as the API would: with the current version, or {@code version} if not 0. */
