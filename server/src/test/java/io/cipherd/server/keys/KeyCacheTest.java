@@ -238,6 +238,52 @@ class KeyCacheTest {
   }
 
   @Test
+  void unknownVersionOrKey_costsOneStoreReadPerKeyPerTtl_andAVersionAddedElsewhereIsUsableAfterIt() {
+    SettableClock clock = new SettableClock(NOW);
+    KeyCache cache = new KeyCache(store, new UsageLedger(clock), clock);
+    createGcm("k");
+    cache.forEncryption("k", 0);
+    store.resetCounts();
+
+    for (int i = 0; i < 100; i++) {
+      int version = 999 - i;
+      assertThatThrownBy(() -> cache.forDecryption(new EnvelopeHeader("k", version, Mode.GCM)))
+          .isInstanceOf(KeyNotFoundException.class);
+      assertThatThrownBy(() -> cache.describe("ghost")).isInstanceOf(KeyNotFoundException.class);
+    }
+    assertThat(store.calls("readKey")).as("one read of k, one of ghost").isEqualTo(2);
+    assertThat(cache.isCached("k", 999)).as("the answer is in memory").isTrue();
+
+    Keys otherReplica = Keys.over(memory, Clock.fixed(NOW, ZoneOffset.UTC));
+    otherReplica.rotate("k", null, 0, false);
+    otherReplica.create("ghost", null, 0, false, null);
+    assertThatThrownBy(() -> cache.forDecryption(new EnvelopeHeader("k", 2, Mode.GCM)))
+        .as("within the TTL").isInstanceOf(KeyNotFoundException.class);
+    assertThat(store.calls("readKey")).isEqualTo(2);
+
+    clock.advance(KeyCache.NOT_FOUND_TTL);
+
+    assertThat(cache.forDecryption(new EnvelopeHeader("k", 2, Mode.GCM)).header().version()).isEqualTo(2);
+    assertThat(cache.describe("ghost").currentVersion()).isEqualTo(1);
+  }
+
+  @Test
+  void unknownKey_createdThroughThisCache_isUsableAtOnce() {
+    SettableClock clock = new SettableClock(NOW);
+    KeyCache cache = new KeyCache(store, new UsageLedger(clock), clock);
+    KeyAdmin admin = new KeyAdmin(store, cache, clock);
+    assertThatThrownBy(() -> cache.forEncryption("new", 0)).isInstanceOf(KeyNotFoundException.class);
+    assertThatThrownBy(() -> cache.forEncryption("new", 2)).isInstanceOf(KeyNotFoundException.class);
+
+    admin.create("new", null, 0, false, null);
+    assertThat(cache.forEncryption("new", 0).header().version()).isEqualTo(1);
+    assertThatThrownBy(() -> cache.forEncryption("new", 2)).isInstanceOf(KeyNotFoundException.class);
+    admin.rotate("new", null, 0, false);
+
+    assertThat(cache.forEncryption("new", 2).header().version()).isEqualTo(2);
+  }
+
+  @Test
   void forDecryption_headerModeDifferentFromTheVersionsMode_failsAsDecryptionFailure() {
     createGcm("k");
     String gcm = encrypt("k", 0, "data");
