@@ -15,7 +15,6 @@ import java.time.Instant;
 final class VaultCircuit {
   private enum State { CLOSED, OPEN, HALF_OPEN }
 
-  private final String address;
   private final Duration openFor;
   private final Duration probeTimeout;
   private final Clock clock;
@@ -24,15 +23,13 @@ final class VaultCircuit {
   private State state = State.CLOSED;
   /** OPEN: when the probe may go. HALF_OPEN: when a probe that never reported is given up on. */
   private Instant until = Instant.MIN;
-  private volatile String lastFailure = "";
 
   /**
    * @param openFor how long calls fail at once after Vault was unreachable
    * @param probeTimeout the longest a probe may take (one Vault call with the driver's retries); a
    *     probe that has not reported by then is taken as lost, and another caller probes
    */
-  VaultCircuit(String address, Duration openFor, Duration probeTimeout, Clock clock) {
-    this.address = address;
+  VaultCircuit(Duration openFor, Duration probeTimeout, Clock clock) {
     this.openFor = openFor;
     this.probeTimeout = probeTimeout;
     this.clock = clock;
@@ -54,8 +51,8 @@ final class VaultCircuit {
         }
         case OPEN, HALF_OPEN -> {
           if (now.isBefore(until)) {
-            throw new KeyStoreUnavailableException("Vault at " + address + " is unavailable (" + lastFailure
-                + "); " + (state == State.OPEN ? "next attempt after " + until : "a probe is under way"), null);
+            // VaultErrors logged why when the circuit opened; callers learn only that it is down.
+            throw new KeyStoreUnavailableException(VaultErrors.UNAVAILABLE, null);
           }
           // This caller probes; the rest fail fast until it reports (or is given up on).
           state = State.HALF_OPEN;
@@ -66,8 +63,7 @@ final class VaultCircuit {
   }
 
   /** Records that Vault could not be reached (after the driver's retries). */
-  void unreachable(String failure) {
-    lastFailure = failure;
+  void unreachable() {
     synchronized (this) {
       state = State.OPEN;
       until = clock.instant().plus(openFor);
