@@ -1964,7 +1964,8 @@ type ComputeIndexRequest struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
 	// key_name is the index key, a key whose versions are MODE_HMAC.
 	KeyName string `protobuf:"bytes,1,opt,name=key_name,json=keyName,proto3" json:"key_name,omitempty"`
-	// value is the value to index. Secret.
+	// value is the value to index, at most 65536 bytes (64 KiB): a longer value fails with
+	// INVALID_ARGUMENT. Secret.
 	Value []byte `protobuf:"bytes,2,opt,name=value,proto3" json:"value,omitempty"`
 	// normalization is applied to value first; absent means none (the bytes are hashed as given).
 	Normalization *Normalization `protobuf:"bytes,3,opt,name=normalization,proto3" json:"normalization,omitempty"`
@@ -2249,7 +2250,7 @@ type ComputeIndexBatchItem struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
 	// reference is the caller's label for the item, echoed in its result.
 	Reference string `protobuf:"bytes,1,opt,name=reference,proto3" json:"reference,omitempty"`
-	// value is the value to index. Secret.
+	// value is the value to index, at most 65536 bytes (64 KiB) as in ComputeIndexRequest. Secret.
 	Value         []byte `protobuf:"bytes,2,opt,name=value,proto3" json:"value,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache

@@ -738,7 +738,8 @@ type GetKeyCensusRequest struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
 	// key_name is the key.
 	KeyName string `protobuf:"bytes,1,opt,name=key_name,json=keyName,proto3" json:"key_name,omitempty"`
-	// quiet_period is how long a version must have seen no use to count as idle; absent means 7 days.
+	// quiet_period is how long a version must have seen no use to count as idle; absent means 7 days,
+	// and more than 3650 days fails with INVALID_ARGUMENT.
 	QuietPeriod   *durationpb.Duration `protobuf:"bytes,2,opt,name=quiet_period,json=quietPeriod,proto3" json:"quiet_period,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache

@@ -282,8 +282,10 @@ type KeyPolicy struct {
 	// seconds, at least 60); absent or zero never rotates by age.
 	AutoRotatePeriod *durationpb.Duration `protobuf:"bytes,4,opt,name=auto_rotate_period,json=autoRotatePeriod,proto3" json:"auto_rotate_period,omitempty"`
 	// max_encryptions_per_version rotates the key by itself once its current version has encrypted
-	// this many messages, counted across replicas (proto/README.md, "Usage limits"). 0 means the
-	// mode's safe default: 2^30 for gcm and chacha (random 96-bit nonces), none for xgcm and siv.
+	// this many messages, counted across replicas (proto/README.md, "Usage limits"), and caps every
+	// version: one that reached it no longer encrypts (FAILED_PRECONDITION), even when pinned by
+	// key_version. 0 means the mode's safe default: 2^30 for gcm and chacha (random 96-bit nonces),
+	// none for xgcm and siv.
 	MaxEncryptionsPerVersion int64 `protobuf:"varint,5,opt,name=max_encryptions_per_version,json=maxEncryptionsPerVersion,proto3" json:"max_encryptions_per_version,omitempty"`
 	unknownFields            protoimpl.UnknownFields
 	sizeCache                protoimpl.SizeCache

@@ -930,7 +930,9 @@ class ComputeIndexRequest(_message.Message):
     key_name: _builtins.str
     """key_name is the index key, a key whose versions are MODE_HMAC."""
     value: _builtins.bytes
-    """value is the value to index. Secret."""
+    """value is the value to index, at most 65536 bytes (64 KiB): a longer value fails with
+    INVALID_ARGUMENT. Secret.
+    """
     length_bytes: _builtins.int
     """length_bytes truncates the index to its first length_bytes bytes: 8 to 32; 0 means 32 (the
     whole HMAC-SHA-256). Shorter indexes leak less and collide more; keep one length per column.
@@ -1070,7 +1072,7 @@ class ComputeIndexBatchItem(_message.Message):
     reference: _builtins.str
     """reference is the caller's label for the item, echoed in its result."""
     value: _builtins.bytes
-    """value is the value to index. Secret."""
+    """value is the value to index, at most 65536 bytes (64 KiB) as in ComputeIndexRequest. Secret."""
     def __init__(
         self,
         *,

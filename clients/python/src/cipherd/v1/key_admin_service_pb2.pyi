@@ -391,7 +391,9 @@ class GetKeyCensusRequest(_message.Message):
     """key_name is the key."""
     @_builtins.property
     def quiet_period(self) -> _duration_pb2.Duration:
-        """quiet_period is how long a version must have seen no use to count as idle; absent means 7 days."""
+        """quiet_period is how long a version must have seen no use to count as idle; absent means 7 days,
+        and more than 3650 days fails with INVALID_ARGUMENT.
+        """
 
     def __init__(
         self,

@@ -345,7 +345,10 @@ export interface Normalization {
 export interface ComputeIndexRequest {
   /** key_name is the index key, a key whose versions are MODE_HMAC. */
   keyName: string;
-  /** value is the value to index. Secret. */
+  /**
+   * value is the value to index, at most 65536 bytes (64 KiB): a longer value fails with
+   * INVALID_ARGUMENT. Secret.
+   */
   value: Uint8Array;
   /** normalization is applied to value first; absent means none (the bytes are hashed as given). */
   normalization:
@@ -401,7 +404,7 @@ export interface ComputeIndexBatchRequest {
 export interface ComputeIndexBatchItem {
   /** reference is the caller's label for the item, echoed in its result. */
   reference: string;
-  /** value is the value to index. Secret. */
+  /** value is the value to index, at most 65536 bytes (64 KiB) as in ComputeIndexRequest. Secret. */
   value: Uint8Array;
 }
 

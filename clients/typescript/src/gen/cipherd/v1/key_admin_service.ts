@@ -162,7 +162,10 @@ export interface ImportKeyResponse {
 export interface GetKeyCensusRequest {
   /** key_name is the key. */
   keyName: string;
-  /** quiet_period is how long a version must have seen no use to count as idle; absent means 7 days. */
+  /**
+   * quiet_period is how long a version must have seen no use to count as idle; absent means 7 days,
+   * and more than 3650 days fails with INVALID_ARGUMENT.
+   */
   quietPeriod: Duration | undefined;
 }
 

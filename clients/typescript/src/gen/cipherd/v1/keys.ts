@@ -320,8 +320,10 @@ export interface KeyPolicy {
     | undefined;
   /**
    * max_encryptions_per_version rotates the key by itself once its current version has encrypted
-   * this many messages, counted across replicas (proto/README.md, "Usage limits"). 0 means the
-   * mode's safe default: 2^30 for gcm and chacha (random 96-bit nonces), none for xgcm and siv.
+   * this many messages, counted across replicas (proto/README.md, "Usage limits"), and caps every
+   * version: one that reached it no longer encrypts (FAILED_PRECONDITION), even when pinned by
+   * key_version. 0 means the mode's safe default: 2^30 for gcm and chacha (random 96-bit nonces),
+   * none for xgcm and siv.
    */
   maxEncryptionsPerVersion: number;
 }

@@ -82,8 +82,8 @@ public final class Cipherd implements AutoCloseable {
     this.keyStore = builder.keyStore;
     this.metrics = builder.metrics != null ? builder.metrics : new CipherdMetrics(/* keyNames= */ false);
     KeyStore metered = new MeteredKeyStore(keyStore, metrics.registry());
-    this.keys = new KeyCache(metered);
     this.usage = new UsageLedger(builder.clock);
+    this.keys = new KeyCache(metered, usage);
     this.admin = new KeyAdmin(metered, keys, builder.clock, usage);
     this.usageMerger = new UsageMerger(usage, metered, keys, admin);
     this.cipherPools = new CipherPools(builder.cipherPools);
@@ -175,6 +175,16 @@ public final class Cipherd implements AutoCloseable {
     return cipherPools;
   }
 
+  /**
+   * Forgets every key held in memory: the key cache's versions (their bytes overwritten) and the
+   * idle pooled ciphers, which still hold the key schedules of their last use. The two go together
+   * here so that no caller clears one and leaves the other; the next use reads the store again.
+   */
+  public void forgetKeys() {
+    keys.invalidateAll();
+    cipherPools.clear();
+  }
+
   /** Calls and items refused by the access policy, for metrics. */
   public AccessDenials accessDenials() {
     return accessDenials;
@@ -196,6 +206,7 @@ public final class Cipherd implements AutoCloseable {
       Thread.currentThread().interrupt();
     }
     blocking.shutdownNow();
+    forgetKeys();
     cipherPools.close();
     keyStore.close();
     metrics.close();

@@ -122,8 +122,10 @@ public final class KeyAdminServiceImpl extends KeyAdminServiceGrpc.KeyAdminServi
   public void getKeyCensus(GetKeyCensusRequest request, StreamObserver<GetKeyCensusResponse> observer) {
     dispatcher.unary(false, observer, () -> {
       com.google.protobuf.Duration quiet = request.getQuietPeriod();
-      if (quiet.getSeconds() < 0 || quiet.getNanos() < 0) {
-        throw new io.cipherd.server.errors.InvalidArgumentException("quiet_period must not be negative");
+      // Nanos past a second would make Duration.ofSeconds overflow on huge seconds; the census bounds the rest.
+      if (quiet.getSeconds() < 0 || quiet.getNanos() < 0 || quiet.getNanos() > 999_999_999) {
+        throw new io.cipherd.server.errors.InvalidArgumentException(
+            "quiet_period must not be negative, and its nanos must be 0 to 999999999");
       }
       KeyCensus census = keys.census(request.getKeyName(),
           java.time.Duration.ofSeconds(quiet.getSeconds(), quiet.getNanos()));

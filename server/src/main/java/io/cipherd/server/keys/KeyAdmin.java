@@ -57,11 +57,12 @@ public final class KeyAdmin {
     return usage.refresh(name, store);
   }
 
-  /** Which versions of {@code name} saw use within {@code quietPeriod}; reads the store. */
+  /** Which versions of {@code name} saw use within {@code quietPeriod} (null or zero: the default); reads the store. */
   public KeyCensus census(String name, Duration quietPeriod) {
     KeyNames.check(name);
+    Duration quiet = KeyCensus.quietPeriod(quietPeriod);
     KeyMetadata metadata = store.readKey(name).orElseThrow(() -> KeyNotFoundException.key(name));
-    return KeyCensus.of(metadata, usage.refresh(name, store), quietPeriod, clock.instant());
+    return KeyCensus.of(metadata, usage.refresh(name, store), quiet, clock.instant());
   }
 
   /**

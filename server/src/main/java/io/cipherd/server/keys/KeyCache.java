@@ -3,6 +3,8 @@ package io.cipherd.server.keys;
 import io.cipherd.server.crypto.DecryptionFailedException;
 import io.cipherd.server.crypto.envelope.EnvelopeHeader;
 import io.cipherd.server.errors.InvalidArgumentException;
+import java.time.Clock;
+import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
@@ -17,7 +19,18 @@ import java.util.function.Supplier;
  * callers run them off the gRPC event loop.
  */
 public final class KeyCache {
+  /**
+   * How long a "not found" from the store (an unknown key, or no version above the cached current
+   * one) is answered from memory: a caller looping on {@code <k/v999:gcm>} or on made-up names costs
+   * at most one store read per key per second, and a version or key another replica has just added
+   * becomes usable here at most this late. It bounds only how stale a "not found" can be; found
+   * keys are refreshed as before.
+   */
+  public static final Duration NOT_FOUND_TTL = Duration.ofSeconds(1);
+
   private final KeyStore store;
+  /** The known encryptions of each version, which cap encrypting (the policy's encryption limit). */
+  private final UsageLedger usage;
   private final ConcurrentMap<String, CachedKey> cache = new ConcurrentHashMap<>();
   /**
    * Held by every write from its store call to caching its result, so results are cached in the
@@ -28,9 +41,23 @@ public final class KeyCache {
   /** Key lookups answered from the cache and from the store; read by metrics. */
   private final LongAdder cacheHits = new LongAdder();
   private final LongAdder cacheMisses = new LongAdder();
+  /** Names the store did not know, within {@link #NOT_FOUND_TTL}. */
+  private final RecentMisses unknownKeys;
+  /** Cached keys whose reload found no version above the cached current one, within {@link #NOT_FOUND_TTL}. */
+  private final RecentMisses noNewerVersion;
 
-  public KeyCache(KeyStore store) {
+  /** A cache over {@code store} whose encryptions are capped by the counts in {@code usage}. */
+  public KeyCache(KeyStore store, UsageLedger usage) {
+    // Real time, not a test's or the builder's clock: a "not found" must expire however that moves.
+    this(store, usage, Clock.systemUTC());
+  }
+
+  /** As {@link #KeyCache(KeyStore, UsageLedger)}, timing out "not found" answers by {@code clock}. */
+  KeyCache(KeyStore store, UsageLedger usage, Clock clock) {
     this.store = store;
+    this.usage = usage;
+    this.unknownKeys = new RecentMisses(clock, NOT_FOUND_TTL);
+    this.noNewerVersion = new RecentMisses(clock, NOT_FOUND_TTL);
   }
 
   /**
@@ -40,20 +67,25 @@ public final class KeyCache {
   public boolean isCached(String name, int version) {
     CachedKey key = cache.get(name);
     if (key == null) {
-      return false;
+      return unknownKeys.isRecent(name);
     }
     int wanted = version == 0 ? key.metadata().currentVersion() : version;
-    // A version newer than the cached metadata may have been added by another replica: that needs the store.
+    if (wanted > key.metadata().currentVersion()) {
+      // Another replica may have added it, which needs the store, unless it was just asked.
+      return noNewerVersion.isRecent(name);
+    }
     return key.metadata().hasVersion(wanted) && key.hasLoaded(wanted);
   }
 
   /**
    * The version to encrypt with: the current one, or {@code requestedVersion} if not 0, once the
-   * key's policy allows it. May reach the store on a cache miss.
+   * key's policy allows it, including its encryption limit as the usage counts know it. May reach
+   * the store on a cache miss.
    */
   public UsableKey forEncryption(String name, int requestedVersion) {
     Chosen chosen = choose(name, requestedVersion, "key_version");
-    chosen.policy().checkEncryption(name, chosen.info(), /* chosenByCaller= */ requestedVersion != 0);
+    chosen.policy().checkEncryption(name, chosen.info(), /* chosenByCaller= */ requestedVersion != 0,
+        usage.encryptions(name, chosen.info().version()));
     return chosen.usable();
   }
 
@@ -151,9 +183,12 @@ public final class KeyCache {
 
   /**
    * Forgets every cached key, so the next use reads the store again, and overwrites the evicted
-   * versions' key bytes.
+   * versions' key bytes. Idle pooled ciphers still hold key schedules: call this through
+   * {@code Cipherd.forgetKeys}, which clears the cipher pools with it.
    */
   public void invalidateAll() {
+    unknownKeys.clear();
+    noNewerVersion.clear();
     for (String name : cache.keySet()) {
       CachedKey evicted = cache.remove(name);
       if (evicted != null) {
@@ -195,6 +230,8 @@ public final class KeyCache {
   KeyMetadata write(Supplier<KeyMetadata> storeWrite) {
     synchronized (writeLock) {
       KeyMetadata written = storeWrite.get();
+      unknownKeys.forget(written.name());
+      noNewerVersion.forget(written.name());
       cache.compute(written.name(), (name, old) -> old == null
           ? new CachedKey(written, store)
           : old.withMetadata(written));
@@ -210,17 +247,33 @@ public final class KeyCache {
     }
     cacheMisses.increment();
     KeyNames.check(name);
-    KeyMetadata metadata = store.readKey(name).orElseThrow(() -> KeyNotFoundException.key(name));
+    if (unknownKeys.isRecent(name)) {
+      throw KeyNotFoundException.key(name);
+    }
+    Optional<KeyMetadata> read = store.readKey(name);
+    if (read.isEmpty()) {
+      unknownKeys.remember(name);
+      throw KeyNotFoundException.key(name);
+    }
+    KeyMetadata metadata = read.get();
     return cache.computeIfAbsent(name, n -> new CachedKey(metadata, store));
   }
 
-  /** {@code key}, re-read from the store first if it does not know {@code version} (0: any is fine). */
+  /**
+   * {@code key}, re-read from the store first if it does not know {@code version} (0: any is fine),
+   * unless a re-read within {@link #NOT_FOUND_TTL} found no newer version.
+   */
   private CachedKey withVersion(CachedKey key, int version) {
-    if (version <= key.metadata().currentVersion()) {
+    String name = key.metadata().name();
+    if (version <= key.metadata().currentVersion() || noNewerVersion.isRecent(name)) {
       return key;
     }
-    reload(key.metadata().name());
-    return cache.get(key.metadata().name());
+    reload(name);
+    CachedKey reloaded = cache.getOrDefault(name, key);
+    if (version > reloaded.metadata().currentVersion()) {
+      noNewerVersion.remember(name);
+    }
+    return reloaded;
   }
 
   /** Caches the store's metadata of {@code name}, unless a newer write has been cached meanwhile. */
@@ -230,6 +283,8 @@ public final class KeyCache {
 
   /** Caches {@code fresh}, just read from the store, unless a newer write has been cached meanwhile. */
   void offer(KeyMetadata fresh) {
+    unknownKeys.forget(fresh.name());
+    noNewerVersion.forget(fresh.name());
     synchronized (writeLock) {
       cache.compute(fresh.name(), (n, old) ->
           old == null ? new CachedKey(fresh, store)

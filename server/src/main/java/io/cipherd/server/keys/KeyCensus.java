@@ -1,5 +1,6 @@
 package io.cipherd.server.keys;
 
+import io.cipherd.server.errors.InvalidArgumentException;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -17,6 +18,11 @@ import java.util.Map;
 public record KeyCensus(KeyMetadata key, List<Entry> versions, int safeMinDecryptionVersion) {
   /** Seven days without use make a version idle unless the caller says otherwise. */
   public static final Duration DEFAULT_QUIET_PERIOD = Duration.ofDays(7);
+  /**
+   * Ten years: longer than any key is kept in use, and far from the range where "now minus the
+   * period" overflows an Instant.
+   */
+  public static final Duration MAX_QUIET_PERIOD = Duration.ofDays(3650);
 
   /**
    * One version's traffic.
@@ -27,9 +33,24 @@ public record KeyCensus(KeyMetadata key, List<Entry> versions, int safeMinDecryp
    */
   public record Entry(int version, VersionUsage usage, boolean inUse) {}
 
+  /**
+   * The quiet period to use for {@code requested}: the default when it is null or zero; throws
+   * {@link InvalidArgumentException} when it is negative or above {@link #MAX_QUIET_PERIOD}.
+   */
+  static Duration quietPeriod(Duration requested) {
+    if (requested == null || requested.isZero()) {
+      return DEFAULT_QUIET_PERIOD;
+    }
+    if (requested.isNegative() || requested.compareTo(MAX_QUIET_PERIOD) > 0) {
+      throw new InvalidArgumentException("quiet_period must be at most " + MAX_QUIET_PERIOD.toDays()
+          + " days, and not negative");
+    }
+    return requested;
+  }
+
+  /** The census of {@code key}, counting versions used after {@code now} minus {@code quietPeriod} (see {@link #quietPeriod}). */
   static KeyCensus of(KeyMetadata key, Map<Integer, VersionUsage> usage, Duration quietPeriod, Instant now) {
-    Duration quiet = quietPeriod == null || quietPeriod.isZero() ? DEFAULT_QUIET_PERIOD : quietPeriod;
-    Instant since = now.minus(quiet);
+    Instant since = now.minus(quietPeriod(quietPeriod));
     List<Entry> entries = new ArrayList<>();
     int safe = key.currentVersion();
     for (int v = Math.max(1, key.policy().minDecryptionVersion()); v <= key.currentVersion(); v++) {

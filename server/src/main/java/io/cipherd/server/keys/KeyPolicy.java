@@ -13,8 +13,8 @@ import java.time.Instant;
  * @param minEncryptionVersion oldest version a caller may choose to encrypt with; 0 or 1 means all
  * @param allowEcbEncryption whether versions in ECB mode may encrypt new data
  * @param autoRotatePeriod the age at which the current version is replaced by itself; zero: never
- * @param maxEncryptionsPerVersion the encryptions after which the current version is replaced;
- *     0 means the mode's default ({@link #encryptionLimit})
+ * @param maxEncryptionsPerVersion the encryptions after which the current version is replaced, and
+ *     past which no version encrypts; 0 means the mode's default ({@link #encryptionLimit})
  */
 public record KeyPolicy(int minDecryptionVersion, int minEncryptionVersion, boolean allowEcbEncryption,
     Duration autoRotatePeriod, long maxEncryptionsPerVersion) {
@@ -92,11 +92,13 @@ public record KeyPolicy(int minDecryptionVersion, int minEncryptionVersion, bool
   }
 
   /**
-   * Throws {@link KeyPolicyViolationException} unless {@code version} of key {@code name} may
-   * encrypt: a version the caller chose must be at or above both minimums (the current one always
-   * is, by {@link #checkFits}), and an ECB version needs {@code allow_ecb_encryption}.
+   * Throws {@link KeyPolicyViolationException} unless {@code version} of key {@code name}, having
+   * made {@code encryptions} encryptions as far as this replica knows, may encrypt: a version the
+   * caller chose must be at or above both minimums (the current one always is, by
+   * {@link #checkFits}), an ECB version needs {@code allow_ecb_encryption}, and no version may pass
+   * its {@link #encryptionLimit}.
    */
-  void checkEncryption(String name, KeyVersionInfo version, boolean chosenByCaller) {
+  void checkEncryption(String name, KeyVersionInfo version, boolean chosenByCaller, long encryptions) {
     if (version.isLegacy()) {
       // Whatever the policy says: a legacy cipher's ciphertexts carry no header and are mostly unauthenticated.
       throw new KeyPolicyViolationException("key '" + name + "' is a legacy key: it only decrypts data made "
@@ -113,6 +115,24 @@ public record KeyPolicy(int minDecryptionVersion, int minEncryptionVersion, bool
     if (version.mode() == Mode.ECB && !allowEcbEncryption) {
       throw new KeyPolicyViolationException("key '" + name + "' version " + version.version()
           + " is ecb, which may only decrypt unless the key's policy sets allow_ecb_encryption");
+    }
+    checkEncryptionLimit(name, version, encryptions);
+  }
+
+  /**
+   * The limit is a cap, not only a rotation trigger: a caller pinning key_version could otherwise
+   * go on encrypting with an old version, and the current version must stop too if it reaches the
+   * limit before automatic rotation replaces it, since past 2³⁰ random 96-bit nonces may repeat.
+   */
+  private void checkEncryptionLimit(String name, KeyVersionInfo version, long encryptions) {
+    long limit = encryptionLimit(version.mode());
+    if (limit > 0 && encryptions >= limit) {
+      String why = maxEncryptionsPerVersion > 0 ? "max_encryptions_per_version"
+          : "the bound for " + version.mode().headerName() + "'s random 96-bit nonces, past which they may repeat";
+      throw new KeyPolicyViolationException("version " + version.version() + " of key '" + name
+          + "' has reached its limit of " + limit + " encryptions (" + why + ") and may no longer "
+          + "encrypt: the key must be rotated (automatic rotation does so at its next usage merge) "
+          + "and new data encrypted with the new version");
     }
   }
 

@@ -80,6 +80,26 @@ public final class UsageLedger {
     return all;
   }
 
+  /**
+   * The encryptions of one version known here, for the crypto path's cap: the totals of the last
+   * merge plus what this replica counted since; a few map reads and no store call. It lags other
+   * replicas by one merge interval, and during a merge of this key it may briefly miss what that
+   * merge is adding, which is why limits leave room for lag ({@link KeyPolicy#RANDOM_96_BIT_NONCE_LIMIT}).
+   */
+  public long encryptions(String name, int version) {
+    long known = 0;
+    Map<Integer, VersionUsage> totals = merged.get(name);
+    if (totals != null) {
+      known += totals.getOrDefault(version, VersionUsage.NONE).encryptions();
+    }
+    ConcurrentMap<Integer, Pending> local = pending.get(name);
+    Pending counts = local == null ? null : local.get(version);
+    if (counts != null) {
+      known += counts.encryptions.sum();
+    }
+    return known;
+  }
+
   /** Reads a key's merged totals from the store (for a key this replica has not used yet). */
   public Map<Integer, VersionUsage> refresh(String name, KeyStore store) {
     Map<Integer, VersionUsage> totals = store.readUsage(name);

@@ -81,6 +81,15 @@ public final class CipherPools implements CipherSource, AutoCloseable {
     }
   }
 
+  /**
+   * Drops every idle cipher of every mode. An idle cipher still holds the key schedule of the key it
+   * last used, so forgetting the keys must drop these too; borrowed ciphers are unaffected and are
+   * pooled again when returned.
+   */
+  public void clear() {
+    pools.values().forEach(GenericObjectPool::clear);
+  }
+
   /** The pool of {@code mode}, for metrics. */
   public GenericObjectPool<Cipher> pool(Mode mode) {
     return pools.get(mode);

@@ -115,6 +115,21 @@ class CryptoServiceTest {
   }
 
   @Test
+  void encrypt_pinnedOldVersionAtMaxEncryptionsPerVersion_isFailedPrecondition() {
+    cipherd.admin.createKey(CreateKeyRequest.newBuilder().setKeyName("capped")
+        .setPolicy(KeyPolicy.newBuilder().setMaxEncryptionsPerVersion(3)).build());
+    for (int i = 0; i < 3; i++) {
+      encrypt("capped", HELLO, ByteString.EMPTY);
+    }
+    rotate("capped");
+
+    Status pinned = failsWith(Status.Code.FAILED_PRECONDITION, () -> cipherd.crypto.encrypt(EncryptRequest.newBuilder()
+        .setKeyName("capped").setKeyVersion(1).setPlaintext(HELLO).build()));
+    assertThat(pinned.getDescription()).contains("version 1 of key 'capped' has reached its limit of 3 encryptions");
+    assertThat(encrypt("capped", HELLO, ByteString.EMPTY).getCiphertext()).startsWith("<capped/v2:gcm>");
+  }
+
+  @Test
   void decrypt_malformedCiphertexts_areInvalidArgumentWithoutEchoingThem() {
     String secretLooking = "<payments/v1:gcm>c2VjcmV0LXBheWxvYWQtdGhhdC1pcy10b28tc2hvcnQ";
     for (String bad : List.of("", "plain text", "<payments/v1:gcm>", "<payments/v01:gcm>AAAA",

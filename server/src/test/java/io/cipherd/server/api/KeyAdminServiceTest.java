@@ -79,6 +79,27 @@ class KeyAdminServiceTest {
   }
 
   @Test
+  void getKeyCensus_quietPeriodAboveTenYearsOrMalformed_isInvalidArgumentNamingTheMaximum() {
+    cipherd.admin.createKey(CreateKeyRequest.newBuilder().setKeyName("orders").build());
+    for (long seconds : new long[] {Long.MAX_VALUE / 2, 1_000_000_000_000_000L, 3650L * 86_400 + 1}) {
+      Status status = failsWith(Status.Code.INVALID_ARGUMENT, () -> census("orders",
+          com.google.protobuf.Duration.newBuilder().setSeconds(seconds).build()));
+      assertThat(status.getDescription()).as("%d seconds", seconds).contains("at most 3650 days")
+          .doesNotContain(Long.toString(seconds));
+    }
+    failsWith(Status.Code.INVALID_ARGUMENT, () -> census("orders",
+        com.google.protobuf.Duration.newBuilder().setSeconds(Long.MAX_VALUE).setNanos(Integer.MAX_VALUE).build()));
+
+    assertThat(census("orders", com.google.protobuf.Duration.newBuilder().setSeconds(3650L * 86_400).build())
+        .getVersionsCount()).isEqualTo(1);
+  }
+
+  private io.cipherd.api.v1.GetKeyCensusResponse census(String name, com.google.protobuf.Duration quietPeriod) {
+    return cipherd.admin.getKeyCensus(io.cipherd.api.v1.GetKeyCensusRequest.newBuilder()
+        .setKeyName(name).setQuietPeriod(quietPeriod).build());
+  }
+
+  @Test
   void getKey_unknown_isNotFound() {
     failsWith(Status.Code.NOT_FOUND, () -> cipherd.admin.getKey(GetKeyRequest.newBuilder().setKeyName("ghost").build()));
   }

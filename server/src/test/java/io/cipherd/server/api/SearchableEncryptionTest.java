@@ -135,6 +135,9 @@ class SearchableEncryptionTest {
         ComputeIndexRequest.newBuilder().setKeyName("email-idx").setValue(ByteString.copyFrom(new byte[] {(byte) 0xff}))
             .setNormalization(Normalization.newBuilder().setNfkc(true)).build()));
     assertThat(notUtf8.getDescription()).contains("UTF-8");
+    Status tooLong = failsWith(Status.Code.INVALID_ARGUMENT, () -> cipherd.crypto.computeIndex(
+        ComputeIndexRequest.newBuilder().setKeyName("email-idx").setValue(ByteString.copyFrom(new byte[65_537])).build()));
+    assertThat(tooLong.getDescription()).contains("65536 bytes");
     failsWith(Status.Code.NOT_FOUND, () -> cipherd.crypto.computeIndex(
         ComputeIndexRequest.newBuilder().setKeyName("no-such-idx").setValue(EMAIL).build()));
     Status encrypt = failsWith(Status.Code.FAILED_PRECONDITION, () -> encrypt("email-idx", EMAIL, ByteString.EMPTY));

@@ -157,12 +157,130 @@ class KeyCacheTest {
   }
 
   @Test
+  void forEncryption_pinnedVersionAtItsEncryptionLimit_isRefused_evenAfterRotation() {
+    ring.create("k", Mode.GCM, 0, false, limitOf(3));
+    recordEncryptions("k", 1, 3);
+    ring.rotate("k", null, 0, false);
+    store.resetCounts();
+
+    assertThatThrownBy(() -> ring.forEncryption("k", 1))
+        .isInstanceOf(KeyPolicyViolationException.class)
+        .hasMessageContaining("version 1 of key 'k' has reached its limit of 3 encryptions")
+        .hasMessageContaining("must be rotated");
+    assertThat(ring.forEncryption("k", 0).header().version()).isEqualTo(2);
+    assertThat(ring.forEncryption("k", 2).header().version()).isEqualTo(2);
+    assertThat(store.totalCalls()).as("the cap reads counts, not the store").isEqualTo(1); // v2's key bytes
+  }
+
+  @Test
+  void forEncryption_currentVersionAtItsLimitBeforeAutomaticRotation_isRefused() {
+    ring.create("k", Mode.GCM, 0, false, limitOf(3));
+    recordEncryptions("k", 1, 2);
+    assertThat(ring.forEncryption("k", 0).header().version()).isEqualTo(1);
+
+    recordEncryptions("k", 1, 1);
+
+    assertThatThrownBy(() -> ring.forEncryption("k", 0))
+        .isInstanceOf(KeyPolicyViolationException.class)
+        .hasMessageContaining("limit of 3 encryptions (max_encryptions_per_version)");
+    assertThat(ring.admin().rotateIfDue("k")).isEqualTo(2);
+    assertThat(ring.forEncryption("k", 0).header().version()).isEqualTo(2);
+  }
+
+  @Test
+  void forEncryption_countsOtherReplicasMergedThroughTheStore() {
+    ring.create("k", Mode.GCM, 0, false, limitOf(10));
+    UsageLedger otherReplica = new UsageLedger(Clock.fixed(NOW, ZoneOffset.UTC));
+    for (int i = 0; i < 7; i++) {
+      otherReplica.record("k", 1, UsageLedger.Use.ENCRYPT);
+    }
+    otherReplica.merge(memory);
+    recordEncryptions("k", 1, 3);
+    assertThat(ring.forEncryption("k", 1).header().version()).as("3 known here before merging").isEqualTo(1);
+
+    ring.usage().merge(store);
+
+    assertThatThrownBy(() -> ring.forEncryption("k", 1))
+        .isInstanceOf(KeyPolicyViolationException.class)
+        .hasMessageContaining("limit of 10 encryptions");
+  }
+
+  @Test
+  void forEncryption_gcmWithoutALimitSet_isCappedAtTheRandomNonceBound() {
+    createGcm("k");
+    memory.addUsage("k", java.util.Map.of(1, new VersionUsage(KeyPolicy.RANDOM_96_BIT_NONCE_LIMIT, 0, 0, 0, NOW)));
+    recordEncryptions("k", 1, 1);
+    ring.usage().merge(store);
+
+    assertThatThrownBy(() -> ring.forEncryption("k", 0))
+        .isInstanceOf(KeyPolicyViolationException.class)
+        .hasMessageContaining("random 96-bit nonces");
+  }
+
+  private static KeyPolicy limitOf(long maxEncryptionsPerVersion) {
+    return new KeyPolicy(0, 0, false, java.time.Duration.ZERO, maxEncryptionsPerVersion);
+  }
+
+  /** Counts encryptions as the crypto engine's usage observer does after each one. */
+  private void recordEncryptions(String name, int version, int times) {
+    for (int i = 0; i < times; i++) {
+      ring.usage().record(name, version, UsageLedger.Use.ENCRYPT);
+    }
+  }
+
+  @Test
   void forEncryption_unknownVersionOrKey_throwsKeyNotFound_negativeVersionIsInvalid() {
     createGcm("k");
 
     assertThatThrownBy(() -> ring.forEncryption("k", 2)).isInstanceOf(KeyNotFoundException.class);
     assertThatThrownBy(() -> ring.forEncryption("nope", 0)).isInstanceOf(KeyNotFoundException.class);
     assertThatThrownBy(() -> ring.forEncryption("k", -1)).isInstanceOf(InvalidArgumentException.class);
+  }
+
+  @Test
+  void unknownVersionOrKey_costsOneStoreReadPerKeyPerTtl_andAVersionAddedElsewhereIsUsableAfterIt() {
+    SettableClock clock = new SettableClock(NOW);
+    KeyCache cache = new KeyCache(store, new UsageLedger(clock), clock);
+    createGcm("k");
+    cache.forEncryption("k", 0);
+    store.resetCounts();
+
+    for (int i = 0; i < 100; i++) {
+      int version = 999 - i;
+      assertThatThrownBy(() -> cache.forDecryption(new EnvelopeHeader("k", version, Mode.GCM)))
+          .isInstanceOf(KeyNotFoundException.class);
+      assertThatThrownBy(() -> cache.describe("ghost")).isInstanceOf(KeyNotFoundException.class);
+    }
+    assertThat(store.calls("readKey")).as("one read of k, one of ghost").isEqualTo(2);
+    assertThat(cache.isCached("k", 999)).as("the answer is in memory").isTrue();
+
+    Keys otherReplica = Keys.over(memory, Clock.fixed(NOW, ZoneOffset.UTC));
+    otherReplica.rotate("k", null, 0, false);
+    otherReplica.create("ghost", null, 0, false, null);
+    assertThatThrownBy(() -> cache.forDecryption(new EnvelopeHeader("k", 2, Mode.GCM)))
+        .as("within the TTL").isInstanceOf(KeyNotFoundException.class);
+    assertThat(store.calls("readKey")).isEqualTo(2);
+
+    clock.advance(KeyCache.NOT_FOUND_TTL);
+
+    assertThat(cache.forDecryption(new EnvelopeHeader("k", 2, Mode.GCM)).header().version()).isEqualTo(2);
+    assertThat(cache.describe("ghost").currentVersion()).isEqualTo(1);
+  }
+
+  @Test
+  void unknownKey_createdThroughThisCache_isUsableAtOnce() {
+    SettableClock clock = new SettableClock(NOW);
+    KeyCache cache = new KeyCache(store, new UsageLedger(clock), clock);
+    KeyAdmin admin = new KeyAdmin(store, cache, clock);
+    assertThatThrownBy(() -> cache.forEncryption("new", 0)).isInstanceOf(KeyNotFoundException.class);
+    assertThatThrownBy(() -> cache.forEncryption("new", 2)).isInstanceOf(KeyNotFoundException.class);
+
+    admin.create("new", null, 0, false, null);
+    assertThat(cache.forEncryption("new", 0).header().version()).isEqualTo(1);
+    assertThatThrownBy(() -> cache.forEncryption("new", 2)).isInstanceOf(KeyNotFoundException.class);
+    admin.rotate("new", null, 0, false);
+
+    assertThat(cache.forEncryption("new", 2).header().version()).isEqualTo(2);
   }
 
   @Test

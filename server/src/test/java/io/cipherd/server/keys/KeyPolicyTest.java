@@ -42,18 +42,44 @@ class KeyPolicyTest {
   void theCurrentVersion_alwaysEncrypts_whateverTheMinimums() {
     KeyPolicy policy = new KeyPolicy(0, 5, false);
 
-    assertThatCode(() -> policy.checkEncryption("orders", version(2, Mode.GCM), /* chosenByCaller= */ false))
+    assertThatCode(() -> policy.checkEncryption("orders", version(2, Mode.GCM), /* chosenByCaller= */ false, /* encryptions= */ 0))
         .doesNotThrowAnyException();
-    assertThatThrownBy(() -> policy.checkEncryption("orders", version(2, Mode.GCM), /* chosenByCaller= */ true))
+    assertThatThrownBy(() -> policy.checkEncryption("orders", version(2, Mode.GCM), /* chosenByCaller= */ true, /* encryptions= */ 0))
         .isInstanceOf(KeyPolicyViolationException.class);
   }
 
   @Test
   void ecb_encryptsOnlyWhenAllowed() {
-    assertThatThrownBy(() -> KeyPolicy.DEFAULT.checkEncryption("legacy", version(1, Mode.ECB), false))
+    assertThatThrownBy(() -> KeyPolicy.DEFAULT.checkEncryption("legacy", version(1, Mode.ECB), false, 0))
         .isInstanceOf(KeyPolicyViolationException.class).hasMessageContaining("allow_ecb_encryption");
-    assertThatCode(() -> new KeyPolicy(0, 0, true).checkEncryption("legacy", version(1, Mode.ECB), false))
+    assertThatCode(() -> new KeyPolicy(0, 0, true).checkEncryption("legacy", version(1, Mode.ECB), false, 0))
         .doesNotThrowAnyException();
+  }
+
+  @ParameterizedTest(name = "{0} with max_encryptions_per_version {1} after {2} encryptions: encrypts {3}")
+  @CsvSource({
+      "GCM, 5, 4, true",
+      "GCM, 5, 5, false",
+      "GCM, 0, 1073741823, true",
+      "GCM, 0, 1073741824, false",
+      "CHACHA, 0, 1073741824, false",
+      "XGCM, 0, 9223372036854775807, true",
+      "XGCM, 2, 2, false"})
+  void checkEncryption_encryptionLimit_isACapForCurrentAndChosenVersions(Mode mode, long max, long encryptions,
+      boolean encrypts) {
+    KeyPolicy policy = new KeyPolicy(0, 0, false, java.time.Duration.ZERO, max);
+
+    for (boolean chosenByCaller : new boolean[] {false, true}) {
+      if (encrypts) {
+        assertThatCode(() -> policy.checkEncryption("orders", version(1, mode), chosenByCaller, encryptions))
+            .doesNotThrowAnyException();
+      } else {
+        assertThatThrownBy(() -> policy.checkEncryption("orders", version(1, mode), chosenByCaller, encryptions))
+            .isInstanceOf(KeyPolicyViolationException.class)
+            .hasMessageContaining("version 1 of key 'orders' has reached its limit")
+            .hasMessageContaining(max > 0 ? "max_encryptions_per_version" : "random 96-bit nonces");
+      }
+    }
   }
 
   @Test

@@ -15,14 +15,16 @@ import java.util.List;
  * tests that administer keys and then use them.
  */
 public final class Keys implements AutoCloseable {
+  private final UsageLedger usage;
   private final KeyCache cache;
   private final KeyAdmin admin;
   private final CipherPools pools = new CipherPools(CipherPoolConfig.DEFAULT);
   private final ArrayPayloadCipher cipher = new ArrayPayloadCipher(pools);
 
   private Keys(KeyStore store, Clock clock) {
-    this.cache = new KeyCache(store);
-    this.admin = new KeyAdmin(store, cache, clock);
+    this.usage = new UsageLedger(clock);
+    this.cache = new KeyCache(store, usage);
+    this.admin = new KeyAdmin(store, cache, clock, usage);
   }
 
   public static Keys over(KeyStore store, Clock clock) {
@@ -39,6 +41,11 @@ public final class Keys implements AutoCloseable {
 
   public KeyAdmin admin() {
     return admin;
+  }
+
+  /** The usage counts the cache and admin share; tests record into it as the crypto engine would. */
+  public UsageLedger usage() {
+    return usage;
   }
 
   /** The cipher {@link #encrypt} and {@link #decrypt} use, for tests that bypass the cache. */
@@ -86,8 +93,10 @@ public final class Keys implements AutoCloseable {
     return cache.refreshCached();
   }
 
+  /** Forgets the cached keys and the idle pooled ciphers, as {@code Cipherd.forgetKeys} does. */
   public void invalidateAll() {
     cache.invalidateAll();
+    pools.clear();
   }
 
   /** Encrypts through the cache, as the API would: with the current version, or {@code version} if not 0. */

@@ -95,10 +95,10 @@ class UsageLedgerTest {
 
   @Test
   void limitReachedOnTwoReplicas_rotatesOnce() {
-    KeyCache cacheOne = new KeyCache(store);
-    KeyCache cacheTwo = new KeyCache(store);
     UsageLedger one = new UsageLedger(clock);
     UsageLedger two = new UsageLedger(clock);
+    KeyCache cacheOne = new KeyCache(store, one);
+    KeyCache cacheTwo = new KeyCache(store, two);
     KeyAdmin adminOne = new KeyAdmin(store, cacheOne, clock, one);
     KeyAdmin adminTwo = new KeyAdmin(store, cacheTwo, clock, two);
     adminOne.create("k", Mode.GCM, 256, false, new KeyPolicy(0, 0, false, Duration.ZERO, 10));

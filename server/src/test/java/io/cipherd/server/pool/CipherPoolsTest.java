@@ -77,6 +77,24 @@ class CipherPoolsTest {
   }
 
   @Test
+  void clear_dropsIdleCiphersOfEveryMode_andABorrowedOneIsPooledAgainOnRelease() throws Exception {
+    try (CipherPools pools = new CipherPools(CipherPoolConfig.DEFAULT)) {
+      Cipher idle = pools.borrow(Mode.GCM);
+      Cipher borrowed = pools.borrow(Mode.GCM);
+      pools.release(Mode.GCM, idle);
+      pools.release(Mode.CBC, pools.borrow(Mode.CBC));
+
+      pools.clear();
+
+      assertThat(pools.pool(Mode.GCM).getNumIdle()).isZero();
+      assertThat(pools.pool(Mode.CBC).getNumIdle()).isZero();
+      assertThat(pools.borrow(Mode.GCM)).isNotSameAs(idle);
+      pools.release(Mode.GCM, borrowed);
+      assertThat(pools.pool(Mode.GCM).getNumIdle()).isEqualTo(1);
+    }
+  }
+
+  @Test
   void invalidate_calledTwice_doesNotThrow() {
     try (CipherPools pools = new CipherPools(CipherPoolConfig.DEFAULT)) {
       Cipher cipher = pools.borrow(Mode.CTR);

@@ -85,7 +85,12 @@ final class KvClient {
     } catch (VaultException e) {
       throw unreachable("list", path, e);
     }
-    if (response == null || status(response) == 404) {
+    if (response == null) {
+      errors.answered();
+      return List.of();
+    }
+    answered(response);
+    if (status(response) == 404) {
       return List.of();
     }
     expectOk("list", path, response);
@@ -121,6 +126,7 @@ final class KvClient {
     try {
       LogicalResponse response = session.client().logical().read(path);
       circuit.answered();
+      answered(response);
       return response;
     } catch (VaultException e) {
       throw unreachable(operation, path, e);
@@ -132,9 +138,18 @@ final class KvClient {
     try {
       LogicalResponse response = session.client().logical().write(path, body);
       circuit.answered();
+      answered(response);
       return response;
     } catch (VaultException e) {
       throw unreachable(operation, path, e);
+    }
+  }
+
+  /** A normal answer (success, or "no such key") ends whatever failure was logged last. */
+  private void answered(LogicalResponse response) {
+    int status = status(response);
+    if (status < 400 || status == 404) {
+      errors.answered();
     }
   }
 
@@ -142,7 +157,7 @@ final class KvClient {
   private RuntimeException unreachable(String operation, String path, VaultException e) {
     RuntimeException error = errors.unreachable(operation, path, e);
     if (e.getHttpStatusCode() == 0) {
-      circuit.unreachable(VaultErrors.rootCause(e));
+      circuit.unreachable();
     } else {
       circuit.answered();
     }

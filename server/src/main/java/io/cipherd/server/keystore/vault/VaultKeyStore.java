@@ -52,7 +52,13 @@ public final class VaultKeyStore implements KeyStore {
     this.session = session;
     VaultConfig config = session.config();
     this.kv = new KvClient(session, new KvPaths(config.mount(), config.prefix()),
-        new VaultCircuit(config.addressText(), CIRCUIT_OPEN_FOR, Clock.systemUTC()));
+        new VaultCircuit(CIRCUIT_OPEN_FOR, longestCall(config), Clock.systemUTC()));
+  }
+
+  /** The longest one Vault call can take, the driver's retries included: how long a circuit probe may take. */
+  static Duration longestCall(VaultConfig config) {
+    return config.openTimeout().plus(config.readTimeout()).multipliedBy(config.maxRetries() + 1L)
+        .plus(config.retryInterval().multipliedBy(config.maxRetries()));
   }
 
   /** Logs in with {@code config} and opens the store. */

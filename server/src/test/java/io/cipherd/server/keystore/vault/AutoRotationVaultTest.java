@@ -112,7 +112,7 @@ class AutoRotationVaultTest {
     a.admin.createKey(CreateKeyRequest.newBuilder().setKeyName("ledger").build());
     String old = encrypt(a, "v1 row");
     a.admin.rotateKey(io.cipherd.api.v1.RotateKeyRequest.newBuilder().setKeyName("ledger").build());
-    b.services.keys().invalidateAll();
+    b.services.forgetKeys();
     decrypt(b, old);
     decrypt(a, old);
     a.crypto.reEncrypt(io.cipherd.api.v1.ReEncryptRequest.newBuilder().setCiphertext(old).build());
