@@ -1,6 +1,7 @@
 package io.cipherd.server;
 
 import io.cipherd.server.api.CipherdApi;
+import io.cipherd.server.api.ItemStreams;
 import io.cipherd.server.api.RequestLimits;
 import io.cipherd.server.config.ServerConfig;
 import io.cipherd.server.engine.CryptoEngine;
@@ -17,6 +18,7 @@ import io.cipherd.server.metrics.CryptoMetrics;
 import io.cipherd.server.metrics.KeyCacheMetrics;
 import io.cipherd.server.metrics.KeyStoreHealthMetrics;
 import io.cipherd.server.metrics.MeteredKeyStore;
+import io.cipherd.server.metrics.StreamMetrics;
 import io.cipherd.server.ops.Health;
 import io.cipherd.server.ops.KeyRefresher;
 import io.cipherd.server.ops.UsageMerger;
@@ -60,6 +62,7 @@ public final class Cipherd implements AutoCloseable {
   private final KeyAdmin admin;
   private final CipherPools cipherPools;
   private final ExecutorService blocking;
+  private final ItemStreams streams;
   private final Health health = new Health();
   private final CipherdApi api;
   private final CipherdMetrics metrics;
@@ -95,8 +98,11 @@ public final class Cipherd implements AutoCloseable {
     KeyCacheMetrics.bind(keys, metrics.registry());
     AccessDenialMetrics.bind(accessDenials, metrics.registry());
     KeyStoreHealthMetrics.bind(health::isKeyStoreReachable, metrics.registry());
+    this.streams = new ItemStreams(builder.streamIdleTimeout);
+    StreamMetrics.bind(metrics.registry(), streams, ItemStreams.METHODS, ItemStreams::open, ItemStreams::closedIdle,
+        streams.idleTimeout());
     this.api = new CipherdApi(engine, new KeyAdministration(admin, authorizer),
-        CallContextExecutor.propagating(blocking), builder.limits);
+        CallContextExecutor.propagating(blocking), builder.limits, streams);
   }
 
   /** A builder over {@code keyStore}, which is closed with the server. */
@@ -185,6 +191,11 @@ public final class Cipherd implements AutoCloseable {
     cipherPools.clear();
   }
 
+  /** The item streams open now and closed for idleness, for metrics and tests. */
+  public ItemStreams streams() {
+    return streams;
+  }
+
   /** Calls and items refused by the access policy, for metrics. */
   public AccessDenials accessDenials() {
     return accessDenials;
@@ -199,6 +210,7 @@ public final class Cipherd implements AutoCloseable {
     if (merging) {
       usageMerger.close();
     }
+    streams.close();
     blocking.shutdown();
     try {
       blocking.awaitTermination(5, TimeUnit.SECONDS);
@@ -234,6 +246,7 @@ public final class Cipherd implements AutoCloseable {
     private CipherPoolConfig cipherPools = CipherPoolConfig.DEFAULT;
     private int blockingThreads = ServerConfig.DEFAULT_BLOCKING_THREADS;
     private int blockingQueue = ServerConfig.DEFAULT_BLOCKING_QUEUE;
+    private Duration streamIdleTimeout = ServerConfig.DEFAULT_STREAM_IDLE_TIMEOUT;
     private CipherdMetrics metrics;
     private Supplier<AccessPolicy> accessPolicy;
     private Clock clock = Clock.systemUTC();
@@ -242,12 +255,13 @@ public final class Cipherd implements AutoCloseable {
       this.keyStore = Objects.requireNonNull(keyStore, "keyStore");
     }
 
-    /** The limits, pools and blocking pool of {@code config}. */
+    /** The limits, pools, blocking pool and stream idle timeout of {@code config}. */
     public Builder config(ServerConfig config) {
       return limits(config.limits())
           .cipherPools(config.cipherPools())
           .blockingThreads(config.blockingThreads())
-          .blockingQueue(config.blockingQueue());
+          .blockingQueue(config.blockingQueue())
+          .streamIdleTimeout(config.streamIdleTimeout());
     }
 
     public Builder limits(RequestLimits limits) {
@@ -269,6 +283,16 @@ public final class Cipherd implements AutoCloseable {
     /** Calls that may wait for a blocking thread before RESOURCE_EXHAUSTED. */
     public Builder blockingQueue(int queue) {
       this.blockingQueue = ServerConfig.checkAtLeastOne(queue, "blocking queue");
+      return this;
+    }
+
+    /** How long an item stream may receive no item before the server closes it. */
+    public Builder streamIdleTimeout(Duration timeout) {
+      Objects.requireNonNull(timeout, "timeout");
+      if (timeout.isNegative() || timeout.isZero()) {
+        throw new IllegalArgumentException("stream idle timeout must be positive, got " + timeout);
+      }
+      this.streamIdleTimeout = timeout;
       return this;
     }
 

@@ -1,7 +1,9 @@
 package io.cipherd.server;
 
+import io.cipherd.server.config.ConnectionLimits;
 import io.cipherd.server.config.ObservabilityConfig;
 import io.cipherd.server.config.ServerConfig;
+import io.cipherd.server.metrics.StreamMetrics;
 import io.cipherd.server.ops.OpsHttpServer;
 import io.cipherd.server.security.ReloadingTlsCredentials;
 import io.grpc.Server;
@@ -76,6 +78,7 @@ public final class CipherdServer implements AutoCloseable {
     }
     Server server;
     try {
+      limitConnections(builder, config.connections());
       server = services.addTo(builder.directExecutor().maxInboundMessageSize(config.maxInboundMessageBytes()))
           .build()
           .start();
@@ -85,8 +88,30 @@ public final class CipherdServer implements AutoCloseable {
       }
       throw e;
     }
+    StreamMetrics.bindConnectionLimit(services.metrics().registry(), config.connections().maxCallsPerConnection());
     services.health().markServing();
     return new CipherdServer(config, services, server, tls, null);
+  }
+
+  /**
+   * grpc-java's own per-connection bounds: it refuses calls past the limit (clients queue them), pings
+   * silent connections and closes those that do not answer, sends GOAWAY to clients that ping too
+   * often and to connections idle or old past their limits.
+   */
+  private static void limitConnections(NettyServerBuilder builder, ConnectionLimits limits) {
+    builder.maxConcurrentCallsPerConnection(limits.maxCallsPerConnection())
+        .keepAliveTime(limits.keepAliveTime().toNanos(), TimeUnit.NANOSECONDS)
+        .keepAliveTimeout(limits.keepAliveTimeout().toNanos(), TimeUnit.NANOSECONDS)
+        .permitKeepAliveTime(limits.permitKeepAliveTime().toNanos(), TimeUnit.NANOSECONDS)
+        // Pings on a connection without calls only keep an unused connection warm (grpc-java's default too).
+        .permitKeepAliveWithoutCalls(false);
+    if (!limits.maxConnectionIdle().isZero()) {
+      builder.maxConnectionIdle(limits.maxConnectionIdle().toNanos(), TimeUnit.NANOSECONDS);
+    }
+    if (!limits.maxConnectionAge().isZero()) {
+      builder.maxConnectionAge(limits.maxConnectionAge().toNanos(), TimeUnit.NANOSECONDS)
+          .maxConnectionAgeGrace(limits.maxConnectionAgeGrace().toNanos(), TimeUnit.NANOSECONDS);
+    }
   }
 
   /** The bound port, useful when the configured port was 0. */

@@ -8,11 +8,14 @@ import io.cipherd.api.v1.CreateKeyRequest;
 import io.cipherd.api.v1.CryptoServiceGrpc;
 import io.cipherd.api.v1.DecryptRequest;
 import io.cipherd.api.v1.EncryptRequest;
+import io.cipherd.api.v1.EncryptStreamRequest;
+import io.cipherd.api.v1.EncryptStreamResponse;
 import io.cipherd.api.v1.KeyAdminServiceGrpc;
 import io.cipherd.api.v1.Mode;
 import io.cipherd.api.v1.RotateKeyRequest;
 import io.cipherd.server.Cipherd;
 import io.cipherd.server.api.RequestLimits;
+import io.cipherd.server.config.ConnectionLimits;
 import io.cipherd.server.config.ServerConfig;
 import io.cipherd.server.pool.CipherPoolConfig;
 import io.cipherd.server.keystore.pkcs12.Pkcs12KeyStore;
@@ -143,6 +146,47 @@ class CipherdServerTest {
     }
   }
 
+  /**
+   * grpc-java's client honours the SETTINGS_MAX_CONCURRENT_STREAMS the server sends: a call past
+   * the limit waits in the client, never reaching the server, until one ends or its deadline
+   * passes. (A client that ignored the setting would get RST_STREAM REFUSED_STREAM, UNAVAILABLE.)
+   */
+  @Test
+  void maxCallsPerConnection_holdsAStreamPastTheLimitInTheClient_untilAnotherEnds() throws Exception {
+    ConnectionLimits two = new ConnectionLimits(2, Duration.ofMinutes(1), Duration.ofSeconds(20),
+        Duration.ofMinutes(5), Duration.ZERO, Duration.ZERO, Duration.ofSeconds(30));
+    try (CipherdServer server = start(config("127.0.0.1", false).connections(two).build());
+        Channel channel = new Channel(server.port())) {
+      KeyAdminServiceGrpc.newBlockingStub(channel.managed)
+          .createKey(CreateKeyRequest.newBuilder().setKeyName("capped").build());
+      var crypto = CryptoServiceGrpc.newStub(channel.managed);
+      List<StreamObserver<EncryptStreamRequest>> open = new ArrayList<>();
+      for (int i = 0; i < 2; i++) {
+        Answers answers = new Answers();
+        StreamObserver<EncryptStreamRequest> requests = crypto.encryptStream(answers);
+        requests.onNext(item("s" + i));
+        answers.first.get(10, TimeUnit.SECONDS);
+        open.add(requests);
+      }
+
+      Answers third = new Answers();
+      crypto.withDeadlineAfter(500, TimeUnit.MILLISECONDS).encryptStream(third).onNext(item("third"));
+      assertThatThrownBy(() -> third.ended.get(10, TimeUnit.SECONDS))
+          .cause().isInstanceOfSatisfying(StatusRuntimeException.class,
+              e -> assertThat(e.getStatus().getCode()).isEqualTo(Status.Code.DEADLINE_EXCEEDED));
+      assertThat(third.first).isCompletedExceptionally();
+      assertThat(server.services().streams().open("EncryptStream")).isEqualTo(2);
+
+      open.get(0).onCompleted();
+      Answers later = new Answers();
+      StreamObserver<EncryptStreamRequest> requests = crypto.encryptStream(later);
+      requests.onNext(item("later"));
+      assertThat(later.first.get(10, TimeUnit.SECONDS).getResult().hasError()).isFalse();
+      requests.onCompleted();
+      open.get(1).onCompleted();
+    }
+  }
+
   @Test
   void plaintextOnNonLoopbackAddress_isRefusedWithoutInsecure() {
     assertThatThrownBy(() -> start("0.0.0.0", false))
@@ -151,9 +195,16 @@ class CipherdServerTest {
   }
 
   private CipherdServer start(String host, boolean insecure) throws Exception {
-    ServerConfig config = ServerConfig.builder().host(host).port(0).insecure(insecure).dataDir(dataDir)
+    return start(config(host, insecure).build());
+  }
+
+  private ServerConfig.Builder config(String host, boolean insecure) {
+    return ServerConfig.builder().host(host).port(0).insecure(insecure).dataDir(dataDir)
         .keyStorePassword(PASSWORD).maxInboundMessageBytes(MAX_MESSAGE).limits(new RequestLimits(128))
-        .blockingThreads(2).blockingQueue(100).shutdownGrace(Duration.ofSeconds(2)).build();
+        .blockingThreads(2).blockingQueue(100).shutdownGrace(Duration.ofSeconds(2));
+  }
+
+  private CipherdServer start(ServerConfig config) throws Exception {
     Cipherd services = Cipherd.builder(Pkcs12KeyStore.open(dataDir, PASSWORD)).config(config).build();
     try {
       return CipherdServer.start(config, services);
@@ -186,6 +237,33 @@ class CipherdServerTest {
         .forEach(s -> names.add(s.getName()));
     requests.onCompleted();
     return names;
+  }
+
+  private static EncryptStreamRequest item(String reference) {
+    return EncryptStreamRequest.newBuilder().setReference(reference).setKeyName("capped")
+        .setPlaintext(ByteString.copyFromUtf8("item")).build();
+  }
+
+  /** A stream's first answer, and its end. */
+  private static final class Answers implements StreamObserver<EncryptStreamResponse> {
+    final CompletableFuture<EncryptStreamResponse> first = new CompletableFuture<>();
+    final CompletableFuture<Void> ended = new CompletableFuture<>();
+
+    @Override
+    public void onNext(EncryptStreamResponse value) {
+      first.complete(value);
+    }
+
+    @Override
+    public void onError(Throwable t) {
+      first.completeExceptionally(t);
+      ended.completeExceptionally(t);
+    }
+
+    @Override
+    public void onCompleted() {
+      ended.complete(null);
+    }
   }
 
   /** A plaintext channel to the server's loopback port. */

@@ -15,11 +15,13 @@ public final class CipherdApi {
 
   /**
    * {@code blocking} must carry the call's gRPC Context (caller identity, deadline) and request id
-   * to its threads, as {@code logging.CallContextExecutor.propagating} does.
+   * to its threads, as {@code logging.CallContextExecutor.propagating} does; {@code streams} counts
+   * and times the item streams, and is the caller's to close.
    */
-  public CipherdApi(CryptoEngine engine, KeyAdministration keys, Executor blocking, RequestLimits limits) {
+  public CipherdApi(CryptoEngine engine, KeyAdministration keys, Executor blocking, RequestLimits limits,
+      ItemStreams streams) {
     CallDispatcher dispatcher = new CallDispatcher(blocking);
-    this.crypto = new CryptoServiceImpl(engine, dispatcher, limits);
+    this.crypto = new CryptoServiceImpl(engine, dispatcher, limits, streams);
     this.admin = new KeyAdminServiceImpl(keys, dispatcher);
   }
 

@@ -53,11 +53,13 @@ public final class CryptoServiceImpl extends CryptoServiceGrpc.CryptoServiceImpl
   private final CallDispatcher dispatcher;
   private final RequestLimits limits;
   private final BatchItems batchItems;
+  private final ItemStreams streams;
 
-  CryptoServiceImpl(CryptoEngine engine, CallDispatcher dispatcher, RequestLimits limits) {
+  CryptoServiceImpl(CryptoEngine engine, CallDispatcher dispatcher, RequestLimits limits, ItemStreams streams) {
     this.engine = engine;
     this.dispatcher = dispatcher;
     this.limits = limits;
+    this.streams = streams;
     this.batchItems = new BatchItems(engine);
   }
 
@@ -172,19 +174,19 @@ public final class CryptoServiceImpl extends CryptoServiceGrpc.CryptoServiceImpl
 
   @Override
   public StreamObserver<ReEncryptStreamRequest> reEncryptStream(StreamObserver<ReEncryptStreamResponse> observer) {
-    return new ItemStream<>(engine, dispatcher.blocking(), StreamItems.REENCRYPT,
+    return new ItemStream<>(engine, dispatcher.blocking(), streams, StreamItems.REENCRYPT,
         (ServerCallStreamObserver<ReEncryptStreamResponse>) observer);
   }
 
   @Override
   public StreamObserver<EncryptStreamRequest> encryptStream(StreamObserver<EncryptStreamResponse> observer) {
-    return new ItemStream<>(engine, dispatcher.blocking(), StreamItems.ENCRYPT,
+    return new ItemStream<>(engine, dispatcher.blocking(), streams, StreamItems.ENCRYPT,
         (ServerCallStreamObserver<EncryptStreamResponse>) observer);
   }
 
   @Override
   public StreamObserver<DecryptStreamRequest> decryptStream(StreamObserver<DecryptStreamResponse> observer) {
-    return new ItemStream<>(engine, dispatcher.blocking(), StreamItems.DECRYPT,
+    return new ItemStream<>(engine, dispatcher.blocking(), streams, StreamItems.DECRYPT,
         (ServerCallStreamObserver<DecryptStreamResponse>) observer);
   }
 

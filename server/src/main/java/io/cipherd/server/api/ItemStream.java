@@ -2,10 +2,13 @@ package io.cipherd.server.api;
 
 import com.google.common.util.concurrent.MoreExecutors;
 import io.cipherd.server.engine.CryptoEngine;
+import io.grpc.Status;
 import io.grpc.StatusRuntimeException;
 import io.grpc.stub.ServerCallStreamObserver;
 import io.grpc.stub.StreamObserver;
 import java.util.concurrent.Executor;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.ScheduledFuture;
 
 /**
  * One item stream call (EncryptStream, DecryptStream, ReEncryptStream): one response per request,
@@ -18,14 +21,20 @@ import java.util.concurrent.Executor;
  * block on the key store, every later item and the end of the stream go through one sequential
  * executor on the blocking pool, which keeps the order.
  *
- * <p>Like a batch, the stream holds one lease on the cipher pools for its whole life rather than
- * borrowing per item. Items run one at a time; the lease is closed exactly once, under the lock
- * items hold, when the stream ends however it ends, so a cancellation never returns a cipher to the
- * pools while an item still uses it.
+ * <p>Items run one at a time on a {@link StreamLease}, which holds pooled ciphers only while items
+ * keep coming; it is closed when the stream ends however it ends.
+ *
+ * <p>A stream that received no item for {@link ItemStreams#idleTimeout()}, and has none left to
+ * answer, is closed with CANCELLED: the server stopped waiting for its client, nothing failed or
+ * timed out on the server's side (which DEADLINE_EXCEEDED would suggest), and every item it
+ * received has its answer, sent before the status.
  */
 final class ItemStream<Q, R> implements StreamObserver<Q> {
   /** What one kind of stream does with an item. */
   interface Items<Q, R> {
+    /** The stream's method name, as gRPC's call metrics name it. */
+    String method();
+
     /** Whether {@code request} needs only cached keys, so it may be answered on the transport thread. */
     boolean fromMemory(CryptoEngine engine, Q request);
 
@@ -37,39 +46,50 @@ final class ItemStream<Q, R> implements StreamObserver<Q> {
   private static final int WINDOW = 16;
 
   private final CryptoEngine engine;
-  private final CryptoEngine.Leased leased;
-  /** Held while an item uses the lease and while the lease is closed. */
-  private final Object leaseLock = new Object();
-  private boolean leaseClosed;
+  private final StreamLease lease;
   private final Executor blocking;
+  private final ItemStreams streams;
   private final Items<Q, R> items;
   private final ServerCallStreamObserver<R> responses;
+  /** May be held while taking the lease's lock, never the other way round. */
   private final Object lock = new Object();
   private Executor sequential;
   /** Messages answered while the client was not reading, to be asked for again once it reads. */
   private int owed;
   private boolean done;
+  /** The client sent its last item: the stream ends once that is answered, not for idleness. */
+  private boolean halfClosed;
+  /** Items received, and items answered: the difference is queued or being worked on. */
+  private long received;
+  private long answered;
+  /** The next idleness check; null once the scheduler is shut down. */
+  private ScheduledFuture<?> idleCheck;
 
-  ItemStream(CryptoEngine engine, Executor blocking, Items<Q, R> items, ServerCallStreamObserver<R> responses) {
+  ItemStream(CryptoEngine engine, Executor blocking, ItemStreams streams, Items<Q, R> items,
+      ServerCallStreamObserver<R> responses) {
     this.engine = engine;
     this.items = items;
-    this.leased = engine.lease();
+    this.lease = new StreamLease(engine, streams);
     this.blocking = blocking;
+    this.streams = streams;
     this.responses = responses;
+    streams.opened(items.method());
     responses.disableAutoRequest();
     responses.setOnReadyHandler(this::onReady);
-    responses.setOnCancelHandler(() -> {
-      synchronized (lock) {
-        done = true;
-      }
-      closeLease();
-    });
+    responses.setOnCancelHandler(this::abandon);
+    synchronized (lock) {
+      idleCheck = streams.schedule(this::checkIdle, streams.idleTimeoutNanos());
+    }
     responses.request(WINDOW);
   }
 
   @Override
   public void onNext(Q request) {
-    Executor offload = offloadFor(request);
+    Executor offload;
+    synchronized (lock) {
+      received++;
+      offload = offloadFor(request);
+    }
     if (offload == null) {
       answer(request);
     } else {
@@ -79,16 +99,14 @@ final class ItemStream<Q, R> implements StreamObserver<Q> {
 
   @Override
   public void onError(Throwable t) {
-    synchronized (lock) {
-      done = true;
-    }
-    closeLease();
+    abandon();
   }
 
   @Override
   public void onCompleted() {
     Executor offload;
     synchronized (lock) {
+      halfClosed = true;
       offload = sequential;
     }
     if (offload == null) {
@@ -98,28 +116,26 @@ final class ItemStream<Q, R> implements StreamObserver<Q> {
     }
   }
 
-  /** Null to answer in place; otherwise the sequential executor, created on first need. */
+  /** Null to answer in place; otherwise the sequential executor, created on first need. Holds {@link #lock}. */
   private Executor offloadFor(Q request) {
-    synchronized (lock) {
-      if (sequential == null) {
-        if (items.fromMemory(engine, request)) {
-          return null;
-        }
-        sequential = MoreExecutors.newSequentialExecutor(blocking);
+    if (sequential == null) {
+      if (items.fromMemory(engine, request)) {
+        return null;
       }
-      return sequential;
+      sequential = MoreExecutors.newSequentialExecutor(blocking);
     }
+    return sequential;
   }
 
   private void run(Executor executor, Runnable work) {
     try {
       executor.execute(work);
-    } catch (java.util.concurrent.RejectedExecutionException e) {
-      synchronized (lock) {
-        done = true;
+    } catch (RejectedExecutionException e) {
+      boolean ended = end(/* idle= */ false);
+      lease.close();
+      if (ended) {
+        CallDispatcher.closeWithError(responses, e);
       }
-      closeLease();
-      CallDispatcher.closeWithError(responses, e);
     }
   }
 
@@ -129,12 +145,7 @@ final class ItemStream<Q, R> implements StreamObserver<Q> {
         return;
       }
     }
-    R response;
-    synchronized (leaseLock) {
-      // After the lease is closed (the stream ended meanwhile), an item borrows per operation.
-      CryptoEngine current = leaseClosed ? engine : leased.engine();
-      response = items.answer(current, request);
-    }
+    R response = lease.answer(items, request);
     try {
       responses.onNext(response);
     } catch (StatusRuntimeException cancelled) {
@@ -143,8 +154,10 @@ final class ItemStream<Q, R> implements StreamObserver<Q> {
     askForMore();
   }
 
+  /** Counts the item just sent as answered, and asks for the next one if the client reads. */
   private void askForMore() {
     synchronized (lock) {
+      answered++;
       if (!responses.isReady()) {
         owed++;
         return;
@@ -164,23 +177,77 @@ final class ItemStream<Q, R> implements StreamObserver<Q> {
     }
   }
 
-  /** Returns the leased ciphers to the pools, once, never while an item uses them. */
-  private void closeLease() {
-    synchronized (leaseLock) {
-      if (!leaseClosed) {
-        leaseClosed = true;
-        leased.close();
-      }
-    }
-  }
-
-  private void finish() {
-    closeLease();
+  /**
+   * On the shared scheduler: closes the stream if it has nothing left to answer and its lease was
+   * not used for the idle timeout, else looks again when that could be so. Deciding under the lock
+   * that items are received and answered under keeps every received item answered before the close.
+   */
+  private void checkIdle() {
+    long timeout = streams.idleTimeoutNanos();
     synchronized (lock) {
-      if (done) {
+      if (done || halfClosed) {
+        return;
+      }
+      if (answered < received) {
+        // An item is queued or being answered (perhaps waiting for the key store): not idle.
+        idleCheck = streams.schedule(this::checkIdle, timeout);
+        return;
+      }
+      // No item can be using the lease now, so this does not wait. The lease sees an item only once
+      // it is answered, so its quiet time is never longer than the stream's.
+      long quiet = System.nanoTime() - lease.quietSinceNanos();
+      if (quiet < timeout) {
+        idleCheck = streams.schedule(this::checkIdle, timeout - quiet);
         return;
       }
       done = true;
+    }
+    ended(/* idle= */ true);
+    lease.close();
+    try {
+      responses.onError(Status.CANCELLED
+          .withDescription("stream idle: no item received for " + streams.idleTimeout()
+              + "; every item received was answered, open a new stream to send more")
+          .asRuntimeException());
+    } catch (StatusRuntimeException cancelled) {
+      // The client went away at the same moment.
+    }
+  }
+
+  /** The client cancelled or the transport failed: nobody is left to answer. */
+  private void abandon() {
+    end(/* idle= */ false);
+    lease.close();
+  }
+
+  /** Marks the stream ended, once; false if it had ended already. */
+  private boolean end(boolean idle) {
+    synchronized (lock) {
+      if (done) {
+        return false;
+      }
+      done = true;
+    }
+    ended(idle);
+    return true;
+  }
+
+  /** What follows the one change to done: the stream is no longer open, nor timed. */
+  private void ended(boolean idle) {
+    ScheduledFuture<?> check;
+    synchronized (lock) {
+      check = idleCheck;
+    }
+    if (check != null) {
+      check.cancel(/* mayInterruptIfRunning= */ false);
+    }
+    streams.closed(items.method(), idle);
+  }
+
+  private void finish() {
+    lease.close();
+    if (!end(/* idle= */ false)) {
+      return;
     }
     try {
       responses.onCompleted();

@@ -19,6 +19,11 @@ final class StreamItems {
 
   static final ItemStream.Items<EncryptStreamRequest, EncryptStreamResponse> ENCRYPT = new ItemStream.Items<>() {
     @Override
+    public String method() {
+      return "EncryptStream";
+    }
+
+    @Override
     public boolean fromMemory(CryptoEngine engine, EncryptStreamRequest request) {
       return engine.canEncryptFromMemory(request.getKeyName(), 0);
     }
@@ -37,6 +42,11 @@ final class StreamItems {
   };
 
   static final ItemStream.Items<DecryptStreamRequest, DecryptStreamResponse> DECRYPT = new ItemStream.Items<>() {
+    @Override
+    public String method() {
+      return "DecryptStream";
+    }
+
     @Override
     public boolean fromMemory(CryptoEngine engine, DecryptStreamRequest request) {
       return engine.canDecryptFromMemory(request.getCiphertext());
@@ -58,6 +68,11 @@ final class StreamItems {
   };
 
   static final ItemStream.Items<ReEncryptStreamRequest, ReEncryptStreamResponse> REENCRYPT = new ItemStream.Items<>() {
+    @Override
+    public String method() {
+      return "ReEncryptStream";
+    }
+
     @Override
     public boolean fromMemory(CryptoEngine engine, ReEncryptStreamRequest request) {
       return BatchItems.canReEncryptFromMemory(engine, request.hasLegacy() ? request.getLegacy() : null,

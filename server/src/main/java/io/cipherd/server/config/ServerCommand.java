@@ -94,6 +94,57 @@ public final class ServerCommand implements Callable<Integer> {
           + "Default: ${DEFAULT-VALUE}.")
   Duration shutdownGrace;
 
+  @Option(names = "--stream-idle-timeout", defaultValue = "${env:CIPHERD_STREAM_IDLE_TIMEOUT:-PT60S}",
+      description = "An item stream that receives no item for this long, with none left to answer, is closed "
+          + "with CANCELLED after answering everything it received, ISO-8601 (CIPHERD_STREAM_IDLE_TIMEOUT). "
+          + "An open stream holds a call slot of its connection; a minute spans any pause of a client that "
+          + "is still producing items. Default: ${DEFAULT-VALUE}.")
+  Duration streamIdleTimeout;
+
+  @Option(names = "--max-calls-per-connection", defaultValue = "${env:CIPHERD_MAX_CALLS_PER_CONNECTION:-128}",
+      description = "Most calls, streams included, open at once on one client connection; clients queue "
+          + "further calls until one ends (CIPHERD_MAX_CALLS_PER_CONNECTION). Twice what the load tests "
+          + "run per connection, while one connection cannot hold thousands of idle streams. "
+          + "Default: ${DEFAULT-VALUE}.")
+  int maxCallsPerConnection;
+
+  @Option(names = "--keepalive-time", defaultValue = "${env:CIPHERD_KEEPALIVE_TIME:-PT1M}",
+      description = "Ping a client whose connection was silent this long, ISO-8601 (CIPHERD_KEEPALIVE_TIME): "
+          + "finds clients that vanished without closing (crash, network cut) in minutes instead of "
+          + "grpc-java's two hours, for one small frame a minute. Default: ${DEFAULT-VALUE}.")
+  Duration keepAliveTime;
+
+  @Option(names = "--keepalive-timeout", defaultValue = "${env:CIPHERD_KEEPALIVE_TIMEOUT:-PT20S}",
+      description = "Close the connection when a ping is not answered within this, ISO-8601 "
+          + "(CIPHERD_KEEPALIVE_TIMEOUT); grpc-java's default. Default: ${DEFAULT-VALUE}.")
+  Duration keepAliveTimeout;
+
+  @Option(names = "--permit-keepalive-time", defaultValue = "${env:CIPHERD_PERMIT_KEEPALIVE_TIME:-PT5M}",
+      description = "Shortest ping interval allowed to clients, ISO-8601 (CIPHERD_PERMIT_KEEPALIVE_TIME); a "
+          + "client pinging faster, or pinging without calls, gets GOAWAY (too_many_pings). grpc-java's and "
+          + "grpc-go's default: a client can ask for no more than the server grants anyway. "
+          + "Default: ${DEFAULT-VALUE}.")
+  Duration permitKeepAliveTime;
+
+  @Option(names = "--max-connection-idle", defaultValue = "${env:CIPHERD_MAX_CONNECTION_IDLE:-PT15M}",
+      description = "Close a connection that had no call for this long, PT0S for never, ISO-8601 "
+          + "(CIPHERD_MAX_CONNECTION_IDLE). Clients reconnect on their next call; a client calling every few "
+          + "minutes keeps its connection. Default: ${DEFAULT-VALUE}.")
+  Duration maxConnectionIdle;
+
+  @Option(names = "--max-connection-age", defaultValue = "${env:CIPHERD_MAX_CONNECTION_AGE:-PT0S}",
+      description = "Ask clients to reconnect after a connection has been open this long, PT0S for never, "
+          + "ISO-8601 (CIPHERD_MAX_CONNECTION_AGE). Off by default: reconnects cost handshakes; behind a "
+          + "layer-4 load balancer, e.g. PT30M spreads long-lived clients over new replicas. "
+          + "Default: ${DEFAULT-VALUE}.")
+  Duration maxConnectionAge;
+
+  @Option(names = "--max-connection-age-grace", defaultValue = "${env:CIPHERD_MAX_CONNECTION_AGE_GRACE:-PT30S}",
+      description = "With --max-connection-age, how long calls in flight may still finish before they are "
+          + "cancelled, ISO-8601 (CIPHERD_MAX_CONNECTION_AGE_GRACE); longer than any unary call or batch. "
+          + "Default: ${DEFAULT-VALUE}.")
+  Duration maxConnectionAgeGrace;
+
   @Option(names = "--usage-merge-interval", defaultValue = "${env:CIPHERD_USAGE_MERGE_INTERVAL:-PT10S}",
       description = "How often per-version usage counts are merged through the key store and automatic "
           + "rotations checked, ISO-8601 (CIPHERD_USAGE_MERGE_INTERVAL). Default: ${DEFAULT-VALUE}.")
@@ -160,6 +211,9 @@ public final class ServerCommand implements Callable<Integer> {
         .blockingThreads(blockingThreads)
         .blockingQueue(blockingQueue)
         .shutdownGrace(shutdownGrace)
+        .connections(new ConnectionLimits(maxCallsPerConnection, keepAliveTime, keepAliveTimeout,
+            permitKeepAliveTime, maxConnectionIdle, maxConnectionAge, maxConnectionAgeGrace))
+        .streamIdleTimeout(streamIdleTimeout)
         .demoKey(demoKey == null ? "" : demoKey)
         .tls(new TlsConfig(tlsCert, tlsKey, tlsClientCa, tlsReloadPeriod))
         .accessPolicy(accessPolicy)

@@ -21,6 +21,8 @@ import java.time.Duration;
  * @param blockingThreads threads for work that may block on the key store
  * @param blockingQueue calls that may wait for a blocking thread before RESOURCE_EXHAUSTED
  * @param shutdownGrace how long in-flight calls may take to finish on shutdown
+ * @param connections what one client connection may hold and for how long
+ * @param streamIdleTimeout how long an item stream may go without receiving an item before it is closed
  * @param demoKey name of a gcm key to create on start if it does not exist, or empty
  * @param tls the gRPC port's TLS files, or {@link TlsConfig#NONE} for plaintext
  * @param accessPolicy the YAML access policy file, or null to allow every caller everything
@@ -37,12 +39,15 @@ public record ServerConfig(
     int blockingThreads,
     int blockingQueue,
     Duration shutdownGrace,
+    ConnectionLimits connections,
+    Duration streamIdleTimeout,
     String demoKey,
     TlsConfig tls,
     Path accessPolicy) {
   public static final RequestLimits DEFAULT_LIMITS = new RequestLimits(4096);
   public static final int DEFAULT_BLOCKING_THREADS = 8;
   public static final int DEFAULT_BLOCKING_QUEUE = 1024;
+  public static final Duration DEFAULT_STREAM_IDLE_TIMEOUT = Duration.ofSeconds(60);
 
   public ServerConfig {
     if (host == null || host.isBlank()) {
@@ -61,6 +66,12 @@ public record ServerConfig(
     }
     if (shutdownGrace.isNegative()) {
       throw new IllegalArgumentException("shutdown grace must not be negative");
+    }
+    if (connections == null) {
+      throw new IllegalArgumentException("connection limits are required");
+    }
+    if (streamIdleTimeout == null || streamIdleTimeout.isNegative() || streamIdleTimeout.isZero()) {
+      throw new IllegalArgumentException("stream idle timeout must be positive, got " + streamIdleTimeout);
     }
     if (tls == null) {
       throw new IllegalArgumentException("tls must not be null; use TlsConfig.NONE for plaintext");
@@ -85,7 +96,8 @@ public record ServerConfig(
     return "ServerConfig[host=" + host + ", port=" + port + ", insecure=" + insecure + ", dataDir=" + dataDir
         + ", maxInboundMessageBytes=" + maxInboundMessageBytes + ", " + limits + ", " + cipherPools
         + ", blockingThreads=" + blockingThreads + ", blockingQueue=" + blockingQueue
-        + ", shutdownGrace=" + shutdownGrace + ", demoKey=" + demoKey + ", " + tls
+        + ", shutdownGrace=" + shutdownGrace + ", " + connections + ", streamIdleTimeout=" + streamIdleTimeout
+        + ", demoKey=" + demoKey + ", " + tls
         + ", accessPolicy=" + accessPolicy + "]";
   }
 
@@ -102,6 +114,8 @@ public record ServerConfig(
     private int blockingThreads = DEFAULT_BLOCKING_THREADS;
     private int blockingQueue = DEFAULT_BLOCKING_QUEUE;
     private Duration shutdownGrace = Duration.ofSeconds(20);
+    private ConnectionLimits connections = ConnectionLimits.DEFAULT;
+    private Duration streamIdleTimeout = DEFAULT_STREAM_IDLE_TIMEOUT;
     private String demoKey = "";
     private TlsConfig tls = TlsConfig.NONE;
     private Path accessPolicy;
@@ -163,6 +177,16 @@ public record ServerConfig(
       return this;
     }
 
+    public Builder connections(ConnectionLimits connections) {
+      this.connections = connections;
+      return this;
+    }
+
+    public Builder streamIdleTimeout(Duration timeout) {
+      this.streamIdleTimeout = timeout;
+      return this;
+    }
+
     public Builder demoKey(String demoKey) {
       this.demoKey = demoKey;
       return this;
@@ -180,7 +204,8 @@ public record ServerConfig(
 
     public ServerConfig build() {
       return new ServerConfig(host, port, insecure, dataDir, keyStorePassword, maxInboundMessageBytes, limits,
-          cipherPools, blockingThreads, blockingQueue, shutdownGrace, demoKey, tls, accessPolicy);
+          cipherPools, blockingThreads, blockingQueue, shutdownGrace, connections, streamIdleTimeout, demoKey, tls,
+          accessPolicy);
     }
   }
 }

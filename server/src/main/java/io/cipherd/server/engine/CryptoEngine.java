@@ -70,6 +70,11 @@ public final class CryptoEngine {
 
   /** An engine over a lease; closing returns the leased ciphers to the pools. */
   public record Leased(CryptoEngine engine, CipherLease lease) implements AutoCloseable {
+    /** Returns the leased ciphers to the pools while there is no work; the engine stays usable. */
+    public void returnCiphers() {
+      lease.returnAll();
+    }
+
     @Override
     public void close() {
       lease.close();

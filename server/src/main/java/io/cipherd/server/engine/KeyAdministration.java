@@ -64,19 +64,25 @@ public final class KeyAdministration {
 
   /**
    * The keys after {@code pageToken} (the last name of the previous page: names are unique and
-   * sorted), {@code pageSize} at most (0: the default). Keys the caller may neither inspect nor
-   * administer are left out, and the page token still moves past them.
+   * sorted), {@code pageSize} at most (0: the default), among those the caller may inspect or
+   * administer. The names are filtered before any key is read, so the store reads only the page's
+   * keys, and the page token is the page's own last name: it never names a key the caller may not
+   * see, and a caller who may see none gets an empty page and no token.
    */
   public KeyPage list(String pageToken, int pageSize) {
     if (pageSize < 0) {
       throw new InvalidArgumentException("page_size must not be negative");
     }
     int size = pageSize == 0 ? DEFAULT_PAGE_SIZE : Math.min(pageSize, MAX_PAGE_SIZE);
-    List<KeyMetadata> page = admin.list(pageToken, size + 1);
-    List<KeyMetadata> visible = page.stream().limit(size)
-        .filter(key -> authorizer.allows(Operation.INSPECT, key.name()) || authorizer.allows(Operation.ADMIN, key.name()))
-        .toList();
-    return new KeyPage(visible, page.size() > size ? page.get(size - 1).name() : "");
+    // One name more than the page: whether it exists says whether there is a next page.
+    List<String> visible = admin.names(pageToken, size + 1, this::mayDescribe);
+    List<String> page = visible.subList(0, Math.min(size, visible.size()));
+    return new KeyPage(admin.read(page), visible.size() > size ? page.get(size - 1) : "");
+  }
+
+  /** Whether the caller may inspect or administer {@code name}; asks the policy only, never the store. */
+  private boolean mayDescribe(String name) {
+    return authorizer.allows(Operation.INSPECT, name) || authorizer.allows(Operation.ADMIN, name);
   }
 
   /** Adds a generated version; needs {@code admin}. */

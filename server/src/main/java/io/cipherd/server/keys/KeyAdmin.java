@@ -13,6 +13,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.function.IntFunction;
+import java.util.function.Predicate;
 import java.util.function.Supplier;
 
 /**
@@ -109,11 +110,22 @@ public final class KeyAdmin {
     return key.policy().rotationReason(current, encryptions, clock.instant());
   }
 
-  /** Up to {@code limit} keys named after {@code after} (empty for the first), in name order, read from the store. */
-  public List<KeyMetadata> list(String after, int limit) {
+  /**
+   * Up to {@code limit} key names after {@code after} (empty for the first) that {@code shown}
+   * accepts, in name order: one listing of the store, and no key read, so a caller's filter costs
+   * no store call per name it leaves out.
+   */
+  public List<String> names(String after, int limit, Predicate<String> shown) {
     return store.listKeyNames().stream()
         .filter(name -> name.compareTo(after) > 0)
+        .filter(shown)
         .limit(limit)
+        .toList();
+  }
+
+  /** The metadata of each of {@code names} still in the store, in their order: one store read per name. */
+  public List<KeyMetadata> read(List<String> names) {
+    return names.stream()
         .map(store::readKey)
         .flatMap(Optional::stream)
         .toList();

@@ -9,7 +9,8 @@ import javax.crypto.SecretKey;
 /**
  * Ciphers borrowed from the pools once for a whole batch: up to {@value #PER_MODE} per mode, kept
  * between items and returned together on {@link #close()}. A 1,000-item batch then costs a few
- * pool operations per mode instead of two thousand. Confined to the one thread running the batch.
+ * pool operations per mode instead of two thousand. Used by one thread at a time:
+ * the one running the batch, or a stream's items under the stream's lock.
  *
  * <p>Each held cipher remembers the key it was last initialised with, and a borrow for that key
  * gets it back. A rewrap decrypts with one key version and encrypts with another: with one cipher
@@ -70,18 +71,28 @@ public final class CipherLease implements CipherSource, AutoCloseable {
     pools.invalidate(mode, cipher);
   }
 
-  /** Returns every held cipher to its pool. */
-  @Override
-  public void close() {
+  /**
+   * Returns every held cipher to its pool; the lease stays usable and borrows again on its next
+   * operation. The slots go back last first: the pools are LIFO, so a next run of the same work
+   * (a rewrap's source key, then its target key) gets the same ciphers back in the order it uses
+   * them, and each finds its key schedule still in place unless another caller took it meanwhile.
+   */
+  public void returnAll() {
     for (Mode mode : Mode.ciphers()) {
       Cipher[] ciphers = held[mode.ordinal()];
-      for (int i = 0; i < PER_MODE; i++) {
+      for (int i = PER_MODE - 1; i >= 0; i--) {
         if (ciphers[i] != null) {
           Cipher cipher = take(ciphers, lastKey[mode.ordinal()], i);
           pools.release(mode, cipher);
         }
       }
     }
+  }
+
+  /** Returns every held cipher to its pool. */
+  @Override
+  public void close() {
+    returnAll();
   }
 
   /** Takes a held cipher out while it is in use, so an operation nested in another never shares it. */

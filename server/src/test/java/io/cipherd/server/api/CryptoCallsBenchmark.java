@@ -6,7 +6,9 @@ import io.cipherd.api.v1.EncryptBatchRequest;
 import io.cipherd.api.v1.EncryptBatchResponse;
 import io.cipherd.api.v1.EncryptBatchResult;
 import io.cipherd.api.v1.EncryptRequest;
+import io.cipherd.api.v1.EncryptStreamRequest;
 import io.cipherd.api.v1.ReEncryptBatchRequest;
+import io.cipherd.api.v1.ReEncryptStreamRequest;
 import io.cipherd.server.pool.CipherPoolConfig;
 import io.cipherd.server.pool.CipherPools;
 import io.cipherd.server.crypto.Mode;
@@ -15,6 +17,7 @@ import io.cipherd.server.engine.CryptoEngine;
 import io.cipherd.server.keys.InMemoryKeyStore;
 import io.cipherd.server.keys.Keys;
 import io.cipherd.server.metrics.CryptoMetrics;
+import io.grpc.stub.ServerCallStreamObserver;
 import io.grpc.stub.StreamObserver;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
@@ -39,7 +42,7 @@ import org.openjdk.jmh.infra.Blackhole;
  * The server's own work per call and per batch item, without gRPC or Netty: the crypto service
  * from parsed request to built response, on the real engine, key ring, cipher pools and metrics.
  * With {@code -prof gc}, {@code gc.alloc.rate.norm} is what cipherd allocates per Encrypt call
- * and per batch item (batch benchmarks are scored per item); subtract
+ * and per batch or stream item (batch and stream benchmarks are scored per item); subtract
  * {@code bench.JceGcmFloorBenchmark} to see what is ours rather than the JDK's. In this package
  * because the service's constructor is package-private.
  *
@@ -56,10 +59,13 @@ public class CryptoCallsBenchmark {
   static final int ITEMS = 256;
 
   CipherPools pools;
+  ItemStreams streams;
   CryptoServiceImpl service;
   EncryptRequest encrypt;
   EncryptBatchRequest encryptBatch;
   byte[] reEncryptBatchBytes;
+  EncryptStreamRequest[] encryptStream;
+  ReEncryptStreamRequest[] reEncryptStream;
   Sink sink;
 
   @Setup(Level.Trial)
@@ -67,8 +73,9 @@ public class CryptoCallsBenchmark {
     Keys keyRing = Keys.over(new InMemoryKeyStore(), Clock.systemUTC());
     keyRing.create("demo", Mode.GCM, 256, false, null);
     pools = new CipherPools(CipherPoolConfig.DEFAULT);
+    streams = new ItemStreams(java.time.Duration.ofSeconds(60));
     CryptoEngine engine = new CryptoEngine(keyRing.cache(), pools, Authorizer.ALLOW_ALL, new CryptoMetrics(new PrometheusMeterRegistry(PrometheusConfig.DEFAULT), false));
-    service = new CryptoServiceImpl(engine, new CallDispatcher(Runnable::run), new RequestLimits(1000));
+    service = new CryptoServiceImpl(engine, new CallDispatcher(Runnable::run), new RequestLimits(1000), streams);
     sink = new Sink(blackhole);
 
     byte[] plaintext = new byte[100];
@@ -85,12 +92,21 @@ public class CryptoCallsBenchmark {
     for (EncryptBatchResult result : v1.getResultsList()) {
       rewrap.addItemsBuilder().setReference(result.getReference()).setCiphertextBytes(result.getCiphertextBytes());
     }
+    encryptStream = new EncryptStreamRequest[ITEMS];
+    reEncryptStream = new ReEncryptStreamRequest[ITEMS];
+    for (int i = 0; i < ITEMS; i++) {
+      encryptStream[i] = reparsed(EncryptStreamRequest.newBuilder().setReference(Integer.toString(i))
+          .setKeyName("demo").setPlaintext(ByteString.copyFrom(plaintext)).build());
+      reEncryptStream[i] = reparsed(ReEncryptStreamRequest.newBuilder().setReference(Integer.toString(i))
+          .setCiphertextBytes(v1.getResults(i).getCiphertextBytes()).build());
+    }
     keyRing.rotate("demo", null, 0, false);
     reEncryptBatchBytes = rewrap.build().toByteArray();
   }
 
   @TearDown(Level.Trial)
   public void tearDown() {
+    streams.close();
     pools.close();
   }
 
@@ -115,6 +131,36 @@ public class CryptoCallsBenchmark {
   @OperationsPerInvocation(ITEMS)
   public void reEncryptBatch() throws com.google.protobuf.InvalidProtocolBufferException {
     service.reEncryptBatch(ReEncryptBatchRequest.parseFrom(reEncryptBatchBytes), sink.typed());
+  }
+
+  /**
+   * One EncryptStream of {@value #ITEMS} items through the real {@link ItemStream}, opened and
+   * completed each time, on a call that is always ready: the stream's own work per item, its
+   * share of opening the stream included.
+   */
+  @Benchmark
+  @OperationsPerInvocation(ITEMS)
+  public void encryptStream() {
+    StreamObserver<EncryptStreamRequest> requests = service.encryptStream(sink.call());
+    for (EncryptStreamRequest request : encryptStream) {
+      requests.onNext(request);
+    }
+    requests.onCompleted();
+  }
+
+  /**
+   * As {@link #encryptStream}, rewrapping v1 ciphertexts to v2 (two key versions per item, which
+   * is where keeping a cipher per key matters). The requests are parsed once, so unlike
+   * {@link #reEncryptBatch} no per-call parse is included.
+   */
+  @Benchmark
+  @OperationsPerInvocation(ITEMS)
+  public void reEncryptStream() {
+    StreamObserver<ReEncryptStreamRequest> requests = service.reEncryptStream(sink.call());
+    for (ReEncryptStreamRequest request : reEncryptStream) {
+      requests.onNext(request);
+    }
+    requests.onCompleted();
   }
 
   /** Only the parse of {@link #reEncryptBatch}'s request: protobuf's share, per item. */
@@ -146,6 +192,12 @@ public class CryptoCallsBenchmark {
       return (StreamObserver<T>) (StreamObserver<?>) this;
     }
 
+    /** A stream call that is always ready and never cancelled, answering into this sink. */
+    @SuppressWarnings("unchecked")
+    <T> ServerCallStreamObserver<T> call() {
+      return (ServerCallStreamObserver<T>) (ServerCallStreamObserver<?>) new ReadyCall(this);
+    }
+
     @Override
     public void onNext(Object value) {
       blackhole.consume(value);
@@ -154,6 +206,59 @@ public class CryptoCallsBenchmark {
     @Override
     public void onError(Throwable t) {
       throw new IllegalStateException("call failed", t);
+    }
+
+    @Override
+    public void onCompleted() {}
+  }
+
+  /** The server side of a stream whose client always reads: every call but the answers is a no-op. */
+  static final class ReadyCall extends ServerCallStreamObserver<Object> {
+    private final Sink sink;
+
+    ReadyCall(Sink sink) {
+      this.sink = sink;
+    }
+
+    @Override
+    public boolean isCancelled() {
+      return false;
+    }
+
+    @Override
+    public void setOnCancelHandler(Runnable handler) {}
+
+    @Override
+    public void setCompression(String compression) {}
+
+    @Override
+    public void disableAutoRequest() {}
+
+    @Override
+    public void disableAutoInboundFlowControl() {}
+
+    @Override
+    public boolean isReady() {
+      return true;
+    }
+
+    @Override
+    public void setOnReadyHandler(Runnable handler) {}
+
+    @Override
+    public void request(int count) {}
+
+    @Override
+    public void setMessageCompression(boolean enable) {}
+
+    @Override
+    public void onNext(Object value) {
+      sink.onNext(value);
+    }
+
+    @Override
+    public void onError(Throwable t) {
+      sink.onError(t);
     }
 
     @Override

@@ -14,6 +14,7 @@ import io.grpc.inprocess.InProcessServerBuilder;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.concurrent.TimeUnit;
+import java.util.function.UnaryOperator;
 
 /**
  * A cipherd server in this JVM, wired exactly as {@code Main} wires it, on a PKCS12 key store in a
@@ -56,6 +57,13 @@ final class InProcessCipherd implements AutoCloseable {
 
   static InProcessCipherd start(Path dataDir) throws IOException {
     return start(dataDir, 64);
+  }
+
+  /** A server with the settings of {@link #start(Path)} changed by {@code settings}. */
+  static InProcessCipherd start(Path dataDir, UnaryOperator<Cipherd.Builder> settings) throws IOException {
+    KeyStore store = Pkcs12KeyStore.open(dataDir, PASSWORD);
+    return new InProcessCipherd(settings.apply(Cipherd.builder(store)
+        .limits(new RequestLimits(64)).blockingThreads(4).blockingQueue(1000)).build());
   }
 
   @Override

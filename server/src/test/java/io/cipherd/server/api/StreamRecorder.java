@@ -26,6 +26,11 @@ final class StreamRecorder<T> implements StreamObserver<T> {
     done.complete(null);
   }
 
+  /** The responses received so far, in arrival order. */
+  List<T> values() {
+    return values;
+  }
+
   /** Every response, once the stream completed within {@code seconds}; throws if it failed or timed out. */
   List<T> awaitValues(long seconds) throws Exception {
     done.get(seconds, TimeUnit.SECONDS);

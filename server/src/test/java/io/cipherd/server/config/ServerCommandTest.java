@@ -11,7 +11,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import picocli.CommandLine;
 
-/** The security options of the command line become a validated configuration. */
+/** The security, connection and stream options of the command line become a validated configuration. */
 class ServerCommandTest {
   @TempDir Path dir;
 
@@ -35,6 +35,30 @@ class ServerCommandTest {
     ServerConfig config = parse();
     assertThat(config.tls().enabled()).isFalse();
     assertThat(config.accessPolicy()).isNull();
+  }
+
+  @Test
+  void connectionAndStreamOptions_reachTheConfig() throws Exception {
+    ServerConfig config = parse("--max-calls-per-connection", "32", "--keepalive-time", "PT30S",
+        "--keepalive-timeout", "PT5S", "--permit-keepalive-time", "PT1M", "--max-connection-idle", "PT0S",
+        "--max-connection-age", "PT30M", "--max-connection-age-grace", "PT10S", "--stream-idle-timeout", "PT2M");
+
+    assertThat(config.connections()).isEqualTo(new ConnectionLimits(32, Duration.ofSeconds(30), Duration.ofSeconds(5),
+        Duration.ofMinutes(1), Duration.ZERO, Duration.ofMinutes(30), Duration.ofSeconds(10)));
+    assertThat(config.streamIdleTimeout()).isEqualTo(Duration.ofMinutes(2));
+  }
+
+  @Test
+  void noConnectionOrStreamOptions_areTheDefaults() throws Exception {
+    ServerConfig config = parse();
+    assertThat(config.connections()).isEqualTo(ConnectionLimits.DEFAULT);
+    assertThat(config.streamIdleTimeout()).isEqualTo(Duration.ofSeconds(60));
+  }
+
+  @Test
+  void zeroStreamIdleTimeout_isRefused() {
+    assertThatThrownBy(() -> parse("--stream-idle-timeout", "PT0S"))
+        .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("stream idle timeout");
   }
 
   @Test

@@ -70,7 +70,7 @@ public final class Keys implements AutoCloseable {
   }
 
   public List<KeyMetadata> list(String after, int limit) {
-    return admin.list(after, limit);
+    return admin.read(admin.names(after, limit, name -> true));
   }
 
   public KeyMetadata describe(String name) {

@@ -1,0 +1,96 @@
+package io.cipherd.server.api;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import com.google.protobuf.ByteString;
+import io.cipherd.api.v1.CreateKeyRequest;
+import io.cipherd.api.v1.EncryptRequest;
+import io.cipherd.api.v1.EncryptStreamRequest;
+import io.cipherd.api.v1.EncryptStreamResponse;
+import io.cipherd.server.crypto.Mode;
+import io.cipherd.server.pool.CipherPoolConfig;
+import io.grpc.Status;
+import io.grpc.StatusRuntimeException;
+import io.grpc.stub.StreamObserver;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.function.BooleanSupplier;
+import org.apache.commons.pool2.impl.GenericObjectPool;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** What an open item stream holds while it waits for its client, and how long it may wait. */
+class ItemStreamTest {
+  private static final int POOL_MAX = 4;
+
+  @TempDir Path dataDir;
+
+  @Test
+  void idleStreams_moreThanThePoolHolds_leaveCiphersForAUnaryEncrypt() throws Exception {
+    try (InProcessCipherd cipherd = InProcessCipherd.start(dataDir,
+        settings -> settings.cipherPools(new CipherPoolConfig(POOL_MAX, POOL_MAX, Duration.ofMillis(200))))) {
+      cipherd.admin.createKey(CreateKeyRequest.newBuilder().setKeyName("idle").build());
+      List<StreamObserver<EncryptStreamRequest>> streams = new ArrayList<>();
+      for (int i = 0; i < POOL_MAX + 2; i++) {
+        StreamRecorder<EncryptStreamResponse> answers = new StreamRecorder<>();
+        StreamObserver<EncryptStreamRequest> requests = cipherd.cryptoAsync.encryptStream(answers);
+        requests.onNext(EncryptStreamRequest.newBuilder().setReference("s" + i).setKeyName("idle")
+            .setPlaintext(ByteString.copyFromUtf8("one item")).build());
+        awaitTrue(() -> answers.values().size() == 1, "stream " + i + " answered");
+        assertThat(answers.values().get(0).getResult().hasError())
+            .as("stream %d's item: %s", i, answers.values().get(0).getResult().getError()).isFalse();
+        streams.add(requests);
+      }
+      assertThat(cipherd.services.streams().open("EncryptStream")).isEqualTo(POOL_MAX + 2);
+
+      assertThat(cipherd.crypto.encrypt(EncryptRequest.newBuilder().setKeyName("idle")
+          .setPlaintext(ByteString.copyFromUtf8("another caller")).build()).getKeyVersion()).isEqualTo(1);
+      GenericObjectPool<?> gcm = cipherd.services.cipherPools().pool(Mode.GCM);
+      awaitTrue(() -> gcm.getNumActive() == 0, "the open, idle streams hold no cipher");
+
+      streams.forEach(StreamObserver::onCompleted);
+      awaitTrue(() -> cipherd.services.streams().open("EncryptStream") == 0, "every stream closed");
+    }
+  }
+
+  @Test
+  void stream_receivingNothingForTheIdleTimeout_isCancelledAfterAnsweringEveryItem() throws Exception {
+    try (InProcessCipherd cipherd = InProcessCipherd.start(dataDir,
+        settings -> settings.streamIdleTimeout(Duration.ofMillis(200)))) {
+      cipherd.admin.createKey(CreateKeyRequest.newBuilder().setKeyName("quiet").build());
+      StreamRecorder<EncryptStreamResponse> answers = new StreamRecorder<>();
+      StreamObserver<EncryptStreamRequest> requests = cipherd.cryptoAsync.encryptStream(answers);
+      for (int i = 0; i < 3; i++) {
+        requests.onNext(EncryptStreamRequest.newBuilder().setReference("q" + i).setKeyName("quiet")
+            .setPlaintext(ByteString.copyFromUtf8("item " + i)).build());
+      }
+
+      assertThatThrownBy(() -> answers.awaitValues(10))
+          .isInstanceOf(ExecutionException.class)
+          .cause().isInstanceOfSatisfying(StatusRuntimeException.class, e -> {
+            assertThat(e.getStatus().getCode()).isEqualTo(Status.Code.CANCELLED);
+            assertThat(e.getStatus().getDescription()).startsWith("stream idle");
+          });
+      assertThat(answers.values()).extracting(answer -> answer.getResult().getReference())
+          .containsExactly("q0", "q1", "q2");
+      assertThat(answers.values()).noneMatch(answer -> answer.getResult().hasError());
+      assertThat(cipherd.services.streams().closedIdle("EncryptStream")).isEqualTo(1);
+      assertThat(cipherd.services.streams().open("EncryptStream")).isZero();
+    }
+  }
+
+  private static void awaitTrue(BooleanSupplier condition, String what) throws InterruptedException {
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+    while (!condition.getAsBoolean()) {
+      if (System.nanoTime() > deadline) {
+        throw new AssertionError("not within 10 s: " + what);
+      }
+      Thread.sleep(5);
+    }
+  }
+}
