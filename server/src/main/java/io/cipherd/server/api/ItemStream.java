@@ -145,7 +145,19 @@ final class ItemStream<Q, R> implements StreamObserver<Q> {
         return;
       }
     }
-    R response = lease.answer(items, request);
+    R response;
+    try {
+      response = lease.answer(items, request);
+    } catch (Throwable e) {
+      // Items answer their own errors; what escapes is an Error (OutOfMemoryError, say). The
+      // stream ends with it, rather than leaving the call open and its client waiting.
+      boolean ended = end(/* idle= */ false);
+      lease.close();
+      if (ended) {
+        CallDispatcher.closeWithError(responses, e);
+      }
+      return;
+    }
     try {
       responses.onNext(response);
     } catch (StatusRuntimeException cancelled) {

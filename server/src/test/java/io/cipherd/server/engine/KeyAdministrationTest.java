@@ -85,7 +85,7 @@ class KeyAdministrationTest {
       }
 
       @Override
-      public void checkReEncrypt(String sourceKey, String targetKey) {
+      public void checkReEncrypt(String sourceKey, Mode sourceMode, String targetKey) {
         throw new AssertionError("not part of a listing");
       }
     };
