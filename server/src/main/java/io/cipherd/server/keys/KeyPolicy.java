@@ -18,15 +18,18 @@ import java.time.Instant;
  */
 public record KeyPolicy(int minDecryptionVersion, int minEncryptionVersion, boolean allowEcbEncryption,
     Duration autoRotatePeriod, long maxEncryptionsPerVersion) {
-  public static final KeyPolicy DEFAULT = new KeyPolicy(0, 0, false);
   /** Shorter periods would rotate faster than replicas see each other's rotations. */
   public static final Duration MIN_AUTO_ROTATE_PERIOD = Duration.ofMinutes(1);
+  /** Longer ones mean never; and a version's creation time plus a period of Long.MAX_VALUE seconds overflows. */
+  public static final Duration MAX_AUTO_ROTATE_PERIOD = Duration.ofDays(3650);
   /**
    * Random 96-bit nonces collide with probability about n²/2⁹⁷ after n messages; NIST SP 800-38D
    * caps random-IV GCM at 2³² messages per key. 2³⁰ keeps the chance below 2⁻³⁷, with room for the
    * lag of merged counts.
    */
   public static final long RANDOM_96_BIT_NONCE_LIMIT = 1L << 30;
+  /** After the constants its constructor checks against, which must be set first. */
+  public static final KeyPolicy DEFAULT = new KeyPolicy(0, 0, false);
 
   public KeyPolicy {
     if (minDecryptionVersion < 0) {
@@ -37,9 +40,10 @@ public record KeyPolicy(int minDecryptionVersion, int minEncryptionVersion, bool
     }
     autoRotatePeriod = autoRotatePeriod == null ? Duration.ZERO : autoRotatePeriod;
     if (autoRotatePeriod.isNegative()
-        || (!autoRotatePeriod.isZero() && autoRotatePeriod.compareTo(MIN_AUTO_ROTATE_PERIOD) < 0)) {
-      throw new InvalidArgumentException("auto_rotate_period must be 0 (never) or at least "
-          + MIN_AUTO_ROTATE_PERIOD.toSeconds() + " seconds");
+        || (!autoRotatePeriod.isZero() && autoRotatePeriod.compareTo(MIN_AUTO_ROTATE_PERIOD) < 0)
+        || autoRotatePeriod.compareTo(MAX_AUTO_ROTATE_PERIOD) > 0) {
+      throw new InvalidArgumentException("auto_rotate_period must be 0 (never) or from "
+          + MIN_AUTO_ROTATE_PERIOD.toSeconds() + " seconds to " + MAX_AUTO_ROTATE_PERIOD.toDays() + " days");
     }
     if (maxEncryptionsPerVersion < 0) {
       throw new InvalidArgumentException("max_encryptions_per_version must not be negative");

@@ -48,6 +48,15 @@ class KeyPolicyTest {
         .isInstanceOf(KeyPolicyViolationException.class);
   }
 
+  /** A period of ~2⁶³ seconds once reached the rotation check, where creation time plus period overflows. */
+  @Test
+  void autoRotatePeriod_aboveTenYears_isInvalidArgument_andTenYearsRotates() {
+    assertThatThrownBy(() -> new KeyPolicy(0, 0, false, java.time.Duration.ofSeconds(Long.MAX_VALUE / 2), 0))
+        .isInstanceOf(InvalidArgumentException.class).hasMessageContaining("3650 days");
+    KeyPolicy tenYears = new KeyPolicy(0, 0, false, KeyPolicy.MAX_AUTO_ROTATE_PERIOD, 0);
+    assertThat(tenYears.autoRotatePeriod()).isEqualTo(java.time.Duration.ofDays(3650));
+  }
+
   @Test
   void ecb_encryptsOnlyWhenAllowed() {
     assertThatThrownBy(() -> KeyPolicy.DEFAULT.checkEncryption("legacy", version(1, Mode.ECB), false, 0))
