@@ -91,6 +91,8 @@ final class StreamLease {
       if (closed || !holding) {
         return;
       }
+      // Each look, busy or quiet: the stream's next encryption sees rotations and caps again.
+      leased.forgetKeys();
       if (uses != seen) {
         seen = uses;
         lastActiveNanos = System.nanoTime();

@@ -32,15 +32,17 @@ public final class CryptoEngine {
   private final CryptoObserver observer;
   private final LegacyDecryption legacy;
   private final BlindIndexes indexes;
+  private final EncryptionKeys encryptionKeys;
 
   /** Asks {@code authorizer} before any key is loaded, and reports each operation to {@code observer}. */
   public CryptoEngine(KeyCache keys, CipherPools pools, Authorizer authorizer, CryptoObserver observer) {
-    this(keys, pools, pools, authorizer, observer);
+    this(keys, pools, pools, EncryptionKeys.perEncryption(keys), authorizer, observer);
   }
 
-  private CryptoEngine(KeyCache keys, CipherPools pools, CipherSource ciphers, Authorizer authorizer,
-      CryptoObserver observer) {
+  private CryptoEngine(KeyCache keys, CipherPools pools, CipherSource ciphers, EncryptionKeys encryptionKeys,
+      Authorizer authorizer, CryptoObserver observer) {
     this.keys = keys;
+    this.encryptionKeys = encryptionKeys;
     this.pools = pools;
     this.cipher = new PayloadCipher(ciphers);
     this.authorizer = authorizer;
@@ -65,7 +67,8 @@ public final class CryptoEngine {
    */
   public Leased lease() {
     CipherLease lease = new CipherLease(pools);
-    return new Leased(new CryptoEngine(keys, pools, lease, authorizer, observer), lease);
+    return new Leased(new CryptoEngine(keys, pools, lease, EncryptionKeys.perLease(keys), authorizer, observer),
+        lease);
   }
 
   /** An engine over a lease; closing returns the leased ciphers to the pools. */
@@ -73,6 +76,12 @@ public final class CryptoEngine {
     /** Returns the leased ciphers to the pools while there is no work; the engine stays usable. */
     public void returnCiphers() {
       lease.returnAll();
+      forgetKeys();
+    }
+
+    /** Forgets the key version the lease's encryptions used last, so the next one asks the key cache. */
+    public void forgetKeys() {
+      engine.encryptionKeys.forget();
     }
 
     @Override
@@ -255,7 +264,7 @@ public final class CryptoEngine {
       byte[] context, int contextFrom, int contextLength, WorkBuffers buffers) {
     EnvelopeHeader resolved = null;
     try {
-      UsableKey key = keys.forEncryption(keyName, keyVersion);
+      UsableKey key = encryptionKeys.forEncryption(keyName, keyVersion);
       resolved = key.header();
       checkContext(resolved, contextLength);
       byte[] payload = buffers.payload(resolved.mode().payloadLength(length));
