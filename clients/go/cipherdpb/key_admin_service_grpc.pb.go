@@ -38,14 +38,16 @@ type KeyAdminServiceClient interface {
 	CreateKey(ctx context.Context, in *CreateKeyRequest, opts ...grpc.CallOption) (*CreateKeyResponse, error)
 	// GetKey returns a key's versions and policy. NOT_FOUND if there is no such key.
 	GetKey(ctx context.Context, in *GetKeyRequest, opts ...grpc.CallOption) (*GetKeyResponse, error)
-	// ListKeys returns every key in name order, a page at a time.
+	// ListKeys returns the keys the caller may inspect or administer, in name order, a page at a
+	// time; a page token only ever names a key the caller was shown.
 	ListKeys(ctx context.Context, in *ListKeysRequest, opts ...grpc.CallOption) (*ListKeysResponse, error)
 	// RotateKey adds a new version and makes it current; every older version stays and still decrypts.
 	RotateKey(ctx context.Context, in *RotateKeyRequest, opts ...grpc.CallOption) (*RotateKeyResponse, error)
 	// UpdateKeyPolicy replaces a key's policy. FAILED_PRECONDITION if a minimum exceeds the current version.
 	UpdateKeyPolicy(ctx context.Context, in *UpdateKeyPolicyRequest, opts ...grpc.CallOption) (*UpdateKeyPolicyResponse, error)
 	// ImportKey adds caller-supplied key bytes as a new version (creating the key if it does not
-	// exist), so data encrypted elsewhere can be decrypted and rewrapped here.
+	// exist), so data encrypted elsewhere can be decrypted and rewrapped here. With an access policy
+	// it needs the import operation, which admin does not include.
 	ImportKey(ctx context.Context, in *ImportKeyRequest, opts ...grpc.CallOption) (*ImportKeyResponse, error)
 	// GetKeyCensus reports which versions of a key still see traffic, so an operator knows how far
 	// min_decryption_version can be raised without refusing data that is still read.
@@ -140,14 +142,16 @@ type KeyAdminServiceServer interface {
 	CreateKey(context.Context, *CreateKeyRequest) (*CreateKeyResponse, error)
 	// GetKey returns a key's versions and policy. NOT_FOUND if there is no such key.
 	GetKey(context.Context, *GetKeyRequest) (*GetKeyResponse, error)
-	// ListKeys returns every key in name order, a page at a time.
+	// ListKeys returns the keys the caller may inspect or administer, in name order, a page at a
+	// time; a page token only ever names a key the caller was shown.
 	ListKeys(context.Context, *ListKeysRequest) (*ListKeysResponse, error)
 	// RotateKey adds a new version and makes it current; every older version stays and still decrypts.
 	RotateKey(context.Context, *RotateKeyRequest) (*RotateKeyResponse, error)
 	// UpdateKeyPolicy replaces a key's policy. FAILED_PRECONDITION if a minimum exceeds the current version.
 	UpdateKeyPolicy(context.Context, *UpdateKeyPolicyRequest) (*UpdateKeyPolicyResponse, error)
 	// ImportKey adds caller-supplied key bytes as a new version (creating the key if it does not
-	// exist), so data encrypted elsewhere can be decrypted and rewrapped here.
+	// exist), so data encrypted elsewhere can be decrypted and rewrapped here. With an access policy
+	// it needs the import operation, which admin does not include.
 	ImportKey(context.Context, *ImportKeyRequest) (*ImportKeyResponse, error)
 	// GetKeyCensus reports which versions of a key still see traffic, so an operator knows how far
 	// min_decryption_version can be raised without refusing data that is still read.

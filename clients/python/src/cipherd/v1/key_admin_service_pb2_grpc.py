@@ -91,7 +91,8 @@ class KeyAdminServiceServicer:
         raise NotImplementedError('Method not implemented!')
 
     def ListKeys(self, request, context):
-        """ListKeys returns every key in name order, a page at a time.
+        """ListKeys returns the keys the caller may inspect or administer, in name order, a page at a
+        time; a page token only ever names a key the caller was shown.
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')
@@ -113,7 +114,8 @@ class KeyAdminServiceServicer:
 
     def ImportKey(self, request, context):
         """ImportKey adds caller-supplied key bytes as a new version (creating the key if it does not
-        exist), so data encrypted elsewhere can be decrypted and rewrapped here.
+        exist), so data encrypted elsewhere can be decrypted and rewrapped here. With an access policy
+        it needs the import operation, which admin does not include.
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')

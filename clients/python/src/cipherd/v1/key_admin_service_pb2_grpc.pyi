@@ -38,14 +38,17 @@ class KeyAdminServiceStub:
     GetKey: _grpc.UnaryUnaryMultiCallable[_key_admin_service_pb2.GetKeyRequest, _key_admin_service_pb2.GetKeyResponse]
     """GetKey returns a key's versions and policy. NOT_FOUND if there is no such key."""
     ListKeys: _grpc.UnaryUnaryMultiCallable[_key_admin_service_pb2.ListKeysRequest, _key_admin_service_pb2.ListKeysResponse]
-    """ListKeys returns every key in name order, a page at a time."""
+    """ListKeys returns the keys the caller may inspect or administer, in name order, a page at a
+    time; a page token only ever names a key the caller was shown.
+    """
     RotateKey: _grpc.UnaryUnaryMultiCallable[_key_admin_service_pb2.RotateKeyRequest, _key_admin_service_pb2.RotateKeyResponse]
     """RotateKey adds a new version and makes it current; every older version stays and still decrypts."""
     UpdateKeyPolicy: _grpc.UnaryUnaryMultiCallable[_key_admin_service_pb2.UpdateKeyPolicyRequest, _key_admin_service_pb2.UpdateKeyPolicyResponse]
     """UpdateKeyPolicy replaces a key's policy. FAILED_PRECONDITION if a minimum exceeds the current version."""
     ImportKey: _grpc.UnaryUnaryMultiCallable[_key_admin_service_pb2.ImportKeyRequest, _key_admin_service_pb2.ImportKeyResponse]
     """ImportKey adds caller-supplied key bytes as a new version (creating the key if it does not
-    exist), so data encrypted elsewhere can be decrypted and rewrapped here.
+    exist), so data encrypted elsewhere can be decrypted and rewrapped here. With an access policy
+    it needs the import operation, which admin does not include.
     """
     GetKeyCensus: _grpc.UnaryUnaryMultiCallable[_key_admin_service_pb2.GetKeyCensusRequest, _key_admin_service_pb2.GetKeyCensusResponse]
     """GetKeyCensus reports which versions of a key still see traffic, so an operator knows how far
@@ -62,14 +65,17 @@ class KeyAdminServiceAsyncStub(KeyAdminServiceStub):
     GetKey: _aio.UnaryUnaryMultiCallable[_key_admin_service_pb2.GetKeyRequest, _key_admin_service_pb2.GetKeyResponse]  # type: ignore[assignment]
     """GetKey returns a key's versions and policy. NOT_FOUND if there is no such key."""
     ListKeys: _aio.UnaryUnaryMultiCallable[_key_admin_service_pb2.ListKeysRequest, _key_admin_service_pb2.ListKeysResponse]  # type: ignore[assignment]
-    """ListKeys returns every key in name order, a page at a time."""
+    """ListKeys returns the keys the caller may inspect or administer, in name order, a page at a
+    time; a page token only ever names a key the caller was shown.
+    """
     RotateKey: _aio.UnaryUnaryMultiCallable[_key_admin_service_pb2.RotateKeyRequest, _key_admin_service_pb2.RotateKeyResponse]  # type: ignore[assignment]
     """RotateKey adds a new version and makes it current; every older version stays and still decrypts."""
     UpdateKeyPolicy: _aio.UnaryUnaryMultiCallable[_key_admin_service_pb2.UpdateKeyPolicyRequest, _key_admin_service_pb2.UpdateKeyPolicyResponse]  # type: ignore[assignment]
     """UpdateKeyPolicy replaces a key's policy. FAILED_PRECONDITION if a minimum exceeds the current version."""
     ImportKey: _aio.UnaryUnaryMultiCallable[_key_admin_service_pb2.ImportKeyRequest, _key_admin_service_pb2.ImportKeyResponse]  # type: ignore[assignment]
     """ImportKey adds caller-supplied key bytes as a new version (creating the key if it does not
-    exist), so data encrypted elsewhere can be decrypted and rewrapped here.
+    exist), so data encrypted elsewhere can be decrypted and rewrapped here. With an access policy
+    it needs the import operation, which admin does not include.
     """
     GetKeyCensus: _aio.UnaryUnaryMultiCallable[_key_admin_service_pb2.GetKeyCensusRequest, _key_admin_service_pb2.GetKeyCensusResponse]  # type: ignore[assignment]
     """GetKeyCensus reports which versions of a key still see traffic, so an operator knows how far
@@ -101,7 +107,9 @@ class KeyAdminServiceServicer(metaclass=_abc_1.ABCMeta):
         request: _key_admin_service_pb2.ListKeysRequest,
         context: _ServicerContext,
     ) -> _typing.Union[_key_admin_service_pb2.ListKeysResponse, _abc.Awaitable[_key_admin_service_pb2.ListKeysResponse]]:
-        """ListKeys returns every key in name order, a page at a time."""
+        """ListKeys returns the keys the caller may inspect or administer, in name order, a page at a
+        time; a page token only ever names a key the caller was shown.
+        """
 
     @_abc_1.abstractmethod
     def RotateKey(
@@ -126,7 +134,8 @@ class KeyAdminServiceServicer(metaclass=_abc_1.ABCMeta):
         context: _ServicerContext,
     ) -> _typing.Union[_key_admin_service_pb2.ImportKeyResponse, _abc.Awaitable[_key_admin_service_pb2.ImportKeyResponse]]:
         """ImportKey adds caller-supplied key bytes as a new version (creating the key if it does not
-        exist), so data encrypted elsewhere can be decrypted and rewrapped here.
+        exist), so data encrypted elsewhere can be decrypted and rewrapped here. With an access policy
+        it needs the import operation, which admin does not include.
         """
 
     @_abc_1.abstractmethod

@@ -1486,7 +1486,10 @@ export const KeyAdminServiceService = {
     responseSerialize: (value: GetKeyResponse): Buffer => Buffer.from(GetKeyResponse.encode(value).finish()),
     responseDeserialize: (value: Buffer): GetKeyResponse => GetKeyResponse.decode(value),
   },
-  /** ListKeys returns every key in name order, a page at a time. */
+  /**
+   * ListKeys returns the keys the caller may inspect or administer, in name order, a page at a
+   * time; a page token only ever names a key the caller was shown.
+   */
   listKeys: {
     path: "/cipherd.v1.KeyAdminService/ListKeys",
     requestStream: false,
@@ -1520,7 +1523,8 @@ export const KeyAdminServiceService = {
   },
   /**
    * ImportKey adds caller-supplied key bytes as a new version (creating the key if it does not
-   * exist), so data encrypted elsewhere can be decrypted and rewrapped here.
+   * exist), so data encrypted elsewhere can be decrypted and rewrapped here. With an access policy
+   * it needs the import operation, which admin does not include.
    */
   importKey: {
     path: "/cipherd.v1.KeyAdminService/ImportKey",
@@ -1552,7 +1556,10 @@ export interface KeyAdminServiceServer extends UntypedServiceImplementation {
   createKey: handleUnaryCall<CreateKeyRequest, CreateKeyResponse>;
   /** GetKey returns a key's versions and policy. NOT_FOUND if there is no such key. */
   getKey: handleUnaryCall<GetKeyRequest, GetKeyResponse>;
-  /** ListKeys returns every key in name order, a page at a time. */
+  /**
+   * ListKeys returns the keys the caller may inspect or administer, in name order, a page at a
+   * time; a page token only ever names a key the caller was shown.
+   */
   listKeys: handleUnaryCall<ListKeysRequest, ListKeysResponse>;
   /** RotateKey adds a new version and makes it current; every older version stays and still decrypts. */
   rotateKey: handleUnaryCall<RotateKeyRequest, RotateKeyResponse>;
@@ -1560,7 +1567,8 @@ export interface KeyAdminServiceServer extends UntypedServiceImplementation {
   updateKeyPolicy: handleUnaryCall<UpdateKeyPolicyRequest, UpdateKeyPolicyResponse>;
   /**
    * ImportKey adds caller-supplied key bytes as a new version (creating the key if it does not
-   * exist), so data encrypted elsewhere can be decrypted and rewrapped here.
+   * exist), so data encrypted elsewhere can be decrypted and rewrapped here. With an access policy
+   * it needs the import operation, which admin does not include.
    */
   importKey: handleUnaryCall<ImportKeyRequest, ImportKeyResponse>;
   /**
@@ -1603,7 +1611,10 @@ export interface KeyAdminServiceClient extends Client {
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: GetKeyResponse) => void,
   ): ClientUnaryCall;
-  /** ListKeys returns every key in name order, a page at a time. */
+  /**
+   * ListKeys returns the keys the caller may inspect or administer, in name order, a page at a
+   * time; a page token only ever names a key the caller was shown.
+   */
   listKeys(
     request: ListKeysRequest,
     callback: (error: ServiceError | null, response: ListKeysResponse) => void,
@@ -1653,7 +1664,8 @@ export interface KeyAdminServiceClient extends Client {
   ): ClientUnaryCall;
   /**
    * ImportKey adds caller-supplied key bytes as a new version (creating the key if it does not
-   * exist), so data encrypted elsewhere can be decrypted and rewrapped here.
+   * exist), so data encrypted elsewhere can be decrypted and rewrapped here. With an access policy
+   * it needs the import operation, which admin does not include.
    */
   importKey(
     request: ImportKeyRequest,
