@@ -193,9 +193,8 @@ public class CryptoCallsBenchmark {
     }
 
     /** A stream call that is always ready and never cancelled, answering into this sink. */
-    @SuppressWarnings("unchecked")
     <T> ServerCallStreamObserver<T> call() {
-      return (ServerCallStreamObserver<T>) (ServerCallStreamObserver<?>) new ReadyCall(this);
+      return new ReadyCall<T>(this);
     }
 
     @Override
@@ -206,59 +205,6 @@ public class CryptoCallsBenchmark {
     @Override
     public void onError(Throwable t) {
       throw new IllegalStateException("call failed", t);
-    }
-
-    @Override
-    public void onCompleted() {}
-  }
-
-  /** The server side of a stream whose client always reads: every call but the answers is a no-op. */
-  static final class ReadyCall extends ServerCallStreamObserver<Object> {
-    private final Sink sink;
-
-    ReadyCall(Sink sink) {
-      this.sink = sink;
-    }
-
-    @Override
-    public boolean isCancelled() {
-      return false;
-    }
-
-    @Override
-    public void setOnCancelHandler(Runnable handler) {}
-
-    @Override
-    public void setCompression(String compression) {}
-
-    @Override
-    public void disableAutoRequest() {}
-
-    @Override
-    public void disableAutoInboundFlowControl() {}
-
-    @Override
-    public boolean isReady() {
-      return true;
-    }
-
-    @Override
-    public void setOnReadyHandler(Runnable handler) {}
-
-    @Override
-    public void request(int count) {}
-
-    @Override
-    public void setMessageCompression(boolean enable) {}
-
-    @Override
-    public void onNext(Object value) {
-      sink.onNext(value);
-    }
-
-    @Override
-    public void onError(Throwable t) {
-      sink.onError(t);
     }
 
     @Override

@@ -1,6 +1,7 @@
 package io.cipherd.server.api;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.cipherd.server.engine.CryptoEngine;
 import io.cipherd.server.engine.CryptoObserver;
@@ -10,10 +11,8 @@ import io.cipherd.server.pool.CipherPoolConfig;
 import io.cipherd.server.pool.CipherPools;
 import io.cipherd.server.security.Authorizer;
 import io.grpc.Status;
-import io.grpc.stub.ServerCallStreamObserver;
 import java.time.Duration;
-import java.util.ArrayList;
-import java.util.List;
+import java.util.concurrent.ExecutionException;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -36,7 +35,7 @@ class ItemStreamErrorTest {
 
   @Test
   void errorInAnItem_endsTheStream_withInternal() {
-    RecordingResponses responses = new RecordingResponses();
+    StreamRecorder<String> answers = new StreamRecorder<>();
     ItemStream<String, String> stream = new ItemStream<>(engine, Runnable::run, streams, new ItemStream.Items<>() {
       @Override
       public String method() {
@@ -56,65 +55,15 @@ class ItemStreamErrorTest {
         }
         return "answer to " + request;
       }
-    }, responses);
+    }, new ReadyCall<>(answers));
 
     stream.onNext("first");
     stream.onNext("boom");
     stream.onNext("after");
 
-    assertThat(responses.values).containsExactly("answer to first");
-    assertThat(responses.error).isNotNull();
-    assertThat(Status.fromThrowable(responses.error).getCode()).isEqualTo(Status.Code.INTERNAL);
+    assertThat(answers.values()).containsExactly("answer to first");
+    assertThatThrownBy(() -> answers.awaitValues(1)).isInstanceOfSatisfying(ExecutionException.class,
+        e -> assertThat(Status.fromThrowable(e.getCause()).getCode()).isEqualTo(Status.Code.INTERNAL));
     assertThat(streams.open("EncryptStream")).isZero();
-  }
-
-  /** The server side of a call, recording what the stream sends. */
-  private static final class RecordingResponses extends ServerCallStreamObserver<String> {
-    final List<String> values = new ArrayList<>();
-    Throwable error;
-
-    @Override
-    public void onNext(String value) {
-      values.add(value);
-    }
-
-    @Override
-    public void onError(Throwable t) {
-      error = t;
-    }
-
-    @Override
-    public void onCompleted() {}
-
-    @Override
-    public boolean isCancelled() {
-      return false;
-    }
-
-    @Override
-    public void setOnCancelHandler(Runnable onCancelHandler) {}
-
-    @Override
-    public void setCompression(String compression) {}
-
-    @Override
-    public boolean isReady() {
-      return true;
-    }
-
-    @Override
-    public void setOnReadyHandler(Runnable onReadyHandler) {}
-
-    @Override
-    public void request(int count) {}
-
-    @Override
-    public void setMessageCompression(boolean enable) {}
-
-    @Override
-    public void disableAutoInboundFlowControl() {}
-
-    @Override
-    public void disableAutoRequest() {}
   }
 }

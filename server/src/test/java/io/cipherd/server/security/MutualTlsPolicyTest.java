@@ -48,13 +48,9 @@ class MutualTlsPolicyTest {
               - keys: ["*"]
                 operations: [admin, encrypt, decrypt]
         """));
-    ServerConfig config = ServerConfig.builder().port(0).dataDir(dataDir).keyStorePassword(PASSWORD)
-        .maxInboundMessageBytes(64 * 1024).limits(new RequestLimits(16)).blockingThreads(2).blockingQueue(100)
-        .shutdownGrace(Duration.ofSeconds(1))
-        .tls(new TlsConfig(serverCert.cert(), serverCert.key(), pki.caCert, TlsConfig.MIN_RELOAD_PERIOD)).build();
-    Cipherd services = Cipherd.builder(Pkcs12KeyStore.open(dataDir, PASSWORD)).config(config).accessPolicy(policy).build();
+    Cipherd services = services(pki, serverCert, policy);
 
-    try (CipherdServer server = CipherdServer.start(config, services)) {
+    try (CipherdServer server = CipherdServer.start(config(pki, serverCert), services)) {
       ManagedChannel asBilling = channel(server.port(), pki, billing);
       ManagedChannel asIntruder = channel(server.port(), pki, intruder);
       try {
@@ -103,13 +99,8 @@ class MutualTlsPolicyTest {
               - keys: ["*"]
                 operations: [admin, encrypt, decrypt]
         """.formatted(BearerTokens.hashHex("ops-token"))));
-    ServerConfig config = ServerConfig.builder().port(0).dataDir(dataDir).keyStorePassword(PASSWORD)
-        .maxInboundMessageBytes(64 * 1024).limits(new RequestLimits(16)).blockingThreads(2).blockingQueue(100)
-        .shutdownGrace(Duration.ofSeconds(1))
-        .tls(new TlsConfig(serverCert.cert(), serverCert.key(), pki.caCert, TlsConfig.MIN_RELOAD_PERIOD)).build();
-    Cipherd services = Cipherd.builder(Pkcs12KeyStore.open(dataDir, PASSWORD)).config(config).accessPolicy(policy).build();
 
-    try (CipherdServer server = CipherdServer.start(config, services)) {
+    try (CipherdServer server = CipherdServer.start(config(pki, serverCert), services(pki, serverCert, policy))) {
       ManagedChannel asRoot = channel(server.port(), pki, root);
       ManagedChannel asRootByCn = channel(server.port(), pki, rootByCn);
       ManagedChannel asFakeOps = channel(server.port(), pki, posingAsOps);
@@ -127,6 +118,19 @@ class MutualTlsPolicyTest {
         }
       }
     }
+  }
+
+  /** A mutual-TLS server on a free port, trusting client certificates {@code pki} signed. */
+  private ServerConfig config(TestPki pki, TestPki.Issued serverCert) {
+    return ServerConfig.builder().port(0).dataDir(dataDir).keyStorePassword(PASSWORD)
+        .maxInboundMessageBytes(64 * 1024).limits(new RequestLimits(16)).blockingThreads(2).blockingQueue(100)
+        .shutdownGrace(Duration.ofSeconds(1))
+        .tls(new TlsConfig(serverCert.cert(), serverCert.key(), pki.caCert, TlsConfig.MIN_RELOAD_PERIOD)).build();
+  }
+
+  private Cipherd services(TestPki pki, TestPki.Issued serverCert, AccessPolicy policy) throws Exception {
+    return Cipherd.builder(Pkcs12KeyStore.open(dataDir, PASSWORD)).config(config(pki, serverCert))
+        .accessPolicy(policy).build();
   }
 
   private static ManagedChannel channel(int port, TestPki pki, TestPki.Issued client) throws Exception {
