@@ -27,7 +27,10 @@ type ItemError struct {
 	// code is the gRPC status code (google.rpc.Code) the item would have failed with on its own.
 	Code int32 `protobuf:"varint,1,opt,name=code,proto3" json:"code,omitempty"`
 	// message says what was wrong; it never contains plaintext, key bytes or the ciphertext.
-	Message       string `protobuf:"bytes,2,opt,name=message,proto3" json:"message,omitempty"`
+	Message string `protobuf:"bytes,2,opt,name=message,proto3" json:"message,omitempty"`
+	// reason is what kind of error it is, as the google.rpc.ErrorInfo reason of a failed call
+	// (proto/README.md, "Errors"): compare it, never the message, to tell errors apart.
+	Reason        string `protobuf:"bytes,3,opt,name=reason,proto3" json:"reason,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -72,6 +75,13 @@ func (x *ItemError) GetCode() int32 {
 func (x *ItemError) GetMessage() string {
 	if x != nil {
 		return x.Message
+	}
+	return ""
+}
+
+func (x *ItemError) GetReason() string {
+	if x != nil {
+		return x.Reason
 	}
 	return ""
 }
@@ -2596,10 +2606,11 @@ var File_cipherd_v1_crypto_service_proto protoreflect.FileDescriptor
 const file_cipherd_v1_crypto_service_proto_rawDesc = "" +
 	"\n" +
 	"\x1fcipherd/v1/crypto_service.proto\x12\n" +
-	"cipherd.v1\x1a\x15cipherd/v1/keys.proto\"9\n" +
+	"cipherd.v1\x1a\x15cipherd/v1/keys.proto\"Q\n" +
 	"\tItemError\x12\x12\n" +
 	"\x04code\x18\x01 \x01(\x05R\x04code\x12\x18\n" +
-	"\amessage\x18\x02 \x01(\tR\amessage\"\x84\x01\n" +
+	"\amessage\x18\x02 \x01(\tR\amessage\x12\x16\n" +
+	"\x06reason\x18\x03 \x01(\tR\x06reason\"\x84\x01\n" +
 	"\x0eEncryptRequest\x12\x19\n" +
 	"\bkey_name\x18\x01 \x01(\tR\akeyName\x12\x1c\n" +
 	"\tplaintext\x18\x02 \x01(\fR\tplaintext\x12\x18\n" +

@@ -27,19 +27,25 @@ class ItemError(_message.Message):
 
     CODE_FIELD_NUMBER: _builtins.int
     MESSAGE_FIELD_NUMBER: _builtins.int
+    REASON_FIELD_NUMBER: _builtins.int
     code: _builtins.int
     """code is the gRPC status code (google.rpc.Code) the item would have failed with on its own."""
     message: _builtins.str
     """message says what was wrong; it never contains plaintext, key bytes or the ciphertext."""
+    reason: _builtins.str
+    """reason is what kind of error it is, as the google.rpc.ErrorInfo reason of a failed call
+    (proto/README.md, "Errors"): compare it, never the message, to tell errors apart.
+    """
     def __init__(
         self,
         *,
         code: _builtins.int = ...,
         message: _builtins.str = ...,
+        reason: _builtins.str = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["code", b"code", "message", b"message"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["code", b"code", "message", b"message", "reason", b"reason"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 

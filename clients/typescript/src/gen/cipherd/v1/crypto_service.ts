@@ -30,6 +30,11 @@ export interface ItemError {
   code: number;
   /** message says what was wrong; it never contains plaintext, key bytes or the ciphertext. */
   message: string;
+  /**
+   * reason is what kind of error it is, as the google.rpc.ErrorInfo reason of a failed call
+   * (proto/README.md, "Errors"): compare it, never the message, to tell errors apart.
+   */
+  reason: string;
 }
 
 /** EncryptRequest is one plaintext to encrypt. */
@@ -462,7 +467,7 @@ export interface GenerateDataKeyResponse {
 }
 
 function createBaseItemError(): ItemError {
-  return { code: 0, message: "" };
+  return { code: 0, message: "", reason: "" };
 }
 
 export const ItemError: MessageFns<ItemError> = {
@@ -472,6 +477,9 @@ export const ItemError: MessageFns<ItemError> = {
     }
     if (message.message !== "") {
       writer.uint32(18).string(message.message);
+    }
+    if (message.reason !== "") {
+      writer.uint32(26).string(message.reason);
     }
     return writer;
   },
@@ -499,6 +507,14 @@ export const ItemError: MessageFns<ItemError> = {
           message.message = reader.string();
           continue;
         }
+        case 3: {
+          if (tag !== 26) {
+            break;
+          }
+
+          message.reason = reader.string();
+          continue;
+        }
       }
       if ((tag & 7) === 4 || tag === 0) {
         break;
@@ -512,6 +528,7 @@ export const ItemError: MessageFns<ItemError> = {
     return {
       code: isSet(object.code) ? globalThis.Number(object.code) : 0,
       message: isSet(object.message) ? globalThis.String(object.message) : "",
+      reason: isSet(object.reason) ? globalThis.String(object.reason) : "",
     };
   },
 
@@ -523,6 +540,9 @@ export const ItemError: MessageFns<ItemError> = {
     if (message.message !== "") {
       obj.message = message.message;
     }
+    if (message.reason !== "") {
+      obj.reason = message.reason;
+    }
     return obj;
   },
 
@@ -533,6 +553,7 @@ export const ItemError: MessageFns<ItemError> = {
     const message = createBaseItemError();
     message.code = object.code ?? 0;
     message.message = object.message ?? "";
+    message.reason = object.reason ?? "";
     return message;
   },
 };

@@ -3,6 +3,7 @@ package io.cipherd.server;
 import io.cipherd.server.api.CipherdApi;
 import io.cipherd.server.api.ItemStreams;
 import io.cipherd.server.api.RequestLimits;
+import io.cipherd.server.api.StatusMapper;
 import io.cipherd.server.config.ServerConfig;
 import io.cipherd.server.engine.CryptoEngine;
 import io.cipherd.server.engine.KeyAdministration;
@@ -81,7 +82,8 @@ public final class Cipherd implements AutoCloseable {
     this.callerIdentity = accessPolicy == null
         ? new CallerIdentityInterceptor(BearerTokens.NONE)
         : new CallerIdentityInterceptor(() -> accessPolicy.get().tokens(),
-            Set.of(CryptoServiceGrpc.SERVICE_NAME, KeyAdminServiceGrpc.SERVICE_NAME), accessDenials);
+            Set.of(CryptoServiceGrpc.SERVICE_NAME, KeyAdminServiceGrpc.SERVICE_NAME), accessDenials,
+            StatusMapper::close);
     this.keyStore = builder.keyStore;
     this.metrics = builder.metrics != null ? builder.metrics : new CipherdMetrics(/* keyNames= */ false);
     KeyStore metered = new MeteredKeyStore(keyStore, metrics.registry());

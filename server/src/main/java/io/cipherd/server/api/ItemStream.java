@@ -2,7 +2,6 @@ package io.cipherd.server.api;
 
 import com.google.common.util.concurrent.MoreExecutors;
 import io.cipherd.server.engine.CryptoEngine;
-import io.grpc.Status;
 import io.grpc.StatusRuntimeException;
 import io.grpc.stub.ServerCallStreamObserver;
 import io.grpc.stub.StreamObserver;
@@ -216,14 +215,8 @@ final class ItemStream<Q, R> implements StreamObserver<Q> {
     }
     ended(/* idle= */ true);
     lease.close();
-    try {
-      responses.onError(Status.CANCELLED
-          .withDescription("stream idle: no item received for " + streams.idleTimeout()
-              + "; every item received was answered, open a new stream to send more")
-          .asRuntimeException());
-    } catch (StatusRuntimeException cancelled) {
-      // The client went away at the same moment.
-    }
+    CallDispatcher.closeWithError(responses, new StreamIdleException("stream idle: no item received for "
+        + streams.idleTimeout() + "; every item received was answered, open a new stream to send more"));
   }
 
   /** The client cancelled or the transport failed: nobody is left to answer. */

@@ -1,5 +1,6 @@
 package io.cipherd.server.api;
 
+import io.cipherd.server.errors.InvalidArgumentException;
 import io.grpc.ForwardingServerCallListener;
 import io.grpc.Metadata;
 import io.grpc.MethodDescriptor;
@@ -10,7 +11,6 @@ import io.grpc.ServerInterceptors;
 import io.grpc.ServerMethodDefinition;
 import io.grpc.ServerServiceDefinition;
 import io.grpc.ServiceDescriptor;
-import io.grpc.Status;
 import java.io.InputStream;
 import java.util.ArrayList;
 import java.util.List;
@@ -116,8 +116,8 @@ public final class MalformedRequests {
           if (failure != null && failure.placeholder() == message) {
             LAST_FAILURE.remove();
             refused = true;
-            call.close(Status.INVALID_ARGUMENT.withDescription(
-                "request is not a valid " + failure.messageType() + " message: " + failure.problem()), new Metadata());
+            StatusMapper.close(call, new InvalidArgumentException(
+                "request is not a valid " + failure.messageType() + " message: " + failure.problem()));
             return;
           }
           if (!refused) {

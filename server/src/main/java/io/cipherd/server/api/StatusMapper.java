@@ -1,20 +1,29 @@
 package io.cipherd.server.api;
 
+import com.google.protobuf.Any;
+import com.google.rpc.ErrorInfo;
 import io.cipherd.api.v1.ItemError;
 import io.cipherd.server.errors.CipherdException;
 import io.cipherd.server.errors.ErrorKind;
+import io.grpc.Metadata;
+import io.grpc.ServerCall;
 import io.grpc.Status;
 import io.grpc.StatusRuntimeException;
+import io.grpc.protobuf.StatusProto;
 import java.util.concurrent.RejectedExecutionException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
  * The one place where domain errors become gRPC statuses, for whole calls and for batch items
- * alike, by their {@link ErrorKind}. Anything unexpected is INTERNAL with a generic message; its
- * details go to the log only.
+ * alike, by their {@link ErrorKind}. A failed call carries a {@code google.rpc.ErrorInfo} (domain
+ * {@value #DOMAIN}, reason the kind's name) in its status details, and an item error the same
+ * reason, so clients tell errors apart without reading messages. Anything unexpected is INTERNAL
+ * with a generic message; its details go to the log only.
  */
 public final class StatusMapper {
+  /** The ErrorInfo domain of every cipherd error. */
+  public static final String DOMAIN = "cipherd.io";
   private static final Logger log = LoggerFactory.getLogger(StatusMapper.class);
 
   private StatusMapper() {}
@@ -24,11 +33,12 @@ public final class StatusMapper {
     if (error instanceof StatusRuntimeException e) {
       return e.getStatus();
     }
+    ErrorKind kind = kindOf(error);
     if (error instanceof CipherdException e) {
-      if (e.kind() == ErrorKind.INTERNAL) {
+      if (kind == ErrorKind.INTERNAL) {
         log.error("crypto provider failure while serving a call", e);
       }
-      return codeOf(e.kind()).toStatus().withDescription(e.getMessage());
+      return codeOf(kind).toStatus().withDescription(e.getMessage());
     }
     if (error instanceof RejectedExecutionException) {
       return Status.RESOURCE_EXHAUSTED.withDescription("server is busy; retry later");
@@ -42,18 +52,56 @@ public final class StatusMapper {
     return Status.INTERNAL.withDescription("internal error");
   }
 
-  /** The same status as a batch or stream item's error. */
+  /**
+   * What kind of error {@code error} is: its own kind for cipherd's errors, {@link
+   * ErrorKind#SERVER_BUSY} when the server could not take the work, else {@link ErrorKind#INTERNAL}.
+   */
+  public static ErrorKind kindOf(Throwable error) {
+    if (error instanceof CipherdException e) {
+      return e.kind();
+    }
+    if (error instanceof RejectedExecutionException || error instanceof OutOfMemoryError) {
+      return ErrorKind.SERVER_BUSY;
+    }
+    return ErrorKind.INTERNAL;
+  }
+
+  /** The same status as a batch or stream item's error, with the same reason. */
   public static ItemError toItemError(Throwable error) {
     Status status = toStatus(error);
     return ItemError.newBuilder()
         .setCode(status.getCode().value())
         .setMessage(status.getDescription() == null ? "" : status.getDescription())
+        .setReason(kindOf(error).name())
         .build();
   }
 
-  /** The exception a failed call is closed with. */
+  /**
+   * The exception a failed call is closed with: its status, and an ErrorInfo with the error's reason
+   * in the status details. A status that was already an exception (a call the transport or an
+   * interceptor ended) passes through as it is.
+   */
   public static StatusRuntimeException toException(Throwable error) {
-    return toStatus(error).asRuntimeException();
+    if (error instanceof StatusRuntimeException e) {
+      return e;
+    }
+    return withReason(toStatus(error), kindOf(error));
+  }
+
+  /** Closes {@code call} (one an interceptor refuses) with {@code error}'s status and details. */
+  public static void close(ServerCall<?, ?> call, Throwable error) {
+    StatusRuntimeException e = toException(error);
+    call.close(e.getStatus(), e.getTrailers() == null ? new Metadata() : e.getTrailers());
+  }
+
+  /** {@code status} as an exception whose details hold an ErrorInfo of {@code kind}. */
+  public static StatusRuntimeException withReason(Status status, ErrorKind kind) {
+    com.google.rpc.Status details = com.google.rpc.Status.newBuilder()
+        .setCode(status.getCode().value())
+        .setMessage(status.getDescription() == null ? "" : status.getDescription())
+        .addDetails(Any.pack(ErrorInfo.newBuilder().setDomain(DOMAIN).setReason(kind.name()).build()))
+        .build();
+    return StatusProto.toStatusRuntimeException(details);
   }
 
   /** The status code of each kind; the switch is exhaustive, so a new kind does not compile unmapped. */
@@ -66,8 +114,9 @@ public final class StatusMapper {
       case CONCURRENT_UPDATE -> Status.Code.ABORTED;
       case STORE_UNAVAILABLE -> Status.Code.UNAVAILABLE;
       case STORE_ACCESS_DENIED, ACCESS_DENIED -> Status.Code.PERMISSION_DENIED;
-      case POOL_EXHAUSTED -> Status.Code.RESOURCE_EXHAUSTED;
+      case POOL_EXHAUSTED, SERVER_BUSY -> Status.Code.RESOURCE_EXHAUSTED;
       case UNAUTHENTICATED -> Status.Code.UNAUTHENTICATED;
+      case STREAM_IDLE -> Status.Code.CANCELLED;
       case INTERNAL -> Status.Code.INTERNAL;
     };
   }

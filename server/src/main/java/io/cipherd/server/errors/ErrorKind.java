@@ -25,10 +25,14 @@ public enum ErrorKind {
   STORE_ACCESS_DENIED("store_access_denied"),
   /** Every pooled cipher stayed busy: the server is overloaded. */
   POOL_EXHAUSTED("pool_exhausted"),
+  /** The server cannot take the call now (its key-store work queue is full, or it ran out of memory): retry later. */
+  SERVER_BUSY("server_busy"),
   /** The access policy does not let this caller do this with this key. */
   ACCESS_DENIED("access_denied"),
   /** An access policy is configured and the caller presented no identity. */
   UNAUTHENTICATED("unauthenticated"),
+  /** An item stream sent nothing for the server's idle timeout and was closed, every item answered. */
+  STREAM_IDLE("stream_idle"),
   /** The crypto provider failed where it should not: a bug, not bad input. */
   INTERNAL("error");
 

@@ -28,23 +28,36 @@ public final class CallerIdentityInterceptor implements ServerInterceptor {
   static final Metadata.Key<String> AUTHORIZATION = Metadata.Key.of("authorization", Metadata.ASCII_STRING_MARSHALLER);
   private static final String BEARER = "bearer ";
 
+  /** How a refused call is closed: with the refusal's status and the error details the API gives every error. */
+  @FunctionalInterface
+  public interface Refusals {
+    /** A status with no details, for tests that need no more. */
+    Refusals PLAIN = (call, refusal) ->
+        call.close(Status.UNAUTHENTICATED.withDescription(refusal.getMessage()), new Metadata());
+
+    void close(ServerCall<?, ?> call, UnauthenticatedException refusal);
+  }
+
   private final Supplier<BearerTokens> tokens;
   private final Set<String> guardedServices;
   private final AccessDenials denials;
+  private final Refusals refusals;
 
   /** {@code tokens} empty: bearer tokens are ignored, as there is nothing to check them against. */
   public CallerIdentityInterceptor(BearerTokens tokens) {
-    this(() -> tokens, Set.of(), new AccessDenials());
+    this(() -> tokens, Set.of(), new AccessDenials(), Refusals.PLAIN);
   }
 
   /**
    * Tokens read per call, from the access policy in force; anonymous calls to {@code guardedServices}
-   * (full service names) are refused and counted in {@code denials}.
+   * (full service names) are refused and counted in {@code denials}; {@code refusals} closes refused calls.
    */
-  public CallerIdentityInterceptor(Supplier<BearerTokens> tokens, Set<String> guardedServices, AccessDenials denials) {
+  public CallerIdentityInterceptor(Supplier<BearerTokens> tokens, Set<String> guardedServices, AccessDenials denials,
+      Refusals refusals) {
     this.tokens = tokens;
     this.guardedServices = Set.copyOf(guardedServices);
     this.denials = denials;
+    this.refusals = refusals;
   }
 
   @Override
@@ -77,8 +90,8 @@ public final class CallerIdentityInterceptor implements ServerInterceptor {
     return Contexts.interceptCall(Context.current().withValue(CallerIdentity.KEY, identity), call, headers, next);
   }
 
-  private static <ReqT> ServerCall.Listener<ReqT> refuse(ServerCall<ReqT, ?> call, String why) {
-    call.close(Status.UNAUTHENTICATED.withDescription(why), new Metadata());
+  private <ReqT> ServerCall.Listener<ReqT> refuse(ServerCall<ReqT, ?> call, String why) {
+    refusals.close(call, new UnauthenticatedException(why));
     return new ServerCall.Listener<>() {};
   }
 

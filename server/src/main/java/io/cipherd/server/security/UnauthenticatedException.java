@@ -7,6 +7,11 @@ import io.cipherd.server.errors.ErrorKind;
 public final class UnauthenticatedException extends CipherdException {
   static final String HOW = "present a client certificate or an 'authorization: Bearer <token>' header";
 
+  /** A call refused before its request is read; {@code message} says why and what to present. */
+  UnauthenticatedException(String message) {
+    super(ErrorKind.UNAUTHENTICATED, message);
+  }
+
   UnauthenticatedException(Operation operation, String keyName) {
     super(ErrorKind.UNAUTHENTICATED, "an anonymous caller may not " + operation.configName() + " with key '"
         + keyName + "': " + HOW);

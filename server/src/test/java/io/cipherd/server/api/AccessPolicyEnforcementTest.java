@@ -136,8 +136,12 @@ class AccessPolicyEnforcementTest {
     Status status = failsWith(Status.Code.UNAUTHENTICATED, () -> cipherd.crypto.encrypt(
         EncryptRequest.newBuilder().setKeyName("payments-eu").setPlaintext(ByteString.copyFromUtf8("x")).build()));
     assertThat(status.getDescription()).contains("no identity").doesNotContain("payments-eu");
+    org.assertj.core.api.Assertions.assertThatThrownBy(() -> cipherd.crypto.encrypt(
+            EncryptRequest.newBuilder().setKeyName("payments-eu").build()))
+        .isInstanceOfSatisfying(io.grpc.StatusRuntimeException.class,
+            refused -> assertThat(StatusMapperTest.reason(refused)).isEqualTo("UNAUTHENTICATED"));
     failsWith(Status.Code.UNAUTHENTICATED, () -> cipherd.admin.listKeys(ListKeysRequest.getDefaultInstance()));
-    assertThat(cipherd.services.accessDenials().anonymous()).isEqualTo(2);
+    assertThat(cipherd.services.accessDenials().anonymous()).isEqualTo(3);
   }
 
   /**

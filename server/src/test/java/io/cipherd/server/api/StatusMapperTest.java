@@ -21,7 +21,11 @@ import io.cipherd.server.keys.KeyStoreAccessDeniedException;
 import io.cipherd.server.keys.KeyStoreUnavailableException;
 import io.cipherd.server.pool.CipherPoolExhaustedException;
 import io.cipherd.server.security.TestDenials;
+import com.google.protobuf.InvalidProtocolBufferException;
+import com.google.rpc.ErrorInfo;
 import io.grpc.Status;
+import io.grpc.StatusRuntimeException;
+import io.grpc.protobuf.StatusProto;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.RejectedExecutionException;
@@ -48,6 +52,7 @@ class StatusMapperTest {
       Map.entry(new CipherPoolExhaustedException(Mode.GCM, 200), Status.Code.RESOURCE_EXHAUSTED),
       Map.entry(TestDenials.denied(), Status.Code.PERMISSION_DENIED),
       Map.entry(TestDenials.anonymous(), Status.Code.UNAUTHENTICATED),
+      Map.entry(new StreamIdleException("stream idle"), Status.Code.CANCELLED),
       Map.entry(new CryptoProviderException(Mode.GCM, new IllegalStateException("provider")), Status.Code.INTERNAL));
 
   static Stream<CipherdException> errors() {
@@ -84,6 +89,35 @@ class StatusMapperTest {
 
     assertThat(item.getCode()).isEqualTo(EXPECTED.get(error).value());
     assertThat(item.getMessage()).isEqualTo(error.getMessage());
+  }
+
+  @ParameterizedTest
+  @MethodSource("errors")
+  void aFailedCall_carriesAnErrorInfo_whoseReasonIsTheKind_andAnItemTheSameReason(CipherdException error) {
+    assertThat(reason(StatusMapper.toException(error))).isEqualTo(error.kind().name());
+    assertThat(StatusMapper.toItemError(error).getReason()).isEqualTo(error.kind().name());
+  }
+
+  @Test
+  void aFullQueue_isServerBusy_andAnUnexpectedException_isInternal_byReasonToo() {
+    assertThat(reason(StatusMapper.toException(new RejectedExecutionException("queue full")))).isEqualTo("SERVER_BUSY");
+    assertThat(reason(StatusMapper.toException(new OutOfMemoryError()))).isEqualTo("SERVER_BUSY");
+    assertThat(reason(StatusMapper.toException(new IllegalStateException("bug")))).isEqualTo("INTERNAL");
+  }
+
+  /** The reason of the one ErrorInfo in {@code e}'s status details, as a client reads it from the trailers. */
+  static String reason(StatusRuntimeException e) {
+    com.google.rpc.Status details = StatusProto.fromThrowable(e);
+    assertThat(details).isNotNull();
+    assertThat(details.getCode()).isEqualTo(e.getStatus().getCode().value());
+    assertThat(details.getDetailsList()).hasSize(1);
+    try {
+      ErrorInfo info = details.getDetails(0).unpack(ErrorInfo.class);
+      assertThat(info.getDomain()).isEqualTo("cipherd.io");
+      return info.getReason();
+    } catch (InvalidProtocolBufferException notErrorInfo) {
+      throw new AssertionError("the detail is not an ErrorInfo", notErrorInfo);
+    }
   }
 
   @ParameterizedTest
