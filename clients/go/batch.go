@@ -48,7 +48,7 @@ type outcome interface {
 func newResult(o outcome) Result {
 	r := Result{Reference: o.GetReference(), KeyVersion: o.GetKeyVersion()}
 	if e := o.GetError(); e != nil {
-		r.Err = fromItem(e.GetCode(), e.GetMessage())
+		r.Err = fromItem(e)
 	}
 	return r
 }

@@ -7,8 +7,11 @@ import (
 	"strings"
 	"unicode"
 
+	"google.golang.org/genproto/googleapis/rpc/errdetails"
 	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/status"
+
+	"github.com/cipherd/cipherd/clients/go/cipherdpb"
 )
 
 // Sentinel errors, one per kind of failure; test with errors.Is(err, cipherd.ErrNotFound).
@@ -20,6 +23,7 @@ var (
 	ErrPermissionDenied   = errors.New("cipherd: permission denied")
 	ErrUnauthenticated    = errors.New("cipherd: unauthenticated")
 	ErrFailedPrecondition = errors.New("cipherd: failed precondition")
+	ErrAborted            = errors.New("cipherd: aborted")
 	ErrResourceExhausted  = errors.New("cipherd: resource exhausted")
 	ErrUnavailable        = errors.New("cipherd: unavailable")
 	ErrDeadlineExceeded   = errors.New("cipherd: deadline exceeded")
@@ -27,8 +31,15 @@ var (
 	ErrInternal           = errors.New("cipherd: internal error")
 )
 
-// decryptionFailedMessage is the one message the server gives for every failed decrypt (proto/README.md).
-const decryptionFailedMessage = "decryption failed"
+// errorDomain is the ErrorInfo domain of the server's errors; an ErrorInfo of another domain is not its.
+const errorDomain = "cipherd.io"
+
+// kindByReason is the kinds a reason picks out more finely than the status code (proto/README.md,
+// "Errors"); every other reason, and a status without one, maps by its code.
+var kindByReason = map[string]error{
+	"DECRYPTION_FAILED":  ErrDecryptionFailed,
+	"INVALID_CIPHERTEXT": ErrMalformedCiphertext,
+}
 
 // kindByCode is the one table from gRPC codes to this package's errors.
 var kindByCode = map[codes.Code]error{
@@ -39,48 +50,68 @@ var kindByCode = map[codes.Code]error{
 	codes.PermissionDenied:   ErrPermissionDenied,
 	codes.Unauthenticated:    ErrUnauthenticated,
 	codes.FailedPrecondition: ErrFailedPrecondition,
+	codes.Aborted:            ErrAborted,
 	codes.ResourceExhausted:  ErrResourceExhausted,
 	codes.Unavailable:        ErrUnavailable,
 	codes.DeadlineExceeded:   ErrDeadlineExceeded,
 	codes.Canceled:           ErrCanceled,
 }
 
-// Error is a failed call or batch item: its gRPC code and message, matching one sentinel error.
+// Error is a failed call or batch item: its gRPC code, the server's reason and the message,
+// matching one sentinel error. Tell errors apart by errors.Is or by Reason, never by Message.
 type Error struct {
-	Code    codes.Code
+	Code codes.Code
+	// Reason is the server's name for the error (proto/README.md, "Errors"), e.g. "KEY_NOT_FOUND";
+	// empty when gRPC itself failed the call (a deadline, a broken connection).
+	Reason  string
 	Message string
 	kind    error
+	status  *status.Status // the call's own status, details included; nil for an item
 }
 
-func newError(code codes.Code, message string) *Error {
-	kind, ok := kindByCode[code]
-	switch {
-	case code == codes.InvalidArgument && message == decryptionFailedMessage:
-		kind = ErrDecryptionFailed
-	case !ok:
+func newError(code codes.Code, reason, message string) *Error {
+	kind, ok := kindByReason[reason]
+	if !ok {
+		kind, ok = kindByCode[code]
+	}
+	if !ok {
 		kind = ErrInternal
 	}
-	return &Error{Code: code, Message: message, kind: kind}
+	return &Error{Code: code, Reason: reason, Message: message, kind: kind}
 }
 
-func (e *Error) Error() string { return fmt.Sprintf("cipherd: %s: %s", e.Code, e.Message) }
+func (e *Error) Error() string {
+	if e.Reason == "" {
+		return fmt.Sprintf("cipherd: %s: %s", e.Code, e.Message)
+	}
+	return fmt.Sprintf("cipherd: %s (%s): %s", e.Code, e.Reason, e.Message)
+}
 
-// Is matches the sentinel of the error's kind; a failed decrypt also matches ErrInvalidArgument,
-// which is its gRPC code.
+// Is matches the sentinel of the error's kind; a failed decrypt or a malformed ciphertext also
+// matches ErrInvalidArgument, which is its gRPC code.
 func (e *Error) Is(target error) bool {
-	return target == e.kind || (e.kind == ErrDecryptionFailed && target == ErrInvalidArgument)
+	return target == e.kind ||
+		(target == ErrInvalidArgument && (e.kind == ErrDecryptionFailed || e.kind == ErrMalformedCiphertext))
 }
 
 // Unwrap gives the sentinel, so errors.Is works through wrapping too.
 func (e *Error) Unwrap() error { return e.kind }
 
-// GRPCStatus lets status.FromError and status.Code see the original status.
-func (e *Error) GRPCStatus() *status.Status { return status.New(e.Code, e.Message) }
+// GRPCStatus lets status.FromError and status.Code see the original status, with its ErrorInfo.
+func (e *Error) GRPCStatus() *status.Status {
+	if e.status != nil {
+		return e.status
+	}
+	return withReason(status.New(e.Code, e.Message), e.Reason)
+}
 
 // Kind names the error's kind for summaries and metrics, e.g. "not_found".
 func (e *Error) Kind() string {
-	if e.kind == ErrDecryptionFailed {
+	switch e.kind {
+	case ErrDecryptionFailed:
 		return "decryption_failed"
+	case ErrMalformedCiphertext:
+		return "malformed_ciphertext" // as cipherctl names a ciphertext that fails to parse locally
 	}
 	return codeName(e.Code)
 }
@@ -96,17 +127,43 @@ func fromRPC(err error) error {
 	}
 	if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
 		st := status.FromContextError(err)
-		return newError(st.Code(), st.Message())
+		return newError(st.Code(), "", st.Message())
 	}
 	if st, ok := status.FromError(err); ok {
-		return newError(st.Code(), st.Message())
+		e := newError(st.Code(), reasonOf(st), st.Message())
+		e.status = st
+		return e
 	}
 	return err
 }
 
+// reasonOf is the reason of the status's cipherd ErrorInfo, or "" when it has none.
+func reasonOf(st *status.Status) string {
+	for _, d := range st.Details() {
+		if info, ok := d.(*errdetails.ErrorInfo); ok && info.GetDomain() == errorDomain {
+			return info.GetReason()
+		}
+	}
+	return ""
+}
+
+// withReason adds the ErrorInfo the server would have sent with reason; "" adds none.
+func withReason(st *status.Status, reason string) *status.Status {
+	if reason == "" {
+		return st
+	}
+	if detailed, err := st.WithDetails(&errdetails.ErrorInfo{Domain: errorDomain, Reason: reason}); err == nil {
+		return detailed
+	}
+	return st
+}
+
 // fromItem converts a batch or stream item's error into an *Error (nil for none).
-func fromItem(code int32, message string) *Error {
-	return newError(codes.Code(code), message)
+func fromItem(e *cipherdpb.ItemError) *Error {
+	if e == nil {
+		return nil
+	}
+	return newError(codes.Code(e.GetCode()), e.GetReason(), e.GetMessage())
 }
 
 // codeName turns codes.PermissionDenied into "permission_denied".

@@ -33,47 +33,48 @@ func TestErrors_everyKindFromTheRealServer(t *testing.T) {
 		tampered[i] = 'A'
 	}
 	cases := []struct {
-		name string
-		call func() error
-		want error
-		code codes.Code
+		name   string
+		call   func() error
+		want   error
+		code   codes.Code
+		reason string // the ErrorInfo reason; "" when gRPC itself fails the call
 	}{
 		{"not found", func() error {
 			_, err := c.Admin.GetKey(ctx, &cipherdpb.GetKeyRequest{KeyName: "no-such-key"})
 			return err
-		}, cipherd.ErrNotFound, codes.NotFound},
+		}, cipherd.ErrNotFound, codes.NotFound, "KEY_NOT_FOUND"},
 		{"already exists", func() error {
 			_, err := c.Admin.CreateKey(ctx, &cipherdpb.CreateKeyRequest{KeyName: key})
 			return err
-		}, cipherd.ErrAlreadyExists, codes.AlreadyExists},
+		}, cipherd.ErrAlreadyExists, codes.AlreadyExists, "KEY_ALREADY_EXISTS"},
 		{"invalid argument", func() error {
 			_, err := c.Admin.CreateKey(ctx, &cipherdpb.CreateKeyRequest{KeyName: "Bad Name"})
 			return err
-		}, cipherd.ErrInvalidArgument, codes.InvalidArgument},
+		}, cipherd.ErrInvalidArgument, codes.InvalidArgument, "INVALID_ARGUMENT"},
 		{"decryption failed", func() error {
 			_, err := c.Decrypt(ctx, string(tampered))
 			return err
-		}, cipherd.ErrDecryptionFailed, codes.InvalidArgument},
+		}, cipherd.ErrDecryptionFailed, codes.InvalidArgument, "DECRYPTION_FAILED"},
 		{"failed precondition", func() error {
 			_, err := c.Admin.UpdateKeyPolicy(ctx, &cipherdpb.UpdateKeyPolicyRequest{KeyName: key, Policy: &cipherdpb.KeyPolicy{MinDecryptionVersion: 9}})
 			return err
-		}, cipherd.ErrFailedPrecondition, codes.FailedPrecondition},
+		}, cipherd.ErrFailedPrecondition, codes.FailedPrecondition, "POLICY_DENIED"},
 		{"resource exhausted", func() error {
 			_, err := c.Encrypt(ctx, key, make([]byte, 5<<20)) // over --max-message-bytes (4 MiB)
 			return err
-		}, cipherd.ErrResourceExhausted, codes.ResourceExhausted},
+		}, cipherd.ErrResourceExhausted, codes.ResourceExhausted, ""},
 		{"deadline exceeded", func() error {
 			short, cancel := context.WithTimeout(ctx, time.Nanosecond)
 			defer cancel()
 			_, err := c.Encrypt(short, key, []byte("late"))
 			return err
-		}, cipherd.ErrDeadlineExceeded, codes.DeadlineExceeded},
+		}, cipherd.ErrDeadlineExceeded, codes.DeadlineExceeded, ""},
 		{"canceled", func() error {
 			canceled, cancel := context.WithCancel(ctx)
 			cancel()
 			_, err := c.Encrypt(canceled, key, []byte("never"))
 			return err
-		}, cipherd.ErrCanceled, codes.Canceled},
+		}, cipherd.ErrCanceled, codes.Canceled, ""},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -81,6 +82,9 @@ func TestErrors_everyKindFromTheRealServer(t *testing.T) {
 			var typed *cipherd.Error
 			if !errors.Is(err, tc.want) || !errors.As(err, &typed) || status.Code(err) != tc.code {
 				t.Fatalf("got %v (code %s), want %v with code %s", err, status.Code(err), tc.want, tc.code)
+			}
+			if typed.Reason != tc.reason {
+				t.Errorf("reason %q, want %q", typed.Reason, tc.reason)
 			}
 			if strings.Contains(err.Error(), "secret") || strings.Contains(err.Error(), ct[20:]) {
 				t.Errorf("error message leaks data: %v", err)

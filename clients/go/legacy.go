@@ -36,7 +36,7 @@ func (c *Client) ReEncryptLegacy(ctx context.Context, targetKey string, legacy *
 }
 
 // errLegacyNotDecryptable answers a legacy item given to a decrypt call: legacy data is only rewrapped.
-var errLegacyNotDecryptable = newError(codes.InvalidArgument, "a legacy ciphertext can only be rewrapped (ReEncrypt), not decrypted")
+var errLegacyNotDecryptable = newError(codes.InvalidArgument, "INVALID_ARGUMENT", "a legacy ciphertext can only be rewrapped (ReEncrypt), not decrypted")
 
 const legacyCipherPrefix = "LEGACY_CIPHER_"
 

@@ -231,6 +231,9 @@ func TestEncryptStream_unknownKeyFailsEachItem(t *testing.T) {
 		if !errors.As(r.Err, &e) {
 			return fmt.Errorf("item %s: %v, want an *Error", r.Reference, r.Err)
 		}
+		if e.Reason != "KEY_NOT_FOUND" {
+			return fmt.Errorf("item %s: reason %q, want KEY_NOT_FOUND", r.Reference, e.Reason)
+		}
 		kinds = append(kinds, e.Kind())
 		return nil
 	})
