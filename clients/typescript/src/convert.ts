@@ -1,5 +1,5 @@
 /** Requests built from the client's arguments and results read from responses. */
-import { errorFor } from "./errors.js";
+import { fromItemError } from "./errors.js";
 import { KEY_MODES, MODES, type KeyMode, type Mode } from "./envelope.js";
 import {
   type ComputeIndexBatchResponse,
@@ -95,7 +95,7 @@ export function decryptStreamRequest(item: CiphertextItem | string): DecryptStre
 }
 
 function failed<T>(reference: string, error: ItemError | undefined): ItemResult<T> {
-  return new ItemResult<T>(reference, undefined, errorFor(error?.code ?? 2, error?.message ?? "no result"));
+  return new ItemResult<T>(reference, undefined, fromItemError(error));
 }
 
 export function encryptResult(r: EncryptBatchResult | undefined): ItemResult<string> {

@@ -65,11 +65,11 @@ export class Envelope {
 }
 
 // The message names the problem only: a ciphertext is data and must not reach a log line.
-function reject(reason: string, problem: string): InvalidCiphertextError {
-  return new InvalidCiphertextError(reason, `invalid ciphertext: ${problem}`);
+function reject(defect: string, problem: string): InvalidCiphertextError {
+  return new InvalidCiphertextError(`invalid ciphertext: ${problem}`, defect);
 }
 
-/** Parses a ciphertext, throwing InvalidCiphertextError (with .reason) if it breaks the format. */
+/** Parses a ciphertext, throwing InvalidCiphertextError (with .defect) if it breaks the format. */
 export function parseCiphertext(text: string): Envelope {
   if (text.length === 0) throw reject("empty", "it is empty");
   if (!text.startsWith("<")) throw reject("header_missing", "it must start with '<'");

@@ -1,44 +1,57 @@
 /**
- * cipherd's errors as typed exceptions: one class per gRPC status, mapped in one table. Calls and
- * the failed items of batches and streams go through the same table, so `instanceof NotFoundError`
- * catches a missing key wherever it shows up.
+ * cipherd's errors as typed exceptions: one class per gRPC status, refined by the reason of the
+ * server's google.rpc.ErrorInfo, mapped in one place. Calls and the failed items of batches and streams
+ * go through the same mapping, so `instanceof NotFoundError` catches a missing key wherever it shows up.
  */
 import { status, type ServiceError } from "@grpc/grpc-js";
+import type { ItemError } from "./gen/cipherd/v1/crypto_service.js";
+import { reasonOfMetadata } from "./status-details.js";
 
-/** The server says only this when a well-formed ciphertext does not decrypt (proto/README.md, Errors). */
-export const DECRYPTION_FAILED_MESSAGE = "decryption failed";
-
-/** Base of every error the client throws; `code` is the gRPC status, `details` the server's message. */
+/**
+ * Base of every error the client throws; `code` is the gRPC status, `details` the server's message and
+ * `reason` its ErrorInfo reason (proto/README.md, "Errors"), "" when the status had none.
+ */
 export class CipherdError extends Error {
   readonly code: status;
   readonly details: string;
+  /** What kind of error this is, e.g. "KEY_NOT_FOUND": compare it, never `details`, whose wording may change. */
+  readonly reason: string;
   /**
    * Set when an item stream broke: the reference of the last item answered before it did (undefined if
    * none was), which the stream's `resumeAfter` option takes to go on with the items after it.
    */
   lastReference?: string;
 
-  constructor(details: string, code: status = status.UNKNOWN) {
+  constructor(details: string, code: status = status.UNKNOWN, reason = "") {
     super(`${status[code]}: ${details}`);
     this.name = new.target.name;
     this.code = code;
     this.details = details;
+    this.reason = reason;
   }
 }
 
 export class InvalidArgumentError extends CipherdError {
-  constructor(details: string) {
-    super(details, status.INVALID_ARGUMENT);
+  constructor(details: string, reason = "") {
+    super(details, status.INVALID_ARGUMENT, reason);
   }
 }
 
 /** A well-formed ciphertext did not decrypt: wrong key, context or tampered. Never says which. */
-export class DecryptionFailedError extends InvalidArgumentError {}
+export class DecryptionFailedError extends InvalidArgumentError {
+  constructor(details: string) {
+    super(details, "DECRYPTION_FAILED");
+  }
+}
 
-/** A ciphertext broke the format; `reason` is one of proto/README.md's reasons (e.g. "version_invalid"). */
+/**
+ * A ciphertext broke the format. When this client's parser found it, `defect` says how (one of
+ * proto/README.md's ciphertext defects, e.g. "version_invalid"); the server does not say, so from a
+ * call it is undefined.
+ */
 export class InvalidCiphertextError extends InvalidArgumentError {
-  constructor(readonly reason: string, details: string) {
-    super(details);
+  constructor(details: string, readonly defect?: string) {
+    super(details, "INVALID_CIPHERTEXT");
   }
 }
 
@@ -46,19 +59,20 @@ export class InvalidCiphertextError extends InvalidArgumentError {
 export type FileDefect = "header_invalid" | "truncated" | "chunk_invalid";
 
 /**
- * A data-key file broke its format or failed to authenticate; `reason` says which: the header is bad,
- * the file ends before its last chunk, or a chunk (changed, moved, with bytes after it) does not verify.
+ * A data-key file broke its format or failed to authenticate, found by this client; `defect` says how:
+ * the header is bad, the file ends before its last chunk, or a chunk (changed, moved, with bytes after
+ * it) does not verify.
  */
 export class InvalidFileError extends InvalidArgumentError {
-  constructor(readonly reason: FileDefect, details: string) {
+  constructor(readonly defect: FileDefect, details: string) {
     super(details);
   }
 }
 
 function statusError(code: status) {
   return class extends CipherdError {
-    constructor(details: string) {
-      super(details, code);
+    constructor(details: string, reason = "") {
+      super(details, code, reason);
     }
   };
 }
@@ -68,6 +82,8 @@ export class AlreadyExistsError extends statusError(status.ALREADY_EXISTS) {}
 export class PermissionDeniedError extends statusError(status.PERMISSION_DENIED) {}
 export class UnauthenticatedError extends statusError(status.UNAUTHENTICATED) {}
 export class FailedPreconditionError extends statusError(status.FAILED_PRECONDITION) {}
+/** Another writer changed the key first (reason CONCURRENT_UPDATE); safe to retry. */
+export class AbortedError extends statusError(status.ABORTED) {}
 export class ResourceExhaustedError extends statusError(status.RESOURCE_EXHAUSTED) {}
 export class UnavailableError extends statusError(status.UNAVAILABLE) {}
 export class DeadlineExceededError extends statusError(status.DEADLINE_EXCEEDED) {}
@@ -75,16 +91,17 @@ export class DeadlineExceededError extends statusError(status.DEADLINE_EXCEEDED)
 export class CancelledError extends statusError(status.CANCELLED) {}
 export class InternalError extends statusError(status.INTERNAL) {}
 
-export const ERROR_BY_STATUS: ReadonlyMap<status, new (details: string) => CipherdError> = new Map<
-  status,
-  new (details: string) => CipherdError
->([
+/** An error class of the table: made from the server's message and its ErrorInfo reason. */
+export type ErrorClass = new (details: string, reason?: string) => CipherdError;
+
+export const ERROR_BY_STATUS: ReadonlyMap<status, ErrorClass> = new Map<status, ErrorClass>([
   [status.INVALID_ARGUMENT, InvalidArgumentError],
   [status.NOT_FOUND, NotFoundError],
   [status.ALREADY_EXISTS, AlreadyExistsError],
   [status.PERMISSION_DENIED, PermissionDeniedError],
   [status.UNAUTHENTICATED, UnauthenticatedError],
   [status.FAILED_PRECONDITION, FailedPreconditionError],
+  [status.ABORTED, AbortedError],
   [status.RESOURCE_EXHAUSTED, ResourceExhaustedError],
   [status.UNAVAILABLE, UnavailableError],
   [status.DEADLINE_EXCEEDED, DeadlineExceededError],
@@ -92,20 +109,43 @@ export const ERROR_BY_STATUS: ReadonlyMap<status, new (details: string) => Ciphe
   [status.INTERNAL, InternalError],
 ]);
 
-/** The error for a status number, of a failed call or of a batch item. */
-export function errorFor(code: number, details: string): CipherdError {
-  if (code === status.INVALID_ARGUMENT && details === DECRYPTION_FAILED_MESSAGE) {
-    return new DecryptionFailedError(details);
+/**
+ * The reasons that have a class of their own, each a refinement of its status's class; any other
+ * reason (one this client does not know yet, too) gets its status's class.
+ */
+export const ERROR_BY_REASON: ReadonlyMap<string, new (details: string) => CipherdError> = new Map<
+  string,
+  new (details: string) => CipherdError
+>([
+  ["DECRYPTION_FAILED", DecryptionFailedError],
+  ["INVALID_CIPHERTEXT", InvalidCiphertextError],
+]);
+
+/**
+ * The error for a status of a failed call or of a batch item: its reason decides where it has a class of
+ * its own, its status code otherwise. The message never decides.
+ */
+export function errorFor(code: number, details: string, reason = ""): CipherdError {
+  const byReason = ERROR_BY_REASON.get(reason);
+  if (byReason !== undefined) {
+    const error = new byReason(details);
+    if (error.code === code) return error; // A reason never moves an error to another status.
   }
   const known = ERROR_BY_STATUS.get(code);
-  if (known !== undefined) return new known(details);
-  return new CipherdError(details, code in status ? code : status.UNKNOWN);
+  if (known !== undefined) return new known(details, reason);
+  return new CipherdError(details, code in status ? code : status.UNKNOWN, reason);
 }
 
-/** The error for a failed grpc-js call. */
+/** The error for a batch or stream item's ItemError (undefined: the server answered neither result nor error). */
+export function fromItemError(error: ItemError | undefined): CipherdError {
+  if (error === undefined) return new CipherdError("no result");
+  return errorFor(error.code, error.message, error.reason);
+}
+
+/** The error for a failed grpc-js call, by the ErrorInfo in its `grpc-status-details-bin` trailer. */
 export function fromServiceError(error: unknown): CipherdError {
   if (error instanceof CipherdError) return error;
   const e = error as Partial<ServiceError>;
-  if (typeof e.code === "number") return errorFor(e.code, e.details || status[e.code] || "");
+  if (typeof e.code === "number") return errorFor(e.code, e.details || status[e.code] || "", reasonOfMetadata(e.metadata));
   return new CipherdError(String((error as Error)?.message ?? error));
 }

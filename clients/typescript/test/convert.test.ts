@@ -35,12 +35,13 @@ test("batch index results keep order, references and per-item errors", () => {
   const results = convert.indexResults({
     results: [
       { reference: "a", index: new Uint8Array([1, 2]), keyVersion: 3 },
-      { reference: "b", error: { code: 3, message: "value is not UTF-8" }, keyVersion: 0 },
+      { reference: "b", error: { code: 3, message: "value is not UTF-8", reason: "INVALID_ARGUMENT" }, keyVersion: 0 },
     ],
   });
   assert.deepEqual(results.map((r) => [r.reference, r.ok, r.keyVersion]), [["a", true, 3], ["b", false, 0]]);
   assert.deepEqual(results[0]!.unwrap(), new Uint8Array([1, 2]));
   assert.match(results[1]!.error!.message, /INVALID_ARGUMENT: value is not UTF-8/);
+  assert.equal(results[1]!.error!.reason, "INVALID_ARGUMENT");
 });
 
 test("a data key keeps its plaintext out of JSON and console output; omitted, it is undefined", () => {

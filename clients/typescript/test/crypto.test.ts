@@ -33,6 +33,7 @@ describe("against a plaintext server", { skip: jar() === undefined && "no server
     const ciphertext = await c.encrypt("demo", bytes("secret"), { context: bytes("a") });
     await assert.rejects(c.decrypt(ciphertext, { context: bytes("b") }), (e: unknown) => {
       assert.ok(e instanceof cipherd.DecryptionFailedError);
+      assert.equal(e.reason, "DECRYPTION_FAILED");
       assert.equal(e.details, "decryption failed");
       assert.ok(!e.message.includes(ciphertext.slice(ciphertext.indexOf(">") + 1)));
       return true;
@@ -46,7 +47,7 @@ describe("against a plaintext server", { skip: jar() === undefined && "no server
 
   test("an unknown key is NotFound", async () => {
     await assert.rejects(c.encrypt(freshName(), bytes("x")), cipherd.NotFoundError);
-    await assert.rejects(c.getKey(freshName()), cipherd.NotFoundError);
+    await assert.rejects(c.getKey(freshName()), (e: unknown) => e instanceof cipherd.NotFoundError && e.reason === "KEY_NOT_FOUND");
   });
 
   test("create, rotate, get, reEncrypt and inspect", async () => {
@@ -105,8 +106,9 @@ describe("against a plaintext server", { skip: jar() === undefined && "no server
     assert.deepEqual(decrypted.map((r) => r.reference), ["good", "tampered", "malformed", "missing"]);
     assert.equal(text(decrypted[0]!.unwrap()), "one");
     assert.ok(decrypted[1]!.error instanceof cipherd.DecryptionFailedError);
+    assert.equal(decrypted[1]!.error.reason, "DECRYPTION_FAILED");
     assert.ok(decrypted[2]!.error instanceof cipherd.InvalidArgumentError);
-    assert.throws(() => decrypted[3]!.unwrap(), cipherd.NotFoundError);
+    assert.throws(() => decrypted[3]!.unwrap(), (e: unknown) => e instanceof cipherd.NotFoundError && e.reason === "KEY_NOT_FOUND");
     const target = freshName();
     await c.createKey(target);
     const moved = await c.reEncryptBatch([good, "garbage"], { keyName: target });

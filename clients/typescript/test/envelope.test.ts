@@ -30,7 +30,7 @@ describe("invalid envelopes are rejected for their reason", () => {
     test(c.name, () => {
       assert.throws(() => parseCiphertext(c.ciphertext), (e: unknown) => {
         assert.ok(e instanceof InvalidCiphertextError);
-        assert.equal(e.reason, c.reason);
+        assert.equal(e.defect, c.reason);
         const payload = c.ciphertext.slice(c.ciphertext.indexOf(">") + 1);
         if (payload.length >= 8) assert.ok(!e.message.includes(payload), "the message must not quote the ciphertext");
         return true;

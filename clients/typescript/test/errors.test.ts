@@ -1,10 +1,92 @@
-/** The one status-to-error table, for calls and for batch items. */
+/** The one status-to-error mapping, for calls and for batch items, and every case of proto/testdata/errors.json. */
 import assert from "node:assert/strict";
-import { test } from "node:test";
-import { status } from "@grpc/grpc-js";
+import { readFileSync } from "node:fs";
+import { resolve } from "node:path";
+import { describe, test } from "node:test";
+import { fileURLToPath } from "node:url";
+import { Metadata, status } from "@grpc/grpc-js";
+import { ErrorInfo } from "../src/gen/google/rpc/error_details.js";
+import { Status } from "../src/gen/google/rpc/status.js";
 import {
-  CipherdError, DecryptionFailedError, ERROR_BY_STATUS, errorFor, fromServiceError, InvalidArgumentError, NotFoundError,
+  AbortedError, AlreadyExistsError, CancelledError, CipherdError, DeadlineExceededError, DecryptionFailedError,
+  ERROR_BY_STATUS, errorFor, FailedPreconditionError, fromItemError, fromServiceError, InternalError,
+  InvalidArgumentError, InvalidCiphertextError, NotFoundError, PermissionDeniedError, ResourceExhaustedError,
+  UnauthenticatedError, UnavailableError,
 } from "../src/index.js";
+
+/** The error kinds errors.json names, as this client's classes. */
+const ERROR_BY_KIND: Readonly<Record<string, abstract new (...args: never[]) => CipherdError>> = {
+  invalid_argument: InvalidArgumentError,
+  decryption_failed: DecryptionFailedError,
+  invalid_ciphertext: InvalidCiphertextError,
+  not_found: NotFoundError,
+  already_exists: AlreadyExistsError,
+  failed_precondition: FailedPreconditionError,
+  aborted: AbortedError,
+  unavailable: UnavailableError,
+  permission_denied: PermissionDeniedError,
+  unauthenticated: UnauthenticatedError,
+  resource_exhausted: ResourceExhaustedError,
+  cancelled: CancelledError,
+  deadline_exceeded: DeadlineExceededError,
+  internal: InternalError,
+};
+
+interface ErrorCase {
+  name: string;
+  code: string;
+  reason: string;
+  message: string;
+  error: string;
+  also?: string[];
+}
+
+const vectors = JSON.parse(
+  readFileSync(resolve(fileURLToPath(import.meta.url), "../../../../../proto/testdata/errors.json"), "utf8"),
+) as { cases: ErrorCase[] };
+
+/** A grpc-js ServiceError as the server's status makes it: the ErrorInfo, if any, in grpc-status-details-bin. */
+function serviceError(code: status, message: string, reason: string, domain = "cipherd.io") {
+  const metadata = new Metadata();
+  if (reason !== "") {
+    const info = ErrorInfo.encode({ reason, domain, metadata: {} }).finish();
+    const details = [{ typeUrl: "type.googleapis.com/google.rpc.ErrorInfo", value: info }];
+    metadata.set("grpc-status-details-bin", Buffer.from(Status.encode({ code, message, details }).finish()));
+  }
+  return Object.assign(new Error(`${code} ${status[code]}: ${message}`), { code, details: message, metadata });
+}
+
+function kindClass(kind: string) {
+  const cls = ERROR_BY_KIND[kind];
+  assert.ok(cls !== undefined, `errors.json names an error kind this test does not map: ${kind}`);
+  return cls;
+}
+
+function assertMatches(error: CipherdError, c: ErrorCase, code: status) {
+  for (const kind of [c.error, ...(c.also ?? [])]) {
+    const cls = kindClass(kind);
+    assert.ok(error instanceof cls, `${error.name} is not a ${cls.name} (${kind})`);
+  }
+  assert.equal(error.code, code);
+  assert.equal(error.reason, c.reason);
+  assert.equal(error.details, c.message);
+}
+
+describe("proto/testdata/errors.json", () => {
+  assert.ok(vectors.cases.length > 0);
+  for (const c of vectors.cases) {
+    const code = status[c.code as keyof typeof status];
+    describe(c.name, () => {
+      test("from a failed call", () => {
+        assert.equal(typeof code, "number", `unknown status ${c.code}`);
+        assertMatches(fromServiceError(serviceError(code, c.message, c.reason)), c, code);
+      });
+      test("from an ItemError", () => {
+        assertMatches(fromItemError({ code, message: c.message, reason: c.reason }), c, code);
+      });
+    });
+  }
+});
 
 for (const [code, cls] of ERROR_BY_STATUS) {
   test(`${status[code]} maps to ${cls.name}`, () => {
@@ -12,23 +94,43 @@ for (const [code, cls] of ERROR_BY_STATUS) {
     assert.ok(error instanceof cls && error instanceof CipherdError);
     assert.equal(error.code, code);
     assert.equal(error.message, `${status[code]}: why`);
+    assert.equal(error.reason, "");
   });
 }
 
 test("an unlisted status is a plain CipherdError with its code", () => {
-  const error = errorFor(status.DATA_LOSS, "lost");
+  const error = errorFor(status.DATA_LOSS, "lost", "SOME_FUTURE_REASON");
   assert.equal(error.constructor, CipherdError);
   assert.equal(error.code, status.DATA_LOSS);
+  assert.equal(error.reason, "SOME_FUTURE_REASON");
   assert.equal(errorFor(99, "?").code, status.UNKNOWN);
 });
 
-test("decryption failed is its own InvalidArgumentError", () => {
-  const error = errorFor(status.INVALID_ARGUMENT, "decryption failed");
-  assert.ok(error instanceof DecryptionFailedError && error instanceof InvalidArgumentError);
-  assert.ok(!(errorFor(status.INVALID_ARGUMENT, "bad name") instanceof DecryptionFailedError));
+test("a reason never moves an error to another status", () => {
+  const error = errorFor(status.INTERNAL, "decryption failed", "DECRYPTION_FAILED");
+  assert.ok(error instanceof InternalError && !(error instanceof InvalidArgumentError));
+  assert.equal(error.reason, "DECRYPTION_FAILED");
 });
 
-test("a grpc-js ServiceError goes through the same table", () => {
+test("an ErrorInfo of another domain is not cipherd's reason", () => {
+  const error = fromServiceError(serviceError(status.INVALID_ARGUMENT, "x", "DECRYPTION_FAILED", "example.com"));
+  assert.ok(error instanceof InvalidArgumentError && !(error instanceof DecryptionFailedError));
+  assert.equal(error.reason, "");
+});
+
+test("unreadable status details fall back to the status code", () => {
+  const metadata = new Metadata();
+  metadata.set("grpc-status-details-bin", Buffer.from([0xff, 0xff, 0xff]));
+  const error = fromServiceError(Object.assign(new Error("x"), { code: status.NOT_FOUND, details: "no key", metadata }));
+  assert.ok(error instanceof NotFoundError);
+  assert.equal(error.reason, "");
+});
+
+test("an ItemError-less failed item is UNKNOWN", () => {
+  assert.equal(fromItemError(undefined).code, status.UNKNOWN);
+});
+
+test("a grpc-js ServiceError without metadata goes by its code", () => {
   const error = fromServiceError(Object.assign(new Error("x"), { code: status.NOT_FOUND, details: "no key", metadata: undefined }));
   assert.ok(error instanceof NotFoundError);
   assert.equal(error.details, "no key");

@@ -51,7 +51,7 @@ for (const [defect, cut] of [["truncated", (f: Buffer) => f.subarray(0, f.length
     writeFileSync(join(dir, "in.enc"), cut(readFileSync(join(dir, "in.enc"))));
     writeFileSync(join(dir, "out"), "previous contents");
     await assert.rejects(decryptFile(keys, join(dir, "in.enc"), join(dir, "out")), (e: unknown) =>
-      e instanceof InvalidFileError && e.reason === defect);
+      e instanceof InvalidFileError && e.defect === defect);
     assert.equal(readFileSync(join(dir, "out"), "utf8"), "previous contents");
     await assert.rejects(decryptFile(keys, join(dir, "in.enc"), join(dir, "fresh")), InvalidFileError);
     assert.equal(existsSync(join(dir, "fresh")), false);
@@ -104,7 +104,7 @@ test("rewrapFileKey refuses a file with a bad header before calling the server",
   const dir = scratch(t);
   writeFileSync(join(dir, "f"), "not a cipherd file at all, just text");
   const keys = new FakeKeys();
-  await assert.rejects(rewrapFileKey(keys, join(dir, "f")), (e: unknown) => e instanceof InvalidFileError && e.reason === "header_invalid");
+  await assert.rejects(rewrapFileKey(keys, join(dir, "f")), (e: unknown) => e instanceof InvalidFileError && e.defect === "header_invalid");
   assert.equal(keys.calls, 0);
   assert.deepEqual(readdirSync(dir), ["f"]);
 });

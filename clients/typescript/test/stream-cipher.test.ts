@@ -65,7 +65,7 @@ describe("invalid files are rejected for their reason", () => {
     test(`${c.name}: ${c.reason}`, async () => {
       await assert.rejects(collect(openFile(pieces(Buffer.from(c.file_hex, "hex"), 13), unwrapTo(dataKey))), (e: unknown) => {
         assert.ok(e instanceof InvalidFileError && e instanceof InvalidArgumentError);
-        assert.equal(e.reason, c.reason, e.message);
+        assert.equal(e.defect, c.reason, e.message);
         assert.ok(!e.message.includes(vectors.data_key_hex.slice(0, 16)));
         return true;
       });
@@ -96,7 +96,7 @@ test("another data key (a substituted wrapped key) fails at the first chunk", as
   const c = vectors.valid[2]!;
   const other = () => Buffer.alloc(32, 7);
   await assert.rejects(collect(openFile([Buffer.from(c.file_hex, "hex")], unwrapTo(other))), (e: unknown) =>
-    e instanceof InvalidFileError && e.reason === "chunk_invalid" && /chunk 0/.test(e.message));
+    e instanceof InvalidFileError && e.defect === "chunk_invalid" && /chunk 0/.test(e.message));
 });
 
 test("a data key that is not 256 bits is refused, and what unwrap returned is overwritten", async () => {
@@ -115,7 +115,7 @@ test("no plaintext of a chunk is released before it verifies", async () => {
   const released: Buffer[] = [];
   await assert.rejects(async () => {
     for await (const chunk of openFile([file], unwrapTo(dataKey))) released.push(chunk);
-  }, (e: unknown) => e instanceof InvalidFileError && e.reason === "chunk_invalid");
+  }, (e: unknown) => e instanceof InvalidFileError && e.defect === "chunk_invalid");
   assert.equal(Buffer.concat(released).toString("hex"), c.plaintext_hex.slice(0, 2 * 2 * c.chunk_size), "only the two chunks before it");
 });
 
@@ -133,6 +133,6 @@ test("a file cut inside a chunk: truncated while less than a tag remains, else i
   const end = file.length;
   for (const [length, reason] of [[end - 80 + 15, "truncated"], [end - 80 + 16, "chunk_invalid"], [end - 1, "chunk_invalid"]] as const) {
     await assert.rejects(collect(openFile([file.subarray(0, length)], unwrapTo(dataKey))), (e: unknown) =>
-      e instanceof InvalidFileError && e.reason === reason, `cut to ${length} bytes`);
+      e instanceof InvalidFileError && e.defect === reason, `cut to ${length} bytes`);
   }
 });

@@ -102,7 +102,7 @@ test("a failed decryption destroys the destination with the error", async () => 
   await encryptStream(keys, "files", [randomBytes(100)], file, { chunkSize: 16 });
   const cut = file.bytes().subarray(0, file.bytes().length - 10);
   const out = sink();
-  await assert.rejects(decryptStream(keys, [cut], out), (e: unknown) => e instanceof InvalidFileError && e.reason === "truncated");
+  await assert.rejects(decryptStream(keys, [cut], out), (e: unknown) => e instanceof InvalidFileError && e.defect === "truncated");
   assert.ok(out.destroyed && out.errored instanceof InvalidFileError);
 });
 
