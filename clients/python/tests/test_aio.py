@@ -26,6 +26,7 @@ async def test_unary_calls_and_batches(plain_server: RunningServer, key_name: st
         decrypted = await c.decrypt_batch([*texts, CiphertextItem(texts[0], context=b"x", reference="bad")])
         assert [r.value for r in decrypted[:2]] == [b"a", b"b"]
         assert isinstance(decrypted[2].error, cipherd.DecryptionFailedError)
+        assert decrypted[2].error.reason == "DECRYPTION_FAILED"
         moved = await c.re_encrypt_batch(texts)
         assert all(r.unwrap().key_version == 2 for r in moved)
         assert key_name in [k.key_name async for k in c.list_keys(page_size=2)]
@@ -34,11 +35,13 @@ async def test_unary_calls_and_batches(plain_server: RunningServer, key_name: st
 
 async def test_errors_come_from_the_same_table(plain_server: RunningServer, key_name: str) -> None:
     async with cipherd.AsyncClient(plain_server.target) as c:
-        with pytest.raises(cipherd.NotFoundError):
+        with pytest.raises(cipherd.NotFoundError) as missing:
             await c.encrypt(key_name, b"x")
+        assert missing.value.reason == "KEY_NOT_FOUND"
         await c.create_key(key_name)
-        with pytest.raises(cipherd.AlreadyExistsError):
+        with pytest.raises(cipherd.AlreadyExistsError) as taken:
             await c.create_key(key_name)
+        assert taken.value.reason == "KEY_ALREADY_EXISTS"
         with pytest.raises(cipherd.FailedPreconditionError):
             await c.update_key_policy(key_name, cipherd.KeyPolicy(min_encryption_version=5))
 

@@ -22,20 +22,23 @@ def test_decrypt_with_another_context_fails_without_saying_why(client: cipherd.C
     ciphertext = client.encrypt("demo", b"secret", context=b"a")
     with pytest.raises(cipherd.DecryptionFailedError) as raised:
         client.decrypt(ciphertext, context=b"b")
+    assert raised.value.reason == "DECRYPTION_FAILED"
     assert raised.value.details == "decryption failed"
     assert ciphertext.partition(">")[2] not in str(raised.value)
 
 
-def test_malformed_ciphertext_is_invalid_argument_not_decryption_failure(client: cipherd.Client) -> None:
-    with pytest.raises(cipherd.InvalidArgumentError) as raised:
+def test_malformed_ciphertext_is_invalid_ciphertext_not_decryption_failure(client: cipherd.Client) -> None:
+    with pytest.raises(cipherd.InvalidCiphertextError) as raised:
         client.decrypt("<demo/v01:gcm>AAAA")
     assert not isinstance(raised.value, cipherd.DecryptionFailedError)
+    assert raised.value.reason == "INVALID_CIPHERTEXT"
     assert "version" in raised.value.details
 
 
 def test_encrypt_with_unknown_key_is_not_found(client: cipherd.Client, key_name: str) -> None:
-    with pytest.raises(cipherd.NotFoundError):
+    with pytest.raises(cipherd.NotFoundError) as raised:
         client.encrypt(key_name, b"x")
+    assert raised.value.reason == "KEY_NOT_FOUND"
 
 
 def test_re_encrypt_moves_to_the_current_version(client: cipherd.Client, key_name: str) -> None:
@@ -73,8 +76,10 @@ def test_batches_keep_every_item_in_order_with_its_own_error(client: cipherd.Cli
     assert [r.reference for r in decrypted] == ["good", "tampered", "malformed", "missing"]
     assert decrypted[0].unwrap() == b"one" and decrypted[0].key_version == 1
     assert isinstance(decrypted[1].error, cipherd.DecryptionFailedError)
-    assert isinstance(decrypted[2].error, cipherd.InvalidArgumentError)
+    assert isinstance(decrypted[2].error, cipherd.InvalidCiphertextError)
     assert isinstance(decrypted[3].error, cipherd.NotFoundError)
+    assert [r.error.reason for r in decrypted[1:] if r.error] == ["DECRYPTION_FAILED", "INVALID_CIPHERTEXT",
+                                                                  "KEY_NOT_FOUND"]
     with pytest.raises(cipherd.NotFoundError):
         decrypted[3].unwrap()
 

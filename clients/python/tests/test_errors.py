@@ -1,11 +1,120 @@
-"""The one status-to-exception table, for calls and for batch items."""
+"""The one status-to-exception mapping, for calls and for batch items, and proto/testdata/errors.json through it."""
 from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
 
 import grpc
 import pytest
+from google.rpc.error_details_pb2 import ErrorInfo
+from google.rpc.status_pb2 import Status
 
 import cipherd
-from cipherd.errors import ERROR_BY_STATUS, error_for
+from cipherd.errors import ERROR_BY_STATUS, ERROR_DOMAIN, error_for, from_item_error, from_rpc_error
+from cipherd.v1 import crypto_service_pb2 as pb
+
+VECTORS: dict[str, Any] = json.loads(
+    (Path(__file__).resolve().parents[3] / "proto" / "testdata" / "errors.json").read_text(encoding="utf-8"))
+
+# errors.json's error kinds, as this client's classes.
+ERROR_BY_KIND: dict[str, type[cipherd.CipherdError]] = {
+    "invalid_argument": cipherd.InvalidArgumentError,
+    "decryption_failed": cipherd.DecryptionFailedError,
+    "invalid_ciphertext": cipherd.InvalidCiphertextError,
+    "not_found": cipherd.NotFoundError,
+    "already_exists": cipherd.AlreadyExistsError,
+    "permission_denied": cipherd.PermissionDeniedError,
+    "unauthenticated": cipherd.UnauthenticatedError,
+    "failed_precondition": cipherd.FailedPreconditionError,
+    "aborted": cipherd.AbortedError,
+    "resource_exhausted": cipherd.ResourceExhaustedError,
+    "unavailable": cipherd.UnavailableError,
+    "deadline_exceeded": cipherd.DeadlineExceededError,
+    "cancelled": cipherd.CallCancelledError,
+    "internal": cipherd.InternalError,
+}
+
+
+class FailedCall(grpc.RpcError):
+    """A failed call as grpc hands it over: its code, its message and, when cipherd sent one, the status with
+    its ErrorInfo in the trailing metadata."""
+
+    def __init__(self, code: grpc.StatusCode, message: str, details: Status | None) -> None:
+        super().__init__(message)
+        self._code, self._message = code, message
+        self._trailing: tuple[Any, ...] = (
+            () if details is None else (("grpc-status-details-bin", details.SerializeToString()),))
+
+    def code(self) -> grpc.StatusCode:
+        return self._code
+
+    def details(self) -> str | None:
+        return self._message
+
+    def trailing_metadata(self) -> tuple[Any, ...]:  # (key, value) pairs at run time; grpc-stubs says _Metadatum
+        return self._trailing
+
+
+def failed_call(code: grpc.StatusCode, reason: str, message: str, domain: str = ERROR_DOMAIN) -> FailedCall:
+    """The call a server fails with (code, message) and, unless reason is "", an ErrorInfo of that reason."""
+    if not reason:
+        return FailedCall(code, message, None)
+    status = Status(code=code.value[0], message=message)
+    status.details.add().Pack(ErrorInfo(reason=reason, domain=domain))
+    return FailedCall(code, message, status)
+
+
+def assert_is_kind(error: cipherd.CipherdError, case: dict[str, Any]) -> None:
+    """The error is the case's kind and its 'also' kinds, and no other kind (a bare invalid_argument must not
+    be a decryption failure, though every decryption failure is an invalid_argument)."""
+    expected = {case["error"], *case.get("also", [])}
+    matched = {kind for kind, cls in ERROR_BY_KIND.items() if isinstance(error, cls)}
+    assert matched == expected, f"{type(error).__name__} matches {sorted(matched)}"
+    assert error.code.name == case["code"]
+    assert error.reason == case["reason"]
+    assert error.details == case["message"]
+
+
+@pytest.mark.parametrize("case", VECTORS["cases"], ids=lambda c: c["name"])
+def test_failed_call_of_vector_raises_its_kind(case: dict[str, Any]) -> None:
+    assert_is_kind(from_rpc_error(failed_call(grpc.StatusCode[case["code"]], case["reason"], case["message"])), case)
+
+
+@pytest.mark.parametrize("case", VECTORS["cases"], ids=lambda c: c["name"])
+def test_item_error_of_vector_is_its_kind(case: dict[str, Any]) -> None:
+    item = pb.ItemError(code=grpc.StatusCode[case["code"]].value[0], reason=case["reason"], message=case["message"])
+    assert_is_kind(from_item_error(item), case)
+
+
+def test_every_kind_of_the_vectors_has_a_class() -> None:
+    kinds = {k for case in VECTORS["cases"] for k in (case["error"], *case.get("also", []))}
+    assert kinds <= ERROR_BY_KIND.keys()
+
+
+def test_error_info_of_another_domain_is_not_read() -> None:
+    call = failed_call(grpc.StatusCode.INVALID_ARGUMENT, "DECRYPTION_FAILED", "nope", domain="proxy.example")
+    error = from_rpc_error(call)
+    assert type(error) is cipherd.InvalidArgumentError and error.reason == ""
+
+
+def test_details_that_contradict_the_call_are_not_read() -> None:
+    status = Status(code=grpc.StatusCode.INVALID_ARGUMENT.value[0], message="another message")
+    status.details.add().Pack(ErrorInfo(reason="DECRYPTION_FAILED", domain=ERROR_DOMAIN))
+    error = from_rpc_error(FailedCall(grpc.StatusCode.INVALID_ARGUMENT, "decryption failed", status))
+    assert type(error) is cipherd.InvalidArgumentError and error.reason == ""
+
+
+def test_details_that_do_not_parse_are_not_read() -> None:
+    call = FailedCall(grpc.StatusCode.NOT_FOUND, "gone", None)
+    call._trailing = (("grpc-status-details-bin", b"\xff\xff not a status"),)
+    error = from_rpc_error(call)
+    assert type(error) is cipherd.NotFoundError and error.reason == ""
+
+
+def test_reason_of_another_status_does_not_change_the_class() -> None:
+    error = error_for(grpc.StatusCode.NOT_FOUND, "gone", "DECRYPTION_FAILED")
+    assert type(error) is cipherd.NotFoundError and error.code is grpc.StatusCode.NOT_FOUND
 
 
 @pytest.mark.parametrize("status", list(ERROR_BY_STATUS), ids=lambda s: s.name)
@@ -26,8 +135,8 @@ def test_unknown_number_is_unknown() -> None:
     assert error_for(99, "?").code is grpc.StatusCode.UNKNOWN
 
 
-def test_decryption_failed_is_its_own_invalid_argument() -> None:
-    error = error_for(grpc.StatusCode.INVALID_ARGUMENT, "decryption failed")
+def test_decryption_failed_is_its_own_invalid_argument_by_reason_only() -> None:
+    error = error_for(grpc.StatusCode.INVALID_ARGUMENT, "any wording", "DECRYPTION_FAILED")
     assert isinstance(error, cipherd.DecryptionFailedError)
     assert isinstance(error, cipherd.InvalidArgumentError)
-    assert not isinstance(error_for(grpc.StatusCode.INVALID_ARGUMENT, "bad key name"), cipherd.DecryptionFailedError)
+    assert not isinstance(error_for(grpc.StatusCode.INVALID_ARGUMENT, "decryption failed"), cipherd.DecryptionFailedError)

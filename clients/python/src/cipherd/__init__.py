@@ -6,7 +6,7 @@ from cipherd.aio import AsyncClient
 from cipherd.client import Client
 from cipherd.envelope import Envelope, Mode, parse_ciphertext
 from cipherd.errors import (
-    AlreadyExistsError, CallCancelledError, CipherdError, DeadlineExceededError, DecryptionFailedError,
+    AbortedError, AlreadyExistsError, CallCancelledError, CipherdError, DeadlineExceededError, DecryptionFailedError,
     FailedPreconditionError, FileChunkError, FileHeaderError, FileTruncatedError, InternalError, InvalidArgumentError,
     InvalidCiphertextError, InvalidFileError, NotFoundError, PermissionDeniedError, ResourceExhaustedError,
     UnauthenticatedError, UnavailableError, error_for,
@@ -20,7 +20,7 @@ from cipherd.legacy import LegacyCipher, LegacyCiphertext, LegacyIv
 
 __all__ = [
     "AsyncClient", "Client", "Envelope", "Mode", "parse_ciphertext",
-    "AlreadyExistsError", "CallCancelledError", "CipherdError", "DeadlineExceededError", "DecryptionFailedError",
+    "AbortedError", "AlreadyExistsError", "CallCancelledError", "CipherdError", "DeadlineExceededError", "DecryptionFailedError",
     "FailedPreconditionError", "FileChunkError", "FileHeaderError", "FileTruncatedError", "InternalError",
     "InvalidArgumentError", "InvalidCiphertextError", "InvalidFileError", "NotFoundError", "PermissionDeniedError",
     "ResourceExhaustedError", "UnauthenticatedError", "UnavailableError", "error_for",

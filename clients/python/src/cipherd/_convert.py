@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from cipherd.envelope import Mode
-from cipherd.errors import error_for
+from cipherd.errors import from_item_error
 from cipherd.legacy import LegacyCiphertext
 from cipherd.types import (
     BlindIndex, CiphertextItem, DataKey, EncryptItem, IndexItem, Inspection, ItemResult, Normalization, Rewrapped,
@@ -104,20 +104,20 @@ def re_encrypt_stream_request(item: CiphertextItem | LegacyCiphertext | str,
 def encrypt_result(r: pb.EncryptBatchResult) -> ItemResult[str]:
     if r.HasField("ciphertext"):
         return ItemResult(r.reference, r.ciphertext, None, r.key_version)
-    return ItemResult(r.reference, None, error_for(r.error.code, r.error.message))
+    return ItemResult(r.reference, None, from_item_error(r.error))
 
 
 def decrypt_result(r: pb.DecryptBatchResult) -> ItemResult[bytes]:
     if r.HasField("plaintext"):
         return ItemResult(r.reference, r.plaintext, None, r.key_version)
-    return ItemResult(r.reference, None, error_for(r.error.code, r.error.message))
+    return ItemResult(r.reference, None, from_item_error(r.error))
 
 
 def rewrap_result(r: pb.ReEncryptBatchResult) -> ItemResult[Rewrapped]:
     if r.HasField("ciphertext"):
         return ItemResult(r.reference, Rewrapped(r.ciphertext, r.key_version, r.source_key_version), None,
                           r.key_version)
-    return ItemResult(r.reference, None, error_for(r.error.code, r.error.message))
+    return ItemResult(r.reference, None, from_item_error(r.error))
 
 
 def rewrapped(response: pb.ReEncryptResponse) -> Rewrapped:
@@ -162,7 +162,7 @@ def compute_index_batch_request(key_name: str, items: Iterable[IndexItem | bytes
 
 def index_results(response: pb.ComputeIndexBatchResponse) -> list[ItemResult[bytes]]:
     return [ItemResult(r.reference, r.index, None, r.key_version) if r.HasField("index")
-            else ItemResult(r.reference, None, error_for(r.error.code, r.error.message))
+            else ItemResult(r.reference, None, from_item_error(r.error))
             for r in response.results]
 
 

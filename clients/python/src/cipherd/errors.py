@@ -1,24 +1,35 @@
-"""cipherd's errors as Python exceptions: one class per gRPC status, mapped in one table.
+"""cipherd's errors as Python exceptions: one class per gRPC status, refined by the error's reason.
 
-Calls and the failed items of batches and streams go through the same table, so
-`except cipherd.NotFoundError` catches a missing key wherever it shows up."""
+Calls and the failed items of batches and streams go through the same mapping, so
+`except cipherd.NotFoundError` catches a missing key wherever it shows up. A call's reason is the
+google.rpc.ErrorInfo (domain cipherd.io) in its status details, an item's is `ItemError.reason`
+(proto/README.md, "Errors"); the message is for people and never decides anything."""
 from __future__ import annotations
 
 from collections.abc import Mapping
+from typing import cast
 
 import grpc
+from google.rpc.error_details_pb2 import ErrorInfo
+from google.protobuf.message import DecodeError
+from google.rpc.status_pb2 import Status
+from grpc_status import rpc_status
 
-# The server says only this when a well-formed ciphertext does not decrypt (proto/README.md, Errors).
-DECRYPTION_FAILED_MESSAGE = "decryption failed"
+from cipherd.v1 import crypto_service_pb2 as pb
+
+# The ErrorInfo domain of cipherd's own errors; an ErrorInfo of another domain (a proxy's) is not ours to read.
+ERROR_DOMAIN = "cipherd.io"
 
 
 class CipherdError(Exception):
-    """Base of every error the client raises; `code` is the gRPC status, `details` the server's message.
+    """Base of every error the client raises; `code` is the gRPC status, `details` the server's message,
+    `reason` the server's kind of error (proto/README.md, "Errors"; "" when gRPC itself failed the call).
 
     When it ended an item stream, `last_reference` is the reference of the last item answered (or the
     call's resume_after if none was): pass it as resume_after to a new call with the same items."""
 
     code: grpc.StatusCode = grpc.StatusCode.UNKNOWN
+    reason: str = ""
     last_reference: str | None = None
 
     def __init_subclass__(cls, code: grpc.StatusCode | None = None, **kwargs: object) -> None:
@@ -26,11 +37,13 @@ class CipherdError(Exception):
         if code is not None:
             cls.code = code
 
-    def __init__(self, details: str, code: grpc.StatusCode | None = None) -> None:
+    def __init__(self, details: str, code: grpc.StatusCode | None = None, reason: str = "") -> None:
         super().__init__(details)
         self.details = details
         if code is not None:
             self.code = code
+        if reason:
+            self.reason = reason
 
     def __str__(self) -> str:
         return f"{self.code.name}: {self.details}"
@@ -45,7 +58,8 @@ class DecryptionFailedError(InvalidArgumentError):
 
 
 class InvalidCiphertextError(InvalidArgumentError):
-    """A ciphertext broke the format; `reason` is one of proto/README.md's reasons (e.g. "version_invalid")."""
+    """A ciphertext broke the format. From the server, `reason` is "INVALID_CIPHERTEXT"; from parse_ciphertext,
+    it is the finer format reason of proto/README.md's envelope table (e.g. "version_invalid")."""
 
     def __init__(self, reason: str, details: str) -> None:
         super().__init__(details)
@@ -89,29 +103,63 @@ class ResourceExhaustedError(CipherdError, code=grpc.StatusCode.RESOURCE_EXHAUST
 class UnavailableError(CipherdError, code=grpc.StatusCode.UNAVAILABLE): ...
 class DeadlineExceededError(CipherdError, code=grpc.StatusCode.DEADLINE_EXCEEDED): ...
 class CallCancelledError(CipherdError, code=grpc.StatusCode.CANCELLED): ...
+class AbortedError(CipherdError, code=grpc.StatusCode.ABORTED):
+    """Another writer changed the key first (reason CONCURRENT_UPDATE): safe to retry."""
 class InternalError(CipherdError, code=grpc.StatusCode.INTERNAL): ...
 
 
 # The one table from status to exception class, for calls and batch or stream items alike.
 ERROR_BY_STATUS: Mapping[grpc.StatusCode, type[CipherdError]] = {cls.code: cls for cls in (
     InvalidArgumentError, NotFoundError, AlreadyExistsError, PermissionDeniedError, UnauthenticatedError,
-    FailedPreconditionError, ResourceExhaustedError, UnavailableError, DeadlineExceededError, CallCancelledError,
-    InternalError,
+    FailedPreconditionError, AbortedError, ResourceExhaustedError, UnavailableError, DeadlineExceededError,
+    CallCancelledError, InternalError,
 )}
+# The reasons that refine their status's class; every other reason (and a reason this client does not know
+# yet) leaves the class to the status code.
+ERROR_BY_REASON: Mapping[str, type[InvalidArgumentError]] = {
+    "DECRYPTION_FAILED": DecryptionFailedError,
+    "INVALID_CIPHERTEXT": InvalidCiphertextError,
+}
 _STATUS_BY_NUMBER = {status.value[0]: status for status in grpc.StatusCode}
 
 
-def error_for(code: grpc.StatusCode | int, details: str) -> CipherdError:
-    """The exception for a status, given as grpc.StatusCode (a call) or its number (a batch item)."""
+def error_for(code: grpc.StatusCode | int, details: str, reason: str = "") -> CipherdError:
+    """The exception for a status, given as grpc.StatusCode (a call) or its number (a batch item), and its reason."""
     status = code if isinstance(code, grpc.StatusCode) else _STATUS_BY_NUMBER.get(code, grpc.StatusCode.UNKNOWN)
-    if status is grpc.StatusCode.INVALID_ARGUMENT and details == DECRYPTION_FAILED_MESSAGE:
-        return DecryptionFailedError(details)
+    refined = ERROR_BY_REASON.get(reason)
+    # A reason refines only the status it belongs to, so an exception's class and its code never disagree.
+    if refined is InvalidCiphertextError and status is refined.code:
+        return InvalidCiphertextError(reason, details)
+    if refined is not None and status is refined.code:
+        return refined(details, reason=reason)
     cls = ERROR_BY_STATUS.get(status)
-    return cls(details) if cls is not None else CipherdError(details, status)
+    return cls(details, reason=reason) if cls is not None else CipherdError(details, status, reason)
+
+
+def from_item_error(error: pb.ItemError) -> CipherdError:
+    """The exception for a failed item of a batch or stream."""
+    return error_for(error.code, error.message, error.reason)
 
 
 def from_rpc_error(error: grpc.RpcError) -> CipherdError:
     """The exception for a failed call (grpc.RpcError and grpc.aio.AioRpcError alike)."""
     code: grpc.StatusCode = error.code()
     details: str | None = error.details()
-    return error_for(code, details or code.name.lower())
+    return error_for(code, details or code.name.lower(), _reason(error))
+
+
+def _reason(error: grpc.RpcError) -> str:
+    """The reason of the call's cipherd ErrorInfo, or "" when its status carries none."""
+    try:
+        # from_call reads only code(), details() and trailing_metadata(), which every RpcError has (an
+        # AioRpcError is no grpc.Call, but has the three, synchronously).
+        status = cast("Status | None", rpc_status.from_call(cast(grpc.Call, error)))
+    except (ValueError, DecodeError):  # details that contradict the call or do not parse: not the server's
+        return ""
+    if status is None:
+        return ""
+    info = ErrorInfo()
+    for detail in status.details:
+        if detail.Unpack(info) and info.domain == ERROR_DOMAIN:
+            return info.reason
+    return ""
