@@ -67,7 +67,7 @@ def test_invalid_file_is_rejected_for_its_reason(case: dict[str, Any]) -> None:
     with pytest.raises(InvalidFileError) as raised:
         decrypt_bytes(bytes.fromhex(case["file_hex"]), unwrap)
     assert type(raised.value) is ERROR_BY_REASON[case["reason"]]
-    assert raised.value.reason == case["reason"]
+    assert raised.value.defect == case["reason"]
     assert isinstance(raised.value, InvalidArgumentError)
     if case["reason"] == "header_invalid":
         assert unwrap.calls == 0, "a bad header must fail before the data key is unwrapped"

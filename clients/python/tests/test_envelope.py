@@ -27,8 +27,8 @@ def test_valid_case_parses_to_its_fields_and_formats_back(case: dict[str, Any]) 
 def test_invalid_case_is_rejected_for_its_reason(case: dict[str, Any]) -> None:
     with pytest.raises(InvalidCiphertextError) as raised:
         parse_ciphertext(case["ciphertext"])
-    assert raised.value.reason == case["reason"]
-    assert raised.value.reason in VECTORS["reasons"]
+    assert raised.value.defect == case["reason"]
+    assert raised.value.defect in VECTORS["reasons"]
     payload = case["ciphertext"].partition(">")[2]
     if len(payload) >= 8:
         assert payload not in str(raised.value), "the error message must not quote the ciphertext"
@@ -53,4 +53,4 @@ def test_hmac_is_a_key_mode_but_never_a_header_mode() -> None:
     assert all(m.in_headers for m in Mode if m is not Mode.HMAC)
     with pytest.raises(InvalidCiphertextError) as raised:
         parse_ciphertext("<idx/v1:hmac>" + "A" * 44)
-    assert raised.value.reason == "mode_unknown"
+    assert raised.value.defect == "mode_unknown"

@@ -73,11 +73,11 @@ class Envelope:
 
 def _reject(reason: str, problem: str) -> InvalidCiphertextError:
     # The message names the problem only: a ciphertext is data and must not reach a log line.
-    return InvalidCiphertextError(reason, f"invalid ciphertext: {problem}")
+    return InvalidCiphertextError(f"invalid ciphertext: {problem}", defect=reason)
 
 
 def parse_ciphertext(text: str) -> Envelope:
-    """Parses a ciphertext's header and payload, raising InvalidCiphertextError (with .reason) if it breaks the format."""
+    """Parses a ciphertext's header and payload, raising InvalidCiphertextError (with .defect) if it breaks the format."""
     if not text:
         raise _reject("empty", "it is empty")
     if not text.startswith("<"):

@@ -58,19 +58,20 @@ class DecryptionFailedError(InvalidArgumentError):
 
 
 class InvalidCiphertextError(InvalidArgumentError):
-    """A ciphertext broke the format. From the server, `reason` is "INVALID_CIPHERTEXT"; from parse_ciphertext,
-    it is the finer format reason of proto/README.md's envelope table (e.g. "version_invalid")."""
+    """A ciphertext broke the format (`reason` "INVALID_CIPHERTEXT"). When this client's parser found it,
+    `defect` says how (one of proto/README.md's envelope defects, e.g. "version_invalid"); the server does
+    not say, so from a call it is ""."""
 
-    def __init__(self, reason: str, details: str) -> None:
-        super().__init__(details)
-        self.reason = reason
+    def __init__(self, details: str, defect: str = "") -> None:
+        super().__init__(details, reason="INVALID_CIPHERTEXT")
+        self.defect = defect
 
 
 class InvalidFileError(InvalidArgumentError):
-    """A data-key file (proto/README.md, Data-key file format) did not read back; `reason` is one of
-    datakey_files.json's reasons. Plaintext from before the failure must be thrown away."""
+    """A data-key file (proto/README.md, Data-key file format) did not read back, found by this client;
+    `defect` is one of datakey_files.json's reasons. Plaintext from before the failure must be thrown away."""
 
-    reason = ""
+    defect = ""
 
     def __init__(self, details: str) -> None:
         super().__init__(f"invalid data-key file: {details}")
@@ -79,19 +80,19 @@ class InvalidFileError(InvalidArgumentError):
 class FileHeaderError(InvalidFileError):
     """The file's header is cut short, has another magic, a chunk size out of range or a bad wrapped key."""
 
-    reason = "header_invalid"
+    defect = "header_invalid"
 
 
 class FileTruncatedError(InvalidFileError):
     """The file ends before a chunk sealed as the last one: it was cut short."""
 
-    reason = "truncated"
+    defect = "truncated"
 
 
 class FileChunkError(InvalidFileError):
     """A chunk failed to authenticate at its position: changed, moved, under another header or followed by bytes."""
 
-    reason = "chunk_invalid"
+    defect = "chunk_invalid"
 
 
 class NotFoundError(CipherdError, code=grpc.StatusCode.NOT_FOUND): ...
@@ -129,7 +130,7 @@ def error_for(code: grpc.StatusCode | int, details: str, reason: str = "") -> Ci
     refined = ERROR_BY_REASON.get(reason)
     # A reason refines only the status it belongs to, so an exception's class and its code never disagree.
     if refined is InvalidCiphertextError and status is refined.code:
-        return InvalidCiphertextError(reason, details)
+        return InvalidCiphertextError(details)
     if refined is not None and status is refined.code:
         return refined(details, reason=reason)
     cls = ERROR_BY_STATUS.get(status)

@@ -39,7 +39,7 @@ class FileHeader:
         try:
             object.__setattr__(self, "wrapping", parse_ciphertext(self.wrapped_key))
         except InvalidCiphertextError as e:
-            raise ValueError(f"the wrapped key is not a ciphertext ({e.reason})") from None
+            raise ValueError(f"the wrapped key is not a ciphertext ({e.defect})") from None
 
     @property
     def fixed(self) -> bytes:
