@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from typing import Any
 
 import grpc
+from cipherd.errors import from_rpc_error as error_for_call
 from google.protobuf.message import Message
 
 Metadata = Sequence[tuple[str, str]]
@@ -20,6 +21,8 @@ class Answer:
     """Bytes received: the response message when OK, else the status message plus every trailer."""
     seconds: float
     response: Any = None
+    reason: str = ""
+    """The reason of the status's cipherd ErrorInfo (proto/README.md, "Errors"); "" when it has none."""
 
     @property
     def ok(self) -> bool:
@@ -37,14 +40,24 @@ def error_size(error: grpc.RpcError) -> int:
     return len(details.encode()) + sum(len(k) + len(v) for k, v in trailers)
 
 
+def error_reason(error: grpc.RpcError) -> str:
+    """The reason a client reads from a failed call, with the Python client's own reading of the details."""
+    return error_for_call(error).reason
+
+
+def _failed(error: grpc.RpcError, start: float) -> Answer:
+    failed: Any = error
+    return Answer(failed.code(), failed.details() or "", error_size(error), time.monotonic() - start,
+                  reason=error_reason(error))
+
+
 def unary(method: Any, request: Message, metadata: Metadata = (), timeout: float = 30.0) -> Answer:
     """Calls a unary `method` of a stub; never raises for a status."""
     start = time.monotonic()
     try:
         response, call = method.with_call(request, metadata=tuple(metadata), timeout=timeout)
     except grpc.RpcError as e:
-        failed: Any = e
-        return Answer(failed.code(), failed.details() or "", error_size(e), time.monotonic() - start)
+        return _failed(e, start)
     trailers = call.trailing_metadata() or ()
     size = response.ByteSize() + sum(len(k) + len(v) for k, v in trailers)
     return Answer(grpc.StatusCode.OK, "", size, time.monotonic() - start, response)
@@ -60,6 +73,5 @@ def stream(method: Any, requests: Sequence[Message], metadata: Metadata = (), ti
         for response in call:
             responses.append(response)
     except grpc.RpcError as e:
-        failed: Any = e
-        return responses, Answer(failed.code(), failed.details() or "", error_size(e), time.monotonic() - start)
+        return responses, _failed(e, start)
     return responses, Answer(grpc.StatusCode.OK, "", sum(r.ByteSize() for r in responses), time.monotonic() - start)
