@@ -17,7 +17,7 @@ BUF_VERSION := v1.75.0
 DATA_DIR ?= data
 JAR := server/target/cipherd.jar
 
-.PHONY: help jdk build run test prefetch-tools proto proto-go proto-python proto-ts test-go test-python test-attacks test-ts test-crosslang test-deploy test-java test-vault lint-proto proto-release fuzz-smoke fuzz bench loadtest loadtest-check loadtest-smoke loadtest-arm64-check clean
+.PHONY: help jdk build run test prefetch-tools proto proto-go proto-python proto-ts test-go test-python test-attacks test-ts test-crosslang test-deploy test-java format test-vault lint-proto proto-release fuzz-smoke fuzz bench loadtest loadtest-check loadtest-smoke loadtest-arm64-check clean
 
 help: ## list the targets
 	@grep -E '^[a-z0-9-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-16s %s\n", $$1, $$2}'
@@ -41,8 +41,11 @@ test: prefetch-tools lint-proto test-java test-vault fuzz-smoke loadtest-check l
 prefetch-tools:
 	@.ci/prefetch-tools
 
-test-java: jdk ## Java unit, vector and gRPC tests (openssl from .ci/install-openssl makes the legacy ciphertexts)
+test-java: jdk ## Java unit, vector and gRPC tests, and the google-java-format check (openssl from .ci/install-openssl makes the legacy ciphertexts)
 	openssl="$$(.ci/install-openssl)"; $(MVN) verify -Dextra.testvectors.dir="$$(../.ci/fetch-testvectors)" -Dopenssl.bin="$$openssl"
+
+format: jdk ## rewrite the Java sources with google-java-format (make test-java fails on a file it would change)
+	$(MVN) -q spotless:apply
 
 FUZZ_TESTS := EnvelopeFuzzTest CryptoRequestFuzzTest
 FUZZ_SMOKE ?= 15s

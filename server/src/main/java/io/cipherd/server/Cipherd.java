@@ -1,15 +1,20 @@
 package io.cipherd.server;
 
+import io.cipherd.api.v1.CryptoServiceGrpc;
+import io.cipherd.api.v1.KeyAdminServiceGrpc;
 import io.cipherd.server.api.CipherdApi;
 import io.cipherd.server.api.ItemStreams;
 import io.cipherd.server.api.RequestLimits;
 import io.cipherd.server.api.StatusMapper;
 import io.cipherd.server.config.ServerConfig;
 import io.cipherd.server.engine.CryptoEngine;
+import io.cipherd.server.engine.CryptoObserver;
 import io.cipherd.server.engine.KeyAdministration;
+import io.cipherd.server.engine.UsageObserver;
 import io.cipherd.server.keys.KeyAdmin;
 import io.cipherd.server.keys.KeyCache;
 import io.cipherd.server.keys.KeyStore;
+import io.cipherd.server.keys.UsageLedger;
 import io.cipherd.server.logging.AccessLogInterceptor;
 import io.cipherd.server.logging.CallContextExecutor;
 import io.cipherd.server.metrics.AccessDenialMetrics;
@@ -23,9 +28,6 @@ import io.cipherd.server.metrics.StreamMetrics;
 import io.cipherd.server.ops.Health;
 import io.cipherd.server.ops.KeyRefresher;
 import io.cipherd.server.ops.UsageMerger;
-import io.cipherd.server.keys.UsageLedger;
-import io.cipherd.server.engine.CryptoObserver;
-import io.cipherd.server.engine.UsageObserver;
 import io.cipherd.server.pool.CipherPoolConfig;
 import io.cipherd.server.pool.CipherPools;
 import io.cipherd.server.security.AccessDenials;
@@ -34,8 +36,6 @@ import io.cipherd.server.security.Authorizer;
 import io.cipherd.server.security.BearerTokens;
 import io.cipherd.server.security.CallerIdentityInterceptor;
 import io.cipherd.server.security.PolicyAuthorizer;
-import io.cipherd.api.v1.CryptoServiceGrpc;
-import io.cipherd.api.v1.KeyAdminServiceGrpc;
 import io.grpc.ServerBuilder;
 import io.grpc.protobuf.services.ProtoReflectionServiceV1;
 import io.micrometer.core.instrument.binder.grpc.MetricCollectingServerInterceptor;
@@ -76,35 +76,62 @@ public final class Cipherd implements AutoCloseable {
 
   private Cipherd(Builder builder) {
     Supplier<AccessPolicy> accessPolicy = builder.accessPolicy;
-    Authorizer authorizer = accessPolicy == null
-        ? Authorizer.ALLOW_ALL
-        : new PolicyAuthorizer(accessPolicy, accessDenials);
-    this.callerIdentity = accessPolicy == null
-        ? new CallerIdentityInterceptor(BearerTokens.NONE)
-        : new CallerIdentityInterceptor(() -> accessPolicy.get().tokens(),
-            Set.of(CryptoServiceGrpc.SERVICE_NAME, KeyAdminServiceGrpc.SERVICE_NAME), accessDenials,
-            StatusMapper::close);
+    Authorizer authorizer =
+        accessPolicy == null
+            ? Authorizer.ALLOW_ALL
+            : new PolicyAuthorizer(accessPolicy, accessDenials);
+    this.callerIdentity =
+        accessPolicy == null
+            ? new CallerIdentityInterceptor(BearerTokens.NONE)
+            : new CallerIdentityInterceptor(
+                () -> accessPolicy.get().tokens(),
+                Set.of(CryptoServiceGrpc.SERVICE_NAME, KeyAdminServiceGrpc.SERVICE_NAME),
+                accessDenials,
+                StatusMapper::close);
     this.keyStore = builder.keyStore;
-    this.metrics = builder.metrics != null ? builder.metrics : new CipherdMetrics(/* keyNames= */ false);
+    this.metrics =
+        builder.metrics != null ? builder.metrics : new CipherdMetrics(/* keyNames= */ false);
     KeyStore metered = new MeteredKeyStore(keyStore, metrics.registry());
     this.usage = new UsageLedger(builder.clock);
     this.keys = new KeyCache(metered, usage);
     this.admin = new KeyAdmin(metered, keys, builder.clock, usage);
     this.usageMerger = new UsageMerger(usage, metered, keys, admin);
     this.cipherPools = new CipherPools(builder.cipherPools);
-    this.blocking = new ThreadPoolExecutor(builder.blockingThreads, builder.blockingThreads, 60, TimeUnit.SECONDS,
-        new ArrayBlockingQueue<>(builder.blockingQueue), daemonThreads("cipherd-blocking-"));
-    CryptoEngine engine = new CryptoEngine(keys, cipherPools, authorizer, CryptoObserver.both(
-        new CryptoMetrics(metrics.registry(), metrics.keyNames()), new UsageObserver(usage)));
+    this.blocking =
+        new ThreadPoolExecutor(
+            builder.blockingThreads,
+            builder.blockingThreads,
+            60,
+            TimeUnit.SECONDS,
+            new ArrayBlockingQueue<>(builder.blockingQueue),
+            daemonThreads("cipherd-blocking-"));
+    CryptoEngine engine =
+        new CryptoEngine(
+            keys,
+            cipherPools,
+            authorizer,
+            CryptoObserver.both(
+                new CryptoMetrics(metrics.registry(), metrics.keyNames()),
+                new UsageObserver(usage)));
     CipherPoolMetrics.bind(cipherPools, metrics.registry());
     KeyCacheMetrics.bind(keys, metrics.registry());
     AccessDenialMetrics.bind(accessDenials, metrics.registry());
     KeyStoreHealthMetrics.bind(health::isKeyStoreReachable, metrics.registry());
     this.streams = new ItemStreams(builder.streamIdleTimeout);
-    StreamMetrics.bind(metrics.registry(), streams, ItemStreams.METHODS, ItemStreams::open, ItemStreams::closedIdle,
+    StreamMetrics.bind(
+        metrics.registry(),
+        streams,
+        ItemStreams.METHODS,
+        ItemStreams::open,
+        ItemStreams::closedIdle,
         streams.idleTimeout());
-    this.api = new CipherdApi(engine, new KeyAdministration(admin, authorizer),
-        CallContextExecutor.propagating(blocking), builder.limits, streams);
+    this.api =
+        new CipherdApi(
+            engine,
+            new KeyAdministration(admin, authorizer),
+            CallContextExecutor.propagating(blocking),
+            builder.limits,
+            streams);
   }
 
   /** A builder over {@code keyStore}, which is closed with the server. */
@@ -156,15 +183,18 @@ public final class Cipherd implements AutoCloseable {
   }
 
   /**
-   * Merges usage counts through the key store and rotates keys whose policy is due, every
-   * {@code interval}; closing the server merges once more.
+   * Merges usage counts through the key store and rotates keys whose policy is due, every {@code
+   * interval}; closing the server merges once more.
    */
   public void mergeUsageEvery(Duration interval) {
     usageMerger.start(interval);
     merging = true;
   }
 
-  /** Merges usage and runs the due rotations now; returns how many keys this replica rotated. For tests and tools. */
+  /**
+   * Merges usage and runs the due rotations now; returns how many keys this replica rotated. For
+   * tests and tools.
+   */
   public int mergeUsageNow() {
     return usageMerger.mergeAndRotate();
   }
@@ -304,7 +334,10 @@ public final class Cipherd implements AutoCloseable {
       return this;
     }
 
-    /** The access policy in force at each call (e.g. reloaded from its file); none by default: all allowed. */
+    /**
+     * The access policy in force at each call (e.g. reloaded from its file); none by default: all
+     * allowed.
+     */
     public Builder accessPolicy(Supplier<AccessPolicy> accessPolicy) {
       this.accessPolicy = accessPolicy;
       return this;

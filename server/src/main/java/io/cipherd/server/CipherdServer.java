@@ -25,13 +25,19 @@ public final class CipherdServer implements AutoCloseable {
   private final ServerConfig config;
   private final Cipherd services;
   private final Server server;
+
   /** The metrics and probes port, or null when started without one. */
   private final OpsHttpServer http;
+
   /** Null when serving plaintext. */
   private final ReloadingTlsCredentials tls;
 
   private CipherdServer(
-      ServerConfig config, Cipherd services, Server server, ReloadingTlsCredentials tls, OpsHttpServer http) {
+      ServerConfig config,
+      Cipherd services,
+      Server server,
+      ReloadingTlsCredentials tls,
+      OpsHttpServer http) {
     this.config = config;
     this.services = services;
     this.server = server;
@@ -40,16 +46,19 @@ public final class CipherdServer implements AutoCloseable {
   }
 
   /**
-   * As {@link #start(ServerConfig, Cipherd)}, plus the HTTP port for /metrics, /healthz and
-   * /readyz on the same host; it stays up while calls drain so probes see /readyz turn 503.
+   * As {@link #start(ServerConfig, Cipherd)}, plus the HTTP port for /metrics, /healthz and /readyz
+   * on the same host; it stays up while calls drain so probes see /readyz turn 503.
    */
   public static CipherdServer start(ServerConfig config, ObservabilityConfig ops, Cipherd services)
       throws IOException {
     CipherdServer grpc = start(config, services);
     try {
-      OpsHttpServer http = OpsHttpServer.start(
-          new InetSocketAddress(InetAddress.getByName(config.host()), ops.httpPort()),
-          services.metrics()::scrape, services.health(), services::keyStoreAnswers);
+      OpsHttpServer http =
+          OpsHttpServer.start(
+              new InetSocketAddress(InetAddress.getByName(config.host()), ops.httpPort()),
+              services.metrics()::scrape,
+              services.health(),
+              services::keyStoreAnswers);
       return new CipherdServer(config, services, grpc.server, grpc.tls, http);
     } catch (IOException | RuntimeException e) {
       // As when the gRPC port cannot bind: stop what started, and leave the services to the caller.
@@ -71,7 +80,11 @@ public final class CipherdServer implements AutoCloseable {
     if (config.tls().enabled()) {
       tls = ReloadingTlsCredentials.load(config.tls());
       builder = NettyServerBuilder.forAddress(socket, tls.credentials());
-      log.info("serving gRPC over {}TLS on {}:{}", config.tls().mutual() ? "mutual " : "", config.host(), config.port());
+      log.info(
+          "serving gRPC over {}TLS on {}:{}",
+          config.tls().mutual() ? "mutual " : "",
+          config.host(),
+          config.port());
     } else {
       checkPlaintextAllowed(config, address);
       builder = NettyServerBuilder.forAddress(socket);
@@ -79,37 +92,44 @@ public final class CipherdServer implements AutoCloseable {
     Server server;
     try {
       limitConnections(builder, config.connections());
-      server = services.addTo(builder.directExecutor().maxInboundMessageSize(config.maxInboundMessageBytes()))
-          .build()
-          .start();
+      server =
+          services
+              .addTo(
+                  builder.directExecutor().maxInboundMessageSize(config.maxInboundMessageBytes()))
+              .build()
+              .start();
     } catch (IOException | RuntimeException e) {
       if (tls != null) {
         tls.close();
       }
       throw e;
     }
-    StreamMetrics.bindConnectionLimit(services.metrics().registry(), config.connections().maxCallsPerConnection());
+    StreamMetrics.bindConnectionLimit(
+        services.metrics().registry(), config.connections().maxCallsPerConnection());
     services.health().markServing();
     return new CipherdServer(config, services, server, tls, null);
   }
 
   /**
-   * grpc-java's own per-connection bounds: it refuses calls past the limit (clients queue them), pings
-   * silent connections and closes those that do not answer, sends GOAWAY to clients that ping too
-   * often and to connections idle or old past their limits.
+   * grpc-java's own per-connection bounds: it refuses calls past the limit (clients queue them),
+   * pings silent connections and closes those that do not answer, sends GOAWAY to clients that ping
+   * too often and to connections idle or old past their limits.
    */
   private static void limitConnections(NettyServerBuilder builder, ConnectionLimits limits) {
-    builder.maxConcurrentCallsPerConnection(limits.maxCallsPerConnection())
+    builder
+        .maxConcurrentCallsPerConnection(limits.maxCallsPerConnection())
         .keepAliveTime(limits.keepAliveTime().toNanos(), TimeUnit.NANOSECONDS)
         .keepAliveTimeout(limits.keepAliveTimeout().toNanos(), TimeUnit.NANOSECONDS)
         .permitKeepAliveTime(limits.permitKeepAliveTime().toNanos(), TimeUnit.NANOSECONDS)
-        // Pings on a connection without calls only keep an unused connection warm (grpc-java's default too).
+        // Pings on a connection without calls only keep an unused connection warm (grpc-java's
+        // default too).
         .permitKeepAliveWithoutCalls(false);
     if (!limits.maxConnectionIdle().isZero()) {
       builder.maxConnectionIdle(limits.maxConnectionIdle().toNanos(), TimeUnit.NANOSECONDS);
     }
     if (!limits.maxConnectionAge().isZero()) {
-      builder.maxConnectionAge(limits.maxConnectionAge().toNanos(), TimeUnit.NANOSECONDS)
+      builder
+          .maxConnectionAge(limits.maxConnectionAge().toNanos(), TimeUnit.NANOSECONDS)
           .maxConnectionAgeGrace(limits.maxConnectionAgeGrace().toNanos(), TimeUnit.NANOSECONDS);
     }
   }
@@ -146,7 +166,8 @@ public final class CipherdServer implements AutoCloseable {
     server.shutdown();
     try {
       if (!server.awaitTermination(config.shutdownGrace().toMillis(), TimeUnit.MILLISECONDS)) {
-        log.warn("in-flight calls did not finish within {}; cancelling them", config.shutdownGrace());
+        log.warn(
+            "in-flight calls did not finish within {}; cancelling them", config.shutdownGrace());
         server.shutdownNow();
         server.awaitTermination(5, TimeUnit.SECONDS);
       }
@@ -166,15 +187,21 @@ public final class CipherdServer implements AutoCloseable {
 
   private static void checkPlaintextAllowed(ServerConfig config, InetAddress address) {
     if (address.isLoopbackAddress()) {
-      log.warn("serving plaintext gRPC on loopback {}:{}: only processes on this machine can connect",
-          config.host(), config.port());
+      log.warn(
+          "serving plaintext gRPC on loopback {}:{}: only processes on this machine can connect",
+          config.host(),
+          config.port());
       return;
     }
     if (!config.insecure()) {
-      throw new IllegalStateException("refusing plaintext gRPC on non-loopback address " + config.host()
-          + ": callers' plaintexts would cross the network unencrypted; pass --insecure to accept that");
+      throw new IllegalStateException(
+          "refusing plaintext gRPC on non-loopback address "
+              + config.host()
+              + ": callers' plaintexts would cross the network unencrypted; pass --insecure to accept that");
     }
-    log.warn("INSECURE: serving plaintext gRPC on {}:{}; anyone on the network can read the traffic",
-        config.host(), config.port());
+    log.warn(
+        "INSECURE: serving plaintext gRPC on {}:{}; anyone on the network can read the traffic",
+        config.host(),
+        config.port());
   }
 }

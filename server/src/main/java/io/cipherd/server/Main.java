@@ -4,20 +4,20 @@ import io.cipherd.server.config.ObservabilityConfig;
 import io.cipherd.server.config.ServerCommand;
 import io.cipherd.server.config.ServerConfig;
 import io.cipherd.server.crypto.Mode;
-import io.cipherd.server.keys.KeyNotFoundException;
 import io.cipherd.server.keys.KeyAdmin;
+import io.cipherd.server.keys.KeyNotFoundException;
 import io.cipherd.server.keys.KeyStore;
 import io.cipherd.server.keystore.pkcs12.Pkcs12KeyStore;
-import io.cipherd.server.logging.LogOutput;
-import io.cipherd.server.metrics.CipherdMetrics;
 import io.cipherd.server.keystore.vault.VaultConfig;
 import io.cipherd.server.keystore.vault.VaultKeyStore;
+import io.cipherd.server.logging.LogOutput;
+import io.cipherd.server.metrics.CipherdMetrics;
 import io.cipherd.server.security.ReloadingAccessPolicy;
+import java.util.concurrent.atomic.AtomicBoolean;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.slf4j.bridge.SLF4JBridgeHandler;
 import picocli.CommandLine;
-import java.util.concurrent.atomic.AtomicBoolean;
 import sun.misc.Signal;
 
 /** Starts cipherd: parses the command line, opens the key store, serves until SIGTERM. */
@@ -45,21 +45,32 @@ public final class Main {
     }
   }
 
-  private static void serve(ServerCommand command, ServerConfig config, ObservabilityConfig ops) throws Exception {
+  private static void serve(ServerCommand command, ServerConfig config, ObservabilityConfig ops)
+      throws Exception {
     ReloadingAccessPolicy accessPolicy = loadAccessPolicy(config);
-    VaultConfig vault = command.keyStoreKind() == ServerCommand.KeyStoreKind.vault
-        ? command.vaultOptions().toConfig() : null;
-    KeyStore keyStore = vault != null
-        ? VaultKeyStore.open(vault)
-        : Pkcs12KeyStore.open(config.dataDir(), config.keyStorePassword());
-    String where = vault != null
-        ? "keys in Vault at " + vault.addressText() + " under " + vault.mount() + "/" + vault.prefix()
-        : "the embedded key store in " + config.dataDir();
-    Cipherd services = Cipherd.builder(keyStore)
-        .config(config)
-        .metrics(new CipherdMetrics(ops.metricsKeyNames()))
-        .accessPolicy(accessPolicy)
-        .build();
+    VaultConfig vault =
+        command.keyStoreKind() == ServerCommand.KeyStoreKind.vault
+            ? command.vaultOptions().toConfig()
+            : null;
+    KeyStore keyStore =
+        vault != null
+            ? VaultKeyStore.open(vault)
+            : Pkcs12KeyStore.open(config.dataDir(), config.keyStorePassword());
+    String where =
+        vault != null
+            ? "keys in Vault at "
+                + vault.addressText()
+                + " under "
+                + vault.mount()
+                + "/"
+                + vault.prefix()
+            : "the embedded key store in " + config.dataDir();
+    Cipherd services =
+        Cipherd.builder(keyStore)
+            .config(config)
+            .metrics(new CipherdMetrics(ops.metricsKeyNames()))
+            .accessPolicy(accessPolicy)
+            .build();
     if (vault != null) {
       services.refreshKeysEvery(vault.refreshInterval());
     }
@@ -67,39 +78,50 @@ public final class Main {
     createDemoKey(services.admin(), config.demoKey());
     CipherdServer server = CipherdServer.start(config, ops, services);
     log.info("cipherd listening on {}:{} with {}", config.host(), server.port(), where);
-    log.info("metrics and probes on http://{}:{}/metrics, /healthz, /readyz", config.host(), server.httpPort());
+    log.info(
+        "metrics and probes on http://{}:{}/metrics, /healthz, /readyz",
+        config.host(),
+        server.httpPort());
     // SIGTERM and SIGINT drain the server and then exit 0 through System.exit, so the JVM's own
     // shutdown hooks (a JFR recording's dump, log flushing) still run. A shutdown hook could not
     // do that: the JVM would report 128+signal, and halting to avoid it would skip the other hooks.
-    Runnable stop = () -> {
-      log.info("shutting down: draining in-flight calls for up to {}", config.shutdownGrace());
-      server.close();
-      log.info("cipherd stopped");
-      System.exit(0);
-    };
+    Runnable stop =
+        () -> {
+          log.info("shutting down: draining in-flight calls for up to {}", config.shutdownGrace());
+          server.close();
+          log.info("cipherd stopped");
+          System.exit(0);
+        };
     AtomicBoolean stopping = new AtomicBoolean();
     for (String name : new String[] {"TERM", "INT"}) {
-      Signal.handle(new Signal(name), signal -> {
-        if (stopping.compareAndSet(false, true)) {
-          // Threads a signal handler starts are daemons: without this, main's awaitTermination()
-          // returning could end the JVM before close() finished and System.exit(0) ran.
-          Thread shutdown = new Thread(stop, "cipherd-shutdown");
-          shutdown.setDaemon(false);
-          shutdown.start();
-        }
-      });
+      Signal.handle(
+          new Signal(name),
+          signal -> {
+            if (stopping.compareAndSet(false, true)) {
+              // Threads a signal handler starts are daemons: without this, main's
+              // awaitTermination()
+              // returning could end the JVM before close() finished and System.exit(0) ran.
+              Thread shutdown = new Thread(stop, "cipherd-shutdown");
+              shutdown.setDaemon(false);
+              shutdown.start();
+            }
+          });
     }
     server.awaitTermination();
   }
 
   /** Null when no policy is configured; a bad file stops the start with the entry at fault. */
-  private static ReloadingAccessPolicy loadAccessPolicy(ServerConfig config) throws java.io.IOException {
+  private static ReloadingAccessPolicy loadAccessPolicy(ServerConfig config)
+      throws java.io.IOException {
     if (config.accessPolicy() == null) {
       log.warn("no --access-policy: every caller may use every key for everything");
       return null;
     }
-    ReloadingAccessPolicy policy = ReloadingAccessPolicy.start(config.accessPolicy(), ReloadingAccessPolicy.DEFAULT_PERIOD);
-    log.info("access policy {}: {} callers, default deny; re-read when it changes", config.accessPolicy(),
+    ReloadingAccessPolicy policy =
+        ReloadingAccessPolicy.start(config.accessPolicy(), ReloadingAccessPolicy.DEFAULT_PERIOD);
+    log.info(
+        "access policy {}: {} callers, default deny; re-read when it changes",
+        config.accessPolicy(),
         policy.get().callers());
     return policy;
   }

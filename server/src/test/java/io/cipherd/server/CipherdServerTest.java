@@ -13,11 +13,9 @@ import io.cipherd.api.v1.EncryptStreamResponse;
 import io.cipherd.api.v1.KeyAdminServiceGrpc;
 import io.cipherd.api.v1.Mode;
 import io.cipherd.api.v1.RotateKeyRequest;
-import io.cipherd.server.Cipherd;
 import io.cipherd.server.api.RequestLimits;
 import io.cipherd.server.config.ConnectionLimits;
 import io.cipherd.server.config.ServerConfig;
-import io.cipherd.server.pool.CipherPoolConfig;
 import io.cipherd.server.keystore.pkcs12.Pkcs12KeyStore;
 import io.grpc.Grpc;
 import io.grpc.InsecureChannelCredentials;
@@ -51,19 +49,35 @@ class CipherdServerTest {
   void realPort_servesHealthReflectionAndCrypto() throws Exception {
     try (CipherdServer server = start("127.0.0.1", false);
         Channel channel = new Channel(server.port())) {
-      assertThat(HealthGrpc.newBlockingStub(channel.managed)
-          .check(HealthCheckRequest.newBuilder().setService("cipherd.v1.CryptoService").build())
-          .getStatus()).isEqualTo(ServingStatus.SERVING);
-      assertThat(listServices(channel.managed)).contains(
-          "cipherd.v1.CryptoService", "cipherd.v1.KeyAdminService", "grpc.health.v1.Health");
+      assertThat(
+              HealthGrpc.newBlockingStub(channel.managed)
+                  .check(
+                      HealthCheckRequest.newBuilder()
+                          .setService("cipherd.v1.CryptoService")
+                          .build())
+                  .getStatus())
+          .isEqualTo(ServingStatus.SERVING);
+      assertThat(listServices(channel.managed))
+          .contains(
+              "cipherd.v1.CryptoService", "cipherd.v1.KeyAdminService", "grpc.health.v1.Health");
 
       KeyAdminServiceGrpc.newBlockingStub(channel.managed)
           .createKey(CreateKeyRequest.newBuilder().setKeyName("net").build());
       var crypto = CryptoServiceGrpc.newBlockingStub(channel.managed);
-      String ciphertext = crypto.encrypt(EncryptRequest.newBuilder().setKeyName("net")
-          .setPlaintext(ByteString.copyFromUtf8("over the wire")).build()).getCiphertext();
-      assertThat(crypto.decrypt(DecryptRequest.newBuilder().setCiphertext(ciphertext).build())
-          .getPlaintext().toStringUtf8()).isEqualTo("over the wire");
+      String ciphertext =
+          crypto
+              .encrypt(
+                  EncryptRequest.newBuilder()
+                      .setKeyName("net")
+                      .setPlaintext(ByteString.copyFromUtf8("over the wire"))
+                      .build())
+              .getCiphertext();
+      assertThat(
+              crypto
+                  .decrypt(DecryptRequest.newBuilder().setCiphertext(ciphertext).build())
+                  .getPlaintext()
+                  .toStringUtf8())
+          .isEqualTo("over the wire");
     }
   }
 
@@ -75,12 +89,25 @@ class CipherdServerTest {
           .createKey(CreateKeyRequest.newBuilder().setKeyName("big").build());
       var crypto = CryptoServiceGrpc.newBlockingStub(channel.managed);
 
-      assertThatThrownBy(() -> crypto.encrypt(EncryptRequest.newBuilder().setKeyName("big")
-          .setPlaintext(ByteString.copyFrom(new byte[MAX_MESSAGE + 1])).build()))
-          .isInstanceOfSatisfying(StatusRuntimeException.class,
+      assertThatThrownBy(
+              () ->
+                  crypto.encrypt(
+                      EncryptRequest.newBuilder()
+                          .setKeyName("big")
+                          .setPlaintext(ByteString.copyFrom(new byte[MAX_MESSAGE + 1]))
+                          .build()))
+          .isInstanceOfSatisfying(
+              StatusRuntimeException.class,
               e -> assertThat(e.getStatus().getCode()).isEqualTo(Status.Code.RESOURCE_EXHAUSTED));
-      assertThat(crypto.encrypt(EncryptRequest.newBuilder().setKeyName("big")
-          .setPlaintext(ByteString.copyFromUtf8("small")).build()).getKeyVersion()).isEqualTo(1);
+      assertThat(
+              crypto
+                  .encrypt(
+                      EncryptRequest.newBuilder()
+                          .setKeyName("big")
+                          .setPlaintext(ByteString.copyFromUtf8("small"))
+                          .build())
+                  .getKeyVersion())
+          .isEqualTo(1);
     }
   }
 
@@ -92,11 +119,21 @@ class CipherdServerTest {
       var admin = KeyAdminServiceGrpc.newBlockingStub(channel.managed);
       var crypto = CryptoServiceGrpc.newBlockingStub(channel.managed);
       admin.createKey(CreateKeyRequest.newBuilder().setKeyName("durable").build());
-      admin.createKey(CreateKeyRequest.newBuilder().setKeyName("durable-chacha").setMode(Mode.MODE_CHACHA).build());
+      admin.createKey(
+          CreateKeyRequest.newBuilder()
+              .setKeyName("durable-chacha")
+              .setMode(Mode.MODE_CHACHA)
+              .build());
       for (int i = 0; i < 3; i++) {
         for (String key : List.of("durable", "durable-chacha")) {
-          ciphertexts.add(crypto.encrypt(EncryptRequest.newBuilder().setKeyName(key)
-              .setPlaintext(ByteString.copyFromUtf8("kept " + key)).build()).getCiphertext());
+          ciphertexts.add(
+              crypto
+                  .encrypt(
+                      EncryptRequest.newBuilder()
+                          .setKeyName(key)
+                          .setPlaintext(ByteString.copyFromUtf8("kept " + key))
+                          .build())
+                  .getCiphertext());
           admin.rotateKey(RotateKeyRequest.newBuilder().setKeyName(key).build());
         }
       }
@@ -106,10 +143,17 @@ class CipherdServerTest {
       var crypto = CryptoServiceGrpc.newBlockingStub(channel.managed);
       for (String ciphertext : ciphertexts) {
         String key = ciphertext.substring(1, ciphertext.indexOf('/'));
-        assertThat(crypto.decrypt(DecryptRequest.newBuilder().setCiphertext(ciphertext).build())
-            .getPlaintext().toStringUtf8()).isEqualTo("kept " + key);
+        assertThat(
+                crypto
+                    .decrypt(DecryptRequest.newBuilder().setCiphertext(ciphertext).build())
+                    .getPlaintext()
+                    .toStringUtf8())
+            .isEqualTo("kept " + key);
       }
-      assertThat(crypto.encrypt(EncryptRequest.newBuilder().setKeyName("durable").build()).getKeyVersion())
+      assertThat(
+              crypto
+                  .encrypt(EncryptRequest.newBuilder().setKeyName("durable").build())
+                  .getKeyVersion())
           .isEqualTo(4);
     }
   }
@@ -120,22 +164,25 @@ class CipherdServerTest {
     try (Channel channel = new Channel(server.port())) {
       List<ServingStatus> seen = new java.util.concurrent.CopyOnWriteArrayList<>();
       CompletableFuture<Void> ended = new CompletableFuture<>();
-      HealthGrpc.newStub(channel.managed).watch(HealthCheckRequest.getDefaultInstance(), new StreamObserver<>() {
-        @Override
-        public void onNext(io.grpc.health.v1.HealthCheckResponse value) {
-          seen.add(value.getStatus());
-        }
+      HealthGrpc.newStub(channel.managed)
+          .watch(
+              HealthCheckRequest.getDefaultInstance(),
+              new StreamObserver<>() {
+                @Override
+                public void onNext(io.grpc.health.v1.HealthCheckResponse value) {
+                  seen.add(value.getStatus());
+                }
 
-        @Override
-        public void onError(Throwable t) {
-          ended.complete(null);
-        }
+                @Override
+                public void onError(Throwable t) {
+                  ended.complete(null);
+                }
 
-        @Override
-        public void onCompleted() {
-          ended.complete(null);
-        }
-      });
+                @Override
+                public void onCompleted() {
+                  ended.complete(null);
+                }
+              });
       long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
       while (seen.isEmpty() && System.nanoTime() < deadline) {
         Thread.sleep(10);
@@ -152,9 +199,17 @@ class CipherdServerTest {
    * passes. (A client that ignored the setting would get RST_STREAM REFUSED_STREAM, UNAVAILABLE.)
    */
   @Test
-  void maxCallsPerConnection_holdsAStreamPastTheLimitInTheClient_untilAnotherEnds() throws Exception {
-    ConnectionLimits two = new ConnectionLimits(2, Duration.ofMinutes(1), Duration.ofSeconds(20),
-        Duration.ofMinutes(5), Duration.ZERO, Duration.ZERO, Duration.ofSeconds(30));
+  void maxCallsPerConnection_holdsAStreamPastTheLimitInTheClient_untilAnotherEnds()
+      throws Exception {
+    ConnectionLimits two =
+        new ConnectionLimits(
+            2,
+            Duration.ofMinutes(1),
+            Duration.ofSeconds(20),
+            Duration.ofMinutes(5),
+            Duration.ZERO,
+            Duration.ZERO,
+            Duration.ofSeconds(30));
     try (CipherdServer server = start(config("127.0.0.1", false).connections(two).build());
         Channel channel = new Channel(server.port())) {
       KeyAdminServiceGrpc.newBlockingStub(channel.managed)
@@ -170,9 +225,14 @@ class CipherdServerTest {
       }
 
       Answers third = new Answers();
-      crypto.withDeadlineAfter(500, TimeUnit.MILLISECONDS).encryptStream(third).onNext(item("third"));
+      crypto
+          .withDeadlineAfter(500, TimeUnit.MILLISECONDS)
+          .encryptStream(third)
+          .onNext(item("third"));
       assertThatThrownBy(() -> third.ended.get(10, TimeUnit.SECONDS))
-          .cause().isInstanceOfSatisfying(StatusRuntimeException.class,
+          .cause()
+          .isInstanceOfSatisfying(
+              StatusRuntimeException.class,
               e -> assertThat(e.getStatus().getCode()).isEqualTo(Status.Code.DEADLINE_EXCEEDED));
       assertThat(third.first).isCompletedExceptionally();
       assertThat(server.services().streams().open("EncryptStream")).isEqualTo(2);
@@ -199,13 +259,22 @@ class CipherdServerTest {
   }
 
   private ServerConfig.Builder config(String host, boolean insecure) {
-    return ServerConfig.builder().host(host).port(0).insecure(insecure).dataDir(dataDir)
-        .keyStorePassword(PASSWORD).maxInboundMessageBytes(MAX_MESSAGE).limits(new RequestLimits(128))
-        .blockingThreads(2).blockingQueue(100).shutdownGrace(Duration.ofSeconds(2));
+    return ServerConfig.builder()
+        .host(host)
+        .port(0)
+        .insecure(insecure)
+        .dataDir(dataDir)
+        .keyStorePassword(PASSWORD)
+        .maxInboundMessageBytes(MAX_MESSAGE)
+        .limits(new RequestLimits(128))
+        .blockingThreads(2)
+        .blockingQueue(100)
+        .shutdownGrace(Duration.ofSeconds(2));
   }
 
   private CipherdServer start(ServerConfig config) throws Exception {
-    Cipherd services = Cipherd.builder(Pkcs12KeyStore.open(dataDir, PASSWORD)).config(config).build();
+    Cipherd services =
+        Cipherd.builder(Pkcs12KeyStore.open(dataDir, PASSWORD)).config(config).build();
     try {
       return CipherdServer.start(config, services);
     } catch (RuntimeException e) {
@@ -216,32 +285,40 @@ class CipherdServerTest {
 
   private static List<String> listServices(ManagedChannel channel) throws Exception {
     CompletableFuture<ServerReflectionResponse> response = new CompletableFuture<>();
-    StreamObserver<ServerReflectionRequest> requests = ServerReflectionGrpc.newStub(channel)
-        .serverReflectionInfo(new StreamObserver<>() {
-          @Override
-          public void onNext(ServerReflectionResponse value) {
-            response.complete(value);
-          }
+    StreamObserver<ServerReflectionRequest> requests =
+        ServerReflectionGrpc.newStub(channel)
+            .serverReflectionInfo(
+                new StreamObserver<>() {
+                  @Override
+                  public void onNext(ServerReflectionResponse value) {
+                    response.complete(value);
+                  }
 
-          @Override
-          public void onError(Throwable t) {
-            response.completeExceptionally(t);
-          }
+                  @Override
+                  public void onError(Throwable t) {
+                    response.completeExceptionally(t);
+                  }
 
-          @Override
-          public void onCompleted() {}
-        });
+                  @Override
+                  public void onCompleted() {}
+                });
     requests.onNext(ServerReflectionRequest.newBuilder().setListServices("").build());
     List<String> names = new ArrayList<>();
-    response.get(10, TimeUnit.SECONDS).getListServicesResponse().getServiceList()
+    response
+        .get(10, TimeUnit.SECONDS)
+        .getListServicesResponse()
+        .getServiceList()
         .forEach(s -> names.add(s.getName()));
     requests.onCompleted();
     return names;
   }
 
   private static EncryptStreamRequest item(String reference) {
-    return EncryptStreamRequest.newBuilder().setReference(reference).setKeyName("capped")
-        .setPlaintext(ByteString.copyFromUtf8("item")).build();
+    return EncryptStreamRequest.newBuilder()
+        .setReference(reference)
+        .setKeyName("capped")
+        .setPlaintext(ByteString.copyFromUtf8("item"))
+        .build();
   }
 
   /** A stream's first answer, and its end. */
@@ -271,9 +348,10 @@ class CipherdServerTest {
     final ManagedChannel managed;
 
     Channel(int port) {
-      managed = Grpc.newChannelBuilderForAddress("127.0.0.1", port, InsecureChannelCredentials.create())
-          .maxInboundMessageSize(8 * MAX_MESSAGE)
-          .build();
+      managed =
+          Grpc.newChannelBuilderForAddress("127.0.0.1", port, InsecureChannelCredentials.create())
+              .maxInboundMessageSize(8 * MAX_MESSAGE)
+              .build();
     }
 
     @Override

@@ -8,7 +8,10 @@ import io.cipherd.server.keys.UsableKey;
 import javax.crypto.Cipher;
 import org.junit.jupiter.api.Test;
 
-/** The wiring's own duties: forgetting every key held in memory, in the cache and in the cipher pools. */
+/**
+ * The wiring's own duties: forgetting every key held in memory, in the cache and in the cipher
+ * pools.
+ */
 class CipherdTest {
   @Test
   void forgetKeys_wipesCachedVersions_andDropsIdlePooledCiphers() throws Exception {
@@ -16,7 +19,10 @@ class CipherdTest {
       cipherd.admin().create("k", Mode.GCM, 0, false, null);
       UsableKey key = cipherd.keys().forEncryption("k", 0);
       Cipher used = cipherd.cipherPools().borrow(Mode.GCM);
-      used.init(Cipher.ENCRYPT_MODE, key.secret(), new javax.crypto.spec.GCMParameterSpec(128, new byte[12]));
+      used.init(
+          Cipher.ENCRYPT_MODE,
+          key.secret(),
+          new javax.crypto.spec.GCMParameterSpec(128, new byte[12]));
       cipherd.cipherPools().release(Mode.GCM, used);
       assertThat(cipherd.cipherPools().pool(Mode.GCM).getNumIdle()).isEqualTo(1);
 
@@ -25,8 +31,11 @@ class CipherdTest {
       assertThat(cipherd.keys().cacheSize()).isZero();
       assertThat(key.secret().isDestroyed()).isTrue();
       assertThat(cipherd.cipherPools().pool(Mode.GCM).getNumIdle())
-          .as("idle ciphers still holding a key schedule").isZero();
-      assertThat(cipherd.keys().forEncryption("k", 0).header().version()).as("read again from the store").isEqualTo(1);
+          .as("idle ciphers still holding a key schedule")
+          .isZero();
+      assertThat(cipherd.keys().forEncryption("k", 0).header().version())
+          .as("read again from the store")
+          .isEqualTo(1);
     }
   }
 }

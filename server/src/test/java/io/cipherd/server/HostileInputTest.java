@@ -14,10 +14,8 @@ import io.cipherd.api.v1.EncryptResponse;
 import io.cipherd.api.v1.KeyAdminServiceGrpc;
 import io.cipherd.api.v1.ReEncryptStreamRequest;
 import io.cipherd.api.v1.ReEncryptStreamResponse;
-import io.cipherd.server.Cipherd;
 import io.cipherd.server.api.RequestLimits;
 import io.cipherd.server.config.ServerConfig;
-import io.cipherd.server.pool.CipherPoolConfig;
 import io.cipherd.server.keystore.pkcs12.Pkcs12KeyStore;
 import io.grpc.CallOptions;
 import io.grpc.Grpc;
@@ -36,7 +34,6 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -61,13 +58,24 @@ class HostileInputTest {
 
   @BeforeAll
   static void start() throws Exception {
-    ServerConfig config = ServerConfig.builder().port(0).dataDir(dataDir).keyStorePassword(PASSWORD)
-        .maxInboundMessageBytes(MAX_MESSAGE).limits(new RequestLimits(MAX_BATCH)).blockingThreads(2)
-        .blockingQueue(1000).shutdownGrace(Duration.ofSeconds(2)).build();
-    server = CipherdServer.start(config, Cipherd.builder(Pkcs12KeyStore.open(dataDir, PASSWORD)).config(config).build());
+    ServerConfig config =
+        ServerConfig.builder()
+            .port(0)
+            .dataDir(dataDir)
+            .keyStorePassword(PASSWORD)
+            .maxInboundMessageBytes(MAX_MESSAGE)
+            .limits(new RequestLimits(MAX_BATCH))
+            .blockingThreads(2)
+            .blockingQueue(1000)
+            .shutdownGrace(Duration.ofSeconds(2))
+            .build();
+    server =
+        CipherdServer.start(
+            config, Cipherd.builder(Pkcs12KeyStore.open(dataDir, PASSWORD)).config(config).build());
     channel = newChannel();
     crypto = CryptoServiceGrpc.newBlockingStub(channel);
-    KeyAdminServiceGrpc.newBlockingStub(channel).createKey(CreateKeyRequest.newBuilder().setKeyName("victim").build());
+    KeyAdminServiceGrpc.newBlockingStub(channel)
+        .createKey(CreateKeyRequest.newBuilder().setKeyName("victim").build());
   }
 
   @AfterAll
@@ -78,18 +86,26 @@ class HostileInputTest {
 
   @Test
   void truncatedAndWronglyTypedMessages_areInvalidArgument() {
-    byte[] valid = EncryptRequest.newBuilder().setKeyName("victim")
-        .setPlaintext(ByteString.copyFromUtf8("0123456789abcdef")).build().toByteArray();
+    byte[] valid =
+        EncryptRequest.newBuilder()
+            .setKeyName("victim")
+            .setPlaintext(ByteString.copyFromUtf8("0123456789abcdef"))
+            .build()
+            .toByteArray();
     // Bytes that do not parse: the status names the message type and protobuf's reason.
-    List<byte[]> unparseable = List.of(
-        java.util.Arrays.copyOf(valid, valid.length - 3),       // truncated in the middle of a field
-        new byte[] {0x0a, (byte) 0xff, (byte) 0xff, 0x7f},      // length prefix far beyond the message
-        new byte[] {0x0a, 0x02, (byte) 0xc3, 0x28},             // key_name with invalid UTF-8
-        new byte[] {0x7f, 0x7f, 0x7f, 0x7f});                   // garbage tags
+    List<byte[]> unparseable =
+        List.of(
+            java.util.Arrays.copyOf(valid, valid.length - 3), // truncated in the middle of a field
+            new byte[] {
+              0x0a, (byte) 0xff, (byte) 0xff, 0x7f
+            }, // length prefix far beyond the message
+            new byte[] {0x0a, 0x02, (byte) 0xc3, 0x28}, // key_name with invalid UTF-8
+            new byte[] {0x7f, 0x7f, 0x7f, 0x7f}); // garbage tags
     for (byte[] message : unparseable) {
       Status status = refusal(message);
       assertThat(status.getCode()).as("%s", status).isEqualTo(Status.Code.INVALID_ARGUMENT);
-      assertThat(status.getDescription()).startsWith("request is not a valid cipherd.v1.EncryptRequest message");
+      assertThat(status.getDescription())
+          .startsWith("request is not a valid cipherd.v1.EncryptRequest message");
     }
     // Field 1 (key_name) sent as a varint: protobuf keeps it as an unknown field, so the request
     // parses without a key name, and validation says so.
@@ -101,15 +117,24 @@ class HostileInputTest {
 
   @Test
   void oversizedMessagesAndHugeBatches_areRefused() {
-    StatusRuntimeException tooBig = catchThrowableOfType(StatusRuntimeException.class, () -> crypto.encrypt(
-        EncryptRequest.newBuilder().setKeyName("victim").setPlaintext(ByteString.copyFrom(new byte[MAX_MESSAGE])).build()));
+    StatusRuntimeException tooBig =
+        catchThrowableOfType(
+            StatusRuntimeException.class,
+            () ->
+                crypto.encrypt(
+                    EncryptRequest.newBuilder()
+                        .setKeyName("victim")
+                        .setPlaintext(ByteString.copyFrom(new byte[MAX_MESSAGE]))
+                        .build()));
     assertThat(tooBig.getStatus().getCode()).isEqualTo(Status.Code.RESOURCE_EXHAUSTED);
 
     EncryptBatchRequest.Builder batch = EncryptBatchRequest.newBuilder().setKeyName("victim");
     for (int i = 0; i < 10 * MAX_BATCH; i++) {
       batch.addItems(EncryptBatchItem.getDefaultInstance());
     }
-    StatusRuntimeException tooMany = catchThrowableOfType(StatusRuntimeException.class, () -> crypto.encryptBatch(batch.build()));
+    StatusRuntimeException tooMany =
+        catchThrowableOfType(
+            StatusRuntimeException.class, () -> crypto.encryptBatch(batch.build()));
     assertThat(tooMany.getStatus().getCode()).isEqualTo(Status.Code.INVALID_ARGUMENT);
     assertStillServing();
   }
@@ -117,9 +142,13 @@ class HostileInputTest {
   @Test
   void zeroDeadlines_failAtTheClientAndLeaveTheServerAlone() {
     for (int i = 0; i < 200; i++) {
-      StatusRuntimeException e = catchThrowableOfType(StatusRuntimeException.class, () -> crypto
-          .withDeadlineAfter(0, TimeUnit.NANOSECONDS)
-          .encrypt(EncryptRequest.newBuilder().setKeyName("victim").build()));
+      StatusRuntimeException e =
+          catchThrowableOfType(
+              StatusRuntimeException.class,
+              () ->
+                  crypto
+                      .withDeadlineAfter(0, TimeUnit.NANOSECONDS)
+                      .encrypt(EncryptRequest.newBuilder().setKeyName("victim").build()));
       assertThat(e.getStatus().getCode()).isEqualTo(Status.Code.DEADLINE_EXCEEDED);
     }
     assertStillServing();
@@ -131,19 +160,21 @@ class HostileInputTest {
     for (int round = 0; round < 20; round++) {
       ManagedChannel doomed = newChannel();
       CountDownLatch firstAnswer = new CountDownLatch(1);
-      StreamObserver<ReEncryptStreamRequest> requests = CryptoServiceGrpc.newStub(doomed)
-          .reEncryptStream(new StreamObserver<>() {
-            @Override
-            public void onNext(ReEncryptStreamResponse value) {
-              firstAnswer.countDown();
-            }
+      StreamObserver<ReEncryptStreamRequest> requests =
+          CryptoServiceGrpc.newStub(doomed)
+              .reEncryptStream(
+                  new StreamObserver<>() {
+                    @Override
+                    public void onNext(ReEncryptStreamResponse value) {
+                      firstAnswer.countDown();
+                    }
 
-            @Override
-            public void onError(Throwable t) {}
+                    @Override
+                    public void onError(Throwable t) {}
 
-            @Override
-            public void onCompleted() {}
-          });
+                    @Override
+                    public void onCompleted() {}
+                  });
       for (int i = 0; i < 50; i++) {
         requests.onNext(ReEncryptStreamRequest.newBuilder().setCiphertext(ciphertext).build());
       }
@@ -166,27 +197,28 @@ class HostileInputTest {
     CountDownLatch done = new CountDownLatch(calls);
     for (int i = 0; i < calls; i++) {
       ByteString plaintext = ByteString.copyFromUtf8("concurrent " + i);
-      CryptoServiceGrpc.newStub(channels.get(i % channels.size())).encrypt(
-          EncryptRequest.newBuilder().setKeyName("victim").setPlaintext(plaintext).build(),
-          new StreamObserver<EncryptResponse>() {
-            @Override
-            public void onNext(EncryptResponse value) {
-              if (value.getCiphertext().startsWith("<victim/v1:gcm>")) {
-                ok.incrementAndGet();
-              }
-            }
+      CryptoServiceGrpc.newStub(channels.get(i % channels.size()))
+          .encrypt(
+              EncryptRequest.newBuilder().setKeyName("victim").setPlaintext(plaintext).build(),
+              new StreamObserver<EncryptResponse>() {
+                @Override
+                public void onNext(EncryptResponse value) {
+                  if (value.getCiphertext().startsWith("<victim/v1:gcm>")) {
+                    ok.incrementAndGet();
+                  }
+                }
 
-            @Override
-            public void onError(Throwable t) {
-              failed.incrementAndGet();
-              done.countDown();
-            }
+                @Override
+                public void onError(Throwable t) {
+                  failed.incrementAndGet();
+                  done.countDown();
+                }
 
-            @Override
-            public void onCompleted() {
-              done.countDown();
-            }
-          });
+                @Override
+                public void onCompleted() {
+                  done.countDown();
+                }
+              });
     }
     assertThat(done.await(120, TimeUnit.SECONDS)).as("every call answered").isTrue();
     for (ManagedChannel c : channels) {
@@ -201,24 +233,37 @@ class HostileInputTest {
 
   private static void assertStillServing() {
     String ciphertext = encrypt("still here");
-    assertThat(crypto.decrypt(DecryptRequest.newBuilder().setCiphertext(ciphertext).build())
-        .getPlaintext().toStringUtf8()).isEqualTo("still here");
+    assertThat(
+            crypto
+                .decrypt(DecryptRequest.newBuilder().setCiphertext(ciphertext).build())
+                .getPlaintext()
+                .toStringUtf8())
+        .isEqualTo("still here");
   }
 
   private static String encrypt(String text) {
-    return crypto.encrypt(EncryptRequest.newBuilder().setKeyName("victim")
-        .setPlaintext(ByteString.copyFromUtf8(text)).build()).getCiphertext();
+    return crypto
+        .encrypt(
+            EncryptRequest.newBuilder()
+                .setKeyName("victim")
+                .setPlaintext(ByteString.copyFromUtf8(text))
+                .build())
+        .getCiphertext();
   }
 
   private static Status refusal(byte[] message) {
-    StatusRuntimeException e = catchThrowableOfType(StatusRuntimeException.class, () -> callRaw(message));
+    StatusRuntimeException e =
+        catchThrowableOfType(StatusRuntimeException.class, () -> callRaw(message));
     assertThat(e).as("a malformed message must fail").isNotNull();
     return e.getStatus();
   }
 
-  /** Sends {@code message} as the raw body of an Encrypt call, bypassing the client's own encoding. */
+  /**
+   * Sends {@code message} as the raw body of an Encrypt call, bypassing the client's own encoding.
+   */
   private static byte[] callRaw(byte[] message) {
-    MethodDescriptor<byte[], byte[]> raw = CryptoServiceGrpc.getEncryptMethod().toBuilder(RAW, RAW).build();
+    MethodDescriptor<byte[], byte[]> raw =
+        CryptoServiceGrpc.getEncryptMethod().toBuilder(RAW, RAW).build();
     return ClientCalls.blockingUnaryCall(channel, raw, CallOptions.DEFAULT, message);
   }
 
@@ -232,22 +277,25 @@ class HostileInputTest {
   }
 
   private static ManagedChannel newChannel() {
-    return Grpc.newChannelBuilderForAddress("127.0.0.1", server.port(), InsecureChannelCredentials.create()).build();
+    return Grpc.newChannelBuilderForAddress(
+            "127.0.0.1", server.port(), InsecureChannelCredentials.create())
+        .build();
   }
 
-  private static final MethodDescriptor.Marshaller<byte[]> RAW = new MethodDescriptor.Marshaller<>() {
-    @Override
-    public InputStream stream(byte[] value) {
-      return new ByteArrayInputStream(value);
-    }
+  private static final MethodDescriptor.Marshaller<byte[]> RAW =
+      new MethodDescriptor.Marshaller<>() {
+        @Override
+        public InputStream stream(byte[] value) {
+          return new ByteArrayInputStream(value);
+        }
 
-    @Override
-    public byte[] parse(InputStream stream) {
-      try {
-        return stream.readAllBytes();
-      } catch (IOException e) {
-        throw new UncheckedIOException(e);
-      }
-    }
-  };
+        @Override
+        public byte[] parse(InputStream stream) {
+          try {
+            return stream.readAllBytes();
+          } catch (IOException e) {
+            throw new UncheckedIOException(e);
+          }
+        }
+      };
 }

@@ -1,12 +1,10 @@
 package io.cipherd.server;
 
-import io.cipherd.server.Cipherd;
 import io.cipherd.server.api.RequestLimits;
-import io.cipherd.server.logging.LogFormat;
 import io.cipherd.server.config.ObservabilityConfig;
 import io.cipherd.server.config.ServerConfig;
-import io.cipherd.server.pool.CipherPoolConfig;
 import io.cipherd.server.keystore.pkcs12.Pkcs12KeyStore;
+import io.cipherd.server.logging.LogFormat;
 import io.cipherd.server.metrics.CipherdMetrics;
 import io.grpc.Grpc;
 import io.grpc.InsecureChannelCredentials;
@@ -21,20 +19,31 @@ import java.time.Duration;
 /** A real cipherd on loopback with gRPC and HTTP on free ports, and plain HTTP GETs against it. */
 public final class TestServers {
   public static final char[] PASSWORD = "ops-test-password".toCharArray();
-  private static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+  private static final HttpClient HTTP =
+      HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
 
   private TestServers() {}
 
   public static CipherdServer start(Path dataDir, boolean metricsKeyNames) throws Exception {
-    ServerConfig config = ServerConfig.builder().port(0).dataDir(dataDir).keyStorePassword(PASSWORD)
-        .maxInboundMessageBytes(64 * 1024).limits(new RequestLimits(128)).blockingThreads(2).blockingQueue(100)
-        .shutdownGrace(Duration.ofSeconds(2)).build();
-    Cipherd services = Cipherd.builder(Pkcs12KeyStore.open(dataDir, PASSWORD))
-        .config(config)
-        .metrics(new CipherdMetrics(metricsKeyNames))
-        .build();
+    ServerConfig config =
+        ServerConfig.builder()
+            .port(0)
+            .dataDir(dataDir)
+            .keyStorePassword(PASSWORD)
+            .maxInboundMessageBytes(64 * 1024)
+            .limits(new RequestLimits(128))
+            .blockingThreads(2)
+            .blockingQueue(100)
+            .shutdownGrace(Duration.ofSeconds(2))
+            .build();
+    Cipherd services =
+        Cipherd.builder(Pkcs12KeyStore.open(dataDir, PASSWORD))
+            .config(config)
+            .metrics(new CipherdMetrics(metricsKeyNames))
+            .build();
     try {
-      return CipherdServer.start(config, new ObservabilityConfig(0, LogFormat.TEXT, metricsKeyNames), services);
+      return CipherdServer.start(
+          config, new ObservabilityConfig(0, LogFormat.TEXT, metricsKeyNames), services);
     } catch (RuntimeException e) {
       services.close();
       throw e;
@@ -42,11 +51,17 @@ public final class TestServers {
   }
 
   public static ManagedChannel channel(CipherdServer server) {
-    return Grpc.newChannelBuilderForAddress("127.0.0.1", server.port(), InsecureChannelCredentials.create()).build();
+    return Grpc.newChannelBuilderForAddress(
+            "127.0.0.1", server.port(), InsecureChannelCredentials.create())
+        .build();
   }
 
   public static HttpResponse<String> get(CipherdServer server, String path) throws Exception {
-    return HTTP.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + server.httpPort() + path))
-        .timeout(Duration.ofSeconds(10)).GET().build(), HttpResponse.BodyHandlers.ofString());
+    return HTTP.send(
+        HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + server.httpPort() + path))
+            .timeout(Duration.ofSeconds(10))
+            .GET()
+            .build(),
+        HttpResponse.BodyHandlers.ofString());
   }
 }

@@ -21,9 +21,9 @@ import io.cipherd.api.v1.ReEncryptBatchResponse;
 import io.cipherd.api.v1.ReEncryptBatchResult;
 import io.cipherd.server.crypto.envelope.Envelope;
 import io.cipherd.server.crypto.envelope.EnvelopeHeader;
+import io.cipherd.server.crypto.index.Normalization;
 import io.cipherd.server.engine.CryptoEngine;
 import io.cipherd.server.engine.Decrypted;
-import io.cipherd.server.crypto.index.Normalization;
 import io.cipherd.server.engine.Encrypted;
 import io.cipherd.server.engine.Indexed;
 import io.cipherd.server.engine.ReEncrypted;
@@ -32,8 +32,8 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * Runs batch and stream items one by one. Every item gets exactly one result, in request order:
- * its output or its own error; a failing item never fails or drops the others.
+ * Runs batch and stream items one by one. Every item gets exactly one result, in request order: its
+ * output or its own error; a failing item never fails or drops the others.
  */
 final class BatchItems {
   private final CryptoEngine engine;
@@ -63,26 +63,49 @@ final class BatchItems {
    * One rewrap with {@code engine} (a stream's leased one), as a batch result; for ReEncryptStream,
    * item by item. {@code legacy} is the item's legacy ciphertext, or null when it has none.
    */
-  static ReEncryptBatchResult reEncrypt(CryptoEngine engine, String reference, String ciphertext,
-      LegacyCiphertext legacy, ByteString context, String targetKey) {
-    return reEncrypt(engine, ReEncryptBatchResult.newBuilder(), reference, ciphertext, legacy, context, targetKey,
+  static ReEncryptBatchResult reEncrypt(
+      CryptoEngine engine,
+      String reference,
+      String ciphertext,
+      LegacyCiphertext legacy,
+      ByteString context,
+      String targetKey) {
+    return reEncrypt(
+        engine,
+        ReEncryptBatchResult.newBuilder(),
+        reference,
+        ciphertext,
+        legacy,
+        context,
+        targetKey,
         "key_name");
   }
 
   /**
    * As above, built with {@code result} (cleared first), so a batch reuses one builder for all its
-   * items; {@code targetField} names where the target key comes from, for the error of a legacy item without one.
+   * items; {@code targetField} names where the target key comes from, for the error of a legacy
+   * item without one.
    */
-  private static ReEncryptBatchResult reEncrypt(CryptoEngine engine, ReEncryptBatchResult.Builder result,
-      String reference, String ciphertext, LegacyCiphertext legacy, ByteString context, String targetKey,
+  private static ReEncryptBatchResult reEncrypt(
+      CryptoEngine engine,
+      ReEncryptBatchResult.Builder result,
+      String reference,
+      String ciphertext,
+      LegacyCiphertext legacy,
+      ByteString context,
+      String targetKey,
       String targetField) {
     result.clear().setReference(reference);
     try {
-      ReEncrypted rewrapped = legacy == null
-          ? engine.reEncrypt(ciphertext, context, targetKey)
-          : engine.reEncryptLegacy(LegacyProtos.rewrapItem(legacy, ciphertext, targetKey, targetField),
-              context, targetKey);
-      result.setCiphertextBytes(rewrapped.encrypted().ciphertext())
+      ReEncrypted rewrapped =
+          legacy == null
+              ? engine.reEncrypt(ciphertext, context, targetKey)
+              : engine.reEncryptLegacy(
+                  LegacyProtos.rewrapItem(legacy, ciphertext, targetKey, targetField),
+                  context,
+                  targetKey);
+      result
+          .setCiphertextBytes(rewrapped.encrypted().ciphertext())
           .setKeyVersion(rewrapped.encrypted().keyVersion())
           .setSourceKeyVersion(rewrapped.sourceVersion());
     } catch (RuntimeException e) {
@@ -97,12 +120,16 @@ final class BatchItems {
     return result.build();
   }
 
-  /** Whether rewrapping an item ({@code legacy} or {@code ciphertext}) into {@code targetKey} needs no key-store call. */
-  static boolean canReEncryptFromMemory(CryptoEngine engine, LegacyCiphertext legacy, String ciphertext,
-      String targetKey) {
+  /**
+   * Whether rewrapping an item ({@code legacy} or {@code ciphertext}) into {@code targetKey} needs
+   * no key-store call.
+   */
+  static boolean canReEncryptFromMemory(
+      CryptoEngine engine, LegacyCiphertext legacy, String ciphertext, String targetKey) {
     return legacy == null
         ? engine.canReEncryptFromMemory(ciphertext, targetKey)
-        : engine.canReEncryptLegacyFromMemory(legacy.getKeyName(), legacy.getKeyVersion(), targetKey);
+        : engine.canReEncryptLegacyFromMemory(
+            legacy.getKeyName(), legacy.getKeyVersion(), targetKey);
   }
 
   /**
@@ -116,7 +143,8 @@ final class BatchItems {
     for (EncryptBatchItem item : request.getItemsList()) {
       result.clear().setReference(item.getReference());
       try {
-        Encrypted encrypted = engine.encrypt(request.getKeyName(), 0, item.getPlaintext(), item.getContext());
+        Encrypted encrypted =
+            engine.encrypt(request.getKeyName(), 0, item.getPlaintext(), item.getContext());
         result.setCiphertextBytes(encrypted.ciphertext()).setKeyVersion(encrypted.keyVersion());
       } catch (RuntimeException e) {
         result.setError(StatusMapper.toItemError(e));
@@ -126,7 +154,10 @@ final class BatchItems {
     return EncryptBatchResponse.newBuilder().addAllResults(results).build();
   }
 
-  /** As {@link #encrypt(CryptoEngine, EncryptBatchRequest)}: one builder, a list of the batch's size. */
+  /**
+   * As {@link #encrypt(CryptoEngine, EncryptBatchRequest)}: one builder, a list of the batch's
+   * size.
+   */
   private static DecryptBatchResponse decrypt(CryptoEngine engine, DecryptBatchRequest request) {
     List<DecryptBatchResult> results = new ArrayList<>(request.getItemsCount());
     DecryptBatchResult.Builder result = DecryptBatchResult.newBuilder();
@@ -135,7 +166,9 @@ final class BatchItems {
       try {
         Decrypted decrypted = engine.decrypt(item.getCiphertext(), item.getContext());
         // A fresh array that nothing else holds: wrapped, not copied again.
-        result.setPlaintext(UnsafeByteOperations.unsafeWrap(decrypted.plaintext())).setKeyVersion(decrypted.header().version());
+        result
+            .setPlaintext(UnsafeByteOperations.unsafeWrap(decrypted.plaintext()))
+            .setKeyVersion(decrypted.header().version());
       } catch (RuntimeException e) {
         result.setError(StatusMapper.toItemError(e));
       }
@@ -144,13 +177,25 @@ final class BatchItems {
     return DecryptBatchResponse.newBuilder().addAllResults(results).build();
   }
 
-  /** As {@link #encrypt(CryptoEngine, EncryptBatchRequest)}: one builder, a list of the batch's size. */
-  private static ReEncryptBatchResponse reEncrypt(CryptoEngine engine, ReEncryptBatchRequest request) {
+  /**
+   * As {@link #encrypt(CryptoEngine, EncryptBatchRequest)}: one builder, a list of the batch's
+   * size.
+   */
+  private static ReEncryptBatchResponse reEncrypt(
+      CryptoEngine engine, ReEncryptBatchRequest request) {
     List<ReEncryptBatchResult> results = new ArrayList<>(request.getItemsCount());
     ReEncryptBatchResult.Builder result = ReEncryptBatchResult.newBuilder();
     for (ReEncryptBatchItem item : request.getItemsList()) {
-      results.add(reEncrypt(engine, result, item.getReference(), item.getCiphertext(),
-          item.hasLegacy() ? item.getLegacy() : null, item.getContext(), request.getKeyName(), "the batch's key_name"));
+      results.add(
+          reEncrypt(
+              engine,
+              result,
+              item.getReference(),
+              item.getCiphertext(),
+              item.hasLegacy() ? item.getLegacy() : null,
+              item.getContext(),
+              request.getKeyName(),
+              "the batch's key_name"));
     }
     return ReEncryptBatchResponse.newBuilder().addAllResults(results).build();
   }
@@ -163,9 +208,18 @@ final class BatchItems {
     for (ComputeIndexBatchItem item : request.getItemsList()) {
       result.clear().setReference(item.getReference());
       try {
-        Indexed indexed = engine.indexes().compute(request.getKeyName(), 0, item.getValue().toByteArray(),
-            normalization, request.getLengthBytes());
-        result.setIndex(UnsafeByteOperations.unsafeWrap(indexed.index())).setKeyVersion(indexed.keyVersion());
+        Indexed indexed =
+            engine
+                .indexes()
+                .compute(
+                    request.getKeyName(),
+                    0,
+                    item.getValue().toByteArray(),
+                    normalization,
+                    request.getLengthBytes());
+        result
+            .setIndex(UnsafeByteOperations.unsafeWrap(indexed.index()))
+            .setKeyVersion(indexed.keyVersion());
       } catch (RuntimeException e) {
         result.setError(StatusMapper.toItemError(e));
       }

@@ -22,7 +22,10 @@ final class CallDispatcher {
     this.blocking = blocking;
   }
 
-  /** Answers the call with {@code work}'s result, in place if {@code fromMemory}, else on the blocking pool. */
+  /**
+   * Answers the call with {@code work}'s result, in place if {@code fromMemory}, else on the
+   * blocking pool.
+   */
   <T> void unary(boolean fromMemory, StreamObserver<T> observer, Supplier<T> work) {
     if (fromMemory) {
       complete(observer, work);

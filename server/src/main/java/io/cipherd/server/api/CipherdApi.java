@@ -18,7 +18,11 @@ public final class CipherdApi {
    * to its threads, as {@code logging.CallContextExecutor.propagating} does; {@code streams} counts
    * and times the item streams, and is the caller's to close.
    */
-  public CipherdApi(CryptoEngine engine, KeyAdministration keys, Executor blocking, RequestLimits limits,
+  public CipherdApi(
+      CryptoEngine engine,
+      KeyAdministration keys,
+      Executor blocking,
+      RequestLimits limits,
       ItemStreams streams) {
     CallDispatcher dispatcher = new CallDispatcher(blocking);
     this.crypto = new CryptoServiceImpl(engine, dispatcher, limits, streams);

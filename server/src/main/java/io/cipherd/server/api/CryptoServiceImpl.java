@@ -55,7 +55,8 @@ public final class CryptoServiceImpl extends CryptoServiceGrpc.CryptoServiceImpl
   private final BatchItems batchItems;
   private final ItemStreams streams;
 
-  CryptoServiceImpl(CryptoEngine engine, CallDispatcher dispatcher, RequestLimits limits, ItemStreams streams) {
+  CryptoServiceImpl(
+      CryptoEngine engine, CallDispatcher dispatcher, RequestLimits limits, ItemStreams streams) {
     this.engine = engine;
     this.dispatcher = dispatcher;
     this.limits = limits;
@@ -65,25 +66,35 @@ public final class CryptoServiceImpl extends CryptoServiceGrpc.CryptoServiceImpl
 
   @Override
   public void encrypt(EncryptRequest request, StreamObserver<EncryptResponse> observer) {
-    dispatcher.unary(engine.canEncryptFromMemory(request.getKeyName(), request.getKeyVersion()), observer, () -> {
-      Encrypted encrypted = engine.encrypt(
-          request.getKeyName(), request.getKeyVersion(), request.getPlaintext(), request.getContext());
-      return EncryptResponse.newBuilder()
-          .setCiphertextBytes(encrypted.ciphertext())
-          .setKeyVersion(encrypted.keyVersion())
-          .build();
-    });
+    dispatcher.unary(
+        engine.canEncryptFromMemory(request.getKeyName(), request.getKeyVersion()),
+        observer,
+        () -> {
+          Encrypted encrypted =
+              engine.encrypt(
+                  request.getKeyName(),
+                  request.getKeyVersion(),
+                  request.getPlaintext(),
+                  request.getContext());
+          return EncryptResponse.newBuilder()
+              .setCiphertextBytes(encrypted.ciphertext())
+              .setKeyVersion(encrypted.keyVersion())
+              .build();
+        });
   }
 
   @Override
   public void decrypt(DecryptRequest request, StreamObserver<DecryptResponse> observer) {
-    dispatcher.unary(engine.canDecryptFromMemory(request.getCiphertext()), observer, () -> {
-      Decrypted decrypted = engine.decrypt(request.getCiphertext(), request.getContext());
-      return DecryptResponse.newBuilder()
-          .setPlaintext(UnsafeByteOperations.unsafeWrap(decrypted.plaintext()))
-          .setKeyVersion(decrypted.header().version())
-          .build();
-    });
+    dispatcher.unary(
+        engine.canDecryptFromMemory(request.getCiphertext()),
+        observer,
+        () -> {
+          Decrypted decrypted = engine.decrypt(request.getCiphertext(), request.getContext());
+          return DecryptResponse.newBuilder()
+              .setPlaintext(UnsafeByteOperations.unsafeWrap(decrypted.plaintext()))
+              .setKeyVersion(decrypted.header().version())
+              .build();
+        });
   }
 
   @Override
@@ -92,21 +103,34 @@ public final class CryptoServiceImpl extends CryptoServiceGrpc.CryptoServiceImpl
       reEncryptLegacy(request, observer);
       return;
     }
-    dispatcher.unary(engine.canReEncryptFromMemory(request.getCiphertext(), request.getKeyName()), observer, () -> {
-      return response(engine.reEncrypt(request.getCiphertext(), request.getContext(), request.getKeyName()));
-    });
+    dispatcher.unary(
+        engine.canReEncryptFromMemory(request.getCiphertext(), request.getKeyName()),
+        observer,
+        () -> {
+          return response(
+              engine.reEncrypt(
+                  request.getCiphertext(), request.getContext(), request.getKeyName()));
+        });
   }
 
   /** ReEncrypt of a ciphertext made before cipherd, decrypted with its imported legacy key. */
-  private void reEncryptLegacy(ReEncryptRequest request, StreamObserver<ReEncryptResponse> observer) {
+  private void reEncryptLegacy(
+      ReEncryptRequest request, StreamObserver<ReEncryptResponse> observer) {
     LegacyCiphertext legacy = request.getLegacy();
-    boolean fromMemory = engine.canReEncryptLegacyFromMemory(legacy.getKeyName(), legacy.getKeyVersion(),
-        request.getKeyName());
-    dispatcher.unary(fromMemory, observer, () -> {
-      return response(engine.reEncryptLegacy(
-          LegacyProtos.rewrapItem(legacy, request.getCiphertext(), request.getKeyName(), "key_name"),
-          request.getContext(), request.getKeyName()));
-    });
+    boolean fromMemory =
+        engine.canReEncryptLegacyFromMemory(
+            legacy.getKeyName(), legacy.getKeyVersion(), request.getKeyName());
+    dispatcher.unary(
+        fromMemory,
+        observer,
+        () -> {
+          return response(
+              engine.reEncryptLegacy(
+                  LegacyProtos.rewrapItem(
+                      legacy, request.getCiphertext(), request.getKeyName(), "key_name"),
+                  request.getContext(),
+                  request.getKeyName()));
+        });
   }
 
   private static ReEncryptResponse response(ReEncrypted rewrapped) {
@@ -119,32 +143,40 @@ public final class CryptoServiceImpl extends CryptoServiceGrpc.CryptoServiceImpl
 
   @Override
   public void inspect(InspectRequest request, StreamObserver<InspectResponse> observer) {
-    dispatcher.unary(engine.canDecryptFromMemory(request.getCiphertext()), observer, () -> {
-      Inspection inspection = engine.inspect(request.getCiphertext());
-      return InspectResponse.newBuilder()
-          .setKeyName(inspection.header().keyName())
-          .setKeyVersion(inspection.header().version())
-          .setMode(ModeProtos.toProto(inspection.header().mode()))
-          .setCurrentVersion(inspection.currentVersion())
-          .setBehindCurrent(inspection.behindCurrent())
-          .build();
-    });
+    dispatcher.unary(
+        engine.canDecryptFromMemory(request.getCiphertext()),
+        observer,
+        () -> {
+          Inspection inspection = engine.inspect(request.getCiphertext());
+          return InspectResponse.newBuilder()
+              .setKeyName(inspection.header().keyName())
+              .setKeyVersion(inspection.header().version())
+              .setMode(ModeProtos.toProto(inspection.header().mode()))
+              .setCurrentVersion(inspection.currentVersion())
+              .setBehindCurrent(inspection.behindCurrent())
+              .build();
+        });
   }
 
   @Override
-  public void encryptBatch(EncryptBatchRequest request, StreamObserver<EncryptBatchResponse> observer) {
+  public void encryptBatch(
+      EncryptBatchRequest request, StreamObserver<EncryptBatchResponse> observer) {
     if (withinLimits(request.getItemsCount(), observer)) {
-      dispatcher.unary(engine.canEncryptFromMemory(request.getKeyName(), 0), observer,
+      dispatcher.unary(
+          engine.canEncryptFromMemory(request.getKeyName(), 0),
+          observer,
           () -> batchItems.encrypt(request));
     }
   }
 
   @Override
-  public void decryptBatch(DecryptBatchRequest request, StreamObserver<DecryptBatchResponse> observer) {
+  public void decryptBatch(
+      DecryptBatchRequest request, StreamObserver<DecryptBatchResponse> observer) {
     if (!withinLimits(request.getItemsCount(), observer)) {
       return;
     }
-    // One item that needs the key store sends the whole batch to the blocking pool: stop looking there.
+    // One item that needs the key store sends the whole batch to the blocking pool: stop looking
+    // there.
     boolean fromMemory = true;
     for (DecryptBatchItem item : request.getItemsList()) {
       if (!engine.canDecryptFromMemory(item.getCiphertext())) {
@@ -156,15 +188,20 @@ public final class CryptoServiceImpl extends CryptoServiceGrpc.CryptoServiceImpl
   }
 
   @Override
-  public void reEncryptBatch(ReEncryptBatchRequest request, StreamObserver<ReEncryptBatchResponse> observer) {
+  public void reEncryptBatch(
+      ReEncryptBatchRequest request, StreamObserver<ReEncryptBatchResponse> observer) {
     if (!withinLimits(request.getItemsCount(), observer)) {
       return;
     }
-    // One item that needs the key store sends the whole batch to the blocking pool: stop looking there.
+    // One item that needs the key store sends the whole batch to the blocking pool: stop looking
+    // there.
     boolean fromMemory = true;
     for (ReEncryptBatchItem item : request.getItemsList()) {
-      if (!BatchItems.canReEncryptFromMemory(engine, item.hasLegacy() ? item.getLegacy() : null,
-          item.getCiphertext(), request.getKeyName())) {
+      if (!BatchItems.canReEncryptFromMemory(
+          engine,
+          item.hasLegacy() ? item.getLegacy() : null,
+          item.getCiphertext(),
+          request.getKeyName())) {
         fromMemory = false;
         break;
       }
@@ -173,76 +210,120 @@ public final class CryptoServiceImpl extends CryptoServiceGrpc.CryptoServiceImpl
   }
 
   @Override
-  public StreamObserver<ReEncryptStreamRequest> reEncryptStream(StreamObserver<ReEncryptStreamResponse> observer) {
-    return new ItemStream<>(engine, dispatcher.blocking(), streams, StreamItems.REENCRYPT,
+  public StreamObserver<ReEncryptStreamRequest> reEncryptStream(
+      StreamObserver<ReEncryptStreamResponse> observer) {
+    return new ItemStream<>(
+        engine,
+        dispatcher.blocking(),
+        streams,
+        StreamItems.REENCRYPT,
         (ServerCallStreamObserver<ReEncryptStreamResponse>) observer);
   }
 
   @Override
-  public StreamObserver<EncryptStreamRequest> encryptStream(StreamObserver<EncryptStreamResponse> observer) {
-    return new ItemStream<>(engine, dispatcher.blocking(), streams, StreamItems.ENCRYPT,
+  public StreamObserver<EncryptStreamRequest> encryptStream(
+      StreamObserver<EncryptStreamResponse> observer) {
+    return new ItemStream<>(
+        engine,
+        dispatcher.blocking(),
+        streams,
+        StreamItems.ENCRYPT,
         (ServerCallStreamObserver<EncryptStreamResponse>) observer);
   }
 
   @Override
-  public StreamObserver<DecryptStreamRequest> decryptStream(StreamObserver<DecryptStreamResponse> observer) {
-    return new ItemStream<>(engine, dispatcher.blocking(), streams, StreamItems.DECRYPT,
+  public StreamObserver<DecryptStreamRequest> decryptStream(
+      StreamObserver<DecryptStreamResponse> observer) {
+    return new ItemStream<>(
+        engine,
+        dispatcher.blocking(),
+        streams,
+        StreamItems.DECRYPT,
         (ServerCallStreamObserver<DecryptStreamResponse>) observer);
   }
 
   @Override
-  public void computeIndex(ComputeIndexRequest request, StreamObserver<ComputeIndexResponse> observer) {
-    dispatcher.unary(engine.canEncryptFromMemory(request.getKeyName(), request.getKeyVersion()), observer, () -> {
-      byte[] value = request.getValue().toByteArray();
-      Normalization normalization = NormalizationProtos.fromProto(request.getNormalization());
-      ComputeIndexResponse.Builder response = ComputeIndexResponse.newBuilder();
-      if (request.getAllVersions()) {
-        if (request.getKeyVersion() != 0) {
-          throw new InvalidArgumentException("all_versions and key_version are exclusive: all_versions "
-              + "already includes every usable version");
-        }
-        List<Indexed> all = engine.indexes().computeAllVersions(
-            request.getKeyName(), value, normalization, request.getLengthBytes());
-        for (Indexed indexed : all) {
-          response.addVersions(VersionedIndex.newBuilder()
+  public void computeIndex(
+      ComputeIndexRequest request, StreamObserver<ComputeIndexResponse> observer) {
+    dispatcher.unary(
+        engine.canEncryptFromMemory(request.getKeyName(), request.getKeyVersion()),
+        observer,
+        () -> {
+          byte[] value = request.getValue().toByteArray();
+          Normalization normalization = NormalizationProtos.fromProto(request.getNormalization());
+          ComputeIndexResponse.Builder response = ComputeIndexResponse.newBuilder();
+          if (request.getAllVersions()) {
+            if (request.getKeyVersion() != 0) {
+              throw new InvalidArgumentException(
+                  "all_versions and key_version are exclusive: all_versions "
+                      + "already includes every usable version");
+            }
+            List<Indexed> all =
+                engine
+                    .indexes()
+                    .computeAllVersions(
+                        request.getKeyName(), value, normalization, request.getLengthBytes());
+            for (Indexed indexed : all) {
+              response.addVersions(
+                  VersionedIndex.newBuilder()
+                      .setKeyVersion(indexed.keyVersion())
+                      .setIndex(UnsafeByteOperations.unsafeWrap(indexed.index())));
+            }
+            Indexed current = all.get(0);
+            return response
+                .setIndex(UnsafeByteOperations.unsafeWrap(current.index()))
+                .setKeyVersion(current.keyVersion())
+                .build();
+          }
+          Indexed indexed =
+              engine
+                  .indexes()
+                  .compute(
+                      request.getKeyName(),
+                      request.getKeyVersion(),
+                      value,
+                      normalization,
+                      request.getLengthBytes());
+          return response
+              .setIndex(UnsafeByteOperations.unsafeWrap(indexed.index()))
               .setKeyVersion(indexed.keyVersion())
-              .setIndex(UnsafeByteOperations.unsafeWrap(indexed.index())));
-        }
-        Indexed current = all.get(0);
-        return response.setIndex(UnsafeByteOperations.unsafeWrap(current.index()))
-            .setKeyVersion(current.keyVersion())
-            .build();
-      }
-      Indexed indexed = engine.indexes().compute(
-          request.getKeyName(), request.getKeyVersion(), value, normalization, request.getLengthBytes());
-      return response.setIndex(UnsafeByteOperations.unsafeWrap(indexed.index()))
-          .setKeyVersion(indexed.keyVersion())
-          .build();
-    });
+              .build();
+        });
   }
 
   @Override
-  public void computeIndexBatch(ComputeIndexBatchRequest request, StreamObserver<ComputeIndexBatchResponse> observer) {
+  public void computeIndexBatch(
+      ComputeIndexBatchRequest request, StreamObserver<ComputeIndexBatchResponse> observer) {
     if (withinLimits(request.getItemsCount(), observer)) {
-      dispatcher.unary(engine.canEncryptFromMemory(request.getKeyName(), 0), observer,
+      dispatcher.unary(
+          engine.canEncryptFromMemory(request.getKeyName(), 0),
+          observer,
           () -> batchItems.computeIndex(request));
     }
   }
 
   @Override
-  public void generateDataKey(GenerateDataKeyRequest request, StreamObserver<GenerateDataKeyResponse> observer) {
-    dispatcher.unary(engine.canEncryptFromMemory(request.getKeyName(), 0), observer, () -> {
-      DataKey dataKey = engine.generateDataKey(request.getKeyName(), request.getKeySizeBits(), request.getContext());
-      GenerateDataKeyResponse.Builder response = GenerateDataKeyResponse.newBuilder()
-          .setWrappedKeyBytes(dataKey.wrapped().ciphertext())
-          .setKeyVersion(dataKey.wrapped().keyVersion());
-      if (!request.getOmitPlaintext()) {
-        // Copied into the message, which the transport serializes and then drops; ours is wiped now.
-        response.setPlaintextKey(ByteString.copyFrom(dataKey.plaintextKey()));
-      }
-      Arrays.fill(dataKey.plaintextKey(), (byte) 0);
-      return response.build();
-    });
+  public void generateDataKey(
+      GenerateDataKeyRequest request, StreamObserver<GenerateDataKeyResponse> observer) {
+    dispatcher.unary(
+        engine.canEncryptFromMemory(request.getKeyName(), 0),
+        observer,
+        () -> {
+          DataKey dataKey =
+              engine.generateDataKey(
+                  request.getKeyName(), request.getKeySizeBits(), request.getContext());
+          GenerateDataKeyResponse.Builder response =
+              GenerateDataKeyResponse.newBuilder()
+                  .setWrappedKeyBytes(dataKey.wrapped().ciphertext())
+                  .setKeyVersion(dataKey.wrapped().keyVersion());
+          if (!request.getOmitPlaintext()) {
+            // Copied into the message, which the transport serializes and then drops; ours is wiped
+            // now.
+            response.setPlaintextKey(ByteString.copyFrom(dataKey.plaintextKey()));
+          }
+          Arrays.fill(dataKey.plaintextKey(), (byte) 0);
+          return response.build();
+        });
   }
 
   private boolean withinLimits(int items, StreamObserver<?> observer) {

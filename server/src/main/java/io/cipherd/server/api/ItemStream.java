@@ -11,10 +11,9 @@ import java.util.concurrent.ScheduledFuture;
 
 /**
  * One item stream call (EncryptStream, DecryptStream, ReEncryptStream): one response per request,
- * in request order, each the item's own result or error, with flow control both
- * ways. It asks the client for a few messages at a time and asks for more only while the client
- * keeps reading responses, so a fast writer or a slow reader cannot make the server buffer without
- * bound.
+ * in request order, each the item's own result or error, with flow control both ways. It asks the
+ * client for a few messages at a time and asks for more only while the client keeps reading
+ * responses, so a fast writer or a slow reader cannot make the server buffer without bound.
  *
  * <p>Items that need only cached keys run on the transport thread. From the first item that may
  * block on the key store, every later item and the end of the stream go through one sequential
@@ -34,7 +33,10 @@ final class ItemStream<Q, R> implements StreamObserver<Q> {
     /** The stream's method name, as gRPC's call metrics name it. */
     String method();
 
-    /** Whether {@code request} needs only cached keys, so it may be answered on the transport thread. */
+    /**
+     * Whether {@code request} needs only cached keys, so it may be answered on the transport
+     * thread.
+     */
     boolean fromMemory(CryptoEngine engine, Q request);
 
     /** The item's response, its result or its error: never throws for a bad item. */
@@ -50,21 +52,33 @@ final class ItemStream<Q, R> implements StreamObserver<Q> {
   private final ItemStreams streams;
   private final Items<Q, R> items;
   private final ServerCallStreamObserver<R> responses;
+
   /** May be held while taking the lease's lock, never the other way round. */
   private final Object lock = new Object();
+
   private Executor sequential;
+
   /** Messages answered while the client was not reading, to be asked for again once it reads. */
   private int owed;
+
   private boolean done;
+
   /** The client sent its last item: the stream ends once that is answered, not for idleness. */
   private boolean halfClosed;
+
   /** Items received, and items answered: the difference is queued or being worked on. */
   private long received;
+
   private long answered;
+
   /** The next idleness check; null once the scheduler is shut down. */
   private ScheduledFuture<?> idleCheck;
 
-  ItemStream(CryptoEngine engine, Executor blocking, ItemStreams streams, Items<Q, R> items,
+  ItemStream(
+      CryptoEngine engine,
+      Executor blocking,
+      ItemStreams streams,
+      Items<Q, R> items,
       ServerCallStreamObserver<R> responses) {
     this.engine = engine;
     this.items = items;
@@ -115,7 +129,10 @@ final class ItemStream<Q, R> implements StreamObserver<Q> {
     }
   }
 
-  /** Null to answer in place; otherwise the sequential executor, created on first need. Holds {@link #lock}. */
+  /**
+   * Null to answer in place; otherwise the sequential executor, created on first need. Holds {@link
+   * #lock}.
+   */
   private Executor offloadFor(Q request) {
     if (sequential == null) {
       if (items.fromMemory(engine, request)) {
@@ -215,8 +232,12 @@ final class ItemStream<Q, R> implements StreamObserver<Q> {
     }
     ended(/* idle= */ true);
     lease.close();
-    CallDispatcher.closeWithError(responses, new StreamIdleException("stream idle: no item received for "
-        + streams.idleTimeout() + "; every item received was answered, open a new stream to send more"));
+    CallDispatcher.closeWithError(
+        responses,
+        new StreamIdleException(
+            "stream idle: no item received for "
+                + streams.idleTimeout()
+                + "; every item received was answered, open a new stream to send more"));
   }
 
   /** The client cancelled or the transport failed: nobody is left to answer. */

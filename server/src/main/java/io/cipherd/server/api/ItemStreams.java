@@ -18,7 +18,8 @@ import java.util.concurrent.atomic.LongAdder;
  */
 public final class ItemStreams implements AutoCloseable {
   /** The item-stream methods, named as gRPC's own call metrics name them. */
-  public static final List<String> METHODS = List.of("EncryptStream", "DecryptStream", "ReEncryptStream");
+  public static final List<String> METHODS =
+      List.of("EncryptStream", "DecryptStream", "ReEncryptStream");
 
   private final Duration idleTimeout;
   private final long idleTimeoutNanos;
@@ -29,15 +30,19 @@ public final class ItemStreams implements AutoCloseable {
   /** Streams that receive no item for {@code idleTimeout} are closed. */
   public ItemStreams(Duration idleTimeout) {
     if (idleTimeout == null || idleTimeout.isNegative() || idleTimeout.isZero()) {
-      throw new IllegalArgumentException("stream idle timeout must be positive, got " + idleTimeout);
+      throw new IllegalArgumentException(
+          "stream idle timeout must be positive, got " + idleTimeout);
     }
     this.idleTimeout = idleTimeout;
     this.idleTimeoutNanos = idleTimeout.toNanos();
-    this.scheduler = new ScheduledThreadPoolExecutor(1, runnable -> {
-      Thread thread = new Thread(runnable, "cipherd-stream-idle");
-      thread.setDaemon(true);
-      return thread;
-    });
+    this.scheduler =
+        new ScheduledThreadPoolExecutor(
+            1,
+            runnable -> {
+              Thread thread = new Thread(runnable, "cipherd-stream-idle");
+              thread.setDaemon(true);
+              return thread;
+            });
     // A stream that ends cancels its check: without this, each ended stream would stay queued
     // (and reachable, with its call) until its check came due.
     scheduler.setRemoveOnCancelPolicy(true);

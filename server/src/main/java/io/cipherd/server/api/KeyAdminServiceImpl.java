@@ -5,8 +5,6 @@ import io.cipherd.api.v1.CreateKeyResponse;
 import io.cipherd.api.v1.GetKeyCensusRequest;
 import io.cipherd.api.v1.GetKeyCensusResponse;
 import io.cipherd.api.v1.GetKeyRequest;
-import io.cipherd.api.v1.VersionCensus;
-import io.cipherd.server.keys.KeyCensus;
 import io.cipherd.api.v1.GetKeyResponse;
 import io.cipherd.api.v1.ImportKeyRequest;
 import io.cipherd.api.v1.ImportKeyResponse;
@@ -17,10 +15,15 @@ import io.cipherd.api.v1.RotateKeyRequest;
 import io.cipherd.api.v1.RotateKeyResponse;
 import io.cipherd.api.v1.UpdateKeyPolicyRequest;
 import io.cipherd.api.v1.UpdateKeyPolicyResponse;
+import io.cipherd.api.v1.VersionCensus;
 import io.cipherd.server.engine.KeyAdministration;
+import io.cipherd.server.keys.KeyCensus;
 import io.grpc.stub.StreamObserver;
 
-/** The gRPC face of {@link KeyAdministration}. Every call may touch the key store, so all run on the blocking pool. */
+/**
+ * The gRPC face of {@link KeyAdministration}. Every call may touch the key store, so all run on the
+ * blocking pool.
+ */
 public final class KeyAdminServiceImpl extends KeyAdminServiceGrpc.KeyAdminServiceImplBase {
   private final KeyAdministration keys;
   private final CallDispatcher dispatcher;
@@ -32,50 +35,80 @@ public final class KeyAdminServiceImpl extends KeyAdminServiceGrpc.KeyAdminServi
 
   @Override
   public void createKey(CreateKeyRequest request, StreamObserver<CreateKeyResponse> observer) {
-    dispatcher.unary(false, observer, () -> CreateKeyResponse.newBuilder()
-        .setKey(KeyProtos.toProto(keys.create(
-            request.getKeyName(),
-            ModeProtos.fromProto(request.getMode()),
-            request.getKeySizeBits(),
-            request.getAllowUnauthenticated(),
-            KeyProtos.fromProto(request.hasPolicy(), request.getPolicy()))))
-        .build());
+    dispatcher.unary(
+        false,
+        observer,
+        () ->
+            CreateKeyResponse.newBuilder()
+                .setKey(
+                    KeyProtos.toProto(
+                        keys.create(
+                            request.getKeyName(),
+                            ModeProtos.fromProto(request.getMode()),
+                            request.getKeySizeBits(),
+                            request.getAllowUnauthenticated(),
+                            KeyProtos.fromProto(request.hasPolicy(), request.getPolicy()))))
+                .build());
   }
 
   @Override
   public void getKey(GetKeyRequest request, StreamObserver<GetKeyResponse> observer) {
-    dispatcher.unary(false, observer, () -> GetKeyResponse.newBuilder()
-        .setKey(KeyProtos.toProto(keys.describe(request.getKeyName()), keys.usage(request.getKeyName())))
-        .build());
+    dispatcher.unary(
+        false,
+        observer,
+        () ->
+            GetKeyResponse.newBuilder()
+                .setKey(
+                    KeyProtos.toProto(
+                        keys.describe(request.getKeyName()), keys.usage(request.getKeyName())))
+                .build());
   }
 
   @Override
   public void listKeys(ListKeysRequest request, StreamObserver<ListKeysResponse> observer) {
-    dispatcher.unary(false, observer, () -> {
-      KeyAdministration.KeyPage page = keys.list(request.getPageToken(), request.getPageSize());
-      ListKeysResponse.Builder response = ListKeysResponse.newBuilder().setNextPageToken(page.nextPageToken());
-      page.keys().forEach(key -> response.addKeys(KeyProtos.toProto(key)));
-      return response.build();
-    });
+    dispatcher.unary(
+        false,
+        observer,
+        () -> {
+          KeyAdministration.KeyPage page = keys.list(request.getPageToken(), request.getPageSize());
+          ListKeysResponse.Builder response =
+              ListKeysResponse.newBuilder().setNextPageToken(page.nextPageToken());
+          page.keys().forEach(key -> response.addKeys(KeyProtos.toProto(key)));
+          return response.build();
+        });
   }
 
   @Override
   public void rotateKey(RotateKeyRequest request, StreamObserver<RotateKeyResponse> observer) {
-    dispatcher.unary(false, observer, () -> RotateKeyResponse.newBuilder()
-        .setKey(KeyProtos.toProto(keys.rotate(
-            request.getKeyName(),
-            ModeProtos.fromProto(request.getMode()),
-            request.getKeySizeBits(),
-            request.getAllowUnauthenticated())))
-        .build());
+    dispatcher.unary(
+        false,
+        observer,
+        () ->
+            RotateKeyResponse.newBuilder()
+                .setKey(
+                    KeyProtos.toProto(
+                        keys.rotate(
+                            request.getKeyName(),
+                            ModeProtos.fromProto(request.getMode()),
+                            request.getKeySizeBits(),
+                            request.getAllowUnauthenticated())))
+                .build());
   }
 
   @Override
-  public void updateKeyPolicy(UpdateKeyPolicyRequest request, StreamObserver<UpdateKeyPolicyResponse> observer) {
-    dispatcher.unary(false, observer, () -> UpdateKeyPolicyResponse.newBuilder()
-        .setKey(KeyProtos.toProto(keys.updatePolicy(
-            request.getKeyName(), KeyProtos.fromProto(request.hasPolicy(), request.getPolicy()))))
-        .build());
+  public void updateKeyPolicy(
+      UpdateKeyPolicyRequest request, StreamObserver<UpdateKeyPolicyResponse> observer) {
+    dispatcher.unary(
+        false,
+        observer,
+        () ->
+            UpdateKeyPolicyResponse.newBuilder()
+                .setKey(
+                    KeyProtos.toProto(
+                        keys.updatePolicy(
+                            request.getKeyName(),
+                            KeyProtos.fromProto(request.hasPolicy(), request.getPolicy()))))
+                .build());
   }
 
   @Override
@@ -84,62 +117,89 @@ public final class KeyAdminServiceImpl extends KeyAdminServiceGrpc.KeyAdminServi
       importLegacyKey(request, observer);
       return;
     }
-    dispatcher.unary(false, observer, () -> {
-      LegacyProtos.checkNoLegacyFields(request);
-      byte[] material = request.getKeyMaterial().toByteArray();
-      try {
-        return ImportKeyResponse.newBuilder()
-            .setKey(KeyProtos.toProto(keys.importVersion(
-                request.getKeyName(),
-                ModeProtos.fromProto(request.getMode()),
-                material,
-                request.getAllowUnauthenticated())))
-            .build();
-      } finally {
-        java.util.Arrays.fill(material, (byte) 0);
-      }
-    });
+    dispatcher.unary(
+        false,
+        observer,
+        () -> {
+          LegacyProtos.checkNoLegacyFields(request);
+          byte[] material = request.getKeyMaterial().toByteArray();
+          try {
+            return ImportKeyResponse.newBuilder()
+                .setKey(
+                    KeyProtos.toProto(
+                        keys.importVersion(
+                            request.getKeyName(),
+                            ModeProtos.fromProto(request.getMode()),
+                            material,
+                            request.getAllowUnauthenticated())))
+                .build();
+          } finally {
+            java.util.Arrays.fill(material, (byte) 0);
+          }
+        });
   }
 
-  /** ImportKey with legacy_cipher: a decrypt-only version whose key is key_material or a MySQL passphrase. */
-  private void importLegacyKey(ImportKeyRequest request, StreamObserver<ImportKeyResponse> observer) {
-    dispatcher.unary(false, observer, () -> {
-      byte[] material = request.getKeyMaterial().toByteArray();
-      byte[] passphrase = request.getPassphrase().toByteArray();
-      try {
-        return ImportKeyResponse.newBuilder()
-            .setKey(KeyProtos.toProto(keys.importLegacyVersion(
-                request.getKeyName(), LegacyProtos.format(request), material, passphrase)))
-            .build();
-      } finally {
-        java.util.Arrays.fill(material, (byte) 0);
-        java.util.Arrays.fill(passphrase, (byte) 0);
-      }
-    });
+  /**
+   * ImportKey with legacy_cipher: a decrypt-only version whose key is key_material or a MySQL
+   * passphrase.
+   */
+  private void importLegacyKey(
+      ImportKeyRequest request, StreamObserver<ImportKeyResponse> observer) {
+    dispatcher.unary(
+        false,
+        observer,
+        () -> {
+          byte[] material = request.getKeyMaterial().toByteArray();
+          byte[] passphrase = request.getPassphrase().toByteArray();
+          try {
+            return ImportKeyResponse.newBuilder()
+                .setKey(
+                    KeyProtos.toProto(
+                        keys.importLegacyVersion(
+                            request.getKeyName(),
+                            LegacyProtos.format(request),
+                            material,
+                            passphrase)))
+                .build();
+          } finally {
+            java.util.Arrays.fill(material, (byte) 0);
+            java.util.Arrays.fill(passphrase, (byte) 0);
+          }
+        });
   }
 
   @Override
-  public void getKeyCensus(GetKeyCensusRequest request, StreamObserver<GetKeyCensusResponse> observer) {
-    dispatcher.unary(false, observer, () -> {
-      com.google.protobuf.Duration quiet = request.getQuietPeriod();
-      // Nanos past a second would make Duration.ofSeconds overflow on huge seconds; the census bounds the rest.
-      if (quiet.getSeconds() < 0 || quiet.getNanos() < 0 || quiet.getNanos() > 999_999_999) {
-        throw new io.cipherd.server.errors.InvalidArgumentException(
-            "quiet_period must not be negative, and its nanos must be 0 to 999999999");
-      }
-      KeyCensus census = keys.census(request.getKeyName(),
-          java.time.Duration.ofSeconds(quiet.getSeconds(), quiet.getNanos()));
-      java.util.Map<Integer, io.cipherd.server.keys.VersionUsage> usage = new java.util.HashMap<>();
-      GetKeyCensusResponse.Builder response = GetKeyCensusResponse.newBuilder()
-          .setSafeMinDecryptionVersion(census.safeMinDecryptionVersion());
-      for (KeyCensus.Entry entry : census.versions()) {
-        usage.put(entry.version(), entry.usage());
-        response.addVersions(VersionCensus.newBuilder()
-            .setVersion(entry.version())
-            .setUsage(KeyProtos.toProto(entry.usage()))
-            .setInUse(entry.inUse()));
-      }
-      return response.setKey(KeyProtos.toProto(census.key(), usage)).build();
-    });
+  public void getKeyCensus(
+      GetKeyCensusRequest request, StreamObserver<GetKeyCensusResponse> observer) {
+    dispatcher.unary(
+        false,
+        observer,
+        () -> {
+          com.google.protobuf.Duration quiet = request.getQuietPeriod();
+          // Nanos past a second would make Duration.ofSeconds overflow on huge seconds; the census
+          // bounds the rest.
+          if (quiet.getSeconds() < 0 || quiet.getNanos() < 0 || quiet.getNanos() > 999_999_999) {
+            throw new io.cipherd.server.errors.InvalidArgumentException(
+                "quiet_period must not be negative, and its nanos must be 0 to 999999999");
+          }
+          KeyCensus census =
+              keys.census(
+                  request.getKeyName(),
+                  java.time.Duration.ofSeconds(quiet.getSeconds(), quiet.getNanos()));
+          java.util.Map<Integer, io.cipherd.server.keys.VersionUsage> usage =
+              new java.util.HashMap<>();
+          GetKeyCensusResponse.Builder response =
+              GetKeyCensusResponse.newBuilder()
+                  .setSafeMinDecryptionVersion(census.safeMinDecryptionVersion());
+          for (KeyCensus.Entry entry : census.versions()) {
+            usage.put(entry.version(), entry.usage());
+            response.addVersions(
+                VersionCensus.newBuilder()
+                    .setVersion(entry.version())
+                    .setUsage(KeyProtos.toProto(entry.usage()))
+                    .setInUse(entry.inUse()));
+          }
+          return response.setKey(KeyProtos.toProto(census.key(), usage)).build();
+        });
   }
 }

@@ -17,24 +17,30 @@ final class KeyProtos {
     return toProto(metadata, java.util.Map.of());
   }
 
-  /** The key with each version's usage ({@code usage} by version; absent versions were never used). */
+  /**
+   * The key with each version's usage ({@code usage} by version; absent versions were never used).
+   */
   static Key toProto(KeyMetadata metadata, java.util.Map<Integer, VersionUsage> usage) {
-    Key.Builder key = Key.newBuilder()
-        .setKeyName(metadata.name())
-        .setCurrentVersion(metadata.currentVersion())
-        .setPolicy(toProto(metadata.policy()));
+    Key.Builder key =
+        Key.newBuilder()
+            .setKeyName(metadata.name())
+            .setCurrentVersion(metadata.currentVersion())
+            .setPolicy(toProto(metadata.policy()));
     for (KeyVersionInfo version : metadata.versions()) {
-      io.cipherd.api.v1.KeyVersion.Builder proto = io.cipherd.api.v1.KeyVersion.newBuilder()
-          .setVersion(version.version())
-          .setMode(ModeProtos.toProto(version.mode()))
-          .setKeySizeBits(version.keySizeBits())
-          .setCreateTime(Timestamp.newBuilder()
-              .setSeconds(version.createdAt().getEpochSecond())
-              .setNanos(version.createdAt().getNano()))
-          .setImported(version.imported())
-          .setUsage(toProto(usage.getOrDefault(version.version(), VersionUsage.NONE)));
+      io.cipherd.api.v1.KeyVersion.Builder proto =
+          io.cipherd.api.v1.KeyVersion.newBuilder()
+              .setVersion(version.version())
+              .setMode(ModeProtos.toProto(version.mode()))
+              .setKeySizeBits(version.keySizeBits())
+              .setCreateTime(
+                  Timestamp.newBuilder()
+                      .setSeconds(version.createdAt().getEpochSecond())
+                      .setNanos(version.createdAt().getNano()))
+              .setImported(version.imported())
+              .setUsage(toProto(usage.getOrDefault(version.version(), VersionUsage.NONE)));
       if (version.isLegacy()) {
-        proto.setLegacyCipher(LegacyProtos.toProto(version.legacy().cipher()))
+        proto
+            .setLegacyCipher(LegacyProtos.toProto(version.legacy().cipher()))
             .setLegacyIv(LegacyProtos.toProto(version.legacy().iv()));
       }
       key.addVersions(proto);
@@ -43,27 +49,33 @@ final class KeyProtos {
   }
 
   static io.cipherd.api.v1.KeyPolicy toProto(KeyPolicy policy) {
-    io.cipherd.api.v1.KeyPolicy.Builder proto = io.cipherd.api.v1.KeyPolicy.newBuilder()
-        .setMinDecryptionVersion(policy.minDecryptionVersion())
-        .setMinEncryptionVersion(policy.minEncryptionVersion())
-        .setAllowEcbEncryption(policy.allowEcbEncryption())
-        .setMaxEncryptionsPerVersion(policy.maxEncryptionsPerVersion());
+    io.cipherd.api.v1.KeyPolicy.Builder proto =
+        io.cipherd.api.v1.KeyPolicy.newBuilder()
+            .setMinDecryptionVersion(policy.minDecryptionVersion())
+            .setMinEncryptionVersion(policy.minEncryptionVersion())
+            .setAllowEcbEncryption(policy.allowEcbEncryption())
+            .setMaxEncryptionsPerVersion(policy.maxEncryptionsPerVersion());
     if (!policy.autoRotatePeriod().isZero()) {
       // Absent means "never", as the API documents; a zero Duration would read as a setting.
-      proto.setAutoRotatePeriod(com.google.protobuf.Duration.newBuilder().setSeconds(policy.autoRotatePeriod().toSeconds()));
+      proto.setAutoRotatePeriod(
+          com.google.protobuf.Duration.newBuilder()
+              .setSeconds(policy.autoRotatePeriod().toSeconds()));
     }
     return proto.build();
   }
 
   static KeyVersionUsage toProto(VersionUsage usage) {
-    KeyVersionUsage.Builder proto = KeyVersionUsage.newBuilder()
-        .setEncryptions(usage.encryptions())
-        .setDecryptions(usage.decryptions())
-        .setRewraps(usage.rewraps())
-        .setIndexes(usage.indexes());
+    KeyVersionUsage.Builder proto =
+        KeyVersionUsage.newBuilder()
+            .setEncryptions(usage.encryptions())
+            .setDecryptions(usage.decryptions())
+            .setRewraps(usage.rewraps())
+            .setIndexes(usage.indexes());
     if (usage.lastUsed() != null) {
-      proto.setLastUsedTime(Timestamp.newBuilder()
-          .setSeconds(usage.lastUsed().getEpochSecond()).setNanos(usage.lastUsed().getNano()));
+      proto.setLastUsedTime(
+          Timestamp.newBuilder()
+              .setSeconds(usage.lastUsed().getEpochSecond())
+              .setNanos(usage.lastUsed().getNano()));
     }
     return proto.build();
   }
@@ -77,8 +89,11 @@ final class KeyProtos {
     if (period.getNanos() != 0) {
       throw new InvalidArgumentException("auto_rotate_period must be whole seconds");
     }
-    return new KeyPolicy(policy.getMinDecryptionVersion(), policy.getMinEncryptionVersion(),
-        policy.getAllowEcbEncryption(), java.time.Duration.ofSeconds(period.getSeconds()),
+    return new KeyPolicy(
+        policy.getMinDecryptionVersion(),
+        policy.getMinEncryptionVersion(),
+        policy.getAllowEcbEncryption(),
+        java.time.Duration.ofSeconds(period.getSeconds()),
         policy.getMaxEncryptionsPerVersion());
   }
 }

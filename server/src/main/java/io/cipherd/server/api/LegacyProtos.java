@@ -9,26 +9,34 @@ import io.cipherd.server.crypto.legacy.LegacyText;
 import io.cipherd.server.engine.LegacyItem;
 import io.cipherd.server.errors.InvalidArgumentException;
 
-/** Converts the API's legacy-ciphertext messages and enums to the domain's, checking the request around them. */
+/**
+ * Converts the API's legacy-ciphertext messages and enums to the domain's, checking the request
+ * around them.
+ */
 final class LegacyProtos {
   private LegacyProtos() {}
 
   /** The legacy format an ImportKey with legacy_cipher asks for; mode must then be unspecified. */
   static LegacyFormat format(ImportKeyRequest request) {
     if (request.getMode() != io.cipherd.api.v1.Mode.MODE_UNSPECIFIED) {
-      throw new InvalidArgumentException("mode must be MODE_UNSPECIFIED with legacy_cipher: a legacy version "
-          + "has no cipherd mode, and it only decrypts");
+      throw new InvalidArgumentException(
+          "mode must be MODE_UNSPECIFIED with legacy_cipher: a legacy version "
+              + "has no cipherd mode, and it only decrypts");
     }
-    return LegacyFormat.of(cipher(request.getLegacyCipher()), iv(request.getLegacyIv()),
+    return LegacyFormat.of(
+        cipher(request.getLegacyCipher()),
+        iv(request.getLegacyIv()),
         request.getLegacyFixedIv().toByteArray());
   }
 
   /** Refuses the legacy fields of an ImportKey without legacy_cipher, rather than ignoring them. */
   static void checkNoLegacyFields(ImportKeyRequest request) {
     if (request.getLegacyIv() != io.cipherd.api.v1.LegacyIv.LEGACY_IV_UNSPECIFIED
-        || !request.getLegacyFixedIv().isEmpty() || !request.getPassphrase().isEmpty()) {
-      throw new InvalidArgumentException("legacy_iv, legacy_fixed_iv and passphrase are for legacy keys: "
-          + "set legacy_cipher too, or leave them out");
+        || !request.getLegacyFixedIv().isEmpty()
+        || !request.getPassphrase().isEmpty()) {
+      throw new InvalidArgumentException(
+          "legacy_iv, legacy_fixed_iv and passphrase are for legacy keys: "
+              + "set legacy_cipher too, or leave them out");
     }
   }
 
@@ -37,26 +45,33 @@ final class LegacyProtos {
    * also carry a {@code ciphertext} and names the key to rewrap into ({@code targetField} names
    * where: {@code key_name}, or the batch's).
    */
-  static LegacyItem rewrapItem(LegacyCiphertext legacy, String ciphertext, String targetKey, String targetField) {
+  static LegacyItem rewrapItem(
+      LegacyCiphertext legacy, String ciphertext, String targetKey, String targetField) {
     if (!ciphertext.isEmpty()) {
       throw new InvalidArgumentException("set ciphertext or legacy, not both");
     }
     if (targetKey.isEmpty()) {
-      throw new InvalidArgumentException(targetField + " is required with legacy: the key to rewrap the legacy "
-          + "ciphertext into");
+      throw new InvalidArgumentException(
+          targetField
+              + " is required with legacy: the key to rewrap the legacy "
+              + "ciphertext into");
     }
     return item(legacy);
   }
 
   /** The domain item of {@code legacy}, its data decoded from raw bytes, hex or base64. */
   static LegacyItem item(LegacyCiphertext legacy) {
-    byte[] data = switch (legacy.getDataCase()) {
-      case RAW -> legacy.getRaw().toByteArray();
-      case HEX -> LegacyText.fromHex(legacy.getHex(), "legacy.hex");
-      case BASE64 -> LegacyText.fromBase64(legacy.getBase64(), "legacy.base64");
-      case DATA_NOT_SET -> throw new InvalidArgumentException("legacy needs its ciphertext in raw, hex or base64");
-    };
-    return new LegacyItem(legacy.getKeyName(), legacy.getKeyVersion(), data, legacy.getIv().toByteArray());
+    byte[] data =
+        switch (legacy.getDataCase()) {
+          case RAW -> legacy.getRaw().toByteArray();
+          case HEX -> LegacyText.fromHex(legacy.getHex(), "legacy.hex");
+          case BASE64 -> LegacyText.fromBase64(legacy.getBase64(), "legacy.base64");
+          case DATA_NOT_SET ->
+              throw new InvalidArgumentException(
+                  "legacy needs its ciphertext in raw, hex or base64");
+        };
+    return new LegacyItem(
+        legacy.getKeyName(), legacy.getKeyVersion(), data, legacy.getIv().toByteArray());
   }
 
   static io.cipherd.api.v1.LegacyCipher toProto(LegacyCipher cipher) {
@@ -99,7 +114,8 @@ final class LegacyProtos {
       case LEGACY_CIPHER_BLOWFISH_CBC -> LegacyCipher.BLOWFISH_CBC;
       case LEGACY_CIPHER_RC4 -> LegacyCipher.RC4;
       case LEGACY_CIPHER_UNSPECIFIED, UNRECOGNIZED ->
-          throw new InvalidArgumentException("legacy_cipher is not a known cipherd.v1.LegacyCipher value");
+          throw new InvalidArgumentException(
+              "legacy_cipher is not a known cipherd.v1.LegacyCipher value");
     };
   }
 
@@ -110,7 +126,8 @@ final class LegacyProtos {
       case LEGACY_IV_PREPENDED -> IvConvention.PREPENDED;
       case LEGACY_IV_SEPARATE -> IvConvention.SEPARATE;
       case LEGACY_IV_FIXED -> IvConvention.FIXED;
-      case UNRECOGNIZED -> throw new InvalidArgumentException("legacy_iv is not a known cipherd.v1.LegacyIv value");
+      case UNRECOGNIZED ->
+          throw new InvalidArgumentException("legacy_iv is not a known cipherd.v1.LegacyIv value");
     };
   }
 }

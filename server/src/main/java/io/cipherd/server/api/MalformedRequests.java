@@ -16,8 +16,8 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * Answers a request whose bytes are not a valid message (truncated, wrong wire types, invalid
- * UTF-8 in a string) with INVALID_ARGUMENT naming the message type.
+ * Answers a request whose bytes are not a valid message (truncated, wrong wire types, invalid UTF-8
+ * in a string) with INVALID_ARGUMENT naming the message type.
  *
  * <p>grpc-java turns any exception from a request marshaller into UNKNOWN "Application error
  * processing RPC" and logs a stack trace, so a client sending garbage would get a vague status and
@@ -37,7 +37,8 @@ public final class MalformedRequests {
   public static ServerServiceDefinition guard(ServerServiceDefinition service) {
     ServiceDescriptor original = service.getServiceDescriptor();
     ServiceDescriptor.Builder descriptor =
-        ServiceDescriptor.newBuilder(original.getName()).setSchemaDescriptor(original.getSchemaDescriptor());
+        ServiceDescriptor.newBuilder(original.getName())
+            .setSchemaDescriptor(original.getSchemaDescriptor());
     List<ServerMethodDefinition<?, ?>> methods = new ArrayList<>();
     for (ServerMethodDefinition<?, ?> method : service.getMethods()) {
       ServerMethodDefinition<?, ?> lenient = lenient(method);
@@ -49,9 +50,11 @@ public final class MalformedRequests {
     return ServerInterceptors.intercept(guarded.build(), new RefuseMalformed());
   }
 
-  private static <ReqT, RespT> ServerMethodDefinition<ReqT, RespT> lenient(ServerMethodDefinition<ReqT, RespT> method) {
+  private static <ReqT, RespT> ServerMethodDefinition<ReqT, RespT> lenient(
+      ServerMethodDefinition<ReqT, RespT> method) {
     MethodDescriptor<ReqT, RespT> descriptor = method.getMethodDescriptor();
-    if (!(descriptor.getRequestMarshaller() instanceof MethodDescriptor.PrototypeMarshaller<ReqT> strict)) {
+    if (!(descriptor.getRequestMarshaller()
+        instanceof MethodDescriptor.PrototypeMarshaller<ReqT> strict)) {
       return method;
     }
     return ServerMethodDefinition.create(
@@ -59,7 +62,8 @@ public final class MalformedRequests {
         method.getServerCallHandler());
   }
 
-  private static final class LenientMarshaller<T> implements MethodDescriptor.PrototypeMarshaller<T> {
+  private static final class LenientMarshaller<T>
+      implements MethodDescriptor.PrototypeMarshaller<T> {
     private final MethodDescriptor.PrototypeMarshaller<T> strict;
 
     LenientMarshaller(MethodDescriptor.PrototypeMarshaller<T> strict) {
@@ -80,7 +84,8 @@ public final class MalformedRequests {
         T prototype = strict.getMessagePrototype();
         // A distinct instance, so a failure never matches any other message by identity.
         T placeholder = (T) ((com.google.protobuf.Message) prototype).toBuilder().build();
-        String type = ((com.google.protobuf.Message) prototype).getDescriptorForType().getFullName();
+        String type =
+            ((com.google.protobuf.Message) prototype).getDescriptorForType().getFullName();
         LAST_FAILURE.set(new Failure(placeholder, type, problem(e)));
         return placeholder;
       }
@@ -107,7 +112,8 @@ public final class MalformedRequests {
     @Override
     public <ReqT, RespT> ServerCall.Listener<ReqT> interceptCall(
         ServerCall<ReqT, RespT> call, Metadata headers, ServerCallHandler<ReqT, RespT> next) {
-      return new ForwardingServerCallListener.SimpleForwardingServerCallListener<>(next.startCall(call, headers)) {
+      return new ForwardingServerCallListener.SimpleForwardingServerCallListener<>(
+          next.startCall(call, headers)) {
         private boolean refused;
 
         @Override
@@ -116,8 +122,13 @@ public final class MalformedRequests {
           if (failure != null && failure.placeholder() == message) {
             LAST_FAILURE.remove();
             refused = true;
-            StatusMapper.close(call, new InvalidArgumentException(
-                "request is not a valid " + failure.messageType() + " message: " + failure.problem()));
+            StatusMapper.close(
+                call,
+                new InvalidArgumentException(
+                    "request is not a valid "
+                        + failure.messageType()
+                        + " message: "
+                        + failure.problem()));
             return;
           }
           if (!refused) {

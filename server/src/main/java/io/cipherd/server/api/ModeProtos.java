@@ -1,7 +1,7 @@
 package io.cipherd.server.api;
 
-import io.cipherd.server.errors.InvalidArgumentException;
 import io.cipherd.server.crypto.Mode;
+import io.cipherd.server.errors.InvalidArgumentException;
 
 /** Converts between the API's {@code cipherd.v1.Mode} and the crypto package's {@link Mode}. */
 final class ModeProtos {
@@ -21,7 +21,8 @@ final class ModeProtos {
       case MODE_XGCM -> Mode.XGCM;
       case MODE_SIV -> Mode.SIV;
       case MODE_HMAC -> Mode.HMAC;
-      case UNRECOGNIZED -> throw new InvalidArgumentException("mode is not a known cipherd.v1.Mode value");
+      case UNRECOGNIZED ->
+          throw new InvalidArgumentException("mode is not a known cipherd.v1.Mode value");
     };
   }
 

@@ -8,6 +8,7 @@ final class NormalizationProtos {
 
   /** The steps the request asks for; an absent message asks for none. */
   static Normalization fromProto(io.cipherd.api.v1.Normalization normalization) {
-    return new Normalization(normalization.getTrim(), normalization.getNfkc(), normalization.getCasefold());
+    return new Normalization(
+        normalization.getTrim(), normalization.getNfkc(), normalization.getCasefold());
   }
 }

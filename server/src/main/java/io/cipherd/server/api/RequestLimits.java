@@ -10,14 +10,19 @@ import io.cipherd.server.errors.InvalidArgumentException;
 public record RequestLimits(int maxBatchItems) {
   public RequestLimits {
     if (maxBatchItems < 1) {
-      throw new IllegalArgumentException("max batch items must be at least 1, got " + maxBatchItems);
+      throw new IllegalArgumentException(
+          "max batch items must be at least 1, got " + maxBatchItems);
     }
   }
 
   void checkBatch(int items) {
     if (items > maxBatchItems) {
       throw new InvalidArgumentException(
-          "batch has " + items + " items; this server accepts at most " + maxBatchItems + " per request");
+          "batch has "
+              + items
+              + " items; this server accepts at most "
+              + maxBatchItems
+              + " per request");
     }
   }
 }

@@ -24,6 +24,7 @@ import org.slf4j.LoggerFactory;
 public final class StatusMapper {
   /** The ErrorInfo domain of every cipherd error. */
   public static final String DOMAIN = "cipherd.io";
+
   private static final Logger log = LoggerFactory.getLogger(StatusMapper.class);
 
   private StatusMapper() {}
@@ -47,14 +48,16 @@ public final class StatusMapper {
       log.error("out of memory while serving a call", error);
       return Status.RESOURCE_EXHAUSTED.withDescription("server is out of memory; retry later");
     }
-    // Our own exception messages are safe to show; anything else may not be, so it stays in the log.
+    // Our own exception messages are safe to show; anything else may not be, so it stays in the
+    // log.
     log.error("unexpected error while serving a call", error);
     return Status.INTERNAL.withDescription("internal error");
   }
 
   /**
    * What kind of error {@code error} is: its own kind for cipherd's errors, {@link
-   * ErrorKind#SERVER_BUSY} when the server could not take the work, else {@link ErrorKind#INTERNAL}.
+   * ErrorKind#SERVER_BUSY} when the server could not take the work, else {@link
+   * ErrorKind#INTERNAL}.
    */
   public static ErrorKind kindOf(Throwable error) {
     if (error instanceof CipherdException e) {
@@ -77,9 +80,9 @@ public final class StatusMapper {
   }
 
   /**
-   * The exception a failed call is closed with: its status, and an ErrorInfo with the error's reason
-   * in the status details. A status that was already an exception (a call the transport or an
-   * interceptor ended) passes through as it is.
+   * The exception a failed call is closed with: its status, and an ErrorInfo with the error's
+   * reason in the status details. A status that was already an exception (a call the transport or
+   * an interceptor ended) passes through as it is.
    */
   public static StatusRuntimeException toException(Throwable error) {
     if (error instanceof StatusRuntimeException e) {
@@ -96,15 +99,20 @@ public final class StatusMapper {
 
   /** {@code status} as an exception whose details hold an ErrorInfo of {@code kind}. */
   public static StatusRuntimeException withReason(Status status, ErrorKind kind) {
-    com.google.rpc.Status details = com.google.rpc.Status.newBuilder()
-        .setCode(status.getCode().value())
-        .setMessage(status.getDescription() == null ? "" : status.getDescription())
-        .addDetails(Any.pack(ErrorInfo.newBuilder().setDomain(DOMAIN).setReason(kind.name()).build()))
-        .build();
+    com.google.rpc.Status details =
+        com.google.rpc.Status.newBuilder()
+            .setCode(status.getCode().value())
+            .setMessage(status.getDescription() == null ? "" : status.getDescription())
+            .addDetails(
+                Any.pack(ErrorInfo.newBuilder().setDomain(DOMAIN).setReason(kind.name()).build()))
+            .build();
     return StatusProto.toStatusRuntimeException(details);
   }
 
-  /** The status code of each kind; the switch is exhaustive, so a new kind does not compile unmapped. */
+  /**
+   * The status code of each kind; the switch is exhaustive, so a new kind does not compile
+   * unmapped.
+   */
   static Status.Code codeOf(ErrorKind kind) {
     return switch (kind) {
       case INVALID_ARGUMENT, INVALID_CIPHERTEXT, DECRYPTION_FAILED -> Status.Code.INVALID_ARGUMENT;

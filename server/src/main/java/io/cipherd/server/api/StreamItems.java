@@ -17,73 +17,91 @@ import io.cipherd.server.engine.Encrypted;
 final class StreamItems {
   private StreamItems() {}
 
-  static final ItemStream.Items<EncryptStreamRequest, EncryptStreamResponse> ENCRYPT = new ItemStream.Items<>() {
-    @Override
-    public String method() {
-      return "EncryptStream";
-    }
+  static final ItemStream.Items<EncryptStreamRequest, EncryptStreamResponse> ENCRYPT =
+      new ItemStream.Items<>() {
+        @Override
+        public String method() {
+          return "EncryptStream";
+        }
 
-    @Override
-    public boolean fromMemory(CryptoEngine engine, EncryptStreamRequest request) {
-      return engine.canEncryptFromMemory(request.getKeyName(), 0);
-    }
+        @Override
+        public boolean fromMemory(CryptoEngine engine, EncryptStreamRequest request) {
+          return engine.canEncryptFromMemory(request.getKeyName(), 0);
+        }
 
-    @Override
-    public EncryptStreamResponse answer(CryptoEngine engine, EncryptStreamRequest request) {
-      EncryptBatchResult.Builder result = EncryptBatchResult.newBuilder().setReference(request.getReference());
-      try {
-        Encrypted encrypted = engine.encrypt(request.getKeyName(), 0, request.getPlaintext(), request.getContext());
-        result.setCiphertextBytes(encrypted.ciphertext()).setKeyVersion(encrypted.keyVersion());
-      } catch (RuntimeException e) {
-        result.setError(StatusMapper.toItemError(e));
-      }
-      return EncryptStreamResponse.newBuilder().setResult(result).build();
-    }
-  };
+        @Override
+        public EncryptStreamResponse answer(CryptoEngine engine, EncryptStreamRequest request) {
+          EncryptBatchResult.Builder result =
+              EncryptBatchResult.newBuilder().setReference(request.getReference());
+          try {
+            Encrypted encrypted =
+                engine.encrypt(
+                    request.getKeyName(), 0, request.getPlaintext(), request.getContext());
+            result.setCiphertextBytes(encrypted.ciphertext()).setKeyVersion(encrypted.keyVersion());
+          } catch (RuntimeException e) {
+            result.setError(StatusMapper.toItemError(e));
+          }
+          return EncryptStreamResponse.newBuilder().setResult(result).build();
+        }
+      };
 
-  static final ItemStream.Items<DecryptStreamRequest, DecryptStreamResponse> DECRYPT = new ItemStream.Items<>() {
-    @Override
-    public String method() {
-      return "DecryptStream";
-    }
+  static final ItemStream.Items<DecryptStreamRequest, DecryptStreamResponse> DECRYPT =
+      new ItemStream.Items<>() {
+        @Override
+        public String method() {
+          return "DecryptStream";
+        }
 
-    @Override
-    public boolean fromMemory(CryptoEngine engine, DecryptStreamRequest request) {
-      return engine.canDecryptFromMemory(request.getCiphertext());
-    }
+        @Override
+        public boolean fromMemory(CryptoEngine engine, DecryptStreamRequest request) {
+          return engine.canDecryptFromMemory(request.getCiphertext());
+        }
 
-    @Override
-    public DecryptStreamResponse answer(CryptoEngine engine, DecryptStreamRequest request) {
-      DecryptBatchResult.Builder result = DecryptBatchResult.newBuilder().setReference(request.getReference());
-      try {
-        Decrypted decrypted = engine.decrypt(request.getCiphertext(), request.getContext());
-        // A fresh array that nothing else holds: wrapped, not copied again.
-        result.setPlaintext(UnsafeByteOperations.unsafeWrap(decrypted.plaintext()))
-            .setKeyVersion(decrypted.header().version());
-      } catch (RuntimeException e) {
-        result.setError(StatusMapper.toItemError(e));
-      }
-      return DecryptStreamResponse.newBuilder().setResult(result).build();
-    }
-  };
+        @Override
+        public DecryptStreamResponse answer(CryptoEngine engine, DecryptStreamRequest request) {
+          DecryptBatchResult.Builder result =
+              DecryptBatchResult.newBuilder().setReference(request.getReference());
+          try {
+            Decrypted decrypted = engine.decrypt(request.getCiphertext(), request.getContext());
+            // A fresh array that nothing else holds: wrapped, not copied again.
+            result
+                .setPlaintext(UnsafeByteOperations.unsafeWrap(decrypted.plaintext()))
+                .setKeyVersion(decrypted.header().version());
+          } catch (RuntimeException e) {
+            result.setError(StatusMapper.toItemError(e));
+          }
+          return DecryptStreamResponse.newBuilder().setResult(result).build();
+        }
+      };
 
-  static final ItemStream.Items<ReEncryptStreamRequest, ReEncryptStreamResponse> REENCRYPT = new ItemStream.Items<>() {
-    @Override
-    public String method() {
-      return "ReEncryptStream";
-    }
+  static final ItemStream.Items<ReEncryptStreamRequest, ReEncryptStreamResponse> REENCRYPT =
+      new ItemStream.Items<>() {
+        @Override
+        public String method() {
+          return "ReEncryptStream";
+        }
 
-    @Override
-    public boolean fromMemory(CryptoEngine engine, ReEncryptStreamRequest request) {
-      return BatchItems.canReEncryptFromMemory(engine, request.hasLegacy() ? request.getLegacy() : null,
-          request.getCiphertext(), request.getKeyName());
-    }
+        @Override
+        public boolean fromMemory(CryptoEngine engine, ReEncryptStreamRequest request) {
+          return BatchItems.canReEncryptFromMemory(
+              engine,
+              request.hasLegacy() ? request.getLegacy() : null,
+              request.getCiphertext(),
+              request.getKeyName());
+        }
 
-    @Override
-    public ReEncryptStreamResponse answer(CryptoEngine engine, ReEncryptStreamRequest request) {
-      return ReEncryptStreamResponse.newBuilder().setResult(BatchItems.reEncrypt(engine, request.getReference(),
-          request.getCiphertext(), request.hasLegacy() ? request.getLegacy() : null, request.getContext(),
-          request.getKeyName())).build();
-    }
-  };
+        @Override
+        public ReEncryptStreamResponse answer(CryptoEngine engine, ReEncryptStreamRequest request) {
+          return ReEncryptStreamResponse.newBuilder()
+              .setResult(
+                  BatchItems.reEncrypt(
+                      engine,
+                      request.getReference(),
+                      request.getCiphertext(),
+                      request.hasLegacy() ? request.getLegacy() : null,
+                      request.getContext(),
+                      request.getKeyName()))
+              .build();
+        }
+      };
 }

@@ -8,31 +8,41 @@ import java.time.Duration;
  * cipher pools rather than borrowing per operation (a pool round trip costs about as much as
  * encrypting a small item), but only while items keep coming: once a whole {@link #HOLD} passes
  * without an item, the shared scheduler returns the ciphers to the pools, so a stream that waits
- * for its client holds none. Every use, return and the final close hold one lock, so neither
- * ever takes a cipher from an item that still uses it.
+ * for its client holds none. Every use, return and the final close hold one lock, so neither ever
+ * takes a cipher from an item that still uses it.
  */
 final class StreamLease {
   /**
-   * How long ciphers stay with a stream after its last item: one to two of these. A stream
-   * sending a hundred items a second or more keeps them throughout; one sending fewer pays a pool
-   * round trip per item, under a microsecond against ten milliseconds or more between items. Far
-   * below the pool's borrow wait (200 ms by default), so a caller waiting for a cipher that a quiet
+   * How long ciphers stay with a stream after its last item: one to two of these. A stream sending
+   * a hundred items a second or more keeps them throughout; one sending fewer pays a pool round
+   * trip per item, under a microsecond against ten milliseconds or more between items. Far below
+   * the pool's borrow wait (200 ms by default), so a caller waiting for a cipher that a quiet
    * stream holds still gets it.
    */
   static final Duration HOLD = Duration.ofMillis(10);
+
   private static final long HOLD_NANOS = HOLD.toNanos();
 
   private final CryptoEngine engine;
   private final CryptoEngine.Leased leased;
   private final ItemStreams streams;
+
   /** Held while an item uses the lease, and while its ciphers are returned or it is closed. */
   private final Object lock = new Object();
+
   private boolean closed;
-  /** The lease may hold ciphers, and a check that returns them once the stream is quiet is scheduled. */
+
+  /**
+   * The lease may hold ciphers, and a check that returns them once the stream is quiet is
+   * scheduled.
+   */
   private boolean holding;
+
   /** Items that used the lease, and how many of them the last check had seen. */
   private long uses;
+
   private long seen;
+
   /** When a check last saw new uses, or the lease was made. */
   private long lastActiveNanos = System.nanoTime();
 
@@ -85,7 +95,10 @@ final class StreamLease {
     }
   }
 
-  /** On the shared scheduler: returns the ciphers if no item used them since the last look, else looks again. */
+  /**
+   * On the shared scheduler: returns the ciphers if no item used them since the last look, else
+   * looks again.
+   */
   private void returnIfQuiet() {
     synchronized (lock) {
       if (closed || !holding) {

@@ -6,10 +6,11 @@ import java.time.Duration;
  * What one client connection may hold and for how long, enforced by grpc-java's Netty transport
  * (HTTP/2 SETTINGS, PING and GOAWAY), not by cipherd's own code.
  *
- * @param maxCallsPerConnection most calls (streams included) open at once on one connection;
- *     sent to clients as SETTINGS_MAX_CONCURRENT_STREAMS
+ * @param maxCallsPerConnection most calls (streams included) open at once on one connection; sent
+ *     to clients as SETTINGS_MAX_CONCURRENT_STREAMS
  * @param keepAliveTime how long a connection may be silent before the server pings the client
- * @param keepAliveTimeout how long the server waits for that ping's answer before closing the connection
+ * @param keepAliveTimeout how long the server waits for that ping's answer before closing the
+ *     connection
  * @param permitKeepAliveTime the shortest interval at which clients may ping; faster pingers are
  *     sent GOAWAY, and pings on a connection without calls are never permitted
  * @param maxConnectionIdle how long a connection without calls stays open; zero: forever
@@ -27,8 +28,15 @@ public record ConnectionLimits(
     Duration maxConnectionAge,
     Duration maxConnectionAgeGrace) {
   /** The command line's defaults; its option descriptions say why. */
-  public static final ConnectionLimits DEFAULT = new ConnectionLimits(128, Duration.ofMinutes(1),
-      Duration.ofSeconds(20), Duration.ofMinutes(5), Duration.ofMinutes(15), Duration.ZERO, Duration.ofSeconds(30));
+  public static final ConnectionLimits DEFAULT =
+      new ConnectionLimits(
+          128,
+          Duration.ofMinutes(1),
+          Duration.ofSeconds(20),
+          Duration.ofMinutes(5),
+          Duration.ofMinutes(15),
+          Duration.ZERO,
+          Duration.ofSeconds(30));
 
   public ConnectionLimits {
     ServerConfig.checkAtLeastOne(maxCallsPerConnection, "max calls per connection");
@@ -49,7 +57,8 @@ public record ConnectionLimits(
 
   private static void notNegative(Duration value, String what) {
     if (value == null || value.isNegative()) {
-      throw new IllegalArgumentException(what + " is required and must not be negative, got " + value);
+      throw new IllegalArgumentException(
+          what + " is required and must not be negative, got " + value);
     }
   }
 }

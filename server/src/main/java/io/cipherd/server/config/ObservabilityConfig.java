@@ -14,9 +14,14 @@ import io.cipherd.server.logging.LogFormat;
  * @param usageMergeInterval how often usage counts are merged through the key store (and due
  *     automatic rotations run): the lag of the counts other replicas see
  */
-public record ObservabilityConfig(int httpPort, LogFormat logFormat, boolean metricsKeyNames,
+public record ObservabilityConfig(
+    int httpPort,
+    LogFormat logFormat,
+    boolean metricsKeyNames,
     java.time.Duration usageMergeInterval) {
-  public static final java.time.Duration DEFAULT_USAGE_MERGE_INTERVAL = java.time.Duration.ofSeconds(10);
+  public static final java.time.Duration DEFAULT_USAGE_MERGE_INTERVAL =
+      java.time.Duration.ofSeconds(10);
+
   /** The defaults: port 9464, text logs, no key names in metrics, usage merged every 10 s. */
   public static final ObservabilityConfig DEFAULT =
       new ObservabilityConfig(9464, LogFormat.TEXT, false, DEFAULT_USAGE_MERGE_INTERVAL);

@@ -1,8 +1,7 @@
 package io.cipherd.server.config;
 
-import io.cipherd.server.logging.LogFormat;
-
 import io.cipherd.server.api.RequestLimits;
+import io.cipherd.server.logging.LogFormat;
 import io.cipherd.server.pool.CipherPoolConfig;
 import io.cipherd.server.security.TlsConfig;
 import java.io.IOException;
@@ -25,173 +24,270 @@ import picocli.CommandLine.Option;
     version = "cipherd 0.1.0",
     sortOptions = false,
     description = "Key-managed encryption service over gRPC.",
-    footer = {"", "The embedded key store's password comes from CIPHERD_KEYSTORE_PASSWORD "
-        + "or the file named by --keystore-password-file.",
-        "With --keystore=vault and --vault-auth=token, the token comes from CIPHERD_VAULT_TOKEN "
-        + "or the file named by --vault-token-file."})
+    footer = {
+      "",
+      "The embedded key store's password comes from CIPHERD_KEYSTORE_PASSWORD "
+          + "or the file named by --keystore-password-file.",
+      "With --keystore=vault and --vault-auth=token, the token comes from CIPHERD_VAULT_TOKEN "
+          + "or the file named by --vault-token-file."
+    })
 public final class ServerCommand implements Callable<Integer> {
-  @Option(names = "--host", defaultValue = "${env:CIPHERD_HOST:-127.0.0.1}",
+  @Option(
+      names = "--host",
+      defaultValue = "${env:CIPHERD_HOST:-127.0.0.1}",
       description = "Address to listen on (CIPHERD_HOST). Default: ${DEFAULT-VALUE}.")
   String host;
 
-  @Option(names = "--port", defaultValue = "${env:CIPHERD_PORT:-50051}",
+  @Option(
+      names = "--port",
+      defaultValue = "${env:CIPHERD_PORT:-50051}",
       description = "gRPC port, 0 for any free port (CIPHERD_PORT). Default: ${DEFAULT-VALUE}.")
   int port;
 
-  @Option(names = "--insecure", defaultValue = "${env:CIPHERD_INSECURE:-false}",
+  @Option(
+      names = "--insecure",
+      defaultValue = "${env:CIPHERD_INSECURE:-false}",
       description = "Allow plaintext gRPC on a non-loopback address (CIPHERD_INSECURE).")
   boolean insecure;
 
   /** Where keys live. */
-  public enum KeyStoreKind { embedded, vault }
+  public enum KeyStoreKind {
+    embedded,
+    vault
+  }
 
-  @Option(names = "--keystore", defaultValue = "${env:CIPHERD_KEYSTORE:-embedded}",
-      description = "embedded (PKCS12 file in --data-dir) or vault (KV v2, see --vault-*) (CIPHERD_KEYSTORE). "
-          + "Default: ${DEFAULT-VALUE}.")
+  @Option(
+      names = "--keystore",
+      defaultValue = "${env:CIPHERD_KEYSTORE:-embedded}",
+      description =
+          "embedded (PKCS12 file in --data-dir) or vault (KV v2, see --vault-*) (CIPHERD_KEYSTORE). "
+              + "Default: ${DEFAULT-VALUE}.")
   KeyStoreKind keyStore;
 
-  @Mixin
-  VaultOptions vault;
+  @Mixin VaultOptions vault;
 
-  @Option(names = "--data-dir", defaultValue = "${env:CIPHERD_DATA_DIR:-./data}",
-      description = "Directory of the embedded key store (CIPHERD_DATA_DIR). Default: ${DEFAULT-VALUE}.")
+  @Option(
+      names = "--data-dir",
+      defaultValue = "${env:CIPHERD_DATA_DIR:-./data}",
+      description =
+          "Directory of the embedded key store (CIPHERD_DATA_DIR). Default: ${DEFAULT-VALUE}.")
   Path dataDir;
 
-  @Option(names = "--keystore-password-file", defaultValue = "${env:CIPHERD_KEYSTORE_PASSWORD_FILE}",
-      description = "File holding the key store password (CIPHERD_KEYSTORE_PASSWORD_FILE); "
-          + "CIPHERD_KEYSTORE_PASSWORD is used when this is not set.")
+  @Option(
+      names = "--keystore-password-file",
+      defaultValue = "${env:CIPHERD_KEYSTORE_PASSWORD_FILE}",
+      description =
+          "File holding the key store password (CIPHERD_KEYSTORE_PASSWORD_FILE); "
+              + "CIPHERD_KEYSTORE_PASSWORD is used when this is not set.")
   Path passwordFile;
 
-  @Option(names = "--max-message-bytes", defaultValue = "${env:CIPHERD_MAX_MESSAGE_BYTES:-4194304}",
-      description = "Largest request message accepted (CIPHERD_MAX_MESSAGE_BYTES). Default: ${DEFAULT-VALUE}.")
+  @Option(
+      names = "--max-message-bytes",
+      defaultValue = "${env:CIPHERD_MAX_MESSAGE_BYTES:-4194304}",
+      description =
+          "Largest request message accepted (CIPHERD_MAX_MESSAGE_BYTES). Default: ${DEFAULT-VALUE}.")
   int maxMessageBytes;
 
-  @Option(names = "--max-batch-items", defaultValue = "${env:CIPHERD_MAX_BATCH_ITEMS:-4096}",
-      description = "Most items in one batch request (CIPHERD_MAX_BATCH_ITEMS). Default: ${DEFAULT-VALUE}.")
+  @Option(
+      names = "--max-batch-items",
+      defaultValue = "${env:CIPHERD_MAX_BATCH_ITEMS:-4096}",
+      description =
+          "Most items in one batch request (CIPHERD_MAX_BATCH_ITEMS). Default: ${DEFAULT-VALUE}.")
   int maxBatchItems;
 
-  @Option(names = "--cipher-pool-max", defaultValue = "${env:CIPHERD_CIPHER_POOL_MAX:-64}",
-      description = "Most pooled ciphers per mode (CIPHERD_CIPHER_POOL_MAX). Default: ${DEFAULT-VALUE}.")
+  @Option(
+      names = "--cipher-pool-max",
+      defaultValue = "${env:CIPHERD_CIPHER_POOL_MAX:-64}",
+      description =
+          "Most pooled ciphers per mode (CIPHERD_CIPHER_POOL_MAX). Default: ${DEFAULT-VALUE}.")
   int cipherPoolMax;
 
-  @Option(names = "--cipher-pool-wait", defaultValue = "${env:CIPHERD_CIPHER_POOL_WAIT:-PT0.2S}",
-      description = "Longest wait for a pooled cipher before RESOURCE_EXHAUSTED, ISO-8601 "
-          + "(CIPHERD_CIPHER_POOL_WAIT). Default: ${DEFAULT-VALUE}.")
+  @Option(
+      names = "--cipher-pool-wait",
+      defaultValue = "${env:CIPHERD_CIPHER_POOL_WAIT:-PT0.2S}",
+      description =
+          "Longest wait for a pooled cipher before RESOURCE_EXHAUSTED, ISO-8601 "
+              + "(CIPHERD_CIPHER_POOL_WAIT). Default: ${DEFAULT-VALUE}.")
   Duration cipherPoolWait;
 
-  @Option(names = "--blocking-threads", defaultValue = "${env:CIPHERD_BLOCKING_THREADS:-8}",
-      description = "Threads for work that may block on the key store (CIPHERD_BLOCKING_THREADS). "
-          + "Default: ${DEFAULT-VALUE}.")
+  @Option(
+      names = "--blocking-threads",
+      defaultValue = "${env:CIPHERD_BLOCKING_THREADS:-8}",
+      description =
+          "Threads for work that may block on the key store (CIPHERD_BLOCKING_THREADS). "
+              + "Default: ${DEFAULT-VALUE}.")
   int blockingThreads;
 
-  @Option(names = "--blocking-queue", defaultValue = "${env:CIPHERD_BLOCKING_QUEUE:-1024}",
-      description = "Calls that may wait for a blocking thread before RESOURCE_EXHAUSTED "
-          + "(CIPHERD_BLOCKING_QUEUE). Default: ${DEFAULT-VALUE}.")
+  @Option(
+      names = "--blocking-queue",
+      defaultValue = "${env:CIPHERD_BLOCKING_QUEUE:-1024}",
+      description =
+          "Calls that may wait for a blocking thread before RESOURCE_EXHAUSTED "
+              + "(CIPHERD_BLOCKING_QUEUE). Default: ${DEFAULT-VALUE}.")
   int blockingQueue;
 
-  @Option(names = "--shutdown-grace", defaultValue = "${env:CIPHERD_SHUTDOWN_GRACE:-PT20S}",
-      description = "How long in-flight calls may finish on SIGTERM, ISO-8601 (CIPHERD_SHUTDOWN_GRACE). "
-          + "Default: ${DEFAULT-VALUE}.")
+  @Option(
+      names = "--shutdown-grace",
+      defaultValue = "${env:CIPHERD_SHUTDOWN_GRACE:-PT20S}",
+      description =
+          "How long in-flight calls may finish on SIGTERM, ISO-8601 (CIPHERD_SHUTDOWN_GRACE). "
+              + "Default: ${DEFAULT-VALUE}.")
   Duration shutdownGrace;
 
-  @Option(names = "--stream-idle-timeout", defaultValue = "${env:CIPHERD_STREAM_IDLE_TIMEOUT:-PT60S}",
-      description = "An item stream that receives no item for this long, with none left to answer, is closed "
-          + "with CANCELLED after answering everything it received, ISO-8601 (CIPHERD_STREAM_IDLE_TIMEOUT). "
-          + "An open stream holds a call slot of its connection; a minute spans any pause of a client that "
-          + "is still producing items. Default: ${DEFAULT-VALUE}.")
+  @Option(
+      names = "--stream-idle-timeout",
+      defaultValue = "${env:CIPHERD_STREAM_IDLE_TIMEOUT:-PT60S}",
+      description =
+          "An item stream that receives no item for this long, with none left to answer, is closed "
+              + "with CANCELLED after answering everything it received, ISO-8601 (CIPHERD_STREAM_IDLE_TIMEOUT). "
+              + "An open stream holds a call slot of its connection; a minute spans any pause of a client that "
+              + "is still producing items. Default: ${DEFAULT-VALUE}.")
   Duration streamIdleTimeout;
 
-  @Option(names = "--max-calls-per-connection", defaultValue = "${env:CIPHERD_MAX_CALLS_PER_CONNECTION:-128}",
-      description = "Most calls, streams included, open at once on one client connection; clients queue "
-          + "further calls until one ends (CIPHERD_MAX_CALLS_PER_CONNECTION). Twice what the load tests "
-          + "run per connection, while one connection cannot hold thousands of idle streams. "
-          + "Default: ${DEFAULT-VALUE}.")
+  @Option(
+      names = "--max-calls-per-connection",
+      defaultValue = "${env:CIPHERD_MAX_CALLS_PER_CONNECTION:-128}",
+      description =
+          "Most calls, streams included, open at once on one client connection; clients queue "
+              + "further calls until one ends (CIPHERD_MAX_CALLS_PER_CONNECTION). Twice what the load tests "
+              + "run per connection, while one connection cannot hold thousands of idle streams. "
+              + "Default: ${DEFAULT-VALUE}.")
   int maxCallsPerConnection;
 
-  @Option(names = "--keepalive-time", defaultValue = "${env:CIPHERD_KEEPALIVE_TIME:-PT1M}",
-      description = "Ping a client whose connection was silent this long, ISO-8601 (CIPHERD_KEEPALIVE_TIME): "
-          + "finds clients that vanished without closing (crash, network cut) in minutes instead of "
-          + "grpc-java's two hours, for one small frame a minute. Default: ${DEFAULT-VALUE}.")
+  @Option(
+      names = "--keepalive-time",
+      defaultValue = "${env:CIPHERD_KEEPALIVE_TIME:-PT1M}",
+      description =
+          "Ping a client whose connection was silent this long, ISO-8601 (CIPHERD_KEEPALIVE_TIME): "
+              + "finds clients that vanished without closing (crash, network cut) in minutes instead of "
+              + "grpc-java's two hours, for one small frame a minute. Default: ${DEFAULT-VALUE}.")
   Duration keepAliveTime;
 
-  @Option(names = "--keepalive-timeout", defaultValue = "${env:CIPHERD_KEEPALIVE_TIMEOUT:-PT20S}",
-      description = "Close the connection when a ping is not answered within this, ISO-8601 "
-          + "(CIPHERD_KEEPALIVE_TIMEOUT); grpc-java's default. Default: ${DEFAULT-VALUE}.")
+  @Option(
+      names = "--keepalive-timeout",
+      defaultValue = "${env:CIPHERD_KEEPALIVE_TIMEOUT:-PT20S}",
+      description =
+          "Close the connection when a ping is not answered within this, ISO-8601 "
+              + "(CIPHERD_KEEPALIVE_TIMEOUT); grpc-java's default. Default: ${DEFAULT-VALUE}.")
   Duration keepAliveTimeout;
 
-  @Option(names = "--permit-keepalive-time", defaultValue = "${env:CIPHERD_PERMIT_KEEPALIVE_TIME:-PT5M}",
-      description = "Shortest ping interval allowed to clients, ISO-8601 (CIPHERD_PERMIT_KEEPALIVE_TIME); a "
-          + "client pinging faster, or pinging without calls, gets GOAWAY (too_many_pings). grpc-java's and "
-          + "grpc-go's default: a client can ask for no more than the server grants anyway. "
-          + "Default: ${DEFAULT-VALUE}.")
+  @Option(
+      names = "--permit-keepalive-time",
+      defaultValue = "${env:CIPHERD_PERMIT_KEEPALIVE_TIME:-PT5M}",
+      description =
+          "Shortest ping interval allowed to clients, ISO-8601 (CIPHERD_PERMIT_KEEPALIVE_TIME); a "
+              + "client pinging faster, or pinging without calls, gets GOAWAY (too_many_pings). grpc-java's and "
+              + "grpc-go's default: a client can ask for no more than the server grants anyway. "
+              + "Default: ${DEFAULT-VALUE}.")
   Duration permitKeepAliveTime;
 
-  @Option(names = "--max-connection-idle", defaultValue = "${env:CIPHERD_MAX_CONNECTION_IDLE:-PT15M}",
-      description = "Close a connection that had no call for this long, PT0S for never, ISO-8601 "
-          + "(CIPHERD_MAX_CONNECTION_IDLE). Clients reconnect on their next call; a client calling every few "
-          + "minutes keeps its connection. Default: ${DEFAULT-VALUE}.")
+  @Option(
+      names = "--max-connection-idle",
+      defaultValue = "${env:CIPHERD_MAX_CONNECTION_IDLE:-PT15M}",
+      description =
+          "Close a connection that had no call for this long, PT0S for never, ISO-8601 "
+              + "(CIPHERD_MAX_CONNECTION_IDLE). Clients reconnect on their next call; a client calling every few "
+              + "minutes keeps its connection. Default: ${DEFAULT-VALUE}.")
   Duration maxConnectionIdle;
 
-  @Option(names = "--max-connection-age", defaultValue = "${env:CIPHERD_MAX_CONNECTION_AGE:-PT0S}",
-      description = "Ask clients to reconnect after a connection has been open this long, PT0S for never, "
-          + "ISO-8601 (CIPHERD_MAX_CONNECTION_AGE). Off by default: reconnects cost handshakes; behind a "
-          + "layer-4 load balancer, e.g. PT30M spreads long-lived clients over new replicas. "
-          + "Default: ${DEFAULT-VALUE}.")
+  @Option(
+      names = "--max-connection-age",
+      defaultValue = "${env:CIPHERD_MAX_CONNECTION_AGE:-PT0S}",
+      description =
+          "Ask clients to reconnect after a connection has been open this long, PT0S for never, "
+              + "ISO-8601 (CIPHERD_MAX_CONNECTION_AGE). Off by default: reconnects cost handshakes; behind a "
+              + "layer-4 load balancer, e.g. PT30M spreads long-lived clients over new replicas. "
+              + "Default: ${DEFAULT-VALUE}.")
   Duration maxConnectionAge;
 
-  @Option(names = "--max-connection-age-grace", defaultValue = "${env:CIPHERD_MAX_CONNECTION_AGE_GRACE:-PT30S}",
-      description = "With --max-connection-age, how long calls in flight may still finish before they are "
-          + "cancelled, ISO-8601 (CIPHERD_MAX_CONNECTION_AGE_GRACE); longer than any unary call or batch. "
-          + "Default: ${DEFAULT-VALUE}.")
+  @Option(
+      names = "--max-connection-age-grace",
+      defaultValue = "${env:CIPHERD_MAX_CONNECTION_AGE_GRACE:-PT30S}",
+      description =
+          "With --max-connection-age, how long calls in flight may still finish before they are "
+              + "cancelled, ISO-8601 (CIPHERD_MAX_CONNECTION_AGE_GRACE); longer than any unary call or batch. "
+              + "Default: ${DEFAULT-VALUE}.")
   Duration maxConnectionAgeGrace;
 
-  @Option(names = "--usage-merge-interval", defaultValue = "${env:CIPHERD_USAGE_MERGE_INTERVAL:-PT10S}",
-      description = "How often per-version usage counts are merged through the key store and automatic "
-          + "rotations checked, ISO-8601 (CIPHERD_USAGE_MERGE_INTERVAL). Default: ${DEFAULT-VALUE}.")
+  @Option(
+      names = "--usage-merge-interval",
+      defaultValue = "${env:CIPHERD_USAGE_MERGE_INTERVAL:-PT10S}",
+      description =
+          "How often per-version usage counts are merged through the key store and automatic "
+              + "rotations checked, ISO-8601 (CIPHERD_USAGE_MERGE_INTERVAL). Default: ${DEFAULT-VALUE}.")
   Duration usageMergeInterval;
 
-  @Option(names = "--demo-key", defaultValue = "${env:CIPHERD_DEMO_KEY:-}",
-      description = "Create a gcm key with this name on start if it does not exist (CIPHERD_DEMO_KEY).")
+  @Option(
+      names = "--demo-key",
+      defaultValue = "${env:CIPHERD_DEMO_KEY:-}",
+      description =
+          "Create a gcm key with this name on start if it does not exist (CIPHERD_DEMO_KEY).")
   String demoKey;
 
-  @Option(names = "--http-port", defaultValue = "${env:CIPHERD_HTTP_PORT:-9464}",
-      description = "HTTP port for /metrics, /healthz and /readyz on the gRPC host, 0 for any free port "
-          + "(CIPHERD_HTTP_PORT). Default: ${DEFAULT-VALUE}.")
+  @Option(
+      names = "--http-port",
+      defaultValue = "${env:CIPHERD_HTTP_PORT:-9464}",
+      description =
+          "HTTP port for /metrics, /healthz and /readyz on the gRPC host, 0 for any free port "
+              + "(CIPHERD_HTTP_PORT). Default: ${DEFAULT-VALUE}.")
   int httpPort;
 
-  @Option(names = "--log-format", defaultValue = "${env:CIPHERD_LOG_FORMAT:-text}",
-      description = "Log line format: text or json (CIPHERD_LOG_FORMAT). Default: ${DEFAULT-VALUE}.")
+  @Option(
+      names = "--log-format",
+      defaultValue = "${env:CIPHERD_LOG_FORMAT:-text}",
+      description =
+          "Log line format: text or json (CIPHERD_LOG_FORMAT). Default: ${DEFAULT-VALUE}.")
   String logFormat;
 
-  @Option(names = "--metrics-key-names", defaultValue = "${env:CIPHERD_METRICS_KEY_NAMES:-false}",
-      description = "Label crypto metrics with key names instead of _all; each key adds series "
-          + "(CIPHERD_METRICS_KEY_NAMES).")
+  @Option(
+      names = "--metrics-key-names",
+      defaultValue = "${env:CIPHERD_METRICS_KEY_NAMES:-false}",
+      description =
+          "Label crypto metrics with key names instead of _all; each key adds series "
+              + "(CIPHERD_METRICS_KEY_NAMES).")
   boolean metricsKeyNames;
 
-  @Option(names = "--tls-cert", defaultValue = "${env:CIPHERD_TLS_CERT}",
-      description = "PEM certificate chain for TLS on the gRPC port (CIPHERD_TLS_CERT); reloaded when it changes.")
+  @Option(
+      names = "--tls-cert",
+      defaultValue = "${env:CIPHERD_TLS_CERT}",
+      description =
+          "PEM certificate chain for TLS on the gRPC port (CIPHERD_TLS_CERT); reloaded when it changes.")
   Path tlsCert;
 
-  @Option(names = "--tls-key", defaultValue = "${env:CIPHERD_TLS_KEY}",
-      description = "PEM (PKCS#8) private key of --tls-cert (CIPHERD_TLS_KEY); reloaded when it changes.")
+  @Option(
+      names = "--tls-key",
+      defaultValue = "${env:CIPHERD_TLS_KEY}",
+      description =
+          "PEM (PKCS#8) private key of --tls-cert (CIPHERD_TLS_KEY); reloaded when it changes.")
   Path tlsKey;
 
-  @Option(names = "--tls-client-ca", defaultValue = "${env:CIPHERD_TLS_CLIENT_CA}",
-      description = "PEM CA bundle; enables mutual TLS: every client must present a certificate it signed "
-          + "(CIPHERD_TLS_CLIENT_CA).")
+  @Option(
+      names = "--tls-client-ca",
+      defaultValue = "${env:CIPHERD_TLS_CLIENT_CA}",
+      description =
+          "PEM CA bundle; enables mutual TLS: every client must present a certificate it signed "
+              + "(CIPHERD_TLS_CLIENT_CA).")
   Path tlsClientCa;
 
-  @Option(names = "--tls-reload-period", defaultValue = "${env:CIPHERD_TLS_RELOAD_PERIOD:-PT1M}",
-      description = "How often the TLS files are checked for changes, ISO-8601, at least PT1M (CIPHERD_TLS_RELOAD_PERIOD). "
-          + "Default: ${DEFAULT-VALUE}.")
+  @Option(
+      names = "--tls-reload-period",
+      defaultValue = "${env:CIPHERD_TLS_RELOAD_PERIOD:-PT1M}",
+      description =
+          "How often the TLS files are checked for changes, ISO-8601, at least PT1M (CIPHERD_TLS_RELOAD_PERIOD). "
+              + "Default: ${DEFAULT-VALUE}.")
   Duration tlsReloadPeriod;
 
-  @Option(names = "--access-policy", defaultValue = "${env:CIPHERD_ACCESS_POLICY}",
-      description = "YAML access policy: which caller may use which keys for what (CIPHERD_ACCESS_POLICY). "
-          + "Without it every caller may do everything.")
+  @Option(
+      names = "--access-policy",
+      defaultValue = "${env:CIPHERD_ACCESS_POLICY}",
+      description =
+          "YAML access policy: which caller may use which keys for what (CIPHERD_ACCESS_POLICY). "
+              + "Without it every caller may do everything.")
   Path accessPolicy;
 
-  /** Parsing only: {@code Main} builds the server from {@link #toConfig()} after picocli returns 0. */
+  /**
+   * Parsing only: {@code Main} builds the server from {@link #toConfig()} after picocli returns 0.
+   */
   @Override
   public Integer call() {
     return 0;
@@ -211,8 +307,15 @@ public final class ServerCommand implements Callable<Integer> {
         .blockingThreads(blockingThreads)
         .blockingQueue(blockingQueue)
         .shutdownGrace(shutdownGrace)
-        .connections(new ConnectionLimits(maxCallsPerConnection, keepAliveTime, keepAliveTimeout,
-            permitKeepAliveTime, maxConnectionIdle, maxConnectionAge, maxConnectionAgeGrace))
+        .connections(
+            new ConnectionLimits(
+                maxCallsPerConnection,
+                keepAliveTime,
+                keepAliveTimeout,
+                permitKeepAliveTime,
+                maxConnectionIdle,
+                maxConnectionAge,
+                maxConnectionAgeGrace))
         .streamIdleTimeout(streamIdleTimeout)
         .demoKey(demoKey == null ? "" : demoKey)
         .tls(new TlsConfig(tlsCert, tlsKey, tlsClientCa, tlsReloadPeriod))
@@ -222,11 +325,14 @@ public final class ServerCommand implements Callable<Integer> {
 
   /** The validated metrics, health and logging settings. */
   public ObservabilityConfig toObservabilityConfig() {
-    LogFormat format = switch (logFormat.strip().toLowerCase(java.util.Locale.ROOT)) {
-      case "text" -> LogFormat.TEXT;
-      case "json" -> LogFormat.JSON;
-      default -> throw new IllegalArgumentException("--log-format must be text or json, got " + logFormat);
-    };
+    LogFormat format =
+        switch (logFormat.strip().toLowerCase(java.util.Locale.ROOT)) {
+          case "text" -> LogFormat.TEXT;
+          case "json" -> LogFormat.JSON;
+          default ->
+              throw new IllegalArgumentException(
+                  "--log-format must be text or json, got " + logFormat);
+        };
     return new ObservabilityConfig(httpPort, format, metricsKeyNames, usageMergeInterval);
   }
 
@@ -250,8 +356,9 @@ public final class ServerCommand implements Callable<Integer> {
     }
     String fromEnv = System.getenv("CIPHERD_KEYSTORE_PASSWORD");
     if (fromEnv == null || fromEnv.isEmpty()) {
-      throw new IllegalArgumentException("no key store password: set CIPHERD_KEYSTORE_PASSWORD or "
-          + "--keystore-password-file (make run creates one in ./data/keystore-password)");
+      throw new IllegalArgumentException(
+          "no key store password: set CIPHERD_KEYSTORE_PASSWORD or "
+              + "--keystore-password-file (make run creates one in ./data/keystore-password)");
     }
     return fromEnv.toCharArray();
   }

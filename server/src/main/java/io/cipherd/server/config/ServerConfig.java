@@ -22,7 +22,8 @@ import java.time.Duration;
  * @param blockingQueue calls that may wait for a blocking thread before RESOURCE_EXHAUSTED
  * @param shutdownGrace how long in-flight calls may take to finish on shutdown
  * @param connections what one client connection may hold and for how long
- * @param streamIdleTimeout how long an item stream may go without receiving an item before it is closed
+ * @param streamIdleTimeout how long an item stream may go without receiving an item before it is
+ *     closed
  * @param demoKey name of a gcm key to create on start if it does not exist, or empty
  * @param tls the gRPC port's TLS files, or {@link TlsConfig#NONE} for plaintext
  * @param accessPolicy the YAML access policy file, or null to allow every caller everything
@@ -62,7 +63,8 @@ public record ServerConfig(
     checkAtLeastOne(blockingThreads, "blocking threads");
     checkAtLeastOne(blockingQueue, "blocking queue");
     if (limits == null || cipherPools == null || shutdownGrace == null || demoKey == null) {
-      throw new IllegalArgumentException("limits, cipher pools, shutdown grace and demo key are required");
+      throw new IllegalArgumentException(
+          "limits, cipher pools, shutdown grace and demo key are required");
     }
     if (shutdownGrace.isNegative()) {
       throw new IllegalArgumentException("shutdown grace must not be negative");
@@ -71,7 +73,8 @@ public record ServerConfig(
       throw new IllegalArgumentException("connection limits are required");
     }
     if (streamIdleTimeout == null || streamIdleTimeout.isNegative() || streamIdleTimeout.isZero()) {
-      throw new IllegalArgumentException("stream idle timeout must be positive, got " + streamIdleTimeout);
+      throw new IllegalArgumentException(
+          "stream idle timeout must be positive, got " + streamIdleTimeout);
     }
     if (tls == null) {
       throw new IllegalArgumentException("tls must not be null; use TlsConfig.NONE for plaintext");
@@ -93,12 +96,37 @@ public record ServerConfig(
 
   @Override
   public String toString() {
-    return "ServerConfig[host=" + host + ", port=" + port + ", insecure=" + insecure + ", dataDir=" + dataDir
-        + ", maxInboundMessageBytes=" + maxInboundMessageBytes + ", " + limits + ", " + cipherPools
-        + ", blockingThreads=" + blockingThreads + ", blockingQueue=" + blockingQueue
-        + ", shutdownGrace=" + shutdownGrace + ", " + connections + ", streamIdleTimeout=" + streamIdleTimeout
-        + ", demoKey=" + demoKey + ", " + tls
-        + ", accessPolicy=" + accessPolicy + "]";
+    return "ServerConfig[host="
+        + host
+        + ", port="
+        + port
+        + ", insecure="
+        + insecure
+        + ", dataDir="
+        + dataDir
+        + ", maxInboundMessageBytes="
+        + maxInboundMessageBytes
+        + ", "
+        + limits
+        + ", "
+        + cipherPools
+        + ", blockingThreads="
+        + blockingThreads
+        + ", blockingQueue="
+        + blockingQueue
+        + ", shutdownGrace="
+        + shutdownGrace
+        + ", "
+        + connections
+        + ", streamIdleTimeout="
+        + streamIdleTimeout
+        + ", demoKey="
+        + demoKey
+        + ", "
+        + tls
+        + ", accessPolicy="
+        + accessPolicy
+        + "]";
   }
 
   /** Builds a {@link ServerConfig}; {@link #build()} validates the whole. */
@@ -203,8 +231,22 @@ public record ServerConfig(
     }
 
     public ServerConfig build() {
-      return new ServerConfig(host, port, insecure, dataDir, keyStorePassword, maxInboundMessageBytes, limits,
-          cipherPools, blockingThreads, blockingQueue, shutdownGrace, connections, streamIdleTimeout, demoKey, tls,
+      return new ServerConfig(
+          host,
+          port,
+          insecure,
+          dataDir,
+          keyStorePassword,
+          maxInboundMessageBytes,
+          limits,
+          cipherPools,
+          blockingThreads,
+          blockingQueue,
+          shutdownGrace,
+          connections,
+          streamIdleTimeout,
+          demoKey,
+          tls,
           accessPolicy);
     }
   }

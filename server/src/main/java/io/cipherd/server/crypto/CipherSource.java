@@ -12,7 +12,9 @@ public interface CipherSource {
    */
   Cipher borrow(Mode mode, SecretKey key);
 
-  /** Gives back a cipher that finished its operation normally, last initialised with {@code key}. */
+  /**
+   * Gives back a cipher that finished its operation normally, last initialised with {@code key}.
+   */
   void release(Mode mode, SecretKey key, Cipher cipher);
 
   /** Drops a cipher that threw, so no half-initialised state is reused. */

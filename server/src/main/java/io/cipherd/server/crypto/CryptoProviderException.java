@@ -3,15 +3,22 @@ package io.cipherd.server.crypto;
 import io.cipherd.server.errors.CipherdException;
 import io.cipherd.server.errors.ErrorKind;
 
-/** The JCE refused an operation that should have worked: a bug or a broken provider, not bad input. */
+/**
+ * The JCE refused an operation that should have worked: a bug or a broken provider, not bad input.
+ */
 public final class CryptoProviderException extends CipherdException {
   public CryptoProviderException(Mode mode, Throwable cause) {
     this(mode.transformation(), cause);
   }
 
-  /** For ciphers that are not a {@link Mode}'s, such as a legacy key's: named by their JCE transformation. */
+  /**
+   * For ciphers that are not a {@link Mode}'s, such as a legacy key's: named by their JCE
+   * transformation.
+   */
   public CryptoProviderException(String transformation, Throwable cause) {
-    // The cause's message comes from the JCE and never holds key or data bytes; keep it for operators.
-    super(ErrorKind.INTERNAL, transformation + " failed: " + cause.getClass().getSimpleName(), cause);
+    // The cause's message comes from the JCE and never holds key or data bytes; keep it for
+    // operators.
+    super(
+        ErrorKind.INTERNAL, transformation + " failed: " + cause.getClass().getSimpleName(), cause);
   }
 }

@@ -2,7 +2,10 @@ package io.cipherd.server.crypto;
 
 import java.util.Set;
 
-/** A cipher mode of one key version, with everything the envelope format and the JCE need to know about it. */
+/**
+ * A cipher mode of one key version, with everything the envelope format and the JCE need to know
+ * about it.
+ */
 public enum Mode {
   GCM("gcm", "AES/GCM/NoPadding", "AES", 12, 16, Set.of(128, 192, 256)),
   CHACHA("chacha", "ChaCha20-Poly1305", "ChaCha20", 12, 16, Set.of(256)),
@@ -13,7 +16,8 @@ public enum Mode {
   ECB("ecb", "AES/ECB/PKCS5Padding", "AES", 0, 0, Set.of(128, 192, 256)),
   /**
    * XAES-256-GCM (c2sp.org/XAES-256-GCM): a 24-byte nonce whose first half derives a per-message
-   * AES-256-GCM key, so random nonces need no per-key message limit. The pooled cipher is the GCM one.
+   * AES-256-GCM key, so random nonces need no per-key message limit. The pooled cipher is the GCM
+   * one.
    */
   XGCM("xgcm", "AES/GCM/NoPadding", "AES", 24, 16, Set.of(256)),
   /**
@@ -21,12 +25,14 @@ public enum Mode {
    * implements it (the JCE has no SIV), so the pool is never used for it.
    */
   SIV("siv", "AES/CTR/NoPadding", "AES", 0, 16, Set.of(512)),
-  /** An index key: HMAC-SHA-256 for blind indexes. It never encrypts and has no ciphertext header. */
+  /**
+   * An index key: HMAC-SHA-256 for blind indexes. It never encrypts and has no ciphertext header.
+   */
   HMAC("hmac", "HmacSHA256", "HmacSHA256", 0, 0, Set.of(256)),
   /**
    * A legacy key's version: data encrypted before cipherd, decrypt-only, for ReEncrypt. Its cipher,
-   * key sizes and IV are the version's {@code crypto.legacy.LegacyFormat}, not this mode's; it never
-   * appears in a ciphertext header, and "legacy" labels its decrypts in metrics.
+   * key sizes and IV are the version's {@code crypto.legacy.LegacyFormat}, not this mode's; it
+   * never appears in a ciphertext header, and "legacy" labels its decrypts in metrics.
    */
   LEGACY("legacy", "", "", 0, 0, Set.of());
 
@@ -90,12 +96,17 @@ public enum Mode {
     return keyAlgorithm;
   }
 
-  /** Bytes of IV or nonce at the start of the payload; 0 for ECB and SIV (whose synthetic IV is its tag). */
+  /**
+   * Bytes of IV or nonce at the start of the payload; 0 for ECB and SIV (whose synthetic IV is its
+   * tag).
+   */
   public int ivLength() {
     return ivLength;
   }
 
-  /** Bytes of authentication tag (at the end; at the start for SIV); 0 for unauthenticated modes. */
+  /**
+   * Bytes of authentication tag (at the end; at the start for SIV); 0 for unauthenticated modes.
+   */
   public int tagLength() {
     return tagLength;
   }
@@ -105,7 +116,10 @@ public enum Mode {
     return tagLength > 0;
   }
 
-  /** Whether versions in this mode encrypt and decrypt; false for index keys, which only hash, and legacy keys. */
+  /**
+   * Whether versions in this mode encrypt and decrypt; false for index keys, which only hash, and
+   * legacy keys.
+   */
   public boolean isCipher() {
     return kind() == Kind.CIPHER;
   }
@@ -124,7 +138,9 @@ public enum Mode {
     return this == SIV;
   }
 
-  /** The key size when a caller gives none: the largest this mode takes, 256 bits except for siv. */
+  /**
+   * The key size when a caller gives none: the largest this mode takes, 256 bits except for siv.
+   */
   public int defaultKeySizeBits() {
     return keySizesBits.contains(256) ? 256 : keySizesBits.iterator().next();
   }
@@ -144,24 +160,36 @@ public enum Mode {
     return keySizesBits;
   }
 
-  /** Length of the encrypted payload (IV, ciphertext, tag) for a plaintext of {@code plaintextLength} bytes. */
+  /**
+   * Length of the encrypted payload (IV, ciphertext, tag) for a plaintext of {@code
+   * plaintextLength} bytes.
+   */
   public int payloadLength(int plaintextLength) {
     int body = isPadded() ? (plaintextLength / AES_BLOCK + 1) * AES_BLOCK : plaintextLength;
     return ivLength + body + tagLength;
   }
 
   /**
-   * Why a payload of {@code length} bytes cannot be this mode's, or null if its length is plausible.
+   * Why a payload of {@code length} bytes cannot be this mode's, or null if its length is
+   * plausible.
    */
   public String payloadLengthProblem(int length) {
     int body = length - ivLength - tagLength;
     if (body < 0) {
-      return "payload is " + length + " bytes, shorter than the " + (ivLength + tagLength)
-          + " bytes of IV and tag that " + headerName + " needs";
+      return "payload is "
+          + length
+          + " bytes, shorter than the "
+          + (ivLength + tagLength)
+          + " bytes of IV and tag that "
+          + headerName
+          + " needs";
     }
     if (isPadded() && (body == 0 || body % AES_BLOCK != 0)) {
-      return "payload of " + headerName + " must hold whole 16-byte blocks after the IV, got "
-          + body + " bytes";
+      return "payload of "
+          + headerName
+          + " must hold whole 16-byte blocks after the IV, got "
+          + body
+          + " bytes";
     }
     return null;
   }
@@ -173,7 +201,9 @@ public enum Mode {
 
   /** Every cipher mode's header name, comma-separated, for error messages. */
   public static String headerNames() {
-    return java.util.Arrays.stream(values()).filter(Mode::isCipher).map(Mode::headerName)
+    return java.util.Arrays.stream(values())
+        .filter(Mode::isCipher)
+        .map(Mode::headerName)
         .collect(java.util.stream.Collectors.joining(", "));
   }
 

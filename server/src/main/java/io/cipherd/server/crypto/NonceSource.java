@@ -7,10 +7,10 @@ import java.security.SecureRandom;
  * Random IVs and nonces without a shared lock: each thread gets its own DRBG, seeded from the
  * operating system. One shared {@code SecureRandom} would serialise every encrypt on its monitor.
  *
- * <p>IVs are drawn from the DRBG {@value #BLOCK} bytes at a time and handed out in order, each
- * byte once: a draw costs about as much (and allocates as much, ~180 bytes) for 12 bytes as for
- * 512. IVs are public, as they travel in the ciphertext, so holding the next few in memory
- * exposes nothing. Key material never comes from this buffer: {@link #bytes} draws it fresh.
+ * <p>IVs are drawn from the DRBG {@value #BLOCK} bytes at a time and handed out in order, each byte
+ * once: a draw costs about as much (and allocates as much, ~180 bytes) for 12 bytes as for 512. IVs
+ * are public, as they travel in the ciphertext, so holding the next few in memory exposes nothing.
+ * Key material never comes from this buffer: {@link #bytes} draws it fresh.
  */
 public final class NonceSource {
   /** Bytes drawn from the DRBG at a time for IVs: 42 GCM nonces. */
@@ -20,6 +20,7 @@ public final class NonceSource {
 
   private final SecureRandom random = newDrbg();
   private final byte[] buffered = new byte[BLOCK];
+
   /** Index of the next unused byte of {@link #buffered}; BLOCK when all are used. */
   private int next = BLOCK;
 

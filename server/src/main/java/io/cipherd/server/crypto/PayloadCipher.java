@@ -30,8 +30,17 @@ public final class PayloadCipher {
    * writing the payload into {@code out} from index 0; returns the payload's length, which is
    * {@code mode.payloadLength(length)}.
    */
-  public int encrypt(Mode mode, SecretKey key, byte[] header, byte[] context, int contextFrom, int contextLength,
-      byte[] plaintext, int from, int length, byte[] out) {
+  public int encrypt(
+      Mode mode,
+      SecretKey key,
+      byte[] header,
+      byte[] context,
+      int contextFrom,
+      int contextLength,
+      byte[] plaintext,
+      int from,
+      int length,
+      byte[] out) {
     NonceSource.fill(out, 0, mode.ivLength());
     seal(mode, key, header, context, contextFrom, contextLength, plaintext, from, length, out);
     return mode.payloadLength(length);
@@ -43,8 +52,16 @@ public final class PayloadCipher {
    * padding or key does not fit. The payload must have passed the envelope's length check: a length
    * the mode cannot produce is a caller's bug, an {@link IllegalArgumentException}.
    */
-  public int decrypt(Mode mode, SecretKey key, byte[] header, byte[] context, int contextFrom, int contextLength,
-      byte[] payload, int length, byte[] out) {
+  public int decrypt(
+      Mode mode,
+      SecretKey key,
+      byte[] header,
+      byte[] context,
+      int contextFrom,
+      int contextLength,
+      byte[] payload,
+      int length,
+      byte[] out) {
     String problem = mode.payloadLengthProblem(length);
     if (problem != null) {
       throw new IllegalArgumentException(problem);
@@ -75,19 +92,39 @@ public final class PayloadCipher {
    * Encrypts with a caller-chosen IV. Only for known-answer tests: reusing an IV with the same key
    * destroys the confidentiality of GCM and ChaCha20-Poly1305.
    */
-  public byte[] encryptWithInsecureIv(Mode mode, SecretKey key, byte[] iv, byte[] header, byte[] context,
-      byte[] plaintext) {
+  public byte[] encryptWithInsecureIv(
+      Mode mode, SecretKey key, byte[] iv, byte[] header, byte[] context, byte[] plaintext) {
     if (iv.length != mode.ivLength()) {
-      throw new IllegalArgumentException(mode.headerName() + " takes a " + mode.ivLength() + "-byte IV");
+      throw new IllegalArgumentException(
+          mode.headerName() + " takes a " + mode.ivLength() + "-byte IV");
     }
     byte[] payload = new byte[mode.payloadLength(plaintext.length)];
     System.arraycopy(iv, 0, payload, 0, iv.length);
-    seal(mode, key, header, context, 0, context == null ? 0 : context.length, plaintext, 0, plaintext.length, payload);
+    seal(
+        mode,
+        key,
+        header,
+        context,
+        0,
+        context == null ? 0 : context.length,
+        plaintext,
+        0,
+        plaintext.length,
+        payload);
     return payload;
   }
 
-  private void seal(Mode mode, SecretKey key, byte[] header, byte[] context, int contextFrom, int contextLength,
-      byte[] plaintext, int from, int length, byte[] payload) {
+  private void seal(
+      Mode mode,
+      SecretKey key,
+      byte[] header,
+      byte[] context,
+      int contextFrom,
+      int contextLength,
+      byte[] plaintext,
+      int from,
+      int length,
+      byte[] payload) {
     if (mode == Mode.SIV) {
       sealSiv(key, header, context, contextFrom, contextLength, plaintext, from, length, payload);
       return;
@@ -111,8 +148,9 @@ public final class PayloadCipher {
   }
 
   /**
-   * The key the mode's cipher runs with: for xgcm the message key derived from the version's key and
-   * the nonce at the payload's start (with a pooled AES-ECB cipher), for every other mode the key itself.
+   * The key the mode's cipher runs with: for xgcm the message key derived from the version's key
+   * and the nonce at the payload's start (with a pooled AES-ECB cipher), for every other mode the
+   * key itself.
    */
   private SecretKey messageKey(Mode mode, SecretKey key, byte[] payload) {
     if (mode != Mode.XGCM) {
@@ -130,13 +168,26 @@ public final class PayloadCipher {
     }
   }
 
-  /** AES-SIV: {@code payload = V ‖ C} from one associated-data component, {@code header ‖ context}. */
-  private static void sealSiv(SecretKey key, byte[] header, byte[] context, int contextFrom, int contextLength,
-      byte[] plaintext, int from, int length, byte[] payload) {
+  /**
+   * AES-SIV: {@code payload = V ‖ C} from one associated-data component, {@code header ‖ context}.
+   */
+  private static void sealSiv(
+      SecretKey key,
+      byte[] header,
+      byte[] context,
+      int contextFrom,
+      int contextLength,
+      byte[] plaintext,
+      int from,
+      int length,
+      byte[] payload) {
     byte[] input = Arrays.copyOfRange(plaintext, from, from + length);
     try {
-      byte[] sealed = SivKey.of(key).siv().encryptDeterministically(
-          input, associatedData(header, context, contextFrom, contextLength));
+      byte[] sealed =
+          SivKey.of(key)
+              .siv()
+              .encryptDeterministically(
+                  input, associatedData(header, context, contextFrom, contextLength));
       System.arraycopy(sealed, 0, payload, 0, sealed.length);
     } catch (GeneralSecurityException | RuntimeException e) {
       throw new CryptoProviderException(Mode.SIV, e);
@@ -145,14 +196,26 @@ public final class PayloadCipher {
     }
   }
 
-  private static int openSiv(SecretKey key, byte[] header, byte[] context, int contextFrom, int contextLength,
-      byte[] payload, int length, byte[] out) {
+  private static int openSiv(
+      SecretKey key,
+      byte[] header,
+      byte[] context,
+      int contextFrom,
+      int contextLength,
+      byte[] payload,
+      int length,
+      byte[] out) {
     byte[] opened;
     try {
-      opened = SivKey.of(key).siv().decryptDeterministically(
-          Arrays.copyOf(payload, length), associatedData(header, context, contextFrom, contextLength));
+      opened =
+          SivKey.of(key)
+              .siv()
+              .decryptDeterministically(
+                  Arrays.copyOf(payload, length),
+                  associatedData(header, context, contextFrom, contextLength));
     } catch (GeneralSecurityException e) {
-      // Tink throws AEADBadTagException (a GeneralSecurityException) for a wrong tag, key or context.
+      // Tink throws AEADBadTagException (a GeneralSecurityException) for a wrong tag, key or
+      // context.
       throw new DecryptionFailedException();
     } catch (RuntimeException e) {
       throw new CryptoProviderException(Mode.SIV, e);
@@ -162,7 +225,8 @@ public final class PayloadCipher {
     return opened.length;
   }
 
-  private static byte[] associatedData(byte[] header, byte[] context, int contextFrom, int contextLength) {
+  private static byte[] associatedData(
+      byte[] header, byte[] context, int contextFrom, int contextLength) {
     int headerLength = header == null ? 0 : header.length;
     byte[] ad = new byte[headerLength + contextLength];
     if (headerLength > 0) {
@@ -191,8 +255,12 @@ public final class PayloadCipher {
     return switch (mode) {
       case GCM -> new GCMParameterSpec(mode.tagLength() * 8, payload, 0, ivLength);
       // XAES: the first 12 nonce bytes derived the key; the last 12 are the GCM nonce.
-      case XGCM -> new GCMParameterSpec(mode.tagLength() * 8, payload, XaesKey.DERIVING_NONCE_BYTES,
-          ivLength - XaesKey.DERIVING_NONCE_BYTES);
+      case XGCM ->
+          new GCMParameterSpec(
+              mode.tagLength() * 8,
+              payload,
+              XaesKey.DERIVING_NONCE_BYTES,
+              ivLength - XaesKey.DERIVING_NONCE_BYTES);
       case ECB -> null;
       default -> new IvParameterSpec(payload, 0, ivLength);
     };

@@ -8,7 +8,8 @@ import javax.crypto.SecretKey;
 /**
  * An AES-SIV key version (RFC 5297, 512 bits: the S2V/CMAC key, then the CTR key) with Tink's
  * implementation built once per version: building it derives the CMAC subkeys. Tink's object is
- * thread-safe and keeps its own copy of the key, which cannot be wiped; the version's own bytes can.
+ * thread-safe and keeps its own copy of the key, which cannot be wiped; the version's own bytes
+ * can.
  */
 public final class SivKey extends PreparedKey {
   private static final long serialVersionUID = 1L;

@@ -15,6 +15,7 @@ import javax.security.auth.DestroyFailedException;
 public final class XaesKey extends PreparedKey {
   private static final long serialVersionUID = 1L;
   private static final int BLOCK = 16;
+
   /** Bytes of the nonce that derive the message key; the rest is the GCM nonce. */
   public static final int DERIVING_NONCE_BYTES = 12;
 

@@ -30,7 +30,8 @@ public final class BlindIndexes {
    * The blind index of {@code value} under the index key's current version (or {@code keyVersion}
    * if not 0), normalized as asked and cut to {@code lengthBytes} (0: the whole HMAC).
    */
-  public Indexed compute(String keyName, int keyVersion, byte[] value, Normalization normalization, int lengthBytes) {
+  public Indexed compute(
+      String keyName, int keyVersion, byte[] value, Normalization normalization, int lengthBytes) {
     authorizer.check(Operation.INDEX, keyName);
     int length = BlindIndex.length(lengthBytes);
     byte[] normalized = normalized(value, normalization);
@@ -45,7 +46,8 @@ public final class BlindIndexes {
    * The blind index of {@code value} under every version of the index key that may still be used,
    * newest first; the value is normalized once for all of them.
    */
-  public List<Indexed> computeAllVersions(String keyName, byte[] value, Normalization normalization, int lengthBytes) {
+  public List<Indexed> computeAllVersions(
+      String keyName, byte[] value, Normalization normalization, int lengthBytes) {
     authorizer.check(Operation.INDEX, keyName);
     int length = BlindIndex.length(lengthBytes);
     byte[] normalized = normalized(value, normalization);
@@ -60,7 +62,9 @@ public final class BlindIndexes {
     }
   }
 
-  /** {@code value} as {@code normalization} makes it; a value it refuses counts as a failed index. */
+  /**
+   * {@code value} as {@code normalization} makes it; a value it refuses counts as a failed index.
+   */
   private byte[] normalized(byte[] value, Normalization normalization) {
     try {
       return normalization.apply(value);
@@ -70,12 +74,14 @@ public final class BlindIndexes {
     }
   }
 
-  private Indexed indexAllowed(String keyName, int keyVersion, byte[] normalized, int valueLength, int length) {
+  private Indexed indexAllowed(
+      String keyName, int keyVersion, byte[] normalized, int valueLength, int length) {
     EnvelopeHeader resolved = null;
     try {
       UsableKey key = keys.forIndexing(keyName, keyVersion);
       resolved = key.header();
-      Indexed indexed = new Indexed(resolved.version(), BlindIndex.compute(key.secret(), normalized, length));
+      Indexed indexed =
+          new Indexed(resolved.version(), BlindIndex.compute(key.secret(), normalized, length));
       observer.succeeded(CryptoOperation.INDEX, resolved, valueLength);
       return indexed;
     } catch (RuntimeException e) {

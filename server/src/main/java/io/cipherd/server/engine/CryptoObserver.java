@@ -9,13 +9,16 @@ import io.cipherd.server.crypto.envelope.EnvelopeHeader;
  */
 public interface CryptoObserver {
   /** Observes nothing. */
-  CryptoObserver NONE = new CryptoObserver() {
-    @Override
-    public void succeeded(CryptoOperation operation, EnvelopeHeader header, int plaintextBytes) {}
+  CryptoObserver NONE =
+      new CryptoObserver() {
+        @Override
+        public void succeeded(
+            CryptoOperation operation, EnvelopeHeader header, int plaintextBytes) {}
 
-    @Override
-    public void failed(CryptoOperation operation, EnvelopeHeader header, RuntimeException error) {}
-  };
+        @Override
+        public void failed(
+            CryptoOperation operation, EnvelopeHeader header, RuntimeException error) {}
+      };
 
   /** Tells both observers, {@code first} first. */
   static CryptoObserver both(CryptoObserver first, CryptoObserver second) {
@@ -37,6 +40,9 @@ public interface CryptoObserver {
   /** {@code operation} with the key version {@code header} names handled {@code plaintextBytes}. */
   void succeeded(CryptoOperation operation, EnvelopeHeader header, int plaintextBytes);
 
-  /** {@code operation} failed; {@code header} is null when it failed before a key version was resolved. */
+  /**
+   * {@code operation} failed; {@code header} is null when it failed before a key version was
+   * resolved.
+   */
   void failed(CryptoOperation operation, EnvelopeHeader header, RuntimeException error);
 }

@@ -6,6 +6,8 @@ public enum CryptoOperation {
   DECRYPT,
   /** A blind index computed with an index key. */
   INDEX,
-  /** A ciphertext of the version rewrapped (reported besides its decrypt, for the version census). */
+  /**
+   * A ciphertext of the version rewrapped (reported besides its decrypt, for the version census).
+   */
   REWRAP
 }

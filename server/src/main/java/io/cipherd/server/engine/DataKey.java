@@ -9,6 +9,10 @@ package io.cipherd.server.engine;
 public record DataKey(byte[] plaintextKey, Encrypted wrapped) {
   @Override
   public String toString() {
-    return "DataKey[" + plaintextKey.length * 8 + " bits, wrapped by " + wrapped.header().versionedName() + "]";
+    return "DataKey["
+        + plaintextKey.length * 8
+        + " bits, wrapped by "
+        + wrapped.header().versionedName()
+        + "]";
   }
 }

@@ -4,7 +4,8 @@ import com.google.protobuf.ByteString;
 import io.cipherd.server.crypto.envelope.EnvelopeHeader;
 
 /**
- * A new ciphertext: the header bytes followed by the base64 payload, in one array of exactly that size.
+ * A new ciphertext: the header bytes followed by the base64 payload, in one array of exactly that
+ * size.
  *
  * @param header the key version and mode that made it
  * @param ciphertext the whole {@code <NAME/vVERSION:MODE>BASE64} text as ASCII bytes

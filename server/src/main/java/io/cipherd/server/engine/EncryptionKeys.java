@@ -10,10 +10,11 @@ import io.cipherd.server.keys.UsableKey;
  * cap reads the usage counters, which other cores are writing) once rather than per item.
  *
  * <p>What is kept lives as long as the lease's work: a batch, or one check period of a stream
- * ({@code api.StreamLease} calls {@link #forget}). A rotation, a policy change or a version reaching
- * its encryption cap is therefore seen by the next batch or within milliseconds on a stream; a
- * version may exceed its cap by the rest of one batch, far inside the margin the 2³⁰ default leaves
- * below the 2³² bound of random 96-bit nonces. Confined to the thread, or the lock, the lease's work runs under.
+ * ({@code api.StreamLease} calls {@link #forget}). A rotation, a policy change or a version
+ * reaching its encryption cap is therefore seen by the next batch or within milliseconds on a
+ * stream; a version may exceed its cap by the rest of one batch, far inside the margin the 2³⁰
+ * default leaves below the 2³² bound of random 96-bit nonces. Confined to the thread, or the lock,
+ * the lease's work runs under.
  */
 final class EncryptionKeys {
   private final KeyCache keys;
@@ -37,7 +38,10 @@ final class EncryptionKeys {
     return new EncryptionKeys(keys, true);
   }
 
-  /** As {@link KeyCache#forEncryption}, from the kept answer when it is for the same name and version. */
+  /**
+   * As {@link KeyCache#forEncryption}, from the kept answer when it is for the same name and
+   * version.
+   */
   UsableKey forEncryption(String keyName, int keyVersion) {
     if (last != null && keyVersion == lastVersion && keyName.equals(lastName)) {
       return last;

@@ -9,7 +9,9 @@ import io.cipherd.server.crypto.envelope.EnvelopeHeader;
  * @param currentVersion the key's current version
  */
 public record Inspection(EnvelopeHeader header, int currentVersion) {
-  /** Whether the ciphertext is under an older version than the current one: a ReEncrypt candidate. */
+  /**
+   * Whether the ciphertext is under an older version than the current one: a ReEncrypt candidate.
+   */
   public boolean behindCurrent() {
     return header.version() < currentVersion;
   }

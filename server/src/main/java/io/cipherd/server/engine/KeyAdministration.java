@@ -33,7 +33,8 @@ public final class KeyAdministration {
   public record KeyPage(List<KeyMetadata> keys, String nextPageToken) {}
 
   /** Creates a key; needs {@code admin} on it. */
-  public KeyMetadata create(String name, Mode mode, int keySizeBits, boolean allowUnauthenticated, KeyPolicy policy) {
+  public KeyMetadata create(
+      String name, Mode mode, int keySizeBits, boolean allowUnauthenticated, KeyPolicy policy) {
     authorizer.check(Operation.ADMIN, name);
     return admin.create(name, mode, keySizeBits, allowUnauthenticated, policy);
   }
@@ -80,7 +81,10 @@ public final class KeyAdministration {
     return new KeyPage(admin.read(page), visible.size() > size ? page.get(size - 1) : "");
   }
 
-  /** Whether the caller may inspect or administer {@code name}; asks the policy only, never the store. */
+  /**
+   * Whether the caller may inspect or administer {@code name}; asks the policy only, never the
+   * store.
+   */
   private boolean mayDescribe(String name) {
     return authorizer.allows(Operation.INSPECT, name) || authorizer.allows(Operation.ADMIN, name);
   }
@@ -101,7 +105,8 @@ public final class KeyAdministration {
   }
 
   /** Adds caller-supplied key bytes as a new version; needs {@code import}. */
-  public KeyMetadata importVersion(String name, Mode mode, byte[] material, boolean allowUnauthenticated) {
+  public KeyMetadata importVersion(
+      String name, Mode mode, byte[] material, boolean allowUnauthenticated) {
     authorizer.check(Operation.IMPORT, name);
     return admin.importVersion(name, mode, material, allowUnauthenticated);
   }
@@ -110,7 +115,8 @@ public final class KeyAdministration {
    * Adds a decrypt-only legacy version, its key given as {@code keyMaterial} or folded from a MySQL
    * {@code passphrase} (exactly one non-empty); needs {@code import}. The caller wipes both arrays.
    */
-  public KeyMetadata importLegacyVersion(String name, LegacyFormat format, byte[] keyMaterial, byte[] passphrase) {
+  public KeyMetadata importLegacyVersion(
+      String name, LegacyFormat format, byte[] keyMaterial, byte[] passphrase) {
     authorizer.check(Operation.IMPORT, name);
     byte[] material = LegacyKeyMaterial.of(format.cipher(), keyMaterial, passphrase);
     try {

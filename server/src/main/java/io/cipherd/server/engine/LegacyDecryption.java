@@ -19,7 +19,10 @@ final class LegacyDecryption {
     this.observer = observer;
   }
 
-  /** A decrypted legacy item: the version that decrypted it (as a header, mode legacy) and the plaintext's length. */
+  /**
+   * A decrypted legacy item: the version that decrypted it (as a header, mode legacy) and the
+   * plaintext's length.
+   */
   record Opened(EnvelopeHeader version, int length) {}
 
   /** Decrypts {@code item} into {@code plaintext}, which needs {@code item.data().length} bytes. */
@@ -28,7 +31,8 @@ final class LegacyDecryption {
     try {
       UsableLegacyKey key = keys.forLegacyDecryption(item.keyName(), item.keyVersion());
       resolved = key.header();
-      int length = LegacyDecryptor.decrypt(key.format(), key.secret(), item.data(), item.iv(), plaintext);
+      int length =
+          LegacyDecryptor.decrypt(key.format(), key.secret(), item.data(), item.iv(), plaintext);
       observer.succeeded(CryptoOperation.DECRYPT, resolved, length);
       return new Opened(resolved, length);
     } catch (RuntimeException e) {

@@ -3,7 +3,10 @@ package io.cipherd.server.engine;
 import io.cipherd.server.crypto.envelope.EnvelopeHeader;
 import io.cipherd.server.keys.UsageLedger;
 
-/** Counts each successful encryption, decryption and rewrap per key version into a {@link UsageLedger}. */
+/**
+ * Counts each successful encryption, decryption and rewrap per key version into a {@link
+ * UsageLedger}.
+ */
 public final class UsageObserver implements CryptoObserver {
   private final UsageLedger ledger;
 

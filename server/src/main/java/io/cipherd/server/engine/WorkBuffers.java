@@ -7,8 +7,8 @@ import java.util.Arrays;
 /**
  * Arrays that one thread's crypto operations reuse instead of allocating per call: the request's
  * bytes (plaintext or ciphertext text, then context), the payload, and a decrypted plaintext. An
- * operation takes them at its start and must wipe what it wrote of {@link #input} and
- * {@link #plaintext} before it returns, so no plaintext outlives the call that brought it.
+ * operation takes them at its start and must wipe what it wrote of {@link #input} and {@link
+ * #plaintext} before it returns, so no plaintext outlives the call that brought it.
  *
  * <p>Operations run one at a time per thread and never call each other's public entry points, so
  * one set per thread is enough. Buffers grow to the largest item seen up to {@link #MAX_KEPT}
@@ -18,6 +18,7 @@ import java.util.Arrays;
 final class WorkBuffers {
   /** Items up to this size reuse the thread's arrays; larger ones allocate. */
   static final int MAX_KEPT = 64 * 1024;
+
   private static final int INITIAL = 1024;
   private static final ThreadLocal<WorkBuffers> THREAD = ThreadLocal.withInitial(WorkBuffers::new);
 
@@ -29,7 +30,10 @@ final class WorkBuffers {
     return THREAD.get();
   }
 
-  /** An array of at least {@code length} bytes for the request's plaintext or text, then its context. */
+  /**
+   * An array of at least {@code length} bytes for the request's plaintext or text, then its
+   * context.
+   */
   byte[] input(int length) {
     return input.atLeast(length);
   }

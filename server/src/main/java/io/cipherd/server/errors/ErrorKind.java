@@ -1,8 +1,9 @@
 package io.cipherd.server.errors;
 
 /**
- * What went wrong, as the one taxonomy every layer reads: the gRPC status mapper turns a kind into a
- * status code, and metrics into the {@code outcome} label. Each {@link CipherdException} carries one.
+ * What went wrong, as the one taxonomy every layer reads: the gRPC status mapper turns a kind into
+ * a status code, and metrics into the {@code outcome} label. Each {@link CipherdException} carries
+ * one.
  */
 public enum ErrorKind {
   /** A request that can never succeed as sent. */
@@ -25,13 +26,18 @@ public enum ErrorKind {
   STORE_ACCESS_DENIED("store_access_denied"),
   /** Every pooled cipher stayed busy: the server is overloaded. */
   POOL_EXHAUSTED("pool_exhausted"),
-  /** The server cannot take the call now (its key-store work queue is full, or it ran out of memory): retry later. */
+  /**
+   * The server cannot take the call now (its key-store work queue is full, or it ran out of
+   * memory): retry later.
+   */
   SERVER_BUSY("server_busy"),
   /** The access policy does not let this caller do this with this key. */
   ACCESS_DENIED("access_denied"),
   /** An access policy is configured and the caller presented no identity. */
   UNAUTHENTICATED("unauthenticated"),
-  /** An item stream sent nothing for the server's idle timeout and was closed, every item answered. */
+  /**
+   * An item stream sent nothing for the server's idle timeout and was closed, every item answered.
+   */
   STREAM_IDLE("stream_idle"),
   /** The crypto provider failed where it should not: a bug, not bad input. */
   INTERNAL("error");

@@ -5,7 +5,10 @@ import io.cipherd.server.crypto.envelope.EnvelopeHeader;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentMap;
 
-/** A key's metadata and the versions loaded so far; a new instance replaces it when the metadata changes. */
+/**
+ * A key's metadata and the versions loaded so far; a new instance replaces it when the metadata
+ * changes.
+ */
 final class CachedKey {
   private final KeyMetadata metadata;
   private final KeyStore store;
@@ -15,7 +18,8 @@ final class CachedKey {
     this(metadata, store, new ConcurrentHashMap<>());
   }
 
-  private CachedKey(KeyMetadata metadata, KeyStore store, ConcurrentMap<Integer, UsableKey> loaded) {
+  private CachedKey(
+      KeyMetadata metadata, KeyStore store, ConcurrentMap<Integer, UsableKey> loaded) {
     this.metadata = metadata;
     this.store = store;
     this.loaded = loaded;
@@ -35,9 +39,12 @@ final class CachedKey {
     if (key != null) {
       return key;
     }
-    return loaded.computeIfAbsent(info.version(), v -> new UsableKey(
-        new EnvelopeHeader(metadata.name(), v, info.mode()),
-        ModeKeys.prepare(info.mode(), store.readMaterial(metadata.name(), info))));
+    return loaded.computeIfAbsent(
+        info.version(),
+        v ->
+            new UsableKey(
+                new EnvelopeHeader(metadata.name(), v, info.mode()),
+                ModeKeys.prepare(info.mode(), store.readMaterial(metadata.name(), info))));
   }
 
   /** Overwrites every loaded version's bytes; the cache must no longer hand this key out. */
@@ -46,7 +53,9 @@ final class CachedKey {
     loaded.clear();
   }
 
-  /** The same key with new metadata, keeping the versions already loaded (versions never change). */
+  /**
+   * The same key with new metadata, keeping the versions already loaded (versions never change).
+   */
   CachedKey withMetadata(KeyMetadata newer) {
     return new CachedKey(newer, store, loaded);
   }

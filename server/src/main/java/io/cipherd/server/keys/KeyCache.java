@@ -21,29 +21,41 @@ import java.util.function.Supplier;
 public final class KeyCache {
   /**
    * How long a "not found" from the store (an unknown key, or no version above the cached current
-   * one) is answered from memory: a caller looping on {@code <k/v999:gcm>} or on made-up names costs
-   * at most one store read per key per second, and a version or key another replica has just added
-   * becomes usable here at most this late. It bounds only how stale a "not found" can be; found
-   * keys are refreshed as before.
+   * one) is answered from memory: a caller looping on {@code <k/v999:gcm>} or on made-up names
+   * costs at most one store read per key per second, and a version or key another replica has just
+   * added becomes usable here at most this late. It bounds only how stale a "not found" can be;
+   * found keys are refreshed as before.
    */
   public static final Duration NOT_FOUND_TTL = Duration.ofSeconds(1);
 
   private final KeyStore store;
-  /** The known encryptions of each version, which cap encrypting (the policy's encryption limit). */
+
+  /**
+   * The known encryptions of each version, which cap encrypting (the policy's encryption limit).
+   */
   private final UsageLedger usage;
+
   private final ConcurrentMap<String, CachedKey> cache = new ConcurrentHashMap<>();
+
   /**
    * Held by every write from its store call to caching its result, so results are cached in the
    * order the store applied them: otherwise an older result (say, a rotation carrying the old
    * policy) could land last and overwrite a newer policy or version. Reads never take it.
    */
   private final Object writeLock = new Object();
+
   /** Key lookups answered from the cache and from the store; read by metrics. */
   private final LongAdder cacheHits = new LongAdder();
+
   private final LongAdder cacheMisses = new LongAdder();
+
   /** Names the store did not know, within {@link #NOT_FOUND_TTL}. */
   private final RecentMisses unknownKeys;
-  /** Cached keys whose reload found no version above the cached current one, within {@link #NOT_FOUND_TTL}. */
+
+  /**
+   * Cached keys whose reload found no version above the cached current one, within {@link
+   * #NOT_FOUND_TTL}.
+   */
   private final RecentMisses noNewerVersion;
 
   /** A cache over {@code store} whose encryptions are capped by the counts in {@code usage}. */
@@ -52,7 +64,9 @@ public final class KeyCache {
     this(store, usage, Clock.systemUTC());
   }
 
-  /** As {@link #KeyCache(KeyStore, UsageLedger)}, timing out "not found" answers by {@code clock}. */
+  /**
+   * As {@link #KeyCache(KeyStore, UsageLedger)}, timing out "not found" answers by {@code clock}.
+   */
   KeyCache(KeyStore store, UsageLedger usage, Clock clock) {
     this.store = store;
     this.usage = usage;
@@ -61,8 +75,8 @@ public final class KeyCache {
   }
 
   /**
-   * Whether encrypting with {@code name}'s current version (or decrypting {@code version}, if not 0)
-   * can be done from memory alone, without a store call.
+   * Whether encrypting with {@code name}'s current version (or decrypting {@code version}, if not
+   * 0) can be done from memory alone, without a store call.
    */
   public boolean isCached(String name, int version) {
     CachedKey key = cache.get(name);
@@ -84,8 +98,13 @@ public final class KeyCache {
    */
   public UsableKey forEncryption(String name, int requestedVersion) {
     Chosen chosen = choose(name, requestedVersion, "key_version");
-    chosen.policy().checkEncryption(name, chosen.info(), /* chosenByCaller= */ requestedVersion != 0,
-        usage.encryptions(name, chosen.info().version()));
+    chosen
+        .policy()
+        .checkEncryption(
+            name,
+            chosen.info(),
+            /* chosenByCaller= */ requestedVersion != 0,
+            usage.encryptions(name, chosen.info().version()));
     return chosen.usable();
   }
 
@@ -114,8 +133,12 @@ public final class KeyCache {
     Chosen chosen = choose(name, requestedVersion, "legacy.key_version");
     KeyVersionInfo info = chosen.info();
     if (!info.isLegacy()) {
-      throw new InvalidArgumentException("key '" + name + "' is " + info.mode().kind().description()
-          + ", not a legacy key: rewrap its ciphertexts with ciphertext, not legacy");
+      throw new InvalidArgumentException(
+          "key '"
+              + name
+              + "' is "
+              + info.mode().kind().description()
+              + ", not a legacy key: rewrap its ciphertexts with ciphertext, not legacy");
     }
     chosen.policy().checkDecryption(name, info.version());
     UsableKey usable = chosen.usable();
@@ -123,8 +146,9 @@ public final class KeyCache {
   }
 
   /**
-   * The index key version to compute blind indexes with: the current one, or {@code requestedVersion}
-   * if not 0, once the key's policy allows it. May reach the store on a cache miss.
+   * The index key version to compute blind indexes with: the current one, or {@code
+   * requestedVersion} if not 0, once the key's policy allows it. May reach the store on a cache
+   * miss.
    */
   public UsableKey forIndexing(String name, int requestedVersion) {
     Chosen chosen = choose(name, requestedVersion, "key_version");
@@ -143,17 +167,25 @@ public final class KeyCache {
     }
   }
 
-  /** Version {@code requestedVersion} of {@code name}, or its current one if 0; {@code field} names it in errors. */
+  /**
+   * Version {@code requestedVersion} of {@code name}, or its current one if 0; {@code field} names
+   * it in errors.
+   */
   private Chosen choose(String name, int requestedVersion, String field) {
     if (requestedVersion < 0) {
       throw new InvalidArgumentException(field + " must not be negative");
     }
     CachedKey key = withVersion(cached(name), requestedVersion);
     KeyMetadata metadata = key.metadata();
-    return new Chosen(key, metadata.version(requestedVersion == 0 ? metadata.currentVersion() : requestedVersion));
+    return new Chosen(
+        key,
+        metadata.version(requestedVersion == 0 ? metadata.currentVersion() : requestedVersion));
   }
 
-  /** The versions of {@code name} that may still be used, newest first (from the cache or the store). */
+  /**
+   * The versions of {@code name} that may still be used, newest first (from the cache or the
+   * store).
+   */
   public java.util.List<Integer> usableVersions(String name) {
     KeyMetadata metadata = cached(name).metadata();
     return metadata.policy().usableVersions(metadata.currentVersion());
@@ -165,9 +197,10 @@ public final class KeyCache {
   }
 
   /**
-   * Re-reads the metadata (current version, policy) of every cached key from the store, so rotations
-   * and policy changes made by other replicas are used here; loaded versions stay loaded. Returns how
-   * many keys could not be refreshed (store unavailable): those keep their cached metadata and work on.
+   * Re-reads the metadata (current version, policy) of every cached key from the store, so
+   * rotations and policy changes made by other replicas are used here; loaded versions stay loaded.
+   * Returns how many keys could not be refreshed (store unavailable): those keep their cached
+   * metadata and work on.
    */
   public int refreshCached() {
     int failed = 0;
@@ -183,8 +216,8 @@ public final class KeyCache {
 
   /**
    * Forgets every cached key, so the next use reads the store again, and overwrites the evicted
-   * versions' key bytes. Idle pooled ciphers still hold key schedules: call this through
-   * {@code Cipherd.forgetKeys}, which clears the cipher pools with it.
+   * versions' key bytes. Idle pooled ciphers still hold key schedules: call this through {@code
+   * Cipherd.forgetKeys}, which clears the cipher pools with it.
    */
   public void invalidateAll() {
     unknownKeys.clear();
@@ -224,17 +257,17 @@ public final class KeyCache {
   }
 
   /**
-   * Runs {@code storeWrite} (which reaches the store) under the write lock and caches the metadata it
-   * returns, so concurrent writes are cached in the order the store applied them.
+   * Runs {@code storeWrite} (which reaches the store) under the write lock and caches the metadata
+   * it returns, so concurrent writes are cached in the order the store applied them.
    */
   KeyMetadata write(Supplier<KeyMetadata> storeWrite) {
     synchronized (writeLock) {
       KeyMetadata written = storeWrite.get();
       unknownKeys.forget(written.name());
       noNewerVersion.forget(written.name());
-      cache.compute(written.name(), (name, old) -> old == null
-          ? new CachedKey(written, store)
-          : old.withMetadata(written));
+      cache.compute(
+          written.name(),
+          (name, old) -> old == null ? new CachedKey(written, store) : old.withMetadata(written));
       return written;
     }
   }
@@ -276,19 +309,28 @@ public final class KeyCache {
     return reloaded;
   }
 
-  /** Caches the store's metadata of {@code name}, unless a newer write has been cached meanwhile. */
+  /**
+   * Caches the store's metadata of {@code name}, unless a newer write has been cached meanwhile.
+   */
   void reload(String name) {
     store.readKey(name).ifPresent(this::offer);
   }
 
-  /** Caches {@code fresh}, just read from the store, unless a newer write has been cached meanwhile. */
+  /**
+   * Caches {@code fresh}, just read from the store, unless a newer write has been cached meanwhile.
+   */
   void offer(KeyMetadata fresh) {
     unknownKeys.forget(fresh.name());
     noNewerVersion.forget(fresh.name());
     synchronized (writeLock) {
-      cache.compute(fresh.name(), (n, old) ->
-          old == null ? new CachedKey(fresh, store)
-              : fresh.currentVersion() < old.metadata().currentVersion() ? old : old.withMetadata(fresh));
+      cache.compute(
+          fresh.name(),
+          (n, old) ->
+              old == null
+                  ? new CachedKey(fresh, store)
+                  : fresh.currentVersion() < old.metadata().currentVersion()
+                      ? old
+                      : old.withMetadata(fresh));
     }
   }
 }

@@ -13,11 +13,13 @@ import java.util.Map;
  *
  * @param key the key's metadata
  * @param versions the versions the policy still lets decrypt, oldest first
- * @param safeMinDecryptionVersion the highest minimum that refuses no version used within the quiet period
+ * @param safeMinDecryptionVersion the highest minimum that refuses no version used within the quiet
+ *     period
  */
 public record KeyCensus(KeyMetadata key, List<Entry> versions, int safeMinDecryptionVersion) {
   /** Seven days without use make a version idle unless the caller says otherwise. */
   public static final Duration DEFAULT_QUIET_PERIOD = Duration.ofDays(7);
+
   /**
    * Ten years: longer than any key is kept in use, and far from the range where "now minus the
    * period" overflows an Instant.
@@ -42,14 +44,18 @@ public record KeyCensus(KeyMetadata key, List<Entry> versions, int safeMinDecryp
       return DEFAULT_QUIET_PERIOD;
     }
     if (requested.isNegative() || requested.compareTo(MAX_QUIET_PERIOD) > 0) {
-      throw new InvalidArgumentException("quiet_period must be at most " + MAX_QUIET_PERIOD.toDays()
-          + " days, and not negative");
+      throw new InvalidArgumentException(
+          "quiet_period must be at most " + MAX_QUIET_PERIOD.toDays() + " days, and not negative");
     }
     return requested;
   }
 
-  /** The census of {@code key}, counting versions used after {@code now} minus {@code quietPeriod} (see {@link #quietPeriod}). */
-  static KeyCensus of(KeyMetadata key, Map<Integer, VersionUsage> usage, Duration quietPeriod, Instant now) {
+  /**
+   * The census of {@code key}, counting versions used after {@code now} minus {@code quietPeriod}
+   * (see {@link #quietPeriod}).
+   */
+  static KeyCensus of(
+      KeyMetadata key, Map<Integer, VersionUsage> usage, Duration quietPeriod, Instant now) {
     Instant since = now.minus(quietPeriod(quietPeriod));
     List<Entry> entries = new ArrayList<>();
     int safe = key.currentVersion();

@@ -24,8 +24,12 @@ public record KeyMetadata(String name, List<KeyVersionInfo> versions, KeyPolicy 
     for (int i = 0; i < versions.size(); i++) {
       if (versions.get(i).version() != i + 1) {
         throw new IllegalArgumentException(
-            "key '" + name + "' versions must be numbered 1 to n; found " + versions.get(i).version()
-                + " at position " + (i + 1));
+            "key '"
+                + name
+                + "' versions must be numbered 1 to n; found "
+                + versions.get(i).version()
+                + " at position "
+                + (i + 1));
       }
     }
   }

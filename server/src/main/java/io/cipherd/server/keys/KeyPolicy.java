@@ -16,18 +16,28 @@ import java.time.Instant;
  * @param maxEncryptionsPerVersion the encryptions after which the current version is replaced, and
  *     past which no version encrypts; 0 means the mode's default ({@link #encryptionLimit})
  */
-public record KeyPolicy(int minDecryptionVersion, int minEncryptionVersion, boolean allowEcbEncryption,
-    Duration autoRotatePeriod, long maxEncryptionsPerVersion) {
+public record KeyPolicy(
+    int minDecryptionVersion,
+    int minEncryptionVersion,
+    boolean allowEcbEncryption,
+    Duration autoRotatePeriod,
+    long maxEncryptionsPerVersion) {
   /** Shorter periods would rotate faster than replicas see each other's rotations. */
   public static final Duration MIN_AUTO_ROTATE_PERIOD = Duration.ofMinutes(1);
-  /** Longer ones mean never; and a version's creation time plus a period of Long.MAX_VALUE seconds overflows. */
+
+  /**
+   * Longer ones mean never; and a version's creation time plus a period of Long.MAX_VALUE seconds
+   * overflows.
+   */
   public static final Duration MAX_AUTO_ROTATE_PERIOD = Duration.ofDays(3650);
+
   /**
    * Random 96-bit nonces collide with probability about n²/2⁹⁷ after n messages; NIST SP 800-38D
    * caps random-IV GCM at 2³² messages per key. 2³⁰ keeps the chance below 2⁻³⁷, with room for the
    * lag of merged counts.
    */
   public static final long RANDOM_96_BIT_NONCE_LIMIT = 1L << 30;
+
   /** After the constants its constructor checks against, which must be set first. */
   public static final KeyPolicy DEFAULT = new KeyPolicy(0, 0, false);
 
@@ -42,8 +52,12 @@ public record KeyPolicy(int minDecryptionVersion, int minEncryptionVersion, bool
     if (autoRotatePeriod.isNegative()
         || (!autoRotatePeriod.isZero() && autoRotatePeriod.compareTo(MIN_AUTO_ROTATE_PERIOD) < 0)
         || autoRotatePeriod.compareTo(MAX_AUTO_ROTATE_PERIOD) > 0) {
-      throw new InvalidArgumentException("auto_rotate_period must be 0 (never) or from "
-          + MIN_AUTO_ROTATE_PERIOD.toSeconds() + " seconds to " + MAX_AUTO_ROTATE_PERIOD.toDays() + " days");
+      throw new InvalidArgumentException(
+          "auto_rotate_period must be 0 (never) or from "
+              + MIN_AUTO_ROTATE_PERIOD.toSeconds()
+              + " seconds to "
+              + MAX_AUTO_ROTATE_PERIOD.toDays()
+              + " days");
     }
     if (maxEncryptionsPerVersion < 0) {
       throw new InvalidArgumentException("max_encryptions_per_version must not be negative");
@@ -77,10 +91,18 @@ public record KeyPolicy(int minDecryptionVersion, int minEncryptionVersion, bool
     }
     long limit = encryptionLimit(current.mode());
     if (limit > 0 && encryptions >= limit) {
-      return "version " + current.version() + " made " + encryptions + " encryptions, limit " + limit;
+      return "version "
+          + current.version()
+          + " made "
+          + encryptions
+          + " encryptions, limit "
+          + limit;
     }
     if (!autoRotatePeriod.isZero() && !current.createdAt().plus(autoRotatePeriod).isAfter(now)) {
-      return "version " + current.version() + " is older than auto_rotate_period " + autoRotatePeriod;
+      return "version "
+          + current.version()
+          + " is older than auto_rotate_period "
+          + autoRotatePeriod;
     }
     return null;
   }
@@ -98,27 +120,43 @@ public record KeyPolicy(int minDecryptionVersion, int minEncryptionVersion, bool
   /**
    * Throws {@link KeyPolicyViolationException} unless {@code version} of key {@code name}, having
    * made {@code encryptions} encryptions as far as this replica knows, may encrypt: a version the
-   * caller chose must be at or above both minimums (the current one always is, by
-   * {@link #checkFits}), an ECB version needs {@code allow_ecb_encryption}, and no version may pass
-   * its {@link #encryptionLimit}.
+   * caller chose must be at or above both minimums (the current one always is, by {@link
+   * #checkFits}), an ECB version needs {@code allow_ecb_encryption}, and no version may pass its
+   * {@link #encryptionLimit}.
    */
-  void checkEncryption(String name, KeyVersionInfo version, boolean chosenByCaller, long encryptions) {
+  void checkEncryption(
+      String name, KeyVersionInfo version, boolean chosenByCaller, long encryptions) {
     if (version.isLegacy()) {
-      // Whatever the policy says: a legacy cipher's ciphertexts carry no header and are mostly unauthenticated.
-      throw new KeyPolicyViolationException("key '" + name + "' is a legacy key: it only decrypts data made "
-          + "before cipherd, for ReEncrypt into another key, and never encrypts");
+      // Whatever the policy says: a legacy cipher's ciphertexts carry no header and are mostly
+      // unauthenticated.
+      throw new KeyPolicyViolationException(
+          "key '"
+              + name
+              + "' is a legacy key: it only decrypts data made "
+              + "before cipherd, for ReEncrypt into another key, and never encrypts");
     }
     if (!version.mode().isCipher()) {
-      throw new KeyPolicyViolationException("key '" + name + "' is an index key (hmac): it computes blind "
-          + "indexes with ComputeIndex and never encrypts");
+      throw new KeyPolicyViolationException(
+          "key '"
+              + name
+              + "' is an index key (hmac): it computes blind "
+              + "indexes with ComputeIndex and never encrypts");
     }
     if (chosenByCaller && !allowsEncryption(version.version())) {
-      throw new KeyPolicyViolationException("version " + version.version() + " of key '" + name
-          + "' is below its min_encryption_version or min_decryption_version");
+      throw new KeyPolicyViolationException(
+          "version "
+              + version.version()
+              + " of key '"
+              + name
+              + "' is below its min_encryption_version or min_decryption_version");
     }
     if (version.mode() == Mode.ECB && !allowEcbEncryption) {
-      throw new KeyPolicyViolationException("key '" + name + "' version " + version.version()
-          + " is ecb, which may only decrypt unless the key's policy sets allow_ecb_encryption");
+      throw new KeyPolicyViolationException(
+          "key '"
+              + name
+              + "' version "
+              + version.version()
+              + " is ecb, which may only decrypt unless the key's policy sets allow_ecb_encryption");
     }
     checkEncryptionLimit(name, version, encryptions);
   }
@@ -131,29 +169,50 @@ public record KeyPolicy(int minDecryptionVersion, int minEncryptionVersion, bool
   private void checkEncryptionLimit(String name, KeyVersionInfo version, long encryptions) {
     long limit = encryptionLimit(version.mode());
     if (limit > 0 && encryptions >= limit) {
-      String why = maxEncryptionsPerVersion > 0 ? "max_encryptions_per_version"
-          : "the bound for " + version.mode().headerName() + "'s random 96-bit nonces, past which they may repeat";
-      throw new KeyPolicyViolationException("version " + version.version() + " of key '" + name
-          + "' has reached its limit of " + limit + " encryptions (" + why + ") and may no longer "
-          + "encrypt: the key must be rotated (automatic rotation does so at its next usage merge) "
-          + "and new data encrypted with the new version");
+      String why =
+          maxEncryptionsPerVersion > 0
+              ? "max_encryptions_per_version"
+              : "the bound for "
+                  + version.mode().headerName()
+                  + "'s random 96-bit nonces, past which they may repeat";
+      throw new KeyPolicyViolationException(
+          "version "
+              + version.version()
+              + " of key '"
+              + name
+              + "' has reached its limit of "
+              + limit
+              + " encryptions ("
+              + why
+              + ") and may no longer "
+              + "encrypt: the key must be rotated (automatic rotation does so at its next usage merge) "
+              + "and new data encrypted with the new version");
     }
   }
 
   /**
-   * Throws {@link KeyPolicyViolationException} unless {@code version} of key {@code name} may compute
-   * blind indexes: it must be an index key's version, at or above min_decryption_version (the
-   * version that queries old rows).
+   * Throws {@link KeyPolicyViolationException} unless {@code version} of key {@code name} may
+   * compute blind indexes: it must be an index key's version, at or above min_decryption_version
+   * (the version that queries old rows).
    */
   void checkIndexing(String name, KeyVersionInfo version) {
     if (version.mode().kind() != Mode.Kind.INDEX) {
-      throw new KeyPolicyViolationException("key '" + name + "' version " + version.version() + " is "
-          + version.mode().headerName() + "; ComputeIndex needs an index key (mode hmac)");
+      throw new KeyPolicyViolationException(
+          "key '"
+              + name
+              + "' version "
+              + version.version()
+              + " is "
+              + version.mode().headerName()
+              + "; ComputeIndex needs an index key (mode hmac)");
     }
     checkDecryption(name, version.version());
   }
 
-  /** The versions that may still compute or decrypt, newest first: the current one down to min_decryption_version. */
+  /**
+   * The versions that may still compute or decrypt, newest first: the current one down to
+   * min_decryption_version.
+   */
   java.util.List<Integer> usableVersions(int currentVersion) {
     java.util.List<Integer> versions = new java.util.ArrayList<>();
     for (int v = currentVersion; v >= Math.max(1, minDecryptionVersion); v--) {
@@ -162,23 +221,40 @@ public record KeyPolicy(int minDecryptionVersion, int minEncryptionVersion, bool
     return versions;
   }
 
-  /** Throws {@link KeyPolicyViolationException} unless {@code version} of key {@code name} may decrypt. */
+  /**
+   * Throws {@link KeyPolicyViolationException} unless {@code version} of key {@code name} may
+   * decrypt.
+   */
   void checkDecryption(String name, int version) {
     if (!allowsDecryption(version)) {
-      throw new KeyPolicyViolationException("version " + version + " of key '" + name
-          + "' is below its min_decryption_version " + minDecryptionVersion);
+      throw new KeyPolicyViolationException(
+          "version "
+              + version
+              + " of key '"
+              + name
+              + "' is below its min_decryption_version "
+              + minDecryptionVersion);
     }
   }
 
-  /** Throws {@link KeyPolicyViolationException} if a minimum names a version the key does not have yet. */
+  /**
+   * Throws {@link KeyPolicyViolationException} if a minimum names a version the key does not have
+   * yet.
+   */
   void checkFits(int currentVersion) {
     if (minDecryptionVersion > currentVersion) {
-      throw new KeyPolicyViolationException("min_decryption_version " + minDecryptionVersion
-          + " is above the current version " + currentVersion);
+      throw new KeyPolicyViolationException(
+          "min_decryption_version "
+              + minDecryptionVersion
+              + " is above the current version "
+              + currentVersion);
     }
     if (minEncryptionVersion > currentVersion) {
-      throw new KeyPolicyViolationException("min_encryption_version " + minEncryptionVersion
-          + " is above the current version " + currentVersion);
+      throw new KeyPolicyViolationException(
+          "min_encryption_version "
+              + minEncryptionVersion
+              + " is above the current version "
+              + currentVersion);
     }
   }
 }

@@ -25,19 +25,25 @@ public interface KeyStore extends AutoCloseable {
    */
   SecretKey readMaterial(String name, KeyVersionInfo version);
 
-  /** Stores a new key whose only version is {@code first}; throws {@link KeyAlreadyExistsException}. */
+  /**
+   * Stores a new key whose only version is {@code first}; throws {@link KeyAlreadyExistsException}.
+   */
   KeyMetadata createKey(String name, NewKeyVersion first, KeyPolicy policy);
 
   /**
    * Adds {@code next} as the newest version if the key's newest version is still {@code
-   * expectedCurrentVersion}; otherwise throws {@link ConcurrentKeyUpdateException} and stores nothing.
+   * expectedCurrentVersion}; otherwise throws {@link ConcurrentKeyUpdateException} and stores
+   * nothing.
    */
   KeyMetadata addVersion(String name, int expectedCurrentVersion, NewKeyVersion next);
 
   /** Replaces a key's policy; throws {@link KeyNotFoundException} if there is no such key. */
   KeyMetadata updatePolicy(String name, KeyPolicy policy);
 
-  /** Each version's usage as merged so far (versions never used are absent); empty for an unknown key. */
+  /**
+   * Each version's usage as merged so far (versions never used are absent); empty for an unknown
+   * key.
+   */
   default Map<Integer, VersionUsage> readUsage(String name) {
     throw new UnsupportedOperationException(getClass().getSimpleName() + " keeps no usage counts");
   }

@@ -21,7 +21,9 @@ public record NewKeyVersion(KeyVersionInfo info, byte[] material) {
 
   @Override
   public boolean equals(Object o) {
-    return o instanceof NewKeyVersion v && v.info.equals(info) && Arrays.equals(v.material, material);
+    return o instanceof NewKeyVersion v
+        && v.info.equals(info)
+        && Arrays.equals(v.material, material);
   }
 
   @Override

@@ -6,8 +6,8 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentMap;
 
 /**
- * Key names for which the store recently answered "not found", each remembered for a fixed time,
- * so a caller looping on a made-up key or version costs one store read per name per period.
+ * Key names for which the store recently answered "not found", each remembered for a fixed time, so
+ * a caller looping on a made-up key or version costs one store read per name per period.
  */
 final class RecentMisses {
   /**

@@ -18,11 +18,18 @@ import java.util.concurrent.atomic.LongAdder;
  */
 public final class UsageLedger {
   /** What is counted. */
-  public enum Use { ENCRYPT, DECRYPT, REWRAP, INDEX }
+  public enum Use {
+    ENCRYPT,
+    DECRYPT,
+    REWRAP,
+    INDEX
+  }
 
   private final Clock clock;
-  private final ConcurrentMap<String, ConcurrentMap<Integer, Pending>> pending = new ConcurrentHashMap<>();
-  private final ConcurrentMap<String, Map<Integer, VersionUsage>> merged = new ConcurrentHashMap<>();
+  private final ConcurrentMap<String, ConcurrentMap<Integer, Pending>> pending =
+      new ConcurrentHashMap<>();
+  private final ConcurrentMap<String, Map<Integer, VersionUsage>> merged =
+      new ConcurrentHashMap<>();
 
   public UsageLedger(Clock clock) {
     this.clock = clock;
@@ -54,14 +61,18 @@ public final class UsageLedger {
     int failed = 0;
     for (Map.Entry<String, ConcurrentMap<Integer, Pending>> key : pending.entrySet()) {
       Map<Integer, VersionUsage> delta = new HashMap<>();
-      key.getValue().forEach((version, counts) -> {
-        VersionUsage taken = counts.take();
-        if (!taken.isEmpty()) {
-          delta.put(version, taken);
-        }
-      });
+      key.getValue()
+          .forEach(
+              (version, counts) -> {
+                VersionUsage taken = counts.take();
+                if (!taken.isEmpty()) {
+                  delta.put(version, taken);
+                }
+              });
       try {
-        merged.put(key.getKey(), delta.isEmpty() ? store.readUsage(key.getKey()) : store.addUsage(key.getKey(), delta));
+        merged.put(
+            key.getKey(),
+            delta.isEmpty() ? store.readUsage(key.getKey()) : store.addUsage(key.getKey(), delta));
       } catch (RuntimeException e) {
         delta.forEach((version, usage) -> key.getValue().get(version).putBack(usage));
         failed++;
@@ -84,7 +95,8 @@ public final class UsageLedger {
    * The encryptions of one version known here, for the crypto path's cap: the totals of the last
    * merge plus what this replica counted since; a few map reads and no store call. It lags other
    * replicas by one merge interval, and during a merge of this key it may briefly miss what that
-   * merge is adding, which is why limits leave room for lag ({@link KeyPolicy#RANDOM_96_BIT_NONCE_LIMIT}).
+   * merge is adding, which is why limits leave room for lag ({@link
+   * KeyPolicy#RANDOM_96_BIT_NONCE_LIMIT}).
    */
   public long encryptions(String name, int version) {
     long known = 0;
@@ -107,7 +119,10 @@ public final class UsageLedger {
     return usage(name);
   }
 
-  /** Counts since the last merge of one version; {@link #take} and {@link #peek} never lose an increment. */
+  /**
+   * Counts since the last merge of one version; {@link #take} and {@link #peek} never lose an
+   * increment.
+   */
   private static final class Pending {
     private final LongAdder encryptions = new LongAdder();
     private final LongAdder decryptions = new LongAdder();
@@ -127,13 +142,21 @@ public final class UsageLedger {
 
     VersionUsage take() {
       long last = lastUsed.get();
-      return new VersionUsage(encryptions.sumThenReset(), decryptions.sumThenReset(), rewraps.sumThenReset(),
-          indexes.sumThenReset(), last == 0 ? null : Instant.ofEpochMilli(last));
+      return new VersionUsage(
+          encryptions.sumThenReset(),
+          decryptions.sumThenReset(),
+          rewraps.sumThenReset(),
+          indexes.sumThenReset(),
+          last == 0 ? null : Instant.ofEpochMilli(last));
     }
 
     VersionUsage peek() {
       long last = lastUsed.get();
-      return new VersionUsage(encryptions.sum(), decryptions.sum(), rewraps.sum(), indexes.sum(),
+      return new VersionUsage(
+          encryptions.sum(),
+          decryptions.sum(),
+          rewraps.sum(),
+          indexes.sum(),
           last == 0 ? null : Instant.ofEpochMilli(last));
     }
 

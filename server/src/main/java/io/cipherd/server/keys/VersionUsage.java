@@ -11,15 +11,24 @@ import java.time.Instant;
  * @param indexes blind indexes an index key's version computed
  * @param lastUsed the last use of any kind counted, or null
  */
-public record VersionUsage(long encryptions, long decryptions, long rewraps, long indexes, Instant lastUsed) {
+public record VersionUsage(
+    long encryptions, long decryptions, long rewraps, long indexes, Instant lastUsed) {
   public static final VersionUsage NONE = new VersionUsage(0, 0, 0, 0, null);
 
   /** The sum of both, with the later of the two last-used times. */
   public VersionUsage plus(VersionUsage other) {
-    Instant later = lastUsed == null ? other.lastUsed
-        : other.lastUsed == null || lastUsed.isAfter(other.lastUsed) ? lastUsed : other.lastUsed;
-    return new VersionUsage(encryptions + other.encryptions, decryptions + other.decryptions,
-        rewraps + other.rewraps, indexes + other.indexes, later);
+    Instant later =
+        lastUsed == null
+            ? other.lastUsed
+            : other.lastUsed == null || lastUsed.isAfter(other.lastUsed)
+                ? lastUsed
+                : other.lastUsed;
+    return new VersionUsage(
+        encryptions + other.encryptions,
+        decryptions + other.decryptions,
+        rewraps + other.rewraps,
+        indexes + other.indexes,
+        later);
   }
 
   /** Whether nothing was counted. */

@@ -6,8 +6,8 @@ import javax.security.auth.Destroyable;
 
 /**
  * Raw key bytes that can be overwritten in place: unlike {@code SecretKeySpec}, {@link #destroy()}
- * zeroes them. It owns the array it is given (no copy is made); {@link #getEncoded()} hands the
- * JCE a fresh copy each time, as {@link SecretKey} requires, and fails once the key is destroyed.
+ * zeroes them. It owns the array it is given (no copy is made); {@link #getEncoded()} hands the JCE
+ * a fresh copy each time, as {@link SecretKey} requires, and fails once the key is destroyed.
  */
 public final class WipeableSecretKey implements SecretKey {
   private static final long serialVersionUID = 1L;
@@ -42,7 +42,8 @@ public final class WipeableSecretKey implements SecretKey {
     // destroy() sets the flag before it zeroes, so a copy taken during a wipe is caught here.
     if (destroyed) {
       Arrays.fill(copy, (byte) 0);
-      throw new KeyStoreUnavailableException("a key version was evicted from memory while in use; retry", null);
+      throw new KeyStoreUnavailableException(
+          "a key version was evicted from memory while in use; retry", null);
     }
     return copy;
   }
@@ -61,7 +62,13 @@ public final class WipeableSecretKey implements SecretKey {
 
   @Override
   public String toString() {
-    return "WipeableSecretKey[" + algorithm + ", " + bytes.length * 8 + " bits" + (destroyed ? ", destroyed" : "") + "]";
+    return "WipeableSecretKey["
+        + algorithm
+        + ", "
+        + bytes.length * 8
+        + " bits"
+        + (destroyed ? ", destroyed" : "")
+        + "]";
   }
 
   /** Destroys {@code key} if it can be destroyed; a no-op for keys that cannot. */

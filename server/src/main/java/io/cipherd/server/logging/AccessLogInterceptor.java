@@ -22,6 +22,7 @@ import org.slf4j.MDC;
 public final class AccessLogInterceptor implements ServerInterceptor {
   /** The access log's logger name, so operators can route it to its own appender. */
   public static final String LOGGER = "cipherd.access";
+
   private static final Logger access = LoggerFactory.getLogger(LOGGER);
 
   @Override
@@ -29,14 +30,15 @@ public final class AccessLogInterceptor implements ServerInterceptor {
       ServerCall<Q, A> call, Metadata headers, ServerCallHandler<Q, A> next) {
     // Off (e.g. at WARN), the record only keeps the request id: no key name, clock or identity.
     AccessRecord record = new AccessRecord(call, RequestIds.of(headers), access.isInfoEnabled());
-    ServerCall<Q, A> logged = new ForwardingServerCall.SimpleForwardingServerCall<>(call) {
-      @Override
-      public void close(Status status, Metadata trailers) {
-        // Logged first, so the line exists by the time the caller sees the answer.
-        record.finish(status);
-        super.close(status, trailers);
-      }
-    };
+    ServerCall<Q, A> logged =
+        new ForwardingServerCall.SimpleForwardingServerCall<>(call) {
+          @Override
+          public void close(Status status, Metadata trailers) {
+            // Logged first, so the line exists by the time the caller sees the answer.
+            record.finish(status);
+            super.close(status, trailers);
+          }
+        };
     String outer = record.enterMdc();
     ServerCall.Listener<Q> listener;
     try {
@@ -112,11 +114,18 @@ public final class AccessLogInterceptor implements ServerInterceptor {
   private static final class AccessRecord {
     private final ServerCall<?, ?> call;
     private final String requestId;
+
     /** Whether the access logger was on when the call started; if not, the call writes no line. */
     private final boolean logged;
+
     private final long startNanos;
-    /** The identity an outer interceptor set, in case the call ends where its context is not attached. */
+
+    /**
+     * The identity an outer interceptor set, in case the call ends where its context is not
+     * attached.
+     */
     private final String identityAtStart;
+
     private final AtomicBoolean finished;
     private volatile String keyName = RequestKeyName.NONE;
     private volatile boolean sawRequest;
@@ -157,20 +166,27 @@ public final class AccessLogInterceptor implements ServerInterceptor {
         return;
       }
       String identity = CallerIdentity.KEY.get();
-      String caller = identity != null ? identity
-          : identityAtStart != null ? identityAtStart
-          : CallerIdentity.peer(call);
+      String caller =
+          identity != null
+              ? identity
+              : identityAtStart != null ? identityAtStart : CallerIdentity.peer(call);
       String duration = millis(System.nanoTime() - startNanos);
       String outer = enterMdc();
       try {
-        access.atInfo()
+        access
+            .atInfo()
             .addKeyValue("method", call.getMethodDescriptor().getFullMethodName())
             .addKeyValue("key", keyName)
             .addKeyValue("caller", caller)
             .addKeyValue("status", status.getCode().name())
             .addKeyValue("duration_ms", duration)
-            .log("method={} key={} caller={} status={} duration_ms={}",
-                call.getMethodDescriptor().getFullMethodName(), keyName, caller, status.getCode(), duration);
+            .log(
+                "method={} key={} caller={} status={} duration_ms={}",
+                call.getMethodDescriptor().getFullMethodName(),
+                keyName,
+                caller,
+                status.getCode(),
+                duration);
       } finally {
         exitMdc(outer);
       }

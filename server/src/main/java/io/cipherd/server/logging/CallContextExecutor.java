@@ -19,14 +19,15 @@ public final class CallContextExecutor {
         delegate.execute(inContext);
         return;
       }
-      delegate.execute(() -> {
-        MDC.put(RequestIds.MDC_KEY, requestId);
-        try {
-          inContext.run();
-        } finally {
-          MDC.remove(RequestIds.MDC_KEY);
-        }
-      });
+      delegate.execute(
+          () -> {
+            MDC.put(RequestIds.MDC_KEY, requestId);
+            try {
+              inContext.run();
+            } finally {
+              MDC.remove(RequestIds.MDC_KEY);
+            }
+          });
     };
   }
 }

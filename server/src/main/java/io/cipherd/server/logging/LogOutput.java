@@ -25,7 +25,8 @@ public final class LogOutput {
     }
     ILoggerFactory factory = LoggerFactory.getILoggerFactory();
     if (!(factory instanceof LoggerContext context)) {
-      LoggerFactory.getLogger(LogOutput.class).warn("JSON logs need logback; keeping the text format");
+      LoggerFactory.getLogger(LogOutput.class)
+          .warn("JSON logs need logback; keeping the text format");
       return;
     }
     ch.qos.logback.classic.Logger root = context.getLogger(Logger.ROOT_LOGGER_NAME);

@@ -12,7 +12,9 @@ import java.util.regex.Pattern;
 final class RequestIds {
   /** The MDC key of the request id. */
   static final String MDC_KEY = "request_id";
-  static final Metadata.Key<String> HEADER = Metadata.Key.of("x-request-id", Metadata.ASCII_STRING_MARSHALLER);
+
+  static final Metadata.Key<String> HEADER =
+      Metadata.Key.of("x-request-id", Metadata.ASCII_STRING_MARSHALLER);
   private static final Pattern SAFE = Pattern.compile("[A-Za-z0-9._-]{1,64}");
 
   private RequestIds() {}

@@ -15,8 +15,8 @@ import io.cipherd.server.crypto.envelope.EnvelopeHeader;
 
 /**
  * The key name an access-log line shows for a request: its {@code key_name}, or the name in its
- * ciphertext's header (never more of the ciphertext), or a legacy item's key name. Only names that match the key-name syntax are
- * shown, so a hostile name cannot forge log lines or flood them.
+ * ciphertext's header (never more of the ciphertext), or a legacy item's key name. Only names that
+ * match the key-name syntax are shown, so a hostile name cannot forge log lines or flood them.
  */
 final class RequestKeyName {
   static final String NONE = "-";
@@ -30,15 +30,23 @@ final class RequestKeyName {
       case EncryptBatchRequest r -> named(r.getKeyName());
       case DecryptRequest r -> fromHeader(r.getCiphertextBytes());
       case InspectRequest r -> fromHeader(r.getCiphertextBytes());
-      case ReEncryptRequest r -> r.hasLegacy() ? legacy(r.getLegacy(), r.getKeyName())
-          : rewrap(r.getCiphertextBytes(), r.getKeyName());
-      case ReEncryptStreamRequest r -> r.hasLegacy() ? legacy(r.getLegacy(), r.getKeyName())
-          : rewrap(r.getCiphertextBytes(), r.getKeyName());
+      case ReEncryptRequest r ->
+          r.hasLegacy()
+              ? legacy(r.getLegacy(), r.getKeyName())
+              : rewrap(r.getCiphertextBytes(), r.getKeyName());
+      case ReEncryptStreamRequest r ->
+          r.hasLegacy()
+              ? legacy(r.getLegacy(), r.getKeyName())
+              : rewrap(r.getCiphertextBytes(), r.getKeyName());
       case io.cipherd.api.v1.DecryptStreamRequest r -> fromHeader(r.getCiphertextBytes());
-      case DecryptBatchRequest r -> r.getItemsCount() == 0 ? NONE : fromHeader(r.getItems(0).getCiphertextBytes());
-      case ReEncryptBatchRequest r -> r.getItemsCount() > 0 && r.getItems(0).hasLegacy()
-          ? legacy(r.getItems(0).getLegacy(), r.getKeyName())
-          : rewrap(r.getItemsCount() == 0 ? ByteString.EMPTY : r.getItems(0).getCiphertextBytes(), r.getKeyName());
+      case DecryptBatchRequest r ->
+          r.getItemsCount() == 0 ? NONE : fromHeader(r.getItems(0).getCiphertextBytes());
+      case ReEncryptBatchRequest r ->
+          r.getItemsCount() > 0 && r.getItems(0).hasLegacy()
+              ? legacy(r.getItems(0).getLegacy(), r.getKeyName())
+              : rewrap(
+                  r.getItemsCount() == 0 ? ByteString.EMPTY : r.getItems(0).getCiphertextBytes(),
+                  r.getKeyName());
       case com.google.protobuf.Message m -> byField(m);
       default -> NONE;
     };
@@ -47,7 +55,8 @@ final class RequestKeyName {
   /** Admin requests: any message with a string field {@code key_name}. */
   private static String byField(com.google.protobuf.Message message) {
     var field = message.getDescriptorForType().findFieldByName("key_name");
-    if (field == null || field.getJavaType() != com.google.protobuf.Descriptors.FieldDescriptor.JavaType.STRING) {
+    if (field == null
+        || field.getJavaType() != com.google.protobuf.Descriptors.FieldDescriptor.JavaType.STRING) {
       return NONE;
     }
     return named((String) message.getField(field));
@@ -59,7 +68,9 @@ final class RequestKeyName {
     return target.isEmpty() ? source : source + "->" + named(target);
   }
 
-  /** {@code legacy->target} for a legacy rewrap: the legacy key, with its version if one is named. */
+  /**
+   * {@code legacy->target} for a legacy rewrap: the legacy key, with its version if one is named.
+   */
   private static String legacy(LegacyCiphertext legacy, String target) {
     String source = named(legacy.getKeyName());
     if (legacy.getKeyVersion() > 0 && EnvelopeHeader.isValidKeyName(source)) {

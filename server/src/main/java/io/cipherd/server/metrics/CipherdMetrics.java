@@ -1,18 +1,17 @@
 package io.cipherd.server.metrics;
 
 import io.micrometer.core.instrument.Meter;
-import io.micrometer.core.instrument.config.MeterFilter;
-import io.micrometer.core.instrument.distribution.DistributionStatisticConfig;
-import java.util.concurrent.TimeUnit;
-
 import io.micrometer.core.instrument.binder.jvm.ClassLoaderMetrics;
 import io.micrometer.core.instrument.binder.jvm.JvmGcMetrics;
 import io.micrometer.core.instrument.binder.jvm.JvmMemoryMetrics;
 import io.micrometer.core.instrument.binder.jvm.JvmThreadMetrics;
 import io.micrometer.core.instrument.binder.system.ProcessorMetrics;
 import io.micrometer.core.instrument.binder.system.UptimeMetrics;
+import io.micrometer.core.instrument.config.MeterFilter;
+import io.micrometer.core.instrument.distribution.DistributionStatisticConfig;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import java.util.concurrent.TimeUnit;
 
 /**
  * The server's one Prometheus registry, with the JVM's own metrics bound, and the choice of whether
@@ -26,36 +25,43 @@ public final class CipherdMetrics implements AutoCloseable {
   static final String CALL_TIMER = "grpc.server.processing.duration";
 
   /**
-   * Latency buckets for the call timer, so dashboards and alerts compute percentiles across replicas
-   * with {@code histogram_quantile}: 15 fixed bounds from 250 µs to 10 s (Micrometer's own percentile
-   * histogram would add some 70 buckets to each method and status).
+   * Latency buckets for the call timer, so dashboards and alerts compute percentiles across
+   * replicas with {@code histogram_quantile}: 15 fixed bounds from 250 µs to 10 s (Micrometer's own
+   * percentile histogram would add some 70 buckets to each method and status).
    */
-  private static final double[] CALL_LATENCY_BUCKETS_SECONDS =
-      {0.00025, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10};
-
-  private static final MeterFilter CALL_LATENCY_HISTOGRAM = new MeterFilter() {
-    @Override
-    public DistributionStatisticConfig configure(Meter.Id id, DistributionStatisticConfig config) {
-      if (!id.getName().equals(CALL_TIMER)) {
-        return config;
-      }
-      double[] nanos = new double[CALL_LATENCY_BUCKETS_SECONDS.length];
-      for (int i = 0; i < nanos.length; i++) {
-        nanos[i] = CALL_LATENCY_BUCKETS_SECONDS[i] * TimeUnit.SECONDS.toNanos(1);
-      }
-      return DistributionStatisticConfig.builder()
-          .percentilesHistogram(false)
-          .serviceLevelObjectives(nanos)
-          .build()
-          .merge(config);
-    }
+  private static final double[] CALL_LATENCY_BUCKETS_SECONDS = {
+    0.00025, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10
   };
 
-  private final PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+  private static final MeterFilter CALL_LATENCY_HISTOGRAM =
+      new MeterFilter() {
+        @Override
+        public DistributionStatisticConfig configure(
+            Meter.Id id, DistributionStatisticConfig config) {
+          if (!id.getName().equals(CALL_TIMER)) {
+            return config;
+          }
+          double[] nanos = new double[CALL_LATENCY_BUCKETS_SECONDS.length];
+          for (int i = 0; i < nanos.length; i++) {
+            nanos[i] = CALL_LATENCY_BUCKETS_SECONDS[i] * TimeUnit.SECONDS.toNanos(1);
+          }
+          return DistributionStatisticConfig.builder()
+              .percentilesHistogram(false)
+              .serviceLevelObjectives(nanos)
+              .build()
+              .merge(config);
+        }
+      };
+
+  private final PrometheusMeterRegistry registry =
+      new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
   private final JvmGcMetrics gc = new JvmGcMetrics();
   private final boolean keyNames;
 
-  /** {@code keyNames}: label series with key names; each key then adds series, so only for a bounded set of keys. */
+  /**
+   * {@code keyNames}: label series with key names; each key then adds series, so only for a bounded
+   * set of keys.
+   */
   public CipherdMetrics(boolean keyNames) {
     this.keyNames = keyNames;
     registry.config().meterFilter(CALL_LATENCY_HISTOGRAM);
@@ -82,7 +88,8 @@ public final class CipherdMetrics implements AutoCloseable {
 
   @Override
   public void close() {
-    // The GC binder holds JMX notification listeners; without this each closed server would leak one.
+    // The GC binder holds JMX notification listeners; without this each closed server would leak
+    // one.
     gc.close();
     registry.close();
   }

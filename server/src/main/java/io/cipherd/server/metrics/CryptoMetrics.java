@@ -1,7 +1,7 @@
 package io.cipherd.server.metrics;
 
-import io.cipherd.server.crypto.envelope.EnvelopeHeader;
 import io.cipherd.server.crypto.Mode;
+import io.cipherd.server.crypto.envelope.EnvelopeHeader;
 import io.cipherd.server.engine.CryptoObserver;
 import io.cipherd.server.engine.CryptoOperation;
 import io.micrometer.core.instrument.Counter;
@@ -24,6 +24,7 @@ public final class CryptoMetrics implements CryptoObserver {
   static final String VERSION_ENCRYPTIONS = "cipherd.key.version.encryptions";
   static final String VERSION_DECRYPTIONS = "cipherd.key.version.decryptions";
   static final String VERSION_REWRAPS = "cipherd.key.version.rewraps";
+
   /** Mode and key labels of a failure that happened before a key version was resolved. */
   static final String NONE = "none";
 
@@ -61,8 +62,10 @@ public final class CryptoMetrics implements CryptoObserver {
   public void failed(CryptoOperation operation, EnvelopeHeader header, RuntimeException error) {
     String outcome = Outcomes.of(error);
     if (header == null) {
-      unresolvedFailures.get(operation).computeIfAbsent(outcome,
-          o -> operations(operation, NONE, NONE, o)).increment();
+      unresolvedFailures
+          .get(operation)
+          .computeIfAbsent(outcome, o -> operations(operation, NONE, NONE, o))
+          .increment();
     } else {
       meters(operation, header).failure(outcome).increment();
     }
@@ -72,12 +75,15 @@ public final class CryptoMetrics implements CryptoObserver {
     String key = keyNames ? header.keyName() : CipherdMetrics.ALL_KEYS;
     ConcurrentMap<String, KeyMeters> byKey = meters.get(operation).get(header.mode());
     KeyMeters found = byKey.get(key);
-    return found != null ? found : byKey.computeIfAbsent(key, k -> new KeyMeters(operation, k, header.mode()));
+    return found != null
+        ? found
+        : byKey.computeIfAbsent(key, k -> new KeyMeters(operation, k, header.mode()));
   }
 
   private Counter operations(CryptoOperation operation, String key, String mode, String outcome) {
     return Counter.builder(OPERATIONS)
-        .description("Crypto operations by operation, key, mode and outcome; a rewrap counts one decrypt and one encrypt")
+        .description(
+            "Crypto operations by operation, key, mode and outcome; a rewrap counts one decrypt and one encrypt")
         .tags("operation", label(operation), "key", key, "mode", mode, "outcome", outcome)
         .register(registry);
   }
@@ -101,11 +107,12 @@ public final class CryptoMetrics implements CryptoObserver {
       this.key = key;
       this.mode = mode.headerName();
       this.ok = operations(operation, key, this.mode, Outcomes.OK);
-      this.bytes = Counter.builder(BYTES)
-          .description("Plaintext bytes encrypted or decrypted successfully")
-          .baseUnit("bytes")
-          .tags("operation", label(operation), "key", key, "mode", this.mode)
-          .register(registry);
+      this.bytes =
+          Counter.builder(BYTES)
+              .description("Plaintext bytes encrypted or decrypted successfully")
+              .baseUnit("bytes")
+              .tags("operation", label(operation), "key", key, "mode", this.mode)
+              .register(registry);
     }
 
     Counter failure(String outcome) {
@@ -114,14 +121,23 @@ public final class CryptoMetrics implements CryptoObserver {
 
     Counter version(int version) {
       Counter found = versions.get(version);
-      return found != null ? found : versions.computeIfAbsent(version, v -> Counter.builder(versionMeter())
-          .description(switch (operation) {
-            case ENCRYPT -> "Encryptions by key version; shows whether old versions are still used to encrypt";
-            case DECRYPT -> "Decryptions by key version (rewraps included); shows which versions data is still read with";
-            default -> "Ciphertexts rewrapped out of each key version; shows how a migration progresses";
-          })
-          .tags("key", key, "version", Integer.toString(v))
-          .register(registry));
+      return found != null
+          ? found
+          : versions.computeIfAbsent(
+              version,
+              v ->
+                  Counter.builder(versionMeter())
+                      .description(
+                          switch (operation) {
+                            case ENCRYPT ->
+                                "Encryptions by key version; shows whether old versions are still used to encrypt";
+                            case DECRYPT ->
+                                "Decryptions by key version (rewraps included); shows which versions data is still read with";
+                            default ->
+                                "Ciphertexts rewrapped out of each key version; shows how a migration progresses";
+                          })
+                      .tags("key", key, "version", Integer.toString(v))
+                      .register(registry));
     }
 
     private String versionMeter() {

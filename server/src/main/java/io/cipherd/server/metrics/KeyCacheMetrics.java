@@ -12,11 +12,14 @@ public final class KeyCacheMetrics {
   public static void bind(KeyCache keys, MeterRegistry registry) {
     FunctionCounter.builder("cipherd.key.cache.requests", keys, KeyCache::cacheHits)
         .description("Key lookups by result: hit (from memory) or miss (read from the key store)")
-        .tag("result", "hit").register(registry);
+        .tag("result", "hit")
+        .register(registry);
     FunctionCounter.builder("cipherd.key.cache.requests", keys, KeyCache::cacheMisses)
         .description("Key lookups by result: hit (from memory) or miss (read from the key store)")
-        .tag("result", "miss").register(registry);
+        .tag("result", "miss")
+        .register(registry);
     Gauge.builder("cipherd.key.cache.size", keys, KeyCache::cacheSize)
-        .description("Keys whose metadata is cached").register(registry);
+        .description("Keys whose metadata is cached")
+        .register(registry);
   }
 }

@@ -85,14 +85,19 @@ public final class MeteredKeyStore implements KeyStore {
       outcome = Outcomes.of(e);
       throw e;
     } finally {
-      timer(operation, outcome).record(System.nanoTime() - start, java.util.concurrent.TimeUnit.NANOSECONDS);
+      timer(operation, outcome)
+          .record(System.nanoTime() - start, java.util.concurrent.TimeUnit.NANOSECONDS);
     }
   }
 
   private Timer timer(String operation, String outcome) {
-    return timers.computeIfAbsent(operation + '/' + outcome, k -> Timer.builder(CALLS)
-        .description("Key store calls by operation and outcome; outcome other than ok or key_not_found is an error")
-        .tags("operation", operation, "outcome", outcome)
-        .register(registry));
+    return timers.computeIfAbsent(
+        operation + '/' + outcome,
+        k ->
+            Timer.builder(CALLS)
+                .description(
+                    "Key store calls by operation and outcome; outcome other than ok or key_not_found is an error")
+                .tags("operation", operation, "outcome", outcome)
+                .register(registry));
   }
 }

@@ -2,9 +2,13 @@ package io.cipherd.server.metrics;
 
 import io.cipherd.server.errors.CipherdException;
 
-/** The fixed set of {@code outcome} label values, so an exception type can never become a new series. */
+/**
+ * The fixed set of {@code outcome} label values, so an exception type can never become a new
+ * series.
+ */
 final class Outcomes {
   static final String OK = "ok";
+
   /** Anything that is not a domain error: a bug, never a new label. */
   static final String ERROR = "error";
 

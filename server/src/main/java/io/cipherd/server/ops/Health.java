@@ -16,7 +16,11 @@ public final class Health {
 
   private final HealthStatusManager manager = new HealthStatusManager();
   private volatile boolean serving;
-  /** The last key-store probe's result; true until a probe fails (and always for a store nobody probes). */
+
+  /**
+   * The last key-store probe's result; true until a probe fails (and always for a store nobody
+   * probes).
+   */
   private volatile boolean keyStoreReachable = true;
 
   /** The health service to add to the server. */
@@ -45,7 +49,10 @@ public final class Health {
     manager.setStatus(KEY_STORE, reachable ? ServingStatus.SERVING : ServingStatus.NOT_SERVING);
   }
 
-  /** Whether the key store answered its last probe, for the {@code cipherd_keystore_reachable} gauge. */
+  /**
+   * Whether the key store answered its last probe, for the {@code cipherd_keystore_reachable}
+   * gauge.
+   */
   public boolean isKeyStoreReachable() {
     return keyStoreReachable;
   }

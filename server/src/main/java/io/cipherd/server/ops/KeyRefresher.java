@@ -12,20 +12,28 @@ import java.util.concurrent.TimeUnit;
  * replicas are used here within it, and reports the store's reachability to {@link Health}.
  */
 public final class KeyRefresher implements AutoCloseable {
-  private final ScheduledExecutorService scheduler = Executors.newSingleThreadScheduledExecutor(runnable -> {
-    Thread thread = new Thread(runnable, "cipherd-key-refresh");
-    thread.setDaemon(true);
-    return thread;
-  });
+  private final ScheduledExecutorService scheduler =
+      Executors.newSingleThreadScheduledExecutor(
+          runnable -> {
+            Thread thread = new Thread(runnable, "cipherd-key-refresh");
+            thread.setDaemon(true);
+            return thread;
+          });
 
   private KeyRefresher() {}
 
-  /** Starts refreshing every {@code interval}; the store counts as reachable until a refresh fails. */
-  public static KeyRefresher start(KeyCache keys, KeyStore store, Health health, Duration interval) {
+  /**
+   * Starts refreshing every {@code interval}; the store counts as reachable until a refresh fails.
+   */
+  public static KeyRefresher start(
+      KeyCache keys, KeyStore store, Health health, Duration interval) {
     KeyRefresher refresher = new KeyRefresher();
     health.reportKeyStore(true);
-    refresher.scheduler.scheduleWithFixedDelay(() -> health.reportKeyStore(refresh(keys, store)),
-        interval.toMillis(), interval.toMillis(), TimeUnit.MILLISECONDS);
+    refresher.scheduler.scheduleWithFixedDelay(
+        () -> health.reportKeyStore(refresh(keys, store)),
+        interval.toMillis(),
+        interval.toMillis(),
+        TimeUnit.MILLISECONDS);
     return refresher;
   }
 

@@ -30,24 +30,44 @@ public final class OpsHttpServer implements AutoCloseable {
   }
 
   /**
-   * Binds {@code address} and starts answering: {@code /metrics} with {@code scrape}'s text,
-   * {@code /readyz} with 200 while {@code health} is SERVING and {@code keyStoreAnswers} holds.
+   * Binds {@code address} and starts answering: {@code /metrics} with {@code scrape}'s text, {@code
+   * /readyz} with 200 while {@code health} is SERVING and {@code keyStoreAnswers} holds.
    */
-  public static OpsHttpServer start(InetSocketAddress address, Supplier<String> scrape, Health health,
-      BooleanSupplier keyStoreAnswers) throws IOException {
+  public static OpsHttpServer start(
+      InetSocketAddress address,
+      Supplier<String> scrape,
+      Health health,
+      BooleanSupplier keyStoreAnswers)
+      throws IOException {
     HttpServer server = HttpServer.create(address, /* backlog= */ 32);
-    ThreadPoolExecutor executor = new ThreadPoolExecutor(2, 2, 60, TimeUnit.SECONDS,
-        new ArrayBlockingQueue<>(32), runnable -> {
-          Thread thread = new Thread(runnable, "cipherd-http");
-          thread.setDaemon(true);
-          return thread;
-        }, new ThreadPoolExecutor.CallerRunsPolicy());
+    ThreadPoolExecutor executor =
+        new ThreadPoolExecutor(
+            2,
+            2,
+            60,
+            TimeUnit.SECONDS,
+            new ArrayBlockingQueue<>(32),
+            runnable -> {
+              Thread thread = new Thread(runnable, "cipherd-http");
+              thread.setDaemon(true);
+              return thread;
+            },
+            new ThreadPoolExecutor.CallerRunsPolicy());
     server.setExecutor(executor);
-    server.createContext("/metrics", exchange -> answer(exchange, "/metrics",
-        () -> new Response(200, PROMETHEUS_TEXT, scrape.get())));
-    server.createContext("/healthz", exchange -> answer(exchange, "/healthz",
-        () -> new Response(200, "text/plain; charset=utf-8", "ok\n")));
-    server.createContext("/readyz", exchange -> answer(exchange, "/readyz", () -> readiness(health, keyStoreAnswers)));
+    server.createContext(
+        "/metrics",
+        exchange ->
+            answer(exchange, "/metrics", () -> new Response(200, PROMETHEUS_TEXT, scrape.get())));
+    server.createContext(
+        "/healthz",
+        exchange ->
+            answer(
+                exchange,
+                "/healthz",
+                () -> new Response(200, "text/plain; charset=utf-8", "ok\n")));
+    server.createContext(
+        "/readyz",
+        exchange -> answer(exchange, "/readyz", () -> readiness(health, keyStoreAnswers)));
     server.start();
     return new OpsHttpServer(server, executor);
   }
@@ -79,7 +99,8 @@ public final class OpsHttpServer implements AutoCloseable {
       Response response;
       if (!exchange.getRequestURI().getPath().equals(path)) {
         response = new Response(404, "text/plain; charset=utf-8", "not found\n");
-      } else if (!exchange.getRequestMethod().equals("GET") && !exchange.getRequestMethod().equals("HEAD")) {
+      } else if (!exchange.getRequestMethod().equals("GET")
+          && !exchange.getRequestMethod().equals("HEAD")) {
         exchange.getResponseHeaders().set("Allow", "GET, HEAD");
         response = new Response(405, "text/plain; charset=utf-8", "method not allowed\n");
       } else {

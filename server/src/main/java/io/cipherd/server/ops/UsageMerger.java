@@ -21,11 +21,13 @@ import org.slf4j.LoggerFactory;
 public final class UsageMerger implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(UsageMerger.class);
 
-  private final ScheduledExecutorService scheduler = Executors.newSingleThreadScheduledExecutor(runnable -> {
-    Thread thread = new Thread(runnable, "cipherd-usage-merge");
-    thread.setDaemon(true);
-    return thread;
-  });
+  private final ScheduledExecutorService scheduler =
+      Executors.newSingleThreadScheduledExecutor(
+          runnable -> {
+            Thread thread = new Thread(runnable, "cipherd-usage-merge");
+            thread.setDaemon(true);
+            return thread;
+          });
   private final UsageLedger ledger;
   private final KeyStore store;
   private final KeyCache keys;
@@ -40,15 +42,20 @@ public final class UsageMerger implements AutoCloseable {
 
   /** Merges and rotates every {@code interval} until closed. */
   public UsageMerger start(Duration interval) {
-    scheduler.scheduleWithFixedDelay(this::mergeQuietly, interval.toMillis(), interval.toMillis(), TimeUnit.MILLISECONDS);
+    scheduler.scheduleWithFixedDelay(
+        this::mergeQuietly, interval.toMillis(), interval.toMillis(), TimeUnit.MILLISECONDS);
     return this;
   }
 
-  /** One merge, then the due rotations of every key this replica uses or has cached; returns the keys rotated. */
+  /**
+   * One merge, then the due rotations of every key this replica uses or has cached; returns the
+   * keys rotated.
+   */
   public synchronized int mergeAndRotate() {
     int failed = ledger.merge(store);
     if (failed > 0) {
-      LOG.warn("usage of {} keys not merged (key store unavailable); kept for the next merge", failed);
+      LOG.warn(
+          "usage of {} keys not merged (key store unavailable); kept for the next merge", failed);
     }
     Set<String> names = new HashSet<>(ledger.usedKeys());
     names.addAll(keys.cachedNames());

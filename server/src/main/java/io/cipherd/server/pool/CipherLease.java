@@ -2,15 +2,14 @@ package io.cipherd.server.pool;
 
 import io.cipherd.server.crypto.CipherSource;
 import io.cipherd.server.crypto.Mode;
-
 import javax.crypto.Cipher;
 import javax.crypto.SecretKey;
 
 /**
  * Ciphers borrowed from the pools once for a whole batch: up to {@value #PER_MODE} per mode, kept
- * between items and returned together on {@link #close()}. A 1,000-item batch then costs a few
- * pool operations per mode instead of two thousand. Used by one thread at a time:
- * the one running the batch, or a stream's items under the stream's lock.
+ * between items and returned together on {@link #close()}. A 1,000-item batch then costs a few pool
+ * operations per mode instead of two thousand. Used by one thread at a time: the one running the
+ * batch, or a stream's items under the stream's lock.
  *
  * <p>Each held cipher remembers the key it was last initialised with, and a borrow for that key
  * gets it back. A rewrap decrypts with one key version and encrypts with another: with one cipher
@@ -73,9 +72,9 @@ public final class CipherLease implements CipherSource, AutoCloseable {
 
   /**
    * Returns every held cipher to its pool; the lease stays usable and borrows again on its next
-   * operation. The slots go back last first: the pools are LIFO, so a next run of the same work
-   * (a rewrap's source key, then its target key) gets the same ciphers back in the order it uses
-   * them, and each finds its key schedule still in place unless another caller took it meanwhile.
+   * operation. The slots go back last first: the pools are LIFO, so a next run of the same work (a
+   * rewrap's source key, then its target key) gets the same ciphers back in the order it uses them,
+   * and each finds its key schedule still in place unless another caller took it meanwhile.
    */
   public void returnAll() {
     for (Mode mode : Mode.ciphers()) {
@@ -95,7 +94,9 @@ public final class CipherLease implements CipherSource, AutoCloseable {
     returnAll();
   }
 
-  /** Takes a held cipher out while it is in use, so an operation nested in another never shares it. */
+  /**
+   * Takes a held cipher out while it is in use, so an operation nested in another never shares it.
+   */
   private static Cipher take(Cipher[] ciphers, SecretKey[] keys, int i) {
     Cipher cipher = ciphers[i];
     ciphers[i] = null;

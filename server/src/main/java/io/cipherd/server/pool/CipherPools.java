@@ -2,7 +2,6 @@ package io.cipherd.server.pool;
 
 import io.cipherd.server.crypto.CipherSource;
 import io.cipherd.server.crypto.Mode;
-
 import java.security.GeneralSecurityException;
 import java.util.EnumMap;
 import java.util.Map;
@@ -17,18 +16,20 @@ import org.apache.commons.pool2.impl.GenericObjectPool;
 import org.apache.commons.pool2.impl.GenericObjectPoolConfig;
 
 /**
- * Bounded pools of ready {@link Cipher} objects, one pool per mode. {@code Cipher.getInstance} costs
- * about a microsecond and hundreds of bytes, and a Cipher is not thread-safe: a caller borrows one,
- * initialises it with its own key and IV, uses it, and gives it back.
+ * Bounded pools of ready {@link Cipher} objects, one pool per mode. {@code Cipher.getInstance}
+ * costs about a microsecond and hundreds of bytes, and a Cipher is not thread-safe: a caller
+ * borrows one, initialises it with its own key and IV, uses it, and gives it back.
  */
 public final class CipherPools implements CipherSource, AutoCloseable {
   private final Map<Mode, GenericObjectPool<Cipher>> pools = new EnumMap<>(Mode.class);
   private final CipherPoolConfig config;
+
   /**
    * Time spent in borrow and borrows that timed out, per mode. Two clock reads and a LongAdder add
    * cost a few tens of nanoseconds, far less than the pool's detailed statistics (disabled below).
    */
   private final Map<Mode, LongAdder> borrowWaitNanos = new EnumMap<>(Mode.class);
+
   private final Map<Mode, LongAdder> exhausted = new EnumMap<>(Mode.class);
 
   public CipherPools(CipherPoolConfig config) {
@@ -51,7 +52,10 @@ public final class CipherPools implements CipherSource, AutoCloseable {
     release(mode, cipher);
   }
 
-  /** Borrows a cipher of {@code mode}; throws {@link CipherPoolExhaustedException} after the bounded wait. */
+  /**
+   * Borrows a cipher of {@code mode}; throws {@link CipherPoolExhaustedException} after the bounded
+   * wait.
+   */
   public Cipher borrow(Mode mode) {
     long start = System.nanoTime();
     try {
@@ -82,9 +86,9 @@ public final class CipherPools implements CipherSource, AutoCloseable {
   }
 
   /**
-   * Drops every idle cipher of every mode. An idle cipher still holds the key schedule of the key it
-   * last used, so forgetting the keys must drop these too; borrowed ciphers are unaffected and are
-   * pooled again when returned.
+   * Drops every idle cipher of every mode. An idle cipher still holds the key schedule of the key
+   * it last used, so forgetting the keys must drop these too; borrowed ciphers are unaffected and
+   * are pooled again when returned.
    */
   public void clear() {
     pools.values().forEach(GenericObjectPool::clear);
@@ -120,7 +124,8 @@ public final class CipherPools implements CipherSource, AutoCloseable {
     pool.setLifo(true);
     pool.setJmxEnabled(false);
     // Detailed statistics (mean/max wait, idle and active times) cost a clock read and three
-    // synchronized ring-buffer writes per borrow and return: about a quarter of the pool's overhead on
+    // synchronized ring-buffer writes per borrow and return: about a quarter of the pool's overhead
+    // on
     // a ~1.4 us encrypt, and a lock every thread shares. The counts (created, destroyed, borrowed,
     // active, idle, waiters) stay available for metrics.
     pool.setCollectDetailedStatistics(false);

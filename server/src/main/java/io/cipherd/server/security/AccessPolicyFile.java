@@ -24,8 +24,8 @@ import org.yaml.snakeyaml.nodes.ScalarNode;
 import org.yaml.snakeyaml.nodes.SequenceNode;
 
 /**
- * Reads an access policy from YAML, strictly: an unknown field, operation or caller attribute, a bad
- * key pattern or a malformed token hash fails start-up with the file, line and entry at fault.
+ * Reads an access policy from YAML, strictly: an unknown field, operation or caller attribute, a
+ * bad key pattern or a malformed token hash fails start-up with the file, line and entry at fault.
  *
  * <pre>
  * callers:
@@ -63,10 +63,12 @@ public final class AccessPolicyFile {
     try {
       root = new Yaml(new SafeConstructor(new LoaderOptions())).compose(reader);
     } catch (YAMLException e) {
-      throw new IllegalArgumentException("access policy " + source + " is not valid YAML: " + e.getMessage(), e);
+      throw new IllegalArgumentException(
+          "access policy " + source + " is not valid YAML: " + e.getMessage(), e);
     }
     if (root == null) {
-      throw new IllegalArgumentException("access policy " + source + " is empty; it needs a 'callers' map");
+      throw new IllegalArgumentException(
+          "access policy " + source + " is empty; it needs a 'callers' map");
     }
     Map<String, Node> top = fields(root, "the document", Set.of("callers"));
     Node callersNode = top.get("callers");
@@ -79,7 +81,10 @@ public final class AccessPolicyFile {
       String caller = scalar(entry.getKeyNode(), "callers");
       String path = "callers." + caller;
       if (caller.isEmpty() || rules.containsKey(caller)) {
-        throw error(entry.getKeyNode(), path, caller.isEmpty() ? "caller name is empty" : "caller is named twice");
+        throw error(
+            entry.getKeyNode(),
+            path,
+            caller.isEmpty() ? "caller name is empty" : "caller is named twice");
       }
       Map<String, Node> fields = fields(entry.getValueNode(), path, CALLER_FIELDS);
       if (fields.containsKey("token_sha256")) {
@@ -117,8 +122,10 @@ public final class AccessPolicyFile {
       String name = scalar(item, path + ".operations");
       Operation operation = Operation.fromConfigName(name);
       if (operation == null) {
-        throw error(item, path + ".operations", "unknown operation '" + name + "'; expected one of "
-            + Operation.configNames());
+        throw error(
+            item,
+            path + ".operations",
+            "unknown operation '" + name + "'; expected one of " + Operation.configNames());
       }
       operations.add(operation);
     }
@@ -128,8 +135,11 @@ public final class AccessPolicyFile {
   private byte[] tokenHash(Node node, String path) {
     String hex = node instanceof ScalarNode s ? s.getValue().strip() : "";
     if (!hex.matches("[0-9a-fA-F]{64}")) {
-      throw error(node, path, "must be the 64 hex digits of the token's SHA-256 (e.g. from "
-          + "'printf %s TOKEN | sha256sum'); plain tokens are never stored");
+      throw error(
+          node,
+          path,
+          "must be the 64 hex digits of the token's SHA-256 (e.g. from "
+              + "'printf %s TOKEN | sha256sum'); plain tokens are never stored");
     }
     return HexFormat.of().parseHex(hex.toLowerCase(java.util.Locale.ROOT));
   }
@@ -180,7 +190,14 @@ public final class AccessPolicyFile {
   }
 
   private IllegalArgumentException error(Node node, String path, String message) {
-    return new IllegalArgumentException("access policy " + source + " line " + (node.getStartMark().getLine() + 1)
-        + ", " + path + ": " + message);
+    return new IllegalArgumentException(
+        "access policy "
+            + source
+            + " line "
+            + (node.getStartMark().getLine() + 1)
+            + ", "
+            + path
+            + ": "
+            + message);
   }
 }

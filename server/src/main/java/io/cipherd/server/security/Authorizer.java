@@ -3,23 +3,24 @@ package io.cipherd.server.security;
 import io.cipherd.server.crypto.Mode;
 
 /**
- * The one place that decides whether the current caller (from {@code api.CallerIdentity}) may use
- * a key. Without an access policy it is {@link #ALLOW_ALL}, which costs nothing per call.
+ * The one place that decides whether the current caller (from {@code api.CallerIdentity}) may use a
+ * key. Without an access policy it is {@link #ALLOW_ALL}, which costs nothing per call.
  */
 public interface Authorizer {
   /** Allows everything: no access policy is configured. */
-  Authorizer ALLOW_ALL = new Authorizer() {
-    @Override
-    public void check(Operation operation, String keyName) {}
+  Authorizer ALLOW_ALL =
+      new Authorizer() {
+        @Override
+        public void check(Operation operation, String keyName) {}
 
-    @Override
-    public boolean allows(Operation operation, String keyName) {
-      return true;
-    }
+        @Override
+        public boolean allows(Operation operation, String keyName) {
+          return true;
+        }
 
-    @Override
-    public void checkReEncrypt(String sourceKey, Mode sourceMode, String targetKey) {}
-  };
+        @Override
+        public void checkReEncrypt(String sourceKey, Mode sourceMode, String targetKey) {}
+      };
 
   /** Throws {@link AccessDeniedException} or {@link UnauthenticatedException} unless allowed. */
   void check(Operation operation, String keyName);
@@ -30,11 +31,11 @@ public interface Authorizer {
   /**
    * Rewrapping a ciphertext of {@code sourceKey} whose header names {@code sourceMode} ({@link
    * Mode#LEGACY} for data made before cipherd) into {@code targetKey}, decided before anything is
-   * decrypted. Within one key, an authenticated mode needs {@code reencrypt} (or both {@code decrypt}
-   * and {@code encrypt}); an unauthenticated one also needs {@code decrypt}, because whether its
-   * rewrap succeeds tells a tampered ciphertext's padding or bytes apart (a decryption oracle). Into
-   * another key it needs {@code decrypt} on the source and {@code encrypt} on the target, since the
-   * data changes hands. README.md, "Access policy", has the table.
+   * decrypted. Within one key, an authenticated mode needs {@code reencrypt} (or both {@code
+   * decrypt} and {@code encrypt}); an unauthenticated one also needs {@code decrypt}, because
+   * whether its rewrap succeeds tells a tampered ciphertext's padding or bytes apart (a decryption
+   * oracle). Into another key it needs {@code decrypt} on the source and {@code encrypt} on the
+   * target, since the data changes hands. README.md, "Access policy", has the table.
    */
   void checkReEncrypt(String sourceKey, Mode sourceMode, String targetKey);
 }

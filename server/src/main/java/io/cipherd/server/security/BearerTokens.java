@@ -24,7 +24,10 @@ public final class BearerTokens {
     return hashes.isEmpty();
   }
 
-  /** Whether {@code caller} is a token caller: then only its token, never a certificate, makes a caller it. */
+  /**
+   * Whether {@code caller} is a token caller: then only its token, never a certificate, makes a
+   * caller it.
+   */
   public boolean namesCaller(String caller) {
     return hashes.containsKey(caller);
   }

@@ -1,6 +1,5 @@
 package io.cipherd.server.security;
 
-
 import io.grpc.Context;
 import io.grpc.Grpc;
 import io.grpc.ServerCall;
@@ -32,7 +31,8 @@ public final class CallerIdentity {
 
   /** {@code caller} as a message shows it: cut to 128 characters, saying how long it was. */
   public static String shortened(String caller) {
-    return caller.length() <= SHOWN_LENGTH ? caller
+    return caller.length() <= SHOWN_LENGTH
+        ? caller
         : caller.substring(0, SHOWN_LENGTH) + "...(" + caller.length() + " characters)";
   }
 

@@ -22,18 +22,25 @@ import javax.net.ssl.SSLSession;
  *
  * <p>With an access policy, a call to a guarded service (the crypto and key-admin APIs) from a
  * caller with no identity ends with UNAUTHENTICATED here, before its request is read: the policy
- * grants an anonymous caller nothing, so nothing it sent needs reading. Health and reflection stay open.
+ * grants an anonymous caller nothing, so nothing it sent needs reading. Health and reflection stay
+ * open.
  */
 public final class CallerIdentityInterceptor implements ServerInterceptor {
-  static final Metadata.Key<String> AUTHORIZATION = Metadata.Key.of("authorization", Metadata.ASCII_STRING_MARSHALLER);
+  static final Metadata.Key<String> AUTHORIZATION =
+      Metadata.Key.of("authorization", Metadata.ASCII_STRING_MARSHALLER);
   private static final String BEARER = "bearer ";
 
-  /** How a refused call is closed: with the refusal's status and the error details the API gives every error. */
+  /**
+   * How a refused call is closed: with the refusal's status and the error details the API gives
+   * every error.
+   */
   @FunctionalInterface
   public interface Refusals {
     /** A status with no details, for tests that need no more. */
-    Refusals PLAIN = (call, refusal) ->
-        call.close(Status.UNAUTHENTICATED.withDescription(refusal.getMessage()), new Metadata());
+    Refusals PLAIN =
+        (call, refusal) ->
+            call.close(
+                Status.UNAUTHENTICATED.withDescription(refusal.getMessage()), new Metadata());
 
     void close(ServerCall<?, ?> call, UnauthenticatedException refusal);
   }
@@ -49,10 +56,14 @@ public final class CallerIdentityInterceptor implements ServerInterceptor {
   }
 
   /**
-   * Tokens read per call, from the access policy in force; anonymous calls to {@code guardedServices}
-   * (full service names) are refused and counted in {@code denials}; {@code refusals} closes refused calls.
+   * Tokens read per call, from the access policy in force; anonymous calls to {@code
+   * guardedServices} (full service names) are refused and counted in {@code denials}; {@code
+   * refusals} closes refused calls.
    */
-  public CallerIdentityInterceptor(Supplier<BearerTokens> tokens, Set<String> guardedServices, AccessDenials denials,
+  public CallerIdentityInterceptor(
+      Supplier<BearerTokens> tokens,
+      Set<String> guardedServices,
+      AccessDenials denials,
       Refusals refusals) {
     this.tokens = tokens;
     this.guardedServices = Set.copyOf(guardedServices);
@@ -67,27 +78,36 @@ public final class CallerIdentityInterceptor implements ServerInterceptor {
     String identity = session == null ? null : CertificateIdentity.of(session);
     BearerTokens known = tokens.get();
     if (identity != null && known.namesCaller(identity)) {
-      return refuse(call, "the client certificate names '" + CallerIdentity.shortened(identity) + "', which the "
-          + "access policy knows as a bearer-token caller: certificates and tokens name different callers");
+      return refuse(
+          call,
+          "the client certificate names '"
+              + CallerIdentity.shortened(identity)
+              + "', which the "
+              + "access policy knows as a bearer-token caller: certificates and tokens name different callers");
     }
     if (identity == null && !known.isEmpty()) {
       String authorization = headers.get(AUTHORIZATION);
       if (authorization != null) {
         identity = fromBearer(known, authorization);
         if (identity == null) {
-          return refuse(call, "the bearer token is not recognised (expected 'authorization: Bearer <token>')");
+          return refuse(
+              call,
+              "the bearer token is not recognised (expected 'authorization: Bearer <token>')");
         }
       }
     }
     if (identity == null) {
       if (guardedServices.contains(call.getMethodDescriptor().getServiceName())) {
         denials.recordAnonymous();
-        return refuse(call, "this server has an access policy and the caller presented no identity: "
-            + UnauthenticatedException.HOW);
+        return refuse(
+            call,
+            "this server has an access policy and the caller presented no identity: "
+                + UnauthenticatedException.HOW);
       }
       return next.startCall(call, headers);
     }
-    return Contexts.interceptCall(Context.current().withValue(CallerIdentity.KEY, identity), call, headers, next);
+    return Contexts.interceptCall(
+        Context.current().withValue(CallerIdentity.KEY, identity), call, headers, next);
   }
 
   private <ReqT> ServerCall.Listener<ReqT> refuse(ServerCall<ReqT, ?> call, String why) {

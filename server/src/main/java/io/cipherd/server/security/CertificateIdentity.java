@@ -57,7 +57,9 @@ final class CertificateIdentity {
       // them alone. One with only an IP or e-mail SAN names no caller, whatever its CN says.
       for (List<?> name : names) {
         int type = (Integer) name.get(0);
-        if ((type == DNS || type == URI) && name.get(1) instanceof String value && !value.isEmpty()) {
+        if ((type == DNS || type == URI)
+            && name.get(1) instanceof String value
+            && !value.isEmpty()) {
           return value;
         }
       }

@@ -3,13 +3,18 @@ package io.cipherd.server.security;
 import java.util.List;
 import java.util.regex.Pattern;
 
-/** A key-name glob from the access policy: {@code *} matches any run of characters, all else itself. */
+/**
+ * A key-name glob from the access policy: {@code *} matches any run of characters, all else itself.
+ */
 final class KeyPattern {
   /** Key-name characters plus the wildcard. */
   private static final Pattern SYNTAX = Pattern.compile("[a-z0-9_*-]{1,64}");
 
   private final String glob;
-  /** The glob cut at each {@code *}: one literal when it has no wildcard, empty strings included. */
+
+  /**
+   * The glob cut at each {@code *}: one literal when it has no wildcard, empty strings included.
+   */
   private final List<String> literals;
 
   private KeyPattern(String glob) {
@@ -20,8 +25,11 @@ final class KeyPattern {
   /** Parses {@code glob}, or throws with what is wrong with it. */
   static KeyPattern of(String glob) {
     if (glob == null || !SYNTAX.matcher(glob).matches()) {
-      throw new IllegalArgumentException("bad key pattern '" + glob + "': use key-name characters "
-          + "[a-z0-9_-] and '*' for any run of them, e.g. 'payments-*' or '*'");
+      throw new IllegalArgumentException(
+          "bad key pattern '"
+              + glob
+              + "': use key-name characters "
+              + "[a-z0-9_-] and '*' for any run of them, e.g. 'payments-*' or '*'");
     }
     return new KeyPattern(glob);
   }
@@ -33,9 +41,9 @@ final class KeyPattern {
   /**
    * Whether the whole of {@code keyName} matches, in time linear in its length: the first literal
    * is a prefix, the last a suffix that does not overlap it, and each literal between is found at
-   * its leftmost place after the one before. Taking the leftmost place never loses a match when
-   * the only wildcard is {@code *}, so nothing is retried (a regex of {@code .*} runs would
-   * backtrack, quadratically or worse, on a long caller-chosen name).
+   * its leftmost place after the one before. Taking the leftmost place never loses a match when the
+   * only wildcard is {@code *}, so nothing is retried (a regex of {@code .*} runs would backtrack,
+   * quadratically or worse, on a long caller-chosen name).
    */
   boolean matches(String keyName) {
     String first = literals.getFirst();
@@ -44,7 +52,8 @@ final class KeyPattern {
     }
     String last = literals.getLast();
     if (keyName.length() < first.length() + last.length()
-        || !keyName.startsWith(first) || !keyName.endsWith(last)) {
+        || !keyName.startsWith(first)
+        || !keyName.endsWith(last)) {
       return false;
     }
     int from = first.length();

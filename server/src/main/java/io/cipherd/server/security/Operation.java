@@ -14,7 +14,8 @@ public enum Operation {
   INDEX,
   /**
    * Generate data keys wrapped by a key (GenerateDataKey). Unwrapping one is a Decrypt, which needs
-   * {@code decrypt}; a caller with {@code datakey} alone can make wrapped keys but not read them back.
+   * {@code decrypt}; a caller with {@code datakey} alone can make wrapped keys but not read them
+   * back.
    */
   DATAKEY,
   /** Read a ciphertext's header or a key's metadata (Inspect, GetKey, ListKeys). */

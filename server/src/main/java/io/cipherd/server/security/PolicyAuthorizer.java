@@ -6,9 +6,9 @@ import java.util.function.Supplier;
 
 /**
  * Enforces an {@link AccessPolicy} for the caller in the current gRPC context, counting refusals.
- * Each check reads the policy in force, so a reloaded file applies to the next call. A key name that
- * is not valid is refused as such before any pattern sees it, so no rule is matched against (and no
- * message repeats) an arbitrary string.
+ * Each check reads the policy in force, so a reloaded file applies to the next call. A key name
+ * that is not valid is refused as such before any pattern sees it, so no rule is matched against
+ * (and no message repeats) an arbitrary string.
  */
 public final class PolicyAuthorizer implements Authorizer {
   private final Supplier<AccessPolicy> policies;
@@ -47,11 +47,17 @@ public final class PolicyAuthorizer implements Authorizer {
     String caller = caller(Operation.REENCRYPT, sourceKey);
     AccessPolicy policy = policies.get();
     boolean decrypt = policy.allows(caller, Operation.DECRYPT, sourceKey);
-    boolean rewrap = policy.allows(caller, Operation.REENCRYPT, sourceKey)
-        || (decrypt && policy.allows(caller, Operation.ENCRYPT, sourceKey));
+    boolean rewrap =
+        policy.allows(caller, Operation.REENCRYPT, sourceKey)
+            || (decrypt && policy.allows(caller, Operation.ENCRYPT, sourceKey));
     if (!sourceMode.isAead() && !decrypt) {
-      throw denied(caller, Operation.DECRYPT, sourceKey, ": " + sourceMode.headerName()
-          + " ciphertexts are not authenticated, so rewrapping them needs decrypt as well as reencrypt");
+      throw denied(
+          caller,
+          Operation.DECRYPT,
+          sourceKey,
+          ": "
+              + sourceMode.headerName()
+              + " ciphertexts are not authenticated, so rewrapping them needs decrypt as well as reencrypt");
     }
     if (!rewrap) {
       throw denied(caller, Operation.REENCRYPT, sourceKey, "");
@@ -67,7 +73,8 @@ public final class PolicyAuthorizer implements Authorizer {
     return caller;
   }
 
-  private AccessDeniedException denied(String caller, Operation operation, String keyName, String why) {
+  private AccessDeniedException denied(
+      String caller, Operation operation, String keyName, String why) {
     denials.recordDenied();
     return new AccessDeniedException(caller, operation, keyName, why);
   }

@@ -14,8 +14,8 @@ import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 
 /**
- * TLS server credentials whose certificate, key and client CA are re-read from their PEM files
- * when those change, so a rotated certificate is served without a restart. The file watching is
+ * TLS server credentials whose certificate, key and client CA are re-read from their PEM files when
+ * those change, so a rotated certificate is served without a restart. The file watching is
  * grpc-java's own ({@link AdvancedTlsX509KeyManager}, {@link AdvancedTlsX509TrustManager}).
  */
 public final class ReloadingTlsCredentials implements AutoCloseable {
@@ -23,8 +23,8 @@ public final class ReloadingTlsCredentials implements AutoCloseable {
   private final ScheduledExecutorService reloader;
   private final List<Closeable> watches;
 
-  private ReloadingTlsCredentials(ServerCredentials credentials, ScheduledExecutorService reloader,
-      List<Closeable> watches) {
+  private ReloadingTlsCredentials(
+      ServerCredentials credentials, ScheduledExecutorService reloader, List<Closeable> watches) {
     this.credentials = credentials;
     this.reloader = reloader;
     this.watches = watches;
@@ -35,32 +35,49 @@ public final class ReloadingTlsCredentials implements AutoCloseable {
     if (!config.enabled()) {
       throw new IllegalArgumentException("TLS is not configured");
     }
-    ScheduledExecutorService reloader = Executors.newSingleThreadScheduledExecutor(runnable -> {
-      Thread thread = new Thread(runnable, "cipherd-tls-reload");
-      thread.setDaemon(true);
-      return thread;
-    });
+    ScheduledExecutorService reloader =
+        Executors.newSingleThreadScheduledExecutor(
+            runnable -> {
+              Thread thread = new Thread(runnable, "cipherd-tls-reload");
+              thread.setDaemon(true);
+              return thread;
+            });
     List<Closeable> watches = new ArrayList<>();
     long period = config.reloadPeriod().toMillis();
     try {
       AdvancedTlsX509KeyManager keys = new AdvancedTlsX509KeyManager();
-      watches.add(keys.updateIdentityCredentials(config.certChain().toFile(), config.privateKey().toFile(),
-          period, TimeUnit.MILLISECONDS, reloader));
+      watches.add(
+          keys.updateIdentityCredentials(
+              config.certChain().toFile(),
+              config.privateKey().toFile(),
+              period,
+              TimeUnit.MILLISECONDS,
+              reloader));
       TlsServerCredentials.Builder builder = TlsServerCredentials.newBuilder().keyManager(keys);
       if (config.mutual()) {
-        AdvancedTlsX509TrustManager trust = AdvancedTlsX509TrustManager.newBuilder()
-            .setVerification(AdvancedTlsX509TrustManager.Verification.CERTIFICATE_ONLY_VERIFICATION)
-            .build();
-        watches.add(trust.updateTrustCredentials(config.clientCa().toFile(), period, TimeUnit.MILLISECONDS,
-            reloader));
+        AdvancedTlsX509TrustManager trust =
+            AdvancedTlsX509TrustManager.newBuilder()
+                .setVerification(
+                    AdvancedTlsX509TrustManager.Verification.CERTIFICATE_ONLY_VERIFICATION)
+                .build();
+        watches.add(
+            trust.updateTrustCredentials(
+                config.clientCa().toFile(), period, TimeUnit.MILLISECONDS, reloader));
         builder.trustManager(trust).clientAuth(TlsServerCredentials.ClientAuth.REQUIRE);
       }
       return new ReloadingTlsCredentials(builder.build(), reloader, watches);
     } catch (GeneralSecurityException | IOException | RuntimeException e) {
       closeAll(watches);
       reloader.shutdownNow();
-      throw new IOException("cannot load TLS files (" + config.certChain() + ", " + config.privateKey()
-          + (config.mutual() ? ", " + config.clientCa() : "") + "): " + e.getMessage(), e);
+      throw new IOException(
+          "cannot load TLS files ("
+              + config.certChain()
+              + ", "
+              + config.privateKey()
+              + (config.mutual() ? ", " + config.clientCa() : "")
+              + "): "
+              + e.getMessage(),
+          e);
     }
   }
 

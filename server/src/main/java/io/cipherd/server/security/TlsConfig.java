@@ -5,17 +5,20 @@ import java.nio.file.Path;
 import java.time.Duration;
 
 /**
- * Where the gRPC port's TLS identity and (for mutual TLS) client CA live, validated on construction.
+ * Where the gRPC port's TLS identity and (for mutual TLS) client CA live, validated on
+ * construction.
  *
  * @param certChain PEM certificate chain the server presents, or null for plaintext
  * @param privateKey PEM (PKCS#8) private key of {@code certChain}, or null for plaintext
- * @param clientCa PEM CA bundle that client certificates must chain to; non-null requires a client certificate
+ * @param clientCa PEM CA bundle that client certificates must chain to; non-null requires a client
+ *     certificate
  * @param reloadPeriod how often the files are checked for changes (cert-manager style rotation); at
  *     least a minute, grpc-java's floor for file-watching credentials
  */
 public record TlsConfig(Path certChain, Path privateKey, Path clientCa, Duration reloadPeriod) {
   /** grpc-java silently raises any shorter period to this; we refuse it instead of pretending. */
   public static final Duration MIN_RELOAD_PERIOD = Duration.ofMinutes(1);
+
   /** Plaintext: no TLS at all. */
   public static final TlsConfig NONE = new TlsConfig(null, null, null, Duration.ofMinutes(1));
 
@@ -24,15 +27,17 @@ public record TlsConfig(Path certChain, Path privateKey, Path clientCa, Duration
       throw new IllegalArgumentException("--tls-cert and --tls-key must be given together");
     }
     if (clientCa != null && certChain == null) {
-      throw new IllegalArgumentException("--tls-client-ca needs --tls-cert and --tls-key: mutual TLS is TLS first");
+      throw new IllegalArgumentException(
+          "--tls-client-ca needs --tls-cert and --tls-key: mutual TLS is TLS first");
     }
     if (reloadPeriod == null || reloadPeriod.compareTo(MIN_RELOAD_PERIOD) < 0) {
-      throw new IllegalArgumentException("TLS reload period must be at least " + MIN_RELOAD_PERIOD + ", got "
-          + reloadPeriod);
+      throw new IllegalArgumentException(
+          "TLS reload period must be at least " + MIN_RELOAD_PERIOD + ", got " + reloadPeriod);
     }
     for (Path file : new Path[] {certChain, privateKey, clientCa}) {
       if (file != null && !Files.isReadable(file)) {
-        throw new IllegalArgumentException("TLS file " + file + " does not exist or is not readable");
+        throw new IllegalArgumentException(
+            "TLS file " + file + " does not exist or is not readable");
       }
     }
   }

@@ -5,7 +5,8 @@ import io.cipherd.server.errors.ErrorKind;
 
 /** An access policy is configured and the caller presented no identity: UNAUTHENTICATED. */
 public final class UnauthenticatedException extends CipherdException {
-  static final String HOW = "present a client certificate or an 'authorization: Bearer <token>' header";
+  static final String HOW =
+      "present a client certificate or an 'authorization: Bearer <token>' header";
 
   /** A call refused before its request is read; {@code message} says why and what to present. */
   UnauthenticatedException(String message) {
@@ -13,7 +14,13 @@ public final class UnauthenticatedException extends CipherdException {
   }
 
   UnauthenticatedException(Operation operation, String keyName) {
-    super(ErrorKind.UNAUTHENTICATED, "an anonymous caller may not " + operation.configName() + " with key '"
-        + keyName + "': " + HOW);
+    super(
+        ErrorKind.UNAUTHENTICATED,
+        "an anonymous caller may not "
+            + operation.configName()
+            + " with key '"
+            + keyName
+            + "': "
+            + HOW);
   }
 }

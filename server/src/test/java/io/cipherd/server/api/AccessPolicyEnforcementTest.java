@@ -16,8 +16,8 @@ import io.cipherd.api.v1.EncryptRequest;
 import io.cipherd.api.v1.GetKeyRequest;
 import io.cipherd.api.v1.ImportKeyRequest;
 import io.cipherd.api.v1.InspectRequest;
-import io.cipherd.api.v1.KeyAdminServiceGrpc;
 import io.cipherd.api.v1.Key;
+import io.cipherd.api.v1.KeyAdminServiceGrpc;
 import io.cipherd.api.v1.KeyPolicy;
 import io.cipherd.api.v1.ListKeysRequest;
 import io.cipherd.api.v1.ReEncryptBatchItem;
@@ -46,7 +46,8 @@ import org.junit.jupiter.api.io.TempDir;
 
 /** The access policy enforced over gRPC for every operation, with bearer-token callers. */
 class AccessPolicyEnforcementTest {
-  private static final String POLICY = """
+  private static final String POLICY =
+      """
       callers:
         billing:
           token_sha256: %s
@@ -84,7 +85,14 @@ class AccessPolicyEnforcementTest {
           rules:
             - keys: [payments-*]
               operations: [import]
-      """.formatted(hash("billing"), hash("rotator"), hash("mover"), hash("keyadmin"), hash("search"), hash("importer"));
+      """
+          .formatted(
+              hash("billing"),
+              hash("rotator"),
+              hash("mover"),
+              hash("keyadmin"),
+              hash("search"),
+              hash("importer"));
 
   @TempDir Path dataDir;
   private InProcessCipherd cipherd;
@@ -106,8 +114,12 @@ class AccessPolicyEnforcementTest {
   @Test
   void allowedCaller_encryptsAndDecrypts_withGlobMatchedKey() {
     String ciphertext = encrypt("billing", "payments-eu", "card 4111");
-    assertThat(crypto("billing").decrypt(DecryptRequest.newBuilder().setCiphertext(ciphertext).build())
-        .getPlaintext().toStringUtf8()).isEqualTo("card 4111");
+    assertThat(
+            crypto("billing")
+                .decrypt(DecryptRequest.newBuilder().setCiphertext(ciphertext).build())
+                .getPlaintext()
+                .toStringUtf8())
+        .isEqualTo("card 4111");
   }
 
   @Test
@@ -115,32 +127,66 @@ class AccessPolicyEnforcementTest {
     String ciphertext = encrypt("billing", "invoices", "invoice 7");
     long before = cipherd.services.accessDenials().denied();
 
-    Status status = failsWith(Status.Code.PERMISSION_DENIED, () -> crypto("billing")
-        .decrypt(DecryptRequest.newBuilder().setCiphertext(ciphertext).build()));
+    Status status =
+        failsWith(
+            Status.Code.PERMISSION_DENIED,
+            () ->
+                crypto("billing")
+                    .decrypt(DecryptRequest.newBuilder().setCiphertext(ciphertext).build()));
 
-    assertThat(status.getDescription()).isEqualTo("caller 'billing' may not decrypt with key 'invoices'");
+    assertThat(status.getDescription())
+        .isEqualTo("caller 'billing' may not decrypt with key 'invoices'");
     assertThat(cipherd.services.accessDenials().denied()).isEqualTo(before + 1);
-    assertThat(cipherd.services.metrics().registry().get("cipherd.access.denials").tag("reason", "denied")
-        .functionCounter().count()).isEqualTo(before + 1);
+    assertThat(
+            cipherd
+                .services
+                .metrics()
+                .registry()
+                .get("cipherd.access.denials")
+                .tag("reason", "denied")
+                .functionCounter()
+                .count())
+        .isEqualTo(before + 1);
   }
 
   @Test
   void keyOutsideEveryPattern_isDenied_evenIfItDoesNotExist() {
-    Status status = failsWith(Status.Code.PERMISSION_DENIED, () -> crypto("billing").encrypt(
-        EncryptRequest.newBuilder().setKeyName("payroll").setPlaintext(ByteString.copyFromUtf8("x")).build()));
-    assertThat(status.getDescription()).isEqualTo("caller 'billing' may not encrypt with key 'payroll'");
+    Status status =
+        failsWith(
+            Status.Code.PERMISSION_DENIED,
+            () ->
+                crypto("billing")
+                    .encrypt(
+                        EncryptRequest.newBuilder()
+                            .setKeyName("payroll")
+                            .setPlaintext(ByteString.copyFromUtf8("x"))
+                            .build()));
+    assertThat(status.getDescription())
+        .isEqualTo("caller 'billing' may not encrypt with key 'payroll'");
   }
 
   @Test
   void anonymousCaller_isUnauthenticated_beforeItsRequestIsRead_andCounted() {
-    Status status = failsWith(Status.Code.UNAUTHENTICATED, () -> cipherd.crypto.encrypt(
-        EncryptRequest.newBuilder().setKeyName("payments-eu").setPlaintext(ByteString.copyFromUtf8("x")).build()));
+    Status status =
+        failsWith(
+            Status.Code.UNAUTHENTICATED,
+            () ->
+                cipherd.crypto.encrypt(
+                    EncryptRequest.newBuilder()
+                        .setKeyName("payments-eu")
+                        .setPlaintext(ByteString.copyFromUtf8("x"))
+                        .build()));
     assertThat(status.getDescription()).contains("no identity").doesNotContain("payments-eu");
-    org.assertj.core.api.Assertions.assertThatThrownBy(() -> cipherd.crypto.encrypt(
-            EncryptRequest.newBuilder().setKeyName("payments-eu").build()))
-        .isInstanceOfSatisfying(io.grpc.StatusRuntimeException.class,
+    org.assertj.core.api.Assertions.assertThatThrownBy(
+            () ->
+                cipherd.crypto.encrypt(
+                    EncryptRequest.newBuilder().setKeyName("payments-eu").build()))
+        .isInstanceOfSatisfying(
+            io.grpc.StatusRuntimeException.class,
             refused -> assertThat(StatusMapperTest.reason(refused)).isEqualTo("UNAUTHENTICATED"));
-    failsWith(Status.Code.UNAUTHENTICATED, () -> cipherd.admin.listKeys(ListKeysRequest.getDefaultInstance()));
+    failsWith(
+        Status.Code.UNAUTHENTICATED,
+        () -> cipherd.admin.listKeys(ListKeysRequest.getDefaultInstance()));
     assertThat(cipherd.services.accessDenials().anonymous()).isEqualTo(3);
   }
 
@@ -151,97 +197,208 @@ class AccessPolicyEnforcementTest {
   @Test
   void hugeKeyName_isInvalidArgument_withAShortMessage() {
     String huge = "a".repeat(200_000);
-    Status unary = failsWith(Status.Code.INVALID_ARGUMENT, () -> crypto("billing").encrypt(
-        EncryptRequest.newBuilder().setKeyName(huge).setPlaintext(ByteString.copyFromUtf8("x")).build()));
-    EncryptBatchRequest.Builder batch = EncryptBatchRequest.newBuilder().setKeyName("x".repeat(2_000));
+    Status unary =
+        failsWith(
+            Status.Code.INVALID_ARGUMENT,
+            () ->
+                crypto("billing")
+                    .encrypt(
+                        EncryptRequest.newBuilder()
+                            .setKeyName(huge)
+                            .setPlaintext(ByteString.copyFromUtf8("x"))
+                            .build()));
+    EncryptBatchRequest.Builder batch =
+        EncryptBatchRequest.newBuilder().setKeyName("x".repeat(2_000));
     for (int i = 0; i < 4_000; i++) {
       batch.addItems(EncryptBatchItem.getDefaultInstance());
     }
-    Status batchStatus = failsWith(Status.Code.INVALID_ARGUMENT, () -> crypto("billing").encryptBatch(batch.build()));
-    Status admin = failsWith(Status.Code.INVALID_ARGUMENT, () -> admin("keyadmin")
-        .getKey(GetKeyRequest.newBuilder().setKeyName(huge).build()));
+    Status batchStatus =
+        failsWith(
+            Status.Code.INVALID_ARGUMENT, () -> crypto("billing").encryptBatch(batch.build()));
+    Status admin =
+        failsWith(
+            Status.Code.INVALID_ARGUMENT,
+            () -> admin("keyadmin").getKey(GetKeyRequest.newBuilder().setKeyName(huge).build()));
 
     for (Status status : List.of(unary, batchStatus, admin)) {
-      assertThat(status.getDescription()).hasSizeLessThan(200).doesNotContain("aaaa").doesNotContain("xxxx");
+      assertThat(status.getDescription())
+          .hasSizeLessThan(200)
+          .doesNotContain("aaaa")
+          .doesNotContain("xxxx");
     }
   }
 
   @Test
   void unknownToken_isUnauthenticated() {
-    failsWith(Status.Code.UNAUTHENTICATED, () -> crypto("not-a-caller").encrypt(
-        EncryptRequest.newBuilder().setKeyName("payments-eu").setPlaintext(ByteString.copyFromUtf8("x")).build()));
+    failsWith(
+        Status.Code.UNAUTHENTICATED,
+        () ->
+            crypto("not-a-caller")
+                .encrypt(
+                    EncryptRequest.newBuilder()
+                        .setKeyName("payments-eu")
+                        .setPlaintext(ByteString.copyFromUtf8("x"))
+                        .build()));
   }
 
   @Test
   void adminOperations_needAdmin() {
-    failsWith(Status.Code.PERMISSION_DENIED, () -> admin("billing")
-        .createKey(CreateKeyRequest.newBuilder().setKeyName("payments-new").build()));
-    Status rotate = failsWith(Status.Code.PERMISSION_DENIED, () -> admin("billing")
-        .rotateKey(RotateKeyRequest.newBuilder().setKeyName("payments-eu").build()));
-    assertThat(rotate.getDescription()).isEqualTo("caller 'billing' may not admin with key 'payments-eu'");
-    failsWith(Status.Code.PERMISSION_DENIED, () -> admin("billing").importKey(ImportKeyRequest.newBuilder()
-        .setKeyName("payments-eu").setKeyMaterial(ByteString.copyFrom(new byte[32])).build()));
+    failsWith(
+        Status.Code.PERMISSION_DENIED,
+        () ->
+            admin("billing")
+                .createKey(CreateKeyRequest.newBuilder().setKeyName("payments-new").build()));
+    Status rotate =
+        failsWith(
+            Status.Code.PERMISSION_DENIED,
+            () ->
+                admin("billing")
+                    .rotateKey(RotateKeyRequest.newBuilder().setKeyName("payments-eu").build()));
+    assertThat(rotate.getDescription())
+        .isEqualTo("caller 'billing' may not admin with key 'payments-eu'");
+    failsWith(
+        Status.Code.PERMISSION_DENIED,
+        () ->
+            admin("billing")
+                .importKey(
+                    ImportKeyRequest.newBuilder()
+                        .setKeyName("payments-eu")
+                        .setKeyMaterial(ByteString.copyFrom(new byte[32]))
+                        .build()));
     // admin chooses a key's configuration, never its bytes (finding 9): importing is its own grant.
-    Status adminImport = failsWith(Status.Code.PERMISSION_DENIED, () -> admin("keyadmin").importKey(
-        ImportKeyRequest.newBuilder().setKeyName("payments-eu").setKeyMaterial(ByteString.copyFrom(new byte[32])).build()));
-    assertThat(adminImport.getDescription()).isEqualTo("caller 'keyadmin' may not import with key 'payments-eu'");
-    assertThat(admin("importer").importKey(ImportKeyRequest.newBuilder().setKeyName("payments-eu")
-        .setKeyMaterial(ByteString.copyFrom(new byte[32])).build()).getKey().getCurrentVersion()).isEqualTo(2);
-    failsWith(Status.Code.PERMISSION_DENIED, () -> admin("billing").updateKeyPolicy(UpdateKeyPolicyRequest
-        .newBuilder().setKeyName("payments-eu").setPolicy(KeyPolicy.getDefaultInstance()).build()));
-    failsWith(Status.Code.PERMISSION_DENIED, () -> admin("billing")
-        .getKey(GetKeyRequest.newBuilder().setKeyName("payments-eu").build()));
+    Status adminImport =
+        failsWith(
+            Status.Code.PERMISSION_DENIED,
+            () ->
+                admin("keyadmin")
+                    .importKey(
+                        ImportKeyRequest.newBuilder()
+                            .setKeyName("payments-eu")
+                            .setKeyMaterial(ByteString.copyFrom(new byte[32]))
+                            .build()));
+    assertThat(adminImport.getDescription())
+        .isEqualTo("caller 'keyadmin' may not import with key 'payments-eu'");
+    assertThat(
+            admin("importer")
+                .importKey(
+                    ImportKeyRequest.newBuilder()
+                        .setKeyName("payments-eu")
+                        .setKeyMaterial(ByteString.copyFrom(new byte[32]))
+                        .build())
+                .getKey()
+                .getCurrentVersion())
+        .isEqualTo(2);
+    failsWith(
+        Status.Code.PERMISSION_DENIED,
+        () ->
+            admin("billing")
+                .updateKeyPolicy(
+                    UpdateKeyPolicyRequest.newBuilder()
+                        .setKeyName("payments-eu")
+                        .setPolicy(KeyPolicy.getDefaultInstance())
+                        .build()));
+    failsWith(
+        Status.Code.PERMISSION_DENIED,
+        () ->
+            admin("billing").getKey(GetKeyRequest.newBuilder().setKeyName("payments-eu").build()));
 
-    assertThat(admin("keyadmin").rotateKey(RotateKeyRequest.newBuilder().setKeyName("payments-eu").build())
-        .getKey().getCurrentVersion()).isEqualTo(3);
-    assertThat(admin("keyadmin").updateKeyPolicy(UpdateKeyPolicyRequest.newBuilder().setKeyName("payments-eu")
-        .setPolicy(KeyPolicy.newBuilder().setMinDecryptionVersion(1)).build()).getKey().getKeyName())
+    assertThat(
+            admin("keyadmin")
+                .rotateKey(RotateKeyRequest.newBuilder().setKeyName("payments-eu").build())
+                .getKey()
+                .getCurrentVersion())
+        .isEqualTo(3);
+    assertThat(
+            admin("keyadmin")
+                .updateKeyPolicy(
+                    UpdateKeyPolicyRequest.newBuilder()
+                        .setKeyName("payments-eu")
+                        .setPolicy(KeyPolicy.newBuilder().setMinDecryptionVersion(1))
+                        .build())
+                .getKey()
+                .getKeyName())
         .isEqualTo("payments-eu");
-    assertThat(admin("keyadmin").getKey(GetKeyRequest.newBuilder().setKeyName("invoices").build())
-        .getKey().getKeyName()).isEqualTo("invoices");
+    assertThat(
+            admin("keyadmin")
+                .getKey(GetKeyRequest.newBuilder().setKeyName("invoices").build())
+                .getKey()
+                .getKeyName())
+        .isEqualTo("invoices");
   }
 
   @Test
   void computeIndexAndGenerateDataKey_needIndexAndDatakey_andDatakeyDoesNotUnwrap() {
-    admin("keyadmin").createKey(CreateKeyRequest.newBuilder().setKeyName("email-idx")
-        .setMode(io.cipherd.api.v1.Mode.MODE_HMAC).build());
-    io.cipherd.api.v1.ComputeIndexRequest index = io.cipherd.api.v1.ComputeIndexRequest.newBuilder()
-        .setKeyName("email-idx").setValue(ByteString.copyFromUtf8("a@b.c")).build();
-    io.cipherd.api.v1.GenerateDataKeyRequest dataKey = io.cipherd.api.v1.GenerateDataKeyRequest.newBuilder()
-        .setKeyName("archive").build();
+    admin("keyadmin")
+        .createKey(
+            CreateKeyRequest.newBuilder()
+                .setKeyName("email-idx")
+                .setMode(io.cipherd.api.v1.Mode.MODE_HMAC)
+                .build());
+    io.cipherd.api.v1.ComputeIndexRequest index =
+        io.cipherd.api.v1.ComputeIndexRequest.newBuilder()
+            .setKeyName("email-idx")
+            .setValue(ByteString.copyFromUtf8("a@b.c"))
+            .build();
+    io.cipherd.api.v1.GenerateDataKeyRequest dataKey =
+        io.cipherd.api.v1.GenerateDataKeyRequest.newBuilder().setKeyName("archive").build();
 
     assertThat(crypto("search").computeIndex(index).getIndex().size()).isEqualTo(32);
     String wrapped = crypto("search").generateDataKey(dataKey).getWrappedKey();
-    Status unwrap = failsWith(Status.Code.PERMISSION_DENIED, () -> crypto("search")
-        .decrypt(DecryptRequest.newBuilder().setCiphertext(wrapped).build()));
-    assertThat(unwrap.getDescription()).isEqualTo("caller 'search' may not decrypt with key 'archive'");
-    Status noIndex = failsWith(Status.Code.PERMISSION_DENIED, () -> crypto("billing").computeIndex(index));
-    assertThat(noIndex.getDescription()).isEqualTo("caller 'billing' may not index with key 'email-idx'");
-    Status noDataKey = failsWith(Status.Code.PERMISSION_DENIED, () -> crypto("mover").generateDataKey(dataKey));
-    assertThat(noDataKey.getDescription()).isEqualTo("caller 'mover' may not datakey with key 'archive'");
+    Status unwrap =
+        failsWith(
+            Status.Code.PERMISSION_DENIED,
+            () ->
+                crypto("search")
+                    .decrypt(DecryptRequest.newBuilder().setCiphertext(wrapped).build()));
+    assertThat(unwrap.getDescription())
+        .isEqualTo("caller 'search' may not decrypt with key 'archive'");
+    Status noIndex =
+        failsWith(Status.Code.PERMISSION_DENIED, () -> crypto("billing").computeIndex(index));
+    assertThat(noIndex.getDescription())
+        .isEqualTo("caller 'billing' may not index with key 'email-idx'");
+    Status noDataKey =
+        failsWith(Status.Code.PERMISSION_DENIED, () -> crypto("mover").generateDataKey(dataKey));
+    assertThat(noDataKey.getDescription())
+        .isEqualTo("caller 'mover' may not datakey with key 'archive'");
   }
 
   @Test
   void adminMayNotUseKeys() {
-    failsWith(Status.Code.PERMISSION_DENIED, () -> crypto("keyadmin").encrypt(
-        EncryptRequest.newBuilder().setKeyName("payments-eu").setPlaintext(ByteString.copyFromUtf8("x")).build()));
+    failsWith(
+        Status.Code.PERMISSION_DENIED,
+        () ->
+            crypto("keyadmin")
+                .encrypt(
+                    EncryptRequest.newBuilder()
+                        .setKeyName("payments-eu")
+                        .setPlaintext(ByteString.copyFromUtf8("x"))
+                        .build()));
   }
 
   @Test
   void listKeys_showsOnlyKeysTheCallerMayInspectOrAdminister() {
     assertThat(admin("keyadmin").listKeys(ListKeysRequest.getDefaultInstance()).getKeysList())
-        .extracting(Key::getKeyName).containsExactly("archive", "invoices", "payments-eu");
-    assertThat(admin("rotator").listKeys(ListKeysRequest.getDefaultInstance()).getKeysList()).hasSize(3);
-    assertThat(admin("billing").listKeys(ListKeysRequest.getDefaultInstance()).getKeysList()).isEmpty();
+        .extracting(Key::getKeyName)
+        .containsExactly("archive", "invoices", "payments-eu");
+    assertThat(admin("rotator").listKeys(ListKeysRequest.getDefaultInstance()).getKeysList())
+        .hasSize(3);
+    assertThat(admin("billing").listKeys(ListKeysRequest.getDefaultInstance()).getKeysList())
+        .isEmpty();
   }
 
   @Test
   void inspect_needsInspect() {
     String ciphertext = encrypt("billing", "payments-eu", "x");
-    failsWith(Status.Code.PERMISSION_DENIED, () -> crypto("billing")
-        .inspect(InspectRequest.newBuilder().setCiphertext(ciphertext).build()));
-    assertThat(crypto("rotator").inspect(InspectRequest.newBuilder().setCiphertext(ciphertext).build())
-        .getKeyName()).isEqualTo("payments-eu");
+    failsWith(
+        Status.Code.PERMISSION_DENIED,
+        () ->
+            crypto("billing")
+                .inspect(InspectRequest.newBuilder().setCiphertext(ciphertext).build()));
+    assertThat(
+            crypto("rotator")
+                .inspect(InspectRequest.newBuilder().setCiphertext(ciphertext).build())
+                .getKeyName())
+        .isEqualTo("payments-eu");
   }
 
   @Test
@@ -249,61 +406,118 @@ class AccessPolicyEnforcementTest {
     String ciphertext = encrypt("billing", "payments-eu", "x");
     admin("keyadmin").rotateKey(RotateKeyRequest.newBuilder().setKeyName("payments-eu").build());
 
-    assertThat(crypto("rotator").reEncrypt(ReEncryptRequest.newBuilder().setCiphertext(ciphertext).build())
-        .getKeyVersion()).isEqualTo(2);
-    assertThat(crypto("billing").reEncrypt(ReEncryptRequest.newBuilder().setCiphertext(ciphertext).build())
-        .getKeyVersion()).isEqualTo(2);
-    Status status = failsWith(Status.Code.PERMISSION_DENIED, () -> crypto("mover")
-        .reEncrypt(ReEncryptRequest.newBuilder().setCiphertext(ciphertext).build()));
-    assertThat(status.getDescription()).isEqualTo("caller 'mover' may not reencrypt with key 'payments-eu'");
+    assertThat(
+            crypto("rotator")
+                .reEncrypt(ReEncryptRequest.newBuilder().setCiphertext(ciphertext).build())
+                .getKeyVersion())
+        .isEqualTo(2);
+    assertThat(
+            crypto("billing")
+                .reEncrypt(ReEncryptRequest.newBuilder().setCiphertext(ciphertext).build())
+                .getKeyVersion())
+        .isEqualTo(2);
+    Status status =
+        failsWith(
+            Status.Code.PERMISSION_DENIED,
+            () ->
+                crypto("mover")
+                    .reEncrypt(ReEncryptRequest.newBuilder().setCiphertext(ciphertext).build()));
+    assertThat(status.getDescription())
+        .isEqualTo("caller 'mover' may not reencrypt with key 'payments-eu'");
   }
 
   @Test
   void reEncryptIntoAnotherKey_needsDecryptOnSource_andEncryptOnTarget() {
     String ciphertext = encrypt("billing", "payments-eu", "moving");
 
-    String moved = crypto("mover").reEncrypt(ReEncryptRequest.newBuilder().setCiphertext(ciphertext)
-        .setKeyName("archive").build()).getCiphertext();
+    String moved =
+        crypto("mover")
+            .reEncrypt(
+                ReEncryptRequest.newBuilder()
+                    .setCiphertext(ciphertext)
+                    .setKeyName("archive")
+                    .build())
+            .getCiphertext();
     assertThat(moved).contains("archive");
 
     // reencrypt on every key is not enough to move data between keys.
-    Status rotator = failsWith(Status.Code.PERMISSION_DENIED, () -> crypto("rotator")
-        .reEncrypt(ReEncryptRequest.newBuilder().setCiphertext(ciphertext).setKeyName("archive").build()));
-    assertThat(rotator.getDescription()).isEqualTo("caller 'rotator' may not decrypt with key 'payments-eu'");
+    Status rotator =
+        failsWith(
+            Status.Code.PERMISSION_DENIED,
+            () ->
+                crypto("rotator")
+                    .reEncrypt(
+                        ReEncryptRequest.newBuilder()
+                            .setCiphertext(ciphertext)
+                            .setKeyName("archive")
+                            .build()));
+    assertThat(rotator.getDescription())
+        .isEqualTo("caller 'rotator' may not decrypt with key 'payments-eu'");
     // decrypt on the source without encrypt on the target is not enough either.
-    Status billing = failsWith(Status.Code.PERMISSION_DENIED, () -> crypto("billing")
-        .reEncrypt(ReEncryptRequest.newBuilder().setCiphertext(ciphertext).setKeyName("archive").build()));
-    assertThat(billing.getDescription()).isEqualTo("caller 'billing' may not encrypt with key 'archive'");
+    Status billing =
+        failsWith(
+            Status.Code.PERMISSION_DENIED,
+            () ->
+                crypto("billing")
+                    .reEncrypt(
+                        ReEncryptRequest.newBuilder()
+                            .setCiphertext(ciphertext)
+                            .setKeyName("archive")
+                            .build()));
+    assertThat(billing.getDescription())
+        .isEqualTo("caller 'billing' may not encrypt with key 'archive'");
   }
 
   @Test
   void batches_denyOnlyTheItemsTheCallerMayNotTouch() {
     String allowed = encrypt("billing", "payments-eu", "ok");
     String denied = encrypt("billing", "invoices", "no");
-    DecryptBatchResponse response = crypto("billing").decryptBatch(DecryptBatchRequest.newBuilder()
-        .addItems(DecryptBatchItem.newBuilder().setReference("a").setCiphertext(allowed))
-        .addItems(DecryptBatchItem.newBuilder().setReference("b").setCiphertext(denied))
-        .addItems(DecryptBatchItem.newBuilder().setReference("c").setCiphertext(allowed))
-        .build());
+    DecryptBatchResponse response =
+        crypto("billing")
+            .decryptBatch(
+                DecryptBatchRequest.newBuilder()
+                    .addItems(
+                        DecryptBatchItem.newBuilder().setReference("a").setCiphertext(allowed))
+                    .addItems(DecryptBatchItem.newBuilder().setReference("b").setCiphertext(denied))
+                    .addItems(
+                        DecryptBatchItem.newBuilder().setReference("c").setCiphertext(allowed))
+                    .build());
 
     assertThat(response.getResultsList()).hasSize(3);
     assertThat(response.getResults(0).getPlaintext().toStringUtf8()).isEqualTo("ok");
     assertThat(response.getResults(1).getReference()).isEqualTo("b");
-    assertThat(response.getResults(1).getError().getCode()).isEqualTo(Status.Code.PERMISSION_DENIED.value());
+    assertThat(response.getResults(1).getError().getCode())
+        .isEqualTo(Status.Code.PERMISSION_DENIED.value());
     assertThat(response.getResults(1).getError().getMessage())
         .isEqualTo("caller 'billing' may not decrypt with key 'invoices'");
     assertThat(response.getResults(2).getPlaintext().toStringUtf8()).isEqualTo("ok");
   }
 
-  /** One error for the call, not one per item: a refused caller's answer does not grow with its request. */
+  /**
+   * One error for the call, not one per item: a refused caller's answer does not grow with its
+   * request.
+   */
   @Test
   void encryptBatch_withDeniedKey_isRefusedAsAWhole() {
-    Status status = failsWith(Status.Code.PERMISSION_DENIED, () -> crypto("rotator").encryptBatch(
-        EncryptBatchRequest.newBuilder().setKeyName("invoices")
-            .addItems(EncryptBatchItem.newBuilder().setReference("a").setPlaintext(ByteString.copyFromUtf8("1")))
-            .addItems(EncryptBatchItem.newBuilder().setReference("b").setPlaintext(ByteString.copyFromUtf8("2")))
-            .build()));
-    assertThat(status.getDescription()).isEqualTo("caller 'rotator' may not encrypt with key 'invoices'");
+    Status status =
+        failsWith(
+            Status.Code.PERMISSION_DENIED,
+            () ->
+                crypto("rotator")
+                    .encryptBatch(
+                        EncryptBatchRequest.newBuilder()
+                            .setKeyName("invoices")
+                            .addItems(
+                                EncryptBatchItem.newBuilder()
+                                    .setReference("a")
+                                    .setPlaintext(ByteString.copyFromUtf8("1")))
+                            .addItems(
+                                EncryptBatchItem.newBuilder()
+                                    .setReference("b")
+                                    .setPlaintext(ByteString.copyFromUtf8("2")))
+                            .build()));
+    assertThat(status.getDescription())
+        .isEqualTo("caller 'rotator' may not encrypt with key 'invoices'");
   }
 
   @Test
@@ -311,21 +525,30 @@ class AccessPolicyEnforcementTest {
     String payments = encrypt("billing", "payments-eu", "p");
     String invoices = encrypt("billing", "invoices", "i");
 
-    ReEncryptBatchResponse batch = crypto("mover").reEncryptBatch(ReEncryptBatchRequest.newBuilder()
-        .setKeyName("archive")
-        .addItems(ReEncryptBatchItem.newBuilder().setReference("p").setCiphertext(payments))
-        .addItems(ReEncryptBatchItem.newBuilder().setReference("i").setCiphertext(invoices))
-        .build());
+    ReEncryptBatchResponse batch =
+        crypto("mover")
+            .reEncryptBatch(
+                ReEncryptBatchRequest.newBuilder()
+                    .setKeyName("archive")
+                    .addItems(
+                        ReEncryptBatchItem.newBuilder().setReference("p").setCiphertext(payments))
+                    .addItems(
+                        ReEncryptBatchItem.newBuilder().setReference("i").setCiphertext(invoices))
+                    .build());
     assertThat(batch.getResults(0).hasError()).isFalse();
     assertThat(batch.getResults(1).getError().getMessage())
         .isEqualTo("caller 'mover' may not decrypt with key 'invoices'");
 
     StreamRecorder<ReEncryptStreamResponse> recorder = new StreamRecorder<>();
-    StreamObserver<ReEncryptStreamRequest> requests = as("mover", cipherd.cryptoAsync)
-        .reEncryptStream(recorder);
+    StreamObserver<ReEncryptStreamRequest> requests =
+        as("mover", cipherd.cryptoAsync).reEncryptStream(recorder);
     for (int i = 0; i < 10; i++) {
-      requests.onNext(ReEncryptStreamRequest.newBuilder().setReference("r" + i).setKeyName("archive")
-          .setCiphertext(i % 3 == 0 ? invoices : payments).build());
+      requests.onNext(
+          ReEncryptStreamRequest.newBuilder()
+              .setReference("r" + i)
+              .setKeyName("archive")
+              .setCiphertext(i % 3 == 0 ? invoices : payments)
+              .build());
     }
     requests.onCompleted();
     List<ReEncryptStreamResponse> responses = recorder.awaitValues(10);
@@ -340,8 +563,13 @@ class AccessPolicyEnforcementTest {
   }
 
   private String encrypt(String caller, String key, String plaintext) {
-    return crypto(caller).encrypt(EncryptRequest.newBuilder().setKeyName(key)
-        .setPlaintext(ByteString.copyFromUtf8(plaintext)).build()).getCiphertext();
+    return crypto(caller)
+        .encrypt(
+            EncryptRequest.newBuilder()
+                .setKeyName(key)
+                .setPlaintext(ByteString.copyFromUtf8(plaintext))
+                .build())
+        .getCiphertext();
   }
 
   private CryptoServiceGrpc.CryptoServiceBlockingStub crypto(String caller) {
@@ -355,7 +583,9 @@ class AccessPolicyEnforcementTest {
   /** The stub presenting {@code caller}'s token, which in this test is "token-" + its name. */
   private static <S extends AbstractStub<S>> S as(String caller, S stub) {
     Metadata headers = new Metadata();
-    headers.put(Metadata.Key.of("authorization", Metadata.ASCII_STRING_MARSHALLER), "Bearer token-" + caller);
+    headers.put(
+        Metadata.Key.of("authorization", Metadata.ASCII_STRING_MARSHALLER),
+        "Bearer token-" + caller);
     return stub.withInterceptors(MetadataUtils.newAttachHeadersInterceptor(headers));
   }
 

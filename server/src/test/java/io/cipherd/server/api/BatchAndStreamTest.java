@@ -27,10 +27,10 @@ import io.cipherd.api.v1.UpdateKeyPolicyRequest;
 import io.grpc.Status;
 import io.grpc.stub.ClientCallStreamObserver;
 import io.grpc.stub.StreamObserver;
-import org.apache.commons.pool2.impl.GenericObjectPool;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import org.apache.commons.pool2.impl.GenericObjectPool;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -47,7 +47,8 @@ class BatchAndStreamTest {
   void start() throws Exception {
     cipherd = InProcessCipherd.start(dataDir, MAX_BATCH);
     cipherd.admin.createKey(CreateKeyRequest.newBuilder().setKeyName("batch").build());
-    cipherd.admin.createKey(CreateKeyRequest.newBuilder().setKeyName("target").setMode(Mode.MODE_CHACHA).build());
+    cipherd.admin.createKey(
+        CreateKeyRequest.newBuilder().setKeyName("target").setMode(Mode.MODE_CHACHA).build());
   }
 
   @AfterEach
@@ -59,8 +60,11 @@ class BatchAndStreamTest {
   void encryptBatch_thenDecryptBatch_keepsOrderAndReferences() {
     EncryptBatchRequest.Builder request = EncryptBatchRequest.newBuilder().setKeyName("batch");
     for (int i = 0; i < MAX_BATCH; i++) {
-      request.addItems(EncryptBatchItem.newBuilder().setReference("ref-" + i).setPlaintext(plaintext(i))
-          .setContext(ByteString.copyFromUtf8("ctx-" + i)));
+      request.addItems(
+          EncryptBatchItem.newBuilder()
+              .setReference("ref-" + i)
+              .setPlaintext(plaintext(i))
+              .setContext(ByteString.copyFromUtf8("ctx-" + i)));
     }
     EncryptBatchResponse encrypted = cipherd.crypto.encryptBatch(request.build());
     assertThat(encrypted.getResultsCount()).isEqualTo(MAX_BATCH);
@@ -70,12 +74,17 @@ class BatchAndStreamTest {
       EncryptBatchResult result = encrypted.getResults(i);
       assertThat(result.getReference()).isEqualTo("ref-" + i);
       assertThat(result.getOutcomeCase()).isEqualTo(EncryptBatchResult.OutcomeCase.CIPHERTEXT);
-      decrypt.addItems(DecryptBatchItem.newBuilder().setReference("d-" + i).setCiphertext(result.getCiphertext())
-          .setContext(ByteString.copyFromUtf8("ctx-" + i)));
+      decrypt.addItems(
+          DecryptBatchItem.newBuilder()
+              .setReference("d-" + i)
+              .setCiphertext(result.getCiphertext())
+              .setContext(ByteString.copyFromUtf8("ctx-" + i)));
     }
     DecryptBatchResponse decrypted = cipherd.crypto.decryptBatch(decrypt.build());
-    assertThat(cipherd.services.cipherPools().pool(io.cipherd.server.crypto.Mode.GCM).getNumActive())
-        .as("a batch returns the ciphers it leased").isZero();
+    assertThat(
+            cipherd.services.cipherPools().pool(io.cipherd.server.crypto.Mode.GCM).getNumActive())
+        .as("a batch returns the ciphers it leased")
+        .isZero();
     for (int i = 0; i < MAX_BATCH; i++) {
       assertThat(decrypted.getResults(i).getReference()).isEqualTo("d-" + i);
       assertThat(decrypted.getResults(i).getPlaintext()).isEqualTo(plaintext(i));
@@ -87,16 +96,19 @@ class BatchAndStreamTest {
   void decryptBatch_mixedGoodAndBadItems_answersEachOnItsOwn() {
     String good = encryptOne("batch", "fine");
     rotateAndSetMinDecryption("target");
-    DecryptBatchResponse response = cipherd.crypto.decryptBatch(DecryptBatchRequest.newBuilder()
-        .addItems(item("ok-1", good))
-        .addItems(item("garbage", "not a ciphertext"))
-        .addItems(item("unknown-key", good.replace("<batch/", "<nosuchkey/")))
-        .addItems(item("tampered", tamper(good)))
-        .addItems(item("ok-2", good))
-        .build());
+    DecryptBatchResponse response =
+        cipherd.crypto.decryptBatch(
+            DecryptBatchRequest.newBuilder()
+                .addItems(item("ok-1", good))
+                .addItems(item("garbage", "not a ciphertext"))
+                .addItems(item("unknown-key", good.replace("<batch/", "<nosuchkey/")))
+                .addItems(item("tampered", tamper(good)))
+                .addItems(item("ok-2", good))
+                .build());
 
     List<DecryptBatchResult> results = response.getResultsList();
-    assertThat(results).extracting(DecryptBatchResult::getReference)
+    assertThat(results)
+        .extracting(DecryptBatchResult::getReference)
         .containsExactly("ok-1", "garbage", "unknown-key", "tampered", "ok-2");
     assertThat(results.get(0).getPlaintext().toStringUtf8()).isEqualTo("fine");
     assertThat(results.get(1).getError().getCode()).isEqualTo(Status.Code.INVALID_ARGUMENT.value());
@@ -108,12 +120,17 @@ class BatchAndStreamTest {
 
   @Test
   void encryptBatch_unknownKey_failsEveryItemButAnswersAll() {
-    EncryptBatchResponse response = cipherd.crypto.encryptBatch(EncryptBatchRequest.newBuilder()
-        .setKeyName("missing")
-        .addItems(EncryptBatchItem.newBuilder().setReference("a").setPlaintext(plaintext(1)))
-        .addItems(EncryptBatchItem.newBuilder().setReference("b").setPlaintext(plaintext(2)))
-        .build());
-    assertThat(response.getResultsList()).extracting(r -> r.getError().getCode())
+    EncryptBatchResponse response =
+        cipherd.crypto.encryptBatch(
+            EncryptBatchRequest.newBuilder()
+                .setKeyName("missing")
+                .addItems(
+                    EncryptBatchItem.newBuilder().setReference("a").setPlaintext(plaintext(1)))
+                .addItems(
+                    EncryptBatchItem.newBuilder().setReference("b").setPlaintext(plaintext(2)))
+                .build());
+    assertThat(response.getResultsList())
+        .extracting(r -> r.getError().getCode())
         .containsExactly(Status.Code.NOT_FOUND.value(), Status.Code.NOT_FOUND.value());
   }
 
@@ -123,7 +140,8 @@ class BatchAndStreamTest {
     for (int i = 0; i <= MAX_BATCH; i++) {
       request.addItems(EncryptBatchItem.newBuilder().setPlaintext(plaintext(i)));
     }
-    Status status = failsWith(Status.Code.INVALID_ARGUMENT, () -> cipherd.crypto.encryptBatch(request.build()));
+    Status status =
+        failsWith(Status.Code.INVALID_ARGUMENT, () -> cipherd.crypto.encryptBatch(request.build()));
     assertThat(status.getDescription()).contains(String.valueOf(MAX_BATCH));
   }
 
@@ -133,15 +151,22 @@ class BatchAndStreamTest {
     cipherd.admin.rotateKey(RotateKeyRequest.newBuilder().setKeyName("batch").build());
     String second = encryptOne("batch", "two");
 
-    ReEncryptBatchResponse response = cipherd.crypto.reEncryptBatch(ReEncryptBatchRequest.newBuilder()
-        .setKeyName("target")
-        .addItems(ReEncryptBatchItem.newBuilder().setReference("1").setCiphertext(first))
-        .addItems(ReEncryptBatchItem.newBuilder().setReference("bad").setCiphertext(tamper(first)))
-        .addItems(ReEncryptBatchItem.newBuilder().setReference("2").setCiphertext(second))
-        .build());
+    ReEncryptBatchResponse response =
+        cipherd.crypto.reEncryptBatch(
+            ReEncryptBatchRequest.newBuilder()
+                .setKeyName("target")
+                .addItems(ReEncryptBatchItem.newBuilder().setReference("1").setCiphertext(first))
+                .addItems(
+                    ReEncryptBatchItem.newBuilder()
+                        .setReference("bad")
+                        .setCiphertext(tamper(first)))
+                .addItems(ReEncryptBatchItem.newBuilder().setReference("2").setCiphertext(second))
+                .build());
 
     List<ReEncryptBatchResult> results = response.getResultsList();
-    assertThat(results).extracting(ReEncryptBatchResult::getSourceKeyVersion).containsExactly(1, 1, 2);
+    assertThat(results)
+        .extracting(ReEncryptBatchResult::getSourceKeyVersion)
+        .containsExactly(1, 1, 2);
     assertThat(results.get(0).getCiphertext()).startsWith("<target/v1:chacha>");
     assertThat(results.get(1).getError().getMessage()).isEqualTo("decryption failed");
     assertThat(decryptOne(results.get(2).getCiphertext())).isEqualTo("two");
@@ -159,7 +184,11 @@ class BatchAndStreamTest {
     StreamObserver<ReEncryptStreamRequest> requests = cipherd.cryptoAsync.reEncryptStream(recorder);
     for (int i = 0; i < ciphertexts.size(); i++) {
       String ciphertext = i % 50 == 7 ? "broken-" + i : ciphertexts.get(i);
-      requests.onNext(ReEncryptStreamRequest.newBuilder().setReference("r" + i).setCiphertext(ciphertext).build());
+      requests.onNext(
+          ReEncryptStreamRequest.newBuilder()
+              .setReference("r" + i)
+              .setCiphertext(ciphertext)
+              .build());
     }
     requests.onCompleted();
     List<ReEncryptStreamResponse> responses = recorder.awaitValues(30);
@@ -180,25 +209,36 @@ class BatchAndStreamTest {
   @Test
   void encryptStream_thenDecryptStream_answerEveryItemInOrder_withPerItemErrors() throws Exception {
     StreamRecorder<io.cipherd.api.v1.EncryptStreamResponse> encrypted = new StreamRecorder<>();
-    StreamObserver<io.cipherd.api.v1.EncryptStreamRequest> toEncrypt = cipherd.cryptoAsync.encryptStream(encrypted);
+    StreamObserver<io.cipherd.api.v1.EncryptStreamRequest> toEncrypt =
+        cipherd.cryptoAsync.encryptStream(encrypted);
     for (int i = 0; i < 300; i++) {
       // Items may name different keys; one names a key that does not exist.
       String key = i == 123 ? "missing" : i % 2 == 0 ? "batch" : "target";
-      toEncrypt.onNext(io.cipherd.api.v1.EncryptStreamRequest.newBuilder().setReference("e" + i).setKeyName(key)
-          .setPlaintext(com.google.protobuf.ByteString.copyFromUtf8("row " + i)).build());
+      toEncrypt.onNext(
+          io.cipherd.api.v1.EncryptStreamRequest.newBuilder()
+              .setReference("e" + i)
+              .setKeyName(key)
+              .setPlaintext(com.google.protobuf.ByteString.copyFromUtf8("row " + i))
+              .build());
     }
     toEncrypt.onCompleted();
     List<io.cipherd.api.v1.EncryptStreamResponse> ciphertexts = encrypted.awaitValues(30);
 
     assertThat(ciphertexts).hasSize(300);
-    assertThat(ciphertexts.get(123).getResult().getError().getCode()).isEqualTo(Status.Code.NOT_FOUND.value());
+    assertThat(ciphertexts.get(123).getResult().getError().getCode())
+        .isEqualTo(Status.Code.NOT_FOUND.value());
     StreamRecorder<io.cipherd.api.v1.DecryptStreamResponse> decrypted = new StreamRecorder<>();
-    StreamObserver<io.cipherd.api.v1.DecryptStreamRequest> toDecrypt = cipherd.cryptoAsync.decryptStream(decrypted);
+    StreamObserver<io.cipherd.api.v1.DecryptStreamRequest> toDecrypt =
+        cipherd.cryptoAsync.decryptStream(decrypted);
     for (int i = 0; i < 300; i++) {
       assertThat(ciphertexts.get(i).getResult().getReference()).isEqualTo("e" + i);
-      String ciphertext = i == 123 ? "<batch/v1:gcm>AAAA" : ciphertexts.get(i).getResult().getCiphertext();
-      toDecrypt.onNext(io.cipherd.api.v1.DecryptStreamRequest.newBuilder().setReference("d" + i)
-          .setCiphertext(ciphertext).build());
+      String ciphertext =
+          i == 123 ? "<batch/v1:gcm>AAAA" : ciphertexts.get(i).getResult().getCiphertext();
+      toDecrypt.onNext(
+          io.cipherd.api.v1.DecryptStreamRequest.newBuilder()
+              .setReference("d" + i)
+              .setCiphertext(ciphertext)
+              .build());
     }
     toDecrypt.onCompleted();
     List<io.cipherd.api.v1.DecryptStreamResponse> plaintexts = decrypted.awaitValues(30);
@@ -216,23 +256,29 @@ class BatchAndStreamTest {
   }
 
   @Test
-  void reEncryptStream_returnsItsLeasedCiphers_whenItEnds_andWhenTheClientCancels() throws Exception {
+  void reEncryptStream_returnsItsLeasedCiphers_whenItEnds_andWhenTheClientCancels()
+      throws Exception {
     String ciphertext = encryptOne("batch", "leased");
-    GenericObjectPool<?> gcm = cipherd.services.cipherPools().pool(io.cipherd.server.crypto.Mode.GCM);
+    GenericObjectPool<?> gcm =
+        cipherd.services.cipherPools().pool(io.cipherd.server.crypto.Mode.GCM);
 
     StreamRecorder<ReEncryptStreamResponse> finished = new StreamRecorder<>();
     StreamObserver<ReEncryptStreamRequest> requests = cipherd.cryptoAsync.reEncryptStream(finished);
-    requests.onNext(ReEncryptStreamRequest.newBuilder().setReference("a").setCiphertext(ciphertext).build());
+    requests.onNext(
+        ReEncryptStreamRequest.newBuilder().setReference("a").setCiphertext(ciphertext).build());
     requests.onCompleted();
     assertThat(finished.awaitValues(10)).hasSize(1);
     assertThat(gcm.getNumActive()).as("after a completed stream").isZero();
 
     StreamRecorder<ReEncryptStreamResponse> cancelled = new StreamRecorder<>();
     ClientCallStreamObserver<ReEncryptStreamRequest> cancelling =
-        (ClientCallStreamObserver<ReEncryptStreamRequest>) cipherd.cryptoAsync.reEncryptStream(cancelled);
-    cancelling.onNext(ReEncryptStreamRequest.newBuilder().setReference("b").setCiphertext(ciphertext).build());
+        (ClientCallStreamObserver<ReEncryptStreamRequest>)
+            cipherd.cryptoAsync.reEncryptStream(cancelled);
+    cancelling.onNext(
+        ReEncryptStreamRequest.newBuilder().setReference("b").setCiphertext(ciphertext).build());
     cancelling.cancel("client gave up", null);
-    assertThatThrownBy(() -> cancelled.awaitValues(10)).hasCauseInstanceOf(io.grpc.StatusRuntimeException.class);
+    assertThatThrownBy(() -> cancelled.awaitValues(10))
+        .hasCauseInstanceOf(io.grpc.StatusRuntimeException.class);
     // The server learns of the cancellation asynchronously; the lease goes back once it has.
     long deadline = System.nanoTime() + java.util.concurrent.TimeUnit.SECONDS.toNanos(10);
     while (gcm.getNumActive() > 0 && System.nanoTime() < deadline) {
@@ -243,19 +289,32 @@ class BatchAndStreamTest {
 
   private void rotateAndSetMinDecryption(String key) {
     cipherd.admin.rotateKey(RotateKeyRequest.newBuilder().setKeyName(key).build());
-    cipherd.admin.updateKeyPolicy(UpdateKeyPolicyRequest.newBuilder().setKeyName(key)
-        .setPolicy(KeyPolicy.newBuilder().setMinDecryptionVersion(2)).build());
+    cipherd.admin.updateKeyPolicy(
+        UpdateKeyPolicyRequest.newBuilder()
+            .setKeyName(key)
+            .setPolicy(KeyPolicy.newBuilder().setMinDecryptionVersion(2))
+            .build());
   }
 
   private String encryptOne(String key, String text) {
-    return cipherd.crypto.encryptBatch(EncryptBatchRequest.newBuilder().setKeyName(key)
-        .addItems(EncryptBatchItem.newBuilder().setPlaintext(ByteString.copyFromUtf8(text))).build())
-        .getResults(0).getCiphertext();
+    return cipherd
+        .crypto
+        .encryptBatch(
+            EncryptBatchRequest.newBuilder()
+                .setKeyName(key)
+                .addItems(EncryptBatchItem.newBuilder().setPlaintext(ByteString.copyFromUtf8(text)))
+                .build())
+        .getResults(0)
+        .getCiphertext();
   }
 
   private String decryptOne(String ciphertext) {
-    return cipherd.crypto.decryptBatch(DecryptBatchRequest.newBuilder().addItems(item("x", ciphertext)).build())
-        .getResults(0).getPlaintext().toStringUtf8();
+    return cipherd
+        .crypto
+        .decryptBatch(DecryptBatchRequest.newBuilder().addItems(item("x", ciphertext)).build())
+        .getResults(0)
+        .getPlaintext()
+        .toStringUtf8();
   }
 
   private static DecryptBatchItem item(String reference, String ciphertext) {

@@ -1,6 +1,5 @@
 package io.cipherd.server.api;
 
-import io.cipherd.server.security.Authorizer;
 import com.google.protobuf.ByteString;
 import io.cipherd.api.v1.EncryptBatchRequest;
 import io.cipherd.api.v1.EncryptBatchResponse;
@@ -9,14 +8,14 @@ import io.cipherd.api.v1.EncryptRequest;
 import io.cipherd.api.v1.EncryptStreamRequest;
 import io.cipherd.api.v1.ReEncryptBatchRequest;
 import io.cipherd.api.v1.ReEncryptStreamRequest;
-import io.cipherd.server.pool.CipherPoolConfig;
-import io.cipherd.server.pool.CipherPools;
 import io.cipherd.server.crypto.Mode;
-import io.cipherd.server.crypto.PayloadCipher;
 import io.cipherd.server.engine.CryptoEngine;
 import io.cipherd.server.keys.InMemoryKeyStore;
 import io.cipherd.server.keys.Keys;
 import io.cipherd.server.metrics.CryptoMetrics;
+import io.cipherd.server.pool.CipherPoolConfig;
+import io.cipherd.server.pool.CipherPools;
+import io.cipherd.server.security.Authorizer;
 import io.grpc.stub.ServerCallStreamObserver;
 import io.grpc.stub.StreamObserver;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
@@ -39,12 +38,12 @@ import org.openjdk.jmh.annotations.Warmup;
 import org.openjdk.jmh.infra.Blackhole;
 
 /**
- * The server's own work per call and per batch item, without gRPC or Netty: the crypto service
- * from parsed request to built response, on the real engine, key ring, cipher pools and metrics.
- * With {@code -prof gc}, {@code gc.alloc.rate.norm} is what cipherd allocates per Encrypt call
- * and per batch or stream item (batch and stream benchmarks are scored per item); subtract
- * {@code bench.JceGcmFloorBenchmark} to see what is ours rather than the JDK's. In this package
- * because the service's constructor is package-private.
+ * The server's own work per call and per batch item, without gRPC or Netty: the crypto service from
+ * parsed request to built response, on the real engine, key ring, cipher pools and metrics. With
+ * {@code -prof gc}, {@code gc.alloc.rate.norm} is what cipherd allocates per Encrypt call and per
+ * batch or stream item (batch and stream benchmarks are scored per item); subtract {@code
+ * bench.JceGcmFloorBenchmark} to see what is ours rather than the JDK's. In this package because
+ * the service's constructor is package-private.
  *
  * <p>{@code make bench BENCH_ARGS='CryptoCallsBenchmark -prof gc'}
  */
@@ -74,31 +73,57 @@ public class CryptoCallsBenchmark {
     keyRing.create("demo", Mode.GCM, 256, false, null);
     pools = new CipherPools(CipherPoolConfig.DEFAULT);
     streams = new ItemStreams(java.time.Duration.ofSeconds(60));
-    CryptoEngine engine = new CryptoEngine(keyRing.cache(), pools, Authorizer.ALLOW_ALL, new CryptoMetrics(new PrometheusMeterRegistry(PrometheusConfig.DEFAULT), false));
-    service = new CryptoServiceImpl(engine, new CallDispatcher(Runnable::run), new RequestLimits(1000), streams);
+    CryptoEngine engine =
+        new CryptoEngine(
+            keyRing.cache(),
+            pools,
+            Authorizer.ALLOW_ALL,
+            new CryptoMetrics(new PrometheusMeterRegistry(PrometheusConfig.DEFAULT), false));
+    service =
+        new CryptoServiceImpl(
+            engine, new CallDispatcher(Runnable::run), new RequestLimits(1000), streams);
     sink = new Sink(blackhole);
 
     byte[] plaintext = new byte[100];
     Arrays.fill(plaintext, (byte) 'D');
-    encrypt = EncryptRequest.newBuilder().setKeyName("demo").setPlaintext(ByteString.copyFrom(plaintext)).build();
+    encrypt =
+        EncryptRequest.newBuilder()
+            .setKeyName("demo")
+            .setPlaintext(ByteString.copyFrom(plaintext))
+            .build();
     EncryptBatchRequest.Builder batch = EncryptBatchRequest.newBuilder().setKeyName("demo");
     for (int i = 0; i < ITEMS; i++) {
-      batch.addItemsBuilder().setReference(Integer.toString(i)).setPlaintext(ByteString.copyFrom(plaintext));
+      batch
+          .addItemsBuilder()
+          .setReference(Integer.toString(i))
+          .setPlaintext(ByteString.copyFrom(plaintext));
     }
     encryptBatch = reparsed(batch.build());
     // v1 ciphertexts rewrapped to v2, as after a rotation.
     ReEncryptBatchRequest.Builder rewrap = ReEncryptBatchRequest.newBuilder();
     EncryptBatchResponse v1 = new BatchItems(engine).encrypt(encryptBatch);
     for (EncryptBatchResult result : v1.getResultsList()) {
-      rewrap.addItemsBuilder().setReference(result.getReference()).setCiphertextBytes(result.getCiphertextBytes());
+      rewrap
+          .addItemsBuilder()
+          .setReference(result.getReference())
+          .setCiphertextBytes(result.getCiphertextBytes());
     }
     encryptStream = new EncryptStreamRequest[ITEMS];
     reEncryptStream = new ReEncryptStreamRequest[ITEMS];
     for (int i = 0; i < ITEMS; i++) {
-      encryptStream[i] = reparsed(EncryptStreamRequest.newBuilder().setReference(Integer.toString(i))
-          .setKeyName("demo").setPlaintext(ByteString.copyFrom(plaintext)).build());
-      reEncryptStream[i] = reparsed(ReEncryptStreamRequest.newBuilder().setReference(Integer.toString(i))
-          .setCiphertextBytes(v1.getResults(i).getCiphertextBytes()).build());
+      encryptStream[i] =
+          reparsed(
+              EncryptStreamRequest.newBuilder()
+                  .setReference(Integer.toString(i))
+                  .setKeyName("demo")
+                  .setPlaintext(ByteString.copyFrom(plaintext))
+                  .build());
+      reEncryptStream[i] =
+          reparsed(
+              ReEncryptStreamRequest.newBuilder()
+                  .setReference(Integer.toString(i))
+                  .setCiphertextBytes(v1.getResults(i).getCiphertextBytes())
+                  .build());
     }
     keyRing.rotate("demo", null, 0, false);
     reEncryptBatchBytes = rewrap.build().toByteArray();
@@ -124,8 +149,8 @@ public class CryptoCallsBenchmark {
   /**
    * Rewraps a freshly parsed copy of the same request each time, as gRPC hands the service a new
    * message per call: its ciphertexts arrive as Strings, and what the service derives from them
-   * (e.g. {@code getCiphertextBytes()}, memoised per message) is paid per call. Subtract
-   * {@link #reEncryptBatchParseOnly} for the service's own share.
+   * (e.g. {@code getCiphertextBytes()}, memoised per message) is paid per call. Subtract {@link
+   * #reEncryptBatchParseOnly} for the service's own share.
    */
   @Benchmark
   @OperationsPerInvocation(ITEMS)
@@ -135,8 +160,8 @@ public class CryptoCallsBenchmark {
 
   /**
    * One EncryptStream of {@value #ITEMS} items through the real {@link ItemStream}, opened and
-   * completed each time, on a call that is always ready: the stream's own work per item, its
-   * share of opening the stream included.
+   * completed each time, on a call that is always ready: the stream's own work per item, its share
+   * of opening the stream included.
    */
   @Benchmark
   @OperationsPerInvocation(ITEMS)
@@ -149,9 +174,9 @@ public class CryptoCallsBenchmark {
   }
 
   /**
-   * As {@link #encryptStream}, rewrapping v1 ciphertexts to v2 (two key versions per item, which
-   * is where keeping a cipher per key matters). The requests are parsed once, so unlike
-   * {@link #reEncryptBatch} no per-call parse is included.
+   * As {@link #encryptStream}, rewrapping v1 ciphertexts to v2 (two key versions per item, which is
+   * where keeping a cipher per key matters). The requests are parsed once, so unlike {@link
+   * #reEncryptBatch} no per-call parse is included.
    */
   @Benchmark
   @OperationsPerInvocation(ITEMS)
@@ -166,7 +191,8 @@ public class CryptoCallsBenchmark {
   /** Only the parse of {@link #reEncryptBatch}'s request: protobuf's share, per item. */
   @Benchmark
   @OperationsPerInvocation(ITEMS)
-  public Object reEncryptBatchParseOnly() throws com.google.protobuf.InvalidProtocolBufferException {
+  public Object reEncryptBatchParseOnly()
+      throws com.google.protobuf.InvalidProtocolBufferException {
     return ReEncryptBatchRequest.parseFrom(reEncryptBatchBytes);
   }
 
@@ -179,7 +205,9 @@ public class CryptoCallsBenchmark {
     }
   }
 
-  /** Swallows responses into the blackhole; fails loudly on an error, which would skew the figures. */
+  /**
+   * Swallows responses into the blackhole; fails loudly on an error, which would skew the figures.
+   */
   static final class Sink implements StreamObserver<Object> {
     private final Blackhole blackhole;
 

@@ -49,12 +49,15 @@ class CryptoServiceTest {
   }
 
   @ParameterizedTest
-  @EnumSource(value = Mode.class, names = {"MODE_GCM", "MODE_CHACHA", "MODE_CBC", "MODE_CTR", "MODE_CFB", "MODE_OFB"})
+  @EnumSource(
+      value = Mode.class,
+      names = {"MODE_GCM", "MODE_CHACHA", "MODE_CBC", "MODE_CTR", "MODE_CFB", "MODE_OFB"})
   void encrypt_thenDecrypt_returnsPlaintext(Mode mode) {
     createKey("k", mode, true);
     EncryptResponse encrypted = encrypt("k", HELLO, ByteString.EMPTY);
 
-    assertThat(encrypted.getCiphertext()).startsWith("<k/v1:" + mode.name().substring(5).toLowerCase() + ">");
+    assertThat(encrypted.getCiphertext())
+        .startsWith("<k/v1:" + mode.name().substring(5).toLowerCase() + ">");
     assertThat(encrypted.getKeyVersion()).isEqualTo(1);
     assertThat(decrypt(encrypted.getCiphertext(), ByteString.EMPTY)).isEqualTo(HELLO);
   }
@@ -77,14 +80,18 @@ class CryptoServiceTest {
     String ciphertext = encrypt("payments", HELLO, context).getCiphertext();
 
     assertThat(decrypt(ciphertext, context)).isEqualTo(HELLO);
-    Status wrong = failsWith(Status.Code.INVALID_ARGUMENT, () -> decrypt(ciphertext, ByteString.copyFromUtf8("customer=43")));
+    Status wrong =
+        failsWith(
+            Status.Code.INVALID_ARGUMENT,
+            () -> decrypt(ciphertext, ByteString.copyFromUtf8("customer=43")));
     assertThat(wrong.getDescription()).isEqualTo("decryption failed");
     failsWith(Status.Code.INVALID_ARGUMENT, () -> decrypt(ciphertext, ByteString.EMPTY));
   }
 
   @Test
   void encrypt_unknownKey_isNotFound() {
-    Status status = failsWith(Status.Code.NOT_FOUND, () -> encrypt("nope", HELLO, ByteString.EMPTY));
+    Status status =
+        failsWith(Status.Code.NOT_FOUND, () -> encrypt("nope", HELLO, ByteString.EMPTY));
     assertThat(status.getDescription()).contains("nope");
   }
 
@@ -97,8 +104,10 @@ class CryptoServiceTest {
   @Test
   void encrypt_contextWithUnauthenticatedMode_isInvalidArgument() {
     createKey("legacy", Mode.MODE_CBC, true);
-    Status status = failsWith(Status.Code.INVALID_ARGUMENT,
-        () -> encrypt("legacy", HELLO, ByteString.copyFromUtf8("ctx")));
+    Status status =
+        failsWith(
+            Status.Code.INVALID_ARGUMENT,
+            () -> encrypt("legacy", HELLO, ByteString.copyFromUtf8("ctx")));
     assertThat(status.getDescription()).contains("AEAD");
   }
 
@@ -107,8 +116,11 @@ class CryptoServiceTest {
     createKey("old", Mode.MODE_ECB, true);
     failsWith(Status.Code.FAILED_PRECONDITION, () -> encrypt("old", HELLO, ByteString.EMPTY));
 
-    cipherd.admin.updateKeyPolicy(UpdateKeyPolicyRequest.newBuilder().setKeyName("old")
-        .setPolicy(KeyPolicy.newBuilder().setAllowEcbEncryption(true)).build());
+    cipherd.admin.updateKeyPolicy(
+        UpdateKeyPolicyRequest.newBuilder()
+            .setKeyName("old")
+            .setPolicy(KeyPolicy.newBuilder().setAllowEcbEncryption(true))
+            .build());
     String ciphertext = encrypt("old", HELLO, ByteString.EMPTY).getCiphertext();
     assertThat(ciphertext).startsWith("<old/v1:ecb>");
     assertThat(decrypt(ciphertext, ByteString.EMPTY)).isEqualTo(HELLO);
@@ -116,24 +128,44 @@ class CryptoServiceTest {
 
   @Test
   void encrypt_pinnedOldVersionAtMaxEncryptionsPerVersion_isFailedPrecondition() {
-    cipherd.admin.createKey(CreateKeyRequest.newBuilder().setKeyName("capped")
-        .setPolicy(KeyPolicy.newBuilder().setMaxEncryptionsPerVersion(3)).build());
+    cipherd.admin.createKey(
+        CreateKeyRequest.newBuilder()
+            .setKeyName("capped")
+            .setPolicy(KeyPolicy.newBuilder().setMaxEncryptionsPerVersion(3))
+            .build());
     for (int i = 0; i < 3; i++) {
       encrypt("capped", HELLO, ByteString.EMPTY);
     }
     rotate("capped");
 
-    Status pinned = failsWith(Status.Code.FAILED_PRECONDITION, () -> cipherd.crypto.encrypt(EncryptRequest.newBuilder()
-        .setKeyName("capped").setKeyVersion(1).setPlaintext(HELLO).build()));
-    assertThat(pinned.getDescription()).contains("version 1 of key 'capped' has reached its limit of 3 encryptions");
-    assertThat(encrypt("capped", HELLO, ByteString.EMPTY).getCiphertext()).startsWith("<capped/v2:gcm>");
+    Status pinned =
+        failsWith(
+            Status.Code.FAILED_PRECONDITION,
+            () ->
+                cipherd.crypto.encrypt(
+                    EncryptRequest.newBuilder()
+                        .setKeyName("capped")
+                        .setKeyVersion(1)
+                        .setPlaintext(HELLO)
+                        .build()));
+    assertThat(pinned.getDescription())
+        .contains("version 1 of key 'capped' has reached its limit of 3 encryptions");
+    assertThat(encrypt("capped", HELLO, ByteString.EMPTY).getCiphertext())
+        .startsWith("<capped/v2:gcm>");
   }
 
   @Test
   void decrypt_malformedCiphertexts_areInvalidArgumentWithoutEchoingThem() {
     String secretLooking = "<payments/v1:gcm>c2VjcmV0LXBheWxvYWQtdGhhdC1pcy10b28tc2hvcnQ";
-    for (String bad : List.of("", "plain text", "<payments/v1:gcm>", "<payments/v01:gcm>AAAA",
-        "<payments/v1:rot13>AAAA", "<Payments/v1:gcm>AAAA", secretLooking)) {
+    for (String bad :
+        List.of(
+            "",
+            "plain text",
+            "<payments/v1:gcm>",
+            "<payments/v01:gcm>AAAA",
+            "<payments/v1:rot13>AAAA",
+            "<Payments/v1:gcm>AAAA",
+            secretLooking)) {
       Status status = failsWith(Status.Code.INVALID_ARGUMENT, () -> decrypt(bad, ByteString.EMPTY));
       assertThat(status.getDescription()).doesNotContain("c2VjcmV0");
     }
@@ -142,16 +174,21 @@ class CryptoServiceTest {
   @Test
   void decrypt_ciphertextOfUnknownKeyOrVersion_isNotFound() {
     String ciphertext = encrypt("payments", HELLO, ByteString.EMPTY).getCiphertext();
-    failsWith(Status.Code.NOT_FOUND, () -> decrypt(ciphertext.replace("<payments/", "<other/"), ByteString.EMPTY));
-    failsWith(Status.Code.NOT_FOUND, () -> decrypt(ciphertext.replace("/v1:", "/v7:"), ByteString.EMPTY));
+    failsWith(
+        Status.Code.NOT_FOUND,
+        () -> decrypt(ciphertext.replace("<payments/", "<other/"), ByteString.EMPTY));
+    failsWith(
+        Status.Code.NOT_FOUND, () -> decrypt(ciphertext.replace("/v1:", "/v7:"), ByteString.EMPTY));
   }
 
   @Test
   void decrypt_headerMovedToAnotherKey_fails() {
     createKey("other", Mode.MODE_GCM, false);
     String ciphertext = encrypt("payments", HELLO, ByteString.EMPTY).getCiphertext();
-    Status status = failsWith(Status.Code.INVALID_ARGUMENT,
-        () -> decrypt(ciphertext.replace("<payments/", "<other/"), ByteString.EMPTY));
+    Status status =
+        failsWith(
+            Status.Code.INVALID_ARGUMENT,
+            () -> decrypt(ciphertext.replace("<payments/", "<other/"), ByteString.EMPTY));
     assertThat(status.getDescription()).isEqualTo("decryption failed");
   }
 
@@ -184,15 +221,34 @@ class CryptoServiceTest {
   @Test
   void encrypt_explicitVersion_honoursMinEncryptionVersion() {
     rotate("payments");
-    EncryptResponse old = cipherd.crypto.encrypt(EncryptRequest.newBuilder()
-        .setKeyName("payments").setPlaintext(HELLO).setKeyVersion(1).build());
+    EncryptResponse old =
+        cipherd.crypto.encrypt(
+            EncryptRequest.newBuilder()
+                .setKeyName("payments")
+                .setPlaintext(HELLO)
+                .setKeyVersion(1)
+                .build());
     assertThat(old.getKeyVersion()).isEqualTo(1);
 
     setPolicy("payments", KeyPolicy.newBuilder().setMinEncryptionVersion(2).build());
-    failsWith(Status.Code.FAILED_PRECONDITION, () -> cipherd.crypto.encrypt(EncryptRequest.newBuilder()
-        .setKeyName("payments").setPlaintext(HELLO).setKeyVersion(1).build()));
-    failsWith(Status.Code.NOT_FOUND, () -> cipherd.crypto.encrypt(EncryptRequest.newBuilder()
-        .setKeyName("payments").setPlaintext(HELLO).setKeyVersion(3).build()));
+    failsWith(
+        Status.Code.FAILED_PRECONDITION,
+        () ->
+            cipherd.crypto.encrypt(
+                EncryptRequest.newBuilder()
+                    .setKeyName("payments")
+                    .setPlaintext(HELLO)
+                    .setKeyVersion(1)
+                    .build()));
+    failsWith(
+        Status.Code.NOT_FOUND,
+        () ->
+            cipherd.crypto.encrypt(
+                EncryptRequest.newBuilder()
+                    .setKeyName("payments")
+                    .setPlaintext(HELLO)
+                    .setKeyVersion(3)
+                    .build()));
   }
 
   @Test
@@ -201,8 +257,9 @@ class CryptoServiceTest {
     String v1 = encrypt("payments", HELLO, context).getCiphertext();
     rotate("payments");
 
-    ReEncryptResponse rewrapped = cipherd.crypto.reEncrypt(
-        ReEncryptRequest.newBuilder().setCiphertext(v1).setContext(context).build());
+    ReEncryptResponse rewrapped =
+        cipherd.crypto.reEncrypt(
+            ReEncryptRequest.newBuilder().setCiphertext(v1).setContext(context).build());
 
     assertThat(rewrapped.getSourceKeyVersion()).isEqualTo(1);
     assertThat(rewrapped.getKeyVersion()).isEqualTo(2);
@@ -216,8 +273,9 @@ class CryptoServiceTest {
     rotate("archive");
     String ciphertext = encrypt("payments", HELLO, ByteString.EMPTY).getCiphertext();
 
-    ReEncryptResponse rewrapped = cipherd.crypto.reEncrypt(
-        ReEncryptRequest.newBuilder().setCiphertext(ciphertext).setKeyName("archive").build());
+    ReEncryptResponse rewrapped =
+        cipherd.crypto.reEncrypt(
+            ReEncryptRequest.newBuilder().setCiphertext(ciphertext).setKeyName("archive").build());
 
     assertThat(rewrapped.getCiphertext()).startsWith("<archive/v2:chacha>");
     assertThat(decrypt(rewrapped.getCiphertext(), ByteString.EMPTY)).isEqualTo(HELLO);
@@ -226,30 +284,48 @@ class CryptoServiceTest {
   @Test
   void reEncrypt_badSourceOrTarget_failsWithTheirStatus() {
     String ciphertext = encrypt("payments", HELLO, ByteString.EMPTY).getCiphertext();
-    failsWith(Status.Code.NOT_FOUND, () -> cipherd.crypto.reEncrypt(
-        ReEncryptRequest.newBuilder().setCiphertext(ciphertext).setKeyName("missing").build()));
-    failsWith(Status.Code.INVALID_ARGUMENT, () -> cipherd.crypto.reEncrypt(
-        ReEncryptRequest.newBuilder().setCiphertext(ciphertext).setContext(ByteString.copyFromUtf8("x")).build()));
+    failsWith(
+        Status.Code.NOT_FOUND,
+        () ->
+            cipherd.crypto.reEncrypt(
+                ReEncryptRequest.newBuilder()
+                    .setCiphertext(ciphertext)
+                    .setKeyName("missing")
+                    .build()));
+    failsWith(
+        Status.Code.INVALID_ARGUMENT,
+        () ->
+            cipherd.crypto.reEncrypt(
+                ReEncryptRequest.newBuilder()
+                    .setCiphertext(ciphertext)
+                    .setContext(ByteString.copyFromUtf8("x"))
+                    .build()));
   }
 
   @Test
   void inspect_reportsHeaderAndWhetherBehindCurrent() {
     String v1 = encrypt("payments", HELLO, ByteString.EMPTY).getCiphertext();
-    InspectResponse fresh = cipherd.crypto.inspect(InspectRequest.newBuilder().setCiphertext(v1).build());
+    InspectResponse fresh =
+        cipherd.crypto.inspect(InspectRequest.newBuilder().setCiphertext(v1).build());
     assertThat(fresh.getKeyName()).isEqualTo("payments");
     assertThat(fresh.getKeyVersion()).isEqualTo(1);
     assertThat(fresh.getMode()).isEqualTo(Mode.MODE_GCM);
     assertThat(fresh.getBehindCurrent()).isFalse();
 
     rotate("payments");
-    InspectResponse stale = cipherd.crypto.inspect(InspectRequest.newBuilder().setCiphertext(v1).build());
+    InspectResponse stale =
+        cipherd.crypto.inspect(InspectRequest.newBuilder().setCiphertext(v1).build());
     assertThat(stale.getCurrentVersion()).isEqualTo(2);
     assertThat(stale.getBehindCurrent()).isTrue();
 
-    failsWith(Status.Code.INVALID_ARGUMENT,
+    failsWith(
+        Status.Code.INVALID_ARGUMENT,
         () -> cipherd.crypto.inspect(InspectRequest.newBuilder().setCiphertext("garbage").build()));
-    failsWith(Status.Code.NOT_FOUND,
-        () -> cipherd.crypto.inspect(InspectRequest.newBuilder().setCiphertext("<ghost/v1:gcm>AAAA").build()));
+    failsWith(
+        Status.Code.NOT_FOUND,
+        () ->
+            cipherd.crypto.inspect(
+                InspectRequest.newBuilder().setCiphertext("<ghost/v1:gcm>AAAA").build()));
   }
 
   @Test
@@ -260,18 +336,21 @@ class CryptoServiceTest {
       List<Future<Integer>> results = new ArrayList<>();
       for (int t = 0; t < 16; t++) {
         int thread = t;
-        results.add(threads.submit(() -> {
-          int ok = 0;
-          for (int i = 0; i < 300; i++) {
-            String key = i % 2 == 0 ? "payments" : "busy-chacha";
-            ByteString plaintext = ByteString.copyFromUtf8("thread " + thread + " item " + i);
-            String ciphertext = encrypt(key, plaintext, ByteString.EMPTY).getCiphertext();
-            if (decrypt(ciphertext, ByteString.EMPTY).equals(plaintext)) {
-              ok++;
-            }
-          }
-          return ok;
-        }));
+        results.add(
+            threads.submit(
+                () -> {
+                  int ok = 0;
+                  for (int i = 0; i < 300; i++) {
+                    String key = i % 2 == 0 ? "payments" : "busy-chacha";
+                    ByteString plaintext =
+                        ByteString.copyFromUtf8("thread " + thread + " item " + i);
+                    String ciphertext = encrypt(key, plaintext, ByteString.EMPTY).getCiphertext();
+                    if (decrypt(ciphertext, ByteString.EMPTY).equals(plaintext)) {
+                      ok++;
+                    }
+                  }
+                  return ok;
+                }));
       }
       for (Future<Integer> result : results) {
         assertThat(result.get()).isEqualTo(300);
@@ -282,8 +361,12 @@ class CryptoServiceTest {
   }
 
   private void createKey(String name, Mode mode, boolean allowUnauthenticated) {
-    cipherd.admin.createKey(CreateKeyRequest.newBuilder()
-        .setKeyName(name).setMode(mode).setAllowUnauthenticated(allowUnauthenticated).build());
+    cipherd.admin.createKey(
+        CreateKeyRequest.newBuilder()
+            .setKeyName(name)
+            .setMode(mode)
+            .setAllowUnauthenticated(allowUnauthenticated)
+            .build());
   }
 
   private void rotate(String name) {
@@ -291,16 +374,23 @@ class CryptoServiceTest {
   }
 
   private void setPolicy(String name, KeyPolicy policy) {
-    cipherd.admin.updateKeyPolicy(UpdateKeyPolicyRequest.newBuilder().setKeyName(name).setPolicy(policy).build());
+    cipherd.admin.updateKeyPolicy(
+        UpdateKeyPolicyRequest.newBuilder().setKeyName(name).setPolicy(policy).build());
   }
 
   private EncryptResponse encrypt(String key, ByteString plaintext, ByteString context) {
-    return cipherd.crypto.encrypt(EncryptRequest.newBuilder()
-        .setKeyName(key).setPlaintext(plaintext).setContext(context).build());
+    return cipherd.crypto.encrypt(
+        EncryptRequest.newBuilder()
+            .setKeyName(key)
+            .setPlaintext(plaintext)
+            .setContext(context)
+            .build());
   }
 
   private ByteString decrypt(String ciphertext, ByteString context) {
-    return cipherd.crypto.decrypt(DecryptRequest.newBuilder()
-        .setCiphertext(ciphertext).setContext(context).build()).getPlaintext();
+    return cipherd
+        .crypto
+        .decrypt(DecryptRequest.newBuilder().setCiphertext(ciphertext).setContext(context).build())
+        .getPlaintext();
   }
 }

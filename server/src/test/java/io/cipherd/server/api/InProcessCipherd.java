@@ -1,9 +1,8 @@
 package io.cipherd.server.api;
 
 import io.cipherd.api.v1.CryptoServiceGrpc;
-import io.cipherd.server.Cipherd;
 import io.cipherd.api.v1.KeyAdminServiceGrpc;
-import io.cipherd.server.pool.CipherPoolConfig;
+import io.cipherd.server.Cipherd;
 import io.cipherd.server.keys.KeyStore;
 import io.cipherd.server.keystore.pkcs12.Pkcs12KeyStore;
 import io.cipherd.server.security.AccessPolicy;
@@ -33,7 +32,8 @@ final class InProcessCipherd implements AutoCloseable {
   private InProcessCipherd(Cipherd services) throws IOException {
     this.services = services;
     String name = InProcessServerBuilder.generateName();
-    this.server = services.addTo(InProcessServerBuilder.forName(name).directExecutor()).build().start();
+    this.server =
+        services.addTo(InProcessServerBuilder.forName(name).directExecutor()).build().start();
     services.health().markServing();
     this.channel = InProcessChannelBuilder.forName(name).directExecutor().build();
     this.crypto = CryptoServiceGrpc.newBlockingStub(channel);
@@ -41,18 +41,29 @@ final class InProcessCipherd implements AutoCloseable {
     this.admin = KeyAdminServiceGrpc.newBlockingStub(channel);
   }
 
-  /** A server on the PKCS12 store in {@code dataDir}, with at most {@code maxBatchItems} per batch. */
+  /**
+   * A server on the PKCS12 store in {@code dataDir}, with at most {@code maxBatchItems} per batch.
+   */
   static InProcessCipherd start(Path dataDir, int maxBatchItems) throws IOException {
     KeyStore store = Pkcs12KeyStore.open(dataDir, PASSWORD);
-    return new InProcessCipherd(Cipherd.builder(store)
-        .limits(new RequestLimits(maxBatchItems)).blockingThreads(4).blockingQueue(1000).build());
+    return new InProcessCipherd(
+        Cipherd.builder(store)
+            .limits(new RequestLimits(maxBatchItems))
+            .blockingThreads(4)
+            .blockingQueue(1000)
+            .build());
   }
 
   /** A server that enforces {@code accessPolicy}. */
   static InProcessCipherd start(Path dataDir, AccessPolicy accessPolicy) throws IOException {
     KeyStore store = Pkcs12KeyStore.open(dataDir, PASSWORD);
-    return new InProcessCipherd(Cipherd.builder(store)
-        .limits(new RequestLimits(64)).blockingThreads(4).blockingQueue(1000).accessPolicy(accessPolicy).build());
+    return new InProcessCipherd(
+        Cipherd.builder(store)
+            .limits(new RequestLimits(64))
+            .blockingThreads(4)
+            .blockingQueue(1000)
+            .accessPolicy(accessPolicy)
+            .build());
   }
 
   static InProcessCipherd start(Path dataDir) throws IOException {
@@ -60,10 +71,17 @@ final class InProcessCipherd implements AutoCloseable {
   }
 
   /** A server with the settings of {@link #start(Path)} changed by {@code settings}. */
-  static InProcessCipherd start(Path dataDir, UnaryOperator<Cipherd.Builder> settings) throws IOException {
+  static InProcessCipherd start(Path dataDir, UnaryOperator<Cipherd.Builder> settings)
+      throws IOException {
     KeyStore store = Pkcs12KeyStore.open(dataDir, PASSWORD);
-    return new InProcessCipherd(settings.apply(Cipherd.builder(store)
-        .limits(new RequestLimits(64)).blockingThreads(4).blockingQueue(1000)).build());
+    return new InProcessCipherd(
+        settings
+            .apply(
+                Cipherd.builder(store)
+                    .limits(new RequestLimits(64))
+                    .blockingThreads(4)
+                    .blockingQueue(1000))
+            .build());
   }
 
   @Override

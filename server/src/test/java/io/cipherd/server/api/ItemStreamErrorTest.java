@@ -18,13 +18,15 @@ import org.junit.jupiter.api.Test;
 
 /**
  * Every throwable closes its call, streams included: an Error escaping an item (items answer their
- * own exceptions) ends the stream with a status instead of leaving it open (adversarial review, finding 3).
+ * own exceptions) ends the stream with a status instead of leaving it open (adversarial review,
+ * finding 3).
  */
 class ItemStreamErrorTest {
   private final Keys keys = Keys.over(new InMemoryKeyStore());
   private final CipherPools pools = new CipherPools(CipherPoolConfig.DEFAULT);
   private final ItemStreams streams = new ItemStreams(Duration.ofMinutes(1));
-  private final CryptoEngine engine = new CryptoEngine(keys.cache(), pools, Authorizer.ALLOW_ALL, CryptoObserver.NONE);
+  private final CryptoEngine engine =
+      new CryptoEngine(keys.cache(), pools, Authorizer.ALLOW_ALL, CryptoObserver.NONE);
 
   @AfterEach
   void close() {
@@ -36,34 +38,45 @@ class ItemStreamErrorTest {
   @Test
   void errorInAnItem_endsTheStream_withInternal() {
     StreamRecorder<String> answers = new StreamRecorder<>();
-    ItemStream<String, String> stream = new ItemStream<>(engine, Runnable::run, streams, new ItemStream.Items<>() {
-      @Override
-      public String method() {
-        return "EncryptStream";
-      }
+    ItemStream<String, String> stream =
+        new ItemStream<>(
+            engine,
+            Runnable::run,
+            streams,
+            new ItemStream.Items<>() {
+              @Override
+              public String method() {
+                return "EncryptStream";
+              }
 
-      @Override
-      public boolean fromMemory(CryptoEngine engine, String request) {
-        return true;
-      }
+              @Override
+              public boolean fromMemory(CryptoEngine engine, String request) {
+                return true;
+              }
 
-      @Override
-      public String answer(CryptoEngine engine, String request) {
-        if (request.equals("boom")) {
-          // An Error, not an exception (an OutOfMemoryError would abort the test runner if it escaped).
-          throw new StackOverflowError();
-        }
-        return "answer to " + request;
-      }
-    }, new ReadyCall<>(answers));
+              @Override
+              public String answer(CryptoEngine engine, String request) {
+                if (request.equals("boom")) {
+                  // An Error, not an exception (an OutOfMemoryError would abort the test runner if
+                  // it escaped).
+                  throw new StackOverflowError();
+                }
+                return "answer to " + request;
+              }
+            },
+            new ReadyCall<>(answers));
 
     stream.onNext("first");
     stream.onNext("boom");
     stream.onNext("after");
 
     assertThat(answers.values()).containsExactly("answer to first");
-    assertThatThrownBy(() -> answers.awaitValues(1)).isInstanceOfSatisfying(ExecutionException.class,
-        e -> assertThat(Status.fromThrowable(e.getCause()).getCode()).isEqualTo(Status.Code.INTERNAL));
+    assertThatThrownBy(() -> answers.awaitValues(1))
+        .isInstanceOfSatisfying(
+            ExecutionException.class,
+            e ->
+                assertThat(Status.fromThrowable(e.getCause()).getCode())
+                    .isEqualTo(Status.Code.INTERNAL));
     assertThat(streams.open("EncryptStream")).isZero();
   }
 }

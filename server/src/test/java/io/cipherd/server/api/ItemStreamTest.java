@@ -32,24 +32,41 @@ class ItemStreamTest {
 
   @Test
   void idleStreams_moreThanThePoolHolds_leaveCiphersForAUnaryEncrypt() throws Exception {
-    try (InProcessCipherd cipherd = InProcessCipherd.start(dataDir,
-        settings -> settings.cipherPools(new CipherPoolConfig(POOL_MAX, POOL_MAX, Duration.ofMillis(200))))) {
+    try (InProcessCipherd cipherd =
+        InProcessCipherd.start(
+            dataDir,
+            settings ->
+                settings.cipherPools(
+                    new CipherPoolConfig(POOL_MAX, POOL_MAX, Duration.ofMillis(200))))) {
       cipherd.admin.createKey(CreateKeyRequest.newBuilder().setKeyName("idle").build());
       List<StreamObserver<EncryptStreamRequest>> streams = new ArrayList<>();
       for (int i = 0; i < POOL_MAX + 2; i++) {
         StreamRecorder<EncryptStreamResponse> answers = new StreamRecorder<>();
         StreamObserver<EncryptStreamRequest> requests = cipherd.cryptoAsync.encryptStream(answers);
-        requests.onNext(EncryptStreamRequest.newBuilder().setReference("s" + i).setKeyName("idle")
-            .setPlaintext(ByteString.copyFromUtf8("one item")).build());
+        requests.onNext(
+            EncryptStreamRequest.newBuilder()
+                .setReference("s" + i)
+                .setKeyName("idle")
+                .setPlaintext(ByteString.copyFromUtf8("one item"))
+                .build());
         awaitTrue(() -> answers.values().size() == 1, "stream " + i + " answered");
         assertThat(answers.values().get(0).getResult().hasError())
-            .as("stream %d's item: %s", i, answers.values().get(0).getResult().getError()).isFalse();
+            .as("stream %d's item: %s", i, answers.values().get(0).getResult().getError())
+            .isFalse();
         streams.add(requests);
       }
       assertThat(cipherd.services.streams().open("EncryptStream")).isEqualTo(POOL_MAX + 2);
 
-      assertThat(cipherd.crypto.encrypt(EncryptRequest.newBuilder().setKeyName("idle")
-          .setPlaintext(ByteString.copyFromUtf8("another caller")).build()).getKeyVersion()).isEqualTo(1);
+      assertThat(
+              cipherd
+                  .crypto
+                  .encrypt(
+                      EncryptRequest.newBuilder()
+                          .setKeyName("idle")
+                          .setPlaintext(ByteString.copyFromUtf8("another caller"))
+                          .build())
+                  .getKeyVersion())
+          .isEqualTo(1);
       GenericObjectPool<?> gcm = cipherd.services.cipherPools().pool(Mode.GCM);
       awaitTrue(() -> gcm.getNumActive() == 0, "the open, idle streams hold no cipher");
 
@@ -59,24 +76,34 @@ class ItemStreamTest {
   }
 
   @Test
-  void stream_receivingNothingForTheIdleTimeout_isCancelledAfterAnsweringEveryItem() throws Exception {
-    try (InProcessCipherd cipherd = InProcessCipherd.start(dataDir,
-        settings -> settings.streamIdleTimeout(Duration.ofMillis(200)))) {
+  void stream_receivingNothingForTheIdleTimeout_isCancelledAfterAnsweringEveryItem()
+      throws Exception {
+    try (InProcessCipherd cipherd =
+        InProcessCipherd.start(
+            dataDir, settings -> settings.streamIdleTimeout(Duration.ofMillis(200)))) {
       cipherd.admin.createKey(CreateKeyRequest.newBuilder().setKeyName("quiet").build());
       StreamRecorder<EncryptStreamResponse> answers = new StreamRecorder<>();
       StreamObserver<EncryptStreamRequest> requests = cipherd.cryptoAsync.encryptStream(answers);
       for (int i = 0; i < 3; i++) {
-        requests.onNext(EncryptStreamRequest.newBuilder().setReference("q" + i).setKeyName("quiet")
-            .setPlaintext(ByteString.copyFromUtf8("item " + i)).build());
+        requests.onNext(
+            EncryptStreamRequest.newBuilder()
+                .setReference("q" + i)
+                .setKeyName("quiet")
+                .setPlaintext(ByteString.copyFromUtf8("item " + i))
+                .build());
       }
 
       assertThatThrownBy(() -> answers.awaitValues(10))
           .isInstanceOf(ExecutionException.class)
-          .cause().isInstanceOfSatisfying(StatusRuntimeException.class, e -> {
-            assertThat(e.getStatus().getCode()).isEqualTo(Status.Code.CANCELLED);
-            assertThat(e.getStatus().getDescription()).startsWith("stream idle");
-          });
-      assertThat(answers.values()).extracting(answer -> answer.getResult().getReference())
+          .cause()
+          .isInstanceOfSatisfying(
+              StatusRuntimeException.class,
+              e -> {
+                assertThat(e.getStatus().getCode()).isEqualTo(Status.Code.CANCELLED);
+                assertThat(e.getStatus().getDescription()).startsWith("stream idle");
+              });
+      assertThat(answers.values())
+          .extracting(answer -> answer.getResult().getReference())
           .containsExactly("q0", "q1", "q2");
       assertThat(answers.values()).noneMatch(answer -> answer.getResult().hasError());
       assertThat(cipherd.services.streams().closedIdle("EncryptStream")).isEqualTo(1);
@@ -84,7 +111,8 @@ class ItemStreamTest {
     }
   }
 
-  private static void awaitTrue(BooleanSupplier condition, String what) throws InterruptedException {
+  private static void awaitTrue(BooleanSupplier condition, String what)
+      throws InterruptedException {
     long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
     while (!condition.getAsBoolean()) {
       if (System.nanoTime() > deadline) {

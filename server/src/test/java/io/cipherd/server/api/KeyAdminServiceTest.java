@@ -47,73 +47,140 @@ class KeyAdminServiceTest {
 
   @Test
   void createKey_defaultsToGcm256_andDescribesVersionOne() {
-    Key key = cipherd.admin.createKey(CreateKeyRequest.newBuilder().setKeyName("orders").build()).getKey();
+    Key key =
+        cipherd
+            .admin
+            .createKey(CreateKeyRequest.newBuilder().setKeyName("orders").build())
+            .getKey();
 
     assertThat(key.getKeyName()).isEqualTo("orders");
     assertThat(key.getCurrentVersion()).isEqualTo(1);
-    assertThat(key.getVersionsList()).singleElement().satisfies(v -> {
-      assertThat(v.getMode()).isEqualTo(Mode.MODE_GCM);
-      assertThat(v.getKeySizeBits()).isEqualTo(256);
-      assertThat(v.getCreateTime().getSeconds()).isPositive();
-      assertThat(v.getImported()).isFalse();
-    });
-    assertThat(cipherd.admin.getKey(GetKeyRequest.newBuilder().setKeyName("orders").build()).getKey()).isEqualTo(key);
+    assertThat(key.getVersionsList())
+        .singleElement()
+        .satisfies(
+            v -> {
+              assertThat(v.getMode()).isEqualTo(Mode.MODE_GCM);
+              assertThat(v.getKeySizeBits()).isEqualTo(256);
+              assertThat(v.getCreateTime().getSeconds()).isPositive();
+              assertThat(v.getImported()).isFalse();
+            });
+    assertThat(
+            cipherd.admin.getKey(GetKeyRequest.newBuilder().setKeyName("orders").build()).getKey())
+        .isEqualTo(key);
   }
 
   @Test
   void createKey_badRequests_haveTheirStatus() {
     cipherd.admin.createKey(CreateKeyRequest.newBuilder().setKeyName("taken").build());
-    failsWith(Status.Code.ALREADY_EXISTS, () -> cipherd.admin.createKey(CreateKeyRequest.newBuilder().setKeyName("taken").build()));
-    failsWith(Status.Code.INVALID_ARGUMENT, () -> cipherd.admin.createKey(CreateKeyRequest.newBuilder().setKeyName("UPPER").build()));
-    failsWith(Status.Code.INVALID_ARGUMENT, () -> cipherd.admin.createKey(CreateKeyRequest.newBuilder().setKeyName("").build()));
-    failsWith(Status.Code.INVALID_ARGUMENT, () -> cipherd.admin.createKey(CreateKeyRequest.newBuilder().setKeyName("x".repeat(65)).build()));
-    failsWith(Status.Code.INVALID_ARGUMENT, () -> cipherd.admin.createKey(
-        CreateKeyRequest.newBuilder().setKeyName("small-chacha").setMode(Mode.MODE_CHACHA).setKeySizeBits(128).build()));
-    failsWith(Status.Code.INVALID_ARGUMENT, () -> cipherd.admin.createKey(
-        CreateKeyRequest.newBuilder().setKeyName("odd").setKeySizeBits(100).build()));
-    Status unauthenticated = failsWith(Status.Code.INVALID_ARGUMENT, () -> cipherd.admin.createKey(
-        CreateKeyRequest.newBuilder().setKeyName("legacy").setMode(Mode.MODE_CBC).build()));
+    failsWith(
+        Status.Code.ALREADY_EXISTS,
+        () -> cipherd.admin.createKey(CreateKeyRequest.newBuilder().setKeyName("taken").build()));
+    failsWith(
+        Status.Code.INVALID_ARGUMENT,
+        () -> cipherd.admin.createKey(CreateKeyRequest.newBuilder().setKeyName("UPPER").build()));
+    failsWith(
+        Status.Code.INVALID_ARGUMENT,
+        () -> cipherd.admin.createKey(CreateKeyRequest.newBuilder().setKeyName("").build()));
+    failsWith(
+        Status.Code.INVALID_ARGUMENT,
+        () ->
+            cipherd.admin.createKey(
+                CreateKeyRequest.newBuilder().setKeyName("x".repeat(65)).build()));
+    failsWith(
+        Status.Code.INVALID_ARGUMENT,
+        () ->
+            cipherd.admin.createKey(
+                CreateKeyRequest.newBuilder()
+                    .setKeyName("small-chacha")
+                    .setMode(Mode.MODE_CHACHA)
+                    .setKeySizeBits(128)
+                    .build()));
+    failsWith(
+        Status.Code.INVALID_ARGUMENT,
+        () ->
+            cipherd.admin.createKey(
+                CreateKeyRequest.newBuilder().setKeyName("odd").setKeySizeBits(100).build()));
+    Status unauthenticated =
+        failsWith(
+            Status.Code.INVALID_ARGUMENT,
+            () ->
+                cipherd.admin.createKey(
+                    CreateKeyRequest.newBuilder()
+                        .setKeyName("legacy")
+                        .setMode(Mode.MODE_CBC)
+                        .build()));
     assertThat(unauthenticated.getDescription()).contains("allow_unauthenticated");
-    failsWith(Status.Code.INVALID_ARGUMENT, () -> cipherd.admin.createKey(
-        CreateKeyRequest.newBuilder().setKeyName("weird").setModeValue(99).build()));
+    failsWith(
+        Status.Code.INVALID_ARGUMENT,
+        () ->
+            cipherd.admin.createKey(
+                CreateKeyRequest.newBuilder().setKeyName("weird").setModeValue(99).build()));
   }
 
   @Test
   void getKeyCensus_quietPeriodAboveTenYearsOrMalformed_isInvalidArgumentNamingTheMaximum() {
     cipherd.admin.createKey(CreateKeyRequest.newBuilder().setKeyName("orders").build());
-    for (long seconds : new long[] {Long.MAX_VALUE / 2, 1_000_000_000_000_000L, 3650L * 86_400 + 1}) {
-      Status status = failsWith(Status.Code.INVALID_ARGUMENT, () -> census("orders",
-          com.google.protobuf.Duration.newBuilder().setSeconds(seconds).build()));
-      assertThat(status.getDescription()).as("%d seconds", seconds).contains("at most 3650 days")
+    for (long seconds :
+        new long[] {Long.MAX_VALUE / 2, 1_000_000_000_000_000L, 3650L * 86_400 + 1}) {
+      Status status =
+          failsWith(
+              Status.Code.INVALID_ARGUMENT,
+              () ->
+                  census(
+                      "orders",
+                      com.google.protobuf.Duration.newBuilder().setSeconds(seconds).build()));
+      assertThat(status.getDescription())
+          .as("%d seconds", seconds)
+          .contains("at most 3650 days")
           .doesNotContain(Long.toString(seconds));
     }
-    failsWith(Status.Code.INVALID_ARGUMENT, () -> census("orders",
-        com.google.protobuf.Duration.newBuilder().setSeconds(Long.MAX_VALUE).setNanos(Integer.MAX_VALUE).build()));
+    failsWith(
+        Status.Code.INVALID_ARGUMENT,
+        () ->
+            census(
+                "orders",
+                com.google.protobuf.Duration.newBuilder()
+                    .setSeconds(Long.MAX_VALUE)
+                    .setNanos(Integer.MAX_VALUE)
+                    .build()));
 
-    assertThat(census("orders", com.google.protobuf.Duration.newBuilder().setSeconds(3650L * 86_400).build())
-        .getVersionsCount()).isEqualTo(1);
+    assertThat(
+            census(
+                    "orders",
+                    com.google.protobuf.Duration.newBuilder().setSeconds(3650L * 86_400).build())
+                .getVersionsCount())
+        .isEqualTo(1);
   }
 
-  private io.cipherd.api.v1.GetKeyCensusResponse census(String name, com.google.protobuf.Duration quietPeriod) {
-    return cipherd.admin.getKeyCensus(io.cipherd.api.v1.GetKeyCensusRequest.newBuilder()
-        .setKeyName(name).setQuietPeriod(quietPeriod).build());
+  private io.cipherd.api.v1.GetKeyCensusResponse census(
+      String name, com.google.protobuf.Duration quietPeriod) {
+    return cipherd.admin.getKeyCensus(
+        io.cipherd.api.v1.GetKeyCensusRequest.newBuilder()
+            .setKeyName(name)
+            .setQuietPeriod(quietPeriod)
+            .build());
   }
 
   @Test
   void getKey_unknown_isNotFound() {
-    failsWith(Status.Code.NOT_FOUND, () -> cipherd.admin.getKey(GetKeyRequest.newBuilder().setKeyName("ghost").build()));
+    failsWith(
+        Status.Code.NOT_FOUND,
+        () -> cipherd.admin.getKey(GetKeyRequest.newBuilder().setKeyName("ghost").build()));
   }
 
   @Test
   void listKeys_pagesInNameOrder() {
     List<String> names = List.of("delta", "alpha", "echo", "charlie", "bravo");
-    names.forEach(n -> cipherd.admin.createKey(CreateKeyRequest.newBuilder().setKeyName(n).build()));
+    names.forEach(
+        n -> cipherd.admin.createKey(CreateKeyRequest.newBuilder().setKeyName(n).build()));
 
     List<String> seen = new ArrayList<>();
     String token = "";
     int pages = 0;
     do {
-      ListKeysResponse page = cipherd.admin.listKeys(ListKeysRequest.newBuilder().setPageSize(2).setPageToken(token).build());
+      ListKeysResponse page =
+          cipherd.admin.listKeys(
+              ListKeysRequest.newBuilder().setPageSize(2).setPageToken(token).build());
       page.getKeysList().forEach(k -> seen.add(k.getKeyName()));
       token = page.getNextPageToken();
       pages++;
@@ -121,36 +188,70 @@ class KeyAdminServiceTest {
 
     assertThat(seen).containsExactly("alpha", "bravo", "charlie", "delta", "echo");
     assertThat(pages).isEqualTo(3);
-    failsWith(Status.Code.INVALID_ARGUMENT, () -> cipherd.admin.listKeys(ListKeysRequest.newBuilder().setPageSize(-1).build()));
+    failsWith(
+        Status.Code.INVALID_ARGUMENT,
+        () -> cipherd.admin.listKeys(ListKeysRequest.newBuilder().setPageSize(-1).build()));
   }
 
   @Test
   void rotateKey_keepsModeByDefault_andCanChangeIt() {
-    cipherd.admin.createKey(CreateKeyRequest.newBuilder().setKeyName("moving").setMode(Mode.MODE_CBC)
-        .setAllowUnauthenticated(true).setKeySizeBits(128).build());
-    Key same = cipherd.admin.rotateKey(RotateKeyRequest.newBuilder().setKeyName("moving").build()).getKey();
+    cipherd.admin.createKey(
+        CreateKeyRequest.newBuilder()
+            .setKeyName("moving")
+            .setMode(Mode.MODE_CBC)
+            .setAllowUnauthenticated(true)
+            .setKeySizeBits(128)
+            .build());
+    Key same =
+        cipherd
+            .admin
+            .rotateKey(RotateKeyRequest.newBuilder().setKeyName("moving").build())
+            .getKey();
     assertThat(same.getVersions(1).getMode()).isEqualTo(Mode.MODE_CBC);
     assertThat(same.getVersions(1).getKeySizeBits()).isEqualTo(128);
 
-    Key moved = cipherd.admin.rotateKey(RotateKeyRequest.newBuilder().setKeyName("moving").setMode(Mode.MODE_GCM).build()).getKey();
+    Key moved =
+        cipherd
+            .admin
+            .rotateKey(
+                RotateKeyRequest.newBuilder().setKeyName("moving").setMode(Mode.MODE_GCM).build())
+            .getKey();
     assertThat(moved.getCurrentVersion()).isEqualTo(3);
-    assertThat(moved.getVersionsList()).extracting(v -> v.getMode()).containsExactly(Mode.MODE_CBC, Mode.MODE_CBC, Mode.MODE_GCM);
+    assertThat(moved.getVersionsList())
+        .extracting(v -> v.getMode())
+        .containsExactly(Mode.MODE_CBC, Mode.MODE_CBC, Mode.MODE_GCM);
 
-    failsWith(Status.Code.INVALID_ARGUMENT, () -> cipherd.admin.rotateKey(
-        RotateKeyRequest.newBuilder().setKeyName("moving").setMode(Mode.MODE_ECB).build()));
-    failsWith(Status.Code.NOT_FOUND, () -> cipherd.admin.rotateKey(RotateKeyRequest.newBuilder().setKeyName("ghost").build()));
+    failsWith(
+        Status.Code.INVALID_ARGUMENT,
+        () ->
+            cipherd.admin.rotateKey(
+                RotateKeyRequest.newBuilder().setKeyName("moving").setMode(Mode.MODE_ECB).build()));
+    failsWith(
+        Status.Code.NOT_FOUND,
+        () -> cipherd.admin.rotateKey(RotateKeyRequest.newBuilder().setKeyName("ghost").build()));
   }
 
   @Test
   void updateKeyPolicy_validatesAgainstCurrentVersion() {
     cipherd.admin.createKey(CreateKeyRequest.newBuilder().setKeyName("p").build());
-    failsWith(Status.Code.FAILED_PRECONDITION, () -> setPolicy("p", KeyPolicy.newBuilder().setMinDecryptionVersion(2).build()));
-    failsWith(Status.Code.INVALID_ARGUMENT, () -> setPolicy("p", KeyPolicy.newBuilder().setMinEncryptionVersion(-1).build()));
-    failsWith(Status.Code.INVALID_ARGUMENT, () -> cipherd.admin.updateKeyPolicy(UpdateKeyPolicyRequest.newBuilder().setKeyName("p").build()));
+    failsWith(
+        Status.Code.FAILED_PRECONDITION,
+        () -> setPolicy("p", KeyPolicy.newBuilder().setMinDecryptionVersion(2).build()));
+    failsWith(
+        Status.Code.INVALID_ARGUMENT,
+        () -> setPolicy("p", KeyPolicy.newBuilder().setMinEncryptionVersion(-1).build()));
+    failsWith(
+        Status.Code.INVALID_ARGUMENT,
+        () ->
+            cipherd.admin.updateKeyPolicy(
+                UpdateKeyPolicyRequest.newBuilder().setKeyName("p").build()));
     failsWith(Status.Code.NOT_FOUND, () -> setPolicy("ghost", KeyPolicy.getDefaultInstance()));
 
     cipherd.admin.rotateKey(RotateKeyRequest.newBuilder().setKeyName("p").build());
-    Key key = setPolicy("p", KeyPolicy.newBuilder().setMinDecryptionVersion(2).setMinEncryptionVersion(2).build());
+    Key key =
+        setPolicy(
+            "p",
+            KeyPolicy.newBuilder().setMinDecryptionVersion(2).setMinEncryptionVersion(2).build());
     assertThat(key.getPolicy().getMinDecryptionVersion()).isEqualTo(2);
     assertThat(key.getVersionsCount()).as("versions below the minimum are kept").isEqualTo(2);
   }
@@ -159,8 +260,15 @@ class KeyAdminServiceTest {
   void importKey_decryptsDataEncryptedElsewhere() throws Exception {
     byte[] raw = new byte[32];
     new SecureRandom().nextBytes(raw);
-    Key key = cipherd.admin.importKey(ImportKeyRequest.newBuilder().setKeyName("legacy-gcm")
-        .setKeyMaterial(ByteString.copyFrom(raw)).build()).getKey();
+    Key key =
+        cipherd
+            .admin
+            .importKey(
+                ImportKeyRequest.newBuilder()
+                    .setKeyName("legacy-gcm")
+                    .setKeyMaterial(ByteString.copyFrom(raw))
+                    .build())
+            .getKey();
     assertThat(key.getVersions(0).getImported()).isTrue();
 
     // Another system encrypted with the same key bytes, following the documented format.
@@ -176,24 +284,54 @@ class KeyAdminServiceTest {
     System.arraycopy(body, 0, payload, iv.length, body.length);
     String ciphertext = header + Base64.getEncoder().encodeToString(payload);
 
-    assertThat(cipherd.crypto.decrypt(DecryptRequest.newBuilder().setCiphertext(ciphertext).build())
-        .getPlaintext().toStringUtf8()).isEqualTo("from elsewhere");
+    assertThat(
+            cipherd
+                .crypto
+                .decrypt(DecryptRequest.newBuilder().setCiphertext(ciphertext).build())
+                .getPlaintext()
+                .toStringUtf8())
+        .isEqualTo("from elsewhere");
 
-    Key second = cipherd.admin.importKey(ImportKeyRequest.newBuilder().setKeyName("legacy-gcm")
-        .setKeyMaterial(ByteString.copyFrom(raw)).build()).getKey();
+    Key second =
+        cipherd
+            .admin
+            .importKey(
+                ImportKeyRequest.newBuilder()
+                    .setKeyName("legacy-gcm")
+                    .setKeyMaterial(ByteString.copyFrom(raw))
+                    .build())
+            .getKey();
     assertThat(second.getCurrentVersion()).isEqualTo(2);
-    failsWith(Status.Code.INVALID_ARGUMENT, () -> cipherd.admin.importKey(ImportKeyRequest.newBuilder()
-        .setKeyName("short").setKeyMaterial(ByteString.copyFrom(new byte[20])).build()));
-    failsWith(Status.Code.INVALID_ARGUMENT, () -> cipherd.admin.importKey(ImportKeyRequest.newBuilder()
-        .setKeyName("cbc-import").setMode(Mode.MODE_CBC).setKeyMaterial(ByteString.copyFrom(raw)).build()));
+    failsWith(
+        Status.Code.INVALID_ARGUMENT,
+        () ->
+            cipherd.admin.importKey(
+                ImportKeyRequest.newBuilder()
+                    .setKeyName("short")
+                    .setKeyMaterial(ByteString.copyFrom(new byte[20]))
+                    .build()));
+    failsWith(
+        Status.Code.INVALID_ARGUMENT,
+        () ->
+            cipherd.admin.importKey(
+                ImportKeyRequest.newBuilder()
+                    .setKeyName("cbc-import")
+                    .setMode(Mode.MODE_CBC)
+                    .setKeyMaterial(ByteString.copyFrom(raw))
+                    .build()));
   }
 
   @Test
   void responses_neverCarryKeyBytes() throws Exception {
     byte[] raw = new byte[32];
     new SecureRandom().nextBytes(raw);
-    cipherd.admin.importKey(ImportKeyRequest.newBuilder().setKeyName("secret").setKeyMaterial(ByteString.copyFrom(raw)).build());
-    Key key = cipherd.admin.getKey(GetKeyRequest.newBuilder().setKeyName("secret").build()).getKey();
+    cipherd.admin.importKey(
+        ImportKeyRequest.newBuilder()
+            .setKeyName("secret")
+            .setKeyMaterial(ByteString.copyFrom(raw))
+            .build());
+    Key key =
+        cipherd.admin.getKey(GetKeyRequest.newBuilder().setKeyName("secret").build()).getKey();
     ListKeysResponse list = cipherd.admin.listKeys(ListKeysRequest.getDefaultInstance());
 
     assertThat(containsBytes(key.toByteArray(), raw)).isFalse();
@@ -201,7 +339,11 @@ class KeyAdminServiceTest {
   }
 
   private Key setPolicy(String name, KeyPolicy policy) {
-    return cipherd.admin.updateKeyPolicy(UpdateKeyPolicyRequest.newBuilder().setKeyName(name).setPolicy(policy).build()).getKey();
+    return cipherd
+        .admin
+        .updateKeyPolicy(
+            UpdateKeyPolicyRequest.newBuilder().setKeyName(name).setPolicy(policy).build())
+        .getKey();
   }
 
   private static boolean containsBytes(byte[] haystack, byte[] needle) {

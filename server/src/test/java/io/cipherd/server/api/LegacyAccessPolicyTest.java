@@ -31,7 +31,8 @@ import org.junit.jupiter.api.io.TempDir;
  * as any rewrap across keys; {@code reencrypt} alone never moves data out of a legacy key.
  */
 class LegacyAccessPolicyTest {
-  private static final String POLICY = """
+  private static final String POLICY =
+      """
       callers:
         migrator:
           token_sha256: %s
@@ -55,7 +56,8 @@ class LegacyAccessPolicyTest {
           rules:
             - keys: ["*"]
               operations: [admin, import]
-      """.formatted(hash("migrator"), hash("rotator"), hash("reader"), hash("keyadmin"));
+      """
+          .formatted(hash("migrator"), hash("rotator"), hash("reader"), hash("keyadmin"));
 
   @TempDir Path dataDir;
   private InProcessCipherd cipherd;
@@ -64,7 +66,8 @@ class LegacyAccessPolicyTest {
   void start() throws Exception {
     AccessPolicy policy = AccessPolicyFile.parse("test", new StringReader(POLICY));
     cipherd = InProcessCipherd.start(dataDir, policy);
-    as("keyadmin", cipherd.admin).createKey(CreateKeyRequest.newBuilder().setKeyName("modern").build());
+    as("keyadmin", cipherd.admin)
+        .createKey(CreateKeyRequest.newBuilder().setKeyName("modern").build());
     LegacyKeys.importMysql(as("keyadmin", cipherd.admin), "mysql-users", MYSQL_PASSPHRASE);
   }
 
@@ -77,23 +80,31 @@ class LegacyAccessPolicyTest {
   void decryptOnTheLegacyKey_andEncryptOnTheTarget_rewrap() {
     String rewrapped = crypto("migrator").reEncrypt(request()).getCiphertext();
 
-    assertThat(crypto("migrator").decrypt(DecryptRequest.newBuilder().setCiphertext(rewrapped).build())
-        .getPlaintext().toStringUtf8()).isEqualTo("HELLO");
+    assertThat(
+            crypto("migrator")
+                .decrypt(DecryptRequest.newBuilder().setCiphertext(rewrapped).build())
+                .getPlaintext()
+                .toStringUtf8())
+        .isEqualTo("HELLO");
   }
 
   @Test
   void reencryptAlone_orDecryptWithoutEncryptOnTheTarget_isPermissionDenied() {
-    Status rotator = failsWith(Status.Code.PERMISSION_DENIED, () -> crypto("rotator").reEncrypt(request()));
-    Status reader = failsWith(Status.Code.PERMISSION_DENIED, () -> crypto("reader").reEncrypt(request()));
+    Status rotator =
+        failsWith(Status.Code.PERMISSION_DENIED, () -> crypto("rotator").reEncrypt(request()));
+    Status reader =
+        failsWith(Status.Code.PERMISSION_DENIED, () -> crypto("reader").reEncrypt(request()));
     failsWith(Status.Code.UNAUTHENTICATED, () -> cipherd.crypto.reEncrypt(request()));
 
-    assertThat(rotator.getDescription()).isEqualTo("caller 'rotator' may not decrypt with key 'mysql-users'");
-    assertThat(reader.getDescription()).isEqualTo("caller 'reader' may not encrypt with key 'modern'");
+    assertThat(rotator.getDescription())
+        .isEqualTo("caller 'rotator' may not decrypt with key 'mysql-users'");
+    assertThat(reader.getDescription())
+        .isEqualTo("caller 'reader' may not encrypt with key 'modern'");
   }
 
   /**
-   * Naming the legacy key as the target once took the within-one-key branch, which accepts
-   * {@code reencrypt}, and decrypted before finding the target could not encrypt: good padding then
+   * Naming the legacy key as the target once took the within-one-key branch, which accepts {@code
+   * reencrypt}, and decrypted before finding the target could not encrypt: good padding then
    * answered FAILED_PRECONDITION and bad padding INVALID_ARGUMENT, an oracle that recovered whole
    * plaintexts (adversarial review, finding 1). Now it is refused before anything is decrypted.
    */
@@ -101,29 +112,57 @@ class LegacyAccessPolicyTest {
   void legacyKeyAsItsOwnTarget_isRefusedAlike_forGoodAndBadPadding() {
     String bad = MYSQL_HELLO_HEX.substring(0, 30) + "00";
     for (String caller : new String[] {"rotator", "migrator"}) {
-      Status good = failsWith(Status.Code.INVALID_ARGUMENT, () -> crypto(caller).reEncrypt(ReEncryptRequest
-          .newBuilder().setLegacy(hex("mysql-users", MYSQL_HELLO_HEX)).setKeyName("mysql-users").build()));
-      Status tampered = failsWith(Status.Code.INVALID_ARGUMENT, () -> crypto(caller).reEncrypt(ReEncryptRequest
-          .newBuilder().setLegacy(hex("mysql-users", bad)).setKeyName("mysql-users").build()));
+      Status good =
+          failsWith(
+              Status.Code.INVALID_ARGUMENT,
+              () ->
+                  crypto(caller)
+                      .reEncrypt(
+                          ReEncryptRequest.newBuilder()
+                              .setLegacy(hex("mysql-users", MYSQL_HELLO_HEX))
+                              .setKeyName("mysql-users")
+                              .build()));
+      Status tampered =
+          failsWith(
+              Status.Code.INVALID_ARGUMENT,
+              () ->
+                  crypto(caller)
+                      .reEncrypt(
+                          ReEncryptRequest.newBuilder()
+                              .setLegacy(hex("mysql-users", bad))
+                              .setKeyName("mysql-users")
+                              .build()));
       assertThat(tampered.getDescription()).isEqualTo(good.getDescription());
     }
   }
 
   @Test
   void batchItems_areCheckedOneByOne() {
-    ReEncryptBatchRequest batch = ReEncryptBatchRequest.newBuilder().setKeyName("modern")
-        .addItems(ReEncryptBatchItem.newBuilder().setReference("ok").setLegacy(hex("mysql-users", MYSQL_HELLO_HEX)))
-        .addItems(ReEncryptBatchItem.newBuilder().setReference("denied").setLegacy(hex("other", MYSQL_HELLO_HEX)))
-        .build();
+    ReEncryptBatchRequest batch =
+        ReEncryptBatchRequest.newBuilder()
+            .setKeyName("modern")
+            .addItems(
+                ReEncryptBatchItem.newBuilder()
+                    .setReference("ok")
+                    .setLegacy(hex("mysql-users", MYSQL_HELLO_HEX)))
+            .addItems(
+                ReEncryptBatchItem.newBuilder()
+                    .setReference("denied")
+                    .setLegacy(hex("other", MYSQL_HELLO_HEX)))
+            .build();
 
     var results = crypto("migrator").reEncryptBatch(batch).getResultsList();
 
     assertThat(results.get(0).hasError()).isFalse();
-    assertThat(results.get(1).getError().getCode()).isEqualTo(Status.Code.PERMISSION_DENIED.value());
+    assertThat(results.get(1).getError().getCode())
+        .isEqualTo(Status.Code.PERMISSION_DENIED.value());
   }
 
   private static ReEncryptRequest request() {
-    return ReEncryptRequest.newBuilder().setLegacy(hex("mysql-users", MYSQL_HELLO_HEX)).setKeyName("modern").build();
+    return ReEncryptRequest.newBuilder()
+        .setLegacy(hex("mysql-users", MYSQL_HELLO_HEX))
+        .setKeyName("modern")
+        .build();
   }
 
   private CryptoServiceGrpc.CryptoServiceBlockingStub crypto(String caller) {
@@ -133,7 +172,9 @@ class LegacyAccessPolicyTest {
   /** The stub presenting {@code caller}'s token, which in this test is "token-" + its name. */
   private static <S extends AbstractStub<S>> S as(String caller, S stub) {
     Metadata headers = new Metadata();
-    headers.put(Metadata.Key.of("authorization", Metadata.ASCII_STRING_MARSHALLER), "Bearer token-" + caller);
+    headers.put(
+        Metadata.Key.of("authorization", Metadata.ASCII_STRING_MARSHALLER),
+        "Bearer token-" + caller);
     return stub.withInterceptors(MetadataUtils.newAttachHeadersInterceptor(headers));
   }
 

@@ -13,21 +13,46 @@ import java.nio.charset.StandardCharsets;
 final class LegacyKeys {
   /** MySQL's {@code HEX(AES_ENCRYPT('HELLO', '1234567890'))} in its default aes-128-ecb mode. */
   static final String MYSQL_HELLO_HEX = "FF06A56B4E88C828A010E9BD0CE70A89";
-  static final ByteString MYSQL_PASSPHRASE = ByteString.copyFrom("1234567890", StandardCharsets.US_ASCII);
+
+  static final ByteString MYSQL_PASSPHRASE =
+      ByteString.copyFrom("1234567890", StandardCharsets.US_ASCII);
 
   private LegacyKeys() {}
 
   /** Imports a MySQL key by its key string into {@code name}. */
-  static Key importMysql(KeyAdminServiceGrpc.KeyAdminServiceBlockingStub admin, String name, ByteString passphrase) {
-    return admin.importKey(ImportKeyRequest.newBuilder().setKeyName(name)
-        .setLegacyCipher(LegacyCipher.LEGACY_CIPHER_MYSQL_AES_ECB).setPassphrase(passphrase).build()).getKey();
+  static Key importMysql(
+      KeyAdminServiceGrpc.KeyAdminServiceBlockingStub admin, String name, ByteString passphrase) {
+    return admin
+        .importKey(
+            ImportKeyRequest.newBuilder()
+                .setKeyName(name)
+                .setLegacyCipher(LegacyCipher.LEGACY_CIPHER_MYSQL_AES_ECB)
+                .setPassphrase(passphrase)
+                .build())
+        .getKey();
   }
 
-  /** Imports raw key bytes for {@code cipher}, its IV where {@code iv} says ({@code fixedIv} for a fixed one). */
-  static Key importKey(KeyAdminServiceGrpc.KeyAdminServiceBlockingStub admin, String name, LegacyCipher cipher,
-      LegacyIv iv, byte[] fixedIv, byte[] key) {
-    return admin.importKey(ImportKeyRequest.newBuilder().setKeyName(name).setLegacyCipher(cipher).setLegacyIv(iv)
-        .setLegacyFixedIv(ByteString.copyFrom(fixedIv)).setKeyMaterial(ByteString.copyFrom(key)).build()).getKey();
+  /**
+   * Imports raw key bytes for {@code cipher}, its IV where {@code iv} says ({@code fixedIv} for a
+   * fixed one).
+   */
+  static Key importKey(
+      KeyAdminServiceGrpc.KeyAdminServiceBlockingStub admin,
+      String name,
+      LegacyCipher cipher,
+      LegacyIv iv,
+      byte[] fixedIv,
+      byte[] key) {
+    return admin
+        .importKey(
+            ImportKeyRequest.newBuilder()
+                .setKeyName(name)
+                .setLegacyCipher(cipher)
+                .setLegacyIv(iv)
+                .setLegacyFixedIv(ByteString.copyFrom(fixedIv))
+                .setKeyMaterial(ByteString.copyFrom(key))
+                .build())
+        .getKey();
   }
 
   /** A legacy item of {@code key}'s newest version, as hex text. */
@@ -37,7 +62,10 @@ final class LegacyKeys {
 
   /** A legacy item of {@code key}'s newest version, as raw bytes with its own IV (empty: none). */
   static LegacyCiphertext raw(String key, byte[] data, byte[] iv) {
-    return LegacyCiphertext.newBuilder().setKeyName(key).setRaw(ByteString.copyFrom(data))
-        .setIv(ByteString.copyFrom(iv)).build();
+    return LegacyCiphertext.newBuilder()
+        .setKeyName(key)
+        .setRaw(ByteString.copyFrom(data))
+        .setIv(ByteString.copyFrom(iv))
+        .build();
   }
 }

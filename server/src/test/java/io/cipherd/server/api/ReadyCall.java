@@ -5,7 +5,8 @@ import io.grpc.stub.StreamObserver;
 
 /**
  * The server side of a stream call whose client always reads and never cancels, for driving an
- * {@code ItemStream} without a transport: the answers go to {@code answers}, everything else is a no-op.
+ * {@code ItemStream} without a transport: the answers go to {@code answers}, everything else is a
+ * no-op.
  */
 final class ReadyCall<T> extends ServerCallStreamObserver<T> {
   private final StreamObserver<? super T> answers;

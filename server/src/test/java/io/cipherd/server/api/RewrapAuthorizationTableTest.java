@@ -44,8 +44,8 @@ import org.junit.jupiter.api.io.TempDir;
  * into another, through ReEncrypt, ReEncryptBatch and ReEncryptStream alike.
  *
  * <p>A refused caller must be refused before anything is decrypted: for each refused case the same
- * request with a tampered ciphertext (bad padding, bad tag, flipped bytes) must get exactly the same
- * answer, or the answer is a decryption oracle (adversarial review, findings 1 and 2).
+ * request with a tampered ciphertext (bad padding, bad tag, flipped bytes) must get exactly the
+ * same answer, or the answer is a decryption oracle (adversarial review, findings 1 and 2).
  */
 class RewrapAuthorizationTableTest {
   /** What a caller may do with the source keys ({@code src-*}). */
@@ -62,67 +62,93 @@ class RewrapAuthorizationTableTest {
     }
   }
 
-  private static final List<Source> SOURCES = List.of(
-      new Source("src-gcm", Mode.MODE_GCM, true),
-      new Source("src-chacha", Mode.MODE_CHACHA, true),
-      new Source("src-xgcm", Mode.MODE_XGCM, true),
-      new Source("src-siv", Mode.MODE_SIV, true),
-      new Source("src-cbc", Mode.MODE_CBC, false),
-      new Source("src-ctr", Mode.MODE_CTR, false),
-      new Source("src-cfb", Mode.MODE_CFB, false),
-      new Source("src-ofb", Mode.MODE_OFB, false),
-      new Source("src-ecb", Mode.MODE_ECB, false),
-      new Source("src-legacy", null, false));
+  private static final List<Source> SOURCES =
+      List.of(
+          new Source("src-gcm", Mode.MODE_GCM, true),
+          new Source("src-chacha", Mode.MODE_CHACHA, true),
+          new Source("src-xgcm", Mode.MODE_XGCM, true),
+          new Source("src-siv", Mode.MODE_SIV, true),
+          new Source("src-cbc", Mode.MODE_CBC, false),
+          new Source("src-ctr", Mode.MODE_CTR, false),
+          new Source("src-cfb", Mode.MODE_CFB, false),
+          new Source("src-ofb", Mode.MODE_OFB, false),
+          new Source("src-ecb", Mode.MODE_ECB, false),
+          new Source("src-legacy", null, false));
   private static final String TARGET = "dst";
 
   @TempDir static Path dataDir;
   private static InProcessCipherd cipherd;
   private static final List<Caller> CALLERS = callers();
 
-  /** A caller of the table: its grants on the source keys and whether it may encrypt with the target. */
+  /**
+   * A caller of the table: its grants on the source keys and whether it may encrypt with the
+   * target.
+   */
   record Caller(Set<Grant> onSource, boolean encryptTarget) {
     String name() {
-      String grants = onSource.stream().map(g -> g.name().substring(0, 1).toLowerCase(Locale.ROOT))
-          .sorted().collect(Collectors.joining());
+      String grants =
+          onSource.stream()
+              .map(g -> g.name().substring(0, 1).toLowerCase(Locale.ROOT))
+              .sorted()
+              .collect(Collectors.joining());
       return "c-" + (grants.isEmpty() ? "none" : grants) + (encryptTarget ? "-t" : "");
     }
   }
 
   @BeforeAll
   static void start() throws Exception {
-    StringBuilder policy = new StringBuilder("""
+    StringBuilder policy =
+        new StringBuilder(
+            """
         callers:
           setup:
             token_sha256: %s
             rules:
               - keys: ["*"]
                 operations: [admin, import, encrypt]
-        """.formatted(BearerTokens.hashHex("token-setup")));
+        """
+                .formatted(BearerTokens.hashHex("token-setup")));
     for (Caller caller : CALLERS) {
-      policy.append("  ").append(caller.name()).append(":\n")
-          .append("    token_sha256: ").append(BearerTokens.hashHex("token-" + caller.name())).append('\n')
+      policy
+          .append("  ")
+          .append(caller.name())
+          .append(":\n")
+          .append("    token_sha256: ")
+          .append(BearerTokens.hashHex("token-" + caller.name()))
+          .append('\n')
           .append("    rules:\n");
       if (!caller.onSource().isEmpty()) {
-        policy.append("      - keys: [src-*]\n        operations: [")
-            .append(caller.onSource().stream().map(g -> g.name().toLowerCase(Locale.ROOT))
-                .collect(Collectors.joining(", ")))
+        policy
+            .append("      - keys: [src-*]\n        operations: [")
+            .append(
+                caller.onSource().stream()
+                    .map(g -> g.name().toLowerCase(Locale.ROOT))
+                    .collect(Collectors.joining(", ")))
             .append("]\n");
       }
       // A rule on an unrelated key, so that no caller's rule list is empty.
-      policy.append("      - keys: [").append(caller.encryptTarget() ? TARGET : "unrelated")
+      policy
+          .append("      - keys: [")
+          .append(caller.encryptTarget() ? TARGET : "unrelated")
           .append("]\n        operations: [encrypt]\n");
     }
-    cipherd = InProcessCipherd.start(dataDir, AccessPolicyFile.parse("test", new StringReader(policy.toString())));
+    cipherd =
+        InProcessCipherd.start(
+            dataDir, AccessPolicyFile.parse("test", new StringReader(policy.toString())));
     var admin = as("setup", cipherd.admin);
     admin.createKey(CreateKeyRequest.newBuilder().setKeyName(TARGET).build());
     for (Source source : SOURCES) {
       if (source.legacy()) {
         LegacyKeys.importMysql(admin, source.key(), LegacyKeys.MYSQL_PASSPHRASE);
       } else {
-        admin.createKey(CreateKeyRequest.newBuilder().setKeyName(source.key()).setMode(source.mode())
-            .setAllowUnauthenticated(!source.authenticated())
-            .setPolicy(KeyPolicy.newBuilder().setAllowEcbEncryption(source.mode() == Mode.MODE_ECB))
-            .build());
+        admin.createKey(
+            CreateKeyRequest.newBuilder()
+                .setKeyName(source.key())
+                .setMode(source.mode())
+                .setAllowUnauthenticated(!source.authenticated())
+                .setPolicy(
+                    KeyPolicy.newBuilder().setAllowEcbEncryption(source.mode() == Mode.MODE_ECB))
+                .build());
       }
     }
   }
@@ -133,7 +159,8 @@ class RewrapAuthorizationTableTest {
   }
 
   @Test
-  void everyGrant_everySourceMode_everyTarget_unaryBatchAndStream_answerAsTheTableSays() throws Exception {
+  void everyGrant_everySourceMode_everyTarget_unaryBatchAndStream_answerAsTheTableSays()
+      throws Exception {
     List<String> mismatches = new ArrayList<>();
     int cases = 0;
     for (Source source : SOURCES) {
@@ -143,12 +170,17 @@ class RewrapAuthorizationTableTest {
         for (boolean sameKey : new boolean[] {true, false}) {
           String target = sameKey ? (source.legacy() ? source.key() : "") : TARGET;
           Status.Code expected = expected(caller, source, sameKey);
-          String where = caller.name() + " rewrapping " + source.key() + (sameKey ? " within its key" : " into dst");
+          String where =
+              caller.name()
+                  + " rewrapping "
+                  + source.key()
+                  + (sameKey ? " within its key" : " into dst");
           cases++;
           List<Answer> answers = answers(caller, good, target);
           for (Answer answer : answers) {
             if (answer.code() != expected) {
-              mismatches.add(where + " via " + answer.shape() + ": expected " + expected + ", got " + answer);
+              mismatches.add(
+                  where + " via " + answer.shape() + ": expected " + expected + ", got " + answer);
             }
           }
           if (expected != Status.Code.OK) {
@@ -156,8 +188,14 @@ class RewrapAuthorizationTableTest {
             List<Answer> tamperedAnswers = answers(caller, tampered, target);
             for (int i = 0; i < answers.size(); i++) {
               if (!answers.get(i).equals(tamperedAnswers.get(i))) {
-                mismatches.add(where + " via " + answers.get(i).shape() + ": tampering changed the answer from "
-                    + answers.get(i) + " to " + tamperedAnswers.get(i));
+                mismatches.add(
+                    where
+                        + " via "
+                        + answers.get(i).shape()
+                        + ": tampering changed the answer from "
+                        + answers.get(i)
+                        + " to "
+                        + tamperedAnswers.get(i));
               }
             }
           }
@@ -175,10 +213,13 @@ class RewrapAuthorizationTableTest {
       return Status.Code.INVALID_ARGUMENT;
     }
     if (!sameKey) {
-      return grants.contains(Grant.DECRYPT) && caller.encryptTarget() ? Status.Code.OK : Status.Code.PERMISSION_DENIED;
+      return grants.contains(Grant.DECRYPT) && caller.encryptTarget()
+          ? Status.Code.OK
+          : Status.Code.PERMISSION_DENIED;
     }
-    boolean rewrap = grants.contains(Grant.REENCRYPT)
-        || (grants.contains(Grant.DECRYPT) && grants.contains(Grant.ENCRYPT));
+    boolean rewrap =
+        grants.contains(Grant.REENCRYPT)
+            || (grants.contains(Grant.DECRYPT) && grants.contains(Grant.ENCRYPT));
     boolean allowed = source.authenticated() ? rewrap : rewrap && grants.contains(Grant.DECRYPT);
     return allowed ? Status.Code.OK : Status.Code.PERMISSION_DENIED;
   }
@@ -199,7 +240,8 @@ class RewrapAuthorizationTableTest {
     List<Answer> answers = new ArrayList<>();
     ReEncryptRequest.Builder unary = ReEncryptRequest.newBuilder().setKeyName(target);
     ReEncryptBatchItem.Builder batchItem = ReEncryptBatchItem.newBuilder().setReference("r");
-    ReEncryptStreamRequest.Builder streamItem = ReEncryptStreamRequest.newBuilder().setReference("r").setKeyName(target);
+    ReEncryptStreamRequest.Builder streamItem =
+        ReEncryptStreamRequest.newBuilder().setReference("r").setKeyName(target);
     if (item.legacy() != null) {
       unary.setLegacy(item.legacy());
       batchItem.setLegacy(item.legacy());
@@ -215,11 +257,14 @@ class RewrapAuthorizationTableTest {
     } catch (StatusRuntimeException e) {
       answers.add(new Answer("unary", e.getStatus().getCode(), e.getStatus().getDescription()));
     }
-    var batch = crypto.reEncryptBatch(ReEncryptBatchRequest.newBuilder().setKeyName(target).addItems(batchItem).build());
+    var batch =
+        crypto.reEncryptBatch(
+            ReEncryptBatchRequest.newBuilder().setKeyName(target).addItems(batchItem).build());
     answers.add(itemAnswer("batch", batch.getResults(0).getError()));
 
     StreamRecorder<ReEncryptStreamResponse> recorder = new StreamRecorder<>();
-    StreamObserver<ReEncryptStreamRequest> requests = as(caller.name(), cipherd.cryptoAsync).reEncryptStream(recorder);
+    StreamObserver<ReEncryptStreamRequest> requests =
+        as(caller.name(), cipherd.cryptoAsync).reEncryptStream(recorder);
     requests.onNext(streamItem.build());
     requests.onCompleted();
     answers.add(itemAnswer("stream", recorder.awaitValues(1).get(0).getResult().getError()));
@@ -234,18 +279,30 @@ class RewrapAuthorizationTableTest {
   private static Item item(Source source, boolean tampered) {
     if (source.legacy()) {
       String hex = LegacyKeys.MYSQL_HELLO_HEX;
-      return new Item("", LegacyKeys.hex(source.key(),
-          tampered ? hex.substring(0, hex.length() - 1) + (hex.endsWith("0") ? "1" : "0") : hex));
+      return new Item(
+          "",
+          LegacyKeys.hex(
+              source.key(),
+              tampered
+                  ? hex.substring(0, hex.length() - 1) + (hex.endsWith("0") ? "1" : "0")
+                  : hex));
     }
-    String ciphertext = as("setup", cipherd.crypto).encrypt(EncryptRequest.newBuilder().setKeyName(source.key())
-        .setPlaintext(ByteString.copyFromUtf8("the secret, 37 bytes long..........")).build()).getCiphertext();
+    String ciphertext =
+        as("setup", cipherd.crypto)
+            .encrypt(
+                EncryptRequest.newBuilder()
+                    .setKeyName(source.key())
+                    .setPlaintext(ByteString.copyFromUtf8("the secret, 37 bytes long.........."))
+                    .build())
+            .getCiphertext();
     if (!tampered) {
       return new Item(ciphertext, null);
     }
     int payloadStart = ciphertext.indexOf('>') + 1;
     byte[] payload = Base64.getDecoder().decode(ciphertext.substring(payloadStart));
     payload[payload.length - 1] ^= 0x5a;
-    return new Item(ciphertext.substring(0, payloadStart) + Base64.getEncoder().encodeToString(payload), null);
+    return new Item(
+        ciphertext.substring(0, payloadStart) + Base64.getEncoder().encodeToString(payload), null);
   }
 
   private static List<Caller> callers() {
@@ -266,7 +323,9 @@ class RewrapAuthorizationTableTest {
   /** The stub presenting {@code caller}'s token, which in this test is "token-" + its name. */
   private static <S extends AbstractStub<S>> S as(String caller, S stub) {
     Metadata headers = new Metadata();
-    headers.put(Metadata.Key.of("authorization", Metadata.ASCII_STRING_MARSHALLER), "Bearer token-" + caller);
+    headers.put(
+        Metadata.Key.of("authorization", Metadata.ASCII_STRING_MARSHALLER),
+        "Bearer token-" + caller);
     return stub.withInterceptors(MetadataUtils.newAttachHeadersInterceptor(headers));
   }
 }

@@ -2,6 +2,8 @@ package io.cipherd.server.api;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.google.protobuf.InvalidProtocolBufferException;
+import com.google.rpc.ErrorInfo;
 import com.tngtech.archunit.core.domain.JavaClass;
 import com.tngtech.archunit.core.importer.ClassFileImporter;
 import com.tngtech.archunit.core.importer.ImportOption;
@@ -21,8 +23,6 @@ import io.cipherd.server.keys.KeyStoreAccessDeniedException;
 import io.cipherd.server.keys.KeyStoreUnavailableException;
 import io.cipherd.server.pool.CipherPoolExhaustedException;
 import io.cipherd.server.security.TestDenials;
-import com.google.protobuf.InvalidProtocolBufferException;
-import com.google.rpc.ErrorInfo;
 import io.grpc.Status;
 import io.grpc.StatusRuntimeException;
 import io.grpc.protobuf.StatusProto;
@@ -39,21 +39,33 @@ import org.junit.jupiter.params.provider.MethodSource;
 /** Every domain error maps to one precise status, by its kind, whole call and batch item alike. */
 class StatusMapperTest {
   /** One instance of every subclass, with the status a caller must see for it. */
-  private static final Map<CipherdException, Status.Code> EXPECTED = Map.ofEntries(
-      Map.entry(new InvalidArgumentException("key_name is required"), Status.Code.INVALID_ARGUMENT),
-      Map.entry(new InvalidCiphertextException("payload is empty"), Status.Code.INVALID_ARGUMENT),
-      Map.entry(new DecryptionFailedException(), Status.Code.INVALID_ARGUMENT),
-      Map.entry(KeyNotFoundException.key("orders"), Status.Code.NOT_FOUND),
-      Map.entry(new KeyAlreadyExistsException("orders"), Status.Code.ALREADY_EXISTS),
-      Map.entry(new KeyPolicyViolationException("below min_decryption_version"), Status.Code.FAILED_PRECONDITION),
-      Map.entry(new ConcurrentKeyUpdateException("orders", 3), Status.Code.ABORTED),
-      Map.entry(new KeyStoreUnavailableException("vault at http://127.0.0.1:1 is down", null), Status.Code.UNAVAILABLE),
-      Map.entry(new KeyStoreAccessDeniedException("no read on secret/data/x"), Status.Code.PERMISSION_DENIED),
-      Map.entry(new CipherPoolExhaustedException(Mode.GCM, 200), Status.Code.RESOURCE_EXHAUSTED),
-      Map.entry(TestDenials.denied(), Status.Code.PERMISSION_DENIED),
-      Map.entry(TestDenials.anonymous(), Status.Code.UNAUTHENTICATED),
-      Map.entry(new StreamIdleException("stream idle"), Status.Code.CANCELLED),
-      Map.entry(new CryptoProviderException(Mode.GCM, new IllegalStateException("provider")), Status.Code.INTERNAL));
+  private static final Map<CipherdException, Status.Code> EXPECTED =
+      Map.ofEntries(
+          Map.entry(
+              new InvalidArgumentException("key_name is required"), Status.Code.INVALID_ARGUMENT),
+          Map.entry(
+              new InvalidCiphertextException("payload is empty"), Status.Code.INVALID_ARGUMENT),
+          Map.entry(new DecryptionFailedException(), Status.Code.INVALID_ARGUMENT),
+          Map.entry(KeyNotFoundException.key("orders"), Status.Code.NOT_FOUND),
+          Map.entry(new KeyAlreadyExistsException("orders"), Status.Code.ALREADY_EXISTS),
+          Map.entry(
+              new KeyPolicyViolationException("below min_decryption_version"),
+              Status.Code.FAILED_PRECONDITION),
+          Map.entry(new ConcurrentKeyUpdateException("orders", 3), Status.Code.ABORTED),
+          Map.entry(
+              new KeyStoreUnavailableException("vault at http://127.0.0.1:1 is down", null),
+              Status.Code.UNAVAILABLE),
+          Map.entry(
+              new KeyStoreAccessDeniedException("no read on secret/data/x"),
+              Status.Code.PERMISSION_DENIED),
+          Map.entry(
+              new CipherPoolExhaustedException(Mode.GCM, 200), Status.Code.RESOURCE_EXHAUSTED),
+          Map.entry(TestDenials.denied(), Status.Code.PERMISSION_DENIED),
+          Map.entry(TestDenials.anonymous(), Status.Code.UNAUTHENTICATED),
+          Map.entry(new StreamIdleException("stream idle"), Status.Code.CANCELLED),
+          Map.entry(
+              new CryptoProviderException(Mode.GCM, new IllegalStateException("provider")),
+              Status.Code.INTERNAL));
 
   static Stream<CipherdException> errors() {
     return EXPECTED.keySet().stream();
@@ -61,14 +73,20 @@ class StatusMapperTest {
 
   @Test
   void everySubclassOfCipherdException_isCoveredHere() {
-    Set<String> subclasses = new ClassFileImporter()
-        .withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS)
-        .importPackages("io.cipherd.server")
-        .stream()
-        .filter(c -> c.isAssignableTo(CipherdException.class) && !c.getModifiers().contains(com.tngtech.archunit.core.domain.JavaModifier.ABSTRACT))
-        .map(JavaClass::getName)
-        .collect(Collectors.toSet());
-    Set<String> covered = EXPECTED.keySet().stream().map(e -> e.getClass().getName()).collect(Collectors.toSet());
+    Set<String> subclasses =
+        new ClassFileImporter()
+                .withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS)
+                .importPackages("io.cipherd.server")
+                .stream()
+                .filter(
+                    c ->
+                        c.isAssignableTo(CipherdException.class)
+                            && !c.getModifiers()
+                                .contains(com.tngtech.archunit.core.domain.JavaModifier.ABSTRACT))
+                .map(JavaClass::getName)
+                .collect(Collectors.toSet());
+    Set<String> covered =
+        EXPECTED.keySet().stream().map(e -> e.getClass().getName()).collect(Collectors.toSet());
 
     assertThat(subclasses).isNotEmpty().isEqualTo(covered);
   }
@@ -93,19 +111,25 @@ class StatusMapperTest {
 
   @ParameterizedTest
   @MethodSource("errors")
-  void aFailedCall_carriesAnErrorInfo_whoseReasonIsTheKind_andAnItemTheSameReason(CipherdException error) {
+  void aFailedCall_carriesAnErrorInfo_whoseReasonIsTheKind_andAnItemTheSameReason(
+      CipherdException error) {
     assertThat(reason(StatusMapper.toException(error))).isEqualTo(error.kind().name());
     assertThat(StatusMapper.toItemError(error).getReason()).isEqualTo(error.kind().name());
   }
 
   @Test
   void aFullQueue_isServerBusy_andAnUnexpectedException_isInternal_byReasonToo() {
-    assertThat(reason(StatusMapper.toException(new RejectedExecutionException("queue full")))).isEqualTo("SERVER_BUSY");
+    assertThat(reason(StatusMapper.toException(new RejectedExecutionException("queue full"))))
+        .isEqualTo("SERVER_BUSY");
     assertThat(reason(StatusMapper.toException(new OutOfMemoryError()))).isEqualTo("SERVER_BUSY");
-    assertThat(reason(StatusMapper.toException(new IllegalStateException("bug")))).isEqualTo("INTERNAL");
+    assertThat(reason(StatusMapper.toException(new IllegalStateException("bug"))))
+        .isEqualTo("INTERNAL");
   }
 
-  /** The reason of the one ErrorInfo in {@code e}'s status details, as a client reads it from the trailers. */
+  /**
+   * The reason of the one ErrorInfo in {@code e}'s status details, as a client reads it from the
+   * trailers.
+   */
   static String reason(StatusRuntimeException e) {
     com.google.rpc.Status details = StatusProto.fromThrowable(e);
     assertThat(details).isNotNull();
@@ -123,7 +147,8 @@ class StatusMapperTest {
   @ParameterizedTest
   @EnumSource(ErrorKind.class)
   void everyKind_hasAStatusAndAnOutcome_andOnlyInternalIsInternal(ErrorKind kind) {
-    assertThat(StatusMapper.codeOf(kind) == Status.Code.INTERNAL).isEqualTo(kind == ErrorKind.INTERNAL);
+    assertThat(StatusMapper.codeOf(kind) == Status.Code.INTERNAL)
+        .isEqualTo(kind == ErrorKind.INTERNAL);
     assertThat(kind.outcome()).matches("[a-z_]+");
   }
 
@@ -135,7 +160,8 @@ class StatusMapperTest {
 
   @Test
   void aFailedDecryption_saysOnlyThatItFailed() {
-    assertThat(StatusMapper.toStatus(new DecryptionFailedException()).getDescription()).isEqualTo("decryption failed");
+    assertThat(StatusMapper.toStatus(new DecryptionFailedException()).getDescription())
+        .isEqualTo("decryption failed");
   }
 
   @Test
@@ -154,7 +180,9 @@ class StatusMapperTest {
 
   @Test
   void aStatusException_keepsItsStatus() {
-    Status status = StatusMapper.toStatus(Status.DEADLINE_EXCEEDED.withDescription("late").asRuntimeException());
+    Status status =
+        StatusMapper.toStatus(
+            Status.DEADLINE_EXCEEDED.withDescription("late").asRuntimeException());
 
     assertThat(status.getCode()).isEqualTo(Status.Code.DEADLINE_EXCEEDED);
   }

@@ -30,9 +30,9 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * EncryptStream and DecryptStream keep memory bounded by flow control: a server in its own JVM
- * with a 48 MiB heap encrypts a stream of 768 MiB, sixteen times its heap, and stops reading
- * while its client stops reading answers.
+ * EncryptStream and DecryptStream keep memory bounded by flow control: a server in its own JVM with
+ * a 48 MiB heap encrypts a stream of 768 MiB, sixteen times its heap, and stops reading while its
+ * client stops reading answers.
  */
 class StreamMemoryTest {
   private static final int ITEM_BYTES = 256 * 1024;
@@ -49,18 +49,35 @@ class StreamMemoryTest {
     int port = freePort();
     log = dataDir.resolve("server.log");
     String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-    ProcessBuilder builder = new ProcessBuilder(java, HEAP, "-XX:MaxDirectMemorySize=64m",
-        "-XX:+ExitOnOutOfMemoryError", "--sun-misc-unsafe-memory-access=allow",
-        "-cp", System.getProperty("java.class.path"), "io.cipherd.server.Main",
-        "--port", Integer.toString(port), "--http-port", Integer.toString(freePort()),
-        "--data-dir", dataDir.resolve("keys").toString(), "--demo-key", "bulk",
-        "--max-message-bytes", Integer.toString(2 * ITEM_BYTES))
-        .redirectErrorStream(true)
-        .redirectOutput(log.toFile());
+    ProcessBuilder builder =
+        new ProcessBuilder(
+                java,
+                HEAP,
+                "-XX:MaxDirectMemorySize=64m",
+                "-XX:+ExitOnOutOfMemoryError",
+                "--sun-misc-unsafe-memory-access=allow",
+                "-cp",
+                System.getProperty("java.class.path"),
+                "io.cipherd.server.Main",
+                "--port",
+                Integer.toString(port),
+                "--http-port",
+                Integer.toString(freePort()),
+                "--data-dir",
+                dataDir.resolve("keys").toString(),
+                "--demo-key",
+                "bulk",
+                "--max-message-bytes",
+                Integer.toString(2 * ITEM_BYTES))
+            .redirectErrorStream(true)
+            .redirectOutput(log.toFile());
     builder.environment().put("CIPHERD_KEYSTORE_PASSWORD", "stream-memory-test");
     server = builder.start();
-    channel = NettyChannelBuilder.forAddress("127.0.0.1", port).usePlaintext()
-        .maxInboundMessageSize(4 * ITEM_BYTES).build();
+    channel =
+        NettyChannelBuilder.forAddress("127.0.0.1", port)
+            .usePlaintext()
+            .maxInboundMessageSize(4 * ITEM_BYTES)
+            .build();
     awaitServing();
   }
 
@@ -87,7 +104,8 @@ class StreamMemoryTest {
     assertThat(reader.outOfOrder.get()).as("answers out of request order").isZero();
     // While the reader paused, the client could only send what flow control let through: the
     // server's request window and the transports' buffers, a few MiB, not the rest of the stream.
-    System.out.printf("stream memory: %d items of %d KiB through a %s server; %d sent during the reader's 2 s pause%n",
+    System.out.printf(
+        "stream memory: %d items of %d KiB through a %s server; %d sent during the reader's 2 s pause%n",
         ITEMS, ITEM_BYTES / 1024, HEAP, reader.sentWhilePaused);
     assertThat(reader.sentWhilePaused).as("items sent during the 2 s pause").isBetween(1, 64);
     assertThat(server.isAlive()).as("server alive (log: %s)", Files.readString(log)).isTrue();
@@ -96,8 +114,11 @@ class StreamMemoryTest {
     StreamRecorder<DecryptStreamResponse> decrypted = new StreamRecorder<>();
     var requests = crypto.decryptStream(decrypted);
     for (int i = 0; i < reader.samples.size(); i++) {
-      requests.onNext(DecryptStreamRequest.newBuilder().setReference("s" + i)
-          .setCiphertext(reader.samples.get(i)).build());
+      requests.onNext(
+          DecryptStreamRequest.newBuilder()
+              .setReference("s" + i)
+              .setCiphertext(reader.samples.get(i))
+              .build());
     }
     requests.onCompleted();
     List<DecryptStreamResponse> answers = decrypted.awaitValues(60);
@@ -113,7 +134,8 @@ class StreamMemoryTest {
    * thread so sending goes on while reading stops; reads answers one at a time, and stops reading
    * for two seconds halfway.
    */
-  private static final class SlowReader implements ClientResponseObserver<EncryptStreamRequest, EncryptStreamResponse> {
+  private static final class SlowReader
+      implements ClientResponseObserver<EncryptStreamRequest, EncryptStreamResponse> {
     final AtomicInteger received = new AtomicInteger();
     final AtomicInteger errors = new AtomicInteger();
     final AtomicInteger outOfOrder = new AtomicInteger();
@@ -131,19 +153,26 @@ class StreamMemoryTest {
     }
 
     void startSending() {
-      Thread sender = new Thread(() -> {
-        try {
-          send();
-        } catch (RuntimeException e) {
-          // A sender that dies must fail the test at once, not leave it waiting for answers.
-          done.completeExceptionally(e);
-        }
-      }, "stream-sender");
+      Thread sender =
+          new Thread(
+              () -> {
+                try {
+                  send();
+                } catch (RuntimeException e) {
+                  // A sender that dies must fail the test at once, not leave it waiting for
+                  // answers.
+                  done.completeExceptionally(e);
+                }
+              },
+              "stream-sender");
       sender.setDaemon(true);
       sender.start();
     }
 
-    /** The call's methods are not thread-safe: every use of {@code requests} holds this object's lock. */
+    /**
+     * The call's methods are not thread-safe: every use of {@code requests} holds this object's
+     * lock.
+     */
     private void send() {
       while (!done.isDone()) {
         synchronized (this) {
@@ -152,8 +181,12 @@ class StreamMemoryTest {
             return;
           }
           if (requests.isReady()) {
-            requests.onNext(EncryptStreamRequest.newBuilder().setReference(Integer.toString(sent))
-                .setKeyName("bulk").setPlaintext(plaintext(sent)).build());
+            requests.onNext(
+                EncryptStreamRequest.newBuilder()
+                    .setReference(Integer.toString(sent))
+                    .setKeyName("bulk")
+                    .setPlaintext(plaintext(sent))
+                    .build());
             sent++;
             continue;
           }
@@ -215,7 +248,8 @@ class StreamMemoryTest {
     long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
     while (true) {
       try {
-        HealthGrpc.newBlockingStub(channel).withDeadlineAfter(2, TimeUnit.SECONDS)
+        HealthGrpc.newBlockingStub(channel)
+            .withDeadlineAfter(2, TimeUnit.SECONDS)
             .check(HealthCheckRequest.getDefaultInstance());
         return;
       } catch (RuntimeException notYet) {

@@ -31,7 +31,10 @@ final class StreamRecorder<T> implements StreamObserver<T> {
     return values;
   }
 
-  /** Every response, once the stream completed within {@code seconds}; throws if it failed or timed out. */
+  /**
+   * Every response, once the stream completed within {@code seconds}; throws if it failed or timed
+   * out.
+   */
   List<T> awaitValues(long seconds) throws Exception {
     done.get(seconds, TimeUnit.SECONDS);
     return values;

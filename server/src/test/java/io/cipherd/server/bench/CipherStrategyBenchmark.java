@@ -1,12 +1,12 @@
 package io.cipherd.server.bench;
 
 import io.cipherd.server.crypto.ArrayPayloadCipher;
-import io.cipherd.server.pool.CipherPoolConfig;
-import io.cipherd.server.pool.CipherLease;
-import io.cipherd.server.pool.CipherPools;
 import io.cipherd.server.crypto.Mode;
 import io.cipherd.server.crypto.NonceSource;
 import io.cipherd.server.crypto.PayloadCipher;
+import io.cipherd.server.pool.CipherLease;
+import io.cipherd.server.pool.CipherPoolConfig;
+import io.cipherd.server.pool.CipherPools;
 import java.nio.charset.StandardCharsets;
 import java.security.GeneralSecurityException;
 import java.security.spec.AlgorithmParameterSpec;
@@ -41,7 +41,8 @@ import org.openjdk.jmh.infra.Blackhole;
  *   <li>{@code pooled}: the server's {@link PayloadCipher} over {@link CipherPools};
  *   <li>{@code pooledInBatch}: the same, with one pool lease per 256-item batch, scored per item;
  *   <li>{@code threadLocal}: one Cipher per thread and mode in a {@link ThreadLocal};
- *   <li>{@code bareCipher}: one Cipher held by the benchmark thread — the floor no strategy can beat.
+ *   <li>{@code bareCipher}: one Cipher held by the benchmark thread — the floor no strategy can
+ *       beat.
  * </ul>
  *
  * <p>Run with {@code org.openjdk.jmh.Main CipherStrategyBenchmark} on the test classpath; add
@@ -109,7 +110,9 @@ public class CipherStrategyBenchmark {
     return payloadCipher.encrypt(cipherMode, key, header, null, plaintext);
   }
 
-  /** Items per batch in {@link #pooledInBatch}: the batch size the load-test targets are set for. */
+  /**
+   * Items per batch in {@link #pooledInBatch}: the batch size the load-test targets are set for.
+   */
   static final int BATCH = 256;
 
   /**

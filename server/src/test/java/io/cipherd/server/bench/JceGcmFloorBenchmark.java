@@ -20,8 +20,8 @@ import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.Warmup;
 
 /**
- * What the JDK's own AES-GCM costs per operation, with nothing of ours around it: one Cipher held by
- * the thread, the same key every time, the IV, plaintext and output arrays preallocated, so
+ * What the JDK's own AES-GCM costs per operation, with nothing of ours around it: one Cipher held
+ * by the thread, the same key every time, the IV, plaintext and output arrays preallocated, so
  * {@code -prof gc} shows only the provider's allocation per init + doFinal. That is the floor a
  * JCE-based encrypt cannot go below; everything above it in the server is ours or the stack's.
  *
@@ -108,7 +108,8 @@ public class JceGcmFloorBenchmark {
     if (iv[0] == 0) {
       iv[1]++;
     }
-    cipher.init(Cipher.ENCRYPT_MODE, (iv[0] & 1) == 0 ? key : otherKey, new GCMParameterSpec(128, iv));
+    cipher.init(
+        Cipher.ENCRYPT_MODE, (iv[0] & 1) == 0 ? key : otherKey, new GCMParameterSpec(128, iv));
     cipher.updateAAD(header);
     return cipher.doFinal(plaintext, 0, plaintext.length, sealed, 0);
   }

@@ -25,9 +25,9 @@ import org.openjdk.jmh.annotations.Warmup;
 
 /**
  * The cost of one message in each AEAD mode through the server's own {@link PayloadCipher} and
- * pools, key prepared once per version as the key ring does: what xgcm's per-message key
- * derivation (two AES blocks and a fresh GCM key schedule) adds over gcm, and what siv (Tink,
- * two passes) costs.
+ * pools, key prepared once per version as the key ring does: what xgcm's per-message key derivation
+ * (two AES blocks and a fresh GCM key schedule) adds over gcm, and what siv (Tink, two passes)
+ * costs.
  *
  * <p>{@code make bench BENCH_ARGS='ModeCostBenchmark -prof gc'}
  */
@@ -62,13 +62,17 @@ public class ModeCostBenchmark {
     cipher = new PayloadCipher(pools);
     chosen = Mode.valueOf(mode);
     int bits = chosen.defaultKeySizeBits();
-    key = ModeKeys.prepare(chosen, new SecretKeySpec(NonceSource.bytes(bits / 8), chosen.keyAlgorithm()));
+    key =
+        ModeKeys.prepare(
+            chosen, new SecretKeySpec(NonceSource.bytes(bits / 8), chosen.keyAlgorithm()));
     header = new EnvelopeHeader("bench", 1, chosen).asciiBytes();
     context = "users.email".getBytes(java.nio.charset.StandardCharsets.US_ASCII);
     plaintext = NonceSource.bytes(plaintextSize);
     payload = new byte[chosen.payloadLength(plaintextSize)];
     sealed = new byte[payload.length];
-    sealedLength = cipher.encrypt(chosen, key, header, context, 0, context.length, plaintext, 0, plaintextSize, sealed);
+    sealedLength =
+        cipher.encrypt(
+            chosen, key, header, context, 0, context.length, plaintext, 0, plaintextSize, sealed);
     opened = new byte[sealed.length];
   }
 
@@ -79,11 +83,13 @@ public class ModeCostBenchmark {
 
   @Benchmark
   public int encrypt() {
-    return cipher.encrypt(chosen, key, header, context, 0, context.length, plaintext, 0, plaintextSize, payload);
+    return cipher.encrypt(
+        chosen, key, header, context, 0, context.length, plaintext, 0, plaintextSize, payload);
   }
 
   @Benchmark
   public int decrypt() {
-    return cipher.decrypt(chosen, key, header, context, 0, context.length, sealed, sealedLength, opened);
+    return cipher.decrypt(
+        chosen, key, header, context, 0, context.length, sealed, sealedLength, opened);
   }
 }

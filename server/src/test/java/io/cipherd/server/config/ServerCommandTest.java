@@ -11,7 +11,9 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import picocli.CommandLine;
 
-/** The security, connection and stream options of the command line become a validated configuration. */
+/**
+ * The security, connection and stream options of the command line become a validated configuration.
+ */
 class ServerCommandTest {
   @TempDir Path dir;
 
@@ -22,8 +24,18 @@ class ServerCommandTest {
     Path ca = Files.writeString(dir.resolve("ca.crt"), "ca");
     Path policy = dir.resolve("policy.yaml");
 
-    ServerConfig config = parse("--tls-cert", cert.toString(), "--tls-key", key.toString(),
-        "--tls-client-ca", ca.toString(), "--tls-reload-period", "PT5M", "--access-policy", policy.toString());
+    ServerConfig config =
+        parse(
+            "--tls-cert",
+            cert.toString(),
+            "--tls-key",
+            key.toString(),
+            "--tls-client-ca",
+            ca.toString(),
+            "--tls-reload-period",
+            "PT5M",
+            "--access-policy",
+            policy.toString());
 
     assertThat(config.tls()).isEqualTo(new TlsConfig(cert, key, ca, Duration.ofMinutes(5)));
     assertThat(config.tls().mutual()).isTrue();
@@ -39,12 +51,35 @@ class ServerCommandTest {
 
   @Test
   void connectionAndStreamOptions_reachTheConfig() throws Exception {
-    ServerConfig config = parse("--max-calls-per-connection", "32", "--keepalive-time", "PT30S",
-        "--keepalive-timeout", "PT5S", "--permit-keepalive-time", "PT1M", "--max-connection-idle", "PT0S",
-        "--max-connection-age", "PT30M", "--max-connection-age-grace", "PT10S", "--stream-idle-timeout", "PT2M");
+    ServerConfig config =
+        parse(
+            "--max-calls-per-connection",
+            "32",
+            "--keepalive-time",
+            "PT30S",
+            "--keepalive-timeout",
+            "PT5S",
+            "--permit-keepalive-time",
+            "PT1M",
+            "--max-connection-idle",
+            "PT0S",
+            "--max-connection-age",
+            "PT30M",
+            "--max-connection-age-grace",
+            "PT10S",
+            "--stream-idle-timeout",
+            "PT2M");
 
-    assertThat(config.connections()).isEqualTo(new ConnectionLimits(32, Duration.ofSeconds(30), Duration.ofSeconds(5),
-        Duration.ofMinutes(1), Duration.ZERO, Duration.ofMinutes(30), Duration.ofSeconds(10)));
+    assertThat(config.connections())
+        .isEqualTo(
+            new ConnectionLimits(
+                32,
+                Duration.ofSeconds(30),
+                Duration.ofSeconds(5),
+                Duration.ofMinutes(1),
+                Duration.ZERO,
+                Duration.ofMinutes(30),
+                Duration.ofSeconds(10)));
     assertThat(config.streamIdleTimeout()).isEqualTo(Duration.ofMinutes(2));
   }
 
@@ -58,14 +93,21 @@ class ServerCommandTest {
   @Test
   void zeroStreamIdleTimeout_isRefused() {
     assertThatThrownBy(() -> parse("--stream-idle-timeout", "PT0S"))
-        .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("stream idle timeout");
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("stream idle timeout");
   }
 
   @Test
   void missingTlsFile_failsWithItsName() {
-    assertThatThrownBy(() -> parse("--tls-cert", dir.resolve("absent.crt").toString(),
-        "--tls-key", dir.resolve("absent.key").toString()))
-        .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("absent.crt");
+    assertThatThrownBy(
+            () ->
+                parse(
+                    "--tls-cert",
+                    dir.resolve("absent.crt").toString(),
+                    "--tls-key",
+                    dir.resolve("absent.key").toString()))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("absent.crt");
   }
 
   private ServerConfig parse(String... args) throws Exception {

@@ -17,9 +17,15 @@ class VaultOptionsTest {
   }
 
   @Test
-  void vaultWithAppRole_usesDefaultMountPrefixAndRefresh_andNeedsNoKeyStorePassword() throws Exception {
-    ServerCommand command = parse("--keystore=vault", "--vault-address=https://vault.example:8200/",
-        "--vault-auth=approle", "--vault-role-id-file=/run/role-id", "--vault-secret-id-file=/run/secret-id");
+  void vaultWithAppRole_usesDefaultMountPrefixAndRefresh_andNeedsNoKeyStorePassword()
+      throws Exception {
+    ServerCommand command =
+        parse(
+            "--keystore=vault",
+            "--vault-address=https://vault.example:8200/",
+            "--vault-auth=approle",
+            "--vault-role-id-file=/run/role-id",
+            "--vault-secret-id-file=/run/secret-id");
 
     VaultConfig config = command.vaultOptions().toConfig();
 
@@ -35,9 +41,17 @@ class VaultOptionsTest {
 
   @Test
   void kubernetesAuth_customMountAndRole() {
-    VaultConfig config = parse("--keystore=vault", "--vault-address=http://127.0.0.1:8200", "--vault-auth=kubernetes",
-        "--vault-auth-mount=k8s-prod", "--vault-kubernetes-role=cipherd", "--vault-mount=/kv/", "--vault-prefix=team/keys/")
-        .vaultOptions().toConfig();
+    VaultConfig config =
+        parse(
+                "--keystore=vault",
+                "--vault-address=http://127.0.0.1:8200",
+                "--vault-auth=kubernetes",
+                "--vault-auth-mount=k8s-prod",
+                "--vault-kubernetes-role=cipherd",
+                "--vault-mount=/kv/",
+                "--vault-prefix=team/keys/")
+            .vaultOptions()
+            .toConfig();
 
     assertThat(config.auth().loginPath()).isEqualTo("auth/k8s-prod/login");
     assertThat(config.auth().describe()).contains("role cipherd");
@@ -47,11 +61,21 @@ class VaultOptionsTest {
 
   @Test
   void missingAddressOrAppRoleFiles_areRejectedNamingTheOption() {
-    assertThatThrownBy(() -> parse("--keystore=vault", "--vault-auth=approle", "--vault-role-id-file=/a",
-        "--vault-secret-id-file=/b").vaultOptions().toConfig())
+    assertThatThrownBy(
+            () ->
+                parse(
+                        "--keystore=vault",
+                        "--vault-auth=approle",
+                        "--vault-role-id-file=/a",
+                        "--vault-secret-id-file=/b")
+                    .vaultOptions()
+                    .toConfig())
         .hasMessageContaining("CIPHERD_VAULT_ADDRESS");
-    assertThatThrownBy(() -> parse("--keystore=vault", "--vault-address=http://v:8200", "--vault-auth=approle")
-        .vaultOptions().toConfig())
+    assertThatThrownBy(
+            () ->
+                parse("--keystore=vault", "--vault-address=http://v:8200", "--vault-auth=approle")
+                    .vaultOptions()
+                    .toConfig())
         .hasMessageContaining("--vault-role-id-file");
   }
 

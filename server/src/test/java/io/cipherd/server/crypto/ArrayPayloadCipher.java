@@ -18,7 +18,10 @@ public final class ArrayPayloadCipher {
     this.cipher = new PayloadCipher(source);
   }
 
-  /** Encrypts {@code plaintext} for {@code header}'s mode under a fresh random IV; returns the payload. */
+  /**
+   * Encrypts {@code plaintext} for {@code header}'s mode under a fresh random IV; returns the
+   * payload.
+   */
   public byte[] encrypt(EnvelopeHeader header, SecretKey key, byte[] context, byte[] plaintext) {
     return encrypt(header.mode(), key, header.asciiBytes(), context, plaintext);
   }
@@ -29,10 +32,13 @@ public final class ArrayPayloadCipher {
     return decrypt(header.mode(), key, header.asciiBytes(), context, envelope.payload());
   }
 
-  /** Encrypts with {@code header ‖ context} as associated data for AEAD modes; returns the payload. */
+  /**
+   * Encrypts with {@code header ‖ context} as associated data for AEAD modes; returns the payload.
+   */
   public byte[] encrypt(Mode mode, SecretKey key, byte[] header, byte[] context, byte[] plaintext) {
     byte[] payload = new byte[mode.payloadLength(plaintext.length)];
-    cipher.encrypt(mode, key, header, context, 0, lengthOf(context), plaintext, 0, plaintext.length, payload);
+    cipher.encrypt(
+        mode, key, header, context, 0, lengthOf(context), plaintext, 0, plaintext.length, payload);
     return payload;
   }
 
@@ -47,7 +53,9 @@ public final class ArrayPayloadCipher {
       throw new InvalidCiphertextException(problem);
     }
     byte[] plaintext = new byte[payload.length];
-    int length = cipher.decrypt(mode, key, header, context, 0, lengthOf(context), payload, payload.length, plaintext);
+    int length =
+        cipher.decrypt(
+            mode, key, header, context, 0, lengthOf(context), payload, payload.length, plaintext);
     byte[] exact = Arrays.copyOf(plaintext, length);
     Arrays.fill(plaintext, (byte) 0);
     return exact;
@@ -55,8 +63,15 @@ public final class ArrayPayloadCipher {
 
   /** Encrypts with a caller-chosen IV, for known-answer tests only. */
   public static byte[] encryptWithInsecureIv(
-      Mode mode, SecretKey key, byte[] iv, byte[] header, byte[] context, byte[] plaintext, CipherPools pools) {
-    return new PayloadCipher(pools).encryptWithInsecureIv(mode, key, iv, header, context, plaintext);
+      Mode mode,
+      SecretKey key,
+      byte[] iv,
+      byte[] header,
+      byte[] context,
+      byte[] plaintext,
+      CipherPools pools) {
+    return new PayloadCipher(pools)
+        .encryptWithInsecureIv(mode, key, iv, header, context, plaintext);
   }
 
   private static int lengthOf(byte[] context) {

@@ -10,14 +10,20 @@ import org.junit.jupiter.params.provider.EnumSource;
 /** Each mode's facts against the JCE and the payload layouts of proto/README.md. */
 class ModeTest {
   @ParameterizedTest
-  @EnumSource(value = Mode.class, names = {"HMAC", "LEGACY"}, mode = EnumSource.Mode.EXCLUDE)
+  @EnumSource(
+      value = Mode.class,
+      names = {"HMAC", "LEGACY"},
+      mode = EnumSource.Mode.EXCLUDE)
   void headerName_roundTrips_andIsListed(Mode mode) {
     assertThat(Mode.fromHeaderName(mode.headerName())).isSameAs(mode);
     assertThat(Mode.headerNames().split(", ")).contains(mode.headerName());
   }
 
   @ParameterizedTest
-  @EnumSource(value = Mode.class, names = {"HMAC", "LEGACY"}, mode = EnumSource.Mode.EXCLUDE)
+  @EnumSource(
+      value = Mode.class,
+      names = {"HMAC", "LEGACY"},
+      mode = EnumSource.Mode.EXCLUDE)
   void transformation_isOneTheJdkProvides(Mode mode) throws Exception {
     assertThat(Cipher.getInstance(mode.transformation())).isNotNull();
   }
@@ -48,18 +54,30 @@ class ModeTest {
   @ParameterizedTest
   @EnumSource(Mode.class)
   void aead_isExactlyTheModesWithATag(Mode mode) {
-    assertThat(mode.isAead()).isEqualTo(
-        mode == Mode.GCM || mode == Mode.CHACHA || mode == Mode.XGCM || mode == Mode.SIV);
+    assertThat(mode.isAead())
+        .isEqualTo(
+            mode == Mode.GCM || mode == Mode.CHACHA || mode == Mode.XGCM || mode == Mode.SIV);
     assertThat(mode.tagLength()).isEqualTo(mode.isAead() ? 16 : 0);
   }
 
   @ParameterizedTest(name = "{0}: {1} plaintext bytes -> {2} payload bytes")
   @CsvSource({
-      "GCM, 0, 28", "GCM, 17, 45", "CHACHA, 5, 33",
-      "CBC, 0, 32", "CBC, 15, 32", "CBC, 16, 48",
-      "CTR, 7, 23", "CFB, 7, 23", "OFB, 7, 23",
-      "ECB, 0, 16", "ECB, 16, 32",
-      "XGCM, 0, 40", "XGCM, 12, 52", "SIV, 0, 16", "SIV, 20, 36"})
+    "GCM, 0, 28",
+    "GCM, 17, 45",
+    "CHACHA, 5, 33",
+    "CBC, 0, 32",
+    "CBC, 15, 32",
+    "CBC, 16, 48",
+    "CTR, 7, 23",
+    "CFB, 7, 23",
+    "OFB, 7, 23",
+    "ECB, 0, 16",
+    "ECB, 16, 32",
+    "XGCM, 0, 40",
+    "XGCM, 12, 52",
+    "SIV, 0, 16",
+    "SIV, 20, 36"
+  })
   void payloadLength_followsTheSpec_andIsAValidLength(Mode mode, int plaintext, int payload) {
     assertThat(mode.payloadLength(plaintext)).isEqualTo(payload);
     assertThat(mode.payloadLengthProblem(payload)).isNull();
@@ -72,8 +90,15 @@ class ModeTest {
   }
 
   @ParameterizedTest
-  @CsvSource({"GCM, 128, true", "GCM, 192, true", "GCM, 256, true", "GCM, 64, false",
-      "CHACHA, 256, true", "CHACHA, 128, false", "CBC, 192, true"})
+  @CsvSource({
+    "GCM, 128, true",
+    "GCM, 192, true",
+    "GCM, 256, true",
+    "GCM, 64, false",
+    "CHACHA, 256, true",
+    "CHACHA, 128, false",
+    "CBC, 192, true"
+  })
   void acceptsKeySize_onlyTheAlgorithmsSizes(Mode mode, int bits, boolean accepted) {
     assertThat(mode.acceptsKeySize(bits)).isEqualTo(accepted);
   }

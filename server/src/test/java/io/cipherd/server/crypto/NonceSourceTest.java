@@ -7,7 +7,9 @@ import java.util.HexFormat;
 import java.util.Set;
 import org.junit.jupiter.api.Test;
 
-/** IVs come from a per-thread buffer of DRBG output: each byte is handed out once, across refills. */
+/**
+ * IVs come from a per-thread buffer of DRBG output: each byte is handed out once, across refills.
+ */
 class NonceSourceTest {
   @Test
   void ivsAcrossManyRefills_areAllDistinct_andLandAtTheOffsetAsked() {
@@ -21,7 +23,9 @@ class NonceSourceTest {
       assertThat(out[1]).isZero();
       assertThat(out[length + 2]).isZero();
       assertThat(out[length + 3]).isZero();
-      assertThat(seen.add(HexFormat.of().formatHex(out, 2, 2 + length))).as("IV %d repeats", i).isTrue();
+      assertThat(seen.add(HexFormat.of().formatHex(out, 2, 2 + length)))
+          .as("IV %d repeats", i)
+          .isTrue();
     }
   }
 

@@ -1,45 +1,24 @@
 package io.cipherd.server.crypto;
 
-import io.cipherd.server.crypto.envelope.ParsedEnvelope;
-import io.cipherd.server.crypto.envelope.Envelope;
-import io.cipherd.server.crypto.envelope.EnvelopeHeader;
-import io.cipherd.server.crypto.envelope.InvalidCiphertextException;
-import io.cipherd.server.pool.CipherPoolConfig;
-import io.cipherd.server.pool.CipherPools;
-
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.cipherd.server.crypto.envelope.EnvelopeHeader;
+import io.cipherd.server.crypto.envelope.ParsedEnvelope;
+import io.cipherd.server.pool.CipherPoolConfig;
+import io.cipherd.server.pool.CipherPools;
 import java.nio.charset.StandardCharsets;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.EnumMap;
-import java.util.HashSet;
 import java.util.HexFormat;
 import java.util.List;
-import java.util.Map;
-import java.util.Set;
-import java.util.concurrent.ConcurrentLinkedQueue;
-import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
-import java.util.concurrent.ThreadLocalRandom;
-import java.util.concurrent.TimeUnit;
-import java.util.stream.IntStream;
 import java.util.stream.Stream;
-import javax.crypto.Cipher;
 import javax.crypto.SecretKey;
-import javax.crypto.spec.GCMParameterSpec;
-import javax.crypto.spec.IvParameterSpec;
-import javax.crypto.spec.SecretKeySpec;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
-import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.params.provider.EnumSource;
 import org.junit.jupiter.params.provider.MethodSource;
 
@@ -102,7 +81,12 @@ class PayloadCipherTamperingTest {
   @MethodSource("otherHeaders")
   void decrypt_gcmPayloadUnderOtherHeader_isRejected(String name, EnvelopeHeader other) {
     SecretKey key = PayloadCipherTest.largestKey(Mode.GCM);
-    byte[] payload = cipher.encrypt(new EnvelopeHeader("orders", 1, Mode.GCM), key, CONTEXT, PayloadCipherTest.plaintext(20));
+    byte[] payload =
+        cipher.encrypt(
+            new EnvelopeHeader("orders", 1, Mode.GCM),
+            key,
+            CONTEXT,
+            PayloadCipherTest.plaintext(20));
 
     // Always decrypt as GCM: only the associated data (the header's text) differs.
     assertThatThrownBy(() -> cipher.decrypt(Mode.GCM, key, other.asciiBytes(), CONTEXT, payload))
@@ -112,23 +96,37 @@ class PayloadCipherTamperingTest {
   @Test
   void decrypt_chachaPayloadUnderOtherHeader_isRejected() {
     SecretKey key = PayloadCipherTest.largestKey(Mode.CHACHA);
-    byte[] payload = cipher.encrypt(new EnvelopeHeader("orders", 1, Mode.CHACHA), key, CONTEXT, PayloadCipherTest.plaintext(20));
+    byte[] payload =
+        cipher.encrypt(
+            new EnvelopeHeader("orders", 1, Mode.CHACHA),
+            key,
+            CONTEXT,
+            PayloadCipherTest.plaintext(20));
     byte[] gcmHeader = new EnvelopeHeader("orders", 1, Mode.GCM).asciiBytes();
 
-    assertThatThrownBy(() -> cipher.decrypt(new ParsedEnvelope(new EnvelopeHeader("orders", 2, Mode.CHACHA), payload),
-            key, CONTEXT))
+    assertThatThrownBy(
+            () ->
+                cipher.decrypt(
+                    new ParsedEnvelope(new EnvelopeHeader("orders", 2, Mode.CHACHA), payload),
+                    key,
+                    CONTEXT))
         .isInstanceOf(DecryptionFailedException.class);
     assertThatThrownBy(() -> cipher.decrypt(Mode.CHACHA, key, gcmHeader, CONTEXT, payload))
         .isInstanceOf(DecryptionFailedException.class);
   }
 
   static Stream<Arguments> otherContexts() {
-    return Stream.of(Mode.GCM, Mode.CHACHA).flatMap(mode -> Stream.of(
-        Arguments.of(mode, "different", "tenant=43".getBytes(StandardCharsets.UTF_8)),
-        Arguments.of(mode, "empty", new byte[0]),
-        Arguments.of(mode, "absent", null),
-        Arguments.of(mode, "one byte longer", "tenant=42 ".getBytes(StandardCharsets.UTF_8)),
-        Arguments.of(mode, "one byte shorter", "tenant=4".getBytes(StandardCharsets.UTF_8))));
+    return Stream.of(Mode.GCM, Mode.CHACHA)
+        .flatMap(
+            mode ->
+                Stream.of(
+                    Arguments.of(mode, "different", "tenant=43".getBytes(StandardCharsets.UTF_8)),
+                    Arguments.of(mode, "empty", new byte[0]),
+                    Arguments.of(mode, "absent", null),
+                    Arguments.of(
+                        mode, "one byte longer", "tenant=42 ".getBytes(StandardCharsets.UTF_8)),
+                    Arguments.of(
+                        mode, "one byte shorter", "tenant=4".getBytes(StandardCharsets.UTF_8))));
   }
 
   @ParameterizedTest(name = "{0} {1}")
@@ -143,7 +141,9 @@ class PayloadCipherTamperingTest {
   }
 
   @ParameterizedTest
-  @EnumSource(value = Mode.class, names = {"GCM", "CHACHA"})
+  @EnumSource(
+      value = Mode.class,
+      names = {"GCM", "CHACHA"})
   void decrypt_contextAbsentOrEmpty_areTheSame(Mode mode) {
     SecretKey key = PayloadCipherTest.largestKey(mode);
     EnvelopeHeader header = new EnvelopeHeader("orders", 1, mode);
@@ -151,21 +151,33 @@ class PayloadCipherTamperingTest {
 
     byte[] payload = cipher.encrypt(header, key, null, plaintext);
 
-    assertThat(cipher.decrypt(new ParsedEnvelope(header, payload), key, new byte[0])).isEqualTo(plaintext);
+    assertThat(cipher.decrypt(new ParsedEnvelope(header, payload), key, new byte[0]))
+        .isEqualTo(plaintext);
   }
 
   @ParameterizedTest
-  @EnumSource(value = Mode.class, names = {"GCM", "CHACHA"})
+  @EnumSource(
+      value = Mode.class,
+      names = {"GCM", "CHACHA"})
   void decrypt_aeadWithWrongKey_isRejected(Mode mode) {
     EnvelopeHeader header = new EnvelopeHeader("orders", 1, mode);
-    byte[] payload = cipher.encrypt(header, PayloadCipherTest.largestKey(mode), CONTEXT, PayloadCipherTest.plaintext(20));
+    byte[] payload =
+        cipher.encrypt(
+            header, PayloadCipherTest.largestKey(mode), CONTEXT, PayloadCipherTest.plaintext(20));
 
-    assertThatThrownBy(() -> cipher.decrypt(new ParsedEnvelope(header, payload), PayloadCipherTest.largestKey(mode), CONTEXT))
+    assertThatThrownBy(
+            () ->
+                cipher.decrypt(
+                    new ParsedEnvelope(header, payload),
+                    PayloadCipherTest.largestKey(mode),
+                    CONTEXT))
         .isInstanceOf(DecryptionFailedException.class);
   }
 
   @ParameterizedTest
-  @EnumSource(value = Mode.class, names = {"CBC", "CTR", "CFB", "OFB", "ECB"})
+  @EnumSource(
+      value = Mode.class,
+      names = {"CBC", "CTR", "CFB", "OFB", "ECB"})
   void decrypt_unauthenticatedWithWrongKey_neverYieldsThePlaintext(Mode mode) {
     // Without a tag, a wrong key yields garbage or (padded modes) usually a padding failure.
     EnvelopeHeader header = new EnvelopeHeader("orders", 1, mode);
@@ -173,7 +185,10 @@ class PayloadCipherTamperingTest {
     byte[] payload = cipher.encrypt(header, PayloadCipherTest.largestKey(mode), null, plaintext);
 
     try {
-      assertThat(cipher.decrypt(new ParsedEnvelope(header, payload), PayloadCipherTest.largestKey(mode), null)).isNotEqualTo(plaintext);
+      assertThat(
+              cipher.decrypt(
+                  new ParsedEnvelope(header, payload), PayloadCipherTest.largestKey(mode), null))
+          .isNotEqualTo(plaintext);
     } catch (DecryptionFailedException e) {
       assertThat(mode.isPadded()).as("only padded modes can notice a wrong key").isTrue();
     }
@@ -194,7 +209,8 @@ class PayloadCipherTamperingTest {
 
   @ParameterizedTest(name = "{0}")
   @MethodSource("cbcFinalBlocks")
-  void decrypt_cbcPadding_isCheckedStrictly(String name, String blockHex, boolean valid) throws Exception {
+  void decrypt_cbcPadding_isCheckedStrictly(String name, String blockHex, boolean valid)
+      throws Exception {
     SecretKey key = PayloadCipherTest.largestKey(Mode.CBC);
     byte[] block = HexFormat.of().parseHex(blockHex);
     byte[] iv = NonceSource.bytes(16);
@@ -216,7 +232,8 @@ class PayloadCipherTamperingTest {
 
   @ParameterizedTest(name = "{0}")
   @MethodSource("cbcFinalBlocks")
-  void decrypt_ecbPadding_isCheckedStrictly(String name, String blockHex, boolean valid) throws Exception {
+  void decrypt_ecbPadding_isCheckedStrictly(String name, String blockHex, boolean valid)
+      throws Exception {
     SecretKey key = PayloadCipherTest.largestKey(Mode.ECB);
     byte[] block = HexFormat.of().parseHex(blockHex);
     byte[] payload = PayloadCipherTest.rawAesBlock(key, block);

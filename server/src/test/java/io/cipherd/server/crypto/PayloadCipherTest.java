@@ -1,18 +1,14 @@
 package io.cipherd.server.crypto;
 
-import io.cipherd.server.crypto.envelope.ParsedEnvelope;
-import io.cipherd.server.crypto.envelope.Envelope;
-import io.cipherd.server.crypto.envelope.EnvelopeHeader;
-import io.cipherd.server.crypto.envelope.InvalidCiphertextException;
-import io.cipherd.server.pool.CipherPoolConfig;
-import io.cipherd.server.pool.CipherPools;
-
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.cipherd.server.crypto.envelope.EnvelopeHeader;
+import io.cipherd.server.crypto.envelope.ParsedEnvelope;
+import io.cipherd.server.pool.CipherPoolConfig;
+import io.cipherd.server.pool.CipherPools;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.EnumMap;
 import java.util.HashSet;
@@ -75,7 +71,9 @@ class PayloadCipherTest {
     return bytes;
   }
 
-  /** The payload layout of proto/README.md, written out here rather than taken from {@link Mode}. */
+  /**
+   * The payload layout of proto/README.md, written out here rather than taken from {@link Mode}.
+   */
   static int expectedPayloadLength(Mode mode, int plaintextLength) {
     return switch (mode) {
       case GCM, CHACHA -> 12 + plaintextLength + 16;
@@ -95,13 +93,21 @@ class PayloadCipherTest {
   }
 
   static Stream<Arguments> modeKeySizeAndLength() {
-    return Mode.ciphers().stream().flatMap(mode -> mode.keySizesBits().stream().sorted()
-        .flatMap(bits -> Arrays.stream(PLAINTEXT_SIZES).mapToObj(size -> Arguments.of(mode, bits, size))));
+    return Mode.ciphers().stream()
+        .flatMap(
+            mode ->
+                mode.keySizesBits().stream()
+                    .sorted()
+                    .flatMap(
+                        bits ->
+                            Arrays.stream(PLAINTEXT_SIZES)
+                                .mapToObj(size -> Arguments.of(mode, bits, size))));
   }
 
   static Stream<Arguments> aeadModeAndKeySize() {
-    return Stream.of(Mode.GCM, Mode.CHACHA).flatMap(mode ->
-        mode.keySizesBits().stream().sorted().map(bits -> Arguments.of(mode, bits)));
+    return Stream.of(Mode.GCM, Mode.CHACHA)
+        .flatMap(
+            mode -> mode.keySizesBits().stream().sorted().map(bits -> Arguments.of(mode, bits)));
   }
 
   @ParameterizedTest(name = "{0} AES-{1} {2} bytes")
@@ -119,12 +125,17 @@ class PayloadCipherTest {
     assertThat(cipher.decrypt(parsed, key, contextFor(mode))).isEqualTo(plaintext);
     if (size >= 16) {
       byte[] body = Arrays.copyOfRange(payload, mode.ivLength(), mode.ivLength() + size);
-      assertThat(body).as("ciphertext must not be the plaintext").isNotEqualTo(Arrays.copyOf(plaintext, size));
+      assertThat(body)
+          .as("ciphertext must not be the plaintext")
+          .isNotEqualTo(Arrays.copyOf(plaintext, size));
     }
   }
 
   @ParameterizedTest
-  @EnumSource(value = Mode.class, names = {"ECB", "SIV", "HMAC", "LEGACY"}, mode = EnumSource.Mode.EXCLUDE)
+  @EnumSource(
+      value = Mode.class,
+      names = {"ECB", "SIV", "HMAC", "LEGACY"},
+      mode = EnumSource.Mode.EXCLUDE)
   void encrypt_samePlaintextTwice_usesFreshRandomIvs(Mode mode) {
     SecretKey key = largestKey(mode);
     EnvelopeHeader header = new EnvelopeHeader("orders", 1, mode);
@@ -155,17 +166,22 @@ class PayloadCipherTest {
   }
 
   @ParameterizedTest
-  @EnumSource(value = Mode.class, names = {"GCM", "CHACHA", "CBC", "CTR", "CFB", "OFB", "ECB"})
+  @EnumSource(
+      value = Mode.class,
+      names = {"GCM", "CHACHA", "CBC", "CTR", "CFB", "OFB", "ECB"})
   void encryptWithInsecureIv_matchesPlainJce(Mode mode) throws Exception {
     SecretKey key = largestKey(mode);
     byte[] iv = NonceSource.bytes(mode.ivLength());
     byte[] header = new EnvelopeHeader("orders", 9, mode).asciiBytes();
     byte[] plaintext = plaintext(45);
 
-    byte[] payload = ArrayPayloadCipher.encryptWithInsecureIv(mode, key, iv, header, CONTEXT, plaintext, pools);
+    byte[] payload =
+        ArrayPayloadCipher.encryptWithInsecureIv(mode, key, iv, header, CONTEXT, plaintext, pools);
 
     // The spec's associated data is UTF-8(header) ‖ context, here concatenated by hand.
-    byte[] aad = (new String(header, StandardCharsets.US_ASCII) + "tenant=42").getBytes(StandardCharsets.UTF_8);
+    byte[] aad =
+        (new String(header, StandardCharsets.US_ASCII) + "tenant=42")
+            .getBytes(StandardCharsets.UTF_8);
     Cipher jce = Cipher.getInstance(mode.transformation());
     switch (mode) {
       case GCM -> jce.init(Cipher.ENCRYPT_MODE, key, new GCMParameterSpec(128, iv));
@@ -180,31 +196,50 @@ class PayloadCipherTest {
   }
 
   @ParameterizedTest
-  @EnumSource(value = Mode.class, names = {"HMAC", "LEGACY"}, mode = EnumSource.Mode.EXCLUDE)
+  @EnumSource(
+      value = Mode.class,
+      names = {"HMAC", "LEGACY"},
+      mode = EnumSource.Mode.EXCLUDE)
   void encryptWithInsecureIv_wrongIvLength_isRefused(Mode mode) {
     byte[] iv = new byte[mode.ivLength() + 1];
 
-    assertThatThrownBy(() -> ArrayPayloadCipher.encryptWithInsecureIv(
-            mode, largestKey(mode), iv, new byte[0], null, new byte[1], pools))
+    assertThatThrownBy(
+            () ->
+                ArrayPayloadCipher.encryptWithInsecureIv(
+                    mode, largestKey(mode), iv, new byte[0], null, new byte[1], pools))
         .isInstanceOf(IllegalArgumentException.class);
   }
 
-
   @ParameterizedTest(name = "{0} {1} bytes")
   @CsvSource({
-      "GCM, 0", "GCM, 12", "GCM, 27",
-      "CHACHA, 0", "CHACHA, 27",
-      "CBC, 0", "CBC, 16", "CBC, 31", "CBC, 33", "CBC, 47",
-      "ECB, 0", "ECB, 15", "ECB, 17",
-      "CTR, 0", "CTR, 15", "CFB, 15", "OFB, 1"})
+    "GCM, 0",
+    "GCM, 12",
+    "GCM, 27",
+    "CHACHA, 0",
+    "CHACHA, 27",
+    "CBC, 0",
+    "CBC, 16",
+    "CBC, 31",
+    "CBC, 33",
+    "CBC, 47",
+    "ECB, 0",
+    "ECB, 15",
+    "ECB, 17",
+    "CTR, 0",
+    "CTR, 15",
+    "CFB, 15",
+    "OFB, 1"
+  })
   void decrypt_impossiblePayloadLength_isRefusedBeforeTheCipherSeesIt(Mode mode, int length) {
     byte[] payload = NonceSource.bytes(length);
     byte[] out = new byte[length + 16];
 
     // The envelope refuses such a payload first (InvalidCiphertextException, see EnvelopeTest):
     // reaching the cipher with one is a caller's bug, never a decryption attempt.
-    assertThatThrownBy(() -> new PayloadCipher(pools).decrypt(
-            mode, largestKey(mode), null, null, 0, 0, payload, length, out))
+    assertThatThrownBy(
+            () ->
+                new PayloadCipher(pools)
+                    .decrypt(mode, largestKey(mode), null, null, 0, 0, payload, length, out))
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessageContaining("payload");
     assertThat(pools.pool(mode).getNumActive()).isZero();
@@ -222,7 +257,8 @@ class PayloadCipherTest {
         .isInstanceOf(DecryptionFailedException.class);
 
     assertThat(pools.pool(Mode.GCM).getDestroyedCount()).isEqualTo(destroyedBefore + 1);
-    assertThat(cipher.decrypt(new ParsedEnvelope(header, payload), key, CONTEXT)).isEqualTo(plaintext);
+    assertThat(cipher.decrypt(new ParsedEnvelope(header, payload), key, CONTEXT))
+        .isEqualTo(plaintext);
     assertThat(pools.pool(Mode.GCM).getNumActive()).isZero();
   }
 
@@ -238,7 +274,8 @@ class PayloadCipherTest {
         try {
           cipher.decrypt(new ParsedEnvelope(header, payload), key, contextFor(mode));
         } catch (DecryptionFailedException expected) {
-          // Unauthenticated modes often decrypt garbage instead; both paths must give the cipher back.
+          // Unauthenticated modes often decrypt garbage instead; both paths must give the cipher
+          // back.
         }
       }
       assertThat(pools.pool(mode).getNumActive()).as("%s ciphers still borrowed", mode).isZero();
@@ -261,28 +298,47 @@ class PayloadCipherTest {
       CountDownLatch start = new CountDownLatch(1);
       ExecutorService executor = Executors.newFixedThreadPool(threads);
       try {
-        List<Future<Integer>> done = IntStream.range(0, threads).mapToObj(t -> executor.submit(() -> {
-          start.await();
-          byte[] context = ("thread-" + t).getBytes(StandardCharsets.UTF_8);
-          int ok = 0;
-          for (int i = 0; i < opsPerThread; i++) {
-            Mode mode = modes[(t + i) % modes.length];
-            EnvelopeHeader header = new EnvelopeHeader("t" + t, 1 + i % 3, mode);
-            byte[] plaintext = plaintext(ThreadLocalRandom.current().nextInt(0, 300));
-            byte[] ctx = mode.isAead() ? context : null;
-            try {
-              byte[] payload = concurrent.encrypt(header, keys.get(mode), ctx, plaintext);
-              if (Arrays.equals(concurrent.decrypt(new ParsedEnvelope(header, payload), keys.get(mode), ctx), plaintext)) {
-                ok++;
-              } else {
-                failures.add("thread " + t + " op " + i + " " + mode + ": wrong plaintext");
-              }
-            } catch (RuntimeException e) {
-              failures.add("thread " + t + " op " + i + " " + mode + ": " + e);
-            }
-          }
-          return ok;
-        })).toList();
+        List<Future<Integer>> done =
+            IntStream.range(0, threads)
+                .mapToObj(
+                    t ->
+                        executor.submit(
+                            () -> {
+                              start.await();
+                              byte[] context = ("thread-" + t).getBytes(StandardCharsets.UTF_8);
+                              int ok = 0;
+                              for (int i = 0; i < opsPerThread; i++) {
+                                Mode mode = modes[(t + i) % modes.length];
+                                EnvelopeHeader header =
+                                    new EnvelopeHeader("t" + t, 1 + i % 3, mode);
+                                byte[] plaintext =
+                                    plaintext(ThreadLocalRandom.current().nextInt(0, 300));
+                                byte[] ctx = mode.isAead() ? context : null;
+                                try {
+                                  byte[] payload =
+                                      concurrent.encrypt(header, keys.get(mode), ctx, plaintext);
+                                  if (Arrays.equals(
+                                      concurrent.decrypt(
+                                          new ParsedEnvelope(header, payload), keys.get(mode), ctx),
+                                      plaintext)) {
+                                    ok++;
+                                  } else {
+                                    failures.add(
+                                        "thread "
+                                            + t
+                                            + " op "
+                                            + i
+                                            + " "
+                                            + mode
+                                            + ": wrong plaintext");
+                                  }
+                                } catch (RuntimeException e) {
+                                  failures.add("thread " + t + " op " + i + " " + mode + ": " + e);
+                                }
+                              }
+                              return ok;
+                            }))
+                .toList();
         start.countDown();
         int ok = 0;
         for (Future<Integer> f : done) {
@@ -293,7 +349,9 @@ class PayloadCipherTest {
         assertThat(ok).isEqualTo(threads * opsPerThread);
         for (Mode mode : modes) {
           assertThat(shared.pool(mode).getNumActive()).isZero();
-          assertThat(shared.pool(mode).getCreatedCount()).as("%s ciphers created", mode).isLessThanOrEqualTo(4);
+          assertThat(shared.pool(mode).getCreatedCount())
+              .as("%s ciphers created", mode)
+              .isLessThanOrEqualTo(4);
         }
       } finally {
         executor.shutdownNow();

@@ -14,7 +14,10 @@ import javax.crypto.spec.SecretKeySpec;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
-/** The deterministic siv mode: determinism and what its associated data binds (vectors: {@link WycheproofSivTest}). */
+/**
+ * The deterministic siv mode: determinism and what its associated data binds (vectors: {@link
+ * WycheproofSivTest}).
+ */
 class SivTest {
   private static final HexFormat HEX = HexFormat.of();
 
@@ -37,8 +40,11 @@ class SivTest {
 
     assertThat(encrypt(key, header, context, plaintext)).isEqualTo(first);
     assertThat(first).hasSize(Mode.SIV.payloadLength(plaintext.length));
-    assertThat(encrypt(key, header, "users.name".getBytes(StandardCharsets.UTF_8), plaintext)).isNotEqualTo(first);
-    assertThat(encrypt(key, new EnvelopeHeader("emails", 2, Mode.SIV).asciiBytes(), context, plaintext))
+    assertThat(encrypt(key, header, "users.name".getBytes(StandardCharsets.UTF_8), plaintext))
+        .isNotEqualTo(first);
+    assertThat(
+            encrypt(
+                key, new EnvelopeHeader("emails", 2, Mode.SIV).asciiBytes(), context, plaintext))
         .isNotEqualTo(first);
     assertThat(encrypt(key, header, context, "bob@example.com".getBytes(StandardCharsets.UTF_8)))
         .isNotEqualTo(first);
@@ -49,13 +55,16 @@ class SivTest {
     SecretKey key = key512();
     byte[] header = new EnvelopeHeader("emails", 1, Mode.SIV).asciiBytes();
     byte[] context = "users.email".getBytes(StandardCharsets.UTF_8);
-    byte[] payload = encrypt(key, header, context, "alice@example.com".getBytes(StandardCharsets.UTF_8));
+    byte[] payload =
+        encrypt(key, header, context, "alice@example.com".getBytes(StandardCharsets.UTF_8));
 
-    assertThatThrownBy(() -> decrypt(key, header, "other".getBytes(StandardCharsets.UTF_8), payload))
+    assertThatThrownBy(
+            () -> decrypt(key, header, "other".getBytes(StandardCharsets.UTF_8), payload))
         .isInstanceOf(DecryptionFailedException.class);
     byte[] changed = payload.clone();
     changed[changed.length - 1] ^= 1;
-    assertThatThrownBy(() -> decrypt(key, header, context, changed)).isInstanceOf(DecryptionFailedException.class);
+    assertThatThrownBy(() -> decrypt(key, header, context, changed))
+        .isInstanceOf(DecryptionFailedException.class);
   }
 
   private byte[] encrypt(SecretKey key, byte[] header, byte[] context, byte[] plaintext) {
@@ -64,7 +73,9 @@ class SivTest {
 
   private byte[] decrypt(SecretKey key, byte[] header, byte[] context, byte[] payload) {
     byte[] out = new byte[payload.length];
-    int length = cipher.decrypt(Mode.SIV, key, header, context, 0, context.length, payload, payload.length, out);
+    int length =
+        cipher.decrypt(
+            Mode.SIV, key, header, context, 0, context.length, payload, payload.length, out);
     return Arrays.copyOf(out, length);
   }
 

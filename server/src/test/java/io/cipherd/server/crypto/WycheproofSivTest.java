@@ -51,7 +51,8 @@ class WycheproofSivTest {
         }
       }
     }
-    System.out.printf("wycheproof aes_siv_cmac_test.json: %d run with 512-bit keys (%d valid), %d failed%n",
+    System.out.printf(
+        "wycheproof aes_siv_cmac_test.json: %d run with 512-bit keys (%d valid), %d failed%n",
         ran, valid, failures.size());
 
     assertThat(failures).as("failing tcIds").isEmpty();
@@ -59,7 +60,10 @@ class WycheproofSivTest {
     assertThat(valid).as("valid vectors among them").isGreaterThanOrEqualTo(35);
   }
 
-  /** What went wrong with one vector, or null: a valid one must encrypt to ct and back, an invalid ct must not open. */
+  /**
+   * What went wrong with one vector, or null: a valid one must encrypt to ct and back, an invalid
+   * ct must not open.
+   */
   private static String check(PayloadCipher cipher, JsonObject test) {
     SecretKeySpec key = new SecretKeySpec(hex(test, "key"), "AES");
     byte[] aad = hex(test, "aad");
@@ -78,9 +82,12 @@ class WycheproofSivTest {
       if (!expectValid) {
         return "an invalid ciphertext decrypted";
       }
-      return Arrays.equals(Arrays.copyOf(out, length), msg) ? null : "decrypts to another plaintext";
+      return Arrays.equals(Arrays.copyOf(out, length), msg)
+          ? null
+          : "decrypts to another plaintext";
     } catch (DecryptionFailedException | IllegalArgumentException refused) {
-      // IllegalArgumentException: shorter than the 16-byte synthetic IV, which the envelope refuses first.
+      // IllegalArgumentException: shorter than the 16-byte synthetic IV, which the envelope refuses
+      // first.
       return expectValid ? "a valid ciphertext failed to decrypt" : null;
     }
   }

@@ -1,14 +1,13 @@
 package io.cipherd.server.crypto;
 
-import io.cipherd.server.crypto.envelope.InvalidCiphertextException;
-import io.cipherd.server.pool.CipherPoolConfig;
-import io.cipherd.server.pool.CipherPools;
-
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.google.gson.JsonElement;
 import com.google.gson.JsonObject;
 import com.google.gson.JsonParser;
+import io.cipherd.server.crypto.envelope.InvalidCiphertextException;
+import io.cipherd.server.pool.CipherPoolConfig;
+import io.cipherd.server.pool.CipherPools;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -81,7 +80,8 @@ class WycheproofTest {
 
     void print(String file) {
       // One line per file so a run shows how much of Wycheproof the server is checked against.
-      System.out.printf("wycheproof %s: %d run, %d skipped (unsupported IV/tag/key size), %d failed%n",
+      System.out.printf(
+          "wycheproof %s: %d run, %d skipped (unsupported IV/tag/key size), %d failed%n",
           file, ran, skipped, failures.size());
     }
   }
@@ -89,7 +89,8 @@ class WycheproofTest {
   private static JsonObject load(String file) throws IOException {
     String dir = System.getProperty("cipherd.testvectors");
     assertThat(dir).as("system property cipherd.testvectors (set by surefire)").isNotNull();
-    return JsonParser.parseString(Files.readString(Path.of(dir, "wycheproof", file))).getAsJsonObject();
+    return JsonParser.parseString(Files.readString(Path.of(dir, "wycheproof", file)))
+        .getAsJsonObject();
   }
 
   /** AeadTest groups: payload {@code iv ‖ ct ‖ tag}, Wycheproof's aad as our context, no header. */
@@ -101,9 +102,10 @@ class WycheproofTest {
     for (JsonElement g : root.getAsJsonArray("testGroups")) {
       JsonObject group = g.getAsJsonObject();
       int tests = group.getAsJsonArray("tests").size();
-      boolean supported = group.get("ivSize").getAsInt() == mode.ivLength() * 8
-          && group.get("tagSize").getAsInt() == mode.tagLength() * 8
-          && mode.acceptsKeySize(group.get("keySize").getAsInt());
+      boolean supported =
+          group.get("ivSize").getAsInt() == mode.ivLength() * 8
+              && group.get("tagSize").getAsInt() == mode.tagLength() * 8
+              && mode.acceptsKeySize(group.get("keySize").getAsInt());
       if (!supported) {
         tally.skipped += tests;
         continue;
@@ -121,7 +123,9 @@ class WycheproofTest {
     return tally;
   }
 
-  /** IndCpaTest groups (CBC): payload {@code iv ‖ ct}, where ct already holds the PKCS#7 padding. */
+  /**
+   * IndCpaTest groups (CBC): payload {@code iv ‖ ct}, where ct already holds the PKCS#7 padding.
+   */
   private static Tally runIndCpa(String file, Mode mode) throws IOException {
     JsonObject root = load(file);
     assertThat(root.get("schema").getAsString()).isEqualTo("ind_cpa_test_schema_v1.json");
@@ -130,8 +134,9 @@ class WycheproofTest {
     for (JsonElement g : root.getAsJsonArray("testGroups")) {
       JsonObject group = g.getAsJsonObject();
       int tests = group.getAsJsonArray("tests").size();
-      boolean supported = group.get("ivSize").getAsInt() == mode.ivLength() * 8
-          && mode.acceptsKeySize(group.get("keySize").getAsInt());
+      boolean supported =
+          group.get("ivSize").getAsInt() == mode.ivLength() * 8
+              && mode.acceptsKeySize(group.get("keySize").getAsInt());
       if (!supported) {
         tally.skipped += tests;
         continue;
@@ -146,11 +151,16 @@ class WycheproofTest {
     return tally;
   }
 
-  private record Vector(int tcId, String result, SecretKeySpec key, byte[] iv, byte[] msg, byte[] ct) {
+  private record Vector(
+      int tcId, String result, SecretKeySpec key, byte[] iv, byte[] msg, byte[] ct) {
     Vector(JsonObject test, Mode mode) {
-      this(test.get("tcId").getAsInt(), test.get("result").getAsString(),
+      this(
+          test.get("tcId").getAsInt(),
+          test.get("result").getAsString(),
           new SecretKeySpec(hex(test, "key"), mode.keyAlgorithm()),
-          hex(test, "iv"), hex(test, "msg"), hex(test, "ct"));
+          hex(test, "iv"),
+          hex(test, "msg"),
+          hex(test, "ct"));
     }
   }
 
@@ -182,9 +192,11 @@ class WycheproofTest {
   private static void checkEncrypt(Tally tally, Mode mode, Vector v, byte[] aad, byte[] expected) {
     // A fresh pool per vector: the JCE refuses to init a Cipher object for encryption with the key
     // and IV of its previous init (for ChaCha20 even when that init decrypted), and many vectors
-    // share a key and IV with their neighbours. Random IVs make this moot outside known-answer tests.
+    // share a key and IV with their neighbours. Random IVs make this moot outside known-answer
+    // tests.
     try (CipherPools pools = new CipherPools(new CipherPoolConfig(1, 1, Duration.ofSeconds(5)))) {
-      byte[] payload = ArrayPayloadCipher.encryptWithInsecureIv(mode, v.key, v.iv, NO_HEADER, aad, v.msg, pools);
+      byte[] payload =
+          ArrayPayloadCipher.encryptWithInsecureIv(mode, v.key, v.iv, NO_HEADER, aad, v.msg, pools);
       if (!Arrays.equals(payload, expected)) {
         tally.failures.add("tcId " + v.tcId + ": encryption differs from the expected iv‖ct‖tag");
       }
@@ -193,7 +205,8 @@ class WycheproofTest {
     }
   }
 
-  private static void checkDecryptsTo(Tally tally, Mode mode, Vector v, byte[] aad, byte[] payload) {
+  private static void checkDecryptsTo(
+      Tally tally, Mode mode, Vector v, byte[] aad, byte[] payload) {
     try {
       if (!Arrays.equals(decrypt(mode, v, aad, payload), v.msg)) {
         tally.failures.add("tcId " + v.tcId + ": decryption differs from msg");
@@ -208,9 +221,11 @@ class WycheproofTest {
       decrypt(mode, v, aad, payload);
       tally.failures.add("tcId " + v.tcId + ": invalid vector decrypted");
     } catch (DecryptionFailedException | InvalidCiphertextException expected) {
-      // The two outcomes a caller may see for a bad ciphertext: failed tag/padding, or impossible length.
+      // The two outcomes a caller may see for a bad ciphertext: failed tag/padding, or impossible
+      // length.
     } catch (RuntimeException e) {
-      tally.failures.add("tcId " + v.tcId + ": invalid vector threw " + e + " instead of a rejection");
+      tally.failures.add(
+          "tcId " + v.tcId + ": invalid vector threw " + e + " instead of a rejection");
     }
   }
 

@@ -17,7 +17,8 @@ import org.junit.jupiter.params.provider.CsvSource;
 
 /** XAES-256-GCM (xgcm) against the known answers published with c2sp.org/XAES-256-GCM. */
 class XaesTest {
-  private static final byte[] NONCE = "ABCDEFGHIJKLMNOPQRSTUVWX".getBytes(StandardCharsets.US_ASCII);
+  private static final byte[] NONCE =
+      "ABCDEFGHIJKLMNOPQRSTUVWX".getBytes(StandardCharsets.US_ASCII);
   private static final byte[] PLAINTEXT = "XAES-256-GCM".getBytes(StandardCharsets.US_ASCII);
 
   private final CipherPools pools = new CipherPools(CipherPoolConfig.DEFAULT);
@@ -29,32 +30,49 @@ class XaesTest {
   }
 
   @ParameterizedTest(name = "K = {0}×32, AAD \"{1}\"")
-  @CsvSource(value = {
-      "01, '', ce546ef63c9cc60765923609b33a9a1974e96e52daf2fcf7075e2271",
-      "03, c2sp.org/XAES-256-GCM, 986ec1832593df5443a179437fd083bf3fdb41abd740a21f71eb769d"})
+  @CsvSource(
+      value = {
+        "01, '', ce546ef63c9cc60765923609b33a9a1974e96e52daf2fcf7075e2271",
+        "03, c2sp.org/XAES-256-GCM, 986ec1832593df5443a179437fd083bf3fdb41abd740a21f71eb769d"
+      })
   void knownAnswer_encryptsAndDecrypts(String keyByte, String aad, String expectedHex) {
     SecretKey key = key(keyByte);
     byte[] ad = aad.getBytes(StandardCharsets.US_ASCII);
 
-    // No header: the spec's vectors have the AAD alone; cipherd puts the header first (proto/README.md).
+    // No header: the spec's vectors have the AAD alone; cipherd puts the header first
+    // (proto/README.md).
     // Encrypted with K1 precomputed (as key versions are), decrypted with K1 derived on the spot.
-    byte[] payload = cipher.encryptWithInsecureIv(Mode.XGCM, XaesKey.of(key), NONCE, null, ad, PLAINTEXT);
+    byte[] payload =
+        cipher.encryptWithInsecureIv(Mode.XGCM, XaesKey.of(key), NONCE, null, ad, PLAINTEXT);
 
     assertThat(Arrays.copyOf(payload, 24)).isEqualTo(NONCE);
     assertThat(HexFormat.of().formatHex(payload, 24, payload.length)).isEqualTo(expectedHex);
     byte[] out = new byte[payload.length];
-    int length = cipher.decrypt(Mode.XGCM, key, null, ad, 0, ad.length, payload, payload.length, out);
+    int length =
+        cipher.decrypt(Mode.XGCM, key, null, ad, 0, ad.length, payload, payload.length, out);
     assertThat(Arrays.copyOf(out, length)).isEqualTo(PLAINTEXT);
   }
 
   @Test
   void changedDerivingNonceHalf_failsToDecrypt() {
     SecretKey key = key("01");
-    byte[] payload = cipher.encryptWithInsecureIv(Mode.XGCM, key, NONCE, null, new byte[0], PLAINTEXT);
+    byte[] payload =
+        cipher.encryptWithInsecureIv(Mode.XGCM, key, NONCE, null, new byte[0], PLAINTEXT);
     payload[3] ^= 1;
 
-    assertThatThrownBy(() -> cipher.decrypt(Mode.XGCM, key, null, null, 0, 0, payload, payload.length,
-        new byte[payload.length])).isInstanceOf(DecryptionFailedException.class);
+    assertThatThrownBy(
+            () ->
+                cipher.decrypt(
+                    Mode.XGCM,
+                    key,
+                    null,
+                    null,
+                    0,
+                    0,
+                    payload,
+                    payload.length,
+                    new byte[payload.length]))
+        .isInstanceOf(DecryptionFailedException.class);
     assertThat(pools.pool(Mode.ECB).getNumActive()).isZero();
     assertThat(pools.pool(Mode.XGCM).getNumActive()).isZero();
   }

@@ -24,7 +24,10 @@ import java.util.List;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
-/** The crypto operations on domain types: round trips, rewraps, inspection, refusals and what they observe. */
+/**
+ * The crypto operations on domain types: round trips, rewraps, inspection, refusals and what they
+ * observe.
+ */
 class CryptoEngineTest {
   private static final ByteString SECRET = ByteString.copyFromUtf8("a secret worth keeping");
   private static final ByteString CONTEXT = ByteString.copyFromUtf8("tenant=7");
@@ -33,18 +36,22 @@ class CryptoEngineTest {
   private final Keys keys = Keys.over(store);
   private final CipherPools pools = new CipherPools(CipherPoolConfig.DEFAULT);
   private final List<String> observed = new ArrayList<>();
-  private final CryptoObserver recorder = new CryptoObserver() {
-    @Override
-    public void succeeded(CryptoOperation operation, EnvelopeHeader header, int plaintextBytes) {
-      observed.add(operation + " ok " + header + " " + plaintextBytes);
-    }
+  private final CryptoObserver recorder =
+      new CryptoObserver() {
+        @Override
+        public void succeeded(
+            CryptoOperation operation, EnvelopeHeader header, int plaintextBytes) {
+          observed.add(operation + " ok " + header + " " + plaintextBytes);
+        }
 
-    @Override
-    public void failed(CryptoOperation operation, EnvelopeHeader header, RuntimeException error) {
-      observed.add(operation + " failed " + header + " " + error.getClass().getSimpleName());
-    }
-  };
-  private final CryptoEngine engine = new CryptoEngine(keys.cache(), pools, Authorizer.ALLOW_ALL, recorder);
+        @Override
+        public void failed(
+            CryptoOperation operation, EnvelopeHeader header, RuntimeException error) {
+          observed.add(operation + " failed " + header + " " + error.getClass().getSimpleName());
+        }
+      };
+  private final CryptoEngine engine =
+      new CryptoEngine(keys.cache(), pools, Authorizer.ALLOW_ALL, recorder);
 
   @AfterEach
   void closePools() {
@@ -61,8 +68,10 @@ class CryptoEngineTest {
     assertThat(encrypted.ciphertext().toStringUtf8()).startsWith("<orders/v1:gcm>");
     assertThat(ByteString.copyFrom(decrypted.plaintext())).isEqualTo(SECRET);
     assertThat(decrypted.header().version()).isEqualTo(1);
-    assertThat(observed).containsExactly(
-        "ENCRYPT ok <orders/v1:gcm> " + SECRET.size(), "DECRYPT ok <orders/v1:gcm> " + SECRET.size());
+    assertThat(observed)
+        .containsExactly(
+            "ENCRYPT ok <orders/v1:gcm> " + SECRET.size(),
+            "DECRYPT ok <orders/v1:gcm> " + SECRET.size());
   }
 
   @Test
@@ -85,8 +94,12 @@ class CryptoEngineTest {
 
     assertThat(rewrapped.sourceVersion()).isEqualTo(1);
     assertThat(rewrapped.encrypted().ciphertext().toStringUtf8()).startsWith("<orders/v2:chacha>");
-    assertThat(ByteString.copyFrom(engine.decrypt(rewrapped.encrypted().ciphertext().toStringUtf8(), CONTEXT)
-        .plaintext())).isEqualTo(SECRET);
+    assertThat(
+            ByteString.copyFrom(
+                engine
+                    .decrypt(rewrapped.encrypted().ciphertext().toStringUtf8(), CONTEXT)
+                    .plaintext()))
+        .isEqualTo(SECRET);
   }
 
   @Test
@@ -95,10 +108,12 @@ class CryptoEngineTest {
     keys.create("archive", Mode.GCM, 256, false, null);
     String ciphertext = engine.encrypt("orders", 0, SECRET, CONTEXT).ciphertext().toStringUtf8();
 
-    String moved = engine.reEncrypt(ciphertext, CONTEXT, "archive").encrypted().ciphertext().toStringUtf8();
+    String moved =
+        engine.reEncrypt(ciphertext, CONTEXT, "archive").encrypted().ciphertext().toStringUtf8();
 
     assertThat(moved).startsWith("<archive/v1:gcm>");
-    assertThatThrownBy(() -> engine.decrypt(moved, ByteString.EMPTY)).isInstanceOf(DecryptionFailedException.class);
+    assertThatThrownBy(() -> engine.decrypt(moved, ByteString.EMPTY))
+        .isInstanceOf(DecryptionFailedException.class);
   }
 
   @Test
@@ -149,12 +164,17 @@ class CryptoEngineTest {
     String ciphertext = engine.encrypt("orders", 0, SECRET, CONTEXT).ciphertext().toStringUtf8();
     keys.invalidateAll();
     store.resetCounts();
-    CryptoEngine refusing = new CryptoEngine(keys.cache(), pools, new RefuseAll(), CryptoObserver.NONE);
+    CryptoEngine refusing =
+        new CryptoEngine(keys.cache(), pools, new RefuseAll(), CryptoObserver.NONE);
 
-    assertThatThrownBy(() -> refusing.encrypt("orders", 0, SECRET, CONTEXT)).isInstanceOf(AccessDeniedException.class);
-    assertThatThrownBy(() -> refusing.decrypt(ciphertext, CONTEXT)).isInstanceOf(AccessDeniedException.class);
-    assertThatThrownBy(() -> refusing.reEncrypt(ciphertext, CONTEXT, "")).isInstanceOf(AccessDeniedException.class);
-    assertThatThrownBy(() -> refusing.inspect(ciphertext)).isInstanceOf(AccessDeniedException.class);
+    assertThatThrownBy(() -> refusing.encrypt("orders", 0, SECRET, CONTEXT))
+        .isInstanceOf(AccessDeniedException.class);
+    assertThatThrownBy(() -> refusing.decrypt(ciphertext, CONTEXT))
+        .isInstanceOf(AccessDeniedException.class);
+    assertThatThrownBy(() -> refusing.reEncrypt(ciphertext, CONTEXT, ""))
+        .isInstanceOf(AccessDeniedException.class);
+    assertThatThrownBy(() -> refusing.inspect(ciphertext))
+        .isInstanceOf(AccessDeniedException.class);
     assertThat(store.totalCalls()).isZero();
   }
 
@@ -165,7 +185,9 @@ class CryptoEngineTest {
     String ciphertext = engine.encrypt("orders", 0, SECRET, CONTEXT).ciphertext().toStringUtf8();
 
     assertThat(engine.canReEncryptFromMemory(ciphertext, "")).isTrue();
-    assertThat(engine.canReEncryptFromMemory(ciphertext, "archive")).as("archive's bytes not loaded yet").isFalse();
+    assertThat(engine.canReEncryptFromMemory(ciphertext, "archive"))
+        .as("archive's bytes not loaded yet")
+        .isFalse();
     engine.encrypt("archive", 0, SECRET, CONTEXT);
     assertThat(engine.canReEncryptFromMemory(ciphertext, "archive")).isTrue();
   }
@@ -174,13 +196,15 @@ class CryptoEngineTest {
   void inBatch_runsEveryItem_andReturnsItsCiphersToThePools() {
     keys.create("orders", Mode.GCM, 256, false, null);
 
-    List<String> ciphertexts = engine.inBatch(batch -> {
-      List<String> out = new ArrayList<>();
-      for (int i = 0; i < 10; i++) {
-        out.add(batch.encrypt("orders", 0, SECRET, CONTEXT).ciphertext().toStringUtf8());
-      }
-      return out;
-    });
+    List<String> ciphertexts =
+        engine.inBatch(
+            batch -> {
+              List<String> out = new ArrayList<>();
+              for (int i = 0; i < 10; i++) {
+                out.add(batch.encrypt("orders", 0, SECRET, CONTEXT).ciphertext().toStringUtf8());
+              }
+              return out;
+            });
 
     assertThat(ciphertexts).hasSize(10).doesNotHaveDuplicates();
     assertThat(pools.pool(Mode.GCM).getNumActive()).isZero();

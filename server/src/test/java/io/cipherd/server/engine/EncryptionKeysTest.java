@@ -9,7 +9,10 @@ import io.cipherd.server.keys.Keys;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
-/** A lease's items look their encryption key up once; an engine of its own looks it up per encryption. */
+/**
+ * A lease's items look their encryption key up once; an engine of its own looks it up per
+ * encryption.
+ */
 class EncryptionKeysTest {
   private final Keys keys = Keys.over(new InMemoryKeyStore());
 

@@ -17,12 +17,33 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
-/** ListKeys as a caller who may see only some keys: what its pages and page tokens show, and what they cost. */
+/**
+ * ListKeys as a caller who may see only some keys: what its pages and page tokens show, and what
+ * they cost.
+ */
 class KeyAdministrationTest {
   /** In name order the hidden keys come before, between and after the visible ones. */
-  private static final List<String> NAMES = List.of("a-1", "b-1", "b-2", "a-2", "0-hidden", "a", "a-3", "a0",
-      "a_4", "a-4", "a-5", "b-3", "a-6", "b-4", "b-5", "a-7");
-  private static final List<String> VISIBLE = List.of("a-1", "a-2", "a-3", "a-4", "a-5", "a-6", "a-7");
+  private static final List<String> NAMES =
+      List.of(
+          "a-1",
+          "b-1",
+          "b-2",
+          "a-2",
+          "0-hidden",
+          "a",
+          "a-3",
+          "a0",
+          "a_4",
+          "a-4",
+          "a-5",
+          "b-3",
+          "a-6",
+          "b-4",
+          "b-5",
+          "a-7");
+
+  private static final List<String> VISIBLE =
+      List.of("a-1", "a-2", "a-3", "a-4", "a-5", "a-6", "a-7");
 
   private final CountingKeyStore store = new CountingKeyStore(new InMemoryKeyStore());
   private final Keys keys = Keys.over(store);
@@ -38,8 +59,10 @@ class KeyAdministrationTest {
 
   @ParameterizedTest
   @ValueSource(ints = {1, 2, 3, 7, 1000})
-  void list_asACallerWhoSeesSomeKeys_returnsEachVisibleKeyOnce_andNeverNamesAHiddenOne(int pageSize) {
-    KeyAdministration administration = new KeyAdministration(keys.admin(), inspecting(name -> name.startsWith("a-")));
+  void list_asACallerWhoSeesSomeKeys_returnsEachVisibleKeyOnce_andNeverNamesAHiddenOne(
+      int pageSize) {
+    KeyAdministration administration =
+        new KeyAdministration(keys.admin(), inspecting(name -> name.startsWith("a-")));
     List<String> listed = new ArrayList<>();
     String token = "";
     int pages = 0;
@@ -49,8 +72,12 @@ class KeyAdministrationTest {
       List<String> names = page.keys().stream().map(KeyMetadata::name).toList();
 
       assertThat(names).as("page %d", pages).isNotEmpty().allMatch(VISIBLE::contains);
-      assertThat(store.calls("readKey")).as("store reads of page %d", pages).isLessThanOrEqualTo(pageSize);
-      assertThat(page.nextPageToken()).as("token of page %d", pages).isIn("", names.get(names.size() - 1));
+      assertThat(store.calls("readKey"))
+          .as("store reads of page %d", pages)
+          .isLessThanOrEqualTo(pageSize);
+      assertThat(page.nextPageToken())
+          .as("token of page %d", pages)
+          .isIn("", names.get(names.size() - 1));
       listed.addAll(names);
       token = page.nextPageToken();
       pages++;
@@ -61,7 +88,8 @@ class KeyAdministrationTest {
 
   @Test
   void list_asACallerWhoSeesNoKey_isOneEmptyPageWithoutAToken_readingNoKey() {
-    KeyAdministration administration = new KeyAdministration(keys.admin(), inspecting(name -> false));
+    KeyAdministration administration =
+        new KeyAdministration(keys.admin(), inspecting(name -> false));
     store.resetCounts();
 
     KeyAdministration.KeyPage page = administration.list("", 2);

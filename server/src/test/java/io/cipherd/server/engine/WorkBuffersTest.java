@@ -1,30 +1,33 @@
 package io.cipherd.server.engine;
 
-import io.cipherd.server.crypto.envelope.Envelope;
-import io.cipherd.server.security.Authorizer;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.google.protobuf.ByteString;
-import io.cipherd.server.pool.CipherPoolConfig;
-import io.cipherd.server.pool.CipherPools;
 import io.cipherd.server.crypto.Mode;
-import io.cipherd.server.crypto.PayloadCipher;
+import io.cipherd.server.crypto.envelope.Envelope;
 import io.cipherd.server.keys.InMemoryKeyStore;
 import io.cipherd.server.keys.Keys;
+import io.cipherd.server.pool.CipherPoolConfig;
+import io.cipherd.server.pool.CipherPools;
+import io.cipherd.server.security.Authorizer;
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
-/** The engine's per-thread buffers hold no plaintext or context once an operation returns or throws. */
+/**
+ * The engine's per-thread buffers hold no plaintext or context once an operation returns or throws.
+ */
 class WorkBuffersTest {
-  private static final ByteString SECRET = ByteString.copyFromUtf8("the secret plaintext, long enough to see");
+  private static final ByteString SECRET =
+      ByteString.copyFromUtf8("the secret plaintext, long enough to see");
   private static final ByteString CONTEXT = ByteString.copyFromUtf8("tenant=7");
 
   private final Keys keyRing = Keys.over(new InMemoryKeyStore(), Clock.systemUTC());
   private final CipherPools pools = new CipherPools(CipherPoolConfig.DEFAULT);
-  private final CryptoEngine engine = new CryptoEngine(keyRing.cache(), pools, Authorizer.ALLOW_ALL, CryptoObserver.NONE);
+  private final CryptoEngine engine =
+      new CryptoEngine(keyRing.cache(), pools, Authorizer.ALLOW_ALL, CryptoObserver.NONE);
 
   @AfterEach
   void close() {
@@ -37,14 +40,17 @@ class WorkBuffersTest {
     ByteString ciphertext = engine.encrypt("k", 0, SECRET, CONTEXT).ciphertext();
     assertWiped();
 
-    assertThat(ByteString.copyFrom(engine.decrypt(ciphertext.toStringUtf8(), CONTEXT).plaintext())).isEqualTo(SECRET);
+    assertThat(ByteString.copyFrom(engine.decrypt(ciphertext.toStringUtf8(), CONTEXT).plaintext()))
+        .isEqualTo(SECRET);
     assertWiped();
 
     keyRing.rotate("k", null, 0, false);
-    ByteString rewrapped = engine.reEncrypt(ciphertext.toStringUtf8(), CONTEXT, "").encrypted().ciphertext();
+    ByteString rewrapped =
+        engine.reEncrypt(ciphertext.toStringUtf8(), CONTEXT, "").encrypted().ciphertext();
     assertWiped();
     assertThat(rewrapped.toStringUtf8()).startsWith("<k/v2:gcm>");
-    assertThat(ByteString.copyFrom(engine.decrypt(rewrapped.toStringUtf8(), CONTEXT).plaintext())).isEqualTo(SECRET);
+    assertThat(ByteString.copyFrom(engine.decrypt(rewrapped.toStringUtf8(), CONTEXT).plaintext()))
+        .isEqualTo(SECRET);
   }
 
   @Test
@@ -56,7 +62,8 @@ class WorkBuffersTest {
     assertThatThrownBy(() -> engine.reEncrypt(ciphertext.toStringUtf8(), CONTEXT, "no-such-key"));
     assertWiped();
 
-    assertThatThrownBy(() -> engine.reEncrypt(ciphertext.toStringUtf8(), ByteString.copyFromUtf8("wrong"), ""));
+    assertThatThrownBy(
+        () -> engine.reEncrypt(ciphertext.toStringUtf8(), ByteString.copyFromUtf8("wrong"), ""));
     assertWiped();
   }
 
@@ -69,7 +76,8 @@ class WorkBuffersTest {
   void stringCiphertexts_decryptAsTheirBytesDo_andNonAsciiOnesNeverDecrypt() {
     keyRing.create("k", Mode.GCM, 256, false, null);
     String ciphertext = engine.encrypt("k", 0, SECRET, CONTEXT).ciphertext().toStringUtf8();
-    assertThat(ByteString.copyFrom(engine.decrypt(ciphertext, CONTEXT).plaintext())).isEqualTo(SECRET);
+    assertThat(ByteString.copyFrom(engine.decrypt(ciphertext, CONTEXT).plaintext()))
+        .isEqualTo(SECRET);
     assertThat(engine.reEncrypt(ciphertext, CONTEXT, "").sourceVersion()).isEqualTo(1);
     assertWiped();
 
@@ -78,18 +86,23 @@ class WorkBuffersTest {
     char lookalike = (char) (0x100 + ciphertext.charAt(at));
     String disguised = ciphertext.substring(0, at) + lookalike + ciphertext.substring(at + 1);
     assertThatThrownBy(() -> engine.decrypt(disguised, CONTEXT)).hasMessageContaining("base64");
-    assertThatThrownBy(() -> engine.reEncrypt(disguised, CONTEXT, "")).hasMessageContaining("base64");
+    assertThatThrownBy(() -> engine.reEncrypt(disguised, CONTEXT, ""))
+        .hasMessageContaining("base64");
     assertWiped();
     String disguisedName = "<\u014b/v1:gcm>" + ciphertext.substring(ciphertext.indexOf('>') + 1);
     assertThatThrownBy(() -> Envelope.peekHeader(disguisedName)).hasMessageContaining("key name");
-    assertThat(engine.canDecryptFromMemory(disguisedName)).as("fails at once, so needs no store").isTrue();
+    assertThat(engine.canDecryptFromMemory(disguisedName))
+        .as("fails at once, so needs no store")
+        .isTrue();
   }
 
   @Test
   void itemsLargerThanTheKeptSize_getArraysOfTheirOwn() {
     WorkBuffers buffers = WorkBuffers.forThread();
     byte[] kept = buffers.input(100);
-    assertThat(buffers.input(WorkBuffers.MAX_KEPT + 1)).isNotSameAs(kept).hasSize(WorkBuffers.MAX_KEPT + 1);
+    assertThat(buffers.input(WorkBuffers.MAX_KEPT + 1))
+        .isNotSameAs(kept)
+        .hasSize(WorkBuffers.MAX_KEPT + 1);
     assertThat(buffers.input(100)).isSameAs(kept);
   }
 

@@ -21,7 +21,6 @@ import io.cipherd.api.v1.ReEncryptBatchRequest;
 import io.cipherd.api.v1.ReEncryptRequest;
 import io.cipherd.server.Cipherd;
 import io.cipherd.server.api.RequestLimits;
-import io.cipherd.server.pool.CipherPoolConfig;
 import io.cipherd.server.keys.InMemoryKeyStore;
 import io.grpc.ManagedChannel;
 import io.grpc.Status;
@@ -37,9 +36,10 @@ import java.util.Set;
  * request gets a precise status, never INTERNAL or UNKNOWN, and a batch answers every item.
  */
 class CryptoRequestFuzzTest {
-  private static final List<String> KEYS = List.of("gcm-key", "chacha-key", "cbc-key", "ctr-key", "ecb-key");
-  private static final Set<Status.Code> EXPECTED = Set.of(Status.Code.INVALID_ARGUMENT, Status.Code.NOT_FOUND,
-      Status.Code.FAILED_PRECONDITION);
+  private static final List<String> KEYS =
+      List.of("gcm-key", "chacha-key", "cbc-key", "ctr-key", "ecb-key");
+  private static final Set<Status.Code> EXPECTED =
+      Set.of(Status.Code.INVALID_ARGUMENT, Status.Code.NOT_FOUND, Status.Code.FAILED_PRECONDITION);
 
   private static CryptoServiceGrpc.CryptoServiceBlockingStub crypto;
   private static List<String> validCiphertexts;
@@ -54,24 +54,71 @@ class CryptoRequestFuzzTest {
     ByteString plaintext = ByteString.copyFrom(data.consumeRemainingAsBytes());
     try {
       switch (operation) {
-        case 0 -> stub.encrypt(EncryptRequest.newBuilder().setKeyName(keyName).setPlaintext(plaintext)
-            .setContext(context).setKeyVersion(data.consumeInt(-1, 3)).build());
-        case 1 -> stub.decrypt(DecryptRequest.newBuilder().setCiphertext(ciphertext).setContext(context).build());
-        case 2 -> stub.reEncrypt(ReEncryptRequest.newBuilder().setCiphertext(ciphertext).setContext(context)
-            .setKeyName(keyName).build());
+        case 0 ->
+            stub.encrypt(
+                EncryptRequest.newBuilder()
+                    .setKeyName(keyName)
+                    .setPlaintext(plaintext)
+                    .setContext(context)
+                    .setKeyVersion(data.consumeInt(-1, 3))
+                    .build());
+        case 1 ->
+            stub.decrypt(
+                DecryptRequest.newBuilder().setCiphertext(ciphertext).setContext(context).build());
+        case 2 ->
+            stub.reEncrypt(
+                ReEncryptRequest.newBuilder()
+                    .setCiphertext(ciphertext)
+                    .setContext(context)
+                    .setKeyName(keyName)
+                    .build());
         case 3 -> stub.inspect(InspectRequest.newBuilder().setCiphertext(ciphertext).build());
-        case 4 -> assertThat(stub.encryptBatch(EncryptBatchRequest.newBuilder().setKeyName(keyName)
-            .addItems(EncryptBatchItem.newBuilder().setPlaintext(plaintext).setContext(context))
-            .addItems(EncryptBatchItem.newBuilder().setPlaintext(plaintext)).build()).getResultsCount()).isEqualTo(2);
-        case 5 -> assertThat(stub.decryptBatch(DecryptBatchRequest.newBuilder()
-            .addItems(DecryptBatchItem.newBuilder().setCiphertext(ciphertext).setContext(context))
-            .addItems(DecryptBatchItem.newBuilder().setCiphertext(validCiphertexts.get(0))).build())
-            .getResultsList()).allSatisfy(r -> assertThat(r.getError().getCode())
-                .isNotIn(Status.Code.INTERNAL.value(), Status.Code.UNKNOWN.value()));
-        default -> assertThat(stub.reEncryptBatch(ReEncryptBatchRequest.newBuilder().setKeyName(keyName)
-            .addItems(ReEncryptBatchItem.newBuilder().setCiphertext(ciphertext).setContext(context)).build())
-            .getResultsList()).singleElement().satisfies(r -> assertThat(r.getError().getCode())
-                .isNotIn(Status.Code.INTERNAL.value(), Status.Code.UNKNOWN.value()));
+        case 4 ->
+            assertThat(
+                    stub.encryptBatch(
+                            EncryptBatchRequest.newBuilder()
+                                .setKeyName(keyName)
+                                .addItems(
+                                    EncryptBatchItem.newBuilder()
+                                        .setPlaintext(plaintext)
+                                        .setContext(context))
+                                .addItems(EncryptBatchItem.newBuilder().setPlaintext(plaintext))
+                                .build())
+                        .getResultsCount())
+                .isEqualTo(2);
+        case 5 ->
+            assertThat(
+                    stub.decryptBatch(
+                            DecryptBatchRequest.newBuilder()
+                                .addItems(
+                                    DecryptBatchItem.newBuilder()
+                                        .setCiphertext(ciphertext)
+                                        .setContext(context))
+                                .addItems(
+                                    DecryptBatchItem.newBuilder()
+                                        .setCiphertext(validCiphertexts.get(0)))
+                                .build())
+                        .getResultsList())
+                .allSatisfy(
+                    r ->
+                        assertThat(r.getError().getCode())
+                            .isNotIn(Status.Code.INTERNAL.value(), Status.Code.UNKNOWN.value()));
+        default ->
+            assertThat(
+                    stub.reEncryptBatch(
+                            ReEncryptBatchRequest.newBuilder()
+                                .setKeyName(keyName)
+                                .addItems(
+                                    ReEncryptBatchItem.newBuilder()
+                                        .setCiphertext(ciphertext)
+                                        .setContext(context))
+                                .build())
+                        .getResultsList())
+                .singleElement()
+                .satisfies(
+                    r ->
+                        assertThat(r.getError().getCode())
+                            .isNotIn(Status.Code.INTERNAL.value(), Status.Code.UNKNOWN.value()));
       }
     } catch (StatusRuntimeException e) {
       assertThat(e.getStatus().getCode()).as("status %s", e.getStatus()).isIn(EXPECTED);
@@ -94,24 +141,54 @@ class CryptoRequestFuzzTest {
     return text.toString();
   }
 
-  private static synchronized CryptoServiceGrpc.CryptoServiceBlockingStub stub() throws IOException {
+  private static synchronized CryptoServiceGrpc.CryptoServiceBlockingStub stub()
+      throws IOException {
     if (crypto == null) {
-      Cipherd services = Cipherd.builder(new InMemoryKeyStore())
-          .limits(new RequestLimits(16)).blockingThreads(2).blockingQueue(100).build();
+      Cipherd services =
+          Cipherd.builder(new InMemoryKeyStore())
+              .limits(new RequestLimits(16))
+              .blockingThreads(2)
+              .blockingQueue(100)
+              .build();
       String name = InProcessServerBuilder.generateName();
       services.addTo(InProcessServerBuilder.forName(name).directExecutor()).build().start();
       ManagedChannel channel = InProcessChannelBuilder.forName(name).directExecutor().build();
       var admin = KeyAdminServiceGrpc.newBlockingStub(channel);
       admin.createKey(CreateKeyRequest.newBuilder().setKeyName("gcm-key").build());
-      admin.createKey(CreateKeyRequest.newBuilder().setKeyName("chacha-key").setMode(Mode.MODE_CHACHA).build());
-      admin.createKey(CreateKeyRequest.newBuilder().setKeyName("cbc-key").setMode(Mode.MODE_CBC).setAllowUnauthenticated(true).build());
-      admin.createKey(CreateKeyRequest.newBuilder().setKeyName("ctr-key").setMode(Mode.MODE_CTR).setAllowUnauthenticated(true).build());
-      admin.createKey(CreateKeyRequest.newBuilder().setKeyName("ecb-key").setMode(Mode.MODE_ECB).setAllowUnauthenticated(true).build());
+      admin.createKey(
+          CreateKeyRequest.newBuilder().setKeyName("chacha-key").setMode(Mode.MODE_CHACHA).build());
+      admin.createKey(
+          CreateKeyRequest.newBuilder()
+              .setKeyName("cbc-key")
+              .setMode(Mode.MODE_CBC)
+              .setAllowUnauthenticated(true)
+              .build());
+      admin.createKey(
+          CreateKeyRequest.newBuilder()
+              .setKeyName("ctr-key")
+              .setMode(Mode.MODE_CTR)
+              .setAllowUnauthenticated(true)
+              .build());
+      admin.createKey(
+          CreateKeyRequest.newBuilder()
+              .setKeyName("ecb-key")
+              .setMode(Mode.MODE_ECB)
+              .setAllowUnauthenticated(true)
+              .build());
       crypto = CryptoServiceGrpc.newBlockingStub(channel);
-      validCiphertexts = KEYS.stream().filter(k -> !k.equals("ecb-key"))
-          .map(k -> crypto.encrypt(EncryptRequest.newBuilder().setKeyName(k)
-              .setPlaintext(ByteString.copyFromUtf8("seed plaintext for " + k)).build()).getCiphertext())
-          .toList();
+      validCiphertexts =
+          KEYS.stream()
+              .filter(k -> !k.equals("ecb-key"))
+              .map(
+                  k ->
+                      crypto
+                          .encrypt(
+                              EncryptRequest.newBuilder()
+                                  .setKeyName(k)
+                                  .setPlaintext(ByteString.copyFromUtf8("seed plaintext for " + k))
+                                  .build())
+                          .getCiphertext())
+              .toList();
     }
     return crypto;
   }

@@ -1,11 +1,10 @@
 package io.cipherd.server.fuzz;
 
-import io.cipherd.server.crypto.envelope.ParsedEnvelope;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.code_intelligence.jazzer.junit.FuzzTest;
-import io.cipherd.server.crypto.envelope.Envelope;
 import io.cipherd.server.crypto.envelope.InvalidCiphertextException;
+import io.cipherd.server.crypto.envelope.ParsedEnvelope;
 import java.nio.charset.StandardCharsets;
 
 /**

@@ -11,7 +11,10 @@ import javax.crypto.SecretKey;
 public final class InMemoryKeyStore implements KeyStore {
   private final Map<String, KeyMetadata> keys = new TreeMap<>();
   private final Map<String, Map<Integer, VersionUsage>> usage = new TreeMap<>();
-  /** Each key's material by version - 1; copies, so callers wiping their arrays change nothing here. */
+
+  /**
+   * Each key's material by version - 1; copies, so callers wiping their arrays change nothing here.
+   */
   private final Map<String, List<byte[]>> material = new TreeMap<>();
 
   @Override
@@ -31,7 +34,8 @@ public final class InMemoryKeyStore implements KeyStore {
       throw KeyNotFoundException.key(name);
     }
     KeyVersionInfo stored = metadata.version(version.version());
-    return new WipeableSecretKey(material.get(name).get(stored.version() - 1).clone(), stored.keyAlgorithm());
+    return new WipeableSecretKey(
+        material.get(name).get(stored.version() - 1).clone(), stored.keyAlgorithm());
   }
 
   @Override
@@ -48,7 +52,8 @@ public final class InMemoryKeyStore implements KeyStore {
   }
 
   @Override
-  public synchronized KeyMetadata addVersion(String name, int expectedCurrentVersion, NewKeyVersion next) {
+  public synchronized KeyMetadata addVersion(
+      String name, int expectedCurrentVersion, NewKeyVersion next) {
     KeyMetadata now = keys.get(name);
     if (now == null) {
       throw KeyNotFoundException.key(name);
@@ -79,7 +84,8 @@ public final class InMemoryKeyStore implements KeyStore {
   }
 
   @Override
-  public synchronized Map<Integer, VersionUsage> addUsage(String name, Map<Integer, VersionUsage> delta) {
+  public synchronized Map<Integer, VersionUsage> addUsage(
+      String name, Map<Integer, VersionUsage> delta) {
     Map<Integer, VersionUsage> merged = usage.computeIfAbsent(name, n -> new TreeMap<>());
     delta.forEach((version, counts) -> merged.merge(version, counts, VersionUsage::plus));
     return Map.copyOf(merged);

@@ -1,38 +1,27 @@
 package io.cipherd.server.keys;
 
-import io.cipherd.server.crypto.ArrayPayloadCipher;
-import io.cipherd.server.crypto.envelope.ParsedEnvelope;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.cipherd.server.errors.InvalidArgumentException;
-import io.cipherd.server.pool.CipherPoolConfig;
-import io.cipherd.server.pool.CipherPools;
-import io.cipherd.server.crypto.DecryptionFailedException;
-import io.cipherd.server.crypto.envelope.Envelope;
-import io.cipherd.server.crypto.envelope.EnvelopeHeader;
 import io.cipherd.server.crypto.Mode;
-import io.cipherd.server.crypto.PayloadCipher;
+import io.cipherd.server.crypto.envelope.ParsedEnvelope;
+import io.cipherd.server.errors.InvalidArgumentException;
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.time.Instant;
 import java.time.ZoneOffset;
 import java.util.Arrays;
-import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
 import javax.crypto.spec.SecretKeySpec;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 import org.junit.jupiter.params.provider.ValueSource;
 
-/** Key administration: create, rotate, import, policy and listing, on the in-memory store and real ciphers. */
+/**
+ * Key administration: create, rotate, import, policy and listing, on the in-memory store and real
+ * ciphers.
+ */
 class KeyAdminTest {
   private static final Instant NOW = Instant.parse("2025-06-01T12:00:00Z");
   private static final byte[] CONTEXT = "tenant=42".getBytes(StandardCharsets.UTF_8);
@@ -62,13 +51,16 @@ class KeyAdminTest {
   void create_withoutModeSizeOrPolicy_makesGcm256WithTheDefaultPolicy() {
     KeyMetadata created = createGcm("payments");
 
-    assertThat(created.versions()).containsExactly(new KeyVersionInfo(1, Mode.GCM, 256, NOW, false));
+    assertThat(created.versions())
+        .containsExactly(new KeyVersionInfo(1, Mode.GCM, 256, NOW, false));
     assertThat(created.policy()).isEqualTo(KeyPolicy.DEFAULT);
     assertThat(memory.readMaterial("payments", created.version(1)).getEncoded()).hasSize(32);
   }
 
   @ParameterizedTest
-  @EnumSource(value = Mode.class, names = {"CBC", "CTR", "CFB", "OFB", "ECB"})
+  @EnumSource(
+      value = Mode.class,
+      names = {"CBC", "CTR", "CFB", "OFB", "ECB"})
   void create_unauthenticatedModeWithoutAllowUnauthenticated_isRefused(Mode mode) {
     assertThatThrownBy(() -> ring.create("legacy", mode, 0, false, null))
         .isInstanceOf(InvalidArgumentException.class)
@@ -78,7 +70,9 @@ class KeyAdminTest {
   }
 
   @ParameterizedTest
-  @EnumSource(value = Mode.class, names = {"CBC", "CTR", "CFB", "OFB", "ECB"})
+  @EnumSource(
+      value = Mode.class,
+      names = {"CBC", "CTR", "CFB", "OFB", "ECB"})
   void create_unauthenticatedModeWithAllowUnauthenticated_isCreated(Mode mode) {
     KeyMetadata created = ring.create("legacy", mode, 128, true, null);
 
@@ -97,7 +91,8 @@ class KeyAdminTest {
 
   @Test
   void create_chachaWithoutSize_is256Bits() {
-    assertThat(ring.create("c", Mode.CHACHA, 0, false, null).current().keySizeBits()).isEqualTo(256);
+    assertThat(ring.create("c", Mode.CHACHA, 0, false, null).current().keySizeBits())
+        .isEqualTo(256);
   }
 
   @Test
@@ -124,7 +119,10 @@ class KeyAdminTest {
   }
 
   @ParameterizedTest
-  @EnumSource(value = Mode.class, names = {"HMAC", "LEGACY"}, mode = EnumSource.Mode.EXCLUDE)
+  @EnumSource(
+      value = Mode.class,
+      names = {"HMAC", "LEGACY"},
+      mode = EnumSource.Mode.EXCLUDE)
   void encryptThenDecrypt_roundTripsInEveryMode(Mode mode) {
     ring.create("k", mode, 0, true, new KeyPolicy(0, 0, true));
 
@@ -178,14 +176,17 @@ class KeyAdminTest {
 
   @Test
   void rotate_unknownKey_throwsKeyNotFound() {
-    assertThatThrownBy(() -> ring.rotate("nope", null, 0, false)).isInstanceOf(KeyNotFoundException.class);
+    assertThatThrownBy(() -> ring.rotate("nope", null, 0, false))
+        .isInstanceOf(KeyNotFoundException.class);
   }
 
   @Test
   void rotate_racingAConcurrentWriter_retriesOnFreshStateAndAddsExactlyOneVersion() {
     createGcm("k");
-    NewKeyVersion intruder = new NewKeyVersion(new KeyVersionInfo(2, Mode.GCM, 256, NOW, true), new byte[32]);
-    store.beforeNextAddVersion(() -> memory.addVersion("k", 1, intruder)); // another writer gets there first
+    NewKeyVersion intruder =
+        new NewKeyVersion(new KeyVersionInfo(2, Mode.GCM, 256, NOW, true), new byte[32]);
+    store.beforeNextAddVersion(
+        () -> memory.addVersion("k", 1, intruder)); // another writer gets there first
 
     KeyMetadata rotated = ring.rotate("k", null, 0, false);
 
@@ -201,20 +202,27 @@ class KeyAdminTest {
   void rotate_losingEveryAttempt_givesUpWithConcurrentUpdateAfterFiveTries() {
     createGcm("k");
     Runnable[] intrude = new Runnable[1];
-    intrude[0] = () -> {
-      int current = memory.readKey("k").orElseThrow().currentVersion();
-      memory.addVersion("k", current, new NewKeyVersion(
-          new KeyVersionInfo(current + 1, Mode.GCM, 256, NOW, true), new byte[32]));
-      store.beforeNextAddVersion(intrude[0]);
-    };
+    intrude[0] =
+        () -> {
+          int current = memory.readKey("k").orElseThrow().currentVersion();
+          memory.addVersion(
+              "k",
+              current,
+              new NewKeyVersion(
+                  new KeyVersionInfo(current + 1, Mode.GCM, 256, NOW, true), new byte[32]));
+          store.beforeNextAddVersion(intrude[0]);
+        };
     store.beforeNextAddVersion(intrude[0]);
 
-    assertThatThrownBy(() -> ring.rotate("k", null, 0, false)).isInstanceOf(ConcurrentKeyUpdateException.class);
+    assertThatThrownBy(() -> ring.rotate("k", null, 0, false))
+        .isInstanceOf(ConcurrentKeyUpdateException.class);
 
     KeyMetadata now = memory.readKey("k").orElseThrow();
     assertThat(now.currentVersion()).isEqualTo(6);
-    assertThat(now.versions()).allMatch(v -> v.version() == 1 || v.imported()); // none of them is the ring's
+    assertThat(now.versions())
+        .allMatch(v -> v.version() == 1 || v.imported()); // none of them is the ring's
   }
+
   @Test
   void importVersion_unknownKey_createsItWithTheImportedBytesAsVersionOne() {
     byte[] material = new byte[32];
@@ -222,7 +230,8 @@ class KeyAdminTest {
 
     KeyMetadata imported = ring.importVersion("ext", null, material, false);
 
-    assertThat(imported.versions()).containsExactly(new KeyVersionInfo(1, Mode.GCM, 256, NOW, true));
+    assertThat(imported.versions())
+        .containsExactly(new KeyVersionInfo(1, Mode.GCM, 256, NOW, true));
     assertThat(imported.policy()).isEqualTo(KeyPolicy.DEFAULT);
     assertThat(memory.readMaterial("ext", imported.version(1)).getEncoded()).isEqualTo(material);
   }
@@ -250,14 +259,19 @@ class KeyAdminTest {
 
     Arrays.fill(material, (byte) 0);
 
-    byte[] stored = memory.readMaterial("ext", memory.readKey("ext").orElseThrow().version(1)).getEncoded();
+    byte[] stored =
+        memory.readMaterial("ext", memory.readKey("ext").orElseThrow().version(1)).getEncoded();
     assertThat(stored).containsOnly((byte) 9);
   }
 
   @Test
   void importVersion_racingACreateOfTheSameName_becomesVersionTwo() {
-    store.beforeNextCreateKey(() -> memory.createKey("ext",
-        new NewKeyVersion(new KeyVersionInfo(1, Mode.GCM, 256, NOW, false), new byte[32]), KeyPolicy.DEFAULT));
+    store.beforeNextCreateKey(
+        () ->
+            memory.createKey(
+                "ext",
+                new NewKeyVersion(new KeyVersionInfo(1, Mode.GCM, 256, NOW, false), new byte[32]),
+                KeyPolicy.DEFAULT));
 
     KeyMetadata imported = ring.importVersion("ext", null, new byte[32], false);
 
@@ -338,7 +352,8 @@ class KeyAdminTest {
 
   @Test
   void updatePolicy_unknownKey_throwsKeyNotFound() {
-    assertThatThrownBy(() -> ring.updatePolicy("nope", KeyPolicy.DEFAULT)).isInstanceOf(KeyNotFoundException.class);
+    assertThatThrownBy(() -> ring.updatePolicy("nope", KeyPolicy.DEFAULT))
+        .isInstanceOf(KeyNotFoundException.class);
   }
 
   @Test
@@ -348,7 +363,9 @@ class KeyAdminTest {
     ring.rotate("zeta", null, 0, false);
 
     createGcm("mu");
-    assertThat(ring.list("", 10)).extracting(KeyMetadata::name).containsExactly("alpha", "mu", "zeta");
+    assertThat(ring.list("", 10))
+        .extracting(KeyMetadata::name)
+        .containsExactly("alpha", "mu", "zeta");
     assertThat(ring.list("alpha", 1)).extracting(KeyMetadata::name).containsExactly("mu");
     assertThat(ring.list("mu", 10)).extracting(KeyMetadata::name).containsExactly("zeta");
     assertThat(ring.describe("zeta").currentVersion()).isEqualTo(2);

@@ -1,38 +1,31 @@
 package io.cipherd.server.keys;
 
-import io.cipherd.server.crypto.ArrayPayloadCipher;
-import io.cipherd.server.crypto.envelope.ParsedEnvelope;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.cipherd.server.errors.InvalidArgumentException;
-import io.cipherd.server.pool.CipherPoolConfig;
-import io.cipherd.server.pool.CipherPools;
 import io.cipherd.server.crypto.DecryptionFailedException;
-import io.cipherd.server.crypto.envelope.Envelope;
-import io.cipherd.server.crypto.envelope.EnvelopeHeader;
 import io.cipherd.server.crypto.Mode;
-import io.cipherd.server.crypto.PayloadCipher;
+import io.cipherd.server.crypto.envelope.EnvelopeHeader;
+import io.cipherd.server.crypto.envelope.ParsedEnvelope;
+import io.cipherd.server.errors.InvalidArgumentException;
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.time.Instant;
 import java.time.ZoneOffset;
-import java.util.Arrays;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
-import javax.crypto.spec.SecretKeySpec;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
-import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.EnumSource;
-import org.junit.jupiter.params.provider.ValueSource;
 
-/** The key cache: policy enforcement on use, store calls only on misses, refreshes, and writes cached in store order. */
+/**
+ * The key cache: policy enforcement on use, store calls only on misses, refreshes, and writes
+ * cached in store order.
+ */
 class KeyCacheTest {
   private static final Instant NOW = Instant.parse("2025-06-01T12:00:00Z");
   private static final byte[] CONTEXT = "tenant=42".getBytes(StandardCharsets.UTF_8);
@@ -58,24 +51,25 @@ class KeyCacheTest {
     return ring.create(name, null, 0, false, null);
   }
 
-
   /**
    * Stops a rotation after the store has its new version but before the ring caches the result,
    * runs {@code overlapping} meanwhile, then lets the rotation finish. Waits up to 300 ms for
    * {@code overlapping} before letting go: it may finish first, as it can in production when the
    * rotating thread is descheduled, or it may be made to wait for the rotation.
    */
-  private void overlapWithRotation(String name, java.util.concurrent.Callable<?> overlapping) throws Exception {
+  private void overlapWithRotation(String name, java.util.concurrent.Callable<?> overlapping)
+      throws Exception {
     CountDownLatch stored = new CountDownLatch(1);
     CountDownLatch release = new CountDownLatch(1);
-    store.afterNextAddVersion(() -> {
-      stored.countDown();
-      try {
-        release.await();
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-      }
-    });
+    store.afterNextAddVersion(
+        () -> {
+          stored.countDown();
+          try {
+            release.await();
+          } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+          }
+        });
     ExecutorService threads = Executors.newFixedThreadPool(2);
     try {
       Future<KeyMetadata> rotation = threads.submit(() -> ring.rotate(name, null, 0, false));
@@ -153,7 +147,8 @@ class KeyCacheTest {
     ring.rotate("k", null, 0, false);
     ring.updatePolicy("k", new KeyPolicy(2, 0, false));
 
-    assertThatThrownBy(() -> ring.forEncryption("k", 1)).isInstanceOf(KeyPolicyViolationException.class);
+    assertThatThrownBy(() -> ring.forEncryption("k", 1))
+        .isInstanceOf(KeyPolicyViolationException.class);
   }
 
   @Test
@@ -169,7 +164,9 @@ class KeyCacheTest {
         .hasMessageContaining("must be rotated");
     assertThat(ring.forEncryption("k", 0).header().version()).isEqualTo(2);
     assertThat(ring.forEncryption("k", 2).header().version()).isEqualTo(2);
-    assertThat(store.totalCalls()).as("the cap reads counts, not the store").isEqualTo(1); // v2's key bytes
+    assertThat(store.totalCalls())
+        .as("the cap reads counts, not the store")
+        .isEqualTo(1); // v2's key bytes
   }
 
   @Test
@@ -196,7 +193,9 @@ class KeyCacheTest {
     }
     otherReplica.merge(memory);
     recordEncryptions("k", 1, 3);
-    assertThat(ring.forEncryption("k", 1).header().version()).as("3 known here before merging").isEqualTo(1);
+    assertThat(ring.forEncryption("k", 1).header().version())
+        .as("3 known here before merging")
+        .isEqualTo(1);
 
     ring.usage().merge(store);
 
@@ -208,7 +207,9 @@ class KeyCacheTest {
   @Test
   void forEncryption_gcmWithoutALimitSet_isCappedAtTheRandomNonceBound() {
     createGcm("k");
-    memory.addUsage("k", java.util.Map.of(1, new VersionUsage(KeyPolicy.RANDOM_96_BIT_NONCE_LIMIT, 0, 0, 0, NOW)));
+    memory.addUsage(
+        "k",
+        java.util.Map.of(1, new VersionUsage(KeyPolicy.RANDOM_96_BIT_NONCE_LIMIT, 0, 0, 0, NOW)));
     recordEncryptions("k", 1, 1);
     ring.usage().merge(store);
 
@@ -233,12 +234,15 @@ class KeyCacheTest {
     createGcm("k");
 
     assertThatThrownBy(() -> ring.forEncryption("k", 2)).isInstanceOf(KeyNotFoundException.class);
-    assertThatThrownBy(() -> ring.forEncryption("nope", 0)).isInstanceOf(KeyNotFoundException.class);
-    assertThatThrownBy(() -> ring.forEncryption("k", -1)).isInstanceOf(InvalidArgumentException.class);
+    assertThatThrownBy(() -> ring.forEncryption("nope", 0))
+        .isInstanceOf(KeyNotFoundException.class);
+    assertThatThrownBy(() -> ring.forEncryption("k", -1))
+        .isInstanceOf(InvalidArgumentException.class);
   }
 
   @Test
-  void unknownVersionOrKey_costsOneStoreReadPerKeyPerTtl_andAVersionAddedElsewhereIsUsableAfterIt() {
+  void
+      unknownVersionOrKey_costsOneStoreReadPerKeyPerTtl_andAVersionAddedElsewhereIsUsableAfterIt() {
     SettableClock clock = new SettableClock(NOW);
     KeyCache cache = new KeyCache(store, new UsageLedger(clock), clock);
     createGcm("k");
@@ -258,12 +262,14 @@ class KeyCacheTest {
     otherReplica.rotate("k", null, 0, false);
     otherReplica.create("ghost", null, 0, false, null);
     assertThatThrownBy(() -> cache.forDecryption(new EnvelopeHeader("k", 2, Mode.GCM)))
-        .as("within the TTL").isInstanceOf(KeyNotFoundException.class);
+        .as("within the TTL")
+        .isInstanceOf(KeyNotFoundException.class);
     assertThat(store.calls("readKey")).isEqualTo(2);
 
     clock.advance(KeyCache.NOT_FOUND_TTL);
 
-    assertThat(cache.forDecryption(new EnvelopeHeader("k", 2, Mode.GCM)).header().version()).isEqualTo(2);
+    assertThat(cache.forDecryption(new EnvelopeHeader("k", 2, Mode.GCM)).header().version())
+        .isEqualTo(2);
     assertThat(cache.describe("ghost").currentVersion()).isEqualTo(1);
   }
 
@@ -272,12 +278,15 @@ class KeyCacheTest {
     SettableClock clock = new SettableClock(NOW);
     KeyCache cache = new KeyCache(store, new UsageLedger(clock), clock);
     KeyAdmin admin = new KeyAdmin(store, cache, clock);
-    assertThatThrownBy(() -> cache.forEncryption("new", 0)).isInstanceOf(KeyNotFoundException.class);
-    assertThatThrownBy(() -> cache.forEncryption("new", 2)).isInstanceOf(KeyNotFoundException.class);
+    assertThatThrownBy(() -> cache.forEncryption("new", 0))
+        .isInstanceOf(KeyNotFoundException.class);
+    assertThatThrownBy(() -> cache.forEncryption("new", 2))
+        .isInstanceOf(KeyNotFoundException.class);
 
     admin.create("new", null, 0, false, null);
     assertThat(cache.forEncryption("new", 0).header().version()).isEqualTo(1);
-    assertThatThrownBy(() -> cache.forEncryption("new", 2)).isInstanceOf(KeyNotFoundException.class);
+    assertThatThrownBy(() -> cache.forEncryption("new", 2))
+        .isInstanceOf(KeyNotFoundException.class);
     admin.rotate("new", null, 0, false);
 
     assertThat(cache.forEncryption("new", 2).header().version()).isEqualTo(2);
@@ -333,7 +342,9 @@ class KeyCacheTest {
 
   @Test
   void uncachedKey_isLoadedFromTheStoreOnFirstUse() {
-    memory.createKey("k", new NewKeyVersion(new KeyVersionInfo(1, Mode.GCM, 256, NOW, false), new byte[32]),
+    memory.createKey(
+        "k",
+        new NewKeyVersion(new KeyVersionInfo(1, Mode.GCM, 256, NOW, false), new byte[32]),
         KeyPolicy.DEFAULT); // written by someone else, e.g. before a restart
 
     assertThat(decrypt(encrypt("k", 0, "hello"))).isEqualTo("hello");
@@ -364,8 +375,10 @@ class KeyCacheTest {
   void refreshCached_readsOnlyTheKeysInTheCache() {
     createGcm("a");
     createGcm("b");
-    memory.createKey("not-cached", new NewKeyVersion(new KeyVersionInfo(1, Mode.GCM, 256, NOW, false),
-        new byte[32]), KeyPolicy.DEFAULT);
+    memory.createKey(
+        "not-cached",
+        new NewKeyVersion(new KeyVersionInfo(1, Mode.GCM, 256, NOW, false), new byte[32]),
+        KeyPolicy.DEFAULT);
     store.resetCounts();
 
     ring.refreshCached();
@@ -381,11 +394,21 @@ class KeyCacheTest {
     Keys otherReplica = Keys.over(memory, Clock.fixed(NOW, ZoneOffset.UTC));
     otherReplica.rotate("k", null, 0, false);
     UsableKey v2 = otherReplica.forEncryption("k", 0);
-    String fromOther = new ParsedEnvelope(v2.header(), ring.cipher().encrypt(v2.header(), v2.secret(), CONTEXT,
-        "rotated elsewhere".getBytes(StandardCharsets.UTF_8))).format();
+    String fromOther =
+        new ParsedEnvelope(
+                v2.header(),
+                ring.cipher()
+                    .encrypt(
+                        v2.header(),
+                        v2.secret(),
+                        CONTEXT,
+                        "rotated elsewhere".getBytes(StandardCharsets.UTF_8)))
+            .format();
     store.resetCounts();
 
-    assertThat(ring.isCached("k", 2)).as("an unseen version needs the store, so the blocking pool").isFalse();
+    assertThat(ring.isCached("k", 2))
+        .as("an unseen version needs the store, so the blocking pool")
+        .isFalse();
     assertThat(decrypt(fromOther)).isEqualTo("rotated elsewhere");
     assertThat(store.calls("readKey")).isEqualTo(1);
     assertThat(store.calls("readMaterial")).isEqualTo(1);

@@ -32,8 +32,10 @@ import org.junit.jupiter.api.Timeout;
  */
 public abstract class KeyStoreContractTest {
   private static final SecureRandom RANDOM = new SecureRandom();
+
   /** Nanosecond precision on purpose: a store must give back exactly the instant it was given. */
   protected static final Instant T0 = Instant.parse("2025-03-04T05:06:07.123456789Z");
+
   public static final KeyPolicy STRICT = new KeyPolicy(1, 1, true);
 
   protected KeyStore store;
@@ -42,9 +44,9 @@ public abstract class KeyStoreContractTest {
   protected abstract KeyStore newStore() throws Exception;
 
   /**
-   * Replaces {@link #store} with a fresh instance over the same keys, as a restart or another replica
-   * would see them, so a test reads back what was persisted rather than what an instance remembers.
-   * A store that keeps nothing outside the process stays as it is.
+   * Replaces {@link #store} with a fresh instance over the same keys, as a restart or another
+   * replica would see them, so a test reads back what was persisted rather than what an instance
+   * remembers. A store that keeps nothing outside the process stays as it is.
    */
   protected void reopenStore() throws Exception {}
 
@@ -68,14 +70,18 @@ public abstract class KeyStoreContractTest {
   public static NewKeyVersion version(int number, Mode mode, int bits, boolean imported) {
     byte[] material = new byte[bits / 8];
     RANDOM.nextBytes(material);
-    return new NewKeyVersion(new KeyVersionInfo(number, mode, bits, T0.plusSeconds(number), imported), material);
+    return new NewKeyVersion(
+        new KeyVersionInfo(number, mode, bits, T0.plusSeconds(number), imported), material);
   }
 
   public static byte[] bytes(SecretKey key) {
     return key.getEncoded();
   }
 
-  /** Adds versions 2..{@code last} to {@code name} (GCM-256) in {@code store}, returning every version's bytes, version 1 first. */
+  /**
+   * Adds versions 2..{@code last} to {@code name} (GCM-256) in {@code store}, returning every
+   * version's bytes, version 1 first.
+   */
   public static List<byte[]> rotateTo(KeyStore store, String name, int last) {
     List<byte[]> all = new ArrayList<>();
     all.add(bytes(store.readMaterial(name, store.readKey(name).orElseThrow().version(1))));
@@ -109,12 +115,14 @@ public abstract class KeyStoreContractTest {
         .hasMessageContaining("payments");
 
     assertThat(store.readKey("payments")).contains(created);
-    assertThat(bytes(store.readMaterial("payments", created.version(1)))).isEqualTo(original.material());
+    assertThat(bytes(store.readMaterial("payments", created.version(1))))
+        .isEqualTo(original.material());
   }
 
   @Test
   public void createKey_firstVersionNotOne_isRejectedAndStoresNothing() {
-    assertThatThrownBy(() -> store.createKey("payments", version(2, Mode.GCM, 256), KeyPolicy.DEFAULT))
+    assertThatThrownBy(
+            () -> store.createKey("payments", version(2, Mode.GCM, 256), KeyPolicy.DEFAULT))
         .isInstanceOf(IllegalArgumentException.class);
 
     assertThat(store.readKey("payments")).isEmpty();
@@ -143,7 +151,8 @@ public abstract class KeyStoreContractTest {
       store.createKey(name, version(1, Mode.GCM, 256), KeyPolicy.DEFAULT);
     }
 
-    assertThat(store.listKeyNames()).containsExactly("0num", "alpha", "alpha2", "beta_2", "m-1", "zeta");
+    assertThat(store.listKeyNames())
+        .containsExactly("0num", "alpha", "alpha2", "beta_2", "m-1", "zeta");
   }
 
   @Test
@@ -192,7 +201,8 @@ public abstract class KeyStoreContractTest {
         .isInstanceOf(ConcurrentKeyUpdateException.class);
 
     assertThat(store.readKey("payments")).contains(afterWinner);
-    assertThat(bytes(store.readMaterial("payments", afterWinner.version(2)))).isEqualTo(winner.material());
+    assertThat(bytes(store.readMaterial("payments", afterWinner.version(2))))
+        .isEqualTo(winner.material());
   }
 
   @Test
@@ -239,10 +249,15 @@ public abstract class KeyStoreContractTest {
 
   @Test
   public void readMaterial_everyVersion_returnsTheStoredBytesAsAKeyForItsMode() {
-    List<NewKeyVersion> versions = List.of(
-        version(1, Mode.GCM, 128), version(2, Mode.CHACHA, 256), version(3, Mode.CBC, 192),
-        version(4, Mode.CTR, 256), version(5, Mode.CFB, 128), version(6, Mode.OFB, 192),
-        version(7, Mode.ECB, 256));
+    List<NewKeyVersion> versions =
+        List.of(
+            version(1, Mode.GCM, 128),
+            version(2, Mode.CHACHA, 256),
+            version(3, Mode.CBC, 192),
+            version(4, Mode.CTR, 256),
+            version(5, Mode.CFB, 128),
+            version(6, Mode.OFB, 192),
+            version(7, Mode.ECB, 256));
     store.createKey("mixed", versions.get(0), KeyPolicy.DEFAULT);
     for (int i = 1; i < versions.size(); i++) {
       store.addVersion("mixed", i, versions.get(i));
@@ -251,21 +266,26 @@ public abstract class KeyStoreContractTest {
 
     for (NewKeyVersion v : versions) {
       SecretKey key = store.readMaterial("mixed", metadata.version(v.info().version()));
-      assertThat(key.getAlgorithm()).as("algorithm of v%d", v.info().version()).isEqualTo(v.info().mode().keyAlgorithm());
+      assertThat(key.getAlgorithm())
+          .as("algorithm of v%d", v.info().version())
+          .isEqualTo(v.info().mode().keyAlgorithm());
       assertThat(key.getEncoded()).as("bytes of v%d", v.info().version()).isEqualTo(v.material());
     }
   }
 
   @Test
-  public void legacyVersions_keepTheirCipherIvConventionFixedIvAndBytes_acrossAReopen() throws Exception {
-    List<NewKeyVersion> versions = List.of(
-        legacy(1, LegacyCipher.AES_CBC, IvConvention.PREPENDED, null, 32),
-        legacy(2, LegacyCipher.DES_CBC, IvConvention.FIXED, hex("0001020304050607"), 8),
-        legacy(3, LegacyCipher.RC4, IvConvention.NONE, null, 256),
-        legacy(4, LegacyCipher.BLOWFISH_CBC, IvConvention.SEPARATE, null, 7),
-        legacy(5, LegacyCipher.MYSQL_AES_ECB, IvConvention.NONE, null, 16),
-        legacy(6, LegacyCipher.AES_GCM, IvConvention.FIXED, hex("a0a1a2a3a4a5a6a7a8a9aaab"), 16),
-        legacy(7, LegacyCipher.DESEDE_CBC, IvConvention.FIXED, hex("f0e1d2c3b4a59687"), 24));
+  public void legacyVersions_keepTheirCipherIvConventionFixedIvAndBytes_acrossAReopen()
+      throws Exception {
+    List<NewKeyVersion> versions =
+        List.of(
+            legacy(1, LegacyCipher.AES_CBC, IvConvention.PREPENDED, null, 32),
+            legacy(2, LegacyCipher.DES_CBC, IvConvention.FIXED, hex("0001020304050607"), 8),
+            legacy(3, LegacyCipher.RC4, IvConvention.NONE, null, 256),
+            legacy(4, LegacyCipher.BLOWFISH_CBC, IvConvention.SEPARATE, null, 7),
+            legacy(5, LegacyCipher.MYSQL_AES_ECB, IvConvention.NONE, null, 16),
+            legacy(
+                6, LegacyCipher.AES_GCM, IvConvention.FIXED, hex("a0a1a2a3a4a5a6a7a8a9aaab"), 16),
+            legacy(7, LegacyCipher.DESEDE_CBC, IvConvention.FIXED, hex("f0e1d2c3b4a59687"), 24));
     store.createKey("old-rows", versions.get(0), STRICT);
     for (int i = 1; i < versions.size(); i++) {
       store.addVersion("old-rows", i, versions.get(i));
@@ -274,22 +294,27 @@ public abstract class KeyStoreContractTest {
     reopenStore();
 
     KeyMetadata read = store.readKey("old-rows").orElseThrow();
-    assertThat(read.versions()).containsExactlyElementsOf(versions.stream().map(NewKeyVersion::info).toList());
+    assertThat(read.versions())
+        .containsExactlyElementsOf(versions.stream().map(NewKeyVersion::info).toList());
     assertThat(read.version(2).legacy().fixedIv()).isEqualTo(hex("0001020304050607"));
     for (NewKeyVersion v : versions) {
       SecretKey key = store.readMaterial("old-rows", read.version(v.info().version()));
-      assertThat(key.getAlgorithm()).as("algorithm of v%d", v.info().version())
+      assertThat(key.getAlgorithm())
+          .as("algorithm of v%d", v.info().version())
           .isEqualTo(v.info().legacy().cipher().keyAlgorithm());
       assertThat(key.getEncoded()).as("bytes of v%d", v.info().version()).isEqualTo(v.material());
     }
   }
 
   /** A legacy version with fresh random bytes. */
-  private static NewKeyVersion legacy(int number, LegacyCipher cipher, IvConvention iv, byte[] fixedIv, int keyBytes) {
+  private static NewKeyVersion legacy(
+      int number, LegacyCipher cipher, IvConvention iv, byte[] fixedIv, int keyBytes) {
     byte[] material = new byte[keyBytes];
     RANDOM.nextBytes(material);
-    return new NewKeyVersion(KeyVersionInfo.legacy(number, LegacyFormat.of(cipher, iv, fixedIv), keyBytes * 8,
-        T0.plusSeconds(number)), material);
+    return new NewKeyVersion(
+        KeyVersionInfo.legacy(
+            number, LegacyFormat.of(cipher, iv, fixedIv), keyBytes * 8, T0.plusSeconds(number)),
+        material);
   }
 
   private static byte[] hex(String text) {
@@ -356,13 +381,16 @@ public abstract class KeyStoreContractTest {
     KeyMetadata metadata = store.readKey("payments").orElseThrow();
     assertThat(metadata.currentVersion()).isEqualTo(40);
     for (int v = 1; v <= 40; v++) {
-      assertThat(bytes(store.readMaterial("payments", metadata.version(v)))).as("v%d", v).isEqualTo(material.get(v - 1));
+      assertThat(bytes(store.readMaterial("payments", metadata.version(v))))
+          .as("v%d", v)
+          .isEqualTo(material.get(v - 1));
     }
   }
 
   @Test
   @Timeout(value = 60, unit = TimeUnit.SECONDS)
-  public void concurrentAddVersion_exactlyOneWinnerPerExpectedVersion_noLostOrDuplicatedVersion() throws Exception {
+  public void concurrentAddVersion_exactlyOneWinnerPerExpectedVersion_noLostOrDuplicatedVersion()
+      throws Exception {
     int threads = 8;
     int rounds = 12;
     store.createKey("payments", version(1, Mode.GCM, 256), KeyPolicy.DEFAULT);
@@ -374,20 +402,24 @@ public abstract class KeyStoreContractTest {
     try {
       List<Future<?>> done = new ArrayList<>();
       for (int t = 0; t < threads; t++) {
-        done.add(pool.submit(() -> {
-          for (int expected = 1; expected <= rounds; expected++) {
-            NewKeyVersion mine = version(expected + 1, Mode.GCM, 256);
-            startOfRound.await(); // every thread races for the same expected version
-            try {
-              store.addVersion("payments", expected, mine);
-              successes.computeIfAbsent(expected, e -> new AtomicInteger()).incrementAndGet();
-              winners.put(expected + 1, mine.material());
-            } catch (ConcurrentKeyUpdateException e) {
-              conflicts.incrementAndGet();
-            }
-          }
-          return null;
-        }));
+        done.add(
+            pool.submit(
+                () -> {
+                  for (int expected = 1; expected <= rounds; expected++) {
+                    NewKeyVersion mine = version(expected + 1, Mode.GCM, 256);
+                    startOfRound.await(); // every thread races for the same expected version
+                    try {
+                      store.addVersion("payments", expected, mine);
+                      successes
+                          .computeIfAbsent(expected, e -> new AtomicInteger())
+                          .incrementAndGet();
+                      winners.put(expected + 1, mine.material());
+                    } catch (ConcurrentKeyUpdateException e) {
+                      conflicts.incrementAndGet();
+                    }
+                  }
+                  return null;
+                }));
       }
       for (Future<?> f : done) {
         f.get();
@@ -403,7 +435,9 @@ public abstract class KeyStoreContractTest {
     KeyMetadata metadata = store.readKey("payments").orElseThrow();
     assertThat(metadata.currentVersion()).isEqualTo(rounds + 1);
     for (int v = 2; v <= rounds + 1; v++) {
-      assertThat(bytes(store.readMaterial("payments", metadata.version(v)))).as("v%d", v).isEqualTo(winners.get(v));
+      assertThat(bytes(store.readMaterial("payments", metadata.version(v))))
+          .as("v%d", v)
+          .isEqualTo(winners.get(v));
     }
   }
 
@@ -420,15 +454,17 @@ public abstract class KeyStoreContractTest {
     List<Future<Boolean>> results = new ArrayList<>();
     try {
       for (NewKeyVersion attempt : attempts) {
-        results.add(pool.submit(() -> {
-          start.await();
-          try {
-            store.createKey("payments", attempt, KeyPolicy.DEFAULT);
-            return true;
-          } catch (KeyAlreadyExistsException e) {
-            return false;
-          }
-        }));
+        results.add(
+            pool.submit(
+                () -> {
+                  start.await();
+                  try {
+                    store.createKey("payments", attempt, KeyPolicy.DEFAULT);
+                    return true;
+                  } catch (KeyAlreadyExistsException e) {
+                    return false;
+                  }
+                }));
       }
       List<NewKeyVersion> won = new ArrayList<>();
       for (int t = 0; t < threads; t++) {
@@ -440,7 +476,8 @@ public abstract class KeyStoreContractTest {
       assertThat(won).hasSize(1);
       KeyMetadata metadata = store.readKey("payments").orElseThrow();
       assertThat(metadata.currentVersion()).isEqualTo(1);
-      assertThat(bytes(store.readMaterial("payments", metadata.version(1)))).isEqualTo(won.get(0).material());
+      assertThat(bytes(store.readMaterial("payments", metadata.version(1))))
+          .isEqualTo(won.get(0).material());
     } finally {
       pool.shutdownNow();
     }

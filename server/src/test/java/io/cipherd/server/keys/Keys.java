@@ -1,8 +1,8 @@
 package io.cipherd.server.keys;
 
+import io.cipherd.server.crypto.ArrayPayloadCipher;
 import io.cipherd.server.crypto.Mode;
 import io.cipherd.server.crypto.envelope.EnvelopeHeader;
-import io.cipherd.server.crypto.ArrayPayloadCipher;
 import io.cipherd.server.crypto.envelope.ParsedEnvelope;
 import io.cipherd.server.pool.CipherPoolConfig;
 import io.cipherd.server.pool.CipherPools;
@@ -11,8 +11,8 @@ import java.time.Clock;
 import java.util.List;
 
 /**
- * A {@link KeyCache} and a {@link KeyAdmin} over one store, wired as {@code Cipherd} wires them, for
- * tests that administer keys and then use them.
+ * A {@link KeyCache} and a {@link KeyAdmin} over one store, wired as {@code Cipherd} wires them,
+ * for tests that administer keys and then use them.
  */
 public final class Keys implements AutoCloseable {
   private final UsageLedger usage;
@@ -43,7 +43,9 @@ public final class Keys implements AutoCloseable {
     return admin;
   }
 
-  /** The usage counts the cache and admin share; tests record into it as the crypto engine would. */
+  /**
+   * The usage counts the cache and admin share; tests record into it as the crypto engine would.
+   */
   public UsageLedger usage() {
     return usage;
   }
@@ -53,7 +55,8 @@ public final class Keys implements AutoCloseable {
     return cipher;
   }
 
-  public KeyMetadata create(String name, Mode mode, int keySizeBits, boolean allowUnauthenticated, KeyPolicy policy) {
+  public KeyMetadata create(
+      String name, Mode mode, int keySizeBits, boolean allowUnauthenticated, KeyPolicy policy) {
     return admin.create(name, mode, keySizeBits, allowUnauthenticated, policy);
   }
 
@@ -61,7 +64,8 @@ public final class Keys implements AutoCloseable {
     return admin.rotate(name, mode, keySizeBits, allowUnauthenticated);
   }
 
-  public KeyMetadata importVersion(String name, Mode mode, byte[] material, boolean allowUnauthenticated) {
+  public KeyMetadata importVersion(
+      String name, Mode mode, byte[] material, boolean allowUnauthenticated) {
     return admin.importVersion(name, mode, material, allowUnauthenticated);
   }
 
@@ -99,10 +103,15 @@ public final class Keys implements AutoCloseable {
     pools.clear();
   }
 
-  /** Encrypts through the cache, as the API would: with the current version, or {@code version} if not 0. */
+  /**
+   * Encrypts through the cache, as the API would: with the current version, or {@code version} if
+   * not 0.
+   */
   public String encrypt(String name, int version, String plaintext, byte[] context) {
     UsableKey key = cache.forEncryption(name, version);
-    byte[] payload = cipher.encrypt(key.header(), key.secret(), context, plaintext.getBytes(StandardCharsets.UTF_8));
+    byte[] payload =
+        cipher.encrypt(
+            key.header(), key.secret(), context, plaintext.getBytes(StandardCharsets.UTF_8));
     return new ParsedEnvelope(key.header(), payload).format();
   }
 

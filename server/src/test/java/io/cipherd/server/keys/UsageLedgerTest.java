@@ -11,7 +11,9 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 
-/** Per-replica counting, merging through a shared store, and rotation by policy, without a network. */
+/**
+ * Per-replica counting, merging through a shared store, and rotation by policy, without a network.
+ */
 class UsageLedgerTest {
   private final SettableClock clock = new SettableClock(Instant.parse("2026-11-23T12:00:00Z"));
   private final InMemoryKeyStore store = new InMemoryKeyStore();
@@ -23,14 +25,15 @@ class UsageLedgerTest {
     ExecutorService threads = Executors.newFixedThreadPool(4);
     for (int t = 0; t < 4; t++) {
       UsageLedger ledger = t % 2 == 0 ? one : two;
-      threads.execute(() -> {
-        for (int i = 0; i < 10_000; i++) {
-          ledger.record("k", 1, UsageLedger.Use.ENCRYPT);
-          if (i % 1000 == 0) {
-            ledger.merge(store); // merging while others count must lose nothing
-          }
-        }
-      });
+      threads.execute(
+          () -> {
+            for (int i = 0; i < 10_000; i++) {
+              ledger.record("k", 1, UsageLedger.Use.ENCRYPT);
+              if (i % 1000 == 0) {
+                ledger.merge(store); // merging while others count must lose nothing
+              }
+            }
+          });
     }
     threads.shutdown();
     assertThat(threads.awaitTermination(30, TimeUnit.SECONDS)).isTrue();
@@ -51,42 +54,45 @@ class UsageLedgerTest {
   void failedMerge_keepsTheCountsForTheNextOne() {
     UsageLedger ledger = new UsageLedger(clock);
     ledger.record("k", 1, UsageLedger.Use.ENCRYPT);
-    KeyStore broken = new KeyStore() {
-      @Override
-      public java.util.List<String> listKeyNames() {
-        throw new KeyStoreUnavailableException("down", null);
-      }
+    KeyStore broken =
+        new KeyStore() {
+          @Override
+          public java.util.List<String> listKeyNames() {
+            throw new KeyStoreUnavailableException("down", null);
+          }
 
-      @Override
-      public java.util.Optional<KeyMetadata> readKey(String name) {
-        throw new KeyStoreUnavailableException("down", null);
-      }
+          @Override
+          public java.util.Optional<KeyMetadata> readKey(String name) {
+            throw new KeyStoreUnavailableException("down", null);
+          }
 
-      @Override
-      public javax.crypto.SecretKey readMaterial(String name, KeyVersionInfo version) {
-        throw new KeyStoreUnavailableException("down", null);
-      }
+          @Override
+          public javax.crypto.SecretKey readMaterial(String name, KeyVersionInfo version) {
+            throw new KeyStoreUnavailableException("down", null);
+          }
 
-      @Override
-      public KeyMetadata createKey(String name, NewKeyVersion first, KeyPolicy policy) {
-        throw new KeyStoreUnavailableException("down", null);
-      }
+          @Override
+          public KeyMetadata createKey(String name, NewKeyVersion first, KeyPolicy policy) {
+            throw new KeyStoreUnavailableException("down", null);
+          }
 
-      @Override
-      public KeyMetadata addVersion(String name, int expectedCurrentVersion, NewKeyVersion next) {
-        throw new KeyStoreUnavailableException("down", null);
-      }
+          @Override
+          public KeyMetadata addVersion(
+              String name, int expectedCurrentVersion, NewKeyVersion next) {
+            throw new KeyStoreUnavailableException("down", null);
+          }
 
-      @Override
-      public KeyMetadata updatePolicy(String name, KeyPolicy policy) {
-        throw new KeyStoreUnavailableException("down", null);
-      }
+          @Override
+          public KeyMetadata updatePolicy(String name, KeyPolicy policy) {
+            throw new KeyStoreUnavailableException("down", null);
+          }
 
-      @Override
-      public Map<Integer, VersionUsage> addUsage(String name, Map<Integer, VersionUsage> delta) {
-        throw new KeyStoreUnavailableException("down", null);
-      }
-    };
+          @Override
+          public Map<Integer, VersionUsage> addUsage(
+              String name, Map<Integer, VersionUsage> delta) {
+            throw new KeyStoreUnavailableException("down", null);
+          }
+        };
 
     assertThat(ledger.merge(broken)).isEqualTo(1);
     assertThat(ledger.merge(store)).isZero();
@@ -110,7 +116,9 @@ class UsageLedgerTest {
     two.merge(store);
     one.merge(store); // now both have read the merged total of 12
 
-    assertThat(adminOne.rotateIfDue("k") + adminTwo.rotateIfDue("k")).as("new version numbers made").isEqualTo(2);
+    assertThat(adminOne.rotateIfDue("k") + adminTwo.rotateIfDue("k"))
+        .as("new version numbers made")
+        .isEqualTo(2);
     assertThat(store.readKey("k").orElseThrow().currentVersion()).isEqualTo(2);
     assertThat(adminTwo.rotateIfDue("k")).as("version 2 has made no encryptions").isZero();
     assertThat(cacheTwo.forEncryption("k", 0).header().version()).isEqualTo(2);
@@ -124,9 +132,11 @@ class UsageLedgerTest {
     assertThat(none.encryptionLimit(Mode.XGCM)).isZero();
     assertThat(none.encryptionLimit(Mode.SIV)).isZero();
     KeyVersionInfo v1 = new KeyVersionInfo(1, Mode.XGCM, 256, clock.instant(), false);
-    assertThat(none.rotationReason(v1, Long.MAX_VALUE, clock.instant().plus(Duration.ofDays(9999)))).isNull();
+    assertThat(none.rotationReason(v1, Long.MAX_VALUE, clock.instant().plus(Duration.ofDays(9999))))
+        .isNull();
     KeyPolicy daily = new KeyPolicy(0, 0, false, Duration.ofDays(1), 0);
     assertThat(daily.rotationReason(v1, 0, clock.instant().plus(Duration.ofHours(23)))).isNull();
-    assertThat(daily.rotationReason(v1, 0, clock.instant().plus(Duration.ofDays(1)))).contains("older than");
+    assertThat(daily.rotationReason(v1, 0, clock.instant().plus(Duration.ofDays(1))))
+        .contains("older than");
   }
 }

@@ -1,14 +1,13 @@
 package io.cipherd.server.keys;
 
-import io.cipherd.server.crypto.ArrayPayloadCipher;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.cipherd.server.pool.CipherPoolConfig;
-import io.cipherd.server.pool.CipherPools;
+import io.cipherd.server.crypto.ArrayPayloadCipher;
 import io.cipherd.server.crypto.Mode;
 import io.cipherd.server.crypto.NonceSource;
-import io.cipherd.server.crypto.PayloadCipher;
+import io.cipherd.server.pool.CipherPoolConfig;
+import io.cipherd.server.pool.CipherPools;
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.util.ArrayList;
@@ -32,7 +31,10 @@ class WipeableSecretKeyTest {
   }
 
   @ParameterizedTest
-  @EnumSource(value = Mode.class, names = {"HMAC", "LEGACY"}, mode = EnumSource.Mode.EXCLUDE)
+  @EnumSource(
+      value = Mode.class,
+      names = {"HMAC", "LEGACY"},
+      mode = EnumSource.Mode.EXCLUDE)
   void jceProviders_acceptIt_forEveryMode(Mode mode) {
     int bits = mode.keySizesBits().stream().mapToInt(Integer::intValue).max().orElseThrow();
     byte[] raw = NonceSource.bytes(bits / 8);
@@ -40,10 +42,18 @@ class WipeableSecretKeyTest {
     ArrayPayloadCipher cipher = new ArrayPayloadCipher(pools);
     byte[] context = mode.isAead() ? "ctx".getBytes(StandardCharsets.UTF_8) : new byte[0];
 
-    byte[] payload = cipher.encrypt(mode, key, HEADER, context, "plain".getBytes(StandardCharsets.UTF_8));
+    byte[] payload =
+        cipher.encrypt(mode, key, HEADER, context, "plain".getBytes(StandardCharsets.UTF_8));
 
-    assertThat(cipher.decrypt(mode, new javax.crypto.spec.SecretKeySpec(raw, mode.keyAlgorithm()), HEADER, context,
-        payload)).asString(StandardCharsets.UTF_8).isEqualTo("plain");
+    assertThat(
+            cipher.decrypt(
+                mode,
+                new javax.crypto.spec.SecretKeySpec(raw, mode.keyAlgorithm()),
+                HEADER,
+                context,
+                payload))
+        .asString(StandardCharsets.UTF_8)
+        .isEqualTo("plain");
   }
 
   @Test
@@ -63,7 +73,8 @@ class WipeableSecretKeyTest {
     key.destroy();
     assertThat(raw).containsOnly(0);
     assertThat(key.isDestroyed()).isTrue();
-    assertThatThrownBy(key::getEncoded).isInstanceOf(KeyStoreUnavailableException.class)
+    assertThatThrownBy(key::getEncoded)
+        .isInstanceOf(KeyStoreUnavailableException.class)
         .hasMessageContaining("evicted");
   }
 
@@ -83,7 +94,9 @@ class WipeableSecretKeyTest {
     ring.forEncryption("a", 1);
     ring.forEncryption("a", 2);
     ring.forEncryption("b", 0);
-    assertThat(store.handedOut).hasSize(3).allSatisfy(raw -> assertThat(raw).isNotEqualTo(new byte[32]));
+    assertThat(store.handedOut)
+        .hasSize(3)
+        .allSatisfy(raw -> assertThat(raw).isNotEqualTo(new byte[32]));
 
     ring.invalidateAll();
 
@@ -143,5 +156,4 @@ class WipeableSecretKeyTest {
       return memory.updatePolicy(name, policy);
     }
   }
-
 }

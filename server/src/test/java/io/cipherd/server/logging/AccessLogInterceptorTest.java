@@ -12,11 +12,10 @@ import io.cipherd.api.v1.CryptoServiceGrpc;
 import io.cipherd.api.v1.DecryptRequest;
 import io.cipherd.api.v1.EncryptRequest;
 import io.cipherd.api.v1.KeyAdminServiceGrpc;
-import io.cipherd.server.security.CallerIdentity;
 import io.cipherd.server.Cipherd;
 import io.cipherd.server.api.RequestLimits;
-import io.cipherd.server.pool.CipherPoolConfig;
 import io.cipherd.server.keys.InMemoryKeyStore;
+import io.cipherd.server.security.CallerIdentity;
 import io.grpc.Context;
 import io.grpc.Contexts;
 import io.grpc.ManagedChannel;
@@ -37,7 +36,8 @@ import org.slf4j.LoggerFactory;
 
 /** One access-log line per call, with the fields operators need and nothing secret. */
 class AccessLogInterceptorTest {
-  private static final Metadata.Key<String> CALLER = Metadata.Key.of("test-caller", Metadata.ASCII_STRING_MARSHALLER);
+  private static final Metadata.Key<String> CALLER =
+      Metadata.Key.of("test-caller", Metadata.ASCII_STRING_MARSHALLER);
 
   private final ListAppender<ILoggingEvent> lines = new ListAppender<>();
   private final Logger accessLogger = (Logger) LoggerFactory.getLogger(AccessLogInterceptor.LOGGER);
@@ -59,16 +59,24 @@ class AccessLogInterceptorTest {
   @Test
   void call_logsMethodKeyCallerStatusAndDuration_withTheRequestId() throws Exception {
     start(identityFromHeader());
-    var crypto = CryptoServiceGrpc.newBlockingStub(channel).withInterceptors(
-        MetadataUtils.newAttachHeadersInterceptor(headers("alice", "req-42")));
-    KeyAdminServiceGrpc.newBlockingStub(channel).createKey(CreateKeyRequest.newBuilder().setKeyName("orders").build());
+    var crypto =
+        CryptoServiceGrpc.newBlockingStub(channel)
+            .withInterceptors(
+                MetadataUtils.newAttachHeadersInterceptor(headers("alice", "req-42")));
+    KeyAdminServiceGrpc.newBlockingStub(channel)
+        .createKey(CreateKeyRequest.newBuilder().setKeyName("orders").build());
     lines.list.clear();
 
-    crypto.encrypt(EncryptRequest.newBuilder().setKeyName("orders").setPlaintext(ByteString.copyFromUtf8("pii")).build());
+    crypto.encrypt(
+        EncryptRequest.newBuilder()
+            .setKeyName("orders")
+            .setPlaintext(ByteString.copyFromUtf8("pii"))
+            .build());
 
     ILoggingEvent line = onlyLine();
     Map<String, String> fields = fields(line);
-    assertThat(fields).containsEntry("method", "cipherd.v1.CryptoService/Encrypt")
+    assertThat(fields)
+        .containsEntry("method", "cipherd.v1.CryptoService/Encrypt")
         .containsEntry("key", "orders")
         .containsEntry("caller", "alice")
         .containsEntry("status", "OK")
@@ -76,8 +84,9 @@ class AccessLogInterceptorTest {
     assertThat(Double.parseDouble(fields.get("duration_ms"))).isPositive();
     assertThat(line.getMDCPropertyMap()).containsEntry("request_id", "req-42");
     assertThat(line.getFormattedMessage())
-        .isEqualTo("method=cipherd.v1.CryptoService/Encrypt key=orders caller=alice status=OK duration_ms="
-            + fields.get("duration_ms"));
+        .isEqualTo(
+            "method=cipherd.v1.CryptoService/Encrypt key=orders caller=alice status=OK duration_ms="
+                + fields.get("duration_ms"));
   }
 
   @Test
@@ -86,10 +95,13 @@ class AccessLogInterceptorTest {
     var crypto = CryptoServiceGrpc.newBlockingStub(channel);
     String forged = "<orders/v7:gcm>QUJDREVGR0hJSktMTU5PUFFSU1RVVldYWVo=";
 
-    assertThatThrownBy(() -> crypto.decrypt(DecryptRequest.newBuilder().setCiphertext(forged).build()));
+    assertThatThrownBy(
+        () -> crypto.decrypt(DecryptRequest.newBuilder().setCiphertext(forged).build()));
 
     ILoggingEvent line = onlyLine();
-    assertThat(fields(line)).containsEntry("key", "orders/v7").containsEntry("status", "INVALID_ARGUMENT");
+    assertThat(fields(line))
+        .containsEntry("key", "orders/v7")
+        .containsEntry("status", "INVALID_ARGUMENT");
     assertThat(line.getFormattedMessage()).doesNotContain("QUJDREVG");
     assertThat(line.getMDCPropertyMap().get("request_id")).matches("[0-9a-f]{16}");
   }
@@ -104,19 +116,29 @@ class AccessLogInterceptorTest {
     accessLogger.setLevel(ch.qos.logback.classic.Level.WARN);
     try {
       List<String> seenIds = new java.util.concurrent.CopyOnWriteArrayList<>();
-      start(new ServerInterceptor() {
-        @Override
-        public <Q, A> io.grpc.ServerCall.Listener<Q> interceptCall(
-            io.grpc.ServerCall<Q, A> call, Metadata headers, io.grpc.ServerCallHandler<Q, A> next) {
-          seenIds.add(String.valueOf(org.slf4j.MDC.get("request_id")));
-          return next.startCall(call, headers);
-        }
-      });
-      var crypto = CryptoServiceGrpc.newBlockingStub(channel).withInterceptors(
-          MetadataUtils.newAttachHeadersInterceptor(headers("alice", "req-43")));
-      KeyAdminServiceGrpc.newBlockingStub(channel).createKey(CreateKeyRequest.newBuilder().setKeyName("orders").build());
+      start(
+          new ServerInterceptor() {
+            @Override
+            public <Q, A> io.grpc.ServerCall.Listener<Q> interceptCall(
+                io.grpc.ServerCall<Q, A> call,
+                Metadata headers,
+                io.grpc.ServerCallHandler<Q, A> next) {
+              seenIds.add(String.valueOf(org.slf4j.MDC.get("request_id")));
+              return next.startCall(call, headers);
+            }
+          });
+      var crypto =
+          CryptoServiceGrpc.newBlockingStub(channel)
+              .withInterceptors(
+                  MetadataUtils.newAttachHeadersInterceptor(headers("alice", "req-43")));
+      KeyAdminServiceGrpc.newBlockingStub(channel)
+          .createKey(CreateKeyRequest.newBuilder().setKeyName("orders").build());
 
-      crypto.encrypt(EncryptRequest.newBuilder().setKeyName("orders").setPlaintext(ByteString.copyFromUtf8("pii")).build());
+      crypto.encrypt(
+          EncryptRequest.newBuilder()
+              .setKeyName("orders")
+              .setPlaintext(ByteString.copyFromUtf8("pii"))
+              .build());
 
       assertThat(lines.list).isEmpty();
       assertThat(seenIds).hasSize(2).last().isEqualTo("req-43");
@@ -132,45 +154,67 @@ class AccessLogInterceptorTest {
     start(identityFromHeader());
     var crypto = CryptoServiceGrpc.newBlockingStub(channel);
 
-    assertThatThrownBy(() -> crypto.encrypt(EncryptRequest.newBuilder()
-        .setKeyName("x\nINFO forged line").setPlaintext(ByteString.copyFromUtf8("p")).build()));
+    assertThatThrownBy(
+        () ->
+            crypto.encrypt(
+                EncryptRequest.newBuilder()
+                    .setKeyName("x\nINFO forged line")
+                    .setPlaintext(ByteString.copyFromUtf8("p"))
+                    .build()));
 
-    assertThat(fields(onlyLine())).containsEntry("key", "<invalid>").containsEntry("status", "INVALID_ARGUMENT");
+    assertThat(fields(onlyLine()))
+        .containsEntry("key", "<invalid>")
+        .containsEntry("status", "INVALID_ARGUMENT");
   }
 
   @Test
   void callRejectedByAnInnerInterceptor_isStillLogged_withItsIdentity() throws Exception {
-    ServerInterceptor denyAll = new ServerInterceptor() {
-      @Override
-      public <Q, A> io.grpc.ServerCall.Listener<Q> interceptCall(
-          io.grpc.ServerCall<Q, A> call, Metadata headers, io.grpc.ServerCallHandler<Q, A> next) {
-        Context.current().withValue(CallerIdentity.KEY, "mallory")
-            .run(() -> call.close(Status.PERMISSION_DENIED.withDescription("no"), new Metadata()));
-        return new io.grpc.ServerCall.Listener<>() {};
-      }
-    };
+    ServerInterceptor denyAll =
+        new ServerInterceptor() {
+          @Override
+          public <Q, A> io.grpc.ServerCall.Listener<Q> interceptCall(
+              io.grpc.ServerCall<Q, A> call,
+              Metadata headers,
+              io.grpc.ServerCallHandler<Q, A> next) {
+            Context.current()
+                .withValue(CallerIdentity.KEY, "mallory")
+                .run(
+                    () ->
+                        call.close(Status.PERMISSION_DENIED.withDescription("no"), new Metadata()));
+            return new io.grpc.ServerCall.Listener<>() {};
+          }
+        };
     start(denyAll);
 
-    assertThatThrownBy(() -> CryptoServiceGrpc.newBlockingStub(channel)
-        .encrypt(EncryptRequest.newBuilder().setKeyName("orders").build()));
+    assertThatThrownBy(
+        () ->
+            CryptoServiceGrpc.newBlockingStub(channel)
+                .encrypt(EncryptRequest.newBuilder().setKeyName("orders").build()));
 
-    assertThat(fields(onlyLine())).containsEntry("caller", "mallory").containsEntry("status", "PERMISSION_DENIED");
+    assertThat(fields(onlyLine()))
+        .containsEntry("caller", "mallory")
+        .containsEntry("status", "PERMISSION_DENIED");
   }
 
   @Test
   void overARealSocket_theCallerIsThePeerAddress() throws Exception {
     lines.start();
     accessLogger.addAppender(lines);
-    try (io.cipherd.server.CipherdServer real = io.cipherd.server.TestServers.start(dataDir, false)) {
+    try (io.cipherd.server.CipherdServer real =
+        io.cipherd.server.TestServers.start(dataDir, false)) {
       ManagedChannel network = io.cipherd.server.TestServers.channel(real);
       try {
-        assertThatThrownBy(() -> KeyAdminServiceGrpc.newBlockingStub(network)
-            .getKey(io.cipherd.api.v1.GetKeyRequest.newBuilder().setKeyName("absent").build()));
+        assertThatThrownBy(
+            () ->
+                KeyAdminServiceGrpc.newBlockingStub(network)
+                    .getKey(
+                        io.cipherd.api.v1.GetKeyRequest.newBuilder().setKeyName("absent").build()));
       } finally {
         network.shutdownNow().awaitTermination(5, TimeUnit.SECONDS);
       }
     }
-    assertThat(fields(onlyLine())).containsEntry("method", "cipherd.v1.KeyAdminService/GetKey")
+    assertThat(fields(onlyLine()))
+        .containsEntry("method", "cipherd.v1.KeyAdminService/GetKey")
         .containsEntry("key", "absent")
         .containsEntry("status", "NOT_FOUND")
         .hasEntrySatisfying("caller", caller -> assertThat(caller).matches("127\\.0\\.0\\.1:\\d+"));
@@ -187,15 +231,27 @@ class AccessLogInterceptorTest {
   private void start(ServerInterceptor inner) throws Exception {
     lines.start();
     accessLogger.addAppender(lines);
-    services = Cipherd.builder(new InMemoryKeyStore()).limits(new RequestLimits(16)).blockingThreads(2).blockingQueue(16).build();
+    services =
+        Cipherd.builder(new InMemoryKeyStore())
+            .limits(new RequestLimits(16))
+            .blockingThreads(2)
+            .blockingQueue(16)
+            .build();
     String name = InProcessServerBuilder.generateName();
     // Interceptors added before addTo run inside the access log, as an authenticating one would.
-    server = services.addTo(InProcessServerBuilder.forName(name).directExecutor().intercept(inner)).build().start();
+    server =
+        services
+            .addTo(InProcessServerBuilder.forName(name).directExecutor().intercept(inner))
+            .build()
+            .start();
     services.health().markServing();
     channel = InProcessChannelBuilder.forName(name).directExecutor().build();
   }
 
-  /** Sets the caller identity from a test header, as an authenticating interceptor would from a certificate. */
+  /**
+   * Sets the caller identity from a test header, as an authenticating interceptor would from a
+   * certificate.
+   */
   private static ServerInterceptor identityFromHeader() {
     return new ServerInterceptor() {
       @Override
@@ -205,7 +261,8 @@ class AccessLogInterceptorTest {
         if (caller == null) {
           return next.startCall(call, headers);
         }
-        return Contexts.interceptCall(Context.current().withValue(CallerIdentity.KEY, caller), call, headers, next);
+        return Contexts.interceptCall(
+            Context.current().withValue(CallerIdentity.KEY, caller), call, headers, next);
       }
     };
   }
@@ -228,6 +285,7 @@ class AccessLogInterceptorTest {
   }
 
   private static Map<String, String> fields(ILoggingEvent line) {
-    return line.getKeyValuePairs().stream().collect(Collectors.toMap(kv -> kv.key, kv -> String.valueOf(kv.value)));
+    return line.getKeyValuePairs().stream()
+        .collect(Collectors.toMap(kv -> kv.key, kv -> String.valueOf(kv.value)));
   }
 }

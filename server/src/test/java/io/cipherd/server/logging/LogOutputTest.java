@@ -30,9 +30,12 @@ class LogOutputTest {
       MDC.remove("request_id");
     }
 
-    String json = new String(LogOutput.jsonEncoder(context).encode(events.list.get(0)), StandardCharsets.UTF_8);
+    String json =
+        new String(
+            LogOutput.jsonEncoder(context).encode(events.list.get(0)), StandardCharsets.UTF_8);
     assertThat(json).startsWith("{").endsWith("}\n").doesNotContain("\n{");
-    assertThat(json).contains("\"formattedMessage\":\"method=Encrypt status=OK\"")
+    assertThat(json)
+        .contains("\"formattedMessage\":\"method=Encrypt status=OK\"")
         .contains("\"request_id\":\"abc123\"")
         .contains("\"status\":\"OK\"")
         .contains("\"loggerName\":\"cipherd.access\"")

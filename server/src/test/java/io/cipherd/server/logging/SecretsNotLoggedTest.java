@@ -77,8 +77,12 @@ class SecretsNotLoggedTest {
     }
 
     // The capture must have seen the calls, or an empty log would pass.
-    assertThat(logged).contains("cipherd.v1.CryptoService/Encrypt", "cipherd.v1.CryptoService/ReEncryptStream",
-        "cipherd.v1.KeyAdminService/ImportKey", "status=INVALID_ARGUMENT");
+    assertThat(logged)
+        .contains(
+            "cipherd.v1.CryptoService/Encrypt",
+            "cipherd.v1.CryptoService/ReEncryptStream",
+            "cipherd.v1.KeyAdminService/ImportKey",
+            "status=INVALID_ARGUMENT");
     Map<String, String> secrets = secretForms();
     assertThat(secrets).hasSizeGreaterThan(50);
     List<String> leaks = new ArrayList<>();
@@ -95,12 +99,14 @@ class SecretsNotLoggedTest {
   }
 
   /**
-   * At DEBUG, grpc-netty's HTTP/2 frame logger hex-dumps message bytes: imported keys and plaintexts.
-   * The shipped logback.xml pins it to WARN whatever the root level; this keeps it that way.
+   * At DEBUG, grpc-netty's HTTP/2 frame logger hex-dumps message bytes: imported keys and
+   * plaintexts. The shipped logback.xml pins it to WARN whatever the root level; this keeps it that
+   * way.
    */
   @Test
   void nettyFrameLogger_staysQuiet_evenWhenEverythingElseLogsDebug() {
-    var frames = org.slf4j.LoggerFactory.getLogger("io.grpc.netty.shaded.io.grpc.netty.NettyServerHandler");
+    var frames =
+        org.slf4j.LoggerFactory.getLogger("io.grpc.netty.shaded.io.grpc.netty.NettyServerHandler");
     try (CapturedLogs logs = new CapturedLogs()) {
       assertThat(org.slf4j.LoggerFactory.getLogger("io.cipherd.server").isTraceEnabled()).isTrue();
       assertThat(frames.isDebugEnabled()).isFalse();
@@ -114,15 +120,37 @@ class SecretsNotLoggedTest {
     byte[] gcmKey = key(32);
     byte[] cbcKey = key(16);
     byte[] wrongSizeKey = key(20);
-    admin.importKey(ImportKeyRequest.newBuilder().setKeyName("imported").setMode(Mode.MODE_GCM)
-        .setKeyMaterial(ByteString.copyFrom(gcmKey)).build());
-    admin.importKey(ImportKeyRequest.newBuilder().setKeyName("legacy").setMode(Mode.MODE_CBC)
-        .setAllowUnauthenticated(true).setKeyMaterial(ByteString.copyFrom(cbcKey)).build());
-    fails(() -> admin.importKey(ImportKeyRequest.newBuilder().setKeyName("bad-size").setMode(Mode.MODE_GCM)
-        .setKeyMaterial(ByteString.copyFrom(wrongSizeKey)).build()));
-    fails(() -> admin.importKey(ImportKeyRequest.newBuilder().setKeyName("legacy-refused").setMode(Mode.MODE_CBC)
-        .setKeyMaterial(ByteString.copyFrom(cbcKey)).build()));
-    admin.createKey(CreateKeyRequest.newBuilder().setKeyName("fresh").setMode(Mode.MODE_CHACHA).build());
+    admin.importKey(
+        ImportKeyRequest.newBuilder()
+            .setKeyName("imported")
+            .setMode(Mode.MODE_GCM)
+            .setKeyMaterial(ByteString.copyFrom(gcmKey))
+            .build());
+    admin.importKey(
+        ImportKeyRequest.newBuilder()
+            .setKeyName("legacy")
+            .setMode(Mode.MODE_CBC)
+            .setAllowUnauthenticated(true)
+            .setKeyMaterial(ByteString.copyFrom(cbcKey))
+            .build());
+    fails(
+        () ->
+            admin.importKey(
+                ImportKeyRequest.newBuilder()
+                    .setKeyName("bad-size")
+                    .setMode(Mode.MODE_GCM)
+                    .setKeyMaterial(ByteString.copyFrom(wrongSizeKey))
+                    .build()));
+    fails(
+        () ->
+            admin.importKey(
+                ImportKeyRequest.newBuilder()
+                    .setKeyName("legacy-refused")
+                    .setMode(Mode.MODE_CBC)
+                    .setKeyMaterial(ByteString.copyFrom(cbcKey))
+                    .build()));
+    admin.createKey(
+        CreateKeyRequest.newBuilder().setKeyName("fresh").setMode(Mode.MODE_CHACHA).build());
     fails(() -> admin.createKey(CreateKeyRequest.newBuilder().setKeyName("fresh").build()));
     admin.getKey(GetKeyRequest.newBuilder().setKeyName("imported").build());
     fails(() -> admin.getKey(GetKeyRequest.newBuilder().setKeyName("absent").build()));
@@ -131,72 +159,182 @@ class SecretsNotLoggedTest {
     String one = encrypt(crypto, "imported", "context-a");
     String two = encrypt(crypto, "legacy", "");
     String three = encrypt(crypto, "fresh", "context-b");
-    fails(() -> crypto.encrypt(EncryptRequest.newBuilder().setKeyName("absent")
-        .setPlaintext(plaintext("to a missing key")).build()));
-    fails(() -> crypto.encrypt(EncryptRequest.newBuilder().setKeyName("legacy")
-        .setPlaintext(plaintext("with context on cbc")).setContext(ByteString.copyFromUtf8("ctx")).build()));
+    fails(
+        () ->
+            crypto.encrypt(
+                EncryptRequest.newBuilder()
+                    .setKeyName("absent")
+                    .setPlaintext(plaintext("to a missing key"))
+                    .build()));
+    fails(
+        () ->
+            crypto.encrypt(
+                EncryptRequest.newBuilder()
+                    .setKeyName("legacy")
+                    .setPlaintext(plaintext("with context on cbc"))
+                    .setContext(ByteString.copyFromUtf8("ctx"))
+                    .build()));
 
-    crypto.decrypt(DecryptRequest.newBuilder().setCiphertext(one).setContext(utf8("context-a")).build());
+    crypto.decrypt(
+        DecryptRequest.newBuilder().setCiphertext(one).setContext(utf8("context-a")).build());
     crypto.decrypt(DecryptRequest.newBuilder().setCiphertext(two).build());
-    fails(() -> crypto.decrypt(DecryptRequest.newBuilder().setCiphertext(one).setContext(utf8("wrong")).build()));
-    fails(() -> crypto.decrypt(DecryptRequest.newBuilder().setCiphertext(tamper(one)).setContext(utf8("context-a")).build()));
+    fails(
+        () ->
+            crypto.decrypt(
+                DecryptRequest.newBuilder().setCiphertext(one).setContext(utf8("wrong")).build()));
+    fails(
+        () ->
+            crypto.decrypt(
+                DecryptRequest.newBuilder()
+                    .setCiphertext(tamper(one))
+                    .setContext(utf8("context-a"))
+                    .build()));
     fails(() -> crypto.decrypt(DecryptRequest.newBuilder().setCiphertext(tamper(two)).build()));
-    fails(() -> crypto.decrypt(DecryptRequest.newBuilder().setCiphertext(one.substring(0, one.length() / 2)).build()));
-    fails(() -> crypto.decrypt(DecryptRequest.newBuilder().setCiphertext("not a ciphertext " + plaintexts.get(0)).build()));
+    fails(
+        () ->
+            crypto.decrypt(
+                DecryptRequest.newBuilder()
+                    .setCiphertext(one.substring(0, one.length() / 2))
+                    .build()));
+    fails(
+        () ->
+            crypto.decrypt(
+                DecryptRequest.newBuilder()
+                    .setCiphertext("not a ciphertext " + plaintexts.get(0))
+                    .build()));
 
     crypto.inspect(InspectRequest.newBuilder().setCiphertext(three).build());
-    fails(() -> crypto.inspect(InspectRequest.newBuilder().setCiphertext("<absent/v1:gcm>AAAA").build()));
+    fails(
+        () ->
+            crypto.inspect(
+                InspectRequest.newBuilder().setCiphertext("<absent/v1:gcm>AAAA").build()));
 
     admin.rotateKey(RotateKeyRequest.newBuilder().setKeyName("imported").build());
-    ciphertexts.add(crypto.reEncrypt(ReEncryptRequest.newBuilder().setCiphertext(one)
-        .setContext(utf8("context-a")).build()).getCiphertext());
-    ciphertexts.add(crypto.reEncrypt(ReEncryptRequest.newBuilder().setCiphertext(three)
-        .setContext(utf8("context-b")).setKeyName("imported").build()).getCiphertext());
-    fails(() -> crypto.reEncrypt(ReEncryptRequest.newBuilder().setCiphertext(one).setKeyName("absent")
-        .setContext(utf8("context-a")).build()));
-    admin.updateKeyPolicy(UpdateKeyPolicyRequest.newBuilder().setKeyName("imported")
-        .setPolicy(KeyPolicy.newBuilder().setMinDecryptionVersion(2)).build());
-    fails(() -> crypto.decrypt(DecryptRequest.newBuilder().setCiphertext(one).setContext(utf8("context-a")).build()));
-    fails(() -> admin.updateKeyPolicy(UpdateKeyPolicyRequest.newBuilder().setKeyName("imported")
-        .setPolicy(KeyPolicy.newBuilder().setMinDecryptionVersion(9)).build()));
+    ciphertexts.add(
+        crypto
+            .reEncrypt(
+                ReEncryptRequest.newBuilder()
+                    .setCiphertext(one)
+                    .setContext(utf8("context-a"))
+                    .build())
+            .getCiphertext());
+    ciphertexts.add(
+        crypto
+            .reEncrypt(
+                ReEncryptRequest.newBuilder()
+                    .setCiphertext(three)
+                    .setContext(utf8("context-b"))
+                    .setKeyName("imported")
+                    .build())
+            .getCiphertext());
+    fails(
+        () ->
+            crypto.reEncrypt(
+                ReEncryptRequest.newBuilder()
+                    .setCiphertext(one)
+                    .setKeyName("absent")
+                    .setContext(utf8("context-a"))
+                    .build()));
+    admin.updateKeyPolicy(
+        UpdateKeyPolicyRequest.newBuilder()
+            .setKeyName("imported")
+            .setPolicy(KeyPolicy.newBuilder().setMinDecryptionVersion(2))
+            .build());
+    fails(
+        () ->
+            crypto.decrypt(
+                DecryptRequest.newBuilder()
+                    .setCiphertext(one)
+                    .setContext(utf8("context-a"))
+                    .build()));
+    fails(
+        () ->
+            admin.updateKeyPolicy(
+                UpdateKeyPolicyRequest.newBuilder()
+                    .setKeyName("imported")
+                    .setPolicy(KeyPolicy.newBuilder().setMinDecryptionVersion(9))
+                    .build()));
 
-    var encrypted = crypto.encryptBatch(EncryptBatchRequest.newBuilder().setKeyName("legacy")
-        .addItems(EncryptBatchItem.newBuilder().setReference("a").setPlaintext(plaintext("batch item a")))
-        .addItems(EncryptBatchItem.newBuilder().setReference("b").setPlaintext(plaintext("batch item b"))
-            .setContext(utf8("not on cbc")))
-        .build());
+    var encrypted =
+        crypto.encryptBatch(
+            EncryptBatchRequest.newBuilder()
+                .setKeyName("legacy")
+                .addItems(
+                    EncryptBatchItem.newBuilder()
+                        .setReference("a")
+                        .setPlaintext(plaintext("batch item a")))
+                .addItems(
+                    EncryptBatchItem.newBuilder()
+                        .setReference("b")
+                        .setPlaintext(plaintext("batch item b"))
+                        .setContext(utf8("not on cbc")))
+                .build());
     encrypted.getResultsList().forEach(r -> ciphertexts.add(r.getCiphertext()));
-    crypto.decryptBatch(DecryptBatchRequest.newBuilder()
-        .addItems(DecryptBatchItem.newBuilder().setReference("ok").setCiphertext(encrypted.getResults(0).getCiphertext()))
-        .addItems(DecryptBatchItem.newBuilder().setReference("tampered").setCiphertext(tamper(two)))
-        .addItems(DecryptBatchItem.newBuilder().setReference("old").setCiphertext(one).setContext(utf8("context-a")))
-        .build());
-    crypto.reEncryptBatch(ReEncryptBatchRequest.newBuilder().setKeyName("fresh")
-        .addItems(ReEncryptBatchItem.newBuilder().setReference("ok").setCiphertext(two))
-        .addItems(ReEncryptBatchItem.newBuilder().setReference("bad").setCiphertext(tamper(three))
-            .setContext(utf8("context-b")))
-        .build()).getResultsList().forEach(r -> ciphertexts.add(r.getCiphertext()));
+    crypto.decryptBatch(
+        DecryptBatchRequest.newBuilder()
+            .addItems(
+                DecryptBatchItem.newBuilder()
+                    .setReference("ok")
+                    .setCiphertext(encrypted.getResults(0).getCiphertext()))
+            .addItems(
+                DecryptBatchItem.newBuilder().setReference("tampered").setCiphertext(tamper(two)))
+            .addItems(
+                DecryptBatchItem.newBuilder()
+                    .setReference("old")
+                    .setCiphertext(one)
+                    .setContext(utf8("context-a")))
+            .build());
+    crypto
+        .reEncryptBatch(
+            ReEncryptBatchRequest.newBuilder()
+                .setKeyName("fresh")
+                .addItems(ReEncryptBatchItem.newBuilder().setReference("ok").setCiphertext(two))
+                .addItems(
+                    ReEncryptBatchItem.newBuilder()
+                        .setReference("bad")
+                        .setCiphertext(tamper(three))
+                        .setContext(utf8("context-b")))
+                .build())
+        .getResultsList()
+        .forEach(r -> ciphertexts.add(r.getCiphertext()));
 
     reEncryptStream(channel, List.of(two, tamper(two), three, "garbage " + plaintexts.get(1)));
     exerciseLegacyRewraps(admin, crypto);
   }
 
   /** Legacy imports (key bytes and a MySQL key string) and rewraps of legacy data, good and bad. */
-  private void exerciseLegacyRewraps(KeyAdminServiceGrpc.KeyAdminServiceBlockingStub admin,
-      CryptoServiceGrpc.CryptoServiceBlockingStub crypto) throws Exception {
+  private void exerciseLegacyRewraps(
+      KeyAdminServiceGrpc.KeyAdminServiceBlockingStub admin,
+      CryptoServiceGrpc.CryptoServiceBlockingStub crypto)
+      throws Exception {
     byte[] legacyKey = key(32);
     byte[] iv = key(16);
     String keyString = "KEYSTRING-" + HexFormat.of().formatHex(key(8));
     plaintexts.add(keyString);
-    admin.importKey(ImportKeyRequest.newBuilder().setKeyName("old-cbc")
-        .setLegacyCipher(io.cipherd.api.v1.LegacyCipher.LEGACY_CIPHER_AES_CBC)
-        .setKeyMaterial(ByteString.copyFrom(legacyKey)).build());
-    admin.importKey(ImportKeyRequest.newBuilder().setKeyName("old-mysql")
-        .setLegacyCipher(io.cipherd.api.v1.LegacyCipher.LEGACY_CIPHER_MYSQL_AES_ECB).setPassphrase(utf8(keyString)).build());
-    fails(() -> admin.importKey(ImportKeyRequest.newBuilder().setKeyName("old-bad")
-        .setLegacyCipher(io.cipherd.api.v1.LegacyCipher.LEGACY_CIPHER_AES_CBC).setPassphrase(utf8(keyString)).build()));
+    admin.importKey(
+        ImportKeyRequest.newBuilder()
+            .setKeyName("old-cbc")
+            .setLegacyCipher(io.cipherd.api.v1.LegacyCipher.LEGACY_CIPHER_AES_CBC)
+            .setKeyMaterial(ByteString.copyFrom(legacyKey))
+            .build());
+    admin.importKey(
+        ImportKeyRequest.newBuilder()
+            .setKeyName("old-mysql")
+            .setLegacyCipher(io.cipherd.api.v1.LegacyCipher.LEGACY_CIPHER_MYSQL_AES_ECB)
+            .setPassphrase(utf8(keyString))
+            .build());
+    fails(
+        () ->
+            admin.importKey(
+                ImportKeyRequest.newBuilder()
+                    .setKeyName("old-bad")
+                    .setLegacyCipher(io.cipherd.api.v1.LegacyCipher.LEGACY_CIPHER_AES_CBC)
+                    .setPassphrase(utf8(keyString))
+                    .build()));
     javax.crypto.Cipher cbc = javax.crypto.Cipher.getInstance("AES/CBC/PKCS5Padding");
-    cbc.init(javax.crypto.Cipher.ENCRYPT_MODE, new javax.crypto.spec.SecretKeySpec(legacyKey, "AES"),
+    cbc.init(
+        javax.crypto.Cipher.ENCRYPT_MODE,
+        new javax.crypto.spec.SecretKeySpec(legacyKey, "AES"),
         new javax.crypto.spec.IvParameterSpec(iv));
     byte[] row = cbc.doFinal(plaintext("legacy row").toByteArray());
     byte[] stored = java.util.Arrays.copyOf(iv, iv.length + row.length);
@@ -205,54 +343,115 @@ class SecretsNotLoggedTest {
     ciphertexts.add(hex);
     ciphertexts.add(Base64.getEncoder().encodeToString(stored));
 
-    ciphertexts.add(crypto.reEncrypt(ReEncryptRequest.newBuilder().setKeyName("fresh").setContext(utf8("context-b"))
-        .setLegacy(io.cipherd.api.v1.LegacyCiphertext.newBuilder().setKeyName("old-cbc").setHex(hex)).build())
-        .getCiphertext());
+    ciphertexts.add(
+        crypto
+            .reEncrypt(
+                ReEncryptRequest.newBuilder()
+                    .setKeyName("fresh")
+                    .setContext(utf8("context-b"))
+                    .setLegacy(
+                        io.cipherd.api.v1.LegacyCiphertext.newBuilder()
+                            .setKeyName("old-cbc")
+                            .setHex(hex))
+                    .build())
+            .getCiphertext());
     String tampered = hex.substring(0, hex.length() - 2); // not whole blocks: always fails
-    fails(() -> crypto.reEncrypt(ReEncryptRequest.newBuilder().setKeyName("fresh")
-        .setLegacy(io.cipherd.api.v1.LegacyCiphertext.newBuilder().setKeyName("old-cbc").setHex(tampered)).build()));
-    fails(() -> crypto.reEncrypt(ReEncryptRequest.newBuilder().setKeyName("fresh")
-        .setLegacy(io.cipherd.api.v1.LegacyCiphertext.newBuilder().setKeyName("old-mysql").setHex(hex + "zz")).build()));
-    fails(() -> crypto.reEncrypt(ReEncryptRequest.newBuilder()
-        .setLegacy(io.cipherd.api.v1.LegacyCiphertext.newBuilder().setKeyName("old-cbc").setHex(hex)).build()));
-    crypto.reEncryptBatch(ReEncryptBatchRequest.newBuilder().setKeyName("fresh")
-        .addItems(ReEncryptBatchItem.newBuilder().setReference("legacy").setLegacy(
-            io.cipherd.api.v1.LegacyCiphertext.newBuilder().setKeyName("old-cbc").setRaw(ByteString.copyFrom(stored))))
-        .addItems(ReEncryptBatchItem.newBuilder().setReference("wrong key").setLegacy(
-            io.cipherd.api.v1.LegacyCiphertext.newBuilder().setKeyName("old-mysql").setRaw(ByteString.copyFrom(stored))))
-        .build()).getResultsList().forEach(r -> ciphertexts.add(r.getCiphertext()));
+    fails(
+        () ->
+            crypto.reEncrypt(
+                ReEncryptRequest.newBuilder()
+                    .setKeyName("fresh")
+                    .setLegacy(
+                        io.cipherd.api.v1.LegacyCiphertext.newBuilder()
+                            .setKeyName("old-cbc")
+                            .setHex(tampered))
+                    .build()));
+    fails(
+        () ->
+            crypto.reEncrypt(
+                ReEncryptRequest.newBuilder()
+                    .setKeyName("fresh")
+                    .setLegacy(
+                        io.cipherd.api.v1.LegacyCiphertext.newBuilder()
+                            .setKeyName("old-mysql")
+                            .setHex(hex + "zz"))
+                    .build()));
+    fails(
+        () ->
+            crypto.reEncrypt(
+                ReEncryptRequest.newBuilder()
+                    .setLegacy(
+                        io.cipherd.api.v1.LegacyCiphertext.newBuilder()
+                            .setKeyName("old-cbc")
+                            .setHex(hex))
+                    .build()));
+    crypto
+        .reEncryptBatch(
+            ReEncryptBatchRequest.newBuilder()
+                .setKeyName("fresh")
+                .addItems(
+                    ReEncryptBatchItem.newBuilder()
+                        .setReference("legacy")
+                        .setLegacy(
+                            io.cipherd.api.v1.LegacyCiphertext.newBuilder()
+                                .setKeyName("old-cbc")
+                                .setRaw(ByteString.copyFrom(stored))))
+                .addItems(
+                    ReEncryptBatchItem.newBuilder()
+                        .setReference("wrong key")
+                        .setLegacy(
+                            io.cipherd.api.v1.LegacyCiphertext.newBuilder()
+                                .setKeyName("old-mysql")
+                                .setRaw(ByteString.copyFrom(stored))))
+                .build())
+        .getResultsList()
+        .forEach(r -> ciphertexts.add(r.getCiphertext()));
   }
 
   private void reEncryptStream(ManagedChannel channel, List<String> items) throws Exception {
     CompletableFuture<Void> done = new CompletableFuture<>();
-    StreamObserver<ReEncryptStreamRequest> requests = CryptoServiceGrpc.newStub(channel)
-        .reEncryptStream(new StreamObserver<>() {
-          @Override
-          public void onNext(ReEncryptStreamResponse response) {
-            ciphertexts.add(response.getResult().getCiphertext());
-          }
+    StreamObserver<ReEncryptStreamRequest> requests =
+        CryptoServiceGrpc.newStub(channel)
+            .reEncryptStream(
+                new StreamObserver<>() {
+                  @Override
+                  public void onNext(ReEncryptStreamResponse response) {
+                    ciphertexts.add(response.getResult().getCiphertext());
+                  }
 
-          @Override
-          public void onError(Throwable t) {
-            done.completeExceptionally(t);
-          }
+                  @Override
+                  public void onError(Throwable t) {
+                    done.completeExceptionally(t);
+                  }
 
-          @Override
-          public void onCompleted() {
-            done.complete(null);
-          }
-        });
+                  @Override
+                  public void onCompleted() {
+                    done.complete(null);
+                  }
+                });
     for (String item : items) {
-      requests.onNext(ReEncryptStreamRequest.newBuilder().setReference("r").setCiphertext(item)
-          .setContext(item.contains(":chacha>") ? utf8("context-b") : ByteString.EMPTY).build());
+      requests.onNext(
+          ReEncryptStreamRequest.newBuilder()
+              .setReference("r")
+              .setCiphertext(item)
+              .setContext(item.contains(":chacha>") ? utf8("context-b") : ByteString.EMPTY)
+              .build());
     }
     requests.onCompleted();
     done.get(10, TimeUnit.SECONDS);
   }
 
-  private String encrypt(CryptoServiceGrpc.CryptoServiceBlockingStub crypto, String key, String context) {
-    String ciphertext = crypto.encrypt(EncryptRequest.newBuilder().setKeyName(key)
-        .setPlaintext(plaintext("single to " + key)).setContext(utf8(context)).build()).getCiphertext();
+  private String encrypt(
+      CryptoServiceGrpc.CryptoServiceBlockingStub crypto, String key, String context) {
+    String ciphertext =
+        crypto
+            .encrypt(
+                EncryptRequest.newBuilder()
+                    .setKeyName(key)
+                    .setPlaintext(plaintext("single to " + key))
+                    .setContext(utf8(context))
+                    .build())
+            .getCiphertext();
     ciphertexts.add(ciphertext);
     return ciphertext;
   }
@@ -271,7 +470,9 @@ class SecretsNotLoggedTest {
     return bytes;
   }
 
-  /** Flips a character in the payload, keeping the header, so the tag or padding fails to verify. */
+  /**
+   * Flips a character in the payload, keeping the header, so the tag or padding fails to verify.
+   */
   private static String tamper(String ciphertext) {
     int at = ciphertext.length() - 6;
     char flipped = ciphertext.charAt(at) == 'A' ? 'B' : 'A';
@@ -291,9 +492,14 @@ class SecretsNotLoggedTest {
     Map<String, String> forms = new LinkedHashMap<>();
     for (String plaintext : plaintexts) {
       forms.put("plaintext " + plaintext, plaintext);
-      forms.put("base64 of plaintext " + plaintext, Base64.getEncoder().withoutPadding()
-          .encodeToString(plaintext.getBytes(StandardCharsets.UTF_8)));
-      forms.put("hex of plaintext " + plaintext, HexFormat.of().formatHex(plaintext.getBytes(StandardCharsets.UTF_8)));
+      forms.put(
+          "base64 of plaintext " + plaintext,
+          Base64.getEncoder()
+              .withoutPadding()
+              .encodeToString(plaintext.getBytes(StandardCharsets.UTF_8)));
+      forms.put(
+          "hex of plaintext " + plaintext,
+          HexFormat.of().formatHex(plaintext.getBytes(StandardCharsets.UTF_8)));
     }
     for (byte[] key : keys) {
       String hex = HexFormat.of().formatHex(key);
@@ -301,7 +507,8 @@ class SecretsNotLoggedTest {
       forms.put("hex key " + hex, hex);
       forms.put("HEX key " + hex, hex.toUpperCase(java.util.Locale.ROOT));
       forms.put("base64 key " + hex, Base64.getEncoder().withoutPadding().encodeToString(key));
-      forms.put("base64url key " + hex, Base64.getUrlEncoder().withoutPadding().encodeToString(key));
+      forms.put(
+          "base64url key " + hex, Base64.getUrlEncoder().withoutPadding().encodeToString(key));
     }
     for (String ciphertext : ciphertexts) {
       if (ciphertext.isEmpty()) {
@@ -309,7 +516,8 @@ class SecretsNotLoggedTest {
       }
       forms.put("ciphertext " + ciphertext, ciphertext);
       // The payload alone (after the header) is what must not leak; the header is just a key name.
-      forms.put("ciphertext payload " + ciphertext, ciphertext.substring(ciphertext.indexOf('>') + 1));
+      forms.put(
+          "ciphertext payload " + ciphertext, ciphertext.substring(ciphertext.indexOf('>') + 1));
     }
     return forms;
   }

@@ -3,10 +3,10 @@ package io.cipherd.server.metrics;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.cipherd.server.crypto.Mode;
 import io.cipherd.server.pool.CipherPoolConfig;
 import io.cipherd.server.pool.CipherPoolExhaustedException;
 import io.cipherd.server.pool.CipherPools;
-import io.cipherd.server.crypto.Mode;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.time.Duration;
 import javax.crypto.Cipher;
@@ -21,7 +21,8 @@ class CipherPoolMetricsTest {
       CipherPoolMetrics.bind(pools, registry);
       Cipher held = pools.borrow(Mode.GCM);
 
-      assertThatThrownBy(() -> pools.borrow(Mode.GCM)).isInstanceOf(CipherPoolExhaustedException.class);
+      assertThatThrownBy(() -> pools.borrow(Mode.GCM))
+          .isInstanceOf(CipherPoolExhaustedException.class);
 
       assertThat(gauge("cipherd.cipher.pool.active")).isEqualTo(1);
       assertThat(gauge("cipherd.cipher.pool.idle")).isEqualTo(0);

@@ -6,8 +6,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import io.cipherd.server.crypto.Mode;
 import io.cipherd.server.keys.InMemoryKeyStore;
 import io.cipherd.server.keys.KeyNotFoundException;
-import io.cipherd.server.keys.Keys;
 import io.cipherd.server.keys.KeyVersionInfo;
+import io.cipherd.server.keys.Keys;
 import io.micrometer.core.instrument.Timer;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.time.Clock;
@@ -24,8 +24,11 @@ class MeteredKeyStoreTest {
     keyRing.create("billing", Mode.GCM, 256, false, null);
     keyRing.describe("billing");
     store.readKey("absent");
-    assertThatThrownBy(() -> store.readMaterial("absent",
-        new KeyVersionInfo(1, Mode.GCM, 256, Instant.EPOCH, false))).isInstanceOf(KeyNotFoundException.class);
+    assertThatThrownBy(
+            () ->
+                store.readMaterial(
+                    "absent", new KeyVersionInfo(1, Mode.GCM, 256, Instant.EPOCH, false)))
+        .isInstanceOf(KeyNotFoundException.class);
 
     assertThat(timer("create_key", "ok").count()).isEqualTo(1);
     assertThat(timer("read_key", "ok").count()).isEqualTo(1);
@@ -42,12 +45,27 @@ class MeteredKeyStoreTest {
     keyRing.describe("billing");
     keyRing.describe("billing");
 
-    assertThat(registry.get("cipherd.key.cache.requests").tag("result", "miss").functionCounter().count()).isEqualTo(1);
-    assertThat(registry.get("cipherd.key.cache.requests").tag("result", "hit").functionCounter().count()).isEqualTo(2);
+    assertThat(
+            registry
+                .get("cipherd.key.cache.requests")
+                .tag("result", "miss")
+                .functionCounter()
+                .count())
+        .isEqualTo(1);
+    assertThat(
+            registry
+                .get("cipherd.key.cache.requests")
+                .tag("result", "hit")
+                .functionCounter()
+                .count())
+        .isEqualTo(2);
     assertThat(registry.get("cipherd.key.cache.size").gauge().value()).isEqualTo(1);
   }
 
   private Timer timer(String operation, String outcome) {
-    return registry.get("cipherd.keystore.calls").tags("operation", operation, "outcome", outcome).timer();
+    return registry
+        .get("cipherd.keystore.calls")
+        .tags("operation", operation, "outcome", outcome)
+        .timer();
   }
 }

@@ -32,47 +32,64 @@ class MetricsEndpointTest {
       java.nio.file.Files.writeString(Path.of("target", "metrics", "scrape.txt"), metrics);
 
       assertThat(response.statusCode()).isEqualTo(200);
-      assertThat(response.headers().firstValue("Content-Type")).hasValueSatisfying(
-          type -> assertThat(type).startsWith("text/plain; version=0.0.4"));
-      assertThat(metrics).containsPattern(
-          "grpc_server_processing_duration_seconds_count\\{[^}]*method=\"Encrypt\"[^}]*statusCode=\"OK\"[^}]*} 2\n");
-      assertThat(metrics).containsPattern(
-          "grpc_server_processing_duration_seconds_count\\{[^}]*method=\"Decrypt\"[^}]*statusCode=\"INVALID_ARGUMENT\"[^}]*} 1\n");
-      assertThat(metrics).containsPattern("grpc_server_requests_received_messages_total\\{[^}]*method=\"CreateKey\"");
-      // Latency buckets for percentiles across replicas: every Encrypt call is under 10 s, so in +Inf's bucket.
-      assertThat(metrics).containsPattern("grpc_server_processing_duration_seconds_bucket\\{"
-          + "(?=[^}]*le=\"\\+Inf\")(?=[^}]*method=\"Encrypt\")(?=[^}]*statusCode=\"OK\")[^}]*} 2\n");
-      assertThat(metrics.lines()
-          .filter(line -> line.startsWith("grpc_server_processing_duration_seconds_bucket{")
-              && line.contains("method=\"Encrypt\"") && line.contains("statusCode=\"OK\""))
-          .count()).as("15 bounds from 250 us to 10 s, and +Inf").isEqualTo(16);
-      assertThat(metrics).contains(
-          "cipherd_crypto_operations_total{key=\"_all\",mode=\"gcm\",operation=\"encrypt\",outcome=\"ok\"} 2.0",
-          "cipherd_crypto_operations_total{key=\"_all\",mode=\"gcm\",operation=\"decrypt\",outcome=\"ok\"} 1.0",
-          "cipherd_crypto_bytes_total{key=\"_all\",mode=\"gcm\",operation=\"encrypt\"} 10.0",
-          "cipherd_key_version_encryptions_total{key=\"_all\",version=\"1\"} 2.0",
-          "cipherd_cipher_pool_active{mode=\"gcm\"} 0.0",
-          "cipherd_cipher_pool_idle{mode=\"gcm\"} 1.0",
-          "cipherd_cipher_pool_waiters{mode=\"gcm\"} 0.0",
-          "cipherd_cipher_pool_max{mode=\"gcm\"} 64.0",
-          "cipherd_streams_open{method=\"EncryptStream\"} 0.0",
-          "cipherd_streams_idle_closed_total{method=\"ReEncryptStream\"} 0.0",
-          "cipherd_stream_idle_timeout_seconds 60.0",
-          "cipherd_connection_max_calls 128.0",
-          "cipherd_cipher_pool_creations_total{mode=\"gcm\"} 2.0",
-          "cipherd_cipher_pool_borrows_total{mode=\"gcm\"} 4.0",
-          "cipherd_cipher_pool_borrow_wait_seconds_total{mode=\"gcm\"}",
-          "cipherd_cipher_pool_exhausted_total{mode=\"gcm\"} 0.0",
-          "cipherd_key_cache_requests_total{result=\"miss\"}",
-          "cipherd_key_cache_requests_total{result=\"hit\"} 4.0",
-          "cipherd_key_cache_size 1.0",
-          "jvm_memory_used_bytes{",
-          "jvm_threads_live_threads ",
-          "jvm_gc_");
-      assertThat(metrics).containsPattern(
-          "cipherd_keystore_calls_seconds_count\\{operation=\"create_key\",outcome=\"ok\"} 1\n");
-      assertThat(metrics).containsPattern(
-          "cipherd_crypto_operations_total\\{key=\"_all\",mode=\"gcm\",operation=\"decrypt\",outcome=\"decryption_failed\"} 1.0");
+      assertThat(response.headers().firstValue("Content-Type"))
+          .hasValueSatisfying(type -> assertThat(type).startsWith("text/plain; version=0.0.4"));
+      assertThat(metrics)
+          .containsPattern(
+              "grpc_server_processing_duration_seconds_count\\{[^}]*method=\"Encrypt\"[^}]*statusCode=\"OK\"[^}]*} 2\n");
+      assertThat(metrics)
+          .containsPattern(
+              "grpc_server_processing_duration_seconds_count\\{[^}]*method=\"Decrypt\"[^}]*statusCode=\"INVALID_ARGUMENT\"[^}]*} 1\n");
+      assertThat(metrics)
+          .containsPattern(
+              "grpc_server_requests_received_messages_total\\{[^}]*method=\"CreateKey\"");
+      // Latency buckets for percentiles across replicas: every Encrypt call is under 10 s, so in
+      // +Inf's bucket.
+      assertThat(metrics)
+          .containsPattern(
+              "grpc_server_processing_duration_seconds_bucket\\{"
+                  + "(?=[^}]*le=\"\\+Inf\")(?=[^}]*method=\"Encrypt\")(?=[^}]*statusCode=\"OK\")[^}]*} 2\n");
+      assertThat(
+              metrics
+                  .lines()
+                  .filter(
+                      line ->
+                          line.startsWith("grpc_server_processing_duration_seconds_bucket{")
+                              && line.contains("method=\"Encrypt\"")
+                              && line.contains("statusCode=\"OK\""))
+                  .count())
+          .as("15 bounds from 250 us to 10 s, and +Inf")
+          .isEqualTo(16);
+      assertThat(metrics)
+          .contains(
+              "cipherd_crypto_operations_total{key=\"_all\",mode=\"gcm\",operation=\"encrypt\",outcome=\"ok\"} 2.0",
+              "cipherd_crypto_operations_total{key=\"_all\",mode=\"gcm\",operation=\"decrypt\",outcome=\"ok\"} 1.0",
+              "cipherd_crypto_bytes_total{key=\"_all\",mode=\"gcm\",operation=\"encrypt\"} 10.0",
+              "cipherd_key_version_encryptions_total{key=\"_all\",version=\"1\"} 2.0",
+              "cipherd_cipher_pool_active{mode=\"gcm\"} 0.0",
+              "cipherd_cipher_pool_idle{mode=\"gcm\"} 1.0",
+              "cipherd_cipher_pool_waiters{mode=\"gcm\"} 0.0",
+              "cipherd_cipher_pool_max{mode=\"gcm\"} 64.0",
+              "cipherd_streams_open{method=\"EncryptStream\"} 0.0",
+              "cipherd_streams_idle_closed_total{method=\"ReEncryptStream\"} 0.0",
+              "cipherd_stream_idle_timeout_seconds 60.0",
+              "cipherd_connection_max_calls 128.0",
+              "cipherd_cipher_pool_creations_total{mode=\"gcm\"} 2.0",
+              "cipherd_cipher_pool_borrows_total{mode=\"gcm\"} 4.0",
+              "cipherd_cipher_pool_borrow_wait_seconds_total{mode=\"gcm\"}",
+              "cipherd_cipher_pool_exhausted_total{mode=\"gcm\"} 0.0",
+              "cipherd_key_cache_requests_total{result=\"miss\"}",
+              "cipherd_key_cache_requests_total{result=\"hit\"} 4.0",
+              "cipherd_key_cache_size 1.0",
+              "jvm_memory_used_bytes{",
+              "jvm_threads_live_threads ",
+              "jvm_gc_");
+      assertThat(metrics)
+          .containsPattern(
+              "cipherd_keystore_calls_seconds_count\\{operation=\"create_key\",outcome=\"ok\"} 1\n");
+      assertThat(metrics)
+          .containsPattern(
+              "cipherd_crypto_operations_total\\{key=\"_all\",mode=\"gcm\",operation=\"decrypt\",outcome=\"decryption_failed\"} 1.0");
       assertThat(metrics).doesNotContain("key=\"net\"");
     }
   }
@@ -82,9 +99,10 @@ class MetricsEndpointTest {
     try (CipherdServer server = TestServers.start(dataDir, /* metricsKeyNames= */ true)) {
       makeCalls(server);
       String metrics = TestServers.get(server, "/metrics").body();
-      assertThat(metrics).contains(
-          "cipherd_crypto_operations_total{key=\"net\",mode=\"gcm\",operation=\"encrypt\",outcome=\"ok\"} 2",
-          "cipherd_key_version_encryptions_total{key=\"net\",version=\"1\"} 2.0");
+      assertThat(metrics)
+          .contains(
+              "cipherd_crypto_operations_total{key=\"net\",mode=\"gcm\",operation=\"encrypt\",outcome=\"ok\"} 2",
+              "cipherd_key_version_encryptions_total{key=\"net\",version=\"1\"} 2.0");
       assertThat(metrics).doesNotContain("key=\"_all\"");
     }
   }
@@ -96,14 +114,26 @@ class MetricsEndpointTest {
   private static void makeCalls(CipherdServer server) throws Exception {
     ManagedChannel channel = TestServers.channel(server);
     try {
-      KeyAdminServiceGrpc.newBlockingStub(channel).createKey(CreateKeyRequest.newBuilder().setKeyName("net").build());
+      KeyAdminServiceGrpc.newBlockingStub(channel)
+          .createKey(CreateKeyRequest.newBuilder().setKeyName("net").build());
       var crypto = CryptoServiceGrpc.newBlockingStub(channel);
-      String ciphertext = crypto.encrypt(EncryptRequest.newBuilder().setKeyName("net")
-          .setPlaintext(ByteString.copyFromUtf8("hello")).build()).getCiphertext();
-      crypto.encrypt(EncryptRequest.newBuilder().setKeyName("net").setPlaintext(ByteString.copyFromUtf8("world")).build());
+      String ciphertext =
+          crypto
+              .encrypt(
+                  EncryptRequest.newBuilder()
+                      .setKeyName("net")
+                      .setPlaintext(ByteString.copyFromUtf8("hello"))
+                      .build())
+              .getCiphertext();
+      crypto.encrypt(
+          EncryptRequest.newBuilder()
+              .setKeyName("net")
+              .setPlaintext(ByteString.copyFromUtf8("world"))
+              .build());
       crypto.decrypt(DecryptRequest.newBuilder().setCiphertext(ciphertext).build());
       String tampered = ciphertext.substring(0, ciphertext.length() - 4) + "AAAA";
-      assertThatThrownBy(() -> crypto.decrypt(DecryptRequest.newBuilder().setCiphertext(tampered).build()));
+      assertThatThrownBy(
+          () -> crypto.decrypt(DecryptRequest.newBuilder().setCiphertext(tampered).build()));
     } finally {
       channel.shutdownNow().awaitTermination(5, TimeUnit.SECONDS);
     }

@@ -2,27 +2,26 @@ package io.cipherd.server.ops;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.cipherd.server.Cipherd;
 import io.cipherd.server.CipherdServer;
 import io.cipherd.server.TestServers;
-import io.cipherd.server.Cipherd;
 import io.cipherd.server.api.RequestLimits;
-import io.cipherd.server.pool.CipherPoolConfig;
 import io.cipherd.server.keys.KeyMetadata;
 import io.cipherd.server.keys.KeyPolicy;
 import io.cipherd.server.keys.KeyStore;
 import io.cipherd.server.keys.KeyStoreUnavailableException;
 import io.cipherd.server.keys.KeyVersionInfo;
 import io.cipherd.server.keys.NewKeyVersion;
+import java.net.ConnectException;
 import java.net.InetSocketAddress;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Path;
 import java.util.List;
 import java.util.Optional;
 import javax.crypto.SecretKey;
-import java.net.ConnectException;
-import java.net.http.HttpResponse;
-import java.nio.file.Path;
 import org.assertj.core.api.Assertions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -59,9 +58,18 @@ class OpsHttpServerTest {
   @Test
   void readyz_is503_whileTheKeyStoreDoesNotAnswer() throws Exception {
     UnreachableKeyStore store = new UnreachableKeyStore();
-    try (Cipherd services = Cipherd.builder(store).limits(new RequestLimits(8)).blockingThreads(1).blockingQueue(8).build();
-        OpsHttpServer http = OpsHttpServer.start(new InetSocketAddress("127.0.0.1", 0),
-            services.metrics()::scrape, services.health(), services::keyStoreAnswers)) {
+    try (Cipherd services =
+            Cipherd.builder(store)
+                .limits(new RequestLimits(8))
+                .blockingThreads(1)
+                .blockingQueue(8)
+                .build();
+        OpsHttpServer http =
+            OpsHttpServer.start(
+                new InetSocketAddress("127.0.0.1", 0),
+                services.metrics()::scrape,
+                services.health(),
+                services::keyStoreAnswers)) {
       services.health().markServing();
       assertThat(get(http, "/readyz").statusCode()).isEqualTo(200);
 
@@ -90,12 +98,15 @@ class OpsHttpServerTest {
   }
 
   private static HttpResponse<String> get(OpsHttpServer http, String path) throws Exception {
-    return HttpClient.newHttpClient().send(
-        HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + http.port() + path)).build(),
-        HttpResponse.BodyHandlers.ofString());
+    return HttpClient.newHttpClient()
+        .send(
+            HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + http.port() + path)).build(),
+            HttpResponse.BodyHandlers.ofString());
   }
 
-  /** An empty key store that refuses every call while {@code down}, as an unreachable Vault would. */
+  /**
+   * An empty key store that refuses every call while {@code down}, as an unreachable Vault would.
+   */
   private static final class UnreachableKeyStore implements KeyStore {
     volatile boolean down;
 

@@ -1,14 +1,12 @@
 package io.cipherd.server.pool;
 
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
 import io.cipherd.server.crypto.ArrayPayloadCipher;
 import io.cipherd.server.crypto.DecryptionFailedException;
 import io.cipherd.server.crypto.Mode;
 import io.cipherd.server.crypto.NonceSource;
-import io.cipherd.server.crypto.PayloadCipher;
-
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
-
 import java.time.Duration;
 import javax.crypto.Cipher;
 import javax.crypto.SecretKey;
@@ -17,7 +15,8 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
 class CipherLeaseTest {
-  private final CipherPools pools = new CipherPools(new CipherPoolConfig(4, 4, Duration.ofMillis(50)));
+  private final CipherPools pools =
+      new CipherPools(new CipherPoolConfig(4, 4, Duration.ofMillis(50)));
   private final SecretKey key = new SecretKeySpec(NonceSource.bytes(32), "AES");
   private final SecretKey otherKey = new SecretKeySpec(NonceSource.bytes(32), "AES");
 
@@ -52,19 +51,25 @@ class CipherLeaseTest {
       lease.release(Mode.CHACHA, key, inner);
       lease.release(Mode.CHACHA, key, middle);
       lease.release(Mode.CHACHA, key, outer);
-      assertThat(pools.pool(Mode.CHACHA).getNumActive()).as("two kept by the lease, one back in the pool").isEqualTo(2);
+      assertThat(pools.pool(Mode.CHACHA).getNumActive())
+          .as("two kept by the lease, one back in the pool")
+          .isEqualTo(2);
     }
     assertThat(pools.pool(Mode.CHACHA).getNumActive()).isZero();
   }
 
-  /** A rewrap alternates a source and a target key: each gets its own cipher back, item after item. */
+  /**
+   * A rewrap alternates a source and a target key: each gets its own cipher back, item after item.
+   */
   @Test
   void alternatingKeys_eachGetTheCipherLastUsedWithThem() {
     try (CipherLease lease = new CipherLease(pools)) {
       Cipher forKey = lease.borrow(Mode.GCM, key);
       lease.release(Mode.GCM, key, forKey);
       Cipher forOther = lease.borrow(Mode.GCM, otherKey);
-      assertThat(forOther).as("a second cipher rather than re-keying the first").isNotSameAs(forKey);
+      assertThat(forOther)
+          .as("a second cipher rather than re-keying the first")
+          .isNotSameAs(forKey);
       lease.release(Mode.GCM, otherKey, forOther);
       long borrowsBefore = pools.pool(Mode.GCM).getBorrowedCount();
 
@@ -80,7 +85,9 @@ class CipherLeaseTest {
 
       SecretKey third = new SecretKeySpec(NonceSource.bytes(32), "AES");
       Cipher reused = lease.borrow(Mode.GCM, third);
-      assertThat(reused).as("with both held, a third key re-keys one of them").isIn(forKey, forOther);
+      assertThat(reused)
+          .as("with both held, a third key re-keys one of them")
+          .isIn(forKey, forOther);
       lease.release(Mode.GCM, third, reused);
     }
   }
@@ -119,7 +126,13 @@ class CipherLeaseTest {
         assertThatThrownBy(() -> leased.decrypt(Mode.GCM, key, new byte[0], null, payload))
             .isInstanceOf(DecryptionFailedException.class);
       }
-      assertThat(leased.decrypt(Mode.GCM, key, new byte[0], null, cipher.encrypt(Mode.GCM, key, new byte[0], null, new byte[] {9})))
+      assertThat(
+              leased.decrypt(
+                  Mode.GCM,
+                  key,
+                  new byte[0],
+                  null,
+                  cipher.encrypt(Mode.GCM, key, new byte[0], null, new byte[] {9})))
           .containsExactly(9);
     }
     assertThat(pools.pool(Mode.GCM).getNumActive()).isZero();

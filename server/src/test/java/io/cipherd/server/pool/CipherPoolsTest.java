@@ -1,11 +1,10 @@
 package io.cipherd.server.pool;
 
-import io.cipherd.server.crypto.Mode;
-
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 
+import io.cipherd.server.crypto.Mode;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
@@ -23,7 +22,10 @@ class CipherPoolsTest {
   }
 
   @ParameterizedTest
-  @EnumSource(value = Mode.class, names = {"HMAC", "LEGACY"}, mode = EnumSource.Mode.EXCLUDE)
+  @EnumSource(
+      value = Mode.class,
+      names = {"HMAC", "LEGACY"},
+      mode = EnumSource.Mode.EXCLUDE)
   void borrow_givesACipherOfTheModesTransformation(Mode mode) {
     try (CipherPools pools = new CipherPools(CipherPoolConfig.DEFAULT)) {
       Cipher cipher = pools.borrow(mode);
@@ -127,10 +129,12 @@ class CipherPoolsTest {
     try (CipherPools pools = pools(1, 1, Duration.ofMillis(50))) {
       Cipher held = pools.borrow(Mode.GCM);
 
-      assertTimeoutPreemptively(HANG, () ->
-          assertThatThrownBy(() -> pools.borrow(Mode.GCM))
-              .isInstanceOf(CipherPoolExhaustedException.class)
-              .hasMessageContaining("gcm"));
+      assertTimeoutPreemptively(
+          HANG,
+          () ->
+              assertThatThrownBy(() -> pools.borrow(Mode.GCM))
+                  .isInstanceOf(CipherPoolExhaustedException.class)
+                  .hasMessageContaining("gcm"));
 
       pools.release(Mode.GCM, held);
       Cipher again = pools.borrow(Mode.GCM);
@@ -156,14 +160,17 @@ class CipherPoolsTest {
   void borrow_waitingCaller_getsTheCipherOnceReleased() throws Exception {
     try (CipherPools pools = pools(1, 1, HANG)) {
       Cipher held = pools.borrow(Mode.CFB);
-      CompletableFuture<Cipher> waiter = CompletableFuture.supplyAsync(() -> pools.borrow(Mode.CFB));
+      CompletableFuture<Cipher> waiter =
+          CompletableFuture.supplyAsync(() -> pools.borrow(Mode.CFB));
 
       // Release only once the other thread is really blocked in the pool, not before it asks.
-      assertTimeoutPreemptively(HANG, () -> {
-        while (pools.pool(Mode.CFB).getNumWaiters() == 0) {
-          Thread.sleep(5);
-        }
-      });
+      assertTimeoutPreemptively(
+          HANG,
+          () -> {
+            while (pools.pool(Mode.CFB).getNumWaiters() == 0) {
+              Thread.sleep(5);
+            }
+          });
       assertThat(waiter).isNotDone();
       pools.release(Mode.CFB, held);
 

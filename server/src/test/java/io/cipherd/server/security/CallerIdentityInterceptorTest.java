@@ -35,22 +35,32 @@ class CallerIdentityInterceptorTest {
 
   @BeforeEach
   void start() throws Exception {
-    BearerTokens tokens = new BearerTokens(Map.of(
-        "billing", java.util.HexFormat.of().parseHex(BearerTokens.hashHex(BILLING_TOKEN)),
-        "reporting", java.util.HexFormat.of().parseHex(BearerTokens.hashHex("reporting-token"))));
-    ServerInterceptor capture = new ServerInterceptor() {
-      @Override
-      public <Q, R> ServerCall.Listener<Q> interceptCall(ServerCall<Q, R> call, Metadata headers,
-          ServerCallHandler<Q, R> next) {
-        seen.set(String.valueOf(CallerIdentity.current()));
-        return next.startCall(call, headers);
-      }
-    };
+    BearerTokens tokens =
+        new BearerTokens(
+            Map.of(
+                "billing", java.util.HexFormat.of().parseHex(BearerTokens.hashHex(BILLING_TOKEN)),
+                "reporting",
+                    java.util.HexFormat.of().parseHex(BearerTokens.hashHex("reporting-token"))));
+    ServerInterceptor capture =
+        new ServerInterceptor() {
+          @Override
+          public <Q, R> ServerCall.Listener<Q> interceptCall(
+              ServerCall<Q, R> call, Metadata headers, ServerCallHandler<Q, R> next) {
+            seen.set(String.valueOf(CallerIdentity.current()));
+            return next.startCall(call, headers);
+          }
+        };
     String name = InProcessServerBuilder.generateName();
-    server = InProcessServerBuilder.forName(name).directExecutor()
-        .addService(ServerInterceptors.intercept(new HealthStatusManager().getHealthService(),
-            capture, new CallerIdentityInterceptor(tokens)))
-        .build().start();
+    server =
+        InProcessServerBuilder.forName(name)
+            .directExecutor()
+            .addService(
+                ServerInterceptors.intercept(
+                    new HealthStatusManager().getHealthService(),
+                    capture,
+                    new CallerIdentityInterceptor(tokens)))
+            .build()
+            .start();
     channel = InProcessChannelBuilder.forName(name).directExecutor().build();
   }
 
@@ -81,17 +91,22 @@ class CallerIdentityInterceptorTest {
   @Test
   void unknownToken_isUnauthenticated_andNeverReachesTheService() {
     assertThatThrownBy(() -> call("Bearer guessed"))
-        .isInstanceOfSatisfying(StatusRuntimeException.class, e -> {
-          assertThat(e.getStatus().getCode()).isEqualTo(Status.Code.UNAUTHENTICATED);
-          assertThat(e.getStatus().getDescription()).contains("not recognised").doesNotContain("guessed");
-        });
+        .isInstanceOfSatisfying(
+            StatusRuntimeException.class,
+            e -> {
+              assertThat(e.getStatus().getCode()).isEqualTo(Status.Code.UNAUTHENTICATED);
+              assertThat(e.getStatus().getDescription())
+                  .contains("not recognised")
+                  .doesNotContain("guessed");
+            });
     assertThat(seen.get()).isEqualTo("not called");
   }
 
   @Test
   void otherAuthorizationScheme_isUnauthenticated() {
     assertThatThrownBy(() -> call("Basic " + BILLING_TOKEN))
-        .isInstanceOfSatisfying(StatusRuntimeException.class,
+        .isInstanceOfSatisfying(
+            StatusRuntimeException.class,
             e -> assertThat(e.getStatus().getCode()).isEqualTo(Status.Code.UNAUTHENTICATED));
   }
 

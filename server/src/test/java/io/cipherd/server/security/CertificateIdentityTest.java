@@ -23,25 +23,33 @@ class CertificateIdentityTest {
 
   @Test
   void firstDnsSan_isTheIdentity() throws Exception {
-    assertThat(CertificateIdentity.of(leaf(pki.issue("dns", "the-cn", "dns:billing,dns:other").cert())))
+    assertThat(
+            CertificateIdentity.of(
+                leaf(pki.issue("dns", "the-cn", "dns:billing,dns:other").cert())))
         .isEqualTo("billing");
   }
 
   @Test
   void uriSan_isTheIdentity_whenItComesFirst() throws Exception {
-    assertThat(CertificateIdentity.of(leaf(pki.issue("uri", "the-cn", "uri:spiffe://prod/ns/pay/sa/api").cert())))
+    assertThat(
+            CertificateIdentity.of(
+                leaf(pki.issue("uri", "the-cn", "uri:spiffe://prod/ns/pay/sa/api").cert())))
         .isEqualTo("spiffe://prod/ns/pay/sa/api");
   }
 
-  /** A CA-signed CN=root with only an IP SAN once got root's grants (adversarial review, finding 8). */
+  /**
+   * A CA-signed CN=root with only an IP SAN once got root's grants (adversarial review, finding 8).
+   */
   @Test
   void ipSanOnly_namesNoCaller_whateverTheCommonName() throws Exception {
-    assertThat(CertificateIdentity.of(leaf(pki.issue("ip", "root", "ip:10.0.0.7").cert()))).isNull();
+    assertThat(CertificateIdentity.of(leaf(pki.issue("ip", "root", "ip:10.0.0.7").cert())))
+        .isNull();
   }
 
   @Test
   void noSan_isTheCommonName() throws Exception {
-    assertThat(CertificateIdentity.of(leaf(pki.issue("plain", "batch-job", null).cert()))).isEqualTo("batch-job");
+    assertThat(CertificateIdentity.of(leaf(pki.issue("plain", "batch-job", null).cert())))
+        .isEqualTo("batch-job");
   }
 
   private static X509Certificate leaf(Path pem) throws Exception {

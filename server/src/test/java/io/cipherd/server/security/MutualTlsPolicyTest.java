@@ -9,11 +9,10 @@ import io.cipherd.api.v1.CryptoServiceGrpc;
 import io.cipherd.api.v1.DecryptRequest;
 import io.cipherd.api.v1.EncryptRequest;
 import io.cipherd.api.v1.KeyAdminServiceGrpc;
-import io.cipherd.server.CipherdServer;
 import io.cipherd.server.Cipherd;
+import io.cipherd.server.CipherdServer;
 import io.cipherd.server.api.RequestLimits;
 import io.cipherd.server.config.ServerConfig;
-import io.cipherd.server.pool.CipherPoolConfig;
 import io.cipherd.server.keystore.pkcs12.Pkcs12KeyStore;
 import io.grpc.ChannelCredentials;
 import io.grpc.Grpc;
@@ -41,7 +40,11 @@ class MutualTlsPolicyTest {
     TestPki.Issued serverCert = pki.issue("server", "cipherd", "dns:localhost,ip:127.0.0.1");
     TestPki.Issued billing = pki.issue("billing", "ignored-cn", "dns:billing");
     TestPki.Issued intruder = pki.issue("intruder", "intruder", null);
-    AccessPolicy policy = AccessPolicyFile.parse("test", new StringReader("""
+    AccessPolicy policy =
+        AccessPolicyFile.parse(
+            "test",
+            new StringReader(
+                """
         callers:
           billing:
             rules:
@@ -54,19 +57,35 @@ class MutualTlsPolicyTest {
       ManagedChannel asBilling = channel(server.port(), pki, billing);
       ManagedChannel asIntruder = channel(server.port(), pki, intruder);
       try {
-        KeyAdminServiceGrpc.newBlockingStub(asBilling).createKey(CreateKeyRequest.newBuilder().setKeyName("tls").build());
+        KeyAdminServiceGrpc.newBlockingStub(asBilling)
+            .createKey(CreateKeyRequest.newBuilder().setKeyName("tls").build());
         var crypto = CryptoServiceGrpc.newBlockingStub(asBilling);
-        String ciphertext = crypto.encrypt(EncryptRequest.newBuilder().setKeyName("tls")
-            .setPlaintext(ByteString.copyFromUtf8("mtls")).build()).getCiphertext();
-        assertThat(crypto.decrypt(DecryptRequest.newBuilder().setCiphertext(ciphertext).build())
-            .getPlaintext().toStringUtf8()).isEqualTo("mtls");
+        String ciphertext =
+            crypto
+                .encrypt(
+                    EncryptRequest.newBuilder()
+                        .setKeyName("tls")
+                        .setPlaintext(ByteString.copyFromUtf8("mtls"))
+                        .build())
+                .getCiphertext();
+        assertThat(
+                crypto
+                    .decrypt(DecryptRequest.newBuilder().setCiphertext(ciphertext).build())
+                    .getPlaintext()
+                    .toStringUtf8())
+            .isEqualTo("mtls");
 
-        assertThatThrownBy(() -> CryptoServiceGrpc.newBlockingStub(asIntruder).decrypt(
-            DecryptRequest.newBuilder().setCiphertext(ciphertext).build()))
-            .isInstanceOfSatisfying(StatusRuntimeException.class, e -> {
-              assertThat(e.getStatus().getCode()).isEqualTo(Status.Code.PERMISSION_DENIED);
-              assertThat(e.getStatus().getDescription()).isEqualTo("caller 'intruder' may not decrypt with key 'tls'");
-            });
+        assertThatThrownBy(
+                () ->
+                    CryptoServiceGrpc.newBlockingStub(asIntruder)
+                        .decrypt(DecryptRequest.newBuilder().setCiphertext(ciphertext).build()))
+            .isInstanceOfSatisfying(
+                StatusRuntimeException.class,
+                e -> {
+                  assertThat(e.getStatus().getCode()).isEqualTo(Status.Code.PERMISSION_DENIED);
+                  assertThat(e.getStatus().getDescription())
+                      .isEqualTo("caller 'intruder' may not decrypt with key 'tls'");
+                });
         assertThat(services.accessDenials().denied()).isEqualTo(1);
       } finally {
         asBilling.shutdownNow().awaitTermination(5, TimeUnit.SECONDS);
@@ -87,7 +106,11 @@ class MutualTlsPolicyTest {
     TestPki.Issued root = pki.issue("root", "ignored-cn", "dns:root");
     TestPki.Issued rootByCn = pki.issue("root-cn", "root", "ip:10.0.0.7");
     TestPki.Issued posingAsOps = pki.issue("ops", "ops", "dns:ops");
-    AccessPolicy policy = AccessPolicyFile.parse("test", new StringReader("""
+    AccessPolicy policy =
+        AccessPolicyFile.parse(
+            "test",
+            new StringReader(
+                """
         callers:
           root:
             rules:
@@ -98,18 +121,28 @@ class MutualTlsPolicyTest {
             rules:
               - keys: ["*"]
                 operations: [admin, encrypt, decrypt]
-        """.formatted(BearerTokens.hashHex("ops-token"))));
+        """
+                    .formatted(BearerTokens.hashHex("ops-token"))));
 
-    try (CipherdServer server = CipherdServer.start(config(pki, serverCert), services(pki, serverCert, policy))) {
+    try (CipherdServer server =
+        CipherdServer.start(config(pki, serverCert), services(pki, serverCert, policy))) {
       ManagedChannel asRoot = channel(server.port(), pki, root);
       ManagedChannel asRootByCn = channel(server.port(), pki, rootByCn);
       ManagedChannel asFakeOps = channel(server.port(), pki, posingAsOps);
       try {
-        KeyAdminServiceGrpc.newBlockingStub(asRoot).createKey(CreateKeyRequest.newBuilder().setKeyName("k").build());
+        KeyAdminServiceGrpc.newBlockingStub(asRoot)
+            .createKey(CreateKeyRequest.newBuilder().setKeyName("k").build());
         for (ManagedChannel impostor : new ManagedChannel[] {asRootByCn, asFakeOps}) {
-          assertThatThrownBy(() -> CryptoServiceGrpc.newBlockingStub(impostor).encrypt(EncryptRequest.newBuilder()
-              .setKeyName("k").setPlaintext(ByteString.copyFromUtf8("x")).build()))
-              .isInstanceOfSatisfying(StatusRuntimeException.class,
+          assertThatThrownBy(
+                  () ->
+                      CryptoServiceGrpc.newBlockingStub(impostor)
+                          .encrypt(
+                              EncryptRequest.newBuilder()
+                                  .setKeyName("k")
+                                  .setPlaintext(ByteString.copyFromUtf8("x"))
+                                  .build()))
+              .isInstanceOfSatisfying(
+                  StatusRuntimeException.class,
                   e -> assertThat(e.getStatus().getCode()).isEqualTo(Status.Code.UNAUTHENTICATED));
         }
       } finally {
@@ -122,22 +155,36 @@ class MutualTlsPolicyTest {
 
   /** A mutual-TLS server on a free port, trusting client certificates {@code pki} signed. */
   private ServerConfig config(TestPki pki, TestPki.Issued serverCert) {
-    return ServerConfig.builder().port(0).dataDir(dataDir).keyStorePassword(PASSWORD)
-        .maxInboundMessageBytes(64 * 1024).limits(new RequestLimits(16)).blockingThreads(2).blockingQueue(100)
+    return ServerConfig.builder()
+        .port(0)
+        .dataDir(dataDir)
+        .keyStorePassword(PASSWORD)
+        .maxInboundMessageBytes(64 * 1024)
+        .limits(new RequestLimits(16))
+        .blockingThreads(2)
+        .blockingQueue(100)
         .shutdownGrace(Duration.ofSeconds(1))
-        .tls(new TlsConfig(serverCert.cert(), serverCert.key(), pki.caCert, TlsConfig.MIN_RELOAD_PERIOD)).build();
-  }
-
-  private Cipherd services(TestPki pki, TestPki.Issued serverCert, AccessPolicy policy) throws Exception {
-    return Cipherd.builder(Pkcs12KeyStore.open(dataDir, PASSWORD)).config(config(pki, serverCert))
-        .accessPolicy(policy).build();
-  }
-
-  private static ManagedChannel channel(int port, TestPki pki, TestPki.Issued client) throws Exception {
-    ChannelCredentials credentials = TlsChannelCredentials.newBuilder()
-        .trustManager(pki.caCert.toFile())
-        .keyManager(client.cert().toFile(), client.key().toFile())
+        .tls(
+            new TlsConfig(
+                serverCert.cert(), serverCert.key(), pki.caCert, TlsConfig.MIN_RELOAD_PERIOD))
         .build();
+  }
+
+  private Cipherd services(TestPki pki, TestPki.Issued serverCert, AccessPolicy policy)
+      throws Exception {
+    return Cipherd.builder(Pkcs12KeyStore.open(dataDir, PASSWORD))
+        .config(config(pki, serverCert))
+        .accessPolicy(policy)
+        .build();
+  }
+
+  private static ManagedChannel channel(int port, TestPki pki, TestPki.Issued client)
+      throws Exception {
+    ChannelCredentials credentials =
+        TlsChannelCredentials.newBuilder()
+            .trustManager(pki.caCert.toFile())
+            .keyManager(client.cert().toFile(), client.key().toFile())
+            .build();
     return Grpc.newChannelBuilderForAddress("localhost", port, credentials).build();
   }
 }

@@ -13,12 +13,14 @@ import org.junit.jupiter.api.io.TempDir;
 
 /** A changed policy file applies without a restart; a broken one is ignored. */
 class ReloadingAccessPolicyTest {
-  private static final String ENCRYPT_ONLY = """
+  private static final String ENCRYPT_ONLY =
+      """
       callers:
         billing:
           rules: [{keys: [payments], operations: [encrypt]}]
       """;
-  private static final String ENCRYPT_AND_DECRYPT = """
+  private static final String ENCRYPT_AND_DECRYPT =
+      """
       callers:
         billing:
           rules: [{keys: [payments], operations: [encrypt, decrypt]}]
@@ -57,7 +59,8 @@ class ReloadingAccessPolicyTest {
     try (ReloadingAccessPolicy policy = ReloadingAccessPolicy.start(file, Duration.ofMillis(50))) {
       write(ENCRYPT_AND_DECRYPT, 2);
       long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
-      while (!policy.get().allows("billing", Operation.DECRYPT, "payments") && System.nanoTime() < deadline) {
+      while (!policy.get().allows("billing", Operation.DECRYPT, "payments")
+          && System.nanoTime() < deadline) {
         Thread.sleep(20);
       }
       assertThat(policy.get().allows("billing", Operation.DECRYPT, "payments")).isTrue();
@@ -75,7 +78,8 @@ class ReloadingAccessPolicyTest {
   private Path write(String yaml, int generation) throws Exception {
     Path file = dir.resolve("policy.yaml");
     Files.writeString(file, yaml);
-    Files.setLastModifiedTime(file, FileTime.from(Instant.parse("2026-01-01T00:00:00Z").plusSeconds(generation)));
+    Files.setLastModifiedTime(
+        file, FileTime.from(Instant.parse("2026-01-01T00:00:00Z").plusSeconds(generation)));
     return file;
   }
 }

@@ -3,11 +3,10 @@ package io.cipherd.server.security;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.cipherd.server.CipherdServer;
 import io.cipherd.server.Cipherd;
+import io.cipherd.server.CipherdServer;
 import io.cipherd.server.api.RequestLimits;
 import io.cipherd.server.config.ServerConfig;
-import io.cipherd.server.pool.CipherPoolConfig;
 import io.cipherd.server.keystore.pkcs12.Pkcs12KeyStore;
 import io.grpc.ChannelCredentials;
 import io.grpc.Grpc;
@@ -61,7 +60,10 @@ class ReloadingTlsCredentialsTest {
   @Test
   void tlsPort_answersTlsClients() throws Exception {
     try (CipherdServer cipherd = start(false, Duration.ofMinutes(1))) {
-      assertThat(health(cipherd.port(), TlsChannelCredentials.newBuilder().trustManager(pki.caCert.toFile()).build()))
+      assertThat(
+              health(
+                  cipherd.port(),
+                  TlsChannelCredentials.newBuilder().trustManager(pki.caCert.toFile()).build()))
           .isEqualTo(ServingStatus.SERVING);
     }
   }
@@ -70,7 +72,8 @@ class ReloadingTlsCredentialsTest {
   void tlsPort_refusesPlaintextClients() throws Exception {
     try (CipherdServer cipherd = start(false, Duration.ofMinutes(1))) {
       assertThatThrownBy(() -> health(cipherd.port(), InsecureChannelCredentials.create()))
-          .isInstanceOfSatisfying(StatusRuntimeException.class,
+          .isInstanceOfSatisfying(
+              StatusRuntimeException.class,
               e -> assertThat(e.getStatus().getCode()).isEqualTo(Status.Code.UNAVAILABLE));
     }
   }
@@ -85,9 +88,13 @@ class ReloadingTlsCredentialsTest {
   @Test
   void mutualTls_refusesClientsWithoutCertificate() throws Exception {
     try (CipherdServer cipherd = start(true, Duration.ofMinutes(1))) {
-      assertThatThrownBy(() -> health(cipherd.port(),
-          TlsChannelCredentials.newBuilder().trustManager(pki.caCert.toFile()).build()))
-          .isInstanceOfSatisfying(StatusRuntimeException.class,
+      assertThatThrownBy(
+              () ->
+                  health(
+                      cipherd.port(),
+                      TlsChannelCredentials.newBuilder().trustManager(pki.caCert.toFile()).build()))
+          .isInstanceOfSatisfying(
+              StatusRuntimeException.class,
               e -> assertThat(e.getStatus().getCode()).isEqualTo(Status.Code.UNAVAILABLE));
     }
   }
@@ -97,9 +104,14 @@ class ReloadingTlsCredentialsTest {
     TestPki other = TestPki.create(otherDir);
     TestPki.Issued stranger = other.issue("stranger", "stranger", "dns:billing");
     try (CipherdServer cipherd = start(true, Duration.ofMinutes(1))) {
-      assertThatThrownBy(() -> health(cipherd.port(), TlsChannelCredentials.newBuilder()
-          .trustManager(pki.caCert.toFile())
-          .keyManager(stranger.cert().toFile(), stranger.key().toFile()).build()))
+      assertThatThrownBy(
+              () ->
+                  health(
+                      cipherd.port(),
+                      TlsChannelCredentials.newBuilder()
+                          .trustManager(pki.caCert.toFile())
+                          .keyManager(stranger.cert().toFile(), stranger.key().toFile())
+                          .build()))
           .isInstanceOf(StatusRuntimeException.class);
     }
   }
@@ -127,7 +139,10 @@ class ReloadingTlsCredentialsTest {
         subject = servedSubject(cipherd.port());
       }
       assertThat(subject).isEqualTo("CN=cipherd-server-rotated");
-      assertThat(health(cipherd.port(), TlsChannelCredentials.newBuilder().trustManager(pki.caCert.toFile()).build()))
+      assertThat(
+              health(
+                  cipherd.port(),
+                  TlsChannelCredentials.newBuilder().trustManager(pki.caCert.toFile()).build()))
           .isEqualTo(ServingStatus.SERVING);
     }
   }
@@ -135,11 +150,15 @@ class ReloadingTlsCredentialsTest {
   @Test
   void inconsistentTlsOptions_areRejected() {
     assertThatThrownBy(() -> new TlsConfig(null, null, pki.caCert, Duration.ofMinutes(1)))
-        .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("--tls-client-ca");
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("--tls-client-ca");
     assertThatThrownBy(() -> new TlsConfig(server.cert(), null, null, Duration.ofMinutes(1)))
-        .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("--tls-key");
-    assertThatThrownBy(() -> new TlsConfig(server.cert(), server.key(), null, Duration.ofSeconds(5)))
-        .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("at least PT1M");
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("--tls-key");
+    assertThatThrownBy(
+            () -> new TlsConfig(server.cert(), server.key(), null, Duration.ofSeconds(5)))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("at least PT1M");
   }
 
   @Test
@@ -147,7 +166,8 @@ class ReloadingTlsCredentialsTest {
     Path garbage = Files.writeString(tlsDir.resolve("garbage.key"), "not a key");
     TlsConfig config = new TlsConfig(server.cert(), garbage, null, Duration.ofMinutes(1));
     assertThatThrownBy(() -> ReloadingTlsCredentials.load(config))
-        .hasMessageContaining("cannot load TLS files").hasMessageContaining("garbage.key");
+        .hasMessageContaining("cannot load TLS files")
+        .hasMessageContaining("garbage.key");
   }
 
   static ChannelCredentials mtlsClient() throws Exception {
@@ -162,13 +182,27 @@ class ReloadingTlsCredentialsTest {
   }
 
   private CipherdServer start(String host, boolean mutual, Duration reload) throws Exception {
-    Path cert = Files.copy(server.cert(), tlsDir.resolve("server.pem"), StandardCopyOption.REPLACE_EXISTING);
-    Path key = Files.copy(server.key(), tlsDir.resolve("server.key"), StandardCopyOption.REPLACE_EXISTING);
+    Path cert =
+        Files.copy(
+            server.cert(), tlsDir.resolve("server.pem"), StandardCopyOption.REPLACE_EXISTING);
+    Path key =
+        Files.copy(server.key(), tlsDir.resolve("server.key"), StandardCopyOption.REPLACE_EXISTING);
     TlsConfig tls = new TlsConfig(cert, key, mutual ? pki.caCert : null, reload);
-    ServerConfig config = ServerConfig.builder().host(host).port(0).dataDir(dataDir).keyStorePassword(PASSWORD)
-        .maxInboundMessageBytes(64 * 1024).limits(new RequestLimits(16)).blockingThreads(2).blockingQueue(100)
-        .shutdownGrace(Duration.ofSeconds(1)).tls(tls).build();
-    Cipherd services = Cipherd.builder(Pkcs12KeyStore.open(dataDir, PASSWORD)).config(config).build();
+    ServerConfig config =
+        ServerConfig.builder()
+            .host(host)
+            .port(0)
+            .dataDir(dataDir)
+            .keyStorePassword(PASSWORD)
+            .maxInboundMessageBytes(64 * 1024)
+            .limits(new RequestLimits(16))
+            .blockingThreads(2)
+            .blockingQueue(100)
+            .shutdownGrace(Duration.ofSeconds(1))
+            .tls(tls)
+            .build();
+    Cipherd services =
+        Cipherd.builder(Pkcs12KeyStore.open(dataDir, PASSWORD)).config(config).build();
     try {
       return CipherdServer.start(config, services);
     } catch (Exception e) {
@@ -177,11 +211,15 @@ class ReloadingTlsCredentialsTest {
     }
   }
 
-  private static ServingStatus health(int port, ChannelCredentials credentials) throws InterruptedException {
-    ManagedChannel channel = Grpc.newChannelBuilderForAddress("localhost", port, credentials).build();
+  private static ServingStatus health(int port, ChannelCredentials credentials)
+      throws InterruptedException {
+    ManagedChannel channel =
+        Grpc.newChannelBuilderForAddress("localhost", port, credentials).build();
     try {
-      return HealthGrpc.newBlockingStub(channel).withDeadlineAfter(10, TimeUnit.SECONDS)
-          .check(HealthCheckRequest.getDefaultInstance()).getStatus();
+      return HealthGrpc.newBlockingStub(channel)
+          .withDeadlineAfter(10, TimeUnit.SECONDS)
+          .check(HealthCheckRequest.getDefaultInstance())
+          .getStatus();
     } finally {
       channel.shutdownNow().awaitTermination(5, TimeUnit.SECONDS);
     }
@@ -192,18 +230,23 @@ class ReloadingTlsCredentialsTest {
     KeyStore trust = KeyStore.getInstance("PKCS12");
     trust.load(null, null);
     try (InputStream in = Files.newInputStream(pki.caCert)) {
-      trust.setCertificateEntry("ca", CertificateFactory.getInstance("X.509").generateCertificate(in));
+      trust.setCertificateEntry(
+          "ca", CertificateFactory.getInstance("X.509").generateCertificate(in));
     }
-    TrustManagerFactory factory = TrustManagerFactory.getInstance(TrustManagerFactory.getDefaultAlgorithm());
+    TrustManagerFactory factory =
+        TrustManagerFactory.getInstance(TrustManagerFactory.getDefaultAlgorithm());
     factory.init(trust);
     SSLContext context = SSLContext.getInstance("TLS");
     context.init(null, factory.getTrustManagers(), null);
-    try (SSLSocket socket = (SSLSocket) context.getSocketFactory().createSocket("127.0.0.1", port)) {
+    try (SSLSocket socket =
+        (SSLSocket) context.getSocketFactory().createSocket("127.0.0.1", port)) {
       SSLParameters parameters = socket.getSSLParameters();
       parameters.setApplicationProtocols(new String[] {"h2"});
       socket.setSSLParameters(parameters);
       socket.startHandshake();
-      return ((X509Certificate) socket.getSession().getPeerCertificates()[0]).getSubjectX500Principal().getName();
+      return ((X509Certificate) socket.getSession().getPeerCertificates()[0])
+          .getSubjectX500Principal()
+          .getName();
     }
   }
 }

@@ -13,14 +13,15 @@ import java.util.Base64;
 import java.util.List;
 
 /**
- * A throwaway certificate authority made at test time with the JDK's {@code keytool}: it issues
- * PEM certificates and PKCS#8 keys for servers and clients, the files cipherd's TLS options take.
+ * A throwaway certificate authority made at test time with the JDK's {@code keytool}: it issues PEM
+ * certificates and PKCS#8 keys for servers and clients, the files cipherd's TLS options take.
  */
 public final class TestPki {
   private static final String PASSWORD = "test-pki-password";
 
   private final Path dir;
   private final Path caStore;
+
   /** The CA certificate, PEM. */
   public final Path caCert;
 
@@ -33,24 +34,90 @@ public final class TestPki {
   /** A new CA in {@code dir}. */
   public static TestPki create(Path dir) throws Exception {
     TestPki pki = new TestPki(dir);
-    keytool(null, "-genkeypair", "-alias", "ca", "-keyalg", "EC", "-groupname", "secp256r1",
-        "-dname", "CN=cipherd test CA " + dir.getFileName(), "-ext", "bc:c", "-validity", "2",
-        "-keystore", pki.caStore.toString(), "-storetype", "PKCS12", "-storepass", PASSWORD);
-    Files.writeString(pki.caCert, keytool(null, "-exportcert", "-rfc", "-alias", "ca",
-        "-keystore", pki.caStore.toString(), "-storepass", PASSWORD));
+    keytool(
+        null,
+        "-genkeypair",
+        "-alias",
+        "ca",
+        "-keyalg",
+        "EC",
+        "-groupname",
+        "secp256r1",
+        "-dname",
+        "CN=cipherd test CA " + dir.getFileName(),
+        "-ext",
+        "bc:c",
+        "-validity",
+        "2",
+        "-keystore",
+        pki.caStore.toString(),
+        "-storetype",
+        "PKCS12",
+        "-storepass",
+        PASSWORD);
+    Files.writeString(
+        pki.caCert,
+        keytool(
+            null,
+            "-exportcert",
+            "-rfc",
+            "-alias",
+            "ca",
+            "-keystore",
+            pki.caStore.toString(),
+            "-storepass",
+            PASSWORD));
     return pki;
   }
 
-  /** A certificate and key issued by this CA, written as {@code <name>.pem} and {@code <name>.key}. */
+  /**
+   * A certificate and key issued by this CA, written as {@code <name>.pem} and {@code <name>.key}.
+   */
   public Issued issue(String name, String commonName, String subjectAltNames) throws Exception {
     Path store = dir.resolve(name + ".p12");
     Files.deleteIfExists(store);
-    keytool(null, "-genkeypair", "-alias", name, "-keyalg", "EC", "-groupname", "secp256r1",
-        "-dname", "CN=" + commonName, "-validity", "2",
-        "-keystore", store.toString(), "-storetype", "PKCS12", "-storepass", PASSWORD);
-    String request = keytool(null, "-certreq", "-alias", name, "-keystore", store.toString(), "-storepass", PASSWORD);
-    List<String> gencert = new ArrayList<>(List.of("-gencert", "-rfc", "-alias", "ca", "-validity", "2",
-        "-keystore", caStore.toString(), "-storepass", PASSWORD));
+    keytool(
+        null,
+        "-genkeypair",
+        "-alias",
+        name,
+        "-keyalg",
+        "EC",
+        "-groupname",
+        "secp256r1",
+        "-dname",
+        "CN=" + commonName,
+        "-validity",
+        "2",
+        "-keystore",
+        store.toString(),
+        "-storetype",
+        "PKCS12",
+        "-storepass",
+        PASSWORD);
+    String request =
+        keytool(
+            null,
+            "-certreq",
+            "-alias",
+            name,
+            "-keystore",
+            store.toString(),
+            "-storepass",
+            PASSWORD);
+    List<String> gencert =
+        new ArrayList<>(
+            List.of(
+                "-gencert",
+                "-rfc",
+                "-alias",
+                "ca",
+                "-validity",
+                "2",
+                "-keystore",
+                caStore.toString(),
+                "-storepass",
+                PASSWORD));
     if (subjectAltNames != null) {
       gencert.addAll(List.of("-ext", "SAN=" + subjectAltNames));
     }
@@ -72,11 +139,13 @@ public final class TestPki {
     }
     PrivateKey key = (PrivateKey) p12.getKey(alias, PASSWORD.toCharArray());
     return "-----BEGIN PRIVATE KEY-----\n"
-        + Base64.getMimeEncoder(64, "\n".getBytes(StandardCharsets.US_ASCII)).encodeToString(key.getEncoded())
+        + Base64.getMimeEncoder(64, "\n".getBytes(StandardCharsets.US_ASCII))
+            .encodeToString(key.getEncoded())
         + "\n-----END PRIVATE KEY-----\n";
   }
 
-  private static String keytool(String stdin, String... args) throws IOException, InterruptedException {
+  private static String keytool(String stdin, String... args)
+      throws IOException, InterruptedException {
     List<String> command = new ArrayList<>();
     command.add(Path.of(System.getProperty("java.home"), "bin", "keytool").toString());
     // keytool is a short-lived JVM: skip the optimising JIT, it only costs start-up time here.

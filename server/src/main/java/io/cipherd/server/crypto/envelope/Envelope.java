@@ -6,8 +6,8 @@ import java.nio.charset.StandardCharsets;
 
 /**
  * The ciphertext format {@code <NAME/vVERSION:MODE>PAYLOAD}, where PAYLOAD is the padded standard
- * base64 (RFC 4648 section 4) of the mode's bytes. This class is the only place that parses,
- * peeks at or writes it; the grammar is specified in {@code proto/README.md}.
+ * base64 (RFC 4648 section 4) of the mode's bytes. This class is the only place that parses, peeks
+ * at or writes it; the grammar is specified in {@code proto/README.md}.
  */
 public final class Envelope {
   /** '<' + 64-character name + "/v" + 9 digits + ':' + longest mode name + '>', rounded up. */
@@ -15,8 +15,10 @@ public final class Envelope {
 
   private static final int MAX_VERSION_DIGITS = 9;
   private static final RecentHeaders RECENT = new RecentHeaders();
+
   /** Room to copy just a header's worth of a ciphertext, per thread, for {@link #peekHeader}. */
-  private static final ThreadLocal<byte[]> HEADER_BUFFER = ThreadLocal.withInitial(() -> new byte[MAX_HEADER_BYTES]);
+  private static final ThreadLocal<byte[]> HEADER_BUFFER =
+      ThreadLocal.withInitial(() -> new byte[MAX_HEADER_BYTES]);
 
   private Envelope() {}
 
@@ -66,7 +68,8 @@ public final class Envelope {
       throw new InvalidCiphertextException("ciphertext is empty");
     }
     if (text[from] != '<') {
-      throw new InvalidCiphertextException("ciphertext must start with a '<NAME/vVERSION:MODE>' header");
+      throw new InvalidCiphertextException(
+          "ciphertext must start with a '<NAME/vVERSION:MODE>' header");
     }
     int end = from + length;
     int close = indexOf(text, (byte) '>', from + 1, end);
@@ -102,37 +105,45 @@ public final class Envelope {
     String modeName = ascii(text, colon + 1, close);
     Mode mode = modeName == null ? null : Mode.fromHeaderName(modeName);
     if (mode == null) {
-      throw new InvalidCiphertextException("unknown mode in header; expected one of " + Mode.headerNames());
+      throw new InvalidCiphertextException(
+          "unknown mode in header; expected one of " + Mode.headerNames());
     }
     return new EnvelopeHeader(name, version, mode);
   }
 
-  /** Room that {@link #decodePayload} needs for the payload of a ciphertext text of {@code textLength} bytes. */
+  /**
+   * Room that {@link #decodePayload} needs for the payload of a ciphertext text of {@code
+   * textLength} bytes.
+   */
   public static int maxPayloadLength(int textLength) {
     return textLength / 4 * 3;
   }
 
   /**
-   * Decodes the payload of the ciphertext {@code text[from, from + length)}, whose header is
-   * {@code header} (as {@link #parseHeader} returned it), into {@code out} from index 0; returns
-   * the payload's length. {@code out} needs {@link #maxPayloadLength} bytes.
+   * Decodes the payload of the ciphertext {@code text[from, from + length)}, whose header is {@code
+   * header} (as {@link #parseHeader} returned it), into {@code out} from index 0; returns the
+   * payload's length. {@code out} needs {@link #maxPayloadLength} bytes.
    */
-  public static int decodePayload(EnvelopeHeader header, byte[] text, int from, int length, byte[] out) {
+  public static int decodePayload(
+      EnvelopeHeader header, byte[] text, int from, int length, byte[] out) {
     int start = from + header.length();
     int base64Length = from + length - start;
     if (base64Length == 0) {
       throw new InvalidCiphertextException("payload after the header is empty");
     }
     if (base64Length % 4 != 0) {
-      throw new InvalidCiphertextException("payload is not padded base64 (length is not a multiple of 4)");
+      throw new InvalidCiphertextException(
+          "payload is not padded base64 (length is not a multiple of 4)");
     }
     int decoded = StrictBase64.decode(text, start, base64Length, out, 0);
     if (decoded == StrictBase64.NOT_BASE64) {
       throw new InvalidCiphertextException("payload is not standard base64");
     }
     if (decoded == StrictBase64.NOT_CANONICAL) {
-      // Otherwise two different texts would decode to the same payload, and a changed ciphertext would still decrypt.
-      throw new InvalidCiphertextException("payload is not canonical base64 (stray bits before the padding)");
+      // Otherwise two different texts would decode to the same payload, and a changed ciphertext
+      // would still decrypt.
+      throw new InvalidCiphertextException(
+          "payload is not canonical base64 (stray bits before the padding)");
     }
     String problem = header.mode().payloadLengthProblem(decoded);
     if (problem != null) {
@@ -142,8 +153,8 @@ public final class Envelope {
   }
 
   /**
-   * The whole ciphertext text for {@code payload[0, length)}: the header's bytes, then the payload's
-   * base64, written into one array of exactly that size.
+   * The whole ciphertext text for {@code payload[0, length)}: the header's bytes, then the
+   * payload's base64, written into one array of exactly that size.
    */
   public static byte[] text(EnvelopeHeader header, byte[] payload, int length) {
     byte[] ascii = header.asciiBytes();
@@ -162,7 +173,8 @@ public final class Envelope {
       throw new InvalidCiphertextException("version in header is too large");
     }
     if (text[from + 1] == '0') {
-      throw new InvalidCiphertextException("version in header must be at least 1, without leading zeros");
+      throw new InvalidCiphertextException(
+          "version in header must be at least 1, without leading zeros");
     }
     int version = 0;
     for (int i = from + 1; i < to; i++) {
@@ -193,5 +205,4 @@ public final class Envelope {
     }
     return new String(text, from, to - from, StandardCharsets.US_ASCII);
   }
-
 }

@@ -25,7 +25,10 @@ public final class EnvelopeHeader {
   private final byte[] aad;
   private final ByteString ascii;
 
-  /** Validates and builds a header; throws {@link IllegalArgumentException} for a bad name or version. */
+  /**
+   * Validates and builds a header; throws {@link IllegalArgumentException} for a bad name or
+   * version.
+   */
   public EnvelopeHeader(String keyName, int version, Mode mode) {
     if (!isValidKeyName(keyName)) {
       throw new IllegalArgumentException("key name must match " + KEY_NAME_SYNTAX);
@@ -36,22 +39,23 @@ public final class EnvelopeHeader {
     this.keyName = keyName;
     this.version = version;
     this.mode = mode;
-    this.aad = ("<" + keyName + "/v" + version + ":" + mode.headerName() + ">")
-        .getBytes(StandardCharsets.US_ASCII);
+    this.aad =
+        ("<" + keyName + "/v" + version + ":" + mode.headerName() + ">")
+            .getBytes(StandardCharsets.US_ASCII);
     this.ascii = UnsafeByteOperations.unsafeWrap(aad);
   }
 
   /**
-   * Throws {@link InvalidArgumentException} unless {@code name} is a valid key name. The message gives
-   * the syntax and the length, never the name: it may be megabytes a caller sent.
+   * Throws {@link InvalidArgumentException} unless {@code name} is a valid key name. The message
+   * gives the syntax and the length, never the name: it may be megabytes a caller sent.
    */
   public static void checkKeyName(String name) {
     if (name == null || name.isEmpty()) {
       throw new InvalidArgumentException("key_name is required");
     }
     if (!isValidKeyName(name)) {
-      throw new InvalidArgumentException("key_name must match " + KEY_NAME_SYNTAX + " (got " + name.length()
-          + " characters)");
+      throw new InvalidArgumentException(
+          "key_name must match " + KEY_NAME_SYNTAX + " (got " + name.length() + " characters)");
     }
   }
 
@@ -90,8 +94,8 @@ public final class EnvelopeHeader {
   }
 
   /**
-   * The header's ASCII bytes, the first part of an AEAD mode's associated data. The array is shared:
-   * callers pass it to the JCE or copy from it, and never change it.
+   * The header's ASCII bytes, the first part of an AEAD mode's associated data. The array is
+   * shared: callers pass it to the JCE or copy from it, and never change it.
    */
   public byte[] asciiBytes() {
     return aad;

@@ -14,16 +14,26 @@ import java.nio.ByteOrder;
 public final class StrictBase64 {
   /** {@link #decode}'s answer for text that is not padded standard base64. */
   public static final int NOT_BASE64 = -1;
+
   /** {@link #decode}'s answer for base64 whose last digit has stray low bits before the padding. */
   public static final int NOT_CANONICAL = -2;
 
   private static final byte[] DIGITS =
-      "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/".getBytes(
-          java.nio.charset.StandardCharsets.US_ASCII);
-  /** The two digits of each 12-bit value, high digit in the high byte: one lookup per two digits. */
+      "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/"
+          .getBytes(java.nio.charset.StandardCharsets.US_ASCII);
+
+  /**
+   * The two digits of each 12-bit value, high digit in the high byte: one lookup per two digits.
+   */
   private static final short[] DIGIT_PAIRS = new short[1 << 12];
-  private static final VarHandle INT_BIG_ENDIAN = MethodHandles.byteArrayViewVarHandle(int[].class, ByteOrder.BIG_ENDIAN);
-  /** Each byte's digit value, or -1 for bytes outside the alphabet (including '=' and all of 0x80-0xff). */
+
+  private static final VarHandle INT_BIG_ENDIAN =
+      MethodHandles.byteArrayViewVarHandle(int[].class, ByteOrder.BIG_ENDIAN);
+
+  /**
+   * Each byte's digit value, or -1 for bytes outside the alphabet (including '=' and all of
+   * 0x80-0xff).
+   */
   private static final byte[] VALUES = new byte[256];
 
   static {
@@ -56,7 +66,10 @@ public final class StrictBase64 {
     // src) and one 4-digit write: a third of the work of the byte-wise loop below.
     for (; in < whole && in + 4 <= src.length; in += 3) {
       int bits = (int) INT_BIG_ENDIAN.get(src, in) >>> 8;
-      INT_BIG_ENDIAN.set(dst, out, (DIGIT_PAIRS[bits >>> 12] & 0xffff) << 16 | (DIGIT_PAIRS[bits & 0xfff] & 0xffff));
+      INT_BIG_ENDIAN.set(
+          dst,
+          out,
+          (DIGIT_PAIRS[bits >>> 12] & 0xffff) << 16 | (DIGIT_PAIRS[bits & 0xfff] & 0xffff));
       out += 4;
     }
     for (; in < whole; in += 3) {
@@ -79,7 +92,10 @@ public final class StrictBase64 {
     return out;
   }
 
-  /** Bytes that {@code length} characters of padded base64 ending at {@code src[end - 1]} decode to; -1 if the length cannot be padded base64. */
+  /**
+   * Bytes that {@code length} characters of padded base64 ending at {@code src[end - 1]} decode to;
+   * -1 if the length cannot be padded base64.
+   */
   public static int decodedLength(byte[] src, int end, int length) {
     if (length == 0 || length % 4 != 0) {
       return length == 0 ? 0 : NOT_BASE64;
@@ -89,9 +105,9 @@ public final class StrictBase64 {
   }
 
   /**
-   * Decodes {@code src[from, from + length)} into {@code dst} at {@code at}, which must have room for
-   * {@link #decodedLength}; returns the number of bytes written, {@link #NOT_BASE64} or
-   * {@link #NOT_CANONICAL}. On a negative answer, {@code dst} may hold part of the payload.
+   * Decodes {@code src[from, from + length)} into {@code dst} at {@code at}, which must have room
+   * for {@link #decodedLength}; returns the number of bytes written, {@link #NOT_BASE64} or {@link
+   * #NOT_CANONICAL}. On a negative answer, {@code dst} may hold part of the payload.
    */
   public static int decode(byte[] src, int from, int length, byte[] dst, int at) {
     if (length % 4 != 0) {
@@ -104,8 +120,11 @@ public final class StrictBase64 {
     int lastQuad = end - 4;
     int out = at;
     for (int in = from; in < lastQuad; in += 4) {
-      int bits = VALUES[src[in] & 0xff] << 18 | VALUES[src[in + 1] & 0xff] << 12
-          | VALUES[src[in + 2] & 0xff] << 6 | VALUES[src[in + 3] & 0xff];
+      int bits =
+          VALUES[src[in] & 0xff] << 18
+              | VALUES[src[in + 1] & 0xff] << 12
+              | VALUES[src[in + 2] & 0xff] << 6
+              | VALUES[src[in + 3] & 0xff];
       // Any -1 value sets the sign bit (and more): one test for the whole quad.
       if (bits < 0) {
         return NOT_BASE64;

@@ -16,6 +16,7 @@ import javax.crypto.SecretKey;
 public final class BlindIndex {
   /** The whole HMAC-SHA-256. */
   public static final int MAX_LENGTH = 32;
+
   /** Below 8 bytes unrelated values would share indexes too often (birthday bound 2³²). */
   public static final int MIN_LENGTH = 8;
 
@@ -29,8 +30,15 @@ public final class BlindIndex {
       return MAX_LENGTH;
     }
     if (lengthBytes < MIN_LENGTH || lengthBytes > MAX_LENGTH) {
-      throw new InvalidArgumentException("length_bytes must be " + MIN_LENGTH + " to " + MAX_LENGTH
-          + " (0 means " + MAX_LENGTH + "), got " + lengthBytes);
+      throw new InvalidArgumentException(
+          "length_bytes must be "
+              + MIN_LENGTH
+              + " to "
+              + MAX_LENGTH
+              + " (0 means "
+              + MAX_LENGTH
+              + "), got "
+              + lengthBytes);
     }
     return lengthBytes;
   }

@@ -11,9 +11,9 @@ import java.nio.charset.StandardCharsets;
 import java.text.Normalizer;
 
 /**
- * How a value is made canonical before it is indexed (proto/README.md, "Blind indexes"): trim,
- * then NFKC, then full case folding, each only when asked for. With none asked the bytes are
- * indexed as given; with any, they must be UTF-8 text.
+ * How a value is made canonical before it is indexed (proto/README.md, "Blind indexes"): trim, then
+ * NFKC, then full case folding, each only when asked for. With none asked the bytes are indexed as
+ * given; with any, they must be UTF-8 text.
  *
  * @param trim remove leading and trailing Unicode White_Space
  * @param nfkc apply Normalization Form KC
@@ -61,7 +61,8 @@ public record Normalization(boolean trim, boolean nfkc, boolean casefold) {
 
   /**
    * {@code text} without leading and trailing White_Space, found by one scan from each end; a regex
-   * such as {@code \p{White_Space}+$} retries from every inner space and is quadratic in a long run.
+   * such as {@code \p{White_Space}+$} retries from every inner space and is quadratic in a long
+   * run.
    */
   private static String trimWhiteSpace(String text) {
     int start = 0;
@@ -89,10 +90,12 @@ public record Normalization(boolean trim, boolean nfkc, boolean casefold) {
 
   private static String decode(byte[] value) {
     try {
-      CharBuffer chars = StandardCharsets.UTF_8.newDecoder()
-          .onMalformedInput(CodingErrorAction.REPORT)
-          .onUnmappableCharacter(CodingErrorAction.REPORT)
-          .decode(ByteBuffer.wrap(value));
+      CharBuffer chars =
+          StandardCharsets.UTF_8
+              .newDecoder()
+              .onMalformedInput(CodingErrorAction.REPORT)
+              .onUnmappableCharacter(CodingErrorAction.REPORT)
+              .decode(ByteBuffer.wrap(value));
       return chars.toString();
     } catch (CharacterCodingException e) {
       throw new InvalidArgumentException(

@@ -3,15 +3,22 @@ package io.cipherd.server.crypto.legacy;
 import java.util.Arrays;
 
 /**
- * How data was encrypted before cipherd, with no header to say so: the cipher, its key sizes, its IV
- * length and padding. proto/README.md ("Legacy ciphertexts") is the spec; these only ever decrypt.
+ * How data was encrypted before cipherd, with no header to say so: the cipher, its key sizes, its
+ * IV length and padding. proto/README.md ("Legacy ciphertexts") is the spec; these only ever
+ * decrypt.
  */
 public enum LegacyCipher {
-  /** MySQL/MariaDB {@code AES_ENCRYPT(str, key_str)} by default: AES-128-ECB, the key folded from the key string. */
+  /**
+   * MySQL/MariaDB {@code AES_ENCRYPT(str, key_str)} by default: AES-128-ECB, the key folded from
+   * the key string.
+   */
   MYSQL_AES_ECB("mysql-aes-ecb", "AES/ECB/PKCS5Padding", "AES", 0, 0, only(16)),
   AES_CBC("aes-cbc", "AES/CBC/PKCS5Padding", "AES", 16, 0, only(16, 24, 32)),
   AES_ECB("aes-ecb", "AES/ECB/PKCS5Padding", "AES", 0, 0, only(16, 24, 32)),
-  /** The IV is the whole initial counter block, incremented as one 128-bit big-endian number (as OpenSSL). */
+  /**
+   * The IV is the whole initial counter block, incremented as one 128-bit big-endian number (as
+   * OpenSSL).
+   */
   AES_CTR("aes-ctr", "AES/CTR/NoPadding", "AES", 16, 0, only(16, 24, 32)),
   /** CFB with 128-bit feedback (OpenSSL's aes-N-cfb, not cfb8 or cfb1). */
   AES_CFB("aes-cfb", "AES/CFB/NoPadding", "AES", 16, 0, only(16, 24, 32)),
@@ -23,7 +30,10 @@ public enum LegacyCipher {
   DESEDE_CBC("desede-cbc", "DESede/CBC/PKCS5Padding", "DESede", 8, 0, only(16, 24)),
   /** Any key length from 4 to 56 bytes. */
   BLOWFISH_CBC("blowfish-cbc", "Blowfish/CBC/PKCS5Padding", "Blowfish", 8, 0, between(4, 56)),
-  /** Any key length from 5 to 256 bytes; decrypted by {@link Rc4}, since the JDK's ARCFOUR stops at 128. */
+  /**
+   * Any key length from 5 to 256 bytes; decrypted by {@link Rc4}, since the JDK's ARCFOUR stops at
+   * 128.
+   */
   RC4("rc4", "RC4", "ARCFOUR", 0, 0, between(5, 256));
 
   private final String storeName;
@@ -33,7 +43,12 @@ public enum LegacyCipher {
   private final int tagLength;
   private final KeyLengths keyLengths;
 
-  LegacyCipher(String storeName, String transformation, String keyAlgorithm, int ivLength, int tagLength,
+  LegacyCipher(
+      String storeName,
+      String transformation,
+      String keyAlgorithm,
+      int ivLength,
+      int tagLength,
       KeyLengths keyLengths) {
     this.storeName = storeName;
     this.transformation = transformation;
@@ -73,7 +88,10 @@ public enum LegacyCipher {
     return tagLength;
   }
 
-  /** Whether the plaintext was PKCS#7-padded to whole blocks, so a ciphertext holds one block at least. */
+  /**
+   * Whether the plaintext was PKCS#7-padded to whole blocks, so a ciphertext holds one block at
+   * least.
+   */
   public boolean isPadded() {
     return transformation.endsWith("PKCS5Padding");
   }

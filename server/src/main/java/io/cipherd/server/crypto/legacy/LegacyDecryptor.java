@@ -16,8 +16,8 @@ import javax.crypto.spec.IvParameterSpec;
 /**
  * Decrypts one legacy ciphertext to its plaintext, with the IV where the version's {@link
  * IvConvention} says. Anything about the ciphertext that does not fit (too short, a wrong length,
- * padding, a GCM tag) fails as {@link DecryptionFailedException} and nothing more, so it is no oracle;
- * only the shape of the request ({@code legacy.iv}) is an invalid argument.
+ * padding, a GCM tag) fails as {@link DecryptionFailedException} and nothing more, so it is no
+ * oracle; only the shape of the request ({@code legacy.iv}) is an invalid argument.
  *
  * <p>Legacy rewraps are a migration path, not a hot one: each gets a fresh JCE cipher rather than a
  * pooled one.
@@ -29,10 +29,11 @@ public final class LegacyDecryptor {
    * Decrypts {@code data} (as stored: with the IV first under {@link IvConvention#PREPENDED}) with
    * {@code key} into {@code out} from index 0, which needs {@code data.length} bytes; returns the
    * plaintext's length. {@code itemIv} is the request's own IV, empty unless the convention is
-   * {@link IvConvention#SEPARATE}. {@code out} may hold part of a plaintext even when this throws: the
-   * caller wipes it either way.
+   * {@link IvConvention#SEPARATE}. {@code out} may hold part of a plaintext even when this throws:
+   * the caller wipes it either way.
    */
-  public static int decrypt(LegacyFormat format, SecretKey key, byte[] data, byte[] itemIv, byte[] out) {
+  public static int decrypt(
+      LegacyFormat format, SecretKey key, byte[] data, byte[] itemIv, byte[] out) {
     LegacyCipher cipher = format.cipher();
     checkItemIv(format, itemIv);
     int ivLength = cipher.ivLength();
@@ -61,7 +62,8 @@ public final class LegacyDecryptor {
     }
     int length = data.length - from;
     if (length == 0 && cipher.isPadded()) {
-      // The JCE decrypts nothing to nothing; padding makes every real ciphertext one block at least.
+      // The JCE decrypts nothing to nothing; padding makes every real ciphertext one block at
+      // least.
       throw new DecryptionFailedException();
     }
     if (cipher == LegacyCipher.RC4) {
@@ -78,7 +80,8 @@ public final class LegacyDecryptor {
       jce.init(Cipher.DECRYPT_MODE, key, parameters(cipher, iv));
       return jce.doFinal(data, from, length, out, 0);
     } catch (BadPaddingException | IllegalBlockSizeException e) {
-      // AEADBadTagException is a BadPaddingException: a wrong tag or key. A wrong length is the other.
+      // AEADBadTagException is a BadPaddingException: a wrong tag or key. A wrong length is the
+      // other.
       throw new DecryptionFailedException();
     } catch (GeneralSecurityException | RuntimeException e) {
       throw new CryptoProviderException(cipher.transformation(), e);
@@ -89,12 +92,20 @@ public final class LegacyDecryptor {
   private static void checkItemIv(LegacyFormat format, byte[] itemIv) {
     int ivLength = format.cipher().ivLength();
     if (format.iv() == IvConvention.SEPARATE && itemIv.length != ivLength) {
-      throw new InvalidArgumentException("legacy.iv must be the item's " + ivLength + "-byte IV for "
-          + format.cipher().storeName() + " (the key's IV convention is separate), got " + itemIv.length + " bytes");
+      throw new InvalidArgumentException(
+          "legacy.iv must be the item's "
+              + ivLength
+              + "-byte IV for "
+              + format.cipher().storeName()
+              + " (the key's IV convention is separate), got "
+              + itemIv.length
+              + " bytes");
     }
     if (format.iv() != IvConvention.SEPARATE && itemIv.length > 0) {
-      throw new InvalidArgumentException("legacy.iv is only for keys whose IV convention is separate; this key "
-          + "version's is " + format.iv().storeName());
+      throw new InvalidArgumentException(
+          "legacy.iv is only for keys whose IV convention is separate; this key "
+              + "version's is "
+              + format.iv().storeName());
     }
   }
 

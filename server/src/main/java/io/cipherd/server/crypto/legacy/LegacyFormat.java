@@ -16,28 +16,38 @@ public final class LegacyFormat {
   private final byte[] fixedIv;
 
   /**
-   * {@code iv} null means the default: {@link IvConvention#PREPENDED} for ciphers with an IV, {@link
-   * IvConvention#NONE} for the others; {@code fixedIv} is needed with {@link IvConvention#FIXED} only
-   * (null or empty otherwise). Throws {@link InvalidArgumentException} naming the field that does not fit.
+   * {@code iv} null means the default: {@link IvConvention#PREPENDED} for ciphers with an IV,
+   * {@link IvConvention#NONE} for the others; {@code fixedIv} is needed with {@link
+   * IvConvention#FIXED} only (null or empty otherwise). Throws {@link InvalidArgumentException}
+   * naming the field that does not fit.
    */
   public static LegacyFormat of(LegacyCipher cipher, IvConvention iv, byte[] fixedIv) {
     Objects.requireNonNull(cipher, "cipher");
-    IvConvention chosen = iv != null ? iv : cipher.takesIv() ? IvConvention.PREPENDED : IvConvention.NONE;
+    IvConvention chosen =
+        iv != null ? iv : cipher.takesIv() ? IvConvention.PREPENDED : IvConvention.NONE;
     byte[] fixed = fixedIv == null ? new byte[0] : fixedIv;
     if (!cipher.takesIv() && chosen != IvConvention.NONE) {
-      throw new InvalidArgumentException("legacy_iv must be unspecified for " + cipher.storeName()
-          + ", which takes no IV");
+      throw new InvalidArgumentException(
+          "legacy_iv must be unspecified for " + cipher.storeName() + ", which takes no IV");
     }
     if (cipher.takesIv() && chosen == IvConvention.NONE) {
-      throw new InvalidArgumentException(cipher.storeName() + " takes a " + cipher.ivLength()
-          + "-byte IV: legacy_iv must say where it is (prepended, separate or fixed)");
+      throw new InvalidArgumentException(
+          cipher.storeName()
+              + " takes a "
+              + cipher.ivLength()
+              + "-byte IV: legacy_iv must say where it is (prepended, separate or fixed)");
     }
     if (chosen != IvConvention.FIXED && fixed.length > 0) {
       throw new InvalidArgumentException("legacy_fixed_iv is only for legacy_iv LEGACY_IV_FIXED");
     }
     if (chosen == IvConvention.FIXED && fixed.length != cipher.ivLength()) {
-      throw new InvalidArgumentException("legacy_fixed_iv must be " + cipher.ivLength() + " bytes for "
-          + cipher.storeName() + ", got " + fixed.length);
+      throw new InvalidArgumentException(
+          "legacy_fixed_iv must be "
+              + cipher.ivLength()
+              + " bytes for "
+              + cipher.storeName()
+              + ", got "
+              + fixed.length);
     }
     return new LegacyFormat(cipher, chosen, fixed.clone());
   }
@@ -69,7 +79,10 @@ public final class LegacyFormat {
 
   @Override
   public boolean equals(Object o) {
-    return o instanceof LegacyFormat f && f.cipher == cipher && f.iv == iv && Arrays.equals(f.fixedIv, fixedIv);
+    return o instanceof LegacyFormat f
+        && f.cipher == cipher
+        && f.iv == iv
+        && Arrays.equals(f.fixedIv, fixedIv);
   }
 
   @Override
@@ -79,7 +92,11 @@ public final class LegacyFormat {
 
   @Override
   public String toString() {
-    return "LegacyFormat[" + cipher.storeName() + ", iv " + iv.storeName()
-        + (fixedIv.length > 0 ? " " + HexFormat.of().formatHex(fixedIv) : "") + "]";
+    return "LegacyFormat["
+        + cipher.storeName()
+        + ", iv "
+        + iv.storeName()
+        + (fixedIv.length > 0 ? " " + HexFormat.of().formatHex(fixedIv) : "")
+        + "]";
   }
 }

@@ -8,8 +8,9 @@ public final class LegacyKeyMaterial {
 
   /**
    * The raw key for {@code cipher} from exactly one of {@code keyMaterial} (checked against the
-   * cipher's key lengths) and {@code passphrase} (MySQL's key string, folded by {@link MysqlKeyFold});
-   * an empty array counts as absent. Returns a new array the caller wipes, as it does its own two.
+   * cipher's key lengths) and {@code passphrase} (MySQL's key string, folded by {@link
+   * MysqlKeyFold}); an empty array counts as absent. Returns a new array the caller wipes, as it
+   * does its own two.
    */
   public static byte[] of(LegacyCipher cipher, byte[] keyMaterial, byte[] passphrase) {
     boolean hasMaterial = keyMaterial.length > 0;
@@ -19,18 +20,31 @@ public final class LegacyKeyMaterial {
     }
     if (hasPassphrase) {
       if (cipher != LegacyCipher.MYSQL_AES_ECB) {
-        throw new InvalidArgumentException("passphrase is only for " + LegacyCipher.MYSQL_AES_ECB.storeName()
-            + " (MySQL's AES_ENCRYPT key string); " + cipher.storeName() + " needs key_material");
+        throw new InvalidArgumentException(
+            "passphrase is only for "
+                + LegacyCipher.MYSQL_AES_ECB.storeName()
+                + " (MySQL's AES_ENCRYPT key string); "
+                + cipher.storeName()
+                + " needs key_material");
       }
       return MysqlKeyFold.fold(passphrase);
     }
     if (!hasMaterial) {
-      throw new InvalidArgumentException("key_material is required for " + cipher.storeName()
-          + (cipher == LegacyCipher.MYSQL_AES_ECB ? " (or passphrase, MySQL's key string)" : ""));
+      throw new InvalidArgumentException(
+          "key_material is required for "
+              + cipher.storeName()
+              + (cipher == LegacyCipher.MYSQL_AES_ECB
+                  ? " (or passphrase, MySQL's key string)"
+                  : ""));
     }
     if (!cipher.acceptsKeyLength(keyMaterial.length)) {
-      throw new InvalidArgumentException("key_material for " + cipher.storeName() + " must be "
-          + cipher.keyLengths() + ", got " + keyMaterial.length);
+      throw new InvalidArgumentException(
+          "key_material for "
+              + cipher.storeName()
+              + " must be "
+              + cipher.keyLengths()
+              + ", got "
+              + keyMaterial.length);
     }
     return keyMaterial.clone();
   }

@@ -3,14 +3,16 @@ package io.cipherd.server.crypto.legacy;
 import java.util.Arrays;
 
 /**
- * The RC4 keystream XORed over data, for keys of 5 to 256 bytes: the JDK's ARCFOUR refuses keys over
- * 128 bytes, and RC4 fits in a page. Only ever used to decrypt legacy data; checked against OpenSSL,
- * Python's cryptography and the JDK's ARCFOUR in tests.
+ * The RC4 keystream XORed over data, for keys of 5 to 256 bytes: the JDK's ARCFOUR refuses keys
+ * over 128 bytes, and RC4 fits in a page. Only ever used to decrypt legacy data; checked against
+ * OpenSSL, Python's cryptography and the JDK's ARCFOUR in tests.
  */
 final class Rc4 {
   private Rc4() {}
 
-  /** XORs the keystream of {@code key} over {@code in[from, from + length)} into {@code out} from 0. */
+  /**
+   * XORs the keystream of {@code key} over {@code in[from, from + length)} into {@code out} from 0.
+   */
   static void apply(byte[] key, byte[] in, int from, int length, byte[] out) {
     int[] state = new int[256];
     for (int i = 0; i < 256; i++) {

@@ -16,16 +16,17 @@ import java.nio.file.attribute.PosixFilePermissions;
 import java.util.Set;
 
 /**
- * Crash-safe replacement of small private files: write a temp file in the same directory, fsync
- * it, rename it over the target, fsync the directory. A reader (or a restart) sees the old file or
- * the new one, never a mix.
+ * Crash-safe replacement of small private files: write a temp file in the same directory, fsync it,
+ * rename it over the target, fsync the directory. A reader (or a restart) sees the old file or the
+ * new one, never a mix.
  */
 final class AtomicFiles {
   static final Set<PosixFilePermission> OWNER_FILE = PosixFilePermissions.fromString("rw-------");
   static final Set<PosixFilePermission> OWNER_DIR = PosixFilePermissions.fromString("rwx------");
 
   private static final String TEMP_SUFFIX = ".tmp";
-  private static final boolean POSIX = FileSystems.getDefault().supportedFileAttributeViews().contains("posix");
+  private static final boolean POSIX =
+      FileSystems.getDefault().supportedFileAttributeViews().contains("posix");
 
   /** Writes the content of a file to a stream; may throw any checked exception it meets. */
   @FunctionalInterface
@@ -56,16 +57,19 @@ final class AtomicFiles {
    */
   static void replace(Path target, Content content) throws Exception {
     Path dir = target.toAbsolutePath().getParent();
-    Path temp = POSIX
-        ? Files.createTempFile(dir, tempPrefix(target), TEMP_SUFFIX, privateFile())
-        : Files.createTempFile(dir, tempPrefix(target), TEMP_SUFFIX);
+    Path temp =
+        POSIX
+            ? Files.createTempFile(dir, tempPrefix(target), TEMP_SUFFIX, privateFile())
+            : Files.createTempFile(dir, tempPrefix(target), TEMP_SUFFIX);
     boolean moved = false;
     try {
       if (POSIX) {
-        // Exactly 0600 before any secret byte is written, whatever the umask made of the create mode.
+        // Exactly 0600 before any secret byte is written, whatever the umask made of the create
+        // mode.
         Files.setPosixFilePermissions(temp, OWNER_FILE);
       }
-      try (FileChannel channel = FileChannel.open(temp, StandardOpenOption.WRITE, StandardOpenOption.TRUNCATE_EXISTING)) {
+      try (FileChannel channel =
+          FileChannel.open(temp, StandardOpenOption.WRITE, StandardOpenOption.TRUNCATE_EXISTING)) {
         OutputStream out = Channels.newOutputStream(channel);
         content.writeTo(out);
         out.flush();
@@ -92,8 +96,8 @@ final class AtomicFiles {
 
   /**
    * Deletes temp files that {@link #replace} left beside {@code target} when the process died
-   * before the rename; they were never the committed state, so deleting them loses nothing.
-   * Returns how many were deleted.
+   * before the rename; they were never the committed state, so deleting them loses nothing. Returns
+   * how many were deleted.
    */
   static int deleteLeftoverTemps(Path target) throws IOException {
     Path dir = target.toAbsolutePath().getParent();
@@ -114,7 +118,8 @@ final class AtomicFiles {
       return false;
     }
     Set<PosixFilePermission> perms = Files.getPosixFilePermissions(path);
-    return perms.stream().anyMatch(p -> p.name().startsWith("GROUP_") || p.name().startsWith("OTHERS_"));
+    return perms.stream()
+        .anyMatch(p -> p.name().startsWith("GROUP_") || p.name().startsWith("OTHERS_"));
   }
 
   /** Attributes that create a file 0600 (none off POSIX), for callers opening files themselves. */

@@ -1,7 +1,6 @@
 package io.cipherd.server.keystore.pkcs12;
 
 import io.cipherd.server.keys.KeyStoreUnavailableException;
-
 import java.io.IOException;
 import java.nio.channels.FileChannel;
 import java.nio.channels.FileLock;
@@ -24,13 +23,18 @@ final class DirectoryLock implements AutoCloseable {
     this.channel = channel;
   }
 
-  /** Locks {@code dir}, or throws {@link KeyStoreUnavailableException} if another store holds it. */
+  /**
+   * Locks {@code dir}, or throws {@link KeyStoreUnavailableException} if another store holds it.
+   */
   static DirectoryLock acquire(Path dir) {
     Path file = dir.resolve(FILE);
     FileChannel channel;
     try {
-      channel = FileChannel.open(file, Set.of(StandardOpenOption.CREATE, StandardOpenOption.WRITE),
-          AtomicFiles.privateFileAttributes());
+      channel =
+          FileChannel.open(
+              file,
+              Set.of(StandardOpenOption.CREATE, StandardOpenOption.WRITE),
+              AtomicFiles.privateFileAttributes());
     } catch (IOException e) {
       throw new KeyStoreUnavailableException("cannot open lock file " + file + ": " + e, e);
     }
@@ -47,7 +51,8 @@ final class DirectoryLock implements AutoCloseable {
     }
     closeQuietly(channel);
     throw new KeyStoreUnavailableException(
-        "key store " + dir + " is already open in another cipherd process (" + file + " is locked)", null);
+        "key store " + dir + " is already open in another cipherd process (" + file + " is locked)",
+        null);
   }
 
   /** Releases the lock; closing the channel is what releases it, and may be repeated. */

@@ -2,7 +2,6 @@ package io.cipherd.server.keystore.pkcs12;
 
 import io.cipherd.server.keys.KeyStoreUnavailableException;
 import io.cipherd.server.keys.KeyVersionInfo;
-
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.file.Files;
@@ -43,13 +42,22 @@ final class Pkcs12File {
       proveOneEntryDecrypts(jks, password);
       return jks;
     } catch (IOException | GeneralSecurityException e) {
-      if (e.getCause() instanceof UnrecoverableKeyException || e instanceof UnrecoverableKeyException) {
-        // The PKCS12 integrity MAC is keyed by the password: a wrong password and altered bytes look alike.
-        throw new KeyStoreUnavailableException("the key store password does not open " + file
-            + " (check CIPHERD_KEYSTORE_PASSWORD; or the file was altered)", e);
+      if (e.getCause() instanceof UnrecoverableKeyException
+          || e instanceof UnrecoverableKeyException) {
+        // The PKCS12 integrity MAC is keyed by the password: a wrong password and altered bytes
+        // look alike.
+        throw new KeyStoreUnavailableException(
+            "the key store password does not open "
+                + file
+                + " (check CIPHERD_KEYSTORE_PASSWORD; or the file was altered)",
+            e);
       }
-      throw new KeyStoreUnavailableException(file + " is not a readable PKCS12 key store (corrupt or truncated?): "
-          + e.getClass().getSimpleName() + (e.getMessage() == null ? "" : ": " + e.getMessage()), e);
+      throw new KeyStoreUnavailableException(
+          file
+              + " is not a readable PKCS12 key store (corrupt or truncated?): "
+              + e.getClass().getSimpleName()
+              + (e.getMessage() == null ? "" : ": " + e.getMessage()),
+          e);
     }
   }
 
@@ -64,7 +72,9 @@ final class Pkcs12File {
       for (String alias : Collections.list(jks.aliases())) {
         VersionEntries.Alias parsed = VersionEntries.parseAlias(alias);
         if (parsed == null || !jks.entryInstanceOf(alias, KeyStore.SecretKeyEntry.class)) {
-          throw inconsistent(file, "entry '" + alias + "' is not a cipherd key version (NAME/vVERSION secret key)");
+          throw inconsistent(
+              file,
+              "entry '" + alias + "' is not a cipherd key version (NAME/vVERSION secret key)");
         }
         KeyVersionInfo info;
         try {
@@ -78,16 +88,24 @@ final class Pkcs12File {
       throw new KeyStoreUnavailableException("cannot list the entries of " + file, e);
     }
     Map<String, List<KeyVersionInfo>> byName = new TreeMap<>();
-    found.forEach((name, versions) -> {
-      List<KeyVersionInfo> list = new ArrayList<>(versions.values());
-      for (int i = 0; i < list.size(); i++) {
-        if (list.get(i).version() != i + 1) {
-          throw inconsistent(file, "key '" + name + "' has versions " + versions.keySet()
-              + ", not 1 to " + list.size() + "; cipherd never deletes a version");
-        }
-      }
-      byName.put(name, List.copyOf(list));
-    });
+    found.forEach(
+        (name, versions) -> {
+          List<KeyVersionInfo> list = new ArrayList<>(versions.values());
+          for (int i = 0; i < list.size(); i++) {
+            if (list.get(i).version() != i + 1) {
+              throw inconsistent(
+                  file,
+                  "key '"
+                      + name
+                      + "' has versions "
+                      + versions.keySet()
+                      + ", not 1 to "
+                      + list.size()
+                      + "; cipherd never deletes a version");
+            }
+          }
+          byName.put(name, List.copyOf(list));
+        });
     return byName;
   }
 

@@ -11,7 +11,6 @@ import io.cipherd.server.keys.KeyVersionInfo;
 import io.cipherd.server.keys.NewKeyVersion;
 import io.cipherd.server.keys.VersionUsage;
 import io.cipherd.server.keys.WipeableSecretKey;
-
 import java.io.IOException;
 import java.nio.file.Path;
 import java.security.GeneralSecurityException;
@@ -35,11 +34,10 @@ import javax.crypto.SecretKey;
  * NAME/vVERSION}, with the version's mode, key size, creation time and imported flag (and a legacy
  * version's cipher, IV convention and fixed IV) as entry attributes ({@link VersionEntries});
  * {@code keytool -list -storetype PKCS12} lists it. Because a version carries its own metadata,
- * adding one is a single atomic file write. {@code keys.json}
- * holds each key's policy ({@link PolicyFile}). Policies live apart because they change in place,
- * while PKCS12 entries are per version and never rewritten; putting a policy in the p12 would take
- * a fake key entry that {@code keytool} would list as a key. The JSON also lets operators read
- * policies without the password.
+ * adding one is a single atomic file write. {@code keys.json} holds each key's policy ({@link
+ * PolicyFile}). Policies live apart because they change in place, while PKCS12 entries are per
+ * version and never rewritten; putting a policy in the p12 would take a fake key entry that {@code
+ * keytool} would list as a key. The JSON also lets operators read policies without the password.
  *
  * <p><b>Crash safety.</b> Each file is replaced atomically ({@link AtomicFiles}). CreateKey writes
  * the policy <em>before</em> the version, so the p12 rename is the one moment a key starts to
@@ -48,10 +46,10 @@ import javax.crypto.SecretKey;
  * the p12 without a policy (only possible if {@code keys.json} is lost or rolled back) gets {@link
  * KeyPolicy#DEFAULT} and a warning. Temp files left by a crash before a rename are deleted at open.
  *
- * <p><b>Concurrency.</b> This process is the only writer: {@link DirectoryLock} makes a second
- * open of the same directory fail, since it would drop this store's writes. Metadata reads use an immutable snapshot
- * without locking; writes, and reads of key bytes from the JDK key store object (which is not
- * thread-safe), take one lock.
+ * <p><b>Concurrency.</b> This process is the only writer: {@link DirectoryLock} makes a second open
+ * of the same directory fail, since it would drop this store's writes. Metadata reads use an
+ * immutable snapshot without locking; writes, and reads of key bytes from the JDK key store object
+ * (which is not thread-safe), take one lock.
  */
 public final class Pkcs12KeyStore implements KeyStore {
   static final String KEYSTORE_FILE = "keys.p12";
@@ -61,13 +59,17 @@ public final class Pkcs12KeyStore implements KeyStore {
   private final Path p12Path;
   private final Path policyPath;
   private final Path usagePath;
+
   /** Guarded by {@link #lock}; read from {@link #usagePath} on first use. */
   private Map<String, Map<Integer, VersionUsage>> usage;
+
   private final PasswordProtection password;
   private final DirectoryLock directoryLock;
   private final ReentrantLock lock = new ReentrantLock();
+
   /** Guarded by {@link #lock}. */
   private final java.security.KeyStore jks;
+
   /** Immutable; replaced under {@link #lock} after each committed write. */
   private volatile SortedMap<String, KeyMetadata> keys;
 
@@ -94,7 +96,8 @@ public final class Pkcs12KeyStore implements KeyStore {
           "no password given for " + p12 + "; set CIPHERD_KEYSTORE_PASSWORD", null);
     }
     PasswordProtection protection = new PasswordProtection(password.clone());
-    return new Pkcs12KeyStore(dir, protection, Pkcs12Startup.load(dir, p12, dir.resolve(POLICY_FILE), protection));
+    return new Pkcs12KeyStore(
+        dir, protection, Pkcs12Startup.load(dir, p12, dir.resolve(POLICY_FILE), protection));
   }
 
   @Override
@@ -126,13 +129,22 @@ public final class Pkcs12KeyStore implements KeyStore {
       lock.unlock();
     }
     if (entry == null) {
-      throw new KeyStoreUnavailableException(p12Path + " has no entry '" + alias + "' though its metadata was loaded", null);
+      throw new KeyStoreUnavailableException(
+          p12Path + " has no entry '" + alias + "' though its metadata was loaded", null);
     }
     byte[] bytes = entry.getSecretKey().getEncoded();
     if (bytes.length * 8 != stored.keySizeBits()) {
       Arrays.fill(bytes, (byte) 0);
-      throw new KeyStoreUnavailableException("entry '" + alias + "' of " + p12Path + " holds a "
-          + bytes.length * 8 + "-bit key but its metadata says " + stored.keySizeBits(), null);
+      throw new KeyStoreUnavailableException(
+          "entry '"
+              + alias
+              + "' of "
+              + p12Path
+              + " holds a "
+              + bytes.length * 8
+              + "-bit key but its metadata says "
+              + stored.keySizeBits(),
+          null);
     }
     // The key takes over this copy, so the key ring can overwrite it on eviction.
     return new WipeableSecretKey(bytes, stored.keyAlgorithm());
@@ -150,7 +162,12 @@ public final class Pkcs12KeyStore implements KeyStore {
       // Policy first, and durable, before the p12 rename that makes the key exist (see the class
       // comment): no crash or power loss can keep the version but lose its policy.
       writePolicies(created);
-      syncDirectory("wrote the policy of key '" + name + "' but could not sync " + dir + "; the key was not created");
+      syncDirectory(
+          "wrote the policy of key '"
+              + name
+              + "' but could not sync "
+              + dir
+              + "; the key was not created");
       writeVersion(name, first);
       return publish(created);
     } finally {
@@ -219,7 +236,8 @@ public final class Pkcs12KeyStore implements KeyStore {
       try {
         AtomicFiles.replace(usagePath, out -> out.write(UsageFile.encode(next)));
       } catch (Exception e) {
-        throw new KeyStoreUnavailableException("cannot write " + usagePath + "; usage kept for the next merge: " + e, e);
+        throw new KeyStoreUnavailableException(
+            "cannot write " + usagePath + "; usage kept for the next merge: " + e, e);
       }
       usage = next;
       return Map.copyOf(merged);
@@ -228,14 +246,19 @@ public final class Pkcs12KeyStore implements KeyStore {
     }
   }
 
-  /** Under {@link #lock}: the usage counts, read on first use; a damaged file starts them afresh. */
+  /**
+   * Under {@link #lock}: the usage counts, read on first use; a damaged file starts them afresh.
+   */
   private Map<String, Map<Integer, VersionUsage>> usage() {
     if (usage == null) {
       try {
         usage = UsageFile.read(usagePath);
       } catch (IOException | RuntimeException e) {
-        org.slf4j.LoggerFactory.getLogger(Pkcs12KeyStore.class).warn(
-            "{} is unreadable ({}); usage counts start again from zero", usagePath, e.getMessage());
+        org.slf4j.LoggerFactory.getLogger(Pkcs12KeyStore.class)
+            .warn(
+                "{} is unreadable ({}); usage counts start again from zero",
+                usagePath,
+                e.getMessage());
         usage = new java.util.HashMap<>();
       }
     }
@@ -256,15 +279,23 @@ public final class Pkcs12KeyStore implements KeyStore {
     }
   }
 
-  /** Adds one entry to the p12 file; on any failure before the rename, the file and memory are unchanged. */
+  /**
+   * Adds one entry to the p12 file; on any failure before the rename, the file and memory are
+   * unchanged.
+   */
   private void writeVersion(String name, NewKeyVersion version) {
     String alias = VersionEntries.alias(name, version.info().version());
     try {
       if (jks.containsAlias(alias)) {
-        throw new IllegalStateException(p12Path + " already holds '" + alias + "'; a version is never overwritten");
+        throw new IllegalStateException(
+            p12Path + " already holds '" + alias + "'; a version is never overwritten");
       }
-      jks.setEntry(alias, new SecretKeyEntry(VersionEntries.storedKey(version.info(), version.material()),
-          VersionEntries.attributes(version.info())), password);
+      jks.setEntry(
+          alias,
+          new SecretKeyEntry(
+              VersionEntries.storedKey(version.info(), version.material()),
+              VersionEntries.attributes(version.info())),
+          password);
     } catch (GeneralSecurityException e) {
       throw new KeyStoreUnavailableException("cannot add entry '" + alias + "' for " + p12Path, e);
     }
@@ -276,11 +307,15 @@ public final class Pkcs12KeyStore implements KeyStore {
       } catch (GeneralSecurityException ignored) {
         // Removing an entry from the in-memory PKCS12 store does not fail.
       }
-      throw new KeyStoreUnavailableException("cannot write " + p12Path + "; nothing was stored: " + e, e);
+      throw new KeyStoreUnavailableException(
+          "cannot write " + p12Path + "; nothing was stored: " + e, e);
     }
   }
 
-  /** Replaces keys.json with every existing key's policy and {@code changed}'s; unchanged if this throws. */
+  /**
+   * Replaces keys.json with every existing key's policy and {@code changed}'s; unchanged if this
+   * throws.
+   */
   private void writePolicies(KeyMetadata changed) {
     Map<String, KeyPolicy> policies = new TreeMap<>();
     keys.forEach((name, metadata) -> policies.put(name, metadata.policy()));
@@ -288,17 +323,25 @@ public final class Pkcs12KeyStore implements KeyStore {
     try {
       AtomicFiles.replace(policyPath, out -> out.write(PolicyFile.encode(policies)));
     } catch (Exception e) {
-      throw new KeyStoreUnavailableException("cannot write " + policyPath + "; nothing was changed: " + e, e);
+      throw new KeyStoreUnavailableException(
+          "cannot write " + policyPath + "; nothing was changed: " + e, e);
     }
   }
 
-  /** Makes a written change visible and durable; memory then matches the files, even if the sync fails. */
+  /**
+   * Makes a written change visible and durable; memory then matches the files, even if the sync
+   * fails.
+   */
   private KeyMetadata publish(KeyMetadata updated) {
     SortedMap<String, KeyMetadata> next = new TreeMap<>(keys);
     next.put(updated.name(), updated);
     keys = Collections.unmodifiableSortedMap(next);
-    syncDirectory("wrote key '" + updated.name() + "' to " + dir
-        + " but could not sync the directory; the change may not survive a power loss");
+    syncDirectory(
+        "wrote key '"
+            + updated.name()
+            + "' to "
+            + dir
+            + " but could not sync the directory; the change may not survive a power loss");
     return updated;
   }
 

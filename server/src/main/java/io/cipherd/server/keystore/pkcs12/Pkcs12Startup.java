@@ -2,10 +2,8 @@ package io.cipherd.server.keystore.pkcs12;
 
 import io.cipherd.server.keys.KeyMetadata;
 import io.cipherd.server.keys.KeyPolicy;
-import io.cipherd.server.keys.KeyStore;
 import io.cipherd.server.keys.KeyStoreUnavailableException;
 import io.cipherd.server.keys.KeyVersionInfo;
-
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -29,7 +27,8 @@ final class Pkcs12Startup {
    * What open found: the held directory lock, the JDK key store object and every key's metadata by
    * name (unmodifiable).
    */
-  record Loaded(DirectoryLock lock, java.security.KeyStore jks, SortedMap<String, KeyMetadata> keys) {}
+  record Loaded(
+      DirectoryLock lock, java.security.KeyStore jks, SortedMap<String, KeyMetadata> keys) {}
 
   private Pkcs12Startup() {}
 
@@ -37,15 +36,20 @@ final class Pkcs12Startup {
     try {
       AtomicFiles.createPrivateDirectory(dir);
     } catch (IOException e) {
-      throw new KeyStoreUnavailableException("cannot create key store directory " + dir + ": " + e, e);
+      throw new KeyStoreUnavailableException(
+          "cannot create key store directory " + dir + ": " + e, e);
     }
     // Locked before the cleanup below, which must never delete a live process's temp file.
     DirectoryLock lock = DirectoryLock.acquire(dir);
     try {
       deleteLeftovers(dir, p12, policyFile);
       java.security.KeyStore jks = Pkcs12File.load(p12, password);
-      SortedMap<String, KeyMetadata> keys = reconcile(Pkcs12File.versions(jks, p12), readPolicies(policyFile), p12, policyFile);
-      log.info("opened key store {}: {} keys, {} versions", p12, keys.size(),
+      SortedMap<String, KeyMetadata> keys =
+          reconcile(Pkcs12File.versions(jks, p12), readPolicies(policyFile), p12, policyFile);
+      log.info(
+          "opened key store {}: {} keys, {} versions",
+          p12,
+          keys.size(),
           keys.values().stream().mapToInt(KeyMetadata::currentVersion).sum());
       return new Loaded(lock, jks, keys);
     } catch (RuntimeException e) {
@@ -57,32 +61,52 @@ final class Pkcs12Startup {
   private static void deleteLeftovers(Path dir, Path p12, Path policyFile) {
     try {
       // A temp file exists only if a process died before its rename: it never became the state.
-      int leftovers = AtomicFiles.deleteLeftoverTemps(p12) + AtomicFiles.deleteLeftoverTemps(policyFile);
+      int leftovers =
+          AtomicFiles.deleteLeftoverTemps(p12) + AtomicFiles.deleteLeftoverTemps(policyFile);
       if (leftovers > 0) {
-        log.warn("deleted {} temp file(s) in {} left by an interrupted write; nothing committed was lost", leftovers, dir);
+        log.warn(
+            "deleted {} temp file(s) in {} left by an interrupted write; nothing committed was lost",
+            leftovers,
+            dir);
       }
       warnIfShared(p12);
       warnIfShared(policyFile);
     } catch (IOException e) {
-      throw new KeyStoreUnavailableException("cannot clean up key store directory " + dir + ": " + e, e);
+      throw new KeyStoreUnavailableException(
+          "cannot clean up key store directory " + dir + ": " + e, e);
     }
   }
 
   /** Every key in the p12 with its policy; policies of keys the p12 lacks are dropped. */
-  private static SortedMap<String, KeyMetadata> reconcile(Map<String, List<KeyVersionInfo>> versions,
-      Map<String, KeyPolicy> policies, Path p12, Path policyFile) {
+  private static SortedMap<String, KeyMetadata> reconcile(
+      Map<String, List<KeyVersionInfo>> versions,
+      Map<String, KeyPolicy> policies,
+      Path p12,
+      Path policyFile) {
     SortedMap<String, KeyMetadata> keys = new TreeMap<>();
-    versions.forEach((name, list) -> {
-      KeyPolicy policy = policies.get(name);
-      if (policy == null) {
-        // Never left by a crash (policies are written first); keys.json was lost or rolled back.
-        log.warn("key '{}' in {} has no policy in {}; using the default policy", name, p12, policyFile);
-        policy = KeyPolicy.DEFAULT;
-      }
-      keys.put(name, new KeyMetadata(name, list, policy));
-    });
-    policies.keySet().stream().filter(name -> !keys.containsKey(name)).forEach(name -> log.info(
-        "ignoring the policy of key '{}': {} has no version of it (a create was interrupted)", name, p12));
+    versions.forEach(
+        (name, list) -> {
+          KeyPolicy policy = policies.get(name);
+          if (policy == null) {
+            // Never left by a crash (policies are written first); keys.json was lost or rolled
+            // back.
+            log.warn(
+                "key '{}' in {} has no policy in {}; using the default policy",
+                name,
+                p12,
+                policyFile);
+            policy = KeyPolicy.DEFAULT;
+          }
+          keys.put(name, new KeyMetadata(name, list, policy));
+        });
+    policies.keySet().stream()
+        .filter(name -> !keys.containsKey(name))
+        .forEach(
+            name ->
+                log.info(
+                    "ignoring the policy of key '{}': {} has no version of it (a create was interrupted)",
+                    name,
+                    p12));
     return Collections.unmodifiableSortedMap(keys);
   }
 
@@ -96,7 +120,9 @@ final class Pkcs12Startup {
 
   private static void warnIfShared(Path file) throws IOException {
     if (Files.exists(file) && AtomicFiles.isAccessibleByOthers(file)) {
-      log.warn("{} is accessible to group or others; it should be 0600 (the next write makes it so)", file);
+      log.warn(
+          "{} is accessible to group or others; it should be 0600 (the next write makes it so)",
+          file);
     }
   }
 }

@@ -1,7 +1,5 @@
 package io.cipherd.server.keystore.pkcs12;
 
-import io.cipherd.server.keys.KeyPolicy;
-
 import com.google.gson.GsonBuilder;
 import com.google.gson.JsonElement;
 import com.google.gson.JsonObject;
@@ -9,6 +7,7 @@ import com.google.gson.JsonParseException;
 import com.google.gson.JsonParser;
 import com.google.gson.JsonPrimitive;
 import io.cipherd.server.crypto.envelope.EnvelopeHeader;
+import io.cipherd.server.keys.KeyPolicy;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -40,7 +39,8 @@ final class PolicyFile {
       JsonObject root = JsonParser.parseString(text).getAsJsonObject();
       int format = intField(root, "format");
       if (format != FORMAT) {
-        throw new IllegalArgumentException("format is " + format + "; this cipherd reads format " + FORMAT);
+        throw new IllegalArgumentException(
+            "format is " + format + "; this cipherd reads format " + FORMAT);
       }
       Map<String, KeyPolicy> policies = new TreeMap<>();
       for (Map.Entry<String, JsonElement> e : root.getAsJsonObject("policies").entrySet()) {
@@ -50,7 +50,10 @@ final class PolicyFile {
         policies.put(e.getKey(), policy(e.getValue().getAsJsonObject()));
       }
       return policies;
-    } catch (JsonParseException | IllegalStateException | ClassCastException | NullPointerException e) {
+    } catch (JsonParseException
+        | IllegalStateException
+        | ClassCastException
+        | NullPointerException e) {
       // Gson reports shape errors with these; none of them carries secrets (the file holds none).
       throw new IllegalArgumentException("not a cipherd policy file: " + e.getMessage(), e);
     }
@@ -59,15 +62,17 @@ final class PolicyFile {
   /** The file content for {@code policies}, names sorted so the file diffs well. */
   static byte[] encode(Map<String, KeyPolicy> policies) {
     JsonObject byName = new JsonObject();
-    new TreeMap<>(policies).forEach((name, p) -> {
-      JsonObject o = new JsonObject();
-      o.addProperty("min_decryption_version", p.minDecryptionVersion());
-      o.addProperty("min_encryption_version", p.minEncryptionVersion());
-      o.addProperty("allow_ecb_encryption", p.allowEcbEncryption());
-      o.addProperty("auto_rotate_period_seconds", p.autoRotatePeriod().toSeconds());
-      o.addProperty("max_encryptions_per_version", p.maxEncryptionsPerVersion());
-      byName.add(name, o);
-    });
+    new TreeMap<>(policies)
+        .forEach(
+            (name, p) -> {
+              JsonObject o = new JsonObject();
+              o.addProperty("min_decryption_version", p.minDecryptionVersion());
+              o.addProperty("min_encryption_version", p.minEncryptionVersion());
+              o.addProperty("allow_ecb_encryption", p.allowEcbEncryption());
+              o.addProperty("auto_rotate_period_seconds", p.autoRotatePeriod().toSeconds());
+              o.addProperty("max_encryptions_per_version", p.maxEncryptionsPerVersion());
+              byName.add(name, o);
+            });
     JsonObject root = new JsonObject();
     root.addProperty("format", FORMAT);
     root.add("policies", byName);
@@ -82,8 +87,11 @@ final class PolicyFile {
     }
     try {
       // Files written before automatic rotation existed lack its fields: they mean "off".
-      return new KeyPolicy(intField(o, "min_decryption_version"), intField(o, "min_encryption_version"),
-          ecb.getAsBoolean(), java.time.Duration.ofSeconds(optionalLong(o, "auto_rotate_period_seconds")),
+      return new KeyPolicy(
+          intField(o, "min_decryption_version"),
+          intField(o, "min_encryption_version"),
+          ecb.getAsBoolean(),
+          java.time.Duration.ofSeconds(optionalLong(o, "auto_rotate_period_seconds")),
           optionalLong(o, "max_encryptions_per_version"));
     } catch (RuntimeException e) {
       throw new IllegalArgumentException(e.getMessage(), e);

@@ -45,10 +45,14 @@ final class UsageFile {
       for (Map.Entry<String, JsonElement> version : key.getValue().getAsJsonObject().entrySet()) {
         JsonObject o = version.getValue().getAsJsonObject();
         JsonElement last = o.get("last_used");
-        versions.put(Integer.parseInt(version.getKey()), new VersionUsage(o.get("encryptions").getAsLong(),
-            o.get("decryptions").getAsLong(), o.get("rewraps").getAsLong(),
-            o.has("indexes") ? o.get("indexes").getAsLong() : 0,
-            last == null || last.isJsonNull() ? null : Instant.parse(last.getAsString())));
+        versions.put(
+            Integer.parseInt(version.getKey()),
+            new VersionUsage(
+                o.get("encryptions").getAsLong(),
+                o.get("decryptions").getAsLong(),
+                o.get("rewraps").getAsLong(),
+                o.has("indexes") ? o.get("indexes").getAsLong() : 0,
+                last == null || last.isJsonNull() ? null : Instant.parse(last.getAsString())));
       }
       all.put(key.getKey(), versions);
     }
@@ -58,19 +62,24 @@ final class UsageFile {
   /** The file content for {@code usage}, sorted so it diffs well. */
   static byte[] encode(Map<String, Map<Integer, VersionUsage>> usage) {
     JsonObject byKey = new JsonObject();
-    new TreeMap<>(usage).forEach((name, versions) -> {
-      JsonObject byVersion = new JsonObject();
-      new TreeMap<>(versions).forEach((version, u) -> {
-        JsonObject o = new JsonObject();
-        o.addProperty("encryptions", u.encryptions());
-        o.addProperty("decryptions", u.decryptions());
-        o.addProperty("rewraps", u.rewraps());
-        o.addProperty("indexes", u.indexes());
-        o.addProperty("last_used", u.lastUsed() == null ? null : u.lastUsed().toString());
-        byVersion.add(Integer.toString(version), o);
-      });
-      byKey.add(name, byVersion);
-    });
+    new TreeMap<>(usage)
+        .forEach(
+            (name, versions) -> {
+              JsonObject byVersion = new JsonObject();
+              new TreeMap<>(versions)
+                  .forEach(
+                      (version, u) -> {
+                        JsonObject o = new JsonObject();
+                        o.addProperty("encryptions", u.encryptions());
+                        o.addProperty("decryptions", u.decryptions());
+                        o.addProperty("rewraps", u.rewraps());
+                        o.addProperty("indexes", u.indexes());
+                        o.addProperty(
+                            "last_used", u.lastUsed() == null ? null : u.lastUsed().toString());
+                        byVersion.add(Integer.toString(version), o);
+                      });
+              byKey.add(name, byVersion);
+            });
     JsonObject root = new JsonObject();
     root.addProperty("format", FORMAT);
     root.add("usage", byKey);

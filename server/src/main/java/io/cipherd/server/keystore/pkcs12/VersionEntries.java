@@ -1,12 +1,11 @@
 package io.cipherd.server.keystore.pkcs12;
 
-import io.cipherd.server.keys.KeyVersionInfo;
-
-import io.cipherd.server.crypto.envelope.EnvelopeHeader;
 import io.cipherd.server.crypto.Mode;
+import io.cipherd.server.crypto.envelope.EnvelopeHeader;
 import io.cipherd.server.crypto.legacy.IvConvention;
 import io.cipherd.server.crypto.legacy.LegacyCipher;
 import io.cipherd.server.crypto.legacy.LegacyFormat;
+import io.cipherd.server.keys.KeyVersionInfo;
 import java.security.KeyStore.Entry.Attribute;
 import java.security.PKCS12Attribute;
 import java.time.Instant;
@@ -28,14 +27,22 @@ import javax.crypto.spec.SecretKeySpec;
  * Attribute OIDs live under {@code 2.25.<uuid>} (ITU-T X.667), an arc that needs no registration.
  */
 final class VersionEntries {
-  /** {@code 2.25.} + the integer of UUID d971bebc-6e98-4677-99f2-b41109561c36, cipherd's own arc. */
+  /**
+   * {@code 2.25.} + the integer of UUID d971bebc-6e98-4677-99f2-b41109561c36, cipherd's own arc.
+   */
   private static final String ARC = "2.25.289033073217287867018064949388357540918";
+
   private static final String MODE = ARC + ".1";
   private static final String KEY_SIZE_BITS = ARC + ".2";
   private static final String CREATED_AT = ARC + ".3";
   private static final String IMPORTED = ARC + ".4";
-  /** A legacy version's cipher and IV convention (their store names), and its fixed IV (hex) if it has one. */
+
+  /**
+   * A legacy version's cipher and IV convention (their store names), and its fixed IV (hex) if it
+   * has one.
+   */
   private static final String LEGACY_CIPHER = ARC + ".5";
+
   private static final String LEGACY_IV = ARC + ".6";
   private static final String LEGACY_FIXED_IV = ARC + ".7";
 
@@ -83,7 +90,9 @@ final class VersionEntries {
       attributes.add(new PKCS12Attribute(LEGACY_IV, info.legacy().iv().storeName()));
       if (info.legacy().iv() == IvConvention.FIXED) {
         // Hex of 8 bytes or more: never the "ab" or "ab:cd" form PKCS12Attribute would read as DER.
-        attributes.add(new PKCS12Attribute(LEGACY_FIXED_IV, HexFormat.of().formatHex(info.legacy().fixedIv())));
+        attributes.add(
+            new PKCS12Attribute(
+                LEGACY_FIXED_IV, HexFormat.of().formatHex(info.legacy().fixedIv())));
       }
     }
     return attributes;
@@ -106,22 +115,34 @@ final class VersionEntries {
     String created = required(values, CREATED_AT, "creation time");
     String imported = required(values, IMPORTED, "imported flag");
     if (!imported.equals("true") && !imported.equals("false")) {
-      throw new IllegalArgumentException("imported attribute is '" + imported + "', not true or false");
+      throw new IllegalArgumentException(
+          "imported attribute is '" + imported + "', not true or false");
     }
     try {
-      return new KeyVersionInfo(version, mode, Integer.parseInt(bits), Instant.parse(created),
-          Boolean.parseBoolean(imported), mode == Mode.LEGACY ? legacy(values) : null);
+      return new KeyVersionInfo(
+          version,
+          mode,
+          Integer.parseInt(bits),
+          Instant.parse(created),
+          Boolean.parseBoolean(imported),
+          mode == Mode.LEGACY ? legacy(values) : null);
     } catch (NumberFormatException | DateTimeParseException e) {
       throw new IllegalArgumentException("malformed attribute: " + e.getMessage(), e);
     }
   }
 
   private static LegacyFormat legacy(Map<String, String> values) {
-    LegacyCipher cipher = LegacyCipher.fromStoreName(required(values, LEGACY_CIPHER, "legacy cipher"));
-    IvConvention iv = IvConvention.fromStoreName(required(values, LEGACY_IV, "legacy IV convention"));
+    LegacyCipher cipher =
+        LegacyCipher.fromStoreName(required(values, LEGACY_CIPHER, "legacy cipher"));
+    IvConvention iv =
+        IvConvention.fromStoreName(required(values, LEGACY_IV, "legacy IV convention"));
     if (cipher == null || iv == null) {
-      throw new IllegalArgumentException("unknown legacy cipher '" + values.get(LEGACY_CIPHER)
-          + "' or IV convention '" + values.get(LEGACY_IV) + "'");
+      throw new IllegalArgumentException(
+          "unknown legacy cipher '"
+              + values.get(LEGACY_CIPHER)
+              + "' or IV convention '"
+              + values.get(LEGACY_IV)
+              + "'");
     }
     String fixedIv = values.get(LEGACY_FIXED_IV);
     try {

@@ -10,8 +10,9 @@ import java.util.Map;
 import java.util.Optional;
 
 /**
- * The handful of KV v2 requests the key store makes, through the driver's raw {@code logical()} calls
- * (each with the session's timeouts and bounded retries), with Vault failures mapped to key-store errors.
+ * The handful of KV v2 requests the key store makes, through the driver's raw {@code logical()}
+ * calls (each with the session's timeouts and bounded retries), with Vault failures mapped to
+ * key-store errors.
  */
 final class KvClient {
   /** Vault's answer to a write whose {@code cas} is not the key's current version. */
@@ -33,7 +34,9 @@ final class KvClient {
     return paths;
   }
 
-  /** The fields of one KV version, or empty if the key or version does not exist (or was deleted). */
+  /**
+   * The fields of one KV version, or empty if the key or version does not exist (or was deleted).
+   */
   Optional<JsonObject> readVersion(String name, int version) {
     String path = paths.dataVersion(name, version);
     LogicalResponse response = get("read", path);
@@ -64,7 +67,10 @@ final class KvClient {
     return Optional.of(new Versioned(data.asObject(), metadata.asObject().getInt("version", 0)));
   }
 
-  /** The key's KV metadata (current_version, versions, custom_metadata...), or empty if there is no key. */
+  /**
+   * The key's KV metadata (current_version, versions, custom_metadata...), or empty if there is no
+   * key.
+   */
   Optional<JsonObject> readMetadata(String name) {
     String path = paths.metadata(name);
     LogicalResponse response = get("read", path);
@@ -97,14 +103,18 @@ final class KvClient {
     return response.getListData().stream().filter(n -> !n.endsWith("/")).toList();
   }
 
-  /** Writes {@code fields} as the next KV version if the current one is {@code cas}; false if it is not. */
+  /**
+   * Writes {@code fields} as the next KV version if the current one is {@code cas}; false if it is
+   * not.
+   */
   boolean writeVersion(String name, int cas, JsonObject fields) {
     String path = paths.data(name);
     Map<String, Object> body = new LinkedHashMap<>();
     body.put("options", new JsonObject().add("cas", cas));
     body.put("data", fields);
     LogicalResponse response = post("write", path, body);
-    if (status(response) == 400 && VaultErrors.errors(response.getRestResponse()).contains(CAS_MISMATCH)) {
+    if (status(response) == 400
+        && VaultErrors.errors(response.getRestResponse()).contains(CAS_MISMATCH)) {
       return false;
     }
     expectOk("write", path, response);
@@ -153,7 +163,10 @@ final class KvClient {
     }
   }
 
-  /** The error for a call the driver gave up on; opens the circuit unless Vault did answer (a 5xx, a 403). */
+  /**
+   * The error for a call the driver gave up on; opens the circuit unless Vault did answer (a 5xx, a
+   * 403).
+   */
   private RuntimeException unreachable(String operation, String path, VaultException e) {
     RuntimeException error = errors.unreachable(operation, path, e);
     if (e.getHttpStatusCode() == 0) {

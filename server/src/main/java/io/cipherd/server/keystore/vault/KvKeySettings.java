@@ -9,14 +9,16 @@ import io.github.jopenlibs.vault.json.JsonValue;
  * What cipherd writes to a key's KV metadata: the policy as custom metadata, and the settings that
  * keep every version forever.
  *
- * <p>KV v2's {@code max_versions = 0} does not mean "unlimited": it means the mount's setting, and a
- * mount setting of 0 means 10, so the eleventh rotation would silently destroy version 1. cipherd
- * therefore sets the largest value Vault accepts on each key. {@code cas_required} makes Vault reject
- * any write to a key without check-and-set, and {@code delete_version_after = 0s} disables expiry.
+ * <p>KV v2's {@code max_versions = 0} does not mean "unlimited": it means the mount's setting, and
+ * a mount setting of 0 means 10, so the eleventh rotation would silently destroy version 1. cipherd
+ * therefore sets the largest value Vault accepts on each key. {@code cas_required} makes Vault
+ * reject any write to a key without check-and-set, and {@code delete_version_after = 0s} disables
+ * expiry.
  */
 final class KvKeySettings {
   /** Vault keeps the newest {@code max_versions}; this many is never reached. */
   static final int KEEP_ALL_VERSIONS = Integer.MAX_VALUE;
+
   static final String MIN_DECRYPTION_VERSION = "min_decryption_version";
   static final String MIN_ENCRYPTION_VERSION = "min_encryption_version";
   static final String ALLOW_ECB_ENCRYPTION = "allow_ecb_encryption";
@@ -27,12 +29,13 @@ final class KvKeySettings {
 
   /** The body of a metadata write that stores {@code policy} and the keep-everything settings. */
   static JsonObject metadataWrite(KeyPolicy policy) {
-    JsonObject custom = Json.object()
-        .add(MIN_DECRYPTION_VERSION, Integer.toString(policy.minDecryptionVersion()))
-        .add(MIN_ENCRYPTION_VERSION, Integer.toString(policy.minEncryptionVersion()))
-        .add(ALLOW_ECB_ENCRYPTION, Boolean.toString(policy.allowEcbEncryption()))
-        .add(AUTO_ROTATE_PERIOD_SECONDS, Long.toString(policy.autoRotatePeriod().toSeconds()))
-        .add(MAX_ENCRYPTIONS_PER_VERSION, Long.toString(policy.maxEncryptionsPerVersion()));
+    JsonObject custom =
+        Json.object()
+            .add(MIN_DECRYPTION_VERSION, Integer.toString(policy.minDecryptionVersion()))
+            .add(MIN_ENCRYPTION_VERSION, Integer.toString(policy.minEncryptionVersion()))
+            .add(ALLOW_ECB_ENCRYPTION, Boolean.toString(policy.allowEcbEncryption()))
+            .add(AUTO_ROTATE_PERIOD_SECONDS, Long.toString(policy.autoRotatePeriod().toSeconds()))
+            .add(MAX_ENCRYPTIONS_PER_VERSION, Long.toString(policy.maxEncryptionsPerVersion()));
     return Json.object()
         .add("max_versions", KEEP_ALL_VERSIONS)
         .add("cas_required", true)
@@ -44,8 +47,12 @@ final class KvKeySettings {
   static boolean keepsAllVersions(JsonObject metadata) {
     JsonValue max = metadata.get("max_versions");
     JsonValue cas = metadata.get("cas_required");
-    return max != null && max.isNumber() && max.asLong() >= KEEP_ALL_VERSIONS
-        && cas != null && cas.isBoolean() && cas.asBoolean();
+    return max != null
+        && max.isNumber()
+        && max.asLong() >= KEEP_ALL_VERSIONS
+        && cas != null
+        && cas.isBoolean()
+        && cas.asBoolean();
   }
 
   /** The policy in the metadata's custom metadata; the default policy if there is none yet. */
@@ -59,7 +66,8 @@ final class KvKeySettings {
         intField(fields, MIN_DECRYPTION_VERSION),
         intField(fields, MIN_ENCRYPTION_VERSION),
         Boolean.parseBoolean(stringField(fields, ALLOW_ECB_ENCRYPTION, "false")),
-        java.time.Duration.ofSeconds(Long.parseLong(stringField(fields, AUTO_ROTATE_PERIOD_SECONDS, "0"))),
+        java.time.Duration.ofSeconds(
+            Long.parseLong(stringField(fields, AUTO_ROTATE_PERIOD_SECONDS, "0"))),
         Long.parseLong(stringField(fields, MAX_ENCRYPTIONS_PER_VERSION, "0")));
   }
 

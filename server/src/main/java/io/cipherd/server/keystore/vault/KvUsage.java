@@ -8,12 +8,15 @@ import java.util.HashMap;
 import java.util.Map;
 
 /**
- * The KV secret {@code <prefix>/_usage/<name>} holding a key's merged usage:
- * {@code {"1": {"encryptions": 12, "decryptions": 3, "rewraps": 0, "last_used": "2026-..."}}}.
- * The folder starts with '_', which no key name does, and listings skip folders.
+ * The KV secret {@code <prefix>/_usage/<name>} holding a key's merged usage: {@code {"1":
+ * {"encryptions": 12, "decryptions": 3, "rewraps": 0, "last_used": "2026-..."}}}. The folder starts
+ * with '_', which no key name does, and listings skip folders.
  */
 final class KvUsage {
-  /** Replicas merge every few seconds; a write that loses this many races in a row is retried next merge. */
+  /**
+   * Replicas merge every few seconds; a write that loses this many races in a row is retried next
+   * merge.
+   */
   static final int MAX_ATTEMPTS = 8;
 
   private KvUsage() {}
@@ -24,17 +27,19 @@ final class KvUsage {
 
   static JsonObject encode(Map<Integer, VersionUsage> usage) {
     JsonObject data = new JsonObject();
-    usage.forEach((version, u) -> {
-      JsonObject o = new JsonObject()
-          .add("encryptions", u.encryptions())
-          .add("decryptions", u.decryptions())
-          .add("rewraps", u.rewraps())
-          .add("indexes", u.indexes());
-      if (u.lastUsed() != null) {
-        o.add("last_used", u.lastUsed().toString());
-      }
-      data.add(Integer.toString(version), o);
-    });
+    usage.forEach(
+        (version, u) -> {
+          JsonObject o =
+              new JsonObject()
+                  .add("encryptions", u.encryptions())
+                  .add("decryptions", u.decryptions())
+                  .add("rewraps", u.rewraps())
+                  .add("indexes", u.indexes());
+          if (u.lastUsed() != null) {
+            o.add("last_used", u.lastUsed().toString());
+          }
+          data.add(Integer.toString(version), o);
+        });
     return data;
   }
 
@@ -46,9 +51,14 @@ final class KvUsage {
       }
       JsonObject o = member.getValue().asObject();
       JsonValue last = o.get("last_used");
-      usage.put(Integer.parseInt(member.getName()), new VersionUsage(o.getLong("encryptions", 0),
-          o.getLong("decryptions", 0), o.getLong("rewraps", 0), o.getLong("indexes", 0),
-          last == null || !last.isString() ? null : Instant.parse(last.asString())));
+      usage.put(
+          Integer.parseInt(member.getName()),
+          new VersionUsage(
+              o.getLong("encryptions", 0),
+              o.getLong("decryptions", 0),
+              o.getLong("rewraps", 0),
+              o.getLong("indexes", 0),
+              last == null || !last.isString() ? null : Instant.parse(last.asString())));
     }
     return usage;
   }

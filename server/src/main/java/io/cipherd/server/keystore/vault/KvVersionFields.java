@@ -15,10 +15,10 @@ import java.util.HexFormat;
 
 /**
  * The fields of one KV version, which holds one key version: {@code algorithm}, {@code mode},
- * {@code key_size_bits}, {@code created} (ISO-8601), {@code imported} and {@code material} (base64).
- * A legacy version (mode {@code legacy}) adds {@code legacy_cipher} (e.g. {@code aes-cbc}),
- * {@code legacy_iv} ({@code none}, {@code prepended}, {@code separate} or {@code fixed}) and, for a
- * fixed IV, {@code legacy_fixed_iv} (hex).
+ * {@code key_size_bits}, {@code created} (ISO-8601), {@code imported} and {@code material}
+ * (base64). A legacy version (mode {@code legacy}) adds {@code legacy_cipher} (e.g. {@code
+ * aes-cbc}), {@code legacy_iv} ({@code none}, {@code prepended}, {@code separate} or {@code fixed})
+ * and, for a fixed IV, {@code legacy_fixed_iv} (hex).
  */
 final class KvVersionFields {
   static final String ALGORITHM = "algorithm";
@@ -36,15 +36,17 @@ final class KvVersionFields {
   /** The JSON object written as the KV version's data. */
   static JsonObject encode(NewKeyVersion version) {
     KeyVersionInfo info = version.info();
-    JsonObject fields = Json.object()
-        .add(ALGORITHM, info.keyAlgorithm())
-        .add(MODE, info.mode().headerName())
-        .add(KEY_SIZE_BITS, info.keySizeBits())
-        .add(CREATED, info.createdAt().toString())
-        .add(IMPORTED, info.imported())
-        .add(MATERIAL, Base64.getEncoder().encodeToString(version.material()));
+    JsonObject fields =
+        Json.object()
+            .add(ALGORITHM, info.keyAlgorithm())
+            .add(MODE, info.mode().headerName())
+            .add(KEY_SIZE_BITS, info.keySizeBits())
+            .add(CREATED, info.createdAt().toString())
+            .add(IMPORTED, info.imported())
+            .add(MATERIAL, Base64.getEncoder().encodeToString(version.material()));
     if (info.isLegacy()) {
-      fields.add(LEGACY_CIPHER, info.legacy().cipher().storeName())
+      fields
+          .add(LEGACY_CIPHER, info.legacy().cipher().storeName())
           .add(LEGACY_IV, info.legacy().iv().storeName());
       if (info.legacy().iv() == IvConvention.FIXED) {
         fields.add(LEGACY_FIXED_IV, HexFormat.of().formatHex(info.legacy().fixedIv()));
@@ -53,17 +55,27 @@ final class KvVersionFields {
     return fields;
   }
 
-  /** The version's metadata; throws {@link IllegalStateException} naming the field that is wrong. */
+  /**
+   * The version's metadata; throws {@link IllegalStateException} naming the field that is wrong.
+   */
   static KeyVersionInfo decodeInfo(String name, int version, JsonObject data) {
     try {
       Mode mode = Mode.fromName(string(data, MODE));
       int bits = data.get(KEY_SIZE_BITS).asInt();
       Instant created = Instant.parse(string(data, CREATED));
       boolean imported = data.get(IMPORTED).asBoolean();
-      return new KeyVersionInfo(version, mode, bits, created, imported, mode == Mode.LEGACY ? legacy(data) : null);
+      return new KeyVersionInfo(
+          version, mode, bits, created, imported, mode == Mode.LEGACY ? legacy(data) : null);
     } catch (RuntimeException e) {
-      throw new IllegalStateException("KV version " + version + " of key '" + name
-          + "' in Vault is not a cipherd key version (fields " + data.names() + ")", e);
+      throw new IllegalStateException(
+          "KV version "
+              + version
+              + " of key '"
+              + name
+              + "' in Vault is not a cipherd key version (fields "
+              + data.names()
+              + ")",
+          e);
     }
   }
 
@@ -74,14 +86,18 @@ final class KvVersionFields {
       throw new IllegalArgumentException("unknown " + LEGACY_CIPHER + " or " + LEGACY_IV);
     }
     JsonValue fixedIv = data.get(LEGACY_FIXED_IV);
-    return LegacyFormat.of(cipher, iv, fixedIv == null ? null : HexFormat.of().parseHex(string(data, LEGACY_FIXED_IV)));
+    return LegacyFormat.of(
+        cipher,
+        iv,
+        fixedIv == null ? null : HexFormat.of().parseHex(string(data, LEGACY_FIXED_IV)));
   }
 
   /** The raw key bytes; the caller wipes them after use. */
   static byte[] decodeMaterial(String name, int version, JsonObject data) {
     JsonValue material = data.get(MATERIAL);
     if (material == null || !material.isString()) {
-      throw new IllegalStateException("KV version " + version + " of key '" + name + "' in Vault has no material");
+      throw new IllegalStateException(
+          "KV version " + version + " of key '" + name + "' in Vault has no material");
     }
     return Base64.getDecoder().decode(material.asString());
   }

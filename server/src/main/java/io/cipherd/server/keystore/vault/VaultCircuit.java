@@ -6,21 +6,28 @@ import java.time.Duration;
 import java.time.Instant;
 
 /**
- * Fails Vault calls at once for a short while after Vault was found unreachable, so that while Vault
- * is down (or black-holed, where each attempt would wait for the connect timeout) calls that need it
- * answer UNAVAILABLE immediately instead of each paying timeouts and retries. When that while is
- * over, one caller is let through as a probe while the others keep failing fast: its answer closes
- * the circuit, its failure opens it again. Any answer from Vault closes it.
+ * Fails Vault calls at once for a short while after Vault was found unreachable, so that while
+ * Vault is down (or black-holed, where each attempt would wait for the connect timeout) calls that
+ * need it answer UNAVAILABLE immediately instead of each paying timeouts and retries. When that
+ * while is over, one caller is let through as a probe while the others keep failing fast: its
+ * answer closes the circuit, its failure opens it again. Any answer from Vault closes it.
  */
 final class VaultCircuit {
-  private enum State { CLOSED, OPEN, HALF_OPEN }
+  private enum State {
+    CLOSED,
+    OPEN,
+    HALF_OPEN
+  }
 
   private final Duration openFor;
   private final Duration probeTimeout;
   private final Clock clock;
+
   /** Read without the lock on every call, so a closed circuit costs one volatile read. */
   private volatile boolean closed = true;
+
   private State state = State.CLOSED;
+
   /** OPEN: when the probe may go. HALF_OPEN: when a probe that never reported is given up on. */
   private Instant until = Instant.MIN;
 
@@ -36,8 +43,8 @@ final class VaultCircuit {
   }
 
   /**
-   * Returns if the caller may call Vault: the circuit is closed, or the caller is the one probe of a
-   * circuit whose open period is over. Otherwise throws without calling Vault.
+   * Returns if the caller may call Vault: the circuit is closed, or the caller is the one probe of
+   * a circuit whose open period is over. Otherwise throws without calling Vault.
    */
   void checkClosed() {
     if (closed) {

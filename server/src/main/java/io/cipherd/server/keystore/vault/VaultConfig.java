@@ -10,13 +10,15 @@ import java.util.Objects;
  *
  * @param address Vault's base URL, such as {@code https://vault.example:8200}
  * @param mount the KV v2 mount path, such as {@code secret}
- * @param prefix the folder under the mount that holds one secret per key, such as {@code cipherd/keys}
+ * @param prefix the folder under the mount that holds one secret per key, such as {@code
+ *     cipherd/keys}
  * @param auth how to obtain a token
  * @param openTimeout longest wait to connect, whole seconds (the driver's unit)
  * @param readTimeout longest wait for a response, whole seconds
  * @param maxRetries retries after a failed call (connection error, 5xx); 4xx are never retried
  * @param retryInterval pause between retries
- * @param refreshInterval how often cached key metadata is re-read, so rotations by other replicas are seen
+ * @param refreshInterval how often cached key metadata is re-read, so rotations by other replicas
+ *     are seen
  */
 public record VaultConfig(
     URI address,
@@ -34,7 +36,8 @@ public record VaultConfig(
   public static final Duration DEFAULT_REFRESH_INTERVAL = Duration.ofSeconds(30);
 
   public VaultConfig {
-    Objects.requireNonNull(address, "Vault address is required (--vault-address, CIPHERD_VAULT_ADDRESS)");
+    Objects.requireNonNull(
+        address, "Vault address is required (--vault-address, CIPHERD_VAULT_ADDRESS)");
     if (address.getScheme() == null || !address.getScheme().startsWith("http")) {
       throw new IllegalArgumentException("Vault address must be an http(s) URL, got " + address);
     }
@@ -48,7 +51,8 @@ public record VaultConfig(
       throw new IllegalArgumentException("Vault timeouts must be at least 1s");
     }
     if (maxRetries < 0 || maxRetries > 10) {
-      throw new IllegalArgumentException("Vault retries must be between 0 and 10, got " + maxRetries);
+      throw new IllegalArgumentException(
+          "Vault retries must be between 0 and 10, got " + maxRetries);
     }
     if (retryInterval.isNegative() || refreshInterval.isNegative() || refreshInterval.isZero()) {
       throw new IllegalArgumentException("Vault retry and refresh intervals must be positive");
@@ -57,8 +61,16 @@ public record VaultConfig(
 
   /** A configuration with default timeouts, retries and refresh interval. */
   public static VaultConfig withDefaults(URI address, String mount, String prefix, VaultAuth auth) {
-    return new VaultConfig(address, mount, prefix, auth, DEFAULT_TIMEOUT, DEFAULT_TIMEOUT,
-        DEFAULT_MAX_RETRIES, DEFAULT_RETRY_INTERVAL, DEFAULT_REFRESH_INTERVAL);
+    return new VaultConfig(
+        address,
+        mount,
+        prefix,
+        auth,
+        DEFAULT_TIMEOUT,
+        DEFAULT_TIMEOUT,
+        DEFAULT_MAX_RETRIES,
+        DEFAULT_RETRY_INTERVAL,
+        DEFAULT_REFRESH_INTERVAL);
   }
 
   /** The address without a trailing slash, as the driver wants it. */

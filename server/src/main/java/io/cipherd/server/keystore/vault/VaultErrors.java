@@ -18,12 +18,15 @@ import org.slf4j.LoggerFactory;
  * kind of failure changes rather than once per call.
  */
 final class VaultErrors {
-  /** What a caller is told while Vault cannot be reached or fails; also the open circuit's message. */
+  /**
+   * What a caller is told while Vault cannot be reached or fails; also the open circuit's message.
+   */
   static final String UNAVAILABLE = "the key store is unavailable; retry later";
 
   private static final Logger LOG = LoggerFactory.getLogger(VaultErrors.class);
 
   private final String address;
+
   /** The kind of the last failure logged, or null once Vault has answered normally since. */
   private final AtomicReference<String> lastLogged = new AtomicReference<>();
 
@@ -37,8 +40,10 @@ final class VaultErrors {
     if (status == 403) {
       return denied(operation, path);
     }
-    String why = status > 0 ? "answered HTTP " + status : "could not be reached (" + rootCause(e) + ")";
-    log(status > 0 ? "HTTP " + status : "unreachable",
+    String why =
+        status > 0 ? "answered HTTP " + status : "could not be reached (" + rootCause(e) + ")";
+    log(
+        status > 0 ? "HTTP " + status : "unreachable",
         "Vault at " + address + " " + why + " while trying to " + operation + " " + path);
     return new KeyStoreUnavailableException(UNAVAILABLE, e);
   }
@@ -48,22 +53,41 @@ final class VaultErrors {
     if (response.getStatus() == 403) {
       return denied(operation, path);
     }
-    log("HTTP " + response.getStatus(), "Vault at " + address + " refused to " + operation + " " + path
-        + ": HTTP " + response.getStatus() + " " + errors(response));
-    return new KeyStoreUnavailableException("the key store refused a request (HTTP " + response.getStatus()
-        + "); the server log has the details", null);
+    log(
+        "HTTP " + response.getStatus(),
+        "Vault at "
+            + address
+            + " refused to "
+            + operation
+            + " "
+            + path
+            + ": HTTP "
+            + response.getStatus()
+            + " "
+            + errors(response));
+    return new KeyStoreUnavailableException(
+        "the key store refused a request (HTTP "
+            + response.getStatus()
+            + "); the server log has the details",
+        null);
   }
 
   KeyStoreAccessDeniedException denied(String operation, String path) {
-    // A refused login (or token lookup at login) is about the credentials, not about what the token's policy grants.
-    boolean login = operation.startsWith("log in") || path.startsWith("auth/") && path.endsWith("/login");
-    String hint = login
-        ? "check the credentials (role id and secret id, token, or service-account JWT) and the auth role's bindings"
-        : "grant it in the token's Vault policy (see deploy/vault/cipherd-policy.hcl)";
-    log("denied " + operation + " " + endpoint(path), "Vault at " + address + " denied permission to " + operation + " " + path + "; " + hint);
-    return new KeyStoreAccessDeniedException(login
-        ? "the key store refused this server's login; check its credentials (the server log has the details)"
-        : "the key store denied this server access; an operator must grant it (the server log names what was refused)");
+    // A refused login (or token lookup at login) is about the credentials, not about what the
+    // token's policy grants.
+    boolean login =
+        operation.startsWith("log in") || path.startsWith("auth/") && path.endsWith("/login");
+    String hint =
+        login
+            ? "check the credentials (role id and secret id, token, or service-account JWT) and the auth role's bindings"
+            : "grant it in the token's Vault policy (see deploy/vault/cipherd-policy.hcl)";
+    log(
+        "denied " + operation + " " + endpoint(path),
+        "Vault at " + address + " denied permission to " + operation + " " + path + "; " + hint);
+    return new KeyStoreAccessDeniedException(
+        login
+            ? "the key store refused this server's login; check its credentials (the server log has the details)"
+            : "the key store denied this server access; an operator must grant it (the server log names what was refused)");
   }
 
   /** Vault answered a call normally: the next failure is news, and is logged again. */
@@ -73,7 +97,9 @@ final class VaultErrors {
     }
   }
 
-  /** Logs {@code detail} at WARN unless a failure of the same {@code kind} was the last one logged. */
+  /**
+   * Logs {@code detail} at WARN unless a failure of the same {@code kind} was the last one logged.
+   */
   private void log(String kind, String detail) {
     if (!kind.equals(lastLogged.getAndSet(kind))) {
       LOG.warn(detail);
@@ -93,14 +119,20 @@ final class VaultErrors {
   /** Vault's {@code errors} array, or empty. */
   static String errors(RestResponse response) {
     try {
-      JsonValue errors = Json.parse(new String(response.getBody(), StandardCharsets.UTF_8)).asObject().get("errors");
+      JsonValue errors =
+          Json.parse(new String(response.getBody(), StandardCharsets.UTF_8))
+              .asObject()
+              .get("errors");
       return errors == null ? "" : errors.toString();
     } catch (RuntimeException notJson) {
       return "";
     }
   }
 
-  /** The innermost cause's class and first message line, e.g. {@code ConnectException: Connection refused}. */
+  /**
+   * The innermost cause's class and first message line, e.g. {@code ConnectException: Connection
+   * refused}.
+   */
   static String rootCause(Throwable e) {
     Throwable root = e;
     while (root.getCause() != null && root.getCause() != root) {

@@ -7,9 +7,9 @@ import io.cipherd.server.keys.KeyNotFoundException;
 import io.cipherd.server.keys.KeyPolicy;
 import io.cipherd.server.keys.KeyStore;
 import io.cipherd.server.keys.KeyVersionInfo;
-import io.cipherd.server.keys.WipeableSecretKey;
 import io.cipherd.server.keys.NewKeyVersion;
 import io.cipherd.server.keys.VersionUsage;
+import io.cipherd.server.keys.WipeableSecretKey;
 import io.github.jopenlibs.vault.json.JsonObject;
 import io.github.jopenlibs.vault.json.JsonValue;
 import java.security.MessageDigest;
@@ -27,37 +27,52 @@ import javax.crypto.SecretKey;
  * Keys in Vault's KV v2 engine, shared by every replica.
  *
  * <p>Layout: one KV secret per key name at {@code <mount>/data/<prefix>/<name>}; KV version N holds
- * key version N, with the fields {@code algorithm}, {@code mode}, {@code key_size_bits}, {@code created},
- * {@code imported} and {@code material} (base64), and for a legacy version {@code legacy_cipher},
- * {@code legacy_iv} and {@code legacy_fixed_iv} (see {@link KvVersionFields}). The key's policy is the secret's custom metadata
- * ({@code <mount>/metadata/<prefix>/<name>}: {@code min_decryption_version}, {@code min_encryption_version},
- * {@code allow_ecb_encryption}), next to {@code max_versions} set to the largest value Vault accepts,
- * {@code cas_required = true} and {@code delete_version_after = 0s} (see {@link KvKeySettings}).
+ * key version N, with the fields {@code algorithm}, {@code mode}, {@code key_size_bits}, {@code
+ * created}, {@code imported} and {@code material} (base64), and for a legacy version {@code
+ * legacy_cipher}, {@code legacy_iv} and {@code legacy_fixed_iv} (see {@link KvVersionFields}). The
+ * key's policy is the secret's custom metadata ({@code <mount>/metadata/<prefix>/<name>}: {@code
+ * min_decryption_version}, {@code min_encryption_version}, {@code allow_ecb_encryption}), next to
+ * {@code max_versions} set to the largest value Vault accepts, {@code cas_required = true} and
+ * {@code delete_version_after = 0s} (see {@link KvKeySettings}).
  *
- * <p>Every version write is a check-and-set on the KV version it expects to follow ({@code cas=0} to
- * create), so two replicas writing at once never overwrite each other: the loser gets {@link
- * ConcurrentKeyUpdateException} and nothing is stored. A version's metadata never changes once written,
- * so it is remembered here and {@link #readKey} then costs one metadata read; key bytes are not kept.
+ * <p>Every version write is a check-and-set on the KV version it expects to follow ({@code cas=0}
+ * to create), so two replicas writing at once never overwrite each other: the loser gets {@link
+ * ConcurrentKeyUpdateException} and nothing is stored. A version's metadata never changes once
+ * written, so it is remembered here and {@link #readKey} then costs one metadata read; key bytes
+ * are not kept.
  */
 public final class VaultKeyStore implements KeyStore {
-  /** After Vault was unreachable, calls fail at once for this long instead of each waiting out timeouts. */
+  /**
+   * After Vault was unreachable, calls fail at once for this long instead of each waiting out
+   * timeouts.
+   */
   static final Duration CIRCUIT_OPEN_FOR = Duration.ofSeconds(1);
 
   private final VaultSession session;
   private final KvClient kv;
+
   /** Version metadata already read, per key; immutable in Vault, so never stale. */
   private final Map<String, Map<Integer, KeyVersionInfo>> versionInfos = new ConcurrentHashMap<>();
 
   public VaultKeyStore(VaultSession session) {
     this.session = session;
     VaultConfig config = session.config();
-    this.kv = new KvClient(session, new KvPaths(config.mount(), config.prefix()),
-        new VaultCircuit(CIRCUIT_OPEN_FOR, longestCall(config), Clock.systemUTC()));
+    this.kv =
+        new KvClient(
+            session,
+            new KvPaths(config.mount(), config.prefix()),
+            new VaultCircuit(CIRCUIT_OPEN_FOR, longestCall(config), Clock.systemUTC()));
   }
 
-  /** The longest one Vault call can take, the driver's retries included: how long a circuit probe may take. */
+  /**
+   * The longest one Vault call can take, the driver's retries included: how long a circuit probe
+   * may take.
+   */
   static Duration longestCall(VaultConfig config) {
-    return config.openTimeout().plus(config.readTimeout()).multipliedBy(config.maxRetries() + 1L)
+    return config
+        .openTimeout()
+        .plus(config.readTimeout())
+        .multipliedBy(config.maxRetries() + 1L)
         .plus(config.retryInterval().multipliedBy(config.maxRetries()));
   }
 
@@ -84,19 +99,29 @@ public final class VaultKeyStore implements KeyStore {
 
   @Override
   public SecretKey readMaterial(String name, KeyVersionInfo version) {
-    JsonObject fields = kv.readVersion(name, version.version())
-        .orElseThrow(() -> KeyNotFoundException.version(name, version.version()));
+    JsonObject fields =
+        kv.readVersion(name, version.version())
+            .orElseThrow(() -> KeyNotFoundException.version(name, version.version()));
     KeyVersionInfo stored = KvVersionFields.decodeInfo(name, version.version(), fields);
-    if (stored.mode() != version.mode() || stored.keySizeBits() != version.keySizeBits()
+    if (stored.mode() != version.mode()
+        || stored.keySizeBits() != version.keySizeBits()
         || !java.util.Objects.equals(stored.legacy(), version.legacy())) {
-      throw new IllegalStateException("key '" + name + "' version " + version.version()
-          + " in Vault does not match its metadata");
+      throw new IllegalStateException(
+          "key '"
+              + name
+              + "' version "
+              + version.version()
+              + " in Vault does not match its metadata");
     }
     byte[] material = KvVersionFields.decodeMaterial(name, version.version(), fields);
     if (material.length * 8 != stored.keySizeBits()) {
       Arrays.fill(material, (byte) 0);
-      throw new IllegalStateException("key '" + name + "' version " + version.version()
-          + " in Vault has material of the wrong length");
+      throw new IllegalStateException(
+          "key '"
+              + name
+              + "' version "
+              + version.version()
+              + " in Vault has material of the wrong length");
     }
     // The key ring's cache owns the only copy and overwrites it when the version is evicted.
     return new WipeableSecretKey(material, stored.keyAlgorithm());
@@ -105,7 +130,8 @@ public final class VaultKeyStore implements KeyStore {
   @Override
   public KeyMetadata createKey(String name, NewKeyVersion first, KeyPolicy policy) {
     if (first.info().version() != 1) {
-      throw new IllegalArgumentException("a new key's first version must be 1, got " + first.info().version());
+      throw new IllegalArgumentException(
+          "a new key's first version must be 1, got " + first.info().version());
     }
     if (!kv.writeVersion(name, /* cas= */ 0, KvVersionFields.encode(first))) {
       throw new KeyAlreadyExistsException(name);
@@ -119,8 +145,15 @@ public final class VaultKeyStore implements KeyStore {
   @Override
   public KeyMetadata addVersion(String name, int expectedCurrentVersion, NewKeyVersion next) {
     if (next.info().version() != expectedCurrentVersion + 1) {
-      throw new IllegalArgumentException("key '" + name + "': the version after " + expectedCurrentVersion
-          + " is " + (expectedCurrentVersion + 1) + ", not " + next.info().version());
+      throw new IllegalArgumentException(
+          "key '"
+              + name
+              + "': the version after "
+              + expectedCurrentVersion
+              + " is "
+              + (expectedCurrentVersion + 1)
+              + ", not "
+              + next.info().version());
     }
     JsonObject metadata = kv.readMetadata(name).orElseThrow(() -> KeyNotFoundException.key(name));
     if (currentVersion(metadata) == 0) {
@@ -149,7 +182,9 @@ public final class VaultKeyStore implements KeyStore {
 
   @Override
   public Map<Integer, VersionUsage> readUsage(String name) {
-    return kv.readLatest(KvUsage.path(name)).map(latest -> KvUsage.decode(latest.data())).orElse(Map.of());
+    return kv.readLatest(KvUsage.path(name))
+        .map(latest -> KvUsage.decode(latest.data()))
+        .orElse(Map.of());
   }
 
   /**
@@ -161,10 +196,11 @@ public final class VaultKeyStore implements KeyStore {
     String path = KvUsage.path(name);
     for (int attempt = 0; attempt < KvUsage.MAX_ATTEMPTS; attempt++) {
       Optional<KvClient.Versioned> latest = kv.readLatest(path);
-      Map<Integer, VersionUsage> merged = new java.util.HashMap<>(
-          latest.map(l -> KvUsage.decode(l.data())).orElse(Map.of()));
+      Map<Integer, VersionUsage> merged =
+          new java.util.HashMap<>(latest.map(l -> KvUsage.decode(l.data())).orElse(Map.of()));
       delta.forEach((version, counts) -> merged.merge(version, counts, VersionUsage::plus));
-      if (kv.writeVersion(path, latest.map(KvClient.Versioned::version).orElse(0), KvUsage.encode(merged))) {
+      if (kv.writeVersion(
+          path, latest.map(KvClient.Versioned::version).orElse(0), KvUsage.encode(merged))) {
         return Map.copyOf(merged);
       }
     }
@@ -188,7 +224,8 @@ public final class VaultKeyStore implements KeyStore {
     byte[] material = KvVersionFields.decodeMaterial(name, next.info().version(), stored.get());
     try {
       return MessageDigest.isEqual(material, next.material())
-          && KvVersionFields.decodeInfo(name, next.info().version(), stored.get()).equals(next.info());
+          && KvVersionFields.decodeInfo(name, next.info().version(), stored.get())
+              .equals(next.info());
     } finally {
       Arrays.fill(material, (byte) 0);
     }
@@ -211,8 +248,16 @@ public final class VaultKeyStore implements KeyStore {
     if (known != null) {
       return known;
     }
-    JsonObject fields = kv.readVersion(name, version).orElseThrow(() -> new IllegalStateException(
-        "key '" + name + "' version " + version + " is missing from Vault (deleted or destroyed by hand?)"));
+    JsonObject fields =
+        kv.readVersion(name, version)
+            .orElseThrow(
+                () ->
+                    new IllegalStateException(
+                        "key '"
+                            + name
+                            + "' version "
+                            + version
+                            + " is missing from Vault (deleted or destroyed by hand?)"));
     KeyVersionInfo info = KvVersionFields.decodeInfo(name, version, fields);
     remember(name, info);
     return info;

@@ -9,8 +9,8 @@ import io.github.jopenlibs.vault.VaultException;
 import java.util.concurrent.atomic.AtomicReference;
 
 /**
- * The current authenticated Vault client: logs in on open, then keeps the token alive with a
- * {@link TokenRenewer}, which swaps in a new client whenever the token is renewed or replaced.
+ * The current authenticated Vault client: logs in on open, then keeps the token alive with a {@link
+ * TokenRenewer}, which swaps in a new client whenever the token is renewed or replaced.
  */
 public final class VaultSession implements AutoCloseable {
   private final VaultConfig config;
@@ -21,13 +21,21 @@ public final class VaultSession implements AutoCloseable {
 
   private VaultSession(VaultConfig config) {
     this.config = config;
-    this.clients = new VaultClients(config.addressText(), config.openTimeout(), config.readTimeout(),
-        config.maxRetries(), config.retryInterval());
+    this.clients =
+        new VaultClients(
+            config.addressText(),
+            config.openTimeout(),
+            config.readTimeout(),
+            config.maxRetries(),
+            config.retryInterval());
     this.errors = new VaultErrors(config.addressText());
     this.renewer = new TokenRenewer(config.auth(), clients, this::useToken);
   }
 
-  /** Logs in with the configured auth method and starts renewing the token; fails if Vault refuses or is down. */
+  /**
+   * Logs in with the configured auth method and starts renewing the token; fails if Vault refuses
+   * or is down.
+   */
   public static VaultSession open(VaultConfig config) {
     VaultSession session = new VaultSession(config);
     VaultAuth auth = config.auth();
@@ -35,7 +43,8 @@ public final class VaultSession implements AutoCloseable {
     try {
       token = auth.login(session.clients);
     } catch (VaultException e) {
-      // Vault answers a bad role, secret_id, JWT or token with 400 or 403: a credentials problem, not an outage.
+      // Vault answers a bad role, secret_id, JWT or token with 400 or 403: a credentials problem,
+      // not an outage.
       if (e.getHttpStatusCode() == 400 || e.getHttpStatusCode() == 403) {
         throw session.errors.denied("log in (" + auth.describe() + ") at", auth.loginPath());
       }

@@ -1,7 +1,5 @@
 package io.cipherd.server.crypto.envelope;
 
-import io.cipherd.server.crypto.Mode;
-
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
@@ -9,6 +7,7 @@ import com.google.gson.JsonArray;
 import com.google.gson.JsonElement;
 import com.google.gson.JsonObject;
 import com.google.gson.JsonParser;
+import io.cipherd.server.crypto.Mode;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -23,29 +22,33 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 
-/** Runs the shared format vectors of {@code proto/testdata/envelopes.json} through {@link Envelope}. */
+/**
+ * Runs the shared format vectors of {@code proto/testdata/envelopes.json} through {@link Envelope}.
+ */
 class EnvelopeTest {
   /**
    * A word each vector reason's error message must contain, so the caller learns what is wrong
    * rather than a catch-all "invalid ciphertext".
    */
-  private static final Map<String, String> MESSAGE_WORD_BY_REASON = Map.ofEntries(
-      Map.entry("empty", "empty"),
-      Map.entry("header_missing", "header"),
-      Map.entry("header_unterminated", "'>'"),
-      Map.entry("header_malformed", "header"),
-      Map.entry("key_name_invalid", "key name"),
-      Map.entry("version_invalid", "version"),
-      Map.entry("mode_unknown", "mode"),
-      Map.entry("payload_empty", "payload"),
-      Map.entry("payload_not_base64", "base64"),
-      Map.entry("payload_not_canonical", "canonical"),
-      Map.entry("payload_length_invalid", "payload"));
+  private static final Map<String, String> MESSAGE_WORD_BY_REASON =
+      Map.ofEntries(
+          Map.entry("empty", "empty"),
+          Map.entry("header_missing", "header"),
+          Map.entry("header_unterminated", "'>'"),
+          Map.entry("header_malformed", "header"),
+          Map.entry("key_name_invalid", "key name"),
+          Map.entry("version_invalid", "version"),
+          Map.entry("mode_unknown", "mode"),
+          Map.entry("payload_empty", "payload"),
+          Map.entry("payload_not_base64", "base64"),
+          Map.entry("payload_not_canonical", "canonical"),
+          Map.entry("payload_length_invalid", "payload"));
 
   private static JsonObject vectors() throws IOException {
     String dir = System.getProperty("cipherd.protoTestdata");
     assertThat(dir).as("system property cipherd.protoTestdata (set by surefire)").isNotNull();
-    return JsonParser.parseString(Files.readString(Path.of(dir, "envelopes.json"))).getAsJsonObject();
+    return JsonParser.parseString(Files.readString(Path.of(dir, "envelopes.json")))
+        .getAsJsonObject();
   }
 
   private static Stream<JsonObject> cases(String section) throws IOException {
@@ -67,10 +70,12 @@ class EnvelopeTest {
     List<JsonObject> invalid = cases("invalid").toList();
 
     assertThat(valid.stream().map(c -> c.get("mode").getAsString()).distinct())
-        .containsExactlyInAnyOrderElementsOf(Mode.ciphers().stream().map(Mode::headerName).toList());
+        .containsExactlyInAnyOrderElementsOf(
+            Mode.ciphers().stream().map(Mode::headerName).toList());
     assertThat(valid.size() + invalid.size()).isGreaterThanOrEqualTo(40);
-    assertThat(invalid).allSatisfy(c ->
-        assertThat(MESSAGE_WORD_BY_REASON).containsKey(c.get("reason").getAsString()));
+    assertThat(invalid)
+        .allSatisfy(
+            c -> assertThat(MESSAGE_WORD_BY_REASON).containsKey(c.get("reason").getAsString()));
   }
 
   @ParameterizedTest(name = "{0}")
@@ -81,7 +86,8 @@ class EnvelopeTest {
     assertThat(envelope.header().keyName()).isEqualTo(c.get("key_name").getAsString());
     assertThat(envelope.header().version()).isEqualTo(c.get("key_version").getAsInt());
     assertThat(envelope.header().mode().headerName()).isEqualTo(c.get("mode").getAsString());
-    assertThat(HexFormat.of().formatHex(envelope.payload())).isEqualTo(c.get("payload_hex").getAsString());
+    assertThat(HexFormat.of().formatHex(envelope.payload()))
+        .isEqualTo(c.get("payload_hex").getAsString());
   }
 
   @ParameterizedTest(name = "{0}")
@@ -89,14 +95,16 @@ class EnvelopeTest {
   void format_validVector_reproducesTheSameText(String name, JsonObject c) {
     String text = c.get("ciphertext").getAsString();
     Mode mode = Mode.fromHeaderName(c.get("mode").getAsString());
-    EnvelopeHeader header = new EnvelopeHeader(
-        c.get("key_name").getAsString(), c.get("key_version").getAsInt(), mode);
+    EnvelopeHeader header =
+        new EnvelopeHeader(c.get("key_name").getAsString(), c.get("key_version").getAsInt(), mode);
     byte[] payload = HexFormat.of().parseHex(c.get("payload_hex").getAsString());
 
     assertThat(ParsedEnvelope.parse(text).format()).isEqualTo(text);
     // Built from the expected fields rather than parsed: the formatter alone must produce the text.
     assertThat(new ParsedEnvelope(header, payload).format()).isEqualTo(text);
-    assertThat(header.ascii().toStringUtf8() + new String(ParsedEnvelope.encodePayload(payload), StandardCharsets.US_ASCII))
+    assertThat(
+            header.ascii().toStringUtf8()
+                + new String(ParsedEnvelope.encodePayload(payload), StandardCharsets.US_ASCII))
         .isEqualTo(text);
   }
 
@@ -118,7 +126,9 @@ class EnvelopeTest {
   void parse_invalidVectorAsBytes_isRejectedToo(String name, JsonObject c) {
     byte[] bytes = c.get("ciphertext").getAsString().getBytes(StandardCharsets.UTF_8);
 
-    assertThat(catchThrowableOfType(InvalidCiphertextException.class, () -> ParsedEnvelope.parse(bytes)))
+    assertThat(
+            catchThrowableOfType(
+                InvalidCiphertextException.class, () -> ParsedEnvelope.parse(bytes)))
         .isNotNull();
   }
 
@@ -145,22 +155,25 @@ class EnvelopeTest {
   @Test
   void parse_longGarbagePayload_errorHasNoPayloadText() {
     String payload = "Zm9vYmFy".repeat(100) + "!!!!";
-    InvalidCiphertextException e = catchThrowableOfType(
-        InvalidCiphertextException.class, () -> ParsedEnvelope.parse("<payments/v1:gcm>" + payload));
+    InvalidCiphertextException e =
+        catchThrowableOfType(
+            InvalidCiphertextException.class,
+            () -> ParsedEnvelope.parse("<payments/v1:gcm>" + payload));
 
     assertThat(e.getMessage()).doesNotContain("Zm9v").hasSizeLessThan(200);
   }
 
   @Test
   void parse_null_isRejected() {
-    assertThat(catchThrowableOfType(InvalidCiphertextException.class, () -> ParsedEnvelope.parse((String) null)))
+    assertThat(
+            catchThrowableOfType(
+                InvalidCiphertextException.class, () -> ParsedEnvelope.parse((String) null)))
         .isNotNull();
   }
 
   @Test
   void parseHeader_readsHeaderWithoutValidatingPayload() {
-    EnvelopeHeader header =
-        Envelope.peekHeader("<payments/v12:chacha>not base64 at all");
+    EnvelopeHeader header = Envelope.peekHeader("<payments/v12:chacha>not base64 at all");
 
     assertThat(header).isEqualTo(new EnvelopeHeader("payments", 12, Mode.CHACHA));
     assertThat(header.toString()).isEqualTo("<payments/v12:chacha>");

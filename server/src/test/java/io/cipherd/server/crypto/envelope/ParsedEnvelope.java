@@ -40,7 +40,9 @@ public record ParsedEnvelope(EnvelopeHeader header, byte[] payload) {
 
   @Override
   public boolean equals(Object o) {
-    return o instanceof ParsedEnvelope e && e.header.equals(header) && Arrays.equals(e.payload, payload);
+    return o instanceof ParsedEnvelope e
+        && e.header.equals(header)
+        && Arrays.equals(e.payload, payload);
   }
 
   @Override

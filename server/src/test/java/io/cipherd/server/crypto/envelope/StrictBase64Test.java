@@ -10,7 +10,10 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
-/** {@link StrictBase64} against {@code java.util.Base64}, which the ciphertext format was defined with. */
+/**
+ * {@link StrictBase64} against {@code java.util.Base64}, which the ciphertext format was defined
+ * with.
+ */
 class StrictBase64Test {
   private final Random random = new Random(4);
 
@@ -41,7 +44,8 @@ class StrictBase64Test {
     for (int length = 0; length < 300; length++) {
       byte[] bytes = new byte[length];
       random.nextBytes(bytes);
-      byte[] text = ("<x>" + Base64.getEncoder().encodeToString(bytes)).getBytes(StandardCharsets.US_ASCII);
+      byte[] text =
+          ("<x>" + Base64.getEncoder().encodeToString(bytes)).getBytes(StandardCharsets.US_ASCII);
       byte[] out = new byte[length + 2];
 
       int decoded = StrictBase64.decode(text, 3, text.length - 3, out, 2);
@@ -53,7 +57,19 @@ class StrictBase64Test {
   }
 
   @ParameterizedTest
-  @ValueSource(strings = {"QUJD!", "QUJ", "Q===", "====", "QQ=A", "Q=QQ", "=QQQ", "QQ==QUJD", "QUJD QUJD", "QUJ\u00e9"})
+  @ValueSource(
+      strings = {
+        "QUJD!",
+        "QUJ",
+        "Q===",
+        "====",
+        "QQ=A",
+        "Q=QQ",
+        "=QQQ",
+        "QQ==QUJD",
+        "QUJD QUJD",
+        "QUJ\u00e9"
+      })
   void decode_refusesWhatIsNotPaddedStandardBase64(String text) {
     byte[] bytes = text.getBytes(StandardCharsets.ISO_8859_1);
     int decoded = StrictBase64.decode(bytes, 0, bytes.length, new byte[bytes.length], 0);
@@ -74,8 +90,9 @@ class StrictBase64Test {
    */
   @Test
   void decode_agreesWithJavaUtilBase64PlusCanonicality_onRandomTexts() {
-    byte[] alphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/=="
-        .getBytes(StandardCharsets.US_ASCII);
+    byte[] alphabet =
+        "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/=="
+            .getBytes(StandardCharsets.US_ASCII);
     int accepted = 0;
     for (int i = 0; i < 200_000; i++) {
       byte[] text = new byte[4 * (1 + random.nextInt(3))];
@@ -89,7 +106,9 @@ class StrictBase64Test {
         assertThat(decoded).as(new String(text, StandardCharsets.US_ASCII)).isNegative();
       } else {
         accepted++;
-        assertThat(Arrays.copyOf(out, decoded)).as(new String(text, StandardCharsets.US_ASCII)).isEqualTo(expected);
+        assertThat(Arrays.copyOf(out, decoded))
+            .as(new String(text, StandardCharsets.US_ASCII))
+            .isEqualTo(expected);
       }
     }
     assertThat(accepted).as("the random texts must exercise acceptance too").isGreaterThan(10_000);

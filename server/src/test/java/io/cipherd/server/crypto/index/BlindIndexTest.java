@@ -23,8 +23,10 @@ class BlindIndexTest {
     byte[] data = "what do ya want for nothing?".getBytes(StandardCharsets.US_ASCII);
     String expected = "5bdcc146bf60754e6a042426089575c75a003f089d2739839dec58b964ec3843";
 
-    assertThat(HEX.formatHex(BlindIndex.compute(key, data, BlindIndex.length(0)))).isEqualTo(expected);
-    assertThat(HEX.formatHex(BlindIndex.compute(key, data, BlindIndex.length(8)))).isEqualTo(expected.substring(0, 16));
+    assertThat(HEX.formatHex(BlindIndex.compute(key, data, BlindIndex.length(0))))
+        .isEqualTo(expected);
+    assertThat(HEX.formatHex(BlindIndex.compute(key, data, BlindIndex.length(8))))
+        .isEqualTo(expected.substring(0, 16));
   }
 
   @ParameterizedTest
@@ -36,25 +38,30 @@ class BlindIndexTest {
   }
 
   @ParameterizedTest(name = "{0}: \"{1}\" and \"{2}\"")
-  @CsvSource(delimiter = '|', value = {
-      "trim       | '\u00a0 alice@example.com\u3000\t' | alice@example.com",
-      "casefold   | Straße                             | STRASSE",
-      "casefold   | ΌΣΟΣ                               | όσος",
-      "nfkc       | Ａｌｉｃｅ                          | Alice",
-      "nfkc       | ﬁle                                | file",
-      "all        | '  ＳＴＲＡẞＥ '                     | strasse"})
+  @CsvSource(
+      delimiter = '|',
+      value = {
+        "trim       | '\u00a0 alice@example.com\u3000\t' | alice@example.com",
+        "casefold   | Straße                             | STRASSE",
+        "casefold   | ΌΣΟΣ                               | όσος",
+        "nfkc       | Ａｌｉｃｅ                          | Alice",
+        "nfkc       | ﬁle                                | file",
+        "all        | '  ＳＴＲＡẞＥ '                     | strasse"
+      })
   void valuesAUserCallsEqual_normalizeToEqualBytes(String steps, String left, String right) {
-    Normalization normalization = switch (steps.trim()) {
-      case "trim" -> new Normalization(true, false, false);
-      case "casefold" -> new Normalization(false, false, true);
-      case "nfkc" -> new Normalization(false, true, false);
-      default -> new Normalization(true, true, true);
-    };
+    Normalization normalization =
+        switch (steps.trim()) {
+          case "trim" -> new Normalization(true, false, false);
+          case "casefold" -> new Normalization(false, false, true);
+          case "nfkc" -> new Normalization(false, true, false);
+          default -> new Normalization(true, true, true);
+        };
     byte[] a = normalization.apply(left.getBytes(StandardCharsets.UTF_8));
     byte[] b = normalization.apply(right.getBytes(StandardCharsets.UTF_8));
 
     if (steps.trim().equals("casefold") || steps.trim().equals("all")) {
-      assertThat(new String(a, StandardCharsets.UTF_8)).isEqualTo(new String(b, StandardCharsets.UTF_8));
+      assertThat(new String(a, StandardCharsets.UTF_8))
+          .isEqualTo(new String(b, StandardCharsets.UTF_8));
     } else {
       assertThat(new String(a, StandardCharsets.UTF_8)).isEqualTo(right.trim());
     }
@@ -65,10 +72,14 @@ class BlindIndexTest {
   @Test
   void trim_keepsInnerWhiteSpace_andCasefoldIsNotLowercase() {
     Normalization both = new Normalization(true, false, true);
-    assertThat(new String(both.apply(" Ada  Lovelace ".getBytes(StandardCharsets.UTF_8)), StandardCharsets.UTF_8))
+    assertThat(
+            new String(
+                both.apply(" Ada  Lovelace ".getBytes(StandardCharsets.UTF_8)),
+                StandardCharsets.UTF_8))
         .isEqualTo("ada  lovelace");
     // Full folding maps ß to "ss"; String.toLowerCase keeps it.
-    assertThat(new String(both.apply("ß".getBytes(StandardCharsets.UTF_8)), StandardCharsets.UTF_8)).isEqualTo("ss");
+    assertThat(new String(both.apply("ß".getBytes(StandardCharsets.UTF_8)), StandardCharsets.UTF_8))
+        .isEqualTo("ss");
   }
 
   @Test

@@ -12,12 +12,16 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
-/** Normalization's trim on hostile inputs, its agreement with Unicode White_Space, and its size cap. */
+/**
+ * Normalization's trim on hostile inputs, its agreement with Unicode White_Space, and its size cap.
+ */
 class NormalizationTest {
   private static final Normalization TRIM = new Normalization(true, false, false);
+
   /**
    * Only a guard against pathological blow-up, not a speed test (speed is measured in benchmarks):
-   * the linear trim takes milliseconds here, the regex it replaced took minutes on 64 KiB of spaces.
+   * the linear trim takes milliseconds here, the regex it replaced took minutes on 64 KiB of
+   * spaces.
    */
   private static final Duration BLOW_UP_GUARD = Duration.ofSeconds(5);
 
@@ -37,14 +41,18 @@ class NormalizationTest {
     String trailing = "x" + " ".repeat(Normalization.MAX_VALUE_BYTES - 1);
     String leading = " ".repeat(Normalization.MAX_VALUE_BYTES - 1) + "x";
 
-    assertTimeoutPreemptively(BLOW_UP_GUARD, () -> {
-      assertThat(trim(spaces)).isEmpty();
-      assertThat(trim(trailing)).isEqualTo("x");
-      assertThat(trim(leading)).isEqualTo("x");
-    });
+    assertTimeoutPreemptively(
+        BLOW_UP_GUARD,
+        () -> {
+          assertThat(trim(spaces)).isEmpty();
+          assertThat(trim(trailing)).isEqualTo("x");
+          assertThat(trim(leading)).isEqualTo("x");
+        });
   }
 
-  /** Every code point up to past U+3000 (the last White_Space) trims as the old regex trimmed it. */
+  /**
+   * Every code point up to past U+3000 (the last White_Space) trims as the old regex trimmed it.
+   */
   @Test
   void trim_agreesWithJavaRegexWhiteSpace_onEveryBmpCodePointUpToU3100() {
     Pattern reference = Pattern.compile("^\\p{IsWhite_Space}+|\\p{IsWhite_Space}+$");
@@ -71,8 +79,10 @@ class NormalizationTest {
   @ParameterizedTest
   @ValueSource(booleans = {false, true})
   void apply_valueOverTheCap_isRefused_namingTheLimitNotTheValue(boolean normalize) {
-    byte[] value = "secret-".repeat(Normalization.MAX_VALUE_BYTES / 7 + 1).getBytes(StandardCharsets.UTF_8);
-    Normalization normalization = normalize ? new Normalization(true, true, true) : Normalization.NONE;
+    byte[] value =
+        "secret-".repeat(Normalization.MAX_VALUE_BYTES / 7 + 1).getBytes(StandardCharsets.UTF_8);
+    Normalization normalization =
+        normalize ? new Normalization(true, true, true) : Normalization.NONE;
 
     assertThatThrownBy(() -> normalization.apply(value))
         .isInstanceOf(InvalidArgumentException.class)

@@ -18,16 +18,22 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
 /**
- * The decryptor's IV conventions and failures. Ciphertexts here come from the JDK's own ciphers; the
- * independent sources (OpenSSL's CLI, Python's cryptography, MySQL's published answer) are in
+ * The decryptor's IV conventions and failures. Ciphertexts here come from the JDK's own ciphers;
+ * the independent sources (OpenSSL's CLI, Python's cryptography, MySQL's published answer) are in
  * {@code api.LegacyOpensslTest}, {@code clients/crosslang/test_legacy_import.py} and below.
  */
 class LegacyDecryptorTest {
   private static final SecureRandom RANDOM = new SecureRandom();
-  private static final byte[] PLAINTEXT = "a row from before cipherd".getBytes(StandardCharsets.UTF_8);
-  /** Fixed, so a wrong key fails deterministically (a random one passes PKCS#7 about once in 256). */
+  private static final byte[] PLAINTEXT =
+      "a row from before cipherd".getBytes(StandardCharsets.UTF_8);
+
+  /**
+   * Fixed, so a wrong key fails deterministically (a random one passes PKCS#7 about once in 256).
+   */
   private static final byte[] KEY = HexFormat.of().parseHex("000102030405060708090a0b0c0d0e0f");
-  private static final byte[] WRONG_KEY = HexFormat.of().parseHex("0f0e0d0c0b0a09080706050403020100");
+
+  private static final byte[] WRONG_KEY =
+      HexFormat.of().parseHex("0f0e0d0c0b0a09080706050403020100");
   private static final byte[] IV = HexFormat.of().parseHex("f0f1f2f3f4f5f6f7f8f9fafbfcfdfeff");
 
   @Test
@@ -35,8 +41,12 @@ class LegacyDecryptorTest {
     // SELECT HEX(AES_ENCRYPT('HELLO', '1234567890')) on MySQL and MariaDB's default aes-128-ecb.
     byte[] key = MysqlKeyFold.fold("1234567890".getBytes(StandardCharsets.US_ASCII));
 
-    assertThat(decrypt(LegacyFormat.of(LegacyCipher.MYSQL_AES_ECB, null, null), key,
-        HexFormat.of().parseHex("FF06A56B4E88C828A010E9BD0CE70A89"), new byte[0]))
+    assertThat(
+            decrypt(
+                LegacyFormat.of(LegacyCipher.MYSQL_AES_ECB, null, null),
+                key,
+                HexFormat.of().parseHex("FF06A56B4E88C828A010E9BD0CE70A89"),
+                new byte[0]))
         .isEqualTo("HELLO".getBytes(StandardCharsets.US_ASCII));
   }
 
@@ -81,10 +91,14 @@ class LegacyDecryptorTest {
   }
 
   @ParameterizedTest
-  @EnumSource(value = IvConvention.class, names = {"PREPENDED", "SEPARATE", "FIXED"})
+  @EnumSource(
+      value = IvConvention.class,
+      names = {"PREPENDED", "SEPARATE", "FIXED"})
   void aesCbc_findsTheIvWhereTheConventionSays(IvConvention convention) throws Exception {
     byte[] body = jce("AES/CBC/PKCS5Padding", KEY, IV);
-    LegacyFormat format = LegacyFormat.of(LegacyCipher.AES_CBC, convention, convention == IvConvention.FIXED ? IV : null);
+    LegacyFormat format =
+        LegacyFormat.of(
+            LegacyCipher.AES_CBC, convention, convention == IvConvention.FIXED ? IV : null);
     byte[] data = convention == IvConvention.PREPENDED ? concat(IV, body) : body;
     byte[] itemIv = convention == IvConvention.SEPARATE ? IV : new byte[0];
 
@@ -101,24 +115,32 @@ class LegacyDecryptorTest {
 
     assertThat(decrypt(format, KEY, data, new byte[0])).isEqualTo(PLAINTEXT);
     data[data.length - 1] ^= 1;
-    assertThatThrownBy(() -> decrypt(format, KEY, data, new byte[0])).isInstanceOf(DecryptionFailedException.class);
+    assertThatThrownBy(() -> decrypt(format, KEY, data, new byte[0]))
+        .isInstanceOf(DecryptionFailedException.class);
     byte[] shorterThanItsTag = Arrays.copyOf(data, 12 + 15);
     assertThatThrownBy(() -> decrypt(format, KEY, shorterThanItsTag, new byte[0]))
         .isInstanceOf(DecryptionFailedException.class);
   }
 
   @Test
-  void wrongKey_badPadding_orWrongLength_failAsDecryptionFailed_andSayNothingMore() throws Exception {
+  void wrongKey_badPadding_orWrongLength_failAsDecryptionFailed_andSayNothingMore()
+      throws Exception {
     LegacyFormat format = LegacyFormat.of(LegacyCipher.AES_CBC, IvConvention.PREPENDED, null);
     byte[] data = concat(IV, jce("AES/CBC/PKCS5Padding", KEY, IV));
     byte[] badPadding = data.clone();
-    // PLAINTEXT is 25 bytes: 7 bytes of padding 0x07; XOR 0x07 into the byte before the last block's
+    // PLAINTEXT is 25 bytes: 7 bytes of padding 0x07; XOR 0x07 into the byte before the last
+    // block's
     // last byte and the plaintext ends in 0x00, which no padding is.
     badPadding[data.length - 17] ^= 0x07;
 
-    for (byte[][] failing : new byte[][][] {
-        {WRONG_KEY, data}, {KEY, badPadding}, {KEY, Arrays.copyOf(data, data.length - 1)},
-        {KEY, Arrays.copyOf(data, 10)}, {KEY, IV}}) {
+    for (byte[][] failing :
+        new byte[][][] {
+          {WRONG_KEY, data},
+          {KEY, badPadding},
+          {KEY, Arrays.copyOf(data, data.length - 1)},
+          {KEY, Arrays.copyOf(data, 10)},
+          {KEY, IV}
+        }) {
       assertThatThrownBy(() -> decrypt(format, failing[0], failing[1], new byte[0]))
           .isInstanceOf(DecryptionFailedException.class)
           .hasMessage("decryption failed");
@@ -132,13 +154,23 @@ class LegacyDecryptorTest {
     byte[] key = Arrays.copyOf(KEY, 8);
 
     assertThatThrownBy(() -> decrypt(separate, key, new byte[16], new byte[0]))
-        .isInstanceOf(InvalidArgumentException.class).hasMessageContaining("legacy.iv must be the item's 8-byte IV");
+        .isInstanceOf(InvalidArgumentException.class)
+        .hasMessageContaining("legacy.iv must be the item's 8-byte IV");
     assertThatThrownBy(() -> decrypt(separate, key, new byte[16], new byte[16]))
-        .isInstanceOf(InvalidArgumentException.class).hasMessageContaining("got 16 bytes");
+        .isInstanceOf(InvalidArgumentException.class)
+        .hasMessageContaining("got 16 bytes");
     assertThatThrownBy(() -> decrypt(prepended, key, new byte[16], new byte[8]))
-        .isInstanceOf(InvalidArgumentException.class).hasMessageContaining("prepended");
-    assertThatThrownBy(() -> decrypt(LegacyFormat.of(LegacyCipher.RC4, null, null), new byte[16], new byte[4], new byte[8]))
-        .isInstanceOf(InvalidArgumentException.class).hasMessageContaining("none");
+        .isInstanceOf(InvalidArgumentException.class)
+        .hasMessageContaining("prepended");
+    assertThatThrownBy(
+            () ->
+                decrypt(
+                    LegacyFormat.of(LegacyCipher.RC4, null, null),
+                    new byte[16],
+                    new byte[4],
+                    new byte[8]))
+        .isInstanceOf(InvalidArgumentException.class)
+        .hasMessageContaining("none");
   }
 
   @Test
@@ -147,16 +179,25 @@ class LegacyDecryptorTest {
     byte[] stored = LegacyCipher.DESEDE_CBC.storedKey(twoKey);
     byte[] iv = Arrays.copyOf(IV, 8);
     // Two-key 3DES by hand: E(K1) D(K2) E(K1), one CBC block chain in the JDK's single DES.
-    byte[] body = twoKeyDesedeCbc(Arrays.copyOf(twoKey, 8), Arrays.copyOfRange(twoKey, 8, 16), iv, pad(PLAINTEXT, 8));
+    byte[] body =
+        twoKeyDesedeCbc(
+            Arrays.copyOf(twoKey, 8), Arrays.copyOfRange(twoKey, 8, 16), iv, pad(PLAINTEXT, 8));
 
     assertThat(stored).hasSize(24).startsWith(twoKey).endsWith(Arrays.copyOf(twoKey, 8));
-    assertThat(decrypt(LegacyFormat.of(LegacyCipher.DESEDE_CBC, IvConvention.SEPARATE, null), stored, body, iv))
+    assertThat(
+            decrypt(
+                LegacyFormat.of(LegacyCipher.DESEDE_CBC, IvConvention.SEPARATE, null),
+                stored,
+                body,
+                iv))
         .isEqualTo(PLAINTEXT);
   }
 
   private static byte[] decrypt(LegacyFormat format, byte[] key, byte[] data, byte[] itemIv) {
     byte[] out = new byte[data.length];
-    int length = LegacyDecryptor.decrypt(format, new SecretKeySpec(key, format.cipher().keyAlgorithm()), data, itemIv, out);
+    int length =
+        LegacyDecryptor.decrypt(
+            format, new SecretKeySpec(key, format.cipher().keyAlgorithm()), data, itemIv, out);
     return Arrays.copyOf(out, length);
   }
 
@@ -166,7 +207,8 @@ class LegacyDecryptorTest {
     return cipher.doFinal(PLAINTEXT);
   }
 
-  private static byte[] twoKeyDesedeCbc(byte[] k1, byte[] k2, byte[] iv, byte[] padded) throws Exception {
+  private static byte[] twoKeyDesedeCbc(byte[] k1, byte[] k2, byte[] iv, byte[] padded)
+      throws Exception {
     Cipher e1 = Cipher.getInstance("DES/ECB/NoPadding");
     e1.init(Cipher.ENCRYPT_MODE, new SecretKeySpec(k1, "DES"));
     Cipher d2 = Cipher.getInstance("DES/ECB/NoPadding");

@@ -8,7 +8,10 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
-/** Hex and base64 text as legacy columns hold it: accepted forms, and refusals that never echo the text. */
+/**
+ * Hex and base64 text as legacy columns hold it: accepted forms, and refusals that never echo the
+ * text.
+ */
 class LegacyTextTest {
   private static final byte[] BYTES = {(byte) 0xff, 0x06, (byte) 0xa5, 0x6b, 0x00};
 
@@ -26,22 +29,26 @@ class LegacyTextTest {
     assertThatThrownBy(() -> LegacyText.fromHex(text, "legacy.hex"))
         .isInstanceOf(InvalidArgumentException.class)
         .hasMessageStartingWith("legacy.hex is not hexadecimal text")
-        .hasMessageNotContaining("SECRET").hasMessageNotContaining(text.trim());
+        .hasMessageNotContaining("SECRET")
+        .hasMessageNotContaining(text.trim());
   }
 
   @Test
   void base64_standard_paddedOrNot_decodes() {
     assertThat(LegacyText.fromBase64("/walawA=", "legacy.base64")).isEqualTo(BYTES);
     assertThat(LegacyText.fromBase64("/walawA", "legacy.base64")).isEqualTo(BYTES);
-    assertThat(LegacyText.fromBase64("+/8=", "legacy.base64")).isEqualTo(new byte[] {(byte) 0xfb, (byte) 0xff});
+    assertThat(LegacyText.fromBase64("+/8=", "legacy.base64"))
+        .isEqualTo(new byte[] {(byte) 0xfb, (byte) 0xff});
   }
 
   @ParameterizedTest
-  @ValueSource(strings = {"_walawA=", "-walawA", "/walawA==", "/wal awA=", "/walawASECRET!", "QUJDR"})
+  @ValueSource(
+      strings = {"_walawA=", "-walawA", "/walawA==", "/wal awA=", "/walawASECRET!", "QUJDR"})
   void base64_urlSafeOrBroken_isInvalidArgument_withoutTheText(String text) {
     assertThatThrownBy(() -> LegacyText.fromBase64(text, "legacy.base64"))
         .isInstanceOf(InvalidArgumentException.class)
         .hasMessageStartingWith("legacy.base64 is not standard base64")
-        .hasMessageNotContaining("SECRET").hasMessageNotContaining(text);
+        .hasMessageNotContaining("SECRET")
+        .hasMessageNotContaining(text);
   }
 }

@@ -1,51 +1,26 @@
 package io.cipherd.server.keystore.pkcs12;
 
-import io.cipherd.server.crypto.ArrayPayloadCipher;
-import io.cipherd.server.crypto.envelope.ParsedEnvelope;
-import io.cipherd.server.keys.KeyMetadata;
-import io.cipherd.server.keys.KeyPolicy;
-import io.cipherd.server.keys.Keys;
-import io.cipherd.server.keys.KeyStore;
-import io.cipherd.server.keys.KeyStoreContractTest;
-import io.cipherd.server.keys.KeyStoreUnavailableException;
-import io.cipherd.server.keys.NewKeyVersion;
-import io.cipherd.server.keys.UsableKey;
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
-import static org.assertj.core.api.Assumptions.assumeThat;
-import io.cipherd.server.pool.CipherPoolConfig;
-import io.cipherd.server.pool.CipherPools;
-import io.cipherd.server.crypto.envelope.Envelope;
-import io.cipherd.server.crypto.Mode;
-import io.cipherd.server.crypto.PayloadCipher;
-import java.io.ByteArrayOutputStream;
-import java.io.InputStream;
-import java.io.OutputStream;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.FileSystems;
-import java.nio.file.Files;
-import java.nio.file.Path;
-import java.nio.file.attribute.PosixFilePermissions;
-import java.security.KeyStore.PasswordProtection;
-import java.security.KeyStore.SecretKeyEntry;
-import java.time.Clock;
-import java.util.Arrays;
-import java.util.Base64;
-import java.util.Collections;
-import java.util.List;
-import java.util.concurrent.TimeUnit;
-import javax.crypto.Cipher;
-import javax.crypto.SecretKey;
-import javax.crypto.spec.IvParameterSpec;
-import javax.crypto.spec.SecretKeySpec;
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 import static io.cipherd.server.keys.KeyStoreContractTest.STRICT;
 import static io.cipherd.server.keys.KeyStoreContractTest.bytes;
 import static io.cipherd.server.keys.KeyStoreContractTest.rotateTo;
 import static io.cipherd.server.keys.KeyStoreContractTest.version;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.cipherd.server.crypto.Mode;
+import io.cipherd.server.keys.KeyMetadata;
+import io.cipherd.server.keys.KeyPolicy;
+import io.cipherd.server.keys.KeyStore;
+import io.cipherd.server.keys.KeyStoreUnavailableException;
+import io.cipherd.server.keys.NewKeyVersion;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Collections;
+import java.util.List;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /**
  * What the PKCS12 store's files look like after a crash or a failed write, and that opening them
@@ -55,8 +30,7 @@ import org.junit.jupiter.api.BeforeEach;
 class Pkcs12CrashRecoveryTest {
   private static final String PASSWORD = "correct horse battery staple";
 
-  @TempDir
-  Path tmp;
+  @TempDir Path tmp;
 
   private Path dataDir;
   private KeyStore store;
@@ -110,11 +84,12 @@ class Pkcs12CrashRecoveryTest {
   }
 
   /**
-   * CreateKey writes keys.json, then keys.p12. A crash between the two leaves the new policy and the
-   * old p12: rebuilt here from the files the two steps write.
+   * CreateKey writes keys.json, then keys.p12. A crash between the two leaves the new policy and
+   * the old p12: rebuilt here from the files the two steps write.
    */
   @Test
-  public void crashAfterPolicyWriteBeforeP12Write_keyDoesNotExist_andOthersAreIntact() throws Exception {
+  public void crashAfterPolicyWriteBeforeP12Write_keyDoesNotExist_andOthersAreIntact()
+      throws Exception {
     NewKeyVersion a1 = version(1, Mode.GCM, 256);
     store.createKey("a", a1, KeyPolicy.DEFAULT);
     byte[] p12BeforeCreate = Files.readAllBytes(p12());
@@ -127,16 +102,21 @@ class Pkcs12CrashRecoveryTest {
 
     assertThat(store.listKeyNames()).containsExactly("a");
     assertThat(store.readKey("b")).isEmpty();
-    assertThat(bytes(store.readMaterial("a", store.readKey("a").orElseThrow().version(1)))).isEqualTo(a1.material());
+    assertThat(bytes(store.readMaterial("a", store.readKey("a").orElseThrow().version(1))))
+        .isEqualTo(a1.material());
     // The name is free again, and the new create's policy wins over the orphaned one.
     store.createKey("b", version(1, Mode.GCM, 256), KeyPolicy.DEFAULT);
     reopen();
     assertThat(store.readKey("b").orElseThrow().policy()).isEqualTo(KeyPolicy.DEFAULT);
   }
 
-  /** A rotation is one p12 write; a crash before its rename leaves the old p12 and a complete temp file. */
+  /**
+   * A rotation is one p12 write; a crash before its rename leaves the old p12 and a complete temp
+   * file.
+   */
   @Test
-  public void crashBeforeRotationRename_keepsEveryCommittedVersion_andInventsNone() throws Exception {
+  public void crashBeforeRotationRename_keepsEveryCommittedVersion_andInventsNone()
+      throws Exception {
     store.createKey("a", version(1, Mode.GCM, 256), KeyPolicy.DEFAULT);
     List<byte[]> committed = rotateTo(store, "a", 2);
     byte[] p12Committed = Files.readAllBytes(p12());
@@ -154,11 +134,15 @@ class Pkcs12CrashRecoveryTest {
     assertThat(bytes(store.readMaterial("a", a.version(2)))).isEqualTo(committed.get(1));
     try (var files = Files.list(dataDir)) {
       assertThat(files.map(p -> p.getFileName().toString()))
-          .containsExactlyInAnyOrder(Pkcs12KeyStore.KEYSTORE_FILE, Pkcs12KeyStore.POLICY_FILE, DirectoryLock.FILE);
+          .containsExactlyInAnyOrder(
+              Pkcs12KeyStore.KEYSTORE_FILE, Pkcs12KeyStore.POLICY_FILE, DirectoryLock.FILE);
     }
   }
 
-  /** Makes renames onto {@code file} fail, as a full or broken disk would, by putting a non-empty directory there. */
+  /**
+   * Makes renames onto {@code file} fail, as a full or broken disk would, by putting a non-empty
+   * directory there.
+   */
   private static void blockWritesTo(Path file) throws Exception {
     Files.deleteIfExists(file);
     Files.createDirectory(file);
@@ -180,14 +164,16 @@ class Pkcs12CrashRecoveryTest {
         .hasMessageContaining(policies().toString());
 
     assertThat(store.readKey("b")).isEmpty();
-    assertThat(Collections.list(Pkcs12KeyStoreTest.loadWithJdk(p12(), PASSWORD).aliases())).containsExactly("a/v1");
+    assertThat(Collections.list(Pkcs12KeyStoreTest.loadWithJdk(p12(), PASSWORD).aliases()))
+        .containsExactly("a/v1");
     unblock(policies());
     reopen();
     assertThat(store.listKeyNames()).containsExactly("a");
   }
 
   @Test
-  public void addVersion_p12WriteFails_storesNothing_andTheVersionNumberStaysFree() throws Exception {
+  public void addVersion_p12WriteFails_storesNothing_andTheVersionNumberStaysFree()
+      throws Exception {
     NewKeyVersion a1 = version(1, Mode.GCM, 256);
     KeyMetadata created = store.createKey("a", a1, KeyPolicy.DEFAULT);
     blockWritesTo(p12()); // the store still holds every committed entry in memory
@@ -199,7 +185,8 @@ class Pkcs12CrashRecoveryTest {
 
     assertThat(store.readKey("a")).contains(created);
     try (var files = Files.list(dataDir)) {
-      assertThat(files.map(f -> f.getFileName().toString())).noneMatch(name -> name.endsWith(".tmp"));
+      assertThat(files.map(f -> f.getFileName().toString()))
+          .noneMatch(name -> name.endsWith(".tmp"));
     }
     unblock(p12());
     NewKeyVersion retry = version(2, Mode.GCM, 256);
@@ -211,7 +198,10 @@ class Pkcs12CrashRecoveryTest {
     assertThat(bytes(store.readMaterial("a", a.version(2)))).isEqualTo(retry.material());
   }
 
-  /** keys.json older than keys.p12 (lost or restored from backup): no version is lost, policy falls back. */
+  /**
+   * keys.json older than keys.p12 (lost or restored from backup): no version is lost, policy falls
+   * back.
+   */
   @Test
   public void policyFileLaggingP12_keepsEveryVersion_withTheDefaultPolicy() throws Exception {
     store.createKey("a", version(1, Mode.GCM, 256), STRICT);

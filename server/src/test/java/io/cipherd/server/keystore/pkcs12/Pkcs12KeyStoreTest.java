@@ -1,25 +1,22 @@
 package io.cipherd.server.keystore.pkcs12;
 
-import io.cipherd.server.crypto.ArrayPayloadCipher;
-import io.cipherd.server.crypto.envelope.ParsedEnvelope;
-import io.cipherd.server.keys.KeyMetadata;
-import io.cipherd.server.keys.KeyPolicy;
-import io.cipherd.server.keys.Keys;
-import io.cipherd.server.keys.KeyStore;
-import io.cipherd.server.keys.KeyStoreContractTest;
-import io.cipherd.server.keys.KeyStoreUnavailableException;
-import io.cipherd.server.keys.NewKeyVersion;
-import io.cipherd.server.keys.UsableKey;
-
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assumptions.assumeThat;
 
+import io.cipherd.server.crypto.ArrayPayloadCipher;
+import io.cipherd.server.crypto.Mode;
+import io.cipherd.server.crypto.envelope.ParsedEnvelope;
+import io.cipherd.server.keys.KeyMetadata;
+import io.cipherd.server.keys.KeyPolicy;
+import io.cipherd.server.keys.KeyStore;
+import io.cipherd.server.keys.KeyStoreContractTest;
+import io.cipherd.server.keys.KeyStoreUnavailableException;
+import io.cipherd.server.keys.Keys;
+import io.cipherd.server.keys.NewKeyVersion;
+import io.cipherd.server.keys.UsableKey;
 import io.cipherd.server.pool.CipherPoolConfig;
 import io.cipherd.server.pool.CipherPools;
-import io.cipherd.server.crypto.envelope.Envelope;
-import io.cipherd.server.crypto.Mode;
-import io.cipherd.server.crypto.PayloadCipher;
 import java.io.ByteArrayOutputStream;
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -47,8 +44,7 @@ import org.junit.jupiter.api.io.TempDir;
 class Pkcs12KeyStoreTest extends KeyStoreContractTest {
   private static final String PASSWORD = "correct horse battery staple";
 
-  @TempDir
-  Path tmp;
+  @TempDir Path tmp;
 
   private Path dataDir;
 
@@ -86,7 +82,8 @@ class Pkcs12KeyStoreTest extends KeyStoreContractTest {
     return jks;
   }
 
-  private static void storeWithJdk(java.security.KeyStore jks, Path file, String password) throws Exception {
+  private static void storeWithJdk(java.security.KeyStore jks, Path file, String password)
+      throws Exception {
     try (OutputStream out = Files.newOutputStream(file)) {
       jks.store(out, password.toCharArray());
     }
@@ -137,9 +134,12 @@ class Pkcs12KeyStoreTest extends KeyStoreContractTest {
     assumeThat(FileSystems.getDefault().supportedFileAttributeViews()).contains("posix");
     store.createKey("a", version(1, Mode.GCM, 256), STRICT);
 
-    assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(dataDir))).isEqualTo("rwx------");
-    assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(p12()))).isEqualTo("rw-------");
-    assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(policies()))).isEqualTo("rw-------");
+    assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(dataDir)))
+        .isEqualTo("rwx------");
+    assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(p12())))
+        .isEqualTo("rw-------");
+    assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(policies())))
+        .isEqualTo("rw-------");
   }
 
   @Test
@@ -151,7 +151,8 @@ class Pkcs12KeyStoreTest extends KeyStoreContractTest {
 
     store.addVersion("a", 1, version(2, Mode.GCM, 256));
 
-    assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(p12()))).isEqualTo("rw-------");
+    assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(p12())))
+        .isEqualTo("rw-------");
   }
 
   @Test
@@ -164,7 +165,8 @@ class Pkcs12KeyStoreTest extends KeyStoreContractTest {
     java.security.KeyStore jks = loadWithJdk(p12(), PASSWORD);
 
     assertThat(Collections.list(jks.aliases())).containsExactlyInAnyOrder("a/v1", "a/v2", "b/v1");
-    SecretKeyEntry entry = (SecretKeyEntry) jks.getEntry("a/v1", new PasswordProtection(PASSWORD.toCharArray()));
+    SecretKeyEntry entry =
+        (SecretKeyEntry) jks.getEntry("a/v1", new PasswordProtection(PASSWORD.toCharArray()));
     assertThat(entry.getSecretKey().getEncoded()).isEqualTo(a1.material());
   }
 
@@ -175,8 +177,16 @@ class Pkcs12KeyStoreTest extends KeyStoreContractTest {
     store.createKey("payments", version(1, Mode.GCM, 256), KeyPolicy.DEFAULT);
     store.addVersion("payments", 1, version(2, Mode.CHACHA, 256));
 
-    ProcessBuilder pb = new ProcessBuilder(keytool.toString(), "-list", "-storetype", "PKCS12",
-        "-keystore", p12().toString(), "-storepass:env", "CIPHERD_TEST_STOREPASS");
+    ProcessBuilder pb =
+        new ProcessBuilder(
+            keytool.toString(),
+            "-list",
+            "-storetype",
+            "PKCS12",
+            "-keystore",
+            p12().toString(),
+            "-storepass:env",
+            "CIPHERD_TEST_STOREPASS");
     pb.environment().put("CIPHERD_TEST_STOREPASS", PASSWORD); // not on the command line
     pb.redirectErrorStream(true);
     Process process = pb.start();
@@ -204,7 +214,10 @@ class Pkcs12KeyStoreTest extends KeyStoreContractTest {
     encrypt.init(Cipher.ENCRYPT_MODE, key, new IvParameterSpec(nonce));
     byte[] sealed = encrypt.doFinal("hello".getBytes(StandardCharsets.UTF_8));
     Cipher decrypt = Cipher.getInstance(Mode.CHACHA.transformation());
-    decrypt.init(Cipher.DECRYPT_MODE, new SecretKeySpec(v1.material(), "ChaCha20"), new IvParameterSpec(nonce));
+    decrypt.init(
+        Cipher.DECRYPT_MODE,
+        new SecretKeySpec(v1.material(), "ChaCha20"),
+        new IvParameterSpec(nonce));
     assertThat(decrypt.doFinal(sealed)).isEqualTo("hello".getBytes(StandardCharsets.UTF_8));
   }
 
@@ -259,7 +272,8 @@ class Pkcs12KeyStoreTest extends KeyStoreContractTest {
     store.createKey("a", version(1, Mode.GCM, 256), KeyPolicy.DEFAULT);
     store.close();
     store = null;
-    Files.writeString(policies(), "{\"format\": 1, \"policies\": {\"a\": {\"min_decryption_version\": -1");
+    Files.writeString(
+        policies(), "{\"format\": 1, \"policies\": {\"a\": {\"min_decryption_version\": -1");
 
     assertThatThrownBy(() -> Pkcs12KeyStore.open(dataDir, PASSWORD.toCharArray()))
         .isInstanceOf(KeyStoreUnavailableException.class)
@@ -288,7 +302,9 @@ class Pkcs12KeyStoreTest extends KeyStoreContractTest {
     store.close();
     store = null;
     java.security.KeyStore jks = loadWithJdk(p12(), PASSWORD);
-    jks.setEntry("a/v2", new SecretKeyEntry(new SecretKeySpec(new byte[32], "AES")),
+    jks.setEntry(
+        "a/v2",
+        new SecretKeyEntry(new SecretKeySpec(new byte[32], "AES")),
         new PasswordProtection(PASSWORD.toCharArray())); // right alias, but no cipherd metadata
     storeWithJdk(jks, p12(), PASSWORD);
 
@@ -305,7 +321,10 @@ class Pkcs12KeyStoreTest extends KeyStoreContractTest {
 
     String json = Files.readString(policies());
 
-    assertThat(json).contains("\"a\"").contains("\"min_decryption_version\": 1").contains("\"allow_ecb_encryption\": true");
+    assertThat(json)
+        .contains("\"a\"")
+        .contains("\"min_decryption_version\": 1")
+        .contains("\"allow_ecb_encryption\": true");
     assertThat(json).doesNotContain(Base64.getEncoder().encodeToString(a1.material()));
   }
 
@@ -356,15 +375,18 @@ class Pkcs12KeyStoreTest extends KeyStoreContractTest {
       before.rotate("orders", Mode.GCM, 128, false);
       UsableKey key = before.forEncryption("orders", 1);
       byte[] plaintext = "order 1234".getBytes(StandardCharsets.UTF_8);
-      String ciphertext = new ParsedEnvelope(key.header(),
-          cipher.encrypt(key.header(), key.secret(), null, plaintext)).format();
+      String ciphertext =
+          new ParsedEnvelope(
+                  key.header(), cipher.encrypt(key.header(), key.secret(), null, plaintext))
+              .format();
 
       reopen();
       Keys after = Keys.over(store, Clock.systemUTC());
       ParsedEnvelope envelope = ParsedEnvelope.parse(ciphertext);
 
       assertThat(ciphertext).startsWith("<orders/v1:chacha>");
-      assertThat(cipher.decrypt(envelope, after.forDecryption(envelope.header()).secret(), null)).isEqualTo(plaintext);
+      assertThat(cipher.decrypt(envelope, after.forDecryption(envelope.header()).secret(), null))
+          .isEqualTo(plaintext);
       assertThat(after.forEncryption("orders", 0).header().toString()).isEqualTo("<orders/v2:gcm>");
     } finally {
       pools.close();

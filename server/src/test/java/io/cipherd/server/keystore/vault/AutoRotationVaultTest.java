@@ -62,9 +62,13 @@ class AutoRotationVaultTest {
   }
 
   @Test
-  void maxEncryptionsPerVersion_reachedAcrossReplicas_rotatesExactlyOnce_whenBothRace() throws Exception {
-    a.admin.createKey(CreateKeyRequest.newBuilder().setKeyName("orders")
-        .setPolicy(KeyPolicy.newBuilder().setMaxEncryptionsPerVersion(100)).build());
+  void maxEncryptionsPerVersion_reachedAcrossReplicas_rotatesExactlyOnce_whenBothRace()
+      throws Exception {
+    a.admin.createKey(
+        CreateKeyRequest.newBuilder()
+            .setKeyName("orders")
+            .setPolicy(KeyPolicy.newBuilder().setMaxEncryptionsPerVersion(100))
+            .build());
     List<String> ciphertexts = new ArrayList<>();
     // 60 on each replica: neither reaches 100 alone, together they do.
     for (int i = 0; i < 60; i++) {
@@ -78,7 +82,9 @@ class AutoRotationVaultTest {
     }
 
     Key key = a.admin.getKey(GetKeyRequest.newBuilder().setKeyName("orders").build()).getKey();
-    assertThat(key.getCurrentVersion()).as("versions after both replicas saw the limit").isEqualTo(2);
+    assertThat(key.getCurrentVersion())
+        .as("versions after both replicas saw the limit")
+        .isEqualTo(2);
     assertThat(key.getVersions(0).getUsage().getEncryptions()).isEqualTo(120);
     assertThat(rotations).as("rotations made by either replica").isEqualTo(1);
     assertThat(versionOf(encrypt(a, "after"))).isEqualTo(2);
@@ -88,12 +94,19 @@ class AutoRotationVaultTest {
 
   @Test
   void autoRotatePeriod_passedOnBothReplicas_rotatesExactlyOnce() throws Exception {
-    a.admin.createKey(CreateKeyRequest.newBuilder().setKeyName("sessions")
-        .setPolicy(KeyPolicy.newBuilder().setAutoRotatePeriod(com.google.protobuf.Duration.newBuilder().setSeconds(3600)))
-        .build());
+    a.admin.createKey(
+        CreateKeyRequest.newBuilder()
+            .setKeyName("sessions")
+            .setPolicy(
+                KeyPolicy.newBuilder()
+                    .setAutoRotatePeriod(
+                        com.google.protobuf.Duration.newBuilder().setSeconds(3600)))
+            .build());
     encrypt(a, "warm a");
     encrypt(b, "warm b");
-    assertThat(race(a.services::mergeUsageNow, b.services::mergeUsageNow)).as("not yet an hour").isZero();
+    assertThat(race(a.services::mergeUsageNow, b.services::mergeUsageNow))
+        .as("not yet an hour")
+        .isZero();
 
     clock.advance(Duration.ofMinutes(61));
     int rotations = 0;
@@ -102,13 +115,18 @@ class AutoRotationVaultTest {
     }
 
     assertThat(rotations).as("rotations made by either replica").isEqualTo(1);
-    assertThat(a.admin.getKey(GetKeyRequest.newBuilder().setKeyName("sessions").build()).getKey()
-        .getCurrentVersion()).isEqualTo(2);
+    assertThat(
+            a.admin
+                .getKey(GetKeyRequest.newBuilder().setKeyName("sessions").build())
+                .getKey()
+                .getCurrentVersion())
+        .isEqualTo(2);
     assertThat(versionOf(encrypt(b, "new"))).isEqualTo(2);
   }
 
   @Test
-  void census_countsDecryptsAndRewrapsOfEveryReplica_andSaysHowFarTheMinimumCanRise() throws Exception {
+  void census_countsDecryptsAndRewrapsOfEveryReplica_andSaysHowFarTheMinimumCanRise()
+      throws Exception {
     a.admin.createKey(CreateKeyRequest.newBuilder().setKeyName("ledger").build());
     String old = encrypt(a, "v1 row");
     a.admin.rotateKey(io.cipherd.api.v1.RotateKeyRequest.newBuilder().setKeyName("ledger").build());
@@ -118,7 +136,8 @@ class AutoRotationVaultTest {
     a.crypto.reEncrypt(io.cipherd.api.v1.ReEncryptRequest.newBuilder().setCiphertext(old).build());
     race(a.services::mergeUsageNow, b.services::mergeUsageNow);
 
-    GetKeyCensusResponse census = b.admin.getKeyCensus(GetKeyCensusRequest.newBuilder().setKeyName("ledger").build());
+    GetKeyCensusResponse census =
+        b.admin.getKeyCensus(GetKeyCensusRequest.newBuilder().setKeyName("ledger").build());
 
     assertThat(census.getVersionsList()).extracting(v -> v.getVersion()).containsExactly(1, 2);
     assertThat(census.getVersions(0).getUsage().getDecryptions()).isEqualTo(3);
@@ -127,8 +146,12 @@ class AutoRotationVaultTest {
     assertThat(census.getSafeMinDecryptionVersion()).isEqualTo(1);
 
     clock.advance(Duration.ofDays(8));
-    assertThat(b.admin.getKeyCensus(GetKeyCensusRequest.newBuilder().setKeyName("ledger").build())
-        .getSafeMinDecryptionVersion()).as("after a week without use of version 1").isEqualTo(2);
+    assertThat(
+            b.admin
+                .getKeyCensus(GetKeyCensusRequest.newBuilder().setKeyName("ledger").build())
+                .getSafeMinDecryptionVersion())
+        .as("after a week without use of version 1")
+        .isEqualTo(2);
   }
 
   /** Runs both at the same moment; returns the sum of what they return. */
@@ -136,14 +159,18 @@ class AutoRotationVaultTest {
     ExecutorService threads = Executors.newFixedThreadPool(2);
     try {
       CountDownLatch go = new CountDownLatch(1);
-      Future<Integer> one = threads.submit(() -> {
-        go.await();
-        return first.call();
-      });
-      Future<Integer> two = threads.submit(() -> {
-        go.await();
-        return second.call();
-      });
+      Future<Integer> one =
+          threads.submit(
+              () -> {
+                go.await();
+                return first.call();
+              });
+      Future<Integer> two =
+          threads.submit(
+              () -> {
+                go.await();
+                return second.call();
+              });
       go.countDown();
       return one.get() + two.get();
     } finally {
@@ -153,17 +180,27 @@ class AutoRotationVaultTest {
 
   private static String encrypt(ReplicaServer replica, String plaintext) {
     String key = replica.lastKey();
-    return replica.crypto.encrypt(EncryptRequest.newBuilder().setKeyName(key)
-        .setPlaintext(ByteString.copyFromUtf8(plaintext)).build()).getCiphertext();
+    return replica
+        .crypto
+        .encrypt(
+            EncryptRequest.newBuilder()
+                .setKeyName(key)
+                .setPlaintext(ByteString.copyFromUtf8(plaintext))
+                .build())
+        .getCiphertext();
   }
 
   private static String decrypt(ReplicaServer replica, String ciphertext) {
-    return replica.crypto.decrypt(DecryptRequest.newBuilder().setCiphertext(ciphertext).build())
-        .getPlaintext().toStringUtf8();
+    return replica
+        .crypto
+        .decrypt(DecryptRequest.newBuilder().setCiphertext(ciphertext).build())
+        .getPlaintext()
+        .toStringUtf8();
   }
 
   private static int versionOf(String ciphertext) {
-    return Integer.parseInt(ciphertext.substring(ciphertext.indexOf("/v") + 2, ciphertext.indexOf(':')));
+    return Integer.parseInt(
+        ciphertext.substring(ciphertext.indexOf("/v") + 2, ciphertext.indexOf(':')));
   }
 
   /** One replica: its own Cipherd over its own Vault session, served in-process. */
@@ -175,10 +212,14 @@ class AutoRotationVaultTest {
     final KeyAdminServiceGrpc.KeyAdminServiceBlockingStub admin;
 
     ReplicaServer(VaultDevServer vault, java.time.Clock clock) throws Exception {
-      services = Cipherd.builder(VaultKeyStore.open(vault.config("cipherd/keys", TokenAuth.of(vault.rootToken()))))
-          .clock(clock).build();
+      services =
+          Cipherd.builder(
+                  VaultKeyStore.open(vault.config("cipherd/keys", TokenAuth.of(vault.rootToken()))))
+              .clock(clock)
+              .build();
       String name = InProcessServerBuilder.generateName();
-      server = services.addTo(InProcessServerBuilder.forName(name).directExecutor()).build().start();
+      server =
+          services.addTo(InProcessServerBuilder.forName(name).directExecutor()).build().start();
       channel = InProcessChannelBuilder.forName(name).directExecutor().build();
       crypto = CryptoServiceGrpc.newBlockingStub(channel);
       admin = KeyAdminServiceGrpc.newBlockingStub(channel);
@@ -186,7 +227,10 @@ class AutoRotationVaultTest {
 
     /** The one key each test uses. */
     String lastKey() {
-      return admin.listKeys(io.cipherd.api.v1.ListKeysRequest.getDefaultInstance()).getKeys(0).getKeyName();
+      return admin
+          .listKeys(io.cipherd.api.v1.ListKeysRequest.getDefaultInstance())
+          .getKeys(0)
+          .getKeyName();
     }
 
     @Override

@@ -21,10 +21,14 @@ class KvKeySettingsTest {
 
   @Test
   void keepsAllVersions_defaultMetadataOrNoCasRequired_isFalse() {
-    assertThat(KvKeySettings.keepsAllVersions(Json.parse("{\"max_versions\":0,\"cas_required\":true}").asObject()))
+    assertThat(
+            KvKeySettings.keepsAllVersions(
+                Json.parse("{\"max_versions\":0,\"cas_required\":true}").asObject()))
         .isFalse();
-    assertThat(KvKeySettings.keepsAllVersions(
-        Json.parse("{\"max_versions\":2147483647,\"cas_required\":false}").asObject())).isFalse();
+    assertThat(
+            KvKeySettings.keepsAllVersions(
+                Json.parse("{\"max_versions\":2147483647,\"cas_required\":false}").asObject()))
+        .isFalse();
   }
 
   @Test
@@ -36,6 +40,7 @@ class KvKeySettingsTest {
 
   @Test
   void policy_withoutCustomMetadata_isTheDefault() {
-    assertThat(KvKeySettings.policy(Json.parse("{\"custom_metadata\":null}").asObject())).isEqualTo(KeyPolicy.DEFAULT);
+    assertThat(KvKeySettings.policy(Json.parse("{\"custom_metadata\":null}").asObject()))
+        .isEqualTo(KeyPolicy.DEFAULT);
   }
 }

@@ -1,19 +1,21 @@
 package io.cipherd.server.keystore.vault;
 
-import io.cipherd.server.crypto.envelope.Envelope;
-import io.cipherd.server.engine.CryptoObserver;
-import io.cipherd.server.security.Authorizer;
 import com.google.protobuf.ByteString;
-import io.cipherd.server.pool.CipherPoolConfig;
-import io.cipherd.server.pool.CipherPools;
-import io.cipherd.server.crypto.PayloadCipher;
+import io.cipherd.server.crypto.envelope.Envelope;
 import io.cipherd.server.engine.CryptoEngine;
+import io.cipherd.server.engine.CryptoObserver;
 import io.cipherd.server.keys.CountingKeyStore;
 import io.cipherd.server.keys.Keys;
+import io.cipherd.server.pool.CipherPoolConfig;
+import io.cipherd.server.pool.CipherPools;
+import io.cipherd.server.security.Authorizer;
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 
-/** One cipherd replica for tests: its own Vault session, key cache and engine, with every store call counted. */
+/**
+ * One cipherd replica for tests: its own Vault session, key cache and engine, with every store call
+ * counted.
+ */
 final class Replica implements AutoCloseable {
   static final ByteString CONTEXT = ByteString.copyFromUtf8("tenant=7");
 
@@ -27,7 +29,8 @@ final class Replica implements AutoCloseable {
     this.vault = VaultKeyStore.open(config);
     this.store = new CountingKeyStore(vault);
     this.keyRing = Keys.over(store, Clock.systemUTC());
-    this.engine = new CryptoEngine(keyRing.cache(), pools, Authorizer.ALLOW_ALL, CryptoObserver.NONE);
+    this.engine =
+        new CryptoEngine(keyRing.cache(), pools, Authorizer.ALLOW_ALL, CryptoObserver.NONE);
   }
 
   ByteString encrypt(String key, String plaintext) {
@@ -35,7 +38,8 @@ final class Replica implements AutoCloseable {
   }
 
   String decrypt(ByteString ciphertext) {
-    return new String(engine.decrypt(ciphertext.toStringUtf8(), CONTEXT).plaintext(), StandardCharsets.UTF_8);
+    return new String(
+        engine.decrypt(ciphertext.toStringUtf8(), CONTEXT).plaintext(), StandardCharsets.UTF_8);
   }
 
   int versionOf(ByteString ciphertext) {

@@ -36,7 +36,10 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
-/** Logging in (AppRole, Kubernetes, token), keeping short-lived tokens alive, and the shipped Vault policies. */
+/**
+ * Logging in (AppRole, Kubernetes, token), keeping short-lived tokens alive, and the shipped Vault
+ * policies.
+ */
 @Tag("vault")
 @Timeout(120)
 class VaultAuthTest {
@@ -49,13 +52,18 @@ class VaultAuthTest {
   static void startVault() throws Exception {
     vault = VaultDevServer.startDev();
     vault.api("PUT", "sys/policies/acl/cipherd", policyBody("cipherd-policy.hcl"));
-    vault.api("PUT", "sys/policies/acl/cipherd-readonly", policyBody("cipherd-readonly-policy.hcl"));
+    vault.api(
+        "PUT", "sys/policies/acl/cipherd-readonly", policyBody("cipherd-readonly-policy.hcl"));
     vault.api("POST", "sys/auth/approle", "{\"type\":\"approle\"}");
     vault.api("POST", "sys/auth/kubernetes", "{\"type\":\"kubernetes\"}");
-    vault.api("POST", "auth/kubernetes/role/cipherd", Json.object()
-        .add("bound_service_account_names", new JsonArray().add(SA_NAME))
-        .add("bound_service_account_namespaces", new JsonArray().add(SA_NAMESPACE))
-        .add("token_policies", new JsonArray().add("cipherd")).toString());
+    vault.api(
+        "POST",
+        "auth/kubernetes/role/cipherd",
+        Json.object()
+            .add("bound_service_account_names", new JsonArray().add(SA_NAME))
+            .add("bound_service_account_namespaces", new JsonArray().add(SA_NAMESPACE))
+            .add("token_policies", new JsonArray().add("cipherd"))
+            .toString());
   }
 
   @AfterAll
@@ -66,16 +74,24 @@ class VaultAuthTest {
   }
 
   @Test
-  void appRole_shortTtlToken_isRenewedAtTwoThirdsOfItsTtl_thenReplacedByANewLoginAtItsMaxTtl(@TempDir Path dir)
-      throws Exception {
-    vault.api("POST", "auth/approle/role/cipherd",
+  void appRole_shortTtlToken_isRenewedAtTwoThirdsOfItsTtl_thenReplacedByANewLoginAtItsMaxTtl(
+      @TempDir Path dir) throws Exception {
+    vault.api(
+        "POST",
+        "auth/approle/role/cipherd",
         "{\"token_policies\":[\"cipherd\"],\"token_ttl\":\"3s\",\"token_max_ttl\":\"7s\"}");
     Path roleId = dir.resolve("role-id");
     Path secretId = dir.resolve("secret-id");
-    Files.writeString(roleId, data(vault.api("GET", "auth/approle/role/cipherd/role-id", null)).getString("role_id"));
-    Files.writeString(secretId, data(vault.api("POST", "auth/approle/role/cipherd/secret-id", "{}")).getString("secret_id"));
+    Files.writeString(
+        roleId,
+        data(vault.api("GET", "auth/approle/role/cipherd/role-id", null)).getString("role_id"));
+    Files.writeString(
+        secretId,
+        data(vault.api("POST", "auth/approle/role/cipherd/secret-id", "{}"))
+            .getString("secret_id"));
 
-    try (VaultKeyStore store = VaultKeyStore.open(vault.config(PREFIX, new AppRoleAuth("approle", roleId, secretId)))) {
+    try (VaultKeyStore store =
+        VaultKeyStore.open(vault.config(PREFIX, new AppRoleAuth("approle", roleId, secretId)))) {
       store.createKey("approle-key", version(1), KeyPolicy.DEFAULT);
       long deadline = System.nanoTime() + 20_000_000_000L;
       while ((store.session().renewer().renewals() < 1 || store.session().renewer().relogins() < 1)
@@ -83,39 +99,53 @@ class VaultAuthTest {
         Thread.sleep(200);
       }
 
-      assertThat(store.session().renewer().renewals()).as("renewed before expiry").isGreaterThanOrEqualTo(1);
-      assertThat(store.session().renewer().relogins()).as("logged in again at max TTL").isGreaterThanOrEqualTo(1);
+      assertThat(store.session().renewer().renewals())
+          .as("renewed before expiry")
+          .isGreaterThanOrEqualTo(1);
+      assertThat(store.session().renewer().relogins())
+          .as("logged in again at max TTL")
+          .isGreaterThanOrEqualTo(1);
       Thread.sleep(1000);
       // The first token has expired by now (max TTL 7s); this only works with the renewed login.
       assertThat(store.readKey("approle-key")).isPresent();
-      store.addVersion("approle-key", 1, new NewKeyVersion(new KeyVersionInfo(2, Mode.GCM, 256, Instant.now(), false),
-          new byte[32]));
+      store.addVersion(
+          "approle-key",
+          1,
+          new NewKeyVersion(
+              new KeyVersionInfo(2, Mode.GCM, 256, Instant.now(), false), new byte[32]));
     }
   }
 
   @Test
-  void appRole_wrongSecretId_isPermissionDenied_andTheLogNamesTheLoginPath(@TempDir Path dir) throws Exception {
+  void appRole_wrongSecretId_isPermissionDenied_andTheLogNamesTheLoginPath(@TempDir Path dir)
+      throws Exception {
     vault.api("POST", "auth/approle/role/other", "{\"token_policies\":[\"cipherd\"]}");
     Path roleId = dir.resolve("role-id");
     Path secretId = dir.resolve("secret-id");
-    Files.writeString(roleId, data(vault.api("GET", "auth/approle/role/other/role-id", null)).getString("role_id"));
+    Files.writeString(
+        roleId,
+        data(vault.api("GET", "auth/approle/role/other/role-id", null)).getString("role_id"));
     Files.writeString(secretId, "00000000-0000-0000-0000-000000000000");
 
     try (VaultErrorLog log = new VaultErrorLog()) {
-      assertThatThrownBy(() -> VaultKeyStore.open(vault.config(PREFIX, new AppRoleAuth("approle", roleId, secretId))))
+      assertThatThrownBy(
+              () ->
+                  VaultKeyStore.open(
+                      vault.config(PREFIX, new AppRoleAuth("approle", roleId, secretId))))
           .isInstanceOf(KeyStoreAccessDeniedException.class)
           .hasMessageContaining("check its credentials")
           .hasMessageNotContaining("auth/approle/login")
           .hasMessageNotContaining("http")
           .hasMessageNotContaining("00000000");
-      assertThat(String.join("\n", log.warnings())).contains("auth/approle/login", "check the credentials")
+      assertThat(String.join("\n", log.warnings()))
+          .contains("auth/approle/login", "check the credentials")
           .doesNotContain("00000000");
     }
   }
 
   @Test
-  void kubernetes_serviceAccountJwt_isReviewedByTheKubernetesApi_andItsTokenCreatesAndRotatesAKey(@TempDir Path dir)
-      throws Exception {
+  void kubernetes_serviceAccountJwt_isReviewedByTheKubernetesApi_andItsTokenCreatesAndRotatesAKey(
+      @TempDir Path dir) throws Exception {
     String uid = UUID.randomUUID().toString();
     String jwt = serviceAccountJwt(uid);
     Path jwtFile = dir.resolve("token");
@@ -123,69 +153,99 @@ class VaultAuthTest {
     try (TokenReviewStandIn kubernetes = TokenReviewStandIn.vouchingFor(jwt, uid)) {
       configureKubernetesAuth(kubernetes);
 
-      try (VaultKeyStore store = VaultKeyStore.open(
-          vault.config(PREFIX, new KubernetesAuth("kubernetes", "cipherd", jwtFile)))) {
+      try (VaultKeyStore store =
+          VaultKeyStore.open(
+              vault.config(PREFIX, new KubernetesAuth("kubernetes", "cipherd", jwtFile)))) {
         store.createKey("k8s-key", version(1), KeyPolicy.DEFAULT);
         store.addVersion("k8s-key", 1, version(2));
 
         assertThat(store.readKey("k8s-key").orElseThrow().currentVersion()).isEqualTo(2);
       }
-      assertThat(kubernetes.accepted()).as("Vault asked the Kubernetes API to review the JWT").isEqualTo(1);
+      assertThat(kubernetes.accepted())
+          .as("Vault asked the Kubernetes API to review the JWT")
+          .isEqualTo(1);
       assertThat(kubernetes.rejected()).isZero();
     }
   }
 
   @Test
-  void kubernetes_jwtTheKubernetesApiRejects_isPermissionDenied_andTheLogNamesTheLoginPath(@TempDir Path dir)
-      throws Exception {
+  void kubernetes_jwtTheKubernetesApiRejects_isPermissionDenied_andTheLogNamesTheLoginPath(
+      @TempDir Path dir) throws Exception {
     String uid = UUID.randomUUID().toString();
-    String revoked = serviceAccountJwt(uid); // the role's service account, but the API no longer knows this token
+    String revoked =
+        serviceAccountJwt(
+            uid); // the role's service account, but the API no longer knows this token
     Path jwtFile = dir.resolve("token");
     Files.writeString(jwtFile, revoked);
-    try (TokenReviewStandIn kubernetes = TokenReviewStandIn.vouchingFor(serviceAccountJwt(uid), uid);
+    try (TokenReviewStandIn kubernetes =
+            TokenReviewStandIn.vouchingFor(serviceAccountJwt(uid), uid);
         VaultErrorLog log = new VaultErrorLog()) {
       configureKubernetesAuth(kubernetes);
 
-      assertThatThrownBy(() -> VaultKeyStore.open(
-          vault.config(PREFIX, new KubernetesAuth("kubernetes", "cipherd", jwtFile))))
+      assertThatThrownBy(
+              () ->
+                  VaultKeyStore.open(
+                      vault.config(PREFIX, new KubernetesAuth("kubernetes", "cipherd", jwtFile))))
           .isInstanceOf(KeyStoreAccessDeniedException.class)
           .hasMessageNotContaining("auth/kubernetes/login")
           .hasMessageNotContaining(revoked)
-          .satisfies(e -> assertThat(StatusMapper.toStatus(e).getCode()).isEqualTo(Status.Code.PERMISSION_DENIED));
-      assertThat(String.join("\n", log.warnings())).contains("auth/kubernetes/login").doesNotContain(revoked);
-      assertThat(kubernetes.rejected()).as("denied by the token review, not by the claims").isGreaterThanOrEqualTo(1);
+          .satisfies(
+              e ->
+                  assertThat(StatusMapper.toStatus(e).getCode())
+                      .isEqualTo(Status.Code.PERMISSION_DENIED));
+      assertThat(String.join("\n", log.warnings()))
+          .contains("auth/kubernetes/login")
+          .doesNotContain(revoked);
+      assertThat(kubernetes.rejected())
+          .as("denied by the token review, not by the claims")
+          .isGreaterThanOrEqualTo(1);
       assertThat(kubernetes.accepted()).isZero();
     }
   }
 
   @Test
   void shippedPolicy_allowsEverythingCipherdDoes() throws Exception {
-    try (VaultKeyStore store = VaultKeyStore.open(vault.config(PREFIX, TokenAuth.of(tokenWithPolicy("cipherd"))))) {
+    try (VaultKeyStore store =
+        VaultKeyStore.open(vault.config(PREFIX, TokenAuth.of(tokenWithPolicy("cipherd"))))) {
       store.createKey("full", version(1), KeyPolicy.DEFAULT);
       store.addVersion("full", 1, version(2));
       store.updatePolicy("full", new KeyPolicy(1, 2, false));
 
       assertThat(store.listKeyNames()).contains("full");
       assertThat(store.readKey("full").orElseThrow().currentVersion()).isEqualTo(2);
-      assertThat(store.readKey("full").orElseThrow().policy()).isEqualTo(new KeyPolicy(1, 2, false));
-      assertThat(store.readMaterial("full", store.readKey("full").orElseThrow().version(2)).getEncoded()).hasSize(32);
+      assertThat(store.readKey("full").orElseThrow().policy())
+          .isEqualTo(new KeyPolicy(1, 2, false));
+      assertThat(
+              store
+                  .readMaterial("full", store.readKey("full").orElseThrow().version(2))
+                  .getEncoded())
+          .hasSize(32);
     }
   }
 
   @Test
-  void readOnlyPolicy_readsWork_writesArePermissionDenied_andTheLogNamesTheRefusedPath() throws Exception {
-    try (VaultKeyStore root = VaultKeyStore.open(vault.config(PREFIX, TokenAuth.of(vault.rootToken())));
-        VaultKeyStore readOnly = VaultKeyStore.open(
-            vault.config(PREFIX, TokenAuth.of(tokenWithPolicy("cipherd-readonly"))));
+  void readOnlyPolicy_readsWork_writesArePermissionDenied_andTheLogNamesTheRefusedPath()
+      throws Exception {
+    try (VaultKeyStore root =
+            VaultKeyStore.open(vault.config(PREFIX, TokenAuth.of(vault.rootToken())));
+        VaultKeyStore readOnly =
+            VaultKeyStore.open(
+                vault.config(PREFIX, TokenAuth.of(tokenWithPolicy("cipherd-readonly"))));
         VaultErrorLog log = new VaultErrorLog()) {
       root.createKey("existing", version(1), KeyPolicy.DEFAULT);
 
       assertThat(readOnly.readKey("existing")).isPresent();
-      assertThat(readOnly.readMaterial("existing", readOnly.readKey("existing").orElseThrow().version(1))).isNotNull();
+      assertThat(
+              readOnly.readMaterial(
+                  "existing", readOnly.readKey("existing").orElseThrow().version(1)))
+          .isNotNull();
       assertThatThrownBy(() -> readOnly.createKey("new-key", version(1), KeyPolicy.DEFAULT))
           .isInstanceOf(KeyStoreAccessDeniedException.class)
           .hasMessageNotContaining("secret/")
-          .satisfies(e -> assertThat(StatusMapper.toStatus(e).getCode()).isEqualTo(Status.Code.PERMISSION_DENIED));
+          .satisfies(
+              e ->
+                  assertThat(StatusMapper.toStatus(e).getCode())
+                      .isEqualTo(Status.Code.PERMISSION_DENIED));
       assertThat(String.join("\n", log.warnings())).contains("secret/data/" + PREFIX + "/new-key");
       assertThatThrownBy(() -> readOnly.addVersion("existing", 1, version(2)))
           .isInstanceOf(KeyStoreAccessDeniedException.class)
@@ -193,40 +253,51 @@ class VaultAuthTest {
       assertThatThrownBy(() -> readOnly.updatePolicy("existing", new KeyPolicy(1, 1, false)))
           .isInstanceOf(KeyStoreAccessDeniedException.class)
           .hasMessageNotContaining("secret/");
-      assertThat(String.join("\n", log.warnings())).as("another kind of refusal (metadata) is logged")
+      assertThat(String.join("\n", log.warnings()))
+          .as("another kind of refusal (metadata) is logged")
           .contains("secret/metadata/" + PREFIX + "/existing");
       assertThat(root.readKey("existing").orElseThrow().currentVersion()).isEqualTo(1);
     }
   }
 
   @Test
-  void tokenFile_isReadAtLogin_andAnInvalidTokenIsPermissionDenied_andTheLogNamesTheLookupPath(@TempDir Path dir)
-      throws Exception {
+  void tokenFile_isReadAtLogin_andAnInvalidTokenIsPermissionDenied_andTheLogNamesTheLookupPath(
+      @TempDir Path dir) throws Exception {
     Path tokenFile = dir.resolve("token");
     Files.writeString(tokenFile, tokenWithPolicy("cipherd") + "\n");
-    try (VaultKeyStore store = VaultKeyStore.open(vault.config(PREFIX, TokenAuth.fromFile(tokenFile)))) {
+    try (VaultKeyStore store =
+        VaultKeyStore.open(vault.config(PREFIX, TokenAuth.fromFile(tokenFile)))) {
       store.createKey("from-token-file", version(1), KeyPolicy.DEFAULT);
       assertThat(store.readKey("from-token-file")).isPresent();
     }
 
     Files.writeString(tokenFile, "hvs.not-a-token");
     try (VaultErrorLog log = new VaultErrorLog()) {
-      assertThatThrownBy(() -> VaultKeyStore.open(vault.config(PREFIX, TokenAuth.fromFile(tokenFile))))
+      assertThatThrownBy(
+              () -> VaultKeyStore.open(vault.config(PREFIX, TokenAuth.fromFile(tokenFile))))
           .isInstanceOf(KeyStoreAccessDeniedException.class)
           .hasMessageContaining("check its credentials")
           .hasMessageNotContaining("auth/token/lookup-self")
           .hasMessageNotContaining("hvs.not-a-token");
-      assertThat(String.join("\n", log.warnings())).contains("auth/token/lookup-self").doesNotContain("hvs.not-a-token");
+      assertThat(String.join("\n", log.warnings()))
+          .contains("auth/token/lookup-self")
+          .doesNotContain("hvs.not-a-token");
     }
   }
 
   private static NewKeyVersion version(int number) {
-    return new NewKeyVersion(new KeyVersionInfo(number, Mode.GCM, 256, Instant.now(), false), new byte[32]);
+    return new NewKeyVersion(
+        new KeyVersionInfo(number, Mode.GCM, 256, Instant.now(), false), new byte[32]);
   }
 
   private static String tokenWithPolicy(String policy) throws Exception {
-    JsonObject created = Json.parse(vault.api("POST", "auth/token/create",
-        "{\"policies\":[\"" + policy + "\"],\"no_default_policy\":false}")).asObject();
+    JsonObject created =
+        Json.parse(
+                vault.api(
+                    "POST",
+                    "auth/token/create",
+                    "{\"policies\":[\"" + policy + "\"],\"no_default_policy\":false}"))
+            .asObject();
     return created.get("auth").asObject().getString("client_token");
   }
 
@@ -235,29 +306,38 @@ class VaultAuthTest {
   }
 
   private static void configureKubernetesAuth(TokenReviewStandIn kubernetes) throws Exception {
-    vault.api("POST", "auth/kubernetes/config", Json.object()
-        .add("kubernetes_host", kubernetes.address())
-        .add("disable_local_ca_jwt", true).toString());
+    vault.api(
+        "POST",
+        "auth/kubernetes/config",
+        Json.object()
+            .add("kubernetes_host", kubernetes.address())
+            .add("disable_local_ca_jwt", true)
+            .toString());
   }
 
   /**
-   * A service-account JWT as Kubernetes issues it. Without {@code pem_keys} Vault checks only that the algorithm
-   * is one Kubernetes signs with and leaves the signature to the TokenReview, so random bytes do.
+   * A service-account JWT as Kubernetes issues it. Without {@code pem_keys} Vault checks only that
+   * the algorithm is one Kubernetes signs with and leaves the signature to the TokenReview, so
+   * random bytes do.
    */
   private static String serviceAccountJwt(String uid) {
     Base64.Encoder base64 = Base64.getUrlEncoder().withoutPadding();
     String header = Json.object().add("alg", "RS256").add("typ", "JWT").toString();
-    String claims = Json.object()
-        .add("iss", "kubernetes/serviceaccount")
-        .add("sub", "system:serviceaccount:" + SA_NAMESPACE + ":" + SA_NAME)
-        .add("kubernetes.io/serviceaccount/namespace", SA_NAMESPACE)
-        .add("kubernetes.io/serviceaccount/service-account.name", SA_NAME)
-        .add("kubernetes.io/serviceaccount/service-account.uid", uid)
-        .toString();
+    String claims =
+        Json.object()
+            .add("iss", "kubernetes/serviceaccount")
+            .add("sub", "system:serviceaccount:" + SA_NAMESPACE + ":" + SA_NAME)
+            .add("kubernetes.io/serviceaccount/namespace", SA_NAMESPACE)
+            .add("kubernetes.io/serviceaccount/service-account.name", SA_NAME)
+            .add("kubernetes.io/serviceaccount/service-account.uid", uid)
+            .toString();
     byte[] signature = new byte[256];
     new SecureRandom().nextBytes(signature);
-    return base64.encodeToString(header.getBytes(StandardCharsets.UTF_8)) + "."
-        + base64.encodeToString(claims.getBytes(StandardCharsets.UTF_8)) + "." + base64.encodeToString(signature);
+    return base64.encodeToString(header.getBytes(StandardCharsets.UTF_8))
+        + "."
+        + base64.encodeToString(claims.getBytes(StandardCharsets.UTF_8))
+        + "."
+        + base64.encodeToString(signature);
   }
 
   /** The Kubernetes API's TokenReview endpoint, authenticating exactly one service-account JWT. */
@@ -271,12 +351,16 @@ class VaultAuthTest {
     private TokenReviewStandIn(String validJwt, String validUid) throws IOException {
       this.validJwt = validJwt;
       this.validUid = validUid;
-      this.server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
+      this.server =
+          HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
       server.createContext("/apis/authentication.k8s.io/v1/tokenreviews", this::review);
       server.start();
     }
 
-    /** Authenticates {@code jwt} as the service account with {@code uid}; any other token is not authenticated. */
+    /**
+     * Authenticates {@code jwt} as the service account with {@code uid}; any other token is not
+     * authenticated.
+     */
     static TokenReviewStandIn vouchingFor(String jwt, String uid) throws IOException {
       return new TokenReviewStandIn(jwt, uid);
     }
@@ -299,20 +383,31 @@ class VaultAuthTest {
           exchange.sendResponseHeaders(405, -1);
           return;
         }
-        String token = Json.parse(new String(exchange.getRequestBody().readAllBytes(), StandardCharsets.UTF_8))
-            .asObject().get("spec").asObject().getString("token", "");
+        String token =
+            Json.parse(new String(exchange.getRequestBody().readAllBytes(), StandardCharsets.UTF_8))
+                .asObject()
+                .get("spec")
+                .asObject()
+                .getString("token", "");
         JsonObject status = Json.object().add("authenticated", token.equals(validJwt));
         if (token.equals(validJwt)) {
           accepted.incrementAndGet();
-          status.add("user", Json.object()
-              .add("username", "system:serviceaccount:" + SA_NAMESPACE + ":" + SA_NAME)
-              .add("uid", validUid)
-              .add("groups", new JsonArray().add("system:serviceaccounts")));
+          status.add(
+              "user",
+              Json.object()
+                  .add("username", "system:serviceaccount:" + SA_NAMESPACE + ":" + SA_NAME)
+                  .add("uid", validUid)
+                  .add("groups", new JsonArray().add("system:serviceaccounts")));
         } else {
           rejected.incrementAndGet();
         }
-        byte[] body = Json.object().add("apiVersion", "authentication.k8s.io/v1").add("kind", "TokenReview")
-            .add("status", status).toString().getBytes(StandardCharsets.UTF_8);
+        byte[] body =
+            Json.object()
+                .add("apiVersion", "authentication.k8s.io/v1")
+                .add("kind", "TokenReview")
+                .add("status", status)
+                .toString()
+                .getBytes(StandardCharsets.UTF_8);
         exchange.getResponseHeaders().set("Content-Type", "application/json");
         exchange.sendResponseHeaders(201, body.length);
         exchange.getResponseBody().write(body);

@@ -21,23 +21,25 @@ import org.junit.jupiter.api.Test;
 
 /** The short fail-fast window after Vault was unreachable, and the one probe that ends it. */
 class VaultCircuitTest {
-  private final AtomicReference<Instant> now = new AtomicReference<>(Instant.parse("2026-01-01T00:00:00Z"));
-  private final Clock clock = new Clock() {
-    @Override
-    public ZoneOffset getZone() {
-      return ZoneOffset.UTC;
-    }
+  private final AtomicReference<Instant> now =
+      new AtomicReference<>(Instant.parse("2026-01-01T00:00:00Z"));
+  private final Clock clock =
+      new Clock() {
+        @Override
+        public ZoneOffset getZone() {
+          return ZoneOffset.UTC;
+        }
 
-    @Override
-    public Clock withZone(java.time.ZoneId zone) {
-      return this;
-    }
+        @Override
+        public Clock withZone(java.time.ZoneId zone) {
+          return this;
+        }
 
-    @Override
-    public Instant instant() {
-      return now.get();
-    }
-  };
+        @Override
+        public Instant instant() {
+          return now.get();
+        }
+      };
   private final VaultCircuit circuit =
       new VaultCircuit(Duration.ofSeconds(1), /* probeTimeout= */ Duration.ofSeconds(30), clock);
 
@@ -64,7 +66,9 @@ class VaultCircuitTest {
       assertThatThrownBy(circuit::checkClosed).isInstanceOf(KeyStoreUnavailableException.class);
     }
     now.set(now.get().plusSeconds(5));
-    assertThatThrownBy(circuit::checkClosed).as("still waiting for the probe").isInstanceOf(KeyStoreUnavailableException.class);
+    assertThatThrownBy(circuit::checkClosed)
+        .as("still waiting for the probe")
+        .isInstanceOf(KeyStoreUnavailableException.class);
 
     circuit.answered();
 
@@ -110,15 +114,17 @@ class VaultCircuitTest {
       CountDownLatch go = new CountDownLatch(1);
       List<Future<Boolean>> passed = new ArrayList<>();
       for (int i = 0; i < callers; i++) {
-        passed.add(threads.submit(() -> {
-          go.await();
-          try {
-            circuit.checkClosed();
-            return true;
-          } catch (KeyStoreUnavailableException failedFast) {
-            return false;
-          }
-        }));
+        passed.add(
+            threads.submit(
+                () -> {
+                  go.await();
+                  try {
+                    circuit.checkClosed();
+                    return true;
+                  } catch (KeyStoreUnavailableException failedFast) {
+                    return false;
+                  }
+                }));
       }
       go.countDown();
       int through = 0;

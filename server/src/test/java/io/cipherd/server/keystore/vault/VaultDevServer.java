@@ -24,16 +24,18 @@ import java.util.List;
 import java.util.concurrent.TimeUnit;
 
 /**
- * A real Vault server on 127.0.0.1 and a free port, built by {@code .ci/install-vault}: either a dev
- * server (in-memory, KV v2 at {@code secret/}, random root token) or, for restart tests, a server with
- * file storage in a temporary directory that is initialised and unsealed over HTTP.
+ * A real Vault server on 127.0.0.1 and a free port, built by {@code .ci/install-vault}: either a
+ * dev server (in-memory, KV v2 at {@code secret/}, random root token) or, for restart tests, a
+ * server with file storage in a temporary directory that is initialised and unsealed over HTTP.
  *
- * <p>Without the binary, tests are skipped unless {@code CI} is set, in which case the binary is built.
+ * <p>Without the binary, tests are skipped unless {@code CI} is set, in which case the binary is
+ * built.
  */
 final class VaultDevServer implements AutoCloseable {
   private static final String VERSION = "v1.21.0";
   private static final Duration START_TIMEOUT = Duration.ofSeconds(60);
-  private static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
+  private static final HttpClient HTTP =
+      HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
 
   private final Path binary;
   private final Path home;
@@ -53,17 +55,24 @@ final class VaultDevServer implements AutoCloseable {
 
   /** A dev server; KV v2 is mounted at {@code secret/}. */
   static VaultDevServer startDev() throws Exception {
-    VaultDevServer server = new VaultDevServer(binary(), Files.createTempDirectory("cipherd-vault-dev"), freePort(), true);
+    VaultDevServer server =
+        new VaultDevServer(
+            binary(), Files.createTempDirectory("cipherd-vault-dev"), freePort(), true);
     server.rootToken = "root-" + HexFormat.of().formatHex(randomBytes(12));
     server.start();
     return server;
   }
 
-  /** A server with file storage that survives {@link #stop()} and {@link #restart()}; KV v2 mounted at {@code secret/}. */
+  /**
+   * A server with file storage that survives {@link #stop()} and {@link #restart()}; KV v2 mounted
+   * at {@code secret/}.
+   */
   static VaultDevServer startWithFileStorage() throws Exception {
     Path home = Files.createTempDirectory("cipherd-vault-file");
     int port = freePort();
-    Files.writeString(home.resolve("vault.hcl"), """
+    Files.writeString(
+        home.resolve("vault.hcl"),
+        """
         storage "file" { path = "%s" }
         listener "tcp" {
           address = "127.0.0.1:%d"
@@ -71,15 +80,22 @@ final class VaultDevServer implements AutoCloseable {
         }
         disable_mlock = true
         api_addr = "http://127.0.0.1:%d"
-        """.formatted(home.resolve("data"), port, port));
+        """
+            .formatted(home.resolve("data"), port, port));
     VaultDevServer server = new VaultDevServer(binary(), home, port, false);
     server.start();
-    JsonObject init = Json.parse(server.http("PUT", "sys/init", null,
-        "{\"secret_shares\":1,\"secret_threshold\":1}")).asObject();
+    JsonObject init =
+        Json.parse(
+                server.http(
+                    "PUT", "sys/init", null, "{\"secret_shares\":1,\"secret_threshold\":1}"))
+            .asObject();
     server.unsealKey = init.get("keys_base64").asArray().get(0).asString();
     server.rootToken = init.get("root_token").asString();
     server.unseal();
-    server.http("POST", "sys/mounts/secret", server.rootToken,
+    server.http(
+        "POST",
+        "sys/mounts/secret",
+        server.rootToken,
         "{\"type\":\"kv\",\"options\":{\"version\":\"2\"}}");
     server.awaitKvReady();
     return server;
@@ -98,13 +114,27 @@ final class VaultDevServer implements AutoCloseable {
     return lastStartTime;
   }
 
-  /** A configuration for cipherd against this server with {@code auth}, under {@code prefix} in {@code secret/}. */
+  /**
+   * A configuration for cipherd against this server with {@code auth}, under {@code prefix} in
+   * {@code secret/}.
+   */
   VaultConfig config(String prefix, io.cipherd.server.keystore.vault.auth.VaultAuth auth) {
-    return new VaultConfig(URI.create(address()), "secret", prefix, auth, Duration.ofSeconds(2),
-        Duration.ofSeconds(2), /* maxRetries= */ 1, Duration.ofMillis(100), Duration.ofSeconds(30));
+    return new VaultConfig(
+        URI.create(address()),
+        "secret",
+        prefix,
+        auth,
+        Duration.ofSeconds(2),
+        Duration.ofSeconds(2),
+        /* maxRetries= */ 1,
+        Duration.ofMillis(100),
+        Duration.ofSeconds(30));
   }
 
-  /** Sends one API request with the root token and returns the body; throws on a status other than 2xx. */
+  /**
+   * Sends one API request with the root token and returns the body; throws on a status other than
+   * 2xx.
+   */
   String api(String method, String path, String json) throws IOException, InterruptedException {
     return http(method, path, rootToken, json);
   }
@@ -140,14 +170,19 @@ final class VaultDevServer implements AutoCloseable {
   private void start() throws IOException, InterruptedException {
     List<String> command = new ArrayList<>(List.of(binary.toString(), "server"));
     if (dev) {
-      command.addAll(List.of("-dev", "-dev-listen-address=127.0.0.1:" + port, "-dev-root-token-id=" + rootToken,
-          "-dev-no-store-token"));
+      command.addAll(
+          List.of(
+              "-dev",
+              "-dev-listen-address=127.0.0.1:" + port,
+              "-dev-root-token-id=" + rootToken,
+              "-dev-no-store-token"));
     } else {
       command.add("-config=" + home.resolve("vault.hcl"));
     }
-    ProcessBuilder builder = new ProcessBuilder(command)
-        .redirectErrorStream(true)
-        .redirectOutput(ProcessBuilder.Redirect.appendTo(home.resolve("vault.log").toFile()));
+    ProcessBuilder builder =
+        new ProcessBuilder(command)
+            .redirectErrorStream(true)
+            .redirectOutput(ProcessBuilder.Redirect.appendTo(home.resolve("vault.log").toFile()));
     builder.environment().put("HOME", home.toString()); // never touch the real ~/.vault-token
     builder.environment().remove("VAULT_ADDR");
     builder.environment().remove("VAULT_TOKEN");
@@ -161,13 +196,20 @@ final class VaultDevServer implements AutoCloseable {
     long deadline = System.nanoTime() + START_TIMEOUT.toNanos();
     while (System.nanoTime() < deadline) {
       if (!process.isAlive()) {
-        throw new IllegalStateException("Vault exited with " + process.exitValue() + "; see " + home.resolve("vault.log"));
+        throw new IllegalStateException(
+            "Vault exited with " + process.exitValue() + "; see " + home.resolve("vault.log"));
       }
       try {
-        HttpResponse<String> health = HTTP.send(HttpRequest.newBuilder(URI.create(address() + "/v1/sys/health"))
-            .timeout(Duration.ofSeconds(2)).GET().build(), HttpResponse.BodyHandlers.ofString());
+        HttpResponse<String> health =
+            HTTP.send(
+                HttpRequest.newBuilder(URI.create(address() + "/v1/sys/health"))
+                    .timeout(Duration.ofSeconds(2))
+                    .GET()
+                    .build(),
+                HttpResponse.BodyHandlers.ofString());
         // 200 active; 501 not initialised and 503 sealed are expected for a file-storage server.
-        if (health.statusCode() == 200 || (!dev && (health.statusCode() == 501 || health.statusCode() == 503))) {
+        if (health.statusCode() == 200
+            || (!dev && (health.statusCode() == 501 || health.statusCode() == 503))) {
           return;
         }
       } catch (ConnectException notYet) {
@@ -175,7 +217,8 @@ final class VaultDevServer implements AutoCloseable {
       }
       Thread.sleep(50);
     }
-    throw new IllegalStateException("Vault did not start within " + START_TIMEOUT + "; see " + home.resolve("vault.log"));
+    throw new IllegalStateException(
+        "Vault did not start within " + START_TIMEOUT + "; see " + home.resolve("vault.log"));
   }
 
   private void unseal() throws IOException, InterruptedException {
@@ -195,20 +238,26 @@ final class VaultDevServer implements AutoCloseable {
     throw new IllegalStateException("Vault's KV v2 mount did not become ready");
   }
 
-  private String http(String method, String path, String token, String json) throws IOException, InterruptedException {
+  private String http(String method, String path, String token, String json)
+      throws IOException, InterruptedException {
     HttpResponse<String> response = send(method, path, token, json);
     if (response.statusCode() / 100 != 2) {
-      throw new IllegalStateException(method + " " + path + " answered " + response.statusCode() + ": " + response.body());
+      throw new IllegalStateException(
+          method + " " + path + " answered " + response.statusCode() + ": " + response.body());
     }
     return response.body();
   }
 
   private HttpResponse<String> send(String method, String path, String token, String json)
       throws IOException, InterruptedException {
-    HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(address() + "/v1/" + path))
-        .timeout(Duration.ofSeconds(10))
-        .method(method, json == null ? HttpRequest.BodyPublishers.noBody()
-            : HttpRequest.BodyPublishers.ofString(json, StandardCharsets.UTF_8));
+    HttpRequest.Builder request =
+        HttpRequest.newBuilder(URI.create(address() + "/v1/" + path))
+            .timeout(Duration.ofSeconds(10))
+            .method(
+                method,
+                json == null
+                    ? HttpRequest.BodyPublishers.noBody()
+                    : HttpRequest.BodyPublishers.ofString(json, StandardCharsets.UTF_8));
     if (token != null) {
       request.header("X-Vault-Token", token);
     }
@@ -217,14 +266,20 @@ final class VaultDevServer implements AutoCloseable {
 
   /** The Vault binary from .ci/install-vault; skips the test when it is absent outside CI. */
   static Path binary() {
-    Path cached = Path.of(System.getProperty("user.home"), ".cache", "cipherd", "bin", "vault-" + VERSION);
+    Path cached =
+        Path.of(System.getProperty("user.home"), ".cache", "cipherd", "bin", "vault-" + VERSION);
     String cacheDir = System.getenv("CIPHERD_CACHE");
     if (cacheDir != null) {
       cached = Path.of(cacheDir, "bin", "vault-" + VERSION);
     }
     boolean ci = "true".equalsIgnoreCase(System.getenv("CI"));
-    assumeTrue(Files.isExecutable(cached) || ci,
-        "Vault " + VERSION + " is not built (" + cached + "); run .ci/install-vault or make test-vault. "
+    assumeTrue(
+        Files.isExecutable(cached) || ci,
+        "Vault "
+            + VERSION
+            + " is not built ("
+            + cached
+            + "); run .ci/install-vault or make test-vault. "
             + "Under CI=true these tests build it and run.");
     if (Files.isExecutable(cached)) {
       return cached;
@@ -235,8 +290,12 @@ final class VaultDevServer implements AutoCloseable {
   private static Path install() {
     Path script = repoRoot().resolve(".ci/install-vault");
     try {
-      Process install = new ProcessBuilder(script.toString()).redirectError(ProcessBuilder.Redirect.INHERIT).start();
-      String path = new String(install.getInputStream().readAllBytes(), StandardCharsets.UTF_8).strip();
+      Process install =
+          new ProcessBuilder(script.toString())
+              .redirectError(ProcessBuilder.Redirect.INHERIT)
+              .start();
+      String path =
+          new String(install.getInputStream().readAllBytes(), StandardCharsets.UTF_8).strip();
       if (install.waitFor() != 0) {
         throw new IllegalStateException(script + " failed");
       }
@@ -255,7 +314,8 @@ final class VaultDevServer implements AutoCloseable {
       dir = dir.getParent();
     }
     if (dir == null) {
-      throw new IllegalStateException(".ci/install-vault not found above " + Path.of("").toAbsolutePath());
+      throw new IllegalStateException(
+          ".ci/install-vault not found above " + Path.of("").toAbsolutePath());
     }
     return dir;
   }

@@ -27,7 +27,10 @@ import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
-/** Two cipherd replicas sharing keys in one real Vault: rotation, refresh, on-demand versions, races, many versions. */
+/**
+ * Two cipherd replicas sharing keys in one real Vault: rotation, refresh, on-demand versions,
+ * races, many versions.
+ */
 @Tag("vault")
 @Timeout(120)
 class VaultIntegrationTest {
@@ -64,7 +67,8 @@ class VaultIntegrationTest {
   }
 
   @Test
-  void rotateOnA_bothReplicasDecryptBothReplicasCiphertexts_andBEncryptsWithTheNewVersionAfterRefresh() {
+  void
+      rotateOnA_bothReplicasDecryptBothReplicasCiphertexts_andBEncryptsWithTheNewVersionAfterRefresh() {
     a.keyRing.create("orders", Mode.GCM, 256, false, null);
     ByteString fromA1 = a.encrypt("orders", "a-v1");
     ByteString fromB1 = b.encrypt("orders", "b-v1");
@@ -94,7 +98,9 @@ class VaultIntegrationTest {
     ByteString v2 = a.encrypt("orders", "only A knows v2");
     b.store.resetCounts();
 
-    assertThat(b.engine.canDecryptFromMemory(v2.toStringUtf8())).as("must go to the blocking pool").isFalse();
+    assertThat(b.engine.canDecryptFromMemory(v2.toStringUtf8()))
+        .as("must go to the blocking pool")
+        .isFalse();
     assertThat(b.decrypt(v2)).isEqualTo("only A knows v2");
     assertThat(b.store.calls("readKey")).isEqualTo(1);
     assertThat(b.store.calls("readMaterial")).isEqualTo(1);
@@ -102,7 +108,8 @@ class VaultIntegrationTest {
   }
 
   @Test
-  void twoReplicasRotatingAtOnce_eachRotationAddsExactlyOneVersion_noneLostOrOverwritten() throws Exception {
+  void twoReplicasRotatingAtOnce_eachRotationAddsExactlyOneVersion_noneLostOrOverwritten()
+      throws Exception {
     a.keyRing.create("orders", Mode.GCM, 256, false, null);
     int rotationsEach = 10;
     CyclicBarrier start = new CyclicBarrier(2);
@@ -111,18 +118,22 @@ class VaultIntegrationTest {
     try {
       List<Future<List<Integer>>> results = new ArrayList<>();
       for (Replica replica : List.of(a, b)) {
-        results.add(pool.submit(() -> {
-          start.await();
-          List<Integer> added = new ArrayList<>();
-          for (int i = 0; i < rotationsEach; i++) {
-            try {
-              added.add(replica.keyRing.rotate("orders", null, 0, false).currentVersion());
-            } catch (ConcurrentKeyUpdateException lostEveryRetry) {
-              aborted.incrementAndGet(); // ABORTED to the caller, who may retry; nothing was stored
-            }
-          }
-          return added;
-        }));
+        results.add(
+            pool.submit(
+                () -> {
+                  start.await();
+                  List<Integer> added = new ArrayList<>();
+                  for (int i = 0; i < rotationsEach; i++) {
+                    try {
+                      added.add(replica.keyRing.rotate("orders", null, 0, false).currentVersion());
+                    } catch (ConcurrentKeyUpdateException lostEveryRetry) {
+                      aborted
+                          .incrementAndGet(); // ABORTED to the caller, who may retry; nothing was
+                      // stored
+                    }
+                  }
+                  return added;
+                }));
       }
       List<Integer> versionsAdded = new ArrayList<>();
       for (Future<List<Integer>> result : results) {
@@ -131,21 +142,29 @@ class VaultIntegrationTest {
 
       KeyMetadata key = a.store.readKey("orders").orElseThrow();
       assertThat(aborted.get()).as("rotations that gave up after retries").isLessThanOrEqualTo(2);
-      assertThat(key.currentVersion()).as("one version per successful rotation").isEqualTo(1 + versionsAdded.size());
-      assertThat(new HashSet<>(versionsAdded)).as("each rotation reports its own new version")
+      assertThat(key.currentVersion())
+          .as("one version per successful rotation")
+          .isEqualTo(1 + versionsAdded.size());
+      assertThat(new HashSet<>(versionsAdded))
+          .as("each rotation reports its own new version")
           .hasSize(versionsAdded.size());
       Set<String> distinctMaterial = new HashSet<>();
       for (int v = 1; v <= key.currentVersion(); v++) {
-        distinctMaterial.add(java.util.HexFormat.of().formatHex(a.store.readMaterial("orders", key.version(v)).getEncoded()));
+        distinctMaterial.add(
+            java.util.HexFormat.of()
+                .formatHex(a.store.readMaterial("orders", key.version(v)).getEncoded()));
       }
-      assertThat(distinctMaterial).as("no version overwritten by another").hasSize(key.currentVersion());
+      assertThat(distinctMaterial)
+          .as("no version overwritten by another")
+          .hasSize(key.currentVersion());
     } finally {
       pool.shutdownNow();
     }
   }
 
   @Test
-  void fiftyRotations_keepEveryVersionInVault_andDataFromVersionOneStillDecrypts() throws Exception {
+  void fiftyRotations_keepEveryVersionInVault_andDataFromVersionOneStillDecrypts()
+      throws Exception {
     a.keyRing.create("archive", Mode.GCM, 256, false, null);
     ByteString fromV1 = a.encrypt("archive", "written under version 1");
 
@@ -153,14 +172,19 @@ class VaultIntegrationTest {
       a.keyRing.rotate("archive", null, 0, false);
     }
 
-    JsonObject metadata = Json.parse(vault.api("GET", "secret/metadata/" + prefix + "/archive", null))
-        .asObject().get("data").asObject();
+    JsonObject metadata =
+        Json.parse(vault.api("GET", "secret/metadata/" + prefix + "/archive", null))
+            .asObject()
+            .get("data")
+            .asObject();
     assertThat(metadata.get("current_version").asInt()).isEqualTo(51);
     assertThat(metadata.get("oldest_version").asInt()).as("nothing pruned").isZero();
     assertThat(metadata.get("versions").asObject().names()).hasSize(51);
     Replica fresh = new Replica(vault.config(prefix, TokenAuth.of(vault.rootToken())));
     try {
-      assertThat(fresh.decrypt(fromV1)).as("a replica that never cached v1").isEqualTo("written under version 1");
+      assertThat(fresh.decrypt(fromV1))
+          .as("a replica that never cached v1")
+          .isEqualTo("written under version 1");
       assertThat(fresh.versionOf(fresh.encrypt("archive", "new"))).isEqualTo(51);
     } finally {
       fresh.close();

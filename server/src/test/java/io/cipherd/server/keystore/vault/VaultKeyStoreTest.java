@@ -49,17 +49,27 @@ class VaultKeyStoreTest extends KeyStoreContractTest {
   }
 
   @Test
-  void layout_isOneSecretPerKeyWithOneKvVersionPerKeyVersion_readableWithPlainKvCalls() throws Exception {
+  void layout_isOneSecretPerKeyWithOneKvVersionPerKeyVersion_readableWithPlainKvCalls()
+      throws Exception {
     store.createKey("payments", version(1, Mode.GCM, 256), new KeyPolicy(1, 2, false));
     store.addVersion("payments", 1, version(2, Mode.CBC, 128, true));
 
-    JsonObject v2 = Json.parse(vault.api("GET", "secret/data/" + prefix + "/payments?version=2", null))
-        .asObject().get("data").asObject().get("data").asObject();
-    JsonObject metadata = Json.parse(vault.api("GET", "secret/metadata/" + prefix + "/payments", null))
-        .asObject().get("data").asObject();
+    JsonObject v2 =
+        Json.parse(vault.api("GET", "secret/data/" + prefix + "/payments?version=2", null))
+            .asObject()
+            .get("data")
+            .asObject()
+            .get("data")
+            .asObject();
+    JsonObject metadata =
+        Json.parse(vault.api("GET", "secret/metadata/" + prefix + "/payments", null))
+            .asObject()
+            .get("data")
+            .asObject();
 
-    assertThat(v2.names()).containsExactlyInAnyOrder(
-        "algorithm", "mode", "key_size_bits", "created", "imported", "material");
+    assertThat(v2.names())
+        .containsExactlyInAnyOrder(
+            "algorithm", "mode", "key_size_bits", "created", "imported", "material");
     assertThat(v2.get("mode").asString()).isEqualTo("cbc");
     assertThat(v2.get("algorithm").asString()).isEqualTo("AES");
     assertThat(v2.get("key_size_bits").asInt()).isEqualTo(128);
@@ -68,16 +78,25 @@ class VaultKeyStoreTest extends KeyStoreContractTest {
     assertThat(metadata.get("max_versions").asLong()).isEqualTo(Integer.MAX_VALUE);
     assertThat(metadata.get("cas_required").asBoolean()).isTrue();
     JsonObject custom = metadata.get("custom_metadata").asObject();
-    assertThat(List.of(custom.get("min_decryption_version").asString(), custom.get("min_encryption_version").asString(),
-        custom.get("allow_ecb_encryption").asString())).containsExactly("1", "2", "false");
+    assertThat(
+            List.of(
+                custom.get("min_decryption_version").asString(),
+                custom.get("min_encryption_version").asString(),
+                custom.get("allow_ecb_encryption").asString()))
+        .containsExactly("1", "2", "false");
   }
 
   @Test
-  void kvWriteWithoutCheckAndSet_isRefusedByVault_soNoWriterCanOverwriteAVersion() throws Exception {
+  void kvWriteWithoutCheckAndSet_isRefusedByVault_soNoWriterCanOverwriteAVersion()
+      throws Exception {
     store.createKey("payments", version(1, Mode.GCM, 256), KeyPolicy.DEFAULT);
 
-    org.assertj.core.api.Assertions.assertThatThrownBy(() ->
-            vault.api("POST", "secret/data/" + prefix + "/payments", "{\"data\":{\"material\":\"AAAA\"}}"))
+    org.assertj.core.api.Assertions.assertThatThrownBy(
+            () ->
+                vault.api(
+                    "POST",
+                    "secret/data/" + prefix + "/payments",
+                    "{\"data\":{\"material\":\"AAAA\"}}"))
         .hasMessageContaining("400")
         .hasMessageContaining("check-and-set");
     assertThat(store.readKey("payments").orElseThrow().currentVersion()).isEqualTo(1);

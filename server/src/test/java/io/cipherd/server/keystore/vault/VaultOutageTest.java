@@ -5,38 +5,44 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.google.protobuf.ByteString;
 import io.cipherd.server.Cipherd;
-import io.cipherd.server.ops.Health;
 import io.cipherd.server.api.RequestLimits;
 import io.cipherd.server.api.StatusMapper;
-import io.cipherd.server.pool.CipherPoolConfig;
+import io.cipherd.server.crypto.Mode;
+import io.cipherd.server.keys.KeyStoreUnavailableException;
+import io.cipherd.server.keystore.vault.auth.TokenAuth;
+import io.cipherd.server.ops.Health;
 import io.grpc.ManagedChannel;
 import io.grpc.Server;
+import io.grpc.Status;
 import io.grpc.health.v1.HealthCheckRequest;
 import io.grpc.health.v1.HealthCheckResponse.ServingStatus;
 import io.grpc.health.v1.HealthGrpc;
 import io.grpc.inprocess.InProcessChannelBuilder;
 import io.grpc.inprocess.InProcessServerBuilder;
-import io.cipherd.server.crypto.Mode;
-import io.cipherd.server.keys.KeyStoreUnavailableException;
-import io.cipherd.server.keystore.vault.auth.TokenAuth;
-import io.grpc.Status;
 import java.time.Duration;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
-/** Vault stopped under a running replica and started again: a server with file storage, so data survives. */
+/**
+ * Vault stopped under a running replica and started again: a server with file storage, so data
+ * survives.
+ */
 @Tag("vault")
 @Timeout(180)
 class VaultOutageTest {
   @Test
-  void vaultDown_cachedKeysKeepWorkingWithZeroVaultCalls_vaultOperationsFailFastAsUnavailable_thenRecover()
-      throws Exception {
+  void
+      vaultDown_cachedKeysKeepWorkingWithZeroVaultCalls_vaultOperationsFailFastAsUnavailable_thenRecover()
+          throws Exception {
     try (VaultDevServer server = VaultDevServer.startWithFileStorage();
-        Replica replica = new Replica(server.config("cipherd/keys", TokenAuth.of(server.rootToken())));
-        Replica other = new Replica(server.config("cipherd/keys", TokenAuth.of(server.rootToken())));
+        Replica replica =
+            new Replica(server.config("cipherd/keys", TokenAuth.of(server.rootToken())));
+        Replica other =
+            new Replica(server.config("cipherd/keys", TokenAuth.of(server.rootToken())));
         VaultErrorLog log = new VaultErrorLog()) {
-      System.out.println("Vault (file storage) started in " + server.lastStartTime().toMillis() + " ms");
+      System.out.println(
+          "Vault (file storage) started in " + server.lastStartTime().toMillis() + " ms");
       replica.keyRing.create("hot", Mode.GCM, 256, false, null);
       ByteString before = replica.encrypt("hot", "before the outage");
       replica.decrypt(before);
@@ -55,15 +61,24 @@ class VaultOutageTest {
       assertThatThrownBy(() -> replica.keyRing.rotate("hot", null, 0, false))
           .isInstanceOf(KeyStoreUnavailableException.class)
           .hasMessage("the key store is unavailable; retry later")
-          .satisfies(e -> assertThat(StatusMapper.toStatus(e).getCode()).isEqualTo(Status.Code.UNAVAILABLE));
-      assertThat(Duration.ofNanos(System.nanoTime() - started)).as("fails fast").isLessThan(Duration.ofSeconds(3));
+          .satisfies(
+              e ->
+                  assertThat(StatusMapper.toStatus(e).getCode())
+                      .isEqualTo(Status.Code.UNAVAILABLE));
+      assertThat(Duration.ofNanos(System.nanoTime() - started))
+          .as("fails fast")
+          .isLessThan(Duration.ofSeconds(3));
       assertThatThrownBy(() -> replica.encrypt("cold", "needs Vault"))
           .isInstanceOf(KeyStoreUnavailableException.class)
           .hasMessage("the key store is unavailable; retry later");
-      assertThat(String.join("\n", log.warnings())).as("where, for the operator")
+      assertThat(String.join("\n", log.warnings()))
+          .as("where, for the operator")
           .contains("Vault at " + server.address(), "cipherd/keys");
-      assertThat(replica.keyRing.refreshCached()).as("the refresh fails and keeps the cache").isEqualTo(1);
-      assertThat(replica.decrypt(replica.encrypt("hot", "after a failed refresh"))).isEqualTo("after a failed refresh");
+      assertThat(replica.keyRing.refreshCached())
+          .as("the refresh fails and keeps the cache")
+          .isEqualTo(1);
+      assertThat(replica.decrypt(replica.encrypt("hot", "after a failed refresh")))
+          .isEqualTo("after a failed refresh");
 
       server.restart();
       awaitVaultAnswers(replica);
@@ -77,20 +92,28 @@ class VaultOutageTest {
   }
 
   @Test
-  void healthService_reportsTheKeyStoreNotServingWhileVaultIsDown_andServingAgainAfterItIsBack() throws Exception {
+  void healthService_reportsTheKeyStoreNotServingWhileVaultIsDown_andServingAgainAfterItIsBack()
+      throws Exception {
     try (VaultDevServer server = VaultDevServer.startWithFileStorage();
-        Cipherd services = Cipherd.builder(
-                VaultKeyStore.open(server.config("cipherd/keys", TokenAuth.of(server.rootToken()))))
-            .limits(new RequestLimits(64)).blockingThreads(2).blockingQueue(16).build()) {
+        Cipherd services =
+            Cipherd.builder(
+                    VaultKeyStore.open(
+                        server.config("cipherd/keys", TokenAuth.of(server.rootToken()))))
+                .limits(new RequestLimits(64))
+                .blockingThreads(2)
+                .blockingQueue(16)
+                .build()) {
       String name = InProcessServerBuilder.generateName();
-      Server grpc = services.addTo(InProcessServerBuilder.forName(name).directExecutor()).build().start();
+      Server grpc =
+          services.addTo(InProcessServerBuilder.forName(name).directExecutor()).build().start();
       ManagedChannel channel = InProcessChannelBuilder.forName(name).directExecutor().build();
       try {
         HealthGrpc.HealthBlockingStub health = HealthGrpc.newBlockingStub(channel);
         services.refreshKeysEvery(Duration.ofMillis(200));
         awaitKeyStoreHealth(health, ServingStatus.SERVING);
 
-        System.gc(); // a gauge whose state only Micrometer holds (weakly) would read NaN from here on
+        System
+            .gc(); // a gauge whose state only Micrometer holds (weakly) would read NaN from here on
         assertThat(services.metrics().scrape()).contains("cipherd_keystore_reachable 1.0");
 
         server.stop();
@@ -123,9 +146,10 @@ class VaultOutageTest {
     }
   }
 
-  private static void awaitKeyStoreHealth(HealthGrpc.HealthBlockingStub health, ServingStatus expected)
-      throws InterruptedException {
-    HealthCheckRequest request = HealthCheckRequest.newBuilder().setService(Health.KEY_STORE).build();
+  private static void awaitKeyStoreHealth(
+      HealthGrpc.HealthBlockingStub health, ServingStatus expected) throws InterruptedException {
+    HealthCheckRequest request =
+        HealthCheckRequest.newBuilder().setService(Health.KEY_STORE).build();
     long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
     ServingStatus status = null;
     while (System.nanoTime() < deadline) {

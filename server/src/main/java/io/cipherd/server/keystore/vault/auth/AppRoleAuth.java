@@ -23,9 +23,17 @@ public final class AppRoleAuth implements VaultAuth {
 
   @Override
   public VaultToken login(VaultClients clients) throws VaultException {
-    AuthResponse response = clients.client(null).auth().loginByAppRole(
-        mount, Secrets.read(roleIdFile, "AppRole role_id"), Secrets.read(secretIdFile, "AppRole secret_id"));
-    return new VaultToken(response.getAuthClientToken(), Duration.ofSeconds(response.getAuthLeaseDuration()),
+    AuthResponse response =
+        clients
+            .client(null)
+            .auth()
+            .loginByAppRole(
+                mount,
+                Secrets.read(roleIdFile, "AppRole role_id"),
+                Secrets.read(secretIdFile, "AppRole secret_id"));
+    return new VaultToken(
+        response.getAuthClientToken(),
+        Duration.ofSeconds(response.getAuthLeaseDuration()),
         response.isAuthRenewable());
   }
 

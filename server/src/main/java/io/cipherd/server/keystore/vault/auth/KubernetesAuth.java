@@ -5,10 +5,14 @@ import io.github.jopenlibs.vault.response.AuthResponse;
 import java.nio.file.Path;
 import java.time.Duration;
 
-/** Kubernetes login with the pod's service-account JWT, re-read at each login because kubelet rotates it. */
+/**
+ * Kubernetes login with the pod's service-account JWT, re-read at each login because kubelet
+ * rotates it.
+ */
 public final class KubernetesAuth implements VaultAuth {
   /** Where Kubernetes mounts a pod's service-account token. */
-  public static final Path DEFAULT_JWT_FILE = Path.of("/var/run/secrets/kubernetes.io/serviceaccount/token");
+  public static final Path DEFAULT_JWT_FILE =
+      Path.of("/var/run/secrets/kubernetes.io/serviceaccount/token");
 
   private final String mount;
   private final String role;
@@ -25,9 +29,14 @@ public final class KubernetesAuth implements VaultAuth {
 
   @Override
   public VaultToken login(VaultClients clients) throws VaultException {
-    AuthResponse response = clients.client(null).auth()
-        .loginByKubernetes(role, Secrets.read(jwtFile, "service-account JWT"), "auth/" + mount);
-    return new VaultToken(response.getAuthClientToken(), Duration.ofSeconds(response.getAuthLeaseDuration()),
+    AuthResponse response =
+        clients
+            .client(null)
+            .auth()
+            .loginByKubernetes(role, Secrets.read(jwtFile, "service-account JWT"), "auth/" + mount);
+    return new VaultToken(
+        response.getAuthClientToken(),
+        Duration.ofSeconds(response.getAuthLeaseDuration()),
         response.isAuthRenewable());
   }
 

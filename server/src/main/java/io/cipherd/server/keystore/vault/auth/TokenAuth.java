@@ -22,7 +22,8 @@ public final class TokenAuth implements VaultAuth {
   /** The token in {@code value}, for example from an environment variable. */
   public static TokenAuth of(String value) {
     if (value == null || value.isBlank()) {
-      throw new IllegalArgumentException("Vault token auth needs CIPHERD_VAULT_TOKEN or --vault-token-file");
+      throw new IllegalArgumentException(
+          "Vault token auth needs CIPHERD_VAULT_TOKEN or --vault-token-file");
     }
     String stripped = value.strip();
     return new TokenAuth(() -> stripped, "a token from the environment");

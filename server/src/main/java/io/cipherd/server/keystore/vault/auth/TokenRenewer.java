@@ -12,9 +12,9 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Keeps a Vault token alive: renews it at two thirds of its TTL, and logs in again when renewal fails
- * or the token is not renewable (or has reached its max TTL). A failed login is retried with backoff,
- * up to {@link #MAX_RETRY_DELAY} apart, for as long as cipherd runs.
+ * Keeps a Vault token alive: renews it at two thirds of its TTL, and logs in again when renewal
+ * fails or the token is not renewable (or has reached its max TTL). A failed login is retried with
+ * backoff, up to {@link #MAX_RETRY_DELAY} apart, for as long as cipherd runs.
  */
 public final class TokenRenewer implements AutoCloseable {
   static final Duration MIN_USEFUL_TTL = Duration.ofSeconds(2);
@@ -34,11 +34,13 @@ public final class TokenRenewer implements AutoCloseable {
     this.auth = auth;
     this.clients = clients;
     this.onNewToken = onNewToken;
-    this.scheduler = Executors.newSingleThreadScheduledExecutor(runnable -> {
-      Thread thread = new Thread(runnable, "cipherd-vault-token");
-      thread.setDaemon(true);
-      return thread;
-    });
+    this.scheduler =
+        Executors.newSingleThreadScheduledExecutor(
+            runnable -> {
+              Thread thread = new Thread(runnable, "cipherd-vault-token");
+              thread.setDaemon(true);
+              return thread;
+            });
   }
 
   /** Begins looking after {@code token}, obtained by the first login. */
@@ -72,7 +74,10 @@ public final class TokenRenewer implements AutoCloseable {
       AuthResponse response = clients.client(token.value()).auth().renewSelf();
       Duration ttl = Duration.ofSeconds(response.getAuthLeaseDuration());
       if (ttl.compareTo(MIN_USEFUL_TTL) < 0) {
-        log.info("Vault token is near its max TTL ({} left); logging in again with {}", ttl, auth.describe());
+        log.info(
+            "Vault token is near its max TTL ({} left); logging in again with {}",
+            ttl,
+            auth.describe());
         login();
         return;
       }
@@ -82,8 +87,11 @@ public final class TokenRenewer implements AutoCloseable {
       log.debug("renewed the Vault token; {} left", ttl);
       scheduleNext(renewed);
     } catch (VaultException | RuntimeException e) {
-      log.warn("could not renew the Vault token at {} (HTTP {}); logging in again with {}",
-          clients.address(), status(e), auth.describe());
+      log.warn(
+          "could not renew the Vault token at {} (HTTP {}); logging in again with {}",
+          clients.address(),
+          status(e),
+          auth.describe());
       login();
     }
   }
@@ -101,12 +109,17 @@ public final class TokenRenewer implements AutoCloseable {
       log.info("logged in to Vault at {} again with {}", clients.address(), auth.describe());
       scheduleNext(token);
     } catch (VaultException | RuntimeException e) {
-      log.warn("could not log in to Vault at {} with {} (HTTP {}); retrying in {}",
-          clients.address(), auth.describe(), status(e), delayOnFailure);
+      log.warn(
+          "could not log in to Vault at {} with {} (HTTP {}); retrying in {}",
+          clients.address(),
+          auth.describe(),
+          status(e),
+          delayOnFailure);
       Duration next = delayOnFailure.multipliedBy(2);
       Duration capped = next.compareTo(MAX_RETRY_DELAY) > 0 ? MAX_RETRY_DELAY : next;
       if (!scheduler.isShutdown()) {
-        scheduler.schedule(() -> loginWithRetry(capped), delayOnFailure.toMillis(), TimeUnit.MILLISECONDS);
+        scheduler.schedule(
+            () -> loginWithRetry(capped), delayOnFailure.toMillis(), TimeUnit.MILLISECONDS);
       }
     }
   }

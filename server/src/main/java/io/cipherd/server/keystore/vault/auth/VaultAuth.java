@@ -4,7 +4,8 @@ import io.github.jopenlibs.vault.VaultException;
 
 /**
  * One way to obtain a Vault token: a given token, AppRole or Kubernetes. Inputs are read from their
- * files at each login, so rotated credentials (a new secret_id, a refreshed service-account JWT) are used.
+ * files at each login, so rotated credentials (a new secret_id, a refreshed service-account JWT)
+ * are used.
  */
 public interface VaultAuth {
   /** Logs in through {@code clients} and returns the new token. */
