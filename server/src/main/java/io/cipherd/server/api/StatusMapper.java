@@ -10,6 +10,7 @@ import io.grpc.ServerCall;
 import io.grpc.Status;
 import io.grpc.StatusRuntimeException;
 import io.grpc.protobuf.StatusProto;
+import java.util.Map;
 import java.util.concurrent.RejectedExecutionException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -88,7 +89,9 @@ public final class StatusMapper {
     if (error instanceof StatusRuntimeException e) {
       return e;
     }
-    return withReason(toStatus(error), kindOf(error));
+    Map<String, String> details =
+        error instanceof CipherdException e ? e.details() : Map.<String, String>of();
+    return withReason(toStatus(error), kindOf(error), details);
   }
 
   /** Closes {@code call} (one an interceptor refuses) with {@code error}'s status and details. */
@@ -99,12 +102,26 @@ public final class StatusMapper {
 
   /** {@code status} as an exception whose details hold an ErrorInfo of {@code kind}. */
   public static StatusRuntimeException withReason(Status status, ErrorKind kind) {
+    return withReason(status, kind, Map.of());
+  }
+
+  /**
+   * {@code status} as an exception whose details hold an ErrorInfo of {@code kind} with {@code
+   * metadata} (the key and version the error is about).
+   */
+  static StatusRuntimeException withReason(
+      Status status, ErrorKind kind, Map<String, String> metadata) {
     com.google.rpc.Status details =
         com.google.rpc.Status.newBuilder()
             .setCode(status.getCode().value())
             .setMessage(status.getDescription() == null ? "" : status.getDescription())
             .addDetails(
-                Any.pack(ErrorInfo.newBuilder().setDomain(DOMAIN).setReason(kind.name()).build()))
+                Any.pack(
+                    ErrorInfo.newBuilder()
+                        .setDomain(DOMAIN)
+                        .setReason(kind.name())
+                        .putAllMetadata(metadata)
+                        .build()))
             .build();
     return StatusProto.toStatusRuntimeException(details);
   }

@@ -2,6 +2,7 @@ package io.cipherd.server.keys;
 
 import io.cipherd.server.errors.CipherdException;
 import io.cipherd.server.errors.ErrorKind;
+import java.util.Map;
 
 /**
  * Another writer changed a key between our read and our write; nothing was stored. Safe to retry.
@@ -15,5 +16,6 @@ public final class ConcurrentKeyUpdateException extends CipherdException {
             + "' changed while it was being updated (expected current version "
             + expectedVersion
             + "); retry");
+    describe(Map.of("key", name));
   }
 }

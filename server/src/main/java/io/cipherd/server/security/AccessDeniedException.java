@@ -2,6 +2,7 @@ package io.cipherd.server.security;
 
 import io.cipherd.server.errors.CipherdException;
 import io.cipherd.server.errors.ErrorKind;
+import java.util.Map;
 
 /**
  * The access policy does not let this caller perform this operation with this key:
@@ -25,5 +26,6 @@ public final class AccessDeniedException extends CipherdException {
             + keyName
             + "'"
             + why);
+    describe(Map.of("key", keyName, "operation", operation.configName()));
   }
 }

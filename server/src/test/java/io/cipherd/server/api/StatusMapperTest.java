@@ -186,4 +186,35 @@ class StatusMapperTest {
 
     assertThat(status.getCode()).isEqualTo(Status.Code.DEADLINE_EXCEEDED);
   }
+
+  @Test
+  void errorInfoMetadata_namesTheKeyAndVersion_ofErrorsAboutAKey() {
+    assertThat(metadata(StatusMapper.toException(KeyNotFoundException.version("orders", 7))))
+        .isEqualTo(Map.of("key", "orders", "version", "7"));
+    assertThat(metadata(StatusMapper.toException(KeyNotFoundException.key("orders"))))
+        .isEqualTo(Map.of("key", "orders"));
+    assertThat(metadata(StatusMapper.toException(new KeyAlreadyExistsException("orders"))))
+        .isEqualTo(Map.of("key", "orders"));
+    assertThat(metadata(StatusMapper.toException(new ConcurrentKeyUpdateException("orders", 3))))
+        .isEqualTo(Map.of("key", "orders"));
+    assertThat(metadata(StatusMapper.toException(TestDenials.denied())))
+        .isEqualTo(Map.of("key", "invoices", "operation", "decrypt"));
+  }
+
+  @Test
+  void errorInfoMetadata_isEmpty_forAFailedDecryption_andForBadInput() {
+    assertThat(metadata(StatusMapper.toException(new DecryptionFailedException()))).isEmpty();
+    assertThat(metadata(StatusMapper.toException(new InvalidArgumentException("key_name is bad"))))
+        .isEmpty();
+    assertThat(metadata(StatusMapper.toException(new InvalidCiphertextException("bad header"))))
+        .isEmpty();
+  }
+
+  private static Map<String, String> metadata(StatusRuntimeException e) {
+    try {
+      return StatusProto.fromThrowable(e).getDetails(0).unpack(ErrorInfo.class).getMetadataMap();
+    } catch (InvalidProtocolBufferException notErrorInfo) {
+      throw new AssertionError("the detail is not an ErrorInfo", notErrorInfo);
+    }
+  }
 }
