@@ -1,0 +1,232 @@
+package io.cipherd.server.audit;
+
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.ArrayBlockingQueue;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The audit trail: one thread writes every call's record to the audit file as a hash-chained JSON
+ * line, committing the records that queued up meanwhile together (one write and one fsync for a
+ * group), and completes each record's future once it is durable. Every {@code checkpointEvery}
+ * records or {@code checkpointInterval}, and before a rotation or shutdown, it writes a checkpoint
+ * MACed with the audit key.
+ *
+ * <p>A record that cannot be queued or written fails its future; the caller decides whether that
+ * fails the call ({@code --audit-required}) or only counts as a write error.
+ */
+public final class AuditLog implements AutoCloseable {
+  private static final Logger log = LoggerFactory.getLogger(AuditLog.class);
+  private static final int MAX_GROUP = 4096;
+
+  /** How the trail is kept. */
+  public record Settings(
+      int checkpointEvery, Duration checkpointInterval, long rotateBytes, int queueCapacity) {
+    public static final Settings DEFAULTS =
+        new Settings(10_000, Duration.ofSeconds(1), 256L << 20, 65_536);
+  }
+
+  /** What the trail reports, for metrics. */
+  public interface Listener {
+    void written(int records);
+
+    void failed(int records);
+  }
+
+  private record Pending(CallRecord record, CompletableFuture<Void> written) {}
+
+  private final BlockingQueue<Pending> queue;
+  private final AuditKey key;
+  private final Clock clock;
+  private final Settings settings;
+  private final Listener listener;
+  private final Path path;
+  private final Thread writer;
+  private final ByteArrayOutputStream group = new ByteArrayOutputStream(1 << 16);
+  private volatile boolean closed;
+
+  // Owned by the writer thread after construction.
+  private AuditFile file;
+  private AuditChain chain;
+  private long sinceCheckpoint;
+  private Instant lastCheckpoint;
+
+  private AuditLog(Path path, AuditKey key, Clock clock, Settings settings, Listener listener)
+      throws IOException {
+    this.path = path;
+    this.key = key;
+    this.clock = clock;
+    this.settings = settings;
+    this.listener = listener;
+    this.queue = new ArrayBlockingQueue<>(settings.queueCapacity());
+    this.lastCheckpoint = clock.instant();
+    open("new");
+    this.writer = Thread.ofPlatform().name("cipherd-audit").daemon().unstarted(this::run);
+  }
+
+  /**
+   * Opens the trail in {@code path} (continuing the chain of the lines it holds), or on standard
+   * output when {@code path} is null, and starts its writer.
+   */
+  public static AuditLog open(
+      Path path, AuditKey key, Clock clock, Settings settings, Listener listener)
+      throws IOException {
+    AuditLog trail = new AuditLog(path, key, clock, settings, listener);
+    trail.writer.start();
+    return trail;
+  }
+
+  /** Queues {@code record}; the future completes once it is durable, or fails. */
+  public CompletableFuture<Void> append(CallRecord record) {
+    Pending pending = new Pending(record, new CompletableFuture<>());
+    if (closed || !queue.offer(pending)) {
+      listener.failed(1);
+      pending
+          .written()
+          .completeExceptionally(
+              new AuditUnavailableException("the audit trail is not keeping up; retry later"));
+    }
+    return pending.written();
+  }
+
+  /** Writes what is queued and a last checkpoint, then stops the writer. */
+  @Override
+  public void close() throws InterruptedException {
+    closed = true;
+    writer.join(Duration.ofSeconds(10));
+  }
+
+  private void run() {
+    List<Pending> batch = new ArrayList<>();
+    while (!closed || !queue.isEmpty()) {
+      try {
+        Pending first = queue.poll(settings.checkpointInterval().toMillis(), TimeUnit.MILLISECONDS);
+        if (first != null) {
+          batch.add(first);
+          queue.drainTo(batch, MAX_GROUP - 1);
+        }
+        commit(batch);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        break;
+      }
+      batch.clear();
+    }
+    try {
+      if (sinceCheckpoint > 0) {
+        writeCheckpoint();
+        flush();
+      }
+      file.close();
+    } catch (IOException | RuntimeException e) {
+      log.error("could not close the audit trail: {}", e.toString());
+    }
+  }
+
+  /** Writes {@code batch} (and a checkpoint when one is due) as one group, then completes it. */
+  private void commit(List<Pending> batch) {
+    try {
+      for (Pending pending : batch) {
+        add(AuditLine.call(pending.record(), chain.nextSeq(), chain.prev()));
+      }
+      sinceCheckpoint += batch.size();
+      if (checkpointDue()) {
+        writeCheckpoint();
+      }
+      flush();
+      if (file.rotatable() && file.size() >= settings.rotateBytes()) {
+        rotate();
+      }
+    } catch (IOException | RuntimeException e) {
+      log.error("could not write {} audit records: {}", batch.size(), e.toString());
+      listener.failed(batch.size());
+      for (Pending pending : batch) {
+        pending
+            .written()
+            .completeExceptionally(
+                new AuditUnavailableException("the audit record could not be written"));
+      }
+      recover();
+      return;
+    }
+    if (!batch.isEmpty()) {
+      listener.written(batch.size());
+    }
+    for (Pending pending : batch) {
+      pending.written().complete(null);
+    }
+  }
+
+  private boolean checkpointDue() {
+    return sinceCheckpoint >= settings.checkpointEvery()
+        || (sinceCheckpoint > 0
+            && !clock.instant().isBefore(lastCheckpoint.plus(settings.checkpointInterval())));
+  }
+
+  private void add(byte[] line) {
+    group.writeBytes(line);
+    group.write('\n');
+    chain.append(line);
+  }
+
+  private void writeCheckpoint() {
+    Instant now = clock.instant();
+    add(AuditLine.checkpoint(chain.nextSeq(), now, chain.prev(), key));
+    sinceCheckpoint = 0;
+    lastCheckpoint = now;
+  }
+
+  private void flush() throws IOException {
+    if (group.size() == 0) {
+      return;
+    }
+    try {
+      file.write(ByteBuffer.wrap(group.toByteArray()));
+      file.force();
+    } finally {
+      group.reset();
+    }
+  }
+
+  /** Ends this file with a checkpoint and goes on in a new one, the chain unbroken. */
+  private void rotate() throws IOException {
+    writeCheckpoint();
+    flush();
+    Instant now = clock.instant();
+    AuditFile.Rotated rotated = file.rotate(now);
+    file = rotated.next();
+    add(AuditLine.start(chain.nextSeq(), now, "rotation", rotated.aside(), chain.prev()));
+    flush();
+  }
+
+  /** After a failed write, reopens the file and continues the chain from what is really in it. */
+  private void recover() {
+    group.reset();
+    try {
+      file.close();
+      open("recovery");
+    } catch (IOException | RuntimeException e) {
+      log.error("the audit trail is still unwritable: {}", e.toString());
+    }
+  }
+
+  private void open(String why) throws IOException {
+    file = path == null ? AuditFile.stdout() : AuditFile.open(path);
+    AuditFile.Resumed resumed = file.chain();
+    chain = resumed.chain();
+    String reason = resumed.continued() && why.equals("new") ? "restart" : why;
+    add(AuditLine.start(chain.nextSeq(), clock.instant(), reason, null, chain.prev()));
+    flush();
+  }
+}
