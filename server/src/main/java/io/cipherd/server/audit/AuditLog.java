@@ -104,25 +104,35 @@ public final class AuditLog implements AutoCloseable {
   @Override
   public void close() throws InterruptedException {
     closed = true;
+    queue.put(STOP);
     writer.join(Duration.ofSeconds(10));
   }
 
+  /** Queued by {@link #close}: the writer commits what came before it, then stops. */
+  private static final Pending STOP = new Pending(null, new CompletableFuture<>());
+
   private void run() {
     List<Pending> batch = new ArrayList<>();
-    while (!closed || !queue.isEmpty()) {
+    boolean stopping = false;
+    while (!stopping) {
       try {
-        Pending first = queue.poll(settings.checkpointInterval().toMillis(), TimeUnit.MILLISECONDS);
+        Pending first = queue.poll(untilCheckpoint(), TimeUnit.MILLISECONDS);
         if (first != null) {
           batch.add(first);
           queue.drainTo(batch, MAX_GROUP - 1);
         }
-        commit(batch);
       } catch (InterruptedException e) {
         Thread.currentThread().interrupt();
-        break;
+        stopping = true;
       }
+      stopping |= batch.remove(STOP);
+      commit(batch);
       batch.clear();
     }
+    // A record queued while close ran, after STOP: refused like one that came later.
+    queue.drainTo(batch);
+    batch.remove(STOP);
+    fail(batch, "the audit trail is closed");
     try {
       if (sinceCheckpoint > 0) {
         writeCheckpoint();
@@ -132,6 +142,11 @@ public final class AuditLog implements AutoCloseable {
     } catch (IOException | RuntimeException e) {
       log.error("could not close the audit trail: {}", e.toString());
     }
+  }
+
+  private long untilCheckpoint() {
+    long due = lastCheckpoint.plus(settings.checkpointInterval()).toEpochMilli();
+    return Math.max(1, due - clock.millis());
   }
 
   /** Writes {@code batch} (and a checkpoint when one is due) as one group, then completes it. */
@@ -150,13 +165,7 @@ public final class AuditLog implements AutoCloseable {
       }
     } catch (IOException | RuntimeException e) {
       log.error("could not write {} audit records: {}", batch.size(), e.toString());
-      listener.failed(batch.size());
-      for (Pending pending : batch) {
-        pending
-            .written()
-            .completeExceptionally(
-                new AuditUnavailableException("the audit record could not be written"));
-      }
+      fail(batch, "the audit record could not be written");
       recover();
       return;
     }
@@ -165,6 +174,16 @@ public final class AuditLog implements AutoCloseable {
     }
     for (Pending pending : batch) {
       pending.written().complete(null);
+    }
+  }
+
+  private void fail(List<Pending> batch, String why) {
+    if (batch.isEmpty()) {
+      return;
+    }
+    listener.failed(batch.size());
+    for (Pending pending : batch) {
+      pending.written().completeExceptionally(new AuditUnavailableException(why));
     }
   }
 

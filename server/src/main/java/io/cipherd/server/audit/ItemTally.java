@@ -1,6 +1,7 @@
 package io.cipherd.server.audit;
 
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -59,7 +60,8 @@ public final class ItemTally {
   /** One key version's items per outcome. */
   public record VersionOutcomes(String keyName, int version, Map<String, Long> outcomes) {
     public VersionOutcomes {
-      outcomes = Map.copyOf(outcomes);
+      // In the order outcomes were first counted, so a record's bytes do not depend on hashing.
+      outcomes = Collections.unmodifiableMap(new LinkedHashMap<>(outcomes));
     }
   }
 }

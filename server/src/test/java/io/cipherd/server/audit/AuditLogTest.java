@@ -85,7 +85,7 @@ class AuditLogTest {
     Files.write(file, lines, StandardCharsets.UTF_8);
 
     AuditTrailVerifier.Result result = AuditTrailVerifier.verify(KEY, file);
-    assertThat(result.problem()).contains("audit.log:" + (third + 2)).contains("altered");
+    assertThat(result.problem()).startsWith("audit.log:" + (third + 1) + ": altered");
   }
 
   @Test

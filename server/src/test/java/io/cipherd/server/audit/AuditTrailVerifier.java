@@ -34,10 +34,11 @@ final class AuditTrailVerifier {
     for (Path file : files) {
       byte[] bytes = Files.readAllBytes(file);
       int start = 0;
+      int number = 0;
       for (int i = 0; i < bytes.length; i++) {
         if (bytes[i] == '\n') {
           lines.add(Arrays.copyOfRange(bytes, start, i));
-          where.add(file.getFileName() + ":" + (lines.size()));
+          where.add(file.getFileName() + ":" + ++number);
           start = i + 1;
         }
       }
@@ -64,22 +65,25 @@ final class AuditTrailVerifier {
       String type = record.get("type").getAsString();
       long seq = record.get("seq").getAsLong();
       String prev = record.get("prev").getAsString();
-      boolean linked = previousHash == null || prev.equals(previousHash);
-      if (!linked) {
-        return new Result(
-            where.get(i)
-                + ": prev does not match the line before (seq "
-                + previousSeq
-                + " altered, or lines removed or reordered after it)",
-            calls,
-            checkpoints,
-            torn,
-            uncheckpointed);
-      }
       boolean restart = type.equals("start") && previousHash != null;
-      if (previousHash != null && seq != previousSeq + 1 && !(restart && seq <= previousSeq + 1)) {
+      boolean inSequence = previousHash == null || seq == previousSeq + 1;
+      if (previousHash != null && !prev.equals(previousHash)) {
+        // The line before was changed (this one follows it in sequence), or lines are missing
+        // or out of order here.
+        String what =
+            inSequence
+                ? where.get(i - 1) + ": altered (its hash is not the prev of the line after it)"
+                : where.get(i)
+                    + ": seq "
+                    + seq
+                    + " follows seq "
+                    + previousSeq
+                    + " (lines removed or reordered)";
+        return new Result(what, calls, checkpoints, torn, uncheckpointed);
+      }
+      if (!inSequence && !restart) {
         return new Result(
-            where.get(i) + ": seq " + seq + " after seq " + previousSeq,
+            where.get(i) + ": seq " + seq + " follows seq " + previousSeq,
             calls,
             checkpoints,
             torn,
