@@ -65,7 +65,6 @@ final class AuditTrailVerifier {
       String type = record.get("type").getAsString();
       long seq = record.get("seq").getAsLong();
       String prev = record.get("prev").getAsString();
-      boolean restart = type.equals("start") && previousHash != null;
       boolean inSequence = previousHash == null || seq == previousSeq + 1;
       if (previousHash != null && !prev.equals(previousHash)) {
         // The line before was changed (this one follows it in sequence), or lines are missing
@@ -81,7 +80,7 @@ final class AuditTrailVerifier {
                     + " (lines removed or reordered)";
         return new Result(what, calls, checkpoints, torn, uncheckpointed);
       }
-      if (!inSequence && !restart) {
+      if (!inSequence) {
         return new Result(
             where.get(i) + ": seq " + seq + " follows seq " + previousSeq,
             calls,

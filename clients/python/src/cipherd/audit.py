@@ -1,0 +1,98 @@
+"""Checks a cipherd audit trail (docs/audit.md): every line's ``prev`` is the SHA-256 of the line
+before it, seqs run on by one across files, and each checkpoint's MAC holds under the audit key.
+
+The audit key never leaves the server, so a checkpoint's MAC is checked by a ``CheckpointCheck``:
+:func:`checkpoints_under` when you hold the key (tests, an offline copy from the key store), or the
+server's answer. Without one the chain is still checked, and the verdict says the MACs were not.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import json
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+#: (seq, time, prev, mac) of a checkpoint line -> whether its MAC is the audit key's.
+CheckpointCheck = Callable[[int, str, str, str], bool]
+
+_CHECKPOINT_LABEL = b"cipherd audit checkpoint v1"
+_MAC_PREFIX = "hmac-sha256:"
+
+
+@dataclass(frozen=True)
+class AuditVerdict:
+    """What the files showed. ``problem`` is ``"FILE:LINE: what"`` for the first line blamed, or None."""
+
+    problem: str | None
+    calls: int
+    checkpoints: int
+    torn: int
+    unchecked_calls: int
+    macs_checked: bool
+
+    @property
+    def intact(self) -> bool:
+        return self.problem is None
+
+
+def checkpoints_under(audit_key: bytes) -> CheckpointCheck:
+    """A check of checkpoint MACs with the audit key itself (the server derives the same subkey)."""
+    subkey = hmac.new(audit_key, _CHECKPOINT_LABEL, hashlib.sha256).digest()
+
+    def check(seq: int, time: str, prev: str, mac: str) -> bool:
+        expected = _MAC_PREFIX + hmac.new(subkey, f"{seq}\n{time}\n{prev}".encode("ascii"),
+                                          hashlib.sha256).hexdigest()
+        return hmac.compare_digest(expected.encode("ascii"), mac.encode("ascii"))
+
+    return check
+
+
+def verify(files: Sequence[str | Path], check: CheckpointCheck | None = None) -> AuditVerdict:
+    """Verifies ``files`` as one chain, oldest first (rotated files before the live one)."""
+    calls = checkpoints = torn = unchecked = 0
+    prev_hash: str | None = None
+    prev_seq = -1
+    prev_where = ""
+
+    def verdict(problem: str | None) -> AuditVerdict:
+        return AuditVerdict(problem, calls, checkpoints, torn, unchecked, check is not None)
+
+    for file in files:
+        path = Path(file)
+        data = path.read_bytes()
+        if data and not data.endswith(b"\n"):
+            return verdict(f"{path.name} does not end with a whole line")
+        for number, line in enumerate(data.split(b"\n")[:-1], start=1):
+            where = f"{path.name}:{number}"
+            try:
+                record = json.loads(line)
+                kind, seq, prev = str(record["type"]), int(record["seq"]), str(record["prev"])
+            except (ValueError, KeyError, TypeError):
+                # A line cut short by a crash; the restart's start line chains over it.
+                torn += 1
+                prev_hash, prev_where = _sha256(line), where
+                continue
+            in_sequence = prev_hash is None or seq == prev_seq + 1
+            if prev_hash is not None and prev != prev_hash:
+                if in_sequence:
+                    return verdict(f"{prev_where}: altered (its hash is not the prev of the line after it)")
+                return verdict(f"{where}: seq {seq} follows seq {prev_seq} (lines removed or reordered)")
+            if not in_sequence:
+                return verdict(f"{where}: seq {seq} follows seq {prev_seq}")
+            if kind == "call":
+                calls += 1
+                unchecked += 1
+            elif kind == "checkpoint":
+                if check is not None and not check(seq, str(record["time"]), prev, str(record["mac"])):
+                    return verdict(f"{where}: checkpoint seq {seq} fails its MAC")
+                checkpoints += 1
+                unchecked = 0
+            prev_hash, prev_seq, prev_where = _sha256(line), seq, where
+    return verdict(None)
+
+
+def _sha256(line: bytes) -> str:
+    return hashlib.sha256(line).hexdigest()
