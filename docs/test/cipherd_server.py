@@ -35,8 +35,9 @@ class Server:
             self.process.wait()
 
 
-def start(checkout: Path, jar: Path, java: str) -> Server:
-    data = checkout / "data"
+def start(workdir: Path, jar: Path, java: str) -> Server:
+    """Starts the jar in `workdir`, its keys in `workdir`/data."""
+    data = workdir / "data"
     data.mkdir(mode=0o700, exist_ok=True)
     password = data / "keystore-password"
     password.write_text(secrets.token_urlsafe(32))
@@ -44,7 +45,7 @@ def start(checkout: Path, jar: Path, java: str) -> Server:
     command = [java, *os.environ.get("CIPHERD_JAVA_OPTS", "").split(), "-jar", str(jar),
                "--port", "0", "--http-port", "0", "--shutdown-grace", "PT1S",
                "--data-dir", "data", "--keystore-password-file", "data/keystore-password", "--demo-key", "demo"]
-    process = subprocess.Popen(command, cwd=checkout, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    process = subprocess.Popen(command, cwd=workdir, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
     log: list[str] = []
     ports: dict[str, int] = {}
     both = threading.Event()

@@ -58,7 +58,7 @@ def _jar() -> Path:
 
 @pytest.fixture(scope="session")
 def server(checkout: Path) -> Iterator[cipherd_server.Server]:
-    running = cipherd_server.start(checkout, _jar(), os.environ.get("CIPHERD_JAVA", "java"))
+    running = start_server(checkout)
     yield running
     running.stop()
 
@@ -73,8 +73,12 @@ def tools(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return bin_dir
 
 
-@pytest.fixture(scope="session")
-def environment(server: cipherd_server.Server, tools: Path) -> dict[str, str]:
+def start_server(workdir: Path) -> cipherd_server.Server:
+    return cipherd_server.start(workdir, _jar(), os.environ.get("CIPHERD_JAVA", "java"))
+
+
+def environment_for(server: cipherd_server.Server, tools: Path) -> dict[str, str]:
+    """The environment of a page's shell session: a reader's, with the test's tools and server."""
     target = f"127.0.0.1:{server.port}"
     env = {k: v for k, v in os.environ.items() if not k.startswith(("CIPHERD_", "PYTEST_"))}
     return {**env,
@@ -88,7 +92,16 @@ def environment(server: cipherd_server.Server, tools: Path) -> dict[str, str]:
 
 
 @pytest.fixture(scope="session")
+def environment(server: cipherd_server.Server, tools: Path) -> dict[str, str]:
+    return environment_for(server, tools)
+
+
+@pytest.fixture(scope="session")
 def reader(server: cipherd_server.Server, checkout: Path) -> Reader:
+    return reader_for(server, checkout)
+
+
+def reader_for(server: cipherd_server.Server, checkout: Path) -> Reader:
     def rewrite(text: str) -> str:
         return (text.replace("127.0.0.1:50051", f"127.0.0.1:{server.port}")
                 .replace("127.0.0.1:9464", f"127.0.0.1:{server.http_port}"))

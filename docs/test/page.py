@@ -78,17 +78,19 @@ def _run_shell(block: Block, shown: Block | None, session: Session, reader: Read
         start = len(before)
         while start > 0 and before[start - 1].endswith("\\"):
             start -= 1
-        command = before[start:] + [line[:m.start()]]
+        command_lines = before[start:] + [line[:m.start()]]
         del before[start:]
-        pieces += [(command, m["shown"]), ([], None)]
+        pieces += [(command_lines, m["shown"]), ([], None)]
     last: Outcome | None = None
+    offset = 0  # the line of the block each piece starts at
     for lines, printed in pieces:
-        text = "\n".join(lines).strip("\n")
+        text, start, offset = "\n".join(lines), offset, offset + len(lines)
         if not text.strip():
             continue
         last = session.run(reader.shell_text(text) + "\n", stdin=block.stdin, apart=printed is not None)
         if last.status != 0:
-            raise PageFailure(_report(block, f"`{_first_line(text)}` failed", last))
+            at, command = last.failed_at or (1, _first_line(text))
+            raise PageFailure(_report(block, f"line {block.line + start + at}: `{command}` failed", last))
         if printed is not None:
             if not matches(printed, last.stdout):
                 raise PageFailure(_report(block, f"`{_first_line(text)}` prints\n{printed}\nbut printed", last))

@@ -17,6 +17,7 @@ class Outcome:
     status: int | None
     stdout: str
     stderr: str
+    failed_at: tuple[int, str] | None = None  # the line (within the piece) and the command that failed
 
     @property
     def output(self) -> str:
@@ -41,9 +42,11 @@ class Session:
         self._count += 1
         n, d = self._count, self.scratch
         (d / f"{n}.in").write_text(stdin + "\n" if stdin is not None else "")
-        for name in (f"{n}.out", f"{n}.err", f"{n}.status"):
+        for name in (f"{n}.out", f"{n}.err", f"{n}.status", f"{n}.failed"):
             (d / name).unlink(missing_ok=True)
-        flags = "set -eo pipefail" if errexit else "set +e +o pipefail"
+        # Under errexit the ERR trap notes the failing command before bash ends.
+        flags = (f"set -eo pipefail; trap 'printf \"%s\\t%s\" \"$LINENO\" \"$BASH_COMMAND\" > {d}/{n}.failed' ERR"
+                 if errexit else "set +e +o pipefail")
         # `$?` at the start of the piece is the status the piece before ended with, as `echo $?` expects.
         (d / f"{n}.sh").write_text("( exit ${__docs_status:-0} )\n" + text if not errexit else text)
         errors = f"'{d}/{n}.err'" if apart else "&1"
@@ -61,7 +64,9 @@ class Session:
         status_file = d / f"{n}.status"
         while not status_file.exists():
             if self._bash.poll() is not None:
-                return Outcome(None, self._read(f"{n}.out"), self._read(f"{n}.err"))
+                failed = self._read(f"{n}.failed").split("\t", 1)
+                at = (int(failed[0]), failed[1]) if len(failed) == 2 and failed[0].isdigit() else None
+                return Outcome(None, self._read(f"{n}.out"), self._read(f"{n}.err"), at)
             if time.monotonic() > deadline:
                 self.close()
                 return Outcome(None, self._read(f"{n}.out"),
