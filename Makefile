@@ -17,7 +17,7 @@ BUF_VERSION := v1.75.0
 DATA_DIR ?= data
 JAR := server/target/cipherd.jar
 
-.PHONY: help jdk build run test prefetch-tools proto proto-go proto-python proto-ts test-go test-python test-attacks test-ts test-crosslang test-deploy test-java format test-vault lint-proto proto-release fuzz-smoke fuzz bench loadtest loadtest-check loadtest-smoke loadtest-arm64-check clean
+.PHONY: help jdk build run test prefetch-tools proto proto-go proto-python proto-ts test-go test-python test-attacks test-ts test-crosslang test-docs test-deploy test-java format test-vault lint-proto proto-release fuzz-smoke fuzz bench loadtest loadtest-check loadtest-smoke loadtest-arm64-check clean
 
 help: ## list the targets
 	@grep -E '^[a-z0-9-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-16s %s\n", $$1, $$2}'
@@ -36,7 +36,7 @@ run: build ## start cipherd on 127.0.0.1:50051 with the embedded key store in ./
 	fi
 	$(JAVA) $(JAVA_OPTS) -jar $(JAR) --data-dir $(DATA_DIR) --keystore-password-file $(DATA_DIR)/keystore-password --demo-key demo
 
-test: prefetch-tools lint-proto test-java test-vault fuzz-smoke loadtest-check loadtest-smoke loadtest-arm64-check test-go test-python test-attacks test-ts test-crosslang test-deploy ## run every test: proto lint, Java tests, Vault tests, a bounded fuzzing run, load-test runner tests, a short checked campaign, the aarch64 start-up under qemu, the Go, Python and TypeScript clients against the real server and each other, the attack suite, the Helm chart, dashboard and alert rules
+test: prefetch-tools lint-proto test-java test-vault fuzz-smoke loadtest-check loadtest-smoke loadtest-arm64-check test-go test-python test-attacks test-docs test-ts test-crosslang test-deploy ## run every test: proto lint, Java tests, Vault tests, a bounded fuzzing run, load-test runner tests, a short checked campaign, the aarch64 start-up under qemu, the Go, Python and TypeScript clients against the real server and each other, the attack suite, the docs' commands, the Helm chart, dashboard and alert rules
 
 prefetch-tools:
 	@.ci/prefetch-tools
@@ -128,6 +128,16 @@ test-python: build ## Python client: generated code fresh, mypy --strict, pytest
 test-attacks: build ## attack suite against the real jar over real sockets: one test per attack class, failing when an attack beats its budget (attacks/README.md)
 	cd attacks && "$$(../clients/python/scripts/venv)/bin/mypy" --config-file pyproject.toml
 	cd attacks && $(CLIENT_TEST_ENV) "$$(../clients/python/scripts/venv)/bin/python" -m pytest -p no:cacheprovider -q $(PYTEST_ARGS)
+
+# --- docs: every block of README.md, docs/*.md and the clients' READMEs, run as a reader would ---
+GRPCURL_PKG := github.com/fullstorydev/grpcurl/cmd/grpcurl@v1.9.3
+
+test-docs: build ## run the blocks of README.md, docs/ and the clients' READMEs in order against the real jar, outputs compared in shape (docs/README.md, "Docs that run")
+	clients/typescript/scripts/install
+	cd clients/typescript && node_modules/.bin/tsc -p tsconfig.json
+	cd docs/test && "$$(../../clients/python/scripts/venv)/bin/mypy" --config-file pyproject.toml
+	grpcurl="$$(.ci/install-go-tool grpcurl $(GRPCURL_PKG))"; cd docs/test && $(CLIENT_TEST_ENV) GRPCURL="$$grpcurl" \
+	  "$$(../../clients/python/scripts/venv)/bin/python" -m pytest -p no:cacheprovider -q $(PYTEST_ARGS)
 
 test-ts: build ## TypeScript client: generated code fresh, tsc --strict, node:test against the jar
 	clients/typescript/scripts/check-generated

@@ -1,5 +1,5 @@
 // Command quickstart encrypts and decrypts one message with the "demo" key of a local cipherd
-// (make run), the example of README.md.
+// (make run), the quick start of clients/go/README.md.
 package main
 
 import (

@@ -35,7 +35,7 @@ public interface Authorizer {
    * decrypt} and {@code encrypt}); an unauthenticated one also needs {@code decrypt}, because
    * whether its rewrap succeeds tells a tampered ciphertext's padding or bytes apart (a decryption
    * oracle). Into another key it needs {@code decrypt} on the source and {@code encrypt} on the
-   * target, since the data changes hands. README.md, "Access policy", has the table.
+   * target, since the data changes hands. docs/security.md, "Access policy", has the table.
    */
   void checkReEncrypt(String sourceKey, Mode sourceMode, String targetKey);
 }

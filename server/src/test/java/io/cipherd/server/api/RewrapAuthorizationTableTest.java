@@ -38,7 +38,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * The rewrap rows of README.md's authorization table, run exhaustively: every grant a caller can
+ * The rewrap rows of docs/security.md's access table, run exhaustively: every grant a caller can
  * hold on the source key ({@code decrypt}, {@code encrypt}, {@code reencrypt}, any subset) and on a
  * target key ({@code encrypt} or nothing), every source mode and legacy keys, within the key and
  * into another, through ReEncrypt, ReEncryptBatch and ReEncryptStream alike.
@@ -206,7 +206,7 @@ class RewrapAuthorizationTableTest {
     assertThat(mismatches).isEmpty();
   }
 
-  /** README.md's table: the one place a reader checks this test against. */
+  /** docs/security.md's table: the one place a reader checks this test against. */
   private static Status.Code expected(Caller caller, Source source, boolean sameKey) {
     Set<Grant> grants = caller.onSource();
     if (source.legacy() && sameKey) {
