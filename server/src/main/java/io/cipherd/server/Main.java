@@ -13,6 +13,7 @@ import io.cipherd.server.keystore.vault.VaultKeyStore;
 import io.cipherd.server.logging.LogOutput;
 import io.cipherd.server.metrics.CipherdMetrics;
 import io.cipherd.server.security.ReloadingAccessPolicy;
+import java.io.IOException;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -74,7 +75,7 @@ public final class Main {
     if (vault != null) {
       services.refreshKeysEvery(vault.refreshInterval());
     }
-    services.mergeUsageEvery(ops.usageMergeInterval());
+    services.maintainKeysEvery(ops.usageMergeInterval());
     createDemoKey(services.admin(), config.demoKey());
     CipherdServer server = CipherdServer.start(config, ops, services);
     log.info("cipherd listening on {}:{} with {}", config.host(), server.port(), where);
@@ -111,8 +112,7 @@ public final class Main {
   }
 
   /** Null when no policy is configured; a bad file stops the start with the entry at fault. */
-  private static ReloadingAccessPolicy loadAccessPolicy(ServerConfig config)
-      throws java.io.IOException {
+  private static ReloadingAccessPolicy loadAccessPolicy(ServerConfig config) throws IOException {
     if (config.accessPolicy() == null) {
       log.warn("no --access-policy: every caller may use every key for everything");
       return null;

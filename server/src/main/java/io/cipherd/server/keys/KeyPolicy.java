@@ -4,6 +4,8 @@ import io.cipherd.server.crypto.Mode;
 import io.cipherd.server.errors.InvalidArgumentException;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
 
 /**
  * What a key allows, and the one place its rules are checked. Versions below the minimums are kept,
@@ -39,7 +41,7 @@ public record KeyPolicy(
   public static final long RANDOM_96_BIT_NONCE_LIMIT = 1L << 30;
 
   /** After the constants its constructor checks against, which must be set first. */
-  public static final KeyPolicy DEFAULT = new KeyPolicy(0, 0, false);
+  public static final KeyPolicy DEFAULT = new KeyPolicy(0, 0, /* allowEcbEncryption= */ false);
 
   public KeyPolicy {
     if (minDecryptionVersion < 0) {
@@ -213,8 +215,8 @@ public record KeyPolicy(
    * The versions that may still compute or decrypt, newest first: the current one down to
    * min_decryption_version.
    */
-  java.util.List<Integer> usableVersions(int currentVersion) {
-    java.util.List<Integer> versions = new java.util.ArrayList<>();
+  List<Integer> usableVersions(int currentVersion) {
+    List<Integer> versions = new ArrayList<>();
     for (int v = currentVersion; v >= Math.max(1, minDecryptionVersion); v--) {
       versions.add(v);
     }

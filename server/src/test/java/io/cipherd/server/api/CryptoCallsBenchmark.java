@@ -1,6 +1,8 @@
 package io.cipherd.server.api;
 
 import com.google.protobuf.ByteString;
+import com.google.protobuf.InvalidProtocolBufferException;
+import com.google.protobuf.Message;
 import io.cipherd.api.v1.EncryptBatchRequest;
 import io.cipherd.api.v1.EncryptBatchResponse;
 import io.cipherd.api.v1.EncryptBatchResult;
@@ -21,6 +23,7 @@ import io.grpc.stub.StreamObserver;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import java.time.Clock;
+import java.time.Duration;
 import java.util.Arrays;
 import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.annotations.Benchmark;
@@ -72,7 +75,7 @@ public class CryptoCallsBenchmark {
     Keys keyRing = Keys.over(new InMemoryKeyStore(), Clock.systemUTC());
     keyRing.create("demo", Mode.GCM, 256, false, null);
     pools = new CipherPools(CipherPoolConfig.DEFAULT);
-    streams = new ItemStreams(java.time.Duration.ofSeconds(60));
+    streams = new ItemStreams(Duration.ofSeconds(60));
     CryptoEngine engine =
         new CryptoEngine(
             keyRing.cache(),
@@ -154,7 +157,7 @@ public class CryptoCallsBenchmark {
    */
   @Benchmark
   @OperationsPerInvocation(ITEMS)
-  public void reEncryptBatch() throws com.google.protobuf.InvalidProtocolBufferException {
+  public void reEncryptBatch() throws InvalidProtocolBufferException {
     service.reEncryptBatch(ReEncryptBatchRequest.parseFrom(reEncryptBatchBytes), sink.typed());
   }
 
@@ -191,16 +194,15 @@ public class CryptoCallsBenchmark {
   /** Only the parse of {@link #reEncryptBatch}'s request: protobuf's share, per item. */
   @Benchmark
   @OperationsPerInvocation(ITEMS)
-  public Object reEncryptBatchParseOnly()
-      throws com.google.protobuf.InvalidProtocolBufferException {
+  public Object reEncryptBatchParseOnly() throws InvalidProtocolBufferException {
     return ReEncryptBatchRequest.parseFrom(reEncryptBatchBytes);
   }
 
   @SuppressWarnings("unchecked")
-  private static <T extends com.google.protobuf.Message> T reparsed(T message) {
+  private static <T extends Message> T reparsed(T message) {
     try {
       return (T) message.getParserForType().parseFrom(message.toByteArray());
-    } catch (com.google.protobuf.InvalidProtocolBufferException e) {
+    } catch (InvalidProtocolBufferException e) {
       throw new IllegalStateException(e);
     }
   }

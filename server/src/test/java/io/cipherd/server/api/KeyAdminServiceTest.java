@@ -4,8 +4,11 @@ import static io.cipherd.server.api.GrpcAssertions.failsWith;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.google.protobuf.ByteString;
+import com.google.protobuf.Duration;
 import io.cipherd.api.v1.CreateKeyRequest;
 import io.cipherd.api.v1.DecryptRequest;
+import io.cipherd.api.v1.GetKeyCensusRequest;
+import io.cipherd.api.v1.GetKeyCensusResponse;
 import io.cipherd.api.v1.GetKeyRequest;
 import io.cipherd.api.v1.ImportKeyRequest;
 import io.cipherd.api.v1.Key;
@@ -125,10 +128,7 @@ class KeyAdminServiceTest {
       Status status =
           failsWith(
               Status.Code.INVALID_ARGUMENT,
-              () ->
-                  census(
-                      "orders",
-                      com.google.protobuf.Duration.newBuilder().setSeconds(seconds).build()));
+              () -> census("orders", Duration.newBuilder().setSeconds(seconds).build()));
       assertThat(status.getDescription())
           .as("%d seconds", seconds)
           .contains("at most 3650 days")
@@ -139,26 +139,20 @@ class KeyAdminServiceTest {
         () ->
             census(
                 "orders",
-                com.google.protobuf.Duration.newBuilder()
+                Duration.newBuilder()
                     .setSeconds(Long.MAX_VALUE)
                     .setNanos(Integer.MAX_VALUE)
                     .build()));
 
     assertThat(
-            census(
-                    "orders",
-                    com.google.protobuf.Duration.newBuilder().setSeconds(3650L * 86_400).build())
+            census("orders", Duration.newBuilder().setSeconds(3650L * 86_400).build())
                 .getVersionsCount())
         .isEqualTo(1);
   }
 
-  private io.cipherd.api.v1.GetKeyCensusResponse census(
-      String name, com.google.protobuf.Duration quietPeriod) {
+  private GetKeyCensusResponse census(String name, Duration quietPeriod) {
     return cipherd.admin.getKeyCensus(
-        io.cipherd.api.v1.GetKeyCensusRequest.newBuilder()
-            .setKeyName(name)
-            .setQuietPeriod(quietPeriod)
-            .build());
+        GetKeyCensusRequest.newBuilder().setKeyName(name).setQuietPeriod(quietPeriod).build());
   }
 
   @Test

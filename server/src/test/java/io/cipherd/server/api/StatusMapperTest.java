@@ -4,7 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.google.protobuf.InvalidProtocolBufferException;
 import com.google.rpc.ErrorInfo;
+import com.google.rpc.StatusOrBuilder;
 import com.tngtech.archunit.core.domain.JavaClass;
+import com.tngtech.archunit.core.domain.JavaModifier;
 import com.tngtech.archunit.core.importer.ClassFileImporter;
 import com.tngtech.archunit.core.importer.ImportOption;
 import io.cipherd.api.v1.ItemError;
@@ -81,8 +83,7 @@ class StatusMapperTest {
                 .filter(
                     c ->
                         c.isAssignableTo(CipherdException.class)
-                            && !c.getModifiers()
-                                .contains(com.tngtech.archunit.core.domain.JavaModifier.ABSTRACT))
+                            && !c.getModifiers().contains(JavaModifier.ABSTRACT))
                 .map(JavaClass::getName)
                 .collect(Collectors.toSet());
     Set<String> covered =
@@ -131,7 +132,7 @@ class StatusMapperTest {
    * trailers.
    */
   static String reason(StatusRuntimeException e) {
-    com.google.rpc.Status details = StatusProto.fromThrowable(e);
+    StatusOrBuilder details = StatusProto.fromThrowable(e);
     assertThat(details).isNotNull();
     assertThat(details.getCode()).isEqualTo(e.getStatus().getCode().value());
     assertThat(details.getDetailsList()).hasSize(1);

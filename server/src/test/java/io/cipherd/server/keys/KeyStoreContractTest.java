@@ -11,6 +11,7 @@ import java.security.SecureRandom;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
@@ -318,7 +319,7 @@ public abstract class KeyStoreContractTest {
   }
 
   private static byte[] hex(String text) {
-    return java.util.HexFormat.of().parseHex(text);
+    return HexFormat.of().parseHex(text);
   }
 
   @Test

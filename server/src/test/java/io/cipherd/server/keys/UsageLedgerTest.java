@@ -5,10 +5,13 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.cipherd.server.crypto.Mode;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
+import javax.crypto.SecretKey;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -57,17 +60,17 @@ class UsageLedgerTest {
     KeyStore broken =
         new KeyStore() {
           @Override
-          public java.util.List<String> listKeyNames() {
+          public List<String> listKeyNames() {
             throw new KeyStoreUnavailableException("down", null);
           }
 
           @Override
-          public java.util.Optional<KeyMetadata> readKey(String name) {
+          public Optional<KeyMetadata> readKey(String name) {
             throw new KeyStoreUnavailableException("down", null);
           }
 
           @Override
-          public javax.crypto.SecretKey readMaterial(String name, KeyVersionInfo version) {
+          public SecretKey readMaterial(String name, KeyVersionInfo version) {
             throw new KeyStoreUnavailableException("down", null);
           }
 

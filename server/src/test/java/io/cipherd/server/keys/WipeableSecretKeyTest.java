@@ -14,6 +14,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import javax.crypto.SecretKey;
+import javax.crypto.spec.SecretKeySpec;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -47,11 +48,7 @@ class WipeableSecretKeyTest {
 
     assertThat(
             cipher.decrypt(
-                mode,
-                new javax.crypto.spec.SecretKeySpec(raw, mode.keyAlgorithm()),
-                HEADER,
-                context,
-                payload))
+                mode, new SecretKeySpec(raw, mode.keyAlgorithm()), HEADER, context, payload))
         .asString(StandardCharsets.UTF_8)
         .isEqualTo("plain");
   }

@@ -14,6 +14,7 @@ import io.cipherd.server.keys.KeyVersionInfo;
 import io.cipherd.server.keys.NewKeyVersion;
 import java.net.ConnectException;
 import java.net.InetSocketAddress;
+import java.net.Socket;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -93,7 +94,7 @@ class OpsHttpServerTest {
     } finally {
       server.close();
     }
-    Assertions.assertThatThrownBy(() -> new java.net.Socket("127.0.0.1", port).close())
+    Assertions.assertThatThrownBy(() -> new Socket("127.0.0.1", port).close())
         .isInstanceOf(ConnectException.class);
   }
 

@@ -18,8 +18,6 @@ import io.cipherd.server.keys.UsableKey;
 import io.cipherd.server.pool.CipherPoolConfig;
 import io.cipherd.server.pool.CipherPools;
 import java.io.ByteArrayOutputStream;
-import java.io.InputStream;
-import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.FileSystems;
 import java.nio.file.Files;
@@ -72,21 +70,6 @@ class Pkcs12KeyStoreTest extends KeyStoreContractTest {
     store.close();
     store = null;
     store = Pkcs12KeyStore.open(dataDir, PASSWORD.toCharArray());
-  }
-
-  static java.security.KeyStore loadWithJdk(Path file, String password) throws Exception {
-    java.security.KeyStore jks = java.security.KeyStore.getInstance("PKCS12");
-    try (InputStream in = Files.newInputStream(file)) {
-      jks.load(in, password.toCharArray());
-    }
-    return jks;
-  }
-
-  private static void storeWithJdk(java.security.KeyStore jks, Path file, String password)
-      throws Exception {
-    try (OutputStream out = Files.newOutputStream(file)) {
-      jks.store(out, password.toCharArray());
-    }
   }
 
   @Test
@@ -162,7 +145,7 @@ class Pkcs12KeyStoreTest extends KeyStoreContractTest {
     store.addVersion("a", 1, version(2, Mode.GCM, 256));
     store.createKey("b", version(1, Mode.CHACHA, 256), KeyPolicy.DEFAULT);
 
-    java.security.KeyStore jks = loadWithJdk(p12(), PASSWORD);
+    var jks = JdkPkcs12.load(p12(), PASSWORD);
 
     assertThat(Collections.list(jks.aliases())).containsExactlyInAnyOrder("a/v1", "a/v2", "b/v1");
     SecretKeyEntry entry =
@@ -286,9 +269,9 @@ class Pkcs12KeyStoreTest extends KeyStoreContractTest {
     rotateTo(store, "a", 3);
     store.close();
     store = null;
-    java.security.KeyStore jks = loadWithJdk(p12(), PASSWORD);
+    var jks = JdkPkcs12.load(p12(), PASSWORD);
     jks.deleteEntry("a/v2");
-    storeWithJdk(jks, p12(), PASSWORD);
+    JdkPkcs12.store(jks, p12(), PASSWORD);
 
     assertThatThrownBy(() -> Pkcs12KeyStore.open(dataDir, PASSWORD.toCharArray()))
         .isInstanceOf(KeyStoreUnavailableException.class)
@@ -301,12 +284,12 @@ class Pkcs12KeyStoreTest extends KeyStoreContractTest {
     store.createKey("a", version(1, Mode.GCM, 256), KeyPolicy.DEFAULT);
     store.close();
     store = null;
-    java.security.KeyStore jks = loadWithJdk(p12(), PASSWORD);
+    var jks = JdkPkcs12.load(p12(), PASSWORD);
     jks.setEntry(
         "a/v2",
         new SecretKeyEntry(new SecretKeySpec(new byte[32], "AES")),
         new PasswordProtection(PASSWORD.toCharArray())); // right alias, but no cipherd metadata
-    storeWithJdk(jks, p12(), PASSWORD);
+    JdkPkcs12.store(jks, p12(), PASSWORD);
 
     assertThatThrownBy(() -> Pkcs12KeyStore.open(dataDir, PASSWORD.toCharArray()))
         .isInstanceOf(KeyStoreUnavailableException.class)

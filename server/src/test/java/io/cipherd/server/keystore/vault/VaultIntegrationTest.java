@@ -11,6 +11,7 @@ import io.github.jopenlibs.vault.json.Json;
 import io.github.jopenlibs.vault.json.JsonObject;
 import java.util.ArrayList;
 import java.util.HashSet;
+import java.util.HexFormat;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.CyclicBarrier;
@@ -151,8 +152,7 @@ class VaultIntegrationTest {
       Set<String> distinctMaterial = new HashSet<>();
       for (int v = 1; v <= key.currentVersion(); v++) {
         distinctMaterial.add(
-            java.util.HexFormat.of()
-                .formatHex(a.store.readMaterial("orders", key.version(v)).getEncoded()));
+            HexFormat.of().formatHex(a.store.readMaterial("orders", key.version(v)).getEncoded()));
       }
       assertThat(distinctMaterial)
           .as("no version overwritten by another")

@@ -11,6 +11,7 @@ import io.github.jopenlibs.vault.json.Json;
 import io.github.jopenlibs.vault.json.JsonObject;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
+import org.assertj.core.api.Assertions;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Tag;
@@ -91,7 +92,7 @@ class VaultKeyStoreTest extends KeyStoreContractTest {
       throws Exception {
     store.createKey("payments", version(1, Mode.GCM, 256), KeyPolicy.DEFAULT);
 
-    org.assertj.core.api.Assertions.assertThatThrownBy(
+    Assertions.assertThatThrownBy(
             () ->
                 vault.api(
                     "POST",

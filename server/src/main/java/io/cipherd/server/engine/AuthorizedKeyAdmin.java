@@ -5,26 +5,30 @@ import io.cipherd.server.crypto.legacy.LegacyFormat;
 import io.cipherd.server.crypto.legacy.LegacyKeyMaterial;
 import io.cipherd.server.errors.InvalidArgumentException;
 import io.cipherd.server.keys.KeyAdmin;
+import io.cipherd.server.keys.KeyCensus;
 import io.cipherd.server.keys.KeyMetadata;
 import io.cipherd.server.keys.KeyPolicy;
+import io.cipherd.server.keys.VersionUsage;
 import io.cipherd.server.security.Authorizer;
 import io.cipherd.server.security.Operation;
+import java.time.Duration;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Map;
 
 /**
- * The operations of the key-admin API on domain types, each after the {@link Authorizer} allows it,
- * as {@link CryptoEngine} does for the crypto API: authorization lives in this layer only. Every
- * operation may reach the key store.
+ * {@link KeyAdmin} behind the {@link Authorizer}: the operations of the key-admin API on domain
+ * types, each after the caller is allowed it, as {@link CryptoEngine} does for the crypto API;
+ * authorization lives in this layer only. Every operation may reach the key store.
  */
-public final class KeyAdministration {
+public final class AuthorizedKeyAdmin {
   private static final int DEFAULT_PAGE_SIZE = 100;
   private static final int MAX_PAGE_SIZE = 1000;
 
   private final KeyAdmin admin;
   private final Authorizer authorizer;
 
-  public KeyAdministration(KeyAdmin admin, Authorizer authorizer) {
+  public AuthorizedKeyAdmin(KeyAdmin admin, Authorizer authorizer) {
     this.admin = admin;
     this.authorizer = authorizer;
   }
@@ -46,13 +50,13 @@ public final class KeyAdministration {
   }
 
   /** Each version's usage, for a caller who may describe the key. */
-  public java.util.Map<Integer, io.cipherd.server.keys.VersionUsage> usage(String name) {
+  public Map<Integer, VersionUsage> usage(String name) {
     checkInspectOrAdmin(name);
     return admin.usage(name);
   }
 
   /** Which versions still see traffic, for a caller who may describe the key. */
-  public io.cipherd.server.keys.KeyCensus census(String name, java.time.Duration quietPeriod) {
+  public KeyCensus census(String name, Duration quietPeriod) {
     checkInspectOrAdmin(name);
     return admin.census(name, quietPeriod);
   }

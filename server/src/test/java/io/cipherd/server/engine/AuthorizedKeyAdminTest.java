@@ -21,7 +21,7 @@ import org.junit.jupiter.params.provider.ValueSource;
  * ListKeys as a caller who may see only some keys: what its pages and page tokens show, and what
  * they cost.
  */
-class KeyAdministrationTest {
+class AuthorizedKeyAdminTest {
   /** In name order the hidden keys come before, between and after the visible ones. */
   private static final List<String> NAMES =
       List.of(
@@ -48,7 +48,7 @@ class KeyAdministrationTest {
   private final CountingKeyStore store = new CountingKeyStore(new InMemoryKeyStore());
   private final Keys keys = Keys.over(store);
 
-  KeyAdministrationTest() {
+  AuthorizedKeyAdminTest() {
     NAMES.forEach(name -> keys.create(name, Mode.GCM, 256, false, null));
   }
 
@@ -61,14 +61,14 @@ class KeyAdministrationTest {
   @ValueSource(ints = {1, 2, 3, 7, 1000})
   void list_asACallerWhoSeesSomeKeys_returnsEachVisibleKeyOnce_andNeverNamesAHiddenOne(
       int pageSize) {
-    KeyAdministration administration =
-        new KeyAdministration(keys.admin(), inspecting(name -> name.startsWith("a-")));
+    AuthorizedKeyAdmin administration =
+        new AuthorizedKeyAdmin(keys.admin(), inspecting(name -> name.startsWith("a-")));
     List<String> listed = new ArrayList<>();
     String token = "";
     int pages = 0;
     do {
       store.resetCounts();
-      KeyAdministration.KeyPage page = administration.list(token, pageSize);
+      AuthorizedKeyAdmin.KeyPage page = administration.list(token, pageSize);
       List<String> names = page.keys().stream().map(KeyMetadata::name).toList();
 
       assertThat(names).as("page %d", pages).isNotEmpty().allMatch(VISIBLE::contains);
@@ -88,11 +88,11 @@ class KeyAdministrationTest {
 
   @Test
   void list_asACallerWhoSeesNoKey_isOneEmptyPageWithoutAToken_readingNoKey() {
-    KeyAdministration administration =
-        new KeyAdministration(keys.admin(), inspecting(name -> false));
+    AuthorizedKeyAdmin administration =
+        new AuthorizedKeyAdmin(keys.admin(), inspecting(name -> false));
     store.resetCounts();
 
-    KeyAdministration.KeyPage page = administration.list("", 2);
+    AuthorizedKeyAdmin.KeyPage page = administration.list("", 2);
 
     assertThat(page.keys()).isEmpty();
     assertThat(page.nextPageToken()).isEmpty();
