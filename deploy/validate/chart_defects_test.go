@@ -93,3 +93,19 @@ func TestGhzTokenSecret_sendsTheBearerTokenWithoutPuttingItInTheSpec(t *testing.
 		t.Errorf("GHZ_TOKEN must come from the Secret: %+v", c.Env)
 	}
 }
+
+// Helm reads values as float64: `quote` of 4194304 renders "4.194304e+06", which the server refuses
+// (found when the chart first ran on a cluster: every pod crash-looped).
+func TestServerConfig_largeIntegersRenderAsIntegers(t *testing.T) {
+	for _, set := range []map[string]any{nil, {"server.maxMessageBytes": float64(16777216)}} {
+		rel, err := renderRelease(t, "", set)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for k, v := range serverConfig(t, rel).Data {
+			if strings.Contains(v, "e+") {
+				t.Errorf("%s=%q is not an integer the server can parse", k, v)
+			}
+		}
+	}
+}
