@@ -78,6 +78,10 @@ class OpsHttpServerTest {
       HttpResponse<String> response = get(http, "/readyz");
       assertThat(response.statusCode()).isEqualTo(503);
       assertThat(response.body()).contains("key store");
+      assertThat(get(http, "/readyz?exclude=keystore").statusCode()).isEqualTo(200);
+      services.health().markNotServing();
+      assertThat(get(http, "/readyz?exclude=keystore").statusCode()).isEqualTo(503);
+      services.health().markServing();
 
       store.down = false;
       assertThat(get(http, "/readyz").statusCode()).isEqualTo(200);
