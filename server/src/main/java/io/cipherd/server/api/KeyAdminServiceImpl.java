@@ -44,9 +44,10 @@ public final class KeyAdminServiceImpl extends KeyAdminServiceGrpc.KeyAdminServi
                     KeyProtos.toProto(
                         keys.create(
                             request.getKeyName(),
-                            ModeProtos.fromProto(request.getMode()),
-                            request.getKeySizeBits(),
-                            request.getAllowUnauthenticated(),
+                            ModeProtos.template(
+                                request.getMode(),
+                                request.getKeySizeBits(),
+                                request.getAllowUnauthenticated()),
                             KeyProtos.fromProto(request.hasPolicy(), request.getPolicy()))))
                 .build());
   }
@@ -89,9 +90,10 @@ public final class KeyAdminServiceImpl extends KeyAdminServiceGrpc.KeyAdminServi
                     KeyProtos.toProto(
                         keys.rotate(
                             request.getKeyName(),
-                            ModeProtos.fromProto(request.getMode()),
-                            request.getKeySizeBits(),
-                            request.getAllowUnauthenticated())))
+                            ModeProtos.template(
+                                request.getMode(),
+                                request.getKeySizeBits(),
+                                request.getAllowUnauthenticated()))))
                 .build());
   }
 
@@ -129,9 +131,9 @@ public final class KeyAdminServiceImpl extends KeyAdminServiceGrpc.KeyAdminServi
                     KeyProtos.toProto(
                         keys.importVersion(
                             request.getKeyName(),
-                            ModeProtos.fromProto(request.getMode()),
-                            material,
-                            request.getAllowUnauthenticated())))
+                            ModeProtos.importTemplate(
+                                request.getMode(), request.getAllowUnauthenticated()),
+                            material)))
                 .build();
           } finally {
             java.util.Arrays.fill(material, (byte) 0);

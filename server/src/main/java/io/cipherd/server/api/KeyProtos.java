@@ -30,7 +30,7 @@ final class KeyProtos {
       io.cipherd.api.v1.KeyVersion.Builder proto =
           io.cipherd.api.v1.KeyVersion.newBuilder()
               .setVersion(version.version())
-              .setMode(ModeProtos.toProto(version.mode()))
+              .setMode(ModeProtos.toProto(version.type()))
               .setKeySizeBits(version.keySizeBits())
               .setCreateTime(
                   Timestamp.newBuilder()
