@@ -51,9 +51,10 @@ public final class KeyAdminServiceImpl extends KeyAdminServiceGrpc.KeyAdminServi
                     KeyProtos.toProto(
                         keys.create(
                             request.getKeyName(),
-                            ModeProtos.fromProto(request.getMode()),
-                            request.getKeySizeBits(),
-                            request.getAllowUnauthenticated(),
+                            ModeProtos.template(
+                                request.getMode(),
+                                request.getKeySizeBits(),
+                                request.getAllowUnauthenticated()),
                             KeyProtos.fromProto(request.hasPolicy(), request.getPolicy()))))
                 .build());
   }
@@ -94,9 +95,10 @@ public final class KeyAdminServiceImpl extends KeyAdminServiceGrpc.KeyAdminServi
                     KeyProtos.toProto(
                         keys.rotate(
                             request.getKeyName(),
-                            ModeProtos.fromProto(request.getMode()),
-                            request.getKeySizeBits(),
-                            request.getAllowUnauthenticated())))
+                            ModeProtos.template(
+                                request.getMode(),
+                                request.getKeySizeBits(),
+                                request.getAllowUnauthenticated()))))
                 .build());
   }
 
@@ -132,9 +134,9 @@ public final class KeyAdminServiceImpl extends KeyAdminServiceGrpc.KeyAdminServi
                     KeyProtos.toProto(
                         keys.importVersion(
                             request.getKeyName(),
-                            ModeProtos.fromProto(request.getMode()),
-                            material,
-                            request.getAllowUnauthenticated())))
+                            ModeProtos.importTemplate(
+                                request.getMode(), request.getAllowUnauthenticated()),
+                            material)))
                 .build();
           } finally {
             Arrays.fill(material, (byte) 0);

@@ -1,7 +1,7 @@
 package io.cipherd.server.bench;
 
 import io.cipherd.server.crypto.ArrayPayloadCipher;
-import io.cipherd.server.crypto.Mode;
+import io.cipherd.server.crypto.CipherMode;
 import io.cipherd.server.crypto.NonceSource;
 import io.cipherd.server.crypto.PayloadCipher;
 import io.cipherd.server.pool.CipherLease;
@@ -61,7 +61,7 @@ public class CipherStrategyBenchmark {
   @Param({"16", "100", "1024", "8192"})
   public int payloadSize;
 
-  Mode cipherMode;
+  CipherMode cipherMode;
   SecretKey key;
   byte[] header;
   byte[] plaintext;
@@ -71,7 +71,7 @@ public class CipherStrategyBenchmark {
 
   @Setup(Level.Trial)
   public void setUp() {
-    cipherMode = Mode.fromHeaderName(mode);
+    cipherMode = CipherMode.fromHeaderName(mode);
     if (cipherMode == null) {
       throw new IllegalArgumentException("unknown mode " + mode);
     }
@@ -161,7 +161,7 @@ public class CipherStrategyBenchmark {
     };
   }
 
-  private static Cipher newCipher(Mode mode) {
+  private static Cipher newCipher(CipherMode mode) {
     try {
       return Cipher.getInstance(mode.transformation());
     } catch (GeneralSecurityException e) {

@@ -7,11 +7,12 @@ import com.google.gson.JsonArray;
 import com.google.gson.JsonElement;
 import com.google.gson.JsonObject;
 import com.google.gson.JsonParser;
-import io.cipherd.server.crypto.Mode;
+import io.cipherd.server.crypto.CipherMode;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Arrays;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
@@ -71,7 +72,7 @@ class EnvelopeTest {
 
     assertThat(valid.stream().map(c -> c.get("mode").getAsString()).distinct())
         .containsExactlyInAnyOrderElementsOf(
-            Mode.ciphers().stream().map(Mode::headerName).toList());
+            Arrays.stream(CipherMode.values()).map(CipherMode::headerName).toList());
     assertThat(valid.size() + invalid.size()).isGreaterThanOrEqualTo(40);
     assertThat(invalid)
         .allSatisfy(
@@ -94,7 +95,7 @@ class EnvelopeTest {
   @MethodSource("validCases")
   void format_validVector_reproducesTheSameText(String name, JsonObject c) {
     String text = c.get("ciphertext").getAsString();
-    Mode mode = Mode.fromHeaderName(c.get("mode").getAsString());
+    CipherMode mode = CipherMode.fromHeaderName(c.get("mode").getAsString());
     EnvelopeHeader header =
         new EnvelopeHeader(c.get("key_name").getAsString(), c.get("key_version").getAsInt(), mode);
     byte[] payload = HexFormat.of().parseHex(c.get("payload_hex").getAsString());
@@ -175,14 +176,15 @@ class EnvelopeTest {
   void parseHeader_readsHeaderWithoutValidatingPayload() {
     EnvelopeHeader header = Envelope.peekHeader("<payments/v12:chacha>not base64 at all");
 
-    assertThat(header).isEqualTo(new EnvelopeHeader("payments", 12, Mode.CHACHA));
+    assertThat(header).isEqualTo(new EnvelopeHeader("payments", 12, CipherMode.CHACHA));
     assertThat(header.toString()).isEqualTo("<payments/v12:chacha>");
   }
 
   @Test
   void envelopeToString_showsHeaderAndLengthButNoPayload() {
     byte[] payload = HexFormat.of().parseHex("00112233445566778899aabbccddeeff");
-    ParsedEnvelope envelope = new ParsedEnvelope(new EnvelopeHeader("k", 1, Mode.ECB), payload);
+    ParsedEnvelope envelope =
+        new ParsedEnvelope(new EnvelopeHeader("k", 1, CipherMode.ECB), payload);
 
     assertThat(envelope.toString())
         .contains("<k/v1:ecb>", "16")
@@ -191,7 +193,7 @@ class EnvelopeTest {
 
   @Test
   void text_isTheHeaderThenTheBase64OfThePayload_inOneExactArray_andParsesBack() {
-    EnvelopeHeader header = new EnvelopeHeader("payments", 3, Mode.GCM);
+    EnvelopeHeader header = new EnvelopeHeader("payments", 3, CipherMode.GCM);
     for (int length = 28; length < 60; length++) {
       byte[] payload = new byte[length + 10];
       new java.util.Random(length).nextBytes(payload);
@@ -214,7 +216,7 @@ class EnvelopeTest {
   void parseHeader_readsARangeOfALargerArray() {
     byte[] text = "xx<orders/v12:chacha>AAAA>yy".getBytes(StandardCharsets.US_ASCII);
     EnvelopeHeader header = Envelope.parseHeader(text, 2, text.length - 4);
-    assertThat(header).isEqualTo(new EnvelopeHeader("orders", 12, Mode.CHACHA));
+    assertThat(header).isEqualTo(new EnvelopeHeader("orders", 12, CipherMode.CHACHA));
   }
 
   @Test
@@ -227,7 +229,7 @@ class EnvelopeTest {
 
     assertThat(Envelope.parseHeader(v1, 0, v1.length)).isSameAs(first);
     assertThat(Envelope.parseHeader(v2, 0, v2.length).version()).isEqualTo(2);
-    assertThat(Envelope.parseHeader(cbc, 0, cbc.length).mode()).isEqualTo(Mode.CBC);
+    assertThat(Envelope.parseHeader(cbc, 0, cbc.length).mode()).isEqualTo(CipherMode.CBC);
     assertThat(Envelope.parseHeader(v1, 0, v1.length).version()).isEqualTo(1);
   }
 }
