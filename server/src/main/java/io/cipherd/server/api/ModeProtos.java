@@ -5,14 +5,33 @@ import io.cipherd.server.crypto.CipherMode;
 import io.cipherd.server.crypto.KeyType;
 import io.cipherd.server.errors.InvalidArgumentException;
 import io.cipherd.server.keys.KeyTemplate;
+import java.util.EnumMap;
+import java.util.Locale;
+import java.util.Map;
 
 /**
  * Converts between the API's {@code cipherd.v1.Mode} and the domain's {@link KeyType} and {@link
  * CipherMode}: the one place that knows both. The API's enum names a version's type in one field: a
  * cipher mode, {@code MODE_HMAC} for an index key's, or {@code MODE_UNSPECIFIED} for the default
  * (and, in a response, for a legacy version, which {@code legacy_cipher} describes).
+ *
+ * <p>A cipher mode's value is named after its header name, as keys.proto says: {@code MODE_GCM} for
+ * gcm. A mode without its value fails here when the class loads, so every API test fails.
  */
 final class ModeProtos {
+  private static final String PREFIX = "MODE_";
+  private static final Map<CipherMode, Mode> BY_CIPHER_MODE = new EnumMap<>(CipherMode.class);
+  private static final Map<Mode, KeyType> BY_PROTO = new EnumMap<>(Mode.class);
+
+  static {
+    for (CipherMode mode : CipherMode.values()) {
+      Mode proto = Mode.valueOf(PREFIX + mode.headerName().toUpperCase(Locale.ROOT));
+      BY_CIPHER_MODE.put(mode, proto);
+      BY_PROTO.put(proto, KeyType.of(mode));
+    }
+    BY_PROTO.put(Mode.MODE_HMAC, KeyType.INDEX);
+  }
+
   private ModeProtos() {}
 
   /**
@@ -33,21 +52,14 @@ final class ModeProtos {
 
   /** The domain type, or null for MODE_UNSPECIFIED (meaning "the default" to the caller's RPC). */
   static KeyType fromProto(Mode mode) {
-    return switch (mode) {
-      case MODE_UNSPECIFIED -> null;
-      case MODE_GCM -> KeyType.of(CipherMode.GCM);
-      case MODE_CHACHA -> KeyType.of(CipherMode.CHACHA);
-      case MODE_CBC -> KeyType.of(CipherMode.CBC);
-      case MODE_CTR -> KeyType.of(CipherMode.CTR);
-      case MODE_CFB -> KeyType.of(CipherMode.CFB);
-      case MODE_OFB -> KeyType.of(CipherMode.OFB);
-      case MODE_ECB -> KeyType.of(CipherMode.ECB);
-      case MODE_XGCM -> KeyType.of(CipherMode.XGCM);
-      case MODE_SIV -> KeyType.of(CipherMode.SIV);
-      case MODE_HMAC -> KeyType.INDEX;
-      case UNRECOGNIZED ->
-          throw new InvalidArgumentException("mode is not a known cipherd.v1.Mode value");
-    };
+    if (mode == Mode.MODE_UNSPECIFIED) {
+      return null;
+    }
+    KeyType type = BY_PROTO.get(mode);
+    if (type == null) {
+      throw new InvalidArgumentException("mode is not a known cipherd.v1.Mode value");
+    }
+    return type;
   }
 
   /** The API's value for a version of {@code type}. */
@@ -62,16 +74,6 @@ final class ModeProtos {
 
   /** The API's value for a ciphertext header's mode. */
   static Mode toProto(CipherMode mode) {
-    return switch (mode) {
-      case GCM -> Mode.MODE_GCM;
-      case CHACHA -> Mode.MODE_CHACHA;
-      case CBC -> Mode.MODE_CBC;
-      case CTR -> Mode.MODE_CTR;
-      case CFB -> Mode.MODE_CFB;
-      case OFB -> Mode.MODE_OFB;
-      case ECB -> Mode.MODE_ECB;
-      case XGCM -> Mode.MODE_XGCM;
-      case SIV -> Mode.MODE_SIV;
-    };
+    return BY_CIPHER_MODE.get(mode);
   }
 }

@@ -12,9 +12,10 @@ import javax.crypto.SecretKey;
  * a {@link ModeFamily}, whose class owns the mode's payload layout, key preparation and seal/open;
  * what this enum answers, it asks the family.
  *
- * <p>Adding a mode: a constant here naming its family's factory (a new family class, or a new
- * member of an existing one), its value in {@code api.ModeProtos} and the proto, and its envelope
- * vectors in {@code proto/testdata/envelopes.json}.
+ * <p>Adding a mode: its family class (a new one, or a new member of an existing one), a constant
+ * here naming the family's factory, its value in the proto's {@code Mode} ({@code MODE_} and the
+ * header name, which {@code api.ModeProtos} maps by name), and its envelope vectors in {@code
+ * proto/testdata/envelopes.json}.
  */
 public enum CipherMode {
   GCM("gcm", JceAead::aesGcm),
