@@ -7,6 +7,7 @@ import io.cipherd.server.keys.InMemoryKeyStore;
 import io.cipherd.server.keys.KeyTemplate;
 import io.cipherd.server.keys.UsableKey;
 import javax.crypto.Cipher;
+import javax.crypto.spec.GCMParameterSpec;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -20,10 +21,7 @@ class CipherdTest {
       cipherd.admin().create("k", KeyTemplate.of(CipherMode.GCM));
       UsableKey key = cipherd.keys().forEncryption("k", 0);
       Cipher used = cipherd.cipherPools().borrow(CipherMode.GCM);
-      used.init(
-          Cipher.ENCRYPT_MODE,
-          key.secret(),
-          new javax.crypto.spec.GCMParameterSpec(128, new byte[12]));
+      used.init(Cipher.ENCRYPT_MODE, key.secret(), new GCMParameterSpec(128, new byte[12]));
       cipherd.cipherPools().release(CipherMode.GCM, used);
       assertThat(cipherd.cipherPools().pool(CipherMode.GCM).getNumIdle()).isEqualTo(1);
 

@@ -11,9 +11,11 @@ import io.cipherd.server.crypto.envelope.ParsedEnvelope;
 import io.cipherd.server.errors.InvalidArgumentException;
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
+import java.time.Duration;
 import java.time.Instant;
 import java.time.ZoneOffset;
 import java.util.Map;
+import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -59,8 +61,7 @@ class KeyCacheTest {
    * {@code overlapping} before letting go: it may finish first, as it can in production when the
    * rotating thread is descheduled, or it may be made to wait for the rotation.
    */
-  private void overlapWithRotation(String name, java.util.concurrent.Callable<?> overlapping)
-      throws Exception {
+  private void overlapWithRotation(String name, Callable<?> overlapping) throws Exception {
     CountDownLatch stored = new CountDownLatch(1);
     CountDownLatch release = new CountDownLatch(1);
     store.afterNextAddVersion(
@@ -224,7 +225,7 @@ class KeyCacheTest {
   }
 
   private static KeyPolicy limitOf(long maxEncryptionsPerVersion) {
-    return new KeyPolicy(0, 0, false, java.time.Duration.ZERO, maxEncryptionsPerVersion);
+    return new KeyPolicy(0, 0, false, Duration.ZERO, maxEncryptionsPerVersion);
   }
 
   /** Counts encryptions as the crypto engine's usage observer does after each one. */

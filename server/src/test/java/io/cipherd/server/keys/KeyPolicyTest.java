@@ -7,6 +7,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import io.cipherd.server.crypto.CipherMode;
 import io.cipherd.server.crypto.KeyType;
 import io.cipherd.server.errors.InvalidArgumentException;
+import java.time.Duration;
 import java.time.Instant;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -73,12 +74,11 @@ class KeyPolicyTest {
    */
   @Test
   void autoRotatePeriod_aboveTenYears_isInvalidArgument_andTenYearsRotates() {
-    assertThatThrownBy(
-            () -> new KeyPolicy(0, 0, false, java.time.Duration.ofSeconds(Long.MAX_VALUE / 2), 0))
+    assertThatThrownBy(() -> new KeyPolicy(0, 0, false, Duration.ofSeconds(Long.MAX_VALUE / 2), 0))
         .isInstanceOf(InvalidArgumentException.class)
         .hasMessageContaining("3650 days");
     KeyPolicy tenYears = new KeyPolicy(0, 0, false, KeyPolicy.MAX_AUTO_ROTATE_PERIOD, 0);
-    assertThat(tenYears.autoRotatePeriod()).isEqualTo(java.time.Duration.ofDays(3650));
+    assertThat(tenYears.autoRotatePeriod()).isEqualTo(Duration.ofDays(3650));
   }
 
   @Test
@@ -107,7 +107,7 @@ class KeyPolicyTest {
   })
   void checkEncryption_encryptionLimit_isACapForCurrentAndChosenVersions(
       CipherMode mode, long max, long encryptions, boolean encrypts) {
-    KeyPolicy policy = new KeyPolicy(0, 0, false, java.time.Duration.ZERO, max);
+    KeyPolicy policy = new KeyPolicy(0, 0, false, Duration.ZERO, max);
 
     for (boolean chosenByCaller : new boolean[] {false, true}) {
       if (encrypts) {

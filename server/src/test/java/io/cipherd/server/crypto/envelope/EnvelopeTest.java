@@ -13,9 +13,11 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Arrays;
+import java.util.Base64;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
+import java.util.Random;
 import java.util.stream.Stream;
 import java.util.stream.StreamSupport;
 import org.junit.jupiter.api.Test;
@@ -196,19 +198,19 @@ class EnvelopeTest {
     EnvelopeHeader header = new EnvelopeHeader("payments", 3, CipherMode.GCM);
     for (int length = 28; length < 60; length++) {
       byte[] payload = new byte[length + 10];
-      new java.util.Random(length).nextBytes(payload);
-      byte[] exact = java.util.Arrays.copyOf(payload, length);
+      new Random(length).nextBytes(payload);
+      byte[] exact = Arrays.copyOf(payload, length);
 
       byte[] text = Envelope.text(header, payload, length);
 
       assertThat(new String(text, StandardCharsets.US_ASCII))
-          .isEqualTo("<payments/v3:gcm>" + java.util.Base64.getEncoder().encodeToString(exact));
+          .isEqualTo("<payments/v3:gcm>" + Base64.getEncoder().encodeToString(exact));
       ParsedEnvelope parsed = ParsedEnvelope.parse(text);
       assertThat(parsed.header()).isEqualTo(header);
       assertThat(parsed.payload()).isEqualTo(exact);
       byte[] out = new byte[Envelope.maxPayloadLength(text.length)];
       assertThat(Envelope.decodePayload(header, text, 0, text.length, out)).isEqualTo(length);
-      assertThat(java.util.Arrays.copyOf(out, length)).isEqualTo(exact);
+      assertThat(Arrays.copyOf(out, length)).isEqualTo(exact);
     }
   }
 
