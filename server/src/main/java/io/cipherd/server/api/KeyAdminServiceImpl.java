@@ -98,7 +98,8 @@ public final class KeyAdminServiceImpl extends KeyAdminServiceGrpc.KeyAdminServi
                             ModeProtos.template(
                                 request.getMode(),
                                 request.getKeySizeBits(),
-                                request.getAllowUnauthenticated()))))
+                                request.getAllowUnauthenticated())),
+                        keys.usage(request.getKeyName())))
                 .build());
   }
 
@@ -113,7 +114,8 @@ public final class KeyAdminServiceImpl extends KeyAdminServiceGrpc.KeyAdminServi
                     KeyProtos.toProto(
                         keys.updatePolicy(
                             request.getKeyName(),
-                            KeyProtos.fromProto(request.hasPolicy(), request.getPolicy()))))
+                            KeyProtos.fromProto(request.hasPolicy(), request.getPolicy())),
+                        keys.usage(request.getKeyName())))
                 .build());
   }
 
