@@ -157,9 +157,8 @@ public final class CryptoEngine {
           int payloadLength = envelopes.decodePayload(header, input, textLength, payload);
           String source = header.keyName();
           String target = targetKeyName.isEmpty() ? source : targetKeyName;
-          // On the mode the header names, before decrypting: a version whose mode differs fails as
-          // a
-          // decryption failure, before any decryption, in KeyCache.forDecryption.
+          // On the mode the header names, before decrypting: a version whose mode differs fails
+          // as a decryption failure, before any decryption, in KeyCache.forDecryption.
           authorizer.checkReEncrypt(source, header.type(), target);
           byte[] plaintext = buffers.plaintext(payloadLength);
           try {

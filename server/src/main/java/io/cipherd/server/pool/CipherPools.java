@@ -125,10 +125,9 @@ public final class CipherPools implements CipherSource, AutoCloseable {
     pool.setLifo(true);
     pool.setJmxEnabled(false);
     // Detailed statistics (mean/max wait, idle and active times) cost a clock read and three
-    // synchronized ring-buffer writes per borrow and return: about a quarter of the pool's overhead
-    // on
-    // a ~1.4 us encrypt, and a lock every thread shares. The counts (created, destroyed, borrowed,
-    // active, idle, waiters) stay available for metrics.
+    // synchronized ring-buffer writes per borrow and return: about a quarter of the pool's
+    // overhead on a ~1.4 us encrypt, and a lock every thread shares. The counts (created,
+    // destroyed, borrowed, active, idle, waiters) stay available for metrics.
     pool.setCollectDetailedStatistics(false);
     pool.setTestOnBorrow(false);
     pool.setTestOnReturn(false);
