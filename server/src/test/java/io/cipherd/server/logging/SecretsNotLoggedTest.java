@@ -467,10 +467,17 @@ class SecretsNotLoggedTest {
   /**
    * Flips a character in the payload, keeping the header, so the tag or padding fails to verify.
    */
+  /**
+   * {@code ciphertext} with the top bit of the last byte of its second-to-last 16-byte block
+   * flipped: an AEAD's tag no longer matches, and under cbc the last padding byte becomes 0x80 or
+   * more, so the padding is invalid every time (flipping any bit of the last block would leave
+   * valid padding about once in 256 runs).
+   */
   private static String tamper(String ciphertext) {
-    int at = ciphertext.length() - 6;
-    char flipped = ciphertext.charAt(at) == 'A' ? 'B' : 'A';
-    return ciphertext.substring(0, at) + flipped + ciphertext.substring(at + 1);
+    int bodyStart = ciphertext.indexOf('>') + 1;
+    byte[] payload = Base64.getDecoder().decode(ciphertext.substring(bodyStart));
+    payload[payload.length - 17] ^= (byte) 0x80;
+    return ciphertext.substring(0, bodyStart) + Base64.getEncoder().encodeToString(payload);
   }
 
   private static void fails(Runnable call) {
