@@ -17,29 +17,54 @@ BUF_VERSION := v1.75.0
 DATA_DIR ?= data
 JAR := server/target/cipherd.jar
 
-.PHONY: help jdk build run test prefetch-tools proto proto-go proto-python proto-ts test-go test-python test-attacks test-ts test-crosslang test-docs test-deploy test-java format test-vault lint-proto proto-release fuzz-smoke fuzz bench loadtest loadtest-check loadtest-smoke loadtest-arm64-check clean
+.PHONY: help jdk build run test prefetch-tools test-make proto proto-go proto-python proto-ts test-go test-python test-attacks test-ts test-crosslang test-docs test-deploy test-image test-k8s test-java format test-vault lint-proto proto-release fuzz-smoke fuzz bench loadtest loadtest-check loadtest-smoke test-arm64-startup clean
 
 help: ## list the targets
-	@grep -E '^[a-z0-9-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-16s %s\n", $$1, $$2}'
+	@grep -E '^[a-z0-9-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-19s %s\n", $$1, $$2}'
 
 jdk:
 	@[ -n "$(JDK_HOME)" ] || { .ci/jdk-home; exit 1; }
 
-build: jdk ## build the server jar (server/target/cipherd.jar)
-	$(MVN) -q package -DskipTests
+# What the jar is built from: Maven rebuilds it only when one of these is newer than the jar, so
+# `make run` and the test targets start at once on an unchanged tree. The directories are listed too,
+# because deleting or renaming a source changes only its directory's time. protoc reads every .proto
+# under proto/ (the pom's proto.root); -mindepth 1 leaves out proto/ itself, which as a prerequisite
+# would name the phony target `proto` and regenerate the clients' code.
+JAR_SOURCES := server/pom.xml $(shell find server/src/main 2>/dev/null) \
+  $(shell find proto -mindepth 1 \( -type d -o -name '*.proto' \) 2>/dev/null)
 
-run: build ## start cipherd on 127.0.0.1:50051 with the embedded key store in ./data
+build: jdk $(JAR) ## build the server jar (server/target/cipherd.jar) when a source is newer than it
+	@echo "make build: $(JAR) is up to date with server/pom.xml, server/src/main and proto/"
+
+# touch: Maven leaves the jar's time alone when it finds nothing to recompile, and the jar must come
+# out newer than the source that made it stale, or every later make would package again.
+$(JAR): $(JAR_SOURCES) | jdk
+	$(MVN) -q package -DskipTests
+	@touch $@
+
+# The server's own defaults (ServerCommand --port, --http-port).
+PORT ?= 50051
+HTTP_PORT ?= 9464
+
+run: jdk $(JAR) ## start cipherd on 127.0.0.1:PORT (50051), /metrics on HTTP_PORT (9464), embedded key store in ./data
 	@mkdir -p $(DATA_DIR) && chmod 700 $(DATA_DIR)
 	@if [ ! -s $(DATA_DIR)/keystore-password ]; then \
 	  (umask 077 && head -c 32 /dev/urandom | base64 > $(DATA_DIR)/keystore-password); \
 	  echo "make run: generated a key store password in $(DATA_DIR)/keystore-password (mode 0600); back it up with $(DATA_DIR)/"; \
 	fi
-	$(JAVA) $(JAVA_OPTS) -jar $(JAR) --data-dir $(DATA_DIR) --keystore-password-file $(DATA_DIR)/keystore-password --demo-key demo
+	@echo "make run: gRPC on 127.0.0.1:$(PORT), http://127.0.0.1:$(HTTP_PORT)/metrics, key 'demo' in $(DATA_DIR)/; Ctrl-C stops it (other ports: make run PORT=... HTTP_PORT=...)"
+	$(JAVA) $(JAVA_OPTS) -jar $(JAR) --port $(PORT) --http-port $(HTTP_PORT) --data-dir $(DATA_DIR) --keystore-password-file $(DATA_DIR)/keystore-password --demo-key demo
 
-test: prefetch-tools lint-proto test-java test-vault fuzz-smoke loadtest-check loadtest-smoke loadtest-arm64-check test-go test-python test-attacks test-docs test-ts test-crosslang test-deploy ## run every test: proto lint, Java tests, Vault tests, a bounded fuzzing run, load-test runner tests, a short checked campaign, the aarch64 start-up under qemu, the Go, Python and TypeScript clients against the real server and each other, the attack suite, the docs' commands, the Helm chart, dashboard and alert rules
+test: prefetch-tools test-make lint-proto test-java test-vault fuzz-smoke loadtest-check loadtest-smoke test-arm64-startup test-go test-python test-attacks test-docs test-ts test-crosslang test-deploy ## run every test: make run's rebuild rule, proto lint, Java tests, Vault tests, a bounded fuzzing run, load-test runner tests, a short checked campaign, the aarch64 start-up under qemu, the Go, Python and TypeScript clients against the real server and each other, the attack suite, the docs' commands, the Helm chart, dashboard and alert rules
 
 prefetch-tools:
 	@.ci/prefetch-tools
+
+test-make: ## make run and make build package the jar only when a source is newer, and pass PORT and HTTP_PORT (make -n on a scratch tree)
+	.ci/check-make-run
+
+test-arm64-startup: build ## start the jar on aarch64 under qemu-user (Debian arm64 JDK, cached), Encrypt/Decrypt, SIGTERM; no timings
+	.ci/check-arm64-startup
 
 test-java: jdk ## Java unit, vector and gRPC tests, and the google-java-format check (openssl from .ci/install-openssl makes the legacy ciphertexts)
 	openssl="$$(.ci/install-openssl)"; $(MVN) verify -Dextra.testvectors.dir="$$(../.ci/fetch-testvectors)" -Dopenssl.bin="$$openssl"
@@ -87,9 +112,6 @@ loadtest-check: ## unit tests of the load-test runner, in its venv (no server, n
 
 loadtest-smoke: build ## the short campaign of make test (--preset smoke), failing unless its report is complete and plausible
 	$(PYTHON) loadtest/run.py --no-build --preset smoke --check $(LOADTEST_ARGS)
-
-loadtest-arm64-check: build ## start the jar on aarch64 under qemu-user (Debian arm64 JDK, cached), Encrypt/Decrypt, SIGTERM; no timings
-	loadtest/arm64/check-startup
 
 # --- clients: code generated from proto/ (make proto), committed, and checked for staleness by each
 # test-* target (regenerated into a temp dir, failing when it differs). The tests start the jar of
@@ -150,7 +172,13 @@ test-crosslang: build ## encrypt in each client language (Go, Python, TypeScript
 	  "$$(../python/scripts/venv)/bin/python" -m pytest -p no:cacheprovider -q .
 
 # --- deploy/ and helm/: the Dockerfile, the Helm chart, the dashboard, the alert rules, the Vault scripts ---
-test-deploy: build ## hadolint of the Dockerfile; chart rendered, strictly decoded, linted and checked per values file; dashboard and rules against a real scrape; promtool; Vault setup scripts against a real Vault
+test-image: build ## build deploy/docker/Dockerfile (linux/amd64, podman, local Debian bases) and run it as the chart does: hardening checked in /proc, start-to-ready, round trip and /metrics via published ports, the crosslang suite against it, SIGTERM under ghz load
+	deploy/test-image
+
+test-k8s: build ## the Helm chart on a real single-node Kubernetes built from upstream modules (.ci/install-kubernetes), Vault in-cluster with Kubernetes auth: install, helm test, rolling upgrade under load, a pod and Vault killed
+	deploy/k8s/test-k8s
+
+test-deploy: build test-image ## hadolint of the Dockerfile; chart rendered, strictly decoded, linted and checked per values file; dashboard and rules against a real scrape; promtool; Vault setup scripts against a real Vault
 	"$$(deploy/validate/install-hadolint)" --failure-threshold info deploy/docker/Dockerfile deploy/docker/ghz.Dockerfile
 	@echo "hadolint: deploy/docker/Dockerfile and ghz.Dockerfile clean"
 	vault="$$(.ci/install-vault)"; cd deploy/validate && VAULT_BIN="$$vault" go test -count=1 -v ./...

@@ -140,6 +140,9 @@ def test_sivCiphertextsMadeHere_decryptOnTheServer_onlyWithTheirContext(client: 
     assert client.decrypt(ciphertext, context=b"users.email") == PLAINTEXT
     with pytest.raises(cipherd.DecryptionFailedError) as raised:
         client.decrypt(ciphertext, context=b"users.phone")
+    assert raised.value.reason == "DECRYPTION_FAILED"
+    # Not how the error is recognised (that is the reason above): the server's message must add nothing
+    # to the kind of error, not even which of context, key or tag was wrong.
     assert raised.value.details == "decryption failed"
 
 

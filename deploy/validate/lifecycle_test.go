@@ -25,8 +25,8 @@ func checkProbes(t *testing.T, dep *appsv1.Deployment, tls bool) {
 		}
 	}
 	if r := c.ReadinessProbe; r != nil {
-		if tls && r.HTTPGet != nil && r.HTTPGet.Path != "/readyz" || tls && c.LivenessProbe.HTTPGet.Path != "/healthz" {
-			t.Error("HTTP probes must be /readyz (readiness) and /healthz (liveness)")
+		if tls && r.HTTPGet != nil && r.HTTPGet.Path != "/readyz?exclude=keystore" || tls && c.LivenessProbe.HTTPGet.Path != "/healthz" {
+			t.Error("HTTP probes must be /readyz?exclude=keystore (readiness, not asking Vault) and /healthz (liveness)")
 		}
 		if !tls && r.GRPC != nil && (r.GRPC.Service == nil || *r.GRPC.Service != "") {
 			t.Error("gRPC readiness must check the overall service \"\", not cipherd.KeyStore (a Vault outage would empty the Service)")

@@ -26,6 +26,10 @@ func TestChartRefusesBadValues(t *testing.T) {
 		{"port out of range", map[string]any{"service.grpcPort": 70000}, "grpcPort"},
 		{"duration not ISO-8601", map[string]any{"vault.timeout": "5s"}, "timeout"},
 		{"vault without scheme", map[string]any{"vault.address": "vault:8200"}, "address"},
+		{"no access policy", map[string]any{"accessPolicy.insecureAllowEveryCallerEveryKey": false}, "accessPolicy.insecureAllowEveryCallerEveryKey=true"},
+		{"no memory limit", map[string]any{"resources.limits.memory": nil}, "resources.limits.memory is required"},
+		{"memory limit unparseable", map[string]any{"resources.limits.memory": "1.5Gi"}, "whole number"},
+		{"heap and direct too large", map[string]any{"server.heapPercent": 70, "server.directMemoryPercent": 20}, "over 85"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

@@ -81,6 +81,13 @@ app.kubernetes.io/component: server
 
 {{/* Refuses value combinations that would render a pod that cannot start. */}}
 {{- define "cipherd.validate" -}}
+{{- if and (not .Values.accessPolicy.enabled) (not .Values.accessPolicy.insecureAllowEveryCallerEveryKey) }}
+{{- fail "accessPolicy is off: every caller could encrypt and decrypt with every key. Set accessPolicy.enabled=true with accessPolicy.policy (or existingConfigMap), or accessPolicy.insecureAllowEveryCallerEveryKey=true to accept that deliberately" }}
+{{- end }}
+{{- if gt (add .Values.server.heapPercent .Values.server.directMemoryPercent) 85 }}
+{{- fail "server.heapPercent + server.directMemoryPercent is over 85: the JVM needs the rest of the memory limit for metaspace, code, threads and GC" }}
+{{- end }}
+{{- $_ := include "cipherd.memoryLimitBytes" . }}
 {{- if and (not .Values.tls.enabled) (not .Values.insecurePlaintext) }}
 {{- fail "tls.enabled is false: set tls.enabled=true with tls.secretName, or insecurePlaintext=true to serve plaintext gRPC deliberately" }}
 {{- end }}
@@ -107,4 +114,27 @@ initialDelaySeconds: {{ .initialDelaySeconds }}
 periodSeconds: {{ .periodSeconds }}
 timeoutSeconds: {{ .timeoutSeconds }}
 failureThreshold: {{ .failureThreshold }}
+{{- end }}
+
+{{/* The container's memory limit in bytes (resources.limits.memory: 1Gi, 512Mi, 2G, or a plain number); the
+JVM's heap and direct memory are sized from it, so there must be one. */}}
+{{- define "cipherd.memoryLimitBytes" -}}
+{{- $m := toString (dig "limits" "memory" "" .Values.resources) -}}
+{{- if not $m }}
+{{- fail "resources.limits.memory is required: the JVM's heap (server.heapPercent) and direct memory (server.directMemoryPercent) are sized from it" }}
+{{- end }}
+{{- $units := dict "" 1 "k" 1000 "K" 1000 "M" 1000000 "G" 1000000000 "T" 1000000000000 "Ki" 1024 "Mi" 1048576 "Gi" 1073741824 "Ti" 1099511627776 -}}
+{{- $n := regexFind "^[0-9]+" $m -}}
+{{- $u := trimPrefix $n $m -}}
+{{- if or (not $n) (not (hasKey $units $u)) }}
+{{- fail (printf "resources.limits.memory %q: use a whole number with an optional unit (Ki, Mi, Gi, Ti, k, M, G, T)" $m) }}
+{{- end }}
+{{- mul (int64 $n) (get $units $u) -}}
+{{- end }}
+
+{{/* JDK_JAVA_OPTIONS: heap and direct memory sized from the memory limit, then server.jvmOptions. */}}
+{{- define "cipherd.jvmOptions" -}}
+{{- $limit := include "cipherd.memoryLimitBytes" . | int64 -}}
+{{- $direct := div (mul $limit .Values.server.directMemoryPercent) 100 -}}
+{{- printf "-XX:MaxRAMPercentage=%d -XX:MaxDirectMemorySize=%d %s" (int .Values.server.heapPercent) $direct .Values.server.jvmOptions | trim -}}
 {{- end }}

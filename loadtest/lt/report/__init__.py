@@ -1,1 +1,1 @@
-"""report.md, its charts, the comparison of two result folders, and the number formatting they share."""
+"""report.md, its charts, the comparison of two result folders (the number formatting they share is lt.tables)."""

@@ -1,7 +1,7 @@
 """Side-by-side report of two result folders (two architectures, two commits): B ÷ A ratios per run."""
 from pathlib import Path
 
-from .fmt import num, table
+from ..tables import num, table
 from .markdown import host_lines
 from .summary import load_summary
 

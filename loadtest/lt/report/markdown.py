@@ -3,8 +3,8 @@ from pathlib import Path
 
 from ..campaign.figures import RunFigures
 from ..sidebyside import report as sbs_report
+from ..tables import num, row_flags, table
 from . import charts
-from .fmt import num, row_flags, table
 
 MAIN_HEADER = ["run", "conc", "items/call", "RPC/s", "items/s", "p50 ms", "p90 ms", "p99 ms",
                "alloc B/call", "alloc B/item", "GCs", "GC pause ms (total/max)", "ghz cores", "server cores", "other cores", "note"]

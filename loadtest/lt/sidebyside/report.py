@@ -1,6 +1,6 @@
 """The side-by-side's section of report.md: one table row per server and shape ('–' where Vault has no
 counterpart), who was the limit, ratios, cipherd ÷ baseline with --baseline-jar, and the issue's goals."""
-from ..report.fmt import num, row_flags, table
+from ..tables import num, row_flags, table
 from .baseline import BaselineRatio
 from .goals import find
 from .lineup import ALL, BASELINE, CIPHERD, ECHO, VAULT

@@ -8,9 +8,10 @@ import (
 	"path/filepath"
 )
 
-// checkpoint is how far a rewrap got. The output is written and synced before the checkpoint that
-// counts it, so after a kill at any moment the output's first OutputOffset bytes are exactly the
-// records before InputOffset, and a resume truncates the rest and goes on from there.
+// checkpoint is how far a rewrap got. The output and the failures file are written and synced
+// before the checkpoint that counts them, so after a kill at any moment the output's first
+// OutputOffset bytes are exactly the records before InputOffset (and the failures file's first
+// FailuresOffset bytes their failures), and a resume truncates the rest and goes on from there.
 type checkpoint struct {
 	Input          string         `json:"input"`
 	InputSize      int64          `json:"input_size"`
@@ -18,8 +19,11 @@ type checkpoint struct {
 	To             string         `json:"to,omitempty"`
 	LegacyKey      string         `json:"legacy_key,omitempty"`
 	LegacyEncoding string         `json:"legacy_encoding,omitempty"`
+	Failures       string         `json:"failures"` // the failures file
 	InputOffset    int64          `json:"input_offset"`
+	InputLines     int64          `json:"input_lines"` // lines before InputOffset
 	OutputOffset   int64          `json:"output_offset"`
+	FailuresOffset int64          `json:"failures_offset"`
 	Records        int64          `json:"records"`
 	Rewrapped      int64          `json:"rewrapped"`
 	Current        int64          `json:"already_current"`

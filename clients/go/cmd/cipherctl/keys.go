@@ -69,7 +69,7 @@ func printJSON(out io.Writer, m proto.Message) error {
 
 func newKeysCommand(conn *connection) *cobra.Command {
 	keys := &cobra.Command{Use: "keys", Short: "Create, list, show, rotate and import keys; set their policy; see which versions are in use"}
-	var create, rotate keyFlags
+	var create keyFlags
 	var createRotation rotationFlags
 	createCmd := adminCommand(conn, "create NAME", "Create a key with version 1", cobra.ExactArgs(1),
 		func(cmd *cobra.Command, c *cipherd.Client, args []string) (*cipherdpb.Key, error) {
@@ -96,18 +96,7 @@ func newKeysCommand(conn *connection) *cobra.Command {
 			return resp.GetKey(), err
 		})
 	showCmd.Aliases = []string{"get"}
-	rotateCmd := adminCommand(conn, "rotate NAME", "Add a new current version", cobra.ExactArgs(1),
-		func(cmd *cobra.Command, c *cipherd.Client, args []string) (*cipherdpb.Key, error) {
-			mode, err := rotate.parsedMode()
-			if err != nil {
-				return nil, err
-			}
-			resp, err := c.Admin.RotateKey(cmd.Context(), &cipherdpb.RotateKeyRequest{KeyName: args[0], Mode: mode,
-				KeySizeBits: rotate.sizeBits, AllowUnauthenticated: rotate.allowUnauthenticated})
-			return resp.GetKey(), err
-		})
-	rotate.register(rotateCmd)
-	keys.AddCommand(createCmd, newListCommand(conn), showCmd, rotateCmd, newImportCommand(conn), newPolicyCommand(conn), newCensusCommand(conn))
+	keys.AddCommand(createCmd, newListCommand(conn), showCmd, newRotateCommand(conn), newImportCommand(conn), newPolicyCommand(conn), newCensusCommand(conn))
 	return keys
 }
 

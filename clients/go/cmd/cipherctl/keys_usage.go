@@ -13,10 +13,10 @@ import (
 )
 
 func newListCommand(conn *connection) *cobra.Command {
-	return &cobra.Command{Use: "list", Short: "List every key: name, current version, its mode, and usage summed over its versions", Args: cobra.NoArgs,
+	return &cobra.Command{Use: "list", Short: "List every key: name, current version, its mode, and usage summed over its versions (blind indexes computed, for an index key)", Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			return withClient(cmd, conn, func(c *cipherd.Client) error {
-				w := table(cmd.OutOrStdout(), "NAME", "VERSION", "MODE", "ENCRYPTIONS", "DECRYPTIONS", "REWRAPS", "LAST USED")
+				w := table(cmd.OutOrStdout(), "NAME", "VERSION", "MODE", usageHeader, "LAST USED")
 				for listed, err := range c.Keys(cmd.Context()) {
 					if err != nil {
 						return err
@@ -29,8 +29,8 @@ func newListCommand(conn *connection) *cobra.Command {
 					k := resp.GetKey()
 					versions := k.GetVersions()
 					u := totalUsage(versions)
-					fmt.Fprintf(w, "%s\tv%d\t%s\t%d\t%d\t%d\t%s\n", k.GetKeyName(), k.GetCurrentVersion(),
-						versionKind(versions[len(versions)-1]), u.Encryptions, u.Decryptions, u.Rewraps, lastUsed(u))
+					fmt.Fprintf(w, "%s\tv%d\t%s\t%s\t%s\n", k.GetKeyName(), k.GetCurrentVersion(),
+						versionKind(versions[len(versions)-1]), usageCells(isIndexKey(k), u), lastUsed(u))
 				}
 				return w.Flush()
 			})
@@ -81,6 +81,24 @@ func printCensus(out io.Writer, census *cipherd.Census) error {
 	return err
 }
 
+// usageHeader heads the usage columns of keys list and keys rotate.
+const usageHeader = "ENCRYPTIONS\tDECRYPTIONS\tREWRAPS\tINDEXES"
+
+// usageCells are the usage columns: the blind indexes computed for an index key, what was
+// encrypted, decrypted and rewrapped for any other, and "-" where a count does not apply.
+func usageCells(index bool, u cipherd.Usage) string {
+	if index {
+		return fmt.Sprintf("-\t-\t-\t%d", u.Indexes)
+	}
+	return fmt.Sprintf("%d\t%d\t%d\t-", u.Encryptions, u.Decryptions, u.Rewraps)
+}
+
+// isIndexKey reports whether a key makes blind indexes (mode hmac) rather than ciphertexts.
+func isIndexKey(k *cipherdpb.Key) bool {
+	versions := k.GetVersions()
+	return len(versions) > 0 && versions[len(versions)-1].GetMode() == cipherdpb.Mode_MODE_HMAC
+}
+
 // table writes aligned columns under a header row; Flush writes them.
 func table(out io.Writer, header ...string) *tabwriter.Writer {
 	w := tabwriter.NewWriter(out, 0, 0, 2, ' ', 0)
@@ -101,6 +119,7 @@ func totalUsage(versions []*cipherdpb.KeyVersion) cipherd.Usage {
 		total.Encryptions += u.Encryptions
 		total.Decryptions += u.Decryptions
 		total.Rewraps += u.Rewraps
+		total.Indexes += u.Indexes
 		if u.LastUsed.After(total.LastUsed) {
 			total.LastUsed = u.LastUsed
 		}

@@ -13,7 +13,7 @@ func listRow(t *testing.T, key string) []string {
 	t.Helper()
 	out := cipherctl(t, "", 0, "keys", "list")
 	lines := strings.Split(out, "\n")
-	if header := strings.Fields(lines[0]); strings.Join(header, " ") != "NAME VERSION MODE ENCRYPTIONS DECRYPTIONS REWRAPS LAST USED" {
+	if header := strings.Fields(lines[0]); strings.Join(header, " ") != "NAME VERSION MODE ENCRYPTIONS DECRYPTIONS REWRAPS INDEXES LAST USED" {
 		t.Fatalf("keys list header: %q", lines[0])
 	}
 	for _, line := range lines[1:] {
@@ -74,8 +74,8 @@ func TestKeys_usageCensusAndAutomaticRotation(t *testing.T) {
 	if u := k.Versions[0].Usage; u.Encryptions != 3 || u.Decryptions != 1 || u.Rewraps != 0 || time.Since(u.LastUsedTime) > time.Minute {
 		t.Fatalf("keys get usage of v1: %+v", u)
 	}
-	if row := listRow(t, "cli-usage"); strings.Join(row[3:6], " ") != "3 1 0" {
-		t.Fatalf("keys list row: %q, want 3 encryptions, 1 decryption, 0 rewraps", row)
+	if row := listRow(t, "cli-usage"); strings.Join(row[3:7], " ") != "3 1 0 -" {
+		t.Fatalf("keys list row: %q, want 3 encryptions, 1 decryption, 0 rewraps, no indexes", row)
 	}
 
 	deadline := time.Now().Add(30 * time.Second)

@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"io"
 	"slices"
+	"strings"
 )
 
 // record is one JSONL line or CSV row of a rewrap input.
@@ -16,6 +17,8 @@ type record struct {
 	ciphertext string
 	fieldErr   error // the field is missing or not a string: the record is copied unchanged
 	end        int64 // input offset just past the record
+	line       int64 // the input line the record starts on, from 1
+	endLine    int64 // the input lines up to end: where a resume at end counts on from
 	// render gives the record with ciphertext in its field ("" keeps the original).
 	render func(ciphertext string) ([]byte, error)
 }
@@ -33,6 +36,7 @@ type jsonlReader struct {
 	in     *bufio.Reader
 	field  string
 	offset int64
+	line   int64 // lines read so far, counting from the file's start
 }
 
 func (r *jsonlReader) next() (record, error) {
@@ -44,7 +48,8 @@ func (r *jsonlReader) next() (record, error) {
 		return record{}, err
 	}
 	r.offset += int64(len(line))
-	rec := record{end: r.offset, render: func(string) ([]byte, error) { return line, nil }}
+	r.line++
+	rec := record{end: r.offset, line: r.line, endLine: r.line, render: func(string) ([]byte, error) { return line, nil }}
 	start, end, value, ok := findStringField(line, r.field)
 	if !ok {
 		rec.fieldErr = errFieldMissing
@@ -98,10 +103,11 @@ func findStringField(line []byte, name string) (start, end int, value string, ok
 
 // csvReader reads CSV rows with a header row and replaces one named column.
 type csvReader struct {
-	in     *csv.Reader
-	header []string
-	column int
-	base   int64 // offset of the reader's start in the file
+	in       *csv.Reader
+	header   []string
+	column   int
+	base     int64 // offset of the reader's start in the file
+	baseLine int64 // lines before the reader's start
 }
 
 // newCSVReader reads the header row of in (at the file's start) and finds column in it.
@@ -118,9 +124,20 @@ func newCSVReader(in io.Reader, column string) (*csvReader, error) {
 	return &csvReader{in: r, header: names, column: idx}, nil
 }
 
-// resumeAt continues reading from in, which is positioned at offset.
-func (r *csvReader) resumeAt(in io.Reader, offset int64) {
-	r.in, r.base = newCSV(in), offset
+// resumeAt continues reading from in, which is positioned at offset, after line lines.
+func (r *csvReader) resumeAt(in io.Reader, offset, line int64) {
+	r.in, r.base, r.baseLine = newCSV(in), offset, line
+}
+
+// headerLines is how many lines the header row takes (a quoted name may hold a line break).
+func (r *csvReader) headerLines() int64 { return r.lastLine(r.header) }
+
+// lastLine is the line, counted from the file's start, on which the row just read ends: where its
+// last field starts, plus the line breaks inside that field.
+func (r *csvReader) lastLine(fields []string) int64 {
+	last := len(fields) - 1
+	line, _ := r.in.FieldPos(last)
+	return r.baseLine + int64(line) + int64(strings.Count(fields[last], "\n"))
 }
 
 func newCSV(in io.Reader) *csv.Reader {
@@ -134,7 +151,8 @@ func (r *csvReader) next() (record, error) {
 	if err != nil {
 		return record{}, err
 	}
-	rec := record{end: r.base + r.in.InputOffset()}
+	first, _ := r.in.FieldPos(0)
+	rec := record{end: r.base + r.in.InputOffset(), line: r.baseLine + int64(first), endLine: r.lastLine(fields)}
 	if r.column >= len(fields) {
 		rec.fieldErr = errFieldMissing
 	} else {

@@ -20,6 +20,7 @@ import (
 // rewrapJob rewraps every ciphertext of one input file into one output file.
 type rewrapJob struct {
 	in, out, field, format, checkpointPath string
+	failuresPath                           string // where the failed records are listed
 	to                                     string // target key; "" for each ciphertext's own
 	legacyKey, legacyEncoding              string // the field holds legacy ciphertexts of legacyKey
 	force                                  bool
@@ -34,8 +35,9 @@ func newRewrapCommand(conn *connection) *cobra.Command {
 		Long: `rewrap streams the ciphertexts of one JSON field (JSONL) or column (CSV, with a header row)
 through ReEncryptStream and writes the file again with each ciphertext behind its key's current
 version, or behind --to KEY's. Plaintexts never reach this machine. Records that fail are copied
-unchanged and counted by reason. After an interruption, the same command resumes from the
-checkpoint file.
+unchanged and counted by reason, and listed in the failures file (--failures, one JSON object per
+line: the record's number and input line, its kind, the server's reason and message; never a
+ciphertext). After an interruption, the same command resumes from the checkpoint file.
 
 With --legacy-key NAME the field holds data encrypted before cipherd (e.g. MySQL's
 HEX(AES_ENCRYPT(...))), in --legacy-encoding (hex, base64, or raw: the field's text as bytes); it
@@ -52,6 +54,7 @@ Exit status: 0 all done, 2 some records failed, 1 or 3 the run stopped (resume t
 	f.StringVar(&job.field, "field", "", "JSON field or CSV column holding the ciphertext")
 	f.StringVar(&job.format, "format", "", "jsonl or csv (default: from --in's extension)")
 	f.StringVar(&job.checkpointPath, "checkpoint", "", "checkpoint file (default: OUT.checkpoint)")
+	f.StringVar(&job.failuresPath, "failures", "", "file listing the failed records' lines and reasons, JSONL (default: OUT.failures.jsonl)")
 	f.StringVar(&job.to, "to", "", "key to rewrap into (default: each ciphertext's own key); needed with --legacy-key")
 	f.StringVar(&job.legacyKey, "legacy-key", "", "the field holds legacy ciphertexts of this imported legacy key")
 	f.StringVar(&job.legacyEncoding, "legacy-encoding", "hex", "how the legacy ciphertexts are written: hex, base64 or raw")
@@ -66,6 +69,9 @@ Exit status: 0 all done, 2 some records failed, 1 or 3 the run stopped (resume t
 func (j *rewrapJob) run(cmd *cobra.Command, c *cipherd.Client) error {
 	if j.checkpointPath == "" {
 		j.checkpointPath = j.out + ".checkpoint"
+	}
+	if j.failuresPath == "" {
+		j.failuresPath = j.out + ".failures.jsonl"
 	}
 	if j.format == "" {
 		j.format = strings.TrimPrefix(filepath.Ext(j.in), ".")
@@ -84,12 +90,13 @@ func (j *rewrapJob) run(cmd *cobra.Command, c *cipherd.Client) error {
 		return err
 	}
 	defer input.Close()
-	out, cp, records, err := j.open(input)
+	out, failures, cp, records, err := j.open(input)
 	if err != nil {
 		return err
 	}
 	defer out.Close()
-	w := &syncedOutput{file: out, buf: bufio.NewWriterSize(out, 1<<18), offset: cp.OutputOffset}
+	defer failures.Close()
+	w := &rewrapOutputs{out: newSyncedOutput(out, cp.OutputOffset), failures: newSyncedOutput(failures, cp.FailuresOffset)}
 	prog := newProgress(cmd.ErrOrStderr(), cp.InputSize)
 	var readErr error
 	items := func(yield func(record, cipherd.CiphertextItem) bool) {
@@ -128,61 +135,74 @@ func (j *rewrapJob) run(cmd *cobra.Command, c *cipherd.Client) error {
 		return fmt.Errorf("rewrap stopped after %d records (run the same command again to resume): %w", cp.Records, err)
 	}
 	prog.finish()
-	if err := out.Close(); err != nil {
+	if err := errors.Join(out.Close(), failures.Close()); err != nil {
 		return err
+	}
+	if cp.FailuresOffset == 0 {
+		os.Remove(cp.Failures) // nothing failed: no file to look at
 	}
 	os.Remove(j.checkpointPath)
 	return printSummary(cmd.OutOrStdout(), cp)
 }
 
-// open starts a fresh output (with an immediate checkpoint) or resumes the checkpointed one.
-func (j *rewrapJob) open(input *os.File) (*os.File, *checkpoint, recordReader, error) {
+// open starts a fresh output and failures file (with an immediate checkpoint) or resumes the
+// checkpointed ones.
+func (j *rewrapJob) open(input *os.File) (out, failures *os.File, cp *checkpoint, records recordReader, err error) {
 	info, err := input.Stat()
 	if err != nil {
-		return nil, nil, nil, err
+		return nil, nil, nil, nil, err
 	}
 	abs, _ := filepath.Abs(j.in)
-	cp, err := loadCheckpoint(j.checkpointPath)
+	failuresAbs, _ := filepath.Abs(j.failuresPath)
+	cp, err = loadCheckpoint(j.checkpointPath)
 	if err != nil {
-		return nil, nil, nil, err
+		return nil, nil, nil, nil, err
 	}
 	if cp == nil {
 		return j.start(input, &checkpoint{Input: abs, InputSize: info.Size(), Field: j.field, To: j.to,
-			LegacyKey: j.legacyKey, LegacyEncoding: j.legacyEncodingIfAny(), Failed: map[string]int{}})
+			LegacyKey: j.legacyKey, LegacyEncoding: j.legacyEncodingIfAny(), Failures: failuresAbs, Failed: map[string]int{}})
 	}
 	if cp.Input != abs || cp.InputSize != info.Size() || cp.Field != j.field {
-		return nil, nil, nil, fmt.Errorf("checkpoint %s is for another input or field; remove it to start over", j.checkpointPath)
+		return nil, nil, nil, nil, fmt.Errorf("checkpoint %s is for another input or field; remove it to start over", j.checkpointPath)
 	}
-	if cp.To != j.to || cp.LegacyKey != j.legacyKey || cp.LegacyEncoding != j.legacyEncodingIfAny() {
-		return nil, nil, nil, fmt.Errorf("checkpoint %s was made with other --to or --legacy-* flags; run with the same flags, or remove it to start over", j.checkpointPath)
+	if cp.To != j.to || cp.LegacyKey != j.legacyKey || cp.LegacyEncoding != j.legacyEncodingIfAny() || cp.Failures != failuresAbs {
+		return nil, nil, nil, nil, fmt.Errorf("checkpoint %s was made with other --to, --legacy-* or --failures flags; run with the same flags, or remove it to start over", j.checkpointPath)
 	}
-	out, err := os.OpenFile(j.out, os.O_WRONLY, 0)
+	out, err = os.OpenFile(j.out, os.O_WRONLY, 0)
 	if err != nil {
-		return nil, nil, nil, err
+		return nil, nil, nil, nil, err
 	}
 	// Bytes after the checkpoint's offset belong to records the checkpoint does not count.
 	if err := out.Truncate(cp.OutputOffset); err != nil {
-		return nil, nil, nil, err
+		return nil, nil, nil, nil, errors.Join(err, out.Close())
 	}
 	if _, err := out.Seek(cp.OutputOffset, io.SeekStart); err != nil {
-		return nil, nil, nil, err
+		return nil, nil, nil, nil, errors.Join(err, out.Close())
 	}
-	records, err := j.reader(input, cp.InputOffset)
-	return out, cp, records, err
+	if failures, err = openFailures(cp.Failures, cp, false, false); err != nil {
+		return nil, nil, nil, nil, errors.Join(err, out.Close())
+	}
+	records, err = j.reader(input, cp.InputOffset, cp.InputLines)
+	return out, failures, cp, records, err
 }
 
-func (j *rewrapJob) start(input *os.File, cp *checkpoint) (*os.File, *checkpoint, recordReader, error) {
+func (j *rewrapJob) start(input *os.File, cp *checkpoint) (out, failures *os.File, _ *checkpoint, records recordReader, err error) {
 	flags := os.O_WRONLY | os.O_CREATE | os.O_EXCL
 	if j.force {
 		flags = os.O_WRONLY | os.O_CREATE | os.O_TRUNC
 	}
-	out, err := os.OpenFile(j.out, flags, 0o600)
+	out, err = os.OpenFile(j.out, flags, 0o600)
 	if err != nil {
-		return nil, nil, nil, fmt.Errorf("%w (an output without a checkpoint is overwritten only with --force)", err)
+		return nil, nil, nil, nil, fmt.Errorf("%w (an output without a checkpoint is overwritten only with --force)", err)
 	}
-	records, err := j.reader(input, 0)
+	defer func() {
+		if err != nil {
+			out.Close()
+		}
+	}()
+	records, err = j.reader(input, 0, 0)
 	if err != nil {
-		return nil, nil, nil, err
+		return nil, nil, nil, nil, err
 	}
 	if csvIn, ok := records.(*csvReader); ok {
 		// The header row is copied as it is and counted as done.
@@ -191,18 +211,25 @@ func (j *rewrapJob) start(input *os.File, cp *checkpoint) (*os.File, *checkpoint
 			_, err = out.Write(header)
 		}
 		if err != nil {
-			return nil, nil, nil, err
+			return nil, nil, nil, nil, err
 		}
-		cp.InputOffset, cp.OutputOffset = csvIn.in.InputOffset(), int64(len(header))
+		cp.InputOffset, cp.InputLines, cp.OutputOffset = csvIn.in.InputOffset(), csvIn.headerLines(), int64(len(header))
 	}
 	if err := out.Sync(); err != nil {
-		return nil, nil, nil, err
+		return nil, nil, nil, nil, err
 	}
-	return out, cp, records, cp.save(j.checkpointPath)
+	if failures, err = openFailures(cp.Failures, cp, true, j.force); err != nil {
+		return nil, nil, nil, nil, err
+	}
+	if err := cp.save(j.checkpointPath); err != nil {
+		return nil, nil, nil, nil, errors.Join(err, failures.Close())
+	}
+	return out, failures, cp, records, nil
 }
 
-// reader reads records from the input's offset; a CSV header is always read from the start.
-func (j *rewrapJob) reader(input *os.File, offset int64) (recordReader, error) {
+// reader reads records from the input's offset, which is after line lines; a CSV header is always
+// read from the start.
+func (j *rewrapJob) reader(input *os.File, offset, line int64) (recordReader, error) {
 	if j.format == "csv" {
 		r, err := newCSVReader(input, j.field)
 		if err != nil || offset == 0 {
@@ -211,11 +238,11 @@ func (j *rewrapJob) reader(input *os.File, offset int64) (recordReader, error) {
 		if _, err := input.Seek(offset, io.SeekStart); err != nil {
 			return nil, err
 		}
-		r.resumeAt(input, offset)
+		r.resumeAt(input, offset, line)
 		return r, nil
 	}
 	if _, err := input.Seek(offset, io.SeekStart); err != nil {
 		return nil, err
 	}
-	return &jsonlReader{in: bufio.NewReaderSize(input, 1<<18), field: j.field, offset: offset}, nil
+	return &jsonlReader{in: bufio.NewReaderSize(input, 1<<18), field: j.field, offset: offset, line: line}, nil
 }

@@ -2,7 +2,6 @@ package main
 
 import (
 	"bufio"
-	"errors"
 	"fmt"
 	"io"
 	"maps"
@@ -12,11 +11,15 @@ import (
 	cipherd "github.com/cipherd/cipherd/clients/go"
 )
 
-// syncedOutput is the rewrap output: buffered, and synced to disk before each checkpoint.
+// syncedOutput is a file a rewrap writes: buffered, and synced to disk before each checkpoint.
 type syncedOutput struct {
 	file   *os.File
 	buf    *bufio.Writer
 	offset int64 // bytes written, buffered or not
+}
+
+func newSyncedOutput(file *os.File, offset int64) *syncedOutput {
+	return &syncedOutput{file: file, buf: bufio.NewWriterSize(file, 1<<18), offset: offset}
 }
 
 func (w *syncedOutput) write(p []byte) error {
@@ -25,26 +28,49 @@ func (w *syncedOutput) write(p []byte) error {
 	return err
 }
 
-// commit makes everything written durable, then records it in the checkpoint.
-func (w *syncedOutput) commit(cp *checkpoint, path string) error {
+// sync makes everything written durable.
+func (w *syncedOutput) sync() error {
 	if err := w.buf.Flush(); err != nil {
 		return err
 	}
-	if err := w.file.Sync(); err != nil {
+	return w.file.Sync()
+}
+
+// rewrapOutputs are the two files a rewrap writes: the rewritten input, and the failed records.
+type rewrapOutputs struct {
+	out, failures *syncedOutput
+}
+
+// commit makes both files durable, then records them in the checkpoint.
+func (o *rewrapOutputs) commit(cp *checkpoint, path string) error {
+	if err := o.out.sync(); err != nil {
 		return err
 	}
-	cp.OutputOffset = w.offset
+	if err := o.failures.sync(); err != nil {
+		return err
+	}
+	cp.OutputOffset, cp.FailuresOffset = o.out.offset, o.failures.offset
 	return cp.save(path)
 }
 
-// write outputs one record: rewrapped, or unchanged if already current or failed, and counts it.
-func (j *rewrapJob) write(w *syncedOutput, cp *checkpoint, rec record, r cipherd.Result) error {
+// write outputs one record: rewrapped, or unchanged if already current or failed, and counts it;
+// a failed one also gets its line in the failures file.
+func (j *rewrapJob) write(o *rewrapOutputs, cp *checkpoint, rec record, r cipherd.Result) error {
 	replacement := ""
+	failure := rec.fieldErr
+	if failure == nil {
+		failure = r.Err
+	}
 	switch {
-	case rec.fieldErr != nil:
-		cp.Failed["field_missing"]++
-	case r.Err != nil:
-		cp.Failed[failureReason(r.Err)]++
+	case failure != nil:
+		cp.Failed[failureKind(failure)]++
+		line, err := newFailedRecord(cp.Records+1, rec, failure).line()
+		if err == nil {
+			err = o.failures.write(line)
+		}
+		if err != nil {
+			return err
+		}
 	case r.SourceKeyVersion == r.KeyVersion && j.staysInItsKey(rec):
 		cp.Current++ // keep the text: rewrapping to the same version only changes the IV
 	default:
@@ -55,28 +81,15 @@ func (j *rewrapJob) write(w *syncedOutput, cp *checkpoint, rec record, r cipherd
 	if err != nil {
 		return err
 	}
-	if err := w.write(line); err != nil {
+	if err := o.out.write(line); err != nil {
 		return err
 	}
 	cp.Records++
-	cp.InputOffset = rec.end
+	cp.InputOffset, cp.InputLines = rec.end, rec.endLine
 	return nil
 }
 
-// failureReason names an item's failure for the summary, from the client's one error table.
-func failureReason(err error) string {
-	var parseErr *cipherd.CiphertextError
-	var callErr *cipherd.Error
-	switch {
-	case errors.As(err, &parseErr):
-		return "malformed_ciphertext"
-	case errors.As(err, &callErr):
-		return callErr.Kind()
-	default:
-		return "error"
-	}
-}
-
+// printSummary prints the counts, and names the failures file when a record failed.
 func printSummary(out io.Writer, cp *checkpoint) error {
 	failed := 0
 	for _, n := range cp.Failed {
@@ -87,6 +100,7 @@ func printSummary(out io.Writer, cp *checkpoint) error {
 		fmt.Fprintf(out, "  %s: %d\n", reason, cp.Failed[reason])
 	}
 	if failed > 0 {
+		fmt.Fprintf(out, "failed records (line, reason, message): %s\n", cp.Failures)
 		return errSomeFailed
 	}
 	return nil

@@ -103,6 +103,12 @@ func TestRewrap_killedHalfwayThenResumed_losesAndRepeatsNothing(t *testing.T) {
 	if _, err := os.Stat(out + ".checkpoint"); !os.IsNotExist(err) {
 		t.Errorf("checkpoint left after a complete run: %v", err)
 	}
+	// Each failed record once, though the run before the kill had listed them too.
+	if failed, err := os.ReadFile(out + ".failures.jsonl"); err != nil || string(failed) !=
+		`{"record":11,"line":11,"kind":"malformed_ciphertext","message":"invalid ciphertext: header has no closing '>'"}`+"\n"+
+			`{"record":21,"line":21,"kind":"field_missing","message":"field missing or not a string"}`+"\n" {
+		t.Errorf("failures file: %v\n%s", err, failed)
+	}
 	checkOutput(t, c, out, plaintexts)
 }
 

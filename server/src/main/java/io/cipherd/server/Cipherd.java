@@ -4,12 +4,11 @@ import io.cipherd.api.v1.CryptoServiceGrpc;
 import io.cipherd.api.v1.KeyAdminServiceGrpc;
 import io.cipherd.server.api.CipherdApi;
 import io.cipherd.server.api.ItemStreams;
-import io.cipherd.server.api.RequestLimits;
 import io.cipherd.server.api.StatusMapper;
-import io.cipherd.server.config.ServerConfig;
+import io.cipherd.server.config.ObservabilityConfig;
+import io.cipherd.server.engine.AuthorizedKeyAdmin;
 import io.cipherd.server.engine.CryptoEngine;
 import io.cipherd.server.engine.CryptoObserver;
-import io.cipherd.server.engine.KeyAdministration;
 import io.cipherd.server.engine.UsageObserver;
 import io.cipherd.server.keys.KeyAdmin;
 import io.cipherd.server.keys.KeyCache;
@@ -25,10 +24,11 @@ import io.cipherd.server.metrics.KeyCacheMetrics;
 import io.cipherd.server.metrics.KeyStoreHealthMetrics;
 import io.cipherd.server.metrics.MeteredKeyStore;
 import io.cipherd.server.metrics.StreamMetrics;
+import io.cipherd.server.ops.AutoRotation;
 import io.cipherd.server.ops.Health;
+import io.cipherd.server.ops.KeyMaintenance;
 import io.cipherd.server.ops.KeyRefresher;
 import io.cipherd.server.ops.UsageMerger;
-import io.cipherd.server.pool.CipherPoolConfig;
 import io.cipherd.server.pool.CipherPools;
 import io.cipherd.server.security.AccessDenials;
 import io.cipherd.server.security.AccessPolicy;
@@ -36,12 +36,12 @@ import io.cipherd.server.security.Authorizer;
 import io.cipherd.server.security.BearerTokens;
 import io.cipherd.server.security.CallerIdentityInterceptor;
 import io.cipherd.server.security.PolicyAuthorizer;
+import io.grpc.BindableService;
 import io.grpc.ServerBuilder;
+import io.grpc.protobuf.services.ProtoReflectionService;
 import io.grpc.protobuf.services.ProtoReflectionServiceV1;
 import io.micrometer.core.instrument.binder.grpc.MetricCollectingServerInterceptor;
-import java.time.Clock;
 import java.time.Duration;
-import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.ExecutorService;
@@ -70,11 +70,10 @@ public final class Cipherd implements AutoCloseable {
   private final AccessDenials accessDenials = new AccessDenials();
   private final CallerIdentityInterceptor callerIdentity;
   private volatile KeyRefresher keyRefresher;
-  private final UsageLedger usage;
-  private final UsageMerger usageMerger;
-  private volatile boolean merging;
+  private final KeyMaintenance maintenance;
+  private volatile boolean maintaining;
 
-  private Cipherd(Builder builder) {
+  Cipherd(CipherdBuilder builder) {
     Supplier<AccessPolicy> accessPolicy = builder.accessPolicy;
     Authorizer authorizer =
         accessPolicy == null
@@ -90,12 +89,15 @@ public final class Cipherd implements AutoCloseable {
                 StatusMapper::close);
     this.keyStore = builder.keyStore;
     this.metrics =
-        builder.metrics != null ? builder.metrics : new CipherdMetrics(/* keyNames= */ false);
+        builder.metrics != null
+            ? builder.metrics
+            : new CipherdMetrics(ObservabilityConfig.DEFAULT.metricsKeyNames());
     KeyStore metered = new MeteredKeyStore(keyStore, metrics.registry());
-    this.usage = new UsageLedger(builder.clock);
+    UsageLedger usage = new UsageLedger(builder.clock);
     this.keys = new KeyCache(metered, usage);
     this.admin = new KeyAdmin(metered, keys, builder.clock, usage);
-    this.usageMerger = new UsageMerger(usage, metered, keys, admin);
+    this.maintenance =
+        new KeyMaintenance(new UsageMerger(usage, metered), new AutoRotation(usage, keys, admin));
     this.cipherPools = new CipherPools(builder.cipherPools);
     this.blocking =
         new ThreadPoolExecutor(
@@ -128,15 +130,15 @@ public final class Cipherd implements AutoCloseable {
     this.api =
         new CipherdApi(
             engine,
-            new KeyAdministration(admin, authorizer),
+            new AuthorizedKeyAdmin(admin, authorizer),
             CallContextExecutor.propagating(blocking),
             builder.limits,
             streams);
   }
 
   /** A builder over {@code keyStore}, which is closed with the server. */
-  public static Builder builder(KeyStore keyStore) {
-    return new Builder(keyStore);
+  public static CipherdBuilder builder(KeyStore keyStore) {
+    return new CipherdBuilder(keyStore);
   }
 
   /**
@@ -183,20 +185,20 @@ public final class Cipherd implements AutoCloseable {
   }
 
   /**
-   * Merges usage counts through the key store and rotates keys whose policy is due, every {@code
-   * interval}; closing the server merges once more.
+   * Runs the {@link KeyMaintenance} every {@code interval}: merges usage counts through the key
+   * store and rotates keys whose policy is due; closing the server merges once more.
    */
-  public void mergeUsageEvery(Duration interval) {
-    usageMerger.start(interval);
-    merging = true;
+  public void maintainKeysEvery(Duration interval) {
+    maintenance.start(interval);
+    maintaining = true;
   }
 
   /**
    * Merges usage and runs the due rotations now; returns how many keys this replica rotated. For
    * tests and tools.
    */
-  public int mergeUsageNow() {
-    return usageMerger.mergeAndRotate();
+  public int maintainKeysNow() {
+    return maintenance.runNow();
   }
 
   /** The key cache the crypto path reads. */
@@ -239,8 +241,8 @@ public final class Cipherd implements AutoCloseable {
     if (keyRefresher != null) {
       keyRefresher.close();
     }
-    if (merging) {
-      usageMerger.close();
+    if (maintaining) {
+      maintenance.close();
     }
     streams.close();
     blocking.shutdown();
@@ -258,8 +260,8 @@ public final class Cipherd implements AutoCloseable {
 
   /** grpcurl and older tools still ask the v1alpha reflection service. */
   @SuppressWarnings("deprecation")
-  private static io.grpc.BindableService legacyReflection() {
-    return io.grpc.protobuf.services.ProtoReflectionService.newInstance();
+  private static BindableService legacyReflection() {
+    return ProtoReflectionService.newInstance();
   }
 
   private static ThreadFactory daemonThreads(String prefix) {
@@ -269,94 +271,5 @@ public final class Cipherd implements AutoCloseable {
       thread.setDaemon(true);
       return thread;
     };
-  }
-
-  /** Validates each setting as it is given; the defaults are those of the command line. */
-  public static final class Builder {
-    private final KeyStore keyStore;
-    private RequestLimits limits = ServerConfig.DEFAULT_LIMITS;
-    private CipherPoolConfig cipherPools = CipherPoolConfig.DEFAULT;
-    private int blockingThreads = ServerConfig.DEFAULT_BLOCKING_THREADS;
-    private int blockingQueue = ServerConfig.DEFAULT_BLOCKING_QUEUE;
-    private Duration streamIdleTimeout = ServerConfig.DEFAULT_STREAM_IDLE_TIMEOUT;
-    private CipherdMetrics metrics;
-    private Supplier<AccessPolicy> accessPolicy;
-    private Clock clock = Clock.systemUTC();
-
-    private Builder(KeyStore keyStore) {
-      this.keyStore = Objects.requireNonNull(keyStore, "keyStore");
-    }
-
-    /** The limits, pools, blocking pool and stream idle timeout of {@code config}. */
-    public Builder config(ServerConfig config) {
-      return limits(config.limits())
-          .cipherPools(config.cipherPools())
-          .blockingThreads(config.blockingThreads())
-          .blockingQueue(config.blockingQueue())
-          .streamIdleTimeout(config.streamIdleTimeout());
-    }
-
-    public Builder limits(RequestLimits limits) {
-      this.limits = Objects.requireNonNull(limits, "limits");
-      return this;
-    }
-
-    public Builder cipherPools(CipherPoolConfig cipherPools) {
-      this.cipherPools = Objects.requireNonNull(cipherPools, "cipherPools");
-      return this;
-    }
-
-    /** Threads for work that may block on the key store (cache misses, admin calls). */
-    public Builder blockingThreads(int threads) {
-      this.blockingThreads = ServerConfig.checkAtLeastOne(threads, "blocking threads");
-      return this;
-    }
-
-    /** Calls that may wait for a blocking thread before RESOURCE_EXHAUSTED. */
-    public Builder blockingQueue(int queue) {
-      this.blockingQueue = ServerConfig.checkAtLeastOne(queue, "blocking queue");
-      return this;
-    }
-
-    /** How long an item stream may receive no item before the server closes it. */
-    public Builder streamIdleTimeout(Duration timeout) {
-      Objects.requireNonNull(timeout, "timeout");
-      if (timeout.isNegative() || timeout.isZero()) {
-        throw new IllegalArgumentException("stream idle timeout must be positive, got " + timeout);
-      }
-      this.streamIdleTimeout = timeout;
-      return this;
-    }
-
-    /** Where metrics go; closed with the server. Default: a registry without key names. */
-    public Builder metrics(CipherdMetrics metrics) {
-      this.metrics = Objects.requireNonNull(metrics, "metrics");
-      return this;
-    }
-
-    /**
-     * The access policy in force at each call (e.g. reloaded from its file); none by default: all
-     * allowed.
-     */
-    public Builder accessPolicy(Supplier<AccessPolicy> accessPolicy) {
-      this.accessPolicy = accessPolicy;
-      return this;
-    }
-
-    /** A fixed access policy. */
-    public Builder accessPolicy(AccessPolicy accessPolicy) {
-      Objects.requireNonNull(accessPolicy, "accessPolicy");
-      return accessPolicy(() -> accessPolicy);
-    }
-
-    /** The clock stamped on new key versions. */
-    public Builder clock(Clock clock) {
-      this.clock = Objects.requireNonNull(clock, "clock");
-      return this;
-    }
-
-    public Cipherd build() {
-      return new Cipherd(this);
-    }
   }
 }

@@ -32,16 +32,22 @@ public final class CipherdServer implements AutoCloseable {
   /** Null when serving plaintext. */
   private final ReloadingTlsCredentials tls;
 
+  /** Serving gRPC only, without the metrics and probes port. */
   private CipherdServer(
-      ServerConfig config,
-      Cipherd services,
-      Server server,
-      ReloadingTlsCredentials tls,
-      OpsHttpServer http) {
+      ServerConfig config, Cipherd services, Server server, ReloadingTlsCredentials tls) {
     this.config = config;
     this.services = services;
     this.server = server;
     this.tls = tls;
+    this.http = null;
+  }
+
+  /** {@code grpc}'s server, with the metrics and probes port {@code http}. */
+  private CipherdServer(CipherdServer grpc, OpsHttpServer http) {
+    this.config = grpc.config;
+    this.services = grpc.services;
+    this.server = grpc.server;
+    this.tls = grpc.tls;
     this.http = http;
   }
 
@@ -59,7 +65,7 @@ public final class CipherdServer implements AutoCloseable {
               services.metrics()::scrape,
               services.health(),
               services::keyStoreAnswers);
-      return new CipherdServer(config, services, grpc.server, grpc.tls, http);
+      return new CipherdServer(grpc, http);
     } catch (IOException | RuntimeException e) {
       // As when the gRPC port cannot bind: stop what started, and leave the services to the caller.
       services.health().markNotServing();
@@ -107,7 +113,7 @@ public final class CipherdServer implements AutoCloseable {
     StreamMetrics.bindConnectionLimit(
         services.metrics().registry(), config.connections().maxCallsPerConnection());
     services.health().markServing();
-    return new CipherdServer(config, services, server, tls, null);
+    return new CipherdServer(config, services, server, tls);
   }
 
   /**

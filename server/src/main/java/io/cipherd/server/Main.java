@@ -3,16 +3,18 @@ package io.cipherd.server;
 import io.cipherd.server.config.ObservabilityConfig;
 import io.cipherd.server.config.ServerCommand;
 import io.cipherd.server.config.ServerConfig;
-import io.cipherd.server.crypto.Mode;
+import io.cipherd.server.crypto.CipherMode;
 import io.cipherd.server.keys.KeyAdmin;
 import io.cipherd.server.keys.KeyNotFoundException;
 import io.cipherd.server.keys.KeyStore;
+import io.cipherd.server.keys.KeyTemplate;
 import io.cipherd.server.keystore.pkcs12.Pkcs12KeyStore;
 import io.cipherd.server.keystore.vault.VaultConfig;
 import io.cipherd.server.keystore.vault.VaultKeyStore;
 import io.cipherd.server.logging.LogOutput;
 import io.cipherd.server.metrics.CipherdMetrics;
 import io.cipherd.server.security.ReloadingAccessPolicy;
+import java.io.IOException;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -74,7 +76,7 @@ public final class Main {
     if (vault != null) {
       services.refreshKeysEvery(vault.refreshInterval());
     }
-    services.mergeUsageEvery(ops.usageMergeInterval());
+    services.maintainKeysEvery(ops.usageMergeInterval());
     createDemoKey(services.admin(), config.demoKey());
     CipherdServer server = CipherdServer.start(config, ops, services);
     log.info("cipherd listening on {}:{} with {}", config.host(), server.port(), where);
@@ -111,8 +113,7 @@ public final class Main {
   }
 
   /** Null when no policy is configured; a bad file stops the start with the entry at fault. */
-  private static ReloadingAccessPolicy loadAccessPolicy(ServerConfig config)
-      throws java.io.IOException {
+  private static ReloadingAccessPolicy loadAccessPolicy(ServerConfig config) throws IOException {
     if (config.accessPolicy() == null) {
       log.warn("no --access-policy: every caller may use every key for everything");
       return null;
@@ -133,7 +134,7 @@ public final class Main {
     try {
       keys.describe(name);
     } catch (KeyNotFoundException absent) {
-      keys.create(name, Mode.GCM, 256, false, null);
+      keys.create(name, KeyTemplate.of(CipherMode.GCM).withKeySizeBits(256));
       log.info("created gcm key '{}' for trying cipherd out", name);
     }
   }

@@ -23,6 +23,7 @@ import io.grpc.ManagedChannel;
 import io.grpc.Status;
 import io.grpc.StatusRuntimeException;
 import io.grpc.health.v1.HealthCheckRequest;
+import io.grpc.health.v1.HealthCheckResponse;
 import io.grpc.health.v1.HealthCheckResponse.ServingStatus;
 import io.grpc.health.v1.HealthGrpc;
 import io.grpc.reflection.v1.ServerReflectionGrpc;
@@ -34,6 +35,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -162,14 +164,14 @@ class CipherdServerTest {
   void close_tellsWatchersNotServing_beforeStopping() throws Exception {
     CipherdServer server = start("127.0.0.1", false);
     try (Channel channel = new Channel(server.port())) {
-      List<ServingStatus> seen = new java.util.concurrent.CopyOnWriteArrayList<>();
+      List<ServingStatus> seen = new CopyOnWriteArrayList<>();
       CompletableFuture<Void> ended = new CompletableFuture<>();
       HealthGrpc.newStub(channel.managed)
           .watch(
               HealthCheckRequest.getDefaultInstance(),
               new StreamObserver<>() {
                 @Override
-                public void onNext(io.grpc.health.v1.HealthCheckResponse value) {
+                public void onNext(HealthCheckResponse value) {
                   seen.add(value.getStatus());
                 }
 

@@ -33,6 +33,7 @@ import java.io.UncheckedIOException;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
@@ -95,7 +96,7 @@ class HostileInputTest {
     // Bytes that do not parse: the status names the message type and protobuf's reason.
     List<byte[]> unparseable =
         List.of(
-            java.util.Arrays.copyOf(valid, valid.length - 3), // truncated in the middle of a field
+            Arrays.copyOf(valid, valid.length - 3), // truncated in the middle of a field
             new byte[] {
               0x0a, (byte) 0xff, (byte) 0xff, 0x7f
             }, // length prefix far beyond the message

@@ -2,10 +2,6 @@ package io.cipherd.server.api;
 
 import com.google.protobuf.ByteString;
 import com.google.protobuf.UnsafeByteOperations;
-import io.cipherd.api.v1.ComputeIndexBatchItem;
-import io.cipherd.api.v1.ComputeIndexBatchRequest;
-import io.cipherd.api.v1.ComputeIndexBatchResponse;
-import io.cipherd.api.v1.ComputeIndexBatchResult;
 import io.cipherd.api.v1.DecryptBatchItem;
 import io.cipherd.api.v1.DecryptBatchRequest;
 import io.cipherd.api.v1.DecryptBatchResponse;
@@ -21,11 +17,9 @@ import io.cipherd.api.v1.ReEncryptBatchResponse;
 import io.cipherd.api.v1.ReEncryptBatchResult;
 import io.cipherd.server.crypto.envelope.Envelope;
 import io.cipherd.server.crypto.envelope.EnvelopeHeader;
-import io.cipherd.server.crypto.index.Normalization;
 import io.cipherd.server.engine.CryptoEngine;
 import io.cipherd.server.engine.Decrypted;
 import io.cipherd.server.engine.Encrypted;
-import io.cipherd.server.engine.Indexed;
 import io.cipherd.server.engine.ReEncrypted;
 import io.cipherd.server.security.Operation;
 import java.util.ArrayList;
@@ -40,6 +34,33 @@ final class BatchItems {
 
   BatchItems(CryptoEngine engine) {
     this.engine = engine;
+  }
+
+  /**
+   * Whether every item of {@code request} can be decrypted from memory; one item that needs the key
+   * store sends the whole batch to the blocking pool, so the search stops there.
+   */
+  static boolean canDecryptFromMemory(CryptoEngine engine, DecryptBatchRequest request) {
+    for (DecryptBatchItem item : request.getItemsList()) {
+      if (!engine.canDecryptFromMemory(item.getCiphertext())) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  /** As {@link #canDecryptFromMemory}, for rewrapping every item of {@code request}. */
+  static boolean canReEncryptFromMemory(CryptoEngine engine, ReEncryptBatchRequest request) {
+    for (ReEncryptBatchItem item : request.getItemsList()) {
+      if (!canReEncryptFromMemory(
+          engine,
+          item.hasLegacy() ? item.getLegacy() : null,
+          item.getCiphertext(),
+          request.getKeyName())) {
+        return false;
+      }
+    }
+    return true;
   }
 
   EncryptBatchResponse encrypt(EncryptBatchRequest request) {
@@ -198,34 +219,6 @@ final class BatchItems {
               "the batch's key_name"));
     }
     return ReEncryptBatchResponse.newBuilder().addAllResults(results).build();
-  }
-
-  ComputeIndexBatchResponse computeIndex(ComputeIndexBatchRequest request) {
-    engine.checkBatch(Operation.INDEX, request.getKeyName());
-    Normalization normalization = NormalizationProtos.fromProto(request.getNormalization());
-    List<ComputeIndexBatchResult> results = new ArrayList<>(request.getItemsCount());
-    ComputeIndexBatchResult.Builder result = ComputeIndexBatchResult.newBuilder();
-    for (ComputeIndexBatchItem item : request.getItemsList()) {
-      result.clear().setReference(item.getReference());
-      try {
-        Indexed indexed =
-            engine
-                .indexes()
-                .compute(
-                    request.getKeyName(),
-                    0,
-                    item.getValue().toByteArray(),
-                    normalization,
-                    request.getLengthBytes());
-        result
-            .setIndex(UnsafeByteOperations.unsafeWrap(indexed.index()))
-            .setKeyVersion(indexed.keyVersion());
-      } catch (RuntimeException e) {
-        result.setError(StatusMapper.toItemError(e));
-      }
-      results.add(result.build());
-    }
-    return ComputeIndexBatchResponse.newBuilder().addAllResults(results).build();
   }
 
   private static void sourceVersion(String ciphertext, ReEncryptBatchResult.Builder result) {

@@ -29,8 +29,16 @@ final class CallDispatcher {
   <T> void unary(boolean fromMemory, StreamObserver<T> observer, Supplier<T> work) {
     if (fromMemory) {
       complete(observer, work);
-      return;
+    } else {
+      unaryOnBlockingPool(observer, work);
     }
+  }
+
+  /**
+   * Answers the call with {@code work}'s result on the blocking pool: for work that may reach the
+   * key store.
+   */
+  <T> void unaryOnBlockingPool(StreamObserver<T> observer, Supplier<T> work) {
     try {
       blocking.execute(() -> complete(observer, work));
     } catch (RejectedExecutionException e) {

@@ -1,7 +1,7 @@
 package io.cipherd.server.api;
 
+import io.cipherd.server.engine.AuthorizedKeyAdmin;
 import io.cipherd.server.engine.CryptoEngine;
-import io.cipherd.server.engine.KeyAdministration;
 import io.grpc.ServerBuilder;
 import java.util.concurrent.Executor;
 
@@ -20,7 +20,7 @@ public final class CipherdApi {
    */
   public CipherdApi(
       CryptoEngine engine,
-      KeyAdministration keys,
+      AuthorizedKeyAdmin keys,
       Executor blocking,
       RequestLimits limits,
       ItemStreams streams) {

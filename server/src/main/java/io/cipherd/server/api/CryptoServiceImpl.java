@@ -7,7 +7,6 @@ import io.cipherd.api.v1.ComputeIndexBatchResponse;
 import io.cipherd.api.v1.ComputeIndexRequest;
 import io.cipherd.api.v1.ComputeIndexResponse;
 import io.cipherd.api.v1.CryptoServiceGrpc;
-import io.cipherd.api.v1.DecryptBatchItem;
 import io.cipherd.api.v1.DecryptBatchRequest;
 import io.cipherd.api.v1.DecryptBatchResponse;
 import io.cipherd.api.v1.DecryptRequest;
@@ -25,27 +24,21 @@ import io.cipherd.api.v1.GenerateDataKeyResponse;
 import io.cipherd.api.v1.InspectRequest;
 import io.cipherd.api.v1.InspectResponse;
 import io.cipherd.api.v1.LegacyCiphertext;
-import io.cipherd.api.v1.ReEncryptBatchItem;
 import io.cipherd.api.v1.ReEncryptBatchRequest;
 import io.cipherd.api.v1.ReEncryptBatchResponse;
 import io.cipherd.api.v1.ReEncryptRequest;
 import io.cipherd.api.v1.ReEncryptResponse;
 import io.cipherd.api.v1.ReEncryptStreamRequest;
 import io.cipherd.api.v1.ReEncryptStreamResponse;
-import io.cipherd.api.v1.VersionedIndex;
-import io.cipherd.server.crypto.index.Normalization;
 import io.cipherd.server.engine.CryptoEngine;
 import io.cipherd.server.engine.DataKey;
 import io.cipherd.server.engine.Decrypted;
 import io.cipherd.server.engine.Encrypted;
-import io.cipherd.server.engine.Indexed;
 import io.cipherd.server.engine.Inspection;
 import io.cipherd.server.engine.ReEncrypted;
-import io.cipherd.server.errors.InvalidArgumentException;
 import io.grpc.stub.ServerCallStreamObserver;
 import io.grpc.stub.StreamObserver;
 import java.util.Arrays;
-import java.util.List;
 
 /** The gRPC face of {@link CryptoEngine}: request checks, dispatch, and proto conversion. */
 public final class CryptoServiceImpl extends CryptoServiceGrpc.CryptoServiceImplBase {
@@ -53,6 +46,7 @@ public final class CryptoServiceImpl extends CryptoServiceGrpc.CryptoServiceImpl
   private final CallDispatcher dispatcher;
   private final RequestLimits limits;
   private final BatchItems batchItems;
+  private final IndexCalls indexCalls;
   private final ItemStreams streams;
 
   CryptoServiceImpl(
@@ -62,6 +56,7 @@ public final class CryptoServiceImpl extends CryptoServiceGrpc.CryptoServiceImpl
     this.limits = limits;
     this.streams = streams;
     this.batchItems = new BatchItems(engine);
+    this.indexCalls = new IndexCalls(engine);
   }
 
   @Override
@@ -175,16 +170,10 @@ public final class CryptoServiceImpl extends CryptoServiceGrpc.CryptoServiceImpl
     if (!withinLimits(request.getItemsCount(), observer)) {
       return;
     }
-    // One item that needs the key store sends the whole batch to the blocking pool: stop looking
-    // there.
-    boolean fromMemory = true;
-    for (DecryptBatchItem item : request.getItemsList()) {
-      if (!engine.canDecryptFromMemory(item.getCiphertext())) {
-        fromMemory = false;
-        break;
-      }
-    }
-    dispatcher.unary(fromMemory, observer, () -> batchItems.decrypt(request));
+    dispatcher.unary(
+        BatchItems.canDecryptFromMemory(engine, request),
+        observer,
+        () -> batchItems.decrypt(request));
   }
 
   @Override
@@ -193,20 +182,10 @@ public final class CryptoServiceImpl extends CryptoServiceGrpc.CryptoServiceImpl
     if (!withinLimits(request.getItemsCount(), observer)) {
       return;
     }
-    // One item that needs the key store sends the whole batch to the blocking pool: stop looking
-    // there.
-    boolean fromMemory = true;
-    for (ReEncryptBatchItem item : request.getItemsList()) {
-      if (!BatchItems.canReEncryptFromMemory(
-          engine,
-          item.hasLegacy() ? item.getLegacy() : null,
-          item.getCiphertext(),
-          request.getKeyName())) {
-        fromMemory = false;
-        break;
-      }
-    }
-    dispatcher.unary(fromMemory, observer, () -> batchItems.reEncrypt(request));
+    dispatcher.unary(
+        BatchItems.canReEncryptFromMemory(engine, request),
+        observer,
+        () -> batchItems.reEncrypt(request));
   }
 
   @Override
@@ -248,47 +227,7 @@ public final class CryptoServiceImpl extends CryptoServiceGrpc.CryptoServiceImpl
     dispatcher.unary(
         engine.canEncryptFromMemory(request.getKeyName(), request.getKeyVersion()),
         observer,
-        () -> {
-          byte[] value = request.getValue().toByteArray();
-          Normalization normalization = NormalizationProtos.fromProto(request.getNormalization());
-          ComputeIndexResponse.Builder response = ComputeIndexResponse.newBuilder();
-          if (request.getAllVersions()) {
-            if (request.getKeyVersion() != 0) {
-              throw new InvalidArgumentException(
-                  "all_versions and key_version are exclusive: all_versions "
-                      + "already includes every usable version");
-            }
-            List<Indexed> all =
-                engine
-                    .indexes()
-                    .computeAllVersions(
-                        request.getKeyName(), value, normalization, request.getLengthBytes());
-            for (Indexed indexed : all) {
-              response.addVersions(
-                  VersionedIndex.newBuilder()
-                      .setKeyVersion(indexed.keyVersion())
-                      .setIndex(UnsafeByteOperations.unsafeWrap(indexed.index())));
-            }
-            Indexed current = all.get(0);
-            return response
-                .setIndex(UnsafeByteOperations.unsafeWrap(current.index()))
-                .setKeyVersion(current.keyVersion())
-                .build();
-          }
-          Indexed indexed =
-              engine
-                  .indexes()
-                  .compute(
-                      request.getKeyName(),
-                      request.getKeyVersion(),
-                      value,
-                      normalization,
-                      request.getLengthBytes());
-          return response
-              .setIndex(UnsafeByteOperations.unsafeWrap(indexed.index()))
-              .setKeyVersion(indexed.keyVersion())
-              .build();
-        });
+        () -> indexCalls.compute(request));
   }
 
   @Override
@@ -298,7 +237,7 @@ public final class CryptoServiceImpl extends CryptoServiceGrpc.CryptoServiceImpl
       dispatcher.unary(
           engine.canEncryptFromMemory(request.getKeyName(), 0),
           observer,
-          () -> batchItems.computeIndex(request));
+          () -> indexCalls.computeBatch(request));
     }
   }
 

@@ -1,5 +1,6 @@
 package io.cipherd.server.api;
 
+import com.google.protobuf.DurationOrBuilder;
 import io.cipherd.api.v1.CreateKeyRequest;
 import io.cipherd.api.v1.CreateKeyResponse;
 import io.cipherd.api.v1.GetKeyCensusRequest;
@@ -9,6 +10,7 @@ import io.cipherd.api.v1.GetKeyResponse;
 import io.cipherd.api.v1.ImportKeyRequest;
 import io.cipherd.api.v1.ImportKeyResponse;
 import io.cipherd.api.v1.KeyAdminServiceGrpc;
+import io.cipherd.api.v1.LegacyCipher;
 import io.cipherd.api.v1.ListKeysRequest;
 import io.cipherd.api.v1.ListKeysResponse;
 import io.cipherd.api.v1.RotateKeyRequest;
@@ -16,27 +18,32 @@ import io.cipherd.api.v1.RotateKeyResponse;
 import io.cipherd.api.v1.UpdateKeyPolicyRequest;
 import io.cipherd.api.v1.UpdateKeyPolicyResponse;
 import io.cipherd.api.v1.VersionCensus;
-import io.cipherd.server.engine.KeyAdministration;
+import io.cipherd.server.engine.AuthorizedKeyAdmin;
+import io.cipherd.server.errors.InvalidArgumentException;
 import io.cipherd.server.keys.KeyCensus;
+import io.cipherd.server.keys.VersionUsage;
 import io.grpc.stub.StreamObserver;
+import java.time.Duration;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.Map;
 
 /**
- * The gRPC face of {@link KeyAdministration}. Every call may touch the key store, so all run on the
- * blocking pool.
+ * The gRPC face of {@link AuthorizedKeyAdmin}. Every call may touch the key store, so all run on
+ * the blocking pool.
  */
 public final class KeyAdminServiceImpl extends KeyAdminServiceGrpc.KeyAdminServiceImplBase {
-  private final KeyAdministration keys;
+  private final AuthorizedKeyAdmin keys;
   private final CallDispatcher dispatcher;
 
-  KeyAdminServiceImpl(KeyAdministration keys, CallDispatcher dispatcher) {
+  KeyAdminServiceImpl(AuthorizedKeyAdmin keys, CallDispatcher dispatcher) {
     this.keys = keys;
     this.dispatcher = dispatcher;
   }
 
   @Override
   public void createKey(CreateKeyRequest request, StreamObserver<CreateKeyResponse> observer) {
-    dispatcher.unary(
-        false,
+    dispatcher.unaryOnBlockingPool(
         observer,
         () ->
             CreateKeyResponse.newBuilder()
@@ -44,17 +51,17 @@ public final class KeyAdminServiceImpl extends KeyAdminServiceGrpc.KeyAdminServi
                     KeyProtos.toProto(
                         keys.create(
                             request.getKeyName(),
-                            ModeProtos.fromProto(request.getMode()),
-                            request.getKeySizeBits(),
-                            request.getAllowUnauthenticated(),
+                            ModeProtos.template(
+                                request.getMode(),
+                                request.getKeySizeBits(),
+                                request.getAllowUnauthenticated()),
                             KeyProtos.fromProto(request.hasPolicy(), request.getPolicy()))))
                 .build());
   }
 
   @Override
   public void getKey(GetKeyRequest request, StreamObserver<GetKeyResponse> observer) {
-    dispatcher.unary(
-        false,
+    dispatcher.unaryOnBlockingPool(
         observer,
         () ->
             GetKeyResponse.newBuilder()
@@ -66,11 +73,11 @@ public final class KeyAdminServiceImpl extends KeyAdminServiceGrpc.KeyAdminServi
 
   @Override
   public void listKeys(ListKeysRequest request, StreamObserver<ListKeysResponse> observer) {
-    dispatcher.unary(
-        false,
+    dispatcher.unaryOnBlockingPool(
         observer,
         () -> {
-          KeyAdministration.KeyPage page = keys.list(request.getPageToken(), request.getPageSize());
+          AuthorizedKeyAdmin.KeyPage page =
+              keys.list(request.getPageToken(), request.getPageSize());
           ListKeysResponse.Builder response =
               ListKeysResponse.newBuilder().setNextPageToken(page.nextPageToken());
           page.keys().forEach(key -> response.addKeys(KeyProtos.toProto(key)));
@@ -80,8 +87,7 @@ public final class KeyAdminServiceImpl extends KeyAdminServiceGrpc.KeyAdminServi
 
   @Override
   public void rotateKey(RotateKeyRequest request, StreamObserver<RotateKeyResponse> observer) {
-    dispatcher.unary(
-        false,
+    dispatcher.unaryOnBlockingPool(
         observer,
         () ->
             RotateKeyResponse.newBuilder()
@@ -89,17 +95,18 @@ public final class KeyAdminServiceImpl extends KeyAdminServiceGrpc.KeyAdminServi
                     KeyProtos.toProto(
                         keys.rotate(
                             request.getKeyName(),
-                            ModeProtos.fromProto(request.getMode()),
-                            request.getKeySizeBits(),
-                            request.getAllowUnauthenticated())))
+                            ModeProtos.template(
+                                request.getMode(),
+                                request.getKeySizeBits(),
+                                request.getAllowUnauthenticated())),
+                        keys.usage(request.getKeyName())))
                 .build());
   }
 
   @Override
   public void updateKeyPolicy(
       UpdateKeyPolicyRequest request, StreamObserver<UpdateKeyPolicyResponse> observer) {
-    dispatcher.unary(
-        false,
+    dispatcher.unaryOnBlockingPool(
         observer,
         () ->
             UpdateKeyPolicyResponse.newBuilder()
@@ -107,18 +114,18 @@ public final class KeyAdminServiceImpl extends KeyAdminServiceGrpc.KeyAdminServi
                     KeyProtos.toProto(
                         keys.updatePolicy(
                             request.getKeyName(),
-                            KeyProtos.fromProto(request.hasPolicy(), request.getPolicy()))))
+                            KeyProtos.fromProto(request.hasPolicy(), request.getPolicy())),
+                        keys.usage(request.getKeyName())))
                 .build());
   }
 
   @Override
   public void importKey(ImportKeyRequest request, StreamObserver<ImportKeyResponse> observer) {
-    if (request.getLegacyCipher() != io.cipherd.api.v1.LegacyCipher.LEGACY_CIPHER_UNSPECIFIED) {
+    if (request.getLegacyCipher() != LegacyCipher.LEGACY_CIPHER_UNSPECIFIED) {
       importLegacyKey(request, observer);
       return;
     }
-    dispatcher.unary(
-        false,
+    dispatcher.unaryOnBlockingPool(
         observer,
         () -> {
           LegacyProtos.checkNoLegacyFields(request);
@@ -129,12 +136,12 @@ public final class KeyAdminServiceImpl extends KeyAdminServiceGrpc.KeyAdminServi
                     KeyProtos.toProto(
                         keys.importVersion(
                             request.getKeyName(),
-                            ModeProtos.fromProto(request.getMode()),
-                            material,
-                            request.getAllowUnauthenticated())))
+                            ModeProtos.importTemplate(
+                                request.getMode(), request.getAllowUnauthenticated()),
+                            material)))
                 .build();
           } finally {
-            java.util.Arrays.fill(material, (byte) 0);
+            Arrays.fill(material, (byte) 0);
           }
         });
   }
@@ -145,8 +152,7 @@ public final class KeyAdminServiceImpl extends KeyAdminServiceGrpc.KeyAdminServi
    */
   private void importLegacyKey(
       ImportKeyRequest request, StreamObserver<ImportKeyResponse> observer) {
-    dispatcher.unary(
-        false,
+    dispatcher.unaryOnBlockingPool(
         observer,
         () -> {
           byte[] material = request.getKeyMaterial().toByteArray();
@@ -162,8 +168,8 @@ public final class KeyAdminServiceImpl extends KeyAdminServiceGrpc.KeyAdminServi
                             passphrase)))
                 .build();
           } finally {
-            java.util.Arrays.fill(material, (byte) 0);
-            java.util.Arrays.fill(passphrase, (byte) 0);
+            Arrays.fill(material, (byte) 0);
+            Arrays.fill(passphrase, (byte) 0);
           }
         });
   }
@@ -171,23 +177,20 @@ public final class KeyAdminServiceImpl extends KeyAdminServiceGrpc.KeyAdminServi
   @Override
   public void getKeyCensus(
       GetKeyCensusRequest request, StreamObserver<GetKeyCensusResponse> observer) {
-    dispatcher.unary(
-        false,
+    dispatcher.unaryOnBlockingPool(
         observer,
         () -> {
-          com.google.protobuf.Duration quiet = request.getQuietPeriod();
+          DurationOrBuilder quiet = request.getQuietPeriod();
           // Nanos past a second would make Duration.ofSeconds overflow on huge seconds; the census
           // bounds the rest.
           if (quiet.getSeconds() < 0 || quiet.getNanos() < 0 || quiet.getNanos() > 999_999_999) {
-            throw new io.cipherd.server.errors.InvalidArgumentException(
+            throw new InvalidArgumentException(
                 "quiet_period must not be negative, and its nanos must be 0 to 999999999");
           }
           KeyCensus census =
               keys.census(
-                  request.getKeyName(),
-                  java.time.Duration.ofSeconds(quiet.getSeconds(), quiet.getNanos()));
-          java.util.Map<Integer, io.cipherd.server.keys.VersionUsage> usage =
-              new java.util.HashMap<>();
+                  request.getKeyName(), Duration.ofSeconds(quiet.getSeconds(), quiet.getNanos()));
+          Map<Integer, VersionUsage> usage = new HashMap<>();
           GetKeyCensusResponse.Builder response =
               GetKeyCensusResponse.newBuilder()
                   .setSafeMinDecryptionVersion(census.safeMinDecryptionVersion());

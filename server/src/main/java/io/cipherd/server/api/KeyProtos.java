@@ -1,36 +1,39 @@
 package io.cipherd.server.api;
 
+import com.google.protobuf.DurationOrBuilder;
 import com.google.protobuf.Timestamp;
 import io.cipherd.api.v1.Key;
+import io.cipherd.api.v1.KeyPolicyOrBuilder;
+import io.cipherd.api.v1.KeyVersion;
 import io.cipherd.api.v1.KeyVersionUsage;
 import io.cipherd.server.errors.InvalidArgumentException;
 import io.cipherd.server.keys.KeyMetadata;
 import io.cipherd.server.keys.KeyPolicy;
 import io.cipherd.server.keys.KeyVersionInfo;
 import io.cipherd.server.keys.VersionUsage;
+import java.time.Duration;
+import java.util.Map;
 
 /** Converts key metadata and policy between the domain and the API. Key bytes never pass here. */
 final class KeyProtos {
   private KeyProtos() {}
 
   static Key toProto(KeyMetadata metadata) {
-    return toProto(metadata, java.util.Map.of());
+    return toProto(metadata, Map.of());
   }
 
   /**
    * The key with each version's usage ({@code usage} by version; absent versions were never used).
    */
-  static Key toProto(KeyMetadata metadata, java.util.Map<Integer, VersionUsage> usage) {
+  static Key toProto(KeyMetadata metadata, Map<Integer, VersionUsage> usage) {
     Key.Builder key =
-        Key.newBuilder()
-            .setKeyName(metadata.name())
-            .setCurrentVersion(metadata.currentVersion())
-            .setPolicy(toProto(metadata.policy()));
+        Key.newBuilder().setKeyName(metadata.name()).setCurrentVersion(metadata.currentVersion());
+    setPolicy(key, metadata.policy());
     for (KeyVersionInfo version : metadata.versions()) {
-      io.cipherd.api.v1.KeyVersion.Builder proto =
-          io.cipherd.api.v1.KeyVersion.newBuilder()
+      KeyVersion.Builder proto =
+          KeyVersion.newBuilder()
               .setVersion(version.version())
-              .setMode(ModeProtos.toProto(version.mode()))
+              .setMode(ModeProtos.toProto(version.type()))
               .setKeySizeBits(version.keySizeBits())
               .setCreateTime(
                   Timestamp.newBuilder()
@@ -40,28 +43,27 @@ final class KeyProtos {
               .setUsage(toProto(usage.getOrDefault(version.version(), VersionUsage.NONE)));
       if (version.isLegacy()) {
         proto
-            .setLegacyCipher(LegacyProtos.toProto(version.legacy().cipher()))
-            .setLegacyIv(LegacyProtos.toProto(version.legacy().iv()));
+            .setLegacyCipher(LegacyFormatProtos.cipher(version.legacy()))
+            .setLegacyIv(LegacyFormatProtos.iv(version.legacy()));
       }
       key.addVersions(proto);
     }
     return key.build();
   }
 
-  static io.cipherd.api.v1.KeyPolicy toProto(KeyPolicy policy) {
-    io.cipherd.api.v1.KeyPolicy.Builder proto =
-        io.cipherd.api.v1.KeyPolicy.newBuilder()
-            .setMinDecryptionVersion(policy.minDecryptionVersion())
-            .setMinEncryptionVersion(policy.minEncryptionVersion())
-            .setAllowEcbEncryption(policy.allowEcbEncryption())
-            .setMaxEncryptionsPerVersion(policy.maxEncryptionsPerVersion());
+  /** Sets {@code key}'s policy to {@code policy}. */
+  private static void setPolicy(Key.Builder key, KeyPolicy policy) {
+    key.getPolicyBuilder()
+        .setMinDecryptionVersion(policy.minDecryptionVersion())
+        .setMinEncryptionVersion(policy.minEncryptionVersion())
+        .setAllowEcbEncryption(policy.allowEcbEncryption())
+        .setMaxEncryptionsPerVersion(policy.maxEncryptionsPerVersion());
     if (!policy.autoRotatePeriod().isZero()) {
       // Absent means "never", as the API documents; a zero Duration would read as a setting.
-      proto.setAutoRotatePeriod(
-          com.google.protobuf.Duration.newBuilder()
-              .setSeconds(policy.autoRotatePeriod().toSeconds()));
+      key.getPolicyBuilder()
+          .getAutoRotatePeriodBuilder()
+          .setSeconds(policy.autoRotatePeriod().toSeconds());
     }
-    return proto.build();
   }
 
   static KeyVersionUsage toProto(VersionUsage usage) {
@@ -81,11 +83,11 @@ final class KeyProtos {
   }
 
   /** The domain policy, or null when the request carries none. */
-  static KeyPolicy fromProto(boolean present, io.cipherd.api.v1.KeyPolicy policy) {
+  static KeyPolicy fromProto(boolean present, KeyPolicyOrBuilder policy) {
     if (!present) {
       return null;
     }
-    com.google.protobuf.Duration period = policy.getAutoRotatePeriod();
+    DurationOrBuilder period = policy.getAutoRotatePeriodOrBuilder();
     if (period.getNanos() != 0) {
       throw new InvalidArgumentException("auto_rotate_period must be whole seconds");
     }
@@ -93,7 +95,7 @@ final class KeyProtos {
         policy.getMinDecryptionVersion(),
         policy.getMinEncryptionVersion(),
         policy.getAllowEcbEncryption(),
-        java.time.Duration.ofSeconds(period.getSeconds()),
+        Duration.ofSeconds(period.getSeconds()),
         policy.getMaxEncryptionsPerVersion());
   }
 }

@@ -2,6 +2,8 @@ package io.cipherd.server.api;
 
 import io.cipherd.api.v1.ImportKeyRequest;
 import io.cipherd.api.v1.LegacyCiphertext;
+import io.cipherd.api.v1.LegacyIv;
+import io.cipherd.api.v1.Mode;
 import io.cipherd.server.crypto.legacy.IvConvention;
 import io.cipherd.server.crypto.legacy.LegacyCipher;
 import io.cipherd.server.crypto.legacy.LegacyFormat;
@@ -11,27 +13,24 @@ import io.cipherd.server.errors.InvalidArgumentException;
 
 /**
  * Converts the API's legacy-ciphertext messages and enums to the domain's, checking the request
- * around them.
+ * around them; {@link LegacyFormatProtos} converts back.
  */
 final class LegacyProtos {
   private LegacyProtos() {}
 
   /** The legacy format an ImportKey with legacy_cipher asks for; mode must then be unspecified. */
   static LegacyFormat format(ImportKeyRequest request) {
-    if (request.getMode() != io.cipherd.api.v1.Mode.MODE_UNSPECIFIED) {
+    if (request.getMode() != Mode.MODE_UNSPECIFIED) {
       throw new InvalidArgumentException(
           "mode must be MODE_UNSPECIFIED with legacy_cipher: a legacy version "
               + "has no cipherd mode, and it only decrypts");
     }
-    return LegacyFormat.of(
-        cipher(request.getLegacyCipher()),
-        iv(request.getLegacyIv()),
-        request.getLegacyFixedIv().toByteArray());
+    return LegacyFormat.of(cipher(request), iv(request), request.getLegacyFixedIv().toByteArray());
   }
 
   /** Refuses the legacy fields of an ImportKey without legacy_cipher, rather than ignoring them. */
   static void checkNoLegacyFields(ImportKeyRequest request) {
-    if (request.getLegacyIv() != io.cipherd.api.v1.LegacyIv.LEGACY_IV_UNSPECIFIED
+    if (request.getLegacyIv() != LegacyIv.LEGACY_IV_UNSPECIFIED
         || !request.getLegacyFixedIv().isEmpty()
         || !request.getPassphrase().isEmpty()) {
       throw new InvalidArgumentException(
@@ -74,34 +73,8 @@ final class LegacyProtos {
         legacy.getKeyName(), legacy.getKeyVersion(), data, legacy.getIv().toByteArray());
   }
 
-  static io.cipherd.api.v1.LegacyCipher toProto(LegacyCipher cipher) {
-    return switch (cipher) {
-      case MYSQL_AES_ECB -> io.cipherd.api.v1.LegacyCipher.LEGACY_CIPHER_MYSQL_AES_ECB;
-      case AES_CBC -> io.cipherd.api.v1.LegacyCipher.LEGACY_CIPHER_AES_CBC;
-      case AES_ECB -> io.cipherd.api.v1.LegacyCipher.LEGACY_CIPHER_AES_ECB;
-      case AES_CTR -> io.cipherd.api.v1.LegacyCipher.LEGACY_CIPHER_AES_CTR;
-      case AES_CFB -> io.cipherd.api.v1.LegacyCipher.LEGACY_CIPHER_AES_CFB;
-      case AES_OFB -> io.cipherd.api.v1.LegacyCipher.LEGACY_CIPHER_AES_OFB;
-      case AES_GCM -> io.cipherd.api.v1.LegacyCipher.LEGACY_CIPHER_AES_GCM;
-      case DES_CBC -> io.cipherd.api.v1.LegacyCipher.LEGACY_CIPHER_DES_CBC;
-      case DESEDE_CBC -> io.cipherd.api.v1.LegacyCipher.LEGACY_CIPHER_DESEDE_CBC;
-      case BLOWFISH_CBC -> io.cipherd.api.v1.LegacyCipher.LEGACY_CIPHER_BLOWFISH_CBC;
-      case RC4 -> io.cipherd.api.v1.LegacyCipher.LEGACY_CIPHER_RC4;
-    };
-  }
-
-  /** NONE (a cipher without IV) is LEGACY_IV_UNSPECIFIED. */
-  static io.cipherd.api.v1.LegacyIv toProto(IvConvention convention) {
-    return switch (convention) {
-      case NONE -> io.cipherd.api.v1.LegacyIv.LEGACY_IV_UNSPECIFIED;
-      case PREPENDED -> io.cipherd.api.v1.LegacyIv.LEGACY_IV_PREPENDED;
-      case SEPARATE -> io.cipherd.api.v1.LegacyIv.LEGACY_IV_SEPARATE;
-      case FIXED -> io.cipherd.api.v1.LegacyIv.LEGACY_IV_FIXED;
-    };
-  }
-
-  private static LegacyCipher cipher(io.cipherd.api.v1.LegacyCipher cipher) {
-    return switch (cipher) {
+  private static LegacyCipher cipher(ImportKeyRequest request) {
+    return switch (request.getLegacyCipher()) {
       case LEGACY_CIPHER_MYSQL_AES_ECB -> LegacyCipher.MYSQL_AES_ECB;
       case LEGACY_CIPHER_AES_CBC -> LegacyCipher.AES_CBC;
       case LEGACY_CIPHER_AES_ECB -> LegacyCipher.AES_ECB;
@@ -120,8 +93,8 @@ final class LegacyProtos {
   }
 
   /** The convention asked for, or null for LEGACY_IV_UNSPECIFIED (the cipher's default). */
-  private static IvConvention iv(io.cipherd.api.v1.LegacyIv iv) {
-    return switch (iv) {
+  private static IvConvention iv(ImportKeyRequest request) {
+    return switch (request.getLegacyIv()) {
       case LEGACY_IV_UNSPECIFIED -> null;
       case LEGACY_IV_PREPENDED -> IvConvention.PREPENDED;
       case LEGACY_IV_SEPARATE -> IvConvention.SEPARATE;

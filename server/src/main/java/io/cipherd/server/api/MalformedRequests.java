@@ -1,5 +1,6 @@
 package io.cipherd.server.api;
 
+import com.google.protobuf.Message;
 import io.cipherd.server.errors.InvalidArgumentException;
 import io.grpc.ForwardingServerCallListener;
 import io.grpc.Metadata;
@@ -83,9 +84,8 @@ public final class MalformedRequests {
       } catch (RuntimeException e) {
         T prototype = strict.getMessagePrototype();
         // A distinct instance, so a failure never matches any other message by identity.
-        T placeholder = (T) ((com.google.protobuf.Message) prototype).toBuilder().build();
-        String type =
-            ((com.google.protobuf.Message) prototype).getDescriptorForType().getFullName();
+        T placeholder = (T) ((Message) prototype).toBuilder().build();
+        String type = ((Message) prototype).getDescriptorForType().getFullName();
         LAST_FAILURE.set(new Failure(placeholder, type, problem(e)));
         return placeholder;
       }

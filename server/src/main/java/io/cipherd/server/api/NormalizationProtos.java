@@ -1,5 +1,6 @@
 package io.cipherd.server.api;
 
+import io.cipherd.api.v1.NormalizationOrBuilder;
 import io.cipherd.server.crypto.index.Normalization;
 
 /** Converts the API's {@code Normalization} message to the domain's. */
@@ -7,7 +8,7 @@ final class NormalizationProtos {
   private NormalizationProtos() {}
 
   /** The steps the request asks for; an absent message asks for none. */
-  static Normalization fromProto(io.cipherd.api.v1.Normalization normalization) {
+  static Normalization fromProto(NormalizationOrBuilder normalization) {
     return new Normalization(
         normalization.getTrim(), normalization.getNfkc(), normalization.getCasefold());
   }

@@ -111,10 +111,9 @@ public final class StatusMapper {
    */
   static StatusRuntimeException withReason(
       Status status, ErrorKind kind, Map<String, String> metadata) {
-    com.google.rpc.Status details =
-        com.google.rpc.Status.newBuilder()
-            .setCode(status.getCode().value())
-            .setMessage(status.getDescription() == null ? "" : status.getDescription())
+    // No trailers yet: the google.rpc.Status is the status's code and description alone.
+    return StatusProto.toStatusRuntimeException(
+        StatusProto.fromStatusAndTrailers(status, new Metadata()).toBuilder()
             .addDetails(
                 Any.pack(
                     ErrorInfo.newBuilder()
@@ -122,8 +121,7 @@ public final class StatusMapper {
                         .setReason(kind.name())
                         .putAllMetadata(metadata)
                         .build()))
-            .build();
-    return StatusProto.toStatusRuntimeException(details);
+            .build());
   }
 
   /**

@@ -1,6 +1,7 @@
 package io.cipherd.server.config;
 
 import io.cipherd.server.logging.LogFormat;
+import java.time.Duration;
 
 /**
  * What cipherd tells its operators and where, validated on construction. Kept apart from {@link
@@ -15,16 +16,13 @@ import io.cipherd.server.logging.LogFormat;
  *     automatic rotations run): the lag of the counts other replicas see
  */
 public record ObservabilityConfig(
-    int httpPort,
-    LogFormat logFormat,
-    boolean metricsKeyNames,
-    java.time.Duration usageMergeInterval) {
-  public static final java.time.Duration DEFAULT_USAGE_MERGE_INTERVAL =
-      java.time.Duration.ofSeconds(10);
+    int httpPort, LogFormat logFormat, boolean metricsKeyNames, Duration usageMergeInterval) {
+  public static final Duration DEFAULT_USAGE_MERGE_INTERVAL = Duration.ofSeconds(10);
 
   /** The defaults: port 9464, text logs, no key names in metrics, usage merged every 10 s. */
   public static final ObservabilityConfig DEFAULT =
-      new ObservabilityConfig(9464, LogFormat.TEXT, false, DEFAULT_USAGE_MERGE_INTERVAL);
+      new ObservabilityConfig(
+          9464, LogFormat.TEXT, /* metricsKeyNames= */ false, DEFAULT_USAGE_MERGE_INTERVAL);
 
   public ObservabilityConfig(int httpPort, LogFormat logFormat, boolean metricsKeyNames) {
     this(httpPort, logFormat, metricsKeyNames, DEFAULT_USAGE_MERGE_INTERVAL);

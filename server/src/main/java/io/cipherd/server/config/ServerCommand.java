@@ -3,12 +3,12 @@ package io.cipherd.server.config;
 import io.cipherd.server.api.RequestLimits;
 import io.cipherd.server.logging.LogFormat;
 import io.cipherd.server.pool.CipherPoolConfig;
-import io.cipherd.server.security.TlsConfig;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.Locale;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -144,70 +144,7 @@ public final class ServerCommand implements Callable<Integer> {
               + "is still producing items. Default: ${DEFAULT-VALUE}.")
   Duration streamIdleTimeout;
 
-  @Option(
-      names = "--max-calls-per-connection",
-      defaultValue = "${env:CIPHERD_MAX_CALLS_PER_CONNECTION:-128}",
-      description =
-          "Most calls, streams included, open at once on one client connection; clients queue "
-              + "further calls until one ends (CIPHERD_MAX_CALLS_PER_CONNECTION). Twice what the load tests "
-              + "run per connection, while one connection cannot hold thousands of idle streams. "
-              + "Default: ${DEFAULT-VALUE}.")
-  int maxCallsPerConnection;
-
-  @Option(
-      names = "--keepalive-time",
-      defaultValue = "${env:CIPHERD_KEEPALIVE_TIME:-PT1M}",
-      description =
-          "Ping a client whose connection was silent this long, ISO-8601 (CIPHERD_KEEPALIVE_TIME): "
-              + "finds clients that vanished without closing (crash, network cut) in minutes instead of "
-              + "grpc-java's two hours, for one small frame a minute. Default: ${DEFAULT-VALUE}.")
-  Duration keepAliveTime;
-
-  @Option(
-      names = "--keepalive-timeout",
-      defaultValue = "${env:CIPHERD_KEEPALIVE_TIMEOUT:-PT20S}",
-      description =
-          "Close the connection when a ping is not answered within this, ISO-8601 "
-              + "(CIPHERD_KEEPALIVE_TIMEOUT); grpc-java's default. Default: ${DEFAULT-VALUE}.")
-  Duration keepAliveTimeout;
-
-  @Option(
-      names = "--permit-keepalive-time",
-      defaultValue = "${env:CIPHERD_PERMIT_KEEPALIVE_TIME:-PT5M}",
-      description =
-          "Shortest ping interval allowed to clients, ISO-8601 (CIPHERD_PERMIT_KEEPALIVE_TIME); a "
-              + "client pinging faster, or pinging without calls, gets GOAWAY (too_many_pings). grpc-java's and "
-              + "grpc-go's default: a client can ask for no more than the server grants anyway. "
-              + "Default: ${DEFAULT-VALUE}.")
-  Duration permitKeepAliveTime;
-
-  @Option(
-      names = "--max-connection-idle",
-      defaultValue = "${env:CIPHERD_MAX_CONNECTION_IDLE:-PT15M}",
-      description =
-          "Close a connection that had no call for this long, PT0S for never, ISO-8601 "
-              + "(CIPHERD_MAX_CONNECTION_IDLE). Clients reconnect on their next call; a client calling every few "
-              + "minutes keeps its connection. Default: ${DEFAULT-VALUE}.")
-  Duration maxConnectionIdle;
-
-  @Option(
-      names = "--max-connection-age",
-      defaultValue = "${env:CIPHERD_MAX_CONNECTION_AGE:-PT0S}",
-      description =
-          "Ask clients to reconnect after a connection has been open this long, PT0S for never, "
-              + "ISO-8601 (CIPHERD_MAX_CONNECTION_AGE). Off by default: reconnects cost handshakes; behind a "
-              + "layer-4 load balancer, e.g. PT30M spreads long-lived clients over new replicas. "
-              + "Default: ${DEFAULT-VALUE}.")
-  Duration maxConnectionAge;
-
-  @Option(
-      names = "--max-connection-age-grace",
-      defaultValue = "${env:CIPHERD_MAX_CONNECTION_AGE_GRACE:-PT30S}",
-      description =
-          "With --max-connection-age, how long calls in flight may still finish before they are "
-              + "cancelled, ISO-8601 (CIPHERD_MAX_CONNECTION_AGE_GRACE); longer than any unary call or batch. "
-              + "Default: ${DEFAULT-VALUE}.")
-  Duration maxConnectionAgeGrace;
+  @Mixin ConnectionOptions connections;
 
   @Option(
       names = "--usage-merge-interval",
@@ -247,35 +184,7 @@ public final class ServerCommand implements Callable<Integer> {
               + "(CIPHERD_METRICS_KEY_NAMES).")
   boolean metricsKeyNames;
 
-  @Option(
-      names = "--tls-cert",
-      defaultValue = "${env:CIPHERD_TLS_CERT}",
-      description =
-          "PEM certificate chain for TLS on the gRPC port (CIPHERD_TLS_CERT); reloaded when it changes.")
-  Path tlsCert;
-
-  @Option(
-      names = "--tls-key",
-      defaultValue = "${env:CIPHERD_TLS_KEY}",
-      description =
-          "PEM (PKCS#8) private key of --tls-cert (CIPHERD_TLS_KEY); reloaded when it changes.")
-  Path tlsKey;
-
-  @Option(
-      names = "--tls-client-ca",
-      defaultValue = "${env:CIPHERD_TLS_CLIENT_CA}",
-      description =
-          "PEM CA bundle; enables mutual TLS: every client must present a certificate it signed "
-              + "(CIPHERD_TLS_CLIENT_CA).")
-  Path tlsClientCa;
-
-  @Option(
-      names = "--tls-reload-period",
-      defaultValue = "${env:CIPHERD_TLS_RELOAD_PERIOD:-PT1M}",
-      description =
-          "How often the TLS files are checked for changes, ISO-8601, at least PT1M (CIPHERD_TLS_RELOAD_PERIOD). "
-              + "Default: ${DEFAULT-VALUE}.")
-  Duration tlsReloadPeriod;
+  @Mixin TlsOptions tls;
 
   @Option(
       names = "--access-policy",
@@ -307,18 +216,10 @@ public final class ServerCommand implements Callable<Integer> {
         .blockingThreads(blockingThreads)
         .blockingQueue(blockingQueue)
         .shutdownGrace(shutdownGrace)
-        .connections(
-            new ConnectionLimits(
-                maxCallsPerConnection,
-                keepAliveTime,
-                keepAliveTimeout,
-                permitKeepAliveTime,
-                maxConnectionIdle,
-                maxConnectionAge,
-                maxConnectionAgeGrace))
+        .connections(connections.toLimits())
         .streamIdleTimeout(streamIdleTimeout)
         .demoKey(demoKey == null ? "" : demoKey)
-        .tls(new TlsConfig(tlsCert, tlsKey, tlsClientCa, tlsReloadPeriod))
+        .tls(tls.toConfig())
         .accessPolicy(accessPolicy)
         .build();
   }
@@ -326,7 +227,7 @@ public final class ServerCommand implements Callable<Integer> {
   /** The validated metrics, health and logging settings. */
   public ObservabilityConfig toObservabilityConfig() {
     LogFormat format =
-        switch (logFormat.strip().toLowerCase(java.util.Locale.ROOT)) {
+        switch (logFormat.strip().toLowerCase(Locale.ROOT)) {
           case "text" -> LogFormat.TEXT;
           case "json" -> LogFormat.JSON;
           default ->

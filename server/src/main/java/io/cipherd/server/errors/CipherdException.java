@@ -22,7 +22,11 @@ public abstract class CipherdException extends RuntimeException {
    * For errors that callers cause routinely (bad input, failed decryption): no stack trace to fill.
    */
   protected CipherdException(ErrorKind kind, String message) {
-    super(message, null, false, false);
+    super(
+        message,
+        /* cause= */ null,
+        /* enableSuppression= */ false,
+        /* writableStackTrace= */ false);
     this.kind = kind;
   }
 

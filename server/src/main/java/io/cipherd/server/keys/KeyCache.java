@@ -7,16 +7,14 @@ import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
-import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.ConcurrentMap;
-import java.util.concurrent.atomic.LongAdder;
+import java.util.Set;
 import java.util.function.Supplier;
 
 /**
- * The crypto path's view of the keys: a cache in front of the {@link KeyStore} that hands out ready
- * key versions after their {@link KeyPolicy} allows the use. Once a version has been used,
- * encrypting and decrypting with it touches no store. Methods that may reach the store say so;
- * callers run them off the gRPC event loop.
+ * The crypto path's view of the keys: hands out ready key versions, held by {@link CachedKeys} in
+ * front of the {@link KeyStore}, after their {@link KeyPolicy} allows the use. Once a version has
+ * been used, encrypting and decrypting with it touches no store. Methods that may reach the store
+ * say so; callers run them off the gRPC event loop.
  */
 public final class KeyCache {
   /**
@@ -28,35 +26,12 @@ public final class KeyCache {
    */
   public static final Duration NOT_FOUND_TTL = Duration.ofSeconds(1);
 
-  private final KeyStore store;
-
   /**
    * The known encryptions of each version, which cap encrypting (the policy's encryption limit).
    */
   private final UsageLedger usage;
 
-  private final ConcurrentMap<String, CachedKey> cache = new ConcurrentHashMap<>();
-
-  /**
-   * Held by every write from its store call to caching its result, so results are cached in the
-   * order the store applied them: otherwise an older result (say, a rotation carrying the old
-   * policy) could land last and overwrite a newer policy or version. Reads never take it.
-   */
-  private final Object writeLock = new Object();
-
-  /** Key lookups answered from the cache and from the store; read by metrics. */
-  private final LongAdder cacheHits = new LongAdder();
-
-  private final LongAdder cacheMisses = new LongAdder();
-
-  /** Names the store did not know, within {@link #NOT_FOUND_TTL}. */
-  private final RecentMisses unknownKeys;
-
-  /**
-   * Cached keys whose reload found no version above the cached current one, within {@link
-   * #NOT_FOUND_TTL}.
-   */
-  private final RecentMisses noNewerVersion;
+  private final CachedKeys keys;
 
   /** A cache over {@code store} whose encryptions are capped by the counts in {@code usage}. */
   public KeyCache(KeyStore store, UsageLedger usage) {
@@ -68,10 +43,8 @@ public final class KeyCache {
    * As {@link #KeyCache(KeyStore, UsageLedger)}, timing out "not found" answers by {@code clock}.
    */
   KeyCache(KeyStore store, UsageLedger usage, Clock clock) {
-    this.store = store;
     this.usage = usage;
-    this.unknownKeys = new RecentMisses(clock, NOT_FOUND_TTL);
-    this.noNewerVersion = new RecentMisses(clock, NOT_FOUND_TTL);
+    this.keys = new CachedKeys(store, clock, NOT_FOUND_TTL);
   }
 
   /**
@@ -79,16 +52,7 @@ public final class KeyCache {
    * 0) can be done from memory alone, without a store call.
    */
   public boolean isCached(String name, int version) {
-    CachedKey key = cache.get(name);
-    if (key == null) {
-      return unknownKeys.isRecent(name);
-    }
-    int wanted = version == 0 ? key.metadata().currentVersion() : version;
-    if (wanted > key.metadata().currentVersion()) {
-      // Another replica may have added it, which needs the store, unless it was just asked.
-      return noNewerVersion.isRecent(name);
-    }
-    return key.metadata().hasVersion(wanted) && key.hasLoaded(wanted);
+    return keys.isCached(name, version);
   }
 
   /**
@@ -137,12 +101,12 @@ public final class KeyCache {
           "key '"
               + name
               + "' is "
-              + info.mode().kind().description()
+              + info.kind().description()
               + ", not a legacy key: rewrap its ciphertexts with ciphertext, not legacy");
     }
     chosen.policy().checkDecryption(name, info.version());
     UsableKey usable = chosen.usable();
-    return new UsableLegacyKey(usable.header(), usable.secret(), info.legacy());
+    return new UsableLegacyKey(usable.version(), usable.secret(), info.legacy());
   }
 
   /**
@@ -186,7 +150,7 @@ public final class KeyCache {
    * The versions of {@code name} that may still be used, newest first (from the cache or the
    * store).
    */
-  public java.util.List<Integer> usableVersions(String name) {
+  public List<Integer> usableVersions(String name) {
     KeyMetadata metadata = cached(name).metadata();
     return metadata.policy().usableVersions(metadata.currentVersion());
   }
@@ -203,15 +167,7 @@ public final class KeyCache {
    * metadata and work on.
    */
   public int refreshCached() {
-    int failed = 0;
-    for (String name : List.copyOf(cache.keySet())) {
-      try {
-        reload(name);
-      } catch (KeyStoreUnavailableException | KeyStoreAccessDeniedException e) {
-        failed++;
-      }
-    }
-    return failed;
+    return keys.refreshAll();
   }
 
   /**
@@ -220,40 +176,32 @@ public final class KeyCache {
    * Cipherd.forgetKeys}, which clears the cipher pools with it.
    */
   public void invalidateAll() {
-    unknownKeys.clear();
-    noNewerVersion.clear();
-    for (String name : cache.keySet()) {
-      CachedKey evicted = cache.remove(name);
-      if (evicted != null) {
-        evicted.destroy();
-      }
-    }
+    keys.invalidateAll();
   }
 
   /** Key lookups answered from memory. */
   public long cacheHits() {
-    return cacheHits.sum();
+    return keys.hits();
   }
 
   /** Key lookups that had to read the store's metadata. */
   public long cacheMisses() {
-    return cacheMisses.sum();
+    return keys.misses();
   }
 
   /** Keys whose metadata is cached. */
   public int cacheSize() {
-    return cache.size();
+    return keys.size();
   }
 
   /** A key's cached metadata, without reaching the store; empty if it is not cached. */
   Optional<KeyMetadata> peek(String name) {
-    CachedKey key = cache.get(name);
-    return key == null ? Optional.empty() : Optional.of(key.metadata());
+    return keys.peek(name);
   }
 
   /** The names of the keys cached now. */
-  public java.util.Set<String> cachedNames() {
-    return java.util.Set.copyOf(cache.keySet());
+  public Set<String> cachedNames() {
+    return keys.names();
   }
 
   /**
@@ -261,76 +209,30 @@ public final class KeyCache {
    * it returns, so concurrent writes are cached in the order the store applied them.
    */
   KeyMetadata write(Supplier<KeyMetadata> storeWrite) {
-    synchronized (writeLock) {
-      KeyMetadata written = storeWrite.get();
-      unknownKeys.forget(written.name());
-      noNewerVersion.forget(written.name());
-      cache.compute(
-          written.name(),
-          (name, old) -> old == null ? new CachedKey(written, store) : old.withMetadata(written));
-      return written;
-    }
-  }
-
-  private CachedKey cached(String name) {
-    CachedKey key = cache.get(name);
-    if (key != null) {
-      cacheHits.increment();
-      return key;
-    }
-    cacheMisses.increment();
-    KeyNames.check(name);
-    if (unknownKeys.isRecent(name)) {
-      throw KeyNotFoundException.key(name);
-    }
-    Optional<KeyMetadata> read = store.readKey(name);
-    if (read.isEmpty()) {
-      unknownKeys.remember(name);
-      throw KeyNotFoundException.key(name);
-    }
-    KeyMetadata metadata = read.get();
-    return cache.computeIfAbsent(name, n -> new CachedKey(metadata, store));
-  }
-
-  /**
-   * {@code key}, re-read from the store first if it does not know {@code version} (0: any is fine),
-   * unless a re-read within {@link #NOT_FOUND_TTL} found no newer version.
-   */
-  private CachedKey withVersion(CachedKey key, int version) {
-    String name = key.metadata().name();
-    if (version <= key.metadata().currentVersion() || noNewerVersion.isRecent(name)) {
-      return key;
-    }
-    reload(name);
-    CachedKey reloaded = cache.getOrDefault(name, key);
-    if (version > reloaded.metadata().currentVersion()) {
-      noNewerVersion.remember(name);
-    }
-    return reloaded;
+    return keys.write(storeWrite);
   }
 
   /**
    * Caches the store's metadata of {@code name}, unless a newer write has been cached meanwhile.
    */
   void reload(String name) {
-    store.readKey(name).ifPresent(this::offer);
+    keys.reload(name);
   }
 
   /**
    * Caches {@code fresh}, just read from the store, unless a newer write has been cached meanwhile.
    */
   void offer(KeyMetadata fresh) {
-    unknownKeys.forget(fresh.name());
-    noNewerVersion.forget(fresh.name());
-    synchronized (writeLock) {
-      cache.compute(
-          fresh.name(),
-          (n, old) ->
-              old == null
-                  ? new CachedKey(fresh, store)
-                  : fresh.currentVersion() < old.metadata().currentVersion()
-                      ? old
-                      : old.withMetadata(fresh));
-    }
+    keys.offer(fresh);
+  }
+
+  /** The key {@code name}, read from the store on a miss. */
+  private CachedKey cached(String name) {
+    return keys.get(name);
+  }
+
+  /** {@code key}, re-read from the store first if it does not know {@code version} (0: any). */
+  private CachedKey withVersion(CachedKey key, int version) {
+    return keys.withVersion(key, version);
   }
 }

@@ -1,6 +1,7 @@
 package io.cipherd.server.keys;
 
 import io.cipherd.server.crypto.envelope.EnvelopeHeader;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 
@@ -59,7 +60,7 @@ public record KeyMetadata(String name, List<KeyVersionInfo> versions, KeyPolicy 
 
   /** This key with {@code next} added as its newest version. */
   public KeyMetadata withVersion(KeyVersionInfo next) {
-    var all = new java.util.ArrayList<>(versions);
+    var all = new ArrayList<>(versions);
     all.add(next);
     return new KeyMetadata(name, all, policy);
   }

@@ -13,7 +13,7 @@ import java.time.Instant;
  */
 public record VersionUsage(
     long encryptions, long decryptions, long rewraps, long indexes, Instant lastUsed) {
-  public static final VersionUsage NONE = new VersionUsage(0, 0, 0, 0, null);
+  public static final VersionUsage NONE = new VersionUsage(0, 0, 0, 0, /* lastUsed= */ null);
 
   /** The sum of both, with the later of the two last-used times. */
   public VersionUsage plus(VersionUsage other) {

@@ -2,6 +2,7 @@ package io.cipherd.server.keys;
 
 import java.util.Arrays;
 import javax.crypto.SecretKey;
+import javax.security.auth.DestroyFailedException;
 import javax.security.auth.Destroyable;
 
 /**
@@ -43,7 +44,7 @@ public final class WipeableSecretKey implements SecretKey {
     if (destroyed) {
       Arrays.fill(copy, (byte) 0);
       throw new KeyStoreUnavailableException(
-          "a key version was evicted from memory while in use; retry", null);
+          "a key version was evicted from memory while in use; retry");
     }
     return copy;
   }
@@ -76,7 +77,7 @@ public final class WipeableSecretKey implements SecretKey {
     if (key instanceof Destroyable destroyable && !destroyable.isDestroyed()) {
       try {
         destroyable.destroy();
-      } catch (javax.security.auth.DestroyFailedException unsupported) {
+      } catch (DestroyFailedException unsupported) {
         // SecretKeySpec and most provider keys cannot be wiped; nothing more we can do.
       }
     }

@@ -1,5 +1,6 @@
 package io.cipherd.server.logging;
 
+import ch.qos.logback.classic.Logger;
 import ch.qos.logback.classic.LoggerContext;
 import ch.qos.logback.classic.encoder.JsonEncoder;
 import ch.qos.logback.classic.spi.ILoggingEvent;
@@ -7,7 +8,6 @@ import ch.qos.logback.core.Appender;
 import ch.qos.logback.core.OutputStreamAppender;
 import java.util.Iterator;
 import org.slf4j.ILoggerFactory;
-import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
@@ -29,7 +29,7 @@ public final class LogOutput {
           .warn("JSON logs need logback; keeping the text format");
       return;
     }
-    ch.qos.logback.classic.Logger root = context.getLogger(Logger.ROOT_LOGGER_NAME);
+    Logger root = context.getLogger(Logger.ROOT_LOGGER_NAME);
     for (Iterator<Appender<ILoggingEvent>> it = root.iteratorForAppenders(); it.hasNext(); ) {
       if (it.next() instanceof OutputStreamAppender<ILoggingEvent> appender) {
         appender.stop();

@@ -1,8 +1,11 @@
 package io.cipherd.server.logging;
 
 import com.google.protobuf.ByteString;
+import com.google.protobuf.Descriptors;
+import com.google.protobuf.Message;
 import io.cipherd.api.v1.DecryptBatchRequest;
 import io.cipherd.api.v1.DecryptRequest;
+import io.cipherd.api.v1.DecryptStreamRequest;
 import io.cipherd.api.v1.EncryptBatchRequest;
 import io.cipherd.api.v1.EncryptRequest;
 import io.cipherd.api.v1.InspectRequest;
@@ -38,7 +41,7 @@ final class RequestKeyName {
           r.hasLegacy()
               ? legacy(r.getLegacy(), r.getKeyName())
               : rewrap(r.getCiphertextBytes(), r.getKeyName());
-      case io.cipherd.api.v1.DecryptStreamRequest r -> fromHeader(r.getCiphertextBytes());
+      case DecryptStreamRequest r -> fromHeader(r.getCiphertextBytes());
       case DecryptBatchRequest r ->
           r.getItemsCount() == 0 ? NONE : fromHeader(r.getItems(0).getCiphertextBytes());
       case ReEncryptBatchRequest r ->
@@ -47,16 +50,15 @@ final class RequestKeyName {
               : rewrap(
                   r.getItemsCount() == 0 ? ByteString.EMPTY : r.getItems(0).getCiphertextBytes(),
                   r.getKeyName());
-      case com.google.protobuf.Message m -> byField(m);
+      case Message m -> byField(m);
       default -> NONE;
     };
   }
 
   /** Admin requests: any message with a string field {@code key_name}. */
-  private static String byField(com.google.protobuf.Message message) {
+  private static String byField(Message message) {
     var field = message.getDescriptorForType().findFieldByName("key_name");
-    if (field == null
-        || field.getJavaType() != com.google.protobuf.Descriptors.FieldDescriptor.JavaType.STRING) {
+    if (field == null || field.getJavaType() != Descriptors.FieldDescriptor.JavaType.STRING) {
       return NONE;
     }
     return named((String) message.getField(field));

@@ -5,12 +5,15 @@ import io.cipherd.server.keys.KeyPolicy;
 import io.cipherd.server.keys.KeyStore;
 import io.cipherd.server.keys.KeyVersionInfo;
 import io.cipherd.server.keys.NewKeyVersion;
+import io.cipherd.server.keys.VersionUsage;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentMap;
+import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
 import javax.crypto.SecretKey;
 
@@ -61,13 +64,12 @@ public final class MeteredKeyStore implements KeyStore {
   }
 
   @Override
-  public java.util.Map<Integer, io.cipherd.server.keys.VersionUsage> readUsage(String name) {
+  public Map<Integer, VersionUsage> readUsage(String name) {
     return timed("read_usage", () -> delegate.readUsage(name));
   }
 
   @Override
-  public java.util.Map<Integer, io.cipherd.server.keys.VersionUsage> addUsage(
-      String name, java.util.Map<Integer, io.cipherd.server.keys.VersionUsage> delta) {
+  public Map<Integer, VersionUsage> addUsage(String name, Map<Integer, VersionUsage> delta) {
     return timed("add_usage", () -> delegate.addUsage(name, delta));
   }
 
@@ -85,8 +87,7 @@ public final class MeteredKeyStore implements KeyStore {
       outcome = Outcomes.of(e);
       throw e;
     } finally {
-      timer(operation, outcome)
-          .record(System.nanoTime() - start, java.util.concurrent.TimeUnit.NANOSECONDS);
+      timer(operation, outcome).record(System.nanoTime() - start, TimeUnit.NANOSECONDS);
     }
   }
 

@@ -28,7 +28,7 @@ public final class KeyRefresher implements AutoCloseable {
   public static KeyRefresher start(
       KeyCache keys, KeyStore store, Health health, Duration interval) {
     KeyRefresher refresher = new KeyRefresher();
-    health.reportKeyStore(true);
+    health.reportKeyStore(/* reachable= */ true);
     refresher.scheduler.scheduleWithFixedDelay(
         () -> health.reportKeyStore(refresh(keys, store)),
         interval.toMillis(),

@@ -31,7 +31,9 @@ public final class OpsHttpServer implements AutoCloseable {
 
   /**
    * Binds {@code address} and starts answering: {@code /metrics} with {@code scrape}'s text, {@code
-   * /readyz} with 200 while {@code health} is SERVING and {@code keyStoreAnswers} holds.
+   * /readyz} with 200 while {@code health} is SERVING and {@code keyStoreAnswers} holds; {@code
+   * /readyz?exclude=keystore} (kube-apiserver's {@code ?exclude=} convention) leaves the key store
+   * out, for a readiness probe: with the store down, cached keys still serve.
    */
   public static OpsHttpServer start(
       InetSocketAddress address,
@@ -67,7 +69,16 @@ public final class OpsHttpServer implements AutoCloseable {
                 () -> new Response(200, "text/plain; charset=utf-8", "ok\n")));
     server.createContext(
         "/readyz",
-        exchange -> answer(exchange, "/readyz", () -> readiness(health, keyStoreAnswers)));
+        exchange ->
+            answer(
+                exchange,
+                "/readyz",
+                () ->
+                    readiness(
+                        health,
+                        "exclude=keystore".equals(exchange.getRequestURI().getRawQuery())
+                            ? () -> true
+                            : keyStoreAnswers)));
     server.start();
     return new OpsHttpServer(server, executor);
   }

@@ -11,6 +11,7 @@ import java.util.HashSet;
 import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import org.yaml.snakeyaml.LoaderOptions;
@@ -141,7 +142,7 @@ public final class AccessPolicyFile {
           "must be the 64 hex digits of the token's SHA-256 (e.g. from "
               + "'printf %s TOKEN | sha256sum'); plain tokens are never stored");
     }
-    return HexFormat.of().parseHex(hex.toLowerCase(java.util.Locale.ROOT));
+    return HexFormat.of().parseHex(hex.toLowerCase(Locale.ROOT));
   }
 
   private Map<String, Node> fields(Node node, String path, Set<String> allowed) {

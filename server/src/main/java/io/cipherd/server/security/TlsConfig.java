@@ -20,7 +20,12 @@ public record TlsConfig(Path certChain, Path privateKey, Path clientCa, Duration
   public static final Duration MIN_RELOAD_PERIOD = Duration.ofMinutes(1);
 
   /** Plaintext: no TLS at all. */
-  public static final TlsConfig NONE = new TlsConfig(null, null, null, Duration.ofMinutes(1));
+  public static final TlsConfig NONE =
+      new TlsConfig(
+          /* certChain= */ null,
+          /* privateKey= */ null,
+          /* clientCa= */ null,
+          Duration.ofMinutes(1));
 
   public TlsConfig {
     if ((certChain == null) != (privateKey == null)) {

@@ -4,6 +4,7 @@ import static io.cipherd.server.api.GrpcAssertions.failsWith;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.google.protobuf.ByteString;
+import io.cipherd.api.v1.ComputeIndexRequest;
 import io.cipherd.api.v1.CreateKeyRequest;
 import io.cipherd.api.v1.CryptoServiceGrpc;
 import io.cipherd.api.v1.DecryptBatchItem;
@@ -13,6 +14,7 @@ import io.cipherd.api.v1.DecryptRequest;
 import io.cipherd.api.v1.EncryptBatchItem;
 import io.cipherd.api.v1.EncryptBatchRequest;
 import io.cipherd.api.v1.EncryptRequest;
+import io.cipherd.api.v1.GenerateDataKeyRequest;
 import io.cipherd.api.v1.GetKeyRequest;
 import io.cipherd.api.v1.ImportKeyRequest;
 import io.cipherd.api.v1.InspectRequest;
@@ -20,6 +22,7 @@ import io.cipherd.api.v1.Key;
 import io.cipherd.api.v1.KeyAdminServiceGrpc;
 import io.cipherd.api.v1.KeyPolicy;
 import io.cipherd.api.v1.ListKeysRequest;
+import io.cipherd.api.v1.Mode;
 import io.cipherd.api.v1.ReEncryptBatchItem;
 import io.cipherd.api.v1.ReEncryptBatchRequest;
 import io.cipherd.api.v1.ReEncryptBatchResponse;
@@ -33,12 +36,14 @@ import io.cipherd.server.security.AccessPolicyFile;
 import io.cipherd.server.security.BearerTokens;
 import io.grpc.Metadata;
 import io.grpc.Status;
+import io.grpc.StatusRuntimeException;
 import io.grpc.stub.AbstractStub;
 import io.grpc.stub.MetadataUtils;
 import io.grpc.stub.StreamObserver;
 import java.io.StringReader;
 import java.nio.file.Path;
 import java.util.List;
+import org.assertj.core.api.Assertions;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -177,12 +182,12 @@ class AccessPolicyEnforcementTest {
                         .setPlaintext(ByteString.copyFromUtf8("x"))
                         .build()));
     assertThat(status.getDescription()).contains("no identity").doesNotContain("payments-eu");
-    org.assertj.core.api.Assertions.assertThatThrownBy(
+    Assertions.assertThatThrownBy(
             () ->
                 cipherd.crypto.encrypt(
                     EncryptRequest.newBuilder().setKeyName("payments-eu").build()))
         .isInstanceOfSatisfying(
-            io.grpc.StatusRuntimeException.class,
+            StatusRuntimeException.class,
             refused -> assertThat(StatusMapperTest.reason(refused)).isEqualTo("UNAUTHENTICATED"));
     failsWith(
         Status.Code.UNAUTHENTICATED,
@@ -330,17 +335,14 @@ class AccessPolicyEnforcementTest {
   void computeIndexAndGenerateDataKey_needIndexAndDatakey_andDatakeyDoesNotUnwrap() {
     admin("keyadmin")
         .createKey(
-            CreateKeyRequest.newBuilder()
-                .setKeyName("email-idx")
-                .setMode(io.cipherd.api.v1.Mode.MODE_HMAC)
-                .build());
-    io.cipherd.api.v1.ComputeIndexRequest index =
-        io.cipherd.api.v1.ComputeIndexRequest.newBuilder()
+            CreateKeyRequest.newBuilder().setKeyName("email-idx").setMode(Mode.MODE_HMAC).build());
+    ComputeIndexRequest index =
+        ComputeIndexRequest.newBuilder()
             .setKeyName("email-idx")
             .setValue(ByteString.copyFromUtf8("a@b.c"))
             .build();
-    io.cipherd.api.v1.GenerateDataKeyRequest dataKey =
-        io.cipherd.api.v1.GenerateDataKeyRequest.newBuilder().setKeyName("archive").build();
+    GenerateDataKeyRequest dataKey =
+        GenerateDataKeyRequest.newBuilder().setKeyName("archive").build();
 
     assertThat(crypto("search").computeIndex(index).getIndex().size()).isEqualTo(32);
     String wrapped = crypto("search").generateDataKey(dataKey).getWrappedKey();

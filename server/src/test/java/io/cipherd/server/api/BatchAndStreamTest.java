@@ -10,10 +10,14 @@ import io.cipherd.api.v1.DecryptBatchItem;
 import io.cipherd.api.v1.DecryptBatchRequest;
 import io.cipherd.api.v1.DecryptBatchResponse;
 import io.cipherd.api.v1.DecryptBatchResult;
+import io.cipherd.api.v1.DecryptStreamRequest;
+import io.cipherd.api.v1.DecryptStreamResponse;
 import io.cipherd.api.v1.EncryptBatchItem;
 import io.cipherd.api.v1.EncryptBatchRequest;
 import io.cipherd.api.v1.EncryptBatchResponse;
 import io.cipherd.api.v1.EncryptBatchResult;
+import io.cipherd.api.v1.EncryptStreamRequest;
+import io.cipherd.api.v1.EncryptStreamResponse;
 import io.cipherd.api.v1.KeyPolicy;
 import io.cipherd.api.v1.Mode;
 import io.cipherd.api.v1.ReEncryptBatchItem;
@@ -24,12 +28,15 @@ import io.cipherd.api.v1.ReEncryptStreamRequest;
 import io.cipherd.api.v1.ReEncryptStreamResponse;
 import io.cipherd.api.v1.RotateKeyRequest;
 import io.cipherd.api.v1.UpdateKeyPolicyRequest;
+import io.cipherd.server.crypto.CipherMode;
 import io.grpc.Status;
+import io.grpc.StatusRuntimeException;
 import io.grpc.stub.ClientCallStreamObserver;
 import io.grpc.stub.StreamObserver;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.TimeUnit;
 import org.apache.commons.pool2.impl.GenericObjectPool;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -81,8 +88,7 @@ class BatchAndStreamTest {
               .setContext(ByteString.copyFromUtf8("ctx-" + i)));
     }
     DecryptBatchResponse decrypted = cipherd.crypto.decryptBatch(decrypt.build());
-    assertThat(
-            cipherd.services.cipherPools().pool(io.cipherd.server.crypto.Mode.GCM).getNumActive())
+    assertThat(cipherd.services.cipherPools().pool(CipherMode.GCM).getNumActive())
         .as("a batch returns the ciphers it leased")
         .isZero();
     for (int i = 0; i < MAX_BATCH; i++) {
@@ -208,40 +214,38 @@ class BatchAndStreamTest {
 
   @Test
   void encryptStream_thenDecryptStream_answerEveryItemInOrder_withPerItemErrors() throws Exception {
-    StreamRecorder<io.cipherd.api.v1.EncryptStreamResponse> encrypted = new StreamRecorder<>();
-    StreamObserver<io.cipherd.api.v1.EncryptStreamRequest> toEncrypt =
-        cipherd.cryptoAsync.encryptStream(encrypted);
+    StreamRecorder<EncryptStreamResponse> encrypted = new StreamRecorder<>();
+    StreamObserver<EncryptStreamRequest> toEncrypt = cipherd.cryptoAsync.encryptStream(encrypted);
     for (int i = 0; i < 300; i++) {
       // Items may name different keys; one names a key that does not exist.
       String key = i == 123 ? "missing" : i % 2 == 0 ? "batch" : "target";
       toEncrypt.onNext(
-          io.cipherd.api.v1.EncryptStreamRequest.newBuilder()
+          EncryptStreamRequest.newBuilder()
               .setReference("e" + i)
               .setKeyName(key)
-              .setPlaintext(com.google.protobuf.ByteString.copyFromUtf8("row " + i))
+              .setPlaintext(ByteString.copyFromUtf8("row " + i))
               .build());
     }
     toEncrypt.onCompleted();
-    List<io.cipherd.api.v1.EncryptStreamResponse> ciphertexts = encrypted.awaitValues(30);
+    List<EncryptStreamResponse> ciphertexts = encrypted.awaitValues(30);
 
     assertThat(ciphertexts).hasSize(300);
     assertThat(ciphertexts.get(123).getResult().getError().getCode())
         .isEqualTo(Status.Code.NOT_FOUND.value());
-    StreamRecorder<io.cipherd.api.v1.DecryptStreamResponse> decrypted = new StreamRecorder<>();
-    StreamObserver<io.cipherd.api.v1.DecryptStreamRequest> toDecrypt =
-        cipherd.cryptoAsync.decryptStream(decrypted);
+    StreamRecorder<DecryptStreamResponse> decrypted = new StreamRecorder<>();
+    StreamObserver<DecryptStreamRequest> toDecrypt = cipherd.cryptoAsync.decryptStream(decrypted);
     for (int i = 0; i < 300; i++) {
       assertThat(ciphertexts.get(i).getResult().getReference()).isEqualTo("e" + i);
       String ciphertext =
           i == 123 ? "<batch/v1:gcm>AAAA" : ciphertexts.get(i).getResult().getCiphertext();
       toDecrypt.onNext(
-          io.cipherd.api.v1.DecryptStreamRequest.newBuilder()
+          DecryptStreamRequest.newBuilder()
               .setReference("d" + i)
               .setCiphertext(ciphertext)
               .build());
     }
     toDecrypt.onCompleted();
-    List<io.cipherd.api.v1.DecryptStreamResponse> plaintexts = decrypted.awaitValues(30);
+    List<DecryptStreamResponse> plaintexts = decrypted.awaitValues(30);
 
     assertThat(plaintexts).hasSize(300);
     for (int i = 0; i < 300; i++) {
@@ -259,8 +263,7 @@ class BatchAndStreamTest {
   void reEncryptStream_returnsItsLeasedCiphers_whenItEnds_andWhenTheClientCancels()
       throws Exception {
     String ciphertext = encryptOne("batch", "leased");
-    GenericObjectPool<?> gcm =
-        cipherd.services.cipherPools().pool(io.cipherd.server.crypto.Mode.GCM);
+    GenericObjectPool<?> gcm = cipherd.services.cipherPools().pool(CipherMode.GCM);
 
     StreamRecorder<ReEncryptStreamResponse> finished = new StreamRecorder<>();
     StreamObserver<ReEncryptStreamRequest> requests = cipherd.cryptoAsync.reEncryptStream(finished);
@@ -278,9 +281,9 @@ class BatchAndStreamTest {
         ReEncryptStreamRequest.newBuilder().setReference("b").setCiphertext(ciphertext).build());
     cancelling.cancel("client gave up", null);
     assertThatThrownBy(() -> cancelled.awaitValues(10))
-        .hasCauseInstanceOf(io.grpc.StatusRuntimeException.class);
+        .hasCauseInstanceOf(StatusRuntimeException.class);
     // The server learns of the cancellation asynchronously; the lease goes back once it has.
-    long deadline = System.nanoTime() + java.util.concurrent.TimeUnit.SECONDS.toNanos(10);
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
     while (gcm.getNumActive() > 0 && System.nanoTime() < deadline) {
       Thread.sleep(10);
     }

@@ -1,6 +1,8 @@
 package io.cipherd.server.api;
 
 import com.google.protobuf.ByteString;
+import com.google.protobuf.InvalidProtocolBufferException;
+import com.google.protobuf.Message;
 import io.cipherd.api.v1.EncryptBatchRequest;
 import io.cipherd.api.v1.EncryptBatchResponse;
 import io.cipherd.api.v1.EncryptBatchResult;
@@ -8,9 +10,10 @@ import io.cipherd.api.v1.EncryptRequest;
 import io.cipherd.api.v1.EncryptStreamRequest;
 import io.cipherd.api.v1.ReEncryptBatchRequest;
 import io.cipherd.api.v1.ReEncryptStreamRequest;
-import io.cipherd.server.crypto.Mode;
+import io.cipherd.server.crypto.CipherMode;
 import io.cipherd.server.engine.CryptoEngine;
 import io.cipherd.server.keys.InMemoryKeyStore;
+import io.cipherd.server.keys.KeyTemplate;
 import io.cipherd.server.keys.Keys;
 import io.cipherd.server.metrics.CryptoMetrics;
 import io.cipherd.server.pool.CipherPoolConfig;
@@ -21,6 +24,7 @@ import io.grpc.stub.StreamObserver;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import java.time.Clock;
+import java.time.Duration;
 import java.util.Arrays;
 import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.annotations.Benchmark;
@@ -28,6 +32,7 @@ import org.openjdk.jmh.annotations.BenchmarkMode;
 import org.openjdk.jmh.annotations.Fork;
 import org.openjdk.jmh.annotations.Level;
 import org.openjdk.jmh.annotations.Measurement;
+import org.openjdk.jmh.annotations.Mode;
 import org.openjdk.jmh.annotations.OperationsPerInvocation;
 import org.openjdk.jmh.annotations.OutputTimeUnit;
 import org.openjdk.jmh.annotations.Scope;
@@ -47,7 +52,7 @@ import org.openjdk.jmh.infra.Blackhole;
  *
  * <p>{@code make bench BENCH_ARGS='CryptoCallsBenchmark -prof gc'}
  */
-@BenchmarkMode(org.openjdk.jmh.annotations.Mode.AverageTime)
+@BenchmarkMode(Mode.AverageTime)
 @OutputTimeUnit(TimeUnit.NANOSECONDS)
 @Warmup(iterations = 3, time = 1)
 @Measurement(iterations = 5, time = 1)
@@ -70,9 +75,9 @@ public class CryptoCallsBenchmark {
   @Setup(Level.Trial)
   public void setUp(Blackhole blackhole) {
     Keys keyRing = Keys.over(new InMemoryKeyStore(), Clock.systemUTC());
-    keyRing.create("demo", Mode.GCM, 256, false, null);
+    keyRing.create("demo", KeyTemplate.of(CipherMode.GCM));
     pools = new CipherPools(CipherPoolConfig.DEFAULT);
-    streams = new ItemStreams(java.time.Duration.ofSeconds(60));
+    streams = new ItemStreams(Duration.ofSeconds(60));
     CryptoEngine engine =
         new CryptoEngine(
             keyRing.cache(),
@@ -125,7 +130,7 @@ public class CryptoCallsBenchmark {
                   .setCiphertextBytes(v1.getResults(i).getCiphertextBytes())
                   .build());
     }
-    keyRing.rotate("demo", null, 0, false);
+    keyRing.rotate("demo", KeyTemplate.defaults());
     reEncryptBatchBytes = rewrap.build().toByteArray();
   }
 
@@ -154,7 +159,7 @@ public class CryptoCallsBenchmark {
    */
   @Benchmark
   @OperationsPerInvocation(ITEMS)
-  public void reEncryptBatch() throws com.google.protobuf.InvalidProtocolBufferException {
+  public void reEncryptBatch() throws InvalidProtocolBufferException {
     service.reEncryptBatch(ReEncryptBatchRequest.parseFrom(reEncryptBatchBytes), sink.typed());
   }
 
@@ -191,16 +196,15 @@ public class CryptoCallsBenchmark {
   /** Only the parse of {@link #reEncryptBatch}'s request: protobuf's share, per item. */
   @Benchmark
   @OperationsPerInvocation(ITEMS)
-  public Object reEncryptBatchParseOnly()
-      throws com.google.protobuf.InvalidProtocolBufferException {
+  public Object reEncryptBatchParseOnly() throws InvalidProtocolBufferException {
     return ReEncryptBatchRequest.parseFrom(reEncryptBatchBytes);
   }
 
   @SuppressWarnings("unchecked")
-  private static <T extends com.google.protobuf.Message> T reparsed(T message) {
+  private static <T extends Message> T reparsed(T message) {
     try {
       return (T) message.getParserForType().parseFrom(message.toByteArray());
-    } catch (com.google.protobuf.InvalidProtocolBufferException e) {
+    } catch (InvalidProtocolBufferException e) {
       throw new IllegalStateException(e);
     }
   }

@@ -3,6 +3,7 @@ package io.cipherd.server.api;
 import io.cipherd.api.v1.CryptoServiceGrpc;
 import io.cipherd.api.v1.KeyAdminServiceGrpc;
 import io.cipherd.server.Cipherd;
+import io.cipherd.server.CipherdBuilder;
 import io.cipherd.server.keys.KeyStore;
 import io.cipherd.server.keystore.pkcs12.Pkcs12KeyStore;
 import io.cipherd.server.security.AccessPolicy;
@@ -71,7 +72,7 @@ final class InProcessCipherd implements AutoCloseable {
   }
 
   /** A server with the settings of {@link #start(Path)} changed by {@code settings}. */
-  static InProcessCipherd start(Path dataDir, UnaryOperator<Cipherd.Builder> settings)
+  static InProcessCipherd start(Path dataDir, UnaryOperator<CipherdBuilder> settings)
       throws IOException {
     KeyStore store = Pkcs12KeyStore.open(dataDir, PASSWORD);
     return new InProcessCipherd(

@@ -4,8 +4,12 @@ import static io.cipherd.server.api.GrpcAssertions.failsWith;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.google.protobuf.ByteString;
+import com.google.protobuf.Duration;
 import io.cipherd.api.v1.CreateKeyRequest;
 import io.cipherd.api.v1.DecryptRequest;
+import io.cipherd.api.v1.EncryptRequest;
+import io.cipherd.api.v1.GetKeyCensusRequest;
+import io.cipherd.api.v1.GetKeyCensusResponse;
 import io.cipherd.api.v1.GetKeyRequest;
 import io.cipherd.api.v1.ImportKeyRequest;
 import io.cipherd.api.v1.Key;
@@ -125,10 +129,7 @@ class KeyAdminServiceTest {
       Status status =
           failsWith(
               Status.Code.INVALID_ARGUMENT,
-              () ->
-                  census(
-                      "orders",
-                      com.google.protobuf.Duration.newBuilder().setSeconds(seconds).build()));
+              () -> census("orders", Duration.newBuilder().setSeconds(seconds).build()));
       assertThat(status.getDescription())
           .as("%d seconds", seconds)
           .contains("at most 3650 days")
@@ -139,26 +140,20 @@ class KeyAdminServiceTest {
         () ->
             census(
                 "orders",
-                com.google.protobuf.Duration.newBuilder()
+                Duration.newBuilder()
                     .setSeconds(Long.MAX_VALUE)
                     .setNanos(Integer.MAX_VALUE)
                     .build()));
 
     assertThat(
-            census(
-                    "orders",
-                    com.google.protobuf.Duration.newBuilder().setSeconds(3650L * 86_400).build())
+            census("orders", Duration.newBuilder().setSeconds(3650L * 86_400).build())
                 .getVersionsCount())
         .isEqualTo(1);
   }
 
-  private io.cipherd.api.v1.GetKeyCensusResponse census(
-      String name, com.google.protobuf.Duration quietPeriod) {
+  private GetKeyCensusResponse census(String name, Duration quietPeriod) {
     return cipherd.admin.getKeyCensus(
-        io.cipherd.api.v1.GetKeyCensusRequest.newBuilder()
-            .setKeyName(name)
-            .setQuietPeriod(quietPeriod)
-            .build());
+        GetKeyCensusRequest.newBuilder().setKeyName(name).setQuietPeriod(quietPeriod).build());
   }
 
   @Test
@@ -229,6 +224,37 @@ class KeyAdminServiceTest {
     failsWith(
         Status.Code.NOT_FOUND,
         () -> cipherd.admin.rotateKey(RotateKeyRequest.newBuilder().setKeyName("ghost").build()));
+  }
+
+  @Test
+  void rotateAndUpdatePolicy_answerWithEveryVersionsUsage_asGetKeyDoes() {
+    cipherd.admin.createKey(CreateKeyRequest.newBuilder().setKeyName("used").build());
+    for (int i = 0; i < 3; i++) {
+      cipherd.crypto.encrypt(
+          EncryptRequest.newBuilder()
+              .setKeyName("used")
+              .setPlaintext(ByteString.copyFromUtf8("x"))
+              .build());
+    }
+
+    Key before =
+        cipherd.admin.getKey(GetKeyRequest.newBuilder().setKeyName("used").build()).getKey();
+    Key rotated =
+        cipherd.admin.rotateKey(RotateKeyRequest.newBuilder().setKeyName("used").build()).getKey();
+    Key updated =
+        cipherd
+            .admin
+            .updateKeyPolicy(
+                UpdateKeyPolicyRequest.newBuilder()
+                    .setKeyName("used")
+                    .setPolicy(KeyPolicy.newBuilder().setMinDecryptionVersion(1))
+                    .build())
+            .getKey();
+
+    assertThat(before.getVersions(0).getUsage().getEncryptions()).isEqualTo(3);
+    assertThat(rotated.getVersions(0).getUsage().getEncryptions()).isEqualTo(3);
+    assertThat(updated.getVersions(0).getUsage().getEncryptions()).isEqualTo(3);
+    assertThat(rotated.getVersions(1).getUsage().getEncryptions()).isZero();
   }
 
   @Test

@@ -37,11 +37,15 @@ import io.cipherd.api.v1.RotateKeyRequest;
 import io.cipherd.api.v1.UpdateKeyPolicyRequest;
 import io.grpc.Status;
 import io.grpc.stub.StreamObserver;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.Base64;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.function.UnaryOperator;
+import javax.crypto.Cipher;
+import javax.crypto.spec.IvParameterSpec;
+import javax.crypto.spec.SecretKeySpec;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -499,12 +503,9 @@ class LegacyReEncryptTest {
   void separateIvConvention_takesEachItemsIv_andRefusesAnItemWithout() throws Exception {
     byte[] key = HexFormat.of().parseHex("00112233445566778899aabbccddeeff");
     byte[] iv = HexFormat.of().parseHex("0f0e0d0c0b0a09080706050403020100");
-    javax.crypto.Cipher cbc = javax.crypto.Cipher.getInstance("AES/CBC/PKCS5Padding");
-    cbc.init(
-        javax.crypto.Cipher.ENCRYPT_MODE,
-        new javax.crypto.spec.SecretKeySpec(key, "AES"),
-        new javax.crypto.spec.IvParameterSpec(iv));
-    byte[] body = cbc.doFinal("row 7".getBytes(java.nio.charset.StandardCharsets.UTF_8));
+    Cipher cbc = Cipher.getInstance("AES/CBC/PKCS5Padding");
+    cbc.init(Cipher.ENCRYPT_MODE, new SecretKeySpec(key, "AES"), new IvParameterSpec(iv));
+    byte[] body = cbc.doFinal("row 7".getBytes(StandardCharsets.UTF_8));
     importKey(
         cipherd.admin,
         "old-cbc",

@@ -26,6 +26,9 @@ import io.cipherd.api.v1.UpdateKeyPolicyRequest;
 import io.grpc.Status;
 import java.nio.file.Path;
 import java.util.Arrays;
+import java.util.Base64;
+import javax.crypto.Mac;
+import javax.crypto.spec.SecretKeySpec;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -89,8 +92,7 @@ class SearchableEncryptionTest {
     String ciphertext = encrypt("files", EMAIL, COLUMN);
 
     assertThat(ciphertext).startsWith("<files/v1:xgcm>");
-    assertThat(
-            java.util.Base64.getDecoder().decode(ciphertext.substring("<files/v1:xgcm>".length())))
+    assertThat(Base64.getDecoder().decode(ciphertext.substring("<files/v1:xgcm>".length())))
         .hasSize(24 + EMAIL.size() + 16);
     assertThat(encrypt("files", EMAIL, COLUMN)).isNotEqualTo(ciphertext);
     assertThat(decrypt(ciphertext, COLUMN)).isEqualTo(EMAIL);
@@ -272,8 +274,8 @@ class SearchableEncryptionTest {
             .setMode(Mode.MODE_HMAC)
             .setKeyMaterial(ByteString.copyFrom(key))
             .build());
-    javax.crypto.Mac mac = javax.crypto.Mac.getInstance("HmacSHA256");
-    mac.init(new javax.crypto.spec.SecretKeySpec(key, "HmacSHA256"));
+    Mac mac = Mac.getInstance("HmacSHA256");
+    mac.init(new SecretKeySpec(key, "HmacSHA256"));
 
     ComputeIndexResponse response =
         cipherd.crypto.computeIndex(

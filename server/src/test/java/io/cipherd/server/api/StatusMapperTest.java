@@ -4,13 +4,15 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.google.protobuf.InvalidProtocolBufferException;
 import com.google.rpc.ErrorInfo;
+import com.google.rpc.StatusOrBuilder;
 import com.tngtech.archunit.core.domain.JavaClass;
+import com.tngtech.archunit.core.domain.JavaModifier;
 import com.tngtech.archunit.core.importer.ClassFileImporter;
 import com.tngtech.archunit.core.importer.ImportOption;
 import io.cipherd.api.v1.ItemError;
+import io.cipherd.server.crypto.CipherMode;
 import io.cipherd.server.crypto.CryptoProviderException;
 import io.cipherd.server.crypto.DecryptionFailedException;
-import io.cipherd.server.crypto.Mode;
 import io.cipherd.server.crypto.envelope.InvalidCiphertextException;
 import io.cipherd.server.errors.CipherdException;
 import io.cipherd.server.errors.ErrorKind;
@@ -59,12 +61,14 @@ class StatusMapperTest {
               new KeyStoreAccessDeniedException("no read on secret/data/x"),
               Status.Code.PERMISSION_DENIED),
           Map.entry(
-              new CipherPoolExhaustedException(Mode.GCM, 200), Status.Code.RESOURCE_EXHAUSTED),
+              new CipherPoolExhaustedException(CipherMode.GCM, 200),
+              Status.Code.RESOURCE_EXHAUSTED),
           Map.entry(TestDenials.denied(), Status.Code.PERMISSION_DENIED),
           Map.entry(TestDenials.anonymous(), Status.Code.UNAUTHENTICATED),
           Map.entry(new StreamIdleException("stream idle"), Status.Code.CANCELLED),
           Map.entry(
-              new CryptoProviderException(Mode.GCM, new IllegalStateException("provider")),
+              new CryptoProviderException(
+                  "AES/GCM/NoPadding", new IllegalStateException("provider")),
               Status.Code.INTERNAL));
 
   static Stream<CipherdException> errors() {
@@ -81,8 +85,7 @@ class StatusMapperTest {
                 .filter(
                     c ->
                         c.isAssignableTo(CipherdException.class)
-                            && !c.getModifiers()
-                                .contains(com.tngtech.archunit.core.domain.JavaModifier.ABSTRACT))
+                            && !c.getModifiers().contains(JavaModifier.ABSTRACT))
                 .map(JavaClass::getName)
                 .collect(Collectors.toSet());
     Set<String> covered =
@@ -131,7 +134,7 @@ class StatusMapperTest {
    * trailers.
    */
   static String reason(StatusRuntimeException e) {
-    com.google.rpc.Status details = StatusProto.fromThrowable(e);
+    StatusOrBuilder details = StatusProto.fromThrowable(e);
     assertThat(details).isNotNull();
     assertThat(details.getCode()).isEqualTo(e.getStatus().getCode().value());
     assertThat(details.getDetailsList()).hasSize(1);

@@ -19,6 +19,7 @@ import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
@@ -239,7 +240,7 @@ class StreamMemoryTest {
   /** Item {@code n}'s plaintext: ITEM_BYTES bytes that differ per item, made again to check. */
   private static ByteString plaintext(int n) {
     byte[] bytes = new byte[ITEM_BYTES];
-    java.util.Arrays.fill(bytes, (byte) n);
+    Arrays.fill(bytes, (byte) n);
     bytes[0] = (byte) (n >>> 8);
     return ByteString.copyFrom(bytes);
   }

@@ -2,13 +2,17 @@ package io.cipherd.server.keys;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.cipherd.server.crypto.Mode;
+import io.cipherd.server.crypto.CipherMode;
+import io.cipherd.server.crypto.KeyType;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
+import javax.crypto.SecretKey;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -57,17 +61,17 @@ class UsageLedgerTest {
     KeyStore broken =
         new KeyStore() {
           @Override
-          public java.util.List<String> listKeyNames() {
+          public List<String> listKeyNames() {
             throw new KeyStoreUnavailableException("down", null);
           }
 
           @Override
-          public java.util.Optional<KeyMetadata> readKey(String name) {
+          public Optional<KeyMetadata> readKey(String name) {
             throw new KeyStoreUnavailableException("down", null);
           }
 
           @Override
-          public javax.crypto.SecretKey readMaterial(String name, KeyVersionInfo version) {
+          public SecretKey readMaterial(String name, KeyVersionInfo version) {
             throw new KeyStoreUnavailableException("down", null);
           }
 
@@ -107,7 +111,8 @@ class UsageLedgerTest {
     KeyCache cacheTwo = new KeyCache(store, two);
     KeyAdmin adminOne = new KeyAdmin(store, cacheOne, clock, one);
     KeyAdmin adminTwo = new KeyAdmin(store, cacheTwo, clock, two);
-    adminOne.create("k", Mode.GCM, 256, false, new KeyPolicy(0, 0, false, Duration.ZERO, 10));
+    adminOne.create(
+        "k", KeyTemplate.of(CipherMode.GCM), new KeyPolicy(0, 0, false, Duration.ZERO, 10));
     for (int i = 0; i < 6; i++) {
       one.record("k", 1, UsageLedger.Use.ENCRYPT);
       two.record("k", 1, UsageLedger.Use.ENCRYPT);
@@ -127,11 +132,12 @@ class UsageLedgerTest {
   @Test
   void policyLimits_defaultOnlyForRandom96BitNonces_andAgeRotation() {
     KeyPolicy none = KeyPolicy.DEFAULT;
-    assertThat(none.encryptionLimit(Mode.GCM)).isEqualTo(1L << 30);
-    assertThat(none.encryptionLimit(Mode.CHACHA)).isEqualTo(1L << 30);
-    assertThat(none.encryptionLimit(Mode.XGCM)).isZero();
-    assertThat(none.encryptionLimit(Mode.SIV)).isZero();
-    KeyVersionInfo v1 = new KeyVersionInfo(1, Mode.XGCM, 256, clock.instant(), false);
+    assertThat(none.encryptionLimit(CipherMode.GCM)).isEqualTo(1L << 30);
+    assertThat(none.encryptionLimit(CipherMode.CHACHA)).isEqualTo(1L << 30);
+    assertThat(none.encryptionLimit(CipherMode.XGCM)).isZero();
+    assertThat(none.encryptionLimit(CipherMode.SIV)).isZero();
+    KeyVersionInfo v1 =
+        KeyVersionInfo.generated(1, KeyType.of(CipherMode.XGCM), 256, clock.instant());
     assertThat(none.rotationReason(v1, Long.MAX_VALUE, clock.instant().plus(Duration.ofDays(9999))))
         .isNull();
     KeyPolicy daily = new KeyPolicy(0, 0, false, Duration.ofDays(1), 0);

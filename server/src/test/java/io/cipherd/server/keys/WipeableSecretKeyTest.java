@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.cipherd.server.crypto.ArrayPayloadCipher;
-import io.cipherd.server.crypto.Mode;
+import io.cipherd.server.crypto.CipherMode;
 import io.cipherd.server.crypto.NonceSource;
 import io.cipherd.server.pool.CipherPoolConfig;
 import io.cipherd.server.pool.CipherPools;
@@ -14,6 +14,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import javax.crypto.SecretKey;
+import javax.crypto.spec.SecretKeySpec;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -31,11 +32,8 @@ class WipeableSecretKeyTest {
   }
 
   @ParameterizedTest
-  @EnumSource(
-      value = Mode.class,
-      names = {"HMAC", "LEGACY"},
-      mode = EnumSource.Mode.EXCLUDE)
-  void jceProviders_acceptIt_forEveryMode(Mode mode) {
+  @EnumSource(CipherMode.class)
+  void jceProviders_acceptIt_forEveryMode(CipherMode mode) {
     int bits = mode.keySizesBits().stream().mapToInt(Integer::intValue).max().orElseThrow();
     byte[] raw = NonceSource.bytes(bits / 8);
     SecretKey key = new WipeableSecretKey(raw.clone(), mode.keyAlgorithm());
@@ -47,11 +45,7 @@ class WipeableSecretKeyTest {
 
     assertThat(
             cipher.decrypt(
-                mode,
-                new javax.crypto.spec.SecretKeySpec(raw, mode.keyAlgorithm()),
-                HEADER,
-                context,
-                payload))
+                mode, new SecretKeySpec(raw, mode.keyAlgorithm()), HEADER, context, payload))
         .asString(StandardCharsets.UTF_8)
         .isEqualTo("plain");
   }
@@ -88,9 +82,9 @@ class WipeableSecretKeyTest {
   void keyRingEviction_overwritesEveryLoadedVersion() {
     RecordingStore store = new RecordingStore();
     Keys ring = Keys.over(store, Clock.systemUTC());
-    ring.create("a", Mode.GCM, 256, false, null);
-    ring.rotate("a", null, 0, false);
-    ring.create("b", Mode.CHACHA, 256, false, null);
+    ring.create("a", KeyTemplate.of(CipherMode.GCM));
+    ring.rotate("a", KeyTemplate.defaults());
+    ring.create("b", KeyTemplate.of(CipherMode.CHACHA));
     ring.forEncryption("a", 1);
     ring.forEncryption("a", 2);
     ring.forEncryption("b", 0);
@@ -110,8 +104,8 @@ class WipeableSecretKeyTest {
   void generatedMaterial_isOverwrittenOnceStored() {
     RecordingStore store = new RecordingStore();
     Keys ring = Keys.over(store, Clock.systemUTC());
-    ring.create("a", Mode.GCM, 256, false, null);
-    ring.rotate("a", null, 0, false);
+    ring.create("a", KeyTemplate.of(CipherMode.GCM));
+    ring.rotate("a", KeyTemplate.defaults());
     assertThat(store.given).hasSize(2).allSatisfy(raw -> assertThat(raw).containsOnly(0));
   }
 

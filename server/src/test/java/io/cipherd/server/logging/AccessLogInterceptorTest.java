@@ -3,6 +3,7 @@ package io.cipherd.server.logging;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import ch.qos.logback.classic.Level;
 import ch.qos.logback.classic.Logger;
 import ch.qos.logback.classic.spi.ILoggingEvent;
 import ch.qos.logback.core.read.ListAppender;
@@ -11,8 +12,11 @@ import io.cipherd.api.v1.CreateKeyRequest;
 import io.cipherd.api.v1.CryptoServiceGrpc;
 import io.cipherd.api.v1.DecryptRequest;
 import io.cipherd.api.v1.EncryptRequest;
+import io.cipherd.api.v1.GetKeyRequest;
 import io.cipherd.api.v1.KeyAdminServiceGrpc;
 import io.cipherd.server.Cipherd;
+import io.cipherd.server.CipherdServer;
+import io.cipherd.server.TestServers;
 import io.cipherd.server.api.RequestLimits;
 import io.cipherd.server.keys.InMemoryKeyStore;
 import io.cipherd.server.security.CallerIdentity;
@@ -21,18 +25,24 @@ import io.grpc.Contexts;
 import io.grpc.ManagedChannel;
 import io.grpc.Metadata;
 import io.grpc.Server;
+import io.grpc.ServerCall;
+import io.grpc.ServerCallHandler;
 import io.grpc.ServerInterceptor;
 import io.grpc.Status;
 import io.grpc.inprocess.InProcessChannelBuilder;
 import io.grpc.inprocess.InProcessServerBuilder;
 import io.grpc.stub.MetadataUtils;
+import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 import org.slf4j.LoggerFactory;
+import org.slf4j.MDC;
 
 /** One access-log line per call, with the fields operators need and nothing secret. */
 class AccessLogInterceptorTest {
@@ -41,7 +51,7 @@ class AccessLogInterceptorTest {
 
   private final ListAppender<ILoggingEvent> lines = new ListAppender<>();
   private final Logger accessLogger = (Logger) LoggerFactory.getLogger(AccessLogInterceptor.LOGGER);
-  @org.junit.jupiter.api.io.TempDir java.nio.file.Path dataDir;
+  @TempDir Path dataDir;
   private Cipherd services;
   private Server server;
   private ManagedChannel channel;
@@ -112,18 +122,16 @@ class AccessLogInterceptorTest {
    */
   @Test
   void accessLoggerOff_writesNoLine_butTheCallKeepsItsRequestId() throws Exception {
-    ch.qos.logback.classic.Level level = accessLogger.getLevel();
-    accessLogger.setLevel(ch.qos.logback.classic.Level.WARN);
+    Level level = accessLogger.getLevel();
+    accessLogger.setLevel(Level.WARN);
     try {
-      List<String> seenIds = new java.util.concurrent.CopyOnWriteArrayList<>();
+      List<String> seenIds = new CopyOnWriteArrayList<>();
       start(
           new ServerInterceptor() {
             @Override
-            public <Q, A> io.grpc.ServerCall.Listener<Q> interceptCall(
-                io.grpc.ServerCall<Q, A> call,
-                Metadata headers,
-                io.grpc.ServerCallHandler<Q, A> next) {
-              seenIds.add(String.valueOf(org.slf4j.MDC.get("request_id")));
+            public <Q, A> ServerCall.Listener<Q> interceptCall(
+                ServerCall<Q, A> call, Metadata headers, ServerCallHandler<Q, A> next) {
+              seenIds.add(String.valueOf(MDC.get("request_id")));
               return next.startCall(call, headers);
             }
           });
@@ -143,7 +151,7 @@ class AccessLogInterceptorTest {
       assertThat(lines.list).isEmpty();
       assertThat(seenIds).hasSize(2).last().isEqualTo("req-43");
       assertThat(seenIds.get(0)).matches("[0-9a-f]{16}");
-      assertThat(org.slf4j.MDC.get("request_id")).as("restored after the call").isNull();
+      assertThat(MDC.get("request_id")).as("restored after the call").isNull();
     } finally {
       accessLogger.setLevel(level);
     }
@@ -172,16 +180,14 @@ class AccessLogInterceptorTest {
     ServerInterceptor denyAll =
         new ServerInterceptor() {
           @Override
-          public <Q, A> io.grpc.ServerCall.Listener<Q> interceptCall(
-              io.grpc.ServerCall<Q, A> call,
-              Metadata headers,
-              io.grpc.ServerCallHandler<Q, A> next) {
+          public <Q, A> ServerCall.Listener<Q> interceptCall(
+              ServerCall<Q, A> call, Metadata headers, ServerCallHandler<Q, A> next) {
             Context.current()
                 .withValue(CallerIdentity.KEY, "mallory")
                 .run(
                     () ->
                         call.close(Status.PERMISSION_DENIED.withDescription("no"), new Metadata()));
-            return new io.grpc.ServerCall.Listener<>() {};
+            return new ServerCall.Listener<>() {};
           }
         };
     start(denyAll);
@@ -200,15 +206,13 @@ class AccessLogInterceptorTest {
   void overARealSocket_theCallerIsThePeerAddress() throws Exception {
     lines.start();
     accessLogger.addAppender(lines);
-    try (io.cipherd.server.CipherdServer real =
-        io.cipherd.server.TestServers.start(dataDir, false)) {
-      ManagedChannel network = io.cipherd.server.TestServers.channel(real);
+    try (CipherdServer real = TestServers.start(dataDir, false)) {
+      ManagedChannel network = TestServers.channel(real);
       try {
         assertThatThrownBy(
             () ->
                 KeyAdminServiceGrpc.newBlockingStub(network)
-                    .getKey(
-                        io.cipherd.api.v1.GetKeyRequest.newBuilder().setKeyName("absent").build()));
+                    .getKey(GetKeyRequest.newBuilder().setKeyName("absent").build()));
       } finally {
         network.shutdownNow().awaitTermination(5, TimeUnit.SECONDS);
       }
@@ -255,8 +259,8 @@ class AccessLogInterceptorTest {
   private static ServerInterceptor identityFromHeader() {
     return new ServerInterceptor() {
       @Override
-      public <Q, A> io.grpc.ServerCall.Listener<Q> interceptCall(
-          io.grpc.ServerCall<Q, A> call, Metadata headers, io.grpc.ServerCallHandler<Q, A> next) {
+      public <Q, A> ServerCall.Listener<Q> interceptCall(
+          ServerCall<Q, A> call, Metadata headers, ServerCallHandler<Q, A> next) {
         String caller = headers.get(CALLER);
         if (caller == null) {
           return next.startCall(call, headers);

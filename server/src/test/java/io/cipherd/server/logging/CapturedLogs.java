@@ -11,7 +11,6 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import org.slf4j.LoggerFactory;
-import org.slf4j.bridge.SLF4JBridgeHandler;
 
 /**
  * Everything logged anywhere in this JVM while open, at every level, rendered with message, MDC,
@@ -26,7 +25,7 @@ final class CapturedLogs extends AppenderBase<ILoggingEvent> implements AutoClos
 
   CapturedLogs() {
     LoggerContext context = (LoggerContext) LoggerFactory.getILoggerFactory();
-    root = context.getLogger(org.slf4j.Logger.ROOT_LOGGER_NAME);
+    root = context.getLogger(Logger.ROOT_LOGGER_NAME);
     rootLevel = root.getLevel();
     layout.setContext(context);
     layout.setPattern("%level %logger [%thread] %mdc %kvp - %msg%n%ex{full}");
@@ -34,9 +33,7 @@ final class CapturedLogs extends AppenderBase<ILoggingEvent> implements AutoClos
     setContext(context);
     setName("captured-logs");
     start();
-    SLF4JBridgeHandler.removeHandlersForRootLogger();
-    SLF4JBridgeHandler.install();
-    java.util.logging.Logger.getLogger("").setLevel(java.util.logging.Level.ALL);
+    JulToSlf4j.routeEveryLevel();
     root.setLevel(Level.ALL);
     root.addAppender(this);
   }
@@ -60,7 +57,7 @@ final class CapturedLogs extends AppenderBase<ILoggingEvent> implements AutoClos
   public void close() {
     root.detachAppender(this);
     root.setLevel(rootLevel);
-    java.util.logging.Logger.getLogger("").setLevel(java.util.logging.Level.INFO);
+    JulToSlf4j.restoreDefaultLevel();
     stop();
   }
 }

@@ -17,6 +17,8 @@ import io.cipherd.api.v1.ImportKeyRequest;
 import io.cipherd.api.v1.InspectRequest;
 import io.cipherd.api.v1.KeyAdminServiceGrpc;
 import io.cipherd.api.v1.KeyPolicy;
+import io.cipherd.api.v1.LegacyCipher;
+import io.cipherd.api.v1.LegacyCiphertext;
 import io.cipherd.api.v1.ListKeysRequest;
 import io.cipherd.api.v1.Mode;
 import io.cipherd.api.v1.ReEncryptBatchItem;
@@ -29,20 +31,27 @@ import io.cipherd.api.v1.UpdateKeyPolicyRequest;
 import io.cipherd.server.CipherdServer;
 import io.cipherd.server.TestServers;
 import io.grpc.ManagedChannel;
+import io.grpc.StatusRuntimeException;
 import io.grpc.stub.StreamObserver;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.security.SecureRandom;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Base64;
 import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
+import javax.crypto.Cipher;
+import javax.crypto.spec.IvParameterSpec;
+import javax.crypto.spec.SecretKeySpec;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.slf4j.LoggerFactory;
 
 /**
  * Runs every RPC, successes and failures, against a real server with known plaintexts and imported
@@ -105,10 +114,9 @@ class SecretsNotLoggedTest {
    */
   @Test
   void nettyFrameLogger_staysQuiet_evenWhenEverythingElseLogsDebug() {
-    var frames =
-        org.slf4j.LoggerFactory.getLogger("io.grpc.netty.shaded.io.grpc.netty.NettyServerHandler");
+    var frames = LoggerFactory.getLogger("io.grpc.netty.shaded.io.grpc.netty.NettyServerHandler");
     try (CapturedLogs logs = new CapturedLogs()) {
-      assertThat(org.slf4j.LoggerFactory.getLogger("io.cipherd.server").isTraceEnabled()).isTrue();
+      assertThat(LoggerFactory.getLogger("io.cipherd.server").isTraceEnabled()).isTrue();
       assertThat(frames.isDebugEnabled()).isFalse();
     }
   }
@@ -314,13 +322,13 @@ class SecretsNotLoggedTest {
     admin.importKey(
         ImportKeyRequest.newBuilder()
             .setKeyName("old-cbc")
-            .setLegacyCipher(io.cipherd.api.v1.LegacyCipher.LEGACY_CIPHER_AES_CBC)
+            .setLegacyCipher(LegacyCipher.LEGACY_CIPHER_AES_CBC)
             .setKeyMaterial(ByteString.copyFrom(legacyKey))
             .build());
     admin.importKey(
         ImportKeyRequest.newBuilder()
             .setKeyName("old-mysql")
-            .setLegacyCipher(io.cipherd.api.v1.LegacyCipher.LEGACY_CIPHER_MYSQL_AES_ECB)
+            .setLegacyCipher(LegacyCipher.LEGACY_CIPHER_MYSQL_AES_ECB)
             .setPassphrase(utf8(keyString))
             .build());
     fails(
@@ -328,16 +336,13 @@ class SecretsNotLoggedTest {
             admin.importKey(
                 ImportKeyRequest.newBuilder()
                     .setKeyName("old-bad")
-                    .setLegacyCipher(io.cipherd.api.v1.LegacyCipher.LEGACY_CIPHER_AES_CBC)
+                    .setLegacyCipher(LegacyCipher.LEGACY_CIPHER_AES_CBC)
                     .setPassphrase(utf8(keyString))
                     .build()));
-    javax.crypto.Cipher cbc = javax.crypto.Cipher.getInstance("AES/CBC/PKCS5Padding");
-    cbc.init(
-        javax.crypto.Cipher.ENCRYPT_MODE,
-        new javax.crypto.spec.SecretKeySpec(legacyKey, "AES"),
-        new javax.crypto.spec.IvParameterSpec(iv));
+    Cipher cbc = Cipher.getInstance("AES/CBC/PKCS5Padding");
+    cbc.init(Cipher.ENCRYPT_MODE, new SecretKeySpec(legacyKey, "AES"), new IvParameterSpec(iv));
     byte[] row = cbc.doFinal(plaintext("legacy row").toByteArray());
-    byte[] stored = java.util.Arrays.copyOf(iv, iv.length + row.length);
+    byte[] stored = Arrays.copyOf(iv, iv.length + row.length);
     System.arraycopy(row, 0, stored, iv.length, row.length);
     String hex = HexFormat.of().formatHex(stored);
     ciphertexts.add(hex);
@@ -349,10 +354,7 @@ class SecretsNotLoggedTest {
                 ReEncryptRequest.newBuilder()
                     .setKeyName("fresh")
                     .setContext(utf8("context-b"))
-                    .setLegacy(
-                        io.cipherd.api.v1.LegacyCiphertext.newBuilder()
-                            .setKeyName("old-cbc")
-                            .setHex(hex))
+                    .setLegacy(LegacyCiphertext.newBuilder().setKeyName("old-cbc").setHex(hex))
                     .build())
             .getCiphertext());
     String tampered = hex.substring(0, hex.length() - 2); // not whole blocks: always fails
@@ -361,10 +363,7 @@ class SecretsNotLoggedTest {
             crypto.reEncrypt(
                 ReEncryptRequest.newBuilder()
                     .setKeyName("fresh")
-                    .setLegacy(
-                        io.cipherd.api.v1.LegacyCiphertext.newBuilder()
-                            .setKeyName("old-cbc")
-                            .setHex(tampered))
+                    .setLegacy(LegacyCiphertext.newBuilder().setKeyName("old-cbc").setHex(tampered))
                     .build()));
     fails(
         () ->
@@ -372,18 +371,13 @@ class SecretsNotLoggedTest {
                 ReEncryptRequest.newBuilder()
                     .setKeyName("fresh")
                     .setLegacy(
-                        io.cipherd.api.v1.LegacyCiphertext.newBuilder()
-                            .setKeyName("old-mysql")
-                            .setHex(hex + "zz"))
+                        LegacyCiphertext.newBuilder().setKeyName("old-mysql").setHex(hex + "zz"))
                     .build()));
     fails(
         () ->
             crypto.reEncrypt(
                 ReEncryptRequest.newBuilder()
-                    .setLegacy(
-                        io.cipherd.api.v1.LegacyCiphertext.newBuilder()
-                            .setKeyName("old-cbc")
-                            .setHex(hex))
+                    .setLegacy(LegacyCiphertext.newBuilder().setKeyName("old-cbc").setHex(hex))
                     .build()));
     crypto
         .reEncryptBatch(
@@ -393,14 +387,14 @@ class SecretsNotLoggedTest {
                     ReEncryptBatchItem.newBuilder()
                         .setReference("legacy")
                         .setLegacy(
-                            io.cipherd.api.v1.LegacyCiphertext.newBuilder()
+                            LegacyCiphertext.newBuilder()
                                 .setKeyName("old-cbc")
                                 .setRaw(ByteString.copyFrom(stored))))
                 .addItems(
                     ReEncryptBatchItem.newBuilder()
                         .setReference("wrong key")
                         .setLegacy(
-                            io.cipherd.api.v1.LegacyCiphertext.newBuilder()
+                            LegacyCiphertext.newBuilder()
                                 .setKeyName("old-mysql")
                                 .setRaw(ByteString.copyFrom(stored))))
                 .build())
@@ -473,14 +467,21 @@ class SecretsNotLoggedTest {
   /**
    * Flips a character in the payload, keeping the header, so the tag or padding fails to verify.
    */
+  /**
+   * {@code ciphertext} with the top bit of the last byte of its second-to-last 16-byte block
+   * flipped: an AEAD's tag no longer matches, and under cbc the last padding byte becomes 0x80 or
+   * more, so the padding is invalid every time (flipping any bit of the last block would leave
+   * valid padding about once in 256 runs).
+   */
   private static String tamper(String ciphertext) {
-    int at = ciphertext.length() - 6;
-    char flipped = ciphertext.charAt(at) == 'A' ? 'B' : 'A';
-    return ciphertext.substring(0, at) + flipped + ciphertext.substring(at + 1);
+    int bodyStart = ciphertext.indexOf('>') + 1;
+    byte[] payload = Base64.getDecoder().decode(ciphertext.substring(bodyStart));
+    payload[payload.length - 17] ^= (byte) 0x80;
+    return ciphertext.substring(0, bodyStart) + Base64.getEncoder().encodeToString(payload);
   }
 
   private static void fails(Runnable call) {
-    assertThatThrownBy(call::run).isInstanceOf(io.grpc.StatusRuntimeException.class);
+    assertThatThrownBy(call::run).isInstanceOf(StatusRuntimeException.class);
   }
 
   private static ByteString utf8(String text) {
@@ -505,7 +506,7 @@ class SecretsNotLoggedTest {
       String hex = HexFormat.of().formatHex(key);
       forms.put("raw key " + hex, new String(key, StandardCharsets.ISO_8859_1));
       forms.put("hex key " + hex, hex);
-      forms.put("HEX key " + hex, hex.toUpperCase(java.util.Locale.ROOT));
+      forms.put("HEX key " + hex, hex.toUpperCase(Locale.ROOT));
       forms.put("base64 key " + hex, Base64.getEncoder().withoutPadding().encodeToString(key));
       forms.put(
           "base64url key " + hex, Base64.getUrlEncoder().withoutPadding().encodeToString(key));

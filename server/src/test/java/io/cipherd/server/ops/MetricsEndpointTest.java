@@ -13,6 +13,7 @@ import io.cipherd.server.CipherdServer;
 import io.cipherd.server.TestServers;
 import io.grpc.ManagedChannel;
 import java.net.http.HttpResponse;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
@@ -28,8 +29,8 @@ class MetricsEndpointTest {
       makeCalls(server);
       HttpResponse<String> response = TestServers.get(server, "/metrics");
       String metrics = response.body();
-      java.nio.file.Files.createDirectories(Path.of("target", "metrics"));
-      java.nio.file.Files.writeString(Path.of("target", "metrics", "scrape.txt"), metrics);
+      Files.createDirectories(Path.of("target", "metrics"));
+      Files.writeString(Path.of("target", "metrics", "scrape.txt"), metrics);
 
       assertThat(response.statusCode()).isEqualTo(200);
       assertThat(response.headers().firstValue("Content-Type"))

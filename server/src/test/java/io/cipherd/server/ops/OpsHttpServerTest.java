@@ -14,6 +14,7 @@ import io.cipherd.server.keys.KeyVersionInfo;
 import io.cipherd.server.keys.NewKeyVersion;
 import java.net.ConnectException;
 import java.net.InetSocketAddress;
+import java.net.Socket;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -77,6 +78,10 @@ class OpsHttpServerTest {
       HttpResponse<String> response = get(http, "/readyz");
       assertThat(response.statusCode()).isEqualTo(503);
       assertThat(response.body()).contains("key store");
+      assertThat(get(http, "/readyz?exclude=keystore").statusCode()).isEqualTo(200);
+      services.health().markNotServing();
+      assertThat(get(http, "/readyz?exclude=keystore").statusCode()).isEqualTo(503);
+      services.health().markServing();
 
       store.down = false;
       assertThat(get(http, "/readyz").statusCode()).isEqualTo(200);
@@ -93,7 +98,7 @@ class OpsHttpServerTest {
     } finally {
       server.close();
     }
-    Assertions.assertThatThrownBy(() -> new java.net.Socket("127.0.0.1", port).close())
+    Assertions.assertThatThrownBy(() -> new Socket("127.0.0.1", port).close())
         .isInstanceOf(ConnectException.class);
   }
 

@@ -18,6 +18,7 @@ import io.grpc.inprocess.InProcessChannelBuilder;
 import io.grpc.inprocess.InProcessServerBuilder;
 import io.grpc.protobuf.services.HealthStatusManager;
 import io.grpc.stub.MetadataUtils;
+import java.util.HexFormat;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
@@ -38,9 +39,8 @@ class CallerIdentityInterceptorTest {
     BearerTokens tokens =
         new BearerTokens(
             Map.of(
-                "billing", java.util.HexFormat.of().parseHex(BearerTokens.hashHex(BILLING_TOKEN)),
-                "reporting",
-                    java.util.HexFormat.of().parseHex(BearerTokens.hashHex("reporting-token"))));
+                "billing", HexFormat.of().parseHex(BearerTokens.hashHex(BILLING_TOKEN)),
+                "reporting", HexFormat.of().parseHex(BearerTokens.hashHex("reporting-token"))));
     ServerInterceptor capture =
         new ServerInterceptor() {
           @Override

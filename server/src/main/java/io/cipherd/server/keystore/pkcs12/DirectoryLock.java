@@ -51,8 +51,11 @@ final class DirectoryLock implements AutoCloseable {
     }
     closeQuietly(channel);
     throw new KeyStoreUnavailableException(
-        "key store " + dir + " is already open in another cipherd process (" + file + " is locked)",
-        null);
+        "key store "
+            + dir
+            + " is already open in another cipherd process ("
+            + file
+            + " is locked)");
   }
 
   /** Releases the lock; closing the channel is what releases it, and may be repeated. */

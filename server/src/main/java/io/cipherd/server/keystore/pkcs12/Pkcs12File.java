@@ -2,6 +2,8 @@ package io.cipherd.server.keystore.pkcs12;
 
 import io.cipherd.server.keys.KeyStoreUnavailableException;
 import io.cipherd.server.keys.KeyVersionInfo;
+import io.cipherd.server.keys.NewKeyVersion;
+import io.cipherd.server.keys.WipeableSecretKey;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.file.Files;
@@ -9,22 +11,43 @@ import java.nio.file.Path;
 import java.security.GeneralSecurityException;
 import java.security.KeyStore;
 import java.security.KeyStore.PasswordProtection;
+import java.security.KeyStore.SecretKeyEntry;
 import java.security.UnrecoverableKeyException;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Collections;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
+import javax.crypto.SecretKey;
+import javax.security.auth.DestroyFailedException;
 
 /**
- * Opens {@code keys.p12} and reads its version metadata, turning every way it can fail into a
- * {@link KeyStoreUnavailableException} that names the file (and never the password).
+ * The {@code keys.p12} file: one secret-key entry per key version ({@link VersionEntries}), read
+ * and added under the password, every way that can fail turned into a {@link
+ * KeyStoreUnavailableException} that names the file (and never the password). The JDK key store
+ * object is not thread-safe: {@link Pkcs12KeyStore} calls this under its lock.
  */
 final class Pkcs12File {
-  private Pkcs12File() {}
+  private final Path file;
+  private final PasswordProtection password;
+  private final KeyStore jks;
 
-  /** The key store in {@code file}, or a new empty one if there is no file yet. */
-  static KeyStore load(Path file, PasswordProtection password) {
+  private Pkcs12File(Path file, PasswordProtection password, KeyStore jks) {
+    this.file = file;
+    this.password = password;
+    this.jks = jks;
+  }
+
+  /**
+   * The key store in {@code file}, or a new empty one if there is no file yet; {@code password} is
+   * the file's from now on, destroyed by {@link #close}.
+   */
+  static Pkcs12File load(Path file, PasswordProtection password) {
+    return new Pkcs12File(file, password, loadJks(file, password));
+  }
+
+  private static KeyStore loadJks(Path file, PasswordProtection password) {
     KeyStore jks;
     try {
       jks = KeyStore.getInstance("PKCS12");
@@ -33,7 +56,7 @@ final class Pkcs12File {
     }
     try {
       if (!Files.exists(file)) {
-        jks.load(null, password.getPassword());
+        jks.load(/* stream= */ null, password.getPassword()); // a new, empty key store
         return jks;
       }
       try (InputStream in = Files.newInputStream(file)) {
@@ -66,12 +89,12 @@ final class Pkcs12File {
    * version without its metadata or a gap in the numbering means the file was changed outside
    * cipherd; guessing would invent or hide versions, so it is refused.
    */
-  static Map<String, List<KeyVersionInfo>> versions(KeyStore jks, Path file) {
+  Map<String, List<KeyVersionInfo>> versions() {
     Map<String, Map<Integer, KeyVersionInfo>> found = new TreeMap<>();
     try {
       for (String alias : Collections.list(jks.aliases())) {
         VersionEntries.Alias parsed = VersionEntries.parseAlias(alias);
-        if (parsed == null || !jks.entryInstanceOf(alias, KeyStore.SecretKeyEntry.class)) {
+        if (parsed == null || !jks.entryInstanceOf(alias, SecretKeyEntry.class)) {
           throw inconsistent(
               file,
               "entry '" + alias + "' is not a cipherd key version (NAME/vVERSION secret key)");
@@ -110,6 +133,92 @@ final class Pkcs12File {
   }
 
   /**
+   * The key bytes of {@code stored}, version of key {@code name}, checked against its size; the key
+   * takes over its copy, so the key ring can overwrite it on eviction.
+   */
+  SecretKey readKey(String name, KeyVersionInfo stored) {
+    String alias = VersionEntries.alias(name, stored.version());
+    SecretKeyEntry entry;
+    try {
+      checkOpen();
+      entry = (SecretKeyEntry) jks.getEntry(alias, password);
+    } catch (GeneralSecurityException e) {
+      throw new KeyStoreUnavailableException("cannot read entry '" + alias + "' of " + file, e);
+    }
+    if (entry == null) {
+      throw new KeyStoreUnavailableException(
+          file + " has no entry '" + alias + "' though its metadata was loaded");
+    }
+    byte[] bytes = entry.getSecretKey().getEncoded();
+    if (bytes.length * 8 != stored.keySizeBits()) {
+      Arrays.fill(bytes, (byte) 0);
+      throw new KeyStoreUnavailableException(
+          "entry '"
+              + alias
+              + "' of "
+              + file
+              + " holds a "
+              + bytes.length * 8
+              + "-bit key but its metadata says "
+              + stored.keySizeBits());
+    }
+    return new WipeableSecretKey(bytes, stored.keyAlgorithm());
+  }
+
+  /**
+   * Adds one entry to the file; on any failure before the rename, the file and memory are
+   * unchanged.
+   */
+  void addVersion(String name, NewKeyVersion version) {
+    String alias = VersionEntries.alias(name, version.info().version());
+    try {
+      if (jks.containsAlias(alias)) {
+        throw new IllegalStateException(
+            file + " already holds '" + alias + "'; a version is never overwritten");
+      }
+      jks.setEntry(
+          alias,
+          new SecretKeyEntry(
+              VersionEntries.storedKey(version.info(), version.material()),
+              VersionEntries.attributes(version.info())),
+          password);
+    } catch (GeneralSecurityException e) {
+      throw new KeyStoreUnavailableException("cannot add entry '" + alias + "' for " + file, e);
+    }
+    try {
+      AtomicFiles.replace(file, out -> jks.store(out, password.getPassword()));
+    } catch (Exception e) {
+      try {
+        jks.deleteEntry(alias); // It never reached the file; memory must match the file again.
+      } catch (GeneralSecurityException ignored) {
+        // Removing an entry from the in-memory PKCS12 store does not fail.
+      }
+      throw new KeyStoreUnavailableException(
+          "cannot write " + file + "; nothing was stored: " + e, e);
+    }
+  }
+
+  /** Fails once {@link #close} has wiped the password. */
+  void checkOpen() {
+    if (password.isDestroyed()) {
+      throw new KeyStoreUnavailableException(file + " was closed");
+    }
+  }
+
+  /** Wipes the password; the file cannot be read or written afterwards. */
+  void close() {
+    try {
+      password.destroy();
+    } catch (DestroyFailedException e) {
+      // PasswordProtection.destroy clears its array and never fails.
+    }
+  }
+
+  Path path() {
+    return file;
+  }
+
+  /**
    * A PKCS12 file whose integrity MAC is off would load under any password; decrypting one entry
    * makes a wrong password fail here, at open, instead of at the first decrypt.
    */
@@ -118,13 +227,13 @@ final class Pkcs12File {
     var aliases = jks.aliases();
     if (aliases.hasMoreElements()) {
       String alias = aliases.nextElement();
-      if (jks.entryInstanceOf(alias, KeyStore.SecretKeyEntry.class)) {
+      if (jks.entryInstanceOf(alias, SecretKeyEntry.class)) {
         jks.getEntry(alias, password);
       }
     }
   }
 
   private static KeyStoreUnavailableException inconsistent(Path file, String problem) {
-    return new KeyStoreUnavailableException(file + " is inconsistent: " + problem, null);
+    return new KeyStoreUnavailableException(file + " is inconsistent: " + problem);
   }
 }

@@ -10,13 +10,9 @@ import io.cipherd.server.keys.KeyStoreUnavailableException;
 import io.cipherd.server.keys.KeyVersionInfo;
 import io.cipherd.server.keys.NewKeyVersion;
 import io.cipherd.server.keys.VersionUsage;
-import io.cipherd.server.keys.WipeableSecretKey;
 import java.io.IOException;
 import java.nio.file.Path;
-import java.security.GeneralSecurityException;
 import java.security.KeyStore.PasswordProtection;
-import java.security.KeyStore.SecretKeyEntry;
-import java.util.Arrays;
 import java.util.Collections;
 import java.util.List;
 import java.util.Map;
@@ -32,12 +28,14 @@ import javax.crypto.SecretKey;
  *
  * <p><b>Layout.</b> {@code keys.p12} holds one secret-key entry per version, alias {@code
  * NAME/vVERSION}, with the version's mode, key size, creation time and imported flag (and a legacy
- * version's cipher, IV convention and fixed IV) as entry attributes ({@link VersionEntries});
- * {@code keytool -list -storetype PKCS12} lists it. Because a version carries its own metadata,
- * adding one is a single atomic file write. {@code keys.json} holds each key's policy ({@link
- * PolicyFile}). Policies live apart because they change in place, while PKCS12 entries are per
- * version and never rewritten; putting a policy in the p12 would take a fake key entry that {@code
- * keytool} would list as a key. The JSON also lets operators read policies without the password.
+ * version's cipher, IV convention and fixed IV) as entry attributes ({@link VersionEntries}), read
+ * and added by {@link Pkcs12File}; {@code keytool -list -storetype PKCS12} lists it. Because a
+ * version carries its own metadata, adding one is a single atomic file write. {@code keys.json}
+ * holds each key's policy ({@link PolicyFile}). Policies live apart because they change in place,
+ * while PKCS12 entries are per version and never rewritten; putting a policy in the p12 would take
+ * a fake key entry that {@code keytool} would list as a key. The JSON also lets operators read
+ * policies without the password. {@code usage.json} holds the merged usage counts ({@link
+ * UsageTotals}).
  *
  * <p><b>Crash safety.</b> Each file is replaced atomically ({@link AtomicFiles}). CreateKey writes
  * the policy <em>before</em> the version, so the p12 rename is the one moment a key starts to
@@ -56,31 +54,25 @@ public final class Pkcs12KeyStore implements KeyStore {
   static final String POLICY_FILE = "keys.json";
 
   private final Path dir;
-  private final Path p12Path;
   private final Path policyPath;
-  private final Path usagePath;
-
-  /** Guarded by {@link #lock}; read from {@link #usagePath} on first use. */
-  private Map<String, Map<Integer, VersionUsage>> usage;
-
-  private final PasswordProtection password;
   private final DirectoryLock directoryLock;
   private final ReentrantLock lock = new ReentrantLock();
 
   /** Guarded by {@link #lock}. */
-  private final java.security.KeyStore jks;
+  private final Pkcs12File p12;
+
+  /** Guarded by {@link #lock}. */
+  private final UsageTotals usage;
 
   /** Immutable; replaced under {@link #lock} after each committed write. */
   private volatile SortedMap<String, KeyMetadata> keys;
 
-  private Pkcs12KeyStore(Path dir, PasswordProtection password, Pkcs12Startup.Loaded loaded) {
+  private Pkcs12KeyStore(Path dir, Pkcs12Startup.Loaded loaded) {
     this.dir = dir;
-    this.p12Path = dir.resolve(KEYSTORE_FILE);
     this.policyPath = dir.resolve(POLICY_FILE);
-    this.usagePath = dir.resolve("usage.json");
-    this.password = password;
+    this.usage = new UsageTotals(dir.resolve("usage.json"));
     this.directoryLock = loaded.lock();
-    this.jks = loaded.jks();
+    this.p12 = loaded.p12();
     this.keys = loaded.keys();
   }
 
@@ -93,11 +85,11 @@ public final class Pkcs12KeyStore implements KeyStore {
     Path p12 = dir.resolve(KEYSTORE_FILE);
     if (password == null || password.length == 0) {
       throw new KeyStoreUnavailableException(
-          "no password given for " + p12 + "; set CIPHERD_KEYSTORE_PASSWORD", null);
+          "no password given for " + p12 + "; set CIPHERD_KEYSTORE_PASSWORD");
     }
     PasswordProtection protection = new PasswordProtection(password.clone());
     return new Pkcs12KeyStore(
-        dir, protection, Pkcs12Startup.load(dir, p12, dir.resolve(POLICY_FILE), protection));
+        dir, Pkcs12Startup.load(dir, p12, dir.resolve(POLICY_FILE), protection));
   }
 
   @Override
@@ -117,37 +109,12 @@ public final class Pkcs12KeyStore implements KeyStore {
       throw KeyNotFoundException.key(name);
     }
     KeyVersionInfo stored = metadata.version(version.version());
-    String alias = VersionEntries.alias(name, stored.version());
-    SecretKeyEntry entry;
     lock.lock();
     try {
-      checkOpen();
-      entry = (SecretKeyEntry) jks.getEntry(alias, password);
-    } catch (GeneralSecurityException e) {
-      throw new KeyStoreUnavailableException("cannot read entry '" + alias + "' of " + p12Path, e);
+      return p12.readKey(name, stored);
     } finally {
       lock.unlock();
     }
-    if (entry == null) {
-      throw new KeyStoreUnavailableException(
-          p12Path + " has no entry '" + alias + "' though its metadata was loaded", null);
-    }
-    byte[] bytes = entry.getSecretKey().getEncoded();
-    if (bytes.length * 8 != stored.keySizeBits()) {
-      Arrays.fill(bytes, (byte) 0);
-      throw new KeyStoreUnavailableException(
-          "entry '"
-              + alias
-              + "' of "
-              + p12Path
-              + " holds a "
-              + bytes.length * 8
-              + "-bit key but its metadata says "
-              + stored.keySizeBits(),
-          null);
-    }
-    // The key takes over this copy, so the key ring can overwrite it on eviction.
-    return new WipeableSecretKey(bytes, stored.keyAlgorithm());
   }
 
   @Override
@@ -158,7 +125,7 @@ public final class Pkcs12KeyStore implements KeyStore {
       if (keys.containsKey(name)) {
         throw new KeyAlreadyExistsException(name);
       }
-      checkOpen();
+      p12.checkOpen();
       // Policy first, and durable, before the p12 rename that makes the key exist (see the class
       // comment): no crash or power loss can keep the version but lose its policy.
       writePolicies(created);
@@ -168,7 +135,7 @@ public final class Pkcs12KeyStore implements KeyStore {
               + "' but could not sync "
               + dir
               + "; the key was not created");
-      writeVersion(name, first);
+      p12.addVersion(name, first);
       return publish(created);
     } finally {
       lock.unlock();
@@ -179,7 +146,7 @@ public final class Pkcs12KeyStore implements KeyStore {
   public KeyMetadata addVersion(String name, int expectedCurrentVersion, NewKeyVersion next) {
     lock.lock();
     try {
-      checkOpen();
+      p12.checkOpen();
       KeyMetadata now = keys.get(name);
       if (now == null) {
         throw KeyNotFoundException.key(name);
@@ -188,7 +155,7 @@ public final class Pkcs12KeyStore implements KeyStore {
         throw new ConcurrentKeyUpdateException(name, expectedCurrentVersion);
       }
       KeyMetadata updated = now.withVersion(next.info()); // rejects a number other than current + 1
-      writeVersion(name, next);
+      p12.addVersion(name, next);
       return publish(updated);
     } finally {
       lock.unlock();
@@ -199,7 +166,7 @@ public final class Pkcs12KeyStore implements KeyStore {
   public KeyMetadata updatePolicy(String name, KeyPolicy policy) {
     lock.lock();
     try {
-      checkOpen();
+      p12.checkOpen();
       KeyMetadata now = keys.get(name);
       if (now == null) {
         throw KeyNotFoundException.key(name);
@@ -216,8 +183,8 @@ public final class Pkcs12KeyStore implements KeyStore {
   public Map<Integer, VersionUsage> readUsage(String name) {
     lock.lock();
     try {
-      checkOpen();
-      return Map.copyOf(usage().getOrDefault(name, Map.of()));
+      p12.checkOpen();
+      return usage.read(name);
     } finally {
       lock.unlock();
     }
@@ -227,42 +194,11 @@ public final class Pkcs12KeyStore implements KeyStore {
   public Map<Integer, VersionUsage> addUsage(String name, Map<Integer, VersionUsage> delta) {
     lock.lock();
     try {
-      checkOpen();
-      Map<String, Map<Integer, VersionUsage>> all = usage();
-      Map<Integer, VersionUsage> merged = new java.util.HashMap<>(all.getOrDefault(name, Map.of()));
-      delta.forEach((version, counts) -> merged.merge(version, counts, VersionUsage::plus));
-      Map<String, Map<Integer, VersionUsage>> next = new java.util.HashMap<>(all);
-      next.put(name, merged);
-      try {
-        AtomicFiles.replace(usagePath, out -> out.write(UsageFile.encode(next)));
-      } catch (Exception e) {
-        throw new KeyStoreUnavailableException(
-            "cannot write " + usagePath + "; usage kept for the next merge: " + e, e);
-      }
-      usage = next;
-      return Map.copyOf(merged);
+      p12.checkOpen();
+      return usage.add(name, delta);
     } finally {
       lock.unlock();
     }
-  }
-
-  /**
-   * Under {@link #lock}: the usage counts, read on first use; a damaged file starts them afresh.
-   */
-  private Map<String, Map<Integer, VersionUsage>> usage() {
-    if (usage == null) {
-      try {
-        usage = UsageFile.read(usagePath);
-      } catch (IOException | RuntimeException e) {
-        org.slf4j.LoggerFactory.getLogger(Pkcs12KeyStore.class)
-            .warn(
-                "{} is unreadable ({}); usage counts start again from zero",
-                usagePath,
-                e.getMessage());
-        usage = new java.util.HashMap<>();
-      }
-    }
-    return usage;
   }
 
   /** Wipes the password and unlocks the directory; the store cannot be used afterwards. */
@@ -270,45 +206,10 @@ public final class Pkcs12KeyStore implements KeyStore {
   public void close() {
     lock.lock();
     try {
-      password.destroy();
-    } catch (javax.security.auth.DestroyFailedException e) {
-      // PasswordProtection.destroy clears its array and never fails.
+      p12.close();
     } finally {
       directoryLock.close();
       lock.unlock();
-    }
-  }
-
-  /**
-   * Adds one entry to the p12 file; on any failure before the rename, the file and memory are
-   * unchanged.
-   */
-  private void writeVersion(String name, NewKeyVersion version) {
-    String alias = VersionEntries.alias(name, version.info().version());
-    try {
-      if (jks.containsAlias(alias)) {
-        throw new IllegalStateException(
-            p12Path + " already holds '" + alias + "'; a version is never overwritten");
-      }
-      jks.setEntry(
-          alias,
-          new SecretKeyEntry(
-              VersionEntries.storedKey(version.info(), version.material()),
-              VersionEntries.attributes(version.info())),
-          password);
-    } catch (GeneralSecurityException e) {
-      throw new KeyStoreUnavailableException("cannot add entry '" + alias + "' for " + p12Path, e);
-    }
-    try {
-      AtomicFiles.replace(p12Path, out -> jks.store(out, password.getPassword()));
-    } catch (Exception e) {
-      try {
-        jks.deleteEntry(alias); // It never reached the file; memory must match the file again.
-      } catch (GeneralSecurityException ignored) {
-        // Removing an entry from the in-memory PKCS12 store does not fail.
-      }
-      throw new KeyStoreUnavailableException(
-          "cannot write " + p12Path + "; nothing was stored: " + e, e);
     }
   }
 
@@ -353,14 +254,8 @@ public final class Pkcs12KeyStore implements KeyStore {
     }
   }
 
-  private void checkOpen() {
-    if (password.isDestroyed()) {
-      throw new KeyStoreUnavailableException(p12Path + " was closed", null);
-    }
-  }
-
   @Override
   public String toString() {
-    return "Pkcs12KeyStore[" + p12Path + "]";
+    return "Pkcs12KeyStore[" + p12.path() + "]";
   }
 }

@@ -24,11 +24,10 @@ final class Pkcs12Startup {
   private static final Logger log = LoggerFactory.getLogger(Pkcs12KeyStore.class);
 
   /**
-   * What open found: the held directory lock, the JDK key store object and every key's metadata by
-   * name (unmodifiable).
+   * What open found: the held directory lock, the loaded p12 file and every key's metadata by name
+   * (unmodifiable).
    */
-  record Loaded(
-      DirectoryLock lock, java.security.KeyStore jks, SortedMap<String, KeyMetadata> keys) {}
+  record Loaded(DirectoryLock lock, Pkcs12File p12, SortedMap<String, KeyMetadata> keys) {}
 
   private Pkcs12Startup() {}
 
@@ -43,15 +42,15 @@ final class Pkcs12Startup {
     DirectoryLock lock = DirectoryLock.acquire(dir);
     try {
       deleteLeftovers(dir, p12, policyFile);
-      java.security.KeyStore jks = Pkcs12File.load(p12, password);
+      Pkcs12File file = Pkcs12File.load(p12, password);
       SortedMap<String, KeyMetadata> keys =
-          reconcile(Pkcs12File.versions(jks, p12), readPolicies(policyFile), p12, policyFile);
+          reconcile(file.versions(), readPolicies(policyFile), p12, policyFile);
       log.info(
           "opened key store {}: {} keys, {} versions",
           p12,
           keys.size(),
           keys.values().stream().mapToInt(KeyMetadata::currentVersion).sum());
-      return new Loaded(lock, jks, keys);
+      return new Loaded(lock, file, keys);
     } catch (RuntimeException e) {
       lock.close();
       throw e;

@@ -12,6 +12,7 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.Map;
 import java.util.TreeMap;
 
@@ -91,7 +92,7 @@ final class PolicyFile {
           intField(o, "min_decryption_version"),
           intField(o, "min_encryption_version"),
           ecb.getAsBoolean(),
-          java.time.Duration.ofSeconds(optionalLong(o, "auto_rotate_period_seconds")),
+          Duration.ofSeconds(optionalLong(o, "auto_rotate_period_seconds")),
           optionalLong(o, "max_encryptions_per_version"));
     } catch (RuntimeException e) {
       throw new IllegalArgumentException(e.getMessage(), e);

@@ -4,6 +4,7 @@ import io.cipherd.server.keys.KeyPolicy;
 import io.github.jopenlibs.vault.json.Json;
 import io.github.jopenlibs.vault.json.JsonObject;
 import io.github.jopenlibs.vault.json.JsonValue;
+import java.time.Duration;
 
 /**
  * What cipherd writes to a key's KV metadata: the policy as custom metadata, and the settings that
@@ -66,8 +67,7 @@ final class KvKeySettings {
         intField(fields, MIN_DECRYPTION_VERSION),
         intField(fields, MIN_ENCRYPTION_VERSION),
         Boolean.parseBoolean(stringField(fields, ALLOW_ECB_ENCRYPTION, "false")),
-        java.time.Duration.ofSeconds(
-            Long.parseLong(stringField(fields, AUTO_ROTATE_PERIOD_SECONDS, "0"))),
+        Duration.ofSeconds(Long.parseLong(stringField(fields, AUTO_ROTATE_PERIOD_SECONDS, "0"))),
         Long.parseLong(stringField(fields, MAX_ENCRYPTIONS_PER_VERSION, "0")));
   }
 

@@ -59,7 +59,7 @@ final class VaultCircuit {
         case OPEN, HALF_OPEN -> {
           if (now.isBefore(until)) {
             // VaultErrors logged why when the circuit opened; callers learn only that it is down.
-            throw new KeyStoreUnavailableException(VaultErrors.UNAVAILABLE, null);
+            throw new KeyStoreUnavailableException(VaultErrors.UNAVAILABLE);
           }
           // This caller probes; the rest fail fast until it reports (or is given up on).
           state = State.HALF_OPEN;

@@ -68,8 +68,7 @@ final class VaultErrors {
     return new KeyStoreUnavailableException(
         "the key store refused a request (HTTP "
             + response.getStatus()
-            + "); the server log has the details",
-        null);
+            + "); the server log has the details");
   }
 
   KeyStoreAccessDeniedException denied(String operation, String path) {

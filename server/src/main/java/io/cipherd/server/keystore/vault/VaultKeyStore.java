@@ -17,8 +17,11 @@ import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Comparator;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 import javax.crypto.SecretKey;
@@ -88,7 +91,7 @@ public final class VaultKeyStore implements KeyStore {
   @Override
   public List<String> listKeyNames() {
     List<String> names = new ArrayList<>(kv.listNames());
-    names.sort(null);
+    names.sort(Comparator.naturalOrder());
     return List.copyOf(names);
   }
 
@@ -103,9 +106,9 @@ public final class VaultKeyStore implements KeyStore {
         kv.readVersion(name, version.version())
             .orElseThrow(() -> KeyNotFoundException.version(name, version.version()));
     KeyVersionInfo stored = KvVersionFields.decodeInfo(name, version.version(), fields);
-    if (stored.mode() != version.mode()
+    if (stored.type() != version.type()
         || stored.keySizeBits() != version.keySizeBits()
-        || !java.util.Objects.equals(stored.legacy(), version.legacy())) {
+        || !Objects.equals(stored.legacy(), version.legacy())) {
       throw new IllegalStateException(
           "key '"
               + name
@@ -197,7 +200,7 @@ public final class VaultKeyStore implements KeyStore {
     for (int attempt = 0; attempt < KvUsage.MAX_ATTEMPTS; attempt++) {
       Optional<KvClient.Versioned> latest = kv.readLatest(path);
       Map<Integer, VersionUsage> merged =
-          new java.util.HashMap<>(latest.map(l -> KvUsage.decode(l.data())).orElse(Map.of()));
+          new HashMap<>(latest.map(l -> KvUsage.decode(l.data())).orElse(Map.of()));
       delta.forEach((version, counts) -> merged.merge(version, counts, VersionUsage::plus));
       if (kv.writeVersion(
           path, latest.map(KvClient.Versioned::version).orElse(0), KvUsage.encode(merged))) {

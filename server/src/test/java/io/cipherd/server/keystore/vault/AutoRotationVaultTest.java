@@ -3,6 +3,7 @@ package io.cipherd.server.keystore.vault;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.google.protobuf.ByteString;
+import com.google.protobuf.util.Durations;
 import io.cipherd.api.v1.CreateKeyRequest;
 import io.cipherd.api.v1.CryptoServiceGrpc;
 import io.cipherd.api.v1.DecryptRequest;
@@ -13,6 +14,9 @@ import io.cipherd.api.v1.GetKeyRequest;
 import io.cipherd.api.v1.Key;
 import io.cipherd.api.v1.KeyAdminServiceGrpc;
 import io.cipherd.api.v1.KeyPolicy;
+import io.cipherd.api.v1.ListKeysRequest;
+import io.cipherd.api.v1.ReEncryptRequest;
+import io.cipherd.api.v1.RotateKeyRequest;
 import io.cipherd.server.Cipherd;
 import io.cipherd.server.keys.SettableClock;
 import io.cipherd.server.keystore.vault.auth.TokenAuth;
@@ -20,6 +24,7 @@ import io.grpc.ManagedChannel;
 import io.grpc.Server;
 import io.grpc.inprocess.InProcessChannelBuilder;
 import io.grpc.inprocess.InProcessServerBuilder;
+import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -78,7 +83,7 @@ class AutoRotationVaultTest {
     // Whichever replica merges second may see the limit already in the first round.
     int rotations = 0;
     for (int i = 0; i < 3; i++) {
-      rotations += race(a.services::mergeUsageNow, b.services::mergeUsageNow);
+      rotations += race(a.services::maintainKeysNow, b.services::maintainKeysNow);
     }
 
     Key key = a.admin.getKey(GetKeyRequest.newBuilder().setKeyName("orders").build()).getKey();
@@ -97,21 +102,18 @@ class AutoRotationVaultTest {
     a.admin.createKey(
         CreateKeyRequest.newBuilder()
             .setKeyName("sessions")
-            .setPolicy(
-                KeyPolicy.newBuilder()
-                    .setAutoRotatePeriod(
-                        com.google.protobuf.Duration.newBuilder().setSeconds(3600)))
+            .setPolicy(KeyPolicy.newBuilder().setAutoRotatePeriod(Durations.fromSeconds(3600)))
             .build());
     encrypt(a, "warm a");
     encrypt(b, "warm b");
-    assertThat(race(a.services::mergeUsageNow, b.services::mergeUsageNow))
+    assertThat(race(a.services::maintainKeysNow, b.services::maintainKeysNow))
         .as("not yet an hour")
         .isZero();
 
     clock.advance(Duration.ofMinutes(61));
     int rotations = 0;
     for (int i = 0; i < 3; i++) {
-      rotations += race(a.services::mergeUsageNow, b.services::mergeUsageNow);
+      rotations += race(a.services::maintainKeysNow, b.services::maintainKeysNow);
     }
 
     assertThat(rotations).as("rotations made by either replica").isEqualTo(1);
@@ -129,12 +131,12 @@ class AutoRotationVaultTest {
       throws Exception {
     a.admin.createKey(CreateKeyRequest.newBuilder().setKeyName("ledger").build());
     String old = encrypt(a, "v1 row");
-    a.admin.rotateKey(io.cipherd.api.v1.RotateKeyRequest.newBuilder().setKeyName("ledger").build());
+    a.admin.rotateKey(RotateKeyRequest.newBuilder().setKeyName("ledger").build());
     b.services.forgetKeys();
     decrypt(b, old);
     decrypt(a, old);
-    a.crypto.reEncrypt(io.cipherd.api.v1.ReEncryptRequest.newBuilder().setCiphertext(old).build());
-    race(a.services::mergeUsageNow, b.services::mergeUsageNow);
+    a.crypto.reEncrypt(ReEncryptRequest.newBuilder().setCiphertext(old).build());
+    race(a.services::maintainKeysNow, b.services::maintainKeysNow);
 
     GetKeyCensusResponse census =
         b.admin.getKeyCensus(GetKeyCensusRequest.newBuilder().setKeyName("ledger").build());
@@ -211,7 +213,7 @@ class AutoRotationVaultTest {
     final CryptoServiceGrpc.CryptoServiceBlockingStub crypto;
     final KeyAdminServiceGrpc.KeyAdminServiceBlockingStub admin;
 
-    ReplicaServer(VaultDevServer vault, java.time.Clock clock) throws Exception {
+    ReplicaServer(VaultDevServer vault, Clock clock) throws Exception {
       services =
           Cipherd.builder(
                   VaultKeyStore.open(vault.config("cipherd/keys", TokenAuth.of(vault.rootToken()))))
@@ -227,10 +229,7 @@ class AutoRotationVaultTest {
 
     /** The one key each test uses. */
     String lastKey() {
-      return admin
-          .listKeys(io.cipherd.api.v1.ListKeysRequest.getDefaultInstance())
-          .getKeys(0)
-          .getKeyName();
+      return admin.listKeys(ListKeysRequest.getDefaultInstance()).getKeys(0).getKeyName();
     }
 
     @Override

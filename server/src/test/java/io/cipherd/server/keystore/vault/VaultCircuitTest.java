@@ -8,6 +8,7 @@ import io.cipherd.server.keys.KeyStoreUnavailableException;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
+import java.time.ZoneId;
 import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.List;
@@ -31,7 +32,7 @@ class VaultCircuitTest {
         }
 
         @Override
-        public Clock withZone(java.time.ZoneId zone) {
+        public Clock withZone(ZoneId zone) {
           return this;
         }
 

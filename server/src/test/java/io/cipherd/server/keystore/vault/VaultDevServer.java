@@ -2,6 +2,7 @@ package io.cipherd.server.keystore.vault;
 
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
+import io.cipherd.server.keystore.vault.auth.VaultAuth;
 import io.github.jopenlibs.vault.json.Json;
 import io.github.jopenlibs.vault.json.JsonObject;
 import java.io.IOException;
@@ -118,7 +119,7 @@ final class VaultDevServer implements AutoCloseable {
    * A configuration for cipherd against this server with {@code auth}, under {@code prefix} in
    * {@code secret/}.
    */
-  VaultConfig config(String prefix, io.cipherd.server.keystore.vault.auth.VaultAuth auth) {
+  VaultConfig config(String prefix, VaultAuth auth) {
     return new VaultConfig(
         URI.create(address()),
         "secret",

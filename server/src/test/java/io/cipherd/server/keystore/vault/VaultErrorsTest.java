@@ -7,6 +7,7 @@ import io.cipherd.server.keys.KeyStoreUnavailableException;
 import io.github.jopenlibs.vault.VaultException;
 import io.github.jopenlibs.vault.rest.RestResponse;
 import java.net.ConnectException;
+import java.net.SocketTimeoutException;
 import java.nio.charset.StandardCharsets;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -93,8 +94,7 @@ class VaultErrorsTest {
 
   @Test
   void theSameFailureAgain_isNotLoggedAgain_untilVaultHasAnsweredNormallyInBetween() {
-    VaultException timeout =
-        new VaultException(new java.net.SocketTimeoutException("connect timed out"));
+    VaultException timeout = new VaultException(new SocketTimeoutException("connect timed out"));
     for (int i = 0; i < 5; i++) {
       errors.unreachable("read", PATH, timeout);
     }

@@ -25,7 +25,7 @@ public final class AppRoleAuth implements VaultAuth {
   public VaultToken login(VaultClients clients) throws VaultException {
     AuthResponse response =
         clients
-            .client(null)
+            .loginClient()
             .auth()
             .loginByAppRole(
                 mount,

@@ -31,7 +31,7 @@ public final class KubernetesAuth implements VaultAuth {
   public VaultToken login(VaultClients clients) throws VaultException {
     AuthResponse response =
         clients
-            .client(null)
+            .loginClient()
             .auth()
             .loginByKubernetes(role, Secrets.read(jwtFile, "service-account JWT"), "auth/" + mount);
     return new VaultToken(

@@ -48,19 +48,27 @@ public final class VaultClients implements AutoCloseable {
     return address;
   }
 
-  /** A client that sends {@code token}, or no token if null (for logins). */
+  /** A client that sends {@code token}. */
   public Vault client(String token) {
+    return create(settings().token(token));
+  }
+
+  /** A client that sends no token: for logins. */
+  public Vault loginClient() {
+    return create(settings());
+  }
+
+  private VaultConfig settings() {
+    return new VaultConfig()
+        .address(address)
+        .openTimeout(openTimeoutSeconds)
+        .readTimeout(readTimeoutSeconds)
+        .engineVersion(1)
+        .httpClient(http);
+  }
+
+  private Vault create(VaultConfig config) {
     try {
-      VaultConfig config =
-          new VaultConfig()
-              .address(address)
-              .openTimeout(openTimeoutSeconds)
-              .readTimeout(readTimeoutSeconds)
-              .engineVersion(1)
-              .httpClient(http);
-      if (token != null) {
-        config.token(token);
-      }
       return Vault.create(config.build(), 1).withRetries(maxRetries, retryIntervalMillis);
     } catch (VaultException e) {
       throw new IllegalArgumentException(

@@ -2,10 +2,12 @@ package io.cipherd.server.engine;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.cipherd.server.crypto.Mode;
+import io.cipherd.server.crypto.CipherMode;
+import io.cipherd.server.crypto.KeyType;
 import io.cipherd.server.keys.CountingKeyStore;
 import io.cipherd.server.keys.InMemoryKeyStore;
 import io.cipherd.server.keys.KeyMetadata;
+import io.cipherd.server.keys.KeyTemplate;
 import io.cipherd.server.keys.Keys;
 import io.cipherd.server.security.Authorizer;
 import io.cipherd.server.security.Operation;
@@ -21,7 +23,7 @@ import org.junit.jupiter.params.provider.ValueSource;
  * ListKeys as a caller who may see only some keys: what its pages and page tokens show, and what
  * they cost.
  */
-class KeyAdministrationTest {
+class AuthorizedKeyAdminTest {
   /** In name order the hidden keys come before, between and after the visible ones. */
   private static final List<String> NAMES =
       List.of(
@@ -48,8 +50,8 @@ class KeyAdministrationTest {
   private final CountingKeyStore store = new CountingKeyStore(new InMemoryKeyStore());
   private final Keys keys = Keys.over(store);
 
-  KeyAdministrationTest() {
-    NAMES.forEach(name -> keys.create(name, Mode.GCM, 256, false, null));
+  AuthorizedKeyAdminTest() {
+    NAMES.forEach(name -> keys.create(name, KeyTemplate.of(CipherMode.GCM)));
   }
 
   @AfterEach
@@ -61,14 +63,14 @@ class KeyAdministrationTest {
   @ValueSource(ints = {1, 2, 3, 7, 1000})
   void list_asACallerWhoSeesSomeKeys_returnsEachVisibleKeyOnce_andNeverNamesAHiddenOne(
       int pageSize) {
-    KeyAdministration administration =
-        new KeyAdministration(keys.admin(), inspecting(name -> name.startsWith("a-")));
+    AuthorizedKeyAdmin administration =
+        new AuthorizedKeyAdmin(keys.admin(), inspecting(name -> name.startsWith("a-")));
     List<String> listed = new ArrayList<>();
     String token = "";
     int pages = 0;
     do {
       store.resetCounts();
-      KeyAdministration.KeyPage page = administration.list(token, pageSize);
+      AuthorizedKeyAdmin.KeyPage page = administration.list(token, pageSize);
       List<String> names = page.keys().stream().map(KeyMetadata::name).toList();
 
       assertThat(names).as("page %d", pages).isNotEmpty().allMatch(VISIBLE::contains);
@@ -88,11 +90,11 @@ class KeyAdministrationTest {
 
   @Test
   void list_asACallerWhoSeesNoKey_isOneEmptyPageWithoutAToken_readingNoKey() {
-    KeyAdministration administration =
-        new KeyAdministration(keys.admin(), inspecting(name -> false));
+    AuthorizedKeyAdmin administration =
+        new AuthorizedKeyAdmin(keys.admin(), inspecting(name -> false));
     store.resetCounts();
 
-    KeyAdministration.KeyPage page = administration.list("", 2);
+    AuthorizedKeyAdmin.KeyPage page = administration.list("", 2);
 
     assertThat(page.keys()).isEmpty();
     assertThat(page.nextPageToken()).isEmpty();
@@ -113,7 +115,7 @@ class KeyAdministrationTest {
       }
 
       @Override
-      public void checkReEncrypt(String sourceKey, Mode sourceMode, String targetKey) {
+      public void checkReEncrypt(String sourceKey, KeyType sourceType, String targetKey) {
         throw new AssertionError("not part of a listing");
       }
     };

@@ -1,4 +1,6 @@
-"""Number formatting shared by the reports."""
+"""Markdown tables and the number formatting in them, shared by report.md (lt.report) and its
+side-by-side section (lt.sidebyside.report): a module of its own so that neither package imports the other
+for it."""
 
 
 def num(v, digits=0) -> str:

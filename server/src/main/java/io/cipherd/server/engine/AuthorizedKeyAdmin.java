@@ -1,30 +1,34 @@
 package io.cipherd.server.engine;
 
-import io.cipherd.server.crypto.Mode;
 import io.cipherd.server.crypto.legacy.LegacyFormat;
 import io.cipherd.server.crypto.legacy.LegacyKeyMaterial;
 import io.cipherd.server.errors.InvalidArgumentException;
 import io.cipherd.server.keys.KeyAdmin;
+import io.cipherd.server.keys.KeyCensus;
 import io.cipherd.server.keys.KeyMetadata;
 import io.cipherd.server.keys.KeyPolicy;
+import io.cipherd.server.keys.KeyTemplate;
+import io.cipherd.server.keys.VersionUsage;
 import io.cipherd.server.security.Authorizer;
 import io.cipherd.server.security.Operation;
+import java.time.Duration;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Map;
 
 /**
- * The operations of the key-admin API on domain types, each after the {@link Authorizer} allows it,
- * as {@link CryptoEngine} does for the crypto API: authorization lives in this layer only. Every
- * operation may reach the key store.
+ * {@link KeyAdmin} behind the {@link Authorizer}: the operations of the key-admin API on domain
+ * types, each after the caller is allowed it, as {@link CryptoEngine} does for the crypto API;
+ * authorization lives in this layer only. Every operation may reach the key store.
  */
-public final class KeyAdministration {
+public final class AuthorizedKeyAdmin {
   private static final int DEFAULT_PAGE_SIZE = 100;
   private static final int MAX_PAGE_SIZE = 1000;
 
   private final KeyAdmin admin;
   private final Authorizer authorizer;
 
-  public KeyAdministration(KeyAdmin admin, Authorizer authorizer) {
+  public AuthorizedKeyAdmin(KeyAdmin admin, Authorizer authorizer) {
     this.admin = admin;
     this.authorizer = authorizer;
   }
@@ -32,11 +36,10 @@ public final class KeyAdministration {
   /** One page of a listing, and the token of the next page (empty on the last one). */
   public record KeyPage(List<KeyMetadata> keys, String nextPageToken) {}
 
-  /** Creates a key; needs {@code admin} on it. */
-  public KeyMetadata create(
-      String name, Mode mode, int keySizeBits, boolean allowUnauthenticated, KeyPolicy policy) {
+  /** Creates a key (policy null: the default); needs {@code admin} on it. */
+  public KeyMetadata create(String name, KeyTemplate template, KeyPolicy policy) {
     authorizer.check(Operation.ADMIN, name);
-    return admin.create(name, mode, keySizeBits, allowUnauthenticated, policy);
+    return admin.create(name, template, policy);
   }
 
   /** A key's metadata; needs {@code inspect} or {@code admin} on it. */
@@ -46,13 +49,13 @@ public final class KeyAdministration {
   }
 
   /** Each version's usage, for a caller who may describe the key. */
-  public java.util.Map<Integer, io.cipherd.server.keys.VersionUsage> usage(String name) {
+  public Map<Integer, VersionUsage> usage(String name) {
     checkInspectOrAdmin(name);
     return admin.usage(name);
   }
 
   /** Which versions still see traffic, for a caller who may describe the key. */
-  public io.cipherd.server.keys.KeyCensus census(String name, java.time.Duration quietPeriod) {
+  public KeyCensus census(String name, Duration quietPeriod) {
     checkInspectOrAdmin(name);
     return admin.census(name, quietPeriod);
   }
@@ -90,9 +93,9 @@ public final class KeyAdministration {
   }
 
   /** Adds a generated version; needs {@code admin}. */
-  public KeyMetadata rotate(String name, Mode mode, int keySizeBits, boolean allowUnauthenticated) {
+  public KeyMetadata rotate(String name, KeyTemplate template) {
     authorizer.check(Operation.ADMIN, name);
-    return admin.rotate(name, mode, keySizeBits, allowUnauthenticated);
+    return admin.rotate(name, template);
   }
 
   /** Replaces a key's policy; needs {@code admin}. A missing policy is refused. */
@@ -105,10 +108,9 @@ public final class KeyAdministration {
   }
 
   /** Adds caller-supplied key bytes as a new version; needs {@code import}. */
-  public KeyMetadata importVersion(
-      String name, Mode mode, byte[] material, boolean allowUnauthenticated) {
+  public KeyMetadata importVersion(String name, KeyTemplate template, byte[] material) {
     authorizer.check(Operation.IMPORT, name);
-    return admin.importVersion(name, mode, material, allowUnauthenticated);
+    return admin.importVersion(name, template, material);
   }
 
   /**

@@ -1,0 +1,107 @@
+"""A bounded Encrypt/Decrypt stream against a cipherd Service, for deploy/k8s/test-k8s.
+
+  load.py run TARGET KEY SECONDS OUT.json     Encrypt then Decrypt (round trip checked) in 4 threads until
+                                              SECONDS pass or 20000 calls; every acknowledged ciphertext is
+                                              kept (OUT.json). UNAVAILABLE is retried (at most 8 times per
+                                              call, backing off), counted; any other error counts as failed.
+  load.py verify TARGET IN.json               decrypts every kept ciphertext again; exits 1 on any mismatch.
+The bearer token comes from CIPHERD_TOKEN. Never prints plaintexts or ciphertexts.
+"""
+from __future__ import annotations
+
+import json
+import os
+import secrets
+import sys
+import threading
+import time
+
+import cipherd
+from cipherd.errors import UnavailableError
+
+MAX_CALLS = 20000
+THREADS = 4
+RETRIES = 8
+
+
+def client(target: str) -> cipherd.Client:
+    return cipherd.Client(target, insecure=True, token=os.environ.get("CIPHERD_TOKEN"), timeout=10.0)
+
+
+class Counts:
+    def __init__(self) -> None:
+        self.lock = threading.Lock()
+        self.sent = self.ok = self.retried = self.failed = 0
+        self.errors: dict[str, int] = {}
+        self.kept: list[tuple[str, str]] = []  # (ciphertext, plaintext hex), only in OUT.json
+
+
+def call(counts: Counts, fn, *args, **kwargs):  # type: ignore[no-untyped-def]
+    for attempt in range(RETRIES + 1):
+        try:
+            return fn(*args, **kwargs)
+        except UnavailableError:
+            if attempt == RETRIES:
+                raise
+            with counts.lock:
+                counts.retried += 1
+            time.sleep(min(0.05 * 2 ** attempt, 1.0))
+    raise AssertionError("unreachable")
+
+
+def run(target: str, key: str, seconds: float, out: str) -> None:
+    counts = Counts()
+    deadline = time.monotonic() + seconds
+
+    def worker() -> None:
+        with client(target) as c:
+            while time.monotonic() < deadline:
+                with counts.lock:
+                    if counts.sent >= MAX_CALLS:
+                        return
+                    counts.sent += 2
+                plaintext = secrets.token_bytes(48)
+                try:
+                    ct = call(counts, c.encrypt, key, plaintext)
+                    back = call(counts, c.decrypt, ct)
+                    if back != plaintext:
+                        raise RuntimeError("round trip returned other bytes")
+                    with counts.lock:
+                        counts.ok += 2
+                        counts.kept.append((ct, plaintext.hex()))
+                except Exception as e:  # noqa: BLE001 - every failure is counted by type
+                    with counts.lock:
+                        counts.failed += 1
+                        name = type(e).__name__
+                        counts.errors[name] = counts.errors.get(name, 0) + 1
+                time.sleep(0.005)
+
+    threads = [threading.Thread(target=worker) for _ in range(THREADS)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    with open(out, "w") as f:
+        json.dump({"sent": counts.sent, "ok": counts.ok, "retried": counts.retried, "failed_round_trips": counts.failed,
+                   "errors": counts.errors, "kept": counts.kept}, f)
+    print(json.dumps({"calls_sent": counts.sent, "calls_ok": counts.ok, "unavailable_retried": counts.retried,
+                      "failed_round_trips": counts.failed, "errors": counts.errors, "ciphertexts_kept": len(counts.kept)}))
+
+
+def verify(target: str, path: str) -> None:
+    kept = json.load(open(path))["kept"]
+    bad = 0
+    with client(target) as c:
+        for ct, pt in kept:
+            if c.decrypt(ct) != bytes.fromhex(pt):
+                bad += 1
+    print(json.dumps({"verified": len(kept), "mismatched": bad}))
+    if bad or not kept:
+        sys.exit(1)
+
+
+if __name__ == "__main__":
+    if sys.argv[1] == "run":
+        run(sys.argv[2], sys.argv[3], float(sys.argv[4]), sys.argv[5])
+    else:
+        verify(sys.argv[2], sys.argv[3])

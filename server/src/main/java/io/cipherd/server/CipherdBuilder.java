@@ -1,0 +1,105 @@
+package io.cipherd.server;
+
+import io.cipherd.server.api.RequestLimits;
+import io.cipherd.server.config.ServerConfig;
+import io.cipherd.server.keys.KeyStore;
+import io.cipherd.server.metrics.CipherdMetrics;
+import io.cipherd.server.pool.CipherPoolConfig;
+import io.cipherd.server.security.AccessPolicy;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.Objects;
+import java.util.function.Supplier;
+
+/**
+ * The settings of a {@link Cipherd}, from {@link Cipherd#builder}. Validates each setting as it is
+ * given; the defaults are those of the command line.
+ */
+public final class CipherdBuilder {
+  // Read by Cipherd's constructor.
+  final KeyStore keyStore;
+  RequestLimits limits = ServerConfig.DEFAULT_LIMITS;
+  CipherPoolConfig cipherPools = CipherPoolConfig.DEFAULT;
+  int blockingThreads = ServerConfig.DEFAULT_BLOCKING_THREADS;
+  int blockingQueue = ServerConfig.DEFAULT_BLOCKING_QUEUE;
+  Duration streamIdleTimeout = ServerConfig.DEFAULT_STREAM_IDLE_TIMEOUT;
+  CipherdMetrics metrics;
+  Supplier<AccessPolicy> accessPolicy;
+  Clock clock = Clock.systemUTC();
+
+  CipherdBuilder(KeyStore keyStore) {
+    this.keyStore = Objects.requireNonNull(keyStore, "keyStore");
+  }
+
+  /** The limits, pools, blocking pool and stream idle timeout of {@code config}. */
+  public CipherdBuilder config(ServerConfig config) {
+    return limits(config.limits())
+        .cipherPools(config.cipherPools())
+        .blockingThreads(config.blockingThreads())
+        .blockingQueue(config.blockingQueue())
+        .streamIdleTimeout(config.streamIdleTimeout());
+  }
+
+  public CipherdBuilder limits(RequestLimits limits) {
+    this.limits = Objects.requireNonNull(limits, "limits");
+    return this;
+  }
+
+  public CipherdBuilder cipherPools(CipherPoolConfig cipherPools) {
+    this.cipherPools = Objects.requireNonNull(cipherPools, "cipherPools");
+    return this;
+  }
+
+  /** Threads for work that may block on the key store (cache misses, admin calls). */
+  public CipherdBuilder blockingThreads(int threads) {
+    this.blockingThreads = ServerConfig.checkAtLeastOne(threads, "blocking threads");
+    return this;
+  }
+
+  /** Calls that may wait for a blocking thread before RESOURCE_EXHAUSTED. */
+  public CipherdBuilder blockingQueue(int queue) {
+    this.blockingQueue = ServerConfig.checkAtLeastOne(queue, "blocking queue");
+    return this;
+  }
+
+  /** How long an item stream may receive no item before the server closes it. */
+  public CipherdBuilder streamIdleTimeout(Duration timeout) {
+    Objects.requireNonNull(timeout, "timeout");
+    if (timeout.isNegative() || timeout.isZero()) {
+      throw new IllegalArgumentException("stream idle timeout must be positive, got " + timeout);
+    }
+    this.streamIdleTimeout = timeout;
+    return this;
+  }
+
+  /** Where metrics go; closed with the server. Default: a registry without key names. */
+  public CipherdBuilder metrics(CipherdMetrics metrics) {
+    this.metrics = Objects.requireNonNull(metrics, "metrics");
+    return this;
+  }
+
+  /**
+   * The access policy in force at each call (e.g. reloaded from its file); none by default: all
+   * allowed.
+   */
+  public CipherdBuilder accessPolicy(Supplier<AccessPolicy> accessPolicy) {
+    this.accessPolicy = accessPolicy;
+    return this;
+  }
+
+  /** A fixed access policy. */
+  public CipherdBuilder accessPolicy(AccessPolicy accessPolicy) {
+    Objects.requireNonNull(accessPolicy, "accessPolicy");
+    return accessPolicy(() -> accessPolicy);
+  }
+
+  /** The clock stamped on new key versions. */
+  public CipherdBuilder clock(Clock clock) {
+    this.clock = Objects.requireNonNull(clock, "clock");
+    return this;
+  }
+
+  public Cipherd build() {
+    return new Cipherd(this);
+  }
+}

@@ -1,0 +1,60 @@
+package io.cipherd.server.ops;
+
+import java.time.Duration;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The periodic key maintenance of a replica: every interval, merges its usage counts into the key
+ * store's totals ({@link UsageMerger}) and then runs the rotations those totals make due ({@link
+ * AutoRotation}); on close, one last merge.
+ */
+public final class KeyMaintenance implements AutoCloseable {
+  private static final Logger LOG = LoggerFactory.getLogger(KeyMaintenance.class);
+
+  private final ScheduledExecutorService scheduler =
+      Executors.newSingleThreadScheduledExecutor(
+          runnable -> {
+            Thread thread = new Thread(runnable, "cipherd-key-maintenance");
+            thread.setDaemon(true);
+            return thread;
+          });
+  private final UsageMerger usage;
+  private final AutoRotation rotation;
+
+  public KeyMaintenance(UsageMerger usage, AutoRotation rotation) {
+    this.usage = usage;
+    this.rotation = rotation;
+  }
+
+  /** Runs every {@code interval} until closed. */
+  public KeyMaintenance start(Duration interval) {
+    scheduler.scheduleWithFixedDelay(
+        this::runQuietly, interval.toMillis(), interval.toMillis(), TimeUnit.MILLISECONDS);
+    return this;
+  }
+
+  /** One merge, then the due rotations; returns the keys rotated. */
+  public synchronized int runNow() {
+    usage.merge();
+    return rotation.rotateDueKeys();
+  }
+
+  private void runQuietly() {
+    try {
+      runNow();
+    } catch (RuntimeException e) {
+      LOG.warn("usage merge failed: {}", e.getMessage());
+    }
+  }
+
+  /** Stops, after a last merge so a clean shutdown loses no counts. */
+  @Override
+  public void close() {
+    scheduler.shutdownNow();
+    usage.mergeLast();
+  }
+}
