@@ -11,9 +11,17 @@ import java.util.Objects;
  * @param name the key's name, as {@link EnvelopeHeader#KEY_NAME_SYNTAX}
  * @param versions every version, oldest first, numbered 1 to n without gaps
  * @param policy the key's policy
+ * @param lifecycle whether the key serves cryptographic calls
  */
-public record KeyMetadata(String name, List<KeyVersionInfo> versions, KeyPolicy policy) {
+public record KeyMetadata(
+    String name, List<KeyVersionInfo> versions, KeyPolicy policy, KeyLifecycle lifecycle) {
+  /** An enabled key. */
+  public KeyMetadata(String name, List<KeyVersionInfo> versions, KeyPolicy policy) {
+    this(name, versions, policy, KeyLifecycle.ENABLED);
+  }
+
   public KeyMetadata {
+    Objects.requireNonNull(lifecycle, "lifecycle");
     if (!EnvelopeHeader.isValidKeyName(name)) {
       throw new IllegalArgumentException("key name must match " + EnvelopeHeader.KEY_NAME_SYNTAX);
     }
@@ -62,11 +70,26 @@ public record KeyMetadata(String name, List<KeyVersionInfo> versions, KeyPolicy 
   public KeyMetadata withVersion(KeyVersionInfo next) {
     var all = new ArrayList<>(versions);
     all.add(next);
-    return new KeyMetadata(name, all, policy);
+    return new KeyMetadata(name, all, policy, lifecycle);
   }
 
   /** This key with another policy. */
   public KeyMetadata withPolicy(KeyPolicy newPolicy) {
-    return new KeyMetadata(name, versions, newPolicy);
+    return new KeyMetadata(name, versions, newPolicy, lifecycle);
+  }
+
+  /** This key in another lifecycle state. */
+  public KeyMetadata withLifecycle(KeyLifecycle next) {
+    return new KeyMetadata(name, versions, policy, next);
+  }
+
+  /** This key with {@code changed} in place of the versions of the same numbers. */
+  public KeyMetadata withVersionsReplaced(List<KeyVersionInfo> changed) {
+    var all = new ArrayList<>(versions);
+    for (KeyVersionInfo version : changed) {
+      version(version.version());
+      all.set(version.version() - 1, version);
+    }
+    return new KeyMetadata(name, all, policy, lifecycle);
   }
 }

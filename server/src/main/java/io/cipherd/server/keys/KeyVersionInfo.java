@@ -18,6 +18,7 @@ import java.util.Objects;
  * @param imported whether the bytes came from ImportKey rather than this service's generator
  * @param legacy how a legacy version's ciphertexts were made; null exactly when the type is not
  *     {@link KeyType#LEGACY}
+ * @param lifecycle whether the version's bytes still exist
  */
 public record KeyVersionInfo(
     int version,
@@ -25,8 +26,21 @@ public record KeyVersionInfo(
     int keySizeBits,
     Instant createdAt,
     boolean imported,
-    LegacyFormat legacy) {
+    LegacyFormat legacy,
+    VersionLifecycle lifecycle) {
+  /** An enabled version. */
+  public KeyVersionInfo(
+      int version,
+      KeyType type,
+      int keySizeBits,
+      Instant createdAt,
+      boolean imported,
+      LegacyFormat legacy) {
+    this(version, type, keySizeBits, createdAt, imported, legacy, VersionLifecycle.ENABLED);
+  }
+
   public KeyVersionInfo {
+    Objects.requireNonNull(lifecycle, "lifecycle");
     if (version < 1) {
       throw new IllegalArgumentException("key version must be at least 1, got " + version);
     }
@@ -70,6 +84,11 @@ public record KeyVersionInfo(
       int version, LegacyFormat format, int keySizeBits, Instant createdAt) {
     return new KeyVersionInfo(
         version, KeyType.LEGACY, keySizeBits, createdAt, /* imported= */ true, format);
+  }
+
+  /** This version in another lifecycle state. */
+  public KeyVersionInfo withLifecycle(VersionLifecycle next) {
+    return new KeyVersionInfo(version, type, keySizeBits, createdAt, imported, legacy, next);
   }
 
   /** What the version's key is for. */
