@@ -9,6 +9,6 @@ import io.cipherd.server.errors.ErrorKind;
  */
 public final class AuditUnavailableException extends CipherdException {
   public AuditUnavailableException(String message) {
-    super(ErrorKind.STORE_UNAVAILABLE, message);
+    super(ErrorKind.AUDIT_UNAVAILABLE, message);
   }
 }

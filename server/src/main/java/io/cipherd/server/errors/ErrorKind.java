@@ -18,10 +18,24 @@ public enum ErrorKind {
   KEY_ALREADY_EXISTS("key_already_exists"),
   /** The key exists but its policy refuses the operation. */
   POLICY_DENIED("policy_denied"),
+  /** The key is disabled, or scheduled for deletion, or deleted: it serves no call. */
+  KEY_DISABLED("key_disabled"),
+  /**
+   * The version is scheduled for destruction: it refuses every call until the destruction is
+   * cancelled, so its loss shows while it can still be undone.
+   */
+  KEY_VERSION_DESTRUCTION_SCHEDULED("key_version_destruction_scheduled"),
+  /** The version's bytes were destroyed: its ciphertexts can never be decrypted again. */
+  KEY_VERSION_DESTROYED("key_version_destroyed"),
   /** Another writer changed the key between our read and our write; safe to retry. */
   CONCURRENT_UPDATE("concurrent_update"),
   /** The key store cannot be reached now. */
   STORE_UNAVAILABLE("store_unavailable"),
+  /**
+   * The call's audit record could not be written, and the server is told to serve no call unaudited
+   * ({@code --audit-required}).
+   */
+  AUDIT_UNAVAILABLE("audit_unavailable"),
   /** The key store refused this service (its credentials lack a capability). */
   STORE_ACCESS_DENIED("store_access_denied"),
   /** Every pooled cipher stayed busy: the server is overloaded. */

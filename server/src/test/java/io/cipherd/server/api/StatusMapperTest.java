@@ -10,6 +10,7 @@ import com.tngtech.archunit.core.domain.JavaModifier;
 import com.tngtech.archunit.core.importer.ClassFileImporter;
 import com.tngtech.archunit.core.importer.ImportOption;
 import io.cipherd.api.v1.ItemError;
+import io.cipherd.server.audit.AuditUnavailableException;
 import io.cipherd.server.crypto.CipherMode;
 import io.cipherd.server.crypto.CryptoProviderException;
 import io.cipherd.server.crypto.DecryptionFailedException;
@@ -19,15 +20,19 @@ import io.cipherd.server.errors.ErrorKind;
 import io.cipherd.server.errors.InvalidArgumentException;
 import io.cipherd.server.keys.ConcurrentKeyUpdateException;
 import io.cipherd.server.keys.KeyAlreadyExistsException;
+import io.cipherd.server.keys.KeyLifecycle;
 import io.cipherd.server.keys.KeyNotFoundException;
 import io.cipherd.server.keys.KeyPolicyViolationException;
 import io.cipherd.server.keys.KeyStoreAccessDeniedException;
 import io.cipherd.server.keys.KeyStoreUnavailableException;
+import io.cipherd.server.keys.KeyUnavailableException;
+import io.cipherd.server.keys.VersionLifecycle;
 import io.cipherd.server.pool.CipherPoolExhaustedException;
 import io.cipherd.server.security.TestDenials;
 import io.grpc.Status;
 import io.grpc.StatusRuntimeException;
 import io.grpc.protobuf.StatusProto;
+import java.time.Instant;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.RejectedExecutionException;
@@ -54,6 +59,12 @@ class StatusMapperTest {
               new KeyPolicyViolationException("below min_decryption_version"),
               Status.Code.FAILED_PRECONDITION),
           Map.entry(new ConcurrentKeyUpdateException("orders", 3), Status.Code.ABORTED),
+          Map.entry(
+              KeyUnavailableException.keyDisabled("orders", KeyLifecycle.DISABLED),
+              Status.Code.FAILED_PRECONDITION),
+          Map.entry(
+              new AuditUnavailableException("the audit record could not be written"),
+              Status.Code.UNAVAILABLE),
           Map.entry(
               new KeyStoreUnavailableException("vault at http://127.0.0.1:1 is down", null),
               Status.Code.UNAVAILABLE),
@@ -202,6 +213,23 @@ class StatusMapperTest {
         .isEqualTo(Map.of("key", "orders"));
     assertThat(metadata(StatusMapper.toException(TestDenials.denied())))
         .isEqualTo(Map.of("key", "invoices", "operation", "decrypt"));
+  }
+
+  @Test
+  void aDestroyedVersion_isFailedPrecondition_withItsOwnReason_neverADecryptionFailure() {
+    Instant at = Instant.parse("2026-11-24T09:00:00Z");
+    StatusRuntimeException destroyed =
+        StatusMapper.toException(
+            KeyUnavailableException.version("orders", 2, VersionLifecycle.destroyed(at)));
+    StatusRuntimeException scheduled =
+        StatusMapper.toException(
+            KeyUnavailableException.version("orders", 2, VersionLifecycle.scheduled(at)));
+
+    assertThat(destroyed.getStatus().getCode()).isEqualTo(Status.Code.FAILED_PRECONDITION);
+    assertThat(destroyed.getStatus().getDescription()).startsWith("key version destroyed");
+    assertThat(reason(destroyed)).isEqualTo("KEY_VERSION_DESTROYED");
+    assertThat(reason(scheduled)).isEqualTo("KEY_VERSION_DESTRUCTION_SCHEDULED");
+    assertThat(metadata(destroyed)).isEqualTo(Map.of("key", "orders", "version", "2"));
   }
 
   @Test
