@@ -62,6 +62,7 @@ public final class KeyCache {
    */
   public UsableKey forEncryption(String name, int requestedVersion) {
     Chosen chosen = choose(name, requestedVersion, "key_version");
+    LifecycleRules.checkServes(chosen.key().metadata(), chosen.info());
     chosen
         .policy()
         .checkEncryption(
@@ -80,6 +81,7 @@ public final class KeyCache {
     CachedKey key = withVersion(cached(header.keyName()), header.version());
     KeyMetadata metadata = key.metadata();
     KeyVersionInfo info = metadata.version(header.version());
+    LifecycleRules.checkServes(metadata, info);
     metadata.policy().checkDecryption(header.keyName(), header.version());
     if (info.mode() != header.mode()) {
       throw new DecryptionFailedException();
@@ -104,6 +106,7 @@ public final class KeyCache {
               + info.kind().description()
               + ", not a legacy key: rewrap its ciphertexts with ciphertext, not legacy");
     }
+    LifecycleRules.checkServes(chosen.key().metadata(), info);
     chosen.policy().checkDecryption(name, info.version());
     UsableKey usable = chosen.usable();
     return new UsableLegacyKey(usable.version(), usable.secret(), info.legacy());
@@ -116,6 +119,7 @@ public final class KeyCache {
    */
   public UsableKey forIndexing(String name, int requestedVersion) {
     Chosen chosen = choose(name, requestedVersion, "key_version");
+    LifecycleRules.checkServes(chosen.key().metadata(), chosen.info());
     chosen.policy().checkIndexing(name, chosen.info());
     return chosen.usable();
   }

@@ -36,6 +36,20 @@ public final class LifecycleRules {
     return requested;
   }
 
+  /**
+   * Refuses a cryptographic call with {@code version} of {@code key} unless both serve: a key
+   * disabled or being deleted, or a version scheduled for destruction or destroyed, answers
+   * FAILED_PRECONDITION with its own reason, before any policy check or key bytes.
+   */
+  public static void checkServes(KeyMetadata key, KeyVersionInfo version) {
+    if (!key.lifecycle().serves()) {
+      throw KeyUnavailableException.keyDisabled(key.name(), key.lifecycle());
+    }
+    if (!version.lifecycle().usable()) {
+      throw KeyUnavailableException.version(key.name(), version.version(), version.lifecycle());
+    }
+  }
+
   /** Disables an enabled (or already disabled) key. */
   public static KeyMetadata disable(KeyMetadata key) {
     refuseIfDeleting(key, "disabled");

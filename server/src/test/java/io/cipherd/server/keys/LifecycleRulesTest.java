@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.cipherd.server.crypto.CipherMode;
 import io.cipherd.server.crypto.KeyType;
+import io.cipherd.server.errors.ErrorKind;
 import io.cipherd.server.errors.InvalidArgumentException;
 import java.time.Duration;
 import java.time.Instant;
@@ -114,5 +115,27 @@ class LifecycleRulesTest {
     assertThat(LifecycleRules.due(due.key(), NOW.plus(Duration.ofDays(2))).changed()).isFalse();
     assertThatThrownBy(() -> LifecycleRules.cancelDeletion(due.key(), NOW.plus(DAY)))
         .isInstanceOf(KeyPolicyViolationException.class);
+  }
+
+  @Test
+  void checkServes_refusesADisabledKey_andAScheduledOrDestroyedVersion_withTheirReasons() {
+    KeyMetadata scheduled = LifecycleRules.scheduleDestruction(key, List.of(1), DAY, NOW);
+    KeyMetadata destroyed = LifecycleRules.due(scheduled, NOW.plus(DAY)).key();
+    KeyMetadata disabled = LifecycleRules.disable(key);
+
+    LifecycleRules.checkServes(scheduled, scheduled.version(2));
+    assertThatThrownBy(() -> LifecycleRules.checkServes(scheduled, scheduled.version(1)))
+        .isInstanceOf(KeyUnavailableException.class)
+        .hasMessageContaining("scheduled for destruction")
+        .extracting(e -> ((KeyUnavailableException) e).kind())
+        .isEqualTo(ErrorKind.KEY_VERSION_DESTRUCTION_SCHEDULED);
+    assertThatThrownBy(() -> LifecycleRules.checkServes(destroyed, destroyed.version(1)))
+        .hasMessageStartingWith("key version destroyed")
+        .extracting(e -> ((KeyUnavailableException) e).kind())
+        .isEqualTo(ErrorKind.KEY_VERSION_DESTROYED);
+    assertThatThrownBy(() -> LifecycleRules.checkServes(disabled, disabled.version(3)))
+        .hasMessage("key 'orders' is disabled")
+        .extracting(e -> ((KeyUnavailableException) e).kind())
+        .isEqualTo(ErrorKind.KEY_DISABLED);
   }
 }
