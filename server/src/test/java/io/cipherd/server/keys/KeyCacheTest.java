@@ -416,4 +416,33 @@ class KeyCacheTest {
     assertThatThrownBy(() -> ring.forDecryption(new EnvelopeHeader("k", 3, Mode.GCM)))
         .isInstanceOf(KeyNotFoundException.class);
   }
+
+  @Test
+  void preload_loadsKeysThisReplicaNeverUsed_soTheyServeWithNoStoreCall_andCountsNoCacheRequest() {
+    Keys otherReplica = Keys.over(memory, Clock.fixed(NOW, ZoneOffset.UTC));
+    otherReplica.create("a", null, 0, false, null);
+    String v1 = otherReplica.encrypt("a", 0, "made with v1", CONTEXT);
+    otherReplica.rotate("a", null, 0, false);
+    otherReplica.create("b", null, 0, false, null);
+    String fromB = otherReplica.encrypt("b", 0, "made with b", CONTEXT);
+    assertThat(ring.isCached("a", 0)).isFalse();
+
+    assertThat(ring.cache().preload(java.util.List.of("a", "b", "deleted-meanwhile")))
+        .as("a's two versions and b's one")
+        .isEqualTo(3);
+    assertThat(ring.cache().cacheHits() + ring.cache().cacheMisses())
+        .as("a preload is not a cache request")
+        .isZero();
+    assertThat(ring.isCached("a", 0)).isTrue();
+    assertThat(ring.isCached("a", 1)).isTrue();
+    assertThat(ring.isCached("b", 0)).isTrue();
+
+    store.resetCounts();
+    assertThat(ring.cache().preload(memory.listKeyNames())).as("all in memory already").isZero();
+    assertThat(store.totalCalls()).isZero();
+    assertThat(decrypt(v1)).isEqualTo("made with v1");
+    assertThat(decrypt(fromB)).isEqualTo("made with b");
+    assertThat(decrypt(encrypt("a", 0, "with v2"))).isEqualTo("with v2");
+    assertThat(store.totalCalls()).as("served from memory alone").isZero();
+  }
 }
