@@ -3,10 +3,11 @@ package io.cipherd.server;
 import io.cipherd.server.config.ObservabilityConfig;
 import io.cipherd.server.config.ServerCommand;
 import io.cipherd.server.config.ServerConfig;
-import io.cipherd.server.crypto.Mode;
+import io.cipherd.server.crypto.CipherMode;
 import io.cipherd.server.keys.KeyAdmin;
 import io.cipherd.server.keys.KeyNotFoundException;
 import io.cipherd.server.keys.KeyStore;
+import io.cipherd.server.keys.KeyTemplate;
 import io.cipherd.server.keystore.pkcs12.Pkcs12KeyStore;
 import io.cipherd.server.keystore.vault.VaultConfig;
 import io.cipherd.server.keystore.vault.VaultKeyStore;
@@ -134,7 +135,7 @@ public final class Main {
     try {
       keys.describe(name);
     } catch (KeyNotFoundException absent) {
-      keys.create(name, Mode.GCM, 256, false, null);
+      keys.create(name, KeyTemplate.of(CipherMode.GCM).withKeySizeBits(256));
       log.info("created gcm key '{}' for trying cipherd out", name);
     }
   }

@@ -51,9 +51,10 @@ public final class KeyAdminServiceImpl extends KeyAdminServiceGrpc.KeyAdminServi
                     KeyProtos.toProto(
                         keys.create(
                             request.getKeyName(),
-                            ModeProtos.fromProto(request.getMode()),
-                            request.getKeySizeBits(),
-                            request.getAllowUnauthenticated(),
+                            ModeProtos.template(
+                                request.getMode(),
+                                request.getKeySizeBits(),
+                                request.getAllowUnauthenticated()),
                             KeyProtos.fromProto(request.hasPolicy(), request.getPolicy()))))
                 .build());
   }
@@ -94,9 +95,11 @@ public final class KeyAdminServiceImpl extends KeyAdminServiceGrpc.KeyAdminServi
                     KeyProtos.toProto(
                         keys.rotate(
                             request.getKeyName(),
-                            ModeProtos.fromProto(request.getMode()),
-                            request.getKeySizeBits(),
-                            request.getAllowUnauthenticated())))
+                            ModeProtos.template(
+                                request.getMode(),
+                                request.getKeySizeBits(),
+                                request.getAllowUnauthenticated())),
+                        keys.usage(request.getKeyName())))
                 .build());
   }
 
@@ -111,7 +114,8 @@ public final class KeyAdminServiceImpl extends KeyAdminServiceGrpc.KeyAdminServi
                     KeyProtos.toProto(
                         keys.updatePolicy(
                             request.getKeyName(),
-                            KeyProtos.fromProto(request.hasPolicy(), request.getPolicy()))))
+                            KeyProtos.fromProto(request.hasPolicy(), request.getPolicy())),
+                        keys.usage(request.getKeyName())))
                 .build());
   }
 
@@ -132,9 +136,9 @@ public final class KeyAdminServiceImpl extends KeyAdminServiceGrpc.KeyAdminServi
                     KeyProtos.toProto(
                         keys.importVersion(
                             request.getKeyName(),
-                            ModeProtos.fromProto(request.getMode()),
-                            material,
-                            request.getAllowUnauthenticated())))
+                            ModeProtos.importTemplate(
+                                request.getMode(), request.getAllowUnauthenticated()),
+                            material)))
                 .build();
           } finally {
             Arrays.fill(material, (byte) 0);

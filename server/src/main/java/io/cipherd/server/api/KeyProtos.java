@@ -33,7 +33,7 @@ final class KeyProtos {
       KeyVersion.Builder proto =
           KeyVersion.newBuilder()
               .setVersion(version.version())
-              .setMode(ModeProtos.toProto(version.mode()))
+              .setMode(ModeProtos.toProto(version.type()))
               .setKeySizeBits(version.keySizeBits())
               .setCreateTime(
                   Timestamp.newBuilder()

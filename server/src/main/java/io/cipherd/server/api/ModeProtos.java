@@ -1,45 +1,79 @@
 package io.cipherd.server.api;
 
-import io.cipherd.server.crypto.Mode;
+import io.cipherd.api.v1.Mode;
+import io.cipherd.server.crypto.CipherMode;
+import io.cipherd.server.crypto.KeyType;
 import io.cipherd.server.errors.InvalidArgumentException;
+import io.cipherd.server.keys.KeyTemplate;
+import java.util.EnumMap;
+import java.util.Locale;
+import java.util.Map;
 
-/** Converts between the API's {@code cipherd.v1.Mode} and the crypto package's {@link Mode}. */
+/**
+ * Converts between the API's {@code cipherd.v1.Mode} and the domain's {@link KeyType} and {@link
+ * CipherMode}: the one place that knows both. The API's enum names a version's type in one field: a
+ * cipher mode, {@code MODE_HMAC} for an index key's, or {@code MODE_UNSPECIFIED} for the default
+ * (and, in a response, for a legacy version, which {@code legacy_cipher} describes).
+ *
+ * <p>A cipher mode's value is named after its header name, as keys.proto says: {@code MODE_GCM} for
+ * gcm. A mode without its value fails here when the class loads, so every API test fails.
+ */
 final class ModeProtos {
+  private static final String PREFIX = "MODE_";
+  private static final Map<CipherMode, Mode> BY_CIPHER_MODE = new EnumMap<>(CipherMode.class);
+  private static final Map<Mode, KeyType> BY_PROTO = new EnumMap<>(Mode.class);
+
+  static {
+    for (CipherMode mode : CipherMode.values()) {
+      Mode proto = Mode.valueOf(PREFIX + mode.headerName().toUpperCase(Locale.ROOT));
+      BY_CIPHER_MODE.put(mode, proto);
+      BY_PROTO.put(proto, KeyType.of(mode));
+    }
+    BY_PROTO.put(Mode.MODE_HMAC, KeyType.INDEX);
+  }
+
   private ModeProtos() {}
 
-  /** The domain mode, or null for MODE_UNSPECIFIED (meaning "the default" to the caller's RPC). */
-  static Mode fromProto(io.cipherd.api.v1.Mode mode) {
-    return switch (mode) {
-      case MODE_UNSPECIFIED -> null;
-      case MODE_GCM -> Mode.GCM;
-      case MODE_CHACHA -> Mode.CHACHA;
-      case MODE_CBC -> Mode.CBC;
-      case MODE_CTR -> Mode.CTR;
-      case MODE_CFB -> Mode.CFB;
-      case MODE_OFB -> Mode.OFB;
-      case MODE_ECB -> Mode.ECB;
-      case MODE_XGCM -> Mode.XGCM;
-      case MODE_SIV -> Mode.SIV;
-      case MODE_HMAC -> Mode.HMAC;
-      case UNRECOGNIZED ->
-          throw new InvalidArgumentException("mode is not a known cipherd.v1.Mode value");
+  /**
+   * The template a CreateKey or RotateKey request asks for: its {@code mode} (unspecified means the
+   * RPC's default), {@code key_size_bits} and {@code allow_unauthenticated}.
+   */
+  static KeyTemplate template(Mode mode, int keySizeBits, boolean allowUnauthenticated) {
+    return new KeyTemplate(fromProto(mode), keySizeBits, allowUnauthenticated);
+  }
+
+  /**
+   * The template of an ImportKey request without legacy_cipher: its {@code mode} and {@code
+   * allow_unauthenticated}; the size is the key material's.
+   */
+  static KeyTemplate importTemplate(Mode mode, boolean allowUnauthenticated) {
+    return new KeyTemplate(fromProto(mode), KeyTemplate.DEFAULT_SIZE, allowUnauthenticated);
+  }
+
+  /** The domain type, or null for MODE_UNSPECIFIED (meaning "the default" to the caller's RPC). */
+  static KeyType fromProto(Mode mode) {
+    if (mode == Mode.MODE_UNSPECIFIED) {
+      return null;
+    }
+    KeyType type = BY_PROTO.get(mode);
+    if (type == null) {
+      throw new InvalidArgumentException("mode is not a known cipherd.v1.Mode value");
+    }
+    return type;
+  }
+
+  /** The API's value for a version of {@code type}. */
+  static Mode toProto(KeyType type) {
+    return switch (type.kind()) {
+      case ENCRYPTION -> toProto(type.mode());
+      case INDEX -> Mode.MODE_HMAC;
+      // A legacy version has no cipherd mode; KeyVersion.legacy_cipher says what it is.
+      case LEGACY -> Mode.MODE_UNSPECIFIED;
     };
   }
 
-  static io.cipherd.api.v1.Mode toProto(Mode mode) {
-    return switch (mode) {
-      case GCM -> io.cipherd.api.v1.Mode.MODE_GCM;
-      case CHACHA -> io.cipherd.api.v1.Mode.MODE_CHACHA;
-      case CBC -> io.cipherd.api.v1.Mode.MODE_CBC;
-      case CTR -> io.cipherd.api.v1.Mode.MODE_CTR;
-      case CFB -> io.cipherd.api.v1.Mode.MODE_CFB;
-      case OFB -> io.cipherd.api.v1.Mode.MODE_OFB;
-      case ECB -> io.cipherd.api.v1.Mode.MODE_ECB;
-      case XGCM -> io.cipherd.api.v1.Mode.MODE_XGCM;
-      case SIV -> io.cipherd.api.v1.Mode.MODE_SIV;
-      case HMAC -> io.cipherd.api.v1.Mode.MODE_HMAC;
-      // A legacy version has no cipherd mode; KeyVersion.legacy_cipher says what it is.
-      case LEGACY -> io.cipherd.api.v1.Mode.MODE_UNSPECIFIED;
-    };
+  /** The API's value for a ciphertext header's mode. */
+  static Mode toProto(CipherMode mode) {
+    return BY_CIPHER_MODE.get(mode);
   }
 }

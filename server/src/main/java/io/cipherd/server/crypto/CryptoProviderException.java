@@ -7,14 +7,7 @@ import io.cipherd.server.errors.ErrorKind;
  * The JCE refused an operation that should have worked: a bug or a broken provider, not bad input.
  */
 public final class CryptoProviderException extends CipherdException {
-  public CryptoProviderException(Mode mode, Throwable cause) {
-    this(mode.transformation(), cause);
-  }
-
-  /**
-   * For ciphers that are not a {@link Mode}'s, such as a legacy key's: named by their JCE
-   * transformation.
-   */
+  /** The provider failed running {@code transformation}, e.g. {@code AES/GCM/NoPadding}. */
   public CryptoProviderException(String transformation, Throwable cause) {
     // The cause's message comes from the JCE and never holds key or data bytes; keep it for
     // operators.

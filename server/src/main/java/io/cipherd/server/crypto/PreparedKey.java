@@ -5,9 +5,9 @@ import javax.security.auth.DestroyFailedException;
 import javax.security.auth.Destroyable;
 
 /**
- * A key version's bytes with what its mode derives from them once per version ({@link XaesKey},
- * {@link SivKey}). It stands in for the version's key everywhere: the JCE methods and destruction
- * go to the key it wraps.
+ * A key version's bytes with what its mode derives from them once per version ({@link
+ * XaesGcm.XaesKey}, {@link Siv.SivKey}). It stands in for the version's key everywhere: the JCE
+ * methods and destruction go to the key it wraps.
  */
 abstract class PreparedKey implements SecretKey {
   private static final long serialVersionUID = 1L;

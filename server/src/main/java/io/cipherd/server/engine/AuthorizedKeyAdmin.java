@@ -1,6 +1,5 @@
 package io.cipherd.server.engine;
 
-import io.cipherd.server.crypto.Mode;
 import io.cipherd.server.crypto.legacy.LegacyFormat;
 import io.cipherd.server.crypto.legacy.LegacyKeyMaterial;
 import io.cipherd.server.errors.InvalidArgumentException;
@@ -8,6 +7,7 @@ import io.cipherd.server.keys.KeyAdmin;
 import io.cipherd.server.keys.KeyCensus;
 import io.cipherd.server.keys.KeyMetadata;
 import io.cipherd.server.keys.KeyPolicy;
+import io.cipherd.server.keys.KeyTemplate;
 import io.cipherd.server.keys.VersionUsage;
 import io.cipherd.server.security.Authorizer;
 import io.cipherd.server.security.Operation;
@@ -36,11 +36,10 @@ public final class AuthorizedKeyAdmin {
   /** One page of a listing, and the token of the next page (empty on the last one). */
   public record KeyPage(List<KeyMetadata> keys, String nextPageToken) {}
 
-  /** Creates a key; needs {@code admin} on it. */
-  public KeyMetadata create(
-      String name, Mode mode, int keySizeBits, boolean allowUnauthenticated, KeyPolicy policy) {
+  /** Creates a key (policy null: the default); needs {@code admin} on it. */
+  public KeyMetadata create(String name, KeyTemplate template, KeyPolicy policy) {
     authorizer.check(Operation.ADMIN, name);
-    return admin.create(name, mode, keySizeBits, allowUnauthenticated, policy);
+    return admin.create(name, template, policy);
   }
 
   /** A key's metadata; needs {@code inspect} or {@code admin} on it. */
@@ -94,9 +93,9 @@ public final class AuthorizedKeyAdmin {
   }
 
   /** Adds a generated version; needs {@code admin}. */
-  public KeyMetadata rotate(String name, Mode mode, int keySizeBits, boolean allowUnauthenticated) {
+  public KeyMetadata rotate(String name, KeyTemplate template) {
     authorizer.check(Operation.ADMIN, name);
-    return admin.rotate(name, mode, keySizeBits, allowUnauthenticated);
+    return admin.rotate(name, template);
   }
 
   /** Replaces a key's policy; needs {@code admin}. A missing policy is refused. */
@@ -109,10 +108,9 @@ public final class AuthorizedKeyAdmin {
   }
 
   /** Adds caller-supplied key bytes as a new version; needs {@code import}. */
-  public KeyMetadata importVersion(
-      String name, Mode mode, byte[] material, boolean allowUnauthenticated) {
+  public KeyMetadata importVersion(String name, KeyTemplate template, byte[] material) {
     authorizer.check(Operation.IMPORT, name);
-    return admin.importVersion(name, mode, material, allowUnauthenticated);
+    return admin.importVersion(name, template, material);
   }
 
   /**

@@ -1,6 +1,6 @@
 package io.cipherd.server.engine;
 
-import io.cipherd.server.crypto.envelope.EnvelopeHeader;
+import io.cipherd.server.crypto.KeyVersionRef;
 import io.cipherd.server.crypto.index.BlindIndex;
 import io.cipherd.server.crypto.index.Normalization;
 import io.cipherd.server.keys.KeyCache;
@@ -69,17 +69,17 @@ public final class BlindIndexes {
     try {
       return normalization.apply(value);
     } catch (RuntimeException e) {
-      observer.failed(CryptoOperation.INDEX, null, e);
+      observer.failedUnresolved(CryptoOperation.INDEX, e);
       throw e;
     }
   }
 
   private Indexed indexAllowed(
       String keyName, int keyVersion, byte[] normalized, int valueLength, int length) {
-    EnvelopeHeader resolved = null;
+    KeyVersionRef resolved = null;
     try {
       UsableKey key = keys.forIndexing(keyName, keyVersion);
-      resolved = key.header();
+      resolved = key.version();
       Indexed indexed =
           new Indexed(resolved.version(), BlindIndex.compute(key.secret(), normalized, length));
       observer.succeeded(CryptoOperation.INDEX, resolved, valueLength);

@@ -1,16 +1,13 @@
 package io.cipherd.server.engine;
 
 import com.google.protobuf.ByteString;
-import com.google.protobuf.UnsafeByteOperations;
 import io.cipherd.server.crypto.CipherSource;
-import io.cipherd.server.crypto.Mode;
 import io.cipherd.server.crypto.NonceSource;
 import io.cipherd.server.crypto.PayloadCipher;
 import io.cipherd.server.crypto.envelope.Envelope;
 import io.cipherd.server.crypto.envelope.EnvelopeHeader;
 import io.cipherd.server.errors.InvalidArgumentException;
 import io.cipherd.server.keys.KeyCache;
-import io.cipherd.server.keys.UsableKey;
 import io.cipherd.server.pool.CipherLease;
 import io.cipherd.server.pool.CipherPools;
 import io.cipherd.server.security.Authorizer;
@@ -22,17 +19,18 @@ import java.util.function.Function;
  * The operations of the crypto API on domain types: encrypt, decrypt, rewrap and inspect
  * ciphertexts, compute blind indexes and generate data keys with the cached keys, after the {@link
  * Authorizer} allows each. The gRPC services (unary, batch and stream alike) call it; ciphertexts
- * come as protobuf parses a string field.
+ * come as protobuf parses a string field. The {@link EnvelopeCipher} does the observed work with
+ * the resolved keys; this class authorizes, lays the request out in {@link WorkBuffers} and wipes
+ * them.
  */
 public final class CryptoEngine {
   private final KeyCache keys;
   private final CipherPools pools;
-  private final PayloadCipher cipher;
   private final Authorizer authorizer;
   private final CryptoObserver observer;
-  private final LegacyDecryption legacy;
+  private final EnvelopeCipher envelopes;
+  private final LegacyRewrap legacy;
   private final BlindIndexes indexes;
-  private final EncryptionKeys encryptionKeys;
 
   /**
    * Asks {@code authorizer} before any key is loaded, and reports each operation to {@code
@@ -51,12 +49,11 @@ public final class CryptoEngine {
       Authorizer authorizer,
       CryptoObserver observer) {
     this.keys = keys;
-    this.encryptionKeys = encryptionKeys;
     this.pools = pools;
-    this.cipher = new PayloadCipher(ciphers);
+    this.envelopes = new EnvelopeCipher(keys, encryptionKeys, new PayloadCipher(ciphers), observer);
     this.authorizer = authorizer;
     this.observer = observer;
-    this.legacy = new LegacyDecryption(keys, observer);
+    this.legacy = new LegacyRewrap(keys, authorizer, observer, envelopes);
     this.indexes = new BlindIndexes(keys, authorizer, observer);
   }
 
@@ -94,7 +91,7 @@ public final class CryptoEngine {
      * cache.
      */
     public void forgetKeys() {
-      engine.encryptionKeys.forget();
+      engine.envelopes.forgetKeys();
     }
 
     @Override
@@ -115,7 +112,7 @@ public final class CryptoEngine {
         plaintext,
         context,
         (input, length, contextLength, buffers) ->
-            encryptAllowed(
+            envelopes.encrypt(
                 keyName, keyVersion, input, 0, length, input, length, contextLength, buffers));
   }
 
@@ -128,14 +125,14 @@ public final class CryptoEngine {
         ciphertext,
         context,
         (input, textLength, contextLength, buffers) -> {
-          EnvelopeHeader header = parseObserved(input, textLength);
+          EnvelopeHeader header = envelopes.parseHeader(input, textLength);
           byte[] payload = buffers.payload(Envelope.maxPayloadLength(textLength));
-          int payloadLength = decodeObserved(header, input, textLength, payload);
+          int payloadLength = envelopes.decodePayload(header, input, textLength, payload);
           authorizer.check(Operation.DECRYPT, header.keyName());
           byte[] plaintext = buffers.plaintext(payloadLength);
           try {
             int length =
-                decryptAllowed(
+                envelopes.decrypt(
                     header, payload, payloadLength, input, textLength, contextLength, plaintext);
             return new Decrypted(header, Arrays.copyOf(plaintext, length));
           } finally {
@@ -155,23 +152,23 @@ public final class CryptoEngine {
         ciphertext,
         context,
         (input, textLength, contextLength, buffers) -> {
-          EnvelopeHeader header = parseObserved(input, textLength);
+          EnvelopeHeader header = envelopes.parseHeader(input, textLength);
           byte[] payload = buffers.payload(Envelope.maxPayloadLength(textLength));
-          int payloadLength = decodeObserved(header, input, textLength, payload);
+          int payloadLength = envelopes.decodePayload(header, input, textLength, payload);
           String source = header.keyName();
           String target = targetKeyName.isEmpty() ? source : targetKeyName;
           // On the mode the header names, before decrypting: a version whose mode differs fails as
           // a
           // decryption failure, before any decryption, in KeyCache.forDecryption.
-          authorizer.checkReEncrypt(source, header.mode(), target);
+          authorizer.checkReEncrypt(source, header.type(), target);
           byte[] plaintext = buffers.plaintext(payloadLength);
           try {
             int length =
-                decryptAllowed(
+                envelopes.decrypt(
                     header, payload, payloadLength, input, textLength, contextLength, plaintext);
             // The payload buffer is free again: the new payload is written over the old one.
             Encrypted encrypted =
-                encryptAllowed(
+                envelopes.encrypt(
                     target, 0, plaintext, 0, length, input, textLength, contextLength, buffers);
             observer.succeeded(CryptoOperation.REWRAP, header, length);
             return new ReEncrypted(encrypted, header.version());
@@ -190,42 +187,7 @@ public final class CryptoEngine {
    * this thread's {@link WorkBuffers}, and is wiped there before this returns.
    */
   public ReEncrypted reEncryptLegacy(LegacyItem item, ByteString context, String targetKeyName) {
-    if (targetKeyName.isEmpty()) {
-      throw new InvalidArgumentException(
-          "key_name is required with legacy: the key to rewrap the legacy ciphertext into");
-    }
-    if (targetKeyName.equals(item.keyName())) {
-      throw new InvalidArgumentException(
-          "key_name must name the key to rewrap into, not the legacy key itself: "
-              + "a legacy key never encrypts");
-    }
-    authorizer.checkReEncrypt(item.keyName(), Mode.LEGACY, targetKeyName);
-    return WorkBuffers.withInput(
-        ByteString.EMPTY,
-        context,
-        (input, textLength, contextLength, buffers) -> {
-          int capacity = item.data().length;
-          byte[] plaintext = buffers.plaintext(capacity);
-          try {
-            LegacyDecryption.Opened opened = legacy.open(item, plaintext);
-            Encrypted encrypted =
-                encryptAllowed(
-                    targetKeyName,
-                    0,
-                    plaintext,
-                    0,
-                    opened.length(),
-                    input,
-                    textLength,
-                    contextLength,
-                    buffers);
-            observer.succeeded(CryptoOperation.REWRAP, opened.version(), opened.length());
-            return new ReEncrypted(encrypted, opened.version().version());
-          } finally {
-            // All of it: a decryption that failed may have written part of the plaintext.
-            WorkBuffers.wipe(plaintext, capacity);
-          }
-        });
+    return legacy.reEncrypt(item, context, targetKeyName);
   }
 
   /**
@@ -262,7 +224,7 @@ public final class CryptoEngine {
               ByteString.EMPTY,
               context,
               (input, length, contextLength, buffers) ->
-                  encryptAllowed(
+                  envelopes.encrypt(
                       keyName, 0, dataKey, 0, dataKey.length, input, 0, contextLength, buffers));
       return new DataKey(dataKey, wrapped);
     } catch (RuntimeException e) {
@@ -316,121 +278,5 @@ public final class CryptoEngine {
   public boolean canReEncryptLegacyFromMemory(
       String legacyKeyName, int legacyVersion, String targetKeyName) {
     return keys.isCached(legacyKeyName, legacyVersion) && canEncryptFromMemory(targetKeyName, 0);
-  }
-
-  private Encrypted encryptAllowed(
-      String keyName,
-      int keyVersion,
-      byte[] plaintext,
-      int from,
-      int length,
-      byte[] context,
-      int contextFrom,
-      int contextLength,
-      WorkBuffers buffers) {
-    EnvelopeHeader resolved = null;
-    try {
-      UsableKey key = encryptionKeys.forEncryption(keyName, keyVersion);
-      resolved = key.header();
-      checkContext(resolved, contextLength);
-      byte[] payload = buffers.payload(resolved.mode().payloadLength(length));
-      int payloadLength =
-          cipher.encrypt(
-              resolved.mode(),
-              key.secret(),
-              resolved.asciiBytes(),
-              context,
-              contextFrom,
-              contextLength,
-              plaintext,
-              from,
-              length,
-              payload);
-      Encrypted encrypted =
-          new Encrypted(
-              resolved,
-              UnsafeByteOperations.unsafeWrap(Envelope.text(resolved, payload, payloadLength)));
-      observer.succeeded(CryptoOperation.ENCRYPT, resolved, length);
-      return encrypted;
-    } catch (RuntimeException e) {
-      observer.failed(CryptoOperation.ENCRYPT, resolved, e);
-      throw e;
-    }
-  }
-
-  /**
-   * Decrypts {@code payload[0, payloadLength)} of a ciphertext whose header is {@code header}, with
-   * {@code context[contextFrom, contextFrom + contextLength)}, into {@code plaintext} (which needs
-   * {@code payloadLength} bytes); returns the plaintext's length.
-   */
-  private int decryptAllowed(
-      EnvelopeHeader header,
-      byte[] payload,
-      int payloadLength,
-      byte[] context,
-      int contextFrom,
-      int contextLength,
-      byte[] plaintext) {
-    EnvelopeHeader resolved = null;
-    try {
-      UsableKey key = keys.forDecryption(header);
-      resolved = key.header();
-      checkContext(resolved, contextLength);
-      int length =
-          cipher.decrypt(
-              resolved.mode(),
-              key.secret(),
-              resolved.asciiBytes(),
-              context,
-              contextFrom,
-              contextLength,
-              payload,
-              payloadLength,
-              plaintext);
-      observer.succeeded(CryptoOperation.DECRYPT, resolved, length);
-      return length;
-    } catch (RuntimeException e) {
-      // Only a header whose key version exists is reported: a made-up name must not become a label.
-      observer.failed(CryptoOperation.DECRYPT, resolved, e);
-      throw e;
-    }
-  }
-
-  /**
-   * Parses the header of the ciphertext {@code text[0, length)}; one that does not parse counts as
-   * a failed decryption.
-   */
-  private EnvelopeHeader parseObserved(byte[] text, int length) {
-    try {
-      return Envelope.parseHeader(text, 0, length);
-    } catch (RuntimeException e) {
-      observer.failed(CryptoOperation.DECRYPT, null, e);
-      throw e;
-    }
-  }
-
-  /**
-   * Decodes the payload of {@code text[0, length)} into {@code payload}; as {@link #parseObserved}
-   * for failures.
-   */
-  private int decodeObserved(EnvelopeHeader header, byte[] text, int length, byte[] payload) {
-    try {
-      return Envelope.decodePayload(header, text, 0, length, payload);
-    } catch (RuntimeException e) {
-      observer.failed(CryptoOperation.DECRYPT, null, e);
-      throw e;
-    }
-  }
-
-  private static void checkContext(EnvelopeHeader header, int contextLength) {
-    if (contextLength > 0 && !header.mode().isAead()) {
-      throw new InvalidArgumentException(
-          "context is only bound by AEAD modes; key '"
-              + header.keyName()
-              + "' version "
-              + header.version()
-              + " is "
-              + header.mode().headerName());
-    }
   }
 }

@@ -1,6 +1,6 @@
 package io.cipherd.server.engine;
 
-import io.cipherd.server.crypto.envelope.EnvelopeHeader;
+import io.cipherd.server.crypto.KeyVersionRef;
 
 /**
  * Told about every crypto operation the engine performs, so metrics can count them without the
@@ -13,36 +13,44 @@ public interface CryptoObserver {
       new CryptoObserver() {
         @Override
         public void succeeded(
-            CryptoOperation operation, EnvelopeHeader header, int plaintextBytes) {}
+            CryptoOperation operation, KeyVersionRef version, int plaintextBytes) {}
 
         @Override
         public void failed(
-            CryptoOperation operation, EnvelopeHeader header, RuntimeException error) {}
+            CryptoOperation operation, KeyVersionRef version, RuntimeException error) {}
       };
 
   /** Tells both observers, {@code first} first. */
   static CryptoObserver both(CryptoObserver first, CryptoObserver second) {
     return new CryptoObserver() {
       @Override
-      public void succeeded(CryptoOperation operation, EnvelopeHeader header, int plaintextBytes) {
-        first.succeeded(operation, header, plaintextBytes);
-        second.succeeded(operation, header, plaintextBytes);
+      public void succeeded(CryptoOperation operation, KeyVersionRef version, int plaintextBytes) {
+        first.succeeded(operation, version, plaintextBytes);
+        second.succeeded(operation, version, plaintextBytes);
       }
 
       @Override
-      public void failed(CryptoOperation operation, EnvelopeHeader header, RuntimeException error) {
-        first.failed(operation, header, error);
-        second.failed(operation, header, error);
+      public void failed(CryptoOperation operation, KeyVersionRef version, RuntimeException error) {
+        first.failed(operation, version, error);
+        second.failed(operation, version, error);
       }
     };
   }
 
-  /** {@code operation} with the key version {@code header} names handled {@code plaintextBytes}. */
-  void succeeded(CryptoOperation operation, EnvelopeHeader header, int plaintextBytes);
+  /**
+   * {@code operation} failed before a key version was resolved, e.g. on a ciphertext whose header
+   * does not parse.
+   */
+  default void failedUnresolved(CryptoOperation operation, RuntimeException error) {
+    failed(operation, null, error);
+  }
+
+  /** {@code operation} with the key version {@code version} handled {@code plaintextBytes}. */
+  void succeeded(CryptoOperation operation, KeyVersionRef version, int plaintextBytes);
 
   /**
-   * {@code operation} failed; {@code header} is null when it failed before a key version was
+   * {@code operation} failed; {@code version} is null when it failed before a key version was
    * resolved.
    */
-  void failed(CryptoOperation operation, EnvelopeHeader header, RuntimeException error);
+  void failed(CryptoOperation operation, KeyVersionRef version, RuntimeException error);
 }

@@ -1,6 +1,6 @@
 package io.cipherd.server.engine;
 
-import io.cipherd.server.crypto.envelope.EnvelopeHeader;
+import io.cipherd.server.crypto.KeyVersionRef;
 import io.cipherd.server.keys.UsageLedger;
 
 /**
@@ -15,15 +15,15 @@ public final class UsageObserver implements CryptoObserver {
   }
 
   @Override
-  public void succeeded(CryptoOperation operation, EnvelopeHeader header, int plaintextBytes) {
+  public void succeeded(CryptoOperation operation, KeyVersionRef version, int plaintextBytes) {
     switch (operation) {
-      case ENCRYPT -> ledger.record(header.keyName(), header.version(), UsageLedger.Use.ENCRYPT);
-      case DECRYPT -> ledger.record(header.keyName(), header.version(), UsageLedger.Use.DECRYPT);
-      case REWRAP -> ledger.record(header.keyName(), header.version(), UsageLedger.Use.REWRAP);
-      case INDEX -> ledger.record(header.keyName(), header.version(), UsageLedger.Use.INDEX);
+      case ENCRYPT -> ledger.record(version.keyName(), version.version(), UsageLedger.Use.ENCRYPT);
+      case DECRYPT -> ledger.record(version.keyName(), version.version(), UsageLedger.Use.DECRYPT);
+      case REWRAP -> ledger.record(version.keyName(), version.version(), UsageLedger.Use.REWRAP);
+      case INDEX -> ledger.record(version.keyName(), version.version(), UsageLedger.Use.INDEX);
     }
   }
 
   @Override
-  public void failed(CryptoOperation operation, EnvelopeHeader header, RuntimeException error) {}
+  public void failed(CryptoOperation operation, KeyVersionRef version, RuntimeException error) {}
 }

@@ -1,9 +1,11 @@
 package io.cipherd.server.keys;
 
-import io.cipherd.server.crypto.ModeKeys;
+import io.cipherd.server.crypto.CipherMode;
+import io.cipherd.server.crypto.KeyVersionRef;
 import io.cipherd.server.crypto.envelope.EnvelopeHeader;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentMap;
+import javax.crypto.SecretKey;
 
 /**
  * A key's metadata and the versions loaded so far; a new instance replaces it when the metadata
@@ -33,7 +35,10 @@ final class CachedKey {
     return loaded.containsKey(version);
   }
 
-  /** The loaded version, reading its bytes from the store the first time. */
+  /**
+   * The loaded version, reading its bytes from the store the first time: an encryption key's
+   * prepared for its mode and named by its header, an index or legacy key's as they are.
+   */
   UsableKey usable(KeyVersionInfo info) {
     UsableKey key = loaded.get(info.version());
     if (key != null) {
@@ -41,10 +46,13 @@ final class CachedKey {
     }
     return loaded.computeIfAbsent(
         info.version(),
-        v ->
-            new UsableKey(
-                new EnvelopeHeader(metadata.name(), v, info.mode()),
-                ModeKeys.prepare(info.mode(), store.readMaterial(metadata.name(), info))));
+        v -> {
+          SecretKey material = store.readMaterial(metadata.name(), info);
+          CipherMode mode = info.mode();
+          return mode == null
+              ? new UsableKey(new KeyVersionRef(metadata.name(), v, info.type()), material)
+              : new UsableKey(new EnvelopeHeader(metadata.name(), v, mode), mode.prepare(material));
+        });
   }
 
   /** Overwrites every loaded version's bytes; the cache must no longer hand this key out. */

@@ -2,8 +2,8 @@ package io.cipherd.server.keys;
 
 import dev.failsafe.Failsafe;
 import dev.failsafe.RetryPolicy;
-import io.cipherd.server.crypto.Mode;
-import io.cipherd.server.crypto.NonceSource;
+import io.cipherd.server.crypto.CipherMode;
+import io.cipherd.server.crypto.KeyType;
 import io.cipherd.server.crypto.legacy.LegacyFormat;
 import io.cipherd.server.errors.InvalidArgumentException;
 import java.time.Clock;
@@ -18,7 +18,9 @@ import java.util.function.Supplier;
 
 /**
  * Key administration: create, rotate, import, change policy, list. Every write goes through the
- * {@link KeyCache}, so the crypto path sees it at once; every call may reach the store.
+ * {@link KeyCache}, so the crypto path sees it at once; every call may reach the store. New
+ * versions are made and checked by {@link NewVersions}; rotation by policy is {@link
+ * AutoRotation}'s.
  */
 public final class KeyAdmin {
   /**
@@ -34,12 +36,15 @@ public final class KeyAdmin {
           .withJitter(0.5)
           .build();
 
-  private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(KeyAdmin.class);
+  /** The type of a new key or an import that names none. */
+  private static final KeyType DEFAULT_TYPE = KeyType.of(CipherMode.GCM);
 
   private final KeyStore store;
   private final KeyCache cache;
   private final Clock clock;
   private final UsageLedger usage;
+  private final NewVersions versions;
+  private final AutoRotation autoRotation;
 
   public KeyAdmin(KeyStore store, KeyCache cache, Clock clock) {
     this(store, cache, clock, new UsageLedger(clock));
@@ -53,6 +58,8 @@ public final class KeyAdmin {
     this.cache = cache;
     this.clock = clock;
     this.usage = usage;
+    this.versions = new NewVersions(clock);
+    this.autoRotation = new AutoRotation(store, cache, clock, usage, versions);
   }
 
   /**
@@ -78,51 +85,9 @@ public final class KeyAdmin {
   /**
    * Rotates {@code name} by itself if its policy says its current version has made enough
    * encryptions (as merged across replicas) or is old enough; returns the new version, or 0.
-   * Replicas racing here all try to add the same next version with check-and-set: exactly one write
-   * succeeds, and the others see the key already rotated, so a limit rotates a key once.
    */
   public int rotateIfDue(String name) {
-    // The cached view decides whether the store needs reading at all: each interval, most keys are
-    // not due.
-    Optional<KeyMetadata> cached = cache.peek(name);
-    if (cached.isPresent() && rotationReason(cached.get()) == null) {
-      return 0;
-    }
-    KeyMetadata now = store.readKey(name).orElse(null);
-    if (now == null) {
-      return 0;
-    }
-    // What another replica rotated (or a policy it changed) is used here from now on.
-    cache.offer(now);
-    String reason = rotationReason(now);
-    if (reason == null) {
-      return 0;
-    }
-    KeyVersionInfo current = now.current();
-    NewKeyVersion next = generated(current.version() + 1, current.mode(), current.keySizeBits());
-    try {
-      cache.write(() -> store.addVersion(name, current.version(), next));
-      LOG.info(
-          "rotated key '{}' to version {} by its policy: {}", name, current.version() + 1, reason);
-      return current.version() + 1;
-    } catch (ConcurrentKeyUpdateException anotherReplicaFirst) {
-      // The version this replica would have added exists already: use it, add none.
-      cache.reload(name);
-      return 0;
-    } finally {
-      wipe(next);
-    }
-  }
-
-  /**
-   * Why {@code key} must rotate now by its policy, judged on its current version's merged usage;
-   * null if not.
-   */
-  private String rotationReason(KeyMetadata key) {
-    KeyVersionInfo current = key.current();
-    long encryptions =
-        usage.usage(key.name()).getOrDefault(current.version(), VersionUsage.NONE).encryptions();
-    return key.policy().rotationReason(current, encryptions, clock.instant());
+    return autoRotation.rotateIfDue(name);
   }
 
   /**
@@ -151,29 +116,37 @@ public final class KeyAdmin {
     return cache.describe(name);
   }
 
-  /** Creates a key with a generated version 1. */
-  public KeyMetadata create(
-      String name, Mode mode, int keySizeBits, boolean allowUnauthenticated, KeyPolicy policy) {
+  /**
+   * Creates a key with a generated version 1 made from {@code template}, and the default policy.
+   */
+  public KeyMetadata create(String name, KeyTemplate template) {
+    return create(name, template, KeyPolicy.DEFAULT);
+  }
+
+  /**
+   * Creates a key with a generated version 1 made from {@code template}, and {@code policy} (null:
+   * the default).
+   */
+  public KeyMetadata create(String name, KeyTemplate template, KeyPolicy policy) {
     KeyNames.check(name);
-    Mode chosen = mode == null ? Mode.GCM : mode;
-    checkNotLegacy(chosen);
-    checkAuthenticated(chosen, allowUnauthenticated, "create a key");
+    KeyType type = template.typeOr(DEFAULT_TYPE);
+    NewVersions.checkAuthenticated(type, template.allowUnauthenticated(), "create a key");
     KeyPolicy initial = policy == null ? KeyPolicy.DEFAULT : policy;
     initial.checkFits(1);
-    NewKeyVersion first =
-        generated(1, chosen, keySizeBits == 0 ? chosen.defaultKeySizeBits() : keySizeBits);
+    int bits = template.keySizeBits() == 0 ? type.defaultKeySizeBits() : template.keySizeBits();
+    NewKeyVersion first = versions.generated(1, type, bits);
     try {
       return cache.write(() -> store.createKey(name, first, initial));
     } finally {
-      wipe(first);
+      NewVersions.wipe(first);
     }
   }
 
   /**
-   * Adds a generated version and makes it current; a race with another writer is retried on the
-   * fresh state.
+   * Adds a generated version made from {@code template} (its defaults: the current version's type
+   * and size) and makes it current; a race with another writer is retried on the fresh state.
    */
-  public KeyMetadata rotate(String name, Mode mode, int keySizeBits, boolean allowUnauthenticated) {
+  public KeyMetadata rotate(String name, KeyTemplate template) {
     KeyNames.check(name);
     return cache.write(
         () ->
@@ -189,48 +162,39 @@ public final class KeyAdmin {
                             + "' is a legacy key: it gets versions from ImportKey "
                             + "with legacy_cipher only, and never encrypts; create another key to rewrap its data into");
                   }
-                  Mode chosen = mode == null ? current.mode() : mode;
-                  checkNotLegacy(chosen);
-                  if (chosen != current.mode()) {
-                    checkSameKind(name, current.mode(), chosen);
-                    checkAuthenticated(chosen, allowUnauthenticated, "rotate a key into");
+                  KeyType type = template.typeOr(current.type());
+                  if (type != current.type()) {
+                    NewVersions.checkSameKind(name, current.type(), type);
+                    NewVersions.checkAuthenticated(
+                        type, template.allowUnauthenticated(), "rotate a key into");
                   }
-                  int bits =
-                      keySizeBits != 0
-                          ? keySizeBits
-                          : chosen.acceptsKeySize(current.keySizeBits())
-                              ? current.keySizeBits()
-                              : chosen.defaultKeySizeBits();
-                  NewKeyVersion next = generated(now.currentVersion() + 1, chosen, bits);
+                  int bits = NewVersions.rotatedSize(current, type, template.keySizeBits());
+                  NewKeyVersion next = versions.generated(now.currentVersion() + 1, type, bits);
                   try {
                     return store.addVersion(name, now.currentVersion(), next);
                   } finally {
-                    wipe(next);
+                    NewVersions.wipe(next);
                   }
                 }));
   }
 
-  /** Adds caller-supplied bytes as a new version, creating the key if it does not exist. */
-  public KeyMetadata importVersion(
-      String name, Mode mode, byte[] material, boolean allowUnauthenticated) {
+  /**
+   * Adds caller-supplied bytes as a new version of {@code template}'s type (its size is the
+   * material's), creating the key if it does not exist.
+   */
+  public KeyMetadata importVersion(String name, KeyTemplate template, byte[] material) {
     KeyNames.check(name);
-    Mode chosen = mode == null ? Mode.GCM : mode;
-    checkNotLegacy(chosen);
-    checkAuthenticated(chosen, allowUnauthenticated, "import a key for");
-    int bits = material.length * 8;
-    if (!chosen.acceptsKeySize(bits)) {
+    KeyType type = template.typeOr(DEFAULT_TYPE);
+    NewVersions.checkAuthenticated(type, template.allowUnauthenticated(), "import a key for");
+    if (template.keySizeBits() != 0 && template.keySizeBits() != material.length * 8) {
       throw new InvalidArgumentException(
-          "key_material for "
-              + chosen.headerName()
-              + " must be "
-              + chosen.keySizesBits()
-              + " bits, got "
-              + bits);
+          "key_material is " + material.length * 8 + " bits, not " + template.keySizeBits());
     }
+    int bits = NewVersions.checkedImportSize(type, material);
     return addImported(
         name,
-        chosen,
-        version -> new KeyVersionInfo(version, chosen, bits, clock.instant(), /* imported= */ true),
+        type,
+        version -> KeyVersionInfo.imported(version, type, bits, clock.instant()),
         material);
   }
 
@@ -254,7 +218,7 @@ public final class KeyAdmin {
     try {
       return addImported(
           name,
-          Mode.LEGACY,
+          KeyType.LEGACY,
           version -> KeyVersionInfo.legacy(version, format, stored.length * 8, clock.instant()),
           stored);
     } finally {
@@ -267,13 +231,13 @@ public final class KeyAdmin {
    * needed.
    */
   private KeyMetadata addImported(
-      String name, Mode chosen, IntFunction<KeyVersionInfo> info, byte[] material) {
+      String name, KeyType type, IntFunction<KeyVersionInfo> info, byte[] material) {
     return cache.write(
         () ->
             retryOnConflict(
                 () -> {
                   Optional<KeyMetadata> now = store.readKey(name);
-                  now.ifPresent(key -> checkSameKind(name, key.current().mode(), chosen));
+                  now.ifPresent(key -> NewVersions.checkSameKind(name, key.current().type(), type));
                   int version = now.map(KeyMetadata::currentVersion).orElse(0) + 1;
                   NewKeyVersion next = new NewKeyVersion(info.apply(version), material.clone());
                   try {
@@ -288,7 +252,7 @@ public final class KeyAdmin {
                       throw new ConcurrentKeyUpdateException(name, 0);
                     }
                   } finally {
-                    wipe(next);
+                    NewVersions.wipe(next);
                   }
                 }));
   }
@@ -306,67 +270,5 @@ public final class KeyAdmin {
 
   private static KeyMetadata retryOnConflict(Supplier<KeyMetadata> attempt) {
     return Failsafe.with(CONFLICT_RETRY).get(attempt::get);
-  }
-
-  private NewKeyVersion generated(int version, Mode mode, int bits) {
-    if (!mode.acceptsKeySize(bits)) {
-      throw new InvalidArgumentException(
-          "key_size_bits for "
-              + mode.headerName()
-              + " must be one of "
-              + mode.keySizesBits()
-              + ", got "
-              + bits);
-    }
-    return new NewKeyVersion(
-        new KeyVersionInfo(version, mode, bits, clock.instant(), /* imported= */ false),
-        NonceSource.bytes(bits / 8));
-  }
-
-  /** Stores copy what they keep, so the material handed to them is overwritten once they return. */
-  private static void wipe(NewKeyVersion version) {
-    Arrays.fill(version.material(), (byte) 0);
-  }
-
-  /**
-   * A key's versions are all of one kind: an index key's are all hmac, so a query never meets a
-   * ciphertext; a legacy key's are all legacy, so a legacy version never becomes the one new data
-   * is encrypted with, and an encryption key never turns decrypt-only.
-   */
-  private static void checkSameKind(String name, Mode current, Mode chosen) {
-    if (current.kind() != chosen.kind()) {
-      String adding =
-          chosen.kind() == Mode.Kind.LEGACY
-              ? "a legacy version"
-              : "a version in " + chosen.headerName() + " (" + chosen.kind().description() + "'s)";
-      throw new InvalidArgumentException(
-          "key '"
-              + name
-              + "' is "
-              + current.kind().description()
-              + " and cannot take "
-              + adding
-              + ": a key's versions are all of one kind; import or create it under another key name");
-    }
-  }
-
-  /** Legacy versions come only from {@link #importLegacyVersion}, which knows their cipher. */
-  private static void checkNotLegacy(Mode mode) {
-    if (mode.kind() == Mode.Kind.LEGACY) {
-      throw new InvalidArgumentException(
-          "legacy versions are imported with legacy_cipher, never generated or given a mode");
-    }
-  }
-
-  private static void checkAuthenticated(Mode mode, boolean allowUnauthenticated, String action) {
-    if (mode.isCipher() && !mode.isAead() && !allowUnauthenticated) {
-      throw new InvalidArgumentException(
-          mode.headerName()
-              + " does not authenticate its ciphertexts; set "
-              + "allow_unauthenticated to "
-              + action
-              + " "
-              + mode.headerName());
-    }
   }
 }

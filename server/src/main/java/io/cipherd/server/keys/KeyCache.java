@@ -106,12 +106,12 @@ public final class KeyCache {
           "key '"
               + name
               + "' is "
-              + info.mode().kind().description()
+              + info.kind().description()
               + ", not a legacy key: rewrap its ciphertexts with ciphertext, not legacy");
     }
     chosen.policy().checkDecryption(name, info.version());
     UsableKey usable = chosen.usable();
-    return new UsableLegacyKey(usable.header(), usable.secret(), info.legacy());
+    return new UsableLegacyKey(usable.version(), usable.secret(), info.legacy());
   }
 
   /**

@@ -1,6 +1,7 @@
 package io.cipherd.server.keys;
 
-import io.cipherd.server.crypto.Mode;
+import io.cipherd.server.crypto.CipherMode;
+import io.cipherd.server.crypto.KeyKind;
 import io.cipherd.server.errors.InvalidArgumentException;
 import java.time.Duration;
 import java.time.Instant;
@@ -32,13 +33,6 @@ public record KeyPolicy(
    * overflows.
    */
   public static final Duration MAX_AUTO_ROTATE_PERIOD = Duration.ofDays(3650);
-
-  /**
-   * Random 96-bit nonces collide with probability about n²/2⁹⁷ after n messages; NIST SP 800-38D
-   * caps random-IV GCM at 2³² messages per key. 2³⁰ keeps the chance below 2⁻³⁷, with room for the
-   * lag of merged counts.
-   */
-  public static final long RANDOM_96_BIT_NONCE_LIMIT = 1L << 30;
 
   /** After the constants its constructor checks against, which must be set first. */
   public static final KeyPolicy DEFAULT = new KeyPolicy(0, 0, /* allowEcbEncryption= */ false);
@@ -73,14 +67,14 @@ public record KeyPolicy(
 
   /**
    * How many encryptions a version in {@code mode} may make before the key rotates by itself:
-   * max_encryptions_per_version if set, else 2³⁰ for modes with random 96-bit nonces (gcm, chacha),
-   * else no limit (0).
+   * max_encryptions_per_version if set, else the mode's own limit ({@link
+   * CipherMode#encryptionLimit}: 2³⁰ for random 96-bit nonces, gcm and chacha), else no limit (0).
    */
-  public long encryptionLimit(Mode mode) {
+  public long encryptionLimit(CipherMode mode) {
     if (maxEncryptionsPerVersion > 0) {
       return maxEncryptionsPerVersion;
     }
-    return mode == Mode.GCM || mode == Mode.CHACHA ? RANDOM_96_BIT_NONCE_LIMIT : 0;
+    return mode.encryptionLimit();
   }
 
   /**
@@ -88,7 +82,7 @@ public record KeyPolicy(
    * encryptions, must rotate now; null if it need not.
    */
   public String rotationReason(KeyVersionInfo current, long encryptions, Instant now) {
-    if (!current.mode().isCipher()) {
+    if (current.kind() != KeyKind.ENCRYPTION) {
       return null;
     }
     long limit = encryptionLimit(current.mode());
@@ -137,7 +131,7 @@ public record KeyPolicy(
               + "' is a legacy key: it only decrypts data made "
               + "before cipherd, for ReEncrypt into another key, and never encrypts");
     }
-    if (!version.mode().isCipher()) {
+    if (version.kind() != KeyKind.ENCRYPTION) {
       throw new KeyPolicyViolationException(
           "key '"
               + name
@@ -152,7 +146,7 @@ public record KeyPolicy(
               + name
               + "' is below its min_encryption_version or min_decryption_version");
     }
-    if (version.mode() == Mode.ECB && !allowEcbEncryption) {
+    if (version.mode() == CipherMode.ECB && !allowEcbEncryption) {
       throw new KeyPolicyViolationException(
           "key '"
               + name
@@ -198,14 +192,14 @@ public record KeyPolicy(
    * (the version that queries old rows).
    */
   void checkIndexing(String name, KeyVersionInfo version) {
-    if (version.mode().kind() != Mode.Kind.INDEX) {
+    if (version.kind() != KeyKind.INDEX) {
       throw new KeyPolicyViolationException(
           "key '"
               + name
               + "' version "
               + version.version()
               + " is "
-              + version.mode().headerName()
+              + version.type().name()
               + "; ComputeIndex needs an index key (mode hmac)");
     }
     checkDecryption(name, version.version());

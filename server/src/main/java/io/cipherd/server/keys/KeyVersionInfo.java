@@ -1,6 +1,8 @@
 package io.cipherd.server.keys;
 
-import io.cipherd.server.crypto.Mode;
+import io.cipherd.server.crypto.CipherMode;
+import io.cipherd.server.crypto.KeyKind;
+import io.cipherd.server.crypto.KeyType;
 import io.cipherd.server.crypto.legacy.LegacyFormat;
 import java.time.Instant;
 import java.util.Objects;
@@ -9,17 +11,17 @@ import java.util.Objects;
  * The metadata of one key version; the key bytes are kept apart, in the key store.
  *
  * @param version 1 for the first version, then consecutive
- * @param mode the only mode this version's bytes are used with; {@link Mode#LEGACY} for a legacy
- *     version
- * @param keySizeBits 128, 192 or 256 (or what the mode or legacy cipher takes)
+ * @param type what the version's bytes are used as: a cipher mode's, an index key's or a legacy
+ *     key's ({@link KeyType#LEGACY})
+ * @param keySizeBits 128, 192 or 256 (or what the type or legacy cipher takes)
  * @param createdAt when the version was created or imported
  * @param imported whether the bytes came from ImportKey rather than this service's generator
- * @param legacy how a legacy version's ciphertexts were made; null exactly when the mode is not
- *     {@link Mode#LEGACY}
+ * @param legacy how a legacy version's ciphertexts were made; null exactly when the type is not
+ *     {@link KeyType#LEGACY}
  */
 public record KeyVersionInfo(
     int version,
-    Mode mode,
+    KeyType type,
     int keySizeBits,
     Instant createdAt,
     boolean imported,
@@ -28,10 +30,10 @@ public record KeyVersionInfo(
     if (version < 1) {
       throw new IllegalArgumentException("key version must be at least 1, got " + version);
     }
-    Objects.requireNonNull(mode, "mode");
+    Objects.requireNonNull(type, "type");
     Objects.requireNonNull(createdAt, "createdAt");
-    if ((mode == Mode.LEGACY) != (legacy != null)) {
-      throw new IllegalArgumentException("a legacy format goes with mode legacy and only with it");
+    if ((type == KeyType.LEGACY) != (legacy != null)) {
+      throw new IllegalArgumentException("a legacy format goes with type legacy and only with it");
     }
     if (legacy != null
         && (keySizeBits % 8 != 0 || !legacy.cipher().acceptsKeyLength(keySizeBits / 8))) {
@@ -43,27 +45,41 @@ public record KeyVersionInfo(
               + keySizeBits
               + " bits");
     }
-    if (legacy == null && !mode.acceptsKeySize(keySizeBits)) {
+    if (legacy == null && !type.acceptsKeySize(keySizeBits)) {
       throw new IllegalArgumentException(
-          mode.headerName()
-              + " takes keys of "
-              + mode.keySizesBits()
-              + " bits, not "
-              + keySizeBits);
+          type.name() + " takes keys of " + type.keySizesBits() + " bits, not " + keySizeBits);
     }
   }
 
-  /** A version in a cipherd mode (not legacy). */
-  public KeyVersionInfo(
-      int version, Mode mode, int keySizeBits, Instant createdAt, boolean imported) {
-    this(version, mode, keySizeBits, createdAt, imported, null);
+  /** A version this service generated, of {@code type} (not legacy). */
+  public static KeyVersionInfo generated(
+      int version, KeyType type, int keySizeBits, Instant createdAt) {
+    return new KeyVersionInfo(
+        version, type, keySizeBits, createdAt, /* imported= */ false, /* legacy= */ null);
+  }
+
+  /** A version whose bytes a caller imported, of {@code type} (not legacy). */
+  public static KeyVersionInfo imported(
+      int version, KeyType type, int keySizeBits, Instant createdAt) {
+    return new KeyVersionInfo(
+        version, type, keySizeBits, createdAt, /* imported= */ true, /* legacy= */ null);
   }
 
   /** A legacy version: always imported. */
   public static KeyVersionInfo legacy(
       int version, LegacyFormat format, int keySizeBits, Instant createdAt) {
     return new KeyVersionInfo(
-        version, Mode.LEGACY, keySizeBits, createdAt, /* imported= */ true, format);
+        version, KeyType.LEGACY, keySizeBits, createdAt, /* imported= */ true, format);
+  }
+
+  /** What the version's key is for. */
+  public KeyKind kind() {
+    return type.kind();
+  }
+
+  /** The cipher mode of an encryption key's version; null for index and legacy versions. */
+  public CipherMode mode() {
+    return type.mode();
   }
 
   /** Whether this is a legacy version: decrypt-only, for ReEncrypt. */
@@ -71,8 +87,8 @@ public record KeyVersionInfo(
     return legacy != null;
   }
 
-  /** The JCE algorithm name of this version's key: its mode's, or its legacy cipher's. */
+  /** The JCE algorithm name of this version's key: its type's, or its legacy cipher's. */
   public String keyAlgorithm() {
-    return legacy != null ? legacy.cipher().keyAlgorithm() : mode.keyAlgorithm();
+    return legacy != null ? legacy.cipher().keyAlgorithm() : type.keyAlgorithm();
   }
 }

@@ -1,23 +1,36 @@
 package io.cipherd.server.keys;
 
+import io.cipherd.server.crypto.KeyVersionRef;
 import io.cipherd.server.crypto.envelope.EnvelopeHeader;
 import javax.crypto.SecretKey;
 
 /**
- * One key version ready for the crypto path: its header (reused for every ciphertext it makes) and
- * its key bytes. Only the key ring hands these out.
+ * One key version ready for the crypto path: which version it is (for an encryption key, the header
+ * reused for every ciphertext it makes) and its key bytes. Only the key ring hands these out.
  */
 public final class UsableKey {
-  private final EnvelopeHeader header;
+  private final KeyVersionRef version;
   private final SecretKey secret;
 
-  UsableKey(EnvelopeHeader header, SecretKey secret) {
-    this.header = header;
+  UsableKey(KeyVersionRef version, SecretKey secret) {
+    this.version = version;
     this.secret = secret;
   }
 
+  /** The version, as operations with it report it. */
+  public KeyVersionRef version() {
+    return version;
+  }
+
+  /**
+   * The header of an encryption key's version; index versions start no ciphertext and have none.
+   */
   public EnvelopeHeader header() {
-    return header;
+    if (version instanceof EnvelopeHeader header) {
+      return header;
+    }
+    throw new IllegalStateException(
+        version.versionedName() + " is " + version.type().kind().description() + "'s version");
   }
 
   /** The key bytes, for the JCE only. */
@@ -32,6 +45,6 @@ public final class UsableKey {
 
   @Override
   public String toString() {
-    return "UsableKey[" + header + "]";
+    return "UsableKey[" + version + "]";
   }
 }

@@ -1,5 +1,6 @@
 package io.cipherd.server.keys;
 
+import io.cipherd.server.crypto.CipherMode;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.HashMap;
@@ -95,8 +96,7 @@ public final class UsageLedger {
    * The encryptions of one version known here, for the crypto path's cap: the totals of the last
    * merge plus what this replica counted since; a few map reads and no store call. It lags other
    * replicas by one merge interval, and during a merge of this key it may briefly miss what that
-   * merge is adding, which is why limits leave room for lag ({@link
-   * KeyPolicy#RANDOM_96_BIT_NONCE_LIMIT}).
+   * merge is adding, which is why limits leave room for lag ({@link CipherMode#encryptionLimit}).
    */
   public long encryptions(String name, int version) {
     long known = 0;

@@ -1,6 +1,6 @@
 package io.cipherd.server.metrics;
 
-import io.cipherd.server.crypto.Mode;
+import io.cipherd.server.crypto.CipherMode;
 import io.cipherd.server.pool.CipherPools;
 import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.core.instrument.Gauge;
@@ -18,7 +18,7 @@ public final class CipherPoolMetrics {
   private CipherPoolMetrics() {}
 
   public static void bind(CipherPools pools, MeterRegistry registry) {
-    for (Mode mode : Mode.ciphers()) {
+    for (CipherMode mode : CipherMode.pooled()) {
       var pool = pools.pool(mode);
       Tags tags = Tags.of("mode", mode.headerName());
       Gauge.builder("cipherd.cipher.pool.active", pool, p -> p.getNumActive())

@@ -1,12 +1,13 @@
 package io.cipherd.server.metrics;
 
-import io.cipherd.server.crypto.Mode;
-import io.cipherd.server.crypto.envelope.EnvelopeHeader;
+import io.cipherd.server.crypto.KeyType;
+import io.cipherd.server.crypto.KeyVersionRef;
 import io.cipherd.server.engine.CryptoObserver;
 import io.cipherd.server.engine.CryptoOperation;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.util.EnumMap;
+import java.util.HashMap;
 import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
@@ -14,9 +15,10 @@ import java.util.concurrent.ConcurrentMap;
 
 /**
  * Counts crypto operations, their bytes and per-version encryptions. Meters are created once per
- * label combination and looked up through nested maps keyed by enums and interned strings, so a
- * call allocates nothing. The {@code key} label is the key's name only when key names are enabled,
- * otherwise {@value CipherdMetrics#ALL_KEYS}, which bounds the number of series.
+ * label combination and looked up through nested maps keyed by the operation, the version's {@link
+ * KeyType} (one instance per type, labelled by its name) and interned strings, so a call allocates
+ * nothing. The {@code key} label is the key's name only when key names are enabled, otherwise
+ * {@value CipherdMetrics#ALL_KEYS}, which bounds the number of series.
  */
 public final class CryptoMetrics implements CryptoObserver {
   static final String OPERATIONS = "cipherd.crypto.operations";
@@ -30,7 +32,7 @@ public final class CryptoMetrics implements CryptoObserver {
 
   private final MeterRegistry registry;
   private final boolean keyNames;
-  private final Map<CryptoOperation, Map<Mode, ConcurrentMap<String, KeyMeters>>> meters =
+  private final Map<CryptoOperation, Map<KeyType, ConcurrentMap<String, KeyMeters>>> meters =
       new EnumMap<>(CryptoOperation.class);
   private final Map<CryptoOperation, ConcurrentMap<String, Counter>> unresolvedFailures =
       new EnumMap<>(CryptoOperation.class);
@@ -39,45 +41,46 @@ public final class CryptoMetrics implements CryptoObserver {
     this.registry = registry;
     this.keyNames = keyNames;
     for (CryptoOperation operation : CryptoOperation.values()) {
-      Map<Mode, ConcurrentMap<String, KeyMeters>> byMode = new EnumMap<>(Mode.class);
-      for (Mode mode : Mode.values()) {
-        byMode.put(mode, new ConcurrentHashMap<>());
+      // Filled here and only read afterwards; KeyType has identity equality, as an enum would.
+      Map<KeyType, ConcurrentMap<String, KeyMeters>> byType = new HashMap<>();
+      for (KeyType type : KeyType.values()) {
+        byType.put(type, new ConcurrentHashMap<>());
       }
-      meters.put(operation, byMode);
+      meters.put(operation, byType);
       unresolvedFailures.put(operation, new ConcurrentHashMap<>());
     }
   }
 
   @Override
-  public void succeeded(CryptoOperation operation, EnvelopeHeader header, int plaintextBytes) {
-    KeyMeters key = meters(operation, header);
+  public void succeeded(CryptoOperation operation, KeyVersionRef version, int plaintextBytes) {
+    KeyMeters key = meters(operation, version);
     key.ok.increment();
     key.bytes.increment(plaintextBytes);
     if (operation != CryptoOperation.INDEX) {
-      key.version(header.version()).increment();
+      key.version(version.version()).increment();
     }
   }
 
   @Override
-  public void failed(CryptoOperation operation, EnvelopeHeader header, RuntimeException error) {
+  public void failed(CryptoOperation operation, KeyVersionRef version, RuntimeException error) {
     String outcome = Outcomes.of(error);
-    if (header == null) {
+    if (version == null) {
       unresolvedFailures
           .get(operation)
           .computeIfAbsent(outcome, o -> operations(operation, NONE, NONE, o))
           .increment();
     } else {
-      meters(operation, header).failure(outcome).increment();
+      meters(operation, version).failure(outcome).increment();
     }
   }
 
-  private KeyMeters meters(CryptoOperation operation, EnvelopeHeader header) {
-    String key = keyNames ? header.keyName() : CipherdMetrics.ALL_KEYS;
-    ConcurrentMap<String, KeyMeters> byKey = meters.get(operation).get(header.mode());
+  private KeyMeters meters(CryptoOperation operation, KeyVersionRef version) {
+    String key = keyNames ? version.keyName() : CipherdMetrics.ALL_KEYS;
+    ConcurrentMap<String, KeyMeters> byKey = meters.get(operation).get(version.type());
     KeyMeters found = byKey.get(key);
     return found != null
         ? found
-        : byKey.computeIfAbsent(key, k -> new KeyMeters(operation, k, header.mode()));
+        : byKey.computeIfAbsent(key, k -> new KeyMeters(operation, k, version.type()));
   }
 
   private Counter operations(CryptoOperation operation, String key, String mode, String outcome) {
@@ -102,10 +105,10 @@ public final class CryptoMetrics implements CryptoObserver {
     private final ConcurrentMap<String, Counter> failures = new ConcurrentHashMap<>();
     private final ConcurrentMap<Integer, Counter> versions = new ConcurrentHashMap<>();
 
-    KeyMeters(CryptoOperation operation, String key, Mode mode) {
+    KeyMeters(CryptoOperation operation, String key, KeyType type) {
       this.operation = operation;
       this.key = key;
-      this.mode = mode.headerName();
+      this.mode = type.name();
       this.ok = operations(operation, key, this.mode, Outcomes.OK);
       this.bytes =
           Counter.builder(BYTES)

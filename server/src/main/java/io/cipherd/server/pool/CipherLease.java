@@ -1,7 +1,7 @@
 package io.cipherd.server.pool;
 
+import io.cipherd.server.crypto.CipherMode;
 import io.cipherd.server.crypto.CipherSource;
-import io.cipherd.server.crypto.Mode;
 import javax.crypto.Cipher;
 import javax.crypto.SecretKey;
 
@@ -20,8 +20,8 @@ public final class CipherLease implements CipherSource, AutoCloseable {
   static final int PER_MODE = 2;
 
   private final CipherPools pools;
-  private final Cipher[][] held = new Cipher[Mode.values().length][PER_MODE];
-  private final SecretKey[][] lastKey = new SecretKey[Mode.values().length][PER_MODE];
+  private final Cipher[][] held = new Cipher[CipherMode.values().length][PER_MODE];
+  private final SecretKey[][] lastKey = new SecretKey[CipherMode.values().length][PER_MODE];
 
   public CipherLease(CipherPools pools) {
     this.pools = pools;
@@ -32,7 +32,7 @@ public final class CipherLease implements CipherSource, AutoCloseable {
    * {@value #PER_MODE} are held; else any held one, whose key schedule the JCE then rebuilds.
    */
   @Override
-  public Cipher borrow(Mode mode, SecretKey key) {
+  public Cipher borrow(CipherMode mode, SecretKey key) {
     Cipher[] ciphers = held[mode.ordinal()];
     SecretKey[] keys = lastKey[mode.ordinal()];
     int any = -1;
@@ -53,7 +53,7 @@ public final class CipherLease implements CipherSource, AutoCloseable {
   }
 
   @Override
-  public void release(Mode mode, SecretKey key, Cipher cipher) {
+  public void release(CipherMode mode, SecretKey key, Cipher cipher) {
     Cipher[] ciphers = held[mode.ordinal()];
     for (int i = 0; i < PER_MODE; i++) {
       if (ciphers[i] == null) {
@@ -66,7 +66,7 @@ public final class CipherLease implements CipherSource, AutoCloseable {
   }
 
   @Override
-  public void invalidate(Mode mode, Cipher cipher) {
+  public void invalidate(CipherMode mode, Cipher cipher) {
     pools.invalidate(mode, cipher);
   }
 
@@ -77,7 +77,7 @@ public final class CipherLease implements CipherSource, AutoCloseable {
    * and each finds its key schedule still in place unless another caller took it meanwhile.
    */
   public void returnAll() {
-    for (Mode mode : Mode.ciphers()) {
+    for (CipherMode mode : CipherMode.pooled()) {
       Cipher[] ciphers = held[mode.ordinal()];
       for (int i = PER_MODE - 1; i >= 0; i--) {
         if (ciphers[i] != null) {

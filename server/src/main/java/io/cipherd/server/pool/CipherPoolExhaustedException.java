@@ -1,6 +1,6 @@
 package io.cipherd.server.pool;
 
-import io.cipherd.server.crypto.Mode;
+import io.cipherd.server.crypto.CipherMode;
 import io.cipherd.server.errors.CipherdException;
 import io.cipherd.server.errors.ErrorKind;
 
@@ -8,7 +8,7 @@ import io.cipherd.server.errors.ErrorKind;
  * Every pooled cipher of a mode stayed busy for the whole borrow wait: the server is overloaded.
  */
 public final class CipherPoolExhaustedException extends CipherdException {
-  public CipherPoolExhaustedException(Mode mode, long waitedMillis) {
+  public CipherPoolExhaustedException(CipherMode mode, long waitedMillis) {
     super(
         ErrorKind.POOL_EXHAUSTED,
         "all "

@@ -1,7 +1,7 @@
 package io.cipherd.server.pool;
 
+import io.cipherd.server.crypto.CipherMode;
 import io.cipherd.server.crypto.CipherSource;
-import io.cipherd.server.crypto.Mode;
 import java.security.GeneralSecurityException;
 import java.util.EnumMap;
 import java.util.Map;
@@ -16,39 +16,40 @@ import org.apache.commons.pool2.impl.GenericObjectPool;
 import org.apache.commons.pool2.impl.GenericObjectPoolConfig;
 
 /**
- * Bounded pools of ready {@link Cipher} objects, one pool per mode. {@code Cipher.getInstance}
- * costs about a microsecond and hundreds of bytes, and a Cipher is not thread-safe: a caller
- * borrows one, initialises it with its own key and IV, uses it, and gives it back.
+ * Bounded pools of ready {@link Cipher} objects, one pool per mode that runs on a JCE cipher
+ * ({@link CipherMode#pooled}). {@code Cipher.getInstance} costs about a microsecond and hundreds of
+ * bytes, and a Cipher is not thread-safe: a caller borrows one, initialises it with its own key and
+ * IV, uses it, and gives it back.
  */
 public final class CipherPools implements CipherSource, AutoCloseable {
-  private final Map<Mode, GenericObjectPool<Cipher>> pools = new EnumMap<>(Mode.class);
+  private final Map<CipherMode, GenericObjectPool<Cipher>> pools = new EnumMap<>(CipherMode.class);
   private final CipherPoolConfig config;
 
   /**
    * Time spent in borrow and borrows that timed out, per mode. Two clock reads and a LongAdder add
    * cost a few tens of nanoseconds, far less than the pool's detailed statistics (disabled below).
    */
-  private final Map<Mode, LongAdder> borrowWaitNanos = new EnumMap<>(Mode.class);
+  private final Map<CipherMode, LongAdder> borrowWaitNanos = new EnumMap<>(CipherMode.class);
 
-  private final Map<Mode, LongAdder> exhausted = new EnumMap<>(Mode.class);
+  private final Map<CipherMode, LongAdder> exhausted = new EnumMap<>(CipherMode.class);
 
   public CipherPools(CipherPoolConfig config) {
     this.config = config;
-    for (Mode mode : Mode.ciphers()) {
+    for (CipherMode mode : CipherMode.pooled()) {
       pools.put(mode, new GenericObjectPool<>(new Factory(mode), poolConfig(config)));
       borrowWaitNanos.put(mode, new LongAdder());
       exhausted.put(mode, new LongAdder());
     }
   }
 
-  /** As {@link #borrow(Mode)}: the pool does not tell ciphers apart by their last key. */
+  /** As {@link #borrow(CipherMode)}: the pool does not tell ciphers apart by their last key. */
   @Override
-  public Cipher borrow(Mode mode, SecretKey key) {
+  public Cipher borrow(CipherMode mode, SecretKey key) {
     return borrow(mode);
   }
 
   @Override
-  public void release(Mode mode, SecretKey key, Cipher cipher) {
+  public void release(CipherMode mode, SecretKey key, Cipher cipher) {
     release(mode, cipher);
   }
 
@@ -56,7 +57,7 @@ public final class CipherPools implements CipherSource, AutoCloseable {
    * Borrows a cipher of {@code mode}; throws {@link CipherPoolExhaustedException} after the bounded
    * wait.
    */
-  public Cipher borrow(Mode mode) {
+  public Cipher borrow(CipherMode mode) {
     long start = System.nanoTime();
     try {
       return pools.get(mode).borrowObject();
@@ -71,13 +72,13 @@ public final class CipherPools implements CipherSource, AutoCloseable {
   }
 
   /** Returns a cipher that finished its operation normally. */
-  public void release(Mode mode, Cipher cipher) {
+  public void release(CipherMode mode, Cipher cipher) {
     pools.get(mode).returnObject(cipher);
   }
 
   /** Drops a cipher that threw, so no half-initialised state is reused. */
   @Override
-  public void invalidate(Mode mode, Cipher cipher) {
+  public void invalidate(CipherMode mode, Cipher cipher) {
     try {
       pools.get(mode).invalidateObject(cipher);
     } catch (Exception e) {
@@ -94,18 +95,18 @@ public final class CipherPools implements CipherSource, AutoCloseable {
     pools.values().forEach(GenericObjectPool::clear);
   }
 
-  /** The pool of {@code mode}, for metrics. */
-  public GenericObjectPool<Cipher> pool(Mode mode) {
+  /** The pool of {@code mode}, for metrics; null for a mode without pooled ciphers (siv). */
+  public GenericObjectPool<Cipher> pool(CipherMode mode) {
     return pools.get(mode);
   }
 
   /** Total nanoseconds spent in {@link #borrow} for {@code mode}, for metrics. */
-  public long borrowWaitNanos(Mode mode) {
+  public long borrowWaitNanos(CipherMode mode) {
     return borrowWaitNanos.get(mode).sum();
   }
 
   /** Borrows of {@code mode} that timed out, for metrics. */
-  public long exhaustedCount(Mode mode) {
+  public long exhaustedCount(CipherMode mode) {
     return exhausted.get(mode).sum();
   }
 
@@ -135,9 +136,9 @@ public final class CipherPools implements CipherSource, AutoCloseable {
   }
 
   private static final class Factory extends BasePooledObjectFactory<Cipher> {
-    private final Mode mode;
+    private final CipherMode mode;
 
-    Factory(Mode mode) {
+    Factory(CipherMode mode) {
       this.mode = mode;
     }
 

@@ -1,6 +1,6 @@
 package io.cipherd.server.security;
 
-import io.cipherd.server.crypto.Mode;
+import io.cipherd.server.crypto.KeyType;
 
 /**
  * The one place that decides whether the current caller (from {@code api.CallerIdentity}) may use a
@@ -19,7 +19,7 @@ public interface Authorizer {
         }
 
         @Override
-        public void checkReEncrypt(String sourceKey, Mode sourceMode, String targetKey) {}
+        public void checkReEncrypt(String sourceKey, KeyType sourceType, String targetKey) {}
       };
 
   /** Throws {@link AccessDeniedException} or {@link UnauthenticatedException} unless allowed. */
@@ -29,13 +29,13 @@ public interface Authorizer {
   boolean allows(Operation operation, String keyName);
 
   /**
-   * Rewrapping a ciphertext of {@code sourceKey} whose header names {@code sourceMode} ({@link
-   * Mode#LEGACY} for data made before cipherd) into {@code targetKey}, decided before anything is
-   * decrypted. Within one key, an authenticated mode needs {@code reencrypt} (or both {@code
-   * decrypt} and {@code encrypt}); an unauthenticated one also needs {@code decrypt}, because
-   * whether its rewrap succeeds tells a tampered ciphertext's padding or bytes apart (a decryption
-   * oracle). Into another key it needs {@code decrypt} on the source and {@code encrypt} on the
-   * target, since the data changes hands. docs/security.md, "Access policy", has the table.
+   * Rewrapping a ciphertext of {@code sourceKey} whose header names a version of {@code sourceType}
+   * ({@link KeyType#LEGACY} for data made before cipherd) into {@code targetKey}, decided before
+   * anything is decrypted. Within one key, an authenticated mode needs {@code reencrypt} (or both
+   * {@code decrypt} and {@code encrypt}); an unauthenticated one also needs {@code decrypt},
+   * because whether its rewrap succeeds tells a tampered ciphertext's padding or bytes apart (a
+   * decryption oracle). Into another key it needs {@code decrypt} on the source and {@code encrypt}
+   * on the target, since the data changes hands. docs/security.md, "Access policy", has the table.
    */
-  void checkReEncrypt(String sourceKey, Mode sourceMode, String targetKey);
+  void checkReEncrypt(String sourceKey, KeyType sourceType, String targetKey);
 }

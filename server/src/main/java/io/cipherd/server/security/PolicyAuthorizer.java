@@ -1,6 +1,6 @@
 package io.cipherd.server.security;
 
-import io.cipherd.server.crypto.Mode;
+import io.cipherd.server.crypto.KeyType;
 import io.cipherd.server.crypto.envelope.EnvelopeHeader;
 import java.util.function.Supplier;
 
@@ -36,7 +36,7 @@ public final class PolicyAuthorizer implements Authorizer {
   }
 
   @Override
-  public void checkReEncrypt(String sourceKey, Mode sourceMode, String targetKey) {
+  public void checkReEncrypt(String sourceKey, KeyType sourceType, String targetKey) {
     EnvelopeHeader.checkKeyName(sourceKey);
     EnvelopeHeader.checkKeyName(targetKey);
     if (!sourceKey.equals(targetKey)) {
@@ -50,13 +50,15 @@ public final class PolicyAuthorizer implements Authorizer {
     boolean rewrap =
         policy.allows(caller, Operation.REENCRYPT, sourceKey)
             || (decrypt && policy.allows(caller, Operation.ENCRYPT, sourceKey));
-    if (!sourceMode.isAead() && !decrypt) {
+    // A legacy ciphertext counts as unauthenticated: most legacy ciphers are.
+    boolean authenticated = sourceType.mode() != null && sourceType.mode().isAead();
+    if (!authenticated && !decrypt) {
       throw denied(
           caller,
           Operation.DECRYPT,
           sourceKey,
           ": "
-              + sourceMode.headerName()
+              + sourceType.name()
               + " ciphertexts are not authenticated, so rewrapping them needs decrypt as well as reencrypt");
     }
     if (!rewrap) {

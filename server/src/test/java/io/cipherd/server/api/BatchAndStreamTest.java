@@ -28,6 +28,7 @@ import io.cipherd.api.v1.ReEncryptStreamRequest;
 import io.cipherd.api.v1.ReEncryptStreamResponse;
 import io.cipherd.api.v1.RotateKeyRequest;
 import io.cipherd.api.v1.UpdateKeyPolicyRequest;
+import io.cipherd.server.crypto.CipherMode;
 import io.grpc.Status;
 import io.grpc.StatusRuntimeException;
 import io.grpc.stub.ClientCallStreamObserver;
@@ -87,8 +88,7 @@ class BatchAndStreamTest {
               .setContext(ByteString.copyFromUtf8("ctx-" + i)));
     }
     DecryptBatchResponse decrypted = cipherd.crypto.decryptBatch(decrypt.build());
-    assertThat(
-            cipherd.services.cipherPools().pool(io.cipherd.server.crypto.Mode.GCM).getNumActive())
+    assertThat(cipherd.services.cipherPools().pool(CipherMode.GCM).getNumActive())
         .as("a batch returns the ciphers it leased")
         .isZero();
     for (int i = 0; i < MAX_BATCH; i++) {
@@ -263,8 +263,7 @@ class BatchAndStreamTest {
   void reEncryptStream_returnsItsLeasedCiphers_whenItEnds_andWhenTheClientCancels()
       throws Exception {
     String ciphertext = encryptOne("batch", "leased");
-    GenericObjectPool<?> gcm =
-        cipherd.services.cipherPools().pool(io.cipherd.server.crypto.Mode.GCM);
+    GenericObjectPool<?> gcm = cipherd.services.cipherPools().pool(CipherMode.GCM);
 
     StreamRecorder<ReEncryptStreamResponse> finished = new StreamRecorder<>();
     StreamObserver<ReEncryptStreamRequest> requests = cipherd.cryptoAsync.reEncryptStream(finished);

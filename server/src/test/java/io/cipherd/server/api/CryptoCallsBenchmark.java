@@ -10,9 +10,10 @@ import io.cipherd.api.v1.EncryptRequest;
 import io.cipherd.api.v1.EncryptStreamRequest;
 import io.cipherd.api.v1.ReEncryptBatchRequest;
 import io.cipherd.api.v1.ReEncryptStreamRequest;
-import io.cipherd.server.crypto.Mode;
+import io.cipherd.server.crypto.CipherMode;
 import io.cipherd.server.engine.CryptoEngine;
 import io.cipherd.server.keys.InMemoryKeyStore;
+import io.cipherd.server.keys.KeyTemplate;
 import io.cipherd.server.keys.Keys;
 import io.cipherd.server.metrics.CryptoMetrics;
 import io.cipherd.server.pool.CipherPoolConfig;
@@ -31,6 +32,7 @@ import org.openjdk.jmh.annotations.BenchmarkMode;
 import org.openjdk.jmh.annotations.Fork;
 import org.openjdk.jmh.annotations.Level;
 import org.openjdk.jmh.annotations.Measurement;
+import org.openjdk.jmh.annotations.Mode;
 import org.openjdk.jmh.annotations.OperationsPerInvocation;
 import org.openjdk.jmh.annotations.OutputTimeUnit;
 import org.openjdk.jmh.annotations.Scope;
@@ -50,7 +52,7 @@ import org.openjdk.jmh.infra.Blackhole;
  *
  * <p>{@code make bench BENCH_ARGS='CryptoCallsBenchmark -prof gc'}
  */
-@BenchmarkMode(org.openjdk.jmh.annotations.Mode.AverageTime)
+@BenchmarkMode(Mode.AverageTime)
 @OutputTimeUnit(TimeUnit.NANOSECONDS)
 @Warmup(iterations = 3, time = 1)
 @Measurement(iterations = 5, time = 1)
@@ -73,7 +75,7 @@ public class CryptoCallsBenchmark {
   @Setup(Level.Trial)
   public void setUp(Blackhole blackhole) {
     Keys keyRing = Keys.over(new InMemoryKeyStore(), Clock.systemUTC());
-    keyRing.create("demo", Mode.GCM, 256, false, null);
+    keyRing.create("demo", KeyTemplate.of(CipherMode.GCM));
     pools = new CipherPools(CipherPoolConfig.DEFAULT);
     streams = new ItemStreams(Duration.ofSeconds(60));
     CryptoEngine engine =
@@ -128,7 +130,7 @@ public class CryptoCallsBenchmark {
                   .setCiphertextBytes(v1.getResults(i).getCiphertextBytes())
                   .build());
     }
-    keyRing.rotate("demo", null, 0, false);
+    keyRing.rotate("demo", KeyTemplate.defaults());
     reEncryptBatchBytes = rewrap.build().toByteArray();
   }
 

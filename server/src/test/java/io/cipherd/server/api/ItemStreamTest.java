@@ -8,7 +8,7 @@ import io.cipherd.api.v1.CreateKeyRequest;
 import io.cipherd.api.v1.EncryptRequest;
 import io.cipherd.api.v1.EncryptStreamRequest;
 import io.cipherd.api.v1.EncryptStreamResponse;
-import io.cipherd.server.crypto.Mode;
+import io.cipherd.server.crypto.CipherMode;
 import io.cipherd.server.pool.CipherPoolConfig;
 import io.grpc.Status;
 import io.grpc.StatusRuntimeException;
@@ -67,7 +67,7 @@ class ItemStreamTest {
                           .build())
                   .getKeyVersion())
           .isEqualTo(1);
-      GenericObjectPool<?> gcm = cipherd.services.cipherPools().pool(Mode.GCM);
+      GenericObjectPool<?> gcm = cipherd.services.cipherPools().pool(CipherMode.GCM);
       awaitTrue(() -> gcm.getNumActive() == 0, "the open, idle streams hold no cipher");
 
       streams.forEach(StreamObserver::onCompleted);

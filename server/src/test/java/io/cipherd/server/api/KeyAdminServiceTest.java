@@ -7,6 +7,7 @@ import com.google.protobuf.ByteString;
 import com.google.protobuf.Duration;
 import io.cipherd.api.v1.CreateKeyRequest;
 import io.cipherd.api.v1.DecryptRequest;
+import io.cipherd.api.v1.EncryptRequest;
 import io.cipherd.api.v1.GetKeyCensusRequest;
 import io.cipherd.api.v1.GetKeyCensusResponse;
 import io.cipherd.api.v1.GetKeyRequest;
@@ -223,6 +224,37 @@ class KeyAdminServiceTest {
     failsWith(
         Status.Code.NOT_FOUND,
         () -> cipherd.admin.rotateKey(RotateKeyRequest.newBuilder().setKeyName("ghost").build()));
+  }
+
+  @Test
+  void rotateAndUpdatePolicy_answerWithEveryVersionsUsage_asGetKeyDoes() {
+    cipherd.admin.createKey(CreateKeyRequest.newBuilder().setKeyName("used").build());
+    for (int i = 0; i < 3; i++) {
+      cipherd.crypto.encrypt(
+          EncryptRequest.newBuilder()
+              .setKeyName("used")
+              .setPlaintext(ByteString.copyFromUtf8("x"))
+              .build());
+    }
+
+    Key before =
+        cipherd.admin.getKey(GetKeyRequest.newBuilder().setKeyName("used").build()).getKey();
+    Key rotated =
+        cipherd.admin.rotateKey(RotateKeyRequest.newBuilder().setKeyName("used").build()).getKey();
+    Key updated =
+        cipherd
+            .admin
+            .updateKeyPolicy(
+                UpdateKeyPolicyRequest.newBuilder()
+                    .setKeyName("used")
+                    .setPolicy(KeyPolicy.newBuilder().setMinDecryptionVersion(1))
+                    .build())
+            .getKey();
+
+    assertThat(before.getVersions(0).getUsage().getEncryptions()).isEqualTo(3);
+    assertThat(rotated.getVersions(0).getUsage().getEncryptions()).isEqualTo(3);
+    assertThat(updated.getVersions(0).getUsage().getEncryptions()).isEqualTo(3);
+    assertThat(rotated.getVersions(1).getUsage().getEncryptions()).isZero();
   }
 
   @Test

@@ -10,9 +10,9 @@ import com.tngtech.archunit.core.domain.JavaModifier;
 import com.tngtech.archunit.core.importer.ClassFileImporter;
 import com.tngtech.archunit.core.importer.ImportOption;
 import io.cipherd.api.v1.ItemError;
+import io.cipherd.server.crypto.CipherMode;
 import io.cipherd.server.crypto.CryptoProviderException;
 import io.cipherd.server.crypto.DecryptionFailedException;
-import io.cipherd.server.crypto.Mode;
 import io.cipherd.server.crypto.envelope.InvalidCiphertextException;
 import io.cipherd.server.errors.CipherdException;
 import io.cipherd.server.errors.ErrorKind;
@@ -61,12 +61,14 @@ class StatusMapperTest {
               new KeyStoreAccessDeniedException("no read on secret/data/x"),
               Status.Code.PERMISSION_DENIED),
           Map.entry(
-              new CipherPoolExhaustedException(Mode.GCM, 200), Status.Code.RESOURCE_EXHAUSTED),
+              new CipherPoolExhaustedException(CipherMode.GCM, 200),
+              Status.Code.RESOURCE_EXHAUSTED),
           Map.entry(TestDenials.denied(), Status.Code.PERMISSION_DENIED),
           Map.entry(TestDenials.anonymous(), Status.Code.UNAUTHENTICATED),
           Map.entry(new StreamIdleException("stream idle"), Status.Code.CANCELLED),
           Map.entry(
-              new CryptoProviderException(Mode.GCM, new IllegalStateException("provider")),
+              new CryptoProviderException(
+                  "AES/GCM/NoPadding", new IllegalStateException("provider")),
               Status.Code.INTERNAL));
 
   static Stream<CipherdException> errors() {

@@ -1,7 +1,7 @@
 package io.cipherd.server.bench;
 
 import io.cipherd.server.crypto.ArrayPayloadCipher;
-import io.cipherd.server.crypto.Mode;
+import io.cipherd.server.crypto.CipherMode;
 import io.cipherd.server.crypto.NonceSource;
 import io.cipherd.server.crypto.PayloadCipher;
 import io.cipherd.server.pool.CipherLease;
@@ -21,6 +21,7 @@ import org.openjdk.jmh.annotations.BenchmarkMode;
 import org.openjdk.jmh.annotations.Fork;
 import org.openjdk.jmh.annotations.Level;
 import org.openjdk.jmh.annotations.Measurement;
+import org.openjdk.jmh.annotations.Mode;
 import org.openjdk.jmh.annotations.OperationsPerInvocation;
 import org.openjdk.jmh.annotations.OutputTimeUnit;
 import org.openjdk.jmh.annotations.Param;
@@ -48,7 +49,7 @@ import org.openjdk.jmh.infra.Blackhole;
  * <p>Run with {@code org.openjdk.jmh.Main CipherStrategyBenchmark} on the test classpath; add
  * {@code -p mode=cfb,ofb,ecb} for the other modes and {@code -prof gc} for allocation per call.
  */
-@BenchmarkMode(org.openjdk.jmh.annotations.Mode.AverageTime)
+@BenchmarkMode(Mode.AverageTime)
 @OutputTimeUnit(TimeUnit.NANOSECONDS)
 @Warmup(iterations = 3, time = 1)
 @Measurement(iterations = 5, time = 1)
@@ -61,7 +62,7 @@ public class CipherStrategyBenchmark {
   @Param({"16", "100", "1024", "8192"})
   public int payloadSize;
 
-  Mode cipherMode;
+  CipherMode cipherMode;
   SecretKey key;
   byte[] header;
   byte[] plaintext;
@@ -71,7 +72,7 @@ public class CipherStrategyBenchmark {
 
   @Setup(Level.Trial)
   public void setUp() {
-    cipherMode = Mode.fromHeaderName(mode);
+    cipherMode = CipherMode.fromHeaderName(mode);
     if (cipherMode == null) {
       throw new IllegalArgumentException("unknown mode " + mode);
     }
@@ -161,7 +162,7 @@ public class CipherStrategyBenchmark {
     };
   }
 
-  private static Cipher newCipher(Mode mode) {
+  private static Cipher newCipher(CipherMode mode) {
     try {
       return Cipher.getInstance(mode.transformation());
     } catch (GeneralSecurityException e) {

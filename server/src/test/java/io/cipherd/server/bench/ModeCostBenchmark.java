@@ -1,12 +1,12 @@
 package io.cipherd.server.bench;
 
-import io.cipherd.server.crypto.Mode;
-import io.cipherd.server.crypto.ModeKeys;
+import io.cipherd.server.crypto.CipherMode;
 import io.cipherd.server.crypto.NonceSource;
 import io.cipherd.server.crypto.PayloadCipher;
 import io.cipherd.server.crypto.envelope.EnvelopeHeader;
 import io.cipherd.server.pool.CipherPoolConfig;
 import io.cipherd.server.pool.CipherPools;
+import java.nio.charset.StandardCharsets;
 import java.util.concurrent.TimeUnit;
 import javax.crypto.SecretKey;
 import javax.crypto.spec.SecretKeySpec;
@@ -15,6 +15,7 @@ import org.openjdk.jmh.annotations.BenchmarkMode;
 import org.openjdk.jmh.annotations.Fork;
 import org.openjdk.jmh.annotations.Level;
 import org.openjdk.jmh.annotations.Measurement;
+import org.openjdk.jmh.annotations.Mode;
 import org.openjdk.jmh.annotations.OutputTimeUnit;
 import org.openjdk.jmh.annotations.Param;
 import org.openjdk.jmh.annotations.Scope;
@@ -31,7 +32,7 @@ import org.openjdk.jmh.annotations.Warmup;
  *
  * <p>{@code make bench BENCH_ARGS='ModeCostBenchmark -prof gc'}
  */
-@BenchmarkMode(org.openjdk.jmh.annotations.Mode.AverageTime)
+@BenchmarkMode(Mode.AverageTime)
 @OutputTimeUnit(TimeUnit.NANOSECONDS)
 @Warmup(iterations = 3, time = 1)
 @Measurement(iterations = 5, time = 1)
@@ -46,7 +47,7 @@ public class ModeCostBenchmark {
 
   private CipherPools pools;
   private PayloadCipher cipher;
-  private Mode chosen;
+  private CipherMode chosen;
   private SecretKey key;
   private byte[] header;
   private byte[] context;
@@ -60,13 +61,11 @@ public class ModeCostBenchmark {
   public void setUp() {
     pools = new CipherPools(CipherPoolConfig.DEFAULT);
     cipher = new PayloadCipher(pools);
-    chosen = Mode.valueOf(mode);
+    chosen = CipherMode.valueOf(mode);
     int bits = chosen.defaultKeySizeBits();
-    key =
-        ModeKeys.prepare(
-            chosen, new SecretKeySpec(NonceSource.bytes(bits / 8), chosen.keyAlgorithm()));
+    key = chosen.prepare(new SecretKeySpec(NonceSource.bytes(bits / 8), chosen.keyAlgorithm()));
     header = new EnvelopeHeader("bench", 1, chosen).asciiBytes();
-    context = "users.email".getBytes(java.nio.charset.StandardCharsets.US_ASCII);
+    context = "users.email".getBytes(StandardCharsets.US_ASCII);
     plaintext = NonceSource.bytes(plaintextSize);
     payload = new byte[chosen.payloadLength(plaintextSize)];
     sealed = new byte[payload.length];

@@ -35,7 +35,8 @@ public final class ArrayPayloadCipher {
   /**
    * Encrypts with {@code header ‖ context} as associated data for AEAD modes; returns the payload.
    */
-  public byte[] encrypt(Mode mode, SecretKey key, byte[] header, byte[] context, byte[] plaintext) {
+  public byte[] encrypt(
+      CipherMode mode, SecretKey key, byte[] header, byte[] context, byte[] plaintext) {
     byte[] payload = new byte[mode.payloadLength(plaintext.length)];
     cipher.encrypt(
         mode, key, header, context, 0, lengthOf(context), plaintext, 0, plaintext.length, payload);
@@ -47,7 +48,8 @@ public final class ArrayPayloadCipher {
    * not fit, and {@link InvalidCiphertextException} when its length cannot be the mode's, as the
    * envelope's own check does before the server's cipher sees a payload.
    */
-  public byte[] decrypt(Mode mode, SecretKey key, byte[] header, byte[] context, byte[] payload) {
+  public byte[] decrypt(
+      CipherMode mode, SecretKey key, byte[] header, byte[] context, byte[] payload) {
     String problem = mode.payloadLengthProblem(payload.length);
     if (problem != null) {
       throw new InvalidCiphertextException(problem);
@@ -63,7 +65,7 @@ public final class ArrayPayloadCipher {
 
   /** Encrypts with a caller-chosen IV, for known-answer tests only. */
   public static byte[] encryptWithInsecureIv(
-      Mode mode,
+      CipherMode mode,
       SecretKey key,
       byte[] iv,
       byte[] header,

@@ -45,7 +45,7 @@ class PayloadCipherTamperingTest {
 
   @ParameterizedTest(name = "{0} AES-{1}")
   @MethodSource("io.cipherd.server.crypto.PayloadCipherTest#aeadModeAndKeySize")
-  void decrypt_anySingleByteFlipped_isRejected(Mode mode, int bits) {
+  void decrypt_anySingleByteFlipped_isRejected(CipherMode mode, int bits) {
     SecretKey key = PayloadCipherTest.randomKey(mode, bits);
     EnvelopeHeader header = new EnvelopeHeader("orders", 1, mode);
     byte[] payload = cipher.encrypt(header, key, CONTEXT, "hello".getBytes(StandardCharsets.UTF_8));
@@ -70,53 +70,54 @@ class PayloadCipherTamperingTest {
 
   static Stream<Arguments> otherHeaders() {
     return Stream.of(
-        Arguments.of("other key name", new EnvelopeHeader("ordersx", 1, Mode.GCM)),
-        Arguments.of("name differing in one char", new EnvelopeHeader("orderz", 1, Mode.GCM)),
-        Arguments.of("other version", new EnvelopeHeader("orders", 2, Mode.GCM)),
-        Arguments.of("version with more digits", new EnvelopeHeader("orders", 11, Mode.GCM)),
-        Arguments.of("other mode name", new EnvelopeHeader("orders", 1, Mode.CHACHA)));
+        Arguments.of("other key name", new EnvelopeHeader("ordersx", 1, CipherMode.GCM)),
+        Arguments.of("name differing in one char", new EnvelopeHeader("orderz", 1, CipherMode.GCM)),
+        Arguments.of("other version", new EnvelopeHeader("orders", 2, CipherMode.GCM)),
+        Arguments.of("version with more digits", new EnvelopeHeader("orders", 11, CipherMode.GCM)),
+        Arguments.of("other mode name", new EnvelopeHeader("orders", 1, CipherMode.CHACHA)));
   }
 
   @ParameterizedTest(name = "{0}")
   @MethodSource("otherHeaders")
   void decrypt_gcmPayloadUnderOtherHeader_isRejected(String name, EnvelopeHeader other) {
-    SecretKey key = PayloadCipherTest.largestKey(Mode.GCM);
+    SecretKey key = PayloadCipherTest.largestKey(CipherMode.GCM);
     byte[] payload =
         cipher.encrypt(
-            new EnvelopeHeader("orders", 1, Mode.GCM),
+            new EnvelopeHeader("orders", 1, CipherMode.GCM),
             key,
             CONTEXT,
             PayloadCipherTest.plaintext(20));
 
     // Always decrypt as GCM: only the associated data (the header's text) differs.
-    assertThatThrownBy(() -> cipher.decrypt(Mode.GCM, key, other.asciiBytes(), CONTEXT, payload))
+    assertThatThrownBy(
+            () -> cipher.decrypt(CipherMode.GCM, key, other.asciiBytes(), CONTEXT, payload))
         .isInstanceOf(DecryptionFailedException.class);
   }
 
   @Test
   void decrypt_chachaPayloadUnderOtherHeader_isRejected() {
-    SecretKey key = PayloadCipherTest.largestKey(Mode.CHACHA);
+    SecretKey key = PayloadCipherTest.largestKey(CipherMode.CHACHA);
     byte[] payload =
         cipher.encrypt(
-            new EnvelopeHeader("orders", 1, Mode.CHACHA),
+            new EnvelopeHeader("orders", 1, CipherMode.CHACHA),
             key,
             CONTEXT,
             PayloadCipherTest.plaintext(20));
-    byte[] gcmHeader = new EnvelopeHeader("orders", 1, Mode.GCM).asciiBytes();
+    byte[] gcmHeader = new EnvelopeHeader("orders", 1, CipherMode.GCM).asciiBytes();
 
     assertThatThrownBy(
             () ->
                 cipher.decrypt(
-                    new ParsedEnvelope(new EnvelopeHeader("orders", 2, Mode.CHACHA), payload),
+                    new ParsedEnvelope(new EnvelopeHeader("orders", 2, CipherMode.CHACHA), payload),
                     key,
                     CONTEXT))
         .isInstanceOf(DecryptionFailedException.class);
-    assertThatThrownBy(() -> cipher.decrypt(Mode.CHACHA, key, gcmHeader, CONTEXT, payload))
+    assertThatThrownBy(() -> cipher.decrypt(CipherMode.CHACHA, key, gcmHeader, CONTEXT, payload))
         .isInstanceOf(DecryptionFailedException.class);
   }
 
   static Stream<Arguments> otherContexts() {
-    return Stream.of(Mode.GCM, Mode.CHACHA)
+    return Stream.of(CipherMode.GCM, CipherMode.CHACHA)
         .flatMap(
             mode ->
                 Stream.of(
@@ -131,7 +132,7 @@ class PayloadCipherTamperingTest {
 
   @ParameterizedTest(name = "{0} {1}")
   @MethodSource("otherContexts")
-  void decrypt_withOtherContext_isRejected(Mode mode, String name, byte[] otherContext) {
+  void decrypt_withOtherContext_isRejected(CipherMode mode, String name, byte[] otherContext) {
     SecretKey key = PayloadCipherTest.largestKey(mode);
     EnvelopeHeader header = new EnvelopeHeader("orders", 1, mode);
     byte[] payload = cipher.encrypt(header, key, CONTEXT, PayloadCipherTest.plaintext(20));
@@ -142,9 +143,9 @@ class PayloadCipherTamperingTest {
 
   @ParameterizedTest
   @EnumSource(
-      value = Mode.class,
+      value = CipherMode.class,
       names = {"GCM", "CHACHA"})
-  void decrypt_contextAbsentOrEmpty_areTheSame(Mode mode) {
+  void decrypt_contextAbsentOrEmpty_areTheSame(CipherMode mode) {
     SecretKey key = PayloadCipherTest.largestKey(mode);
     EnvelopeHeader header = new EnvelopeHeader("orders", 1, mode);
     byte[] plaintext = PayloadCipherTest.plaintext(20);
@@ -157,9 +158,9 @@ class PayloadCipherTamperingTest {
 
   @ParameterizedTest
   @EnumSource(
-      value = Mode.class,
+      value = CipherMode.class,
       names = {"GCM", "CHACHA"})
-  void decrypt_aeadWithWrongKey_isRejected(Mode mode) {
+  void decrypt_aeadWithWrongKey_isRejected(CipherMode mode) {
     EnvelopeHeader header = new EnvelopeHeader("orders", 1, mode);
     byte[] payload =
         cipher.encrypt(
@@ -176,9 +177,9 @@ class PayloadCipherTamperingTest {
 
   @ParameterizedTest
   @EnumSource(
-      value = Mode.class,
+      value = CipherMode.class,
       names = {"CBC", "CTR", "CFB", "OFB", "ECB"})
-  void decrypt_unauthenticatedWithWrongKey_neverYieldsThePlaintext(Mode mode) {
+  void decrypt_unauthenticatedWithWrongKey_neverYieldsThePlaintext(CipherMode mode) {
     // Without a tag, a wrong key yields garbage or (padded modes) usually a padding failure.
     EnvelopeHeader header = new EnvelopeHeader("orders", 1, mode);
     byte[] plaintext = PayloadCipherTest.plaintext(40);
@@ -211,7 +212,7 @@ class PayloadCipherTamperingTest {
   @MethodSource("cbcFinalBlocks")
   void decrypt_cbcPadding_isCheckedStrictly(String name, String blockHex, boolean valid)
       throws Exception {
-    SecretKey key = PayloadCipherTest.largestKey(Mode.CBC);
+    SecretKey key = PayloadCipherTest.largestKey(CipherMode.CBC);
     byte[] block = HexFormat.of().parseHex(blockHex);
     byte[] iv = NonceSource.bytes(16);
     byte[] xored = block.clone();
@@ -222,10 +223,10 @@ class PayloadCipherTamperingTest {
 
     if (valid) {
       int pad = block[15];
-      assertThat(cipher.decrypt(Mode.CBC, key, null, null, payload))
+      assertThat(cipher.decrypt(CipherMode.CBC, key, null, null, payload))
           .isEqualTo(Arrays.copyOf(block, 16 - pad));
     } else {
-      assertThatThrownBy(() -> cipher.decrypt(Mode.CBC, key, null, null, payload))
+      assertThatThrownBy(() -> cipher.decrypt(CipherMode.CBC, key, null, null, payload))
           .isInstanceOf(DecryptionFailedException.class);
     }
   }
@@ -234,15 +235,15 @@ class PayloadCipherTamperingTest {
   @MethodSource("cbcFinalBlocks")
   void decrypt_ecbPadding_isCheckedStrictly(String name, String blockHex, boolean valid)
       throws Exception {
-    SecretKey key = PayloadCipherTest.largestKey(Mode.ECB);
+    SecretKey key = PayloadCipherTest.largestKey(CipherMode.ECB);
     byte[] block = HexFormat.of().parseHex(blockHex);
     byte[] payload = PayloadCipherTest.rawAesBlock(key, block);
 
     if (valid) {
-      assertThat(cipher.decrypt(Mode.ECB, key, null, null, payload))
+      assertThat(cipher.decrypt(CipherMode.ECB, key, null, null, payload))
           .isEqualTo(Arrays.copyOf(block, 16 - block[15]));
     } else {
-      assertThatThrownBy(() -> cipher.decrypt(Mode.ECB, key, null, null, payload))
+      assertThatThrownBy(() -> cipher.decrypt(CipherMode.ECB, key, null, null, payload))
           .isInstanceOf(DecryptionFailedException.class);
     }
   }

@@ -57,11 +57,11 @@ class PayloadCipherTest {
     pools.close();
   }
 
-  static SecretKey randomKey(Mode mode, int bits) {
+  static SecretKey randomKey(CipherMode mode, int bits) {
     return new SecretKeySpec(NonceSource.bytes(bits / 8), mode.keyAlgorithm());
   }
 
-  static SecretKey largestKey(Mode mode) {
+  static SecretKey largestKey(CipherMode mode) {
     return randomKey(mode, mode.keySizesBits().stream().max(Integer::compare).orElseThrow());
   }
 
@@ -72,9 +72,10 @@ class PayloadCipherTest {
   }
 
   /**
-   * The payload layout of proto/README.md, written out here rather than taken from {@link Mode}.
+   * The payload layout of proto/README.md, written out here rather than taken from {@link
+   * CipherMode}.
    */
-  static int expectedPayloadLength(Mode mode, int plaintextLength) {
+  static int expectedPayloadLength(CipherMode mode, int plaintextLength) {
     return switch (mode) {
       case GCM, CHACHA -> 12 + plaintextLength + 16;
       case CBC -> 16 + (plaintextLength / 16 + 1) * 16;
@@ -82,18 +83,16 @@ class PayloadCipherTest {
       case CTR, CFB, OFB -> 16 + plaintextLength;
       case XGCM -> 24 + plaintextLength + 16;
       case SIV -> 16 + plaintextLength;
-      case HMAC -> throw new IllegalArgumentException("index keys have no payload");
-      case LEGACY -> throw new IllegalArgumentException("legacy keys make no cipherd payload");
     };
   }
 
-  static byte[] contextFor(Mode mode) {
+  static byte[] contextFor(CipherMode mode) {
     // The API refuses a context for unauthenticated modes, which cannot bind it.
     return mode.isAead() ? CONTEXT : null;
   }
 
   static Stream<Arguments> modeKeySizeAndLength() {
-    return Mode.ciphers().stream()
+    return Arrays.stream(CipherMode.values())
         .flatMap(
             mode ->
                 mode.keySizesBits().stream()
@@ -105,14 +104,14 @@ class PayloadCipherTest {
   }
 
   static Stream<Arguments> aeadModeAndKeySize() {
-    return Stream.of(Mode.GCM, Mode.CHACHA)
+    return Stream.of(CipherMode.GCM, CipherMode.CHACHA)
         .flatMap(
             mode -> mode.keySizesBits().stream().sorted().map(bits -> Arguments.of(mode, bits)));
   }
 
   @ParameterizedTest(name = "{0} AES-{1} {2} bytes")
   @MethodSource("modeKeySizeAndLength")
-  void roundTrip_throughEnvelopeText_returnsThePlaintext(Mode mode, int bits, int size) {
+  void roundTrip_throughEnvelopeText_returnsThePlaintext(CipherMode mode, int bits, int size) {
     SecretKey key = randomKey(mode, bits);
     EnvelopeHeader header = new EnvelopeHeader("orders", 3, mode);
     byte[] plaintext = plaintext(size);
@@ -133,10 +132,10 @@ class PayloadCipherTest {
 
   @ParameterizedTest
   @EnumSource(
-      value = Mode.class,
-      names = {"ECB", "SIV", "HMAC", "LEGACY"},
+      value = CipherMode.class,
+      names = {"ECB", "SIV"},
       mode = EnumSource.Mode.EXCLUDE)
-  void encrypt_samePlaintextTwice_usesFreshRandomIvs(Mode mode) {
+  void encrypt_samePlaintextTwice_usesFreshRandomIvs(CipherMode mode) {
     SecretKey key = largestKey(mode);
     EnvelopeHeader header = new EnvelopeHeader("orders", 1, mode);
     byte[] plaintext = plaintext(32);
@@ -155,8 +154,8 @@ class PayloadCipherTest {
   @Test
   void encrypt_ecb_isDeterministicAndLeaksEqualBlocks() {
     // Why ECB is decrypt-only by default: equal plaintext blocks give equal ciphertext blocks.
-    SecretKey key = largestKey(Mode.ECB);
-    EnvelopeHeader header = new EnvelopeHeader("old", 1, Mode.ECB);
+    SecretKey key = largestKey(CipherMode.ECB);
+    EnvelopeHeader header = new EnvelopeHeader("old", 1, CipherMode.ECB);
     byte[] twoEqualBlocks = new byte[32];
 
     byte[] payload = cipher.encrypt(header, key, null, twoEqualBlocks);
@@ -167,9 +166,9 @@ class PayloadCipherTest {
 
   @ParameterizedTest
   @EnumSource(
-      value = Mode.class,
+      value = CipherMode.class,
       names = {"GCM", "CHACHA", "CBC", "CTR", "CFB", "OFB", "ECB"})
-  void encryptWithInsecureIv_matchesPlainJce(Mode mode) throws Exception {
+  void encryptWithInsecureIv_matchesPlainJce(CipherMode mode) throws Exception {
     SecretKey key = largestKey(mode);
     byte[] iv = NonceSource.bytes(mode.ivLength());
     byte[] header = new EnvelopeHeader("orders", 9, mode).asciiBytes();
@@ -196,11 +195,8 @@ class PayloadCipherTest {
   }
 
   @ParameterizedTest
-  @EnumSource(
-      value = Mode.class,
-      names = {"HMAC", "LEGACY"},
-      mode = EnumSource.Mode.EXCLUDE)
-  void encryptWithInsecureIv_wrongIvLength_isRefused(Mode mode) {
+  @EnumSource(CipherMode.class)
+  void encryptWithInsecureIv_wrongIvLength_isRefused(CipherMode mode) {
     byte[] iv = new byte[mode.ivLength() + 1];
 
     assertThatThrownBy(
@@ -230,7 +226,7 @@ class PayloadCipherTest {
     "CFB, 15",
     "OFB, 1"
   })
-  void decrypt_impossiblePayloadLength_isRefusedBeforeTheCipherSeesIt(Mode mode, int length) {
+  void decrypt_impossiblePayloadLength_isRefusedBeforeTheCipherSeesIt(CipherMode mode, int length) {
     byte[] payload = NonceSource.bytes(length);
     byte[] out = new byte[length + 16];
 
@@ -247,24 +243,24 @@ class PayloadCipherTest {
 
   @Test
   void decrypt_failure_discardsTheCipherAndPoolStaysUsable() {
-    SecretKey key = largestKey(Mode.GCM);
-    EnvelopeHeader header = new EnvelopeHeader("orders", 1, Mode.GCM);
+    SecretKey key = largestKey(CipherMode.GCM);
+    EnvelopeHeader header = new EnvelopeHeader("orders", 1, CipherMode.GCM);
     byte[] plaintext = plaintext(20);
     byte[] payload = cipher.encrypt(header, key, CONTEXT, plaintext);
-    long destroyedBefore = pools.pool(Mode.GCM).getDestroyedCount();
+    long destroyedBefore = pools.pool(CipherMode.GCM).getDestroyedCount();
 
     assertThatThrownBy(() -> cipher.decrypt(new ParsedEnvelope(header, payload), key, null))
         .isInstanceOf(DecryptionFailedException.class);
 
-    assertThat(pools.pool(Mode.GCM).getDestroyedCount()).isEqualTo(destroyedBefore + 1);
+    assertThat(pools.pool(CipherMode.GCM).getDestroyedCount()).isEqualTo(destroyedBefore + 1);
     assertThat(cipher.decrypt(new ParsedEnvelope(header, payload), key, CONTEXT))
         .isEqualTo(plaintext);
-    assertThat(pools.pool(Mode.GCM).getNumActive()).isZero();
+    assertThat(pools.pool(CipherMode.GCM).getNumActive()).isZero();
   }
 
   @Test
   void operations_successAndFailure_returnEveryCipherToThePool() {
-    for (Mode mode : Mode.ciphers()) {
+    for (CipherMode mode : CipherMode.pooled()) {
       SecretKey key = largestKey(mode);
       EnvelopeHeader header = new EnvelopeHeader("orders", 1, mode);
       for (int i = 0; i < 50; i++) {
@@ -289,11 +285,11 @@ class PayloadCipherTest {
     // Fewer ciphers than threads: borrowers must wait for and reuse each other's ciphers.
     try (CipherPools shared = new CipherPools(new CipherPoolConfig(4, 4, Duration.ofSeconds(30)))) {
       ArrayPayloadCipher concurrent = new ArrayPayloadCipher(shared);
-      Map<Mode, SecretKey> keys = new EnumMap<>(Mode.class);
-      for (Mode mode : Mode.ciphers()) {
+      Map<CipherMode, SecretKey> keys = new EnumMap<>(CipherMode.class);
+      for (CipherMode mode : CipherMode.values()) {
         keys.put(mode, largestKey(mode));
       }
-      Mode[] modes = Mode.ciphers().toArray(Mode[]::new);
+      CipherMode[] modes = CipherMode.values();
       ConcurrentLinkedQueue<String> failures = new ConcurrentLinkedQueue<>();
       CountDownLatch start = new CountDownLatch(1);
       ExecutorService executor = Executors.newFixedThreadPool(threads);
@@ -308,7 +304,7 @@ class PayloadCipherTest {
                               byte[] context = ("thread-" + t).getBytes(StandardCharsets.UTF_8);
                               int ok = 0;
                               for (int i = 0; i < opsPerThread; i++) {
-                                Mode mode = modes[(t + i) % modes.length];
+                                CipherMode mode = modes[(t + i) % modes.length];
                                 EnvelopeHeader header =
                                     new EnvelopeHeader("t" + t, 1 + i % 3, mode);
                                 byte[] plaintext =
@@ -347,7 +343,7 @@ class PayloadCipherTest {
 
         assertThat(failures).as("failed operations").isEmpty();
         assertThat(ok).isEqualTo(threads * opsPerThread);
-        for (Mode mode : modes) {
+        for (CipherMode mode : CipherMode.pooled()) {
           assertThat(shared.pool(mode).getNumActive()).isZero();
           assertThat(shared.pool(mode).getCreatedCount())
               .as("%s ciphers created", mode)

@@ -32,19 +32,22 @@ class SivTest {
   @Test
   void samePlaintextHeaderAndContext_giveTheSamePayload_anyChangeAnother() {
     SecretKey key = key512();
-    byte[] header = new EnvelopeHeader("emails", 1, Mode.SIV).asciiBytes();
+    byte[] header = new EnvelopeHeader("emails", 1, CipherMode.SIV).asciiBytes();
     byte[] context = "users.email".getBytes(StandardCharsets.UTF_8);
     byte[] plaintext = "alice@example.com".getBytes(StandardCharsets.UTF_8);
 
     byte[] first = encrypt(key, header, context, plaintext);
 
     assertThat(encrypt(key, header, context, plaintext)).isEqualTo(first);
-    assertThat(first).hasSize(Mode.SIV.payloadLength(plaintext.length));
+    assertThat(first).hasSize(CipherMode.SIV.payloadLength(plaintext.length));
     assertThat(encrypt(key, header, "users.name".getBytes(StandardCharsets.UTF_8), plaintext))
         .isNotEqualTo(first);
     assertThat(
             encrypt(
-                key, new EnvelopeHeader("emails", 2, Mode.SIV).asciiBytes(), context, plaintext))
+                key,
+                new EnvelopeHeader("emails", 2, CipherMode.SIV).asciiBytes(),
+                context,
+                plaintext))
         .isNotEqualTo(first);
     assertThat(encrypt(key, header, context, "bob@example.com".getBytes(StandardCharsets.UTF_8)))
         .isNotEqualTo(first);
@@ -53,7 +56,7 @@ class SivTest {
   @Test
   void wrongContextOrChangedByte_failsAsDecryptionFailed() {
     SecretKey key = key512();
-    byte[] header = new EnvelopeHeader("emails", 1, Mode.SIV).asciiBytes();
+    byte[] header = new EnvelopeHeader("emails", 1, CipherMode.SIV).asciiBytes();
     byte[] context = "users.email".getBytes(StandardCharsets.UTF_8);
     byte[] payload =
         encrypt(key, header, context, "alice@example.com".getBytes(StandardCharsets.UTF_8));
@@ -68,14 +71,15 @@ class SivTest {
   }
 
   private byte[] encrypt(SecretKey key, byte[] header, byte[] context, byte[] plaintext) {
-    return cipher.encryptWithInsecureIv(Mode.SIV, key, new byte[0], header, context, plaintext);
+    return cipher.encryptWithInsecureIv(
+        CipherMode.SIV, key, new byte[0], header, context, plaintext);
   }
 
   private byte[] decrypt(SecretKey key, byte[] header, byte[] context, byte[] payload) {
     byte[] out = new byte[payload.length];
     int length =
         cipher.decrypt(
-            Mode.SIV, key, header, context, 0, context.length, payload, payload.length, out);
+            CipherMode.SIV, key, header, context, 0, context.length, payload, payload.length, out);
     return Arrays.copyOf(out, length);
   }
 

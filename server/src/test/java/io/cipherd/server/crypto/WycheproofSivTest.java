@@ -37,7 +37,7 @@ class WycheproofSivTest {
       PayloadCipher cipher = new PayloadCipher(pools);
       for (JsonElement g : root.getAsJsonArray("testGroups")) {
         JsonObject group = g.getAsJsonObject();
-        if (!Mode.SIV.acceptsKeySize(group.get("keySize").getAsInt())) {
+        if (!CipherMode.SIV.acceptsKeySize(group.get("keySize").getAsInt())) {
           continue;
         }
         for (JsonElement t : group.getAsJsonArray("tests")) {
@@ -71,14 +71,16 @@ class WycheproofSivTest {
     byte[] ct = hex(test, "ct");
     boolean expectValid = test.get("result").getAsString().equals("valid");
     if (expectValid) {
-      byte[] sealed = cipher.encryptWithInsecureIv(Mode.SIV, key, new byte[0], null, aad, msg);
+      byte[] sealed =
+          cipher.encryptWithInsecureIv(CipherMode.SIV, key, new byte[0], null, aad, msg);
       if (!Arrays.equals(sealed, ct)) {
         return "encrypts to another ciphertext";
       }
     }
     byte[] out = new byte[ct.length];
     try {
-      int length = cipher.decrypt(Mode.SIV, key, null, aad, 0, aad.length, ct, ct.length, out);
+      int length =
+          cipher.decrypt(CipherMode.SIV, key, null, aad, 0, aad.length, ct, ct.length, out);
       if (!expectValid) {
         return "an invalid ciphertext decrypted";
       }

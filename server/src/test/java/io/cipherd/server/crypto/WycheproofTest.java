@@ -46,7 +46,7 @@ class WycheproofTest {
 
   @Test
   void aesGcm_supportedVectors_allPass() throws IOException {
-    Tally tally = runAead("aes_gcm_test.json", Mode.GCM);
+    Tally tally = runAead("aes_gcm_test.json", CipherMode.GCM);
 
     assertThat(tally.failures).as("failing tcIds").isEmpty();
     assertThat(tally.ran).as("vectors run").isGreaterThanOrEqualTo(190);
@@ -55,7 +55,7 @@ class WycheproofTest {
 
   @Test
   void chacha20Poly1305_supportedVectors_allPass() throws IOException {
-    Tally tally = runAead("chacha20_poly1305_test.json", Mode.CHACHA);
+    Tally tally = runAead("chacha20_poly1305_test.json", CipherMode.CHACHA);
 
     assertThat(tally.failures).as("failing tcIds").isEmpty();
     assertThat(tally.ran).as("vectors run").isGreaterThanOrEqualTo(300);
@@ -64,7 +64,7 @@ class WycheproofTest {
 
   @Test
   void aesCbcPkcs5_supportedVectors_allPass() throws IOException {
-    Tally tally = runIndCpa("aes_cbc_pkcs5_test.json", Mode.CBC);
+    Tally tally = runIndCpa("aes_cbc_pkcs5_test.json", CipherMode.CBC);
 
     assertThat(tally.failures).as("failing tcIds").isEmpty();
     assertThat(tally.ran).as("vectors run").isGreaterThanOrEqualTo(200);
@@ -94,7 +94,7 @@ class WycheproofTest {
   }
 
   /** AeadTest groups: payload {@code iv ‖ ct ‖ tag}, Wycheproof's aad as our context, no header. */
-  private static Tally runAead(String file, Mode mode) throws IOException {
+  private static Tally runAead(String file, CipherMode mode) throws IOException {
     JsonObject root = load(file);
     assertThat(root.get("schema").getAsString()).isEqualTo("aead_test_schema_v1.json");
     Tally tally = new Tally();
@@ -126,7 +126,7 @@ class WycheproofTest {
   /**
    * IndCpaTest groups (CBC): payload {@code iv ‖ ct}, where ct already holds the PKCS#7 padding.
    */
-  private static Tally runIndCpa(String file, Mode mode) throws IOException {
+  private static Tally runIndCpa(String file, CipherMode mode) throws IOException {
     JsonObject root = load(file);
     assertThat(root.get("schema").getAsString()).isEqualTo("ind_cpa_test_schema_v1.json");
     Tally tally = new Tally();
@@ -153,7 +153,7 @@ class WycheproofTest {
 
   private record Vector(
       int tcId, String result, SecretKeySpec key, byte[] iv, byte[] msg, byte[] ct) {
-    Vector(JsonObject test, Mode mode) {
+    Vector(JsonObject test, CipherMode mode) {
       this(
           test.get("tcId").getAsInt(),
           test.get("result").getAsString(),
@@ -168,7 +168,7 @@ class WycheproofTest {
    * Wycheproof semantics: "valid" must encrypt to exactly the expected bytes and decrypt back,
    * "invalid" must not decrypt, "acceptable" may do either but must not decrypt to wrong bytes.
    */
-  private static void check(Tally tally, Mode mode, Vector v, byte[] aad, byte[] payload) {
+  private static void check(Tally tally, CipherMode mode, Vector v, byte[] aad, byte[] payload) {
     switch (v.result) {
       case "valid" -> {
         checkEncrypt(tally, mode, v, aad, payload);
@@ -189,7 +189,8 @@ class WycheproofTest {
     }
   }
 
-  private static void checkEncrypt(Tally tally, Mode mode, Vector v, byte[] aad, byte[] expected) {
+  private static void checkEncrypt(
+      Tally tally, CipherMode mode, Vector v, byte[] aad, byte[] expected) {
     // A fresh pool per vector: the JCE refuses to init a Cipher object for encryption with the key
     // and IV of its previous init (for ChaCha20 even when that init decrypted), and many vectors
     // share a key and IV with their neighbours. Random IVs make this moot outside known-answer
@@ -206,7 +207,7 @@ class WycheproofTest {
   }
 
   private static void checkDecryptsTo(
-      Tally tally, Mode mode, Vector v, byte[] aad, byte[] payload) {
+      Tally tally, CipherMode mode, Vector v, byte[] aad, byte[] payload) {
     try {
       if (!Arrays.equals(decrypt(mode, v, aad, payload), v.msg)) {
         tally.failures.add("tcId " + v.tcId + ": decryption differs from msg");
@@ -216,7 +217,8 @@ class WycheproofTest {
     }
   }
 
-  private static void checkRejected(Tally tally, Mode mode, Vector v, byte[] aad, byte[] payload) {
+  private static void checkRejected(
+      Tally tally, CipherMode mode, Vector v, byte[] aad, byte[] payload) {
     try {
       decrypt(mode, v, aad, payload);
       tally.failures.add("tcId " + v.tcId + ": invalid vector decrypted");
@@ -229,7 +231,7 @@ class WycheproofTest {
     }
   }
 
-  private static byte[] decrypt(Mode mode, Vector v, byte[] aad, byte[] payload) {
+  private static byte[] decrypt(CipherMode mode, Vector v, byte[] aad, byte[] payload) {
     return new ArrayPayloadCipher(decryptPools).decrypt(mode, v.key, NO_HEADER, aad, payload);
   }
 

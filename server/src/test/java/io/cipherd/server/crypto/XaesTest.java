@@ -43,13 +43,14 @@ class XaesTest {
     // (proto/README.md).
     // Encrypted with K1 precomputed (as key versions are), decrypted with K1 derived on the spot.
     byte[] payload =
-        cipher.encryptWithInsecureIv(Mode.XGCM, XaesKey.of(key), NONCE, null, ad, PLAINTEXT);
+        cipher.encryptWithInsecureIv(
+            CipherMode.XGCM, CipherMode.XGCM.prepare(key), NONCE, null, ad, PLAINTEXT);
 
     assertThat(Arrays.copyOf(payload, 24)).isEqualTo(NONCE);
     assertThat(HexFormat.of().formatHex(payload, 24, payload.length)).isEqualTo(expectedHex);
     byte[] out = new byte[payload.length];
     int length =
-        cipher.decrypt(Mode.XGCM, key, null, ad, 0, ad.length, payload, payload.length, out);
+        cipher.decrypt(CipherMode.XGCM, key, null, ad, 0, ad.length, payload, payload.length, out);
     assertThat(Arrays.copyOf(out, length)).isEqualTo(PLAINTEXT);
   }
 
@@ -57,13 +58,13 @@ class XaesTest {
   void changedDerivingNonceHalf_failsToDecrypt() {
     SecretKey key = key("01");
     byte[] payload =
-        cipher.encryptWithInsecureIv(Mode.XGCM, key, NONCE, null, new byte[0], PLAINTEXT);
+        cipher.encryptWithInsecureIv(CipherMode.XGCM, key, NONCE, null, new byte[0], PLAINTEXT);
     payload[3] ^= 1;
 
     assertThatThrownBy(
             () ->
                 cipher.decrypt(
-                    Mode.XGCM,
+                    CipherMode.XGCM,
                     key,
                     null,
                     null,
@@ -73,8 +74,8 @@ class XaesTest {
                     payload.length,
                     new byte[payload.length]))
         .isInstanceOf(DecryptionFailedException.class);
-    assertThat(pools.pool(Mode.ECB).getNumActive()).isZero();
-    assertThat(pools.pool(Mode.XGCM).getNumActive()).isZero();
+    assertThat(pools.pool(CipherMode.ECB).getNumActive()).isZero();
+    assertThat(pools.pool(CipherMode.XGCM).getNumActive()).isZero();
   }
 
   private static SecretKey key(String byteHex) {

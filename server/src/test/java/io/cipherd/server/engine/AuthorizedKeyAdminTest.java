@@ -2,10 +2,12 @@ package io.cipherd.server.engine;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.cipherd.server.crypto.Mode;
+import io.cipherd.server.crypto.CipherMode;
+import io.cipherd.server.crypto.KeyType;
 import io.cipherd.server.keys.CountingKeyStore;
 import io.cipherd.server.keys.InMemoryKeyStore;
 import io.cipherd.server.keys.KeyMetadata;
+import io.cipherd.server.keys.KeyTemplate;
 import io.cipherd.server.keys.Keys;
 import io.cipherd.server.security.Authorizer;
 import io.cipherd.server.security.Operation;
@@ -49,7 +51,7 @@ class AuthorizedKeyAdminTest {
   private final Keys keys = Keys.over(store);
 
   AuthorizedKeyAdminTest() {
-    NAMES.forEach(name -> keys.create(name, Mode.GCM, 256, false, null));
+    NAMES.forEach(name -> keys.create(name, KeyTemplate.of(CipherMode.GCM)));
   }
 
   @AfterEach
@@ -113,7 +115,7 @@ class AuthorizedKeyAdminTest {
       }
 
       @Override
-      public void checkReEncrypt(String sourceKey, Mode sourceMode, String targetKey) {
+      public void checkReEncrypt(String sourceKey, KeyType sourceType, String targetKey) {
         throw new AssertionError("not part of a listing");
       }
     };

@@ -4,14 +4,17 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.google.protobuf.ByteString;
+import io.cipherd.server.crypto.CipherMode;
 import io.cipherd.server.crypto.DecryptionFailedException;
-import io.cipherd.server.crypto.Mode;
+import io.cipherd.server.crypto.KeyType;
+import io.cipherd.server.crypto.KeyVersionRef;
 import io.cipherd.server.crypto.envelope.EnvelopeHeader;
 import io.cipherd.server.crypto.envelope.InvalidCiphertextException;
 import io.cipherd.server.errors.InvalidArgumentException;
 import io.cipherd.server.keys.CountingKeyStore;
 import io.cipherd.server.keys.InMemoryKeyStore;
 import io.cipherd.server.keys.KeyNotFoundException;
+import io.cipherd.server.keys.KeyTemplate;
 import io.cipherd.server.keys.Keys;
 import io.cipherd.server.pool.CipherPoolConfig;
 import io.cipherd.server.pool.CipherPools;
@@ -40,14 +43,14 @@ class CryptoEngineTest {
       new CryptoObserver() {
         @Override
         public void succeeded(
-            CryptoOperation operation, EnvelopeHeader header, int plaintextBytes) {
-          observed.add(operation + " ok " + header + " " + plaintextBytes);
+            CryptoOperation operation, KeyVersionRef version, int plaintextBytes) {
+          observed.add(operation + " ok " + version + " " + plaintextBytes);
         }
 
         @Override
         public void failed(
-            CryptoOperation operation, EnvelopeHeader header, RuntimeException error) {
-          observed.add(operation + " failed " + header + " " + error.getClass().getSimpleName());
+            CryptoOperation operation, KeyVersionRef version, RuntimeException error) {
+          observed.add(operation + " failed " + version + " " + error.getClass().getSimpleName());
         }
       };
   private final CryptoEngine engine =
@@ -60,7 +63,7 @@ class CryptoEngineTest {
 
   @Test
   void encrypt_thenDecrypt_returnsThePlaintext_underTheCurrentVersion() {
-    keys.create("orders", Mode.GCM, 256, false, null);
+    keys.create("orders", KeyTemplate.of(CipherMode.GCM));
 
     Encrypted encrypted = engine.encrypt("orders", 0, SECRET, CONTEXT);
     Decrypted decrypted = engine.decrypt(encrypted.ciphertext().toStringUtf8(), CONTEXT);
@@ -76,7 +79,7 @@ class CryptoEngineTest {
 
   @Test
   void decrypt_withAnotherContext_failsAsDecryptionFailed() {
-    keys.create("orders", Mode.CHACHA, 256, false, null);
+    keys.create("orders", KeyTemplate.of(CipherMode.CHACHA));
     String ciphertext = engine.encrypt("orders", 0, SECRET, CONTEXT).ciphertext().toStringUtf8();
 
     assertThatThrownBy(() -> engine.decrypt(ciphertext, ByteString.copyFromUtf8("tenant=8")))
@@ -86,9 +89,9 @@ class CryptoEngineTest {
 
   @Test
   void reEncrypt_rewrapsToTheCurrentVersion_withoutChangingThePlaintext() {
-    keys.create("orders", Mode.GCM, 256, false, null);
+    keys.create("orders", KeyTemplate.of(CipherMode.GCM));
     String v1 = engine.encrypt("orders", 0, SECRET, CONTEXT).ciphertext().toStringUtf8();
-    keys.rotate("orders", Mode.CHACHA, 0, false);
+    keys.rotate("orders", KeyTemplate.of(CipherMode.CHACHA));
 
     ReEncrypted rewrapped = engine.reEncrypt(v1, CONTEXT, "");
 
@@ -104,8 +107,8 @@ class CryptoEngineTest {
 
   @Test
   void reEncrypt_intoAnotherKey_keepsTheContextBound() {
-    keys.create("orders", Mode.GCM, 256, false, null);
-    keys.create("archive", Mode.GCM, 256, false, null);
+    keys.create("orders", KeyTemplate.of(CipherMode.GCM));
+    keys.create("archive", KeyTemplate.of(CipherMode.GCM));
     String ciphertext = engine.encrypt("orders", 0, SECRET, CONTEXT).ciphertext().toStringUtf8();
 
     String moved =
@@ -118,14 +121,14 @@ class CryptoEngineTest {
 
   @Test
   void inspect_readsTheHeaderAndTheCurrentVersion_withoutDecrypting() {
-    keys.create("orders", Mode.GCM, 256, false, null);
+    keys.create("orders", KeyTemplate.of(CipherMode.GCM));
     String v1 = engine.encrypt("orders", 0, SECRET, CONTEXT).ciphertext().toStringUtf8();
-    keys.rotate("orders", null, 0, false);
+    keys.rotate("orders", KeyTemplate.defaults());
     observed.clear();
 
     Inspection inspection = engine.inspect(v1);
 
-    assertThat(inspection.header()).isEqualTo(new EnvelopeHeader("orders", 1, Mode.GCM));
+    assertThat(inspection.header()).isEqualTo(new EnvelopeHeader("orders", 1, CipherMode.GCM));
     assertThat(inspection.currentVersion()).isEqualTo(2);
     assertThat(inspection.behindCurrent()).isTrue();
     assertThat(observed).as("inspecting is not a crypto operation").isEmpty();
@@ -133,7 +136,7 @@ class CryptoEngineTest {
 
   @Test
   void aContext_forAnUnauthenticatedMode_isRefused() {
-    keys.create("legacy", Mode.CBC, 256, true, null);
+    keys.create("legacy", KeyTemplate.of(CipherMode.CBC).allowingUnauthenticated());
 
     assertThatThrownBy(() -> engine.encrypt("legacy", 0, SECRET, CONTEXT))
         .isInstanceOf(InvalidArgumentException.class)
@@ -160,7 +163,7 @@ class CryptoEngineTest {
 
   @Test
   void aRefusedCaller_isStoppedBeforeAnyKeyIsRead() {
-    keys.create("orders", Mode.GCM, 256, false, null);
+    keys.create("orders", KeyTemplate.of(CipherMode.GCM));
     String ciphertext = engine.encrypt("orders", 0, SECRET, CONTEXT).ciphertext().toStringUtf8();
     keys.invalidateAll();
     store.resetCounts();
@@ -180,8 +183,8 @@ class CryptoEngineTest {
 
   @Test
   void canReEncryptFromMemory_onlyOnceBothKeysAreLoaded() {
-    keys.create("orders", Mode.GCM, 256, false, null);
-    keys.create("archive", Mode.GCM, 256, false, null);
+    keys.create("orders", KeyTemplate.of(CipherMode.GCM));
+    keys.create("archive", KeyTemplate.of(CipherMode.GCM));
     String ciphertext = engine.encrypt("orders", 0, SECRET, CONTEXT).ciphertext().toStringUtf8();
 
     assertThat(engine.canReEncryptFromMemory(ciphertext, "")).isTrue();
@@ -194,7 +197,7 @@ class CryptoEngineTest {
 
   @Test
   void inBatch_runsEveryItem_andReturnsItsCiphersToThePools() {
-    keys.create("orders", Mode.GCM, 256, false, null);
+    keys.create("orders", KeyTemplate.of(CipherMode.GCM));
 
     List<String> ciphertexts =
         engine.inBatch(
@@ -207,7 +210,7 @@ class CryptoEngineTest {
             });
 
     assertThat(ciphertexts).hasSize(10).doesNotHaveDuplicates();
-    assertThat(pools.pool(Mode.GCM).getNumActive()).isZero();
+    assertThat(pools.pool(CipherMode.GCM).getNumActive()).isZero();
   }
 
   /** An access policy that lets nobody do anything. */
@@ -223,7 +226,7 @@ class CryptoEngineTest {
     }
 
     @Override
-    public void checkReEncrypt(String sourceKey, Mode sourceMode, String targetKey) {
+    public void checkReEncrypt(String sourceKey, KeyType sourceType, String targetKey) {
       throw TestDenials.denied();
     }
   }

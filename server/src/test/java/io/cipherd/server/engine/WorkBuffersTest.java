@@ -4,9 +4,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.google.protobuf.ByteString;
-import io.cipherd.server.crypto.Mode;
+import io.cipherd.server.crypto.CipherMode;
 import io.cipherd.server.crypto.envelope.Envelope;
 import io.cipherd.server.keys.InMemoryKeyStore;
+import io.cipherd.server.keys.KeyTemplate;
 import io.cipherd.server.keys.Keys;
 import io.cipherd.server.pool.CipherPoolConfig;
 import io.cipherd.server.pool.CipherPools;
@@ -36,7 +37,7 @@ class WorkBuffersTest {
 
   @Test
   void encrypt_decrypt_andReEncrypt_leaveNoPlaintextOrContextBehind() {
-    keyRing.create("k", Mode.GCM, 256, false, null);
+    keyRing.create("k", KeyTemplate.of(CipherMode.GCM));
     ByteString ciphertext = engine.encrypt("k", 0, SECRET, CONTEXT).ciphertext();
     assertWiped();
 
@@ -44,7 +45,7 @@ class WorkBuffersTest {
         .isEqualTo(SECRET);
     assertWiped();
 
-    keyRing.rotate("k", null, 0, false);
+    keyRing.rotate("k", KeyTemplate.defaults());
     ByteString rewrapped =
         engine.reEncrypt(ciphertext.toStringUtf8(), CONTEXT, "").encrypted().ciphertext();
     assertWiped();
@@ -55,7 +56,7 @@ class WorkBuffersTest {
 
   @Test
   void aFailedReEncrypt_leavesNoPlaintextBehind_evenWhenOnlyTheTargetFails() {
-    keyRing.create("k", Mode.GCM, 256, false, null);
+    keyRing.create("k", KeyTemplate.of(CipherMode.GCM));
     ByteString ciphertext = engine.encrypt("k", 0, SECRET, CONTEXT).ciphertext();
 
     // The decryption succeeds, the encryption to a key that does not exist fails.
@@ -74,7 +75,7 @@ class WorkBuffersTest {
    */
   @Test
   void stringCiphertexts_decryptAsTheirBytesDo_andNonAsciiOnesNeverDecrypt() {
-    keyRing.create("k", Mode.GCM, 256, false, null);
+    keyRing.create("k", KeyTemplate.of(CipherMode.GCM));
     String ciphertext = engine.encrypt("k", 0, SECRET, CONTEXT).ciphertext().toStringUtf8();
     assertThat(ByteString.copyFrom(engine.decrypt(ciphertext, CONTEXT).plaintext()))
         .isEqualTo(SECRET);

@@ -3,7 +3,9 @@ package io.cipherd.server.keys;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.cipherd.server.crypto.Mode;
+import io.cipherd.server.crypto.CipherMode;
+import io.cipherd.server.crypto.KeyKind;
+import io.cipherd.server.crypto.KeyType;
 import io.cipherd.server.crypto.envelope.ParsedEnvelope;
 import io.cipherd.server.errors.InvalidArgumentException;
 import java.nio.charset.StandardCharsets;
@@ -44,7 +46,7 @@ class KeyAdminTest {
   }
 
   private KeyMetadata createGcm(String name) {
-    return ring.create(name, null, 0, false, null);
+    return ring.create(name, KeyTemplate.defaults());
   }
 
   @Test
@@ -52,17 +54,17 @@ class KeyAdminTest {
     KeyMetadata created = createGcm("payments");
 
     assertThat(created.versions())
-        .containsExactly(new KeyVersionInfo(1, Mode.GCM, 256, NOW, false));
+        .containsExactly(KeyVersionInfo.generated(1, KeyType.of(CipherMode.GCM), 256, NOW));
     assertThat(created.policy()).isEqualTo(KeyPolicy.DEFAULT);
     assertThat(memory.readMaterial("payments", created.version(1)).getEncoded()).hasSize(32);
   }
 
   @ParameterizedTest
   @EnumSource(
-      value = Mode.class,
+      value = CipherMode.class,
       names = {"CBC", "CTR", "CFB", "OFB", "ECB"})
-  void create_unauthenticatedModeWithoutAllowUnauthenticated_isRefused(Mode mode) {
-    assertThatThrownBy(() -> ring.create("legacy", mode, 0, false, null))
+  void create_unauthenticatedModeWithoutAllowUnauthenticated_isRefused(CipherMode mode) {
+    assertThatThrownBy(() -> ring.create("legacy", KeyTemplate.of(mode)))
         .isInstanceOf(InvalidArgumentException.class)
         .hasMessageContaining("allow_unauthenticated");
 
@@ -71,10 +73,11 @@ class KeyAdminTest {
 
   @ParameterizedTest
   @EnumSource(
-      value = Mode.class,
+      value = CipherMode.class,
       names = {"CBC", "CTR", "CFB", "OFB", "ECB"})
-  void create_unauthenticatedModeWithAllowUnauthenticated_isCreated(Mode mode) {
-    KeyMetadata created = ring.create("legacy", mode, 128, true, null);
+  void create_unauthenticatedModeWithAllowUnauthenticated_isCreated(CipherMode mode) {
+    KeyMetadata created =
+        ring.create("legacy", KeyTemplate.of(mode).withKeySizeBits(128).allowingUnauthenticated());
 
     assertThat(created.current().mode()).isEqualTo(mode);
     assertThat(created.current().keySizeBits()).isEqualTo(128);
@@ -82,7 +85,8 @@ class KeyAdminTest {
 
   @Test
   void create_chachaWith128Bits_isRefused() {
-    assertThatThrownBy(() -> ring.create("c", Mode.CHACHA, 128, false, null))
+    assertThatThrownBy(
+            () -> ring.create("c", KeyTemplate.of(CipherMode.CHACHA).withKeySizeBits(128)))
         .isInstanceOf(InvalidArgumentException.class)
         .hasMessageContaining("key_size_bits");
 
@@ -91,7 +95,7 @@ class KeyAdminTest {
 
   @Test
   void create_chachaWithoutSize_is256Bits() {
-    assertThat(ring.create("c", Mode.CHACHA, 0, false, null).current().keySizeBits())
+    assertThat(ring.create("c", KeyTemplate.of(CipherMode.CHACHA)).current().keySizeBits())
         .isEqualTo(256);
   }
 
@@ -112,19 +116,16 @@ class KeyAdminTest {
 
   @Test
   void create_policyNamingVersionTwo_isRefused() {
-    assertThatThrownBy(() -> ring.create("k", null, 0, false, new KeyPolicy(2, 0, false)))
+    assertThatThrownBy(() -> ring.create("k", KeyTemplate.defaults(), new KeyPolicy(2, 0, false)))
         .isInstanceOf(KeyPolicyViolationException.class);
 
     assertThat(memory.readKey("k")).isEmpty();
   }
 
   @ParameterizedTest
-  @EnumSource(
-      value = Mode.class,
-      names = {"HMAC", "LEGACY"},
-      mode = EnumSource.Mode.EXCLUDE)
-  void encryptThenDecrypt_roundTripsInEveryMode(Mode mode) {
-    ring.create("k", mode, 0, true, new KeyPolicy(0, 0, true));
+  @EnumSource(CipherMode.class)
+  void encryptThenDecrypt_roundTripsInEveryMode(CipherMode mode) {
+    ring.create("k", KeyTemplate.of(mode).allowingUnauthenticated(), new KeyPolicy(0, 0, true));
 
     String ciphertext = encrypt("k", 0, "attack at dawn");
 
@@ -134,11 +135,14 @@ class KeyAdminTest {
 
   @Test
   void rotate_withoutMode_keepsTheCurrentModeAndSize() {
-    ring.create("legacy", Mode.CBC, 192, true, null);
+    ring.create(
+        "legacy", KeyTemplate.of(CipherMode.CBC).withKeySizeBits(192).allowingUnauthenticated());
 
-    KeyMetadata rotated = ring.rotate("legacy", null, 0, false); // same mode: no flag needed
+    KeyMetadata rotated =
+        ring.rotate("legacy", KeyTemplate.defaults()); // same mode: no flag needed
 
-    assertThat(rotated.current()).isEqualTo(new KeyVersionInfo(2, Mode.CBC, 192, NOW, false));
+    assertThat(rotated.current())
+        .isEqualTo(KeyVersionInfo.generated(2, KeyType.of(CipherMode.CBC), 192, NOW));
   }
 
   @Test
@@ -146,9 +150,9 @@ class KeyAdminTest {
     createGcm("k");
     String old = encrypt("k", 0, "v1 data");
 
-    KeyMetadata rotated = ring.rotate("k", Mode.CHACHA, 0, false);
+    KeyMetadata rotated = ring.rotate("k", KeyTemplate.of(CipherMode.CHACHA));
 
-    assertThat(rotated.current().mode()).isEqualTo(Mode.CHACHA);
+    assertThat(rotated.current().mode()).isEqualTo(CipherMode.CHACHA);
     String fresh = encrypt("k", 0, "v2 data");
     assertThat(fresh).startsWith("<k/v2:chacha>");
     assertThat(decrypt(old)).isEqualTo("v1 data");
@@ -157,26 +161,63 @@ class KeyAdminTest {
 
   @Test
   void rotate_gcm128IntoChachaWithoutSize_uses256Bits() {
-    ring.create("k", Mode.GCM, 128, false, null);
+    ring.create("k", KeyTemplate.of(CipherMode.GCM).withKeySizeBits(128));
 
-    assertThat(ring.rotate("k", Mode.CHACHA, 0, false).current().keySizeBits()).isEqualTo(256);
+    assertThat(ring.rotate("k", KeyTemplate.of(CipherMode.CHACHA)).current().keySizeBits())
+        .isEqualTo(256);
   }
 
   @Test
   void rotate_intoUnauthenticatedModeWithoutFlag_isRefusedAndAddsNoVersion() {
     createGcm("k");
 
-    assertThatThrownBy(() -> ring.rotate("k", Mode.CTR, 0, false))
+    assertThatThrownBy(() -> ring.rotate("k", KeyTemplate.of(CipherMode.CTR)))
         .isInstanceOf(InvalidArgumentException.class)
         .hasMessageContaining("allow_unauthenticated");
 
     assertThat(memory.readKey("k").orElseThrow().currentVersion()).isEqualTo(1);
-    assertThat(ring.rotate("k", Mode.CTR, 0, true).current().mode()).isEqualTo(Mode.CTR);
+    assertThat(
+            ring.rotate("k", KeyTemplate.of(CipherMode.CTR).allowingUnauthenticated())
+                .current()
+                .mode())
+        .isEqualTo(CipherMode.CTR);
+  }
+
+  @Test
+  void create_indexTemplate_makesAnHmacVersion_thatNoCipherModeRotationJoins() {
+    KeyMetadata created = ring.create("idx", KeyTemplate.index());
+
+    assertThat(created.current().type()).isSameAs(KeyType.INDEX);
+    assertThat(created.current().kind()).isEqualTo(KeyKind.INDEX);
+    assertThat(created.current().mode()).isNull();
+    assertThat(created.current().keySizeBits()).isEqualTo(256);
+    assertThatThrownBy(() -> ring.rotate("idx", KeyTemplate.of(CipherMode.GCM)))
+        .isInstanceOf(InvalidArgumentException.class)
+        .hasMessageContaining("is an index key");
+    assertThat(ring.rotate("idx", KeyTemplate.defaults()).current().type()).isSameAs(KeyType.INDEX);
+  }
+
+  @Test
+  void template_ofTheLegacyType_isRefused() {
+    assertThatThrownBy(() -> new KeyTemplate(KeyType.LEGACY, KeyTemplate.DEFAULT_SIZE, false))
+        .isInstanceOf(InvalidArgumentException.class)
+        .hasMessageContaining("legacy_cipher");
+  }
+
+  @Test
+  void importVersion_sizeOtherThanTheMaterials_isRefused() {
+    assertThatThrownBy(
+            () ->
+                ring.importVersion(
+                    "ext", KeyTemplate.of(CipherMode.GCM).withKeySizeBits(128), new byte[32]))
+        .isInstanceOf(InvalidArgumentException.class)
+        .hasMessageContaining("key_material is 256 bits");
+    assertThat(memory.readKey("ext")).isEmpty();
   }
 
   @Test
   void rotate_unknownKey_throwsKeyNotFound() {
-    assertThatThrownBy(() -> ring.rotate("nope", null, 0, false))
+    assertThatThrownBy(() -> ring.rotate("nope", KeyTemplate.defaults()))
         .isInstanceOf(KeyNotFoundException.class);
   }
 
@@ -184,11 +225,12 @@ class KeyAdminTest {
   void rotate_racingAConcurrentWriter_retriesOnFreshStateAndAddsExactlyOneVersion() {
     createGcm("k");
     NewKeyVersion intruder =
-        new NewKeyVersion(new KeyVersionInfo(2, Mode.GCM, 256, NOW, true), new byte[32]);
+        new NewKeyVersion(
+            KeyVersionInfo.imported(2, KeyType.of(CipherMode.GCM), 256, NOW), new byte[32]);
     store.beforeNextAddVersion(
         () -> memory.addVersion("k", 1, intruder)); // another writer gets there first
 
-    KeyMetadata rotated = ring.rotate("k", null, 0, false);
+    KeyMetadata rotated = ring.rotate("k", KeyTemplate.defaults());
 
     assertThat(rotated.currentVersion()).isEqualTo(3);
     assertThat(rotated.version(2)).isEqualTo(intruder.info());
@@ -209,12 +251,13 @@ class KeyAdminTest {
               "k",
               current,
               new NewKeyVersion(
-                  new KeyVersionInfo(current + 1, Mode.GCM, 256, NOW, true), new byte[32]));
+                  KeyVersionInfo.imported(current + 1, KeyType.of(CipherMode.GCM), 256, NOW),
+                  new byte[32]));
           store.beforeNextAddVersion(intrude[0]);
         };
     store.beforeNextAddVersion(intrude[0]);
 
-    assertThatThrownBy(() -> ring.rotate("k", null, 0, false))
+    assertThatThrownBy(() -> ring.rotate("k", KeyTemplate.defaults()))
         .isInstanceOf(ConcurrentKeyUpdateException.class);
 
     KeyMetadata now = memory.readKey("k").orElseThrow();
@@ -228,10 +271,10 @@ class KeyAdminTest {
     byte[] material = new byte[32];
     Arrays.fill(material, (byte) 7);
 
-    KeyMetadata imported = ring.importVersion("ext", null, material, false);
+    KeyMetadata imported = ring.importVersion("ext", KeyTemplate.defaults(), material);
 
     assertThat(imported.versions())
-        .containsExactly(new KeyVersionInfo(1, Mode.GCM, 256, NOW, true));
+        .containsExactly(KeyVersionInfo.imported(1, KeyType.of(CipherMode.GCM), 256, NOW));
     assertThat(imported.policy()).isEqualTo(KeyPolicy.DEFAULT);
     assertThat(memory.readMaterial("ext", imported.version(1)).getEncoded()).isEqualTo(material);
   }
@@ -242,9 +285,11 @@ class KeyAdminTest {
     byte[] material = new byte[16];
     Arrays.fill(material, (byte) 3);
 
-    KeyMetadata imported = ring.importVersion("k", Mode.CTR, material, true);
+    KeyMetadata imported =
+        ring.importVersion("k", KeyTemplate.of(CipherMode.CTR).allowingUnauthenticated(), material);
 
-    assertThat(imported.current()).isEqualTo(new KeyVersionInfo(2, Mode.CTR, 128, NOW, true));
+    assertThat(imported.current())
+        .isEqualTo(KeyVersionInfo.imported(2, KeyType.of(CipherMode.CTR), 128, NOW));
     ParsedEnvelope envelope = ParsedEnvelope.parse(encrypt("k", 0, "imported"));
     assertThat(envelope.header().version()).isEqualTo(2);
     byte[] plaintext = ring.cipher().decrypt(envelope, new SecretKeySpec(material, "AES"), CONTEXT);
@@ -255,7 +300,7 @@ class KeyAdminTest {
   void importVersion_callerWipesMaterialAfterwards_storedVersionUnchanged() {
     byte[] material = new byte[32];
     Arrays.fill(material, (byte) 9);
-    ring.importVersion("ext", null, material, false);
+    ring.importVersion("ext", KeyTemplate.defaults(), material);
 
     Arrays.fill(material, (byte) 0);
 
@@ -270,10 +315,12 @@ class KeyAdminTest {
         () ->
             memory.createKey(
                 "ext",
-                new NewKeyVersion(new KeyVersionInfo(1, Mode.GCM, 256, NOW, false), new byte[32]),
+                new NewKeyVersion(
+                    KeyVersionInfo.generated(1, KeyType.of(CipherMode.GCM), 256, NOW),
+                    new byte[32]),
                 KeyPolicy.DEFAULT));
 
-    KeyMetadata imported = ring.importVersion("ext", null, new byte[32], false);
+    KeyMetadata imported = ring.importVersion("ext", KeyTemplate.defaults(), new byte[32]);
 
     assertThat(imported.currentVersion()).isEqualTo(2);
     assertThat(imported.current().imported()).isTrue();
@@ -282,7 +329,8 @@ class KeyAdminTest {
   @ParameterizedTest
   @ValueSource(ints = {0, 15, 20, 31, 33})
   void importVersion_wrongSizeForGcm_isRefusedAndStoresNothing(int bytes) {
-    assertThatThrownBy(() -> ring.importVersion("ext", Mode.GCM, new byte[bytes], false))
+    assertThatThrownBy(
+            () -> ring.importVersion("ext", KeyTemplate.of(CipherMode.GCM), new byte[bytes]))
         .isInstanceOf(InvalidArgumentException.class)
         .hasMessageContaining("key_material");
 
@@ -293,7 +341,8 @@ class KeyAdminTest {
   void importVersion_128BitKeyForChacha_isRefused() {
     createGcm("k");
 
-    assertThatThrownBy(() -> ring.importVersion("k", Mode.CHACHA, new byte[16], false))
+    assertThatThrownBy(
+            () -> ring.importVersion("k", KeyTemplate.of(CipherMode.CHACHA), new byte[16]))
         .isInstanceOf(InvalidArgumentException.class);
 
     assertThat(memory.readKey("k").orElseThrow().currentVersion()).isEqualTo(1);
@@ -301,7 +350,8 @@ class KeyAdminTest {
 
   @Test
   void importVersion_unauthenticatedModeWithoutFlag_isRefused() {
-    assertThatThrownBy(() -> ring.importVersion("ext", Mode.ECB, new byte[32], false))
+    assertThatThrownBy(
+            () -> ring.importVersion("ext", KeyTemplate.of(CipherMode.ECB), new byte[32]))
         .isInstanceOf(InvalidArgumentException.class)
         .hasMessageContaining("allow_unauthenticated");
   }
@@ -311,7 +361,7 @@ class KeyAdminTest {
     createGcm("k");
     String v1 = encrypt("k", 0, "old");
     assertThat(decrypt(v1)).isEqualTo("old"); // v1 is now cached
-    ring.rotate("k", null, 0, false);
+    ring.rotate("k", KeyTemplate.defaults());
     String v2 = encrypt("k", 0, "new");
 
     ring.updatePolicy("k", new KeyPolicy(2, 0, false));
@@ -327,7 +377,7 @@ class KeyAdminTest {
   void updatePolicy_minDecryptionVersionLowered_letsOldVersionsDecryptAgain() {
     createGcm("k");
     String v1 = encrypt("k", 0, "old");
-    ring.rotate("k", null, 0, false);
+    ring.rotate("k", KeyTemplate.defaults());
     ring.updatePolicy("k", new KeyPolicy(2, 0, false));
 
     ring.updatePolicy("k", KeyPolicy.DEFAULT);
@@ -338,7 +388,7 @@ class KeyAdminTest {
   @Test
   void updatePolicy_minimumAboveTheCurrentVersion_isRefusedAndChangesNothing() {
     createGcm("k");
-    ring.rotate("k", null, 0, false);
+    ring.rotate("k", KeyTemplate.defaults());
 
     assertThatThrownBy(() -> ring.updatePolicy("k", new KeyPolicy(3, 0, false)))
         .isInstanceOf(KeyPolicyViolationException.class)
@@ -360,7 +410,7 @@ class KeyAdminTest {
   void list_returnsEveryKeyInNameOrder_andDescribeSeesRotations() {
     createGcm("zeta");
     createGcm("alpha");
-    ring.rotate("zeta", null, 0, false);
+    ring.rotate("zeta", KeyTemplate.defaults());
 
     createGcm("mu");
     assertThat(ring.list("", 10))

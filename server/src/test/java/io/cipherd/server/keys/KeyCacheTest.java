@@ -3,15 +3,19 @@ package io.cipherd.server.keys;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.cipherd.server.crypto.CipherMode;
 import io.cipherd.server.crypto.DecryptionFailedException;
-import io.cipherd.server.crypto.Mode;
+import io.cipherd.server.crypto.KeyType;
 import io.cipherd.server.crypto.envelope.EnvelopeHeader;
 import io.cipherd.server.crypto.envelope.ParsedEnvelope;
 import io.cipherd.server.errors.InvalidArgumentException;
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
+import java.time.Duration;
 import java.time.Instant;
 import java.time.ZoneOffset;
+import java.util.Map;
+import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -48,7 +52,7 @@ class KeyCacheTest {
   }
 
   private KeyMetadata createGcm(String name) {
-    return ring.create(name, null, 0, false, null);
+    return ring.create(name, KeyTemplate.defaults());
   }
 
   /**
@@ -57,8 +61,7 @@ class KeyCacheTest {
    * {@code overlapping} before letting go: it may finish first, as it can in production when the
    * rotating thread is descheduled, or it may be made to wait for the rotation.
    */
-  private void overlapWithRotation(String name, java.util.concurrent.Callable<?> overlapping)
-      throws Exception {
+  private void overlapWithRotation(String name, Callable<?> overlapping) throws Exception {
     CountDownLatch stored = new CountDownLatch(1);
     CountDownLatch release = new CountDownLatch(1);
     store.afterNextAddVersion(
@@ -72,7 +75,8 @@ class KeyCacheTest {
         });
     ExecutorService threads = Executors.newFixedThreadPool(2);
     try {
-      Future<KeyMetadata> rotation = threads.submit(() -> ring.rotate(name, null, 0, false));
+      Future<KeyMetadata> rotation =
+          threads.submit(() -> ring.rotate(name, KeyTemplate.defaults()));
       assertThat(stored.await(5, TimeUnit.SECONDS)).isTrue();
       Future<?> other = threads.submit(overlapping);
       try {
@@ -107,7 +111,7 @@ class KeyCacheTest {
   void twoOverlappingRotations_cachedKeyEndsAtTheNewestVersion() throws Exception {
     createGcm("k");
 
-    overlapWithRotation("k", () -> ring.rotate("k", null, 0, false));
+    overlapWithRotation("k", () -> ring.rotate("k", KeyTemplate.defaults()));
 
     assertThat(memory.readKey("k").orElseThrow().currentVersion()).isEqualTo(3);
     assertThat(ring.describe("k").currentVersion()).isEqualTo(3);
@@ -116,7 +120,10 @@ class KeyCacheTest {
 
   @Test
   void forEncryption_ecbWithoutAllowEcbEncryption_isRefused_butEcbStillDecrypts() {
-    ring.create("legacy", Mode.ECB, 0, true, new KeyPolicy(0, 0, true));
+    ring.create(
+        "legacy",
+        KeyTemplate.of(CipherMode.ECB).allowingUnauthenticated(),
+        new KeyPolicy(0, 0, true));
     String ciphertext = encrypt("legacy", 0, "old data");
 
     ring.updatePolicy("legacy", KeyPolicy.DEFAULT);
@@ -130,8 +137,8 @@ class KeyCacheTest {
   @Test
   void forEncryption_explicitVersion_honoursMinEncryptionVersion() {
     createGcm("k");
-    ring.rotate("k", null, 0, false);
-    ring.rotate("k", null, 0, false);
+    ring.rotate("k", KeyTemplate.defaults());
+    ring.rotate("k", KeyTemplate.defaults());
     ring.updatePolicy("k", new KeyPolicy(0, 2, false));
 
     assertThatThrownBy(() -> ring.forEncryption("k", 1))
@@ -144,7 +151,7 @@ class KeyCacheTest {
   @Test
   void forEncryption_explicitVersionBelowMinDecryptionVersion_isRefused() {
     createGcm("k");
-    ring.rotate("k", null, 0, false);
+    ring.rotate("k", KeyTemplate.defaults());
     ring.updatePolicy("k", new KeyPolicy(2, 0, false));
 
     assertThatThrownBy(() -> ring.forEncryption("k", 1))
@@ -153,9 +160,9 @@ class KeyCacheTest {
 
   @Test
   void forEncryption_pinnedVersionAtItsEncryptionLimit_isRefused_evenAfterRotation() {
-    ring.create("k", Mode.GCM, 0, false, limitOf(3));
+    ring.create("k", KeyTemplate.of(CipherMode.GCM), limitOf(3));
     recordEncryptions("k", 1, 3);
-    ring.rotate("k", null, 0, false);
+    ring.rotate("k", KeyTemplate.defaults());
     store.resetCounts();
 
     assertThatThrownBy(() -> ring.forEncryption("k", 1))
@@ -171,7 +178,7 @@ class KeyCacheTest {
 
   @Test
   void forEncryption_currentVersionAtItsLimitBeforeAutomaticRotation_isRefused() {
-    ring.create("k", Mode.GCM, 0, false, limitOf(3));
+    ring.create("k", KeyTemplate.of(CipherMode.GCM), limitOf(3));
     recordEncryptions("k", 1, 2);
     assertThat(ring.forEncryption("k", 0).header().version()).isEqualTo(1);
 
@@ -186,7 +193,7 @@ class KeyCacheTest {
 
   @Test
   void forEncryption_countsOtherReplicasMergedThroughTheStore() {
-    ring.create("k", Mode.GCM, 0, false, limitOf(10));
+    ring.create("k", KeyTemplate.of(CipherMode.GCM), limitOf(10));
     UsageLedger otherReplica = new UsageLedger(Clock.fixed(NOW, ZoneOffset.UTC));
     for (int i = 0; i < 7; i++) {
       otherReplica.record("k", 1, UsageLedger.Use.ENCRYPT);
@@ -208,8 +215,7 @@ class KeyCacheTest {
   void forEncryption_gcmWithoutALimitSet_isCappedAtTheRandomNonceBound() {
     createGcm("k");
     memory.addUsage(
-        "k",
-        java.util.Map.of(1, new VersionUsage(KeyPolicy.RANDOM_96_BIT_NONCE_LIMIT, 0, 0, 0, NOW)));
+        "k", Map.of(1, new VersionUsage(CipherMode.GCM.encryptionLimit(), 0, 0, 0, NOW)));
     recordEncryptions("k", 1, 1);
     ring.usage().merge(store);
 
@@ -219,7 +225,7 @@ class KeyCacheTest {
   }
 
   private static KeyPolicy limitOf(long maxEncryptionsPerVersion) {
-    return new KeyPolicy(0, 0, false, java.time.Duration.ZERO, maxEncryptionsPerVersion);
+    return new KeyPolicy(0, 0, false, Duration.ZERO, maxEncryptionsPerVersion);
   }
 
   /** Counts encryptions as the crypto engine's usage observer does after each one. */
@@ -251,7 +257,8 @@ class KeyCacheTest {
 
     for (int i = 0; i < 100; i++) {
       int version = 999 - i;
-      assertThatThrownBy(() -> cache.forDecryption(new EnvelopeHeader("k", version, Mode.GCM)))
+      assertThatThrownBy(
+              () -> cache.forDecryption(new EnvelopeHeader("k", version, CipherMode.GCM)))
           .isInstanceOf(KeyNotFoundException.class);
       assertThatThrownBy(() -> cache.describe("ghost")).isInstanceOf(KeyNotFoundException.class);
     }
@@ -259,16 +266,16 @@ class KeyCacheTest {
     assertThat(cache.isCached("k", 999)).as("the answer is in memory").isTrue();
 
     Keys otherReplica = Keys.over(memory, Clock.fixed(NOW, ZoneOffset.UTC));
-    otherReplica.rotate("k", null, 0, false);
-    otherReplica.create("ghost", null, 0, false, null);
-    assertThatThrownBy(() -> cache.forDecryption(new EnvelopeHeader("k", 2, Mode.GCM)))
+    otherReplica.rotate("k", KeyTemplate.defaults());
+    otherReplica.create("ghost", KeyTemplate.defaults());
+    assertThatThrownBy(() -> cache.forDecryption(new EnvelopeHeader("k", 2, CipherMode.GCM)))
         .as("within the TTL")
         .isInstanceOf(KeyNotFoundException.class);
     assertThat(store.calls("readKey")).isEqualTo(2);
 
     clock.advance(KeyCache.NOT_FOUND_TTL);
 
-    assertThat(cache.forDecryption(new EnvelopeHeader("k", 2, Mode.GCM)).header().version())
+    assertThat(cache.forDecryption(new EnvelopeHeader("k", 2, CipherMode.GCM)).header().version())
         .isEqualTo(2);
     assertThat(cache.describe("ghost").currentVersion()).isEqualTo(1);
   }
@@ -283,11 +290,11 @@ class KeyCacheTest {
     assertThatThrownBy(() -> cache.forEncryption("new", 2))
         .isInstanceOf(KeyNotFoundException.class);
 
-    admin.create("new", null, 0, false, null);
+    admin.create("new", KeyTemplate.defaults());
     assertThat(cache.forEncryption("new", 0).header().version()).isEqualTo(1);
     assertThatThrownBy(() -> cache.forEncryption("new", 2))
         .isInstanceOf(KeyNotFoundException.class);
-    admin.rotate("new", null, 0, false);
+    admin.rotate("new", KeyTemplate.defaults());
 
     assertThat(cache.forEncryption("new", 2).header().version()).isEqualTo(2);
   }
@@ -299,7 +306,7 @@ class KeyCacheTest {
     String relabelled = gcm.replace("<k/v1:gcm>", "<k/v1:ctr>"); // a well-formed ctr envelope
 
     assertThatThrownBy(() -> decrypt(relabelled)).isInstanceOf(DecryptionFailedException.class);
-    assertThatThrownBy(() -> ring.forDecryption(new EnvelopeHeader("k", 1, Mode.CHACHA)))
+    assertThatThrownBy(() -> ring.forDecryption(new EnvelopeHeader("k", 1, CipherMode.CHACHA)))
         .isInstanceOf(DecryptionFailedException.class);
   }
 
@@ -307,7 +314,7 @@ class KeyCacheTest {
   void forDecryption_unknownVersion_throwsKeyNotFound() {
     createGcm("k");
 
-    assertThatThrownBy(() -> ring.forDecryption(new EnvelopeHeader("k", 2, Mode.GCM)))
+    assertThatThrownBy(() -> ring.forDecryption(new EnvelopeHeader("k", 2, CipherMode.GCM)))
         .isInstanceOf(KeyNotFoundException.class);
   }
 
@@ -344,7 +351,8 @@ class KeyCacheTest {
   void uncachedKey_isLoadedFromTheStoreOnFirstUse() {
     memory.createKey(
         "k",
-        new NewKeyVersion(new KeyVersionInfo(1, Mode.GCM, 256, NOW, false), new byte[32]),
+        new NewKeyVersion(
+            KeyVersionInfo.generated(1, KeyType.of(CipherMode.GCM), 256, NOW), new byte[32]),
         KeyPolicy.DEFAULT); // written by someone else, e.g. before a restart
 
     assertThat(decrypt(encrypt("k", 0, "hello"))).isEqualTo("hello");
@@ -357,7 +365,7 @@ class KeyCacheTest {
     createGcm("k");
     String v1 = encrypt("k", 0, "before");
     Keys otherReplica = Keys.over(memory, Clock.fixed(NOW, ZoneOffset.UTC));
-    otherReplica.rotate("k", null, 0, false);
+    otherReplica.rotate("k", KeyTemplate.defaults());
     otherReplica.updatePolicy("k", new KeyPolicy(0, 2, false));
     assertThat(ring.describe("k").currentVersion()).isEqualTo(1); // cached, not yet refreshed
 
@@ -377,7 +385,8 @@ class KeyCacheTest {
     createGcm("b");
     memory.createKey(
         "not-cached",
-        new NewKeyVersion(new KeyVersionInfo(1, Mode.GCM, 256, NOW, false), new byte[32]),
+        new NewKeyVersion(
+            KeyVersionInfo.generated(1, KeyType.of(CipherMode.GCM), 256, NOW), new byte[32]),
         KeyPolicy.DEFAULT);
     store.resetCounts();
 
@@ -392,7 +401,7 @@ class KeyCacheTest {
     createGcm("k");
     encrypt("k", 0, "warm up");
     Keys otherReplica = Keys.over(memory, Clock.fixed(NOW, ZoneOffset.UTC));
-    otherReplica.rotate("k", null, 0, false);
+    otherReplica.rotate("k", KeyTemplate.defaults());
     UsableKey v2 = otherReplica.forEncryption("k", 0);
     String fromOther =
         new ParsedEnvelope(
@@ -413,7 +422,7 @@ class KeyCacheTest {
     assertThat(store.calls("readKey")).isEqualTo(1);
     assertThat(store.calls("readMaterial")).isEqualTo(1);
     assertThat(ring.isCached("k", 2)).isTrue();
-    assertThatThrownBy(() -> ring.forDecryption(new EnvelopeHeader("k", 3, Mode.GCM)))
+    assertThatThrownBy(() -> ring.forDecryption(new EnvelopeHeader("k", 3, CipherMode.GCM)))
         .isInstanceOf(KeyNotFoundException.class);
   }
 

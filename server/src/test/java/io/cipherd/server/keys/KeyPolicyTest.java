@@ -4,8 +4,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatCode;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.cipherd.server.crypto.Mode;
+import io.cipherd.server.crypto.CipherMode;
+import io.cipherd.server.crypto.KeyType;
 import io.cipherd.server.errors.InvalidArgumentException;
+import java.time.Duration;
 import java.time.Instant;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -16,8 +18,8 @@ import org.junit.jupiter.params.provider.CsvSource;
  * fit.
  */
 class KeyPolicyTest {
-  private static KeyVersionInfo version(int number, Mode mode) {
-    return new KeyVersionInfo(number, mode, 256, Instant.EPOCH, false);
+  private static KeyVersionInfo version(int number, CipherMode mode) {
+    return KeyVersionInfo.generated(number, KeyType.of(mode), 256, Instant.EPOCH);
   }
 
   @ParameterizedTest(
@@ -52,7 +54,7 @@ class KeyPolicyTest {
             () ->
                 policy.checkEncryption(
                     "orders",
-                    version(2, Mode.GCM),
+                    version(2, CipherMode.GCM),
                     /* chosenByCaller= */ false,
                     /* encryptions= */ 0))
         .doesNotThrowAnyException();
@@ -60,7 +62,7 @@ class KeyPolicyTest {
             () ->
                 policy.checkEncryption(
                     "orders",
-                    version(2, Mode.GCM),
+                    version(2, CipherMode.GCM),
                     /* chosenByCaller= */ true,
                     /* encryptions= */ 0))
         .isInstanceOf(KeyPolicyViolationException.class);
@@ -72,23 +74,23 @@ class KeyPolicyTest {
    */
   @Test
   void autoRotatePeriod_aboveTenYears_isInvalidArgument_andTenYearsRotates() {
-    assertThatThrownBy(
-            () -> new KeyPolicy(0, 0, false, java.time.Duration.ofSeconds(Long.MAX_VALUE / 2), 0))
+    assertThatThrownBy(() -> new KeyPolicy(0, 0, false, Duration.ofSeconds(Long.MAX_VALUE / 2), 0))
         .isInstanceOf(InvalidArgumentException.class)
         .hasMessageContaining("3650 days");
     KeyPolicy tenYears = new KeyPolicy(0, 0, false, KeyPolicy.MAX_AUTO_ROTATE_PERIOD, 0);
-    assertThat(tenYears.autoRotatePeriod()).isEqualTo(java.time.Duration.ofDays(3650));
+    assertThat(tenYears.autoRotatePeriod()).isEqualTo(Duration.ofDays(3650));
   }
 
   @Test
   void ecb_encryptsOnlyWhenAllowed() {
     assertThatThrownBy(
-            () -> KeyPolicy.DEFAULT.checkEncryption("legacy", version(1, Mode.ECB), false, 0))
+            () -> KeyPolicy.DEFAULT.checkEncryption("legacy", version(1, CipherMode.ECB), false, 0))
         .isInstanceOf(KeyPolicyViolationException.class)
         .hasMessageContaining("allow_ecb_encryption");
     assertThatCode(
             () ->
-                new KeyPolicy(0, 0, true).checkEncryption("legacy", version(1, Mode.ECB), false, 0))
+                new KeyPolicy(0, 0, true)
+                    .checkEncryption("legacy", version(1, CipherMode.ECB), false, 0))
         .doesNotThrowAnyException();
   }
 
@@ -104,8 +106,8 @@ class KeyPolicyTest {
     "XGCM, 2, 2, false"
   })
   void checkEncryption_encryptionLimit_isACapForCurrentAndChosenVersions(
-      Mode mode, long max, long encryptions, boolean encrypts) {
-    KeyPolicy policy = new KeyPolicy(0, 0, false, java.time.Duration.ZERO, max);
+      CipherMode mode, long max, long encryptions, boolean encrypts) {
+    KeyPolicy policy = new KeyPolicy(0, 0, false, Duration.ZERO, max);
 
     for (boolean chosenByCaller : new boolean[] {false, true}) {
       if (encrypts) {

@@ -3,7 +3,8 @@ package io.cipherd.server.keys;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.cipherd.server.crypto.Mode;
+import io.cipherd.server.crypto.CipherMode;
+import io.cipherd.server.crypto.KeyType;
 import io.cipherd.server.crypto.legacy.IvConvention;
 import io.cipherd.server.crypto.legacy.LegacyCipher;
 import io.cipherd.server.crypto.legacy.LegacyFormat;
@@ -64,15 +65,16 @@ public abstract class KeyStoreContractTest {
   }
 
   /** A version with fresh random bytes. */
-  public static NewKeyVersion version(int number, Mode mode, int bits) {
+  public static NewKeyVersion version(int number, CipherMode mode, int bits) {
     return version(number, mode, bits, false);
   }
 
-  public static NewKeyVersion version(int number, Mode mode, int bits, boolean imported) {
+  public static NewKeyVersion version(int number, CipherMode mode, int bits, boolean imported) {
     byte[] material = new byte[bits / 8];
     RANDOM.nextBytes(material);
     return new NewKeyVersion(
-        new KeyVersionInfo(number, mode, bits, T0.plusSeconds(number), imported), material);
+        new KeyVersionInfo(number, KeyType.of(mode), bits, T0.plusSeconds(number), imported, null),
+        material);
   }
 
   public static byte[] bytes(SecretKey key) {
@@ -87,7 +89,7 @@ public abstract class KeyStoreContractTest {
     List<byte[]> all = new ArrayList<>();
     all.add(bytes(store.readMaterial(name, store.readKey(name).orElseThrow().version(1))));
     for (int v = 2; v <= last; v++) {
-      NewKeyVersion next = version(v, Mode.GCM, 256);
+      NewKeyVersion next = version(v, CipherMode.GCM, 256);
       store.addVersion(name, v - 1, next);
       all.add(next.material());
     }
@@ -96,7 +98,7 @@ public abstract class KeyStoreContractTest {
 
   @Test
   public void createKey_returnsVersionOneAndPolicy_andReadKeyAgrees() {
-    NewKeyVersion first = version(1, Mode.GCM, 256);
+    NewKeyVersion first = version(1, CipherMode.GCM, 256);
 
     KeyMetadata created = store.createKey("payments", first, STRICT);
 
@@ -108,10 +110,10 @@ public abstract class KeyStoreContractTest {
 
   @Test
   public void createKey_existingName_throwsKeyAlreadyExists_andKeepsTheFirstKey() {
-    NewKeyVersion original = version(1, Mode.GCM, 256);
+    NewKeyVersion original = version(1, CipherMode.GCM, 256);
     KeyMetadata created = store.createKey("payments", original, KeyPolicy.DEFAULT);
 
-    assertThatThrownBy(() -> store.createKey("payments", version(1, Mode.CBC, 128), STRICT))
+    assertThatThrownBy(() -> store.createKey("payments", version(1, CipherMode.CBC, 128), STRICT))
         .isInstanceOf(KeyAlreadyExistsException.class)
         .hasMessageContaining("payments");
 
@@ -123,7 +125,7 @@ public abstract class KeyStoreContractTest {
   @Test
   public void createKey_firstVersionNotOne_isRejectedAndStoresNothing() {
     assertThatThrownBy(
-            () -> store.createKey("payments", version(2, Mode.GCM, 256), KeyPolicy.DEFAULT))
+            () -> store.createKey("payments", version(2, CipherMode.GCM, 256), KeyPolicy.DEFAULT))
         .isInstanceOf(IllegalArgumentException.class);
 
     assertThat(store.readKey("payments")).isEmpty();
@@ -132,7 +134,7 @@ public abstract class KeyStoreContractTest {
 
   @Test
   public void createKey_callerWipesMaterialAfterwards_storedBytesUnchanged() {
-    NewKeyVersion first = version(1, Mode.GCM, 256);
+    NewKeyVersion first = version(1, CipherMode.GCM, 256);
     byte[] expected = first.material().clone();
     KeyMetadata created = store.createKey("payments", first, KeyPolicy.DEFAULT);
 
@@ -149,7 +151,7 @@ public abstract class KeyStoreContractTest {
   @Test
   public void listKeyNames_returnsEveryNameInAscendingOrder() {
     for (String name : List.of("zeta", "alpha", "m-1", "beta_2", "0num", "alpha2")) {
-      store.createKey(name, version(1, Mode.GCM, 256), KeyPolicy.DEFAULT);
+      store.createKey(name, version(1, CipherMode.GCM, 256), KeyPolicy.DEFAULT);
     }
 
     assertThat(store.listKeyNames())
@@ -158,16 +160,16 @@ public abstract class KeyStoreContractTest {
 
   @Test
   public void readKey_unknownName_isEmpty() {
-    store.createKey("payments", version(1, Mode.GCM, 256), KeyPolicy.DEFAULT);
+    store.createKey("payments", version(1, CipherMode.GCM, 256), KeyPolicy.DEFAULT);
 
     assertThat(store.readKey("payment")).isEmpty();
   }
 
   @Test
   public void readKey_givesBackEachVersionsMetadataExactly() {
-    NewKeyVersion v1 = version(1, Mode.CBC, 128, true);
-    NewKeyVersion v2 = version(2, Mode.CHACHA, 256, false);
-    NewKeyVersion v3 = version(3, Mode.ECB, 192, true);
+    NewKeyVersion v1 = version(1, CipherMode.CBC, 128, true);
+    NewKeyVersion v2 = version(2, CipherMode.CHACHA, 256, false);
+    NewKeyVersion v3 = version(3, CipherMode.ECB, 192, true);
     store.createKey("mixed", v1, STRICT);
     store.addVersion("mixed", 1, v2);
     store.addVersion("mixed", 2, v3);
@@ -180,8 +182,8 @@ public abstract class KeyStoreContractTest {
 
   @Test
   public void addVersion_expectedCurrentVersion_addsTheNewestVersion() {
-    store.createKey("payments", version(1, Mode.GCM, 256), STRICT);
-    NewKeyVersion v2 = version(2, Mode.CHACHA, 256);
+    store.createKey("payments", version(1, CipherMode.GCM, 256), STRICT);
+    NewKeyVersion v2 = version(2, CipherMode.CHACHA, 256);
 
     KeyMetadata updated = store.addVersion("payments", 1, v2);
 
@@ -193,10 +195,10 @@ public abstract class KeyStoreContractTest {
 
   @Test
   public void addVersion_staleExpectedVersion_storesNothing() {
-    store.createKey("payments", version(1, Mode.GCM, 256), KeyPolicy.DEFAULT);
-    NewKeyVersion winner = version(2, Mode.GCM, 256);
+    store.createKey("payments", version(1, CipherMode.GCM, 256), KeyPolicy.DEFAULT);
+    NewKeyVersion winner = version(2, CipherMode.GCM, 256);
     KeyMetadata afterWinner = store.addVersion("payments", 1, winner);
-    NewKeyVersion loser = version(2, Mode.CBC, 128);
+    NewKeyVersion loser = version(2, CipherMode.CBC, 128);
 
     assertThatThrownBy(() -> store.addVersion("payments", 1, loser))
         .isInstanceOf(ConcurrentKeyUpdateException.class);
@@ -208,9 +210,10 @@ public abstract class KeyStoreContractTest {
 
   @Test
   public void addVersion_expectedVersionAheadOfCurrent_throwsConcurrentUpdateAndStoresNothing() {
-    KeyMetadata created = store.createKey("payments", version(1, Mode.GCM, 256), KeyPolicy.DEFAULT);
+    KeyMetadata created =
+        store.createKey("payments", version(1, CipherMode.GCM, 256), KeyPolicy.DEFAULT);
 
-    assertThatThrownBy(() -> store.addVersion("payments", 2, version(3, Mode.GCM, 256)))
+    assertThatThrownBy(() -> store.addVersion("payments", 2, version(3, CipherMode.GCM, 256)))
         .isInstanceOf(ConcurrentKeyUpdateException.class);
 
     assertThat(store.readKey("payments")).contains(created);
@@ -218,19 +221,20 @@ public abstract class KeyStoreContractTest {
 
   @Test
   public void addVersion_numberOtherThanCurrentPlusOne_isRejectedAndStoresNothing() {
-    KeyMetadata created = store.createKey("payments", version(1, Mode.GCM, 256), KeyPolicy.DEFAULT);
+    KeyMetadata created =
+        store.createKey("payments", version(1, CipherMode.GCM, 256), KeyPolicy.DEFAULT);
 
-    assertThatThrownBy(() -> store.addVersion("payments", 1, version(3, Mode.GCM, 256)))
+    assertThatThrownBy(() -> store.addVersion("payments", 1, version(3, CipherMode.GCM, 256)))
         .isInstanceOf(IllegalArgumentException.class);
 
     assertThat(store.readKey("payments")).contains(created);
-    store.addVersion("payments", 1, version(2, Mode.GCM, 256)); // version 2 is still free
+    store.addVersion("payments", 1, version(2, CipherMode.GCM, 256)); // version 2 is still free
     assertThat(store.readKey("payments").orElseThrow().currentVersion()).isEqualTo(2);
   }
 
   @Test
   public void addVersion_unknownKey_throwsKeyNotFound() {
-    assertThatThrownBy(() -> store.addVersion("nope", 1, version(2, Mode.GCM, 256)))
+    assertThatThrownBy(() -> store.addVersion("nope", 1, version(2, CipherMode.GCM, 256)))
         .isInstanceOf(KeyNotFoundException.class)
         .hasMessageContaining("nope");
 
@@ -239,10 +243,10 @@ public abstract class KeyStoreContractTest {
 
   @Test
   public void addVersion_afterPolicyUpdate_keepsTheNewPolicy() {
-    store.createKey("payments", version(1, Mode.GCM, 256), KeyPolicy.DEFAULT);
+    store.createKey("payments", version(1, CipherMode.GCM, 256), KeyPolicy.DEFAULT);
     store.updatePolicy("payments", STRICT);
 
-    KeyMetadata updated = store.addVersion("payments", 1, version(2, Mode.GCM, 256));
+    KeyMetadata updated = store.addVersion("payments", 1, version(2, CipherMode.GCM, 256));
 
     assertThat(updated.policy()).isEqualTo(STRICT);
     assertThat(store.readKey("payments").orElseThrow().policy()).isEqualTo(STRICT);
@@ -252,13 +256,13 @@ public abstract class KeyStoreContractTest {
   public void readMaterial_everyVersion_returnsTheStoredBytesAsAKeyForItsMode() {
     List<NewKeyVersion> versions =
         List.of(
-            version(1, Mode.GCM, 128),
-            version(2, Mode.CHACHA, 256),
-            version(3, Mode.CBC, 192),
-            version(4, Mode.CTR, 256),
-            version(5, Mode.CFB, 128),
-            version(6, Mode.OFB, 192),
-            version(7, Mode.ECB, 256));
+            version(1, CipherMode.GCM, 128),
+            version(2, CipherMode.CHACHA, 256),
+            version(3, CipherMode.CBC, 192),
+            version(4, CipherMode.CTR, 256),
+            version(5, CipherMode.CFB, 128),
+            version(6, CipherMode.OFB, 192),
+            version(7, CipherMode.ECB, 256));
     store.createKey("mixed", versions.get(0), KeyPolicy.DEFAULT);
     for (int i = 1; i < versions.size(); i++) {
       store.addVersion("mixed", i, versions.get(i));
@@ -324,8 +328,8 @@ public abstract class KeyStoreContractTest {
 
   @Test
   public void readMaterial_unknownVersion_throwsKeyNotFound() {
-    store.createKey("payments", version(1, Mode.GCM, 256), KeyPolicy.DEFAULT);
-    KeyVersionInfo missing = version(2, Mode.GCM, 256).info();
+    store.createKey("payments", version(1, CipherMode.GCM, 256), KeyPolicy.DEFAULT);
+    KeyVersionInfo missing = version(2, CipherMode.GCM, 256).info();
 
     assertThatThrownBy(() -> store.readMaterial("payments", missing))
         .isInstanceOf(KeyNotFoundException.class)
@@ -335,7 +339,7 @@ public abstract class KeyStoreContractTest {
 
   @Test
   public void readMaterial_unknownKey_throwsKeyNotFound() {
-    KeyVersionInfo info = version(1, Mode.GCM, 256).info();
+    KeyVersionInfo info = version(1, CipherMode.GCM, 256).info();
 
     assertThatThrownBy(() -> store.readMaterial("nope", info))
         .isInstanceOf(KeyNotFoundException.class)
@@ -344,8 +348,8 @@ public abstract class KeyStoreContractTest {
 
   @Test
   public void updatePolicy_replacesThePolicyAndKeepsEveryVersion() {
-    store.createKey("payments", version(1, Mode.GCM, 256), KeyPolicy.DEFAULT);
-    KeyMetadata rotated = store.addVersion("payments", 1, version(2, Mode.GCM, 256));
+    store.createKey("payments", version(1, CipherMode.GCM, 256), KeyPolicy.DEFAULT);
+    KeyMetadata rotated = store.addVersion("payments", 1, version(2, CipherMode.GCM, 256));
     KeyPolicy policy = new KeyPolicy(2, 2, false);
 
     KeyMetadata updated = store.updatePolicy("payments", policy);
@@ -365,8 +369,8 @@ public abstract class KeyStoreContractTest {
 
   @Test
   public void updatePolicy_ofOneKey_leavesOtherKeysPoliciesAlone() {
-    store.createKey("a", version(1, Mode.GCM, 256), STRICT);
-    store.createKey("b", version(1, Mode.GCM, 256), KeyPolicy.DEFAULT);
+    store.createKey("a", version(1, CipherMode.GCM, 256), STRICT);
+    store.createKey("b", version(1, CipherMode.GCM, 256), KeyPolicy.DEFAULT);
 
     store.updatePolicy("b", new KeyPolicy(1, 0, false));
 
@@ -375,7 +379,7 @@ public abstract class KeyStoreContractTest {
 
   @Test
   public void manyRotations_keepEveryVersionAndItsBytes() {
-    store.createKey("payments", version(1, Mode.GCM, 256), KeyPolicy.DEFAULT);
+    store.createKey("payments", version(1, CipherMode.GCM, 256), KeyPolicy.DEFAULT);
 
     List<byte[]> material = rotateTo(store, "payments", 40);
 
@@ -394,7 +398,7 @@ public abstract class KeyStoreContractTest {
       throws Exception {
     int threads = 8;
     int rounds = 12;
-    store.createKey("payments", version(1, Mode.GCM, 256), KeyPolicy.DEFAULT);
+    store.createKey("payments", version(1, CipherMode.GCM, 256), KeyPolicy.DEFAULT);
     Map<Integer, byte[]> winners = new ConcurrentHashMap<>();
     Map<Integer, AtomicInteger> successes = new ConcurrentHashMap<>();
     AtomicInteger conflicts = new AtomicInteger();
@@ -407,7 +411,7 @@ public abstract class KeyStoreContractTest {
             pool.submit(
                 () -> {
                   for (int expected = 1; expected <= rounds; expected++) {
-                    NewKeyVersion mine = version(expected + 1, Mode.GCM, 256);
+                    NewKeyVersion mine = version(expected + 1, CipherMode.GCM, 256);
                     startOfRound.await(); // every thread races for the same expected version
                     try {
                       store.addVersion("payments", expected, mine);
@@ -449,7 +453,7 @@ public abstract class KeyStoreContractTest {
     CyclicBarrier start = new CyclicBarrier(threads);
     List<NewKeyVersion> attempts = new ArrayList<>();
     for (int t = 0; t < threads; t++) {
-      attempts.add(version(1, Mode.GCM, 256));
+      attempts.add(version(1, CipherMode.GCM, 256));
     }
     ExecutorService pool = Executors.newFixedThreadPool(threads);
     List<Future<Boolean>> results = new ArrayList<>();

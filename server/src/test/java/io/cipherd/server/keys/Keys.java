@@ -1,7 +1,6 @@
 package io.cipherd.server.keys;
 
 import io.cipherd.server.crypto.ArrayPayloadCipher;
-import io.cipherd.server.crypto.Mode;
 import io.cipherd.server.crypto.envelope.EnvelopeHeader;
 import io.cipherd.server.crypto.envelope.ParsedEnvelope;
 import io.cipherd.server.pool.CipherPoolConfig;
@@ -55,18 +54,20 @@ public final class Keys implements AutoCloseable {
     return cipher;
   }
 
-  public KeyMetadata create(
-      String name, Mode mode, int keySizeBits, boolean allowUnauthenticated, KeyPolicy policy) {
-    return admin.create(name, mode, keySizeBits, allowUnauthenticated, policy);
+  public KeyMetadata create(String name, KeyTemplate template) {
+    return admin.create(name, template);
   }
 
-  public KeyMetadata rotate(String name, Mode mode, int keySizeBits, boolean allowUnauthenticated) {
-    return admin.rotate(name, mode, keySizeBits, allowUnauthenticated);
+  public KeyMetadata create(String name, KeyTemplate template, KeyPolicy policy) {
+    return admin.create(name, template, policy);
   }
 
-  public KeyMetadata importVersion(
-      String name, Mode mode, byte[] material, boolean allowUnauthenticated) {
-    return admin.importVersion(name, mode, material, allowUnauthenticated);
+  public KeyMetadata rotate(String name, KeyTemplate template) {
+    return admin.rotate(name, template);
+  }
+
+  public KeyMetadata importVersion(String name, KeyTemplate template, byte[] material) {
+    return admin.importVersion(name, template, material);
   }
 
   public KeyMetadata updatePolicy(String name, KeyPolicy policy) {

@@ -2,7 +2,8 @@ package io.cipherd.server.keys;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.cipherd.server.crypto.Mode;
+import io.cipherd.server.crypto.CipherMode;
+import io.cipherd.server.crypto.KeyType;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
@@ -110,7 +111,8 @@ class UsageLedgerTest {
     KeyCache cacheTwo = new KeyCache(store, two);
     KeyAdmin adminOne = new KeyAdmin(store, cacheOne, clock, one);
     KeyAdmin adminTwo = new KeyAdmin(store, cacheTwo, clock, two);
-    adminOne.create("k", Mode.GCM, 256, false, new KeyPolicy(0, 0, false, Duration.ZERO, 10));
+    adminOne.create(
+        "k", KeyTemplate.of(CipherMode.GCM), new KeyPolicy(0, 0, false, Duration.ZERO, 10));
     for (int i = 0; i < 6; i++) {
       one.record("k", 1, UsageLedger.Use.ENCRYPT);
       two.record("k", 1, UsageLedger.Use.ENCRYPT);
@@ -130,11 +132,12 @@ class UsageLedgerTest {
   @Test
   void policyLimits_defaultOnlyForRandom96BitNonces_andAgeRotation() {
     KeyPolicy none = KeyPolicy.DEFAULT;
-    assertThat(none.encryptionLimit(Mode.GCM)).isEqualTo(1L << 30);
-    assertThat(none.encryptionLimit(Mode.CHACHA)).isEqualTo(1L << 30);
-    assertThat(none.encryptionLimit(Mode.XGCM)).isZero();
-    assertThat(none.encryptionLimit(Mode.SIV)).isZero();
-    KeyVersionInfo v1 = new KeyVersionInfo(1, Mode.XGCM, 256, clock.instant(), false);
+    assertThat(none.encryptionLimit(CipherMode.GCM)).isEqualTo(1L << 30);
+    assertThat(none.encryptionLimit(CipherMode.CHACHA)).isEqualTo(1L << 30);
+    assertThat(none.encryptionLimit(CipherMode.XGCM)).isZero();
+    assertThat(none.encryptionLimit(CipherMode.SIV)).isZero();
+    KeyVersionInfo v1 =
+        KeyVersionInfo.generated(1, KeyType.of(CipherMode.XGCM), 256, clock.instant());
     assertThat(none.rotationReason(v1, Long.MAX_VALUE, clock.instant().plus(Duration.ofDays(9999))))
         .isNull();
     KeyPolicy daily = new KeyPolicy(0, 0, false, Duration.ofDays(1), 0);

@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.cipherd.server.crypto.ArrayPayloadCipher;
-import io.cipherd.server.crypto.Mode;
+import io.cipherd.server.crypto.CipherMode;
 import io.cipherd.server.crypto.NonceSource;
 import io.cipherd.server.pool.CipherPoolConfig;
 import io.cipherd.server.pool.CipherPools;
@@ -32,11 +32,8 @@ class WipeableSecretKeyTest {
   }
 
   @ParameterizedTest
-  @EnumSource(
-      value = Mode.class,
-      names = {"HMAC", "LEGACY"},
-      mode = EnumSource.Mode.EXCLUDE)
-  void jceProviders_acceptIt_forEveryMode(Mode mode) {
+  @EnumSource(CipherMode.class)
+  void jceProviders_acceptIt_forEveryMode(CipherMode mode) {
     int bits = mode.keySizesBits().stream().mapToInt(Integer::intValue).max().orElseThrow();
     byte[] raw = NonceSource.bytes(bits / 8);
     SecretKey key = new WipeableSecretKey(raw.clone(), mode.keyAlgorithm());
@@ -85,9 +82,9 @@ class WipeableSecretKeyTest {
   void keyRingEviction_overwritesEveryLoadedVersion() {
     RecordingStore store = new RecordingStore();
     Keys ring = Keys.over(store, Clock.systemUTC());
-    ring.create("a", Mode.GCM, 256, false, null);
-    ring.rotate("a", null, 0, false);
-    ring.create("b", Mode.CHACHA, 256, false, null);
+    ring.create("a", KeyTemplate.of(CipherMode.GCM));
+    ring.rotate("a", KeyTemplate.defaults());
+    ring.create("b", KeyTemplate.of(CipherMode.CHACHA));
     ring.forEncryption("a", 1);
     ring.forEncryption("a", 2);
     ring.forEncryption("b", 0);
@@ -107,8 +104,8 @@ class WipeableSecretKeyTest {
   void generatedMaterial_isOverwrittenOnceStored() {
     RecordingStore store = new RecordingStore();
     Keys ring = Keys.over(store, Clock.systemUTC());
-    ring.create("a", Mode.GCM, 256, false, null);
-    ring.rotate("a", null, 0, false);
+    ring.create("a", KeyTemplate.of(CipherMode.GCM));
+    ring.rotate("a", KeyTemplate.defaults());
     assertThat(store.given).hasSize(2).allSatisfy(raw -> assertThat(raw).containsOnly(0));
   }
 

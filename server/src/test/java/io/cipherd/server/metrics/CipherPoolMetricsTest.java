@@ -3,7 +3,7 @@ package io.cipherd.server.metrics;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.cipherd.server.crypto.Mode;
+import io.cipherd.server.crypto.CipherMode;
 import io.cipherd.server.pool.CipherPoolConfig;
 import io.cipherd.server.pool.CipherPoolExhaustedException;
 import io.cipherd.server.pool.CipherPools;
@@ -19,9 +19,9 @@ class CipherPoolMetricsTest {
   void exhaustedPool_showsActiveWaitAndExhaustion() {
     try (CipherPools pools = new CipherPools(new CipherPoolConfig(1, 1, Duration.ofMillis(50)))) {
       CipherPoolMetrics.bind(pools, registry);
-      Cipher held = pools.borrow(Mode.GCM);
+      Cipher held = pools.borrow(CipherMode.GCM);
 
-      assertThatThrownBy(() -> pools.borrow(Mode.GCM))
+      assertThatThrownBy(() -> pools.borrow(CipherMode.GCM))
           .isInstanceOf(CipherPoolExhaustedException.class);
 
       assertThat(gauge("cipherd.cipher.pool.active")).isEqualTo(1);
@@ -29,7 +29,7 @@ class CipherPoolMetricsTest {
       assertThat(gauge("cipherd.cipher.pool.max")).isEqualTo(1);
       assertThat(counter("cipherd.cipher.pool.exhausted")).isEqualTo(1);
       assertThat(counter("cipherd.cipher.pool.borrow.wait")).isGreaterThanOrEqualTo(0.045);
-      pools.release(Mode.GCM, held);
+      pools.release(CipherMode.GCM, held);
       assertThat(gauge("cipherd.cipher.pool.active")).isEqualTo(0);
       assertThat(gauge("cipherd.cipher.pool.idle")).isEqualTo(1);
       assertThat(counter("cipherd.cipher.pool.borrows")).isEqualTo(1);

@@ -4,9 +4,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.google.protobuf.ByteString;
-import io.cipherd.server.crypto.Mode;
+import io.cipherd.server.crypto.CipherMode;
 import io.cipherd.server.engine.CryptoEngine;
 import io.cipherd.server.keys.InMemoryKeyStore;
+import io.cipherd.server.keys.KeyTemplate;
 import io.cipherd.server.keys.Keys;
 import io.cipherd.server.pool.CipherPoolConfig;
 import io.cipherd.server.pool.CipherPools;
@@ -32,11 +33,11 @@ class CryptoMetricsTest {
   @Test
   void keyNamesDisabled_countsUnderAllKeys_byModeOutcomeAndVersion() {
     CryptoEngine engine = engine(false);
-    keyRing.create("orders", Mode.GCM, 256, false, null);
+    keyRing.create("orders", KeyTemplate.of(CipherMode.GCM));
     String ciphertext = encrypt(engine, "orders", "twelve bytes");
     encrypt(engine, "orders", "four");
     engine.decrypt(ciphertext, NO_CONTEXT);
-    keyRing.rotate("orders", null, 0, false);
+    keyRing.rotate("orders", KeyTemplate.defaults());
     encrypt(engine, "orders", "v2");
 
     assertThat(
@@ -79,7 +80,7 @@ class CryptoMetricsTest {
   @Test
   void keyNamesEnabled_labelsByKeyName() {
     CryptoEngine engine = engine(true);
-    keyRing.create("orders", Mode.CHACHA, 256, false, null);
+    keyRing.create("orders", KeyTemplate.of(CipherMode.CHACHA));
     encrypt(engine, "orders", "hello");
 
     assertThat(
@@ -101,7 +102,7 @@ class CryptoMetricsTest {
   @Test
   void failures_areCountedByOutcome_andUnknownKeysNeverBecomeLabels() {
     CryptoEngine engine = engine(true);
-    keyRing.create("orders", Mode.GCM, 256, false, null);
+    keyRing.create("orders", KeyTemplate.of(CipherMode.GCM));
     String ciphertext = encrypt(engine, "orders", "secret");
     String tampered =
         ciphertext.substring(0, ciphertext.length() - 2)

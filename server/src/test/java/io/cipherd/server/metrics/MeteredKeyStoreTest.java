@@ -3,9 +3,11 @@ package io.cipherd.server.metrics;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.cipherd.server.crypto.Mode;
+import io.cipherd.server.crypto.CipherMode;
+import io.cipherd.server.crypto.KeyType;
 import io.cipherd.server.keys.InMemoryKeyStore;
 import io.cipherd.server.keys.KeyNotFoundException;
+import io.cipherd.server.keys.KeyTemplate;
 import io.cipherd.server.keys.KeyVersionInfo;
 import io.cipherd.server.keys.Keys;
 import io.micrometer.core.instrument.Timer;
@@ -21,13 +23,14 @@ class MeteredKeyStoreTest {
   @Test
   void calls_areTimedByOperationAndOutcome() {
     Keys keyRing = Keys.over(store, Clock.systemUTC());
-    keyRing.create("billing", Mode.GCM, 256, false, null);
+    keyRing.create("billing", KeyTemplate.of(CipherMode.GCM));
     keyRing.describe("billing");
     store.readKey("absent");
     assertThatThrownBy(
             () ->
                 store.readMaterial(
-                    "absent", new KeyVersionInfo(1, Mode.GCM, 256, Instant.EPOCH, false)))
+                    "absent",
+                    KeyVersionInfo.generated(1, KeyType.of(CipherMode.GCM), 256, Instant.EPOCH)))
         .isInstanceOf(KeyNotFoundException.class);
 
     assertThat(timer("create_key", "ok").count()).isEqualTo(1);
@@ -39,7 +42,7 @@ class MeteredKeyStoreTest {
   void keyCache_countsHitsMissesAndSize() {
     Keys keyRing = Keys.over(store, Clock.systemUTC());
     KeyCacheMetrics.bind(keyRing.cache(), registry);
-    keyRing.create("billing", Mode.GCM, 256, false, null);
+    keyRing.create("billing", KeyTemplate.of(CipherMode.GCM));
     keyRing.invalidateAll();
     keyRing.describe("billing");
     keyRing.describe("billing");

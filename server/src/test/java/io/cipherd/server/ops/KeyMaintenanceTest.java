@@ -2,9 +2,10 @@ package io.cipherd.server.ops;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.cipherd.server.crypto.Mode;
+import io.cipherd.server.crypto.CipherMode;
 import io.cipherd.server.keys.InMemoryKeyStore;
 import io.cipherd.server.keys.KeyPolicy;
+import io.cipherd.server.keys.KeyTemplate;
 import io.cipherd.server.keys.Keys;
 import io.cipherd.server.keys.UsageLedger.Use;
 import java.time.Duration;
@@ -30,8 +31,8 @@ class KeyMaintenanceTest {
 
   @Test
   void runNow_mergesTheCounts_thenRotatesTheKeysTheyMakeDue() {
-    keys.create("capped", Mode.GCM, 256, false, TWO_ENCRYPTIONS);
-    keys.create("below", Mode.GCM, 256, false, TWO_ENCRYPTIONS);
+    keys.create("capped", KeyTemplate.of(CipherMode.GCM), TWO_ENCRYPTIONS);
+    keys.create("below", KeyTemplate.of(CipherMode.GCM), TWO_ENCRYPTIONS);
     keys.usage().record("capped", 1, Use.ENCRYPT);
     keys.usage().record("capped", 1, Use.ENCRYPT);
     keys.usage().record("below", 1, Use.ENCRYPT);
@@ -47,7 +48,7 @@ class KeyMaintenanceTest {
 
   @Test
   void close_mergesWhatWasCountedSinceTheLastRun() {
-    keys.create("k", Mode.GCM, 256, false, TWO_ENCRYPTIONS);
+    keys.create("k", KeyTemplate.of(CipherMode.GCM), TWO_ENCRYPTIONS);
     maintenance.start(Duration.ofHours(1));
     keys.usage().record("k", 1, Use.DECRYPT);
 

@@ -4,8 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.cipherd.server.crypto.ArrayPayloadCipher;
+import io.cipherd.server.crypto.CipherMode;
 import io.cipherd.server.crypto.DecryptionFailedException;
-import io.cipherd.server.crypto.Mode;
 import io.cipherd.server.crypto.NonceSource;
 import java.time.Duration;
 import javax.crypto.Cipher;
@@ -28,34 +28,34 @@ class CipherLeaseTest {
   @Test
   void borrowAfterRelease_reusesTheSameCipher_withoutTouchingThePool() {
     try (CipherLease lease = new CipherLease(pools)) {
-      Cipher first = lease.borrow(Mode.GCM, key);
-      lease.release(Mode.GCM, key, first);
-      long borrowsBefore = pools.pool(Mode.GCM).getBorrowedCount();
+      Cipher first = lease.borrow(CipherMode.GCM, key);
+      lease.release(CipherMode.GCM, key, first);
+      long borrowsBefore = pools.pool(CipherMode.GCM).getBorrowedCount();
 
-      Cipher second = lease.borrow(Mode.GCM, key);
+      Cipher second = lease.borrow(CipherMode.GCM, key);
 
       assertThat(second).isSameAs(first);
-      assertThat(pools.pool(Mode.GCM).getBorrowedCount()).isEqualTo(borrowsBefore);
-      lease.release(Mode.GCM, key, second);
+      assertThat(pools.pool(CipherMode.GCM).getBorrowedCount()).isEqualTo(borrowsBefore);
+      lease.release(CipherMode.GCM, key, second);
     }
   }
 
   @Test
   void nestedBorrow_getsAnotherCipher_andTheLeaseKeepsTwoPerMode() {
     try (CipherLease lease = new CipherLease(pools)) {
-      Cipher outer = lease.borrow(Mode.CHACHA, key);
-      Cipher middle = lease.borrow(Mode.CHACHA, key);
-      Cipher inner = lease.borrow(Mode.CHACHA, key);
+      Cipher outer = lease.borrow(CipherMode.CHACHA, key);
+      Cipher middle = lease.borrow(CipherMode.CHACHA, key);
+      Cipher inner = lease.borrow(CipherMode.CHACHA, key);
       assertThat(inner).isNotSameAs(outer).isNotSameAs(middle);
       assertThat(middle).isNotSameAs(outer);
-      lease.release(Mode.CHACHA, key, inner);
-      lease.release(Mode.CHACHA, key, middle);
-      lease.release(Mode.CHACHA, key, outer);
-      assertThat(pools.pool(Mode.CHACHA).getNumActive())
+      lease.release(CipherMode.CHACHA, key, inner);
+      lease.release(CipherMode.CHACHA, key, middle);
+      lease.release(CipherMode.CHACHA, key, outer);
+      assertThat(pools.pool(CipherMode.CHACHA).getNumActive())
           .as("two kept by the lease, one back in the pool")
           .isEqualTo(2);
     }
-    assertThat(pools.pool(Mode.CHACHA).getNumActive()).isZero();
+    assertThat(pools.pool(CipherMode.CHACHA).getNumActive()).isZero();
   }
 
   /**
@@ -64,42 +64,42 @@ class CipherLeaseTest {
   @Test
   void alternatingKeys_eachGetTheCipherLastUsedWithThem() {
     try (CipherLease lease = new CipherLease(pools)) {
-      Cipher forKey = lease.borrow(Mode.GCM, key);
-      lease.release(Mode.GCM, key, forKey);
-      Cipher forOther = lease.borrow(Mode.GCM, otherKey);
+      Cipher forKey = lease.borrow(CipherMode.GCM, key);
+      lease.release(CipherMode.GCM, key, forKey);
+      Cipher forOther = lease.borrow(CipherMode.GCM, otherKey);
       assertThat(forOther)
           .as("a second cipher rather than re-keying the first")
           .isNotSameAs(forKey);
-      lease.release(Mode.GCM, otherKey, forOther);
-      long borrowsBefore = pools.pool(Mode.GCM).getBorrowedCount();
+      lease.release(CipherMode.GCM, otherKey, forOther);
+      long borrowsBefore = pools.pool(CipherMode.GCM).getBorrowedCount();
 
       for (int i = 0; i < 5; i++) {
-        Cipher a = lease.borrow(Mode.GCM, key);
+        Cipher a = lease.borrow(CipherMode.GCM, key);
         assertThat(a).isSameAs(forKey);
-        lease.release(Mode.GCM, key, a);
-        Cipher b = lease.borrow(Mode.GCM, otherKey);
+        lease.release(CipherMode.GCM, key, a);
+        Cipher b = lease.borrow(CipherMode.GCM, otherKey);
         assertThat(b).isSameAs(forOther);
-        lease.release(Mode.GCM, otherKey, b);
+        lease.release(CipherMode.GCM, otherKey, b);
       }
-      assertThat(pools.pool(Mode.GCM).getBorrowedCount()).isEqualTo(borrowsBefore);
+      assertThat(pools.pool(CipherMode.GCM).getBorrowedCount()).isEqualTo(borrowsBefore);
 
       SecretKey third = new SecretKeySpec(NonceSource.bytes(32), "AES");
-      Cipher reused = lease.borrow(Mode.GCM, third);
+      Cipher reused = lease.borrow(CipherMode.GCM, third);
       assertThat(reused)
           .as("with both held, a third key re-keys one of them")
           .isIn(forKey, forOther);
-      lease.release(Mode.GCM, third, reused);
+      lease.release(CipherMode.GCM, third, reused);
     }
   }
 
   @Test
   void close_returnsEveryHeldCipher() {
     CipherLease lease = new CipherLease(pools);
-    for (Mode mode : Mode.ciphers()) {
+    for (CipherMode mode : CipherMode.pooled()) {
       lease.release(mode, key, lease.borrow(mode, key));
     }
     lease.close();
-    for (Mode mode : Mode.ciphers()) {
+    for (CipherMode mode : CipherMode.pooled()) {
       assertThat(pools.pool(mode).getNumActive()).as(mode.headerName()).isZero();
       assertThat(pools.pool(mode).getNumIdle()).as(mode.headerName()).isEqualTo(1);
     }
@@ -108,33 +108,33 @@ class CipherLeaseTest {
   @Test
   void invalidate_dropsTheCipher_fromLeaseAndPool() {
     try (CipherLease lease = new CipherLease(pools)) {
-      Cipher broken = lease.borrow(Mode.CBC, key);
-      lease.invalidate(Mode.CBC, broken);
-      assertThat(lease.borrow(Mode.CBC, key)).isNotSameAs(broken);
+      Cipher broken = lease.borrow(CipherMode.CBC, key);
+      lease.invalidate(CipherMode.CBC, broken);
+      assertThat(lease.borrow(CipherMode.CBC, key)).isNotSameAs(broken);
     }
-    assertThat(pools.pool(Mode.CBC).getDestroyedCount()).isEqualTo(1);
+    assertThat(pools.pool(CipherMode.CBC).getDestroyedCount()).isEqualTo(1);
   }
 
   @Test
   void failedDecryptionInALease_leavesNoCipherBorrowed() {
     ArrayPayloadCipher cipher = new ArrayPayloadCipher(pools);
-    byte[] payload = cipher.encrypt(Mode.GCM, key, new byte[0], null, new byte[] {1, 2, 3});
+    byte[] payload = cipher.encrypt(CipherMode.GCM, key, new byte[0], null, new byte[] {1, 2, 3});
     payload[payload.length - 1] ^= 1;
     try (CipherLease lease = new CipherLease(pools)) {
       ArrayPayloadCipher leased = new ArrayPayloadCipher(lease);
       for (int i = 0; i < 10; i++) {
-        assertThatThrownBy(() -> leased.decrypt(Mode.GCM, key, new byte[0], null, payload))
+        assertThatThrownBy(() -> leased.decrypt(CipherMode.GCM, key, new byte[0], null, payload))
             .isInstanceOf(DecryptionFailedException.class);
       }
       assertThat(
               leased.decrypt(
-                  Mode.GCM,
+                  CipherMode.GCM,
                   key,
                   new byte[0],
                   null,
-                  cipher.encrypt(Mode.GCM, key, new byte[0], null, new byte[] {9})))
+                  cipher.encrypt(CipherMode.GCM, key, new byte[0], null, new byte[] {9})))
           .containsExactly(9);
     }
-    assertThat(pools.pool(Mode.GCM).getNumActive()).isZero();
+    assertThat(pools.pool(CipherMode.GCM).getNumActive()).isZero();
   }
 }

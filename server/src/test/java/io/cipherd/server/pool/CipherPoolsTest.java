@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 
-import io.cipherd.server.crypto.Mode;
+import io.cipherd.server.crypto.CipherMode;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
@@ -23,10 +23,10 @@ class CipherPoolsTest {
 
   @ParameterizedTest
   @EnumSource(
-      value = Mode.class,
-      names = {"HMAC", "LEGACY"},
+      value = CipherMode.class,
+      names = {"SIV"},
       mode = EnumSource.Mode.EXCLUDE)
-  void borrow_givesACipherOfTheModesTransformation(Mode mode) {
+  void borrow_givesACipherOfTheModesTransformation(CipherMode mode) {
     try (CipherPools pools = new CipherPools(CipherPoolConfig.DEFAULT)) {
       Cipher cipher = pools.borrow(mode);
 
@@ -36,146 +36,153 @@ class CipherPoolsTest {
   }
 
   @Test
+  void siv_hasNoPool() {
+    try (CipherPools pools = new CipherPools(CipherPoolConfig.DEFAULT)) {
+      assertThat(pools.pool(CipherMode.SIV)).isNull();
+    }
+  }
+
+  @Test
   void borrow_afterRelease_reusesTheSameCipher() {
     try (CipherPools pools = new CipherPools(CipherPoolConfig.DEFAULT)) {
-      Cipher first = pools.borrow(Mode.GCM);
-      pools.release(Mode.GCM, first);
+      Cipher first = pools.borrow(CipherMode.GCM);
+      pools.release(CipherMode.GCM, first);
 
-      Cipher second = pools.borrow(Mode.GCM);
+      Cipher second = pools.borrow(CipherMode.GCM);
 
       assertThat(second).isSameAs(first);
-      assertThat(pools.pool(Mode.GCM).getCreatedCount()).isEqualTo(1);
-      pools.release(Mode.GCM, second);
+      assertThat(pools.pool(CipherMode.GCM).getCreatedCount()).isEqualTo(1);
+      pools.release(CipherMode.GCM, second);
     }
   }
 
   @Test
   void borrow_whileAnotherIsOut_givesADifferentCipher() {
     try (CipherPools pools = new CipherPools(CipherPoolConfig.DEFAULT)) {
-      Cipher first = pools.borrow(Mode.CBC);
-      Cipher second = pools.borrow(Mode.CBC);
+      Cipher first = pools.borrow(CipherMode.CBC);
+      Cipher second = pools.borrow(CipherMode.CBC);
 
       assertThat(second).isNotSameAs(first);
-      assertThat(pools.pool(Mode.CBC).getNumActive()).isEqualTo(2);
-      pools.release(Mode.CBC, first);
-      pools.release(Mode.CBC, second);
-      assertThat(pools.pool(Mode.CBC).getNumActive()).isZero();
+      assertThat(pools.pool(CipherMode.CBC).getNumActive()).isEqualTo(2);
+      pools.release(CipherMode.CBC, first);
+      pools.release(CipherMode.CBC, second);
+      assertThat(pools.pool(CipherMode.CBC).getNumActive()).isZero();
     }
   }
 
   @Test
   void invalidate_dropsTheCipherSoItIsNeverReused() {
     try (CipherPools pools = new CipherPools(CipherPoolConfig.DEFAULT)) {
-      Cipher broken = pools.borrow(Mode.CHACHA);
+      Cipher broken = pools.borrow(CipherMode.CHACHA);
 
-      pools.invalidate(Mode.CHACHA, broken);
-      Cipher next = pools.borrow(Mode.CHACHA);
+      pools.invalidate(CipherMode.CHACHA, broken);
+      Cipher next = pools.borrow(CipherMode.CHACHA);
 
       assertThat(next).isNotSameAs(broken);
-      assertThat(pools.pool(Mode.CHACHA).getDestroyedCount()).isEqualTo(1);
-      assertThat(pools.pool(Mode.CHACHA).getNumActive()).isEqualTo(1);
-      pools.release(Mode.CHACHA, next);
+      assertThat(pools.pool(CipherMode.CHACHA).getDestroyedCount()).isEqualTo(1);
+      assertThat(pools.pool(CipherMode.CHACHA).getNumActive()).isEqualTo(1);
+      pools.release(CipherMode.CHACHA, next);
     }
   }
 
   @Test
   void clear_dropsIdleCiphersOfEveryMode_andABorrowedOneIsPooledAgainOnRelease() throws Exception {
     try (CipherPools pools = new CipherPools(CipherPoolConfig.DEFAULT)) {
-      Cipher idle = pools.borrow(Mode.GCM);
-      Cipher borrowed = pools.borrow(Mode.GCM);
-      pools.release(Mode.GCM, idle);
-      pools.release(Mode.CBC, pools.borrow(Mode.CBC));
+      Cipher idle = pools.borrow(CipherMode.GCM);
+      Cipher borrowed = pools.borrow(CipherMode.GCM);
+      pools.release(CipherMode.GCM, idle);
+      pools.release(CipherMode.CBC, pools.borrow(CipherMode.CBC));
 
       pools.clear();
 
-      assertThat(pools.pool(Mode.GCM).getNumIdle()).isZero();
-      assertThat(pools.pool(Mode.CBC).getNumIdle()).isZero();
-      assertThat(pools.borrow(Mode.GCM)).isNotSameAs(idle);
-      pools.release(Mode.GCM, borrowed);
-      assertThat(pools.pool(Mode.GCM).getNumIdle()).isEqualTo(1);
+      assertThat(pools.pool(CipherMode.GCM).getNumIdle()).isZero();
+      assertThat(pools.pool(CipherMode.CBC).getNumIdle()).isZero();
+      assertThat(pools.borrow(CipherMode.GCM)).isNotSameAs(idle);
+      pools.release(CipherMode.GCM, borrowed);
+      assertThat(pools.pool(CipherMode.GCM).getNumIdle()).isEqualTo(1);
     }
   }
 
   @Test
   void invalidate_calledTwice_doesNotThrow() {
     try (CipherPools pools = new CipherPools(CipherPoolConfig.DEFAULT)) {
-      Cipher cipher = pools.borrow(Mode.CTR);
-      pools.invalidate(Mode.CTR, cipher);
+      Cipher cipher = pools.borrow(CipherMode.CTR);
+      pools.invalidate(CipherMode.CTR, cipher);
 
-      pools.invalidate(Mode.CTR, cipher);
+      pools.invalidate(CipherMode.CTR, cipher);
 
-      assertThat(pools.pool(Mode.CTR).getNumActive()).isZero();
+      assertThat(pools.pool(CipherMode.CTR).getNumActive()).isZero();
     }
   }
 
   @Test
   void release_beyondMaxIdle_keepsOnlyMaxIdleCiphers() {
     try (CipherPools pools = pools(4, 1, Duration.ofMillis(50))) {
-      Cipher a = pools.borrow(Mode.OFB);
-      Cipher b = pools.borrow(Mode.OFB);
-      Cipher c = pools.borrow(Mode.OFB);
+      Cipher a = pools.borrow(CipherMode.OFB);
+      Cipher b = pools.borrow(CipherMode.OFB);
+      Cipher c = pools.borrow(CipherMode.OFB);
 
-      pools.release(Mode.OFB, a);
-      pools.release(Mode.OFB, b);
-      pools.release(Mode.OFB, c);
+      pools.release(CipherMode.OFB, a);
+      pools.release(CipherMode.OFB, b);
+      pools.release(CipherMode.OFB, c);
 
-      assertThat(pools.pool(Mode.OFB).getNumIdle()).isEqualTo(1);
-      assertThat(pools.pool(Mode.OFB).getDestroyedCount()).isEqualTo(2);
+      assertThat(pools.pool(CipherMode.OFB).getNumIdle()).isEqualTo(1);
+      assertThat(pools.pool(CipherMode.OFB).getDestroyedCount()).isEqualTo(2);
     }
   }
 
   @Test
   void borrow_exhaustedPool_throwsCipherPoolExhaustedAfterBoundedWait() {
     try (CipherPools pools = pools(1, 1, Duration.ofMillis(50))) {
-      Cipher held = pools.borrow(Mode.GCM);
+      Cipher held = pools.borrow(CipherMode.GCM);
 
       assertTimeoutPreemptively(
           HANG,
           () ->
-              assertThatThrownBy(() -> pools.borrow(Mode.GCM))
+              assertThatThrownBy(() -> pools.borrow(CipherMode.GCM))
                   .isInstanceOf(CipherPoolExhaustedException.class)
                   .hasMessageContaining("gcm"));
 
-      pools.release(Mode.GCM, held);
-      Cipher again = pools.borrow(Mode.GCM);
+      pools.release(CipherMode.GCM, held);
+      Cipher again = pools.borrow(CipherMode.GCM);
       assertThat(again).isSameAs(held);
-      pools.release(Mode.GCM, again);
+      pools.release(CipherMode.GCM, again);
     }
   }
 
   @Test
   void borrow_exhaustedMode_leavesOtherModesAvailable() {
     try (CipherPools pools = pools(1, 1, Duration.ofMillis(50))) {
-      Cipher held = pools.borrow(Mode.GCM);
+      Cipher held = pools.borrow(CipherMode.GCM);
 
-      Cipher other = assertTimeoutPreemptively(HANG, () -> pools.borrow(Mode.CHACHA));
+      Cipher other = assertTimeoutPreemptively(HANG, () -> pools.borrow(CipherMode.CHACHA));
 
-      assertThat(other.getAlgorithm()).isEqualTo(Mode.CHACHA.transformation());
-      pools.release(Mode.CHACHA, other);
-      pools.release(Mode.GCM, held);
+      assertThat(other.getAlgorithm()).isEqualTo(CipherMode.CHACHA.transformation());
+      pools.release(CipherMode.CHACHA, other);
+      pools.release(CipherMode.GCM, held);
     }
   }
 
   @Test
   void borrow_waitingCaller_getsTheCipherOnceReleased() throws Exception {
     try (CipherPools pools = pools(1, 1, HANG)) {
-      Cipher held = pools.borrow(Mode.CFB);
+      Cipher held = pools.borrow(CipherMode.CFB);
       CompletableFuture<Cipher> waiter =
-          CompletableFuture.supplyAsync(() -> pools.borrow(Mode.CFB));
+          CompletableFuture.supplyAsync(() -> pools.borrow(CipherMode.CFB));
 
       // Release only once the other thread is really blocked in the pool, not before it asks.
       assertTimeoutPreemptively(
           HANG,
           () -> {
-            while (pools.pool(Mode.CFB).getNumWaiters() == 0) {
+            while (pools.pool(CipherMode.CFB).getNumWaiters() == 0) {
               Thread.sleep(5);
             }
           });
       assertThat(waiter).isNotDone();
-      pools.release(Mode.CFB, held);
+      pools.release(CipherMode.CFB, held);
 
       assertThat(waiter.get(HANG.toMillis(), TimeUnit.MILLISECONDS)).isSameAs(held);
-      pools.release(Mode.CFB, held);
+      pools.release(CipherMode.CFB, held);
     }
   }
 

@@ -1,7 +1,7 @@
 package io.cipherd.server.crypto.envelope;
 
 import com.google.protobuf.ByteString;
-import io.cipherd.server.crypto.Mode;
+import io.cipherd.server.crypto.CipherMode;
 import java.nio.charset.StandardCharsets;
 
 /**
@@ -103,10 +103,10 @@ public final class Envelope {
     }
     int version = parseVersion(text, slash + 1, colon);
     String modeName = ascii(text, colon + 1, close);
-    Mode mode = modeName == null ? null : Mode.fromHeaderName(modeName);
+    CipherMode mode = modeName == null ? null : CipherMode.fromHeaderName(modeName);
     if (mode == null) {
       throw new InvalidCiphertextException(
-          "unknown mode in header; expected one of " + Mode.headerNames());
+          "unknown mode in header; expected one of " + CipherMode.headerNames());
     }
     return new EnvelopeHeader(name, version, mode);
   }

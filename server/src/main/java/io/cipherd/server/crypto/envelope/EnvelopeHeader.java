@@ -2,7 +2,9 @@ package io.cipherd.server.crypto.envelope;
 
 import com.google.protobuf.ByteString;
 import com.google.protobuf.UnsafeByteOperations;
-import io.cipherd.server.crypto.Mode;
+import io.cipherd.server.crypto.CipherMode;
+import io.cipherd.server.crypto.KeyType;
+import io.cipherd.server.crypto.KeyVersionRef;
 import io.cipherd.server.errors.InvalidArgumentException;
 import java.nio.charset.StandardCharsets;
 
@@ -10,18 +12,17 @@ import java.nio.charset.StandardCharsets;
  * The {@code <NAME/vVERSION:MODE>} prefix of a ciphertext: which key version and mode decrypt it.
  *
  * <p>Its ASCII bytes are also the first part of the associated data of AEAD modes, so a ciphertext
- * moved to another name, version or mode fails to decrypt.
+ * moved to another name, version or mode fails to decrypt. As the key version it names, it is what
+ * encryptions and decryptions report to metrics.
  */
-public final class EnvelopeHeader {
+public final class EnvelopeHeader extends KeyVersionRef {
   /** The key-name grammar of the ciphertext format, also enforced when keys are created. */
   public static final String KEY_NAME_SYNTAX = "[a-z0-9][a-z0-9_-]{0,63}";
 
   /** The longest name {@link #KEY_NAME_SYNTAX} allows. */
   public static final int MAX_KEY_NAME_LENGTH = 64;
 
-  private final String keyName;
-  private final int version;
-  private final Mode mode;
+  private final CipherMode mode;
   private final byte[] aad;
   private final ByteString ascii;
 
@@ -29,20 +30,27 @@ public final class EnvelopeHeader {
    * Validates and builds a header; throws {@link IllegalArgumentException} for a bad name or
    * version.
    */
-  public EnvelopeHeader(String keyName, int version, Mode mode) {
-    if (!isValidKeyName(keyName)) {
-      throw new IllegalArgumentException("key name must match " + KEY_NAME_SYNTAX);
-    }
-    if (version < 1) {
-      throw new IllegalArgumentException("key version must be at least 1, got " + version);
-    }
-    this.keyName = keyName;
-    this.version = version;
+  public EnvelopeHeader(String keyName, int version, CipherMode mode) {
+    super(checkedName(keyName), checkedVersion(version), KeyType.of(mode));
     this.mode = mode;
     this.aad =
         ("<" + keyName + "/v" + version + ":" + mode.headerName() + ">")
             .getBytes(StandardCharsets.US_ASCII);
     this.ascii = UnsafeByteOperations.unsafeWrap(aad);
+  }
+
+  private static String checkedName(String keyName) {
+    if (!isValidKeyName(keyName)) {
+      throw new IllegalArgumentException("key name must match " + KEY_NAME_SYNTAX);
+    }
+    return keyName;
+  }
+
+  private static int checkedVersion(int version) {
+    if (version < 1) {
+      throw new IllegalArgumentException("key version must be at least 1, got " + version);
+    }
+    return version;
   }
 
   /**
@@ -76,15 +84,7 @@ public final class EnvelopeHeader {
     return true;
   }
 
-  public String keyName() {
-    return keyName;
-  }
-
-  public int version() {
-    return version;
-  }
-
-  public Mode mode() {
+  public CipherMode mode() {
     return mode;
   }
 
@@ -106,22 +106,17 @@ public final class EnvelopeHeader {
     return aad.length;
   }
 
-  /** {@code NAME/vVERSION}: the key version without the mode, as logs show it. */
-  public String versionedName() {
-    return keyName + "/v" + version;
-  }
-
   @Override
   public boolean equals(Object o) {
     return o instanceof EnvelopeHeader h
-        && h.version == version
+        && h.version() == version()
         && h.mode == mode
-        && h.keyName.equals(keyName);
+        && h.keyName().equals(keyName());
   }
 
   @Override
   public int hashCode() {
-    return (keyName.hashCode() * 31 + version) * 31 + mode.hashCode();
+    return (keyName().hashCode() * 31 + version()) * 31 + mode.hashCode();
   }
 
   @Override

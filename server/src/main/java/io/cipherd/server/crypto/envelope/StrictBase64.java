@@ -3,6 +3,8 @@ package io.cipherd.server.crypto.envelope;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.nio.ByteOrder;
+import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
 
 /**
  * Padded standard base64 (RFC 4648 section 4) between ranges of caller-given arrays, so a payload
@@ -20,7 +22,7 @@ public final class StrictBase64 {
 
   private static final byte[] DIGITS =
       "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/"
-          .getBytes(java.nio.charset.StandardCharsets.US_ASCII);
+          .getBytes(StandardCharsets.US_ASCII);
 
   /**
    * The two digits of each 12-bit value, high digit in the high byte: one lookup per two digits.
@@ -37,7 +39,7 @@ public final class StrictBase64 {
   private static final byte[] VALUES = new byte[256];
 
   static {
-    java.util.Arrays.fill(VALUES, (byte) -1);
+    Arrays.fill(VALUES, (byte) -1);
     for (int i = 0; i < DIGITS.length; i++) {
       VALUES[DIGITS[i]] = (byte) i;
     }

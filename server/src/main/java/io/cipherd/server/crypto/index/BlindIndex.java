@@ -1,7 +1,7 @@
 package io.cipherd.server.crypto.index;
 
 import io.cipherd.server.crypto.CryptoProviderException;
-import io.cipherd.server.crypto.Mode;
+import io.cipherd.server.crypto.KeyType;
 import io.cipherd.server.errors.InvalidArgumentException;
 import java.security.GeneralSecurityException;
 import java.util.Arrays;
@@ -54,15 +54,15 @@ public final class BlindIndex {
       return index;
     } catch (GeneralSecurityException | RuntimeException e) {
       MACS.remove();
-      throw new CryptoProviderException(Mode.HMAC, e);
+      throw new CryptoProviderException(KeyType.INDEX.keyAlgorithm(), e);
     }
   }
 
   private static Mac newMac() {
     try {
-      return Mac.getInstance(Mode.HMAC.transformation());
+      return Mac.getInstance(KeyType.INDEX.keyAlgorithm());
     } catch (GeneralSecurityException e) {
-      throw new CryptoProviderException(Mode.HMAC, e);
+      throw new CryptoProviderException(KeyType.INDEX.keyAlgorithm(), e);
     }
   }
 }

@@ -20,13 +20,29 @@ import java.text.Normalizer;
  * @param casefold apply full default case folding (CaseFolding.txt C and F)
  */
 public record Normalization(boolean trim, boolean nfkc, boolean casefold) {
-  public static final Normalization NONE = new Normalization(false, false, false);
+  public static final Normalization NONE =
+      new Normalization(/* trim= */ false, /* nfkc= */ false, /* casefold= */ false);
 
   /**
    * The longest value indexed, 64 KiB: far above any field worth a blind index, and it bounds the
    * work of NFKC and case folding (each may grow the text several times) per value.
    */
   public static final int MAX_VALUE_BYTES = 65_536;
+
+  /** These steps and trimming. */
+  public Normalization withTrim() {
+    return new Normalization(true, nfkc, casefold);
+  }
+
+  /** These steps and NFKC. */
+  public Normalization withNfkc() {
+    return new Normalization(trim, true, casefold);
+  }
+
+  /** These steps and case folding. */
+  public Normalization withCasefold() {
+    return new Normalization(trim, nfkc, true);
+  }
 
   /** Whether any step is asked for. */
   public boolean isNone() {
@@ -54,7 +70,7 @@ public record Normalization(boolean trim, boolean nfkc, boolean casefold) {
       text = Normalizer.normalize(text, Normalizer.Form.NFKC);
     }
     if (casefold) {
-      text = UCharacter.foldCase(text, true);
+      text = UCharacter.foldCase(text, UCharacter.FOLD_CASE_DEFAULT);
     }
     return text.getBytes(StandardCharsets.UTF_8);
   }

@@ -1,6 +1,6 @@
 package io.cipherd.server.keystore.pkcs12;
 
-import io.cipherd.server.crypto.Mode;
+import io.cipherd.server.crypto.KeyType;
 import io.cipherd.server.crypto.envelope.EnvelopeHeader;
 import io.cipherd.server.crypto.legacy.IvConvention;
 import io.cipherd.server.crypto.legacy.LegacyCipher;
@@ -52,6 +52,8 @@ final class VersionEntries {
    */
   private static final String CHACHA_STORAGE_ALGORITHM = "1.2.840.113549.1.9.16.3.18";
 
+  private static final String CHACHA_KEY_ALGORITHM = "ChaCha20";
+
   private static final Pattern ALIAS =
       Pattern.compile("(" + EnvelopeHeader.KEY_NAME_SYNTAX + ")/v([1-9][0-9]{0,8})");
 
@@ -73,7 +75,10 @@ final class VersionEntries {
 
   /** The key object that holds {@code material} in the file. */
   static SecretKeySpec storedKey(KeyVersionInfo info, byte[] material) {
-    String algorithm = info.mode() == Mode.CHACHA ? CHACHA_STORAGE_ALGORITHM : info.keyAlgorithm();
+    String algorithm =
+        CHACHA_KEY_ALGORITHM.equals(info.keyAlgorithm())
+            ? CHACHA_STORAGE_ALGORITHM
+            : info.keyAlgorithm();
     return new SecretKeySpec(material, algorithm);
   }
 
@@ -81,7 +86,7 @@ final class VersionEntries {
   static Set<Attribute> attributes(KeyVersionInfo info) {
     Set<Attribute> attributes = new HashSet<>();
     // Plain strings only: PKCS12Attribute would read "ab:cd"-like or "[..]" values as hex or lists.
-    attributes.add(new PKCS12Attribute(MODE, info.mode().headerName()));
+    attributes.add(new PKCS12Attribute(MODE, info.type().name()));
     attributes.add(new PKCS12Attribute(KEY_SIZE_BITS, Integer.toString(info.keySizeBits())));
     attributes.add(new PKCS12Attribute(CREATED_AT, info.createdAt().toString()));
     attributes.add(new PKCS12Attribute(IMPORTED, Boolean.toString(info.imported())));
@@ -107,8 +112,8 @@ final class VersionEntries {
     for (Attribute a : attributes) {
       values.put(a.getName(), a.getValue());
     }
-    Mode mode = Mode.fromName(required(values, MODE, "mode"));
-    if (mode == null) {
+    KeyType type = KeyType.fromName(required(values, MODE, "mode"));
+    if (type == null) {
       throw new IllegalArgumentException("unknown mode attribute '" + values.get(MODE) + "'");
     }
     String bits = required(values, KEY_SIZE_BITS, "key size");
@@ -121,11 +126,11 @@ final class VersionEntries {
     try {
       return new KeyVersionInfo(
           version,
-          mode,
+          type,
           Integer.parseInt(bits),
           Instant.parse(created),
           Boolean.parseBoolean(imported),
-          mode == Mode.LEGACY ? legacy(values) : null);
+          type == KeyType.LEGACY ? legacy(values) : null);
     } catch (NumberFormatException | DateTimeParseException e) {
       throw new IllegalArgumentException("malformed attribute: " + e.getMessage(), e);
     }

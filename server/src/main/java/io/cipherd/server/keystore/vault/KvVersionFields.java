@@ -1,6 +1,6 @@
 package io.cipherd.server.keystore.vault;
 
-import io.cipherd.server.crypto.Mode;
+import io.cipherd.server.crypto.KeyType;
 import io.cipherd.server.crypto.legacy.IvConvention;
 import io.cipherd.server.crypto.legacy.LegacyCipher;
 import io.cipherd.server.crypto.legacy.LegacyFormat;
@@ -39,7 +39,7 @@ final class KvVersionFields {
     JsonObject fields =
         Json.object()
             .add(ALGORITHM, info.keyAlgorithm())
-            .add(MODE, info.mode().headerName())
+            .add(MODE, info.type().name())
             .add(KEY_SIZE_BITS, info.keySizeBits())
             .add(CREATED, info.createdAt().toString())
             .add(IMPORTED, info.imported())
@@ -60,12 +60,12 @@ final class KvVersionFields {
    */
   static KeyVersionInfo decodeInfo(String name, int version, JsonObject data) {
     try {
-      Mode mode = Mode.fromName(string(data, MODE));
+      KeyType type = KeyType.fromName(string(data, MODE));
       int bits = data.get(KEY_SIZE_BITS).asInt();
       Instant created = Instant.parse(string(data, CREATED));
       boolean imported = data.get(IMPORTED).asBoolean();
       return new KeyVersionInfo(
-          version, mode, bits, created, imported, mode == Mode.LEGACY ? legacy(data) : null);
+          version, type, bits, created, imported, type == KeyType.LEGACY ? legacy(data) : null);
     } catch (RuntimeException e) {
       throw new IllegalStateException(
           "KV version "

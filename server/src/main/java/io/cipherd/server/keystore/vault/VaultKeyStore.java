@@ -106,7 +106,7 @@ public final class VaultKeyStore implements KeyStore {
         kv.readVersion(name, version.version())
             .orElseThrow(() -> KeyNotFoundException.version(name, version.version()));
     KeyVersionInfo stored = KvVersionFields.decodeInfo(name, version.version(), fields);
-    if (stored.mode() != version.mode()
+    if (stored.type() != version.type()
         || stored.keySizeBits() != version.keySizeBits()
         || !Objects.equals(stored.legacy(), version.legacy())) {
       throw new IllegalStateException(

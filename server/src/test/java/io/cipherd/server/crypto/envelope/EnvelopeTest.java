@@ -7,14 +7,17 @@ import com.google.gson.JsonArray;
 import com.google.gson.JsonElement;
 import com.google.gson.JsonObject;
 import com.google.gson.JsonParser;
-import io.cipherd.server.crypto.Mode;
+import io.cipherd.server.crypto.CipherMode;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Arrays;
+import java.util.Base64;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
+import java.util.Random;
 import java.util.stream.Stream;
 import java.util.stream.StreamSupport;
 import org.junit.jupiter.api.Test;
@@ -71,7 +74,7 @@ class EnvelopeTest {
 
     assertThat(valid.stream().map(c -> c.get("mode").getAsString()).distinct())
         .containsExactlyInAnyOrderElementsOf(
-            Mode.ciphers().stream().map(Mode::headerName).toList());
+            Arrays.stream(CipherMode.values()).map(CipherMode::headerName).toList());
     assertThat(valid.size() + invalid.size()).isGreaterThanOrEqualTo(40);
     assertThat(invalid)
         .allSatisfy(
@@ -94,7 +97,7 @@ class EnvelopeTest {
   @MethodSource("validCases")
   void format_validVector_reproducesTheSameText(String name, JsonObject c) {
     String text = c.get("ciphertext").getAsString();
-    Mode mode = Mode.fromHeaderName(c.get("mode").getAsString());
+    CipherMode mode = CipherMode.fromHeaderName(c.get("mode").getAsString());
     EnvelopeHeader header =
         new EnvelopeHeader(c.get("key_name").getAsString(), c.get("key_version").getAsInt(), mode);
     byte[] payload = HexFormat.of().parseHex(c.get("payload_hex").getAsString());
@@ -175,14 +178,15 @@ class EnvelopeTest {
   void parseHeader_readsHeaderWithoutValidatingPayload() {
     EnvelopeHeader header = Envelope.peekHeader("<payments/v12:chacha>not base64 at all");
 
-    assertThat(header).isEqualTo(new EnvelopeHeader("payments", 12, Mode.CHACHA));
+    assertThat(header).isEqualTo(new EnvelopeHeader("payments", 12, CipherMode.CHACHA));
     assertThat(header.toString()).isEqualTo("<payments/v12:chacha>");
   }
 
   @Test
   void envelopeToString_showsHeaderAndLengthButNoPayload() {
     byte[] payload = HexFormat.of().parseHex("00112233445566778899aabbccddeeff");
-    ParsedEnvelope envelope = new ParsedEnvelope(new EnvelopeHeader("k", 1, Mode.ECB), payload);
+    ParsedEnvelope envelope =
+        new ParsedEnvelope(new EnvelopeHeader("k", 1, CipherMode.ECB), payload);
 
     assertThat(envelope.toString())
         .contains("<k/v1:ecb>", "16")
@@ -191,22 +195,22 @@ class EnvelopeTest {
 
   @Test
   void text_isTheHeaderThenTheBase64OfThePayload_inOneExactArray_andParsesBack() {
-    EnvelopeHeader header = new EnvelopeHeader("payments", 3, Mode.GCM);
+    EnvelopeHeader header = new EnvelopeHeader("payments", 3, CipherMode.GCM);
     for (int length = 28; length < 60; length++) {
       byte[] payload = new byte[length + 10];
-      new java.util.Random(length).nextBytes(payload);
-      byte[] exact = java.util.Arrays.copyOf(payload, length);
+      new Random(length).nextBytes(payload);
+      byte[] exact = Arrays.copyOf(payload, length);
 
       byte[] text = Envelope.text(header, payload, length);
 
       assertThat(new String(text, StandardCharsets.US_ASCII))
-          .isEqualTo("<payments/v3:gcm>" + java.util.Base64.getEncoder().encodeToString(exact));
+          .isEqualTo("<payments/v3:gcm>" + Base64.getEncoder().encodeToString(exact));
       ParsedEnvelope parsed = ParsedEnvelope.parse(text);
       assertThat(parsed.header()).isEqualTo(header);
       assertThat(parsed.payload()).isEqualTo(exact);
       byte[] out = new byte[Envelope.maxPayloadLength(text.length)];
       assertThat(Envelope.decodePayload(header, text, 0, text.length, out)).isEqualTo(length);
-      assertThat(java.util.Arrays.copyOf(out, length)).isEqualTo(exact);
+      assertThat(Arrays.copyOf(out, length)).isEqualTo(exact);
     }
   }
 
@@ -214,7 +218,7 @@ class EnvelopeTest {
   void parseHeader_readsARangeOfALargerArray() {
     byte[] text = "xx<orders/v12:chacha>AAAA>yy".getBytes(StandardCharsets.US_ASCII);
     EnvelopeHeader header = Envelope.parseHeader(text, 2, text.length - 4);
-    assertThat(header).isEqualTo(new EnvelopeHeader("orders", 12, Mode.CHACHA));
+    assertThat(header).isEqualTo(new EnvelopeHeader("orders", 12, CipherMode.CHACHA));
   }
 
   @Test
@@ -227,7 +231,7 @@ class EnvelopeTest {
 
     assertThat(Envelope.parseHeader(v1, 0, v1.length)).isSameAs(first);
     assertThat(Envelope.parseHeader(v2, 0, v2.length).version()).isEqualTo(2);
-    assertThat(Envelope.parseHeader(cbc, 0, cbc.length).mode()).isEqualTo(Mode.CBC);
+    assertThat(Envelope.parseHeader(cbc, 0, cbc.length).mode()).isEqualTo(CipherMode.CBC);
     assertThat(Envelope.parseHeader(v1, 0, v1.length).version()).isEqualTo(1);
   }
 }

@@ -51,10 +51,10 @@ class BlindIndexTest {
   void valuesAUserCallsEqual_normalizeToEqualBytes(String steps, String left, String right) {
     Normalization normalization =
         switch (steps.trim()) {
-          case "trim" -> new Normalization(true, false, false);
-          case "casefold" -> new Normalization(false, false, true);
-          case "nfkc" -> new Normalization(false, true, false);
-          default -> new Normalization(true, true, true);
+          case "trim" -> Normalization.NONE.withTrim();
+          case "casefold" -> Normalization.NONE.withCasefold();
+          case "nfkc" -> Normalization.NONE.withNfkc();
+          default -> Normalization.NONE.withTrim().withNfkc().withCasefold();
         };
     byte[] a = normalization.apply(left.getBytes(StandardCharsets.UTF_8));
     byte[] b = normalization.apply(right.getBytes(StandardCharsets.UTF_8));
@@ -71,7 +71,7 @@ class BlindIndexTest {
 
   @Test
   void trim_keepsInnerWhiteSpace_andCasefoldIsNotLowercase() {
-    Normalization both = new Normalization(true, false, true);
+    Normalization both = Normalization.NONE.withTrim().withCasefold();
     assertThat(
             new String(
                 both.apply(" Ada  Lovelace ".getBytes(StandardCharsets.UTF_8)),
@@ -87,7 +87,7 @@ class BlindIndexTest {
     byte[] notUtf8 = {(byte) 0xff, (byte) 0xfe, 0x41};
     assertThat(Normalization.NONE.apply(notUtf8)).isSameAs(notUtf8);
 
-    assertThatThrownBy(() -> new Normalization(false, false, true).apply(notUtf8))
+    assertThatThrownBy(() -> Normalization.NONE.withCasefold().apply(notUtf8))
         .isInstanceOf(InvalidArgumentException.class)
         .hasMessageContaining("not well-formed UTF-8");
   }

@@ -7,7 +7,7 @@ import static io.cipherd.server.keys.KeyStoreContractTest.version;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.cipherd.server.crypto.Mode;
+import io.cipherd.server.crypto.CipherMode;
 import io.cipherd.server.keys.KeyMetadata;
 import io.cipherd.server.keys.KeyPolicy;
 import io.cipherd.server.keys.KeyStore;
@@ -65,7 +65,7 @@ class Pkcs12CrashRecoveryTest {
 
   @Test
   public void open_leftoverTempFiles_areDeletedAndIgnored() throws Exception {
-    NewKeyVersion a1 = version(1, Mode.GCM, 256);
+    NewKeyVersion a1 = version(1, CipherMode.GCM, 256);
     store.createKey("a", a1, STRICT);
     store.close();
     store = null;
@@ -90,10 +90,10 @@ class Pkcs12CrashRecoveryTest {
   @Test
   public void crashAfterPolicyWriteBeforeP12Write_keyDoesNotExist_andOthersAreIntact()
       throws Exception {
-    NewKeyVersion a1 = version(1, Mode.GCM, 256);
+    NewKeyVersion a1 = version(1, CipherMode.GCM, 256);
     store.createKey("a", a1, KeyPolicy.DEFAULT);
     byte[] p12BeforeCreate = Files.readAllBytes(p12());
-    store.createKey("b", version(1, Mode.GCM, 256), STRICT);
+    store.createKey("b", version(1, CipherMode.GCM, 256), STRICT);
     store.close();
     store = null;
     Files.write(p12(), p12BeforeCreate); // keys.json already names b; keys.p12 never got b/v1
@@ -105,7 +105,7 @@ class Pkcs12CrashRecoveryTest {
     assertThat(bytes(store.readMaterial("a", store.readKey("a").orElseThrow().version(1))))
         .isEqualTo(a1.material());
     // The name is free again, and the new create's policy wins over the orphaned one.
-    store.createKey("b", version(1, Mode.GCM, 256), KeyPolicy.DEFAULT);
+    store.createKey("b", version(1, CipherMode.GCM, 256), KeyPolicy.DEFAULT);
     reopen();
     assertThat(store.readKey("b").orElseThrow().policy()).isEqualTo(KeyPolicy.DEFAULT);
   }
@@ -117,10 +117,10 @@ class Pkcs12CrashRecoveryTest {
   @Test
   public void crashBeforeRotationRename_keepsEveryCommittedVersion_andInventsNone()
       throws Exception {
-    store.createKey("a", version(1, Mode.GCM, 256), KeyPolicy.DEFAULT);
+    store.createKey("a", version(1, CipherMode.GCM, 256), KeyPolicy.DEFAULT);
     List<byte[]> committed = rotateTo(store, "a", 2);
     byte[] p12Committed = Files.readAllBytes(p12());
-    store.addVersion("a", 2, version(3, Mode.GCM, 256));
+    store.addVersion("a", 2, version(3, CipherMode.GCM, 256));
     store.close();
     store = null;
     Files.move(p12(), dataDir.resolve(Pkcs12KeyStore.KEYSTORE_FILE + ".5550123.tmp"));
@@ -156,10 +156,10 @@ class Pkcs12CrashRecoveryTest {
 
   @Test
   public void createKey_policyWriteFails_versionIsNeverWritten() throws Exception {
-    store.createKey("a", version(1, Mode.GCM, 256), KeyPolicy.DEFAULT);
+    store.createKey("a", version(1, CipherMode.GCM, 256), KeyPolicy.DEFAULT);
     blockWritesTo(policies());
 
-    assertThatThrownBy(() -> store.createKey("b", version(1, Mode.GCM, 256), STRICT))
+    assertThatThrownBy(() -> store.createKey("b", version(1, CipherMode.GCM, 256), STRICT))
         .isInstanceOf(KeyStoreUnavailableException.class)
         .hasMessageContaining(policies().toString());
 
@@ -173,11 +173,11 @@ class Pkcs12CrashRecoveryTest {
   @Test
   public void addVersion_p12WriteFails_storesNothing_andTheVersionNumberStaysFree()
       throws Exception {
-    NewKeyVersion a1 = version(1, Mode.GCM, 256);
+    NewKeyVersion a1 = version(1, CipherMode.GCM, 256);
     KeyMetadata created = store.createKey("a", a1, KeyPolicy.DEFAULT);
     blockWritesTo(p12()); // the store still holds every committed entry in memory
 
-    assertThatThrownBy(() -> store.addVersion("a", 1, version(2, Mode.GCM, 256)))
+    assertThatThrownBy(() -> store.addVersion("a", 1, version(2, CipherMode.GCM, 256)))
         .isInstanceOf(KeyStoreUnavailableException.class)
         .hasMessageContaining(p12().toString())
         .hasMessageContaining("nothing was stored");
@@ -188,7 +188,7 @@ class Pkcs12CrashRecoveryTest {
           .noneMatch(name -> name.endsWith(".tmp"));
     }
     unblock(p12());
-    NewKeyVersion retry = version(2, Mode.GCM, 256);
+    NewKeyVersion retry = version(2, CipherMode.GCM, 256);
     store.addVersion("a", 1, retry); // would fail if the failed entry were still in memory
     reopen();
     KeyMetadata a = store.readKey("a").orElseThrow();
@@ -203,11 +203,11 @@ class Pkcs12CrashRecoveryTest {
    */
   @Test
   public void policyFileLaggingP12_keepsEveryVersion_withTheDefaultPolicy() throws Exception {
-    store.createKey("a", version(1, Mode.GCM, 256), STRICT);
+    store.createKey("a", version(1, CipherMode.GCM, 256), STRICT);
     byte[] policiesBeforeB = Files.readAllBytes(policies());
-    NewKeyVersion b1 = version(1, Mode.GCM, 256);
+    NewKeyVersion b1 = version(1, CipherMode.GCM, 256);
     store.createKey("b", b1, STRICT);
-    store.addVersion("b", 1, version(2, Mode.GCM, 256));
+    store.addVersion("b", 1, version(2, CipherMode.GCM, 256));
     store.close();
     store = null;
     Files.write(policies(), policiesBeforeB);
@@ -223,7 +223,7 @@ class Pkcs12CrashRecoveryTest {
 
   @Test
   public void policyFileMissing_keysStillOpenWithTheDefaultPolicy() throws Exception {
-    store.createKey("a", version(1, Mode.GCM, 256), STRICT);
+    store.createKey("a", version(1, CipherMode.GCM, 256), STRICT);
     store.close();
     store = null;
     Files.delete(policies());

@@ -5,13 +5,14 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assumptions.assumeThat;
 
 import io.cipherd.server.crypto.ArrayPayloadCipher;
-import io.cipherd.server.crypto.Mode;
+import io.cipherd.server.crypto.CipherMode;
 import io.cipherd.server.crypto.envelope.ParsedEnvelope;
 import io.cipherd.server.keys.KeyMetadata;
 import io.cipherd.server.keys.KeyPolicy;
 import io.cipherd.server.keys.KeyStore;
 import io.cipherd.server.keys.KeyStoreContractTest;
 import io.cipherd.server.keys.KeyStoreUnavailableException;
+import io.cipherd.server.keys.KeyTemplate;
 import io.cipherd.server.keys.Keys;
 import io.cipherd.server.keys.NewKeyVersion;
 import io.cipherd.server.keys.UsableKey;
@@ -74,9 +75,9 @@ class Pkcs12KeyStoreTest extends KeyStoreContractTest {
 
   @Test
   public void reopen_keepsEveryKeyVersionPolicyAndByte() {
-    NewKeyVersion a1 = version(1, Mode.GCM, 256);
-    NewKeyVersion a2 = version(2, Mode.CBC, 128, true);
-    NewKeyVersion b1 = version(1, Mode.CHACHA, 256);
+    NewKeyVersion a1 = version(1, CipherMode.GCM, 256);
+    NewKeyVersion a2 = version(2, CipherMode.CBC, 128, true);
+    NewKeyVersion b1 = version(1, CipherMode.CHACHA, 256);
     store.createKey("a", a1, KeyPolicy.DEFAULT);
     store.addVersion("a", 1, a2);
     store.createKey("b", b1, STRICT);
@@ -96,11 +97,11 @@ class Pkcs12KeyStoreTest extends KeyStoreContractTest {
 
   @Test
   public void reopen_thenRotate_continuesNumberingAndKeepsOldVersions() {
-    store.createKey("a", version(1, Mode.GCM, 256), KeyPolicy.DEFAULT);
+    store.createKey("a", version(1, CipherMode.GCM, 256), KeyPolicy.DEFAULT);
     List<byte[]> before = rotateTo(store, "a", 3);
     reopen();
 
-    NewKeyVersion v4 = version(4, Mode.GCM, 256);
+    NewKeyVersion v4 = version(4, CipherMode.GCM, 256);
     store.addVersion("a", 3, v4);
     reopen();
 
@@ -115,7 +116,7 @@ class Pkcs12KeyStoreTest extends KeyStoreContractTest {
   @Test
   public void files_areOwnerOnly_0600_inA0700Directory() throws Exception {
     assumeThat(FileSystems.getDefault().supportedFileAttributeViews()).contains("posix");
-    store.createKey("a", version(1, Mode.GCM, 256), STRICT);
+    store.createKey("a", version(1, CipherMode.GCM, 256), STRICT);
 
     assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(dataDir)))
         .isEqualTo("rwx------");
@@ -128,11 +129,11 @@ class Pkcs12KeyStoreTest extends KeyStoreContractTest {
   @Test
   public void write_replacesAGroupReadableFileWithA0600One() throws Exception {
     assumeThat(FileSystems.getDefault().supportedFileAttributeViews()).contains("posix");
-    store.createKey("a", version(1, Mode.GCM, 256), KeyPolicy.DEFAULT);
+    store.createKey("a", version(1, CipherMode.GCM, 256), KeyPolicy.DEFAULT);
     Files.setPosixFilePermissions(p12(), PosixFilePermissions.fromString("rw-r--r--"));
     reopen();
 
-    store.addVersion("a", 1, version(2, Mode.GCM, 256));
+    store.addVersion("a", 1, version(2, CipherMode.GCM, 256));
 
     assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(p12())))
         .isEqualTo("rw-------");
@@ -140,10 +141,10 @@ class Pkcs12KeyStoreTest extends KeyStoreContractTest {
 
   @Test
   public void p12_opensWithTheJdkKeyStore_withOneNameVersionAliasPerVersion() throws Exception {
-    NewKeyVersion a1 = version(1, Mode.GCM, 256);
+    NewKeyVersion a1 = version(1, CipherMode.GCM, 256);
     store.createKey("a", a1, KeyPolicy.DEFAULT);
-    store.addVersion("a", 1, version(2, Mode.GCM, 256));
-    store.createKey("b", version(1, Mode.CHACHA, 256), KeyPolicy.DEFAULT);
+    store.addVersion("a", 1, version(2, CipherMode.GCM, 256));
+    store.createKey("b", version(1, CipherMode.CHACHA, 256), KeyPolicy.DEFAULT);
 
     var jks = JdkPkcs12.load(p12(), PASSWORD);
 
@@ -157,8 +158,8 @@ class Pkcs12KeyStoreTest extends KeyStoreContractTest {
   public void p12_isListedByKeytool() throws Exception {
     Path keytool = Path.of(System.getProperty("java.home"), "bin", "keytool");
     assumeThat(Files.isExecutable(keytool)).as("keytool in this JDK").isTrue();
-    store.createKey("payments", version(1, Mode.GCM, 256), KeyPolicy.DEFAULT);
-    store.addVersion("payments", 1, version(2, Mode.CHACHA, 256));
+    store.createKey("payments", version(1, CipherMode.GCM, 256), KeyPolicy.DEFAULT);
+    store.addVersion("payments", 1, version(2, CipherMode.CHACHA, 256));
 
     ProcessBuilder pb =
         new ProcessBuilder(
@@ -184,7 +185,7 @@ class Pkcs12KeyStoreTest extends KeyStoreContractTest {
 
   @Test
   public void chachaKey_survivesReopen_andEncryptsWithChaCha20Poly1305() throws Exception {
-    NewKeyVersion v1 = version(1, Mode.CHACHA, 256);
+    NewKeyVersion v1 = version(1, CipherMode.CHACHA, 256);
     store.createKey("chacha", v1, KeyPolicy.DEFAULT);
     reopen();
 
@@ -193,10 +194,10 @@ class Pkcs12KeyStoreTest extends KeyStoreContractTest {
     assertThat(key.getAlgorithm()).isEqualTo("ChaCha20");
     assertThat(key.getEncoded()).isEqualTo(v1.material());
     byte[] nonce = new byte[12];
-    Cipher encrypt = Cipher.getInstance(Mode.CHACHA.transformation());
+    Cipher encrypt = Cipher.getInstance(CipherMode.CHACHA.transformation());
     encrypt.init(Cipher.ENCRYPT_MODE, key, new IvParameterSpec(nonce));
     byte[] sealed = encrypt.doFinal("hello".getBytes(StandardCharsets.UTF_8));
-    Cipher decrypt = Cipher.getInstance(Mode.CHACHA.transformation());
+    Cipher decrypt = Cipher.getInstance(CipherMode.CHACHA.transformation());
     decrypt.init(
         Cipher.DECRYPT_MODE,
         new SecretKeySpec(v1.material(), "ChaCha20"),
@@ -206,7 +207,7 @@ class Pkcs12KeyStoreTest extends KeyStoreContractTest {
 
   @Test
   public void open_wrongPassword_failsNamingTheFileButNotThePassword() {
-    store.createKey("a", version(1, Mode.GCM, 256), KeyPolicy.DEFAULT);
+    store.createKey("a", version(1, CipherMode.GCM, 256), KeyPolicy.DEFAULT);
     store.close();
     store = null;
 
@@ -239,7 +240,7 @@ class Pkcs12KeyStoreTest extends KeyStoreContractTest {
 
   @Test
   public void open_truncatedP12_failsNamingTheFile() throws Exception {
-    store.createKey("a", version(1, Mode.GCM, 256), KeyPolicy.DEFAULT);
+    store.createKey("a", version(1, CipherMode.GCM, 256), KeyPolicy.DEFAULT);
     store.close();
     store = null;
     byte[] whole = Files.readAllBytes(p12());
@@ -252,7 +253,7 @@ class Pkcs12KeyStoreTest extends KeyStoreContractTest {
 
   @Test
   public void open_garbagePolicyFile_failsNamingTheFile() throws Exception {
-    store.createKey("a", version(1, Mode.GCM, 256), KeyPolicy.DEFAULT);
+    store.createKey("a", version(1, CipherMode.GCM, 256), KeyPolicy.DEFAULT);
     store.close();
     store = null;
     Files.writeString(
@@ -265,7 +266,7 @@ class Pkcs12KeyStoreTest extends KeyStoreContractTest {
 
   @Test
   public void open_versionGapInP12_isRefusedRatherThanGuessed() throws Exception {
-    store.createKey("a", version(1, Mode.GCM, 256), KeyPolicy.DEFAULT);
+    store.createKey("a", version(1, CipherMode.GCM, 256), KeyPolicy.DEFAULT);
     rotateTo(store, "a", 3);
     store.close();
     store = null;
@@ -281,7 +282,7 @@ class Pkcs12KeyStoreTest extends KeyStoreContractTest {
 
   @Test
   public void open_foreignEntryInP12_isRefusedNamingIt() throws Exception {
-    store.createKey("a", version(1, Mode.GCM, 256), KeyPolicy.DEFAULT);
+    store.createKey("a", version(1, CipherMode.GCM, 256), KeyPolicy.DEFAULT);
     store.close();
     store = null;
     var jks = JdkPkcs12.load(p12(), PASSWORD);
@@ -299,7 +300,7 @@ class Pkcs12KeyStoreTest extends KeyStoreContractTest {
 
   @Test
   public void policyFile_isReadableJsonWithoutSecrets() throws Exception {
-    NewKeyVersion a1 = version(1, Mode.GCM, 256);
+    NewKeyVersion a1 = version(1, CipherMode.GCM, 256);
     store.createKey("a", a1, new KeyPolicy(1, 0, true));
 
     String json = Files.readString(policies());
@@ -313,7 +314,7 @@ class Pkcs12KeyStoreTest extends KeyStoreContractTest {
 
   @Test
   public void close_wipesThePassword_laterReadsOfKeyBytesFailClearly() {
-    KeyMetadata a = store.createKey("a", version(1, Mode.GCM, 256), KeyPolicy.DEFAULT);
+    KeyMetadata a = store.createKey("a", version(1, CipherMode.GCM, 256), KeyPolicy.DEFAULT);
 
     store.close();
 
@@ -324,7 +325,7 @@ class Pkcs12KeyStoreTest extends KeyStoreContractTest {
 
   @Test
   public void open_directoryAlreadyOpen_failsClearly_untilTheFirstStoreCloses() {
-    store.createKey("a", version(1, Mode.GCM, 256), KeyPolicy.DEFAULT);
+    store.createKey("a", version(1, CipherMode.GCM, 256), KeyPolicy.DEFAULT);
 
     assertThatThrownBy(() -> Pkcs12KeyStore.open(dataDir, PASSWORD.toCharArray()))
         .isInstanceOf(KeyStoreUnavailableException.class)
@@ -337,7 +338,7 @@ class Pkcs12KeyStoreTest extends KeyStoreContractTest {
 
   @Test
   public void open_failingOnAWrongPassword_releasesTheDirectory() {
-    store.createKey("a", version(1, Mode.GCM, 256), KeyPolicy.DEFAULT);
+    store.createKey("a", version(1, CipherMode.GCM, 256), KeyPolicy.DEFAULT);
     store.close();
     store = null;
     assertThatThrownBy(() -> Pkcs12KeyStore.open(dataDir, "wrong".toCharArray()))
@@ -354,8 +355,8 @@ class Pkcs12KeyStoreTest extends KeyStoreContractTest {
     try {
       ArrayPayloadCipher cipher = new ArrayPayloadCipher(pools);
       Keys before = Keys.over(store, Clock.systemUTC());
-      before.create("orders", Mode.CHACHA, 0, false, null);
-      before.rotate("orders", Mode.GCM, 128, false);
+      before.create("orders", KeyTemplate.of(CipherMode.CHACHA));
+      before.rotate("orders", KeyTemplate.of(CipherMode.GCM).withKeySizeBits(128));
       UsableKey key = before.forEncryption("orders", 1);
       byte[] plaintext = "order 1234".getBytes(StandardCharsets.UTF_8);
       String ciphertext =
@@ -378,7 +379,7 @@ class Pkcs12KeyStoreTest extends KeyStoreContractTest {
 
   @Test
   public void toString_namesTheFileOnly() {
-    store.createKey("a", version(1, Mode.GCM, 256), KeyPolicy.DEFAULT);
+    store.createKey("a", version(1, CipherMode.GCM, 256), KeyPolicy.DEFAULT);
 
     assertThat(store.toString()).contains(p12().toString()).doesNotContain(PASSWORD);
   }

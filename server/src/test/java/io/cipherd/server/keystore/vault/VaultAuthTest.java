@@ -6,7 +6,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
 import io.cipherd.server.api.StatusMapper;
-import io.cipherd.server.crypto.Mode;
+import io.cipherd.server.crypto.CipherMode;
+import io.cipherd.server.crypto.KeyType;
 import io.cipherd.server.keys.KeyPolicy;
 import io.cipherd.server.keys.KeyStoreAccessDeniedException;
 import io.cipherd.server.keys.KeyVersionInfo;
@@ -112,7 +113,8 @@ class VaultAuthTest {
           "approle-key",
           1,
           new NewKeyVersion(
-              new KeyVersionInfo(2, Mode.GCM, 256, Instant.now(), false), new byte[32]));
+              KeyVersionInfo.generated(2, KeyType.of(CipherMode.GCM), 256, Instant.now()),
+              new byte[32]));
     }
   }
 
@@ -287,7 +289,8 @@ class VaultAuthTest {
 
   private static NewKeyVersion version(int number) {
     return new NewKeyVersion(
-        new KeyVersionInfo(number, Mode.GCM, 256, Instant.now(), false), new byte[32]);
+        KeyVersionInfo.generated(number, KeyType.of(CipherMode.GCM), 256, Instant.now()),
+        new byte[32]);
   }
 
   private static String tokenWithPolicy(String policy) throws Exception {

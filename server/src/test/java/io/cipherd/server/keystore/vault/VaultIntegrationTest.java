@@ -3,9 +3,10 @@ package io.cipherd.server.keystore.vault;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.google.protobuf.ByteString;
-import io.cipherd.server.crypto.Mode;
+import io.cipherd.server.crypto.CipherMode;
 import io.cipherd.server.keys.ConcurrentKeyUpdateException;
 import io.cipherd.server.keys.KeyMetadata;
+import io.cipherd.server.keys.KeyTemplate;
 import io.cipherd.server.keystore.vault.auth.TokenAuth;
 import io.github.jopenlibs.vault.json.Json;
 import io.github.jopenlibs.vault.json.JsonObject;
@@ -70,11 +71,11 @@ class VaultIntegrationTest {
   @Test
   void
       rotateOnA_bothReplicasDecryptBothReplicasCiphertexts_andBEncryptsWithTheNewVersionAfterRefresh() {
-    a.keyRing.create("orders", Mode.GCM, 256, false, null);
+    a.keyRing.create("orders", KeyTemplate.of(CipherMode.GCM));
     ByteString fromA1 = a.encrypt("orders", "a-v1");
     ByteString fromB1 = b.encrypt("orders", "b-v1");
 
-    a.keyRing.rotate("orders", null, 0, false);
+    a.keyRing.rotate("orders", KeyTemplate.defaults());
     ByteString fromA2 = a.encrypt("orders", "a-v2");
     ByteString fromBBeforeRefresh = b.encrypt("orders", "b-before-refresh");
 
@@ -93,9 +94,9 @@ class VaultIntegrationTest {
 
   @Test
   void ciphertextOfAVersionBHasNotSeen_isDecryptedByFetchingThatVersionOnDemand() {
-    a.keyRing.create("orders", Mode.GCM, 256, false, null);
+    a.keyRing.create("orders", KeyTemplate.of(CipherMode.GCM));
     b.decrypt(b.encrypt("orders", "warm B's cache with version 1"));
-    a.keyRing.rotate("orders", null, 0, false);
+    a.keyRing.rotate("orders", KeyTemplate.defaults());
     ByteString v2 = a.encrypt("orders", "only A knows v2");
     b.store.resetCounts();
 
@@ -111,7 +112,7 @@ class VaultIntegrationTest {
   @Test
   void twoReplicasRotatingAtOnce_eachRotationAddsExactlyOneVersion_noneLostOrOverwritten()
       throws Exception {
-    a.keyRing.create("orders", Mode.GCM, 256, false, null);
+    a.keyRing.create("orders", KeyTemplate.of(CipherMode.GCM));
     int rotationsEach = 10;
     CyclicBarrier start = new CyclicBarrier(2);
     ExecutorService pool = Executors.newFixedThreadPool(2);
@@ -126,7 +127,11 @@ class VaultIntegrationTest {
                   List<Integer> added = new ArrayList<>();
                   for (int i = 0; i < rotationsEach; i++) {
                     try {
-                      added.add(replica.keyRing.rotate("orders", null, 0, false).currentVersion());
+                      added.add(
+                          replica
+                              .keyRing
+                              .rotate("orders", KeyTemplate.defaults())
+                              .currentVersion());
                     } catch (ConcurrentKeyUpdateException lostEveryRetry) {
                       aborted
                           .incrementAndGet(); // ABORTED to the caller, who may retry; nothing was
@@ -165,11 +170,11 @@ class VaultIntegrationTest {
   @Test
   void fiftyRotations_keepEveryVersionInVault_andDataFromVersionOneStillDecrypts()
       throws Exception {
-    a.keyRing.create("archive", Mode.GCM, 256, false, null);
+    a.keyRing.create("archive", KeyTemplate.of(CipherMode.GCM));
     ByteString fromV1 = a.encrypt("archive", "written under version 1");
 
     for (int i = 0; i < 50; i++) {
-      a.keyRing.rotate("archive", null, 0, false);
+      a.keyRing.rotate("archive", KeyTemplate.defaults());
     }
 
     JsonObject metadata =
@@ -193,7 +198,7 @@ class VaultIntegrationTest {
 
   @Test
   void cachedKey_encryptsAndDecryptsWithZeroVaultCalls() {
-    a.keyRing.create("hot", Mode.GCM, 256, false, null);
+    a.keyRing.create("hot", KeyTemplate.of(CipherMode.GCM));
     a.decrypt(a.encrypt("hot", "warm up"));
     a.store.resetCounts();
 

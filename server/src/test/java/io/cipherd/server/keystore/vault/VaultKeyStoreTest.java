@@ -2,7 +2,7 @@ package io.cipherd.server.keystore.vault;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.cipherd.server.crypto.Mode;
+import io.cipherd.server.crypto.CipherMode;
 import io.cipherd.server.keys.KeyPolicy;
 import io.cipherd.server.keys.KeyStore;
 import io.cipherd.server.keys.KeyStoreContractTest;
@@ -52,8 +52,8 @@ class VaultKeyStoreTest extends KeyStoreContractTest {
   @Test
   void layout_isOneSecretPerKeyWithOneKvVersionPerKeyVersion_readableWithPlainKvCalls()
       throws Exception {
-    store.createKey("payments", version(1, Mode.GCM, 256), new KeyPolicy(1, 2, false));
-    store.addVersion("payments", 1, version(2, Mode.CBC, 128, true));
+    store.createKey("payments", version(1, CipherMode.GCM, 256), new KeyPolicy(1, 2, false));
+    store.addVersion("payments", 1, version(2, CipherMode.CBC, 128, true));
 
     JsonObject v2 =
         Json.parse(vault.api("GET", "secret/data/" + prefix + "/payments?version=2", null))
@@ -90,7 +90,7 @@ class VaultKeyStoreTest extends KeyStoreContractTest {
   @Test
   void kvWriteWithoutCheckAndSet_isRefusedByVault_soNoWriterCanOverwriteAVersion()
       throws Exception {
-    store.createKey("payments", version(1, Mode.GCM, 256), KeyPolicy.DEFAULT);
+    store.createKey("payments", version(1, CipherMode.GCM, 256), KeyPolicy.DEFAULT);
 
     Assertions.assertThatThrownBy(
             () ->

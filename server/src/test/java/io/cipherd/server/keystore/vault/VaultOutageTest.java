@@ -7,8 +7,9 @@ import com.google.protobuf.ByteString;
 import io.cipherd.server.Cipherd;
 import io.cipherd.server.api.RequestLimits;
 import io.cipherd.server.api.StatusMapper;
-import io.cipherd.server.crypto.Mode;
+import io.cipherd.server.crypto.CipherMode;
 import io.cipherd.server.keys.KeyStoreUnavailableException;
+import io.cipherd.server.keys.KeyTemplate;
 import io.cipherd.server.keystore.vault.auth.TokenAuth;
 import io.cipherd.server.ops.Health;
 import io.cipherd.server.ops.KeyRefresher;
@@ -44,10 +45,10 @@ class VaultOutageTest {
         VaultErrorLog log = new VaultErrorLog()) {
       System.out.println(
           "Vault (file storage) started in " + server.lastStartTime().toMillis() + " ms");
-      replica.keyRing.create("hot", Mode.GCM, 256, false, null);
+      replica.keyRing.create("hot", KeyTemplate.of(CipherMode.GCM));
       ByteString before = replica.encrypt("hot", "before the outage");
       replica.decrypt(before);
-      other.keyRing.create("cold", Mode.GCM, 256, false, null); // never used by `replica`
+      other.keyRing.create("cold", KeyTemplate.of(CipherMode.GCM)); // never used by `replica`
 
       server.stop();
       replica.store.resetCounts();
@@ -59,7 +60,7 @@ class VaultOutageTest {
       assertThat(replica.store.totalCalls()).as("the hot path never calls Vault").isZero();
 
       long started = System.nanoTime();
-      assertThatThrownBy(() -> replica.keyRing.rotate("hot", null, 0, false))
+      assertThatThrownBy(() -> replica.keyRing.rotate("hot", KeyTemplate.defaults()))
           .isInstanceOf(KeyStoreUnavailableException.class)
           .hasMessage("the key store is unavailable; retry later")
           .satisfies(
@@ -84,7 +85,8 @@ class VaultOutageTest {
       server.restart();
       awaitVaultAnswers(replica);
 
-      assertThat(replica.keyRing.rotate("hot", null, 0, false).currentVersion()).isEqualTo(2);
+      assertThat(replica.keyRing.rotate("hot", KeyTemplate.defaults()).currentVersion())
+          .isEqualTo(2);
       assertThat(replica.versionOf(replica.encrypt("hot", "new version"))).isEqualTo(2);
       assertThat(replica.decrypt(before)).isEqualTo("before the outage");
       assertThat(replica.decrypt(replica.encrypt("cold", "back"))).isEqualTo("back");

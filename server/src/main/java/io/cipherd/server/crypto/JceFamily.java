@@ -1,0 +1,113 @@
+package io.cipherd.server.crypto;
+
+import java.security.GeneralSecurityException;
+import java.security.spec.AlgorithmParameterSpec;
+import javax.crypto.BadPaddingException;
+import javax.crypto.Cipher;
+import javax.crypto.IllegalBlockSizeException;
+import javax.crypto.SecretKey;
+
+/**
+ * The families whose modes a pooled JCE {@link Cipher} runs whole: borrow one of the mode's
+ * ciphers, initialise it with the key and the payload's IV, bind the associated data if the mode
+ * authenticates, {@code doFinal}, give it back. A member says which IV parameters it takes and, for
+ * xgcm, which key the cipher runs with.
+ */
+abstract class JceFamily extends ModeFamily {
+  private final String transformation;
+
+  JceFamily(CipherMode mode, String transformation, int ivLength, int tagLength, boolean padded) {
+    super(mode, ivLength, tagLength, padded);
+    this.transformation = transformation;
+  }
+
+  @Override
+  final String transformation() {
+    return transformation;
+  }
+
+  /** The cipher's parameters for the IV at the start of {@code payload}; null if it takes none. */
+  abstract AlgorithmParameterSpec parameters(byte[] payload);
+
+  /**
+   * The key the cipher runs with for the message in {@code payload}: the version's key, unless the
+   * mode derives one per message.
+   */
+  SecretKey messageKey(CipherSource source, SecretKey key, byte[] payload) {
+    return key;
+  }
+
+  @Override
+  final void seal(
+      CipherSource source,
+      SecretKey key,
+      byte[] header,
+      byte[] context,
+      int contextFrom,
+      int contextLength,
+      byte[] plaintext,
+      int from,
+      int length,
+      byte[] payload) {
+    int ivLength = ivLength();
+    int expected = payloadLength(length) - ivLength;
+    SecretKey cipherKey = messageKey(source, key, payload);
+    Cipher cipher = source.borrow(mode(), cipherKey);
+    try {
+      cipher.init(Cipher.ENCRYPT_MODE, cipherKey, parameters(payload));
+      bind(cipher, header, context, contextFrom, contextLength);
+      int written = cipher.doFinal(plaintext, from, length, payload, ivLength);
+      if (written != expected) {
+        throw new IllegalStateException("cipher wrote " + written + " bytes, expected " + expected);
+      }
+      source.release(mode(), cipherKey, cipher);
+    } catch (GeneralSecurityException | RuntimeException e) {
+      source.invalidate(mode(), cipher);
+      throw new CryptoProviderException(transformation, e);
+    }
+  }
+
+  @Override
+  final int open(
+      CipherSource source,
+      SecretKey key,
+      byte[] header,
+      byte[] context,
+      int contextFrom,
+      int contextLength,
+      byte[] payload,
+      int length,
+      byte[] out) {
+    int ivLength = ivLength();
+    SecretKey cipherKey = messageKey(source, key, payload);
+    Cipher cipher = source.borrow(mode(), cipherKey);
+    try {
+      cipher.init(Cipher.DECRYPT_MODE, cipherKey, parameters(payload));
+      bind(cipher, header, context, contextFrom, contextLength);
+      int written = cipher.doFinal(payload, ivLength, length - ivLength, out, 0);
+      source.release(mode(), cipherKey, cipher);
+      return written;
+    } catch (BadPaddingException | IllegalBlockSizeException e) {
+      // AEADBadTagException is a BadPaddingException: a wrong tag, key or context.
+      source.invalidate(mode(), cipher);
+      throw new DecryptionFailedException();
+    } catch (GeneralSecurityException | RuntimeException e) {
+      source.invalidate(mode(), cipher);
+      throw new CryptoProviderException(transformation, e);
+    }
+  }
+
+  /** Binds {@code header ‖ context} as associated data, if the mode authenticates. */
+  private void bind(
+      Cipher cipher, byte[] header, byte[] context, int contextFrom, int contextLength) {
+    if (tagLength() == NO_TAG) {
+      return;
+    }
+    if (header != null && header.length > 0) {
+      cipher.updateAAD(header);
+    }
+    if (contextLength > 0) {
+      cipher.updateAAD(context, contextFrom, contextLength);
+    }
+  }
+}

@@ -1,0 +1,42 @@
+package io.cipherd.server.crypto;
+
+/**
+ * One key version as the crypto path reports it to metrics and usage counts: its key's name, its
+ * number and its {@link KeyType}. An encryption key's version is reported as the {@code
+ * envelope.EnvelopeHeader} its ciphertexts start with; index and legacy versions, which start none,
+ * as a plain reference. Either is made once per loaded version and reused for every operation.
+ */
+public class KeyVersionRef {
+  private final String keyName;
+  private final int version;
+  private final KeyType type;
+
+  /** The version {@code version} of {@code keyName}, a version of {@code type}. */
+  public KeyVersionRef(String keyName, int version, KeyType type) {
+    this.keyName = keyName;
+    this.version = version;
+    this.type = type;
+  }
+
+  public final String keyName() {
+    return keyName;
+  }
+
+  public final int version() {
+    return version;
+  }
+
+  public final KeyType type() {
+    return type;
+  }
+
+  /** {@code NAME/vVERSION}: the key version without its type, as logs show it. */
+  public final String versionedName() {
+    return keyName + "/v" + version;
+  }
+
+  @Override
+  public String toString() {
+    return versionedName() + ":" + type.name();
+  }
+}

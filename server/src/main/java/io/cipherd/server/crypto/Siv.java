@@ -1,0 +1,150 @@
+package io.cipherd.server.crypto;
+
+import com.google.crypto.tink.subtle.AesSiv;
+import java.security.GeneralSecurityException;
+import java.util.Arrays;
+import java.util.Set;
+import javax.crypto.SecretKey;
+
+/**
+ * AES-SIV (RFC 5297) with a 512-bit key, deterministic: {@code V ‖ C}, the 16-byte synthetic IV
+ * first, computed over one associated-data component, {@code header ‖ context}. Equal plaintexts
+ * and contexts give equal ciphertexts. Tink implements it (the JCE has no SIV), so it borrows no
+ * pooled cipher; Tink's API takes and returns whole arrays, so each message copies its input and
+ * output once. The key is prepared once per version ({@link #prepare}).
+ */
+final class Siv extends ModeFamily {
+  private static final int SYNTHETIC_IV_BYTES = 16;
+  private static final Set<Integer> KEY_SIZES = Set.of(512);
+  private static final String ALGORITHM = "AES-SIV";
+
+  Siv(CipherMode mode) {
+    super(mode, NO_IV, SYNTHETIC_IV_BYTES, UNPADDED);
+  }
+
+  @Override
+  String transformation() {
+    return null;
+  }
+
+  @Override
+  String keyAlgorithm() {
+    return "AES";
+  }
+
+  @Override
+  Set<Integer> keySizesBits() {
+    return KEY_SIZES;
+  }
+
+  @Override
+  SecretKey prepare(SecretKey key) {
+    return SivKey.of(key);
+  }
+
+  @Override
+  void seal(
+      CipherSource source,
+      SecretKey key,
+      byte[] header,
+      byte[] context,
+      int contextFrom,
+      int contextLength,
+      byte[] plaintext,
+      int from,
+      int length,
+      byte[] payload) {
+    byte[] input = Arrays.copyOfRange(plaintext, from, from + length);
+    try {
+      byte[] sealed =
+          SivKey.of(key)
+              .siv()
+              .encryptDeterministically(
+                  input, associatedData(header, context, contextFrom, contextLength));
+      System.arraycopy(sealed, 0, payload, 0, sealed.length);
+    } catch (GeneralSecurityException | RuntimeException e) {
+      throw new CryptoProviderException(ALGORITHM, e);
+    } finally {
+      Arrays.fill(input, (byte) 0);
+    }
+  }
+
+  @Override
+  int open(
+      CipherSource source,
+      SecretKey key,
+      byte[] header,
+      byte[] context,
+      int contextFrom,
+      int contextLength,
+      byte[] payload,
+      int length,
+      byte[] out) {
+    byte[] opened;
+    try {
+      opened =
+          SivKey.of(key)
+              .siv()
+              .decryptDeterministically(
+                  Arrays.copyOf(payload, length),
+                  associatedData(header, context, contextFrom, contextLength));
+    } catch (GeneralSecurityException e) {
+      // Tink throws AEADBadTagException (a GeneralSecurityException) for a wrong tag, key or
+      // context.
+      throw new DecryptionFailedException();
+    } catch (RuntimeException e) {
+      throw new CryptoProviderException(ALGORITHM, e);
+    }
+    System.arraycopy(opened, 0, out, 0, opened.length);
+    Arrays.fill(opened, (byte) 0);
+    return opened.length;
+  }
+
+  private static byte[] associatedData(
+      byte[] header, byte[] context, int contextFrom, int contextLength) {
+    int headerLength = header == null ? 0 : header.length;
+    byte[] ad = new byte[headerLength + contextLength];
+    if (headerLength > 0) {
+      System.arraycopy(header, 0, ad, 0, headerLength);
+    }
+    if (contextLength > 0) {
+      System.arraycopy(context, contextFrom, ad, headerLength, contextLength);
+    }
+    return ad;
+  }
+
+  /**
+   * An AES-SIV key version (the S2V/CMAC key, then the CTR key) with Tink's implementation built
+   * once per version: building it derives the CMAC subkeys. Tink's object is thread-safe and keeps
+   * its own copy of the key, which cannot be wiped; the version's own bytes can.
+   */
+  static final class SivKey extends PreparedKey {
+    private static final long serialVersionUID = 1L;
+
+    private final transient AesSiv siv;
+
+    private SivKey(SecretKey key, AesSiv siv) {
+      super(key);
+      this.siv = siv;
+    }
+
+    /** The SIV form of a 512-bit {@code key}. */
+    static SivKey of(SecretKey key) {
+      if (key instanceof SivKey siv) {
+        return siv;
+      }
+      byte[] bytes = key.getEncoded();
+      try {
+        return new SivKey(key, new AesSiv(bytes));
+      } catch (GeneralSecurityException e) {
+        throw new CryptoProviderException(ALGORITHM, e);
+      } finally {
+        Arrays.fill(bytes, (byte) 0);
+      }
+    }
+
+    AesSiv siv() {
+      return siv;
+    }
+  }
+}
