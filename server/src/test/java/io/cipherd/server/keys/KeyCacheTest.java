@@ -14,6 +14,7 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.ZoneOffset;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
@@ -429,14 +430,14 @@ class KeyCacheTest {
   @Test
   void preload_loadsKeysThisReplicaNeverUsed_soTheyServeWithNoStoreCall_andCountsNoCacheRequest() {
     Keys otherReplica = Keys.over(memory, Clock.fixed(NOW, ZoneOffset.UTC));
-    otherReplica.create("a", null, 0, false, null);
+    otherReplica.create("a", KeyTemplate.defaults());
     String v1 = otherReplica.encrypt("a", 0, "made with v1", CONTEXT);
-    otherReplica.rotate("a", null, 0, false);
-    otherReplica.create("b", null, 0, false, null);
+    otherReplica.rotate("a", KeyTemplate.defaults());
+    otherReplica.create("b", KeyTemplate.defaults());
     String fromB = otherReplica.encrypt("b", 0, "made with b", CONTEXT);
     assertThat(ring.isCached("a", 0)).isFalse();
 
-    assertThat(ring.cache().preload(java.util.List.of("a", "b", "deleted-meanwhile")))
+    assertThat(ring.cache().preload(List.of("a", "b", "deleted-meanwhile")))
         .as("a's two versions and b's one")
         .isEqualTo(3);
     assertThat(ring.cache().cacheHits() + ring.cache().cacheMisses())

@@ -106,9 +106,9 @@ class VaultOutageTest {
             new Replica(server.config("cipherd/keys", TokenAuth.of(server.rootToken())));
         Replica idle =
             new Replica(server.config("cipherd/keys", TokenAuth.of(server.rootToken())))) {
-      busy.keyRing.create("before", Mode.GCM, 256, false, null);
+      busy.keyRing.create("before", KeyTemplate.of(CipherMode.GCM));
       ByteString v1 = busy.encrypt("before", "made with v1");
-      busy.keyRing.rotate("before", null, 0, false);
+      busy.keyRing.rotate("before", KeyTemplate.defaults());
       ByteString v2 = busy.encrypt("before", "made with v2");
 
       // The idle replica starts as Main starts it: every key loaded before it is ready.
@@ -116,7 +116,7 @@ class VaultOutageTest {
           KeyRefresher.start(
               idle.keyRing.cache(), idle.store, new Health(), Duration.ofMillis(200))) {
         assertThat(idle.keyRing.isCached("before", 0)).as("loaded at start").isTrue();
-        busy.keyRing.create("later", Mode.GCM, 256, false, null);
+        busy.keyRing.create("later", KeyTemplate.of(CipherMode.GCM));
         ByteString later = busy.encrypt("later", "made after the idle one started");
         long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
         while (!idle.keyRing.isCached("later", 0)) {
