@@ -5,9 +5,8 @@
                                               acknowledged ciphertext is kept (OUT.json). UNAVAILABLE is
                                               retried (at most 8 times per call, backing off), counted; any
                                               other error counts as failed. TARGETS: HOST:PORT[,HOST:PORT...],
-                                              the threads take them in turn (a Service, and each pod: gRPC
-                                              in one process shares one connection per target, so a Service
-                                              alone reaches one pod); calls ok are counted per target.
+                                              the threads take them in turn (a Service, and each pod); each
+                                              thread has its own connection; calls ok are counted per target.
   load.py verify TARGET IN.json               decrypts every kept ciphertext again; exits 1 on any mismatch.
 The bearer token comes from CIPHERD_TOKEN. Never prints plaintexts or ciphertexts.
 """
@@ -28,8 +27,12 @@ THREADS = 4
 RETRIES = 8
 
 
-def client(target: str) -> cipherd.Client:
-    return cipherd.Client(target, insecure=True, token=os.environ.get("CIPHERD_TOKEN"), timeout=10.0)
+def client(target: str, index: int = 0) -> cipherd.Client:
+    # gRPC in one process shares a connection between channels to one target with the same arguments, so
+    # every thread would reach the same pod through the Service. A message limit that differs per thread
+    # (all far above these 48-byte calls) gives each its own connection, which kube-proxy places anew.
+    return cipherd.Client(target, insecure=True, token=os.environ.get("CIPHERD_TOKEN"), timeout=10.0,
+                          max_message_bytes=(8 << 20) + index)
 
 
 class Counts:
@@ -60,8 +63,8 @@ def run(targets: str, key: str, seconds: float, out: str) -> None:
     each = targets.split(",")
     counts.ok_by_target = {t: 0 for t in each}
 
-    def worker(target: str) -> None:
-        with client(target) as c:
+    def worker(target: str, index: int) -> None:
+        with client(target, index) as c:
             while time.monotonic() < deadline and not os.path.exists(out + ".stop"):
                 with counts.lock:
                     if counts.sent >= MAX_CALLS:
@@ -84,7 +87,7 @@ def run(targets: str, key: str, seconds: float, out: str) -> None:
                         counts.errors[name] = counts.errors.get(name, 0) + 1
                 time.sleep(0.02)
 
-    threads = [threading.Thread(target=worker, args=(each[i % len(each)],)) for i in range(max(THREADS, len(each)))]
+    threads = [threading.Thread(target=worker, args=(each[i % len(each)], i)) for i in range(max(THREADS, len(each)))]
     for t in threads:
         t.start()
     for t in threads:
