@@ -17,7 +17,8 @@ import pytest
 from grpc_health.v1 import health_pb2, health_pb2_grpc
 
 _LISTENING = re.compile(r"cipherd listening on \S+:(\d+) ")
-_PROBES = re.compile(r"metrics and probes on http://\S+:(\d+)/")
+# The port before the first "/" of the path; a JSON log line (the image's) escapes that "/" as "\/".
+_PROBES = re.compile(r"metrics and probes on http:\S*?:(\d+)\\?/")
 START_TIMEOUT_S = 120.0
 
 
