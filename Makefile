@@ -17,7 +17,7 @@ BUF_VERSION := v1.75.0
 DATA_DIR ?= data
 JAR := server/target/cipherd.jar
 
-.PHONY: help jdk build run test prefetch-tools test-make proto proto-go proto-python proto-ts test-go test-python test-attacks test-ts test-crosslang test-docs test-deploy test-image test-k8s test-java format test-vault lint-proto proto-release fuzz-smoke fuzz bench loadtest loadtest-check loadtest-smoke test-arm64-startup clean
+.PHONY: help jdk build run test prefetch-tools test-make proto proto-go proto-python proto-ts test-go test-python test-attacks test-ts test-crosslang test-docs test-deploy test-image test-image-arm64 test-k8s test-java format test-vault lint-proto proto-release fuzz-smoke fuzz bench loadtest loadtest-check loadtest-smoke test-arm64-startup clean
 
 help: ## list the targets
 	@grep -E '^[a-z0-9-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-19s %s\n", $$1, $$2}'
@@ -55,7 +55,7 @@ run: jdk $(JAR) ## start cipherd on 127.0.0.1:PORT (50051), /metrics on HTTP_POR
 	@echo "make run: gRPC on 127.0.0.1:$(PORT), http://127.0.0.1:$(HTTP_PORT)/metrics, key 'demo' in $(DATA_DIR)/; Ctrl-C stops it (other ports: make run PORT=... HTTP_PORT=...)"
 	$(JAVA) $(JAVA_OPTS) -jar $(JAR) --port $(PORT) --http-port $(HTTP_PORT) --data-dir $(DATA_DIR) --keystore-password-file $(DATA_DIR)/keystore-password --demo-key demo
 
-test: prefetch-tools test-make lint-proto test-java test-vault fuzz-smoke loadtest-check loadtest-smoke test-arm64-startup test-go test-python test-attacks test-docs test-ts test-crosslang test-deploy ## run every test: make run's rebuild rule, proto lint, Java tests, Vault tests, a bounded fuzzing run, load-test runner tests, a short checked campaign, the aarch64 start-up under qemu, the Go, Python and TypeScript clients against the real server and each other, the attack suite, the docs' commands, the Helm chart, dashboard and alert rules
+test: prefetch-tools test-make lint-proto test-java test-vault fuzz-smoke loadtest-check loadtest-smoke test-arm64-startup test-go test-python test-attacks test-docs test-ts test-crosslang test-deploy test-k8s ## run every test: make run's rebuild rule, proto lint, Java tests, Vault tests, a bounded fuzzing run, load-test runner tests, a short checked campaign, the aarch64 start-up under qemu, the Go, Python and TypeScript clients against the real server and each other, the attack suite, the docs' commands, the Helm chart, dashboard and alert rules, the image built and run, the chart on a real single-node Kubernetes
 
 prefetch-tools:
 	@.ci/prefetch-tools
@@ -175,10 +175,13 @@ test-crosslang: build ## encrypt in each client language (Go, Python, TypeScript
 test-image: build ## build deploy/docker/Dockerfile (linux/amd64, podman, local Debian bases) and run it as the chart does: hardening checked in /proc, start-to-ready, round trip and /metrics via published ports, the crosslang suite against it, SIGTERM under ghz load
 	deploy/test-image
 
+test-image-arm64: build ## build deploy/docker/Dockerfile for linux/arm64 (Maven on amd64, the runtime stage emulated) and run it under qemu-user through binfmt_misc, hardened: aarch64, round trip, /metrics, SIGTERM (ARM64_CAMPAIGN=1: a ghz campaign's GC profile via loadtest --target)
+	deploy/test-image-arm64
+
 test-k8s: build ## the Helm chart on a real single-node Kubernetes built from upstream modules (.ci/install-kubernetes), Vault in-cluster with Kubernetes auth: install, helm test, rolling upgrade under load, a pod and Vault killed
 	deploy/k8s/test-k8s
 
-test-deploy: build test-image ## hadolint of the Dockerfile; chart rendered, strictly decoded, linted and checked per values file; dashboard and rules against a real scrape; promtool; Vault setup scripts against a real Vault
+test-deploy: build test-image test-image-arm64 ## hadolint of the Dockerfile; chart rendered, strictly decoded, linted and checked per values file; dashboard and rules against a real scrape; promtool; Vault setup scripts against a real Vault
 	"$$(deploy/validate/install-hadolint)" --failure-threshold info deploy/docker/Dockerfile deploy/docker/ghz.Dockerfile
 	@echo "hadolint: deploy/docker/Dockerfile and ghz.Dockerfile clean"
 	vault="$$(.ci/install-vault)"; cd deploy/validate && VAULT_BIN="$$vault" go test -count=1 -v ./...

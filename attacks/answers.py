@@ -7,8 +7,11 @@ from dataclasses import dataclass
 from typing import Any
 
 import grpc
+from cipherd.errors import ERROR_DOMAIN
 from cipherd.errors import from_rpc_error as error_for_call
-from google.protobuf.message import Message
+from google.protobuf.message import DecodeError, Message
+from google.rpc.error_details_pb2 import ErrorInfo
+from grpc_status import rpc_status
 
 Metadata = Sequence[tuple[str, str]]
 
@@ -23,6 +26,8 @@ class Answer:
     response: Any = None
     reason: str = ""
     """The reason of the status's cipherd ErrorInfo (proto/README.md, "Errors"); "" when it has none."""
+    error_metadata: tuple[tuple[str, str], ...] = ()
+    """The metadata of that ErrorInfo (the key and version it is about), sorted; () when it has none."""
 
     @property
     def ok(self) -> bool:
@@ -45,10 +50,23 @@ def error_reason(error: grpc.RpcError) -> str:
     return error_for_call(error).reason
 
 
+def error_metadata(error: grpc.RpcError) -> tuple[tuple[str, str], ...]:
+    """The metadata of the call's cipherd ErrorInfo, read from the status details as any client could."""
+    try:
+        status: Any = rpc_status.from_call(error)  # type: ignore[arg-type]
+    except (ValueError, DecodeError):
+        return ()
+    info = ErrorInfo()
+    for detail in status.details if status is not None else ():
+        if detail.Unpack(info) and info.domain == ERROR_DOMAIN:
+            return tuple(sorted(info.metadata.items()))
+    return ()
+
+
 def _failed(error: grpc.RpcError, start: float) -> Answer:
     failed: Any = error
     return Answer(failed.code(), failed.details() or "", error_size(error), time.monotonic() - start,
-                  reason=error_reason(error))
+                  reason=error_reason(error), error_metadata=error_metadata(error))
 
 
 def unary(method: Any, request: Message, metadata: Metadata = (), timeout: float = 30.0) -> Answer:

@@ -5,7 +5,7 @@ holds `b-*` keys; a page token that is the last name read, visible or not, spell
 one page at a time. And a refused caller compares its answers for a key that exists and one that does
 not. Budget: 0 hidden names in any listed key or page token (raw, or decoded as base64 or hex), over
 at most 200 pages per listing; 0 differences between existing and missing keys in status and
-message (the key's own name replaced), and in the ErrorInfo reason, for Encrypt, Decrypt, GetKey and ReEncrypt."""
+message and ErrorInfo metadata (the key's own name replaced), and in the ErrorInfo reason, for Encrypt, Decrypt, GetKey and ReEncrypt."""
 from __future__ import annotations
 
 import base64
@@ -68,14 +68,18 @@ def test_list_keys_pages_never_reveal_keys_the_caller_may_not_see(
 
 
 def _same(existing: Answer, missing: Answer, existing_name: str, missing_name: str) -> str | None:
-    a = (existing.code, existing.reason, existing.message.replace(existing_name, "<KEY>"))
-    b = (missing.code, missing.reason, missing.message.replace(missing_name, "<KEY>"))
+    a = (existing.code, existing.reason, existing.message.replace(existing_name, "<KEY>"),
+         tuple((k, v.replace(existing_name, "<KEY>")) for k, v in existing.error_metadata))
+    b = (missing.code, missing.reason, missing.message.replace(missing_name, "<KEY>"),
+         tuple((k, v.replace(missing_name, "<KEY>")) for k, v in missing.error_metadata))
     if a != b:
         return f"existing {existing.brief()} vs missing {missing.brief()}"
     if existing.ok:
         return f"a refused caller got OK: {existing.brief()}"
     if existing.reason != "ACCESS_DENIED":
         return f"a refusal whose reason is {existing.reason!r}, not ACCESS_DENIED: {existing.brief()}"
+    if dict(existing.error_metadata).get("key") != existing_name:
+        return f"a refusal whose ErrorInfo does not name the key it was asked for: {existing.error_metadata}"
     return None
 
 

@@ -1,9 +1,12 @@
 """A bounded Encrypt/Decrypt stream against a cipherd Service, for deploy/k8s/test-k8s.
 
-  load.py run TARGET KEY SECONDS OUT.json     Encrypt then Decrypt (round trip checked) in 4 threads until
-                                              SECONDS pass or 20000 calls; every acknowledged ciphertext is
-                                              kept (OUT.json). UNAVAILABLE is retried (at most 8 times per
-                                              call, backing off), counted; any other error counts as failed.
+  load.py run TARGETS KEY SECONDS OUT.json    Encrypt then Decrypt (round trip checked) in 4 threads until
+                                              SECONDS pass, 100000 calls, or OUT.json.stop exists; every
+                                              acknowledged ciphertext is kept (OUT.json). UNAVAILABLE is
+                                              retried (at most 8 times per call, backing off), counted; any
+                                              other error counts as failed. TARGETS: HOST:PORT[,HOST:PORT...],
+                                              the threads take them in turn (a Service, and each pod); each
+                                              thread has its own connection; calls ok are counted per target.
   load.py verify TARGET IN.json               decrypts every kept ciphertext again; exits 1 on any mismatch.
 The bearer token comes from CIPHERD_TOKEN. Never prints plaintexts or ciphertexts.
 """
@@ -19,13 +22,17 @@ import time
 import cipherd
 from cipherd.errors import UnavailableError
 
-MAX_CALLS = 20000
+MAX_CALLS = 100000
 THREADS = 4
 RETRIES = 8
 
 
-def client(target: str) -> cipherd.Client:
-    return cipherd.Client(target, insecure=True, token=os.environ.get("CIPHERD_TOKEN"), timeout=10.0)
+def client(target: str, index: int = 0) -> cipherd.Client:
+    # gRPC in one process shares a connection between channels to one target with the same arguments, so
+    # every thread would reach the same pod through the Service. A message limit that differs per thread
+    # (all far above these 48-byte calls) gives each its own connection, which kube-proxy places anew.
+    return cipherd.Client(target, insecure=True, token=os.environ.get("CIPHERD_TOKEN"), timeout=10.0,
+                          max_message_bytes=(8 << 20) + index)
 
 
 class Counts:
@@ -33,6 +40,7 @@ class Counts:
         self.lock = threading.Lock()
         self.sent = self.ok = self.retried = self.failed = 0
         self.errors: dict[str, int] = {}
+        self.ok_by_target: dict[str, int] = {}
         self.kept: list[tuple[str, str]] = []  # (ciphertext, plaintext hex), only in OUT.json
 
 
@@ -49,13 +57,15 @@ def call(counts: Counts, fn, *args, **kwargs):  # type: ignore[no-untyped-def]
     raise AssertionError("unreachable")
 
 
-def run(target: str, key: str, seconds: float, out: str) -> None:
+def run(targets: str, key: str, seconds: float, out: str) -> None:
     counts = Counts()
     deadline = time.monotonic() + seconds
+    each = targets.split(",")
+    counts.ok_by_target = {t: 0 for t in each}
 
-    def worker() -> None:
-        with client(target) as c:
-            while time.monotonic() < deadline:
+    def worker(target: str, index: int) -> None:
+        with client(target, index) as c:
+            while time.monotonic() < deadline and not os.path.exists(out + ".stop"):
                 with counts.lock:
                     if counts.sent >= MAX_CALLS:
                         return
@@ -68,27 +78,29 @@ def run(target: str, key: str, seconds: float, out: str) -> None:
                         raise RuntimeError("round trip returned other bytes")
                     with counts.lock:
                         counts.ok += 2
+                        counts.ok_by_target[target] += 2
                         counts.kept.append((ct, plaintext.hex()))
                 except Exception as e:  # noqa: BLE001 - every failure is counted by type
                     with counts.lock:
                         counts.failed += 1
                         name = type(e).__name__
                         counts.errors[name] = counts.errors.get(name, 0) + 1
-                time.sleep(0.005)
+                time.sleep(0.02)
 
-    threads = [threading.Thread(target=worker) for _ in range(THREADS)]
+    threads = [threading.Thread(target=worker, args=(each[i % len(each)], i)) for i in range(max(THREADS, len(each)))]
     for t in threads:
         t.start()
     for t in threads:
         t.join()
     with open(out, "w") as f:
         json.dump({"sent": counts.sent, "ok": counts.ok, "retried": counts.retried, "failed_round_trips": counts.failed,
-                   "errors": counts.errors, "kept": counts.kept}, f)
+                   "errors": counts.errors, "ok_by_target": counts.ok_by_target, "kept": counts.kept}, f)
     print(json.dumps({"calls_sent": counts.sent, "calls_ok": counts.ok, "unavailable_retried": counts.retried,
-                      "failed_round_trips": counts.failed, "errors": counts.errors, "ciphertexts_kept": len(counts.kept)}))
+                      "failed_round_trips": counts.failed, "errors": counts.errors, "ok_by_target": counts.ok_by_target,
+                      "ciphertexts_kept": len(counts.kept)}))
 
 
-def verify(target: str, path: str) -> None:
+def verify(target: str, path: str) -> None:  # one target
     kept = json.load(open(path))["kept"]
     bad = 0
     with client(target) as c:

@@ -27,12 +27,6 @@ SUBSTITUTES = {
 }
 
 
-def _missing(message: str) -> None:
-    if os.environ.get("CI") == "true":
-        pytest.fail(message)
-    pytest.skip(message)
-
-
 @pytest.fixture(scope="session")
 def checkout(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """The tracked and untracked-but-not-ignored files of this checkout, copied; the jar linked in."""
@@ -45,15 +39,8 @@ def checkout(tmp_path_factory: pytest.TempPathFactory) -> Path:
             (root / name).parent.mkdir(parents=True, exist_ok=True)
             shutil.copy2(source, root / name, follow_symlinks=False)
     (root / "server").mkdir(exist_ok=True)
-    (root / "server" / "target").symlink_to(_jar().parent)
+    (root / "server" / "target").symlink_to(cipherd_server.jar().parent)
     return root
-
-
-def _jar() -> Path:
-    jar = Path(os.environ.get("CIPHERD_JAR", REPO / "server" / "target" / "cipherd.jar"))
-    if not jar.is_file():
-        _missing(f"no server jar at {jar}: run `make build` (or make test-docs)")
-    return jar
 
 
 @pytest.fixture(scope="session")
@@ -74,7 +61,7 @@ def tools(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 def start_server(workdir: Path) -> cipherd_server.Server:
-    return cipherd_server.start(workdir, _jar(), os.environ.get("CIPHERD_JAVA", "java"))
+    return cipherd_server.start(workdir)
 
 
 def environment_for(server: cipherd_server.Server, tools: Path) -> dict[str, str]:

@@ -12,6 +12,7 @@ from .campaign import families as campaign_families
 from .campaign.runner import run_families
 from .measure import hostfacts
 from .servers.cipherd import Cipherd
+from .servers.remote import RemoteCipherd
 
 RESULTS = Path(__file__).resolve().parents[1] / "results"
 
@@ -42,18 +43,24 @@ def run_all(args) -> int:
     families = [] if args.side_by_side_only else campaign_families.select(args.campaigns, args.only)
     stamp = datetime.now(timezone.utc).strftime("%Y%m%dT%H%M%SZ")
     out = args.out or RESULTS / f"{stamp}-{platform.machine()}-{socket.gethostname()}"
+    if args.target:
+        out = args.out or RESULTS / f"{stamp}-{args.label or 'target'}-{socket.gethostname()}"
     (out / "runs").mkdir(parents=True, exist_ok=True)
-    jar = tools.build_jar(args.no_build)
-    java = tools.jdk_home() / "bin" / "java"
-    extra = server_jvm_flags(args, java)
-    server = Cipherd(java, jar, out, extra, args.server_log_level)
-    facts = hostfacts.collect(str(java), server.jvm_flags, tools.git_commit())
-    facts["server_log_level"] = args.server_log_level
+    if args.target:
+        server = RemoteCipherd(args.target, args.metrics_url, args.label or "")
+        facts = hostfacts.collect_for_target(args.target, args.metrics_url, args.label or "", tools.git_commit())
+    else:
+        jar = tools.build_jar(args.no_build)
+        java = tools.jdk_home() / "bin" / "java"
+        extra = server_jvm_flags(args, java)
+        server = Cipherd(java, jar, out, extra, args.server_log_level)
+        facts = hostfacts.collect(str(java), server.jvm_flags, tools.git_commit())
+        facts["server_log_level"] = args.server_log_level
     rows.write(out / "host.json", facts)
     print(f"loadtest: results in {out}", flush=True)
     runs = run_families(server, families, args, out, facts["cores"]) if families else []
     summary = {"host": facts, "settings": {"duration_s": args.duration, "skip_first": args.skip_first,
-                                           "warmup_s": args.warmup},
+                                           "warmup_s": args.warmup, "no_throughput": args.no_throughput},
                "families": {f.name: f.description for f in families}, "runs": runs}
     if not args.no_side_by_side:
         summary["side_by_side"] = side_by_side(args, out, java, jar, extra, facts["cores"])

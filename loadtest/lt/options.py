@@ -43,10 +43,38 @@ def parse(argv):
                    help="a named selection and settings; flags given on the command line win (smoke: make test's)")
     p.add_argument("--check", action="store_true",
                    help="exit 1 unless every run is error-free with plausible figures and the report is complete")
+    p.add_argument("--target", metavar="HOST:PORT",
+                   help="run the ghz campaigns against this already running cipherd (a container, a Service, a "
+                        "remote node) instead of starting one: nothing is started or stopped, no side-by-side; "
+                        "needs --metrics-url. Plaintext gRPC; CIPHERD_TOKEN, if set, is sent as the bearer token. "
+                        "It creates the campaigns' keys (an existing one is reused), so the caller needs admin")
+    p.add_argument("--metrics-url", metavar="URL",
+                   help="with --target: that server's own /metrics (http://HOST:PORT/metrics), scraped around each "
+                        "run for its calls, GC and allocation")
+    p.add_argument("--label", metavar="TEXT",
+                   help="with --target: what the target is, recorded in host.json and the report and used in the "
+                        "result folder's name (e.g. aarch64-emulated)")
+    p.add_argument("--no-throughput", action="store_true",
+                   help="leave throughput and latency out of the printed lines and the report (for a target whose "
+                        "speed means nothing, such as one under emulation); GC and allocation stay")
     p.add_argument("--compare", nargs=2, type=Path, metavar=("DIR_A", "DIR_B"),
                    help="write a side-by-side report of two result folders instead of running")
     args = p.parse_args(argv)
     presets.apply(args, p)
+    if args.target:
+        if not args.metrics_url:
+            p.error("--target needs --metrics-url: the figures come from that server's own /metrics")
+        if args.side_by_side_only or args.baseline_jar is not None:
+            p.error("--target runs the ghz campaigns only: the side-by-side starts its own servers")
+        from .servers import remote
+        try:
+            remote.split_target(args.target)
+            remote.check_metrics_url(args.metrics_url)
+        except ValueError as e:
+            p.error(str(e))
+        args.no_side_by_side = True
+    elif args.metrics_url or args.label:
+        p.error("--metrics-url and --label go with --target")
     if args.baseline_jar is not None:
         if not args.baseline_jar.is_file():
             p.error(f"--baseline-jar {args.baseline_jar}: no such file")

@@ -17,6 +17,8 @@ import pytest
 from grpc_health.v1 import health_pb2, health_pb2_grpc
 
 _LISTENING = re.compile(r"cipherd listening on \S+:(\d+) ")
+# The port before the first "/" of the path; a JSON log line (the image's) escapes that "/" as "\/".
+_PROBES = re.compile(r"metrics and probes on http:\S*?:(\d+)\\?/")
 START_TIMEOUT_S = 120.0
 
 
@@ -36,6 +38,7 @@ def jar_and_java() -> tuple[Path, str]:
 class RunningServer:
     process: subprocess.Popen[str]
     port: int
+    http_port: int
     log: list[str] = field(default_factory=list)
 
     @property
@@ -51,13 +54,16 @@ class RunningServer:
             self.process.wait()
 
 
-def start_server(workdir: Path, args: list[str], channel: Callable[[str], grpc.Channel]) -> RunningServer:
+def start_server(workdir: Path, args: list[str], channel: Callable[[str], grpc.Channel],
+                 password: Path | None = None) -> RunningServer:
     """Starts cipherd with `args` after the common ones; `channel(target)` opens a channel for the health probe.
 
-    A server started again on the same `workdir` (once the first has stopped) opens the same key store."""
+    Its keys are in `workdir`/data, the key store password in `password` (default `workdir`/keystore-password),
+    made if missing. A server started again on the same `workdir` (once the first has stopped) opens the same key
+    store."""
     jar, java = jar_and_java()
     workdir.mkdir(parents=True, exist_ok=True)
-    password = workdir / "keystore-password"
+    password = password or workdir / "keystore-password"
     if not password.exists():
         password.write_text(secrets.token_urlsafe(24))
         password.chmod(0o600)
@@ -67,14 +73,16 @@ def start_server(workdir: Path, args: list[str], channel: Callable[[str], grpc.C
     process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
     log: list[str] = []
     found = threading.Event()
-    port: list[int] = []
+    ports: dict[str, int] = {}
 
     def read() -> None:
         assert process.stdout is not None
         for line in process.stdout:
             log.append(line)
-            if (m := _LISTENING.search(line)) and not port:
-                port.append(int(m.group(1)))
+            for name, pattern in (("grpc", _LISTENING), ("http", _PROBES)):
+                if (m := pattern.search(line)) and name not in ports:
+                    ports[name] = int(m.group(1))
+            if len(ports) == 2:
                 found.set()
 
     threading.Thread(target=read, daemon=True).start()
@@ -83,7 +91,7 @@ def start_server(workdir: Path, args: list[str], channel: Callable[[str], grpc.C
         if process.poll() is not None or time.monotonic() > deadline:
             process.kill()
             raise RuntimeError("cipherd did not start:\n" + "".join(log[-30:]))
-    server = RunningServer(process, port[0], log)
+    server = RunningServer(process, ports["grpc"], ports["http"], log)
     _wait_serving(server, channel, deadline)
     return server
 

@@ -81,7 +81,8 @@ def run_figures(run: Run, report: dict, before, after, server_cpu_s: float, core
     busy = system_busy_s / wall if wall and system_busy_s else ghz_cores + server_cores
     return RunFigures(
         **identity, valid=valid,
-        problem=None if valid else f"{grpc_errors} gRPC errors, {item_errors:.0f} item errors",
+        problem=None if valid else (f"{grpc_errors} gRPC errors, {item_errors:.0f} item errors" if count
+                                    else "ghz counted no call (all within skipFirst? lower --skip-first)"),
         count=count, rps=rps, items_per_s=rps * items,
         p50_ms=_latency_ms(report, 50), p90_ms=_latency_ms(report, 90), p99_ms=_latency_ms(report, 99),
         mean_ms=report.get("average", 0) / 1e6,

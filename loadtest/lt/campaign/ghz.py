@@ -1,10 +1,13 @@
 """Runs one ghz config and measures ghz's own CPU time (from wait4's rusage) and wall time."""
 import json
+import os
 import subprocess
+import tempfile
 from pathlib import Path
 
 from .. import tools
 from ..servers.process import run_bounded
+from .grpcurl import TOKEN_ENV
 
 BASE = {
     "proto": "cipherd/v1/crypto_service.proto",
@@ -36,11 +39,19 @@ def config(run_ghz: dict, target: str, duration_s: float, skip_first: int, outpu
 
 def run(ghz: str, cfg: dict, config_path: Path, duration_s: float) -> dict:
     """Runs ghz on cfg (written to config_path); returns ghz's JSON report plus client facts."""
-    config_path.write_text(json.dumps(cfg, indent=1))
+    token = os.environ.get(TOKEN_ENV)
+    if token:
+        cfg = {**cfg, "metadata": {**cfg.get("metadata", {}), "authorization": "Bearer <CIPHERD_TOKEN>"}}
+    config_path.write_text(json.dumps(cfg, indent=1))   # kept with the results: never the token itself
     stderr_path = config_path.with_suffix(".stderr")
-    with open(stderr_path, "w") as err:
+    with tempfile.TemporaryDirectory(prefix="lt-ghz-") as tmp, open(stderr_path, "w") as err:
+        used = config_path
+        if token:
+            used = Path(tmp) / "config.json"
+            used.touch(mode=0o600)
+            used.write_text(json.dumps({**cfg, "metadata": {**cfg["metadata"], "authorization": f"Bearer {token}"}}))
         # bounded even if ghz hangs
-        run = run_bounded([ghz, "--config", str(config_path)], subprocess.DEVNULL, err, duration_s + 120)
+        run = run_bounded([ghz, "--config", str(used)], subprocess.DEVNULL, err, duration_s + 120)
     code, wall = run.exit_code, run.wall_s
     out = Path(cfg["output"])
     if code != 0 or not out.exists():

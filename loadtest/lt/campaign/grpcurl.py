@@ -1,9 +1,11 @@
 """One-off gRPC calls with grpcurl against the repo's protos: create and rotate keys, make ciphertexts."""
 import json
+import os
 import subprocess
 
 from .. import tools
 
+TOKEN_ENV = "CIPHERD_TOKEN"   # a bearer token for a target with an access policy
 PROTOS = ["cipherd/v1/crypto_service.proto", "cipherd/v1/key_admin_service.proto"]
 
 
@@ -13,6 +15,9 @@ class Caller:
 
     def call(self, method: str, request: dict) -> dict:
         cmd = [self.grpcurl, "-plaintext", "-max-time", "30", "-import-path", str(tools.REPO / "proto")]
+        if os.environ.get(TOKEN_ENV):
+            # grpcurl expands the variable itself: the token is in no argument list
+            cmd += ["-expand-headers", "-H", "authorization: Bearer ${" + TOKEN_ENV + "}"]
         for p in PROTOS:
             cmd += ["-proto", p]
         cmd += ["-d", "@", self.target, method]
@@ -23,9 +28,14 @@ class Caller:
             raise SystemExit(f"loadtest: {method} failed: {r.stderr.strip()}")
         return json.loads(r.stdout or "{}")
 
-    def create_key(self, spec: dict) -> None:
+    def create_key(self, spec: dict, reuse: bool = False) -> None:
+        """Creates a campaign key; with reuse (a server this runner did not start), one that exists is used."""
         request = {k: v for k, v in spec.items() if k != "rotate_after_fixtures"}
-        self.call("cipherd.v1.KeyAdminService/CreateKey", request)
+        try:
+            self.call("cipherd.v1.KeyAdminService/CreateKey", request)
+        except SystemExit as e:
+            if not (reuse and "AlreadyExists" in str(e)):
+                raise
 
     def rotate_key(self, spec: dict) -> None:
         request = {k: spec[k] for k in ("key_name", "mode", "allow_unauthenticated") if k in spec}

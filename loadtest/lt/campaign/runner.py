@@ -6,13 +6,14 @@ from pathlib import Path
 from .. import tools
 from ..measure import cpu, prom
 from ..servers.cipherd import Cipherd
+from ..servers.remote import RemoteCipherd
 from . import fixtures, ghz
 from .families import Family, Run
 from .figures import RunFigures, run_figures
 from .grpcurl import Caller
 
 
-def run_families(server: Cipherd, families: list[Family], args, out: Path, cores: int) -> list[RunFigures]:
+def run_families(server: "Cipherd | RemoteCipherd", families: list[Family], args, out: Path, cores: int) -> list[RunFigures]:
     ghz_bin = tools.go_tool(*tools.GHZ)
     grpcurl = tools.go_tool(*tools.GRPCURL)
     rows = []
@@ -28,15 +29,16 @@ def run_families(server: Cipherd, families: list[Family], args, out: Path, cores
     return rows
 
 
-def prepare(server: Cipherd, grpcurl: str, families: list[Family]) -> dict:
+def prepare(server: "Cipherd | RemoteCipherd", grpcurl: str, families: list[Family]) -> dict:
     """Creates every key, makes the ciphertexts runs need, then rotates keys marked for it."""
     caller = Caller(grpcurl, server.target)
     keys = {}
     for f in families:
         for k in f.keys:
             keys.setdefault(k["key_name"], k)
+    reuse = isinstance(server, RemoteCipherd)   # a deployment keeps the keys of earlier campaigns
     for spec in keys.values():
-        caller.create_key(spec)
+        caller.create_key(spec, reuse)
     wanted = set().union(*(r.fixtures for f in families for r in f.runs))
     ciphertexts = {(k, n): caller.encrypt(k, fixtures.payload_b64(n)) for k, n in sorted(wanted)}
     for spec in keys.values():
@@ -46,7 +48,7 @@ def prepare(server: Cipherd, grpcurl: str, families: list[Family]) -> dict:
     return ciphertexts
 
 
-def warm_up(ghz_bin: str, server: Cipherd, families: list[Family], ciphertexts: dict, args, out: Path) -> None:
+def warm_up(ghz_bin: str, server: "Cipherd | RemoteCipherd", families: list[Family], ciphertexts: dict, args, out: Path) -> None:
     """Traffic before the first run (each family's first run, split evenly), not recorded."""
     if args.warmup <= 0:
         return
@@ -61,7 +63,7 @@ def warm_up(ghz_bin: str, server: Cipherd, families: list[Family], ciphertexts: 
     print(f"loadtest: warmed up for {args.warmup:g}s", flush=True)
 
 
-def one_run(ghz_bin: str, server: Cipherd, r: Run, ciphertexts: dict, args, out: Path, cores: int) -> RunFigures:
+def one_run(ghz_bin: str, server: "Cipherd | RemoteCipherd", r: Run, ciphertexts: dict, args, out: Path, cores: int) -> RunFigures:
     rdir = out / "runs"
     skip = max(20, args.skip_first // r.items_per_call)
     cfg = ghz.config(fixtures.resolve(r.ghz, ciphertexts), server.target, args.duration, skip,
@@ -75,7 +77,12 @@ def one_run(ghz_bin: str, server: Cipherd, r: Run, ciphertexts: dict, args, out:
     (rdir / f"{r.name}.metrics-after.txt").write_text(after_text)
     row = run_figures(r, result, prom.parse(before_text), prom.parse(after_text), cpu1 - cpu0, cores, sys1 - sys0)
     flag = "" if row.valid else f"  ERRORS: {row.problem}"
-    print(f"loadtest: {r.name:34s} {row.rps or 0:10.0f} rpc/s {row.items_per_s or 0:12.0f} items/s"
-          f"  p99 {row.p99_ms or 0:7.2f} ms  ghz {row.ghz_cores or 0:.2f} cores{flag}", flush=True)
+    if args.no_throughput:
+        print(f"loadtest: {r.name:34s} {row.server_calls or 0:8.0f} server calls  {row.gc_count or 0:4.0f} GCs"
+              f"  pause {row.gc_pause_total_ms or 0:7.1f} ms  alloc {row.alloc_per_call or 0:8.0f} B/call{flag}",
+              flush=True)
+    else:
+        print(f"loadtest: {r.name:34s} {row.rps or 0:10.0f} rpc/s {row.items_per_s or 0:12.0f} items/s"
+              f"  p99 {row.p99_ms or 0:7.2f} ms  ghz {row.ghz_cores or 0:.2f} cores{flag}", flush=True)
     time.sleep(0.5)
     return row

@@ -38,3 +38,23 @@ def collect(java: str, jvm_flags: list[str], commit: str) -> dict:
         "jvm_flags": jvm_flags,
         "cipherd_commit": commit,
     }
+
+
+def collect_for_target(target: str, metrics_url: str, label: str, commit: str) -> dict:
+    """The facts of a run against an already running cipherd (--target): this host is only the load
+    generator; the server's JDK and flags are its deployment's (its /metrics names the JVM)."""
+    facts = {
+        "time_utc": datetime.now(timezone.utc).isoformat(timespec="seconds"),
+        "arch": label or "target",
+        "host": socket.gethostname(),
+        "kernel": platform.release(),
+        "cpu_model": cpu_model(),
+        "cores": os.cpu_count(),
+        "load_average_at_start": os.getloadavg(),
+        "jdk": "the target's own",
+        "jvm_flags": [],
+        "cipherd_commit": commit,
+    }
+    facts["target"] = {"address": target, "metrics_url": metrics_url, "label": label,
+                       "load_generator_arch": platform.machine()}
+    return facts

@@ -73,11 +73,12 @@ public final class Main {
             .metrics(new CipherdMetrics(ops.metricsKeyNames()))
             .accessPolicy(accessPolicy)
             .build();
+    createDemoKey(services.admin(), config.demoKey());
     if (vault != null) {
+      // Loads every key before the server is ready (the demo key too), then keeps them loaded.
       services.refreshKeysEvery(vault.refreshInterval());
     }
     services.maintainKeysEvery(ops.usageMergeInterval());
-    createDemoKey(services.admin(), config.demoKey());
     CipherdServer server = CipherdServer.start(config, ops, services);
     log.info("cipherd listening on {}:{} with {}", config.host(), server.port(), where);
     log.info(

@@ -100,6 +100,36 @@ final class CachedKeys {
   }
 
   /**
+   * Brings {@code name} wholly into memory: its metadata, if not cached, and the bytes of every
+   * version its policy still lets compute or decrypt that are not loaded yet. Returns how many
+   * versions were read; 0 for a key the store no longer has. Counts no cache request. May reach the
+   * store.
+   */
+  int preload(String name) {
+    CachedKey key = cache.get(name);
+    if (key == null) {
+      Optional<KeyMetadata> read = store.readKey(name);
+      if (read.isEmpty()) {
+        return 0;
+      }
+      offer(read.get());
+      key = cache.get(name);
+      if (key == null) {
+        return 0; // forgotten meanwhile (invalidateAll): the next use reads it again
+      }
+    }
+    KeyMetadata metadata = key.metadata();
+    int read = 0;
+    for (int version : metadata.policy().usableVersions(metadata.currentVersion())) {
+      if (!key.hasLoaded(version)) {
+        key.usable(metadata.version(version));
+        read++;
+      }
+    }
+    return read;
+  }
+
+  /**
    * Re-reads the metadata of every cached key from the store; returns how many could not be
    * refreshed (store unavailable): those keep their cached metadata.
    */

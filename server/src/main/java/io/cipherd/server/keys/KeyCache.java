@@ -5,10 +5,13 @@ import io.cipherd.server.crypto.envelope.EnvelopeHeader;
 import io.cipherd.server.errors.InvalidArgumentException;
 import java.time.Clock;
 import java.time.Duration;
+import java.util.Collection;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
 import java.util.function.Supplier;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The crypto path's view of the keys: hands out ready key versions, held by {@link CachedKeys} in
@@ -17,6 +20,8 @@ import java.util.function.Supplier;
  * say so; callers run them off the gRPC event loop.
  */
 public final class KeyCache {
+  private static final Logger LOG = LoggerFactory.getLogger(KeyCache.class);
+
   /**
    * How long a "not found" from the store (an unknown key, or no version above the cached current
    * one) is answered from memory: a caller looping on {@code <k/v999:gcm>} or on made-up names
@@ -172,6 +177,28 @@ public final class KeyCache {
    */
   public int refreshCached() {
     return keys.refreshAll();
+  }
+
+  /**
+   * Brings every key in {@code names} wholly into memory (its metadata and the bytes of every
+   * version its policy still lets compute or decrypt), so that this replica serves them from memory
+   * alone when the store goes away, even keys it has not used yet. Keys already in memory cost no
+   * store call. A key the store no longer has, or whose stored version cannot be used, is skipped
+   * (its use fails as it would have); an unavailable or refusing store stops the preload by
+   * throwing, keeping what was loaded. Returns how many versions were read from the store.
+   */
+  public int preload(Collection<String> names) {
+    int read = 0;
+    for (String name : names) {
+      try {
+        read += keys.preload(name);
+      } catch (KeyStoreUnavailableException | KeyStoreAccessDeniedException e) {
+        throw e;
+      } catch (RuntimeException e) {
+        LOG.warn("key '{}' not preloaded: {}", name, e.getMessage());
+      }
+    }
+    return read;
   }
 
   /**

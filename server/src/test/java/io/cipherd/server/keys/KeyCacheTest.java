@@ -14,6 +14,7 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.ZoneOffset;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
@@ -424,5 +425,34 @@ class KeyCacheTest {
     assertThat(ring.isCached("k", 2)).isTrue();
     assertThatThrownBy(() -> ring.forDecryption(new EnvelopeHeader("k", 3, CipherMode.GCM)))
         .isInstanceOf(KeyNotFoundException.class);
+  }
+
+  @Test
+  void preload_loadsKeysThisReplicaNeverUsed_soTheyServeWithNoStoreCall_andCountsNoCacheRequest() {
+    Keys otherReplica = Keys.over(memory, Clock.fixed(NOW, ZoneOffset.UTC));
+    otherReplica.create("a", KeyTemplate.defaults());
+    String v1 = otherReplica.encrypt("a", 0, "made with v1", CONTEXT);
+    otherReplica.rotate("a", KeyTemplate.defaults());
+    otherReplica.create("b", KeyTemplate.defaults());
+    String fromB = otherReplica.encrypt("b", 0, "made with b", CONTEXT);
+    assertThat(ring.isCached("a", 0)).isFalse();
+
+    assertThat(ring.cache().preload(List.of("a", "b", "deleted-meanwhile")))
+        .as("a's two versions and b's one")
+        .isEqualTo(3);
+    assertThat(ring.cache().cacheHits() + ring.cache().cacheMisses())
+        .as("a preload is not a cache request")
+        .isZero();
+    assertThat(ring.isCached("a", 0)).isTrue();
+    assertThat(ring.isCached("a", 1)).isTrue();
+    assertThat(ring.isCached("b", 0)).isTrue();
+
+    store.resetCounts();
+    assertThat(ring.cache().preload(memory.listKeyNames())).as("all in memory already").isZero();
+    assertThat(store.totalCalls()).isZero();
+    assertThat(decrypt(v1)).isEqualTo("made with v1");
+    assertThat(decrypt(fromB)).isEqualTo("made with b");
+    assertThat(decrypt(encrypt("a", 0, "with v2"))).isEqualTo("with v2");
+    assertThat(store.totalCalls()).as("served from memory alone").isZero();
   }
 }

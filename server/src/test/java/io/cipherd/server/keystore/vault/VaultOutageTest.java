@@ -12,6 +12,7 @@ import io.cipherd.server.keys.KeyStoreUnavailableException;
 import io.cipherd.server.keys.KeyTemplate;
 import io.cipherd.server.keystore.vault.auth.TokenAuth;
 import io.cipherd.server.ops.Health;
+import io.cipherd.server.ops.KeyRefresher;
 import io.grpc.ManagedChannel;
 import io.grpc.Server;
 import io.grpc.Status;
@@ -90,6 +91,50 @@ class VaultOutageTest {
       assertThat(replica.decrypt(before)).isEqualTo("before the outage");
       assertThat(replica.decrypt(replica.encrypt("cold", "back"))).isEqualTo("back");
       assertThat(replica.keyRing.refreshCached()).isZero();
+    }
+  }
+
+  /**
+   * What a Kubernetes replica meets: it started while Vault was up, other replicas took the traffic
+   * (or made the keys), and then Vault went away. Every key it holds must serve from memory, not
+   * only those it happened to use: a load balancer may send it any key's calls.
+   */
+  @Test
+  void vaultDown_aReplicaServesKeysItNeverUsed_loadedAtStartAndByTheRefresher() throws Exception {
+    try (VaultDevServer server = VaultDevServer.startWithFileStorage();
+        Replica busy =
+            new Replica(server.config("cipherd/keys", TokenAuth.of(server.rootToken())));
+        Replica idle =
+            new Replica(server.config("cipherd/keys", TokenAuth.of(server.rootToken())))) {
+      busy.keyRing.create("before", KeyTemplate.of(CipherMode.GCM));
+      ByteString v1 = busy.encrypt("before", "made with v1");
+      busy.keyRing.rotate("before", KeyTemplate.defaults());
+      ByteString v2 = busy.encrypt("before", "made with v2");
+
+      // The idle replica starts as Main starts it: every key loaded before it is ready.
+      try (KeyRefresher refresher =
+          KeyRefresher.start(
+              idle.keyRing.cache(), idle.store, new Health(), Duration.ofMillis(200))) {
+        assertThat(idle.keyRing.isCached("before", 0)).as("loaded at start").isTrue();
+        busy.keyRing.create("later", KeyTemplate.of(CipherMode.GCM));
+        ByteString later = busy.encrypt("later", "made after the idle one started");
+        long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
+        while (!idle.keyRing.isCached("later", 0)) {
+          assertThat(System.nanoTime()).as("the refresher loads new keys").isLessThan(deadline);
+          Thread.sleep(50);
+        }
+        refresher.close();
+        server.stop();
+        idle.store.resetCounts();
+
+        assertThat(idle.decrypt(v1)).isEqualTo("made with v1");
+        assertThat(idle.decrypt(v2)).isEqualTo("made with v2");
+        assertThat(idle.decrypt(later)).isEqualTo("made after the idle one started");
+        assertThat(idle.decrypt(idle.encrypt("before", "during"))).isEqualTo("during");
+        assertThat(idle.versionOf(idle.encrypt("before", "current"))).isEqualTo(2);
+        assertThat(idle.decrypt(idle.encrypt("later", "during"))).isEqualTo("during");
+        assertThat(idle.store.totalCalls()).as("served from memory alone").isZero();
+      }
     }
   }
 
