@@ -10,6 +10,7 @@ import (
 	protoreflect "google.golang.org/protobuf/reflect/protoreflect"
 	protoimpl "google.golang.org/protobuf/runtime/protoimpl"
 	durationpb "google.golang.org/protobuf/types/known/durationpb"
+	timestamppb "google.golang.org/protobuf/types/known/timestamppb"
 	reflect "reflect"
 	sync "sync"
 	unsafe "unsafe"
@@ -918,12 +919,751 @@ func (x *VersionCensus) GetInUse() bool {
 	return false
 }
 
+// DisableKeyRequest names the key to disable.
+type DisableKeyRequest struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// key_name is the key to disable.
+	KeyName       string `protobuf:"bytes,1,opt,name=key_name,json=keyName,proto3" json:"key_name,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *DisableKeyRequest) Reset() {
+	*x = DisableKeyRequest{}
+	mi := &file_cipherd_v1_key_admin_service_proto_msgTypes[15]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *DisableKeyRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*DisableKeyRequest) ProtoMessage() {}
+
+func (x *DisableKeyRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_cipherd_v1_key_admin_service_proto_msgTypes[15]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use DisableKeyRequest.ProtoReflect.Descriptor instead.
+func (*DisableKeyRequest) Descriptor() ([]byte, []int) {
+	return file_cipherd_v1_key_admin_service_proto_rawDescGZIP(), []int{15}
+}
+
+func (x *DisableKeyRequest) GetKeyName() string {
+	if x != nil {
+		return x.KeyName
+	}
+	return ""
+}
+
+// DisableKeyResponse carries the disabled key.
+type DisableKeyResponse struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// key is the key's metadata; its state is KEY_STATE_DISABLED.
+	Key           *Key `protobuf:"bytes,1,opt,name=key,proto3" json:"key,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *DisableKeyResponse) Reset() {
+	*x = DisableKeyResponse{}
+	mi := &file_cipherd_v1_key_admin_service_proto_msgTypes[16]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *DisableKeyResponse) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*DisableKeyResponse) ProtoMessage() {}
+
+func (x *DisableKeyResponse) ProtoReflect() protoreflect.Message {
+	mi := &file_cipherd_v1_key_admin_service_proto_msgTypes[16]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use DisableKeyResponse.ProtoReflect.Descriptor instead.
+func (*DisableKeyResponse) Descriptor() ([]byte, []int) {
+	return file_cipherd_v1_key_admin_service_proto_rawDescGZIP(), []int{16}
+}
+
+func (x *DisableKeyResponse) GetKey() *Key {
+	if x != nil {
+		return x.Key
+	}
+	return nil
+}
+
+// EnableKeyRequest names the key to enable.
+type EnableKeyRequest struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// key_name is the key to enable.
+	KeyName       string `protobuf:"bytes,1,opt,name=key_name,json=keyName,proto3" json:"key_name,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *EnableKeyRequest) Reset() {
+	*x = EnableKeyRequest{}
+	mi := &file_cipherd_v1_key_admin_service_proto_msgTypes[17]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *EnableKeyRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*EnableKeyRequest) ProtoMessage() {}
+
+func (x *EnableKeyRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_cipherd_v1_key_admin_service_proto_msgTypes[17]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use EnableKeyRequest.ProtoReflect.Descriptor instead.
+func (*EnableKeyRequest) Descriptor() ([]byte, []int) {
+	return file_cipherd_v1_key_admin_service_proto_rawDescGZIP(), []int{17}
+}
+
+func (x *EnableKeyRequest) GetKeyName() string {
+	if x != nil {
+		return x.KeyName
+	}
+	return ""
+}
+
+// EnableKeyResponse carries the enabled key.
+type EnableKeyResponse struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// key is the key's metadata; its state is KEY_STATE_ENABLED.
+	Key           *Key `protobuf:"bytes,1,opt,name=key,proto3" json:"key,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *EnableKeyResponse) Reset() {
+	*x = EnableKeyResponse{}
+	mi := &file_cipherd_v1_key_admin_service_proto_msgTypes[18]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *EnableKeyResponse) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*EnableKeyResponse) ProtoMessage() {}
+
+func (x *EnableKeyResponse) ProtoReflect() protoreflect.Message {
+	mi := &file_cipherd_v1_key_admin_service_proto_msgTypes[18]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use EnableKeyResponse.ProtoReflect.Descriptor instead.
+func (*EnableKeyResponse) Descriptor() ([]byte, []int) {
+	return file_cipherd_v1_key_admin_service_proto_rawDescGZIP(), []int{18}
+}
+
+func (x *EnableKeyResponse) GetKey() *Key {
+	if x != nil {
+		return x.Key
+	}
+	return nil
+}
+
+// ScheduleKeyVersionDestructionRequest names the versions to destroy and when.
+type ScheduleKeyVersionDestructionRequest struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// key_name is the key whose versions are destroyed.
+	KeyName string `protobuf:"bytes,1,opt,name=key_name,json=keyName,proto3" json:"key_name,omitempty"`
+	// versions are the versions to destroy; none may be the current version.
+	Versions []int32 `protobuf:"varint,2,rep,packed,name=versions,proto3" json:"versions,omitempty"`
+	// pending_window is how long the versions wait, refusing every call, before their bytes are
+	// erased: at least 24 hours; absent means 7 days.
+	PendingWindow *durationpb.Duration `protobuf:"bytes,3,opt,name=pending_window,json=pendingWindow,proto3" json:"pending_window,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *ScheduleKeyVersionDestructionRequest) Reset() {
+	*x = ScheduleKeyVersionDestructionRequest{}
+	mi := &file_cipherd_v1_key_admin_service_proto_msgTypes[19]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *ScheduleKeyVersionDestructionRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*ScheduleKeyVersionDestructionRequest) ProtoMessage() {}
+
+func (x *ScheduleKeyVersionDestructionRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_cipherd_v1_key_admin_service_proto_msgTypes[19]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use ScheduleKeyVersionDestructionRequest.ProtoReflect.Descriptor instead.
+func (*ScheduleKeyVersionDestructionRequest) Descriptor() ([]byte, []int) {
+	return file_cipherd_v1_key_admin_service_proto_rawDescGZIP(), []int{19}
+}
+
+func (x *ScheduleKeyVersionDestructionRequest) GetKeyName() string {
+	if x != nil {
+		return x.KeyName
+	}
+	return ""
+}
+
+func (x *ScheduleKeyVersionDestructionRequest) GetVersions() []int32 {
+	if x != nil {
+		return x.Versions
+	}
+	return nil
+}
+
+func (x *ScheduleKeyVersionDestructionRequest) GetPendingWindow() *durationpb.Duration {
+	if x != nil {
+		return x.PendingWindow
+	}
+	return nil
+}
+
+// ScheduleKeyVersionDestructionResponse carries the key with the versions scheduled.
+type ScheduleKeyVersionDestructionResponse struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// key is the key's metadata; each version named is KEY_VERSION_STATE_DESTRUCTION_SCHEDULED.
+	Key           *Key `protobuf:"bytes,1,opt,name=key,proto3" json:"key,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *ScheduleKeyVersionDestructionResponse) Reset() {
+	*x = ScheduleKeyVersionDestructionResponse{}
+	mi := &file_cipherd_v1_key_admin_service_proto_msgTypes[20]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *ScheduleKeyVersionDestructionResponse) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*ScheduleKeyVersionDestructionResponse) ProtoMessage() {}
+
+func (x *ScheduleKeyVersionDestructionResponse) ProtoReflect() protoreflect.Message {
+	mi := &file_cipherd_v1_key_admin_service_proto_msgTypes[20]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use ScheduleKeyVersionDestructionResponse.ProtoReflect.Descriptor instead.
+func (*ScheduleKeyVersionDestructionResponse) Descriptor() ([]byte, []int) {
+	return file_cipherd_v1_key_admin_service_proto_rawDescGZIP(), []int{20}
+}
+
+func (x *ScheduleKeyVersionDestructionResponse) GetKey() *Key {
+	if x != nil {
+		return x.Key
+	}
+	return nil
+}
+
+// CancelKeyVersionDestructionRequest names the versions to restore.
+type CancelKeyVersionDestructionRequest struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// key_name is the key whose versions are restored.
+	KeyName string `protobuf:"bytes,1,opt,name=key_name,json=keyName,proto3" json:"key_name,omitempty"`
+	// versions are the versions to restore; each must be scheduled for destruction.
+	Versions      []int32 `protobuf:"varint,2,rep,packed,name=versions,proto3" json:"versions,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *CancelKeyVersionDestructionRequest) Reset() {
+	*x = CancelKeyVersionDestructionRequest{}
+	mi := &file_cipherd_v1_key_admin_service_proto_msgTypes[21]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *CancelKeyVersionDestructionRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*CancelKeyVersionDestructionRequest) ProtoMessage() {}
+
+func (x *CancelKeyVersionDestructionRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_cipherd_v1_key_admin_service_proto_msgTypes[21]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use CancelKeyVersionDestructionRequest.ProtoReflect.Descriptor instead.
+func (*CancelKeyVersionDestructionRequest) Descriptor() ([]byte, []int) {
+	return file_cipherd_v1_key_admin_service_proto_rawDescGZIP(), []int{21}
+}
+
+func (x *CancelKeyVersionDestructionRequest) GetKeyName() string {
+	if x != nil {
+		return x.KeyName
+	}
+	return ""
+}
+
+func (x *CancelKeyVersionDestructionRequest) GetVersions() []int32 {
+	if x != nil {
+		return x.Versions
+	}
+	return nil
+}
+
+// CancelKeyVersionDestructionResponse carries the key with the versions restored.
+type CancelKeyVersionDestructionResponse struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// key is the key's metadata; each version named is KEY_VERSION_STATE_ENABLED again.
+	Key           *Key `protobuf:"bytes,1,opt,name=key,proto3" json:"key,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *CancelKeyVersionDestructionResponse) Reset() {
+	*x = CancelKeyVersionDestructionResponse{}
+	mi := &file_cipherd_v1_key_admin_service_proto_msgTypes[22]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *CancelKeyVersionDestructionResponse) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*CancelKeyVersionDestructionResponse) ProtoMessage() {}
+
+func (x *CancelKeyVersionDestructionResponse) ProtoReflect() protoreflect.Message {
+	mi := &file_cipherd_v1_key_admin_service_proto_msgTypes[22]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use CancelKeyVersionDestructionResponse.ProtoReflect.Descriptor instead.
+func (*CancelKeyVersionDestructionResponse) Descriptor() ([]byte, []int) {
+	return file_cipherd_v1_key_admin_service_proto_rawDescGZIP(), []int{22}
+}
+
+func (x *CancelKeyVersionDestructionResponse) GetKey() *Key {
+	if x != nil {
+		return x.Key
+	}
+	return nil
+}
+
+// ScheduleKeyDeletionRequest names the key to delete and when.
+type ScheduleKeyDeletionRequest struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// key_name is the key to delete.
+	KeyName string `protobuf:"bytes,1,opt,name=key_name,json=keyName,proto3" json:"key_name,omitempty"`
+	// pending_window is how long the key waits, refusing every call, before every version is
+	// destroyed: at least 24 hours; absent means 7 days.
+	PendingWindow *durationpb.Duration `protobuf:"bytes,2,opt,name=pending_window,json=pendingWindow,proto3" json:"pending_window,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *ScheduleKeyDeletionRequest) Reset() {
+	*x = ScheduleKeyDeletionRequest{}
+	mi := &file_cipherd_v1_key_admin_service_proto_msgTypes[23]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *ScheduleKeyDeletionRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*ScheduleKeyDeletionRequest) ProtoMessage() {}
+
+func (x *ScheduleKeyDeletionRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_cipherd_v1_key_admin_service_proto_msgTypes[23]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use ScheduleKeyDeletionRequest.ProtoReflect.Descriptor instead.
+func (*ScheduleKeyDeletionRequest) Descriptor() ([]byte, []int) {
+	return file_cipherd_v1_key_admin_service_proto_rawDescGZIP(), []int{23}
+}
+
+func (x *ScheduleKeyDeletionRequest) GetKeyName() string {
+	if x != nil {
+		return x.KeyName
+	}
+	return ""
+}
+
+func (x *ScheduleKeyDeletionRequest) GetPendingWindow() *durationpb.Duration {
+	if x != nil {
+		return x.PendingWindow
+	}
+	return nil
+}
+
+// ScheduleKeyDeletionResponse carries the key scheduled for deletion.
+type ScheduleKeyDeletionResponse struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// key is the key's metadata; its state is KEY_STATE_DELETION_SCHEDULED.
+	Key           *Key `protobuf:"bytes,1,opt,name=key,proto3" json:"key,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *ScheduleKeyDeletionResponse) Reset() {
+	*x = ScheduleKeyDeletionResponse{}
+	mi := &file_cipherd_v1_key_admin_service_proto_msgTypes[24]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *ScheduleKeyDeletionResponse) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*ScheduleKeyDeletionResponse) ProtoMessage() {}
+
+func (x *ScheduleKeyDeletionResponse) ProtoReflect() protoreflect.Message {
+	mi := &file_cipherd_v1_key_admin_service_proto_msgTypes[24]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use ScheduleKeyDeletionResponse.ProtoReflect.Descriptor instead.
+func (*ScheduleKeyDeletionResponse) Descriptor() ([]byte, []int) {
+	return file_cipherd_v1_key_admin_service_proto_rawDescGZIP(), []int{24}
+}
+
+func (x *ScheduleKeyDeletionResponse) GetKey() *Key {
+	if x != nil {
+		return x.Key
+	}
+	return nil
+}
+
+// CancelKeyDeletionRequest names the key to restore.
+type CancelKeyDeletionRequest struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// key_name is the key to restore.
+	KeyName       string `protobuf:"bytes,1,opt,name=key_name,json=keyName,proto3" json:"key_name,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *CancelKeyDeletionRequest) Reset() {
+	*x = CancelKeyDeletionRequest{}
+	mi := &file_cipherd_v1_key_admin_service_proto_msgTypes[25]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *CancelKeyDeletionRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*CancelKeyDeletionRequest) ProtoMessage() {}
+
+func (x *CancelKeyDeletionRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_cipherd_v1_key_admin_service_proto_msgTypes[25]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use CancelKeyDeletionRequest.ProtoReflect.Descriptor instead.
+func (*CancelKeyDeletionRequest) Descriptor() ([]byte, []int) {
+	return file_cipherd_v1_key_admin_service_proto_rawDescGZIP(), []int{25}
+}
+
+func (x *CancelKeyDeletionRequest) GetKeyName() string {
+	if x != nil {
+		return x.KeyName
+	}
+	return ""
+}
+
+// CancelKeyDeletionResponse carries the restored key.
+type CancelKeyDeletionResponse struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// key is the key's metadata; its state is KEY_STATE_DISABLED, so an operator enables it knowingly.
+	Key           *Key `protobuf:"bytes,1,opt,name=key,proto3" json:"key,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *CancelKeyDeletionResponse) Reset() {
+	*x = CancelKeyDeletionResponse{}
+	mi := &file_cipherd_v1_key_admin_service_proto_msgTypes[26]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *CancelKeyDeletionResponse) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*CancelKeyDeletionResponse) ProtoMessage() {}
+
+func (x *CancelKeyDeletionResponse) ProtoReflect() protoreflect.Message {
+	mi := &file_cipherd_v1_key_admin_service_proto_msgTypes[26]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use CancelKeyDeletionResponse.ProtoReflect.Descriptor instead.
+func (*CancelKeyDeletionResponse) Descriptor() ([]byte, []int) {
+	return file_cipherd_v1_key_admin_service_proto_rawDescGZIP(), []int{26}
+}
+
+func (x *CancelKeyDeletionResponse) GetKey() *Key {
+	if x != nil {
+		return x.Key
+	}
+	return nil
+}
+
+// RetireKeyVersionsRequest asks to retire every version below a version.
+type RetireKeyVersionsRequest struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// key_name is the key whose old versions retire.
+	KeyName string `protobuf:"bytes,1,opt,name=key_name,json=keyName,proto3" json:"key_name,omitempty"`
+	// below_version is the new min_decryption_version: every older version is retired. At most the
+	// current version.
+	BelowVersion int32 `protobuf:"varint,2,opt,name=below_version,json=belowVersion,proto3" json:"below_version,omitempty"`
+	// quiet_period is how long a version must have seen no use on any replica to be retired; absent
+	// means 7 days, and more than 3650 days fails with INVALID_ARGUMENT.
+	QuietPeriod *durationpb.Duration `protobuf:"bytes,3,opt,name=quiet_period,json=quietPeriod,proto3" json:"quiet_period,omitempty"`
+	// pending_window is how long the retired versions wait before their bytes are erased: at least 24
+	// hours; absent means 7 days.
+	PendingWindow *durationpb.Duration `protobuf:"bytes,4,opt,name=pending_window,json=pendingWindow,proto3" json:"pending_window,omitempty"`
+	// validate_only answers the plan (or the refusal) without changing the key.
+	ValidateOnly  bool `protobuf:"varint,5,opt,name=validate_only,json=validateOnly,proto3" json:"validate_only,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *RetireKeyVersionsRequest) Reset() {
+	*x = RetireKeyVersionsRequest{}
+	mi := &file_cipherd_v1_key_admin_service_proto_msgTypes[27]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *RetireKeyVersionsRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*RetireKeyVersionsRequest) ProtoMessage() {}
+
+func (x *RetireKeyVersionsRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_cipherd_v1_key_admin_service_proto_msgTypes[27]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use RetireKeyVersionsRequest.ProtoReflect.Descriptor instead.
+func (*RetireKeyVersionsRequest) Descriptor() ([]byte, []int) {
+	return file_cipherd_v1_key_admin_service_proto_rawDescGZIP(), []int{27}
+}
+
+func (x *RetireKeyVersionsRequest) GetKeyName() string {
+	if x != nil {
+		return x.KeyName
+	}
+	return ""
+}
+
+func (x *RetireKeyVersionsRequest) GetBelowVersion() int32 {
+	if x != nil {
+		return x.BelowVersion
+	}
+	return 0
+}
+
+func (x *RetireKeyVersionsRequest) GetQuietPeriod() *durationpb.Duration {
+	if x != nil {
+		return x.QuietPeriod
+	}
+	return nil
+}
+
+func (x *RetireKeyVersionsRequest) GetPendingWindow() *durationpb.Duration {
+	if x != nil {
+		return x.PendingWindow
+	}
+	return nil
+}
+
+func (x *RetireKeyVersionsRequest) GetValidateOnly() bool {
+	if x != nil {
+		return x.ValidateOnly
+	}
+	return false
+}
+
+// RetireKeyVersionsResponse is the retirement done, or planned with validate_only.
+type RetireKeyVersionsResponse struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// key is the key's metadata after the retirement (unchanged with validate_only).
+	Key *Key `protobuf:"bytes,1,opt,name=key,proto3" json:"key,omitempty"`
+	// retired_versions are the versions scheduled for destruction, oldest first.
+	RetiredVersions []int32 `protobuf:"varint,2,rep,packed,name=retired_versions,json=retiredVersions,proto3" json:"retired_versions,omitempty"`
+	// destroy_time is when their bytes will be erased.
+	DestroyTime   *timestamppb.Timestamp `protobuf:"bytes,3,opt,name=destroy_time,json=destroyTime,proto3" json:"destroy_time,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *RetireKeyVersionsResponse) Reset() {
+	*x = RetireKeyVersionsResponse{}
+	mi := &file_cipherd_v1_key_admin_service_proto_msgTypes[28]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *RetireKeyVersionsResponse) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*RetireKeyVersionsResponse) ProtoMessage() {}
+
+func (x *RetireKeyVersionsResponse) ProtoReflect() protoreflect.Message {
+	mi := &file_cipherd_v1_key_admin_service_proto_msgTypes[28]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use RetireKeyVersionsResponse.ProtoReflect.Descriptor instead.
+func (*RetireKeyVersionsResponse) Descriptor() ([]byte, []int) {
+	return file_cipherd_v1_key_admin_service_proto_rawDescGZIP(), []int{28}
+}
+
+func (x *RetireKeyVersionsResponse) GetKey() *Key {
+	if x != nil {
+		return x.Key
+	}
+	return nil
+}
+
+func (x *RetireKeyVersionsResponse) GetRetiredVersions() []int32 {
+	if x != nil {
+		return x.RetiredVersions
+	}
+	return nil
+}
+
+func (x *RetireKeyVersionsResponse) GetDestroyTime() *timestamppb.Timestamp {
+	if x != nil {
+		return x.DestroyTime
+	}
+	return nil
+}
+
 var File_cipherd_v1_key_admin_service_proto protoreflect.FileDescriptor
 
 const file_cipherd_v1_key_admin_service_proto_rawDesc = "" +
 	"\n" +
 	"\"cipherd/v1/key_admin_service.proto\x12\n" +
-	"cipherd.v1\x1a\x15cipherd/v1/keys.proto\x1a\x1egoogle/protobuf/duration.proto\"\xdb\x01\n" +
+	"cipherd.v1\x1a\x15cipherd/v1/keys.proto\x1a\x1egoogle/protobuf/duration.proto\x1a\x1fgoogle/protobuf/timestamp.proto\"\xdb\x01\n" +
 	"\x10CreateKeyRequest\x12\x19\n" +
 	"\bkey_name\x18\x01 \x01(\tR\akeyName\x12$\n" +
 	"\x04mode\x18\x02 \x01(\x0e2\x10.cipherd.v1.ModeR\x04mode\x12\"\n" +
@@ -978,7 +1718,45 @@ const file_cipherd_v1_key_admin_service_proto_rawDesc = "" +
 	"\rVersionCensus\x12\x18\n" +
 	"\aversion\x18\x01 \x01(\x05R\aversion\x121\n" +
 	"\x05usage\x18\x02 \x01(\v2\x1b.cipherd.v1.KeyVersionUsageR\x05usage\x12\x15\n" +
-	"\x06in_use\x18\x03 \x01(\bR\x05inUse2\xa6\x04\n" +
+	"\x06in_use\x18\x03 \x01(\bR\x05inUse\".\n" +
+	"\x11DisableKeyRequest\x12\x19\n" +
+	"\bkey_name\x18\x01 \x01(\tR\akeyName\"7\n" +
+	"\x12DisableKeyResponse\x12!\n" +
+	"\x03key\x18\x01 \x01(\v2\x0f.cipherd.v1.KeyR\x03key\"-\n" +
+	"\x10EnableKeyRequest\x12\x19\n" +
+	"\bkey_name\x18\x01 \x01(\tR\akeyName\"6\n" +
+	"\x11EnableKeyResponse\x12!\n" +
+	"\x03key\x18\x01 \x01(\v2\x0f.cipherd.v1.KeyR\x03key\"\x9f\x01\n" +
+	"$ScheduleKeyVersionDestructionRequest\x12\x19\n" +
+	"\bkey_name\x18\x01 \x01(\tR\akeyName\x12\x1a\n" +
+	"\bversions\x18\x02 \x03(\x05R\bversions\x12@\n" +
+	"\x0epending_window\x18\x03 \x01(\v2\x19.google.protobuf.DurationR\rpendingWindow\"J\n" +
+	"%ScheduleKeyVersionDestructionResponse\x12!\n" +
+	"\x03key\x18\x01 \x01(\v2\x0f.cipherd.v1.KeyR\x03key\"[\n" +
+	"\"CancelKeyVersionDestructionRequest\x12\x19\n" +
+	"\bkey_name\x18\x01 \x01(\tR\akeyName\x12\x1a\n" +
+	"\bversions\x18\x02 \x03(\x05R\bversions\"H\n" +
+	"#CancelKeyVersionDestructionResponse\x12!\n" +
+	"\x03key\x18\x01 \x01(\v2\x0f.cipherd.v1.KeyR\x03key\"y\n" +
+	"\x1aScheduleKeyDeletionRequest\x12\x19\n" +
+	"\bkey_name\x18\x01 \x01(\tR\akeyName\x12@\n" +
+	"\x0epending_window\x18\x02 \x01(\v2\x19.google.protobuf.DurationR\rpendingWindow\"@\n" +
+	"\x1bScheduleKeyDeletionResponse\x12!\n" +
+	"\x03key\x18\x01 \x01(\v2\x0f.cipherd.v1.KeyR\x03key\"5\n" +
+	"\x18CancelKeyDeletionRequest\x12\x19\n" +
+	"\bkey_name\x18\x01 \x01(\tR\akeyName\">\n" +
+	"\x19CancelKeyDeletionResponse\x12!\n" +
+	"\x03key\x18\x01 \x01(\v2\x0f.cipherd.v1.KeyR\x03key\"\xff\x01\n" +
+	"\x18RetireKeyVersionsRequest\x12\x19\n" +
+	"\bkey_name\x18\x01 \x01(\tR\akeyName\x12#\n" +
+	"\rbelow_version\x18\x02 \x01(\x05R\fbelowVersion\x12<\n" +
+	"\fquiet_period\x18\x03 \x01(\v2\x19.google.protobuf.DurationR\vquietPeriod\x12@\n" +
+	"\x0epending_window\x18\x04 \x01(\v2\x19.google.protobuf.DurationR\rpendingWindow\x12#\n" +
+	"\rvalidate_only\x18\x05 \x01(\bR\fvalidateOnly\"\xa8\x01\n" +
+	"\x19RetireKeyVersionsResponse\x12!\n" +
+	"\x03key\x18\x01 \x01(\v2\x0f.cipherd.v1.KeyR\x03key\x12)\n" +
+	"\x10retired_versions\x18\x02 \x03(\x05R\x0fretiredVersions\x12=\n" +
+	"\fdestroy_time\x18\x03 \x01(\v2\x1a.google.protobuf.TimestampR\vdestroyTime2\xf0\t\n" +
 	"\x0fKeyAdminService\x12H\n" +
 	"\tCreateKey\x12\x1c.cipherd.v1.CreateKeyRequest\x1a\x1d.cipherd.v1.CreateKeyResponse\x12?\n" +
 	"\x06GetKey\x12\x19.cipherd.v1.GetKeyRequest\x1a\x1a.cipherd.v1.GetKeyResponse\x12E\n" +
@@ -986,7 +1764,15 @@ const file_cipherd_v1_key_admin_service_proto_rawDesc = "" +
 	"\tRotateKey\x12\x1c.cipherd.v1.RotateKeyRequest\x1a\x1d.cipherd.v1.RotateKeyResponse\x12Z\n" +
 	"\x0fUpdateKeyPolicy\x12\".cipherd.v1.UpdateKeyPolicyRequest\x1a#.cipherd.v1.UpdateKeyPolicyResponse\x12H\n" +
 	"\tImportKey\x12\x1c.cipherd.v1.ImportKeyRequest\x1a\x1d.cipherd.v1.ImportKeyResponse\x12Q\n" +
-	"\fGetKeyCensus\x12\x1f.cipherd.v1.GetKeyCensusRequest\x1a .cipherd.v1.GetKeyCensusResponseBf\n" +
+	"\fGetKeyCensus\x12\x1f.cipherd.v1.GetKeyCensusRequest\x1a .cipherd.v1.GetKeyCensusResponse\x12K\n" +
+	"\n" +
+	"DisableKey\x12\x1d.cipherd.v1.DisableKeyRequest\x1a\x1e.cipherd.v1.DisableKeyResponse\x12H\n" +
+	"\tEnableKey\x12\x1c.cipherd.v1.EnableKeyRequest\x1a\x1d.cipherd.v1.EnableKeyResponse\x12\x84\x01\n" +
+	"\x1dScheduleKeyVersionDestruction\x120.cipherd.v1.ScheduleKeyVersionDestructionRequest\x1a1.cipherd.v1.ScheduleKeyVersionDestructionResponse\x12~\n" +
+	"\x1bCancelKeyVersionDestruction\x12..cipherd.v1.CancelKeyVersionDestructionRequest\x1a/.cipherd.v1.CancelKeyVersionDestructionResponse\x12f\n" +
+	"\x13ScheduleKeyDeletion\x12&.cipherd.v1.ScheduleKeyDeletionRequest\x1a'.cipherd.v1.ScheduleKeyDeletionResponse\x12`\n" +
+	"\x11CancelKeyDeletion\x12$.cipherd.v1.CancelKeyDeletionRequest\x1a%.cipherd.v1.CancelKeyDeletionResponse\x12`\n" +
+	"\x11RetireKeyVersions\x12$.cipherd.v1.RetireKeyVersionsRequest\x1a%.cipherd.v1.RetireKeyVersionsResponseBf\n" +
 	"\x11io.cipherd.api.v1B\x14KeyAdminServiceProtoP\x01Z9github.com/cipherd/cipherd/clients/go/cipherdpb;cipherdpbb\x06proto3"
 
 var (
@@ -1001,68 +1787,109 @@ func file_cipherd_v1_key_admin_service_proto_rawDescGZIP() []byte {
 	return file_cipherd_v1_key_admin_service_proto_rawDescData
 }
 
-var file_cipherd_v1_key_admin_service_proto_msgTypes = make([]protoimpl.MessageInfo, 15)
+var file_cipherd_v1_key_admin_service_proto_msgTypes = make([]protoimpl.MessageInfo, 29)
 var file_cipherd_v1_key_admin_service_proto_goTypes = []any{
-	(*CreateKeyRequest)(nil),        // 0: cipherd.v1.CreateKeyRequest
-	(*CreateKeyResponse)(nil),       // 1: cipherd.v1.CreateKeyResponse
-	(*GetKeyRequest)(nil),           // 2: cipherd.v1.GetKeyRequest
-	(*GetKeyResponse)(nil),          // 3: cipherd.v1.GetKeyResponse
-	(*ListKeysRequest)(nil),         // 4: cipherd.v1.ListKeysRequest
-	(*ListKeysResponse)(nil),        // 5: cipherd.v1.ListKeysResponse
-	(*RotateKeyRequest)(nil),        // 6: cipherd.v1.RotateKeyRequest
-	(*RotateKeyResponse)(nil),       // 7: cipherd.v1.RotateKeyResponse
-	(*UpdateKeyPolicyRequest)(nil),  // 8: cipherd.v1.UpdateKeyPolicyRequest
-	(*UpdateKeyPolicyResponse)(nil), // 9: cipherd.v1.UpdateKeyPolicyResponse
-	(*ImportKeyRequest)(nil),        // 10: cipherd.v1.ImportKeyRequest
-	(*ImportKeyResponse)(nil),       // 11: cipherd.v1.ImportKeyResponse
-	(*GetKeyCensusRequest)(nil),     // 12: cipherd.v1.GetKeyCensusRequest
-	(*GetKeyCensusResponse)(nil),    // 13: cipherd.v1.GetKeyCensusResponse
-	(*VersionCensus)(nil),           // 14: cipherd.v1.VersionCensus
-	(Mode)(0),                       // 15: cipherd.v1.Mode
-	(*KeyPolicy)(nil),               // 16: cipherd.v1.KeyPolicy
-	(*Key)(nil),                     // 17: cipherd.v1.Key
-	(LegacyCipher)(0),               // 18: cipherd.v1.LegacyCipher
-	(LegacyIv)(0),                   // 19: cipherd.v1.LegacyIv
-	(*durationpb.Duration)(nil),     // 20: google.protobuf.Duration
-	(*KeyVersionUsage)(nil),         // 21: cipherd.v1.KeyVersionUsage
+	(*CreateKeyRequest)(nil),                      // 0: cipherd.v1.CreateKeyRequest
+	(*CreateKeyResponse)(nil),                     // 1: cipherd.v1.CreateKeyResponse
+	(*GetKeyRequest)(nil),                         // 2: cipherd.v1.GetKeyRequest
+	(*GetKeyResponse)(nil),                        // 3: cipherd.v1.GetKeyResponse
+	(*ListKeysRequest)(nil),                       // 4: cipherd.v1.ListKeysRequest
+	(*ListKeysResponse)(nil),                      // 5: cipherd.v1.ListKeysResponse
+	(*RotateKeyRequest)(nil),                      // 6: cipherd.v1.RotateKeyRequest
+	(*RotateKeyResponse)(nil),                     // 7: cipherd.v1.RotateKeyResponse
+	(*UpdateKeyPolicyRequest)(nil),                // 8: cipherd.v1.UpdateKeyPolicyRequest
+	(*UpdateKeyPolicyResponse)(nil),               // 9: cipherd.v1.UpdateKeyPolicyResponse
+	(*ImportKeyRequest)(nil),                      // 10: cipherd.v1.ImportKeyRequest
+	(*ImportKeyResponse)(nil),                     // 11: cipherd.v1.ImportKeyResponse
+	(*GetKeyCensusRequest)(nil),                   // 12: cipherd.v1.GetKeyCensusRequest
+	(*GetKeyCensusResponse)(nil),                  // 13: cipherd.v1.GetKeyCensusResponse
+	(*VersionCensus)(nil),                         // 14: cipherd.v1.VersionCensus
+	(*DisableKeyRequest)(nil),                     // 15: cipherd.v1.DisableKeyRequest
+	(*DisableKeyResponse)(nil),                    // 16: cipherd.v1.DisableKeyResponse
+	(*EnableKeyRequest)(nil),                      // 17: cipherd.v1.EnableKeyRequest
+	(*EnableKeyResponse)(nil),                     // 18: cipherd.v1.EnableKeyResponse
+	(*ScheduleKeyVersionDestructionRequest)(nil),  // 19: cipherd.v1.ScheduleKeyVersionDestructionRequest
+	(*ScheduleKeyVersionDestructionResponse)(nil), // 20: cipherd.v1.ScheduleKeyVersionDestructionResponse
+	(*CancelKeyVersionDestructionRequest)(nil),    // 21: cipherd.v1.CancelKeyVersionDestructionRequest
+	(*CancelKeyVersionDestructionResponse)(nil),   // 22: cipherd.v1.CancelKeyVersionDestructionResponse
+	(*ScheduleKeyDeletionRequest)(nil),            // 23: cipherd.v1.ScheduleKeyDeletionRequest
+	(*ScheduleKeyDeletionResponse)(nil),           // 24: cipherd.v1.ScheduleKeyDeletionResponse
+	(*CancelKeyDeletionRequest)(nil),              // 25: cipherd.v1.CancelKeyDeletionRequest
+	(*CancelKeyDeletionResponse)(nil),             // 26: cipherd.v1.CancelKeyDeletionResponse
+	(*RetireKeyVersionsRequest)(nil),              // 27: cipherd.v1.RetireKeyVersionsRequest
+	(*RetireKeyVersionsResponse)(nil),             // 28: cipherd.v1.RetireKeyVersionsResponse
+	(Mode)(0),                                     // 29: cipherd.v1.Mode
+	(*KeyPolicy)(nil),                             // 30: cipherd.v1.KeyPolicy
+	(*Key)(nil),                                   // 31: cipherd.v1.Key
+	(LegacyCipher)(0),                             // 32: cipherd.v1.LegacyCipher
+	(LegacyIv)(0),                                 // 33: cipherd.v1.LegacyIv
+	(*durationpb.Duration)(nil),                   // 34: google.protobuf.Duration
+	(*KeyVersionUsage)(nil),                       // 35: cipherd.v1.KeyVersionUsage
+	(*timestamppb.Timestamp)(nil),                 // 36: google.protobuf.Timestamp
 }
 var file_cipherd_v1_key_admin_service_proto_depIdxs = []int32{
-	15, // 0: cipherd.v1.CreateKeyRequest.mode:type_name -> cipherd.v1.Mode
-	16, // 1: cipherd.v1.CreateKeyRequest.policy:type_name -> cipherd.v1.KeyPolicy
-	17, // 2: cipherd.v1.CreateKeyResponse.key:type_name -> cipherd.v1.Key
-	17, // 3: cipherd.v1.GetKeyResponse.key:type_name -> cipherd.v1.Key
-	17, // 4: cipherd.v1.ListKeysResponse.keys:type_name -> cipherd.v1.Key
-	15, // 5: cipherd.v1.RotateKeyRequest.mode:type_name -> cipherd.v1.Mode
-	17, // 6: cipherd.v1.RotateKeyResponse.key:type_name -> cipherd.v1.Key
-	16, // 7: cipherd.v1.UpdateKeyPolicyRequest.policy:type_name -> cipherd.v1.KeyPolicy
-	17, // 8: cipherd.v1.UpdateKeyPolicyResponse.key:type_name -> cipherd.v1.Key
-	15, // 9: cipherd.v1.ImportKeyRequest.mode:type_name -> cipherd.v1.Mode
-	18, // 10: cipherd.v1.ImportKeyRequest.legacy_cipher:type_name -> cipherd.v1.LegacyCipher
-	19, // 11: cipherd.v1.ImportKeyRequest.legacy_iv:type_name -> cipherd.v1.LegacyIv
-	17, // 12: cipherd.v1.ImportKeyResponse.key:type_name -> cipherd.v1.Key
-	20, // 13: cipherd.v1.GetKeyCensusRequest.quiet_period:type_name -> google.protobuf.Duration
-	17, // 14: cipherd.v1.GetKeyCensusResponse.key:type_name -> cipherd.v1.Key
+	29, // 0: cipherd.v1.CreateKeyRequest.mode:type_name -> cipherd.v1.Mode
+	30, // 1: cipherd.v1.CreateKeyRequest.policy:type_name -> cipherd.v1.KeyPolicy
+	31, // 2: cipherd.v1.CreateKeyResponse.key:type_name -> cipherd.v1.Key
+	31, // 3: cipherd.v1.GetKeyResponse.key:type_name -> cipherd.v1.Key
+	31, // 4: cipherd.v1.ListKeysResponse.keys:type_name -> cipherd.v1.Key
+	29, // 5: cipherd.v1.RotateKeyRequest.mode:type_name -> cipherd.v1.Mode
+	31, // 6: cipherd.v1.RotateKeyResponse.key:type_name -> cipherd.v1.Key
+	30, // 7: cipherd.v1.UpdateKeyPolicyRequest.policy:type_name -> cipherd.v1.KeyPolicy
+	31, // 8: cipherd.v1.UpdateKeyPolicyResponse.key:type_name -> cipherd.v1.Key
+	29, // 9: cipherd.v1.ImportKeyRequest.mode:type_name -> cipherd.v1.Mode
+	32, // 10: cipherd.v1.ImportKeyRequest.legacy_cipher:type_name -> cipherd.v1.LegacyCipher
+	33, // 11: cipherd.v1.ImportKeyRequest.legacy_iv:type_name -> cipherd.v1.LegacyIv
+	31, // 12: cipherd.v1.ImportKeyResponse.key:type_name -> cipherd.v1.Key
+	34, // 13: cipherd.v1.GetKeyCensusRequest.quiet_period:type_name -> google.protobuf.Duration
+	31, // 14: cipherd.v1.GetKeyCensusResponse.key:type_name -> cipherd.v1.Key
 	14, // 15: cipherd.v1.GetKeyCensusResponse.versions:type_name -> cipherd.v1.VersionCensus
-	21, // 16: cipherd.v1.VersionCensus.usage:type_name -> cipherd.v1.KeyVersionUsage
-	0,  // 17: cipherd.v1.KeyAdminService.CreateKey:input_type -> cipherd.v1.CreateKeyRequest
-	2,  // 18: cipherd.v1.KeyAdminService.GetKey:input_type -> cipherd.v1.GetKeyRequest
-	4,  // 19: cipherd.v1.KeyAdminService.ListKeys:input_type -> cipherd.v1.ListKeysRequest
-	6,  // 20: cipherd.v1.KeyAdminService.RotateKey:input_type -> cipherd.v1.RotateKeyRequest
-	8,  // 21: cipherd.v1.KeyAdminService.UpdateKeyPolicy:input_type -> cipherd.v1.UpdateKeyPolicyRequest
-	10, // 22: cipherd.v1.KeyAdminService.ImportKey:input_type -> cipherd.v1.ImportKeyRequest
-	12, // 23: cipherd.v1.KeyAdminService.GetKeyCensus:input_type -> cipherd.v1.GetKeyCensusRequest
-	1,  // 24: cipherd.v1.KeyAdminService.CreateKey:output_type -> cipherd.v1.CreateKeyResponse
-	3,  // 25: cipherd.v1.KeyAdminService.GetKey:output_type -> cipherd.v1.GetKeyResponse
-	5,  // 26: cipherd.v1.KeyAdminService.ListKeys:output_type -> cipherd.v1.ListKeysResponse
-	7,  // 27: cipherd.v1.KeyAdminService.RotateKey:output_type -> cipherd.v1.RotateKeyResponse
-	9,  // 28: cipherd.v1.KeyAdminService.UpdateKeyPolicy:output_type -> cipherd.v1.UpdateKeyPolicyResponse
-	11, // 29: cipherd.v1.KeyAdminService.ImportKey:output_type -> cipherd.v1.ImportKeyResponse
-	13, // 30: cipherd.v1.KeyAdminService.GetKeyCensus:output_type -> cipherd.v1.GetKeyCensusResponse
-	24, // [24:31] is the sub-list for method output_type
-	17, // [17:24] is the sub-list for method input_type
-	17, // [17:17] is the sub-list for extension type_name
-	17, // [17:17] is the sub-list for extension extendee
-	0,  // [0:17] is the sub-list for field type_name
+	35, // 16: cipherd.v1.VersionCensus.usage:type_name -> cipherd.v1.KeyVersionUsage
+	31, // 17: cipherd.v1.DisableKeyResponse.key:type_name -> cipherd.v1.Key
+	31, // 18: cipherd.v1.EnableKeyResponse.key:type_name -> cipherd.v1.Key
+	34, // 19: cipherd.v1.ScheduleKeyVersionDestructionRequest.pending_window:type_name -> google.protobuf.Duration
+	31, // 20: cipherd.v1.ScheduleKeyVersionDestructionResponse.key:type_name -> cipherd.v1.Key
+	31, // 21: cipherd.v1.CancelKeyVersionDestructionResponse.key:type_name -> cipherd.v1.Key
+	34, // 22: cipherd.v1.ScheduleKeyDeletionRequest.pending_window:type_name -> google.protobuf.Duration
+	31, // 23: cipherd.v1.ScheduleKeyDeletionResponse.key:type_name -> cipherd.v1.Key
+	31, // 24: cipherd.v1.CancelKeyDeletionResponse.key:type_name -> cipherd.v1.Key
+	34, // 25: cipherd.v1.RetireKeyVersionsRequest.quiet_period:type_name -> google.protobuf.Duration
+	34, // 26: cipherd.v1.RetireKeyVersionsRequest.pending_window:type_name -> google.protobuf.Duration
+	31, // 27: cipherd.v1.RetireKeyVersionsResponse.key:type_name -> cipherd.v1.Key
+	36, // 28: cipherd.v1.RetireKeyVersionsResponse.destroy_time:type_name -> google.protobuf.Timestamp
+	0,  // 29: cipherd.v1.KeyAdminService.CreateKey:input_type -> cipherd.v1.CreateKeyRequest
+	2,  // 30: cipherd.v1.KeyAdminService.GetKey:input_type -> cipherd.v1.GetKeyRequest
+	4,  // 31: cipherd.v1.KeyAdminService.ListKeys:input_type -> cipherd.v1.ListKeysRequest
+	6,  // 32: cipherd.v1.KeyAdminService.RotateKey:input_type -> cipherd.v1.RotateKeyRequest
+	8,  // 33: cipherd.v1.KeyAdminService.UpdateKeyPolicy:input_type -> cipherd.v1.UpdateKeyPolicyRequest
+	10, // 34: cipherd.v1.KeyAdminService.ImportKey:input_type -> cipherd.v1.ImportKeyRequest
+	12, // 35: cipherd.v1.KeyAdminService.GetKeyCensus:input_type -> cipherd.v1.GetKeyCensusRequest
+	15, // 36: cipherd.v1.KeyAdminService.DisableKey:input_type -> cipherd.v1.DisableKeyRequest
+	17, // 37: cipherd.v1.KeyAdminService.EnableKey:input_type -> cipherd.v1.EnableKeyRequest
+	19, // 38: cipherd.v1.KeyAdminService.ScheduleKeyVersionDestruction:input_type -> cipherd.v1.ScheduleKeyVersionDestructionRequest
+	21, // 39: cipherd.v1.KeyAdminService.CancelKeyVersionDestruction:input_type -> cipherd.v1.CancelKeyVersionDestructionRequest
+	23, // 40: cipherd.v1.KeyAdminService.ScheduleKeyDeletion:input_type -> cipherd.v1.ScheduleKeyDeletionRequest
+	25, // 41: cipherd.v1.KeyAdminService.CancelKeyDeletion:input_type -> cipherd.v1.CancelKeyDeletionRequest
+	27, // 42: cipherd.v1.KeyAdminService.RetireKeyVersions:input_type -> cipherd.v1.RetireKeyVersionsRequest
+	1,  // 43: cipherd.v1.KeyAdminService.CreateKey:output_type -> cipherd.v1.CreateKeyResponse
+	3,  // 44: cipherd.v1.KeyAdminService.GetKey:output_type -> cipherd.v1.GetKeyResponse
+	5,  // 45: cipherd.v1.KeyAdminService.ListKeys:output_type -> cipherd.v1.ListKeysResponse
+	7,  // 46: cipherd.v1.KeyAdminService.RotateKey:output_type -> cipherd.v1.RotateKeyResponse
+	9,  // 47: cipherd.v1.KeyAdminService.UpdateKeyPolicy:output_type -> cipherd.v1.UpdateKeyPolicyResponse
+	11, // 48: cipherd.v1.KeyAdminService.ImportKey:output_type -> cipherd.v1.ImportKeyResponse
+	13, // 49: cipherd.v1.KeyAdminService.GetKeyCensus:output_type -> cipherd.v1.GetKeyCensusResponse
+	16, // 50: cipherd.v1.KeyAdminService.DisableKey:output_type -> cipherd.v1.DisableKeyResponse
+	18, // 51: cipherd.v1.KeyAdminService.EnableKey:output_type -> cipherd.v1.EnableKeyResponse
+	20, // 52: cipherd.v1.KeyAdminService.ScheduleKeyVersionDestruction:output_type -> cipherd.v1.ScheduleKeyVersionDestructionResponse
+	22, // 53: cipherd.v1.KeyAdminService.CancelKeyVersionDestruction:output_type -> cipherd.v1.CancelKeyVersionDestructionResponse
+	24, // 54: cipherd.v1.KeyAdminService.ScheduleKeyDeletion:output_type -> cipherd.v1.ScheduleKeyDeletionResponse
+	26, // 55: cipherd.v1.KeyAdminService.CancelKeyDeletion:output_type -> cipherd.v1.CancelKeyDeletionResponse
+	28, // 56: cipherd.v1.KeyAdminService.RetireKeyVersions:output_type -> cipherd.v1.RetireKeyVersionsResponse
+	43, // [43:57] is the sub-list for method output_type
+	29, // [29:43] is the sub-list for method input_type
+	29, // [29:29] is the sub-list for extension type_name
+	29, // [29:29] is the sub-list for extension extendee
+	0,  // [0:29] is the sub-list for field type_name
 }
 
 func init() { file_cipherd_v1_key_admin_service_proto_init() }
@@ -1077,7 +1904,7 @@ func file_cipherd_v1_key_admin_service_proto_init() {
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_cipherd_v1_key_admin_service_proto_rawDesc), len(file_cipherd_v1_key_admin_service_proto_rawDesc)),
 			NumEnums:      0,
-			NumMessages:   15,
+			NumMessages:   29,
 			NumExtensions: 0,
 			NumServices:   1,
 		},

@@ -19,13 +19,20 @@ import (
 const _ = grpc.SupportPackageIsVersion9
 
 const (
-	KeyAdminService_CreateKey_FullMethodName       = "/cipherd.v1.KeyAdminService/CreateKey"
-	KeyAdminService_GetKey_FullMethodName          = "/cipherd.v1.KeyAdminService/GetKey"
-	KeyAdminService_ListKeys_FullMethodName        = "/cipherd.v1.KeyAdminService/ListKeys"
-	KeyAdminService_RotateKey_FullMethodName       = "/cipherd.v1.KeyAdminService/RotateKey"
-	KeyAdminService_UpdateKeyPolicy_FullMethodName = "/cipherd.v1.KeyAdminService/UpdateKeyPolicy"
-	KeyAdminService_ImportKey_FullMethodName       = "/cipherd.v1.KeyAdminService/ImportKey"
-	KeyAdminService_GetKeyCensus_FullMethodName    = "/cipherd.v1.KeyAdminService/GetKeyCensus"
+	KeyAdminService_CreateKey_FullMethodName                     = "/cipherd.v1.KeyAdminService/CreateKey"
+	KeyAdminService_GetKey_FullMethodName                        = "/cipherd.v1.KeyAdminService/GetKey"
+	KeyAdminService_ListKeys_FullMethodName                      = "/cipherd.v1.KeyAdminService/ListKeys"
+	KeyAdminService_RotateKey_FullMethodName                     = "/cipherd.v1.KeyAdminService/RotateKey"
+	KeyAdminService_UpdateKeyPolicy_FullMethodName               = "/cipherd.v1.KeyAdminService/UpdateKeyPolicy"
+	KeyAdminService_ImportKey_FullMethodName                     = "/cipherd.v1.KeyAdminService/ImportKey"
+	KeyAdminService_GetKeyCensus_FullMethodName                  = "/cipherd.v1.KeyAdminService/GetKeyCensus"
+	KeyAdminService_DisableKey_FullMethodName                    = "/cipherd.v1.KeyAdminService/DisableKey"
+	KeyAdminService_EnableKey_FullMethodName                     = "/cipherd.v1.KeyAdminService/EnableKey"
+	KeyAdminService_ScheduleKeyVersionDestruction_FullMethodName = "/cipherd.v1.KeyAdminService/ScheduleKeyVersionDestruction"
+	KeyAdminService_CancelKeyVersionDestruction_FullMethodName   = "/cipherd.v1.KeyAdminService/CancelKeyVersionDestruction"
+	KeyAdminService_ScheduleKeyDeletion_FullMethodName           = "/cipherd.v1.KeyAdminService/ScheduleKeyDeletion"
+	KeyAdminService_CancelKeyDeletion_FullMethodName             = "/cipherd.v1.KeyAdminService/CancelKeyDeletion"
+	KeyAdminService_RetireKeyVersions_FullMethodName             = "/cipherd.v1.KeyAdminService/RetireKeyVersions"
 )
 
 // KeyAdminServiceClient is the client API for KeyAdminService service.
@@ -52,6 +59,32 @@ type KeyAdminServiceClient interface {
 	// GetKeyCensus reports which versions of a key still see traffic, so an operator knows how far
 	// min_decryption_version can be raised without refusing data that is still read.
 	GetKeyCensus(ctx context.Context, in *GetKeyCensusRequest, opts ...grpc.CallOption) (*GetKeyCensusResponse, error)
+	// DisableKey makes a key refuse every cryptographic call until EnableKey; its versions and policy
+	// stay. Disabling a disabled key is a no-op.
+	DisableKey(ctx context.Context, in *DisableKeyRequest, opts ...grpc.CallOption) (*DisableKeyResponse, error)
+	// EnableKey serves a disabled key again. FAILED_PRECONDITION for a key scheduled for deletion
+	// (use CancelKeyDeletion) or deleted.
+	EnableKey(ctx context.Context, in *EnableKeyRequest, opts ...grpc.CallOption) (*EnableKeyResponse, error)
+	// ScheduleKeyVersionDestruction schedules versions for destruction after a pending window; they
+	// refuse every call at once. FAILED_PRECONDITION for the current version. With an access policy
+	// it needs the destroy operation, which admin does not include.
+	ScheduleKeyVersionDestruction(ctx context.Context, in *ScheduleKeyVersionDestructionRequest, opts ...grpc.CallOption) (*ScheduleKeyVersionDestructionResponse, error)
+	// CancelKeyVersionDestruction restores versions scheduled for destruction whose window has not
+	// passed. FAILED_PRECONDITION for a version already destroyed. Needs the destroy operation.
+	CancelKeyVersionDestruction(ctx context.Context, in *CancelKeyVersionDestructionRequest, opts ...grpc.CallOption) (*CancelKeyVersionDestructionResponse, error)
+	// ScheduleKeyDeletion schedules every version of a key for destruction after a pending window,
+	// leaving its name as a tombstone; the key refuses every call at once. Needs the destroy
+	// operation.
+	ScheduleKeyDeletion(ctx context.Context, in *ScheduleKeyDeletionRequest, opts ...grpc.CallOption) (*ScheduleKeyDeletionResponse, error)
+	// CancelKeyDeletion restores a key scheduled for deletion whose window has not passed; it comes
+	// back disabled. Needs the destroy operation.
+	CancelKeyDeletion(ctx context.Context, in *CancelKeyDeletionRequest, opts ...grpc.CallOption) (*CancelKeyDeletionResponse, error)
+	// RetireKeyVersions is the safe path to destroying old versions: it refuses (FAILED_PRECONDITION,
+	// listing them) while any version below below_version was used within the quiet period on any
+	// replica, else raises min_decryption_version to below_version and schedules every older version
+	// for destruction, with one check-and-set write. validate_only answers the plan without acting.
+	// Needs the destroy operation.
+	RetireKeyVersions(ctx context.Context, in *RetireKeyVersionsRequest, opts ...grpc.CallOption) (*RetireKeyVersionsResponse, error)
 }
 
 type keyAdminServiceClient struct {
@@ -132,6 +165,76 @@ func (c *keyAdminServiceClient) GetKeyCensus(ctx context.Context, in *GetKeyCens
 	return out, nil
 }
 
+func (c *keyAdminServiceClient) DisableKey(ctx context.Context, in *DisableKeyRequest, opts ...grpc.CallOption) (*DisableKeyResponse, error) {
+	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
+	out := new(DisableKeyResponse)
+	err := c.cc.Invoke(ctx, KeyAdminService_DisableKey_FullMethodName, in, out, cOpts...)
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+func (c *keyAdminServiceClient) EnableKey(ctx context.Context, in *EnableKeyRequest, opts ...grpc.CallOption) (*EnableKeyResponse, error) {
+	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
+	out := new(EnableKeyResponse)
+	err := c.cc.Invoke(ctx, KeyAdminService_EnableKey_FullMethodName, in, out, cOpts...)
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+func (c *keyAdminServiceClient) ScheduleKeyVersionDestruction(ctx context.Context, in *ScheduleKeyVersionDestructionRequest, opts ...grpc.CallOption) (*ScheduleKeyVersionDestructionResponse, error) {
+	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
+	out := new(ScheduleKeyVersionDestructionResponse)
+	err := c.cc.Invoke(ctx, KeyAdminService_ScheduleKeyVersionDestruction_FullMethodName, in, out, cOpts...)
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+func (c *keyAdminServiceClient) CancelKeyVersionDestruction(ctx context.Context, in *CancelKeyVersionDestructionRequest, opts ...grpc.CallOption) (*CancelKeyVersionDestructionResponse, error) {
+	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
+	out := new(CancelKeyVersionDestructionResponse)
+	err := c.cc.Invoke(ctx, KeyAdminService_CancelKeyVersionDestruction_FullMethodName, in, out, cOpts...)
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+func (c *keyAdminServiceClient) ScheduleKeyDeletion(ctx context.Context, in *ScheduleKeyDeletionRequest, opts ...grpc.CallOption) (*ScheduleKeyDeletionResponse, error) {
+	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
+	out := new(ScheduleKeyDeletionResponse)
+	err := c.cc.Invoke(ctx, KeyAdminService_ScheduleKeyDeletion_FullMethodName, in, out, cOpts...)
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+func (c *keyAdminServiceClient) CancelKeyDeletion(ctx context.Context, in *CancelKeyDeletionRequest, opts ...grpc.CallOption) (*CancelKeyDeletionResponse, error) {
+	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
+	out := new(CancelKeyDeletionResponse)
+	err := c.cc.Invoke(ctx, KeyAdminService_CancelKeyDeletion_FullMethodName, in, out, cOpts...)
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+func (c *keyAdminServiceClient) RetireKeyVersions(ctx context.Context, in *RetireKeyVersionsRequest, opts ...grpc.CallOption) (*RetireKeyVersionsResponse, error) {
+	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
+	out := new(RetireKeyVersionsResponse)
+	err := c.cc.Invoke(ctx, KeyAdminService_RetireKeyVersions_FullMethodName, in, out, cOpts...)
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
 // KeyAdminServiceServer is the server API for KeyAdminService service.
 // All implementations must embed UnimplementedKeyAdminServiceServer
 // for forward compatibility.
@@ -156,6 +259,32 @@ type KeyAdminServiceServer interface {
 	// GetKeyCensus reports which versions of a key still see traffic, so an operator knows how far
 	// min_decryption_version can be raised without refusing data that is still read.
 	GetKeyCensus(context.Context, *GetKeyCensusRequest) (*GetKeyCensusResponse, error)
+	// DisableKey makes a key refuse every cryptographic call until EnableKey; its versions and policy
+	// stay. Disabling a disabled key is a no-op.
+	DisableKey(context.Context, *DisableKeyRequest) (*DisableKeyResponse, error)
+	// EnableKey serves a disabled key again. FAILED_PRECONDITION for a key scheduled for deletion
+	// (use CancelKeyDeletion) or deleted.
+	EnableKey(context.Context, *EnableKeyRequest) (*EnableKeyResponse, error)
+	// ScheduleKeyVersionDestruction schedules versions for destruction after a pending window; they
+	// refuse every call at once. FAILED_PRECONDITION for the current version. With an access policy
+	// it needs the destroy operation, which admin does not include.
+	ScheduleKeyVersionDestruction(context.Context, *ScheduleKeyVersionDestructionRequest) (*ScheduleKeyVersionDestructionResponse, error)
+	// CancelKeyVersionDestruction restores versions scheduled for destruction whose window has not
+	// passed. FAILED_PRECONDITION for a version already destroyed. Needs the destroy operation.
+	CancelKeyVersionDestruction(context.Context, *CancelKeyVersionDestructionRequest) (*CancelKeyVersionDestructionResponse, error)
+	// ScheduleKeyDeletion schedules every version of a key for destruction after a pending window,
+	// leaving its name as a tombstone; the key refuses every call at once. Needs the destroy
+	// operation.
+	ScheduleKeyDeletion(context.Context, *ScheduleKeyDeletionRequest) (*ScheduleKeyDeletionResponse, error)
+	// CancelKeyDeletion restores a key scheduled for deletion whose window has not passed; it comes
+	// back disabled. Needs the destroy operation.
+	CancelKeyDeletion(context.Context, *CancelKeyDeletionRequest) (*CancelKeyDeletionResponse, error)
+	// RetireKeyVersions is the safe path to destroying old versions: it refuses (FAILED_PRECONDITION,
+	// listing them) while any version below below_version was used within the quiet period on any
+	// replica, else raises min_decryption_version to below_version and schedules every older version
+	// for destruction, with one check-and-set write. validate_only answers the plan without acting.
+	// Needs the destroy operation.
+	RetireKeyVersions(context.Context, *RetireKeyVersionsRequest) (*RetireKeyVersionsResponse, error)
 	mustEmbedUnimplementedKeyAdminServiceServer()
 }
 
@@ -186,6 +315,27 @@ func (UnimplementedKeyAdminServiceServer) ImportKey(context.Context, *ImportKeyR
 }
 func (UnimplementedKeyAdminServiceServer) GetKeyCensus(context.Context, *GetKeyCensusRequest) (*GetKeyCensusResponse, error) {
 	return nil, status.Error(codes.Unimplemented, "method GetKeyCensus not implemented")
+}
+func (UnimplementedKeyAdminServiceServer) DisableKey(context.Context, *DisableKeyRequest) (*DisableKeyResponse, error) {
+	return nil, status.Error(codes.Unimplemented, "method DisableKey not implemented")
+}
+func (UnimplementedKeyAdminServiceServer) EnableKey(context.Context, *EnableKeyRequest) (*EnableKeyResponse, error) {
+	return nil, status.Error(codes.Unimplemented, "method EnableKey not implemented")
+}
+func (UnimplementedKeyAdminServiceServer) ScheduleKeyVersionDestruction(context.Context, *ScheduleKeyVersionDestructionRequest) (*ScheduleKeyVersionDestructionResponse, error) {
+	return nil, status.Error(codes.Unimplemented, "method ScheduleKeyVersionDestruction not implemented")
+}
+func (UnimplementedKeyAdminServiceServer) CancelKeyVersionDestruction(context.Context, *CancelKeyVersionDestructionRequest) (*CancelKeyVersionDestructionResponse, error) {
+	return nil, status.Error(codes.Unimplemented, "method CancelKeyVersionDestruction not implemented")
+}
+func (UnimplementedKeyAdminServiceServer) ScheduleKeyDeletion(context.Context, *ScheduleKeyDeletionRequest) (*ScheduleKeyDeletionResponse, error) {
+	return nil, status.Error(codes.Unimplemented, "method ScheduleKeyDeletion not implemented")
+}
+func (UnimplementedKeyAdminServiceServer) CancelKeyDeletion(context.Context, *CancelKeyDeletionRequest) (*CancelKeyDeletionResponse, error) {
+	return nil, status.Error(codes.Unimplemented, "method CancelKeyDeletion not implemented")
+}
+func (UnimplementedKeyAdminServiceServer) RetireKeyVersions(context.Context, *RetireKeyVersionsRequest) (*RetireKeyVersionsResponse, error) {
+	return nil, status.Error(codes.Unimplemented, "method RetireKeyVersions not implemented")
 }
 func (UnimplementedKeyAdminServiceServer) mustEmbedUnimplementedKeyAdminServiceServer() {}
 func (UnimplementedKeyAdminServiceServer) testEmbeddedByValue()                         {}
@@ -334,6 +484,132 @@ func _KeyAdminService_GetKeyCensus_Handler(srv interface{}, ctx context.Context,
 	return interceptor(ctx, in, info, handler)
 }
 
+func _KeyAdminService_DisableKey_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
+	in := new(DisableKeyRequest)
+	if err := dec(in); err != nil {
+		return nil, err
+	}
+	if interceptor == nil {
+		return srv.(KeyAdminServiceServer).DisableKey(ctx, in)
+	}
+	info := &grpc.UnaryServerInfo{
+		Server:     srv,
+		FullMethod: KeyAdminService_DisableKey_FullMethodName,
+	}
+	handler := func(ctx context.Context, req interface{}) (interface{}, error) {
+		return srv.(KeyAdminServiceServer).DisableKey(ctx, req.(*DisableKeyRequest))
+	}
+	return interceptor(ctx, in, info, handler)
+}
+
+func _KeyAdminService_EnableKey_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
+	in := new(EnableKeyRequest)
+	if err := dec(in); err != nil {
+		return nil, err
+	}
+	if interceptor == nil {
+		return srv.(KeyAdminServiceServer).EnableKey(ctx, in)
+	}
+	info := &grpc.UnaryServerInfo{
+		Server:     srv,
+		FullMethod: KeyAdminService_EnableKey_FullMethodName,
+	}
+	handler := func(ctx context.Context, req interface{}) (interface{}, error) {
+		return srv.(KeyAdminServiceServer).EnableKey(ctx, req.(*EnableKeyRequest))
+	}
+	return interceptor(ctx, in, info, handler)
+}
+
+func _KeyAdminService_ScheduleKeyVersionDestruction_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
+	in := new(ScheduleKeyVersionDestructionRequest)
+	if err := dec(in); err != nil {
+		return nil, err
+	}
+	if interceptor == nil {
+		return srv.(KeyAdminServiceServer).ScheduleKeyVersionDestruction(ctx, in)
+	}
+	info := &grpc.UnaryServerInfo{
+		Server:     srv,
+		FullMethod: KeyAdminService_ScheduleKeyVersionDestruction_FullMethodName,
+	}
+	handler := func(ctx context.Context, req interface{}) (interface{}, error) {
+		return srv.(KeyAdminServiceServer).ScheduleKeyVersionDestruction(ctx, req.(*ScheduleKeyVersionDestructionRequest))
+	}
+	return interceptor(ctx, in, info, handler)
+}
+
+func _KeyAdminService_CancelKeyVersionDestruction_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
+	in := new(CancelKeyVersionDestructionRequest)
+	if err := dec(in); err != nil {
+		return nil, err
+	}
+	if interceptor == nil {
+		return srv.(KeyAdminServiceServer).CancelKeyVersionDestruction(ctx, in)
+	}
+	info := &grpc.UnaryServerInfo{
+		Server:     srv,
+		FullMethod: KeyAdminService_CancelKeyVersionDestruction_FullMethodName,
+	}
+	handler := func(ctx context.Context, req interface{}) (interface{}, error) {
+		return srv.(KeyAdminServiceServer).CancelKeyVersionDestruction(ctx, req.(*CancelKeyVersionDestructionRequest))
+	}
+	return interceptor(ctx, in, info, handler)
+}
+
+func _KeyAdminService_ScheduleKeyDeletion_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
+	in := new(ScheduleKeyDeletionRequest)
+	if err := dec(in); err != nil {
+		return nil, err
+	}
+	if interceptor == nil {
+		return srv.(KeyAdminServiceServer).ScheduleKeyDeletion(ctx, in)
+	}
+	info := &grpc.UnaryServerInfo{
+		Server:     srv,
+		FullMethod: KeyAdminService_ScheduleKeyDeletion_FullMethodName,
+	}
+	handler := func(ctx context.Context, req interface{}) (interface{}, error) {
+		return srv.(KeyAdminServiceServer).ScheduleKeyDeletion(ctx, req.(*ScheduleKeyDeletionRequest))
+	}
+	return interceptor(ctx, in, info, handler)
+}
+
+func _KeyAdminService_CancelKeyDeletion_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
+	in := new(CancelKeyDeletionRequest)
+	if err := dec(in); err != nil {
+		return nil, err
+	}
+	if interceptor == nil {
+		return srv.(KeyAdminServiceServer).CancelKeyDeletion(ctx, in)
+	}
+	info := &grpc.UnaryServerInfo{
+		Server:     srv,
+		FullMethod: KeyAdminService_CancelKeyDeletion_FullMethodName,
+	}
+	handler := func(ctx context.Context, req interface{}) (interface{}, error) {
+		return srv.(KeyAdminServiceServer).CancelKeyDeletion(ctx, req.(*CancelKeyDeletionRequest))
+	}
+	return interceptor(ctx, in, info, handler)
+}
+
+func _KeyAdminService_RetireKeyVersions_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
+	in := new(RetireKeyVersionsRequest)
+	if err := dec(in); err != nil {
+		return nil, err
+	}
+	if interceptor == nil {
+		return srv.(KeyAdminServiceServer).RetireKeyVersions(ctx, in)
+	}
+	info := &grpc.UnaryServerInfo{
+		Server:     srv,
+		FullMethod: KeyAdminService_RetireKeyVersions_FullMethodName,
+	}
+	handler := func(ctx context.Context, req interface{}) (interface{}, error) {
+		return srv.(KeyAdminServiceServer).RetireKeyVersions(ctx, req.(*RetireKeyVersionsRequest))
+	}
+	return interceptor(ctx, in, info, handler)
+}
+
 // KeyAdminService_ServiceDesc is the grpc.ServiceDesc for KeyAdminService service.
 // It's only intended for direct use with grpc.RegisterService,
 // and not to be introspected or modified (even as a copy)
@@ -368,6 +644,34 @@ var KeyAdminService_ServiceDesc = grpc.ServiceDesc{
 		{
 			MethodName: "GetKeyCensus",
 			Handler:    _KeyAdminService_GetKeyCensus_Handler,
+		},
+		{
+			MethodName: "DisableKey",
+			Handler:    _KeyAdminService_DisableKey_Handler,
+		},
+		{
+			MethodName: "EnableKey",
+			Handler:    _KeyAdminService_EnableKey_Handler,
+		},
+		{
+			MethodName: "ScheduleKeyVersionDestruction",
+			Handler:    _KeyAdminService_ScheduleKeyVersionDestruction_Handler,
+		},
+		{
+			MethodName: "CancelKeyVersionDestruction",
+			Handler:    _KeyAdminService_CancelKeyVersionDestruction_Handler,
+		},
+		{
+			MethodName: "ScheduleKeyDeletion",
+			Handler:    _KeyAdminService_ScheduleKeyDeletion_Handler,
+		},
+		{
+			MethodName: "CancelKeyDeletion",
+			Handler:    _KeyAdminService_CancelKeyDeletion_Handler,
+		},
+		{
+			MethodName: "RetireKeyVersions",
+			Handler:    _KeyAdminService_RetireKeyVersions_Handler,
 		},
 	},
 	Streams:  []grpc.StreamDesc{},

@@ -266,6 +266,131 @@ func (LegacyIv) EnumDescriptor() ([]byte, []int) {
 	return file_cipherd_v1_keys_proto_rawDescGZIP(), []int{2}
 }
 
+// KeyState is whether a key serves cryptographic calls.
+type KeyState int32
+
+const (
+	// KEY_STATE_UNSPECIFIED is never sent by a server that knows key states; read it as enabled.
+	KeyState_KEY_STATE_UNSPECIFIED KeyState = 0
+	// KEY_STATE_ENABLED serves every call its policy allows.
+	KeyState_KEY_STATE_ENABLED KeyState = 1
+	// KEY_STATE_DISABLED refuses every cryptographic call (FAILED_PRECONDITION, reason KEY_DISABLED)
+	// and keeps every version; EnableKey serves it again.
+	KeyState_KEY_STATE_DISABLED KeyState = 2
+	// KEY_STATE_DELETION_SCHEDULED refuses every call like a disabled key; at delete_time every
+	// version is destroyed, unless CancelKeyDeletion comes first.
+	KeyState_KEY_STATE_DELETION_SCHEDULED KeyState = 3
+	// KEY_STATE_DELETED is a tombstone: every version is destroyed and the name stays taken, so a
+	// new key of that name can never be mistaken for it.
+	KeyState_KEY_STATE_DELETED KeyState = 4
+)
+
+// Enum value maps for KeyState.
+var (
+	KeyState_name = map[int32]string{
+		0: "KEY_STATE_UNSPECIFIED",
+		1: "KEY_STATE_ENABLED",
+		2: "KEY_STATE_DISABLED",
+		3: "KEY_STATE_DELETION_SCHEDULED",
+		4: "KEY_STATE_DELETED",
+	}
+	KeyState_value = map[string]int32{
+		"KEY_STATE_UNSPECIFIED":        0,
+		"KEY_STATE_ENABLED":            1,
+		"KEY_STATE_DISABLED":           2,
+		"KEY_STATE_DELETION_SCHEDULED": 3,
+		"KEY_STATE_DELETED":            4,
+	}
+)
+
+func (x KeyState) Enum() *KeyState {
+	p := new(KeyState)
+	*p = x
+	return p
+}
+
+func (x KeyState) String() string {
+	return protoimpl.X.EnumStringOf(x.Descriptor(), protoreflect.EnumNumber(x))
+}
+
+func (KeyState) Descriptor() protoreflect.EnumDescriptor {
+	return file_cipherd_v1_keys_proto_enumTypes[3].Descriptor()
+}
+
+func (KeyState) Type() protoreflect.EnumType {
+	return &file_cipherd_v1_keys_proto_enumTypes[3]
+}
+
+func (x KeyState) Number() protoreflect.EnumNumber {
+	return protoreflect.EnumNumber(x)
+}
+
+// Deprecated: Use KeyState.Descriptor instead.
+func (KeyState) EnumDescriptor() ([]byte, []int) {
+	return file_cipherd_v1_keys_proto_rawDescGZIP(), []int{3}
+}
+
+// KeyVersionState is whether a key version's bytes still exist.
+type KeyVersionState int32
+
+const (
+	// KEY_VERSION_STATE_UNSPECIFIED is never sent by a server that knows version states; read it as
+	// enabled.
+	KeyVersionState_KEY_VERSION_STATE_UNSPECIFIED KeyVersionState = 0
+	// KEY_VERSION_STATE_ENABLED encrypts (if current or allowed) and decrypts as its policy allows.
+	KeyVersionState_KEY_VERSION_STATE_ENABLED KeyVersionState = 1
+	// KEY_VERSION_STATE_DESTRUCTION_SCHEDULED refuses to encrypt and decrypt (FAILED_PRECONDITION,
+	// reason KEY_VERSION_DESTRUCTION_SCHEDULED), so its loss shows while it can be undone; at
+	// destroy_time its bytes are erased, unless CancelKeyVersionDestruction comes first.
+	KeyVersionState_KEY_VERSION_STATE_DESTRUCTION_SCHEDULED KeyVersionState = 2
+	// KEY_VERSION_STATE_DESTROYED has no bytes any more: its ciphertexts are gone for good
+	// (FAILED_PRECONDITION, reason KEY_VERSION_DESTROYED).
+	KeyVersionState_KEY_VERSION_STATE_DESTROYED KeyVersionState = 3
+)
+
+// Enum value maps for KeyVersionState.
+var (
+	KeyVersionState_name = map[int32]string{
+		0: "KEY_VERSION_STATE_UNSPECIFIED",
+		1: "KEY_VERSION_STATE_ENABLED",
+		2: "KEY_VERSION_STATE_DESTRUCTION_SCHEDULED",
+		3: "KEY_VERSION_STATE_DESTROYED",
+	}
+	KeyVersionState_value = map[string]int32{
+		"KEY_VERSION_STATE_UNSPECIFIED":           0,
+		"KEY_VERSION_STATE_ENABLED":               1,
+		"KEY_VERSION_STATE_DESTRUCTION_SCHEDULED": 2,
+		"KEY_VERSION_STATE_DESTROYED":             3,
+	}
+)
+
+func (x KeyVersionState) Enum() *KeyVersionState {
+	p := new(KeyVersionState)
+	*p = x
+	return p
+}
+
+func (x KeyVersionState) String() string {
+	return protoimpl.X.EnumStringOf(x.Descriptor(), protoreflect.EnumNumber(x))
+}
+
+func (KeyVersionState) Descriptor() protoreflect.EnumDescriptor {
+	return file_cipherd_v1_keys_proto_enumTypes[4].Descriptor()
+}
+
+func (KeyVersionState) Type() protoreflect.EnumType {
+	return &file_cipherd_v1_keys_proto_enumTypes[4]
+}
+
+func (x KeyVersionState) Number() protoreflect.EnumNumber {
+	return protoreflect.EnumNumber(x)
+}
+
+// Deprecated: Use KeyVersionState.Descriptor instead.
+func (KeyVersionState) EnumDescriptor() ([]byte, []int) {
+	return file_cipherd_v1_keys_proto_rawDescGZIP(), []int{4}
+}
+
 // KeyPolicy is what a key allows. Versions below the minimums still exist; they are never deleted.
 type KeyPolicy struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
@@ -460,7 +585,12 @@ type KeyVersion struct {
 	// legacy_iv is where a legacy version's ciphertexts carry their IV.
 	LegacyIv LegacyIv `protobuf:"varint,7,opt,name=legacy_iv,json=legacyIv,proto3,enum=cipherd.v1.LegacyIv" json:"legacy_iv,omitempty"`
 	// usage is the version's use across replicas, as last merged.
-	Usage         *KeyVersionUsage `protobuf:"bytes,8,opt,name=usage,proto3" json:"usage,omitempty"`
+	Usage *KeyVersionUsage `protobuf:"bytes,8,opt,name=usage,proto3" json:"usage,omitempty"`
+	// state is whether the version's bytes still exist.
+	State KeyVersionState `protobuf:"varint,9,opt,name=state,proto3,enum=cipherd.v1.KeyVersionState" json:"state,omitempty"`
+	// destroy_time is when the version's bytes are (DESTRUCTION_SCHEDULED) or were (DESTROYED)
+	// erased; absent otherwise.
+	DestroyTime   *timestamppb.Timestamp `protobuf:"bytes,10,opt,name=destroy_time,json=destroyTime,proto3" json:"destroy_time,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -551,6 +681,20 @@ func (x *KeyVersion) GetUsage() *KeyVersionUsage {
 	return nil
 }
 
+func (x *KeyVersion) GetState() KeyVersionState {
+	if x != nil {
+		return x.State
+	}
+	return KeyVersionState_KEY_VERSION_STATE_UNSPECIFIED
+}
+
+func (x *KeyVersion) GetDestroyTime() *timestamppb.Timestamp {
+	if x != nil {
+		return x.DestroyTime
+	}
+	return nil
+}
+
 // Key is the metadata of a named key: its versions and policy. It never carries key bytes.
 type Key struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
@@ -561,7 +705,12 @@ type Key struct {
 	// versions lists every version, oldest first.
 	Versions []*KeyVersion `protobuf:"bytes,3,rep,name=versions,proto3" json:"versions,omitempty"`
 	// policy is the key's current policy.
-	Policy        *KeyPolicy `protobuf:"bytes,4,opt,name=policy,proto3" json:"policy,omitempty"`
+	Policy *KeyPolicy `protobuf:"bytes,4,opt,name=policy,proto3" json:"policy,omitempty"`
+	// state is whether the key serves cryptographic calls.
+	State KeyState `protobuf:"varint,5,opt,name=state,proto3,enum=cipherd.v1.KeyState" json:"state,omitempty"`
+	// delete_time is when the key's versions are (DELETION_SCHEDULED) or were (DELETED) destroyed;
+	// absent otherwise.
+	DeleteTime    *timestamppb.Timestamp `protobuf:"bytes,6,opt,name=delete_time,json=deleteTime,proto3" json:"delete_time,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -624,6 +773,20 @@ func (x *Key) GetPolicy() *KeyPolicy {
 	return nil
 }
 
+func (x *Key) GetState() KeyState {
+	if x != nil {
+		return x.State
+	}
+	return KeyState_KEY_STATE_UNSPECIFIED
+}
+
+func (x *Key) GetDeleteTime() *timestamppb.Timestamp {
+	if x != nil {
+		return x.DeleteTime
+	}
+	return nil
+}
+
 var File_cipherd_v1_keys_proto protoreflect.FileDescriptor
 
 const file_cipherd_v1_keys_proto_rawDesc = "" +
@@ -641,7 +804,7 @@ const file_cipherd_v1_keys_proto_rawDesc = "" +
 	"\vdecryptions\x18\x02 \x01(\x03R\vdecryptions\x12\x18\n" +
 	"\arewraps\x18\x03 \x01(\x03R\arewraps\x12@\n" +
 	"\x0elast_used_time\x18\x04 \x01(\v2\x1a.google.protobuf.TimestampR\flastUsedTime\x12\x18\n" +
-	"\aindexes\x18\x05 \x01(\x03R\aindexes\"\xee\x02\n" +
+	"\aindexes\x18\x05 \x01(\x03R\aindexes\"\xe0\x03\n" +
 	"\n" +
 	"KeyVersion\x12\x18\n" +
 	"\aversion\x18\x01 \x01(\x05R\aversion\x12$\n" +
@@ -652,12 +815,18 @@ const file_cipherd_v1_keys_proto_rawDesc = "" +
 	"\bimported\x18\x05 \x01(\bR\bimported\x12=\n" +
 	"\rlegacy_cipher\x18\x06 \x01(\x0e2\x18.cipherd.v1.LegacyCipherR\flegacyCipher\x121\n" +
 	"\tlegacy_iv\x18\a \x01(\x0e2\x14.cipherd.v1.LegacyIvR\blegacyIv\x121\n" +
-	"\x05usage\x18\b \x01(\v2\x1b.cipherd.v1.KeyVersionUsageR\x05usage\"\xac\x01\n" +
+	"\x05usage\x18\b \x01(\v2\x1b.cipherd.v1.KeyVersionUsageR\x05usage\x121\n" +
+	"\x05state\x18\t \x01(\x0e2\x1b.cipherd.v1.KeyVersionStateR\x05state\x12=\n" +
+	"\fdestroy_time\x18\n" +
+	" \x01(\v2\x1a.google.protobuf.TimestampR\vdestroyTime\"\x95\x02\n" +
 	"\x03Key\x12\x19\n" +
 	"\bkey_name\x18\x01 \x01(\tR\akeyName\x12'\n" +
 	"\x0fcurrent_version\x18\x02 \x01(\x05R\x0ecurrentVersion\x122\n" +
 	"\bversions\x18\x03 \x03(\v2\x16.cipherd.v1.KeyVersionR\bversions\x12-\n" +
-	"\x06policy\x18\x04 \x01(\v2\x15.cipherd.v1.KeyPolicyR\x06policy*\xad\x01\n" +
+	"\x06policy\x18\x04 \x01(\v2\x15.cipherd.v1.KeyPolicyR\x06policy\x12*\n" +
+	"\x05state\x18\x05 \x01(\x0e2\x14.cipherd.v1.KeyStateR\x05state\x12;\n" +
+	"\vdelete_time\x18\x06 \x01(\v2\x1a.google.protobuf.TimestampR\n" +
+	"deleteTime*\xad\x01\n" +
 	"\x04Mode\x12\x14\n" +
 	"\x10MODE_UNSPECIFIED\x10\x00\x12\f\n" +
 	"\bMODE_GCM\x10\x01\x12\x0f\n" +
@@ -689,7 +858,18 @@ const file_cipherd_v1_keys_proto_rawDesc = "" +
 	"\x15LEGACY_IV_UNSPECIFIED\x10\x00\x12\x17\n" +
 	"\x13LEGACY_IV_PREPENDED\x10\x01\x12\x16\n" +
 	"\x12LEGACY_IV_SEPARATE\x10\x02\x12\x13\n" +
-	"\x0fLEGACY_IV_FIXED\x10\x03B[\n" +
+	"\x0fLEGACY_IV_FIXED\x10\x03*\x8d\x01\n" +
+	"\bKeyState\x12\x19\n" +
+	"\x15KEY_STATE_UNSPECIFIED\x10\x00\x12\x15\n" +
+	"\x11KEY_STATE_ENABLED\x10\x01\x12\x16\n" +
+	"\x12KEY_STATE_DISABLED\x10\x02\x12 \n" +
+	"\x1cKEY_STATE_DELETION_SCHEDULED\x10\x03\x12\x15\n" +
+	"\x11KEY_STATE_DELETED\x10\x04*\xa1\x01\n" +
+	"\x0fKeyVersionState\x12!\n" +
+	"\x1dKEY_VERSION_STATE_UNSPECIFIED\x10\x00\x12\x1d\n" +
+	"\x19KEY_VERSION_STATE_ENABLED\x10\x01\x12+\n" +
+	"'KEY_VERSION_STATE_DESTRUCTION_SCHEDULED\x10\x02\x12\x1f\n" +
+	"\x1bKEY_VERSION_STATE_DESTROYED\x10\x03B[\n" +
 	"\x11io.cipherd.api.v1B\tKeysProtoP\x01Z9github.com/cipherd/cipherd/clients/go/cipherdpb;cipherdpbb\x06proto3"
 
 var (
@@ -704,34 +884,40 @@ func file_cipherd_v1_keys_proto_rawDescGZIP() []byte {
 	return file_cipherd_v1_keys_proto_rawDescData
 }
 
-var file_cipherd_v1_keys_proto_enumTypes = make([]protoimpl.EnumInfo, 3)
+var file_cipherd_v1_keys_proto_enumTypes = make([]protoimpl.EnumInfo, 5)
 var file_cipherd_v1_keys_proto_msgTypes = make([]protoimpl.MessageInfo, 4)
 var file_cipherd_v1_keys_proto_goTypes = []any{
 	(Mode)(0),                     // 0: cipherd.v1.Mode
 	(LegacyCipher)(0),             // 1: cipherd.v1.LegacyCipher
 	(LegacyIv)(0),                 // 2: cipherd.v1.LegacyIv
-	(*KeyPolicy)(nil),             // 3: cipherd.v1.KeyPolicy
-	(*KeyVersionUsage)(nil),       // 4: cipherd.v1.KeyVersionUsage
-	(*KeyVersion)(nil),            // 5: cipherd.v1.KeyVersion
-	(*Key)(nil),                   // 6: cipherd.v1.Key
-	(*durationpb.Duration)(nil),   // 7: google.protobuf.Duration
-	(*timestamppb.Timestamp)(nil), // 8: google.protobuf.Timestamp
+	(KeyState)(0),                 // 3: cipherd.v1.KeyState
+	(KeyVersionState)(0),          // 4: cipherd.v1.KeyVersionState
+	(*KeyPolicy)(nil),             // 5: cipherd.v1.KeyPolicy
+	(*KeyVersionUsage)(nil),       // 6: cipherd.v1.KeyVersionUsage
+	(*KeyVersion)(nil),            // 7: cipherd.v1.KeyVersion
+	(*Key)(nil),                   // 8: cipherd.v1.Key
+	(*durationpb.Duration)(nil),   // 9: google.protobuf.Duration
+	(*timestamppb.Timestamp)(nil), // 10: google.protobuf.Timestamp
 }
 var file_cipherd_v1_keys_proto_depIdxs = []int32{
-	7, // 0: cipherd.v1.KeyPolicy.auto_rotate_period:type_name -> google.protobuf.Duration
-	8, // 1: cipherd.v1.KeyVersionUsage.last_used_time:type_name -> google.protobuf.Timestamp
-	0, // 2: cipherd.v1.KeyVersion.mode:type_name -> cipherd.v1.Mode
-	8, // 3: cipherd.v1.KeyVersion.create_time:type_name -> google.protobuf.Timestamp
-	1, // 4: cipherd.v1.KeyVersion.legacy_cipher:type_name -> cipherd.v1.LegacyCipher
-	2, // 5: cipherd.v1.KeyVersion.legacy_iv:type_name -> cipherd.v1.LegacyIv
-	4, // 6: cipherd.v1.KeyVersion.usage:type_name -> cipherd.v1.KeyVersionUsage
-	5, // 7: cipherd.v1.Key.versions:type_name -> cipherd.v1.KeyVersion
-	3, // 8: cipherd.v1.Key.policy:type_name -> cipherd.v1.KeyPolicy
-	9, // [9:9] is the sub-list for method output_type
-	9, // [9:9] is the sub-list for method input_type
-	9, // [9:9] is the sub-list for extension type_name
-	9, // [9:9] is the sub-list for extension extendee
-	0, // [0:9] is the sub-list for field type_name
+	9,  // 0: cipherd.v1.KeyPolicy.auto_rotate_period:type_name -> google.protobuf.Duration
+	10, // 1: cipherd.v1.KeyVersionUsage.last_used_time:type_name -> google.protobuf.Timestamp
+	0,  // 2: cipherd.v1.KeyVersion.mode:type_name -> cipherd.v1.Mode
+	10, // 3: cipherd.v1.KeyVersion.create_time:type_name -> google.protobuf.Timestamp
+	1,  // 4: cipherd.v1.KeyVersion.legacy_cipher:type_name -> cipherd.v1.LegacyCipher
+	2,  // 5: cipherd.v1.KeyVersion.legacy_iv:type_name -> cipherd.v1.LegacyIv
+	6,  // 6: cipherd.v1.KeyVersion.usage:type_name -> cipherd.v1.KeyVersionUsage
+	4,  // 7: cipherd.v1.KeyVersion.state:type_name -> cipherd.v1.KeyVersionState
+	10, // 8: cipherd.v1.KeyVersion.destroy_time:type_name -> google.protobuf.Timestamp
+	7,  // 9: cipherd.v1.Key.versions:type_name -> cipherd.v1.KeyVersion
+	5,  // 10: cipherd.v1.Key.policy:type_name -> cipherd.v1.KeyPolicy
+	3,  // 11: cipherd.v1.Key.state:type_name -> cipherd.v1.KeyState
+	10, // 12: cipherd.v1.Key.delete_time:type_name -> google.protobuf.Timestamp
+	13, // [13:13] is the sub-list for method output_type
+	13, // [13:13] is the sub-list for method input_type
+	13, // [13:13] is the sub-list for extension type_name
+	13, // [13:13] is the sub-list for extension extendee
+	0,  // [0:13] is the sub-list for field type_name
 }
 
 func init() { file_cipherd_v1_keys_proto_init() }
@@ -744,7 +930,7 @@ func file_cipherd_v1_keys_proto_init() {
 		File: protoimpl.DescBuilder{
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_cipherd_v1_keys_proto_rawDesc), len(file_cipherd_v1_keys_proto_rawDesc)),
-			NumEnums:      3,
+			NumEnums:      5,
 			NumMessages:   4,
 			NumExtensions: 0,
 			NumServices:   0,

@@ -24,9 +24,10 @@ _sym_db = _symbol_database.Default()
 
 from cipherd.v1 import keys_pb2 as cipherd_dot_v1_dot_keys__pb2
 from google.protobuf import duration_pb2 as google_dot_protobuf_dot_duration__pb2
+from google.protobuf import timestamp_pb2 as google_dot_protobuf_dot_timestamp__pb2
 
 
-DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\"cipherd/v1/key_admin_service.proto\x12\ncipherd.v1\x1a\x15\x63ipherd/v1/keys.proto\x1a\x1egoogle/protobuf/duration.proto\"\xa1\x01\n\x10\x43reateKeyRequest\x12\x10\n\x08key_name\x18\x01 \x01(\t\x12\x1e\n\x04mode\x18\x02 \x01(\x0e\x32\x10.cipherd.v1.Mode\x12\x15\n\rkey_size_bits\x18\x03 \x01(\x05\x12\x1d\n\x15\x61llow_unauthenticated\x18\x04 \x01(\x08\x12%\n\x06policy\x18\x05 \x01(\x0b\x32\x15.cipherd.v1.KeyPolicy\"1\n\x11\x43reateKeyResponse\x12\x1c\n\x03key\x18\x01 \x01(\x0b\x32\x0f.cipherd.v1.Key\"!\n\rGetKeyRequest\x12\x10\n\x08key_name\x18\x01 \x01(\t\".\n\x0eGetKeyResponse\x12\x1c\n\x03key\x18\x01 \x01(\x0b\x32\x0f.cipherd.v1.Key\"8\n\x0fListKeysRequest\x12\x11\n\tpage_size\x18\x01 \x01(\x05\x12\x12\n\npage_token\x18\x02 \x01(\t\"J\n\x10ListKeysResponse\x12\x1d\n\x04keys\x18\x01 \x03(\x0b\x32\x0f.cipherd.v1.Key\x12\x17\n\x0fnext_page_token\x18\x02 \x01(\t\"z\n\x10RotateKeyRequest\x12\x10\n\x08key_name\x18\x01 \x01(\t\x12\x1e\n\x04mode\x18\x02 \x01(\x0e\x32\x10.cipherd.v1.Mode\x12\x15\n\rkey_size_bits\x18\x03 \x01(\x05\x12\x1d\n\x15\x61llow_unauthenticated\x18\x04 \x01(\x08\"1\n\x11RotateKeyResponse\x12\x1c\n\x03key\x18\x01 \x01(\x0b\x32\x0f.cipherd.v1.Key\"Q\n\x16UpdateKeyPolicyRequest\x12\x10\n\x08key_name\x18\x01 \x01(\t\x12%\n\x06policy\x18\x02 \x01(\x0b\x32\x15.cipherd.v1.KeyPolicy\"7\n\x17UpdateKeyPolicyResponse\x12\x1c\n\x03key\x18\x01 \x01(\x0b\x32\x0f.cipherd.v1.Key\"\x80\x02\n\x10ImportKeyRequest\x12\x10\n\x08key_name\x18\x01 \x01(\t\x12\x1e\n\x04mode\x18\x02 \x01(\x0e\x32\x10.cipherd.v1.Mode\x12\x14\n\x0ckey_material\x18\x03 \x01(\x0c\x12\x1d\n\x15\x61llow_unauthenticated\x18\x04 \x01(\x08\x12/\n\rlegacy_cipher\x18\x05 \x01(\x0e\x32\x18.cipherd.v1.LegacyCipher\x12\'\n\tlegacy_iv\x18\x06 \x01(\x0e\x32\x14.cipherd.v1.LegacyIv\x12\x17\n\x0flegacy_fixed_iv\x18\x07 \x01(\x0c\x12\x12\n\npassphrase\x18\x08 \x01(\x0c\"1\n\x11ImportKeyResponse\x12\x1c\n\x03key\x18\x01 \x01(\x0b\x32\x0f.cipherd.v1.Key\"X\n\x13GetKeyCensusRequest\x12\x10\n\x08key_name\x18\x01 \x01(\t\x12/\n\x0cquiet_period\x18\x02 \x01(\x0b\x32\x19.google.protobuf.Duration\"\x86\x01\n\x14GetKeyCensusResponse\x12\x1c\n\x03key\x18\x01 \x01(\x0b\x32\x0f.cipherd.v1.Key\x12+\n\x08versions\x18\x02 \x03(\x0b\x32\x19.cipherd.v1.VersionCensus\x12#\n\x1bsafe_min_decryption_version\x18\x03 \x01(\x05\"\\\n\rVersionCensus\x12\x0f\n\x07version\x18\x01 \x01(\x05\x12*\n\x05usage\x18\x02 \x01(\x0b\x32\x1b.cipherd.v1.KeyVersionUsage\x12\x0e\n\x06in_use\x18\x03 \x01(\x08\x32\xa6\x04\n\x0fKeyAdminService\x12H\n\tCreateKey\x12\x1c.cipherd.v1.CreateKeyRequest\x1a\x1d.cipherd.v1.CreateKeyResponse\x12?\n\x06GetKey\x12\x19.cipherd.v1.GetKeyRequest\x1a\x1a.cipherd.v1.GetKeyResponse\x12\x45\n\x08ListKeys\x12\x1b.cipherd.v1.ListKeysRequest\x1a\x1c.cipherd.v1.ListKeysResponse\x12H\n\tRotateKey\x12\x1c.cipherd.v1.RotateKeyRequest\x1a\x1d.cipherd.v1.RotateKeyResponse\x12Z\n\x0fUpdateKeyPolicy\x12\".cipherd.v1.UpdateKeyPolicyRequest\x1a#.cipherd.v1.UpdateKeyPolicyResponse\x12H\n\tImportKey\x12\x1c.cipherd.v1.ImportKeyRequest\x1a\x1d.cipherd.v1.ImportKeyResponse\x12Q\n\x0cGetKeyCensus\x12\x1f.cipherd.v1.GetKeyCensusRequest\x1a .cipherd.v1.GetKeyCensusResponseBf\n\x11io.cipherd.api.v1B\x14KeyAdminServiceProtoP\x01Z9github.com/cipherd/cipherd/clients/go/cipherdpb;cipherdpbb\x06proto3')
+DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\"cipherd/v1/key_admin_service.proto\x12\ncipherd.v1\x1a\x15\x63ipherd/v1/keys.proto\x1a\x1egoogle/protobuf/duration.proto\x1a\x1fgoogle/protobuf/timestamp.proto\"\xa1\x01\n\x10\x43reateKeyRequest\x12\x10\n\x08key_name\x18\x01 \x01(\t\x12\x1e\n\x04mode\x18\x02 \x01(\x0e\x32\x10.cipherd.v1.Mode\x12\x15\n\rkey_size_bits\x18\x03 \x01(\x05\x12\x1d\n\x15\x61llow_unauthenticated\x18\x04 \x01(\x08\x12%\n\x06policy\x18\x05 \x01(\x0b\x32\x15.cipherd.v1.KeyPolicy\"1\n\x11\x43reateKeyResponse\x12\x1c\n\x03key\x18\x01 \x01(\x0b\x32\x0f.cipherd.v1.Key\"!\n\rGetKeyRequest\x12\x10\n\x08key_name\x18\x01 \x01(\t\".\n\x0eGetKeyResponse\x12\x1c\n\x03key\x18\x01 \x01(\x0b\x32\x0f.cipherd.v1.Key\"8\n\x0fListKeysRequest\x12\x11\n\tpage_size\x18\x01 \x01(\x05\x12\x12\n\npage_token\x18\x02 \x01(\t\"J\n\x10ListKeysResponse\x12\x1d\n\x04keys\x18\x01 \x03(\x0b\x32\x0f.cipherd.v1.Key\x12\x17\n\x0fnext_page_token\x18\x02 \x01(\t\"z\n\x10RotateKeyRequest\x12\x10\n\x08key_name\x18\x01 \x01(\t\x12\x1e\n\x04mode\x18\x02 \x01(\x0e\x32\x10.cipherd.v1.Mode\x12\x15\n\rkey_size_bits\x18\x03 \x01(\x05\x12\x1d\n\x15\x61llow_unauthenticated\x18\x04 \x01(\x08\"1\n\x11RotateKeyResponse\x12\x1c\n\x03key\x18\x01 \x01(\x0b\x32\x0f.cipherd.v1.Key\"Q\n\x16UpdateKeyPolicyRequest\x12\x10\n\x08key_name\x18\x01 \x01(\t\x12%\n\x06policy\x18\x02 \x01(\x0b\x32\x15.cipherd.v1.KeyPolicy\"7\n\x17UpdateKeyPolicyResponse\x12\x1c\n\x03key\x18\x01 \x01(\x0b\x32\x0f.cipherd.v1.Key\"\x80\x02\n\x10ImportKeyRequest\x12\x10\n\x08key_name\x18\x01 \x01(\t\x12\x1e\n\x04mode\x18\x02 \x01(\x0e\x32\x10.cipherd.v1.Mode\x12\x14\n\x0ckey_material\x18\x03 \x01(\x0c\x12\x1d\n\x15\x61llow_unauthenticated\x18\x04 \x01(\x08\x12/\n\rlegacy_cipher\x18\x05 \x01(\x0e\x32\x18.cipherd.v1.LegacyCipher\x12\'\n\tlegacy_iv\x18\x06 \x01(\x0e\x32\x14.cipherd.v1.LegacyIv\x12\x17\n\x0flegacy_fixed_iv\x18\x07 \x01(\x0c\x12\x12\n\npassphrase\x18\x08 \x01(\x0c\"1\n\x11ImportKeyResponse\x12\x1c\n\x03key\x18\x01 \x01(\x0b\x32\x0f.cipherd.v1.Key\"X\n\x13GetKeyCensusRequest\x12\x10\n\x08key_name\x18\x01 \x01(\t\x12/\n\x0cquiet_period\x18\x02 \x01(\x0b\x32\x19.google.protobuf.Duration\"\x86\x01\n\x14GetKeyCensusResponse\x12\x1c\n\x03key\x18\x01 \x01(\x0b\x32\x0f.cipherd.v1.Key\x12+\n\x08versions\x18\x02 \x03(\x0b\x32\x19.cipherd.v1.VersionCensus\x12#\n\x1bsafe_min_decryption_version\x18\x03 \x01(\x05\"\\\n\rVersionCensus\x12\x0f\n\x07version\x18\x01 \x01(\x05\x12*\n\x05usage\x18\x02 \x01(\x0b\x32\x1b.cipherd.v1.KeyVersionUsage\x12\x0e\n\x06in_use\x18\x03 \x01(\x08\"%\n\x11\x44isableKeyRequest\x12\x10\n\x08key_name\x18\x01 \x01(\t\"2\n\x12\x44isableKeyResponse\x12\x1c\n\x03key\x18\x01 \x01(\x0b\x32\x0f.cipherd.v1.Key\"$\n\x10\x45nableKeyRequest\x12\x10\n\x08key_name\x18\x01 \x01(\t\"1\n\x11\x45nableKeyResponse\x12\x1c\n\x03key\x18\x01 \x01(\x0b\x32\x0f.cipherd.v1.Key\"}\n$ScheduleKeyVersionDestructionRequest\x12\x10\n\x08key_name\x18\x01 \x01(\t\x12\x10\n\x08versions\x18\x02 \x03(\x05\x12\x31\n\x0epending_window\x18\x03 \x01(\x0b\x32\x19.google.protobuf.Duration\"E\n%ScheduleKeyVersionDestructionResponse\x12\x1c\n\x03key\x18\x01 \x01(\x0b\x32\x0f.cipherd.v1.Key\"H\n\"CancelKeyVersionDestructionRequest\x12\x10\n\x08key_name\x18\x01 \x01(\t\x12\x10\n\x08versions\x18\x02 \x03(\x05\"C\n#CancelKeyVersionDestructionResponse\x12\x1c\n\x03key\x18\x01 \x01(\x0b\x32\x0f.cipherd.v1.Key\"a\n\x1aScheduleKeyDeletionRequest\x12\x10\n\x08key_name\x18\x01 \x01(\t\x12\x31\n\x0epending_window\x18\x02 \x01(\x0b\x32\x19.google.protobuf.Duration\";\n\x1bScheduleKeyDeletionResponse\x12\x1c\n\x03key\x18\x01 \x01(\x0b\x32\x0f.cipherd.v1.Key\",\n\x18\x43\x61ncelKeyDeletionRequest\x12\x10\n\x08key_name\x18\x01 \x01(\t\"9\n\x19\x43\x61ncelKeyDeletionResponse\x12\x1c\n\x03key\x18\x01 \x01(\x0b\x32\x0f.cipherd.v1.Key\"\xbe\x01\n\x18RetireKeyVersionsRequest\x12\x10\n\x08key_name\x18\x01 \x01(\t\x12\x15\n\rbelow_version\x18\x02 \x01(\x05\x12/\n\x0cquiet_period\x18\x03 \x01(\x0b\x32\x19.google.protobuf.Duration\x12\x31\n\x0epending_window\x18\x04 \x01(\x0b\x32\x19.google.protobuf.Duration\x12\x15\n\rvalidate_only\x18\x05 \x01(\x08\"\x85\x01\n\x19RetireKeyVersionsResponse\x12\x1c\n\x03key\x18\x01 \x01(\x0b\x32\x0f.cipherd.v1.Key\x12\x18\n\x10retired_versions\x18\x02 \x03(\x05\x12\x30\n\x0c\x64\x65stroy_time\x18\x03 \x01(\x0b\x32\x1a.google.protobuf.Timestamp2\xf0\t\n\x0fKeyAdminService\x12H\n\tCreateKey\x12\x1c.cipherd.v1.CreateKeyRequest\x1a\x1d.cipherd.v1.CreateKeyResponse\x12?\n\x06GetKey\x12\x19.cipherd.v1.GetKeyRequest\x1a\x1a.cipherd.v1.GetKeyResponse\x12\x45\n\x08ListKeys\x12\x1b.cipherd.v1.ListKeysRequest\x1a\x1c.cipherd.v1.ListKeysResponse\x12H\n\tRotateKey\x12\x1c.cipherd.v1.RotateKeyRequest\x1a\x1d.cipherd.v1.RotateKeyResponse\x12Z\n\x0fUpdateKeyPolicy\x12\".cipherd.v1.UpdateKeyPolicyRequest\x1a#.cipherd.v1.UpdateKeyPolicyResponse\x12H\n\tImportKey\x12\x1c.cipherd.v1.ImportKeyRequest\x1a\x1d.cipherd.v1.ImportKeyResponse\x12Q\n\x0cGetKeyCensus\x12\x1f.cipherd.v1.GetKeyCensusRequest\x1a .cipherd.v1.GetKeyCensusResponse\x12K\n\nDisableKey\x12\x1d.cipherd.v1.DisableKeyRequest\x1a\x1e.cipherd.v1.DisableKeyResponse\x12H\n\tEnableKey\x12\x1c.cipherd.v1.EnableKeyRequest\x1a\x1d.cipherd.v1.EnableKeyResponse\x12\x84\x01\n\x1dScheduleKeyVersionDestruction\x12\x30.cipherd.v1.ScheduleKeyVersionDestructionRequest\x1a\x31.cipherd.v1.ScheduleKeyVersionDestructionResponse\x12~\n\x1b\x43\x61ncelKeyVersionDestruction\x12..cipherd.v1.CancelKeyVersionDestructionRequest\x1a/.cipherd.v1.CancelKeyVersionDestructionResponse\x12\x66\n\x13ScheduleKeyDeletion\x12&.cipherd.v1.ScheduleKeyDeletionRequest\x1a\'.cipherd.v1.ScheduleKeyDeletionResponse\x12`\n\x11\x43\x61ncelKeyDeletion\x12$.cipherd.v1.CancelKeyDeletionRequest\x1a%.cipherd.v1.CancelKeyDeletionResponse\x12`\n\x11RetireKeyVersions\x12$.cipherd.v1.RetireKeyVersionsRequest\x1a%.cipherd.v1.RetireKeyVersionsResponseBf\n\x11io.cipherd.api.v1B\x14KeyAdminServiceProtoP\x01Z9github.com/cipherd/cipherd/clients/go/cipherdpb;cipherdpbb\x06proto3')
 
 _globals = globals()
 _builder.BuildMessageAndEnumDescriptors(DESCRIPTOR, _globals)
@@ -34,36 +35,64 @@ _builder.BuildTopDescriptorsAndMessages(DESCRIPTOR, 'cipherd.v1.key_admin_servic
 if not _descriptor._USE_C_DESCRIPTORS:
   _globals['DESCRIPTOR']._loaded_options = None
   _globals['DESCRIPTOR']._serialized_options = b'\n\021io.cipherd.api.v1B\024KeyAdminServiceProtoP\001Z9github.com/cipherd/cipherd/clients/go/cipherdpb;cipherdpb'
-  _globals['_CREATEKEYREQUEST']._serialized_start=106
-  _globals['_CREATEKEYREQUEST']._serialized_end=267
-  _globals['_CREATEKEYRESPONSE']._serialized_start=269
-  _globals['_CREATEKEYRESPONSE']._serialized_end=318
-  _globals['_GETKEYREQUEST']._serialized_start=320
-  _globals['_GETKEYREQUEST']._serialized_end=353
-  _globals['_GETKEYRESPONSE']._serialized_start=355
-  _globals['_GETKEYRESPONSE']._serialized_end=401
-  _globals['_LISTKEYSREQUEST']._serialized_start=403
-  _globals['_LISTKEYSREQUEST']._serialized_end=459
-  _globals['_LISTKEYSRESPONSE']._serialized_start=461
-  _globals['_LISTKEYSRESPONSE']._serialized_end=535
-  _globals['_ROTATEKEYREQUEST']._serialized_start=537
-  _globals['_ROTATEKEYREQUEST']._serialized_end=659
-  _globals['_ROTATEKEYRESPONSE']._serialized_start=661
-  _globals['_ROTATEKEYRESPONSE']._serialized_end=710
-  _globals['_UPDATEKEYPOLICYREQUEST']._serialized_start=712
-  _globals['_UPDATEKEYPOLICYREQUEST']._serialized_end=793
-  _globals['_UPDATEKEYPOLICYRESPONSE']._serialized_start=795
-  _globals['_UPDATEKEYPOLICYRESPONSE']._serialized_end=850
-  _globals['_IMPORTKEYREQUEST']._serialized_start=853
-  _globals['_IMPORTKEYREQUEST']._serialized_end=1109
-  _globals['_IMPORTKEYRESPONSE']._serialized_start=1111
-  _globals['_IMPORTKEYRESPONSE']._serialized_end=1160
-  _globals['_GETKEYCENSUSREQUEST']._serialized_start=1162
-  _globals['_GETKEYCENSUSREQUEST']._serialized_end=1250
-  _globals['_GETKEYCENSUSRESPONSE']._serialized_start=1253
-  _globals['_GETKEYCENSUSRESPONSE']._serialized_end=1387
-  _globals['_VERSIONCENSUS']._serialized_start=1389
-  _globals['_VERSIONCENSUS']._serialized_end=1481
-  _globals['_KEYADMINSERVICE']._serialized_start=1484
-  _globals['_KEYADMINSERVICE']._serialized_end=2034
+  _globals['_CREATEKEYREQUEST']._serialized_start=139
+  _globals['_CREATEKEYREQUEST']._serialized_end=300
+  _globals['_CREATEKEYRESPONSE']._serialized_start=302
+  _globals['_CREATEKEYRESPONSE']._serialized_end=351
+  _globals['_GETKEYREQUEST']._serialized_start=353
+  _globals['_GETKEYREQUEST']._serialized_end=386
+  _globals['_GETKEYRESPONSE']._serialized_start=388
+  _globals['_GETKEYRESPONSE']._serialized_end=434
+  _globals['_LISTKEYSREQUEST']._serialized_start=436
+  _globals['_LISTKEYSREQUEST']._serialized_end=492
+  _globals['_LISTKEYSRESPONSE']._serialized_start=494
+  _globals['_LISTKEYSRESPONSE']._serialized_end=568
+  _globals['_ROTATEKEYREQUEST']._serialized_start=570
+  _globals['_ROTATEKEYREQUEST']._serialized_end=692
+  _globals['_ROTATEKEYRESPONSE']._serialized_start=694
+  _globals['_ROTATEKEYRESPONSE']._serialized_end=743
+  _globals['_UPDATEKEYPOLICYREQUEST']._serialized_start=745
+  _globals['_UPDATEKEYPOLICYREQUEST']._serialized_end=826
+  _globals['_UPDATEKEYPOLICYRESPONSE']._serialized_start=828
+  _globals['_UPDATEKEYPOLICYRESPONSE']._serialized_end=883
+  _globals['_IMPORTKEYREQUEST']._serialized_start=886
+  _globals['_IMPORTKEYREQUEST']._serialized_end=1142
+  _globals['_IMPORTKEYRESPONSE']._serialized_start=1144
+  _globals['_IMPORTKEYRESPONSE']._serialized_end=1193
+  _globals['_GETKEYCENSUSREQUEST']._serialized_start=1195
+  _globals['_GETKEYCENSUSREQUEST']._serialized_end=1283
+  _globals['_GETKEYCENSUSRESPONSE']._serialized_start=1286
+  _globals['_GETKEYCENSUSRESPONSE']._serialized_end=1420
+  _globals['_VERSIONCENSUS']._serialized_start=1422
+  _globals['_VERSIONCENSUS']._serialized_end=1514
+  _globals['_DISABLEKEYREQUEST']._serialized_start=1516
+  _globals['_DISABLEKEYREQUEST']._serialized_end=1553
+  _globals['_DISABLEKEYRESPONSE']._serialized_start=1555
+  _globals['_DISABLEKEYRESPONSE']._serialized_end=1605
+  _globals['_ENABLEKEYREQUEST']._serialized_start=1607
+  _globals['_ENABLEKEYREQUEST']._serialized_end=1643
+  _globals['_ENABLEKEYRESPONSE']._serialized_start=1645
+  _globals['_ENABLEKEYRESPONSE']._serialized_end=1694
+  _globals['_SCHEDULEKEYVERSIONDESTRUCTIONREQUEST']._serialized_start=1696
+  _globals['_SCHEDULEKEYVERSIONDESTRUCTIONREQUEST']._serialized_end=1821
+  _globals['_SCHEDULEKEYVERSIONDESTRUCTIONRESPONSE']._serialized_start=1823
+  _globals['_SCHEDULEKEYVERSIONDESTRUCTIONRESPONSE']._serialized_end=1892
+  _globals['_CANCELKEYVERSIONDESTRUCTIONREQUEST']._serialized_start=1894
+  _globals['_CANCELKEYVERSIONDESTRUCTIONREQUEST']._serialized_end=1966
+  _globals['_CANCELKEYVERSIONDESTRUCTIONRESPONSE']._serialized_start=1968
+  _globals['_CANCELKEYVERSIONDESTRUCTIONRESPONSE']._serialized_end=2035
+  _globals['_SCHEDULEKEYDELETIONREQUEST']._serialized_start=2037
+  _globals['_SCHEDULEKEYDELETIONREQUEST']._serialized_end=2134
+  _globals['_SCHEDULEKEYDELETIONRESPONSE']._serialized_start=2136
+  _globals['_SCHEDULEKEYDELETIONRESPONSE']._serialized_end=2195
+  _globals['_CANCELKEYDELETIONREQUEST']._serialized_start=2197
+  _globals['_CANCELKEYDELETIONREQUEST']._serialized_end=2241
+  _globals['_CANCELKEYDELETIONRESPONSE']._serialized_start=2243
+  _globals['_CANCELKEYDELETIONRESPONSE']._serialized_end=2300
+  _globals['_RETIREKEYVERSIONSREQUEST']._serialized_start=2303
+  _globals['_RETIREKEYVERSIONSREQUEST']._serialized_end=2493
+  _globals['_RETIREKEYVERSIONSRESPONSE']._serialized_start=2496
+  _globals['_RETIREKEYVERSIONSRESPONSE']._serialized_end=2629
+  _globals['_KEYADMINSERVICE']._serialized_start=2632
+  _globals['_KEYADMINSERVICE']._serialized_end=3896
 # @@protoc_insertion_point(module_scope)

@@ -8,6 +8,7 @@ from collections import abc as _abc
 from google.protobuf import descriptor as _descriptor
 from google.protobuf import duration_pb2 as _duration_pb2
 from google.protobuf import message as _message
+from google.protobuf import timestamp_pb2 as _timestamp_pb2
 from google.protobuf.internal import containers as _containers
 import builtins as _builtins
 import sys
@@ -476,3 +477,391 @@ class VersionCensus(_message.Message):
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 
 Global___VersionCensus: _TypeAlias = VersionCensus  # noqa: Y015
+
+@_typing.final
+class DisableKeyRequest(_message.Message):
+    """DisableKeyRequest names the key to disable."""
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    KEY_NAME_FIELD_NUMBER: _builtins.int
+    key_name: _builtins.str
+    """key_name is the key to disable."""
+    def __init__(
+        self,
+        *,
+        key_name: _builtins.str = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["key_name", b"key_name"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___DisableKeyRequest: _TypeAlias = DisableKeyRequest  # noqa: Y015
+
+@_typing.final
+class DisableKeyResponse(_message.Message):
+    """DisableKeyResponse carries the disabled key."""
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    KEY_FIELD_NUMBER: _builtins.int
+    @_builtins.property
+    def key(self) -> _keys_pb2.Key:
+        """key is the key's metadata; its state is KEY_STATE_DISABLED."""
+
+    def __init__(
+        self,
+        *,
+        key: _keys_pb2.Key | None = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _typing.Literal["key", b"key"]  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["key", b"key"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___DisableKeyResponse: _TypeAlias = DisableKeyResponse  # noqa: Y015
+
+@_typing.final
+class EnableKeyRequest(_message.Message):
+    """EnableKeyRequest names the key to enable."""
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    KEY_NAME_FIELD_NUMBER: _builtins.int
+    key_name: _builtins.str
+    """key_name is the key to enable."""
+    def __init__(
+        self,
+        *,
+        key_name: _builtins.str = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["key_name", b"key_name"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___EnableKeyRequest: _TypeAlias = EnableKeyRequest  # noqa: Y015
+
+@_typing.final
+class EnableKeyResponse(_message.Message):
+    """EnableKeyResponse carries the enabled key."""
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    KEY_FIELD_NUMBER: _builtins.int
+    @_builtins.property
+    def key(self) -> _keys_pb2.Key:
+        """key is the key's metadata; its state is KEY_STATE_ENABLED."""
+
+    def __init__(
+        self,
+        *,
+        key: _keys_pb2.Key | None = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _typing.Literal["key", b"key"]  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["key", b"key"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___EnableKeyResponse: _TypeAlias = EnableKeyResponse  # noqa: Y015
+
+@_typing.final
+class ScheduleKeyVersionDestructionRequest(_message.Message):
+    """ScheduleKeyVersionDestructionRequest names the versions to destroy and when."""
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    KEY_NAME_FIELD_NUMBER: _builtins.int
+    VERSIONS_FIELD_NUMBER: _builtins.int
+    PENDING_WINDOW_FIELD_NUMBER: _builtins.int
+    key_name: _builtins.str
+    """key_name is the key whose versions are destroyed."""
+    @_builtins.property
+    def versions(self) -> _containers.RepeatedScalarFieldContainer[_builtins.int]:
+        """versions are the versions to destroy; none may be the current version."""
+
+    @_builtins.property
+    def pending_window(self) -> _duration_pb2.Duration:
+        """pending_window is how long the versions wait, refusing every call, before their bytes are
+        erased: at least 24 hours; absent means 7 days.
+        """
+
+    def __init__(
+        self,
+        *,
+        key_name: _builtins.str = ...,
+        versions: _abc.Iterable[_builtins.int] | None = ...,
+        pending_window: _duration_pb2.Duration | None = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _typing.Literal["pending_window", b"pending_window"]  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["key_name", b"key_name", "pending_window", b"pending_window", "versions", b"versions"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___ScheduleKeyVersionDestructionRequest: _TypeAlias = ScheduleKeyVersionDestructionRequest  # noqa: Y015
+
+@_typing.final
+class ScheduleKeyVersionDestructionResponse(_message.Message):
+    """ScheduleKeyVersionDestructionResponse carries the key with the versions scheduled."""
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    KEY_FIELD_NUMBER: _builtins.int
+    @_builtins.property
+    def key(self) -> _keys_pb2.Key:
+        """key is the key's metadata; each version named is KEY_VERSION_STATE_DESTRUCTION_SCHEDULED."""
+
+    def __init__(
+        self,
+        *,
+        key: _keys_pb2.Key | None = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _typing.Literal["key", b"key"]  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["key", b"key"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___ScheduleKeyVersionDestructionResponse: _TypeAlias = ScheduleKeyVersionDestructionResponse  # noqa: Y015
+
+@_typing.final
+class CancelKeyVersionDestructionRequest(_message.Message):
+    """CancelKeyVersionDestructionRequest names the versions to restore."""
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    KEY_NAME_FIELD_NUMBER: _builtins.int
+    VERSIONS_FIELD_NUMBER: _builtins.int
+    key_name: _builtins.str
+    """key_name is the key whose versions are restored."""
+    @_builtins.property
+    def versions(self) -> _containers.RepeatedScalarFieldContainer[_builtins.int]:
+        """versions are the versions to restore; each must be scheduled for destruction."""
+
+    def __init__(
+        self,
+        *,
+        key_name: _builtins.str = ...,
+        versions: _abc.Iterable[_builtins.int] | None = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["key_name", b"key_name", "versions", b"versions"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___CancelKeyVersionDestructionRequest: _TypeAlias = CancelKeyVersionDestructionRequest  # noqa: Y015
+
+@_typing.final
+class CancelKeyVersionDestructionResponse(_message.Message):
+    """CancelKeyVersionDestructionResponse carries the key with the versions restored."""
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    KEY_FIELD_NUMBER: _builtins.int
+    @_builtins.property
+    def key(self) -> _keys_pb2.Key:
+        """key is the key's metadata; each version named is KEY_VERSION_STATE_ENABLED again."""
+
+    def __init__(
+        self,
+        *,
+        key: _keys_pb2.Key | None = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _typing.Literal["key", b"key"]  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["key", b"key"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___CancelKeyVersionDestructionResponse: _TypeAlias = CancelKeyVersionDestructionResponse  # noqa: Y015
+
+@_typing.final
+class ScheduleKeyDeletionRequest(_message.Message):
+    """ScheduleKeyDeletionRequest names the key to delete and when."""
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    KEY_NAME_FIELD_NUMBER: _builtins.int
+    PENDING_WINDOW_FIELD_NUMBER: _builtins.int
+    key_name: _builtins.str
+    """key_name is the key to delete."""
+    @_builtins.property
+    def pending_window(self) -> _duration_pb2.Duration:
+        """pending_window is how long the key waits, refusing every call, before every version is
+        destroyed: at least 24 hours; absent means 7 days.
+        """
+
+    def __init__(
+        self,
+        *,
+        key_name: _builtins.str = ...,
+        pending_window: _duration_pb2.Duration | None = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _typing.Literal["pending_window", b"pending_window"]  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["key_name", b"key_name", "pending_window", b"pending_window"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___ScheduleKeyDeletionRequest: _TypeAlias = ScheduleKeyDeletionRequest  # noqa: Y015
+
+@_typing.final
+class ScheduleKeyDeletionResponse(_message.Message):
+    """ScheduleKeyDeletionResponse carries the key scheduled for deletion."""
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    KEY_FIELD_NUMBER: _builtins.int
+    @_builtins.property
+    def key(self) -> _keys_pb2.Key:
+        """key is the key's metadata; its state is KEY_STATE_DELETION_SCHEDULED."""
+
+    def __init__(
+        self,
+        *,
+        key: _keys_pb2.Key | None = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _typing.Literal["key", b"key"]  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["key", b"key"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___ScheduleKeyDeletionResponse: _TypeAlias = ScheduleKeyDeletionResponse  # noqa: Y015
+
+@_typing.final
+class CancelKeyDeletionRequest(_message.Message):
+    """CancelKeyDeletionRequest names the key to restore."""
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    KEY_NAME_FIELD_NUMBER: _builtins.int
+    key_name: _builtins.str
+    """key_name is the key to restore."""
+    def __init__(
+        self,
+        *,
+        key_name: _builtins.str = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["key_name", b"key_name"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___CancelKeyDeletionRequest: _TypeAlias = CancelKeyDeletionRequest  # noqa: Y015
+
+@_typing.final
+class CancelKeyDeletionResponse(_message.Message):
+    """CancelKeyDeletionResponse carries the restored key."""
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    KEY_FIELD_NUMBER: _builtins.int
+    @_builtins.property
+    def key(self) -> _keys_pb2.Key:
+        """key is the key's metadata; its state is KEY_STATE_DISABLED, so an operator enables it knowingly."""
+
+    def __init__(
+        self,
+        *,
+        key: _keys_pb2.Key | None = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _typing.Literal["key", b"key"]  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["key", b"key"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___CancelKeyDeletionResponse: _TypeAlias = CancelKeyDeletionResponse  # noqa: Y015
+
+@_typing.final
+class RetireKeyVersionsRequest(_message.Message):
+    """RetireKeyVersionsRequest asks to retire every version below a version."""
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    KEY_NAME_FIELD_NUMBER: _builtins.int
+    BELOW_VERSION_FIELD_NUMBER: _builtins.int
+    QUIET_PERIOD_FIELD_NUMBER: _builtins.int
+    PENDING_WINDOW_FIELD_NUMBER: _builtins.int
+    VALIDATE_ONLY_FIELD_NUMBER: _builtins.int
+    key_name: _builtins.str
+    """key_name is the key whose old versions retire."""
+    below_version: _builtins.int
+    """below_version is the new min_decryption_version: every older version is retired. At most the
+    current version.
+    """
+    validate_only: _builtins.bool
+    """validate_only answers the plan (or the refusal) without changing the key."""
+    @_builtins.property
+    def quiet_period(self) -> _duration_pb2.Duration:
+        """quiet_period is how long a version must have seen no use on any replica to be retired; absent
+        means 7 days, and more than 3650 days fails with INVALID_ARGUMENT.
+        """
+
+    @_builtins.property
+    def pending_window(self) -> _duration_pb2.Duration:
+        """pending_window is how long the retired versions wait before their bytes are erased: at least 24
+        hours; absent means 7 days.
+        """
+
+    def __init__(
+        self,
+        *,
+        key_name: _builtins.str = ...,
+        below_version: _builtins.int = ...,
+        quiet_period: _duration_pb2.Duration | None = ...,
+        pending_window: _duration_pb2.Duration | None = ...,
+        validate_only: _builtins.bool = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _typing.Literal["pending_window", b"pending_window", "quiet_period", b"quiet_period"]  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["below_version", b"below_version", "key_name", b"key_name", "pending_window", b"pending_window", "quiet_period", b"quiet_period", "validate_only", b"validate_only"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___RetireKeyVersionsRequest: _TypeAlias = RetireKeyVersionsRequest  # noqa: Y015
+
+@_typing.final
+class RetireKeyVersionsResponse(_message.Message):
+    """RetireKeyVersionsResponse is the retirement done, or planned with validate_only."""
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    KEY_FIELD_NUMBER: _builtins.int
+    RETIRED_VERSIONS_FIELD_NUMBER: _builtins.int
+    DESTROY_TIME_FIELD_NUMBER: _builtins.int
+    @_builtins.property
+    def key(self) -> _keys_pb2.Key:
+        """key is the key's metadata after the retirement (unchanged with validate_only)."""
+
+    @_builtins.property
+    def retired_versions(self) -> _containers.RepeatedScalarFieldContainer[_builtins.int]:
+        """retired_versions are the versions scheduled for destruction, oldest first."""
+
+    @_builtins.property
+    def destroy_time(self) -> _timestamp_pb2.Timestamp:
+        """destroy_time is when their bytes will be erased."""
+
+    def __init__(
+        self,
+        *,
+        key: _keys_pb2.Key | None = ...,
+        retired_versions: _abc.Iterable[_builtins.int] | None = ...,
+        destroy_time: _timestamp_pb2.Timestamp | None = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _typing.Literal["destroy_time", b"destroy_time", "key", b"key"]  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["destroy_time", b"destroy_time", "key", b"key", "retired_versions", b"retired_versions"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___RetireKeyVersionsResponse: _TypeAlias = RetireKeyVersionsResponse  # noqa: Y015

@@ -70,6 +70,41 @@ class KeyAdminServiceStub:
                 request_serializer=cipherd_dot_v1_dot_key__admin__service__pb2.GetKeyCensusRequest.SerializeToString,
                 response_deserializer=cipherd_dot_v1_dot_key__admin__service__pb2.GetKeyCensusResponse.FromString,
                 _registered_method=True)
+        self.DisableKey = channel.unary_unary(
+                '/cipherd.v1.KeyAdminService/DisableKey',
+                request_serializer=cipherd_dot_v1_dot_key__admin__service__pb2.DisableKeyRequest.SerializeToString,
+                response_deserializer=cipherd_dot_v1_dot_key__admin__service__pb2.DisableKeyResponse.FromString,
+                _registered_method=True)
+        self.EnableKey = channel.unary_unary(
+                '/cipherd.v1.KeyAdminService/EnableKey',
+                request_serializer=cipherd_dot_v1_dot_key__admin__service__pb2.EnableKeyRequest.SerializeToString,
+                response_deserializer=cipherd_dot_v1_dot_key__admin__service__pb2.EnableKeyResponse.FromString,
+                _registered_method=True)
+        self.ScheduleKeyVersionDestruction = channel.unary_unary(
+                '/cipherd.v1.KeyAdminService/ScheduleKeyVersionDestruction',
+                request_serializer=cipherd_dot_v1_dot_key__admin__service__pb2.ScheduleKeyVersionDestructionRequest.SerializeToString,
+                response_deserializer=cipherd_dot_v1_dot_key__admin__service__pb2.ScheduleKeyVersionDestructionResponse.FromString,
+                _registered_method=True)
+        self.CancelKeyVersionDestruction = channel.unary_unary(
+                '/cipherd.v1.KeyAdminService/CancelKeyVersionDestruction',
+                request_serializer=cipherd_dot_v1_dot_key__admin__service__pb2.CancelKeyVersionDestructionRequest.SerializeToString,
+                response_deserializer=cipherd_dot_v1_dot_key__admin__service__pb2.CancelKeyVersionDestructionResponse.FromString,
+                _registered_method=True)
+        self.ScheduleKeyDeletion = channel.unary_unary(
+                '/cipherd.v1.KeyAdminService/ScheduleKeyDeletion',
+                request_serializer=cipherd_dot_v1_dot_key__admin__service__pb2.ScheduleKeyDeletionRequest.SerializeToString,
+                response_deserializer=cipherd_dot_v1_dot_key__admin__service__pb2.ScheduleKeyDeletionResponse.FromString,
+                _registered_method=True)
+        self.CancelKeyDeletion = channel.unary_unary(
+                '/cipherd.v1.KeyAdminService/CancelKeyDeletion',
+                request_serializer=cipherd_dot_v1_dot_key__admin__service__pb2.CancelKeyDeletionRequest.SerializeToString,
+                response_deserializer=cipherd_dot_v1_dot_key__admin__service__pb2.CancelKeyDeletionResponse.FromString,
+                _registered_method=True)
+        self.RetireKeyVersions = channel.unary_unary(
+                '/cipherd.v1.KeyAdminService/RetireKeyVersions',
+                request_serializer=cipherd_dot_v1_dot_key__admin__service__pb2.RetireKeyVersionsRequest.SerializeToString,
+                response_deserializer=cipherd_dot_v1_dot_key__admin__service__pb2.RetireKeyVersionsResponse.FromString,
+                _registered_method=True)
 
 
 class KeyAdminServiceServicer:
@@ -129,6 +164,67 @@ class KeyAdminServiceServicer:
         context.set_details('Method not implemented!')
         raise NotImplementedError('Method not implemented!')
 
+    def DisableKey(self, request, context):
+        """DisableKey makes a key refuse every cryptographic call until EnableKey; its versions and policy
+        stay. Disabling a disabled key is a no-op.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def EnableKey(self, request, context):
+        """EnableKey serves a disabled key again. FAILED_PRECONDITION for a key scheduled for deletion
+        (use CancelKeyDeletion) or deleted.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def ScheduleKeyVersionDestruction(self, request, context):
+        """ScheduleKeyVersionDestruction schedules versions for destruction after a pending window; they
+        refuse every call at once. FAILED_PRECONDITION for the current version. With an access policy
+        it needs the destroy operation, which admin does not include.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def CancelKeyVersionDestruction(self, request, context):
+        """CancelKeyVersionDestruction restores versions scheduled for destruction whose window has not
+        passed. FAILED_PRECONDITION for a version already destroyed. Needs the destroy operation.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def ScheduleKeyDeletion(self, request, context):
+        """ScheduleKeyDeletion schedules every version of a key for destruction after a pending window,
+        leaving its name as a tombstone; the key refuses every call at once. Needs the destroy
+        operation.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def CancelKeyDeletion(self, request, context):
+        """CancelKeyDeletion restores a key scheduled for deletion whose window has not passed; it comes
+        back disabled. Needs the destroy operation.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def RetireKeyVersions(self, request, context):
+        """RetireKeyVersions is the safe path to destroying old versions: it refuses (FAILED_PRECONDITION,
+        listing them) while any version below below_version was used within the quiet period on any
+        replica, else raises min_decryption_version to below_version and schedules every older version
+        for destruction, with one check-and-set write. validate_only answers the plan without acting.
+        Needs the destroy operation.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
 
 def add_KeyAdminServiceServicer_to_server(servicer, server):
     rpc_method_handlers = {
@@ -166,6 +262,41 @@ def add_KeyAdminServiceServicer_to_server(servicer, server):
                     servicer.GetKeyCensus,
                     request_deserializer=cipherd_dot_v1_dot_key__admin__service__pb2.GetKeyCensusRequest.FromString,
                     response_serializer=cipherd_dot_v1_dot_key__admin__service__pb2.GetKeyCensusResponse.SerializeToString,
+            ),
+            'DisableKey': grpc.unary_unary_rpc_method_handler(
+                    servicer.DisableKey,
+                    request_deserializer=cipherd_dot_v1_dot_key__admin__service__pb2.DisableKeyRequest.FromString,
+                    response_serializer=cipherd_dot_v1_dot_key__admin__service__pb2.DisableKeyResponse.SerializeToString,
+            ),
+            'EnableKey': grpc.unary_unary_rpc_method_handler(
+                    servicer.EnableKey,
+                    request_deserializer=cipherd_dot_v1_dot_key__admin__service__pb2.EnableKeyRequest.FromString,
+                    response_serializer=cipherd_dot_v1_dot_key__admin__service__pb2.EnableKeyResponse.SerializeToString,
+            ),
+            'ScheduleKeyVersionDestruction': grpc.unary_unary_rpc_method_handler(
+                    servicer.ScheduleKeyVersionDestruction,
+                    request_deserializer=cipherd_dot_v1_dot_key__admin__service__pb2.ScheduleKeyVersionDestructionRequest.FromString,
+                    response_serializer=cipherd_dot_v1_dot_key__admin__service__pb2.ScheduleKeyVersionDestructionResponse.SerializeToString,
+            ),
+            'CancelKeyVersionDestruction': grpc.unary_unary_rpc_method_handler(
+                    servicer.CancelKeyVersionDestruction,
+                    request_deserializer=cipherd_dot_v1_dot_key__admin__service__pb2.CancelKeyVersionDestructionRequest.FromString,
+                    response_serializer=cipherd_dot_v1_dot_key__admin__service__pb2.CancelKeyVersionDestructionResponse.SerializeToString,
+            ),
+            'ScheduleKeyDeletion': grpc.unary_unary_rpc_method_handler(
+                    servicer.ScheduleKeyDeletion,
+                    request_deserializer=cipherd_dot_v1_dot_key__admin__service__pb2.ScheduleKeyDeletionRequest.FromString,
+                    response_serializer=cipherd_dot_v1_dot_key__admin__service__pb2.ScheduleKeyDeletionResponse.SerializeToString,
+            ),
+            'CancelKeyDeletion': grpc.unary_unary_rpc_method_handler(
+                    servicer.CancelKeyDeletion,
+                    request_deserializer=cipherd_dot_v1_dot_key__admin__service__pb2.CancelKeyDeletionRequest.FromString,
+                    response_serializer=cipherd_dot_v1_dot_key__admin__service__pb2.CancelKeyDeletionResponse.SerializeToString,
+            ),
+            'RetireKeyVersions': grpc.unary_unary_rpc_method_handler(
+                    servicer.RetireKeyVersions,
+                    request_deserializer=cipherd_dot_v1_dot_key__admin__service__pb2.RetireKeyVersionsRequest.FromString,
+                    response_serializer=cipherd_dot_v1_dot_key__admin__service__pb2.RetireKeyVersionsResponse.SerializeToString,
             ),
     }
     generic_handler = grpc.method_handlers_generic_handler(
@@ -358,6 +489,195 @@ class KeyAdminService:
             '/cipherd.v1.KeyAdminService/GetKeyCensus',
             cipherd_dot_v1_dot_key__admin__service__pb2.GetKeyCensusRequest.SerializeToString,
             cipherd_dot_v1_dot_key__admin__service__pb2.GetKeyCensusResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def DisableKey(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/cipherd.v1.KeyAdminService/DisableKey',
+            cipherd_dot_v1_dot_key__admin__service__pb2.DisableKeyRequest.SerializeToString,
+            cipherd_dot_v1_dot_key__admin__service__pb2.DisableKeyResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def EnableKey(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/cipherd.v1.KeyAdminService/EnableKey',
+            cipherd_dot_v1_dot_key__admin__service__pb2.EnableKeyRequest.SerializeToString,
+            cipherd_dot_v1_dot_key__admin__service__pb2.EnableKeyResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def ScheduleKeyVersionDestruction(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/cipherd.v1.KeyAdminService/ScheduleKeyVersionDestruction',
+            cipherd_dot_v1_dot_key__admin__service__pb2.ScheduleKeyVersionDestructionRequest.SerializeToString,
+            cipherd_dot_v1_dot_key__admin__service__pb2.ScheduleKeyVersionDestructionResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def CancelKeyVersionDestruction(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/cipherd.v1.KeyAdminService/CancelKeyVersionDestruction',
+            cipherd_dot_v1_dot_key__admin__service__pb2.CancelKeyVersionDestructionRequest.SerializeToString,
+            cipherd_dot_v1_dot_key__admin__service__pb2.CancelKeyVersionDestructionResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def ScheduleKeyDeletion(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/cipherd.v1.KeyAdminService/ScheduleKeyDeletion',
+            cipherd_dot_v1_dot_key__admin__service__pb2.ScheduleKeyDeletionRequest.SerializeToString,
+            cipherd_dot_v1_dot_key__admin__service__pb2.ScheduleKeyDeletionResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def CancelKeyDeletion(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/cipherd.v1.KeyAdminService/CancelKeyDeletion',
+            cipherd_dot_v1_dot_key__admin__service__pb2.CancelKeyDeletionRequest.SerializeToString,
+            cipherd_dot_v1_dot_key__admin__service__pb2.CancelKeyDeletionResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def RetireKeyVersions(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/cipherd.v1.KeyAdminService/RetireKeyVersions',
+            cipherd_dot_v1_dot_key__admin__service__pb2.RetireKeyVersionsRequest.SerializeToString,
+            cipherd_dot_v1_dot_key__admin__service__pb2.RetireKeyVersionsResponse.FromString,
             options,
             channel_credentials,
             insecure,

@@ -54,6 +54,39 @@ class KeyAdminServiceStub:
     """GetKeyCensus reports which versions of a key still see traffic, so an operator knows how far
     min_decryption_version can be raised without refusing data that is still read.
     """
+    DisableKey: _grpc.UnaryUnaryMultiCallable[_key_admin_service_pb2.DisableKeyRequest, _key_admin_service_pb2.DisableKeyResponse]
+    """DisableKey makes a key refuse every cryptographic call until EnableKey; its versions and policy
+    stay. Disabling a disabled key is a no-op.
+    """
+    EnableKey: _grpc.UnaryUnaryMultiCallable[_key_admin_service_pb2.EnableKeyRequest, _key_admin_service_pb2.EnableKeyResponse]
+    """EnableKey serves a disabled key again. FAILED_PRECONDITION for a key scheduled for deletion
+    (use CancelKeyDeletion) or deleted.
+    """
+    ScheduleKeyVersionDestruction: _grpc.UnaryUnaryMultiCallable[_key_admin_service_pb2.ScheduleKeyVersionDestructionRequest, _key_admin_service_pb2.ScheduleKeyVersionDestructionResponse]
+    """ScheduleKeyVersionDestruction schedules versions for destruction after a pending window; they
+    refuse every call at once. FAILED_PRECONDITION for the current version. With an access policy
+    it needs the destroy operation, which admin does not include.
+    """
+    CancelKeyVersionDestruction: _grpc.UnaryUnaryMultiCallable[_key_admin_service_pb2.CancelKeyVersionDestructionRequest, _key_admin_service_pb2.CancelKeyVersionDestructionResponse]
+    """CancelKeyVersionDestruction restores versions scheduled for destruction whose window has not
+    passed. FAILED_PRECONDITION for a version already destroyed. Needs the destroy operation.
+    """
+    ScheduleKeyDeletion: _grpc.UnaryUnaryMultiCallable[_key_admin_service_pb2.ScheduleKeyDeletionRequest, _key_admin_service_pb2.ScheduleKeyDeletionResponse]
+    """ScheduleKeyDeletion schedules every version of a key for destruction after a pending window,
+    leaving its name as a tombstone; the key refuses every call at once. Needs the destroy
+    operation.
+    """
+    CancelKeyDeletion: _grpc.UnaryUnaryMultiCallable[_key_admin_service_pb2.CancelKeyDeletionRequest, _key_admin_service_pb2.CancelKeyDeletionResponse]
+    """CancelKeyDeletion restores a key scheduled for deletion whose window has not passed; it comes
+    back disabled. Needs the destroy operation.
+    """
+    RetireKeyVersions: _grpc.UnaryUnaryMultiCallable[_key_admin_service_pb2.RetireKeyVersionsRequest, _key_admin_service_pb2.RetireKeyVersionsResponse]
+    """RetireKeyVersions is the safe path to destroying old versions: it refuses (FAILED_PRECONDITION,
+    listing them) while any version below below_version was used within the quiet period on any
+    replica, else raises min_decryption_version to below_version and schedules every older version
+    for destruction, with one check-and-set write. validate_only answers the plan without acting.
+    Needs the destroy operation.
+    """
 
 @_typing.type_check_only
 class KeyAdminServiceAsyncStub(KeyAdminServiceStub):
@@ -80,6 +113,39 @@ class KeyAdminServiceAsyncStub(KeyAdminServiceStub):
     GetKeyCensus: _aio.UnaryUnaryMultiCallable[_key_admin_service_pb2.GetKeyCensusRequest, _key_admin_service_pb2.GetKeyCensusResponse]  # type: ignore[assignment]
     """GetKeyCensus reports which versions of a key still see traffic, so an operator knows how far
     min_decryption_version can be raised without refusing data that is still read.
+    """
+    DisableKey: _aio.UnaryUnaryMultiCallable[_key_admin_service_pb2.DisableKeyRequest, _key_admin_service_pb2.DisableKeyResponse]  # type: ignore[assignment]
+    """DisableKey makes a key refuse every cryptographic call until EnableKey; its versions and policy
+    stay. Disabling a disabled key is a no-op.
+    """
+    EnableKey: _aio.UnaryUnaryMultiCallable[_key_admin_service_pb2.EnableKeyRequest, _key_admin_service_pb2.EnableKeyResponse]  # type: ignore[assignment]
+    """EnableKey serves a disabled key again. FAILED_PRECONDITION for a key scheduled for deletion
+    (use CancelKeyDeletion) or deleted.
+    """
+    ScheduleKeyVersionDestruction: _aio.UnaryUnaryMultiCallable[_key_admin_service_pb2.ScheduleKeyVersionDestructionRequest, _key_admin_service_pb2.ScheduleKeyVersionDestructionResponse]  # type: ignore[assignment]
+    """ScheduleKeyVersionDestruction schedules versions for destruction after a pending window; they
+    refuse every call at once. FAILED_PRECONDITION for the current version. With an access policy
+    it needs the destroy operation, which admin does not include.
+    """
+    CancelKeyVersionDestruction: _aio.UnaryUnaryMultiCallable[_key_admin_service_pb2.CancelKeyVersionDestructionRequest, _key_admin_service_pb2.CancelKeyVersionDestructionResponse]  # type: ignore[assignment]
+    """CancelKeyVersionDestruction restores versions scheduled for destruction whose window has not
+    passed. FAILED_PRECONDITION for a version already destroyed. Needs the destroy operation.
+    """
+    ScheduleKeyDeletion: _aio.UnaryUnaryMultiCallable[_key_admin_service_pb2.ScheduleKeyDeletionRequest, _key_admin_service_pb2.ScheduleKeyDeletionResponse]  # type: ignore[assignment]
+    """ScheduleKeyDeletion schedules every version of a key for destruction after a pending window,
+    leaving its name as a tombstone; the key refuses every call at once. Needs the destroy
+    operation.
+    """
+    CancelKeyDeletion: _aio.UnaryUnaryMultiCallable[_key_admin_service_pb2.CancelKeyDeletionRequest, _key_admin_service_pb2.CancelKeyDeletionResponse]  # type: ignore[assignment]
+    """CancelKeyDeletion restores a key scheduled for deletion whose window has not passed; it comes
+    back disabled. Needs the destroy operation.
+    """
+    RetireKeyVersions: _aio.UnaryUnaryMultiCallable[_key_admin_service_pb2.RetireKeyVersionsRequest, _key_admin_service_pb2.RetireKeyVersionsResponse]  # type: ignore[assignment]
+    """RetireKeyVersions is the safe path to destroying old versions: it refuses (FAILED_PRECONDITION,
+    listing them) while any version below below_version was used within the quiet period on any
+    replica, else raises min_decryption_version to below_version and schedules every older version
+    for destruction, with one check-and-set write. validate_only answers the plan without acting.
+    Needs the destroy operation.
     """
 
 class KeyAdminServiceServicer(metaclass=_abc_1.ABCMeta):
@@ -146,6 +212,81 @@ class KeyAdminServiceServicer(metaclass=_abc_1.ABCMeta):
     ) -> _typing.Union[_key_admin_service_pb2.GetKeyCensusResponse, _abc.Awaitable[_key_admin_service_pb2.GetKeyCensusResponse]]:
         """GetKeyCensus reports which versions of a key still see traffic, so an operator knows how far
         min_decryption_version can be raised without refusing data that is still read.
+        """
+
+    @_abc_1.abstractmethod
+    def DisableKey(
+        self,
+        request: _key_admin_service_pb2.DisableKeyRequest,
+        context: _ServicerContext,
+    ) -> _typing.Union[_key_admin_service_pb2.DisableKeyResponse, _abc.Awaitable[_key_admin_service_pb2.DisableKeyResponse]]:
+        """DisableKey makes a key refuse every cryptographic call until EnableKey; its versions and policy
+        stay. Disabling a disabled key is a no-op.
+        """
+
+    @_abc_1.abstractmethod
+    def EnableKey(
+        self,
+        request: _key_admin_service_pb2.EnableKeyRequest,
+        context: _ServicerContext,
+    ) -> _typing.Union[_key_admin_service_pb2.EnableKeyResponse, _abc.Awaitable[_key_admin_service_pb2.EnableKeyResponse]]:
+        """EnableKey serves a disabled key again. FAILED_PRECONDITION for a key scheduled for deletion
+        (use CancelKeyDeletion) or deleted.
+        """
+
+    @_abc_1.abstractmethod
+    def ScheduleKeyVersionDestruction(
+        self,
+        request: _key_admin_service_pb2.ScheduleKeyVersionDestructionRequest,
+        context: _ServicerContext,
+    ) -> _typing.Union[_key_admin_service_pb2.ScheduleKeyVersionDestructionResponse, _abc.Awaitable[_key_admin_service_pb2.ScheduleKeyVersionDestructionResponse]]:
+        """ScheduleKeyVersionDestruction schedules versions for destruction after a pending window; they
+        refuse every call at once. FAILED_PRECONDITION for the current version. With an access policy
+        it needs the destroy operation, which admin does not include.
+        """
+
+    @_abc_1.abstractmethod
+    def CancelKeyVersionDestruction(
+        self,
+        request: _key_admin_service_pb2.CancelKeyVersionDestructionRequest,
+        context: _ServicerContext,
+    ) -> _typing.Union[_key_admin_service_pb2.CancelKeyVersionDestructionResponse, _abc.Awaitable[_key_admin_service_pb2.CancelKeyVersionDestructionResponse]]:
+        """CancelKeyVersionDestruction restores versions scheduled for destruction whose window has not
+        passed. FAILED_PRECONDITION for a version already destroyed. Needs the destroy operation.
+        """
+
+    @_abc_1.abstractmethod
+    def ScheduleKeyDeletion(
+        self,
+        request: _key_admin_service_pb2.ScheduleKeyDeletionRequest,
+        context: _ServicerContext,
+    ) -> _typing.Union[_key_admin_service_pb2.ScheduleKeyDeletionResponse, _abc.Awaitable[_key_admin_service_pb2.ScheduleKeyDeletionResponse]]:
+        """ScheduleKeyDeletion schedules every version of a key for destruction after a pending window,
+        leaving its name as a tombstone; the key refuses every call at once. Needs the destroy
+        operation.
+        """
+
+    @_abc_1.abstractmethod
+    def CancelKeyDeletion(
+        self,
+        request: _key_admin_service_pb2.CancelKeyDeletionRequest,
+        context: _ServicerContext,
+    ) -> _typing.Union[_key_admin_service_pb2.CancelKeyDeletionResponse, _abc.Awaitable[_key_admin_service_pb2.CancelKeyDeletionResponse]]:
+        """CancelKeyDeletion restores a key scheduled for deletion whose window has not passed; it comes
+        back disabled. Needs the destroy operation.
+        """
+
+    @_abc_1.abstractmethod
+    def RetireKeyVersions(
+        self,
+        request: _key_admin_service_pb2.RetireKeyVersionsRequest,
+        context: _ServicerContext,
+    ) -> _typing.Union[_key_admin_service_pb2.RetireKeyVersionsResponse, _abc.Awaitable[_key_admin_service_pb2.RetireKeyVersionsResponse]]:
+        """RetireKeyVersions is the safe path to destroying old versions: it refuses (FAILED_PRECONDITION,
+        listing them) while any version below below_version was used within the quiet period on any
+        replica, else raises min_decryption_version to below_version and schedules every older version
+        for destruction, with one check-and-set write. validate_only answers the plan without acting.
+        Needs the destroy operation.
         """
 
 def add_KeyAdminServiceServicer_to_server(servicer: KeyAdminServiceServicer, server: _typing.Union[_grpc.Server, _aio.Server]) -> None: ...

@@ -200,6 +200,92 @@ LEGACY_IV_FIXED: LegacyIv.ValueType  # 3
 """LEGACY_IV_FIXED: every ciphertext used the one IV given at import (ImportKeyRequest.legacy_fixed_iv)."""
 Global___LegacyIv: _TypeAlias = LegacyIv  # noqa: Y015
 
+class _KeyState:
+    ValueType = _typing.NewType("ValueType", _builtins.int)
+    V: _TypeAlias = ValueType  # noqa: Y015
+
+class _KeyStateEnumTypeWrapper(_enum_type_wrapper._EnumTypeWrapper[_KeyState.ValueType], _builtins.type):
+    DESCRIPTOR: _descriptor.EnumDescriptor
+    KEY_STATE_UNSPECIFIED: _KeyState.ValueType  # 0
+    """KEY_STATE_UNSPECIFIED is never sent by a server that knows key states; read it as enabled."""
+    KEY_STATE_ENABLED: _KeyState.ValueType  # 1
+    """KEY_STATE_ENABLED serves every call its policy allows."""
+    KEY_STATE_DISABLED: _KeyState.ValueType  # 2
+    """KEY_STATE_DISABLED refuses every cryptographic call (FAILED_PRECONDITION, reason KEY_DISABLED)
+    and keeps every version; EnableKey serves it again.
+    """
+    KEY_STATE_DELETION_SCHEDULED: _KeyState.ValueType  # 3
+    """KEY_STATE_DELETION_SCHEDULED refuses every call like a disabled key; at delete_time every
+    version is destroyed, unless CancelKeyDeletion comes first.
+    """
+    KEY_STATE_DELETED: _KeyState.ValueType  # 4
+    """KEY_STATE_DELETED is a tombstone: every version is destroyed and the name stays taken, so a
+    new key of that name can never be mistaken for it.
+    """
+
+class KeyState(_KeyState, metaclass=_KeyStateEnumTypeWrapper):
+    """KeyState is whether a key serves cryptographic calls."""
+
+KEY_STATE_UNSPECIFIED: KeyState.ValueType  # 0
+"""KEY_STATE_UNSPECIFIED is never sent by a server that knows key states; read it as enabled."""
+KEY_STATE_ENABLED: KeyState.ValueType  # 1
+"""KEY_STATE_ENABLED serves every call its policy allows."""
+KEY_STATE_DISABLED: KeyState.ValueType  # 2
+"""KEY_STATE_DISABLED refuses every cryptographic call (FAILED_PRECONDITION, reason KEY_DISABLED)
+and keeps every version; EnableKey serves it again.
+"""
+KEY_STATE_DELETION_SCHEDULED: KeyState.ValueType  # 3
+"""KEY_STATE_DELETION_SCHEDULED refuses every call like a disabled key; at delete_time every
+version is destroyed, unless CancelKeyDeletion comes first.
+"""
+KEY_STATE_DELETED: KeyState.ValueType  # 4
+"""KEY_STATE_DELETED is a tombstone: every version is destroyed and the name stays taken, so a
+new key of that name can never be mistaken for it.
+"""
+Global___KeyState: _TypeAlias = KeyState  # noqa: Y015
+
+class _KeyVersionState:
+    ValueType = _typing.NewType("ValueType", _builtins.int)
+    V: _TypeAlias = ValueType  # noqa: Y015
+
+class _KeyVersionStateEnumTypeWrapper(_enum_type_wrapper._EnumTypeWrapper[_KeyVersionState.ValueType], _builtins.type):
+    DESCRIPTOR: _descriptor.EnumDescriptor
+    KEY_VERSION_STATE_UNSPECIFIED: _KeyVersionState.ValueType  # 0
+    """KEY_VERSION_STATE_UNSPECIFIED is never sent by a server that knows version states; read it as
+    enabled.
+    """
+    KEY_VERSION_STATE_ENABLED: _KeyVersionState.ValueType  # 1
+    """KEY_VERSION_STATE_ENABLED encrypts (if current or allowed) and decrypts as its policy allows."""
+    KEY_VERSION_STATE_DESTRUCTION_SCHEDULED: _KeyVersionState.ValueType  # 2
+    """KEY_VERSION_STATE_DESTRUCTION_SCHEDULED refuses to encrypt and decrypt (FAILED_PRECONDITION,
+    reason KEY_VERSION_DESTRUCTION_SCHEDULED), so its loss shows while it can be undone; at
+    destroy_time its bytes are erased, unless CancelKeyVersionDestruction comes first.
+    """
+    KEY_VERSION_STATE_DESTROYED: _KeyVersionState.ValueType  # 3
+    """KEY_VERSION_STATE_DESTROYED has no bytes any more: its ciphertexts are gone for good
+    (FAILED_PRECONDITION, reason KEY_VERSION_DESTROYED).
+    """
+
+class KeyVersionState(_KeyVersionState, metaclass=_KeyVersionStateEnumTypeWrapper):
+    """KeyVersionState is whether a key version's bytes still exist."""
+
+KEY_VERSION_STATE_UNSPECIFIED: KeyVersionState.ValueType  # 0
+"""KEY_VERSION_STATE_UNSPECIFIED is never sent by a server that knows version states; read it as
+enabled.
+"""
+KEY_VERSION_STATE_ENABLED: KeyVersionState.ValueType  # 1
+"""KEY_VERSION_STATE_ENABLED encrypts (if current or allowed) and decrypts as its policy allows."""
+KEY_VERSION_STATE_DESTRUCTION_SCHEDULED: KeyVersionState.ValueType  # 2
+"""KEY_VERSION_STATE_DESTRUCTION_SCHEDULED refuses to encrypt and decrypt (FAILED_PRECONDITION,
+reason KEY_VERSION_DESTRUCTION_SCHEDULED), so its loss shows while it can be undone; at
+destroy_time its bytes are erased, unless CancelKeyVersionDestruction comes first.
+"""
+KEY_VERSION_STATE_DESTROYED: KeyVersionState.ValueType  # 3
+"""KEY_VERSION_STATE_DESTROYED has no bytes any more: its ciphertexts are gone for good
+(FAILED_PRECONDITION, reason KEY_VERSION_DESTROYED).
+"""
+Global___KeyVersionState: _TypeAlias = KeyVersionState  # noqa: Y015
+
 @_typing.final
 class KeyPolicy(_message.Message):
     """KeyPolicy is what a key allows. Versions below the minimums still exist; they are never deleted."""
@@ -311,6 +397,8 @@ class KeyVersion(_message.Message):
     LEGACY_CIPHER_FIELD_NUMBER: _builtins.int
     LEGACY_IV_FIELD_NUMBER: _builtins.int
     USAGE_FIELD_NUMBER: _builtins.int
+    STATE_FIELD_NUMBER: _builtins.int
+    DESTROY_TIME_FIELD_NUMBER: _builtins.int
     version: _builtins.int
     """version is the version number, 1 for the first."""
     mode: Global___Mode.ValueType
@@ -325,6 +413,8 @@ class KeyVersion(_message.Message):
     """legacy_cipher is set for a legacy key's version (decrypt-only; mode is then MODE_UNSPECIFIED)."""
     legacy_iv: Global___LegacyIv.ValueType
     """legacy_iv is where a legacy version's ciphertexts carry their IV."""
+    state: Global___KeyVersionState.ValueType
+    """state is whether the version's bytes still exist."""
     @_builtins.property
     def create_time(self) -> _timestamp_pb2.Timestamp:
         """create_time is when the version was created or imported."""
@@ -332,6 +422,12 @@ class KeyVersion(_message.Message):
     @_builtins.property
     def usage(self) -> Global___KeyVersionUsage:
         """usage is the version's use across replicas, as last merged."""
+
+    @_builtins.property
+    def destroy_time(self) -> _timestamp_pb2.Timestamp:
+        """destroy_time is when the version's bytes are (DESTRUCTION_SCHEDULED) or were (DESTROYED)
+        erased; absent otherwise.
+        """
 
     def __init__(
         self,
@@ -344,10 +440,12 @@ class KeyVersion(_message.Message):
         legacy_cipher: Global___LegacyCipher.ValueType = ...,
         legacy_iv: Global___LegacyIv.ValueType = ...,
         usage: Global___KeyVersionUsage | None = ...,
+        state: Global___KeyVersionState.ValueType = ...,
+        destroy_time: _timestamp_pb2.Timestamp | None = ...,
     ) -> None: ...
-    _HasFieldArgType: _TypeAlias = _typing.Literal["create_time", b"create_time", "usage", b"usage"]  # noqa: Y015
+    _HasFieldArgType: _TypeAlias = _typing.Literal["create_time", b"create_time", "destroy_time", b"destroy_time", "usage", b"usage"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["create_time", b"create_time", "imported", b"imported", "key_size_bits", b"key_size_bits", "legacy_cipher", b"legacy_cipher", "legacy_iv", b"legacy_iv", "mode", b"mode", "usage", b"usage", "version", b"version"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["create_time", b"create_time", "destroy_time", b"destroy_time", "imported", b"imported", "key_size_bits", b"key_size_bits", "legacy_cipher", b"legacy_cipher", "legacy_iv", b"legacy_iv", "mode", b"mode", "state", b"state", "usage", b"usage", "version", b"version"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 
@@ -363,10 +461,14 @@ class Key(_message.Message):
     CURRENT_VERSION_FIELD_NUMBER: _builtins.int
     VERSIONS_FIELD_NUMBER: _builtins.int
     POLICY_FIELD_NUMBER: _builtins.int
+    STATE_FIELD_NUMBER: _builtins.int
+    DELETE_TIME_FIELD_NUMBER: _builtins.int
     key_name: _builtins.str
     """key_name is the key's name: [a-z0-9][a-z0-9_-]{0,63}."""
     current_version: _builtins.int
     """current_version is the newest version; Encrypt uses it unless the caller names another."""
+    state: Global___KeyState.ValueType
+    """state is whether the key serves cryptographic calls."""
     @_builtins.property
     def versions(self) -> _containers.RepeatedCompositeFieldContainer[Global___KeyVersion]:
         """versions lists every version, oldest first."""
@@ -375,6 +477,12 @@ class Key(_message.Message):
     def policy(self) -> Global___KeyPolicy:
         """policy is the key's current policy."""
 
+    @_builtins.property
+    def delete_time(self) -> _timestamp_pb2.Timestamp:
+        """delete_time is when the key's versions are (DELETION_SCHEDULED) or were (DELETED) destroyed;
+        absent otherwise.
+        """
+
     def __init__(
         self,
         *,
@@ -382,10 +490,12 @@ class Key(_message.Message):
         current_version: _builtins.int = ...,
         versions: _abc.Iterable[Global___KeyVersion] | None = ...,
         policy: Global___KeyPolicy | None = ...,
+        state: Global___KeyState.ValueType = ...,
+        delete_time: _timestamp_pb2.Timestamp | None = ...,
     ) -> None: ...
-    _HasFieldArgType: _TypeAlias = _typing.Literal["policy", b"policy"]  # noqa: Y015
+    _HasFieldArgType: _TypeAlias = _typing.Literal["delete_time", b"delete_time", "policy", b"policy"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["current_version", b"current_version", "key_name", b"key_name", "policy", b"policy", "versions", b"versions"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["current_version", b"current_version", "delete_time", b"delete_time", "key_name", b"key_name", "policy", b"policy", "state", b"state", "versions", b"versions"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 

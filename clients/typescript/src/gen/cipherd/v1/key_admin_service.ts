@@ -19,6 +19,7 @@ import {
   type UntypedServiceImplementation,
 } from "@grpc/grpc-js";
 import { Duration } from "../../google/protobuf/duration.js";
+import { Timestamp } from "../../google/protobuf/timestamp.js";
 import {
   Key,
   KeyPolicy,
@@ -194,6 +195,131 @@ export interface VersionCensus {
     | undefined;
   /** in_use is true when the version was used within the quiet period. */
   inUse: boolean;
+}
+
+/** DisableKeyRequest names the key to disable. */
+export interface DisableKeyRequest {
+  /** key_name is the key to disable. */
+  keyName: string;
+}
+
+/** DisableKeyResponse carries the disabled key. */
+export interface DisableKeyResponse {
+  /** key is the key's metadata; its state is KEY_STATE_DISABLED. */
+  key: Key | undefined;
+}
+
+/** EnableKeyRequest names the key to enable. */
+export interface EnableKeyRequest {
+  /** key_name is the key to enable. */
+  keyName: string;
+}
+
+/** EnableKeyResponse carries the enabled key. */
+export interface EnableKeyResponse {
+  /** key is the key's metadata; its state is KEY_STATE_ENABLED. */
+  key: Key | undefined;
+}
+
+/** ScheduleKeyVersionDestructionRequest names the versions to destroy and when. */
+export interface ScheduleKeyVersionDestructionRequest {
+  /** key_name is the key whose versions are destroyed. */
+  keyName: string;
+  /** versions are the versions to destroy; none may be the current version. */
+  versions: number[];
+  /**
+   * pending_window is how long the versions wait, refusing every call, before their bytes are
+   * erased: at least 24 hours; absent means 7 days.
+   */
+  pendingWindow: Duration | undefined;
+}
+
+/** ScheduleKeyVersionDestructionResponse carries the key with the versions scheduled. */
+export interface ScheduleKeyVersionDestructionResponse {
+  /** key is the key's metadata; each version named is KEY_VERSION_STATE_DESTRUCTION_SCHEDULED. */
+  key: Key | undefined;
+}
+
+/** CancelKeyVersionDestructionRequest names the versions to restore. */
+export interface CancelKeyVersionDestructionRequest {
+  /** key_name is the key whose versions are restored. */
+  keyName: string;
+  /** versions are the versions to restore; each must be scheduled for destruction. */
+  versions: number[];
+}
+
+/** CancelKeyVersionDestructionResponse carries the key with the versions restored. */
+export interface CancelKeyVersionDestructionResponse {
+  /** key is the key's metadata; each version named is KEY_VERSION_STATE_ENABLED again. */
+  key: Key | undefined;
+}
+
+/** ScheduleKeyDeletionRequest names the key to delete and when. */
+export interface ScheduleKeyDeletionRequest {
+  /** key_name is the key to delete. */
+  keyName: string;
+  /**
+   * pending_window is how long the key waits, refusing every call, before every version is
+   * destroyed: at least 24 hours; absent means 7 days.
+   */
+  pendingWindow: Duration | undefined;
+}
+
+/** ScheduleKeyDeletionResponse carries the key scheduled for deletion. */
+export interface ScheduleKeyDeletionResponse {
+  /** key is the key's metadata; its state is KEY_STATE_DELETION_SCHEDULED. */
+  key: Key | undefined;
+}
+
+/** CancelKeyDeletionRequest names the key to restore. */
+export interface CancelKeyDeletionRequest {
+  /** key_name is the key to restore. */
+  keyName: string;
+}
+
+/** CancelKeyDeletionResponse carries the restored key. */
+export interface CancelKeyDeletionResponse {
+  /** key is the key's metadata; its state is KEY_STATE_DISABLED, so an operator enables it knowingly. */
+  key: Key | undefined;
+}
+
+/** RetireKeyVersionsRequest asks to retire every version below a version. */
+export interface RetireKeyVersionsRequest {
+  /** key_name is the key whose old versions retire. */
+  keyName: string;
+  /**
+   * below_version is the new min_decryption_version: every older version is retired. At most the
+   * current version.
+   */
+  belowVersion: number;
+  /**
+   * quiet_period is how long a version must have seen no use on any replica to be retired; absent
+   * means 7 days, and more than 3650 days fails with INVALID_ARGUMENT.
+   */
+  quietPeriod:
+    | Duration
+    | undefined;
+  /**
+   * pending_window is how long the retired versions wait before their bytes are erased: at least 24
+   * hours; absent means 7 days.
+   */
+  pendingWindow:
+    | Duration
+    | undefined;
+  /** validate_only answers the plan (or the refusal) without changing the key. */
+  validateOnly: boolean;
+}
+
+/** RetireKeyVersionsResponse is the retirement done, or planned with validate_only. */
+export interface RetireKeyVersionsResponse {
+  /** key is the key's metadata after the retirement (unchanged with validate_only). */
+  key:
+    | Key
+    | undefined;
+  /** retired_versions are the versions scheduled for destruction, oldest first. */
+  retiredVersions: number[];
+  /** destroy_time is when their bytes will be erased. */
+  destroyTime: Date | undefined;
 }
 
 function createBaseCreateKeyRequest(): CreateKeyRequest {
@@ -1463,6 +1589,1050 @@ export const VersionCensus: MessageFns<VersionCensus> = {
   },
 };
 
+function createBaseDisableKeyRequest(): DisableKeyRequest {
+  return { keyName: "" };
+}
+
+export const DisableKeyRequest: MessageFns<DisableKeyRequest> = {
+  encode(message: DisableKeyRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.keyName !== "") {
+      writer.uint32(10).string(message.keyName);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): DisableKeyRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const end = length === undefined ? reader.len : reader.pos + length;
+    const message = createBaseDisableKeyRequest();
+    while (reader.pos < end) {
+      const tag = reader.uint32();
+      switch (tag >>> 3) {
+        case 1: {
+          if (tag !== 10) {
+            break;
+          }
+
+          message.keyName = reader.string();
+          continue;
+        }
+      }
+      if ((tag & 7) === 4 || tag === 0) {
+        break;
+      }
+      reader.skip(tag & 7);
+    }
+    return message;
+  },
+
+  fromJSON(object: any): DisableKeyRequest {
+    return { keyName: isSet(object.keyName) ? globalThis.String(object.keyName) : "" };
+  },
+
+  toJSON(message: DisableKeyRequest): unknown {
+    const obj: any = {};
+    if (message.keyName !== "") {
+      obj.keyName = message.keyName;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<DisableKeyRequest>, I>>(base?: I): DisableKeyRequest {
+    return DisableKeyRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<DisableKeyRequest>, I>>(object: I): DisableKeyRequest {
+    const message = createBaseDisableKeyRequest();
+    message.keyName = object.keyName ?? "";
+    return message;
+  },
+};
+
+function createBaseDisableKeyResponse(): DisableKeyResponse {
+  return { key: undefined };
+}
+
+export const DisableKeyResponse: MessageFns<DisableKeyResponse> = {
+  encode(message: DisableKeyResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.key !== undefined) {
+      Key.encode(message.key, writer.uint32(10).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): DisableKeyResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const end = length === undefined ? reader.len : reader.pos + length;
+    const message = createBaseDisableKeyResponse();
+    while (reader.pos < end) {
+      const tag = reader.uint32();
+      switch (tag >>> 3) {
+        case 1: {
+          if (tag !== 10) {
+            break;
+          }
+
+          message.key = Key.decode(reader, reader.uint32());
+          continue;
+        }
+      }
+      if ((tag & 7) === 4 || tag === 0) {
+        break;
+      }
+      reader.skip(tag & 7);
+    }
+    return message;
+  },
+
+  fromJSON(object: any): DisableKeyResponse {
+    return { key: isSet(object.key) ? Key.fromJSON(object.key) : undefined };
+  },
+
+  toJSON(message: DisableKeyResponse): unknown {
+    const obj: any = {};
+    if (message.key !== undefined) {
+      obj.key = Key.toJSON(message.key);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<DisableKeyResponse>, I>>(base?: I): DisableKeyResponse {
+    return DisableKeyResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<DisableKeyResponse>, I>>(object: I): DisableKeyResponse {
+    const message = createBaseDisableKeyResponse();
+    message.key = (object.key !== undefined && object.key !== null) ? Key.fromPartial(object.key) : undefined;
+    return message;
+  },
+};
+
+function createBaseEnableKeyRequest(): EnableKeyRequest {
+  return { keyName: "" };
+}
+
+export const EnableKeyRequest: MessageFns<EnableKeyRequest> = {
+  encode(message: EnableKeyRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.keyName !== "") {
+      writer.uint32(10).string(message.keyName);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): EnableKeyRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const end = length === undefined ? reader.len : reader.pos + length;
+    const message = createBaseEnableKeyRequest();
+    while (reader.pos < end) {
+      const tag = reader.uint32();
+      switch (tag >>> 3) {
+        case 1: {
+          if (tag !== 10) {
+            break;
+          }
+
+          message.keyName = reader.string();
+          continue;
+        }
+      }
+      if ((tag & 7) === 4 || tag === 0) {
+        break;
+      }
+      reader.skip(tag & 7);
+    }
+    return message;
+  },
+
+  fromJSON(object: any): EnableKeyRequest {
+    return { keyName: isSet(object.keyName) ? globalThis.String(object.keyName) : "" };
+  },
+
+  toJSON(message: EnableKeyRequest): unknown {
+    const obj: any = {};
+    if (message.keyName !== "") {
+      obj.keyName = message.keyName;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<EnableKeyRequest>, I>>(base?: I): EnableKeyRequest {
+    return EnableKeyRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<EnableKeyRequest>, I>>(object: I): EnableKeyRequest {
+    const message = createBaseEnableKeyRequest();
+    message.keyName = object.keyName ?? "";
+    return message;
+  },
+};
+
+function createBaseEnableKeyResponse(): EnableKeyResponse {
+  return { key: undefined };
+}
+
+export const EnableKeyResponse: MessageFns<EnableKeyResponse> = {
+  encode(message: EnableKeyResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.key !== undefined) {
+      Key.encode(message.key, writer.uint32(10).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): EnableKeyResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const end = length === undefined ? reader.len : reader.pos + length;
+    const message = createBaseEnableKeyResponse();
+    while (reader.pos < end) {
+      const tag = reader.uint32();
+      switch (tag >>> 3) {
+        case 1: {
+          if (tag !== 10) {
+            break;
+          }
+
+          message.key = Key.decode(reader, reader.uint32());
+          continue;
+        }
+      }
+      if ((tag & 7) === 4 || tag === 0) {
+        break;
+      }
+      reader.skip(tag & 7);
+    }
+    return message;
+  },
+
+  fromJSON(object: any): EnableKeyResponse {
+    return { key: isSet(object.key) ? Key.fromJSON(object.key) : undefined };
+  },
+
+  toJSON(message: EnableKeyResponse): unknown {
+    const obj: any = {};
+    if (message.key !== undefined) {
+      obj.key = Key.toJSON(message.key);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<EnableKeyResponse>, I>>(base?: I): EnableKeyResponse {
+    return EnableKeyResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<EnableKeyResponse>, I>>(object: I): EnableKeyResponse {
+    const message = createBaseEnableKeyResponse();
+    message.key = (object.key !== undefined && object.key !== null) ? Key.fromPartial(object.key) : undefined;
+    return message;
+  },
+};
+
+function createBaseScheduleKeyVersionDestructionRequest(): ScheduleKeyVersionDestructionRequest {
+  return { keyName: "", versions: [], pendingWindow: undefined };
+}
+
+export const ScheduleKeyVersionDestructionRequest: MessageFns<ScheduleKeyVersionDestructionRequest> = {
+  encode(message: ScheduleKeyVersionDestructionRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.keyName !== "") {
+      writer.uint32(10).string(message.keyName);
+    }
+    writer.uint32(18).fork();
+    for (const v of message.versions) {
+      writer.int32(v);
+    }
+    writer.join();
+    if (message.pendingWindow !== undefined) {
+      Duration.encode(message.pendingWindow, writer.uint32(26).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ScheduleKeyVersionDestructionRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const end = length === undefined ? reader.len : reader.pos + length;
+    const message = createBaseScheduleKeyVersionDestructionRequest();
+    while (reader.pos < end) {
+      const tag = reader.uint32();
+      switch (tag >>> 3) {
+        case 1: {
+          if (tag !== 10) {
+            break;
+          }
+
+          message.keyName = reader.string();
+          continue;
+        }
+        case 2: {
+          if (tag === 16) {
+            message.versions.push(reader.int32());
+
+            continue;
+          }
+
+          if (tag === 18) {
+            const end2 = reader.uint32() + reader.pos;
+            while (reader.pos < end2) {
+              message.versions.push(reader.int32());
+            }
+
+            continue;
+          }
+
+          break;
+        }
+        case 3: {
+          if (tag !== 26) {
+            break;
+          }
+
+          message.pendingWindow = Duration.decode(reader, reader.uint32());
+          continue;
+        }
+      }
+      if ((tag & 7) === 4 || tag === 0) {
+        break;
+      }
+      reader.skip(tag & 7);
+    }
+    return message;
+  },
+
+  fromJSON(object: any): ScheduleKeyVersionDestructionRequest {
+    return {
+      keyName: isSet(object.keyName) ? globalThis.String(object.keyName) : "",
+      versions: globalThis.Array.isArray(object?.versions) ? object.versions.map((e: any) => globalThis.Number(e)) : [],
+      pendingWindow: isSet(object.pendingWindow) ? Duration.fromJSON(object.pendingWindow) : undefined,
+    };
+  },
+
+  toJSON(message: ScheduleKeyVersionDestructionRequest): unknown {
+    const obj: any = {};
+    if (message.keyName !== "") {
+      obj.keyName = message.keyName;
+    }
+    if (message.versions?.length) {
+      obj.versions = message.versions.map((e) => Math.round(e));
+    }
+    if (message.pendingWindow !== undefined) {
+      obj.pendingWindow = Duration.toJSON(message.pendingWindow);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<ScheduleKeyVersionDestructionRequest>, I>>(
+    base?: I,
+  ): ScheduleKeyVersionDestructionRequest {
+    return ScheduleKeyVersionDestructionRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<ScheduleKeyVersionDestructionRequest>, I>>(
+    object: I,
+  ): ScheduleKeyVersionDestructionRequest {
+    const message = createBaseScheduleKeyVersionDestructionRequest();
+    message.keyName = object.keyName ?? "";
+    message.versions = object.versions?.map((e) => e) || [];
+    message.pendingWindow = (object.pendingWindow !== undefined && object.pendingWindow !== null)
+      ? Duration.fromPartial(object.pendingWindow)
+      : undefined;
+    return message;
+  },
+};
+
+function createBaseScheduleKeyVersionDestructionResponse(): ScheduleKeyVersionDestructionResponse {
+  return { key: undefined };
+}
+
+export const ScheduleKeyVersionDestructionResponse: MessageFns<ScheduleKeyVersionDestructionResponse> = {
+  encode(message: ScheduleKeyVersionDestructionResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.key !== undefined) {
+      Key.encode(message.key, writer.uint32(10).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ScheduleKeyVersionDestructionResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const end = length === undefined ? reader.len : reader.pos + length;
+    const message = createBaseScheduleKeyVersionDestructionResponse();
+    while (reader.pos < end) {
+      const tag = reader.uint32();
+      switch (tag >>> 3) {
+        case 1: {
+          if (tag !== 10) {
+            break;
+          }
+
+          message.key = Key.decode(reader, reader.uint32());
+          continue;
+        }
+      }
+      if ((tag & 7) === 4 || tag === 0) {
+        break;
+      }
+      reader.skip(tag & 7);
+    }
+    return message;
+  },
+
+  fromJSON(object: any): ScheduleKeyVersionDestructionResponse {
+    return { key: isSet(object.key) ? Key.fromJSON(object.key) : undefined };
+  },
+
+  toJSON(message: ScheduleKeyVersionDestructionResponse): unknown {
+    const obj: any = {};
+    if (message.key !== undefined) {
+      obj.key = Key.toJSON(message.key);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<ScheduleKeyVersionDestructionResponse>, I>>(
+    base?: I,
+  ): ScheduleKeyVersionDestructionResponse {
+    return ScheduleKeyVersionDestructionResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<ScheduleKeyVersionDestructionResponse>, I>>(
+    object: I,
+  ): ScheduleKeyVersionDestructionResponse {
+    const message = createBaseScheduleKeyVersionDestructionResponse();
+    message.key = (object.key !== undefined && object.key !== null) ? Key.fromPartial(object.key) : undefined;
+    return message;
+  },
+};
+
+function createBaseCancelKeyVersionDestructionRequest(): CancelKeyVersionDestructionRequest {
+  return { keyName: "", versions: [] };
+}
+
+export const CancelKeyVersionDestructionRequest: MessageFns<CancelKeyVersionDestructionRequest> = {
+  encode(message: CancelKeyVersionDestructionRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.keyName !== "") {
+      writer.uint32(10).string(message.keyName);
+    }
+    writer.uint32(18).fork();
+    for (const v of message.versions) {
+      writer.int32(v);
+    }
+    writer.join();
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): CancelKeyVersionDestructionRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const end = length === undefined ? reader.len : reader.pos + length;
+    const message = createBaseCancelKeyVersionDestructionRequest();
+    while (reader.pos < end) {
+      const tag = reader.uint32();
+      switch (tag >>> 3) {
+        case 1: {
+          if (tag !== 10) {
+            break;
+          }
+
+          message.keyName = reader.string();
+          continue;
+        }
+        case 2: {
+          if (tag === 16) {
+            message.versions.push(reader.int32());
+
+            continue;
+          }
+
+          if (tag === 18) {
+            const end2 = reader.uint32() + reader.pos;
+            while (reader.pos < end2) {
+              message.versions.push(reader.int32());
+            }
+
+            continue;
+          }
+
+          break;
+        }
+      }
+      if ((tag & 7) === 4 || tag === 0) {
+        break;
+      }
+      reader.skip(tag & 7);
+    }
+    return message;
+  },
+
+  fromJSON(object: any): CancelKeyVersionDestructionRequest {
+    return {
+      keyName: isSet(object.keyName) ? globalThis.String(object.keyName) : "",
+      versions: globalThis.Array.isArray(object?.versions) ? object.versions.map((e: any) => globalThis.Number(e)) : [],
+    };
+  },
+
+  toJSON(message: CancelKeyVersionDestructionRequest): unknown {
+    const obj: any = {};
+    if (message.keyName !== "") {
+      obj.keyName = message.keyName;
+    }
+    if (message.versions?.length) {
+      obj.versions = message.versions.map((e) => Math.round(e));
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<CancelKeyVersionDestructionRequest>, I>>(
+    base?: I,
+  ): CancelKeyVersionDestructionRequest {
+    return CancelKeyVersionDestructionRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<CancelKeyVersionDestructionRequest>, I>>(
+    object: I,
+  ): CancelKeyVersionDestructionRequest {
+    const message = createBaseCancelKeyVersionDestructionRequest();
+    message.keyName = object.keyName ?? "";
+    message.versions = object.versions?.map((e) => e) || [];
+    return message;
+  },
+};
+
+function createBaseCancelKeyVersionDestructionResponse(): CancelKeyVersionDestructionResponse {
+  return { key: undefined };
+}
+
+export const CancelKeyVersionDestructionResponse: MessageFns<CancelKeyVersionDestructionResponse> = {
+  encode(message: CancelKeyVersionDestructionResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.key !== undefined) {
+      Key.encode(message.key, writer.uint32(10).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): CancelKeyVersionDestructionResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const end = length === undefined ? reader.len : reader.pos + length;
+    const message = createBaseCancelKeyVersionDestructionResponse();
+    while (reader.pos < end) {
+      const tag = reader.uint32();
+      switch (tag >>> 3) {
+        case 1: {
+          if (tag !== 10) {
+            break;
+          }
+
+          message.key = Key.decode(reader, reader.uint32());
+          continue;
+        }
+      }
+      if ((tag & 7) === 4 || tag === 0) {
+        break;
+      }
+      reader.skip(tag & 7);
+    }
+    return message;
+  },
+
+  fromJSON(object: any): CancelKeyVersionDestructionResponse {
+    return { key: isSet(object.key) ? Key.fromJSON(object.key) : undefined };
+  },
+
+  toJSON(message: CancelKeyVersionDestructionResponse): unknown {
+    const obj: any = {};
+    if (message.key !== undefined) {
+      obj.key = Key.toJSON(message.key);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<CancelKeyVersionDestructionResponse>, I>>(
+    base?: I,
+  ): CancelKeyVersionDestructionResponse {
+    return CancelKeyVersionDestructionResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<CancelKeyVersionDestructionResponse>, I>>(
+    object: I,
+  ): CancelKeyVersionDestructionResponse {
+    const message = createBaseCancelKeyVersionDestructionResponse();
+    message.key = (object.key !== undefined && object.key !== null) ? Key.fromPartial(object.key) : undefined;
+    return message;
+  },
+};
+
+function createBaseScheduleKeyDeletionRequest(): ScheduleKeyDeletionRequest {
+  return { keyName: "", pendingWindow: undefined };
+}
+
+export const ScheduleKeyDeletionRequest: MessageFns<ScheduleKeyDeletionRequest> = {
+  encode(message: ScheduleKeyDeletionRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.keyName !== "") {
+      writer.uint32(10).string(message.keyName);
+    }
+    if (message.pendingWindow !== undefined) {
+      Duration.encode(message.pendingWindow, writer.uint32(18).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ScheduleKeyDeletionRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const end = length === undefined ? reader.len : reader.pos + length;
+    const message = createBaseScheduleKeyDeletionRequest();
+    while (reader.pos < end) {
+      const tag = reader.uint32();
+      switch (tag >>> 3) {
+        case 1: {
+          if (tag !== 10) {
+            break;
+          }
+
+          message.keyName = reader.string();
+          continue;
+        }
+        case 2: {
+          if (tag !== 18) {
+            break;
+          }
+
+          message.pendingWindow = Duration.decode(reader, reader.uint32());
+          continue;
+        }
+      }
+      if ((tag & 7) === 4 || tag === 0) {
+        break;
+      }
+      reader.skip(tag & 7);
+    }
+    return message;
+  },
+
+  fromJSON(object: any): ScheduleKeyDeletionRequest {
+    return {
+      keyName: isSet(object.keyName) ? globalThis.String(object.keyName) : "",
+      pendingWindow: isSet(object.pendingWindow) ? Duration.fromJSON(object.pendingWindow) : undefined,
+    };
+  },
+
+  toJSON(message: ScheduleKeyDeletionRequest): unknown {
+    const obj: any = {};
+    if (message.keyName !== "") {
+      obj.keyName = message.keyName;
+    }
+    if (message.pendingWindow !== undefined) {
+      obj.pendingWindow = Duration.toJSON(message.pendingWindow);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<ScheduleKeyDeletionRequest>, I>>(base?: I): ScheduleKeyDeletionRequest {
+    return ScheduleKeyDeletionRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<ScheduleKeyDeletionRequest>, I>>(object: I): ScheduleKeyDeletionRequest {
+    const message = createBaseScheduleKeyDeletionRequest();
+    message.keyName = object.keyName ?? "";
+    message.pendingWindow = (object.pendingWindow !== undefined && object.pendingWindow !== null)
+      ? Duration.fromPartial(object.pendingWindow)
+      : undefined;
+    return message;
+  },
+};
+
+function createBaseScheduleKeyDeletionResponse(): ScheduleKeyDeletionResponse {
+  return { key: undefined };
+}
+
+export const ScheduleKeyDeletionResponse: MessageFns<ScheduleKeyDeletionResponse> = {
+  encode(message: ScheduleKeyDeletionResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.key !== undefined) {
+      Key.encode(message.key, writer.uint32(10).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ScheduleKeyDeletionResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const end = length === undefined ? reader.len : reader.pos + length;
+    const message = createBaseScheduleKeyDeletionResponse();
+    while (reader.pos < end) {
+      const tag = reader.uint32();
+      switch (tag >>> 3) {
+        case 1: {
+          if (tag !== 10) {
+            break;
+          }
+
+          message.key = Key.decode(reader, reader.uint32());
+          continue;
+        }
+      }
+      if ((tag & 7) === 4 || tag === 0) {
+        break;
+      }
+      reader.skip(tag & 7);
+    }
+    return message;
+  },
+
+  fromJSON(object: any): ScheduleKeyDeletionResponse {
+    return { key: isSet(object.key) ? Key.fromJSON(object.key) : undefined };
+  },
+
+  toJSON(message: ScheduleKeyDeletionResponse): unknown {
+    const obj: any = {};
+    if (message.key !== undefined) {
+      obj.key = Key.toJSON(message.key);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<ScheduleKeyDeletionResponse>, I>>(base?: I): ScheduleKeyDeletionResponse {
+    return ScheduleKeyDeletionResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<ScheduleKeyDeletionResponse>, I>>(object: I): ScheduleKeyDeletionResponse {
+    const message = createBaseScheduleKeyDeletionResponse();
+    message.key = (object.key !== undefined && object.key !== null) ? Key.fromPartial(object.key) : undefined;
+    return message;
+  },
+};
+
+function createBaseCancelKeyDeletionRequest(): CancelKeyDeletionRequest {
+  return { keyName: "" };
+}
+
+export const CancelKeyDeletionRequest: MessageFns<CancelKeyDeletionRequest> = {
+  encode(message: CancelKeyDeletionRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.keyName !== "") {
+      writer.uint32(10).string(message.keyName);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): CancelKeyDeletionRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const end = length === undefined ? reader.len : reader.pos + length;
+    const message = createBaseCancelKeyDeletionRequest();
+    while (reader.pos < end) {
+      const tag = reader.uint32();
+      switch (tag >>> 3) {
+        case 1: {
+          if (tag !== 10) {
+            break;
+          }
+
+          message.keyName = reader.string();
+          continue;
+        }
+      }
+      if ((tag & 7) === 4 || tag === 0) {
+        break;
+      }
+      reader.skip(tag & 7);
+    }
+    return message;
+  },
+
+  fromJSON(object: any): CancelKeyDeletionRequest {
+    return { keyName: isSet(object.keyName) ? globalThis.String(object.keyName) : "" };
+  },
+
+  toJSON(message: CancelKeyDeletionRequest): unknown {
+    const obj: any = {};
+    if (message.keyName !== "") {
+      obj.keyName = message.keyName;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<CancelKeyDeletionRequest>, I>>(base?: I): CancelKeyDeletionRequest {
+    return CancelKeyDeletionRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<CancelKeyDeletionRequest>, I>>(object: I): CancelKeyDeletionRequest {
+    const message = createBaseCancelKeyDeletionRequest();
+    message.keyName = object.keyName ?? "";
+    return message;
+  },
+};
+
+function createBaseCancelKeyDeletionResponse(): CancelKeyDeletionResponse {
+  return { key: undefined };
+}
+
+export const CancelKeyDeletionResponse: MessageFns<CancelKeyDeletionResponse> = {
+  encode(message: CancelKeyDeletionResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.key !== undefined) {
+      Key.encode(message.key, writer.uint32(10).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): CancelKeyDeletionResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const end = length === undefined ? reader.len : reader.pos + length;
+    const message = createBaseCancelKeyDeletionResponse();
+    while (reader.pos < end) {
+      const tag = reader.uint32();
+      switch (tag >>> 3) {
+        case 1: {
+          if (tag !== 10) {
+            break;
+          }
+
+          message.key = Key.decode(reader, reader.uint32());
+          continue;
+        }
+      }
+      if ((tag & 7) === 4 || tag === 0) {
+        break;
+      }
+      reader.skip(tag & 7);
+    }
+    return message;
+  },
+
+  fromJSON(object: any): CancelKeyDeletionResponse {
+    return { key: isSet(object.key) ? Key.fromJSON(object.key) : undefined };
+  },
+
+  toJSON(message: CancelKeyDeletionResponse): unknown {
+    const obj: any = {};
+    if (message.key !== undefined) {
+      obj.key = Key.toJSON(message.key);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<CancelKeyDeletionResponse>, I>>(base?: I): CancelKeyDeletionResponse {
+    return CancelKeyDeletionResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<CancelKeyDeletionResponse>, I>>(object: I): CancelKeyDeletionResponse {
+    const message = createBaseCancelKeyDeletionResponse();
+    message.key = (object.key !== undefined && object.key !== null) ? Key.fromPartial(object.key) : undefined;
+    return message;
+  },
+};
+
+function createBaseRetireKeyVersionsRequest(): RetireKeyVersionsRequest {
+  return { keyName: "", belowVersion: 0, quietPeriod: undefined, pendingWindow: undefined, validateOnly: false };
+}
+
+export const RetireKeyVersionsRequest: MessageFns<RetireKeyVersionsRequest> = {
+  encode(message: RetireKeyVersionsRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.keyName !== "") {
+      writer.uint32(10).string(message.keyName);
+    }
+    if (message.belowVersion !== 0) {
+      writer.uint32(16).int32(message.belowVersion);
+    }
+    if (message.quietPeriod !== undefined) {
+      Duration.encode(message.quietPeriod, writer.uint32(26).fork()).join();
+    }
+    if (message.pendingWindow !== undefined) {
+      Duration.encode(message.pendingWindow, writer.uint32(34).fork()).join();
+    }
+    if (message.validateOnly !== false) {
+      writer.uint32(40).bool(message.validateOnly);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): RetireKeyVersionsRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const end = length === undefined ? reader.len : reader.pos + length;
+    const message = createBaseRetireKeyVersionsRequest();
+    while (reader.pos < end) {
+      const tag = reader.uint32();
+      switch (tag >>> 3) {
+        case 1: {
+          if (tag !== 10) {
+            break;
+          }
+
+          message.keyName = reader.string();
+          continue;
+        }
+        case 2: {
+          if (tag !== 16) {
+            break;
+          }
+
+          message.belowVersion = reader.int32();
+          continue;
+        }
+        case 3: {
+          if (tag !== 26) {
+            break;
+          }
+
+          message.quietPeriod = Duration.decode(reader, reader.uint32());
+          continue;
+        }
+        case 4: {
+          if (tag !== 34) {
+            break;
+          }
+
+          message.pendingWindow = Duration.decode(reader, reader.uint32());
+          continue;
+        }
+        case 5: {
+          if (tag !== 40) {
+            break;
+          }
+
+          message.validateOnly = reader.bool();
+          continue;
+        }
+      }
+      if ((tag & 7) === 4 || tag === 0) {
+        break;
+      }
+      reader.skip(tag & 7);
+    }
+    return message;
+  },
+
+  fromJSON(object: any): RetireKeyVersionsRequest {
+    return {
+      keyName: isSet(object.keyName) ? globalThis.String(object.keyName) : "",
+      belowVersion: isSet(object.belowVersion) ? globalThis.Number(object.belowVersion) : 0,
+      quietPeriod: isSet(object.quietPeriod) ? Duration.fromJSON(object.quietPeriod) : undefined,
+      pendingWindow: isSet(object.pendingWindow) ? Duration.fromJSON(object.pendingWindow) : undefined,
+      validateOnly: isSet(object.validateOnly) ? globalThis.Boolean(object.validateOnly) : false,
+    };
+  },
+
+  toJSON(message: RetireKeyVersionsRequest): unknown {
+    const obj: any = {};
+    if (message.keyName !== "") {
+      obj.keyName = message.keyName;
+    }
+    if (message.belowVersion !== 0) {
+      obj.belowVersion = Math.round(message.belowVersion);
+    }
+    if (message.quietPeriod !== undefined) {
+      obj.quietPeriod = Duration.toJSON(message.quietPeriod);
+    }
+    if (message.pendingWindow !== undefined) {
+      obj.pendingWindow = Duration.toJSON(message.pendingWindow);
+    }
+    if (message.validateOnly !== false) {
+      obj.validateOnly = message.validateOnly;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<RetireKeyVersionsRequest>, I>>(base?: I): RetireKeyVersionsRequest {
+    return RetireKeyVersionsRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<RetireKeyVersionsRequest>, I>>(object: I): RetireKeyVersionsRequest {
+    const message = createBaseRetireKeyVersionsRequest();
+    message.keyName = object.keyName ?? "";
+    message.belowVersion = object.belowVersion ?? 0;
+    message.quietPeriod = (object.quietPeriod !== undefined && object.quietPeriod !== null)
+      ? Duration.fromPartial(object.quietPeriod)
+      : undefined;
+    message.pendingWindow = (object.pendingWindow !== undefined && object.pendingWindow !== null)
+      ? Duration.fromPartial(object.pendingWindow)
+      : undefined;
+    message.validateOnly = object.validateOnly ?? false;
+    return message;
+  },
+};
+
+function createBaseRetireKeyVersionsResponse(): RetireKeyVersionsResponse {
+  return { key: undefined, retiredVersions: [], destroyTime: undefined };
+}
+
+export const RetireKeyVersionsResponse: MessageFns<RetireKeyVersionsResponse> = {
+  encode(message: RetireKeyVersionsResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.key !== undefined) {
+      Key.encode(message.key, writer.uint32(10).fork()).join();
+    }
+    writer.uint32(18).fork();
+    for (const v of message.retiredVersions) {
+      writer.int32(v);
+    }
+    writer.join();
+    if (message.destroyTime !== undefined) {
+      Timestamp.encode(toTimestamp(message.destroyTime), writer.uint32(26).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): RetireKeyVersionsResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const end = length === undefined ? reader.len : reader.pos + length;
+    const message = createBaseRetireKeyVersionsResponse();
+    while (reader.pos < end) {
+      const tag = reader.uint32();
+      switch (tag >>> 3) {
+        case 1: {
+          if (tag !== 10) {
+            break;
+          }
+
+          message.key = Key.decode(reader, reader.uint32());
+          continue;
+        }
+        case 2: {
+          if (tag === 16) {
+            message.retiredVersions.push(reader.int32());
+
+            continue;
+          }
+
+          if (tag === 18) {
+            const end2 = reader.uint32() + reader.pos;
+            while (reader.pos < end2) {
+              message.retiredVersions.push(reader.int32());
+            }
+
+            continue;
+          }
+
+          break;
+        }
+        case 3: {
+          if (tag !== 26) {
+            break;
+          }
+
+          message.destroyTime = fromTimestamp(Timestamp.decode(reader, reader.uint32()));
+          continue;
+        }
+      }
+      if ((tag & 7) === 4 || tag === 0) {
+        break;
+      }
+      reader.skip(tag & 7);
+    }
+    return message;
+  },
+
+  fromJSON(object: any): RetireKeyVersionsResponse {
+    return {
+      key: isSet(object.key) ? Key.fromJSON(object.key) : undefined,
+      retiredVersions: globalThis.Array.isArray(object?.retiredVersions)
+        ? object.retiredVersions.map((e: any) => globalThis.Number(e))
+        : [],
+      destroyTime: isSet(object.destroyTime) ? fromJsonTimestamp(object.destroyTime) : undefined,
+    };
+  },
+
+  toJSON(message: RetireKeyVersionsResponse): unknown {
+    const obj: any = {};
+    if (message.key !== undefined) {
+      obj.key = Key.toJSON(message.key);
+    }
+    if (message.retiredVersions?.length) {
+      obj.retiredVersions = message.retiredVersions.map((e) => Math.round(e));
+    }
+    if (message.destroyTime !== undefined) {
+      obj.destroyTime = message.destroyTime.toISOString();
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<RetireKeyVersionsResponse>, I>>(base?: I): RetireKeyVersionsResponse {
+    return RetireKeyVersionsResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<RetireKeyVersionsResponse>, I>>(object: I): RetireKeyVersionsResponse {
+    const message = createBaseRetireKeyVersionsResponse();
+    message.key = (object.key !== undefined && object.key !== null) ? Key.fromPartial(object.key) : undefined;
+    message.retiredVersions = object.retiredVersions?.map((e) => e) || [];
+    message.destroyTime = object.destroyTime ?? undefined;
+    return message;
+  },
+};
+
 /** KeyAdminService manages named, versioned keys. Its answers carry metadata only, never key bytes. */
 export type KeyAdminServiceService = typeof KeyAdminServiceService;
 export const KeyAdminServiceService = {
@@ -1549,6 +2719,116 @@ export const KeyAdminServiceService = {
       Buffer.from(GetKeyCensusResponse.encode(value).finish()),
     responseDeserialize: (value: Buffer): GetKeyCensusResponse => GetKeyCensusResponse.decode(value),
   },
+  /**
+   * DisableKey makes a key refuse every cryptographic call until EnableKey; its versions and policy
+   * stay. Disabling a disabled key is a no-op.
+   */
+  disableKey: {
+    path: "/cipherd.v1.KeyAdminService/DisableKey",
+    requestStream: false,
+    responseStream: false,
+    requestSerialize: (value: DisableKeyRequest): Buffer => Buffer.from(DisableKeyRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): DisableKeyRequest => DisableKeyRequest.decode(value),
+    responseSerialize: (value: DisableKeyResponse): Buffer => Buffer.from(DisableKeyResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): DisableKeyResponse => DisableKeyResponse.decode(value),
+  },
+  /**
+   * EnableKey serves a disabled key again. FAILED_PRECONDITION for a key scheduled for deletion
+   * (use CancelKeyDeletion) or deleted.
+   */
+  enableKey: {
+    path: "/cipherd.v1.KeyAdminService/EnableKey",
+    requestStream: false,
+    responseStream: false,
+    requestSerialize: (value: EnableKeyRequest): Buffer => Buffer.from(EnableKeyRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): EnableKeyRequest => EnableKeyRequest.decode(value),
+    responseSerialize: (value: EnableKeyResponse): Buffer => Buffer.from(EnableKeyResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): EnableKeyResponse => EnableKeyResponse.decode(value),
+  },
+  /**
+   * ScheduleKeyVersionDestruction schedules versions for destruction after a pending window; they
+   * refuse every call at once. FAILED_PRECONDITION for the current version. With an access policy
+   * it needs the destroy operation, which admin does not include.
+   */
+  scheduleKeyVersionDestruction: {
+    path: "/cipherd.v1.KeyAdminService/ScheduleKeyVersionDestruction",
+    requestStream: false,
+    responseStream: false,
+    requestSerialize: (value: ScheduleKeyVersionDestructionRequest): Buffer =>
+      Buffer.from(ScheduleKeyVersionDestructionRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): ScheduleKeyVersionDestructionRequest =>
+      ScheduleKeyVersionDestructionRequest.decode(value),
+    responseSerialize: (value: ScheduleKeyVersionDestructionResponse): Buffer =>
+      Buffer.from(ScheduleKeyVersionDestructionResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): ScheduleKeyVersionDestructionResponse =>
+      ScheduleKeyVersionDestructionResponse.decode(value),
+  },
+  /**
+   * CancelKeyVersionDestruction restores versions scheduled for destruction whose window has not
+   * passed. FAILED_PRECONDITION for a version already destroyed. Needs the destroy operation.
+   */
+  cancelKeyVersionDestruction: {
+    path: "/cipherd.v1.KeyAdminService/CancelKeyVersionDestruction",
+    requestStream: false,
+    responseStream: false,
+    requestSerialize: (value: CancelKeyVersionDestructionRequest): Buffer =>
+      Buffer.from(CancelKeyVersionDestructionRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): CancelKeyVersionDestructionRequest =>
+      CancelKeyVersionDestructionRequest.decode(value),
+    responseSerialize: (value: CancelKeyVersionDestructionResponse): Buffer =>
+      Buffer.from(CancelKeyVersionDestructionResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): CancelKeyVersionDestructionResponse =>
+      CancelKeyVersionDestructionResponse.decode(value),
+  },
+  /**
+   * ScheduleKeyDeletion schedules every version of a key for destruction after a pending window,
+   * leaving its name as a tombstone; the key refuses every call at once. Needs the destroy
+   * operation.
+   */
+  scheduleKeyDeletion: {
+    path: "/cipherd.v1.KeyAdminService/ScheduleKeyDeletion",
+    requestStream: false,
+    responseStream: false,
+    requestSerialize: (value: ScheduleKeyDeletionRequest): Buffer =>
+      Buffer.from(ScheduleKeyDeletionRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): ScheduleKeyDeletionRequest => ScheduleKeyDeletionRequest.decode(value),
+    responseSerialize: (value: ScheduleKeyDeletionResponse): Buffer =>
+      Buffer.from(ScheduleKeyDeletionResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): ScheduleKeyDeletionResponse => ScheduleKeyDeletionResponse.decode(value),
+  },
+  /**
+   * CancelKeyDeletion restores a key scheduled for deletion whose window has not passed; it comes
+   * back disabled. Needs the destroy operation.
+   */
+  cancelKeyDeletion: {
+    path: "/cipherd.v1.KeyAdminService/CancelKeyDeletion",
+    requestStream: false,
+    responseStream: false,
+    requestSerialize: (value: CancelKeyDeletionRequest): Buffer =>
+      Buffer.from(CancelKeyDeletionRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): CancelKeyDeletionRequest => CancelKeyDeletionRequest.decode(value),
+    responseSerialize: (value: CancelKeyDeletionResponse): Buffer =>
+      Buffer.from(CancelKeyDeletionResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): CancelKeyDeletionResponse => CancelKeyDeletionResponse.decode(value),
+  },
+  /**
+   * RetireKeyVersions is the safe path to destroying old versions: it refuses (FAILED_PRECONDITION,
+   * listing them) while any version below below_version was used within the quiet period on any
+   * replica, else raises min_decryption_version to below_version and schedules every older version
+   * for destruction, with one check-and-set write. validate_only answers the plan without acting.
+   * Needs the destroy operation.
+   */
+  retireKeyVersions: {
+    path: "/cipherd.v1.KeyAdminService/RetireKeyVersions",
+    requestStream: false,
+    responseStream: false,
+    requestSerialize: (value: RetireKeyVersionsRequest): Buffer =>
+      Buffer.from(RetireKeyVersionsRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): RetireKeyVersionsRequest => RetireKeyVersionsRequest.decode(value),
+    responseSerialize: (value: RetireKeyVersionsResponse): Buffer =>
+      Buffer.from(RetireKeyVersionsResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): RetireKeyVersionsResponse => RetireKeyVersionsResponse.decode(value),
+  },
 } as const;
 
 export interface KeyAdminServiceServer extends UntypedServiceImplementation {
@@ -1576,6 +2856,49 @@ export interface KeyAdminServiceServer extends UntypedServiceImplementation {
    * min_decryption_version can be raised without refusing data that is still read.
    */
   getKeyCensus: handleUnaryCall<GetKeyCensusRequest, GetKeyCensusResponse>;
+  /**
+   * DisableKey makes a key refuse every cryptographic call until EnableKey; its versions and policy
+   * stay. Disabling a disabled key is a no-op.
+   */
+  disableKey: handleUnaryCall<DisableKeyRequest, DisableKeyResponse>;
+  /**
+   * EnableKey serves a disabled key again. FAILED_PRECONDITION for a key scheduled for deletion
+   * (use CancelKeyDeletion) or deleted.
+   */
+  enableKey: handleUnaryCall<EnableKeyRequest, EnableKeyResponse>;
+  /**
+   * ScheduleKeyVersionDestruction schedules versions for destruction after a pending window; they
+   * refuse every call at once. FAILED_PRECONDITION for the current version. With an access policy
+   * it needs the destroy operation, which admin does not include.
+   */
+  scheduleKeyVersionDestruction: handleUnaryCall<
+    ScheduleKeyVersionDestructionRequest,
+    ScheduleKeyVersionDestructionResponse
+  >;
+  /**
+   * CancelKeyVersionDestruction restores versions scheduled for destruction whose window has not
+   * passed. FAILED_PRECONDITION for a version already destroyed. Needs the destroy operation.
+   */
+  cancelKeyVersionDestruction: handleUnaryCall<CancelKeyVersionDestructionRequest, CancelKeyVersionDestructionResponse>;
+  /**
+   * ScheduleKeyDeletion schedules every version of a key for destruction after a pending window,
+   * leaving its name as a tombstone; the key refuses every call at once. Needs the destroy
+   * operation.
+   */
+  scheduleKeyDeletion: handleUnaryCall<ScheduleKeyDeletionRequest, ScheduleKeyDeletionResponse>;
+  /**
+   * CancelKeyDeletion restores a key scheduled for deletion whose window has not passed; it comes
+   * back disabled. Needs the destroy operation.
+   */
+  cancelKeyDeletion: handleUnaryCall<CancelKeyDeletionRequest, CancelKeyDeletionResponse>;
+  /**
+   * RetireKeyVersions is the safe path to destroying old versions: it refuses (FAILED_PRECONDITION,
+   * listing them) while any version below below_version was used within the quiet period on any
+   * replica, else raises min_decryption_version to below_version and schedules every older version
+   * for destruction, with one check-and-set write. validate_only answers the plan without acting.
+   * Needs the destroy operation.
+   */
+  retireKeyVersions: handleUnaryCall<RetireKeyVersionsRequest, RetireKeyVersionsResponse>;
 }
 
 export interface KeyAdminServiceClient extends Client {
@@ -1701,6 +3024,144 @@ export interface KeyAdminServiceClient extends Client {
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: GetKeyCensusResponse) => void,
   ): ClientUnaryCall;
+  /**
+   * DisableKey makes a key refuse every cryptographic call until EnableKey; its versions and policy
+   * stay. Disabling a disabled key is a no-op.
+   */
+  disableKey(
+    request: DisableKeyRequest,
+    callback: (error: ServiceError | null, response: DisableKeyResponse) => void,
+  ): ClientUnaryCall;
+  disableKey(
+    request: DisableKeyRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: DisableKeyResponse) => void,
+  ): ClientUnaryCall;
+  disableKey(
+    request: DisableKeyRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: DisableKeyResponse) => void,
+  ): ClientUnaryCall;
+  /**
+   * EnableKey serves a disabled key again. FAILED_PRECONDITION for a key scheduled for deletion
+   * (use CancelKeyDeletion) or deleted.
+   */
+  enableKey(
+    request: EnableKeyRequest,
+    callback: (error: ServiceError | null, response: EnableKeyResponse) => void,
+  ): ClientUnaryCall;
+  enableKey(
+    request: EnableKeyRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: EnableKeyResponse) => void,
+  ): ClientUnaryCall;
+  enableKey(
+    request: EnableKeyRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: EnableKeyResponse) => void,
+  ): ClientUnaryCall;
+  /**
+   * ScheduleKeyVersionDestruction schedules versions for destruction after a pending window; they
+   * refuse every call at once. FAILED_PRECONDITION for the current version. With an access policy
+   * it needs the destroy operation, which admin does not include.
+   */
+  scheduleKeyVersionDestruction(
+    request: ScheduleKeyVersionDestructionRequest,
+    callback: (error: ServiceError | null, response: ScheduleKeyVersionDestructionResponse) => void,
+  ): ClientUnaryCall;
+  scheduleKeyVersionDestruction(
+    request: ScheduleKeyVersionDestructionRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: ScheduleKeyVersionDestructionResponse) => void,
+  ): ClientUnaryCall;
+  scheduleKeyVersionDestruction(
+    request: ScheduleKeyVersionDestructionRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: ScheduleKeyVersionDestructionResponse) => void,
+  ): ClientUnaryCall;
+  /**
+   * CancelKeyVersionDestruction restores versions scheduled for destruction whose window has not
+   * passed. FAILED_PRECONDITION for a version already destroyed. Needs the destroy operation.
+   */
+  cancelKeyVersionDestruction(
+    request: CancelKeyVersionDestructionRequest,
+    callback: (error: ServiceError | null, response: CancelKeyVersionDestructionResponse) => void,
+  ): ClientUnaryCall;
+  cancelKeyVersionDestruction(
+    request: CancelKeyVersionDestructionRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: CancelKeyVersionDestructionResponse) => void,
+  ): ClientUnaryCall;
+  cancelKeyVersionDestruction(
+    request: CancelKeyVersionDestructionRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: CancelKeyVersionDestructionResponse) => void,
+  ): ClientUnaryCall;
+  /**
+   * ScheduleKeyDeletion schedules every version of a key for destruction after a pending window,
+   * leaving its name as a tombstone; the key refuses every call at once. Needs the destroy
+   * operation.
+   */
+  scheduleKeyDeletion(
+    request: ScheduleKeyDeletionRequest,
+    callback: (error: ServiceError | null, response: ScheduleKeyDeletionResponse) => void,
+  ): ClientUnaryCall;
+  scheduleKeyDeletion(
+    request: ScheduleKeyDeletionRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: ScheduleKeyDeletionResponse) => void,
+  ): ClientUnaryCall;
+  scheduleKeyDeletion(
+    request: ScheduleKeyDeletionRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: ScheduleKeyDeletionResponse) => void,
+  ): ClientUnaryCall;
+  /**
+   * CancelKeyDeletion restores a key scheduled for deletion whose window has not passed; it comes
+   * back disabled. Needs the destroy operation.
+   */
+  cancelKeyDeletion(
+    request: CancelKeyDeletionRequest,
+    callback: (error: ServiceError | null, response: CancelKeyDeletionResponse) => void,
+  ): ClientUnaryCall;
+  cancelKeyDeletion(
+    request: CancelKeyDeletionRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: CancelKeyDeletionResponse) => void,
+  ): ClientUnaryCall;
+  cancelKeyDeletion(
+    request: CancelKeyDeletionRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: CancelKeyDeletionResponse) => void,
+  ): ClientUnaryCall;
+  /**
+   * RetireKeyVersions is the safe path to destroying old versions: it refuses (FAILED_PRECONDITION,
+   * listing them) while any version below below_version was used within the quiet period on any
+   * replica, else raises min_decryption_version to below_version and schedules every older version
+   * for destruction, with one check-and-set write. validate_only answers the plan without acting.
+   * Needs the destroy operation.
+   */
+  retireKeyVersions(
+    request: RetireKeyVersionsRequest,
+    callback: (error: ServiceError | null, response: RetireKeyVersionsResponse) => void,
+  ): ClientUnaryCall;
+  retireKeyVersions(
+    request: RetireKeyVersionsRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: RetireKeyVersionsResponse) => void,
+  ): ClientUnaryCall;
+  retireKeyVersions(
+    request: RetireKeyVersionsRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: RetireKeyVersionsResponse) => void,
+  ): ClientUnaryCall;
 }
 
 export const KeyAdminServiceClient = makeGenericClientConstructor(
@@ -1748,6 +3209,28 @@ export type DeepPartial<T> = T extends Builtin ? T
 type KeysOfUnion<T> = T extends T ? keyof T : never;
 export type Exact<P, I extends P> = P extends Builtin ? P
   : P & { [K in keyof P]: Exact<P[K], I[K]> } & { [K in Exclude<keyof I, KeysOfUnion<P>>]: never };
+
+function toTimestamp(date: Date): Timestamp {
+  const seconds = Math.trunc(date.getTime() / 1_000);
+  const nanos = (date.getTime() % 1_000) * 1_000_000;
+  return { seconds, nanos };
+}
+
+function fromTimestamp(t: Timestamp): Date {
+  let millis = (t.seconds || 0) * 1_000;
+  millis += (t.nanos || 0) / 1_000_000;
+  return new globalThis.Date(millis);
+}
+
+function fromJsonTimestamp(o: any): Date {
+  if (o instanceof globalThis.Date) {
+    return o;
+  } else if (typeof o === "string") {
+    return new globalThis.Date(o);
+  } else {
+    return fromTimestamp(Timestamp.fromJSON(o));
+  }
+}
 
 function isSet(value: any): boolean {
   return value !== null && value !== undefined;

@@ -294,6 +294,132 @@ export function legacyIvToJSON(object: LegacyIv): string {
   }
 }
 
+/** KeyState is whether a key serves cryptographic calls. */
+export enum KeyState {
+  /** KEY_STATE_UNSPECIFIED - KEY_STATE_UNSPECIFIED is never sent by a server that knows key states; read it as enabled. */
+  KEY_STATE_UNSPECIFIED = 0,
+  /** KEY_STATE_ENABLED - KEY_STATE_ENABLED serves every call its policy allows. */
+  KEY_STATE_ENABLED = 1,
+  /**
+   * KEY_STATE_DISABLED - KEY_STATE_DISABLED refuses every cryptographic call (FAILED_PRECONDITION, reason KEY_DISABLED)
+   * and keeps every version; EnableKey serves it again.
+   */
+  KEY_STATE_DISABLED = 2,
+  /**
+   * KEY_STATE_DELETION_SCHEDULED - KEY_STATE_DELETION_SCHEDULED refuses every call like a disabled key; at delete_time every
+   * version is destroyed, unless CancelKeyDeletion comes first.
+   */
+  KEY_STATE_DELETION_SCHEDULED = 3,
+  /**
+   * KEY_STATE_DELETED - KEY_STATE_DELETED is a tombstone: every version is destroyed and the name stays taken, so a
+   * new key of that name can never be mistaken for it.
+   */
+  KEY_STATE_DELETED = 4,
+  UNRECOGNIZED = -1,
+}
+
+export function keyStateFromJSON(object: any): KeyState {
+  switch (object) {
+    case 0:
+    case "KEY_STATE_UNSPECIFIED":
+      return KeyState.KEY_STATE_UNSPECIFIED;
+    case 1:
+    case "KEY_STATE_ENABLED":
+      return KeyState.KEY_STATE_ENABLED;
+    case 2:
+    case "KEY_STATE_DISABLED":
+      return KeyState.KEY_STATE_DISABLED;
+    case 3:
+    case "KEY_STATE_DELETION_SCHEDULED":
+      return KeyState.KEY_STATE_DELETION_SCHEDULED;
+    case 4:
+    case "KEY_STATE_DELETED":
+      return KeyState.KEY_STATE_DELETED;
+    case -1:
+    case "UNRECOGNIZED":
+    default:
+      return KeyState.UNRECOGNIZED;
+  }
+}
+
+export function keyStateToJSON(object: KeyState): string {
+  switch (object) {
+    case KeyState.KEY_STATE_UNSPECIFIED:
+      return "KEY_STATE_UNSPECIFIED";
+    case KeyState.KEY_STATE_ENABLED:
+      return "KEY_STATE_ENABLED";
+    case KeyState.KEY_STATE_DISABLED:
+      return "KEY_STATE_DISABLED";
+    case KeyState.KEY_STATE_DELETION_SCHEDULED:
+      return "KEY_STATE_DELETION_SCHEDULED";
+    case KeyState.KEY_STATE_DELETED:
+      return "KEY_STATE_DELETED";
+    case KeyState.UNRECOGNIZED:
+    default:
+      return "UNRECOGNIZED";
+  }
+}
+
+/** KeyVersionState is whether a key version's bytes still exist. */
+export enum KeyVersionState {
+  /**
+   * KEY_VERSION_STATE_UNSPECIFIED - KEY_VERSION_STATE_UNSPECIFIED is never sent by a server that knows version states; read it as
+   * enabled.
+   */
+  KEY_VERSION_STATE_UNSPECIFIED = 0,
+  /** KEY_VERSION_STATE_ENABLED - KEY_VERSION_STATE_ENABLED encrypts (if current or allowed) and decrypts as its policy allows. */
+  KEY_VERSION_STATE_ENABLED = 1,
+  /**
+   * KEY_VERSION_STATE_DESTRUCTION_SCHEDULED - KEY_VERSION_STATE_DESTRUCTION_SCHEDULED refuses to encrypt and decrypt (FAILED_PRECONDITION,
+   * reason KEY_VERSION_DESTRUCTION_SCHEDULED), so its loss shows while it can be undone; at
+   * destroy_time its bytes are erased, unless CancelKeyVersionDestruction comes first.
+   */
+  KEY_VERSION_STATE_DESTRUCTION_SCHEDULED = 2,
+  /**
+   * KEY_VERSION_STATE_DESTROYED - KEY_VERSION_STATE_DESTROYED has no bytes any more: its ciphertexts are gone for good
+   * (FAILED_PRECONDITION, reason KEY_VERSION_DESTROYED).
+   */
+  KEY_VERSION_STATE_DESTROYED = 3,
+  UNRECOGNIZED = -1,
+}
+
+export function keyVersionStateFromJSON(object: any): KeyVersionState {
+  switch (object) {
+    case 0:
+    case "KEY_VERSION_STATE_UNSPECIFIED":
+      return KeyVersionState.KEY_VERSION_STATE_UNSPECIFIED;
+    case 1:
+    case "KEY_VERSION_STATE_ENABLED":
+      return KeyVersionState.KEY_VERSION_STATE_ENABLED;
+    case 2:
+    case "KEY_VERSION_STATE_DESTRUCTION_SCHEDULED":
+      return KeyVersionState.KEY_VERSION_STATE_DESTRUCTION_SCHEDULED;
+    case 3:
+    case "KEY_VERSION_STATE_DESTROYED":
+      return KeyVersionState.KEY_VERSION_STATE_DESTROYED;
+    case -1:
+    case "UNRECOGNIZED":
+    default:
+      return KeyVersionState.UNRECOGNIZED;
+  }
+}
+
+export function keyVersionStateToJSON(object: KeyVersionState): string {
+  switch (object) {
+    case KeyVersionState.KEY_VERSION_STATE_UNSPECIFIED:
+      return "KEY_VERSION_STATE_UNSPECIFIED";
+    case KeyVersionState.KEY_VERSION_STATE_ENABLED:
+      return "KEY_VERSION_STATE_ENABLED";
+    case KeyVersionState.KEY_VERSION_STATE_DESTRUCTION_SCHEDULED:
+      return "KEY_VERSION_STATE_DESTRUCTION_SCHEDULED";
+    case KeyVersionState.KEY_VERSION_STATE_DESTROYED:
+      return "KEY_VERSION_STATE_DESTROYED";
+    case KeyVersionState.UNRECOGNIZED:
+    default:
+      return "UNRECOGNIZED";
+  }
+}
+
 /** KeyPolicy is what a key allows. Versions below the minimums still exist; they are never deleted. */
 export interface KeyPolicy {
   /**
@@ -371,7 +497,16 @@ export interface KeyVersion {
   /** legacy_iv is where a legacy version's ciphertexts carry their IV. */
   legacyIv: LegacyIv;
   /** usage is the version's use across replicas, as last merged. */
-  usage: KeyVersionUsage | undefined;
+  usage:
+    | KeyVersionUsage
+    | undefined;
+  /** state is whether the version's bytes still exist. */
+  state: KeyVersionState;
+  /**
+   * destroy_time is when the version's bytes are (DESTRUCTION_SCHEDULED) or were (DESTROYED)
+   * erased; absent otherwise.
+   */
+  destroyTime: Date | undefined;
 }
 
 /** Key is the metadata of a named key: its versions and policy. It never carries key bytes. */
@@ -383,7 +518,16 @@ export interface Key {
   /** versions lists every version, oldest first. */
   versions: KeyVersion[];
   /** policy is the key's current policy. */
-  policy: KeyPolicy | undefined;
+  policy:
+    | KeyPolicy
+    | undefined;
+  /** state is whether the key serves cryptographic calls. */
+  state: KeyState;
+  /**
+   * delete_time is when the key's versions are (DELETION_SCHEDULED) or were (DELETED) destroyed;
+   * absent otherwise.
+   */
+  deleteTime: Date | undefined;
 }
 
 function createBaseKeyPolicy(): KeyPolicy {
@@ -654,6 +798,8 @@ function createBaseKeyVersion(): KeyVersion {
     legacyCipher: 0,
     legacyIv: 0,
     usage: undefined,
+    state: 0,
+    destroyTime: undefined,
   };
 }
 
@@ -682,6 +828,12 @@ export const KeyVersion: MessageFns<KeyVersion> = {
     }
     if (message.usage !== undefined) {
       KeyVersionUsage.encode(message.usage, writer.uint32(66).fork()).join();
+    }
+    if (message.state !== 0) {
+      writer.uint32(72).int32(message.state);
+    }
+    if (message.destroyTime !== undefined) {
+      Timestamp.encode(toTimestamp(message.destroyTime), writer.uint32(82).fork()).join();
     }
     return writer;
   },
@@ -757,6 +909,22 @@ export const KeyVersion: MessageFns<KeyVersion> = {
           message.usage = KeyVersionUsage.decode(reader, reader.uint32());
           continue;
         }
+        case 9: {
+          if (tag !== 72) {
+            break;
+          }
+
+          message.state = reader.int32() as any;
+          continue;
+        }
+        case 10: {
+          if (tag !== 82) {
+            break;
+          }
+
+          message.destroyTime = fromTimestamp(Timestamp.decode(reader, reader.uint32()));
+          continue;
+        }
       }
       if ((tag & 7) === 4 || tag === 0) {
         break;
@@ -776,6 +944,8 @@ export const KeyVersion: MessageFns<KeyVersion> = {
       legacyCipher: isSet(object.legacyCipher) ? legacyCipherFromJSON(object.legacyCipher) : 0,
       legacyIv: isSet(object.legacyIv) ? legacyIvFromJSON(object.legacyIv) : 0,
       usage: isSet(object.usage) ? KeyVersionUsage.fromJSON(object.usage) : undefined,
+      state: isSet(object.state) ? keyVersionStateFromJSON(object.state) : 0,
+      destroyTime: isSet(object.destroyTime) ? fromJsonTimestamp(object.destroyTime) : undefined,
     };
   },
 
@@ -805,6 +975,12 @@ export const KeyVersion: MessageFns<KeyVersion> = {
     if (message.usage !== undefined) {
       obj.usage = KeyVersionUsage.toJSON(message.usage);
     }
+    if (message.state !== 0) {
+      obj.state = keyVersionStateToJSON(message.state);
+    }
+    if (message.destroyTime !== undefined) {
+      obj.destroyTime = message.destroyTime.toISOString();
+    }
     return obj;
   },
 
@@ -823,12 +999,14 @@ export const KeyVersion: MessageFns<KeyVersion> = {
     message.usage = (object.usage !== undefined && object.usage !== null)
       ? KeyVersionUsage.fromPartial(object.usage)
       : undefined;
+    message.state = object.state ?? 0;
+    message.destroyTime = object.destroyTime ?? undefined;
     return message;
   },
 };
 
 function createBaseKey(): Key {
-  return { keyName: "", currentVersion: 0, versions: [], policy: undefined };
+  return { keyName: "", currentVersion: 0, versions: [], policy: undefined, state: 0, deleteTime: undefined };
 }
 
 export const Key: MessageFns<Key> = {
@@ -844,6 +1022,12 @@ export const Key: MessageFns<Key> = {
     }
     if (message.policy !== undefined) {
       KeyPolicy.encode(message.policy, writer.uint32(34).fork()).join();
+    }
+    if (message.state !== 0) {
+      writer.uint32(40).int32(message.state);
+    }
+    if (message.deleteTime !== undefined) {
+      Timestamp.encode(toTimestamp(message.deleteTime), writer.uint32(50).fork()).join();
     }
     return writer;
   },
@@ -887,6 +1071,22 @@ export const Key: MessageFns<Key> = {
           message.policy = KeyPolicy.decode(reader, reader.uint32());
           continue;
         }
+        case 5: {
+          if (tag !== 40) {
+            break;
+          }
+
+          message.state = reader.int32() as any;
+          continue;
+        }
+        case 6: {
+          if (tag !== 50) {
+            break;
+          }
+
+          message.deleteTime = fromTimestamp(Timestamp.decode(reader, reader.uint32()));
+          continue;
+        }
       }
       if ((tag & 7) === 4 || tag === 0) {
         break;
@@ -904,6 +1104,8 @@ export const Key: MessageFns<Key> = {
         ? object.versions.map((e: any) => KeyVersion.fromJSON(e))
         : [],
       policy: isSet(object.policy) ? KeyPolicy.fromJSON(object.policy) : undefined,
+      state: isSet(object.state) ? keyStateFromJSON(object.state) : 0,
+      deleteTime: isSet(object.deleteTime) ? fromJsonTimestamp(object.deleteTime) : undefined,
     };
   },
 
@@ -921,6 +1123,12 @@ export const Key: MessageFns<Key> = {
     if (message.policy !== undefined) {
       obj.policy = KeyPolicy.toJSON(message.policy);
     }
+    if (message.state !== 0) {
+      obj.state = keyStateToJSON(message.state);
+    }
+    if (message.deleteTime !== undefined) {
+      obj.deleteTime = message.deleteTime.toISOString();
+    }
     return obj;
   },
 
@@ -935,6 +1143,8 @@ export const Key: MessageFns<Key> = {
     message.policy = (object.policy !== undefined && object.policy !== null)
       ? KeyPolicy.fromPartial(object.policy)
       : undefined;
+    message.state = object.state ?? 0;
+    message.deleteTime = object.deleteTime ?? undefined;
     return message;
   },
 };

@@ -41,6 +41,19 @@ public interface KeyStore extends AutoCloseable {
   KeyMetadata updatePolicy(String name, KeyPolicy policy);
 
   /**
+   * Writes {@code next}'s lifecycle (the key's state and each version's) and policy if the stored
+   * key still has {@code expected}'s (check-and-set, so of two replicas applying one transition
+   * only one wins; the loser gets {@link ConcurrentKeyUpdateException} and nothing changes), then
+   * erases for good the bytes of each version that {@code next} has destroyed and {@code expected}
+   * had not. The metadata of a destroyed version stays readable. Versions are never added or
+   * removed here; throws {@link KeyNotFoundException} if there is no such key.
+   */
+  default KeyMetadata updateLifecycle(KeyMetadata expected, KeyMetadata next) {
+    throw new UnsupportedOperationException(
+        getClass().getSimpleName() + " keeps no lifecycle states");
+  }
+
+  /**
    * Each version's usage as merged so far (versions never used are absent); empty for an unknown
    * key.
    */

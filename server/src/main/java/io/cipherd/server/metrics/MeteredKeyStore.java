@@ -64,6 +64,11 @@ public final class MeteredKeyStore implements KeyStore {
   }
 
   @Override
+  public KeyMetadata updateLifecycle(KeyMetadata expected, KeyMetadata next) {
+    return timed("update_lifecycle", () -> delegate.updateLifecycle(expected, next));
+  }
+
+  @Override
   public Map<Integer, VersionUsage> readUsage(String name) {
     return timed("read_usage", () -> delegate.readUsage(name));
   }

@@ -1,6 +1,7 @@
 package io.cipherd.server.keys;
 
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -34,6 +35,9 @@ public final class InMemoryKeyStore implements KeyStore {
       throw KeyNotFoundException.key(name);
     }
     KeyVersionInfo stored = metadata.version(version.version());
+    if (stored.lifecycle().state() == VersionLifecycle.State.DESTROYED) {
+      throw KeyUnavailableException.version(name, stored.version(), stored.lifecycle());
+    }
     return new WipeableSecretKey(
         material.get(name).get(stored.version() - 1).clone(), stored.keyAlgorithm());
   }
@@ -76,6 +80,38 @@ public final class InMemoryKeyStore implements KeyStore {
     KeyMetadata updated = now.withPolicy(policy);
     keys.put(name, updated);
     return updated;
+  }
+
+  @Override
+  public synchronized KeyMetadata updateLifecycle(KeyMetadata expected, KeyMetadata next) {
+    KeyMetadata now = keys.get(expected.name());
+    if (now == null) {
+      throw KeyNotFoundException.key(expected.name());
+    }
+    if (!now.lifecycle().equals(expected.lifecycle())
+        || !now.policy().equals(expected.policy())
+        || !now.versions().equals(expected.versions())
+        || next.versions().size() != now.versions().size()) {
+      throw new ConcurrentKeyUpdateException(expected.name(), expected.currentVersion());
+    }
+    for (KeyVersionInfo version : next.versions()) {
+      boolean erase =
+          version.lifecycle().state() == VersionLifecycle.State.DESTROYED
+              && now.version(version.version()).lifecycle().state()
+                  != VersionLifecycle.State.DESTROYED;
+      if (erase) {
+        byte[] bytes = material.get(expected.name()).get(version.version() - 1);
+        Arrays.fill(bytes, (byte) 0);
+        material.get(expected.name()).set(version.version() - 1, null);
+      }
+    }
+    keys.put(expected.name(), next);
+    return next;
+  }
+
+  /** Whether version {@code version}'s bytes are still held (false once destroyed). */
+  public synchronized boolean holdsMaterial(String name, int version) {
+    return material.containsKey(name) && material.get(name).get(version - 1) != null;
   }
 
   @Override
