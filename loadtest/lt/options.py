@@ -39,6 +39,11 @@ def parse(argv):
     p.add_argument("--baseline-jar", type=Path, metavar="PATH",
                    help="also measure this cipherd jar in the side-by-side (cipherd-baseline), started as cipherd is, "
                         "right next to it in every round, with cipherd ÷ baseline per shape")
+    p.add_argument("--server-arg", action="append", default=[], metavar="ARG",
+                   help="extra argument for the measured cipherd, not the baseline (repeatable; {tmp} is that "
+                        "server's temporary folder), e.g. --server-arg=--audit-log={tmp}/audit.log")
+    p.add_argument("--baseline-server-arg", action="append", default=[], metavar="ARG",
+                   help="extra argument for the baseline cipherd only (repeatable; {tmp} as for --server-arg)")
     p.add_argument("--preset", choices=sorted(presets.PRESETS),
                    help="a named selection and settings; flags given on the command line win (smoke: make test's)")
     p.add_argument("--check", action="store_true",

@@ -180,3 +180,32 @@ class DifferencesTest(unittest.TestCase):
 
 if __name__ == "__main__":
     unittest.main()
+
+
+class ServerArgsTest(unittest.TestCase):
+    """--server-arg and --baseline-server-arg: each side gets only its own, {tmp} becomes that server's
+    folder, and the report names them so a ratio of two settings says which settings."""
+
+    def test_tmp_stands_for_the_servers_own_folder(self):
+        from lt.servers.cipherd import Cipherd
+        with tempfile.TemporaryDirectory() as d:
+            a = Cipherd(Path("java"), Path("a.jar"), Path(d), [], extra_args=["--audit-log={tmp}/audit.log"])
+            b = Cipherd(Path("java"), Path("a.jar"), Path(d), [])
+            try:
+                self.assertEqual(a.extra_args, [f"--audit-log={a.tmp.name}/audit.log"])
+                self.assertEqual(b.extra_args, [])
+            finally:
+                a.tmp.cleanup()
+                b.tmp.cleanup()
+
+    def test_options_keep_each_sides_arguments_apart(self):
+        from lt import options
+        args = options.parse(["--server-arg=--audit-log={tmp}/a.log", "--server-arg=--audit-required",
+                              "--baseline-server-arg=--x"])
+        self.assertEqual(args.server_arg, ["--audit-log={tmp}/a.log", "--audit-required"])
+        self.assertEqual(args.baseline_server_arg, ["--x"])
+
+    def test_report_names_the_extra_arguments(self):
+        text = sbs_report.server_args_text({"server_args": {"cipherd": ["--audit-required"], "baseline": []}})
+        self.assertIn("cipherd: `--audit-required`", text)
+        self.assertEqual(sbs_report.server_args_text({}), "")

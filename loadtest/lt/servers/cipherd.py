@@ -14,7 +14,8 @@ JFR_NAME = "cipherd-loadtest"
 class Cipherd:
     """cipherd from the jar, embedded key store in a temporary data dir, its logs in `results`."""
 
-    def __init__(self, java: Path, jar: Path, results: Path, extra_jvm: list[str], log_level: str = "WARN"):
+    def __init__(self, java: Path, jar: Path, results: Path, extra_jvm: list[str], log_level: str = "WARN",
+                 extra_args: list[str] | None = None):
         self.results = results
         self.port = free_port()
         self.http_port = free_port()
@@ -25,6 +26,8 @@ class Cipherd:
             f"-XX:StartFlightRecording=name={JFR_NAME},filename={results / 'cipherd.jfr'},settings=profile",
         ]
         self.log_level = log_level
+        # server arguments after the runner's own; {tmp} stands for this server's temporary folder
+        self.extra_args = [a.replace("{tmp}", self.tmp.name) for a in extra_args or []]
         self.java, self.jar = str(java), str(jar)
         self.process = ManagedProcess("cipherd", results / "server.log")
 
@@ -43,7 +46,7 @@ class Cipherd:
         password.chmod(0o600)
         cmd = [self.java, *self.jvm_flags, "-jar", self.jar, "--host", HOST,
                "--port", str(self.port), "--http-port", str(self.http_port),
-               "--data-dir", str(data), "--keystore-password-file", str(password)]
+               "--data-dir", str(data), "--keystore-password-file", str(password), *self.extra_args]
         # WARN by default: at INFO every call writes an access-log line, and the run would measure the logger
         self.process.launch(cmd, env={**os.environ, "CIPHERD_LOG_LEVEL": self.log_level})
         self.process.wait_ready(self._ready, timeout)

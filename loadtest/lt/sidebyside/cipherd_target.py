@@ -50,7 +50,8 @@ def start(ctx, plaintext: bytes, stack: contextlib.ExitStack, name: str = CIPHER
     keeps its logs in sidebyside/<name>/, its answers compared with the build's."""
     results = ctx.dir if name == CIPHERD else ctx.dir / name
     results.mkdir(exist_ok=True)
-    server = Cipherd(ctx.java, jar or ctx.jar, results, ctx.extra_jvm, ctx.args.server_log_level)
+    extra_args = ctx.args.server_arg if name == CIPHERD else ctx.args.baseline_server_arg
+    server = Cipherd(ctx.java, jar or ctx.jar, results, ctx.extra_jvm, ctx.args.server_log_level, extra_args)
     stack.callback(server.stop)
     server.start()
     prefix = "" if name == CIPHERD else f"{name}-"

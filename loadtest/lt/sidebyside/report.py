@@ -85,6 +85,13 @@ def baseline_row(b: BaselineRatio) -> list[str]:
             spread_text(b.baseline_spread), per_round, verdict(b)]
 
 
+def server_args_text(sbs: dict) -> str:
+    """Which extra server arguments each side got (--server-arg, --baseline-server-arg), if any."""
+    args = sbs.get("server_args") or {}
+    parts = [f"{side}: `{' '.join(given)}`" for side, given in args.items() if given]
+    return (" Extra server arguments, " + "; ".join(parts) + ".") if parts else ""
+
+
 def baseline_lines(sbs: dict) -> list[str]:
     """cipherd ÷ baseline per shape: the median rounds, each side's spread, each round's ratio."""
     jar = sbs.get("baseline_jar") or {}
@@ -93,7 +100,8 @@ def baseline_lines(sbs: dict) -> list[str]:
              f"measured right next to it in each of {sbs.get('rounds', 1)} round(s), the two swapping places every "
              "round. Items/s are each one's median round; *÷ per round* is the ratio within each round, where the "
              "two ran back to back. Above 1: cipherd is faster. Where the two spreads overlap the difference is "
-             "within the rounds' noise; with one round there is no spread (use `--sbs-rounds 3`).", "",
+             "within the rounds' noise; with one round there is no spread (use `--sbs-rounds 3`)."
+             + server_args_text(sbs), "",
              table(BASELINE_HEADER, [baseline_row(b) for b in sbs["baseline"]]), ""]
     return lines
 

@@ -152,6 +152,7 @@ def run(args, out: Path, java: Path, jar: Path, extra_jvm: list[str], cores: int
                "ratios": goals.ratios(rows, list(NAMES)), "targets": goals.check_goals(rows),
                "servers": list(servers), "baseline": baseline.ratios(rows, list(NAMES)),
                "baseline_jar": jar_facts(args.baseline_jar) if args.baseline_jar else None,
+               "server_args": {"cipherd": args.server_arg, "baseline": args.baseline_server_arg},
                "notes": ctx.notes + notes(servers), "elapsed_s": time.monotonic() - start}
     rows_json.write(ctx.dir / "sidebyside.json", section)
     return section
