@@ -115,9 +115,9 @@ final class KvKeys {
     }
     try {
       kv.destroyVersions(name, undone);
-      log.warn(
-          "destroyed the Vault data of versions {} of key '{}', marked destroyed but left by an"
-              + " interrupted destruction",
+      log.info(
+          "destroyed the Vault data of versions {} of key '{}', already marked destroyed (finishing"
+              + " a destruction another replica is doing, or one a crash interrupted)",
           undone,
           name);
     } catch (RuntimeException e) {
