@@ -551,6 +551,25 @@ public abstract class KeyStoreContractTest {
   }
 
   @Test
+  public void addVersionAndUpdatePolicy_keepTheLifecycleStates() throws Exception {
+    keyWithVersions("payments", 2);
+    KeyMetadata scheduled = schedule("payments", 1);
+    KeyMetadata disabled = store.updateLifecycle(scheduled, LifecycleRules.disable(scheduled));
+
+    KeyMetadata rotated = store.addVersion("payments", 2, version(3, CipherMode.GCM, 256));
+    KeyMetadata strict = store.updatePolicy("payments", STRICT);
+
+    for (KeyMetadata returned : List.of(rotated, strict)) {
+      assertThat(returned.lifecycle()).isEqualTo(KeyLifecycle.DISABLED);
+      assertThat(returned.version(1).lifecycle()).isEqualTo(disabled.version(1).lifecycle());
+    }
+    reopenStore();
+    KeyMetadata read = store.readKey("payments").orElseThrow();
+    assertThat(read).isEqualTo(strict);
+    assertThat(read.version(3).lifecycle()).isEqualTo(VersionLifecycle.ENABLED);
+  }
+
+  @Test
   public void updateLifecycle_unknownKey_throwsKeyNotFound() {
     KeyMetadata ghost =
         new KeyMetadata("ghost", List.of(version(1, CipherMode.GCM, 256).info()), STRICT);

@@ -180,7 +180,8 @@ public final class VaultKeyStore implements KeyStore {
     keys.remember(name, next.info());
     KeyMetadata now = readKey(name).orElseThrow(() -> KeyNotFoundException.key(name));
     // Another replica may already have added more; report the key as this write left it.
-    return new KeyMetadata(name, now.versions().subList(0, next.info().version()), now.policy());
+    return new KeyMetadata(
+        name, now.versions().subList(0, next.info().version()), now.policy(), now.lifecycle());
   }
 
   @Override
