@@ -101,7 +101,6 @@ public final class Cipherd implements AutoCloseable {
         new KeyMaintenance(
             new UsageMerger(usage, metered),
             new AutoRotation(usage, keys, admin),
-            // Destructions are rare: forgetting every key (and pooled cipher) is simplest and safe.
             new DueDestructions(metered, builder.clock, name -> forgetKeys(), metrics.registry()));
     this.cipherPools = new CipherPools(builder.cipherPools);
     this.blocking =

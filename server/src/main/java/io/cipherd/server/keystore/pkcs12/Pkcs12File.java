@@ -148,6 +148,37 @@ final class Pkcs12File {
   }
 
   /**
+   * Removes the entries of {@code versions} of key {@code name} (those it still has) and rewrites
+   * the file atomically, so the bytes leave the committed file. If the write fails the entries stay
+   * removed from memory, which is ahead of the file until a later write or the next open erases
+   * them: the caller has already marked them destroyed, so they are never read again.
+   */
+  void eraseVersions(String name, List<Integer> versions) {
+    boolean removed = false;
+    try {
+      for (int version : versions) {
+        String alias = VersionEntries.alias(name, version);
+        if (jks.containsAlias(alias)) {
+          jks.deleteEntry(alias);
+          removed = true;
+        }
+      }
+    } catch (GeneralSecurityException e) {
+      throw new KeyStoreUnavailableException("cannot remove entries of '" + name + "'", e);
+    }
+    if (!removed) {
+      return;
+    }
+    try {
+      AtomicFiles.replace(file, out -> jks.store(out, password.getPassword()));
+    } catch (Exception e) {
+      throw new KeyStoreUnavailableException(
+          "cannot write " + file + " without the destroyed versions of key '" + name + "': " + e,
+          e);
+    }
+  }
+
+  /**
    * Adds one entry to the file; on any failure before the rename, the file and memory are
    * unchanged.
    */
@@ -177,37 +208,6 @@ final class Pkcs12File {
       }
       throw new KeyStoreUnavailableException(
           "cannot write " + file + "; nothing was stored: " + e, e);
-    }
-  }
-
-  /**
-   * Removes the entries of {@code versions} of key {@code name} (those it still has) and rewrites
-   * the file atomically, so the bytes leave the committed file. If the write fails the entries stay
-   * removed from memory, which is ahead of the file until a later write or the next open erases
-   * them: the caller has already marked them destroyed, so they are never read again.
-   */
-  void eraseVersions(String name, List<Integer> versions) {
-    boolean removed = false;
-    try {
-      for (int version : versions) {
-        String alias = VersionEntries.alias(name, version);
-        if (jks.containsAlias(alias)) {
-          jks.deleteEntry(alias);
-          removed = true;
-        }
-      }
-    } catch (GeneralSecurityException e) {
-      throw new KeyStoreUnavailableException("cannot remove entries of '" + name + "'", e);
-    }
-    if (!removed) {
-      return;
-    }
-    try {
-      AtomicFiles.replace(file, out -> jks.store(out, password.getPassword()));
-    } catch (Exception e) {
-      throw new KeyStoreUnavailableException(
-          "cannot write " + file + " without the destroyed versions of key '" + name + "': " + e,
-          e);
     }
   }
 

@@ -203,13 +203,7 @@ public final class Pkcs12KeyStore implements KeyStore {
       writePolicies(next);
       publish(next);
       p12.eraseVersions(next.name(), erase);
-      syncDirectory(
-          "erased destroyed versions "
-              + erase
-              + " of key '"
-              + next.name()
-              + "' but could not sync "
-              + dir);
+      syncDirectory("erased versions " + erase + " of '" + next.name() + "'; cannot sync " + dir);
       return next;
     } finally {
       lock.unlock();
@@ -250,19 +244,11 @@ public final class Pkcs12KeyStore implements KeyStore {
     }
   }
 
-  /**
-   * Replaces keys.json with every existing key's policy and lifecycle, and {@code changed}'s;
-   * unchanged if this throws.
-   */
+  /** Replaces keys.json with every key and {@code changed}; unchanged if this throws. */
   private void writePolicies(KeyMetadata changed) {
     Map<String, KeyMetadata> all = new TreeMap<>(keys);
     all.put(changed.name(), changed);
-    try {
-      AtomicFiles.replace(policyPath, out -> out.write(PolicyFile.encode(all.values())));
-    } catch (Exception e) {
-      throw new KeyStoreUnavailableException(
-          "cannot write " + policyPath + "; nothing was changed: " + e, e);
-    }
+    PolicyFile.write(policyPath, all.values());
   }
 
   /**

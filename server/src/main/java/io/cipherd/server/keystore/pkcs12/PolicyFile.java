@@ -9,6 +9,7 @@ import com.google.gson.JsonPrimitive;
 import io.cipherd.server.crypto.envelope.EnvelopeHeader;
 import io.cipherd.server.keys.KeyMetadata;
 import io.cipherd.server.keys.KeyPolicy;
+import io.cipherd.server.keys.KeyStoreUnavailableException;
 import io.cipherd.server.keys.KeyVersionInfo;
 import io.cipherd.server.keys.VersionLifecycle;
 import java.io.IOException;
@@ -93,6 +94,19 @@ final class PolicyFile {
     root.add("keys", byName);
     String json = new GsonBuilder().setPrettyPrinting().create().toJson(root) + "\n";
     return json.getBytes(StandardCharsets.UTF_8);
+  }
+
+  /**
+   * Replaces {@code file} atomically with {@code keys}; throws {@link
+   * KeyStoreUnavailableException}, leaving the file unchanged, if that fails.
+   */
+  static void write(Path file, Collection<KeyMetadata> keys) {
+    try {
+      AtomicFiles.replace(file, out -> out.write(encode(keys)));
+    } catch (Exception e) {
+      throw new KeyStoreUnavailableException(
+          "cannot write " + file + "; nothing was changed: " + e, e);
+    }
   }
 
   private static JsonObject storedKey(StoredKey key) {
