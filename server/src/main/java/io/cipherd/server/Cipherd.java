@@ -188,19 +188,13 @@ public final class Cipherd implements AutoCloseable {
     keyRefresher = KeyRefresher.start(keys, keyStore, health, interval);
   }
 
-  /**
-   * Runs the {@link KeyMaintenance} every {@code interval}: merges usage counts through the key
-   * store and rotates keys whose policy is due; closing the server merges once more.
-   */
+  /** Runs {@link KeyMaintenance} every {@code interval}; closing the server merges once more. */
   public void maintainKeysEvery(Duration interval) {
     maintenance.start(interval);
     maintaining = true;
   }
 
-  /**
-   * Merges usage and runs the due rotations now; returns how many keys this replica rotated. For
-   * tests and tools.
-   */
+  /** A {@link KeyMaintenance} run now, due destructions included; returns the keys rotated. */
   public int maintainKeysNow() {
     return maintenance.runNow();
   }
