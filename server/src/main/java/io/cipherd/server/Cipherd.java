@@ -25,6 +25,7 @@ import io.cipherd.server.metrics.KeyStoreHealthMetrics;
 import io.cipherd.server.metrics.MeteredKeyStore;
 import io.cipherd.server.metrics.StreamMetrics;
 import io.cipherd.server.ops.AutoRotation;
+import io.cipherd.server.ops.DueDestructions;
 import io.cipherd.server.ops.Health;
 import io.cipherd.server.ops.KeyMaintenance;
 import io.cipherd.server.ops.KeyRefresher;
@@ -97,7 +98,10 @@ public final class Cipherd implements AutoCloseable {
     this.keys = new KeyCache(metered, usage);
     this.admin = new KeyAdmin(metered, keys, builder.clock, usage);
     this.maintenance =
-        new KeyMaintenance(new UsageMerger(usage, metered), new AutoRotation(usage, keys, admin));
+        new KeyMaintenance(
+            new UsageMerger(usage, metered),
+            new AutoRotation(usage, keys, admin),
+            new DueDestructions(metered, builder.clock, name -> forgetKeys(), metrics.registry()));
     this.cipherPools = new CipherPools(builder.cipherPools);
     this.blocking =
         new ThreadPoolExecutor(
@@ -184,19 +188,13 @@ public final class Cipherd implements AutoCloseable {
     keyRefresher = KeyRefresher.start(keys, keyStore, health, interval);
   }
 
-  /**
-   * Runs the {@link KeyMaintenance} every {@code interval}: merges usage counts through the key
-   * store and rotates keys whose policy is due; closing the server merges once more.
-   */
+  /** Runs {@link KeyMaintenance} every {@code interval}; closing the server merges once more. */
   public void maintainKeysEvery(Duration interval) {
     maintenance.start(interval);
     maintaining = true;
   }
 
-  /**
-   * Merges usage and runs the due rotations now; returns how many keys this replica rotated. For
-   * tests and tools.
-   */
+  /** A {@link KeyMaintenance} run now, due destructions included; returns the keys rotated. */
   public int maintainKeysNow() {
     return maintenance.runNow();
   }
