@@ -101,9 +101,9 @@ final class CachedKeys {
 
   /**
    * Brings {@code name} wholly into memory: its metadata, if not cached, and the bytes of every
-   * version its policy still lets compute or decrypt that are not loaded yet. Returns how many
-   * versions were read; 0 for a key the store no longer has. Counts no cache request. May reach the
-   * store.
+   * version its policy and lifecycle still let compute or decrypt that are not loaded yet. Returns
+   * how many versions were read; 0 for a key the store no longer has. Counts no cache request. May
+   * reach the store.
    */
   int preload(String name) {
     CachedKey key = cache.get(name);
@@ -121,7 +121,9 @@ final class CachedKeys {
     KeyMetadata metadata = key.metadata();
     int read = 0;
     for (int version : metadata.policy().usableVersions(metadata.currentVersion())) {
-      if (!key.hasLoaded(version)) {
+      // A version scheduled for destruction or destroyed (or any of a key being deleted) serves
+      // no call: its bytes are never read, and a destroyed version's are gone.
+      if (!key.hasLoaded(version) && CachedKey.mayHoldBytes(metadata, version)) {
         key.usable(metadata.version(version));
         read++;
       }

@@ -75,7 +75,7 @@ public final class KeyCache {
             chosen.info(),
             /* chosenByCaller= */ requestedVersion != 0,
             usage.encryptions(name, chosen.info().version()));
-    return chosen.usable();
+    return loaded(chosen);
   }
 
   /**
@@ -91,7 +91,7 @@ public final class KeyCache {
     if (info.mode() != header.mode()) {
       throw new DecryptionFailedException();
     }
-    return key.usable(info);
+    return loaded(new Chosen(key, info));
   }
 
   /**
@@ -113,7 +113,7 @@ public final class KeyCache {
     }
     LifecycleRules.checkServes(chosen.key().metadata(), info);
     chosen.policy().checkDecryption(name, info.version());
-    UsableKey usable = chosen.usable();
+    UsableKey usable = loaded(chosen);
     return new UsableLegacyKey(usable.version(), usable.secret(), info.legacy());
   }
 
@@ -126,7 +126,7 @@ public final class KeyCache {
     Chosen chosen = choose(name, requestedVersion, "key_version");
     LifecycleRules.checkServes(chosen.key().metadata(), chosen.info());
     chosen.policy().checkIndexing(name, chosen.info());
-    return chosen.usable();
+    return loaded(chosen);
   }
 
   /** A version a caller chose (0: the current one) of a cached key, before its policy is asked. */
@@ -134,9 +134,24 @@ public final class KeyCache {
     KeyPolicy policy() {
       return key.metadata().policy();
     }
+  }
 
-    UsableKey usable() {
-      return key.usable(info);
+  /**
+   * The chosen version's bytes, read from the store on first use. If the store no longer has them
+   * (another replica destroyed the version since this one cached the key's metadata), the key is
+   * re-read, so the call fails with the version's state (KEY_VERSION_DESTROYED), not as missing.
+   */
+  private UsableKey loaded(Chosen chosen) {
+    try {
+      return chosen.key().usable(chosen.info());
+    } catch (KeyNotFoundException gone) {
+      String name = chosen.key().metadata().name();
+      keys.reload(name);
+      KeyMetadata fresh = keys.peek(name).orElseThrow(() -> gone);
+      if (fresh.hasVersion(chosen.info().version())) {
+        LifecycleRules.checkServes(fresh, fresh.version(chosen.info().version()));
+      }
+      throw gone;
     }
   }
 

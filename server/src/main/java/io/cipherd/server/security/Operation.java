@@ -30,7 +30,14 @@ public enum Operation {
    * included). Apart from {@code admin}: whoever chooses the bytes can read everything encrypted
    * with them afterwards, so it is granted to a migration's operator, not to every administrator.
    */
-  IMPORT;
+  IMPORT,
+  /**
+   * Destroy key material for good: schedule and cancel the destruction of versions and the deletion
+   * of a key, and retire old versions (RetireKeyVersions). Apart from {@code admin}, so rotating a
+   * key and destroying its versions are granted to different people; disabling and enabling a key,
+   * which loses nothing, is {@code admin}'s.
+   */
+  DESTROY;
 
   /** The name used in policy files and messages. */
   public String configName() {
