@@ -16,10 +16,8 @@ import io.cipherd.api.v1.ScheduleKeyDeletionResponse;
 import io.cipherd.api.v1.ScheduleKeyVersionDestructionRequest;
 import io.cipherd.api.v1.ScheduleKeyVersionDestructionResponse;
 import io.cipherd.server.engine.AuthorizedKeyAdmin;
-import io.cipherd.server.errors.InvalidArgumentException;
 import io.cipherd.server.keys.KeyMetadata;
 import io.cipherd.server.keys.Retirement;
-import java.util.List;
 
 /**
  * The work of the lifecycle RPCs of the key-admin API (disable, enable, destroy, delete, retire):
@@ -27,9 +25,6 @@ import java.util.List;
  * its state. Every call reaches the key store.
  */
 final class KeyLifecycleCalls {
-  /** More versions than any key has in one request is a mistake, not a plan. */
-  private static final int MAX_VERSIONS = 10_000;
-
   private final AuthorizedKeyAdmin keys;
 
   KeyLifecycleCalls(AuthorizedKeyAdmin keys) {
@@ -53,7 +48,7 @@ final class KeyLifecycleCalls {
     KeyMetadata key =
         keys.scheduleDestruction(
             request.getKeyName(),
-            versions(request.getVersionsList()),
+            request.getVersionsList(),
             DurationProtos.fromProto(
                 "pending_window", request.hasPendingWindow(), request.getPendingWindow()));
     return ScheduleKeyVersionDestructionResponse.newBuilder().setKey(asProto(key)).build();
@@ -61,8 +56,7 @@ final class KeyLifecycleCalls {
 
   CancelKeyVersionDestructionResponse cancelDestruction(
       CancelKeyVersionDestructionRequest request) {
-    KeyMetadata key =
-        keys.cancelDestruction(request.getKeyName(), versions(request.getVersionsList()));
+    KeyMetadata key = keys.cancelDestruction(request.getKeyName(), request.getVersionsList());
     return CancelKeyVersionDestructionResponse.newBuilder().setKey(asProto(key)).build();
   }
 
@@ -106,24 +100,5 @@ final class KeyLifecycleCalls {
    */
   private static Key asProto(KeyMetadata key) {
     return KeyProtos.toProto(key);
-  }
-
-  /** The versions a request names: at least one, each a version number, none twice. */
-  private static List<Integer> versions(List<Integer> requested) {
-    if (requested.isEmpty()) {
-      throw new InvalidArgumentException("versions must name at least one version");
-    }
-    if (requested.size() > MAX_VERSIONS) {
-      throw new InvalidArgumentException("versions must name at most " + MAX_VERSIONS);
-    }
-    for (int version : requested) {
-      if (version < 1) {
-        throw new InvalidArgumentException("versions must be 1 or more, got " + version);
-      }
-    }
-    if (requested.stream().distinct().count() != requested.size()) {
-      throw new InvalidArgumentException("versions must not name a version twice");
-    }
-    return List.copyOf(requested);
   }
 }

@@ -35,6 +35,9 @@ public final class KeyLifecycleAdmin {
           .withJitter(0.5)
           .build();
 
+  /** More versions than any key has in one request is a mistake, not a plan. */
+  private static final int MAX_VERSIONS = 10_000;
+
   private final KeyStore store;
   private final KeyCache cache;
   private final Clock clock;
@@ -66,18 +69,35 @@ public final class KeyLifecycleAdmin {
    * least 24 hours); they refuse every call at once. The current version is refused.
    */
   public KeyMetadata scheduleDestruction(String name, List<Integer> versions, Duration window) {
+    List<Integer> named = checked(versions);
     LifecycleRules.window(window);
     return transition(
-        name, key -> LifecycleRules.scheduleDestruction(key, versions, window, clock.instant()));
+        name, key -> LifecycleRules.scheduleDestruction(key, named, window, clock.instant()));
   }
 
   /** Restores {@code versions} scheduled for destruction whose time has not come. */
   public KeyMetadata cancelDestruction(String name, List<Integer> versions) {
+    List<Integer> named = checked(versions);
+    return transition(name, key -> LifecycleRules.cancelDestruction(key, named, clock.instant()));
+  }
+
+  /** {@code versions} as a caller named them: at least one, each a version number, none twice. */
+  private static List<Integer> checked(List<Integer> versions) {
     if (versions.isEmpty()) {
       throw new InvalidArgumentException("versions must name at least one version");
     }
-    return transition(
-        name, key -> LifecycleRules.cancelDestruction(key, versions, clock.instant()));
+    if (versions.size() > MAX_VERSIONS) {
+      throw new InvalidArgumentException("versions must name at most " + MAX_VERSIONS);
+    }
+    for (int version : versions) {
+      if (version < 1) {
+        throw new InvalidArgumentException("versions must be 1 or more, got " + version);
+      }
+    }
+    if (versions.stream().distinct().count() != versions.size()) {
+      throw new InvalidArgumentException("versions must not name a version twice");
+    }
+    return List.copyOf(versions);
   }
 
   /**
