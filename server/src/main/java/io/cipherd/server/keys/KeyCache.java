@@ -171,12 +171,19 @@ public final class KeyCache {
   }
 
   /**
-   * The versions of {@code name} that may still be used, newest first (from the cache or the
-   * store).
+   * The versions of {@code name} that its policy and their lifecycle still let be used, newest
+   * first (from the cache or the store).
    */
   public List<Integer> usableVersions(String name) {
     KeyMetadata metadata = cached(name).metadata();
-    return metadata.policy().usableVersions(metadata.currentVersion());
+    // Versions scheduled for destruction or destroyed are left out; the current one never is, so
+    // a key that serves no call still refuses when its current version is asked.
+    return metadata.policy().usableVersions(metadata.currentVersion()).stream()
+        .filter(
+            version ->
+                version == metadata.currentVersion()
+                    || metadata.version(version).lifecycle().usable())
+        .toList();
   }
 
   /** A key's metadata, from the cache or the store. */

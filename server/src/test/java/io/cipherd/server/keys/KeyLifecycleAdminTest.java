@@ -261,6 +261,17 @@ class KeyLifecycleAdminTest {
     assertThat(keys.isCached("orders", 3)).isTrue();
   }
 
+  @Test
+  void usableVersions_leaveOutVersionsScheduledOrDestroyed_neverTheCurrentOne() {
+    createWithThreeVersions();
+    lifecycle.scheduleDestruction("orders", List.of(2), DAY);
+
+    assertThat(keys.cache().usableVersions("orders")).containsExactly(3, 1);
+
+    lifecycle.disable("orders");
+    assertThat(keys.cache().usableVersions("orders")).containsExactly(3, 1);
+  }
+
   private void createWithThreeVersions() {
     keys.create("orders", KeyTemplate.of(CipherMode.GCM));
     keys.rotate("orders", KeyTemplate.defaults());
