@@ -17,7 +17,6 @@ import io.cipherd.api.v1.RetireKeyVersionsRequest;
 import io.cipherd.api.v1.RotateKeyRequest;
 import io.cipherd.api.v1.ScheduleKeyDeletionRequest;
 import io.cipherd.api.v1.ScheduleKeyVersionDestructionRequest;
-import io.cipherd.server.keys.InMemoryKeyStore;
 import io.cipherd.server.security.AccessPolicy;
 import io.cipherd.server.security.AccessPolicyFile;
 import io.cipherd.server.security.BearerTokens;
@@ -30,12 +29,14 @@ import io.grpc.Status;
 import io.grpc.stub.ClientCalls;
 import io.grpc.stub.MetadataUtils;
 import java.io.StringReader;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import org.assertj.core.api.ThrowableAssert.ThrowingCallable;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The {@code destroy} operation is granted apart from {@code admin}: neither implies the other, and
@@ -63,12 +64,13 @@ class DestroyAccessTest {
       """
           .formatted(hash("keyadmin"), hash("shredder"), hash("stranger"));
 
+  @TempDir Path dataDir;
   private InProcessCipherd cipherd;
 
   @BeforeEach
   void start() throws Exception {
     AccessPolicy policy = AccessPolicyFile.parse("test", new StringReader(POLICY));
-    cipherd = InProcessCipherd.on(new InMemoryKeyStore(), builder -> builder.accessPolicy(policy));
+    cipherd = InProcessCipherd.start(dataDir, policy);
     admin("keyadmin").createKey(CreateKeyRequest.newBuilder().setKeyName("orders").build());
     admin("keyadmin").rotateKey(RotateKeyRequest.newBuilder().setKeyName("orders").build());
   }

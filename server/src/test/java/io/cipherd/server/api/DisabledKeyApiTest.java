@@ -27,26 +27,28 @@ import io.cipherd.api.v1.Mode;
 import io.cipherd.api.v1.ReEncryptBatchItem;
 import io.cipherd.api.v1.ReEncryptBatchRequest;
 import io.cipherd.api.v1.ReEncryptRequest;
-import io.cipherd.server.keys.InMemoryKeyStore;
 import io.grpc.Status;
 import io.grpc.StatusRuntimeException;
 import io.grpc.stub.StreamObserver;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /**
  * A disabled key refuses every cryptographic call with KEY_DISABLED, whole calls and every item of
  * batches and streams alike, and serves again once enabled.
  */
 class DisabledKeyApiTest {
+  @TempDir Path dataDir;
   private InProcessCipherd cipherd;
 
   @BeforeEach
   void start() throws Exception {
-    cipherd = InProcessCipherd.on(new InMemoryKeyStore(), builder -> builder);
+    cipherd = InProcessCipherd.start(dataDir);
     cipherd.admin.createKey(CreateKeyRequest.newBuilder().setKeyName("orders").build());
     cipherd.admin.createKey(
         CreateKeyRequest.newBuilder().setKeyName("email-idx").setMode(Mode.MODE_HMAC).build());

@@ -27,13 +27,11 @@ import io.cipherd.api.v1.RotateKeyRequest;
 import io.cipherd.api.v1.ScheduleKeyDeletionRequest;
 import io.cipherd.api.v1.ScheduleKeyVersionDestructionRequest;
 import io.cipherd.api.v1.UpdateKeyPolicyRequest;
-import io.cipherd.server.keys.InMemoryKeyStore;
-import io.cipherd.server.keys.KeyMetadata;
-import io.cipherd.server.keys.LifecycleRules;
 import io.cipherd.server.keys.SettableClock;
 import io.grpc.Status;
 import io.grpc.StatusRuntimeException;
 import io.grpc.protobuf.StatusProto;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Map;
@@ -41,21 +39,24 @@ import org.assertj.core.api.ThrowableAssert.ThrowingCallable;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The lifecycle RPCs over gRPC in process, and what the crypto path answers after each: destroying
- * and deleting, tombstones, retirement. Disabling across every crypto call is {@link
- * DisabledKeyApiTest}'s.
+ * and deleting (through the key maintenance's sweep), tombstones, retirement, on the PKCS12 store.
+ * Disabling across every crypto call is {@link DisabledKeyApiTest}'s.
  */
 class KeyLifecycleApiTest {
   private static final Duration DAY = Duration.ofDays(1);
+
+  @TempDir Path dataDir;
 
   private final SettableClock clock = new SettableClock(Instant.parse("2026-11-24T09:00:00Z"));
   private InProcessCipherd cipherd;
 
   @BeforeEach
   void start() throws Exception {
-    cipherd = InProcessCipherd.on(new InMemoryKeyStore(), builder -> builder.clock(clock));
+    cipherd = InProcessCipherd.start(dataDir, builder -> builder.clock(clock));
     cipherd.admin.createKey(CreateKeyRequest.newBuilder().setKeyName("orders").build());
   }
 
@@ -335,16 +336,18 @@ class KeyLifecycleApiTest {
             .build());
   }
 
-  /**
-   * What the due-destruction sweep does: writes what is due to the store, which erases the bytes;
-   * this replica sees it at its next metadata refresh.
-   */
+  /** The key maintenance's sweep carries out what is due, as it would every minute. */
   private void destroyDue() {
-    KeyMetadata now = cipherd.store.readKey("orders").orElseThrow();
-    LifecycleRules.Due due = LifecycleRules.due(now, clock.instant());
-    assertThat(due.changed()).isTrue();
-    cipherd.store.updateLifecycle(now, due.key());
-    cipherd.services.keys().refreshCached();
+    cipherd.services.maintainKeysNow();
+    assertThat(
+            cipherd
+                .services
+                .metrics()
+                .registry()
+                .get("cipherd.key.versions.destroyed")
+                .counter()
+                .count())
+        .isPositive();
   }
 
   static StatusRuntimeException refusal(ThrowingCallable call) {
