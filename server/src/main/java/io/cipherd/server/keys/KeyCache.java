@@ -137,22 +137,12 @@ public final class KeyCache {
   }
 
   /**
-   * The chosen version's bytes, read from the store on first use. If the store no longer has them
-   * (another replica destroyed the version since this one cached the key's metadata), the key is
-   * re-read, so the call fails with the version's state (KEY_VERSION_DESTROYED), not as missing.
+   * The chosen version's bytes, read from the store on first use. The stores refuse a destroyed
+   * version's read with its state (KEY_VERSION_DESTROYED), so a replica whose cached metadata is
+   * older than a destruction elsewhere still answers with the right reason.
    */
-  private UsableKey loaded(Chosen chosen) {
-    try {
-      return chosen.key().usable(chosen.info());
-    } catch (KeyNotFoundException gone) {
-      String name = chosen.key().metadata().name();
-      keys.reload(name);
-      KeyMetadata fresh = keys.peek(name).orElseThrow(() -> gone);
-      if (fresh.hasVersion(chosen.info().version())) {
-        LifecycleRules.checkServes(fresh, fresh.version(chosen.info().version()));
-      }
-      throw gone;
-    }
+  private static UsableKey loaded(Chosen chosen) {
+    return chosen.key().usable(chosen.info());
   }
 
   /**

@@ -34,6 +34,7 @@ import io.grpc.protobuf.StatusProto;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.List;
 import java.util.Map;
 import org.assertj.core.api.ThrowableAssert.ThrowingCallable;
 import org.junit.jupiter.api.AfterEach;
@@ -99,7 +100,8 @@ class KeyLifecycleApiTest {
   }
 
   @Test
-  void destroyedVersion_isKeyVersionDestroyed_neverADecryptionFailure() {
+  void destroyedVersion_isKeyVersionDestroyed_neverADecryptionFailure_alsoAfterARestart()
+      throws Exception {
     String old = encrypt("card 4111");
     rotate();
     schedule(1, Duration.ofDays(2));
@@ -117,6 +119,12 @@ class KeyLifecycleApiTest {
       assertThat(refused.getStatus().getDescription()).startsWith("key version destroyed");
       assertThat(StatusMapperTest.reason(refused)).isEqualTo("KEY_VERSION_DESTROYED");
     }
+    // After a restart too: the store remembers, and preloading reads the current version only.
+    cipherd.close();
+    cipherd = InProcessCipherd.start(dataDir, builder -> builder.clock(clock));
+    assertThat(cipherd.services.keys().preload(List.of("orders"))).isEqualTo(1);
+    assertThat(StatusMapperTest.reason(refusal(() -> decrypt(old))))
+        .isEqualTo("KEY_VERSION_DESTROYED");
     Key key = getKey();
     assertThat(key.getVersions(0).getState())
         .isEqualTo(KeyVersionState.KEY_VERSION_STATE_DESTROYED);
