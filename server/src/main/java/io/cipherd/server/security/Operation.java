@@ -21,8 +21,9 @@ public enum Operation {
   /** Read a ciphertext's header or a key's metadata (Inspect, GetKey, ListKeys). */
   INSPECT,
   /**
-   * Create and rotate keys and change their policy: a key's future configuration (mode, rotation,
-   * version limits), never its bytes, which cipherd generates. It reads no data.
+   * Create and rotate keys, change their policy, and disable and enable them: a key's future
+   * configuration (mode, rotation, version limits), never its bytes, which cipherd generates. It
+   * reads no data and destroys none.
    */
   ADMIN,
   /**
