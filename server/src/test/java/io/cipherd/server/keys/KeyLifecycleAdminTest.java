@@ -272,6 +272,28 @@ class KeyLifecycleAdminTest {
     assertThat(keys.cache().usableVersions("orders")).containsExactly(3, 1);
   }
 
+  @Test
+  void rotationByPolicy_skipsAKeyThatServesNoCall_soADeletedKeyNeverGetsAVersion() {
+    keys.create(
+        "orders",
+        KeyTemplate.of(CipherMode.GCM),
+        new KeyPolicy(0, 0, false, Duration.ofMinutes(1), 0));
+    lifecycle.disable("orders");
+    clock.advance(Duration.ofMinutes(2));
+
+    assertThat(keys.admin().rotateIfDue("orders")).isZero();
+    lifecycle.enable("orders");
+    assertThat(keys.admin().rotateIfDue("orders")).isEqualTo(2);
+
+    lifecycle.scheduleDeletion("orders", DAY);
+    clock.advance(DAY);
+    destroyDue("orders");
+    clock.advance(Duration.ofMinutes(2));
+
+    assertThat(keys.admin().rotateIfDue("orders")).isZero();
+    assertThat(memory.readKey("orders").orElseThrow().currentVersion()).isEqualTo(2);
+  }
+
   private void createWithThreeVersions() {
     keys.create("orders", KeyTemplate.of(CipherMode.GCM));
     keys.rotate("orders", KeyTemplate.defaults());
