@@ -104,6 +104,7 @@ public final class Cipherd implements AutoCloseable {
             // Destructions are rare: forgetting every key (and pooled cipher) is simplest and safe.
             new DueDestructions(metered, builder.clock, name -> forgetKeys(), metrics.registry()));
     this.cipherPools = new CipherPools(builder.cipherPools);
+    keys.onVersionsWiped(cipherPools::clear);
     this.blocking =
         new ThreadPoolExecutor(
             builder.blockingThreads,

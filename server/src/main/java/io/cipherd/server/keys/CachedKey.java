@@ -66,17 +66,23 @@ final class CachedKey {
    * The same key with new metadata, keeping the versions already loaded (versions never change),
    * except those {@code newer} no longer lets serve: a version scheduled for destruction or
    * destroyed, or every version of a key being deleted or deleted. Their bytes are overwritten
-   * here, so a destruction on the store leaves no copy in this replica's memory; a cancelled one
-   * reads them from the store again on the next use.
+   * here, so a destruction on the store leaves no copy in this replica's memory, and {@code
+   * onWiped} is told (to drop the pooled ciphers' key schedules); a cancelled one reads them from
+   * the store again on the next use.
    */
-  CachedKey withMetadata(KeyMetadata newer) {
+  CachedKey withMetadata(KeyMetadata newer, Runnable onWiped) {
+    boolean wiped = false;
     for (Integer version : List.copyOf(loaded.keySet())) {
       if (!mayHoldBytes(newer, version)) {
         UsableKey evicted = loaded.remove(version);
         if (evicted != null) {
           evicted.destroy();
+          wiped = true;
         }
       }
+    }
+    if (wiped) {
+      onWiped.run();
     }
     return new CachedKey(newer, store, loaded);
   }

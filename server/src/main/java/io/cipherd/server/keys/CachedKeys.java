@@ -31,6 +31,9 @@ final class CachedKeys {
 
   private final LongAdder cacheMisses = new LongAdder();
 
+  /** Told when new metadata made a cached key wipe versions' bytes; see {@link #onWiped}. */
+  private volatile Runnable onWiped = () -> {};
+
   /** Names the store did not know, within the not-found time. */
   private final RecentMisses unknownKeys;
 
@@ -147,6 +150,14 @@ final class CachedKeys {
     return failed;
   }
 
+  /**
+   * Runs {@code listener} whenever new metadata makes a cached key overwrite the bytes of versions
+   * that no longer serve.
+   */
+  void onWiped(Runnable listener) {
+    this.onWiped = listener;
+  }
+
   /** Forgets every key, and every "not found", and overwrites the evicted versions' key bytes. */
   void invalidateAll() {
     unknownKeys.clear();
@@ -192,7 +203,8 @@ final class CachedKeys {
       noNewerVersion.forget(written.name());
       cache.compute(
           written.name(),
-          (name, old) -> old == null ? new CachedKey(written, store) : old.withMetadata(written));
+          (name, old) ->
+              old == null ? new CachedKey(written, store) : old.withMetadata(written, onWiped));
       return written;
     }
   }
@@ -218,7 +230,7 @@ final class CachedKeys {
                   ? new CachedKey(fresh, store)
                   : fresh.currentVersion() < old.metadata().currentVersion()
                       ? old
-                      : old.withMetadata(fresh));
+                      : old.withMetadata(fresh, onWiped));
     }
   }
 }

@@ -214,6 +214,16 @@ public final class KeyCache {
   }
 
   /**
+   * Runs {@code listener} whenever metadata written here or refreshed from the store makes the
+   * cache overwrite the bytes of versions no longer serving (scheduled for destruction, destroyed,
+   * of a key being deleted): {@code Cipherd} clears its cipher pools then, whose idle ciphers may
+   * still hold those versions' key schedules.
+   */
+  public void onVersionsWiped(Runnable listener) {
+    keys.onWiped(listener);
+  }
+
+  /**
    * Forgets every cached key, so the next use reads the store again, and overwrites the evicted
    * versions' key bytes. Idle pooled ciphers still hold key schedules: call this through {@code
    * Cipherd.forgetKeys}, which clears the cipher pools with it.

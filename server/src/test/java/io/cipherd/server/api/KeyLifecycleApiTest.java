@@ -27,6 +27,7 @@ import io.cipherd.api.v1.RotateKeyRequest;
 import io.cipherd.api.v1.ScheduleKeyDeletionRequest;
 import io.cipherd.api.v1.ScheduleKeyVersionDestructionRequest;
 import io.cipherd.api.v1.UpdateKeyPolicyRequest;
+import io.cipherd.server.crypto.CipherMode;
 import io.cipherd.server.keys.SettableClock;
 import io.grpc.Status;
 import io.grpc.StatusRuntimeException;
@@ -70,8 +71,12 @@ class KeyLifecycleApiTest {
   void scheduledVersion_refusesToDecrypt_untilCancelled() {
     String old = encrypt("card 4111");
     rotate();
+    assertThat(cipherd.services.cipherPools().pool(CipherMode.GCM).getNumIdle()).isPositive();
 
     Key key = schedule(1, null);
+
+    // The idle pooled ciphers, which may hold version 1's key schedule, are dropped with its bytes.
+    assertThat(cipherd.services.cipherPools().pool(CipherMode.GCM).getNumIdle()).isZero();
 
     assertThat(key.getVersions(0).getState())
         .isEqualTo(KeyVersionState.KEY_VERSION_STATE_DESTRUCTION_SCHEDULED);
