@@ -103,6 +103,7 @@ public final class Cipherd implements AutoCloseable {
             new AutoRotation(usage, keys, admin),
             new DueDestructions(metered, builder.clock, name -> forgetKeys(), metrics.registry()));
     this.cipherPools = new CipherPools(builder.cipherPools);
+    keys.onVersionsWiped(cipherPools::clear);
     this.blocking =
         new ThreadPoolExecutor(
             builder.blockingThreads,
