@@ -30,7 +30,12 @@ public enum Operation {
    * included). Apart from {@code admin}: whoever chooses the bytes can read everything encrypted
    * with them afterwards, so it is granted to a migration's operator, not to every administrator.
    */
-  IMPORT;
+  IMPORT,
+  /**
+   * Ask the AuditService for the audit key's hash of a known value and to check audit checkpoints'
+   * MACs: for investigators. Not about one key: a rule grants it with keys {@code ["*"]}.
+   */
+  AUDIT;
 
   /** The name used in policy files and messages. */
   public String configName() {
