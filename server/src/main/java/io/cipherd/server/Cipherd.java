@@ -1,5 +1,6 @@
 package io.cipherd.server;
 
+import io.cipherd.api.v1.AuditServiceGrpc;
 import io.cipherd.api.v1.CryptoServiceGrpc;
 import io.cipherd.api.v1.KeyAdminServiceGrpc;
 import io.cipherd.server.api.CipherdApi;
@@ -90,7 +91,10 @@ public final class Cipherd implements AutoCloseable {
             ? new CallerIdentityInterceptor(BearerTokens.NONE)
             : new CallerIdentityInterceptor(
                 () -> accessPolicy.get().tokens(),
-                Set.of(CryptoServiceGrpc.SERVICE_NAME, KeyAdminServiceGrpc.SERVICE_NAME),
+                Set.of(
+                    CryptoServiceGrpc.SERVICE_NAME,
+                    KeyAdminServiceGrpc.SERVICE_NAME,
+                    AuditServiceGrpc.SERVICE_NAME),
                 accessDenials,
                 StatusMapper::close);
     this.keyStore = builder.keyStore;
@@ -165,8 +169,6 @@ public final class Cipherd implements AutoCloseable {
   public <T extends ServerBuilder<T>> T addTo(T builder) {
     T server = api.addTo(builder).intercept(callerIdentity);
     if (audit != null) {
-      // Outside the identity interceptor, so refused calls are recorded; inside the access log,
-      // whose request id it records.
       server = server.intercept(new AuditInterceptor(audit));
     }
     return server
