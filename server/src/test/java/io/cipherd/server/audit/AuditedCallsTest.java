@@ -78,7 +78,8 @@ class AuditedCallsTest {
       for (int i = 0; i < 256; i++) {
         String ciphertext = sealed.get(i).getCiphertext();
         secrets.add(ciphertext.substring(ciphertext.indexOf('>') + 1));
-        // Seven items (every 40th) with the wrong context: they fail as DECRYPTION_FAILED on version 1.
+        // Seven items (every 40th) with the wrong context: they fail as DECRYPTION_FAILED on
+        // version 1.
         open.addItems(
             DecryptBatchItem.newBuilder()
                 .setCiphertext(ciphertext)
