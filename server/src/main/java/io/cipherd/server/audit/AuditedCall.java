@@ -12,10 +12,8 @@ import io.grpc.Metadata;
 import io.grpc.ServerCall;
 import io.grpc.Status;
 import io.grpc.protobuf.StatusProto;
-import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
-import java.util.Map;
 import java.util.concurrent.atomic.AtomicBoolean;
 import javax.net.ssl.SSLSession;
 
@@ -92,23 +90,17 @@ final class AuditedCall {
   /** The call's final record, for {@code status} (its reason read from {@code trailers}). */
   CallRecord closed(Status status, Metadata trailers) {
     String reason = status.isOk() ? null : reason(status, trailers);
-    List<ItemTally.VersionOutcomes> versions = tally.snapshot();
-    long counted = 0;
-    for (ItemTally.VersionOutcomes version : versions) {
-      for (long n : version.outcomes().values()) {
-        counted += n;
-      }
-    }
     long total = items;
+    long counted = tally.items();
     if (counted < total && !status.isOk()) {
       // Items the call never reached (a batch refused as a whole): accounted under its error.
-      versions = new ArrayList<>(versions);
-      versions.add(
-          new ItemTally.VersionOutcomes(
-              keyName == null ? RequestKeyName.NONE : keyName,
-              ItemTally.NO_VERSION,
-              Map.of(reason, total - counted)));
+      tally.add(
+          keyName == null ? RequestKeyName.NONE : keyName,
+          ItemTally.NO_VERSION,
+          reason,
+          total - counted);
     }
+    List<ItemTally.VersionOutcomes> versions = tally.snapshot();
     return record(status.getCode().name(), reason, versions, total);
   }
 
