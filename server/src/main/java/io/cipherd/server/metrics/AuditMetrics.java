@@ -10,6 +10,7 @@ import io.micrometer.core.instrument.Timer;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.time.Clock;
+import java.time.Duration;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -22,6 +23,14 @@ public final class AuditMetrics implements AuditLog.Listener, AuditTrail.Timing 
   static final String RECORDS = "cipherd.audit.records";
   static final String WRITE = "cipherd.audit.write";
 
+  private static final Duration[] WRITE_BUCKETS = {
+    Duration.ofMillis(1),
+    Duration.ofMillis(5),
+    Duration.ofMillis(25),
+    Duration.ofMillis(100),
+    Duration.ofMillis(500)
+  };
+
   private final Counter written;
   private final Counter failed;
   private final Timer write;
@@ -32,7 +41,7 @@ public final class AuditMetrics implements AuditLog.Listener, AuditTrail.Timing 
     this.write =
         Timer.builder(WRITE)
             .description("Time from a call's end until its audit record is durable")
-            .publishPercentileHistogram()
+            .serviceLevelObjectives(WRITE_BUCKETS)
             .register(registry);
   }
 
