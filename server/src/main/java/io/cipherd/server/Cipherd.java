@@ -169,7 +169,7 @@ public final class Cipherd implements AutoCloseable {
   public <T extends ServerBuilder<T>> T addTo(T builder) {
     T server = api.addTo(builder).intercept(callerIdentity);
     if (audit != null) {
-      server = server.intercept(new AuditInterceptor(audit));
+      server = server.intercept(new AuditInterceptor(audit, StatusMapper::close));
     }
     return server
         .intercept(new MetricCollectingServerInterceptor(metrics.registry()))

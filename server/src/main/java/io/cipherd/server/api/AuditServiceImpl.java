@@ -8,8 +8,6 @@ import io.cipherd.api.v1.HashAuditValueResponse;
 import io.cipherd.api.v1.VerifyAuditCheckpointsRequest;
 import io.cipherd.api.v1.VerifyAuditCheckpointsResponse;
 import io.cipherd.server.audit.AuditKey;
-import io.cipherd.server.errors.CipherdException;
-import io.cipherd.server.errors.ErrorKind;
 import io.cipherd.server.errors.InvalidArgumentException;
 import io.cipherd.server.security.Authorizer;
 import io.cipherd.server.security.Operation;
@@ -108,14 +106,5 @@ public final class AuditServiceImpl extends AuditServiceGrpc.AuditServiceImplBas
       throw new AuditOffException();
     }
     return key;
-  }
-
-  /** The server keeps no audit trail, so it has no audit key to answer with. */
-  private static final class AuditOffException extends CipherdException {
-    AuditOffException() {
-      super(
-          ErrorKind.POLICY_DENIED,
-          "this server keeps no audit trail (start it with --audit-log), so it has no audit key");
-    }
   }
 }

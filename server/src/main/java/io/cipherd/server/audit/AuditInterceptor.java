@@ -30,10 +30,18 @@ public final class AuditInterceptor implements ServerInterceptor {
 
   private static final String AUDITED_PREFIX = "cipherd.";
 
-  private final AuditTrail trail;
+  /** Closes a call whose record could not be written, with the API's status and error details. */
+  @FunctionalInterface
+  public interface Refusals {
+    void close(ServerCall<?, ?> call, AuditUnavailableException refusal);
+  }
 
-  public AuditInterceptor(AuditTrail trail) {
+  private final AuditTrail trail;
+  private final Refusals refusals;
+
+  public AuditInterceptor(AuditTrail trail, Refusals refusals) {
     this.trail = trail;
+    this.refusals = refusals;
   }
 
   @Override
@@ -44,7 +52,7 @@ public final class AuditInterceptor implements ServerInterceptor {
       return next.startCall(call, headers);
     }
     AuditedCall audited = new AuditedCall(trail, call, RequestIds.current());
-    AuditedServerCall<Q, A> recorded = new AuditedServerCall<>(call, audited, trail);
+    AuditedServerCall<Q, A> recorded = new AuditedServerCall<>(call, audited, trail, refusals);
     ServerCall.Listener<Q> listener =
         Contexts.interceptCall(
             Context.current().withValue(TALLY, audited.tally), recorded, headers, next);

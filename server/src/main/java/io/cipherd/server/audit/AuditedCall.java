@@ -92,16 +92,31 @@ final class AuditedCall {
     String reason = status.isOk() ? null : reason(status, trailers);
     long total = items;
     long counted = tally.items();
-    if (counted < total && !status.isOk()) {
-      // Items the call never reached (a batch refused as a whole): accounted under its error.
+    if (counted < total) {
+      // Items no key version reported (an Inspect; a batch refused as a whole; a stream's items
+      // cancelled before they ran): accounted under version 0 with the call's outcome.
       tally.add(
-          keyName == null ? RequestKeyName.NONE : keyName,
+          requestedKey(),
           ItemTally.NO_VERSION,
-          reason,
+          status.isOk() ? AuditObserver.OK : reason,
           total - counted);
     }
     List<ItemTally.VersionOutcomes> versions = tally.snapshot();
     return record(status.getCode().name(), reason, versions, total);
+  }
+
+  /** The key the request named, without the version or rewrap target the record's key shows. */
+  private String requestedKey() {
+    if (keyName == null) {
+      return RequestKeyName.NONE;
+    }
+    String name = keyName;
+    int arrow = name.indexOf("->");
+    if (arrow > 0) {
+      name = name.substring(0, arrow);
+    }
+    int slash = name.indexOf('/');
+    return slash > 0 ? name.substring(0, slash) : name;
   }
 
   private CallRecord record(

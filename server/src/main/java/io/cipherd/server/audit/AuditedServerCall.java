@@ -1,12 +1,9 @@
 package io.cipherd.server.audit;
 
-import io.cipherd.server.api.StatusMapper;
-import io.cipherd.server.errors.ErrorKind;
 import io.grpc.ForwardingServerCall;
 import io.grpc.Metadata;
 import io.grpc.ServerCall;
 import io.grpc.Status;
-import io.grpc.StatusRuntimeException;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -20,6 +17,7 @@ import java.util.List;
 final class AuditedServerCall<Q, A> extends ForwardingServerCall.SimpleForwardingServerCall<Q, A> {
   private final AuditedCall audited;
   private final AuditTrail trail;
+  private final AuditInterceptor.Refusals refusals;
   private final boolean holdAnswer;
   private final boolean holdRequests;
 
@@ -29,10 +27,15 @@ final class AuditedServerCall<Q, A> extends ForwardingServerCall.SimpleForwardin
   private boolean opened;
   private boolean refused;
 
-  AuditedServerCall(ServerCall<Q, A> call, AuditedCall audited, AuditTrail trail) {
+  AuditedServerCall(
+      ServerCall<Q, A> call,
+      AuditedCall audited,
+      AuditTrail trail,
+      AuditInterceptor.Refusals refusals) {
     super(call);
     this.audited = audited;
     this.trail = trail;
+    this.refusals = refusals;
     boolean stream = !call.getMethodDescriptor().getType().clientSendsOneMessage();
     this.holdAnswer = trail.required() && !stream;
     this.holdRequests = trail.required() && stream;
@@ -151,14 +154,12 @@ final class AuditedServerCall<Q, A> extends ForwardingServerCall.SimpleForwardin
       refused = true;
       heldMessages.clear();
     }
-    StatusRuntimeException e =
-        StatusMapper.withReason(
-            Status.UNAVAILABLE.withDescription(
-                "the call's audit record could not be written, and this server serves no call"
-                    + " unaudited (--audit-required); retry later"),
-            ErrorKind.AUDIT_UNAVAILABLE);
     try {
-      super.close(e.getStatus(), e.getTrailers() == null ? new Metadata() : e.getTrailers());
+      refusals.close(
+          delegate(),
+          new AuditUnavailableException(
+              "the call's audit record could not be written, and this server serves no call"
+                  + " unaudited (--audit-required); retry later"));
     } catch (RuntimeException alreadyClosed) {
       // The call ended meanwhile.
     }

@@ -14,6 +14,7 @@ import io.cipherd.api.v1.EncryptRequest;
 import io.cipherd.api.v1.EncryptStreamRequest;
 import io.cipherd.api.v1.EncryptStreamResponse;
 import io.cipherd.api.v1.HashAuditValueRequest;
+import io.cipherd.api.v1.InspectRequest;
 import io.grpc.Metadata;
 import io.grpc.stub.MetadataUtils;
 import io.grpc.stub.StreamObserver;
@@ -65,6 +66,7 @@ class AuditedCallsTest {
                       .build())
               .getCiphertext();
       secrets.add(unary);
+      cipherd.crypto.inspect(InspectRequest.newBuilder().setCiphertext(unary).build());
       EncryptBatchRequest.Builder batch = EncryptBatchRequest.newBuilder().setKeyName("orders");
       for (int i = 0; i < 256; i++) {
         batch.addItems(
@@ -106,6 +108,9 @@ class AuditedCallsTest {
       assertThat(encrypt.get("context_hash").getAsString()).isEqualTo(hash);
       assertThat(encrypt.getAsJsonObject("caller").get("via").getAsString()).isEqualTo("anonymous");
       assertThat(AuditRecords.outcomes(encrypt, "orders", 1)).isEqualTo("{\"ok\":1}");
+      JsonObject inspect = AuditRecords.only(calls, "Inspect");
+      assertThat(inspect.get("key").getAsString()).isEqualTo("orders/v1");
+      assertThat(AuditRecords.outcomes(inspect, "orders", 0)).isEqualTo("{\"ok\":1}");
       JsonObject encryptBatch = AuditRecords.only(calls, "EncryptBatch");
       assertThat(encryptBatch.get("items").getAsLong()).isEqualTo(256);
       assertThat(AuditRecords.outcomes(encryptBatch, "orders", 1)).isEqualTo("{\"ok\":256}");
@@ -120,7 +125,7 @@ class AuditedCallsTest {
           .isEqualTo("OK");
       long opens = calls.stream().filter(c -> c.get("status").getAsString().equals("OPEN")).count();
       assertThat(opens).isEqualTo(required ? 1 : 0);
-      assertThat(calls).hasSize(6 + (int) opens);
+      assertThat(calls).hasSize(7 + (int) opens);
     }
     String text = Files.readString(log);
     for (String secret : secrets) {
