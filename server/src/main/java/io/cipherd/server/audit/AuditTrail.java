@@ -16,7 +16,8 @@ import java.util.concurrent.atomic.AtomicInteger;
  * The audit trail a server writes its calls' records to: the {@link AuditLog} in its file (or on
  * standard output), the {@link AuditKey} read from the key store, and whether records are required
  * before answers. Records are appended here; with {@code required} the caller waits for each
- * record's future, completed on {@link #releaser()} so no answer is sent on the writer's thread.
+ * record's future, completed on {@link #releaser()} (a thread per core) so no answer is serialized
+ * and sent on the writer's thread.
  */
 public final class AuditTrail implements AutoCloseable {
   /** Times how long a record took to become durable, for metrics. */
@@ -42,7 +43,7 @@ public final class AuditTrail implements AutoCloseable {
     AtomicInteger next = new AtomicInteger();
     this.releaser =
         Executors.newFixedThreadPool(
-            2,
+            Math.max(2, Runtime.getRuntime().availableProcessors()),
             runnable -> {
               Thread thread =
                   new Thread(runnable, "cipherd-audit-release-" + next.incrementAndGet());
