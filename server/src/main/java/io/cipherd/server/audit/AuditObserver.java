@@ -6,6 +6,7 @@ import io.cipherd.server.engine.CryptoOperation;
 import io.cipherd.server.errors.CipherdException;
 import io.cipherd.server.errors.ErrorKind;
 import io.cipherd.server.logging.RequestKeyName;
+import java.util.Map;
 
 /**
  * Counts each item the engine handles into the current call's {@link ItemTally} (from the gRPC
@@ -32,11 +33,25 @@ public final class AuditObserver implements CryptoObserver {
   @Override
   public void failed(CryptoOperation operation, KeyVersionRef version, RuntimeException error) {
     ItemTally tally = AuditInterceptor.TALLY.get();
-    if (tally != null) {
-      tally.add(
-          version == null ? RequestKeyName.NONE : version.keyName(),
-          version == null ? ItemTally.NO_VERSION : version.version(),
-          outcome(error));
+    if (tally == null) {
+      return;
+    }
+    if (version != null) {
+      tally.add(version.keyName(), version.version(), outcome(error));
+      return;
+    }
+    // Refused before a version was reached (a disabled key, a version pending destruction, an
+    // access denial): the key and version the error names, which the server validated.
+    Map<String, String> about =
+        error instanceof CipherdException e ? e.details() : Map.<String, String>of();
+    tally.add(about.getOrDefault("key", RequestKeyName.NONE), versionOf(about), outcome(error));
+  }
+
+  private static int versionOf(Map<String, String> about) {
+    try {
+      return Integer.parseInt(about.getOrDefault("version", "0"));
+    } catch (NumberFormatException e) {
+      return ItemTally.NO_VERSION;
     }
   }
 

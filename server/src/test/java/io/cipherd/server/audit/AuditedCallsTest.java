@@ -1,12 +1,14 @@
 package io.cipherd.server.audit;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.google.gson.JsonObject;
 import com.google.protobuf.ByteString;
 import io.cipherd.api.v1.CreateKeyRequest;
 import io.cipherd.api.v1.DecryptBatchItem;
 import io.cipherd.api.v1.DecryptBatchRequest;
+import io.cipherd.api.v1.DecryptRequest;
 import io.cipherd.api.v1.EncryptBatchItem;
 import io.cipherd.api.v1.EncryptBatchRequest;
 import io.cipherd.api.v1.EncryptBatchResult;
@@ -15,7 +17,10 @@ import io.cipherd.api.v1.EncryptStreamRequest;
 import io.cipherd.api.v1.EncryptStreamResponse;
 import io.cipherd.api.v1.HashAuditValueRequest;
 import io.cipherd.api.v1.InspectRequest;
+import io.cipherd.api.v1.RotateKeyRequest;
+import io.cipherd.api.v1.ScheduleKeyVersionDestructionRequest;
 import io.grpc.Metadata;
+import io.grpc.StatusRuntimeException;
 import io.grpc.stub.MetadataUtils;
 import io.grpc.stub.StreamObserver;
 import java.nio.charset.StandardCharsets;
@@ -26,6 +31,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -133,6 +139,39 @@ class AuditedCallsTest {
     }
     AuditTrailVerifier.Result verified = AuditTrailVerifier.verify(key, log);
     assertThat(verified.problem()).isNull();
+  }
+
+  @Test
+  void aRefusedVersion_isCountedUnderThatVersion_withItsReason() throws Exception {
+    Path log = dir.resolve("audit.log");
+    try (AuditServer cipherd =
+        new AuditServer(new AuditConfig(log, true, Duration.ofMillis(50), 1 << 20), null)) {
+      cipherd.admin.createKey(CreateKeyRequest.newBuilder().setKeyName("orders").build());
+      String old =
+          cipherd
+              .crypto
+              .encrypt(
+                  EncryptRequest.newBuilder()
+                      .setKeyName("orders")
+                      .setPlaintext(utf8(PLAINTEXT))
+                      .build())
+              .getCiphertext();
+      cipherd.admin.rotateKey(RotateKeyRequest.newBuilder().setKeyName("orders").build());
+      cipherd.admin.scheduleKeyVersionDestruction(
+          ScheduleKeyVersionDestructionRequest.newBuilder()
+              .setKeyName("orders")
+              .addVersions(1)
+              .build());
+      assertThatThrownBy(
+              () -> cipherd.crypto.decrypt(DecryptRequest.newBuilder().setCiphertext(old).build()))
+          .isInstanceOf(StatusRuntimeException.class);
+      cipherd.close();
+      JsonObject decrypt = AuditRecords.only(AuditRecords.calls(log), "Decrypt");
+      assertThat(decrypt.get("reason").getAsString())
+          .isEqualTo("KEY_VERSION_DESTRUCTION_SCHEDULED");
+      assertThat(AuditRecords.outcomes(decrypt, "orders", 1))
+          .isEqualTo("{\"KEY_VERSION_DESTRUCTION_SCHEDULED\":1}");
+    }
   }
 
   private static List<EncryptStreamResponse> streamTen(AuditServer cipherd) throws Exception {
