@@ -52,8 +52,8 @@ run: jdk $(JAR) ## start cipherd on 127.0.0.1:PORT (50051), /metrics on HTTP_POR
 	  (umask 077 && head -c 32 /dev/urandom | base64 > $(DATA_DIR)/keystore-password); \
 	  echo "make run: generated a key store password in $(DATA_DIR)/keystore-password (mode 0600); back it up with $(DATA_DIR)/"; \
 	fi
-	@echo "make run: gRPC on 127.0.0.1:$(PORT), http://127.0.0.1:$(HTTP_PORT)/metrics, key 'demo' in $(DATA_DIR)/; Ctrl-C stops it (other ports: make run PORT=... HTTP_PORT=...)"
-	$(JAVA) $(JAVA_OPTS) -jar $(JAR) --port $(PORT) --http-port $(HTTP_PORT) --data-dir $(DATA_DIR) --keystore-password-file $(DATA_DIR)/keystore-password --demo-key demo
+	@echo "make run: gRPC on 127.0.0.1:$(PORT), http://127.0.0.1:$(HTTP_PORT)/metrics, key 'demo' and the audit trail (audit.log) in $(DATA_DIR)/; Ctrl-C stops it (other ports: make run PORT=... HTTP_PORT=...)"
+	$(JAVA) $(JAVA_OPTS) -jar $(JAR) --port $(PORT) --http-port $(HTTP_PORT) --data-dir $(DATA_DIR) --keystore-password-file $(DATA_DIR)/keystore-password --demo-key demo --audit-log $(DATA_DIR)/audit.log --audit-required
 
 test: prefetch-tools test-make lint-proto test-java test-vault fuzz-smoke loadtest-check loadtest-smoke test-arm64-startup test-go test-python test-attacks test-docs test-ts test-crosslang test-deploy test-k8s ## run every test: make run's rebuild rule, proto lint, Java tests, Vault tests, a bounded fuzzing run, load-test runner tests, a short checked campaign, the aarch64 start-up under qemu, the Go, Python and TypeScript clients against the real server and each other, the attack suite, the docs' commands, the Helm chart, dashboard and alert rules, the image built and run, the chart on a real single-node Kubernetes
 
