@@ -31,6 +31,10 @@ public record AuditConfig(
   AuditLog.Settings settings() {
     AuditLog.Settings defaults = AuditLog.Settings.DEFAULTS;
     return new AuditLog.Settings(
-        defaults.checkpointEvery(), checkpointInterval, rotateBytes, defaults.queueCapacity());
+        defaults.checkpointEvery(),
+        checkpointInterval,
+        rotateBytes,
+        defaults.queueCapacity(),
+        /* forceEachGroup= */ required);
   }
 }

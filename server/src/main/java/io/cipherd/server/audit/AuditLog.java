@@ -19,9 +19,9 @@ import org.slf4j.LoggerFactory;
 /**
  * The audit trail: one thread writes every call's record to the audit file as a hash-chained JSON
  * line, committing the records that queued up meanwhile together (one write and one fsync for a
- * group), and completes each record's future once it is durable. Every {@code checkpointEvery}
- * records or {@code checkpointInterval}, and before a rotation or shutdown, it writes a checkpoint
- * MACed with the audit key.
+ * group), and completes each record's future once it is written (durable, as {@link Settings}
+ * says). Every {@code checkpointEvery} records or {@code checkpointInterval}, and before a rotation
+ * or shutdown, it writes a checkpoint MACed with the audit key.
  *
  * <p>A record that cannot be queued or written fails its future; the caller decides whether that
  * fails the call ({@code --audit-required}) or only counts as a write error.
@@ -30,11 +30,26 @@ public final class AuditLog implements AutoCloseable {
   private static final Logger log = LoggerFactory.getLogger(AuditLog.class);
   private static final int MAX_GROUP = 4096;
 
-  /** How the trail is kept. */
+  /**
+   * How the trail is kept. With {@code forceEachGroup} every group is forced to disk before its
+   * records' futures complete (what {@code --audit-required} promises); without it a group is
+   * written at once (a process crash loses nothing) and forced with each checkpoint, so a machine
+   * crash loses at most the records since the last one.
+   */
   public record Settings(
-      int checkpointEvery, Duration checkpointInterval, long rotateBytes, int queueCapacity) {
+      int checkpointEvery,
+      Duration checkpointInterval,
+      long rotateBytes,
+      int queueCapacity,
+      boolean forceEachGroup) {
     public static final Settings DEFAULTS =
-        new Settings(10_000, Duration.ofSeconds(1), 256L << 20, 65_536);
+        new Settings(10_000, Duration.ofSeconds(1), 256L << 20, 65_536, true);
+
+    /** Forcing every group. */
+    public Settings(
+        int checkpointEvery, Duration checkpointInterval, long rotateBytes, int queueCapacity) {
+      this(checkpointEvery, checkpointInterval, rotateBytes, queueCapacity, true);
+    }
   }
 
   /** What the trail reports, for metrics. */
@@ -61,6 +76,7 @@ public final class AuditLog implements AutoCloseable {
   private AuditChain chain;
   private long sinceCheckpoint;
   private Instant lastCheckpoint;
+  private boolean forceNext;
 
   private AuditLog(Path path, AuditKey key, Clock clock, Settings settings, Listener listener)
       throws IOException {
@@ -87,7 +103,10 @@ public final class AuditLog implements AutoCloseable {
     return trail;
   }
 
-  /** Queues {@code record}; the future completes once it is durable, or fails. */
+  /**
+   * Queues {@code record}; the future completes once it is written (see {@link Settings}), or
+   * fails.
+   */
   public CompletableFuture<Void> append(CallRecord record) {
     Pending pending = new Pending(record, new CompletableFuture<>());
     if (closed || !queue.offer(pending)) {
@@ -204,6 +223,7 @@ public final class AuditLog implements AutoCloseable {
     add(AuditLine.checkpoint(chain.nextSeq(), now, chain.prev(), key));
     sinceCheckpoint = 0;
     lastCheckpoint = now;
+    forceNext = true;
   }
 
   private void flush() throws IOException {
@@ -212,7 +232,10 @@ public final class AuditLog implements AutoCloseable {
     }
     try {
       file.write(ByteBuffer.wrap(group.toByteArray()));
-      file.force();
+      if (forceNext || settings.forceEachGroup()) {
+        file.force();
+        forceNext = false;
+      }
     } finally {
       group.reset();
     }
@@ -226,6 +249,7 @@ public final class AuditLog implements AutoCloseable {
     AuditFile.Rotated rotated = file.rotate(now);
     file = rotated.next();
     add(AuditLine.start(chain.nextSeq(), now, "rotation", rotated.aside(), chain.prev()));
+    forceNext = true;
     flush();
   }
 
@@ -246,6 +270,7 @@ public final class AuditLog implements AutoCloseable {
     chain = resumed.chain();
     String reason = resumed.continued() && why.equals("new") ? "restart" : why;
     add(AuditLine.start(chain.nextSeq(), clock.instant(), reason, null, chain.prev()));
+    forceNext = true;
     flush();
   }
 }
