@@ -3,7 +3,8 @@ before it, seqs run on by one across files, and each checkpoint's MAC holds unde
 
 The audit key never leaves the server, so a checkpoint's MAC is checked by a ``CheckpointCheck``:
 :func:`checkpoints_under` when you hold the key (tests, an offline copy from the key store), or the
-server's answer. Without one the chain is still checked, and the verdict says the MACs were not.
+server's answer (:func:`verify_with_server`). Without one the chain is still checked, and the verdict says
+the MACs were not.
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ import json
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Protocol
 
 #: (seq, time, prev, mac) of a checkpoint line -> whether its MAC is the audit key's.
 CheckpointCheck = Callable[[int, str, str, str], bool]
@@ -36,6 +38,58 @@ class AuditVerdict:
     @property
     def intact(self) -> bool:
         return self.problem is None
+
+
+@dataclass(frozen=True)
+class Checkpoint:
+    """A checkpoint line's fields as written: what the server needs to check its MAC."""
+
+    seq: int
+    time: str
+    prev: str
+    mac: str
+
+
+class CheckpointVerifier(Protocol):
+    """What verify_with_server needs of a client: cipherd.Client is one."""
+
+    def verify_audit_checkpoints(self, checkpoints: Sequence[Checkpoint], *,
+                                 timeout: float | None = None) -> list[bool]: ...
+
+
+def checkpoints(files: Sequence[str | Path]) -> list[Checkpoint]:
+    """The checkpoint lines of ``files``, in order; lines that do not parse are left to :func:`verify`."""
+    found = []
+    for file in files:
+        for line in Path(file).read_bytes().split(b"\n"):
+            try:
+                record = json.loads(line)
+                if record["type"] == "checkpoint":
+                    found.append(Checkpoint(int(record["seq"]), str(record["time"]), str(record["prev"]),
+                                            str(record["mac"])))
+            except (ValueError, KeyError, TypeError):
+                continue
+    return found
+
+
+def answered(asked: Sequence[Checkpoint], valid: Sequence[bool]) -> CheckpointCheck:
+    """A check answering from verdicts already given (``valid[i]`` for ``asked[i]``): a checkpoint passes only
+    if it was asked about and found valid."""
+    answers = dict(zip(asked, valid))
+
+    def check(seq: int, time: str, prev: str, mac: str) -> bool:
+        return answers.get(Checkpoint(seq, time, prev, mac), False)
+
+    return check
+
+
+def verify_with_server(client: CheckpointVerifier, files: Sequence[str | Path]) -> tuple[AuditVerdict, int]:
+    """Verifies ``files`` (oldest first) with each checkpoint's MAC checked by the server that wrote them,
+    in one call per 10,000 checkpoints; also returns how many checkpoints the server was asked about. A
+    chain that links up but whose checkpoints fail here was rewritten by someone without the audit key."""
+    asked = checkpoints(files)
+    valid = client.verify_audit_checkpoints(asked)
+    return verify(files, answered(asked, valid)), len(asked)
 
 
 def checkpoints_under(audit_key: bytes) -> CheckpointCheck:
