@@ -39,14 +39,11 @@ func (c *Client) VerifyAuditCheckpoints(ctx context.Context, checkpoints []audit
 	return valid, nil
 }
 
-// AuditCheckpointCheck asks the server about every checkpoint of files (oldest first) and returns
-// an audit.CheckpointCheck for audit.Verify that answers from its answers, with how many
-// checkpoints it asked about.
-func (c *Client) AuditCheckpointCheck(ctx context.Context, files []string) (audit.CheckpointCheck, int, error) {
-	checkpoints, err := audit.Checkpoints(files)
-	if err != nil {
-		return nil, 0, err
-	}
+// AuditCheckpointCheck asks the server about every checkpoint of files (oldest first, read once
+// with audit.ReadFiles) and returns an audit.CheckpointCheck for audit.VerifyFiles of the same
+// files that answers from its answers, with how many checkpoints it asked about.
+func (c *Client) AuditCheckpointCheck(ctx context.Context, files []audit.File) (audit.CheckpointCheck, int, error) {
+	checkpoints := audit.Checkpoints(files)
 	valid, err := c.VerifyAuditCheckpoints(ctx, checkpoints)
 	if err != nil {
 		return nil, 0, err

@@ -167,15 +167,15 @@ func TestAuditCheckpointCheck_theServerJudgesEachCheckpoint(t *testing.T) {
 	fake := &fakeAudit{check: audit.CheckpointsUnder(vectorAuditKey(t))}
 	c := serveFakes(t, &fakeLifecycle{}, fake)
 	for file, wantIntact := range map[string]bool{"intact.log": true, "forged.log": false} {
-		files := []string{filepath.Join(auditVectors, file)}
+		files, err := audit.ReadFiles([]string{filepath.Join(auditVectors, file)})
+		if err != nil {
+			t.Fatal(err)
+		}
 		check, n, err := c.AuditCheckpointCheck(context.Background(), files)
 		if err != nil {
 			t.Fatal(err)
 		}
-		v, err := audit.Verify(files, check)
-		if err != nil {
-			t.Fatal(err)
-		}
+		v := audit.VerifyFiles(files, check)
 		if v.Intact() != wantIntact || n == 0 || !v.MACsChecked {
 			t.Errorf("%s: %+v after %d checkpoints asked about, want intact=%v", file, v, n, wantIntact)
 		}

@@ -166,15 +166,15 @@ func TestAudit_hashAndCheckpointsOfAnotherKey(t *testing.T) {
 		t.Errorf("two values hashed alike")
 	}
 	// The vectors' checkpoints were MACed with another audit key: this server refuses each one.
-	files := []string{filepath.Join(auditVectors, "intact.log")}
+	files, err := audit.ReadFiles([]string{filepath.Join(auditVectors, "intact.log")})
+	if err != nil {
+		t.Fatal(err)
+	}
 	check, n, err := c.AuditCheckpointCheck(ctx, files)
 	if err != nil {
 		t.Fatal(err)
 	}
-	v, err := audit.Verify(files, check)
-	if err != nil {
-		t.Fatal(err)
-	}
+	v := audit.VerifyFiles(files, check)
 	if n != 3 || v.Intact() || !regexp.MustCompile(`fails its MAC$`).MatchString(v.Problem) {
 		t.Errorf("the vectors' checkpoints by this server: %d asked, %+v", n, v)
 	}

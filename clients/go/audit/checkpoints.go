@@ -3,7 +3,6 @@ package audit
 import (
 	"bytes"
 	"encoding/json"
-	"os"
 )
 
 // Checkpoint is a checkpoint line's fields as written, what a server needs to check its MAC.
@@ -12,16 +11,12 @@ type Checkpoint struct {
 	Time, Prev, MAC string
 }
 
-// Checkpoints reads the checkpoint lines of files, in order; lines that do not parse (torn by a
-// crash, or tampered with) are left to Verify to judge.
-func Checkpoints(files []string) ([]Checkpoint, error) {
+// Checkpoints is the checkpoint lines of files, in order; lines that do not parse (torn by a
+// crash, or tampered with) are left to VerifyFiles to judge.
+func Checkpoints(files []File) []Checkpoint {
 	var found []Checkpoint
 	for _, file := range files {
-		data, err := os.ReadFile(file)
-		if err != nil {
-			return nil, err
-		}
-		for _, raw := range bytes.Split(data, []byte{'\n'}) {
+		for _, raw := range bytes.Split(file.Data, []byte{'\n'}) {
 			var l line
 			if json.Unmarshal(raw, &l) != nil || l.Type != "checkpoint" || l.Seq == nil || l.Prev == nil {
 				continue
@@ -29,7 +24,7 @@ func Checkpoints(files []string) ([]Checkpoint, error) {
 			found = append(found, Checkpoint{Seq: *l.Seq, Time: l.Time, Prev: *l.Prev, MAC: l.MAC})
 		}
 	}
-	return found, nil
+	return found
 }
 
 // Answered is a CheckpointCheck from answers already given (valid[i] for checkpoints[i], as the

@@ -59,21 +59,46 @@ type line struct {
 	MAC  string  `json:"mac"`
 }
 
+// File is an audit file's name (as problems name it) and its bytes, read once.
+type File struct {
+	Name string
+	Data []byte
+}
+
+// ReadFiles reads the files at paths, each named by its base name.
+func ReadFiles(paths []string) ([]File, error) {
+	files := make([]File, 0, len(paths))
+	for _, p := range paths {
+		data, err := os.ReadFile(p)
+		if err != nil {
+			return nil, err
+		}
+		files = append(files, File{Name: filepath.Base(p), Data: data})
+	}
+	return files, nil
+}
+
 // Verify checks files as one chain, oldest first (rotated files before the live one). check may
 // be nil.
-func Verify(files []string, check CheckpointCheck) (Verdict, error) {
+func Verify(paths []string, check CheckpointCheck) (Verdict, error) {
+	files, err := ReadFiles(paths)
+	if err != nil {
+		return Verdict{MACsChecked: check != nil}, err
+	}
+	return VerifyFiles(files, check), nil
+}
+
+// VerifyFiles is Verify of files already read: a server's answers about their checkpoints then
+// match the very bytes checked, however the live file grew meanwhile.
+func VerifyFiles(files []File, check CheckpointCheck) Verdict {
 	v := Verdict{MACsChecked: check != nil}
 	var prevHash, prevWhere string
 	var prevSeq int64 = -1
 	for _, file := range files {
-		data, err := os.ReadFile(file)
-		if err != nil {
-			return v, err
-		}
-		name := filepath.Base(file)
+		data, name := file.Data, file.Name
 		if len(data) > 0 && data[len(data)-1] != '\n' {
 			v.Problem = name + " does not end with a whole line"
-			return v, nil
+			return v
 		}
 		lines := bytes.Split(data, []byte{'\n'})
 		for i, raw := range lines[:len(lines)-1] {
@@ -93,11 +118,11 @@ func Verify(files []string, check CheckpointCheck) (Verdict, error) {
 				} else {
 					v.Problem = fmt.Sprintf("%s: seq %d follows seq %d (lines removed or reordered)", where, seq, prevSeq)
 				}
-				return v, nil
+				return v
 			}
 			if !inSequence {
 				v.Problem = fmt.Sprintf("%s: seq %d follows seq %d", where, seq, prevSeq)
-				return v, nil
+				return v
 			}
 			switch l.Type {
 			case "call":
@@ -106,7 +131,7 @@ func Verify(files []string, check CheckpointCheck) (Verdict, error) {
 			case "checkpoint":
 				if check != nil && !check(seq, l.Time, *l.Prev, l.MAC) {
 					v.Problem = fmt.Sprintf("%s: checkpoint seq %d fails its MAC", where, seq)
-					return v, nil
+					return v
 				}
 				v.Checkpoints++
 				v.UncheckedCalls = 0
@@ -114,7 +139,7 @@ func Verify(files []string, check CheckpointCheck) (Verdict, error) {
 			prevHash, prevSeq, prevWhere = hash(raw), seq, where
 		}
 	}
-	return v, nil
+	return v
 }
 
 func hash(line []byte) string {

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"fmt"
 	"io"
 	"os"
@@ -28,19 +29,29 @@ audit key's, which a chain rewritten without the key fails. --offline skips the 
 is checked, the MACs are not. Exits 1 when the trail is not intact.`,
 		Args: cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			files, err := auditFiles(args)
+			paths, err := auditFiles(args)
 			if err != nil {
 				return err
 			}
+			// Read once: the server's answers and the chain check then see the same bytes, however
+			// the live file grows meanwhile (asking the server is itself an audited call).
+			files, err := audit.ReadFiles(paths)
+			if err != nil {
+				return err
+			}
+			out := cmd.OutOrStdout()
+			if cutLineBeingWritten(files) {
+				fmt.Fprintln(out, "the live file's last line was still being written: it is left out")
+			}
 			if offline {
-				return verifyAudit(cmd.OutOrStdout(), files, nil, 0)
+				return verifyAudit(out, files, nil, 0)
 			}
 			return withClient(cmd, conn, func(c *cipherd.Client) error {
 				check, asked, err := c.AuditCheckpointCheck(cmd.Context(), files)
 				if err != nil {
 					return fmt.Errorf("asking the server to check the checkpoints (--offline checks the chain alone): %w", err)
 				}
-				return verifyAudit(cmd.OutOrStdout(), files, check, asked)
+				return verifyAudit(out, files, check, asked)
 			})
 		},
 	}
@@ -80,12 +91,21 @@ func globEscape(path string) string {
 	return regexp.MustCompile(`[*?\[\\]`).ReplaceAllString(path, `\$0`)
 }
 
-// verifyAudit verifies files, prints what was checked, and fails when the trail is not intact.
-func verifyAudit(out io.Writer, files []string, check audit.CheckpointCheck, asked int) error {
-	v, err := audit.Verify(files, check)
-	if err != nil {
-		return err
+// cutLineBeingWritten drops a partial line at the end of the last (live) file, which a running
+// server may be writing; it reports whether there was one. Earlier files were closed whole.
+func cutLineBeingWritten(files []audit.File) bool {
+	live := &files[len(files)-1]
+	end := bytes.LastIndexByte(live.Data, '\n') + 1
+	if end == len(live.Data) {
+		return false
 	}
+	live.Data = live.Data[:end]
+	return true
+}
+
+// verifyAudit verifies files, prints what was checked, and fails when the trail is not intact.
+func verifyAudit(out io.Writer, files []audit.File, check audit.CheckpointCheck, asked int) error {
+	v := audit.VerifyFiles(files, check)
 	if check == nil {
 		fmt.Fprintln(out, "checkpoint MACs: not checked (--offline): a chain rewritten without the audit key would pass")
 	} else {
@@ -102,6 +122,6 @@ func verifyAudit(out io.Writer, files []string, check audit.CheckpointCheck, ask
 	if v.UncheckedCalls > 0 {
 		fmt.Fprintf(out, "the last %d call records follow the last checkpoint: no MAC covers them yet\n", v.UncheckedCalls)
 	}
-	_, err = fmt.Fprintln(out, "intact")
+	_, err := fmt.Fprintln(out, "intact")
 	return err
 }
