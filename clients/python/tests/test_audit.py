@@ -4,7 +4,10 @@ by a server."""
 from __future__ import annotations
 
 import json
+import os
 import re
+import subprocess
+import time
 from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
@@ -15,6 +18,7 @@ import pytest
 
 import cipherd
 from cipherd.audit import checkpoints, checkpoints_under, verify, verify_with_server
+from server import jar_and_java, start_server
 from cipherd.v1 import audit_service_pb2 as audit_pb
 from cipherd.v1 import audit_service_pb2_grpc
 
@@ -114,3 +118,38 @@ def test_the_real_server_hashes_values_and_refuses_checkpoints_of_another_key(cl
     assert client.hash_audit_value(b"tenant-42") == digest != client.hash_audit_value("tenant-43")
     result, asked = verify_with_server(client, [VECTORS / "intact.log"])
     assert asked == 3 and result.problem is not None and result.problem.endswith("fails its MAC")
+
+
+def test_the_real_servers_trail_verifies_with_its_checkpoints_checked_by_it(tmp_path: Path) -> None:
+    """A server of its own writes its audit trail with a checkpoint every 50 ms and a rotation every 4 KiB;
+    the trail verifies, every checkpoint checked by that server, and an edited copy does not."""
+    jar, java = jar_and_java()
+    usage = subprocess.run([java, *os.environ.get("CIPHERD_JAVA_OPTS", "").split(), "-jar", str(jar), "--help"],
+                           capture_output=True, text=True, timeout=60)
+    if "--audit-log" not in usage.stdout + usage.stderr:
+        pytest.skip("the server does not implement --audit-log and AuditService yet")
+    log = tmp_path / "audit.log"
+    server = start_server(tmp_path / "server", ["--audit-log", str(log), "--audit-checkpoint-interval", "PT0.05S",
+                                                "--audit-rotate-size", "4096"], grpc.insecure_channel)
+    try:
+        with cipherd.Client(server.target) as client:
+            client.create_key("audited")
+            for i in range(40):
+                client.encrypt("audited", f"secret-{i}".encode(), context=b"tenant-42")
+            time.sleep(0.3)  # a checkpoint after the last call
+            rotated = sorted(tmp_path.glob("audit.log.*"))
+            files = [*rotated, log]
+            result, asked = verify_with_server(client, files)
+            assert result.intact, result.problem
+            assert rotated and asked == result.checkpoints > 0 and result.calls >= 41
+            hashed = client.hash_audit_value(b"tenant-42")
+    finally:
+        server.stop()
+    trail = b"".join(f.read_bytes() for f in files)
+    assert b"secret-" not in trail and b"tenant-42" not in trail and hashed.encode() in trail
+
+    lines = rotated[0].read_bytes().split(b"\n")
+    lines[2] = lines[2].replace(b'"seq":', b'"seq": ', 1)
+    rotated[0].write_bytes(b"\n".join(lines))
+    edited = verify(files)
+    assert edited.problem is not None and edited.problem.startswith(f"{rotated[0].name}:3: altered")

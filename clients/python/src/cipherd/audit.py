@@ -57,11 +57,14 @@ class CheckpointVerifier(Protocol):
                                  timeout: float | None = None) -> list[bool]: ...
 
 
-def checkpoints(files: Sequence[str | Path]) -> list[Checkpoint]:
-    """The checkpoint lines of ``files``, in order; lines that do not parse are left to :func:`verify`."""
+def _read(files: Sequence[str | Path]) -> list[tuple[str, bytes]]:
+    return [(Path(f).name, Path(f).read_bytes()) for f in files]
+
+
+def _checkpoints_of(read: Sequence[tuple[str, bytes]]) -> list[Checkpoint]:
     found = []
-    for file in files:
-        for line in Path(file).read_bytes().split(b"\n"):
+    for _, data in read:
+        for line in data.split(b"\n"):
             try:
                 record = json.loads(line)
                 if record["type"] == "checkpoint":
@@ -70,6 +73,11 @@ def checkpoints(files: Sequence[str | Path]) -> list[Checkpoint]:
             except (ValueError, KeyError, TypeError):
                 continue
     return found
+
+
+def checkpoints(files: Sequence[str | Path]) -> list[Checkpoint]:
+    """The checkpoint lines of ``files``, in order; lines that do not parse are left to :func:`verify`."""
+    return _checkpoints_of(_read(files))
 
 
 def answered(asked: Sequence[Checkpoint], valid: Sequence[bool]) -> CheckpointCheck:
@@ -86,10 +94,18 @@ def answered(asked: Sequence[Checkpoint], valid: Sequence[bool]) -> CheckpointCh
 def verify_with_server(client: CheckpointVerifier, files: Sequence[str | Path]) -> tuple[AuditVerdict, int]:
     """Verifies ``files`` (oldest first) with each checkpoint's MAC checked by the server that wrote them,
     in one call per 10,000 checkpoints; also returns how many checkpoints the server was asked about. A
-    chain that links up but whose checkpoints fail here was rewritten by someone without the audit key."""
-    asked = checkpoints(files)
+    chain that links up but whose checkpoints fail here was rewritten by someone without the audit key.
+
+    Each file is read once, so the server's answers and the chain check see the same bytes however the live
+    file grows meanwhile (asking the server is itself an audited call); a last line the server is still
+    writing is left out."""
+    read = _read(files)
+    if read and b"\n" in read[-1][1] and not read[-1][1].endswith(b"\n"):
+        name, data = read[-1]
+        read[-1] = (name, data[:data.rindex(b"\n") + 1])
+    asked = _checkpoints_of(read)
     valid = client.verify_audit_checkpoints(asked)
-    return verify(files, answered(asked, valid)), len(asked)
+    return _verify_read(read, answered(asked, valid)), len(asked)
 
 
 def checkpoints_under(audit_key: bytes) -> CheckpointCheck:
@@ -106,6 +122,10 @@ def checkpoints_under(audit_key: bytes) -> CheckpointCheck:
 
 def verify(files: Sequence[str | Path], check: CheckpointCheck | None = None) -> AuditVerdict:
     """Verifies ``files`` as one chain, oldest first (rotated files before the live one)."""
+    return _verify_read(_read(files), check)
+
+
+def _verify_read(read: Sequence[tuple[str, bytes]], check: CheckpointCheck | None) -> AuditVerdict:
     calls = checkpoints = torn = unchecked = 0
     prev_hash: str | None = None
     prev_seq = -1
@@ -114,13 +134,11 @@ def verify(files: Sequence[str | Path], check: CheckpointCheck | None = None) ->
     def verdict(problem: str | None) -> AuditVerdict:
         return AuditVerdict(problem, calls, checkpoints, torn, unchecked, check is not None)
 
-    for file in files:
-        path = Path(file)
-        data = path.read_bytes()
+    for name, data in read:
         if data and not data.endswith(b"\n"):
-            return verdict(f"{path.name} does not end with a whole line")
+            return verdict(f"{name} does not end with a whole line")
         for number, line in enumerate(data.split(b"\n")[:-1], start=1):
-            where = f"{path.name}:{number}"
+            where = f"{name}:{number}"
             try:
                 record = json.loads(line)
                 kind, seq, prev = str(record["type"]), int(record["seq"]), str(record["prev"])
