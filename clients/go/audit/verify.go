@@ -94,6 +94,7 @@ func VerifyFiles(files []File, check CheckpointCheck) Verdict {
 	v := Verdict{MACsChecked: check != nil}
 	var prevHash, prevWhere string
 	var prevSeq int64 = -1
+	prevTorn := false // the line before was cut short: it has no seq to name
 	for _, file := range files {
 		data, name := file.Data, file.Name
 		if len(data) > 0 && data[len(data)-1] != '\n' {
@@ -107,15 +108,18 @@ func VerifyFiles(files []File, check CheckpointCheck) Verdict {
 			if json.Unmarshal(raw, &l) != nil || l.Seq == nil || l.Prev == nil || l.Type == "" {
 				// A line cut short by a crash; the restart's start line chains over it.
 				v.Torn++
-				prevHash, prevWhere = hash(raw), where
+				prevHash, prevWhere, prevTorn = hash(raw), where, true
 				continue
 			}
 			seq := *l.Seq
 			inSequence := prevHash == "" || seq == prevSeq+1
 			if prevHash != "" && *l.Prev != prevHash {
-				if inSequence {
+				switch {
+				case inSequence && prevTorn:
 					v.Problem = prevWhere + ": altered (its hash is not the prev of the line after it)"
-				} else {
+				case inSequence:
+					v.Problem = fmt.Sprintf("%s: seq %d altered (its hash is not the prev of the line after it)", prevWhere, prevSeq)
+				default:
 					v.Problem = fmt.Sprintf("%s: seq %d follows seq %d (lines removed or reordered)", where, seq, prevSeq)
 				}
 				return v
@@ -136,7 +140,7 @@ func VerifyFiles(files []File, check CheckpointCheck) Verdict {
 				v.Checkpoints++
 				v.UncheckedCalls = 0
 			}
-			prevHash, prevSeq, prevWhere = hash(raw), seq, where
+			prevHash, prevSeq, prevWhere, prevTorn = hash(raw), seq, where, false
 		}
 	}
 	return v

@@ -156,4 +156,9 @@ def test_the_real_servers_trail_verifies_with_its_checkpoints_checked_by_it(tmp_
     lines[2] = lines[2].replace(b'"seq":', b'"seq": ', 1)
     rotated[0].write_bytes(b"\n".join(lines))
     edited = verify(files)
-    assert edited.problem is not None and edited.problem.startswith(f"{rotated[0].name}:3: altered")
+    assert edited.problem is not None and re.match(rf"{re.escape(rotated[0].name)}:3: seq \d+ altered", edited.problem)
+
+
+def test_an_altered_line_is_named_by_its_seq_too() -> None:
+    assert verify([VECTORS / "edited.log"]).problem == \
+        "edited.log:3: seq 2 altered (its hash is not the prev of the line after it)"

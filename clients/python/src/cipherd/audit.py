@@ -130,6 +130,7 @@ def _verify_read(read: Sequence[tuple[str, bytes]], check: CheckpointCheck | Non
     prev_hash: str | None = None
     prev_seq = -1
     prev_where = ""
+    prev_torn = False  # the line before was cut short: it has no seq to name
 
     def verdict(problem: str | None) -> AuditVerdict:
         return AuditVerdict(problem, calls, checkpoints, torn, unchecked, check is not None)
@@ -145,12 +146,13 @@ def _verify_read(read: Sequence[tuple[str, bytes]], check: CheckpointCheck | Non
             except (ValueError, KeyError, TypeError):
                 # A line cut short by a crash; the restart's start line chains over it.
                 torn += 1
-                prev_hash, prev_where = _sha256(line), where
+                prev_hash, prev_where, prev_torn = _sha256(line), where, True
                 continue
             in_sequence = prev_hash is None or seq == prev_seq + 1
             if prev_hash is not None and prev != prev_hash:
                 if in_sequence:
-                    return verdict(f"{prev_where}: altered (its hash is not the prev of the line after it)")
+                    altered = f"{prev_where}:" if prev_torn else f"{prev_where}: seq {prev_seq}"
+                    return verdict(f"{altered} altered (its hash is not the prev of the line after it)")
                 return verdict(f"{where}: seq {seq} follows seq {prev_seq} (lines removed or reordered)")
             if not in_sequence:
                 return verdict(f"{where}: seq {seq} follows seq {prev_seq}")
@@ -162,7 +164,7 @@ def _verify_read(read: Sequence[tuple[str, bytes]], check: CheckpointCheck | Non
                     return verdict(f"{where}: checkpoint seq {seq} fails its MAC")
                 checkpoints += 1
                 unchecked = 0
-            prev_hash, prev_seq, prev_where = _sha256(line), seq, where
+            prev_hash, prev_seq, prev_where, prev_torn = _sha256(line), seq, where, False
     return verdict(None)
 
 
