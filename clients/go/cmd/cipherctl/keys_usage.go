@@ -62,6 +62,15 @@ func keyState(k *cipherdpb.Key) string {
 	return state
 }
 
+// versionState is a version's state, with when it is (or was) destroyed.
+func versionState(v *cipherdpb.KeyVersion) string {
+	state := cipherd.VersionStateName(v.GetState())
+	if t := v.GetDestroyTime(); t != nil {
+		state += "@" + t.AsTime().UTC().Format(time.RFC3339)
+	}
+	return state
+}
+
 func newCensusCommand(conn *connection) *cobra.Command {
 	var quiet time.Duration
 	cmd := &cobra.Command{
