@@ -98,7 +98,8 @@ func TestVaultScriptsSetUpWhatCipherdNeeds(t *testing.T) {
 
 	run(t, env, scripts+"load-policy.sh")
 	policy := run(t, env, bin, "policy", "read", "cipherd")
-	if !strings.Contains(policy, `"cipherd-kv/data/prod/keys/*"`) || strings.Contains(policy, "secret/") {
+	if !strings.Contains(policy, `"cipherd-kv/data/prod/keys/*"`) || !strings.Contains(policy, `"cipherd-kv/destroy/prod/keys/*"`) ||
+		strings.Contains(policy, "secret/") {
 		t.Fatalf("load-policy.sh must rewrite the paths for the mount and prefix:\n%s", policy)
 	}
 

@@ -11,5 +11,6 @@ mount=${CIPHERD_VAULT_MOUNT:-secret}
 prefix=${CIPHERD_VAULT_PREFIX:-cipherd/keys}
 vault=${VAULT_BIN:-vault}
 sed -e "s#\"secret/data/cipherd/keys/#\"$mount/data/$prefix/#" \
-    -e "s#\"secret/metadata/cipherd/keys/#\"$mount/metadata/$prefix/#" "$file" \
+    -e "s#\"secret/metadata/cipherd/keys/#\"$mount/metadata/$prefix/#" \
+    -e "s#\"secret/destroy/cipherd/keys/#\"$mount/destroy/$prefix/#" "$file" \
   | "$vault" policy write "$name" -

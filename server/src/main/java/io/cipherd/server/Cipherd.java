@@ -25,6 +25,7 @@ import io.cipherd.server.metrics.KeyStoreHealthMetrics;
 import io.cipherd.server.metrics.MeteredKeyStore;
 import io.cipherd.server.metrics.StreamMetrics;
 import io.cipherd.server.ops.AutoRotation;
+import io.cipherd.server.ops.DueDestructions;
 import io.cipherd.server.ops.Health;
 import io.cipherd.server.ops.KeyMaintenance;
 import io.cipherd.server.ops.KeyRefresher;
@@ -97,8 +98,13 @@ public final class Cipherd implements AutoCloseable {
     this.keys = new KeyCache(metered, usage);
     this.admin = new KeyAdmin(metered, keys, builder.clock, usage);
     this.maintenance =
-        new KeyMaintenance(new UsageMerger(usage, metered), new AutoRotation(usage, keys, admin));
+        new KeyMaintenance(
+            new UsageMerger(usage, metered),
+            new AutoRotation(usage, keys, admin),
+            // Destructions are rare: forgetting every key (and pooled cipher) is simplest and safe.
+            new DueDestructions(metered, builder.clock, name -> forgetKeys(), metrics.registry()));
     this.cipherPools = new CipherPools(builder.cipherPools);
+    keys.onVersionsWiped(cipherPools::clear);
     this.blocking =
         new ThreadPoolExecutor(
             builder.blockingThreads,

@@ -93,7 +93,7 @@ public final class CipherdBuilder {
     return accessPolicy(() -> accessPolicy);
   }
 
-  /** The clock stamped on new key versions. */
+  /** The clock stamped on new key versions, and by which scheduled destructions fall due. */
   public CipherdBuilder clock(Clock clock) {
     this.clock = Objects.requireNonNull(clock, "clock");
     return this;

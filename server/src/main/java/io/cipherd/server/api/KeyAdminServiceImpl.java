@@ -1,8 +1,15 @@
 package io.cipherd.server.api;
 
-import com.google.protobuf.DurationOrBuilder;
+import io.cipherd.api.v1.CancelKeyDeletionRequest;
+import io.cipherd.api.v1.CancelKeyDeletionResponse;
+import io.cipherd.api.v1.CancelKeyVersionDestructionRequest;
+import io.cipherd.api.v1.CancelKeyVersionDestructionResponse;
 import io.cipherd.api.v1.CreateKeyRequest;
 import io.cipherd.api.v1.CreateKeyResponse;
+import io.cipherd.api.v1.DisableKeyRequest;
+import io.cipherd.api.v1.DisableKeyResponse;
+import io.cipherd.api.v1.EnableKeyRequest;
+import io.cipherd.api.v1.EnableKeyResponse;
 import io.cipherd.api.v1.GetKeyCensusRequest;
 import io.cipherd.api.v1.GetKeyCensusResponse;
 import io.cipherd.api.v1.GetKeyRequest;
@@ -13,17 +20,21 @@ import io.cipherd.api.v1.KeyAdminServiceGrpc;
 import io.cipherd.api.v1.LegacyCipher;
 import io.cipherd.api.v1.ListKeysRequest;
 import io.cipherd.api.v1.ListKeysResponse;
+import io.cipherd.api.v1.RetireKeyVersionsRequest;
+import io.cipherd.api.v1.RetireKeyVersionsResponse;
 import io.cipherd.api.v1.RotateKeyRequest;
 import io.cipherd.api.v1.RotateKeyResponse;
+import io.cipherd.api.v1.ScheduleKeyDeletionRequest;
+import io.cipherd.api.v1.ScheduleKeyDeletionResponse;
+import io.cipherd.api.v1.ScheduleKeyVersionDestructionRequest;
+import io.cipherd.api.v1.ScheduleKeyVersionDestructionResponse;
 import io.cipherd.api.v1.UpdateKeyPolicyRequest;
 import io.cipherd.api.v1.UpdateKeyPolicyResponse;
 import io.cipherd.api.v1.VersionCensus;
 import io.cipherd.server.engine.AuthorizedKeyAdmin;
-import io.cipherd.server.errors.InvalidArgumentException;
 import io.cipherd.server.keys.KeyCensus;
 import io.cipherd.server.keys.VersionUsage;
 import io.grpc.stub.StreamObserver;
-import java.time.Duration;
 import java.util.Arrays;
 import java.util.HashMap;
 import java.util.Map;
@@ -34,10 +45,12 @@ import java.util.Map;
  */
 public final class KeyAdminServiceImpl extends KeyAdminServiceGrpc.KeyAdminServiceImplBase {
   private final AuthorizedKeyAdmin keys;
+  private final KeyLifecycleCalls lifecycle;
   private final CallDispatcher dispatcher;
 
   KeyAdminServiceImpl(AuthorizedKeyAdmin keys, CallDispatcher dispatcher) {
     this.keys = keys;
+    this.lifecycle = new KeyLifecycleCalls(keys);
     this.dispatcher = dispatcher;
   }
 
@@ -180,16 +193,11 @@ public final class KeyAdminServiceImpl extends KeyAdminServiceGrpc.KeyAdminServi
     dispatcher.unaryOnBlockingPool(
         observer,
         () -> {
-          DurationOrBuilder quiet = request.getQuietPeriod();
-          // Nanos past a second would make Duration.ofSeconds overflow on huge seconds; the census
-          // bounds the rest.
-          if (quiet.getSeconds() < 0 || quiet.getNanos() < 0 || quiet.getNanos() > 999_999_999) {
-            throw new InvalidArgumentException(
-                "quiet_period must not be negative, and its nanos must be 0 to 999999999");
-          }
           KeyCensus census =
               keys.census(
-                  request.getKeyName(), Duration.ofSeconds(quiet.getSeconds(), quiet.getNanos()));
+                  request.getKeyName(),
+                  DurationProtos.fromProto(
+                      "quiet_period", request.hasQuietPeriod(), request.getQuietPeriod()));
           Map<Integer, VersionUsage> usage = new HashMap<>();
           GetKeyCensusResponse.Builder response =
               GetKeyCensusResponse.newBuilder()
@@ -204,5 +212,47 @@ public final class KeyAdminServiceImpl extends KeyAdminServiceGrpc.KeyAdminServi
           }
           return response.setKey(KeyProtos.toProto(census.key(), usage)).build();
         });
+  }
+
+  @Override
+  public void disableKey(DisableKeyRequest request, StreamObserver<DisableKeyResponse> observer) {
+    dispatcher.unaryOnBlockingPool(observer, () -> lifecycle.disable(request));
+  }
+
+  @Override
+  public void enableKey(EnableKeyRequest request, StreamObserver<EnableKeyResponse> observer) {
+    dispatcher.unaryOnBlockingPool(observer, () -> lifecycle.enable(request));
+  }
+
+  @Override
+  public void scheduleKeyVersionDestruction(
+      ScheduleKeyVersionDestructionRequest request,
+      StreamObserver<ScheduleKeyVersionDestructionResponse> observer) {
+    dispatcher.unaryOnBlockingPool(observer, () -> lifecycle.scheduleDestruction(request));
+  }
+
+  @Override
+  public void cancelKeyVersionDestruction(
+      CancelKeyVersionDestructionRequest request,
+      StreamObserver<CancelKeyVersionDestructionResponse> observer) {
+    dispatcher.unaryOnBlockingPool(observer, () -> lifecycle.cancelDestruction(request));
+  }
+
+  @Override
+  public void scheduleKeyDeletion(
+      ScheduleKeyDeletionRequest request, StreamObserver<ScheduleKeyDeletionResponse> observer) {
+    dispatcher.unaryOnBlockingPool(observer, () -> lifecycle.scheduleDeletion(request));
+  }
+
+  @Override
+  public void cancelKeyDeletion(
+      CancelKeyDeletionRequest request, StreamObserver<CancelKeyDeletionResponse> observer) {
+    dispatcher.unaryOnBlockingPool(observer, () -> lifecycle.cancelDeletion(request));
+  }
+
+  @Override
+  public void retireKeyVersions(
+      RetireKeyVersionsRequest request, StreamObserver<RetireKeyVersionsResponse> observer) {
+    dispatcher.unaryOnBlockingPool(observer, () -> lifecycle.retire(request));
   }
 }

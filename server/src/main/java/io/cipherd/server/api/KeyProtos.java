@@ -4,14 +4,19 @@ import com.google.protobuf.DurationOrBuilder;
 import com.google.protobuf.Timestamp;
 import io.cipherd.api.v1.Key;
 import io.cipherd.api.v1.KeyPolicyOrBuilder;
+import io.cipherd.api.v1.KeyState;
 import io.cipherd.api.v1.KeyVersion;
+import io.cipherd.api.v1.KeyVersionState;
 import io.cipherd.api.v1.KeyVersionUsage;
 import io.cipherd.server.errors.InvalidArgumentException;
+import io.cipherd.server.keys.KeyLifecycle;
 import io.cipherd.server.keys.KeyMetadata;
 import io.cipherd.server.keys.KeyPolicy;
 import io.cipherd.server.keys.KeyVersionInfo;
+import io.cipherd.server.keys.VersionLifecycle;
 import io.cipherd.server.keys.VersionUsage;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.Map;
 
 /** Converts key metadata and policy between the domain and the API. Key bytes never pass here. */
@@ -27,7 +32,13 @@ final class KeyProtos {
    */
   static Key toProto(KeyMetadata metadata, Map<Integer, VersionUsage> usage) {
     Key.Builder key =
-        Key.newBuilder().setKeyName(metadata.name()).setCurrentVersion(metadata.currentVersion());
+        Key.newBuilder()
+            .setKeyName(metadata.name())
+            .setCurrentVersion(metadata.currentVersion())
+            .setState(toProto(metadata.lifecycle().state()));
+    if (metadata.lifecycle().deleteTime() != null) {
+      key.setDeleteTime(timestamp(metadata.lifecycle().deleteTime()));
+    }
     setPolicy(key, metadata.policy());
     for (KeyVersionInfo version : metadata.versions()) {
       KeyVersion.Builder proto =
@@ -35,12 +46,13 @@ final class KeyProtos {
               .setVersion(version.version())
               .setMode(ModeProtos.toProto(version.type()))
               .setKeySizeBits(version.keySizeBits())
-              .setCreateTime(
-                  Timestamp.newBuilder()
-                      .setSeconds(version.createdAt().getEpochSecond())
-                      .setNanos(version.createdAt().getNano()))
+              .setCreateTime(timestamp(version.createdAt()))
               .setImported(version.imported())
-              .setUsage(toProto(usage.getOrDefault(version.version(), VersionUsage.NONE)));
+              .setUsage(toProto(usage.getOrDefault(version.version(), VersionUsage.NONE)))
+              .setState(toProto(version.lifecycle().state()));
+      if (version.lifecycle().destroyTime() != null) {
+        proto.setDestroyTime(timestamp(version.lifecycle().destroyTime()));
+      }
       if (version.isLegacy()) {
         proto
             .setLegacyCipher(LegacyFormatProtos.cipher(version.legacy()))
@@ -49,6 +61,30 @@ final class KeyProtos {
       key.addVersions(proto);
     }
     return key.build();
+  }
+
+  static KeyState toProto(KeyLifecycle.State state) {
+    return switch (state) {
+      case ENABLED -> KeyState.KEY_STATE_ENABLED;
+      case DISABLED -> KeyState.KEY_STATE_DISABLED;
+      case DELETION_SCHEDULED -> KeyState.KEY_STATE_DELETION_SCHEDULED;
+      case DELETED -> KeyState.KEY_STATE_DELETED;
+    };
+  }
+
+  static KeyVersionState toProto(VersionLifecycle.State state) {
+    return switch (state) {
+      case ENABLED -> KeyVersionState.KEY_VERSION_STATE_ENABLED;
+      case DESTRUCTION_SCHEDULED -> KeyVersionState.KEY_VERSION_STATE_DESTRUCTION_SCHEDULED;
+      case DESTROYED -> KeyVersionState.KEY_VERSION_STATE_DESTROYED;
+    };
+  }
+
+  static Timestamp timestamp(Instant instant) {
+    return Timestamp.newBuilder()
+        .setSeconds(instant.getEpochSecond())
+        .setNanos(instant.getNano())
+        .build();
   }
 
   /** Sets {@code key}'s policy to {@code policy}. */
@@ -74,10 +110,7 @@ final class KeyProtos {
             .setRewraps(usage.rewraps())
             .setIndexes(usage.indexes());
     if (usage.lastUsed() != null) {
-      proto.setLastUsedTime(
-          Timestamp.newBuilder()
-              .setSeconds(usage.lastUsed().getEpochSecond())
-              .setNanos(usage.lastUsed().getNano()));
+      proto.setLastUsedTime(timestamp(usage.lastUsed()));
     }
     return proto.build();
   }

@@ -8,6 +8,7 @@ import io.cipherd.server.keys.KeyCensus;
 import io.cipherd.server.keys.KeyMetadata;
 import io.cipherd.server.keys.KeyPolicy;
 import io.cipherd.server.keys.KeyTemplate;
+import io.cipherd.server.keys.Retirement;
 import io.cipherd.server.keys.VersionUsage;
 import io.cipherd.server.security.Authorizer;
 import io.cipherd.server.security.Operation;
@@ -126,5 +127,55 @@ public final class AuthorizedKeyAdmin {
     } finally {
       Arrays.fill(material, (byte) 0);
     }
+  }
+
+  /** Makes a key refuse every cryptographic call; needs {@code admin}. */
+  public KeyMetadata disable(String name) {
+    authorizer.check(Operation.ADMIN, name);
+    return admin.lifecycle().disable(name);
+  }
+
+  /** Serves a disabled key again; needs {@code admin}. */
+  public KeyMetadata enable(String name) {
+    authorizer.check(Operation.ADMIN, name);
+    return admin.lifecycle().enable(name);
+  }
+
+  /** Schedules versions for destruction (window null: the default); needs {@code destroy}. */
+  public KeyMetadata scheduleDestruction(String name, List<Integer> versions, Duration window) {
+    authorizer.check(Operation.DESTROY, name);
+    return admin.lifecycle().scheduleDestruction(name, versions, window);
+  }
+
+  /** Cancels versions' scheduled destruction; needs {@code destroy}. */
+  public KeyMetadata cancelDestruction(String name, List<Integer> versions) {
+    authorizer.check(Operation.DESTROY, name);
+    return admin.lifecycle().cancelDestruction(name, versions);
+  }
+
+  /** Schedules a key's deletion (window null: the default); needs {@code destroy}. */
+  public KeyMetadata scheduleDeletion(String name, Duration window) {
+    authorizer.check(Operation.DESTROY, name);
+    return admin.lifecycle().scheduleDeletion(name, window);
+  }
+
+  /** Cancels a key's scheduled deletion; it comes back disabled. Needs {@code destroy}. */
+  public KeyMetadata cancelDeletion(String name) {
+    authorizer.check(Operation.DESTROY, name);
+    return admin.lifecycle().cancelDeletion(name);
+  }
+
+  /**
+   * Retires the versions below {@code belowVersion} (durations null: the defaults); needs {@code
+   * destroy}, also with {@code validateOnly}, which shows what the key's use looks like.
+   */
+  public Retirement retire(
+      String name,
+      int belowVersion,
+      Duration quietPeriod,
+      Duration pendingWindow,
+      boolean validateOnly) {
+    authorizer.check(Operation.DESTROY, name);
+    return admin.lifecycle().retire(name, belowVersion, quietPeriod, pendingWindow, validateOnly);
   }
 }

@@ -27,6 +27,11 @@ public enum ErrorKind {
   KEY_VERSION_DESTRUCTION_SCHEDULED("key_version_destruction_scheduled"),
   /** The version's bytes were destroyed: its ciphertexts can never be decrypted again. */
   KEY_VERSION_DESTROYED("key_version_destroyed"),
+  /**
+   * Retiring versions was refused: some of them were used within the quiet period on some replica,
+   * so their data is still read.
+   */
+  KEY_VERSIONS_IN_USE("key_versions_in_use"),
   /** Another writer changed the key between our read and our write; safe to retry. */
   CONCURRENT_UPDATE("concurrent_update"),
   /** The key store cannot be reached now. */

@@ -71,6 +71,11 @@ final class AutoRotation {
    * null if not.
    */
   private String rotationReason(KeyMetadata key) {
+    if (!key.lifecycle().serves()) {
+      // A disabled key rotates once enabled again; a key being deleted or deleted never gets a
+      // version, so no bytes outlive its deletion.
+      return null;
+    }
     KeyVersionInfo current = key.current();
     long encryptions =
         usage.usage(key.name()).getOrDefault(current.version(), VersionUsage.NONE).encryptions();

@@ -3,6 +3,7 @@ package io.cipherd.server.keys;
 import io.cipherd.server.crypto.CipherMode;
 import io.cipherd.server.crypto.KeyVersionRef;
 import io.cipherd.server.crypto.envelope.EnvelopeHeader;
+import java.util.List;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentMap;
 import javax.crypto.SecretKey;
@@ -62,9 +63,36 @@ final class CachedKey {
   }
 
   /**
-   * The same key with new metadata, keeping the versions already loaded (versions never change).
+   * The same key with new metadata, keeping the versions already loaded (versions never change),
+   * except those {@code newer} no longer lets serve: a version scheduled for destruction or
+   * destroyed, or every version of a key being deleted or deleted. Their bytes are overwritten
+   * here, so a destruction on the store leaves no copy in this replica's memory, and {@code
+   * onWiped} is told (to drop the pooled ciphers' key schedules); a cancelled one reads them from
+   * the store again on the next use.
    */
-  CachedKey withMetadata(KeyMetadata newer) {
+  CachedKey withMetadata(KeyMetadata newer, Runnable onWiped) {
+    boolean wiped = false;
+    for (Integer version : List.copyOf(loaded.keySet())) {
+      if (!mayHoldBytes(newer, version)) {
+        UsableKey evicted = loaded.remove(version);
+        if (evicted != null) {
+          evicted.destroy();
+          wiped = true;
+        }
+      }
+    }
+    if (wiped) {
+      onWiped.run();
+    }
     return new CachedKey(newer, store, loaded);
+  }
+
+  /** Whether {@code key} lets {@code version}'s bytes stay in memory (or be loaded). */
+  static boolean mayHoldBytes(KeyMetadata key, int version) {
+    KeyLifecycle.State state = key.lifecycle().state();
+    return state != KeyLifecycle.State.DELETION_SCHEDULED
+        && state != KeyLifecycle.State.DELETED
+        && key.hasVersion(version)
+        && key.version(version).lifecycle().usable();
   }
 }

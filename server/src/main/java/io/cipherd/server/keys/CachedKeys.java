@@ -31,6 +31,9 @@ final class CachedKeys {
 
   private final LongAdder cacheMisses = new LongAdder();
 
+  /** Told when new metadata made a cached key wipe versions' bytes; see {@link #onWiped}. */
+  private volatile Runnable onWiped = () -> {};
+
   /** Names the store did not know, within the not-found time. */
   private final RecentMisses unknownKeys;
 
@@ -101,9 +104,9 @@ final class CachedKeys {
 
   /**
    * Brings {@code name} wholly into memory: its metadata, if not cached, and the bytes of every
-   * version its policy still lets compute or decrypt that are not loaded yet. Returns how many
-   * versions were read; 0 for a key the store no longer has. Counts no cache request. May reach the
-   * store.
+   * version its policy and lifecycle still let compute or decrypt that are not loaded yet. Returns
+   * how many versions were read; 0 for a key the store no longer has. Counts no cache request. May
+   * reach the store.
    */
   int preload(String name) {
     CachedKey key = cache.get(name);
@@ -121,7 +124,9 @@ final class CachedKeys {
     KeyMetadata metadata = key.metadata();
     int read = 0;
     for (int version : metadata.policy().usableVersions(metadata.currentVersion())) {
-      if (!key.hasLoaded(version)) {
+      // A version scheduled for destruction or destroyed (or any of a key being deleted) serves
+      // no call: its bytes are never read, and a destroyed version's are gone.
+      if (!key.hasLoaded(version) && CachedKey.mayHoldBytes(metadata, version)) {
         key.usable(metadata.version(version));
         read++;
       }
@@ -143,6 +148,14 @@ final class CachedKeys {
       }
     }
     return failed;
+  }
+
+  /**
+   * Runs {@code listener} whenever new metadata makes a cached key overwrite the bytes of versions
+   * that no longer serve.
+   */
+  void onWiped(Runnable listener) {
+    this.onWiped = listener;
   }
 
   /** Forgets every key, and every "not found", and overwrites the evicted versions' key bytes. */
@@ -190,7 +203,8 @@ final class CachedKeys {
       noNewerVersion.forget(written.name());
       cache.compute(
           written.name(),
-          (name, old) -> old == null ? new CachedKey(written, store) : old.withMetadata(written));
+          (name, old) ->
+              old == null ? new CachedKey(written, store) : old.withMetadata(written, onWiped));
       return written;
     }
   }
@@ -216,7 +230,7 @@ final class CachedKeys {
                   ? new CachedKey(fresh, store)
                   : fresh.currentVersion() < old.metadata().currentVersion()
                       ? old
-                      : old.withMetadata(fresh));
+                      : old.withMetadata(fresh, onWiped));
     }
   }
 }

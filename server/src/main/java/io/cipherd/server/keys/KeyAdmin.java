@@ -45,6 +45,7 @@ public final class KeyAdmin {
   private final UsageLedger usage;
   private final NewVersions versions;
   private final AutoRotation autoRotation;
+  private final KeyLifecycleAdmin lifecycle;
 
   public KeyAdmin(KeyStore store, KeyCache cache, Clock clock) {
     this(store, cache, clock, new UsageLedger(clock));
@@ -60,6 +61,12 @@ public final class KeyAdmin {
     this.usage = usage;
     this.versions = new NewVersions(clock);
     this.autoRotation = new AutoRotation(store, cache, clock, usage, versions);
+    this.lifecycle = new KeyLifecycleAdmin(store, cache, clock, usage);
+  }
+
+  /** Disabling, destroying, deleting and retiring, on the same store, cache, clock and usage. */
+  public KeyLifecycleAdmin lifecycle() {
+    return lifecycle;
   }
 
   /**
@@ -137,6 +144,10 @@ public final class KeyAdmin {
     NewKeyVersion first = versions.generated(1, type, bits);
     try {
       return cache.write(() -> store.createKey(name, first, initial));
+    } catch (KeyAlreadyExistsException taken) {
+      KeyLifecycle.State state =
+          store.readKey(name).map(key -> key.lifecycle().state()).orElse(null);
+      throw state == KeyLifecycle.State.DELETED ? KeyAlreadyExistsException.deleted(name) : taken;
     } finally {
       NewVersions.wipe(first);
     }
@@ -154,6 +165,7 @@ public final class KeyAdmin {
                 () -> {
                   KeyMetadata now =
                       store.readKey(name).orElseThrow(() -> KeyNotFoundException.key(name));
+                  LifecycleRules.refuseIfDeleting(now, "rotated");
                   KeyVersionInfo current = now.current();
                   if (current.isLegacy()) {
                     throw new InvalidArgumentException(
@@ -237,6 +249,7 @@ public final class KeyAdmin {
             retryOnConflict(
                 () -> {
                   Optional<KeyMetadata> now = store.readKey(name);
+                  now.ifPresent(LifecycleRules::refuseImport);
                   now.ifPresent(key -> NewVersions.checkSameKind(name, key.current().type(), type));
                   int version = now.map(KeyMetadata::currentVersion).orElse(0) + 1;
                   NewKeyVersion next = new NewKeyVersion(info.apply(version), material.clone());
@@ -263,6 +276,7 @@ public final class KeyAdmin {
     return cache.write(
         () -> {
           KeyMetadata now = store.readKey(name).orElseThrow(() -> KeyNotFoundException.key(name));
+          LifecycleRules.refuseIfDeleting(now, "changed");
           policy.checkFits(now.currentVersion());
           return store.updatePolicy(name, policy);
         });

@@ -75,7 +75,7 @@ public final class KeyCache {
             chosen.info(),
             /* chosenByCaller= */ requestedVersion != 0,
             usage.encryptions(name, chosen.info().version()));
-    return chosen.usable();
+    return loaded(chosen);
   }
 
   /**
@@ -91,7 +91,7 @@ public final class KeyCache {
     if (info.mode() != header.mode()) {
       throw new DecryptionFailedException();
     }
-    return key.usable(info);
+    return loaded(new Chosen(key, info));
   }
 
   /**
@@ -113,7 +113,7 @@ public final class KeyCache {
     }
     LifecycleRules.checkServes(chosen.key().metadata(), info);
     chosen.policy().checkDecryption(name, info.version());
-    UsableKey usable = chosen.usable();
+    UsableKey usable = loaded(chosen);
     return new UsableLegacyKey(usable.version(), usable.secret(), info.legacy());
   }
 
@@ -126,7 +126,7 @@ public final class KeyCache {
     Chosen chosen = choose(name, requestedVersion, "key_version");
     LifecycleRules.checkServes(chosen.key().metadata(), chosen.info());
     chosen.policy().checkIndexing(name, chosen.info());
-    return chosen.usable();
+    return loaded(chosen);
   }
 
   /** A version a caller chose (0: the current one) of a cached key, before its policy is asked. */
@@ -134,10 +134,15 @@ public final class KeyCache {
     KeyPolicy policy() {
       return key.metadata().policy();
     }
+  }
 
-    UsableKey usable() {
-      return key.usable(info);
-    }
+  /**
+   * The chosen version's bytes, read from the store on first use. The stores refuse a destroyed
+   * version's read with its state (KEY_VERSION_DESTROYED), so a replica whose cached metadata is
+   * older than a destruction elsewhere still answers with the right reason.
+   */
+  private static UsableKey loaded(Chosen chosen) {
+    return chosen.key().usable(chosen.info());
   }
 
   /**
@@ -156,12 +161,19 @@ public final class KeyCache {
   }
 
   /**
-   * The versions of {@code name} that may still be used, newest first (from the cache or the
-   * store).
+   * The versions of {@code name} that its policy and their lifecycle still let be used, newest
+   * first (from the cache or the store).
    */
   public List<Integer> usableVersions(String name) {
     KeyMetadata metadata = cached(name).metadata();
-    return metadata.policy().usableVersions(metadata.currentVersion());
+    // Versions scheduled for destruction or destroyed are left out; the current one never is, so
+    // a key that serves no call still refuses when its current version is asked.
+    return metadata.policy().usableVersions(metadata.currentVersion()).stream()
+        .filter(
+            version ->
+                version == metadata.currentVersion()
+                    || metadata.version(version).lifecycle().usable())
+        .toList();
   }
 
   /** A key's metadata, from the cache or the store. */
@@ -199,6 +211,16 @@ public final class KeyCache {
       }
     }
     return read;
+  }
+
+  /**
+   * Runs {@code listener} whenever metadata written here or refreshed from the store makes the
+   * cache overwrite the bytes of versions no longer serving (scheduled for destruction, destroyed,
+   * of a key being deleted): {@code Cipherd} clears its cipher pools then, whose idle ciphers may
+   * still hold those versions' key schedules.
+   */
+  public void onVersionsWiped(Runnable listener) {
+    keys.onWiped(listener);
   }
 
   /**

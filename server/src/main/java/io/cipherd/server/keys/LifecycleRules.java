@@ -158,7 +158,19 @@ public final class LifecycleRules {
     }
   }
 
-  private static void refuseIfDeleting(KeyMetadata key, String what) {
+  /**
+   * Refuses to import into {@code key}: ALREADY_EXISTS when it is deleted (its name is a
+   * tombstone), FAILED_PRECONDITION when it is scheduled for deletion.
+   */
+  static void refuseImport(KeyMetadata key) {
+    if (key.lifecycle().state() == KeyLifecycle.State.DELETED) {
+      throw KeyAlreadyExistsException.deleted(key.name());
+    }
+    refuseIfDeleting(key, "imported into");
+  }
+
+  /** Refuses (FAILED_PRECONDITION) to change a key scheduled for deletion or deleted. */
+  static void refuseIfDeleting(KeyMetadata key, String what) {
     KeyLifecycle.State state = key.lifecycle().state();
     if (state == KeyLifecycle.State.DELETION_SCHEDULED || state == KeyLifecycle.State.DELETED) {
       throw new KeyPolicyViolationException(

@@ -9,8 +9,9 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The periodic key maintenance of a replica: every interval, merges its usage counts into the key
- * store's totals ({@link UsageMerger}) and then runs the rotations those totals make due ({@link
- * AutoRotation}); on close, one last merge.
+ * store's totals ({@link UsageMerger}), runs the rotations those totals make due ({@link
+ * AutoRotation}), then the destructions and deletions whose time has come ({@link DueDestructions},
+ * at most every {@link DueDestructions#SWEEP_INTERVAL}); on close, one last merge.
  */
 public final class KeyMaintenance implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(KeyMaintenance.class);
@@ -24,30 +25,43 @@ public final class KeyMaintenance implements AutoCloseable {
           });
   private final UsageMerger usage;
   private final AutoRotation rotation;
+  private final DueDestructions destructions;
 
-  public KeyMaintenance(UsageMerger usage, AutoRotation rotation) {
+  public KeyMaintenance(UsageMerger usage, AutoRotation rotation, DueDestructions destructions) {
     this.usage = usage;
     this.rotation = rotation;
+    this.destructions = destructions;
   }
 
   /** Runs every {@code interval} until closed. */
   public KeyMaintenance start(Duration interval) {
     scheduler.scheduleWithFixedDelay(
-        this::runQuietly, interval.toMillis(), interval.toMillis(), TimeUnit.MILLISECONDS);
+        this::runScheduled, interval.toMillis(), interval.toMillis(), TimeUnit.MILLISECONDS);
     return this;
   }
 
-  /** One merge, then the due rotations; returns the keys rotated. */
+  /**
+   * One merge, then the due rotations, then a sweep of the due destructions; returns the keys
+   * rotated.
+   */
   public synchronized int runNow() {
     usage.merge();
-    return rotation.rotateDueKeys();
+    int rotated = rotation.rotateDueKeys();
+    destructions.sweep();
+    return rotated;
   }
 
-  private void runQuietly() {
+  private synchronized void runScheduled() {
     try {
-      runNow();
+      usage.merge();
+      rotation.rotateDueKeys();
     } catch (RuntimeException e) {
       LOG.warn("usage merge failed: {}", e.getMessage());
+    }
+    try {
+      destructions.sweepIfDue();
+    } catch (RuntimeException e) {
+      LOG.warn("sweep of due key destructions failed: {}", e.getMessage());
     }
   }
 

@@ -21,8 +21,9 @@ public enum Operation {
   /** Read a ciphertext's header or a key's metadata (Inspect, GetKey, ListKeys). */
   INSPECT,
   /**
-   * Create and rotate keys and change their policy: a key's future configuration (mode, rotation,
-   * version limits), never its bytes, which cipherd generates. It reads no data.
+   * Create and rotate keys, change their policy, and disable and enable them: a key's future
+   * configuration (mode, rotation, version limits), never its bytes, which cipherd generates. It
+   * reads no data and destroys none.
    */
   ADMIN,
   /**
@@ -30,7 +31,14 @@ public enum Operation {
    * included). Apart from {@code admin}: whoever chooses the bytes can read everything encrypted
    * with them afterwards, so it is granted to a migration's operator, not to every administrator.
    */
-  IMPORT;
+  IMPORT,
+  /**
+   * Destroy key material for good: schedule and cancel the destruction of versions and the deletion
+   * of a key, and retire old versions (RetireKeyVersions). Apart from {@code admin}, so rotating a
+   * key and destroying its versions are granted to different people; disabling and enabling a key,
+   * which loses nothing, is {@code admin}'s.
+   */
+  DESTROY;
 
   /** The name used in policy files and messages. */
   public String configName() {

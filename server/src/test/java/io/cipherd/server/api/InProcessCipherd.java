@@ -24,14 +24,19 @@ final class InProcessCipherd implements AutoCloseable {
   static final char[] PASSWORD = "test-password".toCharArray();
 
   final Cipherd services;
+
+  /** The key store under the server, as given to it (not metered), for tests that reach past it. */
+  final KeyStore store;
+
   final Server server;
   final ManagedChannel channel;
   final CryptoServiceGrpc.CryptoServiceBlockingStub crypto;
   final CryptoServiceGrpc.CryptoServiceStub cryptoAsync;
   final KeyAdminServiceGrpc.KeyAdminServiceBlockingStub admin;
 
-  private InProcessCipherd(Cipherd services) throws IOException {
+  private InProcessCipherd(Cipherd services, KeyStore store) throws IOException {
     this.services = services;
+    this.store = store;
     String name = InProcessServerBuilder.generateName();
     this.server =
         services.addTo(InProcessServerBuilder.forName(name).directExecutor()).build().start();
@@ -52,7 +57,8 @@ final class InProcessCipherd implements AutoCloseable {
             .limits(new RequestLimits(maxBatchItems))
             .blockingThreads(4)
             .blockingQueue(1000)
-            .build());
+            .build(),
+        store);
   }
 
   /** A server that enforces {@code accessPolicy}. */
@@ -64,7 +70,8 @@ final class InProcessCipherd implements AutoCloseable {
             .blockingThreads(4)
             .blockingQueue(1000)
             .accessPolicy(accessPolicy)
-            .build());
+            .build(),
+        store);
   }
 
   static InProcessCipherd start(Path dataDir) throws IOException {
@@ -74,7 +81,15 @@ final class InProcessCipherd implements AutoCloseable {
   /** A server with the settings of {@link #start(Path)} changed by {@code settings}. */
   static InProcessCipherd start(Path dataDir, UnaryOperator<CipherdBuilder> settings)
       throws IOException {
-    KeyStore store = Pkcs12KeyStore.open(dataDir, PASSWORD);
+    return on(Pkcs12KeyStore.open(dataDir, PASSWORD), settings);
+  }
+
+  /**
+   * A server on {@code store}, with the settings of {@link #start(Path)} changed by {@code
+   * settings}.
+   */
+  static InProcessCipherd on(KeyStore store, UnaryOperator<CipherdBuilder> settings)
+      throws IOException {
     return new InProcessCipherd(
         settings
             .apply(
@@ -82,7 +97,8 @@ final class InProcessCipherd implements AutoCloseable {
                     .limits(new RequestLimits(64))
                     .blockingThreads(4)
                     .blockingQueue(1000))
-            .build());
+            .build(),
+        store);
   }
 
   @Override

@@ -26,13 +26,16 @@ import io.cipherd.server.keys.KeyPolicyViolationException;
 import io.cipherd.server.keys.KeyStoreAccessDeniedException;
 import io.cipherd.server.keys.KeyStoreUnavailableException;
 import io.cipherd.server.keys.KeyUnavailableException;
+import io.cipherd.server.keys.KeyVersionsInUseException;
 import io.cipherd.server.keys.VersionLifecycle;
 import io.cipherd.server.pool.CipherPoolExhaustedException;
 import io.cipherd.server.security.TestDenials;
 import io.grpc.Status;
 import io.grpc.StatusRuntimeException;
 import io.grpc.protobuf.StatusProto;
+import java.time.Duration;
 import java.time.Instant;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.RejectedExecutionException;
@@ -61,6 +64,9 @@ class StatusMapperTest {
           Map.entry(new ConcurrentKeyUpdateException("orders", 3), Status.Code.ABORTED),
           Map.entry(
               KeyUnavailableException.keyDisabled("orders", KeyLifecycle.DISABLED),
+              Status.Code.FAILED_PRECONDITION),
+          Map.entry(
+              new KeyVersionsInUseException("orders", List.of(1, 2), Duration.ofDays(7)),
               Status.Code.FAILED_PRECONDITION),
           Map.entry(
               new AuditUnavailableException("the audit record could not be written"),
@@ -230,6 +236,27 @@ class StatusMapperTest {
     assertThat(reason(destroyed)).isEqualTo("KEY_VERSION_DESTROYED");
     assertThat(reason(scheduled)).isEqualTo("KEY_VERSION_DESTRUCTION_SCHEDULED");
     assertThat(metadata(destroyed)).isEqualTo(Map.of("key", "orders", "version", "2"));
+  }
+
+  @Test
+  void versionsInUse_isFailedPrecondition_listingTheVersions_inTheMessageAndTheMetadata() {
+    StatusRuntimeException inUse =
+        StatusMapper.toException(
+            new KeyVersionsInUseException("orders", List.of(1, 3), Duration.ofDays(7)));
+
+    assertThat(inUse.getStatus().getCode()).isEqualTo(Status.Code.FAILED_PRECONDITION);
+    assertThat(reason(inUse)).isEqualTo("KEY_VERSIONS_IN_USE");
+    assertThat(metadata(inUse)).isEqualTo(Map.of("key", "orders", "versions", "1,3"));
+    assertThat(inUse.getStatus().getDescription())
+        .isEqualTo(
+            "key 'orders' cannot retire versions 1, 3: used within the quiet period (7 days) on"
+                + " some replica; rewrap their data with ReEncrypt and retry once GetKeyCensus"
+                + " shows them idle");
+    assertThat(
+            StatusMapper.toItemError(
+                    new KeyVersionsInUseException("orders", List.of(2), Duration.ofHours(36)))
+                .getMessage())
+        .contains("cannot retire version 2:", "(36 hours)");
   }
 
   @Test

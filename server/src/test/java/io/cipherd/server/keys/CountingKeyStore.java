@@ -18,6 +18,7 @@ public final class CountingKeyStore implements KeyStore {
   private final AtomicReference<Runnable> beforeNextAddVersion = new AtomicReference<>();
   private final AtomicReference<Runnable> afterNextAddVersion = new AtomicReference<>();
   private final AtomicReference<Runnable> beforeNextCreateKey = new AtomicReference<>();
+  private final AtomicReference<Runnable> beforeNextUpdateLifecycle = new AtomicReference<>();
 
   public CountingKeyStore(KeyStore delegate) {
     this.delegate = delegate;
@@ -46,6 +47,13 @@ public final class CountingKeyStore implements KeyStore {
   /** Runs {@code hook} once, after the next addVersion is stored but before it returns. */
   void afterNextAddVersion(Runnable hook) {
     afterNextAddVersion.set(hook);
+  }
+
+  /**
+   * Runs {@code hook} once, at the start of the next updateLifecycle, before it reaches the store.
+   */
+  void beforeNextUpdateLifecycle(Runnable hook) {
+    beforeNextUpdateLifecycle.set(hook);
   }
 
   /** Runs {@code hook} once, at the start of the next createKey, before it reaches the store. */
@@ -91,6 +99,16 @@ public final class CountingKeyStore implements KeyStore {
   public KeyMetadata updatePolicy(String name, KeyPolicy policy) {
     count("updatePolicy");
     return delegate.updatePolicy(name, policy);
+  }
+
+  @Override
+  public KeyMetadata updateLifecycle(KeyMetadata expected, KeyMetadata next) {
+    count("updateLifecycle");
+    Runnable hook = beforeNextUpdateLifecycle.getAndSet(null);
+    if (hook != null) {
+      hook.run();
+    }
+    return delegate.updateLifecycle(expected, next);
   }
 
   @Override

@@ -88,22 +88,10 @@ public final class InMemoryKeyStore implements KeyStore {
     if (now == null) {
       throw KeyNotFoundException.key(expected.name());
     }
-    if (!now.lifecycle().equals(expected.lifecycle())
-        || !now.policy().equals(expected.policy())
-        || !now.versions().equals(expected.versions())
-        || next.versions().size() != now.versions().size()) {
-      throw new ConcurrentKeyUpdateException(expected.name(), expected.currentVersion());
-    }
-    for (KeyVersionInfo version : next.versions()) {
-      boolean erase =
-          version.lifecycle().state() == VersionLifecycle.State.DESTROYED
-              && now.version(version.version()).lifecycle().state()
-                  != VersionLifecycle.State.DESTROYED;
-      if (erase) {
-        byte[] bytes = material.get(expected.name()).get(version.version() - 1);
-        Arrays.fill(bytes, (byte) 0);
-        material.get(expected.name()).set(version.version() - 1, null);
-      }
+    for (int erased : LifecycleChange.newlyDestroyed(now, expected, next)) {
+      byte[] bytes = material.get(expected.name()).get(erased - 1);
+      Arrays.fill(bytes, (byte) 0);
+      material.get(expected.name()).set(erased - 1, null);
     }
     keys.put(expected.name(), next);
     return next;

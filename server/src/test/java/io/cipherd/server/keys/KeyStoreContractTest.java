@@ -8,7 +8,9 @@ import io.cipherd.server.crypto.KeyType;
 import io.cipherd.server.crypto.legacy.IvConvention;
 import io.cipherd.server.crypto.legacy.LegacyCipher;
 import io.cipherd.server.crypto.legacy.LegacyFormat;
+import io.cipherd.server.errors.ErrorKind;
 import java.security.SecureRandom;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -486,5 +488,215 @@ public abstract class KeyStoreContractTest {
     } finally {
       pool.shutdownNow();
     }
+  }
+
+  // ---- Lifecycle: check-and-set of states and policy, then erasing destroyed versions' bytes.
+
+  /** Key {@code name} with versions 1..{@code last} (GCM-256), returning each version's bytes. */
+  protected List<byte[]> keyWithVersions(String name, int last) {
+    store.createKey(name, version(1, CipherMode.GCM, 256), KeyPolicy.DEFAULT);
+    return rotateTo(store, name, last);
+  }
+
+  /** Schedules {@code versions} of {@code name} and writes it; returns what was stored. */
+  protected KeyMetadata schedule(String name, Integer... versions) {
+    KeyMetadata now = store.readKey(name).orElseThrow();
+    return store.updateLifecycle(
+        now,
+        LifecycleRules.scheduleDestruction(
+            now, List.of(versions), LifecycleRules.MIN_WINDOW, T0.plusSeconds(100)));
+  }
+
+  /** Writes what is due a year after {@link #T0}: every scheduled version destroyed. */
+  protected KeyMetadata destroyDue(String name) {
+    KeyMetadata now = store.readKey(name).orElseThrow();
+    LifecycleRules.Due due = LifecycleRules.due(now, T0.plus(Duration.ofDays(365)));
+    assertThat(due.changed()).isTrue();
+    return store.updateLifecycle(now, due.key());
+  }
+
+  @Test
+  public void updateLifecycle_keyAndVersionStates_persistAcrossAReopen() throws Exception {
+    keyWithVersions("payments", 3);
+    KeyMetadata scheduled = schedule("payments", 1, 2);
+    KeyMetadata disabled = store.updateLifecycle(scheduled, LifecycleRules.disable(scheduled));
+
+    reopenStore();
+
+    KeyMetadata read = store.readKey("payments").orElseThrow();
+    assertThat(read).isEqualTo(disabled);
+    assertThat(read.lifecycle()).isEqualTo(KeyLifecycle.DISABLED);
+    assertThat(read.version(1).lifecycle())
+        .isEqualTo(VersionLifecycle.scheduled(T0.plusSeconds(100).plus(LifecycleRules.MIN_WINDOW)));
+    assertThat(read.version(3).lifecycle()).isEqualTo(VersionLifecycle.ENABLED);
+  }
+
+  @Test
+  public void updateLifecycle_staleExpected_losesWithConcurrentUpdate_andChangesNothing()
+      throws Exception {
+    List<byte[]> material = keyWithVersions("payments", 3);
+    KeyMetadata before = store.readKey("payments").orElseThrow();
+    KeyMetadata won = store.updateLifecycle(before, LifecycleRules.disable(before));
+    KeyMetadata loserNext =
+        LifecycleRules.scheduleDestruction(
+            before, List.of(1), LifecycleRules.MIN_WINDOW, T0.plusSeconds(5));
+
+    assertThatThrownBy(() -> store.updateLifecycle(before, loserNext))
+        .isInstanceOf(ConcurrentKeyUpdateException.class)
+        .hasMessageContaining("payments");
+
+    reopenStore();
+    assertThat(store.readKey("payments")).contains(won);
+    assertThat(bytes(store.readMaterial("payments", won.version(1)))).isEqualTo(material.get(0));
+  }
+
+  @Test
+  public void updateLifecycle_unknownKey_throwsKeyNotFound() {
+    KeyMetadata ghost =
+        new KeyMetadata("ghost", List.of(version(1, CipherMode.GCM, 256).info()), STRICT);
+
+    assertThatThrownBy(() -> store.updateLifecycle(ghost, LifecycleRules.disable(ghost)))
+        .isInstanceOf(KeyNotFoundException.class);
+    assertThat(store.listKeyNames()).isEmpty();
+  }
+
+  @Test
+  public void destroyedVersion_metadataStaysReadable_bytesAreGone_evenAfterAReopen()
+      throws Exception {
+    List<byte[]> material = keyWithVersions("payments", 3);
+    KeyVersionInfo v1 = store.readKey("payments").orElseThrow().version(1);
+    schedule("payments", 1);
+
+    KeyMetadata destroyed = destroyDue("payments");
+    reopenStore();
+
+    KeyMetadata read = store.readKey("payments").orElseThrow();
+    assertThat(read).isEqualTo(destroyed);
+    Instant destroyTime = T0.plusSeconds(100).plus(LifecycleRules.MIN_WINDOW);
+    assertThat(read.version(1))
+        .isEqualTo(v1.withLifecycle(VersionLifecycle.destroyed(destroyTime)));
+    assertThatThrownBy(() -> store.readMaterial("payments", read.version(1)))
+        .isInstanceOfSatisfying(
+            KeyUnavailableException.class,
+            e -> assertThat(e.kind()).isEqualTo(ErrorKind.KEY_VERSION_DESTROYED));
+    // Asking with the metadata from before the destruction changes nothing: the store's state
+    // rules.
+    assertThatThrownBy(() -> store.readMaterial("payments", v1))
+        .isInstanceOf(KeyUnavailableException.class);
+    assertThat(bytes(store.readMaterial("payments", read.version(2)))).isEqualTo(material.get(1));
+    assertThat(bytes(store.readMaterial("payments", read.version(3)))).isEqualTo(material.get(2));
+  }
+
+  @Test
+  public void destroyedLegacyVersion_keepsItsWholeMetadata_acrossAReopen() throws Exception {
+    NewKeyVersion old =
+        legacy(1, LegacyCipher.DES_CBC, IvConvention.FIXED, hex("0001020304050607"), 8);
+    store.createKey("old-rows", old, STRICT);
+    store.addVersion("old-rows", 1, version(2, CipherMode.GCM, 256, true));
+    schedule("old-rows", 1);
+    destroyDue("old-rows");
+
+    reopenStore();
+
+    KeyVersionInfo read = store.readKey("old-rows").orElseThrow().version(1);
+    assertThat(read.withLifecycle(VersionLifecycle.ENABLED)).isEqualTo(old.info());
+    assertThat(read.legacy().fixedIv()).isEqualTo(hex("0001020304050607"));
+    assertThat(read.lifecycle().state()).isEqualTo(VersionLifecycle.State.DESTROYED);
+  }
+
+  @Test
+  public void deletedKey_keepsItsNameTaken_andEveryVersionIsDestroyed() throws Exception {
+    keyWithVersions("payments", 2);
+    KeyMetadata now = store.readKey("payments").orElseThrow();
+    store.updateLifecycle(now, LifecycleRules.scheduleDeletion(now, LifecycleRules.MIN_WINDOW, T0));
+    KeyMetadata deleted = destroyDue("payments");
+
+    reopenStore();
+
+    assertThat(store.listKeyNames()).containsExactly("payments");
+    KeyMetadata read = store.readKey("payments").orElseThrow();
+    assertThat(read).isEqualTo(deleted);
+    assertThat(read.lifecycle().state()).isEqualTo(KeyLifecycle.State.DELETED);
+    assertThat(read.versions())
+        .allSatisfy(v -> assertThat(LifecycleChange.isDestroyed(v)).isTrue());
+    assertThatThrownBy(
+            () -> store.createKey("payments", version(1, CipherMode.GCM, 256), KeyPolicy.DEFAULT))
+        .isInstanceOf(KeyAlreadyExistsException.class);
+    for (KeyVersionInfo v : read.versions()) {
+      assertThatThrownBy(() -> store.readMaterial("payments", v))
+          .isInstanceOf(KeyUnavailableException.class);
+    }
+  }
+
+  @Test
+  public void updateLifecycle_carriesAPolicyChange_inTheSameWrite() throws Exception {
+    keyWithVersions("payments", 3);
+    KeyMetadata now = store.readKey("payments").orElseThrow();
+    KeyPolicy retired = new KeyPolicy(3, 0, false);
+    KeyMetadata next =
+        LifecycleRules.scheduleDestruction(
+                now, List.of(1, 2), LifecycleRules.MIN_WINDOW, T0.plusSeconds(100))
+            .withPolicy(retired);
+
+    store.updateLifecycle(now, next);
+    reopenStore();
+
+    KeyMetadata read = store.readKey("payments").orElseThrow();
+    assertThat(read).isEqualTo(next);
+    assertThat(read.policy().minDecryptionVersion()).isEqualTo(3);
+  }
+
+  @Test
+  public void updateLifecycle_cannotBringADestroyedVersionBack() {
+    keyWithVersions("payments", 2);
+    schedule("payments", 1);
+    KeyMetadata destroyed = destroyDue("payments");
+    KeyMetadata revived =
+        destroyed.withVersionsReplaced(
+            List.of(destroyed.version(1).withLifecycle(VersionLifecycle.ENABLED)));
+
+    assertThatThrownBy(() -> store.updateLifecycle(destroyed, revived))
+        .isInstanceOf(IllegalArgumentException.class);
+    assertThat(store.readKey("payments")).contains(destroyed);
+  }
+
+  @Test
+  @Timeout(value = 60, unit = TimeUnit.SECONDS)
+  public void concurrentUpdateLifecycle_sameExpected_exactlyOneWins() throws Exception {
+    int threads = 6;
+    keyWithVersions("payments", 2);
+    schedule("payments", 1);
+    KeyMetadata scheduled = store.readKey("payments").orElseThrow();
+    LifecycleRules.Due due = LifecycleRules.due(scheduled, T0.plus(Duration.ofDays(365)));
+    CyclicBarrier start = new CyclicBarrier(threads);
+    ExecutorService pool = Executors.newFixedThreadPool(threads);
+    AtomicInteger wins = new AtomicInteger();
+    AtomicInteger losses = new AtomicInteger();
+    try {
+      List<Future<?>> done = new ArrayList<>();
+      for (int t = 0; t < threads; t++) {
+        done.add(
+            pool.submit(
+                () -> {
+                  start.await();
+                  try {
+                    store.updateLifecycle(scheduled, due.key());
+                    wins.incrementAndGet();
+                  } catch (ConcurrentKeyUpdateException e) {
+                    losses.incrementAndGet();
+                  }
+                  return null;
+                }));
+      }
+      for (Future<?> f : done) {
+        f.get();
+      }
+    } finally {
+      pool.shutdownNow();
+    }
+
+    assertThat(wins).hasValue(1);
+    assertThat(losses).hasValue(threads - 1);
+    assertThat(store.readKey("payments")).contains(due.key());
   }
 }

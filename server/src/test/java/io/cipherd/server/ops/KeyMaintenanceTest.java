@@ -1,14 +1,22 @@
 package io.cipherd.server.ops;
 
+import static io.cipherd.server.keys.KeyStoreContractTest.version;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.cipherd.server.crypto.CipherMode;
 import io.cipherd.server.keys.InMemoryKeyStore;
+import io.cipherd.server.keys.KeyMetadata;
 import io.cipherd.server.keys.KeyPolicy;
 import io.cipherd.server.keys.KeyTemplate;
 import io.cipherd.server.keys.Keys;
+import io.cipherd.server.keys.LifecycleRules;
+import io.cipherd.server.keys.SettableClock;
 import io.cipherd.server.keys.UsageLedger.Use;
+import io.cipherd.server.keys.VersionLifecycle;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -18,11 +26,13 @@ class KeyMaintenanceTest {
       new KeyPolicy(0, 0, /* allowEcbEncryption= */ false, Duration.ZERO, 2);
 
   private final InMemoryKeyStore store = new InMemoryKeyStore();
+  private final SettableClock clock = new SettableClock(Instant.parse("2026-01-01T00:00:00Z"));
   private final Keys keys = Keys.over(store);
   private final KeyMaintenance maintenance =
       new KeyMaintenance(
           new UsageMerger(keys.usage(), store),
-          new AutoRotation(keys.usage(), keys.cache(), keys.admin()));
+          new AutoRotation(keys.usage(), keys.cache(), keys.admin()),
+          new DueDestructions(store, clock, name -> {}, new SimpleMeterRegistry()));
 
   @AfterEach
   void close() {
@@ -44,6 +54,25 @@ class KeyMaintenanceTest {
     assertThat(keys.describe("capped").currentVersion()).isEqualTo(2);
     assertThat(keys.describe("below").currentVersion()).isEqualTo(1);
     assertThat(maintenance.runNow()).isZero();
+  }
+
+  @Test
+  void runNow_destroysTheVersionsWhoseDestructionIsDue() {
+    keys.create("k", KeyTemplate.of(CipherMode.GCM), KeyPolicy.DEFAULT);
+    KeyMetadata rotated = store.addVersion("k", 1, version(2, CipherMode.GCM, 256));
+    store.updateLifecycle(
+        rotated,
+        LifecycleRules.scheduleDestruction(
+            rotated, List.of(1), LifecycleRules.MIN_WINDOW, clock.instant()));
+
+    maintenance.runNow();
+    assertThat(store.holdsMaterial("k", 1)).as("not due yet").isTrue();
+    clock.advance(LifecycleRules.MIN_WINDOW);
+    maintenance.runNow();
+
+    assertThat(store.holdsMaterial("k", 1)).isFalse();
+    assertThat(store.readKey("k").orElseThrow().version(1).lifecycle().state())
+        .isEqualTo(VersionLifecycle.State.DESTROYED);
   }
 
   @Test

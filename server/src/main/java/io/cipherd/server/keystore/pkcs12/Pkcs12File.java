@@ -13,11 +13,11 @@ import java.security.KeyStore;
 import java.security.KeyStore.PasswordProtection;
 import java.security.KeyStore.SecretKeyEntry;
 import java.security.UnrecoverableKeyException;
-import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collections;
 import java.util.List;
 import java.util.Map;
+import java.util.SortedMap;
 import java.util.TreeMap;
 import javax.crypto.SecretKey;
 import javax.security.auth.DestroyFailedException;
@@ -85,12 +85,13 @@ final class Pkcs12File {
   }
 
   /**
-   * Every key's versions, by name, rebuilt from the aliases and attributes. A stray alias, a
-   * version without its metadata or a gap in the numbering means the file was changed outside
-   * cipherd; guessing would invent or hide versions, so it is refused.
+   * The versions that have an entry, by key name and number, rebuilt from the aliases and
+   * attributes. A stray alias or a version without its metadata means the file was changed outside
+   * cipherd; guessing would invent or hide versions, so it is refused. Destroyed versions have no
+   * entry: the caller fills those gaps from {@code keys.json}.
    */
-  Map<String, List<KeyVersionInfo>> versions() {
-    Map<String, Map<Integer, KeyVersionInfo>> found = new TreeMap<>();
+  Map<String, SortedMap<Integer, KeyVersionInfo>> versions() {
+    Map<String, SortedMap<Integer, KeyVersionInfo>> found = new TreeMap<>();
     try {
       for (String alias : Collections.list(jks.aliases())) {
         VersionEntries.Alias parsed = VersionEntries.parseAlias(alias);
@@ -110,26 +111,7 @@ final class Pkcs12File {
     } catch (GeneralSecurityException e) {
       throw new KeyStoreUnavailableException("cannot list the entries of " + file, e);
     }
-    Map<String, List<KeyVersionInfo>> byName = new TreeMap<>();
-    found.forEach(
-        (name, versions) -> {
-          List<KeyVersionInfo> list = new ArrayList<>(versions.values());
-          for (int i = 0; i < list.size(); i++) {
-            if (list.get(i).version() != i + 1) {
-              throw inconsistent(
-                  file,
-                  "key '"
-                      + name
-                      + "' has versions "
-                      + versions.keySet()
-                      + ", not 1 to "
-                      + list.size()
-                      + "; cipherd never deletes a version");
-            }
-          }
-          byName.put(name, List.copyOf(list));
-        });
-    return byName;
+    return found;
   }
 
   /**
@@ -195,6 +177,37 @@ final class Pkcs12File {
       }
       throw new KeyStoreUnavailableException(
           "cannot write " + file + "; nothing was stored: " + e, e);
+    }
+  }
+
+  /**
+   * Removes the entries of {@code versions} of key {@code name} (those it still has) and rewrites
+   * the file atomically, so the bytes leave the committed file. If the write fails the entries stay
+   * removed from memory, which is ahead of the file until a later write or the next open erases
+   * them: the caller has already marked them destroyed, so they are never read again.
+   */
+  void eraseVersions(String name, List<Integer> versions) {
+    boolean removed = false;
+    try {
+      for (int version : versions) {
+        String alias = VersionEntries.alias(name, version);
+        if (jks.containsAlias(alias)) {
+          jks.deleteEntry(alias);
+          removed = true;
+        }
+      }
+    } catch (GeneralSecurityException e) {
+      throw new KeyStoreUnavailableException("cannot remove entries of '" + name + "'", e);
+    }
+    if (!removed) {
+      return;
+    }
+    try {
+      AtomicFiles.replace(file, out -> jks.store(out, password.getPassword()));
+    } catch (Exception e) {
+      throw new KeyStoreUnavailableException(
+          "cannot write " + file + " without the destroyed versions of key '" + name + "': " + e,
+          e);
     }
   }
 

@@ -7,7 +7,9 @@ import io.cipherd.server.keys.KeyNotFoundException;
 import io.cipherd.server.keys.KeyPolicy;
 import io.cipherd.server.keys.KeyStore;
 import io.cipherd.server.keys.KeyStoreUnavailableException;
+import io.cipherd.server.keys.KeyUnavailableException;
 import io.cipherd.server.keys.KeyVersionInfo;
+import io.cipherd.server.keys.LifecycleChange;
 import io.cipherd.server.keys.NewKeyVersion;
 import io.cipherd.server.keys.VersionUsage;
 import java.io.IOException;
@@ -34,8 +36,9 @@ import javax.crypto.SecretKey;
  * holds each key's policy ({@link PolicyFile}). Policies live apart because they change in place,
  * while PKCS12 entries are per version and never rewritten; putting a policy in the p12 would take
  * a fake key entry that {@code keytool} would list as a key. The JSON also lets operators read
- * policies without the password. {@code usage.json} holds the merged usage counts ({@link
- * UsageTotals}).
+ * policies without the password. It also holds lifecycle states, and the metadata of destroyed
+ * versions, whose entries are removed from the p12. {@code usage.json} holds the merged usage
+ * counts ({@link UsageTotals}).
  *
  * <p><b>Crash safety.</b> Each file is replaced atomically ({@link AtomicFiles}). CreateKey writes
  * the policy <em>before</em> the version, so the p12 rename is the one moment a key starts to
@@ -104,13 +107,16 @@ public final class Pkcs12KeyStore implements KeyStore {
 
   @Override
   public SecretKey readMaterial(String name, KeyVersionInfo version) {
-    KeyMetadata metadata = keys.get(name);
-    if (metadata == null) {
-      throw KeyNotFoundException.key(name);
-    }
-    KeyVersionInfo stored = metadata.version(version.version());
-    lock.lock();
+    lock.lock(); // also orders this read after any destruction of the version
     try {
+      KeyMetadata metadata = keys.get(name);
+      if (metadata == null) {
+        throw KeyNotFoundException.key(name);
+      }
+      KeyVersionInfo stored = metadata.version(version.version());
+      if (LifecycleChange.isDestroyed(stored)) {
+        throw KeyUnavailableException.version(name, stored.version(), stored.lifecycle());
+      }
       return p12.readKey(name, stored);
     } finally {
       lock.unlock();
@@ -179,6 +185,37 @@ public final class Pkcs12KeyStore implements KeyStore {
     }
   }
 
+  /**
+   * Writes keys.json (and syncs it) before erasing any entry, so a crash between the two leaves a
+   * version marked destroyed whose entry the next {@link #open} erases, never bytes without a
+   * record.
+   */
+  @Override
+  public KeyMetadata updateLifecycle(KeyMetadata expected, KeyMetadata next) {
+    lock.lock();
+    try {
+      p12.checkOpen();
+      KeyMetadata now = keys.get(expected.name());
+      if (now == null) {
+        throw KeyNotFoundException.key(expected.name());
+      }
+      List<Integer> erase = LifecycleChange.newlyDestroyed(now, expected, next);
+      writePolicies(next);
+      publish(next);
+      p12.eraseVersions(next.name(), erase);
+      syncDirectory(
+          "erased destroyed versions "
+              + erase
+              + " of key '"
+              + next.name()
+              + "' but could not sync "
+              + dir);
+      return next;
+    } finally {
+      lock.unlock();
+    }
+  }
+
   @Override
   public Map<Integer, VersionUsage> readUsage(String name) {
     lock.lock();
@@ -214,15 +251,14 @@ public final class Pkcs12KeyStore implements KeyStore {
   }
 
   /**
-   * Replaces keys.json with every existing key's policy and {@code changed}'s; unchanged if this
-   * throws.
+   * Replaces keys.json with every existing key's policy and lifecycle, and {@code changed}'s;
+   * unchanged if this throws.
    */
   private void writePolicies(KeyMetadata changed) {
-    Map<String, KeyPolicy> policies = new TreeMap<>();
-    keys.forEach((name, metadata) -> policies.put(name, metadata.policy()));
-    policies.put(changed.name(), changed.policy());
+    Map<String, KeyMetadata> all = new TreeMap<>(keys);
+    all.put(changed.name(), changed);
     try {
-      AtomicFiles.replace(policyPath, out -> out.write(PolicyFile.encode(policies)));
+      AtomicFiles.replace(policyPath, out -> out.write(PolicyFile.encode(all.values())));
     } catch (Exception e) {
       throw new KeyStoreUnavailableException(
           "cannot write " + policyPath + "; nothing was changed: " + e, e);

@@ -4,6 +4,7 @@ import io.cipherd.server.keys.KeyMetadata;
 import io.cipherd.server.keys.KeyPolicy;
 import io.cipherd.server.keys.KeyStoreUnavailableException;
 import io.cipherd.server.keys.KeyVersionInfo;
+import io.cipherd.server.keys.LifecycleChange;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -11,8 +12,10 @@ import java.security.KeyStore.PasswordProtection;
 import java.util.Collections;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.SortedMap;
 import java.util.TreeMap;
+import java.util.TreeSet;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -43,8 +46,10 @@ final class Pkcs12Startup {
     try {
       deleteLeftovers(dir, p12, policyFile);
       Pkcs12File file = Pkcs12File.load(p12, password);
+      Map<String, SortedMap<Integer, KeyVersionInfo>> entries = file.versions();
       SortedMap<String, KeyMetadata> keys =
-          reconcile(file.versions(), readPolicies(policyFile), p12, policyFile);
+          reconcile(entries, readPolicies(policyFile), p12, policyFile);
+      eraseDestroyed(file, entries, keys);
       log.info(
           "opened key store {}: {} keys, {} versions",
           p12,
@@ -76,29 +81,35 @@ final class Pkcs12Startup {
     }
   }
 
-  /** Every key in the p12 with its policy; policies of keys the p12 lacks are dropped. */
+  /**
+   * Every key with its policy and lifecycle: the keys the p12 has entries of, and those whose
+   * versions are all destroyed (a deleted key's tombstone). Stored data of keys with neither is
+   * dropped (a create was interrupted).
+   */
   private static SortedMap<String, KeyMetadata> reconcile(
-      Map<String, List<KeyVersionInfo>> versions,
-      Map<String, KeyPolicy> policies,
+      Map<String, SortedMap<Integer, KeyVersionInfo>> entries,
+      Map<String, StoredKey> stored,
       Path p12,
       Path policyFile) {
     SortedMap<String, KeyMetadata> keys = new TreeMap<>();
-    versions.forEach(
-        (name, list) -> {
-          KeyPolicy policy = policies.get(name);
-          if (policy == null) {
-            // Never left by a crash (policies are written first); keys.json was lost or rolled
-            // back.
-            log.warn(
-                "key '{}' in {} has no policy in {}; using the default policy",
-                name,
-                p12,
-                policyFile);
-            policy = KeyPolicy.DEFAULT;
+    Set<String> names = new TreeSet<>(entries.keySet());
+    stored.forEach(
+        (name, key) -> {
+          if (!key.destroyedVersions().isEmpty()) {
+            names.add(name);
           }
-          keys.put(name, new KeyMetadata(name, list, policy));
         });
-    policies.keySet().stream()
+    for (String name : names) {
+      StoredKey key = stored.get(name);
+      if (key == null) {
+        // Never left by a crash (keys.json is written first); keys.json was lost or rolled back.
+        log.warn(
+            "key '{}' in {} has no policy in {}; using the default policy", name, p12, policyFile);
+        key = StoredKey.enabled(KeyPolicy.DEFAULT);
+      }
+      keys.put(name, metadata(name, entries.getOrDefault(name, new TreeMap<>()), key, p12));
+    }
+    stored.keySet().stream()
         .filter(name -> !keys.containsKey(name))
         .forEach(
             name ->
@@ -109,7 +120,69 @@ final class Pkcs12Startup {
     return Collections.unmodifiableSortedMap(keys);
   }
 
-  private static Map<String, KeyPolicy> readPolicies(Path file) {
+  /** One key's versions: live ones from their entries, destroyed ones from keys.json. */
+  private static KeyMetadata metadata(
+      String name, SortedMap<Integer, KeyVersionInfo> entries, StoredKey key, Path p12) {
+    SortedMap<Integer, KeyVersionInfo> all = new TreeMap<>(entries);
+    all.putAll(key.destroyedVersions());
+    key.versionStates()
+        .forEach(
+            (number, lifecycle) -> {
+              KeyVersionInfo version = all.get(number);
+              if (version == null) {
+                throw new KeyStoreUnavailableException(
+                    p12
+                        + " is inconsistent: it has no version "
+                        + number
+                        + " of key '"
+                        + name
+                        + "', which keys.json says is "
+                        + lifecycle.state());
+              }
+              all.put(number, version.withLifecycle(lifecycle));
+            });
+    if (all.isEmpty() || all.lastKey() != all.size()) {
+      throw new KeyStoreUnavailableException(
+          p12
+              + " is inconsistent: key '"
+              + name
+              + "' has versions "
+              + all.keySet()
+              + ", not 1 to "
+              + all.size()
+              + "; cipherd removes only destroyed versions");
+    }
+    return new KeyMetadata(name, List.copyOf(all.values()), key.policy(), key.lifecycle());
+  }
+
+  /**
+   * Erases the entries of versions keys.json says are destroyed: left if the process died between
+   * marking them destroyed and rewriting the p12 without them.
+   */
+  private static void eraseDestroyed(
+      Pkcs12File file,
+      Map<String, SortedMap<Integer, KeyVersionInfo>> entries,
+      Map<String, KeyMetadata> keys) {
+    entries.forEach(
+        (name, present) -> {
+          List<Integer> leftover =
+              keys.get(name).versions().stream()
+                  .filter(v -> LifecycleChange.isDestroyed(v) && present.containsKey(v.version()))
+                  .map(KeyVersionInfo::version)
+                  .toList();
+          if (!leftover.isEmpty()) {
+            file.eraseVersions(name, leftover);
+            log.warn(
+                "erased the entries of destroyed versions {} of key '{}' from {}, left by an"
+                    + " interrupted destruction",
+                leftover,
+                name,
+                file.path());
+          }
+        });
+  }
+
+  private static Map<String, StoredKey> readPolicies(Path file) {
     try {
       return PolicyFile.read(file);
     } catch (IOException | IllegalArgumentException e) {

@@ -7,31 +7,46 @@ import com.google.gson.JsonParseException;
 import com.google.gson.JsonParser;
 import com.google.gson.JsonPrimitive;
 import io.cipherd.server.crypto.envelope.EnvelopeHeader;
+import io.cipherd.server.keys.KeyMetadata;
 import io.cipherd.server.keys.KeyPolicy;
+import io.cipherd.server.keys.KeyVersionInfo;
+import io.cipherd.server.keys.VersionLifecycle;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.Collection;
 import java.util.Map;
+import java.util.SortedMap;
 import java.util.TreeMap;
 
 /**
- * The {@code keys.json} codec: each key's policy by name, as readable JSON. It holds no secrets.
+ * The {@code keys.json} codec: each key's policy and lifecycle by name, as readable JSON. It holds
+ * no secrets.
  *
- * <pre>{"format": 1, "policies": {"payments": {"min_decryption_version": 2,
- *   "min_encryption_version": 0, "allow_ecb_encryption": false}}}</pre>
+ * <pre>{"format": 2, "keys": {"payments": {
+ *   "policy": {"min_decryption_version": 2, "min_encryption_version": 0,
+ *              "allow_ecb_encryption": false, ...},
+ *   "lifecycle": {"state": "ENABLED"},
+ *   "versions": {"1": {"state": "DESTROYED", "destroy_time": "2026-01-02T03:04:05Z",
+ *                      "metadata": {"type": "gcm", "key_size_bits": 256, ...}}}}}}</pre>
+ *
+ * <p>{@code versions} lists only the versions that are not enabled; a destroyed one keeps its
+ * metadata here, since its PKCS12 entry is erased. Format 1 ({@code {"format": 1, "policies":
+ * {name: policy}}}, every key and version enabled) is still read; the next write upgrades it.
  */
 final class PolicyFile {
-  static final int FORMAT = 1;
+  static final int FORMAT = 2;
+  private static final int FORMAT_POLICIES_ONLY = 1;
 
   private PolicyFile() {}
 
   /**
-   * The policies in {@code file}, by name; empty if the file does not exist. Throws {@link
+   * What the file holds of each key, by name; empty if the file does not exist. Throws {@link
    * IllegalArgumentException} saying what is malformed.
    */
-  static Map<String, KeyPolicy> read(Path file) throws IOException {
+  static Map<String, StoredKey> read(Path file) throws IOException {
     if (!Files.exists(file)) {
       return Map.of();
     }
@@ -39,18 +54,25 @@ final class PolicyFile {
     try {
       JsonObject root = JsonParser.parseString(text).getAsJsonObject();
       int format = intField(root, "format");
-      if (format != FORMAT) {
+      if (format != FORMAT && format != FORMAT_POLICIES_ONLY) {
         throw new IllegalArgumentException(
-            "format is " + format + "; this cipherd reads format " + FORMAT);
+            "format is " + format + "; this cipherd reads formats 1 and " + FORMAT);
       }
-      Map<String, KeyPolicy> policies = new TreeMap<>();
-      for (Map.Entry<String, JsonElement> e : root.getAsJsonObject("policies").entrySet()) {
+      JsonObject byName = root.getAsJsonObject(format == FORMAT ? "keys" : "policies");
+      Map<String, StoredKey> keys = new TreeMap<>();
+      for (Map.Entry<String, JsonElement> e : byName.entrySet()) {
         if (!EnvelopeHeader.isValidKeyName(e.getKey())) {
-          throw new IllegalArgumentException("policy for invalid key name '" + e.getKey() + "'");
+          throw new IllegalArgumentException("entry for invalid key name '" + e.getKey() + "'");
         }
-        policies.put(e.getKey(), policy(e.getValue().getAsJsonObject()));
+        JsonObject o = e.getValue().getAsJsonObject();
+        try {
+          keys.put(e.getKey(), format == FORMAT ? storedKey(o) : StoredKey.enabled(policy(o)));
+        } catch (RuntimeException problem) {
+          throw new IllegalArgumentException(
+              "key '" + e.getKey() + "': " + problem.getMessage(), problem);
+        }
       }
-      return policies;
+      return keys;
     } catch (JsonParseException
         | IllegalStateException
         | ClassCastException
@@ -60,25 +82,70 @@ final class PolicyFile {
     }
   }
 
-  /** The file content for {@code policies}, names sorted so the file diffs well. */
-  static byte[] encode(Map<String, KeyPolicy> policies) {
+  /** The file content for {@code keys}, names sorted so the file diffs well. */
+  static byte[] encode(Collection<KeyMetadata> keys) {
+    Map<String, KeyMetadata> sorted = new TreeMap<>();
+    keys.forEach(key -> sorted.put(key.name(), key));
     JsonObject byName = new JsonObject();
-    new TreeMap<>(policies)
-        .forEach(
-            (name, p) -> {
-              JsonObject o = new JsonObject();
-              o.addProperty("min_decryption_version", p.minDecryptionVersion());
-              o.addProperty("min_encryption_version", p.minEncryptionVersion());
-              o.addProperty("allow_ecb_encryption", p.allowEcbEncryption());
-              o.addProperty("auto_rotate_period_seconds", p.autoRotatePeriod().toSeconds());
-              o.addProperty("max_encryptions_per_version", p.maxEncryptionsPerVersion());
-              byName.add(name, o);
-            });
+    sorted.forEach((name, key) -> byName.add(name, storedKey(StoredKey.of(key))));
     JsonObject root = new JsonObject();
     root.addProperty("format", FORMAT);
-    root.add("policies", byName);
+    root.add("keys", byName);
     String json = new GsonBuilder().setPrettyPrinting().create().toJson(root) + "\n";
     return json.getBytes(StandardCharsets.UTF_8);
+  }
+
+  private static JsonObject storedKey(StoredKey key) {
+    JsonObject o = new JsonObject();
+    o.add("policy", policy(key.policy()));
+    o.add("lifecycle", VersionInfoJson.keyLifecycle(key.lifecycle()));
+    JsonObject versions = new JsonObject();
+    key.versionStates()
+        .forEach(
+            (number, lifecycle) ->
+                versions.add(
+                    Integer.toString(number),
+                    VersionInfoJson.version(lifecycle, key.destroyedVersions().get(number))));
+    o.add("versions", versions);
+    return o;
+  }
+
+  private static StoredKey storedKey(JsonObject o) {
+    SortedMap<Integer, VersionLifecycle> states = new TreeMap<>();
+    SortedMap<Integer, KeyVersionInfo> destroyed = new TreeMap<>();
+    for (Map.Entry<String, JsonElement> e : o.getAsJsonObject("versions").entrySet()) {
+      int number;
+      try {
+        number = Integer.parseInt(e.getKey());
+      } catch (NumberFormatException bad) {
+        throw new IllegalArgumentException("version '" + e.getKey() + "' is not a number", bad);
+      }
+      JsonObject v = e.getValue().getAsJsonObject();
+      VersionLifecycle lifecycle = VersionInfoJson.versionLifecycle(v);
+      states.put(number, lifecycle);
+      if (lifecycle.state() == VersionLifecycle.State.DESTROYED) {
+        JsonObject metadata = v.getAsJsonObject("metadata");
+        if (metadata == null) {
+          throw new IllegalArgumentException("destroyed version " + number + " has no metadata");
+        }
+        destroyed.put(number, VersionInfoJson.info(number, metadata, lifecycle));
+      }
+    }
+    return new StoredKey(
+        policy(o.getAsJsonObject("policy")),
+        VersionInfoJson.keyLifecycle(o.getAsJsonObject("lifecycle")),
+        states,
+        destroyed);
+  }
+
+  private static JsonObject policy(KeyPolicy p) {
+    JsonObject o = new JsonObject();
+    o.addProperty("min_decryption_version", p.minDecryptionVersion());
+    o.addProperty("min_encryption_version", p.minEncryptionVersion());
+    o.addProperty("allow_ecb_encryption", p.allowEcbEncryption());
+    o.addProperty("auto_rotate_period_seconds", p.autoRotatePeriod().toSeconds());
+    o.addProperty("max_encryptions_per_version", p.maxEncryptionsPerVersion());
+    return o;
   }
 
   private static KeyPolicy policy(JsonObject o) {

@@ -1,6 +1,7 @@
 package io.cipherd.server.keystore.vault;
 
 import io.github.jopenlibs.vault.VaultException;
+import io.github.jopenlibs.vault.json.JsonArray;
 import io.github.jopenlibs.vault.json.JsonObject;
 import io.github.jopenlibs.vault.json.JsonValue;
 import io.github.jopenlibs.vault.response.LogicalResponse;
@@ -129,6 +130,21 @@ final class KvClient {
       body.put(member.getName(), member.getValue());
     }
     expectOk("write", path, post("write", path, body));
+  }
+
+  /**
+   * Destroys the data of KV versions {@code versions} of {@code name} for good (their metadata
+   * stays, marked {@code destroyed}); destroying a destroyed version again is a no-op.
+   */
+  void destroyVersions(String name, List<Integer> versions) {
+    String path = paths.destroy(name);
+    JsonArray numbers = new JsonArray();
+    for (int version : versions) {
+      numbers.add(version);
+    }
+    Map<String, Object> body = new LinkedHashMap<>();
+    body.put("versions", numbers);
+    expectOk("destroy", path, post("destroy", path, body));
   }
 
   private LogicalResponse get(String operation, String path) {

@@ -35,15 +35,21 @@ final class KvVersionFields {
 
   /** The JSON object written as the KV version's data. */
   static JsonObject encode(NewKeyVersion version) {
-    KeyVersionInfo info = version.info();
+    return encodeInfo(version.info())
+        .add(MATERIAL, Base64.getEncoder().encodeToString(version.material()));
+  }
+
+  /**
+   * The version's fields without its bytes: what the lifecycle secret keeps of a destroyed version.
+   */
+  static JsonObject encodeInfo(KeyVersionInfo info) {
     JsonObject fields =
         Json.object()
             .add(ALGORITHM, info.keyAlgorithm())
             .add(MODE, info.type().name())
             .add(KEY_SIZE_BITS, info.keySizeBits())
             .add(CREATED, info.createdAt().toString())
-            .add(IMPORTED, info.imported())
-            .add(MATERIAL, Base64.getEncoder().encodeToString(version.material()));
+            .add(IMPORTED, info.imported());
     if (info.isLegacy()) {
       fields
           .add(LEGACY_CIPHER, info.legacy().cipher().storeName())

@@ -6,12 +6,13 @@ import io.cipherd.server.keys.KeyMetadata;
 import io.cipherd.server.keys.KeyNotFoundException;
 import io.cipherd.server.keys.KeyPolicy;
 import io.cipherd.server.keys.KeyStore;
+import io.cipherd.server.keys.KeyUnavailableException;
 import io.cipherd.server.keys.KeyVersionInfo;
+import io.cipherd.server.keys.LifecycleChange;
 import io.cipherd.server.keys.NewKeyVersion;
 import io.cipherd.server.keys.VersionUsage;
 import io.cipherd.server.keys.WipeableSecretKey;
 import io.github.jopenlibs.vault.json.JsonObject;
-import io.github.jopenlibs.vault.json.JsonValue;
 import java.security.MessageDigest;
 import java.time.Clock;
 import java.time.Duration;
@@ -23,7 +24,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
-import java.util.concurrent.ConcurrentHashMap;
+import java.util.UUID;
 import javax.crypto.SecretKey;
 
 /**
@@ -41,8 +42,9 @@ import javax.crypto.SecretKey;
  * <p>Every version write is a check-and-set on the KV version it expects to follow ({@code cas=0}
  * to create), so two replicas writing at once never overwrite each other: the loser gets {@link
  * ConcurrentKeyUpdateException} and nothing is stored. A version's metadata never changes once
- * written, so it is remembered here and {@link #readKey} then costs one metadata read; key bytes
- * are not kept.
+ * written, so it is remembered and {@link #readKey} then costs a metadata read and a read of the
+ * lifecycle secret {@code <prefix>/_lifecycle/<name>} ({@link KvLifecycle}); key bytes are not
+ * kept. Destroying a version destroys its KV version's data ({@code <mount>/destroy/...}).
  */
 public final class VaultKeyStore implements KeyStore {
   /**
@@ -54,8 +56,7 @@ public final class VaultKeyStore implements KeyStore {
   private final VaultSession session;
   private final KvClient kv;
 
-  /** Version metadata already read, per key; immutable in Vault, so never stale. */
-  private final Map<String, Map<Integer, KeyVersionInfo>> versionInfos = new ConcurrentHashMap<>();
+  private final KvKeys keys;
 
   public VaultKeyStore(VaultSession session) {
     this.session = session;
@@ -65,6 +66,7 @@ public final class VaultKeyStore implements KeyStore {
             session,
             new KvPaths(config.mount(), config.prefix()),
             new VaultCircuit(CIRCUIT_OPEN_FOR, longestCall(config), Clock.systemUTC()));
+    this.keys = new KvKeys(kv);
   }
 
   /**
@@ -97,11 +99,16 @@ public final class VaultKeyStore implements KeyStore {
 
   @Override
   public Optional<KeyMetadata> readKey(String name) {
-    return kv.readMetadata(name).flatMap(metadata -> toKeyMetadata(name, metadata));
+    return keys.read(name).map(KvKeys.Snapshot::key);
   }
 
   @Override
   public SecretKey readMaterial(String name, KeyVersionInfo version) {
+    KvLifecycle lifecycle = keys.lifecycle(name);
+    if (lifecycle.isDestroyed(version.version())) {
+      throw KeyUnavailableException.version(
+          name, version.version(), lifecycle.destroyed().get(version.version()).lifecycle());
+    }
     JsonObject fields =
         kv.readVersion(name, version.version())
             .orElseThrow(() -> KeyNotFoundException.version(name, version.version()));
@@ -141,7 +148,7 @@ public final class VaultKeyStore implements KeyStore {
     }
     // Only the writer that won cas=0 sets the policy, so a losing create never changes the key.
     kv.writeMetadata(name, KvKeySettings.metadataWrite(policy));
-    remember(name, first.info());
+    keys.remember(name, first.info());
     return new KeyMetadata(name, List.of(first.info()), policy);
   }
 
@@ -159,7 +166,7 @@ public final class VaultKeyStore implements KeyStore {
               + next.info().version());
     }
     JsonObject metadata = kv.readMetadata(name).orElseThrow(() -> KeyNotFoundException.key(name));
-    if (currentVersion(metadata) == 0) {
+    if (KvKeys.currentVersion(metadata) == 0) {
       throw KeyNotFoundException.key(name);
     }
     if (!KvKeySettings.keepsAllVersions(metadata)) {
@@ -170,7 +177,7 @@ public final class VaultKeyStore implements KeyStore {
         && !isOurs(name, next)) {
       throw new ConcurrentKeyUpdateException(name, expectedCurrentVersion);
     }
-    remember(name, next.info());
+    keys.remember(name, next.info());
     KeyMetadata now = readKey(name).orElseThrow(() -> KeyNotFoundException.key(name));
     // Another replica may already have added more; report the key as this write left it.
     return new KeyMetadata(name, now.versions().subList(0, next.info().version()), now.policy());
@@ -181,6 +188,32 @@ public final class VaultKeyStore implements KeyStore {
     KeyMetadata now = readKey(name).orElseThrow(() -> KeyNotFoundException.key(name));
     kv.writeMetadata(name, KvKeySettings.metadataWrite(policy));
     return now.withPolicy(policy);
+  }
+
+  /**
+   * Check-and-set on the lifecycle secret's KV version; the winner alone then writes the policy (if
+   * {@code next} changes it) and destroys the newly destroyed versions' KV data. A crash before the
+   * policy write loses nothing that matters: scheduled versions refuse every call anyway. One
+   * before the destroy is finished by the next read of the key ({@link KvKeys}).
+   */
+  @Override
+  public KeyMetadata updateLifecycle(KeyMetadata expected, KeyMetadata next) {
+    String name = expected.name();
+    KvKeys.Snapshot now = keys.read(name).orElseThrow(() -> KeyNotFoundException.key(name));
+    List<Integer> erase = LifecycleChange.newlyDestroyed(now.key(), expected, next);
+    String writeId = UUID.randomUUID().toString();
+    String path = KvLifecycle.path(name);
+    if (!kv.writeVersion(path, now.lifecycle().kvVersion(), KvLifecycle.encode(next, writeId))
+        && !writeId.equals(keys.lifecycle(name).writeId())) {
+      throw new ConcurrentKeyUpdateException(name, expected.currentVersion());
+    }
+    if (!next.policy().equals(now.key().policy())) {
+      kv.writeMetadata(name, KvKeySettings.metadataWrite(next.policy()));
+    }
+    if (!erase.isEmpty()) {
+      kv.destroyVersions(name, erase);
+    }
+    return next;
   }
 
   @Override
@@ -232,46 +265,5 @@ public final class VaultKeyStore implements KeyStore {
     } finally {
       Arrays.fill(material, (byte) 0);
     }
-  }
-
-  private Optional<KeyMetadata> toKeyMetadata(String name, JsonObject metadata) {
-    int current = currentVersion(metadata);
-    if (current == 0) {
-      return Optional.empty();
-    }
-    List<KeyVersionInfo> versions = new ArrayList<>(current);
-    for (int v = 1; v <= current; v++) {
-      versions.add(versionInfo(name, v));
-    }
-    return Optional.of(new KeyMetadata(name, versions, KvKeySettings.policy(metadata)));
-  }
-
-  private KeyVersionInfo versionInfo(String name, int version) {
-    KeyVersionInfo known = versionInfos.getOrDefault(name, Map.of()).get(version);
-    if (known != null) {
-      return known;
-    }
-    JsonObject fields =
-        kv.readVersion(name, version)
-            .orElseThrow(
-                () ->
-                    new IllegalStateException(
-                        "key '"
-                            + name
-                            + "' version "
-                            + version
-                            + " is missing from Vault (deleted or destroyed by hand?)"));
-    KeyVersionInfo info = KvVersionFields.decodeInfo(name, version, fields);
-    remember(name, info);
-    return info;
-  }
-
-  private void remember(String name, KeyVersionInfo info) {
-    versionInfos.computeIfAbsent(name, n -> new ConcurrentHashMap<>()).put(info.version(), info);
-  }
-
-  private static int currentVersion(JsonObject metadata) {
-    JsonValue current = metadata.get("current_version");
-    return current != null && current.isNumber() ? current.asInt() : 0;
   }
 }

@@ -8,9 +8,11 @@ import com.sun.net.httpserver.HttpServer;
 import io.cipherd.server.api.StatusMapper;
 import io.cipherd.server.crypto.CipherMode;
 import io.cipherd.server.crypto.KeyType;
+import io.cipherd.server.keys.KeyMetadata;
 import io.cipherd.server.keys.KeyPolicy;
 import io.cipherd.server.keys.KeyStoreAccessDeniedException;
 import io.cipherd.server.keys.KeyVersionInfo;
+import io.cipherd.server.keys.LifecycleRules;
 import io.cipherd.server.keys.NewKeyVersion;
 import io.cipherd.server.keystore.vault.auth.AppRoleAuth;
 import io.cipherd.server.keystore.vault.auth.KubernetesAuth;
@@ -26,8 +28,10 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.SecureRandom;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.Base64;
+import java.util.List;
 import java.util.UUID;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterAll;
@@ -222,6 +226,30 @@ class VaultAuthTest {
                   .readMaterial("full", store.readKey("full").orElseThrow().version(2))
                   .getEncoded())
           .hasSize(32);
+      KeyMetadata before = store.readKey("full").orElseThrow();
+      KeyMetadata scheduled =
+          store.updateLifecycle(
+              before,
+              LifecycleRules.scheduleDestruction(
+                  before, List.of(1), LifecycleRules.MIN_WINDOW, Instant.now()));
+      KeyMetadata destroyed =
+          store.updateLifecycle(
+              scheduled,
+              LifecycleRules.due(scheduled, Instant.now().plus(Duration.ofDays(2))).key());
+      assertThat(store.readKey("full")).contains(destroyed);
+      assertThat(
+              Json.parse(vault.api("GET", "secret/metadata/" + PREFIX + "/full", null))
+                  .asObject()
+                  .get("data")
+                  .asObject()
+                  .get("versions")
+                  .asObject()
+                  .get("1")
+                  .asObject()
+                  .get("destroyed")
+                  .asBoolean())
+          .as("destroyed through secret/destroy/, which the policy grants")
+          .isTrue();
     }
   }
 
