@@ -28,6 +28,7 @@ var valuesFiles = map[string][]string{
 	"vault-kubernetes-values.yaml": {"ConfigMap/kms-cipherd", "Deployment/kms-cipherd", "HorizontalPodAutoscaler/kms-cipherd", "PodDisruptionBudget/kms-cipherd", "Service/kms-cipherd", "ServiceAccount/cipherd-vault"},
 	"arm64-values.yaml":            {"ConfigMap/kms-cipherd", "Deployment/kms-cipherd", "HorizontalPodAutoscaler/kms-cipherd", "PodDisruptionBudget/kms-cipherd", "Service/kms-cipherd", "ServiceAccount/kms-cipherd"},
 	"autoscaling-off-values.yaml":  {"ConfigMap/kms-cipherd", "Deployment/kms-cipherd", "Service/kms-cipherd", "ServiceAccount/kms-cipherd"},
+	"audit-file-values.yaml":       {"ConfigMap/kms-cipherd", "Deployment/kms-cipherd", "HorizontalPodAutoscaler/kms-cipherd", "PodDisruptionBudget/kms-cipherd", "Service/kms-cipherd", "ServiceAccount/kms-cipherd"},
 }
 
 // templateKind is the kind each template file name promises (<component>-<kind>.yaml, as vault-helm names them).
@@ -107,8 +108,9 @@ func serverConfig(t *testing.T, rel *release) *corev1.ConfigMap {
 func container(t *testing.T, dep *appsv1.Deployment) *corev1.Container {
 	t.Helper()
 	cs := dep.Spec.Template.Spec.Containers
-	if len(cs) != 1 || cs[0].Name != "cipherd" {
-		t.Fatalf("want one container named cipherd, got %d", len(cs))
+	// The only other container there may be is the audit trail's sidecar (audit.sink=file).
+	if len(cs) < 1 || cs[0].Name != "cipherd" || len(cs) > 2 || (len(cs) == 2 && cs[1].Name != "audit-tail") {
+		t.Fatalf("want the container cipherd, and audit-tail only, got %d", len(cs))
 	}
 	return &cs[0]
 }

@@ -76,7 +76,7 @@ func TestComposeDemo(t *testing.T) {
 		}
 	}
 	out, err := exec.Command(promtool(t), "check", "config", filepath.Join(etc, "prometheus.yml")).CombinedOutput()
-	if err != nil || !strings.Contains(string(out), "SUCCESS: 5 rules found") {
+	if err != nil || !strings.Contains(string(out), "SUCCESS: 6 rules found") {
 		t.Errorf("promtool check config of the compose Prometheus: %v\n%s", err, out)
 	}
 }

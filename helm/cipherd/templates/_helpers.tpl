@@ -103,6 +103,9 @@ app.kubernetes.io/component: server
 {{- if and (eq .Values.vault.auth "token") (not .Values.vault.token.secretName) }}
 {{- fail "vault.auth=token needs vault.token.secretName" }}
 {{- end }}
+{{- if and .Values.audit.required (not .Values.audit.enabled) }}
+{{- fail "audit.required needs audit.enabled" }}
+{{- end }}
 {{- if and (eq .Values.probes.type "grpc") .Values.tls.enabled }}
 {{- fail "probes.type=grpc cannot probe a TLS port (kubelet's gRPC probe is plaintext): use auto or http" }}
 {{- end }}

@@ -1,10 +1,15 @@
 package io.cipherd.server;
 
+import io.cipherd.api.v1.AuditServiceGrpc;
 import io.cipherd.api.v1.CryptoServiceGrpc;
 import io.cipherd.api.v1.KeyAdminServiceGrpc;
 import io.cipherd.server.api.CipherdApi;
 import io.cipherd.server.api.ItemStreams;
 import io.cipherd.server.api.StatusMapper;
+import io.cipherd.server.audit.AuditInterceptor;
+import io.cipherd.server.audit.AuditObserver;
+import io.cipherd.server.audit.AuditTrail;
+import io.cipherd.server.audit.AuditedAuthorizer;
 import io.cipherd.server.config.ObservabilityConfig;
 import io.cipherd.server.engine.AuthorizedKeyAdmin;
 import io.cipherd.server.engine.CryptoEngine;
@@ -17,6 +22,7 @@ import io.cipherd.server.keys.UsageLedger;
 import io.cipherd.server.logging.AccessLogInterceptor;
 import io.cipherd.server.logging.CallContextExecutor;
 import io.cipherd.server.metrics.AccessDenialMetrics;
+import io.cipherd.server.metrics.AuditMetrics;
 import io.cipherd.server.metrics.CipherPoolMetrics;
 import io.cipherd.server.metrics.CipherdMetrics;
 import io.cipherd.server.metrics.CryptoMetrics;
@@ -72,6 +78,7 @@ public final class Cipherd implements AutoCloseable {
   private final CallerIdentityInterceptor callerIdentity;
   private volatile KeyRefresher keyRefresher;
   private final KeyMaintenance maintenance;
+  private final AuditTrail audit;
   private volatile boolean maintaining;
 
   Cipherd(CipherdBuilder builder) {
@@ -85,7 +92,10 @@ public final class Cipherd implements AutoCloseable {
             ? new CallerIdentityInterceptor(BearerTokens.NONE)
             : new CallerIdentityInterceptor(
                 () -> accessPolicy.get().tokens(),
-                Set.of(CryptoServiceGrpc.SERVICE_NAME, KeyAdminServiceGrpc.SERVICE_NAME),
+                Set.of(
+                    CryptoServiceGrpc.SERVICE_NAME,
+                    KeyAdminServiceGrpc.SERVICE_NAME,
+                    AuditServiceGrpc.SERVICE_NAME),
                 accessDenials,
                 StatusMapper::close);
     this.keyStore = builder.keyStore;
@@ -95,6 +105,10 @@ public final class Cipherd implements AutoCloseable {
             : new CipherdMetrics(ObservabilityConfig.DEFAULT.metricsKeyNames());
     KeyStore metered = new MeteredKeyStore(keyStore, metrics.registry());
     UsageLedger usage = new UsageLedger(builder.clock);
+    this.audit =
+        builder.audit == null
+            ? null
+            : AuditMetrics.openTrail(builder.audit, metered, builder.clock, metrics.registry());
     this.keys = new KeyCache(metered, usage);
     this.admin = new KeyAdmin(metered, keys, builder.clock, usage);
     this.maintenance =
@@ -117,10 +131,12 @@ public final class Cipherd implements AutoCloseable {
         new CryptoEngine(
             keys,
             cipherPools,
-            authorizer,
+            audit == null ? authorizer : new AuditedAuthorizer(authorizer),
             CryptoObserver.both(
                 new CryptoMetrics(metrics.registry(), metrics.keyNames()),
-                new UsageObserver(usage)));
+                audit == null
+                    ? new UsageObserver(usage)
+                    : CryptoObserver.both(new UsageObserver(usage), new AuditObserver())));
     CipherPoolMetrics.bind(cipherPools, metrics.registry());
     KeyCacheMetrics.bind(keys, metrics.registry());
     AccessDenialMetrics.bind(accessDenials, metrics.registry());
@@ -139,7 +155,9 @@ public final class Cipherd implements AutoCloseable {
             new AuthorizedKeyAdmin(admin, authorizer),
             CallContextExecutor.propagating(blocking),
             builder.limits,
-            streams);
+            streams,
+            new CipherdApi.AuditAccess(
+                audit == null ? null : audit.key(), authorizer, builder.clock));
   }
 
   /** A builder over {@code keyStore}, which is closed with the server. */
@@ -148,14 +166,18 @@ public final class Cipherd implements AutoCloseable {
   }
 
   /**
-   * Adds the crypto, key-admin, health and reflection services to {@code builder}, with caller
-   * identity, call metrics and the access log. The interceptor added last runs first: the access
-   * log is outermost so it sees every call, including those the identity interceptor refuses, and
-   * reads the identity that interceptor put in the call's context when the call closes.
+   * Adds the crypto, key-admin, audit, health and reflection services to {@code builder}, with
+   * caller identity, call metrics and the access log. The interceptor added last runs first: the
+   * access log is outermost so it sees every call, including those the identity interceptor
+   * refuses, and reads the identity that interceptor put in the call's context when the call
+   * closes.
    */
   public <T extends ServerBuilder<T>> T addTo(T builder) {
-    return api.addTo(builder)
-        .intercept(callerIdentity)
+    T server = api.addTo(builder).intercept(callerIdentity);
+    if (audit != null) {
+      server = server.intercept(new AuditInterceptor(audit, StatusMapper::close));
+    }
+    return server
         .intercept(new MetricCollectingServerInterceptor(metrics.registry()))
         .intercept(new AccessLogInterceptor())
         .addService(health.service())
@@ -258,6 +280,9 @@ public final class Cipherd implements AutoCloseable {
       Thread.currentThread().interrupt();
     }
     blocking.shutdownNow();
+    if (audit != null) {
+      audit.close();
+    }
     forgetKeys();
     cipherPools.close();
     keyStore.close();

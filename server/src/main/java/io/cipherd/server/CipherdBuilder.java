@@ -1,6 +1,7 @@
 package io.cipherd.server;
 
 import io.cipherd.server.api.RequestLimits;
+import io.cipherd.server.audit.AuditConfig;
 import io.cipherd.server.config.ServerConfig;
 import io.cipherd.server.keys.KeyStore;
 import io.cipherd.server.metrics.CipherdMetrics;
@@ -26,6 +27,7 @@ public final class CipherdBuilder {
   CipherdMetrics metrics;
   Supplier<AccessPolicy> accessPolicy;
   Clock clock = Clock.systemUTC();
+  AuditConfig audit;
 
   CipherdBuilder(KeyStore keyStore) {
     this.keyStore = Objects.requireNonNull(keyStore, "keyStore");
@@ -96,6 +98,12 @@ public final class CipherdBuilder {
   /** The clock stamped on new key versions, and by which scheduled destructions fall due. */
   public CipherdBuilder clock(Clock clock) {
     this.clock = Objects.requireNonNull(clock, "clock");
+    return this;
+  }
+
+  /** Audits every call to the trail {@code audit} describes; null (the default): no audit. */
+  public CipherdBuilder audit(AuditConfig audit) {
+    this.audit = audit;
     return this;
   }
 

@@ -72,6 +72,7 @@ public final class Main {
             .config(config)
             .metrics(new CipherdMetrics(ops.metricsKeyNames()))
             .accessPolicy(accessPolicy)
+            .audit(command.toAuditConfig())
             .build();
     createDemoKey(services.admin(), config.demoKey());
     if (vault != null) {

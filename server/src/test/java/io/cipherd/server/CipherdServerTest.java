@@ -61,7 +61,10 @@ class CipherdServerTest {
           .isEqualTo(ServingStatus.SERVING);
       assertThat(listServices(channel.managed))
           .contains(
-              "cipherd.v1.CryptoService", "cipherd.v1.KeyAdminService", "grpc.health.v1.Health");
+              "cipherd.v1.CryptoService",
+              "cipherd.v1.KeyAdminService",
+              "cipherd.v1.AuditService",
+              "grpc.health.v1.Health");
 
       KeyAdminServiceGrpc.newBlockingStub(channel.managed)
           .createKey(CreateKeyRequest.newBuilder().setKeyName("net").build());

@@ -1,17 +1,21 @@
 package io.cipherd.server.api;
 
+import io.cipherd.server.audit.AuditKey;
 import io.cipherd.server.engine.AuthorizedKeyAdmin;
 import io.cipherd.server.engine.CryptoEngine;
+import io.cipherd.server.security.Authorizer;
 import io.grpc.ServerBuilder;
+import java.time.Clock;
 import java.util.concurrent.Executor;
 
 /**
- * cipherd's two gRPC services over their engines, sharing one dispatcher: calls that need only
- * cached keys run on the transport thread, the rest on {@code blocking}.
+ * cipherd's gRPC services over their engines, sharing one dispatcher: calls that need only cached
+ * keys run on the transport thread, the rest on {@code blocking}.
  */
 public final class CipherdApi {
   private final CryptoServiceImpl crypto;
   private final KeyAdminServiceImpl admin;
+  private final AuditServiceImpl audit;
 
   /**
    * {@code blocking} must carry the call's gRPC Context (caller identity, deadline) and request id
@@ -23,16 +27,28 @@ public final class CipherdApi {
       AuthorizedKeyAdmin keys,
       Executor blocking,
       RequestLimits limits,
-      ItemStreams streams) {
+      ItemStreams streams,
+      AuditAccess audit) {
     CallDispatcher dispatcher = new CallDispatcher(blocking);
     this.crypto = new CryptoServiceImpl(engine, dispatcher, limits, streams);
     this.admin = new KeyAdminServiceImpl(keys, dispatcher);
+    this.audit = new AuditServiceImpl(audit.key(), audit.authorizer(), dispatcher, audit.clock());
   }
 
-  /** Adds both services, each refusing malformed request bytes with INVALID_ARGUMENT. */
+  /**
+   * What the audit service answers with: the audit key (null when the server keeps no trail), who
+   * may ask, and the clock of its answers.
+   */
+  public record AuditAccess(AuditKey key, Authorizer authorizer, Clock clock) {}
+
+  /**
+   * Adds the crypto, key-admin and audit services, each refusing malformed request bytes with
+   * INVALID_ARGUMENT.
+   */
   public <T extends ServerBuilder<T>> T addTo(T builder) {
     return builder
         .addService(MalformedRequests.guard(crypto.bindService()))
-        .addService(MalformedRequests.guard(admin.bindService()));
+        .addService(MalformedRequests.guard(admin.bindService()))
+        .addService(MalformedRequests.guard(audit.bindService()));
   }
 }

@@ -1,6 +1,7 @@
 package io.cipherd.server.config;
 
 import io.cipherd.server.api.RequestLimits;
+import io.cipherd.server.audit.AuditConfig;
 import io.cipherd.server.logging.LogFormat;
 import io.cipherd.server.pool.CipherPoolConfig;
 import java.io.IOException;
@@ -186,6 +187,8 @@ public final class ServerCommand implements Callable<Integer> {
 
   @Mixin TlsOptions tls;
 
+  @Mixin AuditOptions audit;
+
   @Option(
       names = "--access-policy",
       defaultValue = "${env:CIPHERD_ACCESS_POLICY}",
@@ -235,6 +238,11 @@ public final class ServerCommand implements Callable<Integer> {
                   "--log-format must be text or json, got " + logFormat);
         };
     return new ObservabilityConfig(httpPort, format, metricsKeyNames, usageMergeInterval);
+  }
+
+  /** The validated audit settings; null when no --audit-log is set. */
+  public AuditConfig toAuditConfig() {
+    return audit.toConfig();
   }
 
   /** Which key store to open. */

@@ -69,6 +69,16 @@ public interface KeyStore extends AutoCloseable {
     throw new UnsupportedOperationException(getClass().getSimpleName() + " keeps no usage counts");
   }
 
+  /**
+   * The audit key's 32 bytes, shared by every replica of the store: created on first use with
+   * check-and-set (so two replicas starting at once agree on one), then read. It hashes callers'
+   * contexts and MACs the audit trail's checkpoints; no API ever returns it. The caller wipes the
+   * returned copy.
+   */
+  default byte[] auditKeyMaterial() {
+    throw new UnsupportedOperationException(getClass().getSimpleName() + " keeps no audit key");
+  }
+
   @Override
   default void close() {}
 }

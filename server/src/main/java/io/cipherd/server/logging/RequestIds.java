@@ -4,12 +4,13 @@ import io.grpc.Metadata;
 import java.util.HexFormat;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.regex.Pattern;
+import org.slf4j.MDC;
 
 /**
  * The id that ties one call's log lines together: the caller's {@code x-request-id} when it is a
  * short token (so an id can follow a request across services), else a random one.
  */
-final class RequestIds {
+public final class RequestIds {
   /** The MDC key of the request id. */
   static final String MDC_KEY = "request_id";
 
@@ -18,6 +19,14 @@ final class RequestIds {
   private static final Pattern SAFE = Pattern.compile("[A-Za-z0-9._-]{1,64}");
 
   private RequestIds() {}
+
+  /**
+   * The request id of the call whose code runs on this thread (set by the access log), or null
+   * outside a call.
+   */
+  public static String current() {
+    return MDC.get(MDC_KEY);
+  }
 
   static String of(Metadata headers) {
     String given = headers.get(HEADER);

@@ -21,13 +21,14 @@ import io.cipherd.server.crypto.envelope.EnvelopeHeader;
  * ciphertext's header (never more of the ciphertext), or a legacy item's key name. Only names that
  * match the key-name syntax are shown, so a hostile name cannot forge log lines or flood them.
  */
-final class RequestKeyName {
-  static final String NONE = "-";
+public final class RequestKeyName {
+  public static final String NONE = "-";
   static final String INVALID = "<invalid>";
 
   private RequestKeyName() {}
 
-  static String of(Object request) {
+  /** The key name {@code request} names, as the access log shows it. */
+  public static String of(Object request) {
     return switch (request) {
       case EncryptRequest r -> named(r.getKeyName());
       case EncryptBatchRequest r -> named(r.getKeyName());

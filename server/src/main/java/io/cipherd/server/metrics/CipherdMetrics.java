@@ -71,6 +71,8 @@ public final class CipherdMetrics implements AutoCloseable {
     new ClassLoaderMetrics().bindTo(registry);
     new ProcessorMetrics().bindTo(registry);
     new UptimeMetrics().bindTo(registry);
+    // At zero while the audit trail is off, so its panel and alert read 0 rather than no data.
+    new AuditMetrics(registry);
   }
 
   public PrometheusMeterRegistry registry() {

@@ -79,6 +79,11 @@ public final class MeteredKeyStore implements KeyStore {
   }
 
   @Override
+  public byte[] auditKeyMaterial() {
+    return timed("audit_key", delegate::auditKeyMaterial);
+  }
+
+  @Override
   public void close() {
     delegate.close();
   }

@@ -1,5 +1,6 @@
 package io.cipherd.server.ops;
 
+import io.cipherd.api.v1.AuditServiceGrpc;
 import io.cipherd.api.v1.CryptoServiceGrpc;
 import io.cipherd.api.v1.KeyAdminServiceGrpc;
 import io.grpc.BindableService;
@@ -68,5 +69,6 @@ public final class Health {
     manager.setStatus("", status);
     manager.setStatus(CryptoServiceGrpc.SERVICE_NAME, status);
     manager.setStatus(KeyAdminServiceGrpc.SERVICE_NAME, status);
+    manager.setStatus(AuditServiceGrpc.SERVICE_NAME, status);
   }
 }

@@ -16,7 +16,7 @@ import javax.net.ssl.SSLSession;
  * only when it has no subject alternative name at all. Worked out once per TLS session and kept in
  * the session.
  */
-final class CertificateIdentity {
+public final class CertificateIdentity {
   private static final String SESSION_VALUE = "io.cipherd.caller-identity";
   private static final int DNS = 2;
   private static final int URI = 6;
@@ -24,7 +24,7 @@ final class CertificateIdentity {
   private CertificateIdentity() {}
 
   /** The identity of the peer of {@code session}, or null if it presented no usable certificate. */
-  static String of(SSLSession session) {
+  public static String of(SSLSession session) {
     Object known = session.getValue(SESSION_VALUE);
     if (known instanceof String identity) {
       return identity;

@@ -38,7 +38,12 @@ public enum Operation {
    * key and destroying its versions are granted to different people; disabling and enabling a key,
    * which loses nothing, is {@code admin}'s.
    */
-  DESTROY;
+  DESTROY,
+  /**
+   * Ask the AuditService for the audit key's hash of a known value and to check audit checkpoints'
+   * MACs: for investigators. Not about one key: a rule grants it with keys {@code ["*"]}.
+   */
+  AUDIT;
 
   /** The name used in policy files and messages. */
   public String configName() {

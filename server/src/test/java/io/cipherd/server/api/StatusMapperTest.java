@@ -56,6 +56,7 @@ class StatusMapperTest {
           Map.entry(
               new InvalidCiphertextException("payload is empty"), Status.Code.INVALID_ARGUMENT),
           Map.entry(new DecryptionFailedException(), Status.Code.INVALID_ARGUMENT),
+          Map.entry(new AuditOffException(), Status.Code.FAILED_PRECONDITION),
           Map.entry(KeyNotFoundException.key("orders"), Status.Code.NOT_FOUND),
           Map.entry(new KeyAlreadyExistsException("orders"), Status.Code.ALREADY_EXISTS),
           Map.entry(

@@ -3,6 +3,7 @@ package io.cipherd.server.config;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.cipherd.server.audit.AuditConfig;
 import io.cipherd.server.security.TlsConfig;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -108,6 +109,40 @@ class ServerCommandTest {
                     dir.resolve("absent.key").toString()))
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessageContaining("absent.crt");
+  }
+
+  @Test
+  void auditOptions_reachTheAuditConfig() {
+    Path log = dir.resolve("audit.log");
+    assertThat(
+            audit(
+                "--audit-log",
+                log.toString(),
+                "--audit-required",
+                "--audit-checkpoint-interval",
+                "PT5S",
+                "--audit-rotate-size",
+                "1048576"))
+        .isEqualTo(new AuditConfig(log, true, Duration.ofSeconds(5), 1 << 20));
+    assertThat(audit("--audit-log", "-").file()).isNull();
+    assertThat(audit("--audit-log", "-").required()).isFalse();
+  }
+
+  @Test
+  void noAuditLog_isNoAudit_andRequiredWithoutALogIsRefused() {
+    assertThat(audit()).isNull();
+    assertThatThrownBy(() -> audit("--audit-required"))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("--audit-log");
+    assertThatThrownBy(() -> audit("--audit-log", "-", "--audit-rotate-size", "100"))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("rotate size");
+  }
+
+  private static AuditConfig audit(String... args) {
+    ServerCommand command = new ServerCommand();
+    new CommandLine(command).parseArgs(args);
+    return command.toAuditConfig();
   }
 
   private ServerConfig parse(String... args) throws Exception {

@@ -1,5 +1,6 @@
 package io.cipherd.server.keys;
 
+import io.cipherd.server.crypto.NonceSource;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -17,6 +18,8 @@ public final class InMemoryKeyStore implements KeyStore {
    * Each key's material by version - 1; copies, so callers wiping their arrays change nothing here.
    */
   private final Map<String, List<byte[]>> material = new TreeMap<>();
+
+  private byte[] auditKey;
 
   @Override
   public synchronized List<String> listKeyNames() {
@@ -118,5 +121,13 @@ public final class InMemoryKeyStore implements KeyStore {
   @Override
   public String toString() {
     return "InMemoryKeyStore[" + keys.size() + " keys]";
+  }
+
+  @Override
+  public synchronized byte[] auditKeyMaterial() {
+    if (auditKey == null) {
+      auditKey = NonceSource.bytes(32);
+    }
+    return auditKey.clone();
   }
 }

@@ -82,6 +82,9 @@ class MetricsEndpointTest {
               "cipherd_key_cache_requests_total{result=\"miss\"}",
               "cipherd_key_cache_requests_total{result=\"hit\"} 4.0",
               "cipherd_key_cache_size 1.0",
+              "cipherd_audit_records_total{outcome=\"failed\"} 0.0",
+              "cipherd_audit_records_total{outcome=\"written\"} 0.0",
+              "cipherd_audit_write_seconds_count 0",
               "jvm_memory_used_bytes{",
               "jvm_threads_live_threads ",
               "jvm_gc_");

@@ -94,6 +94,9 @@ final class Pkcs12File {
     Map<String, SortedMap<Integer, KeyVersionInfo>> found = new TreeMap<>();
     try {
       for (String alias : Collections.list(jks.aliases())) {
+        if (Pkcs12AuditKey.ALIAS.equals(alias)) {
+          continue;
+        }
         VersionEntries.Alias parsed = VersionEntries.parseAlias(alias);
         if (parsed == null || !jks.entryInstanceOf(alias, SecretKeyEntry.class)) {
           throw inconsistent(
@@ -208,6 +211,33 @@ final class Pkcs12File {
       throw new KeyStoreUnavailableException(
           "cannot write " + file + " without the destroyed versions of key '" + name + "': " + e,
           e);
+    }
+  }
+
+  /** The bytes of the secret entry {@code alias} (outside the key-name grammar), or null. */
+  byte[] readSecret(String alias) {
+    try {
+      checkOpen();
+      SecretKeyEntry entry = (SecretKeyEntry) jks.getEntry(alias, password);
+      return entry == null ? null : entry.getSecretKey().getEncoded();
+    } catch (GeneralSecurityException e) {
+      throw new KeyStoreUnavailableException("cannot read entry '" + alias + "' of " + file, e);
+    }
+  }
+
+  /** Stores {@code key} as the new secret entry {@code alias}, durably, or stores nothing. */
+  void addSecret(String alias, SecretKey key) {
+    try {
+      jks.setEntry(alias, new SecretKeyEntry(key), password);
+      AtomicFiles.replace(file, out -> jks.store(out, password.getPassword()));
+    } catch (Exception e) {
+      try {
+        jks.deleteEntry(alias);
+      } catch (GeneralSecurityException ignored) {
+        // Removing an entry from the in-memory PKCS12 store does not fail.
+      }
+      throw new KeyStoreUnavailableException(
+          "cannot write " + file + "; nothing was stored: " + e, e);
     }
   }
 

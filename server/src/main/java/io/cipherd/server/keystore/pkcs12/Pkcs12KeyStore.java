@@ -238,6 +238,17 @@ public final class Pkcs12KeyStore implements KeyStore {
     }
   }
 
+  @Override
+  public byte[] auditKeyMaterial() {
+    lock.lock();
+    try {
+      p12.checkOpen();
+      return Pkcs12AuditKey.readOrCreate(p12);
+    } finally {
+      lock.unlock();
+    }
+  }
+
   /** Wipes the password and unlocks the directory; the store cannot be used afterwards. */
   @Override
   public void close() {

@@ -244,6 +244,11 @@ public final class VaultKeyStore implements KeyStore {
   }
 
   @Override
+  public byte[] auditKeyMaterial() {
+    return KvAuditKey.readOrCreate(kv);
+  }
+
+  @Override
   public void close() {
     session.close();
   }

@@ -1,0 +1,121 @@
+package io.cipherd.server.audit;
+
+import io.cipherd.server.keys.KeyStore;
+import java.io.IOException;
+import java.time.Clock;
+import java.time.Instant;
+import java.util.Arrays;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.Executor;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * The audit trail a server writes its calls' records to: the {@link AuditLog} in its file (or on
+ * standard output), the {@link AuditKey} read from the key store, and whether records are required
+ * before answers. Records are appended here; with {@code required} the caller waits for each
+ * record's future, completed on {@link #releaser()} (a thread per core) so no answer is serialized
+ * and sent on the writer's thread.
+ */
+public final class AuditTrail implements AutoCloseable {
+  /** Times how long a record took to become durable, for metrics. */
+  public interface Timing {
+    Timing NONE = nanos -> {};
+
+    void durableAfter(long nanos);
+  }
+
+  private final AuditLog log;
+  private final AuditKey key;
+  private final boolean required;
+  private final Clock clock;
+  private final Timing timing;
+  private final ExecutorService releaser;
+
+  private AuditTrail(AuditLog log, AuditKey key, boolean required, Clock clock, Timing timing) {
+    this.log = log;
+    this.key = key;
+    this.required = required;
+    this.clock = clock;
+    this.timing = timing;
+    AtomicInteger next = new AtomicInteger();
+    this.releaser =
+        Executors.newFixedThreadPool(
+            Math.max(2, Runtime.getRuntime().availableProcessors()),
+            runnable -> {
+              Thread thread =
+                  new Thread(runnable, "cipherd-audit-release-" + next.incrementAndGet());
+              thread.setDaemon(true);
+              return thread;
+            });
+  }
+
+  /**
+   * Opens the trail of {@code config} with the audit key of {@code keyStore} (created there on
+   * first use); {@code listener} hears of records written and failed.
+   */
+  public static AuditTrail open(
+      AuditConfig config, KeyStore keyStore, Clock clock, AuditLog.Listener listener, Timing timing)
+      throws IOException {
+    byte[] material = keyStore.auditKeyMaterial();
+    AuditKey key;
+    try {
+      key = new AuditKey(material);
+    } finally {
+      Arrays.fill(material, (byte) 0);
+    }
+    AuditLog log = AuditLog.open(config.file(), key, clock, config.settings(), listener);
+    return new AuditTrail(log, key, config.required(), clock, timing);
+  }
+
+  /** Queues {@code record}; the future completes on {@link #releaser()} once it is durable. */
+  CompletableFuture<Void> append(CallRecord record) {
+    long start = System.nanoTime();
+    return log.append(record)
+        .whenCompleteAsync(
+            (done, error) -> {
+              if (error == null) {
+                timing.durableAfter(System.nanoTime() - start);
+              }
+            },
+            releaser);
+  }
+
+  /** Queues {@code record} and does not wait: its failure is only counted. */
+  void appendLater(CallRecord record) {
+    long start = System.nanoTime();
+    log.append(record).thenRun(() -> timing.durableAfter(System.nanoTime() - start));
+  }
+
+  /** Whether no call may be answered before its record is durable. */
+  public boolean required() {
+    return required;
+  }
+
+  /** The key that hashes contexts and MACs checkpoints. */
+  public AuditKey key() {
+    return key;
+  }
+
+  Instant now() {
+    return clock.instant();
+  }
+
+  Executor releaser() {
+    return releaser;
+  }
+
+  /** Writes what is queued and a last checkpoint. */
+  @Override
+  public void close() {
+    try {
+      log.close();
+      releaser.shutdown();
+      releaser.awaitTermination(5, TimeUnit.SECONDS);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+  }
+}

@@ -1,0 +1,161 @@
+package io.cipherd.server.audit;
+
+import com.google.protobuf.Any;
+import com.google.protobuf.ByteString;
+import com.google.protobuf.InvalidProtocolBufferException;
+import com.google.rpc.ErrorInfo;
+import io.cipherd.server.logging.RequestKeyName;
+import io.cipherd.server.security.CallerIdentity;
+import io.cipherd.server.security.CertificateIdentity;
+import io.grpc.Grpc;
+import io.grpc.Metadata;
+import io.grpc.ServerCall;
+import io.grpc.Status;
+import io.grpc.protobuf.StatusProto;
+import java.util.Arrays;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicBoolean;
+import javax.net.ssl.SSLSession;
+
+/**
+ * One audited call as it goes: what its requests named (key, items, the first item's context,
+ * hashed at once), the {@link ItemTally} the engine counts its items into, and the record it ends
+ * with. The caller's identity is read when the call closes, in the context where the identity
+ * interceptor (which runs inside the audit) put it.
+ */
+final class AuditedCall {
+  /** The record's key for a name that does not follow the key-name syntax. */
+  static final String INVALID_NAME = "<invalid>";
+
+  static final String ANONYMOUS = "-";
+
+  /** The status of a stream's record written before its first item is served. */
+  static final String OPEN = "OPEN";
+
+  final ItemTally tally = new ItemTally();
+  private final AuditTrail trail;
+  private final ServerCall<?, ?> call;
+  private final String requestId;
+  private final AtomicBoolean finished = new AtomicBoolean();
+
+  // Written by the call's serialized listener callbacks, read when the record is made.
+  private volatile boolean sawRequest;
+  private volatile String keyName;
+  private volatile String contextHash;
+  private volatile long items;
+  private volatile String identity;
+
+  AuditedCall(AuditTrail trail, ServerCall<?, ?> call, String requestId) {
+    this.trail = trail;
+    this.call = call;
+    this.requestId = requestId == null ? "-" : requestId;
+  }
+
+  void sawRequest(Object message) {
+    items += RequestItems.count(message);
+    if (sawRequest) {
+      return;
+    }
+    sawRequest = true;
+    String name = RequestKeyName.of(message);
+    keyName = RequestKeyName.NONE.equals(name) ? null : name;
+    ByteString context = RequestItems.context(message);
+    if (!context.isEmpty()) {
+      byte[] bytes = context.toByteArray();
+      contextHash = trail.key().hashContext(bytes);
+      Arrays.fill(bytes, (byte) 0);
+    }
+  }
+
+  /**
+   * Notes the caller's identity from the current context: called from the service's side of the
+   * call (inside the identity interceptor), so a call cancelled later still names its caller.
+   */
+  void noteIdentity() {
+    if (identity == null) {
+      identity = CallerIdentity.current();
+    }
+  }
+
+  /** True the first time only: a call has one final record, whether closed or cancelled. */
+  boolean finish() {
+    return finished.compareAndSet(false, true);
+  }
+
+  /** The record a stream writes before serving its first item. */
+  CallRecord opened() {
+    return record(OPEN, null, List.of(), 0);
+  }
+
+  /** The call's final record, for {@code status} (its reason read from {@code trailers}). */
+  CallRecord closed(Status status, Metadata trailers) {
+    String reason = status.isOk() ? null : reason(status, trailers);
+    long total = items;
+    long counted = tally.items();
+    if (counted < total) {
+      // Items no key version reported (an Inspect; a batch refused as a whole; a stream's items
+      // cancelled before they ran): accounted under version 0 with the call's outcome.
+      tally.add(
+          requestedKey(),
+          ItemTally.NO_VERSION,
+          status.isOk() ? AuditObserver.OK : reason,
+          total - counted);
+    }
+    List<ItemTally.VersionOutcomes> versions = tally.snapshot();
+    return record(status.getCode().name(), reason, versions, total);
+  }
+
+  /** The key the request named, without the version or rewrap target the record's key shows. */
+  private String requestedKey() {
+    if (keyName == null) {
+      return RequestKeyName.NONE;
+    }
+    String name = keyName;
+    int arrow = name.indexOf("->");
+    if (arrow > 0) {
+      name = name.substring(0, arrow);
+    }
+    int slash = name.indexOf('/');
+    return slash > 0 ? name.substring(0, slash) : name;
+  }
+
+  private CallRecord record(
+      String status, String reason, List<ItemTally.VersionOutcomes> versions, long total) {
+    String current = CallerIdentity.current();
+    String identity = current != null ? current : this.identity;
+    String via = "anonymous";
+    if (identity != null) {
+      SSLSession session = call.getAttributes().get(Grpc.TRANSPORT_ATTR_SSL_SESSION);
+      via = session != null && CertificateIdentity.of(session) != null ? "certificate" : "token";
+    }
+    return new CallRecord(
+        trail.now(),
+        requestId,
+        identity == null ? ANONYMOUS : identity,
+        via,
+        CallerIdentity.peer(call),
+        call.getMethodDescriptor().getFullMethodName(),
+        keyName,
+        total,
+        versions,
+        status,
+        reason,
+        contextHash);
+  }
+
+  /** The ErrorInfo reason the API put in the trailers, else the status code's name. */
+  private static String reason(Status status, Metadata trailers) {
+    if (trailers != null) {
+      for (Any detail : StatusProto.fromStatusAndTrailers(status, trailers).getDetailsList()) {
+        if (detail.is(ErrorInfo.class)) {
+          try {
+            return detail.unpack(ErrorInfo.class).getReason();
+          } catch (InvalidProtocolBufferException e) {
+            break;
+          }
+        }
+      }
+    }
+    return status.getCode().name();
+  }
+}

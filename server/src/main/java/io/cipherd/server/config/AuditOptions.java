@@ -1,0 +1,53 @@
+package io.cipherd.server.config;
+
+import io.cipherd.server.audit.AuditConfig;
+import java.nio.file.Path;
+import java.time.Duration;
+import picocli.CommandLine.Option;
+
+/** The {@code --audit-*} options; each has a CIPHERD_AUDIT_* variable. Off unless a log is set. */
+public final class AuditOptions {
+  @Option(
+      names = "--audit-log",
+      defaultValue = "${env:CIPHERD_AUDIT_LOG}",
+      description =
+          "Audit trail: a file, or - for standard output; one hash-chained JSON record per call "
+              + "(CIPHERD_AUDIT_LOG). Off when not set.")
+  String auditLog;
+
+  @Option(
+      names = "--audit-required",
+      defaultValue = "${env:CIPHERD_AUDIT_REQUIRED:-false}",
+      description =
+          "Serve no call unaudited: answers wait until their record is durable, and a call whose "
+              + "record cannot be written fails with UNAVAILABLE (CIPHERD_AUDIT_REQUIRED).")
+  boolean auditRequired;
+
+  @Option(
+      names = "--audit-checkpoint-interval",
+      defaultValue = "${env:CIPHERD_AUDIT_CHECKPOINT_INTERVAL:-PT1S}",
+      description =
+          "Longest time between two MACed checkpoints of the audit trail, ISO-8601 "
+              + "(CIPHERD_AUDIT_CHECKPOINT_INTERVAL). Default: ${DEFAULT-VALUE}.")
+  Duration checkpointInterval;
+
+  @Option(
+      names = "--audit-rotate-size",
+      defaultValue = "${env:CIPHERD_AUDIT_ROTATE_SIZE:-268435456}",
+      description =
+          "Size in bytes at which the audit file is set aside and a new one begun, the chain "
+              + "continuing (CIPHERD_AUDIT_ROTATE_SIZE). Default: ${DEFAULT-VALUE}.")
+  long rotateSize;
+
+  /** The validated audit settings, or null when no audit log is set. */
+  AuditConfig toConfig() {
+    if (auditLog == null || auditLog.isBlank()) {
+      if (auditRequired) {
+        throw new IllegalArgumentException("--audit-required needs --audit-log FILE or -");
+      }
+      return null;
+    }
+    Path file = auditLog.strip().equals("-") ? null : Path.of(auditLog.strip());
+    return new AuditConfig(file, auditRequired, checkpointInterval, rotateSize);
+  }
+}

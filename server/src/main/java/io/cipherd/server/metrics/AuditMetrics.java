@@ -1,0 +1,80 @@
+package io.cipherd.server.metrics;
+
+import io.cipherd.server.audit.AuditConfig;
+import io.cipherd.server.audit.AuditLog;
+import io.cipherd.server.audit.AuditTrail;
+import io.cipherd.server.keys.KeyStore;
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Timer;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * The audit trail's meters: {@code cipherd_audit_records_total{outcome="written|failed"}} and
+ * {@code cipherd_audit_write_seconds}, how long a record took from the call's end to durable on
+ * disk (the group commit's write and fsync included). Any failed record is an alert: with {@code
+ * --audit-required} it failed its call, without it the call went unaudited.
+ */
+public final class AuditMetrics implements AuditLog.Listener, AuditTrail.Timing {
+  static final String RECORDS = "cipherd.audit.records";
+  static final String WRITE = "cipherd.audit.write";
+
+  private static final Duration[] WRITE_BUCKETS = {
+    Duration.ofMillis(1),
+    Duration.ofMillis(5),
+    Duration.ofMillis(25),
+    Duration.ofMillis(100),
+    Duration.ofMillis(500)
+  };
+
+  private final Counter written;
+  private final Counter failed;
+  private final Timer write;
+
+  public AuditMetrics(MeterRegistry registry) {
+    this.written = records(registry, "written");
+    this.failed = records(registry, "failed");
+    this.write =
+        Timer.builder(WRITE)
+            .description("Time from a call's end until its audit record is durable")
+            .serviceLevelObjectives(WRITE_BUCKETS)
+            .register(registry);
+  }
+
+  /** Opens the trail {@code config} describes, metered in {@code registry}. */
+  public static AuditTrail openTrail(
+      AuditConfig config, KeyStore store, Clock clock, MeterRegistry registry) {
+    AuditMetrics meters = new AuditMetrics(registry);
+    try {
+      return AuditTrail.open(config, store, clock, meters, meters);
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot open the audit trail: " + e.getMessage(), e);
+    }
+  }
+
+  @Override
+  public void written(int records) {
+    written.increment(records);
+  }
+
+  @Override
+  public void failed(int records) {
+    failed.increment(records);
+  }
+
+  @Override
+  public void durableAfter(long nanos) {
+    write.record(nanos, TimeUnit.NANOSECONDS);
+  }
+
+  private static Counter records(MeterRegistry registry, String outcome) {
+    return Counter.builder(RECORDS)
+        .description("Audit records by outcome: written (durable) or failed (never written)")
+        .tags("outcome", outcome)
+        .register(registry);
+  }
+}
