@@ -14,12 +14,13 @@ import (
 	"github.com/cipherd/cipherd/clients/go/cipherdpb"
 )
 
-// Client is a connection to cipherd. Crypto and Admin are the generated stubs; their errors are
+// Client is a connection to cipherd. Crypto, Admin and Audit are the generated stubs; their errors are
 // *Error like those of Client's own methods. A Client is safe for concurrent use.
 type Client struct {
 	conn   *grpc.ClientConn
 	Crypto cipherdpb.CryptoServiceClient
 	Admin  cipherdpb.KeyAdminServiceClient
+	Audit  cipherdpb.AuditServiceClient
 }
 
 // Dial connects to addr ("host:port") and waits until the connection is ready, fails, or ctx ends.
@@ -43,7 +44,8 @@ func Dial(ctx context.Context, addr string, opts ...Option) (*Client, error) {
 		conn.Close()
 		return nil, fmt.Errorf("cipherd: connecting to %s: %w", addr, err)
 	}
-	return &Client{conn: conn, Crypto: cipherdpb.NewCryptoServiceClient(conn), Admin: cipherdpb.NewKeyAdminServiceClient(conn)}, nil
+	return &Client{conn: conn, Crypto: cipherdpb.NewCryptoServiceClient(conn), Admin: cipherdpb.NewKeyAdminServiceClient(conn),
+		Audit: cipherdpb.NewAuditServiceClient(conn)}, nil
 }
 
 // Close closes the connection.
@@ -79,7 +81,8 @@ func retryServiceConfig(maxAttempts int) string {
 	}
 	policy := fmt.Sprintf(`{"maxAttempts": %d, "initialBackoff": "0.1s", "maxBackoff": "2s",
 		"backoffMultiplier": 2, "retryableStatusCodes": ["UNAVAILABLE"]}`, maxAttempts)
-	services := []string{`{"service": "cipherd.v1.CryptoService"}`, `{"service": "cipherd.v1.KeyAdminService"}`}
+	services := []string{`{"service": "cipherd.v1.CryptoService"}`, `{"service": "cipherd.v1.KeyAdminService"}`,
+		`{"service": "cipherd.v1.AuditService"}`}
 	return `{"methodConfig": [{"name": [` + strings.Join(services, ",") + `], "retryPolicy": ` + policy + `}]}`
 }
 

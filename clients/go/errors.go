@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strconv"
 	"strings"
 	"unicode"
 
@@ -29,16 +30,40 @@ var (
 	ErrDeadlineExceeded   = errors.New("cipherd: deadline exceeded")
 	ErrCanceled           = errors.New("cipherd: canceled")
 	ErrInternal           = errors.New("cipherd: internal error")
+
+	// The lifecycle refusals (FAILED_PRECONDITION, so they match ErrFailedPrecondition too): a
+	// disabled or deleted key, a version pending destruction or destroyed (its ciphertexts are gone
+	// for good: never ErrDecryptionFailed), and a retirement refused because versions below it are
+	// still in use (VersionsInUse lists them).
+	ErrKeyDisabled                    = errors.New("cipherd: key disabled")
+	ErrKeyVersionDestructionScheduled = errors.New("cipherd: key version scheduled for destruction")
+	ErrKeyVersionDestroyed            = errors.New("cipherd: key version destroyed")
+	ErrKeyVersionsInUse               = errors.New("cipherd: key versions in use")
+	// ErrAuditUnavailable (UNAVAILABLE, so ErrUnavailable too): the server requires an audit record
+	// and could not write it, so it did not serve the call.
+	ErrAuditUnavailable = errors.New("cipherd: audit unavailable")
 )
 
 // errorDomain is the ErrorInfo domain of the server's errors; an ErrorInfo of another domain is not its.
 const errorDomain = "cipherd.io"
 
+// reasonKind is a kind a reason picks out more finely than its status code, and its name.
+type reasonKind struct {
+	code codes.Code // the status the reason belongs to; under another status it refines nothing
+	kind error
+	name string // Kind()'s name for it
+}
+
 // kindByReason is the kinds a reason picks out more finely than the status code (proto/README.md,
 // "Errors"); every other reason, and a status without one, maps by its code.
-var kindByReason = map[string]error{
-	"DECRYPTION_FAILED":  ErrDecryptionFailed,
-	"INVALID_CIPHERTEXT": ErrMalformedCiphertext,
+var kindByReason = map[string]reasonKind{
+	"DECRYPTION_FAILED":                 {codes.InvalidArgument, ErrDecryptionFailed, "decryption_failed"},
+	"INVALID_CIPHERTEXT":                {codes.InvalidArgument, ErrMalformedCiphertext, "malformed_ciphertext"}, // as cipherctl names a ciphertext that fails to parse locally
+	"KEY_DISABLED":                      {codes.FailedPrecondition, ErrKeyDisabled, "key_disabled"},
+	"KEY_VERSION_DESTRUCTION_SCHEDULED": {codes.FailedPrecondition, ErrKeyVersionDestructionScheduled, "key_version_destruction_scheduled"},
+	"KEY_VERSION_DESTROYED":             {codes.FailedPrecondition, ErrKeyVersionDestroyed, "key_version_destroyed"},
+	"KEY_VERSIONS_IN_USE":               {codes.FailedPrecondition, ErrKeyVersionsInUse, "key_versions_in_use"},
+	"AUDIT_UNAVAILABLE":                 {codes.Unavailable, ErrAuditUnavailable, "audit_unavailable"},
 }
 
 // kindByCode is the one table from gRPC codes to this package's errors.
@@ -65,19 +90,26 @@ type Error struct {
 	// empty when gRPC itself failed the call (a deadline, a broken connection).
 	Reason  string
 	Message string
-	kind    error
-	status  *status.Status // the call's own status, details included; nil for an item
+	// Metadata is the ErrorInfo's metadata (proto/README.md, "Errors"): the key, version or
+	// versions the error is about; nil for an item's error and when the server sent none.
+	Metadata map[string]string
+	kind     error
+	refined  *reasonKind    // the reason's own kind; nil when the code alone decides
+	status   *status.Status // the call's own status, details included; nil for an item
 }
 
 func newError(code codes.Code, reason, message string) *Error {
-	kind, ok := kindByReason[reason]
-	if !ok {
-		kind, ok = kindByCode[code]
+	e := &Error{Code: code, Reason: reason, Message: message}
+	if r, ok := kindByReason[reason]; ok && r.code == code {
+		e.kind, e.refined = r.kind, &r
+		return e
 	}
+	kind, ok := kindByCode[code]
 	if !ok {
 		kind = ErrInternal
 	}
-	return &Error{Code: code, Reason: reason, Message: message, kind: kind}
+	e.kind = kind
+	return e
 }
 
 func (e *Error) Error() string {
@@ -87,11 +119,10 @@ func (e *Error) Error() string {
 	return fmt.Sprintf("cipherd: %s (%s): %s", e.Code, e.Reason, e.Message)
 }
 
-// Is matches the sentinel of the error's kind; a failed decrypt or a malformed ciphertext also
-// matches ErrInvalidArgument, which is its gRPC code.
+// Is matches the sentinel of the error's kind; a kind its reason refines also matches the sentinel
+// of its gRPC code (a failed decrypt is ErrInvalidArgument too, a disabled key ErrFailedPrecondition).
 func (e *Error) Is(target error) bool {
-	return target == e.kind ||
-		(target == ErrInvalidArgument && (e.kind == ErrDecryptionFailed || e.kind == ErrMalformedCiphertext))
+	return target == e.kind || (e.refined != nil && target == kindByCode[e.Code])
 }
 
 // Unwrap gives the sentinel, so errors.Is works through wrapping too.
@@ -107,11 +138,8 @@ func (e *Error) GRPCStatus() *status.Status {
 
 // Kind names the error's kind for summaries and metrics, e.g. "not_found".
 func (e *Error) Kind() string {
-	switch e.kind {
-	case ErrDecryptionFailed:
-		return "decryption_failed"
-	case ErrMalformedCiphertext:
-		return "malformed_ciphertext" // as cipherctl names a ciphertext that fails to parse locally
+	if e.refined != nil {
+		return e.refined.name
 	}
 	return codeName(e.Code)
 }
@@ -130,21 +158,44 @@ func fromRPC(err error) error {
 		return newError(st.Code(), "", st.Message())
 	}
 	if st, ok := status.FromError(err); ok {
-		e := newError(st.Code(), reasonOf(st), st.Message())
+		info := errorInfoOf(st)
+		e := newError(st.Code(), info.GetReason(), st.Message())
+		e.Metadata = info.GetMetadata()
 		e.status = st
 		return e
 	}
 	return err
 }
 
-// reasonOf is the reason of the status's cipherd ErrorInfo, or "" when it has none.
-func reasonOf(st *status.Status) string {
+// errorInfoOf is the status's cipherd ErrorInfo, or nil when it has none.
+func errorInfoOf(st *status.Status) *errdetails.ErrorInfo {
 	for _, d := range st.Details() {
 		if info, ok := d.(*errdetails.ErrorInfo); ok && info.GetDomain() == errorDomain {
-			return info.GetReason()
+			return info
 		}
 	}
-	return ""
+	return nil
+}
+
+// reasonOf is the reason of the status's cipherd ErrorInfo, or "" when it has none.
+func reasonOf(st *status.Status) string { return errorInfoOf(st).GetReason() }
+
+// VersionsInUse is the versions that refused a retirement (ErrKeyVersionsInUse), ascending, from
+// the error's metadata; nil for any other error.
+func VersionsInUse(err error) []int32 {
+	var e *Error
+	if !errors.As(err, &e) || !errors.Is(e, ErrKeyVersionsInUse) || e.Metadata["versions"] == "" {
+		return nil
+	}
+	var versions []int32
+	for _, field := range strings.Split(e.Metadata["versions"], ",") {
+		v, parseErr := strconv.ParseInt(strings.TrimSpace(field), 10, 32)
+		if parseErr != nil {
+			return nil // not the server's list: say nothing rather than something wrong
+		}
+		versions = append(versions, int32(v))
+	}
+	return versions
 }
 
 // withReason adds the ErrorInfo the server would have sent with reason; "" adds none.

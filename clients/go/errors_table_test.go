@@ -3,7 +3,9 @@ package cipherd
 import (
 	"encoding/json"
 	"errors"
+	"maps"
 	"os"
+	"slices"
 	"testing"
 
 	"google.golang.org/genproto/googleapis/rpc/errdetails"
@@ -29,6 +31,12 @@ var kindsByName = map[string]error{
 	"deadline_exceeded":   ErrDeadlineExceeded,
 	"cancelled":           ErrCanceled,
 	"internal":            ErrInternal,
+
+	"key_disabled":                      ErrKeyDisabled,
+	"key_version_destruction_scheduled": ErrKeyVersionDestructionScheduled,
+	"key_version_destroyed":             ErrKeyVersionDestroyed,
+	"key_versions_in_use":               ErrKeyVersionsInUse,
+	"audit_unavailable":                 ErrAuditUnavailable,
 }
 
 // TestErrorTable_everyCodeMatchesOneSentinel checks the table for the codes the real server
@@ -65,6 +73,9 @@ type errorVector struct {
 	Message string     `json:"message"`
 	Error   string     `json:"error"`
 	Also    []string   `json:"also"`
+	// Metadata is the call's ErrorInfo metadata; VersionsInUse what VersionsInUse reads from it.
+	Metadata      map[string]string `json:"metadata"`
+	VersionsInUse []int32           `json:"versions_in_use"`
 }
 
 func loadErrorVectors(t *testing.T) []errorVector {
@@ -102,7 +113,8 @@ func TestErrorVectors_reasonDecidesTheKind(t *testing.T) {
 			st := status.New(v.Code, v.Message)
 			if v.Reason != "" {
 				var err error
-				if st, err = st.WithDetails(&errdetails.ErrorInfo{Domain: errorDomain, Reason: v.Reason}); err != nil {
+				info := &errdetails.ErrorInfo{Domain: errorDomain, Reason: v.Reason, Metadata: v.Metadata}
+				if st, err = st.WithDetails(info); err != nil {
 					t.Fatal(err)
 				}
 			}
@@ -121,7 +133,31 @@ func TestErrorVectors_reasonDecidesTheKind(t *testing.T) {
 					t.Errorf("%s: its status has reason %q, want %q", form, got, v.Reason)
 				}
 			}
+			call := fromRPC(st.Err())
+			if got := call.(*Error).Metadata; !maps.Equal(got, v.Metadata) {
+				t.Errorf("call: metadata %v, want %v", got, v.Metadata)
+			}
+			if got := VersionsInUse(call); !slices.Equal(got, v.VersionsInUse) {
+				t.Errorf("call: VersionsInUse = %v, want %v", got, v.VersionsInUse)
+			}
+			if got := VersionsInUse(item); got != nil {
+				t.Errorf("item: VersionsInUse = %v, want none (an ItemError carries no metadata)", got)
+			}
 		})
+	}
+}
+
+// TestVersionsInUse_onlyFromItsReasonAndAWellFormedList checks that another reason's metadata, or
+// a list that is not numbers, names no versions.
+func TestVersionsInUse_onlyFromItsReasonAndAWellFormedList(t *testing.T) {
+	for reason, list := range map[string]string{"KEY_DISABLED": "1,2", "KEY_VERSIONS_IN_USE": "1,two"} {
+		st, err := status.New(codes.FailedPrecondition, "m").WithDetails(&errdetails.ErrorInfo{Domain: errorDomain, Reason: reason, Metadata: map[string]string{"versions": list}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := VersionsInUse(fromRPC(st.Err())); got != nil {
+			t.Errorf("%s with versions %q: VersionsInUse = %v, want nil", reason, list, got)
+		}
 	}
 }
 

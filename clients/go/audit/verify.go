@@ -59,21 +59,47 @@ type line struct {
 	MAC  string  `json:"mac"`
 }
 
+// File is an audit file's name (as problems name it) and its bytes, read once.
+type File struct {
+	Name string
+	Data []byte
+}
+
+// ReadFiles reads the files at paths, each named by its base name.
+func ReadFiles(paths []string) ([]File, error) {
+	files := make([]File, 0, len(paths))
+	for _, p := range paths {
+		data, err := os.ReadFile(p)
+		if err != nil {
+			return nil, err
+		}
+		files = append(files, File{Name: filepath.Base(p), Data: data})
+	}
+	return files, nil
+}
+
 // Verify checks files as one chain, oldest first (rotated files before the live one). check may
 // be nil.
-func Verify(files []string, check CheckpointCheck) (Verdict, error) {
+func Verify(paths []string, check CheckpointCheck) (Verdict, error) {
+	files, err := ReadFiles(paths)
+	if err != nil {
+		return Verdict{MACsChecked: check != nil}, err
+	}
+	return VerifyFiles(files, check), nil
+}
+
+// VerifyFiles is Verify of files already read: a server's answers about their checkpoints then
+// match the very bytes checked, however the live file grew meanwhile.
+func VerifyFiles(files []File, check CheckpointCheck) Verdict {
 	v := Verdict{MACsChecked: check != nil}
 	var prevHash, prevWhere string
 	var prevSeq int64 = -1
+	prevTorn := false // the line before was cut short: it has no seq to name
 	for _, file := range files {
-		data, err := os.ReadFile(file)
-		if err != nil {
-			return v, err
-		}
-		name := filepath.Base(file)
+		data, name := file.Data, file.Name
 		if len(data) > 0 && data[len(data)-1] != '\n' {
 			v.Problem = name + " does not end with a whole line"
-			return v, nil
+			return v
 		}
 		lines := bytes.Split(data, []byte{'\n'})
 		for i, raw := range lines[:len(lines)-1] {
@@ -82,22 +108,25 @@ func Verify(files []string, check CheckpointCheck) (Verdict, error) {
 			if json.Unmarshal(raw, &l) != nil || l.Seq == nil || l.Prev == nil || l.Type == "" {
 				// A line cut short by a crash; the restart's start line chains over it.
 				v.Torn++
-				prevHash, prevWhere = hash(raw), where
+				prevHash, prevWhere, prevTorn = hash(raw), where, true
 				continue
 			}
 			seq := *l.Seq
 			inSequence := prevHash == "" || seq == prevSeq+1
 			if prevHash != "" && *l.Prev != prevHash {
-				if inSequence {
+				switch {
+				case inSequence && prevTorn:
 					v.Problem = prevWhere + ": altered (its hash is not the prev of the line after it)"
-				} else {
+				case inSequence:
+					v.Problem = fmt.Sprintf("%s: seq %d altered (its hash is not the prev of the line after it)", prevWhere, prevSeq)
+				default:
 					v.Problem = fmt.Sprintf("%s: seq %d follows seq %d (lines removed or reordered)", where, seq, prevSeq)
 				}
-				return v, nil
+				return v
 			}
 			if !inSequence {
 				v.Problem = fmt.Sprintf("%s: seq %d follows seq %d", where, seq, prevSeq)
-				return v, nil
+				return v
 			}
 			switch l.Type {
 			case "call":
@@ -106,15 +135,15 @@ func Verify(files []string, check CheckpointCheck) (Verdict, error) {
 			case "checkpoint":
 				if check != nil && !check(seq, l.Time, *l.Prev, l.MAC) {
 					v.Problem = fmt.Sprintf("%s: checkpoint seq %d fails its MAC", where, seq)
-					return v, nil
+					return v
 				}
 				v.Checkpoints++
 				v.UncheckedCalls = 0
 			}
-			prevHash, prevSeq, prevWhere = hash(raw), seq, where
+			prevHash, prevSeq, prevWhere, prevTorn = hash(raw), seq, where, false
 		}
 	}
-	return v, nil
+	return v
 }
 
 func hash(line []byte) string {

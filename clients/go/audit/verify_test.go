@@ -86,3 +86,13 @@ func TestVerify_withoutTheKey_checksTheChainOnly(t *testing.T) {
 		t.Errorf("edited.log verified intact without a key")
 	}
 }
+
+func TestVerify_namesTheAlteredLinesSeq(t *testing.T) {
+	got, err := Verify([]string{filepath.Join(dir, "edited.log")}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := "edited.log:3: seq 2 altered (its hash is not the prev of the line after it)"; got.Problem != want {
+		t.Errorf("problem = %q, want %q", got.Problem, want)
+	}
+}

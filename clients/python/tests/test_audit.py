@@ -1,14 +1,26 @@
-"""Every case of proto/testdata/audit/audit.json through cipherd.audit.verify."""
+"""Every case of proto/testdata/audit/audit.json through cipherd.audit.verify, offline and with the MACs checked
+by a server."""
 
 from __future__ import annotations
 
 import json
+import os
+import re
+import subprocess
+import time
+from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
+import grpc
 import pytest
 
-from cipherd.audit import checkpoints_under, verify
+import cipherd
+from cipherd.audit import checkpoints, checkpoints_under, verify, verify_with_server
+from server import jar_and_java, start_server
+from cipherd.v1 import audit_service_pb2 as audit_pb
+from cipherd.v1 import audit_service_pb2_grpc
 
 VECTORS = Path(__file__).resolve().parents[3] / "proto" / "testdata" / "audit"
 SPEC: dict[str, Any] = json.loads((VECTORS / "audit.json").read_text(encoding="utf-8"))
@@ -39,3 +51,114 @@ def test_a_checkpoint_under_another_key_fails() -> None:
     result = verify([VECTORS / "intact.log"], checkpoints_under(bytes(32)))
 
     assert result.problem is not None and "fails its MAC" in result.problem
+
+
+class _AuditServer(audit_service_pb2_grpc.AuditServiceServicer):
+    """An AuditService holding the vectors' audit key, as the real server holds its own (which no test can
+    give it): it answers VerifyAuditCheckpoints with checkpoints_under(KEY)."""
+
+    def __init__(self) -> None:
+        self.requests: list[int] = []
+        self._check = checkpoints_under(KEY)
+
+    def VerifyAuditCheckpoints(self, request: audit_pb.VerifyAuditCheckpointsRequest,
+                               context: grpc.ServicerContext) -> audit_pb.VerifyAuditCheckpointsResponse:
+        self.requests.append(len(request.checkpoints))
+        return audit_pb.VerifyAuditCheckpointsResponse(
+            valid=[self._check(c.seq, c.time, c.prev, c.mac) for c in request.checkpoints])
+
+    def HashAuditValue(self, request: audit_pb.HashAuditValueRequest,
+                       context: grpc.ServicerContext) -> audit_pb.HashAuditValueResponse:
+        context.abort(grpc.StatusCode.UNIMPLEMENTED, "not in this fake")
+
+
+@pytest.fixture
+def fake_audit() -> Iterator[tuple[cipherd.Client, _AuditServer]]:
+    servicer = _AuditServer()
+    server = grpc.server(ThreadPoolExecutor(max_workers=2))
+    audit_service_pb2_grpc.add_AuditServiceServicer_to_server(servicer, server)
+    port = server.add_insecure_port("127.0.0.1:0")
+    server.start()
+    try:
+        with cipherd.Client(f"127.0.0.1:{port}", timeout=10) as client:
+            yield client, servicer
+    finally:
+        server.stop(grace=None)
+
+
+@pytest.mark.parametrize("case", SPEC["cases"], ids=[c["name"] for c in SPEC["cases"]])
+def test_vector_with_the_macs_checked_by_the_server(case: dict[str, Any],
+                                                    fake_audit: tuple[cipherd.Client, _AuditServer]) -> None:
+    client, servicer = fake_audit
+    files = [VECTORS / name for name in case["files"]]
+    result, asked = verify_with_server(client, files)
+
+    assert result.intact == case["intact"], result.problem
+    assert result.macs_checked and asked == len(checkpoints(files))
+    if "first_bad_line" in case:
+        assert result.problem is not None and result.problem.startswith(case["first_bad_line"] + ":")
+    assert servicer.requests == ([asked] if asked else [])
+
+
+def test_checkpoints_are_read_as_written() -> None:
+    found = checkpoints([VECTORS / "intact.log"])
+    assert len(found) == SPEC["cases"][0]["checkpoints"]
+    assert all(c.mac.startswith("hmac-sha256:") and len(c.prev) == 64 for c in found)
+    assert [c.seq for c in found] == sorted(c.seq for c in found)
+
+
+def test_a_server_without_an_audit_trail_has_no_audit_key(client: cipherd.Client) -> None:
+    try:
+        client.hash_audit_value("tenant-42")
+    except cipherd.FailedPreconditionError:
+        return
+    except cipherd.CipherdError as e:
+        if e.code is grpc.StatusCode.UNIMPLEMENTED:
+            pytest.skip("the server does not implement AuditService.HashAuditValue yet")
+        raise
+    pytest.fail("a server without --audit-log hashed a value")
+
+
+def test_the_real_servers_trail_verifies_with_its_checkpoints_checked_by_it(tmp_path: Path) -> None:
+    """A server of its own writes its audit trail with a checkpoint every 50 ms and a rotation every 4 KiB;
+    the trail verifies, every checkpoint checked by that server, and an edited copy does not."""
+    jar, java = jar_and_java()
+    usage = subprocess.run([java, *os.environ.get("CIPHERD_JAVA_OPTS", "").split(), "-jar", str(jar), "--help"],
+                           capture_output=True, text=True, timeout=60)
+    if "--audit-log" not in usage.stdout + usage.stderr:
+        pytest.skip("the server does not implement --audit-log and AuditService yet")
+    log = tmp_path / "audit.log"
+    server = start_server(tmp_path / "server", ["--audit-log", str(log), "--audit-checkpoint-interval", "PT0.05S",
+                                                "--audit-rotate-size", "4096"], grpc.insecure_channel)
+    try:
+        with cipherd.Client(server.target) as client:
+            client.create_key("audited")
+            for i in range(40):
+                client.encrypt("audited", f"secret-{i}".encode(), context=b"tenant-42")
+            time.sleep(0.3)  # a checkpoint after the last call
+            rotated = sorted(tmp_path.glob("audit.log.*"))
+            files = [*rotated, log]
+            result, asked = verify_with_server(client, files)
+            assert result.intact, result.problem
+            assert rotated and asked == result.checkpoints > 0 and result.calls >= 41
+            hashed = client.hash_audit_value(b"tenant-42")
+            assert re.fullmatch(r"hmac-sha256:[0-9a-f]{64}", hashed)
+            assert client.hash_audit_value("tenant-42") == hashed != client.hash_audit_value("tenant-43")
+            # The vectors' checkpoints were MACed with another audit key: this server refuses each one.
+            vectors, vectors_asked = verify_with_server(client, [VECTORS / "intact.log"])
+            assert vectors_asked == 3 and vectors.problem is not None and vectors.problem.endswith("fails its MAC")
+    finally:
+        server.stop()
+    trail = b"".join(f.read_bytes() for f in files)
+    assert b"secret-" not in trail and b"tenant-42" not in trail and hashed.encode() in trail
+
+    lines = rotated[0].read_bytes().split(b"\n")
+    lines[2] = lines[2].replace(b'"seq":', b'"seq": ', 1)
+    rotated[0].write_bytes(b"\n".join(lines))
+    edited = verify(files)
+    assert edited.problem is not None and re.match(rf"{re.escape(rotated[0].name)}:3: seq \d+ altered", edited.problem)
+
+
+def test_an_altered_line_is_named_by_its_seq_too() -> None:
+    assert verify([VECTORS / "edited.log"]).problem == \
+        "edited.log:3: seq 2 altered (its hash is not the prev of the line after it)"

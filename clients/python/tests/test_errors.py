@@ -33,6 +33,11 @@ ERROR_BY_KIND: dict[str, type[cipherd.CipherdError]] = {
     "deadline_exceeded": cipherd.DeadlineExceededError,
     "cancelled": cipherd.CallCancelledError,
     "internal": cipherd.InternalError,
+    "key_disabled": cipherd.KeyDisabledError,
+    "key_version_destruction_scheduled": cipherd.KeyVersionDestructionScheduledError,
+    "key_version_destroyed": cipherd.KeyVersionDestroyedError,
+    "key_versions_in_use": cipherd.KeyVersionsInUseError,
+    "audit_unavailable": cipherd.AuditUnavailableError,
 }
 
 
@@ -56,12 +61,13 @@ class FailedCall(grpc.RpcError):
         return self._trailing
 
 
-def failed_call(code: grpc.StatusCode, reason: str, message: str, domain: str = ERROR_DOMAIN) -> FailedCall:
+def failed_call(code: grpc.StatusCode, reason: str, message: str, domain: str = ERROR_DOMAIN,
+                metadata: dict[str, str] | None = None) -> FailedCall:
     """The call a server fails with (code, message) and, unless reason is "", an ErrorInfo of that reason."""
     if not reason:
         return FailedCall(code, message, None)
     status = Status(code=code.value[0], message=message)
-    status.details.add().Pack(ErrorInfo(reason=reason, domain=domain))
+    status.details.add().Pack(ErrorInfo(reason=reason, domain=domain, metadata=metadata or {}))
     return FailedCall(code, message, status)
 
 
@@ -78,13 +84,27 @@ def assert_is_kind(error: cipherd.CipherdError, case: dict[str, Any]) -> None:
 
 @pytest.mark.parametrize("case", VECTORS["cases"], ids=lambda c: c["name"])
 def test_failed_call_of_vector_raises_its_kind(case: dict[str, Any]) -> None:
-    assert_is_kind(from_rpc_error(failed_call(grpc.StatusCode[case["code"]], case["reason"], case["message"])), case)
+    error = from_rpc_error(failed_call(grpc.StatusCode[case["code"]], case["reason"], case["message"],
+                                       metadata=case.get("metadata")))
+    assert_is_kind(error, case)
+    assert dict(error.metadata) == case.get("metadata", {})
+    if "versions_in_use" in case:
+        assert isinstance(error, cipherd.KeyVersionsInUseError)
+        assert error.versions == tuple(case["versions_in_use"])
 
 
 @pytest.mark.parametrize("case", VECTORS["cases"], ids=lambda c: c["name"])
 def test_item_error_of_vector_is_its_kind(case: dict[str, Any]) -> None:
     item = pb.ItemError(code=grpc.StatusCode[case["code"]].value[0], reason=case["reason"], message=case["message"])
-    assert_is_kind(from_item_error(item), case)
+    error = from_item_error(item)
+    assert_is_kind(error, case)
+    assert dict(error.metadata) == {}  # an ItemError carries none
+
+
+def test_versions_in_use_that_do_not_parse_name_none() -> None:
+    error = from_rpc_error(failed_call(grpc.StatusCode.FAILED_PRECONDITION, "KEY_VERSIONS_IN_USE", "in use",
+                                       metadata={"key": "k", "versions": "1,two"}))
+    assert isinstance(error, cipherd.KeyVersionsInUseError) and error.versions == ()
 
 
 def test_every_kind_of_the_vectors_has_a_class() -> None:

@@ -6,10 +6,12 @@ import * as convert from "./convert.js";
 import type { KeyMode } from "./envelope.js";
 import { fromServiceError } from "./errors.js";
 import { CryptoServiceClient, ReEncryptRequest } from "./gen/cipherd/v1/crypto_service.js";
+import { type AuditCheckpoint, AuditServiceClient } from "./gen/cipherd/v1/audit_service.js";
 import { KeyAdminServiceClient } from "./gen/cipherd/v1/key_admin_service.js";
 import type { Key } from "./gen/cipherd/v1/keys.js";
 import { census, censusRequest, type ImportOptions, importKeyRequest, type KeyCensus, type PolicyInput, policyToProto } from "./keys.js";
 import { type LegacyCiphertext, legacyToProto } from "./legacy.js";
+import { deletionRequest, destructionRequest, type RetireOptions, type Retirement, retirement, retireRequest } from "./lifecycle.js";
 import type { ByteSource } from "./file/byte-reader.js";
 import { decryptFile, encryptFile, rewrapFileKey } from "./file/paths.js";
 import type { FileInfo } from "./file/stream-cipher.js";
@@ -48,16 +50,16 @@ export interface KeyOptions extends CallOptions {
 export class CipherdClient {
   private readonly crypto: CryptoServiceClient;
   private readonly admin: KeyAdminServiceClient;
+  private readonly audit: AuditServiceClient;
   private readonly options: ClientOptions;
 
   constructor(address: string, options: ClientOptions = {}) {
     this.options = options;
     this.crypto = new CryptoServiceClient(address, channelCredentials(address, options), channelOptions(options));
-    // One channel for both services.
-    this.admin = new KeyAdminServiceClient(address, channelCredentials(address, options), {
-      ...channelOptions(options),
-      channelOverride: this.crypto.getChannel(),
-    });
+    // One channel for every service.
+    const shared = { ...channelOptions(options), channelOverride: this.crypto.getChannel() };
+    this.admin = new KeyAdminServiceClient(address, channelCredentials(address, options), shared);
+    this.audit = new AuditServiceClient(address, channelCredentials(address, options), shared);
   }
 
   close(): void {
@@ -285,7 +287,79 @@ export class CipherdClient {
     const request = censusRequest(keyName, options.quietPeriodSeconds);
     return census(await this.unary(this.admin.getKeyCensus.bind(this.admin), request, options));
   }
+
+  // Key lifecycle (proto/README.md, "Errors"): refusals are FailedPreconditionError subclasses.
+
+  private async keyOf<Req>(method: Unary<Req, { key?: Key | undefined }>, request: Req, options?: CallOptions): Promise<Key> {
+    return required((await this.unary(method, request, options)).key);
+  }
+
+  /** Makes the key refuse every call (KeyDisabledError) until enableKey; its versions and policy stay. */
+  disableKey(keyName: string, options?: CallOptions): Promise<Key> {
+    return this.keyOf(this.admin.disableKey.bind(this.admin), { keyName }, options);
+  }
+
+  /** Serves a disabled key again (a key scheduled for deletion needs cancelKeyDeletion first). */
+  enableKey(keyName: string, options?: CallOptions): Promise<Key> {
+    return this.keyOf(this.admin.enableKey.bind(this.admin), { keyName }, options);
+  }
+
+  /**
+   * Schedules `versions` (never the current one) for destruction after the pending window; they refuse
+   * every call at once (KeyVersionDestructionScheduledError), and are KeyVersionDestroyedError after.
+   */
+  scheduleKeyVersionDestruction(keyName: string, versions: Iterable<number>, options: CallOptions & { pendingWindowSeconds?: number } = {}): Promise<Key> {
+    const request = destructionRequest(keyName, versions, options.pendingWindowSeconds);
+    return this.keyOf(this.admin.scheduleKeyVersionDestruction.bind(this.admin), request, options);
+  }
+
+  /** Restores versions scheduled for destruction whose pending window has not passed. */
+  cancelKeyVersionDestruction(keyName: string, versions: Iterable<number>, options?: CallOptions): Promise<Key> {
+    return this.keyOf(this.admin.cancelKeyVersionDestruction.bind(this.admin), { keyName, versions: [...versions] }, options);
+  }
+
+  /** Schedules every version for destruction after the pending window, keeping the name as a tombstone; the key refuses every call at once. */
+  scheduleKeyDeletion(keyName: string, options: CallOptions & { pendingWindowSeconds?: number } = {}): Promise<Key> {
+    return this.keyOf(this.admin.scheduleKeyDeletion.bind(this.admin), deletionRequest(keyName, options.pendingWindowSeconds), options);
+  }
+
+  /** Restores a key scheduled for deletion; it comes back disabled, so enableKey it knowingly. */
+  cancelKeyDeletion(keyName: string, options?: CallOptions): Promise<Key> {
+    return this.keyOf(this.admin.cancelKeyDeletion.bind(this.admin), { keyName }, options);
+  }
+
+  /**
+   * Raises minDecryptionVersion to `belowVersion` and schedules every older version for destruction, in one
+   * write; rejects with KeyVersionsInUseError (its `versions` lists them) while any was used within the
+   * quiet period on any replica. `dryRun` answers the plan without acting.
+   */
+  async retireKeyVersions(keyName: string, belowVersion: number, options: RetireOptions & CallOptions = {}): Promise<Retirement> {
+    return retirement(await this.unary(this.admin.retireKeyVersions.bind(this.admin), retireRequest(keyName, belowVersion, options), options));
+  }
+
+  // AuditService (docs/audit.md)
+
+  /** The keyed hash ("hmac-sha256:<hex>") audit records carry for a context equal to `value` (a string as UTF-8). */
+  async hashAuditValue(value: Uint8Array | string, options?: CallOptions): Promise<string> {
+    const bytes = typeof value === "string" ? new TextEncoder().encode(value) : value;
+    return (await this.unary(this.audit.hashAuditValue.bind(this.audit), { value: bytes }, options)).hash;
+  }
+
+  /** Whether each checkpoint's MAC is the server's audit key's, in order (asked 10,000 at a time). */
+  async verifyAuditCheckpoints(checkpoints: readonly AuditCheckpoint[], options?: CallOptions): Promise<boolean[]> {
+    const valid: boolean[] = [];
+    for (let start = 0; start < checkpoints.length; start += MAX_CHECKPOINTS_PER_CALL) {
+      const chunk = checkpoints.slice(start, start + MAX_CHECKPOINTS_PER_CALL);
+      const response = await this.unary(this.audit.verifyAuditCheckpoints.bind(this.audit), { checkpoints: chunk }, options);
+      if (response.valid.length !== chunk.length) throw new Error(`the server answered ${response.valid.length} of ${chunk.length} checkpoints`);
+      valid.push(...response.valid);
+    }
+    return valid;
+  }
 }
+
+/** VerifyAuditCheckpoints' limit per request. */
+const MAX_CHECKPOINTS_PER_CALL = 10_000;
 
 function keyFields(keyName: string, options: KeyOptions) {
   return {

@@ -5,7 +5,7 @@
  */
 import { status, type ServiceError } from "@grpc/grpc-js";
 import type { ItemError } from "./gen/cipherd/v1/crypto_service.js";
-import { reasonOfMetadata } from "./status-details.js";
+import { errorInfoOfMetadata } from "./status-details.js";
 
 /**
  * Base of every error the client throws; `code` is the gRPC status, `details` the server's message and
@@ -16,6 +16,11 @@ export class CipherdError extends Error {
   readonly details: string;
   /** What kind of error this is, e.g. "KEY_NOT_FOUND": compare it, never `details`, whose wording may change. */
   readonly reason: string;
+  /**
+   * The ErrorInfo's metadata (proto/README.md, "Errors"): the key, version or versions the error is about;
+   * empty for a batch or stream item's error and when the server sent none.
+   */
+  metadata: Readonly<Record<string, string>> = {};
   /**
    * Set when an item stream broke: the reference of the last item answered before it did (undefined if
    * none was), which the stream's `resumeAfter` option takes to go on with the items after it.
@@ -91,6 +96,54 @@ export class DeadlineExceededError extends statusError(status.DEADLINE_EXCEEDED)
 export class CancelledError extends statusError(status.CANCELLED) {}
 export class InternalError extends statusError(status.INTERNAL) {}
 
+/** The key is disabled, scheduled for deletion or deleted: it serves no call until enabled (or its deletion cancelled). */
+export class KeyDisabledError extends FailedPreconditionError {
+  constructor(details: string) {
+    super(details, "KEY_DISABLED");
+  }
+}
+
+/** The version is scheduled for destruction and refuses every call until the destruction is cancelled. */
+export class KeyVersionDestructionScheduledError extends FailedPreconditionError {
+  constructor(details: string) {
+    super(details, "KEY_VERSION_DESTRUCTION_SCHEDULED");
+  }
+}
+
+/**
+ * The version's bytes were destroyed: its ciphertexts can never be decrypted again. Never a
+ * DecryptionFailedError: nothing is wrong with the ciphertext.
+ */
+export class KeyVersionDestroyedError extends FailedPreconditionError {
+  constructor(details: string) {
+    super(details, "KEY_VERSION_DESTROYED");
+  }
+}
+
+/**
+ * retireKeyVersions refused: `versions` of the key were used within the quiet period on some replica.
+ * Rewrap their data, wait a quiet period, retry.
+ */
+export class KeyVersionsInUseError extends FailedPreconditionError {
+  constructor(details: string) {
+    super(details, "KEY_VERSIONS_IN_USE");
+  }
+
+  /** The versions in use, ascending, from the error's metadata; empty when it names none. */
+  get versions(): number[] {
+    const fields = (this.metadata["versions"] ?? "").split(",").filter((f) => f.trim() !== "");
+    const versions = fields.map((f) => (/^\s*\d+\s*$/.test(f) ? Number(f) : NaN));
+    return versions.some(Number.isNaN) ? [] : versions; // not the server's list: say nothing rather than something wrong
+  }
+}
+
+/** The server requires an audit record for every call and could not write this one, so it did not serve the call. */
+export class AuditUnavailableError extends UnavailableError {
+  constructor(details: string) {
+    super(details, "AUDIT_UNAVAILABLE");
+  }
+}
+
 /** An error class of the table: made from the server's message and its ErrorInfo reason. */
 export type ErrorClass = new (details: string, reason?: string) => CipherdError;
 
@@ -119,13 +172,24 @@ export const ERROR_BY_REASON: ReadonlyMap<string, new (details: string) => Ciphe
 >([
   ["DECRYPTION_FAILED", DecryptionFailedError],
   ["INVALID_CIPHERTEXT", InvalidCiphertextError],
+  ["KEY_DISABLED", KeyDisabledError],
+  ["KEY_VERSION_DESTRUCTION_SCHEDULED", KeyVersionDestructionScheduledError],
+  ["KEY_VERSION_DESTROYED", KeyVersionDestroyedError],
+  ["KEY_VERSIONS_IN_USE", KeyVersionsInUseError],
+  ["AUDIT_UNAVAILABLE", AuditUnavailableError],
 ]);
 
 /**
  * The error for a status of a failed call or of a batch item: its reason decides where it has a class of
  * its own, its status code otherwise. The message never decides.
  */
-export function errorFor(code: number, details: string, reason = ""): CipherdError {
+export function errorFor(code: number, details: string, reason = "", metadata: Readonly<Record<string, string>> = {}): CipherdError {
+  const error = classify(code, details, reason);
+  error.metadata = metadata;
+  return error;
+}
+
+function classify(code: number, details: string, reason: string): CipherdError {
   const byReason = ERROR_BY_REASON.get(reason);
   if (byReason !== undefined) {
     const error = new byReason(details);
@@ -146,6 +210,9 @@ export function fromItemError(error: ItemError | undefined): CipherdError {
 export function fromServiceError(error: unknown): CipherdError {
   if (error instanceof CipherdError) return error;
   const e = error as Partial<ServiceError>;
-  if (typeof e.code === "number") return errorFor(e.code, e.details || status[e.code] || "", reasonOfMetadata(e.metadata));
+  if (typeof e.code === "number") {
+    const info = errorInfoOfMetadata(e.metadata);
+    return errorFor(e.code, e.details || status[e.code] || "", info.reason, info.metadata);
+  }
   return new CipherdError(String((error as Error)?.message ?? error));
 }

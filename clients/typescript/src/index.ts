@@ -5,6 +5,7 @@ export * from "./errors.js";
 export { type Items, STREAM_WINDOW, type StreamOptions } from "./stream.js";
 export type { ImportOptions, KeyCensus, PolicyInput, VersionCensus } from "./keys.js";
 export { usageOf } from "./keys.js";
+export { keyStateName, type RetireOptions, type Retirement, versionStateName } from "./lifecycle.js";
 export {
   LEGACY_CIPHERS,
   LEGACY_IVS,
@@ -22,4 +23,6 @@ export type { FileInfo } from "./file/stream-cipher.js";
 export type { EncryptFileOptions, FileOptions } from "./file/streams.js";
 export * from "./types.js";
 export type { Key, KeyPolicy, KeyVersion, KeyVersionUsage } from "./gen/cipherd/v1/keys.js";
+export { KeyState, KeyVersionState } from "./gen/cipherd/v1/keys.js";
+export type { AuditCheckpoint } from "./gen/cipherd/v1/audit_service.js";
 export type { Duration } from "./gen/google/protobuf/duration.js";

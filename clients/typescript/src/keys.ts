@@ -75,7 +75,7 @@ export function importKeyRequest(keyName: string, keyMaterial: Uint8Array, optio
   });
 }
 
-function secondsToDuration(seconds: number, name: string): Duration {
+export function secondsToDuration(seconds: number, name: string): Duration {
   if (!Number.isSafeInteger(seconds) || seconds < 0) throw new RangeError(`${name} must be a whole number of seconds`);
   return { seconds, nanos: 0 };
 }

@@ -13,32 +13,50 @@ export const STATUS_DETAILS_KEY = "grpc-status-details-bin";
 
 const ERROR_INFO_TYPE_URL = "type.googleapis.com/google.rpc.ErrorInfo";
 
-/** The `reason` of cipherd's ErrorInfo in serialized google.rpc.Status bytes; "" if it has none. */
-export function reasonOfStatus(bytes: Uint8Array): string {
+/** The reason of cipherd's ErrorInfo and its metadata (the key, version or versions an error is about). */
+export interface ErrorInfoOf {
+  reason: string;
+  metadata: Readonly<Record<string, string>>;
+}
+
+const NO_INFO: ErrorInfoOf = Object.freeze({ reason: "", metadata: Object.freeze({}) });
+
+/** cipherd's ErrorInfo in serialized google.rpc.Status bytes; reason "" if it has none. */
+export function errorInfoOfStatus(bytes: Uint8Array): ErrorInfoOf {
   let details;
   try {
     details = Status.decode(bytes).details;
   } catch {
-    return ""; // Unreadable details fall back to the status code, like missing ones.
+    return NO_INFO; // Unreadable details fall back to the status code, like missing ones.
   }
   for (const any of details) {
     if (any.typeUrl !== ERROR_INFO_TYPE_URL) continue;
     try {
       const info = ErrorInfo.decode(any.value);
-      if (info.domain === ERROR_DOMAIN && info.reason !== "") return info.reason;
+      if (info.domain === ERROR_DOMAIN && info.reason !== "") return { reason: info.reason, metadata: Object.freeze({ ...info.metadata }) };
     } catch {
       // A malformed detail is skipped; another one may still be cipherd's.
     }
   }
-  return "";
+  return NO_INFO;
+}
+
+/** The `reason` of cipherd's ErrorInfo in serialized google.rpc.Status bytes; "" if it has none. */
+export function reasonOfStatus(bytes: Uint8Array): string {
+  return errorInfoOfStatus(bytes).reason;
+}
+
+/** cipherd's ErrorInfo in a failed call's trailers; reason "" if there is none. */
+export function errorInfoOfMetadata(metadata: Metadata | undefined): ErrorInfoOf {
+  for (const value of metadata?.get(STATUS_DETAILS_KEY) ?? []) {
+    if (typeof value === "string") continue;
+    const info = errorInfoOfStatus(value);
+    if (info.reason !== "") return info;
+  }
+  return NO_INFO;
 }
 
 /** The reason of cipherd's ErrorInfo in a failed call's trailers; "" if there is none. */
 export function reasonOfMetadata(metadata: Metadata | undefined): string {
-  for (const value of metadata?.get(STATUS_DETAILS_KEY) ?? []) {
-    if (typeof value === "string") continue;
-    const reason = reasonOfStatus(value);
-    if (reason !== "") return reason;
-  }
-  return "";
+  return errorInfoOfMetadata(metadata).reason;
 }

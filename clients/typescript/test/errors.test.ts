@@ -8,10 +8,11 @@ import { Metadata, status } from "@grpc/grpc-js";
 import { ErrorInfo } from "../src/gen/google/rpc/error_details.js";
 import { Status } from "../src/gen/google/rpc/status.js";
 import {
-  AbortedError, AlreadyExistsError, CancelledError, CipherdError, DeadlineExceededError, DecryptionFailedError,
-  ERROR_BY_STATUS, errorFor, FailedPreconditionError, fromItemError, fromServiceError, InternalError,
-  InvalidArgumentError, InvalidCiphertextError, NotFoundError, PermissionDeniedError, ResourceExhaustedError,
-  UnauthenticatedError, UnavailableError,
+  AbortedError, AlreadyExistsError, AuditUnavailableError, CancelledError, CipherdError, DeadlineExceededError,
+  DecryptionFailedError, ERROR_BY_STATUS, errorFor, FailedPreconditionError, fromItemError, fromServiceError,
+  InternalError, InvalidArgumentError, InvalidCiphertextError, KeyDisabledError, KeyVersionDestroyedError,
+  KeyVersionDestructionScheduledError, KeyVersionsInUseError, NotFoundError, PermissionDeniedError,
+  ResourceExhaustedError, UnauthenticatedError, UnavailableError,
 } from "../src/index.js";
 
 /** The error kinds errors.json names, as this client's classes. */
@@ -30,6 +31,11 @@ const ERROR_BY_KIND: Readonly<Record<string, abstract new (...args: never[]) => 
   cancelled: CancelledError,
   deadline_exceeded: DeadlineExceededError,
   internal: InternalError,
+  key_disabled: KeyDisabledError,
+  key_version_destruction_scheduled: KeyVersionDestructionScheduledError,
+  key_version_destroyed: KeyVersionDestroyedError,
+  key_versions_in_use: KeyVersionsInUseError,
+  audit_unavailable: AuditUnavailableError,
 };
 
 interface ErrorCase {
@@ -39,6 +45,8 @@ interface ErrorCase {
   message: string;
   error: string;
   also?: string[];
+  metadata?: Record<string, string>;
+  versions_in_use?: number[];
 }
 
 const vectors = JSON.parse(
@@ -46,10 +54,10 @@ const vectors = JSON.parse(
 ) as { cases: ErrorCase[] };
 
 /** A grpc-js ServiceError as the server's status makes it: the ErrorInfo, if any, in grpc-status-details-bin. */
-function serviceError(code: status, message: string, reason: string, domain = "cipherd.io") {
+function serviceError(code: status, message: string, reason: string, domain = "cipherd.io", infoMetadata: Record<string, string> = {}) {
   const metadata = new Metadata();
   if (reason !== "") {
-    const info = ErrorInfo.encode({ reason, domain, metadata: {} }).finish();
+    const info = ErrorInfo.encode({ reason, domain, metadata: infoMetadata }).finish();
     const details = [{ typeUrl: "type.googleapis.com/google.rpc.ErrorInfo", value: info }];
     metadata.set("grpc-status-details-bin", Buffer.from(Status.encode({ code, message, details }).finish()));
   }
@@ -63,9 +71,13 @@ function kindClass(kind: string) {
 }
 
 function assertMatches(error: CipherdError, c: ErrorCase, code: status) {
-  for (const kind of [c.error, ...(c.also ?? [])]) {
+  const expected = new Set([c.error, ...(c.also ?? [])]);
+  for (const kind of expected) {
     const cls = kindClass(kind);
     assert.ok(error instanceof cls, `${error.name} is not a ${cls.name} (${kind})`);
+  }
+  for (const [kind, cls] of Object.entries(ERROR_BY_KIND)) {
+    if (!expected.has(kind)) assert.ok(!(error instanceof cls), `${error.name} is also a ${cls.name} (${kind})`);
   }
   assert.equal(error.code, code);
   assert.equal(error.reason, c.reason);
@@ -79,10 +91,18 @@ describe("proto/testdata/errors.json", () => {
     describe(c.name, () => {
       test("from a failed call", () => {
         assert.equal(typeof code, "number", `unknown status ${c.code}`);
-        assertMatches(fromServiceError(serviceError(code, c.message, c.reason)), c, code);
+        const error = fromServiceError(serviceError(code, c.message, c.reason, "cipherd.io", c.metadata));
+        assertMatches(error, c, code);
+        assert.deepEqual({ ...error.metadata }, c.metadata ?? {});
+        if (c.versions_in_use !== undefined) {
+          assert.ok(error instanceof KeyVersionsInUseError);
+          assert.deepEqual(error.versions, c.versions_in_use);
+        }
       });
       test("from an ItemError", () => {
-        assertMatches(fromItemError({ code, message: c.message, reason: c.reason }), c, code);
+        const error = fromItemError({ code, message: c.message, reason: c.reason });
+        assertMatches(error, c, code);
+        assert.deepEqual({ ...error.metadata }, {}); // an ItemError carries none
       });
     });
   }
@@ -134,4 +154,10 @@ test("a grpc-js ServiceError without metadata goes by its code", () => {
   const error = fromServiceError(Object.assign(new Error("x"), { code: status.NOT_FOUND, details: "no key", metadata: undefined }));
   assert.ok(error instanceof NotFoundError);
   assert.equal(error.details, "no key");
+});
+
+test("versions in use that do not parse name none", () => {
+  const error = fromServiceError(serviceError(status.FAILED_PRECONDITION, "x", "KEY_VERSIONS_IN_USE", "cipherd.io", { versions: "1,two" }));
+  assert.ok(error instanceof KeyVersionsInUseError);
+  assert.deepEqual(error.versions, []);
 });

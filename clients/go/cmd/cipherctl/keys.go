@@ -68,7 +68,7 @@ func printJSON(out io.Writer, m proto.Message) error {
 }
 
 func newKeysCommand(conn *connection) *cobra.Command {
-	keys := &cobra.Command{Use: "keys", Short: "Create, list, show, rotate and import keys; set their policy; see which versions are in use"}
+	keys := &cobra.Command{Use: "keys", Short: "Create, list, show, rotate and import keys; set their policy; see which versions are in use; disable, retire, destroy and delete them"}
 	var create keyFlags
 	var createRotation rotationFlags
 	createCmd := adminCommand(conn, "create NAME", "Create a key with version 1", cobra.ExactArgs(1),
@@ -90,13 +90,14 @@ func newKeysCommand(conn *connection) *cobra.Command {
 		})
 	create.register(createCmd)
 	createRotation.register(createCmd)
-	showCmd := adminCommand(conn, "show NAME", "Show a key's versions (with their usage) and policy", cobra.ExactArgs(1),
+	showCmd := adminCommand(conn, "show NAME", "Show a key's state, versions (with their usage, state and destroy time) and policy", cobra.ExactArgs(1),
 		func(cmd *cobra.Command, c *cipherd.Client, args []string) (*cipherdpb.Key, error) {
 			resp, err := c.Admin.GetKey(cmd.Context(), &cipherdpb.GetKeyRequest{KeyName: args[0]})
 			return resp.GetKey(), err
 		})
 	showCmd.Aliases = []string{"get"}
-	keys.AddCommand(createCmd, newListCommand(conn), showCmd, newRotateCommand(conn), newImportCommand(conn), newPolicyCommand(conn), newCensusCommand(conn))
+	keys.AddCommand(createCmd, newListCommand(conn), showCmd, newRotateCommand(conn), newImportCommand(conn), newPolicyCommand(conn), newCensusCommand(conn), newRetireCommand(conn))
+	keys.AddCommand(newLifecycleCommands(conn)...)
 	return keys
 }
 

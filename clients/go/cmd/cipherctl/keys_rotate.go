@@ -55,10 +55,10 @@ func printRotated(out io.Writer, k *cipherdpb.Key) error {
 	versions := k.GetVersions()
 	index := isIndexKey(k)
 	fmt.Fprintf(out, "rotated %s: v%d (%s) is current\n", name, current, versionKind(versions[len(versions)-1]))
-	w := table(out, "VERSION", "MODE", usageHeader, "LAST USED")
+	w := table(out, "VERSION", "MODE", usageHeader, "LAST USED", "STATE")
 	for _, v := range versions {
 		u := cipherd.UsageOf(v)
-		fmt.Fprintf(w, "v%d\t%s\t%s\t%s\n", v.GetVersion(), versionKind(v), usageCells(index, u), lastUsed(u))
+		fmt.Fprintf(w, "v%d\t%s\t%s\t%s\t%s\n", v.GetVersion(), versionKind(v), usageCells(index, u), lastUsed(u), versionState(v))
 	}
 	if err := w.Flush(); err != nil {
 		return err

@@ -6,19 +6,19 @@ import (
 )
 
 // rotatedRows are the version rows keys rotate prints, in columns, after checking the lines
-// around them; a LAST USED date is replaced by "used".
+// around them; a LAST USED date is replaced by "used". A version's STATE ends each row.
 func rotatedRows(t *testing.T, out, first, last string) []string {
 	t.Helper()
 	lines := strings.Split(strings.TrimSuffix(out, "\n"), "\n")
 	if len(lines) < 4 || lines[0] != first || lines[len(lines)-1] != last ||
-		strings.Join(strings.Fields(lines[1]), " ") != "VERSION MODE ENCRYPTIONS DECRYPTIONS REWRAPS INDEXES LAST USED" {
+		strings.Join(strings.Fields(lines[1]), " ") != "VERSION MODE ENCRYPTIONS DECRYPTIONS REWRAPS INDEXES LAST USED STATE" {
 		t.Fatalf("keys rotate printed:\n%s\nwant first line %q and last line %q", out, first, last)
 	}
 	var rows []string
 	for _, line := range lines[2 : len(lines)-1] {
 		fields := strings.Fields(line)
-		if n := len(fields); n == 7 && strings.HasPrefix(fields[n-1], "20") && strings.HasSuffix(fields[n-1], "Z") {
-			fields[n-1] = "used"
+		if n := len(fields); n == 8 && strings.HasPrefix(fields[n-2], "20") && strings.HasSuffix(fields[n-2], "Z") {
+			fields[n-2] = "used"
 		}
 		rows = append(rows, strings.Join(fields, " "))
 	}
@@ -34,7 +34,7 @@ func TestKeysRotate_showsEveryVersionsUsage(t *testing.T) {
 	out := cipherctl(t, "", 0, "keys", "rotate", "cli-rotate", "--mode", "chacha")
 	rows := rotatedRows(t, out, "rotated cli-rotate: v3 (chacha) is current",
 		"older versions still decrypt: rewrap their ciphertexts (cipherctl rewrap), and see cipherctl keys census cli-rotate before raising --min-decryption-version")
-	if want := []string{"v1 gcm 1 1 0 - used", "v2 gcm 0 0 0 - never", "v3 chacha 0 0 0 - never"}; strings.Join(rows, "\n") != strings.Join(want, "\n") {
+	if want := []string{"v1 gcm 1 1 0 - used enabled", "v2 gcm 0 0 0 - never enabled", "v3 chacha 0 0 0 - never enabled"}; strings.Join(rows, "\n") != strings.Join(want, "\n") {
 		t.Fatalf("keys rotate rows:\n%s\nwant:\n%s", strings.Join(rows, "\n"), strings.Join(want, "\n"))
 	}
 	// --json prints the key as keys show does, usage included.
@@ -53,7 +53,7 @@ func TestKeysRotate_indexKey_showsIndexesComputed(t *testing.T) {
 	out := cipherctl(t, "", 0, "keys", "rotate", "cli-rotate-idx")
 	rows := rotatedRows(t, out, "rotated cli-rotate-idx: v2 (hmac) is current",
 		"new indexes use v2; look stored ones up with cipherctl index cli-rotate-idx --all-versions until they are recomputed")
-	if want := []string{"v1 hmac - - - 2 used", "v2 hmac - - - 0 never"}; strings.Join(rows, "\n") != strings.Join(want, "\n") {
+	if want := []string{"v1 hmac - - - 2 used enabled", "v2 hmac - - - 0 never enabled"}; strings.Join(rows, "\n") != strings.Join(want, "\n") {
 		t.Fatalf("keys rotate rows:\n%s\nwant:\n%s", strings.Join(rows, "\n"), strings.Join(want, "\n"))
 	}
 }

@@ -13,10 +13,10 @@ import (
 )
 
 func newListCommand(conn *connection) *cobra.Command {
-	return &cobra.Command{Use: "list", Short: "List every key: name, current version, its mode, and usage summed over its versions (blind indexes computed, for an index key)", Args: cobra.NoArgs,
+	return &cobra.Command{Use: "list", Short: "List every key: name, current version, its mode, usage summed over its versions (blind indexes computed, for an index key) and its state", Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			return withClient(cmd, conn, func(c *cipherd.Client) error {
-				w := table(cmd.OutOrStdout(), "NAME", "VERSION", "MODE", usageHeader, "LAST USED")
+				w := table(cmd.OutOrStdout(), "NAME", "VERSION", "MODE", usageHeader, "LAST USED", "STATE")
 				for listed, err := range c.Keys(cmd.Context()) {
 					if err != nil {
 						return err
@@ -29,12 +29,46 @@ func newListCommand(conn *connection) *cobra.Command {
 					k := resp.GetKey()
 					versions := k.GetVersions()
 					u := totalUsage(versions)
-					fmt.Fprintf(w, "%s\tv%d\t%s\t%s\t%s\n", k.GetKeyName(), k.GetCurrentVersion(),
-						versionKind(versions[len(versions)-1]), usageCells(isIndexKey(k), u), lastUsed(u))
+					fmt.Fprintf(w, "%s\tv%d\t%s\t%s\t%s\t%s\n", k.GetKeyName(), k.GetCurrentVersion(),
+						versionKind(versions[len(versions)-1]), usageCells(isIndexKey(k), u), lastUsed(u), keyState(k))
 				}
 				return w.Flush()
 			})
 		}}
+}
+
+// keyState is a key's state for keys list: its own, then how many versions wait for destruction
+// or are destroyed, and when the next destruction is due.
+func keyState(k *cipherdpb.Key) string {
+	state := cipherd.KeyStateName(k.GetState())
+	if t := k.GetDeleteTime(); t != nil {
+		state += "@" + t.AsTime().UTC().Format(time.RFC3339)
+	}
+	scheduled, destroyed := 0, 0
+	for _, v := range k.GetVersions() {
+		switch v.GetState() {
+		case cipherdpb.KeyVersionState_KEY_VERSION_STATE_DESTRUCTION_SCHEDULED:
+			scheduled++
+		case cipherdpb.KeyVersionState_KEY_VERSION_STATE_DESTROYED:
+			destroyed++
+		}
+	}
+	if scheduled > 0 {
+		state += fmt.Sprintf(",%d-destruction-scheduled", scheduled)
+	}
+	if destroyed > 0 {
+		state += fmt.Sprintf(",%d-destroyed", destroyed)
+	}
+	return state
+}
+
+// versionState is a version's state, with when it is (or was) destroyed.
+func versionState(v *cipherdpb.KeyVersion) string {
+	state := cipherd.VersionStateName(v.GetState())
+	if t := v.GetDestroyTime(); t != nil {
+		state += "@" + t.AsTime().UTC().Format(time.RFC3339)
+	}
+	return state
 }
 
 func newCensusCommand(conn *connection) *cobra.Command {

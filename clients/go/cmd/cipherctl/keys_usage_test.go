@@ -13,7 +13,7 @@ func listRow(t *testing.T, key string) []string {
 	t.Helper()
 	out := cipherctl(t, "", 0, "keys", "list")
 	lines := strings.Split(out, "\n")
-	if header := strings.Fields(lines[0]); strings.Join(header, " ") != "NAME VERSION MODE ENCRYPTIONS DECRYPTIONS REWRAPS INDEXES LAST USED" {
+	if header := strings.Fields(lines[0]); strings.Join(header, " ") != "NAME VERSION MODE ENCRYPTIONS DECRYPTIONS REWRAPS INDEXES LAST USED STATE" {
 		t.Fatalf("keys list header: %q", lines[0])
 	}
 	for _, line := range lines[1:] {

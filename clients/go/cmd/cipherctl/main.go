@@ -53,6 +53,6 @@ func newRootCommand() *cobra.Command {
 	conn.register(root)
 	root.AddCommand(newEncryptCommand(conn), newDecryptCommand(conn), newInspectCommand(conn),
 		newKeysCommand(conn), newRewrapCommand(conn), newIndexCommand(conn), newDataKeyCommand(conn),
-		newEncryptFileCommand(conn), newDecryptFileCommand(conn), newRewrapFileCommand(conn))
+		newEncryptFileCommand(conn), newDecryptFileCommand(conn), newRewrapFileCommand(conn), newAuditCommand(conn))
 	return root
 }

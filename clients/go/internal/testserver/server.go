@@ -36,6 +36,8 @@ type Options struct {
 	// UsageMergeInterval is --usage-merge-interval: how often usage is merged and automatic
 	// rotations are checked (0: the server's default, 10s).
 	UsageMergeInterval time.Duration
+	// Args are more flags, after the others (e.g. --audit-log FILE).
+	Args []string
 }
 
 // Server is a running cipherd.
@@ -172,7 +174,7 @@ func (s *Server) argsFor(opts Options) ([]string, error) {
 		}
 		args = append(args, "--access-policy", policy)
 	}
-	return args, nil
+	return append(args, opts.Args...), nil
 }
 
 func (s *Server) waitServing(opts Options) error {

@@ -6,16 +6,19 @@ from cipherd.aio import AsyncClient
 from cipherd.client import Client
 from cipherd.envelope import Envelope, Mode, parse_ciphertext
 from cipherd.errors import (
-    AbortedError, AlreadyExistsError, CallCancelledError, CipherdError, DeadlineExceededError, DecryptionFailedError,
-    FailedPreconditionError, FileChunkError, FileHeaderError, FileTruncatedError, InternalError, InvalidArgumentError,
-    InvalidCiphertextError, InvalidFileError, NotFoundError, PermissionDeniedError, ResourceExhaustedError,
-    UnauthenticatedError, UnavailableError, error_for,
+    AbortedError, AlreadyExistsError, AuditUnavailableError, CallCancelledError, CipherdError, DeadlineExceededError,
+    DecryptionFailedError, FailedPreconditionError, FileChunkError, FileHeaderError, FileTruncatedError, InternalError,
+    InvalidArgumentError, InvalidCiphertextError, InvalidFileError, KeyDisabledError, KeyVersionDestroyedError,
+    KeyVersionDestructionScheduledError, KeyVersionsInUseError, NotFoundError, PermissionDeniedError,
+    ResourceExhaustedError, UnauthenticatedError, UnavailableError, error_for,
 )
 from cipherd.types import (
     BlindIndex, CiphertextItem, DataKey, EncryptItem, FileDestination, FileResult, FileSource, IndexItem, Inspection,
     ItemResult, Normalization, ReadableFile, Rewrapped, TlsConfig, WritableFile,
 )
-from cipherd.keys import Key, KeyCensus, KeyPolicy, KeyVersion, KeyVersionUsage, VersionCensus
+from cipherd.keys import (
+    Key, KeyCensus, KeyPolicy, KeyState, KeyVersion, KeyVersionState, KeyVersionUsage, Retirement, VersionCensus,
+)
 from cipherd.legacy import LegacyCipher, LegacyCiphertext, LegacyIv
 
 __all__ = [
@@ -24,8 +27,11 @@ __all__ = [
     "FailedPreconditionError", "FileChunkError", "FileHeaderError", "FileTruncatedError", "InternalError",
     "InvalidArgumentError", "InvalidCiphertextError", "InvalidFileError", "NotFoundError", "PermissionDeniedError",
     "ResourceExhaustedError", "UnauthenticatedError", "UnavailableError", "error_for",
+    "AuditUnavailableError", "KeyDisabledError", "KeyVersionDestroyedError", "KeyVersionDestructionScheduledError",
+    "KeyVersionsInUseError",
     "BlindIndex", "CiphertextItem", "DataKey", "EncryptItem", "FileDestination", "FileResult", "FileSource", "IndexItem",
     "Inspection", "ItemResult", "Normalization", "ReadableFile", "Rewrapped", "TlsConfig", "WritableFile",
-    "Key", "KeyCensus", "KeyPolicy", "KeyVersion", "KeyVersionUsage", "VersionCensus",
+    "Key", "KeyCensus", "KeyPolicy", "KeyState", "KeyVersion", "KeyVersionState", "KeyVersionUsage", "Retirement",
+    "VersionCensus",
     "LegacyCipher", "LegacyCiphertext", "LegacyIv",
 ]

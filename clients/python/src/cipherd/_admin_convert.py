@@ -2,13 +2,16 @@
 shared by the sync and asyncio clients."""
 from __future__ import annotations
 
+from collections.abc import Iterable
 from datetime import datetime, timedelta, timezone
 
 from google.protobuf import duration_pb2, timestamp_pb2
 
 from cipherd._convert import mode_from_proto, mode_to_proto
 from cipherd.envelope import Mode
-from cipherd.keys import Key, KeyCensus, KeyPolicy, KeyVersion, KeyVersionUsage, VersionCensus
+from cipherd.keys import (
+    Key, KeyCensus, KeyPolicy, KeyState, KeyVersion, KeyVersionState, KeyVersionUsage, Retirement, VersionCensus,
+)
 from cipherd.legacy import LegacyCipher, LegacyIv
 from cipherd.v1 import key_admin_service_pb2 as admin
 from cipherd.v1 import keys_pb2
@@ -40,14 +43,20 @@ def key_from_proto(key: keys_pb2.Key) -> Key:
     policy = KeyPolicy(p.min_decryption_version, p.min_encryption_version, p.allow_ecb_encryption,
                        p.auto_rotate_period.ToTimedelta() if p.HasField("auto_rotate_period") else None,
                        p.max_encryptions_per_version)
-    return Key(key.key_name, key.current_version, tuple(_version(v) for v in key.versions), policy)
+    # A server that knows no states sends UNSPECIFIED: it serves the key, so it reads as enabled.
+    state = (KeyState.ENABLED if key.state == keys_pb2.KEY_STATE_UNSPECIFIED
+             else KeyState(keys_pb2.KeyState.Name(key.state).removeprefix("KEY_STATE_").lower()))
+    return Key(key.key_name, key.current_version, tuple(_version(v) for v in key.versions), policy, state,
+               _time(key.delete_time) if key.HasField("delete_time") else None)
 
 
 def _version(v: keys_pb2.KeyVersion) -> KeyVersion:
     mode = None if v.mode == keys_pb2.MODE_UNSPECIFIED else mode_from_proto(v.mode)
+    state = (KeyVersionState.ENABLED if v.state == keys_pb2.KEY_VERSION_STATE_UNSPECIFIED
+             else KeyVersionState(keys_pb2.KeyVersionState.Name(v.state).removeprefix("KEY_VERSION_STATE_").lower()))
     return KeyVersion(v.version, mode, v.key_size_bits, _time(v.create_time) if v.HasField("create_time") else None,
                       v.imported, legacy_cipher_from_proto(v.legacy_cipher), _legacy_iv_from_proto(v.legacy_iv),
-                      _usage(v.usage))
+                      _usage(v.usage), state, _time(v.destroy_time) if v.HasField("destroy_time") else None)
 
 
 def _usage(u: keys_pb2.KeyVersionUsage) -> KeyVersionUsage:
@@ -60,6 +69,28 @@ def census_from_proto(response: admin.GetKeyCensusResponse) -> KeyCensus:
     return KeyCensus(key_from_proto(response.key),
                      tuple(VersionCensus(v.version, _usage(v.usage), v.in_use) for v in response.versions),
                      response.safe_min_decryption_version)
+
+
+def retire_request(key_name: str, below_version: int, quiet_period: timedelta | None,
+                   pending_window: timedelta | None, dry_run: bool) -> admin.RetireKeyVersionsRequest:
+    return admin.RetireKeyVersionsRequest(key_name=key_name, below_version=below_version,
+                                          quiet_period=_duration(quiet_period),
+                                          pending_window=_duration(pending_window), validate_only=dry_run)
+
+
+def retirement_from_proto(response: admin.RetireKeyVersionsResponse) -> Retirement:
+    return Retirement(key_from_proto(response.key), tuple(response.retired_versions),
+                      _time(response.destroy_time) if response.HasField("destroy_time") else None)
+
+
+def destruction_request(key_name: str, versions: Iterable[int],
+                        pending_window: timedelta | None) -> admin.ScheduleKeyVersionDestructionRequest:
+    return admin.ScheduleKeyVersionDestructionRequest(key_name=key_name, versions=list(versions),
+                                                      pending_window=_duration(pending_window))
+
+
+def deletion_request(key_name: str, pending_window: timedelta | None) -> admin.ScheduleKeyDeletionRequest:
+    return admin.ScheduleKeyDeletionRequest(key_name=key_name, pending_window=_duration(pending_window))
 
 
 def census_request(key_name: str, quiet_period: timedelta | None) -> admin.GetKeyCensusRequest:

@@ -2,7 +2,9 @@
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncGenerator, AsyncIterable, AsyncIterator, Awaitable, Callable, Coroutine, Iterable
+from collections.abc import (
+    AsyncGenerator, AsyncIterable, AsyncIterator, Awaitable, Callable, Coroutine, Iterable, Sequence,
+)
 from datetime import timedelta
 from typing import Any, TypeAlias, TypeVar
 
@@ -14,14 +16,17 @@ from cipherd._files.header import DEFAULT_CHUNK_SIZE, check_chunk_size
 from cipherd.envelope import Mode
 from cipherd._streams import ItemFeed
 from cipherd.errors import from_rpc_error
-from cipherd.keys import Key, KeyCensus, KeyPolicy
+from cipherd.audit import Checkpoint
+from cipherd._audit_convert import audit_requests, verdicts
+from cipherd.keys import Key, KeyCensus, KeyPolicy, Retirement
 from cipherd.legacy import LegacyCipher, LegacyCiphertext, LegacyIv
 from cipherd.types import (
     BlindIndex, CiphertextItem, DataKey, EncryptItem, FileDestination, FileResult, FileSource, IndexItem, Inspection,
     ItemResult, Normalization, Rewrapped, TlsConfig,
 )
 from cipherd.v1 import crypto_service_pb2 as pb
-from cipherd.v1 import crypto_service_pb2_grpc, key_admin_service_pb2_grpc
+from cipherd.v1 import audit_service_pb2 as audit_pb
+from cipherd.v1 import audit_service_pb2_grpc, crypto_service_pb2_grpc, key_admin_service_pb2_grpc
 from cipherd.v1 import key_admin_service_pb2 as admin
 
 R = TypeVar("R")
@@ -40,6 +45,7 @@ class AsyncClient:
                                               grpc.aio.insecure_channel)
         self._crypto = crypto_service_pb2_grpc.CryptoServiceStub(self._channel)
         self._admin = key_admin_service_pb2_grpc.KeyAdminServiceStub(self._channel)
+        self._audit = audit_service_pb2_grpc.AuditServiceStub(self._channel)
         self._metadata = _channel.metadata(token)
         self._timeout = timeout
 
@@ -243,6 +249,70 @@ class AsyncClient:
         """Which versions still see traffic within `quiet_period` (None: the server's 7 days)."""
         request = _admin_convert.census_request(key_name, quiet_period)
         return _admin_convert.census_from_proto(await self._call(self._admin.GetKeyCensus, request, timeout))
+
+    # Key lifecycle (proto/README.md, "Errors"): refusals are FailedPreconditionError subclasses. A
+    # pending_window of None is the server's default, 7 days; it refuses less than 24 hours.
+
+    async def _key(self, method: Callable[..., Any], request: Any, timeout: float | None) -> Key:
+        return _admin_convert.key_from_proto((await self._call(method, request, timeout)).key)
+
+    async def disable_key(self, key_name: str, *, timeout: float | None = None) -> Key:
+        """Makes the key refuse every call (KeyDisabledError) until enable_key; its versions and policy stay."""
+        return await self._key(self._admin.DisableKey, admin.DisableKeyRequest(key_name=key_name), timeout)
+
+    async def enable_key(self, key_name: str, *, timeout: float | None = None) -> Key:
+        """Serves a disabled key again (a key scheduled for deletion needs cancel_key_deletion first)."""
+        return await self._key(self._admin.EnableKey, admin.EnableKeyRequest(key_name=key_name), timeout)
+
+    async def schedule_key_version_destruction(self, key_name: str, versions: Iterable[int], *,
+                                         pending_window: timedelta | None = None,
+                                         timeout: float | None = None) -> Key:
+        """Schedules `versions` (never the current one) for destruction after `pending_window`; they refuse
+        every call at once (KeyVersionDestructionScheduledError), and are KeyVersionDestroyedError after."""
+        request = _admin_convert.destruction_request(key_name, versions, pending_window)
+        return await self._key(self._admin.ScheduleKeyVersionDestruction, request, timeout)
+
+    async def cancel_key_version_destruction(self, key_name: str, versions: Iterable[int], *,
+                                       timeout: float | None = None) -> Key:
+        """Restores versions scheduled for destruction whose pending window has not passed."""
+        request = admin.CancelKeyVersionDestructionRequest(key_name=key_name, versions=list(versions))
+        return await self._key(self._admin.CancelKeyVersionDestruction, request, timeout)
+
+    async def schedule_key_deletion(self, key_name: str, *, pending_window: timedelta | None = None,
+                              timeout: float | None = None) -> Key:
+        """Schedules every version for destruction after `pending_window`, keeping the name as a tombstone; the
+        key refuses every call at once (KeyDisabledError)."""
+        request = _admin_convert.deletion_request(key_name, pending_window)
+        return await self._key(self._admin.ScheduleKeyDeletion, request, timeout)
+
+    async def cancel_key_deletion(self, key_name: str, *, timeout: float | None = None) -> Key:
+        """Restores a key scheduled for deletion; it comes back disabled, so enable_key it knowingly."""
+        return await self._key(self._admin.CancelKeyDeletion, admin.CancelKeyDeletionRequest(key_name=key_name), timeout)
+
+    async def retire_key_versions(self, key_name: str, below_version: int, *, quiet_period: timedelta | None = None,
+                            pending_window: timedelta | None = None, dry_run: bool = False,
+                            timeout: float | None = None) -> Retirement:
+        """Raises min_decryption_version to `below_version` and schedules every older version for destruction,
+        in one write; raises KeyVersionsInUseError (its `versions` lists them) while any was used within
+        `quiet_period` (None: 7 days) on any replica. `dry_run` answers the plan without acting."""
+        request = _admin_convert.retire_request(key_name, below_version, quiet_period, pending_window, dry_run)
+        return _admin_convert.retirement_from_proto(await self._call(self._admin.RetireKeyVersions, request, timeout))
+
+    # AuditService (docs/audit.md): cipherd.audit.verify_with_server takes the sync Client.
+
+    async def hash_audit_value(self, value: bytes | str, *, timeout: float | None = None) -> str:
+        """The keyed hash ("hmac-sha256:<hex>") audit records carry for a context equal to `value` (a str as
+        UTF-8): search the audit file for it to find the calls that carried it."""
+        request = audit_pb.HashAuditValueRequest(value=value.encode("utf-8") if isinstance(value, str) else value)
+        return (await self._call(self._audit.HashAuditValue, request, timeout)).hash
+
+    async def verify_audit_checkpoints(self, checkpoints: Sequence[Checkpoint], *,
+                                 timeout: float | None = None) -> list[bool]:
+        """Whether each checkpoint's MAC is the server's audit key's, in order (asked 10,000 at a time)."""
+        valid: list[bool] = []
+        for request in audit_requests(checkpoints):
+            valid.extend(verdicts(request, await self._call(self._audit.VerifyAuditCheckpoints, request, timeout)))
+        return valid
 
 
 def _on_this_loop(call: Callable[[str], Coroutine[Any, Any, R]]) -> Callable[[str], R]:

@@ -7,6 +7,7 @@ google.rpc.ErrorInfo (domain cipherd.io) in its status details, an item's is `It
 from __future__ import annotations
 
 from collections.abc import Mapping
+from types import MappingProxyType
 from typing import cast
 
 import grpc
@@ -25,11 +26,15 @@ class CipherdError(Exception):
     """Base of every error the client raises; `code` is the gRPC status, `details` the server's message,
     `reason` the server's kind of error (proto/README.md, "Errors"; "" when gRPC itself failed the call).
 
+    `metadata` is the ErrorInfo's metadata (proto/README.md, "Errors"): the key, version or versions the error
+    is about; empty for a batch or stream item's error and when the server sent none.
+
     When it ended an item stream, `last_reference` is the reference of the last item answered (or the
     call's resume_after if none was): pass it as resume_after to a new call with the same items."""
 
     code: grpc.StatusCode = grpc.StatusCode.UNKNOWN
     reason: str = ""
+    metadata: Mapping[str, str] = MappingProxyType({})
     last_reference: str | None = None
 
     def __init_subclass__(cls, code: grpc.StatusCode | None = None, **kwargs: object) -> None:
@@ -109,6 +114,40 @@ class AbortedError(CipherdError, code=grpc.StatusCode.ABORTED):
 class InternalError(CipherdError, code=grpc.StatusCode.INTERNAL): ...
 
 
+# A key's lifecycle (proto/README.md, "Errors"): each refusal is a FailedPreconditionError of its own.
+
+class KeyDisabledError(FailedPreconditionError):
+    """The key is disabled, scheduled for deletion or deleted: it serves no call until enabled (or its
+    deletion cancelled)."""
+
+
+class KeyVersionDestructionScheduledError(FailedPreconditionError):
+    """The version is scheduled for destruction and refuses every call until the destruction is cancelled."""
+
+
+class KeyVersionDestroyedError(FailedPreconditionError):
+    """The version's bytes were destroyed: its ciphertexts can never be decrypted again. Never a
+    DecryptionFailedError: nothing is wrong with the ciphertext."""
+
+
+class KeyVersionsInUseError(FailedPreconditionError):
+    """retire_key_versions refused: `versions` (ascending) of the key were used within the quiet period on
+    some replica. Rewrap their data, wait a quiet period, retry."""
+
+    @property
+    def versions(self) -> tuple[int, ...]:
+        """The versions in use, from the error's metadata; () when it names none."""
+        try:
+            return tuple(int(v) for v in self.metadata.get("versions", "").split(",") if v.strip())
+        except ValueError:  # not the server's list: say nothing rather than something wrong
+            return ()
+
+
+class AuditUnavailableError(UnavailableError):
+    """The server requires an audit record for every call and could not write this one, so it did not serve
+    the call; retry later."""
+
+
 # The one table from status to exception class, for calls and batch or stream items alike.
 ERROR_BY_STATUS: Mapping[grpc.StatusCode, type[CipherdError]] = {cls.code: cls for cls in (
     InvalidArgumentError, NotFoundError, AlreadyExistsError, PermissionDeniedError, UnauthenticatedError,
@@ -117,24 +156,36 @@ ERROR_BY_STATUS: Mapping[grpc.StatusCode, type[CipherdError]] = {cls.code: cls f
 )}
 # The reasons that refine their status's class; every other reason (and a reason this client does not know
 # yet) leaves the class to the status code.
-ERROR_BY_REASON: Mapping[str, type[InvalidArgumentError]] = {
+ERROR_BY_REASON: Mapping[str, type[CipherdError]] = {
     "DECRYPTION_FAILED": DecryptionFailedError,
     "INVALID_CIPHERTEXT": InvalidCiphertextError,
+    "KEY_DISABLED": KeyDisabledError,
+    "KEY_VERSION_DESTRUCTION_SCHEDULED": KeyVersionDestructionScheduledError,
+    "KEY_VERSION_DESTROYED": KeyVersionDestroyedError,
+    "KEY_VERSIONS_IN_USE": KeyVersionsInUseError,
+    "AUDIT_UNAVAILABLE": AuditUnavailableError,
 }
 _STATUS_BY_NUMBER = {status.value[0]: status for status in grpc.StatusCode}
 
 
-def error_for(code: grpc.StatusCode | int, details: str, reason: str = "") -> CipherdError:
-    """The exception for a status, given as grpc.StatusCode (a call) or its number (a batch item), and its reason."""
+def error_for(code: grpc.StatusCode | int, details: str, reason: str = "",
+              metadata: Mapping[str, str] | None = None) -> CipherdError:
+    """The exception for a status, given as grpc.StatusCode (a call) or its number (a batch item), its reason
+    and its ErrorInfo metadata."""
     status = code if isinstance(code, grpc.StatusCode) else _STATUS_BY_NUMBER.get(code, grpc.StatusCode.UNKNOWN)
     refined = ERROR_BY_REASON.get(reason)
+    error: CipherdError
     # A reason refines only the status it belongs to, so an exception's class and its code never disagree.
     if refined is InvalidCiphertextError and status is refined.code:
-        return InvalidCiphertextError(details)
-    if refined is not None and status is refined.code:
-        return refined(details, reason=reason)
-    cls = ERROR_BY_STATUS.get(status)
-    return cls(details, reason=reason) if cls is not None else CipherdError(details, status, reason)
+        error = InvalidCiphertextError(details)
+    elif refined is not None and status is refined.code:
+        error = refined(details, reason=reason)
+    else:
+        cls = ERROR_BY_STATUS.get(status)
+        error = cls(details, reason=reason) if cls is not None else CipherdError(details, status, reason)
+    if metadata:
+        error.metadata = MappingProxyType(dict(metadata))
+    return error
 
 
 def from_item_error(error: pb.ItemError) -> CipherdError:
@@ -146,21 +197,22 @@ def from_rpc_error(error: grpc.RpcError) -> CipherdError:
     """The exception for a failed call (grpc.RpcError and grpc.aio.AioRpcError alike)."""
     code: grpc.StatusCode = error.code()
     details: str | None = error.details()
-    return error_for(code, details or code.name.lower(), _reason(error))
+    info = _error_info(error)
+    return error_for(code, details or code.name.lower(), info.reason, info.metadata)
 
 
-def _reason(error: grpc.RpcError) -> str:
-    """The reason of the call's cipherd ErrorInfo, or "" when its status carries none."""
+def _error_info(error: grpc.RpcError) -> ErrorInfo:
+    """The call's cipherd ErrorInfo, or an empty one when its status carries none."""
     try:
         # from_call reads only code(), details() and trailing_metadata(), which every RpcError has (an
         # AioRpcError is no grpc.Call, but has the three, synchronously).
         status = cast("Status | None", rpc_status.from_call(cast(grpc.Call, error)))
     except (ValueError, DecodeError):  # details that contradict the call or do not parse: not the server's
-        return ""
+        return ErrorInfo()
     if status is None:
-        return ""
+        return ErrorInfo()
     info = ErrorInfo()
     for detail in status.details:
         if detail.Unpack(info) and info.domain == ERROR_DOMAIN:
-            return info.reason
-    return ""
+            return info
+    return ErrorInfo()

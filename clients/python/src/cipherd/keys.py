@@ -1,12 +1,34 @@
-"""Key metadata as the admin calls return it (never key bytes): versions with their usage, the policy,
-and the version census that says how far min_decryption_version can be raised."""
+"""Key metadata as the admin calls return it (never key bytes): versions with their usage and state, the
+policy, the version census that says how far min_decryption_version can be raised, and a retirement's plan."""
 from __future__ import annotations
 
+import enum
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 
 from cipherd.envelope import Mode
 from cipherd.legacy import LegacyCipher, LegacyIv
+
+
+class KeyState(str, enum.Enum):
+    """Whether a key serves calls: the proto enum name without KEY_STATE_, lowercase. Every state but ENABLED
+    refuses every call (KeyDisabledError); a DELETION_SCHEDULED key's versions are destroyed at its
+    delete_time unless cancel_key_deletion comes first, and a DELETED key is a tombstone."""
+
+    ENABLED = "enabled"
+    DISABLED = "disabled"
+    DELETION_SCHEDULED = "deletion_scheduled"
+    DELETED = "deleted"
+
+
+class KeyVersionState(str, enum.Enum):
+    """Whether a version's bytes still exist: the proto enum name without KEY_VERSION_STATE_, lowercase. A
+    DESTRUCTION_SCHEDULED version refuses every call and is destroyed at its destroy_time unless
+    cancel_key_version_destruction comes first; a DESTROYED one's ciphertexts are gone for good."""
+
+    ENABLED = "enabled"
+    DESTRUCTION_SCHEDULED = "destruction_scheduled"
+    DESTROYED = "destroyed"
 
 
 @dataclass(frozen=True)
@@ -50,16 +72,22 @@ class KeyVersion:
     legacy_cipher: LegacyCipher | None = None
     legacy_iv: LegacyIv | None = None
     usage: KeyVersionUsage = field(default_factory=KeyVersionUsage)
+    state: KeyVersionState = KeyVersionState.ENABLED
+    # When its bytes are (DESTRUCTION_SCHEDULED) or were (DESTROYED) erased; None otherwise.
+    destroy_time: datetime | None = None
 
 
 @dataclass(frozen=True)
 class Key:
-    """A named key: its versions, oldest first, and its policy."""
+    """A named key: its versions, oldest first, its policy and its state (with `delete_time`, when its
+    versions are or were destroyed, for a key scheduled for deletion or deleted)."""
 
     key_name: str
     current_version: int
     versions: tuple[KeyVersion, ...]
     policy: KeyPolicy
+    state: KeyState = KeyState.ENABLED
+    delete_time: datetime | None = None
 
     def version(self, number: int) -> KeyVersion:
         """The version numbered `number`; KeyError if the key has none."""
@@ -87,3 +115,13 @@ class KeyCensus:
     key: Key
     versions: tuple[VersionCensus, ...]
     safe_min_decryption_version: int
+
+
+@dataclass(frozen=True)
+class Retirement:
+    """What retire_key_versions did (or with dry_run would do): the key after it, the versions scheduled for
+    destruction, oldest first, and when their bytes are erased (None when none retire)."""
+
+    key: Key
+    retired_versions: tuple[int, ...]
+    destroy_time: datetime | None

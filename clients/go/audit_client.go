@@ -1,0 +1,52 @@
+package cipherd
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/cipherd/cipherd/clients/go/audit"
+	"github.com/cipherd/cipherd/clients/go/cipherdpb"
+)
+
+// maxCheckpointsPerCall is VerifyAuditCheckpoints' limit per request.
+const maxCheckpointsPerCall = 10_000
+
+// HashAuditValue is the keyed hash the server's audit records carry for a caller's context equal
+// to value ("hmac-sha256:<hex>"): grep the audit file for it to find the calls that carried it.
+func (c *Client) HashAuditValue(ctx context.Context, value []byte) (string, error) {
+	resp, err := c.Audit.HashAuditValue(ctx, &cipherdpb.HashAuditValueRequest{Value: value})
+	return resp.GetHash(), err
+}
+
+// VerifyAuditCheckpoints asks the server whether each checkpoint's MAC is its audit key's, in
+// requests of at most 10,000; valid[i] answers checkpoints[i].
+func (c *Client) VerifyAuditCheckpoints(ctx context.Context, checkpoints []audit.Checkpoint) ([]bool, error) {
+	valid := make([]bool, 0, len(checkpoints))
+	for start := 0; start < len(checkpoints); start += maxCheckpointsPerCall {
+		req := &cipherdpb.VerifyAuditCheckpointsRequest{}
+		for _, cp := range checkpoints[start:min(start+maxCheckpointsPerCall, len(checkpoints))] {
+			req.Checkpoints = append(req.Checkpoints, &cipherdpb.AuditCheckpoint{Seq: cp.Seq, Time: cp.Time, Prev: cp.Prev, Mac: cp.MAC})
+		}
+		resp, err := c.Audit.VerifyAuditCheckpoints(ctx, req)
+		if err != nil {
+			return nil, err
+		}
+		if len(resp.GetValid()) != len(req.Checkpoints) {
+			return nil, fmt.Errorf("cipherd: the server answered %d of %d checkpoints", len(resp.GetValid()), len(req.Checkpoints))
+		}
+		valid = append(valid, resp.GetValid()...)
+	}
+	return valid, nil
+}
+
+// AuditCheckpointCheck asks the server about every checkpoint of files (oldest first, read once
+// with audit.ReadFiles) and returns an audit.CheckpointCheck for audit.VerifyFiles of the same
+// files that answers from its answers, with how many checkpoints it asked about.
+func (c *Client) AuditCheckpointCheck(ctx context.Context, files []audit.File) (audit.CheckpointCheck, int, error) {
+	checkpoints := audit.Checkpoints(files)
+	valid, err := c.VerifyAuditCheckpoints(ctx, checkpoints)
+	if err != nil {
+		return nil, 0, err
+	}
+	return audit.Answered(checkpoints, valid), len(checkpoints), nil
+}
