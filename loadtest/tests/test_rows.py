@@ -20,7 +20,7 @@ from lt.sidebyside.target import ServerFigures  # noqa: E402
 # the keys summary.json's rows had when they were dicts (before the typed rows)
 GHZ_KEYS = {"tool", "family", "name", "tags", "items_per_call", "concurrency", "connections", "count", "rps",
             "items_per_s", "p50_ms", "p90_ms", "p99_ms", "mean_ms", "grpc_errors", "item_errors", "status_codes",
-            "error_distribution", "server_calls", "gc_count", "gc_pause_total_ms", "gc_pause_max_ms",
+            "error_distribution", "server_calls", "gc_count", "gc_pause_total_ms", "gc_pause_max_ms", "gc_pause_max_source",
             "allocated_bytes", "alloc_per_call", "alloc_per_item", "ghz_cores", "server_cores", "other_cores",
             "wall_s", "valid", "client_bound", "box_saturated"}
 SBS_KEYS = {"tool", "target", "shape", "method", "items_per_call", "clients", "rps", "items_per_s", "requests",

@@ -37,6 +37,7 @@ class RunFigures(JsonRow):
     gc_count: float | None = None
     gc_pause_total_ms: float | None = None
     gc_pause_max_ms: float | None = None
+    gc_pause_max_source: str = "micrometer"   # or "gc.log": the run's own pauses, by its time window
     allocated_bytes: float | None = None
     alloc_per_call: float | None = None
     alloc_per_item: float | None = None
@@ -91,7 +92,8 @@ def run_figures(run: Run, report: dict, before, after, server_cpu_s: float, core
         server_calls=calls_server,
         gc_count=cipherd_metrics.delta(before, after, "jvm_gc_pause_seconds_count"),
         gc_pause_total_ms=cipherd_metrics.delta(before, after, "jvm_gc_pause_seconds_sum") * 1e3,
-        # Micrometer's _max is a decaying window (about 2 minutes): an upper bound for this run
+        # Micrometer's _max is a decaying window (about 2 minutes): an upper bound for this run, replaced by the
+        # run's own maximum from gc.log where the runner has the server's log (runner.with_logged_pauses)
         gc_pause_max_ms=prom.maximum(after, "jvm_gc_pause_seconds_max") * 1e3,
         allocated_bytes=alloc,
         alloc_per_call=alloc / calls_server if calls_server else None,

@@ -1,10 +1,11 @@
 """Runs the selected campaign families against one freshly started cipherd: keys and fixtures first,
 warm-up traffic, then each run between two /metrics scrapes and CPU readings."""
+import dataclasses
 import time
 from pathlib import Path
 
 from .. import tools
-from ..measure import cpu, prom
+from ..measure import cpu, gclog, prom
 from ..servers.cipherd import Cipherd
 from ..servers.remote import RemoteCipherd
 from . import fixtures, ghz
@@ -63,19 +64,28 @@ def warm_up(ghz_bin: str, server: "Cipherd | RemoteCipherd", families: list[Fami
     print(f"loadtest: warmed up for {args.warmup:g}s", flush=True)
 
 
+def with_logged_pauses(row: RunFigures, logged: "gclog.Pauses | None") -> RunFigures:
+    """The run's GC pause maximum from gc.log by its time window, where the server's log is at hand (a server
+    this runner started); Micrometer's decaying maximum otherwise."""
+    if logged is None or not row.valid:
+        return row
+    return dataclasses.replace(row, gc_pause_max_ms=logged.max_ms, gc_pause_max_source="gc.log")
+
+
 def one_run(ghz_bin: str, server: "Cipherd | RemoteCipherd", r: Run, ciphertexts: dict, args, out: Path, cores: int) -> RunFigures:
     rdir = out / "runs"
     skip = max(20, args.skip_first // r.items_per_call)
     cfg = ghz.config(fixtures.resolve(r.ghz, ciphertexts), server.target, args.duration, skip,
                      rdir / f"{r.name}.ghz.json", r.name, r.tags)
     before_text = prom.scrape(server.metrics_url)
-    cpu0, sys0 = server.cpu_seconds(), cpu.busy_seconds()
+    cpu0, sys0, t0 = server.cpu_seconds(), cpu.busy_seconds(), time.time()
     result = ghz.run(ghz_bin, cfg, rdir / f"{r.name}.config.json", args.duration)
-    cpu1, sys1 = server.cpu_seconds(), cpu.busy_seconds()
+    cpu1, sys1, t1 = server.cpu_seconds(), cpu.busy_seconds(), time.time()
     after_text = prom.scrape(server.metrics_url)
     (rdir / f"{r.name}.metrics-before.txt").write_text(before_text)
     (rdir / f"{r.name}.metrics-after.txt").write_text(after_text)
     row = run_figures(r, result, prom.parse(before_text), prom.parse(after_text), cpu1 - cpu0, cores, sys1 - sys0)
+    row = with_logged_pauses(row, gclog.pauses(out / "gc.log", t0, t1))
     flag = "" if row.valid else f"  ERRORS: {row.problem}"
     if args.no_throughput:
         print(f"loadtest: {r.name:34s} {row.server_calls or 0:8.0f} server calls  {row.gc_count or 0:4.0f} GCs"

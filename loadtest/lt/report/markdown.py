@@ -107,7 +107,9 @@ def ghz_lines(out: Path, summary: dict) -> list[str]:
     lines += ["How to read it: RPC/s, latency and errors come from ghz; allocation, GC and server CPU from the "
               "server's `/metrics` before and after the run (allocation ÷ the server's call count for the method). "
               "Allocation is counted by Micrometer at each GC, so a short run with few GCs gives a coarse figure. "
-              "GC pause max is Micrometer's decaying-window maximum and may include a pause just before the run. "
+              "GC pause max is the longest pause the server's gc.log shows within the run's time window (for a "
+              "--target, whose log the runner cannot read, Micrometer's decaying-window maximum, which may include "
+              "a pause before the run). "
               "CPU columns are CPU seconds ÷ wall seconds: ghz (rusage), cipherd (/proc/PID/stat) and the rest of "
               "the machine (/proc/stat); *box saturated* means the whole machine was ≥ 90 % busy.", ""]
     bound = [r.name for r in runs if r.client_bound]
