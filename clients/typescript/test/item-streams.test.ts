@@ -148,7 +148,12 @@ describe("item streams", { skip: jar() === undefined && "no server jar: run make
       yield "never";
     }
     const plain = await untilBroken(c.decryptStream(stalled(), { timeoutMs: 300 }));
-    assert.ok(plain.error instanceof cipherd.DeadlineExceededError);
+    // The deadline ends the call on both sides: the client's timer says DEADLINE_EXCEEDED, but on a busy
+    // machine the server's own deadline can reset the stream first, which grpc-js reports as CANCELLED.
+    assert.ok(
+      plain.error instanceof cipherd.DeadlineExceededError || plain.error instanceof cipherd.CancelledError,
+      String(plain.error),
+    );
     assert.equal(plain.error.lastReference, undefined);
     async function* stalledAfterSkip() {
       yield { ciphertext: "skipped", reference: "a" };
