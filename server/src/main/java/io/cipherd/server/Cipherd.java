@@ -115,7 +115,7 @@ public final class Cipherd implements AutoCloseable {
         new KeyMaintenance(
             new UsageMerger(usage, metered),
             new AutoRotation(usage, keys, admin),
-            new DueDestructions(metered, builder.clock, name -> forgetKeys(), metrics.registry()));
+            new DueDestructions(metered, builder.clock, keys::reload, metrics.registry()));
     this.cipherPools = new CipherPools(builder.cipherPools);
     keys.onVersionsWiped(cipherPools::clear);
     this.blocking =

@@ -266,9 +266,12 @@ public final class KeyCache {
   }
 
   /**
-   * Caches the store's metadata of {@code name}, unless a newer write has been cached meanwhile.
+   * Caches the store's metadata of {@code name}, unless a newer write has been cached meanwhile:
+   * after a write made elsewhere than through this cache (a rotation by policy, a due destruction),
+   * so this replica serves the new state at once; versions no longer serving are wiped as for any
+   * write.
    */
-  void reload(String name) {
+  public void reload(String name) {
     keys.reload(name);
   }
 

@@ -44,7 +44,8 @@ public final class DueDestructions {
 
   /**
    * Sweeps {@code store} by {@code clock}; {@code forget} is told each key this replica destroyed
-   * versions of, so its cache drops their bytes; counts in {@code registry}.
+   * versions of, so its cache serves the key's new state at once (the key cache's reload); counts
+   * in {@code registry}.
    */
   public DueDestructions(
       KeyStore store, Clock clock, Consumer<String> forget, MeterRegistry registry) {
