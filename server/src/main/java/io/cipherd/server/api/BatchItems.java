@@ -41,26 +41,28 @@ final class BatchItems {
    * store sends the whole batch to the blocking pool, so the search stops there.
    */
   static boolean canDecryptFromMemory(CryptoEngine engine, DecryptBatchRequest request) {
-    for (DecryptBatchItem item : request.getItemsList()) {
-      if (!engine.canDecryptFromMemory(item.getCiphertext())) {
-        return false;
-      }
-    }
-    return true;
+    return engine.canDecryptFromMemory(
+        request.getItemsCount(), i -> request.getItems(i).getCiphertext());
   }
 
-  /** As {@link #canDecryptFromMemory}, for rewrapping every item of {@code request}. */
+  /**
+   * As {@link #canDecryptFromMemory}, for rewrapping every item of {@code request}: the target key
+   * once, the legacy items one by one, the others as a decryption.
+   */
   static boolean canReEncryptFromMemory(CryptoEngine engine, ReEncryptBatchRequest request) {
-    for (ReEncryptBatchItem item : request.getItemsList()) {
-      if (!canReEncryptFromMemory(
-          engine,
-          item.hasLegacy() ? item.getLegacy() : null,
-          item.getCiphertext(),
-          request.getKeyName())) {
+    String target = request.getKeyName();
+    if (!target.isEmpty() && !engine.canEncryptFromMemory(target, 0)) {
+      return false;
+    }
+    int count = request.getItemsCount();
+    for (int i = 0; i < count; i++) {
+      ReEncryptBatchItem item = request.getItems(i);
+      if (item.hasLegacy() && !canReEncryptFromMemory(engine, item.getLegacy(), "", target)) {
         return false;
       }
     }
-    return true;
+    return engine.canDecryptFromMemory(
+        count, i -> request.getItems(i).hasLegacy() ? "" : request.getItems(i).getCiphertext());
   }
 
   EncryptBatchResponse encrypt(EncryptBatchRequest request) {
@@ -161,7 +163,8 @@ final class BatchItems {
   private static EncryptBatchResponse encrypt(CryptoEngine engine, EncryptBatchRequest request) {
     List<EncryptBatchResult> results = new ArrayList<>(request.getItemsCount());
     EncryptBatchResult.Builder result = EncryptBatchResult.newBuilder();
-    for (EncryptBatchItem item : request.getItemsList()) {
+    for (int i = 0; i < request.getItemsCount(); i++) {
+      EncryptBatchItem item = request.getItems(i);
       result.clear().setReference(item.getReference());
       try {
         Encrypted encrypted =
@@ -182,7 +185,8 @@ final class BatchItems {
   private static DecryptBatchResponse decrypt(CryptoEngine engine, DecryptBatchRequest request) {
     List<DecryptBatchResult> results = new ArrayList<>(request.getItemsCount());
     DecryptBatchResult.Builder result = DecryptBatchResult.newBuilder();
-    for (DecryptBatchItem item : request.getItemsList()) {
+    for (int i = 0; i < request.getItemsCount(); i++) {
+      DecryptBatchItem item = request.getItems(i);
       result.clear().setReference(item.getReference());
       try {
         Decrypted decrypted = engine.decrypt(item.getCiphertext(), item.getContext());
@@ -206,7 +210,8 @@ final class BatchItems {
       CryptoEngine engine, ReEncryptBatchRequest request) {
     List<ReEncryptBatchResult> results = new ArrayList<>(request.getItemsCount());
     ReEncryptBatchResult.Builder result = ReEncryptBatchResult.newBuilder();
-    for (ReEncryptBatchItem item : request.getItemsList()) {
+    for (int i = 0; i < request.getItemsCount(); i++) {
+      ReEncryptBatchItem item = request.getItems(i);
       results.add(
           reEncrypt(
               engine,

@@ -1,6 +1,7 @@
 package io.cipherd.server.api;
 
 import io.cipherd.server.engine.CryptoEngine;
+import io.cipherd.server.engine.LeasedEngine;
 import java.time.Duration;
 
 /**
@@ -24,7 +25,7 @@ final class StreamLease {
   private static final long HOLD_NANOS = HOLD.toNanos();
 
   private final CryptoEngine engine;
-  private final CryptoEngine.Leased leased;
+  private final LeasedEngine leased;
   private final ItemStreams streams;
 
   /** Held while an item uses the lease, and while its ciphers are returned or it is closed. */
@@ -104,8 +105,10 @@ final class StreamLease {
       if (closed || !holding) {
         return;
       }
-      // Each look, busy or quiet: the stream's next encryption sees rotations and caps again.
+      // Each look, busy or quiet: the stream's next encryption sees rotations and caps again, and
+      // what its items did reaches the metrics, the usage counts and the audit tally.
       leased.forgetKeys();
+      leased.report();
       if (uses != seen) {
         seen = uses;
         lastActiveNanos = System.nanoTime();

@@ -10,8 +10,9 @@ import java.util.Map;
 
 /**
  * Counts each item the engine handles into the current call's {@link ItemTally} (from the gRPC
- * Context, set by {@link AuditInterceptor}): one increment per item, nothing allocated. A rewrap's
- * item counts under the version it was decrypted with and the one it was encrypted with, as it used
+ * Context, set by {@link AuditInterceptor}): a batch's or a stream's successes once per key version
+ * (see {@link #forCall}), its failures one by one, nothing allocated per item. A rewrap's item
+ * counts under the version it was decrypted with and the one it was encrypted with, as it used
  * both; the engine's extra {@code REWRAP} report is not counted again. Outside an audited call
  * (start-up tasks, tests) it does nothing.
  */
@@ -20,19 +21,48 @@ public final class AuditObserver implements CryptoObserver {
   public static final String OK = "ok";
 
   @Override
-  public void succeeded(CryptoOperation operation, KeyVersionRef version, int plaintextBytes) {
-    if (operation == CryptoOperation.REWRAP) {
-      return;
-    }
-    ItemTally tally = AuditInterceptor.TALLY.get();
-    if (tally != null) {
-      tally.add(version.keyName(), version.version(), OK);
-    }
+  public void succeeded(
+      CryptoOperation operation, KeyVersionRef version, long items, long plaintextBytes) {
+    counted(AuditInterceptor.TALLY.get(), operation, version, items);
   }
 
   @Override
   public void failed(CryptoOperation operation, KeyVersionRef version, RuntimeException error) {
+    counted(AuditInterceptor.TALLY.get(), version, error);
+  }
+
+  /**
+   * Counts into the tally of the call served on this thread now, looked up once, so a batch or a
+   * stream that tells its items later, or on another thread, still counts them in its record.
+   */
+  @Override
+  public CryptoObserver forCall() {
     ItemTally tally = AuditInterceptor.TALLY.get();
+    if (tally == null) {
+      return CryptoObserver.NONE;
+    }
+    return new CryptoObserver() {
+      @Override
+      public void succeeded(
+          CryptoOperation operation, KeyVersionRef version, long items, long plaintextBytes) {
+        counted(tally, operation, version, items);
+      }
+
+      @Override
+      public void failed(CryptoOperation operation, KeyVersionRef version, RuntimeException error) {
+        counted(tally, version, error);
+      }
+    };
+  }
+
+  private static void counted(
+      ItemTally tally, CryptoOperation operation, KeyVersionRef version, long items) {
+    if (tally != null && operation != CryptoOperation.REWRAP) {
+      tally.add(version.keyName(), version.version(), OK, items);
+    }
+  }
+
+  private static void counted(ItemTally tally, KeyVersionRef version, RuntimeException error) {
     if (tally == null) {
       return;
     }

@@ -14,6 +14,7 @@ import io.cipherd.server.security.Authorizer;
 import io.cipherd.server.security.Operation;
 import java.util.Arrays;
 import java.util.function.Function;
+import java.util.function.IntFunction;
 
 /**
  * The operations of the crypto API on domain types: encrypt, decrypt, rewrap and inspect
@@ -28,7 +29,7 @@ public final class CryptoEngine {
   private final CipherPools pools;
   private final Authorizer authorizer;
   private final CryptoObserver observer;
-  private final EnvelopeCipher envelopes;
+  final EnvelopeCipher envelopes;
   private final LegacyRewrap legacy;
   private final BlindIndexes indexes;
 
@@ -62,42 +63,24 @@ public final class CryptoEngine {
    * rather than once per item. The engine handed to {@code work} is confined to this thread.
    */
   public <T> T inBatch(Function<CryptoEngine, T> work) {
-    try (Leased leased = lease()) {
+    try (LeasedEngine leased = lease()) {
       return work.apply(leased.engine());
     }
   }
 
   /**
    * An engine whose operations share one lease on the pools until it is closed, for work that spans
-   * callbacks, such as a stream's items. Its operations must not run concurrently.
+   * callbacks, such as a stream's items. Its operations must not run concurrently. Call it on the
+   * thread serving the call: its successes are added up and told to the observer in bulk, as the
+   * call's (see {@link CryptoObserver#forCall}), when it reports or closes.
    */
-  public Leased lease() {
+  public LeasedEngine lease() {
     CipherLease lease = new CipherLease(pools);
-    return new Leased(
-        new CryptoEngine(keys, pools, lease, EncryptionKeys.perLease(keys), authorizer, observer),
-        lease);
-  }
-
-  /** An engine over a lease; closing returns the leased ciphers to the pools. */
-  public record Leased(CryptoEngine engine, CipherLease lease) implements AutoCloseable {
-    /** Returns the leased ciphers to the pools while there is no work; the engine stays usable. */
-    public void returnCiphers() {
-      lease.returnAll();
-      forgetKeys();
-    }
-
-    /**
-     * Forgets the key version the lease's encryptions used last, so the next one asks the key
-     * cache.
-     */
-    public void forgetKeys() {
-      engine.envelopes.forgetKeys();
-    }
-
-    @Override
-    public void close() {
-      lease.close();
-    }
+    BatchedObserver observed = new BatchedObserver(observer.forCall());
+    return new LeasedEngine(
+        new CryptoEngine(keys, pools, lease, EncryptionKeys.perLease(keys), authorizer, observed),
+        lease,
+        observed);
   }
 
   /**
@@ -259,6 +242,32 @@ public final class CryptoEngine {
       return true;
     }
     return keys.isCached(header.keyName(), header.version());
+  }
+
+  /**
+   * Whether decrypting every one of {@code count} ciphertexts ({@code ciphertextAt} gives each)
+   * needs no key-store call; stops at the first that does. A batch's ciphertexts mostly share a
+   * header: one that starts with the text of the last header found in memory is not parsed again.
+   */
+  public boolean canDecryptFromMemory(int count, IntFunction<String> ciphertextAt) {
+    String inMemory = null;
+    for (int i = 0; i < count; i++) {
+      String ciphertext = ciphertextAt.apply(i);
+      if (inMemory != null && ciphertext.startsWith(inMemory)) {
+        continue;
+      }
+      EnvelopeHeader header;
+      try {
+        header = Envelope.peekHeader(ciphertext);
+      } catch (RuntimeException e) {
+        continue;
+      }
+      if (!keys.isCached(header.keyName(), header.version())) {
+        return false;
+      }
+      inMemory = header.text();
+    }
+    return true;
   }
 
   /**

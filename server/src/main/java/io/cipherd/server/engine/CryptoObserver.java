@@ -6,6 +6,10 @@ import io.cipherd.server.crypto.KeyVersionRef;
  * Told about every crypto operation the engine performs, so metrics can count them without the
  * engine knowing about any metrics library. Called on the hot path: implementations must be cheap
  * and must never throw.
+ *
+ * <p>A batch or a stream tells its successes in bulk ({@link BatchedObserver}): one call per key
+ * version and operation for all the items that succeeded with it, not one per item. Failures are
+ * told one by one, as they happen.
  */
 public interface CryptoObserver {
   /** Observes nothing. */
@@ -13,7 +17,7 @@ public interface CryptoObserver {
       new CryptoObserver() {
         @Override
         public void succeeded(
-            CryptoOperation operation, KeyVersionRef version, int plaintextBytes) {}
+            CryptoOperation operation, KeyVersionRef version, long items, long plaintextBytes) {}
 
         @Override
         public void failed(
@@ -24,9 +28,10 @@ public interface CryptoObserver {
   static CryptoObserver both(CryptoObserver first, CryptoObserver second) {
     return new CryptoObserver() {
       @Override
-      public void succeeded(CryptoOperation operation, KeyVersionRef version, int plaintextBytes) {
-        first.succeeded(operation, version, plaintextBytes);
-        second.succeeded(operation, version, plaintextBytes);
+      public void succeeded(
+          CryptoOperation operation, KeyVersionRef version, long items, long plaintextBytes) {
+        first.succeeded(operation, version, items, plaintextBytes);
+        second.succeeded(operation, version, items, plaintextBytes);
       }
 
       @Override
@@ -34,7 +39,24 @@ public interface CryptoObserver {
         first.failed(operation, version, error);
         second.failed(operation, version, error);
       }
+
+      @Override
+      public CryptoObserver forCall() {
+        CryptoObserver boundFirst = first.forCall();
+        CryptoObserver boundSecond = second.forCall();
+        return boundFirst == first && boundSecond == second ? this : both(boundFirst, boundSecond);
+      }
     };
+  }
+
+  /**
+   * This observer for the work of the call being served on this thread, which may be told later and
+   * on another thread (a batch's successes at its end, a stream's when it goes quiet): whatever it
+   * reads from the call's gRPC Context (the audit tally) is read now. The default holds nothing of
+   * the call.
+   */
+  default CryptoObserver forCall() {
+    return this;
   }
 
   /**
@@ -46,7 +68,15 @@ public interface CryptoObserver {
   }
 
   /** {@code operation} with the key version {@code version} handled {@code plaintextBytes}. */
-  void succeeded(CryptoOperation operation, KeyVersionRef version, int plaintextBytes);
+  default void succeeded(CryptoOperation operation, KeyVersionRef version, int plaintextBytes) {
+    succeeded(operation, version, 1, plaintextBytes);
+  }
+
+  /**
+   * {@code items} operations {@code operation} with the key version {@code version} succeeded,
+   * handling {@code plaintextBytes} in all.
+   */
+  void succeeded(CryptoOperation operation, KeyVersionRef version, long items, long plaintextBytes);
 
   /**
    * {@code operation} failed; {@code version} is null when it failed before a key version was

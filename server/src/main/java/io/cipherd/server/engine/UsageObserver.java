@@ -15,13 +15,16 @@ public final class UsageObserver implements CryptoObserver {
   }
 
   @Override
-  public void succeeded(CryptoOperation operation, KeyVersionRef version, int plaintextBytes) {
-    switch (operation) {
-      case ENCRYPT -> ledger.record(version.keyName(), version.version(), UsageLedger.Use.ENCRYPT);
-      case DECRYPT -> ledger.record(version.keyName(), version.version(), UsageLedger.Use.DECRYPT);
-      case REWRAP -> ledger.record(version.keyName(), version.version(), UsageLedger.Use.REWRAP);
-      case INDEX -> ledger.record(version.keyName(), version.version(), UsageLedger.Use.INDEX);
-    }
+  public void succeeded(
+      CryptoOperation operation, KeyVersionRef version, long items, long plaintextBytes) {
+    UsageLedger.Use use =
+        switch (operation) {
+          case ENCRYPT -> UsageLedger.Use.ENCRYPT;
+          case DECRYPT -> UsageLedger.Use.DECRYPT;
+          case REWRAP -> UsageLedger.Use.REWRAP;
+          case INDEX -> UsageLedger.Use.INDEX;
+        };
+    ledger.record(version.keyName(), version.version(), use, items);
   }
 
   @Override

@@ -38,6 +38,11 @@ public final class UsageLedger {
 
   /** Counts one use of version {@code version} of key {@code name}. */
   public void record(String name, int version, Use use) {
+    record(name, version, use, 1);
+  }
+
+  /** Counts {@code uses} uses at once, as a batch tells them. */
+  public void record(String name, int version, Use use, long uses) {
     ConcurrentMap<Integer, Pending> versions = pending.get(name);
     if (versions == null) {
       versions = pending.computeIfAbsent(name, n -> new ConcurrentHashMap<>());
@@ -46,7 +51,7 @@ public final class UsageLedger {
     if (counts == null) {
       counts = versions.computeIfAbsent(version, v -> new Pending());
     }
-    counts.add(use, clock.millis());
+    counts.add(use, uses, clock.millis());
   }
 
   /** The keys this replica has used since it started. */
@@ -130,12 +135,12 @@ public final class UsageLedger {
     private final LongAdder indexes = new LongAdder();
     private final LongAccumulator lastUsed = new LongAccumulator(Math::max, 0);
 
-    void add(Use use, long now) {
+    void add(Use use, long uses, long now) {
       switch (use) {
-        case ENCRYPT -> encryptions.increment();
-        case DECRYPT -> decryptions.increment();
-        case REWRAP -> rewraps.increment();
-        case INDEX -> indexes.increment();
+        case ENCRYPT -> encryptions.add(uses);
+        case DECRYPT -> decryptions.add(uses);
+        case REWRAP -> rewraps.add(uses);
+        case INDEX -> indexes.add(uses);
       }
       lastUsed.accumulate(now);
     }

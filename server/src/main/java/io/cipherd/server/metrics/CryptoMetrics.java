@@ -52,12 +52,13 @@ public final class CryptoMetrics implements CryptoObserver {
   }
 
   @Override
-  public void succeeded(CryptoOperation operation, KeyVersionRef version, int plaintextBytes) {
+  public void succeeded(
+      CryptoOperation operation, KeyVersionRef version, long items, long plaintextBytes) {
     KeyMeters key = meters(operation, version);
-    key.ok.increment();
+    key.ok.increment(items);
     key.bytes.increment(plaintextBytes);
     if (operation != CryptoOperation.INDEX) {
-      key.version(version.version()).increment();
+      key.version(version.version()).increment(items);
     }
   }
 

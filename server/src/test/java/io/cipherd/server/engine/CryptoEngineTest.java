@@ -43,8 +43,10 @@ class CryptoEngineTest {
       new CryptoObserver() {
         @Override
         public void succeeded(
-            CryptoOperation operation, KeyVersionRef version, int plaintextBytes) {
-          observed.add(operation + " ok " + version + " " + plaintextBytes);
+            CryptoOperation operation, KeyVersionRef version, long items, long plaintextBytes) {
+          // One item as "OP ok VERSION BYTES"; a batch's items told at once with their count.
+          String count = items == 1 ? "" : " x" + items;
+          observed.add(operation + " ok " + version + count + " " + plaintextBytes);
         }
 
         @Override

@@ -23,6 +23,7 @@ public final class EnvelopeHeader extends KeyVersionRef {
   public static final int MAX_KEY_NAME_LENGTH = 64;
 
   private final CipherMode mode;
+  private final String text;
   private final byte[] aad;
   private final ByteString ascii;
 
@@ -33,9 +34,8 @@ public final class EnvelopeHeader extends KeyVersionRef {
   public EnvelopeHeader(String keyName, int version, CipherMode mode) {
     super(checkedName(keyName), checkedVersion(version), KeyType.of(mode));
     this.mode = mode;
-    this.aad =
-        ("<" + keyName + "/v" + version + ":" + mode.headerName() + ">")
-            .getBytes(StandardCharsets.US_ASCII);
+    this.text = "<" + keyName + "/v" + version + ":" + mode.headerName() + ">";
+    this.aad = text.getBytes(StandardCharsets.US_ASCII);
     this.ascii = UnsafeByteOperations.unsafeWrap(aad);
   }
 
@@ -94,6 +94,14 @@ public final class EnvelopeHeader extends KeyVersionRef {
   }
 
   /**
+   * The header as text, e.g. {@code <payments/v3:gcm>}: a ciphertext that starts with it has this
+   * header, as parsing reads nothing past the first '>'.
+   */
+  public String text() {
+    return text;
+  }
+
+  /**
    * The header's ASCII bytes, the first part of an AEAD mode's associated data. The array is
    * shared: callers pass it to the JCE or copy from it, and never change it.
    */
@@ -121,6 +129,6 @@ public final class EnvelopeHeader extends KeyVersionRef {
 
   @Override
   public String toString() {
-    return ascii.toStringUtf8();
+    return text;
   }
 }

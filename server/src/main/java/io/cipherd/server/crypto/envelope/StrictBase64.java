@@ -38,6 +38,13 @@ public final class StrictBase64 {
    */
   private static final byte[] VALUES = new byte[256];
 
+  /**
+   * The 12-bit value of each pair of bytes (first byte in the high byte of the index), or -1 when
+   * either is outside the alphabet: one lookup per two digits when decoding. 128 KiB, of which the
+   * pairs of digits touch about 12 KiB.
+   */
+  private static final short[] VALUE_PAIRS = new short[1 << 16];
+
   static {
     Arrays.fill(VALUES, (byte) -1);
     for (int i = 0; i < DIGITS.length; i++) {
@@ -45,6 +52,11 @@ public final class StrictBase64 {
     }
     for (int i = 0; i < DIGIT_PAIRS.length; i++) {
       DIGIT_PAIRS[i] = (short) (DIGITS[i >>> 6] << 8 | DIGITS[i & 0x3f]);
+    }
+    for (int i = 0; i < VALUE_PAIRS.length; i++) {
+      int high = VALUES[i >>> 8];
+      int low = VALUES[i & 0xff];
+      VALUE_PAIRS[i] = (short) ((high | low) < 0 ? -1 : high << 6 | low);
     }
   }
 
@@ -122,12 +134,10 @@ public final class StrictBase64 {
     int lastQuad = end - 4;
     int out = at;
     for (int in = from; in < lastQuad; in += 4) {
-      int bits =
-          VALUES[src[in] & 0xff] << 18
-              | VALUES[src[in + 1] & 0xff] << 12
-              | VALUES[src[in + 2] & 0xff] << 6
-              | VALUES[src[in + 3] & 0xff];
-      // Any -1 value sets the sign bit (and more): one test for the whole quad.
+      // Four digits through one 4-byte read and two pair lookups, a third of the work of four
+      // single ones. A -1 pair sets the sign bit whichever half it is: one test for the quad.
+      int quad = (int) INT_BIG_ENDIAN.get(src, in);
+      int bits = VALUE_PAIRS[quad >>> 16] << 12 | VALUE_PAIRS[quad & 0xffff];
       if (bits < 0) {
         return NOT_BASE64;
       }
