@@ -184,6 +184,28 @@ class CryptoEngineTest {
   }
 
   @Test
+  void canDecryptFromMemory_ofABatch_findsTheOneItemWhoseKeyIsNotLoaded_behindSharedHeaders() {
+    keys.create("orders", KeyTemplate.of(CipherMode.GCM));
+    keys.create("archive", KeyTemplate.of(CipherMode.GCM));
+    String orders = engine.encrypt("orders", 0, SECRET, CONTEXT).ciphertext().toStringUtf8();
+    String archive = engine.encrypt("archive", 0, SECRET, CONTEXT).ciphertext().toStringUtf8();
+    keys.invalidateAll();
+    engine.decrypt(orders, CONTEXT);
+    List<String> batch = new ArrayList<>(List.of(orders, orders, "not a ciphertext", orders));
+
+    assertThat(engine.canDecryptFromMemory(batch.size(), batch::get)).isTrue();
+    batch.add(archive);
+    assertThat(engine.canDecryptFromMemory(batch.size(), batch::get))
+        .as("the last item's key is not loaded")
+        .isFalse();
+    batch.add(orders);
+    assertThat(engine.canDecryptFromMemory(batch.size(), batch::get)).isFalse();
+    // A text that starts like a cached header but names another version is parsed, not trusted.
+    String v9 = orders.replace("/v1:", "/v9:");
+    assertThat(engine.canDecryptFromMemory(2, i -> i == 0 ? orders : v9)).isFalse();
+  }
+
+  @Test
   void canReEncryptFromMemory_onlyOnceBothKeysAreLoaded() {
     keys.create("orders", KeyTemplate.of(CipherMode.GCM));
     keys.create("archive", KeyTemplate.of(CipherMode.GCM));
