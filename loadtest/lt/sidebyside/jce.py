@@ -118,7 +118,7 @@ def run(java_home: Path, jvm_flags: list[str], out_dir: Path, jmh_args: str = DE
         except subprocess.TimeoutExpired:
             os.killpg(proc.pid, signal.SIGKILL)
             proc.wait()
-            return failed(f"JMH still running after {timeout_s:.0f} s, killed (see {log.name})", jmh_args, cmd, start)
+            return failed(f"JMH still running after {timeout_s:g} s, killed (see {log.name})", jmh_args, cmd, start)
     if code != 0:
         tail = " ".join(log.read_text(errors="replace").split()[-30:])
         return failed(f"JMH exited {code} (see {log.name}): …{tail}", jmh_args, cmd, start)
