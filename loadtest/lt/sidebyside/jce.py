@@ -78,7 +78,7 @@ def parse(text: str) -> tuple[dict, dict, str | None]:
     missing = [m for m in METHODS if m not in ns]
     if missing:
         raise ValueError(f"JMH's JSON lacks {', '.join(missing)}")
-    return ns, err, jdk
+    return {m: ns[m] for m in METHODS}, {m: err[m] for m in METHODS}, jdk      # in METHODS' order
 
 
 def exec_args(jvm_flags: list[str], jmh_args: str, json_file: Path) -> str:
