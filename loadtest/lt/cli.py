@@ -88,8 +88,12 @@ def side_by_side(args, out, java, jar, extra, cores) -> dict:
     except SystemExit as e:
         return {"error": str(e), "elapsed_s": time.monotonic() - start}
     print(f"loadtest: side-by-side done in {section['elapsed_s']:.0f} s", flush=True)
-    for g in section["targets"]:
+    for g in section["targets"] + section["floor_targets"]:
         print(f"loadtest: target {g.mark.upper() if g.met is False else g.mark:12s} {g.target}: {g.figure}", flush=True)
+    for f in section["floor"]:
+        print(f"loadtest: floor {f.shape:22s} " + (f"cipherd ÷ floor {f.cipherd_vs_floor:.0%} (floor {f.floor_us_per_item:.2f} "
+              f"µs/item, cipherd {f.cipherd_us_per_item:.2f})" if f.cipherd_vs_floor is not None else
+              f"not measured ({f.missing})"), flush=True)
     for b in section["baseline"]:
         each = ", ".join("–" if r is None else f"{r:.3f}" for r in b.round_ratios)
         print(f"loadtest: cipherd ÷ baseline {b.shape:22s} "

@@ -4,7 +4,7 @@ from pathlib import Path
 
 from . import presets
 from .campaign import families
-from .sidebyside import lineup
+from .sidebyside import jce, lineup
 
 
 def parse(argv):
@@ -33,6 +33,9 @@ def parse(argv):
                    help="h2load --warm-up-time of each side-by-side run, not measured (default 2)")
     p.add_argument("--sbs-rounds", type=int, default=1,
                    help="repeat the side-by-side's runs N times, report each one's median round (default 1)")
+    p.add_argument("--sbs-jmh-args", default=jce.DEFAULT_ARGS, metavar="ARGS",
+                   help="JMH options of the side-by-side's JceGcmFloorBenchmark run, the JCE's cost for the floor "
+                        f"(default '{jce.DEFAULT_ARGS}')")
     p.add_argument("--sbs-targets", metavar="A,B",
                    help="comma-separated side-by-side servers: vault, echo, cipherd, cipherd-baseline (default all; "
                         "the baseline only with --baseline-jar; cipherd always)")

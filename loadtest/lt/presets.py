@@ -14,6 +14,7 @@ PRESETS = {
         "sbs_duration": 3.0,
         "sbs_warmup": 10.0,
         "sbs_h2load_warmup": 1.0,
+        "sbs_jmh_args": "-wi 1 -w 1 -i 2 -r 1 -f 1",
     },
 }
 

@@ -7,9 +7,10 @@ by reading the report, never by a timed test."""
 from pathlib import Path
 
 from .campaign.figures import RunFigures
-from .sidebyside import lineup
+from .sidebyside import floor_report, lineup
 
 PNG_MAGIC = b"\x89PNG\r\n\x1a\n"
+SBS_CHART = f"{floor_report.CHART_NAME}.png"
 MAX_P99_MS = 5_000.0              # a call that takes seconds on loopback means something is stuck
 MAX_ALLOC_PER_ITEM = 1 << 20      # a MiB per 100-byte item would be a leak, not a profile
 REQUIRED_HOST_FACTS = ("arch", "cores", "jdk", "cipherd_commit", "cpu_model")
@@ -28,7 +29,35 @@ def problems(out: Path, summary: dict, expected_runs: list[str], side_by_side_ex
     if side_by_side_expected and not summary.get("side_by_side"):
         found.append("the side-by-side did not run")
     found += side_by_side_problems(summary.get("side_by_side"))
+    found += floor_problems(summary.get("side_by_side"))
+    found += side_by_side_chart_problems(out, summary.get("side_by_side"))
     return found
+
+
+def floor_problems(sbs) -> list[str]:
+    """A side-by-side that completed must have measured the JCE (JMH), and with echo in the lineup a floor
+    and cipherd ÷ floor for every shape."""
+    if not sbs or sbs.get("error"):
+        return []
+    jce = sbs.get("jce")
+    if jce is None or jce.error:
+        return [f"floor not measured: {jce.error if jce else 'no JMH run of the JCE'}"]
+    if lineup.ECHO not in tuple(sbs.get("servers") or lineup.ALL[:3]):
+        return []
+    floors = {f.shape: f for f in sbs.get("floor") or []}
+    return [f"side-by-side floor of {s.name}: not measured" + (f" ({floors[s.name].missing})" if s.name in floors else "")
+            for s in sbs.get("shapes", []) if s.name not in floors or floors[s.name].cipherd_vs_floor is None]
+
+
+def side_by_side_chart_problems(out: Path, sbs) -> list[str]:
+    """A side-by-side that completed must have its items/s chart linked in report.md (report_problems checks
+    that every linked chart is a PNG)."""
+    report = out / "report.md"
+    if not sbs or sbs.get("error") or not report.exists():
+        return []
+    if f"]({SBS_CHART})" not in report.read_text():
+        return [f"report.md does not show the side-by-side chart {SBS_CHART}"]
+    return []
 
 
 def side_by_side_problems(sbs) -> list[str]:

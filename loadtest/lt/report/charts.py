@@ -1,5 +1,6 @@
 """PNG charts for report.md: throughput vs concurrency, latency percentiles, throughput vs batch size,
-allocation per operation, GC pauses. Each chart is drawn only when its runs are present."""
+allocation per operation, GC pauses; and the side-by-side's items/s per shape (Vault, echo, the floor,
+cipherd). Each chart is drawn only when its runs are present."""
 from pathlib import Path
 
 from ..campaign.figures import RunFigures
@@ -90,6 +91,25 @@ def gc(out, runs):
     ax.set_title("GC pauses per run")
     ax.legend()
     return _save(fig, out, "gc_pauses")
+
+
+def side_by_side(out: Path, name: str, shapes: list[str], series: list[tuple[str, list]]):
+    """Grouped bars of items/s per shape, one bar per server (and the floor), log scale: the servers differ
+    by orders of magnitude. A missing or invalid run (None) leaves its bar out."""
+    if not shapes or not any(v for _, values in series for v in values):
+        return None
+    fig, ax = plt.subplots(figsize=(max(8, len(shapes) * 1.8), 4.8))
+    width = 0.8 / max(1, len(series))
+    for i, (label, values) in enumerate(series):
+        xs = [j + (i - (len(series) - 1) / 2) * width for j, v in enumerate(values) if v]
+        ax.bar(xs, [v for v in values if v], width=width, label=label)
+    ax.set_yscale("log")
+    ax.set_xticks(range(len(shapes)), shapes, fontsize=8)
+    ax.set_ylabel("items/s (log scale)")
+    ax.set_title("Side by side: items/s per shape (floor: cipherd's CPU at gRPC + JCE cost per item)")
+    ax.legend(fontsize=8)
+    ax.grid(axis="y", which="both", alpha=0.3)
+    return _save(fig, out, name)
 
 
 def draw(out: Path, runs: list[RunFigures]) -> list[Path]:

@@ -2,6 +2,7 @@
 from pathlib import Path
 
 from ..campaign.figures import RunFigures
+from ..sidebyside import floor_report
 from ..sidebyside import report as sbs_report
 from ..tables import num, row_flags, table
 from . import charts
@@ -77,7 +78,8 @@ def write(out: Path, summary: dict) -> None:
     if sbs and sbs.get("error"):
         lines += ["## Side by side (h2load)", "", f"**Did not complete:** {sbs['error']}", ""]
     elif sbs:
-        lines += sbs_report.section(sbs)
+        png = charts.side_by_side(out, floor_report.CHART_NAME, *floor_report.chart_series(sbs))
+        lines += sbs_report.section(sbs, png.name if png else None)
     files = ["`host.json`, `summary.json`"]
     if runs:
         files.insert(0, "`runs/<run>.config.json` (the ghz config), `runs/<run>.ghz.json` (ghz's report), "

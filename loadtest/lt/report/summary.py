@@ -1,10 +1,13 @@
-"""Reads a result folder's summary.json back with typed rows (RunFigures, SbsRow, BaselineRatio), older
-results too."""
+"""Reads a result folder's summary.json back with typed rows (RunFigures, SbsRow, BaselineRatio, and the
+floor's JceCost, FloorRow, StreamOverhead and Goal), older results too."""
 import json
 from pathlib import Path
 
 from ..campaign.figures import RunFigures
 from ..sidebyside.baseline import BaselineRatio
+from ..sidebyside.floor import FloorRow, StreamOverhead
+from ..sidebyside.goals import Goal
+from ..sidebyside.jce import JceCost
 from ..sidebyside.row import SbsRow
 
 
@@ -20,4 +23,9 @@ def load_summary(d: Path) -> dict:
         sbs["rows"] = [SbsRow.from_json(r) for r in sbs["rows"]]
     if sbs.get("baseline"):
         sbs["baseline"] = [BaselineRatio.from_json(r) for r in sbs["baseline"]]
+    if sbs.get("jce"):
+        sbs["jce"] = JceCost.from_json(sbs["jce"])
+    for key, row_type in (("floor", FloorRow), ("stream_overhead", StreamOverhead), ("floor_targets", Goal)):
+        if sbs.get(key):
+            sbs[key] = [row_type.from_json(r) for r in sbs[key]]
     return summary

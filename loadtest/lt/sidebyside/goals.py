@@ -33,7 +33,8 @@ def ratios(rows: list[SbsRow], shapes: list[str]) -> dict:
                 "cipherd_vs_echo": ratio(find(rows, "cipherd", s), find(rows, "echo", s))} for s in shapes}
 
 
-def _goal(name, value, limit, cmp, fmt) -> Goal:
+def judge(name, value, limit, cmp, fmt) -> Goal:
+    """A goal met when `value cmp limit` (cmp one of ">=", "<", "<="), not measured when value is None."""
     if value is None:
         return Goal(name, "not measured (missing or invalid run)", None)
     met = value >= limit if cmp == ">=" else value < limit if cmp == "<" else value <= limit
@@ -54,15 +55,15 @@ def check_goals(rows: list[SbsRow]) -> list[Goal]:
     per_s = lambda v: f"{v:,.0f} items/s"           # noqa: E731
     size = lambda v: f"{v:,.0f} B"                  # noqa: E731
     return [
-        _goal("unary Encrypt ≥ 3× Vault Transit unary", r["encrypt"]["cipherd_vs_vault"], 3.0, ">=", x),
-        _goal("unary Encrypt ≥ 70 % of the echo ceiling", r["encrypt"]["cipherd_vs_echo"], 0.7, ">=", pct),
-        _goal("unary Encrypt p99 < 10 ms at 50 concurrent", valid("cipherd", "encrypt", "p99_ms"), 10.0, "<", ms),
-        _goal("EncryptBatch-256 ≥ 1,000,000 items/s", valid("cipherd", "encrypt-batch-256", "items_per_s"),
+        judge("unary Encrypt ≥ 3× Vault Transit unary", r["encrypt"]["cipherd_vs_vault"], 3.0, ">=", x),
+        judge("unary Encrypt ≥ 70 % of the echo ceiling", r["encrypt"]["cipherd_vs_echo"], 0.7, ">=", pct),
+        judge("unary Encrypt p99 < 10 ms at 50 concurrent", valid("cipherd", "encrypt", "p99_ms"), 10.0, "<", ms),
+        judge("EncryptBatch-256 ≥ 1,000,000 items/s", valid("cipherd", "encrypt-batch-256", "items_per_s"),
               1e6, ">=", per_s),
-        _goal("EncryptBatch-256 ≥ 4× Vault Transit batched", r["encrypt-batch-256"]["cipherd_vs_vault"], 4.0, ">=", x),
-        _goal("ReEncryptBatch-256 ≥ 500,000 items/s", valid("cipherd", "reencrypt-batch-256", "items_per_s"),
+        judge("EncryptBatch-256 ≥ 4× Vault Transit batched", r["encrypt-batch-256"]["cipherd_vs_vault"], 4.0, ">=", x),
+        judge("ReEncryptBatch-256 ≥ 500,000 items/s", valid("cipherd", "reencrypt-batch-256", "items_per_s"),
               5e5, ">=", per_s),
-        _goal("allocation ≤ 2 KiB per unary Encrypt", valid("cipherd", "encrypt", "alloc_per_call"), 2048, "<=", size),
-        _goal("allocation ≤ 300 B per EncryptBatch item", valid("cipherd", "encrypt-batch-256", "alloc_per_item"),
+        judge("allocation ≤ 2 KiB per unary Encrypt", valid("cipherd", "encrypt", "alloc_per_call"), 2048, "<=", size),
+        judge("allocation ≤ 300 B per EncryptBatch item", valid("cipherd", "encrypt-batch-256", "alloc_per_item"),
               300, "<=", size),
     ]

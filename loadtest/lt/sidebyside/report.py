@@ -1,6 +1,8 @@
 """The side-by-side's section of report.md: one table row per server and shape ('–' where Vault has no
-counterpart), who was the limit, ratios, cipherd ÷ baseline with --baseline-jar, and the issue's goals."""
+counterpart), who was the limit, ratios, the floor (floor_report), cipherd ÷ baseline with --baseline-jar, and
+issue 4's goals."""
 from ..tables import num, row_flags, table
+from . import floor_report
 from .baseline import BaselineRatio
 from .goals import find
 from .lineup import ALL, BASELINE, CIPHERD, ECHO, VAULT
@@ -106,8 +108,9 @@ def baseline_lines(sbs: dict) -> list[str]:
     return lines
 
 
-def section(sbs: dict) -> list[str]:
-    """The report.md lines of the side-by-side (sbs: the section of summary.json, rows typed)."""
+def section(sbs: dict, chart: str | None = None) -> list[str]:
+    """The report.md lines of the side-by-side (sbs: the section of summary.json, rows typed; chart: the file
+    name of its items/s chart, shown beside the floor table)."""
     rows, shapes = sbs["rows"], sbs["shapes"]
     servers = tuple(sbs.get("servers") or ALL[:3])       # older results: the three
     lines = [f"## Side by side (h2load): {', '.join(LABEL[t] for t in servers)}", ""]
@@ -130,6 +133,7 @@ def section(sbs: dict) -> list[str]:
         lines += ["Calls the server counted as CANCELLED when h2load reset its in-flight streams at the end of a run "
                   f"(at most one per client, not errors): {', '.join(cancelled)}.", ""]
     lines += ratio_lines(sbs, servers)
+    lines += floor_report.lines(sbs, chart)
     if sbs.get("baseline"):
         lines += baseline_lines(sbs)
     lines += ["### Targets (issue 4)", ""]

@@ -1,6 +1,6 @@
 """The h2load side-by-side (issue 4): Vault Transit, the bare grpc-java echo ceiling and cipherd, in one
 run, with the same client, payload, concurrency and (for echo and cipherd) the very same request bodies;
-with --baseline-jar a second cipherd too. The servers of --sbs-targets are started here and warmed up,
+with --baseline-jar a second cipherd too. First, JMH measures the JCE's own cost for the floor (issue 21). The servers of --sbs-targets are started here and warmed up,
 then measured shape by shape, back to back, and all stopped on the way out (an ExitStack). Writes
 <out>/sidebyside/ and returns the section for summary.json."""
 import contextlib
@@ -13,7 +13,7 @@ from pathlib import Path
 from .. import rows as rows_json
 from ..measure import cpu
 from ..servers import echo
-from . import baseline, cipherd_target, echo_target, goals, h2load, lineup, vault_target
+from . import baseline, cipherd_target, echo_target, floor, floor_goals, goals, h2load, jce, lineup, vault_target
 from .rounds import median_rounds
 from .row import SbsRow, row_figures
 from .shapes import NAMES, PAYLOAD_BYTES, SHAPES, Shape, payload
@@ -124,6 +124,10 @@ def run(args, out: Path, java: Path, jar: Path, extra_jvm: list[str], cores: int
     version = subprocess.run([ctx.h2load, "--version"], stdout=subprocess.PIPE, text=True).stdout.strip()
     plaintext = payload()
     print(f"loadtest: side-by-side with {version}, {args.sbs_duration:g} s per run", flush=True)
+    # the JCE's own cost per item, in this sitting and on the servers' JDK, before any server runs
+    jce_cost = jce.run(java.parent.parent, extra_jvm, ctx.dir, args.sbs_jmh_args)
+    print("loadtest: JCE " + (f"not measured: {jce_cost.error}" if jce_cost.error else ", ".join(
+        f"{m} {v:.0f} ns/op" for m, v in jce_cost.ns_per_op.items())), flush=True)
     with contextlib.ExitStack() as stack:           # every server is stopped, whatever happens
         # cipherd is set up first: its request bodies (and v1 ciphertexts) are the ones echo gets too
         started = {lineup.CIPHERD: cipherd_target.start(ctx, plaintext, stack)}
@@ -145,6 +149,7 @@ def run(args, out: Path, java: Path, jar: Path, extra_jvm: list[str], cores: int
                     if shape.name in t.specs:
                         measure(ctx, t, shape, rnd)
     rows = median_rounds(ctx.rows)
+    floors = floor.floors(rows, jce_cost, list(SHAPES))
     section = {"duration_s": args.sbs_duration, "h2load_warmup_s": args.sbs_h2load_warmup,
                "warmup_s": args.sbs_warmup, "payload_bytes": PAYLOAD_BYTES, "h2load_version": version,
                "versions": versions, "shapes": list(SHAPES), "rounds": args.sbs_rounds, "rows": rows,
@@ -153,6 +158,8 @@ def run(args, out: Path, java: Path, jar: Path, extra_jvm: list[str], cores: int
                "servers": list(servers), "baseline": baseline.ratios(rows, list(NAMES)),
                "baseline_jar": jar_facts(args.baseline_jar) if args.baseline_jar else None,
                "server_args": {"cipherd": args.server_arg, "baseline": args.baseline_server_arg},
+               "jce": jce_cost, "floor": floors, "stream_overhead": floor.stream_overhead(rows),
+               "floor_targets": floor_goals.check(rows, floors),
                "notes": ctx.notes + notes(servers), "elapsed_s": time.monotonic() - start}
     rows_json.write(ctx.dir / "sidebyside.json", section)
     return section

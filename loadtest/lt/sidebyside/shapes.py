@@ -18,6 +18,7 @@ class Shape(JsonRow):
     vault_op: str | None    # Transit endpoint of Vault's counterpart; None when Vault has none
     warmup_share: float     # share of --sbs-warmup each server spends on this shape
     streaming: bool = False  # one bidi stream per request, `items` length-prefixed messages in its body
+    jce_ops: tuple = ()     # the JCE operations per item (JceGcmFloorBenchmark's names): its floor's crypto
 
     @property
     def has_vault(self) -> bool:
@@ -25,11 +26,12 @@ class Shape(JsonRow):
 
 
 SHAPES = (
-    Shape("encrypt", "Encrypt", 1, 50, "encrypt", 0.4),
-    Shape("encrypt-batch-256", "EncryptBatch", 256, 16, "encrypt", 0.15),
-    Shape("decrypt-batch-256", "DecryptBatch", 256, 16, "decrypt", 0.15),
-    Shape("reencrypt-batch-256", "ReEncryptBatch", 256, 16, "rewrap", 0.15),
-    Shape("reencrypt-stream-256", "ReEncryptStream", 256, 16, None, 0.15, streaming=True),
+    Shape("encrypt", "Encrypt", 1, 50, "encrypt", 0.4, jce_ops=("encrypt",)),
+    Shape("encrypt-batch-256", "EncryptBatch", 256, 16, "encrypt", 0.15, jce_ops=("encrypt",)),
+    Shape("decrypt-batch-256", "DecryptBatch", 256, 16, "decrypt", 0.15, jce_ops=("decrypt",)),
+    Shape("reencrypt-batch-256", "ReEncryptBatch", 256, 16, "rewrap", 0.15, jce_ops=("decrypt", "encrypt")),
+    Shape("reencrypt-stream-256", "ReEncryptStream", 256, 16, None, 0.15, streaming=True,
+          jce_ops=("decrypt", "encrypt")),
 )
 NAMES = tuple(s.name for s in SHAPES)
 
