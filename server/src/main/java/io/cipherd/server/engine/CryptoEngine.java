@@ -2,11 +2,9 @@ package io.cipherd.server.engine;
 
 import com.google.protobuf.ByteString;
 import io.cipherd.server.crypto.CipherSource;
-import io.cipherd.server.crypto.NonceSource;
 import io.cipherd.server.crypto.PayloadCipher;
 import io.cipherd.server.crypto.envelope.Envelope;
 import io.cipherd.server.crypto.envelope.EnvelopeHeader;
-import io.cipherd.server.errors.InvalidArgumentException;
 import io.cipherd.server.keys.KeyCache;
 import io.cipherd.server.pool.CipherLease;
 import io.cipherd.server.pool.CipherPools;
@@ -101,22 +99,27 @@ public final class CryptoEngine {
 
   /**
    * Decrypts a ciphertext with the key version its header names; the plaintext is the one array
-   * allocated here. An ASCII ciphertext (every valid one) is read without an intermediate copy.
+   * allocated here. A hot key's ciphertext is decoded where protobuf left it ({@link
+   * CiphertextInput}).
    */
   public Decrypted decrypt(String ciphertext, ByteString context) {
-    return WorkBuffers.withInput(
+    return CiphertextInput.open(
+        envelopes,
         ciphertext,
         context,
-        (input, textLength, contextLength, buffers) -> {
-          EnvelopeHeader header = envelopes.parseHeader(input, textLength);
-          byte[] payload = buffers.payload(Envelope.maxPayloadLength(textLength));
-          int payloadLength = envelopes.decodePayload(header, input, textLength, payload);
+        (header, payload, payloadLength, contextBytes, contextFrom, contextLength, buffers) -> {
           authorizer.check(Operation.DECRYPT, header.keyName());
           byte[] plaintext = buffers.plaintext(payloadLength);
           try {
             int length =
                 envelopes.decrypt(
-                    header, payload, payloadLength, input, textLength, contextLength, plaintext);
+                    header,
+                    payload,
+                    payloadLength,
+                    contextBytes,
+                    contextFrom,
+                    contextLength,
+                    plaintext);
             return new Decrypted(header, Arrays.copyOf(plaintext, length));
           } finally {
             // All of it: a decryption that failed may have written part of the plaintext.
@@ -131,13 +134,11 @@ public final class CryptoEngine {
    * thread's {@link WorkBuffers}, and is wiped there before this returns.
    */
   public ReEncrypted reEncrypt(String ciphertext, ByteString context, String targetKeyName) {
-    return WorkBuffers.withInput(
+    return CiphertextInput.open(
+        envelopes,
         ciphertext,
         context,
-        (input, textLength, contextLength, buffers) -> {
-          EnvelopeHeader header = envelopes.parseHeader(input, textLength);
-          byte[] payload = buffers.payload(Envelope.maxPayloadLength(textLength));
-          int payloadLength = envelopes.decodePayload(header, input, textLength, payload);
+        (header, payload, payloadLength, contextBytes, contextFrom, contextLength, buffers) -> {
           String source = header.keyName();
           String target = targetKeyName.isEmpty() ? source : targetKeyName;
           // On the mode the header names, before decrypting: a version whose mode differs fails
@@ -147,11 +148,25 @@ public final class CryptoEngine {
           try {
             int length =
                 envelopes.decrypt(
-                    header, payload, payloadLength, input, textLength, contextLength, plaintext);
+                    header,
+                    payload,
+                    payloadLength,
+                    contextBytes,
+                    contextFrom,
+                    contextLength,
+                    plaintext);
             // The payload buffer is free again: the new payload is written over the old one.
             Encrypted encrypted =
                 envelopes.encrypt(
-                    target, 0, plaintext, 0, length, input, textLength, contextLength, buffers);
+                    target,
+                    0,
+                    plaintext,
+                    0,
+                    length,
+                    contextBytes,
+                    contextFrom,
+                    contextLength,
+                    buffers);
             observer.succeeded(CryptoOperation.REWRAP, header, length);
             return new ReEncrypted(encrypted, header.version());
           } finally {
@@ -194,25 +209,7 @@ public final class CryptoEngine {
    */
   public DataKey generateDataKey(String keyName, int keySizeBits, ByteString context) {
     authorizer.check(Operation.DATAKEY, keyName);
-    int bits = keySizeBits == 0 ? 256 : keySizeBits;
-    if (bits != 128 && bits != 256) {
-      throw new InvalidArgumentException(
-          "key_size_bits of a data key must be 128 or 256 (0 means 256), got " + keySizeBits);
-    }
-    byte[] dataKey = NonceSource.bytes(bits / 8);
-    try {
-      Encrypted wrapped =
-          WorkBuffers.withInput(
-              ByteString.EMPTY,
-              context,
-              (input, length, contextLength, buffers) ->
-                  envelopes.encrypt(
-                      keyName, 0, dataKey, 0, dataKey.length, input, 0, contextLength, buffers));
-      return new DataKey(dataKey, wrapped);
-    } catch (RuntimeException e) {
-      Arrays.fill(dataKey, (byte) 0);
-      throw e;
-    }
+    return DataKey.generate(envelopes, keyName, keySizeBits, context);
   }
 
   /** Reads a ciphertext's header and its key's current version, without decrypting. */
@@ -235,13 +232,8 @@ public final class CryptoEngine {
    * not parse needs none either: it fails at once.
    */
   public boolean canDecryptFromMemory(String ciphertext) {
-    EnvelopeHeader header;
-    try {
-      header = Envelope.peekHeader(ciphertext);
-    } catch (RuntimeException e) {
-      return true;
-    }
-    return keys.isCached(header.keyName(), header.version());
+    EnvelopeHeader header = headerOrNull(ciphertext);
+    return header == null || keys.isCached(header.keyName(), header.version());
   }
 
   /**
@@ -253,21 +245,30 @@ public final class CryptoEngine {
     String inMemory = null;
     for (int i = 0; i < count; i++) {
       String ciphertext = ciphertextAt.apply(i);
-      if (inMemory != null && ciphertext.startsWith(inMemory)) {
-        continue;
+      if (inMemory == null || !ciphertext.startsWith(inMemory)) {
+        EnvelopeHeader header = headerOrNull(ciphertext);
+        if (header != null) {
+          if (!keys.isCached(header.keyName(), header.version())) {
+            return false;
+          }
+          inMemory = header.text();
+        }
       }
-      EnvelopeHeader header;
-      try {
-        header = Envelope.peekHeader(ciphertext);
-      } catch (RuntimeException e) {
-        continue;
-      }
-      if (!keys.isCached(header.keyName(), header.version())) {
-        return false;
-      }
-      inMemory = header.text();
     }
     return true;
+  }
+
+  /** The header of {@code ciphertext}, or null if it does not parse (it then fails at once). */
+  private static EnvelopeHeader headerOrNull(String ciphertext) {
+    EnvelopeHeader recent = Envelope.recentHeader(ciphertext);
+    if (recent != null) {
+      return recent;
+    }
+    try {
+      return Envelope.peekHeader(ciphertext);
+    } catch (RuntimeException e) {
+      return null;
+    }
   }
 
   /**

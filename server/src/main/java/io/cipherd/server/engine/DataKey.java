@@ -1,5 +1,10 @@
 package io.cipherd.server.engine;
 
+import com.google.protobuf.ByteString;
+import io.cipherd.server.crypto.NonceSource;
+import io.cipherd.server.errors.InvalidArgumentException;
+import java.util.Arrays;
+
 /**
  * A generated data key: its bytes (secret: wipe them once sent) and the same bytes wrapped.
  *
@@ -7,6 +12,33 @@ package io.cipherd.server.engine;
  * @param wrapped the data key encrypted with the named key's current version
  */
 public record DataKey(byte[] plaintextKey, Encrypted wrapped) {
+  /**
+   * A fresh random data key of {@code keySizeBits} (0: 256) and the same bytes encrypted with the
+   * current version of {@code keyName}, bound to {@code context}, once the caller was allowed to.
+   */
+  static DataKey generate(
+      EnvelopeCipher envelopes, String keyName, int keySizeBits, ByteString context) {
+    int bits = keySizeBits == 0 ? 256 : keySizeBits;
+    if (bits != 128 && bits != 256) {
+      throw new InvalidArgumentException(
+          "key_size_bits of a data key must be 128 or 256 (0 means 256), got " + keySizeBits);
+    }
+    byte[] dataKey = NonceSource.bytes(bits / 8);
+    try {
+      Encrypted wrapped =
+          WorkBuffers.withInput(
+              ByteString.EMPTY,
+              context,
+              (input, length, contextLength, buffers) ->
+                  envelopes.encrypt(
+                      keyName, 0, dataKey, 0, dataKey.length, input, 0, contextLength, buffers));
+      return new DataKey(dataKey, wrapped);
+    } catch (RuntimeException e) {
+      Arrays.fill(dataKey, (byte) 0);
+      throw e;
+    }
+  }
+
   @Override
   public String toString() {
     return "DataKey["

@@ -14,9 +14,9 @@ import org.openjdk.jmh.annotations.Warmup;
 
 /**
  * What one encryption's 12-byte nonce costs as the server draws it ({@link NonceSource}: the
- * thread's DRBG read 512 bytes at a time), to compare with {@code
- * JceGcmFloorBenchmark.drbgNonce} (one DRBG call per nonce) and with the cipher itself ({@code
- * JceGcmFloorBenchmark.encrypt}): the nonce must cost far less than the encryption it serves.
+ * thread's DRBG read 512 bytes at a time), to compare with {@code JceGcmFloorBenchmark.drbgNonce}
+ * (one DRBG call per nonce) and with the cipher itself ({@code JceGcmFloorBenchmark.encrypt}): the
+ * nonce must cost far less than the encryption it serves.
  *
  * <p>{@code make bench BENCH_ARGS='NonceSourceBenchmark|JceGcmFloorBenchmark -prof gc'}
  */

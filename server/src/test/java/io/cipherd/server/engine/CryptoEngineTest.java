@@ -156,6 +156,29 @@ class CryptoEngineTest {
   }
 
   @Test
+  void aHotKeysCiphertext_withABadPayload_failsAsItsBytesWould_observedOnce() {
+    keys.create("orders", KeyTemplate.of(CipherMode.GCM));
+    String good = engine.encrypt("orders", 0, SECRET, CONTEXT).ciphertext().toStringUtf8();
+    int last = good.length() - 3;
+    // '\u0141' ends in 0x41 ('A'): read as its low byte it would be a digit.
+    String widened = good.substring(0, last) + '\u0141' + good.substring(last + 1);
+    String padded = good.substring(0, good.length() - 4) + "A===";
+    observed.clear();
+
+    assertThatThrownBy(() -> engine.decrypt(widened, CONTEXT))
+        .isInstanceOf(InvalidCiphertextException.class)
+        .hasMessageContaining("base64");
+    assertThatThrownBy(() -> engine.reEncrypt(padded, CONTEXT, ""))
+        .isInstanceOf(InvalidCiphertextException.class)
+        .hasMessageContaining("base64");
+    assertThat(observed)
+        .containsExactly(
+            "DECRYPT failed null InvalidCiphertextException",
+            "DECRYPT failed null InvalidCiphertextException");
+    assertThat(engine.decrypt(good, CONTEXT).plaintext()).isEqualTo(SECRET.toByteArray());
+  }
+
+  @Test
   void anUnknownKey_isNotFound_andObservedWithoutItsName() {
     assertThatThrownBy(() -> engine.encrypt("no-such-key", 0, SECRET, CONTEXT))
         .isInstanceOf(KeyNotFoundException.class);

@@ -24,16 +24,36 @@ final class RecentHeaders {
     return Arrays.equals(ascii, 0, ascii.length, text, from, from + length) ? header : null;
   }
 
+  /**
+   * The remembered header that {@code text} starts with, {@code length} characters long, or null;
+   * read in place, for a ciphertext as protobuf delivers it.
+   */
+  EnvelopeHeader find(String text, int length) {
+    int hash = length;
+    for (int i = 0; i < length; i++) {
+      hash = hash * 31 + text.charAt(i);
+    }
+    EnvelopeHeader header = slots[slot(hash)];
+    return header != null && header.length() == length && text.startsWith(header.text())
+        ? header
+        : null;
+  }
+
   void remember(EnvelopeHeader header) {
     byte[] ascii = header.asciiBytes();
     slots[slot(ascii, 0, ascii.length)] = header;
   }
 
+  /** The slot of a header's bytes; the same as of its characters, as a header is ASCII. */
   private static int slot(byte[] text, int from, int length) {
     int hash = length;
     for (int i = from; i < from + length; i++) {
       hash = hash * 31 + text[i];
     }
+    return slot(hash);
+  }
+
+  private static int slot(int hash) {
     return (hash ^ (hash >>> 16)) & (SLOTS - 1);
   }
 }

@@ -146,16 +146,76 @@ public final class StrictBase64 {
       dst[out + 2] = (byte) bits;
       out += 3;
     }
-    int a = VALUES[src[lastQuad] & 0xff];
-    int b = VALUES[src[lastQuad + 1] & 0xff];
-    byte thirdChar = src[lastQuad + 2];
-    byte fourthChar = src[lastQuad + 3];
+    return decodeLastQuad(
+        src[lastQuad] & 0xff,
+        src[lastQuad + 1] & 0xff,
+        src[lastQuad + 2] & 0xff,
+        src[lastQuad + 3] & 0xff,
+        dst,
+        out,
+        at);
+  }
+
+  /**
+   * As {@link #decode(byte[], int, int, byte[], int)} for the characters {@code src[from, from +
+   * length)} of a string, read where they are rather than copied first: a character outside the
+   * alphabet (any above 0x7f included) makes it {@link #NOT_BASE64}.
+   */
+  public static int decode(String src, int from, int length, byte[] dst, int at) {
+    if (length % 4 != 0) {
+      return NOT_BASE64;
+    }
+    if (length == 0) {
+      return 0;
+    }
+    int lastQuad = from + length - 4;
+    int out = at;
+    for (int in = from; in < lastQuad; in += 4) {
+      int first = src.charAt(in);
+      int second = src.charAt(in + 1);
+      int third = src.charAt(in + 2);
+      int fourth = src.charAt(in + 3);
+      if ((first | second | third | fourth) > 0xff) {
+        return NOT_BASE64;
+      }
+      int bits = VALUE_PAIRS[first << 8 | second] << 12 | VALUE_PAIRS[third << 8 | fourth];
+      if (bits < 0) {
+        return NOT_BASE64;
+      }
+      dst[out] = (byte) (bits >>> 16);
+      dst[out + 1] = (byte) (bits >>> 8);
+      dst[out + 2] = (byte) bits;
+      out += 3;
+    }
+    return decodeLastQuad(
+        byteOf(src.charAt(lastQuad)),
+        byteOf(src.charAt(lastQuad + 1)),
+        byteOf(src.charAt(lastQuad + 2)),
+        byteOf(src.charAt(lastQuad + 3)),
+        dst,
+        out,
+        at);
+  }
+
+  /** A character as the byte decoding looks up: itself, or 0xff (no digit, not '=') above it. */
+  private static int byteOf(char c) {
+    return c > 0xff ? 0xff : c;
+  }
+
+  /**
+   * The last four characters (as unsigned bytes), which may end in padding, decoded into {@code
+   * dst} at {@code out}; returns the bytes written since {@code at}, or a negative answer.
+   */
+  private static int decodeLastQuad(
+      int firstChar, int secondChar, int thirdChar, int fourthChar, byte[] dst, int out, int at) {
+    int a = VALUES[firstChar];
+    int b = VALUES[secondChar];
     if ((a | b) < 0) {
       return NOT_BASE64;
     }
     if (fourthChar != '=') {
-      int c = VALUES[thirdChar & 0xff];
-      int d = VALUES[fourthChar & 0xff];
+      int c = VALUES[thirdChar];
+      int d = VALUES[fourthChar];
       if ((c | d) < 0) {
         return NOT_BASE64;
       }
@@ -173,7 +233,7 @@ public final class StrictBase64 {
       dst[out] = (byte) (a << 2 | b >>> 4);
       return out + 1 - at;
     }
-    int c = VALUES[thirdChar & 0xff];
+    int c = VALUES[thirdChar];
     if (c < 0) {
       return NOT_BASE64;
     }

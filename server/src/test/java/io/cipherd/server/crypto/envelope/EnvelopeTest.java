@@ -112,6 +112,43 @@ class EnvelopeTest {
   }
 
   @ParameterizedTest(name = "{0}")
+  @MethodSource("validCases")
+  void decodeInPlace_validVector_onceItsHeaderIsRecent_yieldsTheSamePayload(
+      String name, JsonObject c) {
+    String text = c.get("ciphertext").getAsString();
+    ParsedEnvelope parsed = ParsedEnvelope.parse(text);
+    byte[] out = new byte[Envelope.maxPayloadLength(text.length())];
+
+    EnvelopeHeader recent = Envelope.recentHeader(text);
+    int length = Envelope.decodePayloadInPlace(recent, text, out);
+
+    assertThat(recent).isEqualTo(parsed.header());
+    assertThat(Arrays.copyOf(out, length)).isEqualTo(parsed.payload());
+  }
+
+  /**
+   * Read in place, an invalid vector never yields a payload: its header is not a recent one, or its
+   * payload does not decode (and the caller parses its bytes to say why).
+   */
+  @ParameterizedTest(name = "{0}")
+  @MethodSource("invalidCases")
+  void decodeInPlace_invalidVector_neverYieldsAPayload(String name, JsonObject c)
+      throws IOException {
+    String text = c.get("ciphertext").getAsString();
+    for (JsonObject valid : cases("valid").toList()) {
+      Envelope.recentHeader(valid.get("ciphertext").getAsString());
+      ParsedEnvelope.parse(valid.get("ciphertext").getAsString());
+    }
+    byte[] out = new byte[Envelope.maxPayloadLength(text.length()) + 4];
+
+    EnvelopeHeader recent = Envelope.recentHeader(text);
+
+    if (recent != null) {
+      assertThat(Envelope.decodePayloadInPlace(recent, text, out)).isEqualTo(-1);
+    }
+  }
+
+  @ParameterizedTest(name = "{0}")
   @MethodSource("invalidCases")
   void parse_invalidVector_isRejectedNamingTheProblem(String name, JsonObject c) {
     String text = c.get("ciphertext").getAsString();

@@ -49,8 +49,13 @@ class StrictBase64Test {
       byte[] out = new byte[length + 2];
 
       int decoded = StrictBase64.decode(text, 3, text.length - 3, out, 2);
+      byte[] fromString = new byte[length + 2];
+      String asString = new String(text, StandardCharsets.US_ASCII);
 
       assertThat(decoded).isEqualTo(length);
+      assertThat(StrictBase64.decode(asString, 3, text.length - 3, fromString, 2))
+          .isEqualTo(length);
+      assertThat(Arrays.copyOfRange(fromString, 2, 2 + length)).isEqualTo(bytes);
       assertThat(StrictBase64.decodedLength(text, text.length, text.length - 3)).isEqualTo(length);
       assertThat(Arrays.copyOfRange(out, 2, 2 + length)).isEqualTo(bytes);
     }
@@ -74,6 +79,20 @@ class StrictBase64Test {
     byte[] bytes = text.getBytes(StandardCharsets.ISO_8859_1);
     int decoded = StrictBase64.decode(bytes, 0, bytes.length, new byte[bytes.length], 0);
     assertThat(decoded).isEqualTo(StrictBase64.NOT_BASE64);
+    assertThat(StrictBase64.decode(text, 0, text.length(), new byte[text.length()], 0))
+        .as("read from the string")
+        .isEqualTo(StrictBase64.NOT_BASE64);
+  }
+
+  /**
+   * A character above 0xff whose low byte is a digit ('\u0141' ends in 0x41, 'A'; '\u013d' in '=')
+   * never decodes as that digit: no two texts decode to the same payload.
+   */
+  @ParameterizedTest
+  @ValueSource(strings = {"QUJ\u0141", "\u0141UJD", "QU\u0141DQUJD", "QU\u013d=", "QUJ\u013d"})
+  void decode_ofAString_refusesCharactersWhoseLowByteIsADigit(String text) {
+    assertThat(StrictBase64.decode(text, 0, text.length(), new byte[text.length()], 0))
+        .isEqualTo(StrictBase64.NOT_BASE64);
   }
 
   @ParameterizedTest
@@ -81,6 +100,8 @@ class StrictBase64Test {
   void decode_refusesStrayBitsBeforeThePadding(String text) {
     byte[] bytes = text.getBytes(StandardCharsets.US_ASCII);
     assertThat(StrictBase64.decode(bytes, 0, bytes.length, new byte[bytes.length], 0))
+        .isEqualTo(StrictBase64.NOT_CANONICAL);
+    assertThat(StrictBase64.decode(text, 0, text.length(), new byte[text.length()], 0))
         .isEqualTo(StrictBase64.NOT_CANONICAL);
   }
 
@@ -102,6 +123,12 @@ class StrictBase64Test {
       byte[] expected = jdkCanonicalDecode(text);
       byte[] out = new byte[text.length];
       int decoded = StrictBase64.decode(text, 0, text.length, out, 0);
+      byte[] fromString = new byte[text.length];
+      assertThat(
+              StrictBase64.decode(
+                  new String(text, StandardCharsets.US_ASCII), 0, text.length, fromString, 0))
+          .as("the string decoder's answer")
+          .isEqualTo(decoded);
       if (expected == null) {
         assertThat(decoded).as(new String(text, StandardCharsets.US_ASCII)).isNegative();
       } else {
@@ -109,6 +136,7 @@ class StrictBase64Test {
         assertThat(Arrays.copyOf(out, decoded))
             .as(new String(text, StandardCharsets.US_ASCII))
             .isEqualTo(expected);
+        assertThat(Arrays.copyOf(fromString, decoded)).isEqualTo(expected);
       }
     }
     assertThat(accepted).as("the random texts must exercise acceptance too").isGreaterThan(10_000);
