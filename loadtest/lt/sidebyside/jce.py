@@ -103,7 +103,8 @@ def run(java_home: Path, jvm_flags: list[str], out_dir: Path, jmh_args: str = DE
     """Runs the benchmark with JAVA_HOME=java_home (Maven's exec plugin runs ${java.home}/bin/java) and the
     servers' extra JVM flags, Maven's and JMH's output in out_dir/jmh-floor.out.txt, JMH's JSON in
     out_dir/jmh-floor.json. Killed, with Maven and JMH's fork, after timeout_s."""
-    json_file, log = out_dir / "jmh-floor.json", out_dir / "jmh-floor.out.txt"
+    # Absolute: JMH runs in server/, and --out may be relative to where the runner was started.
+    json_file, log = (out_dir / "jmh-floor.json").resolve(), (out_dir / "jmh-floor.out.txt").resolve()
     json_file.unlink(missing_ok=True)
     cmd = command(jvm_flags, jmh_args, json_file)
     env = dict(os.environ, JAVA_HOME=str(java_home),
