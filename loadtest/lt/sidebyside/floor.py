@@ -1,7 +1,9 @@
 """The floor per shape (issue 21): what gRPC plus the JCE allow. Echo's CPU per item (h2load's and the
 server's cores ÷ items/s: the same client and gRPC stack with no crypto) plus the JCE's own cost of the
 shape's operations per item (a rewrap is an open and a seal), set against cipherd's CPU per item measured
-the same way. Pure: median-round rows and a JceCost in, `FloorRow`s out; only valid rows count."""
+the same way. Allocation likewise: cipherd's bytes per item beyond echo's and beyond the provider's own
+(JMH's `-prof gc` B/op of the shape's operations). Pure: median-round rows and a JceCost in, `FloorRow`s out;
+only valid rows count."""
 from dataclasses import dataclass
 
 from ..rows import JsonRow
@@ -32,6 +34,8 @@ class FloorRow(JsonRow):
     baseline_us_per_item: float | None = None
     baseline_vs_floor: float | None = None
     missing: str | None = None          # why the floor is not measured
+    jce_alloc_per_item: float | None = None         # the provider's own B per item (JMH -prof gc)
+    alloc_over_echo_and_jce: float | None = None    # cipherd's B/item − echo's − the JCE's: what cipherd adds
 
 
 @dataclass(frozen=True)
@@ -76,15 +80,17 @@ def floor_row(rows: list[SbsRow], jce: JceCost, shape: Shape) -> FloorRow:
     jce_us = jce.us_per_item(shape.jce_ops)
     floor_us = echo_us + jce_us if echo_us is not None and jce_us is not None else None
     c_alloc, e_alloc = alloc(c), alloc(e)
+    over_echo = c_alloc - e_alloc if c_alloc is not None and e_alloc is not None else None
+    jce_alloc = jce.bytes_per_item(shape.jce_ops)
     return FloorRow(
         shape=shape.name, jce_ops=shape.jce_ops, echo_us_per_item=echo_us, jce_us_per_item=jce_us,
         floor_us_per_item=floor_us, cipherd_us_per_item=cipherd_us, cipherd_vs_floor=ratio(floor_us, cipherd_us),
         floor_items_per_s=(c.h2load_cores + c.server_cores) / floor_us * 1e6 if floor_us and cipherd_us else None,
         cipherd_items_per_s=c.items_per_s if cipherd_us is not None else None,
         cipherd_alloc_per_item=c_alloc, echo_alloc_per_item=e_alloc,
-        alloc_over_echo=c_alloc - e_alloc if c_alloc is not None and e_alloc is not None else None,
-        baseline_us_per_item=baseline_us, baseline_vs_floor=ratio(floor_us, baseline_us),
-        missing=missing_reasons(echo_us, jce, jce_us, cipherd_us))
+        alloc_over_echo=over_echo, baseline_us_per_item=baseline_us, baseline_vs_floor=ratio(floor_us, baseline_us),
+        missing=missing_reasons(echo_us, jce, jce_us, cipherd_us), jce_alloc_per_item=jce_alloc,
+        alloc_over_echo_and_jce=over_echo - jce_alloc if over_echo is not None and jce_alloc is not None else None)
 
 
 def floors(rows: list[SbsRow], jce: JceCost, shapes: list[Shape]) -> list[FloorRow]:
