@@ -141,9 +141,7 @@ public final class StrictBase64 {
       if (bits < 0) {
         return NOT_BASE64;
       }
-      dst[out] = (byte) (bits >>> 16);
-      dst[out + 1] = (byte) (bits >>> 8);
-      dst[out + 2] = (byte) bits;
+      putThree(dst, out, bits);
       out += 3;
     }
     return decodeLastQuad(
@@ -182,9 +180,7 @@ public final class StrictBase64 {
       if (bits < 0) {
         return NOT_BASE64;
       }
-      dst[out] = (byte) (bits >>> 16);
-      dst[out + 1] = (byte) (bits >>> 8);
-      dst[out + 2] = (byte) bits;
+      putThree(dst, out, bits);
       out += 3;
     }
     return decodeLastQuad(
@@ -195,6 +191,13 @@ public final class StrictBase64 {
         dst,
         out,
         at);
+  }
+
+  /** The three bytes of 24 decoded bits at {@code dst[out]}. */
+  private static void putThree(byte[] dst, int out, int bits) {
+    dst[out] = (byte) (bits >>> 16);
+    dst[out + 1] = (byte) (bits >>> 8);
+    dst[out + 2] = (byte) bits;
   }
 
   /** A character as the byte decoding looks up: itself, or 0xff (no digit, not '=') above it. */
@@ -219,10 +222,7 @@ public final class StrictBase64 {
       if ((c | d) < 0) {
         return NOT_BASE64;
       }
-      int bits = a << 18 | b << 12 | c << 6 | d;
-      dst[out] = (byte) (bits >>> 16);
-      dst[out + 1] = (byte) (bits >>> 8);
-      dst[out + 2] = (byte) bits;
+      putThree(dst, out, a << 18 | b << 12 | c << 6 | d);
       return out + 3 - at;
     }
     if (thirdChar == '=') {
