@@ -2,8 +2,8 @@ package io.cipherd.server.audit;
 
 import com.google.gson.stream.JsonWriter;
 import java.io.IOException;
-import java.io.StringWriter;
 import java.io.UncheckedIOException;
+import java.io.Writer;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.util.Map;
@@ -102,7 +102,7 @@ final class AuditLine {
   }
 
   private static byte[] write(Body body) {
-    StringWriter out = new StringWriter(256);
+    LineWriter out = new LineWriter();
     try (JsonWriter json = new JsonWriter(out)) {
       json.setHtmlSafe(false);
       body.write(json);
@@ -111,5 +111,46 @@ final class AuditLine {
       throw new UncheckedIOException("writing to a string cannot fail", e);
     }
     return out.toString().getBytes(StandardCharsets.UTF_8);
+  }
+
+  /**
+   * A line's characters as gson writes them, in a plain {@link StringBuilder}: {@code StringWriter}
+   * appends to a synchronized {@code StringBuffer}, a lock taken for each of the line's many small
+   * writes.
+   */
+  private static final class LineWriter extends Writer {
+    private final StringBuilder line = new StringBuilder(512);
+
+    @Override
+    public void write(int c) {
+      line.append((char) c);
+    }
+
+    @Override
+    public void write(char[] chars, int from, int length) {
+      line.append(chars, from, length);
+    }
+
+    @Override
+    public void write(String text, int from, int length) {
+      line.append(text, from, from + length);
+    }
+
+    @Override
+    public Writer append(CharSequence text) {
+      line.append(text);
+      return this;
+    }
+
+    @Override
+    public void flush() {}
+
+    @Override
+    public void close() {}
+
+    @Override
+    public String toString() {
+      return line.toString();
+    }
   }
 }
