@@ -62,7 +62,7 @@ final class BatchItems {
       }
     }
     return engine.canDecryptFromMemory(
-        count, i -> request.getItems(i).hasLegacy() ? "" : request.getItems(i).getCiphertext());
+        count, i -> request.getItems(i).hasLegacy() ? null : request.getItems(i).getCiphertext());
   }
 
   EncryptBatchResponse encrypt(EncryptBatchRequest request) {

@@ -27,13 +27,6 @@ final class BatchedObserver implements CryptoObserver {
   }
 
   @Override
-  public void succeeded(CryptoOperation operation, KeyVersionRef version, int plaintextBytes) {
-    int slot = slot(operation, version);
-    items[slot]++;
-    bytes[slot] += plaintextBytes;
-  }
-
-  @Override
   public void succeeded(
       CryptoOperation operation, KeyVersionRef version, long count, long plaintextBytes) {
     int slot = slot(operation, version);

@@ -237,15 +237,16 @@ public final class CryptoEngine {
   }
 
   /**
-   * Whether decrypting every one of {@code count} ciphertexts ({@code ciphertextAt} gives each)
-   * needs no key-store call; stops at the first that does. A batch's ciphertexts mostly share a
-   * header: one that starts with the text of the last header found in memory is not parsed again.
+   * Whether decrypting every one of {@code count} ciphertexts ({@code ciphertextAt} gives each, or
+   * null for an item that has none to decrypt, such as a legacy one) needs no key-store call; stops
+   * at the first that does. A batch's ciphertexts mostly share a header: one that starts with the
+   * text of the last header found in memory is not parsed again.
    */
   public boolean canDecryptFromMemory(int count, IntFunction<String> ciphertextAt) {
     String inMemory = null;
     for (int i = 0; i < count; i++) {
       String ciphertext = ciphertextAt.apply(i);
-      if (inMemory == null || !ciphertext.startsWith(inMemory)) {
+      if (ciphertext != null && (inMemory == null || !ciphertext.startsWith(inMemory))) {
         EnvelopeHeader header = headerOrNull(ciphertext);
         if (header != null) {
           if (!keys.isCached(header.keyName(), header.version())) {
