@@ -221,7 +221,12 @@ type DecryptRequest struct {
 	// ciphertext is "<NAME/vVERSION:MODE>BASE64".
 	Ciphertext string `protobuf:"bytes,1,opt,name=ciphertext,proto3" json:"ciphertext,omitempty"`
 	// context is the associated data given at encryption, if any.
-	Context       []byte `protobuf:"bytes,2,opt,name=context,proto3" json:"context,omitempty"`
+	Context []byte `protobuf:"bytes,2,opt,name=context,proto3" json:"context,omitempty"`
+	// expected_key, when set, is the key the ciphertext must be under: a key name ("users-email"), or a
+	// prefix ending in '*' ("users-*"). A ciphertext whose header names another key fails with
+	// INVALID_ARGUMENT, reason UNEXPECTED_KEY, before anything is decrypted, so a value planted in a
+	// column under some other key the writer could use is refused rather than trusted.
+	ExpectedKey   string `protobuf:"bytes,3,opt,name=expected_key,json=expectedKey,proto3" json:"expected_key,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -268,6 +273,13 @@ func (x *DecryptRequest) GetContext() []byte {
 		return x.Context
 	}
 	return nil
+}
+
+func (x *DecryptRequest) GetExpectedKey() string {
+	if x != nil {
+		return x.ExpectedKey
+	}
+	return ""
 }
 
 // DecryptResponse is the plaintext of one ciphertext.
@@ -336,7 +348,12 @@ type ReEncryptRequest struct {
 	KeyName string `protobuf:"bytes,3,opt,name=key_name,json=keyName,proto3" json:"key_name,omitempty"`
 	// legacy is a ciphertext made outside cipherd, set instead of ciphertext: it is decrypted with an
 	// imported legacy key and encrypted with key_name; the plaintext is never returned.
-	Legacy        *LegacyCiphertext `protobuf:"bytes,4,opt,name=legacy,proto3" json:"legacy,omitempty"`
+	Legacy *LegacyCiphertext `protobuf:"bytes,4,opt,name=legacy,proto3" json:"legacy,omitempty"`
+	// expected_key, when set, is the key the ciphertext to rewrap must be under (for legacy, the legacy key): a key name ("users-email"), or a
+	// prefix ending in '*' ("users-*"). A ciphertext whose header names another key fails with
+	// INVALID_ARGUMENT, reason UNEXPECTED_KEY, before anything is decrypted, so a value planted in a
+	// column under some other key the writer could use is refused rather than trusted.
+	ExpectedKey   string `protobuf:"bytes,5,opt,name=expected_key,json=expectedKey,proto3" json:"expected_key,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -397,6 +414,13 @@ func (x *ReEncryptRequest) GetLegacy() *LegacyCiphertext {
 		return x.Legacy
 	}
 	return nil
+}
+
+func (x *ReEncryptRequest) GetExpectedKey() string {
+	if x != nil {
+		return x.ExpectedKey
+	}
+	return ""
 }
 
 // LegacyCiphertext is data encrypted before cipherd, without a header.
@@ -868,7 +892,10 @@ func (*EncryptBatchResult_Error) isEncryptBatchResult_Outcome() {}
 type DecryptBatchRequest struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
 	// items are the ciphertexts; at most the server's max batch items.
-	Items         []*DecryptBatchItem `protobuf:"bytes,1,rep,name=items,proto3" json:"items,omitempty"`
+	Items []*DecryptBatchItem `protobuf:"bytes,1,rep,name=items,proto3" json:"items,omitempty"`
+	// expected_key is the key every item must be under unless the item names its own, as in
+	// DecryptRequest.
+	ExpectedKey   string `protobuf:"bytes,2,opt,name=expected_key,json=expectedKey,proto3" json:"expected_key,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -910,6 +937,13 @@ func (x *DecryptBatchRequest) GetItems() []*DecryptBatchItem {
 	return nil
 }
 
+func (x *DecryptBatchRequest) GetExpectedKey() string {
+	if x != nil {
+		return x.ExpectedKey
+	}
+	return ""
+}
+
 // DecryptBatchItem is one ciphertext of a batch.
 type DecryptBatchItem struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
@@ -918,7 +952,9 @@ type DecryptBatchItem struct {
 	// ciphertext is the ciphertext to decrypt.
 	Ciphertext string `protobuf:"bytes,2,opt,name=ciphertext,proto3" json:"ciphertext,omitempty"`
 	// context is the item's associated data, if any.
-	Context       []byte `protobuf:"bytes,3,opt,name=context,proto3" json:"context,omitempty"`
+	Context []byte `protobuf:"bytes,3,opt,name=context,proto3" json:"context,omitempty"`
+	// expected_key is the key this item must be under, as in DecryptRequest; empty means the batch's.
+	ExpectedKey   string `protobuf:"bytes,4,opt,name=expected_key,json=expectedKey,proto3" json:"expected_key,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -972,6 +1008,13 @@ func (x *DecryptBatchItem) GetContext() []byte {
 		return x.Context
 	}
 	return nil
+}
+
+func (x *DecryptBatchItem) GetExpectedKey() string {
+	if x != nil {
+		return x.ExpectedKey
+	}
+	return ""
 }
 
 // DecryptBatchResponse has one result per item, in request order.
@@ -1131,7 +1174,10 @@ type ReEncryptBatchRequest struct {
 	// key_name is the key to rewrap every item to; empty means each item's own key.
 	KeyName string `protobuf:"bytes,1,opt,name=key_name,json=keyName,proto3" json:"key_name,omitempty"`
 	// items are the ciphertexts; at most the server's max batch items.
-	Items         []*ReEncryptBatchItem `protobuf:"bytes,2,rep,name=items,proto3" json:"items,omitempty"`
+	Items []*ReEncryptBatchItem `protobuf:"bytes,2,rep,name=items,proto3" json:"items,omitempty"`
+	// expected_key is the key every item must be under unless the item names its own, as in
+	// ReEncryptRequest.
+	ExpectedKey   string `protobuf:"bytes,3,opt,name=expected_key,json=expectedKey,proto3" json:"expected_key,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -1180,6 +1226,13 @@ func (x *ReEncryptBatchRequest) GetItems() []*ReEncryptBatchItem {
 	return nil
 }
 
+func (x *ReEncryptBatchRequest) GetExpectedKey() string {
+	if x != nil {
+		return x.ExpectedKey
+	}
+	return ""
+}
+
 // ReEncryptBatchItem is one ciphertext to rewrap.
 type ReEncryptBatchItem struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
@@ -1191,7 +1244,9 @@ type ReEncryptBatchItem struct {
 	Context []byte `protobuf:"bytes,3,opt,name=context,proto3" json:"context,omitempty"`
 	// legacy is a ciphertext made outside cipherd, set instead of ciphertext (see ReEncryptRequest);
 	// the batch's key_name is then required.
-	Legacy        *LegacyCiphertext `protobuf:"bytes,4,opt,name=legacy,proto3" json:"legacy,omitempty"`
+	Legacy *LegacyCiphertext `protobuf:"bytes,4,opt,name=legacy,proto3" json:"legacy,omitempty"`
+	// expected_key is the key this item must be under, as in ReEncryptRequest; empty means the batch's.
+	ExpectedKey   string `protobuf:"bytes,5,opt,name=expected_key,json=expectedKey,proto3" json:"expected_key,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -1252,6 +1307,13 @@ func (x *ReEncryptBatchItem) GetLegacy() *LegacyCiphertext {
 		return x.Legacy
 	}
 	return nil
+}
+
+func (x *ReEncryptBatchItem) GetExpectedKey() string {
+	if x != nil {
+		return x.ExpectedKey
+	}
+	return ""
 }
 
 // ReEncryptBatchResponse has one result per item, in request order.
@@ -1426,7 +1488,9 @@ type ReEncryptStreamRequest struct {
 	// key_name is the key to rewrap to; empty means the ciphertext's own key. Required with legacy.
 	KeyName string `protobuf:"bytes,4,opt,name=key_name,json=keyName,proto3" json:"key_name,omitempty"`
 	// legacy is a ciphertext made outside cipherd, set instead of ciphertext (see ReEncryptRequest).
-	Legacy        *LegacyCiphertext `protobuf:"bytes,5,opt,name=legacy,proto3" json:"legacy,omitempty"`
+	Legacy *LegacyCiphertext `protobuf:"bytes,5,opt,name=legacy,proto3" json:"legacy,omitempty"`
+	// expected_key is the key this item must be under, as in ReEncryptRequest.
+	ExpectedKey   string `protobuf:"bytes,6,opt,name=expected_key,json=expectedKey,proto3" json:"expected_key,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -1494,6 +1558,13 @@ func (x *ReEncryptStreamRequest) GetLegacy() *LegacyCiphertext {
 		return x.Legacy
 	}
 	return nil
+}
+
+func (x *ReEncryptStreamRequest) GetExpectedKey() string {
+	if x != nil {
+		return x.ExpectedKey
+	}
+	return ""
 }
 
 // ReEncryptStreamResponse is the outcome of one streamed item.
@@ -1670,7 +1741,9 @@ type DecryptStreamRequest struct {
 	// ciphertext is the ciphertext to decrypt.
 	Ciphertext string `protobuf:"bytes,2,opt,name=ciphertext,proto3" json:"ciphertext,omitempty"`
 	// context is the item's associated data, if any.
-	Context       []byte `protobuf:"bytes,3,opt,name=context,proto3" json:"context,omitempty"`
+	Context []byte `protobuf:"bytes,3,opt,name=context,proto3" json:"context,omitempty"`
+	// expected_key is the key this item must be under, as in DecryptRequest.
+	ExpectedKey   string `protobuf:"bytes,4,opt,name=expected_key,json=expectedKey,proto3" json:"expected_key,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -1724,6 +1797,13 @@ func (x *DecryptStreamRequest) GetContext() []byte {
 		return x.Context
 	}
 	return nil
+}
+
+func (x *DecryptStreamRequest) GetExpectedKey() string {
+	if x != nil {
+		return x.ExpectedKey
+	}
+	return ""
 }
 
 // DecryptStreamResponse is the outcome of one streamed item.
@@ -1985,7 +2065,9 @@ type ComputeIndexRequest struct {
 	// key_version computes the index under that version; 0 means the current version.
 	KeyVersion int32 `protobuf:"varint,5,opt,name=key_version,json=keyVersion,proto3" json:"key_version,omitempty"`
 	// all_versions also returns the index under every version that may still be used (from the
-	// key's min_decryption_version up), so a query can match rows indexed before a rotation.
+	// key's min_decryption_version up), so a query can match rows indexed before a rotation. These
+	// lookups are counted apart (KeyVersionUsage.index_lookups), not as use of the older versions, so
+	// an index key whose rows were re-indexed (ReIndex) can still retire its old versions.
 	AllVersions   bool `protobuf:"varint,6,opt,name=all_versions,json=allVersions,proto3" json:"all_versions,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
@@ -2461,6 +2543,476 @@ func (*ComputeIndexBatchResult_Index) isComputeIndexBatchResult_Outcome() {}
 
 func (*ComputeIndexBatchResult_Error) isComputeIndexBatchResult_Outcome() {}
 
+// ReIndexRequest is one ciphertext whose plaintext to index.
+type ReIndexRequest struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// ciphertext is the ciphertext whose plaintext is indexed; it is decrypted inside the server only.
+	Ciphertext string `protobuf:"bytes,1,opt,name=ciphertext,proto3" json:"ciphertext,omitempty"`
+	// context is the associated data given at encryption, if any.
+	Context []byte `protobuf:"bytes,2,opt,name=context,proto3" json:"context,omitempty"`
+	// index_key_name is the index key (MODE_HMAC); the index is computed with its current version.
+	IndexKeyName string `protobuf:"bytes,3,opt,name=index_key_name,json=indexKeyName,proto3" json:"index_key_name,omitempty"`
+	// normalization is applied to the plaintext first, as in ComputeIndexRequest.
+	Normalization *Normalization `protobuf:"bytes,4,opt,name=normalization,proto3" json:"normalization,omitempty"`
+	// length_bytes is the index length, as in ComputeIndexRequest.
+	LengthBytes int32 `protobuf:"varint,5,opt,name=length_bytes,json=lengthBytes,proto3" json:"length_bytes,omitempty"`
+	// expected_key is the key the ciphertext must be under, as in DecryptRequest.
+	ExpectedKey   string `protobuf:"bytes,6,opt,name=expected_key,json=expectedKey,proto3" json:"expected_key,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *ReIndexRequest) Reset() {
+	*x = ReIndexRequest{}
+	mi := &file_cipherd_v1_crypto_service_proto_msgTypes[36]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *ReIndexRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*ReIndexRequest) ProtoMessage() {}
+
+func (x *ReIndexRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_cipherd_v1_crypto_service_proto_msgTypes[36]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use ReIndexRequest.ProtoReflect.Descriptor instead.
+func (*ReIndexRequest) Descriptor() ([]byte, []int) {
+	return file_cipherd_v1_crypto_service_proto_rawDescGZIP(), []int{36}
+}
+
+func (x *ReIndexRequest) GetCiphertext() string {
+	if x != nil {
+		return x.Ciphertext
+	}
+	return ""
+}
+
+func (x *ReIndexRequest) GetContext() []byte {
+	if x != nil {
+		return x.Context
+	}
+	return nil
+}
+
+func (x *ReIndexRequest) GetIndexKeyName() string {
+	if x != nil {
+		return x.IndexKeyName
+	}
+	return ""
+}
+
+func (x *ReIndexRequest) GetNormalization() *Normalization {
+	if x != nil {
+		return x.Normalization
+	}
+	return nil
+}
+
+func (x *ReIndexRequest) GetLengthBytes() int32 {
+	if x != nil {
+		return x.LengthBytes
+	}
+	return 0
+}
+
+func (x *ReIndexRequest) GetExpectedKey() string {
+	if x != nil {
+		return x.ExpectedKey
+	}
+	return ""
+}
+
+// ReIndexResponse is the blind index of one ciphertext's plaintext.
+type ReIndexResponse struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// index is HMAC-SHA-256(index key, normalized plaintext), truncated to length_bytes.
+	Index []byte `protobuf:"bytes,1,opt,name=index,proto3" json:"index,omitempty"`
+	// key_version is the index key's version that computed index.
+	KeyVersion int32 `protobuf:"varint,2,opt,name=key_version,json=keyVersion,proto3" json:"key_version,omitempty"`
+	// source_key_version is the version the ciphertext was under.
+	SourceKeyVersion int32 `protobuf:"varint,3,opt,name=source_key_version,json=sourceKeyVersion,proto3" json:"source_key_version,omitempty"`
+	unknownFields    protoimpl.UnknownFields
+	sizeCache        protoimpl.SizeCache
+}
+
+func (x *ReIndexResponse) Reset() {
+	*x = ReIndexResponse{}
+	mi := &file_cipherd_v1_crypto_service_proto_msgTypes[37]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *ReIndexResponse) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*ReIndexResponse) ProtoMessage() {}
+
+func (x *ReIndexResponse) ProtoReflect() protoreflect.Message {
+	mi := &file_cipherd_v1_crypto_service_proto_msgTypes[37]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use ReIndexResponse.ProtoReflect.Descriptor instead.
+func (*ReIndexResponse) Descriptor() ([]byte, []int) {
+	return file_cipherd_v1_crypto_service_proto_rawDescGZIP(), []int{37}
+}
+
+func (x *ReIndexResponse) GetIndex() []byte {
+	if x != nil {
+		return x.Index
+	}
+	return nil
+}
+
+func (x *ReIndexResponse) GetKeyVersion() int32 {
+	if x != nil {
+		return x.KeyVersion
+	}
+	return 0
+}
+
+func (x *ReIndexResponse) GetSourceKeyVersion() int32 {
+	if x != nil {
+		return x.SourceKeyVersion
+	}
+	return 0
+}
+
+// ReIndexBatchRequest is many ciphertexts to index with one index key, normalization and length.
+type ReIndexBatchRequest struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// index_key_name is the index key every item is indexed with, at its current version.
+	IndexKeyName string `protobuf:"bytes,1,opt,name=index_key_name,json=indexKeyName,proto3" json:"index_key_name,omitempty"`
+	// normalization is applied to every item's plaintext, as in ComputeIndexRequest.
+	Normalization *Normalization `protobuf:"bytes,2,opt,name=normalization,proto3" json:"normalization,omitempty"`
+	// length_bytes is the index length for every item, as in ComputeIndexRequest.
+	LengthBytes int32 `protobuf:"varint,3,opt,name=length_bytes,json=lengthBytes,proto3" json:"length_bytes,omitempty"`
+	// items are the ciphertexts; at most the server's max batch items.
+	Items []*ReIndexBatchItem `protobuf:"bytes,4,rep,name=items,proto3" json:"items,omitempty"`
+	// expected_key is the key every item must be under unless the item names its own.
+	ExpectedKey   string `protobuf:"bytes,5,opt,name=expected_key,json=expectedKey,proto3" json:"expected_key,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *ReIndexBatchRequest) Reset() {
+	*x = ReIndexBatchRequest{}
+	mi := &file_cipherd_v1_crypto_service_proto_msgTypes[38]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *ReIndexBatchRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*ReIndexBatchRequest) ProtoMessage() {}
+
+func (x *ReIndexBatchRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_cipherd_v1_crypto_service_proto_msgTypes[38]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use ReIndexBatchRequest.ProtoReflect.Descriptor instead.
+func (*ReIndexBatchRequest) Descriptor() ([]byte, []int) {
+	return file_cipherd_v1_crypto_service_proto_rawDescGZIP(), []int{38}
+}
+
+func (x *ReIndexBatchRequest) GetIndexKeyName() string {
+	if x != nil {
+		return x.IndexKeyName
+	}
+	return ""
+}
+
+func (x *ReIndexBatchRequest) GetNormalization() *Normalization {
+	if x != nil {
+		return x.Normalization
+	}
+	return nil
+}
+
+func (x *ReIndexBatchRequest) GetLengthBytes() int32 {
+	if x != nil {
+		return x.LengthBytes
+	}
+	return 0
+}
+
+func (x *ReIndexBatchRequest) GetItems() []*ReIndexBatchItem {
+	if x != nil {
+		return x.Items
+	}
+	return nil
+}
+
+func (x *ReIndexBatchRequest) GetExpectedKey() string {
+	if x != nil {
+		return x.ExpectedKey
+	}
+	return ""
+}
+
+// ReIndexBatchItem is one ciphertext of a batch.
+type ReIndexBatchItem struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// reference is the caller's label for the item, echoed in its result.
+	Reference string `protobuf:"bytes,1,opt,name=reference,proto3" json:"reference,omitempty"`
+	// ciphertext is the ciphertext whose plaintext is indexed.
+	Ciphertext string `protobuf:"bytes,2,opt,name=ciphertext,proto3" json:"ciphertext,omitempty"`
+	// context is the item's associated data, if any.
+	Context []byte `protobuf:"bytes,3,opt,name=context,proto3" json:"context,omitempty"`
+	// expected_key is the key this item must be under; empty means the batch's.
+	ExpectedKey   string `protobuf:"bytes,4,opt,name=expected_key,json=expectedKey,proto3" json:"expected_key,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *ReIndexBatchItem) Reset() {
+	*x = ReIndexBatchItem{}
+	mi := &file_cipherd_v1_crypto_service_proto_msgTypes[39]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *ReIndexBatchItem) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*ReIndexBatchItem) ProtoMessage() {}
+
+func (x *ReIndexBatchItem) ProtoReflect() protoreflect.Message {
+	mi := &file_cipherd_v1_crypto_service_proto_msgTypes[39]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use ReIndexBatchItem.ProtoReflect.Descriptor instead.
+func (*ReIndexBatchItem) Descriptor() ([]byte, []int) {
+	return file_cipherd_v1_crypto_service_proto_rawDescGZIP(), []int{39}
+}
+
+func (x *ReIndexBatchItem) GetReference() string {
+	if x != nil {
+		return x.Reference
+	}
+	return ""
+}
+
+func (x *ReIndexBatchItem) GetCiphertext() string {
+	if x != nil {
+		return x.Ciphertext
+	}
+	return ""
+}
+
+func (x *ReIndexBatchItem) GetContext() []byte {
+	if x != nil {
+		return x.Context
+	}
+	return nil
+}
+
+func (x *ReIndexBatchItem) GetExpectedKey() string {
+	if x != nil {
+		return x.ExpectedKey
+	}
+	return ""
+}
+
+// ReIndexBatchResponse has one result per item, in request order.
+type ReIndexBatchResponse struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// results has exactly one entry per request item, in the same order.
+	Results       []*ReIndexBatchResult `protobuf:"bytes,1,rep,name=results,proto3" json:"results,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *ReIndexBatchResponse) Reset() {
+	*x = ReIndexBatchResponse{}
+	mi := &file_cipherd_v1_crypto_service_proto_msgTypes[40]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *ReIndexBatchResponse) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*ReIndexBatchResponse) ProtoMessage() {}
+
+func (x *ReIndexBatchResponse) ProtoReflect() protoreflect.Message {
+	mi := &file_cipherd_v1_crypto_service_proto_msgTypes[40]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use ReIndexBatchResponse.ProtoReflect.Descriptor instead.
+func (*ReIndexBatchResponse) Descriptor() ([]byte, []int) {
+	return file_cipherd_v1_crypto_service_proto_rawDescGZIP(), []int{40}
+}
+
+func (x *ReIndexBatchResponse) GetResults() []*ReIndexBatchResult {
+	if x != nil {
+		return x.Results
+	}
+	return nil
+}
+
+// ReIndexBatchResult is the outcome of one item.
+type ReIndexBatchResult struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// reference is the item's reference.
+	Reference string `protobuf:"bytes,1,opt,name=reference,proto3" json:"reference,omitempty"`
+	// outcome is the index or why the item failed.
+	//
+	// Types that are valid to be assigned to Outcome:
+	//
+	//	*ReIndexBatchResult_Index
+	//	*ReIndexBatchResult_Error
+	Outcome isReIndexBatchResult_Outcome `protobuf_oneof:"outcome"`
+	// key_version is the index key's version that computed the index (0 on error).
+	KeyVersion int32 `protobuf:"varint,4,opt,name=key_version,json=keyVersion,proto3" json:"key_version,omitempty"`
+	// source_key_version is the version the ciphertext was under (0 if its header was unreadable).
+	SourceKeyVersion int32 `protobuf:"varint,5,opt,name=source_key_version,json=sourceKeyVersion,proto3" json:"source_key_version,omitempty"`
+	unknownFields    protoimpl.UnknownFields
+	sizeCache        protoimpl.SizeCache
+}
+
+func (x *ReIndexBatchResult) Reset() {
+	*x = ReIndexBatchResult{}
+	mi := &file_cipherd_v1_crypto_service_proto_msgTypes[41]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *ReIndexBatchResult) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*ReIndexBatchResult) ProtoMessage() {}
+
+func (x *ReIndexBatchResult) ProtoReflect() protoreflect.Message {
+	mi := &file_cipherd_v1_crypto_service_proto_msgTypes[41]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use ReIndexBatchResult.ProtoReflect.Descriptor instead.
+func (*ReIndexBatchResult) Descriptor() ([]byte, []int) {
+	return file_cipherd_v1_crypto_service_proto_rawDescGZIP(), []int{41}
+}
+
+func (x *ReIndexBatchResult) GetReference() string {
+	if x != nil {
+		return x.Reference
+	}
+	return ""
+}
+
+func (x *ReIndexBatchResult) GetOutcome() isReIndexBatchResult_Outcome {
+	if x != nil {
+		return x.Outcome
+	}
+	return nil
+}
+
+func (x *ReIndexBatchResult) GetIndex() []byte {
+	if x != nil {
+		if x, ok := x.Outcome.(*ReIndexBatchResult_Index); ok {
+			return x.Index
+		}
+	}
+	return nil
+}
+
+func (x *ReIndexBatchResult) GetError() *ItemError {
+	if x != nil {
+		if x, ok := x.Outcome.(*ReIndexBatchResult_Error); ok {
+			return x.Error
+		}
+	}
+	return nil
+}
+
+func (x *ReIndexBatchResult) GetKeyVersion() int32 {
+	if x != nil {
+		return x.KeyVersion
+	}
+	return 0
+}
+
+func (x *ReIndexBatchResult) GetSourceKeyVersion() int32 {
+	if x != nil {
+		return x.SourceKeyVersion
+	}
+	return 0
+}
+
+type isReIndexBatchResult_Outcome interface {
+	isReIndexBatchResult_Outcome()
+}
+
+type ReIndexBatchResult_Index struct {
+	// index is the item's blind index.
+	Index []byte `protobuf:"bytes,2,opt,name=index,proto3,oneof"`
+}
+
+type ReIndexBatchResult_Error struct {
+	// error is why the item failed.
+	Error *ItemError `protobuf:"bytes,3,opt,name=error,proto3,oneof"`
+}
+
+func (*ReIndexBatchResult_Index) isReIndexBatchResult_Outcome() {}
+
+func (*ReIndexBatchResult_Error) isReIndexBatchResult_Outcome() {}
+
 // GenerateDataKeyRequest asks for a new data key wrapped by a named key.
 type GenerateDataKeyRequest struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
@@ -2480,7 +3032,7 @@ type GenerateDataKeyRequest struct {
 
 func (x *GenerateDataKeyRequest) Reset() {
 	*x = GenerateDataKeyRequest{}
-	mi := &file_cipherd_v1_crypto_service_proto_msgTypes[36]
+	mi := &file_cipherd_v1_crypto_service_proto_msgTypes[42]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2492,7 +3044,7 @@ func (x *GenerateDataKeyRequest) String() string {
 func (*GenerateDataKeyRequest) ProtoMessage() {}
 
 func (x *GenerateDataKeyRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_cipherd_v1_crypto_service_proto_msgTypes[36]
+	mi := &file_cipherd_v1_crypto_service_proto_msgTypes[42]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2505,7 +3057,7 @@ func (x *GenerateDataKeyRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GenerateDataKeyRequest.ProtoReflect.Descriptor instead.
 func (*GenerateDataKeyRequest) Descriptor() ([]byte, []int) {
-	return file_cipherd_v1_crypto_service_proto_rawDescGZIP(), []int{36}
+	return file_cipherd_v1_crypto_service_proto_rawDescGZIP(), []int{42}
 }
 
 func (x *GenerateDataKeyRequest) GetKeyName() string {
@@ -2552,7 +3104,7 @@ type GenerateDataKeyResponse struct {
 
 func (x *GenerateDataKeyResponse) Reset() {
 	*x = GenerateDataKeyResponse{}
-	mi := &file_cipherd_v1_crypto_service_proto_msgTypes[37]
+	mi := &file_cipherd_v1_crypto_service_proto_msgTypes[43]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2564,7 +3116,7 @@ func (x *GenerateDataKeyResponse) String() string {
 func (*GenerateDataKeyResponse) ProtoMessage() {}
 
 func (x *GenerateDataKeyResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_cipherd_v1_crypto_service_proto_msgTypes[37]
+	mi := &file_cipherd_v1_crypto_service_proto_msgTypes[43]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2577,7 +3129,7 @@ func (x *GenerateDataKeyResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GenerateDataKeyResponse.ProtoReflect.Descriptor instead.
 func (*GenerateDataKeyResponse) Descriptor() ([]byte, []int) {
-	return file_cipherd_v1_crypto_service_proto_rawDescGZIP(), []int{37}
+	return file_cipherd_v1_crypto_service_proto_rawDescGZIP(), []int{43}
 }
 
 func (x *GenerateDataKeyResponse) GetPlaintextKey() []byte {
@@ -2622,23 +3174,25 @@ const file_cipherd_v1_crypto_service_proto_rawDesc = "" +
 	"ciphertext\x18\x01 \x01(\tR\n" +
 	"ciphertext\x12\x1f\n" +
 	"\vkey_version\x18\x02 \x01(\x05R\n" +
-	"keyVersion\"J\n" +
+	"keyVersion\"m\n" +
 	"\x0eDecryptRequest\x12\x1e\n" +
 	"\n" +
 	"ciphertext\x18\x01 \x01(\tR\n" +
 	"ciphertext\x12\x18\n" +
-	"\acontext\x18\x02 \x01(\fR\acontext\"P\n" +
+	"\acontext\x18\x02 \x01(\fR\acontext\x12!\n" +
+	"\fexpected_key\x18\x03 \x01(\tR\vexpectedKey\"P\n" +
 	"\x0fDecryptResponse\x12\x1c\n" +
 	"\tplaintext\x18\x01 \x01(\fR\tplaintext\x12\x1f\n" +
 	"\vkey_version\x18\x02 \x01(\x05R\n" +
-	"keyVersion\"\x9d\x01\n" +
+	"keyVersion\"\xc0\x01\n" +
 	"\x10ReEncryptRequest\x12\x1e\n" +
 	"\n" +
 	"ciphertext\x18\x01 \x01(\tR\n" +
 	"ciphertext\x12\x18\n" +
 	"\acontext\x18\x02 \x01(\fR\acontext\x12\x19\n" +
 	"\bkey_name\x18\x03 \x01(\tR\akeyName\x124\n" +
-	"\x06legacy\x18\x04 \x01(\v2\x1c.cipherd.v1.LegacyCiphertextR\x06legacy\"\xa8\x01\n" +
+	"\x06legacy\x18\x04 \x01(\v2\x1c.cipherd.v1.LegacyCiphertextR\x06legacy\x12!\n" +
+	"\fexpected_key\x18\x05 \x01(\tR\vexpectedKey\"\xa8\x01\n" +
 	"\x10LegacyCiphertext\x12\x19\n" +
 	"\bkey_name\x18\x01 \x01(\tR\akeyName\x12\x1f\n" +
 	"\vkey_version\x18\x02 \x01(\x05R\n" +
@@ -2672,15 +3226,17 @@ const file_cipherd_v1_crypto_service_proto_rawDesc = "" +
 	"\x05error\x18\x03 \x01(\v2\x15.cipherd.v1.ItemErrorH\x00R\x05error\x12\x1f\n" +
 	"\vkey_version\x18\x04 \x01(\x05R\n" +
 	"keyVersionB\t\n" +
-	"\aoutcome\"I\n" +
+	"\aoutcome\"l\n" +
 	"\x13DecryptBatchRequest\x122\n" +
-	"\x05items\x18\x01 \x03(\v2\x1c.cipherd.v1.DecryptBatchItemR\x05items\"j\n" +
+	"\x05items\x18\x01 \x03(\v2\x1c.cipherd.v1.DecryptBatchItemR\x05items\x12!\n" +
+	"\fexpected_key\x18\x02 \x01(\tR\vexpectedKey\"\x8d\x01\n" +
 	"\x10DecryptBatchItem\x12\x1c\n" +
 	"\treference\x18\x01 \x01(\tR\treference\x12\x1e\n" +
 	"\n" +
 	"ciphertext\x18\x02 \x01(\tR\n" +
 	"ciphertext\x12\x18\n" +
-	"\acontext\x18\x03 \x01(\fR\acontext\"P\n" +
+	"\acontext\x18\x03 \x01(\fR\acontext\x12!\n" +
+	"\fexpected_key\x18\x04 \x01(\tR\vexpectedKey\"P\n" +
 	"\x14DecryptBatchResponse\x128\n" +
 	"\aresults\x18\x01 \x03(\v2\x1e.cipherd.v1.DecryptBatchResultR\aresults\"\xad\x01\n" +
 	"\x12DecryptBatchResult\x12\x1c\n" +
@@ -2689,17 +3245,19 @@ const file_cipherd_v1_crypto_service_proto_rawDesc = "" +
 	"\x05error\x18\x03 \x01(\v2\x15.cipherd.v1.ItemErrorH\x00R\x05error\x12\x1f\n" +
 	"\vkey_version\x18\x04 \x01(\x05R\n" +
 	"keyVersionB\t\n" +
-	"\aoutcome\"h\n" +
+	"\aoutcome\"\x8b\x01\n" +
 	"\x15ReEncryptBatchRequest\x12\x19\n" +
 	"\bkey_name\x18\x01 \x01(\tR\akeyName\x124\n" +
-	"\x05items\x18\x02 \x03(\v2\x1e.cipherd.v1.ReEncryptBatchItemR\x05items\"\xa2\x01\n" +
+	"\x05items\x18\x02 \x03(\v2\x1e.cipherd.v1.ReEncryptBatchItemR\x05items\x12!\n" +
+	"\fexpected_key\x18\x03 \x01(\tR\vexpectedKey\"\xc5\x01\n" +
 	"\x12ReEncryptBatchItem\x12\x1c\n" +
 	"\treference\x18\x01 \x01(\tR\treference\x12\x1e\n" +
 	"\n" +
 	"ciphertext\x18\x02 \x01(\tR\n" +
 	"ciphertext\x12\x18\n" +
 	"\acontext\x18\x03 \x01(\fR\acontext\x124\n" +
-	"\x06legacy\x18\x04 \x01(\v2\x1c.cipherd.v1.LegacyCiphertextR\x06legacy\"T\n" +
+	"\x06legacy\x18\x04 \x01(\v2\x1c.cipherd.v1.LegacyCiphertextR\x06legacy\x12!\n" +
+	"\fexpected_key\x18\x05 \x01(\tR\vexpectedKey\"T\n" +
 	"\x16ReEncryptBatchResponse\x12:\n" +
 	"\aresults\x18\x01 \x03(\v2 .cipherd.v1.ReEncryptBatchResultR\aresults\"\xdf\x01\n" +
 	"\x14ReEncryptBatchResult\x12\x1c\n" +
@@ -2711,7 +3269,7 @@ const file_cipherd_v1_crypto_service_proto_rawDesc = "" +
 	"\vkey_version\x18\x04 \x01(\x05R\n" +
 	"keyVersion\x12,\n" +
 	"\x12source_key_version\x18\x05 \x01(\x05R\x10sourceKeyVersionB\t\n" +
-	"\aoutcome\"\xc1\x01\n" +
+	"\aoutcome\"\xe4\x01\n" +
 	"\x16ReEncryptStreamRequest\x12\x1c\n" +
 	"\treference\x18\x01 \x01(\tR\treference\x12\x1e\n" +
 	"\n" +
@@ -2719,7 +3277,8 @@ const file_cipherd_v1_crypto_service_proto_rawDesc = "" +
 	"ciphertext\x12\x18\n" +
 	"\acontext\x18\x03 \x01(\fR\acontext\x12\x19\n" +
 	"\bkey_name\x18\x04 \x01(\tR\akeyName\x124\n" +
-	"\x06legacy\x18\x05 \x01(\v2\x1c.cipherd.v1.LegacyCiphertextR\x06legacy\"S\n" +
+	"\x06legacy\x18\x05 \x01(\v2\x1c.cipherd.v1.LegacyCiphertextR\x06legacy\x12!\n" +
+	"\fexpected_key\x18\x06 \x01(\tR\vexpectedKey\"S\n" +
 	"\x17ReEncryptStreamResponse\x128\n" +
 	"\x06result\x18\x01 \x01(\v2 .cipherd.v1.ReEncryptBatchResultR\x06result\"\x87\x01\n" +
 	"\x14EncryptStreamRequest\x12\x1c\n" +
@@ -2728,13 +3287,14 @@ const file_cipherd_v1_crypto_service_proto_rawDesc = "" +
 	"\tplaintext\x18\x03 \x01(\fR\tplaintext\x12\x18\n" +
 	"\acontext\x18\x04 \x01(\fR\acontext\"O\n" +
 	"\x15EncryptStreamResponse\x126\n" +
-	"\x06result\x18\x01 \x01(\v2\x1e.cipherd.v1.EncryptBatchResultR\x06result\"n\n" +
+	"\x06result\x18\x01 \x01(\v2\x1e.cipherd.v1.EncryptBatchResultR\x06result\"\x91\x01\n" +
 	"\x14DecryptStreamRequest\x12\x1c\n" +
 	"\treference\x18\x01 \x01(\tR\treference\x12\x1e\n" +
 	"\n" +
 	"ciphertext\x18\x02 \x01(\tR\n" +
 	"ciphertext\x12\x18\n" +
-	"\acontext\x18\x03 \x01(\fR\acontext\"O\n" +
+	"\acontext\x18\x03 \x01(\fR\acontext\x12!\n" +
+	"\fexpected_key\x18\x04 \x01(\tR\vexpectedKey\"O\n" +
 	"\x15DecryptStreamResponse\x126\n" +
 	"\x06result\x18\x01 \x01(\v2\x1e.cipherd.v1.DecryptBatchResultR\x06result\"0\n" +
 	"\x0eInspectRequest\x12\x1e\n" +
@@ -2785,6 +3345,43 @@ const file_cipherd_v1_crypto_service_proto_rawDesc = "" +
 	"\x05error\x18\x03 \x01(\v2\x15.cipherd.v1.ItemErrorH\x00R\x05error\x12\x1f\n" +
 	"\vkey_version\x18\x04 \x01(\x05R\n" +
 	"keyVersionB\t\n" +
+	"\aoutcome\"\xf7\x01\n" +
+	"\x0eReIndexRequest\x12\x1e\n" +
+	"\n" +
+	"ciphertext\x18\x01 \x01(\tR\n" +
+	"ciphertext\x12\x18\n" +
+	"\acontext\x18\x02 \x01(\fR\acontext\x12$\n" +
+	"\x0eindex_key_name\x18\x03 \x01(\tR\findexKeyName\x12?\n" +
+	"\rnormalization\x18\x04 \x01(\v2\x19.cipherd.v1.NormalizationR\rnormalization\x12!\n" +
+	"\flength_bytes\x18\x05 \x01(\x05R\vlengthBytes\x12!\n" +
+	"\fexpected_key\x18\x06 \x01(\tR\vexpectedKey\"v\n" +
+	"\x0fReIndexResponse\x12\x14\n" +
+	"\x05index\x18\x01 \x01(\fR\x05index\x12\x1f\n" +
+	"\vkey_version\x18\x02 \x01(\x05R\n" +
+	"keyVersion\x12,\n" +
+	"\x12source_key_version\x18\x03 \x01(\x05R\x10sourceKeyVersion\"\xf6\x01\n" +
+	"\x13ReIndexBatchRequest\x12$\n" +
+	"\x0eindex_key_name\x18\x01 \x01(\tR\findexKeyName\x12?\n" +
+	"\rnormalization\x18\x02 \x01(\v2\x19.cipherd.v1.NormalizationR\rnormalization\x12!\n" +
+	"\flength_bytes\x18\x03 \x01(\x05R\vlengthBytes\x122\n" +
+	"\x05items\x18\x04 \x03(\v2\x1c.cipherd.v1.ReIndexBatchItemR\x05items\x12!\n" +
+	"\fexpected_key\x18\x05 \x01(\tR\vexpectedKey\"\x8d\x01\n" +
+	"\x10ReIndexBatchItem\x12\x1c\n" +
+	"\treference\x18\x01 \x01(\tR\treference\x12\x1e\n" +
+	"\n" +
+	"ciphertext\x18\x02 \x01(\tR\n" +
+	"ciphertext\x12\x18\n" +
+	"\acontext\x18\x03 \x01(\fR\acontext\x12!\n" +
+	"\fexpected_key\x18\x04 \x01(\tR\vexpectedKey\"P\n" +
+	"\x14ReIndexBatchResponse\x128\n" +
+	"\aresults\x18\x01 \x03(\v2\x1e.cipherd.v1.ReIndexBatchResultR\aresults\"\xd3\x01\n" +
+	"\x12ReIndexBatchResult\x12\x1c\n" +
+	"\treference\x18\x01 \x01(\tR\treference\x12\x16\n" +
+	"\x05index\x18\x02 \x01(\fH\x00R\x05index\x12-\n" +
+	"\x05error\x18\x03 \x01(\v2\x15.cipherd.v1.ItemErrorH\x00R\x05error\x12\x1f\n" +
+	"\vkey_version\x18\x04 \x01(\x05R\n" +
+	"keyVersion\x12,\n" +
+	"\x12source_key_version\x18\x05 \x01(\x05R\x10sourceKeyVersionB\t\n" +
 	"\aoutcome\"\x98\x01\n" +
 	"\x16GenerateDataKeyRequest\x12\x19\n" +
 	"\bkey_name\x18\x01 \x01(\tR\akeyName\x12\"\n" +
@@ -2796,7 +3393,7 @@ const file_cipherd_v1_crypto_service_proto_rawDesc = "" +
 	"\vwrapped_key\x18\x02 \x01(\tR\n" +
 	"wrappedKey\x12\x1f\n" +
 	"\vkey_version\x18\x03 \x01(\x05R\n" +
-	"keyVersion2\xc9\b\n" +
+	"keyVersion2\xe0\t\n" +
 	"\rCryptoService\x12B\n" +
 	"\aEncrypt\x12\x1a.cipherd.v1.EncryptRequest\x1a\x1b.cipherd.v1.EncryptResponse\x12B\n" +
 	"\aDecrypt\x12\x1a.cipherd.v1.DecryptRequest\x1a\x1b.cipherd.v1.DecryptResponse\x12H\n" +
@@ -2809,7 +3406,9 @@ const file_cipherd_v1_crypto_service_proto_rawDesc = "" +
 	"\rDecryptStream\x12 .cipherd.v1.DecryptStreamRequest\x1a!.cipherd.v1.DecryptStreamResponse(\x010\x01\x12B\n" +
 	"\aInspect\x12\x1a.cipherd.v1.InspectRequest\x1a\x1b.cipherd.v1.InspectResponse\x12Q\n" +
 	"\fComputeIndex\x12\x1f.cipherd.v1.ComputeIndexRequest\x1a .cipherd.v1.ComputeIndexResponse\x12`\n" +
-	"\x11ComputeIndexBatch\x12$.cipherd.v1.ComputeIndexBatchRequest\x1a%.cipherd.v1.ComputeIndexBatchResponse\x12Z\n" +
+	"\x11ComputeIndexBatch\x12$.cipherd.v1.ComputeIndexBatchRequest\x1a%.cipherd.v1.ComputeIndexBatchResponse\x12B\n" +
+	"\aReIndex\x12\x1a.cipherd.v1.ReIndexRequest\x1a\x1b.cipherd.v1.ReIndexResponse\x12Q\n" +
+	"\fReIndexBatch\x12\x1f.cipherd.v1.ReIndexBatchRequest\x1a .cipherd.v1.ReIndexBatchResponse\x12Z\n" +
 	"\x0fGenerateDataKey\x12\".cipherd.v1.GenerateDataKeyRequest\x1a#.cipherd.v1.GenerateDataKeyResponseBd\n" +
 	"\x11io.cipherd.api.v1B\x12CryptoServiceProtoP\x01Z9github.com/cipherd/cipherd/clients/go/cipherdpb;cipherdpbb\x06proto3"
 
@@ -2825,7 +3424,7 @@ func file_cipherd_v1_crypto_service_proto_rawDescGZIP() []byte {
 	return file_cipherd_v1_crypto_service_proto_rawDescData
 }
 
-var file_cipherd_v1_crypto_service_proto_msgTypes = make([]protoimpl.MessageInfo, 38)
+var file_cipherd_v1_crypto_service_proto_msgTypes = make([]protoimpl.MessageInfo, 44)
 var file_cipherd_v1_crypto_service_proto_goTypes = []any{
 	(*ItemError)(nil),                 // 0: cipherd.v1.ItemError
 	(*EncryptRequest)(nil),            // 1: cipherd.v1.EncryptRequest
@@ -2863,9 +3462,15 @@ var file_cipherd_v1_crypto_service_proto_goTypes = []any{
 	(*ComputeIndexBatchItem)(nil),     // 33: cipherd.v1.ComputeIndexBatchItem
 	(*ComputeIndexBatchResponse)(nil), // 34: cipherd.v1.ComputeIndexBatchResponse
 	(*ComputeIndexBatchResult)(nil),   // 35: cipherd.v1.ComputeIndexBatchResult
-	(*GenerateDataKeyRequest)(nil),    // 36: cipherd.v1.GenerateDataKeyRequest
-	(*GenerateDataKeyResponse)(nil),   // 37: cipherd.v1.GenerateDataKeyResponse
-	(Mode)(0),                         // 38: cipherd.v1.Mode
+	(*ReIndexRequest)(nil),            // 36: cipherd.v1.ReIndexRequest
+	(*ReIndexResponse)(nil),           // 37: cipherd.v1.ReIndexResponse
+	(*ReIndexBatchRequest)(nil),       // 38: cipherd.v1.ReIndexBatchRequest
+	(*ReIndexBatchItem)(nil),          // 39: cipherd.v1.ReIndexBatchItem
+	(*ReIndexBatchResponse)(nil),      // 40: cipherd.v1.ReIndexBatchResponse
+	(*ReIndexBatchResult)(nil),        // 41: cipherd.v1.ReIndexBatchResult
+	(*GenerateDataKeyRequest)(nil),    // 42: cipherd.v1.GenerateDataKeyRequest
+	(*GenerateDataKeyResponse)(nil),   // 43: cipherd.v1.GenerateDataKeyResponse
+	(Mode)(0),                         // 44: cipherd.v1.Mode
 }
 var file_cipherd_v1_crypto_service_proto_depIdxs = []int32{
 	6,  // 0: cipherd.v1.ReEncryptRequest.legacy:type_name -> cipherd.v1.LegacyCiphertext
@@ -2883,44 +3488,53 @@ var file_cipherd_v1_crypto_service_proto_depIdxs = []int32{
 	19, // 12: cipherd.v1.ReEncryptStreamResponse.result:type_name -> cipherd.v1.ReEncryptBatchResult
 	11, // 13: cipherd.v1.EncryptStreamResponse.result:type_name -> cipherd.v1.EncryptBatchResult
 	15, // 14: cipherd.v1.DecryptStreamResponse.result:type_name -> cipherd.v1.DecryptBatchResult
-	38, // 15: cipherd.v1.InspectResponse.mode:type_name -> cipherd.v1.Mode
+	44, // 15: cipherd.v1.InspectResponse.mode:type_name -> cipherd.v1.Mode
 	28, // 16: cipherd.v1.ComputeIndexRequest.normalization:type_name -> cipherd.v1.Normalization
 	31, // 17: cipherd.v1.ComputeIndexResponse.versions:type_name -> cipherd.v1.VersionedIndex
 	28, // 18: cipherd.v1.ComputeIndexBatchRequest.normalization:type_name -> cipherd.v1.Normalization
 	33, // 19: cipherd.v1.ComputeIndexBatchRequest.items:type_name -> cipherd.v1.ComputeIndexBatchItem
 	35, // 20: cipherd.v1.ComputeIndexBatchResponse.results:type_name -> cipherd.v1.ComputeIndexBatchResult
 	0,  // 21: cipherd.v1.ComputeIndexBatchResult.error:type_name -> cipherd.v1.ItemError
-	1,  // 22: cipherd.v1.CryptoService.Encrypt:input_type -> cipherd.v1.EncryptRequest
-	3,  // 23: cipherd.v1.CryptoService.Decrypt:input_type -> cipherd.v1.DecryptRequest
-	5,  // 24: cipherd.v1.CryptoService.ReEncrypt:input_type -> cipherd.v1.ReEncryptRequest
-	8,  // 25: cipherd.v1.CryptoService.EncryptBatch:input_type -> cipherd.v1.EncryptBatchRequest
-	12, // 26: cipherd.v1.CryptoService.DecryptBatch:input_type -> cipherd.v1.DecryptBatchRequest
-	16, // 27: cipherd.v1.CryptoService.ReEncryptBatch:input_type -> cipherd.v1.ReEncryptBatchRequest
-	20, // 28: cipherd.v1.CryptoService.ReEncryptStream:input_type -> cipherd.v1.ReEncryptStreamRequest
-	22, // 29: cipherd.v1.CryptoService.EncryptStream:input_type -> cipherd.v1.EncryptStreamRequest
-	24, // 30: cipherd.v1.CryptoService.DecryptStream:input_type -> cipherd.v1.DecryptStreamRequest
-	26, // 31: cipherd.v1.CryptoService.Inspect:input_type -> cipherd.v1.InspectRequest
-	29, // 32: cipherd.v1.CryptoService.ComputeIndex:input_type -> cipherd.v1.ComputeIndexRequest
-	32, // 33: cipherd.v1.CryptoService.ComputeIndexBatch:input_type -> cipherd.v1.ComputeIndexBatchRequest
-	36, // 34: cipherd.v1.CryptoService.GenerateDataKey:input_type -> cipherd.v1.GenerateDataKeyRequest
-	2,  // 35: cipherd.v1.CryptoService.Encrypt:output_type -> cipherd.v1.EncryptResponse
-	4,  // 36: cipherd.v1.CryptoService.Decrypt:output_type -> cipherd.v1.DecryptResponse
-	7,  // 37: cipherd.v1.CryptoService.ReEncrypt:output_type -> cipherd.v1.ReEncryptResponse
-	10, // 38: cipherd.v1.CryptoService.EncryptBatch:output_type -> cipherd.v1.EncryptBatchResponse
-	14, // 39: cipherd.v1.CryptoService.DecryptBatch:output_type -> cipherd.v1.DecryptBatchResponse
-	18, // 40: cipherd.v1.CryptoService.ReEncryptBatch:output_type -> cipherd.v1.ReEncryptBatchResponse
-	21, // 41: cipherd.v1.CryptoService.ReEncryptStream:output_type -> cipherd.v1.ReEncryptStreamResponse
-	23, // 42: cipherd.v1.CryptoService.EncryptStream:output_type -> cipherd.v1.EncryptStreamResponse
-	25, // 43: cipherd.v1.CryptoService.DecryptStream:output_type -> cipherd.v1.DecryptStreamResponse
-	27, // 44: cipherd.v1.CryptoService.Inspect:output_type -> cipherd.v1.InspectResponse
-	30, // 45: cipherd.v1.CryptoService.ComputeIndex:output_type -> cipherd.v1.ComputeIndexResponse
-	34, // 46: cipherd.v1.CryptoService.ComputeIndexBatch:output_type -> cipherd.v1.ComputeIndexBatchResponse
-	37, // 47: cipherd.v1.CryptoService.GenerateDataKey:output_type -> cipherd.v1.GenerateDataKeyResponse
-	35, // [35:48] is the sub-list for method output_type
-	22, // [22:35] is the sub-list for method input_type
-	22, // [22:22] is the sub-list for extension type_name
-	22, // [22:22] is the sub-list for extension extendee
-	0,  // [0:22] is the sub-list for field type_name
+	28, // 22: cipherd.v1.ReIndexRequest.normalization:type_name -> cipherd.v1.Normalization
+	28, // 23: cipherd.v1.ReIndexBatchRequest.normalization:type_name -> cipherd.v1.Normalization
+	39, // 24: cipherd.v1.ReIndexBatchRequest.items:type_name -> cipherd.v1.ReIndexBatchItem
+	41, // 25: cipherd.v1.ReIndexBatchResponse.results:type_name -> cipherd.v1.ReIndexBatchResult
+	0,  // 26: cipherd.v1.ReIndexBatchResult.error:type_name -> cipherd.v1.ItemError
+	1,  // 27: cipherd.v1.CryptoService.Encrypt:input_type -> cipherd.v1.EncryptRequest
+	3,  // 28: cipherd.v1.CryptoService.Decrypt:input_type -> cipherd.v1.DecryptRequest
+	5,  // 29: cipherd.v1.CryptoService.ReEncrypt:input_type -> cipherd.v1.ReEncryptRequest
+	8,  // 30: cipherd.v1.CryptoService.EncryptBatch:input_type -> cipherd.v1.EncryptBatchRequest
+	12, // 31: cipherd.v1.CryptoService.DecryptBatch:input_type -> cipherd.v1.DecryptBatchRequest
+	16, // 32: cipherd.v1.CryptoService.ReEncryptBatch:input_type -> cipherd.v1.ReEncryptBatchRequest
+	20, // 33: cipherd.v1.CryptoService.ReEncryptStream:input_type -> cipherd.v1.ReEncryptStreamRequest
+	22, // 34: cipherd.v1.CryptoService.EncryptStream:input_type -> cipherd.v1.EncryptStreamRequest
+	24, // 35: cipherd.v1.CryptoService.DecryptStream:input_type -> cipherd.v1.DecryptStreamRequest
+	26, // 36: cipherd.v1.CryptoService.Inspect:input_type -> cipherd.v1.InspectRequest
+	29, // 37: cipherd.v1.CryptoService.ComputeIndex:input_type -> cipherd.v1.ComputeIndexRequest
+	32, // 38: cipherd.v1.CryptoService.ComputeIndexBatch:input_type -> cipherd.v1.ComputeIndexBatchRequest
+	36, // 39: cipherd.v1.CryptoService.ReIndex:input_type -> cipherd.v1.ReIndexRequest
+	38, // 40: cipherd.v1.CryptoService.ReIndexBatch:input_type -> cipherd.v1.ReIndexBatchRequest
+	42, // 41: cipherd.v1.CryptoService.GenerateDataKey:input_type -> cipherd.v1.GenerateDataKeyRequest
+	2,  // 42: cipherd.v1.CryptoService.Encrypt:output_type -> cipherd.v1.EncryptResponse
+	4,  // 43: cipherd.v1.CryptoService.Decrypt:output_type -> cipherd.v1.DecryptResponse
+	7,  // 44: cipherd.v1.CryptoService.ReEncrypt:output_type -> cipherd.v1.ReEncryptResponse
+	10, // 45: cipherd.v1.CryptoService.EncryptBatch:output_type -> cipherd.v1.EncryptBatchResponse
+	14, // 46: cipherd.v1.CryptoService.DecryptBatch:output_type -> cipherd.v1.DecryptBatchResponse
+	18, // 47: cipherd.v1.CryptoService.ReEncryptBatch:output_type -> cipherd.v1.ReEncryptBatchResponse
+	21, // 48: cipherd.v1.CryptoService.ReEncryptStream:output_type -> cipherd.v1.ReEncryptStreamResponse
+	23, // 49: cipherd.v1.CryptoService.EncryptStream:output_type -> cipherd.v1.EncryptStreamResponse
+	25, // 50: cipherd.v1.CryptoService.DecryptStream:output_type -> cipherd.v1.DecryptStreamResponse
+	27, // 51: cipherd.v1.CryptoService.Inspect:output_type -> cipherd.v1.InspectResponse
+	30, // 52: cipherd.v1.CryptoService.ComputeIndex:output_type -> cipherd.v1.ComputeIndexResponse
+	34, // 53: cipherd.v1.CryptoService.ComputeIndexBatch:output_type -> cipherd.v1.ComputeIndexBatchResponse
+	37, // 54: cipherd.v1.CryptoService.ReIndex:output_type -> cipherd.v1.ReIndexResponse
+	40, // 55: cipherd.v1.CryptoService.ReIndexBatch:output_type -> cipherd.v1.ReIndexBatchResponse
+	43, // 56: cipherd.v1.CryptoService.GenerateDataKey:output_type -> cipherd.v1.GenerateDataKeyResponse
+	42, // [42:57] is the sub-list for method output_type
+	27, // [27:42] is the sub-list for method input_type
+	27, // [27:27] is the sub-list for extension type_name
+	27, // [27:27] is the sub-list for extension extendee
+	0,  // [0:27] is the sub-list for field type_name
 }
 
 func init() { file_cipherd_v1_crypto_service_proto_init() }
@@ -2950,13 +3564,17 @@ func file_cipherd_v1_crypto_service_proto_init() {
 		(*ComputeIndexBatchResult_Index)(nil),
 		(*ComputeIndexBatchResult_Error)(nil),
 	}
+	file_cipherd_v1_crypto_service_proto_msgTypes[41].OneofWrappers = []any{
+		(*ReIndexBatchResult_Index)(nil),
+		(*ReIndexBatchResult_Error)(nil),
+	}
 	type x struct{}
 	out := protoimpl.TypeBuilder{
 		File: protoimpl.DescBuilder{
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_cipherd_v1_crypto_service_proto_rawDesc), len(file_cipherd_v1_crypto_service_proto_rawDesc)),
 			NumEnums:      0,
-			NumMessages:   38,
+			NumMessages:   44,
 			NumExtensions: 0,
 			NumServices:   1,
 		},

@@ -31,6 +31,8 @@ const (
 	CryptoService_Inspect_FullMethodName           = "/cipherd.v1.CryptoService/Inspect"
 	CryptoService_ComputeIndex_FullMethodName      = "/cipherd.v1.CryptoService/ComputeIndex"
 	CryptoService_ComputeIndexBatch_FullMethodName = "/cipherd.v1.CryptoService/ComputeIndexBatch"
+	CryptoService_ReIndex_FullMethodName           = "/cipherd.v1.CryptoService/ReIndex"
+	CryptoService_ReIndexBatch_FullMethodName      = "/cipherd.v1.CryptoService/ReIndexBatch"
 	CryptoService_GenerateDataKey_FullMethodName   = "/cipherd.v1.CryptoService/GenerateDataKey"
 )
 
@@ -76,6 +78,14 @@ type CryptoServiceClient interface {
 	// ComputeIndexBatch computes the blind indexes of many values with one key and one normalization;
 	// each item succeeds or fails on its own.
 	ComputeIndexBatch(ctx context.Context, in *ComputeIndexBatchRequest, opts ...grpc.CallOption) (*ComputeIndexBatchResponse, error)
+	// ReIndex computes the blind index of a ciphertext's plaintext with an index key's current
+	// version, the plaintext never leaving the server: the server-side form of re-indexing a column
+	// after the index key rotates. Needs the reindex operation on the ciphertext's key and index on
+	// the index key; decrypt is not needed.
+	ReIndex(ctx context.Context, in *ReIndexRequest, opts ...grpc.CallOption) (*ReIndexResponse, error)
+	// ReIndexBatch re-indexes many ciphertexts with one index key, normalization and length; each item
+	// succeeds or fails on its own.
+	ReIndexBatch(ctx context.Context, in *ReIndexBatchRequest, opts ...grpc.CallOption) (*ReIndexBatchResponse, error)
 	// GenerateDataKey returns a fresh random data key, in plaintext and wrapped (encrypted) with a
 	// named key, for encrypting large objects locally. Decrypt unwraps the wrapped key and ReEncrypt
 	// rewraps it, like any other ciphertext.
@@ -219,6 +229,26 @@ func (c *cryptoServiceClient) ComputeIndexBatch(ctx context.Context, in *Compute
 	return out, nil
 }
 
+func (c *cryptoServiceClient) ReIndex(ctx context.Context, in *ReIndexRequest, opts ...grpc.CallOption) (*ReIndexResponse, error) {
+	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
+	out := new(ReIndexResponse)
+	err := c.cc.Invoke(ctx, CryptoService_ReIndex_FullMethodName, in, out, cOpts...)
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+func (c *cryptoServiceClient) ReIndexBatch(ctx context.Context, in *ReIndexBatchRequest, opts ...grpc.CallOption) (*ReIndexBatchResponse, error) {
+	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
+	out := new(ReIndexBatchResponse)
+	err := c.cc.Invoke(ctx, CryptoService_ReIndexBatch_FullMethodName, in, out, cOpts...)
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
 func (c *cryptoServiceClient) GenerateDataKey(ctx context.Context, in *GenerateDataKeyRequest, opts ...grpc.CallOption) (*GenerateDataKeyResponse, error) {
 	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
 	out := new(GenerateDataKeyResponse)
@@ -271,6 +301,14 @@ type CryptoServiceServer interface {
 	// ComputeIndexBatch computes the blind indexes of many values with one key and one normalization;
 	// each item succeeds or fails on its own.
 	ComputeIndexBatch(context.Context, *ComputeIndexBatchRequest) (*ComputeIndexBatchResponse, error)
+	// ReIndex computes the blind index of a ciphertext's plaintext with an index key's current
+	// version, the plaintext never leaving the server: the server-side form of re-indexing a column
+	// after the index key rotates. Needs the reindex operation on the ciphertext's key and index on
+	// the index key; decrypt is not needed.
+	ReIndex(context.Context, *ReIndexRequest) (*ReIndexResponse, error)
+	// ReIndexBatch re-indexes many ciphertexts with one index key, normalization and length; each item
+	// succeeds or fails on its own.
+	ReIndexBatch(context.Context, *ReIndexBatchRequest) (*ReIndexBatchResponse, error)
 	// GenerateDataKey returns a fresh random data key, in plaintext and wrapped (encrypted) with a
 	// named key, for encrypting large objects locally. Decrypt unwraps the wrapped key and ReEncrypt
 	// rewraps it, like any other ciphertext.
@@ -320,6 +358,12 @@ func (UnimplementedCryptoServiceServer) ComputeIndex(context.Context, *ComputeIn
 }
 func (UnimplementedCryptoServiceServer) ComputeIndexBatch(context.Context, *ComputeIndexBatchRequest) (*ComputeIndexBatchResponse, error) {
 	return nil, status.Error(codes.Unimplemented, "method ComputeIndexBatch not implemented")
+}
+func (UnimplementedCryptoServiceServer) ReIndex(context.Context, *ReIndexRequest) (*ReIndexResponse, error) {
+	return nil, status.Error(codes.Unimplemented, "method ReIndex not implemented")
+}
+func (UnimplementedCryptoServiceServer) ReIndexBatch(context.Context, *ReIndexBatchRequest) (*ReIndexBatchResponse, error) {
+	return nil, status.Error(codes.Unimplemented, "method ReIndexBatch not implemented")
 }
 func (UnimplementedCryptoServiceServer) GenerateDataKey(context.Context, *GenerateDataKeyRequest) (*GenerateDataKeyResponse, error) {
 	return nil, status.Error(codes.Unimplemented, "method GenerateDataKey not implemented")
@@ -528,6 +572,42 @@ func _CryptoService_ComputeIndexBatch_Handler(srv interface{}, ctx context.Conte
 	return interceptor(ctx, in, info, handler)
 }
 
+func _CryptoService_ReIndex_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
+	in := new(ReIndexRequest)
+	if err := dec(in); err != nil {
+		return nil, err
+	}
+	if interceptor == nil {
+		return srv.(CryptoServiceServer).ReIndex(ctx, in)
+	}
+	info := &grpc.UnaryServerInfo{
+		Server:     srv,
+		FullMethod: CryptoService_ReIndex_FullMethodName,
+	}
+	handler := func(ctx context.Context, req interface{}) (interface{}, error) {
+		return srv.(CryptoServiceServer).ReIndex(ctx, req.(*ReIndexRequest))
+	}
+	return interceptor(ctx, in, info, handler)
+}
+
+func _CryptoService_ReIndexBatch_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
+	in := new(ReIndexBatchRequest)
+	if err := dec(in); err != nil {
+		return nil, err
+	}
+	if interceptor == nil {
+		return srv.(CryptoServiceServer).ReIndexBatch(ctx, in)
+	}
+	info := &grpc.UnaryServerInfo{
+		Server:     srv,
+		FullMethod: CryptoService_ReIndexBatch_FullMethodName,
+	}
+	handler := func(ctx context.Context, req interface{}) (interface{}, error) {
+		return srv.(CryptoServiceServer).ReIndexBatch(ctx, req.(*ReIndexBatchRequest))
+	}
+	return interceptor(ctx, in, info, handler)
+}
+
 func _CryptoService_GenerateDataKey_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
 	in := new(GenerateDataKeyRequest)
 	if err := dec(in); err != nil {
@@ -588,6 +668,14 @@ var CryptoService_ServiceDesc = grpc.ServiceDesc{
 		{
 			MethodName: "ComputeIndexBatch",
 			Handler:    _CryptoService_ComputeIndexBatch_Handler,
+		},
+		{
+			MethodName: "ReIndex",
+			Handler:    _CryptoService_ReIndex_Handler,
+		},
+		{
+			MethodName: "ReIndexBatch",
+			Handler:    _CryptoService_ReIndexBatch_Handler,
 		},
 		{
 			MethodName: "GenerateDataKey",

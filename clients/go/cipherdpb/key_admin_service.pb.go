@@ -1524,7 +1524,13 @@ type RetireKeyVersionsRequest struct {
 	// hours; absent means 7 days.
 	PendingWindow *durationpb.Duration `protobuf:"bytes,4,opt,name=pending_window,json=pendingWindow,proto3" json:"pending_window,omitempty"`
 	// validate_only answers the plan (or the refusal) without changing the key.
-	ValidateOnly  bool `protobuf:"varint,5,opt,name=validate_only,json=validateOnly,proto3" json:"validate_only,omitempty"`
+	ValidateOnly bool `protobuf:"varint,5,opt,name=validate_only,json=validateOnly,proto3" json:"validate_only,omitempty"`
+	// inventories are scans of the stored data (cipherctl scan): how many ciphertexts name each
+	// version of this key in a table, a file or a field. Traffic shows what is read; an inventory shows
+	// what exists, cold rows included. The retirement is refused (FAILED_PRECONDITION,
+	// KEY_VERSIONS_IN_USE, metadata versions and source) while any inventory counts a ciphertext under
+	// a version below below_version. Each inventory is recorded in the audit trail with the call.
+	Inventories   []*DataInventory `protobuf:"bytes,6,rep,name=inventories,proto3" json:"inventories,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -1594,6 +1600,152 @@ func (x *RetireKeyVersionsRequest) GetValidateOnly() bool {
 	return false
 }
 
+func (x *RetireKeyVersionsRequest) GetInventories() []*DataInventory {
+	if x != nil {
+		return x.Inventories
+	}
+	return nil
+}
+
+// DataInventory is what one scan of stored data found, without decrypting anything: how many
+// ciphertexts name each version of one key. Ciphertexts are self-describing, so a scan reads headers.
+type DataInventory struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// key_name is the key whose ciphertexts were counted; it must be the key being retired.
+	KeyName string `protobuf:"bytes,1,opt,name=key_name,json=keyName,proto3" json:"key_name,omitempty"`
+	// source says what was scanned, for people and the audit trail: "postgres:users.email",
+	// "file:export.jsonl#email". At most 256 characters.
+	Source string `protobuf:"bytes,2,opt,name=source,proto3" json:"source,omitempty"`
+	// scan_time is when the scan finished.
+	ScanTime *timestamppb.Timestamp `protobuf:"bytes,3,opt,name=scan_time,json=scanTime,proto3" json:"scan_time,omitempty"`
+	// items_scanned is how many values the scan read, of any key or none.
+	ItemsScanned int64 `protobuf:"varint,4,opt,name=items_scanned,json=itemsScanned,proto3" json:"items_scanned,omitempty"`
+	// versions are the versions with at least one ciphertext, each with its count.
+	Versions      []*VersionCount `protobuf:"bytes,5,rep,name=versions,proto3" json:"versions,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *DataInventory) Reset() {
+	*x = DataInventory{}
+	mi := &file_cipherd_v1_key_admin_service_proto_msgTypes[28]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *DataInventory) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*DataInventory) ProtoMessage() {}
+
+func (x *DataInventory) ProtoReflect() protoreflect.Message {
+	mi := &file_cipherd_v1_key_admin_service_proto_msgTypes[28]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use DataInventory.ProtoReflect.Descriptor instead.
+func (*DataInventory) Descriptor() ([]byte, []int) {
+	return file_cipherd_v1_key_admin_service_proto_rawDescGZIP(), []int{28}
+}
+
+func (x *DataInventory) GetKeyName() string {
+	if x != nil {
+		return x.KeyName
+	}
+	return ""
+}
+
+func (x *DataInventory) GetSource() string {
+	if x != nil {
+		return x.Source
+	}
+	return ""
+}
+
+func (x *DataInventory) GetScanTime() *timestamppb.Timestamp {
+	if x != nil {
+		return x.ScanTime
+	}
+	return nil
+}
+
+func (x *DataInventory) GetItemsScanned() int64 {
+	if x != nil {
+		return x.ItemsScanned
+	}
+	return 0
+}
+
+func (x *DataInventory) GetVersions() []*VersionCount {
+	if x != nil {
+		return x.Versions
+	}
+	return nil
+}
+
+// VersionCount is how many ciphertexts one scan found under one key version.
+type VersionCount struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// version is the key version.
+	Version int32 `protobuf:"varint,1,opt,name=version,proto3" json:"version,omitempty"`
+	// ciphertexts is how many ciphertexts name it.
+	Ciphertexts   int64 `protobuf:"varint,2,opt,name=ciphertexts,proto3" json:"ciphertexts,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *VersionCount) Reset() {
+	*x = VersionCount{}
+	mi := &file_cipherd_v1_key_admin_service_proto_msgTypes[29]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *VersionCount) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*VersionCount) ProtoMessage() {}
+
+func (x *VersionCount) ProtoReflect() protoreflect.Message {
+	mi := &file_cipherd_v1_key_admin_service_proto_msgTypes[29]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use VersionCount.ProtoReflect.Descriptor instead.
+func (*VersionCount) Descriptor() ([]byte, []int) {
+	return file_cipherd_v1_key_admin_service_proto_rawDescGZIP(), []int{29}
+}
+
+func (x *VersionCount) GetVersion() int32 {
+	if x != nil {
+		return x.Version
+	}
+	return 0
+}
+
+func (x *VersionCount) GetCiphertexts() int64 {
+	if x != nil {
+		return x.Ciphertexts
+	}
+	return 0
+}
+
 // RetireKeyVersionsResponse is the retirement done, or planned with validate_only.
 type RetireKeyVersionsResponse struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
@@ -1609,7 +1761,7 @@ type RetireKeyVersionsResponse struct {
 
 func (x *RetireKeyVersionsResponse) Reset() {
 	*x = RetireKeyVersionsResponse{}
-	mi := &file_cipherd_v1_key_admin_service_proto_msgTypes[28]
+	mi := &file_cipherd_v1_key_admin_service_proto_msgTypes[30]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1621,7 +1773,7 @@ func (x *RetireKeyVersionsResponse) String() string {
 func (*RetireKeyVersionsResponse) ProtoMessage() {}
 
 func (x *RetireKeyVersionsResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_cipherd_v1_key_admin_service_proto_msgTypes[28]
+	mi := &file_cipherd_v1_key_admin_service_proto_msgTypes[30]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1634,7 +1786,7 @@ func (x *RetireKeyVersionsResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use RetireKeyVersionsResponse.ProtoReflect.Descriptor instead.
 func (*RetireKeyVersionsResponse) Descriptor() ([]byte, []int) {
-	return file_cipherd_v1_key_admin_service_proto_rawDescGZIP(), []int{28}
+	return file_cipherd_v1_key_admin_service_proto_rawDescGZIP(), []int{30}
 }
 
 func (x *RetireKeyVersionsResponse) GetKey() *Key {
@@ -1746,13 +1898,23 @@ const file_cipherd_v1_key_admin_service_proto_rawDesc = "" +
 	"\x18CancelKeyDeletionRequest\x12\x19\n" +
 	"\bkey_name\x18\x01 \x01(\tR\akeyName\">\n" +
 	"\x19CancelKeyDeletionResponse\x12!\n" +
-	"\x03key\x18\x01 \x01(\v2\x0f.cipherd.v1.KeyR\x03key\"\xff\x01\n" +
+	"\x03key\x18\x01 \x01(\v2\x0f.cipherd.v1.KeyR\x03key\"\xbc\x02\n" +
 	"\x18RetireKeyVersionsRequest\x12\x19\n" +
 	"\bkey_name\x18\x01 \x01(\tR\akeyName\x12#\n" +
 	"\rbelow_version\x18\x02 \x01(\x05R\fbelowVersion\x12<\n" +
 	"\fquiet_period\x18\x03 \x01(\v2\x19.google.protobuf.DurationR\vquietPeriod\x12@\n" +
 	"\x0epending_window\x18\x04 \x01(\v2\x19.google.protobuf.DurationR\rpendingWindow\x12#\n" +
-	"\rvalidate_only\x18\x05 \x01(\bR\fvalidateOnly\"\xa8\x01\n" +
+	"\rvalidate_only\x18\x05 \x01(\bR\fvalidateOnly\x12;\n" +
+	"\vinventories\x18\x06 \x03(\v2\x19.cipherd.v1.DataInventoryR\vinventories\"\xd6\x01\n" +
+	"\rDataInventory\x12\x19\n" +
+	"\bkey_name\x18\x01 \x01(\tR\akeyName\x12\x16\n" +
+	"\x06source\x18\x02 \x01(\tR\x06source\x127\n" +
+	"\tscan_time\x18\x03 \x01(\v2\x1a.google.protobuf.TimestampR\bscanTime\x12#\n" +
+	"\ritems_scanned\x18\x04 \x01(\x03R\fitemsScanned\x124\n" +
+	"\bversions\x18\x05 \x03(\v2\x18.cipherd.v1.VersionCountR\bversions\"J\n" +
+	"\fVersionCount\x12\x18\n" +
+	"\aversion\x18\x01 \x01(\x05R\aversion\x12 \n" +
+	"\vciphertexts\x18\x02 \x01(\x03R\vciphertexts\"\xa8\x01\n" +
 	"\x19RetireKeyVersionsResponse\x12!\n" +
 	"\x03key\x18\x01 \x01(\v2\x0f.cipherd.v1.KeyR\x03key\x12)\n" +
 	"\x10retired_versions\x18\x02 \x03(\x05R\x0fretiredVersions\x12=\n" +
@@ -1787,7 +1949,7 @@ func file_cipherd_v1_key_admin_service_proto_rawDescGZIP() []byte {
 	return file_cipherd_v1_key_admin_service_proto_rawDescData
 }
 
-var file_cipherd_v1_key_admin_service_proto_msgTypes = make([]protoimpl.MessageInfo, 29)
+var file_cipherd_v1_key_admin_service_proto_msgTypes = make([]protoimpl.MessageInfo, 31)
 var file_cipherd_v1_key_admin_service_proto_goTypes = []any{
 	(*CreateKeyRequest)(nil),                      // 0: cipherd.v1.CreateKeyRequest
 	(*CreateKeyResponse)(nil),                     // 1: cipherd.v1.CreateKeyResponse
@@ -1817,79 +1979,84 @@ var file_cipherd_v1_key_admin_service_proto_goTypes = []any{
 	(*CancelKeyDeletionRequest)(nil),              // 25: cipherd.v1.CancelKeyDeletionRequest
 	(*CancelKeyDeletionResponse)(nil),             // 26: cipherd.v1.CancelKeyDeletionResponse
 	(*RetireKeyVersionsRequest)(nil),              // 27: cipherd.v1.RetireKeyVersionsRequest
-	(*RetireKeyVersionsResponse)(nil),             // 28: cipherd.v1.RetireKeyVersionsResponse
-	(Mode)(0),                                     // 29: cipherd.v1.Mode
-	(*KeyPolicy)(nil),                             // 30: cipherd.v1.KeyPolicy
-	(*Key)(nil),                                   // 31: cipherd.v1.Key
-	(LegacyCipher)(0),                             // 32: cipherd.v1.LegacyCipher
-	(LegacyIv)(0),                                 // 33: cipherd.v1.LegacyIv
-	(*durationpb.Duration)(nil),                   // 34: google.protobuf.Duration
-	(*KeyVersionUsage)(nil),                       // 35: cipherd.v1.KeyVersionUsage
-	(*timestamppb.Timestamp)(nil),                 // 36: google.protobuf.Timestamp
+	(*DataInventory)(nil),                         // 28: cipherd.v1.DataInventory
+	(*VersionCount)(nil),                          // 29: cipherd.v1.VersionCount
+	(*RetireKeyVersionsResponse)(nil),             // 30: cipherd.v1.RetireKeyVersionsResponse
+	(Mode)(0),                                     // 31: cipherd.v1.Mode
+	(*KeyPolicy)(nil),                             // 32: cipherd.v1.KeyPolicy
+	(*Key)(nil),                                   // 33: cipherd.v1.Key
+	(LegacyCipher)(0),                             // 34: cipherd.v1.LegacyCipher
+	(LegacyIv)(0),                                 // 35: cipherd.v1.LegacyIv
+	(*durationpb.Duration)(nil),                   // 36: google.protobuf.Duration
+	(*KeyVersionUsage)(nil),                       // 37: cipherd.v1.KeyVersionUsage
+	(*timestamppb.Timestamp)(nil),                 // 38: google.protobuf.Timestamp
 }
 var file_cipherd_v1_key_admin_service_proto_depIdxs = []int32{
-	29, // 0: cipherd.v1.CreateKeyRequest.mode:type_name -> cipherd.v1.Mode
-	30, // 1: cipherd.v1.CreateKeyRequest.policy:type_name -> cipherd.v1.KeyPolicy
-	31, // 2: cipherd.v1.CreateKeyResponse.key:type_name -> cipherd.v1.Key
-	31, // 3: cipherd.v1.GetKeyResponse.key:type_name -> cipherd.v1.Key
-	31, // 4: cipherd.v1.ListKeysResponse.keys:type_name -> cipherd.v1.Key
-	29, // 5: cipherd.v1.RotateKeyRequest.mode:type_name -> cipherd.v1.Mode
-	31, // 6: cipherd.v1.RotateKeyResponse.key:type_name -> cipherd.v1.Key
-	30, // 7: cipherd.v1.UpdateKeyPolicyRequest.policy:type_name -> cipherd.v1.KeyPolicy
-	31, // 8: cipherd.v1.UpdateKeyPolicyResponse.key:type_name -> cipherd.v1.Key
-	29, // 9: cipherd.v1.ImportKeyRequest.mode:type_name -> cipherd.v1.Mode
-	32, // 10: cipherd.v1.ImportKeyRequest.legacy_cipher:type_name -> cipherd.v1.LegacyCipher
-	33, // 11: cipherd.v1.ImportKeyRequest.legacy_iv:type_name -> cipherd.v1.LegacyIv
-	31, // 12: cipherd.v1.ImportKeyResponse.key:type_name -> cipherd.v1.Key
-	34, // 13: cipherd.v1.GetKeyCensusRequest.quiet_period:type_name -> google.protobuf.Duration
-	31, // 14: cipherd.v1.GetKeyCensusResponse.key:type_name -> cipherd.v1.Key
+	31, // 0: cipherd.v1.CreateKeyRequest.mode:type_name -> cipherd.v1.Mode
+	32, // 1: cipherd.v1.CreateKeyRequest.policy:type_name -> cipherd.v1.KeyPolicy
+	33, // 2: cipherd.v1.CreateKeyResponse.key:type_name -> cipherd.v1.Key
+	33, // 3: cipherd.v1.GetKeyResponse.key:type_name -> cipherd.v1.Key
+	33, // 4: cipherd.v1.ListKeysResponse.keys:type_name -> cipherd.v1.Key
+	31, // 5: cipherd.v1.RotateKeyRequest.mode:type_name -> cipherd.v1.Mode
+	33, // 6: cipherd.v1.RotateKeyResponse.key:type_name -> cipherd.v1.Key
+	32, // 7: cipherd.v1.UpdateKeyPolicyRequest.policy:type_name -> cipherd.v1.KeyPolicy
+	33, // 8: cipherd.v1.UpdateKeyPolicyResponse.key:type_name -> cipherd.v1.Key
+	31, // 9: cipherd.v1.ImportKeyRequest.mode:type_name -> cipherd.v1.Mode
+	34, // 10: cipherd.v1.ImportKeyRequest.legacy_cipher:type_name -> cipherd.v1.LegacyCipher
+	35, // 11: cipherd.v1.ImportKeyRequest.legacy_iv:type_name -> cipherd.v1.LegacyIv
+	33, // 12: cipherd.v1.ImportKeyResponse.key:type_name -> cipherd.v1.Key
+	36, // 13: cipherd.v1.GetKeyCensusRequest.quiet_period:type_name -> google.protobuf.Duration
+	33, // 14: cipherd.v1.GetKeyCensusResponse.key:type_name -> cipherd.v1.Key
 	14, // 15: cipherd.v1.GetKeyCensusResponse.versions:type_name -> cipherd.v1.VersionCensus
-	35, // 16: cipherd.v1.VersionCensus.usage:type_name -> cipherd.v1.KeyVersionUsage
-	31, // 17: cipherd.v1.DisableKeyResponse.key:type_name -> cipherd.v1.Key
-	31, // 18: cipherd.v1.EnableKeyResponse.key:type_name -> cipherd.v1.Key
-	34, // 19: cipherd.v1.ScheduleKeyVersionDestructionRequest.pending_window:type_name -> google.protobuf.Duration
-	31, // 20: cipherd.v1.ScheduleKeyVersionDestructionResponse.key:type_name -> cipherd.v1.Key
-	31, // 21: cipherd.v1.CancelKeyVersionDestructionResponse.key:type_name -> cipherd.v1.Key
-	34, // 22: cipherd.v1.ScheduleKeyDeletionRequest.pending_window:type_name -> google.protobuf.Duration
-	31, // 23: cipherd.v1.ScheduleKeyDeletionResponse.key:type_name -> cipherd.v1.Key
-	31, // 24: cipherd.v1.CancelKeyDeletionResponse.key:type_name -> cipherd.v1.Key
-	34, // 25: cipherd.v1.RetireKeyVersionsRequest.quiet_period:type_name -> google.protobuf.Duration
-	34, // 26: cipherd.v1.RetireKeyVersionsRequest.pending_window:type_name -> google.protobuf.Duration
-	31, // 27: cipherd.v1.RetireKeyVersionsResponse.key:type_name -> cipherd.v1.Key
-	36, // 28: cipherd.v1.RetireKeyVersionsResponse.destroy_time:type_name -> google.protobuf.Timestamp
-	0,  // 29: cipherd.v1.KeyAdminService.CreateKey:input_type -> cipherd.v1.CreateKeyRequest
-	2,  // 30: cipherd.v1.KeyAdminService.GetKey:input_type -> cipherd.v1.GetKeyRequest
-	4,  // 31: cipherd.v1.KeyAdminService.ListKeys:input_type -> cipherd.v1.ListKeysRequest
-	6,  // 32: cipherd.v1.KeyAdminService.RotateKey:input_type -> cipherd.v1.RotateKeyRequest
-	8,  // 33: cipherd.v1.KeyAdminService.UpdateKeyPolicy:input_type -> cipherd.v1.UpdateKeyPolicyRequest
-	10, // 34: cipherd.v1.KeyAdminService.ImportKey:input_type -> cipherd.v1.ImportKeyRequest
-	12, // 35: cipherd.v1.KeyAdminService.GetKeyCensus:input_type -> cipherd.v1.GetKeyCensusRequest
-	15, // 36: cipherd.v1.KeyAdminService.DisableKey:input_type -> cipherd.v1.DisableKeyRequest
-	17, // 37: cipherd.v1.KeyAdminService.EnableKey:input_type -> cipherd.v1.EnableKeyRequest
-	19, // 38: cipherd.v1.KeyAdminService.ScheduleKeyVersionDestruction:input_type -> cipherd.v1.ScheduleKeyVersionDestructionRequest
-	21, // 39: cipherd.v1.KeyAdminService.CancelKeyVersionDestruction:input_type -> cipherd.v1.CancelKeyVersionDestructionRequest
-	23, // 40: cipherd.v1.KeyAdminService.ScheduleKeyDeletion:input_type -> cipherd.v1.ScheduleKeyDeletionRequest
-	25, // 41: cipherd.v1.KeyAdminService.CancelKeyDeletion:input_type -> cipherd.v1.CancelKeyDeletionRequest
-	27, // 42: cipherd.v1.KeyAdminService.RetireKeyVersions:input_type -> cipherd.v1.RetireKeyVersionsRequest
-	1,  // 43: cipherd.v1.KeyAdminService.CreateKey:output_type -> cipherd.v1.CreateKeyResponse
-	3,  // 44: cipherd.v1.KeyAdminService.GetKey:output_type -> cipherd.v1.GetKeyResponse
-	5,  // 45: cipherd.v1.KeyAdminService.ListKeys:output_type -> cipherd.v1.ListKeysResponse
-	7,  // 46: cipherd.v1.KeyAdminService.RotateKey:output_type -> cipherd.v1.RotateKeyResponse
-	9,  // 47: cipherd.v1.KeyAdminService.UpdateKeyPolicy:output_type -> cipherd.v1.UpdateKeyPolicyResponse
-	11, // 48: cipherd.v1.KeyAdminService.ImportKey:output_type -> cipherd.v1.ImportKeyResponse
-	13, // 49: cipherd.v1.KeyAdminService.GetKeyCensus:output_type -> cipherd.v1.GetKeyCensusResponse
-	16, // 50: cipherd.v1.KeyAdminService.DisableKey:output_type -> cipherd.v1.DisableKeyResponse
-	18, // 51: cipherd.v1.KeyAdminService.EnableKey:output_type -> cipherd.v1.EnableKeyResponse
-	20, // 52: cipherd.v1.KeyAdminService.ScheduleKeyVersionDestruction:output_type -> cipherd.v1.ScheduleKeyVersionDestructionResponse
-	22, // 53: cipherd.v1.KeyAdminService.CancelKeyVersionDestruction:output_type -> cipherd.v1.CancelKeyVersionDestructionResponse
-	24, // 54: cipherd.v1.KeyAdminService.ScheduleKeyDeletion:output_type -> cipherd.v1.ScheduleKeyDeletionResponse
-	26, // 55: cipherd.v1.KeyAdminService.CancelKeyDeletion:output_type -> cipherd.v1.CancelKeyDeletionResponse
-	28, // 56: cipherd.v1.KeyAdminService.RetireKeyVersions:output_type -> cipherd.v1.RetireKeyVersionsResponse
-	43, // [43:57] is the sub-list for method output_type
-	29, // [29:43] is the sub-list for method input_type
-	29, // [29:29] is the sub-list for extension type_name
-	29, // [29:29] is the sub-list for extension extendee
-	0,  // [0:29] is the sub-list for field type_name
+	37, // 16: cipherd.v1.VersionCensus.usage:type_name -> cipherd.v1.KeyVersionUsage
+	33, // 17: cipherd.v1.DisableKeyResponse.key:type_name -> cipherd.v1.Key
+	33, // 18: cipherd.v1.EnableKeyResponse.key:type_name -> cipherd.v1.Key
+	36, // 19: cipherd.v1.ScheduleKeyVersionDestructionRequest.pending_window:type_name -> google.protobuf.Duration
+	33, // 20: cipherd.v1.ScheduleKeyVersionDestructionResponse.key:type_name -> cipherd.v1.Key
+	33, // 21: cipherd.v1.CancelKeyVersionDestructionResponse.key:type_name -> cipherd.v1.Key
+	36, // 22: cipherd.v1.ScheduleKeyDeletionRequest.pending_window:type_name -> google.protobuf.Duration
+	33, // 23: cipherd.v1.ScheduleKeyDeletionResponse.key:type_name -> cipherd.v1.Key
+	33, // 24: cipherd.v1.CancelKeyDeletionResponse.key:type_name -> cipherd.v1.Key
+	36, // 25: cipherd.v1.RetireKeyVersionsRequest.quiet_period:type_name -> google.protobuf.Duration
+	36, // 26: cipherd.v1.RetireKeyVersionsRequest.pending_window:type_name -> google.protobuf.Duration
+	28, // 27: cipherd.v1.RetireKeyVersionsRequest.inventories:type_name -> cipherd.v1.DataInventory
+	38, // 28: cipherd.v1.DataInventory.scan_time:type_name -> google.protobuf.Timestamp
+	29, // 29: cipherd.v1.DataInventory.versions:type_name -> cipherd.v1.VersionCount
+	33, // 30: cipherd.v1.RetireKeyVersionsResponse.key:type_name -> cipherd.v1.Key
+	38, // 31: cipherd.v1.RetireKeyVersionsResponse.destroy_time:type_name -> google.protobuf.Timestamp
+	0,  // 32: cipherd.v1.KeyAdminService.CreateKey:input_type -> cipherd.v1.CreateKeyRequest
+	2,  // 33: cipherd.v1.KeyAdminService.GetKey:input_type -> cipherd.v1.GetKeyRequest
+	4,  // 34: cipherd.v1.KeyAdminService.ListKeys:input_type -> cipherd.v1.ListKeysRequest
+	6,  // 35: cipherd.v1.KeyAdminService.RotateKey:input_type -> cipherd.v1.RotateKeyRequest
+	8,  // 36: cipherd.v1.KeyAdminService.UpdateKeyPolicy:input_type -> cipherd.v1.UpdateKeyPolicyRequest
+	10, // 37: cipherd.v1.KeyAdminService.ImportKey:input_type -> cipherd.v1.ImportKeyRequest
+	12, // 38: cipherd.v1.KeyAdminService.GetKeyCensus:input_type -> cipherd.v1.GetKeyCensusRequest
+	15, // 39: cipherd.v1.KeyAdminService.DisableKey:input_type -> cipherd.v1.DisableKeyRequest
+	17, // 40: cipherd.v1.KeyAdminService.EnableKey:input_type -> cipherd.v1.EnableKeyRequest
+	19, // 41: cipherd.v1.KeyAdminService.ScheduleKeyVersionDestruction:input_type -> cipherd.v1.ScheduleKeyVersionDestructionRequest
+	21, // 42: cipherd.v1.KeyAdminService.CancelKeyVersionDestruction:input_type -> cipherd.v1.CancelKeyVersionDestructionRequest
+	23, // 43: cipherd.v1.KeyAdminService.ScheduleKeyDeletion:input_type -> cipherd.v1.ScheduleKeyDeletionRequest
+	25, // 44: cipherd.v1.KeyAdminService.CancelKeyDeletion:input_type -> cipherd.v1.CancelKeyDeletionRequest
+	27, // 45: cipherd.v1.KeyAdminService.RetireKeyVersions:input_type -> cipherd.v1.RetireKeyVersionsRequest
+	1,  // 46: cipherd.v1.KeyAdminService.CreateKey:output_type -> cipherd.v1.CreateKeyResponse
+	3,  // 47: cipherd.v1.KeyAdminService.GetKey:output_type -> cipherd.v1.GetKeyResponse
+	5,  // 48: cipherd.v1.KeyAdminService.ListKeys:output_type -> cipherd.v1.ListKeysResponse
+	7,  // 49: cipherd.v1.KeyAdminService.RotateKey:output_type -> cipherd.v1.RotateKeyResponse
+	9,  // 50: cipherd.v1.KeyAdminService.UpdateKeyPolicy:output_type -> cipherd.v1.UpdateKeyPolicyResponse
+	11, // 51: cipherd.v1.KeyAdminService.ImportKey:output_type -> cipherd.v1.ImportKeyResponse
+	13, // 52: cipherd.v1.KeyAdminService.GetKeyCensus:output_type -> cipherd.v1.GetKeyCensusResponse
+	16, // 53: cipherd.v1.KeyAdminService.DisableKey:output_type -> cipherd.v1.DisableKeyResponse
+	18, // 54: cipherd.v1.KeyAdminService.EnableKey:output_type -> cipherd.v1.EnableKeyResponse
+	20, // 55: cipherd.v1.KeyAdminService.ScheduleKeyVersionDestruction:output_type -> cipherd.v1.ScheduleKeyVersionDestructionResponse
+	22, // 56: cipherd.v1.KeyAdminService.CancelKeyVersionDestruction:output_type -> cipherd.v1.CancelKeyVersionDestructionResponse
+	24, // 57: cipherd.v1.KeyAdminService.ScheduleKeyDeletion:output_type -> cipherd.v1.ScheduleKeyDeletionResponse
+	26, // 58: cipherd.v1.KeyAdminService.CancelKeyDeletion:output_type -> cipherd.v1.CancelKeyDeletionResponse
+	30, // 59: cipherd.v1.KeyAdminService.RetireKeyVersions:output_type -> cipherd.v1.RetireKeyVersionsResponse
+	46, // [46:60] is the sub-list for method output_type
+	32, // [32:46] is the sub-list for method input_type
+	32, // [32:32] is the sub-list for extension type_name
+	32, // [32:32] is the sub-list for extension extendee
+	0,  // [0:32] is the sub-list for field type_name
 }
 
 func init() { file_cipherd_v1_key_admin_service_proto_init() }
@@ -1904,7 +2071,7 @@ func file_cipherd_v1_key_admin_service_proto_init() {
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_cipherd_v1_key_admin_service_proto_rawDesc), len(file_cipherd_v1_key_admin_service_proto_rawDesc)),
 			NumEnums:      0,
-			NumMessages:   29,
+			NumMessages:   31,
 			NumExtensions: 0,
 			NumServices:   1,
 		},

@@ -80,8 +80,9 @@ type KeyAdminServiceClient interface {
 	// back disabled. Needs the destroy operation.
 	CancelKeyDeletion(ctx context.Context, in *CancelKeyDeletionRequest, opts ...grpc.CallOption) (*CancelKeyDeletionResponse, error)
 	// RetireKeyVersions is the safe path to destroying old versions: it refuses (FAILED_PRECONDITION,
-	// listing them) while any version below below_version was used within the quiet period on any
-	// replica, else raises min_decryption_version to below_version and schedules every older version
+	// listing them) while any version below below_version was used (or failed to decrypt) within the
+	// quiet period on any replica, or while an inventory of the data given with the request still
+	// counts ciphertexts under one, else raises min_decryption_version to below_version and schedules every older version
 	// for destruction, with one check-and-set write. validate_only answers the plan without acting.
 	// Needs the destroy operation.
 	RetireKeyVersions(ctx context.Context, in *RetireKeyVersionsRequest, opts ...grpc.CallOption) (*RetireKeyVersionsResponse, error)
@@ -280,8 +281,9 @@ type KeyAdminServiceServer interface {
 	// back disabled. Needs the destroy operation.
 	CancelKeyDeletion(context.Context, *CancelKeyDeletionRequest) (*CancelKeyDeletionResponse, error)
 	// RetireKeyVersions is the safe path to destroying old versions: it refuses (FAILED_PRECONDITION,
-	// listing them) while any version below below_version was used within the quiet period on any
-	// replica, else raises min_decryption_version to below_version and schedules every older version
+	// listing them) while any version below below_version was used (or failed to decrypt) within the
+	// quiet period on any replica, or while an inventory of the data given with the request still
+	// counts ciphertexts under one, else raises min_decryption_version to below_version and schedules every older version
 	// for destruction, with one check-and-set write. validate_only answers the plan without acting.
 	// Needs the destroy operation.
 	RetireKeyVersions(context.Context, *RetireKeyVersionsRequest) (*RetireKeyVersionsResponse, error)

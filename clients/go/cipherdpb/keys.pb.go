@@ -412,8 +412,13 @@ type KeyPolicy struct {
 	// key_version. 0 means the mode's safe default: 2^30 for gcm and chacha (random 96-bit nonces),
 	// none for xgcm and siv.
 	MaxEncryptionsPerVersion int64 `protobuf:"varint,5,opt,name=max_encryptions_per_version,json=maxEncryptionsPerVersion,proto3" json:"max_encryptions_per_version,omitempty"`
-	unknownFields            protoimpl.UnknownFields
-	sizeCache                protoimpl.SizeCache
+	// cancel_destruction_on_use cancels the scheduled destruction of a version as soon as a call
+	// names it: data under it still exists, so destroying it would lose that data. The call itself is
+	// still refused (KEY_VERSION_DESTRUCTION_SCHEDULED); a retry after the cancellation succeeds. Every
+	// such attempt is recorded (metric, audit) whether or not this is set.
+	CancelDestructionOnUse bool `protobuf:"varint,6,opt,name=cancel_destruction_on_use,json=cancelDestructionOnUse,proto3" json:"cancel_destruction_on_use,omitempty"`
+	unknownFields          protoimpl.UnknownFields
+	sizeCache              protoimpl.SizeCache
 }
 
 func (x *KeyPolicy) Reset() {
@@ -481,6 +486,13 @@ func (x *KeyPolicy) GetMaxEncryptionsPerVersion() int64 {
 	return 0
 }
 
+func (x *KeyPolicy) GetCancelDestructionOnUse() bool {
+	if x != nil {
+		return x.CancelDestructionOnUse
+	}
+	return false
+}
+
 // KeyVersionUsage is how much one key version has been used, merged across replicas through the
 // key store every few seconds: each replica adds what it counted since its last merge, so the
 // figures lag by at most one merge interval per replica (and lose at most that much from a replica
@@ -493,12 +505,25 @@ type KeyVersionUsage struct {
 	Decryptions int64 `protobuf:"varint,2,opt,name=decryptions,proto3" json:"decryptions,omitempty"`
 	// rewraps is how many ciphertexts of this version were rewrapped to another version or key.
 	Rewraps int64 `protobuf:"varint,3,opt,name=rewraps,proto3" json:"rewraps,omitempty"`
-	// last_used_time is the last use of any kind any replica merged; absent if never used.
+	// last_used_time is the last use any replica merged, failures included and all_versions lookups
+	// excluded; absent if never used.
 	LastUsedTime *timestamppb.Timestamp `protobuf:"bytes,4,opt,name=last_used_time,json=lastUsedTime,proto3" json:"last_used_time,omitempty"`
-	// indexes is how many blind indexes an index key's version computed (ComputeIndex, batch items).
-	Indexes       int64 `protobuf:"varint,5,opt,name=indexes,proto3" json:"indexes,omitempty"`
-	unknownFields protoimpl.UnknownFields
-	sizeCache     protoimpl.SizeCache
+	// indexes is how many blind indexes an index key's version computed (ComputeIndex, batch items,
+	// ReIndex), all_versions lookups excepted.
+	Indexes int64 `protobuf:"varint,5,opt,name=indexes,proto3" json:"indexes,omitempty"`
+	// index_lookups is how many all_versions lookups computed an index under this version beside the
+	// version they were asked for. Lookups are counted apart: they neither set last_used_time nor
+	// keep the version in use in the census, so an index key can retire versions after re-indexing.
+	IndexLookups int64 `protobuf:"varint,6,opt,name=index_lookups,json=indexLookups,proto3" json:"index_lookups,omitempty"`
+	// failures is how many calls named this version and failed to decrypt, rewrap or index with it
+	// (wrong context, tampered, refused by policy or a pending destruction). A failure means data under
+	// the version still exists: it sets last_used_time and keeps the version in use in the census.
+	Failures int64 `protobuf:"varint,7,opt,name=failures,proto3" json:"failures,omitempty"`
+	// last_lookup_time is the last all_versions lookup under this version any replica merged; absent
+	// if none.
+	LastLookupTime *timestamppb.Timestamp `protobuf:"bytes,8,opt,name=last_lookup_time,json=lastLookupTime,proto3" json:"last_lookup_time,omitempty"`
+	unknownFields  protoimpl.UnknownFields
+	sizeCache      protoimpl.SizeCache
 }
 
 func (x *KeyVersionUsage) Reset() {
@@ -564,6 +589,27 @@ func (x *KeyVersionUsage) GetIndexes() int64 {
 		return x.Indexes
 	}
 	return 0
+}
+
+func (x *KeyVersionUsage) GetIndexLookups() int64 {
+	if x != nil {
+		return x.IndexLookups
+	}
+	return 0
+}
+
+func (x *KeyVersionUsage) GetFailures() int64 {
+	if x != nil {
+		return x.Failures
+	}
+	return 0
+}
+
+func (x *KeyVersionUsage) GetLastLookupTime() *timestamppb.Timestamp {
+	if x != nil {
+		return x.LastLookupTime
+	}
+	return nil
 }
 
 // KeyVersion describes one version of a key. It never carries key bytes.
@@ -792,19 +838,23 @@ var File_cipherd_v1_keys_proto protoreflect.FileDescriptor
 const file_cipherd_v1_keys_proto_rawDesc = "" +
 	"\n" +
 	"\x15cipherd/v1/keys.proto\x12\n" +
-	"cipherd.v1\x1a\x1egoogle/protobuf/duration.proto\x1a\x1fgoogle/protobuf/timestamp.proto\"\xb1\x02\n" +
+	"cipherd.v1\x1a\x1egoogle/protobuf/duration.proto\x1a\x1fgoogle/protobuf/timestamp.proto\"\xec\x02\n" +
 	"\tKeyPolicy\x124\n" +
 	"\x16min_decryption_version\x18\x01 \x01(\x05R\x14minDecryptionVersion\x124\n" +
 	"\x16min_encryption_version\x18\x02 \x01(\x05R\x14minEncryptionVersion\x120\n" +
 	"\x14allow_ecb_encryption\x18\x03 \x01(\bR\x12allowEcbEncryption\x12G\n" +
 	"\x12auto_rotate_period\x18\x04 \x01(\v2\x19.google.protobuf.DurationR\x10autoRotatePeriod\x12=\n" +
-	"\x1bmax_encryptions_per_version\x18\x05 \x01(\x03R\x18maxEncryptionsPerVersion\"\xcb\x01\n" +
+	"\x1bmax_encryptions_per_version\x18\x05 \x01(\x03R\x18maxEncryptionsPerVersion\x129\n" +
+	"\x19cancel_destruction_on_use\x18\x06 \x01(\bR\x16cancelDestructionOnUse\"\xd2\x02\n" +
 	"\x0fKeyVersionUsage\x12 \n" +
 	"\vencryptions\x18\x01 \x01(\x03R\vencryptions\x12 \n" +
 	"\vdecryptions\x18\x02 \x01(\x03R\vdecryptions\x12\x18\n" +
 	"\arewraps\x18\x03 \x01(\x03R\arewraps\x12@\n" +
 	"\x0elast_used_time\x18\x04 \x01(\v2\x1a.google.protobuf.TimestampR\flastUsedTime\x12\x18\n" +
-	"\aindexes\x18\x05 \x01(\x03R\aindexes\"\xe0\x03\n" +
+	"\aindexes\x18\x05 \x01(\x03R\aindexes\x12#\n" +
+	"\rindex_lookups\x18\x06 \x01(\x03R\findexLookups\x12\x1a\n" +
+	"\bfailures\x18\a \x01(\x03R\bfailures\x12D\n" +
+	"\x10last_lookup_time\x18\b \x01(\v2\x1a.google.protobuf.TimestampR\x0elastLookupTime\"\xe0\x03\n" +
 	"\n" +
 	"KeyVersion\x12\x18\n" +
 	"\aversion\x18\x01 \x01(\x05R\aversion\x12$\n" +
@@ -902,22 +952,23 @@ var file_cipherd_v1_keys_proto_goTypes = []any{
 var file_cipherd_v1_keys_proto_depIdxs = []int32{
 	9,  // 0: cipherd.v1.KeyPolicy.auto_rotate_period:type_name -> google.protobuf.Duration
 	10, // 1: cipherd.v1.KeyVersionUsage.last_used_time:type_name -> google.protobuf.Timestamp
-	0,  // 2: cipherd.v1.KeyVersion.mode:type_name -> cipherd.v1.Mode
-	10, // 3: cipherd.v1.KeyVersion.create_time:type_name -> google.protobuf.Timestamp
-	1,  // 4: cipherd.v1.KeyVersion.legacy_cipher:type_name -> cipherd.v1.LegacyCipher
-	2,  // 5: cipherd.v1.KeyVersion.legacy_iv:type_name -> cipherd.v1.LegacyIv
-	6,  // 6: cipherd.v1.KeyVersion.usage:type_name -> cipherd.v1.KeyVersionUsage
-	4,  // 7: cipherd.v1.KeyVersion.state:type_name -> cipherd.v1.KeyVersionState
-	10, // 8: cipherd.v1.KeyVersion.destroy_time:type_name -> google.protobuf.Timestamp
-	7,  // 9: cipherd.v1.Key.versions:type_name -> cipherd.v1.KeyVersion
-	5,  // 10: cipherd.v1.Key.policy:type_name -> cipherd.v1.KeyPolicy
-	3,  // 11: cipherd.v1.Key.state:type_name -> cipherd.v1.KeyState
-	10, // 12: cipherd.v1.Key.delete_time:type_name -> google.protobuf.Timestamp
-	13, // [13:13] is the sub-list for method output_type
-	13, // [13:13] is the sub-list for method input_type
-	13, // [13:13] is the sub-list for extension type_name
-	13, // [13:13] is the sub-list for extension extendee
-	0,  // [0:13] is the sub-list for field type_name
+	10, // 2: cipherd.v1.KeyVersionUsage.last_lookup_time:type_name -> google.protobuf.Timestamp
+	0,  // 3: cipherd.v1.KeyVersion.mode:type_name -> cipherd.v1.Mode
+	10, // 4: cipherd.v1.KeyVersion.create_time:type_name -> google.protobuf.Timestamp
+	1,  // 5: cipherd.v1.KeyVersion.legacy_cipher:type_name -> cipherd.v1.LegacyCipher
+	2,  // 6: cipherd.v1.KeyVersion.legacy_iv:type_name -> cipherd.v1.LegacyIv
+	6,  // 7: cipherd.v1.KeyVersion.usage:type_name -> cipherd.v1.KeyVersionUsage
+	4,  // 8: cipherd.v1.KeyVersion.state:type_name -> cipherd.v1.KeyVersionState
+	10, // 9: cipherd.v1.KeyVersion.destroy_time:type_name -> google.protobuf.Timestamp
+	7,  // 10: cipherd.v1.Key.versions:type_name -> cipherd.v1.KeyVersion
+	5,  // 11: cipherd.v1.Key.policy:type_name -> cipherd.v1.KeyPolicy
+	3,  // 12: cipherd.v1.Key.state:type_name -> cipherd.v1.KeyState
+	10, // 13: cipherd.v1.Key.delete_time:type_name -> google.protobuf.Timestamp
+	14, // [14:14] is the sub-list for method output_type
+	14, // [14:14] is the sub-list for method input_type
+	14, // [14:14] is the sub-list for extension type_name
+	14, // [14:14] is the sub-list for extension extendee
+	0,  // [0:14] is the sub-list for field type_name
 }
 
 func init() { file_cipherd_v1_keys_proto_init() }

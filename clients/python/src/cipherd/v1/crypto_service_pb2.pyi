@@ -121,19 +121,27 @@ class DecryptRequest(_message.Message):
 
     CIPHERTEXT_FIELD_NUMBER: _builtins.int
     CONTEXT_FIELD_NUMBER: _builtins.int
+    EXPECTED_KEY_FIELD_NUMBER: _builtins.int
     ciphertext: _builtins.str
     """ciphertext is "<NAME/vVERSION:MODE>BASE64"."""
     context: _builtins.bytes
     """context is the associated data given at encryption, if any."""
+    expected_key: _builtins.str
+    """expected_key, when set, is the key the ciphertext must be under: a key name ("users-email"), or a
+    prefix ending in '*' ("users-*"). A ciphertext whose header names another key fails with
+    INVALID_ARGUMENT, reason UNEXPECTED_KEY, before anything is decrypted, so a value planted in a
+    column under some other key the writer could use is refused rather than trusted.
+    """
     def __init__(
         self,
         *,
         ciphertext: _builtins.str = ...,
         context: _builtins.bytes = ...,
+        expected_key: _builtins.str = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["ciphertext", b"ciphertext", "context", b"context"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["ciphertext", b"ciphertext", "context", b"context", "expected_key", b"expected_key"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 
@@ -175,12 +183,19 @@ class ReEncryptRequest(_message.Message):
     CONTEXT_FIELD_NUMBER: _builtins.int
     KEY_NAME_FIELD_NUMBER: _builtins.int
     LEGACY_FIELD_NUMBER: _builtins.int
+    EXPECTED_KEY_FIELD_NUMBER: _builtins.int
     ciphertext: _builtins.str
     """ciphertext is the ciphertext to rewrap."""
     context: _builtins.bytes
     """context is the associated data given at encryption, if any; the new ciphertext is bound to it too."""
     key_name: _builtins.str
     """key_name is the key to rewrap to; empty means the ciphertext's own key. Required with legacy."""
+    expected_key: _builtins.str
+    """expected_key, when set, is the key the ciphertext to rewrap must be under (for legacy, the legacy key): a key name ("users-email"), or a
+    prefix ending in '*' ("users-*"). A ciphertext whose header names another key fails with
+    INVALID_ARGUMENT, reason UNEXPECTED_KEY, before anything is decrypted, so a value planted in a
+    column under some other key the writer could use is refused rather than trusted.
+    """
     @_builtins.property
     def legacy(self) -> Global___LegacyCiphertext:
         """legacy is a ciphertext made outside cipherd, set instead of ciphertext: it is decrypted with an
@@ -194,10 +209,11 @@ class ReEncryptRequest(_message.Message):
         context: _builtins.bytes = ...,
         key_name: _builtins.str = ...,
         legacy: Global___LegacyCiphertext | None = ...,
+        expected_key: _builtins.str = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _typing.Literal["legacy", b"legacy"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["ciphertext", b"ciphertext", "context", b"context", "key_name", b"key_name", "legacy", b"legacy"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["ciphertext", b"ciphertext", "context", b"context", "expected_key", b"expected_key", "key_name", b"key_name", "legacy", b"legacy"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 
@@ -404,6 +420,11 @@ class DecryptBatchRequest(_message.Message):
     DESCRIPTOR: _descriptor.Descriptor
 
     ITEMS_FIELD_NUMBER: _builtins.int
+    EXPECTED_KEY_FIELD_NUMBER: _builtins.int
+    expected_key: _builtins.str
+    """expected_key is the key every item must be under unless the item names its own, as in
+    DecryptRequest.
+    """
     @_builtins.property
     def items(self) -> _containers.RepeatedCompositeFieldContainer[Global___DecryptBatchItem]:
         """items are the ciphertexts; at most the server's max batch items."""
@@ -412,10 +433,11 @@ class DecryptBatchRequest(_message.Message):
         self,
         *,
         items: _abc.Iterable[Global___DecryptBatchItem] | None = ...,
+        expected_key: _builtins.str = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["items", b"items"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["expected_key", b"expected_key", "items", b"items"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 
@@ -430,22 +452,26 @@ class DecryptBatchItem(_message.Message):
     REFERENCE_FIELD_NUMBER: _builtins.int
     CIPHERTEXT_FIELD_NUMBER: _builtins.int
     CONTEXT_FIELD_NUMBER: _builtins.int
+    EXPECTED_KEY_FIELD_NUMBER: _builtins.int
     reference: _builtins.str
     """reference is the caller's label for the item, echoed in its result."""
     ciphertext: _builtins.str
     """ciphertext is the ciphertext to decrypt."""
     context: _builtins.bytes
     """context is the item's associated data, if any."""
+    expected_key: _builtins.str
+    """expected_key is the key this item must be under, as in DecryptRequest; empty means the batch's."""
     def __init__(
         self,
         *,
         reference: _builtins.str = ...,
         ciphertext: _builtins.str = ...,
         context: _builtins.bytes = ...,
+        expected_key: _builtins.str = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["ciphertext", b"ciphertext", "context", b"context", "reference", b"reference"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["ciphertext", b"ciphertext", "context", b"context", "expected_key", b"expected_key", "reference", b"reference"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 
@@ -521,8 +547,13 @@ class ReEncryptBatchRequest(_message.Message):
 
     KEY_NAME_FIELD_NUMBER: _builtins.int
     ITEMS_FIELD_NUMBER: _builtins.int
+    EXPECTED_KEY_FIELD_NUMBER: _builtins.int
     key_name: _builtins.str
     """key_name is the key to rewrap every item to; empty means each item's own key."""
+    expected_key: _builtins.str
+    """expected_key is the key every item must be under unless the item names its own, as in
+    ReEncryptRequest.
+    """
     @_builtins.property
     def items(self) -> _containers.RepeatedCompositeFieldContainer[Global___ReEncryptBatchItem]:
         """items are the ciphertexts; at most the server's max batch items."""
@@ -532,10 +563,11 @@ class ReEncryptBatchRequest(_message.Message):
         *,
         key_name: _builtins.str = ...,
         items: _abc.Iterable[Global___ReEncryptBatchItem] | None = ...,
+        expected_key: _builtins.str = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["items", b"items", "key_name", b"key_name"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["expected_key", b"expected_key", "items", b"items", "key_name", b"key_name"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 
@@ -551,12 +583,15 @@ class ReEncryptBatchItem(_message.Message):
     CIPHERTEXT_FIELD_NUMBER: _builtins.int
     CONTEXT_FIELD_NUMBER: _builtins.int
     LEGACY_FIELD_NUMBER: _builtins.int
+    EXPECTED_KEY_FIELD_NUMBER: _builtins.int
     reference: _builtins.str
     """reference is the caller's label for the item, echoed in its result."""
     ciphertext: _builtins.str
     """ciphertext is the ciphertext to rewrap."""
     context: _builtins.bytes
     """context is the item's associated data, if any."""
+    expected_key: _builtins.str
+    """expected_key is the key this item must be under, as in ReEncryptRequest; empty means the batch's."""
     @_builtins.property
     def legacy(self) -> Global___LegacyCiphertext:
         """legacy is a ciphertext made outside cipherd, set instead of ciphertext (see ReEncryptRequest);
@@ -570,10 +605,11 @@ class ReEncryptBatchItem(_message.Message):
         ciphertext: _builtins.str = ...,
         context: _builtins.bytes = ...,
         legacy: Global___LegacyCiphertext | None = ...,
+        expected_key: _builtins.str = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _typing.Literal["legacy", b"legacy"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["ciphertext", b"ciphertext", "context", b"context", "legacy", b"legacy", "reference", b"reference"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["ciphertext", b"ciphertext", "context", b"context", "expected_key", b"expected_key", "legacy", b"legacy", "reference", b"reference"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 
@@ -656,6 +692,7 @@ class ReEncryptStreamRequest(_message.Message):
     CONTEXT_FIELD_NUMBER: _builtins.int
     KEY_NAME_FIELD_NUMBER: _builtins.int
     LEGACY_FIELD_NUMBER: _builtins.int
+    EXPECTED_KEY_FIELD_NUMBER: _builtins.int
     reference: _builtins.str
     """reference is the caller's label for the item, echoed in its response."""
     ciphertext: _builtins.str
@@ -664,6 +701,8 @@ class ReEncryptStreamRequest(_message.Message):
     """context is the item's associated data, if any."""
     key_name: _builtins.str
     """key_name is the key to rewrap to; empty means the ciphertext's own key. Required with legacy."""
+    expected_key: _builtins.str
+    """expected_key is the key this item must be under, as in ReEncryptRequest."""
     @_builtins.property
     def legacy(self) -> Global___LegacyCiphertext:
         """legacy is a ciphertext made outside cipherd, set instead of ciphertext (see ReEncryptRequest)."""
@@ -676,10 +715,11 @@ class ReEncryptStreamRequest(_message.Message):
         context: _builtins.bytes = ...,
         key_name: _builtins.str = ...,
         legacy: Global___LegacyCiphertext | None = ...,
+        expected_key: _builtins.str = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _typing.Literal["legacy", b"legacy"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["ciphertext", b"ciphertext", "context", b"context", "key_name", b"key_name", "legacy", b"legacy", "reference", b"reference"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["ciphertext", b"ciphertext", "context", b"context", "expected_key", b"expected_key", "key_name", b"key_name", "legacy", b"legacy", "reference", b"reference"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 
@@ -778,22 +818,26 @@ class DecryptStreamRequest(_message.Message):
     REFERENCE_FIELD_NUMBER: _builtins.int
     CIPHERTEXT_FIELD_NUMBER: _builtins.int
     CONTEXT_FIELD_NUMBER: _builtins.int
+    EXPECTED_KEY_FIELD_NUMBER: _builtins.int
     reference: _builtins.str
     """reference is the caller's label for the item, echoed in its response."""
     ciphertext: _builtins.str
     """ciphertext is the ciphertext to decrypt."""
     context: _builtins.bytes
     """context is the item's associated data, if any."""
+    expected_key: _builtins.str
+    """expected_key is the key this item must be under, as in DecryptRequest."""
     def __init__(
         self,
         *,
         reference: _builtins.str = ...,
         ciphertext: _builtins.str = ...,
         context: _builtins.bytes = ...,
+        expected_key: _builtins.str = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["ciphertext", b"ciphertext", "context", b"context", "reference", b"reference"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["ciphertext", b"ciphertext", "context", b"context", "expected_key", b"expected_key", "reference", b"reference"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 
@@ -947,7 +991,9 @@ class ComputeIndexRequest(_message.Message):
     """key_version computes the index under that version; 0 means the current version."""
     all_versions: _builtins.bool
     """all_versions also returns the index under every version that may still be used (from the
-    key's min_decryption_version up), so a query can match rows indexed before a rotation.
+    key's min_decryption_version up), so a query can match rows indexed before a rotation. These
+    lookups are counted apart (KeyVersionUsage.index_lookups), not as use of the older versions, so
+    an index key whose rows were re-indexed (ReIndex) can still retire its old versions.
     """
     @_builtins.property
     def normalization(self) -> Global___Normalization:
@@ -1154,6 +1200,222 @@ class ComputeIndexBatchResult(_message.Message):
     def WhichOneof(self, oneof_group: _WhichOneofArgType_outcome) -> _WhichOneofReturnType_outcome | None: ...
 
 Global___ComputeIndexBatchResult: _TypeAlias = ComputeIndexBatchResult  # noqa: Y015
+
+@_typing.final
+class ReIndexRequest(_message.Message):
+    """ReIndexRequest is one ciphertext whose plaintext to index."""
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    CIPHERTEXT_FIELD_NUMBER: _builtins.int
+    CONTEXT_FIELD_NUMBER: _builtins.int
+    INDEX_KEY_NAME_FIELD_NUMBER: _builtins.int
+    NORMALIZATION_FIELD_NUMBER: _builtins.int
+    LENGTH_BYTES_FIELD_NUMBER: _builtins.int
+    EXPECTED_KEY_FIELD_NUMBER: _builtins.int
+    ciphertext: _builtins.str
+    """ciphertext is the ciphertext whose plaintext is indexed; it is decrypted inside the server only."""
+    context: _builtins.bytes
+    """context is the associated data given at encryption, if any."""
+    index_key_name: _builtins.str
+    """index_key_name is the index key (MODE_HMAC); the index is computed with its current version."""
+    length_bytes: _builtins.int
+    """length_bytes is the index length, as in ComputeIndexRequest."""
+    expected_key: _builtins.str
+    """expected_key is the key the ciphertext must be under, as in DecryptRequest."""
+    @_builtins.property
+    def normalization(self) -> Global___Normalization:
+        """normalization is applied to the plaintext first, as in ComputeIndexRequest."""
+
+    def __init__(
+        self,
+        *,
+        ciphertext: _builtins.str = ...,
+        context: _builtins.bytes = ...,
+        index_key_name: _builtins.str = ...,
+        normalization: Global___Normalization | None = ...,
+        length_bytes: _builtins.int = ...,
+        expected_key: _builtins.str = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _typing.Literal["normalization", b"normalization"]  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["ciphertext", b"ciphertext", "context", b"context", "expected_key", b"expected_key", "index_key_name", b"index_key_name", "length_bytes", b"length_bytes", "normalization", b"normalization"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___ReIndexRequest: _TypeAlias = ReIndexRequest  # noqa: Y015
+
+@_typing.final
+class ReIndexResponse(_message.Message):
+    """ReIndexResponse is the blind index of one ciphertext's plaintext."""
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    INDEX_FIELD_NUMBER: _builtins.int
+    KEY_VERSION_FIELD_NUMBER: _builtins.int
+    SOURCE_KEY_VERSION_FIELD_NUMBER: _builtins.int
+    index: _builtins.bytes
+    """index is HMAC-SHA-256(index key, normalized plaintext), truncated to length_bytes."""
+    key_version: _builtins.int
+    """key_version is the index key's version that computed index."""
+    source_key_version: _builtins.int
+    """source_key_version is the version the ciphertext was under."""
+    def __init__(
+        self,
+        *,
+        index: _builtins.bytes = ...,
+        key_version: _builtins.int = ...,
+        source_key_version: _builtins.int = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["index", b"index", "key_version", b"key_version", "source_key_version", b"source_key_version"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___ReIndexResponse: _TypeAlias = ReIndexResponse  # noqa: Y015
+
+@_typing.final
+class ReIndexBatchRequest(_message.Message):
+    """ReIndexBatchRequest is many ciphertexts to index with one index key, normalization and length."""
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    INDEX_KEY_NAME_FIELD_NUMBER: _builtins.int
+    NORMALIZATION_FIELD_NUMBER: _builtins.int
+    LENGTH_BYTES_FIELD_NUMBER: _builtins.int
+    ITEMS_FIELD_NUMBER: _builtins.int
+    EXPECTED_KEY_FIELD_NUMBER: _builtins.int
+    index_key_name: _builtins.str
+    """index_key_name is the index key every item is indexed with, at its current version."""
+    length_bytes: _builtins.int
+    """length_bytes is the index length for every item, as in ComputeIndexRequest."""
+    expected_key: _builtins.str
+    """expected_key is the key every item must be under unless the item names its own."""
+    @_builtins.property
+    def normalization(self) -> Global___Normalization:
+        """normalization is applied to every item's plaintext, as in ComputeIndexRequest."""
+
+    @_builtins.property
+    def items(self) -> _containers.RepeatedCompositeFieldContainer[Global___ReIndexBatchItem]:
+        """items are the ciphertexts; at most the server's max batch items."""
+
+    def __init__(
+        self,
+        *,
+        index_key_name: _builtins.str = ...,
+        normalization: Global___Normalization | None = ...,
+        length_bytes: _builtins.int = ...,
+        items: _abc.Iterable[Global___ReIndexBatchItem] | None = ...,
+        expected_key: _builtins.str = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _typing.Literal["normalization", b"normalization"]  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["expected_key", b"expected_key", "index_key_name", b"index_key_name", "items", b"items", "length_bytes", b"length_bytes", "normalization", b"normalization"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___ReIndexBatchRequest: _TypeAlias = ReIndexBatchRequest  # noqa: Y015
+
+@_typing.final
+class ReIndexBatchItem(_message.Message):
+    """ReIndexBatchItem is one ciphertext of a batch."""
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    REFERENCE_FIELD_NUMBER: _builtins.int
+    CIPHERTEXT_FIELD_NUMBER: _builtins.int
+    CONTEXT_FIELD_NUMBER: _builtins.int
+    EXPECTED_KEY_FIELD_NUMBER: _builtins.int
+    reference: _builtins.str
+    """reference is the caller's label for the item, echoed in its result."""
+    ciphertext: _builtins.str
+    """ciphertext is the ciphertext whose plaintext is indexed."""
+    context: _builtins.bytes
+    """context is the item's associated data, if any."""
+    expected_key: _builtins.str
+    """expected_key is the key this item must be under; empty means the batch's."""
+    def __init__(
+        self,
+        *,
+        reference: _builtins.str = ...,
+        ciphertext: _builtins.str = ...,
+        context: _builtins.bytes = ...,
+        expected_key: _builtins.str = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["ciphertext", b"ciphertext", "context", b"context", "expected_key", b"expected_key", "reference", b"reference"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___ReIndexBatchItem: _TypeAlias = ReIndexBatchItem  # noqa: Y015
+
+@_typing.final
+class ReIndexBatchResponse(_message.Message):
+    """ReIndexBatchResponse has one result per item, in request order."""
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    RESULTS_FIELD_NUMBER: _builtins.int
+    @_builtins.property
+    def results(self) -> _containers.RepeatedCompositeFieldContainer[Global___ReIndexBatchResult]:
+        """results has exactly one entry per request item, in the same order."""
+
+    def __init__(
+        self,
+        *,
+        results: _abc.Iterable[Global___ReIndexBatchResult] | None = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["results", b"results"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___ReIndexBatchResponse: _TypeAlias = ReIndexBatchResponse  # noqa: Y015
+
+@_typing.final
+class ReIndexBatchResult(_message.Message):
+    """ReIndexBatchResult is the outcome of one item."""
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    REFERENCE_FIELD_NUMBER: _builtins.int
+    INDEX_FIELD_NUMBER: _builtins.int
+    ERROR_FIELD_NUMBER: _builtins.int
+    KEY_VERSION_FIELD_NUMBER: _builtins.int
+    SOURCE_KEY_VERSION_FIELD_NUMBER: _builtins.int
+    reference: _builtins.str
+    """reference is the item's reference."""
+    index: _builtins.bytes
+    """index is the item's blind index."""
+    key_version: _builtins.int
+    """key_version is the index key's version that computed the index (0 on error)."""
+    source_key_version: _builtins.int
+    """source_key_version is the version the ciphertext was under (0 if its header was unreadable)."""
+    @_builtins.property
+    def error(self) -> Global___ItemError:
+        """error is why the item failed."""
+
+    def __init__(
+        self,
+        *,
+        reference: _builtins.str = ...,
+        index: _builtins.bytes = ...,
+        error: Global___ItemError | None = ...,
+        key_version: _builtins.int = ...,
+        source_key_version: _builtins.int = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _typing.Literal["error", b"error", "index", b"index", "outcome", b"outcome"]  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["error", b"error", "index", b"index", "key_version", b"key_version", "outcome", b"outcome", "reference", b"reference", "source_key_version", b"source_key_version"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    _WhichOneofReturnType_outcome: _TypeAlias = _typing.Literal["index", "error"]  # noqa: Y015
+    _WhichOneofArgType_outcome: _TypeAlias = _typing.Literal["outcome", b"outcome"]  # noqa: Y015
+    def WhichOneof(self, oneof_group: _WhichOneofArgType_outcome) -> _WhichOneofReturnType_outcome | None: ...
+
+Global___ReIndexBatchResult: _TypeAlias = ReIndexBatchResult  # noqa: Y015
 
 @_typing.final
 class GenerateDataKeyRequest(_message.Message):

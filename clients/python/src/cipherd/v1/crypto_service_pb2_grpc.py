@@ -99,6 +99,16 @@ class CryptoServiceStub:
                 request_serializer=cipherd_dot_v1_dot_crypto__service__pb2.ComputeIndexBatchRequest.SerializeToString,
                 response_deserializer=cipherd_dot_v1_dot_crypto__service__pb2.ComputeIndexBatchResponse.FromString,
                 _registered_method=True)
+        self.ReIndex = channel.unary_unary(
+                '/cipherd.v1.CryptoService/ReIndex',
+                request_serializer=cipherd_dot_v1_dot_crypto__service__pb2.ReIndexRequest.SerializeToString,
+                response_deserializer=cipherd_dot_v1_dot_crypto__service__pb2.ReIndexResponse.FromString,
+                _registered_method=True)
+        self.ReIndexBatch = channel.unary_unary(
+                '/cipherd.v1.CryptoService/ReIndexBatch',
+                request_serializer=cipherd_dot_v1_dot_crypto__service__pb2.ReIndexBatchRequest.SerializeToString,
+                response_deserializer=cipherd_dot_v1_dot_crypto__service__pb2.ReIndexBatchResponse.FromString,
+                _registered_method=True)
         self.GenerateDataKey = channel.unary_unary(
                 '/cipherd.v1.CryptoService/GenerateDataKey',
                 request_serializer=cipherd_dot_v1_dot_crypto__service__pb2.GenerateDataKeyRequest.SerializeToString,
@@ -206,6 +216,24 @@ class CryptoServiceServicer:
         context.set_details('Method not implemented!')
         raise NotImplementedError('Method not implemented!')
 
+    def ReIndex(self, request, context):
+        """ReIndex computes the blind index of a ciphertext's plaintext with an index key's current
+        version, the plaintext never leaving the server: the server-side form of re-indexing a column
+        after the index key rotates. Needs the reindex operation on the ciphertext's key and index on
+        the index key; decrypt is not needed.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def ReIndexBatch(self, request, context):
+        """ReIndexBatch re-indexes many ciphertexts with one index key, normalization and length; each item
+        succeeds or fails on its own.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
     def GenerateDataKey(self, request, context):
         """GenerateDataKey returns a fresh random data key, in plaintext and wrapped (encrypted) with a
         named key, for encrypting large objects locally. Decrypt unwraps the wrapped key and ReEncrypt
@@ -277,6 +305,16 @@ def add_CryptoServiceServicer_to_server(servicer, server):
                     servicer.ComputeIndexBatch,
                     request_deserializer=cipherd_dot_v1_dot_crypto__service__pb2.ComputeIndexBatchRequest.FromString,
                     response_serializer=cipherd_dot_v1_dot_crypto__service__pb2.ComputeIndexBatchResponse.SerializeToString,
+            ),
+            'ReIndex': grpc.unary_unary_rpc_method_handler(
+                    servicer.ReIndex,
+                    request_deserializer=cipherd_dot_v1_dot_crypto__service__pb2.ReIndexRequest.FromString,
+                    response_serializer=cipherd_dot_v1_dot_crypto__service__pb2.ReIndexResponse.SerializeToString,
+            ),
+            'ReIndexBatch': grpc.unary_unary_rpc_method_handler(
+                    servicer.ReIndexBatch,
+                    request_deserializer=cipherd_dot_v1_dot_crypto__service__pb2.ReIndexBatchRequest.FromString,
+                    response_serializer=cipherd_dot_v1_dot_crypto__service__pb2.ReIndexBatchResponse.SerializeToString,
             ),
             'GenerateDataKey': grpc.unary_unary_rpc_method_handler(
                     servicer.GenerateDataKey,
@@ -613,6 +651,60 @@ class CryptoService:
             '/cipherd.v1.CryptoService/ComputeIndexBatch',
             cipherd_dot_v1_dot_crypto__service__pb2.ComputeIndexBatchRequest.SerializeToString,
             cipherd_dot_v1_dot_crypto__service__pb2.ComputeIndexBatchResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def ReIndex(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/cipherd.v1.CryptoService/ReIndex',
+            cipherd_dot_v1_dot_crypto__service__pb2.ReIndexRequest.SerializeToString,
+            cipherd_dot_v1_dot_crypto__service__pb2.ReIndexResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def ReIndexBatch(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/cipherd.v1.CryptoService/ReIndexBatch',
+            cipherd_dot_v1_dot_crypto__service__pb2.ReIndexBatchRequest.SerializeToString,
+            cipherd_dot_v1_dot_crypto__service__pb2.ReIndexBatchResponse.FromString,
             options,
             channel_credentials,
             insecure,

@@ -76,6 +76,16 @@ class CryptoServiceStub:
     """ComputeIndexBatch computes the blind indexes of many values with one key and one normalization;
     each item succeeds or fails on its own.
     """
+    ReIndex: _grpc.UnaryUnaryMultiCallable[_crypto_service_pb2.ReIndexRequest, _crypto_service_pb2.ReIndexResponse]
+    """ReIndex computes the blind index of a ciphertext's plaintext with an index key's current
+    version, the plaintext never leaving the server: the server-side form of re-indexing a column
+    after the index key rotates. Needs the reindex operation on the ciphertext's key and index on
+    the index key; decrypt is not needed.
+    """
+    ReIndexBatch: _grpc.UnaryUnaryMultiCallable[_crypto_service_pb2.ReIndexBatchRequest, _crypto_service_pb2.ReIndexBatchResponse]
+    """ReIndexBatch re-indexes many ciphertexts with one index key, normalization and length; each item
+    succeeds or fails on its own.
+    """
     GenerateDataKey: _grpc.UnaryUnaryMultiCallable[_crypto_service_pb2.GenerateDataKeyRequest, _crypto_service_pb2.GenerateDataKeyResponse]
     """GenerateDataKey returns a fresh random data key, in plaintext and wrapped (encrypted) with a
     named key, for encrypting large objects locally. Decrypt unwraps the wrapped key and ReEncrypt
@@ -129,6 +139,16 @@ class CryptoServiceAsyncStub(CryptoServiceStub):
     ComputeIndexBatch: _aio.UnaryUnaryMultiCallable[_crypto_service_pb2.ComputeIndexBatchRequest, _crypto_service_pb2.ComputeIndexBatchResponse]  # type: ignore[assignment]
     """ComputeIndexBatch computes the blind indexes of many values with one key and one normalization;
     each item succeeds or fails on its own.
+    """
+    ReIndex: _aio.UnaryUnaryMultiCallable[_crypto_service_pb2.ReIndexRequest, _crypto_service_pb2.ReIndexResponse]  # type: ignore[assignment]
+    """ReIndex computes the blind index of a ciphertext's plaintext with an index key's current
+    version, the plaintext never leaving the server: the server-side form of re-indexing a column
+    after the index key rotates. Needs the reindex operation on the ciphertext's key and index on
+    the index key; decrypt is not needed.
+    """
+    ReIndexBatch: _aio.UnaryUnaryMultiCallable[_crypto_service_pb2.ReIndexBatchRequest, _crypto_service_pb2.ReIndexBatchResponse]  # type: ignore[assignment]
+    """ReIndexBatch re-indexes many ciphertexts with one index key, normalization and length; each item
+    succeeds or fails on its own.
     """
     GenerateDataKey: _aio.UnaryUnaryMultiCallable[_crypto_service_pb2.GenerateDataKeyRequest, _crypto_service_pb2.GenerateDataKeyResponse]  # type: ignore[assignment]
     """GenerateDataKey returns a fresh random data key, in plaintext and wrapped (encrypted) with a
@@ -252,6 +272,28 @@ class CryptoServiceServicer(metaclass=_abc_1.ABCMeta):
     ) -> _typing.Union[_crypto_service_pb2.ComputeIndexBatchResponse, _abc.Awaitable[_crypto_service_pb2.ComputeIndexBatchResponse]]:
         """ComputeIndexBatch computes the blind indexes of many values with one key and one normalization;
         each item succeeds or fails on its own.
+        """
+
+    @_abc_1.abstractmethod
+    def ReIndex(
+        self,
+        request: _crypto_service_pb2.ReIndexRequest,
+        context: _ServicerContext,
+    ) -> _typing.Union[_crypto_service_pb2.ReIndexResponse, _abc.Awaitable[_crypto_service_pb2.ReIndexResponse]]:
+        """ReIndex computes the blind index of a ciphertext's plaintext with an index key's current
+        version, the plaintext never leaving the server: the server-side form of re-indexing a column
+        after the index key rotates. Needs the reindex operation on the ciphertext's key and index on
+        the index key; decrypt is not needed.
+        """
+
+    @_abc_1.abstractmethod
+    def ReIndexBatch(
+        self,
+        request: _crypto_service_pb2.ReIndexBatchRequest,
+        context: _ServicerContext,
+    ) -> _typing.Union[_crypto_service_pb2.ReIndexBatchResponse, _abc.Awaitable[_crypto_service_pb2.ReIndexBatchResponse]]:
+        """ReIndexBatch re-indexes many ciphertexts with one index key, normalization and length; each item
+        succeeds or fails on its own.
         """
 
     @_abc_1.abstractmethod

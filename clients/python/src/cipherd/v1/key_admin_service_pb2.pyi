@@ -793,6 +793,7 @@ class RetireKeyVersionsRequest(_message.Message):
     QUIET_PERIOD_FIELD_NUMBER: _builtins.int
     PENDING_WINDOW_FIELD_NUMBER: _builtins.int
     VALIDATE_ONLY_FIELD_NUMBER: _builtins.int
+    INVENTORIES_FIELD_NUMBER: _builtins.int
     key_name: _builtins.str
     """key_name is the key whose old versions retire."""
     below_version: _builtins.int
@@ -813,6 +814,15 @@ class RetireKeyVersionsRequest(_message.Message):
         hours; absent means 7 days.
         """
 
+    @_builtins.property
+    def inventories(self) -> _containers.RepeatedCompositeFieldContainer[Global___DataInventory]:
+        """inventories are scans of the stored data (cipherctl scan): how many ciphertexts name each
+        version of this key in a table, a file or a field. Traffic shows what is read; an inventory shows
+        what exists, cold rows included. The retirement is refused (FAILED_PRECONDITION,
+        KEY_VERSIONS_IN_USE, metadata versions and source) while any inventory counts a ciphertext under
+        a version below below_version. Each inventory is recorded in the audit trail with the call.
+        """
+
     def __init__(
         self,
         *,
@@ -821,14 +831,87 @@ class RetireKeyVersionsRequest(_message.Message):
         quiet_period: _duration_pb2.Duration | None = ...,
         pending_window: _duration_pb2.Duration | None = ...,
         validate_only: _builtins.bool = ...,
+        inventories: _abc.Iterable[Global___DataInventory] | None = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _typing.Literal["pending_window", b"pending_window", "quiet_period", b"quiet_period"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["below_version", b"below_version", "key_name", b"key_name", "pending_window", b"pending_window", "quiet_period", b"quiet_period", "validate_only", b"validate_only"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["below_version", b"below_version", "inventories", b"inventories", "key_name", b"key_name", "pending_window", b"pending_window", "quiet_period", b"quiet_period", "validate_only", b"validate_only"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 
 Global___RetireKeyVersionsRequest: _TypeAlias = RetireKeyVersionsRequest  # noqa: Y015
+
+@_typing.final
+class DataInventory(_message.Message):
+    """DataInventory is what one scan of stored data found, without decrypting anything: how many
+    ciphertexts name each version of one key. Ciphertexts are self-describing, so a scan reads headers.
+    """
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    KEY_NAME_FIELD_NUMBER: _builtins.int
+    SOURCE_FIELD_NUMBER: _builtins.int
+    SCAN_TIME_FIELD_NUMBER: _builtins.int
+    ITEMS_SCANNED_FIELD_NUMBER: _builtins.int
+    VERSIONS_FIELD_NUMBER: _builtins.int
+    key_name: _builtins.str
+    """key_name is the key whose ciphertexts were counted; it must be the key being retired."""
+    source: _builtins.str
+    """source says what was scanned, for people and the audit trail: "postgres:users.email",
+    "file:export.jsonl#email". At most 256 characters.
+    """
+    items_scanned: _builtins.int
+    """items_scanned is how many values the scan read, of any key or none."""
+    @_builtins.property
+    def scan_time(self) -> _timestamp_pb2.Timestamp:
+        """scan_time is when the scan finished."""
+
+    @_builtins.property
+    def versions(self) -> _containers.RepeatedCompositeFieldContainer[Global___VersionCount]:
+        """versions are the versions with at least one ciphertext, each with its count."""
+
+    def __init__(
+        self,
+        *,
+        key_name: _builtins.str = ...,
+        source: _builtins.str = ...,
+        scan_time: _timestamp_pb2.Timestamp | None = ...,
+        items_scanned: _builtins.int = ...,
+        versions: _abc.Iterable[Global___VersionCount] | None = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _typing.Literal["scan_time", b"scan_time"]  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["items_scanned", b"items_scanned", "key_name", b"key_name", "scan_time", b"scan_time", "source", b"source", "versions", b"versions"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___DataInventory: _TypeAlias = DataInventory  # noqa: Y015
+
+@_typing.final
+class VersionCount(_message.Message):
+    """VersionCount is how many ciphertexts one scan found under one key version."""
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    VERSION_FIELD_NUMBER: _builtins.int
+    CIPHERTEXTS_FIELD_NUMBER: _builtins.int
+    version: _builtins.int
+    """version is the key version."""
+    ciphertexts: _builtins.int
+    """ciphertexts is how many ciphertexts name it."""
+    def __init__(
+        self,
+        *,
+        version: _builtins.int = ...,
+        ciphertexts: _builtins.int = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["ciphertexts", b"ciphertexts", "version", b"version"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___VersionCount: _TypeAlias = VersionCount  # noqa: Y015
 
 @_typing.final
 class RetireKeyVersionsResponse(_message.Message):

@@ -216,8 +216,9 @@ class KeyAdminServiceServicer:
 
     def RetireKeyVersions(self, request, context):
         """RetireKeyVersions is the safe path to destroying old versions: it refuses (FAILED_PRECONDITION,
-        listing them) while any version below below_version was used within the quiet period on any
-        replica, else raises min_decryption_version to below_version and schedules every older version
+        listing them) while any version below below_version was used (or failed to decrypt) within the
+        quiet period on any replica, or while an inventory of the data given with the request still
+        counts ciphertexts under one, else raises min_decryption_version to below_version and schedules every older version
         for destruction, with one check-and-set write. validate_only answers the plan without acting.
         Needs the destroy operation.
         """

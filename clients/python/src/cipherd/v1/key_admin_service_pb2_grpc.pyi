@@ -82,8 +82,9 @@ class KeyAdminServiceStub:
     """
     RetireKeyVersions: _grpc.UnaryUnaryMultiCallable[_key_admin_service_pb2.RetireKeyVersionsRequest, _key_admin_service_pb2.RetireKeyVersionsResponse]
     """RetireKeyVersions is the safe path to destroying old versions: it refuses (FAILED_PRECONDITION,
-    listing them) while any version below below_version was used within the quiet period on any
-    replica, else raises min_decryption_version to below_version and schedules every older version
+    listing them) while any version below below_version was used (or failed to decrypt) within the
+    quiet period on any replica, or while an inventory of the data given with the request still
+    counts ciphertexts under one, else raises min_decryption_version to below_version and schedules every older version
     for destruction, with one check-and-set write. validate_only answers the plan without acting.
     Needs the destroy operation.
     """
@@ -142,8 +143,9 @@ class KeyAdminServiceAsyncStub(KeyAdminServiceStub):
     """
     RetireKeyVersions: _aio.UnaryUnaryMultiCallable[_key_admin_service_pb2.RetireKeyVersionsRequest, _key_admin_service_pb2.RetireKeyVersionsResponse]  # type: ignore[assignment]
     """RetireKeyVersions is the safe path to destroying old versions: it refuses (FAILED_PRECONDITION,
-    listing them) while any version below below_version was used within the quiet period on any
-    replica, else raises min_decryption_version to below_version and schedules every older version
+    listing them) while any version below below_version was used (or failed to decrypt) within the
+    quiet period on any replica, or while an inventory of the data given with the request still
+    counts ciphertexts under one, else raises min_decryption_version to below_version and schedules every older version
     for destruction, with one check-and-set write. validate_only answers the plan without acting.
     Needs the destroy operation.
     """
@@ -283,8 +285,9 @@ class KeyAdminServiceServicer(metaclass=_abc_1.ABCMeta):
         context: _ServicerContext,
     ) -> _typing.Union[_key_admin_service_pb2.RetireKeyVersionsResponse, _abc.Awaitable[_key_admin_service_pb2.RetireKeyVersionsResponse]]:
         """RetireKeyVersions is the safe path to destroying old versions: it refuses (FAILED_PRECONDITION,
-        listing them) while any version below below_version was used within the quiet period on any
-        replica, else raises min_decryption_version to below_version and schedules every older version
+        listing them) while any version below below_version was used (or failed to decrypt) within the
+        quiet period on any replica, or while an inventory of the data given with the request still
+        counts ciphertexts under one, else raises min_decryption_version to below_version and schedules every older version
         for destruction, with one check-and-set write. validate_only answers the plan without acting.
         Needs the destroy operation.
         """

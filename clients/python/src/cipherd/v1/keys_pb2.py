@@ -26,7 +26,7 @@ from google.protobuf import duration_pb2 as google_dot_protobuf_dot_duration__pb
 from google.protobuf import timestamp_pb2 as google_dot_protobuf_dot_timestamp__pb2
 
 
-DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x15\x63ipherd/v1/keys.proto\x12\ncipherd.v1\x1a\x1egoogle/protobuf/duration.proto\x1a\x1fgoogle/protobuf/timestamp.proto\"\xc5\x01\n\tKeyPolicy\x12\x1e\n\x16min_decryption_version\x18\x01 \x01(\x05\x12\x1e\n\x16min_encryption_version\x18\x02 \x01(\x05\x12\x1c\n\x14\x61llow_ecb_encryption\x18\x03 \x01(\x08\x12\x35\n\x12\x61uto_rotate_period\x18\x04 \x01(\x0b\x32\x19.google.protobuf.Duration\x12#\n\x1bmax_encryptions_per_version\x18\x05 \x01(\x03\"\x91\x01\n\x0fKeyVersionUsage\x12\x13\n\x0b\x65ncryptions\x18\x01 \x01(\x03\x12\x13\n\x0b\x64\x65\x63ryptions\x18\x02 \x01(\x03\x12\x0f\n\x07rewraps\x18\x03 \x01(\x03\x12\x32\n\x0elast_used_time\x18\x04 \x01(\x0b\x32\x1a.google.protobuf.Timestamp\x12\x0f\n\x07indexes\x18\x05 \x01(\x03\"\xfb\x02\n\nKeyVersion\x12\x0f\n\x07version\x18\x01 \x01(\x05\x12\x1e\n\x04mode\x18\x02 \x01(\x0e\x32\x10.cipherd.v1.Mode\x12\x15\n\rkey_size_bits\x18\x03 \x01(\x05\x12/\n\x0b\x63reate_time\x18\x04 \x01(\x0b\x32\x1a.google.protobuf.Timestamp\x12\x10\n\x08imported\x18\x05 \x01(\x08\x12/\n\rlegacy_cipher\x18\x06 \x01(\x0e\x32\x18.cipherd.v1.LegacyCipher\x12\'\n\tlegacy_iv\x18\x07 \x01(\x0e\x32\x14.cipherd.v1.LegacyIv\x12*\n\x05usage\x18\x08 \x01(\x0b\x32\x1b.cipherd.v1.KeyVersionUsage\x12*\n\x05state\x18\t \x01(\x0e\x32\x1b.cipherd.v1.KeyVersionState\x12\x30\n\x0c\x64\x65stroy_time\x18\n \x01(\x0b\x32\x1a.google.protobuf.Timestamp\"\xd7\x01\n\x03Key\x12\x10\n\x08key_name\x18\x01 \x01(\t\x12\x17\n\x0f\x63urrent_version\x18\x02 \x01(\x05\x12(\n\x08versions\x18\x03 \x03(\x0b\x32\x16.cipherd.v1.KeyVersion\x12%\n\x06policy\x18\x04 \x01(\x0b\x32\x15.cipherd.v1.KeyPolicy\x12#\n\x05state\x18\x05 \x01(\x0e\x32\x14.cipherd.v1.KeyState\x12/\n\x0b\x64\x65lete_time\x18\x06 \x01(\x0b\x32\x1a.google.protobuf.Timestamp*\xad\x01\n\x04Mode\x12\x14\n\x10MODE_UNSPECIFIED\x10\x00\x12\x0c\n\x08MODE_GCM\x10\x01\x12\x0f\n\x0bMODE_CHACHA\x10\x02\x12\x0c\n\x08MODE_CBC\x10\x03\x12\x0c\n\x08MODE_CTR\x10\x04\x12\x0c\n\x08MODE_CFB\x10\x05\x12\x0c\n\x08MODE_OFB\x10\x06\x12\x0c\n\x08MODE_ECB\x10\x07\x12\r\n\tMODE_XGCM\x10\x08\x12\x0c\n\x08MODE_SIV\x10\t\x12\r\n\tMODE_HMAC\x10\n*\xe0\x02\n\x0cLegacyCipher\x12\x1d\n\x19LEGACY_CIPHER_UNSPECIFIED\x10\x00\x12\x1f\n\x1bLEGACY_CIPHER_MYSQL_AES_ECB\x10\x01\x12\x19\n\x15LEGACY_CIPHER_AES_CBC\x10\x02\x12\x19\n\x15LEGACY_CIPHER_AES_ECB\x10\x03\x12\x19\n\x15LEGACY_CIPHER_AES_CTR\x10\x04\x12\x19\n\x15LEGACY_CIPHER_AES_CFB\x10\x05\x12\x19\n\x15LEGACY_CIPHER_AES_OFB\x10\x06\x12\x19\n\x15LEGACY_CIPHER_AES_GCM\x10\x07\x12\x19\n\x15LEGACY_CIPHER_DES_CBC\x10\x08\x12\x1c\n\x18LEGACY_CIPHER_DESEDE_CBC\x10\t\x12\x1e\n\x1aLEGACY_CIPHER_BLOWFISH_CBC\x10\n\x12\x15\n\x11LEGACY_CIPHER_RC4\x10\x0b*k\n\x08LegacyIv\x12\x19\n\x15LEGACY_IV_UNSPECIFIED\x10\x00\x12\x17\n\x13LEGACY_IV_PREPENDED\x10\x01\x12\x16\n\x12LEGACY_IV_SEPARATE\x10\x02\x12\x13\n\x0fLEGACY_IV_FIXED\x10\x03*\x8d\x01\n\x08KeyState\x12\x19\n\x15KEY_STATE_UNSPECIFIED\x10\x00\x12\x15\n\x11KEY_STATE_ENABLED\x10\x01\x12\x16\n\x12KEY_STATE_DISABLED\x10\x02\x12 \n\x1cKEY_STATE_DELETION_SCHEDULED\x10\x03\x12\x15\n\x11KEY_STATE_DELETED\x10\x04*\xa1\x01\n\x0fKeyVersionState\x12!\n\x1dKEY_VERSION_STATE_UNSPECIFIED\x10\x00\x12\x1d\n\x19KEY_VERSION_STATE_ENABLED\x10\x01\x12+\n\'KEY_VERSION_STATE_DESTRUCTION_SCHEDULED\x10\x02\x12\x1f\n\x1bKEY_VERSION_STATE_DESTROYED\x10\x03\x42[\n\x11io.cipherd.api.v1B\tKeysProtoP\x01Z9github.com/cipherd/cipherd/clients/go/cipherdpb;cipherdpbb\x06proto3')
+DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x15\x63ipherd/v1/keys.proto\x12\ncipherd.v1\x1a\x1egoogle/protobuf/duration.proto\x1a\x1fgoogle/protobuf/timestamp.proto\"\xe8\x01\n\tKeyPolicy\x12\x1e\n\x16min_decryption_version\x18\x01 \x01(\x05\x12\x1e\n\x16min_encryption_version\x18\x02 \x01(\x05\x12\x1c\n\x14\x61llow_ecb_encryption\x18\x03 \x01(\x08\x12\x35\n\x12\x61uto_rotate_period\x18\x04 \x01(\x0b\x32\x19.google.protobuf.Duration\x12#\n\x1bmax_encryptions_per_version\x18\x05 \x01(\x03\x12!\n\x19\x63\x61ncel_destruction_on_use\x18\x06 \x01(\x08\"\xf0\x01\n\x0fKeyVersionUsage\x12\x13\n\x0b\x65ncryptions\x18\x01 \x01(\x03\x12\x13\n\x0b\x64\x65\x63ryptions\x18\x02 \x01(\x03\x12\x0f\n\x07rewraps\x18\x03 \x01(\x03\x12\x32\n\x0elast_used_time\x18\x04 \x01(\x0b\x32\x1a.google.protobuf.Timestamp\x12\x0f\n\x07indexes\x18\x05 \x01(\x03\x12\x15\n\rindex_lookups\x18\x06 \x01(\x03\x12\x10\n\x08\x66\x61ilures\x18\x07 \x01(\x03\x12\x34\n\x10last_lookup_time\x18\x08 \x01(\x0b\x32\x1a.google.protobuf.Timestamp\"\xfb\x02\n\nKeyVersion\x12\x0f\n\x07version\x18\x01 \x01(\x05\x12\x1e\n\x04mode\x18\x02 \x01(\x0e\x32\x10.cipherd.v1.Mode\x12\x15\n\rkey_size_bits\x18\x03 \x01(\x05\x12/\n\x0b\x63reate_time\x18\x04 \x01(\x0b\x32\x1a.google.protobuf.Timestamp\x12\x10\n\x08imported\x18\x05 \x01(\x08\x12/\n\rlegacy_cipher\x18\x06 \x01(\x0e\x32\x18.cipherd.v1.LegacyCipher\x12\'\n\tlegacy_iv\x18\x07 \x01(\x0e\x32\x14.cipherd.v1.LegacyIv\x12*\n\x05usage\x18\x08 \x01(\x0b\x32\x1b.cipherd.v1.KeyVersionUsage\x12*\n\x05state\x18\t \x01(\x0e\x32\x1b.cipherd.v1.KeyVersionState\x12\x30\n\x0c\x64\x65stroy_time\x18\n \x01(\x0b\x32\x1a.google.protobuf.Timestamp\"\xd7\x01\n\x03Key\x12\x10\n\x08key_name\x18\x01 \x01(\t\x12\x17\n\x0f\x63urrent_version\x18\x02 \x01(\x05\x12(\n\x08versions\x18\x03 \x03(\x0b\x32\x16.cipherd.v1.KeyVersion\x12%\n\x06policy\x18\x04 \x01(\x0b\x32\x15.cipherd.v1.KeyPolicy\x12#\n\x05state\x18\x05 \x01(\x0e\x32\x14.cipherd.v1.KeyState\x12/\n\x0b\x64\x65lete_time\x18\x06 \x01(\x0b\x32\x1a.google.protobuf.Timestamp*\xad\x01\n\x04Mode\x12\x14\n\x10MODE_UNSPECIFIED\x10\x00\x12\x0c\n\x08MODE_GCM\x10\x01\x12\x0f\n\x0bMODE_CHACHA\x10\x02\x12\x0c\n\x08MODE_CBC\x10\x03\x12\x0c\n\x08MODE_CTR\x10\x04\x12\x0c\n\x08MODE_CFB\x10\x05\x12\x0c\n\x08MODE_OFB\x10\x06\x12\x0c\n\x08MODE_ECB\x10\x07\x12\r\n\tMODE_XGCM\x10\x08\x12\x0c\n\x08MODE_SIV\x10\t\x12\r\n\tMODE_HMAC\x10\n*\xe0\x02\n\x0cLegacyCipher\x12\x1d\n\x19LEGACY_CIPHER_UNSPECIFIED\x10\x00\x12\x1f\n\x1bLEGACY_CIPHER_MYSQL_AES_ECB\x10\x01\x12\x19\n\x15LEGACY_CIPHER_AES_CBC\x10\x02\x12\x19\n\x15LEGACY_CIPHER_AES_ECB\x10\x03\x12\x19\n\x15LEGACY_CIPHER_AES_CTR\x10\x04\x12\x19\n\x15LEGACY_CIPHER_AES_CFB\x10\x05\x12\x19\n\x15LEGACY_CIPHER_AES_OFB\x10\x06\x12\x19\n\x15LEGACY_CIPHER_AES_GCM\x10\x07\x12\x19\n\x15LEGACY_CIPHER_DES_CBC\x10\x08\x12\x1c\n\x18LEGACY_CIPHER_DESEDE_CBC\x10\t\x12\x1e\n\x1aLEGACY_CIPHER_BLOWFISH_CBC\x10\n\x12\x15\n\x11LEGACY_CIPHER_RC4\x10\x0b*k\n\x08LegacyIv\x12\x19\n\x15LEGACY_IV_UNSPECIFIED\x10\x00\x12\x17\n\x13LEGACY_IV_PREPENDED\x10\x01\x12\x16\n\x12LEGACY_IV_SEPARATE\x10\x02\x12\x13\n\x0fLEGACY_IV_FIXED\x10\x03*\x8d\x01\n\x08KeyState\x12\x19\n\x15KEY_STATE_UNSPECIFIED\x10\x00\x12\x15\n\x11KEY_STATE_ENABLED\x10\x01\x12\x16\n\x12KEY_STATE_DISABLED\x10\x02\x12 \n\x1cKEY_STATE_DELETION_SCHEDULED\x10\x03\x12\x15\n\x11KEY_STATE_DELETED\x10\x04*\xa1\x01\n\x0fKeyVersionState\x12!\n\x1dKEY_VERSION_STATE_UNSPECIFIED\x10\x00\x12\x1d\n\x19KEY_VERSION_STATE_ENABLED\x10\x01\x12+\n\'KEY_VERSION_STATE_DESTRUCTION_SCHEDULED\x10\x02\x12\x1f\n\x1bKEY_VERSION_STATE_DESTROYED\x10\x03\x42[\n\x11io.cipherd.api.v1B\tKeysProtoP\x01Z9github.com/cipherd/cipherd/clients/go/cipherdpb;cipherdpbb\x06proto3')
 
 _globals = globals()
 _builder.BuildMessageAndEnumDescriptors(DESCRIPTOR, _globals)
@@ -34,22 +34,22 @@ _builder.BuildTopDescriptorsAndMessages(DESCRIPTOR, 'cipherd.v1.keys_pb2', _glob
 if not _descriptor._USE_C_DESCRIPTORS:
   _globals['DESCRIPTOR']._loaded_options = None
   _globals['DESCRIPTOR']._serialized_options = b'\n\021io.cipherd.api.v1B\tKeysProtoP\001Z9github.com/cipherd/cipherd/clients/go/cipherdpb;cipherdpb'
-  _globals['_MODE']._serialized_start=1051
-  _globals['_MODE']._serialized_end=1224
-  _globals['_LEGACYCIPHER']._serialized_start=1227
-  _globals['_LEGACYCIPHER']._serialized_end=1579
-  _globals['_LEGACYIV']._serialized_start=1581
-  _globals['_LEGACYIV']._serialized_end=1688
-  _globals['_KEYSTATE']._serialized_start=1691
-  _globals['_KEYSTATE']._serialized_end=1832
-  _globals['_KEYVERSIONSTATE']._serialized_start=1835
-  _globals['_KEYVERSIONSTATE']._serialized_end=1996
+  _globals['_MODE']._serialized_start=1181
+  _globals['_MODE']._serialized_end=1354
+  _globals['_LEGACYCIPHER']._serialized_start=1357
+  _globals['_LEGACYCIPHER']._serialized_end=1709
+  _globals['_LEGACYIV']._serialized_start=1711
+  _globals['_LEGACYIV']._serialized_end=1818
+  _globals['_KEYSTATE']._serialized_start=1821
+  _globals['_KEYSTATE']._serialized_end=1962
+  _globals['_KEYVERSIONSTATE']._serialized_start=1965
+  _globals['_KEYVERSIONSTATE']._serialized_end=2126
   _globals['_KEYPOLICY']._serialized_start=103
-  _globals['_KEYPOLICY']._serialized_end=300
-  _globals['_KEYVERSIONUSAGE']._serialized_start=303
-  _globals['_KEYVERSIONUSAGE']._serialized_end=448
-  _globals['_KEYVERSION']._serialized_start=451
-  _globals['_KEYVERSION']._serialized_end=830
-  _globals['_KEY']._serialized_start=833
-  _globals['_KEY']._serialized_end=1048
+  _globals['_KEYPOLICY']._serialized_end=335
+  _globals['_KEYVERSIONUSAGE']._serialized_start=338
+  _globals['_KEYVERSIONUSAGE']._serialized_end=578
+  _globals['_KEYVERSION']._serialized_start=581
+  _globals['_KEYVERSION']._serialized_end=960
+  _globals['_KEY']._serialized_start=963
+  _globals['_KEY']._serialized_end=1178
 # @@protoc_insertion_point(module_scope)

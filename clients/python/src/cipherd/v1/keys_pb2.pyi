@@ -297,6 +297,7 @@ class KeyPolicy(_message.Message):
     ALLOW_ECB_ENCRYPTION_FIELD_NUMBER: _builtins.int
     AUTO_ROTATE_PERIOD_FIELD_NUMBER: _builtins.int
     MAX_ENCRYPTIONS_PER_VERSION_FIELD_NUMBER: _builtins.int
+    CANCEL_DESTRUCTION_ON_USE_FIELD_NUMBER: _builtins.int
     min_decryption_version: _builtins.int
     """min_decryption_version is the oldest version that may decrypt; older versions answer
     FAILED_PRECONDITION. 0 or 1 means every version may decrypt.
@@ -316,6 +317,12 @@ class KeyPolicy(_message.Message):
     key_version. 0 means the mode's safe default: 2^30 for gcm and chacha (random 96-bit nonces),
     none for xgcm and siv.
     """
+    cancel_destruction_on_use: _builtins.bool
+    """cancel_destruction_on_use cancels the scheduled destruction of a version as soon as a call
+    names it: data under it still exists, so destroying it would lose that data. The call itself is
+    still refused (KEY_VERSION_DESTRUCTION_SCHEDULED); a retry after the cancellation succeeds. Every
+    such attempt is recorded (metric, audit) whether or not this is set.
+    """
     @_builtins.property
     def auto_rotate_period(self) -> _duration_pb2.Duration:
         """auto_rotate_period rotates the key by itself once its current version is this old (whole
@@ -330,10 +337,11 @@ class KeyPolicy(_message.Message):
         allow_ecb_encryption: _builtins.bool = ...,
         auto_rotate_period: _duration_pb2.Duration | None = ...,
         max_encryptions_per_version: _builtins.int = ...,
+        cancel_destruction_on_use: _builtins.bool = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _typing.Literal["auto_rotate_period", b"auto_rotate_period"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["allow_ecb_encryption", b"allow_ecb_encryption", "auto_rotate_period", b"auto_rotate_period", "max_encryptions_per_version", b"max_encryptions_per_version", "min_decryption_version", b"min_decryption_version", "min_encryption_version", b"min_encryption_version"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["allow_ecb_encryption", b"allow_ecb_encryption", "auto_rotate_period", b"auto_rotate_period", "cancel_destruction_on_use", b"cancel_destruction_on_use", "max_encryptions_per_version", b"max_encryptions_per_version", "min_decryption_version", b"min_decryption_version", "min_encryption_version", b"min_encryption_version"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 
@@ -354,6 +362,9 @@ class KeyVersionUsage(_message.Message):
     REWRAPS_FIELD_NUMBER: _builtins.int
     LAST_USED_TIME_FIELD_NUMBER: _builtins.int
     INDEXES_FIELD_NUMBER: _builtins.int
+    INDEX_LOOKUPS_FIELD_NUMBER: _builtins.int
+    FAILURES_FIELD_NUMBER: _builtins.int
+    LAST_LOOKUP_TIME_FIELD_NUMBER: _builtins.int
     encryptions: _builtins.int
     """encryptions is how many messages this version encrypted (rewraps into it included)."""
     decryptions: _builtins.int
@@ -361,10 +372,30 @@ class KeyVersionUsage(_message.Message):
     rewraps: _builtins.int
     """rewraps is how many ciphertexts of this version were rewrapped to another version or key."""
     indexes: _builtins.int
-    """indexes is how many blind indexes an index key's version computed (ComputeIndex, batch items)."""
+    """indexes is how many blind indexes an index key's version computed (ComputeIndex, batch items,
+    ReIndex), all_versions lookups excepted.
+    """
+    index_lookups: _builtins.int
+    """index_lookups is how many all_versions lookups computed an index under this version beside the
+    version they were asked for. Lookups are counted apart: they neither set last_used_time nor
+    keep the version in use in the census, so an index key can retire versions after re-indexing.
+    """
+    failures: _builtins.int
+    """failures is how many calls named this version and failed to decrypt, rewrap or index with it
+    (wrong context, tampered, refused by policy or a pending destruction). A failure means data under
+    the version still exists: it sets last_used_time and keeps the version in use in the census.
+    """
     @_builtins.property
     def last_used_time(self) -> _timestamp_pb2.Timestamp:
-        """last_used_time is the last use of any kind any replica merged; absent if never used."""
+        """last_used_time is the last use any replica merged, failures included and all_versions lookups
+        excluded; absent if never used.
+        """
+
+    @_builtins.property
+    def last_lookup_time(self) -> _timestamp_pb2.Timestamp:
+        """last_lookup_time is the last all_versions lookup under this version any replica merged; absent
+        if none.
+        """
 
     def __init__(
         self,
@@ -374,10 +405,13 @@ class KeyVersionUsage(_message.Message):
         rewraps: _builtins.int = ...,
         last_used_time: _timestamp_pb2.Timestamp | None = ...,
         indexes: _builtins.int = ...,
+        index_lookups: _builtins.int = ...,
+        failures: _builtins.int = ...,
+        last_lookup_time: _timestamp_pb2.Timestamp | None = ...,
     ) -> None: ...
-    _HasFieldArgType: _TypeAlias = _typing.Literal["last_used_time", b"last_used_time"]  # noqa: Y015
+    _HasFieldArgType: _TypeAlias = _typing.Literal["last_lookup_time", b"last_lookup_time", "last_used_time", b"last_used_time"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["decryptions", b"decryptions", "encryptions", b"encryptions", "indexes", b"indexes", "last_used_time", b"last_used_time", "rewraps", b"rewraps"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["decryptions", b"decryptions", "encryptions", b"encryptions", "failures", b"failures", "index_lookups", b"index_lookups", "indexes", b"indexes", "last_lookup_time", b"last_lookup_time", "last_used_time", b"last_used_time", "rewraps", b"rewraps"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 

@@ -66,6 +66,13 @@ export interface DecryptRequest {
   ciphertext: string;
   /** context is the associated data given at encryption, if any. */
   context: Uint8Array;
+  /**
+   * expected_key, when set, is the key the ciphertext must be under: a key name ("users-email"), or a
+   * prefix ending in '*' ("users-*"). A ciphertext whose header names another key fails with
+   * INVALID_ARGUMENT, reason UNEXPECTED_KEY, before anything is decrypted, so a value planted in a
+   * column under some other key the writer could use is refused rather than trusted.
+   */
+  expectedKey: string;
 }
 
 /** DecryptResponse is the plaintext of one ciphertext. */
@@ -88,7 +95,16 @@ export interface ReEncryptRequest {
    * legacy is a ciphertext made outside cipherd, set instead of ciphertext: it is decrypted with an
    * imported legacy key and encrypted with key_name; the plaintext is never returned.
    */
-  legacy: LegacyCiphertext | undefined;
+  legacy:
+    | LegacyCiphertext
+    | undefined;
+  /**
+   * expected_key, when set, is the key the ciphertext to rewrap must be under (for legacy, the legacy key): a key name ("users-email"), or a
+   * prefix ending in '*' ("users-*"). A ciphertext whose header names another key fails with
+   * INVALID_ARGUMENT, reason UNEXPECTED_KEY, before anything is decrypted, so a value planted in a
+   * column under some other key the writer could use is refused rather than trusted.
+   */
+  expectedKey: string;
 }
 
 /** LegacyCiphertext is data encrypted before cipherd, without a header. */
@@ -167,6 +183,11 @@ export interface EncryptBatchResult {
 export interface DecryptBatchRequest {
   /** items are the ciphertexts; at most the server's max batch items. */
   items: DecryptBatchItem[];
+  /**
+   * expected_key is the key every item must be under unless the item names its own, as in
+   * DecryptRequest.
+   */
+  expectedKey: string;
 }
 
 /** DecryptBatchItem is one ciphertext of a batch. */
@@ -177,6 +198,8 @@ export interface DecryptBatchItem {
   ciphertext: string;
   /** context is the item's associated data, if any. */
   context: Uint8Array;
+  /** expected_key is the key this item must be under, as in DecryptRequest; empty means the batch's. */
+  expectedKey: string;
 }
 
 /** DecryptBatchResponse has one result per item, in request order. */
@@ -207,6 +230,11 @@ export interface ReEncryptBatchRequest {
   keyName: string;
   /** items are the ciphertexts; at most the server's max batch items. */
   items: ReEncryptBatchItem[];
+  /**
+   * expected_key is the key every item must be under unless the item names its own, as in
+   * ReEncryptRequest.
+   */
+  expectedKey: string;
 }
 
 /** ReEncryptBatchItem is one ciphertext to rewrap. */
@@ -221,7 +249,11 @@ export interface ReEncryptBatchItem {
    * legacy is a ciphertext made outside cipherd, set instead of ciphertext (see ReEncryptRequest);
    * the batch's key_name is then required.
    */
-  legacy: LegacyCiphertext | undefined;
+  legacy:
+    | LegacyCiphertext
+    | undefined;
+  /** expected_key is the key this item must be under, as in ReEncryptRequest; empty means the batch's. */
+  expectedKey: string;
 }
 
 /** ReEncryptBatchResponse has one result per item, in request order. */
@@ -259,7 +291,11 @@ export interface ReEncryptStreamRequest {
   /** key_name is the key to rewrap to; empty means the ciphertext's own key. Required with legacy. */
   keyName: string;
   /** legacy is a ciphertext made outside cipherd, set instead of ciphertext (see ReEncryptRequest). */
-  legacy: LegacyCiphertext | undefined;
+  legacy:
+    | LegacyCiphertext
+    | undefined;
+  /** expected_key is the key this item must be under, as in ReEncryptRequest. */
+  expectedKey: string;
 }
 
 /** ReEncryptStreamResponse is the outcome of one streamed item. */
@@ -297,6 +333,8 @@ export interface DecryptStreamRequest {
   ciphertext: string;
   /** context is the item's associated data, if any. */
   context: Uint8Array;
+  /** expected_key is the key this item must be under, as in DecryptRequest. */
+  expectedKey: string;
 }
 
 /** DecryptStreamResponse is the outcome of one streamed item. */
@@ -368,7 +406,9 @@ export interface ComputeIndexRequest {
   keyVersion: number;
   /**
    * all_versions also returns the index under every version that may still be used (from the
-   * key's min_decryption_version up), so a query can match rows indexed before a rotation.
+   * key's min_decryption_version up), so a query can match rows indexed before a rotation. These
+   * lookups are counted apart (KeyVersionUsage.index_lookups), not as use of the older versions, so
+   * an index key whose rows were re-indexed (ReIndex) can still retire its old versions.
    */
   allVersions: boolean;
 }
@@ -433,6 +473,86 @@ export interface ComputeIndexBatchResult {
     | undefined;
   /** key_version is the version that computed the index (0 on error). */
   keyVersion: number;
+}
+
+/** ReIndexRequest is one ciphertext whose plaintext to index. */
+export interface ReIndexRequest {
+  /** ciphertext is the ciphertext whose plaintext is indexed; it is decrypted inside the server only. */
+  ciphertext: string;
+  /** context is the associated data given at encryption, if any. */
+  context: Uint8Array;
+  /** index_key_name is the index key (MODE_HMAC); the index is computed with its current version. */
+  indexKeyName: string;
+  /** normalization is applied to the plaintext first, as in ComputeIndexRequest. */
+  normalization:
+    | Normalization
+    | undefined;
+  /** length_bytes is the index length, as in ComputeIndexRequest. */
+  lengthBytes: number;
+  /** expected_key is the key the ciphertext must be under, as in DecryptRequest. */
+  expectedKey: string;
+}
+
+/** ReIndexResponse is the blind index of one ciphertext's plaintext. */
+export interface ReIndexResponse {
+  /** index is HMAC-SHA-256(index key, normalized plaintext), truncated to length_bytes. */
+  index: Uint8Array;
+  /** key_version is the index key's version that computed index. */
+  keyVersion: number;
+  /** source_key_version is the version the ciphertext was under. */
+  sourceKeyVersion: number;
+}
+
+/** ReIndexBatchRequest is many ciphertexts to index with one index key, normalization and length. */
+export interface ReIndexBatchRequest {
+  /** index_key_name is the index key every item is indexed with, at its current version. */
+  indexKeyName: string;
+  /** normalization is applied to every item's plaintext, as in ComputeIndexRequest. */
+  normalization:
+    | Normalization
+    | undefined;
+  /** length_bytes is the index length for every item, as in ComputeIndexRequest. */
+  lengthBytes: number;
+  /** items are the ciphertexts; at most the server's max batch items. */
+  items: ReIndexBatchItem[];
+  /** expected_key is the key every item must be under unless the item names its own. */
+  expectedKey: string;
+}
+
+/** ReIndexBatchItem is one ciphertext of a batch. */
+export interface ReIndexBatchItem {
+  /** reference is the caller's label for the item, echoed in its result. */
+  reference: string;
+  /** ciphertext is the ciphertext whose plaintext is indexed. */
+  ciphertext: string;
+  /** context is the item's associated data, if any. */
+  context: Uint8Array;
+  /** expected_key is the key this item must be under; empty means the batch's. */
+  expectedKey: string;
+}
+
+/** ReIndexBatchResponse has one result per item, in request order. */
+export interface ReIndexBatchResponse {
+  /** results has exactly one entry per request item, in the same order. */
+  results: ReIndexBatchResult[];
+}
+
+/** ReIndexBatchResult is the outcome of one item. */
+export interface ReIndexBatchResult {
+  /** reference is the item's reference. */
+  reference: string;
+  /** index is the item's blind index. */
+  index?:
+    | Uint8Array
+    | undefined;
+  /** error is why the item failed. */
+  error?:
+    | ItemError
+    | undefined;
+  /** key_version is the index key's version that computed the index (0 on error). */
+  keyVersion: number;
+  /** source_key_version is the version the ciphertext was under (0 if its header was unreadable). */
+  sourceKeyVersion: number;
 }
 
 /** GenerateDataKeyRequest asks for a new data key wrapped by a named key. */
@@ -743,7 +863,7 @@ export const EncryptResponse: MessageFns<EncryptResponse> = {
 };
 
 function createBaseDecryptRequest(): DecryptRequest {
-  return { ciphertext: "", context: new Uint8Array(0) };
+  return { ciphertext: "", context: new Uint8Array(0), expectedKey: "" };
 }
 
 export const DecryptRequest: MessageFns<DecryptRequest> = {
@@ -753,6 +873,9 @@ export const DecryptRequest: MessageFns<DecryptRequest> = {
     }
     if (message.context.length !== 0) {
       writer.uint32(18).bytes(message.context);
+    }
+    if (message.expectedKey !== "") {
+      writer.uint32(26).string(message.expectedKey);
     }
     return writer;
   },
@@ -780,6 +903,14 @@ export const DecryptRequest: MessageFns<DecryptRequest> = {
           message.context = reader.bytes();
           continue;
         }
+        case 3: {
+          if (tag !== 26) {
+            break;
+          }
+
+          message.expectedKey = reader.string();
+          continue;
+        }
       }
       if ((tag & 7) === 4 || tag === 0) {
         break;
@@ -793,6 +924,7 @@ export const DecryptRequest: MessageFns<DecryptRequest> = {
     return {
       ciphertext: isSet(object.ciphertext) ? globalThis.String(object.ciphertext) : "",
       context: isSet(object.context) ? bytesFromBase64(object.context) : new Uint8Array(0),
+      expectedKey: isSet(object.expectedKey) ? globalThis.String(object.expectedKey) : "",
     };
   },
 
@@ -804,6 +936,9 @@ export const DecryptRequest: MessageFns<DecryptRequest> = {
     if (message.context.length !== 0) {
       obj.context = base64FromBytes(message.context);
     }
+    if (message.expectedKey !== "") {
+      obj.expectedKey = message.expectedKey;
+    }
     return obj;
   },
 
@@ -814,6 +949,7 @@ export const DecryptRequest: MessageFns<DecryptRequest> = {
     const message = createBaseDecryptRequest();
     message.ciphertext = object.ciphertext ?? "";
     message.context = object.context ?? new Uint8Array(0);
+    message.expectedKey = object.expectedKey ?? "";
     return message;
   },
 };
@@ -895,7 +1031,7 @@ export const DecryptResponse: MessageFns<DecryptResponse> = {
 };
 
 function createBaseReEncryptRequest(): ReEncryptRequest {
-  return { ciphertext: "", context: new Uint8Array(0), keyName: "", legacy: undefined };
+  return { ciphertext: "", context: new Uint8Array(0), keyName: "", legacy: undefined, expectedKey: "" };
 }
 
 export const ReEncryptRequest: MessageFns<ReEncryptRequest> = {
@@ -911,6 +1047,9 @@ export const ReEncryptRequest: MessageFns<ReEncryptRequest> = {
     }
     if (message.legacy !== undefined) {
       LegacyCiphertext.encode(message.legacy, writer.uint32(34).fork()).join();
+    }
+    if (message.expectedKey !== "") {
+      writer.uint32(42).string(message.expectedKey);
     }
     return writer;
   },
@@ -954,6 +1093,14 @@ export const ReEncryptRequest: MessageFns<ReEncryptRequest> = {
           message.legacy = LegacyCiphertext.decode(reader, reader.uint32());
           continue;
         }
+        case 5: {
+          if (tag !== 42) {
+            break;
+          }
+
+          message.expectedKey = reader.string();
+          continue;
+        }
       }
       if ((tag & 7) === 4 || tag === 0) {
         break;
@@ -969,6 +1116,7 @@ export const ReEncryptRequest: MessageFns<ReEncryptRequest> = {
       context: isSet(object.context) ? bytesFromBase64(object.context) : new Uint8Array(0),
       keyName: isSet(object.keyName) ? globalThis.String(object.keyName) : "",
       legacy: isSet(object.legacy) ? LegacyCiphertext.fromJSON(object.legacy) : undefined,
+      expectedKey: isSet(object.expectedKey) ? globalThis.String(object.expectedKey) : "",
     };
   },
 
@@ -986,6 +1134,9 @@ export const ReEncryptRequest: MessageFns<ReEncryptRequest> = {
     if (message.legacy !== undefined) {
       obj.legacy = LegacyCiphertext.toJSON(message.legacy);
     }
+    if (message.expectedKey !== "") {
+      obj.expectedKey = message.expectedKey;
+    }
     return obj;
   },
 
@@ -1000,6 +1151,7 @@ export const ReEncryptRequest: MessageFns<ReEncryptRequest> = {
     message.legacy = (object.legacy !== undefined && object.legacy !== null)
       ? LegacyCiphertext.fromPartial(object.legacy)
       : undefined;
+    message.expectedKey = object.expectedKey ?? "";
     return message;
   },
 };
@@ -1577,13 +1729,16 @@ export const EncryptBatchResult: MessageFns<EncryptBatchResult> = {
 };
 
 function createBaseDecryptBatchRequest(): DecryptBatchRequest {
-  return { items: [] };
+  return { items: [], expectedKey: "" };
 }
 
 export const DecryptBatchRequest: MessageFns<DecryptBatchRequest> = {
   encode(message: DecryptBatchRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
     for (const v of message.items) {
       DecryptBatchItem.encode(v!, writer.uint32(10).fork()).join();
+    }
+    if (message.expectedKey !== "") {
+      writer.uint32(18).string(message.expectedKey);
     }
     return writer;
   },
@@ -1603,6 +1758,14 @@ export const DecryptBatchRequest: MessageFns<DecryptBatchRequest> = {
           message.items.push(DecryptBatchItem.decode(reader, reader.uint32()));
           continue;
         }
+        case 2: {
+          if (tag !== 18) {
+            break;
+          }
+
+          message.expectedKey = reader.string();
+          continue;
+        }
       }
       if ((tag & 7) === 4 || tag === 0) {
         break;
@@ -1615,6 +1778,7 @@ export const DecryptBatchRequest: MessageFns<DecryptBatchRequest> = {
   fromJSON(object: any): DecryptBatchRequest {
     return {
       items: globalThis.Array.isArray(object?.items) ? object.items.map((e: any) => DecryptBatchItem.fromJSON(e)) : [],
+      expectedKey: isSet(object.expectedKey) ? globalThis.String(object.expectedKey) : "",
     };
   },
 
@@ -1622,6 +1786,9 @@ export const DecryptBatchRequest: MessageFns<DecryptBatchRequest> = {
     const obj: any = {};
     if (message.items?.length) {
       obj.items = message.items.map((e) => DecryptBatchItem.toJSON(e));
+    }
+    if (message.expectedKey !== "") {
+      obj.expectedKey = message.expectedKey;
     }
     return obj;
   },
@@ -1632,12 +1799,13 @@ export const DecryptBatchRequest: MessageFns<DecryptBatchRequest> = {
   fromPartial<I extends Exact<DeepPartial<DecryptBatchRequest>, I>>(object: I): DecryptBatchRequest {
     const message = createBaseDecryptBatchRequest();
     message.items = object.items?.map((e) => DecryptBatchItem.fromPartial(e)) || [];
+    message.expectedKey = object.expectedKey ?? "";
     return message;
   },
 };
 
 function createBaseDecryptBatchItem(): DecryptBatchItem {
-  return { reference: "", ciphertext: "", context: new Uint8Array(0) };
+  return { reference: "", ciphertext: "", context: new Uint8Array(0), expectedKey: "" };
 }
 
 export const DecryptBatchItem: MessageFns<DecryptBatchItem> = {
@@ -1650,6 +1818,9 @@ export const DecryptBatchItem: MessageFns<DecryptBatchItem> = {
     }
     if (message.context.length !== 0) {
       writer.uint32(26).bytes(message.context);
+    }
+    if (message.expectedKey !== "") {
+      writer.uint32(34).string(message.expectedKey);
     }
     return writer;
   },
@@ -1685,6 +1856,14 @@ export const DecryptBatchItem: MessageFns<DecryptBatchItem> = {
           message.context = reader.bytes();
           continue;
         }
+        case 4: {
+          if (tag !== 34) {
+            break;
+          }
+
+          message.expectedKey = reader.string();
+          continue;
+        }
       }
       if ((tag & 7) === 4 || tag === 0) {
         break;
@@ -1699,6 +1878,7 @@ export const DecryptBatchItem: MessageFns<DecryptBatchItem> = {
       reference: isSet(object.reference) ? globalThis.String(object.reference) : "",
       ciphertext: isSet(object.ciphertext) ? globalThis.String(object.ciphertext) : "",
       context: isSet(object.context) ? bytesFromBase64(object.context) : new Uint8Array(0),
+      expectedKey: isSet(object.expectedKey) ? globalThis.String(object.expectedKey) : "",
     };
   },
 
@@ -1713,6 +1893,9 @@ export const DecryptBatchItem: MessageFns<DecryptBatchItem> = {
     if (message.context.length !== 0) {
       obj.context = base64FromBytes(message.context);
     }
+    if (message.expectedKey !== "") {
+      obj.expectedKey = message.expectedKey;
+    }
     return obj;
   },
 
@@ -1724,6 +1907,7 @@ export const DecryptBatchItem: MessageFns<DecryptBatchItem> = {
     message.reference = object.reference ?? "";
     message.ciphertext = object.ciphertext ?? "";
     message.context = object.context ?? new Uint8Array(0);
+    message.expectedKey = object.expectedKey ?? "";
     return message;
   },
 };
@@ -1901,7 +2085,7 @@ export const DecryptBatchResult: MessageFns<DecryptBatchResult> = {
 };
 
 function createBaseReEncryptBatchRequest(): ReEncryptBatchRequest {
-  return { keyName: "", items: [] };
+  return { keyName: "", items: [], expectedKey: "" };
 }
 
 export const ReEncryptBatchRequest: MessageFns<ReEncryptBatchRequest> = {
@@ -1911,6 +2095,9 @@ export const ReEncryptBatchRequest: MessageFns<ReEncryptBatchRequest> = {
     }
     for (const v of message.items) {
       ReEncryptBatchItem.encode(v!, writer.uint32(18).fork()).join();
+    }
+    if (message.expectedKey !== "") {
+      writer.uint32(26).string(message.expectedKey);
     }
     return writer;
   },
@@ -1938,6 +2125,14 @@ export const ReEncryptBatchRequest: MessageFns<ReEncryptBatchRequest> = {
           message.items.push(ReEncryptBatchItem.decode(reader, reader.uint32()));
           continue;
         }
+        case 3: {
+          if (tag !== 26) {
+            break;
+          }
+
+          message.expectedKey = reader.string();
+          continue;
+        }
       }
       if ((tag & 7) === 4 || tag === 0) {
         break;
@@ -1953,6 +2148,7 @@ export const ReEncryptBatchRequest: MessageFns<ReEncryptBatchRequest> = {
       items: globalThis.Array.isArray(object?.items)
         ? object.items.map((e: any) => ReEncryptBatchItem.fromJSON(e))
         : [],
+      expectedKey: isSet(object.expectedKey) ? globalThis.String(object.expectedKey) : "",
     };
   },
 
@@ -1964,6 +2160,9 @@ export const ReEncryptBatchRequest: MessageFns<ReEncryptBatchRequest> = {
     if (message.items?.length) {
       obj.items = message.items.map((e) => ReEncryptBatchItem.toJSON(e));
     }
+    if (message.expectedKey !== "") {
+      obj.expectedKey = message.expectedKey;
+    }
     return obj;
   },
 
@@ -1974,12 +2173,13 @@ export const ReEncryptBatchRequest: MessageFns<ReEncryptBatchRequest> = {
     const message = createBaseReEncryptBatchRequest();
     message.keyName = object.keyName ?? "";
     message.items = object.items?.map((e) => ReEncryptBatchItem.fromPartial(e)) || [];
+    message.expectedKey = object.expectedKey ?? "";
     return message;
   },
 };
 
 function createBaseReEncryptBatchItem(): ReEncryptBatchItem {
-  return { reference: "", ciphertext: "", context: new Uint8Array(0), legacy: undefined };
+  return { reference: "", ciphertext: "", context: new Uint8Array(0), legacy: undefined, expectedKey: "" };
 }
 
 export const ReEncryptBatchItem: MessageFns<ReEncryptBatchItem> = {
@@ -1995,6 +2195,9 @@ export const ReEncryptBatchItem: MessageFns<ReEncryptBatchItem> = {
     }
     if (message.legacy !== undefined) {
       LegacyCiphertext.encode(message.legacy, writer.uint32(34).fork()).join();
+    }
+    if (message.expectedKey !== "") {
+      writer.uint32(42).string(message.expectedKey);
     }
     return writer;
   },
@@ -2038,6 +2241,14 @@ export const ReEncryptBatchItem: MessageFns<ReEncryptBatchItem> = {
           message.legacy = LegacyCiphertext.decode(reader, reader.uint32());
           continue;
         }
+        case 5: {
+          if (tag !== 42) {
+            break;
+          }
+
+          message.expectedKey = reader.string();
+          continue;
+        }
       }
       if ((tag & 7) === 4 || tag === 0) {
         break;
@@ -2053,6 +2264,7 @@ export const ReEncryptBatchItem: MessageFns<ReEncryptBatchItem> = {
       ciphertext: isSet(object.ciphertext) ? globalThis.String(object.ciphertext) : "",
       context: isSet(object.context) ? bytesFromBase64(object.context) : new Uint8Array(0),
       legacy: isSet(object.legacy) ? LegacyCiphertext.fromJSON(object.legacy) : undefined,
+      expectedKey: isSet(object.expectedKey) ? globalThis.String(object.expectedKey) : "",
     };
   },
 
@@ -2070,6 +2282,9 @@ export const ReEncryptBatchItem: MessageFns<ReEncryptBatchItem> = {
     if (message.legacy !== undefined) {
       obj.legacy = LegacyCiphertext.toJSON(message.legacy);
     }
+    if (message.expectedKey !== "") {
+      obj.expectedKey = message.expectedKey;
+    }
     return obj;
   },
 
@@ -2084,6 +2299,7 @@ export const ReEncryptBatchItem: MessageFns<ReEncryptBatchItem> = {
     message.legacy = (object.legacy !== undefined && object.legacy !== null)
       ? LegacyCiphertext.fromPartial(object.legacy)
       : undefined;
+    message.expectedKey = object.expectedKey ?? "";
     return message;
   },
 };
@@ -2277,7 +2493,7 @@ export const ReEncryptBatchResult: MessageFns<ReEncryptBatchResult> = {
 };
 
 function createBaseReEncryptStreamRequest(): ReEncryptStreamRequest {
-  return { reference: "", ciphertext: "", context: new Uint8Array(0), keyName: "", legacy: undefined };
+  return { reference: "", ciphertext: "", context: new Uint8Array(0), keyName: "", legacy: undefined, expectedKey: "" };
 }
 
 export const ReEncryptStreamRequest: MessageFns<ReEncryptStreamRequest> = {
@@ -2296,6 +2512,9 @@ export const ReEncryptStreamRequest: MessageFns<ReEncryptStreamRequest> = {
     }
     if (message.legacy !== undefined) {
       LegacyCiphertext.encode(message.legacy, writer.uint32(42).fork()).join();
+    }
+    if (message.expectedKey !== "") {
+      writer.uint32(50).string(message.expectedKey);
     }
     return writer;
   },
@@ -2347,6 +2566,14 @@ export const ReEncryptStreamRequest: MessageFns<ReEncryptStreamRequest> = {
           message.legacy = LegacyCiphertext.decode(reader, reader.uint32());
           continue;
         }
+        case 6: {
+          if (tag !== 50) {
+            break;
+          }
+
+          message.expectedKey = reader.string();
+          continue;
+        }
       }
       if ((tag & 7) === 4 || tag === 0) {
         break;
@@ -2363,6 +2590,7 @@ export const ReEncryptStreamRequest: MessageFns<ReEncryptStreamRequest> = {
       context: isSet(object.context) ? bytesFromBase64(object.context) : new Uint8Array(0),
       keyName: isSet(object.keyName) ? globalThis.String(object.keyName) : "",
       legacy: isSet(object.legacy) ? LegacyCiphertext.fromJSON(object.legacy) : undefined,
+      expectedKey: isSet(object.expectedKey) ? globalThis.String(object.expectedKey) : "",
     };
   },
 
@@ -2383,6 +2611,9 @@ export const ReEncryptStreamRequest: MessageFns<ReEncryptStreamRequest> = {
     if (message.legacy !== undefined) {
       obj.legacy = LegacyCiphertext.toJSON(message.legacy);
     }
+    if (message.expectedKey !== "") {
+      obj.expectedKey = message.expectedKey;
+    }
     return obj;
   },
 
@@ -2398,6 +2629,7 @@ export const ReEncryptStreamRequest: MessageFns<ReEncryptStreamRequest> = {
     message.legacy = (object.legacy !== undefined && object.legacy !== null)
       ? LegacyCiphertext.fromPartial(object.legacy)
       : undefined;
+    message.expectedKey = object.expectedKey ?? "";
     return message;
   },
 };
@@ -2631,7 +2863,7 @@ export const EncryptStreamResponse: MessageFns<EncryptStreamResponse> = {
 };
 
 function createBaseDecryptStreamRequest(): DecryptStreamRequest {
-  return { reference: "", ciphertext: "", context: new Uint8Array(0) };
+  return { reference: "", ciphertext: "", context: new Uint8Array(0), expectedKey: "" };
 }
 
 export const DecryptStreamRequest: MessageFns<DecryptStreamRequest> = {
@@ -2644,6 +2876,9 @@ export const DecryptStreamRequest: MessageFns<DecryptStreamRequest> = {
     }
     if (message.context.length !== 0) {
       writer.uint32(26).bytes(message.context);
+    }
+    if (message.expectedKey !== "") {
+      writer.uint32(34).string(message.expectedKey);
     }
     return writer;
   },
@@ -2679,6 +2914,14 @@ export const DecryptStreamRequest: MessageFns<DecryptStreamRequest> = {
           message.context = reader.bytes();
           continue;
         }
+        case 4: {
+          if (tag !== 34) {
+            break;
+          }
+
+          message.expectedKey = reader.string();
+          continue;
+        }
       }
       if ((tag & 7) === 4 || tag === 0) {
         break;
@@ -2693,6 +2936,7 @@ export const DecryptStreamRequest: MessageFns<DecryptStreamRequest> = {
       reference: isSet(object.reference) ? globalThis.String(object.reference) : "",
       ciphertext: isSet(object.ciphertext) ? globalThis.String(object.ciphertext) : "",
       context: isSet(object.context) ? bytesFromBase64(object.context) : new Uint8Array(0),
+      expectedKey: isSet(object.expectedKey) ? globalThis.String(object.expectedKey) : "",
     };
   },
 
@@ -2707,6 +2951,9 @@ export const DecryptStreamRequest: MessageFns<DecryptStreamRequest> = {
     if (message.context.length !== 0) {
       obj.context = base64FromBytes(message.context);
     }
+    if (message.expectedKey !== "") {
+      obj.expectedKey = message.expectedKey;
+    }
     return obj;
   },
 
@@ -2718,6 +2965,7 @@ export const DecryptStreamRequest: MessageFns<DecryptStreamRequest> = {
     message.reference = object.reference ?? "";
     message.ciphertext = object.ciphertext ?? "";
     message.context = object.context ?? new Uint8Array(0);
+    message.expectedKey = object.expectedKey ?? "";
     return message;
   },
 };
@@ -3735,6 +3983,669 @@ export const ComputeIndexBatchResult: MessageFns<ComputeIndexBatchResult> = {
   },
 };
 
+function createBaseReIndexRequest(): ReIndexRequest {
+  return {
+    ciphertext: "",
+    context: new Uint8Array(0),
+    indexKeyName: "",
+    normalization: undefined,
+    lengthBytes: 0,
+    expectedKey: "",
+  };
+}
+
+export const ReIndexRequest: MessageFns<ReIndexRequest> = {
+  encode(message: ReIndexRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.ciphertext !== "") {
+      writer.uint32(10).string(message.ciphertext);
+    }
+    if (message.context.length !== 0) {
+      writer.uint32(18).bytes(message.context);
+    }
+    if (message.indexKeyName !== "") {
+      writer.uint32(26).string(message.indexKeyName);
+    }
+    if (message.normalization !== undefined) {
+      Normalization.encode(message.normalization, writer.uint32(34).fork()).join();
+    }
+    if (message.lengthBytes !== 0) {
+      writer.uint32(40).int32(message.lengthBytes);
+    }
+    if (message.expectedKey !== "") {
+      writer.uint32(50).string(message.expectedKey);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ReIndexRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const end = length === undefined ? reader.len : reader.pos + length;
+    const message = createBaseReIndexRequest();
+    while (reader.pos < end) {
+      const tag = reader.uint32();
+      switch (tag >>> 3) {
+        case 1: {
+          if (tag !== 10) {
+            break;
+          }
+
+          message.ciphertext = reader.string();
+          continue;
+        }
+        case 2: {
+          if (tag !== 18) {
+            break;
+          }
+
+          message.context = reader.bytes();
+          continue;
+        }
+        case 3: {
+          if (tag !== 26) {
+            break;
+          }
+
+          message.indexKeyName = reader.string();
+          continue;
+        }
+        case 4: {
+          if (tag !== 34) {
+            break;
+          }
+
+          message.normalization = Normalization.decode(reader, reader.uint32());
+          continue;
+        }
+        case 5: {
+          if (tag !== 40) {
+            break;
+          }
+
+          message.lengthBytes = reader.int32();
+          continue;
+        }
+        case 6: {
+          if (tag !== 50) {
+            break;
+          }
+
+          message.expectedKey = reader.string();
+          continue;
+        }
+      }
+      if ((tag & 7) === 4 || tag === 0) {
+        break;
+      }
+      reader.skip(tag & 7);
+    }
+    return message;
+  },
+
+  fromJSON(object: any): ReIndexRequest {
+    return {
+      ciphertext: isSet(object.ciphertext) ? globalThis.String(object.ciphertext) : "",
+      context: isSet(object.context) ? bytesFromBase64(object.context) : new Uint8Array(0),
+      indexKeyName: isSet(object.indexKeyName) ? globalThis.String(object.indexKeyName) : "",
+      normalization: isSet(object.normalization) ? Normalization.fromJSON(object.normalization) : undefined,
+      lengthBytes: isSet(object.lengthBytes) ? globalThis.Number(object.lengthBytes) : 0,
+      expectedKey: isSet(object.expectedKey) ? globalThis.String(object.expectedKey) : "",
+    };
+  },
+
+  toJSON(message: ReIndexRequest): unknown {
+    const obj: any = {};
+    if (message.ciphertext !== "") {
+      obj.ciphertext = message.ciphertext;
+    }
+    if (message.context.length !== 0) {
+      obj.context = base64FromBytes(message.context);
+    }
+    if (message.indexKeyName !== "") {
+      obj.indexKeyName = message.indexKeyName;
+    }
+    if (message.normalization !== undefined) {
+      obj.normalization = Normalization.toJSON(message.normalization);
+    }
+    if (message.lengthBytes !== 0) {
+      obj.lengthBytes = Math.round(message.lengthBytes);
+    }
+    if (message.expectedKey !== "") {
+      obj.expectedKey = message.expectedKey;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<ReIndexRequest>, I>>(base?: I): ReIndexRequest {
+    return ReIndexRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<ReIndexRequest>, I>>(object: I): ReIndexRequest {
+    const message = createBaseReIndexRequest();
+    message.ciphertext = object.ciphertext ?? "";
+    message.context = object.context ?? new Uint8Array(0);
+    message.indexKeyName = object.indexKeyName ?? "";
+    message.normalization = (object.normalization !== undefined && object.normalization !== null)
+      ? Normalization.fromPartial(object.normalization)
+      : undefined;
+    message.lengthBytes = object.lengthBytes ?? 0;
+    message.expectedKey = object.expectedKey ?? "";
+    return message;
+  },
+};
+
+function createBaseReIndexResponse(): ReIndexResponse {
+  return { index: new Uint8Array(0), keyVersion: 0, sourceKeyVersion: 0 };
+}
+
+export const ReIndexResponse: MessageFns<ReIndexResponse> = {
+  encode(message: ReIndexResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.index.length !== 0) {
+      writer.uint32(10).bytes(message.index);
+    }
+    if (message.keyVersion !== 0) {
+      writer.uint32(16).int32(message.keyVersion);
+    }
+    if (message.sourceKeyVersion !== 0) {
+      writer.uint32(24).int32(message.sourceKeyVersion);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ReIndexResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const end = length === undefined ? reader.len : reader.pos + length;
+    const message = createBaseReIndexResponse();
+    while (reader.pos < end) {
+      const tag = reader.uint32();
+      switch (tag >>> 3) {
+        case 1: {
+          if (tag !== 10) {
+            break;
+          }
+
+          message.index = reader.bytes();
+          continue;
+        }
+        case 2: {
+          if (tag !== 16) {
+            break;
+          }
+
+          message.keyVersion = reader.int32();
+          continue;
+        }
+        case 3: {
+          if (tag !== 24) {
+            break;
+          }
+
+          message.sourceKeyVersion = reader.int32();
+          continue;
+        }
+      }
+      if ((tag & 7) === 4 || tag === 0) {
+        break;
+      }
+      reader.skip(tag & 7);
+    }
+    return message;
+  },
+
+  fromJSON(object: any): ReIndexResponse {
+    return {
+      index: isSet(object.index) ? bytesFromBase64(object.index) : new Uint8Array(0),
+      keyVersion: isSet(object.keyVersion) ? globalThis.Number(object.keyVersion) : 0,
+      sourceKeyVersion: isSet(object.sourceKeyVersion) ? globalThis.Number(object.sourceKeyVersion) : 0,
+    };
+  },
+
+  toJSON(message: ReIndexResponse): unknown {
+    const obj: any = {};
+    if (message.index.length !== 0) {
+      obj.index = base64FromBytes(message.index);
+    }
+    if (message.keyVersion !== 0) {
+      obj.keyVersion = Math.round(message.keyVersion);
+    }
+    if (message.sourceKeyVersion !== 0) {
+      obj.sourceKeyVersion = Math.round(message.sourceKeyVersion);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<ReIndexResponse>, I>>(base?: I): ReIndexResponse {
+    return ReIndexResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<ReIndexResponse>, I>>(object: I): ReIndexResponse {
+    const message = createBaseReIndexResponse();
+    message.index = object.index ?? new Uint8Array(0);
+    message.keyVersion = object.keyVersion ?? 0;
+    message.sourceKeyVersion = object.sourceKeyVersion ?? 0;
+    return message;
+  },
+};
+
+function createBaseReIndexBatchRequest(): ReIndexBatchRequest {
+  return { indexKeyName: "", normalization: undefined, lengthBytes: 0, items: [], expectedKey: "" };
+}
+
+export const ReIndexBatchRequest: MessageFns<ReIndexBatchRequest> = {
+  encode(message: ReIndexBatchRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.indexKeyName !== "") {
+      writer.uint32(10).string(message.indexKeyName);
+    }
+    if (message.normalization !== undefined) {
+      Normalization.encode(message.normalization, writer.uint32(18).fork()).join();
+    }
+    if (message.lengthBytes !== 0) {
+      writer.uint32(24).int32(message.lengthBytes);
+    }
+    for (const v of message.items) {
+      ReIndexBatchItem.encode(v!, writer.uint32(34).fork()).join();
+    }
+    if (message.expectedKey !== "") {
+      writer.uint32(42).string(message.expectedKey);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ReIndexBatchRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const end = length === undefined ? reader.len : reader.pos + length;
+    const message = createBaseReIndexBatchRequest();
+    while (reader.pos < end) {
+      const tag = reader.uint32();
+      switch (tag >>> 3) {
+        case 1: {
+          if (tag !== 10) {
+            break;
+          }
+
+          message.indexKeyName = reader.string();
+          continue;
+        }
+        case 2: {
+          if (tag !== 18) {
+            break;
+          }
+
+          message.normalization = Normalization.decode(reader, reader.uint32());
+          continue;
+        }
+        case 3: {
+          if (tag !== 24) {
+            break;
+          }
+
+          message.lengthBytes = reader.int32();
+          continue;
+        }
+        case 4: {
+          if (tag !== 34) {
+            break;
+          }
+
+          message.items.push(ReIndexBatchItem.decode(reader, reader.uint32()));
+          continue;
+        }
+        case 5: {
+          if (tag !== 42) {
+            break;
+          }
+
+          message.expectedKey = reader.string();
+          continue;
+        }
+      }
+      if ((tag & 7) === 4 || tag === 0) {
+        break;
+      }
+      reader.skip(tag & 7);
+    }
+    return message;
+  },
+
+  fromJSON(object: any): ReIndexBatchRequest {
+    return {
+      indexKeyName: isSet(object.indexKeyName) ? globalThis.String(object.indexKeyName) : "",
+      normalization: isSet(object.normalization) ? Normalization.fromJSON(object.normalization) : undefined,
+      lengthBytes: isSet(object.lengthBytes) ? globalThis.Number(object.lengthBytes) : 0,
+      items: globalThis.Array.isArray(object?.items) ? object.items.map((e: any) => ReIndexBatchItem.fromJSON(e)) : [],
+      expectedKey: isSet(object.expectedKey) ? globalThis.String(object.expectedKey) : "",
+    };
+  },
+
+  toJSON(message: ReIndexBatchRequest): unknown {
+    const obj: any = {};
+    if (message.indexKeyName !== "") {
+      obj.indexKeyName = message.indexKeyName;
+    }
+    if (message.normalization !== undefined) {
+      obj.normalization = Normalization.toJSON(message.normalization);
+    }
+    if (message.lengthBytes !== 0) {
+      obj.lengthBytes = Math.round(message.lengthBytes);
+    }
+    if (message.items?.length) {
+      obj.items = message.items.map((e) => ReIndexBatchItem.toJSON(e));
+    }
+    if (message.expectedKey !== "") {
+      obj.expectedKey = message.expectedKey;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<ReIndexBatchRequest>, I>>(base?: I): ReIndexBatchRequest {
+    return ReIndexBatchRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<ReIndexBatchRequest>, I>>(object: I): ReIndexBatchRequest {
+    const message = createBaseReIndexBatchRequest();
+    message.indexKeyName = object.indexKeyName ?? "";
+    message.normalization = (object.normalization !== undefined && object.normalization !== null)
+      ? Normalization.fromPartial(object.normalization)
+      : undefined;
+    message.lengthBytes = object.lengthBytes ?? 0;
+    message.items = object.items?.map((e) => ReIndexBatchItem.fromPartial(e)) || [];
+    message.expectedKey = object.expectedKey ?? "";
+    return message;
+  },
+};
+
+function createBaseReIndexBatchItem(): ReIndexBatchItem {
+  return { reference: "", ciphertext: "", context: new Uint8Array(0), expectedKey: "" };
+}
+
+export const ReIndexBatchItem: MessageFns<ReIndexBatchItem> = {
+  encode(message: ReIndexBatchItem, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.reference !== "") {
+      writer.uint32(10).string(message.reference);
+    }
+    if (message.ciphertext !== "") {
+      writer.uint32(18).string(message.ciphertext);
+    }
+    if (message.context.length !== 0) {
+      writer.uint32(26).bytes(message.context);
+    }
+    if (message.expectedKey !== "") {
+      writer.uint32(34).string(message.expectedKey);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ReIndexBatchItem {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const end = length === undefined ? reader.len : reader.pos + length;
+    const message = createBaseReIndexBatchItem();
+    while (reader.pos < end) {
+      const tag = reader.uint32();
+      switch (tag >>> 3) {
+        case 1: {
+          if (tag !== 10) {
+            break;
+          }
+
+          message.reference = reader.string();
+          continue;
+        }
+        case 2: {
+          if (tag !== 18) {
+            break;
+          }
+
+          message.ciphertext = reader.string();
+          continue;
+        }
+        case 3: {
+          if (tag !== 26) {
+            break;
+          }
+
+          message.context = reader.bytes();
+          continue;
+        }
+        case 4: {
+          if (tag !== 34) {
+            break;
+          }
+
+          message.expectedKey = reader.string();
+          continue;
+        }
+      }
+      if ((tag & 7) === 4 || tag === 0) {
+        break;
+      }
+      reader.skip(tag & 7);
+    }
+    return message;
+  },
+
+  fromJSON(object: any): ReIndexBatchItem {
+    return {
+      reference: isSet(object.reference) ? globalThis.String(object.reference) : "",
+      ciphertext: isSet(object.ciphertext) ? globalThis.String(object.ciphertext) : "",
+      context: isSet(object.context) ? bytesFromBase64(object.context) : new Uint8Array(0),
+      expectedKey: isSet(object.expectedKey) ? globalThis.String(object.expectedKey) : "",
+    };
+  },
+
+  toJSON(message: ReIndexBatchItem): unknown {
+    const obj: any = {};
+    if (message.reference !== "") {
+      obj.reference = message.reference;
+    }
+    if (message.ciphertext !== "") {
+      obj.ciphertext = message.ciphertext;
+    }
+    if (message.context.length !== 0) {
+      obj.context = base64FromBytes(message.context);
+    }
+    if (message.expectedKey !== "") {
+      obj.expectedKey = message.expectedKey;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<ReIndexBatchItem>, I>>(base?: I): ReIndexBatchItem {
+    return ReIndexBatchItem.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<ReIndexBatchItem>, I>>(object: I): ReIndexBatchItem {
+    const message = createBaseReIndexBatchItem();
+    message.reference = object.reference ?? "";
+    message.ciphertext = object.ciphertext ?? "";
+    message.context = object.context ?? new Uint8Array(0);
+    message.expectedKey = object.expectedKey ?? "";
+    return message;
+  },
+};
+
+function createBaseReIndexBatchResponse(): ReIndexBatchResponse {
+  return { results: [] };
+}
+
+export const ReIndexBatchResponse: MessageFns<ReIndexBatchResponse> = {
+  encode(message: ReIndexBatchResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    for (const v of message.results) {
+      ReIndexBatchResult.encode(v!, writer.uint32(10).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ReIndexBatchResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const end = length === undefined ? reader.len : reader.pos + length;
+    const message = createBaseReIndexBatchResponse();
+    while (reader.pos < end) {
+      const tag = reader.uint32();
+      switch (tag >>> 3) {
+        case 1: {
+          if (tag !== 10) {
+            break;
+          }
+
+          message.results.push(ReIndexBatchResult.decode(reader, reader.uint32()));
+          continue;
+        }
+      }
+      if ((tag & 7) === 4 || tag === 0) {
+        break;
+      }
+      reader.skip(tag & 7);
+    }
+    return message;
+  },
+
+  fromJSON(object: any): ReIndexBatchResponse {
+    return {
+      results: globalThis.Array.isArray(object?.results)
+        ? object.results.map((e: any) => ReIndexBatchResult.fromJSON(e))
+        : [],
+    };
+  },
+
+  toJSON(message: ReIndexBatchResponse): unknown {
+    const obj: any = {};
+    if (message.results?.length) {
+      obj.results = message.results.map((e) => ReIndexBatchResult.toJSON(e));
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<ReIndexBatchResponse>, I>>(base?: I): ReIndexBatchResponse {
+    return ReIndexBatchResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<ReIndexBatchResponse>, I>>(object: I): ReIndexBatchResponse {
+    const message = createBaseReIndexBatchResponse();
+    message.results = object.results?.map((e) => ReIndexBatchResult.fromPartial(e)) || [];
+    return message;
+  },
+};
+
+function createBaseReIndexBatchResult(): ReIndexBatchResult {
+  return { reference: "", index: undefined, error: undefined, keyVersion: 0, sourceKeyVersion: 0 };
+}
+
+export const ReIndexBatchResult: MessageFns<ReIndexBatchResult> = {
+  encode(message: ReIndexBatchResult, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.reference !== "") {
+      writer.uint32(10).string(message.reference);
+    }
+    if (message.index !== undefined) {
+      writer.uint32(18).bytes(message.index);
+    }
+    if (message.error !== undefined) {
+      ItemError.encode(message.error, writer.uint32(26).fork()).join();
+    }
+    if (message.keyVersion !== 0) {
+      writer.uint32(32).int32(message.keyVersion);
+    }
+    if (message.sourceKeyVersion !== 0) {
+      writer.uint32(40).int32(message.sourceKeyVersion);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ReIndexBatchResult {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const end = length === undefined ? reader.len : reader.pos + length;
+    const message = createBaseReIndexBatchResult();
+    while (reader.pos < end) {
+      const tag = reader.uint32();
+      switch (tag >>> 3) {
+        case 1: {
+          if (tag !== 10) {
+            break;
+          }
+
+          message.reference = reader.string();
+          continue;
+        }
+        case 2: {
+          if (tag !== 18) {
+            break;
+          }
+
+          message.index = reader.bytes();
+          continue;
+        }
+        case 3: {
+          if (tag !== 26) {
+            break;
+          }
+
+          message.error = ItemError.decode(reader, reader.uint32());
+          continue;
+        }
+        case 4: {
+          if (tag !== 32) {
+            break;
+          }
+
+          message.keyVersion = reader.int32();
+          continue;
+        }
+        case 5: {
+          if (tag !== 40) {
+            break;
+          }
+
+          message.sourceKeyVersion = reader.int32();
+          continue;
+        }
+      }
+      if ((tag & 7) === 4 || tag === 0) {
+        break;
+      }
+      reader.skip(tag & 7);
+    }
+    return message;
+  },
+
+  fromJSON(object: any): ReIndexBatchResult {
+    return {
+      reference: isSet(object.reference) ? globalThis.String(object.reference) : "",
+      index: isSet(object.index) ? bytesFromBase64(object.index) : undefined,
+      error: isSet(object.error) ? ItemError.fromJSON(object.error) : undefined,
+      keyVersion: isSet(object.keyVersion) ? globalThis.Number(object.keyVersion) : 0,
+      sourceKeyVersion: isSet(object.sourceKeyVersion) ? globalThis.Number(object.sourceKeyVersion) : 0,
+    };
+  },
+
+  toJSON(message: ReIndexBatchResult): unknown {
+    const obj: any = {};
+    if (message.reference !== "") {
+      obj.reference = message.reference;
+    }
+    if (message.index !== undefined) {
+      obj.index = base64FromBytes(message.index);
+    }
+    if (message.error !== undefined) {
+      obj.error = ItemError.toJSON(message.error);
+    }
+    if (message.keyVersion !== 0) {
+      obj.keyVersion = Math.round(message.keyVersion);
+    }
+    if (message.sourceKeyVersion !== 0) {
+      obj.sourceKeyVersion = Math.round(message.sourceKeyVersion);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<ReIndexBatchResult>, I>>(base?: I): ReIndexBatchResult {
+    return ReIndexBatchResult.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<ReIndexBatchResult>, I>>(object: I): ReIndexBatchResult {
+    const message = createBaseReIndexBatchResult();
+    message.reference = object.reference ?? "";
+    message.index = object.index ?? undefined;
+    message.error = (object.error !== undefined && object.error !== null)
+      ? ItemError.fromPartial(object.error)
+      : undefined;
+    message.keyVersion = object.keyVersion ?? 0;
+    message.sourceKeyVersion = object.sourceKeyVersion ?? 0;
+    return message;
+  },
+};
+
 function createBaseGenerateDataKeyRequest(): GenerateDataKeyRequest {
   return { keyName: "", keySizeBits: 0, context: new Uint8Array(0), omitPlaintext: false };
 }
@@ -4096,6 +5007,35 @@ export const CryptoServiceService = {
     responseDeserialize: (value: Buffer): ComputeIndexBatchResponse => ComputeIndexBatchResponse.decode(value),
   },
   /**
+   * ReIndex computes the blind index of a ciphertext's plaintext with an index key's current
+   * version, the plaintext never leaving the server: the server-side form of re-indexing a column
+   * after the index key rotates. Needs the reindex operation on the ciphertext's key and index on
+   * the index key; decrypt is not needed.
+   */
+  reIndex: {
+    path: "/cipherd.v1.CryptoService/ReIndex",
+    requestStream: false,
+    responseStream: false,
+    requestSerialize: (value: ReIndexRequest): Buffer => Buffer.from(ReIndexRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): ReIndexRequest => ReIndexRequest.decode(value),
+    responseSerialize: (value: ReIndexResponse): Buffer => Buffer.from(ReIndexResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): ReIndexResponse => ReIndexResponse.decode(value),
+  },
+  /**
+   * ReIndexBatch re-indexes many ciphertexts with one index key, normalization and length; each item
+   * succeeds or fails on its own.
+   */
+  reIndexBatch: {
+    path: "/cipherd.v1.CryptoService/ReIndexBatch",
+    requestStream: false,
+    responseStream: false,
+    requestSerialize: (value: ReIndexBatchRequest): Buffer => Buffer.from(ReIndexBatchRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): ReIndexBatchRequest => ReIndexBatchRequest.decode(value),
+    responseSerialize: (value: ReIndexBatchResponse): Buffer =>
+      Buffer.from(ReIndexBatchResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): ReIndexBatchResponse => ReIndexBatchResponse.decode(value),
+  },
+  /**
    * GenerateDataKey returns a fresh random data key, in plaintext and wrapped (encrypted) with a
    * named key, for encrypting large objects locally. Decrypt unwraps the wrapped key and ReEncrypt
    * rewraps it, like any other ciphertext.
@@ -4158,6 +5098,18 @@ export interface CryptoServiceServer extends UntypedServiceImplementation {
    * each item succeeds or fails on its own.
    */
   computeIndexBatch: handleUnaryCall<ComputeIndexBatchRequest, ComputeIndexBatchResponse>;
+  /**
+   * ReIndex computes the blind index of a ciphertext's plaintext with an index key's current
+   * version, the plaintext never leaving the server: the server-side form of re-indexing a column
+   * after the index key rotates. Needs the reindex operation on the ciphertext's key and index on
+   * the index key; decrypt is not needed.
+   */
+  reIndex: handleUnaryCall<ReIndexRequest, ReIndexResponse>;
+  /**
+   * ReIndexBatch re-indexes many ciphertexts with one index key, normalization and length; each item
+   * succeeds or fails on its own.
+   */
+  reIndexBatch: handleUnaryCall<ReIndexBatchRequest, ReIndexBatchResponse>;
   /**
    * GenerateDataKey returns a fresh random data key, in plaintext and wrapped (encrypted) with a
    * named key, for encrypting large objects locally. Decrypt unwraps the wrapped key and ReEncrypt
@@ -4351,6 +5303,46 @@ export interface CryptoServiceClient extends Client {
     metadata: Metadata,
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: ComputeIndexBatchResponse) => void,
+  ): ClientUnaryCall;
+  /**
+   * ReIndex computes the blind index of a ciphertext's plaintext with an index key's current
+   * version, the plaintext never leaving the server: the server-side form of re-indexing a column
+   * after the index key rotates. Needs the reindex operation on the ciphertext's key and index on
+   * the index key; decrypt is not needed.
+   */
+  reIndex(
+    request: ReIndexRequest,
+    callback: (error: ServiceError | null, response: ReIndexResponse) => void,
+  ): ClientUnaryCall;
+  reIndex(
+    request: ReIndexRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: ReIndexResponse) => void,
+  ): ClientUnaryCall;
+  reIndex(
+    request: ReIndexRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: ReIndexResponse) => void,
+  ): ClientUnaryCall;
+  /**
+   * ReIndexBatch re-indexes many ciphertexts with one index key, normalization and length; each item
+   * succeeds or fails on its own.
+   */
+  reIndexBatch(
+    request: ReIndexBatchRequest,
+    callback: (error: ServiceError | null, response: ReIndexBatchResponse) => void,
+  ): ClientUnaryCall;
+  reIndexBatch(
+    request: ReIndexBatchRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: ReIndexBatchResponse) => void,
+  ): ClientUnaryCall;
+  reIndexBatch(
+    request: ReIndexBatchRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: ReIndexBatchResponse) => void,
   ): ClientUnaryCall;
   /**
    * GenerateDataKey returns a fresh random data key, in plaintext and wrapped (encrypted) with a

@@ -308,6 +308,44 @@ export interface RetireKeyVersionsRequest {
     | undefined;
   /** validate_only answers the plan (or the refusal) without changing the key. */
   validateOnly: boolean;
+  /**
+   * inventories are scans of the stored data (cipherctl scan): how many ciphertexts name each
+   * version of this key in a table, a file or a field. Traffic shows what is read; an inventory shows
+   * what exists, cold rows included. The retirement is refused (FAILED_PRECONDITION,
+   * KEY_VERSIONS_IN_USE, metadata versions and source) while any inventory counts a ciphertext under
+   * a version below below_version. Each inventory is recorded in the audit trail with the call.
+   */
+  inventories: DataInventory[];
+}
+
+/**
+ * DataInventory is what one scan of stored data found, without decrypting anything: how many
+ * ciphertexts name each version of one key. Ciphertexts are self-describing, so a scan reads headers.
+ */
+export interface DataInventory {
+  /** key_name is the key whose ciphertexts were counted; it must be the key being retired. */
+  keyName: string;
+  /**
+   * source says what was scanned, for people and the audit trail: "postgres:users.email",
+   * "file:export.jsonl#email". At most 256 characters.
+   */
+  source: string;
+  /** scan_time is when the scan finished. */
+  scanTime:
+    | Date
+    | undefined;
+  /** items_scanned is how many values the scan read, of any key or none. */
+  itemsScanned: number;
+  /** versions are the versions with at least one ciphertext, each with its count. */
+  versions: VersionCount[];
+}
+
+/** VersionCount is how many ciphertexts one scan found under one key version. */
+export interface VersionCount {
+  /** version is the key version. */
+  version: number;
+  /** ciphertexts is how many ciphertexts name it. */
+  ciphertexts: number;
 }
 
 /** RetireKeyVersionsResponse is the retirement done, or planned with validate_only. */
@@ -2400,7 +2438,14 @@ export const CancelKeyDeletionResponse: MessageFns<CancelKeyDeletionResponse> = 
 };
 
 function createBaseRetireKeyVersionsRequest(): RetireKeyVersionsRequest {
-  return { keyName: "", belowVersion: 0, quietPeriod: undefined, pendingWindow: undefined, validateOnly: false };
+  return {
+    keyName: "",
+    belowVersion: 0,
+    quietPeriod: undefined,
+    pendingWindow: undefined,
+    validateOnly: false,
+    inventories: [],
+  };
 }
 
 export const RetireKeyVersionsRequest: MessageFns<RetireKeyVersionsRequest> = {
@@ -2419,6 +2464,9 @@ export const RetireKeyVersionsRequest: MessageFns<RetireKeyVersionsRequest> = {
     }
     if (message.validateOnly !== false) {
       writer.uint32(40).bool(message.validateOnly);
+    }
+    for (const v of message.inventories) {
+      DataInventory.encode(v!, writer.uint32(50).fork()).join();
     }
     return writer;
   },
@@ -2470,6 +2518,14 @@ export const RetireKeyVersionsRequest: MessageFns<RetireKeyVersionsRequest> = {
           message.validateOnly = reader.bool();
           continue;
         }
+        case 6: {
+          if (tag !== 50) {
+            break;
+          }
+
+          message.inventories.push(DataInventory.decode(reader, reader.uint32()));
+          continue;
+        }
       }
       if ((tag & 7) === 4 || tag === 0) {
         break;
@@ -2486,6 +2542,9 @@ export const RetireKeyVersionsRequest: MessageFns<RetireKeyVersionsRequest> = {
       quietPeriod: isSet(object.quietPeriod) ? Duration.fromJSON(object.quietPeriod) : undefined,
       pendingWindow: isSet(object.pendingWindow) ? Duration.fromJSON(object.pendingWindow) : undefined,
       validateOnly: isSet(object.validateOnly) ? globalThis.Boolean(object.validateOnly) : false,
+      inventories: globalThis.Array.isArray(object?.inventories)
+        ? object.inventories.map((e: any) => DataInventory.fromJSON(e))
+        : [],
     };
   },
 
@@ -2506,6 +2565,9 @@ export const RetireKeyVersionsRequest: MessageFns<RetireKeyVersionsRequest> = {
     if (message.validateOnly !== false) {
       obj.validateOnly = message.validateOnly;
     }
+    if (message.inventories?.length) {
+      obj.inventories = message.inventories.map((e) => DataInventory.toJSON(e));
+    }
     return obj;
   },
 
@@ -2523,6 +2585,209 @@ export const RetireKeyVersionsRequest: MessageFns<RetireKeyVersionsRequest> = {
       ? Duration.fromPartial(object.pendingWindow)
       : undefined;
     message.validateOnly = object.validateOnly ?? false;
+    message.inventories = object.inventories?.map((e) => DataInventory.fromPartial(e)) || [];
+    return message;
+  },
+};
+
+function createBaseDataInventory(): DataInventory {
+  return { keyName: "", source: "", scanTime: undefined, itemsScanned: 0, versions: [] };
+}
+
+export const DataInventory: MessageFns<DataInventory> = {
+  encode(message: DataInventory, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.keyName !== "") {
+      writer.uint32(10).string(message.keyName);
+    }
+    if (message.source !== "") {
+      writer.uint32(18).string(message.source);
+    }
+    if (message.scanTime !== undefined) {
+      Timestamp.encode(toTimestamp(message.scanTime), writer.uint32(26).fork()).join();
+    }
+    if (message.itemsScanned !== 0) {
+      writer.uint32(32).int64(message.itemsScanned);
+    }
+    for (const v of message.versions) {
+      VersionCount.encode(v!, writer.uint32(42).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): DataInventory {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const end = length === undefined ? reader.len : reader.pos + length;
+    const message = createBaseDataInventory();
+    while (reader.pos < end) {
+      const tag = reader.uint32();
+      switch (tag >>> 3) {
+        case 1: {
+          if (tag !== 10) {
+            break;
+          }
+
+          message.keyName = reader.string();
+          continue;
+        }
+        case 2: {
+          if (tag !== 18) {
+            break;
+          }
+
+          message.source = reader.string();
+          continue;
+        }
+        case 3: {
+          if (tag !== 26) {
+            break;
+          }
+
+          message.scanTime = fromTimestamp(Timestamp.decode(reader, reader.uint32()));
+          continue;
+        }
+        case 4: {
+          if (tag !== 32) {
+            break;
+          }
+
+          message.itemsScanned = longToNumber(reader.int64());
+          continue;
+        }
+        case 5: {
+          if (tag !== 42) {
+            break;
+          }
+
+          message.versions.push(VersionCount.decode(reader, reader.uint32()));
+          continue;
+        }
+      }
+      if ((tag & 7) === 4 || tag === 0) {
+        break;
+      }
+      reader.skip(tag & 7);
+    }
+    return message;
+  },
+
+  fromJSON(object: any): DataInventory {
+    return {
+      keyName: isSet(object.keyName) ? globalThis.String(object.keyName) : "",
+      source: isSet(object.source) ? globalThis.String(object.source) : "",
+      scanTime: isSet(object.scanTime) ? fromJsonTimestamp(object.scanTime) : undefined,
+      itemsScanned: isSet(object.itemsScanned) ? globalThis.Number(object.itemsScanned) : 0,
+      versions: globalThis.Array.isArray(object?.versions)
+        ? object.versions.map((e: any) => VersionCount.fromJSON(e))
+        : [],
+    };
+  },
+
+  toJSON(message: DataInventory): unknown {
+    const obj: any = {};
+    if (message.keyName !== "") {
+      obj.keyName = message.keyName;
+    }
+    if (message.source !== "") {
+      obj.source = message.source;
+    }
+    if (message.scanTime !== undefined) {
+      obj.scanTime = message.scanTime.toISOString();
+    }
+    if (message.itemsScanned !== 0) {
+      obj.itemsScanned = Math.round(message.itemsScanned);
+    }
+    if (message.versions?.length) {
+      obj.versions = message.versions.map((e) => VersionCount.toJSON(e));
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<DataInventory>, I>>(base?: I): DataInventory {
+    return DataInventory.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<DataInventory>, I>>(object: I): DataInventory {
+    const message = createBaseDataInventory();
+    message.keyName = object.keyName ?? "";
+    message.source = object.source ?? "";
+    message.scanTime = object.scanTime ?? undefined;
+    message.itemsScanned = object.itemsScanned ?? 0;
+    message.versions = object.versions?.map((e) => VersionCount.fromPartial(e)) || [];
+    return message;
+  },
+};
+
+function createBaseVersionCount(): VersionCount {
+  return { version: 0, ciphertexts: 0 };
+}
+
+export const VersionCount: MessageFns<VersionCount> = {
+  encode(message: VersionCount, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.version !== 0) {
+      writer.uint32(8).int32(message.version);
+    }
+    if (message.ciphertexts !== 0) {
+      writer.uint32(16).int64(message.ciphertexts);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): VersionCount {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const end = length === undefined ? reader.len : reader.pos + length;
+    const message = createBaseVersionCount();
+    while (reader.pos < end) {
+      const tag = reader.uint32();
+      switch (tag >>> 3) {
+        case 1: {
+          if (tag !== 8) {
+            break;
+          }
+
+          message.version = reader.int32();
+          continue;
+        }
+        case 2: {
+          if (tag !== 16) {
+            break;
+          }
+
+          message.ciphertexts = longToNumber(reader.int64());
+          continue;
+        }
+      }
+      if ((tag & 7) === 4 || tag === 0) {
+        break;
+      }
+      reader.skip(tag & 7);
+    }
+    return message;
+  },
+
+  fromJSON(object: any): VersionCount {
+    return {
+      version: isSet(object.version) ? globalThis.Number(object.version) : 0,
+      ciphertexts: isSet(object.ciphertexts) ? globalThis.Number(object.ciphertexts) : 0,
+    };
+  },
+
+  toJSON(message: VersionCount): unknown {
+    const obj: any = {};
+    if (message.version !== 0) {
+      obj.version = Math.round(message.version);
+    }
+    if (message.ciphertexts !== 0) {
+      obj.ciphertexts = Math.round(message.ciphertexts);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<VersionCount>, I>>(base?: I): VersionCount {
+    return VersionCount.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<VersionCount>, I>>(object: I): VersionCount {
+    const message = createBaseVersionCount();
+    message.version = object.version ?? 0;
+    message.ciphertexts = object.ciphertexts ?? 0;
     return message;
   },
 };
@@ -2813,8 +3078,9 @@ export const KeyAdminServiceService = {
   },
   /**
    * RetireKeyVersions is the safe path to destroying old versions: it refuses (FAILED_PRECONDITION,
-   * listing them) while any version below below_version was used within the quiet period on any
-   * replica, else raises min_decryption_version to below_version and schedules every older version
+   * listing them) while any version below below_version was used (or failed to decrypt) within the
+   * quiet period on any replica, or while an inventory of the data given with the request still
+   * counts ciphertexts under one, else raises min_decryption_version to below_version and schedules every older version
    * for destruction, with one check-and-set write. validate_only answers the plan without acting.
    * Needs the destroy operation.
    */
@@ -2893,8 +3159,9 @@ export interface KeyAdminServiceServer extends UntypedServiceImplementation {
   cancelKeyDeletion: handleUnaryCall<CancelKeyDeletionRequest, CancelKeyDeletionResponse>;
   /**
    * RetireKeyVersions is the safe path to destroying old versions: it refuses (FAILED_PRECONDITION,
-   * listing them) while any version below below_version was used within the quiet period on any
-   * replica, else raises min_decryption_version to below_version and schedules every older version
+   * listing them) while any version below below_version was used (or failed to decrypt) within the
+   * quiet period on any replica, or while an inventory of the data given with the request still
+   * counts ciphertexts under one, else raises min_decryption_version to below_version and schedules every older version
    * for destruction, with one check-and-set write. validate_only answers the plan without acting.
    * Needs the destroy operation.
    */
@@ -3142,8 +3409,9 @@ export interface KeyAdminServiceClient extends Client {
   ): ClientUnaryCall;
   /**
    * RetireKeyVersions is the safe path to destroying old versions: it refuses (FAILED_PRECONDITION,
-   * listing them) while any version below below_version was used within the quiet period on any
-   * replica, else raises min_decryption_version to below_version and schedules every older version
+   * listing them) while any version below below_version was used (or failed to decrypt) within the
+   * quiet period on any replica, or while an inventory of the data given with the request still
+   * counts ciphertexts under one, else raises min_decryption_version to below_version and schedules every older version
    * for destruction, with one check-and-set write. validate_only answers the plan without acting.
    * Needs the destroy operation.
    */
@@ -3230,6 +3498,17 @@ function fromJsonTimestamp(o: any): Date {
   } else {
     return fromTimestamp(Timestamp.fromJSON(o));
   }
+}
+
+function longToNumber(int64: { toString(): string }): number {
+  const num = globalThis.Number(int64.toString());
+  if (num > globalThis.Number.MAX_SAFE_INTEGER) {
+    throw new globalThis.Error("Value is larger than Number.MAX_SAFE_INTEGER");
+  }
+  if (num < globalThis.Number.MIN_SAFE_INTEGER) {
+    throw new globalThis.Error("Value is smaller than Number.MIN_SAFE_INTEGER");
+  }
+  return num;
 }
 
 function isSet(value: any): boolean {

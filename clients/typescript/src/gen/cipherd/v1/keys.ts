@@ -452,6 +452,13 @@ export interface KeyPolicy {
    * none for xgcm and siv.
    */
   maxEncryptionsPerVersion: number;
+  /**
+   * cancel_destruction_on_use cancels the scheduled destruction of a version as soon as a call
+   * names it: data under it still exists, so destroying it would lose that data. The call itself is
+   * still refused (KEY_VERSION_DESTRUCTION_SCHEDULED); a retry after the cancellation succeeds. Every
+   * such attempt is recorded (metric, audit) whether or not this is set.
+   */
+  cancelDestructionOnUse: boolean;
 }
 
 /**
@@ -467,12 +474,35 @@ export interface KeyVersionUsage {
   decryptions: number;
   /** rewraps is how many ciphertexts of this version were rewrapped to another version or key. */
   rewraps: number;
-  /** last_used_time is the last use of any kind any replica merged; absent if never used. */
+  /**
+   * last_used_time is the last use any replica merged, failures included and all_versions lookups
+   * excluded; absent if never used.
+   */
   lastUsedTime:
     | Date
     | undefined;
-  /** indexes is how many blind indexes an index key's version computed (ComputeIndex, batch items). */
+  /**
+   * indexes is how many blind indexes an index key's version computed (ComputeIndex, batch items,
+   * ReIndex), all_versions lookups excepted.
+   */
   indexes: number;
+  /**
+   * index_lookups is how many all_versions lookups computed an index under this version beside the
+   * version they were asked for. Lookups are counted apart: they neither set last_used_time nor
+   * keep the version in use in the census, so an index key can retire versions after re-indexing.
+   */
+  indexLookups: number;
+  /**
+   * failures is how many calls named this version and failed to decrypt, rewrap or index with it
+   * (wrong context, tampered, refused by policy or a pending destruction). A failure means data under
+   * the version still exists: it sets last_used_time and keeps the version in use in the census.
+   */
+  failures: number;
+  /**
+   * last_lookup_time is the last all_versions lookup under this version any replica merged; absent
+   * if none.
+   */
+  lastLookupTime: Date | undefined;
 }
 
 /** KeyVersion describes one version of a key. It never carries key bytes. */
@@ -537,6 +567,7 @@ function createBaseKeyPolicy(): KeyPolicy {
     allowEcbEncryption: false,
     autoRotatePeriod: undefined,
     maxEncryptionsPerVersion: 0,
+    cancelDestructionOnUse: false,
   };
 }
 
@@ -556,6 +587,9 @@ export const KeyPolicy: MessageFns<KeyPolicy> = {
     }
     if (message.maxEncryptionsPerVersion !== 0) {
       writer.uint32(40).int64(message.maxEncryptionsPerVersion);
+    }
+    if (message.cancelDestructionOnUse !== false) {
+      writer.uint32(48).bool(message.cancelDestructionOnUse);
     }
     return writer;
   },
@@ -607,6 +641,14 @@ export const KeyPolicy: MessageFns<KeyPolicy> = {
           message.maxEncryptionsPerVersion = longToNumber(reader.int64());
           continue;
         }
+        case 6: {
+          if (tag !== 48) {
+            break;
+          }
+
+          message.cancelDestructionOnUse = reader.bool();
+          continue;
+        }
       }
       if ((tag & 7) === 4 || tag === 0) {
         break;
@@ -625,6 +667,9 @@ export const KeyPolicy: MessageFns<KeyPolicy> = {
       maxEncryptionsPerVersion: isSet(object.maxEncryptionsPerVersion)
         ? globalThis.Number(object.maxEncryptionsPerVersion)
         : 0,
+      cancelDestructionOnUse: isSet(object.cancelDestructionOnUse)
+        ? globalThis.Boolean(object.cancelDestructionOnUse)
+        : false,
     };
   },
 
@@ -645,6 +690,9 @@ export const KeyPolicy: MessageFns<KeyPolicy> = {
     if (message.maxEncryptionsPerVersion !== 0) {
       obj.maxEncryptionsPerVersion = Math.round(message.maxEncryptionsPerVersion);
     }
+    if (message.cancelDestructionOnUse !== false) {
+      obj.cancelDestructionOnUse = message.cancelDestructionOnUse;
+    }
     return obj;
   },
 
@@ -660,12 +708,22 @@ export const KeyPolicy: MessageFns<KeyPolicy> = {
       ? Duration.fromPartial(object.autoRotatePeriod)
       : undefined;
     message.maxEncryptionsPerVersion = object.maxEncryptionsPerVersion ?? 0;
+    message.cancelDestructionOnUse = object.cancelDestructionOnUse ?? false;
     return message;
   },
 };
 
 function createBaseKeyVersionUsage(): KeyVersionUsage {
-  return { encryptions: 0, decryptions: 0, rewraps: 0, lastUsedTime: undefined, indexes: 0 };
+  return {
+    encryptions: 0,
+    decryptions: 0,
+    rewraps: 0,
+    lastUsedTime: undefined,
+    indexes: 0,
+    indexLookups: 0,
+    failures: 0,
+    lastLookupTime: undefined,
+  };
 }
 
 export const KeyVersionUsage: MessageFns<KeyVersionUsage> = {
@@ -684,6 +742,15 @@ export const KeyVersionUsage: MessageFns<KeyVersionUsage> = {
     }
     if (message.indexes !== 0) {
       writer.uint32(40).int64(message.indexes);
+    }
+    if (message.indexLookups !== 0) {
+      writer.uint32(48).int64(message.indexLookups);
+    }
+    if (message.failures !== 0) {
+      writer.uint32(56).int64(message.failures);
+    }
+    if (message.lastLookupTime !== undefined) {
+      Timestamp.encode(toTimestamp(message.lastLookupTime), writer.uint32(66).fork()).join();
     }
     return writer;
   },
@@ -735,6 +802,30 @@ export const KeyVersionUsage: MessageFns<KeyVersionUsage> = {
           message.indexes = longToNumber(reader.int64());
           continue;
         }
+        case 6: {
+          if (tag !== 48) {
+            break;
+          }
+
+          message.indexLookups = longToNumber(reader.int64());
+          continue;
+        }
+        case 7: {
+          if (tag !== 56) {
+            break;
+          }
+
+          message.failures = longToNumber(reader.int64());
+          continue;
+        }
+        case 8: {
+          if (tag !== 66) {
+            break;
+          }
+
+          message.lastLookupTime = fromTimestamp(Timestamp.decode(reader, reader.uint32()));
+          continue;
+        }
       }
       if ((tag & 7) === 4 || tag === 0) {
         break;
@@ -751,6 +842,9 @@ export const KeyVersionUsage: MessageFns<KeyVersionUsage> = {
       rewraps: isSet(object.rewraps) ? globalThis.Number(object.rewraps) : 0,
       lastUsedTime: isSet(object.lastUsedTime) ? fromJsonTimestamp(object.lastUsedTime) : undefined,
       indexes: isSet(object.indexes) ? globalThis.Number(object.indexes) : 0,
+      indexLookups: isSet(object.indexLookups) ? globalThis.Number(object.indexLookups) : 0,
+      failures: isSet(object.failures) ? globalThis.Number(object.failures) : 0,
+      lastLookupTime: isSet(object.lastLookupTime) ? fromJsonTimestamp(object.lastLookupTime) : undefined,
     };
   },
 
@@ -771,6 +865,15 @@ export const KeyVersionUsage: MessageFns<KeyVersionUsage> = {
     if (message.indexes !== 0) {
       obj.indexes = Math.round(message.indexes);
     }
+    if (message.indexLookups !== 0) {
+      obj.indexLookups = Math.round(message.indexLookups);
+    }
+    if (message.failures !== 0) {
+      obj.failures = Math.round(message.failures);
+    }
+    if (message.lastLookupTime !== undefined) {
+      obj.lastLookupTime = message.lastLookupTime.toISOString();
+    }
     return obj;
   },
 
@@ -784,6 +887,9 @@ export const KeyVersionUsage: MessageFns<KeyVersionUsage> = {
     message.rewraps = object.rewraps ?? 0;
     message.lastUsedTime = object.lastUsedTime ?? undefined;
     message.indexes = object.indexes ?? 0;
+    message.indexLookups = object.indexLookups ?? 0;
+    message.failures = object.failures ?? 0;
+    message.lastLookupTime = object.lastLookupTime ?? undefined;
     return message;
   },
 };
