@@ -47,6 +47,6 @@ public final class KeyVersionsInUseException extends CipherdException {
     if (period.toSeconds() % 3_600 == 0) {
       return period.toHours() + (period.toHours() == 1 ? " hour" : " hours");
     }
-    return period.toSeconds() + " seconds";
+    return period.toSeconds() + (period.toSeconds() == 1 ? " second" : " seconds");
   }
 }

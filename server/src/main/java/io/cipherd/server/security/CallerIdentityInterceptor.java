@@ -23,7 +23,8 @@ import javax.net.ssl.SSLSession;
  * <p>With an access policy, a call to a guarded service (the crypto and key-admin APIs) from a
  * caller with no identity ends with UNAUTHENTICATED here, before its request is read: the policy
  * grants an anonymous caller nothing, so nothing it sent needs reading. Health and reflection stay
- * open.
+ * open to a caller with no identity; a wrong credential is refused on every service, those two
+ * included, so a caller learns at once that its credential is what fails.
  */
 public final class CallerIdentityInterceptor implements ServerInterceptor {
   static final Metadata.Key<String> AUTHORIZATION =

@@ -69,7 +69,9 @@ public final class Envelope {
     }
     if (text[from] != '<') {
       throw new InvalidCiphertextException(
-          "ciphertext must start with a '<NAME/vVERSION:MODE>' header");
+          isWhitespace(text[from])
+              ? "ciphertext starts with whitespace before its '<NAME/vVERSION:MODE>' header: strip it"
+              : "ciphertext must start with a '<NAME/vVERSION:MODE>' header");
     }
     int end = from + length;
     int close = indexOf(text, (byte) '>', from + 1, end);
@@ -157,17 +159,20 @@ public final class Envelope {
   public static int decodePayload(
       EnvelopeHeader header, byte[] text, int from, int length, byte[] out) {
     int start = from + header.length();
-    int base64Length = from + length - start;
+    int end = from + length;
+    int base64Length = end - start;
     if (base64Length == 0) {
       throw new InvalidCiphertextException("payload after the header is empty");
     }
     if (base64Length % 4 != 0) {
       throw new InvalidCiphertextException(
-          "payload is not padded base64 (length is not a multiple of 4)");
+          withWhitespaceHint(
+              "payload is not padded base64 (length is not a multiple of 4)", text, start, end));
     }
     int decoded = StrictBase64.decode(text, start, base64Length, out, 0);
     if (decoded == StrictBase64.NOT_BASE64) {
-      throw new InvalidCiphertextException("payload is not standard base64");
+      throw new InvalidCiphertextException(
+          withWhitespaceHint("payload is not standard base64", text, start, end));
     }
     if (decoded == StrictBase64.NOT_CANONICAL) {
       // Otherwise two different texts would decode to the same payload, and a changed ciphertext
@@ -234,5 +239,24 @@ public final class Envelope {
       }
     }
     return new String(text, from, to - from, StandardCharsets.US_ASCII);
+  }
+
+  /**
+   * {@code problem}, and where the payload {@code text[from, end)} holds whitespace, what to do
+   * about it: a ciphertext read from a line of a file often keeps its newline, and the plain
+   * message would not say so.
+   */
+  private static String withWhitespaceHint(String problem, byte[] text, int from, int end) {
+    for (int i = from; i < end; i++) {
+      if (isWhitespace(text[i])) {
+        String where = i == end - 1 ? "ends with" : "contains";
+        return problem + ": it " + where + " whitespace (a newline?); strip it before sending";
+      }
+    }
+    return problem;
+  }
+
+  private static boolean isWhitespace(byte b) {
+    return b == ' ' || b == '\n' || b == '\r' || b == '\t';
   }
 }

@@ -192,6 +192,43 @@ class EnvelopeTest {
     }
   }
 
+  @ParameterizedTest(name = "{0}")
+  @MethodSource("invalidCases")
+  void parse_invalidVectorWithWhitespace_saysSo(String name, JsonObject c) {
+    String text = c.get("ciphertext").getAsString();
+    boolean hasWhitespace = text.chars().anyMatch(ch -> " \t\r\n".indexOf(ch) >= 0);
+    InvalidCiphertextException e =
+        catchThrowableOfType(InvalidCiphertextException.class, () -> ParsedEnvelope.parse(text));
+
+    assertThat(e).isNotNull();
+    if (hasWhitespace && "payload_not_base64".equals(c.get("reason").getAsString())) {
+      assertThat(e.getMessage()).as(name).contains("whitespace");
+    }
+  }
+
+  @Test
+  void parse_trailingNewline_saysTheCiphertextEndsWithWhitespace() {
+    InvalidCiphertextException e =
+        catchThrowableOfType(
+            InvalidCiphertextException.class,
+            () ->
+                ParsedEnvelope.parse(
+                    "<payments/v1:gcm>gw5GY34Xkpqq9in8UYlMyOsKre8Gnfy4mPT95w==\n"));
+
+    assertThat(e.getMessage()).contains("ends with whitespace").contains("strip it");
+  }
+
+  @Test
+  void parse_leadingSpace_saysTheCiphertextStartsWithWhitespace() {
+    InvalidCiphertextException e =
+        catchThrowableOfType(
+            InvalidCiphertextException.class,
+            () ->
+                ParsedEnvelope.parse(" <payments/v1:gcm>gw5GY34Xkpqq9in8UYlMyOsKre8Gnfy4mPT95w=="));
+
+    assertThat(e.getMessage()).contains("starts with whitespace");
+  }
+
   @Test
   void parse_longGarbagePayload_errorHasNoPayloadText() {
     String payload = "Zm9vYmFy".repeat(100) + "!!!!";
