@@ -110,10 +110,10 @@ func (j *scanJob) run(cmd *cobra.Command, args []string) error {
 func (j *scanJob) check(args []string) error {
 	p := &j.postgres
 	switch {
-	case len(args) == 0 && p.table == "":
-		return errors.New("nothing to scan: name files (or - for stdin), or a PostgreSQL --table and --column")
 	case p.table == "" && (len(p.columns) > 0 || p.dsn != "" || p.dsnFile != "" || p.schema != ""):
 		return errors.New("--column, --postgres, --postgres-file and --schema need --table")
+	case len(args) == 0 && p.table == "":
+		return errors.New("nothing to scan: name files (or - for stdin), or a PostgreSQL --table and --column")
 	case p.table != "" && len(p.columns) == 0:
 		return errors.New("--table needs --column, the column holding the ciphertexts")
 	case len(args) == 0 && len(j.fields) > 0:
