@@ -1,5 +1,6 @@
 // Command cipherctl encrypts, decrypts, inspects and rewraps ciphertexts and files, computes blind
-// indexes, makes data keys and administers keys of a cipherd server. Plaintexts and key material are read from stdin or a file, never from arguments.
+// indexes, makes data keys and administers keys of a cipherd server, and counts the ciphertexts of
+// stored data per key version (scan, no server needed). Plaintexts and key material are read from stdin or a file, never from arguments.
 package main
 
 import (
