@@ -57,7 +57,7 @@ Exit status: 0 done, 4 ciphertexts below --below remain, 1 the scan failed.`,
 	f.StringVar(&job.postgres.dsn, "postgres", "", "PostgreSQL connection string, URL or key=value, best without a password (PG* variables and ~/.pgpass fill in)")
 	f.StringVar(&job.postgres.dsnFile, "postgres-file", "", "file holding the PostgreSQL connection string")
 	f.StringVar(&job.postgres.schema, "schema", "", "schema of --table (default: the search path, or SCHEMA in --table SCHEMA.TABLE)")
-	f.StringVar(&job.postgres.table, "table", "", "PostgreSQL table (or view) to scan")
+	f.StringVar(&job.postgres.table, "table", "", "PostgreSQL table (or view) to scan; SCHEMA.TABLE splits at the first dot (--schema for a name holding one)")
 	f.StringArrayVar(&job.postgres.columns, "column", nil, "column of --table holding ciphertexts (repeatable)")
 	f.DurationVar(&job.postgres.statementTimeout, "statement-timeout", 30*time.Minute, "PostgreSQL statement_timeout of each count")
 	f.DurationVar(&job.postgres.connectTimeout, "connect-timeout", 30*time.Second, "how long to wait for PostgreSQL to accept the connection")
