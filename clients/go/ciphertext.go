@@ -92,34 +92,53 @@ func IsHeaderMode(m cipherdpb.Mode) bool {
 
 func malformed(reason, detail string) error { return &CiphertextError{Reason: reason, Detail: detail} }
 
-// ParseCiphertext reads a ciphertext's header and payload without a call to the server.
-func ParseCiphertext(text string) (Ciphertext, error) {
+// CiphertextHeader is what a ciphertext's header "<NAME/vVERSION:MODE>" says: which key version
+// and mode made it. Reading it needs no key and no server.
+type CiphertextHeader struct {
+	KeyName    string
+	KeyVersion int32
+	Mode       cipherdpb.Mode
+}
+
+// ParseCiphertextHeader reads only the header of text, and returns the payload's text after it
+// unchecked: what a scan needs to count ciphertexts per key version. A text it accepts may still
+// have a malformed payload, which ParseCiphertext rejects.
+func ParseCiphertextHeader(text string) (CiphertextHeader, string, error) {
 	if text == "" {
-		return Ciphertext{}, malformed("empty", "ciphertext is empty")
+		return CiphertextHeader{}, "", malformed("empty", "ciphertext is empty")
 	}
 	if text[0] != '<' {
-		return Ciphertext{}, malformed("header_missing", "ciphertext must start with '<'")
+		return CiphertextHeader{}, "", malformed("header_missing", "ciphertext must start with '<'")
 	}
 	end := strings.IndexByte(text, '>')
 	if end < 0 {
-		return Ciphertext{}, malformed("header_unterminated", "header has no closing '>'")
+		return CiphertextHeader{}, "", malformed("header_unterminated", "header has no closing '>'")
 	}
 	header, payload := text[1:end], text[end+1:]
 	slash, colon := strings.IndexByte(header, '/'), strings.LastIndexByte(header, ':')
 	if slash < 0 || colon < slash {
-		return Ciphertext{}, malformed("header_malformed", "header must be <name/vVERSION:mode>")
+		return CiphertextHeader{}, "", malformed("header_malformed", "header must be <name/vVERSION:mode>")
 	}
 	name, version, modeText := header[:slash], header[slash+1:colon], header[colon+1:]
 	if !ValidKeyName(name) {
-		return Ciphertext{}, malformed("key_name_invalid", "key name in header must match [a-z0-9][a-z0-9_-]{0,63}")
+		return CiphertextHeader{}, "", malformed("key_name_invalid", "key name in header must match [a-z0-9][a-z0-9_-]{0,63}")
 	}
 	v, ok := parseVersion(version)
 	if !ok {
-		return Ciphertext{}, malformed("version_invalid", "version in header must be v1 to v999999999, without leading zeros")
+		return CiphertextHeader{}, "", malformed("version_invalid", "version in header must be v1 to v999999999, without leading zeros")
 	}
 	mode, ok := ParseMode(modeText)
 	if !ok || !IsHeaderMode(mode) {
-		return Ciphertext{}, malformed("mode_unknown", "mode in header must be one of gcm, chacha, cbc, ctr, cfb, ofb, ecb, xgcm, siv")
+		return CiphertextHeader{}, "", malformed("mode_unknown", "mode in header must be one of gcm, chacha, cbc, ctr, cfb, ofb, ecb, xgcm, siv")
+	}
+	return CiphertextHeader{KeyName: name, KeyVersion: v, Mode: mode}, payload, nil
+}
+
+// ParseCiphertext reads a ciphertext's header and payload without a call to the server.
+func ParseCiphertext(text string) (Ciphertext, error) {
+	h, payload, err := ParseCiphertextHeader(text)
+	if err != nil {
+		return Ciphertext{}, err
 	}
 	if payload == "" {
 		return Ciphertext{}, malformed("payload_empty", "payload is empty")
@@ -128,10 +147,10 @@ func ParseCiphertext(text string) (Ciphertext, error) {
 	if err != nil {
 		return Ciphertext{}, err
 	}
-	if r := payloadRules[mode]; len(raw) < r.minLen || (len(raw)-r.offset)%r.div != 0 {
-		return Ciphertext{}, malformed("payload_length_invalid", fmt.Sprintf("payload length %d is impossible for %s", len(raw), modeText))
+	if r := payloadRules[h.Mode]; len(raw) < r.minLen || (len(raw)-r.offset)%r.div != 0 {
+		return Ciphertext{}, malformed("payload_length_invalid", fmt.Sprintf("payload length %d is impossible for %s", len(raw), ModeName(h.Mode)))
 	}
-	return Ciphertext{KeyName: name, KeyVersion: v, Mode: mode, Payload: raw}, nil
+	return Ciphertext{KeyName: h.KeyName, KeyVersion: h.KeyVersion, Mode: h.Mode, Payload: raw}, nil
 }
 
 // String formats the ciphertext back to its one canonical text.

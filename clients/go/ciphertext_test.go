@@ -87,6 +87,37 @@ func TestParseCiphertext_invalidEnvelopes(t *testing.T) {
 	}
 }
 
+// A header alone decides the key version a scan counts a value under: every vector that fails in
+// its header fails ParseCiphertextHeader with the same reason, and every other one names its version.
+func TestParseCiphertextHeader_agreesWithParseCiphertextOnEveryHeader(t *testing.T) {
+	e := loadEnvelopes(t)
+	for _, c := range e.Valid {
+		h, payload, err := cipherd.ParseCiphertextHeader(c.Ciphertext)
+		if err != nil || h.KeyName != c.KeyName || h.KeyVersion != c.KeyVersion || cipherd.ModeName(h.Mode) != c.Mode ||
+			!strings.HasSuffix(c.Ciphertext, ">"+payload) {
+			t.Errorf("%s: header %+v, payload %q, %v", c.Name, h, payload, err)
+		}
+	}
+	headerFailures := 0
+	for _, c := range e.Invalid {
+		h, _, err := cipherd.ParseCiphertextHeader(c.Ciphertext)
+		if strings.HasPrefix(c.Reason, "payload_") {
+			if err != nil || h.KeyVersion < 1 {
+				t.Errorf("%s: a payload defect, yet the header failed: %v", c.Name, err)
+			}
+			continue
+		}
+		headerFailures++
+		var parseErr *cipherd.CiphertextError
+		if !errors.As(err, &parseErr) || parseErr.Reason != c.Reason {
+			t.Errorf("%s: %v, want reason %q", c.Name, err, c.Reason)
+		}
+	}
+	if headerFailures == 0 {
+		t.Fatal("envelopes.json has no header failures")
+	}
+}
+
 func TestModeNames_everyEnumValueRoundTripsAndOnlyHmacIsNotAHeaderMode(t *testing.T) {
 	for value, enumName := range cipherdpb.Mode_name {
 		m := cipherdpb.Mode(value)

@@ -20,6 +20,7 @@ PAGES = [
     "docs/security.md",
     "docs/searching.md",
     "docs/migrating.md",
+    "docs/rotating.md",
     "docs/audit.md",
     "docs/deploy.md",
     "docs/benchmarks.md",

@@ -1,5 +1,6 @@
 // Command cipherctl encrypts, decrypts, inspects and rewraps ciphertexts and files, computes blind
-// indexes, makes data keys and administers keys of a cipherd server. Plaintexts and key material are read from stdin or a file, never from arguments.
+// indexes, makes data keys and administers keys of a cipherd server, and counts the ciphertexts of
+// stored data per key version (scan, no server needed). Plaintexts and key material are read from stdin or a file, never from arguments.
 package main
 
 import (
@@ -16,6 +17,7 @@ import (
 )
 
 // errSomeFailed makes cipherctl exit 2: the command ran, but some records failed.
+// (Exit 3: the server was unavailable or too slow; exit 4: scan --below found old ciphertexts.)
 var errSomeFailed = errors.New("some records failed")
 
 func main() {
@@ -24,7 +26,7 @@ func main() {
 	err := newRootCommand().ExecuteContext(ctx)
 	stop()
 	if err != nil {
-		if !errors.Is(err, errSomeFailed) {
+		if !errors.Is(err, errSomeFailed) && !errors.Is(err, errBelowFound) {
 			fmt.Fprintln(os.Stderr, "cipherctl:", err)
 		}
 		os.Exit(exitCode(err))
@@ -37,6 +39,8 @@ func exitCode(err error) int {
 		return 2
 	case errors.Is(err, cipherd.ErrUnavailable), errors.Is(err, cipherd.ErrDeadlineExceeded):
 		return 3
+	case errors.Is(err, errBelowFound):
+		return 4
 	default:
 		return 1
 	}
@@ -53,6 +57,7 @@ func newRootCommand() *cobra.Command {
 	conn.register(root)
 	root.AddCommand(newEncryptCommand(conn), newDecryptCommand(conn), newInspectCommand(conn),
 		newKeysCommand(conn), newRewrapCommand(conn), newIndexCommand(conn), newDataKeyCommand(conn),
-		newEncryptFileCommand(conn), newDecryptFileCommand(conn), newRewrapFileCommand(conn), newAuditCommand(conn))
+		newEncryptFileCommand(conn), newDecryptFileCommand(conn), newRewrapFileCommand(conn), newAuditCommand(conn),
+		newScanCommand())
 	return root
 }

@@ -32,6 +32,7 @@ func run(m *testing.M) int {
 		panic(err)
 	}
 	defer os.RemoveAll(dir)
+	defer stopPostgres()
 	binary = filepath.Join(dir, "cipherctl")
 	if out, err := exec.Command("go", "build", "-o", binary, ".").CombinedOutput(); err != nil {
 		fmt.Fprintf(os.Stderr, "building cipherctl: %v\n%s", err, out)
