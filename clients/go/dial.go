@@ -23,7 +23,11 @@ type Client struct {
 	Audit  cipherdpb.AuditServiceClient
 }
 
-// Dial connects to addr ("host:port") and waits until the connection is ready, fails, or ctx ends.
+// Dial connects to addr ("host:port") and waits until the connection is ready or ctx ends: a
+// server not up yet (nothing listening, a connection closed unanswered) is waited for, so a
+// service may start before cipherd. A server that answers with a TLS setup that cannot work with
+// the options (an untrusted certificate, no TLS, a client certificate required or refused) fails
+// Dial at once. Either way the error is a *ConnectError with the last connection error.
 // It needs WithInsecure, or one of the TLS options.
 func Dial(ctx context.Context, addr string, opts ...Option) (*Client, error) {
 	s := defaultSettings()
@@ -32,7 +36,7 @@ func Dial(ctx context.Context, addr string, opts ...Option) (*Client, error) {
 			return nil, err
 		}
 	}
-	dialOpts, err := s.grpcOptions()
+	watch, dialOpts, err := s.grpcOptions()
 	if err != nil {
 		return nil, err
 	}
@@ -40,8 +44,11 @@ func Dial(ctx context.Context, addr string, opts ...Option) (*Client, error) {
 	if err != nil {
 		return nil, fmt.Errorf("cipherd: %w", err)
 	}
-	if err := waitReady(ctx, conn); err != nil {
+	if err := waitReady(ctx, conn, watch); err != nil {
 		conn.Close()
+		if _, ok := errors.AsType[*ConnectError](err); ok {
+			return nil, err
+		}
 		return nil, fmt.Errorf("cipherd: connecting to %s: %w", addr, err)
 	}
 	return &Client{conn: conn, Crypto: cipherdpb.NewCryptoServiceClient(conn), Admin: cipherdpb.NewKeyAdminServiceClient(conn),
@@ -51,18 +58,21 @@ func Dial(ctx context.Context, addr string, opts ...Option) (*Client, error) {
 // Close closes the connection.
 func (c *Client) Close() error { return c.conn.Close() }
 
-func (s *settings) grpcOptions() ([]grpc.DialOption, error) {
-	var opts []grpc.DialOption
+// grpcOptions are the dial options of the settings, and the watch on their connections' errors.
+func (s *settings) grpcOptions() (*watchState, []grpc.DialOption, error) {
+	var creds credentials.TransportCredentials
 	switch {
 	case s.tls != nil && s.insecure:
-		return nil, errors.New("cipherd: WithInsecure conflicts with the TLS options")
+		return nil, nil, errors.New("cipherd: WithInsecure conflicts with the TLS options")
 	case s.tls != nil:
-		opts = append(opts, grpc.WithTransportCredentials(credentials.NewTLS(s.tls)))
+		creds = credentials.NewTLS(s.tls)
 	case s.insecure:
-		opts = append(opts, grpc.WithTransportCredentials(insecure.NewCredentials()))
+		creds = insecure.NewCredentials()
 	default:
-		return nil, errors.New("cipherd: choose WithInsecure (loopback) or a TLS option")
+		return nil, nil, errors.New("cipherd: choose WithInsecure (loopback) or a TLS option")
 	}
+	watch := newConnectionWatch(creds)
+	opts := []grpc.DialOption{grpc.WithTransportCredentials(watch)}
 	if s.token != "" {
 		opts = append(opts, grpc.WithPerRPCCredentials(bearerToken{token: s.token, requireTLS: !s.insecure}))
 	}
@@ -71,7 +81,7 @@ func (s *settings) grpcOptions() ([]grpc.DialOption, error) {
 		grpc.WithChainUnaryInterceptor(unaryInterceptor(s.timeout)),
 		grpc.WithChainStreamInterceptor(streamInterceptor),
 	)
-	return append(opts, s.dialOptions...), nil
+	return watch.state, append(opts, s.dialOptions...), nil
 }
 
 // retryServiceConfig retries UNAVAILABLE only: every other failure would fail the same way again.
@@ -86,18 +96,50 @@ func retryServiceConfig(maxAttempts int) string {
 	return `{"methodConfig": [{"name": [` + strings.Join(services, ",") + `], "retryPolicy": ` + policy + `}]}`
 }
 
-func waitReady(ctx context.Context, conn *grpc.ClientConn) error {
+// waitReady waits until conn is ready, through transient failures, until ctx ends or a server
+// answers with a TLS setup that cannot work (isConfigurationError).
+func waitReady(ctx context.Context, conn *grpc.ClientConn, watch *watchState) error {
 	conn.Connect()
 	for {
 		state := conn.GetState()
 		switch state {
 		case connectivity.Ready:
 			return nil
-		case connectivity.TransientFailure, connectivity.Shutdown:
+		case connectivity.Shutdown:
 			return ErrUnavailable
+		case connectivity.Idle:
+			conn.Connect()
+		case connectivity.TransientFailure:
+			if last := watch.lastError(); isConfigurationError(last) {
+				return &ConnectError{Addr: conn.Target(), Err: last}
+			}
 		}
-		if !conn.WaitForStateChange(ctx, state) {
+		if !waitForChange(ctx, conn, state, watch.changed) {
+			if ctx.Err() == nil {
+				continue // a connection failed: look at its error
+			}
+			if state == connectivity.TransientFailure {
+				if last := lastConnectionError(conn, watch); last != nil {
+					return &ConnectError{Addr: conn.Target(), Err: last}
+				}
+			}
 			return fromRPC(ctx.Err())
 		}
 	}
+}
+
+// waitForChange waits until conn leaves state (true), or until ctx ends or a connection error is
+// recorded (false). In TRANSIENT_FAILURE the state stays until a connection is ready, so a server
+// that comes up with the wrong TLS setup is noticed by its recorded error.
+func waitForChange(ctx context.Context, conn *grpc.ClientConn, state connectivity.State, recorded <-chan struct{}) bool {
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	go func() {
+		select {
+		case <-recorded:
+			cancel()
+		case <-ctx.Done():
+		}
+	}()
+	return conn.WaitForStateChange(ctx, state)
 }

@@ -112,9 +112,17 @@ func newError(code codes.Code, reason, message string) *Error {
 	return e
 }
 
+// decryptionFailedHint is what a failed decryption adds to the server's message, in every client:
+// the server never says which of these it was, so a caller learns only what to check.
+const decryptionFailedHint = "check that the context is the one given at encryption, byte for byte (none if none was), " +
+	"that the ciphertext is intact, and that its key is this server's"
+
 func (e *Error) Error() string {
 	if e.Reason == "" {
 		return fmt.Sprintf("cipherd: %s: %s", e.Code, e.Message)
+	}
+	if e.kind == ErrDecryptionFailed {
+		return fmt.Sprintf("cipherd: %s (%s): %s (%s)", e.Code, e.Reason, e.Message, decryptionFailedHint)
 	}
 	return fmt.Sprintf("cipherd: %s (%s): %s", e.Code, e.Reason, e.Message)
 }

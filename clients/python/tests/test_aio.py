@@ -119,3 +119,17 @@ async def test_indexes_data_keys_and_files(plain_server: RunningServer, key_name
         moved.seek(0)
         with pytest.raises(cipherd.DecryptionFailedError):
             await c.decrypt_file(moved, io.BytesIO(), context=b"other")
+
+
+async def test_re_encrypt_stream_rewraps_a_context_bound_column(plain_server: RunningServer, key_name: str) -> None:
+    async with cipherd.AsyncClient(plain_server.target) as c:
+        await c.create_key(key_name)
+        ct = await c.encrypt(key_name, b"user@example.com", context=b"users.email/7")
+        await c.rotate_key(key_name)
+        [without] = [r async for r in c.re_encrypt_stream([CiphertextItem(ct, reference="7")])]
+        assert isinstance(without.error, cipherd.DecryptionFailedError)
+        assert "check that the context" in str(without.error)
+        [with_context] = [r async for r in c.re_encrypt_stream([CiphertextItem(ct, context=b"users.email/7", reference="7")])]
+        rewrapped = with_context.unwrap()
+        assert rewrapped.key_version == 2
+        assert await c.decrypt(rewrapped.ciphertext, context=b"users.email/7") == b"user@example.com"

@@ -128,3 +128,27 @@ async def test_async_stream_input_error_is_raised_after_the_answers(plain_server
             async for result in c.encrypt_stream("demo", rows()):
                 seen.append(result.reference)
         assert seen == ["a"]
+
+
+def _context_of(row_id: int) -> bytes:
+    return f"users.email/{row_id}".encode()
+
+
+def test_re_encrypt_stream_rewraps_a_context_bound_column_with_each_rows_context(
+        client: cipherd.Client, key_name: str) -> None:
+    client.create_key(key_name)
+    rows = {i: client.encrypt(key_name, f"user{i}@example.com".encode(), context=_context_of(i)) for i in range(1, 4)}
+    client.rotate_key(key_name)
+
+    without = list(client.re_encrypt_stream(CiphertextItem(ct, reference=str(i)) for i, ct in rows.items()))
+    assert all(isinstance(r.error, cipherd.DecryptionFailedError) for r in without)
+    assert "check that the context is the one given at encryption" in str(without[0].error)
+
+    items = (CiphertextItem(ct, context=_context_of(i), reference=str(i)) for i, ct in rows.items())
+    for r in client.re_encrypt_stream(items):
+        rewrapped = r.unwrap()
+        assert (rewrapped.source_key_version, rewrapped.key_version) == (1, 2)
+        row_id = int(r.reference)
+        assert client.decrypt(rewrapped.ciphertext, context=_context_of(row_id)) == f"user{row_id}@example.com".encode()
+        with pytest.raises(cipherd.DecryptionFailedError):
+            client.decrypt(rewrapped.ciphertext)

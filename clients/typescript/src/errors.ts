@@ -42,10 +42,19 @@ export class InvalidArgumentError extends CipherdError {
   }
 }
 
-/** A well-formed ciphertext did not decrypt: wrong key, context or tampered. Never says which. */
+/** What a failed decryption's message adds, in every client: the server never says which it was. */
+export const DECRYPTION_FAILED_HINT =
+  "check that the context is the one given at encryption, byte for byte (none if none was), " +
+  "that the ciphertext is intact, and that its key is this server's";
+
+/**
+ * A well-formed ciphertext did not decrypt: wrong key, context or tampered. Never says which: its
+ * message says what to check.
+ */
 export class DecryptionFailedError extends InvalidArgumentError {
   constructor(details: string) {
     super(details, "DECRYPTION_FAILED");
+    this.message = `${this.message} (${DECRYPTION_FAILED_HINT})`;
   }
 }
 

@@ -48,6 +48,30 @@ describe("item streams", { skip: jar() === undefined && "no server jar: run make
     await server?.stop();
   });
 
+  test("reEncryptStream rewraps a context-bound column with each row's context; without, the error says to check it", async () => {
+    const name = freshName();
+    await c.createKey(name);
+    const contextOf = (id: number) => bytes(`users.email/${id}`);
+    const column = [];
+    for (const id of [1, 2, 3]) column.push({ id, ciphertext: await c.encrypt(name, bytes(`user${id}@example.com`), { context: contextOf(id) }) });
+    await c.rotateKey(name);
+
+    const without = await collect(c.reEncryptStream(column.map((r) => ({ ciphertext: r.ciphertext, reference: String(r.id) }))));
+    for (const r of without) {
+      assert.ok(r.error instanceof cipherd.DecryptionFailedError, String(r.error));
+      assert.match(r.error.message, /check that the context is the one given at encryption/);
+    }
+
+    const rewrapped = await collect(c.reEncryptStream(column.map((r) => ({ ciphertext: r.ciphertext, context: contextOf(r.id), reference: String(r.id) }))));
+    for (const r of rewrapped) {
+      const id = Number(r.reference);
+      const { ciphertext, keyVersion, sourceKeyVersion } = r.unwrap();
+      assert.deepEqual([sourceKeyVersion, keyVersion], [1, 2]);
+      assert.equal(text(await c.decrypt(ciphertext, { context: contextOf(id) })), `user${id}@example.com`);
+      await assert.rejects(c.decrypt(ciphertext), cipherd.DecryptionFailedError);
+    }
+  });
+
   test("encryptStream then decryptStream keep order and fail items alone", async () => {
     const name = freshName();
     await c.createKey(name);

@@ -18,6 +18,7 @@ type checkpoint struct {
 	To             string         `json:"to,omitempty"`
 	LegacyKey      string         `json:"legacy_key,omitempty"`
 	LegacyEncoding string         `json:"legacy_encoding,omitempty"`
+	contextFlags                  // the context sent with each record, as the flags gave it
 	Failures       string         `json:"failures"` // the failures file
 	InputOffset    int64          `json:"input_offset"`
 	InputLines     int64          `json:"input_lines"` // lines before InputOffset

@@ -59,7 +59,11 @@ func (c *connection) dial(ctx context.Context) (*cipherd.Client, error) {
 	}
 	dialCtx, cancel := context.WithTimeout(ctx, c.timeout)
 	defer cancel()
-	return cipherd.Dial(dialCtx, c.addr, opts...)
+	client, err := cipherd.Dial(dialCtx, c.addr, opts...)
+	if hint := c.hint(err); hint != "" {
+		return nil, fmt.Errorf("%w\nhint: %s", err, hint)
+	}
+	return client, err
 }
 
 // plaintext reports whether to connect without TLS: when --insecure asks for it, or for a loopback

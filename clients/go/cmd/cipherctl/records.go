@@ -15,12 +15,23 @@ import (
 // record is one JSONL line or CSV row of a rewrap input.
 type record struct {
 	ciphertext string
-	fieldErr   error // the field is missing or not a string: the record is copied unchanged
+	fieldErr   error // the field, or one its context needs, is missing or not a string: the record is copied unchanged
 	end        int64 // input offset just past the record
 	line       int64 // the input line the record starts on, from 1
 	endLine    int64 // the input lines up to end: where a resume at end counts on from
 	// render gives the record with ciphertext in its field ("" keeps the original).
 	render func(ciphertext string) ([]byte, error)
+	// field gives the text of another field of the record (for a context), false when it has none.
+	field func(name string) (string, bool)
+}
+
+// lookup is the text of the record's field name: a JSON string's characters or number as written,
+// or a CSV cell; false when the record has no such field, or holds another JSON value there.
+func (r record) lookup(name string) (string, bool) {
+	if r.field == nil {
+		return "", false
+	}
+	return r.field(name)
 }
 
 // errFieldMissing is the failure reason of a record without the field.
@@ -56,6 +67,7 @@ func (r *jsonlReader) next() (record, error) {
 		return rec, nil
 	}
 	rec.ciphertext = value
+	rec.field = func(name string) (string, bool) { return jsonField(line, name) }
 	rec.render = func(ct string) ([]byte, error) {
 		if ct == "" {
 			return line, nil
@@ -99,6 +111,27 @@ func findStringField(line []byte, name string) (start, end int, value string, ok
 		return start, after, value, true
 	}
 	return 0, 0, "", false
+}
+
+// jsonField is the text of the top-level field name of a JSON object: a string's characters, or a
+// number as it is written.
+func jsonField(line []byte, name string) (string, bool) {
+	var fields map[string]json.RawMessage
+	if json.Unmarshal(line, &fields) != nil {
+		return "", false
+	}
+	raw, ok := fields[name]
+	if !ok || len(raw) == 0 {
+		return "", false
+	}
+	switch c := raw[0]; {
+	case c == '"':
+		var s string
+		return s, json.Unmarshal(raw, &s) == nil
+	case c == '-' || (c >= '0' && c <= '9'):
+		return string(raw), true
+	}
+	return "", false
 }
 
 // csvReader reads CSV rows with a header row and replaces one named column.
@@ -157,6 +190,13 @@ func (r *csvReader) next() (record, error) {
 		rec.fieldErr = errFieldMissing
 	} else {
 		rec.ciphertext = fields[r.column]
+	}
+	rec.field = func(name string) (string, bool) {
+		i := slices.Index(r.header, name)
+		if i < 0 || i >= len(fields) {
+			return "", false
+		}
+		return fields[i], true
 	}
 	rec.render = func(ct string) ([]byte, error) {
 		if ct != "" {

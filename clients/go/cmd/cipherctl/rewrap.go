@@ -23,6 +23,8 @@ type rewrapJob struct {
 	failuresPath                           string // where the failed records are listed
 	to                                     string // target key; "" for each ciphertext's own
 	legacyKey, legacyEncoding              string // the field holds legacy ciphertexts of legacyKey
+	context                                contextFlags
+	contextOf                              contextTemplate // built from context
 	force                                  bool
 	every                                  int64 // records between checkpoints
 }
@@ -30,7 +32,7 @@ type rewrapJob struct {
 func newRewrapCommand(conn *connection) *cobra.Command {
 	job := &rewrapJob{}
 	cmd := &cobra.Command{
-		Use:   "rewrap --in FILE --out FILE --field NAME [--to KEY] [--legacy-key NAME --legacy-encoding hex|base64|raw]",
+		Use:   "rewrap --in FILE --out FILE --field NAME [--to KEY] [--context TEXT | --context-field NAME | --context-hex HEX] [--legacy-key NAME --legacy-encoding hex|base64|raw]",
 		Short: "Rewrap every ciphertext of a JSONL or CSV file to its key's current version, or into --to KEY (resumable)",
 		Long: `rewrap streams the ciphertexts of one JSON field (JSONL) or column (CSV, with a header row)
 through ReEncryptStream and writes the file again with each ciphertext behind its key's current
@@ -39,9 +41,17 @@ unchanged and counted by reason, and listed in the failures file (--failures, on
 line: the record's number and input line, its kind, the server's reason and message; never a
 ciphertext). After an interruption, the same command resumes from the checkpoint file.
 
+Data encrypted with a context is rewrapped with the same context, which the new ciphertext keeps:
+--context TEXT gives every record one context, or a template whose {name} is the record's field
+name ("users.email/{id}"; {{ and }} are braces); --context-field NAME takes the whole context from
+field NAME; --context-hex HEX is one binary context. Text is sent as its UTF-8 bytes, a field as its
+text (a JSON string's characters, a JSON number as written, a CSV cell). A record without the field
+fails alone (context_field_missing). The checkpoint records the context: a resume needs the same.
+
 With --legacy-key NAME the field holds data encrypted before cipherd (e.g. MySQL's
 HEX(AES_ENCRYPT(...))), in --legacy-encoding (hex, base64, or raw: the field's text as bytes); it
-is decrypted with the legacy key NAME (keys import --legacy-cipher) and encrypted with --to KEY.
+is decrypted with the legacy key NAME (keys import --legacy-cipher) and encrypted with --to KEY,
+bound to the context if one is given (legacy ciphertexts have none: the context binds the new one).
 Exit status: 0 all done, 2 some records failed, 1 or 3 the run stopped (resume to go on).`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
@@ -58,6 +68,9 @@ Exit status: 0 all done, 2 some records failed, 1 or 3 the run stopped (resume t
 	f.StringVar(&job.to, "to", "", "key to rewrap into (default: each ciphertext's own key); needed with --legacy-key")
 	f.StringVar(&job.legacyKey, "legacy-key", "", "the field holds legacy ciphertexts of this imported legacy key")
 	f.StringVar(&job.legacyEncoding, "legacy-encoding", "hex", "how the legacy ciphertexts are written: hex, base64 or raw")
+	f.StringVar(&job.context.Template, "context", "", "context of every record: text, or a template whose {name} is the record's field name (e.g. 'users.email/{id}')")
+	f.StringVar(&job.context.Field, "context-field", "", "JSON field or CSV column holding each record's context")
+	f.StringVar(&job.context.Hex, "context-hex", "", "one binary context for every record, in hex")
 	f.BoolVar(&job.force, "force", false, "overwrite an output that has no checkpoint")
 	f.Int64Var(&job.every, "checkpoint-every", 1000, "records between checkpoints")
 	for _, name := range []string{"in", "out", "field"} {
@@ -85,6 +98,11 @@ func (j *rewrapJob) run(cmd *cobra.Command, c *cipherd.Client) error {
 	if err := j.checkLegacy(cmd); err != nil {
 		return err
 	}
+	contextOf, err := j.context.template()
+	if err != nil {
+		return err
+	}
+	j.contextOf = contextOf
 	input, err := os.Open(j.in)
 	if err != nil {
 		return err
@@ -108,15 +126,21 @@ func (j *rewrapJob) run(cmd *cobra.Command, c *cipherd.Client) error {
 				}
 				return
 			}
-			if !yield(rec, j.item(strconv.FormatInt(n, 10), rec)) {
+			it := j.item(strconv.FormatInt(n, 10), &rec)
+			if !yield(rec, it) {
 				return
 			}
 		}
 	}
 	last := time.Now()
+	hinted := false
 	handle := func(rec record, r cipherd.Result) error {
 		if err := j.write(w, cp, rec, r); err != nil {
 			return err
+		}
+		if hint := decryptionHint(cp); !hinted && cp.Records >= hintAfter && hint != "" {
+			hinted = true
+			fmt.Fprintf(cmd.ErrOrStderr(), "\nthe first %d records all failed to decrypt: %s\n", cp.Records, hint)
 		}
 		prog.update(cp.InputOffset, cp.Records)
 		if cp.Records%j.every == 0 || time.Since(last) > time.Second {
@@ -160,13 +184,17 @@ func (j *rewrapJob) open(input *os.File) (out, failures *os.File, cp *checkpoint
 	}
 	if cp == nil {
 		return j.start(input, &checkpoint{Input: abs, InputSize: info.Size(), Field: j.field, To: j.to,
-			LegacyKey: j.legacyKey, LegacyEncoding: j.legacyEncodingIfAny(), Failures: failuresAbs, Failed: map[string]int{}})
+			LegacyKey: j.legacyKey, LegacyEncoding: j.legacyEncodingIfAny(), contextFlags: j.context, Failures: failuresAbs, Failed: map[string]int{}})
 	}
 	if cp.Input != abs || cp.InputSize != info.Size() || cp.Field != j.field {
 		return nil, nil, nil, nil, fmt.Errorf("checkpoint %s is for another input or field; remove it to start over", j.checkpointPath)
 	}
 	if cp.To != j.to || cp.LegacyKey != j.legacyKey || cp.LegacyEncoding != j.legacyEncodingIfAny() || cp.Failures != failuresAbs {
 		return nil, nil, nil, nil, fmt.Errorf("checkpoint %s was made with other --to, --legacy-* or --failures flags; run with the same flags, or remove it to start over", j.checkpointPath)
+	}
+	if cp.contextFlags != j.context {
+		return nil, nil, nil, nil, fmt.Errorf("checkpoint %s was made with %s, this run has %s: the records before it were rewrapped with that context; run with the same, or remove the checkpoint to start over",
+			j.checkpointPath, cp.contextFlags.describe(), j.context.describe())
 	}
 	out, err = os.OpenFile(j.out, os.O_WRONLY, 0)
 	if err != nil {

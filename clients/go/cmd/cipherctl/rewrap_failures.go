@@ -49,6 +49,8 @@ func failureKind(err error) string {
 	switch {
 	case errors.Is(err, errFieldMissing):
 		return "field_missing"
+	case errors.Is(err, errContextField):
+		return "context_field_missing"
 	case errors.As(err, &parseErr):
 		return "malformed_ciphertext"
 	case errors.As(err, &callErr):

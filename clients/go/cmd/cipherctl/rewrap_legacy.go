@@ -34,11 +34,22 @@ func (j *rewrapJob) legacyEncodingIfAny() string {
 	return j.legacyEncoding
 }
 
-// item is what the stream sends for a record: its ciphertext, or its legacy ciphertext.
-func (j *rewrapJob) item(ref string, rec record) cipherd.CiphertextItem {
+// item is what the stream sends for a record: its ciphertext, or its legacy ciphertext, with the
+// record's context. A record whose context cannot be made gets that as its failure (rec.fieldErr)
+// and, like a record without the field, is refused locally, never sent.
+func (j *rewrapJob) item(ref string, rec *record) cipherd.CiphertextItem {
 	it := cipherd.CiphertextItem{Reference: ref, Ciphertext: rec.ciphertext}
-	if j.legacyKey == "" || rec.fieldErr != nil {
-		return it // a record without the field is refused locally, never sent
+	if rec.fieldErr != nil {
+		return it
+	}
+	aad, err := j.contextOf.bytesFor(*rec)
+	if err != nil {
+		rec.fieldErr = err
+		return cipherd.CiphertextItem{Reference: ref}
+	}
+	it.AAD = aad
+	if j.legacyKey == "" {
+		return it
 	}
 	switch j.legacyEncoding {
 	case "hex":

@@ -99,9 +99,34 @@ func printSummary(out io.Writer, cp *checkpoint) error {
 	for _, reason := range slices.Sorted(maps.Keys(cp.Failed)) {
 		fmt.Fprintf(out, "  %s: %d\n", reason, cp.Failed[reason])
 	}
+	if hint := decryptionHint(cp); hint != "" {
+		fmt.Fprintf(out, "every record failed to decrypt: %s\n", hint)
+	}
 	if failed > 0 {
 		fmt.Fprintf(out, "failed records (line, reason, message): %s\n", cp.Failures)
 		return errSomeFailed
 	}
 	return nil
+}
+
+// hintAfter is how many records, all failed to decrypt, make a rewrap say what to check before it ends.
+const hintAfter = 100
+
+// decryptionHint says what to check when every record so far failed to decrypt, the sign of a
+// setting that is wrong for the whole file rather than of damaged records; "" otherwise. The
+// server says only that a decryption failed, never why: the hint comes from the flags alone.
+func decryptionHint(cp *checkpoint) string {
+	if cp.Records == 0 || int64(cp.Failed["decryption_failed"]) != cp.Records {
+		return ""
+	}
+	switch {
+	case cp.LegacyKey != "":
+		return "check that --legacy-key " + cp.LegacyKey + " is the key the data was encrypted with (imported with the right --legacy-cipher and --legacy-iv) and that --legacy-encoding " +
+			cp.LegacyEncoding + " is how the field writes it; a context plays no part in decrypting legacy data, it binds the new ciphertext"
+	case cp.contextFlags == contextFlags{}:
+		return "if the data was encrypted with a context, pass the same one (--context, --context-field or --context-hex); " +
+			"otherwise check that the field holds intact ciphertexts of this server's keys"
+	}
+	return "check that " + cp.contextFlags.describe() + " gives exactly the context the data was encrypted with (the same text, fields and bytes), " +
+		"and that the field holds intact ciphertexts of this server's keys"
 }

@@ -36,6 +36,8 @@ type Options struct {
 	// UsageMergeInterval is --usage-merge-interval: how often usage is merged and automatic
 	// rotations are checked (0: the server's default, 10s).
 	UsageMergeInterval time.Duration
+	// Port is the gRPC port to listen on; 0 for a free one.
+	Port int
 	// Args are more flags, after the others (e.g. --audit-log FILE).
 	Args []string
 }
@@ -153,7 +155,7 @@ func (s *Server) argsFor(opts Options) ([]string, error) {
 		return nil, err
 	}
 	args := strings.Fields(os.Getenv("CIPHERD_JAVA_OPTS"))
-	args = append(args, "-jar", jarPath(), "--host", "127.0.0.1", "--port", "0", "--http-port", "0",
+	args = append(args, "-jar", jarPath(), "--host", "127.0.0.1", "--port", fmt.Sprint(opts.Port), "--http-port", "0",
 		"--data-dir", filepath.Join(s.dir, "data"), "--keystore-password-file", pwFile)
 	if opts.DemoKey != "" {
 		args = append(args, "--demo-key", opts.DemoKey)

@@ -58,8 +58,16 @@ class InvalidArgumentError(CipherdError, code=grpc.StatusCode.INVALID_ARGUMENT):
     """The request was wrong: a bad key name, a malformed ciphertext, a context for an unauthenticated mode..."""
 
 
+DECRYPTION_FAILED_HINT = ("check that the context is the one given at encryption, byte for byte (none if none was), "
+                          "that the ciphertext is intact, and that its key is this server's")
+
+
 class DecryptionFailedError(InvalidArgumentError):
-    """A well-formed ciphertext did not decrypt: wrong key, context or tampered. Never says which."""
+    """A well-formed ciphertext did not decrypt: wrong key, context or tampered. Never says which: its
+    text says what to check."""
+
+    def __str__(self) -> str:
+        return f"{super().__str__()} ({DECRYPTION_FAILED_HINT})"
 
 
 class InvalidCiphertextError(InvalidArgumentError):
