@@ -5,6 +5,7 @@ import io.cipherd.api.v1.CryptoServiceGrpc;
 import io.cipherd.api.v1.KeyAdminServiceGrpc;
 import io.cipherd.server.api.CipherdApi;
 import io.cipherd.server.api.ItemStreams;
+import io.cipherd.server.api.PlaintextLimit;
 import io.cipherd.server.api.StatusMapper;
 import io.cipherd.server.audit.AuditInterceptor;
 import io.cipherd.server.audit.AuditObserver;
@@ -21,6 +22,7 @@ import io.cipherd.server.keys.KeyStore;
 import io.cipherd.server.keys.UsageLedger;
 import io.cipherd.server.logging.AccessLogInterceptor;
 import io.cipherd.server.logging.CallContextExecutor;
+import io.cipherd.server.logging.TransportStatus;
 import io.cipherd.server.metrics.AccessDenialMetrics;
 import io.cipherd.server.metrics.AuditMetrics;
 import io.cipherd.server.metrics.CipherPoolMetrics;
@@ -154,6 +156,7 @@ public final class Cipherd implements AutoCloseable {
             new AuthorizedKeyAdmin(admin, authorizer),
             CallContextExecutor.propagating(blocking),
             builder.limits,
+            new PlaintextLimit(builder.maxMessageBytes),
             streams,
             new CipherdApi.AuditAccess(
                 audit == null ? null : audit.key(), authorizer, builder.clock));
@@ -179,6 +182,7 @@ public final class Cipherd implements AutoCloseable {
     return server
         .intercept(new MetricCollectingServerInterceptor(metrics.registry()))
         .intercept(new AccessLogInterceptor())
+        .addStreamTracerFactory(TransportStatus.FACTORY)
         .addService(health.service())
         .addService(ProtoReflectionServiceV1.newInstance())
         .addService(legacyReflection());

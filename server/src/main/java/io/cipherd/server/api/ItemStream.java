@@ -2,6 +2,7 @@ package io.cipherd.server.api;
 
 import com.google.common.util.concurrent.MoreExecutors;
 import io.cipherd.server.engine.CryptoEngine;
+import io.grpc.Status;
 import io.grpc.StatusRuntimeException;
 import io.grpc.stub.ServerCallStreamObserver;
 import io.grpc.stub.StreamObserver;
@@ -26,6 +27,10 @@ import java.util.concurrent.ScheduledFuture;
  * answer, is closed with CANCELLED: the server stopped waiting for its client, nothing failed or
  * timed out on the server's side (which DEADLINE_EXCEEDED would suggest), and every item it
  * received has its answer, sent before the status.
+ *
+ * <p>When the server shuts down ({@link ItemStreams#drain}), the stream asks for no more items,
+ * answers those it received, and ends with UNAVAILABLE: the client resumes after the last reference
+ * it received, on a server that stays.
  */
 final class ItemStream<Q, R> implements StreamObserver<Q> {
   /** What one kind of stream does with an item. */
@@ -66,6 +71,9 @@ final class ItemStream<Q, R> implements StreamObserver<Q> {
   /** The client sent its last item: the stream ends once that is answered, not for idleness. */
   private boolean halfClosed;
 
+  /** The server is shutting down: the stream ends once what it received is answered. */
+  private boolean draining;
+
   /** Items received, and items answered: the difference is queued or being worked on. */
   private long received;
 
@@ -86,7 +94,7 @@ final class ItemStream<Q, R> implements StreamObserver<Q> {
     this.blocking = blocking;
     this.streams = streams;
     this.responses = responses;
-    streams.opened(items.method());
+    streams.opened(this, items.method());
     responses.disableAutoRequest();
     responses.setOnReadyHandler(this::onReady);
     responses.setOnCancelHandler(this::abandon);
@@ -182,14 +190,28 @@ final class ItemStream<Q, R> implements StreamObserver<Q> {
     askForMore();
   }
 
-  /** Counts the item just sent as answered, and asks for the next one if the client reads. */
+  /**
+   * Counts the item just sent as answered, and asks for the next one if the client reads; while
+   * draining, asks for none and ends the stream once every item received is answered.
+   */
   private void askForMore() {
+    boolean drained;
     synchronized (lock) {
       answered++;
-      if (!responses.isReady()) {
+      drained = draining;
+      if (drained) {
+        if (done || halfClosed || answered < received) {
+          return;
+        }
+        done = true;
+      } else if (!responses.isReady()) {
         owed++;
         return;
       }
+    }
+    if (drained) {
+      endDrained();
+      return;
     }
     responses.request(1);
   }
@@ -197,7 +219,7 @@ final class ItemStream<Q, R> implements StreamObserver<Q> {
   private void onReady() {
     int ask;
     synchronized (lock) {
-      ask = responses.isReady() ? owed : 0;
+      ask = responses.isReady() && !draining ? owed : 0;
       owed -= ask;
     }
     if (ask > 0) {
@@ -240,6 +262,44 @@ final class ItemStream<Q, R> implements StreamObserver<Q> {
                 + "; every item received was answered, open a new stream to send more"));
   }
 
+  /**
+   * The server is shutting down: asks for no more items, and ends the stream with UNAVAILABLE now
+   * if every item received is answered, else once the last of them is ({@link #askForMore}). A
+   * stream whose client already sent its last item finishes as usual.
+   */
+  void drain() {
+    synchronized (lock) {
+      if (done || draining) {
+        return;
+      }
+      draining = true;
+      if (halfClosed || answered < received) {
+        return;
+      }
+      done = true;
+    }
+    endDrained();
+  }
+
+  /** After {@link #drain} set done: the stream ends with UNAVAILABLE, every item answered. */
+  private void endDrained() {
+    ended(/* idle= */ false);
+    lease.close();
+    long count;
+    synchronized (lock) {
+      count = answered;
+    }
+    CallDispatcher.closeWithError(
+        responses,
+        Status.UNAVAILABLE
+            .withDescription(
+                "server is shutting down: each of the "
+                    + count
+                    + " items received was answered; resume after the last reference received,"
+                    + " on a new stream")
+            .asRuntimeException());
+  }
+
   /** The client cancelled or the transport failed: nobody is left to answer. */
   private void abandon() {
     end(/* idle= */ false);
@@ -267,7 +327,7 @@ final class ItemStream<Q, R> implements StreamObserver<Q> {
     if (check != null) {
       check.cancel(/* mayInterruptIfRunning= */ false);
     }
-    streams.closed(items.method(), idle);
+    streams.closed(this, items.method(), idle);
   }
 
   private void finish() {
