@@ -180,6 +180,27 @@ class StatusMapperTest {
   }
 
   @Test
+  void anItemErrorsMessage_isCutTo256Bytes_soABatchsErrorResultsHaveABound() {
+    ItemError shortOne = StatusMapper.toItemError(new InvalidArgumentException("short"));
+    assertThat(shortOne.getMessage()).isEqualTo("short");
+    ItemError ascii = StatusMapper.toItemError(new InvalidArgumentException("a".repeat(1000)));
+    assertThat(ascii.getMessage()).isEqualTo("a".repeat(253) + "\u2026");
+    // Four bytes per code point: cut between pairs, never inside one.
+    ItemError wide =
+        StatusMapper.toItemError(new InvalidArgumentException("\uD83D\uDD11".repeat(100)));
+    assertThat(wide.getMessage().getBytes(java.nio.charset.StandardCharsets.UTF_8).length)
+        .isLessThanOrEqualTo(StatusMapper.MAX_ITEM_MESSAGE_BYTES);
+    assertThat(wide.getMessage()).isEqualTo("\uD83D\uDD11".repeat(63) + "\u2026");
+    assertThat(
+            ItemError.newBuilder(wide)
+                .setCode(16)
+                .setReason("KEY_VERSION_DESTRUCTION_SCHEDULED")
+                .build()
+                .getSerializedSize())
+        .isLessThan(PlaintextLimit.ERROR_RESULT - 20);
+  }
+
+  @Test
   void aFailedDecryption_saysOnlyThatItFailed() {
     assertThat(StatusMapper.toStatus(new DecryptionFailedException()).getDescription())
         .isEqualTo("decryption failed");

@@ -225,6 +225,44 @@ class AccessLogInterceptorTest {
   }
 
   @Test
+  void overARealSocket_anOversizedRequest_logsOneLine_andTheStatusTheClientSaw() throws Exception {
+    lines.start();
+    accessLogger.addAppender(lines);
+    // TestServers' limit is 64 KiB; the plaintext holds a marker that must appear nowhere.
+    ByteString oversized = ByteString.copyFromUtf8("OVERSIZED-SECRET-".repeat(6000));
+    String logs;
+    try (CapturedLogs captured = new CapturedLogs();
+        CipherdServer real = TestServers.start(dataDir, false)) {
+      ManagedChannel network = TestServers.channel(real);
+      try {
+        assertThatThrownBy(
+                () ->
+                    CryptoServiceGrpc.newBlockingStub(network)
+                        .encrypt(
+                            EncryptRequest.newBuilder()
+                                .setKeyName("orders")
+                                .setPlaintext(oversized)
+                                .build()))
+            .hasMessageStartingWith("RESOURCE_EXHAUSTED")
+            .hasMessageContaining("exceeds maximum size 65536");
+      } finally {
+        network.shutdownNow().awaitTermination(5, TimeUnit.SECONDS);
+      }
+      logs = captured.text();
+    }
+    assertThat(fields(onlyLine()))
+        .containsEntry("method", "cipherd.v1.CryptoService/Encrypt")
+        .containsEntry("status", "RESOURCE_EXHAUSTED");
+    List<String> about =
+        logs.lines().filter(line -> line.contains("exceeds maximum size")).toList();
+    assertThat(about)
+        .singleElement(org.assertj.core.api.InstanceOfAssertFactories.STRING)
+        .contains("WARN", "refused a request before it reached the service: RESOURCE_EXHAUSTED")
+        .contains("gRPC message exceeds maximum size 65536: ");
+    assertThat(logs).doesNotContain("Exception processing message", "\tat io.grpc", "OVERSIZED");
+  }
+
+  @Test
   void millis_hasThreeDecimals() {
     assertThat(AccessLogInterceptor.millis(1_234_567)).isEqualTo("1.234");
     assertThat(AccessLogInterceptor.millis(5_000)).isEqualTo("0.005");
