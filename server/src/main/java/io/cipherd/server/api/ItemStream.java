@@ -94,7 +94,6 @@ final class ItemStream<Q, R> implements StreamObserver<Q> {
     this.blocking = blocking;
     this.streams = streams;
     this.responses = responses;
-    streams.opened(this, items.method());
     responses.disableAutoRequest();
     responses.setOnReadyHandler(this::onReady);
     responses.setOnCancelHandler(this::abandon);
@@ -102,6 +101,8 @@ final class ItemStream<Q, R> implements StreamObserver<Q> {
       idleCheck = streams.schedule(this::checkIdle, streams.idleTimeoutNanos());
     }
     responses.request(WINDOW);
+    // Last: a drain that began meanwhile ends the stream at once, its call fully set up.
+    streams.opened(this, items.method());
   }
 
   @Override
