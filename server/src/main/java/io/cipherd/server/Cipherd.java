@@ -5,7 +5,6 @@ import io.cipherd.api.v1.CryptoServiceGrpc;
 import io.cipherd.api.v1.KeyAdminServiceGrpc;
 import io.cipherd.server.api.CipherdApi;
 import io.cipherd.server.api.ItemStreams;
-import io.cipherd.server.api.PlaintextLimit;
 import io.cipherd.server.api.StatusMapper;
 import io.cipherd.server.audit.AuditInterceptor;
 import io.cipherd.server.audit.AuditObserver;
@@ -22,7 +21,6 @@ import io.cipherd.server.keys.KeyStore;
 import io.cipherd.server.keys.UsageLedger;
 import io.cipherd.server.logging.AccessLogInterceptor;
 import io.cipherd.server.logging.CallContextExecutor;
-import io.cipherd.server.logging.TransportStatus;
 import io.cipherd.server.metrics.AccessDenialMetrics;
 import io.cipherd.server.metrics.AuditMetrics;
 import io.cipherd.server.metrics.CipherPoolMetrics;
@@ -156,7 +154,7 @@ public final class Cipherd implements AutoCloseable {
             new AuthorizedKeyAdmin(admin, authorizer),
             CallContextExecutor.propagating(blocking),
             builder.limits,
-            new PlaintextLimit(builder.maxMessageBytes),
+            builder.maxMessageBytes,
             streams,
             new CipherdApi.AuditAccess(
                 audit == null ? null : audit.key(), authorizer, builder.clock));
@@ -182,7 +180,7 @@ public final class Cipherd implements AutoCloseable {
     return server
         .intercept(new MetricCollectingServerInterceptor(metrics.registry()))
         .intercept(new AccessLogInterceptor())
-        .addStreamTracerFactory(TransportStatus.FACTORY)
+        .addStreamTracerFactory(AccessLogInterceptor.TRANSPORT_STATUS)
         .addService(health.service())
         .addService(ProtoReflectionServiceV1.newInstance())
         .addService(legacyReflection());
@@ -241,9 +239,8 @@ public final class Cipherd implements AutoCloseable {
   }
 
   /**
-   * Forgets every key held in memory: the key cache's versions (their bytes overwritten) and the
-   * idle pooled ciphers, which still hold the key schedules of their last use. The two go together
-   * here so that no caller clears one and leaves the other; the next use reads the store again.
+   * Forgets every key held in memory, together so that no caller clears one only: the key cache's
+   * versions (bytes overwritten) and the idle pooled ciphers, which hold their last key schedules.
    */
   public void forgetKeys() {
     keys.invalidateAll();

@@ -49,8 +49,8 @@ public final class CryptoServiceImpl extends CryptoServiceGrpc.CryptoServiceImpl
   private final BatchItems batchItems;
   private final IndexCalls indexCalls;
   private final ItemStreams streams;
-  private final ItemStream.Items<EncryptStreamRequest, EncryptStreamResponse> encryptItems;
-  private final ItemStream.Items<ReEncryptStreamRequest, ReEncryptStreamResponse> reEncryptItems;
+  private final StreamItemKind<EncryptStreamRequest, EncryptStreamResponse> encryptItems;
+  private final StreamItemKind<ReEncryptStreamRequest, ReEncryptStreamResponse> reEncryptItems;
 
   CryptoServiceImpl(
       CryptoEngine engine,

@@ -2,7 +2,6 @@ package io.cipherd.server.api;
 
 import com.google.common.util.concurrent.MoreExecutors;
 import io.cipherd.server.engine.CryptoEngine;
-import io.grpc.Status;
 import io.grpc.StatusRuntimeException;
 import io.grpc.stub.ServerCallStreamObserver;
 import io.grpc.stub.StreamObserver;
@@ -23,31 +22,13 @@ import java.util.concurrent.ScheduledFuture;
  * <p>Items run one at a time on a {@link StreamLease}, which holds pooled ciphers only while items
  * keep coming; it is closed when the stream ends however it ends.
  *
- * <p>A stream that received no item for {@link ItemStreams#idleTimeout()}, and has none left to
- * answer, is closed with CANCELLED: the server stopped waiting for its client, nothing failed or
- * timed out on the server's side (which DEADLINE_EXCEEDED would suggest), and every item it
- * received has its answer, sent before the status.
+ * <p>A stream that received no item for {@link ItemStreams#idleTimeout()}, with none left to
+ * answer, is closed with CANCELLED (the server stopped waiting; nothing failed or timed out on its
+ * side), every item it received answered before the status.
  *
- * <p>When the server shuts down ({@link ItemStreams#drain}), the stream asks for no more items,
- * answers those it received, and ends with UNAVAILABLE: the client resumes after the last reference
- * it received, on a server that stays.
+ * <p>On shutdown ({@link ItemStreams#drain}) it answers what it received and ends with UNAVAILABLE.
  */
 final class ItemStream<Q, R> implements StreamObserver<Q> {
-  /** What one kind of stream does with an item. */
-  interface Items<Q, R> {
-    /** The stream's method name, as gRPC's call metrics name it. */
-    String method();
-
-    /**
-     * Whether {@code request} needs only cached keys, so it may be answered on the transport
-     * thread.
-     */
-    boolean fromMemory(CryptoEngine engine, Q request);
-
-    /** The item's response, its result or its error: never throws for a bad item. */
-    R answer(CryptoEngine engine, Q request);
-  }
-
   /** Requests the client may have in flight before the server asks for more. */
   private static final int WINDOW = 16;
 
@@ -55,7 +36,7 @@ final class ItemStream<Q, R> implements StreamObserver<Q> {
   private final StreamLease lease;
   private final Executor blocking;
   private final ItemStreams streams;
-  private final Items<Q, R> items;
+  private final StreamItemKind<Q, R> items;
   private final ServerCallStreamObserver<R> responses;
 
   /** May be held while taking the lease's lock, never the other way round. */
@@ -86,7 +67,7 @@ final class ItemStream<Q, R> implements StreamObserver<Q> {
       CryptoEngine engine,
       Executor blocking,
       ItemStreams streams,
-      Items<Q, R> items,
+      StreamItemKind<Q, R> items,
       ServerCallStreamObserver<R> responses) {
     this.engine = engine;
     this.items = items;
@@ -138,10 +119,7 @@ final class ItemStream<Q, R> implements StreamObserver<Q> {
     }
   }
 
-  /**
-   * Null to answer in place; otherwise the sequential executor, created on first need. Holds {@link
-   * #lock}.
-   */
+  /** Null to answer in place, else the sequential executor (made on first need); holds lock. */
   private Executor offloadFor(Q request) {
     if (sequential == null) {
       if (items.fromMemory(engine, request)) {
@@ -174,8 +152,7 @@ final class ItemStream<Q, R> implements StreamObserver<Q> {
     try {
       response = lease.answer(items, request);
     } catch (Throwable e) {
-      // Items answer their own errors; what escapes is an Error (OutOfMemoryError, say). The
-      // stream ends with it, rather than leaving the call open and its client waiting.
+      // Items answer their own errors: an Error (OutOfMemoryError) ends the stream, not the wait.
       boolean ended = end(/* idle= */ false);
       lease.close();
       if (ended) {
@@ -191,14 +168,12 @@ final class ItemStream<Q, R> implements StreamObserver<Q> {
     askForMore();
   }
 
-  /**
-   * Counts the item just sent as answered, and asks for the next one if the client reads; while
-   * draining, asks for none and ends the stream once every item received is answered.
-   */
+  /** Counts the item as answered; asks for the next if the client reads, unless drained. */
   private void askForMore() {
     boolean drained;
+    long count;
     synchronized (lock) {
-      answered++;
+      count = ++answered;
       drained = draining;
       if (drained) {
         if (done || halfClosed || answered < received) {
@@ -211,7 +186,7 @@ final class ItemStream<Q, R> implements StreamObserver<Q> {
       }
     }
     if (drained) {
-      endDrained();
+      closeEnded(/* idle= */ false, ItemStreams.shuttingDown(count));
       return;
     }
     responses.request(1);
@@ -253,20 +228,12 @@ final class ItemStream<Q, R> implements StreamObserver<Q> {
       }
       done = true;
     }
-    ended(/* idle= */ true);
-    lease.close();
-    CallDispatcher.closeWithError(
-        responses,
-        new StreamIdleException(
-            "stream idle: no item received for "
-                + streams.idleTimeout()
-                + "; every item received was answered, open a new stream to send more"));
+    closeEnded(/* idle= */ true, streams.idle());
   }
 
   /**
-   * The server is shutting down: asks for no more items, and ends the stream with UNAVAILABLE now
-   * if every item received is answered, else once the last of them is ({@link #askForMore}). A
-   * stream whose client already sent its last item finishes as usual.
+   * The server is shutting down: asks for no more items and ends with UNAVAILABLE once every item
+   * received is answered ({@link #askForMore}); one already half-closed by its client finishes.
    */
   void drain() {
     synchronized (lock) {
@@ -279,26 +246,14 @@ final class ItemStream<Q, R> implements StreamObserver<Q> {
       }
       done = true;
     }
-    endDrained();
+    closeEnded(/* idle= */ false, ItemStreams.shuttingDown(received));
   }
 
-  /** After {@link #drain} set done: the stream ends with UNAVAILABLE, every item answered. */
-  private void endDrained() {
-    ended(/* idle= */ false);
+  /** After the one change to done: ends the call with {@code error}. */
+  private void closeEnded(boolean idle, Throwable error) {
+    ended(idle);
     lease.close();
-    long count;
-    synchronized (lock) {
-      count = answered;
-    }
-    CallDispatcher.closeWithError(
-        responses,
-        Status.UNAVAILABLE
-            .withDescription(
-                "server is shutting down: each of the "
-                    + count
-                    + " items received was answered; resume after the last reference received,"
-                    + " on a new stream")
-            .asRuntimeException());
+    CallDispatcher.closeWithError(responses, error);
   }
 
   /** The client cancelled or the transport failed: nobody is left to answer. */

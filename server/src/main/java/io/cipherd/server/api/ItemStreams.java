@@ -1,5 +1,7 @@
 package io.cipherd.server.api;
 
+import io.grpc.Status;
+import io.grpc.StatusRuntimeException;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -112,6 +114,25 @@ public final class ItemStreams implements AutoCloseable {
     for (ItemStream<?, ?> stream : running) {
       stream.drain();
     }
+  }
+
+  /** How a stream ends when idle, after answering every item it received. */
+  StreamIdleException idle() {
+    return new StreamIdleException(
+        "stream idle: no item received for "
+            + idleTimeout
+            + "; every item received was answered, open a new stream to send more");
+  }
+
+  /** How a stream ends when drained, after answering each of the {@code answered} it received. */
+  static StatusRuntimeException shuttingDown(long answered) {
+    return Status.UNAVAILABLE
+        .withDescription(
+            "server is shutting down: each of the "
+                + answered
+                + " items received was answered; resume after the last reference received,"
+                + " on a new stream")
+        .asRuntimeException();
   }
 
   /** Stops the scheduler; streams still open are then no longer timed. */

@@ -20,9 +20,8 @@ import io.cipherd.server.engine.Encrypted;
 final class StreamItems {
   private StreamItems() {}
 
-  static ItemStream.Items<EncryptStreamRequest, EncryptStreamResponse> encrypt(
-      PlaintextLimit limit) {
-    return new ItemStream.Items<>() {
+  static StreamItemKind<EncryptStreamRequest, EncryptStreamResponse> encrypt(PlaintextLimit limit) {
+    return new StreamItemKind<>() {
       @Override
       public String method() {
         return "EncryptStream";
@@ -53,8 +52,8 @@ final class StreamItems {
     };
   }
 
-  static final ItemStream.Items<DecryptStreamRequest, DecryptStreamResponse> DECRYPT =
-      new ItemStream.Items<>() {
+  static final StreamItemKind<DecryptStreamRequest, DecryptStreamResponse> DECRYPT =
+      new StreamItemKind<>() {
         @Override
         public String method() {
           return "DecryptStream";
@@ -82,9 +81,9 @@ final class StreamItems {
         }
       };
 
-  static ItemStream.Items<ReEncryptStreamRequest, ReEncryptStreamResponse> reEncrypt(
+  static StreamItemKind<ReEncryptStreamRequest, ReEncryptStreamResponse> reEncrypt(
       PlaintextLimit limit) {
-    return new ItemStream.Items<>() {
+    return new StreamItemKind<>() {
       @Override
       public String method() {
         return "ReEncryptStream";

@@ -7,6 +7,7 @@ import io.grpc.Metadata;
 import io.grpc.ServerCall;
 import io.grpc.ServerCallHandler;
 import io.grpc.ServerInterceptor;
+import io.grpc.ServerStreamTracer;
 import io.grpc.Status;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.slf4j.Logger;
@@ -17,13 +18,19 @@ import org.slf4j.MDC;
  * Gives every call a request id (in the MDC while the call's code runs) and writes one line to the
  * {@code cipherd.access} logger when it ends: method, key name, caller, status and duration. It is
  * the outermost interceptor, so calls that inner interceptors reject are logged too, and with
- * {@link TransportStatus#FACTORY} on the server, calls the transport ended (a request over the size
+ * {@link #TRANSPORT_STATUS} on the server, calls the transport ended (a request over the size
  * limit) with the status their client saw. The line never holds request bodies: the key name is
  * taken from {@code key_name} or a ciphertext's header only.
  */
 public final class AccessLogInterceptor implements ServerInterceptor {
   /** The access log's logger name, so operators can route it to its own appender. */
   public static final String LOGGER = "cipherd.access";
+
+  /**
+   * Add to the server with the interceptor: the access line of a call the transport ended then has
+   * the status its client saw ({@link TransportStatus}).
+   */
+  public static final ServerStreamTracer.Factory TRANSPORT_STATUS = TransportStatus.FACTORY;
 
   private static final Logger access = LoggerFactory.getLogger(LOGGER);
 

@@ -11,11 +11,11 @@ import io.grpc.Status;
  * deadline that passed, or a client that cancelled. The service sees each of these only as a
  * cancellation; the access log reads the status the client saw from here.
  */
-public final class TransportStatus extends ServerStreamTracer {
+final class TransportStatus extends ServerStreamTracer {
   private static final Context.Key<TransportStatus> KEY = Context.key("cipherd-transport-status");
 
-  /** Makes one per call; add it to the server with the access log's interceptor. */
-  public static final ServerStreamTracer.Factory FACTORY =
+  /** Makes one per call ({@link AccessLogInterceptor#TRANSPORT_STATUS}). */
+  static final ServerStreamTracer.Factory FACTORY =
       new ServerStreamTracer.Factory() {
         @Override
         public ServerStreamTracer newServerStreamTracer(String fullMethodName, Metadata headers) {

@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.google.protobuf.ByteString;
 import io.cipherd.api.v1.CreateKeyRequest;
 import io.cipherd.api.v1.CryptoServiceGrpc;
+import io.cipherd.api.v1.DecryptBatchItem;
 import io.cipherd.api.v1.DecryptBatchRequest;
 import io.cipherd.api.v1.DecryptBatchResult;
 import io.cipherd.api.v1.DecryptRequest;
@@ -22,6 +23,7 @@ import io.cipherd.api.v1.GenerateDataKeyRequest;
 import io.cipherd.api.v1.GenerateDataKeyResponse;
 import io.cipherd.api.v1.KeyAdminServiceGrpc;
 import io.cipherd.api.v1.Mode;
+import io.cipherd.api.v1.ReEncryptBatchItem;
 import io.cipherd.api.v1.ReEncryptBatchRequest;
 import io.cipherd.api.v1.ReEncryptBatchResult;
 import io.cipherd.api.v1.ReEncryptRequest;
@@ -36,6 +38,7 @@ import io.grpc.Grpc;
 import io.grpc.InsecureChannelCredentials;
 import io.grpc.ManagedChannel;
 import io.grpc.Status;
+import io.grpc.stub.StreamObserver;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Arrays;
@@ -316,7 +319,7 @@ class PlaintextLimitTest {
                 DecryptBatchRequest.newBuilder()
                     .setExpectedKey(KEY)
                     .addItems(
-                        io.cipherd.api.v1.DecryptBatchItem.newBuilder()
+                        DecryptBatchItem.newBuilder()
                             .setReference(reference)
                             .setCiphertext(rewrapped.getCiphertext())
                             .setContext(CONTEXT)
@@ -333,7 +336,7 @@ class PlaintextLimitTest {
                     .setKeyName(KEY)
                     .setExpectedKey(KEY)
                     .addItems(
-                        io.cipherd.api.v1.ReEncryptBatchItem.newBuilder()
+                        ReEncryptBatchItem.newBuilder()
                             .setReference(reference)
                             .setCiphertext(ciphertext)
                             .setContext(CONTEXT)
@@ -417,11 +420,9 @@ class PlaintextLimitTest {
   }
 
   private static <Q, R> List<R> stream(
-      Function<io.grpc.stub.StreamObserver<R>, io.grpc.stub.StreamObserver<Q>> call,
-      List<Q> requests)
-      throws Exception {
+      Function<StreamObserver<R>, StreamObserver<Q>> call, List<Q> requests) throws Exception {
     StreamRecorder<R> answers = new StreamRecorder<>();
-    io.grpc.stub.StreamObserver<Q> out = call.apply(answers);
+    StreamObserver<Q> out = call.apply(answers);
     for (Q request : requests) {
       out.onNext(request);
     }

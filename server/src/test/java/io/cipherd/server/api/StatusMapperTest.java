@@ -33,6 +33,7 @@ import io.cipherd.server.security.TestDenials;
 import io.grpc.Status;
 import io.grpc.StatusRuntimeException;
 import io.grpc.protobuf.StatusProto;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
@@ -188,7 +189,7 @@ class StatusMapperTest {
     // Four bytes per code point: cut between pairs, never inside one.
     ItemError wide =
         StatusMapper.toItemError(new InvalidArgumentException("\uD83D\uDD11".repeat(100)));
-    assertThat(wide.getMessage().getBytes(java.nio.charset.StandardCharsets.UTF_8).length)
+    assertThat(wide.getMessage().getBytes(StandardCharsets.UTF_8).length)
         .isLessThanOrEqualTo(StatusMapper.MAX_ITEM_MESSAGE_BYTES);
     assertThat(wide.getMessage()).isEqualTo("\uD83D\uDD11".repeat(63) + "\u2026");
     assertThat(

@@ -38,6 +38,7 @@ import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
+import org.assertj.core.api.InstanceOfAssertFactories;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -256,7 +257,7 @@ class AccessLogInterceptorTest {
     List<String> about =
         logs.lines().filter(line -> line.contains("exceeds maximum size")).toList();
     assertThat(about)
-        .singleElement(org.assertj.core.api.InstanceOfAssertFactories.STRING)
+        .singleElement(InstanceOfAssertFactories.STRING)
         .contains("WARN", "refused a request before it reached the service: RESOURCE_EXHAUSTED")
         .contains("gRPC message exceeds maximum size 65536: ");
     // Not grpc-netty's warning with its stack trace, and never the message's content.
