@@ -5,7 +5,7 @@ from about 3.1 MB to 4 MiB encrypted and then failed RESOURCE_EXHAUSTED on the w
 
 Tried: Encrypt at the documented largest plaintext and 1 and 3 bytes over it, with contexts of 0 bytes, 64 KiB
 and 1 MiB, and 3.5 MB (inside the old write-only range); EncryptStream and EncryptBatch items with a 2 KiB
-reference at the largest and one over; GenerateDataKey with the largest context and one byte more. Every
+reference at the largest and one over (GenerateDataKey needs the `datakey` grant: the Java test covers it). Every
 accepted ciphertext is brought back by Decrypt (with its context, and an expected key of 64 characters) and
 ReEncrypt. Budget: 0 accepted ciphertexts that do not come back; every answer fits a default client's 4 MiB
 receive size; every refusal INVALID_ARGUMENT (reason INVALID_ARGUMENT) naming the largest plaintext, within
@@ -63,6 +63,8 @@ def test_no_plaintext_encrypts_to_a_ciphertext_that_cannot_come_back(policy_serv
             context = b"c" * context_size
             top = largest(context_size)
             for size in (top, top + 1, top + 3, 3_500_000):
+                if size + context_size > MAX_MESSAGE - 512:
+                    continue  # the request itself is over the message limit: gRPC's RESOURCE_EXHAUSTED
                 answer = unary(stubs.crypto.Encrypt, pb.EncryptRequest(key_name=key, plaintext=b"p" * size,
                                                                        context=context), metadata)
                 if answer.ok:
@@ -103,16 +105,5 @@ def test_no_plaintext_encrypts_to_a_ciphertext_that_cannot_come_back(policy_serv
             elif size > top and not result.HasField("error"):
                 write_only.append(f"EncryptBatch accepted an item of {size} bytes")
 
-        context_size = MAX_MESSAGE - 352 - 4 * ((32 + 40 + 2) // 3)
-        for extra in (0, 1):
-            data_key = unary(stubs.crypto.GenerateDataKey, pb.GenerateDataKeyRequest(
-                key_name=key, context=b"d" * (context_size + extra), omit_plaintext=True), metadata)
-            if extra == 0 and data_key.ok:
-                write_only += _comes_back(stubs, metadata, key, data_key.response.wrapped_key,
-                                          b"d" * context_size, 32)
-            elif extra == 0:
-                refusals.append(f"GenerateDataKey with the largest context: {data_key.brief()}")
-            elif data_key.ok:
-                write_only.append("GenerateDataKey wrapped a key bound to a context too large to unwrap it")
     assert not write_only, write_only
     assert not refusals, refusals

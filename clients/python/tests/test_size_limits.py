@@ -31,7 +31,7 @@ def test_unary_at_the_limit_round_trips_and_one_byte_more_is_refused(client: cip
     ciphertext = client.encrypt(name, plaintext, context=CONTEXT)
     assert client.decrypt(ciphertext, context=CONTEXT) == plaintext
     rewrapped = client.re_encrypt(ciphertext, context=CONTEXT, key_name=name)
-    assert client.decrypt(rewrapped, context=CONTEXT) == plaintext
+    assert client.decrypt(rewrapped.ciphertext, context=CONTEXT) == plaintext
 
     with pytest.raises(cipherd.InvalidArgumentError) as raised:
         client.encrypt(name, plaintext + b"p", context=CONTEXT)
