@@ -7,6 +7,7 @@ import (
 	"iter"
 	"slices"
 	"strconv"
+	"strings"
 	"testing"
 	"time"
 
@@ -121,6 +122,75 @@ func TestEncryptStream_serverKilledMidway_resumesAfterLastReference(t *testing.T
 	if err != nil || decrypted != n {
 		t.Fatalf("decrypted %d of %d: %v", decrypted, n, err)
 	}
+}
+
+// TestEncryptStream_serverDrained_resumesAfterLastReference sends SIGTERM, as a rollout does, while
+// a stream of 5000 items runs on a server with a 60 s grace period: the stream ends at the start of
+// the drain, not at its end, with UNAVAILABLE (a *StreamError matching ErrUnavailable) after every
+// item the server received was answered; the server exits 0, and resuming after the last reference
+// on the restarted server answers every item once, in order.
+func TestEncryptStream_serverDrained_resumesAfterLastReference(t *testing.T) {
+	if plain == nil {
+		t.Skip("no server (jar not built)")
+	}
+	srv, err := testserver.Start(testserver.Options{Args: []string{"--shutdown-grace", "PT60S"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer srv.Stop()
+	c := dial(t, srv.Addr, cipherd.WithInsecure())
+	ctx := context.Background()
+	key := newKey(t, c, "drained")
+	const n, termAt = 5000, 1500
+
+	var got answered
+	var signalled time.Time
+	exited := make(chan error, 1)
+	handle := func(i int, r cipherd.Result) error {
+		if r.Err != nil {
+			return fmt.Errorf("item %d: %w", i, r.Err)
+		}
+		if err := got.check(strconv.Itoa(i), r); err != nil {
+			return err
+		}
+		if len(got.refs) == termAt {
+			signalled = time.Now()
+			go func() { exited <- srv.Terminate() }()
+		}
+		return nil
+	}
+	err = cipherd.EncryptStream(ctx, c, key, plaintexts(n), handle)
+	ended := time.Since(signalled)
+	var broken *cipherd.StreamError
+	if !errors.As(err, &broken) || !errors.Is(err, cipherd.ErrUnavailable) {
+		t.Fatalf("after SIGTERM: %v, want a *StreamError matching ErrUnavailable", err)
+	}
+	if !strings.Contains(err.Error(), "server is shutting down") {
+		t.Errorf("the error does not say why: %v", err)
+	}
+	if ended > 10*time.Second {
+		t.Errorf("the stream ended %v after SIGTERM: it waited for the grace period", ended)
+	}
+	if broken.Handled != len(got.refs) || broken.LastReference != got.refs[len(got.refs)-1] || broken.Handled >= n {
+		t.Fatalf("StreamError says %d handled, last %q; the handler saw %d", broken.Handled, broken.LastReference, len(got.refs))
+	}
+	select {
+	case err := <-exited:
+		if err != nil {
+			t.Fatalf("the server did not exit 0 after the drain: %v", err)
+		}
+	case <-time.After(30 * time.Second):
+		t.Fatal("the server did not exit within 30s of SIGTERM")
+	}
+	t.Logf("first run: %d items, ended %v after SIGTERM: %v", broken.Handled, ended, err)
+
+	if err := srv.Restart(); err != nil {
+		t.Fatal(err)
+	}
+	resumeUntilDone(t, broken.LastReference, func(last string) error {
+		return cipherd.EncryptStream(ctx, c, key, cipherd.ItemsAfter(plaintexts(n), last), handle)
+	})
+	wantEveryItemOnceInOrder(t, got.refs, n)
 }
 
 // resumeUntilDone calls run with the last reference handled so far until it succeeds, as a caller

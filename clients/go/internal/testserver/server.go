@@ -16,6 +16,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"syscall"
 	"time"
 
 	"google.golang.org/grpc"
@@ -83,6 +84,20 @@ func (s *Server) Kill() {
 		s.cmd.Wait()
 	}
 	s.cmd = nil
+}
+
+// Terminate sends SIGTERM, as a rollout does, and waits until the server exits; its error is the
+// exit's (nil for status 0). The data dir is kept for Restart.
+func (s *Server) Terminate() error {
+	if s.cmd == nil || s.cmd.Process == nil {
+		return nil
+	}
+	if err := s.cmd.Process.Signal(syscall.SIGTERM); err != nil {
+		return err
+	}
+	err := s.cmd.Wait()
+	s.cmd = nil
+	return err
 }
 
 // Restart kills the server if it runs and starts it again on the same address with the same data

@@ -154,6 +154,7 @@ public final class Cipherd implements AutoCloseable {
             new AuthorizedKeyAdmin(admin, authorizer),
             CallContextExecutor.propagating(blocking),
             builder.limits,
+            builder.maxMessageBytes,
             streams,
             new CipherdApi.AuditAccess(
                 audit == null ? null : audit.key(), authorizer, builder.clock));
@@ -179,6 +180,7 @@ public final class Cipherd implements AutoCloseable {
     return server
         .intercept(new MetricCollectingServerInterceptor(metrics.registry()))
         .intercept(new AccessLogInterceptor())
+        .addStreamTracerFactory(AccessLogInterceptor.TRANSPORT_STATUS)
         .addService(health.service())
         .addService(ProtoReflectionServiceV1.newInstance())
         .addService(legacyReflection());
@@ -237,9 +239,8 @@ public final class Cipherd implements AutoCloseable {
   }
 
   /**
-   * Forgets every key held in memory: the key cache's versions (their bytes overwritten) and the
-   * idle pooled ciphers, which still hold the key schedules of their last use. The two go together
-   * here so that no caller clears one and leaves the other; the next use reads the store again.
+   * Forgets every key held in memory, together so that no caller clears one only: the key cache's
+   * versions (bytes overwritten) and the idle pooled ciphers, which hold their last key schedules.
    */
   public void forgetKeys() {
     keys.invalidateAll();

@@ -20,6 +20,7 @@ public final class CipherdBuilder {
   // Read by Cipherd's constructor.
   final KeyStore keyStore;
   RequestLimits limits = ServerConfig.DEFAULT_LIMITS;
+  int maxMessageBytes = ServerConfig.DEFAULT_MAX_MESSAGE_BYTES;
   CipherPoolConfig cipherPools = CipherPoolConfig.DEFAULT;
   int blockingThreads = ServerConfig.DEFAULT_BLOCKING_THREADS;
   int blockingQueue = ServerConfig.DEFAULT_BLOCKING_QUEUE;
@@ -33,9 +34,10 @@ public final class CipherdBuilder {
     this.keyStore = Objects.requireNonNull(keyStore, "keyStore");
   }
 
-  /** The limits, pools, blocking pool and stream idle timeout of {@code config}. */
+  /** The limits, message size, pools, blocking pool and stream idle timeout of {@code config}. */
   public CipherdBuilder config(ServerConfig config) {
     return limits(config.limits())
+        .maxMessageBytes(config.maxInboundMessageBytes())
         .cipherPools(config.cipherPools())
         .blockingThreads(config.blockingThreads())
         .blockingQueue(config.blockingQueue())
@@ -44,6 +46,18 @@ public final class CipherdBuilder {
 
   public CipherdBuilder limits(RequestLimits limits) {
     this.limits = Objects.requireNonNull(limits, "limits");
+    return this;
+  }
+
+  /**
+   * The transport's largest request, which the server it is served by must use too: it decides the
+   * largest plaintext encrypted, so that every ciphertext fits a request to decrypt it.
+   */
+  public CipherdBuilder maxMessageBytes(int bytes) {
+    if (bytes < 1024) {
+      throw new IllegalArgumentException("max message size must be at least 1024 bytes");
+    }
+    this.maxMessageBytes = bytes;
     return this;
   }
 

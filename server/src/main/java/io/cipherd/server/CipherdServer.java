@@ -163,13 +163,16 @@ public final class CipherdServer implements AutoCloseable {
   }
 
   /**
-   * Graceful stop: health NOT_SERVING, refuse new calls, let in-flight calls finish within the
-   * grace period, then cancel what is left and release the services.
+   * Graceful stop: health NOT_SERVING, refuse new calls, end the item streams once each has
+   * answered what it received (UNAVAILABLE: their clients resume elsewhere after the last reference
+   * they received), let the other in-flight calls finish within the grace period, then cancel what
+   * is left and release the services.
    */
   @Override
   public void close() {
     services.health().markNotServing();
     server.shutdown();
+    services.streams().drain();
     try {
       if (!server.awaitTermination(config.shutdownGrace().toMillis(), TimeUnit.MILLISECONDS)) {
         log.warn(

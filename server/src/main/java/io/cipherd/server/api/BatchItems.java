@@ -31,9 +31,11 @@ import java.util.List;
  */
 final class BatchItems {
   private final CryptoEngine engine;
+  private final PlaintextLimit limit;
 
-  BatchItems(CryptoEngine engine) {
+  BatchItems(CryptoEngine engine, PlaintextLimit limit) {
     this.engine = engine;
+    this.limit = limit;
   }
 
   /**
@@ -65,9 +67,32 @@ final class BatchItems {
         count, i -> request.getItems(i).hasLegacy() ? null : request.getItems(i).getCiphertext());
   }
 
+  /**
+   * Throws unless the results of {@code request}, and a DecryptBatch or ReEncryptBatch of them, fit
+   * in a message: checked before any work, as the request's fault.
+   */
+  void checkFits(EncryptBatchRequest request) {
+    limit.checkBatch(
+        new PlaintextLimit.BatchItemSizes() {
+          @Override
+          public int count() {
+            return request.getItemsCount();
+          }
+
+          @Override
+          public long bound(int i) {
+            EncryptBatchItem item = request.getItems(i);
+            return limit.itemBound(
+                item.getPlaintext().size(),
+                item.getContext().size(),
+                PlaintextLimit.utf8Length(item.getReference()));
+          }
+        });
+  }
+
   EncryptBatchResponse encrypt(EncryptBatchRequest request) {
     engine.checkBatch(Operation.ENCRYPT, request.getKeyName());
-    return engine.inBatch(batch -> encrypt(batch, request));
+    return engine.inBatch(batch -> encrypt(batch, limit, request));
   }
 
   DecryptBatchResponse decrypt(DecryptBatchRequest request) {
@@ -79,7 +104,7 @@ final class BatchItems {
       // Once for the batch: a bad target name is the request's fault, not each item's.
       EnvelopeHeader.checkKeyName(request.getKeyName());
     }
-    return engine.inBatch(batch -> reEncrypt(batch, request));
+    return engine.inBatch(batch -> reEncrypt(batch, limit, request));
   }
 
   /**
@@ -88,6 +113,7 @@ final class BatchItems {
    */
   static ReEncryptBatchResult reEncrypt(
       CryptoEngine engine,
+      PlaintextLimit limit,
       String reference,
       String ciphertext,
       LegacyCiphertext legacy,
@@ -95,6 +121,7 @@ final class BatchItems {
       String targetKey) {
     return reEncrypt(
         engine,
+        limit,
         ReEncryptBatchResult.newBuilder(),
         reference,
         ciphertext,
@@ -111,6 +138,7 @@ final class BatchItems {
    */
   private static ReEncryptBatchResult reEncrypt(
       CryptoEngine engine,
+      PlaintextLimit limit,
       ReEncryptBatchResult.Builder result,
       String reference,
       String ciphertext,
@@ -127,6 +155,10 @@ final class BatchItems {
                   LegacyProtos.rewrapItem(legacy, ciphertext, targetKey, targetField),
                   context,
                   targetKey);
+      limit.checkRewrapped(
+          rewrapped.encrypted().ciphertext().size(),
+          context.size(),
+          PlaintextLimit.utf8Length(reference));
       result
           .setCiphertextBytes(rewrapped.encrypted().ciphertext())
           .setKeyVersion(rewrapped.encrypted().keyVersion())
@@ -160,13 +192,18 @@ final class BatchItems {
    * addResultsBuilder() keeps a builder and a field-builder wrapper per item, and the list grew a
    * dozen times for 256 items (about -140 B per item in CryptoCallsBenchmark).
    */
-  private static EncryptBatchResponse encrypt(CryptoEngine engine, EncryptBatchRequest request) {
+  private static EncryptBatchResponse encrypt(
+      CryptoEngine engine, PlaintextLimit limit, EncryptBatchRequest request) {
     List<EncryptBatchResult> results = new ArrayList<>(request.getItemsCount());
     EncryptBatchResult.Builder result = EncryptBatchResult.newBuilder();
     for (int i = 0; i < request.getItemsCount(); i++) {
       EncryptBatchItem item = request.getItems(i);
       result.clear().setReference(item.getReference());
       try {
+        limit.check(
+            item.getPlaintext().size(),
+            item.getContext().size(),
+            PlaintextLimit.utf8Length(item.getReference()));
         Encrypted encrypted =
             engine.encrypt(request.getKeyName(), 0, item.getPlaintext(), item.getContext());
         result.setCiphertextBytes(encrypted.ciphertext()).setKeyVersion(encrypted.keyVersion());
@@ -179,8 +216,8 @@ final class BatchItems {
   }
 
   /**
-   * As {@link #encrypt(CryptoEngine, EncryptBatchRequest)}: one builder, a list of the batch's
-   * size.
+   * As {@link #encrypt(CryptoEngine, PlaintextLimit, EncryptBatchRequest)}: one builder, a list of
+   * the batch's size.
    */
   private static DecryptBatchResponse decrypt(CryptoEngine engine, DecryptBatchRequest request) {
     List<DecryptBatchResult> results = new ArrayList<>(request.getItemsCount());
@@ -203,11 +240,11 @@ final class BatchItems {
   }
 
   /**
-   * As {@link #encrypt(CryptoEngine, EncryptBatchRequest)}: one builder, a list of the batch's
-   * size.
+   * As {@link #encrypt(CryptoEngine, PlaintextLimit, EncryptBatchRequest)}: one builder, a list of
+   * the batch's size.
    */
   private static ReEncryptBatchResponse reEncrypt(
-      CryptoEngine engine, ReEncryptBatchRequest request) {
+      CryptoEngine engine, PlaintextLimit limit, ReEncryptBatchRequest request) {
     List<ReEncryptBatchResult> results = new ArrayList<>(request.getItemsCount());
     ReEncryptBatchResult.Builder result = ReEncryptBatchResult.newBuilder();
     for (int i = 0; i < request.getItemsCount(); i++) {
@@ -215,6 +252,7 @@ final class BatchItems {
       results.add(
           reEncrypt(
               engine,
+              limit,
               result,
               item.getReference(),
               item.getCiphertext(),

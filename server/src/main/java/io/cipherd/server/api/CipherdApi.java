@@ -19,18 +19,23 @@ public final class CipherdApi {
 
   /**
    * {@code blocking} must carry the call's gRPC Context (caller identity, deadline) and request id
-   * to its threads, as {@code logging.CallContextExecutor.propagating} does; {@code streams} counts
-   * and times the item streams, and is the caller's to close.
+   * to its threads, as {@code logging.CallContextExecutor.propagating} does; {@code
+   * maxMessageBytes} must be the transport's, which sets the largest plaintext ({@link
+   * PlaintextLimit}); {@code streams} counts and times the item streams, and is the caller's to
+   * close.
    */
   public CipherdApi(
       CryptoEngine engine,
       AuthorizedKeyAdmin keys,
       Executor blocking,
       RequestLimits limits,
+      int maxMessageBytes,
       ItemStreams streams,
       AuditAccess audit) {
     CallDispatcher dispatcher = new CallDispatcher(blocking);
-    this.crypto = new CryptoServiceImpl(engine, dispatcher, limits, streams);
+    this.crypto =
+        new CryptoServiceImpl(
+            engine, dispatcher, limits, new PlaintextLimit(maxMessageBytes), streams);
     this.admin = new KeyAdminServiceImpl(keys, dispatcher);
     this.audit = new AuditServiceImpl(audit.key(), audit.authorizer(), dispatcher, audit.clock());
   }

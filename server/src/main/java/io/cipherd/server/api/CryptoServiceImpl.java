@@ -45,17 +45,27 @@ public final class CryptoServiceImpl extends CryptoServiceGrpc.CryptoServiceImpl
   private final CryptoEngine engine;
   private final CallDispatcher dispatcher;
   private final RequestLimits limits;
+  private final PlaintextLimit plaintextLimit;
   private final BatchItems batchItems;
   private final IndexCalls indexCalls;
   private final ItemStreams streams;
+  private final StreamItemKind<EncryptStreamRequest, EncryptStreamResponse> encryptItems;
+  private final StreamItemKind<ReEncryptStreamRequest, ReEncryptStreamResponse> reEncryptItems;
 
   CryptoServiceImpl(
-      CryptoEngine engine, CallDispatcher dispatcher, RequestLimits limits, ItemStreams streams) {
+      CryptoEngine engine,
+      CallDispatcher dispatcher,
+      RequestLimits limits,
+      PlaintextLimit plaintextLimit,
+      ItemStreams streams) {
     this.engine = engine;
     this.dispatcher = dispatcher;
     this.limits = limits;
+    this.plaintextLimit = plaintextLimit;
     this.streams = streams;
-    this.batchItems = new BatchItems(engine);
+    this.batchItems = new BatchItems(engine, plaintextLimit);
+    this.encryptItems = StreamItems.encrypt(plaintextLimit);
+    this.reEncryptItems = StreamItems.reEncrypt(plaintextLimit);
     this.indexCalls = new IndexCalls(engine);
   }
 
@@ -65,6 +75,7 @@ public final class CryptoServiceImpl extends CryptoServiceGrpc.CryptoServiceImpl
         engine.canEncryptFromMemory(request.getKeyName(), request.getKeyVersion()),
         observer,
         () -> {
+          plaintextLimit.check(request.getPlaintext().size(), request.getContext().size(), 0);
           Encrypted encrypted =
               engine.encrypt(
                   request.getKeyName(),
@@ -103,8 +114,8 @@ public final class CryptoServiceImpl extends CryptoServiceGrpc.CryptoServiceImpl
         observer,
         () -> {
           return response(
-              engine.reEncrypt(
-                  request.getCiphertext(), request.getContext(), request.getKeyName()));
+              engine.reEncrypt(request.getCiphertext(), request.getContext(), request.getKeyName()),
+              request);
         });
   }
 
@@ -124,11 +135,15 @@ public final class CryptoServiceImpl extends CryptoServiceGrpc.CryptoServiceImpl
                   LegacyProtos.rewrapItem(
                       legacy, request.getCiphertext(), request.getKeyName(), "key_name"),
                   request.getContext(),
-                  request.getKeyName()));
+                  request.getKeyName()),
+              request);
         });
   }
 
-  private static ReEncryptResponse response(ReEncrypted rewrapped) {
+  /** The answer to {@code request}, if the new ciphertext can be sent back with its context. */
+  private ReEncryptResponse response(ReEncrypted rewrapped, ReEncryptRequest request) {
+    plaintextLimit.checkRewrapped(
+        rewrapped.encrypted().ciphertext().size(), request.getContext().size(), 0);
     return ReEncryptResponse.newBuilder()
         .setCiphertextBytes(rewrapped.encrypted().ciphertext())
         .setKeyVersion(rewrapped.encrypted().keyVersion())
@@ -156,7 +171,8 @@ public final class CryptoServiceImpl extends CryptoServiceGrpc.CryptoServiceImpl
   @Override
   public void encryptBatch(
       EncryptBatchRequest request, StreamObserver<EncryptBatchResponse> observer) {
-    if (withinLimits(request.getItemsCount(), observer)) {
+    if (withinLimits(request.getItemsCount(), observer)
+        && withinLimits(() -> batchItems.checkFits(request), observer)) {
       dispatcher.unary(
           engine.canEncryptFromMemory(request.getKeyName(), 0),
           observer,
@@ -195,7 +211,7 @@ public final class CryptoServiceImpl extends CryptoServiceGrpc.CryptoServiceImpl
         engine,
         dispatcher.blocking(),
         streams,
-        StreamItems.REENCRYPT,
+        reEncryptItems,
         (ServerCallStreamObserver<ReEncryptStreamResponse>) observer);
   }
 
@@ -206,7 +222,7 @@ public final class CryptoServiceImpl extends CryptoServiceGrpc.CryptoServiceImpl
         engine,
         dispatcher.blocking(),
         streams,
-        StreamItems.ENCRYPT,
+        encryptItems,
         (ServerCallStreamObserver<EncryptStreamResponse>) observer);
   }
 
@@ -248,6 +264,8 @@ public final class CryptoServiceImpl extends CryptoServiceGrpc.CryptoServiceImpl
         engine.canEncryptFromMemory(request.getKeyName(), 0),
         observer,
         () -> {
+          // The wrapped key is a ciphertext of up to 32 bytes, bound to the context.
+          plaintextLimit.check(32, request.getContext().size(), 0);
           DataKey dataKey =
               engine.generateDataKey(
                   request.getKeyName(), request.getKeySizeBits(), request.getContext());
@@ -266,8 +284,13 @@ public final class CryptoServiceImpl extends CryptoServiceGrpc.CryptoServiceImpl
   }
 
   private boolean withinLimits(int items, StreamObserver<?> observer) {
+    return withinLimits(() -> limits.checkBatch(items), observer);
+  }
+
+  /** Runs {@code check}; if it throws, closes the call with its error and returns false. */
+  private static boolean withinLimits(Runnable check, StreamObserver<?> observer) {
     try {
-      limits.checkBatch(items);
+      check.run();
       return true;
     } catch (RuntimeException e) {
       CallDispatcher.closeWithError(observer, e);

@@ -22,27 +22,13 @@ import java.util.concurrent.ScheduledFuture;
  * <p>Items run one at a time on a {@link StreamLease}, which holds pooled ciphers only while items
  * keep coming; it is closed when the stream ends however it ends.
  *
- * <p>A stream that received no item for {@link ItemStreams#idleTimeout()}, and has none left to
- * answer, is closed with CANCELLED: the server stopped waiting for its client, nothing failed or
- * timed out on the server's side (which DEADLINE_EXCEEDED would suggest), and every item it
- * received has its answer, sent before the status.
+ * <p>A stream that received no item for {@link ItemStreams#idleTimeout()}, with none left to
+ * answer, is closed with CANCELLED (the server stopped waiting; nothing failed or timed out on its
+ * side), every item it received answered before the status.
+ *
+ * <p>On shutdown ({@link ItemStreams#drain}) it answers what it received and ends with UNAVAILABLE.
  */
 final class ItemStream<Q, R> implements StreamObserver<Q> {
-  /** What one kind of stream does with an item. */
-  interface Items<Q, R> {
-    /** The stream's method name, as gRPC's call metrics name it. */
-    String method();
-
-    /**
-     * Whether {@code request} needs only cached keys, so it may be answered on the transport
-     * thread.
-     */
-    boolean fromMemory(CryptoEngine engine, Q request);
-
-    /** The item's response, its result or its error: never throws for a bad item. */
-    R answer(CryptoEngine engine, Q request);
-  }
-
   /** Requests the client may have in flight before the server asks for more. */
   private static final int WINDOW = 16;
 
@@ -50,7 +36,7 @@ final class ItemStream<Q, R> implements StreamObserver<Q> {
   private final StreamLease lease;
   private final Executor blocking;
   private final ItemStreams streams;
-  private final Items<Q, R> items;
+  private final StreamItemKind<Q, R> items;
   private final ServerCallStreamObserver<R> responses;
 
   /** May be held while taking the lease's lock, never the other way round. */
@@ -66,6 +52,9 @@ final class ItemStream<Q, R> implements StreamObserver<Q> {
   /** The client sent its last item: the stream ends once that is answered, not for idleness. */
   private boolean halfClosed;
 
+  /** The server is shutting down: the stream ends once what it received is answered. */
+  private boolean draining;
+
   /** Items received, and items answered: the difference is queued or being worked on. */
   private long received;
 
@@ -78,7 +67,7 @@ final class ItemStream<Q, R> implements StreamObserver<Q> {
       CryptoEngine engine,
       Executor blocking,
       ItemStreams streams,
-      Items<Q, R> items,
+      StreamItemKind<Q, R> items,
       ServerCallStreamObserver<R> responses) {
     this.engine = engine;
     this.items = items;
@@ -86,7 +75,6 @@ final class ItemStream<Q, R> implements StreamObserver<Q> {
     this.blocking = blocking;
     this.streams = streams;
     this.responses = responses;
-    streams.opened(items.method());
     responses.disableAutoRequest();
     responses.setOnReadyHandler(this::onReady);
     responses.setOnCancelHandler(this::abandon);
@@ -94,6 +82,8 @@ final class ItemStream<Q, R> implements StreamObserver<Q> {
       idleCheck = streams.schedule(this::checkIdle, streams.idleTimeoutNanos());
     }
     responses.request(WINDOW);
+    // Last: a drain that began meanwhile ends the stream at once, its call fully set up.
+    streams.opened(this, items.method());
   }
 
   @Override
@@ -129,10 +119,7 @@ final class ItemStream<Q, R> implements StreamObserver<Q> {
     }
   }
 
-  /**
-   * Null to answer in place; otherwise the sequential executor, created on first need. Holds {@link
-   * #lock}.
-   */
+  /** Null to answer in place, else the sequential executor (made on first need); holds lock. */
   private Executor offloadFor(Q request) {
     if (sequential == null) {
       if (items.fromMemory(engine, request)) {
@@ -165,8 +152,7 @@ final class ItemStream<Q, R> implements StreamObserver<Q> {
     try {
       response = lease.answer(items, request);
     } catch (Throwable e) {
-      // Items answer their own errors; what escapes is an Error (OutOfMemoryError, say). The
-      // stream ends with it, rather than leaving the call open and its client waiting.
+      // Items answer their own errors: an Error (OutOfMemoryError) ends the stream, not the wait.
       boolean ended = end(/* idle= */ false);
       lease.close();
       if (ended) {
@@ -182,14 +168,26 @@ final class ItemStream<Q, R> implements StreamObserver<Q> {
     askForMore();
   }
 
-  /** Counts the item just sent as answered, and asks for the next one if the client reads. */
+  /** Counts the item as answered; asks for the next if the client reads, unless drained. */
   private void askForMore() {
+    boolean drained;
+    long count;
     synchronized (lock) {
-      answered++;
-      if (!responses.isReady()) {
+      count = ++answered;
+      drained = draining;
+      if (drained) {
+        if (done || halfClosed || answered < received) {
+          return;
+        }
+        done = true;
+      } else if (!responses.isReady()) {
         owed++;
         return;
       }
+    }
+    if (drained) {
+      closeEnded(/* idle= */ false, ItemStreams.shuttingDown(count));
+      return;
     }
     responses.request(1);
   }
@@ -197,7 +195,7 @@ final class ItemStream<Q, R> implements StreamObserver<Q> {
   private void onReady() {
     int ask;
     synchronized (lock) {
-      ask = responses.isReady() ? owed : 0;
+      ask = responses.isReady() && !draining ? owed : 0;
       owed -= ask;
     }
     if (ask > 0) {
@@ -230,14 +228,32 @@ final class ItemStream<Q, R> implements StreamObserver<Q> {
       }
       done = true;
     }
-    ended(/* idle= */ true);
+    closeEnded(/* idle= */ true, streams.idle());
+  }
+
+  /**
+   * The server is shutting down: asks for no more items and ends with UNAVAILABLE once every item
+   * received is answered ({@link #askForMore}); one already half-closed by its client finishes.
+   */
+  void drain() {
+    synchronized (lock) {
+      if (done || draining) {
+        return;
+      }
+      draining = true;
+      if (halfClosed || answered < received) {
+        return;
+      }
+      done = true;
+    }
+    closeEnded(/* idle= */ false, ItemStreams.shuttingDown(received));
+  }
+
+  /** After the one change to done: ends the call with {@code error}. */
+  private void closeEnded(boolean idle, Throwable error) {
+    ended(idle);
     lease.close();
-    CallDispatcher.closeWithError(
-        responses,
-        new StreamIdleException(
-            "stream idle: no item received for "
-                + streams.idleTimeout()
-                + "; every item received was answered, open a new stream to send more"));
+    CallDispatcher.closeWithError(responses, error);
   }
 
   /** The client cancelled or the transport failed: nobody is left to answer. */
@@ -267,7 +283,7 @@ final class ItemStream<Q, R> implements StreamObserver<Q> {
     if (check != null) {
       check.cancel(/* mayInterruptIfRunning= */ false);
     }
-    streams.closed(items.method(), idle);
+    streams.closed(this, items.method(), idle);
   }
 
   private void finish() {

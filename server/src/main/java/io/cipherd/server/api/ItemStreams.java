@@ -1,8 +1,11 @@
 package io.cipherd.server.api;
 
+import io.grpc.Status;
+import io.grpc.StatusRuntimeException;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledFuture;
@@ -14,7 +17,9 @@ import java.util.concurrent.atomic.LongAdder;
 /**
  * The server's item streams as a whole: how many are open per method, how many the server closed
  * because they sat idle, and the one scheduler thread that times every stream's idleness, so an
- * open stream costs a queued task rather than a thread.
+ * open stream costs a queued task rather than a thread. On shutdown it {@link #drain}s them: each
+ * answers what it received and ends with UNAVAILABLE, so its client resumes on another server
+ * rather than the drain waiting out its grace period for streams that could run for hours.
  */
 public final class ItemStreams implements AutoCloseable {
   /** The item-stream methods, named as gRPC's own call metrics name them. */
@@ -26,6 +31,8 @@ public final class ItemStreams implements AutoCloseable {
   private final ScheduledThreadPoolExecutor scheduler;
   private final Map<String, AtomicInteger> open = new ConcurrentHashMap<>();
   private final Map<String, LongAdder> closedIdle = new ConcurrentHashMap<>();
+  private final Set<ItemStream<?, ?>> running = ConcurrentHashMap.newKeySet();
+  private volatile boolean draining;
 
   /** Streams that receive no item for {@code idleTimeout} are closed. */
   public ItemStreams(Duration idleTimeout) {
@@ -70,11 +77,17 @@ public final class ItemStreams implements AutoCloseable {
     return idleTimeoutNanos;
   }
 
-  void opened(String method) {
+  void opened(ItemStream<?, ?> stream, String method) {
     open.get(method).incrementAndGet();
+    running.add(stream);
+    if (draining) {
+      // Opened as the drain began, after it looked at the others.
+      stream.drain();
+    }
   }
 
-  void closed(String method, boolean idle) {
+  void closed(ItemStream<?, ?> stream, String method, boolean idle) {
+    running.remove(stream);
     open.get(method).decrementAndGet();
     if (idle) {
       closedIdle.get(method).increment();
@@ -89,6 +102,37 @@ public final class ItemStreams implements AutoCloseable {
       // The server is shutting down, and its own grace period bounds the stream now.
       return null;
     }
+  }
+
+  /**
+   * Ends every open stream, and every stream opened from now on, once it has answered each item it
+   * received: with UNAVAILABLE, telling the client to resume after the last reference it received.
+   * For the start of a shutdown; returns at once.
+   */
+  public void drain() {
+    draining = true;
+    for (ItemStream<?, ?> stream : running) {
+      stream.drain();
+    }
+  }
+
+  /** How a stream ends when idle, after answering every item it received. */
+  StreamIdleException idle() {
+    return new StreamIdleException(
+        "stream idle: no item received for "
+            + idleTimeout
+            + "; every item received was answered, open a new stream to send more");
+  }
+
+  /** How a stream ends when drained, after answering each of the {@code answered} it received. */
+  static StatusRuntimeException shuttingDown(long answered) {
+    return Status.UNAVAILABLE
+        .withDescription(
+            "server is shutting down: each of the "
+                + answered
+                + " items received was answered; resume after the last reference received,"
+                + " on a new stream")
+        .asRuntimeException();
   }
 
   /** Stops the scheduler; streams still open are then no longer timed. */

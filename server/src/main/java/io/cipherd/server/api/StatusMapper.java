@@ -10,6 +10,7 @@ import io.grpc.ServerCall;
 import io.grpc.Status;
 import io.grpc.StatusRuntimeException;
 import io.grpc.protobuf.StatusProto;
+import java.nio.charset.StandardCharsets;
 import java.util.Map;
 import java.util.concurrent.RejectedExecutionException;
 import org.slf4j.Logger;
@@ -25,6 +26,12 @@ import org.slf4j.LoggerFactory;
 public final class StatusMapper {
   /** The ErrorInfo domain of every cipherd error. */
   public static final String DOMAIN = "cipherd.io";
+
+  /**
+   * The longest message of an item error, in UTF-8 bytes: a longer one is cut, so a batch's error
+   * results have a size bound ({@link PlaintextLimit#ERROR_RESULT}) as its ciphertexts do.
+   */
+  static final int MAX_ITEM_MESSAGE_BYTES = 256;
 
   private static final Logger log = LoggerFactory.getLogger(StatusMapper.class);
 
@@ -75,9 +82,34 @@ public final class StatusMapper {
     Status status = toStatus(error);
     return ItemError.newBuilder()
         .setCode(status.getCode().value())
-        .setMessage(status.getDescription() == null ? "" : status.getDescription())
+        .setMessage(itemMessage(status.getDescription()))
         .setReason(kindOf(error).name())
         .build();
+  }
+
+  private static String itemMessage(String description) {
+    if (description == null) {
+      return "";
+    }
+    if (utf8Length(description) <= MAX_ITEM_MESSAGE_BYTES) {
+      return description;
+    }
+    // Each character takes a byte at least; then cut by code points until the message and its
+    // ellipsis (3 bytes) fit, never splitting a surrogate pair.
+    String cut = description.substring(0, Math.min(description.length(), MAX_ITEM_MESSAGE_BYTES));
+    if (Character.isHighSurrogate(cut.charAt(cut.length() - 1))) {
+      cut = cut.substring(0, cut.length() - 1);
+    }
+    while (utf8Length(cut) > MAX_ITEM_MESSAGE_BYTES - 3) {
+      int end = cut.offsetByCodePoints(cut.length(), -1);
+      cut = cut.substring(0, end);
+    }
+    return cut + "\u2026";
+  }
+
+  /** As protobuf encodes it: an unpaired surrogate becomes one '?'. */
+  private static int utf8Length(String text) {
+    return text.getBytes(StandardCharsets.UTF_8).length;
   }
 
   /**

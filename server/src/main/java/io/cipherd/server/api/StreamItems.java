@@ -13,40 +13,47 @@ import io.cipherd.server.engine.CryptoEngine;
 import io.cipherd.server.engine.Decrypted;
 import io.cipherd.server.engine.Encrypted;
 
-/** What each item stream does with one item: the same work and per-item errors as a batch item. */
+/**
+ * What each item stream does with one item: the same work, per-item errors and {@link
+ * PlaintextLimit} as a batch item.
+ */
 final class StreamItems {
   private StreamItems() {}
 
-  static final ItemStream.Items<EncryptStreamRequest, EncryptStreamResponse> ENCRYPT =
-      new ItemStream.Items<>() {
-        @Override
-        public String method() {
-          return "EncryptStream";
-        }
+  static StreamItemKind<EncryptStreamRequest, EncryptStreamResponse> encrypt(PlaintextLimit limit) {
+    return new StreamItemKind<>() {
+      @Override
+      public String method() {
+        return "EncryptStream";
+      }
 
-        @Override
-        public boolean fromMemory(CryptoEngine engine, EncryptStreamRequest request) {
-          return engine.canEncryptFromMemory(request.getKeyName(), 0);
-        }
+      @Override
+      public boolean fromMemory(CryptoEngine engine, EncryptStreamRequest request) {
+        return engine.canEncryptFromMemory(request.getKeyName(), 0);
+      }
 
-        @Override
-        public EncryptStreamResponse answer(CryptoEngine engine, EncryptStreamRequest request) {
-          EncryptBatchResult.Builder result =
-              EncryptBatchResult.newBuilder().setReference(request.getReference());
-          try {
-            Encrypted encrypted =
-                engine.encrypt(
-                    request.getKeyName(), 0, request.getPlaintext(), request.getContext());
-            result.setCiphertextBytes(encrypted.ciphertext()).setKeyVersion(encrypted.keyVersion());
-          } catch (RuntimeException e) {
-            result.setError(StatusMapper.toItemError(e));
-          }
-          return EncryptStreamResponse.newBuilder().setResult(result).build();
+      @Override
+      public EncryptStreamResponse answer(CryptoEngine engine, EncryptStreamRequest request) {
+        EncryptBatchResult.Builder result =
+            EncryptBatchResult.newBuilder().setReference(request.getReference());
+        try {
+          limit.check(
+              request.getPlaintext().size(),
+              request.getContext().size(),
+              PlaintextLimit.utf8Length(request.getReference()));
+          Encrypted encrypted =
+              engine.encrypt(request.getKeyName(), 0, request.getPlaintext(), request.getContext());
+          result.setCiphertextBytes(encrypted.ciphertext()).setKeyVersion(encrypted.keyVersion());
+        } catch (RuntimeException e) {
+          result.setError(StatusMapper.toItemError(e));
         }
-      };
+        return EncryptStreamResponse.newBuilder().setResult(result).build();
+      }
+    };
+  }
 
-  static final ItemStream.Items<DecryptStreamRequest, DecryptStreamResponse> DECRYPT =
-      new ItemStream.Items<>() {
+  static final StreamItemKind<DecryptStreamRequest, DecryptStreamResponse> DECRYPT =
+      new StreamItemKind<>() {
         @Override
         public String method() {
           return "DecryptStream";
@@ -74,34 +81,37 @@ final class StreamItems {
         }
       };
 
-  static final ItemStream.Items<ReEncryptStreamRequest, ReEncryptStreamResponse> REENCRYPT =
-      new ItemStream.Items<>() {
-        @Override
-        public String method() {
-          return "ReEncryptStream";
-        }
+  static StreamItemKind<ReEncryptStreamRequest, ReEncryptStreamResponse> reEncrypt(
+      PlaintextLimit limit) {
+    return new StreamItemKind<>() {
+      @Override
+      public String method() {
+        return "ReEncryptStream";
+      }
 
-        @Override
-        public boolean fromMemory(CryptoEngine engine, ReEncryptStreamRequest request) {
-          return BatchItems.canReEncryptFromMemory(
-              engine,
-              request.hasLegacy() ? request.getLegacy() : null,
-              request.getCiphertext(),
-              request.getKeyName());
-        }
+      @Override
+      public boolean fromMemory(CryptoEngine engine, ReEncryptStreamRequest request) {
+        return BatchItems.canReEncryptFromMemory(
+            engine,
+            request.hasLegacy() ? request.getLegacy() : null,
+            request.getCiphertext(),
+            request.getKeyName());
+      }
 
-        @Override
-        public ReEncryptStreamResponse answer(CryptoEngine engine, ReEncryptStreamRequest request) {
-          return ReEncryptStreamResponse.newBuilder()
-              .setResult(
-                  BatchItems.reEncrypt(
-                      engine,
-                      request.getReference(),
-                      request.getCiphertext(),
-                      request.hasLegacy() ? request.getLegacy() : null,
-                      request.getContext(),
-                      request.getKeyName()))
-              .build();
-        }
-      };
+      @Override
+      public ReEncryptStreamResponse answer(CryptoEngine engine, ReEncryptStreamRequest request) {
+        return ReEncryptStreamResponse.newBuilder()
+            .setResult(
+                BatchItems.reEncrypt(
+                    engine,
+                    limit,
+                    request.getReference(),
+                    request.getCiphertext(),
+                    request.hasLegacy() ? request.getLegacy() : null,
+                    request.getContext(),
+                    request.getKeyName()))
+            .build();
+      }
+    };
+  }
 }

@@ -54,7 +54,7 @@ final class StreamLease {
   }
 
   /** The answer to one item, computed with the lease's ciphers; one item at a time. */
-  <Q, R> R answer(ItemStream.Items<Q, R> items, Q request) {
+  <Q, R> R answer(StreamItemKind<Q, R> items, Q request) {
     synchronized (lock) {
       if (closed) {
         // The stream ended meanwhile: the item borrows per operation.

@@ -46,6 +46,7 @@ public record ServerConfig(
     TlsConfig tls,
     Path accessPolicy) {
   public static final RequestLimits DEFAULT_LIMITS = new RequestLimits(4096);
+  public static final int DEFAULT_MAX_MESSAGE_BYTES = 4 * 1024 * 1024;
   public static final int DEFAULT_BLOCKING_THREADS = 8;
   public static final int DEFAULT_BLOCKING_QUEUE = 1024;
   public static final Duration DEFAULT_STREAM_IDLE_TIMEOUT = Duration.ofSeconds(60);
@@ -136,7 +137,7 @@ public record ServerConfig(
     private boolean insecure;
     private Path dataDir = Path.of("data");
     private char[] keyStorePassword = new char[0];
-    private int maxInboundMessageBytes = 4 * 1024 * 1024;
+    private int maxInboundMessageBytes = DEFAULT_MAX_MESSAGE_BYTES;
     private RequestLimits limits = DEFAULT_LIMITS;
     private CipherPoolConfig cipherPools = CipherPoolConfig.DEFAULT;
     private int blockingThreads = DEFAULT_BLOCKING_THREADS;

@@ -7,6 +7,7 @@ import io.grpc.Metadata;
 import io.grpc.ServerCall;
 import io.grpc.ServerCallHandler;
 import io.grpc.ServerInterceptor;
+import io.grpc.ServerStreamTracer;
 import io.grpc.Status;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.slf4j.Logger;
@@ -16,12 +17,20 @@ import org.slf4j.MDC;
 /**
  * Gives every call a request id (in the MDC while the call's code runs) and writes one line to the
  * {@code cipherd.access} logger when it ends: method, key name, caller, status and duration. It is
- * the outermost interceptor, so calls that inner interceptors reject are logged too. The line never
- * holds request bodies: the key name is taken from {@code key_name} or a ciphertext's header only.
+ * the outermost interceptor, so calls that inner interceptors reject are logged too, and with
+ * {@link #TRANSPORT_STATUS} on the server, calls the transport ended (a request over the size
+ * limit) with the status their client saw. The line never holds request bodies: the key name is
+ * taken from {@code key_name} or a ciphertext's header only.
  */
 public final class AccessLogInterceptor implements ServerInterceptor {
   /** The access log's logger name, so operators can route it to its own appender. */
   public static final String LOGGER = "cipherd.access";
+
+  /**
+   * Add to the server with the interceptor: the access line of a call the transport ended then has
+   * the status its client saw ({@link TransportStatus}).
+   */
+  public static final ServerStreamTracer.Factory TRANSPORT_STATUS = TransportStatus.FACTORY;
 
   private static final Logger access = LoggerFactory.getLogger(LOGGER);
 
@@ -30,6 +39,7 @@ public final class AccessLogInterceptor implements ServerInterceptor {
       ServerCall<Q, A> call, Metadata headers, ServerCallHandler<Q, A> next) {
     // Off (e.g. at WARN), the record only keeps the request id: no key name, clock or identity.
     AccessRecord record = new AccessRecord(call, RequestIds.of(headers), access.isInfoEnabled());
+    TransportStatus transport = TransportStatus.current();
     ServerCall<Q, A> logged =
         new ForwardingServerCall.SimpleForwardingServerCall<>(call) {
           @Override
@@ -77,8 +87,11 @@ public final class AccessLogInterceptor implements ServerInterceptor {
         } finally {
           record.exitMdc(outer);
         }
-        // The service may never close a cancelled call; it still gets its line.
-        record.finish(Status.CANCELLED);
+        // The service may never close a cancelled call; it still gets its line, with the status
+        // the client saw: the transport's (RESOURCE_EXHAUSTED for a request over the size limit,
+        // DEADLINE_EXCEEDED), CANCELLED when the client went away.
+        Status closed = transport == null ? null : transport.closedWith();
+        record.finish(closed == null ? Status.CANCELLED : closed);
       }
 
       @Override

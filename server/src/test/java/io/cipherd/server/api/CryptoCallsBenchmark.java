@@ -88,7 +88,11 @@ public class CryptoCallsBenchmark {
             new CryptoMetrics(new PrometheusMeterRegistry(PrometheusConfig.DEFAULT), false));
     service =
         new CryptoServiceImpl(
-            engine, new CallDispatcher(Runnable::run), new RequestLimits(1000), streams);
+            engine,
+            new CallDispatcher(Runnable::run),
+            new RequestLimits(1000),
+            new PlaintextLimit(4 * 1024 * 1024),
+            streams);
     sink = new Sink(blackhole);
 
     byte[] plaintext = new byte[100];
@@ -109,7 +113,8 @@ public class CryptoCallsBenchmark {
     // v1 ciphertexts rewrapped to v2, as after a rotation.
     ReEncryptBatchRequest.Builder rewrap = ReEncryptBatchRequest.newBuilder();
     DecryptBatchRequest.Builder decrypt = DecryptBatchRequest.newBuilder();
-    EncryptBatchResponse v1 = new BatchItems(engine).encrypt(encryptBatch);
+    EncryptBatchResponse v1 =
+        new BatchItems(engine, new PlaintextLimit(4 * 1024 * 1024)).encrypt(encryptBatch);
     for (EncryptBatchResult result : v1.getResultsList()) {
       rewrap
           .addItemsBuilder()

@@ -43,7 +43,7 @@ class ItemStreamErrorTest {
             engine,
             Runnable::run,
             streams,
-            new ItemStream.Items<>() {
+            new StreamItemKind<>() {
               @Override
               public String method() {
                 return "EncryptStream";

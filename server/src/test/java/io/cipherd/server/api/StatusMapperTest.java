@@ -33,6 +33,7 @@ import io.cipherd.server.security.TestDenials;
 import io.grpc.Status;
 import io.grpc.StatusRuntimeException;
 import io.grpc.protobuf.StatusProto;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
@@ -177,6 +178,27 @@ class StatusMapperTest {
   void outcomes_areDistinctPerKind() {
     assertThat(Stream.of(ErrorKind.values()).map(ErrorKind::outcome).distinct().count())
         .isEqualTo(ErrorKind.values().length);
+  }
+
+  @Test
+  void anItemErrorsMessage_isCutTo256Bytes_soABatchsErrorResultsHaveABound() {
+    ItemError shortOne = StatusMapper.toItemError(new InvalidArgumentException("short"));
+    assertThat(shortOne.getMessage()).isEqualTo("short");
+    ItemError ascii = StatusMapper.toItemError(new InvalidArgumentException("a".repeat(1000)));
+    assertThat(ascii.getMessage()).isEqualTo("a".repeat(253) + "\u2026");
+    // Four bytes per code point: cut between pairs, never inside one.
+    ItemError wide =
+        StatusMapper.toItemError(new InvalidArgumentException("\uD83D\uDD11".repeat(100)));
+    assertThat(wide.getMessage().getBytes(StandardCharsets.UTF_8).length)
+        .isLessThanOrEqualTo(StatusMapper.MAX_ITEM_MESSAGE_BYTES);
+    assertThat(wide.getMessage()).isEqualTo("\uD83D\uDD11".repeat(63) + "\u2026");
+    assertThat(
+            ItemError.newBuilder(wide)
+                .setCode(16)
+                .setReason("KEY_VERSION_DESTRUCTION_SCHEDULED")
+                .build()
+                .getSerializedSize())
+        .isLessThan(PlaintextLimit.ERROR_RESULT - 20);
   }
 
   @Test

@@ -38,6 +38,7 @@ import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
+import org.assertj.core.api.InstanceOfAssertFactories;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -222,6 +223,48 @@ class AccessLogInterceptorTest {
         .containsEntry("key", "absent")
         .containsEntry("status", "NOT_FOUND")
         .hasEntrySatisfying("caller", caller -> assertThat(caller).matches("127\\.0\\.0\\.1:\\d+"));
+  }
+
+  @Test
+  void overARealSocket_anOversizedRequest_logsOneLine_andTheStatusTheClientSaw() throws Exception {
+    lines.start();
+    accessLogger.addAppender(lines);
+    // TestServers' limit is 64 KiB; the plaintext holds a marker that must appear nowhere.
+    ByteString oversized = ByteString.copyFromUtf8("OVERSIZED-SECRET-".repeat(6000));
+    String logs;
+    try (CapturedLogs captured = new CapturedLogs();
+        CipherdServer real = TestServers.start(dataDir, false)) {
+      ManagedChannel network = TestServers.channel(real);
+      try {
+        assertThatThrownBy(
+                () ->
+                    CryptoServiceGrpc.newBlockingStub(network)
+                        .encrypt(
+                            EncryptRequest.newBuilder()
+                                .setKeyName("orders")
+                                .setPlaintext(oversized)
+                                .build()))
+            .hasMessageStartingWith("RESOURCE_EXHAUSTED")
+            .hasMessageContaining("exceeds maximum size 65536");
+      } finally {
+        network.shutdownNow().awaitTermination(5, TimeUnit.SECONDS);
+      }
+      logs = captured.text();
+    }
+    assertThat(fields(onlyLine()))
+        .containsEntry("method", "cipherd.v1.CryptoService/Encrypt")
+        .containsEntry("status", "RESOURCE_EXHAUSTED");
+    List<String> about =
+        logs.lines().filter(line -> line.contains("exceeds maximum size")).toList();
+    assertThat(about)
+        .singleElement(InstanceOfAssertFactories.STRING)
+        .contains("WARN", "refused a request before it reached the service: RESOURCE_EXHAUSTED")
+        .contains("gRPC message exceeds maximum size 65536: ");
+    // Not grpc-netty's warning with its stack trace, and never the message's content.
+    assertThat(logs)
+        .doesNotContain("Exception processing message")
+        .doesNotContain("StatusRuntimeException: RESOURCE_EXHAUSTED")
+        .doesNotContain("OVERSIZED");
   }
 
   @Test
