@@ -34,6 +34,7 @@ import io.cipherd.server.engine.CryptoEngine;
 import io.cipherd.server.engine.DataKey;
 import io.cipherd.server.engine.Decrypted;
 import io.cipherd.server.engine.Encrypted;
+import io.cipherd.server.engine.ExpectedKey;
 import io.cipherd.server.engine.Inspection;
 import io.cipherd.server.engine.ReEncrypted;
 import io.grpc.stub.ServerCallStreamObserver;
@@ -81,10 +82,14 @@ public final class CryptoServiceImpl extends CryptoServiceGrpc.CryptoServiceImpl
   @Override
   public void decrypt(DecryptRequest request, StreamObserver<DecryptResponse> observer) {
     dispatcher.unary(
-        engine.canDecryptFromMemory(request.getCiphertext()),
+        engine.canDecryptFromMemory(request.getCiphertext(), request.getExpectedKey()),
         observer,
         () -> {
-          Decrypted decrypted = engine.decrypt(request.getCiphertext(), request.getContext());
+          Decrypted decrypted =
+              engine.decrypt(
+                  request.getCiphertext(),
+                  request.getContext(),
+                  ExpectedKey.parse(request.getExpectedKey(), "expected_key"));
           return DecryptResponse.newBuilder()
               .setPlaintext(UnsafeByteOperations.unsafeWrap(decrypted.plaintext()))
               .setKeyVersion(decrypted.header().version())
@@ -99,12 +104,16 @@ public final class CryptoServiceImpl extends CryptoServiceGrpc.CryptoServiceImpl
       return;
     }
     dispatcher.unary(
-        engine.canReEncryptFromMemory(request.getCiphertext(), request.getKeyName()),
+        engine.canReEncryptFromMemory(
+            request.getCiphertext(), request.getKeyName(), request.getExpectedKey()),
         observer,
         () -> {
           return response(
               engine.reEncrypt(
-                  request.getCiphertext(), request.getContext(), request.getKeyName()));
+                  request.getCiphertext(),
+                  request.getContext(),
+                  request.getKeyName(),
+                  ExpectedKey.parse(request.getExpectedKey(), "expected_key")));
         });
   }
 
@@ -114,7 +123,10 @@ public final class CryptoServiceImpl extends CryptoServiceGrpc.CryptoServiceImpl
     LegacyCiphertext legacy = request.getLegacy();
     boolean fromMemory =
         engine.canReEncryptLegacyFromMemory(
-            legacy.getKeyName(), legacy.getKeyVersion(), request.getKeyName());
+            legacy.getKeyName(),
+            legacy.getKeyVersion(),
+            request.getKeyName(),
+            request.getExpectedKey());
     dispatcher.unary(
         fromMemory,
         observer,
@@ -124,7 +136,8 @@ public final class CryptoServiceImpl extends CryptoServiceGrpc.CryptoServiceImpl
                   LegacyProtos.rewrapItem(
                       legacy, request.getCiphertext(), request.getKeyName(), "key_name"),
                   request.getContext(),
-                  request.getKeyName()));
+                  request.getKeyName(),
+                  ExpectedKey.parse(request.getExpectedKey(), "expected_key")));
         });
   }
 

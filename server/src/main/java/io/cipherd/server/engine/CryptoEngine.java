@@ -103,11 +103,20 @@ public final class CryptoEngine {
    * CiphertextInput}).
    */
   public Decrypted decrypt(String ciphertext, ByteString context) {
+    return decrypt(ciphertext, context, ExpectedKey.ANY);
+  }
+
+  /**
+   * As {@link #decrypt(String, ByteString)}, refusing a ciphertext whose header names a key {@code
+   * expected} does not match before the key is authorized, looked up or used.
+   */
+  public Decrypted decrypt(String ciphertext, ByteString context, ExpectedKey expected) {
     return CiphertextInput.open(
         envelopes,
         ciphertext,
         context,
         (header, payload, payloadLength, contextBytes, contextFrom, contextLength, buffers) -> {
+          expect(expected, header.keyName());
           authorizer.check(Operation.DECRYPT, header.keyName());
           byte[] plaintext = buffers.plaintext(payloadLength);
           try {
@@ -134,12 +143,22 @@ public final class CryptoEngine {
    * thread's {@link WorkBuffers}, and is wiped there before this returns.
    */
   public ReEncrypted reEncrypt(String ciphertext, ByteString context, String targetKeyName) {
+    return reEncrypt(ciphertext, context, targetKeyName, ExpectedKey.ANY);
+  }
+
+  /**
+   * As {@link #reEncrypt(String, ByteString, String)}, refusing a ciphertext whose header names a
+   * key {@code expected} does not match before anything is authorized, looked up or decrypted.
+   */
+  public ReEncrypted reEncrypt(
+      String ciphertext, ByteString context, String targetKeyName, ExpectedKey expected) {
     return CiphertextInput.open(
         envelopes,
         ciphertext,
         context,
         (header, payload, payloadLength, contextBytes, contextFrom, contextLength, buffers) -> {
           String source = header.keyName();
+          expect(expected, source);
           String target = targetKeyName.isEmpty() ? source : targetKeyName;
           // On the mode the header names, before decrypting: a version whose mode differs fails
           // as a decryption failure, before any decryption, in KeyCache.forDecryption.
@@ -184,7 +203,31 @@ public final class CryptoEngine {
    * this thread's {@link WorkBuffers}, and is wiped there before this returns.
    */
   public ReEncrypted reEncryptLegacy(LegacyItem item, ByteString context, String targetKeyName) {
+    return reEncryptLegacy(item, context, targetKeyName, ExpectedKey.ANY);
+  }
+
+  /**
+   * As {@link #reEncryptLegacy(LegacyItem, ByteString, String)}, refusing an item whose legacy key
+   * {@code expected} does not match before anything is authorized, looked up or decrypted.
+   */
+  public ReEncrypted reEncryptLegacy(
+      LegacyItem item, ByteString context, String targetKeyName, ExpectedKey expected) {
+    expect(expected, item.keyName());
     return legacy.reEncrypt(item, context, targetKeyName);
+  }
+
+  /**
+   * Throws {@link UnexpectedKeyException}, told to the observer as a decrypt that reached no key
+   * version (the name is the caller's ciphertext's, never a metrics label), unless {@code expected}
+   * accepts {@code keyName}.
+   */
+  private void expect(ExpectedKey expected, String keyName) {
+    try {
+      expected.check(keyName);
+    } catch (UnexpectedKeyException e) {
+      observer.failedUnresolved(CryptoOperation.DECRYPT, e);
+      throw e;
+    }
   }
 
   /**
@@ -232,8 +275,18 @@ public final class CryptoEngine {
    * not parse needs none either: it fails at once.
    */
   public boolean canDecryptFromMemory(String ciphertext) {
+    return canDecryptFromMemory(ciphertext, "");
+  }
+
+  /**
+   * As {@link #canDecryptFromMemory(String)}, for a request whose raw {@code expected_key} is
+   * {@code expectedKey}: a ciphertext it refuses fails at once, its key never looked up.
+   */
+  public boolean canDecryptFromMemory(String ciphertext, String expectedKey) {
     EnvelopeHeader header = headerOrNull(ciphertext);
-    return header == null || keys.isCached(header.keyName(), header.version());
+    return header == null
+        || ExpectedKey.refusesAtOnce(expectedKey, header.keyName())
+        || keys.isCached(header.keyName(), header.version());
   }
 
   /**
@@ -243,12 +296,23 @@ public final class CryptoEngine {
    * text of the last header found in memory is not parsed again.
    */
   public boolean canDecryptFromMemory(int count, IntFunction<String> ciphertextAt) {
+    return canDecryptFromMemory(count, ciphertextAt, i -> "");
+  }
+
+  /**
+   * As {@link #canDecryptFromMemory(int, IntFunction)}, where {@code expectedKeyAt} gives each
+   * item's raw {@code expected_key} (its own, or the batch's): an item it refuses fails at once,
+   * its key never looked up.
+   */
+  public boolean canDecryptFromMemory(
+      int count, IntFunction<String> ciphertextAt, IntFunction<String> expectedKeyAt) {
     String inMemory = null;
     for (int i = 0; i < count; i++) {
       String ciphertext = ciphertextAt.apply(i);
       if (ciphertext != null && (inMemory == null || !ciphertext.startsWith(inMemory))) {
         EnvelopeHeader header = headerOrNull(ciphertext);
-        if (header != null) {
+        if (header != null
+            && !ExpectedKey.refusesAtOnce(expectedKeyAt.apply(i), header.keyName())) {
           if (!keys.isCached(header.keyName(), header.version())) {
             return false;
           }
@@ -277,7 +341,16 @@ public final class CryptoEngine {
    * key-store call.
    */
   public boolean canReEncryptFromMemory(String ciphertext, String targetKeyName) {
-    return canDecryptFromMemory(ciphertext)
+    return canReEncryptFromMemory(ciphertext, targetKeyName, "");
+  }
+
+  /**
+   * As {@link #canReEncryptFromMemory(String, String)}, for a request whose raw {@code
+   * expected_key} is {@code expectedKey}.
+   */
+  public boolean canReEncryptFromMemory(
+      String ciphertext, String targetKeyName, String expectedKey) {
+    return canDecryptFromMemory(ciphertext, expectedKey)
         && (targetKeyName.isEmpty() || canEncryptFromMemory(targetKeyName, 0));
   }
 
@@ -287,6 +360,16 @@ public final class CryptoEngine {
    */
   public boolean canReEncryptLegacyFromMemory(
       String legacyKeyName, int legacyVersion, String targetKeyName) {
-    return keys.isCached(legacyKeyName, legacyVersion) && canEncryptFromMemory(targetKeyName, 0);
+    return canReEncryptLegacyFromMemory(legacyKeyName, legacyVersion, targetKeyName, "");
+  }
+
+  /**
+   * As {@link #canReEncryptLegacyFromMemory(String, int, String)}, for a request whose raw {@code
+   * expected_key} is {@code expectedKey}: a legacy key it refuses fails at once.
+   */
+  public boolean canReEncryptLegacyFromMemory(
+      String legacyKeyName, int legacyVersion, String targetKeyName, String expectedKey) {
+    return ExpectedKey.refusesAtOnce(expectedKey, legacyKeyName)
+        || (keys.isCached(legacyKeyName, legacyVersion) && canEncryptFromMemory(targetKeyName, 0));
   }
 }

@@ -231,6 +231,67 @@ class CryptoEngineTest {
   }
 
   @Test
+  void anUnexpectedKey_isRefusedBeforeTheAuthorizerOrTheStore_observedWithoutALabel() {
+    keys.create("users-email", KeyTemplate.of(CipherMode.GCM));
+    keys.create("attacker-key", KeyTemplate.of(CipherMode.GCM));
+    String planted = engine.encrypt("attacker-key", 0, SECRET, CONTEXT).ciphertext().toStringUtf8();
+    String ghost = planted.replace("<attacker-key/", "<no-such-key/");
+    keys.invalidateAll();
+    store.resetCounts();
+    observed.clear();
+    ExpectedKey expected = ExpectedKey.parse("users-email", "expected_key");
+    CryptoEngine refusing = new CryptoEngine(keys.cache(), pools, new RefuseAll(), recorder);
+
+    for (String ciphertext : List.of(planted, ghost)) {
+      assertThatThrownBy(() -> refusing.decrypt(ciphertext, CONTEXT, expected))
+          .isInstanceOf(UnexpectedKeyException.class);
+      assertThatThrownBy(() -> refusing.reEncrypt(ciphertext, CONTEXT, "", expected))
+          .isInstanceOf(UnexpectedKeyException.class);
+      assertThatThrownBy(() -> refusing.reEncrypt(ciphertext, CONTEXT, "users-email", expected))
+          .isInstanceOf(UnexpectedKeyException.class);
+    }
+    LegacyItem legacy = new LegacyItem("mysql-users", 0, new byte[16], new byte[0]);
+    assertThatThrownBy(() -> refusing.reEncryptLegacy(legacy, CONTEXT, "users-email", expected))
+        .isInstanceOf(UnexpectedKeyException.class);
+
+    assertThat(store.totalCalls()).as("no key looked up").isZero();
+    assertThat(observed)
+        .as("each a decrypt that reached no version: a planted name is never a label")
+        .hasSize(7)
+        .containsOnly("DECRYPT failed null UnexpectedKeyException");
+    // The same ciphertext without the expectation decrypts: that is what the option is for.
+    assertThat(engine.decrypt(planted, CONTEXT).plaintext()).isEqualTo(SECRET.toByteArray());
+    assertThat(engine.decrypt(planted, CONTEXT, ExpectedKey.parse("attacker-*", "x")).plaintext())
+        .isEqualTo(SECRET.toByteArray());
+  }
+
+  @Test
+  void canDecryptFromMemory_skipsTheItemsAnExpectedKeyRefuses() {
+    keys.create("orders", KeyTemplate.of(CipherMode.GCM));
+    keys.create("archive", KeyTemplate.of(CipherMode.GCM));
+    String orders = engine.encrypt("orders", 0, SECRET, CONTEXT).ciphertext().toStringUtf8();
+    String archive = engine.encrypt("archive", 0, SECRET, CONTEXT).ciphertext().toStringUtf8();
+    keys.invalidateAll();
+    engine.decrypt(orders, CONTEXT);
+    List<String> batch = List.of(orders, archive, orders);
+
+    assertThat(engine.canDecryptFromMemory(archive, "")).isFalse();
+    assertThat(engine.canDecryptFromMemory(archive, "orders"))
+        .as("refused at once: archive's key is never needed")
+        .isTrue();
+    assertThat(engine.canDecryptFromMemory(archive, "archive")).isFalse();
+    assertThat(engine.canDecryptFromMemory(archive, "*")).as("invalid: fails at once").isTrue();
+    assertThat(engine.canDecryptFromMemory(batch.size(), batch::get, i -> "orders")).isTrue();
+    assertThat(engine.canDecryptFromMemory(batch.size(), batch::get, i -> "")).isFalse();
+    assertThat(engine.canDecryptFromMemory(batch.size(), batch::get, i -> i == 1 ? "arc*" : ""))
+        .as("the item's own expectation accepts archive")
+        .isFalse();
+    assertThat(engine.canReEncryptFromMemory(archive, "", "orders")).isTrue();
+    assertThat(engine.canReEncryptLegacyFromMemory("mysql-users", 0, "orders", "orders")).isTrue();
+    assertThat(engine.canReEncryptLegacyFromMemory("mysql-users", 0, "orders", "")).isFalse();
+  }
+
+  @Test
   void canReEncryptFromMemory_onlyOnceBothKeysAreLoaded() {
     keys.create("orders", KeyTemplate.of(CipherMode.GCM));
     keys.create("archive", KeyTemplate.of(CipherMode.GCM));
