@@ -42,10 +42,12 @@ final class BatchItems {
    * store sends the whole batch to the blocking pool, so the search stops there.
    */
   static boolean canDecryptFromMemory(CryptoEngine engine, DecryptBatchRequest request) {
-    return engine.canDecryptFromMemory(
-        request.getItemsCount(),
-        i -> request.getItems(i).getCiphertext(),
-        i -> expectedKey(request.getItems(i).getExpectedKey(), request.getExpectedKey()));
+    return engine
+        .fromMemory()
+        .canDecrypt(
+            request.getItemsCount(),
+            i -> request.getItems(i).getCiphertext(),
+            i -> expectedKey(request.getItems(i).getExpectedKey(), request.getExpectedKey()));
   }
 
   /** An item's raw expected_key: its own when set, else its batch's. */
@@ -59,7 +61,7 @@ final class BatchItems {
    */
   static boolean canReEncryptFromMemory(CryptoEngine engine, ReEncryptBatchRequest request) {
     String target = request.getKeyName();
-    if (!target.isEmpty() && !engine.canEncryptFromMemory(target, 0)) {
+    if (!target.isEmpty() && !engine.fromMemory().canEncrypt(target, 0)) {
       return false;
     }
     int count = request.getItemsCount();
@@ -75,10 +77,12 @@ final class BatchItems {
         return false;
       }
     }
-    return engine.canDecryptFromMemory(
-        count,
-        i -> request.getItems(i).hasLegacy() ? null : request.getItems(i).getCiphertext(),
-        i -> expectedKey(request.getItems(i).getExpectedKey(), request.getExpectedKey()));
+    return engine
+        .fromMemory()
+        .canDecrypt(
+            count,
+            i -> request.getItems(i).hasLegacy() ? null : request.getItems(i).getCiphertext(),
+            i -> expectedKey(request.getItems(i).getExpectedKey(), request.getExpectedKey()));
   }
 
   EncryptBatchResponse encrypt(EncryptBatchRequest request) {
@@ -181,9 +185,11 @@ final class BatchItems {
       String targetKey,
       String expectedKey) {
     return legacy == null
-        ? engine.canReEncryptFromMemory(ciphertext, targetKey, expectedKey)
-        : engine.canReEncryptLegacyFromMemory(
-            legacy.getKeyName(), legacy.getKeyVersion(), targetKey, expectedKey);
+        ? engine.fromMemory().canReEncrypt(ciphertext, targetKey, expectedKey)
+        : engine
+            .fromMemory()
+            .canReEncryptLegacy(
+                legacy.getKeyName(), legacy.getKeyVersion(), targetKey, expectedKey);
   }
 
   /**

@@ -63,7 +63,7 @@ public final class CryptoServiceImpl extends CryptoServiceGrpc.CryptoServiceImpl
   @Override
   public void encrypt(EncryptRequest request, StreamObserver<EncryptResponse> observer) {
     dispatcher.unary(
-        engine.canEncryptFromMemory(request.getKeyName(), request.getKeyVersion()),
+        engine.fromMemory().canEncrypt(request.getKeyName(), request.getKeyVersion()),
         observer,
         () -> {
           Encrypted encrypted =
@@ -82,7 +82,7 @@ public final class CryptoServiceImpl extends CryptoServiceGrpc.CryptoServiceImpl
   @Override
   public void decrypt(DecryptRequest request, StreamObserver<DecryptResponse> observer) {
     dispatcher.unary(
-        engine.canDecryptFromMemory(request.getCiphertext(), request.getExpectedKey()),
+        engine.fromMemory().canDecrypt(request.getCiphertext(), request.getExpectedKey()),
         observer,
         () -> {
           Decrypted decrypted =
@@ -104,8 +104,9 @@ public final class CryptoServiceImpl extends CryptoServiceGrpc.CryptoServiceImpl
       return;
     }
     dispatcher.unary(
-        engine.canReEncryptFromMemory(
-            request.getCiphertext(), request.getKeyName(), request.getExpectedKey()),
+        engine
+            .fromMemory()
+            .canReEncrypt(request.getCiphertext(), request.getKeyName(), request.getExpectedKey()),
         observer,
         () -> {
           return response(
@@ -122,11 +123,13 @@ public final class CryptoServiceImpl extends CryptoServiceGrpc.CryptoServiceImpl
       ReEncryptRequest request, StreamObserver<ReEncryptResponse> observer) {
     LegacyCiphertext legacy = request.getLegacy();
     boolean fromMemory =
-        engine.canReEncryptLegacyFromMemory(
-            legacy.getKeyName(),
-            legacy.getKeyVersion(),
-            request.getKeyName(),
-            request.getExpectedKey());
+        engine
+            .fromMemory()
+            .canReEncryptLegacy(
+                legacy.getKeyName(),
+                legacy.getKeyVersion(),
+                request.getKeyName(),
+                request.getExpectedKey());
     dispatcher.unary(
         fromMemory,
         observer,
@@ -152,7 +155,7 @@ public final class CryptoServiceImpl extends CryptoServiceGrpc.CryptoServiceImpl
   @Override
   public void inspect(InspectRequest request, StreamObserver<InspectResponse> observer) {
     dispatcher.unary(
-        engine.canDecryptFromMemory(request.getCiphertext()),
+        engine.fromMemory().canDecrypt(request.getCiphertext()),
         observer,
         () -> {
           Inspection inspection = engine.inspect(request.getCiphertext());
@@ -171,7 +174,7 @@ public final class CryptoServiceImpl extends CryptoServiceGrpc.CryptoServiceImpl
       EncryptBatchRequest request, StreamObserver<EncryptBatchResponse> observer) {
     if (withinLimits(request.getItemsCount(), observer)) {
       dispatcher.unary(
-          engine.canEncryptFromMemory(request.getKeyName(), 0),
+          engine.fromMemory().canEncrypt(request.getKeyName(), 0),
           observer,
           () -> batchItems.encrypt(request));
     }
@@ -238,7 +241,7 @@ public final class CryptoServiceImpl extends CryptoServiceGrpc.CryptoServiceImpl
   public void computeIndex(
       ComputeIndexRequest request, StreamObserver<ComputeIndexResponse> observer) {
     dispatcher.unary(
-        engine.canEncryptFromMemory(request.getKeyName(), request.getKeyVersion()),
+        engine.fromMemory().canEncrypt(request.getKeyName(), request.getKeyVersion()),
         observer,
         () -> indexCalls.compute(request));
   }
@@ -248,7 +251,7 @@ public final class CryptoServiceImpl extends CryptoServiceGrpc.CryptoServiceImpl
       ComputeIndexBatchRequest request, StreamObserver<ComputeIndexBatchResponse> observer) {
     if (withinLimits(request.getItemsCount(), observer)) {
       dispatcher.unary(
-          engine.canEncryptFromMemory(request.getKeyName(), 0),
+          engine.fromMemory().canEncrypt(request.getKeyName(), 0),
           observer,
           () -> indexCalls.computeBatch(request));
     }
@@ -258,7 +261,7 @@ public final class CryptoServiceImpl extends CryptoServiceGrpc.CryptoServiceImpl
   public void generateDataKey(
       GenerateDataKeyRequest request, StreamObserver<GenerateDataKeyResponse> observer) {
     dispatcher.unary(
-        engine.canEncryptFromMemory(request.getKeyName(), 0),
+        engine.fromMemory().canEncrypt(request.getKeyName(), 0),
         observer,
         () -> {
           DataKey dataKey =

@@ -27,7 +27,7 @@ final class StreamItems {
 
         @Override
         public boolean fromMemory(CryptoEngine engine, EncryptStreamRequest request) {
-          return engine.canEncryptFromMemory(request.getKeyName(), 0);
+          return engine.fromMemory().canEncrypt(request.getKeyName(), 0);
         }
 
         @Override
@@ -55,7 +55,7 @@ final class StreamItems {
 
         @Override
         public boolean fromMemory(CryptoEngine engine, DecryptStreamRequest request) {
-          return engine.canDecryptFromMemory(request.getCiphertext(), request.getExpectedKey());
+          return engine.fromMemory().canDecrypt(request.getCiphertext(), request.getExpectedKey());
         }
 
         @Override

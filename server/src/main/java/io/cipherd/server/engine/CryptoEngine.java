@@ -12,7 +12,6 @@ import io.cipherd.server.security.Authorizer;
 import io.cipherd.server.security.Operation;
 import java.util.Arrays;
 import java.util.function.Function;
-import java.util.function.IntFunction;
 
 /**
  * The operations of the crypto API on domain types: encrypt, decrypt, rewrap and inspect
@@ -30,6 +29,7 @@ public final class CryptoEngine {
   final EnvelopeCipher envelopes;
   private final LegacyRewrap legacy;
   private final BlindIndexes indexes;
+  private final FromMemory fromMemory;
 
   /**
    * Asks {@code authorizer} before any key is loaded, and reports each operation to {@code
@@ -54,6 +54,7 @@ public final class CryptoEngine {
     this.observer = observer;
     this.legacy = new LegacyRewrap(keys, authorizer, observer, envelopes);
     this.indexes = new BlindIndexes(keys, authorizer, observer);
+    this.fromMemory = new FromMemory(keys);
   }
 
   /**
@@ -262,114 +263,8 @@ public final class CryptoEngine {
     return new Inspection(header, keys.describe(header.keyName()).currentVersion());
   }
 
-  /**
-   * Whether encrypting with {@code keyName} needs no key-store call, so it may run on an event
-   * loop.
-   */
-  public boolean canEncryptFromMemory(String keyName, int keyVersion) {
-    return keys.isCached(keyName, keyVersion);
-  }
-
-  /**
-   * Whether decrypting or inspecting {@code ciphertext} needs no key-store call. A header that does
-   * not parse needs none either: it fails at once.
-   */
-  public boolean canDecryptFromMemory(String ciphertext) {
-    return canDecryptFromMemory(ciphertext, "");
-  }
-
-  /**
-   * As {@link #canDecryptFromMemory(String)}, for a request whose raw {@code expected_key} is
-   * {@code expectedKey}: a ciphertext it refuses fails at once, its key never looked up.
-   */
-  public boolean canDecryptFromMemory(String ciphertext, String expectedKey) {
-    EnvelopeHeader header = headerOrNull(ciphertext);
-    return header == null
-        || ExpectedKey.refusesAtOnce(expectedKey, header.keyName())
-        || keys.isCached(header.keyName(), header.version());
-  }
-
-  /**
-   * Whether decrypting every one of {@code count} ciphertexts ({@code ciphertextAt} gives each, or
-   * null for an item that has none to decrypt, such as a legacy one) needs no key-store call; stops
-   * at the first that does. A batch's ciphertexts mostly share a header: one that starts with the
-   * text of the last header found in memory is not parsed again.
-   */
-  public boolean canDecryptFromMemory(int count, IntFunction<String> ciphertextAt) {
-    return canDecryptFromMemory(count, ciphertextAt, i -> "");
-  }
-
-  /**
-   * As {@link #canDecryptFromMemory(int, IntFunction)}, where {@code expectedKeyAt} gives each
-   * item's raw {@code expected_key} (its own, or the batch's): an item it refuses fails at once,
-   * its key never looked up.
-   */
-  public boolean canDecryptFromMemory(
-      int count, IntFunction<String> ciphertextAt, IntFunction<String> expectedKeyAt) {
-    String inMemory = null;
-    for (int i = 0; i < count; i++) {
-      String ciphertext = ciphertextAt.apply(i);
-      if (ciphertext != null && (inMemory == null || !ciphertext.startsWith(inMemory))) {
-        EnvelopeHeader header = headerOrNull(ciphertext);
-        if (header != null
-            && !ExpectedKey.refusesAtOnce(expectedKeyAt.apply(i), header.keyName())) {
-          if (!keys.isCached(header.keyName(), header.version())) {
-            return false;
-          }
-          inMemory = header.text();
-        }
-      }
-    }
-    return true;
-  }
-
-  /** The header of {@code ciphertext}, or null if it does not parse (it then fails at once). */
-  private static EnvelopeHeader headerOrNull(String ciphertext) {
-    EnvelopeHeader recent = Envelope.recentHeader(ciphertext);
-    if (recent != null) {
-      return recent;
-    }
-    try {
-      return Envelope.peekHeader(ciphertext);
-    } catch (RuntimeException e) {
-      return null;
-    }
-  }
-
-  /**
-   * Whether rewrapping {@code ciphertext} into {@code targetKeyName} (empty: its own key) needs no
-   * key-store call.
-   */
-  public boolean canReEncryptFromMemory(String ciphertext, String targetKeyName) {
-    return canReEncryptFromMemory(ciphertext, targetKeyName, "");
-  }
-
-  /**
-   * As {@link #canReEncryptFromMemory(String, String)}, for a request whose raw {@code
-   * expected_key} is {@code expectedKey}.
-   */
-  public boolean canReEncryptFromMemory(
-      String ciphertext, String targetKeyName, String expectedKey) {
-    return canDecryptFromMemory(ciphertext, expectedKey)
-        && (targetKeyName.isEmpty() || canEncryptFromMemory(targetKeyName, 0));
-  }
-
-  /**
-   * Whether rewrapping a legacy ciphertext of {@code legacyKeyName} version {@code legacyVersion}
-   * (0: its newest) into {@code targetKeyName} needs no key-store call.
-   */
-  public boolean canReEncryptLegacyFromMemory(
-      String legacyKeyName, int legacyVersion, String targetKeyName) {
-    return canReEncryptLegacyFromMemory(legacyKeyName, legacyVersion, targetKeyName, "");
-  }
-
-  /**
-   * As {@link #canReEncryptLegacyFromMemory(String, int, String)}, for a request whose raw {@code
-   * expected_key} is {@code expectedKey}: a legacy key it refuses fails at once.
-   */
-  public boolean canReEncryptLegacyFromMemory(
-      String legacyKeyName, int legacyVersion, String targetKeyName, String expectedKey) {
-    return ExpectedKey.refusesAtOnce(expectedKey, legacyKeyName)
-        || (keys.isCached(legacyKeyName, legacyVersion) && canEncryptFromMemory(targetKeyName, 0));
+  /** Whether a request's keys are in memory, so it may be served on an event loop. */
+  public FromMemory fromMemory() {
+    return fromMemory;
   }
 }

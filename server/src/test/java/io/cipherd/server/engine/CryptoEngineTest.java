@@ -151,7 +151,7 @@ class CryptoEngineTest {
         .isInstanceOf(InvalidCiphertextException.class);
 
     assertThat(observed).containsExactly("DECRYPT failed null InvalidCiphertextException");
-    assertThat(engine.canDecryptFromMemory("no header at all")).as("fails at once").isTrue();
+    assertThat(engine.fromMemory().canDecrypt("no header at all")).as("fails at once").isTrue();
     assertThat(store.totalCalls()).isZero();
   }
 
@@ -216,18 +216,18 @@ class CryptoEngineTest {
     engine.decrypt(orders, CONTEXT);
     List<String> batch = new ArrayList<>(List.of(orders, orders, "not a ciphertext", orders));
 
-    assertThat(engine.canDecryptFromMemory(batch.size(), batch::get)).isTrue();
+    assertThat(engine.fromMemory().canDecrypt(batch.size(), batch::get, i -> "")).isTrue();
     // Null: an item with nothing to decrypt (a legacy one, checked on its own), skipped.
-    assertThat(engine.canDecryptFromMemory(3, i -> i == 1 ? null : orders)).isTrue();
+    assertThat(engine.fromMemory().canDecrypt(3, i -> i == 1 ? null : orders, i -> "")).isTrue();
     batch.add(archive);
-    assertThat(engine.canDecryptFromMemory(batch.size(), batch::get))
+    assertThat(engine.fromMemory().canDecrypt(batch.size(), batch::get, i -> ""))
         .as("the last item's key is not loaded")
         .isFalse();
     batch.add(orders);
-    assertThat(engine.canDecryptFromMemory(batch.size(), batch::get)).isFalse();
+    assertThat(engine.fromMemory().canDecrypt(batch.size(), batch::get, i -> "")).isFalse();
     // A text that starts like a cached header but names another version is parsed, not trusted.
     String v9 = orders.replace("/v1:", "/v9:");
-    assertThat(engine.canDecryptFromMemory(2, i -> i == 0 ? orders : v9)).isFalse();
+    assertThat(engine.fromMemory().canDecrypt(2, i -> i == 0 ? orders : v9, i -> "")).isFalse();
   }
 
   @Test
@@ -275,20 +275,21 @@ class CryptoEngineTest {
     engine.decrypt(orders, CONTEXT);
     List<String> batch = List.of(orders, archive, orders);
 
-    assertThat(engine.canDecryptFromMemory(archive, "")).isFalse();
-    assertThat(engine.canDecryptFromMemory(archive, "orders"))
+    assertThat(engine.fromMemory().canDecrypt(archive, "")).isFalse();
+    assertThat(engine.fromMemory().canDecrypt(archive, "orders"))
         .as("refused at once: archive's key is never needed")
         .isTrue();
-    assertThat(engine.canDecryptFromMemory(archive, "archive")).isFalse();
-    assertThat(engine.canDecryptFromMemory(archive, "*")).as("invalid: fails at once").isTrue();
-    assertThat(engine.canDecryptFromMemory(batch.size(), batch::get, i -> "orders")).isTrue();
-    assertThat(engine.canDecryptFromMemory(batch.size(), batch::get, i -> "")).isFalse();
-    assertThat(engine.canDecryptFromMemory(batch.size(), batch::get, i -> i == 1 ? "arc*" : ""))
+    assertThat(engine.fromMemory().canDecrypt(archive, "archive")).isFalse();
+    assertThat(engine.fromMemory().canDecrypt(archive, "*")).as("invalid: fails at once").isTrue();
+    assertThat(engine.fromMemory().canDecrypt(batch.size(), batch::get, i -> "orders")).isTrue();
+    assertThat(engine.fromMemory().canDecrypt(batch.size(), batch::get, i -> "")).isFalse();
+    assertThat(engine.fromMemory().canDecrypt(batch.size(), batch::get, i -> i == 1 ? "arc*" : ""))
         .as("the item's own expectation accepts archive")
         .isFalse();
-    assertThat(engine.canReEncryptFromMemory(archive, "", "orders")).isTrue();
-    assertThat(engine.canReEncryptLegacyFromMemory("mysql-users", 0, "orders", "orders")).isTrue();
-    assertThat(engine.canReEncryptLegacyFromMemory("mysql-users", 0, "orders", "")).isFalse();
+    assertThat(engine.fromMemory().canReEncrypt(archive, "", "orders")).isTrue();
+    assertThat(engine.fromMemory().canReEncryptLegacy("mysql-users", 0, "orders", "orders"))
+        .isTrue();
+    assertThat(engine.fromMemory().canReEncryptLegacy("mysql-users", 0, "orders", "")).isFalse();
   }
 
   @Test
@@ -297,12 +298,12 @@ class CryptoEngineTest {
     keys.create("archive", KeyTemplate.of(CipherMode.GCM));
     String ciphertext = engine.encrypt("orders", 0, SECRET, CONTEXT).ciphertext().toStringUtf8();
 
-    assertThat(engine.canReEncryptFromMemory(ciphertext, "")).isTrue();
-    assertThat(engine.canReEncryptFromMemory(ciphertext, "archive"))
+    assertThat(engine.fromMemory().canReEncrypt(ciphertext, "", "")).isTrue();
+    assertThat(engine.fromMemory().canReEncrypt(ciphertext, "archive", ""))
         .as("archive's bytes not loaded yet")
         .isFalse();
     engine.encrypt("archive", 0, SECRET, CONTEXT);
-    assertThat(engine.canReEncryptFromMemory(ciphertext, "archive")).isTrue();
+    assertThat(engine.fromMemory().canReEncrypt(ciphertext, "archive", "")).isTrue();
   }
 
   @Test
