@@ -25,6 +25,8 @@ type CiphertextItem struct {
 	// Legacy, set instead of Ciphertext, is data encrypted before cipherd (LegacyHex, ...): only
 	// ReEncryptBatch and ReEncryptStream take it, and only with a target key.
 	Legacy *cipherdpb.LegacyCiphertext
+	// ExpectedKey is the key this item must be under, as WithExpectedKey; "" means the call's.
+	ExpectedKey string
 }
 
 // Result is the outcome of one item: Err is nil or an *Error, as for a single call.
@@ -66,14 +68,16 @@ func (c *Client) EncryptBatch(ctx context.Context, keyName string, items []Plain
 }
 
 // DecryptBatch decrypts every item, in calls of up to 1000 items; one result per item, in order.
-func (c *Client) DecryptBatch(ctx context.Context, items []CiphertextItem) ([]Result, error) {
+// WithExpectedKey is the key of every item that names none of its own.
+func (c *Client) DecryptBatch(ctx context.Context, items []CiphertextItem, opts ...CallOption) ([]Result, error) {
+	expected := callOptions(opts).expectedKey
 	return inChunks(items, func(chunk []CiphertextItem) ([]Result, error) {
-		req := &cipherdpb.DecryptBatchRequest{}
+		req := &cipherdpb.DecryptBatchRequest{ExpectedKey: expected}
 		for _, it := range chunk {
 			if it.Legacy != nil {
 				return nil, fmt.Errorf("cipherd: item %q: %w", it.Reference, errLegacyNotDecryptable)
 			}
-			req.Items = append(req.Items, &cipherdpb.DecryptBatchItem{Reference: it.Reference, Ciphertext: it.Ciphertext, Context: it.AAD})
+			req.Items = append(req.Items, &cipherdpb.DecryptBatchItem{Reference: it.Reference, Ciphertext: it.Ciphertext, Context: it.AAD, ExpectedKey: it.ExpectedKey})
 		}
 		resp, err := c.Crypto.DecryptBatch(ctx, req)
 		return convert(resp.GetResults(), err, decryptResult)
@@ -81,12 +85,14 @@ func (c *Client) DecryptBatch(ctx context.Context, items []CiphertextItem) ([]Re
 }
 
 // ReEncryptBatch rewraps every item to targetKey ("" for each item's own key), in calls of up to
-// 1000 items; one result per item, in order.
-func (c *Client) ReEncryptBatch(ctx context.Context, targetKey string, items []CiphertextItem) ([]Result, error) {
+// 1000 items; one result per item, in order. WithExpectedKey is the key of every item that names
+// none of its own.
+func (c *Client) ReEncryptBatch(ctx context.Context, targetKey string, items []CiphertextItem, opts ...CallOption) ([]Result, error) {
+	expected := callOptions(opts).expectedKey
 	return inChunks(items, func(chunk []CiphertextItem) ([]Result, error) {
-		req := &cipherdpb.ReEncryptBatchRequest{KeyName: targetKey}
+		req := &cipherdpb.ReEncryptBatchRequest{KeyName: targetKey, ExpectedKey: expected}
 		for _, it := range chunk {
-			req.Items = append(req.Items, &cipherdpb.ReEncryptBatchItem{Reference: it.Reference, Ciphertext: it.Ciphertext, Context: it.AAD, Legacy: it.Legacy})
+			req.Items = append(req.Items, &cipherdpb.ReEncryptBatchItem{Reference: it.Reference, Ciphertext: it.Ciphertext, Context: it.AAD, Legacy: it.Legacy, ExpectedKey: it.ExpectedKey})
 		}
 		resp, err := c.Crypto.ReEncryptBatch(ctx, req)
 		return convert(resp.GetResults(), err, reEncryptResult)

@@ -6,13 +6,15 @@ import (
 	"github.com/cipherd/cipherd/clients/go/cipherdpb"
 )
 
-// CallOption adds optional fields to Encrypt, Decrypt and ReEncrypt.
+// CallOption adds optional fields to Encrypt, Decrypt and ReEncrypt (and WithExpectedKey to the
+// batch and stream calls that decrypt or rewrap).
 type CallOption func(*callSettings)
 
 type callSettings struct {
-	aad        []byte
-	keyVersion int32
-	targetKey  string
+	aad         []byte
+	keyVersion  int32
+	targetKey   string
+	expectedKey string
 }
 
 // WithAAD binds associated data ("context" in the API) to an AEAD ciphertext; decrypting needs the same bytes.
@@ -23,6 +25,15 @@ func WithKeyVersion(v int32) CallOption { return func(s *callSettings) { s.keyVe
 
 // WithTargetKey rewraps into another key instead of the ciphertext's own.
 func WithTargetKey(name string) CallOption { return func(s *callSettings) { s.targetKey = name } }
+
+// WithExpectedKey refuses a ciphertext whose header names a key other than name ("users-email"),
+// or, when name ends in '*', a key that does not start with the rest ("users-*"): the server answers
+// ErrUnexpectedKey before anything is decrypted. The header names the key that decrypts, so without
+// it anyone who may encrypt under some other key with a column's AAD can plant a value the column's
+// reader decrypts and trusts; set it wherever a column has one key. Decrypt, ReEncrypt (the key of
+// the ciphertext to rewrap), ReEncryptLegacy (the legacy key), and the batch and stream calls, whose
+// items may name their own in CiphertextItem.ExpectedKey.
+func WithExpectedKey(name string) CallOption { return func(s *callSettings) { s.expectedKey = name } }
 
 func callOptions(opts []CallOption) callSettings {
 	var s callSettings
@@ -42,9 +53,11 @@ func (c *Client) Encrypt(ctx context.Context, keyName string, plaintext []byte, 
 	return resp.GetCiphertext(), nil
 }
 
-// Decrypt decrypts a ciphertext; a wrong key, AAD or a tampered ciphertext is ErrDecryptionFailed.
+// Decrypt decrypts a ciphertext; a wrong key, AAD or a tampered ciphertext is ErrDecryptionFailed,
+// a key other than WithExpectedKey's ErrUnexpectedKey.
 func (c *Client) Decrypt(ctx context.Context, ciphertext string, opts ...CallOption) ([]byte, error) {
-	resp, err := c.Crypto.Decrypt(ctx, &cipherdpb.DecryptRequest{Ciphertext: ciphertext, Context: callOptions(opts).aad})
+	s := callOptions(opts)
+	resp, err := c.Crypto.Decrypt(ctx, &cipherdpb.DecryptRequest{Ciphertext: ciphertext, Context: s.aad, ExpectedKey: s.expectedKey})
 	if err != nil {
 		return nil, err
 	}
@@ -55,7 +68,7 @@ func (c *Client) Decrypt(ctx context.Context, ciphertext string, opts ...CallOpt
 // plaintext ever reaching the client.
 func (c *Client) ReEncrypt(ctx context.Context, ciphertext string, opts ...CallOption) (*cipherdpb.ReEncryptResponse, error) {
 	s := callOptions(opts)
-	return c.Crypto.ReEncrypt(ctx, &cipherdpb.ReEncryptRequest{Ciphertext: ciphertext, Context: s.aad, KeyName: s.targetKey})
+	return c.Crypto.ReEncrypt(ctx, &cipherdpb.ReEncryptRequest{Ciphertext: ciphertext, Context: s.aad, KeyName: s.targetKey, ExpectedKey: s.expectedKey})
 }
 
 // Inspect asks the server about a ciphertext's key, including whether it is behind the current

@@ -42,6 +42,10 @@ var (
 	// ErrAuditUnavailable (UNAVAILABLE, so ErrUnavailable too): the server requires an audit record
 	// and could not write it, so it did not serve the call.
 	ErrAuditUnavailable = errors.New("cipherd: audit unavailable")
+	// ErrUnexpectedKey (INVALID_ARGUMENT, so ErrInvalidArgument too): the ciphertext's header names a
+	// key other than the call's WithExpectedKey, so it was refused before anything was decrypted (a
+	// value planted under another key); Metadata names both ("key", "expected_key").
+	ErrUnexpectedKey = errors.New("cipherd: unexpected key")
 )
 
 // errorDomain is the ErrorInfo domain of the server's errors; an ErrorInfo of another domain is not its.
@@ -59,6 +63,7 @@ type reasonKind struct {
 var kindByReason = map[string]reasonKind{
 	"DECRYPTION_FAILED":                 {codes.InvalidArgument, ErrDecryptionFailed, "decryption_failed"},
 	"INVALID_CIPHERTEXT":                {codes.InvalidArgument, ErrMalformedCiphertext, "malformed_ciphertext"}, // as cipherctl names a ciphertext that fails to parse locally
+	"UNEXPECTED_KEY":                    {codes.InvalidArgument, ErrUnexpectedKey, "unexpected_key"},
 	"KEY_DISABLED":                      {codes.FailedPrecondition, ErrKeyDisabled, "key_disabled"},
 	"KEY_VERSION_DESTRUCTION_SCHEDULED": {codes.FailedPrecondition, ErrKeyVersionDestructionScheduled, "key_version_destruction_scheduled"},
 	"KEY_VERSION_DESTROYED":             {codes.FailedPrecondition, ErrKeyVersionDestroyed, "key_version_destroyed"},

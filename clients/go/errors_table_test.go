@@ -20,6 +20,7 @@ var kindsByName = map[string]error{
 	"invalid_argument":    ErrInvalidArgument,
 	"decryption_failed":   ErrDecryptionFailed,
 	"invalid_ciphertext":  ErrMalformedCiphertext,
+	"unexpected_key":      ErrUnexpectedKey,
 	"not_found":           ErrNotFound,
 	"already_exists":      ErrAlreadyExists,
 	"permission_denied":   ErrPermissionDenied,

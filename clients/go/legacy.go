@@ -30,9 +30,11 @@ func LegacyRaw(legacyKey string, raw []byte) *cipherdpb.LegacyCiphertext {
 }
 
 // ReEncryptLegacy rewraps a legacy ciphertext into targetKey's current version (WithAAD binds the
-// new ciphertext to associated data); the plaintext never reaches the client.
+// new ciphertext to associated data; WithExpectedKey checks the legacy key); the plaintext never
+// reaches the client.
 func (c *Client) ReEncryptLegacy(ctx context.Context, targetKey string, legacy *cipherdpb.LegacyCiphertext, opts ...CallOption) (*cipherdpb.ReEncryptResponse, error) {
-	return c.Crypto.ReEncrypt(ctx, &cipherdpb.ReEncryptRequest{Legacy: legacy, Context: callOptions(opts).aad, KeyName: targetKey})
+	s := callOptions(opts)
+	return c.Crypto.ReEncrypt(ctx, &cipherdpb.ReEncryptRequest{Legacy: legacy, Context: s.aad, KeyName: targetKey, ExpectedKey: s.expectedKey})
 }
 
 // errLegacyNotDecryptable answers a legacy item given to a decrypt call: legacy data is only rewrapped.

@@ -1,6 +1,7 @@
 package cipherd
 
 import (
+	"cmp"
 	"context"
 	"iter"
 
@@ -27,8 +28,10 @@ func EncryptStream[T any](ctx context.Context, c *Client, keyName string, items 
 
 // DecryptStream decrypts items through one DecryptStream call, like EncryptStream: one Result
 // (Plaintext, or Err) per item, in order. An item whose ciphertext does not parse is answered
-// locally with its *CiphertextError.
-func DecryptStream[T any](ctx context.Context, c *Client, items iter.Seq2[T, CiphertextItem], handle func(T, Result) error) error {
+// locally with its *CiphertextError. WithExpectedKey is the key of every item that names none of
+// its own.
+func DecryptStream[T any](ctx context.Context, c *Client, items iter.Seq2[T, CiphertextItem], handle func(T, Result) error, opts ...CallOption) error {
+	expected := callOptions(opts).expectedKey
 	return runStream(ctx, streamKind[CiphertextItem, cipherdpb.DecryptStreamRequest, cipherdpb.DecryptStreamResponse]{
 		open: func(ctx context.Context) (grpc.BidiStreamingClient[cipherdpb.DecryptStreamRequest, cipherdpb.DecryptStreamResponse], error) {
 			return c.Crypto.DecryptStream(ctx)
@@ -40,7 +43,7 @@ func DecryptStream[T any](ctx context.Context, c *Client, items iter.Seq2[T, Cip
 			if _, err := ParseCiphertext(it.Ciphertext); err != nil {
 				return it.Reference, nil, err
 			}
-			return it.Reference, &cipherdpb.DecryptStreamRequest{Reference: it.Reference, Ciphertext: it.Ciphertext, Context: it.AAD}, nil
+			return it.Reference, &cipherdpb.DecryptStreamRequest{Reference: it.Reference, Ciphertext: it.Ciphertext, Context: it.AAD, ExpectedKey: cmp.Or(it.ExpectedKey, expected)}, nil
 		},
 		result: func(resp *cipherdpb.DecryptStreamResponse) Result { return decryptResult(resp.GetResult()) },
 	}, items, handle)
@@ -50,13 +53,15 @@ func DecryptStream[T any](ctx context.Context, c *Client, items iter.Seq2[T, Cip
 // own key), like EncryptStream: one Result (Ciphertext, KeyVersion, SourceKeyVersion, or Err) per
 // item, in order. An item whose ciphertext does not parse is answered locally with its
 // *CiphertextError. Items with Legacy set are rewrapped from their legacy key into targetKey.
-func ReEncryptStream[T any](ctx context.Context, c *Client, targetKey string, items iter.Seq2[T, CiphertextItem], handle func(T, Result) error) error {
+// WithExpectedKey is the key of every item that names none of its own.
+func ReEncryptStream[T any](ctx context.Context, c *Client, targetKey string, items iter.Seq2[T, CiphertextItem], handle func(T, Result) error, opts ...CallOption) error {
+	expected := callOptions(opts).expectedKey
 	return runStream(ctx, streamKind[CiphertextItem, cipherdpb.ReEncryptStreamRequest, cipherdpb.ReEncryptStreamResponse]{
 		open: func(ctx context.Context) (grpc.BidiStreamingClient[cipherdpb.ReEncryptStreamRequest, cipherdpb.ReEncryptStreamResponse], error) {
 			return c.Crypto.ReEncryptStream(ctx)
 		},
 		request: func(it CiphertextItem) (string, *cipherdpb.ReEncryptStreamRequest, error) {
-			req := &cipherdpb.ReEncryptStreamRequest{Reference: it.Reference, Context: it.AAD, KeyName: targetKey}
+			req := &cipherdpb.ReEncryptStreamRequest{Reference: it.Reference, Context: it.AAD, KeyName: targetKey, ExpectedKey: cmp.Or(it.ExpectedKey, expected)}
 			if it.Legacy != nil {
 				req.Legacy = it.Legacy // no header to check: the legacy key decides
 				return it.Reference, req, nil

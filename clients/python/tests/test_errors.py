@@ -22,6 +22,7 @@ ERROR_BY_KIND: dict[str, type[cipherd.CipherdError]] = {
     "invalid_argument": cipherd.InvalidArgumentError,
     "decryption_failed": cipherd.DecryptionFailedError,
     "invalid_ciphertext": cipherd.InvalidCiphertextError,
+    "unexpected_key": cipherd.UnexpectedKeyError,
     "not_found": cipherd.NotFoundError,
     "already_exists": cipherd.AlreadyExistsError,
     "permission_denied": cipherd.PermissionDeniedError,

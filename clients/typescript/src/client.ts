@@ -24,6 +24,7 @@ import type {
   ClientOptions,
   DataKey,
   EncryptItem,
+  ExpectedKeyOption,
   IndexItem,
   IndexOptions,
   Inspection,
@@ -88,18 +89,28 @@ export class CipherdClient {
     return (await this.unary(this.crypto.encrypt.bind(this.crypto), request, options)).ciphertext;
   }
 
-  async decrypt(ciphertext: string, options: CallOptions & { context?: Uint8Array } = {}): Promise<Uint8Array> {
-    const request = { ciphertext, context: options.context ?? new Uint8Array(0) };
+  /** The plaintext of `ciphertext`; see ExpectedKeyOption for `expectedKey`, which a column with one key should set. */
+  async decrypt(ciphertext: string, options: CallOptions & ExpectedKeyOption & { context?: Uint8Array } = {}): Promise<Uint8Array> {
+    const request = { ciphertext, context: options.context ?? new Uint8Array(0), expectedKey: options.expectedKey ?? "" };
     return (await this.unary(this.crypto.decrypt.bind(this.crypto), request, options)).plaintext;
   }
 
   /**
    * Rewraps to the current version of its key (or of `keyName`) without returning the plaintext. A
-   * legacy ciphertext is rewrapped into `keyName`, which it needs.
+   * legacy ciphertext is rewrapped into `keyName`, which it needs. `expectedKey` (ExpectedKeyOption) is
+   * the key the ciphertext, or the legacy key, must be.
    */
-  async reEncrypt(ciphertext: string | LegacyCiphertext, options: CallOptions & { context?: Uint8Array; keyName?: string } = {}): Promise<Rewrapped> {
+  async reEncrypt(
+    ciphertext: string | LegacyCiphertext,
+    options: CallOptions & ExpectedKeyOption & { context?: Uint8Array; keyName?: string } = {},
+  ): Promise<Rewrapped> {
     const source = typeof ciphertext === "string" ? { ciphertext } : { legacy: legacyToProto(ciphertext) };
-    const request = ReEncryptRequest.fromPartial({ ...source, context: options.context ?? new Uint8Array(0), keyName: options.keyName ?? "" });
+    const request = ReEncryptRequest.fromPartial({
+      ...source,
+      context: options.context ?? new Uint8Array(0),
+      keyName: options.keyName ?? "",
+      expectedKey: options.expectedKey ?? "",
+    });
     const r = await this.unary(this.crypto.reEncrypt.bind(this.crypto), request, options);
     return { ciphertext: r.ciphertext, keyVersion: r.keyVersion, sourceKeyVersion: r.sourceKeyVersion };
   }
@@ -109,15 +120,19 @@ export class CipherdClient {
     return convert.encryptResults(await this.unary(this.crypto.encryptBatch.bind(this.crypto), request, options));
   }
 
-  async decryptBatch(items: Iterable<CiphertextItem | string>, options?: CallOptions): Promise<ItemResult<Uint8Array>[]> {
-    const request = { items: [...items].map(convert.ciphertextItem) };
+  /** The plaintext of each item; `expectedKey` (ExpectedKeyOption) for every item without its own. */
+  async decryptBatch(items: Iterable<CiphertextItem | string>, options: CallOptions & ExpectedKeyOption = {}): Promise<ItemResult<Uint8Array>[]> {
+    const request = { items: [...items].map(convert.decryptBatchItem), expectedKey: options.expectedKey ?? "" };
     return convert.decryptResults(await this.unary(this.crypto.decryptBatch.bind(this.crypto), request, options));
   }
 
-  /** Rewraps each item to the current version of its key, or of `keyName`, which legacy items need. */
-  async reEncryptBatch(items: Iterable<RewrapItem>, options: CallOptions & { keyName?: string } = {}): Promise<ItemResult<Rewrapped>[]> {
+  /**
+   * Rewraps each item to the current version of its key, or of `keyName`, which legacy items need;
+   * `expectedKey` (ExpectedKeyOption) for every item without its own.
+   */
+  async reEncryptBatch(items: Iterable<RewrapItem>, options: CallOptions & ExpectedKeyOption & { keyName?: string } = {}): Promise<ItemResult<Rewrapped>[]> {
     const keyName = options.keyName ?? "";
-    const request = { keyName, items: [...items].map((i) => convert.rewrapBatchItem(i, keyName)) };
+    const request = { keyName, items: [...items].map((i) => convert.rewrapBatchItem(i, keyName)), expectedKey: options.expectedKey ?? "" };
     const response = await this.unary(this.crypto.reEncryptBatch.bind(this.crypto), request, options);
     return response.results.map(convert.rewrapResult);
   }
@@ -136,22 +151,24 @@ export class CipherdClient {
     }, items, options, (cancel) => onAbort(options.signal, cancel));
   }
 
-  decryptStream(items: Items<CiphertextItem | string>, options: StreamOptions = {}): AsyncGenerator<ItemResult<Uint8Array>> {
+  /** Decrypts each item; `expectedKey` (ExpectedKeyOption) for every item without its own. */
+  decryptStream(items: Items<CiphertextItem | string>, options: StreamOptions & ExpectedKeyOption = {}): AsyncGenerator<ItemResult<Uint8Array>> {
     return runStream({
       open: () => this.crypto.decryptStream(callMetadata(this.options.token), { deadline: deadline(options, undefined) }),
-      request: convert.decryptStreamRequest,
+      request: (item) => convert.decryptStreamRequest(item, options.expectedKey),
       result: (response) => convert.decryptResult(response.result),
     }, items, options, (cancel) => onAbort(options.signal, cancel));
   }
 
   /**
    * Rewraps each item to the current version of the item's `keyName`, else of `keyName`, else of its
-   * own key; legacy items need one of the first two.
+   * own key; legacy items need one of the first two. `expectedKey` (ExpectedKeyOption) for every item
+   * without its own.
    */
-  reEncryptStream(items: Items<RewrapItem>, options: StreamOptions & { keyName?: string } = {}): AsyncGenerator<ItemResult<Rewrapped>> {
+  reEncryptStream(items: Items<RewrapItem>, options: StreamOptions & ExpectedKeyOption & { keyName?: string } = {}): AsyncGenerator<ItemResult<Rewrapped>> {
     return runStream({
       open: () => this.crypto.reEncryptStream(callMetadata(this.options.token), { deadline: deadline(options, undefined) }),
-      request: (item) => convert.rewrapStreamRequest(item, options.keyName ?? ""),
+      request: (item) => convert.rewrapStreamRequest(item, options.keyName ?? "", options.expectedKey),
       result: (response) => convert.rewrapResult(response.result),
     }, items, options, (cancel) => onAbort(options.signal, cancel));
   }

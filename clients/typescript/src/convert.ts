@@ -4,6 +4,7 @@ import { KEY_MODES, MODES, type KeyMode, type Mode } from "./envelope.js";
 import {
   type ComputeIndexBatchResponse,
   type ComputeIndexResponse,
+  type DecryptBatchItem,
   type DecryptBatchResponse,
   type GenerateDataKeyResponse,
   type EncryptBatchResponse,
@@ -47,7 +48,19 @@ export function modeFromProto(mode: ProtoMode): Mode {
 
 export function ciphertextItem(item: CiphertextItem | string): Required<CiphertextItem> {
   const i = typeof item === "string" ? { ciphertext: item } : item;
-  return { ciphertext: i.ciphertext, context: i.context ?? EMPTY, reference: i.reference ?? "", keyName: i.keyName ?? "" };
+  return {
+    ciphertext: i.ciphertext,
+    context: i.context ?? EMPTY,
+    reference: i.reference ?? "",
+    keyName: i.keyName ?? "",
+    expectedKey: i.expectedKey ?? "",
+  };
+}
+
+/** A DecryptBatch item, with its own expected key if any (the batch's applies otherwise). */
+export function decryptBatchItem(item: CiphertextItem | string): DecryptBatchItem {
+  const { ciphertext, context, reference, expectedKey } = ciphertextItem(item);
+  return { ciphertext, context, reference, expectedKey };
 }
 
 export function encryptItem(item: EncryptItem | Uint8Array): Required<EncryptItem> {
@@ -67,7 +80,7 @@ export function rewrapItem(item: RewrapItem): ReEncryptBatchItem & { keyName: st
   if (typeof item === "string" || !("legacy" in item)) {
     return { ...ciphertextItem(item), legacy: undefined };
   }
-  const common = { context: item.context ?? EMPTY, reference: item.reference ?? "", keyName: item.keyName ?? "" };
+  const common = { context: item.context ?? EMPTY, reference: item.reference ?? "", keyName: item.keyName ?? "", expectedKey: item.expectedKey ?? "" };
   return { ...common, ciphertext: "", legacy: legacyToProto(item.legacy) };
 }
 
@@ -78,10 +91,13 @@ export function rewrapBatchItem(item: RewrapItem, batchKeyName: string): ReEncry
   return fields;
 }
 
-/** A ReEncryptStream request: into the item's key, else `keyName`, else (not for legacy items) its own. */
-export function rewrapStreamRequest(item: RewrapItem, keyName: string): ReEncryptStreamRequest {
+/**
+ * A ReEncryptStream request: into the item's key, else `keyName`, else (not for legacy items) its own;
+ * under the item's expected key, else `expectedKey`.
+ */
+export function rewrapStreamRequest(item: RewrapItem, keyName: string, expectedKey = ""): ReEncryptStreamRequest {
   const fields = rewrapItem(item);
-  return ReEncryptStreamRequest.fromPartial({ ...fields, keyName: fields.keyName || keyName });
+  return ReEncryptStreamRequest.fromPartial({ ...fields, keyName: fields.keyName || keyName, expectedKey: fields.expectedKey || expectedKey });
 }
 
 export function encryptStreamRequest(keyName: string, item: EncryptItem | Uint8Array): EncryptStreamRequest {
@@ -89,9 +105,11 @@ export function encryptStreamRequest(keyName: string, item: EncryptItem | Uint8A
   return EncryptStreamRequest.fromPartial({ ...fields, keyName: fields.keyName || keyName });
 }
 
-export function decryptStreamRequest(item: CiphertextItem | string): DecryptStreamRequest {
-  const { ciphertext, context, reference } = ciphertextItem(item);
-  return DecryptStreamRequest.fromPartial({ ciphertext, context, reference });
+/** A DecryptStream request, under the item's expected key, else `expectedKey`. */
+export function decryptStreamRequest(item: CiphertextItem | string, expectedKey = ""): DecryptStreamRequest {
+  const fields = ciphertextItem(item);
+  const { ciphertext, context, reference } = fields;
+  return DecryptStreamRequest.fromPartial({ ciphertext, context, reference, expectedKey: fields.expectedKey || expectedKey });
 }
 
 function failed<T>(reference: string, error: ItemError | undefined): ItemResult<T> {

@@ -69,6 +69,17 @@ export class InvalidCiphertextError extends InvalidArgumentError {
   }
 }
 
+/**
+ * The ciphertext's header names a key other than the call's `expectedKey` (reason UNEXPECTED_KEY):
+ * refused before anything was decrypted, as a value planted under another key must be. `metadata`
+ * names both: `key` (the ciphertext's) and `expected_key`.
+ */
+export class UnexpectedKeyError extends InvalidArgumentError {
+  constructor(details: string) {
+    super(details, "UNEXPECTED_KEY");
+  }
+}
+
 /** Why a data-key file does not read (proto/README.md, Data-key file format). */
 export type FileDefect = "header_invalid" | "truncated" | "chunk_invalid";
 
@@ -181,6 +192,7 @@ export const ERROR_BY_REASON: ReadonlyMap<string, new (details: string) => Ciphe
 >([
   ["DECRYPTION_FAILED", DecryptionFailedError],
   ["INVALID_CIPHERTEXT", InvalidCiphertextError],
+  ["UNEXPECTED_KEY", UnexpectedKeyError],
   ["KEY_DISABLED", KeyDisabledError],
   ["KEY_VERSION_DESTRUCTION_SCHEDULED", KeyVersionDestructionScheduledError],
   ["KEY_VERSION_DESTROYED", KeyVersionDestroyedError],

@@ -49,6 +49,7 @@ export function retireRequest(keyName: string, belowVersion: number, options: Re
     quietPeriod: optionalSeconds(options.quietPeriodSeconds, "quietPeriodSeconds"),
     pendingWindow: optionalSeconds(options.pendingWindowSeconds, "pendingWindowSeconds"),
     validateOnly: options.dryRun ?? false,
+    inventories: [],
   };
 }
 

@@ -17,6 +17,20 @@ export interface CiphertextItem {
   context?: Uint8Array;
   reference?: string;
   keyName?: string;
+  /** The key this item must be under, as the call's `expectedKey`; empty or absent means the call's. */
+  expectedKey?: string;
+}
+
+/**
+ * `expectedKey` refuses a ciphertext whose header names a key other than this name ("users-email"),
+ * or, when it ends in '*', a key that does not start with the rest ("users-*"): the server answers
+ * UnexpectedKeyError before anything is decrypted. The header names the key that decrypts, so without
+ * it anyone who may encrypt under some other key with a column's context can plant a value the
+ * column's reader decrypts and trusts; set it wherever a column has one key. For a legacy item it is
+ * the legacy key; in a batch or stream, the key of every item that names none of its own.
+ */
+export interface ExpectedKeyOption {
+  expectedKey?: string;
 }
 
 /**
@@ -28,6 +42,8 @@ export interface LegacyItem {
   context?: Uint8Array;
   reference?: string;
   keyName?: string;
+  /** The legacy key this item must be under, as the call's `expectedKey`; empty or absent means the call's. */
+  expectedKey?: string;
 }
 
 /** What the rewrap calls take: a cipherd ciphertext (alone or as an item) or a legacy item. */

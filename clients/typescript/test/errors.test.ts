@@ -12,7 +12,7 @@ import {
   DecryptionFailedError, ERROR_BY_STATUS, errorFor, FailedPreconditionError, fromItemError, fromServiceError,
   InternalError, InvalidArgumentError, InvalidCiphertextError, KeyDisabledError, KeyVersionDestroyedError,
   KeyVersionDestructionScheduledError, KeyVersionsInUseError, NotFoundError, PermissionDeniedError,
-  ResourceExhaustedError, UnauthenticatedError, UnavailableError,
+  ResourceExhaustedError, UnauthenticatedError, UnavailableError, UnexpectedKeyError,
 } from "../src/index.js";
 
 /** The error kinds errors.json names, as this client's classes. */
@@ -20,6 +20,7 @@ const ERROR_BY_KIND: Readonly<Record<string, abstract new (...args: never[]) => 
   invalid_argument: InvalidArgumentError,
   decryption_failed: DecryptionFailedError,
   invalid_ciphertext: InvalidCiphertextError,
+  unexpected_key: UnexpectedKeyError,
   not_found: NotFoundError,
   already_exists: AlreadyExistsError,
   failed_precondition: FailedPreconditionError,

@@ -10,7 +10,7 @@ from cipherd.errors import (
     DecryptionFailedError, FailedPreconditionError, FileChunkError, FileHeaderError, FileTruncatedError, InternalError,
     InvalidArgumentError, InvalidCiphertextError, InvalidFileError, KeyDisabledError, KeyVersionDestroyedError,
     KeyVersionDestructionScheduledError, KeyVersionsInUseError, NotFoundError, PermissionDeniedError,
-    ResourceExhaustedError, UnauthenticatedError, UnavailableError, error_for,
+    ResourceExhaustedError, UnauthenticatedError, UnavailableError, UnexpectedKeyError, error_for,
 )
 from cipherd.types import (
     BlindIndex, CiphertextItem, DataKey, EncryptItem, FileDestination, FileResult, FileSource, IndexItem, Inspection,
@@ -26,7 +26,7 @@ __all__ = [
     "AbortedError", "AlreadyExistsError", "CallCancelledError", "CipherdError", "DeadlineExceededError", "DecryptionFailedError",
     "FailedPreconditionError", "FileChunkError", "FileHeaderError", "FileTruncatedError", "InternalError",
     "InvalidArgumentError", "InvalidCiphertextError", "InvalidFileError", "NotFoundError", "PermissionDeniedError",
-    "ResourceExhaustedError", "UnauthenticatedError", "UnavailableError", "error_for",
+    "ResourceExhaustedError", "UnauthenticatedError", "UnavailableError", "UnexpectedKeyError", "error_for",
     "AuditUnavailableError", "KeyDisabledError", "KeyVersionDestroyedError", "KeyVersionDestructionScheduledError",
     "KeyVersionsInUseError",
     "BlindIndex", "CiphertextItem", "DataKey", "EncryptItem", "FileDestination", "FileResult", "FileSource", "IndexItem",

@@ -51,15 +51,17 @@ def _cipherd_ciphertext(item: CiphertextItem) -> str:
     return item.ciphertext
 
 
-def decrypt_batch_request(items: Iterable[CiphertextItem | str]) -> pb.DecryptBatchRequest:
-    return pb.DecryptBatchRequest(items=[
-        pb.DecryptBatchItem(reference=i.reference, ciphertext=_cipherd_ciphertext(i), context=i.context)
+def decrypt_batch_request(items: Iterable[CiphertextItem | str], expected_key: str = "") -> pb.DecryptBatchRequest:
+    return pb.DecryptBatchRequest(expected_key=expected_key, items=[
+        pb.DecryptBatchItem(reference=i.reference, ciphertext=_cipherd_ciphertext(i), context=i.context,
+                            expected_key=i.expected_key)
         for i in map(_ciphertext_item, items)])
 
 
-def decrypt_stream_request(item: CiphertextItem | str) -> pb.DecryptStreamRequest:
+def decrypt_stream_request(item: CiphertextItem | str, expected_key: str = "") -> pb.DecryptStreamRequest:
     i = _ciphertext_item(item)
-    return pb.DecryptStreamRequest(reference=i.reference, ciphertext=_cipherd_ciphertext(i), context=i.context)
+    return pb.DecryptStreamRequest(reference=i.reference, ciphertext=_cipherd_ciphertext(i), context=i.context,
+                                   expected_key=i.expected_key or expected_key)
 
 
 def legacy_to_proto(legacy: LegacyCiphertext) -> pb.LegacyCiphertext:
@@ -73,27 +75,32 @@ def legacy_to_proto(legacy: LegacyCiphertext) -> pb.LegacyCiphertext:
     return message
 
 
-def re_encrypt_request(ciphertext: str | LegacyCiphertext, context: bytes, key_name: str) -> pb.ReEncryptRequest:
+def re_encrypt_request(ciphertext: str | LegacyCiphertext, context: bytes, key_name: str,
+                       expected_key: str = "") -> pb.ReEncryptRequest:
     if isinstance(ciphertext, LegacyCiphertext):
-        return pb.ReEncryptRequest(legacy=legacy_to_proto(ciphertext), context=context, key_name=key_name)
-    return pb.ReEncryptRequest(ciphertext=ciphertext, context=context, key_name=key_name)
+        return pb.ReEncryptRequest(legacy=legacy_to_proto(ciphertext), context=context, key_name=key_name,
+                                   expected_key=expected_key)
+    return pb.ReEncryptRequest(ciphertext=ciphertext, context=context, key_name=key_name, expected_key=expected_key)
 
 
 def re_encrypt_batch_request(items: Iterable[CiphertextItem | LegacyCiphertext | str],
-                             key_name: str) -> pb.ReEncryptBatchRequest:
-    request = pb.ReEncryptBatchRequest(key_name=key_name)
+                             key_name: str, expected_key: str = "") -> pb.ReEncryptBatchRequest:
+    request = pb.ReEncryptBatchRequest(key_name=key_name, expected_key=expected_key)
     for i in map(_ciphertext_item, items):
         if isinstance(i.ciphertext, LegacyCiphertext):
-            request.items.add(reference=i.reference, legacy=legacy_to_proto(i.ciphertext), context=i.context)
+            request.items.add(reference=i.reference, legacy=legacy_to_proto(i.ciphertext), context=i.context,
+                              expected_key=i.expected_key)
         else:
-            request.items.add(reference=i.reference, ciphertext=i.ciphertext, context=i.context)
+            request.items.add(reference=i.reference, ciphertext=i.ciphertext, context=i.context,
+                              expected_key=i.expected_key)
     return request
 
 
 def re_encrypt_stream_request(item: CiphertextItem | LegacyCiphertext | str,
-                              key_name: str) -> pb.ReEncryptStreamRequest:
+                              key_name: str, expected_key: str = "") -> pb.ReEncryptStreamRequest:
     i = _ciphertext_item(item)
-    request = pb.ReEncryptStreamRequest(reference=i.reference, context=i.context, key_name=i.key_name or key_name)
+    request = pb.ReEncryptStreamRequest(reference=i.reference, context=i.context, key_name=i.key_name or key_name,
+                                        expected_key=i.expected_key or expected_key)
     if isinstance(i.ciphertext, LegacyCiphertext):
         request.legacy.CopyFrom(legacy_to_proto(i.ciphertext))
     else:

@@ -70,15 +70,20 @@ class Client:
                                     key_version=key_version)
         return self._call(self._crypto.Encrypt, request, timeout).ciphertext
 
-    def decrypt(self, ciphertext: str, *, context: bytes = b"", timeout: float | None = None) -> bytes:
-        request = pb.DecryptRequest(ciphertext=ciphertext, context=context)
+    def decrypt(self, ciphertext: str, *, context: bytes = b"", expected_key: str = "",
+                timeout: float | None = None) -> bytes:
+        """The plaintext of `ciphertext`. `expected_key` (a key name, or a prefix ending in '*') refuses, with
+        UnexpectedKeyError and before decrypting, a ciphertext under any other key: a value planted in a
+        column by a writer with another key. Set it wherever a column has one key."""
+        request = pb.DecryptRequest(ciphertext=ciphertext, context=context, expected_key=expected_key)
         return self._call(self._crypto.Decrypt, request, timeout).plaintext
 
     def re_encrypt(self, ciphertext: str | LegacyCiphertext, *, context: bytes = b"", key_name: str = "",
-                   timeout: float | None = None) -> Rewrapped:
+                   expected_key: str = "", timeout: float | None = None) -> Rewrapped:
         """Rewraps to the current version of its key (or of `key_name`) without returning the plaintext.
-        A LegacyCiphertext is rewrapped into `key_name`, which it requires."""
-        request = _convert.re_encrypt_request(ciphertext, context, key_name)
+        A LegacyCiphertext is rewrapped into `key_name`, which it requires. `expected_key` is the key the
+        ciphertext (or the legacy key) must be under, as in decrypt."""
+        request = _convert.re_encrypt_request(ciphertext, context, key_name, expected_key)
         return _convert.rewrapped(self._call(self._crypto.ReEncrypt, request, timeout))
 
     def encrypt_batch(self, key_name: str, items: Iterable[EncryptItem | bytes], *,
@@ -87,16 +92,18 @@ class Client:
         response = self._call(self._crypto.EncryptBatch, request, timeout)
         return [_convert.encrypt_result(r) for r in response.results]
 
-    def decrypt_batch(self, items: Iterable[CiphertextItem | str], *,
+    def decrypt_batch(self, items: Iterable[CiphertextItem | str], *, expected_key: str = "",
                       timeout: float | None = None) -> list[ItemResult[bytes]]:
-        request = _convert.decrypt_batch_request(items)
+        """The plaintext of each item; `expected_key`, as in decrypt, for every item without its own."""
+        request = _convert.decrypt_batch_request(items, expected_key)
         response = self._call(self._crypto.DecryptBatch, request, timeout)
         return [_convert.decrypt_result(r) for r in response.results]
 
     def re_encrypt_batch(self, items: Iterable[CiphertextItem | LegacyCiphertext | str], *, key_name: str = "",
-                         timeout: float | None = None) -> list[ItemResult[Rewrapped]]:
-        """Rewraps each item to the current version of its key (or of `key_name`, which legacy items require)."""
-        request = _convert.re_encrypt_batch_request(items, key_name)
+                         expected_key: str = "", timeout: float | None = None) -> list[ItemResult[Rewrapped]]:
+        """Rewraps each item to the current version of its key (or of `key_name`, which legacy items require);
+        `expected_key`, as in re_encrypt, for every item without its own."""
+        request = _convert.re_encrypt_batch_request(items, key_name, expected_key)
         response = self._call(self._crypto.ReEncryptBatch, request, timeout)
         return [_convert.rewrap_result(r) for r in response.results]
 
@@ -113,17 +120,20 @@ class Client:
         feed = ItemFeed(items, lambda i: _convert.encrypt_stream_request(i, key_name), resume_after)
         return self._stream(self._crypto.EncryptStream, feed, _convert.encrypt_result, timeout)
 
-    def decrypt_stream(self, items: Iterable[CiphertextItem | str], *, resume_after: str | None = None,
+    def decrypt_stream(self, items: Iterable[CiphertextItem | str], *, expected_key: str = "",
+                       resume_after: str | None = None,
                        timeout: float | None = None) -> Generator[ItemResult[bytes], None, None]:
-        feed = ItemFeed(items, _convert.decrypt_stream_request, resume_after)
+        """Decrypts each item; `expected_key`, as in decrypt, for every item without its own."""
+        feed = ItemFeed(items, lambda i: _convert.decrypt_stream_request(i, expected_key), resume_after)
         return self._stream(self._crypto.DecryptStream, feed, _convert.decrypt_result, timeout)
 
     def re_encrypt_stream(self, items: Iterable[CiphertextItem | LegacyCiphertext | str], *, key_name: str = "",
-                          resume_after: str | None = None,
+                          expected_key: str = "", resume_after: str | None = None,
                           timeout: float | None = None) -> Generator[ItemResult[Rewrapped], None, None]:
         """Rewraps each item to the current version of the item's key_name, else `key_name`, else its own
-        key; legacy items need one of the first two."""
-        feed = ItemFeed(items, lambda i: _convert.re_encrypt_stream_request(i, key_name), resume_after)
+        key; legacy items need one of the first two. `expected_key`, as in re_encrypt, for every item
+        without its own."""
+        feed = ItemFeed(items, lambda i: _convert.re_encrypt_stream_request(i, key_name, expected_key), resume_after)
         return self._stream(self._crypto.ReEncryptStream, feed, _convert.rewrap_result, timeout)
 
     def _stream(self, method: Callable[..., Any], feed: ItemFeed[Any, Any], read: Callable[[Any], ItemResult[T]],

@@ -80,6 +80,12 @@ class InvalidCiphertextError(InvalidArgumentError):
         self.defect = defect
 
 
+class UnexpectedKeyError(InvalidArgumentError):
+    """The ciphertext's header names a key other than the call's `expected_key` (`reason` "UNEXPECTED_KEY"):
+    refused before anything was decrypted, as a value planted under another key must be. `metadata` names
+    both: "key" (the ciphertext's) and "expected_key"."""
+
+
 class InvalidFileError(InvalidArgumentError):
     """A data-key file (proto/README.md, Data-key file format) did not read back, found by this client;
     `defect` is one of datakey_files.json's reasons. Plaintext from before the failure must be thrown away."""
@@ -167,6 +173,7 @@ ERROR_BY_STATUS: Mapping[grpc.StatusCode, type[CipherdError]] = {cls.code: cls f
 ERROR_BY_REASON: Mapping[str, type[CipherdError]] = {
     "DECRYPTION_FAILED": DecryptionFailedError,
     "INVALID_CIPHERTEXT": InvalidCiphertextError,
+    "UNEXPECTED_KEY": UnexpectedKeyError,
     "KEY_DISABLED": KeyDisabledError,
     "KEY_VERSION_DESTRUCTION_SCHEDULED": KeyVersionDestructionScheduledError,
     "KEY_VERSION_DESTROYED": KeyVersionDestroyedError,

@@ -48,12 +48,14 @@ class CiphertextItem:
 
     The rewraps also take a LegacyCiphertext, data encrypted before cipherd, which they rewrap into the
     call's key_name. `key_name` (re_encrypt_stream only) rewraps this item into another key than the
-    call's; empty keeps the ciphertext's own."""
+    call's; empty keeps the ciphertext's own. `expected_key` is the key this item must be under (a name,
+    or a prefix ending in '*'), as the calls' expected_key; empty means the call's."""
 
     ciphertext: str | LegacyCiphertext = field(repr=False)
     context: bytes = b""
     reference: str = ""
     key_name: str = ""
+    expected_key: str = ""
 
 
 @dataclass(frozen=True)

@@ -20,6 +20,7 @@ import io.cipherd.server.crypto.envelope.EnvelopeHeader;
 import io.cipherd.server.engine.CryptoEngine;
 import io.cipherd.server.engine.Decrypted;
 import io.cipherd.server.engine.Encrypted;
+import io.cipherd.server.engine.ExpectedKey;
 import io.cipherd.server.engine.ReEncrypted;
 import io.cipherd.server.security.Operation;
 import java.util.ArrayList;
@@ -43,8 +44,17 @@ final class BatchItems {
    * store sends the whole batch to the blocking pool, so the search stops there.
    */
   static boolean canDecryptFromMemory(CryptoEngine engine, DecryptBatchRequest request) {
-    return engine.canDecryptFromMemory(
-        request.getItemsCount(), i -> request.getItems(i).getCiphertext());
+    return engine
+        .fromMemory()
+        .canDecrypt(
+            request.getItemsCount(),
+            i -> request.getItems(i).getCiphertext(),
+            i -> expectedKey(request.getItems(i).getExpectedKey(), request.getExpectedKey()));
+  }
+
+  /** An item's raw expected_key: its own when set, else its batch's. */
+  private static String expectedKey(String item, String batch) {
+    return item.isEmpty() ? batch : item;
   }
 
   /**
@@ -53,18 +63,28 @@ final class BatchItems {
    */
   static boolean canReEncryptFromMemory(CryptoEngine engine, ReEncryptBatchRequest request) {
     String target = request.getKeyName();
-    if (!target.isEmpty() && !engine.canEncryptFromMemory(target, 0)) {
+    if (!target.isEmpty() && !engine.fromMemory().canEncrypt(target, 0)) {
       return false;
     }
     int count = request.getItemsCount();
     for (int i = 0; i < count; i++) {
       ReEncryptBatchItem item = request.getItems(i);
-      if (item.hasLegacy() && !canReEncryptFromMemory(engine, item.getLegacy(), "", target)) {
+      if (item.hasLegacy()
+          && !canReEncryptFromMemory(
+              engine,
+              item.getLegacy(),
+              "",
+              target,
+              expectedKey(item.getExpectedKey(), request.getExpectedKey()))) {
         return false;
       }
     }
-    return engine.canDecryptFromMemory(
-        count, i -> request.getItems(i).hasLegacy() ? null : request.getItems(i).getCiphertext());
+    return engine
+        .fromMemory()
+        .canDecrypt(
+            count,
+            i -> request.getItems(i).hasLegacy() ? null : request.getItems(i).getCiphertext(),
+            i -> expectedKey(request.getItems(i).getExpectedKey(), request.getExpectedKey()));
   }
 
   /**
@@ -96,7 +116,9 @@ final class BatchItems {
   }
 
   DecryptBatchResponse decrypt(DecryptBatchRequest request) {
-    return engine.inBatch(batch -> decrypt(batch, request));
+    // Once for the batch: a bad expected_key of its own is the request's fault, not each item's.
+    ExpectedKey expected = ExpectedKey.parse(request.getExpectedKey(), "expected_key");
+    return engine.inBatch(batch -> decrypt(batch, request, expected));
   }
 
   ReEncryptBatchResponse reEncrypt(ReEncryptBatchRequest request) {
@@ -104,7 +126,8 @@ final class BatchItems {
       // Once for the batch: a bad target name is the request's fault, not each item's.
       EnvelopeHeader.checkKeyName(request.getKeyName());
     }
-    return engine.inBatch(batch -> reEncrypt(batch, limit, request));
+    ExpectedKey expected = ExpectedKey.parse(request.getExpectedKey(), "expected_key");
+    return engine.inBatch(batch -> reEncrypt(batch, limit, request, expected));
   }
 
   /**
@@ -118,7 +141,8 @@ final class BatchItems {
       String ciphertext,
       LegacyCiphertext legacy,
       ByteString context,
-      String targetKey) {
+      String targetKey,
+      String expectedKey) {
     return reEncrypt(
         engine,
         limit,
@@ -128,13 +152,16 @@ final class BatchItems {
         legacy,
         context,
         targetKey,
-        "key_name");
+        "key_name",
+        expectedKey,
+        ExpectedKey.ANY);
   }
 
   /**
    * As above, built with {@code result} (cleared first), so a batch reuses one builder for all its
    * items; {@code targetField} names where the target key comes from, for the error of a legacy
-   * item without one.
+   * item without one. The item's own {@code expectedKey}, when set, wins over {@code
+   * batchExpected}.
    */
   private static ReEncryptBatchResult reEncrypt(
       CryptoEngine engine,
@@ -145,16 +172,20 @@ final class BatchItems {
       LegacyCiphertext legacy,
       ByteString context,
       String targetKey,
-      String targetField) {
+      String targetField,
+      String expectedKey,
+      ExpectedKey batchExpected) {
     result.clear().setReference(reference);
     try {
+      ExpectedKey expected = ExpectedKey.parse(expectedKey, batchExpected, "expected_key");
       ReEncrypted rewrapped =
           legacy == null
-              ? engine.reEncrypt(ciphertext, context, targetKey)
+              ? engine.reEncrypt(ciphertext, context, targetKey, expected)
               : engine.reEncryptLegacy(
                   LegacyProtos.rewrapItem(legacy, ciphertext, targetKey, targetField),
                   context,
-                  targetKey);
+                  targetKey,
+                  expected);
       limit.checkRewrapped(
           rewrapped.encrypted().ciphertext().size(),
           context.size(),
@@ -180,11 +211,17 @@ final class BatchItems {
    * no key-store call.
    */
   static boolean canReEncryptFromMemory(
-      CryptoEngine engine, LegacyCiphertext legacy, String ciphertext, String targetKey) {
+      CryptoEngine engine,
+      LegacyCiphertext legacy,
+      String ciphertext,
+      String targetKey,
+      String expectedKey) {
     return legacy == null
-        ? engine.canReEncryptFromMemory(ciphertext, targetKey)
-        : engine.canReEncryptLegacyFromMemory(
-            legacy.getKeyName(), legacy.getKeyVersion(), targetKey);
+        ? engine.fromMemory().canReEncrypt(ciphertext, targetKey, expectedKey)
+        : engine
+            .fromMemory()
+            .canReEncryptLegacy(
+                legacy.getKeyName(), legacy.getKeyVersion(), targetKey, expectedKey);
   }
 
   /**
@@ -219,14 +256,19 @@ final class BatchItems {
    * As {@link #encrypt(CryptoEngine, PlaintextLimit, EncryptBatchRequest)}: one builder, a list of
    * the batch's size.
    */
-  private static DecryptBatchResponse decrypt(CryptoEngine engine, DecryptBatchRequest request) {
+  private static DecryptBatchResponse decrypt(
+      CryptoEngine engine, DecryptBatchRequest request, ExpectedKey batchExpected) {
     List<DecryptBatchResult> results = new ArrayList<>(request.getItemsCount());
     DecryptBatchResult.Builder result = DecryptBatchResult.newBuilder();
     for (int i = 0; i < request.getItemsCount(); i++) {
       DecryptBatchItem item = request.getItems(i);
       result.clear().setReference(item.getReference());
       try {
-        Decrypted decrypted = engine.decrypt(item.getCiphertext(), item.getContext());
+        Decrypted decrypted =
+            engine.decrypt(
+                item.getCiphertext(),
+                item.getContext(),
+                ExpectedKey.parse(item.getExpectedKey(), batchExpected, "expected_key"));
         // A fresh array that nothing else holds: wrapped, not copied again.
         result
             .setPlaintext(UnsafeByteOperations.unsafeWrap(decrypted.plaintext()))
@@ -244,7 +286,10 @@ final class BatchItems {
    * the batch's size.
    */
   private static ReEncryptBatchResponse reEncrypt(
-      CryptoEngine engine, PlaintextLimit limit, ReEncryptBatchRequest request) {
+      CryptoEngine engine,
+      PlaintextLimit limit,
+      ReEncryptBatchRequest request,
+      ExpectedKey batchExpected) {
     List<ReEncryptBatchResult> results = new ArrayList<>(request.getItemsCount());
     ReEncryptBatchResult.Builder result = ReEncryptBatchResult.newBuilder();
     for (int i = 0; i < request.getItemsCount(); i++) {
@@ -259,7 +304,9 @@ final class BatchItems {
               item.hasLegacy() ? item.getLegacy() : null,
               item.getContext(),
               request.getKeyName(),
-              "the batch's key_name"));
+              "the batch's key_name",
+              item.getExpectedKey(),
+              batchExpected));
     }
     return ReEncryptBatchResponse.newBuilder().addAllResults(results).build();
   }

@@ -34,6 +34,7 @@ import io.cipherd.server.engine.CryptoEngine;
 import io.cipherd.server.engine.DataKey;
 import io.cipherd.server.engine.Decrypted;
 import io.cipherd.server.engine.Encrypted;
+import io.cipherd.server.engine.ExpectedKey;
 import io.cipherd.server.engine.Inspection;
 import io.cipherd.server.engine.ReEncrypted;
 import io.grpc.stub.ServerCallStreamObserver;
@@ -72,7 +73,7 @@ public final class CryptoServiceImpl extends CryptoServiceGrpc.CryptoServiceImpl
   @Override
   public void encrypt(EncryptRequest request, StreamObserver<EncryptResponse> observer) {
     dispatcher.unary(
-        engine.canEncryptFromMemory(request.getKeyName(), request.getKeyVersion()),
+        engine.fromMemory().canEncrypt(request.getKeyName(), request.getKeyVersion()),
         observer,
         () -> {
           plaintextLimit.check(request.getPlaintext().size(), request.getContext().size(), 0);
@@ -92,10 +93,14 @@ public final class CryptoServiceImpl extends CryptoServiceGrpc.CryptoServiceImpl
   @Override
   public void decrypt(DecryptRequest request, StreamObserver<DecryptResponse> observer) {
     dispatcher.unary(
-        engine.canDecryptFromMemory(request.getCiphertext()),
+        engine.fromMemory().canDecrypt(request.getCiphertext(), request.getExpectedKey()),
         observer,
         () -> {
-          Decrypted decrypted = engine.decrypt(request.getCiphertext(), request.getContext());
+          Decrypted decrypted =
+              engine.decrypt(
+                  request.getCiphertext(),
+                  request.getContext(),
+                  ExpectedKey.parse(request.getExpectedKey(), "expected_key"));
           return DecryptResponse.newBuilder()
               .setPlaintext(UnsafeByteOperations.unsafeWrap(decrypted.plaintext()))
               .setKeyVersion(decrypted.header().version())
@@ -110,11 +115,17 @@ public final class CryptoServiceImpl extends CryptoServiceGrpc.CryptoServiceImpl
       return;
     }
     dispatcher.unary(
-        engine.canReEncryptFromMemory(request.getCiphertext(), request.getKeyName()),
+        engine
+            .fromMemory()
+            .canReEncrypt(request.getCiphertext(), request.getKeyName(), request.getExpectedKey()),
         observer,
         () -> {
           return response(
-              engine.reEncrypt(request.getCiphertext(), request.getContext(), request.getKeyName()),
+              engine.reEncrypt(
+                  request.getCiphertext(),
+                  request.getContext(),
+                  request.getKeyName(),
+                  ExpectedKey.parse(request.getExpectedKey(), "expected_key")),
               request);
         });
   }
@@ -124,8 +135,13 @@ public final class CryptoServiceImpl extends CryptoServiceGrpc.CryptoServiceImpl
       ReEncryptRequest request, StreamObserver<ReEncryptResponse> observer) {
     LegacyCiphertext legacy = request.getLegacy();
     boolean fromMemory =
-        engine.canReEncryptLegacyFromMemory(
-            legacy.getKeyName(), legacy.getKeyVersion(), request.getKeyName());
+        engine
+            .fromMemory()
+            .canReEncryptLegacy(
+                legacy.getKeyName(),
+                legacy.getKeyVersion(),
+                request.getKeyName(),
+                request.getExpectedKey());
     dispatcher.unary(
         fromMemory,
         observer,
@@ -135,7 +151,8 @@ public final class CryptoServiceImpl extends CryptoServiceGrpc.CryptoServiceImpl
                   LegacyProtos.rewrapItem(
                       legacy, request.getCiphertext(), request.getKeyName(), "key_name"),
                   request.getContext(),
-                  request.getKeyName()),
+                  request.getKeyName(),
+                  ExpectedKey.parse(request.getExpectedKey(), "expected_key")),
               request);
         });
   }
@@ -154,7 +171,7 @@ public final class CryptoServiceImpl extends CryptoServiceGrpc.CryptoServiceImpl
   @Override
   public void inspect(InspectRequest request, StreamObserver<InspectResponse> observer) {
     dispatcher.unary(
-        engine.canDecryptFromMemory(request.getCiphertext()),
+        engine.fromMemory().canDecrypt(request.getCiphertext()),
         observer,
         () -> {
           Inspection inspection = engine.inspect(request.getCiphertext());
@@ -174,7 +191,7 @@ public final class CryptoServiceImpl extends CryptoServiceGrpc.CryptoServiceImpl
     if (withinLimits(request.getItemsCount(), observer)
         && withinLimits(() -> batchItems.checkFits(request), observer)) {
       dispatcher.unary(
-          engine.canEncryptFromMemory(request.getKeyName(), 0),
+          engine.fromMemory().canEncrypt(request.getKeyName(), 0),
           observer,
           () -> batchItems.encrypt(request));
     }
@@ -241,7 +258,7 @@ public final class CryptoServiceImpl extends CryptoServiceGrpc.CryptoServiceImpl
   public void computeIndex(
       ComputeIndexRequest request, StreamObserver<ComputeIndexResponse> observer) {
     dispatcher.unary(
-        engine.canEncryptFromMemory(request.getKeyName(), request.getKeyVersion()),
+        engine.fromMemory().canEncrypt(request.getKeyName(), request.getKeyVersion()),
         observer,
         () -> indexCalls.compute(request));
   }
@@ -251,7 +268,7 @@ public final class CryptoServiceImpl extends CryptoServiceGrpc.CryptoServiceImpl
       ComputeIndexBatchRequest request, StreamObserver<ComputeIndexBatchResponse> observer) {
     if (withinLimits(request.getItemsCount(), observer)) {
       dispatcher.unary(
-          engine.canEncryptFromMemory(request.getKeyName(), 0),
+          engine.fromMemory().canEncrypt(request.getKeyName(), 0),
           observer,
           () -> indexCalls.computeBatch(request));
     }
@@ -261,7 +278,7 @@ public final class CryptoServiceImpl extends CryptoServiceGrpc.CryptoServiceImpl
   public void generateDataKey(
       GenerateDataKeyRequest request, StreamObserver<GenerateDataKeyResponse> observer) {
     dispatcher.unary(
-        engine.canEncryptFromMemory(request.getKeyName(), 0),
+        engine.fromMemory().canEncrypt(request.getKeyName(), 0),
         observer,
         () -> {
           // The wrapped key is a ciphertext of up to 32 bytes, bound to the context.

@@ -12,6 +12,7 @@ import io.cipherd.api.v1.ReEncryptStreamResponse;
 import io.cipherd.server.engine.CryptoEngine;
 import io.cipherd.server.engine.Decrypted;
 import io.cipherd.server.engine.Encrypted;
+import io.cipherd.server.engine.ExpectedKey;
 
 /**
  * What each item stream does with one item: the same work, per-item errors and {@link
@@ -29,7 +30,7 @@ final class StreamItems {
 
       @Override
       public boolean fromMemory(CryptoEngine engine, EncryptStreamRequest request) {
-        return engine.canEncryptFromMemory(request.getKeyName(), 0);
+        return engine.fromMemory().canEncrypt(request.getKeyName(), 0);
       }
 
       @Override
@@ -61,7 +62,7 @@ final class StreamItems {
 
         @Override
         public boolean fromMemory(CryptoEngine engine, DecryptStreamRequest request) {
-          return engine.canDecryptFromMemory(request.getCiphertext());
+          return engine.fromMemory().canDecrypt(request.getCiphertext(), request.getExpectedKey());
         }
 
         @Override
@@ -69,7 +70,11 @@ final class StreamItems {
           DecryptBatchResult.Builder result =
               DecryptBatchResult.newBuilder().setReference(request.getReference());
           try {
-            Decrypted decrypted = engine.decrypt(request.getCiphertext(), request.getContext());
+            Decrypted decrypted =
+                engine.decrypt(
+                    request.getCiphertext(),
+                    request.getContext(),
+                    ExpectedKey.parse(request.getExpectedKey(), "expected_key"));
             // A fresh array that nothing else holds: wrapped, not copied again.
             result
                 .setPlaintext(UnsafeByteOperations.unsafeWrap(decrypted.plaintext()))
@@ -95,7 +100,8 @@ final class StreamItems {
             engine,
             request.hasLegacy() ? request.getLegacy() : null,
             request.getCiphertext(),
-            request.getKeyName());
+            request.getKeyName(),
+            request.getExpectedKey());
       }
 
       @Override
@@ -109,7 +115,8 @@ final class StreamItems {
                     request.getCiphertext(),
                     request.hasLegacy() ? request.getLegacy() : null,
                     request.getContext(),
-                    request.getKeyName()))
+                    request.getKeyName(),
+                    request.getExpectedKey()))
             .build();
       }
     };

@@ -12,7 +12,6 @@ import io.cipherd.server.security.Authorizer;
 import io.cipherd.server.security.Operation;
 import java.util.Arrays;
 import java.util.function.Function;
-import java.util.function.IntFunction;
 
 /**
  * The operations of the crypto API on domain types: encrypt, decrypt, rewrap and inspect
@@ -30,6 +29,7 @@ public final class CryptoEngine {
   final EnvelopeCipher envelopes;
   private final LegacyRewrap legacy;
   private final BlindIndexes indexes;
+  private final FromMemory fromMemory;
 
   /**
    * Asks {@code authorizer} before any key is loaded, and reports each operation to {@code
@@ -54,6 +54,7 @@ public final class CryptoEngine {
     this.observer = observer;
     this.legacy = new LegacyRewrap(keys, authorizer, observer, envelopes);
     this.indexes = new BlindIndexes(keys, authorizer, observer);
+    this.fromMemory = new FromMemory(keys);
   }
 
   /**
@@ -103,11 +104,20 @@ public final class CryptoEngine {
    * CiphertextInput}).
    */
   public Decrypted decrypt(String ciphertext, ByteString context) {
+    return decrypt(ciphertext, context, ExpectedKey.ANY);
+  }
+
+  /**
+   * As {@link #decrypt(String, ByteString)}, refusing a ciphertext whose header names a key {@code
+   * expected} does not match before the key is authorized, looked up or used.
+   */
+  public Decrypted decrypt(String ciphertext, ByteString context, ExpectedKey expected) {
     return CiphertextInput.open(
         envelopes,
         ciphertext,
         context,
         (header, payload, payloadLength, contextBytes, contextFrom, contextLength, buffers) -> {
+          expect(expected, header.keyName());
           authorizer.check(Operation.DECRYPT, header.keyName());
           byte[] plaintext = buffers.plaintext(payloadLength);
           try {
@@ -134,12 +144,22 @@ public final class CryptoEngine {
    * thread's {@link WorkBuffers}, and is wiped there before this returns.
    */
   public ReEncrypted reEncrypt(String ciphertext, ByteString context, String targetKeyName) {
+    return reEncrypt(ciphertext, context, targetKeyName, ExpectedKey.ANY);
+  }
+
+  /**
+   * As {@link #reEncrypt(String, ByteString, String)}, refusing a ciphertext whose header names a
+   * key {@code expected} does not match before anything is authorized, looked up or decrypted.
+   */
+  public ReEncrypted reEncrypt(
+      String ciphertext, ByteString context, String targetKeyName, ExpectedKey expected) {
     return CiphertextInput.open(
         envelopes,
         ciphertext,
         context,
         (header, payload, payloadLength, contextBytes, contextFrom, contextLength, buffers) -> {
           String source = header.keyName();
+          expect(expected, source);
           String target = targetKeyName.isEmpty() ? source : targetKeyName;
           // On the mode the header names, before decrypting: a version whose mode differs fails
           // as a decryption failure, before any decryption, in KeyCache.forDecryption.
@@ -184,7 +204,31 @@ public final class CryptoEngine {
    * this thread's {@link WorkBuffers}, and is wiped there before this returns.
    */
   public ReEncrypted reEncryptLegacy(LegacyItem item, ByteString context, String targetKeyName) {
+    return reEncryptLegacy(item, context, targetKeyName, ExpectedKey.ANY);
+  }
+
+  /**
+   * As {@link #reEncryptLegacy(LegacyItem, ByteString, String)}, refusing an item whose legacy key
+   * {@code expected} does not match before anything is authorized, looked up or decrypted.
+   */
+  public ReEncrypted reEncryptLegacy(
+      LegacyItem item, ByteString context, String targetKeyName, ExpectedKey expected) {
+    expect(expected, item.keyName());
     return legacy.reEncrypt(item, context, targetKeyName);
+  }
+
+  /**
+   * Throws {@link UnexpectedKeyException}, told to the observer as a decrypt that reached no key
+   * version (the name is the caller's ciphertext's, never a metrics label), unless {@code expected}
+   * accepts {@code keyName}.
+   */
+  private void expect(ExpectedKey expected, String keyName) {
+    try {
+      expected.check(keyName);
+    } catch (UnexpectedKeyException e) {
+      observer.failedUnresolved(CryptoOperation.DECRYPT, e);
+      throw e;
+    }
   }
 
   /**
@@ -219,74 +263,8 @@ public final class CryptoEngine {
     return new Inspection(header, keys.describe(header.keyName()).currentVersion());
   }
 
-  /**
-   * Whether encrypting with {@code keyName} needs no key-store call, so it may run on an event
-   * loop.
-   */
-  public boolean canEncryptFromMemory(String keyName, int keyVersion) {
-    return keys.isCached(keyName, keyVersion);
-  }
-
-  /**
-   * Whether decrypting or inspecting {@code ciphertext} needs no key-store call. A header that does
-   * not parse needs none either: it fails at once.
-   */
-  public boolean canDecryptFromMemory(String ciphertext) {
-    EnvelopeHeader header = headerOrNull(ciphertext);
-    return header == null || keys.isCached(header.keyName(), header.version());
-  }
-
-  /**
-   * Whether decrypting every one of {@code count} ciphertexts ({@code ciphertextAt} gives each, or
-   * null for an item that has none to decrypt, such as a legacy one) needs no key-store call; stops
-   * at the first that does. A batch's ciphertexts mostly share a header: one that starts with the
-   * text of the last header found in memory is not parsed again.
-   */
-  public boolean canDecryptFromMemory(int count, IntFunction<String> ciphertextAt) {
-    String inMemory = null;
-    for (int i = 0; i < count; i++) {
-      String ciphertext = ciphertextAt.apply(i);
-      if (ciphertext != null && (inMemory == null || !ciphertext.startsWith(inMemory))) {
-        EnvelopeHeader header = headerOrNull(ciphertext);
-        if (header != null) {
-          if (!keys.isCached(header.keyName(), header.version())) {
-            return false;
-          }
-          inMemory = header.text();
-        }
-      }
-    }
-    return true;
-  }
-
-  /** The header of {@code ciphertext}, or null if it does not parse (it then fails at once). */
-  private static EnvelopeHeader headerOrNull(String ciphertext) {
-    EnvelopeHeader recent = Envelope.recentHeader(ciphertext);
-    if (recent != null) {
-      return recent;
-    }
-    try {
-      return Envelope.peekHeader(ciphertext);
-    } catch (RuntimeException e) {
-      return null;
-    }
-  }
-
-  /**
-   * Whether rewrapping {@code ciphertext} into {@code targetKeyName} (empty: its own key) needs no
-   * key-store call.
-   */
-  public boolean canReEncryptFromMemory(String ciphertext, String targetKeyName) {
-    return canDecryptFromMemory(ciphertext)
-        && (targetKeyName.isEmpty() || canEncryptFromMemory(targetKeyName, 0));
-  }
-
-  /**
-   * Whether rewrapping a legacy ciphertext of {@code legacyKeyName} version {@code legacyVersion}
-   * (0: its newest) into {@code targetKeyName} needs no key-store call.
-   */
-  public boolean canReEncryptLegacyFromMemory(
-      String legacyKeyName, int legacyVersion, String targetKeyName) {
-    return keys.isCached(legacyKeyName, legacyVersion) && canEncryptFromMemory(targetKeyName, 0);
+  /** Whether a request's keys are in memory, so it may be served on an event loop. */
+  public FromMemory fromMemory() {
+    return fromMemory;
   }
 }

@@ -15,6 +15,8 @@ import io.cipherd.server.crypto.CipherMode;
 import io.cipherd.server.crypto.CryptoProviderException;
 import io.cipherd.server.crypto.DecryptionFailedException;
 import io.cipherd.server.crypto.envelope.InvalidCiphertextException;
+import io.cipherd.server.engine.ExpectedKey;
+import io.cipherd.server.engine.UnexpectedKeyException;
 import io.cipherd.server.errors.CipherdException;
 import io.cipherd.server.errors.ErrorKind;
 import io.cipherd.server.errors.InvalidArgumentException;
@@ -56,6 +58,7 @@ class StatusMapperTest {
               new InvalidArgumentException("key_name is required"), Status.Code.INVALID_ARGUMENT),
           Map.entry(
               new InvalidCiphertextException("payload is empty"), Status.Code.INVALID_ARGUMENT),
+          Map.entry(unexpectedKey(), Status.Code.INVALID_ARGUMENT),
           Map.entry(new DecryptionFailedException(), Status.Code.INVALID_ARGUMENT),
           Map.entry(new AuditOffException(), Status.Code.FAILED_PRECONDITION),
           Map.entry(KeyNotFoundException.key("orders"), Status.Code.NOT_FOUND),
@@ -89,6 +92,16 @@ class StatusMapperTest {
               new CryptoProviderException(
                   "AES/GCM/NoPadding", new IllegalStateException("provider")),
               Status.Code.INTERNAL));
+
+  /** The refusal of a ciphertext under 'attacker-key' where 'users-email' is expected. */
+  private static UnexpectedKeyException unexpectedKey() {
+    try {
+      ExpectedKey.parse("users-email", "expected_key").check("attacker-key");
+    } catch (UnexpectedKeyException e) {
+      return e;
+    }
+    throw new AssertionError("'attacker-key' was accepted where 'users-email' is expected");
+  }
 
   static Stream<CipherdException> errors() {
     return EXPECTED.keySet().stream();

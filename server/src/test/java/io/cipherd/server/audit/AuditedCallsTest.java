@@ -174,6 +174,60 @@ class AuditedCallsTest {
     }
   }
 
+  @Test
+  void anUnexpectedKey_isCountedUnderTheCiphertextsKey_withItsReason() throws Exception {
+    Path log = dir.resolve("audit.log");
+    try (AuditServer cipherd =
+        new AuditServer(new AuditConfig(log, true, Duration.ofMillis(50), 1 << 20), null)) {
+      cipherd.admin.createKey(CreateKeyRequest.newBuilder().setKeyName("users-email").build());
+      cipherd.admin.createKey(CreateKeyRequest.newBuilder().setKeyName("attacker-key").build());
+      String planted =
+          cipherd
+              .crypto
+              .encrypt(
+                  EncryptRequest.newBuilder()
+                      .setKeyName("attacker-key")
+                      .setPlaintext(utf8(PLAINTEXT))
+                      .build())
+              .getCiphertext();
+      String real =
+          cipherd
+              .crypto
+              .encrypt(
+                  EncryptRequest.newBuilder()
+                      .setKeyName("users-email")
+                      .setPlaintext(utf8(PLAINTEXT))
+                      .build())
+              .getCiphertext();
+      assertThatThrownBy(
+              () ->
+                  cipherd.crypto.decrypt(
+                      DecryptRequest.newBuilder()
+                          .setCiphertext(planted)
+                          .setExpectedKey("users-email")
+                          .build()))
+          .isInstanceOf(StatusRuntimeException.class);
+      DecryptBatchRequest.Builder batch =
+          DecryptBatchRequest.newBuilder().setExpectedKey("users-email");
+      for (int i = 0; i < 5; i++) {
+        batch.addItems(DecryptBatchItem.newBuilder().setCiphertext(i == 2 ? planted : real));
+      }
+      assertThat(cipherd.crypto.decryptBatch(batch.build()).getResultsList()).hasSize(5);
+      cipherd.close();
+
+      List<JsonObject> calls = AuditRecords.calls(log);
+      JsonObject decrypt = AuditRecords.only(calls, "Decrypt");
+      assertThat(decrypt.get("reason").getAsString()).isEqualTo("UNEXPECTED_KEY");
+      assertThat(AuditRecords.outcomes(decrypt, "attacker-key", ItemTally.NO_VERSION))
+          .isEqualTo("{\"UNEXPECTED_KEY\":1}");
+      JsonObject decryptBatch = AuditRecords.only(calls, "DecryptBatch");
+      assertThat(AuditRecords.outcomes(decryptBatch, "users-email", 1)).isEqualTo("{\"ok\":4}");
+      assertThat(AuditRecords.outcomes(decryptBatch, "attacker-key", ItemTally.NO_VERSION))
+          .isEqualTo("{\"UNEXPECTED_KEY\":1}");
+      assertThat(Files.readString(log)).doesNotContain(planted.substring(planted.indexOf('>')));
+    }
+  }
+
   private static List<EncryptStreamResponse> streamTen(AuditServer cipherd) throws Exception {
     List<EncryptStreamResponse> responses = new ArrayList<>();
     CompletableFuture<Void> done = new CompletableFuture<>();

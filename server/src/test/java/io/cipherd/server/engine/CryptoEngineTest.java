@@ -151,7 +151,7 @@ class CryptoEngineTest {
         .isInstanceOf(InvalidCiphertextException.class);
 
     assertThat(observed).containsExactly("DECRYPT failed null InvalidCiphertextException");
-    assertThat(engine.canDecryptFromMemory("no header at all")).as("fails at once").isTrue();
+    assertThat(engine.fromMemory().canDecrypt("no header at all")).as("fails at once").isTrue();
     assertThat(store.totalCalls()).isZero();
   }
 
@@ -216,18 +216,80 @@ class CryptoEngineTest {
     engine.decrypt(orders, CONTEXT);
     List<String> batch = new ArrayList<>(List.of(orders, orders, "not a ciphertext", orders));
 
-    assertThat(engine.canDecryptFromMemory(batch.size(), batch::get)).isTrue();
+    assertThat(engine.fromMemory().canDecrypt(batch.size(), batch::get, i -> "")).isTrue();
     // Null: an item with nothing to decrypt (a legacy one, checked on its own), skipped.
-    assertThat(engine.canDecryptFromMemory(3, i -> i == 1 ? null : orders)).isTrue();
+    assertThat(engine.fromMemory().canDecrypt(3, i -> i == 1 ? null : orders, i -> "")).isTrue();
     batch.add(archive);
-    assertThat(engine.canDecryptFromMemory(batch.size(), batch::get))
+    assertThat(engine.fromMemory().canDecrypt(batch.size(), batch::get, i -> ""))
         .as("the last item's key is not loaded")
         .isFalse();
     batch.add(orders);
-    assertThat(engine.canDecryptFromMemory(batch.size(), batch::get)).isFalse();
+    assertThat(engine.fromMemory().canDecrypt(batch.size(), batch::get, i -> "")).isFalse();
     // A text that starts like a cached header but names another version is parsed, not trusted.
     String v9 = orders.replace("/v1:", "/v9:");
-    assertThat(engine.canDecryptFromMemory(2, i -> i == 0 ? orders : v9)).isFalse();
+    assertThat(engine.fromMemory().canDecrypt(2, i -> i == 0 ? orders : v9, i -> "")).isFalse();
+  }
+
+  @Test
+  void anUnexpectedKey_isRefusedBeforeTheAuthorizerOrTheStore_observedWithoutALabel() {
+    keys.create("users-email", KeyTemplate.of(CipherMode.GCM));
+    keys.create("attacker-key", KeyTemplate.of(CipherMode.GCM));
+    String planted = engine.encrypt("attacker-key", 0, SECRET, CONTEXT).ciphertext().toStringUtf8();
+    String ghost = planted.replace("<attacker-key/", "<no-such-key/");
+    keys.invalidateAll();
+    store.resetCounts();
+    observed.clear();
+    ExpectedKey expected = ExpectedKey.parse("users-email", "expected_key");
+    CryptoEngine refusing = new CryptoEngine(keys.cache(), pools, new RefuseAll(), recorder);
+
+    for (String ciphertext : List.of(planted, ghost)) {
+      assertThatThrownBy(() -> refusing.decrypt(ciphertext, CONTEXT, expected))
+          .isInstanceOf(UnexpectedKeyException.class);
+      assertThatThrownBy(() -> refusing.reEncrypt(ciphertext, CONTEXT, "", expected))
+          .isInstanceOf(UnexpectedKeyException.class);
+      assertThatThrownBy(() -> refusing.reEncrypt(ciphertext, CONTEXT, "users-email", expected))
+          .isInstanceOf(UnexpectedKeyException.class);
+    }
+    LegacyItem legacy = new LegacyItem("mysql-users", 0, new byte[16], new byte[0]);
+    assertThatThrownBy(() -> refusing.reEncryptLegacy(legacy, CONTEXT, "users-email", expected))
+        .isInstanceOf(UnexpectedKeyException.class);
+
+    assertThat(store.totalCalls()).as("no key looked up").isZero();
+    assertThat(observed)
+        .as("each a decrypt that reached no version: a planted name is never a label")
+        .hasSize(7)
+        .containsOnly("DECRYPT failed null UnexpectedKeyException");
+    // The same ciphertext without the expectation decrypts: that is what the option is for.
+    assertThat(engine.decrypt(planted, CONTEXT).plaintext()).isEqualTo(SECRET.toByteArray());
+    assertThat(engine.decrypt(planted, CONTEXT, ExpectedKey.parse("attacker-*", "x")).plaintext())
+        .isEqualTo(SECRET.toByteArray());
+  }
+
+  @Test
+  void canDecryptFromMemory_skipsTheItemsAnExpectedKeyRefuses() {
+    keys.create("orders", KeyTemplate.of(CipherMode.GCM));
+    keys.create("archive", KeyTemplate.of(CipherMode.GCM));
+    String orders = engine.encrypt("orders", 0, SECRET, CONTEXT).ciphertext().toStringUtf8();
+    String archive = engine.encrypt("archive", 0, SECRET, CONTEXT).ciphertext().toStringUtf8();
+    keys.invalidateAll();
+    engine.decrypt(orders, CONTEXT);
+    List<String> batch = List.of(orders, archive, orders);
+
+    assertThat(engine.fromMemory().canDecrypt(archive, "")).isFalse();
+    assertThat(engine.fromMemory().canDecrypt(archive, "orders"))
+        .as("refused at once: archive's key is never needed")
+        .isTrue();
+    assertThat(engine.fromMemory().canDecrypt(archive, "archive")).isFalse();
+    assertThat(engine.fromMemory().canDecrypt(archive, "*")).as("invalid: fails at once").isTrue();
+    assertThat(engine.fromMemory().canDecrypt(batch.size(), batch::get, i -> "orders")).isTrue();
+    assertThat(engine.fromMemory().canDecrypt(batch.size(), batch::get, i -> "")).isFalse();
+    assertThat(engine.fromMemory().canDecrypt(batch.size(), batch::get, i -> i == 1 ? "arc*" : ""))
+        .as("the item's own expectation accepts archive")
+        .isFalse();
+    assertThat(engine.fromMemory().canReEncrypt(archive, "", "orders")).isTrue();
+    assertThat(engine.fromMemory().canReEncryptLegacy("mysql-users", 0, "orders", "orders"))
+        .isTrue();
+    assertThat(engine.fromMemory().canReEncryptLegacy("mysql-users", 0, "orders", "")).isFalse();
   }
 
   @Test
@@ -236,12 +298,12 @@ class CryptoEngineTest {
     keys.create("archive", KeyTemplate.of(CipherMode.GCM));
     String ciphertext = engine.encrypt("orders", 0, SECRET, CONTEXT).ciphertext().toStringUtf8();
 
-    assertThat(engine.canReEncryptFromMemory(ciphertext, "")).isTrue();
-    assertThat(engine.canReEncryptFromMemory(ciphertext, "archive"))
+    assertThat(engine.fromMemory().canReEncrypt(ciphertext, "", "")).isTrue();
+    assertThat(engine.fromMemory().canReEncrypt(ciphertext, "archive", ""))
         .as("archive's bytes not loaded yet")
         .isFalse();
     engine.encrypt("archive", 0, SECRET, CONTEXT);
-    assertThat(engine.canReEncryptFromMemory(ciphertext, "archive")).isTrue();
+    assertThat(engine.fromMemory().canReEncrypt(ciphertext, "archive", "")).isTrue();
   }
 
   @Test

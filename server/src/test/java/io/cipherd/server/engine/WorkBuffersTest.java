@@ -92,7 +92,7 @@ class WorkBuffersTest {
     assertWiped();
     String disguisedName = "<\u014b/v1:gcm>" + ciphertext.substring(ciphertext.indexOf('>') + 1);
     assertThatThrownBy(() -> Envelope.peekHeader(disguisedName)).hasMessageContaining("key name");
-    assertThat(engine.canDecryptFromMemory(disguisedName))
+    assertThat(engine.fromMemory().canDecrypt(disguisedName))
         .as("fails at once, so needs no store")
         .isTrue();
   }

@@ -50,6 +50,7 @@ class CryptoRequestFuzzTest {
     String keyName = data.consumeBoolean() ? data.pickValue(KEYS) : data.consumeString(80);
     ByteString context = ByteString.copyFrom(data.consumeBytes(data.consumeInt(0, 40)));
     String ciphertext = mutate(data.pickValue(validCiphertexts), data);
+    String expectedKey = expectedKey(data);
     int operation = data.consumeInt(0, 7);
     ByteString plaintext = ByteString.copyFrom(data.consumeRemainingAsBytes());
     try {
@@ -64,13 +65,18 @@ class CryptoRequestFuzzTest {
                     .build());
         case 1 ->
             stub.decrypt(
-                DecryptRequest.newBuilder().setCiphertext(ciphertext).setContext(context).build());
+                DecryptRequest.newBuilder()
+                    .setCiphertext(ciphertext)
+                    .setContext(context)
+                    .setExpectedKey(expectedKey)
+                    .build());
         case 2 ->
             stub.reEncrypt(
                 ReEncryptRequest.newBuilder()
                     .setCiphertext(ciphertext)
                     .setContext(context)
                     .setKeyName(keyName)
+                    .setExpectedKey(expectedKey)
                     .build());
         case 3 -> stub.inspect(InspectRequest.newBuilder().setCiphertext(ciphertext).build());
         case 4 ->
@@ -93,7 +99,8 @@ class CryptoRequestFuzzTest {
                                 .addItems(
                                     DecryptBatchItem.newBuilder()
                                         .setCiphertext(ciphertext)
-                                        .setContext(context))
+                                        .setContext(context)
+                                        .setExpectedKey(expectedKey))
                                 .addItems(
                                     DecryptBatchItem.newBuilder()
                                         .setCiphertext(validCiphertexts.get(0)))
@@ -111,7 +118,8 @@ class CryptoRequestFuzzTest {
                                 .addItems(
                                     ReEncryptBatchItem.newBuilder()
                                         .setCiphertext(ciphertext)
-                                        .setContext(context))
+                                        .setContext(context)
+                                        .setExpectedKey(expectedKey))
                                 .build())
                         .getResultsList())
                 .singleElement()
@@ -124,6 +132,19 @@ class CryptoRequestFuzzTest {
       assertThat(e.getStatus().getCode()).as("status %s", e.getStatus()).isIn(EXPECTED);
       assertThat(e.getStatus().getDescription()).isNotBlank();
     }
+  }
+
+  /**
+   * An expected_key: none, a key's name or a prefix of it with '*' (which the ciphertext may or may
+   * not be under), or any text.
+   */
+  private static String expectedKey(FuzzedDataProvider data) {
+    return switch (data.consumeInt(0, 3)) {
+      case 0 -> "";
+      case 1 -> data.pickValue(KEYS);
+      case 2 -> data.pickValue(KEYS).substring(0, data.consumeInt(0, 4)) + "*";
+      default -> data.consumeString(80);
+    };
   }
 
   /** A valid ciphertext with a few fuzzer-chosen characters changed, dropped or appended. */
