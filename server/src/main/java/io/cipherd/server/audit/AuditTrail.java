@@ -5,6 +5,7 @@ import java.io.IOException;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.Arrays;
+import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executor;
 import java.util.concurrent.ExecutorService;
@@ -84,9 +85,18 @@ public final class AuditTrail implements AutoCloseable {
   }
 
   /** Queues {@code record} and does not wait: its failure is only counted. */
-  void appendLater(CallRecord record) {
+  void appendLater(AuditRecord record) {
     long start = System.nanoTime();
     log.append(record).thenRun(() -> timing.durableAfter(System.nanoTime() - start));
+  }
+
+  /**
+   * Records an action the server took on its own ({@code system} line) and does not wait; its
+   * failure is only counted.
+   */
+  public void recordSystemAction(
+      String action, String keyName, List<Integer> versions, String why, String requestId) {
+    appendLater(new SystemRecord(clock.instant(), action, keyName, versions, why, requestId));
   }
 
   /** Whether no call may be answered before its record is durable. */

@@ -44,6 +44,7 @@ final class AuditedCall {
   private volatile String contextHash;
   private volatile long items;
   private volatile String identity;
+  private volatile List<AuditedInventory> inventories = List.of();
 
   AuditedCall(AuditTrail trail, ServerCall<?, ?> call, String requestId) {
     this.trail = trail;
@@ -59,6 +60,7 @@ final class AuditedCall {
     sawRequest = true;
     String name = RequestKeyName.of(message);
     keyName = RequestKeyName.NONE.equals(name) ? null : name;
+    inventories = AuditedInventory.of(message);
     ByteString context = RequestItems.context(message);
     if (!context.isEmpty()) {
       byte[] bytes = context.toByteArray();
@@ -140,7 +142,8 @@ final class AuditedCall {
         versions,
         status,
         reason,
-        contextHash);
+        contextHash,
+        inventories);
   }
 
   /** The ErrorInfo reason the API put in the trailers, else the status code's name. */

@@ -41,6 +41,12 @@ public interface CryptoObserver {
       }
 
       @Override
+      public void refused(CryptoOperation operation, KeyVersionRef named, RuntimeException error) {
+        first.refused(operation, named, error);
+        second.refused(operation, named, error);
+      }
+
+      @Override
       public CryptoObserver forCall() {
         CryptoObserver boundFirst = first.forCall();
         CryptoObserver boundSecond = second.forCall();
@@ -64,6 +70,18 @@ public interface CryptoObserver {
    * does not parse.
    */
   default void failedUnresolved(CryptoOperation operation, RuntimeException error) {
+    failed(operation, null, error);
+  }
+
+  /**
+   * {@code operation} named {@code named}, a version that exists, and failed before it could use
+   * it: the version is pending destruction ({@code KEY_VERSION_DESTRUCTION_SCHEDULED}), below
+   * min_decryption_version ({@code POLICY_DENIED}), or of another mode than the ciphertext says
+   * ({@code DECRYPTION_FAILED}). Told only for a caller the access policy allowed, after the
+   * version was found, so {@code named} is never a made-up name. The default tells it as a failure
+   * before a version was resolved, as such failures were told before this was.
+   */
+  default void refused(CryptoOperation operation, KeyVersionRef named, RuntimeException error) {
     failed(operation, null, error);
   }
 
