@@ -7,28 +7,21 @@ import io.cipherd.server.api.CipherdApi;
 import io.cipherd.server.api.ItemStreams;
 import io.cipherd.server.api.StatusMapper;
 import io.cipherd.server.audit.AuditInterceptor;
-import io.cipherd.server.audit.AuditObserver;
 import io.cipherd.server.audit.AuditTrail;
 import io.cipherd.server.audit.AuditedAuthorizer;
 import io.cipherd.server.config.ObservabilityConfig;
 import io.cipherd.server.engine.AuthorizedKeyAdmin;
 import io.cipherd.server.engine.CryptoEngine;
-import io.cipherd.server.engine.CryptoObserver;
-import io.cipherd.server.engine.PendingDestructionObserver;
-import io.cipherd.server.engine.UsageObserver;
-import io.cipherd.server.keys.DestructionCancellation;
 import io.cipherd.server.keys.KeyAdmin;
 import io.cipherd.server.keys.KeyCache;
 import io.cipherd.server.keys.KeyStore;
 import io.cipherd.server.keys.UsageLedger;
 import io.cipherd.server.logging.AccessLogInterceptor;
 import io.cipherd.server.logging.CallContextExecutor;
-import io.cipherd.server.logging.RequestIds;
 import io.cipherd.server.metrics.AccessDenialMetrics;
 import io.cipherd.server.metrics.AuditMetrics;
 import io.cipherd.server.metrics.CipherPoolMetrics;
 import io.cipherd.server.metrics.CipherdMetrics;
-import io.cipherd.server.metrics.CryptoMetrics;
 import io.cipherd.server.metrics.KeyCacheMetrics;
 import io.cipherd.server.metrics.KeyStoreHealthMetrics;
 import io.cipherd.server.metrics.MeteredKeyStore;
@@ -52,7 +45,6 @@ import io.grpc.protobuf.services.ProtoReflectionService;
 import io.grpc.protobuf.services.ProtoReflectionServiceV1;
 import io.micrometer.core.instrument.binder.grpc.MetricCollectingServerInterceptor;
 import java.time.Duration;
-import java.util.List;
 import java.util.Set;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.ExecutorService;
@@ -61,8 +53,6 @@ import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Supplier;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * cipherd wired in one place that {@code Main} and every test use: the key cache and admin over a
@@ -71,8 +61,6 @@ import org.slf4j.LoggerFactory;
  * Netty; {@link CipherdServer#start} serves them on real ports.
  */
 public final class Cipherd implements AutoCloseable {
-  private static final Logger LOG = LoggerFactory.getLogger(Cipherd.class);
-
   private final KeyStore keyStore;
   private final KeyCache keys;
   private final KeyAdmin admin;
@@ -139,19 +127,7 @@ public final class Cipherd implements AutoCloseable {
             keys,
             cipherPools,
             audit == null ? authorizer : new AuditedAuthorizer(authorizer),
-            CryptoObserver.both(
-                CryptoObserver.both(
-                    new CryptoMetrics(metrics.registry(), metrics.keyNames()),
-                    new PendingDestructionObserver(
-                        new DestructionCancellation(
-                            keys,
-                            admin.lifecycle(),
-                            blocking,
-                            RequestIds::current,
-                            this::destructionCancelledOnUse))),
-                audit == null
-                    ? new UsageObserver(usage)
-                    : CryptoObserver.both(new UsageObserver(usage), new AuditObserver())));
+            CryptoObservers.of(metrics, usage, audit, keys, admin.lifecycle(), blocking));
     CipherPoolMetrics.bind(cipherPools, metrics.registry());
     KeyCacheMetrics.bind(keys, metrics.registry());
     AccessDenialMetrics.bind(accessDenials, metrics.registry());
@@ -173,27 +149,6 @@ public final class Cipherd implements AutoCloseable {
             streams,
             new CipherdApi.AuditAccess(
                 audit == null ? null : audit.key(), authorizer, builder.clock));
-  }
-
-  /**
-   * A call tried to use a version pending destruction and its key's policy cancelled the
-   * destruction: logged, and recorded in the audit trail as the server's own action.
-   */
-  private void destructionCancelledOnUse(String key, int version, String requestId) {
-    LOG.warn(
-        "cancelled the destruction of version {} of key '{}': request {} tried to use it while it"
-            + " was pending destruction, and the key's policy sets cancel_destruction_on_use",
-        version,
-        key,
-        requestId);
-    if (audit != null) {
-      audit.recordSystemAction(
-          "CancelKeyVersionDestruction",
-          key,
-          List.of(version),
-          "used while pending destruction (cancel_destruction_on_use)",
-          requestId);
-    }
   }
 
   /** A builder over {@code keyStore}, which is closed with the server. */

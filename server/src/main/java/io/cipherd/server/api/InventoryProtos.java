@@ -1,8 +1,9 @@
 package io.cipherd.server.api;
 
-import io.cipherd.api.v1.DataInventory;
+import io.cipherd.api.v1.DataInventoryOrBuilder;
 import io.cipherd.api.v1.VersionCount;
 import io.cipherd.server.errors.InvalidArgumentException;
+import io.cipherd.server.keys.DataInventory;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
@@ -14,26 +15,22 @@ final class InventoryProtos {
   private InventoryProtos() {}
 
   /** {@code inventories} as the domain's, each validated; a bounded number is checked first. */
-  static List<io.cipherd.server.keys.DataInventory> fromProto(List<DataInventory> inventories) {
-    if (inventories.size() > io.cipherd.server.keys.DataInventory.MAX_INVENTORIES) {
+  static List<DataInventory> fromProto(List<? extends DataInventoryOrBuilder> inventories) {
+    if (inventories.size() > DataInventory.MAX_INVENTORIES) {
       throw new InvalidArgumentException(
-          "inventories: at most "
-              + io.cipherd.server.keys.DataInventory.MAX_INVENTORIES
-              + " per request");
+          "inventories: at most " + DataInventory.MAX_INVENTORIES + " per request");
     }
-    List<io.cipherd.server.keys.DataInventory> domain = new ArrayList<>(inventories.size());
-    for (DataInventory inventory : inventories) {
+    List<DataInventory> domain = new ArrayList<>(inventories.size());
+    for (DataInventoryOrBuilder inventory : inventories) {
       domain.add(fromProto(inventory));
     }
     return domain;
   }
 
-  private static io.cipherd.server.keys.DataInventory fromProto(DataInventory inventory) {
-    if (inventory.getVersionsCount() > io.cipherd.server.keys.DataInventory.MAX_VERSIONS) {
+  private static DataInventory fromProto(DataInventoryOrBuilder inventory) {
+    if (inventory.getVersionsCount() > DataInventory.MAX_VERSIONS) {
       throw new InvalidArgumentException(
-          "inventories: at most "
-              + io.cipherd.server.keys.DataInventory.MAX_VERSIONS
-              + " versions per inventory");
+          "inventories: at most " + DataInventory.MAX_VERSIONS + " versions per inventory");
     }
     SortedMap<Integer, Long> counts = new TreeMap<>();
     for (VersionCount count : inventory.getVersionsList()) {
@@ -47,7 +44,7 @@ final class InventoryProtos {
             ? Instant.ofEpochSecond(
                 inventory.getScanTime().getSeconds(), inventory.getScanTime().getNanos())
             : null;
-    return new io.cipherd.server.keys.DataInventory(
+    return new DataInventory(
         inventory.getKeyName(),
         inventory.getSource(),
         scanTime,

@@ -91,12 +91,19 @@ public final class AuditTrail implements AutoCloseable {
   }
 
   /**
-   * Records an action the server took on its own ({@code system} line) and does not wait; its
-   * failure is only counted.
+   * Records that the server cancelled the destruction of {@code version} of {@code keyName} because
+   * the call {@code requestId} tried to use it and the key's policy sets cancel_destruction_on_use:
+   * a {@code system} line, as CancelKeyVersionDestruction; does not wait, its failure only counted.
    */
-  public void recordSystemAction(
-      String action, String keyName, List<Integer> versions, String why, String requestId) {
-    appendLater(new SystemRecord(clock.instant(), action, keyName, versions, why, requestId));
+  public void recordDestructionCancelledOnUse(String keyName, int version, String requestId) {
+    appendLater(
+        new SystemRecord(
+            clock.instant(),
+            "CancelKeyVersionDestruction",
+            keyName,
+            List.of(version),
+            "used while pending destruction (cancel_destruction_on_use)",
+            requestId));
   }
 
   /** Whether no call may be answered before its record is durable. */

@@ -24,6 +24,17 @@ public interface CryptoObserver {
             CryptoOperation operation, KeyVersionRef version, RuntimeException error) {}
       };
 
+  /** Tells every observer but {@link #NONE}, in order. */
+  static CryptoObserver all(CryptoObserver... observers) {
+    CryptoObserver all = NONE;
+    for (CryptoObserver observer : observers) {
+      if (observer != NONE) {
+        all = all == NONE ? observer : both(all, observer);
+      }
+    }
+    return all;
+  }
+
   /** Tells both observers, {@code first} first. */
   static CryptoObserver both(CryptoObserver first, CryptoObserver second) {
     return new CryptoObserver() {

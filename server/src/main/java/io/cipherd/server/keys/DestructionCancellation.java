@@ -18,9 +18,12 @@ import org.slf4j.LoggerFactory;
  * one cancellation per version is queued at a time, so a burst of calls costs one store write.
  */
 public final class DestructionCancellation {
-  /** Told of each destruction this replica cancelled. */
+  /** Told of each destruction this replica cancelled (the audit trail records it). */
   @FunctionalInterface
   public interface Listener {
+    /** Hears nothing: the cancellation is only logged. */
+    Listener NONE = (key, version, requestId) -> {};
+
     /**
      * Version {@code version} of {@code key} is no longer scheduled for destruction, because the
      * call {@code requestId} (or "-" when none was named) tried to use it.
@@ -84,6 +87,12 @@ public final class DestructionCancellation {
   private void cancel(String name, int version, String cause, String id) {
     try {
       if (lifecycle.cancelDestructionOnUse(name, version)) {
+        LOG.warn(
+            "cancelled the destruction of version {} of key '{}': request {} tried to use it while"
+                + " it was pending destruction, and the key's policy sets cancel_destruction_on_use",
+            version,
+            name,
+            cause);
         listener.cancelled(name, version, cause);
       }
     } catch (RuntimeException e) {

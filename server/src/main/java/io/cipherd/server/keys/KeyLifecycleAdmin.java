@@ -5,9 +5,7 @@ import dev.failsafe.RetryPolicy;
 import io.cipherd.server.errors.InvalidArgumentException;
 import java.time.Clock;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.List;
-import java.util.Map;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Supplier;
@@ -187,19 +185,19 @@ public final class KeyLifecycleAdmin {
       throw new InvalidArgumentException(
           "below_version must be at least 2: the versions below it are retired");
     }
-    checkInventories(name, inventories);
+    RetirementPlan.checkInventories(name, inventories);
     Duration quiet = KeyCensus.quietPeriod(quietPeriod);
     Duration window = LifecycleRules.window(pendingWindow);
     List<DataInventory> evidence = List.copyOf(inventories);
     if (validateOnly) {
       return plan(read(name), belowVersion, quiet, window, evidence).retirement(false);
     }
-    AtomicReference<Plan> done = new AtomicReference<>();
+    AtomicReference<RetirementPlan> done = new AtomicReference<>();
     cache.write(
         () ->
             retryOnConflict(
                 () -> {
-                  Plan plan = plan(read(name), belowVersion, quiet, window, evidence);
+                  RetirementPlan plan = plan(read(name), belowVersion, quiet, window, evidence);
                   KeyMetadata written = store.updateLifecycle(plan.before(), plan.after());
                   done.set(plan.written(written));
                   return written;
@@ -207,95 +205,20 @@ public final class KeyLifecycleAdmin {
     return done.get().retirement(true);
   }
 
-  /** Inventories of {@code name} only, and a bounded number of them. */
-  private static void checkInventories(String name, List<DataInventory> inventories) {
-    if (inventories.size() > DataInventory.MAX_INVENTORIES) {
-      throw new InvalidArgumentException(
-          "inventories: at most " + DataInventory.MAX_INVENTORIES + " per request");
-    }
-    for (DataInventory inventory : inventories) {
-      if (!inventory.keyName().equals(name)) {
-        throw new InvalidArgumentException(
-            "inventories: inventory '"
-                + inventory.source()
-                + "' counts key '"
-                + inventory.keyName()
-                + "', not '"
-                + name
-                + "' (the key being retired)");
-      }
-    }
-  }
-
-  /** A retirement worked out on {@code before}, to write as {@code after}. */
-  private record Plan(KeyMetadata before, KeyMetadata after, List<Integer> retired, Instant at) {
-    Plan written(KeyMetadata stored) {
-      return new Plan(before, stored, retired, at);
-    }
-
-    Retirement retirement(boolean applied) {
-      return new Retirement(
-          applied ? after : before, retired, retired.isEmpty() ? null : at, applied);
-    }
-  }
-
-  private Plan plan(
+  private RetirementPlan plan(
       KeyMetadata key,
       int belowVersion,
       Duration quiet,
       Duration window,
       List<DataInventory> inventories) {
-    LifecycleRules.refuseIfDeleting(key, "retired");
-    if (belowVersion > key.currentVersion()) {
-      throw new KeyPolicyViolationException(
-          "below_version "
-              + belowVersion
-              + " is above the current version "
-              + key.currentVersion()
-              + " of key '"
-              + key.name()
-              + "'");
-    }
-    // What exists comes first: an inventory's count is evidence, traffic only a sign.
-    for (DataInventory inventory : inventories) {
-      Map<Integer, Long> stored = inventory.below(belowVersion);
-      if (!stored.isEmpty()) {
-        throw new KeyVersionsInUseException(key.name(), inventory, stored);
-      }
-    }
-    Instant now = clock.instant();
-    Map<Integer, VersionUsage> used = usage.refresh(key.name(), store);
-    Instant since = now.minus(quiet);
-    // The census's versions (from min_decryption_version up), and below them every version this
-    // retirement would schedule: a failed call below the minimum shows its data exists too.
-    List<Integer> inUse =
-        key.versions().stream()
-            .filter(
-                version ->
-                    version.version() < belowVersion
-                        && (version.version() >= key.policy().minDecryptionVersion()
-                            || version.lifecycle().usable()))
-            .map(KeyVersionInfo::version)
-            .filter(version -> usedSince(used.get(version), since))
-            .sorted()
-            .toList();
-    if (!inUse.isEmpty()) {
-      throw new KeyVersionsInUseException(key.name(), inUse, quiet);
-    }
-    List<Integer> retired =
-        key.versions().stream()
-            .filter(version -> version.version() < belowVersion && version.lifecycle().usable())
-            .map(KeyVersionInfo::version)
-            .toList();
-    KeyMetadata after = key.withPolicy(key.policy().withMinDecryptionVersionAtLeast(belowVersion));
-    if (!retired.isEmpty()) {
-      after = LifecycleRules.scheduleDestruction(after, retired, window, now);
-    }
-    return new Plan(key, after, retired, now.plus(window));
-  }
-
-  private static boolean usedSince(VersionUsage usage, Instant since) {
-    return usage != null && usage.lastUsed() != null && usage.lastUsed().isAfter(since);
+    return RetirementPlan.of(
+        key,
+        belowVersion,
+        quiet,
+        window,
+        inventories,
+        usage.refresh(key.name(), store),
+        clock.instant());
   }
 
   /**

@@ -30,6 +30,7 @@ import io.grpc.StatusRuntimeException;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.AfterEach;
@@ -152,7 +153,7 @@ class RetirementEvidenceApiTest {
             failsWith(Status.Code.INVALID_ARGUMENT, () -> retire(2, true, twice)).getDescription())
         .contains("counted twice");
     DataInventory[] tooMany = new DataInventory[101];
-    java.util.Arrays.fill(tooMany, inventory("db", Map.of(2, 1L)));
+    Arrays.fill(tooMany, inventory("db", Map.of(2, 1L)));
     assertThat(
             failsWith(Status.Code.INVALID_ARGUMENT, () -> retire(2, true, tooMany))
                 .getDescription())
