@@ -140,7 +140,7 @@ def test_retire_is_refused_by_an_inventory_below_n_and_allowed_at_or_above(clien
         client.retire_key_versions(key_name, 3, quiet_period=quiet, dry_run=True,
                                    inventories=[cipherd.DataInventory(key_name, "file:a.jsonl#email", {3: 4}), one_row])
     assert refused.value.versions == (2,) and refused.value.source == "postgres:users.email"
-    assert "still counts 1 ciphertext under v2" in refused.value.message
+    assert "still counts 1 ciphertext under v2" in refused.value.details
 
     clean = cipherd.DataInventory(key_name, "postgres:users.email", {1: 0, 3: 100}, scanned, 100)
     plan = client.retire_key_versions(key_name, 3, quiet_period=quiet, dry_run=True, inventories=[clean])

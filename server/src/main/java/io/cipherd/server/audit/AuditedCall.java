@@ -4,6 +4,7 @@ import com.google.protobuf.Any;
 import com.google.protobuf.ByteString;
 import com.google.protobuf.InvalidProtocolBufferException;
 import com.google.rpc.ErrorInfo;
+import io.cipherd.server.errors.ErrorKind;
 import io.cipherd.server.logging.RequestKeyName;
 import io.cipherd.server.security.CallerIdentity;
 import io.cipherd.server.security.CertificateIdentity;
@@ -104,7 +105,18 @@ final class AuditedCall {
           total - counted);
     }
     List<ItemTally.VersionOutcomes> versions = tally.snapshot();
-    return record(status.getCode().name(), reason, versions, total);
+    CallRecord record = record(status.getCode().name(), reason, versions, total);
+    if (refusedCaller(reason) && !record.inventories().isEmpty()) {
+      // A caller the access policy refused gets no more of the trail than any refused call: the
+      // inventories it sent are not recorded, so they cannot bloat the trail.
+      return record.withoutInventories();
+    }
+    return record;
+  }
+
+  private static boolean refusedCaller(String reason) {
+    return ErrorKind.ACCESS_DENIED.name().equals(reason)
+        || ErrorKind.UNAUTHENTICATED.name().equals(reason);
   }
 
   /** The key the request named, without the version or rewrap target the record's key shows. */

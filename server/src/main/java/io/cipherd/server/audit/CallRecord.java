@@ -35,6 +35,24 @@ public record CallRecord(
     inventories = List.copyOf(inventories);
   }
 
+  /** This record without its inventories. */
+  CallRecord withoutInventories() {
+    return new CallRecord(
+        time,
+        requestId,
+        caller,
+        callerVia,
+        peer,
+        method,
+        keyName,
+        items,
+        versions,
+        status,
+        reason,
+        contextHash,
+        List.of());
+  }
+
   /** A call without inventories. */
   public CallRecord(
       Instant time,
