@@ -16,7 +16,14 @@ type Usage struct {
 	Decryptions int64 // ciphertexts decrypted, rewraps out of the version included
 	Rewraps     int64 // ciphertexts rewrapped out of the version
 	Indexes     int64 // blind indexes computed, for an index key's version
-	LastUsed    time.Time
+	// Failures are calls that named the version and failed with it (wrong context, tampered,
+	// refused by policy or a pending destruction): data under it still exists, so they count as use.
+	Failures int64
+	// IndexLookups are all_versions lookups that computed an index under the version beside the
+	// one asked for; they are not use (LastUsed leaves them out).
+	IndexLookups int64
+	LastUsed     time.Time // the last use, failures included, all_versions lookups not
+	LastLookup   time.Time // the last all_versions lookup; zero if none
 }
 
 // Used reports whether the version was ever used.
@@ -27,9 +34,12 @@ func UsageOf(v *cipherdpb.KeyVersion) Usage { return usageFrom(v.GetUsage()) }
 
 func usageFrom(u *cipherdpb.KeyVersionUsage) Usage {
 	usage := Usage{Encryptions: u.GetEncryptions(), Decryptions: u.GetDecryptions(), Rewraps: u.GetRewraps(),
-		Indexes: u.GetIndexes()}
+		Indexes: u.GetIndexes(), Failures: u.GetFailures(), IndexLookups: u.GetIndexLookups()}
 	if u.GetLastUsedTime() != nil {
 		usage.LastUsed = u.GetLastUsedTime().AsTime()
+	}
+	if u.GetLastLookupTime() != nil {
+		usage.LastLookup = u.GetLastLookupTime().AsTime()
 	}
 	return usage
 }

@@ -193,6 +193,16 @@ func errorInfoOf(st *status.Status) *errdetails.ErrorInfo {
 // reasonOf is the reason of the status's cipherd ErrorInfo, or "" when it has none.
 func reasonOf(st *status.Status) string { return errorInfoOf(st).GetReason() }
 
+// InventorySource is the source of the data inventory that refused a retirement (ErrKeyVersionsInUse),
+// e.g. "postgres:users.email"; "" when traffic refused it, or for any other error.
+func InventorySource(err error) string {
+	var e *Error
+	if !errors.As(err, &e) || !errors.Is(e, ErrKeyVersionsInUse) {
+		return ""
+	}
+	return e.Metadata["source"]
+}
+
 // VersionsInUse is the versions that refused a retirement (ErrKeyVersionsInUse), ascending, from
 // the error's metadata; nil for any other error.
 func VersionsInUse(err error) []int32 {

@@ -77,6 +77,8 @@ type errorVector struct {
 	// Metadata is the call's ErrorInfo metadata; VersionsInUse what VersionsInUse reads from it.
 	Metadata      map[string]string `json:"metadata"`
 	VersionsInUse []int32           `json:"versions_in_use"`
+	// InventorySource is what InventorySource reads from it ("" when absent).
+	InventorySource string `json:"inventory_source"`
 }
 
 func loadErrorVectors(t *testing.T) []errorVector {
@@ -140,6 +142,9 @@ func TestErrorVectors_reasonDecidesTheKind(t *testing.T) {
 			}
 			if got := VersionsInUse(call); !slices.Equal(got, v.VersionsInUse) {
 				t.Errorf("call: VersionsInUse = %v, want %v", got, v.VersionsInUse)
+			}
+			if got := InventorySource(call); got != v.InventorySource {
+				t.Errorf("call: InventorySource = %q, want %q", got, v.InventorySource)
 			}
 			if got := VersionsInUse(item); got != nil {
 				t.Errorf("item: VersionsInUse = %v, want none (an ItemError carries no metadata)", got)

@@ -60,6 +60,10 @@ type RetireOptions struct {
 	QuietPeriod   time.Duration // how long a version must have seen no use on any replica
 	PendingWindow time.Duration // how long retired versions wait before their bytes are erased
 	DryRun        bool          // answer the plan (or the refusal) without changing the key
+	// Inventories are scans of the stored data (cipherctl scan): the retirement is refused while
+	// any counts a ciphertext under a version below the one asked (InventorySource(err) names the
+	// first). Traffic shows what is read; an inventory shows what exists, cold rows included.
+	Inventories []*cipherdpb.DataInventory
 }
 
 // Retirement is what RetireKeyVersions did, or with DryRun would do.
@@ -70,11 +74,13 @@ type Retirement struct {
 }
 
 // RetireKeyVersions raises min_decryption_version to below and schedules every older version for
-// destruction, in one write; it fails with ErrKeyVersionsInUse while any of them was used within
-// the quiet period (VersionsInUse(err) lists them).
+// destruction, in one write; it fails with ErrKeyVersionsInUse while any of them was used (or failed
+// to decrypt) within the quiet period, or while one of opts.Inventories counts a ciphertext under
+// one (VersionsInUse(err) lists them, InventorySource(err) names that inventory).
 func (c *Client) RetireKeyVersions(ctx context.Context, keyName string, below int32, opts RetireOptions) (*Retirement, error) {
 	resp, err := c.Admin.RetireKeyVersions(ctx, &cipherdpb.RetireKeyVersionsRequest{KeyName: keyName, BelowVersion: below,
-		QuietPeriod: optionalDuration(opts.QuietPeriod), PendingWindow: optionalDuration(opts.PendingWindow), ValidateOnly: opts.DryRun})
+		QuietPeriod: optionalDuration(opts.QuietPeriod), PendingWindow: optionalDuration(opts.PendingWindow), ValidateOnly: opts.DryRun,
+		Inventories: opts.Inventories})
 	if err != nil {
 		return nil, err
 	}

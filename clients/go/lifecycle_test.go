@@ -12,6 +12,7 @@ import (
 
 	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/status"
+	"google.golang.org/protobuf/types/known/timestamppb"
 
 	cipherd "github.com/cipherd/cipherd/clients/go"
 	"github.com/cipherd/cipherd/clients/go/audit"
@@ -198,5 +199,112 @@ func TestAudit_hashAndCheckpointsOfAnotherKey(t *testing.T) {
 	v := audit.VerifyFiles(files, check)
 	if n != 3 || v.Intact() || !regexp.MustCompile(`fails its MAC$`).MatchString(v.Problem) {
 		t.Errorf("the vectors' checkpoints by this server: %d asked, %+v", n, v)
+	}
+}
+
+// TestLifecycle_retireWithInventories: an inventory that counts one ciphertext below the version
+// asked refuses the retirement, naming its source, however idle the traffic; one that counts only
+// newer versions lets it go ahead.
+func TestLifecycle_retireWithInventories(t *testing.T) {
+	c := dialPlain(t)
+	ctx := context.Background()
+	key := newKey(t, c, "inventory")
+	for range 2 {
+		if _, err := c.Admin.RotateKey(ctx, &cipherdpb.RotateKeyRequest{KeyName: key}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	inventory := func(source string, counts map[int32]int64) *cipherdpb.DataInventory {
+		inv := &cipherdpb.DataInventory{KeyName: key, Source: source, ItemsScanned: 100, ScanTime: timestamppb.Now()}
+		for _, v := range []int32{1, 2, 3} {
+			if n, ok := counts[v]; ok {
+				inv.Versions = append(inv.Versions, &cipherdpb.VersionCount{Version: v, Ciphertexts: n})
+			}
+		}
+		return inv
+	}
+	opts := cipherd.RetireOptions{QuietPeriod: time.Second, DryRun: true, Inventories: []*cipherdpb.DataInventory{
+		inventory("file:archive.jsonl#email", map[int32]int64{3: 40}),
+		inventory("postgres:users.email", map[int32]int64{2: 1, 3: 99}),
+	}}
+	_, err := c.RetireKeyVersions(ctx, key, 3, opts)
+	if !errors.Is(err, cipherd.ErrKeyVersionsInUse) || !slices.Equal(cipherd.VersionsInUse(err), []int32{2}) ||
+		cipherd.InventorySource(err) != "postgres:users.email" {
+		t.Fatalf("retire below 3 with one row under v2: %v (versions %v, source %q)", err, cipherd.VersionsInUse(err), cipherd.InventorySource(err))
+	}
+	opts.Inventories = []*cipherdpb.DataInventory{inventory("postgres:users.email", map[int32]int64{1: 0, 3: 100})}
+	plan, err := c.RetireKeyVersions(ctx, key, 3, opts)
+	if err != nil || !slices.Equal(plan.RetiredVersions, []int32{1, 2}) {
+		t.Fatalf("retire below 3 with every row under v3: %+v, %v", plan, err)
+	}
+	opts.Inventories[0].KeyName = "someone-else"
+	if _, err := c.RetireKeyVersions(ctx, key, 3, opts); !errors.Is(err, cipherd.ErrInvalidArgument) {
+		t.Fatalf("an inventory of another key: %v, want ErrInvalidArgument", err)
+	}
+}
+
+// TestLifecycle_failedDecryptCountsAsUse: a decrypt that fails (wrong context) shows in the
+// version's failures and last use, and keeps the version in use in the census.
+func TestLifecycle_failedDecryptCountsAsUse(t *testing.T) {
+	c := dialPlain(t)
+	ctx := context.Background()
+	key := newKey(t, c, "failures")
+	ct, err := c.Encrypt(ctx, key, []byte("secret"), cipherd.WithAAD([]byte("users.email/7")))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := c.Admin.RotateKey(ctx, &cipherdpb.RotateKeyRequest{KeyName: key}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := c.Decrypt(ctx, ct); !errors.Is(err, cipherd.ErrDecryptionFailed) {
+		t.Fatalf("Decrypt without its context: %v", err)
+	}
+	census, err := c.KeyCensus(ctx, key, time.Hour)
+	if err != nil {
+		t.Fatal(err)
+	}
+	v1 := census.Versions[0]
+	if v1.Version != 1 || v1.Usage.Failures != 1 || v1.Usage.Decryptions != 0 || !v1.InUse || v1.Usage.LastUsed.IsZero() {
+		t.Fatalf("v1 after a failed decrypt: %+v", v1)
+	}
+	if _, err := c.RetireKeyVersions(ctx, key, 2, cipherd.RetireOptions{QuietPeriod: time.Hour, DryRun: true}); !errors.Is(err, cipherd.ErrKeyVersionsInUse) {
+		t.Fatalf("retire after a failed decrypt: %v, want ErrKeyVersionsInUse", err)
+	}
+}
+
+// TestLifecycle_cancelDestructionOnUse: with the policy set, a decrypt under a version pending
+// destruction is refused, cancels the destruction, and the retry succeeds.
+func TestLifecycle_cancelDestructionOnUse(t *testing.T) {
+	c := dialPlain(t)
+	ctx := context.Background()
+	key := newKey(t, c, "cancel-on-use")
+	ct, err := c.Encrypt(ctx, key, []byte("cold row"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := c.Admin.RotateKey(ctx, &cipherdpb.RotateKeyRequest{KeyName: key}); err != nil {
+		t.Fatal(err)
+	}
+	updated, err := c.Admin.UpdateKeyPolicy(ctx, &cipherdpb.UpdateKeyPolicyRequest{KeyName: key,
+		Policy: &cipherdpb.KeyPolicy{CancelDestructionOnUse: true}})
+	if err != nil || !updated.GetKey().GetPolicy().GetCancelDestructionOnUse() {
+		t.Fatalf("UpdateKeyPolicy: %v, %v", updated, err)
+	}
+	if _, err := c.ScheduleKeyVersionDestruction(ctx, key, []int32{1}, 0); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := c.Decrypt(ctx, ct); !errors.Is(err, cipherd.ErrKeyVersionDestructionScheduled) {
+		t.Fatalf("Decrypt under a version pending destruction: %v", err)
+	}
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		pt, err := c.Decrypt(ctx, ct)
+		if err == nil && string(pt) == "cold row" {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the destruction was not cancelled: %v", err)
+		}
+		time.Sleep(20 * time.Millisecond)
 	}
 }

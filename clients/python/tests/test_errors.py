@@ -92,6 +92,7 @@ def test_failed_call_of_vector_raises_its_kind(case: dict[str, Any]) -> None:
     if "versions_in_use" in case:
         assert isinstance(error, cipherd.KeyVersionsInUseError)
         assert error.versions == tuple(case["versions_in_use"])
+        assert error.source == case.get("inventory_source")
 
 
 @pytest.mark.parametrize("case", VECTORS["cases"], ids=lambda c: c["name"])

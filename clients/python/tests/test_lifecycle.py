@@ -124,3 +124,63 @@ async def test_async_disable_and_enable(plain_server: RunningServer, key_name: s
         deleting = await c.schedule_key_deletion(key_name, pending_window=timedelta(days=2))
         assert near(deleting.delete_time, timedelta(days=2))
         assert (await c.cancel_key_deletion(key_name)).state is KeyState.DISABLED
+
+
+def test_retire_is_refused_by_an_inventory_below_n_and_allowed_at_or_above(client: cipherd.Client,
+                                                                          key_name: str) -> None:
+    client.create_key(key_name)
+    client.rotate_key(key_name)
+    client.rotate_key(key_name)
+    quiet = timedelta(seconds=1)
+    time.sleep(1.2)
+    scanned = datetime(2026, 11, 24, 8, 0, tzinfo=timezone.utc)
+    one_row = cipherd.DataInventory(key_name, "postgres:users.email", {2: 1, 3: 99}, scanned, 100)
+
+    with pytest.raises(cipherd.KeyVersionsInUseError) as refused:
+        client.retire_key_versions(key_name, 3, quiet_period=quiet, dry_run=True,
+                                   inventories=[cipherd.DataInventory(key_name, "file:a.jsonl#email", {3: 4}), one_row])
+    assert refused.value.versions == (2,) and refused.value.source == "postgres:users.email"
+    assert "still counts 1 ciphertext under v2" in refused.value.details
+
+    clean = cipherd.DataInventory(key_name, "postgres:users.email", {1: 0, 3: 100}, scanned, 100)
+    plan = client.retire_key_versions(key_name, 3, quiet_period=quiet, dry_run=True, inventories=[clean])
+    assert plan.retired_versions == (1, 2)
+    with pytest.raises(cipherd.InvalidArgumentError):
+        client.retire_key_versions(key_name, 3, quiet_period=quiet, dry_run=True,
+                                   inventories=[cipherd.DataInventory("someone-else", "db", {3: 1})])
+
+
+def test_a_failed_decrypt_is_use_and_cancel_destruction_on_use(client: cipherd.Client, key_name: str) -> None:
+    client.create_key(key_name)
+    ciphertext = client.encrypt(key_name, b"cold row", context=b"users.email/7")
+    client.rotate_key(key_name)
+    with pytest.raises(cipherd.DecryptionFailedError):
+        client.decrypt(ciphertext)
+    census = client.get_key_census(key_name, quiet_period=timedelta(hours=1))
+    v1 = census.versions[0]
+    assert v1.version == 1 and v1.in_use and v1.usage.failures == 1 and v1.usage.decryptions == 0
+    assert v1.usage.last_used_time is not None and v1.usage.index_lookups == 0 and v1.usage.last_lookup_time is None
+    with pytest.raises(cipherd.KeyVersionsInUseError) as refused:
+        client.retire_key_versions(key_name, 2, quiet_period=timedelta(hours=1), dry_run=True)
+    assert refused.value.versions == (1,) and refused.value.source is None
+
+    updated = client.update_key_policy(key_name, cipherd.KeyPolicy(cancel_destruction_on_use=True))
+    assert updated.policy.cancel_destruction_on_use
+    client.schedule_key_version_destruction(key_name, [1])
+    with pytest.raises(cipherd.KeyVersionDestructionScheduledError):
+        client.decrypt(ciphertext, context=b"users.email/7")
+    deadline = time.monotonic() + 10
+    while client.get_key(key_name).version(1).state is not KeyVersionState.ENABLED:
+        assert time.monotonic() < deadline, "the destruction was not cancelled"
+        time.sleep(0.02)
+    assert client.decrypt(ciphertext, context=b"users.email/7") == b"cold row"
+
+
+async def test_async_retire_takes_inventories(plain_server: RunningServer, key_name: str) -> None:
+    async with cipherd.AsyncClient(plain_server.target) as c:
+        await c.create_key(key_name)
+        await c.rotate_key(key_name)
+        with pytest.raises(cipherd.KeyVersionsInUseError) as refused:
+            await c.retire_key_versions(key_name, 2, quiet_period=timedelta(seconds=1), dry_run=True,
+                                        inventories=[cipherd.DataInventory(key_name, "postgres:t.c", {1: 3})])
+        assert refused.value.source == "postgres:t.c" and refused.value.versions == (1,)

@@ -141,8 +141,9 @@ export class KeyVersionDestroyedError extends FailedPreconditionError {
 }
 
 /**
- * retireKeyVersions refused: `versions` of the key were used within the quiet period on some replica.
- * Rewrap their data, wait a quiet period, retry.
+ * retireKeyVersions refused: `versions` of the key were used within the quiet period on some replica, or
+ * the inventory `source` still counts ciphertexts under them. Rewrap their data, scan again or wait a quiet
+ * period, retry.
  */
 export class KeyVersionsInUseError extends FailedPreconditionError {
   constructor(details: string) {
@@ -154,6 +155,11 @@ export class KeyVersionsInUseError extends FailedPreconditionError {
     const fields = (this.metadata["versions"] ?? "").split(",").filter((f) => f.trim() !== "");
     const versions = fields.map((f) => (/^\s*\d+\s*$/.test(f) ? Number(f) : NaN));
     return versions.some(Number.isNaN) ? [] : versions; // not the server's list: say nothing rather than something wrong
+  }
+
+  /** The source of the inventory that refused ("postgres:users.email"); undefined when traffic did. */
+  get source(): string | undefined {
+    return this.metadata["source"] || undefined;
   }
 }
 

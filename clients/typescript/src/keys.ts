@@ -20,7 +20,18 @@ export function policyToProto(policy: PolicyInput): KeyPolicy {
 
 /** A version's usage with zeros for a server that sent none. */
 export function usageOf(version: { usage?: KeyVersionUsage | undefined }): KeyVersionUsage {
-  return version.usage ?? { encryptions: 0, decryptions: 0, rewraps: 0, indexes: 0, indexLookups: 0, failures: 0, lastUsedTime: undefined, lastLookupTime: undefined };
+  return (
+    version.usage ?? {
+      encryptions: 0,
+      decryptions: 0,
+      rewraps: 0,
+      indexes: 0,
+      lastUsedTime: undefined,
+      indexLookups: 0,
+      failures: 0,
+      lastLookupTime: undefined,
+    }
+  );
 }
 
 /** One version in a census: its usage across replicas and whether it was used within the quiet period. */

@@ -48,6 +48,7 @@ interface ErrorCase {
   also?: string[];
   metadata?: Record<string, string>;
   versions_in_use?: number[];
+  inventory_source?: string;
 }
 
 const vectors = JSON.parse(
@@ -98,6 +99,7 @@ describe("proto/testdata/errors.json", () => {
         if (c.versions_in_use !== undefined) {
           assert.ok(error instanceof KeyVersionsInUseError);
           assert.deepEqual(error.versions, c.versions_in_use);
+          assert.equal(error.source, c.inventory_source);
         }
       });
       test("from an ItemError", () => {

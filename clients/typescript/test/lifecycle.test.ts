@@ -115,6 +115,69 @@ describe("key lifecycle and audit against the server", { skip: jar() === undefin
     await assert.rejects(c.decrypt(ciphertext), (e) => e instanceof cipherd.FailedPreconditionError && !(e instanceof cipherd.DecryptionFailedError));
   });
 
+  test("retire is refused by an inventory with one ciphertext below N, and allowed at or above N", async () => {
+    const name = freshName();
+    await c.createKey(name);
+    await c.rotateKey(name);
+    await c.rotateKey(name);
+    await new Promise((resolve) => setTimeout(resolve, 1200));
+    const scanTime = new Date("2026-11-24T08:00:00Z");
+    const refusal = await c
+      .retireKeyVersions(name, 3, {
+        quietPeriodSeconds: 1,
+        dryRun: true,
+        inventories: [
+          { keyName: name, source: "file:a.jsonl#email", versions: { 3: 4 } },
+          { keyName: name, source: "postgres:users.email", versions: new Map([[2, 1], [3, 99]]), scanTime, itemsScanned: 100 },
+        ],
+      })
+      .then(() => undefined, (e: unknown) => e);
+    assert.ok(refusal instanceof cipherd.KeyVersionsInUseError, `${String(refusal)}`);
+    assert.deepEqual(refusal.versions, [2]);
+    assert.equal(refusal.source, "postgres:users.email");
+    assert.match(refusal.message, /still counts 1 ciphertext under v2/);
+
+    const plan = await c.retireKeyVersions(name, 3, {
+      quietPeriodSeconds: 1,
+      dryRun: true,
+      inventories: [{ keyName: name, source: "postgres:users.email", versions: { 1: 0, 3: 100 }, scanTime }],
+    });
+    assert.deepEqual(plan.retiredVersions, [1, 2]);
+    await assert.rejects(
+      c.retireKeyVersions(name, 3, { dryRun: true, inventories: [{ keyName: "someone-else", source: "db", versions: { 3: 1 } }] }),
+      cipherd.InvalidArgumentError,
+    );
+  });
+
+  test("a failed decrypt is use; cancelDestructionOnUse cancels a destruction a call runs into", async () => {
+    const name = freshName();
+    await c.createKey(name);
+    const context = bytes("users.email/7");
+    const ciphertext = await c.encrypt(name, bytes("cold row"), { context });
+    await c.rotateKey(name);
+    await assert.rejects(c.decrypt(ciphertext), cipherd.DecryptionFailedError);
+    const census = await c.getKeyCensus(name, { quietPeriodSeconds: 3600 });
+    const v1 = census.versions[0];
+    assert.ok(v1 !== undefined && v1.version === 1 && v1.inUse);
+    assert.equal(v1.usage.failures, 1);
+    assert.equal(v1.usage.decryptions, 0);
+    assert.equal(v1.usage.indexLookups, 0);
+    assert.equal(v1.usage.lastLookupTime, undefined);
+    const refusal = await c.retireKeyVersions(name, 2, { quietPeriodSeconds: 3600, dryRun: true }).then(() => undefined, (e: unknown) => e);
+    assert.ok(refusal instanceof cipherd.KeyVersionsInUseError && refusal.source === undefined, `${String(refusal)}`);
+
+    const updated = await c.updateKeyPolicy(name, { cancelDestructionOnUse: true });
+    assert.equal(updated.policy?.cancelDestructionOnUse, true);
+    await c.scheduleKeyVersionDestruction(name, [1]);
+    await assert.rejects(c.decrypt(ciphertext, { context }), cipherd.KeyVersionDestructionScheduledError);
+    const deadline = Date.now() + 10_000;
+    while (cipherd.versionStateName((await c.getKey(name)).versions[0]?.state ?? 0) !== "enabled") {
+      assert.ok(Date.now() < deadline, "the destruction was not cancelled");
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    assert.equal(text(await c.decrypt(ciphertext, { context })), "cold row");
+  });
+
   test("hashAuditValue is a keyed hash of a server with an audit trail; checkpoints of another audit key fail", async (t) => {
     // A server without --audit-log has no audit key (and a jar without AuditService skips the test).
     const refusal = await c.hashAuditValue("tenant-42").then(() => undefined, (e: unknown) => e);

@@ -71,6 +71,7 @@ func newKeysCommand(conn *connection) *cobra.Command {
 	keys := &cobra.Command{Use: "keys", Short: "Create, list, show, rotate and import keys; set their policy; see which versions are in use; disable, retire, destroy and delete them"}
 	var create keyFlags
 	var createRotation rotationFlags
+	var createCancelOnUse bool
 	createCmd := adminCommand(conn, "create NAME", "Create a key with version 1", cobra.ExactArgs(1),
 		func(cmd *cobra.Command, c *cipherd.Client, args []string) (*cipherdpb.Key, error) {
 			mode, err := create.parsedMode()
@@ -79,8 +80,8 @@ func newKeysCommand(conn *connection) *cobra.Command {
 			}
 			req := &cipherdpb.CreateKeyRequest{KeyName: args[0], Mode: mode,
 				KeySizeBits: create.sizeBits, AllowUnauthenticated: create.allowUnauthenticated}
-			if createRotation.set(cmd) {
-				req.Policy = &cipherdpb.KeyPolicy{}
+			if createRotation.set(cmd) || createCancelOnUse {
+				req.Policy = &cipherdpb.KeyPolicy{CancelDestructionOnUse: createCancelOnUse}
 				if err := createRotation.apply(req.Policy); err != nil {
 					return nil, err
 				}
@@ -90,6 +91,7 @@ func newKeysCommand(conn *connection) *cobra.Command {
 		})
 	create.register(createCmd)
 	createRotation.register(createCmd)
+	createCmd.Flags().BoolVar(&createCancelOnUse, "cancel-destruction-on-use", false, cancelDestructionOnUseHelp)
 	showCmd := adminCommand(conn, "show NAME", "Show a key's state, versions (with their usage, state and destroy time) and policy", cobra.ExactArgs(1),
 		func(cmd *cobra.Command, c *cipherd.Client, args []string) (*cipherdpb.Key, error) {
 			resp, err := c.Admin.GetKey(cmd.Context(), &cipherdpb.GetKeyRequest{KeyName: args[0]})
@@ -116,5 +118,8 @@ func newPolicyCommand(conn *connection) *cobra.Command {
 	cmd.Flags().Int32Var(&p.MinDecryptionVersion, "min-decryption-version", 0, "oldest version that may decrypt")
 	cmd.Flags().Int32Var(&p.MinEncryptionVersion, "min-encryption-version", 0, "oldest version a caller may encrypt with")
 	cmd.Flags().BoolVar(&p.AllowEcbEncryption, "allow-ecb-encryption", false, "let ECB versions encrypt new data")
+	cmd.Flags().BoolVar(&p.CancelDestructionOnUse, "cancel-destruction-on-use", false, cancelDestructionOnUseHelp)
 	return cmd
 }
+
+const cancelDestructionOnUseHelp = "cancel a version's scheduled destruction when a call tries to use it (the call is still refused; a retry succeeds)"

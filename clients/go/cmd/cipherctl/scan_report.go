@@ -9,23 +9,6 @@ import (
 	"google.golang.org/protobuf/encoding/protojson"
 )
 
-// inventoryFile is what scan --out writes: one cipherd.v1.DataInventory per source and key, in
-// protojson with the proto's field names (what keys retire --inventory reads), and what each
-// source held besides, for people.
-type inventoryFile struct {
-	Inventories []json.RawMessage `json:"inventories"`
-	Sources     []sourceSummary   `json:"sources"`
-}
-
-// sourceSummary is one source's values of every kind.
-type sourceSummary struct {
-	Source       string `json:"source"`
-	ItemsScanned int64  `json:"items_scanned"`
-	Ciphertexts  int64  `json:"ciphertexts"`
-	Unrecognized int64  `json:"unrecognized"`
-	Empty        int64  `json:"empty"`
-}
-
 // writeInventoryFile writes the inventories of key (every key found when "") to path, atomically.
 func writeInventoryFile(path string, tallies []*tally, key string) (int, error) {
 	file := inventoryFile{Inventories: []json.RawMessage{}}

@@ -17,7 +17,8 @@ from cipherd.types import (
     ItemResult, Normalization, ReadableFile, Rewrapped, TlsConfig, WritableFile,
 )
 from cipherd.keys import (
-    Key, KeyCensus, KeyPolicy, KeyState, KeyVersion, KeyVersionState, KeyVersionUsage, Retirement, VersionCensus,
+    DataInventory, Key, KeyCensus, KeyPolicy, KeyState, KeyVersion, KeyVersionState, KeyVersionUsage, Retirement,
+    VersionCensus,
 )
 from cipherd.legacy import LegacyCipher, LegacyCiphertext, LegacyIv
 
@@ -31,7 +32,7 @@ __all__ = [
     "KeyVersionsInUseError",
     "BlindIndex", "CiphertextItem", "DataKey", "EncryptItem", "FileDestination", "FileResult", "FileSource", "IndexItem",
     "Inspection", "ItemResult", "Normalization", "ReadableFile", "Rewrapped", "TlsConfig", "WritableFile",
-    "Key", "KeyCensus", "KeyPolicy", "KeyState", "KeyVersion", "KeyVersionState", "KeyVersionUsage", "Retirement",
-    "VersionCensus",
+    "DataInventory", "Key", "KeyCensus", "KeyPolicy", "KeyState", "KeyVersion", "KeyVersionState", "KeyVersionUsage",
+    "Retirement", "VersionCensus",
     "LegacyCipher", "LegacyCiphertext", "LegacyIv",
 ]

@@ -10,7 +10,7 @@ from google.protobuf import duration_pb2, timestamp_pb2
 from cipherd._convert import mode_from_proto, mode_to_proto
 from cipherd.envelope import Mode
 from cipherd.keys import (
-    Key, KeyCensus, KeyPolicy, KeyState, KeyVersion, KeyVersionState, KeyVersionUsage, Retirement, VersionCensus,
+    DataInventory, Key, KeyCensus, KeyPolicy, KeyState, KeyVersion, KeyVersionState, KeyVersionUsage, Retirement, VersionCensus,
 )
 from cipherd.legacy import LegacyCipher, LegacyIv
 from cipherd.v1 import key_admin_service_pb2 as admin
@@ -23,7 +23,8 @@ def policy_to_proto(policy: KeyPolicy | None) -> keys_pb2.KeyPolicy | None:
     return keys_pb2.KeyPolicy(
         min_decryption_version=policy.min_decryption_version, min_encryption_version=policy.min_encryption_version,
         allow_ecb_encryption=policy.allow_ecb_encryption, auto_rotate_period=_duration(policy.auto_rotate_period),
-        max_encryptions_per_version=policy.max_encryptions_per_version)
+        max_encryptions_per_version=policy.max_encryptions_per_version,
+        cancel_destruction_on_use=policy.cancel_destruction_on_use)
 
 
 def _duration(period: timedelta | None) -> duration_pb2.Duration | None:
@@ -42,7 +43,7 @@ def key_from_proto(key: keys_pb2.Key) -> Key:
     p = key.policy
     policy = KeyPolicy(p.min_decryption_version, p.min_encryption_version, p.allow_ecb_encryption,
                        p.auto_rotate_period.ToTimedelta() if p.HasField("auto_rotate_period") else None,
-                       p.max_encryptions_per_version)
+                       p.max_encryptions_per_version, p.cancel_destruction_on_use)
     # A server that knows no states sends UNSPECIFIED: it serves the key, so it reads as enabled.
     state = (KeyState.ENABLED if key.state == keys_pb2.KEY_STATE_UNSPECIFIED
              else KeyState(keys_pb2.KeyState.Name(key.state).removeprefix("KEY_STATE_").lower()))
@@ -62,7 +63,8 @@ def _version(v: keys_pb2.KeyVersion) -> KeyVersion:
 def _usage(u: keys_pb2.KeyVersionUsage) -> KeyVersionUsage:
     return KeyVersionUsage(u.encryptions, u.decryptions, u.rewraps,
                            _time(u.last_used_time) if u.HasField("last_used_time") else None,
-                           indexes=u.indexes)
+                           indexes=u.indexes, failures=u.failures, index_lookups=u.index_lookups,
+                           last_lookup_time=_time(u.last_lookup_time) if u.HasField("last_lookup_time") else None)
 
 
 def census_from_proto(response: admin.GetKeyCensusResponse) -> KeyCensus:
@@ -72,10 +74,23 @@ def census_from_proto(response: admin.GetKeyCensusResponse) -> KeyCensus:
 
 
 def retire_request(key_name: str, below_version: int, quiet_period: timedelta | None,
-                   pending_window: timedelta | None, dry_run: bool) -> admin.RetireKeyVersionsRequest:
+                   pending_window: timedelta | None, dry_run: bool,
+                   inventories: Iterable[DataInventory | admin.DataInventory] = ()) -> admin.RetireKeyVersionsRequest:
     return admin.RetireKeyVersionsRequest(key_name=key_name, below_version=below_version,
                                           quiet_period=_duration(quiet_period),
-                                          pending_window=_duration(pending_window), validate_only=dry_run)
+                                          pending_window=_duration(pending_window), validate_only=dry_run,
+                                          inventories=[_inventory(i) for i in inventories])
+
+
+def _inventory(inventory: DataInventory | admin.DataInventory) -> admin.DataInventory:
+    if isinstance(inventory, admin.DataInventory):
+        return inventory
+    proto = admin.DataInventory(
+        key_name=inventory.key_name, source=inventory.source, items_scanned=inventory.items_scanned,
+        versions=[admin.VersionCount(version=v, ciphertexts=n) for v, n in sorted(inventory.versions.items())])
+    if inventory.scan_time is not None:
+        proto.scan_time.FromDatetime(inventory.scan_time)
+    return proto
 
 
 def retirement_from_proto(response: admin.RetireKeyVersionsResponse) -> Retirement:

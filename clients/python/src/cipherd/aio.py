@@ -18,7 +18,7 @@ from cipherd._streams import ItemFeed
 from cipherd.errors import from_rpc_error
 from cipherd.audit import Checkpoint
 from cipherd._audit_convert import audit_requests, verdicts
-from cipherd.keys import Key, KeyCensus, KeyPolicy, Retirement
+from cipherd.keys import DataInventory, Key, KeyCensus, KeyPolicy, Retirement
 from cipherd.legacy import LegacyCipher, LegacyCiphertext, LegacyIv
 from cipherd.types import (
     BlindIndex, CiphertextItem, DataKey, EncryptItem, FileDestination, FileResult, FileSource, IndexItem, Inspection,
@@ -300,11 +300,15 @@ class AsyncClient:
 
     async def retire_key_versions(self, key_name: str, below_version: int, *, quiet_period: timedelta | None = None,
                             pending_window: timedelta | None = None, dry_run: bool = False,
+                            inventories: Iterable[DataInventory | admin.DataInventory] = (),
                             timeout: float | None = None) -> Retirement:
         """Raises min_decryption_version to `below_version` and schedules every older version for destruction,
-        in one write; raises KeyVersionsInUseError (its `versions` lists them) while any was used within
-        `quiet_period` (None: 7 days) on any replica. `dry_run` answers the plan without acting."""
-        request = _admin_convert.retire_request(key_name, below_version, quiet_period, pending_window, dry_run)
+        in one write; raises KeyVersionsInUseError (its `versions` lists them) while any was used (or failed to
+        decrypt) within `quiet_period` (None: 7 days) on any replica, or while one of `inventories` (scans of the
+        stored data, DataInventory) counts a ciphertext under one (its `source` names that inventory).
+        `dry_run` answers the plan without acting."""
+        request = _admin_convert.retire_request(key_name, below_version, quiet_period, pending_window, dry_run,
+                                                inventories)
         return _admin_convert.retirement_from_proto(await self._call(self._admin.RetireKeyVersions, request, timeout))
 
     # AuditService (docs/audit.md): cipherd.audit.verify_with_server takes the sync Client.

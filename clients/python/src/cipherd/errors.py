@@ -146,7 +146,13 @@ class KeyVersionDestroyedError(FailedPreconditionError):
 
 class KeyVersionsInUseError(FailedPreconditionError):
     """retire_key_versions refused: `versions` (ascending) of the key were used within the quiet period on
-    some replica. Rewrap their data, wait a quiet period, retry."""
+    some replica, or the inventory `source` still counts ciphertexts under them. Rewrap their data, scan
+    again or wait a quiet period, retry."""
+
+    @property
+    def source(self) -> str | None:
+        """The source of the inventory that refused (e.g. "postgres:users.email"); None when traffic did."""
+        return self.metadata.get("source") or None
 
     @property
     def versions(self) -> tuple[int, ...]:

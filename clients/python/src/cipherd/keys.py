@@ -3,6 +3,7 @@ policy, the version census that says how far min_decryption_version can be raise
 from __future__ import annotations
 
 import enum
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 
@@ -37,26 +38,40 @@ class KeyPolicy:
 
     `auto_rotate_period` (whole seconds, at least 60; None never rotates by age) and
     `max_encryptions_per_version` (0 is the mode's safe default: 2**30 for gcm and chacha, none for xgcm
-    and siv) rotate the key once its current version is that old or has encrypted that many messages."""
+    and siv) rotate the key once its current version is that old or has encrypted that many messages.
+
+    `cancel_destruction_on_use` cancels a version's scheduled destruction as soon as a call tries to use it
+    (the call is still refused with KeyVersionDestructionScheduledError; a retry succeeds): data under it
+    still exists."""
 
     min_decryption_version: int = 0
     min_encryption_version: int = 0
     allow_ecb_encryption: bool = False
     auto_rotate_period: timedelta | None = None
     max_encryptions_per_version: int = 0
+    cancel_destruction_on_use: bool = False
 
 
 @dataclass(frozen=True)
 class KeyVersionUsage:
     """One version's use, merged across replicas every few seconds (so it lags by about one merge
     interval): encryptions (rewraps into it too), decryptions (rewraps out of it too), rewraps, blind
-    indexes computed (index keys), and the last use of any kind (None if never used)."""
+    indexes computed (index keys), and the last use (None if never used), failures included and
+    all_versions lookups not.
+
+    `failures` are calls that named the version and failed with it (wrong context, tampered, refused by
+    policy or a pending destruction): data under it still exists, so they count as use. `index_lookups` are
+    all_versions lookups that computed an index under it beside the version asked for (not use), the last
+    at `last_lookup_time`."""
 
     encryptions: int = 0
     decryptions: int = 0
     rewraps: int = 0
     last_used_time: datetime | None = None
     indexes: int = 0
+    failures: int = 0
+    index_lookups: int = 0
+    last_lookup_time: datetime | None = None
 
 
 @dataclass(frozen=True)
@@ -115,6 +130,20 @@ class KeyCensus:
     key: Key
     versions: tuple[VersionCensus, ...]
     safe_min_decryption_version: int
+
+
+@dataclass(frozen=True)
+class DataInventory:
+    """What one scan of stored data found (cipherctl scan): how many ciphertexts name each version of one key
+    in `source` ("postgres:users.email", at most 256 characters). retire_key_versions(inventories=...) is
+    refused while one counts a ciphertext under a version it would retire: traffic shows what is read, an
+    inventory shows what exists, cold rows included."""
+
+    key_name: str
+    source: str
+    versions: Mapping[int, int]  # version -> ciphertexts under it
+    scan_time: datetime | None = None
+    items_scanned: int = 0
 
 
 @dataclass(frozen=True)

@@ -7,14 +7,11 @@ import io.cipherd.server.api.CipherdApi;
 import io.cipherd.server.api.ItemStreams;
 import io.cipherd.server.api.StatusMapper;
 import io.cipherd.server.audit.AuditInterceptor;
-import io.cipherd.server.audit.AuditObserver;
 import io.cipherd.server.audit.AuditTrail;
 import io.cipherd.server.audit.AuditedAuthorizer;
 import io.cipherd.server.config.ObservabilityConfig;
 import io.cipherd.server.engine.AuthorizedKeyAdmin;
 import io.cipherd.server.engine.CryptoEngine;
-import io.cipherd.server.engine.CryptoObserver;
-import io.cipherd.server.engine.UsageObserver;
 import io.cipherd.server.keys.KeyAdmin;
 import io.cipherd.server.keys.KeyCache;
 import io.cipherd.server.keys.KeyStore;
@@ -25,7 +22,6 @@ import io.cipherd.server.metrics.AccessDenialMetrics;
 import io.cipherd.server.metrics.AuditMetrics;
 import io.cipherd.server.metrics.CipherPoolMetrics;
 import io.cipherd.server.metrics.CipherdMetrics;
-import io.cipherd.server.metrics.CryptoMetrics;
 import io.cipherd.server.metrics.KeyCacheMetrics;
 import io.cipherd.server.metrics.KeyStoreHealthMetrics;
 import io.cipherd.server.metrics.MeteredKeyStore;
@@ -131,11 +127,7 @@ public final class Cipherd implements AutoCloseable {
             keys,
             cipherPools,
             audit == null ? authorizer : new AuditedAuthorizer(authorizer),
-            CryptoObserver.both(
-                new CryptoMetrics(metrics.registry(), metrics.keyNames()),
-                audit == null
-                    ? new UsageObserver(usage)
-                    : CryptoObserver.both(new UsageObserver(usage), new AuditObserver())));
+            CryptoObservers.of(metrics, usage, audit, keys, admin.lifecycle(), blocking));
     CipherPoolMetrics.bind(cipherPools, metrics.registry());
     KeyCacheMetrics.bind(keys, metrics.registry());
     AccessDenialMetrics.bind(accessDenials, metrics.registry());

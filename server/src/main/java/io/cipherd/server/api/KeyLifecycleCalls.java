@@ -84,7 +84,8 @@ final class KeyLifecycleCalls {
                 "quiet_period", request.hasQuietPeriod(), request.getQuietPeriod()),
             DurationProtos.fromProto(
                 "pending_window", request.hasPendingWindow(), request.getPendingWindow()),
-            request.getValidateOnly());
+            request.getValidateOnly(),
+            InventoryProtos.fromProto(request.getInventoriesList()));
     RetireKeyVersionsResponse.Builder response =
         RetireKeyVersionsResponse.newBuilder()
             .setKey(asProto(retirement.key()))

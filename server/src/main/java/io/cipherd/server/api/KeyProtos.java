@@ -93,7 +93,8 @@ final class KeyProtos {
         .setMinDecryptionVersion(policy.minDecryptionVersion())
         .setMinEncryptionVersion(policy.minEncryptionVersion())
         .setAllowEcbEncryption(policy.allowEcbEncryption())
-        .setMaxEncryptionsPerVersion(policy.maxEncryptionsPerVersion());
+        .setMaxEncryptionsPerVersion(policy.maxEncryptionsPerVersion())
+        .setCancelDestructionOnUse(policy.cancelDestructionOnUse());
     if (!policy.autoRotatePeriod().isZero()) {
       // Absent means "never", as the API documents; a zero Duration would read as a setting.
       key.getPolicyBuilder()
@@ -108,7 +109,8 @@ final class KeyProtos {
             .setEncryptions(usage.encryptions())
             .setDecryptions(usage.decryptions())
             .setRewraps(usage.rewraps())
-            .setIndexes(usage.indexes());
+            .setIndexes(usage.indexes())
+            .setFailures(usage.failures());
     if (usage.lastUsed() != null) {
       proto.setLastUsedTime(timestamp(usage.lastUsed()));
     }
@@ -129,6 +131,7 @@ final class KeyProtos {
         policy.getMinEncryptionVersion(),
         policy.getAllowEcbEncryption(),
         Duration.ofSeconds(period.getSeconds()),
-        policy.getMaxEncryptionsPerVersion());
+        policy.getMaxEncryptionsPerVersion(),
+        policy.getCancelDestructionOnUse());
   }
 }

@@ -1,11 +1,13 @@
 package io.cipherd.server.audit;
 
 import com.google.gson.stream.JsonWriter;
+import io.cipherd.server.errors.ErrorKind;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.io.Writer;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
+import java.util.List;
 import java.util.Map;
 
 /**
@@ -16,6 +18,10 @@ import java.util.Map;
  * far, made with the audit key.
  */
 final class AuditLine {
+  /** The outcome of an item refused because its version is pending destruction. */
+  private static final String PENDING_DESTRUCTION =
+      ErrorKind.KEY_VERSION_DESTRUCTION_SCHEDULED.name();
+
   private AuditLine() {}
 
   /** A call's line. */
@@ -47,6 +53,10 @@ final class AuditLine {
             json.endObject();
           }
           json.endArray();
+          pendingDestructionUses(json, record.versions());
+          if (!record.inventories().isEmpty()) {
+            inventories(json, record.inventories());
+          }
           json.name("status").value(record.status());
           if (record.reason() != null) {
             json.name("reason").value(record.reason());
@@ -56,6 +66,84 @@ final class AuditLine {
           }
           json.name("prev").value(prev);
         });
+  }
+
+  /**
+   * The versions the call named while they were pending destruction, as their own field, so the
+   * trail shows each such use (who, which version, how many items) without reading outcomes: data
+   * under a version pending destruction still exists. Absent when there were none.
+   */
+  private static void pendingDestructionUses(
+      JsonWriter json, List<ItemTally.VersionOutcomes> versions) throws IOException {
+    boolean any = false;
+    for (ItemTally.VersionOutcomes version : versions) {
+      Long items = version.outcomes().get(PENDING_DESTRUCTION);
+      if (items == null || version.version() == ItemTally.NO_VERSION) {
+        continue;
+      }
+      if (!any) {
+        json.name("pending_destruction_uses").beginArray();
+        any = true;
+      }
+      json.beginObject();
+      json.name("key").value(version.keyName());
+      json.name("version").value(version.version());
+      json.name("items").value(items);
+      json.endObject();
+    }
+    if (any) {
+      json.endArray();
+    }
+  }
+
+  private static void inventories(JsonWriter json, List<AuditedInventory> inventories)
+      throws IOException {
+    json.name("inventories").beginArray();
+    for (AuditedInventory inventory : inventories) {
+      json.beginObject();
+      json.name("key").value(inventory.keyName());
+      json.name("source").value(inventory.source());
+      if (inventory.scanTime() != null) {
+        json.name("scan_time").value(inventory.scanTime().toString());
+      }
+      json.name("items_scanned").value(inventory.itemsScanned());
+      json.name("versions").beginObject();
+      for (Map.Entry<Integer, Long> count : inventory.versions().entrySet()) {
+        json.name(Integer.toString(count.getKey())).value(count.getValue());
+      }
+      json.endObject();
+      json.endObject();
+    }
+    json.endArray();
+  }
+
+  /**
+   * An action the server took on its own ({@link SystemRecord}): a {@code system} line, with no
+   * caller but the call that caused it.
+   */
+  static byte[] system(SystemRecord record, long seq, String prev) {
+    return write(
+        json -> {
+          header(json, "system", seq, record.time());
+          json.name("action").value(record.action());
+          json.name("key").value(record.keyName());
+          json.name("versions").beginArray();
+          for (int version : record.versions()) {
+            json.value(version);
+          }
+          json.endArray();
+          json.name("why").value(record.why());
+          json.name("request_id").value(record.requestId());
+          json.name("prev").value(prev);
+        });
+  }
+
+  /** The line of any record. */
+  static byte[] of(AuditRecord record, long seq, String prev) {
+    return switch (record) {
+      case CallRecord call -> call(call, seq, prev);
+      case SystemRecord system -> system(system, seq, prev);
+    };
   }
 
   /**

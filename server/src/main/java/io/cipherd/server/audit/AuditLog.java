@@ -67,7 +67,7 @@ public final class AuditLog implements AutoCloseable {
     void failed(int records);
   }
 
-  private record Pending(CallRecord record, CompletableFuture<Void> written) {}
+  private record Pending(AuditRecord record, CompletableFuture<Void> written) {}
 
   private final BlockingQueue<Pending> queue;
   private final AuditKey key;
@@ -115,7 +115,7 @@ public final class AuditLog implements AutoCloseable {
    * Queues {@code record}; the future completes once it is written (see {@link Settings}), or
    * fails.
    */
-  public CompletableFuture<Void> append(CallRecord record) {
+  public CompletableFuture<Void> append(AuditRecord record) {
     Pending pending = new Pending(record, new CompletableFuture<>());
     if (closed || !queue.offer(pending)) {
       listener.failed(1);
@@ -183,7 +183,7 @@ public final class AuditLog implements AutoCloseable {
   private void commit(List<Pending> batch) {
     try {
       for (Pending pending : batch) {
-        add(AuditLine.call(pending.record(), chain.nextSeq(), chain.prev()));
+        add(AuditLine.of(pending.record(), chain.nextSeq(), chain.prev()));
       }
       sinceCheckpoint += batch.size();
       if (checkpointDue()) {

@@ -5,6 +5,7 @@ import java.io.IOException;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.Arrays;
+import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executor;
 import java.util.concurrent.ExecutorService;
@@ -84,9 +85,25 @@ public final class AuditTrail implements AutoCloseable {
   }
 
   /** Queues {@code record} and does not wait: its failure is only counted. */
-  void appendLater(CallRecord record) {
+  void appendLater(AuditRecord record) {
     long start = System.nanoTime();
     log.append(record).thenRun(() -> timing.durableAfter(System.nanoTime() - start));
+  }
+
+  /**
+   * Records that the server cancelled the destruction of {@code version} of {@code keyName} because
+   * the call {@code requestId} tried to use it and the key's policy sets cancel_destruction_on_use:
+   * a {@code system} line, as CancelKeyVersionDestruction; does not wait, its failure only counted.
+   */
+  public void recordDestructionCancelledOnUse(String keyName, int version, String requestId) {
+    appendLater(
+        new SystemRecord(
+            clock.instant(),
+            "CancelKeyVersionDestruction",
+            keyName,
+            List.of(version),
+            "used while pending destruction (cancel_destruction_on_use)",
+            requestId));
   }
 
   /** Whether no call may be answered before its record is durable. */

@@ -4,6 +4,7 @@ import com.google.protobuf.Any;
 import com.google.protobuf.ByteString;
 import com.google.protobuf.InvalidProtocolBufferException;
 import com.google.rpc.ErrorInfo;
+import io.cipherd.server.errors.ErrorKind;
 import io.cipherd.server.logging.RequestKeyName;
 import io.cipherd.server.security.CallerIdentity;
 import io.cipherd.server.security.CertificateIdentity;
@@ -44,6 +45,7 @@ final class AuditedCall {
   private volatile String contextHash;
   private volatile long items;
   private volatile String identity;
+  private volatile List<AuditedInventory> inventories = List.of();
 
   AuditedCall(AuditTrail trail, ServerCall<?, ?> call, String requestId) {
     this.trail = trail;
@@ -59,6 +61,7 @@ final class AuditedCall {
     sawRequest = true;
     String name = RequestKeyName.of(message);
     keyName = RequestKeyName.NONE.equals(name) ? null : name;
+    inventories = AuditedInventory.of(message);
     ByteString context = RequestItems.context(message);
     if (!context.isEmpty()) {
       byte[] bytes = context.toByteArray();
@@ -102,7 +105,18 @@ final class AuditedCall {
           total - counted);
     }
     List<ItemTally.VersionOutcomes> versions = tally.snapshot();
-    return record(status.getCode().name(), reason, versions, total);
+    CallRecord record = record(status.getCode().name(), reason, versions, total);
+    if (refusedCaller(reason) && !record.inventories().isEmpty()) {
+      // A caller the access policy refused gets no more of the trail than any refused call: the
+      // inventories it sent are not recorded, so they cannot bloat the trail.
+      return record.withoutInventories();
+    }
+    return record;
+  }
+
+  private static boolean refusedCaller(String reason) {
+    return ErrorKind.ACCESS_DENIED.name().equals(reason)
+        || ErrorKind.UNAUTHENTICATED.name().equals(reason);
   }
 
   /** The key the request named, without the version or rewrap target the record's key shows. */
@@ -140,7 +154,8 @@ final class AuditedCall {
         versions,
         status,
         reason,
-        contextHash);
+        contextHash,
+        inventories);
   }
 
   /** The ErrorInfo reason the API put in the trailers, else the status code's name. */

@@ -3,6 +3,7 @@ package io.cipherd.server.engine;
 import io.cipherd.server.crypto.legacy.LegacyFormat;
 import io.cipherd.server.crypto.legacy.LegacyKeyMaterial;
 import io.cipherd.server.errors.InvalidArgumentException;
+import io.cipherd.server.keys.DataInventory;
 import io.cipherd.server.keys.KeyAdmin;
 import io.cipherd.server.keys.KeyCensus;
 import io.cipherd.server.keys.KeyMetadata;
@@ -166,16 +167,20 @@ public final class AuthorizedKeyAdmin {
   }
 
   /**
-   * Retires the versions below {@code belowVersion} (durations null: the defaults); needs {@code
-   * destroy}, also with {@code validateOnly}, which shows what the key's use looks like.
+   * Retires the versions below {@code belowVersion} (durations null: the defaults) unless {@code
+   * inventories} count ciphertexts under them or they were used lately; needs {@code destroy}, also
+   * with {@code validateOnly}, which shows what the key's use looks like.
    */
   public Retirement retire(
       String name,
       int belowVersion,
       Duration quietPeriod,
       Duration pendingWindow,
-      boolean validateOnly) {
+      boolean validateOnly,
+      List<DataInventory> inventories) {
     authorizer.check(Operation.DESTROY, name);
-    return admin.lifecycle().retire(name, belowVersion, quietPeriod, pendingWindow, validateOnly);
+    return admin
+        .lifecycle()
+        .retire(name, belowVersion, quietPeriod, pendingWindow, validateOnly, inventories);
   }
 }

@@ -39,6 +39,11 @@ final class BatchedObserver implements CryptoObserver {
     target.failed(operation, version, error);
   }
 
+  @Override
+  public void refused(CryptoOperation operation, KeyVersionRef named, RuntimeException error) {
+    target.refused(operation, named, error);
+  }
+
   /** Tells the target what was added up since the last flush, and starts again from nothing. */
   void flush() {
     int told = size;

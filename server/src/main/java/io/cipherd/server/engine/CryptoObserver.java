@@ -24,6 +24,17 @@ public interface CryptoObserver {
             CryptoOperation operation, KeyVersionRef version, RuntimeException error) {}
       };
 
+  /** Tells every observer but {@link #NONE}, in order. */
+  static CryptoObserver all(CryptoObserver... observers) {
+    CryptoObserver all = NONE;
+    for (CryptoObserver observer : observers) {
+      if (observer != NONE) {
+        all = all == NONE ? observer : both(all, observer);
+      }
+    }
+    return all;
+  }
+
   /** Tells both observers, {@code first} first. */
   static CryptoObserver both(CryptoObserver first, CryptoObserver second) {
     return new CryptoObserver() {
@@ -38,6 +49,12 @@ public interface CryptoObserver {
       public void failed(CryptoOperation operation, KeyVersionRef version, RuntimeException error) {
         first.failed(operation, version, error);
         second.failed(operation, version, error);
+      }
+
+      @Override
+      public void refused(CryptoOperation operation, KeyVersionRef named, RuntimeException error) {
+        first.refused(operation, named, error);
+        second.refused(operation, named, error);
       }
 
       @Override
@@ -64,6 +81,18 @@ public interface CryptoObserver {
    * does not parse.
    */
   default void failedUnresolved(CryptoOperation operation, RuntimeException error) {
+    failed(operation, null, error);
+  }
+
+  /**
+   * {@code operation} named {@code named}, a version that exists, and failed before it could use
+   * it: the version is pending destruction ({@code KEY_VERSION_DESTRUCTION_SCHEDULED}), below
+   * min_decryption_version ({@code POLICY_DENIED}), or of another mode than the ciphertext says
+   * ({@code DECRYPTION_FAILED}). Told only for a caller the access policy allowed, after the
+   * version was found, so {@code named} is never a made-up name. The default tells it as a failure
+   * before a version was resolved, as such failures were told before this was.
+   */
+  default void refused(CryptoOperation operation, KeyVersionRef named, RuntimeException error) {
     failed(operation, null, error);
   }
 

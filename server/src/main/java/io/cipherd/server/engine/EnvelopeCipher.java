@@ -111,7 +111,11 @@ final class EnvelopeCipher {
       return length;
     } catch (RuntimeException e) {
       // Only a header whose key version exists is reported: a made-up name must not become a label.
-      observer.failed(CryptoOperation.DECRYPT, resolved, e);
+      if (resolved == null && VersionRefusals.foundVersion(e)) {
+        observer.refused(CryptoOperation.DECRYPT, header, e);
+      } else {
+        observer.failed(CryptoOperation.DECRYPT, resolved, e);
+      }
       throw e;
     }
   }

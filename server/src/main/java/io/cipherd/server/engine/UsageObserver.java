@@ -1,11 +1,16 @@
 package io.cipherd.server.engine;
 
 import io.cipherd.server.crypto.KeyVersionRef;
+import io.cipherd.server.errors.CipherdException;
+import io.cipherd.server.errors.ErrorKind;
 import io.cipherd.server.keys.UsageLedger;
 
 /**
  * Counts each successful encryption, decryption and rewrap per key version into a {@link
- * UsageLedger}.
+ * UsageLedger}, and each failed decryption of a version that exists as a failure of it: a caller
+ * allowed to decrypt who holds a ciphertext that fails (wrong context, tampered, below
+ * min_decryption_version, pending destruction) shows that data under the version still exists.
+ * Callers the access policy refuses never get this far, so they count nothing.
  */
 public final class UsageObserver implements CryptoObserver {
   private final UsageLedger ledger;
@@ -28,5 +33,17 @@ public final class UsageObserver implements CryptoObserver {
   }
 
   @Override
-  public void failed(CryptoOperation operation, KeyVersionRef version, RuntimeException error) {}
+  public void failed(CryptoOperation operation, KeyVersionRef version, RuntimeException error) {
+    if (version != null
+        && operation == CryptoOperation.DECRYPT
+        && error instanceof CipherdException e
+        && e.kind() == ErrorKind.DECRYPTION_FAILED) {
+      ledger.record(version.keyName(), version.version(), UsageLedger.Use.FAILURE);
+    }
+  }
+
+  @Override
+  public void refused(CryptoOperation operation, KeyVersionRef named, RuntimeException error) {
+    ledger.record(named.keyName(), named.version(), UsageLedger.Use.FAILURE);
+  }
 }

@@ -5,8 +5,8 @@ import dev.failsafe.RetryPolicy;
 import io.cipherd.server.errors.InvalidArgumentException;
 import java.time.Clock;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.List;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Supplier;
 import java.util.function.UnaryOperator;
@@ -81,6 +81,45 @@ public final class KeyLifecycleAdmin {
     return transition(name, key -> LifecycleRules.cancelDestruction(key, named, clock.instant()));
   }
 
+  /**
+   * Cancels the scheduled destruction of {@code version} because a call tried to use it, if the
+   * key's policy still sets cancel_destruction_on_use and the version is still pending and not yet
+   * due; returns whether this call cancelled it (false: nothing to do, e.g. another replica did).
+   */
+  public boolean cancelDestructionOnUse(String name, int version) {
+    AtomicBoolean cancelled = new AtomicBoolean();
+    cache.write(
+        () ->
+            retryOnConflict(
+                () -> {
+                  cancelled.set(false);
+                  KeyMetadata now = read(name);
+                  if (!cancelsOnUse(now, version)) {
+                    return now;
+                  }
+                  KeyMetadata next =
+                      LifecycleRules.cancelDestruction(now, List.of(version), clock.instant());
+                  KeyMetadata written = store.updateLifecycle(now, next);
+                  cancelled.set(true);
+                  return written;
+                }));
+    return cancelled.get();
+  }
+
+  private boolean cancelsOnUse(KeyMetadata key, int version) {
+    if (!key.policy().cancelDestructionOnUse() || !key.lifecycle().serves()) {
+      return false;
+    }
+    VersionLifecycle lifecycle =
+        key.versions().stream()
+            .filter(info -> info.version() == version)
+            .map(KeyVersionInfo::lifecycle)
+            .findFirst()
+            .orElse(VersionLifecycle.ENABLED);
+    return lifecycle.state() == VersionLifecycle.State.DESTRUCTION_SCHEDULED
+        && !lifecycle.dueAt(clock.instant());
+  }
+
   /** {@code versions} as a caller named them: at least one, each a version number, none twice. */
   private static List<Integer> checked(List<Integer> versions) {
     if (versions.isEmpty()) {
@@ -114,37 +153,51 @@ public final class KeyLifecycleAdmin {
     return transition(name, key -> LifecycleRules.cancelDeletion(key, clock.instant()));
   }
 
-  /**
-   * Retires every version of {@code name} below {@code belowVersion}: refuses with {@link
-   * KeyVersionsInUseException} while any of them was used within {@code quietPeriod} (null or zero:
-   * 7 days) on any replica, as the census merged through the store counts; otherwise raises
-   * min_decryption_version to {@code belowVersion} (never lowers it) and schedules every older
-   * version not yet scheduled or destroyed for destruction {@code pendingWindow} from now, in one
-   * check-and-set write. With {@code validateOnly} the same checks run and the plan is returned,
-   * nothing written. Reads the store.
-   */
+  /** As {@link #retire(String, int, Duration, Duration, boolean, List)}, with no inventory. */
   public Retirement retire(
       String name,
       int belowVersion,
       Duration quietPeriod,
       Duration pendingWindow,
       boolean validateOnly) {
+    return retire(name, belowVersion, quietPeriod, pendingWindow, validateOnly, List.of());
+  }
+
+  /**
+   * Retires every version of {@code name} below {@code belowVersion}: refuses with {@link
+   * KeyVersionsInUseException} while any of {@code inventories} (scans of the stored data) counts a
+   * ciphertext under one of them, or while any of them was used within {@code quietPeriod} (null or
+   * zero: 7 days) on any replica, failures included, as the census merged through the store counts;
+   * otherwise raises min_decryption_version to {@code belowVersion} (never lowers it) and schedules
+   * every older version not yet scheduled or destroyed for destruction {@code pendingWindow} from
+   * now, in one check-and-set write. With {@code validateOnly} the same checks run and the plan is
+   * returned, nothing written. Reads the store.
+   */
+  public Retirement retire(
+      String name,
+      int belowVersion,
+      Duration quietPeriod,
+      Duration pendingWindow,
+      boolean validateOnly,
+      List<DataInventory> inventories) {
     KeyNames.check(name);
     if (belowVersion < 2) {
       throw new InvalidArgumentException(
           "below_version must be at least 2: the versions below it are retired");
     }
+    RetirementPlan.checkInventories(name, inventories);
     Duration quiet = KeyCensus.quietPeriod(quietPeriod);
     Duration window = LifecycleRules.window(pendingWindow);
+    List<DataInventory> evidence = List.copyOf(inventories);
     if (validateOnly) {
-      return plan(read(name), belowVersion, quiet, window).retirement(false);
+      return plan(read(name), belowVersion, quiet, window, evidence).retirement(false);
     }
-    AtomicReference<Plan> done = new AtomicReference<>();
+    AtomicReference<RetirementPlan> done = new AtomicReference<>();
     cache.write(
         () ->
             retryOnConflict(
                 () -> {
-                  Plan plan = plan(read(name), belowVersion, quiet, window);
+                  RetirementPlan plan = plan(read(name), belowVersion, quiet, window, evidence);
                   KeyMetadata written = store.updateLifecycle(plan.before(), plan.after());
                   done.set(plan.written(written));
                   return written;
@@ -152,58 +205,20 @@ public final class KeyLifecycleAdmin {
     return done.get().retirement(true);
   }
 
-  /** A retirement worked out on {@code before}, to write as {@code after}. */
-  private record Plan(KeyMetadata before, KeyMetadata after, List<Integer> retired, Instant at) {
-    Plan written(KeyMetadata stored) {
-      return new Plan(before, stored, retired, at);
-    }
-
-    Retirement retirement(boolean applied) {
-      return new Retirement(
-          applied ? after : before, retired, retired.isEmpty() ? null : at, applied);
-    }
-  }
-
-  private Plan plan(KeyMetadata key, int belowVersion, Duration quiet, Duration window) {
-    LifecycleRules.refuseIfDeleting(key, "retired");
-    if (belowVersion > key.currentVersion()) {
-      throw new KeyPolicyViolationException(
-          "below_version "
-              + belowVersion
-              + " is above the current version "
-              + key.currentVersion()
-              + " of key '"
-              + key.name()
-              + "'");
-    }
-    Instant now = clock.instant();
-    KeyCensus census = KeyCensus.of(key, usage.refresh(key.name(), store), quiet, now);
-    List<Integer> inUse =
-        census.versions().stream()
-            .filter(entry -> entry.inUse() && entry.version() < belowVersion)
-            .map(KeyCensus.Entry::version)
-            .toList();
-    if (!inUse.isEmpty()) {
-      throw new KeyVersionsInUseException(key.name(), inUse, quiet);
-    }
-    List<Integer> retired =
-        key.versions().stream()
-            .filter(version -> version.version() < belowVersion && version.lifecycle().usable())
-            .map(KeyVersionInfo::version)
-            .toList();
-    KeyPolicy policy = key.policy();
-    KeyMetadata after =
-        key.withPolicy(
-            new KeyPolicy(
-                Math.max(policy.minDecryptionVersion(), belowVersion),
-                policy.minEncryptionVersion(),
-                policy.allowEcbEncryption(),
-                policy.autoRotatePeriod(),
-                policy.maxEncryptionsPerVersion()));
-    if (!retired.isEmpty()) {
-      after = LifecycleRules.scheduleDestruction(after, retired, window, now);
-    }
-    return new Plan(key, after, retired, now.plus(window));
+  private RetirementPlan plan(
+      KeyMetadata key,
+      int belowVersion,
+      Duration quiet,
+      Duration window,
+      List<DataInventory> inventories) {
+    return RetirementPlan.of(
+        key,
+        belowVersion,
+        quiet,
+        window,
+        inventories,
+        usage.refresh(key.name(), store),
+        clock.instant());
   }
 
   /**

@@ -18,13 +18,16 @@ import java.util.List;
  * @param autoRotatePeriod the age at which the current version is replaced by itself; zero: never
  * @param maxEncryptionsPerVersion the encryptions after which the current version is replaced, and
  *     past which no version encrypts; 0 means the mode's default ({@link #encryptionLimit})
+ * @param cancelDestructionOnUse whether a call naming a version pending destruction cancels that
+ *     destruction (the call itself is still refused): data under the version still exists
  */
 public record KeyPolicy(
     int minDecryptionVersion,
     int minEncryptionVersion,
     boolean allowEcbEncryption,
     Duration autoRotatePeriod,
-    long maxEncryptionsPerVersion) {
+    long maxEncryptionsPerVersion,
+    boolean cancelDestructionOnUse) {
   /** Shorter periods would rotate faster than replicas see each other's rotations. */
   public static final Duration MIN_AUTO_ROTATE_PERIOD = Duration.ofMinutes(1);
 
@@ -58,6 +61,33 @@ public record KeyPolicy(
     if (maxEncryptionsPerVersion < 0) {
       throw new InvalidArgumentException("max_encryptions_per_version must not be negative");
     }
+  }
+
+  /** A policy that leaves destructions pending when their versions are used. */
+  public KeyPolicy(
+      int minDecryptionVersion,
+      int minEncryptionVersion,
+      boolean allowEcbEncryption,
+      Duration autoRotatePeriod,
+      long maxEncryptionsPerVersion) {
+    this(
+        minDecryptionVersion,
+        minEncryptionVersion,
+        allowEcbEncryption,
+        autoRotatePeriod,
+        maxEncryptionsPerVersion,
+        /* cancelDestructionOnUse= */ false);
+  }
+
+  /** This policy with min_decryption_version raised to {@code version} (never lowered). */
+  public KeyPolicy withMinDecryptionVersionAtLeast(int version) {
+    return new KeyPolicy(
+        Math.max(minDecryptionVersion, version),
+        minEncryptionVersion,
+        allowEcbEncryption,
+        autoRotatePeriod,
+        maxEncryptionsPerVersion,
+        cancelDestructionOnUse);
   }
 
   /** A policy without automatic rotation settings (the mode's default limit applies). */

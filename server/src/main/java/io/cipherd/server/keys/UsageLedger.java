@@ -23,7 +23,9 @@ public final class UsageLedger {
     ENCRYPT,
     DECRYPT,
     REWRAP,
-    INDEX
+    INDEX,
+    /** A call that named the version and failed with it: its data still exists. */
+    FAILURE
   }
 
   private final Clock clock;
@@ -133,6 +135,7 @@ public final class UsageLedger {
     private final LongAdder decryptions = new LongAdder();
     private final LongAdder rewraps = new LongAdder();
     private final LongAdder indexes = new LongAdder();
+    private final LongAdder failures = new LongAdder();
     private final LongAccumulator lastUsed = new LongAccumulator(Math::max, 0);
 
     void add(Use use, long uses, long now) {
@@ -141,6 +144,7 @@ public final class UsageLedger {
         case DECRYPT -> decryptions.add(uses);
         case REWRAP -> rewraps.add(uses);
         case INDEX -> indexes.add(uses);
+        case FAILURE -> failures.add(uses);
       }
       lastUsed.accumulate(now);
     }
@@ -152,7 +156,8 @@ public final class UsageLedger {
           decryptions.sumThenReset(),
           rewraps.sumThenReset(),
           indexes.sumThenReset(),
-          last == 0 ? null : Instant.ofEpochMilli(last));
+          last == 0 ? null : Instant.ofEpochMilli(last),
+          failures.sumThenReset());
     }
 
     VersionUsage peek() {
@@ -162,7 +167,8 @@ public final class UsageLedger {
           decryptions.sum(),
           rewraps.sum(),
           indexes.sum(),
-          last == 0 ? null : Instant.ofEpochMilli(last));
+          last == 0 ? null : Instant.ofEpochMilli(last),
+          failures.sum());
     }
 
     void putBack(VersionUsage usage) {
@@ -170,6 +176,7 @@ public final class UsageLedger {
       decryptions.add(usage.decryptions());
       rewraps.add(usage.rewraps());
       indexes.add(usage.indexes());
+      failures.add(usage.failures());
     }
   }
 }

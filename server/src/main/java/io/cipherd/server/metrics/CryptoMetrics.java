@@ -4,6 +4,8 @@ import io.cipherd.server.crypto.KeyType;
 import io.cipherd.server.crypto.KeyVersionRef;
 import io.cipherd.server.engine.CryptoObserver;
 import io.cipherd.server.engine.CryptoOperation;
+import io.cipherd.server.errors.CipherdException;
+import io.cipherd.server.errors.ErrorKind;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.util.EnumMap;
@@ -27,6 +29,9 @@ public final class CryptoMetrics implements CryptoObserver {
   static final String VERSION_DECRYPTIONS = "cipherd.key.version.decryptions";
   static final String VERSION_REWRAPS = "cipherd.key.version.rewraps";
 
+  /** Prometheus: {@code cipherd_key_version_pending_destruction_use_total}. */
+  static final String PENDING_DESTRUCTION_USE = "cipherd.key.version.pending.destruction.use";
+
   /** Mode and key labels of a failure that happened before a key version was resolved. */
   static final String NONE = "none";
 
@@ -36,6 +41,7 @@ public final class CryptoMetrics implements CryptoObserver {
       new EnumMap<>(CryptoOperation.class);
   private final Map<CryptoOperation, ConcurrentMap<String, Counter>> unresolvedFailures =
       new EnumMap<>(CryptoOperation.class);
+  private final ConcurrentMap<String, Counter> pendingDestructionUses = new ConcurrentHashMap<>();
 
   public CryptoMetrics(MeterRegistry registry, boolean keyNames) {
     this.registry = registry;
@@ -48,6 +54,11 @@ public final class CryptoMetrics implements CryptoObserver {
       }
       meters.put(operation, byType);
       unresolvedFailures.put(operation, new ConcurrentHashMap<>());
+    }
+    if (!keyNames) {
+      // The one series there will ever be, at 0 from the start, so an alert's increase() sees the
+      // first use.
+      pendingDestructionUse(CipherdMetrics.ALL_KEYS);
     }
   }
 
@@ -73,6 +84,34 @@ public final class CryptoMetrics implements CryptoObserver {
     } else {
       meters(operation, version).failure(outcome).increment();
     }
+  }
+
+  /**
+   * Counts a call refused because the version it named is pending destruction (the audit record
+   * names the version and caller), then the failure as any other.
+   */
+  @Override
+  public void refused(CryptoOperation operation, KeyVersionRef named, RuntimeException error) {
+    if (error instanceof CipherdException e
+        && e.kind() == ErrorKind.KEY_VERSION_DESTRUCTION_SCHEDULED) {
+      pendingDestructionUse(keyNames ? named.keyName() : CipherdMetrics.ALL_KEYS).increment();
+    }
+    failed(operation, null, error);
+  }
+
+  private Counter pendingDestructionUse(String key) {
+    Counter found = pendingDestructionUses.get(key);
+    return found != null
+        ? found
+        : pendingDestructionUses.computeIfAbsent(
+            key,
+            k ->
+                Counter.builder(PENDING_DESTRUCTION_USE)
+                    .description(
+                        "Calls that named a key version pending destruction (refused): data under it"
+                            + " still exists, and destroying it would lose that data")
+                    .tags("key", k)
+                    .register(registry));
   }
 
   private KeyMeters meters(CryptoOperation operation, KeyVersionRef version) {

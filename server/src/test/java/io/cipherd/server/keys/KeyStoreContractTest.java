@@ -362,6 +362,35 @@ public abstract class KeyStoreContractTest {
   }
 
   @Test
+  public void updatePolicy_cancelDestructionOnUse_persistsAcrossAReopen() throws Exception {
+    store.createKey("payments", version(1, CipherMode.GCM, 256), KeyPolicy.DEFAULT);
+    KeyPolicy policy = new KeyPolicy(0, 0, false, Duration.ZERO, 0, true);
+
+    store.updatePolicy("payments", policy);
+    reopenStore();
+
+    assertThat(store.readKey("payments").orElseThrow().policy().cancelDestructionOnUse()).isTrue();
+    assertThat(KeyPolicy.DEFAULT.cancelDestructionOnUse()).isFalse();
+  }
+
+  @Test
+  public void usage_failuresAddUpWithTheOtherCounts_andPersistAcrossAReopen() throws Exception {
+    store.createKey("payments", version(1, CipherMode.GCM, 256), KeyPolicy.DEFAULT);
+    Instant first = T0.plusSeconds(60);
+    Instant later = T0.plusSeconds(120);
+
+    store.addUsage("payments", Map.of(1, new VersionUsage(5, 2, 0, 0, first, 0)));
+    store.addUsage("payments", Map.of(1, new VersionUsage(0, 0, 0, 0, later, 3)));
+    reopenStore();
+
+    VersionUsage usage = store.readUsage("payments").get(1);
+    assertThat(usage.encryptions()).isEqualTo(5);
+    assertThat(usage.decryptions()).isEqualTo(2);
+    assertThat(usage.failures()).isEqualTo(3);
+    assertThat(usage.lastUsed()).isEqualTo(later);
+  }
+
+  @Test
   public void updatePolicy_unknownKey_throwsKeyNotFoundAndCreatesNothing() {
     assertThatThrownBy(() -> store.updatePolicy("nope", STRICT))
         .isInstanceOf(KeyNotFoundException.class);

@@ -55,6 +55,26 @@ class UsageLedgerTest {
   }
 
   @Test
+  void failures_countOnEachReplica_setTheLastUse_andAddUpThroughTheStore() {
+    UsageLedger one = new UsageLedger(clock);
+    UsageLedger two = new UsageLedger(clock);
+    one.record("k", 2, UsageLedger.Use.FAILURE);
+    clock.advance(Duration.ofMinutes(1));
+    two.record("k", 2, UsageLedger.Use.FAILURE, 2);
+
+    assertThat(one.usage("k").get(2).failures()).isEqualTo(1);
+    assertThat(one.usage("k").get(2).isEmpty()).isFalse();
+    one.merge(store);
+    two.merge(store);
+
+    VersionUsage merged = store.readUsage("k").get(2);
+    assertThat(merged.failures()).isEqualTo(3);
+    assertThat(merged.decryptions()).isZero();
+    assertThat(merged.lastUsed()).isEqualTo(clock.instant());
+    assertThat(two.usage("k").get(2)).isEqualTo(merged);
+  }
+
+  @Test
   void failedMerge_keepsTheCountsForTheNextOne() {
     UsageLedger ledger = new UsageLedger(clock);
     ledger.record("k", 1, UsageLedger.Use.ENCRYPT);

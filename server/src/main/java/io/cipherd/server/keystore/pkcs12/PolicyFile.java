@@ -159,6 +159,7 @@ final class PolicyFile {
     o.addProperty("allow_ecb_encryption", p.allowEcbEncryption());
     o.addProperty("auto_rotate_period_seconds", p.autoRotatePeriod().toSeconds());
     o.addProperty("max_encryptions_per_version", p.maxEncryptionsPerVersion());
+    o.addProperty("cancel_destruction_on_use", p.cancelDestructionOnUse());
     return o;
   }
 
@@ -174,10 +175,23 @@ final class PolicyFile {
           intField(o, "min_encryption_version"),
           ecb.getAsBoolean(),
           Duration.ofSeconds(optionalLong(o, "auto_rotate_period_seconds")),
-          optionalLong(o, "max_encryptions_per_version"));
+          optionalLong(o, "max_encryptions_per_version"),
+          optionalBoolean(o, "cancel_destruction_on_use"));
     } catch (RuntimeException e) {
       throw new IllegalArgumentException(e.getMessage(), e);
     }
+  }
+
+  /** A setting added after files were first written: absent means false. */
+  private static boolean optionalBoolean(JsonObject o, String field) {
+    JsonElement e = o.get(field);
+    if (e == null) {
+      return false;
+    }
+    if (!e.isJsonPrimitive() || !((JsonPrimitive) e).isBoolean()) {
+      throw new IllegalArgumentException(field + " must be true or false");
+    }
+    return e.getAsBoolean();
   }
 
   private static long optionalLong(JsonObject o, String field) {

@@ -20,7 +20,10 @@ import java.util.TreeMap;
  * not needed to decrypt: a lost or damaged file only resets the counts (logged by the store).
  *
  * <pre>{"format": 1, "usage": {"payments": {"1": {"encryptions": 12, "decryptions": 3,
- *   "rewraps": 0, "indexes": 0, "last_used": "2026-11-23T10:00:00Z"}}}}</pre>
+ *   "rewraps": 0, "indexes": 0, "failures": 0, "last_used": "2026-11-23T10:00:00Z"}}}}</pre>
+ *
+ * <p>A count added later ({@code indexes}, {@code failures}) reads as 0 from a file written before
+ * it, so older files stay readable.
  */
 final class UsageFile {
   static final int FORMAT = 1;
@@ -52,7 +55,8 @@ final class UsageFile {
                 o.get("decryptions").getAsLong(),
                 o.get("rewraps").getAsLong(),
                 o.has("indexes") ? o.get("indexes").getAsLong() : 0,
-                last == null || last.isJsonNull() ? null : Instant.parse(last.getAsString())));
+                last == null || last.isJsonNull() ? null : Instant.parse(last.getAsString()),
+                o.has("failures") ? o.get("failures").getAsLong() : 0));
       }
       all.put(key.getKey(), versions);
     }
@@ -74,6 +78,7 @@ final class UsageFile {
                         o.addProperty("decryptions", u.decryptions());
                         o.addProperty("rewraps", u.rewraps());
                         o.addProperty("indexes", u.indexes());
+                        o.addProperty("failures", u.failures());
                         o.addProperty(
                             "last_used", u.lastUsed() == null ? null : u.lastUsed().toString());
                         byVersion.add(Integer.toString(version), o);

@@ -25,6 +25,7 @@ final class KvKeySettings {
   static final String ALLOW_ECB_ENCRYPTION = "allow_ecb_encryption";
   static final String AUTO_ROTATE_PERIOD_SECONDS = "auto_rotate_period_seconds";
   static final String MAX_ENCRYPTIONS_PER_VERSION = "max_encryptions_per_version";
+  static final String CANCEL_DESTRUCTION_ON_USE = "cancel_destruction_on_use";
 
   private KvKeySettings() {}
 
@@ -36,7 +37,8 @@ final class KvKeySettings {
             .add(MIN_ENCRYPTION_VERSION, Integer.toString(policy.minEncryptionVersion()))
             .add(ALLOW_ECB_ENCRYPTION, Boolean.toString(policy.allowEcbEncryption()))
             .add(AUTO_ROTATE_PERIOD_SECONDS, Long.toString(policy.autoRotatePeriod().toSeconds()))
-            .add(MAX_ENCRYPTIONS_PER_VERSION, Long.toString(policy.maxEncryptionsPerVersion()));
+            .add(MAX_ENCRYPTIONS_PER_VERSION, Long.toString(policy.maxEncryptionsPerVersion()))
+            .add(CANCEL_DESTRUCTION_ON_USE, Boolean.toString(policy.cancelDestructionOnUse()));
     return Json.object()
         .add("max_versions", KEEP_ALL_VERSIONS)
         .add("cas_required", true)
@@ -68,7 +70,9 @@ final class KvKeySettings {
         intField(fields, MIN_ENCRYPTION_VERSION),
         Boolean.parseBoolean(stringField(fields, ALLOW_ECB_ENCRYPTION, "false")),
         Duration.ofSeconds(Long.parseLong(stringField(fields, AUTO_ROTATE_PERIOD_SECONDS, "0"))),
-        Long.parseLong(stringField(fields, MAX_ENCRYPTIONS_PER_VERSION, "0")));
+        Long.parseLong(stringField(fields, MAX_ENCRYPTIONS_PER_VERSION, "0")),
+        // Absent from keys written before the setting existed: off.
+        Boolean.parseBoolean(stringField(fields, CANCEL_DESTRUCTION_ON_USE, "false")));
   }
 
   private static int intField(JsonObject fields, String name) {

@@ -9,8 +9,9 @@ import java.util.Map;
 
 /**
  * The KV secret {@code <prefix>/_usage/<name>} holding a key's merged usage: {@code {"1":
- * {"encryptions": 12, "decryptions": 3, "rewraps": 0, "last_used": "2026-..."}}}. The folder starts
- * with '_', which no key name does, and listings skip folders.
+ * {"encryptions": 12, "decryptions": 3, "rewraps": 0, "indexes": 0, "failures": 0, "last_used":
+ * "2026-..."}}}; a count missing from an older secret reads as 0. The folder starts with '_', which
+ * no key name does, and listings skip folders.
  */
 final class KvUsage {
   /**
@@ -34,7 +35,8 @@ final class KvUsage {
                   .add("encryptions", u.encryptions())
                   .add("decryptions", u.decryptions())
                   .add("rewraps", u.rewraps())
-                  .add("indexes", u.indexes());
+                  .add("indexes", u.indexes())
+                  .add("failures", u.failures());
           if (u.lastUsed() != null) {
             o.add("last_used", u.lastUsed().toString());
           }
@@ -58,7 +60,8 @@ final class KvUsage {
               o.getLong("decryptions", 0),
               o.getLong("rewraps", 0),
               o.getLong("indexes", 0),
-              last == null || !last.isString() ? null : Instant.parse(last.asString())));
+              last == null || !last.isString() ? null : Instant.parse(last.asString()),
+              o.getLong("failures", 0)));
     }
     return usage;
   }

@@ -1,0 +1,51 @@
+package io.cipherd.server;
+
+import io.cipherd.server.audit.AuditObserver;
+import io.cipherd.server.audit.AuditTrail;
+import io.cipherd.server.engine.CryptoObserver;
+import io.cipherd.server.engine.PendingDestructionObserver;
+import io.cipherd.server.engine.UsageObserver;
+import io.cipherd.server.keys.DestructionCancellation;
+import io.cipherd.server.keys.KeyCache;
+import io.cipherd.server.keys.KeyLifecycleAdmin;
+import io.cipherd.server.keys.UsageLedger;
+import io.cipherd.server.logging.RequestIds;
+import io.cipherd.server.metrics.CipherdMetrics;
+import io.cipherd.server.metrics.CryptoMetrics;
+import java.util.concurrent.Executor;
+
+/**
+ * What every crypto operation is told to, in order: the metrics, the cancellation of destructions a
+ * call runs into (when its key's policy says so), the usage ledger, and the audit tally.
+ */
+final class CryptoObservers {
+  private CryptoObservers() {}
+
+  /**
+   * The observers of a server with {@code metrics}, counting into {@code usage}, auditing into
+   * {@code audit} (null: no audit trail), cancelling through {@code lifecycle} on {@code executor}
+   * what {@code keys}' metadata says to cancel.
+   */
+  static CryptoObserver of(
+      CipherdMetrics metrics,
+      UsageLedger usage,
+      AuditTrail audit,
+      KeyCache keys,
+      KeyLifecycleAdmin lifecycle,
+      Executor executor) {
+    DestructionCancellation cancellation =
+        new DestructionCancellation(
+            keys,
+            lifecycle,
+            executor,
+            RequestIds::current,
+            audit == null
+                ? DestructionCancellation.Listener.NONE
+                : audit::recordDestructionCancelledOnUse);
+    return CryptoObserver.all(
+        new CryptoMetrics(metrics.registry(), metrics.keyNames()),
+        new PendingDestructionObserver(cancellation),
+        new UsageObserver(usage),
+        audit == null ? CryptoObserver.NONE : new AuditObserver());
+  }
+}
