@@ -108,9 +108,13 @@ final class KeyProtos {
             .setEncryptions(usage.encryptions())
             .setDecryptions(usage.decryptions())
             .setRewraps(usage.rewraps())
-            .setIndexes(usage.indexes());
+            .setIndexes(usage.indexes())
+            .setIndexLookups(usage.indexLookups());
     if (usage.lastUsed() != null) {
       proto.setLastUsedTime(timestamp(usage.lastUsed()));
+    }
+    if (usage.lastLookup() != null) {
+      proto.setLastLookupTime(timestamp(usage.lastLookup()));
     }
     return proto.build();
   }

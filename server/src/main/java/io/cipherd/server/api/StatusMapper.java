@@ -130,7 +130,8 @@ public final class StatusMapper {
    */
   static Status.Code codeOf(ErrorKind kind) {
     return switch (kind) {
-      case INVALID_ARGUMENT, INVALID_CIPHERTEXT, DECRYPTION_FAILED -> Status.Code.INVALID_ARGUMENT;
+      case INVALID_ARGUMENT, INVALID_CIPHERTEXT, UNEXPECTED_KEY, DECRYPTION_FAILED ->
+          Status.Code.INVALID_ARGUMENT;
       case KEY_NOT_FOUND -> Status.Code.NOT_FOUND;
       case KEY_ALREADY_EXISTS -> Status.Code.ALREADY_EXISTS;
       case POLICY_DENIED,

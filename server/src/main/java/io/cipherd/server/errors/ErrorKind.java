@@ -10,6 +10,8 @@ public enum ErrorKind {
   INVALID_ARGUMENT("invalid_argument"),
   /** A ciphertext that is not in the envelope format. */
   INVALID_CIPHERTEXT("invalid_ciphertext"),
+  /** A ciphertext whose header names a key other than the request's expected key. */
+  UNEXPECTED_KEY("unexpected_key"),
   /** A well-formed ciphertext that did not decrypt: wrong key, context or tampered bytes. */
   DECRYPTION_FAILED("decryption_failed"),
   /** A key, or a version of one, that does not exist. */

@@ -23,7 +23,12 @@ public final class UsageLedger {
     ENCRYPT,
     DECRYPT,
     REWRAP,
-    INDEX
+    INDEX,
+    /**
+     * An index computed under a version by an all-versions lookup that asked for another: counted
+     * apart, it neither sets the version's last use nor keeps it in use.
+     */
+    INDEX_LOOKUP
   }
 
   private final Clock clock;
@@ -134,6 +139,8 @@ public final class UsageLedger {
     private final LongAdder rewraps = new LongAdder();
     private final LongAdder indexes = new LongAdder();
     private final LongAccumulator lastUsed = new LongAccumulator(Math::max, 0);
+    private final LongAdder indexLookups = new LongAdder();
+    private final LongAccumulator lastLookup = new LongAccumulator(Math::max, 0);
 
     void add(Use use, long uses, long now) {
       switch (use) {
@@ -141,28 +148,39 @@ public final class UsageLedger {
         case DECRYPT -> decryptions.add(uses);
         case REWRAP -> rewraps.add(uses);
         case INDEX -> indexes.add(uses);
+        case INDEX_LOOKUP -> {
+          indexLookups.add(uses);
+          lastLookup.accumulate(now);
+          return;
+        }
       }
       lastUsed.accumulate(now);
     }
 
     VersionUsage take() {
-      long last = lastUsed.get();
       return new VersionUsage(
           encryptions.sumThenReset(),
           decryptions.sumThenReset(),
           rewraps.sumThenReset(),
           indexes.sumThenReset(),
-          last == 0 ? null : Instant.ofEpochMilli(last));
+          instant(lastUsed.get()),
+          indexLookups.sumThenReset(),
+          instant(lastLookup.get()));
     }
 
     VersionUsage peek() {
-      long last = lastUsed.get();
       return new VersionUsage(
           encryptions.sum(),
           decryptions.sum(),
           rewraps.sum(),
           indexes.sum(),
-          last == 0 ? null : Instant.ofEpochMilli(last));
+          instant(lastUsed.get()),
+          indexLookups.sum(),
+          instant(lastLookup.get()));
+    }
+
+    private static Instant instant(long millis) {
+      return millis == 0 ? null : Instant.ofEpochMilli(millis);
     }
 
     void putBack(VersionUsage usage) {
@@ -170,6 +188,7 @@ public final class UsageLedger {
       decryptions.add(usage.decryptions());
       rewraps.add(usage.rewraps());
       indexes.add(usage.indexes());
+      indexLookups.add(usage.indexLookups());
     }
   }
 }

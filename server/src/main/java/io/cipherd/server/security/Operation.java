@@ -13,6 +13,14 @@ public enum Operation {
   /** Compute blind indexes with an index key (ComputeIndex, ComputeIndexBatch). */
   INDEX,
   /**
+   * Compute the blind index of a ciphertext's plaintext inside the server (ReIndex, ReIndexBatch),
+   * granted on the ciphertext's key; the index key also needs {@code index}. The plaintext never
+   * leaves the server, so a re-indexing job needs no {@code decrypt}, and {@code decrypt} does not
+   * imply this. Ciphertexts of unauthenticated modes also need {@code decrypt}: whether their
+   * re-index succeeds would be a padding oracle.
+   */
+  REINDEX,
+  /**
    * Generate data keys wrapped by a key (GenerateDataKey). Unwrapping one is a Decrypt, which needs
    * {@code decrypt}; a caller with {@code datakey} alone can make wrapped keys but not read them
    * back.
