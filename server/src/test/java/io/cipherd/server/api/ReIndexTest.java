@@ -27,9 +27,12 @@ import io.cipherd.api.v1.ReIndexResponse;
 import io.cipherd.api.v1.RetireKeyVersionsRequest;
 import io.cipherd.api.v1.RetireKeyVersionsResponse;
 import io.cipherd.api.v1.RotateKeyRequest;
+import io.cipherd.server.CipherdServer;
+import io.cipherd.server.TestServers;
 import io.cipherd.server.keys.SettableClock;
 import io.cipherd.server.security.AccessPolicyFile;
 import io.cipherd.server.security.BearerTokens;
+import io.grpc.ManagedChannel;
 import io.grpc.Metadata;
 import io.grpc.Status;
 import io.grpc.StatusRuntimeException;
@@ -41,6 +44,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -500,6 +504,67 @@ class ReIndexTest {
     failsWith(
         Status.Code.INVALID_ARGUMENT,
         () -> crypto("reindexer").reIndexBatch(batch.setLengthBytes(40).build()));
+  }
+
+  @Test
+  void overARealSocket_reIndexesAsComputeIndex_andCountsLookupsApart(@TempDir Path otherDir)
+      throws Exception {
+    CipherdServer server = TestServers.start(otherDir, /* metricsKeyNames= */ true);
+    ManagedChannel channel = TestServers.channel(server);
+    try {
+      var crypto = CryptoServiceGrpc.newBlockingStub(channel);
+      var admin = KeyAdminServiceGrpc.newBlockingStub(channel);
+      admin.createKey(CreateKeyRequest.newBuilder().setKeyName("notes").build());
+      admin.createKey(
+          CreateKeyRequest.newBuilder().setKeyName("notes-idx").setMode(Mode.MODE_HMAC).build());
+      String row =
+          crypto
+              .encrypt(
+                  EncryptRequest.newBuilder()
+                      .setKeyName("notes")
+                      .setPlaintext(ByteString.copyFromUtf8("Ünïcode Note"))
+                      .setContext(COLUMN)
+                      .build())
+              .getCiphertext();
+      admin.rotateKey(RotateKeyRequest.newBuilder().setKeyName("notes-idx").build());
+      ComputeIndexRequest lookup =
+          ComputeIndexRequest.newBuilder()
+              .setKeyName("notes-idx")
+              .setValue(ByteString.copyFromUtf8(" ünïcode note"))
+              .setNormalization(EMAIL)
+              .setAllVersions(true)
+              .build();
+
+      ReIndexResponse reIndexed =
+          crypto.reIndex(
+              ReIndexRequest.newBuilder()
+                  .setCiphertext(row)
+                  .setContext(COLUMN)
+                  .setIndexKeyName("notes-idx")
+                  .setNormalization(EMAIL)
+                  .build());
+      ComputeIndexResponse looked = crypto.computeIndex(lookup);
+
+      assertThat(reIndexed.getKeyVersion()).isEqualTo(2);
+      assertThat(reIndexed.getIndex()).isEqualTo(looked.getIndex()).hasSize(32);
+      KeyVersionUsage v1 =
+          admin
+              .getKey(GetKeyRequest.newBuilder().setKeyName("notes-idx").build())
+              .getKey()
+              .getVersions(0)
+              .getUsage();
+      assertThat(v1.getIndexLookups()).isEqualTo(1);
+      assertThat(v1.getIndexes()).isZero();
+      assertThat(v1.hasLastUsedTime()).isFalse();
+      assertThat(v1.hasLastLookupTime()).isTrue();
+      assertThat(TestServers.get(server, "/metrics").body())
+          .contains("operation=\"index_lookup\"")
+          .containsPattern(
+              "cipherd_crypto_operations_total\\{key=\"notes-idx\",mode=\"hmac\",operation=\"index\",outcome=\"ok\"} 2");
+    } finally {
+      channel.shutdownNow().awaitTermination(5, TimeUnit.SECONDS);
+      server.close();
+    }
   }
 
   private ReIndexRequest request(String ciphertext, ByteString context, String indexKey) {
