@@ -17,6 +17,10 @@ type Usage struct {
 	Rewraps     int64 // ciphertexts rewrapped out of the version
 	Indexes     int64 // blind indexes computed, for an index key's version
 	LastUsed    time.Time
+	// IndexLookups counts indexes that all-versions lookups computed under this version beside the
+	// version they asked for; they neither set LastUsed nor keep the version in use.
+	IndexLookups int64
+	LastLookup   time.Time
 }
 
 // Used reports whether the version was ever used.
@@ -30,6 +34,10 @@ func usageFrom(u *cipherdpb.KeyVersionUsage) Usage {
 		Indexes: u.GetIndexes()}
 	if u.GetLastUsedTime() != nil {
 		usage.LastUsed = u.GetLastUsedTime().AsTime()
+	}
+	usage.IndexLookups = u.GetIndexLookups()
+	if u.GetLastLookupTime() != nil {
+		usage.LastLookup = u.GetLastLookupTime().AsTime()
 	}
 	return usage
 }

@@ -62,7 +62,8 @@ def _version(v: keys_pb2.KeyVersion) -> KeyVersion:
 def _usage(u: keys_pb2.KeyVersionUsage) -> KeyVersionUsage:
     return KeyVersionUsage(u.encryptions, u.decryptions, u.rewraps,
                            _time(u.last_used_time) if u.HasField("last_used_time") else None,
-                           indexes=u.indexes)
+                           indexes=u.indexes, index_lookups=u.index_lookups,
+                           last_lookup_time=_time(u.last_lookup_time) if u.HasField("last_lookup_time") else None)
 
 
 def census_from_proto(response: admin.GetKeyCensusResponse) -> KeyCensus:

@@ -50,13 +50,17 @@ class KeyPolicy:
 class KeyVersionUsage:
     """One version's use, merged across replicas every few seconds (so it lags by about one merge
     interval): encryptions (rewraps into it too), decryptions (rewraps out of it too), rewraps, blind
-    indexes computed (index keys), and the last use of any kind (None if never used)."""
+    indexes computed (index keys), and the last use of any kind (None if never used). all_versions lookups
+    of an index key are counted apart, in index_lookups and last_lookup_time: they neither set
+    last_used_time nor keep the version in use in the census, so the version can retire once re-indexed."""
 
     encryptions: int = 0
     decryptions: int = 0
     rewraps: int = 0
     last_used_time: datetime | None = None
     indexes: int = 0
+    index_lookups: int = 0
+    last_lookup_time: datetime | None = None
 
 
 @dataclass(frozen=True)
