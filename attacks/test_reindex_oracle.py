@@ -213,7 +213,7 @@ def test_request_fields_are_refused_before_decrypting(server: Target) -> None:
         original = encrypt(stubs, ADMIN.metadata, data, b"alice@example.com", COLUMN)
         tampered = Envelope.parse(original).flipped(-1, 1)
         for fields in ({"length": 7}, {"length": 33}, {"expected_key": "Not A Name"}, {"expected_key": "other-*"}):
-            good, bad = (_reindex(stubs, REINDEXER.metadata, c, index, **fields) for c in (original, tampered))  # type: ignore[arg-type]
+            good, bad = (_reindex(stubs, REINDEXER.metadata, c, index, **fields) for c in (original, tampered))
             assert not good.ok and (good.code, good.reason, good.message) == (bad.code, bad.reason, bad.message), (
                 f"{fields}: {good.brief()} / {bad.brief()}")
             assert good.code == grpc.StatusCode.INVALID_ARGUMENT

@@ -248,8 +248,7 @@ public final class CryptoServiceImpl extends CryptoServiceGrpc.CryptoServiceImpl
   @Override
   public void reIndex(ReIndexRequest request, StreamObserver<ReIndexResponse> observer) {
     dispatcher.unary(
-        engine.canDecryptFromMemory(request.getCiphertext())
-            && engine.canEncryptFromMemory(request.getIndexKeyName(), 0),
+        IndexCalls.canReIndexFromMemory(engine, request),
         observer,
         () -> indexCalls.reIndex(request));
   }

@@ -112,13 +112,15 @@ final class IndexCalls {
   /** One ciphertext's plaintext indexed under the index key's current version. */
   ReIndexResponse reIndex(ReIndexRequest request) {
     ReIndexed reIndexed =
-        engine.reIndex(
-            request.getCiphertext(),
-            request.getContext(),
-            request.getExpectedKey(),
-            request.getIndexKeyName(),
-            NormalizationProtos.fromProto(request.getNormalization()),
-            request.getLengthBytes());
+        engine
+            .reIndexing()
+            .reIndex(
+                request.getCiphertext(),
+                request.getContext(),
+                request.getExpectedKey(),
+                request.getIndexKeyName(),
+                NormalizationProtos.fromProto(request.getNormalization()),
+                request.getLengthBytes());
     return ReIndexResponse.newBuilder()
         .setIndex(UnsafeByteOperations.unsafeWrap(reIndexed.indexed().index()))
         .setKeyVersion(reIndexed.indexed().keyVersion())
@@ -146,13 +148,17 @@ final class IndexCalls {
       result.clear().setReference(item.getReference());
       try {
         ReIndexed reIndexed =
-            batch.reIndex(
-                item.getCiphertext(),
-                item.getContext(),
-                item.getExpectedKey().isEmpty() ? request.getExpectedKey() : item.getExpectedKey(),
-                request.getIndexKeyName(),
-                normalization,
-                request.getLengthBytes());
+            batch
+                .reIndexing()
+                .reIndex(
+                    item.getCiphertext(),
+                    item.getContext(),
+                    item.getExpectedKey().isEmpty()
+                        ? request.getExpectedKey()
+                        : item.getExpectedKey(),
+                    request.getIndexKeyName(),
+                    normalization,
+                    request.getLengthBytes());
         result
             .setIndex(UnsafeByteOperations.unsafeWrap(reIndexed.indexed().index()))
             .setKeyVersion(reIndexed.indexed().keyVersion())
@@ -164,6 +170,14 @@ final class IndexCalls {
       results.add(result.build());
     }
     return ReIndexBatchResponse.newBuilder().addAllResults(results).build();
+  }
+
+  /**
+   * Whether re-indexing {@code request}'s ciphertext with its index key needs no key-store call.
+   */
+  static boolean canReIndexFromMemory(CryptoEngine engine, ReIndexRequest request) {
+    return engine.canDecryptFromMemory(request.getCiphertext())
+        && engine.canEncryptFromMemory(request.getIndexKeyName(), 0);
   }
 
   /** Whether every item of {@code request} and its index key need no key-store call. */

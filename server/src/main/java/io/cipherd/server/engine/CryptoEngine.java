@@ -5,7 +5,6 @@ import io.cipherd.server.crypto.CipherSource;
 import io.cipherd.server.crypto.PayloadCipher;
 import io.cipherd.server.crypto.envelope.Envelope;
 import io.cipherd.server.crypto.envelope.EnvelopeHeader;
-import io.cipherd.server.crypto.index.Normalization;
 import io.cipherd.server.keys.KeyCache;
 import io.cipherd.server.pool.CipherLease;
 import io.cipherd.server.pool.CipherPools;
@@ -205,23 +204,9 @@ public final class CryptoEngine {
     return indexes;
   }
 
-  /**
-   * The blind index of a ciphertext's plaintext under the current version of index key {@code
-   * indexKeyName}, normalized as asked and cut to {@code lengthBytes} (0: the whole HMAC), as
-   * ComputeIndex would give for that plaintext. Needs {@code reindex} on the ciphertext's key (and
-   * {@code decrypt} too for an unauthenticated mode) and {@code index} on the index key, checked
-   * with {@code expectedKey} (empty: any key) before anything is decrypted. The plaintext never
-   * leaves this thread's {@link WorkBuffers}, and is wiped there before this returns.
-   */
-  public ReIndexed reIndex(
-      String ciphertext,
-      ByteString context,
-      String expectedKey,
-      String indexKeyName,
-      Normalization normalization,
-      int lengthBytes) {
-    return reIndexing.reIndex(
-        ciphertext, context, expectedKey, indexKeyName, normalization, lengthBytes);
+  /** ReIndex: blind indexes of ciphertexts' plaintexts, which never leave the server. */
+  public ReIndexing reIndexing() {
+    return reIndexing;
   }
 
   /**

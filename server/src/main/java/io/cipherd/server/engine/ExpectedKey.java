@@ -1,10 +1,7 @@
 package io.cipherd.server.engine;
 
 import io.cipherd.server.crypto.envelope.EnvelopeHeader;
-import io.cipherd.server.errors.CipherdException;
-import io.cipherd.server.errors.ErrorKind;
 import io.cipherd.server.errors.InvalidArgumentException;
-import java.util.Map;
 
 /**
  * The key a request says its ciphertext must be under ({@code expected_key}): a key name, or a
@@ -39,20 +36,6 @@ record ExpectedKey(String name, boolean prefix) {
     String actual = header.keyName();
     if (prefix ? !actual.startsWith(name) : !actual.equals(name)) {
       throw new UnexpectedKeyException(actual, prefix ? name + "*" : name);
-    }
-  }
-
-  /** A ciphertext under another key than the one expected. */
-  static final class UnexpectedKeyException extends CipherdException {
-    UnexpectedKeyException(String actual, String expected) {
-      super(
-          ErrorKind.UNEXPECTED_KEY,
-          "the ciphertext is under key '"
-              + actual
-              + "', not the expected_key '"
-              + expected
-              + "': refused before decrypting");
-      describe(Map.of("key", actual, "expected_key", expected));
     }
   }
 }

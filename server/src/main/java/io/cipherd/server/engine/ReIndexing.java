@@ -18,7 +18,7 @@ import io.cipherd.server.security.Authorizer;
  * failure only what a Decrypt would tell it (the one "decryption failed"), or that the plaintext
  * does not take the normalization asked for.
  */
-final class ReIndexing {
+public final class ReIndexing {
   private final Authorizer authorizer;
   private final CryptoObserver observer;
   private final EnvelopeCipher envelopes;
@@ -35,8 +35,15 @@ final class ReIndexing {
     this.indexes = indexes;
   }
 
-  /** As {@link CryptoEngine#reIndex}. */
-  ReIndexed reIndex(
+  /**
+   * The blind index of a ciphertext's plaintext under the current version of index key {@code
+   * indexKeyName}, normalized as asked and cut to {@code lengthBytes} (0: the whole HMAC), as
+   * ComputeIndex would give for that plaintext. Needs {@code reindex} on the ciphertext's key (and
+   * {@code decrypt} too for an unauthenticated mode) and {@code index} on the index key, checked
+   * with {@code expectedKey} (empty: any key) before anything is decrypted. The plaintext never
+   * leaves this thread's {@link WorkBuffers}, and is wiped there before this returns.
+   */
+  public ReIndexed reIndex(
       String ciphertext,
       ByteString context,
       String expectedKey,

@@ -43,6 +43,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Base64;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
@@ -614,9 +615,9 @@ class ReIndexTest {
 
   private static String flipLastByte(String ciphertext) {
     int split = ciphertext.indexOf('>') + 1;
-    byte[] payload = java.util.Base64.getDecoder().decode(ciphertext.substring(split));
+    byte[] payload = Base64.getDecoder().decode(ciphertext.substring(split));
     payload[payload.length - 1] ^= 1;
-    return ciphertext.substring(0, split) + java.util.Base64.getEncoder().encodeToString(payload);
+    return ciphertext.substring(0, split) + Base64.getEncoder().encodeToString(payload);
   }
 
   private void createKey(String name, Mode mode) {

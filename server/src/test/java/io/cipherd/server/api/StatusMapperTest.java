@@ -15,6 +15,7 @@ import io.cipherd.server.crypto.CipherMode;
 import io.cipherd.server.crypto.CryptoProviderException;
 import io.cipherd.server.crypto.DecryptionFailedException;
 import io.cipherd.server.crypto.envelope.InvalidCiphertextException;
+import io.cipherd.server.engine.UnexpectedKeyException;
 import io.cipherd.server.errors.CipherdException;
 import io.cipherd.server.errors.ErrorKind;
 import io.cipherd.server.errors.InvalidArgumentException;
@@ -84,6 +85,8 @@ class StatusMapperTest {
           Map.entry(TestDenials.denied(), Status.Code.PERMISSION_DENIED),
           Map.entry(TestDenials.anonymous(), Status.Code.UNAUTHENTICATED),
           Map.entry(new StreamIdleException("stream idle"), Status.Code.CANCELLED),
+          Map.entry(
+              new UnexpectedKeyException("payments", "users-*"), Status.Code.INVALID_ARGUMENT),
           Map.entry(
               new CryptoProviderException(
                   "AES/GCM/NoPadding", new IllegalStateException("provider")),
