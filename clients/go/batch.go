@@ -34,9 +34,9 @@ type Result struct {
 	Reference        string
 	Ciphertext       string // EncryptBatch, EncryptStream, ReEncryptBatch, ReEncryptStream
 	Plaintext        []byte // DecryptBatch, DecryptStream
-	Index            []byte // ComputeIndexBatch
+	Index            []byte // ComputeIndexBatch, ReIndexBatch
 	KeyVersion       int32
-	SourceKeyVersion int32 // ReEncryptBatch, ReEncryptStream
+	SourceKeyVersion int32 // ReEncryptBatch, ReEncryptStream, ReIndexBatch
 	Err              error
 }
 

@@ -7,7 +7,7 @@ import (
 	"github.com/cipherd/cipherd/clients/go/cipherdpb"
 )
 
-// IndexOption sets optional fields of ComputeIndex and ComputeIndexBatch.
+// IndexOption sets optional fields of ComputeIndex, ComputeIndexBatch, ReIndex and ReIndexBatch.
 type IndexOption func(*indexSettings)
 
 type indexSettings struct {
@@ -15,6 +15,7 @@ type indexSettings struct {
 	lengthBytes          int32
 	keyVersion           int32
 	allVersions          bool
+	expectedKey          string
 }
 
 // WithTrim removes leading and trailing Unicode white space before hashing.
@@ -36,6 +37,13 @@ func WithIndexKeyVersion(v int32) IndexOption { return func(s *indexSettings) { 
 // WithAllVersions also returns the index under every version still usable, newest first, for
 // queries that must match rows indexed before a rotation. ComputeIndex only.
 func WithAllVersions() IndexOption { return func(s *indexSettings) { s.allVersions = true } }
+
+// WithExpectedSourceKey makes ReIndex and ReIndexBatch refuse (INVALID_ARGUMENT, reason
+// UNEXPECTED_KEY) a ciphertext whose header names another key than name, or a key outside a
+// prefix ending in '*' ("users-*"), before anything is decrypted. ReIndex and ReIndexBatch only.
+func WithExpectedSourceKey(name string) IndexOption {
+	return func(s *indexSettings) { s.expectedKey = name }
+}
 
 func indexOptions(opts []IndexOption) indexSettings {
 	var s indexSettings
@@ -88,8 +96,8 @@ type IndexItem struct {
 // WithIndexKeyVersion and WithAllVersions are refused: a batch uses the current version only.
 func (c *Client) ComputeIndexBatch(ctx context.Context, keyName string, items []IndexItem, opts ...IndexOption) ([]Result, error) {
 	s := indexOptions(opts)
-	if s.keyVersion != 0 || s.allVersions {
-		return nil, fmt.Errorf("%w: ComputeIndexBatch takes no key version and no all-versions option", ErrInvalidArgument)
+	if s.keyVersion != 0 || s.allVersions || s.expectedKey != "" {
+		return nil, fmt.Errorf("%w: ComputeIndexBatch takes no key version, all-versions or expected-key option", ErrInvalidArgument)
 	}
 	normalization := s.normalizationMessage()
 	return inChunks(items, func(chunk []IndexItem) ([]Result, error) {
@@ -101,6 +109,66 @@ func (c *Client) ComputeIndexBatch(ctx context.Context, keyName string, items []
 		return convert(resp.GetResults(), err, func(r *cipherdpb.ComputeIndexBatchResult) Result {
 			res := newResult(r)
 			res.Index = r.GetIndex()
+			return res
+		})
+	})
+}
+
+// ReIndexed is the blind index of a ciphertext's plaintext, computed by the server.
+type ReIndexed struct {
+	Index            []byte
+	KeyVersion       int32 // the index key's version, its current one
+	SourceKeyVersion int32 // the version the ciphertext was under
+}
+
+func reIndexOptions(method string, opts []IndexOption) (indexSettings, error) {
+	s := indexOptions(opts)
+	if s.keyVersion != 0 || s.allVersions {
+		return s, fmt.Errorf("%w: %s indexes with the current version only: no key version or all-versions option", ErrInvalidArgument, method)
+	}
+	return s, nil
+}
+
+// ReIndex computes, inside the server, the blind index of ciphertext's plaintext under the current
+// version of indexKeyName, normalized and cut as opts say: what ComputeIndex of the plaintext gives,
+// the plaintext never leaving the server. It re-indexes a column after its index key rotates, so
+// the old version can retire; it needs the reindex operation on the ciphertext's key and index on
+// the index key, not decrypt. aad is the ciphertext's context (nil if none).
+func (c *Client) ReIndex(ctx context.Context, indexKeyName, ciphertext string, aad []byte, opts ...IndexOption) (ReIndexed, error) {
+	s, err := reIndexOptions("ReIndex", opts)
+	if err != nil {
+		return ReIndexed{}, err
+	}
+	resp, err := c.Crypto.ReIndex(ctx, &cipherdpb.ReIndexRequest{Ciphertext: ciphertext, Context: aad, IndexKeyName: indexKeyName,
+		Normalization: s.normalizationMessage(), LengthBytes: s.lengthBytes, ExpectedKey: s.expectedKey})
+	if err != nil {
+		return ReIndexed{}, err
+	}
+	return ReIndexed{Index: resp.GetIndex(), KeyVersion: resp.GetKeyVersion(), SourceKeyVersion: resp.GetSourceKeyVersion()}, nil
+}
+
+// ReIndexBatch re-indexes every item (Ciphertext and AAD; Legacy is refused) with indexKeyName's
+// current version and one normalization and length, in calls of up to 1000 items; one result per
+// item, in order, with Index, KeyVersion and SourceKeyVersion set, or Err.
+func (c *Client) ReIndexBatch(ctx context.Context, indexKeyName string, items []CiphertextItem, opts ...IndexOption) ([]Result, error) {
+	s, err := reIndexOptions("ReIndexBatch", opts)
+	if err != nil {
+		return nil, err
+	}
+	normalization := s.normalizationMessage()
+	return inChunks(items, func(chunk []CiphertextItem) ([]Result, error) {
+		req := &cipherdpb.ReIndexBatchRequest{IndexKeyName: indexKeyName, Normalization: normalization, LengthBytes: s.lengthBytes, ExpectedKey: s.expectedKey}
+		for _, it := range chunk {
+			if it.Legacy != nil {
+				return nil, fmt.Errorf("cipherd: item %q: %w: ReIndexBatch takes cipherd ciphertexts only; rewrap legacy data first", it.Reference, ErrInvalidArgument)
+			}
+			req.Items = append(req.Items, &cipherdpb.ReIndexBatchItem{Reference: it.Reference, Ciphertext: it.Ciphertext, Context: it.AAD})
+		}
+		resp, err := c.Crypto.ReIndexBatch(ctx, req)
+		return convert(resp.GetResults(), err, func(r *cipherdpb.ReIndexBatchResult) Result {
+			res := newResult(r)
+			res.Index = r.GetIndex()
+			res.SourceKeyVersion = r.GetSourceKeyVersion()
 			return res
 		})
 	})

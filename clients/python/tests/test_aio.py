@@ -103,6 +103,13 @@ async def test_indexes_data_keys_and_files(plain_server: RunningServer, key_name
         assert batch[0].unwrap() == index.index and isinstance(batch[1].error, cipherd.InvalidArgumentError)
 
         await c.create_key(key_name)
+        row = await c.encrypt(key_name, b"BOB@example.com ", context=b"col")
+        reindexed = await c.re_index(key_name + "-idx", row, context=b"col", normalization=email, length_bytes=8,
+                                     expected_key=key_name)
+        assert (reindexed.index, reindexed.key_version, reindexed.source_key_version) == (index.index, 1, 1)
+        rows = await c.re_index_batch(key_name + "-idx", [CiphertextItem(row, context=b"col", reference="r"), row],
+                                      normalization=email, length_bytes=8)
+        assert rows[0].unwrap().index == index.index and isinstance(rows[1].error, cipherd.DecryptionFailedError)
         data_key = await c.generate_data_key(key_name, context=b"k")
         assert await c.decrypt(data_key.wrapped_key, context=b"k") == data_key.plaintext_key
 

@@ -1,10 +1,13 @@
 """Blind indexes (ComputeIndex, ComputeIndexBatch) through the sync client against the real server."""
 from __future__ import annotations
 
+import time
+from datetime import timedelta
+
 import pytest
 
 import cipherd
-from cipherd import IndexItem, KeyPolicy, Mode, Normalization
+from cipherd import CiphertextItem, IndexItem, KeyPolicy, Mode, Normalization
 
 EMAIL = Normalization(trim=True, nfkc=True, casefold=True)
 
@@ -100,3 +103,43 @@ def test_batch_answers_every_item_in_order(client: cipherd.Client, index_key: st
 def test_index_of_a_missing_key_is_not_found(client: cipherd.Client, key_name: str) -> None:
     with pytest.raises(cipherd.NotFoundError):
         client.compute_index(key_name, b"x")
+
+
+def test_re_index_after_rotation_matches_compute_index_and_the_old_version_retires(
+        client: cipherd.Client, index_key: str) -> None:
+    data_key = index_key + "-data"
+    client.create_key(data_key)
+    column = b"accounts.email"
+    emails = ["Alice@Example.com", "bob@example.com"]
+    rows = [client.encrypt(data_key, e.encode(), context=column) for e in emails]
+    for e in emails:
+        assert client.compute_index(index_key, e, normalization=EMAIL, length_bytes=16).key_version == 1
+    client.rotate_key(index_key, mode=Mode.HMAC)
+    quiet = timedelta(seconds=1)
+    time.sleep(1.1)  # the rows' v1 indexes are now older than the quiet period
+
+    results = client.re_index_batch(index_key, [CiphertextItem(r, context=column, reference=str(i))
+                                                for i, r in enumerate(rows)],
+                                    normalization=EMAIL, length_bytes=16, expected_key=data_key)
+    for i, result in enumerate(results):
+        reindexed = result.unwrap()
+        assert result.reference == str(i)
+        assert (reindexed.key_version, reindexed.source_key_version) == (2, 1)
+        assert reindexed.index == client.compute_index(index_key, emails[i], normalization=EMAIL,
+                                                       length_bytes=16).index
+    one = client.re_index(index_key, rows[0], context=column, normalization=EMAIL, length_bytes=16)
+    assert one.index == results[0].unwrap().index
+    with pytest.raises(cipherd.DecryptionFailedError):
+        client.re_index(index_key, rows[0], context=b"other", normalization=EMAIL, length_bytes=16)
+    with pytest.raises(cipherd.InvalidArgumentError) as unexpected:
+        client.re_index(index_key, rows[0], context=column, expected_key="payments-*")
+    assert unexpected.value.reason == "UNEXPECTED_KEY"
+
+    lookup = client.compute_index(index_key, " ALICE@example.com", normalization=EMAIL, length_bytes=16,
+                                  all_versions=True)
+    assert list(lookup.versions) == [2, 1]
+    v1 = client.get_key_census(index_key, quiet_period=quiet).versions[0]
+    assert (v1.version, v1.in_use, v1.usage.indexes, v1.usage.index_lookups) == (1, False, 2, 1)
+    assert v1.usage.last_lookup_time is not None and v1.usage.last_used_time is not None
+    assert v1.usage.last_lookup_time > v1.usage.last_used_time
+    assert client.retire_key_versions(index_key, 2, quiet_period=quiet).retired_versions == (1,)

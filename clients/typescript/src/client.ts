@@ -29,6 +29,8 @@ import type {
   IndexOptions,
   Inspection,
   ItemResult,
+  ReIndexed,
+  ReIndexOptions,
   Rewrapped,
   RewrapItem,
 } from "./types.js";
@@ -206,6 +208,42 @@ export class CipherdClient {
   ): Promise<ItemResult<Uint8Array>[]> {
     const request = { keyName, ...convert.indexFields(options), items: [...items].map(convert.indexItem) };
     return convert.indexResults(await this.unary(this.crypto.computeIndexBatch.bind(this.crypto), request, options));
+  }
+
+  /**
+   * The blind index of `ciphertext`'s plaintext under the current version of `indexKeyName`, computed
+   * inside the server: what computeIndex of the plaintext gives, the plaintext never leaving the
+   * server. For re-indexing a column after its index key rotates; needs `reindex` on the ciphertext's
+   * key and `index` on the index key, not `decrypt`.
+   */
+  async reIndex(indexKeyName: string, ciphertext: string, options: ReIndexOptions & CallOptions = {}): Promise<ReIndexed> {
+    const request = {
+      ciphertext,
+      context: options.context ?? new Uint8Array(0),
+      indexKeyName,
+      ...convert.indexFields(options),
+      expectedKey: options.expectedKey ?? "",
+    };
+    return convert.reIndexed(await this.unary(this.crypto.reIndex.bind(this.crypto), request, options));
+  }
+
+  /** reIndex of each item (its ciphertext and context), one result per item in order. */
+  async reIndexBatch(
+    indexKeyName: string,
+    items: Iterable<CiphertextItem | string>,
+    options: Omit<ReIndexOptions, "context"> & CallOptions = {},
+  ): Promise<ItemResult<ReIndexed>[]> {
+    const request = {
+      indexKeyName,
+      ...convert.indexFields(options),
+      expectedKey: options.expectedKey ?? "",
+      items: [...items].map((item) => {
+        const { ciphertext, context, reference } = convert.ciphertextItem(item);
+        return { ciphertext, context, reference, expectedKey: "" };
+      }),
+    };
+    const response = await this.unary(this.crypto.reIndexBatch.bind(this.crypto), request, options);
+    return response.results.map(convert.reIndexResult);
   }
 
   /**

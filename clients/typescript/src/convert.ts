@@ -17,6 +17,8 @@ import {
   type ReEncryptBatchItem,
   type ReEncryptBatchResult,
   ReEncryptStreamRequest,
+  type ReIndexBatchResult,
+  type ReIndexResponse,
 } from "./gen/cipherd/v1/crypto_service.js";
 import { legacyToProto } from "./legacy.js";
 import { Mode as ProtoMode } from "./gen/cipherd/v1/keys.js";
@@ -29,6 +31,7 @@ import {
   type IndexOptions,
   type Inspection,
   ItemResult,
+  type ReIndexed,
   type Rewrapped,
   type RewrapItem,
 } from "./types.js";
@@ -183,6 +186,15 @@ export function indexResults(response: ComputeIndexBatchResponse): ItemResult<Ui
   return response.results.map((r) =>
     r.index !== undefined ? new ItemResult(r.reference, r.index, undefined, r.keyVersion) : failed(r.reference, r.error),
   );
+}
+
+export function reIndexed(r: ReIndexResponse): ReIndexed {
+  return { index: r.index, keyVersion: r.keyVersion, sourceKeyVersion: r.sourceKeyVersion };
+}
+
+export function reIndexResult(r: ReIndexBatchResult): ItemResult<ReIndexed> {
+  if (r.index === undefined) return failed(r.reference, r.error);
+  return new ItemResult(r.reference, { index: r.index, keyVersion: r.keyVersion, sourceKeyVersion: r.sourceKeyVersion }, undefined, r.keyVersion);
 }
 
 export function dataKey(r: GenerateDataKeyResponse): DataKey {

@@ -1,7 +1,7 @@
 /** Key administration values: the policy a caller gives, the import request, and the version census. */
 import type { KeyMode } from "./envelope.js";
 import { ImportKeyRequest, type GetKeyCensusRequest, type GetKeyCensusResponse } from "./gen/cipherd/v1/key_admin_service.js";
-import { type Key, KeyPolicy, type KeyVersionUsage } from "./gen/cipherd/v1/keys.js";
+import { type Key, KeyPolicy, KeyVersionUsage } from "./gen/cipherd/v1/keys.js";
 import type { Duration } from "./gen/google/protobuf/duration.js";
 import { type LegacyImportOptions, legacyCipherToProto, legacyIvToProto } from "./legacy.js";
 import { modeToProto } from "./convert.js";
@@ -18,20 +18,12 @@ export function policyToProto(policy: PolicyInput): KeyPolicy {
   return KeyPolicy.fromPartial({ ...policy, autoRotatePeriod });
 }
 
-/** A version's usage with zeros for a server that sent none. */
+/**
+ * A version's usage with zeros for a server that sent none. `indexLookups` and `lastLookupTime` count
+ * all-versions lookups of an index key apart: they neither set `lastUsedTime` nor keep the version in use.
+ */
 export function usageOf(version: { usage?: KeyVersionUsage | undefined }): KeyVersionUsage {
-  return (
-    version.usage ?? {
-      encryptions: 0,
-      decryptions: 0,
-      rewraps: 0,
-      indexes: 0,
-      lastUsedTime: undefined,
-      indexLookups: 0,
-      failures: 0,
-      lastLookupTime: undefined,
-    }
-  );
+  return version.usage ?? KeyVersionUsage.fromPartial({});
 }
 
 /** One version in a census: its usage across replicas and whether it was used within the quiet period. */

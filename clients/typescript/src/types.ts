@@ -102,6 +102,19 @@ export interface BlindIndex extends VersionedIndex {
   versions: VersionedIndex[];
 }
 
+/** reIndex's answer: the plaintext's index under the index key's current `keyVersion`, and the version the ciphertext was under. */
+export interface ReIndexed extends VersionedIndex {
+  sourceKeyVersion: number;
+}
+
+/** reIndex's options: the index's normalization and length, and the key the ciphertext must be under. */
+export interface ReIndexOptions extends IndexOptions {
+  /** A key name, or a prefix ending in '*': a ciphertext under another key is refused (UNEXPECTED_KEY) before decrypting. */
+  expectedKey?: string;
+  /** The ciphertext's context (associated data), if it has one. */
+  context?: Uint8Array;
+}
+
 const INSPECT = Symbol.for("nodejs.util.inspect.custom");
 
 /**

@@ -34,6 +34,41 @@ describe("against a plaintext server", { skip: jar() === undefined && "no server
   });
 
   describe("blind indexes", () => {
+    test("reIndex after a rotation gives computeIndex of the plaintext, and the old version retires", async () => {
+      const idx = freshName();
+      const data = freshName();
+      await c.createKey(idx, { mode: "hmac" });
+      await c.createKey(data);
+      const column = bytes("accounts.email");
+      const email = { normalization: { trim: true, casefold: true }, length: 16 };
+      const emails = ["Alice@Example.com", "bob@example.com"];
+      const rows: string[] = [];
+      for (const e of emails) {
+        rows.push(await c.encrypt(data, bytes(e), { context: column }));
+        assert.equal((await c.computeIndex(idx, e, email)).keyVersion, 1);
+      }
+      await c.rotateKey(idx, { mode: "hmac" });
+      await new Promise((resolve) => setTimeout(resolve, 1100)); // the v1 indexes are older than the 1 s quiet period
+
+      const results = await c.reIndexBatch(idx, rows.map((ciphertext, i) => ({ ciphertext, context: column, reference: `r${i}` })), { ...email, expectedKey: data });
+      for (const [i, r] of results.entries()) {
+        const v = r.unwrap();
+        assert.deepEqual([r.reference, v.keyVersion, v.sourceKeyVersion], [`r${i}`, 2, 1]);
+        assert.equal(hex(v.index), hex((await c.computeIndex(idx, emails[i]!, email)).index));
+      }
+      const one = await c.reIndex(idx, rows[0]!, { ...email, context: column });
+      assert.equal(hex(one.index), hex(results[0]!.unwrap().index));
+      await assert.rejects(c.reIndex(idx, rows[0]!, { ...email, context: bytes("other") }), cipherd.DecryptionFailedError);
+      await assert.rejects(c.reIndex(idx, rows[0]!, { ...email, context: column, expectedKey: "payments-*" }), (e: cipherd.CipherdError) => e.reason === "UNEXPECTED_KEY");
+
+      const lookup = await c.computeIndex(idx, " ALICE@example.com", { ...email, allVersions: true });
+      assert.deepEqual(lookup.versions.map((v) => v.keyVersion), [2, 1]);
+      const v1 = (await c.getKeyCensus(idx, { quietPeriodSeconds: 1 })).versions[0]!;
+      assert.deepEqual([v1.version, v1.inUse, v1.usage.indexes, v1.usage.indexLookups], [1, false, 2, 1]);
+      assert.ok(v1.usage.lastLookupTime !== undefined && v1.usage.lastUsedTime !== undefined);
+      assert.deepEqual((await c.retireKeyVersions(idx, 2, { quietPeriodSeconds: 1 })).retiredVersions, [1]);
+    });
+
     test("an imported index key hashes as HMAC-SHA-256 of the normalized UTF-8, truncated to the length asked", async () => {
       const name = freshName();
       const key = randomBytes(32);

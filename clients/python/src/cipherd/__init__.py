@@ -14,7 +14,7 @@ from cipherd.errors import (
 )
 from cipherd.types import (
     BlindIndex, CiphertextItem, DataKey, EncryptItem, FileDestination, FileResult, FileSource, IndexItem, Inspection,
-    ItemResult, Normalization, ReadableFile, Rewrapped, TlsConfig, WritableFile,
+    ItemResult, Normalization, ReadableFile, ReIndexed, Rewrapped, TlsConfig, WritableFile,
 )
 from cipherd.keys import (
     DataInventory, Key, KeyCensus, KeyPolicy, KeyState, KeyVersion, KeyVersionState, KeyVersionUsage, Retirement,
@@ -31,7 +31,7 @@ __all__ = [
     "AuditUnavailableError", "KeyDisabledError", "KeyVersionDestroyedError", "KeyVersionDestructionScheduledError",
     "KeyVersionsInUseError",
     "BlindIndex", "CiphertextItem", "DataKey", "EncryptItem", "FileDestination", "FileResult", "FileSource", "IndexItem",
-    "Inspection", "ItemResult", "Normalization", "ReadableFile", "Rewrapped", "TlsConfig", "WritableFile",
+    "Inspection", "ItemResult", "Normalization", "ReadableFile", "ReIndexed", "Rewrapped", "TlsConfig", "WritableFile",
     "DataInventory", "Key", "KeyCensus", "KeyPolicy", "KeyState", "KeyVersion", "KeyVersionState", "KeyVersionUsage",
     "Retirement", "VersionCensus",
     "LegacyCipher", "LegacyCiphertext", "LegacyIv",

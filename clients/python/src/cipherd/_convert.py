@@ -8,7 +8,7 @@ from cipherd.envelope import Mode
 from cipherd.errors import from_item_error
 from cipherd.legacy import LegacyCiphertext
 from cipherd.types import (
-    BlindIndex, CiphertextItem, DataKey, EncryptItem, IndexItem, Inspection, ItemResult, Normalization, Rewrapped,
+    BlindIndex, CiphertextItem, DataKey, EncryptItem, IndexItem, Inspection, ItemResult, Normalization, ReIndexed, Rewrapped,
 )
 from cipherd.v1 import crypto_service_pb2 as pb
 from cipherd.v1 import keys_pb2
@@ -170,6 +170,35 @@ def compute_index_batch_request(key_name: str, items: Iterable[IndexItem | bytes
 def index_results(response: pb.ComputeIndexBatchResponse) -> list[ItemResult[bytes]]:
     return [ItemResult(r.reference, r.index, None, r.key_version) if r.HasField("index")
             else ItemResult(r.reference, None, from_item_error(r.error))
+            for r in response.results]
+
+
+def re_index_request(index_key_name: str, ciphertext: str, context: bytes, normalization: Normalization | None,
+                     length_bytes: int, expected_key: str) -> pb.ReIndexRequest:
+    return pb.ReIndexRequest(ciphertext=ciphertext, context=context, index_key_name=index_key_name,
+                             normalization=_normalization(normalization), length_bytes=length_bytes,
+                             expected_key=expected_key)
+
+
+def re_indexed(response: pb.ReIndexResponse) -> ReIndexed:
+    return ReIndexed(response.index, response.key_version, response.source_key_version)
+
+
+def re_index_batch_request(index_key_name: str, items: Iterable[CiphertextItem | str],
+                           normalization: Normalization | None, length_bytes: int,
+                           expected_key: str) -> pb.ReIndexBatchRequest:
+    request = pb.ReIndexBatchRequest(index_key_name=index_key_name, normalization=_normalization(normalization),
+                                     length_bytes=length_bytes, expected_key=expected_key)
+    for i in map(_ciphertext_item, items):
+        if isinstance(i.ciphertext, LegacyCiphertext):
+            raise TypeError("a LegacyCiphertext cannot be re-indexed: rewrap it into a cipherd key first (re_encrypt*)")
+        request.items.add(reference=i.reference, ciphertext=i.ciphertext, context=i.context)
+    return request
+
+
+def re_index_results(response: pb.ReIndexBatchResponse) -> list[ItemResult[ReIndexed]]:
+    return [ItemResult(r.reference, ReIndexed(r.index, r.key_version, r.source_key_version), None, r.key_version)
+            if r.HasField("index") else ItemResult(r.reference, None, from_item_error(r.error))
             for r in response.results]
 
 

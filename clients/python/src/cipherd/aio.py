@@ -22,7 +22,7 @@ from cipherd.keys import DataInventory, Key, KeyCensus, KeyPolicy, Retirement
 from cipherd.legacy import LegacyCipher, LegacyCiphertext, LegacyIv
 from cipherd.types import (
     BlindIndex, CiphertextItem, DataKey, EncryptItem, FileDestination, FileResult, FileSource, IndexItem, Inspection,
-    ItemResult, Normalization, Rewrapped, TlsConfig,
+    ItemResult, Normalization, ReIndexed, Rewrapped, TlsConfig,
 )
 from cipherd.v1 import crypto_service_pb2 as pb
 from cipherd.v1 import audit_service_pb2 as audit_pb
@@ -171,6 +171,25 @@ class AsyncClient:
                                   timeout: float | None = None) -> list[ItemResult[bytes]]:
         request = _convert.compute_index_batch_request(key_name, items, normalization, length_bytes)
         return _convert.index_results(await self._call(self._crypto.ComputeIndexBatch, request, timeout))
+
+    async def re_index(self, index_key_name: str, ciphertext: str, *, context: bytes = b"",
+                       normalization: Normalization | None = None, length_bytes: int = 0, expected_key: str = "",
+                       timeout: float | None = None) -> ReIndexed:
+        """The blind index of `ciphertext`'s plaintext under the current version of `index_key_name`, computed
+        inside the server: what compute_index of the plaintext gives, the plaintext never leaving the server.
+        For re-indexing a column after its index key rotates; needs `reindex` on the ciphertext's key and
+        `index` on the index key, not `decrypt`. `expected_key` (a name or a prefix ending in '*') refuses
+        a ciphertext under another key (reason UNEXPECTED_KEY) before anything is decrypted."""
+        request = _convert.re_index_request(index_key_name, ciphertext, context, normalization, length_bytes,
+                                            expected_key)
+        return _convert.re_indexed(await self._call(self._crypto.ReIndex, request, timeout))
+
+    async def re_index_batch(self, index_key_name: str, items: Iterable[CiphertextItem | str], *,
+                             normalization: Normalization | None = None, length_bytes: int = 0,
+                             expected_key: str = "", timeout: float | None = None) -> list[ItemResult[ReIndexed]]:
+        """re_index of every item (its ciphertext and context), one result per item, in order."""
+        request = _convert.re_index_batch_request(index_key_name, items, normalization, length_bytes, expected_key)
+        return _convert.re_index_results(await self._call(self._crypto.ReIndexBatch, request, timeout))
 
     async def generate_data_key(self, key_name: str, *, key_size_bits: int = 0, context: bytes = b"",
                                 omit_plaintext: bool = False, timeout: float | None = None) -> DataKey:

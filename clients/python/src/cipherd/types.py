@@ -108,6 +108,16 @@ class BlindIndex:
 
 
 @dataclass(frozen=True)
+class ReIndexed:
+    """A ciphertext's plaintext indexed by re_index inside the server: the blind index under the index
+    key's current version `key_version`, and the version the ciphertext was under."""
+
+    index: bytes = field(repr=False)
+    key_version: int
+    source_key_version: int
+
+
+@dataclass(frozen=True)
 class DataKey:
     """A data key from generate_data_key: the key bytes (None when omitted) and the same key wrapped by
     the named key, a ciphertext that decrypt unwraps. Use the plaintext key, then drop it; keep only the

@@ -30,6 +30,10 @@ import io.cipherd.api.v1.ReEncryptRequest;
 import io.cipherd.api.v1.ReEncryptResponse;
 import io.cipherd.api.v1.ReEncryptStreamRequest;
 import io.cipherd.api.v1.ReEncryptStreamResponse;
+import io.cipherd.api.v1.ReIndexBatchRequest;
+import io.cipherd.api.v1.ReIndexBatchResponse;
+import io.cipherd.api.v1.ReIndexRequest;
+import io.cipherd.api.v1.ReIndexResponse;
 import io.cipherd.server.engine.CryptoEngine;
 import io.cipherd.server.engine.DataKey;
 import io.cipherd.server.engine.Decrypted;
@@ -271,6 +275,25 @@ public final class CryptoServiceImpl extends CryptoServiceGrpc.CryptoServiceImpl
           engine.fromMemory().canEncrypt(request.getKeyName(), 0),
           observer,
           () -> indexCalls.computeBatch(request));
+    }
+  }
+
+  @Override
+  public void reIndex(ReIndexRequest request, StreamObserver<ReIndexResponse> observer) {
+    dispatcher.unary(
+        IndexCalls.canReIndexFromMemory(engine, request),
+        observer,
+        () -> indexCalls.reIndex(request));
+  }
+
+  @Override
+  public void reIndexBatch(
+      ReIndexBatchRequest request, StreamObserver<ReIndexBatchResponse> observer) {
+    if (withinLimits(request.getItemsCount(), observer)) {
+      dispatcher.unary(
+          IndexCalls.canReIndexFromMemory(engine, request),
+          observer,
+          () -> indexCalls.reIndexBatch(request));
     }
   }
 

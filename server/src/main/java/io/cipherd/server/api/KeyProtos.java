@@ -110,9 +110,13 @@ final class KeyProtos {
             .setDecryptions(usage.decryptions())
             .setRewraps(usage.rewraps())
             .setIndexes(usage.indexes())
-            .setFailures(usage.failures());
+            .setFailures(usage.failures())
+            .setIndexLookups(usage.indexLookups());
     if (usage.lastUsed() != null) {
       proto.setLastUsedTime(timestamp(usage.lastUsed()));
+    }
+    if (usage.lastLookup() != null) {
+      proto.setLastLookupTime(timestamp(usage.lastLookup()));
     }
     return proto.build();
   }

@@ -42,6 +42,16 @@ public final class AuditedAuthorizer implements Authorizer {
     }
   }
 
+  @Override
+  public void checkReIndex(String sourceKey, KeyType sourceType) {
+    try {
+      delegate.checkReIndex(sourceKey, sourceType);
+    } catch (RuntimeException e) {
+      refused(sourceKey, e);
+      throw e;
+    }
+  }
+
   private static void refused(String keyName, RuntimeException error) {
     ItemTally tally = AuditInterceptor.TALLY.get();
     if (tally != null) {

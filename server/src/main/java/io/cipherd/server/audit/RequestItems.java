@@ -14,6 +14,8 @@ import io.cipherd.api.v1.InspectRequest;
 import io.cipherd.api.v1.ReEncryptBatchRequest;
 import io.cipherd.api.v1.ReEncryptRequest;
 import io.cipherd.api.v1.ReEncryptStreamRequest;
+import io.cipherd.api.v1.ReIndexBatchRequest;
+import io.cipherd.api.v1.ReIndexRequest;
 
 /**
  * What a request message holds for its call's audit record: how many items (a batch's items, one
@@ -29,6 +31,7 @@ final class RequestItems {
       case DecryptBatchRequest r -> r.getItemsCount();
       case ReEncryptBatchRequest r -> r.getItemsCount();
       case ComputeIndexBatchRequest r -> r.getItemsCount();
+      case ReIndexBatchRequest r -> r.getItemsCount();
       case EncryptRequest r -> 1;
       case DecryptRequest r -> 1;
       case ReEncryptRequest r -> 1;
@@ -37,6 +40,7 @@ final class RequestItems {
       case ReEncryptStreamRequest r -> 1;
       case InspectRequest r -> 1;
       case ComputeIndexRequest r -> 1;
+      case ReIndexRequest r -> 1;
       case GenerateDataKeyRequest r -> 1;
       default -> 0;
     };
@@ -52,11 +56,14 @@ final class RequestItems {
       case EncryptStreamRequest r -> r.getContext();
       case DecryptStreamRequest r -> r.getContext();
       case ReEncryptStreamRequest r -> r.getContext();
+      case ReIndexRequest r -> r.getContext();
       case EncryptBatchRequest r ->
           r.getItemsCount() == 0 ? ByteString.EMPTY : r.getItems(0).getContext();
       case DecryptBatchRequest r ->
           r.getItemsCount() == 0 ? ByteString.EMPTY : r.getItems(0).getContext();
       case ReEncryptBatchRequest r ->
+          r.getItemsCount() == 0 ? ByteString.EMPTY : r.getItems(0).getContext();
+      case ReIndexBatchRequest r ->
           r.getItemsCount() == 0 ? ByteString.EMPTY : r.getItems(0).getContext();
       default -> ByteString.EMPTY;
     };

@@ -12,8 +12,9 @@ import java.util.Arrays;
 import java.util.List;
 
 /**
- * The blind-index operations of the crypto API (ComputeIndex and its batch): HMAC-SHA-256 of a
- * normalized value under an index key version, after the {@link Authorizer} allows {@code index}.
+ * The blind-index operations of the crypto API (ComputeIndex and its batch, and the index half of
+ * ReIndex): HMAC-SHA-256 of a normalized value under an index key version, after the {@link
+ * Authorizer} allows {@code index}.
  */
 public final class BlindIndexes {
   private final KeyCache keys;
@@ -36,7 +37,8 @@ public final class BlindIndexes {
     int length = BlindIndex.length(lengthBytes);
     byte[] normalized = normalized(value, normalization);
     try {
-      return indexAllowed(keyName, keyVersion, normalized, value.length, length);
+      return indexAllowed(
+          keyName, keyVersion, normalized, value.length, length, CryptoOperation.INDEX);
     } finally {
       wipeIfCopy(normalized, value);
     }
@@ -53,8 +55,14 @@ public final class BlindIndexes {
     byte[] normalized = normalized(value, normalization);
     try {
       List<Indexed> indexes = new ArrayList<>();
-      for (int version : keys.usableVersions(keyName)) {
-        indexes.add(indexAllowed(keyName, version, normalized, value.length, length));
+      List<Integer> versions = keys.usableVersions(keyName);
+      for (int i = 0; i < versions.size(); i++) {
+        // The first is the current version, the one asked for: an index written or looked up as
+        // any other. The older ones are lookups of rows not yet re-indexed, counted apart so that
+        // they do not keep those versions in use.
+        CryptoOperation operation = i == 0 ? CryptoOperation.INDEX : CryptoOperation.INDEX_LOOKUP;
+        indexes.add(
+            indexAllowed(keyName, versions.get(i), normalized, value.length, length, operation));
       }
       return indexes;
     } finally {
@@ -74,18 +82,67 @@ public final class BlindIndexes {
     }
   }
 
+  /**
+   * The current version of index key {@code keyName}, for {@link #indexWith}, after the {@link
+   * Authorizer} allows {@code index}: resolved before a re-index decrypts anything, so an index key
+   * that cannot serve fails the call without a decryption.
+   */
+  UsableKey currentIndexKey(String keyName) {
+    authorizer.check(Operation.INDEX, keyName);
+    try {
+      return keys.forIndexing(keyName, 0);
+    } catch (RuntimeException e) {
+      observer.failed(CryptoOperation.INDEX, null, e);
+      throw e;
+    }
+  }
+
+  /**
+   * The blind index of the first {@code valueLength} bytes of {@code value} (a plaintext in a work
+   * buffer, left to the caller to wipe) under {@code key}, normalized as asked and cut to {@code
+   * length} bytes (from {@link BlindIndex#length}); the copies made here are wiped.
+   */
+  Indexed indexWith(
+      UsableKey key, byte[] value, int valueLength, Normalization normalization, int length) {
+    byte[] copy = Arrays.copyOf(value, valueLength);
+    byte[] normalized = null;
+    try {
+      normalized = normalized(copy, normalization);
+      Indexed indexed =
+          new Indexed(
+              key.version().version(), BlindIndex.compute(key.secret(), normalized, length));
+      observer.succeeded(CryptoOperation.INDEX, key.version(), valueLength);
+      return indexed;
+    } catch (RuntimeException e) {
+      if (normalized != null) {
+        observer.failed(CryptoOperation.INDEX, key.version(), e);
+      }
+      throw e;
+    } finally {
+      if (normalized != null) {
+        wipeIfCopy(normalized, copy);
+      }
+      Arrays.fill(copy, (byte) 0);
+    }
+  }
+
   private Indexed indexAllowed(
-      String keyName, int keyVersion, byte[] normalized, int valueLength, int length) {
+      String keyName,
+      int keyVersion,
+      byte[] normalized,
+      int valueLength,
+      int length,
+      CryptoOperation operation) {
     KeyVersionRef resolved = null;
     try {
       UsableKey key = keys.forIndexing(keyName, keyVersion);
       resolved = key.version();
       Indexed indexed =
           new Indexed(resolved.version(), BlindIndex.compute(key.secret(), normalized, length));
-      observer.succeeded(CryptoOperation.INDEX, resolved, valueLength);
+      observer.succeeded(operation, resolved, valueLength);
       return indexed;
     } catch (RuntimeException e) {
-      observer.failed(CryptoOperation.INDEX, resolved, e);
+      observer.failed(operation, resolved, e);
       throw e;
     }
   }

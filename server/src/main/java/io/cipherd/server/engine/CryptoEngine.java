@@ -30,6 +30,7 @@ public final class CryptoEngine {
   private final LegacyRewrap legacy;
   private final BlindIndexes indexes;
   private final FromMemory fromMemory;
+  private final ReIndexing reIndexing;
 
   /**
    * Asks {@code authorizer} before any key is loaded, and reports each operation to {@code
@@ -55,6 +56,7 @@ public final class CryptoEngine {
     this.legacy = new LegacyRewrap(keys, authorizer, observer, envelopes);
     this.indexes = new BlindIndexes(keys, authorizer, observer);
     this.fromMemory = new FromMemory(keys);
+    this.reIndexing = new ReIndexing(authorizer, observer, envelopes, indexes);
   }
 
   /**
@@ -244,6 +246,11 @@ public final class CryptoEngine {
   /** Blind indexes, with the same keys, authorizer and observer. */
   public BlindIndexes indexes() {
     return indexes;
+  }
+
+  /** ReIndex: blind indexes of ciphertexts' plaintexts, which never leave the server. */
+  public ReIndexing reIndexing() {
+    return reIndexing;
   }
 
   /**

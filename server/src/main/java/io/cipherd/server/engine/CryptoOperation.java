@@ -7,6 +7,11 @@ public enum CryptoOperation {
   /** A blind index computed with an index key. */
   INDEX,
   /**
+   * A blind index an all-versions lookup computed under a version besides the one it asked for:
+   * counted apart from {@link #INDEX}, so lookups do not keep old index versions in use.
+   */
+  INDEX_LOOKUP,
+  /**
    * A ciphertext of the version rewrapped (reported besides its decrypt, for the version census).
    */
   REWRAP

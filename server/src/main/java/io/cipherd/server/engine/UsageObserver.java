@@ -28,6 +28,7 @@ public final class UsageObserver implements CryptoObserver {
           case DECRYPT -> UsageLedger.Use.DECRYPT;
           case REWRAP -> UsageLedger.Use.REWRAP;
           case INDEX -> UsageLedger.Use.INDEX;
+          case INDEX_LOOKUP -> UsageLedger.Use.INDEX_LOOKUP;
         };
     ledger.record(version.keyName(), version.version(), use, items);
   }

@@ -25,7 +25,12 @@ public final class UsageLedger {
     REWRAP,
     INDEX,
     /** A call that named the version and failed with it: its data still exists. */
-    FAILURE
+    FAILURE,
+    /**
+     * An index computed under a version by an all-versions lookup that asked for another: counted
+     * apart, it neither sets the version's last use nor keeps it in use.
+     */
+    INDEX_LOOKUP
   }
 
   private final Clock clock;
@@ -137,6 +142,8 @@ public final class UsageLedger {
     private final LongAdder indexes = new LongAdder();
     private final LongAdder failures = new LongAdder();
     private final LongAccumulator lastUsed = new LongAccumulator(Math::max, 0);
+    private final LongAdder indexLookups = new LongAdder();
+    private final LongAccumulator lastLookup = new LongAccumulator(Math::max, 0);
 
     void add(Use use, long uses, long now) {
       switch (use) {
@@ -145,30 +152,41 @@ public final class UsageLedger {
         case REWRAP -> rewraps.add(uses);
         case INDEX -> indexes.add(uses);
         case FAILURE -> failures.add(uses);
+        case INDEX_LOOKUP -> {
+          indexLookups.add(uses);
+          lastLookup.accumulate(now);
+          return;
+        }
       }
       lastUsed.accumulate(now);
     }
 
     VersionUsage take() {
-      long last = lastUsed.get();
       return new VersionUsage(
           encryptions.sumThenReset(),
           decryptions.sumThenReset(),
           rewraps.sumThenReset(),
           indexes.sumThenReset(),
-          last == 0 ? null : Instant.ofEpochMilli(last),
-          failures.sumThenReset());
+          instant(lastUsed.get()),
+          failures.sumThenReset(),
+          indexLookups.sumThenReset(),
+          instant(lastLookup.get()));
     }
 
     VersionUsage peek() {
-      long last = lastUsed.get();
       return new VersionUsage(
           encryptions.sum(),
           decryptions.sum(),
           rewraps.sum(),
           indexes.sum(),
-          last == 0 ? null : Instant.ofEpochMilli(last),
-          failures.sum());
+          instant(lastUsed.get()),
+          failures.sum(),
+          indexLookups.sum(),
+          instant(lastLookup.get()));
+    }
+
+    private static Instant instant(long millis) {
+      return millis == 0 ? null : Instant.ofEpochMilli(millis);
     }
 
     void putBack(VersionUsage usage) {
@@ -177,6 +195,7 @@ public final class UsageLedger {
       rewraps.add(usage.rewraps());
       indexes.add(usage.indexes());
       failures.add(usage.failures());
+      indexLookups.add(usage.indexLookups());
     }
   }
 }

@@ -13,6 +13,8 @@ import io.cipherd.api.v1.LegacyCiphertext;
 import io.cipherd.api.v1.ReEncryptBatchRequest;
 import io.cipherd.api.v1.ReEncryptRequest;
 import io.cipherd.api.v1.ReEncryptStreamRequest;
+import io.cipherd.api.v1.ReIndexBatchRequest;
+import io.cipherd.api.v1.ReIndexRequest;
 import io.cipherd.server.crypto.envelope.Envelope;
 import io.cipherd.server.crypto.envelope.EnvelopeHeader;
 
@@ -51,6 +53,11 @@ public final class RequestKeyName {
               : rewrap(
                   r.getItemsCount() == 0 ? ByteString.EMPTY : r.getItems(0).getCiphertextBytes(),
                   r.getKeyName());
+      case ReIndexRequest r -> rewrap(r.getCiphertextBytes(), r.getIndexKeyName());
+      case ReIndexBatchRequest r ->
+          rewrap(
+              r.getItemsCount() == 0 ? ByteString.EMPTY : r.getItems(0).getCiphertextBytes(),
+              r.getIndexKeyName());
       case Message m -> byField(m);
       default -> NONE;
     };
@@ -65,7 +72,10 @@ public final class RequestKeyName {
     return named((String) message.getField(field));
   }
 
-  /** {@code source->target} when rewrapping to another key, else the source. */
+  /**
+   * {@code source->target} when rewrapping to another key (or re-indexing with an index key), else
+   * the source.
+   */
   private static String rewrap(ByteString ciphertext, String target) {
     String source = ciphertext.isEmpty() ? NONE : fromHeader(ciphertext);
     return target.isEmpty() ? source : source + "->" + named(target);

@@ -68,7 +68,7 @@ public final class CryptoMetrics implements CryptoObserver {
     KeyMeters key = meters(operation, version);
     key.ok.increment(items);
     key.bytes.increment(plaintextBytes);
-    if (operation != CryptoOperation.INDEX) {
+    if (operation != CryptoOperation.INDEX && operation != CryptoOperation.INDEX_LOOKUP) {
       key.version(version.version()).increment(items);
     }
   }

@@ -20,6 +20,9 @@ public interface Authorizer {
 
         @Override
         public void checkReEncrypt(String sourceKey, KeyType sourceType, String targetKey) {}
+
+        @Override
+        public void checkReIndex(String sourceKey, KeyType sourceType) {}
       };
 
   /** Throws {@link AccessDeniedException} or {@link UnauthenticatedException} unless allowed. */
@@ -38,4 +41,13 @@ public interface Authorizer {
    * on the target, since the data changes hands. docs/security.md, "Access policy", has the table.
    */
   void checkReEncrypt(String sourceKey, KeyType sourceType, String targetKey);
+
+  /**
+   * Re-indexing a ciphertext of {@code sourceKey} whose header names a version of {@code
+   * sourceType} (ReIndex), decided before anything is decrypted: {@code reindex} on the key; an
+   * unauthenticated mode also needs {@code decrypt}, because whether its re-index succeeds tells a
+   * tampered ciphertext's padding or bytes apart (a decryption oracle). The index key's {@code
+   * index} is checked apart.
+   */
+  void checkReIndex(String sourceKey, KeyType sourceType);
 }

@@ -43,7 +43,15 @@ public enum Operation {
    * Ask the AuditService for the audit key's hash of a known value and to check audit checkpoints'
    * MACs: for investigators. Not about one key: a rule grants it with keys {@code ["*"]}.
    */
-  AUDIT;
+  AUDIT,
+  /**
+   * Compute the blind index of a ciphertext's plaintext inside the server (ReIndex, ReIndexBatch),
+   * granted on the ciphertext's key; the index key also needs {@code index}. The plaintext never
+   * leaves the server, so a re-indexing job needs no {@code decrypt}, and {@code decrypt} does not
+   * imply this. Ciphertexts of unauthenticated modes also need {@code decrypt}: whether their
+   * re-index succeeds would be a padding oracle.
+   */
+  REINDEX;
 
   /** The name used in policy files and messages. */
   public String configName() {

@@ -66,6 +66,26 @@ public final class PolicyAuthorizer implements Authorizer {
     }
   }
 
+  @Override
+  public void checkReIndex(String sourceKey, KeyType sourceType) {
+    EnvelopeHeader.checkKeyName(sourceKey);
+    String caller = caller(Operation.REINDEX, sourceKey);
+    AccessPolicy policy = policies.get();
+    boolean authenticated = sourceType.mode() != null && sourceType.mode().isAead();
+    if (!authenticated && !policy.allows(caller, Operation.DECRYPT, sourceKey)) {
+      throw denied(
+          caller,
+          Operation.DECRYPT,
+          sourceKey,
+          ": "
+              + sourceType.name()
+              + " ciphertexts are not authenticated, so re-indexing them needs decrypt as well as reindex");
+    }
+    if (!policy.allows(caller, Operation.REINDEX, sourceKey)) {
+      throw denied(caller, Operation.REINDEX, sourceKey, "");
+    }
+  }
+
   private String caller(Operation operation, String keyName) {
     String caller = CallerIdentity.current();
     if (caller == null) {

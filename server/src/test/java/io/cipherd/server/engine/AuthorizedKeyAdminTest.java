@@ -118,6 +118,11 @@ class AuthorizedKeyAdminTest {
       public void checkReEncrypt(String sourceKey, KeyType sourceType, String targetKey) {
         throw new AssertionError("not part of a listing");
       }
+
+      @Override
+      public void checkReIndex(String sourceKey, KeyType sourceType) {
+        throw new AssertionError("not part of a listing");
+      }
     };
   }
 }

@@ -340,5 +340,10 @@ class CryptoEngineTest {
     public void checkReEncrypt(String sourceKey, KeyType sourceType, String targetKey) {
       throw TestDenials.denied();
     }
+
+    @Override
+    public void checkReIndex(String sourceKey, KeyType sourceType) {
+      throw TestDenials.denied();
+    }
   }
 }

@@ -747,4 +747,18 @@ public abstract class KeyStoreContractTest {
     assertThat(losses).hasValue(threads - 1);
     assertThat(store.readKey("payments")).contains(due.key());
   }
+
+  @Test
+  public void usage_addsUpEveryCounter_lookupsApart_andIsReadBackAfterAReopen() throws Exception {
+    store.createKey("idx", version(1, CipherMode.GCM, 256), new KeyPolicy(1, 1, false));
+    Instant used = T0.plusSeconds(10);
+    Instant lookedUp = T0.plusSeconds(20);
+    store.addUsage(
+        "idx", Map.of(1, new VersionUsage(1, 2, 3, 4, used, 0, 5, /* lastLookup= */ null)));
+    store.addUsage("idx", Map.of(1, new VersionUsage(0, 0, 0, 1, null, 0, 2, lookedUp)));
+    reopenStore();
+
+    VersionUsage usage = store.readUsage("idx").get(1);
+    assertThat(usage).isEqualTo(new VersionUsage(1, 2, 3, 5, used, 0, 7, lookedUp));
+  }
 }

@@ -165,4 +165,24 @@ class UsageLedgerTest {
     assertThat(daily.rotationReason(v1, 0, clock.instant().plus(Duration.ofDays(1))))
         .contains("older than");
   }
+
+  @Test
+  void indexLookups_areCountedApart_andNeitherSetLastUsedNorMakeAVersionInUse() {
+    UsageLedger one = new UsageLedger(clock);
+    UsageLedger two = new UsageLedger(clock);
+    one.record("idx", 1, UsageLedger.Use.INDEX);
+    Instant indexed = clock.instant();
+    clock.advance(Duration.ofDays(8));
+    one.record("idx", 1, UsageLedger.Use.INDEX_LOOKUP, 3);
+    two.record("idx", 1, UsageLedger.Use.INDEX_LOOKUP);
+    one.merge(store);
+    two.merge(store);
+
+    VersionUsage merged = store.readUsage("idx").get(1);
+    assertThat(merged.indexes()).isEqualTo(1);
+    assertThat(merged.indexLookups()).isEqualTo(4);
+    assertThat(merged.lastUsed()).isEqualTo(indexed);
+    assertThat(merged.lastLookup()).isEqualTo(clock.instant());
+    assertThat(merged.isEmpty()).isFalse();
+  }
 }

@@ -20,10 +20,11 @@ import java.util.TreeMap;
  * not needed to decrypt: a lost or damaged file only resets the counts (logged by the store).
  *
  * <pre>{"format": 1, "usage": {"payments": {"1": {"encryptions": 12, "decryptions": 3,
- *   "rewraps": 0, "indexes": 0, "failures": 0, "last_used": "2026-11-23T10:00:00Z"}}}}</pre>
+ *   "rewraps": 0, "indexes": 0, "failures": 0, "last_used": "2026-11-23T10:00:00Z",
+ *   "index_lookups": 0, "last_lookup": null}}}}</pre>
  *
- * <p>A count added later ({@code indexes}, {@code failures}) reads as 0 from a file written before
- * it, so older files stay readable.
+ * <p>A field a file written before it existed lacks ({@code indexes}, {@code failures}, {@code
+ * index_lookups}, {@code last_lookup}) reads as 0 or null, so older files stay readable.
  */
 final class UsageFile {
   static final int FORMAT = 1;
@@ -47,20 +48,30 @@ final class UsageFile {
       Map<Integer, VersionUsage> versions = new HashMap<>();
       for (Map.Entry<String, JsonElement> version : key.getValue().getAsJsonObject().entrySet()) {
         JsonObject o = version.getValue().getAsJsonObject();
-        JsonElement last = o.get("last_used");
         versions.put(
             Integer.parseInt(version.getKey()),
             new VersionUsage(
                 o.get("encryptions").getAsLong(),
                 o.get("decryptions").getAsLong(),
                 o.get("rewraps").getAsLong(),
-                o.has("indexes") ? o.get("indexes").getAsLong() : 0,
-                last == null || last.isJsonNull() ? null : Instant.parse(last.getAsString()),
-                o.has("failures") ? o.get("failures").getAsLong() : 0));
+                count(o, "indexes"),
+                time(o, "last_used"),
+                count(o, "failures"),
+                count(o, "index_lookups"),
+                time(o, "last_lookup")));
       }
       all.put(key.getKey(), versions);
     }
     return all;
+  }
+
+  private static long count(JsonObject o, String field) {
+    return o.has(field) ? o.get(field).getAsLong() : 0;
+  }
+
+  private static Instant time(JsonObject o, String field) {
+    JsonElement time = o.get(field);
+    return time == null || time.isJsonNull() ? null : Instant.parse(time.getAsString());
   }
 
   /** The file content for {@code usage}, sorted so it diffs well. */
@@ -81,6 +92,10 @@ final class UsageFile {
                         o.addProperty("failures", u.failures());
                         o.addProperty(
                             "last_used", u.lastUsed() == null ? null : u.lastUsed().toString());
+                        o.addProperty("index_lookups", u.indexLookups());
+                        o.addProperty(
+                            "last_lookup",
+                            u.lastLookup() == null ? null : u.lastLookup().toString());
                         byVersion.add(Integer.toString(version), o);
                       });
               byKey.add(name, byVersion);

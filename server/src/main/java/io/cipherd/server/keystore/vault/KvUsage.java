@@ -10,8 +10,9 @@ import java.util.Map;
 /**
  * The KV secret {@code <prefix>/_usage/<name>} holding a key's merged usage: {@code {"1":
  * {"encryptions": 12, "decryptions": 3, "rewraps": 0, "indexes": 0, "failures": 0, "last_used":
- * "2026-..."}}}; a count missing from an older secret reads as 0. The folder starts with '_', which
- * no key name does, and listings skip folders.
+ * "2026-...", "index_lookups": 0, "last_lookup": "2026-..."}}}; a field a secret written before it
+ * existed lacks reads as 0 or absent. The folder starts with '_', which no key name does, and
+ * listings skip folders.
  */
 final class KvUsage {
   /**
@@ -36,9 +37,13 @@ final class KvUsage {
                   .add("decryptions", u.decryptions())
                   .add("rewraps", u.rewraps())
                   .add("indexes", u.indexes())
-                  .add("failures", u.failures());
+                  .add("failures", u.failures())
+                  .add("index_lookups", u.indexLookups());
           if (u.lastUsed() != null) {
             o.add("last_used", u.lastUsed().toString());
+          }
+          if (u.lastLookup() != null) {
+            o.add("last_lookup", u.lastLookup().toString());
           }
           data.add(Integer.toString(version), o);
         });
@@ -52,7 +57,6 @@ final class KvUsage {
         continue;
       }
       JsonObject o = member.getValue().asObject();
-      JsonValue last = o.get("last_used");
       usage.put(
           Integer.parseInt(member.getName()),
           new VersionUsage(
@@ -60,9 +64,15 @@ final class KvUsage {
               o.getLong("decryptions", 0),
               o.getLong("rewraps", 0),
               o.getLong("indexes", 0),
-              last == null || !last.isString() ? null : Instant.parse(last.asString()),
-              o.getLong("failures", 0)));
+              time(o.get("last_used")),
+              o.getLong("failures", 0),
+              o.getLong("index_lookups", 0),
+              time(o.get("last_lookup"))));
     }
     return usage;
+  }
+
+  private static Instant time(JsonValue value) {
+    return value == null || !value.isString() ? null : Instant.parse(value.asString());
   }
 }

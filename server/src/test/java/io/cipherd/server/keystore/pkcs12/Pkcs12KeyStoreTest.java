@@ -16,6 +16,7 @@ import io.cipherd.server.keys.KeyTemplate;
 import io.cipherd.server.keys.Keys;
 import io.cipherd.server.keys.NewKeyVersion;
 import io.cipherd.server.keys.UsableKey;
+import io.cipherd.server.keys.VersionUsage;
 import io.cipherd.server.pool.CipherPoolConfig;
 import io.cipherd.server.pool.CipherPools;
 import java.io.ByteArrayOutputStream;
@@ -27,10 +28,12 @@ import java.nio.file.attribute.PosixFilePermissions;
 import java.security.KeyStore.PasswordProtection;
 import java.security.KeyStore.SecretKeyEntry;
 import java.time.Clock;
+import java.time.Instant;
 import java.util.Arrays;
 import java.util.Base64;
 import java.util.Collections;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import javax.crypto.Cipher;
 import javax.crypto.SecretKey;
@@ -382,5 +385,26 @@ class Pkcs12KeyStoreTest extends KeyStoreContractTest {
     store.createKey("a", version(1, CipherMode.GCM, 256), KeyPolicy.DEFAULT);
 
     assertThat(store.toString()).contains(p12().toString()).doesNotContain(PASSWORD);
+  }
+
+  @Test
+  void usageFile_writtenBeforeIndexLookupsWereCounted_isReadWithNoLookups() throws Exception {
+    store.createKey("idx", version(1, CipherMode.GCM, 256), new KeyPolicy(1, 1, false));
+    store.close();
+    store = null;
+    Files.writeString(
+        dataDir.resolve("usage.json"),
+        """
+        {"format": 1, "usage": {"idx": {"1": {"encryptions": 1, "decryptions": 2, "rewraps": 3,
+          "indexes": 4, "last_used": "2026-11-23T10:00:00Z"}}}}
+        """);
+    store = Pkcs12KeyStore.open(dataDir, PASSWORD.toCharArray());
+
+    assertThat(store.readUsage("idx").get(1))
+        .isEqualTo(new VersionUsage(1, 2, 3, 4, Instant.parse("2026-11-23T10:00:00Z"), 0, 0, null));
+    store.addUsage("idx", Map.of(1, new VersionUsage(0, 0, 0, 0, null, 0, 2, T0)));
+    assertThat(Files.readString(dataDir.resolve("usage.json")))
+        .contains("\"index_lookups\": 2")
+        .contains("\"last_lookup\": \"" + T0 + "\"");
   }
 }
