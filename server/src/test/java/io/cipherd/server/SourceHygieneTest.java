@@ -17,9 +17,14 @@ import org.junit.jupiter.api.Test;
  * Rules about the Java sources themselves, which the compiled classes cannot show: no main file is
  * over {@value #MAX_MAIN_LINES} lines, and no code names a type by its fully qualified name (the
  * imports say where each type comes from). Nothing is exempt.
+ *
+ * <p>The line bound is a backstop against a file that grew several concepts, not a size to design
+ * to: files are split where a concept ends (one gRPC service's handlers stay in one class, as
+ * grpc-java binds them), never to come in under a count. At 300 lines the bound had started to
+ * produce forwarding classes that existed only for it.
  */
 class SourceHygieneTest {
-  static final int MAX_MAIN_LINES = 300;
+  static final int MAX_MAIN_LINES = 450;
 
   private static final Path MAIN = Path.of("src", "main", "java");
   private static final Path TEST = Path.of("src", "test", "java");
@@ -36,7 +41,7 @@ class SourceHygieneTest {
       Pattern.compile("^\\s*(package|import)\\b[^;]*;", Pattern.MULTILINE);
 
   @Test
-  void noMainFile_isOver300Lines() throws IOException {
+  void noMainFile_isOverTheBound() throws IOException {
     List<String> tooLong = new ArrayList<>();
     for (Path file : javaFiles(MAIN)) {
       int lines = Files.readAllLines(file).size();
