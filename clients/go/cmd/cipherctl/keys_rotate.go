@@ -65,7 +65,7 @@ func printRotated(out io.Writer, k *cipherdpb.Key) error {
 	}
 	var err error
 	if index {
-		_, err = fmt.Fprintf(out, "new indexes use v%d; look stored ones up with cipherctl index %s --all-versions until they are recomputed\n", current, name)
+		_, err = fmt.Fprintf(out, "new indexes use v%d; look stored ones up with cipherctl index %s --all-versions until they are re-indexed (ReIndexBatch, docs/searching.md), then retire the old versions\n", current, name)
 	} else {
 		_, err = fmt.Fprintf(out, "older versions still decrypt: rewrap their ciphertexts (cipherctl rewrap), and see cipherctl keys census %s before raising --min-decryption-version\n", name)
 	}

@@ -52,7 +52,7 @@ func TestKeysRotate_indexKey_showsIndexesComputed(t *testing.T) {
 	cipherctl(t, "b", 0, "index", "cli-rotate-idx")
 	out := cipherctl(t, "", 0, "keys", "rotate", "cli-rotate-idx")
 	rows := rotatedRows(t, out, "rotated cli-rotate-idx: v2 (hmac) is current",
-		"new indexes use v2; look stored ones up with cipherctl index cli-rotate-idx --all-versions until they are recomputed")
+		"new indexes use v2; look stored ones up with cipherctl index cli-rotate-idx --all-versions until they are re-indexed (ReIndexBatch, docs/searching.md), then retire the old versions")
 	if want := []string{"v1 hmac - - - 2 used enabled", "v2 hmac - - - 0 never enabled"}; strings.Join(rows, "\n") != strings.Join(want, "\n") {
 		t.Fatalf("keys rotate rows:\n%s\nwant:\n%s", strings.Join(rows, "\n"), strings.Join(want, "\n"))
 	}
