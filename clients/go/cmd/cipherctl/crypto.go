@@ -56,7 +56,7 @@ func newEncryptCommand(conn *connection) *cobra.Command {
 }
 
 func newDecryptCommand(conn *connection) *cobra.Command {
-	var in, aad string
+	var in, aad, expectedKey string
 	cmd := &cobra.Command{
 		Use:   "decrypt",
 		Short: "Decrypt the ciphertext on stdin (or in --in FILE) and write the plaintext to stdout",
@@ -67,7 +67,8 @@ func newDecryptCommand(conn *connection) *cobra.Command {
 				return err
 			}
 			return withClient(cmd, conn, func(c *cipherd.Client) error {
-				plaintext, err := c.Decrypt(cmd.Context(), string(bytes.TrimSpace(text)), cipherd.WithAAD([]byte(aad)))
+				plaintext, err := c.Decrypt(cmd.Context(), string(bytes.TrimSpace(text)), cipherd.WithAAD([]byte(aad)),
+					cipherd.WithExpectedKey(expectedKey))
 				if err != nil {
 					return err
 				}
@@ -78,6 +79,7 @@ func newDecryptCommand(conn *connection) *cobra.Command {
 	}
 	cmd.Flags().StringVar(&in, "in", "", "file holding the ciphertext instead of stdin")
 	cmd.Flags().StringVar(&aad, "context", "", "associated data given at encryption")
+	cmd.Flags().StringVar(&expectedKey, "expected-key", "", "refuse a ciphertext under any key but this one (or a prefix ending in '*')")
 	return cmd
 }
 

@@ -22,6 +22,7 @@ type rewrapJob struct {
 	in, out, field, format, checkpointPath string
 	failuresPath                           string // where the failed records are listed
 	to                                     string // target key; "" for each ciphertext's own
+	expectedKey                            string // the key (or prefix*) every ciphertext must be under
 	legacyKey, legacyEncoding              string // the field holds legacy ciphertexts of legacyKey
 	context                                contextFlags
 	contextOf                              contextTemplate // built from context
@@ -66,6 +67,7 @@ Exit status: 0 all done, 2 some records failed, 1 or 3 the run stopped (resume t
 	f.StringVar(&job.checkpointPath, "checkpoint", "", "checkpoint file (default: OUT.checkpoint)")
 	f.StringVar(&job.failuresPath, "failures", "", "file listing the failed records' lines and reasons, JSONL (default: OUT.failures.jsonl)")
 	f.StringVar(&job.to, "to", "", "key to rewrap into (default: each ciphertext's own key); needed with --legacy-key")
+	f.StringVar(&job.expectedKey, "expected-key", "", "refuse (as unexpected_key) a ciphertext under any key but this one, or a prefix ending in '*'")
 	f.StringVar(&job.legacyKey, "legacy-key", "", "the field holds legacy ciphertexts of this imported legacy key")
 	f.StringVar(&job.legacyEncoding, "legacy-encoding", "hex", "how the legacy ciphertexts are written: hex, base64 or raw")
 	f.StringVar(&job.context.Template, "context", "", "context of every record: text, or a template whose {name} is the record's field name (e.g. 'users.email/{id}')")
@@ -149,7 +151,8 @@ func (j *rewrapJob) run(cmd *cobra.Command, c *cipherd.Client) error {
 		}
 		return nil
 	}
-	err = cipherd.ReEncryptStream(cmd.Context(), c, j.to, iter.Seq2[record, cipherd.CiphertextItem](items), handle)
+	err = cipherd.ReEncryptStream(cmd.Context(), c, j.to, iter.Seq2[record, cipherd.CiphertextItem](items), handle,
+		cipherd.WithExpectedKey(j.expectedKey))
 	err = errors.Join(err, readErr)
 	// Every record handled so far is final: keep it, whether or not the run went on to the end.
 	if cerr := w.commit(cp, j.checkpointPath); cerr != nil {
