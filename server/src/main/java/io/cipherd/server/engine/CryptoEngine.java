@@ -225,6 +225,15 @@ public final class CryptoEngine {
    * accepts {@code keyName}.
    */
   private void expect(ExpectedKey expected, String keyName) {
+    expect(expected, keyName, observer);
+  }
+
+  /**
+   * Checks a ciphertext of {@code keyName} against {@code expected}, reporting a refusal to {@code
+   * observer} as a decryption that reached no key; for every operation that decrypts on a caller's
+   * behalf (ReIndex too).
+   */
+  static void expect(ExpectedKey expected, String keyName, CryptoObserver observer) {
     try {
       expected.check(keyName);
     } catch (UnexpectedKeyException e) {

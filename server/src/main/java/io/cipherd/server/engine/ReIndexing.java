@@ -57,12 +57,7 @@ public final class ReIndexing {
         ciphertext,
         context,
         (header, payload, payloadLength, contextBytes, contextFrom, contextLength, buffers) -> {
-          try {
-            expected.check(header.keyName());
-          } catch (RuntimeException e) {
-            observer.failedUnresolved(CryptoOperation.DECRYPT, e);
-            throw e;
-          }
+          CryptoEngine.expect(expected, header.keyName(), observer);
           authorizer.checkReIndex(header.keyName(), header.type());
           UsableKey indexKey = indexes.currentIndexKey(indexKeyName);
           byte[] plaintext = buffers.plaintext(payloadLength);
