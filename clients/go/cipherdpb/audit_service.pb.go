@@ -191,7 +191,10 @@ func (x *AuditCheckpoint) GetMac() string {
 type VerifyAuditCheckpointsRequest struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
 	// checkpoints are the checkpoint lines to check; at most 10,000.
-	Checkpoints   []*AuditCheckpoint `protobuf:"bytes,1,rep,name=checkpoints,proto3" json:"checkpoints,omitempty"`
+	Checkpoints []*AuditCheckpoint `protobuf:"bytes,1,rep,name=checkpoints,proto3" json:"checkpoints,omitempty"`
+	// trail names the trail whose head to return, as its start lines' "trail" field gives it; empty
+	// for this server's own trail. At most 256 bytes.
+	Trail         string `protobuf:"bytes,2,opt,name=trail,proto3" json:"trail,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -233,6 +236,13 @@ func (x *VerifyAuditCheckpointsRequest) GetCheckpoints() []*AuditCheckpoint {
 	return nil
 }
 
+func (x *VerifyAuditCheckpointsRequest) GetTrail() string {
+	if x != nil {
+		return x.Trail
+	}
+	return ""
+}
+
 // VerifyAuditCheckpointsResponse answers each checkpoint in order.
 type VerifyAuditCheckpointsResponse struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
@@ -240,7 +250,10 @@ type VerifyAuditCheckpointsResponse struct {
 	// key's.
 	Valid []bool `protobuf:"varint,1,rep,packed,name=valid,proto3" json:"valid,omitempty"`
 	// checked_at is when the server checked them.
-	CheckedAt     *timestamppb.Timestamp `protobuf:"bytes,2,opt,name=checked_at,json=checkedAt,proto3" json:"checked_at,omitempty"`
+	CheckedAt *timestamppb.Timestamp `protobuf:"bytes,2,opt,name=checked_at,json=checkedAt,proto3" json:"checked_at,omitempty"`
+	// head is the trail's anchor as the key store holds it; absent when it holds none for the trail
+	// (a server without an audit file, or a trail name never anchored).
+	Head          *AuditHead `protobuf:"bytes,3,opt,name=head,proto3" json:"head,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -289,6 +302,191 @@ func (x *VerifyAuditCheckpointsResponse) GetCheckedAt() *timestamppb.Timestamp {
 	return nil
 }
 
+func (x *VerifyAuditCheckpointsResponse) GetHead() *AuditHead {
+	if x != nil {
+		return x.Head
+	}
+	return nil
+}
+
+// AuditHead is where an audit trail stood at its last anchor: written to the key store (check-and-
+// set) after each checkpoint is durable in the file, at each rotation and retention, and at
+// shutdown. The file can be rewritten by whoever can write it; the anchor only by whoever can
+// write the key store. docs/audit.md says what each proves against whom.
+type AuditHead struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// trail is the trail's name (its start lines' "trail" field).
+	Trail string `protobuf:"bytes,1,opt,name=trail,proto3" json:"trail,omitempty"`
+	// seq is the sequence number of the last anchored checkpoint line.
+	Seq int64 `protobuf:"varint,2,opt,name=seq,proto3" json:"seq,omitempty"`
+	// hash is the hex SHA-256 of that checkpoint line's bytes (without its newline).
+	Hash string `protobuf:"bytes,3,opt,name=hash,proto3" json:"hash,omitempty"`
+	// time is that checkpoint line's time field as written.
+	Time string `protobuf:"bytes,4,opt,name=time,proto3" json:"time,omitempty"`
+	// first_seq is the sequence number of the first line the trail still keeps: 0 (a start line with
+	// the genesis prev) until retention removed older files.
+	FirstSeq int64 `protobuf:"varint,5,opt,name=first_seq,json=firstSeq,proto3" json:"first_seq,omitempty"`
+	// first_hash is the hex SHA-256 of that first kept line.
+	FirstHash string `protobuf:"bytes,6,opt,name=first_hash,json=firstHash,proto3" json:"first_hash,omitempty"`
+	// files are the trail's files still kept, oldest first, the live file last.
+	Files []*AuditTrailFile `protobuf:"bytes,7,rep,name=files,proto3" json:"files,omitempty"`
+	// anchored_at is when the server wrote this anchor.
+	AnchoredAt    *timestamppb.Timestamp `protobuf:"bytes,8,opt,name=anchored_at,json=anchoredAt,proto3" json:"anchored_at,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *AuditHead) Reset() {
+	*x = AuditHead{}
+	mi := &file_cipherd_v1_audit_service_proto_msgTypes[5]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *AuditHead) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*AuditHead) ProtoMessage() {}
+
+func (x *AuditHead) ProtoReflect() protoreflect.Message {
+	mi := &file_cipherd_v1_audit_service_proto_msgTypes[5]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use AuditHead.ProtoReflect.Descriptor instead.
+func (*AuditHead) Descriptor() ([]byte, []int) {
+	return file_cipherd_v1_audit_service_proto_rawDescGZIP(), []int{5}
+}
+
+func (x *AuditHead) GetTrail() string {
+	if x != nil {
+		return x.Trail
+	}
+	return ""
+}
+
+func (x *AuditHead) GetSeq() int64 {
+	if x != nil {
+		return x.Seq
+	}
+	return 0
+}
+
+func (x *AuditHead) GetHash() string {
+	if x != nil {
+		return x.Hash
+	}
+	return ""
+}
+
+func (x *AuditHead) GetTime() string {
+	if x != nil {
+		return x.Time
+	}
+	return ""
+}
+
+func (x *AuditHead) GetFirstSeq() int64 {
+	if x != nil {
+		return x.FirstSeq
+	}
+	return 0
+}
+
+func (x *AuditHead) GetFirstHash() string {
+	if x != nil {
+		return x.FirstHash
+	}
+	return ""
+}
+
+func (x *AuditHead) GetFiles() []*AuditTrailFile {
+	if x != nil {
+		return x.Files
+	}
+	return nil
+}
+
+func (x *AuditHead) GetAnchoredAt() *timestamppb.Timestamp {
+	if x != nil {
+		return x.AnchoredAt
+	}
+	return nil
+}
+
+// AuditTrailFile is one file of a trail, as its anchor lists it.
+type AuditTrailFile struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// name is the file's name (no directory), as the rotation line's "from" gives it.
+	Name string `protobuf:"bytes,1,opt,name=name,proto3" json:"name,omitempty"`
+	// first_seq is the sequence number of the file's first line.
+	FirstSeq int64 `protobuf:"varint,2,opt,name=first_seq,json=firstSeq,proto3" json:"first_seq,omitempty"`
+	// last_seq is the sequence number of its last line: for a rotated file its last checkpoint, for
+	// the live file the head's checkpoint when the anchor was written.
+	LastSeq       int64 `protobuf:"varint,3,opt,name=last_seq,json=lastSeq,proto3" json:"last_seq,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *AuditTrailFile) Reset() {
+	*x = AuditTrailFile{}
+	mi := &file_cipherd_v1_audit_service_proto_msgTypes[6]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *AuditTrailFile) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*AuditTrailFile) ProtoMessage() {}
+
+func (x *AuditTrailFile) ProtoReflect() protoreflect.Message {
+	mi := &file_cipherd_v1_audit_service_proto_msgTypes[6]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use AuditTrailFile.ProtoReflect.Descriptor instead.
+func (*AuditTrailFile) Descriptor() ([]byte, []int) {
+	return file_cipherd_v1_audit_service_proto_rawDescGZIP(), []int{6}
+}
+
+func (x *AuditTrailFile) GetName() string {
+	if x != nil {
+		return x.Name
+	}
+	return ""
+}
+
+func (x *AuditTrailFile) GetFirstSeq() int64 {
+	if x != nil {
+		return x.FirstSeq
+	}
+	return 0
+}
+
+func (x *AuditTrailFile) GetLastSeq() int64 {
+	if x != nil {
+		return x.LastSeq
+	}
+	return 0
+}
+
 var File_cipherd_v1_audit_service_proto protoreflect.FileDescriptor
 
 const file_cipherd_v1_audit_service_proto_rawDesc = "" +
@@ -303,13 +501,30 @@ const file_cipherd_v1_audit_service_proto_rawDesc = "" +
 	"\x03seq\x18\x01 \x01(\x03R\x03seq\x12\x12\n" +
 	"\x04time\x18\x02 \x01(\tR\x04time\x12\x12\n" +
 	"\x04prev\x18\x03 \x01(\tR\x04prev\x12\x10\n" +
-	"\x03mac\x18\x04 \x01(\tR\x03mac\"^\n" +
+	"\x03mac\x18\x04 \x01(\tR\x03mac\"t\n" +
 	"\x1dVerifyAuditCheckpointsRequest\x12=\n" +
-	"\vcheckpoints\x18\x01 \x03(\v2\x1b.cipherd.v1.AuditCheckpointR\vcheckpoints\"q\n" +
+	"\vcheckpoints\x18\x01 \x03(\v2\x1b.cipherd.v1.AuditCheckpointR\vcheckpoints\x12\x14\n" +
+	"\x05trail\x18\x02 \x01(\tR\x05trail\"\x9c\x01\n" +
 	"\x1eVerifyAuditCheckpointsResponse\x12\x14\n" +
 	"\x05valid\x18\x01 \x03(\bR\x05valid\x129\n" +
 	"\n" +
-	"checked_at\x18\x02 \x01(\v2\x1a.google.protobuf.TimestampR\tcheckedAt2\xd8\x01\n" +
+	"checked_at\x18\x02 \x01(\v2\x1a.google.protobuf.TimestampR\tcheckedAt\x12)\n" +
+	"\x04head\x18\x03 \x01(\v2\x15.cipherd.v1.AuditHeadR\x04head\"\x86\x02\n" +
+	"\tAuditHead\x12\x14\n" +
+	"\x05trail\x18\x01 \x01(\tR\x05trail\x12\x10\n" +
+	"\x03seq\x18\x02 \x01(\x03R\x03seq\x12\x12\n" +
+	"\x04hash\x18\x03 \x01(\tR\x04hash\x12\x12\n" +
+	"\x04time\x18\x04 \x01(\tR\x04time\x12\x1b\n" +
+	"\tfirst_seq\x18\x05 \x01(\x03R\bfirstSeq\x12\x1d\n" +
+	"\n" +
+	"first_hash\x18\x06 \x01(\tR\tfirstHash\x120\n" +
+	"\x05files\x18\a \x03(\v2\x1a.cipherd.v1.AuditTrailFileR\x05files\x12;\n" +
+	"\vanchored_at\x18\b \x01(\v2\x1a.google.protobuf.TimestampR\n" +
+	"anchoredAt\"\\\n" +
+	"\x0eAuditTrailFile\x12\x12\n" +
+	"\x04name\x18\x01 \x01(\tR\x04name\x12\x1b\n" +
+	"\tfirst_seq\x18\x02 \x01(\x03R\bfirstSeq\x12\x19\n" +
+	"\blast_seq\x18\x03 \x01(\x03R\alastSeq2\xd8\x01\n" +
 	"\fAuditService\x12W\n" +
 	"\x0eHashAuditValue\x12!.cipherd.v1.HashAuditValueRequest\x1a\".cipherd.v1.HashAuditValueResponse\x12o\n" +
 	"\x16VerifyAuditCheckpoints\x12).cipherd.v1.VerifyAuditCheckpointsRequest\x1a*.cipherd.v1.VerifyAuditCheckpointsResponseBc\n" +
@@ -327,27 +542,32 @@ func file_cipherd_v1_audit_service_proto_rawDescGZIP() []byte {
 	return file_cipherd_v1_audit_service_proto_rawDescData
 }
 
-var file_cipherd_v1_audit_service_proto_msgTypes = make([]protoimpl.MessageInfo, 5)
+var file_cipherd_v1_audit_service_proto_msgTypes = make([]protoimpl.MessageInfo, 7)
 var file_cipherd_v1_audit_service_proto_goTypes = []any{
 	(*HashAuditValueRequest)(nil),          // 0: cipherd.v1.HashAuditValueRequest
 	(*HashAuditValueResponse)(nil),         // 1: cipherd.v1.HashAuditValueResponse
 	(*AuditCheckpoint)(nil),                // 2: cipherd.v1.AuditCheckpoint
 	(*VerifyAuditCheckpointsRequest)(nil),  // 3: cipherd.v1.VerifyAuditCheckpointsRequest
 	(*VerifyAuditCheckpointsResponse)(nil), // 4: cipherd.v1.VerifyAuditCheckpointsResponse
-	(*timestamppb.Timestamp)(nil),          // 5: google.protobuf.Timestamp
+	(*AuditHead)(nil),                      // 5: cipherd.v1.AuditHead
+	(*AuditTrailFile)(nil),                 // 6: cipherd.v1.AuditTrailFile
+	(*timestamppb.Timestamp)(nil),          // 7: google.protobuf.Timestamp
 }
 var file_cipherd_v1_audit_service_proto_depIdxs = []int32{
 	2, // 0: cipherd.v1.VerifyAuditCheckpointsRequest.checkpoints:type_name -> cipherd.v1.AuditCheckpoint
-	5, // 1: cipherd.v1.VerifyAuditCheckpointsResponse.checked_at:type_name -> google.protobuf.Timestamp
-	0, // 2: cipherd.v1.AuditService.HashAuditValue:input_type -> cipherd.v1.HashAuditValueRequest
-	3, // 3: cipherd.v1.AuditService.VerifyAuditCheckpoints:input_type -> cipherd.v1.VerifyAuditCheckpointsRequest
-	1, // 4: cipherd.v1.AuditService.HashAuditValue:output_type -> cipherd.v1.HashAuditValueResponse
-	4, // 5: cipherd.v1.AuditService.VerifyAuditCheckpoints:output_type -> cipherd.v1.VerifyAuditCheckpointsResponse
-	4, // [4:6] is the sub-list for method output_type
-	2, // [2:4] is the sub-list for method input_type
-	2, // [2:2] is the sub-list for extension type_name
-	2, // [2:2] is the sub-list for extension extendee
-	0, // [0:2] is the sub-list for field type_name
+	7, // 1: cipherd.v1.VerifyAuditCheckpointsResponse.checked_at:type_name -> google.protobuf.Timestamp
+	5, // 2: cipherd.v1.VerifyAuditCheckpointsResponse.head:type_name -> cipherd.v1.AuditHead
+	6, // 3: cipherd.v1.AuditHead.files:type_name -> cipherd.v1.AuditTrailFile
+	7, // 4: cipherd.v1.AuditHead.anchored_at:type_name -> google.protobuf.Timestamp
+	0, // 5: cipherd.v1.AuditService.HashAuditValue:input_type -> cipherd.v1.HashAuditValueRequest
+	3, // 6: cipherd.v1.AuditService.VerifyAuditCheckpoints:input_type -> cipherd.v1.VerifyAuditCheckpointsRequest
+	1, // 7: cipherd.v1.AuditService.HashAuditValue:output_type -> cipherd.v1.HashAuditValueResponse
+	4, // 8: cipherd.v1.AuditService.VerifyAuditCheckpoints:output_type -> cipherd.v1.VerifyAuditCheckpointsResponse
+	7, // [7:9] is the sub-list for method output_type
+	5, // [5:7] is the sub-list for method input_type
+	5, // [5:5] is the sub-list for extension type_name
+	5, // [5:5] is the sub-list for extension extendee
+	0, // [0:5] is the sub-list for field type_name
 }
 
 func init() { file_cipherd_v1_audit_service_proto_init() }
@@ -361,7 +581,7 @@ func file_cipherd_v1_audit_service_proto_init() {
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_cipherd_v1_audit_service_proto_rawDesc), len(file_cipherd_v1_audit_service_proto_rawDesc)),
 			NumEnums:      0,
-			NumMessages:   5,
+			NumMessages:   7,
 			NumExtensions: 0,
 			NumServices:   1,
 		},

@@ -38,7 +38,9 @@ type AuditServiceClient interface {
 	HashAuditValue(ctx context.Context, in *HashAuditValueRequest, opts ...grpc.CallOption) (*HashAuditValueResponse, error)
 	// VerifyAuditCheckpoints says, for each checkpoint, whether its MAC is the audit key's MAC of its
 	// sequence number, time and previous line's hash. A chain whose hashes link up but whose
-	// checkpoints fail here was rewritten by someone without the audit key.
+	// checkpoints fail here was rewritten by someone without the audit key. It also returns the
+	// trail's head as anchored in the key store, outside the audit file: a trail that does not start
+	// at its genesis or at the anchored first line, or does not reach the anchored head, was cut.
 	VerifyAuditCheckpoints(ctx context.Context, in *VerifyAuditCheckpointsRequest, opts ...grpc.CallOption) (*VerifyAuditCheckpointsResponse, error)
 }
 
@@ -85,7 +87,9 @@ type AuditServiceServer interface {
 	HashAuditValue(context.Context, *HashAuditValueRequest) (*HashAuditValueResponse, error)
 	// VerifyAuditCheckpoints says, for each checkpoint, whether its MAC is the audit key's MAC of its
 	// sequence number, time and previous line's hash. A chain whose hashes link up but whose
-	// checkpoints fail here was rewritten by someone without the audit key.
+	// checkpoints fail here was rewritten by someone without the audit key. It also returns the
+	// trail's head as anchored in the key store, outside the audit file: a trail that does not start
+	// at its genesis or at the anchored first line, or does not reach the anchored head, was cut.
 	VerifyAuditCheckpoints(context.Context, *VerifyAuditCheckpointsRequest) (*VerifyAuditCheckpointsResponse, error)
 	mustEmbedUnimplementedAuditServiceServer()
 }

@@ -104,6 +104,11 @@ class VerifyAuditCheckpointsRequest(_message.Message):
     DESCRIPTOR: _descriptor.Descriptor
 
     CHECKPOINTS_FIELD_NUMBER: _builtins.int
+    TRAIL_FIELD_NUMBER: _builtins.int
+    trail: _builtins.str
+    """trail names the trail whose head to return, as its start lines' "trail" field gives it; empty
+    for this server's own trail. At most 256 bytes.
+    """
     @_builtins.property
     def checkpoints(self) -> _containers.RepeatedCompositeFieldContainer[Global___AuditCheckpoint]:
         """checkpoints are the checkpoint lines to check; at most 10,000."""
@@ -112,10 +117,11 @@ class VerifyAuditCheckpointsRequest(_message.Message):
         self,
         *,
         checkpoints: _abc.Iterable[Global___AuditCheckpoint] | None = ...,
+        trail: _builtins.str = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["checkpoints", b"checkpoints"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["checkpoints", b"checkpoints", "trail", b"trail"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 
@@ -129,6 +135,7 @@ class VerifyAuditCheckpointsResponse(_message.Message):
 
     VALID_FIELD_NUMBER: _builtins.int
     CHECKED_AT_FIELD_NUMBER: _builtins.int
+    HEAD_FIELD_NUMBER: _builtins.int
     @_builtins.property
     def valid(self) -> _containers.RepeatedScalarFieldContainer[_builtins.bool]:
         """valid has one entry per checkpoint of the request, in order: true when its MAC is the audit
@@ -139,16 +146,115 @@ class VerifyAuditCheckpointsResponse(_message.Message):
     def checked_at(self) -> _timestamp_pb2.Timestamp:
         """checked_at is when the server checked them."""
 
+    @_builtins.property
+    def head(self) -> Global___AuditHead:
+        """head is the trail's anchor as the key store holds it; absent when it holds none for the trail
+        (a server without an audit file, or a trail name never anchored).
+        """
+
     def __init__(
         self,
         *,
         valid: _abc.Iterable[_builtins.bool] | None = ...,
         checked_at: _timestamp_pb2.Timestamp | None = ...,
+        head: Global___AuditHead | None = ...,
     ) -> None: ...
-    _HasFieldArgType: _TypeAlias = _typing.Literal["checked_at", b"checked_at"]  # noqa: Y015
+    _HasFieldArgType: _TypeAlias = _typing.Literal["checked_at", b"checked_at", "head", b"head"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["checked_at", b"checked_at", "valid", b"valid"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["checked_at", b"checked_at", "head", b"head", "valid", b"valid"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 
 Global___VerifyAuditCheckpointsResponse: _TypeAlias = VerifyAuditCheckpointsResponse  # noqa: Y015
+
+@_typing.final
+class AuditHead(_message.Message):
+    """AuditHead is where an audit trail stood at its last anchor: written to the key store (check-and-
+    set) after each checkpoint is durable in the file, at each rotation and retention, and at
+    shutdown. The file can be rewritten by whoever can write it; the anchor only by whoever can
+    write the key store. docs/audit.md says what each proves against whom.
+    """
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    TRAIL_FIELD_NUMBER: _builtins.int
+    SEQ_FIELD_NUMBER: _builtins.int
+    HASH_FIELD_NUMBER: _builtins.int
+    TIME_FIELD_NUMBER: _builtins.int
+    FIRST_SEQ_FIELD_NUMBER: _builtins.int
+    FIRST_HASH_FIELD_NUMBER: _builtins.int
+    FILES_FIELD_NUMBER: _builtins.int
+    ANCHORED_AT_FIELD_NUMBER: _builtins.int
+    trail: _builtins.str
+    """trail is the trail's name (its start lines' "trail" field)."""
+    seq: _builtins.int
+    """seq is the sequence number of the last anchored checkpoint line."""
+    hash: _builtins.str
+    """hash is the hex SHA-256 of that checkpoint line's bytes (without its newline)."""
+    time: _builtins.str
+    """time is that checkpoint line's time field as written."""
+    first_seq: _builtins.int
+    """first_seq is the sequence number of the first line the trail still keeps: 0 (a start line with
+    the genesis prev) until retention removed older files.
+    """
+    first_hash: _builtins.str
+    """first_hash is the hex SHA-256 of that first kept line."""
+    @_builtins.property
+    def files(self) -> _containers.RepeatedCompositeFieldContainer[Global___AuditTrailFile]:
+        """files are the trail's files still kept, oldest first, the live file last."""
+
+    @_builtins.property
+    def anchored_at(self) -> _timestamp_pb2.Timestamp:
+        """anchored_at is when the server wrote this anchor."""
+
+    def __init__(
+        self,
+        *,
+        trail: _builtins.str = ...,
+        seq: _builtins.int = ...,
+        hash: _builtins.str = ...,
+        time: _builtins.str = ...,
+        first_seq: _builtins.int = ...,
+        first_hash: _builtins.str = ...,
+        files: _abc.Iterable[Global___AuditTrailFile] | None = ...,
+        anchored_at: _timestamp_pb2.Timestamp | None = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _typing.Literal["anchored_at", b"anchored_at"]  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["anchored_at", b"anchored_at", "files", b"files", "first_hash", b"first_hash", "first_seq", b"first_seq", "hash", b"hash", "seq", b"seq", "time", b"time", "trail", b"trail"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___AuditHead: _TypeAlias = AuditHead  # noqa: Y015
+
+@_typing.final
+class AuditTrailFile(_message.Message):
+    """AuditTrailFile is one file of a trail, as its anchor lists it."""
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    NAME_FIELD_NUMBER: _builtins.int
+    FIRST_SEQ_FIELD_NUMBER: _builtins.int
+    LAST_SEQ_FIELD_NUMBER: _builtins.int
+    name: _builtins.str
+    """name is the file's name (no directory), as the rotation line's "from" gives it."""
+    first_seq: _builtins.int
+    """first_seq is the sequence number of the file's first line."""
+    last_seq: _builtins.int
+    """last_seq is the sequence number of its last line: for a rotated file its last checkpoint, for
+    the live file the head's checkpoint when the anchor was written.
+    """
+    def __init__(
+        self,
+        *,
+        name: _builtins.str = ...,
+        first_seq: _builtins.int = ...,
+        last_seq: _builtins.int = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["first_seq", b"first_seq", "last_seq", b"last_seq", "name", b"name"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___AuditTrailFile: _TypeAlias = AuditTrailFile  # noqa: Y015

@@ -70,7 +70,9 @@ class AuditServiceServicer:
     def VerifyAuditCheckpoints(self, request, context):
         """VerifyAuditCheckpoints says, for each checkpoint, whether its MAC is the audit key's MAC of its
         sequence number, time and previous line's hash. A chain whose hashes link up but whose
-        checkpoints fail here was rewritten by someone without the audit key.
+        checkpoints fail here was rewritten by someone without the audit key. It also returns the
+        trail's head as anchored in the key store, outside the audit file: a trail that does not start
+        at its genesis or at the anchored first line, or does not reach the anchored head, was cut.
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')

@@ -45,7 +45,9 @@ class AuditServiceStub:
     VerifyAuditCheckpoints: _grpc.UnaryUnaryMultiCallable[_audit_service_pb2.VerifyAuditCheckpointsRequest, _audit_service_pb2.VerifyAuditCheckpointsResponse]
     """VerifyAuditCheckpoints says, for each checkpoint, whether its MAC is the audit key's MAC of its
     sequence number, time and previous line's hash. A chain whose hashes link up but whose
-    checkpoints fail here was rewritten by someone without the audit key.
+    checkpoints fail here was rewritten by someone without the audit key. It also returns the
+    trail's head as anchored in the key store, outside the audit file: a trail that does not start
+    at its genesis or at the anchored first line, or does not reach the anchored head, was cut.
     """
 
 @_typing.type_check_only
@@ -65,7 +67,9 @@ class AuditServiceAsyncStub(AuditServiceStub):
     VerifyAuditCheckpoints: _aio.UnaryUnaryMultiCallable[_audit_service_pb2.VerifyAuditCheckpointsRequest, _audit_service_pb2.VerifyAuditCheckpointsResponse]  # type: ignore[assignment]
     """VerifyAuditCheckpoints says, for each checkpoint, whether its MAC is the audit key's MAC of its
     sequence number, time and previous line's hash. A chain whose hashes link up but whose
-    checkpoints fail here was rewritten by someone without the audit key.
+    checkpoints fail here was rewritten by someone without the audit key. It also returns the
+    trail's head as anchored in the key store, outside the audit file: a trail that does not start
+    at its genesis or at the anchored first line, or does not reach the anchored head, was cut.
     """
 
 class AuditServiceServicer(metaclass=_abc_1.ABCMeta):
@@ -94,7 +98,9 @@ class AuditServiceServicer(metaclass=_abc_1.ABCMeta):
     ) -> _typing.Union[_audit_service_pb2.VerifyAuditCheckpointsResponse, _abc.Awaitable[_audit_service_pb2.VerifyAuditCheckpointsResponse]]:
         """VerifyAuditCheckpoints says, for each checkpoint, whether its MAC is the audit key's MAC of its
         sequence number, time and previous line's hash. A chain whose hashes link up but whose
-        checkpoints fail here was rewritten by someone without the audit key.
+        checkpoints fail here was rewritten by someone without the audit key. It also returns the
+        trail's head as anchored in the key store, outside the audit file: a trail that does not start
+        at its genesis or at the anchored first line, or does not reach the anchored head, was cut.
         """
 
 def add_AuditServiceServicer_to_server(servicer: AuditServiceServicer, server: _typing.Union[_grpc.Server, _aio.Server]) -> None: ...

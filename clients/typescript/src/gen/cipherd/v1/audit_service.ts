@@ -50,6 +50,11 @@ export interface AuditCheckpoint {
 export interface VerifyAuditCheckpointsRequest {
   /** checkpoints are the checkpoint lines to check; at most 10,000. */
   checkpoints: AuditCheckpoint[];
+  /**
+   * trail names the trail whose head to return, as its start lines' "trail" field gives it; empty
+   * for this server's own trail. At most 256 bytes.
+   */
+  trail: string;
 }
 
 /** VerifyAuditCheckpointsResponse answers each checkpoint in order. */
@@ -60,7 +65,55 @@ export interface VerifyAuditCheckpointsResponse {
    */
   valid: boolean[];
   /** checked_at is when the server checked them. */
-  checkedAt: Date | undefined;
+  checkedAt:
+    | Date
+    | undefined;
+  /**
+   * head is the trail's anchor as the key store holds it; absent when it holds none for the trail
+   * (a server without an audit file, or a trail name never anchored).
+   */
+  head: AuditHead | undefined;
+}
+
+/**
+ * AuditHead is where an audit trail stood at its last anchor: written to the key store (check-and-
+ * set) after each checkpoint is durable in the file, at each rotation and retention, and at
+ * shutdown. The file can be rewritten by whoever can write it; the anchor only by whoever can
+ * write the key store. docs/audit.md says what each proves against whom.
+ */
+export interface AuditHead {
+  /** trail is the trail's name (its start lines' "trail" field). */
+  trail: string;
+  /** seq is the sequence number of the last anchored checkpoint line. */
+  seq: number;
+  /** hash is the hex SHA-256 of that checkpoint line's bytes (without its newline). */
+  hash: string;
+  /** time is that checkpoint line's time field as written. */
+  time: string;
+  /**
+   * first_seq is the sequence number of the first line the trail still keeps: 0 (a start line with
+   * the genesis prev) until retention removed older files.
+   */
+  firstSeq: number;
+  /** first_hash is the hex SHA-256 of that first kept line. */
+  firstHash: string;
+  /** files are the trail's files still kept, oldest first, the live file last. */
+  files: AuditTrailFile[];
+  /** anchored_at is when the server wrote this anchor. */
+  anchoredAt: Date | undefined;
+}
+
+/** AuditTrailFile is one file of a trail, as its anchor lists it. */
+export interface AuditTrailFile {
+  /** name is the file's name (no directory), as the rotation line's "from" gives it. */
+  name: string;
+  /** first_seq is the sequence number of the file's first line. */
+  firstSeq: number;
+  /**
+   * last_seq is the sequence number of its last line: for a rotated file its last checkpoint, for
+   * the live file the head's checkpoint when the anchor was written.
+   */
+  lastSeq: number;
 }
 
 function createBaseHashAuditValueRequest(): HashAuditValueRequest {
@@ -288,13 +341,16 @@ export const AuditCheckpoint: MessageFns<AuditCheckpoint> = {
 };
 
 function createBaseVerifyAuditCheckpointsRequest(): VerifyAuditCheckpointsRequest {
-  return { checkpoints: [] };
+  return { checkpoints: [], trail: "" };
 }
 
 export const VerifyAuditCheckpointsRequest: MessageFns<VerifyAuditCheckpointsRequest> = {
   encode(message: VerifyAuditCheckpointsRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
     for (const v of message.checkpoints) {
       AuditCheckpoint.encode(v!, writer.uint32(10).fork()).join();
+    }
+    if (message.trail !== "") {
+      writer.uint32(18).string(message.trail);
     }
     return writer;
   },
@@ -314,6 +370,14 @@ export const VerifyAuditCheckpointsRequest: MessageFns<VerifyAuditCheckpointsReq
           message.checkpoints.push(AuditCheckpoint.decode(reader, reader.uint32()));
           continue;
         }
+        case 2: {
+          if (tag !== 18) {
+            break;
+          }
+
+          message.trail = reader.string();
+          continue;
+        }
       }
       if ((tag & 7) === 4 || tag === 0) {
         break;
@@ -328,6 +392,7 @@ export const VerifyAuditCheckpointsRequest: MessageFns<VerifyAuditCheckpointsReq
       checkpoints: globalThis.Array.isArray(object?.checkpoints)
         ? object.checkpoints.map((e: any) => AuditCheckpoint.fromJSON(e))
         : [],
+      trail: isSet(object.trail) ? globalThis.String(object.trail) : "",
     };
   },
 
@@ -335,6 +400,9 @@ export const VerifyAuditCheckpointsRequest: MessageFns<VerifyAuditCheckpointsReq
     const obj: any = {};
     if (message.checkpoints?.length) {
       obj.checkpoints = message.checkpoints.map((e) => AuditCheckpoint.toJSON(e));
+    }
+    if (message.trail !== "") {
+      obj.trail = message.trail;
     }
     return obj;
   },
@@ -347,12 +415,13 @@ export const VerifyAuditCheckpointsRequest: MessageFns<VerifyAuditCheckpointsReq
   ): VerifyAuditCheckpointsRequest {
     const message = createBaseVerifyAuditCheckpointsRequest();
     message.checkpoints = object.checkpoints?.map((e) => AuditCheckpoint.fromPartial(e)) || [];
+    message.trail = object.trail ?? "";
     return message;
   },
 };
 
 function createBaseVerifyAuditCheckpointsResponse(): VerifyAuditCheckpointsResponse {
-  return { valid: [], checkedAt: undefined };
+  return { valid: [], checkedAt: undefined, head: undefined };
 }
 
 export const VerifyAuditCheckpointsResponse: MessageFns<VerifyAuditCheckpointsResponse> = {
@@ -364,6 +433,9 @@ export const VerifyAuditCheckpointsResponse: MessageFns<VerifyAuditCheckpointsRe
     writer.join();
     if (message.checkedAt !== undefined) {
       Timestamp.encode(toTimestamp(message.checkedAt), writer.uint32(18).fork()).join();
+    }
+    if (message.head !== undefined) {
+      AuditHead.encode(message.head, writer.uint32(26).fork()).join();
     }
     return writer;
   },
@@ -401,6 +473,14 @@ export const VerifyAuditCheckpointsResponse: MessageFns<VerifyAuditCheckpointsRe
           message.checkedAt = fromTimestamp(Timestamp.decode(reader, reader.uint32()));
           continue;
         }
+        case 3: {
+          if (tag !== 26) {
+            break;
+          }
+
+          message.head = AuditHead.decode(reader, reader.uint32());
+          continue;
+        }
       }
       if ((tag & 7) === 4 || tag === 0) {
         break;
@@ -414,6 +494,7 @@ export const VerifyAuditCheckpointsResponse: MessageFns<VerifyAuditCheckpointsRe
     return {
       valid: globalThis.Array.isArray(object?.valid) ? object.valid.map((e: any) => globalThis.Boolean(e)) : [],
       checkedAt: isSet(object.checkedAt) ? fromJsonTimestamp(object.checkedAt) : undefined,
+      head: isSet(object.head) ? AuditHead.fromJSON(object.head) : undefined,
     };
   },
 
@@ -424,6 +505,9 @@ export const VerifyAuditCheckpointsResponse: MessageFns<VerifyAuditCheckpointsRe
     }
     if (message.checkedAt !== undefined) {
       obj.checkedAt = message.checkedAt.toISOString();
+    }
+    if (message.head !== undefined) {
+      obj.head = AuditHead.toJSON(message.head);
     }
     return obj;
   },
@@ -437,6 +521,271 @@ export const VerifyAuditCheckpointsResponse: MessageFns<VerifyAuditCheckpointsRe
     const message = createBaseVerifyAuditCheckpointsResponse();
     message.valid = object.valid?.map((e) => e) || [];
     message.checkedAt = object.checkedAt ?? undefined;
+    message.head = (object.head !== undefined && object.head !== null) ? AuditHead.fromPartial(object.head) : undefined;
+    return message;
+  },
+};
+
+function createBaseAuditHead(): AuditHead {
+  return { trail: "", seq: 0, hash: "", time: "", firstSeq: 0, firstHash: "", files: [], anchoredAt: undefined };
+}
+
+export const AuditHead: MessageFns<AuditHead> = {
+  encode(message: AuditHead, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.trail !== "") {
+      writer.uint32(10).string(message.trail);
+    }
+    if (message.seq !== 0) {
+      writer.uint32(16).int64(message.seq);
+    }
+    if (message.hash !== "") {
+      writer.uint32(26).string(message.hash);
+    }
+    if (message.time !== "") {
+      writer.uint32(34).string(message.time);
+    }
+    if (message.firstSeq !== 0) {
+      writer.uint32(40).int64(message.firstSeq);
+    }
+    if (message.firstHash !== "") {
+      writer.uint32(50).string(message.firstHash);
+    }
+    for (const v of message.files) {
+      AuditTrailFile.encode(v!, writer.uint32(58).fork()).join();
+    }
+    if (message.anchoredAt !== undefined) {
+      Timestamp.encode(toTimestamp(message.anchoredAt), writer.uint32(66).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): AuditHead {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const end = length === undefined ? reader.len : reader.pos + length;
+    const message = createBaseAuditHead();
+    while (reader.pos < end) {
+      const tag = reader.uint32();
+      switch (tag >>> 3) {
+        case 1: {
+          if (tag !== 10) {
+            break;
+          }
+
+          message.trail = reader.string();
+          continue;
+        }
+        case 2: {
+          if (tag !== 16) {
+            break;
+          }
+
+          message.seq = longToNumber(reader.int64());
+          continue;
+        }
+        case 3: {
+          if (tag !== 26) {
+            break;
+          }
+
+          message.hash = reader.string();
+          continue;
+        }
+        case 4: {
+          if (tag !== 34) {
+            break;
+          }
+
+          message.time = reader.string();
+          continue;
+        }
+        case 5: {
+          if (tag !== 40) {
+            break;
+          }
+
+          message.firstSeq = longToNumber(reader.int64());
+          continue;
+        }
+        case 6: {
+          if (tag !== 50) {
+            break;
+          }
+
+          message.firstHash = reader.string();
+          continue;
+        }
+        case 7: {
+          if (tag !== 58) {
+            break;
+          }
+
+          message.files.push(AuditTrailFile.decode(reader, reader.uint32()));
+          continue;
+        }
+        case 8: {
+          if (tag !== 66) {
+            break;
+          }
+
+          message.anchoredAt = fromTimestamp(Timestamp.decode(reader, reader.uint32()));
+          continue;
+        }
+      }
+      if ((tag & 7) === 4 || tag === 0) {
+        break;
+      }
+      reader.skip(tag & 7);
+    }
+    return message;
+  },
+
+  fromJSON(object: any): AuditHead {
+    return {
+      trail: isSet(object.trail) ? globalThis.String(object.trail) : "",
+      seq: isSet(object.seq) ? globalThis.Number(object.seq) : 0,
+      hash: isSet(object.hash) ? globalThis.String(object.hash) : "",
+      time: isSet(object.time) ? globalThis.String(object.time) : "",
+      firstSeq: isSet(object.firstSeq) ? globalThis.Number(object.firstSeq) : 0,
+      firstHash: isSet(object.firstHash) ? globalThis.String(object.firstHash) : "",
+      files: globalThis.Array.isArray(object?.files) ? object.files.map((e: any) => AuditTrailFile.fromJSON(e)) : [],
+      anchoredAt: isSet(object.anchoredAt) ? fromJsonTimestamp(object.anchoredAt) : undefined,
+    };
+  },
+
+  toJSON(message: AuditHead): unknown {
+    const obj: any = {};
+    if (message.trail !== "") {
+      obj.trail = message.trail;
+    }
+    if (message.seq !== 0) {
+      obj.seq = Math.round(message.seq);
+    }
+    if (message.hash !== "") {
+      obj.hash = message.hash;
+    }
+    if (message.time !== "") {
+      obj.time = message.time;
+    }
+    if (message.firstSeq !== 0) {
+      obj.firstSeq = Math.round(message.firstSeq);
+    }
+    if (message.firstHash !== "") {
+      obj.firstHash = message.firstHash;
+    }
+    if (message.files?.length) {
+      obj.files = message.files.map((e) => AuditTrailFile.toJSON(e));
+    }
+    if (message.anchoredAt !== undefined) {
+      obj.anchoredAt = message.anchoredAt.toISOString();
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<AuditHead>, I>>(base?: I): AuditHead {
+    return AuditHead.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<AuditHead>, I>>(object: I): AuditHead {
+    const message = createBaseAuditHead();
+    message.trail = object.trail ?? "";
+    message.seq = object.seq ?? 0;
+    message.hash = object.hash ?? "";
+    message.time = object.time ?? "";
+    message.firstSeq = object.firstSeq ?? 0;
+    message.firstHash = object.firstHash ?? "";
+    message.files = object.files?.map((e) => AuditTrailFile.fromPartial(e)) || [];
+    message.anchoredAt = object.anchoredAt ?? undefined;
+    return message;
+  },
+};
+
+function createBaseAuditTrailFile(): AuditTrailFile {
+  return { name: "", firstSeq: 0, lastSeq: 0 };
+}
+
+export const AuditTrailFile: MessageFns<AuditTrailFile> = {
+  encode(message: AuditTrailFile, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.name !== "") {
+      writer.uint32(10).string(message.name);
+    }
+    if (message.firstSeq !== 0) {
+      writer.uint32(16).int64(message.firstSeq);
+    }
+    if (message.lastSeq !== 0) {
+      writer.uint32(24).int64(message.lastSeq);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): AuditTrailFile {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const end = length === undefined ? reader.len : reader.pos + length;
+    const message = createBaseAuditTrailFile();
+    while (reader.pos < end) {
+      const tag = reader.uint32();
+      switch (tag >>> 3) {
+        case 1: {
+          if (tag !== 10) {
+            break;
+          }
+
+          message.name = reader.string();
+          continue;
+        }
+        case 2: {
+          if (tag !== 16) {
+            break;
+          }
+
+          message.firstSeq = longToNumber(reader.int64());
+          continue;
+        }
+        case 3: {
+          if (tag !== 24) {
+            break;
+          }
+
+          message.lastSeq = longToNumber(reader.int64());
+          continue;
+        }
+      }
+      if ((tag & 7) === 4 || tag === 0) {
+        break;
+      }
+      reader.skip(tag & 7);
+    }
+    return message;
+  },
+
+  fromJSON(object: any): AuditTrailFile {
+    return {
+      name: isSet(object.name) ? globalThis.String(object.name) : "",
+      firstSeq: isSet(object.firstSeq) ? globalThis.Number(object.firstSeq) : 0,
+      lastSeq: isSet(object.lastSeq) ? globalThis.Number(object.lastSeq) : 0,
+    };
+  },
+
+  toJSON(message: AuditTrailFile): unknown {
+    const obj: any = {};
+    if (message.name !== "") {
+      obj.name = message.name;
+    }
+    if (message.firstSeq !== 0) {
+      obj.firstSeq = Math.round(message.firstSeq);
+    }
+    if (message.lastSeq !== 0) {
+      obj.lastSeq = Math.round(message.lastSeq);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<AuditTrailFile>, I>>(base?: I): AuditTrailFile {
+    return AuditTrailFile.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<AuditTrailFile>, I>>(object: I): AuditTrailFile {
+    const message = createBaseAuditTrailFile();
+    message.name = object.name ?? "";
+    message.firstSeq = object.firstSeq ?? 0;
+    message.lastSeq = object.lastSeq ?? 0;
     return message;
   },
 };
@@ -468,7 +817,9 @@ export const AuditServiceService = {
   /**
    * VerifyAuditCheckpoints says, for each checkpoint, whether its MAC is the audit key's MAC of its
    * sequence number, time and previous line's hash. A chain whose hashes link up but whose
-   * checkpoints fail here was rewritten by someone without the audit key.
+   * checkpoints fail here was rewritten by someone without the audit key. It also returns the
+   * trail's head as anchored in the key store, outside the audit file: a trail that does not start
+   * at its genesis or at the anchored first line, or does not reach the anchored head, was cut.
    */
   verifyAuditCheckpoints: {
     path: "/cipherd.v1.AuditService/VerifyAuditCheckpoints",
@@ -493,7 +844,9 @@ export interface AuditServiceServer extends UntypedServiceImplementation {
   /**
    * VerifyAuditCheckpoints says, for each checkpoint, whether its MAC is the audit key's MAC of its
    * sequence number, time and previous line's hash. A chain whose hashes link up but whose
-   * checkpoints fail here was rewritten by someone without the audit key.
+   * checkpoints fail here was rewritten by someone without the audit key. It also returns the
+   * trail's head as anchored in the key store, outside the audit file: a trail that does not start
+   * at its genesis or at the anchored first line, or does not reach the anchored head, was cut.
    */
   verifyAuditCheckpoints: handleUnaryCall<VerifyAuditCheckpointsRequest, VerifyAuditCheckpointsResponse>;
 }
@@ -521,7 +874,9 @@ export interface AuditServiceClient extends Client {
   /**
    * VerifyAuditCheckpoints says, for each checkpoint, whether its MAC is the audit key's MAC of its
    * sequence number, time and previous line's hash. A chain whose hashes link up but whose
-   * checkpoints fail here was rewritten by someone without the audit key.
+   * checkpoints fail here was rewritten by someone without the audit key. It also returns the
+   * trail's head as anchored in the key store, outside the audit file: a trail that does not start
+   * at its genesis or at the anchored first line, or does not reach the anchored head, was cut.
    */
   verifyAuditCheckpoints(
     request: VerifyAuditCheckpointsRequest,
