@@ -167,6 +167,10 @@ func cutLineBeingWritten(files []audit.File) bool {
 // verifyAudit verifies files, prints what was checked, and fails when the trail is not intact;
 // noHead says why there is no head when head is nil.
 func verifyAudit(out io.Writer, files []audit.File, check audit.CheckpointCheck, asked int, head *cipherdpb.AuditHead, noHead string) error {
+	headSource := "the server's head"
+	if check == nil {
+		headSource = "the head"
+	}
 	v := audit.VerifyFiles(files, check, head)
 	if check == nil {
 		fmt.Fprintln(out, "checkpoint MACs: not checked (--offline): a chain rewritten without the audit key would pass")
@@ -176,7 +180,7 @@ func verifyAudit(out io.Writer, files []audit.File, check audit.CheckpointCheck,
 	if head == nil {
 		fmt.Fprintf(out, "completeness: NOT CHECKED (%s): lines cut from the trail's start or end would pass\n", noHead)
 	} else {
-		fmt.Fprintf(out, "completeness: checked against the head (seqs %d to %d, %d files)\n", head.GetFirstSeq(), head.GetSeq(), len(head.GetFiles()))
+		fmt.Fprintf(out, "completeness: checked against %s (seqs %d to %d, files listed: %d)\n", headSource, head.GetFirstSeq(), head.GetSeq(), len(head.GetFiles()))
 	}
 	if !v.Intact() {
 		return fmt.Errorf("audit trail NOT intact: %s", v.Problem)
