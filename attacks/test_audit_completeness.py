@@ -81,8 +81,9 @@ def verdicts(target: str, live: Path, cipherctl: str) -> Verdicts:
 
 
 def records(live: Path) -> list[dict[str, object]]:
+    """The records of the trail whose live file is `live`, its rotated files first."""
     out = []
-    for raw in live.read_bytes().split(b"\n"):
+    for raw in b"".join(f.read_bytes() for f in trail_files(live)).split(b"\n"):
         try:
             out.append(json.loads(raw))
         except ValueError:
@@ -106,8 +107,8 @@ def checkpointed(live: Path, after_seq: int, timeout: float = 10) -> int:
 
 
 def last_seq(live: Path) -> int:
-    """The seq of the last record that is not a checkpoint: the one a checkpoint must follow."""
-    return max(int(str(r["seq"])) for r in records(live) if r["type"] != "checkpoint")
+    """The seq of the last call record: the one a checkpoint must follow."""
+    return max(int(str(r["seq"])) for r in records(live) if r["type"] == "call")
 
 
 def calls(target: str, encrypts: int, decrypts: int = 0) -> None:

@@ -5,7 +5,6 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
-	"io"
 	"os"
 	"strings"
 
@@ -20,9 +19,13 @@ func isGenesis(l line) bool {
 	return l.Type == "start" && l.Why == "new" && *l.Seq == 0 && *l.Prev == genesisPrev
 }
 
-// checkStart judges the trail's first line against the head: the trail must start at genesis or
-// at (or before) the anchored first line; "" when it does, or when there is no head to judge by.
+// checkStart judges the trail's first line: every trail, and every part retention keeps, starts
+// with a start line (genesis, or a rotation's); against the head, the trail must start at genesis
+// or at (or before) the anchored first line. "" when it does.
 func checkStart(head *cipherdpb.AuditHead, first line) string {
+	if first.Type != "start" {
+		return fmt.Sprintf("the trail's first line, seq %d, is a %s line, not a start line: lines before it were removed", *first.Seq, first.Type)
+	}
 	// At the anchored first seq, its hash is judged by anchorCheck with the rest.
 	if head == nil || isGenesis(first) || *first.Seq <= head.GetFirstSeq() {
 		return ""
@@ -108,21 +111,34 @@ func (a *anchorCheck) problem(lastSeq int64) string {
 	return ""
 }
 
-// TrailName is the trail name the start lines of the file at path carry (its first line's "trail"
-// field), "" when it carries none: the name to ask the server's head for.
-func TrailName(path string) (string, error) {
+// TrailName is the trail name the files' start lines carry (the first "trail" field found), ""
+// when none carries one: the name to ask the server's head for.
+func TrailName(paths []string) (string, error) {
+	for _, path := range paths {
+		name, err := trailNameIn(path)
+		if name != "" || err != nil {
+			return name, err
+		}
+	}
+	return "", nil
+}
+
+func trailNameIn(path string) (string, error) {
 	f, err := os.Open(path)
 	if err != nil {
 		return "", err
 	}
 	defer f.Close()
-	first, err := bufio.NewReader(io.LimitReader(f, 1<<20)).ReadBytes('\n')
-	if err != nil && err != io.EOF {
-		return "", err
+	lines := bufio.NewScanner(f)
+	lines.Buffer(make([]byte, 0, 64*1024), 16<<20)
+	for lines.Scan() {
+		if !bytes.HasPrefix(lines.Bytes(), []byte(`{"type":"start"`)) {
+			continue
+		}
+		var l line
+		if json.Unmarshal(lines.Bytes(), &l) == nil && l.Trail != "" {
+			return l.Trail, nil
+		}
 	}
-	var l line
-	if json.Unmarshal(bytes.TrimSuffix(first, []byte{'\n'}), &l) != nil {
-		return "", nil
-	}
-	return l.Trail, nil
+	return "", nil // a line longer than the scanner's limit is no start line
 }

@@ -104,7 +104,7 @@ func TestVerify_namesWhatTheHeadMisses(t *testing.T) {
 		head  *cipherdpb.AuditHead
 		want  string
 	}{
-		{[]string{"head-cut.log"}, intactHead, "head-cut.log:1: the trail starts at seq 1, but its anchor starts it at seq 0: lines before were removed (missing: intact.log, seqs 0-8)"},
+		{[]string{"head-cut.log"}, intactHead, "head-cut.log:1: the trail's first line, seq 1, is a call line, not a start line: lines before it were removed"},
 		{[]string{"tail-cut.log"}, intactHead, "tail-cut.log:7: the trail ends at seq 6, before the anchored head at seq 8: lines were removed from its end"},
 		{[]string{"rechained.log"}, intactHead, "rechained.log:6: the trail ends at seq 5, before the anchored head at seq 8: lines were removed from its end"},
 		{[]string{"rechained-padded.log"}, intactHead, "rechained-padded.log:9: the line at seq 8 is not the anchored head (its hash is not the anchor's): the tail was rewritten"},

@@ -57,7 +57,7 @@ not intact.`,
 				return fmt.Errorf("--head is for --offline: online, the server gives the head")
 			}
 			return withClient(cmd, conn, func(c *cipherd.Client) error {
-				trail, err := audit.TrailName(paths[0])
+				trail, err := audit.TrailName(paths)
 				if err != nil {
 					return err
 				}
@@ -67,6 +67,12 @@ not intact.`,
 				if err != nil {
 					return fmt.Errorf("asking the server for the trail's head (--offline checks the chain alone): %w", err)
 				}
+				noHead := fmt.Sprintf("the server holds no head for trail %q", trail)
+				if head != nil && head.GetTrail() != trail {
+					// The files name no trail, and the server's own is another one.
+					noHead = fmt.Sprintf("the files' start lines name no trail; the server's own is %q", head.GetTrail())
+					head = nil
+				}
 				files, err := readAuditFiles(out, paths)
 				if err != nil {
 					return err
@@ -75,7 +81,7 @@ not intact.`,
 				if err != nil {
 					return fmt.Errorf("asking the server to check the checkpoints (--offline checks the chain alone): %w", err)
 				}
-				return verifyAudit(out, files, check, asked, head, fmt.Sprintf("the server holds no head for trail %q", trail))
+				return verifyAudit(out, files, check, asked, head, noHead)
 			})
 		},
 	}
@@ -167,7 +173,7 @@ func cutLineBeingWritten(files []audit.File) bool {
 // verifyAudit verifies files, prints what was checked, and fails when the trail is not intact;
 // noHead says why there is no head when head is nil.
 func verifyAudit(out io.Writer, files []audit.File, check audit.CheckpointCheck, asked int, head *cipherdpb.AuditHead, noHead string) error {
-	headSource := "the server's head"
+	headSource := fmt.Sprintf("the server's head of trail %q", head.GetTrail())
 	if check == nil {
 		headSource = "the head"
 	}

@@ -80,14 +80,21 @@ def read_head(path: str | Path) -> AuditHead:
     return json_format.Parse(Path(path).read_text(encoding="utf-8"), AuditHead())
 
 
-def trail_name(file: str | Path) -> str:
-    """The trail name the first line of ``file`` carries ("" when none): the name to ask the server's head for."""
-    with open(file, "rb") as f:
-        first = f.readline(1 << 20)
-    try:
-        return str(json.loads(first).get("trail", ""))
-    except (ValueError, AttributeError):
-        return ""
+def trail_name(files: Sequence[str | Path]) -> str:
+    """The trail name the start lines of ``files`` carry (the first "trail" field found), "" when none does: the
+    name to ask the server's head for."""
+    for file in files:
+        with open(file, "rb") as f:
+            for line in f:
+                if not line.startswith(b'{"type":"start"'):
+                    continue
+                try:
+                    name = str(json.loads(line).get("trail", ""))
+                except (ValueError, AttributeError):
+                    continue
+                if name:
+                    return name
+    return ""
 
 
 def _read(files: Sequence[str | Path]) -> list[tuple[str, bytes]]:
@@ -135,8 +142,12 @@ def verify_with_server(client: CheckpointVerifier, files: Sequence[str | Path]) 
     reach it unless lines were removed. Each file is then read once, so the server's answers and the chain
     check see the same bytes however the live file grows meanwhile (asking the server is itself an audited
     call); a last line the server is still writing is left out. Without a head from the server (none
-    anchored for the trail) the verdict's ``completeness_checked`` is False."""
-    head = client.audit_head(trail_name(files[0])) if files else client.audit_head("")
+    anchored for the trail, or files whose start lines name no trail) the verdict's ``completeness_checked`` is
+    False."""
+    trail = trail_name(files)
+    head = client.audit_head(trail)
+    if head is not None and head.trail != trail:
+        head = None  # the files name no trail, and the server's own is another one
     read = _read(files)
     if read and b"\n" in read[-1][1] and not read[-1][1].endswith(b"\n"):
         name, data = read[-1]
@@ -222,6 +233,9 @@ def _verify_read(read: Sequence[tuple[str, bytes]], check: CheckpointCheck | Non
                 prev_hash, prev_where, prev_torn = _sha256(line), where, True
                 continue
             line_hash = _sha256(line)
+            if prev_hash is None and kind != "start":
+                return verdict(f"{where}: the trail's first line, seq {seq}, is a {kind} line, not a start line: lines "
+                               "before it were removed")
             if prev_hash is None and head is not None:
                 genesis = kind == "start" and record.get("why") == "new" and seq == 0 and prev == _GENESIS_PREV
                 if not genesis and seq > head.first_seq:

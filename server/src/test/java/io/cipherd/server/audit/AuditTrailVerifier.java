@@ -92,6 +92,19 @@ final class AuditTrailVerifier {
       long seq = record.get("seq").getAsLong();
       String prev = record.get("prev").getAsString();
       String hash = sha256(line);
+      if (previousHash == null && !type.equals("start")) {
+        return new Result(
+            where.get(i)
+                + ": the trail's first line, seq "
+                + seq
+                + ", is a "
+                + type
+                + " line, not a start line: lines before it were removed",
+            calls,
+            checkpoints,
+            torn,
+            uncheckpointed);
+      }
       if (previousHash == null && head != null) {
         boolean genesis =
             type.equals("start")
