@@ -149,6 +149,7 @@ public final class AuditAnchor implements AutoCloseable {
   }
 
   private void run() {
+    int failedWhileClosing = 0;
     while (true) {
       AuditHead next;
       synchronized (lock) {
@@ -171,7 +172,7 @@ public final class AuditAnchor implements AutoCloseable {
           if (posted == null) {
             posted = next; // retried unless a newer head comes first
           }
-          if (closing) {
+          if (closing && ++failedWhileClosing > 2) {
             log.error(
                 "the audit trail '{}' stopped without anchoring its head at seq {}",
                 trail,
@@ -179,7 +180,7 @@ public final class AuditAnchor implements AutoCloseable {
             return;
           }
           try {
-            lock.wait(RETRY_AFTER.toMillis());
+            lock.wait(closing ? 100 : RETRY_AFTER.toMillis());
           } catch (InterruptedException e) {
             return;
           }
