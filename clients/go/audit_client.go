@@ -39,6 +39,18 @@ func (c *Client) VerifyAuditCheckpoints(ctx context.Context, checkpoints []audit
 	return valid, nil
 }
 
+// AuditHead is the head the server's key store holds for an audit trail: trail is the name its
+// start lines carry (audit.TrailName), "" for the server's own. It is nil when the key store holds
+// none for the trail. Ask for it before reading the files: a head is anchored only after its line
+// is durable, so files read afterwards reach it unless lines were removed.
+func (c *Client) AuditHead(ctx context.Context, trail string) (*cipherdpb.AuditHead, error) {
+	resp, err := c.Audit.VerifyAuditCheckpoints(ctx, &cipherdpb.VerifyAuditCheckpointsRequest{Trail: trail})
+	if err != nil {
+		return nil, err
+	}
+	return resp.GetHead(), nil
+}
+
 // AuditCheckpointCheck asks the server about every checkpoint of files (oldest first, read once
 // with audit.ReadFiles) and returns an audit.CheckpointCheck for audit.VerifyFiles of the same
 // files that answers from its answers, with how many checkpoints it asked about.

@@ -175,7 +175,7 @@ func TestAuditCheckpointCheck_theServerJudgesEachCheckpoint(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		v := audit.VerifyFiles(files, check)
+		v := audit.VerifyFiles(files, check, nil)
 		if v.Intact() != wantIntact || n == 0 || !v.MACsChecked {
 			t.Errorf("%s: %+v after %d checkpoints asked about, want intact=%v", file, v, n, wantIntact)
 		}

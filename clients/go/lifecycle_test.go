@@ -196,7 +196,7 @@ func TestAudit_hashAndCheckpointsOfAnotherKey(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	v := audit.VerifyFiles(files, check)
+	v := audit.VerifyFiles(files, check, nil)
 	if n != 3 || v.Intact() || !regexp.MustCompile(`fails its MAC$`).MatchString(v.Problem) {
 		t.Errorf("the vectors' checkpoints by this server: %d asked, %+v", n, v)
 	}

@@ -4,6 +4,11 @@
 // CheckpointCheck: CheckpointsUnder when the key is at hand (tests, an offline copy from the key
 // store), or the server's answer. Without one the chain is still checked, and the verdict says the
 // MACs were not.
+//
+// The chain alone cannot prove the trail complete at either end: lines cut from its end, or from
+// its start, leave a chain that holds. The server's head (cipherdpb.AuditHead, anchored in its key
+// store) says where the trail starts and how far it reached; given one, the files must start at
+// genesis or at the anchored first line and reach the anchored checkpoint (see head.go).
 package audit
 
 import (
@@ -15,6 +20,8 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+
+	"github.com/cipherd/cipherd/clients/go/cipherdpb"
 )
 
 // CheckpointCheck says whether a checkpoint line's MAC is the audit key's.
@@ -30,6 +37,11 @@ type Verdict struct {
 	UncheckedCalls int
 	// MACsChecked is false when no CheckpointCheck was given.
 	MACsChecked bool
+	// CompletenessChecked is false when no head was given: then the trail is intact only as far
+	// as the chain goes, and lines cut from either end would pass.
+	CompletenessChecked bool
+	// Trail is the trail name the start lines carry ("" when they carry none).
+	Trail string
 }
 
 // Intact reports whether no line was blamed.
@@ -52,11 +64,22 @@ func CheckpointsUnder(auditKey []byte) CheckpointCheck {
 }
 
 type line struct {
-	Type string  `json:"type"`
-	Seq  *int64  `json:"seq"`
-	Time string  `json:"time"`
-	Prev *string `json:"prev"`
-	MAC  string  `json:"mac"`
+	Type  string  `json:"type"`
+	Seq   *int64  `json:"seq"`
+	Time  string  `json:"time"`
+	Prev  *string `json:"prev"`
+	MAC   string  `json:"mac"`
+	Why   string  `json:"why"`
+	From  string  `json:"from"`
+	Trail string  `json:"trail"`
+	Cut   *cut    `json:"cut"`
+}
+
+// cut is what a restart's start line records when the files did not reach the anchored head.
+type cut struct {
+	AnchoredSeq  int64  `json:"anchored_seq"`
+	AnchoredHash string `json:"anchored_hash"`
+	FoundSeq     int64  `json:"found_seq"`
 }
 
 // File is an audit file's name (as problems name it) and its bytes, read once.
@@ -78,23 +101,25 @@ func ReadFiles(paths []string) ([]File, error) {
 	return files, nil
 }
 
-// Verify checks files as one chain, oldest first (rotated files before the live one). check may
-// be nil.
-func Verify(paths []string, check CheckpointCheck) (Verdict, error) {
+// Verify checks files as one chain, oldest first (rotated files before the live one). check and
+// head may be nil; without a head the trail's completeness is not checked.
+func Verify(paths []string, check CheckpointCheck, head *cipherdpb.AuditHead) (Verdict, error) {
 	files, err := ReadFiles(paths)
 	if err != nil {
-		return Verdict{MACsChecked: check != nil}, err
+		return Verdict{MACsChecked: check != nil, CompletenessChecked: head != nil}, err
 	}
-	return VerifyFiles(files, check), nil
+	return VerifyFiles(files, check, head), nil
 }
 
 // VerifyFiles is Verify of files already read: a server's answers about their checkpoints then
-// match the very bytes checked, however the live file grew meanwhile.
-func VerifyFiles(files []File, check CheckpointCheck) Verdict {
-	v := Verdict{MACsChecked: check != nil}
-	var prevHash, prevWhere string
+// match the very bytes checked, however the live file grew meanwhile. With a head, the files must
+// also start where it says the trail starts and reach its checkpoint.
+func VerifyFiles(files []File, check CheckpointCheck, head *cipherdpb.AuditHead) Verdict {
+	v := Verdict{MACsChecked: check != nil, CompletenessChecked: head != nil}
+	var prevHash, prevWhere, prevFile string
 	var prevSeq int64 = -1
 	prevTorn := false // the line before was cut short: it has no seq to name
+	anchors := newAnchorCheck(head)
 	for _, file := range files {
 		data, name := file.Data, file.Name
 		if len(data) > 0 && data[len(data)-1] != '\n' {
@@ -107,11 +132,21 @@ func VerifyFiles(files []File, check CheckpointCheck) Verdict {
 			var l line
 			if json.Unmarshal(raw, &l) != nil || l.Seq == nil || l.Prev == nil || l.Type == "" {
 				// A line cut short by a crash; the restart's start line chains over it.
+				if prevHash == "" && head != nil {
+					v.Problem = where + ": the trail's first line is not a whole record: its start was cut"
+					return v
+				}
 				v.Torn++
 				prevHash, prevWhere, prevTorn = hash(raw), where, true
 				continue
 			}
 			seq := *l.Seq
+			if prevHash == "" {
+				if problem := checkStart(head, l); problem != "" {
+					v.Problem = where + ": " + problem
+					return v
+				}
+			}
 			inSequence := prevHash == "" || seq == prevSeq+1
 			if prevHash != "" && *l.Prev != prevHash {
 				switch {
@@ -120,14 +155,24 @@ func VerifyFiles(files []File, check CheckpointCheck) Verdict {
 				case inSequence:
 					v.Problem = fmt.Sprintf("%s: seq %d altered (its hash is not the prev of the line after it)", prevWhere, prevSeq)
 				default:
-					v.Problem = fmt.Sprintf("%s: seq %d follows seq %d (lines removed or reordered)", where, seq, prevSeq)
+					v.Problem = fmt.Sprintf("%s: seq %d follows seq %d (lines removed or reordered)%s", where, seq, prevSeq, missingFiles(head, prevSeq+1, seq-1))
 				}
 				return v
 			}
 			if !inSequence {
-				v.Problem = fmt.Sprintf("%s: seq %d follows seq %d", where, seq, prevSeq)
+				v.Problem = fmt.Sprintf("%s: seq %d follows seq %d%s", where, seq, prevSeq, missingFiles(head, prevSeq+1, seq-1))
 				return v
 			}
+			if l.Type == "start" {
+				if problem := checkStartLine(l, i, prevFile); problem != "" {
+					v.Problem = where + ": " + problem
+					return v
+				}
+				if v.Trail == "" {
+					v.Trail = l.Trail
+				}
+			}
+			anchors.saw(seq, hash(raw), where)
 			switch l.Type {
 			case "call":
 				v.Calls++
@@ -142,6 +187,10 @@ func VerifyFiles(files []File, check CheckpointCheck) Verdict {
 			}
 			prevHash, prevSeq, prevWhere, prevTorn = hash(raw), seq, where, false
 		}
+		prevFile = name
+	}
+	if problem := anchors.problem(prevSeq); problem != "" {
+		v.Problem = problem
 	}
 	return v
 }

@@ -7,6 +7,10 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"google.golang.org/protobuf/encoding/protojson"
+
+	"github.com/cipherd/cipherd/clients/go/cipherdpb"
 )
 
 // vectors is proto/testdata/audit/audit.json, the cases every audit verifier runs.
@@ -15,6 +19,7 @@ type vectors struct {
 	Cases       []struct {
 		Name         string   `json:"name"`
 		Files        []string `json:"files"`
+		Head         string   `json:"head"`
 		Intact       bool     `json:"intact"`
 		FirstBadLine string   `json:"first_bad_line"`
 		Calls        *int     `json:"calls"`
@@ -50,9 +55,13 @@ func TestVerify_vectors(t *testing.T) {
 			for _, f := range c.Files {
 				files = append(files, filepath.Join(dir, f))
 			}
-			got, err := Verify(files, CheckpointsUnder(key))
+			head := readHead(t, c.Head)
+			got, err := Verify(files, CheckpointsUnder(key), head)
 			if err != nil {
 				t.Fatal(err)
+			}
+			if got.CompletenessChecked != (head != nil) {
+				t.Errorf("CompletenessChecked = %v with head %q", got.CompletenessChecked, c.Head)
 			}
 			if got.Intact() != c.Intact {
 				t.Fatalf("intact = %v (%q), want %v", got.Intact(), got.Problem, c.Intact)
@@ -70,12 +79,61 @@ func TestVerify_vectors(t *testing.T) {
 	}
 }
 
-func TestVerify_withoutTheKey_checksTheChainOnly(t *testing.T) {
-	forged, err := Verify([]string{filepath.Join(dir, "forged.log")}, nil)
+// readHead reads a case's head file (protojson AuditHead); nil for none.
+func readHead(t *testing.T, name string) *cipherdpb.AuditHead {
+	t.Helper()
+	if name == "" {
+		return nil
+	}
+	data, err := os.ReadFile(filepath.Join(dir, name))
 	if err != nil {
 		t.Fatal(err)
 	}
-	edited, err := Verify([]string{filepath.Join(dir, "edited.log")}, nil)
+	head := &cipherdpb.AuditHead{}
+	if err := protojson.Unmarshal(data, head); err != nil {
+		t.Fatal(err)
+	}
+	return head
+}
+
+// TestVerify_namesWhatTheHeadMisses checks the problem texts of the completeness checks.
+func TestVerify_namesWhatTheHeadMisses(t *testing.T) {
+	intactHead, rotatedHead := readHead(t, "intact.head.json"), readHead(t, "rotated.head.json")
+	for _, c := range []struct {
+		files []string
+		head  *cipherdpb.AuditHead
+		want  string
+	}{
+		{[]string{"head-cut.log"}, intactHead, "head-cut.log:1: the trail's first line, seq 1, is a call line, not a start line: lines before it were removed"},
+		{[]string{"tail-cut.log"}, intactHead, "tail-cut.log:7: the trail ends at seq 6, before the anchored head at seq 8: lines were removed from its end"},
+		{[]string{"rechained.log"}, intactHead, "rechained.log:6: the trail ends at seq 5, before the anchored head at seq 8: lines were removed from its end"},
+		{[]string{"rechained-padded.log"}, intactHead, "rechained-padded.log:9: the line at seq 8 is not the anchored head (its hash is not the anchor's): the tail was rewritten"},
+		{[]string{"cut-recorded.log"}, nil, "cut-recorded.log:5: the server found the trail cut at restart: its anchor was at seq 8, the files ended at seq 3"},
+		{[]string{"rotated.log.20261124T080000.050Z", "rotated.log"}, rotatedHead, "rotated.log.20261124T080000.050Z:1: the trail starts at seq 5, but its anchor starts it at seq 0: lines before were removed (missing: rotated.log.20261124T080000.020Z, seqs 0-4)"},
+		{[]string{"rotated.log.20261124T080000.020Z", "rotated.log"}, rotatedHead, "rotated.log:1: seq 10 follows seq 4 (lines removed or reordered) (missing: rotated.log.20261124T080000.050Z, seqs 5-9)"},
+		{[]string{"rotated.log.20261124T080000.020Z", "rotated.log.20261124T080000.050Z", "wrong-from.log"}, nil, `wrong-from.log:1: the rotation line says the trail went on from "rotated.log.20261124T080000.040Z", but the file before it is "rotated.log.20261124T080000.050Z": files were removed, renamed or reordered`},
+		{nil, intactHead, "the files hold no lines, but the trail's anchor reaches seq 8"},
+	} {
+		var paths []string
+		for _, f := range c.files {
+			paths = append(paths, filepath.Join(dir, f))
+		}
+		got, err := Verify(paths, nil, c.head)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got.Problem != c.want {
+			t.Errorf("%v:\n got %q\nwant %q", c.files, got.Problem, c.want)
+		}
+	}
+}
+
+func TestVerify_withoutTheKey_checksTheChainOnly(t *testing.T) {
+	forged, err := Verify([]string{filepath.Join(dir, "forged.log")}, nil, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	edited, err := Verify([]string{filepath.Join(dir, "edited.log")}, nil, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -88,7 +146,7 @@ func TestVerify_withoutTheKey_checksTheChainOnly(t *testing.T) {
 }
 
 func TestVerify_namesTheAlteredLinesSeq(t *testing.T) {
-	got, err := Verify([]string{filepath.Join(dir, "edited.log")}, nil)
+	got, err := Verify([]string{filepath.Join(dir, "edited.log")}, nil, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -17,7 +17,7 @@ import grpc
 import pytest
 
 import cipherd
-from cipherd.audit import checkpoints, checkpoints_under, verify, verify_with_server
+from cipherd.audit import AuditHead, checkpoints, checkpoints_under, read_head, verify, verify_with_server
 from server import jar_and_java, start_server
 from cipherd.v1 import audit_service_pb2 as audit_pb
 from cipherd.v1 import audit_service_pb2_grpc
@@ -27,11 +27,16 @@ SPEC: dict[str, Any] = json.loads((VECTORS / "audit.json").read_text(encoding="u
 KEY = bytes.fromhex(SPEC["audit_key_hex"])
 
 
+def _head(case: dict[str, Any]) -> AuditHead | None:
+    return read_head(VECTORS / case["head"]) if "head" in case else None
+
+
 @pytest.mark.parametrize("case", SPEC["cases"], ids=[c["name"] for c in SPEC["cases"]])
 def test_vector(case: dict[str, Any]) -> None:
-    result = verify([VECTORS / name for name in case["files"]], checkpoints_under(KEY))
+    result = verify([VECTORS / name for name in case["files"]], checkpoints_under(KEY), _head(case))
 
     assert result.intact == case["intact"], result.problem
+    assert result.completeness_checked == ("head" in case)
     if "first_bad_line" in case:
         assert result.problem is not None and result.problem.startswith(case["first_bad_line"] + ":")
     for field in ("calls", "checkpoints", "torn"):
@@ -59,13 +64,14 @@ class _AuditServer(audit_service_pb2_grpc.AuditServiceServicer):
 
     def __init__(self) -> None:
         self.requests: list[int] = []
+        self.head: AuditHead | None = None  # what the key store holds for any trail
         self._check = checkpoints_under(KEY)
 
     def VerifyAuditCheckpoints(self, request: audit_pb.VerifyAuditCheckpointsRequest,
                                context: grpc.ServicerContext) -> audit_pb.VerifyAuditCheckpointsResponse:
         self.requests.append(len(request.checkpoints))
         return audit_pb.VerifyAuditCheckpointsResponse(
-            valid=[self._check(c.seq, c.time, c.prev, c.mac) for c in request.checkpoints])
+            valid=[self._check(c.seq, c.time, c.prev, c.mac) for c in request.checkpoints], head=self.head)
 
     def HashAuditValue(self, request: audit_pb.HashAuditValueRequest,
                        context: grpc.ServicerContext) -> audit_pb.HashAuditValueResponse:
@@ -90,14 +96,39 @@ def fake_audit() -> Iterator[tuple[cipherd.Client, _AuditServer]]:
 def test_vector_with_the_macs_checked_by_the_server(case: dict[str, Any],
                                                     fake_audit: tuple[cipherd.Client, _AuditServer]) -> None:
     client, servicer = fake_audit
+    servicer.head = _head(case)
     files = [VECTORS / name for name in case["files"]]
     result, asked = verify_with_server(client, files)
 
     assert result.intact == case["intact"], result.problem
     assert result.macs_checked and asked == len(checkpoints(files))
+    assert result.completeness_checked == ("head" in case)
     if "first_bad_line" in case:
         assert result.problem is not None and result.problem.startswith(case["first_bad_line"] + ":")
-    assert servicer.requests == ([asked] if asked else [])
+    # The head first (no checkpoints asked), then the checkpoints.
+    assert servicer.requests == ([0, asked] if asked else [0])
+
+
+@pytest.mark.parametrize(("files", "head", "problem"), [
+    (["head-cut.log"], None, "head-cut.log:1: the trail's first line, seq 1, is a call line, not a start line: lines "
+     "before it were removed"),
+    (["tail-cut.log"], "intact.head.json", "tail-cut.log:7: the trail ends at seq 6, before the anchored head at "
+     "seq 8: lines were removed from its end"),
+    (["rechained-padded.log"], "intact.head.json", "rechained-padded.log:9: the line at seq 8 is not the anchored "
+     "head (its hash is not the anchor's): the tail was rewritten"),
+    (["cut-recorded.log"], None, "cut-recorded.log:5: the server found the trail cut at restart: its anchor was at "
+     "seq 8, the files ended at seq 3"),
+    (["rotated.log.20261124T080000.050Z", "rotated.log"], "rotated.head.json", "rotated.log.20261124T080000.050Z:1: "
+     "the trail starts at seq 5, but its anchor starts it at seq 0: lines before were removed (missing: "
+     "rotated.log.20261124T080000.020Z, seqs 0-4)"),
+    (["rotated.log.20261124T080000.020Z", "rotated.log.20261124T080000.050Z", "wrong-from.log"], None,
+     'wrong-from.log:1: the rotation line says the trail went on from "rotated.log.20261124T080000.040Z", but the '
+     'file before it is "rotated.log.20261124T080000.050Z": files were removed, renamed or reordered'),
+])
+def test_the_head_checks_name_what_is_missing(files: list[str], head: str | None, problem: str) -> None:
+    """The same words as cipherctl's (clients/go/audit TestVerify_namesWhatTheHeadMisses)."""
+    result = verify([VECTORS / f for f in files], None, read_head(VECTORS / head) if head else None)
+    assert result.problem == problem
 
 
 def test_checkpoints_are_read_as_written() -> None:

@@ -6,7 +6,7 @@ import * as convert from "./convert.js";
 import type { KeyMode } from "./envelope.js";
 import { fromServiceError } from "./errors.js";
 import { CryptoServiceClient, ReEncryptRequest } from "./gen/cipherd/v1/crypto_service.js";
-import { type AuditCheckpoint, AuditServiceClient } from "./gen/cipherd/v1/audit_service.js";
+import { type AuditCheckpoint, type AuditHead, AuditServiceClient } from "./gen/cipherd/v1/audit_service.js";
 import { KeyAdminServiceClient } from "./gen/cipherd/v1/key_admin_service.js";
 import type { Key } from "./gen/cipherd/v1/keys.js";
 import { census, censusRequest, type ImportOptions, importKeyRequest, type KeyCensus, type PolicyInput, policyToProto } from "./keys.js";
@@ -400,12 +400,22 @@ export class CipherdClient {
     return (await this.unary(this.audit.hashAuditValue.bind(this.audit), { value: bytes }, options)).hash;
   }
 
+  /**
+   * The head the server's key store holds for an audit trail (`trail` as its start lines' "trail" field names it,
+   * "" for the server's own): where the trail starts, its last anchored checkpoint and its files; undefined when it
+   * holds none for the trail. Ask before reading the files: a head is anchored only after its line is durable, so
+   * files read afterwards reach it unless lines were removed (docs/audit.md, "Verifying a trail").
+   */
+  async auditHead(trail = "", options?: CallOptions): Promise<AuditHead | undefined> {
+    return (await this.unary(this.audit.verifyAuditCheckpoints.bind(this.audit), { checkpoints: [], trail }, options)).head;
+  }
+
   /** Whether each checkpoint's MAC is the server's audit key's, in order (asked 10,000 at a time). */
   async verifyAuditCheckpoints(checkpoints: readonly AuditCheckpoint[], options?: CallOptions): Promise<boolean[]> {
     const valid: boolean[] = [];
     for (let start = 0; start < checkpoints.length; start += MAX_CHECKPOINTS_PER_CALL) {
       const chunk = checkpoints.slice(start, start + MAX_CHECKPOINTS_PER_CALL);
-      const response = await this.unary(this.audit.verifyAuditCheckpoints.bind(this.audit), { checkpoints: chunk }, options);
+      const response = await this.unary(this.audit.verifyAuditCheckpoints.bind(this.audit), { checkpoints: chunk, trail: "" }, options);
       if (response.valid.length !== chunk.length) throw new Error(`the server answered ${response.valid.length} of ${chunk.length} checkpoints`);
       valid.push(...response.valid);
     }

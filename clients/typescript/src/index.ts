@@ -24,5 +24,5 @@ export type { EncryptFileOptions, FileOptions } from "./file/streams.js";
 export * from "./types.js";
 export type { Key, KeyPolicy, KeyVersion, KeyVersionUsage } from "./gen/cipherd/v1/keys.js";
 export { KeyState, KeyVersionState } from "./gen/cipherd/v1/keys.js";
-export type { AuditCheckpoint } from "./gen/cipherd/v1/audit_service.js";
+export type { AuditCheckpoint, AuditHead, AuditTrailFile } from "./gen/cipherd/v1/audit_service.js";
 export type { Duration } from "./gen/google/protobuf/duration.js";

@@ -1,6 +1,7 @@
 /** Key lifecycle and AuditService: requests and state names locally, then disable, destruction, deletion and retirement against the real server. */
 import assert from "node:assert/strict";
-import { randomUUID } from "node:crypto";
+import { createHash, randomUUID } from "node:crypto";
+import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { after, before, describe, type TestContext, test } from "node:test";
 import { status } from "@grpc/grpc-js";
@@ -197,6 +198,38 @@ describe("key lifecycle and audit against the server", { skip: jar() === undefin
       const checkpoint = { seq: 3, time: "2026-11-24T08:00:00.000Z", prev: "0".repeat(64), mac: `hmac-sha256:${"0".repeat(64)}` };
       assert.deepEqual(await a.verifyAuditCheckpoints([checkpoint, checkpoint]), [false, false]);
       assert.deepEqual(await a.verifyAuditCheckpoints([]), []);
+    } finally {
+      a.close();
+      await audited.stop();
+    }
+  });
+
+  test("auditHead is the trail's anchor: its checkpoint line is in the file, with that hash", async () => {
+    const dir = tempDir("anchored");
+    const log = join(dir, "audit.log");
+    const audited = await startServer(dir, ["--audit-log", log, "--audit-checkpoint-interval", "PT0.05S"]);
+    const a = new cipherd.CipherdClient(audited.address);
+    try {
+      await a.hashAuditValue("tenant-42");
+      let head: cipherd.AuditHead | undefined;
+      const deadline = Date.now() + 10_000;
+      while ((head = await a.auditHead()) === undefined || head.seq < 1) {
+        assert.ok(Date.now() < deadline, "no head anchored after a call and 10 s of checkpoints");
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+      const lines = readFileSync(log, "utf8").split("\n");
+      const trail = (JSON.parse(lines[0] ?? "{}") as { trail?: string }).trail ?? "";
+      assert.notEqual(trail, "", "the start line names its trail");
+      assert.equal(head.trail, trail);
+      const anchored = lines.find((line) => line.startsWith(`{"type":"checkpoint","seq":${head.seq},`));
+      assert.ok(anchored !== undefined, `no checkpoint line at seq ${head.seq}`);
+      assert.equal(createHash("sha256").update(anchored).digest("hex"), head.hash);
+      assert.equal(head.firstSeq, 0);
+      assert.equal(head.files.at(-1)?.name, "audit.log");
+      const byName = await a.auditHead(trail); // asking is an audited call: the head may have moved on since
+      assert.ok(byName !== undefined && byName.trail === trail && byName.seq >= head.seq, "the head asked by its name");
+      assert.equal(await a.auditHead("never-anchored"), undefined);
+      await assert.rejects(a.auditHead("x".repeat(257)), cipherd.InvalidArgumentError);
     } finally {
       a.close();
       await audited.stop();

@@ -11,13 +11,17 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"google.golang.org/protobuf/encoding/protojson"
+
 	cipherd "github.com/cipherd/cipherd/clients/go"
 	"github.com/cipherd/cipherd/clients/go/audit"
+	"github.com/cipherd/cipherd/clients/go/cipherdpb"
 )
 
 func newAuditCommand(conn *connection) *cobra.Command {
 	auditCmd := &cobra.Command{Use: "audit", Short: "Check the server's audit trail"}
 	var offline bool
+	var headFile string
 	verify := &cobra.Command{
 		Use:   "verify FILE...",
 		Short: "Prove an audit trail intact, or name its first altered, removed or reordered record",
@@ -25,39 +29,102 @@ func newAuditCommand(conn *connection) *cobra.Command {
 the line before it and seqs run on by one across files (docs/audit.md). Give the files in rotation
 order, or the live file alone: its rotated siblings (FILE.yyyyMMddTHHmmss.SSSZ) are found and put
 before it. It then asks the server (the usual connection flags) whether each checkpoint's MAC is its
-audit key's, which a chain rewritten without the key fails. --offline skips the server: the chain
-is checked, the MACs are not. Exits 1 when the trail is not intact.`,
+audit key's, which a chain rewritten without the key fails. Before reading the files it asks the
+server for the trail's head, anchored in its key store: the files must start at genesis or at the
+anchored first line, reach the anchored checkpoint, hold every rotated file it lists, and carry no
+cut the server recorded at a restart. --offline skips the server: the chain is checked, the MACs are
+not, and completeness only against --head FILE (the head as protojson). Exits 1 when the trail is
+not intact.`,
 		Args: cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			paths, err := auditFiles(args)
 			if err != nil {
 				return err
 			}
-			// Read once: the server's answers and the chain check then see the same bytes, however
-			// the live file grows meanwhile (asking the server is itself an audited call).
-			files, err := audit.ReadFiles(paths)
-			if err != nil {
-				return err
-			}
 			out := cmd.OutOrStdout()
-			if cutLineBeingWritten(files) {
-				fmt.Fprintln(out, "the live file's last line was still being written: it is left out")
-			}
 			if offline {
-				return verifyAudit(out, files, nil, 0)
+				head, err := readHead(headFile)
+				if err != nil {
+					return err
+				}
+				files, err := readAuditFiles(out, paths)
+				if err != nil {
+					return err
+				}
+				return verifyAudit(out, files, nil, 0, head, offlineHead(headFile))
+			}
+			if headFile != "" {
+				return fmt.Errorf("--head is for --offline: online, the server gives the head")
 			}
 			return withClient(cmd, conn, func(c *cipherd.Client) error {
+				trail, err := audit.TrailName(paths)
+				if err != nil {
+					return err
+				}
+				// The head first: it is anchored only after its line is durable, so the files read
+				// afterwards reach it unless lines were removed.
+				head, err := c.AuditHead(cmd.Context(), trail)
+				if err != nil {
+					return fmt.Errorf("asking the server for the trail's head (--offline checks the chain alone): %w", err)
+				}
+				noHead := fmt.Sprintf("the server holds no head for trail %q", trail)
+				if head != nil && head.GetTrail() != trail {
+					// The files name no trail, and the server's own is another one.
+					noHead = fmt.Sprintf("the files' start lines name no trail; the server's own is %q", head.GetTrail())
+					head = nil
+				}
+				files, err := readAuditFiles(out, paths)
+				if err != nil {
+					return err
+				}
 				check, asked, err := c.AuditCheckpointCheck(cmd.Context(), files)
 				if err != nil {
 					return fmt.Errorf("asking the server to check the checkpoints (--offline checks the chain alone): %w", err)
 				}
-				return verifyAudit(out, files, check, asked)
+				return verifyAudit(out, files, check, asked, head, noHead)
 			})
 		},
 	}
 	verify.Flags().BoolVar(&offline, "offline", false, "check the chain without a server; checkpoint MACs stay unchecked")
+	verify.Flags().StringVar(&headFile, "head", "", "with --offline: the trail's head (AuditHead as protojson) to check completeness against")
 	auditCmd.AddCommand(verify)
 	return auditCmd
+}
+
+// readAuditFiles reads the files once: the server's answers and the chain check then see the same
+// bytes, however the live file grows meanwhile (asking the server is itself an audited call).
+func readAuditFiles(out io.Writer, paths []string) ([]audit.File, error) {
+	files, err := audit.ReadFiles(paths)
+	if err != nil {
+		return nil, err
+	}
+	if cutLineBeingWritten(files) {
+		fmt.Fprintln(out, "the live file's last line was still being written: it is left out")
+	}
+	return files, nil
+}
+
+// readHead reads an AuditHead written as protojson; nil for no file.
+func readHead(path string) (*cipherdpb.AuditHead, error) {
+	if path == "" {
+		return nil, nil
+	}
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	head := &cipherdpb.AuditHead{}
+	if err := protojson.Unmarshal(data, head); err != nil {
+		return nil, fmt.Errorf("--head %s is not an AuditHead in protojson: %w", path, err)
+	}
+	return head, nil
+}
+
+func offlineHead(headFile string) string {
+	if headFile == "" {
+		return "--offline without --head"
+	}
+	return ""
 }
 
 // rotatedSuffix is what the server appends to a rotated audit file's name: its rotation time.
@@ -103,13 +170,23 @@ func cutLineBeingWritten(files []audit.File) bool {
 	return true
 }
 
-// verifyAudit verifies files, prints what was checked, and fails when the trail is not intact.
-func verifyAudit(out io.Writer, files []audit.File, check audit.CheckpointCheck, asked int) error {
-	v := audit.VerifyFiles(files, check)
+// verifyAudit verifies files, prints what was checked, and fails when the trail is not intact;
+// noHead says why there is no head when head is nil.
+func verifyAudit(out io.Writer, files []audit.File, check audit.CheckpointCheck, asked int, head *cipherdpb.AuditHead, noHead string) error {
+	headSource := fmt.Sprintf("the server's head of trail %q", head.GetTrail())
+	if check == nil {
+		headSource = "the head"
+	}
+	v := audit.VerifyFiles(files, check, head)
 	if check == nil {
 		fmt.Fprintln(out, "checkpoint MACs: not checked (--offline): a chain rewritten without the audit key would pass")
 	} else {
 		fmt.Fprintf(out, "checkpoint MACs: %d checked by the server\n", asked)
+	}
+	if head == nil {
+		fmt.Fprintf(out, "completeness: NOT CHECKED (%s): lines cut from the trail's start or end would pass\n", noHead)
+	} else {
+		fmt.Fprintf(out, "completeness: checked against %s (seqs %d to %d, files listed: %d)\n", headSource, head.GetFirstSeq(), head.GetSeq(), len(head.GetFiles()))
 	}
 	if !v.Intact() {
 		return fmt.Errorf("audit trail NOT intact: %s", v.Problem)
@@ -121,6 +198,10 @@ func verifyAudit(out io.Writer, files []audit.File, check audit.CheckpointCheck,
 	fmt.Fprintln(out)
 	if v.UncheckedCalls > 0 {
 		fmt.Fprintf(out, "the last %d call records follow the last checkpoint: no MAC covers them yet\n", v.UncheckedCalls)
+	}
+	if head == nil {
+		_, err := fmt.Fprintln(out, "intact as far as the chain goes")
+		return err
 	}
 	_, err := fmt.Fprintln(out, "intact")
 	return err

@@ -58,11 +58,11 @@ func TestAuditVerify_theRealServersTrail(t *testing.T) {
 	if code != 0 || !strings.Contains(stdout, "\nintact\n") {
 		t.Fatalf("exit %d\n%s%s", code, stdout, stderr)
 	}
-	m := regexp.MustCompile(`checkpoint MACs: (\d+) checked by the server\nfiles: (\d+), call records: (\d+)`).FindStringSubmatch(stdout)
-	if m == nil || m[1] == "0" || m[2] == "1" {
-		t.Fatalf("want checkpoints checked by the server across rotated files:\n%s", stdout)
+	m := regexp.MustCompile(`checkpoint MACs: (\d+) checked by the server\ncompleteness: checked against the server's head of trail "[^"]+/audit.log" \(seqs 0 to \d+, files listed: (\d+)\)\nfiles: (\d+), call records: (\d+)`).FindStringSubmatch(stdout)
+	if m == nil || m[1] == "0" || m[3] == "1" || m[2] != m[3] {
+		t.Fatalf("want checkpoints checked by the server across rotated files, each listed by its head:\n%s", stdout)
 	}
-	if calls, _ := strconv.Atoi(m[3]); calls < 41 {
+	if calls, _ := strconv.Atoi(m[4]); calls < 41 {
 		t.Fatalf("%d call records, want at least CreateKey and 40 Encrypts:\n%s", calls, stdout)
 	}
 	for _, f := range mustGlob(t, filepath.Join(dir, "audit.log*")) {

@@ -10,9 +10,11 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"sync/atomic"
 	"testing"
 
 	"google.golang.org/grpc"
+	"google.golang.org/protobuf/encoding/protojson"
 	"google.golang.org/protobuf/types/known/timestamppb"
 
 	"github.com/cipherd/cipherd/clients/go/audit"
@@ -27,6 +29,7 @@ type auditVectors struct {
 	Cases       []struct {
 		Name         string   `json:"name"`
 		Files        []string `json:"files"`
+		Head         string   `json:"head"`
 		Intact       bool     `json:"intact"`
 		FirstBadLine string   `json:"first_bad_line"`
 	} `json:"cases"`
@@ -50,10 +53,15 @@ func loadAuditVectors(t *testing.T) auditVectors {
 type checkpointServer struct {
 	cipherdpb.UnimplementedAuditServiceServer
 	check audit.CheckpointCheck
+	head  atomic.Pointer[cipherdpb.AuditHead] // what its key store holds, for any trail
+	asked atomic.Int32                        // how many requests came with no checkpoints (head only)
 }
 
-func (s checkpointServer) VerifyAuditCheckpoints(_ context.Context, r *cipherdpb.VerifyAuditCheckpointsRequest) (*cipherdpb.VerifyAuditCheckpointsResponse, error) {
-	resp := &cipherdpb.VerifyAuditCheckpointsResponse{CheckedAt: timestamppb.Now()}
+func (s *checkpointServer) VerifyAuditCheckpoints(_ context.Context, r *cipherdpb.VerifyAuditCheckpointsRequest) (*cipherdpb.VerifyAuditCheckpointsResponse, error) {
+	resp := &cipherdpb.VerifyAuditCheckpointsResponse{CheckedAt: timestamppb.Now(), Head: s.head.Load()}
+	if len(r.GetCheckpoints()) == 0 {
+		s.asked.Add(1)
+	}
 	for _, c := range r.GetCheckpoints() {
 		resp.Valid = append(resp.Valid, s.check(c.GetSeq(), c.GetTime(), c.GetPrev(), c.GetMac()))
 	}
@@ -61,6 +69,12 @@ func (s checkpointServer) VerifyAuditCheckpoints(_ context.Context, r *cipherdpb
 }
 
 func serveCheckpoints(t *testing.T, hexKey string) string {
+	t.Helper()
+	addr, _ := serveCheckpointServer(t, hexKey)
+	return addr
+}
+
+func serveCheckpointServer(t *testing.T, hexKey string) (string, *checkpointServer) {
 	t.Helper()
 	key, err := hex.DecodeString(hexKey)
 	if err != nil {
@@ -71,10 +85,28 @@ func serveCheckpoints(t *testing.T, hexKey string) string {
 		t.Fatal(err)
 	}
 	s := grpc.NewServer()
-	cipherdpb.RegisterAuditServiceServer(s, checkpointServer{check: audit.CheckpointsUnder(key)})
+	fake := &checkpointServer{check: audit.CheckpointsUnder(key)}
+	cipherdpb.RegisterAuditServiceServer(s, fake)
 	go s.Serve(l)
 	t.Cleanup(s.Stop)
-	return l.Addr().String()
+	return l.Addr().String(), fake
+}
+
+// readVectorHead reads a vector's head file (protojson AuditHead); nil for none.
+func readVectorHead(t *testing.T, name string) *cipherdpb.AuditHead {
+	t.Helper()
+	if name == "" {
+		return nil
+	}
+	data, err := os.ReadFile(filepath.Join(auditDir, name))
+	if err != nil {
+		t.Fatal(err)
+	}
+	head := &cipherdpb.AuditHead{}
+	if err := protojson.Unmarshal(data, head); err != nil {
+		t.Fatal(err)
+	}
+	return head
 }
 
 // runAt runs cipherctl against addr and returns its exit code, stdout and stderr.
@@ -89,24 +121,36 @@ func runAt(t *testing.T, addr string, args ...string) (int, string, string) {
 }
 
 // TestAuditVerify_vectors runs every case of audit.json through cipherctl audit verify, with the
-// MACs checked by a server holding the vectors' key, and offline, where only the forged chain
-// (which links up) changes its verdict.
+// MACs checked by a server holding the vectors' key and the case's head (asked for first), and
+// offline with the head given by --head, where only the forged chain (which links up) changes its
+// verdict.
 func TestAuditVerify_vectors(t *testing.T) {
 	v := loadAuditVectors(t)
-	addr := serveCheckpoints(t, v.AuditKeyHex)
+	addr, fake := serveCheckpointServer(t, v.AuditKeyHex)
 	for _, c := range v.Cases {
 		var files []string
 		for _, f := range c.Files {
 			files = append(files, filepath.Join(auditDir, f))
 		}
+		fake.head.Store(readVectorHead(t, c.Head))
 		for _, offline := range []bool{false, true} {
 			args := append([]string{"audit", "verify"}, files...)
 			wantIntact := c.Intact
 			if offline {
 				args = append(args, "--offline")
+				if c.Head != "" {
+					args = append(args, "--head", filepath.Join(auditDir, c.Head))
+				}
 				wantIntact = c.Intact || strings.HasPrefix(c.Name, "forged")
 			}
+			headsAsked := fake.asked.Load()
 			code, stdout, stderr := runAt(t, addr, args...)
+			if !offline && fake.asked.Load() != headsAsked+1 {
+				t.Errorf("%s: the server was not asked for the head", c.Name)
+			}
+			if (c.Head != "") != strings.Contains(stdout, "completeness: checked against") {
+				t.Errorf("%s (offline %v): stdout does not say how completeness was checked: %q", c.Name, offline, stdout)
+			}
 			if wantIntact != (code == 0) || (!wantIntact && code != 1) {
 				t.Errorf("%s (offline %v): exit %d, want intact=%v\n%s%s", c.Name, offline, code, wantIntact, stdout, stderr)
 				continue
@@ -114,7 +158,11 @@ func TestAuditVerify_vectors(t *testing.T) {
 			if !wantIntact && c.FirstBadLine != "" && !strings.Contains(stderr, "NOT intact: "+c.FirstBadLine+":") {
 				t.Errorf("%s (offline %v): stderr %q, want it to blame %s", c.Name, offline, stderr, c.FirstBadLine)
 			}
-			if wantIntact && !strings.Contains(stdout, "\nintact\n") {
+			wantVerdict := "\nintact\n"
+			if c.Head == "" {
+				wantVerdict = "\nintact as far as the chain goes\n"
+			}
+			if wantIntact && !strings.Contains(stdout, wantVerdict) {
 				t.Errorf("%s (offline %v): stdout %q", c.Name, offline, stdout)
 			}
 			if offline != strings.Contains(stdout, "not checked (--offline)") || (!offline && !strings.Contains(stdout, "checked by the server")) {

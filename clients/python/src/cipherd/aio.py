@@ -338,6 +338,15 @@ class AsyncClient:
         request = audit_pb.HashAuditValueRequest(value=value.encode("utf-8") if isinstance(value, str) else value)
         return (await self._call(self._audit.HashAuditValue, request, timeout)).hash
 
+    async def audit_head(self, trail: str = "", *, timeout: float | None = None) -> audit_pb.AuditHead | None:
+        """The head the server's key store holds for an audit trail (`trail` as its start lines name it, ""
+        for the server's own): where the trail starts, its last anchored checkpoint, its files. None when it
+        holds none for the trail. Ask before reading the files: a head is anchored only after its line is
+        durable, so files read afterwards reach it unless lines were removed."""
+        response = await self._call(self._audit.VerifyAuditCheckpoints,
+                                       audit_pb.VerifyAuditCheckpointsRequest(trail=trail), timeout)
+        return response.head if response.HasField("head") else None
+
     async def verify_audit_checkpoints(self, checkpoints: Sequence[Checkpoint], *,
                                  timeout: float | None = None) -> list[bool]:
         """Whether each checkpoint's MAC is the server's audit key's, in order (asked 10,000 at a time)."""

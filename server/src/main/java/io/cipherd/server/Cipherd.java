@@ -149,7 +149,11 @@ public final class Cipherd implements AutoCloseable {
             builder.maxMessageBytes,
             streams,
             new CipherdApi.AuditAccess(
-                audit == null ? null : audit.key(), authorizer, builder.clock));
+                audit == null ? null : audit.key(),
+                authorizer,
+                builder.clock,
+                metered,
+                audit == null ? null : audit.trailName()));
   }
 
   /** A builder over {@code keyStore}, which is closed with the server. */

@@ -9,9 +9,12 @@ import io.cipherd.api.v1.VerifyAuditCheckpointsRequest;
 import io.cipherd.api.v1.VerifyAuditCheckpointsResponse;
 import io.cipherd.server.audit.AuditKey;
 import io.cipherd.server.errors.InvalidArgumentException;
+import io.cipherd.server.keys.AuditHead;
+import io.cipherd.server.keys.KeyStore;
 import io.cipherd.server.security.Authorizer;
 import io.cipherd.server.security.Operation;
 import io.grpc.stub.StreamObserver;
+import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.Arrays;
@@ -21,7 +24,8 @@ import java.util.Arrays;
  * whether checkpoints' MACs are the audit key's. Both need the {@code audit} operation, which a
  * policy grants with keys {@code ["*"]} (it is checked against the name {@value #RESOURCE}); the
  * key itself never leaves the server. Without an audit trail the service answers
- * FAILED_PRECONDITION.
+ * FAILED_PRECONDITION. VerifyAuditCheckpoints also returns the head the key store anchors for the
+ * trail asked about (this server's own when none is named), so any replica answers for any trail.
  */
 public final class AuditServiceImpl extends AuditServiceGrpc.AuditServiceImplBase {
   /** The name the {@code audit} operation is checked against. */
@@ -34,12 +38,16 @@ public final class AuditServiceImpl extends AuditServiceGrpc.AuditServiceImplBas
   private final Authorizer authorizer;
   private final CallDispatcher dispatcher;
   private final Clock clock;
+  private final KeyStore store;
+  private final String trail;
 
-  AuditServiceImpl(AuditKey key, Authorizer authorizer, CallDispatcher dispatcher, Clock clock) {
-    this.key = key;
-    this.authorizer = authorizer;
+  AuditServiceImpl(CipherdApi.AuditAccess access, CallDispatcher dispatcher) {
+    this.key = access.key();
+    this.authorizer = access.authorizer();
     this.dispatcher = dispatcher;
-    this.clock = clock;
+    this.clock = access.clock();
+    this.store = access.store();
+    this.trail = access.trail();
   }
 
   @Override
@@ -82,6 +90,14 @@ public final class AuditServiceImpl extends AuditServiceGrpc.AuditServiceImplBas
                     + MAX_CHECKPOINTS
                     + " are checked in one call");
           }
+          int trailBytes = request.getTrail().getBytes(StandardCharsets.UTF_8).length;
+          if (trailBytes > AuditHead.MAX_TRAIL_BYTES) {
+            throw new InvalidArgumentException(
+                "trail is "
+                    + trailBytes
+                    + " bytes; a trail name is at most "
+                    + AuditHead.MAX_TRAIL_BYTES);
+          }
           VerifyAuditCheckpointsResponse.Builder response =
               VerifyAuditCheckpointsResponse.newBuilder();
           for (AuditCheckpoint checkpoint : request.getCheckpointsList()) {
@@ -92,6 +108,8 @@ public final class AuditServiceImpl extends AuditServiceGrpc.AuditServiceImplBas
                     checkpoint.getPrev(),
                     checkpoint.getMac()));
           }
+          String named = request.getTrail().isEmpty() ? trail : request.getTrail();
+          store.readAuditHead(named).map(AuditHeadProtos::toProto).ifPresent(response::setHead);
           Instant now = clock.instant();
           return response
               .setCheckedAt(

@@ -3,6 +3,7 @@ package io.cipherd.server.api;
 import io.cipherd.server.audit.AuditKey;
 import io.cipherd.server.engine.AuthorizedKeyAdmin;
 import io.cipherd.server.engine.CryptoEngine;
+import io.cipherd.server.keys.KeyStore;
 import io.cipherd.server.security.Authorizer;
 import io.grpc.ServerBuilder;
 import java.time.Clock;
@@ -37,14 +38,16 @@ public final class CipherdApi {
         new CryptoServiceImpl(
             engine, dispatcher, limits, new PlaintextLimit(maxMessageBytes), streams);
     this.admin = new KeyAdminServiceImpl(keys, dispatcher);
-    this.audit = new AuditServiceImpl(audit.key(), audit.authorizer(), dispatcher, audit.clock());
+    this.audit = new AuditServiceImpl(audit, dispatcher);
   }
 
   /**
    * What the audit service answers with: the audit key (null when the server keeps no trail), who
-   * may ask, and the clock of its answers.
+   * may ask, the clock of its answers, the key store that anchors trails' heads and this server's
+   * own trail name (null without a trail).
    */
-  public record AuditAccess(AuditKey key, Authorizer authorizer, Clock clock) {}
+  public record AuditAccess(
+      AuditKey key, Authorizer authorizer, Clock clock, KeyStore store, String trail) {}
 
   /**
    * Adds the crypto, key-admin and audit services, each refusing malformed request bytes with

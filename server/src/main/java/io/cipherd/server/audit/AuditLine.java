@@ -152,12 +152,38 @@ final class AuditLine {
    * the file the chain continues from).
    */
   static byte[] start(long seq, Instant time, String why, String from, String prev) {
+    return start(seq, time, why, from, null, null, prev);
+  }
+
+  /**
+   * A {@code start} line naming its trail ({@code trail}, null for none) and, when the files did
+   * not reach the trail's anchored head at start, the {@code cut} found: {@code {"anchored_seq": N,
+   * "anchored_hash": "…", "found_seq": M}}.
+   */
+  static byte[] start(
+      long seq,
+      Instant time,
+      String why,
+      String from,
+      String trail,
+      TrailHeadCheck.Cut cut,
+      String prev) {
     return write(
         json -> {
           header(json, "start", seq, time);
           json.name("why").value(why);
           if (from != null) {
             json.name("from").value(from);
+          }
+          if (trail != null) {
+            json.name("trail").value(trail);
+          }
+          if (cut != null) {
+            json.name("cut").beginObject();
+            json.name("anchored_seq").value(cut.anchoredSeq());
+            json.name("anchored_hash").value(cut.anchoredHash());
+            json.name("found_seq").value(cut.foundSeq());
+            json.endObject();
           }
           json.name("prev").value(prev);
         });

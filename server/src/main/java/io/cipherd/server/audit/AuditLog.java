@@ -49,9 +49,20 @@ public final class AuditLog implements AutoCloseable {
       Duration checkpointInterval,
       long rotateBytes,
       int queueCapacity,
-      boolean forceEachGroup) {
+      boolean forceEachGroup,
+      int retainFiles) {
     public static final Settings DEFAULTS =
-        new Settings(10_000, Duration.ofSeconds(1), 256L << 20, 65_536, true);
+        new Settings(10_000, Duration.ofSeconds(1), 256L << 20, 65_536, true, 0);
+
+    /** Keeping every rotated file. */
+    public Settings(
+        int checkpointEvery,
+        Duration checkpointInterval,
+        long rotateBytes,
+        int queueCapacity,
+        boolean forceEachGroup) {
+      this(checkpointEvery, checkpointInterval, rotateBytes, queueCapacity, forceEachGroup, 0);
+    }
 
     /** Forcing every group. */
     public Settings(
@@ -69,6 +80,9 @@ public final class AuditLog implements AutoCloseable {
 
   private record Pending(AuditRecord record, CompletableFuture<Void> written) {}
 
+  /** A checkpoint written to the group and not yet forced: what its anchor will name. */
+  private record Checkpoint(long seq, String hash, String time, long offset) {}
+
   private final BlockingQueue<Pending> queue;
   private final AuditKey key;
   private final Clock clock;
@@ -76,6 +90,7 @@ public final class AuditLog implements AutoCloseable {
   private final Listener listener;
   private final Path path;
   private final Thread writer;
+  private final AuditAnchor anchor;
   private final ByteArrayOutputStream group = new ByteArrayOutputStream(1 << 16);
   private volatile boolean closed;
 
@@ -85,10 +100,19 @@ public final class AuditLog implements AutoCloseable {
   private long sinceCheckpoint;
   private Instant lastCheckpoint;
   private boolean forceNext;
+  private TrailFiles files;
+  private Checkpoint unanchored;
 
-  private AuditLog(Path path, AuditKey key, Clock clock, Settings settings, Listener listener)
+  private AuditLog(
+      Path path,
+      AuditKey key,
+      Clock clock,
+      Settings settings,
+      Listener listener,
+      AuditAnchor anchor)
       throws IOException {
     this.path = path;
+    this.anchor = anchor;
     this.key = key;
     this.clock = clock;
     this.settings = settings;
@@ -106,7 +130,23 @@ public final class AuditLog implements AutoCloseable {
   public static AuditLog open(
       Path path, AuditKey key, Clock clock, Settings settings, Listener listener)
       throws IOException {
-    AuditLog trail = new AuditLog(path, key, clock, settings, listener);
+    return open(path, key, clock, settings, listener, null);
+  }
+
+  /**
+   * As {@link #open(Path, AuditKey, Clock, Settings, Listener)}, the trail kept in its {@code
+   * anchor} (null: none): checked against the anchored head at start, and anchored at each
+   * checkpoint once it is durable. The log closes the anchor.
+   */
+  public static AuditLog open(
+      Path path,
+      AuditKey key,
+      Clock clock,
+      Settings settings,
+      Listener listener,
+      AuditAnchor anchor)
+      throws IOException {
+    AuditLog trail = new AuditLog(path, key, clock, settings, listener, anchor);
     trail.writer.start();
     return trail;
   }
@@ -127,12 +167,15 @@ public final class AuditLog implements AutoCloseable {
     return pending.written();
   }
 
-  /** Writes what is queued and a last checkpoint, then stops the writer. */
+  /** Writes what is queued and a last checkpoint (and anchors it), then stops the writer. */
   @Override
   public void close() throws InterruptedException {
     closed = true;
     queue.put(STOP);
     writer.join(Duration.ofSeconds(10));
+    if (anchor != null) {
+      anchor.close();
+    }
   }
 
   /** Queued by {@link #close}: the writer commits what came before it, then stops. */
@@ -229,9 +272,12 @@ public final class AuditLog implements AutoCloseable {
     chain.append(line);
   }
 
-  private void writeCheckpoint() {
+  private void writeCheckpoint() throws IOException {
     Instant now = clock.instant();
-    add(AuditLine.checkpoint(chain.nextSeq(), now, chain.prev(), key));
+    long seq = chain.nextSeq();
+    long offset = file.rotatable() ? file.size() + group.size() : -1;
+    add(AuditLine.checkpoint(seq, now, chain.prev(), key));
+    unanchored = new Checkpoint(seq, chain.prev(), now.toString(), offset);
     sinceCheckpoint = 0;
     lastCheckpoint = now;
     forceNext = true;
@@ -246,22 +292,66 @@ public final class AuditLog implements AutoCloseable {
       if (forceNext || settings.forceEachGroup()) {
         file.force();
         forceNext = false;
+        anchorForced();
       }
     } finally {
       group.reset();
     }
   }
 
-  /** Ends this file with a checkpoint and goes on in a new one, the chain unbroken. */
+  /** Anchors the checkpoint just forced, if there is one. */
+  private void anchorForced() {
+    if (unanchored == null || anchor == null || files == null) {
+      return;
+    }
+    Checkpoint checkpoint = unanchored;
+    unanchored = null;
+    anchor.post(
+        files.head(
+            anchor.trail(),
+            checkpoint.seq(),
+            checkpoint.hash(),
+            checkpoint.time(),
+            checkpoint.offset(),
+            clock.instant()));
+  }
+
+  /**
+   * Ends this file with a checkpoint and goes on in a new one, the chain unbroken; deletes rotated
+   * files beyond those {@code retainFiles} keeps, then checkpoints the new file so the anchor lists
+   * the files as they now are.
+   */
   private void rotate() throws IOException {
     writeCheckpoint();
     flush();
+    long lastSeq = chain.nextSeq() - 1;
     Instant now = clock.instant();
     AuditFile.Rotated rotated = file.rotate(now);
     file = rotated.next();
-    add(AuditLine.start(chain.nextSeq(), now, "rotation", rotated.aside(), chain.prev()));
+    add(
+        AuditLine.start(
+            chain.nextSeq(), now, "rotation", rotated.aside(), trailName(), null, chain.prev()));
     forceNext = true;
     flush();
+    if (files != null) {
+      files.rotated(rotated.aside(), lastSeq);
+      for (var removed : files.retain(settings.retainFiles())) {
+        log.info(
+            "deleted the rotated audit file {} (seq {} to {}): --audit-retain-files keeps {}",
+            removed.name(),
+            removed.firstSeq(),
+            removed.lastSeq(),
+            settings.retainFiles());
+      }
+    }
+    if (anchor != null) {
+      writeCheckpoint();
+      flush();
+    }
+  }
+
+  private String trailName() {
+    return anchor == null ? null : anchor.trail();
   }
 
   /** After a failed write, reopens the file and continues the chain from what is really in it. */
@@ -275,13 +365,38 @@ public final class AuditLog implements AutoCloseable {
     }
   }
 
+  /**
+   * Opens the file and writes a start line. At the first open ({@code why} is {@code new}) with an
+   * anchor, checks first that the file reaches the anchored head: a cut refuses to start (with
+   * {@code --audit-required}) or is recorded in the start line.
+   */
   private void open(String why) throws IOException {
     file = path == null ? AuditFile.stdout() : AuditFile.open(path);
     AuditFile.Resumed resumed = file.chain();
     chain = resumed.chain();
-    String reason = resumed.continued() && why.equals("new") ? "restart" : why;
-    add(AuditLine.start(chain.nextSeq(), clock.instant(), reason, null, chain.prev()));
+    boolean first = why.equals("new");
+    TrailHeadCheck.Cut cut = null;
+    if (first && anchor != null) {
+      try {
+        cut = anchor.check(path, resumed.continued() ? chain.nextSeq() - 1 : -1);
+      } catch (RuntimeException | IOException e) {
+        file.close();
+        throw e;
+      }
+    }
+    String reason = resumed.continued() && first ? "restart" : why;
+    long startSeq = chain.nextSeq();
+    add(AuditLine.start(startSeq, clock.instant(), reason, null, trailName(), cut, chain.prev()));
+    String startHash = chain.prev();
     forceNext = true;
     flush();
+    if (first && anchor != null) {
+      files =
+          path == null
+              ? TrailFiles.standardOutput(startSeq, startHash)
+              : anchor.atStart().isPresent()
+                  ? TrailFiles.fromHead(anchor.atStart().get(), path)
+                  : TrailFiles.discovered(path);
+    }
   }
 }

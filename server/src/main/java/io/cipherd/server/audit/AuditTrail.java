@@ -34,9 +34,12 @@ public final class AuditTrail implements AutoCloseable {
   private final Clock clock;
   private final Timing timing;
   private final ExecutorService releaser;
+  private final String trailName;
 
-  private AuditTrail(AuditLog log, AuditKey key, boolean required, Clock clock, Timing timing) {
+  private AuditTrail(
+      AuditLog log, AuditKey key, boolean required, Clock clock, Timing timing, String trailName) {
     this.log = log;
+    this.trailName = trailName;
     this.key = key;
     this.required = required;
     this.clock = clock;
@@ -60,6 +63,21 @@ public final class AuditTrail implements AutoCloseable {
   public static AuditTrail open(
       AuditConfig config, KeyStore keyStore, Clock clock, AuditLog.Listener listener, Timing timing)
       throws IOException {
+    return open(config, keyStore, clock, listener, timing, AuditAnchor.Listener.NONE);
+  }
+
+  /**
+   * As {@link #open(AuditConfig, KeyStore, Clock, AuditLog.Listener, Timing)}, the anchor's writes
+   * and cuts reported to {@code anchorListener}.
+   */
+  public static AuditTrail open(
+      AuditConfig config,
+      KeyStore keyStore,
+      Clock clock,
+      AuditLog.Listener listener,
+      Timing timing,
+      AuditAnchor.Listener anchorListener)
+      throws IOException {
     byte[] material = keyStore.auditKeyMaterial();
     AuditKey key;
     try {
@@ -67,8 +85,20 @@ public final class AuditTrail implements AutoCloseable {
     } finally {
       Arrays.fill(material, (byte) 0);
     }
-    AuditLog log = AuditLog.open(config.file(), key, clock, config.settings(), listener);
-    return new AuditTrail(log, key, config.required(), clock, timing);
+    AuditAnchor anchor =
+        AuditAnchor.open(keyStore, config.trailName(), config.required(), anchorListener);
+    AuditLog log;
+    try {
+      log = AuditLog.open(config.file(), key, clock, config.settings(), listener, anchor);
+    } catch (IOException | RuntimeException e) {
+      try {
+        anchor.close();
+      } catch (InterruptedException interrupted) {
+        Thread.currentThread().interrupt();
+      }
+      throw e;
+    }
+    return new AuditTrail(log, key, config.required(), clock, timing, config.trailName());
   }
 
   /** Queues {@code record}; the future completes on {@link #releaser()} once it is durable. */
@@ -109,6 +139,11 @@ public final class AuditTrail implements AutoCloseable {
   /** Whether no call may be answered before its record is durable. */
   public boolean required() {
     return required;
+  }
+
+  /** The trail's name, under which the key store anchors its head. */
+  public String trailName() {
+    return trailName;
   }
 
   /** The key that hashes contexts and MACs checkpoints. */

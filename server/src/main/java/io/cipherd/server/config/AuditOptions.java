@@ -39,6 +39,25 @@ public final class AuditOptions {
               + "continuing (CIPHERD_AUDIT_ROTATE_SIZE). Default: ${DEFAULT-VALUE}.")
   long rotateSize;
 
+  @Option(
+      names = "--audit-trail-name",
+      defaultValue = "${env:CIPHERD_AUDIT_TRAIL_NAME}",
+      description =
+          "The audit trail's name, under which the key store anchors its head and which its start "
+              + "lines carry; at most 256 bytes, one per server (CIPHERD_AUDIT_TRAIL_NAME). "
+              + "Default: <hostname>:<absolute path of --audit-log> (<hostname>:- for standard "
+              + "output).")
+  String trailName;
+
+  @Option(
+      names = "--audit-retain-files",
+      defaultValue = "${env:CIPHERD_AUDIT_RETAIN_FILES:-0}",
+      description =
+          "How many rotated audit files to keep: after a rotation older ones are deleted and the "
+              + "anchor's first line moves to the oldest kept; 0 keeps all "
+              + "(CIPHERD_AUDIT_RETAIN_FILES). Default: ${DEFAULT-VALUE}.")
+  int retainFiles;
+
   /** The validated audit settings, or null when no audit log is set. */
   AuditConfig toConfig() {
     if (auditLog == null || auditLog.isBlank()) {
@@ -48,6 +67,12 @@ public final class AuditOptions {
       return null;
     }
     Path file = auditLog.strip().equals("-") ? null : Path.of(auditLog.strip());
-    return new AuditConfig(file, auditRequired, checkpointInterval, rotateSize);
+    return new AuditConfig(
+        file,
+        auditRequired,
+        checkpointInterval,
+        rotateSize,
+        trailName == null || trailName.isBlank() ? null : trailName.strip(),
+        retainFiles);
   }
 }

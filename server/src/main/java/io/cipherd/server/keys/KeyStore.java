@@ -79,6 +79,24 @@ public interface KeyStore extends AutoCloseable {
     throw new UnsupportedOperationException(getClass().getSimpleName() + " keeps no audit key");
   }
 
+  /**
+   * The head anchored for audit trail {@code trail} ({@link AuditHead}), or empty if none was ever
+   * written for that name.
+   */
+  default Optional<AuditHead> readAuditHead(String trail) {
+    throw new UnsupportedOperationException(getClass().getSimpleName() + " keeps no audit heads");
+  }
+
+  /**
+   * Replaces the head of trail {@code next.trail()} with {@code next} if the stored head is still
+   * {@code expected} (null: none stored yet), atomically against other writers (check-and-set: of
+   * two writers expecting the same head, one wins). Returns false, and stores nothing, if the
+   * stored head is not {@code expected}.
+   */
+  default boolean writeAuditHead(AuditHead expected, AuditHead next) {
+    throw new UnsupportedOperationException(getClass().getSimpleName() + " keeps no audit heads");
+  }
+
   @Override
   default void close() {}
 }

@@ -1,5 +1,6 @@
 package io.cipherd.server.metrics;
 
+import io.cipherd.server.audit.AuditAnchor;
 import io.cipherd.server.audit.AuditConfig;
 import io.cipherd.server.audit.AuditLog;
 import io.cipherd.server.audit.AuditTrail;
@@ -16,12 +17,19 @@ import java.util.concurrent.TimeUnit;
 /**
  * The audit trail's meters: {@code cipherd_audit_records_total{outcome="written|failed"}} and
  * {@code cipherd_audit_write_seconds}, how long a record took from the call's end to durable on
- * disk (the group commit's write and fsync included). Any failed record is an alert: with {@code
- * --audit-required} it failed its call, without it the call went unaudited.
+ * disk (the group commit's write and fsync included); {@code cipherd_audit_anchor_seconds}, each
+ * write of the trail's head to the key store, {@code cipherd_audit_anchor_failures_total} and
+ * {@code cipherd_audit_trail_cuts_total}, starts on a trail cut short of its anchored head. Any
+ * failed record is an alert: with {@code --audit-required} it failed its call, without it the call
+ * went unaudited.
  */
-public final class AuditMetrics implements AuditLog.Listener, AuditTrail.Timing {
+public final class AuditMetrics
+    implements AuditLog.Listener, AuditTrail.Timing, AuditAnchor.Listener {
   static final String RECORDS = "cipherd.audit.records";
   static final String WRITE = "cipherd.audit.write";
+  static final String ANCHOR = "cipherd.audit.anchor";
+  static final String ANCHOR_FAILURES = "cipherd.audit.anchor.failures";
+  static final String CUTS = "cipherd.audit.trail.cuts";
 
   private static final Duration[] WRITE_BUCKETS = {
     Duration.ofMillis(1),
@@ -34,6 +42,9 @@ public final class AuditMetrics implements AuditLog.Listener, AuditTrail.Timing 
   private final Counter written;
   private final Counter failed;
   private final Timer write;
+  private final Timer anchor;
+  private final Counter anchorFailures;
+  private final Counter cuts;
 
   public AuditMetrics(MeterRegistry registry) {
     this.written = records(registry, "written");
@@ -43,6 +54,22 @@ public final class AuditMetrics implements AuditLog.Listener, AuditTrail.Timing 
             .description("Time from a call's end until its audit record is durable")
             .serviceLevelObjectives(WRITE_BUCKETS)
             .register(registry);
+    this.anchor =
+        Timer.builder(ANCHOR)
+            .description("Time to write the audit trail's head to the key store, per checkpoint")
+            .serviceLevelObjectives(WRITE_BUCKETS)
+            .register(registry);
+    this.anchorFailures =
+        Counter.builder(ANCHOR_FAILURES)
+            .description(
+                "Audit heads that could not be written to the key store (retried with the next)")
+            .register(registry);
+    this.cuts =
+        Counter.builder(CUTS)
+            .description(
+                "Starts on an audit trail that did not reach its anchored head: lines were removed"
+                    + " or rewritten")
+            .register(registry);
   }
 
   /** Opens the trail {@code config} describes, metered in {@code registry}. */
@@ -50,7 +77,7 @@ public final class AuditMetrics implements AuditLog.Listener, AuditTrail.Timing 
       AuditConfig config, KeyStore store, Clock clock, MeterRegistry registry) {
     AuditMetrics meters = new AuditMetrics(registry);
     try {
-      return AuditTrail.open(config, store, clock, meters, meters);
+      return AuditTrail.open(config, store, clock, meters, meters, meters);
     } catch (IOException e) {
       throw new UncheckedIOException("cannot open the audit trail: " + e.getMessage(), e);
     }
@@ -69,6 +96,21 @@ public final class AuditMetrics implements AuditLog.Listener, AuditTrail.Timing 
   @Override
   public void durableAfter(long nanos) {
     write.record(nanos, TimeUnit.NANOSECONDS);
+  }
+
+  @Override
+  public void anchored(long nanos) {
+    anchor.record(nanos, TimeUnit.NANOSECONDS);
+  }
+
+  @Override
+  public void anchorFailed() {
+    anchorFailures.increment();
+  }
+
+  @Override
+  public void cut() {
+    cuts.increment();
   }
 
   private static Counter records(MeterRegistry registry, String outcome) {

@@ -1,5 +1,6 @@
 package io.cipherd.server.metrics;
 
+import io.cipherd.server.keys.AuditHead;
 import io.cipherd.server.keys.KeyMetadata;
 import io.cipherd.server.keys.KeyPolicy;
 import io.cipherd.server.keys.KeyStore;
@@ -81,6 +82,16 @@ public final class MeteredKeyStore implements KeyStore {
   @Override
   public byte[] auditKeyMaterial() {
     return timed("audit_key", delegate::auditKeyMaterial);
+  }
+
+  @Override
+  public Optional<AuditHead> readAuditHead(String trail) {
+    return timed("read_audit_head", () -> delegate.readAuditHead(trail));
+  }
+
+  @Override
+  public boolean writeAuditHead(AuditHead expected, AuditHead next) {
+    return timed("write_audit_head", () -> delegate.writeAuditHead(expected, next));
   }
 
   @Override

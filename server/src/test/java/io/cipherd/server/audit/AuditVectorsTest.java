@@ -2,15 +2,20 @@ package io.cipherd.server.audit;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.google.gson.GsonBuilder;
+import com.google.gson.JsonArray;
 import com.google.gson.JsonElement;
 import com.google.gson.JsonObject;
 import com.google.gson.JsonParser;
 import io.cipherd.server.keys.SettableClock;
+import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -69,7 +74,14 @@ class AuditVectorsTest {
       for (JsonElement name : c.getAsJsonArray("files")) {
         files.add(vectors.resolve(name.getAsString()));
       }
-      AuditTrailVerifier.Result result = AuditTrailVerifier.verify(KEY, files.toArray(Path[]::new));
+      JsonObject head =
+          c.has("head")
+              ? JsonParser.parseString(
+                      Files.readString(vectors.resolve(c.get("head").getAsString())))
+                  .getAsJsonObject()
+              : null;
+      AuditTrailVerifier.Result result =
+          AuditTrailVerifier.verify(KEY, head, files.toArray(Path[]::new));
       String name = c.get("name").getAsString();
       assertThat(result.intact())
           .as(name + ": " + result.problem())
@@ -133,10 +145,134 @@ class AuditVectorsTest {
     SettableClock rotatedClock = new SettableClock(Instant.parse("2026-11-24T08:00:00Z"));
     write(rotatedDir.resolve("rotated.log"), rotatedClock, settings(100, 1_500), 6);
     List<Path> made = new ArrayList<>(List.of(intact, edited, removed, reordered, forged, torn));
+    List<Path> rotated;
     try (Stream<Path> listing = Files.list(rotatedDir)) {
-      listing.sorted().forEach(made::add);
+      rotated = listing.sorted().toList();
     }
+    made.addAll(rotated);
+    made.addAll(truncations(intact, lines));
+    made.addAll(rotations(rotated));
     return made;
+  }
+
+  /**
+   * The cuts the chain alone cannot see (issue 28, F1–F3), made from intact.log, and the head its
+   * writer's key store would hold for it: the first line removed, the end cut back to a checkpoint,
+   * the tail after checkpoint seq 3 rewritten without a record and re-hashed (no key needed: its
+   * later checkpoints dropped), and a restart's start line recording a cut.
+   */
+  private List<Path> truncations(Path intact, List<String> lines) throws IOException {
+    Path head = dir.resolve("intact.head.json");
+    Files.writeString(
+        head, head(lines.get(8), lines.get(0), file("intact.log", 0, 8)), StandardCharsets.UTF_8);
+    Path headCut = dir.resolve("head-cut.log");
+    Files.write(headCut, lines.subList(1, lines.size()), StandardCharsets.UTF_8);
+    Path tailCut = dir.resolve("tail-cut.log");
+    Files.write(tailCut, lines.subList(0, 7), StandardCharsets.UTF_8);
+
+    // Keep seq 0-3, drop the call at seq 4, renumber and re-hash the calls after it.
+    List<String> rechained = new ArrayList<>(lines.subList(0, 4));
+    for (String call : List.of(lines.get(5), lines.get(7))) {
+      rechained.add(rechain(call, rechained.size(), rechained.get(rechained.size() - 1)));
+    }
+    Path shortened = dir.resolve("rechained.log");
+    Files.write(shortened, rechained, StandardCharsets.UTF_8);
+    // The same, padded with copies of the last call until it passes the anchored seq 8.
+    while (rechained.size() < 10) {
+      rechained.add(rechain(lines.get(7), rechained.size(), rechained.get(rechained.size() - 1)));
+    }
+    Path padded = dir.resolve("rechained-padded.log");
+    Files.write(padded, rechained, StandardCharsets.UTF_8);
+
+    // Cut back to checkpoint seq 3 and restarted: the server's start line records the cut.
+    List<String> restarted = new ArrayList<>(lines.subList(0, 4));
+    restarted.add(
+        "{\"type\":\"start\",\"seq\":4,\"time\":\"2026-11-24T08:00:01Z\",\"why\":\"restart\","
+            + "\"cut\":{\"anchored_seq\":8,\"anchored_hash\":\""
+            + sha256(lines.get(8))
+            + "\",\"found_seq\":3},\"prev\":\""
+            + sha256(lines.get(3))
+            + "\"}");
+    Path cutRecorded = dir.resolve("cut-recorded.log");
+    Files.write(cutRecorded, restarted, StandardCharsets.UTF_8);
+    return List.of(head, headCut, tailCut, shortened, padded, cutRecorded);
+  }
+
+  /**
+   * The rotated trail's heads: whole (three files), and after retention removed the oldest file;
+   * and its live file with a rotation line naming a file that was never read before it.
+   */
+  private List<Path> rotations(List<Path> rotated) throws IOException {
+    List<String> oldest = Files.readAllLines(rotated.get(1), StandardCharsets.UTF_8);
+    List<String> middle = Files.readAllLines(rotated.get(2), StandardCharsets.UTF_8);
+    List<String> live = Files.readAllLines(rotated.get(0), StandardCharsets.UTF_8);
+    String checkpoint = middle.get(middle.size() - 1);
+    JsonObject oldestFile = file(rotated.get(1).getFileName().toString(), 0, 4);
+    JsonObject middleFile = file(rotated.get(2).getFileName().toString(), 5, 9);
+    JsonObject liveFile = file("rotated.log", 10, 10);
+    Path whole = dir.resolve("rotated.head.json");
+    Files.writeString(
+        whole,
+        head(checkpoint, oldest.get(0), oldestFile, middleFile, liveFile),
+        StandardCharsets.UTF_8);
+    Path retained = dir.resolve("retained.head.json");
+    Files.writeString(
+        retained, head(checkpoint, middle.get(0), middleFile, liveFile), StandardCharsets.UTF_8);
+    Path wrongFrom = dir.resolve("wrong-from.log");
+    Files.writeString(
+        wrongFrom,
+        live.get(0)
+                .replace(
+                    rotated.get(2).getFileName().toString(), "rotated.log.20261124T080000.040Z")
+            + "\n",
+        StandardCharsets.UTF_8);
+    return List.of(whole, retained, wrongFrom);
+  }
+
+  /**
+   * An AuditHead as protojson: anchored at checkpoint line {@code last}, first kept {@code first}.
+   */
+  private static String head(String last, String first, JsonObject... files) {
+    JsonObject lastLine = JsonParser.parseString(last).getAsJsonObject();
+    JsonObject firstLine = JsonParser.parseString(first).getAsJsonObject();
+    JsonObject head = new JsonObject();
+    head.addProperty("seq", lastLine.get("seq").getAsString());
+    head.addProperty("hash", sha256(last));
+    head.addProperty("time", lastLine.get("time").getAsString());
+    head.addProperty("firstSeq", firstLine.get("seq").getAsString());
+    head.addProperty("firstHash", sha256(first));
+    JsonArray list = new JsonArray();
+    for (JsonObject f : files) {
+      list.add(f);
+    }
+    head.add("files", list);
+    return new GsonBuilder().setPrettyPrinting().create().toJson(head) + "\n";
+  }
+
+  private static JsonObject file(String name, long firstSeq, long lastSeq) {
+    JsonObject f = new JsonObject();
+    f.addProperty("name", name);
+    f.addProperty("firstSeq", Long.toString(firstSeq));
+    f.addProperty("lastSeq", Long.toString(lastSeq));
+    return f;
+  }
+
+  /**
+   * {@code line} renumbered to {@code seq} and chained onto {@code previous}, as a forger would.
+   */
+  private static String rechain(String line, int seq, String previous) {
+    return line.replaceFirst("\"seq\":\\d+,", "\"seq\":" + seq + ",")
+        .replaceFirst("\"prev\":\"[0-9a-f]{64}\"", "\"prev\":\"" + sha256(previous) + "\"");
+  }
+
+  private static String sha256(String line) {
+    try {
+      return HexFormat.of()
+          .formatHex(
+              MessageDigest.getInstance("SHA-256").digest(line.getBytes(StandardCharsets.UTF_8)));
+    } catch (NoSuchAlgorithmException e) {
+      throw new IllegalStateException(e);
+    }
   }
 
   private static AuditLog.Settings settings(int checkpointEvery, long rotateBytes) {

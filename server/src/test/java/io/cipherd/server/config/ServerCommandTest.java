@@ -125,6 +125,25 @@ class ServerCommandTest {
                 "1048576"))
         .isEqualTo(new AuditConfig(log, true, Duration.ofSeconds(5), 1 << 20));
     assertThat(audit("--audit-log", "-").file()).isNull();
+    AuditConfig named =
+        audit(
+            "--audit-log",
+            log.toString(),
+            "--audit-trail-name",
+            "pod-0:audit",
+            "--audit-retain-files",
+            "5");
+    assertThat(named.trailName()).isEqualTo("pod-0:audit");
+    assertThat(named.retainFiles()).isEqualTo(5);
+    assertThat(audit("--audit-log", log.toString()).trailName())
+        .endsWith(":" + log.toAbsolutePath())
+        .isEqualTo(AuditConfig.defaultTrailName(log));
+    assertThat(audit("--audit-log", "-").trailName()).endsWith(":-");
+    assertThatThrownBy(
+            () -> audit("--audit-log", log.toString(), "--audit-trail-name", "n".repeat(257)))
+        .hasMessageContaining("at most 256");
+    assertThatThrownBy(() -> audit("--audit-log", log.toString(), "--audit-retain-files", "-1"))
+        .hasMessageContaining("retain");
     assertThat(audit("--audit-log", "-").required()).isFalse();
   }
 

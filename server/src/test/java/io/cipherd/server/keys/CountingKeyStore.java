@@ -112,6 +112,18 @@ public final class CountingKeyStore implements KeyStore {
   }
 
   @Override
+  public Optional<AuditHead> readAuditHead(String trail) {
+    count("readAuditHead");
+    return delegate.readAuditHead(trail);
+  }
+
+  @Override
+  public boolean writeAuditHead(AuditHead expected, AuditHead next) {
+    count("writeAuditHead");
+    return delegate.writeAuditHead(expected, next);
+  }
+
+  @Override
   public Map<Integer, VersionUsage> readUsage(String name) {
     count("readUsage");
     return delegate.readUsage(name);

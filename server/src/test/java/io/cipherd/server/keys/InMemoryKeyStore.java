@@ -5,6 +5,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.TreeMap;
 import javax.crypto.SecretKey;
@@ -129,5 +130,21 @@ public final class InMemoryKeyStore implements KeyStore {
       auditKey = NonceSource.bytes(32);
     }
     return auditKey.clone();
+  }
+
+  private final Map<String, AuditHead> auditHeads = new TreeMap<>();
+
+  @Override
+  public synchronized Optional<AuditHead> readAuditHead(String trail) {
+    return Optional.ofNullable(auditHeads.get(trail));
+  }
+
+  @Override
+  public synchronized boolean writeAuditHead(AuditHead expected, AuditHead next) {
+    if (!Objects.equals(auditHeads.get(next.trail()), expected)) {
+      return false;
+    }
+    auditHeads.put(next.trail(), next);
+    return true;
   }
 }

@@ -1,5 +1,6 @@
 package io.cipherd.server.keystore.pkcs12;
 
+import io.cipherd.server.keys.AuditHead;
 import io.cipherd.server.keys.ConcurrentKeyUpdateException;
 import io.cipherd.server.keys.KeyAlreadyExistsException;
 import io.cipherd.server.keys.KeyMetadata;
@@ -18,6 +19,7 @@ import java.security.KeyStore.PasswordProtection;
 import java.util.Collections;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.SortedMap;
 import java.util.TreeMap;
@@ -38,7 +40,8 @@ import javax.crypto.SecretKey;
  * a fake key entry that {@code keytool} would list as a key. The JSON also lets operators read
  * policies without the password. It also holds lifecycle states, and the metadata of destroyed
  * versions, whose entries are removed from the p12. {@code usage.json} holds the merged usage
- * counts ({@link UsageTotals}).
+ * counts ({@link UsageTotals}), {@code audit-heads.json} the audit trails' anchors ({@link
+ * AuditHeadsFile}).
  *
  * <p><b>Crash safety.</b> Each file is replaced atomically ({@link AtomicFiles}). CreateKey writes
  * the policy <em>before</em> the version, so the p12 rename is the one moment a key starts to
@@ -66,6 +69,9 @@ public final class Pkcs12KeyStore implements KeyStore {
 
   /** Guarded by {@link #lock}. */
   private final UsageTotals usage;
+
+  /** Read on first use; guarded by {@link #lock}. */
+  private Map<String, AuditHead> auditHeads;
 
   /** Immutable; replaced under {@link #lock} after each committed write. */
   private volatile SortedMap<String, KeyMetadata> keys;
@@ -230,6 +236,62 @@ public final class Pkcs12KeyStore implements KeyStore {
     } finally {
       lock.unlock();
     }
+  }
+
+  @Override
+  public Optional<AuditHead> readAuditHead(String trail) {
+    lock.lock();
+    try {
+      p12.checkOpen();
+      return Optional.ofNullable(auditHeads().get(trail));
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  /**
+   * Check-and-set under the store's lock; the file is replaced atomically ({@link AtomicFiles}).
+   */
+  @Override
+  public boolean writeAuditHead(AuditHead expected, AuditHead next) {
+    lock.lock();
+    try {
+      p12.checkOpen();
+      Map<String, AuditHead> heads = auditHeads();
+      if (!Objects.equals(heads.get(next.trail()), expected)) {
+        return false;
+      }
+      Map<String, AuditHead> written = new TreeMap<>(heads);
+      written.put(next.trail(), next);
+      Path file = dir.resolve(AuditHeadsFile.NAME);
+      try {
+        AtomicFiles.replace(file, out -> out.write(AuditHeadsFile.encode(written)));
+        AtomicFiles.syncDirectory(dir);
+      } catch (Exception e) {
+        throw new KeyStoreUnavailableException("cannot write " + file + ": " + e, e);
+      }
+      auditHeads = written;
+      return true;
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  /**
+   * The heads as {@code audit-heads.json} holds them, read on first use. Unlike usage counts, a
+   * damaged file is an error, never a fresh start: starting afresh would forget where trails ended.
+   */
+  private Map<String, AuditHead> auditHeads() {
+    if (auditHeads == null) {
+      Path file = dir.resolve(AuditHeadsFile.NAME);
+      try {
+        auditHeads = AuditHeadsFile.read(file);
+      } catch (IOException e) {
+        throw new KeyStoreUnavailableException(
+            "cannot read the audit trails' heads: " + e.getMessage(), e);
+      }
+    }
+    return auditHeads;
   }
 
   @Override

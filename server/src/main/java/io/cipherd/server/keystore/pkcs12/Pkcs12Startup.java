@@ -66,7 +66,9 @@ final class Pkcs12Startup {
     try {
       // A temp file exists only if a process died before its rename: it never became the state.
       int leftovers =
-          AtomicFiles.deleteLeftoverTemps(p12) + AtomicFiles.deleteLeftoverTemps(policyFile);
+          AtomicFiles.deleteLeftoverTemps(p12)
+              + AtomicFiles.deleteLeftoverTemps(policyFile)
+              + AtomicFiles.deleteLeftoverTemps(dir.resolve(AuditHeadsFile.NAME));
       if (leftovers > 0) {
         log.warn(
             "deleted {} temp file(s) in {} left by an interrupted write; nothing committed was lost",

@@ -1,5 +1,6 @@
 package io.cipherd.server.keystore.vault;
 
+import io.cipherd.server.keys.AuditHead;
 import io.cipherd.server.keys.ConcurrentKeyUpdateException;
 import io.cipherd.server.keys.KeyAlreadyExistsException;
 import io.cipherd.server.keys.KeyMetadata;
@@ -57,6 +58,7 @@ public final class VaultKeyStore implements KeyStore {
   private final KvClient kv;
 
   private final KvKeys keys;
+  private final KvAuditHeads auditHeads;
 
   public VaultKeyStore(VaultSession session) {
     this.session = session;
@@ -67,6 +69,7 @@ public final class VaultKeyStore implements KeyStore {
             new KvPaths(config.mount(), config.prefix()),
             new VaultCircuit(CIRCUIT_OPEN_FOR, longestCall(config), Clock.systemUTC()));
     this.keys = new KvKeys(kv);
+    this.auditHeads = new KvAuditHeads(kv);
   }
 
   /**
@@ -247,6 +250,16 @@ public final class VaultKeyStore implements KeyStore {
   @Override
   public byte[] auditKeyMaterial() {
     return KvAuditKey.readOrCreate(kv);
+  }
+
+  @Override
+  public Optional<AuditHead> readAuditHead(String trail) {
+    return auditHeads.read(trail);
+  }
+
+  @Override
+  public boolean writeAuditHead(AuditHead expected, AuditHead next) {
+    return auditHeads.write(expected, next);
   }
 
   @Override
