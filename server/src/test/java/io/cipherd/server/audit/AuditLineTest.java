@@ -11,6 +11,7 @@ import io.cipherd.api.v1.RetireKeyVersionsRequest;
 import io.cipherd.api.v1.VersionCount;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
+import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 
@@ -86,7 +87,7 @@ class AuditLineTest {
             "cipherd.v1.KeyAdminService/RetireKeyVersions",
             "orders",
             0,
-            java.util.List.of(),
+            List.of(),
             null,
             "FAILED_PRECONDITION",
             "KEY_VERSIONS_IN_USE",

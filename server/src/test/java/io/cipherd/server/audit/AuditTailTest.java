@@ -6,11 +6,13 @@ import io.cipherd.server.keys.SettableClock;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -68,10 +70,11 @@ class AuditTailTest {
 
   @Test
   void aLastLineLongerThanAnyWindow_isReadBackToItsStart() throws Exception {
-    // A record as a server before the record budget could write: 5,000 versions, nearly 4 times the 64 KiB the reader once looked back over.
+    // A record as a server before the record budget could write: 5,000 versions, nearly 4 times the
+    // 64 KiB the reader once looked back over.
     List<ItemTally.VersionOutcomes> versions = new ArrayList<>();
     for (int version = 1; version <= 5000; version++) {
-      versions.add(new ItemTally.VersionOutcomes("orders", version, java.util.Map.of("ok", 1L)));
+      versions.add(new ItemTally.VersionOutcomes("orders", version, Map.of("ok", 1L)));
     }
     CallRecord huge =
         new CallRecord(
@@ -116,7 +119,7 @@ class AuditTailTest {
     byte[] cut = Arrays.copyOf(trail, trail.length - 100);
     Path copy = dir.resolve("cut.log");
     Files.write(copy, cut);
-    Files.write(copy, new byte[] {'\n'}, java.nio.file.StandardOpenOption.APPEND);
+    Files.write(copy, new byte[] {'\n'}, StandardOpenOption.APPEND);
     try (AuditLog restarted = AuditLog.open(copy, KEY, clock, SETTINGS, QUIET)) {
       restarted.append(AuditRecordBudget.versions(clock.instant(), KEY)).get(10, TimeUnit.SECONDS);
     }
