@@ -1,22 +1,21 @@
 package io.cipherd.server.audit;
 
-import com.google.gson.JsonParser;
 import java.io.Closeable;
 import java.io.FileDescriptor;
 import java.io.FileOutputStream;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
-import java.nio.charset.StandardCharsets;
+import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Instant;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
-import java.util.Arrays;
+import java.time.format.DateTimeParseException;
+import java.util.stream.Stream;
 
 /**
  * Where audit lines go: a file opened for appending (mode 0600), rotated by renaming it aside, or
@@ -26,9 +25,6 @@ import java.util.Arrays;
 final class AuditFile implements Closeable {
   private static final DateTimeFormatter ROTATED =
       DateTimeFormatter.ofPattern("yyyyMMdd'T'HHmmss.SSS'Z'").withZone(ZoneOffset.UTC);
-
-  /** Longest line the tail reader looks back over; a call line is far shorter. */
-  private static final int TAIL_BYTES = 1 << 16;
 
   private final Path path;
   private final FileChannel channel;
@@ -85,21 +81,20 @@ final class AuditFile implements Closeable {
   /**
    * The chain to continue in this file: after its last line, or a new one when it is empty. A last
    * line cut short (the server stopped mid-write) is ended with a newline and chained over as it
-   * is; the verifier reports it as torn.
+   * is, numbered after the last record before it; the verifier reports it as torn.
    */
   Resumed chain() throws IOException {
     if (path == null || channel.size() == 0) {
       return new Resumed(AuditChain.start(), false);
     }
-    byte[] tail = readTail();
-    boolean torn = tail[tail.length - 1] != '\n';
-    if (torn) {
+    AuditTail tail;
+    try (FileChannel reader = FileChannel.open(path, StandardOpenOption.READ)) {
+      tail = AuditTail.read(reader, reader.size());
+    }
+    if (!tail.endsWithNewline()) {
       write(ByteBuffer.wrap(new byte[] {'\n'}));
     }
-    int end = torn ? tail.length : tail.length - 1;
-    int start = lineStart(tail, end);
-    long lastSeq = torn ? seqBefore(tail, start) : seqOf(tail, start, end);
-    return new Resumed(AuditChain.after(lastSeq, Arrays.copyOfRange(tail, start, end)), true);
+    return new Resumed(AuditChain.after(tail.lastSeq(), tail.lastLine()), true);
   }
 
   /** The chain {@link #chain} found, and whether it continues lines already in the file. */
@@ -108,13 +103,57 @@ final class AuditFile implements Closeable {
   /** The file a rotation opened, and the name the old lines now have. */
   record Rotated(AuditFile next, String aside) {}
 
-  /** Renames this file aside (to {@code NAME.<time>}) and opens a new one at its path. */
+  /**
+   * Renames this file aside (to {@code NAME.<time>}) and opens a new one at its path. The name is
+   * never one that exists, and sorts after every file rotated before (the verifiers take rotated
+   * files in name order): two rotations in one millisecond, or a clock that stepped back, take the
+   * millisecond after the newest rotated file's. The move never replaces a file.
+   */
   Rotated rotate(Instant now) throws IOException {
     channel.force(true);
     channel.close();
-    Path aside = path.resolveSibling(path.getFileName() + "." + ROTATED.format(now));
-    Files.move(path, aside, StandardCopyOption.ATOMIC_MOVE);
+    Instant at = now;
+    Instant newest = newestRotation();
+    if (newest != null && !at.isAfter(newest)) {
+      at = newest.plusMillis(1);
+    }
+    Path aside;
+    while (true) {
+      aside = path.resolveSibling(path.getFileName() + "." + ROTATED.format(at));
+      try {
+        // Without REPLACE_EXISTING (and so without ATOMIC_MOVE, whose rename(2) would replace a
+        // file of that name), a move to a name that exists fails rather than replacing it.
+        Files.move(path, aside);
+        break;
+      } catch (FileAlreadyExistsException taken) {
+        at = at.plusMillis(1);
+      }
+    }
     return new Rotated(open(path), aside.getFileName().toString());
+  }
+
+  /** The time in the name of the newest file rotated aside from this one, or null if none. */
+  private Instant newestRotation() throws IOException {
+    String prefix = path.getFileName() + ".";
+    Instant newest = null;
+    Path dir = path.toAbsolutePath().getParent();
+    try (Stream<Path> siblings = Files.list(dir)) {
+      for (Path sibling : (Iterable<Path>) siblings::iterator) {
+        String name = sibling.getFileName().toString();
+        if (!name.startsWith(prefix)) {
+          continue;
+        }
+        try {
+          Instant time = ROTATED.parse(name.substring(prefix.length()), Instant::from);
+          if (newest == null || time.isAfter(newest)) {
+            newest = time;
+          }
+        } catch (DateTimeParseException notRotated) {
+          // another file beside the trail
+        }
+      }
+    }
+    return newest;
   }
 
   Path path() {
@@ -125,44 +164,6 @@ final class AuditFile implements Closeable {
   public void close() throws IOException {
     if (path != null) {
       channel.close();
-    }
-  }
-
-  private byte[] readTail() throws IOException {
-    long size = channel.size();
-    int length = (int) Math.min(size, TAIL_BYTES);
-    ByteBuffer buffer = ByteBuffer.allocate(length);
-    try (FileChannel reader = FileChannel.open(path, StandardOpenOption.READ)) {
-      while (buffer.hasRemaining() && reader.read(buffer, size - length + buffer.position()) > 0) {
-        // reads until the buffer is full
-      }
-    }
-    return buffer.array();
-  }
-
-  private static int lineStart(byte[] tail, int end) {
-    int start = end;
-    while (start > 0 && tail[start - 1] != '\n') {
-      start--;
-    }
-    return start;
-  }
-
-  /** The seq of the line before the one starting at {@code start}, or -1 when there is none. */
-  private static long seqBefore(byte[] tail, int start) {
-    if (start == 0) {
-      return -1;
-    }
-    return seqOf(tail, lineStart(tail, start - 1), start - 1);
-  }
-
-  private static long seqOf(byte[] tail, int start, int end) {
-    String line = new String(tail, start, end - start, StandardCharsets.UTF_8);
-    try {
-      return JsonParser.parseString(line).getAsJsonObject().get("seq").getAsLong();
-    } catch (RuntimeException notARecord) {
-      throw new IllegalStateException(
-          "the audit log's last line is not an audit record; move the file aside and restart");
     }
   }
 }

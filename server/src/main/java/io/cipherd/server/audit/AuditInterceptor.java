@@ -51,7 +51,8 @@ public final class AuditInterceptor implements ServerInterceptor {
     if (service == null || !service.startsWith(AUDITED_PREFIX)) {
       return next.startCall(call, headers);
     }
-    AuditedCall audited = new AuditedCall(trail, call, RequestIds.current());
+    AuditedCall audited =
+        new AuditedCall(trail, call, RequestIds.current(), RequestIds.ofClient(headers));
     AuditedServerCall<Q, A> recorded = new AuditedServerCall<>(call, audited, trail, refusals);
     ServerCall.Listener<Q> listener =
         Contexts.interceptCall(

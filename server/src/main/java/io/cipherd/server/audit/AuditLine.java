@@ -30,6 +30,9 @@ final class AuditLine {
         json -> {
           header(json, "call", seq, record.time());
           json.name("request_id").value(record.requestId());
+          if (record.clientRequestId() != null) {
+            json.name("client_request_id").value(record.clientRequestId());
+          }
           json.name("caller").beginObject();
           json.name("id").value(record.caller());
           json.name("via").value(record.callerVia());
@@ -53,7 +56,10 @@ final class AuditLine {
             json.endObject();
           }
           json.endArray();
-          pendingDestructionUses(json, record.versions());
+          if (record.folded() != null) {
+            folded(json, record.folded());
+          }
+          pendingDestructionUses(json, record.versions(), record.folded());
           if (!record.inventories().isEmpty()) {
             inventories(json, record.inventories());
           }
@@ -69,12 +75,33 @@ final class AuditLine {
   }
 
   /**
+   * The aggregate row of the key versions past the record's first {@value ItemTally#MAX_ROWS}: how
+   * many there were ({@code key_versions}, with {@code key_versions_more} when it stopped counting)
+   * and their items per outcome.
+   */
+  private static void folded(JsonWriter json, ItemTally.Folded folded) throws IOException {
+    json.name("versions_folded").beginObject();
+    json.name("key_versions").value(folded.keyVersions());
+    if (folded.more()) {
+      json.name("key_versions_more").value(true);
+    }
+    json.name("outcomes").beginObject();
+    for (Map.Entry<String, Long> outcome : folded.outcomes().entrySet()) {
+      json.name(outcome.getKey()).value(outcome.getValue());
+    }
+    json.endObject();
+    json.endObject();
+  }
+
+  /**
    * The versions the call named while they were pending destruction, as their own field, so the
    * trail shows each such use (who, which version, how many items) without reading outcomes: data
-   * under a version pending destruction still exists. Absent when there were none.
+   * under a version pending destruction still exists. Absent when there were none. Uses among the
+   * folded versions are one last entry without a key: {@code {"folded":true,"items":N}}.
    */
   private static void pendingDestructionUses(
-      JsonWriter json, List<ItemTally.VersionOutcomes> versions) throws IOException {
+      JsonWriter json, List<ItemTally.VersionOutcomes> versions, ItemTally.Folded folded)
+      throws IOException {
     boolean any = false;
     for (ItemTally.VersionOutcomes version : versions) {
       Long items = version.outcomes().get(PENDING_DESTRUCTION);
@@ -91,15 +118,26 @@ final class AuditLine {
       json.name("items").value(items);
       json.endObject();
     }
+    Long foldedItems = folded == null ? null : folded.outcomes().get(PENDING_DESTRUCTION);
+    if (foldedItems != null) {
+      if (!any) {
+        json.name("pending_destruction_uses").beginArray();
+        any = true;
+      }
+      json.beginObject();
+      json.name("folded").value(true);
+      json.name("items").value(foldedItems);
+      json.endObject();
+    }
     if (any) {
       json.endArray();
     }
   }
 
-  private static void inventories(JsonWriter json, List<AuditedInventory> inventories)
+  private static void inventories(JsonWriter json, AuditedInventories inventories)
       throws IOException {
     json.name("inventories").beginArray();
-    for (AuditedInventory inventory : inventories) {
+    for (AuditedInventory inventory : inventories.kept()) {
       json.beginObject();
       json.name("key").value(inventory.keyName());
       json.name("source").value(inventory.source());
@@ -112,9 +150,18 @@ final class AuditLine {
         json.name(Integer.toString(count.getKey())).value(count.getValue());
       }
       json.endObject();
+      if (inventory.versionsFolded() > 0) {
+        json.name("versions_folded").beginObject();
+        json.name("versions").value(inventory.versionsFolded());
+        json.name("ciphertexts").value(inventory.ciphertextsFolded());
+        json.endObject();
+      }
       json.endObject();
     }
     json.endArray();
+    if (inventories.folded() > 0) {
+      json.name("inventories_folded").value(inventories.folded());
+    }
   }
 
   /**

@@ -45,12 +45,18 @@ final class AuditedCall {
   private volatile String contextHash;
   private volatile long items;
   private volatile String identity;
-  private volatile List<AuditedInventory> inventories = List.of();
+  private volatile AuditedInventories inventories = AuditedInventories.NONE;
+  private final String clientRequestId;
 
-  AuditedCall(AuditTrail trail, ServerCall<?, ?> call, String requestId) {
+  /**
+   * @param requestId the id the server gave the call
+   * @param clientRequestId the {@code x-request-id} the caller sent, or null
+   */
+  AuditedCall(AuditTrail trail, ServerCall<?, ?> call, String requestId, String clientRequestId) {
     this.trail = trail;
     this.call = call;
     this.requestId = requestId == null ? "-" : requestId;
+    this.clientRequestId = clientRequestId;
   }
 
   void sawRequest(Object message) {
@@ -61,7 +67,7 @@ final class AuditedCall {
     sawRequest = true;
     String name = RequestKeyName.of(message);
     keyName = RequestKeyName.NONE.equals(name) ? null : name;
-    inventories = AuditedInventory.of(message);
+    inventories = AuditedInventories.of(message);
     ByteString context = RequestItems.context(message);
     if (!context.isEmpty()) {
       byte[] bytes = context.toByteArray();
@@ -87,7 +93,7 @@ final class AuditedCall {
 
   /** The record a stream writes before serving its first item. */
   CallRecord opened() {
-    return record(OPEN, null, List.of(), 0);
+    return record(OPEN, null, List.of(), null, 0);
   }
 
   /** The call's final record, for {@code status} (its reason read from {@code trailers}). */
@@ -104,8 +110,8 @@ final class AuditedCall {
           status.isOk() ? AuditObserver.OK : reason,
           total - counted);
     }
-    List<ItemTally.VersionOutcomes> versions = tally.snapshot();
-    CallRecord record = record(status.getCode().name(), reason, versions, total);
+    CallRecord record =
+        record(status.getCode().name(), reason, tally.snapshot(), tally.folded(), total);
     if (refusedCaller(reason) && !record.inventories().isEmpty()) {
       // A caller the access policy refused gets no more of the trail than any refused call: the
       // inventories it sent are not recorded, so they cannot bloat the trail.
@@ -134,7 +140,11 @@ final class AuditedCall {
   }
 
   private CallRecord record(
-      String status, String reason, List<ItemTally.VersionOutcomes> versions, long total) {
+      String status,
+      String reason,
+      List<ItemTally.VersionOutcomes> versions,
+      ItemTally.Folded folded,
+      long total) {
     String current = CallerIdentity.current();
     String identity = current != null ? current : this.identity;
     String via = "anonymous";
@@ -145,6 +155,7 @@ final class AuditedCall {
     return new CallRecord(
         trail.now(),
         requestId,
+        clientRequestId,
         identity == null ? ANONYMOUS : identity,
         via,
         CallerIdentity.peer(call),
@@ -152,6 +163,7 @@ final class AuditedCall {
         keyName,
         total,
         versions,
+        folded,
         status,
         reason,
         contextHash,

@@ -9,8 +9,13 @@ import java.util.List;
  * the caller's context appears only as {@code contextHash}, a keyed hash an investigator can match
  * against a known value.
  *
+ * @param requestId the id the server gave the call (the one its access log line carries)
+ * @param clientRequestId the {@code x-request-id} the caller sent, cut to {@value
+ *     #MAX_CLIENT_REQUEST_ID} characters, or null when it sent none
  * @param callerVia how the caller was identified: {@code certificate}, {@code token} or {@code
  *     anonymous}
+ * @param versions at most {@value ItemTally#MAX_ROWS} key versions, one row each
+ * @param folded the aggregate row of the key versions past those, or null when there were none
  * @param contextHash {@code hmac-sha256:<hex>} of the call's context, or null when it had none
  * @param inventories the data inventories a RetireKeyVersions request sent as evidence; empty for
  *     any other call
@@ -18,6 +23,7 @@ import java.util.List;
 public record CallRecord(
     Instant time,
     String requestId,
+    String clientRequestId,
     String caller,
     String callerVia,
     String peer,
@@ -25,14 +31,20 @@ public record CallRecord(
     String keyName,
     long items,
     List<ItemTally.VersionOutcomes> versions,
+    ItemTally.Folded folded,
     String status,
     String reason,
     String contextHash,
-    List<AuditedInventory> inventories)
+    AuditedInventories inventories)
     implements AuditRecord {
+  /** The longest caller's request id a record keeps. */
+  public static final int MAX_CLIENT_REQUEST_ID = 64;
+
   public CallRecord {
     versions = List.copyOf(versions);
-    inventories = List.copyOf(inventories);
+    if (clientRequestId != null && clientRequestId.length() > MAX_CLIENT_REQUEST_ID) {
+      clientRequestId = clientRequestId.substring(0, MAX_CLIENT_REQUEST_ID);
+    }
   }
 
   /** This record without its inventories. */
@@ -40,6 +52,7 @@ public record CallRecord(
     return new CallRecord(
         time,
         requestId,
+        clientRequestId,
         caller,
         callerVia,
         peer,
@@ -47,13 +60,14 @@ public record CallRecord(
         keyName,
         items,
         versions,
+        folded,
         status,
         reason,
         contextHash,
-        List.of());
+        AuditedInventories.NONE);
   }
 
-  /** A call without inventories. */
+  /** A call without a caller's request id, folded versions or inventories. */
   public CallRecord(
       Instant time,
       String requestId,
@@ -70,6 +84,7 @@ public record CallRecord(
     this(
         time,
         requestId,
+        null,
         caller,
         callerVia,
         peer,
@@ -77,9 +92,10 @@ public record CallRecord(
         keyName,
         items,
         versions,
+        null,
         status,
         reason,
         contextHash,
-        List.of());
+        AuditedInventories.NONE);
   }
 }

@@ -15,12 +15,12 @@ import org.slf4j.LoggerFactory;
 import org.slf4j.MDC;
 
 /**
- * Gives every call a request id (in the MDC while the call's code runs) and writes one line to the
- * {@code cipherd.access} logger when it ends: method, key name, caller, status and duration. It is
- * the outermost interceptor, so calls that inner interceptors reject are logged too, and with
- * {@link #TRANSPORT_STATUS} on the server, calls the transport ended (a request over the size
- * limit) with the status their client saw. The line never holds request bodies: the key name is
- * taken from {@code key_name} or a ciphertext's header only.
+ * Gives every call a request id of its own (in the MDC while the call's code runs) and writes one
+ * line to the {@code cipherd.access} logger when it ends: method, key name, caller, status and
+ * duration. It is the outermost interceptor, so calls that inner interceptors reject are logged
+ * too, and with {@link #TRANSPORT_STATUS} on the server, calls the transport ended (a request over
+ * the size limit) with the status their client saw. The line never holds request bodies: the key
+ * name is taken from {@code key_name} or a ciphertext's header only.
  */
 public final class AccessLogInterceptor implements ServerInterceptor {
   /** The access log's logger name, so operators can route it to its own appender. */
@@ -38,7 +38,9 @@ public final class AccessLogInterceptor implements ServerInterceptor {
   public <Q, A> ServerCall.Listener<Q> interceptCall(
       ServerCall<Q, A> call, Metadata headers, ServerCallHandler<Q, A> next) {
     // Off (e.g. at WARN), the record only keeps the request id: no key name, clock or identity.
-    AccessRecord record = new AccessRecord(call, RequestIds.of(headers), access.isInfoEnabled());
+    AccessRecord record =
+        new AccessRecord(
+            call, RequestIds.next(), RequestIds.ofClientForLog(headers), access.isInfoEnabled());
     TransportStatus transport = TransportStatus.current();
     ServerCall<Q, A> logged =
         new ForwardingServerCall.SimpleForwardingServerCall<>(call) {
@@ -128,6 +130,9 @@ public final class AccessLogInterceptor implements ServerInterceptor {
     private final ServerCall<?, ?> call;
     private final String requestId;
 
+    /** The caller's own {@code x-request-id} when it is a short token, else null. */
+    private final String clientRequestId;
+
     /** Whether the access logger was on when the call started; if not, the call writes no line. */
     private final boolean logged;
 
@@ -143,9 +148,10 @@ public final class AccessLogInterceptor implements ServerInterceptor {
     private volatile String keyName = RequestKeyName.NONE;
     private volatile boolean sawRequest;
 
-    AccessRecord(ServerCall<?, ?> call, String requestId, boolean logged) {
+    AccessRecord(ServerCall<?, ?> call, String requestId, String clientRequestId, boolean logged) {
       this.call = call;
       this.requestId = requestId;
+      this.clientRequestId = clientRequestId;
       this.logged = logged;
       this.startNanos = logged ? System.nanoTime() : 0;
       this.identityAtStart = logged ? CallerIdentity.KEY.get() : null;
@@ -186,20 +192,33 @@ public final class AccessLogInterceptor implements ServerInterceptor {
       String duration = millis(System.nanoTime() - startNanos);
       String outer = enterMdc();
       try {
-        access
-            .atInfo()
-            .addKeyValue("method", call.getMethodDescriptor().getFullMethodName())
-            .addKeyValue("key", keyName)
-            .addKeyValue("caller", caller)
-            .addKeyValue("status", status.getCode().name())
-            .addKeyValue("duration_ms", duration)
-            .log(
-                "method={} key={} caller={} status={} duration_ms={}",
-                call.getMethodDescriptor().getFullMethodName(),
-                keyName,
-                caller,
-                status.getCode(),
-                duration);
+        var line =
+            access
+                .atInfo()
+                .addKeyValue("method", call.getMethodDescriptor().getFullMethodName())
+                .addKeyValue("key", keyName)
+                .addKeyValue("caller", caller)
+                .addKeyValue("status", status.getCode().name())
+                .addKeyValue("duration_ms", duration);
+        if (clientRequestId == null) {
+          line.log(
+              "method={} key={} caller={} status={} duration_ms={}",
+              call.getMethodDescriptor().getFullMethodName(),
+              keyName,
+              caller,
+              status.getCode(),
+              duration);
+        } else {
+          line.addKeyValue("client_request_id", clientRequestId)
+              .log(
+                  "method={} key={} caller={} status={} duration_ms={} client_request_id={}",
+                  call.getMethodDescriptor().getFullMethodName(),
+                  keyName,
+                  caller,
+                  status.getCode(),
+                  duration,
+                  clientRequestId);
+        }
       } finally {
         exitMdc(outer);
       }

@@ -7,8 +7,10 @@ import java.util.regex.Pattern;
 import org.slf4j.MDC;
 
 /**
- * The id that ties one call's log lines together: the caller's {@code x-request-id} when it is a
- * short token (so an id can follow a request across services), else a random one.
+ * The id that ties one call's log lines and audit record together: one the server makes for every
+ * call, never the caller's, so no caller can make its lines or records carry another call's id. The
+ * caller's own {@code x-request-id} (to follow a request across services) is kept beside it as the
+ * client request id.
  */
 public final class RequestIds {
   /** The MDC key of the request id. */
@@ -16,6 +18,8 @@ public final class RequestIds {
 
   static final Metadata.Key<String> HEADER =
       Metadata.Key.of("x-request-id", Metadata.ASCII_STRING_MARSHALLER);
+
+  /** What the access log shows of a caller's id: a short token, as log lines must stay one line. */
   private static final Pattern SAFE = Pattern.compile("[A-Za-z0-9._-]{1,64}");
 
   private RequestIds() {}
@@ -28,11 +32,19 @@ public final class RequestIds {
     return MDC.get(MDC_KEY);
   }
 
-  static String of(Metadata headers) {
-    String given = headers.get(HEADER);
-    if (given != null && SAFE.matcher(given).matches()) {
-      return given;
-    }
+  /** A new call's id: 64 random bits in hex. */
+  static String next() {
     return HexFormat.of().toHexDigits(ThreadLocalRandom.current().nextLong());
+  }
+
+  /** The {@code x-request-id} the caller sent, as it sent it, or null when it sent none. */
+  public static String ofClient(Metadata headers) {
+    return headers.get(HEADER);
+  }
+
+  /** The caller's id as the access log shows it: when it is a short token, else null. */
+  static String ofClientForLog(Metadata headers) {
+    String given = ofClient(headers);
+    return given != null && SAFE.matcher(given).matches() ? given : null;
   }
 }

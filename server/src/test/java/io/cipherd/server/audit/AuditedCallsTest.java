@@ -107,7 +107,8 @@ class AuditedCallsTest {
       List<JsonObject> calls = AuditRecords.calls(log);
       assertThat(AuditRecords.of(calls, "CreateKey")).hasSize(1);
       JsonObject encrypt = AuditRecords.only(calls, "Encrypt");
-      assertThat(encrypt.get("request_id").getAsString()).isEqualTo("req-unary");
+      assertThat(encrypt.get("request_id").getAsString()).matches("[0-9a-f]{16}");
+      assertThat(encrypt.get("client_request_id").getAsString()).isEqualTo("req-unary");
       assertThat(encrypt.get("items").getAsLong()).isEqualTo(1);
       assertThat(encrypt.get("key").getAsString()).isEqualTo("orders");
       assertThat(encrypt.get("status").getAsString()).isEqualTo("OK");

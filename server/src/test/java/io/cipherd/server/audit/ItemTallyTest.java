@@ -37,12 +37,51 @@ class ItemTallyTest {
   }
 
   @Test
-  void manyVersions_growTheTable() {
+  void manyVersions_growTheTable_upToTheBudget() {
     ItemTally tally = new ItemTally();
-    for (int version = 1; version <= 9; version++) {
+    for (int version = 1; version <= ItemTally.MAX_ROWS; version++) {
       tally.add("k", version, "ok", version);
     }
-    assertThat(tally.snapshot()).hasSize(9);
-    assertThat(tally.items()).isEqualTo(45);
+    assertThat(tally.snapshot()).hasSize(ItemTally.MAX_ROWS);
+    assertThat(tally.folded()).isNull();
+    assertThat(tally.items()).isEqualTo(ItemTally.MAX_ROWS * (ItemTally.MAX_ROWS + 1) / 2);
+  }
+
+  @Test
+  void versionsPastTheBudget_foldIntoOneRow_andTheCountsStillAddUp() {
+    ItemTally tally = new ItemTally();
+    for (int version = 1; version <= 4096; version++) {
+      tally.add("k", version, version % 2 == 0 ? "ok" : "KEY_VERSION_NOT_FOUND");
+    }
+    tally.add("k", 1, "ok", 10); // a kept row still counts more items
+
+    assertThat(tally.snapshot()).hasSize(ItemTally.MAX_ROWS);
+    assertThat(tally.snapshot().get(0).outcomes())
+        .containsExactly(Map.entry("KEY_VERSION_NOT_FOUND", 1L), Map.entry("ok", 10L));
+    ItemTally.Folded folded = tally.folded();
+    assertThat(folded.keyVersions()).isEqualTo(4096 - ItemTally.MAX_ROWS);
+    assertThat(folded.more()).isFalse();
+    assertThat(folded.outcomes())
+        .containsExactly(Map.entry("KEY_VERSION_NOT_FOUND", 2040L), Map.entry("ok", 2040L));
+    assertThat(tally.items()).isEqualTo(4096 + 10);
+  }
+
+  @Test
+  void foldedVersions_stopBeingToldApart_pastTheirBound() {
+    ItemTally tally = new ItemTally();
+    int named = ItemTally.MAX_ROWS + ItemTally.MAX_FOLDED_COUNTED + 5;
+    for (int i = 0; i < named; i++) {
+      tally.add("key-" + i, 1, "ACCESS_DENIED");
+    }
+    assertThat(tally.folded().keyVersions()).isEqualTo(ItemTally.MAX_FOLDED_COUNTED);
+    assertThat(tally.folded().more()).isTrue();
+    assertThat(tally.items()).isEqualTo(named);
+  }
+
+  @Test
+  void aFewVersions_foldNothing() {
+    ItemTally tally = new ItemTally();
+    tally.add("k", 1, "ok");
+    assertThat(tally.folded()).isNull();
   }
 }

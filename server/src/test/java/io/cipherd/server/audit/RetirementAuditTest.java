@@ -115,7 +115,9 @@ class RetirementAuditTest {
                 + "\"scan_time\":\"2026-11-24T08:00:00Z\",\"items_scanned\":1200,"
                 + "\"versions\":{\"1\":3,\"2\":1197}}]");
     JsonObject decrypt = AuditRecords.only(calls, "Decrypt");
-    assertThat(decrypt.get("request_id").getAsString()).isEqualTo("req-cold");
+    // The server's own id; the caller's x-request-id only beside it.
+    assertThat(decrypt.get("request_id").getAsString()).matches("[0-9a-f]{16}");
+    assertThat(decrypt.get("client_request_id").getAsString()).isEqualTo("req-cold");
     assertThat(decrypt.getAsJsonArray("pending_destruction_uses").toString())
         .isEqualTo("[{\"key\":\"orders\",\"version\":1,\"items\":1}]");
     assertThat(AuditRecords.of(calls, "Encrypt").get(0).has("pending_destruction_uses")).isFalse();
@@ -128,7 +130,9 @@ class RetirementAuditTest {
     assertThat(system.get(0).get("action").getAsString()).isEqualTo("CancelKeyVersionDestruction");
     assertThat(system.get(0).get("key").getAsString()).isEqualTo("orders");
     assertThat(system.get(0).getAsJsonArray("versions").toString()).isEqualTo("[1]");
-    assertThat(system.get(0).get("request_id").getAsString()).isEqualTo("req-cold");
+    assertThat(system.get(0).get("request_id").getAsString())
+        .isEqualTo(decrypt.get("request_id").getAsString());
+    assertThat(system.get(0).has("client_request_id")).isFalse();
     assertThat(AuditTrailVerifier.verify(key, log).intact()).isTrue();
   }
 }

@@ -91,13 +91,16 @@ class AccessLogInterceptorTest {
         .containsEntry("key", "orders")
         .containsEntry("caller", "alice")
         .containsEntry("status", "OK")
+        .containsEntry("client_request_id", "req-42")
         .containsKey("duration_ms");
     assertThat(Double.parseDouble(fields.get("duration_ms"))).isPositive();
-    assertThat(line.getMDCPropertyMap()).containsEntry("request_id", "req-42");
+    // The server's own id, never the caller's: a caller cannot borrow another call's id.
+    assertThat(line.getMDCPropertyMap().get("request_id")).matches("[0-9a-f]{16}");
     assertThat(line.getFormattedMessage())
         .isEqualTo(
             "method=cipherd.v1.CryptoService/Encrypt key=orders caller=alice status=OK duration_ms="
-                + fields.get("duration_ms"));
+                + fields.get("duration_ms")
+                + " client_request_id=req-42");
   }
 
   @Test
@@ -150,7 +153,7 @@ class AccessLogInterceptorTest {
               .build());
 
       assertThat(lines.list).isEmpty();
-      assertThat(seenIds).hasSize(2).last().isEqualTo("req-43");
+      assertThat(seenIds).hasSize(2).last().asString().matches("[0-9a-f]{16}");
       assertThat(seenIds.get(0)).matches("[0-9a-f]{16}");
       assertThat(MDC.get("request_id")).as("restored after the call").isNull();
     } finally {

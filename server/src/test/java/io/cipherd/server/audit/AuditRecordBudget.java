@@ -1,0 +1,69 @@
+package io.cipherd.server.audit;
+
+import io.cipherd.server.errors.ErrorKind;
+import java.nio.charset.StandardCharsets;
+import java.time.Instant;
+import java.util.List;
+
+/**
+ * The largest call records a caller can make, built with the real tally the server counts into: a
+ * DecryptBatch of 4,096 items naming 4,096 refused keys (names of the longest length), and one
+ * naming 4,096 versions of one key, some pending destruction.
+ */
+final class AuditRecordBudget {
+  /** The most bytes one call's record may take, whatever the call named. */
+  static final int MAX_RECORD_BYTES = 4096;
+
+  static final int BATCH = 4096;
+
+  private AuditRecordBudget() {}
+
+  static CallRecord refusedKeys(Instant time, AuditKey key) {
+    ItemTally tally = new ItemTally();
+    for (int i = 0; i < BATCH; i++) {
+      String name = String.format("%064d", i);
+      tally.add(name, ItemTally.NO_VERSION, ErrorKind.ACCESS_DENIED.name());
+    }
+    return record(time, key, tally, "cipherd.v1.CryptoService/DecryptBatch", "PERMISSION_DENIED");
+  }
+
+  static CallRecord versions(Instant time, AuditKey key) {
+    ItemTally tally = new ItemTally();
+    for (int version = 1; version <= BATCH; version++) {
+      String outcome =
+          version % 2 == 0
+              ? ErrorKind.KEY_VERSION_DESTRUCTION_SCHEDULED.name()
+              : ErrorKind.KEY_VERSION_DESTROYED.name();
+      tally.add("o".repeat(64), version, outcome);
+    }
+    return record(time, key, tally, "cipherd.v1.CryptoService/DecryptBatch", "OK");
+  }
+
+  private static CallRecord record(
+      Instant time, AuditKey key, ItemTally tally, String method, String status) {
+    return new CallRecord(
+        time,
+        "0123456789abcdef",
+        "x".repeat(CallRecord.MAX_CLIENT_REQUEST_ID + 100),
+        "c".repeat(256),
+        "certificate",
+        "[2001:db8::1]:65535",
+        method,
+        "k".repeat(64),
+        tally.items(),
+        tally.snapshot(),
+        tally.folded(),
+        status,
+        status.equals("OK") ? null : ErrorKind.ACCESS_DENIED.name(),
+        key.hashContext("context".getBytes(StandardCharsets.UTF_8)),
+        AuditedInventories.NONE);
+  }
+
+  static int bytes(CallRecord record) {
+    return AuditLine.call(record, Long.MAX_VALUE, "f".repeat(64)).length;
+  }
+
+  static List<CallRecord> worst(Instant time, AuditKey key) {
+    return List.of(refusedKeys(time, key), versions(time, key));
+  }
+}
