@@ -26,6 +26,10 @@ func TestAuditFileSinkHasASidecarOnTheSameVolume(t *testing.T) {
 	if cm.Data["CIPHERD_AUDIT_LOG"] != "/var/log/cipherd-audit/audit.log" || cm.Data["CIPHERD_AUDIT_REQUIRED"] != "true" {
 		t.Fatalf("audit env: %v", cm.Data)
 	}
+	// The server deletes old rotated files itself, so its anchor lists what is kept (issue 28).
+	if cm.Data["CIPHERD_AUDIT_RETAIN_FILES"] != "2" {
+		t.Errorf("CIPHERD_AUDIT_RETAIN_FILES=%q, want 2 with the file sink", cm.Data["CIPHERD_AUDIT_RETAIN_FILES"])
+	}
 	dep := only[*appsv1.Deployment](t, rel)
 	cs := dep.Spec.Template.Spec.Containers
 	if len(cs) != 2 || cs[1].Name != "audit-tail" {

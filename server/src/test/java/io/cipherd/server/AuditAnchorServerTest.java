@@ -99,7 +99,7 @@ class AuditAnchorServerTest {
     List<String> lines = Files.readAllLines(log);
     String last = lines.get(lines.size() - 1);
     try (Pkcs12KeyStore store = Pkcs12KeyStore.open(dataDir, TestServers.PASSWORD)) {
-      io.cipherd.server.keys.AuditHead atShutdown = store.readAuditHead(TRAIL).orElseThrow();
+      var atShutdown = store.readAuditHead(TRAIL).orElseThrow();
       assertThat(atShutdown.seq()).isEqualTo(lines.size() - 1);
       assertThat(atShutdown.hash()).isEqualTo(sha256(last));
     }

@@ -2,15 +2,18 @@ package io.cipherd.server.api;
 
 import com.google.protobuf.Timestamp;
 import io.cipherd.api.v1.AuditTrailFile;
+import io.cipherd.api.v1.VerifyAuditCheckpointsResponse;
 import io.cipherd.server.keys.AuditHead;
 
 /** An anchored {@link AuditHead} as the API returns it (its byte offset stays inside). */
 final class AuditHeadProtos {
   private AuditHeadProtos() {}
 
-  static io.cipherd.api.v1.AuditHead toProto(AuditHead head) {
-    io.cipherd.api.v1.AuditHead.Builder proto =
-        io.cipherd.api.v1.AuditHead.newBuilder()
+  /** Sets {@code response}'s head to {@code head}. */
+  static void setHead(VerifyAuditCheckpointsResponse.Builder response, AuditHead head) {
+    var proto =
+        response
+            .getHeadBuilder()
             .setTrail(head.trail())
             .setSeq(head.seq())
             .setHash(head.hash())
@@ -28,6 +31,5 @@ final class AuditHeadProtos {
               .setFirstSeq(file.firstSeq())
               .setLastSeq(file.lastSeq()));
     }
-    return proto.build();
   }
 }

@@ -109,7 +109,7 @@ public final class AuditServiceImpl extends AuditServiceGrpc.AuditServiceImplBas
                     checkpoint.getMac()));
           }
           String named = request.getTrail().isEmpty() ? trail : request.getTrail();
-          store.readAuditHead(named).map(AuditHeadProtos::toProto).ifPresent(response::setHead);
+          store.readAuditHead(named).ifPresent(head -> AuditHeadProtos.setHead(response, head));
           Instant now = clock.instant();
           return response
               .setCheckedAt(

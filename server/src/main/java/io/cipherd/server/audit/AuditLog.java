@@ -357,6 +357,7 @@ public final class AuditLog implements AutoCloseable {
   /** After a failed write, reopens the file and continues the chain from what is really in it. */
   private void recover() {
     group.reset();
+    unanchored = null; // its checkpoint may never have reached the file: never anchor it
     try {
       file.close();
       open("recovery");

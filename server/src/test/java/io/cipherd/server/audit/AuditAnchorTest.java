@@ -2,6 +2,7 @@ package io.cipherd.server.audit;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import com.google.gson.JsonObject;
 import com.google.gson.JsonParser;
@@ -9,6 +10,7 @@ import io.cipherd.server.keys.AuditHead;
 import io.cipherd.server.keys.InMemoryKeyStore;
 import io.cipherd.server.keys.SettableClock;
 import java.io.IOException;
+import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -16,6 +18,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.stream.Stream;
@@ -197,6 +200,85 @@ class AuditAnchorTest {
     List<Path> kept = new ArrayList<>(rotated);
     kept.add(file);
     assertThat(AuditTrailVerifier.verify(KEY, kept.toArray(Path[]::new)).problem()).isNull();
+  }
+
+  @Test
+  void writesFailingOnAFullDisk_neverAnchorAHeadTheFileLacks() throws Exception {
+    assumeTrue(
+        "root".equals(System.getProperty("user.name")),
+        "mounting a tmpfs to fill needs root (CI runs as root)");
+    Path tmpfs = Files.createDirectory(dir.resolve("full"));
+    run("mount", "-t", "tmpfs", "-o", "size=64k", "tmpfs", tmpfs.toString());
+    try {
+      Path file = tmpfs.resolve("audit.log");
+      Path filler = tmpfs.resolve("filler");
+      AuditAnchor anchor = AuditAnchor.open(store, TRAIL, false, anchorListener);
+      int failures = 0;
+      try (AuditLog trail =
+          AuditLog.open(file, KEY, clock, settings(1, 1 << 20, 0), QUIET, anchor)) {
+        append(trail, 0);
+        fill(filler);
+        // Until the writes fail (the file's last page may hold a few more lines), and a few more.
+        for (int i = 1; i <= 100 && failures < 3; i++) {
+          try {
+            append(trail, i);
+          } catch (ExecutionException expected) {
+            failures++;
+          }
+        }
+        Files.delete(filler);
+        for (int i = 101; i <= 103; i++) {
+          append(trail, i);
+        }
+        Thread.sleep(200); // lets the anchor thread write what the writer posted
+        assertAnchoredHeadIsInTheFile(file);
+      }
+      assertThat(failures).isPositive();
+      assertAnchoredHeadIsInTheFile(file);
+    } finally {
+      run("umount", tmpfs.toString());
+    }
+  }
+
+  private void assertAnchoredHeadIsInTheFile(Path file) throws IOException {
+    AuditHead head = store.readAuditHead(TRAIL).orElseThrow();
+    TrailLines.Line line = TrailLines.find(file, head.seq());
+    assertThat(line).as("the file holds the anchored seq %d", head.seq()).isNotNull();
+    assertThat(line.hash()).isEqualTo(head.hash());
+  }
+
+  private void append(AuditLog trail, int i) throws Exception {
+    trail
+        .append(
+            new SystemRecord(
+                clock.instant(),
+                "CancelKeyVersionDestruction",
+                "orders",
+                List.of(i + 1),
+                "a record " + "x".repeat(100),
+                "req-" + i))
+        .get(10, TimeUnit.SECONDS);
+    clock.advance(Duration.ofMillis(1));
+  }
+
+  private static void fill(Path filler) {
+    byte[] block = new byte[512];
+    try (OutputStream out = Files.newOutputStream(filler)) {
+      while (true) {
+        out.write(block);
+        out.flush();
+      }
+    } catch (IOException full) {
+      // No space left: what we wanted.
+    }
+  }
+
+  private static void run(String... command) throws Exception {
+    Process process = new ProcessBuilder(command).redirectErrorStream(true).start();
+    String output = new String(process.getInputStream().readAllBytes());
+    if (!process.waitFor(30, TimeUnit.SECONDS) || process.exitValue() != 0) {
+      throw new IllegalStateException(String.join(" ", command) + " failed: " + output);
+    }
   }
 
   @Test
