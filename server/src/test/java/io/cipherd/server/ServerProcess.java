@@ -1,6 +1,9 @@
 package io.cipherd.server;
 
+import com.google.protobuf.Any;
+import com.google.protobuf.InvalidProtocolBufferException;
 import com.google.rpc.ErrorInfo;
+import com.google.rpc.Status;
 import io.cipherd.api.v1.CryptoServiceGrpc;
 import io.cipherd.api.v1.KeyAdminServiceGrpc;
 import io.grpc.ManagedChannel;
@@ -178,16 +181,16 @@ public final class ServerProcess implements AutoCloseable {
 
   /** The reason of the ErrorInfo a refused call carries, as a client reads it. */
   public static String reason(StatusRuntimeException e) {
-    com.google.rpc.Status status = StatusProto.fromThrowable(e);
+    Status status = StatusProto.fromThrowable(e);
     if (status == null) {
       return "";
     }
-    for (com.google.protobuf.Any detail : status.getDetailsList()) {
+    for (Any detail : status.getDetailsList()) {
       if (detail.is(ErrorInfo.class)) {
         try {
           return detail.unpack(ErrorInfo.class).getReason();
-        } catch (com.google.protobuf.InvalidProtocolBufferException e2) {
-          throw new IllegalStateException(e2);
+        } catch (InvalidProtocolBufferException malformed) {
+          throw new IllegalStateException(malformed);
         }
       }
     }

@@ -6,6 +6,7 @@ import com.sun.management.HotSpotDiagnosticMXBean;
 import io.cipherd.api.v1.ComputeIndexRequest;
 import io.cipherd.api.v1.DecryptRequest;
 import io.cipherd.api.v1.EncryptRequest;
+import io.cipherd.api.v1.GetKeyRequest;
 import io.cipherd.api.v1.ImportKeyRequest;
 import io.cipherd.api.v1.KeyVersionState;
 import io.cipherd.api.v1.Mode;
@@ -84,8 +85,7 @@ public final class DestroyedKeyHeapProbe {
         KeyVersionState state =
             cipherd
                 .admin
-                .getKey(
-                    io.cipherd.api.v1.GetKeyRequest.newBuilder().setKeyName(key.getKey()).build())
+                .getKey(GetKeyRequest.newBuilder().setKeyName(key.getKey()).build())
                 .getKey()
                 .getVersions(0)
                 .getState();
