@@ -12,11 +12,19 @@ import javax.crypto.SecretKey;
  * and contexts give equal ciphertexts. Tink implements it (the JCE has no SIV), so it borrows no
  * pooled cipher; Tink's API takes and returns whole arrays, so each message copies its input and
  * output once. The key is prepared once per version ({@link #prepare}).
+ *
+ * <p>Tink keeps one AES-ECB (for S2V's CMAC) and one AES-CTR {@code Cipher} per thread, and each
+ * keeps the expanded key, and a copy of the key, of the last message that thread sealed or opened:
+ * the bytes of a destroyed version would stay there until the thread's next AES-SIV message. So
+ * after each message the thread's ciphers are re-keyed with {@link #BLANK}, an all-zero key, by
+ * sealing an empty message under it.
  */
 final class Siv extends ModeFamily {
   private static final int SYNTHETIC_IV_BYTES = 16;
   private static final Set<Integer> KEY_SIZES = Set.of(512);
   private static final String ALGORITHM = "AES-SIV";
+  private static final byte[] EMPTY = new byte[0];
+  private static final AesSiv BLANK = blank();
 
   Siv(CipherMode mode) {
     super(mode, NO_IV, SYNTHETIC_IV_BYTES, UNPADDED);
@@ -66,6 +74,7 @@ final class Siv extends ModeFamily {
       throw new CryptoProviderException(ALGORITHM, e);
     } finally {
       Arrays.fill(input, (byte) 0);
+      forgetThreadKeys();
     }
   }
 
@@ -94,10 +103,29 @@ final class Siv extends ModeFamily {
       throw new DecryptionFailedException();
     } catch (RuntimeException e) {
       throw new CryptoProviderException(ALGORITHM, e);
+    } finally {
+      forgetThreadKeys();
     }
     System.arraycopy(opened, 0, out, 0, opened.length);
     Arrays.fill(opened, (byte) 0);
     return opened.length;
+  }
+
+  /** Re-keys this thread's Tink ciphers with {@link #BLANK}, so they keep no version's key. */
+  private static void forgetThreadKeys() {
+    try {
+      BLANK.encryptDeterministically(EMPTY, EMPTY);
+    } catch (GeneralSecurityException e) {
+      throw new CryptoProviderException(ALGORITHM, e);
+    }
+  }
+
+  private static AesSiv blank() {
+    try {
+      return new AesSiv(new byte[64]);
+    } catch (GeneralSecurityException e) {
+      throw new ExceptionInInitializerError(e);
+    }
   }
 
   private static byte[] associatedData(

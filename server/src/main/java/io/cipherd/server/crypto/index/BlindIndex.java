@@ -7,11 +7,15 @@ import java.security.GeneralSecurityException;
 import java.util.Arrays;
 import javax.crypto.Mac;
 import javax.crypto.SecretKey;
+import javax.crypto.spec.SecretKeySpec;
 
 /**
  * Blind indexes: HMAC-SHA-256 of a normalized value under an index key version, truncated
  * (proto/README.md, "Blind indexes"). A {@link Mac} costs about a microsecond to create and is not
- * thread-safe, so each thread keeps one and re-keys it per call.
+ * thread-safe, so each thread keeps one and re-keys it per call. A keyed {@code Mac} holds its
+ * key's inner and outer pads (the key XOR a constant: the key itself, to anyone who reads them), so
+ * after each call the thread's {@code Mac} is re-keyed with {@link #BLANK}: an idle thread never
+ * keeps an index key, which would outlive the version's destruction.
  */
 public final class BlindIndex {
   /** The whole HMAC-SHA-256. */
@@ -19,6 +23,10 @@ public final class BlindIndex {
 
   /** Below 8 bytes unrelated values would share indexes too often (birthday bound 2³²). */
   public static final int MIN_LENGTH = 8;
+
+  /** The key every idle thread's Mac holds: all zeros, no secret. */
+  private static final SecretKey BLANK =
+      new SecretKeySpec(new byte[32], KeyType.INDEX.keyAlgorithm());
 
   private static final ThreadLocal<Mac> MACS = ThreadLocal.withInitial(BlindIndex::newMac);
 
@@ -49,6 +57,7 @@ public final class BlindIndex {
     try {
       mac.init(key);
       byte[] full = mac.doFinal(normalized);
+      mac.init(BLANK);
       byte[] index = Arrays.copyOf(full, length);
       Arrays.fill(full, (byte) 0);
       return index;

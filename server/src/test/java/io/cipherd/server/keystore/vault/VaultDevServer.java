@@ -140,6 +140,15 @@ final class VaultDevServer implements AutoCloseable {
     return http(method, path, rootToken, json);
   }
 
+  /** Whether a GET of {@code path} with the root token finds something (not a 404). */
+  boolean exists(String path) throws IOException, InterruptedException {
+    int status = send("GET", path, rootToken, null).statusCode();
+    if (status != 404 && status / 100 != 2) {
+      throw new IllegalStateException("GET " + path + " answered " + status);
+    }
+    return status != 404;
+  }
+
   /** Kills the server; dev servers lose everything, file-storage servers keep their data. */
   void stop() throws InterruptedException {
     if (process == null) {
