@@ -100,13 +100,15 @@ public final class Cipherd implements AutoCloseable {
             ? builder.metrics
             : new CipherdMetrics(ObservabilityConfig.DEFAULT.metricsKeyNames());
     KeyStore metered = new MeteredKeyStore(keyStore, metrics.registry());
-    UsageLedger usage = new UsageLedger(builder.clock);
+    UsageLedger usage = new UsageLedger(builder.clock, builder.usageCapBlock);
     this.audit =
         builder.audit == null
             ? null
             : AuditMetrics.openTrail(builder.audit, metered, builder.clock, metrics.registry());
     this.keys = new KeyCache(metered, usage);
     this.admin = new KeyAdmin(metered, keys, builder.clock, usage);
+    // A current version at its encryption cap is replaced when an encryption finds it there.
+    keys.rotateWhenCapped(admin::rotateIfDue);
     this.maintenance =
         new KeyMaintenance(
             new UsageMerger(usage, metered),
