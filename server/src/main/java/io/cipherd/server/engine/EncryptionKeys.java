@@ -6,15 +6,15 @@ import io.cipherd.server.keys.UsableKey;
 /**
  * Where an engine finds the key version to encrypt with, each encryption reserved against the
  * version's encryption limit before it runs ({@link KeyCache#forEncryption}). An engine of its own
- * asks the {@link KeyCache} for every encryption. A leased engine (a batch, a stream's run of items)
- * keeps the last answer, so items that encrypt with one key pay the lookup and the policy's checks
- * once rather than per item; each item still reserves its encryption ({@link
+ * asks the {@link KeyCache} for every encryption. A leased engine (a batch, a stream's run of
+ * items) keeps the last answer, so items that encrypt with one key pay the lookup and the policy's
+ * checks once rather than per item; each item still reserves its encryption ({@link
  * KeyCache#reserveAnother}), so the cap holds exactly whatever the call shape.
  *
  * <p>What is kept lives as long as the lease's work: a batch, or one check period of a stream
- * ({@code api.StreamLease} calls {@link #forget}). A rotation or a policy change is therefore seen by
- * the next batch or within milliseconds on a stream; a version reaching its cap, at the next item.
- * Confined to the thread, or the lock, the lease's work runs under.
+ * ({@code api.StreamLease} calls {@link #forget}). A rotation or a policy change is therefore seen
+ * by the next batch or within milliseconds on a stream; a version reaching its cap, at the next
+ * item. Confined to the thread, or the lock, the lease's work runs under.
  */
 final class EncryptionKeys {
   private final KeyCache keys;
@@ -40,9 +40,9 @@ final class EncryptionKeys {
   }
 
   /**
-   * As {@link KeyCache#forEncryption}, from the kept answer when it is for the same name and version
-   * and its version has not reached its limit: one encryption is reserved with the answer, to be
-   * made or given back ({@link #unused}).
+   * As {@link KeyCache#forEncryption}, from the kept answer when it is for the same name and
+   * version and its version has not reached its limit: one encryption is reserved with the answer,
+   * to be made or given back ({@link #unused}).
    */
   UsableKey forEncryption(String keyName, int keyVersion) {
     if (last != null

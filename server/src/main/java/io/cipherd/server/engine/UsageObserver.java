@@ -7,10 +7,11 @@ import io.cipherd.server.keys.UsageLedger;
 
 /**
  * Counts each successful decryption and rewrap per key version into a {@link UsageLedger} (an
- * encryption counts itself when it reserves its place under the version's cap), and each failed decryption of a version that exists as a failure of it: a caller
- * allowed to decrypt who holds a ciphertext that fails (wrong context, tampered, below
- * min_decryption_version, pending destruction) shows that data under the version still exists.
- * Callers the access policy refuses never get this far, so they count nothing.
+ * encryption counts itself when it reserves its place under the version's cap), and each failed
+ * decryption of a version that exists as a failure of it: a caller allowed to decrypt who holds a
+ * ciphertext that fails (wrong context, tampered, below min_decryption_version, pending
+ * destruction) shows that data under the version still exists. Callers the access policy refuses
+ * never get this far, so they count nothing.
  */
 public final class UsageObserver implements CryptoObserver {
   private final UsageLedger ledger;

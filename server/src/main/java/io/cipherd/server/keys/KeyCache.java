@@ -80,7 +80,7 @@ public final class KeyCache {
     KeyVersionInfo info =
         metadata.get().version(version == 0 ? metadata.get().currentVersion() : version);
     return usage.canReserveFromMemory(
-        name, info.version(), metadata.get().policy().encryptionLimit(info.mode()));
+        name, info.version(), metadata.get().policy().encryptionLimit(info.mode()), store);
   }
 
   /**
@@ -153,8 +153,8 @@ public final class KeyCache {
   }
 
   /**
-   * Rotates a key whose current version reached its encryption limit when an encryption asks for
-   * it ({@code KeyAdmin::rotateIfDue}); without one, the current version refuses as a chosen one.
+   * Rotates a key whose current version reached its encryption limit when an encryption asks for it
+   * ({@code KeyAdmin::rotateIfDue}); without one, the current version refuses as a chosen one.
    */
   public void rotateWhenCapped(ToIntFunction<String> rotation) {
     this.rotation = rotation;

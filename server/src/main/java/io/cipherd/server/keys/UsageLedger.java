@@ -1,6 +1,5 @@
 package io.cipherd.server.keys;
 
-import io.cipherd.server.crypto.CipherMode;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.HashMap;
@@ -83,13 +82,14 @@ public final class UsageLedger {
   }
 
   /**
-   * Reserves one encryption of version {@code version} of key {@code name} against {@code limit} (0:
-   * none) before it runs, and counts it as this replica's use: returns false, reserving nothing,
-   * once the version has made its limit as far as this replica knows. Exact on this replica across
-   * concurrent calls. Across replicas each holds at most {@link #capBlock} unmerged reservations:
-   * one that would hold more first merges the key through {@code store}, and a key's first
-   * reservation reads its totals there; such store calls throw as the store does (an encryption
-   * that cannot be counted against its cap does not run).
+   * Reserves one encryption of version {@code version} of key {@code name} against {@code limit}
+   * (0: none) before it runs, and counts it as this replica's use: returns false, reserving
+   * nothing, once the version has made its limit as far as this replica knows. Exact on this
+   * replica across concurrent calls. Across replicas sharing {@code store} each holds at most
+   * {@link #capBlock} unmerged reservations: one that would hold more first merges the key through
+   * the store (a store no other process can open needs none). A key's first reservation reads its
+   * totals there; such store calls throw as the store does (an encryption that cannot be counted
+   * against its cap does not run).
    */
   public boolean reserveEncryption(String name, int version, long limit, KeyStore store) {
     if (limit <= 0) {
@@ -98,7 +98,7 @@ public final class UsageLedger {
       return true;
     }
     EncryptionCap cap = loadedCap(name, version, store);
-    long block = capBlock(limit);
+    long block = store.sharedByReplicas() ? capBlock(limit) : Long.MAX_VALUE;
     for (; ; ) {
       switch (cap.tryReserve(limit, block)) {
         case RESERVED -> {
@@ -131,7 +131,7 @@ public final class UsageLedger {
    * Whether {@link #reserveEncryption} of version {@code version} of {@code name} would need no
    * store call now.
    */
-  public boolean canReserveFromMemory(String name, int version, long limit) {
+  public boolean canReserveFromMemory(String name, int version, long limit, KeyStore store) {
     if (limit <= 0) {
       return true;
     }
@@ -140,7 +140,8 @@ public final class UsageLedger {
       return false;
     }
     EncryptionCap cap = versions.get(version);
-    return cap == null || cap.hasRoom(limit, capBlock(limit));
+    return cap == null
+        || cap.hasRoom(limit, store.sharedByReplicas() ? capBlock(limit) : Long.MAX_VALUE);
   }
 
   /** Reads a key's totals from the store before its first reservation on this replica. */

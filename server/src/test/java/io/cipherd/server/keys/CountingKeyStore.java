@@ -138,4 +138,9 @@ public final class CountingKeyStore implements KeyStore {
       r.run();
     }
   }
+
+  @Override
+  public boolean sharedByReplicas() {
+    return delegate.sharedByReplicas();
+  }
 }

@@ -12,6 +12,8 @@ import java.util.Optional;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
 import javax.crypto.SecretKey;
 import org.junit.jupiter.api.Test;
 
@@ -191,8 +193,7 @@ class UsageLedgerTest {
       throws Exception {
     UsageLedger ledger = new UsageLedger(clock);
     ExecutorService threads = Executors.newFixedThreadPool(6);
-    java.util.concurrent.atomic.AtomicInteger granted =
-        new java.util.concurrent.atomic.AtomicInteger();
+    AtomicInteger granted = new AtomicInteger();
     for (int t = 0; t < 6; t++) {
       threads.execute(
           () -> {
@@ -217,7 +218,7 @@ class UsageLedgerTest {
     UsageLedger one = new UsageLedger(clock, 100);
     UsageLedger two = new UsageLedger(clock, 100);
     ExecutorService threads = Executors.newFixedThreadPool(4);
-    java.util.concurrent.atomic.AtomicLong granted = new java.util.concurrent.atomic.AtomicLong();
+    AtomicLong granted = new AtomicLong();
     for (int t = 0; t < 4; t++) {
       UsageLedger ledger = t % 2 == 0 ? one : two;
       threads.execute(
