@@ -14,7 +14,9 @@ import java.util.concurrent.atomic.LongAdder;
  * This replica's use of each key version, and the totals of every replica as last merged through
  * the key store. Counting is a few LongAdder increments on the crypto path; {@link #merge} (every
  * few seconds, off that path) adds what was counted since the last merge to the store's totals, so
- * totals seen anywhere lag by at most one merge interval of each replica's traffic.
+ * totals seen anywhere lag by at most one merge interval of each replica's traffic. Encryptions are
+ * the exception that a cap needs: each reserves itself against its version's limit before it runs
+ * ({@link #reserveEncryption}), exactly on this replica and within a block per replica across them.
  */
 public final class UsageLedger {
   /** What is counted. */
