@@ -80,7 +80,7 @@ public final class KeyCache {
     KeyVersionInfo info =
         metadata.get().version(version == 0 ? metadata.get().currentVersion() : version);
     return usage.canReserveFromMemory(
-        name, info.version(), metadata.get().policy().encryptionLimit(info.mode()), store);
+        name, info.version(), metadata.get().policy().encryptionLimit(info.mode()));
   }
 
   /**

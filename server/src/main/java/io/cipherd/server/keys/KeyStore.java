@@ -70,15 +70,6 @@ public interface KeyStore extends AutoCloseable {
   }
 
   /**
-   * Whether other processes (replicas) may write this store too. Usage caps merge through a shared
-   * store every block of encryptions ({@link UsageLedger#capBlock}); a store that only this process
-   * can open (it locks it) has no other writer, and its caps need no merge to be exact.
-   */
-  default boolean sharedByReplicas() {
-    return true;
-  }
-
-  /**
    * The audit key's 32 bytes, shared by every replica of the store: created on first use with
    * check-and-set (so two replicas starting at once agree on one), then read. It hashes callers'
    * contexts and MACs the audit trail's checkpoints; no API ever returns it. The caller wipes the

@@ -87,11 +87,11 @@ public final class UsageLedger {
    * Reserves one encryption of version {@code version} of key {@code name} against {@code limit}
    * (0: none) before it runs, and counts it as this replica's use: returns false, reserving
    * nothing, once the version has made its limit as far as this replica knows. Exact on this
-   * replica across concurrent calls. Across replicas sharing {@code store} each holds at most
-   * {@link #capBlock} unmerged reservations: one that would hold more first merges the key through
-   * the store (a store no other process can open needs none). A key's first reservation reads its
-   * totals there; such store calls throw as the store does (an encryption that cannot be counted
-   * against its cap does not run).
+   * replica across concurrent calls. Each replica holds at most {@link #capBlock} unmerged
+   * reservations: one that would hold more first merges the key through {@code store}, which bounds
+   * both how far replicas together can pass the limit and the counts a killed replica loses. A
+   * key's first reservation reads its totals there; such store calls throw as the store does (an
+   * encryption that cannot be counted against its cap does not run).
    */
   public boolean reserveEncryption(String name, int version, long limit, KeyStore store) {
     if (limit <= 0) {
@@ -100,7 +100,7 @@ public final class UsageLedger {
       return true;
     }
     EncryptionCap cap = loadedCap(name, version, store);
-    long block = store.sharedByReplicas() ? capBlock(limit) : Long.MAX_VALUE;
+    long block = capBlock(limit);
     for (; ; ) {
       switch (cap.tryReserve(limit, block)) {
         case RESERVED -> {
@@ -133,17 +133,17 @@ public final class UsageLedger {
    * Whether {@link #reserveEncryption} of version {@code version} of {@code name} would need no
    * store call now.
    */
-  public boolean canReserveFromMemory(String name, int version, long limit, KeyStore store) {
+  public boolean canReserveFromMemory(String name, int version, long limit) {
     if (limit <= 0) {
       return true;
     }
-    ConcurrentMap<Integer, EncryptionCap> versions = caps.get(name);
-    if (versions == null || !merged.containsKey(name)) {
+    if (!merged.containsKey(name)) {
       return false;
     }
-    EncryptionCap cap = versions.get(version);
-    return cap == null
-        || cap.hasRoom(limit, store.sharedByReplicas() ? capBlock(limit) : Long.MAX_VALUE);
+    // A version without a cap yet gets one from the merged totals, in memory.
+    ConcurrentMap<Integer, EncryptionCap> versions = caps.get(name);
+    EncryptionCap cap = versions == null ? null : versions.get(version);
+    return cap == null || cap.hasRoom(limit, capBlock(limit));
   }
 
   /** Reads a key's totals from the store before its first reservation on this replica. */

@@ -111,9 +111,4 @@ public final class MeteredKeyStore implements KeyStore {
                 .tags("operation", operation, "outcome", outcome)
                 .register(registry));
   }
-
-  @Override
-  public boolean sharedByReplicas() {
-    return delegate.sharedByReplicas();
-  }
 }

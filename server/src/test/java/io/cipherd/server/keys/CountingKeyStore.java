@@ -138,9 +138,4 @@ public final class CountingKeyStore implements KeyStore {
       r.run();
     }
   }
-
-  @Override
-  public boolean sharedByReplicas() {
-    return delegate.sharedByReplicas();
-  }
 }

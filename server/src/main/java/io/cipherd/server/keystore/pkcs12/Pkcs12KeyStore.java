@@ -232,12 +232,6 @@ public final class Pkcs12KeyStore implements KeyStore {
     }
   }
 
-  /** No: the directory lock keeps every other process out. */
-  @Override
-  public boolean sharedByReplicas() {
-    return false;
-  }
-
   @Override
   public byte[] auditKeyMaterial() {
     lock.lock();

@@ -69,7 +69,8 @@ class AutoRotationVaultTest {
   }
 
   @Test
-  void maxEncryptionsPerVersion_reachedAcrossReplicas_isExact_andRotatesOnce() throws Exception {
+  void maxEncryptionsPerVersion_reachedAcrossReplicas_passedByAtMostOneBlock_andRotatesOnce()
+      throws Exception {
     a.admin.createKey(
         CreateKeyRequest.newBuilder()
             .setKeyName("orders")
@@ -91,9 +92,11 @@ class AutoRotationVaultTest {
     assertThat(key.getCurrentVersion())
         .as("rotated once, by the encryption past the cap")
         .isEqualTo(2);
-    assertThat(key.getVersions(0).getUsage().getEncryptions()).isEqualTo(100);
-    assertThat(key.getVersions(1).getUsage().getEncryptions()).isEqualTo(20);
-    assertThat(ciphertexts.stream().filter(c -> versionOf(c) == 1)).hasSize(100);
+    // Each replica may hold one unmerged encryption the other cannot see: 100 + (2 - 1) blocks.
+    long v1 = key.getVersions(0).getUsage().getEncryptions();
+    assertThat(v1).isBetween(100L, 101L);
+    assertThat(key.getVersions(1).getUsage().getEncryptions()).isEqualTo(120 - v1);
+    assertThat(ciphertexts.stream().filter(c -> versionOf(c) == 1)).hasSize((int) v1);
     assertThat(rotations).as("rotations left for maintenance").isZero();
     assertThat(decrypt(b, ciphertexts.get(0))).isEqualTo("a0");
   }
