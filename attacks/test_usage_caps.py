@@ -1,9 +1,9 @@
 """Issue 28, finding F4: a usage cap that batches and streams step over.
 
 A key's `max_encryptions_per_version` is 3. A caller with only `encrypt` on the key sends one EncryptBatch of
-300 items, six EncryptBatches of 50 at once, one EncryptStream of 60 items, and 48 unary Encrypts at once
+120 items, six EncryptBatches of 20 at once, one EncryptStream of 30 items, and 48 unary Encrypts at once
 pinned to version 1 (after the owner rotated). Before the fix the cap was checked once per batch or stream
-window and counted after: 1,000 ciphertexts under v1 from one batch of 1,000. Budget: 0 ciphertexts past
+window and counted after: 1,000 ciphertexts under v1 from one batch of 1,000 (120 of 120 here). Budget: 0 ciphertexts past
 the cap of any version on one replica; every item answered (a ciphertext, or its own POLICY_DENIED refusal
 for the pinned version); a batch or stream past the cap goes on under the versions the key rotates to."""
 from __future__ import annotations
@@ -76,8 +76,8 @@ def _batch_ciphertexts(answer: Answer, items: int) -> list[str]:
 def test_one_batch_makes_at_most_the_cap_under_each_version(target: Target) -> None:
     with connect(target) as stubs:
         key = _capped_key(stubs, "cap-batch")
-        answer = unary(stubs.crypto.EncryptBatch, _batch(key, 300), ENCRYPTOR.metadata, TIMEOUT_S)
-    past, per_version = _past_cap(_batch_ciphertexts(answer, 300))
+        answer = unary(stubs.crypto.EncryptBatch, _batch(key, 120), ENCRYPTOR.metadata, TIMEOUT_S)
+    past, per_version = _past_cap(_batch_ciphertexts(answer, 120))
     assert per_version[1] == CAP, f"v1 made {per_version[1]}"
     assert past == 0, f"{past} ciphertexts past the cap of {CAP} (per version: {dict(per_version)})"
 
@@ -87,9 +87,9 @@ def test_six_concurrent_batches_make_at_most_the_cap_under_each_version(target: 
         key = _capped_key(stubs, "cap-batches")
         with ThreadPoolExecutor(6) as pool:
             answers = list(pool.map(
-                lambda _: unary(stubs.crypto.EncryptBatch, _batch(key, 50), ENCRYPTOR.metadata, TIMEOUT_S),
+                lambda _: unary(stubs.crypto.EncryptBatch, _batch(key, 20), ENCRYPTOR.metadata, TIMEOUT_S),
                 range(6)))
-    ciphertexts = [c for answer in answers for c in _batch_ciphertexts(answer, 50)]
+    ciphertexts = [c for answer in answers for c in _batch_ciphertexts(answer, 20)]
     past, per_version = _past_cap(ciphertexts)
     assert past == 0, f"{past} ciphertexts past the cap of {CAP} (per version: {dict(per_version)})"
 
@@ -98,10 +98,10 @@ def test_a_stream_makes_at_most_the_cap_under_each_version(target: Target) -> No
     with connect(target) as stubs:
         key = _capped_key(stubs, "cap-stream")
         responses, answer = stream(stubs.crypto.EncryptStream, [
-            pb.EncryptStreamRequest(reference=f"r{i}", key_name=key, plaintext=b"streamed") for i in range(60)],
+            pb.EncryptStreamRequest(reference=f"r{i}", key_name=key, plaintext=b"streamed") for i in range(30)],
             ENCRYPTOR.metadata, TIMEOUT_S)
     assert answer.ok, answer.brief()
-    assert len(responses) == 60, f"{60 - len(responses)} items not answered"
+    assert len(responses) == 30, f"{30 - len(responses)} items not answered"
     assert all(r.result.WhichOneof("outcome") == "ciphertext" for r in responses)
     past, per_version = _past_cap([r.result.ciphertext for r in responses])
     assert past == 0, f"{past} ciphertexts past the cap of {CAP} (per version: {dict(per_version)})"
