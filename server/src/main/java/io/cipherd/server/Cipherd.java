@@ -100,13 +100,15 @@ public final class Cipherd implements AutoCloseable {
             ? builder.metrics
             : new CipherdMetrics(ObservabilityConfig.DEFAULT.metricsKeyNames());
     KeyStore metered = new MeteredKeyStore(keyStore, metrics.registry());
-    UsageLedger usage = new UsageLedger(builder.clock);
+    UsageLedger usage = new UsageLedger(builder.clock, builder.usageCapBlock);
     this.audit =
         builder.audit == null
             ? null
             : AuditMetrics.openTrail(builder.audit, metered, builder.clock, metrics.registry());
     this.keys = new KeyCache(metered, usage);
     this.admin = new KeyAdmin(metered, keys, builder.clock, usage);
+    // A current version at its encryption cap is replaced when an encryption finds it there.
+    keys.rotateWhenCapped(admin::rotateIfDue);
     this.maintenance =
         new KeyMaintenance(
             new UsageMerger(usage, metered),
@@ -259,9 +261,9 @@ public final class Cipherd implements AutoCloseable {
     if (keyRefresher != null) {
       keyRefresher.close();
     }
-    if (maintaining) {
-      maintenance.close();
-    }
+    // Unscheduled or not, a last usage merge: the counts of encryptions reserved since the last
+    // one reach the store, so the caps hold across a restart.
+    maintenance.close();
     streams.close();
     blocking.shutdown();
     try {

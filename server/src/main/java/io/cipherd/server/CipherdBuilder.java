@@ -4,6 +4,7 @@ import io.cipherd.server.api.RequestLimits;
 import io.cipherd.server.audit.AuditConfig;
 import io.cipherd.server.config.ServerConfig;
 import io.cipherd.server.keys.KeyStore;
+import io.cipherd.server.keys.UsageLedger;
 import io.cipherd.server.metrics.CipherdMetrics;
 import io.cipherd.server.pool.CipherPoolConfig;
 import io.cipherd.server.security.AccessPolicy;
@@ -29,6 +30,7 @@ public final class CipherdBuilder {
   Supplier<AccessPolicy> accessPolicy;
   Clock clock = Clock.systemUTC();
   AuditConfig audit;
+  long usageCapBlock = UsageLedger.DEFAULT_CAP_BLOCK;
 
   CipherdBuilder(KeyStore keyStore) {
     this.keyStore = Objects.requireNonNull(keyStore, "keyStore");
@@ -85,6 +87,19 @@ public final class CipherdBuilder {
       throw new IllegalArgumentException("stream idle timeout must be positive, got " + timeout);
     }
     this.streamIdleTimeout = timeout;
+    return this;
+  }
+
+  /**
+   * How many encryptions of one key version this replica may reserve between usage merges ({@code
+   * --usage-cap-block}; at most a 1024th of the version's limit, at least 1): replicas together
+   * pass a version's cap by at most (replicas − 1) such blocks.
+   */
+  public CipherdBuilder usageCapBlock(long block) {
+    if (block < 1) {
+      throw new IllegalArgumentException("usage cap block must be at least 1, got " + block);
+    }
+    this.usageCapBlock = block;
     return this;
   }
 

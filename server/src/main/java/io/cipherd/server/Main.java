@@ -73,6 +73,7 @@ public final class Main {
             .metrics(new CipherdMetrics(ops.metricsKeyNames()))
             .accessPolicy(accessPolicy)
             .audit(command.toAuditConfig())
+            .usageCapBlock(command.usageCapBlock())
             .build();
     createDemoKey(services.admin(), config.demoKey());
     if (vault != null) {

@@ -156,6 +156,17 @@ public final class ServerCommand implements Callable<Integer> {
   Duration usageMergeInterval;
 
   @Option(
+      names = "--usage-cap-block",
+      defaultValue = "${env:CIPHERD_USAGE_CAP_BLOCK:-65536}",
+      description =
+          "How many encryptions of one key version this replica may make before it merges them "
+              + "through the key store, at most a 1024th of the version's limit "
+              + "(CIPHERD_USAGE_CAP_BLOCK): replicas together pass an encryption cap by at most "
+              + "(replicas - 1) blocks; smaller blocks cost more key-store writes. "
+              + "Default: ${DEFAULT-VALUE}.")
+  long usageCapBlock;
+
+  @Option(
       names = "--demo-key",
       defaultValue = "${env:CIPHERD_DEMO_KEY:-}",
       description =
@@ -243,6 +254,17 @@ public final class ServerCommand implements Callable<Integer> {
   /** The validated audit settings; null when no --audit-log is set. */
   public AuditConfig toAuditConfig() {
     return audit.toConfig();
+  }
+
+  /**
+   * {@code --usage-cap-block}: encryptions of one key version a replica may make between merges.
+   */
+  public long usageCapBlock() {
+    if (usageCapBlock < 1) {
+      throw new IllegalArgumentException(
+          "--usage-cap-block must be at least 1, got " + usageCapBlock);
+    }
+    return usageCapBlock;
   }
 
   /** Which key store to open. */

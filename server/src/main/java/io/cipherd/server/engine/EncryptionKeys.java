@@ -4,17 +4,17 @@ import io.cipherd.server.keys.KeyCache;
 import io.cipherd.server.keys.UsableKey;
 
 /**
- * Where an engine finds the key version to encrypt with. An engine of its own asks the {@link
- * KeyCache} for every encryption. A leased engine (a batch, a stream's run of items) keeps the last
- * answer, so items that encrypt with one key pay the lookup and the policy's checks (the encryption
- * cap reads the usage counters, which other cores are writing) once rather than per item.
+ * Where an engine finds the key version to encrypt with, each encryption reserved against the
+ * version's encryption limit before it runs ({@link KeyCache#forEncryption}). An engine of its own
+ * asks the {@link KeyCache} for every encryption. A leased engine (a batch, a stream's run of
+ * items) keeps the last answer, so items that encrypt with one key pay the lookup and the policy's
+ * checks once rather than per item; each item still reserves its encryption ({@link
+ * KeyCache#reserveAnother}), so the cap holds exactly whatever the call shape.
  *
  * <p>What is kept lives as long as the lease's work: a batch, or one check period of a stream
- * ({@code api.StreamLease} calls {@link #forget}). A rotation, a policy change or a version
- * reaching its encryption cap is therefore seen by the next batch or within milliseconds on a
- * stream; a version may exceed its cap by the rest of one batch, far inside the margin the 2³⁰
- * default leaves below the 2³² bound of random 96-bit nonces. Confined to the thread, or the lock,
- * the lease's work runs under.
+ * ({@code api.StreamLease} calls {@link #forget}). A rotation or a policy change is therefore seen
+ * by the next batch or within milliseconds on a stream; a version reaching its cap, at the next
+ * item. Confined to the thread, or the lock, the lease's work runs under.
  */
 final class EncryptionKeys {
   private final KeyCache keys;
@@ -22,6 +22,7 @@ final class EncryptionKeys {
   private String lastName;
   private int lastVersion;
   private UsableKey last;
+  private long lastLimit;
 
   private EncryptionKeys(KeyCache keys, boolean keepLast) {
     this.keys = keys;
@@ -40,10 +41,14 @@ final class EncryptionKeys {
 
   /**
    * As {@link KeyCache#forEncryption}, from the kept answer when it is for the same name and
-   * version.
+   * version and its version has not reached its limit: one encryption is reserved with the answer,
+   * to be made or given back ({@link #unused}).
    */
   UsableKey forEncryption(String keyName, int keyVersion) {
-    if (last != null && keyVersion == lastVersion && keyName.equals(lastName)) {
+    if (last != null
+        && keyVersion == lastVersion
+        && keyName.equals(lastName)
+        && keys.reserveAnother(last, lastLimit)) {
       return last;
     }
     UsableKey key = keys.forEncryption(keyName, keyVersion);
@@ -51,8 +56,14 @@ final class EncryptionKeys {
       lastName = keyName;
       lastVersion = keyVersion;
       last = key;
+      lastLimit = keys.encryptionLimit(key);
     }
     return key;
+  }
+
+  /** Gives back the reservation of an encryption with {@code key} that made no ciphertext. */
+  void unused(UsableKey key) {
+    keys.unusedEncryption(key);
   }
 
   /** Drops the kept answer: the next encryption asks the cache again. */

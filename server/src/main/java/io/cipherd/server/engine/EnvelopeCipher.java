@@ -49,8 +49,10 @@ final class EnvelopeCipher {
       int contextLength,
       WorkBuffers buffers) {
     EnvelopeHeader resolved = null;
+    UsableKey key = null;
+    boolean made = false;
     try {
-      UsableKey key = encryptionKeys.forEncryption(keyName, keyVersion);
+      key = encryptionKeys.forEncryption(keyName, keyVersion);
       resolved = key.header();
       checkContext(resolved, contextLength);
       byte[] payload = buffers.payload(resolved.mode().payloadLength(length));
@@ -70,9 +72,14 @@ final class EnvelopeCipher {
           new Encrypted(
               resolved,
               UnsafeByteOperations.unsafeWrap(Envelope.text(resolved, payload, payloadLength)));
+      made = true;
       observer.succeeded(CryptoOperation.ENCRYPT, resolved, length);
       return encrypted;
     } catch (RuntimeException e) {
+      if (key != null && !made) {
+        // Reserved against the cap, but no ciphertext left here: it counts no more.
+        encryptionKeys.unused(key);
+      }
       observer.failed(CryptoOperation.ENCRYPT, resolved, e);
       throw e;
     }

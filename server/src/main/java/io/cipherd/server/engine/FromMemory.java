@@ -18,9 +18,14 @@ public final class FromMemory {
     this.keys = keys;
   }
 
-  /** Whether encrypting with {@code keyName}'s {@code keyVersion} (0: current) needs no store. */
+  /**
+   * Whether encrypting with {@code keyName}'s {@code keyVersion} (0: current) needs no store: its
+   * version is cached and its encryption can be reserved from memory. A batch's later items may
+   * still need the store (a full block of reservations, a rotation at the cap): on an event loop
+   * that costs one store call per block, the price of a cap that holds.
+   */
   public boolean canEncrypt(String keyName, int keyVersion) {
-    return keys.isCached(keyName, keyVersion);
+    return keys.canEncryptFromMemory(keyName, keyVersion);
   }
 
   /** Whether decrypting or inspecting {@code ciphertext} needs no store. */

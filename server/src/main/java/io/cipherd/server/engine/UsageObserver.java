@@ -6,11 +6,12 @@ import io.cipherd.server.errors.ErrorKind;
 import io.cipherd.server.keys.UsageLedger;
 
 /**
- * Counts each successful encryption, decryption and rewrap per key version into a {@link
- * UsageLedger}, and each failed decryption of a version that exists as a failure of it: a caller
- * allowed to decrypt who holds a ciphertext that fails (wrong context, tampered, below
- * min_decryption_version, pending destruction) shows that data under the version still exists.
- * Callers the access policy refuses never get this far, so they count nothing.
+ * Counts each successful decryption and rewrap per key version into a {@link UsageLedger} (an
+ * encryption counts itself when it reserves its place under the version's cap), and each failed
+ * decryption of a version that exists as a failure of it: a caller allowed to decrypt who holds a
+ * ciphertext that fails (wrong context, tampered, below min_decryption_version, pending
+ * destruction) shows that data under the version still exists. Callers the access policy refuses
+ * never get this far, so they count nothing.
  */
 public final class UsageObserver implements CryptoObserver {
   private final UsageLedger ledger;
@@ -22,9 +23,13 @@ public final class UsageObserver implements CryptoObserver {
   @Override
   public void succeeded(
       CryptoOperation operation, KeyVersionRef version, long items, long plaintextBytes) {
+    if (operation == CryptoOperation.ENCRYPT) {
+      // Counted when reserved against the version's cap, before it ran (KeyCache.forEncryption).
+      return;
+    }
     UsageLedger.Use use =
         switch (operation) {
-          case ENCRYPT -> UsageLedger.Use.ENCRYPT;
+          case ENCRYPT -> throw new AssertionError("counted when reserved");
           case DECRYPT -> UsageLedger.Use.DECRYPT;
           case REWRAP -> UsageLedger.Use.REWRAP;
           case INDEX -> UsageLedger.Use.INDEX;

@@ -77,8 +77,9 @@ final class AutoRotation {
       return null;
     }
     KeyVersionInfo current = key.current();
-    long encryptions =
-        usage.usage(key.name()).getOrDefault(current.version(), VersionUsage.NONE).encryptions();
+    // The encryptions reserved here count, not only those merged and counted: a version that has
+    // reached its cap on this replica rotates now.
+    long encryptions = usage.encryptions(key.name(), current.version());
     return key.policy().rotationReason(current, encryptions, clock.instant());
   }
 }

@@ -1,6 +1,7 @@
 package io.cipherd.server.keys;
 
 import io.cipherd.server.crypto.DecryptionFailedException;
+import io.cipherd.server.crypto.KeyVersionRef;
 import io.cipherd.server.crypto.envelope.EnvelopeHeader;
 import io.cipherd.server.errors.InvalidArgumentException;
 import java.time.Clock;
@@ -10,6 +11,7 @@ import java.util.List;
 import java.util.Optional;
 import java.util.Set;
 import java.util.function.Supplier;
+import java.util.function.ToIntFunction;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -37,6 +39,8 @@ public final class KeyCache {
   private final UsageLedger usage;
 
   private final CachedKeys keys;
+  private final KeyStore store;
+  private volatile ToIntFunction<String> rotation = name -> 0;
 
   /** A cache over {@code store} whose encryptions are capped by the counts in {@code usage}. */
   public KeyCache(KeyStore store, UsageLedger usage) {
@@ -49,6 +53,7 @@ public final class KeyCache {
    */
   KeyCache(KeyStore store, UsageLedger usage, Clock clock) {
     this.usage = usage;
+    this.store = store;
     this.keys = new CachedKeys(store, clock, NOT_FOUND_TTL);
   }
 
@@ -61,21 +66,98 @@ public final class KeyCache {
   }
 
   /**
+   * Whether encrypting with {@code name}'s {@code version} (0: current) can be done from memory
+   * alone: the version is cached and one more encryption can be reserved without a store call.
+   */
+  public boolean canEncryptFromMemory(String name, int version) {
+    if (!keys.isCached(name, version)) {
+      return false;
+    }
+    Optional<KeyMetadata> metadata = keys.peek(name);
+    if (metadata.isEmpty()) {
+      return false;
+    }
+    KeyVersionInfo info =
+        metadata.get().version(version == 0 ? metadata.get().currentVersion() : version);
+    return usage.canReserveFromMemory(
+        name, info.version(), metadata.get().policy().encryptionLimit(info.mode()));
+  }
+
+  /**
    * The version to encrypt with: the current one, or {@code requestedVersion} if not 0, once the
-   * key's policy allows it, including its encryption limit as the usage counts know it. May reach
-   * the store on a cache miss.
+   * key's policy allows it, with one encryption reserved against the version's encryption limit
+   * ({@link UsageLedger#reserveEncryption}): the caller encrypts once with it, or gives the
+   * reservation back ({@link #unusedEncryption}). Once the current version has made its limit, the
+   * key rotates by its policy and the new version is used; a version the caller chose is refused.
+   * May reach the store on a cache miss, a key's first reservation, a full block of reservations
+   * and a rotation.
    */
   public UsableKey forEncryption(String name, int requestedVersion) {
-    Chosen chosen = choose(name, requestedVersion, "key_version");
-    LifecycleRules.checkServes(chosen.key().metadata(), chosen.info());
-    chosen
-        .policy()
-        .checkEncryption(
-            name,
-            chosen.info(),
-            /* chosenByCaller= */ requestedVersion != 0,
-            usage.encryptions(name, chosen.info().version()));
-    return loaded(chosen);
+    int refusedVersion = 0;
+    for (; ; ) {
+      Chosen chosen = choose(name, requestedVersion, "key_version");
+      KeyVersionInfo info = chosen.info();
+      LifecycleRules.checkServes(chosen.key().metadata(), info);
+      chosen
+          .policy()
+          .checkEncryption(
+              name, info, /* chosenByCaller= */ requestedVersion != 0, /* encryptions= */ 0);
+      if (usage.reserveEncryption(
+          name, info.version(), chosen.policy().encryptionLimit(info.mode()), store)) {
+        try {
+          return loaded(chosen);
+        } catch (RuntimeException e) {
+          usage.releaseEncryption(name, info.version());
+          throw e;
+        }
+      }
+      // Past the cap: a version the caller chose, or a current version no rotation replaced since
+      // the last attempt, refuses; else the key rotates (here, or another call or replica did) and
+      // the encryption tries the new current version.
+      if (requestedVersion != 0 || info.version() == refusedVersion) {
+        throw chosen.policy().encryptionLimitReached(name, info);
+      }
+      refusedVersion = info.version();
+      rotation.applyAsInt(name);
+    }
+  }
+
+  /**
+   * Gives back the reservation of {@link #forEncryption} for {@code key}, whose encryption failed
+   * before a ciphertext was made.
+   */
+  public void unusedEncryption(UsableKey key) {
+    usage.releaseEncryption(key.version().keyName(), key.version().version());
+  }
+
+  /**
+   * The encryption limit of {@code key}, as {@link #forEncryption} returned it, for {@link
+   * #reserveAnother}.
+   */
+  public long encryptionLimit(UsableKey key) {
+    KeyVersionRef version = key.version();
+    return keys.peek(version.keyName())
+        .map(m -> m.policy().encryptionLimit(key.header().mode()))
+        .orElse(key.header().mode().encryptionLimit());
+  }
+
+  /**
+   * Reserves one more encryption with {@code key}, which {@link #forEncryption} returned to this
+   * caller before, against {@code limit} ({@link #encryptionLimit}): a run of encryptions with one
+   * version pays the policy's checks once, but reserves each encryption. False, reserving nothing,
+   * once the version has made its limit: ask {@link #forEncryption} again.
+   */
+  public boolean reserveAnother(UsableKey key, long limit) {
+    KeyVersionRef version = key.version();
+    return usage.reserveEncryption(version.keyName(), version.version(), limit, store);
+  }
+
+  /**
+   * Rotates a key whose current version reached its encryption limit when an encryption asks for it
+   * ({@code KeyAdmin::rotateIfDue}); without one, the current version refuses as a chosen one.
+   */
+  public void rotateWhenCapped(ToIntFunction<String> rotation) {
+    this.rotation = rotation;
   }
 
   /**
@@ -204,6 +286,8 @@ public final class KeyCache {
     for (String name : names) {
       try {
         read += keys.preload(name);
+        // Its usage totals too: the key's first encryption reserves against them from memory.
+        usage.load(name, store);
       } catch (KeyStoreUnavailableException | KeyStoreAccessDeniedException e) {
         throw e;
       } catch (RuntimeException e) {

@@ -190,30 +190,38 @@ public record KeyPolicy(
   /**
    * The limit is a cap, not only a rotation trigger: a caller pinning key_version could otherwise
    * go on encrypting with an old version, and the current version must stop too if it reaches the
-   * limit before automatic rotation replaces it, since past 2³⁰ random 96-bit nonces may repeat.
+   * limit and cannot be replaced, since past 2³⁰ random 96-bit nonces may repeat.
    */
   private void checkEncryptionLimit(String name, KeyVersionInfo version, long encryptions) {
     long limit = encryptionLimit(version.mode());
     if (limit > 0 && encryptions >= limit) {
-      String why =
-          maxEncryptionsPerVersion > 0
-              ? "max_encryptions_per_version"
-              : "the bound for "
-                  + version.mode().headerName()
-                  + "'s random 96-bit nonces, past which they may repeat";
-      throw new KeyPolicyViolationException(
-          "version "
-              + version.version()
-              + " of key '"
-              + name
-              + "' has reached its limit of "
-              + limit
-              + " encryptions ("
-              + why
-              + ") and may no longer "
-              + "encrypt: the key must be rotated (automatic rotation does so at its next usage merge) "
-              + "and new data encrypted with the new version");
+      throw encryptionLimitReached(name, version);
     }
+  }
+
+  /**
+   * The refusal of an encryption with {@code version} of key {@code name} once it has made its
+   * {@link #encryptionLimit}.
+   */
+  KeyPolicyViolationException encryptionLimitReached(String name, KeyVersionInfo version) {
+    long limit = encryptionLimit(version.mode());
+    String why =
+        maxEncryptionsPerVersion > 0
+            ? "max_encryptions_per_version"
+            : "the bound for "
+                + version.mode().headerName()
+                + "'s random 96-bit nonces, past which they may repeat";
+    return new KeyPolicyViolationException(
+        "version "
+            + version.version()
+            + " of key '"
+            + name
+            + "' has reached its limit of "
+            + limit
+            + " encryptions ("
+            + why
+            + ") and may no longer encrypt: encrypt with the key's current version (the key rotates "
+            + "by itself when its current version reaches the limit), or rotate the key");
   }
 
   /**

@@ -14,6 +14,7 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.ZoneOffset;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
@@ -169,12 +170,14 @@ class KeyCacheTest {
     assertThatThrownBy(() -> ring.forEncryption("k", 1))
         .isInstanceOf(KeyPolicyViolationException.class)
         .hasMessageContaining("version 1 of key 'k' has reached its limit of 3 encryptions")
-        .hasMessageContaining("must be rotated");
+        .hasMessageContaining("encrypt with the key's current version");
+    assertThat(store.totalCalls()).as("the refusal reads counts, not the store").isZero();
     assertThat(ring.forEncryption("k", 0).header().version()).isEqualTo(2);
     assertThat(ring.forEncryption("k", 2).header().version()).isEqualTo(2);
-    assertThat(store.totalCalls())
-        .as("the cap reads counts, not the store")
-        .isEqualTo(1); // v2's key bytes
+    assertThat(store.calls("readMaterial")).as("v2's key bytes").isEqualTo(1);
+    assertThat(store.calls("addUsage"))
+        .as("a cap of 3 holds one unmerged reservation at a time: the second merges the first")
+        .isEqualTo(1);
   }
 
   @Test
@@ -193,23 +196,63 @@ class KeyCacheTest {
   }
 
   @Test
-  void forEncryption_countsOtherReplicasMergedThroughTheStore() {
+  void forEncryption_smallCap_countsWhatOtherReplicasMergedBeforeReservingMore() {
     ring.create("k", KeyTemplate.of(CipherMode.GCM), limitOf(10));
+    recordEncryptions("k", 1, 3);
     UsageLedger otherReplica = new UsageLedger(Clock.fixed(NOW, ZoneOffset.UTC));
     for (int i = 0; i < 7; i++) {
-      otherReplica.record("k", 1, UsageLedger.Use.ENCRYPT);
+      assertThat(otherReplica.reserveEncryption("k", 1, Long.MAX_VALUE, memory)).isTrue();
     }
     otherReplica.merge(memory);
-    recordEncryptions("k", 1, 3);
-    assertThat(ring.forEncryption("k", 1).header().version())
-        .as("3 known here before merging")
-        .isEqualTo(1);
-
-    ring.usage().merge(store);
 
     assertThatThrownBy(() -> ring.forEncryption("k", 1))
+        .as("a cap of 10 is a block of 1: the 3 here are merged first, and the store has 10")
         .isInstanceOf(KeyPolicyViolationException.class)
         .hasMessageContaining("limit of 10 encryptions");
+    assertThat(memory.readUsage("k").get(1).encryptions()).isEqualTo(10);
+  }
+
+  @Test
+  void forEncryption_largeCap_reservesABlockBetweenMerges_thenMerges() {
+    ring.create("k", KeyTemplate.of(CipherMode.GCM), limitOf(4 * UsageLedger.BLOCKS_PER_LIMIT));
+    store.resetCounts();
+
+    for (int i = 0; i < 4; i++) {
+      ring.forEncryption("k", 0);
+    }
+    assertThat(store.calls("addUsage")).as("a block of 4 held unmerged").isZero();
+    ring.forEncryption("k", 0);
+
+    assertThat(store.calls("addUsage")).as("the fifth merged the block first").isEqualTo(1);
+    assertThat(memory.readUsage("k").get(1).encryptions()).isEqualTo(4);
+  }
+
+  @Test
+  void forEncryption_currentVersionAtItsCap_rotatesByPolicy_andUsesTheNewVersion() {
+    ring.cache().rotateWhenCapped(ring.admin()::rotateIfDue);
+    ring.create("k", KeyTemplate.of(CipherMode.GCM), limitOf(3));
+
+    List<Integer> versions = new ArrayList<>();
+    for (int i = 0; i < 7; i++) {
+      versions.add(ring.forEncryption("k", 0).header().version());
+    }
+
+    assertThat(versions).containsExactly(1, 1, 1, 2, 2, 2, 3);
+    assertThatThrownBy(() -> ring.forEncryption("k", 1))
+        .isInstanceOf(KeyPolicyViolationException.class)
+        .hasMessageContaining("version 1 of key 'k' has reached its limit of 3");
+  }
+
+  @Test
+  void unusedEncryption_givesItsReservationBack() {
+    ring.create("k", KeyTemplate.of(CipherMode.GCM), limitOf(1));
+    UsableKey key = ring.forEncryption("k", 0);
+
+    ring.cache().unusedEncryption(key);
+
+    assertThat(ring.forEncryption("k", 0).header().version()).isEqualTo(1);
+    assertThatThrownBy(() -> ring.forEncryption("k", 0))
+        .isInstanceOf(KeyPolicyViolationException.class);
   }
 
   @Test
@@ -232,7 +275,8 @@ class KeyCacheTest {
   /** Counts encryptions as the crypto engine's usage observer does after each one. */
   private void recordEncryptions(String name, int version, int times) {
     for (int i = 0; i < times; i++) {
-      ring.usage().record(name, version, UsageLedger.Use.ENCRYPT);
+      // As an encryption reserves itself, against no limit and past the counting store.
+      assertThat(ring.usage().reserveEncryption(name, version, Long.MAX_VALUE, memory)).isTrue();
     }
   }
 
@@ -345,7 +389,8 @@ class KeyCacheTest {
     decrypt(encrypt("k", 0, "y"));
 
     assertThat(store.calls("readMaterial")).isEqualTo(1);
-    assertThat(store.totalCalls()).isEqualTo(1); // the metadata was remembered from the create
+    assertThat(store.calls("readUsage")).as("the cap's totals, before the first").isEqualTo(1);
+    assertThat(store.totalCalls()).isEqualTo(2); // the metadata was remembered from the create
   }
 
   @Test

@@ -12,6 +12,8 @@ import java.util.Optional;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
 import javax.crypto.SecretKey;
 import org.junit.jupiter.api.Test;
 
@@ -184,5 +186,62 @@ class UsageLedgerTest {
     assertThat(merged.lastUsed()).isEqualTo(indexed);
     assertThat(merged.lastLookup()).isEqualTo(clock.instant());
     assertThat(merged.isEmpty()).isFalse();
+  }
+
+  @Test
+  void reserveEncryption_concurrentOnOneReplica_grantsExactlyTheLimit_andCountsThem()
+      throws Exception {
+    UsageLedger ledger = new UsageLedger(clock);
+    ExecutorService threads = Executors.newFixedThreadPool(6);
+    AtomicInteger granted = new AtomicInteger();
+    for (int t = 0; t < 6; t++) {
+      threads.execute(
+          () -> {
+            for (int i = 0; i < 5_000; i++) {
+              if (ledger.reserveEncryption("k", 1, 20_000, store)) {
+                granted.incrementAndGet();
+              }
+            }
+          });
+    }
+    threads.shutdown();
+    assertThat(threads.awaitTermination(30, TimeUnit.SECONDS)).isTrue();
+
+    assertThat(granted.get()).isEqualTo(20_000);
+    ledger.merge(store);
+    assertThat(store.readUsage("k").get(1).encryptions()).isEqualTo(20_000);
+  }
+
+  @Test
+  void reserveEncryption_twoReplicas_passTheCapByAtMostOneBlock() throws Exception {
+    long limit = 100 * UsageLedger.BLOCKS_PER_LIMIT; // a block of 100
+    UsageLedger one = new UsageLedger(clock, 100);
+    UsageLedger two = new UsageLedger(clock, 100);
+    ExecutorService threads = Executors.newFixedThreadPool(4);
+    AtomicLong granted = new AtomicLong();
+    for (int t = 0; t < 4; t++) {
+      UsageLedger ledger = t % 2 == 0 ? one : two;
+      threads.execute(
+          () -> {
+            while (ledger.reserveEncryption("k", 1, limit, store)) {
+              granted.incrementAndGet();
+            }
+          });
+    }
+    threads.shutdown();
+    assertThat(threads.awaitTermination(60, TimeUnit.SECONDS)).isTrue();
+    one.merge(store);
+    two.merge(store);
+
+    assertThat(granted.get()).isBetween(limit, limit + one.capBlock(limit));
+    assertThat(store.readUsage("k").get(1).encryptions()).isEqualTo(granted.get());
+  }
+
+  @Test
+  void capBlock_isTheOptionAtMost_aThousandAndTwentyFourthOfTheLimit_andAtLeastOne() {
+    UsageLedger ledger = new UsageLedger(clock, 65_536);
+    assertThat(ledger.capBlock(3)).isEqualTo(1);
+    assertThat(ledger.capBlock(1L << 20)).isEqualTo(1024);
+    assertThat(ledger.capBlock(CipherMode.GCM.encryptionLimit())).isEqualTo(65_536);
   }
 }

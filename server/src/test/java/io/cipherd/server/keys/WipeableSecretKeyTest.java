@@ -12,6 +12,7 @@ import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import javax.crypto.SecretKey;
 import javax.crypto.spec.SecretKeySpec;
@@ -148,6 +149,16 @@ class WipeableSecretKeyTest {
     @Override
     public KeyMetadata updatePolicy(String name, KeyPolicy policy) {
       return memory.updatePolicy(name, policy);
+    }
+
+    @Override
+    public Map<Integer, VersionUsage> readUsage(String name) {
+      return memory.readUsage(name);
+    }
+
+    @Override
+    public Map<Integer, VersionUsage> addUsage(String name, Map<Integer, VersionUsage> delta) {
+      return memory.addUsage(name, delta);
     }
   }
 }

@@ -29,6 +29,8 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
@@ -67,7 +69,7 @@ class AutoRotationVaultTest {
   }
 
   @Test
-  void maxEncryptionsPerVersion_reachedAcrossReplicas_rotatesExactlyOnce_whenBothRace()
+  void maxEncryptionsPerVersion_reachedAcrossReplicas_passedByAtMostOneBlock_andRotatesOnce()
       throws Exception {
     a.admin.createKey(
         CreateKeyRequest.newBuilder()
@@ -75,12 +77,12 @@ class AutoRotationVaultTest {
             .setPolicy(KeyPolicy.newBuilder().setMaxEncryptionsPerVersion(100))
             .build());
     List<String> ciphertexts = new ArrayList<>();
-    // 60 on each replica: neither reaches 100 alone, together they do.
+    // 60 on each replica: neither reaches 100 alone, together they do. A cap of 100 is a block of
+    // one: each replica merges its last encryption through Vault before it makes the next.
     for (int i = 0; i < 60; i++) {
       ciphertexts.add(encrypt(a, "a" + i));
       ciphertexts.add(encrypt(b, "b" + i));
     }
-    // Whichever replica merges second may see the limit already in the first round.
     int rotations = 0;
     for (int i = 0; i < 3; i++) {
       rotations += race(a.services::maintainKeysNow, b.services::maintainKeysNow);
@@ -88,13 +90,64 @@ class AutoRotationVaultTest {
 
     Key key = a.admin.getKey(GetKeyRequest.newBuilder().setKeyName("orders").build()).getKey();
     assertThat(key.getCurrentVersion())
-        .as("versions after both replicas saw the limit")
+        .as("rotated once, by the encryption past the cap")
         .isEqualTo(2);
-    assertThat(key.getVersions(0).getUsage().getEncryptions()).isEqualTo(120);
-    assertThat(rotations).as("rotations made by either replica").isEqualTo(1);
-    assertThat(versionOf(encrypt(a, "after"))).isEqualTo(2);
-    assertThat(versionOf(encrypt(b, "after"))).isEqualTo(2);
+    // Each replica may hold one unmerged encryption the other cannot see: 100 + (2 - 1) blocks.
+    long v1 = key.getVersions(0).getUsage().getEncryptions();
+    assertThat(v1).isBetween(100L, 101L);
+    assertThat(key.getVersions(1).getUsage().getEncryptions()).isEqualTo(120 - v1);
+    assertThat(ciphertexts.stream().filter(c -> versionOf(c) == 1)).hasSize((int) v1);
+    assertThat(rotations).as("rotations left for maintenance").isZero();
     assertThat(decrypt(b, ciphertexts.get(0))).isEqualTo("a0");
+  }
+
+  @Test
+  void maxEncryptionsPerVersion_concurrentCallsOnTwoReplicas_passItByAtMostOneBlock()
+      throws Exception {
+    a.admin.createKey(
+        CreateKeyRequest.newBuilder()
+            .setKeyName("orders")
+            .setPolicy(KeyPolicy.newBuilder().setMaxEncryptionsPerVersion(50))
+            .build());
+    ExecutorService threads = Executors.newFixedThreadPool(6);
+    List<Future<List<String>>> calls = new ArrayList<>();
+    CountDownLatch go = new CountDownLatch(1);
+    try {
+      for (int t = 0; t < 6; t++) {
+        ReplicaServer replica = t % 2 == 0 ? a : b;
+        calls.add(
+            threads.submit(
+                () -> {
+                  go.await();
+                  List<String> made = new ArrayList<>();
+                  for (int i = 0; i < 40; i++) {
+                    made.add(encrypt(replica, "item"));
+                  }
+                  return made;
+                }));
+      }
+      go.countDown();
+      Map<Integer, Integer> perVersion = new TreeMap<>();
+      for (Future<List<String>> call : calls) {
+        for (String ciphertext : call.get()) {
+          perVersion.merge(versionOf(ciphertext), 1, Integer::sum);
+        }
+      }
+      a.services.maintainKeysNow();
+      b.services.maintainKeysNow();
+
+      // Two replicas, a block of one each (50 / 1024 rounds up to 1): at most 50 + 1 per version.
+      assertThat(perVersion.values()).allMatch(n -> n <= 51);
+      assertThat(perVersion.values().stream().mapToInt(Integer::intValue).sum()).isEqualTo(240);
+      Key key = b.admin.getKey(GetKeyRequest.newBuilder().setKeyName("orders").build()).getKey();
+      for (var version : key.getVersionsList()) {
+        assertThat(version.getUsage().getEncryptions())
+            .as("version %d's merged count", version.getVersion())
+            .isEqualTo(perVersion.getOrDefault(version.getVersion(), 0).longValue());
+      }
+    } finally {
+      threads.shutdownNow();
+    }
   }
 
   @Test
