@@ -11,11 +11,21 @@ import java.time.Duration;
  *     its record is durable, a stream's first item until its opening record is
  * @param checkpointInterval longest time between two checkpoints
  * @param rotateBytes size at which the file is set aside and a new one begun
+ * @param sink the off-host copy of every line, or null for none
  */
 public record AuditConfig(
-    Path file, boolean required, Duration checkpointInterval, long rotateBytes) {
+    Path file,
+    boolean required,
+    Duration checkpointInterval,
+    long rotateBytes,
+    AuditSinkConfig sink) {
   public static final Duration DEFAULT_CHECKPOINT_INTERVAL = Duration.ofSeconds(1);
   public static final long DEFAULT_ROTATE_BYTES = 256L << 20;
+
+  /** Without an off-host copy. */
+  public AuditConfig(Path file, boolean required, Duration checkpointInterval, long rotateBytes) {
+    this(file, required, checkpointInterval, rotateBytes, null);
+  }
 
   public AuditConfig {
     if (checkpointInterval == null || checkpointInterval.toMillis() < 10) {

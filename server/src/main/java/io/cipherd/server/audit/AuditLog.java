@@ -77,7 +77,11 @@ public final class AuditLog implements AutoCloseable {
   private final Path path;
   private final Thread writer;
   private final ByteArrayOutputStream group = new ByteArrayOutputStream(1 << 16);
+  private final AuditSink sink;
   private volatile boolean closed;
+
+  /** Set by the writer when a group fails, cleared when one is committed: open streams look. */
+  private volatile boolean failing;
 
   // Owned by the writer thread after construction.
   private AuditFile file;
@@ -85,10 +89,13 @@ public final class AuditLog implements AutoCloseable {
   private long sinceCheckpoint;
   private Instant lastCheckpoint;
   private boolean forceNext;
+  private AuditSink.Group lastSent;
 
-  private AuditLog(Path path, AuditKey key, Clock clock, Settings settings, Listener listener)
+  private AuditLog(
+      Path path, AuditKey key, Clock clock, Settings settings, Listener listener, AuditSink sink)
       throws IOException {
     this.path = path;
+    this.sink = sink;
     this.key = key;
     this.clock = clock;
     this.settings = settings;
@@ -106,9 +113,28 @@ public final class AuditLog implements AutoCloseable {
   public static AuditLog open(
       Path path, AuditKey key, Clock clock, Settings settings, Listener listener)
       throws IOException {
-    AuditLog trail = new AuditLog(path, key, clock, settings, listener);
+    return open(path, key, clock, settings, listener, null);
+  }
+
+  /**
+   * As {@link #open(Path, AuditKey, Clock, Settings, Listener)}, every group also sent to {@code
+   * sink} (null for none), which this trail closes; with {@code forceEachGroup} a record is durable
+   * only once the sink has it too.
+   */
+  public static AuditLog open(
+      Path path, AuditKey key, Clock clock, Settings settings, Listener listener, AuditSink sink)
+      throws IOException {
+    AuditLog trail = new AuditLog(path, key, clock, settings, listener, sink);
     trail.writer.start();
     return trail;
+  }
+
+  /**
+   * True from a group that could not be written (to the file, or with {@code forceEachGroup} to the
+   * sink) until one is: an open stream under {@code --audit-required} serves no item meanwhile.
+   */
+  public boolean failing() {
+    return failing;
   }
 
   /**
@@ -172,6 +198,13 @@ public final class AuditLog implements AutoCloseable {
     } catch (IOException | RuntimeException e) {
       log.error("could not close the audit trail: {}", e.toString());
     }
+    if (sink != null) {
+      try {
+        sink.close();
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+      }
+    }
   }
 
   private long untilCheckpoint() {
@@ -182,6 +215,7 @@ public final class AuditLog implements AutoCloseable {
   /** Writes {@code batch} (and a checkpoint when one is due) as one group, then completes it. */
   private void commit(List<Pending> batch) {
     try {
+      recordSinkLoss();
       for (Pending pending : batch) {
         add(AuditLine.of(pending.record(), chain.nextSeq(), chain.prev()));
       }
@@ -193,7 +227,14 @@ public final class AuditLog implements AutoCloseable {
       if (file.rotatable() && file.size() >= settings.rotateBytes()) {
         rotate();
       }
+      if (sink != null && settings.forceEachGroup() && !batch.isEmpty()) {
+        sink.awaitDelivered(lastSent);
+      }
+      if (!batch.isEmpty()) {
+        failing = false;
+      }
     } catch (IOException | RuntimeException e) {
+      failing = true;
       log.error("could not write {} audit records: {}", batch.size(), e.toString());
       fail(batch, "the audit record could not be written");
       recover();
@@ -242,13 +283,38 @@ public final class AuditLog implements AutoCloseable {
       return;
     }
     try {
-      file.write(ByteBuffer.wrap(group.toByteArray()));
+      byte[] lines = group.toByteArray();
+      file.write(ByteBuffer.wrap(lines));
+      if (sink != null) {
+        // What the file took, the sink gets, even if forcing it fails next.
+        lastSent = sink.send(lines);
+      }
       if (forceNext || settings.forceEachGroup()) {
         file.force();
         forceNext = false;
       }
     } finally {
       group.reset();
+    }
+  }
+
+  /** A {@code system} line for lines the sink's full buffer dropped, so the file says so. */
+  private void recordSinkLoss() {
+    long lost = sink == null ? 0 : sink.takeLost();
+    if (lost > 0) {
+      add(
+          AuditLine.of(
+              new SystemRecord(
+                  clock.instant(),
+                  "AuditSinkLoss",
+                  "-",
+                  List.of(),
+                  lost
+                      + " lines before this one were dropped from the audit sink's full buffer"
+                      + " and never sent to it",
+                  "-"),
+              chain.nextSeq(),
+              chain.prev()));
     }
   }
 

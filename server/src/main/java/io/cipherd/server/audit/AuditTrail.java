@@ -60,6 +60,18 @@ public final class AuditTrail implements AutoCloseable {
   public static AuditTrail open(
       AuditConfig config, KeyStore keyStore, Clock clock, AuditLog.Listener listener, Timing timing)
       throws IOException {
+    return open(config, keyStore, clock, listener, timing, AuditSink.Listener.NONE);
+  }
+
+  /** As above, {@code sinkListener} hearing of the off-host copy's lines sent and lost. */
+  public static AuditTrail open(
+      AuditConfig config,
+      KeyStore keyStore,
+      Clock clock,
+      AuditLog.Listener listener,
+      Timing timing,
+      AuditSink.Listener sinkListener)
+      throws IOException {
     byte[] material = keyStore.auditKeyMaterial();
     AuditKey key;
     try {
@@ -67,7 +79,20 @@ public final class AuditTrail implements AutoCloseable {
     } finally {
       Arrays.fill(material, (byte) 0);
     }
-    AuditLog log = AuditLog.open(config.file(), key, clock, config.settings(), listener);
+    AuditSink sink = config.sink() == null ? null : config.sink().start(sinkListener);
+    AuditLog log;
+    try {
+      log = AuditLog.open(config.file(), key, clock, config.settings(), listener, sink);
+    } catch (IOException | RuntimeException e) {
+      if (sink != null) {
+        try {
+          sink.close();
+        } catch (InterruptedException interrupted) {
+          Thread.currentThread().interrupt();
+        }
+      }
+      throw e;
+    }
     return new AuditTrail(log, key, config.required(), clock, timing);
   }
 
@@ -104,6 +129,11 @@ public final class AuditTrail implements AutoCloseable {
             List.of(version),
             "used while pending destruction (cancel_destruction_on_use)",
             requestId));
+  }
+
+  /** True while the trail cannot write: see {@link AuditLog#failing()}. */
+  boolean failing() {
+    return log.failing();
   }
 
   /** Whether no call may be answered before its record is durable. */

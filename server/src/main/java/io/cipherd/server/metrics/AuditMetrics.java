@@ -2,6 +2,7 @@ package io.cipherd.server.metrics;
 
 import io.cipherd.server.audit.AuditConfig;
 import io.cipherd.server.audit.AuditLog;
+import io.cipherd.server.audit.AuditSink;
 import io.cipherd.server.audit.AuditTrail;
 import io.cipherd.server.keys.KeyStore;
 import io.micrometer.core.instrument.Counter;
@@ -16,11 +17,16 @@ import java.util.concurrent.TimeUnit;
 /**
  * The audit trail's meters: {@code cipherd_audit_records_total{outcome="written|failed"}} and
  * {@code cipherd_audit_write_seconds}, how long a record took from the call's end to durable on
- * disk (the group commit's write and fsync included). Any failed record is an alert: with {@code
- * --audit-required} it failed its call, without it the call went unaudited.
+ * disk (the group commit's write and fsync included), and the off-host copy's {@code
+ * cipherd_audit_sink_records_total{outcome="sent|lost"}} and {@code
+ * cipherd_audit_sink_errors_total}. Any failed record is an alert: with {@code --audit-required} it
+ * failed its call, without it the call went unaudited.
  */
-public final class AuditMetrics implements AuditLog.Listener, AuditTrail.Timing {
+public final class AuditMetrics
+    implements AuditLog.Listener, AuditTrail.Timing, AuditSink.Listener {
   static final String RECORDS = "cipherd.audit.records";
+  static final String SINK_RECORDS = "cipherd.audit.sink.records";
+  static final String SINK_ERRORS = "cipherd.audit.sink.errors";
   static final String WRITE = "cipherd.audit.write";
 
   private static final Duration[] WRITE_BUCKETS = {
@@ -34,6 +40,9 @@ public final class AuditMetrics implements AuditLog.Listener, AuditTrail.Timing 
   private final Counter written;
   private final Counter failed;
   private final Timer write;
+  private final Counter sinkSent;
+  private final Counter sinkLost;
+  private final Counter sinkErrors;
 
   public AuditMetrics(MeterRegistry registry) {
     this.written = records(registry, "written");
@@ -43,6 +52,13 @@ public final class AuditMetrics implements AuditLog.Listener, AuditTrail.Timing 
             .description("Time from a call's end until its audit record is durable")
             .serviceLevelObjectives(WRITE_BUCKETS)
             .register(registry);
+    this.sinkSent = sinkRecords(registry, "sent");
+    this.sinkLost = sinkRecords(registry, "lost");
+    this.sinkErrors =
+        Counter.builder(SINK_ERRORS)
+            .description(
+                "Failed connections or writes to the audit sink; what they carried is sent again")
+            .register(registry);
   }
 
   /** Opens the trail {@code config} describes, metered in {@code registry}. */
@@ -50,7 +66,7 @@ public final class AuditMetrics implements AuditLog.Listener, AuditTrail.Timing 
       AuditConfig config, KeyStore store, Clock clock, MeterRegistry registry) {
     AuditMetrics meters = new AuditMetrics(registry);
     try {
-      return AuditTrail.open(config, store, clock, meters, meters);
+      return AuditTrail.open(config, store, clock, meters, meters, meters);
     } catch (IOException e) {
       throw new UncheckedIOException("cannot open the audit trail: " + e.getMessage(), e);
     }
@@ -69,6 +85,29 @@ public final class AuditMetrics implements AuditLog.Listener, AuditTrail.Timing 
   @Override
   public void durableAfter(long nanos) {
     write.record(nanos, TimeUnit.NANOSECONDS);
+  }
+
+  @Override
+  public void sent(long lines) {
+    sinkSent.increment(lines);
+  }
+
+  @Override
+  public void failed() {
+    sinkErrors.increment();
+  }
+
+  @Override
+  public void lost(long lines) {
+    sinkLost.increment(lines);
+  }
+
+  private static Counter sinkRecords(MeterRegistry registry, String outcome) {
+    return Counter.builder(SINK_RECORDS)
+        .description(
+            "Audit lines sent to the off-host sink (sent), or dropped from its full buffer (lost)")
+        .tags("outcome", outcome)
+        .register(registry);
   }
 
   private static Counter records(MeterRegistry registry, String outcome) {
