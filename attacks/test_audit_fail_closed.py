@@ -50,7 +50,7 @@ def test_a_stream_opened_before_the_trail_fails_serves_nothing_after(tmp_path: P
         sealed = [_encrypt(stubs) for _ in range(30)]
 
         requests: queue.Queue[pb.DecryptStreamRequest | None] = queue.Queue()
-        responses = stubs.crypto.DecryptStream(iter(requests.get, None), timeout=120)
+        responses = iter(stubs.crypto.DecryptStream(iter(requests.get, None), timeout=120))
         for i in range(5):
             requests.put(pb.DecryptStreamRequest(reference=f"before-{i}", ciphertext=sealed[i]))
             answer = next(responses)
@@ -143,6 +143,11 @@ class _Receiver:
             assert self._listener is not None
             self._listener.close()
             for connection in self._connections:
+                # shutdown, not only close: a close while the reader thread waits in recv sends no FIN.
+                try:
+                    connection.shutdown(socket.SHUT_RDWR)
+                except OSError:
+                    pass
                 connection.close()
             self._connections.clear()
 

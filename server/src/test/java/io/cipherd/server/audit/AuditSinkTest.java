@@ -74,6 +74,51 @@ class AuditSinkTest {
   }
 
   @Test
+  void notRequired_fullBuffer_dropsTheOldestLines_andTheFileRecordsTheLoss() throws Exception {
+    try (LineReceiver receiver = new LineReceiver()) {
+      receiver.stop();
+      AuditConfig config =
+          new AuditConfig(
+              dir.resolve("audit.log"),
+              false,
+              Duration.ofSeconds(1),
+              1 << 20,
+              new AuditSinkConfig(
+                  AuditSinkAddress.parse(receiver.address()), 65_536, Duration.ofMillis(200)));
+      AuditServer cipherd = new AuditServer(config, null);
+      cipherd.services.admin().create("orders", KeyTemplate.of(CipherMode.GCM));
+      for (int i = 0; i < 400; i++) {
+        encrypt(cipherd); // about 500 bytes of trail each: past the 64 KiB buffer
+      }
+      receiver.restart();
+      Thread.sleep(1500);
+      encrypt(cipherd);
+      cipherd.close();
+
+      String file = Files.readString(dir.resolve("audit.log"));
+      List<String> losses =
+          file.lines().filter(l -> l.contains("\"action\":\"AuditSinkLoss\"")).toList();
+      assertThat(losses).isNotEmpty();
+      assertThat(losses.get(0)).contains("lines before this one were dropped");
+      double lost =
+          cipherd
+              .services
+              .metrics()
+              .registry()
+              .counter("cipherd.audit.sink.records", "outcome", "lost")
+              .count();
+      assertThat(lost).isPositive();
+      // The copy is the file but for the lines dropped: every line it has is one of the file's, in
+      // order, and it has the last loss line (earlier ones may have been dropped in turn).
+      List<String> copy = receiver.text().lines().toList();
+      List<String> lines = file.lines().toList();
+      assertThat(copy.size()).isEqualTo(lines.size() - (long) lost);
+      assertThat(lines).containsSubsequence(copy);
+      assertThat(copy).contains(losses.get(losses.size() - 1));
+    }
+  }
+
+  @Test
   void required_receiverGone_failsUnaryAndBatchCalls_untilItReturns() throws Exception {
     try (LineReceiver receiver = new LineReceiver();
         AuditServer cipherd = new AuditServer(config(receiver, true), null)) {
