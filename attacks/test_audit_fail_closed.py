@@ -7,6 +7,10 @@ Once a unary Encrypt is refused AUDIT_UNAVAILABLE, the stream sends 20 more item
 Budget: 0 items served after the first refused call; each item sent is answered with an AUDIT_UNAVAILABLE
 item error or covered by the stream's UNAVAILABLE (AUDIT_UNAVAILABLE) end, none left unanswered.
 
+Alone: the same, but no other call, and the file cannot grow by a byte: the stream sends 200 items at once.
+Budget: at most 80 items served after the limit (the 64 a durable record covers beyond what the stream had
+asked for, plus its 16-item flow-control window); none left unanswered.
+
 Sink: with `--audit-sink tcp://127.0.0.1:PORT` and `--audit-required`, 8 threads make 40 calls each
 (Encrypt, EncryptBatch, EncryptStream, refused calls on missing keys), the receiver is stopped and
 started again in the middle. Budget: 0 bytes of difference between the receiver's copy and the file (the
@@ -91,6 +95,43 @@ def test_a_stream_opened_before_the_trail_fails_serves_nothing_after(tmp_path: P
         assert end.code() == grpc.StatusCode.UNAVAILABLE and error_reason(end) == "AUDIT_UNAVAILABLE", end
         # Answers come in order: the items not answered are exactly those after the last answer.
         assert refused_items == sent[: len(refused_items)]
+
+
+COVERAGE_BUDGET = 64 + 16
+
+
+def test_a_stream_alone_serves_no_more_than_its_durable_coverage_after_the_trail_fails(tmp_path: Path) -> None:
+    trail = tmp_path / "audit.log"
+    with serve(tmp_path, ["--audit-log", str(trail), "--audit-required"]) as target, connect(target) as stubs:
+        create_key(stubs, (), KEY)
+        sealed = _encrypt(stubs)
+        requests: queue.Queue[pb.DecryptStreamRequest | None] = queue.Queue()
+        responses = iter(stubs.crypto.DecryptStream(iter(requests.get, None), timeout=120))
+        for i in range(5):
+            requests.put(pb.DecryptStreamRequest(reference=f"before-{i}", ciphertext=sealed))
+            assert next(responses).result.plaintext == b"card 4111"
+        resource.prlimit(target.server.process.pid, resource.RLIMIT_FSIZE,
+                         (trail.stat().st_size, resource.RLIM_INFINITY))
+        sent = [f"after-{i}" for i in range(200)]
+        for reference in sent:
+            requests.put(pb.DecryptStreamRequest(reference=reference, ciphertext=sealed))
+        requests.put(None)
+        served: list[str] = []
+        refused: list[str] = []
+        end: grpc.RpcError | None = None
+        try:
+            for answer in responses:
+                if answer.result.HasField("plaintext"):
+                    served.append(answer.result.reference)
+                else:
+                    assert answer.result.error.reason == "AUDIT_UNAVAILABLE", answer
+                    refused.append(answer.result.reference)
+        except grpc.RpcError as e:
+            end = e
+        assert len(served) <= COVERAGE_BUDGET, (
+            f"{len(served)} of 200 stream items served after the audit file stopped growing (budget {COVERAGE_BUDGET})")
+        assert end is not None and error_reason(end) == "AUDIT_UNAVAILABLE", end
+        assert served + refused == sent[: len(served) + len(refused)]
 
 
 class _Receiver:

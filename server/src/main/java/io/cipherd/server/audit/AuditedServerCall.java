@@ -80,8 +80,12 @@ final class AuditedServerCall<Q, A> extends ForwardingServerCall.SimpleForwardin
   }
 
   /** A message was read, before the service sees it. */
-  synchronized void received() {
-    received++;
+  void received() {
+    if (stream) {
+      synchronized (this) {
+        received++;
+      }
+    }
   }
 
   @Override
@@ -105,7 +109,8 @@ final class AuditedServerCall<Q, A> extends ForwardingServerCall.SimpleForwardin
       if (refused || failed) {
         return;
       }
-      if (trail.failing()) {
+      if (covered > 0 && trail.failing()) {
+        // An open stream; one not yet open learns from its OPEN record.
         stopLocked();
         return;
       }
