@@ -75,6 +75,10 @@ public final class AuditSink implements AutoCloseable {
   private boolean failing;
   private long lost;
   private boolean closed;
+
+  /** After close, until when the sender keeps trying to send what is waiting. */
+  private long closeDeadline;
+
   private SocketChannel channel;
 
   private AuditSink(
@@ -163,6 +167,7 @@ public final class AuditSink implements AutoCloseable {
   public void close() throws InterruptedException {
     synchronized (this) {
       closed = true;
+      closeDeadline = System.nanoTime() + timeout.toNanos();
       notifyAll();
     }
     sender.join(timeout);
@@ -179,7 +184,7 @@ public final class AuditSink implements AutoCloseable {
         while (waiting.isEmpty() && !closed) {
           waitQuietly(0);
         }
-        if (waiting.isEmpty() || (closed && failing)) {
+        if (waiting.isEmpty() || (closed && System.nanoTime() - closeDeadline > 0)) {
           break;
         }
         head = waiting.peekFirst();
@@ -214,9 +219,10 @@ public final class AuditSink implements AutoCloseable {
         synchronized (this) {
           failing = true;
           notifyAll();
-          if (!closed) {
-            waitQuietly(backoff);
-          }
+          waitQuietly(
+              closed
+                  ? Math.max(1, Math.min(backoff, (closeDeadline - System.nanoTime()) / 1_000_000))
+                  : backoff);
         }
         backoff = Math.min(MAX_BACKOFF_MILLIS, backoff * 2);
       }

@@ -103,7 +103,11 @@ final class AuditedCall {
 
   /** The call's final record, for {@code status} (its reason read from {@code trailers}). */
   CallRecord closed(Status status, Metadata trailers) {
-    String reason = status.isOk() ? null : reason(status, trailers);
+    return closed(status, status.isOk() ? null : reason(status, trailers));
+  }
+
+  /** The call's final record, for {@code status} with {@code reason} (null when OK). */
+  CallRecord closed(Status status, String reason) {
     long total = items;
     long counted = tally.items();
     if (counted < total) {

@@ -1,13 +1,10 @@
 package io.cipherd.server.audit;
 
-import com.google.protobuf.Any;
-import com.google.rpc.ErrorInfo;
 import io.cipherd.server.errors.ErrorKind;
 import io.grpc.ForwardingServerCall;
 import io.grpc.Metadata;
 import io.grpc.ServerCall;
 import io.grpc.Status;
-import io.grpc.protobuf.StatusProto;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -240,7 +237,7 @@ final class AuditedServerCall<Q, A> extends ForwardingServerCall.SimpleForwardin
   /** A cancelled call the service may never close: recorded, nothing left to answer. */
   void cancelled(Status status) {
     if (audited.finish()) {
-      CallRecord record = audited.closed(status, null);
+      CallRecord record = audited.closed(status, (Metadata) null);
       if (trail.required()) {
         trail.append(record);
       } else {
@@ -263,7 +260,8 @@ final class AuditedServerCall<Q, A> extends ForwardingServerCall.SimpleForwardin
     if (stream && audited.finish()) {
       // The stream's own end, tried once more: the trail may take it again by now.
       trail.appendLater(
-          audited.closed(Status.UNAVAILABLE.withDescription(UNAUDITED), AUDIT_UNAVAILABLE));
+          audited.closed(
+              Status.UNAVAILABLE.withDescription(UNAUDITED), ErrorKind.AUDIT_UNAVAILABLE.name()));
     }
     try {
       refusals.close(delegate(), new AuditUnavailableException(UNAUDITED));
@@ -271,17 +269,4 @@ final class AuditedServerCall<Q, A> extends ForwardingServerCall.SimpleForwardin
       // The call ended meanwhile.
     }
   }
-
-  /** Trailers naming AUDIT_UNAVAILABLE, for the stream's own record. */
-  private static final Metadata AUDIT_UNAVAILABLE =
-      StatusProto.toStatusRuntimeException(
-              com.google.rpc.Status.newBuilder()
-                  .setCode(Status.Code.UNAVAILABLE.value())
-                  .addDetails(
-                      Any.pack(
-                          ErrorInfo.newBuilder()
-                              .setReason(ErrorKind.AUDIT_UNAVAILABLE.name())
-                              .build()))
-                  .build())
-          .getTrailers();
 }

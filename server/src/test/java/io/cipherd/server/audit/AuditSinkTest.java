@@ -44,7 +44,7 @@ class AuditSinkTest {
         Duration.ofSeconds(1),
         1 << 20,
         new AuditSinkConfig(
-            AuditSinkAddress.parse(receiver.address()), 1 << 20, Duration.ofMillis(500)));
+            AuditSinkAddress.parse(receiver.address()), 1 << 20, Duration.ofSeconds(2)));
   }
 
   @Test
@@ -62,6 +62,9 @@ class AuditSinkTest {
       Thread.sleep(300);
       receiver.restart();
       batch(cipherd, 10);
+      for (int wait = 0; wait < 100 && !receiver.text().contains("EncryptBatch"); wait++) {
+        Thread.sleep(100); // the sender's back-off after the receiver was gone: at most a second
+      }
       cipherd.close();
 
       String file = Files.readString(dir.resolve("audit.log"));
