@@ -182,6 +182,11 @@ class _Receiver:
     def stop(self) -> None:
         with self._lock:
             assert self._listener is not None
+            # shutdown first: a close while the acceptor thread waits in accept leaves the port bound.
+            try:
+                self._listener.shutdown(socket.SHUT_RDWR)
+            except OSError:
+                pass
             self._listener.close()
             for connection in self._connections:
                 # shutdown, not only close: a close while the reader thread waits in recv sends no FIN.
