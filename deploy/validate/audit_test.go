@@ -82,3 +82,36 @@ func TestAuditRequiredWithoutAuditIsRefused(t *testing.T) {
 		t.Fatal("audit.required without audit.enabled rendered")
 	}
 }
+
+func TestAuditOffHostCopyIsOptInAndReachesTheServer(t *testing.T) {
+	base := map[string]any{"accessPolicy": map[string]any{"insecureAllowEveryCallerEveryKey": true}}
+	rel, err := renderRelease(t, "", map[string]any{
+		"accessPolicy": base["accessPolicy"],
+		"audit":        map[string]any{"enabled": true},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if v, ok := serverConfig(t, rel).Data["CIPHERD_AUDIT_SINK"]; ok {
+		t.Errorf("CIPHERD_AUDIT_SINK=%q by default; the off-host copy must be opt-in", v)
+	}
+	rel, err = renderRelease(t, "", map[string]any{
+		"accessPolicy": base["accessPolicy"],
+		"audit": map[string]any{"enabled": true, "required": true,
+			"offHost": map[string]any{"address": "tcp://audit-receiver.logging:5140", "timeout": "PT1S"}},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	data := serverConfig(t, rel).Data
+	if data["CIPHERD_AUDIT_SINK"] != "tcp://audit-receiver.logging:5140" || data["CIPHERD_AUDIT_SINK_TIMEOUT"] != "PT1S" ||
+		data["CIPHERD_AUDIT_SINK_BUFFER"] != "67108864" {
+		t.Errorf("off-host copy env: %v", data)
+	}
+	if _, err := renderRelease(t, "", map[string]any{
+		"accessPolicy": base["accessPolicy"],
+		"audit":        map[string]any{"enabled": true, "offHost": map[string]any{"address": "http://x"}},
+	}); err == nil {
+		t.Error("audit.offHost.address http://x rendered; the schema takes tcp://host:port or unix:/path")
+	}
+}

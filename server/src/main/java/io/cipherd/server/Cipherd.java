@@ -6,6 +6,7 @@ import io.cipherd.api.v1.KeyAdminServiceGrpc;
 import io.cipherd.server.api.CipherdApi;
 import io.cipherd.server.api.ItemStreams;
 import io.cipherd.server.api.StatusMapper;
+import io.cipherd.server.api.StreamItemRefusal;
 import io.cipherd.server.audit.AuditInterceptor;
 import io.cipherd.server.audit.AuditTrail;
 import io.cipherd.server.audit.AuditedAuthorizer;
@@ -173,7 +174,8 @@ public final class Cipherd implements AutoCloseable {
   public <T extends ServerBuilder<T>> T addTo(T builder) {
     T server = api.addTo(builder).intercept(callerIdentity);
     if (audit != null) {
-      server = server.intercept(new AuditInterceptor(audit, StatusMapper::close));
+      server =
+          server.intercept(new AuditInterceptor(audit, StatusMapper::close, StreamItemRefusal::of));
     }
     return server
         .intercept(new MetricCollectingServerInterceptor(metrics.registry()))

@@ -20,6 +20,7 @@ import java.time.Duration;
  *     #defaultTrailName}
  * @param retainFiles how many rotated files to keep (older ones are deleted after a rotation); 0
  *     keeps all
+ * @param sink the off-host copy of every line, or null for none
  */
 public record AuditConfig(
     Path file,
@@ -27,7 +28,8 @@ public record AuditConfig(
     Duration checkpointInterval,
     long rotateBytes,
     String trailName,
-    int retainFiles) {
+    int retainFiles,
+    AuditSinkConfig sink) {
   public static final Duration DEFAULT_CHECKPOINT_INTERVAL = Duration.ofSeconds(1);
   public static final long DEFAULT_ROTATE_BYTES = 256L << 20;
 
@@ -53,9 +55,20 @@ public record AuditConfig(
     }
   }
 
-  /** With the default trail name, keeping every rotated file. */
+  /** With the default trail name, keeping every rotated file, without an off-host copy. */
   public AuditConfig(Path file, boolean required, Duration checkpointInterval, long rotateBytes) {
-    this(file, required, checkpointInterval, rotateBytes, null, 0);
+    this(file, required, checkpointInterval, rotateBytes, null, 0, null);
+  }
+
+  /** Without an off-host copy. */
+  public AuditConfig(
+      Path file,
+      boolean required,
+      Duration checkpointInterval,
+      long rotateBytes,
+      String trailName,
+      int retainFiles) {
+    this(file, required, checkpointInterval, rotateBytes, trailName, retainFiles, null);
   }
 
   /**

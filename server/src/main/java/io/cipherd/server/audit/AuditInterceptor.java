@@ -21,8 +21,9 @@ import io.grpc.Status;
  *
  * <p>Without {@code --audit-required}, records are queued and never delay a call. With it, {@link
  * AuditedServerCall} holds a unary call's answer until its record is durable and answers
- * UNAVAILABLE (AUDIT_UNAVAILABLE) instead if it cannot be written; a stream gets no item before a
- * durable {@code OPEN} record.
+ * UNAVAILABLE (AUDIT_UNAVAILABLE) instead if it cannot be written; a stream reads no item that a
+ * durable {@code OPEN} or {@code PROGRESS} record does not cover, and serves none after the trail
+ * fails.
  */
 public final class AuditInterceptor implements ServerInterceptor {
   /** The current call's tally; null outside an audited call. */
@@ -36,12 +37,23 @@ public final class AuditInterceptor implements ServerInterceptor {
     void close(ServerCall<?, ?> call, AuditUnavailableException refusal);
   }
 
+  /**
+   * Answers a stream item the server will not serve once the trail has failed: the item's response
+   * with its outcome replaced by the refusal, its reference kept; null for a message with none.
+   */
+  @FunctionalInterface
+  public interface ItemRefusals {
+    Object refuse(Object response, AuditUnavailableException refusal);
+  }
+
   private final AuditTrail trail;
   private final Refusals refusals;
+  private final ItemRefusals itemRefusals;
 
-  public AuditInterceptor(AuditTrail trail, Refusals refusals) {
+  public AuditInterceptor(AuditTrail trail, Refusals refusals, ItemRefusals itemRefusals) {
     this.trail = trail;
     this.refusals = refusals;
+    this.itemRefusals = itemRefusals;
   }
 
   @Override
@@ -53,7 +65,8 @@ public final class AuditInterceptor implements ServerInterceptor {
     }
     AuditedCall audited =
         new AuditedCall(trail, call, RequestIds.current(), RequestIds.ofClient(headers));
-    AuditedServerCall<Q, A> recorded = new AuditedServerCall<>(call, audited, trail, refusals);
+    AuditedServerCall<Q, A> recorded =
+        new AuditedServerCall<>(call, audited, trail, refusals, itemRefusals);
     ServerCall.Listener<Q> listener =
         Contexts.interceptCall(
             Context.current().withValue(TALLY, audited.tally), recorded, headers, next);
@@ -62,6 +75,7 @@ public final class AuditInterceptor implements ServerInterceptor {
       @Override
       public void onMessage(Q message) {
         audited.sawRequest(message);
+        recorded.received();
         super.onMessage(message);
       }
 

@@ -92,7 +92,11 @@ public final class AuditLog implements AutoCloseable {
   private final Thread writer;
   private final AuditAnchor anchor;
   private final ByteArrayOutputStream group = new ByteArrayOutputStream(1 << 16);
+  private final AuditSink sink;
   private volatile boolean closed;
+
+  /** Set by the writer when a group fails, cleared when one is committed: open streams look. */
+  private volatile boolean failing;
 
   // Owned by the writer thread after construction.
   private AuditFile file;
@@ -102,6 +106,7 @@ public final class AuditLog implements AutoCloseable {
   private boolean forceNext;
   private TrailFiles files;
   private Checkpoint unanchored;
+  private AuditSink.Group lastSent;
 
   private AuditLog(
       Path path,
@@ -109,10 +114,12 @@ public final class AuditLog implements AutoCloseable {
       Clock clock,
       Settings settings,
       Listener listener,
-      AuditAnchor anchor)
+      AuditAnchor anchor,
+      AuditSink sink)
       throws IOException {
     this.path = path;
     this.anchor = anchor;
+    this.sink = sink;
     this.key = key;
     this.clock = clock;
     this.settings = settings;
@@ -136,7 +143,9 @@ public final class AuditLog implements AutoCloseable {
   /**
    * As {@link #open(Path, AuditKey, Clock, Settings, Listener)}, the trail kept in its {@code
    * anchor} (null: none): checked against the anchored head at start, and anchored at each
-   * checkpoint once it is durable. The log closes the anchor.
+   * checkpoint once it is durable; and every group also sent to {@code sink} (null for none), so
+   * with {@code forceEachGroup} a record is durable only once the sink has it too. The log closes
+   * the anchor and the sink.
    */
   public static AuditLog open(
       Path path,
@@ -144,11 +153,20 @@ public final class AuditLog implements AutoCloseable {
       Clock clock,
       Settings settings,
       Listener listener,
-      AuditAnchor anchor)
+      AuditAnchor anchor,
+      AuditSink sink)
       throws IOException {
-    AuditLog trail = new AuditLog(path, key, clock, settings, listener, anchor);
+    AuditLog trail = new AuditLog(path, key, clock, settings, listener, anchor, sink);
     trail.writer.start();
     return trail;
+  }
+
+  /**
+   * True from a group that could not be written (to the file, or with {@code forceEachGroup} to the
+   * sink) until one is: an open stream under {@code --audit-required} serves no item meanwhile.
+   */
+  public boolean failing() {
+    return failing;
   }
 
   /**
@@ -215,6 +233,13 @@ public final class AuditLog implements AutoCloseable {
     } catch (IOException | RuntimeException e) {
       log.error("could not close the audit trail: {}", e.toString());
     }
+    if (sink != null) {
+      try {
+        sink.close();
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+      }
+    }
   }
 
   private long untilCheckpoint() {
@@ -225,6 +250,7 @@ public final class AuditLog implements AutoCloseable {
   /** Writes {@code batch} (and a checkpoint when one is due) as one group, then completes it. */
   private void commit(List<Pending> batch) {
     try {
+      recordSinkLoss();
       for (Pending pending : batch) {
         add(AuditLine.of(pending.record(), chain.nextSeq(), chain.prev()));
       }
@@ -236,7 +262,14 @@ public final class AuditLog implements AutoCloseable {
       if (file.rotatable() && file.size() >= settings.rotateBytes()) {
         rotate();
       }
+      if (sink != null && settings.forceEachGroup() && !batch.isEmpty()) {
+        sink.awaitDelivered(lastSent);
+      }
+      if (!batch.isEmpty()) {
+        failing = false;
+      }
     } catch (IOException | RuntimeException e) {
+      failing = true;
       log.error("could not write {} audit records: {}", batch.size(), e.toString());
       fail(batch, "the audit record could not be written");
       recover();
@@ -288,7 +321,12 @@ public final class AuditLog implements AutoCloseable {
       return;
     }
     try {
-      file.write(ByteBuffer.wrap(group.toByteArray()));
+      byte[] lines = group.toByteArray();
+      file.write(ByteBuffer.wrap(lines));
+      if (sink != null) {
+        // What the file took, the sink gets, even if forcing it fails next.
+        lastSent = sink.send(lines);
+      }
       if (forceNext || settings.forceEachGroup()) {
         file.force();
         forceNext = false;
@@ -298,6 +336,27 @@ public final class AuditLog implements AutoCloseable {
       group.reset();
     }
   }
+
+  /** A {@code system} line for lines the sink's full buffer dropped, so the file says so. */
+  private void recordSinkLoss() {
+    long lost = sink == null ? 0 : sink.takeLost();
+    if (lost > 0) {
+      add(
+          AuditLine.of(
+              new SystemRecord(
+                  clock.instant(),
+                  "AuditSinkLoss",
+                  "-",
+                  List.of(),
+                  lost
+                      + " lines before this one were dropped from the audit sink's full buffer"
+                      + " and never sent to it",
+                  "-"),
+              chain.nextSeq(),
+              chain.prev()));
+    }
+  }
+
 
   /** Anchors the checkpoint just forced, if there is one. */
   private void anchorForced() {

@@ -63,12 +63,20 @@ public final class AuditTrail implements AutoCloseable {
   public static AuditTrail open(
       AuditConfig config, KeyStore keyStore, Clock clock, AuditLog.Listener listener, Timing timing)
       throws IOException {
-    return open(config, keyStore, clock, listener, timing, AuditAnchor.Listener.NONE);
+    return open(
+        config,
+        keyStore,
+        clock,
+        listener,
+        timing,
+        AuditAnchor.Listener.NONE,
+        AuditSink.Listener.NONE);
   }
 
   /**
    * As {@link #open(AuditConfig, KeyStore, Clock, AuditLog.Listener, Timing)}, the anchor's writes
-   * and cuts reported to {@code anchorListener}.
+   * and cuts reported to {@code anchorListener}, and the off-host copy's lines sent and lost to
+   * {@code sinkListener}.
    */
   public static AuditTrail open(
       AuditConfig config,
@@ -76,7 +84,8 @@ public final class AuditTrail implements AutoCloseable {
       Clock clock,
       AuditLog.Listener listener,
       Timing timing,
-      AuditAnchor.Listener anchorListener)
+      AuditAnchor.Listener anchorListener,
+      AuditSink.Listener sinkListener)
       throws IOException {
     byte[] material = keyStore.auditKeyMaterial();
     AuditKey key;
@@ -87,12 +96,17 @@ public final class AuditTrail implements AutoCloseable {
     }
     AuditAnchor anchor =
         AuditAnchor.open(keyStore, config.trailName(), config.required(), anchorListener);
+    AuditSink sink = null;
     AuditLog log;
     try {
-      log = AuditLog.open(config.file(), key, clock, config.settings(), listener, anchor);
+      sink = config.sink() == null ? null : config.sink().start(sinkListener);
+      log = AuditLog.open(config.file(), key, clock, config.settings(), listener, anchor, sink);
     } catch (IOException | RuntimeException e) {
       try {
         anchor.close();
+        if (sink != null) {
+          sink.close();
+        }
       } catch (InterruptedException interrupted) {
         Thread.currentThread().interrupt();
       }
@@ -134,6 +148,11 @@ public final class AuditTrail implements AutoCloseable {
             List.of(version),
             "used while pending destruction (cancel_destruction_on_use)",
             requestId));
+  }
+
+  /** True while the trail cannot write: see {@link AuditLog#failing()}. */
+  boolean failing() {
+    return log.failing();
   }
 
   /** Whether no call may be answered before its record is durable. */

@@ -33,6 +33,12 @@ final class AuditedCall {
   /** The status of a stream's record written before its first item is served. */
   static final String OPEN = "OPEN";
 
+  /**
+   * The status of a stream's record that lets it read more items: its {@code items} is how many the
+   * stream may have read once the record is durable (see {@link AuditedServerCall}).
+   */
+  static final String PROGRESS = "PROGRESS";
+
   final ItemTally tally = new ItemTally();
   private final AuditTrail trail;
   private final ServerCall<?, ?> call;
@@ -96,9 +102,18 @@ final class AuditedCall {
     return record(OPEN, null, List.of(), null, 0);
   }
 
+  /** The record that lets a stream read up to {@code covered} items in all. */
+  CallRecord progress(long covered) {
+    return record(PROGRESS, null, List.of(), covered);
+  }
+
   /** The call's final record, for {@code status} (its reason read from {@code trailers}). */
   CallRecord closed(Status status, Metadata trailers) {
-    String reason = status.isOk() ? null : reason(status, trailers);
+    return closed(status, status.isOk() ? null : reason(status, trailers));
+  }
+
+  /** The call's final record, for {@code status} with {@code reason} (null when OK). */
+  CallRecord closed(Status status, String reason) {
     long total = items;
     long counted = tally.items();
     if (counted < total) {

@@ -1,6 +1,8 @@
 package io.cipherd.server.config;
 
 import io.cipherd.server.audit.AuditConfig;
+import io.cipherd.server.audit.AuditSinkAddress;
+import io.cipherd.server.audit.AuditSinkConfig;
 import java.nio.file.Path;
 import java.time.Duration;
 import picocli.CommandLine.Option;
@@ -58,21 +60,55 @@ public final class AuditOptions {
               + "(CIPHERD_AUDIT_RETAIN_FILES). Default: ${DEFAULT-VALUE}.")
   int retainFiles;
 
+  @Option(
+      names = "--audit-sink",
+      defaultValue = "${env:CIPHERD_AUDIT_SINK}",
+      description =
+          "Off-host copy of the audit trail: tcp://host:port or unix:/path, sent every line as "
+              + "written to the file, in order; with --audit-required a record is durable only "
+              + "once the sink has it too (CIPHERD_AUDIT_SINK). Off when not set.")
+  String auditSink;
+
+  @Option(
+      names = "--audit-sink-buffer",
+      defaultValue = "${env:CIPHERD_AUDIT_SINK_BUFFER:-67108864}",
+      description =
+          "Most bytes of audit lines waiting for the sink; beyond it the oldest are dropped and "
+              + "the loss recorded in the file (CIPHERD_AUDIT_SINK_BUFFER). Default: "
+              + "${DEFAULT-VALUE}.")
+  long sinkBuffer;
+
+  @Option(
+      names = "--audit-sink-timeout",
+      defaultValue = "${env:CIPHERD_AUDIT_SINK_TIMEOUT:-PT2S}",
+      description =
+          "How long a connection to the sink, and with --audit-required a record, may wait for "
+              + "it, ISO-8601 (CIPHERD_AUDIT_SINK_TIMEOUT). Default: ${DEFAULT-VALUE}.")
+  Duration sinkTimeout;
+
   /** The validated audit settings, or null when no audit log is set. */
   AuditConfig toConfig() {
     if (auditLog == null || auditLog.isBlank()) {
       if (auditRequired) {
         throw new IllegalArgumentException("--audit-required needs --audit-log FILE or -");
       }
+      if (auditSink != null && !auditSink.isBlank()) {
+        throw new IllegalArgumentException("--audit-sink needs --audit-log FILE or -");
+      }
       return null;
     }
     Path file = auditLog.strip().equals("-") ? null : Path.of(auditLog.strip());
+    AuditSinkConfig sink =
+        auditSink == null || auditSink.isBlank()
+            ? null
+            : new AuditSinkConfig(AuditSinkAddress.parse(auditSink), sinkBuffer, sinkTimeout);
     return new AuditConfig(
         file,
         auditRequired,
         checkpointInterval,
         rotateSize,
         trailName == null || trailName.isBlank() ? null : trailName.strip(),
-        retainFiles);
+        retainFiles,
+        sink);
   }
 }

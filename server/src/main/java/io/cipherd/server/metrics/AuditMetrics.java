@@ -3,6 +3,7 @@ package io.cipherd.server.metrics;
 import io.cipherd.server.audit.AuditAnchor;
 import io.cipherd.server.audit.AuditConfig;
 import io.cipherd.server.audit.AuditLog;
+import io.cipherd.server.audit.AuditSink;
 import io.cipherd.server.audit.AuditTrail;
 import io.cipherd.server.keys.KeyStore;
 import io.micrometer.core.instrument.Counter;
@@ -19,13 +20,16 @@ import java.util.concurrent.TimeUnit;
  * {@code cipherd_audit_write_seconds}, how long a record took from the call's end to durable on
  * disk (the group commit's write and fsync included); {@code cipherd_audit_anchor_seconds}, each
  * write of the trail's head to the key store, {@code cipherd_audit_anchor_failures_total} and
- * {@code cipherd_audit_trail_cuts_total}, starts on a trail cut short of its anchored head. Any
- * failed record is an alert: with {@code --audit-required} it failed its call, without it the call
- * went unaudited.
+ * {@code cipherd_audit_trail_cuts_total}, starts on a trail cut short of its anchored head; and the
+ * off-host copy's {@code cipherd_audit_sink_records_total{outcome="sent|lost"}} and {@code
+ * cipherd_audit_sink_errors_total}. Any failed record is an alert: with {@code --audit-required} it
+ * failed its call, without it the call went unaudited.
  */
 public final class AuditMetrics
-    implements AuditLog.Listener, AuditTrail.Timing, AuditAnchor.Listener {
+    implements AuditLog.Listener, AuditTrail.Timing, AuditAnchor.Listener, AuditSink.Listener {
   static final String RECORDS = "cipherd.audit.records";
+  static final String SINK_RECORDS = "cipherd.audit.sink.records";
+  static final String SINK_ERRORS = "cipherd.audit.sink.errors";
   static final String WRITE = "cipherd.audit.write";
   static final String ANCHOR = "cipherd.audit.anchor";
   static final String ANCHOR_FAILURES = "cipherd.audit.anchor.failures";
@@ -45,6 +49,9 @@ public final class AuditMetrics
   private final Timer anchor;
   private final Counter anchorFailures;
   private final Counter cuts;
+  private final Counter sinkSent;
+  private final Counter sinkLost;
+  private final Counter sinkErrors;
 
   public AuditMetrics(MeterRegistry registry) {
     this.written = records(registry, "written");
@@ -70,6 +77,13 @@ public final class AuditMetrics
                 "Starts on an audit trail that did not reach its anchored head: lines were removed"
                     + " or rewritten")
             .register(registry);
+    this.sinkSent = sinkRecords(registry, "sent");
+    this.sinkLost = sinkRecords(registry, "lost");
+    this.sinkErrors =
+        Counter.builder(SINK_ERRORS)
+            .description(
+                "Failed connections or writes to the audit sink; what they carried is sent again")
+            .register(registry);
   }
 
   /** Opens the trail {@code config} describes, metered in {@code registry}. */
@@ -77,7 +91,7 @@ public final class AuditMetrics
       AuditConfig config, KeyStore store, Clock clock, MeterRegistry registry) {
     AuditMetrics meters = new AuditMetrics(registry);
     try {
-      return AuditTrail.open(config, store, clock, meters, meters, meters);
+      return AuditTrail.open(config, store, clock, meters, meters, meters, meters);
     } catch (IOException e) {
       throw new UncheckedIOException("cannot open the audit trail: " + e.getMessage(), e);
     }
@@ -111,6 +125,29 @@ public final class AuditMetrics
   @Override
   public void cut() {
     cuts.increment();
+  }
+
+  @Override
+  public void sent(long lines) {
+    sinkSent.increment(lines);
+  }
+
+  @Override
+  public void failed() {
+    sinkErrors.increment();
+  }
+
+  @Override
+  public void lost(long lines) {
+    sinkLost.increment(lines);
+  }
+
+  private static Counter sinkRecords(MeterRegistry registry, String outcome) {
+    return Counter.builder(SINK_RECORDS)
+        .description(
+            "Audit lines sent to the off-host sink (sent), or dropped from its full buffer (lost)")
+        .tags("outcome", outcome)
+        .register(registry);
   }
 
   private static Counter records(MeterRegistry registry, String outcome) {

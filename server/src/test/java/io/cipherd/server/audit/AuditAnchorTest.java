@@ -215,7 +215,7 @@ class AuditAnchorTest {
       AuditAnchor anchor = AuditAnchor.open(store, TRAIL, false, anchorListener);
       int failures = 0;
       try (AuditLog trail =
-          AuditLog.open(file, KEY, clock, settings(1, 1 << 20, 0), QUIET, anchor)) {
+          AuditLog.open(file, KEY, clock, settings(1, 1 << 20, 0), QUIET, anchor, null)) {
         append(trail, 0);
         fill(filler);
         // Until the writes fail (the file's last page may hold a few more lines), and a few more.
@@ -332,7 +332,7 @@ class AuditAnchorTest {
     AuditAnchor anchor = AuditAnchor.open(store, TRAIL, required, anchorListener);
     AuditLog trail;
     try {
-      trail = AuditLog.open(file, KEY, clock, settings, QUIET, anchor);
+      trail = AuditLog.open(file, KEY, clock, settings, QUIET, anchor, null);
     } catch (IOException | RuntimeException e) {
       anchor.close();
       throw e;

@@ -18,11 +18,12 @@ final class AuditRecords {
         .toList();
   }
 
-  /** The final records (not a stream's OPEN record) of {@code method}, e.g. "Encrypt". */
+  /** The final records (not a stream's OPEN or PROGRESS records) of {@code method}. */
   static List<JsonObject> of(List<JsonObject> calls, String method) {
     return calls.stream()
         .filter(c -> c.get("method").getAsString().endsWith("/" + method))
         .filter(c -> !c.get("status").getAsString().equals(AuditedCall.OPEN))
+        .filter(c -> !c.get("status").getAsString().equals(AuditedCall.PROGRESS))
         .toList();
   }
 

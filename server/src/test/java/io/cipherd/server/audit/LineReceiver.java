@@ -1,0 +1,106 @@
+package io.cipherd.server.audit;
+
+import java.io.BufferedInputStream;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.ServerSocket;
+import java.net.Socket;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * A line receiver over real TCP on 127.0.0.1, as a forwarder (socat, rsyslog) would be: it keeps
+ * the whole lines each connection brings, in order, and can go away and come back on its port.
+ */
+final class LineReceiver implements AutoCloseable {
+  private final ByteArrayOutputStream kept = new ByteArrayOutputStream();
+  private final int port;
+  private ServerSocket server;
+  private Thread acceptor;
+  private final List<Socket> connections = new ArrayList<>();
+
+  LineReceiver() throws IOException {
+    this(0);
+  }
+
+  private LineReceiver(int port) throws IOException {
+    this.port = listen(port);
+  }
+
+  String address() {
+    return "tcp://127.0.0.1:" + port;
+  }
+
+  /** The lines kept so far, as one string. */
+  synchronized String text() {
+    return kept.toString(StandardCharsets.UTF_8);
+  }
+
+  /** Stops listening and drops every connection. */
+  synchronized void stop() throws IOException {
+    server.close();
+    for (Socket socket : connections) {
+      socket.close();
+    }
+    connections.clear();
+  }
+
+  /** Listens on the same port again. */
+  void restart() throws IOException {
+    listen(port);
+  }
+
+  private int listen(int on) throws IOException {
+    ServerSocket socket = new ServerSocket();
+    socket.setReuseAddress(true);
+    socket.bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), on));
+    synchronized (this) {
+      server = socket;
+    }
+    acceptor =
+        Thread.ofPlatform()
+            .daemon()
+            .start(
+                () -> {
+                  while (!socket.isClosed()) {
+                    try {
+                      Socket connection = socket.accept();
+                      synchronized (this) {
+                        connections.add(connection);
+                      }
+                      Thread.ofPlatform().daemon().start(() -> read(connection));
+                    } catch (IOException closed) {
+                      return;
+                    }
+                  }
+                });
+    return socket.getLocalPort();
+  }
+
+  private void read(Socket connection) {
+    ByteArrayOutputStream line = new ByteArrayOutputStream();
+    try (InputStream in = new BufferedInputStream(connection.getInputStream())) {
+      int b;
+      while ((b = in.read()) >= 0) {
+        line.write(b);
+        if (b == '\n') {
+          synchronized (this) {
+            kept.writeBytes(line.toByteArray());
+          }
+          line.reset();
+        }
+      }
+    } catch (IOException closed) {
+      // A line cut by the connection's end is not kept: the sender sends it again whole.
+    }
+  }
+
+  @Override
+  public void close() throws IOException {
+    stop();
+  }
+}
