@@ -137,7 +137,7 @@ public final class AuditLog implements AutoCloseable {
   public static AuditLog open(
       Path path, AuditKey key, Clock clock, Settings settings, Listener listener)
       throws IOException {
-    return open(path, key, clock, settings, listener, null);
+    return open(path, key, clock, settings, listener, null, null);
   }
 
   /**
@@ -356,7 +356,6 @@ public final class AuditLog implements AutoCloseable {
               chain.prev()));
     }
   }
-
 
   /** Anchors the checkpoint just forced, if there is one. */
   private void anchorForced() {

@@ -104,7 +104,7 @@ final class AuditedCall {
 
   /** The record that lets a stream read up to {@code covered} items in all. */
   CallRecord progress(long covered) {
-    return record(PROGRESS, null, List.of(), covered);
+    return record(PROGRESS, null, List.of(), null, covered);
   }
 
   /** The call's final record, for {@code status} (its reason read from {@code trailers}). */
