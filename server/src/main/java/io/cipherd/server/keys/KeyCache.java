@@ -1,6 +1,7 @@
 package io.cipherd.server.keys;
 
 import io.cipherd.server.crypto.DecryptionFailedException;
+import io.cipherd.server.crypto.KeyKind;
 import io.cipherd.server.crypto.KeyVersionRef;
 import io.cipherd.server.crypto.envelope.EnvelopeHeader;
 import io.cipherd.server.errors.InvalidArgumentException;
@@ -79,6 +80,11 @@ public final class KeyCache {
     }
     KeyVersionInfo info =
         metadata.get().version(version == 0 ? metadata.get().currentVersion() : version);
+    if (info.isLegacy() || info.kind() != KeyKind.ENCRYPTION) {
+      // Never encrypts (an index key computes indexes; the call refuses at once): nothing to
+      // reserve.
+      return true;
+    }
     return usage.canReserveFromMemory(
         name, info.version(), metadata.get().policy().encryptionLimit(info.mode()));
   }
