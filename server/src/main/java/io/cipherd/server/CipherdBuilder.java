@@ -92,8 +92,8 @@ public final class CipherdBuilder {
 
   /**
    * How many encryptions of one key version this replica may reserve between usage merges ({@code
-   * --usage-cap-block}; at most a 1024th of the version's limit, at least 1): replicas together
-   * pass a version's cap by at most (replicas − 1) such blocks.
+   * --usage-cap-block}; at most a 64th of the version's limit, at least 1): replicas together pass
+   * a version's cap by at most (replicas − 1) such blocks.
    */
   public CipherdBuilder usageCapBlock(long block) {
     if (block < 1) {

@@ -339,21 +339,9 @@ public final class AuditLog implements AutoCloseable {
 
   /** A {@code system} line for lines the sink's full buffer dropped, so the file says so. */
   private void recordSinkLoss() {
-    long lost = sink == null ? 0 : sink.takeLost();
-    if (lost > 0) {
-      add(
-          AuditLine.of(
-              new SystemRecord(
-                  clock.instant(),
-                  "AuditSinkLoss",
-                  "-",
-                  List.of(),
-                  lost
-                      + " lines before this one were dropped from the audit sink's full buffer"
-                      + " and never sent to it",
-                  "-"),
-              chain.nextSeq(),
-              chain.prev()));
+    SystemRecord loss = sink == null ? null : sink.takeLossRecord(clock.instant());
+    if (loss != null) {
+      add(AuditLine.of(loss, chain.nextSeq(), chain.prev()));
     }
   }
 

@@ -4,8 +4,10 @@ import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.SocketChannel;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayDeque;
 import java.util.Iterator;
+import java.util.List;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -160,6 +162,26 @@ public final class AuditSink implements AutoCloseable {
     long taken = lost;
     lost = 0;
     return taken;
+  }
+
+  /**
+   * The {@code system} record of the lines dropped since the last one ({@link #takeLost}), so the
+   * file says where its copy has a gap; null when none were.
+   */
+  SystemRecord takeLossRecord(Instant now) {
+    long dropped = takeLost();
+    if (dropped == 0) {
+      return null;
+    }
+    return new SystemRecord(
+        now,
+        "AuditSinkLoss",
+        "-",
+        List.of(),
+        dropped
+            + " lines before this one were dropped from the audit sink's full buffer"
+            + " and never sent to it",
+        "-");
   }
 
   /** Sends what is waiting, for at most the timeout, then stops. */

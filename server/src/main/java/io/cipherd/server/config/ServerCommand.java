@@ -157,10 +157,10 @@ public final class ServerCommand implements Callable<Integer> {
 
   @Option(
       names = "--usage-cap-block",
-      defaultValue = "${env:CIPHERD_USAGE_CAP_BLOCK:-65536}",
+      defaultValue = "${env:CIPHERD_USAGE_CAP_BLOCK:-16777216}",
       description =
           "How many encryptions of one key version this replica may make before it merges them "
-              + "through the key store, at most a 1024th of the version's limit "
+              + "through the key store, at most a 64th of the version's limit "
               + "(CIPHERD_USAGE_CAP_BLOCK): replicas together pass an encryption cap by at most "
               + "(replicas - 1) blocks; smaller blocks cost more key-store writes. "
               + "Default: ${DEFAULT-VALUE}.")

@@ -38,13 +38,13 @@ public final class UsageLedger {
    * The default of {@code --usage-cap-block}: how many encryptions of one version a replica may
    * reserve before it must merge them through the store (at most; see {@link #capBlock}).
    */
-  public static final long DEFAULT_CAP_BLOCK = 65_536;
+  public static final long DEFAULT_CAP_BLOCK = 1L << 24;
 
   /**
    * A version's block is at most this fraction of its limit, so replicas together can pass a small
    * cap by as little, relatively, as a large one.
    */
-  static final long BLOCKS_PER_LIMIT = 1024;
+  static final long BLOCKS_PER_LIMIT = 64;
 
   private final Clock clock;
   private final long capBlock;

@@ -238,10 +238,11 @@ class UsageLedgerTest {
   }
 
   @Test
-  void capBlock_isTheOptionAtMost_aThousandAndTwentyFourthOfTheLimit_andAtLeastOne() {
-    UsageLedger ledger = new UsageLedger(clock, 65_536);
+  void capBlock_isTheOptionAtMost_aSixtyFourthOfTheLimit_andAtLeastOne() {
+    UsageLedger ledger = new UsageLedger(clock, UsageLedger.DEFAULT_CAP_BLOCK);
     assertThat(ledger.capBlock(3)).isEqualTo(1);
-    assertThat(ledger.capBlock(1L << 20)).isEqualTo(1024);
-    assertThat(ledger.capBlock(CipherMode.GCM.encryptionLimit())).isEqualTo(65_536);
+    assertThat(ledger.capBlock(1L << 20)).isEqualTo(1L << 14);
+    assertThat(new UsageLedger(clock, 100).capBlock(1L << 20)).isEqualTo(100);
+    assertThat(ledger.capBlock(CipherMode.GCM.encryptionLimit())).isEqualTo(1L << 24);
   }
 }
