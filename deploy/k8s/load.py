@@ -8,7 +8,9 @@
                                               the threads take them in turn (a Service, and each pod); each
                                               thread has its own connection; calls ok are counted per target.
   load.py verify TARGET IN.json               decrypts every kept ciphertext again; exits 1 on any mismatch.
-The bearer token comes from CIPHERD_TOKEN. Never prints plaintexts or ciphertexts.
+The bearer token comes from CIPHERD_TOKEN; with CIPHERD_CA (a PEM file) the calls use TLS, trusting that CA
+and checking the server's certificate against CIPHERD_SERVER_NAME (the targets are addresses). Never prints
+plaintexts or ciphertexts.
 """
 from __future__ import annotations
 
@@ -31,7 +33,9 @@ def client(target: str, index: int = 0) -> cipherd.Client:
     # gRPC in one process shares a connection between channels to one target with the same arguments, so
     # every thread would reach the same pod through the Service. A message limit that differs per thread
     # (all far above these 48-byte calls) gives each its own connection, which kube-proxy places anew.
-    return cipherd.Client(target, insecure=True, token=os.environ.get("CIPHERD_TOKEN"), timeout=10.0,
+    ca = os.environ.get("CIPHERD_CA")
+    tls = cipherd.TlsConfig(ca=open(ca, "rb").read(), server_name=os.environ.get("CIPHERD_SERVER_NAME")) if ca else None
+    return cipherd.Client(target, tls=tls, insecure=tls is None, token=os.environ.get("CIPHERD_TOKEN"), timeout=10.0,
                           max_message_bytes=(8 << 20) + index)
 
 

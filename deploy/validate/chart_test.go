@@ -22,13 +22,13 @@ import (
 
 // valuesFiles are the chart's test matrix (helm/cipherd/ci/), each with the objects it must render.
 var valuesFiles = map[string][]string{
-	"default-values.yaml":          {"ConfigMap/kms-cipherd", "Deployment/kms-cipherd", "HorizontalPodAutoscaler/kms-cipherd", "PodDisruptionBudget/kms-cipherd", "Service/kms-cipherd", "ServiceAccount/kms-cipherd"},
-	"mtls-values.yaml":             {"Job/kms-cipherd-ghz (hook)", "ConfigMap/kms-cipherd", "ConfigMap/kms-cipherd-access-policy", "Deployment/kms-cipherd", "HorizontalPodAutoscaler/kms-cipherd", "NetworkPolicy/kms-cipherd", "PodDisruptionBudget/kms-cipherd", "Service/kms-cipherd", "ServiceAccount/kms-cipherd", "ServiceMonitor/kms-cipherd"},
-	"vault-approle-values.yaml":    {"ConfigMap/kms-cipherd", "Deployment/kms-cipherd", "HorizontalPodAutoscaler/kms-cipherd", "PodDisruptionBudget/kms-cipherd", "Service/kms-cipherd", "ServiceAccount/kms-cipherd"},
-	"vault-kubernetes-values.yaml": {"ConfigMap/kms-cipherd", "Deployment/kms-cipherd", "HorizontalPodAutoscaler/kms-cipherd", "PodDisruptionBudget/kms-cipherd", "Service/kms-cipherd", "ServiceAccount/cipherd-vault"},
-	"arm64-values.yaml":            {"ConfigMap/kms-cipherd", "Deployment/kms-cipherd", "HorizontalPodAutoscaler/kms-cipherd", "PodDisruptionBudget/kms-cipherd", "Service/kms-cipherd", "ServiceAccount/kms-cipherd"},
-	"autoscaling-off-values.yaml":  {"ConfigMap/kms-cipherd", "Deployment/kms-cipherd", "Service/kms-cipherd", "ServiceAccount/kms-cipherd"},
-	"audit-file-values.yaml":       {"ConfigMap/kms-cipherd", "Deployment/kms-cipherd", "HorizontalPodAutoscaler/kms-cipherd", "PodDisruptionBudget/kms-cipherd", "Service/kms-cipherd", "ServiceAccount/kms-cipherd"},
+	"default-values.yaml":          {"ConfigMap/kms-cipherd", "Deployment/kms-cipherd", "HorizontalPodAutoscaler/kms-cipherd", "NetworkPolicy/kms-cipherd", "PodDisruptionBudget/kms-cipherd", "Service/kms-cipherd", "Service/kms-cipherd-metrics", "ServiceAccount/kms-cipherd"},
+	"mtls-values.yaml":             {"Job/kms-cipherd-ghz (hook)", "ConfigMap/kms-cipherd", "ConfigMap/kms-cipherd-access-policy", "Deployment/kms-cipherd", "HorizontalPodAutoscaler/kms-cipherd", "NetworkPolicy/kms-cipherd", "PodDisruptionBudget/kms-cipherd", "Service/kms-cipherd", "Service/kms-cipherd-metrics", "ServiceAccount/kms-cipherd", "ServiceMonitor/kms-cipherd"},
+	"vault-approle-values.yaml":    {"ConfigMap/kms-cipherd", "Deployment/kms-cipherd", "HorizontalPodAutoscaler/kms-cipherd", "NetworkPolicy/kms-cipherd", "PodDisruptionBudget/kms-cipherd", "Service/kms-cipherd", "Service/kms-cipherd-metrics", "ServiceAccount/kms-cipherd"},
+	"vault-kubernetes-values.yaml": {"ConfigMap/kms-cipherd", "Deployment/kms-cipherd", "HorizontalPodAutoscaler/kms-cipherd", "NetworkPolicy/kms-cipherd", "PodDisruptionBudget/kms-cipherd", "Service/kms-cipherd", "Service/kms-cipherd-metrics", "ServiceAccount/cipherd-vault"},
+	"arm64-values.yaml":            {"ConfigMap/kms-cipherd", "Deployment/kms-cipherd", "HorizontalPodAutoscaler/kms-cipherd", "NetworkPolicy/kms-cipherd", "PodDisruptionBudget/kms-cipherd", "Service/kms-cipherd", "Service/kms-cipherd-metrics", "ServiceAccount/kms-cipherd"},
+	"autoscaling-off-values.yaml":  {"ConfigMap/kms-cipherd", "Deployment/kms-cipherd", "Service/kms-cipherd", "Service/kms-cipherd-metrics", "ServiceAccount/kms-cipherd"},
+	"audit-file-values.yaml":       {"ConfigMap/kms-cipherd", "Deployment/kms-cipherd", "HorizontalPodAutoscaler/kms-cipherd", "NetworkPolicy/kms-cipherd", "PodDisruptionBudget/kms-cipherd", "Service/kms-cipherd", "Service/kms-cipherd-metrics", "ServiceAccount/kms-cipherd"},
 }
 
 // templateKind is the kind each template file name promises (<component>-<kind>.yaml, as vault-helm names them).
@@ -122,9 +122,10 @@ func checkSelectors(t *testing.T, rel *release, dep *appsv1.Deployment) {
 			t.Errorf("pod template lacks selector label %s=%s", k, v)
 		}
 	}
-	svc := only[*corev1.Service](t, rel)
-	if !mapsEqual(svc.Spec.Selector, sel) {
-		t.Errorf("Service selector %v != Deployment selector %v", svc.Spec.Selector, sel)
+	for _, svc := range all[*corev1.Service](rel) {
+		if !mapsEqual(svc.Spec.Selector, sel) {
+			t.Errorf("Service %s selector %v != Deployment selector %v", svc.Name, svc.Spec.Selector, sel)
+		}
 	}
 	for _, pdb := range all[*policyv1.PodDisruptionBudget](rel) {
 		if !mapsEqual(pdb.Spec.Selector.MatchLabels, sel) || pdb.Spec.MaxUnavailable == nil {
@@ -182,26 +183,33 @@ func checkPorts(t *testing.T, rel *release, dep *appsv1.Deployment) {
 	if cm.Data["CIPHERD_HOST"] != "0.0.0.0" {
 		t.Errorf("CIPHERD_HOST=%q: the server must listen on the pod address", cm.Data["CIPHERD_HOST"])
 	}
-	svc := only[*corev1.Service](t, rel)
-	want := map[string]string{"grpc": "grpc", "metrics": "http"}
-	for _, p := range svc.Spec.Ports {
-		if want[p.Name] == "" || p.TargetPort.StrVal != want[p.Name] || named[p.TargetPort.StrVal] == 0 {
-			t.Errorf("Service port %s targets %q, which is no container port", p.Name, p.TargetPort.String())
+	// The client-facing Service has gRPC only; the ops port is on the ClusterIP Service kms-cipherd-metrics.
+	for name, want := range map[string]map[string]string{"kms-cipherd": {"grpc": "grpc"}, "kms-cipherd-metrics": {"metrics": "http"}} {
+		svc := service(t, rel, name)
+		if len(svc.Spec.Ports) != len(want) {
+			t.Errorf("Service %s has ports %+v, want only %v", name, svc.Spec.Ports, want)
 		}
-		if p.Name == "grpc" && (p.AppProtocol == nil || *p.AppProtocol != "grpc") {
-			t.Error("the gRPC Service port must declare appProtocol: grpc")
+		for _, p := range svc.Spec.Ports {
+			if want[p.Name] == "" || p.TargetPort.StrVal != want[p.Name] || named[p.TargetPort.StrVal] == 0 {
+				t.Errorf("Service %s port %s targets %q, which is not its container port", name, p.Name, p.TargetPort.String())
+			}
+			if p.Name == "grpc" && (p.AppProtocol == nil || *p.AppProtocol != "grpc") {
+				t.Error("the gRPC Service port must declare appProtocol: grpc")
+			}
 		}
-		delete(want, p.Name)
 	}
-	if len(want) != 0 {
-		t.Errorf("Service lacks ports %v", want)
+	if svc := service(t, rel, "kms-cipherd-metrics"); svc.Spec.Type != corev1.ServiceTypeClusterIP {
+		t.Errorf("the metrics Service must stay inside the cluster, got type %s", svc.Spec.Type)
 	}
 	for _, sm := range all[*monitoringv1.ServiceMonitor](rel) {
 		if len(sm.Spec.Endpoints) != 1 || sm.Spec.Endpoints[0].Port != "metrics" || sm.Spec.Endpoints[0].Path != "/metrics" {
-			t.Errorf("ServiceMonitor must scrape the Service's metrics port at /metrics: %+v", sm.Spec.Endpoints)
+			t.Errorf("ServiceMonitor must scrape the metrics Service's port at /metrics: %+v", sm.Spec.Endpoints)
 		}
-		if !mapsEqual(sm.Spec.Selector.MatchLabels, dep.Spec.Selector.MatchLabels) {
-			t.Error("ServiceMonitor does not select the Service")
+		if !selects(sm.Spec.Selector.MatchLabels, service(t, rel, "kms-cipherd-metrics").Labels) {
+			t.Error("ServiceMonitor does not select the metrics Service")
+		}
+		if selects(sm.Spec.Selector.MatchLabels, service(t, rel, "kms-cipherd").Labels) {
+			t.Error("ServiceMonitor selects the client-facing Service too")
 		}
 	}
 	for _, np := range all[*networkingv1.NetworkPolicy](rel) {
@@ -241,6 +249,28 @@ func checkNotes(t *testing.T, rel *release) {
 			t.Errorf("NOTES.txt does not show %q", want)
 		}
 	}
+}
+
+// service returns the release's Service of that name.
+func service(t *testing.T, rel *release, name string) *corev1.Service {
+	t.Helper()
+	for _, svc := range all[*corev1.Service](rel) {
+		if svc.Name == name {
+			return svc
+		}
+	}
+	t.Fatalf("no Service %s", name)
+	return nil
+}
+
+// selects says whether a matchLabels selector matches an object with these labels.
+func selects(matchLabels, labels map[string]string) bool {
+	for k, v := range matchLabels {
+		if labels[k] != v {
+			return false
+		}
+	}
+	return true
 }
 
 func mapsEqual(a, b map[string]string) bool {

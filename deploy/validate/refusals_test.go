@@ -13,12 +13,14 @@ func TestChartRefusesBadValues(t *testing.T) {
 		set  map[string]any
 		want string
 	}{
-		{"plaintext not chosen", map[string]any{"insecurePlaintext": false}, "insecurePlaintext=true"},
-		{"tls without secret", map[string]any{"tls.enabled": true}, "tls.secretName"},
-		{"mutual without tls", map[string]any{"tls.mutual": true}, "tls.mutual needs tls.enabled"},
+		{"plaintext not chosen", map[string]any{"tls.enabled": false}, "tls.insecurePlaintextTokensAndDataInTheClear=true"},
+		{"tls without secret", map[string]any{"tls.secretName": ""}, "set tls.secretName"},
+		{"plaintext opt-out with tls on", map[string]any{"tls.insecurePlaintextTokensAndDataInTheClear": true}, "needs tls.enabled=false"},
+		{"the old plaintext value", map[string]any{"insecurePlaintext": true}, "insecurePlaintext"},
+		{"mutual without tls", map[string]any{"tls.mutual": true, "tls.enabled": false, "tls.insecurePlaintextTokensAndDataInTheClear": true}, "tls.mutual needs tls.enabled"},
 		{"approle without secret", map[string]any{"vault.auth": "approle"}, "vault.approle.secretName"},
 		{"token without secret", map[string]any{"vault.auth": "token"}, "vault.token.secretName"},
-		{"grpc probes on tls", map[string]any{"tls.enabled": true, "tls.secretName": "x", "probes.type": "grpc"}, "cannot probe a TLS port"},
+		{"grpc probes on tls", map[string]any{"probes.type": "grpc"}, "cannot probe a TLS port"},
 		{"unknown architecture", map[string]any{"architecture": "s390x"}, "/architecture"},
 		{"unknown auth", map[string]any{"vault.auth": "ldap"}, "/vault/auth"},
 		{"misspelt key", map[string]any{"replicas": 3}, "replicas"},

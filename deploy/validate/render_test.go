@@ -55,13 +55,11 @@ func valuesFile(name string) string { return filepath.Join(chartDir, "ci", name)
 // renderRelease renders the chart with the given values file ("" for the defaults) and extra --set style values.
 func renderRelease(t *testing.T, values string, set map[string]any) (*release, error) {
 	t.Helper()
-	chrt, err := loader.Load(chartDir)
-	if err != nil {
-		t.Fatalf("loading the chart: %v", err)
-	}
-	// Without a values file: the defaults plus the access-policy opt-out the chart requires (the
-	// refusals test turns it off again).
-	vals := map[string]any{"accessPolicy": map[string]any{"insecureAllowEveryCallerEveryKey": true}}
+	// Without a values file: the defaults plus the two things the chart will not choose (the refusals
+	// test takes them out again): the server's certificate, and the access-policy opt-out.
+	vals := map[string]any{"accessPolicy": map[string]any{"insecureAllowEveryCallerEveryKey": true},
+		"tls": map[string]any{"secretName": "cipherd-tls"}}
+	var err error
 	if values != "" {
 		vals, err = chartutil.ReadValuesFile(valuesFile(values))
 		if err != nil {
@@ -70,6 +68,16 @@ func renderRelease(t *testing.T, values string, set map[string]any) (*release, e
 	}
 	for k, v := range set {
 		setPath(vals, strings.Split(k, "."), v)
+	}
+	return renderValues(t, vals)
+}
+
+// renderValues renders the chart with exactly these values over values.yaml (as `helm install -f`).
+func renderValues(t *testing.T, vals map[string]any) (*release, error) {
+	t.Helper()
+	chrt, err := loader.Load(chartDir)
+	if err != nil {
+		t.Fatalf("loading the chart: %v", err)
 	}
 	install := action.NewInstall(&action.Configuration{Log: t.Logf})
 	install.DryRun, install.ClientOnly, install.Replace = true, true, true

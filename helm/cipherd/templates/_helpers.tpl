@@ -44,6 +44,14 @@ app.kubernetes.io/instance: {{ .Release.Name }}
 app.kubernetes.io/component: server
 {{- end }}
 
+{{/* Labels of the metrics Service (metrics-service.yaml), which the ServiceMonitor selects: not the
+client-facing Service's, whose component is server. */}}
+{{- define "cipherd.metricsSelectorLabels" -}}
+app.kubernetes.io/name: {{ include "cipherd.name" . }}
+app.kubernetes.io/instance: {{ .Release.Name }}
+app.kubernetes.io/component: metrics
+{{- end }}
+
 {{- define "cipherd.serviceAccountName" -}}
 {{- if .Values.serviceAccount.create }}
 {{- default (include "cipherd.fullname" .) .Values.serviceAccount.name }}
@@ -88,11 +96,14 @@ app.kubernetes.io/component: server
 {{- fail "server.heapPercent + server.directMemoryPercent is over 85: the JVM needs the rest of the memory limit for metaspace, code, threads and GC" }}
 {{- end }}
 {{- $_ := include "cipherd.memoryLimitBytes" . }}
-{{- if and (not .Values.tls.enabled) (not .Values.insecurePlaintext) }}
-{{- fail "tls.enabled is false: set tls.enabled=true with tls.secretName, or insecurePlaintext=true to serve plaintext gRPC deliberately" }}
-{{- end }}
 {{- if and .Values.tls.enabled (not .Values.tls.secretName) }}
-{{- fail "tls.enabled needs tls.secretName (a kubernetes.io/tls Secret)" }}
+{{- fail (printf "TLS is on by default and needs the server's certificate: set tls.secretName to a kubernetes.io/tls Secret (tls.crt, tls.key, ca.crt), e.g. the one a cert-manager Certificate for %s.%s.svc writes, or one made with kubectl create secret tls (docs/deploy.md). Plaintext gRPC shows bearer tokens and data to anyone on the pod network; to accept that deliberately set tls.enabled=false and tls.insecurePlaintextTokensAndDataInTheClear=true" (include "cipherd.fullname" .) .Release.Namespace) }}
+{{- end }}
+{{- if and (not .Values.tls.enabled) (not .Values.tls.insecurePlaintextTokensAndDataInTheClear) }}
+{{- fail "tls.enabled is false: plaintext gRPC shows bearer tokens and data to anyone on the pod network. Set tls.enabled=true with tls.secretName, or tls.insecurePlaintextTokensAndDataInTheClear=true to accept that deliberately" }}
+{{- end }}
+{{- if and .Values.tls.enabled .Values.tls.insecurePlaintextTokensAndDataInTheClear }}
+{{- fail "tls.insecurePlaintextTokensAndDataInTheClear=true needs tls.enabled=false: the chart serves either TLS or, deliberately, plaintext" }}
 {{- end }}
 {{- if and .Values.tls.mutual (not .Values.tls.enabled) }}
 {{- fail "tls.mutual needs tls.enabled" }}
