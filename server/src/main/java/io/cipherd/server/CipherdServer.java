@@ -62,6 +62,7 @@ public final class CipherdServer implements AutoCloseable {
       OpsHttpServer http =
           OpsHttpServer.start(
               new InetSocketAddress(InetAddress.getByName(config.host()), ops.httpPort()),
+              ops.httpLimits(),
               services.metrics()::scrape,
               services.health(),
               services::keyStoreAnswers);
