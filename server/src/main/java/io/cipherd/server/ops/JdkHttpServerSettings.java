@@ -1,6 +1,6 @@
 package io.cipherd.server.ops;
 
-import io.cipherd.server.config.OpsHttpLimits;
+import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import org.slf4j.Logger;
@@ -24,9 +24,9 @@ final class JdkHttpServerSettings {
 
   private JdkHttpServerSettings() {}
 
-  /** The properties for {@code limits}, in the JDK's units (seconds, milliseconds, counts). */
-  static Map<String, String> properties(OpsHttpLimits limits) {
-    String seconds = Long.toString(limits.requestTimeout().toSeconds());
+  /** The properties for the limits, in the JDK's units (seconds, milliseconds, counts). */
+  static Map<String, String> properties(Duration requestTimeout, int maxConnections) {
+    String seconds = Long.toString(requestTimeout.toSeconds());
     Map<String, String> properties = new LinkedHashMap<>();
     // From the first byte of a request until its last: the head of a GET, so a slowloris or a
     // request never finished is closed.
@@ -38,18 +38,18 @@ final class JdkHttpServerSettings {
     // How often idle connections are looked for (10 s by default), so they close within a second
     // of the request timeout; requests and answers are checked every second already.
     properties.put("sun.net.httpserver.clockTick", "1000");
-    properties.put("jdk.httpserver.maxConnections", Integer.toString(limits.maxConnections()));
+    properties.put("jdk.httpserver.maxConnections", Integer.toString(maxConnections));
     properties.put(
         "sun.net.httpserver.maxReqHeaderSize", Integer.toString(MAX_REQUEST_HEADER_BYTES));
     return properties;
   }
 
   /**
-   * Sets each property of {@code limits} that is not set yet; only the first {@code HttpServer} of
-   * the process reads them, and cipherd creates none before its ops port.
+   * Sets each property of the limits that is not set yet; only the first {@code HttpServer} of the
+   * process reads them, and cipherd creates none before its ops port.
    */
-  static synchronized void apply(OpsHttpLimits limits) {
-    properties(limits)
+  static synchronized void apply(Duration requestTimeout, int maxConnections) {
+    properties(requestTimeout, maxConnections)
         .forEach(
             (name, value) -> {
               String given = System.getProperty(name);

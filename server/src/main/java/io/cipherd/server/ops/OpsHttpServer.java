@@ -2,11 +2,11 @@ package io.cipherd.server.ops;
 
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
-import io.cipherd.server.config.OpsHttpLimits;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.function.BooleanSupplier;
@@ -21,7 +21,7 @@ import java.util.function.Supplier;
  * exchange gets a virtual thread of its own (a connection parked mid-request costs a few KiB and
  * never the dispatcher, which a bounded pool's caller-runs policy would block), and {@link
  * JdkHttpServerSettings} bounds how long a connection may take and how many there are: at most
- * {@link OpsHttpLimits#maxConnections()} exchanges run at once.
+ * {@code maxConnections} exchanges run at once.
  */
 public final class OpsHttpServer implements AutoCloseable {
   static final String PROMETHEUS_TEXT = "text/plain; version=0.0.4; charset=utf-8";
@@ -38,20 +38,23 @@ public final class OpsHttpServer implements AutoCloseable {
    * Binds {@code address} and starts answering: {@code /metrics} with {@code scrape}'s text, {@code
    * /readyz} with 200 while {@code health} is SERVING and {@code keyStoreAnswers} holds; {@code
    * /readyz?exclude=keystore} (kube-apiserver's {@code ?exclude=} convention) leaves the key store
-   * out, for a readiness probe: with the store down, cached keys still serve. Clients are held to
-   * {@code limits}.
+   * out, for a readiness probe: with the store down, cached keys still serve. A connection is
+   * closed once it took {@code requestTimeout} (whole seconds) to send a request or read its
+   * answer, or sat that long without one; past {@code maxConnections} open, new ones are closed on
+   * accept.
    */
   public static OpsHttpServer start(
       InetSocketAddress address,
-      OpsHttpLimits limits,
+      Duration requestTimeout,
+      int maxConnections,
       Supplier<String> scrape,
       Health health,
       BooleanSupplier keyStoreAnswers)
       throws IOException {
-    JdkHttpServerSettings.apply(limits);
+    JdkHttpServerSettings.apply(requestTimeout, maxConnections);
     // A burst of connections up to the limit waits in the kernel to be accepted instead of having
     // its SYNs dropped (a probe among them would retry only after a second).
-    HttpServer server = HttpServer.create(address, /* backlog= */ limits.maxConnections());
+    HttpServer server = HttpServer.create(address, /* backlog= */ maxConnections);
     ExecutorService executor =
         Executors.newThreadPerTaskExecutor(Thread.ofVirtual().name("cipherd-http-", 0).factory());
     server.setExecutor(executor);

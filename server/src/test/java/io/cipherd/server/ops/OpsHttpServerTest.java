@@ -69,7 +69,8 @@ class OpsHttpServerTest {
         OpsHttpServer http =
             OpsHttpServer.start(
                 new InetSocketAddress("127.0.0.1", 0),
-                OpsHttpLimits.DEFAULT,
+                OpsHttpLimits.DEFAULT.requestTimeout(),
+                OpsHttpLimits.DEFAULT.maxConnections(),
                 services.metrics()::scrape,
                 services.health(),
                 services::keyStoreAnswers)) {

@@ -46,7 +46,8 @@ class OpsPortHoldingTest {
         OpsHttpServer http =
             OpsHttpServer.start(
                 new InetSocketAddress("127.0.0.1", 0),
-                OpsHttpLimits.DEFAULT,
+                OpsHttpLimits.DEFAULT.requestTimeout(),
+                OpsHttpLimits.DEFAULT.maxConnections(),
                 services.metrics()::scrape,
                 services.health(),
                 services::keyStoreAnswers)) {
@@ -80,14 +81,15 @@ class OpsPortHoldingTest {
   /**
    * In a JVM of its own, so that this server is the first HttpServer and its limits apply: a
    * half-sent request, one trickling a byte a second and a connection that sends nothing are each
-   * closed within the request timeout plus the JDK's 1 s check (plus slack for a loaded machine).
+   * closed within the request timeout plus the JDK's 1 s check (plus slack for a loaded machine). A
+   * JDK setting the operator gave with {@code -D} is kept, not overwritten by the option's value.
    */
   @Test
   void heldConnectionsAreClosedAtTheRequestTimeout() throws Exception {
     Path password = Files.writeString(dir.resolve("password"), "pw");
     try (ServerProcess server =
         ServerProcess.start(
-            List.of("-Xmx192m", "-XX:+UseSerialGC"),
+            List.of("-Xmx192m", "-XX:+UseSerialGC", "-Djdk.httpserver.maxConnections=100"),
             List.of(
                 "--host",
                 "127.0.0.1",
@@ -123,6 +125,8 @@ class OpsPortHoldingTest {
         assertClosedWithin(silent, bound, started);
         assertThat(statusLine(server.httpPort(), "/healthz")).isEqualTo("HTTP/1.1 200 OK");
       }
+      assertThat(server.log())
+          .contains("-Djdk.httpserver.maxConnections=100 is used instead of 256");
     }
   }
 
