@@ -62,6 +62,8 @@ public final class CipherdServer implements AutoCloseable {
       OpsHttpServer http =
           OpsHttpServer.start(
               new InetSocketAddress(InetAddress.getByName(config.host()), ops.httpPort()),
+              ops.httpLimits().requestTimeout(),
+              ops.httpLimits().maxConnections(),
               services.metrics()::scrape,
               services.health(),
               services::keyStoreAnswers);

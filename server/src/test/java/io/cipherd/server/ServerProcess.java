@@ -123,6 +123,11 @@ public final class ServerProcess implements AutoCloseable {
     }
   }
 
+  /** The HTTP port of /metrics and the probes. */
+  public int httpPort() {
+    return httpPort;
+  }
+
   public long pid() {
     return process.pid();
   }

@@ -14,18 +14,25 @@ import java.time.Duration;
  *     bounded set of keys
  * @param usageMergeInterval how often usage counts are merged through the key store (and due
  *     automatic rotations run): the lag of the counts other replicas see
+ * @param httpLimits what one client of the HTTP port may hold and for how long
  */
 public record ObservabilityConfig(
-    int httpPort, LogFormat logFormat, boolean metricsKeyNames, Duration usageMergeInterval) {
+    int httpPort,
+    LogFormat logFormat,
+    boolean metricsKeyNames,
+    Duration usageMergeInterval,
+    OpsHttpLimits httpLimits) {
   public static final Duration DEFAULT_USAGE_MERGE_INTERVAL = Duration.ofSeconds(10);
 
-  /** The defaults: port 9464, text logs, no key names in metrics, usage merged every 10 s. */
+  /**
+   * The defaults: port 9464 with {@link OpsHttpLimits#DEFAULT}, text logs, no key names in metrics,
+   * usage merged every 10 s.
+   */
   public static final ObservabilityConfig DEFAULT =
-      new ObservabilityConfig(
-          9464, LogFormat.TEXT, /* metricsKeyNames= */ false, DEFAULT_USAGE_MERGE_INTERVAL);
+      new ObservabilityConfig(9464, LogFormat.TEXT, /* metricsKeyNames= */ false);
 
   public ObservabilityConfig(int httpPort, LogFormat logFormat, boolean metricsKeyNames) {
-    this(httpPort, logFormat, metricsKeyNames, DEFAULT_USAGE_MERGE_INTERVAL);
+    this(httpPort, logFormat, metricsKeyNames, DEFAULT_USAGE_MERGE_INTERVAL, OpsHttpLimits.DEFAULT);
   }
 
   public ObservabilityConfig {
@@ -37,6 +44,9 @@ public record ObservabilityConfig(
     }
     if (logFormat == null) {
       throw new IllegalArgumentException("log format is required");
+    }
+    if (httpLimits == null) {
+      throw new IllegalArgumentException("HTTP limits are required");
     }
   }
 }

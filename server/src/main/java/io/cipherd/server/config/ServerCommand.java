@@ -181,6 +181,8 @@ public final class ServerCommand implements Callable<Integer> {
               + "(CIPHERD_HTTP_PORT). Default: ${DEFAULT-VALUE}.")
   int httpPort;
 
+  @Mixin OpsHttpOptions http;
+
   @Option(
       names = "--log-format",
       defaultValue = "${env:CIPHERD_LOG_FORMAT:-text}",
@@ -248,7 +250,8 @@ public final class ServerCommand implements Callable<Integer> {
               throw new IllegalArgumentException(
                   "--log-format must be text or json, got " + logFormat);
         };
-    return new ObservabilityConfig(httpPort, format, metricsKeyNames, usageMergeInterval);
+    return new ObservabilityConfig(
+        httpPort, format, metricsKeyNames, usageMergeInterval, http.toLimits());
   }
 
   /** The validated audit settings; null when no --audit-log is set. */

@@ -6,25 +6,30 @@ import java.io.IOException;
 import java.io.OutputStream;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
-import java.util.concurrent.ArrayBlockingQueue;
-import java.util.concurrent.ThreadPoolExecutor;
-import java.util.concurrent.TimeUnit;
+import java.time.Duration;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
 import java.util.function.BooleanSupplier;
 import java.util.function.Supplier;
 
 /**
  * The operators' HTTP port: {@code /metrics} (Prometheus text), {@code /healthz} (the process is
- * up) and {@code /readyz} (SERVING and the key store answers). Scrapes and probes are rare and
- * small, so two threads and a short queue are plenty; when both are full the dispatcher thread runs
- * the request itself, which slows new connections instead of dropping them.
+ * up) and {@code /readyz} (SERVING and the key store answers), on the JDK's {@code HttpServer}.
+ *
+ * <p>Its one dispatcher thread accepts connections and hands each readable one to the executor,
+ * which reads the request head and answers it. So that no client can keep a probe waiting, each
+ * exchange gets a virtual thread of its own (a connection parked mid-request costs a few KiB and
+ * never the dispatcher, which a bounded pool's caller-runs policy would block), and {@link
+ * JdkHttpServerSettings} bounds how long a connection may take and how many there are: at most
+ * {@code maxConnections} exchanges run at once.
  */
 public final class OpsHttpServer implements AutoCloseable {
   static final String PROMETHEUS_TEXT = "text/plain; version=0.0.4; charset=utf-8";
 
   private final HttpServer server;
-  private final ThreadPoolExecutor executor;
+  private final ExecutorService executor;
 
-  private OpsHttpServer(HttpServer server, ThreadPoolExecutor executor) {
+  private OpsHttpServer(HttpServer server, ExecutorService executor) {
     this.server = server;
     this.executor = executor;
   }
@@ -33,28 +38,25 @@ public final class OpsHttpServer implements AutoCloseable {
    * Binds {@code address} and starts answering: {@code /metrics} with {@code scrape}'s text, {@code
    * /readyz} with 200 while {@code health} is SERVING and {@code keyStoreAnswers} holds; {@code
    * /readyz?exclude=keystore} (kube-apiserver's {@code ?exclude=} convention) leaves the key store
-   * out, for a readiness probe: with the store down, cached keys still serve.
+   * out, for a readiness probe: with the store down, cached keys still serve. A connection is
+   * closed once it took {@code requestTimeout} (whole seconds) to send a request or read its
+   * answer, or sat that long without one; past {@code maxConnections} open, new ones are closed on
+   * accept.
    */
   public static OpsHttpServer start(
       InetSocketAddress address,
+      Duration requestTimeout,
+      int maxConnections,
       Supplier<String> scrape,
       Health health,
       BooleanSupplier keyStoreAnswers)
       throws IOException {
-    HttpServer server = HttpServer.create(address, /* backlog= */ 32);
-    ThreadPoolExecutor executor =
-        new ThreadPoolExecutor(
-            2,
-            2,
-            60,
-            TimeUnit.SECONDS,
-            new ArrayBlockingQueue<>(32),
-            runnable -> {
-              Thread thread = new Thread(runnable, "cipherd-http");
-              thread.setDaemon(true);
-              return thread;
-            },
-            new ThreadPoolExecutor.CallerRunsPolicy());
+    JdkHttpServerSettings.apply(requestTimeout, maxConnections);
+    // A burst of connections up to the limit waits in the kernel to be accepted instead of having
+    // its SYNs dropped (a probe among them would retry only after a second).
+    HttpServer server = HttpServer.create(address, /* backlog= */ maxConnections);
+    ExecutorService executor =
+        Executors.newThreadPerTaskExecutor(Thread.ofVirtual().name("cipherd-http-", 0).factory());
     server.setExecutor(executor);
     server.createContext(
         "/metrics",

@@ -92,6 +92,28 @@ class ServerCommandTest {
   }
 
   @Test
+  void httpPortLimits_reachTheObservabilityConfig_andDefaultToOpsHttpLimitsDefault() {
+    assertThat(observability().httpLimits()).isEqualTo(OpsHttpLimits.DEFAULT);
+    assertThat(
+            observability("--http-request-timeout", "PT5S", "--http-max-connections", "32")
+                .httpLimits())
+        .isEqualTo(new OpsHttpLimits(Duration.ofSeconds(5), 32));
+  }
+
+  @Test
+  void httpRequestTimeoutInFractionsOfASecond_orZeroConnections_isRefused() {
+    assertThatThrownBy(() -> observability("--http-request-timeout", "PT1.5S"))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("whole seconds");
+    assertThatThrownBy(() -> observability("--http-request-timeout", "PT0S"))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("whole seconds");
+    assertThatThrownBy(() -> observability("--http-max-connections", "0"))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("max HTTP connections");
+  }
+
+  @Test
   void zeroStreamIdleTimeout_isRefused() {
     assertThatThrownBy(() -> parse("--stream-idle-timeout", "PT0S"))
         .isInstanceOf(IllegalArgumentException.class)
@@ -156,6 +178,12 @@ class ServerCommandTest {
     assertThatThrownBy(() -> audit("--audit-log", "-", "--audit-rotate-size", "100"))
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessageContaining("rotate size");
+  }
+
+  private static ObservabilityConfig observability(String... args) {
+    ServerCommand command = new ServerCommand();
+    new CommandLine(command).parseArgs(args);
+    return command.toObservabilityConfig();
   }
 
   private static AuditConfig audit(String... args) {

@@ -6,6 +6,7 @@ import io.cipherd.server.Cipherd;
 import io.cipherd.server.CipherdServer;
 import io.cipherd.server.TestServers;
 import io.cipherd.server.api.RequestLimits;
+import io.cipherd.server.config.OpsHttpLimits;
 import io.cipherd.server.keys.KeyMetadata;
 import io.cipherd.server.keys.KeyPolicy;
 import io.cipherd.server.keys.KeyStore;
@@ -68,6 +69,8 @@ class OpsHttpServerTest {
         OpsHttpServer http =
             OpsHttpServer.start(
                 new InetSocketAddress("127.0.0.1", 0),
+                OpsHttpLimits.DEFAULT.requestTimeout(),
+                OpsHttpLimits.DEFAULT.maxConnections(),
                 services.metrics()::scrape,
                 services.health(),
                 services::keyStoreAnswers)) {
