@@ -214,7 +214,8 @@ class CipherdServerTest {
             Duration.ofMinutes(5),
             Duration.ZERO,
             Duration.ZERO,
-            Duration.ofSeconds(30));
+            Duration.ofSeconds(30),
+            1000);
     try (CipherdServer server = start(config("127.0.0.1", false).connections(two).build());
         Channel channel = new Channel(server.port())) {
       KeyAdminServiceGrpc.newBlockingStub(channel.managed)
