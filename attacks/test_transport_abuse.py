@@ -126,6 +126,8 @@ def test_malformed_streams_cost_the_log_a_bounded_amount(target: Target) -> None
         expected[kind] += sent[name]
     log = grown_log(target, before)
     traces = [line for line in log.splitlines() if line.startswith("\tat ") or "Exception" in line]
+    print(f"{total} malformed streams: log +{grown} B ({grown / total:.1f} B each), {len(traces)} stack-trace "
+          f"lines, counted {counted}")
 
     problems = []
     if unanswered:
@@ -183,6 +185,9 @@ def test_rapid_reset_gets_goaway_and_no_access_line_each(target: Target) -> None
                   if f"client_request_id={WELL_BEHAVED_ID}" not in line)
     grown = len(log.encode())
     reset_count = counters(target).get("reset_before_answer", 0) - before_counts.get("reset_before_answer", 0)
+    print(f"rapid reset: {resets} written in {elapsed:.1f} s, GOAWAY {goaway and goaway.error_code!r}, "
+          f"{reset_count:.0f} taken by the server, log +{grown} B; well-behaved: {len(answers)} Encrypts, "
+          f"slowest {max((a.seconds for a in answers), default=0):.3f} s")
 
     problems = []
     if goaway is None:
