@@ -20,6 +20,8 @@ import io.cipherd.server.TestServers;
 import io.cipherd.server.api.RequestLimits;
 import io.cipherd.server.keys.InMemoryKeyStore;
 import io.cipherd.server.security.CallerIdentity;
+import io.grpc.CallOptions;
+import io.grpc.ClientCall;
 import io.grpc.Context;
 import io.grpc.Contexts;
 import io.grpc.ManagedChannel;
@@ -270,6 +272,41 @@ class AccessLogInterceptorTest {
         .doesNotContain("StatusRuntimeException")
         .doesNotContain("RESOURCE_EXHAUSTED")
         .doesNotContain("OVERSIZED");
+  }
+
+  @Test
+  void overARealSocket_aCallResetBeforeAnyAnswer_isCounted_withoutALine() throws Exception {
+    lines.start();
+    accessLogger.addAppender(lines);
+    long before = PeerErrors.GLOBAL.total(PeerErrors.Kind.RESET_BEFORE_ANSWER);
+    try (CipherdServer real = TestServers.start(dataDir, false)) {
+      ManagedChannel network = TestServers.channel(real);
+      try {
+        // Connected first, so the call below reaches the server before its reset.
+        assertThatThrownBy(
+                () ->
+                    KeyAdminServiceGrpc.newBlockingStub(network)
+                        .getKey(GetKeyRequest.newBuilder().setKeyName("absent").build()))
+            .hasMessageStartingWith("NOT_FOUND");
+        // Started and sent, never half-closed: the service waits; then the client resets it.
+        ClientCall<EncryptRequest, io.cipherd.api.v1.EncryptResponse> call =
+            network.newCall(CryptoServiceGrpc.getEncryptMethod(), CallOptions.DEFAULT);
+        call.start(new ClientCall.Listener<>() {}, new Metadata());
+        call.sendMessage(EncryptRequest.newBuilder().setKeyName("orders").build());
+        Thread.sleep(200);
+        call.cancel("reset before any answer", null);
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
+        while (PeerErrors.GLOBAL.total(PeerErrors.Kind.RESET_BEFORE_ANSWER) == before
+            && System.nanoTime() < deadline) {
+          Thread.sleep(5);
+        }
+        Thread.sleep(100);
+      } finally {
+        network.shutdownNow().awaitTermination(5, TimeUnit.SECONDS);
+      }
+    }
+    assertThat(PeerErrors.GLOBAL.total(PeerErrors.Kind.RESET_BEFORE_ANSWER)).isEqualTo(before + 1);
+    assertThat(fields(onlyLine())).containsEntry("status", "NOT_FOUND");
   }
 
   @Test
