@@ -1,5 +1,7 @@
 package io.cipherd.server.logging;
 
+import io.micrometer.core.instrument.FunctionCounter;
+import io.micrometer.core.instrument.MeterRegistry;
 import java.time.Duration;
 import java.util.EnumMap;
 import java.util.Map;
@@ -49,6 +51,11 @@ public final class PeerErrors {
   /** The logger of the refused requests' summary line. */
   public static final String TRANSPORT_LOGGER = "cipherd.transport";
 
+  private static final String METRIC_DESCRIPTION =
+      "Requests the transport refused before any service saw them (malformed_header,"
+          + " malformed_message, oversized_message) and calls reset by their clients before any"
+          + " answer (reset_before_answer)";
+
   /** How often at most each summary line is written. */
   public static final Duration SUMMARY_INTERVAL = Duration.ofMinutes(1);
 
@@ -90,6 +97,19 @@ public final class PeerErrors {
   /** Events of {@code kind} since the process started; for the metric. */
   public long total(Kind kind) {
     return totals.get(kind).sum();
+  }
+
+  /**
+   * Adds {@code cipherd_transport_errors_total{kind}} to {@code registry}, read at scrape time: one
+   * series per kind, all present from the start.
+   */
+  public void bindTo(MeterRegistry registry) {
+    for (Kind kind : Kind.values()) {
+      FunctionCounter.builder("cipherd.transport.errors", this, errors -> errors.total(kind))
+          .description(METRIC_DESCRIPTION)
+          .tag("kind", kind.label())
+          .register(registry);
+    }
   }
 
   /** A daemon thread, started by the first event only: a server nobody abuses never has it. */

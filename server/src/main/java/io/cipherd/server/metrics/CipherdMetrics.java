@@ -1,6 +1,5 @@
 package io.cipherd.server.metrics;
 
-import io.cipherd.server.logging.PeerErrors;
 import io.micrometer.core.instrument.Meter;
 import io.micrometer.core.instrument.binder.jvm.ClassLoaderMetrics;
 import io.micrometer.core.instrument.binder.jvm.JvmGcMetrics;
@@ -74,7 +73,6 @@ public final class CipherdMetrics implements AutoCloseable {
     new UptimeMetrics().bindTo(registry);
     // At zero while the audit trail is off, so its panel and alert read 0 rather than no data.
     new AuditMetrics(registry);
-    TransportErrorMetrics.bind(PeerErrors.GLOBAL, registry);
   }
 
   public PrometheusMeterRegistry registry() {

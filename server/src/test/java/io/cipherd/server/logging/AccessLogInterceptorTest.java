@@ -12,6 +12,7 @@ import io.cipherd.api.v1.CreateKeyRequest;
 import io.cipherd.api.v1.CryptoServiceGrpc;
 import io.cipherd.api.v1.DecryptRequest;
 import io.cipherd.api.v1.EncryptRequest;
+import io.cipherd.api.v1.EncryptResponse;
 import io.cipherd.api.v1.GetKeyRequest;
 import io.cipherd.api.v1.KeyAdminServiceGrpc;
 import io.cipherd.server.Cipherd;
@@ -289,7 +290,7 @@ class AccessLogInterceptorTest {
                         .getKey(GetKeyRequest.newBuilder().setKeyName("absent").build()))
             .hasMessageStartingWith("NOT_FOUND");
         // Started and sent, never half-closed: the service waits; then the client resets it.
-        ClientCall<EncryptRequest, io.cipherd.api.v1.EncryptResponse> call =
+        ClientCall<EncryptRequest, EncryptResponse> call =
             network.newCall(CryptoServiceGrpc.getEncryptMethod(), CallOptions.DEFAULT);
         call.start(new ClientCall.Listener<>() {}, new Metadata());
         call.sendMessage(EncryptRequest.newBuilder().setKeyName("orders").build());
