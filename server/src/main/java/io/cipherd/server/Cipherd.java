@@ -19,6 +19,7 @@ import io.cipherd.server.keys.KeyStore;
 import io.cipherd.server.keys.UsageLedger;
 import io.cipherd.server.logging.AccessLogInterceptor;
 import io.cipherd.server.logging.CallContextExecutor;
+import io.cipherd.server.logging.PeerErrors;
 import io.cipherd.server.metrics.AccessDenialMetrics;
 import io.cipherd.server.metrics.AuditMetrics;
 import io.cipherd.server.metrics.CipherPoolMetrics;
@@ -134,6 +135,8 @@ public final class Cipherd implements AutoCloseable {
     CipherPoolMetrics.bind(cipherPools, metrics.registry());
     KeyCacheMetrics.bind(keys, metrics.registry());
     AccessDenialMetrics.bind(accessDenials, metrics.registry());
+    // What remote peers got wrong on the transport, counted by the log filter and the access log.
+    PeerErrors.GLOBAL.bindTo(metrics.registry());
     KeyStoreHealthMetrics.bind(health::isKeyStoreReachable, metrics.registry());
     this.streams = new ItemStreams(builder.streamIdleTimeout);
     StreamMetrics.bind(

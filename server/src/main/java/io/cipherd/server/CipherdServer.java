@@ -121,7 +121,8 @@ public final class CipherdServer implements AutoCloseable {
   /**
    * grpc-java's own per-connection bounds: it refuses calls past the limit (clients queue them),
    * pings silent connections and closes those that do not answer, sends GOAWAY to clients that ping
-   * too often and to connections idle or old past their limits.
+   * too often, to connections idle or old past their limits and to clients resetting streams faster
+   * than the limit (HTTP/2 rapid reset).
    */
   private static void limitConnections(NettyServerBuilder builder, ConnectionLimits limits) {
     builder
@@ -139,6 +140,10 @@ public final class CipherdServer implements AutoCloseable {
       builder
           .maxConnectionAge(limits.maxConnectionAge().toNanos(), TimeUnit.NANOSECONDS)
           .maxConnectionAgeGrace(limits.maxConnectionAgeGrace().toNanos(), TimeUnit.NANOSECONDS);
+    }
+    if (limits.maxStreamResets() > 0) {
+      builder.maxRstFramesPerWindow(
+          limits.maxStreamResets(), (int) ConnectionLimits.STREAM_RESET_WINDOW.toSeconds());
     }
   }
 

@@ -8,6 +8,7 @@ import io.cipherd.api.v1.CreateKeyRequest;
 import io.cipherd.api.v1.CryptoServiceGrpc;
 import io.cipherd.api.v1.DecryptRequest;
 import io.cipherd.api.v1.EncryptRequest;
+import io.cipherd.api.v1.EncryptResponse;
 import io.cipherd.api.v1.EncryptStreamRequest;
 import io.cipherd.api.v1.EncryptStreamResponse;
 import io.cipherd.api.v1.KeyAdminServiceGrpc;
@@ -17,9 +18,13 @@ import io.cipherd.server.api.RequestLimits;
 import io.cipherd.server.config.ConnectionLimits;
 import io.cipherd.server.config.ServerConfig;
 import io.cipherd.server.keystore.pkcs12.Pkcs12KeyStore;
+import io.cipherd.server.logging.PeerErrors;
+import io.grpc.CallOptions;
+import io.grpc.ClientCall;
 import io.grpc.Grpc;
 import io.grpc.InsecureChannelCredentials;
 import io.grpc.ManagedChannel;
+import io.grpc.Metadata;
 import io.grpc.Status;
 import io.grpc.StatusRuntimeException;
 import io.grpc.health.v1.HealthCheckRequest;
@@ -214,7 +219,8 @@ class CipherdServerTest {
             Duration.ofMinutes(5),
             Duration.ZERO,
             Duration.ZERO,
-            Duration.ofSeconds(30));
+            Duration.ofSeconds(30),
+            1000);
     try (CipherdServer server = start(config("127.0.0.1", false).connections(two).build());
         Channel channel = new Channel(server.port())) {
       KeyAdminServiceGrpc.newBlockingStub(channel.managed)
@@ -250,6 +256,55 @@ class CipherdServerTest {
       requests.onCompleted();
       open.get(1).onCompleted();
     }
+  }
+
+  /**
+   * HTTP/2 rapid reset: a client that resets more streams than --max-stream-resets in 10 s gets
+   * GOAWAY (ENHANCE_YOUR_CALM) and its connection closes, ending the stream it held open too; each
+   * reset stream is counted, not logged.
+   */
+  @Test
+  void maxStreamResets_closesTheConnectionOfAClientResettingStreamsFaster() throws Exception {
+    ConnectionLimits twenty =
+        new ConnectionLimits(
+            128,
+            Duration.ofMinutes(1),
+            Duration.ofSeconds(20),
+            Duration.ofMinutes(5),
+            Duration.ZERO,
+            Duration.ZERO,
+            Duration.ofSeconds(30),
+            20);
+    long resetsBefore = PeerErrors.GLOBAL.total(PeerErrors.Kind.RESET_BEFORE_ANSWER);
+    try (CipherdServer server = start(config("127.0.0.1", false).connections(twenty).build());
+        Channel channel = new Channel(server.port())) {
+      KeyAdminServiceGrpc.newBlockingStub(channel.managed)
+          .createKey(CreateKeyRequest.newBuilder().setKeyName("capped").build());
+      Answers held = new Answers();
+      CryptoServiceGrpc.newStub(channel.managed).encryptStream(held).onNext(item("held"));
+      held.first.get(10, TimeUnit.SECONDS);
+
+      for (int i = 0; i < 200 && !held.ended.isDone(); i++) {
+        ClientCall<EncryptRequest, EncryptResponse> call =
+            channel.managed.newCall(CryptoServiceGrpc.getEncryptMethod(), CallOptions.DEFAULT);
+        call.start(new ClientCall.Listener<>() {}, new Metadata());
+        call.sendMessage(EncryptRequest.newBuilder().setKeyName("capped").build());
+        Thread.sleep(2);
+        call.cancel("reset at once", null);
+      }
+
+      assertThatThrownBy(() -> held.ended.get(10, TimeUnit.SECONDS))
+          .cause()
+          .isInstanceOfSatisfying(
+              StatusRuntimeException.class,
+              // grpc-java's client reads GOAWAY ENHANCE_YOUR_CALM as RESOURCE_EXHAUSTED, or the
+              // connection closing first as UNAVAILABLE.
+              e ->
+                  assertThat(e.getStatus().getCode())
+                      .isIn(Status.Code.RESOURCE_EXHAUSTED, Status.Code.UNAVAILABLE));
+    }
+    assertThat(PeerErrors.GLOBAL.total(PeerErrors.Kind.RESET_BEFORE_ANSWER) - resetsBefore)
+        .isBetween(1L, 25L);
   }
 
   /**

@@ -18,6 +18,9 @@ import java.time.Duration;
  *     reconnect; zero: forever
  * @param maxConnectionAgeGrace how long calls in flight may still finish once a connection reached
  *     {@code maxConnectionAge}
+ * @param maxStreamResets most streams a client may reset (RST_STREAM) on one connection within
+ *     {@link #STREAM_RESET_WINDOW}; past it the connection gets GOAWAY (HTTP/2 rapid reset); zero:
+ *     no limit
  */
 public record ConnectionLimits(
     int maxCallsPerConnection,
@@ -26,7 +29,11 @@ public record ConnectionLimits(
     Duration permitKeepAliveTime,
     Duration maxConnectionIdle,
     Duration maxConnectionAge,
-    Duration maxConnectionAgeGrace) {
+    Duration maxConnectionAgeGrace,
+    int maxStreamResets) {
+  /** The window {@code maxStreamResets} counts in. */
+  public static final Duration STREAM_RESET_WINDOW = Duration.ofSeconds(10);
+
   /** The command line's defaults; its option descriptions say why. */
   public static final ConnectionLimits DEFAULT =
       new ConnectionLimits(
@@ -36,7 +43,8 @@ public record ConnectionLimits(
           Duration.ofMinutes(5),
           Duration.ofMinutes(15),
           Duration.ZERO,
-          Duration.ofSeconds(30));
+          Duration.ofSeconds(30),
+          1000);
 
   public ConnectionLimits {
     ServerConfig.checkAtLeastOne(maxCallsPerConnection, "max calls per connection");
@@ -46,6 +54,10 @@ public record ConnectionLimits(
     notNegative(maxConnectionIdle, "max connection idle");
     notNegative(maxConnectionAge, "max connection age");
     notNegative(maxConnectionAgeGrace, "max connection age grace");
+    if (maxStreamResets < 0) {
+      throw new IllegalArgumentException(
+          "max stream resets must not be negative, got " + maxStreamResets);
+    }
   }
 
   private static void positive(Duration value, String what) {

@@ -5,7 +5,7 @@ import picocli.CommandLine.Option;
 
 /**
  * The options that bound each client connection (calls at once, keepalive pings, idle and age
- * limits); each has a CIPHERD_* variable.
+ * limits, stream resets); each has a CIPHERD_* variable.
  */
 public final class ConnectionOptions {
   @Option(
@@ -73,6 +73,17 @@ public final class ConnectionOptions {
               + "Default: ${DEFAULT-VALUE}.")
   Duration maxConnectionAgeGrace;
 
+  @Option(
+      names = "--max-stream-resets",
+      defaultValue = "${env:CIPHERD_MAX_STREAM_RESETS:-1000}",
+      description =
+          "Most calls a client may reset (HTTP/2 RST_STREAM) on one connection in any 10 s, 0 for no "
+              + "limit (CIPHERD_MAX_STREAM_RESETS); past it the connection gets GOAWAY "
+              + "(ENHANCE_YOUR_CALM) and its client reconnects. Against HTTP/2 rapid reset (a stream "
+              + "opened and reset at once, thousands a second); a client resets a stream only when it "
+              + "cancels a call, far fewer than 100 a second. Default: ${DEFAULT-VALUE}.")
+  int maxStreamResets;
+
   /** The validated limits. */
   ConnectionLimits toLimits() {
     return new ConnectionLimits(
@@ -82,6 +93,7 @@ public final class ConnectionOptions {
         permitKeepAliveTime,
         maxConnectionIdle,
         maxConnectionAge,
-        maxConnectionAgeGrace);
+        maxConnectionAgeGrace,
+        maxStreamResets);
   }
 }

@@ -18,9 +18,12 @@ import org.slf4j.MDC;
  * Gives every call a request id of its own (in the MDC while the call's code runs) and writes one
  * line to the {@code cipherd.access} logger when it ends: method, key name, caller, status and
  * duration. It is the outermost interceptor, so calls that inner interceptors reject are logged
- * too, and with {@link #TRANSPORT_STATUS} on the server, calls the transport ended (a request over
- * the size limit) with the status their client saw. The line never holds request bodies: the key
- * name is taken from {@code key_name} or a ciphertext's header only.
+ * too, and with {@link #TRANSPORT_STATUS} on the server, calls the transport ended (a deadline that
+ * passed) with the status their client saw. Calls their peer ended before any answer (reset or
+ * dropped by the client, a request the transport refused for its bytes) get no line each: they are
+ * counted in {@link PeerErrors}, which writes one summary line a minute, so a client resetting
+ * thousands of streams a second (HTTP/2 rapid reset) cannot flood the log. The line never holds
+ * request bodies: the key name is taken from {@code key_name} or a ciphertext's header only.
  */
 public final class AccessLogInterceptor implements ServerInterceptor {
   /** The access log's logger name, so operators can route it to its own appender. */
@@ -45,8 +48,15 @@ public final class AccessLogInterceptor implements ServerInterceptor {
     ServerCall<Q, A> logged =
         new ForwardingServerCall.SimpleForwardingServerCall<>(call) {
           @Override
+          public void sendHeaders(Metadata headers) {
+            record.answered = true;
+            super.sendHeaders(headers);
+          }
+
+          @Override
           public void close(Status status, Metadata trailers) {
             // Logged first, so the line exists by the time the caller sees the answer.
+            record.answered = true;
             record.finish(status);
             super.close(status, trailers);
           }
@@ -90,10 +100,20 @@ public final class AccessLogInterceptor implements ServerInterceptor {
           record.exitMdc(outer);
         }
         // The service may never close a cancelled call; it still gets its line, with the status
-        // the client saw: the transport's (RESOURCE_EXHAUSTED for a request over the size limit,
-        // DEADLINE_EXCEEDED), CANCELLED when the client went away.
+        // the client saw: the transport's (DEADLINE_EXCEEDED), CANCELLED when the client went away.
         Status closed = transport == null ? null : transport.closedWith();
-        record.finish(closed == null ? Status.CANCELLED : closed);
+        Status status = closed == null ? Status.CANCELLED : closed;
+        if (!record.answered && peerEnded(status.getCode())) {
+          // Before any answer: a reset (or a request the transport refused, which
+          // TransportErrorLines counts) is counted, not a line each, so rapid resets cannot flood
+          // the log.
+          if (status.getCode() == Status.Code.CANCELLED) {
+            PeerErrors.GLOBAL.count(PeerErrors.Kind.RESET_BEFORE_ANSWER);
+          }
+          record.skip();
+          return;
+        }
+        record.finish(status);
       }
 
       @Override
@@ -116,6 +136,18 @@ public final class AccessLogInterceptor implements ServerInterceptor {
         }
       }
     };
+  }
+
+  /**
+   * Whether a call the service never answered ended because of its peer: reset or dropped by the
+   * client (CANCELLED), or refused by the transport for its bytes (a message over the size limit,
+   * RESOURCE_EXHAUSTED; truncated or not decompressible, INTERNAL). DEADLINE_EXCEEDED is the server
+   * being slow, and keeps its line.
+   */
+  private static boolean peerEnded(Status.Code code) {
+    return code == Status.Code.CANCELLED
+        || code == Status.Code.RESOURCE_EXHAUSTED
+        || code == Status.Code.INTERNAL;
   }
 
   /** Milliseconds with three decimals, without String.format's cost on every call. */
@@ -146,6 +178,10 @@ public final class AccessLogInterceptor implements ServerInterceptor {
 
     private final AtomicBoolean finished;
     private volatile String keyName = RequestKeyName.NONE;
+
+    /** Whether the service started its answer: sent response headers, or closed the call. */
+    private volatile boolean answered;
+
     private volatile boolean sawRequest;
 
     AccessRecord(ServerCall<?, ?> call, String requestId, String clientRequestId, boolean logged) {
@@ -177,6 +213,13 @@ public final class AccessLogInterceptor implements ServerInterceptor {
         MDC.remove(RequestIds.MDC_KEY);
       } else {
         MDC.put(RequestIds.MDC_KEY, outer);
+      }
+    }
+
+    /** Ends the record without a line: the call is counted elsewhere. */
+    void skip() {
+      if (logged) {
+        finished.set(true);
       }
     }
 

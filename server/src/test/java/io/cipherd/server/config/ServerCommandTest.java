@@ -69,7 +69,9 @@ class ServerCommandTest {
             "--max-connection-age-grace",
             "PT10S",
             "--stream-idle-timeout",
-            "PT2M");
+            "PT2M",
+            "--max-stream-resets",
+            "200");
 
     assertThat(config.connections())
         .isEqualTo(
@@ -80,7 +82,8 @@ class ServerCommandTest {
                 Duration.ofMinutes(1),
                 Duration.ZERO,
                 Duration.ofMinutes(30),
-                Duration.ofSeconds(10)));
+                Duration.ofSeconds(10),
+                200));
     assertThat(config.streamIdleTimeout()).isEqualTo(Duration.ofMinutes(2));
   }
 

@@ -12,6 +12,7 @@ import io.cipherd.api.v1.CreateKeyRequest;
 import io.cipherd.api.v1.CryptoServiceGrpc;
 import io.cipherd.api.v1.DecryptRequest;
 import io.cipherd.api.v1.EncryptRequest;
+import io.cipherd.api.v1.EncryptResponse;
 import io.cipherd.api.v1.GetKeyRequest;
 import io.cipherd.api.v1.KeyAdminServiceGrpc;
 import io.cipherd.server.Cipherd;
@@ -20,6 +21,8 @@ import io.cipherd.server.TestServers;
 import io.cipherd.server.api.RequestLimits;
 import io.cipherd.server.keys.InMemoryKeyStore;
 import io.cipherd.server.security.CallerIdentity;
+import io.grpc.CallOptions;
+import io.grpc.ClientCall;
 import io.grpc.Context;
 import io.grpc.Contexts;
 import io.grpc.ManagedChannel;
@@ -38,7 +41,6 @@ import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
-import org.assertj.core.api.InstanceOfAssertFactories;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -229,9 +231,10 @@ class AccessLogInterceptorTest {
   }
 
   @Test
-  void overARealSocket_anOversizedRequest_logsOneLine_andTheStatusTheClientSaw() throws Exception {
+  void overARealSocket_anOversizedRequest_isCounted_withoutALineOrAStackTrace() throws Exception {
     lines.start();
     accessLogger.addAppender(lines);
+    long before = PeerErrors.GLOBAL.total(PeerErrors.Kind.OVERSIZED_MESSAGE);
     // TestServers' limit is 64 KiB; the plaintext holds a marker that must appear nowhere.
     ByteString oversized = ByteString.copyFromUtf8("OVERSIZED-SECRET-".repeat(6000));
     String logs;
@@ -249,25 +252,62 @@ class AccessLogInterceptorTest {
                                 .build()))
             .hasMessageStartingWith("RESOURCE_EXHAUSTED")
             .hasMessageContaining("exceeds maximum size 65536");
+        // A call after it is logged as usual, so the line above had its chance to appear.
+        assertThatThrownBy(
+                () ->
+                    KeyAdminServiceGrpc.newBlockingStub(network)
+                        .getKey(GetKeyRequest.newBuilder().setKeyName("absent").build()))
+            .hasMessageStartingWith("NOT_FOUND");
       } finally {
         network.shutdownNow().awaitTermination(5, TimeUnit.SECONDS);
       }
       logs = captured.text();
     }
-    assertThat(fields(onlyLine()))
-        .containsEntry("method", "cipherd.v1.CryptoService/Encrypt")
-        .containsEntry("status", "RESOURCE_EXHAUSTED");
-    List<String> about =
-        logs.lines().filter(line -> line.contains("exceeds maximum size")).toList();
-    assertThat(about)
-        .singleElement(InstanceOfAssertFactories.STRING)
-        .contains("WARN", "refused a request before it reached the service: RESOURCE_EXHAUSTED")
-        .contains("gRPC message exceeds maximum size 65536: ");
-    // Not grpc-netty's warning with its stack trace, and never the message's content.
+    assertThat(fields(onlyLine())).containsEntry("status", "NOT_FOUND");
+    assertThat(PeerErrors.GLOBAL.total(PeerErrors.Kind.OVERSIZED_MESSAGE)).isEqualTo(before + 1);
+    // Neither grpc-netty's warning with its stack trace nor a line of its own, and never the
+    // message's content: the summary line a minute reports it.
     assertThat(logs)
         .doesNotContain("Exception processing message")
-        .doesNotContain("StatusRuntimeException: RESOURCE_EXHAUSTED")
+        .doesNotContain("exceeds maximum size")
+        .doesNotContain("StatusRuntimeException")
+        .doesNotContain("RESOURCE_EXHAUSTED")
         .doesNotContain("OVERSIZED");
+  }
+
+  @Test
+  void overARealSocket_aCallResetBeforeAnyAnswer_isCounted_withoutALine() throws Exception {
+    lines.start();
+    accessLogger.addAppender(lines);
+    long before = PeerErrors.GLOBAL.total(PeerErrors.Kind.RESET_BEFORE_ANSWER);
+    try (CipherdServer real = TestServers.start(dataDir, false)) {
+      ManagedChannel network = TestServers.channel(real);
+      try {
+        // Connected first, so the call below reaches the server before its reset.
+        assertThatThrownBy(
+                () ->
+                    KeyAdminServiceGrpc.newBlockingStub(network)
+                        .getKey(GetKeyRequest.newBuilder().setKeyName("absent").build()))
+            .hasMessageStartingWith("NOT_FOUND");
+        // Started and sent, never half-closed: the service waits; then the client resets it.
+        ClientCall<EncryptRequest, EncryptResponse> call =
+            network.newCall(CryptoServiceGrpc.getEncryptMethod(), CallOptions.DEFAULT);
+        call.start(new ClientCall.Listener<>() {}, new Metadata());
+        call.sendMessage(EncryptRequest.newBuilder().setKeyName("orders").build());
+        Thread.sleep(200);
+        call.cancel("reset before any answer", null);
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
+        while (PeerErrors.GLOBAL.total(PeerErrors.Kind.RESET_BEFORE_ANSWER) == before
+            && System.nanoTime() < deadline) {
+          Thread.sleep(5);
+        }
+        Thread.sleep(100);
+      } finally {
+        network.shutdownNow().awaitTermination(5, TimeUnit.SECONDS);
+      }
+    }
+    assertThat(PeerErrors.GLOBAL.total(PeerErrors.Kind.RESET_BEFORE_ANSWER)).isEqualTo(before + 1);
+    assertThat(fields(onlyLine())).containsEntry("status", "NOT_FOUND");
   }
 
   @Test
