@@ -18,6 +18,7 @@ import io.grpc.netty.shaded.io.netty.channel.socket.nio.NioServerSocketChannel;
 import io.grpc.netty.shaded.io.netty.handler.codec.http2.Http2ConnectionHandler;
 import io.grpc.netty.shaded.io.netty.handler.codec.http2.Http2Error;
 import io.grpc.netty.shaded.io.netty.handler.ssl.SslHandler;
+import io.grpc.netty.shaded.io.netty.util.concurrent.DefaultThreadFactory;
 import java.security.cert.Certificate;
 import java.security.cert.CertificateException;
 import java.security.cert.X509Certificate;
@@ -64,9 +65,12 @@ final class TrustedConnections implements AutoCloseable {
 
   private TrustedConnections() {
     IoHandlerFactory io = epoll ? EpollIoHandler.newFactory() : NioIoHandler.newFactory();
-    this.boss = new MultiThreadIoEventLoopGroup(1, io);
+    // Daemon threads, as grpc-java's own event loops are.
+    this.boss =
+        new MultiThreadIoEventLoopGroup(1, new DefaultThreadFactory("cipherd-boss", true), io);
     // Zero: Netty's default, twice the cores, as grpc-java's shared worker group has.
-    this.workers = new MultiThreadIoEventLoopGroup(0, io);
+    this.workers =
+        new MultiThreadIoEventLoopGroup(0, new DefaultThreadFactory("cipherd-worker", true), io);
   }
 
   /** Makes {@code builder} accept its connections through a new instance, which it returns. */
