@@ -32,13 +32,21 @@ public final class CipherdServer implements AutoCloseable {
   /** Null when serving plaintext. */
   private final ReloadingTlsCredentials tls;
 
+  /** Null unless serving mutual TLS. */
+  private final TrustedConnections connections;
+
   /** Serving gRPC only, without the metrics and probes port. */
   private CipherdServer(
-      ServerConfig config, Cipherd services, Server server, ReloadingTlsCredentials tls) {
+      ServerConfig config,
+      Cipherd services,
+      Server server,
+      ReloadingTlsCredentials tls,
+      TrustedConnections connections) {
     this.config = config;
     this.services = services;
     this.server = server;
     this.tls = tls;
+    this.connections = connections;
     this.http = null;
   }
 
@@ -48,6 +56,7 @@ public final class CipherdServer implements AutoCloseable {
     this.services = grpc.services;
     this.server = grpc.server;
     this.tls = grpc.tls;
+    this.connections = grpc.connections;
     this.http = http;
   }
 
@@ -72,9 +81,7 @@ public final class CipherdServer implements AutoCloseable {
       // As when the gRPC port cannot bind: stop what started, and leave the services to the caller.
       services.health().markNotServing();
       grpc.server.shutdownNow();
-      if (grpc.tls != null) {
-        grpc.tls.close();
-      }
+      grpc.closeTransport();
       throw e;
     }
   }
@@ -84,10 +91,16 @@ public final class CipherdServer implements AutoCloseable {
     InetAddress address = InetAddress.getByName(config.host());
     InetSocketAddress socket = new InetSocketAddress(address, config.port());
     ReloadingTlsCredentials tls = null;
+    TrustedConnections connections = null;
     NettyServerBuilder builder;
     if (config.tls().enabled()) {
       tls = ReloadingTlsCredentials.load(config.tls());
       builder = NettyServerBuilder.forAddress(socket, tls.credentials());
+      if (config.tls().mutual()) {
+        // A replaced client CA closes the connections whose certificate it no longer verifies.
+        connections = TrustedConnections.serve(builder);
+        tls.onClientCaChange(connections::closeUntrusted);
+      }
       log.info(
           "serving gRPC over {}TLS on {}:{}",
           config.tls().mutual() ? "mutual " : "",
@@ -110,12 +123,15 @@ public final class CipherdServer implements AutoCloseable {
       if (tls != null) {
         tls.close();
       }
+      if (connections != null) {
+        connections.close();
+      }
       throw e;
     }
     StreamMetrics.bindConnectionLimit(
         services.metrics().registry(), config.connections().maxCallsPerConnection());
     services.health().markServing();
-    return new CipherdServer(config, services, server, tls);
+    return new CipherdServer(config, services, server, tls, connections);
   }
 
   /**
@@ -194,10 +210,18 @@ public final class CipherdServer implements AutoCloseable {
       if (http != null) {
         http.close();
       }
-      if (tls != null) {
-        tls.close();
-      }
+      closeTransport();
       services.close();
+    }
+  }
+
+  /** Stops watching the TLS files and the event loops this server made, if any. */
+  private void closeTransport() {
+    if (tls != null) {
+      tls.close();
+    }
+    if (connections != null) {
+      connections.close();
     }
   }
 

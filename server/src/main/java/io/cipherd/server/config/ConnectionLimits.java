@@ -42,7 +42,7 @@ public record ConnectionLimits(
           Duration.ofSeconds(20),
           Duration.ofMinutes(5),
           Duration.ofMinutes(15),
-          Duration.ZERO,
+          Duration.ofMinutes(30),
           Duration.ofSeconds(30),
           1000);
 

@@ -31,10 +31,11 @@ public final class TlsOptions {
 
   @Option(
       names = "--tls-reload-period",
-      defaultValue = "${env:CIPHERD_TLS_RELOAD_PERIOD:-PT1M}",
+      defaultValue = "${env:CIPHERD_TLS_RELOAD_PERIOD:-PT10S}",
       description =
-          "How often the TLS files are checked for changes, ISO-8601, at least PT1M (CIPHERD_TLS_RELOAD_PERIOD). "
-              + "Default: ${DEFAULT-VALUE}.")
+          "How often the TLS files are read and compared by content, ISO-8601, at least PT1S "
+              + "(CIPHERD_TLS_RELOAD_PERIOD). A new client CA closes, within this plus 5 s, the connections whose "
+              + "certificate it does not verify. Default: ${DEFAULT-VALUE}.")
   Duration tlsReloadPeriod;
 
   /** The validated TLS settings; none set means plaintext. */

@@ -34,7 +34,11 @@ public final class BearerTokens {
 
   /** The name of the caller whose token this is, or null if it is nobody's. */
   public String identify(String token) {
-    byte[] presented = sha256(token);
+    return identifyHash(sha256(token));
+  }
+
+  /** The name of the caller whose token has SHA-256 {@code presented}, or null. */
+  String identifyHash(byte[] presented) {
     String match = null;
     for (Map.Entry<String, byte[]> entry : hashes.entrySet()) {
       // No early exit: the time taken does not depend on which entry matched.
@@ -50,7 +54,7 @@ public final class BearerTokens {
     return HexFormat.of().formatHex(sha256(token));
   }
 
-  private static byte[] sha256(String token) {
+  static byte[] sha256(String token) {
     try {
       return MessageDigest.getInstance("SHA-256").digest(token.getBytes(StandardCharsets.UTF_8));
     } catch (NoSuchAlgorithmException e) {

@@ -25,6 +25,10 @@ import javax.net.ssl.SSLSession;
  * grants an anonymous caller nothing, so nothing it sent needs reading. Health and reflection stay
  * open to a caller with no identity; a wrong credential is refused on every service, those two
  * included, so a caller learns at once that its credential is what fails.
+ *
+ * <p>What the caller presented goes into the context too ({@link CallerCredential}): the access
+ * policy checks it again when the policy changes, so a call or stream that outlives its token is
+ * refused from then on.
  */
 public final class CallerIdentityInterceptor implements ServerInterceptor {
   static final Metadata.Key<String> AUTHORIZATION =
@@ -78,6 +82,7 @@ public final class CallerIdentityInterceptor implements ServerInterceptor {
     SSLSession session = call.getAttributes().get(Grpc.TRANSPORT_ATTR_SSL_SESSION);
     String identity = session == null ? null : CertificateIdentity.of(session);
     BearerTokens known = tokens.get();
+    byte[] tokenHash = null;
     if (identity != null && known.namesCaller(identity)) {
       return refuse(
           call,
@@ -89,7 +94,8 @@ public final class CallerIdentityInterceptor implements ServerInterceptor {
     if (identity == null && !known.isEmpty()) {
       String authorization = headers.get(AUTHORIZATION);
       if (authorization != null) {
-        identity = fromBearer(known, authorization);
+        tokenHash = bearerHash(authorization);
+        identity = tokenHash == null ? null : known.identifyHash(tokenHash);
         if (identity == null) {
           return refuse(
               call,
@@ -107,8 +113,16 @@ public final class CallerIdentityInterceptor implements ServerInterceptor {
       }
       return next.startCall(call, headers);
     }
+    CallerCredential credential =
+        tokenHash != null
+            ? CallerCredential.token(tokens, known, identity, tokenHash)
+            : CallerCredential.certificate(tokens, known, identity);
     return Contexts.interceptCall(
-        Context.current().withValue(CallerIdentity.KEY, identity), call, headers, next);
+        Context.current()
+            .withValues(CallerIdentity.KEY, identity, CallerCredential.KEY, credential),
+        call,
+        headers,
+        next);
   }
 
   private <ReqT> ServerCall.Listener<ReqT> refuse(ServerCall<ReqT, ?> call, String why) {
@@ -116,11 +130,12 @@ public final class CallerIdentityInterceptor implements ServerInterceptor {
     return new ServerCall.Listener<>() {};
   }
 
-  private static String fromBearer(BearerTokens tokens, String authorization) {
+  /** SHA-256 of the bearer token in {@code authorization}, or null if it holds none. */
+  private static byte[] bearerHash(String authorization) {
     if (authorization.length() <= BEARER.length()
         || !authorization.substring(0, BEARER.length()).toLowerCase(Locale.ROOT).equals(BEARER)) {
       return null;
     }
-    return tokens.identify(authorization.substring(BEARER.length()).strip());
+    return BearerTokens.sha256(authorization.substring(BEARER.length()).strip());
   }
 }

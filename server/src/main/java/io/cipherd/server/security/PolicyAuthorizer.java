@@ -6,9 +6,11 @@ import java.util.function.Supplier;
 
 /**
  * Enforces an {@link AccessPolicy} for the caller in the current gRPC context, counting refusals.
- * Each check reads the policy in force, so a reloaded file applies to the next call. A key name
- * that is not valid is refused as such before any pattern sees it, so no rule is matched against
- * (and no message repeats) an arbitrary string.
+ * Each check reads the policy in force, so a reloaded file applies to the next call and to the next
+ * item of a stream already open; there the caller's credential is checked again too ({@link
+ * CallerCredential}), so a replaced token stops working on the streams it opened. A key name that
+ * is not valid is refused as such before any pattern sees it, so no rule is matched against (and no
+ * message repeats) an arbitrary string.
  */
 public final class PolicyAuthorizer implements Authorizer {
   private final Supplier<AccessPolicy> policies;
@@ -32,7 +34,10 @@ public final class PolicyAuthorizer implements Authorizer {
   public boolean allows(Operation operation, String keyName) {
     EnvelopeHeader.checkKeyName(keyName);
     String caller = CallerIdentity.current();
-    return caller != null && policies.get().allows(caller, operation, keyName);
+    CallerCredential credential = CallerCredential.current();
+    return caller != null
+        && (credential == null || credential.holds())
+        && policies.get().allows(caller, operation, keyName);
   }
 
   @Override
@@ -91,6 +96,11 @@ public final class PolicyAuthorizer implements Authorizer {
     if (caller == null) {
       denials.recordAnonymous();
       throw new UnauthenticatedException(operation, keyName);
+    }
+    CallerCredential credential = CallerCredential.current();
+    if (credential != null && !credential.holds()) {
+      denials.recordAnonymous();
+      throw new UnauthenticatedException(operation, keyName, /* revoked= */ true);
     }
     return caller;
   }

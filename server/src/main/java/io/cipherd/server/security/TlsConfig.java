@@ -12,12 +12,15 @@ import java.time.Duration;
  * @param privateKey PEM (PKCS#8) private key of {@code certChain}, or null for plaintext
  * @param clientCa PEM CA bundle that client certificates must chain to; non-null requires a client
  *     certificate
- * @param reloadPeriod how often the files are checked for changes (cert-manager style rotation); at
- *     least a minute, grpc-java's floor for file-watching credentials
+ * @param reloadPeriod how often the files are read and compared with what is in use (cert-manager
+ *     style rotation, a replaced client CA); at least a second
  */
 public record TlsConfig(Path certChain, Path privateKey, Path clientCa, Duration reloadPeriod) {
-  /** grpc-java silently raises any shorter period to this; we refuse it instead of pretending. */
-  public static final Duration MIN_RELOAD_PERIOD = Duration.ofMinutes(1);
+  /** Reading three small files more often than this buys nothing. */
+  public static final Duration MIN_RELOAD_PERIOD = Duration.ofSeconds(1);
+
+  /** How often the files are read by default: a replaced client CA reaches open connections so. */
+  public static final Duration DEFAULT_RELOAD_PERIOD = Duration.ofSeconds(10);
 
   /** Plaintext: no TLS at all. */
   public static final TlsConfig NONE =
@@ -25,7 +28,7 @@ public record TlsConfig(Path certChain, Path privateKey, Path clientCa, Duration
           /* certChain= */ null,
           /* privateKey= */ null,
           /* clientCa= */ null,
-          Duration.ofMinutes(1));
+          DEFAULT_RELOAD_PERIOD);
 
   public TlsConfig {
     if ((certChain == null) != (privateKey == null)) {

@@ -13,6 +13,18 @@ public final class UnauthenticatedException extends CipherdException {
     super(ErrorKind.UNAUTHENTICATED, message);
   }
 
+  /** {@code revoked}: the call's credential is no longer in the access policy in force. */
+  UnauthenticatedException(Operation operation, String keyName, boolean revoked) {
+    super(
+        ErrorKind.UNAUTHENTICATED,
+        "the credential this call was opened with is no longer accepted (the access policy "
+            + "changed since); it may not "
+            + operation.configName()
+            + " with key '"
+            + keyName
+            + "': open a new call with a current credential");
+  }
+
   UnauthenticatedException(Operation operation, String keyName) {
     super(
         ErrorKind.UNAUTHENTICATED,

@@ -68,6 +68,46 @@ class ReloadingAccessPolicyTest {
   }
 
   @Test
+  void changedContent_appliesEvenWithTheModificationTimeKept() throws Exception {
+    Path file = write(ENCRYPT_AND_DECRYPT, 1);
+    try (ReloadingAccessPolicy policy = ReloadingAccessPolicy.start(file, Duration.ofHours(1))) {
+      write(ENCRYPT_ONLY, 1);
+      policy.reloadIfChanged();
+
+      assertThat(policy.get().allows("billing", Operation.DECRYPT, "payments")).isFalse();
+    }
+  }
+
+  @Test
+  void halfWrittenFile_neverApplies_andTheNextValidOneDoes() throws Exception {
+    Path file = write(ENCRYPT_ONLY, 1);
+    try (ReloadingAccessPolicy policy = ReloadingAccessPolicy.start(file, Duration.ofHours(1))) {
+      AccessPolicy before = policy.get();
+      // Cut where it still parses as YAML but names no rules: not a valid policy.
+      write(ENCRYPT_AND_DECRYPT.substring(0, ENCRYPT_AND_DECRYPT.indexOf("rules")), 2);
+      policy.reloadIfChanged();
+      policy.reloadIfChanged();
+      assertThat(policy.get()).isSameAs(before);
+
+      write(ENCRYPT_AND_DECRYPT, 3);
+      policy.reloadIfChanged();
+      assertThat(policy.get().allows("billing", Operation.DECRYPT, "payments")).isTrue();
+    }
+  }
+
+  @Test
+  void unchangedContent_keepsThePolicyInstance() throws Exception {
+    Path file = write(ENCRYPT_ONLY, 1);
+    try (ReloadingAccessPolicy policy = ReloadingAccessPolicy.start(file, Duration.ofHours(1))) {
+      AccessPolicy before = policy.get();
+      write(ENCRYPT_ONLY, 2);
+      policy.reloadIfChanged();
+      // Same content, new time: nothing reloaded, so open streams re-check nothing.
+      assertThat(policy.get()).isSameAs(before);
+    }
+  }
+
+  @Test
   void brokenFileAtStart_failsTheStart() throws Exception {
     Path file = write("callers: {billing: {rules: [{keys: [a], operations: [sign]}]}}\n", 1);
     assertThatThrownBy(() -> ReloadingAccessPolicy.start(file, Duration.ofHours(1)))
