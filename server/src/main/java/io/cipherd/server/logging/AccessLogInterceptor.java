@@ -100,7 +100,8 @@ public final class AccessLogInterceptor implements ServerInterceptor {
           record.exitMdc(outer);
         }
         // The service may never close a cancelled call; it still gets its line, with the status
-        // the client saw: the transport's (DEADLINE_EXCEEDED), CANCELLED when the client went away.
+        // the client saw: the transport's (DEADLINE_EXCEEDED), CANCELLED when the client went away
+        // after the answer had started.
         Status closed = transport == null ? null : transport.closedWith();
         Status status = closed == null ? Status.CANCELLED : closed;
         if (!record.answered && peerEnded(status.getCode())) {
