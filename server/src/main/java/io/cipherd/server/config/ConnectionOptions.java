@@ -59,7 +59,7 @@ public final class ConnectionOptions {
       defaultValue = "${env:CIPHERD_MAX_CONNECTION_AGE:-PT30M}",
       description =
           "Ask clients to reconnect (GOAWAY) after a connection has been open this long, give or "
-              + "take 10%, PT0S for never, ISO-8601 (CIPHERD_MAX_CONNECTION_AGE). Bounds how long one "
+              + "take 10%%, PT0S for never, ISO-8601 (CIPHERD_MAX_CONNECTION_AGE). Bounds how long one "
               + "authentication lasts (a connection's client certificate, a token's stream) and spreads "
               + "long-lived clients over new replicas; gRPC clients reconnect on their own, a stream cut at "
               + "the end of the grace resumes after its last reference. Default: ${DEFAULT-VALUE}.")

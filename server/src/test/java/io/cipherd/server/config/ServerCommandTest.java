@@ -5,6 +5,9 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.cipherd.server.audit.AuditConfig;
 import io.cipherd.server.security.TlsConfig;
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -181,6 +184,22 @@ class ServerCommandTest {
     assertThatThrownBy(() -> audit("--audit-log", "-", "--audit-rotate-size", "100"))
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessageContaining("rotate size");
+  }
+
+  /** picocli formats each description: a bare '%' makes it warn on stderr and print it raw. */
+  @Test
+  void usageHelp_formatsEveryDescription() {
+    PrintStream err = System.err;
+    ByteArrayOutputStream warnings = new ByteArrayOutputStream();
+    String usage;
+    try {
+      System.setErr(new PrintStream(warnings, true, StandardCharsets.UTF_8));
+      usage = new CommandLine(new ServerCommand()).getUsageMessage();
+    } finally {
+      System.setErr(err);
+    }
+    assertThat(warnings.toString(StandardCharsets.UTF_8)).doesNotContain("picocli WARN");
+    assertThat(usage).contains("--max-connection-age").doesNotContain("%n");
   }
 
   private static ObservabilityConfig observability(String... args) {
