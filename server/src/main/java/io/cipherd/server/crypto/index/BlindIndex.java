@@ -7,7 +7,6 @@ import java.security.GeneralSecurityException;
 import java.util.Arrays;
 import javax.crypto.Mac;
 import javax.crypto.SecretKey;
-import javax.crypto.spec.SecretKeySpec;
 
 /**
  * Blind indexes: HMAC-SHA-256 of a normalized value under an index key version, truncated
@@ -24,10 +23,12 @@ public final class BlindIndex {
   /** Below 8 bytes unrelated values would share indexes too often (birthday bound 2³²). */
   public static final int MIN_LENGTH = 8;
 
-  /** The key every idle thread's Mac holds: all zeros, no secret. */
-  private static final SecretKey BLANK =
-      new SecretKeySpec(new byte[32], KeyType.INDEX.keyAlgorithm());
-
+  /**
+   * Each thread's Mac, never given a key: each index is computed by a clone of it, which becomes
+   * garbage after the call. Re-keying a kept Mac with a blank key was not enough: a heap dump once
+   * found a thread's Mac still holding words of a real key's padded block, most likely in SHA-256's
+   * message-schedule array, which the compression no longer writes once it runs as a JIT intrinsic.
+   */
   private static final ThreadLocal<Mac> MACS = ThreadLocal.withInitial(BlindIndex::newMac);
 
   private BlindIndex() {}
@@ -53,15 +54,14 @@ public final class BlindIndex {
 
   /** HMAC-SHA-256 of {@code normalized} under {@code key}, cut to {@code length} bytes. */
   public static byte[] compute(SecretKey key, byte[] normalized, int length) {
-    Mac mac = MACS.get();
     try {
+      Mac mac = (Mac) MACS.get().clone();
       mac.init(key);
       byte[] full = mac.doFinal(normalized);
-      mac.init(BLANK);
       byte[] index = Arrays.copyOf(full, length);
       Arrays.fill(full, (byte) 0);
       return index;
-    } catch (GeneralSecurityException | RuntimeException e) {
+    } catch (GeneralSecurityException | CloneNotSupportedException | RuntimeException e) {
       MACS.remove();
       throw new CryptoProviderException(KeyType.INDEX.keyAlgorithm(), e);
     }
