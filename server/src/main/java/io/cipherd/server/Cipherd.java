@@ -5,18 +5,22 @@ import io.cipherd.api.v1.CryptoServiceGrpc;
 import io.cipherd.api.v1.KeyAdminServiceGrpc;
 import io.cipherd.server.api.CipherdApi;
 import io.cipherd.server.api.ItemStreams;
+import io.cipherd.server.api.RequestLimits;
 import io.cipherd.server.api.StatusMapper;
 import io.cipherd.server.api.StreamItemRefusal;
-import io.cipherd.server.audit.AuditInterceptor;
-import io.cipherd.server.audit.AuditTrail;
-import io.cipherd.server.audit.AuditedAuthorizer;
+import io.cipherd.server.audit.Audit;
+import io.cipherd.server.audit.AuditConfig;
 import io.cipherd.server.config.ObservabilityConfig;
+import io.cipherd.server.config.ServerConfig;
 import io.cipherd.server.engine.AuthorizedKeyAdmin;
 import io.cipherd.server.engine.CryptoEngine;
+import io.cipherd.server.keys.AuditStore;
 import io.cipherd.server.keys.KeyAdmin;
 import io.cipherd.server.keys.KeyCache;
 import io.cipherd.server.keys.KeyStore;
+import io.cipherd.server.keys.ProcessUsageStore;
 import io.cipherd.server.keys.UsageLedger;
+import io.cipherd.server.keys.UsageStore;
 import io.cipherd.server.logging.AccessLogInterceptor;
 import io.cipherd.server.logging.CallContextExecutor;
 import io.cipherd.server.logging.PeerErrors;
@@ -28,12 +32,13 @@ import io.cipherd.server.metrics.KeyCacheMetrics;
 import io.cipherd.server.metrics.KeyStoreHealthMetrics;
 import io.cipherd.server.metrics.MeteredKeyStore;
 import io.cipherd.server.metrics.StreamMetrics;
-import io.cipherd.server.ops.AutoRotation;
 import io.cipherd.server.ops.DueDestructions;
+import io.cipherd.server.ops.DueRotations;
 import io.cipherd.server.ops.Health;
 import io.cipherd.server.ops.KeyMaintenance;
 import io.cipherd.server.ops.KeyRefresher;
 import io.cipherd.server.ops.UsageMerger;
+import io.cipherd.server.pool.CipherPoolConfig;
 import io.cipherd.server.pool.CipherPools;
 import io.cipherd.server.security.AccessDenials;
 import io.cipherd.server.security.AccessPolicy;
@@ -46,7 +51,9 @@ import io.grpc.ServerBuilder;
 import io.grpc.protobuf.services.ProtoReflectionService;
 import io.grpc.protobuf.services.ProtoReflectionServiceV1;
 import io.micrometer.core.instrument.binder.grpc.MetricCollectingServerInterceptor;
+import java.time.Clock;
 import java.time.Duration;
+import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.ExecutorService;
@@ -76,10 +83,10 @@ public final class Cipherd implements AutoCloseable {
   private final CallerIdentityInterceptor callerIdentity;
   private volatile KeyRefresher keyRefresher;
   private final KeyMaintenance maintenance;
-  private final AuditTrail audit;
+  private final Audit audit;
   private volatile boolean maintaining;
 
-  Cipherd(CipherdBuilder builder) {
+  private Cipherd(Builder builder) {
     Supplier<AccessPolicy> accessPolicy = builder.accessPolicy;
     Authorizer authorizer =
         accessPolicy == null
@@ -101,20 +108,24 @@ public final class Cipherd implements AutoCloseable {
         builder.metrics != null
             ? builder.metrics
             : new CipherdMetrics(ObservabilityConfig.DEFAULT.metricsKeyNames());
-    KeyStore metered = new MeteredKeyStore(keyStore, metrics.registry());
-    UsageLedger usage = new UsageLedger(builder.clock, builder.usageCapBlock);
+    MeteredKeyStore metered = new MeteredKeyStore(keyStore, metrics.registry());
+    UsageLedger usage =
+        new UsageLedger(metered.usage(builder.usageStore), builder.clock, builder.usageCapBlock);
+    AuditStore auditStore = builder.auditStore == null ? null : metered.audit(builder.auditStore);
     this.audit =
         builder.audit == null
-            ? null
-            : AuditMetrics.openTrail(builder.audit, metered, builder.clock, metrics.registry());
+            ? Audit.off()
+            : Audit.to(
+                AuditMetrics.openTrail(
+                    builder.audit, auditStore, builder.clock, metrics.registry()));
     this.keys = new KeyCache(metered, usage);
     this.admin = new KeyAdmin(metered, keys, builder.clock, usage);
     // A current version at its encryption cap is replaced when an encryption finds it there.
     keys.rotateWhenCapped(admin::rotateIfDue);
     this.maintenance =
         new KeyMaintenance(
-            new UsageMerger(usage, metered),
-            new AutoRotation(usage, keys, admin),
+            new UsageMerger(usage),
+            new DueRotations(usage, keys, admin),
             new DueDestructions(metered, builder.clock, keys::reload, metrics.registry()));
     this.cipherPools = new CipherPools(builder.cipherPools);
     keys.onVersionsWiped(cipherPools::clear);
@@ -130,7 +141,7 @@ public final class Cipherd implements AutoCloseable {
         new CryptoEngine(
             keys,
             cipherPools,
-            audit == null ? authorizer : new AuditedAuthorizer(authorizer),
+            audit.authorizing(authorizer),
             CryptoObservers.of(metrics, usage, audit, keys, admin.lifecycle(), blocking));
     CipherPoolMetrics.bind(cipherPools, metrics.registry());
     KeyCacheMetrics.bind(keys, metrics.registry());
@@ -155,16 +166,12 @@ public final class Cipherd implements AutoCloseable {
             builder.maxMessageBytes,
             streams,
             new CipherdApi.AuditAccess(
-                audit == null ? null : audit.key(),
-                authorizer,
-                builder.clock,
-                metered,
-                audit == null ? null : audit.trailName()));
+                audit.key(), authorizer, builder.clock, auditStore, audit.trailName()));
   }
 
   /** A builder over {@code keyStore}, which is closed with the server. */
-  public static CipherdBuilder builder(KeyStore keyStore) {
-    return new CipherdBuilder(keyStore);
+  public static Builder builder(KeyStore keyStore) {
+    return new Builder(keyStore);
   }
 
   /**
@@ -176,11 +183,8 @@ public final class Cipherd implements AutoCloseable {
    */
   public <T extends ServerBuilder<T>> T addTo(T builder) {
     T server = api.addTo(builder).intercept(callerIdentity);
-    if (audit != null) {
-      server =
-          server.intercept(new AuditInterceptor(audit, StatusMapper::close, StreamItemRefusal::of));
-    }
-    return server
+    return audit
+        .intercept(server, StatusMapper::close, StreamItemRefusal::of)
         .intercept(new MetricCollectingServerInterceptor(metrics.registry()))
         .intercept(new AccessLogInterceptor())
         .addStreamTracerFactory(AccessLogInterceptor.TRANSPORT_STATUS)
@@ -277,9 +281,7 @@ public final class Cipherd implements AutoCloseable {
       Thread.currentThread().interrupt();
     }
     blocking.shutdownNow();
-    if (audit != null) {
-      audit.close();
-    }
+    audit.close();
     forgetKeys();
     cipherPools.close();
     keyStore.close();
@@ -299,5 +301,142 @@ public final class Cipherd implements AutoCloseable {
       thread.setDaemon(true);
       return thread;
     };
+  }
+
+  /**
+   * The settings of a {@link Cipherd}, from {@link Cipherd#builder}. Validates each setting as it
+   * is given; the defaults are those of the command line.
+   */
+  public static final class Builder {
+    private final KeyStore keyStore;
+    private final UsageStore usageStore;
+    private final AuditStore auditStore;
+    private RequestLimits limits = ServerConfig.DEFAULT_LIMITS;
+    private int maxMessageBytes = ServerConfig.DEFAULT_MAX_MESSAGE_BYTES;
+    private CipherPoolConfig cipherPools = CipherPoolConfig.DEFAULT;
+    private int blockingThreads = ServerConfig.DEFAULT_BLOCKING_THREADS;
+    private int blockingQueue = ServerConfig.DEFAULT_BLOCKING_QUEUE;
+    private Duration streamIdleTimeout = ServerConfig.DEFAULT_STREAM_IDLE_TIMEOUT;
+    private CipherdMetrics metrics;
+    private Supplier<AccessPolicy> accessPolicy;
+    private Clock clock = Clock.systemUTC();
+    private AuditConfig audit;
+    private long usageCapBlock = UsageLedger.DEFAULT_CAP_BLOCK;
+
+    private Builder(KeyStore keyStore) {
+      this.keyStore = Objects.requireNonNull(keyStore, "keyStore");
+      // What else the store keeps: usage totals (else this process keeps them, for its caps), the
+      // audit key and heads (which an audit trail needs; build() checks).
+      this.usageStore = keyStore instanceof UsageStore usage ? usage : new ProcessUsageStore();
+      this.auditStore = keyStore instanceof AuditStore audit ? audit : null;
+    }
+
+    /** The limits, message size, pools, blocking pool and stream idle timeout of {@code config}. */
+    public Builder config(ServerConfig config) {
+      return limits(config.limits())
+          .maxMessageBytes(config.maxInboundMessageBytes())
+          .cipherPools(config.cipherPools())
+          .blockingThreads(config.blockingThreads())
+          .blockingQueue(config.blockingQueue())
+          .streamIdleTimeout(config.streamIdleTimeout());
+    }
+
+    public Builder limits(RequestLimits limits) {
+      this.limits = Objects.requireNonNull(limits, "limits");
+      return this;
+    }
+
+    /**
+     * The transport's largest request, which the server it is served by must use too: it decides
+     * the largest plaintext encrypted, so that every ciphertext fits a request to decrypt it.
+     */
+    public Builder maxMessageBytes(int bytes) {
+      if (bytes < 1024) {
+        throw new IllegalArgumentException("max message size must be at least 1024 bytes");
+      }
+      this.maxMessageBytes = bytes;
+      return this;
+    }
+
+    public Builder cipherPools(CipherPoolConfig cipherPools) {
+      this.cipherPools = Objects.requireNonNull(cipherPools, "cipherPools");
+      return this;
+    }
+
+    /** Threads for work that may block on the key store (cache misses, admin calls). */
+    public Builder blockingThreads(int threads) {
+      this.blockingThreads = ServerConfig.checkAtLeastOne(threads, "blocking threads");
+      return this;
+    }
+
+    /** Calls that may wait for a blocking thread before RESOURCE_EXHAUSTED. */
+    public Builder blockingQueue(int queue) {
+      this.blockingQueue = ServerConfig.checkAtLeastOne(queue, "blocking queue");
+      return this;
+    }
+
+    /** How long an item stream may receive no item before the server closes it. */
+    public Builder streamIdleTimeout(Duration timeout) {
+      Objects.requireNonNull(timeout, "timeout");
+      if (timeout.isNegative() || timeout.isZero()) {
+        throw new IllegalArgumentException("stream idle timeout must be positive, got " + timeout);
+      }
+      this.streamIdleTimeout = timeout;
+      return this;
+    }
+
+    /**
+     * How many encryptions of one key version this replica may reserve between usage merges ({@code
+     * --usage-cap-block}; at most a 64th of the version's limit, at least 1): replicas together
+     * pass a version's cap by at most (replicas − 1) such blocks.
+     */
+    public Builder usageCapBlock(long block) {
+      if (block < 1) {
+        throw new IllegalArgumentException("usage cap block must be at least 1, got " + block);
+      }
+      this.usageCapBlock = block;
+      return this;
+    }
+
+    /** Where metrics go; closed with the server. Default: a registry without key names. */
+    public Builder metrics(CipherdMetrics metrics) {
+      this.metrics = Objects.requireNonNull(metrics, "metrics");
+      return this;
+    }
+
+    /**
+     * The access policy in force at each call (e.g. reloaded from its file); none by default: all
+     * allowed.
+     */
+    public Builder accessPolicy(Supplier<AccessPolicy> accessPolicy) {
+      this.accessPolicy = accessPolicy;
+      return this;
+    }
+
+    /** A fixed access policy. */
+    public Builder accessPolicy(AccessPolicy accessPolicy) {
+      Objects.requireNonNull(accessPolicy, "accessPolicy");
+      return accessPolicy(() -> accessPolicy);
+    }
+
+    /** The clock stamped on new key versions, and by which scheduled destructions fall due. */
+    public Builder clock(Clock clock) {
+      this.clock = Objects.requireNonNull(clock, "clock");
+      return this;
+    }
+
+    /** Audits every call to the trail {@code audit} describes; null (the default): no audit. */
+    public Builder audit(AuditConfig audit) {
+      this.audit = audit;
+      return this;
+    }
+
+    public Cipherd build() {
+      if (audit != null && auditStore == null) {
+        throw new IllegalStateException(
+            keyStore + " keeps no audit key or heads for an audit trail");
+      }
+      return new Cipherd(this);
+    }
   }
 }

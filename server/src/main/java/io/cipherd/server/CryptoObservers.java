@@ -1,7 +1,6 @@
 package io.cipherd.server;
 
-import io.cipherd.server.audit.AuditObserver;
-import io.cipherd.server.audit.AuditTrail;
+import io.cipherd.server.audit.Audit;
 import io.cipherd.server.engine.CryptoObserver;
 import io.cipherd.server.engine.PendingDestructionObserver;
 import io.cipherd.server.engine.UsageObserver;
@@ -23,29 +22,23 @@ final class CryptoObservers {
 
   /**
    * The observers of a server with {@code metrics}, counting into {@code usage}, auditing into
-   * {@code audit} (null: no audit trail), cancelling through {@code lifecycle} on {@code executor}
-   * what {@code keys}' metadata says to cancel.
+   * {@code audit}, cancelling through {@code lifecycle} on {@code executor} what {@code keys}'
+   * metadata says to cancel.
    */
   static CryptoObserver of(
       CipherdMetrics metrics,
       UsageLedger usage,
-      AuditTrail audit,
+      Audit audit,
       KeyCache keys,
       KeyLifecycleAdmin lifecycle,
       Executor executor) {
     DestructionCancellation cancellation =
         new DestructionCancellation(
-            keys,
-            lifecycle,
-            executor,
-            RequestIds::current,
-            audit == null
-                ? DestructionCancellation.Listener.NONE
-                : audit::recordDestructionCancelledOnUse);
+            keys, lifecycle, executor, RequestIds::current, audit.cancellations());
     return CryptoObserver.all(
         new CryptoMetrics(metrics.registry(), metrics.keyNames()),
         new PendingDestructionObserver(cancellation),
         new UsageObserver(usage),
-        audit == null ? CryptoObserver.NONE : new AuditObserver());
+        audit.observer());
   }
 }

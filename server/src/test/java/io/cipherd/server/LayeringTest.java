@@ -14,7 +14,9 @@ import org.junit.jupiter.api.Test;
  *
  * <pre>
  *   wiring (Cipherd, CipherdServer, Main) → config → api, ops, logging, metrics
- *   api → engine → keys, pool, security → crypto.envelope → crypto → errors
+ *   api → audit → engine → keys, pool, security → crypto.envelope → crypto → errors
+ *   audit (the audit trail) is read by api (AuditService), metrics and config, and reads the
+ *   request ids of logging
  *   keystore.pkcs12, keystore.vault → keys (they implement its KeyStore); only the wiring picks one
  * </pre>
  */
@@ -40,6 +42,8 @@ class LayeringTest {
         .definedBy("io.cipherd.server.logging..")
         .layer("metrics")
         .definedBy("io.cipherd.server.metrics..")
+        .layer("audit")
+        .definedBy("io.cipherd.server.audit..")
         .layer("engine")
         .definedBy("io.cipherd.server.engine..")
         .layer("security")
@@ -63,17 +67,20 @@ class LayeringTest {
         .whereLayer("ops")
         .mayOnlyBeAccessedByLayers("wiring")
         .whereLayer("logging")
-        .mayOnlyBeAccessedByLayers("wiring", "config")
+        .mayOnlyBeAccessedByLayers("wiring", "config", "audit")
+        .whereLayer("audit")
+        .mayOnlyBeAccessedByLayers("wiring", "config", "api", "metrics")
         .whereLayer("keystore")
         .mayOnlyBeAccessedByLayers("wiring", "config")
         .whereLayer("engine")
-        .mayOnlyBeAccessedByLayers("wiring", "api", "metrics")
+        .mayOnlyBeAccessedByLayers("wiring", "api", "audit", "metrics")
         .whereLayer("metrics")
         .mayOnlyBeAccessedByLayers("wiring")
         .whereLayer("security")
-        .mayOnlyBeAccessedByLayers("wiring", "config", "engine", "logging", "metrics", "api")
+        .mayOnlyBeAccessedByLayers(
+            "wiring", "config", "engine", "logging", "metrics", "api", "audit")
         .whereLayer("keys")
-        .mayOnlyBeAccessedByLayers("wiring", "api", "engine", "keystore", "metrics", "ops")
+        .mayOnlyBeAccessedByLayers("wiring", "api", "audit", "engine", "keystore", "metrics", "ops")
         .whereLayer("pool")
         .mayOnlyBeAccessedByLayers("wiring", "config", "engine", "metrics")
         .check(SERVER);

@@ -10,7 +10,7 @@ import io.cipherd.api.v1.VerifyAuditCheckpointsResponse;
 import io.cipherd.server.audit.AuditKey;
 import io.cipherd.server.errors.InvalidArgumentException;
 import io.cipherd.server.keys.AuditHead;
-import io.cipherd.server.keys.KeyStore;
+import io.cipherd.server.keys.AuditStore;
 import io.cipherd.server.security.Authorizer;
 import io.cipherd.server.security.Operation;
 import io.grpc.stub.StreamObserver;
@@ -38,7 +38,7 @@ public final class AuditServiceImpl extends AuditServiceGrpc.AuditServiceImplBas
   private final Authorizer authorizer;
   private final CallDispatcher dispatcher;
   private final Clock clock;
-  private final KeyStore store;
+  private final AuditStore store;
   private final String trail;
 
   AuditServiceImpl(CipherdApi.AuditAccess access, CallDispatcher dispatcher) {

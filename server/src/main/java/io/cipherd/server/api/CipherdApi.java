@@ -3,7 +3,7 @@ package io.cipherd.server.api;
 import io.cipherd.server.audit.AuditKey;
 import io.cipherd.server.engine.AuthorizedKeyAdmin;
 import io.cipherd.server.engine.CryptoEngine;
-import io.cipherd.server.keys.KeyStore;
+import io.cipherd.server.keys.AuditStore;
 import io.cipherd.server.security.Authorizer;
 import io.grpc.ServerBuilder;
 import java.time.Clock;
@@ -47,7 +47,7 @@ public final class CipherdApi {
    * own trail name (null without a trail).
    */
   public record AuditAccess(
-      AuditKey key, Authorizer authorizer, Clock clock, KeyStore store, String trail) {}
+      AuditKey key, Authorizer authorizer, Clock clock, AuditStore store, String trail) {}
 
   /**
    * Adds the crypto, key-admin and audit services, each refusing malformed request bytes with

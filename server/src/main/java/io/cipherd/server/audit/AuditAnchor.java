@@ -1,7 +1,7 @@
 package io.cipherd.server.audit;
 
 import io.cipherd.server.keys.AuditHead;
-import io.cipherd.server.keys.KeyStore;
+import io.cipherd.server.keys.AuditStore;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -45,7 +45,7 @@ public final class AuditAnchor implements AutoCloseable {
     void cut();
   }
 
-  private final KeyStore store;
+  private final AuditStore store;
   private final String trail;
   private final boolean required;
   private final Listener listener;
@@ -62,7 +62,7 @@ public final class AuditAnchor implements AutoCloseable {
   /** Owned by the anchor's thread: the head the store holds, as far as this anchor knows. */
   private AuditHead stored;
 
-  private AuditAnchor(KeyStore store, String trail, boolean required, Listener listener) {
+  private AuditAnchor(AuditStore store, String trail, boolean required, Listener listener) {
     this.store = store;
     this.trail = trail;
     this.required = required;
@@ -77,7 +77,7 @@ public final class AuditAnchor implements AutoCloseable {
    * required}, a trail that does not reach it refuses to start.
    */
   public static AuditAnchor open(
-      KeyStore store, String trail, boolean required, Listener listener) {
+      AuditStore store, String trail, boolean required, Listener listener) {
     AuditAnchor anchor = new AuditAnchor(store, trail, required, listener);
     anchor.thread.start();
     return anchor;

@@ -1,6 +1,6 @@
 package io.cipherd.server.audit;
 
-import io.cipherd.server.keys.KeyStore;
+import io.cipherd.server.keys.AuditStore;
 import java.io.IOException;
 import java.time.Clock;
 import java.time.Instant;
@@ -61,7 +61,11 @@ public final class AuditTrail implements AutoCloseable {
    * first use); {@code listener} hears of records written and failed.
    */
   public static AuditTrail open(
-      AuditConfig config, KeyStore keyStore, Clock clock, AuditLog.Listener listener, Timing timing)
+      AuditConfig config,
+      AuditStore keyStore,
+      Clock clock,
+      AuditLog.Listener listener,
+      Timing timing)
       throws IOException {
     return open(
         config,
@@ -74,13 +78,13 @@ public final class AuditTrail implements AutoCloseable {
   }
 
   /**
-   * As {@link #open(AuditConfig, KeyStore, Clock, AuditLog.Listener, Timing)}, the anchor's writes
-   * and cuts reported to {@code anchorListener}, and the off-host copy's lines sent and lost to
-   * {@code sinkListener}.
+   * As {@link #open(AuditConfig, AuditStore, Clock, AuditLog.Listener, Timing)}, the anchor's
+   * writes and cuts reported to {@code anchorListener}, and the off-host copy's lines sent and lost
+   * to {@code sinkListener}.
    */
   public static AuditTrail open(
       AuditConfig config,
-      KeyStore keyStore,
+      AuditStore keyStore,
       Clock clock,
       AuditLog.Listener listener,
       Timing timing,

@@ -20,7 +20,7 @@ import java.util.function.Supplier;
  * Key administration: create, rotate, import, change policy, list. Every write goes through the
  * {@link KeyCache}, so the crypto path sees it at once; every call may reach the store. New
  * versions are made and checked by {@link NewVersions}; rotation by policy is {@link
- * AutoRotation}'s.
+ * PolicyRotation}'s.
  */
 public final class KeyAdmin {
   /**
@@ -44,12 +44,8 @@ public final class KeyAdmin {
   private final Clock clock;
   private final UsageLedger usage;
   private final NewVersions versions;
-  private final AutoRotation autoRotation;
+  private final PolicyRotation policyRotation;
   private final KeyLifecycleAdmin lifecycle;
-
-  public KeyAdmin(KeyStore store, KeyCache cache, Clock clock) {
-    this(store, cache, clock, new UsageLedger(clock));
-  }
 
   /**
    * Counts usage into {@code usage}, which the crypto path records to and automatic rotation reads.
@@ -60,7 +56,7 @@ public final class KeyAdmin {
     this.clock = clock;
     this.usage = usage;
     this.versions = new NewVersions(clock);
-    this.autoRotation = new AutoRotation(store, cache, clock, usage, versions);
+    this.policyRotation = new PolicyRotation(store, cache, clock, usage, versions);
     this.lifecycle = new KeyLifecycleAdmin(store, cache, clock, usage);
   }
 
@@ -75,7 +71,7 @@ public final class KeyAdmin {
    */
   public Map<Integer, VersionUsage> usage(String name) {
     KeyNames.check(name);
-    return usage.refresh(name, store);
+    return usage.refresh(name);
   }
 
   /**
@@ -86,7 +82,7 @@ public final class KeyAdmin {
     KeyNames.check(name);
     Duration quiet = KeyCensus.quietPeriod(quietPeriod);
     KeyMetadata metadata = store.readKey(name).orElseThrow(() -> KeyNotFoundException.key(name));
-    return KeyCensus.of(metadata, usage.refresh(name, store), quiet, clock.instant());
+    return KeyCensus.of(metadata, usage.refresh(name), quiet, clock.instant());
   }
 
   /**
@@ -94,7 +90,7 @@ public final class KeyAdmin {
    * encryptions (as merged across replicas) or is old enough; returns the new version, or 0.
    */
   public int rotateIfDue(String name) {
-    return autoRotation.rotateIfDue(name);
+    return policyRotation.rotateIfDue(name);
   }
 
   /**

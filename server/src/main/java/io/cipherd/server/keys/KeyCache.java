@@ -11,16 +11,21 @@ import java.util.Collection;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentMap;
+import java.util.concurrent.atomic.LongAdder;
 import java.util.function.Supplier;
 import java.util.function.ToIntFunction;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The crypto path's view of the keys: hands out ready key versions, held by {@link CachedKeys} in
- * front of the {@link KeyStore}, after their {@link KeyPolicy} allows the use. Once a version has
- * been used, encrypting and decrypting with it touches no store. Methods that may reach the store
- * say so; callers run them off the gRPC event loop.
+ * The crypto path's view of the keys: hands out ready key versions, held by name in front of the
+ * {@link KeyStore}, after their {@link KeyPolicy} allows the use. Keys are read through on a miss,
+ * a "not found" is answered from memory for {@link #NOT_FOUND_TTL}, and writes are cached in the
+ * order the store applied them. Once a version has been used, encrypting and decrypting with it
+ * touches no store. Methods that may reach the store say so; callers run them off the gRPC event
+ * loop.
  */
 public final class KeyCache {
   private static final Logger LOG = LoggerFactory.getLogger(KeyCache.class);
@@ -39,8 +44,32 @@ public final class KeyCache {
    */
   private final UsageLedger usage;
 
-  private final CachedKeys keys;
   private final KeyStore store;
+  private final ConcurrentMap<String, CachedKey> cache = new ConcurrentHashMap<>();
+
+  /**
+   * Held by every write from its store call to caching its result, so results are cached in the
+   * order the store applied them: otherwise an older result (say, a rotation carrying the old
+   * policy) could land last and overwrite a newer policy or version. Reads never take it.
+   */
+  private final Object writeLock = new Object();
+
+  /** Key lookups answered from the cache and from the store; read by metrics. */
+  private final LongAdder cacheHits = new LongAdder();
+
+  private final LongAdder cacheMisses = new LongAdder();
+
+  /**
+   * Told when new metadata made a cached key wipe versions' bytes; see {@link #onVersionsWiped}.
+   */
+  private volatile Runnable onWiped = () -> {};
+
+  /** Names the store did not know, within the not-found time. */
+  private final RecentMisses unknownKeys;
+
+  /** Cached keys whose reload found no version above the cached current one, within that time. */
+  private final RecentMisses noNewerVersion;
+
   private volatile ToIntFunction<String> rotation = name -> 0;
 
   /** A cache over {@code store} whose encryptions are capped by the counts in {@code usage}. */
@@ -55,7 +84,8 @@ public final class KeyCache {
   KeyCache(KeyStore store, UsageLedger usage, Clock clock) {
     this.usage = usage;
     this.store = store;
-    this.keys = new CachedKeys(store, clock, NOT_FOUND_TTL);
+    this.unknownKeys = new RecentMisses(clock, NOT_FOUND_TTL);
+    this.noNewerVersion = new RecentMisses(clock, NOT_FOUND_TTL);
   }
 
   /**
@@ -63,7 +93,16 @@ public final class KeyCache {
    * 0) can be done from memory alone, without a store call.
    */
   public boolean isCached(String name, int version) {
-    return keys.isCached(name, version);
+    CachedKey key = cache.get(name);
+    if (key == null) {
+      return unknownKeys.isRecent(name);
+    }
+    int wanted = version == 0 ? key.metadata().currentVersion() : version;
+    if (wanted > key.metadata().currentVersion()) {
+      // Another replica may have added it, which needs the store, unless it was just asked.
+      return noNewerVersion.isRecent(name);
+    }
+    return key.metadata().hasVersion(wanted) && key.hasLoaded(wanted);
   }
 
   /**
@@ -71,10 +110,10 @@ public final class KeyCache {
    * alone: the version is cached and one more encryption can be reserved without a store call.
    */
   public boolean canEncryptFromMemory(String name, int version) {
-    if (!keys.isCached(name, version)) {
+    if (!isCached(name, version)) {
       return false;
     }
-    Optional<KeyMetadata> metadata = keys.peek(name);
+    Optional<KeyMetadata> metadata = peek(name);
     if (metadata.isEmpty()) {
       return false;
     }
@@ -109,7 +148,7 @@ public final class KeyCache {
           .checkEncryption(
               name, info, /* chosenByCaller= */ requestedVersion != 0, /* encryptions= */ 0);
       if (usage.reserveEncryption(
-          name, info.version(), chosen.policy().encryptionLimit(info.mode()), store)) {
+          name, info.version(), chosen.policy().encryptionLimit(info.mode()))) {
         try {
           return loaded(chosen);
         } catch (RuntimeException e) {
@@ -142,7 +181,7 @@ public final class KeyCache {
    */
   public long encryptionLimit(UsableKey key) {
     KeyVersionRef version = key.version();
-    return keys.peek(version.keyName())
+    return peek(version.keyName())
         .map(m -> m.policy().encryptionLimit(key.header().mode()))
         .orElse(key.header().mode().encryptionLimit());
   }
@@ -155,7 +194,7 @@ public final class KeyCache {
    */
   public boolean reserveAnother(UsableKey key, long limit) {
     KeyVersionRef version = key.version();
-    return usage.reserveEncryption(version.keyName(), version.version(), limit, store);
+    return usage.reserveEncryption(version.keyName(), version.version(), limit);
   }
 
   /**
@@ -276,7 +315,15 @@ public final class KeyCache {
    * metadata and work on.
    */
   public int refreshCached() {
-    return keys.refreshAll();
+    int failed = 0;
+    for (String name : List.copyOf(cache.keySet())) {
+      try {
+        reload(name);
+      } catch (KeyStoreUnavailableException | KeyStoreAccessDeniedException e) {
+        failed++;
+      }
+    }
+    return failed;
   }
 
   /**
@@ -291,13 +338,45 @@ public final class KeyCache {
     int read = 0;
     for (String name : names) {
       try {
-        read += keys.preload(name);
+        read += preloadKey(name);
         // Its usage totals too: the key's first encryption reserves against them from memory.
-        usage.load(name, store);
+        usage.load(name);
       } catch (KeyStoreUnavailableException | KeyStoreAccessDeniedException e) {
         throw e;
       } catch (RuntimeException e) {
         LOG.warn("key '{}' not preloaded: {}", name, e.getMessage());
+      }
+    }
+    return read;
+  }
+
+  /**
+   * Brings {@code name} wholly into memory: its metadata, if not cached, and the bytes of every
+   * version its policy and lifecycle still let compute or decrypt that are not loaded yet. Returns
+   * how many versions were read; 0 for a key the store no longer has. Counts no cache request. May
+   * reach the store.
+   */
+  private int preloadKey(String name) {
+    CachedKey key = cache.get(name);
+    if (key == null) {
+      Optional<KeyMetadata> read = store.readKey(name);
+      if (read.isEmpty()) {
+        return 0;
+      }
+      offer(read.get());
+      key = cache.get(name);
+      if (key == null) {
+        return 0; // forgotten meanwhile (invalidateAll): the next use reads it again
+      }
+    }
+    KeyMetadata metadata = key.metadata();
+    int read = 0;
+    for (int version : metadata.policy().usableVersions(metadata.currentVersion())) {
+      // A version scheduled for destruction or destroyed (or any of a key being deleted) serves
+      // no call: its bytes are never read, and a destroyed version's are gone.
+      if (!key.hasLoaded(version) && CachedKey.mayHoldBytes(metadata, version)) {
+        key.usable(metadata.version(version));
+        read++;
       }
     }
     return read;
@@ -310,7 +389,7 @@ public final class KeyCache {
    * still hold those versions' key schedules.
    */
   public void onVersionsWiped(Runnable listener) {
-    keys.onWiped(listener);
+    this.onWiped = listener;
   }
 
   /**
@@ -319,32 +398,40 @@ public final class KeyCache {
    * Cipherd.forgetKeys}, which clears the cipher pools with it.
    */
   public void invalidateAll() {
-    keys.invalidateAll();
+    unknownKeys.clear();
+    noNewerVersion.clear();
+    for (String name : cache.keySet()) {
+      CachedKey evicted = cache.remove(name);
+      if (evicted != null) {
+        evicted.destroy();
+      }
+    }
   }
 
   /** Key lookups answered from memory. */
   public long cacheHits() {
-    return keys.hits();
+    return cacheHits.sum();
   }
 
   /** Key lookups that had to read the store's metadata. */
   public long cacheMisses() {
-    return keys.misses();
+    return cacheMisses.sum();
   }
 
   /** Keys whose metadata is cached. */
   public int cacheSize() {
-    return keys.size();
+    return cache.size();
   }
 
   /** A key's cached metadata, without reaching the store; empty if it is not cached. */
   Optional<KeyMetadata> peek(String name) {
-    return keys.peek(name);
+    CachedKey key = cache.get(name);
+    return key == null ? Optional.empty() : Optional.of(key.metadata());
   }
 
   /** The names of the keys cached now. */
   public Set<String> cachedNames() {
-    return keys.names();
+    return Set.copyOf(cache.keySet());
   }
 
   /**
@@ -352,7 +439,16 @@ public final class KeyCache {
    * it returns, so concurrent writes are cached in the order the store applied them.
    */
   KeyMetadata write(Supplier<KeyMetadata> storeWrite) {
-    return keys.write(storeWrite);
+    synchronized (writeLock) {
+      KeyMetadata written = storeWrite.get();
+      unknownKeys.forget(written.name());
+      noNewerVersion.forget(written.name());
+      cache.compute(
+          written.name(),
+          (name, old) ->
+              old == null ? new CachedKey(written, store) : old.withMetadata(written, onWiped));
+      return written;
+    }
   }
 
   /**
@@ -362,23 +458,62 @@ public final class KeyCache {
    * write.
    */
   public void reload(String name) {
-    keys.reload(name);
+    store.readKey(name).ifPresent(this::offer);
   }
 
   /**
    * Caches {@code fresh}, just read from the store, unless a newer write has been cached meanwhile.
    */
   void offer(KeyMetadata fresh) {
-    keys.offer(fresh);
+    unknownKeys.forget(fresh.name());
+    noNewerVersion.forget(fresh.name());
+    synchronized (writeLock) {
+      cache.compute(
+          fresh.name(),
+          (n, old) ->
+              old == null
+                  ? new CachedKey(fresh, store)
+                  : fresh.currentVersion() < old.metadata().currentVersion()
+                      ? old
+                      : old.withMetadata(fresh, onWiped));
+    }
   }
 
   /** The key {@code name}, read from the store on a miss. */
   private CachedKey cached(String name) {
-    return keys.get(name);
+    CachedKey key = cache.get(name);
+    if (key != null) {
+      cacheHits.increment();
+      return key;
+    }
+    cacheMisses.increment();
+    KeyNames.check(name);
+    if (unknownKeys.isRecent(name)) {
+      throw KeyNotFoundException.key(name);
+    }
+    Optional<KeyMetadata> read = store.readKey(name);
+    if (read.isEmpty()) {
+      unknownKeys.remember(name);
+      throw KeyNotFoundException.key(name);
+    }
+    KeyMetadata metadata = read.get();
+    return cache.computeIfAbsent(name, n -> new CachedKey(metadata, store));
   }
 
-  /** {@code key}, re-read from the store first if it does not know {@code version} (0: any). */
+  /**
+   * {@code key}, re-read from the store first if it does not know {@code version} (0: any is fine),
+   * unless a re-read within the not-found time found no newer version.
+   */
   private CachedKey withVersion(CachedKey key, int version) {
-    return keys.withVersion(key, version);
+    String name = key.metadata().name();
+    if (version <= key.metadata().currentVersion() || noNewerVersion.isRecent(name)) {
+      return key;
+    }
+    reload(name);
+    CachedKey reloaded = cache.getOrDefault(name, key);
+    if (version > reloaded.metadata().currentVersion()) {
+      noNewerVersion.remember(name);
+    }
+    return reloaded;
   }
 }

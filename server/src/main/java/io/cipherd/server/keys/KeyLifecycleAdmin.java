@@ -212,13 +212,7 @@ public final class KeyLifecycleAdmin {
       Duration window,
       List<DataInventory> inventories) {
     return RetirementPlan.of(
-        key,
-        belowVersion,
-        quiet,
-        window,
-        inventories,
-        usage.refresh(key.name(), store),
-        clock.instant());
+        key, belowVersion, quiet, window, inventories, usage.refresh(key.name()), clock.instant());
   }
 
   /**

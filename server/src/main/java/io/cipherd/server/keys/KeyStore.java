@@ -1,16 +1,17 @@
 package io.cipherd.server.keys;
 
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
 import javax.crypto.SecretKey;
 
 /**
  * Where named, versioned keys live: a PKCS12 file for a single node, Vault for many replicas.
  *
- * <p>Implementations are thread-safe, never delete or overwrite a version, and make each write
- * atomic: after a crash a version is either fully stored or absent. Calls may block on disk or
- * network, so callers keep them off the gRPC event loop.
+ * <p>A store keeps the keys themselves; one that also keeps usage totals or the audit trail's key
+ * and heads implements {@link UsageStore} or {@link AuditStore} too. Implementations are
+ * thread-safe, never delete or overwrite a version, and make each write atomic: after a crash a
+ * version is either fully stored or absent. Calls may block on disk or network, so callers keep
+ * them off the gRPC event loop.
  */
 public interface KeyStore extends AutoCloseable {
   /** Every key name, in ascending order. */
@@ -48,54 +49,7 @@ public interface KeyStore extends AutoCloseable {
    * had not. The metadata of a destroyed version stays readable. Versions are never added or
    * removed here; throws {@link KeyNotFoundException} if there is no such key.
    */
-  default KeyMetadata updateLifecycle(KeyMetadata expected, KeyMetadata next) {
-    throw new UnsupportedOperationException(
-        getClass().getSimpleName() + " keeps no lifecycle states");
-  }
-
-  /**
-   * Each version's usage as merged so far (versions never used are absent); empty for an unknown
-   * key.
-   */
-  default Map<Integer, VersionUsage> readUsage(String name) {
-    throw new UnsupportedOperationException(getClass().getSimpleName() + " keeps no usage counts");
-  }
-
-  /**
-   * Adds {@code delta} (one replica's counts since its last merge) to the stored usage of key
-   * {@code name}, atomically against other replicas doing the same, and returns the merged totals.
-   */
-  default Map<Integer, VersionUsage> addUsage(String name, Map<Integer, VersionUsage> delta) {
-    throw new UnsupportedOperationException(getClass().getSimpleName() + " keeps no usage counts");
-  }
-
-  /**
-   * The audit key's 32 bytes, shared by every replica of the store: created on first use with
-   * check-and-set (so two replicas starting at once agree on one), then read. It hashes callers'
-   * contexts and MACs the audit trail's checkpoints; no API ever returns it. The caller wipes the
-   * returned copy.
-   */
-  default byte[] auditKeyMaterial() {
-    throw new UnsupportedOperationException(getClass().getSimpleName() + " keeps no audit key");
-  }
-
-  /**
-   * The head anchored for audit trail {@code trail} ({@link AuditHead}), or empty if none was ever
-   * written for that name.
-   */
-  default Optional<AuditHead> readAuditHead(String trail) {
-    throw new UnsupportedOperationException(getClass().getSimpleName() + " keeps no audit heads");
-  }
-
-  /**
-   * Replaces the head of trail {@code next.trail()} with {@code next} if the stored head is still
-   * {@code expected} (null: none stored yet), atomically against other writers (check-and-set: of
-   * two writers expecting the same head, one wins). Returns false, and stores nothing, if the
-   * stored head is not {@code expected}.
-   */
-  default boolean writeAuditHead(AuditHead expected, AuditHead next) {
-    throw new UnsupportedOperationException(getClass().getSimpleName() + " keeps no audit heads");
-  }
+  KeyMetadata updateLifecycle(KeyMetadata expected, KeyMetadata next);
 
   @Override
   default void close() {}

@@ -46,6 +46,7 @@ public final class UsageLedger {
    */
   static final long BLOCKS_PER_LIMIT = 64;
 
+  private final UsageStore store;
   private final Clock clock;
   private final long capBlock;
   private final ConcurrentMap<String, ConcurrentMap<Integer, Pending>> pending =
@@ -58,18 +59,19 @@ public final class UsageLedger {
   /** Merges of one key, and a key's first read of its totals, run one at a time: these lock. */
   private final ConcurrentMap<String, Object> keyLocks = new ConcurrentHashMap<>();
 
-  public UsageLedger(Clock clock) {
-    this(clock, DEFAULT_CAP_BLOCK);
+  public UsageLedger(UsageStore store, Clock clock) {
+    this(store, clock, DEFAULT_CAP_BLOCK);
   }
 
   /**
    * A ledger whose replica reserves at most {@code capBlock} encryptions of a version between
    * merges ({@code --usage-cap-block}).
    */
-  public UsageLedger(Clock clock, long capBlock) {
+  public UsageLedger(UsageStore store, Clock clock, long capBlock) {
     if (capBlock < 1) {
       throw new IllegalArgumentException("usage cap block must be at least 1, got " + capBlock);
     }
+    this.store = store;
     this.clock = clock;
     this.capBlock = capBlock;
   }
@@ -93,13 +95,13 @@ public final class UsageLedger {
    * key's first reservation reads its totals there; such store calls throw as the store does (an
    * encryption that cannot be counted against its cap does not run).
    */
-  public boolean reserveEncryption(String name, int version, long limit, KeyStore store) {
+  public boolean reserveEncryption(String name, int version, long limit) {
     if (limit <= 0) {
       // Nothing to pass: counted only, with no store call.
       record(name, version, Use.ENCRYPT);
       return true;
     }
-    EncryptionCap cap = loadedCap(name, version, store);
+    EncryptionCap cap = loadedCap(name, version);
     long block = capBlock(limit);
     for (; ; ) {
       switch (cap.tryReserve(limit, block)) {
@@ -110,7 +112,7 @@ public final class UsageLedger {
         case LIMIT_REACHED -> {
           return false;
         }
-        case BLOCK_FULL -> mergeKey(name, store, /* add= */ true);
+        case BLOCK_FULL -> mergeKey(name, /* add= */ true);
       }
     }
   }
@@ -147,14 +149,14 @@ public final class UsageLedger {
   }
 
   /** Reads a key's totals from the store before its first reservation on this replica. */
-  public void load(String name, KeyStore store) {
+  public void load(String name) {
     if (!merged.containsKey(name)) {
-      mergeKey(name, store, /* add= */ false);
+      mergeKey(name, /* add= */ false);
     }
   }
 
-  private EncryptionCap loadedCap(String name, int version, KeyStore store) {
-    load(name, store);
+  private EncryptionCap loadedCap(String name, int version) {
+    load(name);
     ConcurrentMap<Integer, EncryptionCap> versions = caps.get(name);
     EncryptionCap cap = versions == null ? null : versions.get(version);
     if (cap != null) {
@@ -217,11 +219,11 @@ public final class UsageLedger {
    * Adds what each key counted since its last merge to the store's totals. A key whose merge fails
    * (store unavailable) keeps its counts for the next merge; returns how many keys failed.
    */
-  public int merge(KeyStore store) {
+  public int merge() {
     int failed = 0;
     for (String name : pending.keySet()) {
       try {
-        mergeKey(name, store, /* add= */ true);
+        mergeKey(name, /* add= */ true);
       } catch (RuntimeException e) {
         failed++;
       }
@@ -234,7 +236,7 @@ public final class UsageLedger {
    * (else, or if it counted nothing, reads them), and moves its caps to the new totals; throws as
    * the store does, keeping the counts for the next merge.
    */
-  private void mergeKey(String name, KeyStore store, boolean add) {
+  private void mergeKey(String name, boolean add) {
     synchronized (keyLock(name)) {
       ConcurrentMap<Integer, Pending> versions = pending.get(name);
       Map<Integer, VersionUsage> delta = new HashMap<>();
@@ -301,8 +303,8 @@ public final class UsageLedger {
   }
 
   /** Reads a key's merged totals from the store (for a key this replica has not used yet). */
-  public Map<Integer, VersionUsage> refresh(String name, KeyStore store) {
-    mergeKey(name, store, /* add= */ false);
+  public Map<Integer, VersionUsage> refresh(String name) {
+    mergeKey(name, /* add= */ false);
     return usage(name);
   }
 

@@ -5,7 +5,7 @@ import io.cipherd.server.audit.AuditConfig;
 import io.cipherd.server.audit.AuditLog;
 import io.cipherd.server.audit.AuditSink;
 import io.cipherd.server.audit.AuditTrail;
-import io.cipherd.server.keys.KeyStore;
+import io.cipherd.server.keys.AuditStore;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
@@ -88,7 +88,7 @@ public final class AuditMetrics
 
   /** Opens the trail {@code config} describes, metered in {@code registry}. */
   public static AuditTrail openTrail(
-      AuditConfig config, KeyStore store, Clock clock, MeterRegistry registry) {
+      AuditConfig config, AuditStore store, Clock clock, MeterRegistry registry) {
     AuditMetrics meters = new AuditMetrics(registry);
     try {
       return AuditTrail.open(config, store, clock, meters, meters, meters, meters);

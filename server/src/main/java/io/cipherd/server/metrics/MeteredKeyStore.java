@@ -1,11 +1,13 @@
 package io.cipherd.server.metrics;
 
 import io.cipherd.server.keys.AuditHead;
+import io.cipherd.server.keys.AuditStore;
 import io.cipherd.server.keys.KeyMetadata;
 import io.cipherd.server.keys.KeyPolicy;
 import io.cipherd.server.keys.KeyStore;
 import io.cipherd.server.keys.KeyVersionInfo;
 import io.cipherd.server.keys.NewKeyVersion;
+import io.cipherd.server.keys.UsageStore;
 import io.cipherd.server.keys.VersionUsage;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
@@ -19,8 +21,9 @@ import java.util.function.Supplier;
 import javax.crypto.SecretKey;
 
 /**
- * A {@link KeyStore} that times every call by operation and outcome. Store calls are the slow path
- * (disk or network), so a timer per call costs nothing that matters.
+ * A {@link KeyStore}, and its {@link UsageStore} and {@link AuditStore} views, that times every
+ * call by operation and outcome. Store calls are the slow path (disk or network), so a timer per
+ * call costs nothing that matters.
  */
 public final class MeteredKeyStore implements KeyStore {
   static final String CALLS = "cipherd.keystore.calls";
@@ -69,29 +72,39 @@ public final class MeteredKeyStore implements KeyStore {
     return timed("update_lifecycle", () -> delegate.updateLifecycle(expected, next));
   }
 
-  @Override
-  public Map<Integer, VersionUsage> readUsage(String name) {
-    return timed("read_usage", () -> delegate.readUsage(name));
+  /** {@code usage}'s calls, timed with this store's others. */
+  public UsageStore usage(UsageStore usage) {
+    return new UsageStore() {
+      @Override
+      public Map<Integer, VersionUsage> readUsage(String name) {
+        return timed("read_usage", () -> usage.readUsage(name));
+      }
+
+      @Override
+      public Map<Integer, VersionUsage> addUsage(String name, Map<Integer, VersionUsage> delta) {
+        return timed("add_usage", () -> usage.addUsage(name, delta));
+      }
+    };
   }
 
-  @Override
-  public Map<Integer, VersionUsage> addUsage(String name, Map<Integer, VersionUsage> delta) {
-    return timed("add_usage", () -> delegate.addUsage(name, delta));
-  }
+  /** {@code audit}'s calls, timed with this store's others. */
+  public AuditStore audit(AuditStore audit) {
+    return new AuditStore() {
+      @Override
+      public byte[] auditKeyMaterial() {
+        return timed("audit_key", audit::auditKeyMaterial);
+      }
 
-  @Override
-  public byte[] auditKeyMaterial() {
-    return timed("audit_key", delegate::auditKeyMaterial);
-  }
+      @Override
+      public Optional<AuditHead> readAuditHead(String trail) {
+        return timed("read_audit_head", () -> audit.readAuditHead(trail));
+      }
 
-  @Override
-  public Optional<AuditHead> readAuditHead(String trail) {
-    return timed("read_audit_head", () -> delegate.readAuditHead(trail));
-  }
-
-  @Override
-  public boolean writeAuditHead(AuditHead expected, AuditHead next) {
-    return timed("write_audit_head", () -> delegate.writeAuditHead(expected, next));
+      @Override
+      public boolean writeAuditHead(AuditHead expected, AuditHead next) {
+        return timed("write_audit_head", () -> audit.writeAuditHead(expected, next));
+      }
+    };
   }
 
   @Override

@@ -10,7 +10,7 @@ import org.slf4j.LoggerFactory;
 /**
  * The periodic key maintenance of a replica: every interval, merges its usage counts into the key
  * store's totals ({@link UsageMerger}), runs the rotations those totals make due ({@link
- * AutoRotation}), then the destructions and deletions whose time has come ({@link DueDestructions},
+ * DueRotations}), then the destructions and deletions whose time has come ({@link DueDestructions},
  * at most every {@link DueDestructions#SWEEP_INTERVAL}); on close, one last merge.
  */
 public final class KeyMaintenance implements AutoCloseable {
@@ -24,10 +24,10 @@ public final class KeyMaintenance implements AutoCloseable {
             return thread;
           });
   private final UsageMerger usage;
-  private final AutoRotation rotation;
+  private final DueRotations rotation;
   private final DueDestructions destructions;
 
-  public KeyMaintenance(UsageMerger usage, AutoRotation rotation, DueDestructions destructions) {
+  public KeyMaintenance(UsageMerger usage, DueRotations rotation, DueDestructions destructions) {
     this.usage = usage;
     this.rotation = rotation;
     this.destructions = destructions;

@@ -1,6 +1,5 @@
 package io.cipherd.server.ops;
 
-import io.cipherd.server.keys.KeyStore;
 import io.cipherd.server.keys.UsageLedger;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -14,16 +13,14 @@ public final class UsageMerger {
   private static final Logger LOG = LoggerFactory.getLogger(UsageMerger.class);
 
   private final UsageLedger ledger;
-  private final KeyStore store;
 
-  public UsageMerger(UsageLedger ledger, KeyStore store) {
+  public UsageMerger(UsageLedger ledger) {
     this.ledger = ledger;
-    this.store = store;
   }
 
   /** One merge; the counts of keys the store could not take are kept for the next. */
   public void merge() {
-    int failed = ledger.merge(store);
+    int failed = ledger.merge();
     if (failed > 0) {
       LOG.warn(
           "usage of {} keys not merged (key store unavailable); kept for the next merge", failed);
@@ -33,7 +30,7 @@ public final class UsageMerger {
   /** A last merge, so a clean shutdown loses no counts; a failure is logged, not thrown. */
   void mergeLast() {
     try {
-      ledger.merge(store);
+      ledger.merge();
     } catch (RuntimeException e) {
       LOG.warn("last usage merge failed: {}", e.getMessage());
     }

@@ -3,7 +3,6 @@ package io.cipherd.server.api;
 import io.cipherd.api.v1.CryptoServiceGrpc;
 import io.cipherd.api.v1.KeyAdminServiceGrpc;
 import io.cipherd.server.Cipherd;
-import io.cipherd.server.CipherdBuilder;
 import io.cipherd.server.keys.KeyStore;
 import io.cipherd.server.keystore.pkcs12.Pkcs12KeyStore;
 import io.cipherd.server.security.AccessPolicy;
@@ -79,7 +78,7 @@ final class InProcessCipherd implements AutoCloseable {
   }
 
   /** A server with the settings of {@link #start(Path)} changed by {@code settings}. */
-  static InProcessCipherd start(Path dataDir, UnaryOperator<CipherdBuilder> settings)
+  static InProcessCipherd start(Path dataDir, UnaryOperator<Cipherd.Builder> settings)
       throws IOException {
     return on(Pkcs12KeyStore.open(dataDir, PASSWORD), settings);
   }
@@ -88,7 +87,7 @@ final class InProcessCipherd implements AutoCloseable {
    * A server on {@code store}, with the settings of {@link #start(Path)} changed by {@code
    * settings}.
    */
-  static InProcessCipherd on(KeyStore store, UnaryOperator<CipherdBuilder> settings)
+  static InProcessCipherd on(KeyStore store, UnaryOperator<Cipherd.Builder> settings)
       throws IOException {
     return new InProcessCipherd(
         settings

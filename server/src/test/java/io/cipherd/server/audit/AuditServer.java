@@ -4,7 +4,6 @@ import io.cipherd.api.v1.AuditServiceGrpc;
 import io.cipherd.api.v1.CryptoServiceGrpc;
 import io.cipherd.api.v1.KeyAdminServiceGrpc;
 import io.cipherd.server.Cipherd;
-import io.cipherd.server.CipherdBuilder;
 import io.cipherd.server.api.RequestLimits;
 import io.cipherd.server.keys.InMemoryKeyStore;
 import io.cipherd.server.security.AccessPolicy;
@@ -30,7 +29,7 @@ final class AuditServer implements AutoCloseable {
 
   AuditServer(AuditConfig config, AccessPolicy policy) throws IOException {
     this.key = new AuditKey(store.auditKeyMaterial());
-    CipherdBuilder builder =
+    Cipherd.Builder builder =
         Cipherd.builder(store)
             .limits(new RequestLimits(4096))
             .blockingThreads(4)

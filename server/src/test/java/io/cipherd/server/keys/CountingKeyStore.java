@@ -12,16 +12,20 @@ import javax.crypto.SecretKey;
  * A {@link KeyStore} decorator for tests: counts every call by method, and can run a hook just
  * before or just after the next write, to stage races at exact points.
  */
-public final class CountingKeyStore implements KeyStore {
+public final class CountingKeyStore implements KeyStore, UsageStore, AuditStore {
   private final KeyStore delegate;
+  private final UsageStore usage;
+  private final AuditStore audit;
   private final Map<String, AtomicInteger> calls = new ConcurrentHashMap<>();
   private final AtomicReference<Runnable> beforeNextAddVersion = new AtomicReference<>();
   private final AtomicReference<Runnable> afterNextAddVersion = new AtomicReference<>();
   private final AtomicReference<Runnable> beforeNextCreateKey = new AtomicReference<>();
   private final AtomicReference<Runnable> beforeNextUpdateLifecycle = new AtomicReference<>();
 
-  public CountingKeyStore(KeyStore delegate) {
+  public <S extends KeyStore & UsageStore & AuditStore> CountingKeyStore(S delegate) {
     this.delegate = delegate;
+    this.usage = delegate;
+    this.audit = delegate;
   }
 
   /** Calls of {@code method} so far. */
@@ -112,27 +116,33 @@ public final class CountingKeyStore implements KeyStore {
   }
 
   @Override
+  public byte[] auditKeyMaterial() {
+    count("auditKeyMaterial");
+    return audit.auditKeyMaterial();
+  }
+
+  @Override
   public Optional<AuditHead> readAuditHead(String trail) {
     count("readAuditHead");
-    return delegate.readAuditHead(trail);
+    return audit.readAuditHead(trail);
   }
 
   @Override
   public boolean writeAuditHead(AuditHead expected, AuditHead next) {
     count("writeAuditHead");
-    return delegate.writeAuditHead(expected, next);
+    return audit.writeAuditHead(expected, next);
   }
 
   @Override
   public Map<Integer, VersionUsage> readUsage(String name) {
     count("readUsage");
-    return delegate.readUsage(name);
+    return usage.readUsage(name);
   }
 
   @Override
   public Map<Integer, VersionUsage> addUsage(String name, Map<Integer, VersionUsage> delta) {
     count("addUsage");
-    return delegate.addUsage(name, delta);
+    return usage.addUsage(name, delta);
   }
 
   @Override

@@ -11,7 +11,7 @@ import java.util.TreeMap;
 import javax.crypto.SecretKey;
 
 /** A {@link KeyStore} in memory, with the same contract as the real ones, for fast unit tests. */
-public final class InMemoryKeyStore implements KeyStore {
+public final class InMemoryKeyStore implements KeyStore, UsageStore, AuditStore {
   private final Map<String, KeyMetadata> keys = new TreeMap<>();
   private final Map<String, Map<Integer, VersionUsage>> usage = new TreeMap<>();
 

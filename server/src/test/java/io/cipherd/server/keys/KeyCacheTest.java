@@ -199,11 +199,11 @@ class KeyCacheTest {
   void forEncryption_smallCap_countsWhatOtherReplicasMergedBeforeReservingMore() {
     ring.create("k", KeyTemplate.of(CipherMode.GCM), limitOf(10));
     recordEncryptions("k", 1, 3);
-    UsageLedger otherReplica = new UsageLedger(Clock.fixed(NOW, ZoneOffset.UTC));
+    UsageLedger otherReplica = new UsageLedger(memory, Clock.fixed(NOW, ZoneOffset.UTC));
     for (int i = 0; i < 7; i++) {
-      assertThat(otherReplica.reserveEncryption("k", 1, Long.MAX_VALUE, memory)).isTrue();
+      assertThat(otherReplica.reserveEncryption("k", 1, Long.MAX_VALUE)).isTrue();
     }
-    otherReplica.merge(memory);
+    otherReplica.merge();
 
     assertThatThrownBy(() -> ring.forEncryption("k", 1))
         .as("a cap of 10 is a block of 1: the 3 here are merged first, and the store has 10")
@@ -261,7 +261,7 @@ class KeyCacheTest {
     memory.addUsage(
         "k", Map.of(1, new VersionUsage(CipherMode.GCM.encryptionLimit(), 0, 0, 0, NOW)));
     recordEncryptions("k", 1, 1);
-    ring.usage().merge(store);
+    ring.usage().merge();
 
     assertThatThrownBy(() -> ring.forEncryption("k", 0))
         .isInstanceOf(KeyPolicyViolationException.class)
@@ -276,7 +276,7 @@ class KeyCacheTest {
   private void recordEncryptions(String name, int version, int times) {
     for (int i = 0; i < times; i++) {
       // As an encryption reserves itself, against no limit and past the counting store.
-      assertThat(ring.usage().reserveEncryption(name, version, Long.MAX_VALUE, memory)).isTrue();
+      assertThat(ring.usage().reserveEncryption(name, version, Long.MAX_VALUE)).isTrue();
     }
   }
 
@@ -295,7 +295,7 @@ class KeyCacheTest {
   void
       unknownVersionOrKey_costsOneStoreReadPerKeyPerTtl_andAVersionAddedElsewhereIsUsableAfterIt() {
     SettableClock clock = new SettableClock(NOW);
-    KeyCache cache = new KeyCache(store, new UsageLedger(clock), clock);
+    KeyCache cache = new KeyCache(store, new UsageLedger(store, clock), clock);
     createGcm("k");
     cache.forEncryption("k", 0);
     store.resetCounts();
@@ -328,8 +328,9 @@ class KeyCacheTest {
   @Test
   void unknownKey_createdThroughThisCache_isUsableAtOnce() {
     SettableClock clock = new SettableClock(NOW);
-    KeyCache cache = new KeyCache(store, new UsageLedger(clock), clock);
-    KeyAdmin admin = new KeyAdmin(store, cache, clock);
+    UsageLedger usage = new UsageLedger(store, clock);
+    KeyCache cache = new KeyCache(store, usage, clock);
+    KeyAdmin admin = new KeyAdmin(store, cache, clock, usage);
     assertThatThrownBy(() -> cache.forEncryption("new", 0))
         .isInstanceOf(KeyNotFoundException.class);
     assertThatThrownBy(() -> cache.forEncryption("new", 2))

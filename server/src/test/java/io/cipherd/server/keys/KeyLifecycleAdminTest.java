@@ -166,8 +166,9 @@ class KeyLifecycleAdminTest {
     keys.create("orders", KeyTemplate.of(CipherMode.GCM));
     keys.rotate("orders", KeyTemplate.defaults());
     // Another replica rotates between this one's read and its write.
+    UsageLedger otherUsage = new UsageLedger(memory, clock);
     KeyAdmin otherReplica =
-        new KeyAdmin(memory, new KeyCache(memory, new UsageLedger(clock)), clock);
+        new KeyAdmin(memory, new KeyCache(memory, otherUsage), clock, otherUsage);
     store.beforeNextUpdateLifecycle(() -> otherReplica.rotate("orders", KeyTemplate.defaults()));
 
     KeyMetadata scheduled = lifecycle.scheduleDestruction("orders", List.of(1), DAY);

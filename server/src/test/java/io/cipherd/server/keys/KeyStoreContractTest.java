@@ -34,7 +34,7 @@ import org.junit.jupiter.api.Timeout;
  * The behaviour every {@link KeyStore} shares; each implementation's test extends this and supplies
  * a fresh, empty store. Methods are public so subclasses in other packages inherit them.
  */
-public abstract class KeyStoreContractTest {
+public abstract class KeyStoreContractTest<S extends KeyStore & UsageStore & AuditStore> {
   private static final SecureRandom RANDOM = new SecureRandom();
 
   /** Nanosecond precision on purpose: a store must give back exactly the instant it was given. */
@@ -42,10 +42,10 @@ public abstract class KeyStoreContractTest {
 
   public static final KeyPolicy STRICT = new KeyPolicy(1, 1, true);
 
-  protected KeyStore store;
+  protected S store;
 
   /** A new store with no keys; called before each test. */
-  protected abstract KeyStore newStore() throws Exception;
+  protected abstract S newStore() throws Exception;
 
   /**
    * Replaces {@link #store} with a fresh instance over the same keys, as a restart or another

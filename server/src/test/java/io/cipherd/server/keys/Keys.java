@@ -20,18 +20,23 @@ public final class Keys implements AutoCloseable {
   private final CipherPools pools = new CipherPools(CipherPoolConfig.DEFAULT);
   private final ArrayPayloadCipher cipher = new ArrayPayloadCipher(pools);
 
-  private Keys(KeyStore store, Clock clock) {
-    this.usage = new UsageLedger(clock);
+  private Keys(KeyStore store, UsageStore counts, Clock clock) {
+    this.usage = new UsageLedger(counts, clock);
     this.cache = new KeyCache(store, usage);
     this.admin = new KeyAdmin(store, cache, clock, usage);
   }
 
-  public static Keys over(KeyStore store, Clock clock) {
-    return new Keys(store, clock);
+  public static <S extends KeyStore & UsageStore> Keys over(S store, Clock clock) {
+    return new Keys(store, store, clock);
   }
 
-  public static Keys over(KeyStore store) {
-    return new Keys(store, Clock.systemUTC());
+  /** Keys over {@code store}, counting usage into {@code counts}. */
+  public static Keys over(KeyStore store, UsageStore counts, Clock clock) {
+    return new Keys(store, counts, clock);
+  }
+
+  public static <S extends KeyStore & UsageStore> Keys over(S store) {
+    return new Keys(store, store, Clock.systemUTC());
   }
 
   public KeyCache cache() {

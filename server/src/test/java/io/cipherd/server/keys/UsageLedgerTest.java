@@ -6,15 +6,13 @@ import io.cipherd.server.crypto.CipherMode;
 import io.cipherd.server.crypto.KeyType;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
-import javax.crypto.SecretKey;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -26,8 +24,8 @@ class UsageLedgerTest {
 
   @Test
   void concurrentCounts_mergeWithoutLoss_andAddUpAcrossReplicas() throws Exception {
-    UsageLedger one = new UsageLedger(clock);
-    UsageLedger two = new UsageLedger(clock);
+    UsageLedger one = new UsageLedger(store, clock);
+    UsageLedger two = new UsageLedger(store, clock);
     ExecutorService threads = Executors.newFixedThreadPool(4);
     for (int t = 0; t < 4; t++) {
       UsageLedger ledger = t % 2 == 0 ? one : two;
@@ -36,7 +34,7 @@ class UsageLedgerTest {
             for (int i = 0; i < 10_000; i++) {
               ledger.record("k", 1, UsageLedger.Use.ENCRYPT);
               if (i % 1000 == 0) {
-                ledger.merge(store); // merging while others count must lose nothing
+                ledger.merge(); // merging while others count must lose nothing
               }
             }
           });
@@ -45,8 +43,8 @@ class UsageLedgerTest {
     assertThat(threads.awaitTermination(30, TimeUnit.SECONDS)).isTrue();
     one.record("k", 1, UsageLedger.Use.DECRYPT);
     two.record("k", 2, UsageLedger.Use.REWRAP);
-    one.merge(store);
-    two.merge(store);
+    one.merge();
+    two.merge();
 
     Map<Integer, VersionUsage> merged = store.readUsage("k");
     assertThat(merged.get(1).encryptions()).isEqualTo(40_000);
@@ -58,16 +56,16 @@ class UsageLedgerTest {
 
   @Test
   void failures_countOnEachReplica_setTheLastUse_andAddUpThroughTheStore() {
-    UsageLedger one = new UsageLedger(clock);
-    UsageLedger two = new UsageLedger(clock);
+    UsageLedger one = new UsageLedger(store, clock);
+    UsageLedger two = new UsageLedger(store, clock);
     one.record("k", 2, UsageLedger.Use.FAILURE);
     clock.advance(Duration.ofMinutes(1));
     two.record("k", 2, UsageLedger.Use.FAILURE, 2);
 
     assertThat(one.usage("k").get(2).failures()).isEqualTo(1);
     assertThat(one.usage("k").get(2).isEmpty()).isFalse();
-    one.merge(store);
-    two.merge(store);
+    one.merge();
+    two.merge();
 
     VersionUsage merged = store.readUsage("k").get(2);
     assertThat(merged.failures()).isEqualTo(3);
@@ -78,57 +76,39 @@ class UsageLedgerTest {
 
   @Test
   void failedMerge_keepsTheCountsForTheNextOne() {
-    UsageLedger ledger = new UsageLedger(clock);
-    ledger.record("k", 1, UsageLedger.Use.ENCRYPT);
-    KeyStore broken =
-        new KeyStore() {
+    AtomicBoolean down = new AtomicBoolean(true);
+    UsageStore flaky =
+        new UsageStore() {
           @Override
-          public List<String> listKeyNames() {
-            throw new KeyStoreUnavailableException("down", null);
-          }
-
-          @Override
-          public Optional<KeyMetadata> readKey(String name) {
-            throw new KeyStoreUnavailableException("down", null);
-          }
-
-          @Override
-          public SecretKey readMaterial(String name, KeyVersionInfo version) {
-            throw new KeyStoreUnavailableException("down", null);
-          }
-
-          @Override
-          public KeyMetadata createKey(String name, NewKeyVersion first, KeyPolicy policy) {
-            throw new KeyStoreUnavailableException("down", null);
-          }
-
-          @Override
-          public KeyMetadata addVersion(
-              String name, int expectedCurrentVersion, NewKeyVersion next) {
-            throw new KeyStoreUnavailableException("down", null);
-          }
-
-          @Override
-          public KeyMetadata updatePolicy(String name, KeyPolicy policy) {
-            throw new KeyStoreUnavailableException("down", null);
+          public Map<Integer, VersionUsage> readUsage(String name) {
+            if (down.get()) {
+              throw new KeyStoreUnavailableException("down", null);
+            }
+            return store.readUsage(name);
           }
 
           @Override
           public Map<Integer, VersionUsage> addUsage(
               String name, Map<Integer, VersionUsage> delta) {
-            throw new KeyStoreUnavailableException("down", null);
+            if (down.get()) {
+              throw new KeyStoreUnavailableException("down", null);
+            }
+            return store.addUsage(name, delta);
           }
         };
+    UsageLedger ledger = new UsageLedger(flaky, clock);
+    ledger.record("k", 1, UsageLedger.Use.ENCRYPT);
 
-    assertThat(ledger.merge(broken)).isEqualTo(1);
-    assertThat(ledger.merge(store)).isZero();
+    assertThat(ledger.merge()).isEqualTo(1);
+    down.set(false);
+    assertThat(ledger.merge()).isZero();
     assertThat(store.readUsage("k").get(1).encryptions()).isEqualTo(1);
   }
 
   @Test
   void limitReachedOnTwoReplicas_rotatesOnce() {
-    UsageLedger one = new UsageLedger(clock);
-    UsageLedger two = new UsageLedger(clock);
+    UsageLedger one = new UsageLedger(store, clock);
+    UsageLedger two = new UsageLedger(store, clock);
     KeyCache cacheOne = new KeyCache(store, one);
     KeyCache cacheTwo = new KeyCache(store, two);
     KeyAdmin adminOne = new KeyAdmin(store, cacheOne, clock, one);
@@ -139,9 +119,9 @@ class UsageLedgerTest {
       one.record("k", 1, UsageLedger.Use.ENCRYPT);
       two.record("k", 1, UsageLedger.Use.ENCRYPT);
     }
-    one.merge(store);
-    two.merge(store);
-    one.merge(store); // now both have read the merged total of 12
+    one.merge();
+    two.merge();
+    one.merge(); // now both have read the merged total of 12
 
     assertThat(adminOne.rotateIfDue("k") + adminTwo.rotateIfDue("k"))
         .as("new version numbers made")
@@ -170,15 +150,15 @@ class UsageLedgerTest {
 
   @Test
   void indexLookups_areCountedApart_andNeitherSetLastUsedNorMakeAVersionInUse() {
-    UsageLedger one = new UsageLedger(clock);
-    UsageLedger two = new UsageLedger(clock);
+    UsageLedger one = new UsageLedger(store, clock);
+    UsageLedger two = new UsageLedger(store, clock);
     one.record("idx", 1, UsageLedger.Use.INDEX);
     Instant indexed = clock.instant();
     clock.advance(Duration.ofDays(8));
     one.record("idx", 1, UsageLedger.Use.INDEX_LOOKUP, 3);
     two.record("idx", 1, UsageLedger.Use.INDEX_LOOKUP);
-    one.merge(store);
-    two.merge(store);
+    one.merge();
+    two.merge();
 
     VersionUsage merged = store.readUsage("idx").get(1);
     assertThat(merged.indexes()).isEqualTo(1);
@@ -191,14 +171,14 @@ class UsageLedgerTest {
   @Test
   void reserveEncryption_concurrentOnOneReplica_grantsExactlyTheLimit_andCountsThem()
       throws Exception {
-    UsageLedger ledger = new UsageLedger(clock);
+    UsageLedger ledger = new UsageLedger(store, clock);
     ExecutorService threads = Executors.newFixedThreadPool(6);
     AtomicInteger granted = new AtomicInteger();
     for (int t = 0; t < 6; t++) {
       threads.execute(
           () -> {
             for (int i = 0; i < 5_000; i++) {
-              if (ledger.reserveEncryption("k", 1, 20_000, store)) {
+              if (ledger.reserveEncryption("k", 1, 20_000)) {
                 granted.incrementAndGet();
               }
             }
@@ -208,30 +188,30 @@ class UsageLedgerTest {
     assertThat(threads.awaitTermination(30, TimeUnit.SECONDS)).isTrue();
 
     assertThat(granted.get()).isEqualTo(20_000);
-    ledger.merge(store);
+    ledger.merge();
     assertThat(store.readUsage("k").get(1).encryptions()).isEqualTo(20_000);
   }
 
   @Test
   void reserveEncryption_twoReplicas_passTheCapByAtMostOneBlock() throws Exception {
     long limit = 100 * UsageLedger.BLOCKS_PER_LIMIT; // a block of 100
-    UsageLedger one = new UsageLedger(clock, 100);
-    UsageLedger two = new UsageLedger(clock, 100);
+    UsageLedger one = new UsageLedger(store, clock, 100);
+    UsageLedger two = new UsageLedger(store, clock, 100);
     ExecutorService threads = Executors.newFixedThreadPool(4);
     AtomicLong granted = new AtomicLong();
     for (int t = 0; t < 4; t++) {
       UsageLedger ledger = t % 2 == 0 ? one : two;
       threads.execute(
           () -> {
-            while (ledger.reserveEncryption("k", 1, limit, store)) {
+            while (ledger.reserveEncryption("k", 1, limit)) {
               granted.incrementAndGet();
             }
           });
     }
     threads.shutdown();
     assertThat(threads.awaitTermination(60, TimeUnit.SECONDS)).isTrue();
-    one.merge(store);
-    two.merge(store);
+    one.merge();
+    two.merge();
 
     assertThat(granted.get()).isBetween(limit, limit + one.capBlock(limit));
     assertThat(store.readUsage("k").get(1).encryptions()).isEqualTo(granted.get());
@@ -239,10 +219,10 @@ class UsageLedgerTest {
 
   @Test
   void capBlock_isTheOptionAtMost_aSixtyFourthOfTheLimit_andAtLeastOne() {
-    UsageLedger ledger = new UsageLedger(clock, UsageLedger.DEFAULT_CAP_BLOCK);
+    UsageLedger ledger = new UsageLedger(store, clock, UsageLedger.DEFAULT_CAP_BLOCK);
     assertThat(ledger.capBlock(3)).isEqualTo(1);
     assertThat(ledger.capBlock(1L << 20)).isEqualTo(1L << 14);
-    assertThat(new UsageLedger(clock, 100).capBlock(1L << 20)).isEqualTo(100);
+    assertThat(new UsageLedger(store, clock, 100).capBlock(1L << 20)).isEqualTo(100);
     assertThat(ledger.capBlock(CipherMode.GCM.encryptionLimit())).isEqualTo(1L << 24);
   }
 }

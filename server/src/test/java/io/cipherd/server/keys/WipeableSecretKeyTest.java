@@ -111,7 +111,7 @@ class WipeableSecretKeyTest {
   }
 
   /** An in-memory store that remembers the arrays it hands out and is handed. */
-  private static final class RecordingStore implements KeyStore {
+  private static final class RecordingStore implements KeyStore, UsageStore {
     private final InMemoryKeyStore memory = new InMemoryKeyStore();
     final List<byte[]> handedOut = new ArrayList<>();
     final List<byte[]> given = new ArrayList<>();
@@ -149,6 +149,11 @@ class WipeableSecretKeyTest {
     @Override
     public KeyMetadata updatePolicy(String name, KeyPolicy policy) {
       return memory.updatePolicy(name, policy);
+    }
+
+    @Override
+    public KeyMetadata updateLifecycle(KeyMetadata expected, KeyMetadata next) {
+      return memory.updateLifecycle(expected, next);
     }
 
     @Override

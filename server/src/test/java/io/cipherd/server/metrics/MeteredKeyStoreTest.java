@@ -18,11 +18,12 @@ import org.junit.jupiter.api.Test;
 
 class MeteredKeyStoreTest {
   private final SimpleMeterRegistry registry = new SimpleMeterRegistry();
-  private final MeteredKeyStore store = new MeteredKeyStore(new InMemoryKeyStore(), registry);
+  private final InMemoryKeyStore memory = new InMemoryKeyStore();
+  private final MeteredKeyStore store = new MeteredKeyStore(memory, registry);
 
   @Test
   void calls_areTimedByOperationAndOutcome() {
-    Keys keyRing = Keys.over(store, Clock.systemUTC());
+    Keys keyRing = Keys.over(store, store.usage(memory), Clock.systemUTC());
     keyRing.create("billing", KeyTemplate.of(CipherMode.GCM));
     keyRing.describe("billing");
     store.readKey("absent");
@@ -40,7 +41,7 @@ class MeteredKeyStoreTest {
 
   @Test
   void keyCache_countsHitsMissesAndSize() {
-    Keys keyRing = Keys.over(store, Clock.systemUTC());
+    Keys keyRing = Keys.over(store, store.usage(memory), Clock.systemUTC());
     KeyCacheMetrics.bind(keyRing.cache(), registry);
     keyRing.create("billing", KeyTemplate.of(CipherMode.GCM));
     keyRing.invalidateAll();

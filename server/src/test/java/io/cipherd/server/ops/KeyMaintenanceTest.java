@@ -30,8 +30,8 @@ class KeyMaintenanceTest {
   private final Keys keys = Keys.over(store);
   private final KeyMaintenance maintenance =
       new KeyMaintenance(
-          new UsageMerger(keys.usage(), store),
-          new AutoRotation(keys.usage(), keys.cache(), keys.admin()),
+          new UsageMerger(keys.usage()),
+          new DueRotations(keys.usage(), keys.cache(), keys.admin()),
           new DueDestructions(store, clock, name -> {}, new SimpleMeterRegistry()));
 
   @AfterEach

@@ -150,6 +150,11 @@ class OpsHttpServerTest {
       throw new UnsupportedOperationException();
     }
 
+    @Override
+    public KeyMetadata updateLifecycle(KeyMetadata expected, KeyMetadata next) {
+      throw new UnsupportedOperationException();
+    }
+
     private void check() {
       if (down) {
         throw new KeyStoreUnavailableException("store is down", null);

@@ -1,6 +1,7 @@
 package io.cipherd.server.keystore.pkcs12;
 
 import io.cipherd.server.keys.AuditHead;
+import io.cipherd.server.keys.AuditStore;
 import io.cipherd.server.keys.ConcurrentKeyUpdateException;
 import io.cipherd.server.keys.KeyAlreadyExistsException;
 import io.cipherd.server.keys.KeyMetadata;
@@ -12,6 +13,7 @@ import io.cipherd.server.keys.KeyUnavailableException;
 import io.cipherd.server.keys.KeyVersionInfo;
 import io.cipherd.server.keys.LifecycleChange;
 import io.cipherd.server.keys.NewKeyVersion;
+import io.cipherd.server.keys.UsageStore;
 import io.cipherd.server.keys.VersionUsage;
 import java.io.IOException;
 import java.nio.file.Path;
@@ -55,7 +57,7 @@ import javax.crypto.SecretKey;
  * immutable snapshot without locking; writes, and reads of key bytes from the JDK key store object
  * (which is not thread-safe), take one lock.
  */
-public final class Pkcs12KeyStore implements KeyStore {
+public final class Pkcs12KeyStore implements KeyStore, UsageStore, AuditStore {
   static final String KEYSTORE_FILE = "keys.p12";
   static final String POLICY_FILE = "keys.json";
 

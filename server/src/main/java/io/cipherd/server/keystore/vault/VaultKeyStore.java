@@ -1,6 +1,7 @@
 package io.cipherd.server.keystore.vault;
 
 import io.cipherd.server.keys.AuditHead;
+import io.cipherd.server.keys.AuditStore;
 import io.cipherd.server.keys.ConcurrentKeyUpdateException;
 import io.cipherd.server.keys.KeyAlreadyExistsException;
 import io.cipherd.server.keys.KeyMetadata;
@@ -11,6 +12,7 @@ import io.cipherd.server.keys.KeyUnavailableException;
 import io.cipherd.server.keys.KeyVersionInfo;
 import io.cipherd.server.keys.LifecycleChange;
 import io.cipherd.server.keys.NewKeyVersion;
+import io.cipherd.server.keys.UsageStore;
 import io.cipherd.server.keys.VersionUsage;
 import io.cipherd.server.keys.WipeableSecretKey;
 import io.github.jopenlibs.vault.json.JsonObject;
@@ -47,7 +49,7 @@ import javax.crypto.SecretKey;
  * lifecycle secret {@code <prefix>/_lifecycle/<name>} ({@link KvLifecycle}); key bytes are not
  * kept. Destroying a version destroys its KV version's data ({@code <mount>/destroy/...}).
  */
-public final class VaultKeyStore implements KeyStore {
+public final class VaultKeyStore implements KeyStore, UsageStore, AuditStore {
   /**
    * After Vault was unreachable, calls fail at once for this long instead of each waiting out
    * timeouts.

@@ -9,7 +9,6 @@ import io.cipherd.server.crypto.CipherMode;
 import io.cipherd.server.crypto.envelope.ParsedEnvelope;
 import io.cipherd.server.keys.KeyMetadata;
 import io.cipherd.server.keys.KeyPolicy;
-import io.cipherd.server.keys.KeyStore;
 import io.cipherd.server.keys.KeyStoreContractTest;
 import io.cipherd.server.keys.KeyStoreUnavailableException;
 import io.cipherd.server.keys.KeyTemplate;
@@ -43,7 +42,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /** The key-store contract on the PKCS12 store, plus what only a file-backed store must do. */
-class Pkcs12KeyStoreTest extends KeyStoreContractTest {
+class Pkcs12KeyStoreTest extends KeyStoreContractTest<Pkcs12KeyStore> {
   private static final String PASSWORD = "correct horse battery staple";
 
   @TempDir Path tmp;
@@ -51,7 +50,7 @@ class Pkcs12KeyStoreTest extends KeyStoreContractTest {
   private Path dataDir;
 
   @Override
-  protected KeyStore newStore() {
+  protected Pkcs12KeyStore newStore() {
     dataDir = tmp.resolve("data");
     return Pkcs12KeyStore.open(dataDir, PASSWORD.toCharArray());
   }

@@ -2,7 +2,7 @@ package io.cipherd.server.keystore.vault;
 
 import io.cipherd.server.keys.AuditHead;
 import io.cipherd.server.keys.AuditHeads;
-import io.cipherd.server.keys.KeyStore;
+import io.cipherd.server.keys.AuditStore;
 import io.cipherd.server.keystore.pkcs12.Pkcs12KeyStore;
 import io.cipherd.server.keystore.vault.auth.TokenAuth;
 import java.nio.file.Files;
@@ -38,7 +38,7 @@ public final class AuditHeadWriteCost {
   }
 
   /** Each write's nanoseconds, after 50 unmeasured ones. */
-  private static long[] measure(KeyStore store, int writes) {
+  private static long[] measure(AuditStore store, int writes) {
     String trail = "cost-host:/var/log/cipherd/audit.log";
     AuditHead last = store.readAuditHead(trail).orElse(null);
     long seq = last == null ? 1 : last.seq() + 1;
@@ -54,7 +54,7 @@ public final class AuditHeadWriteCost {
     return nanos;
   }
 
-  private static AuditHead write(KeyStore store, AuditHead expected, AuditHead next) {
+  private static AuditHead write(AuditStore store, AuditHead expected, AuditHead next) {
     if (!store.writeAuditHead(expected, next)) {
       throw new IllegalStateException("check-and-set failed with no other writer");
     }

@@ -83,7 +83,7 @@ class LifecycleAdminVaultTest {
     a.keyRing.rotate("orders", KeyTemplate.defaults());
     b.decrypt(old);
     b.keyRing.usage().record("orders", 1, UsageLedger.Use.DECRYPT);
-    b.keyRing.usage().merge(b.store);
+    b.keyRing.usage().merge();
     KeyLifecycleAdmin admin = a.keyRing.admin().lifecycle();
 
     assertThatThrownBy(() -> admin.retire("orders", 2, null, null, false))

@@ -5,7 +5,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.cipherd.server.crypto.CipherMode;
 import io.cipherd.server.keys.KeyMetadata;
 import io.cipherd.server.keys.KeyPolicy;
-import io.cipherd.server.keys.KeyStore;
 import io.cipherd.server.keys.KeyStoreContractTest;
 import io.cipherd.server.keys.NewKeyVersion;
 import io.cipherd.server.keys.VersionLifecycle;
@@ -22,7 +21,7 @@ import org.junit.jupiter.api.Test;
 
 /** The key-store contract on a real Vault dev server; each test gets its own empty prefix. */
 @Tag("vault")
-class VaultKeyStoreTest extends KeyStoreContractTest {
+class VaultKeyStoreTest extends KeyStoreContractTest<VaultKeyStore> {
   private static final AtomicInteger NEXT_PREFIX = new AtomicInteger();
   private static VaultDevServer vault;
   private String prefix;
@@ -41,7 +40,7 @@ class VaultKeyStoreTest extends KeyStoreContractTest {
   }
 
   @Override
-  protected KeyStore newStore() {
+  protected VaultKeyStore newStore() {
     prefix = "cipherd/contract-" + NEXT_PREFIX.incrementAndGet();
     return VaultKeyStore.open(vault.config(prefix, TokenAuth.of(vault.rootToken())));
   }

@@ -9,8 +9,8 @@ import org.slf4j.LoggerFactory;
  * Rotation by a key's own policy: when its current version has made enough encryptions (as merged
  * across replicas) or is old enough, a generated version of the same type and size is added.
  */
-final class AutoRotation {
-  private static final Logger LOG = LoggerFactory.getLogger(AutoRotation.class);
+final class PolicyRotation {
+  private static final Logger LOG = LoggerFactory.getLogger(PolicyRotation.class);
 
   private final KeyStore store;
   private final KeyCache cache;
@@ -18,7 +18,7 @@ final class AutoRotation {
   private final UsageLedger usage;
   private final NewVersions versions;
 
-  AutoRotation(
+  PolicyRotation(
       KeyStore store, KeyCache cache, Clock clock, UsageLedger usage, NewVersions versions) {
     this.store = store;
     this.cache = cache;

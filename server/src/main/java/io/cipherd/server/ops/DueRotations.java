@@ -12,14 +12,14 @@ import org.slf4j.LoggerFactory;
  * Rotates the keys whose policy says they are due (by encryptions or by age), among those this
  * replica uses or has cached; judged on the usage counts as last merged.
  */
-public final class AutoRotation {
-  private static final Logger LOG = LoggerFactory.getLogger(AutoRotation.class);
+public final class DueRotations {
+  private static final Logger LOG = LoggerFactory.getLogger(DueRotations.class);
 
   private final UsageLedger ledger;
   private final KeyCache keys;
   private final KeyAdmin admin;
 
-  public AutoRotation(UsageLedger ledger, KeyCache keys, KeyAdmin admin) {
+  public DueRotations(UsageLedger ledger, KeyCache keys, KeyAdmin admin) {
     this.ledger = ledger;
     this.keys = keys;
     this.admin = admin;
