@@ -37,6 +37,12 @@ public final class ThreadKeyScope {
     }
   }
 
+  /** Whether this thread's keyed ciphers hold a key that a scope has yet to make them forget. */
+  static boolean pending() {
+    ThreadKeyScope scope = CURRENT.get();
+    return scope != null && scope.used;
+  }
+
   /**
    * Called after each message that keyed a per-thread cipher: forgets the key now, or at the end of
    * this thread's scope.
