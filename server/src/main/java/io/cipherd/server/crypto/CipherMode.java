@@ -45,7 +45,7 @@ public enum CipherMode {
   }
 
   /** The family object that seals and opens this mode's payloads. */
-  ModeFamily family() {
+  public ModeFamily family() {
     return family;
   }
 

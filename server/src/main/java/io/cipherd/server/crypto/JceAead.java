@@ -2,7 +2,6 @@ package io.cipherd.server.crypto;
 
 import java.security.spec.AlgorithmParameterSpec;
 import java.util.Set;
-import java.util.function.Function;
 import javax.crypto.spec.GCMParameterSpec;
 import javax.crypto.spec.IvParameterSpec;
 
@@ -27,14 +26,14 @@ final class JceAead extends JceFamily {
 
   private final String keyAlgorithm;
   private final Set<Integer> keySizesBits;
-  private final Function<byte[], AlgorithmParameterSpec> parameters;
+  private final IvParameters parameters;
 
   private JceAead(
       CipherMode mode,
       String transformation,
       String keyAlgorithm,
       Set<Integer> keySizesBits,
-      Function<byte[], AlgorithmParameterSpec> parameters) {
+      IvParameters parameters) {
     super(mode, transformation, NONCE_BYTES, TAG_BYTES, UNPADDED);
     this.keyAlgorithm = keyAlgorithm;
     this.keySizesBits = keySizesBits;
@@ -48,7 +47,7 @@ final class JceAead extends JceFamily {
         "AES/GCM/NoPadding",
         "AES",
         AES_KEY_SIZES,
-        payload -> new GCMParameterSpec(TAG_BYTES * 8, payload, 0, NONCE_BYTES));
+        (payload, offset) -> new GCMParameterSpec(TAG_BYTES * 8, payload, offset, NONCE_BYTES));
   }
 
   /** ChaCha20-Poly1305 with 256-bit keys. */
@@ -58,7 +57,7 @@ final class JceAead extends JceFamily {
         "ChaCha20-Poly1305",
         "ChaCha20",
         CHACHA_KEY_SIZES,
-        payload -> new IvParameterSpec(payload, 0, NONCE_BYTES));
+        (payload, offset) -> new IvParameterSpec(payload, offset, NONCE_BYTES));
   }
 
   @Override
@@ -77,7 +76,13 @@ final class JceAead extends JceFamily {
   }
 
   @Override
-  AlgorithmParameterSpec parameters(byte[] payload) {
-    return parameters.apply(payload);
+  AlgorithmParameterSpec parameters(byte[] payload, int offset) {
+    return parameters.at(payload, offset);
+  }
+
+  /** The cipher's parameters for the nonce at {@code payload[offset]}. */
+  @FunctionalInterface
+  private interface IvParameters {
+    AlgorithmParameterSpec at(byte[] payload, int offset);
   }
 }

@@ -26,37 +26,38 @@ abstract class JceFamily extends ModeFamily {
     return transformation;
   }
 
-  /** The cipher's parameters for the IV at the start of {@code payload}; null if it takes none. */
-  abstract AlgorithmParameterSpec parameters(byte[] payload);
+  /**
+   * The cipher's parameters for the IV at {@code payload[offset]}, where the payload starts; null
+   * if it takes none.
+   */
+  abstract AlgorithmParameterSpec parameters(byte[] payload, int offset);
 
   /**
-   * The key the cipher runs with for the message in {@code payload}: the version's key, unless the
-   * mode derives one per message.
+   * The key the cipher runs with for the message whose payload starts at {@code payload[offset]}:
+   * the version's key, unless the mode derives one per message.
    */
-  SecretKey messageKey(CipherSource source, SecretKey key, byte[] payload) {
+  SecretKey messageKey(CipherSource source, SecretKey key, byte[] payload, int offset) {
     return key;
   }
 
   @Override
-  final void seal(
+  final void sealPayload(
       CipherSource source,
       SecretKey key,
       byte[] header,
-      byte[] context,
-      int contextFrom,
-      int contextLength,
-      byte[] plaintext,
-      int from,
-      int length,
+      Bytes context,
+      Bytes plaintext,
       byte[] payload) {
     int ivLength = ivLength();
-    int expected = payloadLength(length) - ivLength;
-    SecretKey cipherKey = messageKey(source, key, payload);
+    int expected = payloadLength(plaintext.length()) - ivLength;
+    SecretKey cipherKey = messageKey(source, key, payload, 0);
     Cipher cipher = source.borrow(mode(), cipherKey);
     try {
-      cipher.init(Cipher.ENCRYPT_MODE, cipherKey, parameters(payload));
-      bind(cipher, header, context, contextFrom, contextLength);
-      int written = cipher.doFinal(plaintext, from, length, payload, ivLength);
+      cipher.init(Cipher.ENCRYPT_MODE, cipherKey, parameters(payload, 0));
+      bind(cipher, header, context);
+      int written =
+          cipher.doFinal(
+              plaintext.array(), plaintext.offset(), plaintext.length(), payload, ivLength);
       if (written != expected) {
         throw new IllegalStateException("cipher wrote " + written + " bytes, expected " + expected);
       }
@@ -68,23 +69,17 @@ abstract class JceFamily extends ModeFamily {
   }
 
   @Override
-  final int open(
-      CipherSource source,
-      SecretKey key,
-      byte[] header,
-      byte[] context,
-      int contextFrom,
-      int contextLength,
-      byte[] payload,
-      int length,
-      byte[] out) {
+  final int openPayload(
+      CipherSource source, SecretKey key, byte[] header, Bytes context, Bytes payload, byte[] out) {
     int ivLength = ivLength();
-    SecretKey cipherKey = messageKey(source, key, payload);
+    byte[] array = payload.array();
+    int offset = payload.offset();
+    SecretKey cipherKey = messageKey(source, key, array, offset);
     Cipher cipher = source.borrow(mode(), cipherKey);
     try {
-      cipher.init(Cipher.DECRYPT_MODE, cipherKey, parameters(payload));
-      bind(cipher, header, context, contextFrom, contextLength);
-      int written = cipher.doFinal(payload, ivLength, length - ivLength, out, 0);
+      cipher.init(Cipher.DECRYPT_MODE, cipherKey, parameters(array, offset));
+      bind(cipher, header, context);
+      int written = cipher.doFinal(array, offset + ivLength, payload.length() - ivLength, out, 0);
       source.release(mode(), cipherKey, cipher);
       return written;
     } catch (BadPaddingException | IllegalBlockSizeException e) {
@@ -98,16 +93,15 @@ abstract class JceFamily extends ModeFamily {
   }
 
   /** Binds {@code header ‖ context} as associated data, if the mode authenticates. */
-  private void bind(
-      Cipher cipher, byte[] header, byte[] context, int contextFrom, int contextLength) {
+  private void bind(Cipher cipher, byte[] header, Bytes context) {
     if (tagLength() == NO_TAG) {
       return;
     }
     if (header != null && header.length > 0) {
       cipher.updateAAD(header);
     }
-    if (contextLength > 0) {
-      cipher.updateAAD(context, contextFrom, contextLength);
+    if (context.length() > 0) {
+      cipher.updateAAD(context.array(), context.offset(), context.length());
     }
   }
 }

@@ -51,7 +51,7 @@ final class JceUnauthenticated extends JceFamily {
   }
 
   @Override
-  AlgorithmParameterSpec parameters(byte[] payload) {
-    return ivLength() == NO_IV ? null : new IvParameterSpec(payload, 0, ivLength());
+  AlgorithmParameterSpec parameters(byte[] payload, int offset) {
+    return ivLength() == NO_IV ? null : new IvParameterSpec(payload, offset, ivLength());
   }
 }

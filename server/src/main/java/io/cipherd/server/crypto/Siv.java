@@ -15,9 +15,10 @@ import javax.crypto.SecretKey;
  *
  * <p>Tink keeps one AES-ECB (for S2V's CMAC) and one AES-CTR {@code Cipher} per thread, and each
  * keeps the expanded key, and a copy of the key, of the last message that thread sealed or opened:
- * the bytes of a destroyed version would stay there until the thread's next AES-SIV message. So
- * after each message the thread's ciphers are re-keyed with {@link #BLANK}, an all-zero key, by
- * sealing an empty message under it.
+ * the bytes of a destroyed version would stay there until the thread's next AES-SIV message. So the
+ * thread's ciphers are re-keyed with {@link #BLANK}, an all-zero key, by sealing an empty message
+ * under it: after each message, or once at the end of a {@link ThreadKeyScope} (a batch) whose
+ * messages all run on this thread.
  */
 final class Siv extends ModeFamily {
   private static final int SYNTHETIC_IV_BYTES = 16;
@@ -51,52 +52,35 @@ final class Siv extends ModeFamily {
   }
 
   @Override
-  void seal(
+  void sealPayload(
       CipherSource source,
       SecretKey key,
       byte[] header,
-      byte[] context,
-      int contextFrom,
-      int contextLength,
-      byte[] plaintext,
-      int from,
-      int length,
+      Bytes context,
+      Bytes plaintext,
       byte[] payload) {
-    byte[] input = Arrays.copyOfRange(plaintext, from, from + length);
+    byte[] input = plaintext.toArray();
     try {
       byte[] sealed =
-          SivKey.of(key)
-              .siv()
-              .encryptDeterministically(
-                  input, associatedData(header, context, contextFrom, contextLength));
+          SivKey.of(key).siv().encryptDeterministically(input, associatedData(header, context));
       System.arraycopy(sealed, 0, payload, 0, sealed.length);
     } catch (GeneralSecurityException | RuntimeException e) {
       throw new CryptoProviderException(ALGORITHM, e);
     } finally {
       Arrays.fill(input, (byte) 0);
-      forgetThreadKeys();
+      ThreadKeyScope.used();
     }
   }
 
   @Override
-  int open(
-      CipherSource source,
-      SecretKey key,
-      byte[] header,
-      byte[] context,
-      int contextFrom,
-      int contextLength,
-      byte[] payload,
-      int length,
-      byte[] out) {
+  int openPayload(
+      CipherSource source, SecretKey key, byte[] header, Bytes context, Bytes payload, byte[] out) {
     byte[] opened;
     try {
       opened =
           SivKey.of(key)
               .siv()
-              .decryptDeterministically(
-                  Arrays.copyOf(payload, length),
-                  associatedData(header, context, contextFrom, contextLength));
+              .decryptDeterministically(payload.toArray(), associatedData(header, context));
     } catch (GeneralSecurityException e) {
       // Tink throws AEADBadTagException (a GeneralSecurityException) for a wrong tag, key or
       // context.
@@ -104,7 +88,7 @@ final class Siv extends ModeFamily {
     } catch (RuntimeException e) {
       throw new CryptoProviderException(ALGORITHM, e);
     } finally {
-      forgetThreadKeys();
+      ThreadKeyScope.used();
     }
     System.arraycopy(opened, 0, out, 0, opened.length);
     Arrays.fill(opened, (byte) 0);
@@ -112,7 +96,7 @@ final class Siv extends ModeFamily {
   }
 
   /** Re-keys this thread's Tink ciphers with {@link #BLANK}, so they keep no version's key. */
-  private static void forgetThreadKeys() {
+  static void forgetThreadKeys() {
     try {
       BLANK.encryptDeterministically(EMPTY, EMPTY);
     } catch (GeneralSecurityException e) {
@@ -128,16 +112,13 @@ final class Siv extends ModeFamily {
     }
   }
 
-  private static byte[] associatedData(
-      byte[] header, byte[] context, int contextFrom, int contextLength) {
+  private static byte[] associatedData(byte[] header, Bytes context) {
     int headerLength = header == null ? 0 : header.length;
-    byte[] ad = new byte[headerLength + contextLength];
+    byte[] ad = new byte[headerLength + context.length()];
     if (headerLength > 0) {
       System.arraycopy(header, 0, ad, 0, headerLength);
     }
-    if (contextLength > 0) {
-      System.arraycopy(context, contextFrom, ad, headerLength, contextLength);
-    }
+    System.arraycopy(context.array(), context.offset(), ad, headerLength, context.length());
     return ad;
   }
 

@@ -47,21 +47,21 @@ final class XaesGcm extends JceFamily {
   }
 
   @Override
-  AlgorithmParameterSpec parameters(byte[] payload) {
+  AlgorithmParameterSpec parameters(byte[] payload, int offset) {
     return new GCMParameterSpec(
-        TAG_BYTES * 8, payload, DERIVING_NONCE_BYTES, NONCE_BYTES - DERIVING_NONCE_BYTES);
+        TAG_BYTES * 8, payload, offset + DERIVING_NONCE_BYTES, NONCE_BYTES - DERIVING_NONCE_BYTES);
   }
 
   /**
-   * The message key derived from the version's key and the nonce at the payload's start, with a
-   * cipher from the ecb pool.
+   * The message key derived from the version's key and the nonce at the payload's start, {@code
+   * payload[offset]}, with a cipher from the ecb pool.
    */
   @Override
-  SecretKey messageKey(CipherSource source, SecretKey key, byte[] payload) {
+  SecretKey messageKey(CipherSource source, SecretKey key, byte[] payload, int offset) {
     XaesKey xaes = XaesKey.of(key);
     Cipher ecb = source.borrow(CipherMode.ECB, xaes.key());
     try {
-      SecretKey derived = xaes.messageKey(ecb, payload, 0);
+      SecretKey derived = xaes.messageKey(ecb, payload, offset);
       source.release(CipherMode.ECB, xaes.key(), ecb);
       return derived;
     } catch (GeneralSecurityException | RuntimeException e) {

@@ -1,5 +1,6 @@
 package io.cipherd.server.engine;
 
+import io.cipherd.server.crypto.Bytes;
 import io.cipherd.server.crypto.KeyVersionRef;
 import io.cipherd.server.crypto.index.BlindIndex;
 import io.cipherd.server.crypto.index.Normalization;
@@ -98,13 +99,13 @@ public final class BlindIndexes {
   }
 
   /**
-   * The blind index of the first {@code valueLength} bytes of {@code value} (a plaintext in a work
-   * buffer, left to the caller to wipe) under {@code key}, normalized as asked and cut to {@code
-   * length} bytes (from {@link BlindIndex#length}); the copies made here are wiped.
+   * The blind index of {@code value} (a plaintext in a work buffer, left to the caller to wipe)
+   * under {@code key}, normalized as asked and cut to {@code length} bytes (from {@link
+   * BlindIndex#length}); the copies made here are wiped.
    */
-  Indexed indexWith(
-      UsableKey key, byte[] value, int valueLength, Normalization normalization, int length) {
-    byte[] copy = Arrays.copyOf(value, valueLength);
+  Indexed indexWith(UsableKey key, Bytes value, Normalization normalization, int length) {
+    int valueLength = value.length();
+    byte[] copy = value.toArray();
     byte[] normalized = null;
     try {
       normalized = normalized(copy, normalization);

@@ -2,7 +2,7 @@ package io.cipherd.server.engine;
 
 import com.google.protobuf.ByteString;
 import io.cipherd.server.crypto.CipherSource;
-import io.cipherd.server.crypto.PayloadCipher;
+import io.cipherd.server.crypto.ThreadKeyScope;
 import io.cipherd.server.crypto.envelope.Envelope;
 import io.cipherd.server.crypto.envelope.EnvelopeHeader;
 import io.cipherd.server.keys.KeyCache;
@@ -10,7 +10,6 @@ import io.cipherd.server.pool.CipherLease;
 import io.cipherd.server.pool.CipherPools;
 import io.cipherd.server.security.Authorizer;
 import io.cipherd.server.security.Operation;
-import java.util.Arrays;
 import java.util.function.Function;
 
 /**
@@ -50,7 +49,7 @@ public final class CryptoEngine {
       CryptoObserver observer) {
     this.keys = keys;
     this.pools = pools;
-    this.envelopes = new EnvelopeCipher(keys, encryptionKeys, new PayloadCipher(ciphers), observer);
+    this.envelopes = new EnvelopeCipher(keys, encryptionKeys, ciphers, observer);
     this.authorizer = authorizer;
     this.observer = observer;
     this.legacy = new LegacyRewrap(keys, authorizer, observer, envelopes);
@@ -61,11 +60,13 @@ public final class CryptoEngine {
 
   /**
    * Runs a batch's work with ciphers borrowed from the pools once per mode for the whole batch
-   * rather than once per item. The engine handed to {@code work} is confined to this thread.
+   * rather than once per item, and per-thread cipher keys forgotten once when it ends ({@link
+   * ThreadKeyScope}). The engine handed to {@code work} is confined to this thread.
    */
   public <T> T inBatch(Function<CryptoEngine, T> work) {
     try (LeasedEngine leased = lease()) {
-      return work.apply(leased.engine());
+      // All on this thread: per-thread cipher keys are forgotten once at the end, not per item.
+      return ThreadKeyScope.run(() -> work.apply(leased.engine()));
     }
   }
 
@@ -95,9 +96,8 @@ public final class CryptoEngine {
     return WorkBuffers.withInput(
         plaintext,
         context,
-        (input, length, contextLength, buffers) ->
-            envelopes.encrypt(
-                keyName, keyVersion, input, 0, length, input, length, contextLength, buffers));
+        (text, contextBytes, buffers) ->
+            envelopes.encrypt(keyName, keyVersion, text, contextBytes, buffers));
   }
 
   /**
@@ -114,30 +114,15 @@ public final class CryptoEngine {
    * expected} does not match before the key is authorized, looked up or used.
    */
   public Decrypted decrypt(String ciphertext, ByteString context, ExpectedKey expected) {
-    return CiphertextInput.open(
-        envelopes,
-        ciphertext,
-        context,
-        (header, payload, payloadLength, contextBytes, contextFrom, contextLength, buffers) -> {
-          expect(expected, header.keyName());
-          authorizer.check(Operation.DECRYPT, header.keyName());
-          byte[] plaintext = buffers.plaintext(payloadLength);
-          try {
-            int length =
-                envelopes.decrypt(
-                    header,
-                    payload,
-                    payloadLength,
-                    contextBytes,
-                    contextFrom,
-                    contextLength,
-                    plaintext);
-            return new Decrypted(header, Arrays.copyOf(plaintext, length));
-          } finally {
-            // All of it: a decryption that failed may have written part of the plaintext.
-            WorkBuffers.wipe(plaintext, payloadLength);
-          }
-        });
+    ParsedCiphertext parsed = CiphertextInput.parse(envelopes, ciphertext, context);
+    try {
+      EnvelopeHeader header = parsed.header();
+      expect(expected, header.keyName());
+      authorizer.check(Operation.DECRYPT, header.keyName());
+      return envelopes.decrypt(parsed, plaintext -> new Decrypted(header, plaintext.toArray()));
+    } finally {
+      parsed.wipe();
+    }
   }
 
   /**
@@ -155,47 +140,27 @@ public final class CryptoEngine {
    */
   public ReEncrypted reEncrypt(
       String ciphertext, ByteString context, String targetKeyName, ExpectedKey expected) {
-    return CiphertextInput.open(
-        envelopes,
-        ciphertext,
-        context,
-        (header, payload, payloadLength, contextBytes, contextFrom, contextLength, buffers) -> {
-          String source = header.keyName();
-          expect(expected, source);
-          String target = targetKeyName.isEmpty() ? source : targetKeyName;
-          // On the mode the header names, before decrypting: a version whose mode differs fails
-          // as a decryption failure, before any decryption, in KeyCache.forDecryption.
-          authorizer.checkReEncrypt(source, header.type(), target);
-          byte[] plaintext = buffers.plaintext(payloadLength);
-          try {
-            int length =
-                envelopes.decrypt(
-                    header,
-                    payload,
-                    payloadLength,
-                    contextBytes,
-                    contextFrom,
-                    contextLength,
-                    plaintext);
+    ParsedCiphertext parsed = CiphertextInput.parse(envelopes, ciphertext, context);
+    try {
+      EnvelopeHeader header = parsed.header();
+      String source = header.keyName();
+      expect(expected, source);
+      String target = targetKeyName.isEmpty() ? source : targetKeyName;
+      // On the mode the header names, before decrypting: a version whose mode differs fails as a
+      // decryption failure, before any decryption, in KeyCache.forDecryption.
+      authorizer.checkReEncrypt(source, header.type(), target);
+      return envelopes.decrypt(
+          parsed,
+          plaintext -> {
             // The payload buffer is free again: the new payload is written over the old one.
             Encrypted encrypted =
-                envelopes.encrypt(
-                    target,
-                    0,
-                    plaintext,
-                    0,
-                    length,
-                    contextBytes,
-                    contextFrom,
-                    contextLength,
-                    buffers);
-            observer.succeeded(CryptoOperation.REWRAP, header, length);
+                envelopes.encrypt(target, 0, plaintext, parsed.context(), WorkBuffers.forThread());
+            observer.succeeded(CryptoOperation.REWRAP, header, plaintext.length());
             return new ReEncrypted(encrypted, header.version());
-          } finally {
-            // All of it: a decryption that failed may have written part of the plaintext.
-            WorkBuffers.wipe(plaintext, payloadLength);
-          }
-        });
+          });
+    } finally {
+      parsed.wipe();
+    }
   }
 
   /**

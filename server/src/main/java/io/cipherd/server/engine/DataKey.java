@@ -1,6 +1,7 @@
 package io.cipherd.server.engine;
 
 import com.google.protobuf.ByteString;
+import io.cipherd.server.crypto.Bytes;
 import io.cipherd.server.crypto.NonceSource;
 import io.cipherd.server.errors.InvalidArgumentException;
 import java.util.Arrays;
@@ -29,9 +30,8 @@ public record DataKey(byte[] plaintextKey, Encrypted wrapped) {
           WorkBuffers.withInput(
               ByteString.EMPTY,
               context,
-              (input, length, contextLength, buffers) ->
-                  envelopes.encrypt(
-                      keyName, 0, dataKey, 0, dataKey.length, input, 0, contextLength, buffers));
+              (text, contextBytes, buffers) ->
+                  envelopes.encrypt(keyName, 0, Bytes.of(dataKey), contextBytes, buffers));
       return new DataKey(dataKey, wrapped);
     } catch (RuntimeException e) {
       Arrays.fill(dataKey, (byte) 0);

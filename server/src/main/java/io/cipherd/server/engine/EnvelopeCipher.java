@@ -1,7 +1,9 @@
 package io.cipherd.server.engine;
 
 import com.google.protobuf.UnsafeByteOperations;
-import io.cipherd.server.crypto.PayloadCipher;
+import io.cipherd.server.crypto.Bytes;
+import io.cipherd.server.crypto.CipherSource;
+import io.cipherd.server.crypto.ModeFamily;
 import io.cipherd.server.crypto.envelope.Envelope;
 import io.cipherd.server.crypto.envelope.EnvelopeHeader;
 import io.cipherd.server.errors.InvalidArgumentException;
@@ -17,14 +19,15 @@ import io.cipherd.server.keys.UsableKey;
 final class EnvelopeCipher {
   private final KeyCache keys;
   private final EncryptionKeys encryptionKeys;
-  private final PayloadCipher cipher;
+  private final CipherSource source;
   private final CryptoObserver observer;
 
+  /** Takes each operation's cipher from {@code source}: the pools, or one batch's lease on them. */
   EnvelopeCipher(
-      KeyCache keys, EncryptionKeys encryptionKeys, PayloadCipher cipher, CryptoObserver observer) {
+      KeyCache keys, EncryptionKeys encryptionKeys, CipherSource source, CryptoObserver observer) {
     this.keys = keys;
     this.encryptionKeys = encryptionKeys;
-    this.cipher = cipher;
+    this.source = source;
     this.observer = observer;
   }
 
@@ -34,46 +37,29 @@ final class EnvelopeCipher {
   }
 
   /**
-   * Encrypts {@code plaintext[from, from + length)} with the key's current version, or {@code
-   * keyVersion} if not 0, bound to {@code context[contextFrom, contextFrom + contextLength)}; the
-   * payload is written into {@code buffers}, the ciphertext into one array of its exact size.
+   * Encrypts {@code plaintext} with the key's current version, or {@code keyVersion} if not 0,
+   * bound to {@code context}; the payload is written into {@code buffers}, the ciphertext into one
+   * array of its exact size.
    */
   Encrypted encrypt(
-      String keyName,
-      int keyVersion,
-      byte[] plaintext,
-      int from,
-      int length,
-      byte[] context,
-      int contextFrom,
-      int contextLength,
-      WorkBuffers buffers) {
+      String keyName, int keyVersion, Bytes plaintext, Bytes context, WorkBuffers buffers) {
     EnvelopeHeader resolved = null;
     UsableKey key = null;
     boolean made = false;
     try {
       key = encryptionKeys.forEncryption(keyName, keyVersion);
       resolved = key.header();
-      checkContext(resolved, contextLength);
-      byte[] payload = buffers.payload(resolved.mode().payloadLength(length));
+      checkContext(resolved, context.length());
+      ModeFamily family = resolved.mode().family();
+      byte[] payload = buffers.payload(family.payloadLength(plaintext.length()));
       int payloadLength =
-          cipher.encrypt(
-              resolved.mode(),
-              key.secret(),
-              resolved.asciiBytes(),
-              context,
-              contextFrom,
-              contextLength,
-              plaintext,
-              from,
-              length,
-              payload);
+          family.seal(source, key.secret(), resolved.asciiBytes(), context, plaintext, payload);
       Encrypted encrypted =
           new Encrypted(
               resolved,
               UnsafeByteOperations.unsafeWrap(Envelope.text(resolved, payload, payloadLength)));
       made = true;
-      observer.succeeded(CryptoOperation.ENCRYPT, resolved, length);
+      observer.succeeded(CryptoOperation.ENCRYPT, resolved, plaintext.length());
       return encrypted;
     } catch (RuntimeException e) {
       if (key != null && !made) {
@@ -85,35 +71,52 @@ final class EnvelopeCipher {
     }
   }
 
+  /** Work on a decrypted plaintext, which lies in this thread's {@link WorkBuffers}. */
+  @FunctionalInterface
+  interface PlaintextWork<T> {
+    T apply(Bytes plaintext);
+  }
+
   /**
-   * Decrypts {@code payload[0, payloadLength)} of a ciphertext whose header is {@code header}, with
-   * {@code context[contextFrom, contextFrom + contextLength)}, into {@code plaintext} (which needs
-   * {@code payloadLength} bytes); returns the plaintext's length.
+   * Decrypts {@code ciphertext} with the key version its header names into this thread's plaintext
+   * buffer, runs {@code work} on the plaintext, and wipes the buffer before returning, whether the
+   * decryption or the work succeeded or threw. Authorization is the caller's, done before.
    */
-  int decrypt(
-      EnvelopeHeader header,
-      byte[] payload,
-      int payloadLength,
-      byte[] context,
-      int contextFrom,
-      int contextLength,
-      byte[] plaintext) {
+  <T> T decrypt(ParsedCiphertext ciphertext, PlaintextWork<T> work) {
+    int capacity = ciphertext.payload().length();
+    byte[] plaintext = WorkBuffers.forThread().plaintext(capacity);
+    try {
+      int length = decrypt(ciphertext, plaintext);
+      return work.apply(new Bytes(plaintext, 0, length));
+    } finally {
+      // All of it: a decryption that failed may have written part of the plaintext.
+      WorkBuffers.wipe(plaintext, capacity);
+    }
+  }
+
+  /**
+   * Decrypts {@code ciphertext} into {@code plaintext} (which needs as many bytes as the payload);
+   * returns the plaintext's length.
+   */
+  private int decrypt(ParsedCiphertext ciphertext, byte[] plaintext) {
+    EnvelopeHeader header = ciphertext.header();
     EnvelopeHeader resolved = null;
     try {
       UsableKey key = keys.forDecryption(header);
       resolved = key.header();
-      checkContext(resolved, contextLength);
+      Bytes context = ciphertext.context();
+      checkContext(resolved, context.length());
       int length =
-          cipher.decrypt(
-              resolved.mode(),
-              key.secret(),
-              resolved.asciiBytes(),
-              context,
-              contextFrom,
-              contextLength,
-              payload,
-              payloadLength,
-              plaintext);
+          resolved
+              .mode()
+              .family()
+              .open(
+                  source,
+                  key.secret(),
+                  resolved.asciiBytes(),
+                  context,
+                  ciphertext.payload(),
+                  plaintext);
       observer.succeeded(CryptoOperation.DECRYPT, resolved, length);
       return length;
     } catch (RuntimeException e) {

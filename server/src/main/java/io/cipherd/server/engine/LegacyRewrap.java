@@ -1,6 +1,7 @@
 package io.cipherd.server.engine;
 
 import com.google.protobuf.ByteString;
+import io.cipherd.server.crypto.Bytes;
 import io.cipherd.server.crypto.KeyType;
 import io.cipherd.server.crypto.KeyVersionRef;
 import io.cipherd.server.crypto.legacy.LegacyDecryptor;
@@ -43,7 +44,7 @@ final class LegacyRewrap {
     return WorkBuffers.withInput(
         ByteString.EMPTY,
         context,
-        (input, textLength, contextLength, buffers) -> {
+        (text, contextBytes, buffers) -> {
           int capacity = item.data().length;
           byte[] plaintext = buffers.plaintext(capacity);
           try {
@@ -52,12 +53,8 @@ final class LegacyRewrap {
                 envelopes.encrypt(
                     targetKeyName,
                     0,
-                    plaintext,
-                    0,
-                    opened.length(),
-                    input,
-                    textLength,
-                    contextLength,
+                    new Bytes(plaintext, 0, opened.length()),
+                    contextBytes,
                     buffers);
             observer.succeeded(CryptoOperation.REWRAP, opened.version(), opened.length());
             return new ReEncrypted(encrypted, opened.version().version());

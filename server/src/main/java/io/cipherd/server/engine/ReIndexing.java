@@ -1,6 +1,7 @@
 package io.cipherd.server.engine;
 
 import com.google.protobuf.ByteString;
+import io.cipherd.server.crypto.envelope.EnvelopeHeader;
 import io.cipherd.server.crypto.index.BlindIndex;
 import io.cipherd.server.crypto.index.Normalization;
 import io.cipherd.server.keys.UsableKey;
@@ -52,32 +53,19 @@ public final class ReIndexing {
       int lengthBytes) {
     int length = BlindIndex.length(lengthBytes);
     ExpectedKey expected = ExpectedKey.parse(expectedKey, "expected_key");
-    return CiphertextInput.open(
-        envelopes,
-        ciphertext,
-        context,
-        (header, payload, payloadLength, contextBytes, contextFrom, contextLength, buffers) -> {
-          CryptoEngine.expect(expected, header.keyName(), observer);
-          authorizer.checkReIndex(header.keyName(), header.type());
-          UsableKey indexKey = indexes.currentIndexKey(indexKeyName);
-          byte[] plaintext = buffers.plaintext(payloadLength);
-          try {
-            int plaintextLength =
-                envelopes.decrypt(
-                    header,
-                    payload,
-                    payloadLength,
-                    contextBytes,
-                    contextFrom,
-                    contextLength,
-                    plaintext);
-            Indexed indexed =
-                indexes.indexWith(indexKey, plaintext, plaintextLength, normalization, length);
-            return new ReIndexed(indexed, header.version());
-          } finally {
-            // All of it: a decryption that failed may have written part of the plaintext.
-            WorkBuffers.wipe(plaintext, payloadLength);
-          }
-        });
+    ParsedCiphertext parsed = CiphertextInput.parse(envelopes, ciphertext, context);
+    try {
+      EnvelopeHeader header = parsed.header();
+      CryptoEngine.expect(expected, header.keyName(), observer);
+      authorizer.checkReIndex(header.keyName(), header.type());
+      UsableKey indexKey = indexes.currentIndexKey(indexKeyName);
+      return envelopes.decrypt(
+          parsed,
+          plaintext ->
+              new ReIndexed(
+                  indexes.indexWith(indexKey, plaintext, normalization, length), header.version()));
+    } finally {
+      parsed.wipe();
+    }
   }
 }

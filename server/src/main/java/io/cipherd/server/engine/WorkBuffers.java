@@ -1,7 +1,7 @@
 package io.cipherd.server.engine;
 
 import com.google.protobuf.ByteString;
-import io.cipherd.server.crypto.envelope.Envelope;
+import io.cipherd.server.crypto.Bytes;
 import java.util.Arrays;
 
 /**
@@ -51,7 +51,7 @@ final class WorkBuffers {
   /** Work on a request laid out in the thread's input buffer as {@code text ‖ context}. */
   @FunctionalInterface
   interface InputWork<T> {
-    T apply(byte[] input, int textLength, int contextLength, WorkBuffers buffers);
+    T apply(Bytes text, Bytes context, WorkBuffers buffers);
   }
 
   /**
@@ -66,28 +66,8 @@ final class WorkBuffers {
     try {
       text.copyTo(input, 0);
       context.copyTo(input, textLength);
-      return work.apply(input, textLength, context.size(), buffers);
-    } finally {
-      wipe(input, used);
-    }
-  }
-
-  /**
-   * As {@link #withInput(ByteString, ByteString, InputWork)} for a ciphertext as protobuf parses a
-   * string field: an ASCII one (every valid one) is read without an intermediate copy, any other as
-   * its UTF-8 bytes, so it fails exactly as they do.
-   */
-  static <T> T withInput(String text, ByteString context, InputWork<T> work) {
-    WorkBuffers buffers = forThread();
-    int textLength = text.length();
-    int used = textLength + context.size();
-    byte[] input = buffers.input(used);
-    try {
-      if (!Envelope.copyAscii(text, textLength, input)) {
-        return withInput(ByteString.copyFromUtf8(text), context, work);
-      }
-      context.copyTo(input, textLength);
-      return work.apply(input, textLength, context.size(), buffers);
+      return work.apply(
+          new Bytes(input, 0, textLength), new Bytes(input, textLength, context.size()), buffers);
     } finally {
       wipe(input, used);
     }

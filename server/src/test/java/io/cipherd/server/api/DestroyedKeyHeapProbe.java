@@ -4,6 +4,8 @@ import com.google.protobuf.ByteString;
 import com.google.protobuf.util.Durations;
 import com.sun.management.HotSpotDiagnosticMXBean;
 import io.cipherd.api.v1.ComputeIndexRequest;
+import io.cipherd.api.v1.DecryptBatchItem;
+import io.cipherd.api.v1.DecryptBatchRequest;
 import io.cipherd.api.v1.DecryptRequest;
 import io.cipherd.api.v1.EncryptRequest;
 import io.cipherd.api.v1.GetKeyRequest;
@@ -52,6 +54,9 @@ public final class DestroyedKeyHeapProbe {
   }
 
   private DestroyedKeyHeapProbe() {}
+
+  /** Items per DecryptBatch: within the server's default limit of 64. */
+  private static final int BATCH = 32;
 
   public static void main(String[] args) throws Exception {
     Path out = Path.of(args[0]);
@@ -126,7 +131,7 @@ public final class DestroyedKeyHeapProbe {
     Arrays.fill(all, (byte) 0);
   }
 
-  /** Every path that prepares or caches version 1's key, from several threads. */
+  /** Every path that prepares or caches version 1's key (unary and batch), from several threads. */
   private static void use(InProcessCipherd cipherd, List<String> ciphertexts) throws Exception {
     List<Thread> threads = new ArrayList<>();
     for (int t = 0; t < 4; t++) {
@@ -135,6 +140,15 @@ public final class DestroyedKeyHeapProbe {
               () -> {
                 for (String ciphertext : ciphertexts) {
                   decrypt(cipherd, ciphertext);
+                }
+                // A batch forgets the per-thread AES-SIV keys once, at its end (ThreadKeyScope).
+                for (int from = 0; from < ciphertexts.size(); from += BATCH) {
+                  DecryptBatchRequest.Builder batch = DecryptBatchRequest.newBuilder();
+                  for (String ciphertext :
+                      ciphertexts.subList(from, Math.min(from + BATCH, ciphertexts.size()))) {
+                    batch.addItems(DecryptBatchItem.newBuilder().setCiphertext(ciphertext));
+                  }
+                  cipherd.crypto.decryptBatch(batch.build());
                 }
                 for (int i = 0; i < 20; i++) {
                   cipherd.crypto.computeIndex(

@@ -3,7 +3,6 @@ package io.cipherd.server.bench;
 import io.cipherd.server.crypto.ArrayPayloadCipher;
 import io.cipherd.server.crypto.CipherMode;
 import io.cipherd.server.crypto.NonceSource;
-import io.cipherd.server.crypto.PayloadCipher;
 import io.cipherd.server.pool.CipherLease;
 import io.cipherd.server.pool.CipherPoolConfig;
 import io.cipherd.server.pool.CipherPools;
@@ -39,7 +38,7 @@ import org.openjdk.jmh.infra.Blackhole;
  *
  * <ul>
  *   <li>{@code newCipherPerCall}: {@code Cipher.getInstance} every call (the naive baseline);
- *   <li>{@code pooled}: the server's {@link PayloadCipher} over {@link CipherPools};
+ *   <li>{@code pooled}: the server's {@code ModeFamily.seal} over {@link CipherPools};
  *   <li>{@code pooledInBatch}: the same, with one pool lease per 256-item batch, scored per item;
  *   <li>{@code threadLocal}: one Cipher per thread and mode in a {@link ThreadLocal};
  *   <li>{@code bareCipher}: one Cipher held by the benchmark thread — the floor no strategy can
@@ -141,7 +140,7 @@ public class CipherStrategyBenchmark {
     return seal(thread.cipher);
   }
 
-  /** What {@link PayloadCipher#encrypt} does once it holds a cipher, step for step. */
+  /** What {@code ModeFamily.seal} does once it holds a cipher, step for step. */
   private byte[] seal(Cipher cipher) throws GeneralSecurityException {
     int ivLength = cipherMode.ivLength();
     byte[] payload = new byte[cipherMode.payloadLength(plaintext.length)];

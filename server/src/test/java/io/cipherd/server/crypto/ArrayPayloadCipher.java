@@ -8,14 +8,14 @@ import java.util.Arrays;
 import javax.crypto.SecretKey;
 
 /**
- * {@link PayloadCipher} over whole arrays, for tests: each call allocates its result, as the
- * server's hot path (which works in reused buffers) never does.
+ * A {@link ModeFamily}'s seal and open over whole arrays, for tests: each call allocates its
+ * result, as the server's hot path (which works in reused buffers) never does.
  */
 public final class ArrayPayloadCipher {
-  private final PayloadCipher cipher;
+  private final CipherSource source;
 
   public ArrayPayloadCipher(CipherSource source) {
-    this.cipher = new PayloadCipher(source);
+    this.source = source;
   }
 
   /**
@@ -38,8 +38,7 @@ public final class ArrayPayloadCipher {
   public byte[] encrypt(
       CipherMode mode, SecretKey key, byte[] header, byte[] context, byte[] plaintext) {
     byte[] payload = new byte[mode.payloadLength(plaintext.length)];
-    cipher.encrypt(
-        mode, key, header, context, 0, lengthOf(context), plaintext, 0, plaintext.length, payload);
+    mode.family().seal(source, key, header, Bytes.of(context), Bytes.of(plaintext), payload);
     return payload;
   }
 
@@ -56,8 +55,7 @@ public final class ArrayPayloadCipher {
     }
     byte[] plaintext = new byte[payload.length];
     int length =
-        cipher.decrypt(
-            mode, key, header, context, 0, lengthOf(context), payload, payload.length, plaintext);
+        mode.family().open(source, key, header, Bytes.of(context), Bytes.of(payload), plaintext);
     byte[] exact = Arrays.copyOf(plaintext, length);
     Arrays.fill(plaintext, (byte) 0);
     return exact;
@@ -72,11 +70,6 @@ public final class ArrayPayloadCipher {
       byte[] context,
       byte[] plaintext,
       CipherPools pools) {
-    return new PayloadCipher(pools)
-        .encryptWithInsecureIv(mode, key, iv, header, context, plaintext);
-  }
-
-  private static int lengthOf(byte[] context) {
-    return context == null ? 0 : context.length;
+    return mode.family().sealWithInsecureIv(pools, key, iv, header, context, plaintext);
   }
 }

@@ -234,8 +234,14 @@ class PayloadCipherTest {
     // reaching the cipher with one is a caller's bug, never a decryption attempt.
     assertThatThrownBy(
             () ->
-                new PayloadCipher(pools)
-                    .decrypt(mode, largestKey(mode), null, null, 0, 0, payload, length, out))
+                mode.family()
+                    .open(
+                        pools,
+                        largestKey(mode),
+                        null,
+                        Bytes.EMPTY,
+                        new Bytes(payload, 0, length),
+                        out))
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessageContaining("payload");
     assertThat(pools.pool(mode).getNumActive()).isZero();

@@ -22,7 +22,6 @@ class SivTest {
   private static final HexFormat HEX = HexFormat.of();
 
   private final CipherPools pools = new CipherPools(CipherPoolConfig.DEFAULT);
-  private final PayloadCipher cipher = new PayloadCipher(pools);
 
   @AfterEach
   void closePools() {
@@ -71,15 +70,15 @@ class SivTest {
   }
 
   private byte[] encrypt(SecretKey key, byte[] header, byte[] context, byte[] plaintext) {
-    return cipher.encryptWithInsecureIv(
-        CipherMode.SIV, key, new byte[0], header, context, plaintext);
+    return CipherMode.SIV
+        .family()
+        .sealWithInsecureIv(pools, key, new byte[0], header, context, plaintext);
   }
 
   private byte[] decrypt(SecretKey key, byte[] header, byte[] context, byte[] payload) {
     byte[] out = new byte[payload.length];
     int length =
-        cipher.decrypt(
-            CipherMode.SIV, key, header, context, 0, context.length, payload, payload.length, out);
+        CipherMode.SIV.family().open(pools, key, header, Bytes.of(context), Bytes.of(payload), out);
     return Arrays.copyOf(out, length);
   }
 

@@ -22,7 +22,6 @@ class XaesTest {
   private static final byte[] PLAINTEXT = "XAES-256-GCM".getBytes(StandardCharsets.US_ASCII);
 
   private final CipherPools pools = new CipherPools(CipherPoolConfig.DEFAULT);
-  private final PayloadCipher cipher = new PayloadCipher(pools);
 
   @AfterEach
   void closePools() {
@@ -43,14 +42,15 @@ class XaesTest {
     // (proto/README.md).
     // Encrypted with K1 precomputed (as key versions are), decrypted with K1 derived on the spot.
     byte[] payload =
-        cipher.encryptWithInsecureIv(
-            CipherMode.XGCM, CipherMode.XGCM.prepare(key), NONCE, null, ad, PLAINTEXT);
+        CipherMode.XGCM
+            .family()
+            .sealWithInsecureIv(pools, CipherMode.XGCM.prepare(key), NONCE, null, ad, PLAINTEXT);
 
     assertThat(Arrays.copyOf(payload, 24)).isEqualTo(NONCE);
     assertThat(HexFormat.of().formatHex(payload, 24, payload.length)).isEqualTo(expectedHex);
     byte[] out = new byte[payload.length];
     int length =
-        cipher.decrypt(CipherMode.XGCM, key, null, ad, 0, ad.length, payload, payload.length, out);
+        CipherMode.XGCM.family().open(pools, key, null, Bytes.of(ad), Bytes.of(payload), out);
     assertThat(Arrays.copyOf(out, length)).isEqualTo(PLAINTEXT);
   }
 
@@ -58,21 +58,17 @@ class XaesTest {
   void changedDerivingNonceHalf_failsToDecrypt() {
     SecretKey key = key("01");
     byte[] payload =
-        cipher.encryptWithInsecureIv(CipherMode.XGCM, key, NONCE, null, new byte[0], PLAINTEXT);
+        CipherMode.XGCM
+            .family()
+            .sealWithInsecureIv(pools, key, NONCE, null, new byte[0], PLAINTEXT);
     payload[3] ^= 1;
 
     assertThatThrownBy(
             () ->
-                cipher.decrypt(
-                    CipherMode.XGCM,
-                    key,
-                    null,
-                    null,
-                    0,
-                    0,
-                    payload,
-                    payload.length,
-                    new byte[payload.length]))
+                CipherMode.XGCM
+                    .family()
+                    .open(
+                        pools, key, null, Bytes.EMPTY, Bytes.of(payload), new byte[payload.length]))
         .isInstanceOf(DecryptionFailedException.class);
     assertThat(pools.pool(CipherMode.ECB).getNumActive()).isZero();
     assertThat(pools.pool(CipherMode.XGCM).getNumActive()).isZero();

@@ -1,6 +1,7 @@
 package io.cipherd.server.crypto.envelope;
 
 import com.google.protobuf.ByteString;
+import io.cipherd.server.crypto.Bytes;
 import io.cipherd.server.crypto.CipherMode;
 import java.nio.charset.StandardCharsets;
 
@@ -129,18 +130,21 @@ public final class Envelope {
 
   /**
    * Decodes the payload of {@code ciphertext}, which starts with {@code header} ({@link
-   * #recentHeader}), straight from the string into {@code out} from index 0; returns its length, or
-   * -1 if it is not a valid payload for the header's mode (then {@link #decodePayload} of its bytes
-   * says why). {@code out} needs {@link #maxPayloadLength} bytes.
+   * #recentHeader}), straight from the string into {@code out} from index 0: the payload's slice of
+   * {@code out}, or null if it is not a valid payload for the header's mode (then {@link
+   * #decodePayload} of its bytes says why). {@code out} needs {@link #maxPayloadLength} bytes.
    */
-  public static int decodePayloadInPlace(EnvelopeHeader header, String ciphertext, byte[] out) {
+  public static Bytes decodePayloadInPlace(EnvelopeHeader header, String ciphertext, byte[] out) {
     int start = header.length();
     int base64Length = ciphertext.length() - start;
     if (base64Length == 0) {
-      return -1;
+      return null;
     }
     int decoded = StrictBase64.decode(ciphertext, start, base64Length, out, 0);
-    return decoded < 0 || header.mode().payloadLengthProblem(decoded) != null ? -1 : decoded;
+    if (decoded < 0 || header.mode().payloadLengthProblem(decoded) != null) {
+      return null;
+    }
+    return new Bytes(out, 0, decoded);
   }
 
   /**
