@@ -50,24 +50,32 @@ public final class TestServers {
    * Starts {@code services} on {@code config}'s port, closing them if the server does not start.
    */
   public static CipherdServer start(ServerConfig config, Cipherd services) throws Exception {
+    return start(config, null, services);
+  }
+
+  /**
+   * As {@link #start(ServerConfig, Cipherd)}, and with the operators' HTTP port as {@code ops} says
+   * unless it is null.
+   */
+  public static CipherdServer start(ServerConfig config, ObservabilityConfig ops, Cipherd services)
+      throws Exception {
     try {
-      return CipherdServer.start(config, services);
+      return ops == null
+          ? CipherdServer.start(config, services)
+          : CipherdServer.start(config, ops, services);
     } catch (Exception e) {
       services.close();
       throw e;
     }
   }
 
+  /** A server with the HTTP port on a free port too, its metrics naming keys as given. */
   public static CipherdServer start(Path dataDir, boolean metricsKeyNames) throws Exception {
     ServerConfig config = config(dataDir).build();
-    Cipherd services = services(config).metrics(new CipherdMetrics(metricsKeyNames)).build();
-    try {
-      return CipherdServer.start(
-          config, new ObservabilityConfig(0, LogFormat.TEXT, metricsKeyNames), services);
-    } catch (RuntimeException e) {
-      services.close();
-      throw e;
-    }
+    return start(
+        config,
+        new ObservabilityConfig(0, LogFormat.TEXT, metricsKeyNames),
+        services(config).metrics(new CipherdMetrics(metricsKeyNames)).build());
   }
 
   public static ManagedChannel channel(CipherdServer server) {
