@@ -9,7 +9,6 @@ import io.cipherd.api.v1.AuditHead;
 import io.cipherd.api.v1.AuditServiceGrpc;
 import io.cipherd.api.v1.VerifyAuditCheckpointsRequest;
 import io.cipherd.api.v1.VerifyAuditCheckpointsResponse;
-import io.cipherd.server.api.RequestLimits;
 import io.cipherd.server.audit.AuditConfig;
 import io.cipherd.server.config.ObservabilityConfig;
 import io.cipherd.server.config.ServerConfig;
@@ -111,28 +110,16 @@ class AuditAnchorServerTest {
 
   private static CipherdServer start(Path dataDir, Path log) throws Exception {
     ServerConfig config =
-        ServerConfig.builder()
-            .port(0)
-            .dataDir(dataDir)
-            .keyStorePassword(TestServers.PASSWORD)
-            .limits(new RequestLimits(128))
-            .blockingThreads(2)
-            .blockingQueue(100)
-            .shutdownGrace(Duration.ofSeconds(2))
+        TestServers.config(dataDir)
+            .maxInboundMessageBytes(ServerConfig.DEFAULT_MAX_MESSAGE_BYTES)
             .build();
-    Cipherd services =
-        Cipherd.builder(Pkcs12KeyStore.open(dataDir, TestServers.PASSWORD))
-            .config(config)
+    return TestServers.start(
+        config,
+        new ObservabilityConfig(0, LogFormat.TEXT, false),
+        TestServers.services(config)
             .metrics(new CipherdMetrics(false))
             .audit(new AuditConfig(log, true, Duration.ofMillis(50), 1 << 20, TRAIL, 0))
-            .build();
-    try {
-      return CipherdServer.start(
-          config, new ObservabilityConfig(0, LogFormat.TEXT, false), services);
-    } catch (RuntimeException e) {
-      services.close();
-      throw e;
-    }
+            .build());
   }
 
   private static String sha256(String line) throws Exception {

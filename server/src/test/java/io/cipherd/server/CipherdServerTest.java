@@ -14,10 +14,8 @@ import io.cipherd.api.v1.EncryptStreamResponse;
 import io.cipherd.api.v1.KeyAdminServiceGrpc;
 import io.cipherd.api.v1.Mode;
 import io.cipherd.api.v1.RotateKeyRequest;
-import io.cipherd.server.api.RequestLimits;
 import io.cipherd.server.config.ConnectionLimits;
 import io.cipherd.server.config.ServerConfig;
-import io.cipherd.server.keystore.pkcs12.Pkcs12KeyStore;
 import io.cipherd.server.logging.PeerErrors;
 import io.grpc.CallOptions;
 import io.grpc.ClientCall;
@@ -47,7 +45,6 @@ import org.junit.jupiter.api.io.TempDir;
 
 /** The server over a real loopback port, as {@code make run} starts it. */
 class CipherdServerTest {
-  private static final char[] PASSWORD = "server-test-password".toCharArray();
   private static final int MAX_MESSAGE = 64 * 1024;
 
   @TempDir Path dataDir;
@@ -383,28 +380,14 @@ class CipherdServerTest {
   }
 
   private ServerConfig.Builder config(String host, boolean insecure) {
-    return ServerConfig.builder()
+    return TestServers.config(dataDir)
         .host(host)
-        .port(0)
         .insecure(insecure)
-        .dataDir(dataDir)
-        .keyStorePassword(PASSWORD)
-        .maxInboundMessageBytes(MAX_MESSAGE)
-        .limits(new RequestLimits(128))
-        .blockingThreads(2)
-        .blockingQueue(100)
-        .shutdownGrace(Duration.ofSeconds(2));
+        .maxInboundMessageBytes(MAX_MESSAGE);
   }
 
   private CipherdServer start(ServerConfig config) throws Exception {
-    Cipherd services =
-        Cipherd.builder(Pkcs12KeyStore.open(dataDir, PASSWORD)).config(config).build();
-    try {
-      return CipherdServer.start(config, services);
-    } catch (RuntimeException e) {
-      services.close();
-      throw e;
-    }
+    return TestServers.start(config, TestServers.services(config).build());
   }
 
   private static List<String> listServices(ManagedChannel channel) throws Exception {

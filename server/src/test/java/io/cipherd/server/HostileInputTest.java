@@ -16,7 +16,6 @@ import io.cipherd.api.v1.ReEncryptStreamRequest;
 import io.cipherd.api.v1.ReEncryptStreamResponse;
 import io.cipherd.server.api.RequestLimits;
 import io.cipherd.server.config.ServerConfig;
-import io.cipherd.server.keystore.pkcs12.Pkcs12KeyStore;
 import io.grpc.CallOptions;
 import io.grpc.Grpc;
 import io.grpc.InsecureChannelCredentials;
@@ -31,7 +30,6 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -48,7 +46,6 @@ import org.junit.jupiter.api.io.TempDir;
  * still answers a well-behaved client correctly and that its memory stays bounded.
  */
 class HostileInputTest {
-  private static final char[] PASSWORD = "hostile-test".toCharArray();
   private static final int MAX_MESSAGE = 256 * 1024;
   private static final int MAX_BATCH = 512;
 
@@ -60,19 +57,12 @@ class HostileInputTest {
   @BeforeAll
   static void start() throws Exception {
     ServerConfig config =
-        ServerConfig.builder()
-            .port(0)
-            .dataDir(dataDir)
-            .keyStorePassword(PASSWORD)
+        TestServers.config(dataDir)
             .maxInboundMessageBytes(MAX_MESSAGE)
             .limits(new RequestLimits(MAX_BATCH))
-            .blockingThreads(2)
             .blockingQueue(1000)
-            .shutdownGrace(Duration.ofSeconds(2))
             .build();
-    server =
-        CipherdServer.start(
-            config, Cipherd.builder(Pkcs12KeyStore.open(dataDir, PASSWORD)).config(config).build());
+    server = TestServers.start(config, TestServers.services(config).build());
     channel = newChannel();
     crypto = CryptoServiceGrpc.newBlockingStub(channel);
     KeyAdminServiceGrpc.newBlockingStub(channel)

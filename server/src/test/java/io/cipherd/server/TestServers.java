@@ -24,30 +24,58 @@ public final class TestServers {
 
   private TestServers() {}
 
-  public static CipherdServer start(Path dataDir, boolean metricsKeyNames) throws Exception {
-    ServerConfig config =
-        ServerConfig.builder()
-            .port(0)
-            .dataDir(dataDir)
-            .keyStorePassword(PASSWORD)
-            .maxInboundMessageBytes(64 * 1024)
-            .limits(new RequestLimits(128))
-            .blockingThreads(2)
-            .blockingQueue(100)
-            .shutdownGrace(Duration.ofSeconds(2))
-            .build();
-    Cipherd services =
-        Cipherd.builder(Pkcs12KeyStore.open(dataDir, PASSWORD))
-            .config(config)
-            .metrics(new CipherdMetrics(metricsKeyNames))
-            .build();
+  /**
+   * A small server's configuration, on a free loopback port with the key store in {@code dataDir}
+   * under {@link #PASSWORD}: a test adds what it is about (TLS, an access policy file) and builds.
+   */
+  public static ServerConfig.Builder config(Path dataDir) {
+    return ServerConfig.builder()
+        .port(0)
+        .dataDir(dataDir)
+        .keyStorePassword(PASSWORD)
+        .maxInboundMessageBytes(64 * 1024)
+        .limits(new RequestLimits(128))
+        .blockingThreads(2)
+        .blockingQueue(100)
+        .shutdownGrace(Duration.ofSeconds(2));
+  }
+
+  /** The services of {@code config}, over its data directory's PKCS#12 key store. */
+  public static CipherdBuilder services(ServerConfig config) throws Exception {
+    return Cipherd.builder(Pkcs12KeyStore.open(config.dataDir(), config.keyStorePassword()))
+        .config(config);
+  }
+
+  /**
+   * Starts {@code services} on {@code config}'s port, closing them if the server does not start.
+   */
+  public static CipherdServer start(ServerConfig config, Cipherd services) throws Exception {
+    return start(config, null, services);
+  }
+
+  /**
+   * As {@link #start(ServerConfig, Cipherd)}, and with the operators' HTTP port as {@code ops} says
+   * unless it is null.
+   */
+  public static CipherdServer start(ServerConfig config, ObservabilityConfig ops, Cipherd services)
+      throws Exception {
     try {
-      return CipherdServer.start(
-          config, new ObservabilityConfig(0, LogFormat.TEXT, metricsKeyNames), services);
-    } catch (RuntimeException e) {
+      return ops == null
+          ? CipherdServer.start(config, services)
+          : CipherdServer.start(config, ops, services);
+    } catch (Exception e) {
       services.close();
       throw e;
     }
+  }
+
+  /** A server with the HTTP port on a free port too, its metrics naming keys as given. */
+  public static CipherdServer start(Path dataDir, boolean metricsKeyNames) throws Exception {
+    ServerConfig config = config(dataDir).build();
+    return start(
+        config,
+        new ObservabilityConfig(0, LogFormat.TEXT, metricsKeyNames),
+        services(config).metrics(new CipherdMetrics(metricsKeyNames)).build());
   }
 
   public static ManagedChannel channel(CipherdServer server) {

@@ -1,5 +1,9 @@
 package io.cipherd.server.audit;
 
+import com.google.gson.JsonElement;
+import com.google.gson.JsonObject;
+import com.google.gson.JsonParser;
+import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.HexFormat;
@@ -18,11 +22,7 @@ final class AuditChain {
   private String prev;
 
   private AuditChain(long nextSeq, String prev) {
-    try {
-      this.sha256 = MessageDigest.getInstance("SHA-256");
-    } catch (NoSuchAlgorithmException e) {
-      throw new IllegalStateException("SHA-256 is unavailable in this JDK", e);
-    }
+    this.sha256 = newSha256();
     this.nextSeq = nextSeq;
     this.prev = prev;
   }
@@ -36,9 +36,7 @@ final class AuditChain {
    * The chain that continues after a line numbered {@code lastSeq} whose bytes were {@code line}.
    */
   static AuditChain after(long lastSeq, byte[] line) {
-    AuditChain chain = new AuditChain(lastSeq + 1, GENESIS);
-    chain.prev = chain.hash(line);
-    return chain;
+    return new AuditChain(lastSeq + 1, hash(line));
   }
 
   long nextSeq() {
@@ -53,11 +51,51 @@ final class AuditChain {
    * Moves the chain past {@code line} (its bytes without the newline), numbered {@link #nextSeq}.
    */
   void append(byte[] line) {
-    prev = hash(line);
+    prev = hash(sha256, line);
     nextSeq++;
   }
 
-  private String hash(byte[] line) {
+  /**
+   * The hex SHA-256 of {@code line} (its bytes without the newline), as the next line's {@code
+   * prev} and an anchor's head carry it.
+   */
+  static String hash(byte[] line) {
+    return hash(newSha256(), line);
+  }
+
+  /**
+   * The seq of {@code line} when it is an audit record (an object with {@code type}, {@code seq}
+   * and {@code prev}, as the verifiers take one), else -1: a line torn by a crash is not numbered.
+   */
+  static long seqOf(byte[] line) {
+    if (line.length == 0 || line[0] != '{' || line[line.length - 1] != '}') {
+      return -1;
+    }
+    try {
+      JsonElement parsed = JsonParser.parseString(new String(line, StandardCharsets.UTF_8));
+      if (!parsed.isJsonObject()) {
+        return -1;
+      }
+      JsonObject record = parsed.getAsJsonObject();
+      if (!record.has("type") || !record.has("prev") || !record.has("seq")) {
+        return -1;
+      }
+      long seq = record.get("seq").getAsLong();
+      return seq >= 0 ? seq : -1;
+    } catch (RuntimeException notARecord) {
+      return -1;
+    }
+  }
+
+  private static String hash(MessageDigest sha256, byte[] line) {
     return HexFormat.of().formatHex(sha256.digest(line));
+  }
+
+  private static MessageDigest newSha256() {
+    try {
+      return MessageDigest.getInstance("SHA-256");
+    } catch (NoSuchAlgorithmException e) {
+      throw new IllegalStateException("SHA-256 is unavailable in this JDK", e);
+    }
   }
 }

@@ -1,12 +1,8 @@
 package io.cipherd.server.audit;
 
-import com.google.gson.JsonElement;
-import com.google.gson.JsonObject;
-import com.google.gson.JsonParser;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
-import java.nio.charset.StandardCharsets;
 
 /**
  * The end of an audit file, read back line by line to the previous newline whatever a line's
@@ -41,7 +37,7 @@ record AuditTail(byte[] lastLine, long lastSeq, boolean endsWithNewline) {
       if (lastLine == null) {
         lastLine = line;
       }
-      long seq = seqOf(line);
+      long seq = AuditChain.seqOf(line);
       if (seq >= 0) {
         return new AuditTail(lastLine, seq, endsWithNewline);
       }
@@ -97,30 +93,6 @@ record AuditTail(byte[] lastLine, long lastSeq, boolean endsWithNewline) {
       if (reader.read(buffer, position + buffer.position() - start) < 0) {
         throw new IOException("the audit log shrank while it was read");
       }
-    }
-  }
-
-  /**
-   * The seq of {@code line} when it is an audit record (an object with {@code type}, {@code seq}
-   * and {@code prev}, as the verifiers take one), else -1.
-   */
-  private static long seqOf(byte[] line) {
-    if (line.length == 0 || line[0] != '{' || line[line.length - 1] != '}') {
-      return -1;
-    }
-    try {
-      JsonElement parsed = JsonParser.parseString(new String(line, StandardCharsets.UTF_8));
-      if (!parsed.isJsonObject()) {
-        return -1;
-      }
-      JsonObject record = parsed.getAsJsonObject();
-      if (!record.has("type") || !record.has("prev") || !record.has("seq")) {
-        return -1;
-      }
-      long seq = record.get("seq").getAsLong();
-      return seq >= 0 ? seq : -1;
-    } catch (RuntimeException notARecord) {
-      return -1;
     }
   }
 }

@@ -6,24 +6,17 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.nio.channels.Channels;
 import java.nio.channels.FileChannel;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
-import java.util.HexFormat;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 
 /**
  * Reads single lines of a trail's files for its anchor: a file's first line, the line at a byte
- * offset, the line numbered {@code seq}. Each line is identified as the chain does: its seq (every
- * line begins {@code {"type":"…","seq":N}) and the SHA-256 of its bytes without the newline.
+ * offset, the line numbered {@code seq}. Each line is identified as the chain does ({@link
+ * AuditChain#seqOf}, {@link AuditChain#hash}): its seq and the SHA-256 of its bytes without the
+ * newline.
  */
 final class TrailLines {
-  private static final Pattern SEQ = Pattern.compile("^\\{\"type\":\"[a-z]+\",\"seq\":(\\d+)[,}]");
-
   private TrailLines() {}
 
   /** A line of a file: its seq (-1 if it is not a record) and hex SHA-256. */
@@ -59,7 +52,7 @@ final class TrailLines {
     }
     try (InputStream in = new BufferedInputStream(Files.newInputStream(file), 1 << 16)) {
       for (byte[] line = next(in); line != null; line = next(in)) {
-        long found = seqOf(line);
+        long found = AuditChain.seqOf(line);
         if (found == seq) {
           return identify(line);
         }
@@ -71,22 +64,8 @@ final class TrailLines {
     return null;
   }
 
-  static String sha256(byte[] line) {
-    try {
-      return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(line));
-    } catch (NoSuchAlgorithmException e) {
-      throw new IllegalStateException("SHA-256 is unavailable in this JDK", e);
-    }
-  }
-
   private static Line identify(byte[] line) {
-    return new Line(seqOf(line), sha256(line));
-  }
-
-  private static long seqOf(byte[] line) {
-    String head = new String(line, 0, Math.min(line.length, 64), StandardCharsets.UTF_8);
-    Matcher m = SEQ.matcher(head);
-    return m.find() ? Long.parseLong(m.group(1)) : -1;
+    return new Line(AuditChain.seqOf(line), AuditChain.hash(line));
   }
 
   /** The next line's bytes without its newline (a last line without one too), or null at end. */

@@ -10,7 +10,6 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.LongAdder;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -71,8 +70,11 @@ public final class PeerErrors {
   private final Duration interval;
   private final Map<Kind, LongAdder> totals = new EnumMap<>(Kind.class);
 
-  /** Counted since the last summary line. */
-  private final Map<Kind, AtomicLong> unreported = new EnumMap<>(Kind.class);
+  /**
+   * The totals the last summary lines reached: a summary reports what the totals gained since.
+   * Guarded by {@link #summarize}'s lock.
+   */
+  private final Map<Kind, Long> summarized = new EnumMap<>(Kind.class);
 
   private final AtomicBoolean summarizing = new AtomicBoolean();
 
@@ -81,14 +83,13 @@ public final class PeerErrors {
     this.interval = interval;
     for (Kind kind : Kind.values()) {
       totals.put(kind, new LongAdder());
-      unreported.put(kind, new AtomicLong());
+      summarized.put(kind, 0L);
     }
   }
 
   /** Counts one event; the next summary line reports it. */
   public void count(Kind kind) {
     totals.get(kind).increment();
-    unreported.get(kind).incrementAndGet();
     if (!summarizing.get() && summarizing.compareAndSet(false, true)) {
       startSummaries();
     }
@@ -126,14 +127,14 @@ public final class PeerErrors {
   }
 
   /** Writes the summary lines of what was counted since the last ones; nothing if nothing was. */
-  void summarize() {
+  synchronized void summarize() {
     StringJoiner refused = new StringJoiner(", ");
     long refusedTotal = 0;
     for (Kind kind : Kind.values()) {
       if (kind == Kind.RESET_BEFORE_ANSWER) {
         continue;
       }
-      long n = unreported.get(kind).getAndSet(0);
+      long n = sinceLastSummary(kind);
       if (n > 0) {
         refused.add(kind.label() + "=" + n);
         refusedTotal += n;
@@ -147,7 +148,7 @@ public final class PeerErrors {
           interval.toSeconds(),
           refused);
     }
-    long resets = unreported.get(Kind.RESET_BEFORE_ANSWER).getAndSet(0);
+    long resets = sinceLastSummary(Kind.RESET_BEFORE_ANSWER);
     if (resets > 0) {
       access.info(
           "{} calls reset by their clients before any answer in the last {}s "
@@ -155,5 +156,11 @@ public final class PeerErrors {
           resets,
           interval.toSeconds());
     }
+  }
+
+  /** What {@code kind}'s total gained since the last summary, which now reaches it. */
+  private long sinceLastSummary(Kind kind) {
+    long total = total(kind);
+    return total - summarized.put(kind, total);
   }
 }

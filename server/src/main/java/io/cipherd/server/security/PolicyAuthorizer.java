@@ -55,17 +55,12 @@ public final class PolicyAuthorizer implements Authorizer {
     boolean rewrap =
         policy.allows(caller, Operation.REENCRYPT, sourceKey)
             || (decrypt && policy.allows(caller, Operation.ENCRYPT, sourceKey));
-    // A legacy ciphertext counts as unauthenticated: most legacy ciphers are.
-    boolean authenticated = sourceType.mode() != null && sourceType.mode().isAead();
-    if (!authenticated && !decrypt) {
-      throw denied(
-          caller,
-          Operation.DECRYPT,
-          sourceKey,
-          ": "
-              + sourceType.name()
-              + " ciphertexts are not authenticated, so rewrapping them needs decrypt as well as reencrypt");
-    }
+    requireDecryptIfUnauthenticated(
+        caller,
+        sourceKey,
+        sourceType,
+        decrypt,
+        "rewrapping them needs decrypt as well as reencrypt");
     if (!rewrap) {
       throw denied(caller, Operation.REENCRYPT, sourceKey, "");
     }
@@ -76,18 +71,31 @@ public final class PolicyAuthorizer implements Authorizer {
     EnvelopeHeader.checkKeyName(sourceKey);
     String caller = caller(Operation.REINDEX, sourceKey);
     AccessPolicy policy = policies.get();
+    requireDecryptIfUnauthenticated(
+        caller,
+        sourceKey,
+        sourceType,
+        policy.allows(caller, Operation.DECRYPT, sourceKey),
+        "re-indexing them needs decrypt as well as reindex");
+    if (!policy.allows(caller, Operation.REINDEX, sourceKey)) {
+      throw denied(caller, Operation.REINDEX, sourceKey, "");
+    }
+  }
+
+  /**
+   * Refuses {@code caller} that may not decrypt ({@code mayDecrypt}) a rewrap or re-index of a
+   * source that is not authenticated ({@code needs} says which). A legacy ciphertext counts as
+   * unauthenticated: most legacy ciphers are.
+   */
+  private void requireDecryptIfUnauthenticated(
+      String caller, String sourceKey, KeyType sourceType, boolean mayDecrypt, String needs) {
     boolean authenticated = sourceType.mode() != null && sourceType.mode().isAead();
-    if (!authenticated && !policy.allows(caller, Operation.DECRYPT, sourceKey)) {
+    if (!authenticated && !mayDecrypt) {
       throw denied(
           caller,
           Operation.DECRYPT,
           sourceKey,
-          ": "
-              + sourceType.name()
-              + " ciphertexts are not authenticated, so re-indexing them needs decrypt as well as reindex");
-    }
-    if (!policy.allows(caller, Operation.REINDEX, sourceKey)) {
-      throw denied(caller, Operation.REINDEX, sourceKey, "");
+          ": " + sourceType.name() + " ciphertexts are not authenticated, so " + needs);
     }
   }
 

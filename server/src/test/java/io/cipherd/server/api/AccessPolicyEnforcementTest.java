@@ -1,6 +1,8 @@
 package io.cipherd.server.api;
 
 import static io.cipherd.server.api.GrpcAssertions.failsWith;
+import static io.cipherd.server.api.TokenCallers.as;
+import static io.cipherd.server.api.TokenCallers.tokenHash;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.google.protobuf.ByteString;
@@ -33,12 +35,8 @@ import io.cipherd.api.v1.RotateKeyRequest;
 import io.cipherd.api.v1.UpdateKeyPolicyRequest;
 import io.cipherd.server.security.AccessPolicy;
 import io.cipherd.server.security.AccessPolicyFile;
-import io.cipherd.server.security.BearerTokens;
-import io.grpc.Metadata;
 import io.grpc.Status;
 import io.grpc.StatusRuntimeException;
-import io.grpc.stub.AbstractStub;
-import io.grpc.stub.MetadataUtils;
 import io.grpc.stub.StreamObserver;
 import java.io.StringReader;
 import java.nio.file.Path;
@@ -92,12 +90,12 @@ class AccessPolicyEnforcementTest {
               operations: [import]
       """
           .formatted(
-              hash("billing"),
-              hash("rotator"),
-              hash("mover"),
-              hash("keyadmin"),
-              hash("search"),
-              hash("importer"));
+              tokenHash("billing"),
+              tokenHash("rotator"),
+              tokenHash("mover"),
+              tokenHash("keyadmin"),
+              tokenHash("search"),
+              tokenHash("importer"));
 
   @TempDir Path dataDir;
   private InProcessCipherd cipherd;
@@ -580,18 +578,5 @@ class AccessPolicyEnforcementTest {
 
   private KeyAdminServiceGrpc.KeyAdminServiceBlockingStub admin(String caller) {
     return as(caller, cipherd.admin);
-  }
-
-  /** The stub presenting {@code caller}'s token, which in this test is "token-" + its name. */
-  private static <S extends AbstractStub<S>> S as(String caller, S stub) {
-    Metadata headers = new Metadata();
-    headers.put(
-        Metadata.Key.of("authorization", Metadata.ASCII_STRING_MARSHALLER),
-        "Bearer token-" + caller);
-    return stub.withInterceptors(MetadataUtils.newAttachHeadersInterceptor(headers));
-  }
-
-  private static String hash(String caller) {
-    return BearerTokens.hashHex("token-" + caller);
   }
 }

@@ -1,6 +1,8 @@
 package io.cipherd.server.api;
 
 import static io.cipherd.server.api.GrpcAssertions.failsWith;
+import static io.cipherd.server.api.TokenCallers.as;
+import static io.cipherd.server.api.TokenCallers.tokenHash;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.google.protobuf.Descriptors.FieldDescriptor;
@@ -19,7 +21,6 @@ import io.cipherd.api.v1.ScheduleKeyDeletionRequest;
 import io.cipherd.api.v1.ScheduleKeyVersionDestructionRequest;
 import io.cipherd.server.security.AccessPolicy;
 import io.cipherd.server.security.AccessPolicyFile;
-import io.cipherd.server.security.BearerTokens;
 import io.grpc.CallOptions;
 import io.grpc.Channel;
 import io.grpc.ClientInterceptors;
@@ -62,7 +63,7 @@ class DestroyAccessTest {
             - keys: [other]
               operations: [encrypt, decrypt, reencrypt, index, datakey, inspect, admin, import, destroy]
       """
-          .formatted(hash("keyadmin"), hash("shredder"), hash("stranger"));
+          .formatted(tokenHash("keyadmin"), tokenHash("shredder"), tokenHash("stranger"));
 
   @TempDir Path dataDir;
   private InProcessCipherd cipherd;
@@ -234,14 +235,6 @@ class DestroyAccessTest {
   }
 
   private KeyAdminServiceGrpc.KeyAdminServiceBlockingStub admin(String caller) {
-    Metadata headers = new Metadata();
-    headers.put(
-        Metadata.Key.of("authorization", Metadata.ASCII_STRING_MARSHALLER),
-        "Bearer token-" + caller);
-    return cipherd.admin.withInterceptors(MetadataUtils.newAttachHeadersInterceptor(headers));
-  }
-
-  private static String hash(String caller) {
-    return BearerTokens.hashHex("token-" + caller);
+    return as(caller, cipherd.admin);
   }
 }

@@ -18,12 +18,10 @@ import io.cipherd.api.v1.GetKeyRequest;
 import io.cipherd.api.v1.KeyAdminServiceGrpc;
 import io.cipherd.api.v1.KeyPolicy;
 import io.cipherd.api.v1.RotateKeyRequest;
-import io.cipherd.server.Cipherd;
 import io.cipherd.server.CipherdServer;
 import io.cipherd.server.TestServers;
 import io.cipherd.server.config.ObservabilityConfig;
 import io.cipherd.server.config.ServerConfig;
-import io.cipherd.server.keystore.pkcs12.Pkcs12KeyStore;
 import io.cipherd.server.logging.LogFormat;
 import io.grpc.ManagedChannel;
 import io.grpc.Status;
@@ -72,10 +70,11 @@ class EncryptionCapSocketTest {
             .limits(new RequestLimits(1_000))
             .shutdownGrace(Duration.ofSeconds(2))
             .build();
-    Cipherd services =
-        Cipherd.builder(Pkcs12KeyStore.open(dataDir, TestServers.PASSWORD)).config(config).build();
     server =
-        CipherdServer.start(config, new ObservabilityConfig(0, LogFormat.TEXT, false), services);
+        TestServers.start(
+            config,
+            new ObservabilityConfig(0, LogFormat.TEXT, false),
+            TestServers.services(config).build());
     channel = TestServers.channel(server);
     crypto = CryptoServiceGrpc.newBlockingStub(channel);
     admin = KeyAdminServiceGrpc.newBlockingStub(channel);

@@ -1,7 +1,11 @@
 package io.cipherd.server.api;
 
+import com.google.protobuf.ByteString;
 import io.cipherd.api.v1.CryptoServiceGrpc;
+import io.cipherd.api.v1.DecryptRequest;
+import io.cipherd.api.v1.EncryptRequest;
 import io.cipherd.api.v1.KeyAdminServiceGrpc;
+import io.cipherd.api.v1.RotateKeyRequest;
 import io.cipherd.server.Cipherd;
 import io.cipherd.server.keys.KeyStore;
 import io.cipherd.server.keystore.pkcs12.Pkcs12KeyStore;
@@ -98,6 +102,36 @@ final class InProcessCipherd implements AutoCloseable {
                     .blockingQueue(1000))
             .build(),
         store);
+  }
+
+  /** The ciphertext of {@code plaintext} (UTF-8) under key {@code key}, without a context. */
+  String encrypt(String key, String plaintext) {
+    return encrypt(key, plaintext, "");
+  }
+
+  /** The ciphertext of {@code plaintext} under key {@code key} and {@code context} (both UTF-8). */
+  String encrypt(String key, String plaintext, String context) {
+    return crypto
+        .encrypt(
+            EncryptRequest.newBuilder()
+                .setKeyName(key)
+                .setPlaintext(ByteString.copyFromUtf8(plaintext))
+                .setContext(ByteString.copyFromUtf8(context))
+                .build())
+        .getCiphertext();
+  }
+
+  /** The plaintext (UTF-8) of {@code ciphertext}. */
+  String decrypt(String ciphertext) {
+    return crypto
+        .decrypt(DecryptRequest.newBuilder().setCiphertext(ciphertext).build())
+        .getPlaintext()
+        .toStringUtf8();
+  }
+
+  /** Rotates key {@code key}. */
+  void rotate(String key) {
+    admin.rotateKey(RotateKeyRequest.newBuilder().setKeyName(key).build());
   }
 
   @Override

@@ -11,8 +11,6 @@ import com.google.rpc.ErrorInfo;
 import io.cipherd.api.v1.CancelKeyDeletionRequest;
 import io.cipherd.api.v1.CancelKeyVersionDestructionRequest;
 import io.cipherd.api.v1.CreateKeyRequest;
-import io.cipherd.api.v1.DecryptRequest;
-import io.cipherd.api.v1.EncryptRequest;
 import io.cipherd.api.v1.GetKeyRequest;
 import io.cipherd.api.v1.ImportKeyRequest;
 import io.cipherd.api.v1.Key;
@@ -23,7 +21,6 @@ import io.cipherd.api.v1.ListKeysRequest;
 import io.cipherd.api.v1.ReEncryptRequest;
 import io.cipherd.api.v1.RetireKeyVersionsRequest;
 import io.cipherd.api.v1.RetireKeyVersionsResponse;
-import io.cipherd.api.v1.RotateKeyRequest;
 import io.cipherd.api.v1.ScheduleKeyDeletionRequest;
 import io.cipherd.api.v1.ScheduleKeyVersionDestructionRequest;
 import io.cipherd.api.v1.UpdateKeyPolicyRequest;
@@ -69,8 +66,8 @@ class KeyLifecycleApiTest {
 
   @Test
   void scheduledVersion_refusesToDecrypt_untilCancelled() {
-    String old = encrypt("card 4111");
-    rotate();
+    String old = cipherd.encrypt("orders", "card 4111");
+    cipherd.rotate("orders");
     assertThat(cipherd.services.cipherPools().pool(CipherMode.GCM).getNumIdle()).isPositive();
 
     Key key = schedule(1, null);
@@ -83,7 +80,7 @@ class KeyLifecycleApiTest {
     assertThat(key.getVersions(0).getDestroyTime().getSeconds())
         .isEqualTo(clock.instant().plus(Duration.ofDays(7)).getEpochSecond());
     assertThat(key.getVersions(1).getState()).isEqualTo(KeyVersionState.KEY_VERSION_STATE_ENABLED);
-    StatusRuntimeException refused = refusal(() -> decrypt(old));
+    StatusRuntimeException refused = refusal(() -> cipherd.decrypt(old));
     assertThat(refused.getStatus().getCode()).isEqualTo(Status.Code.FAILED_PRECONDITION);
     assertThat(StatusMapperTest.reason(refused)).isEqualTo("KEY_VERSION_DESTRUCTION_SCHEDULED");
     assertThat(metadata(refused)).isEqualTo(Map.of("key", "orders", "version", "1"));
@@ -101,19 +98,19 @@ class KeyLifecycleApiTest {
     assertThat(restored.getVersions(0).getState())
         .isEqualTo(KeyVersionState.KEY_VERSION_STATE_ENABLED);
     assertThat(restored.getVersions(0).hasDestroyTime()).isFalse();
-    assertThat(decrypt(old)).isEqualTo("card 4111");
+    assertThat(cipherd.decrypt(old)).isEqualTo("card 4111");
   }
 
   @Test
   void destroyedVersion_isKeyVersionDestroyed_neverADecryptionFailure_alsoAfterARestart()
       throws Exception {
-    String old = encrypt("card 4111");
-    rotate();
+    String old = cipherd.encrypt("orders", "card 4111");
+    cipherd.rotate("orders");
     schedule(1, Duration.ofDays(2));
     clock.advance(Duration.ofDays(2));
     destroyDue();
 
-    StatusRuntimeException decrypt = refusal(() -> decrypt(old));
+    StatusRuntimeException decrypt = refusal(() -> cipherd.decrypt(old));
     StatusRuntimeException rewrap =
         refusal(
             () ->
@@ -128,7 +125,7 @@ class KeyLifecycleApiTest {
     cipherd.close();
     cipherd = InProcessCipherd.start(dataDir, builder -> builder.clock(clock));
     assertThat(cipherd.services.keys().preload(List.of("orders"))).isEqualTo(1);
-    assertThat(StatusMapperTest.reason(refusal(() -> decrypt(old))))
+    assertThat(StatusMapperTest.reason(refusal(() -> cipherd.decrypt(old))))
         .isEqualTo("KEY_VERSION_DESTROYED");
     Key key = getKey();
     assertThat(key.getVersions(0).getState())
@@ -149,7 +146,7 @@ class KeyLifecycleApiTest {
 
   @Test
   void theCurrentVersion_shortOrMalformedWindows_andBadVersionLists_areRefusedPrecisely() {
-    rotate();
+    cipherd.rotate("orders");
 
     assertThat(failsWith(Status.Code.FAILED_PRECONDITION, () -> schedule(2, null)).getDescription())
         .isEqualTo("version 2 of key 'orders' is the current version; rotate the key first");
@@ -201,8 +198,9 @@ class KeyLifecycleApiTest {
     assertThat(scheduled.getState()).isEqualTo(KeyState.KEY_STATE_DELETION_SCHEDULED);
     assertThat(scheduled.getDeleteTime().getSeconds())
         .isEqualTo(clock.instant().plus(DAY).getEpochSecond());
-    assertThat(StatusMapperTest.reason(refusal(() -> encrypt("x")))).isEqualTo("KEY_DISABLED");
-    failsWith(Status.Code.FAILED_PRECONDITION, this::rotate);
+    assertThat(StatusMapperTest.reason(refusal(() -> cipherd.encrypt("orders", "x"))))
+        .isEqualTo("KEY_DISABLED");
+    failsWith(Status.Code.FAILED_PRECONDITION, () -> cipherd.rotate("orders"));
 
     Key back =
         cipherd
@@ -233,7 +231,7 @@ class KeyLifecycleApiTest {
                         .setKeyMaterial(ByteString.copyFrom(new byte[32]))
                         .build()));
     assertThat(importing.getDescription()).contains("belongs to a deleted key");
-    failsWith(Status.Code.FAILED_PRECONDITION, this::rotate);
+    failsWith(Status.Code.FAILED_PRECONDITION, () -> cipherd.rotate("orders"));
     failsWith(
         Status.Code.FAILED_PRECONDITION,
         () ->
@@ -254,9 +252,9 @@ class KeyLifecycleApiTest {
 
   @Test
   void retire_refusesWhileAnOldVersionIsInUse_thenPlans_thenRetires() {
-    encrypt("recent");
-    rotate();
-    rotate();
+    cipherd.encrypt("orders", "recent");
+    cipherd.rotate("orders");
+    cipherd.rotate("orders");
 
     StatusRuntimeException inUse = refusal(() -> retire(3, false));
     assertThat(inUse.getStatus().getCode()).isEqualTo(Status.Code.FAILED_PRECONDITION);
@@ -291,29 +289,6 @@ class KeyLifecycleApiTest {
     assertThat(failsWith(Status.Code.INVALID_ARGUMENT, () -> retire(1, true)).getDescription())
         .contains("below_version must be at least 2");
     failsWith(Status.Code.FAILED_PRECONDITION, () -> retire(4, true));
-  }
-
-  private String encrypt(String plaintext) {
-    return cipherd
-        .crypto
-        .encrypt(
-            EncryptRequest.newBuilder()
-                .setKeyName("orders")
-                .setPlaintext(ByteString.copyFromUtf8(plaintext))
-                .build())
-        .getCiphertext();
-  }
-
-  private String decrypt(String ciphertext) {
-    return cipherd
-        .crypto
-        .decrypt(DecryptRequest.newBuilder().setCiphertext(ciphertext).build())
-        .getPlaintext()
-        .toStringUtf8();
-  }
-
-  private void rotate() {
-    cipherd.admin.rotateKey(RotateKeyRequest.newBuilder().setKeyName("orders").build());
   }
 
   private Key getKey() {

@@ -4,6 +4,8 @@ import static io.cipherd.server.api.GrpcAssertions.failsWith;
 import static io.cipherd.server.api.LegacyKeys.MYSQL_HELLO_HEX;
 import static io.cipherd.server.api.LegacyKeys.MYSQL_PASSPHRASE;
 import static io.cipherd.server.api.LegacyKeys.hex;
+import static io.cipherd.server.api.TokenCallers.as;
+import static io.cipherd.server.api.TokenCallers.tokenHash;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.cipherd.api.v1.CreateKeyRequest;
@@ -14,11 +16,7 @@ import io.cipherd.api.v1.ReEncryptBatchRequest;
 import io.cipherd.api.v1.ReEncryptRequest;
 import io.cipherd.server.security.AccessPolicy;
 import io.cipherd.server.security.AccessPolicyFile;
-import io.cipherd.server.security.BearerTokens;
-import io.grpc.Metadata;
 import io.grpc.Status;
-import io.grpc.stub.AbstractStub;
-import io.grpc.stub.MetadataUtils;
 import java.io.StringReader;
 import java.nio.file.Path;
 import org.junit.jupiter.api.AfterEach;
@@ -57,7 +55,11 @@ class LegacyAccessPolicyTest {
             - keys: ["*"]
               operations: [admin, import]
       """
-          .formatted(hash("migrator"), hash("rotator"), hash("reader"), hash("keyadmin"));
+          .formatted(
+              tokenHash("migrator"),
+              tokenHash("rotator"),
+              tokenHash("reader"),
+              tokenHash("keyadmin"));
 
   @TempDir Path dataDir;
   private InProcessCipherd cipherd;
@@ -167,18 +169,5 @@ class LegacyAccessPolicyTest {
 
   private CryptoServiceGrpc.CryptoServiceBlockingStub crypto(String caller) {
     return as(caller, cipherd.crypto);
-  }
-
-  /** The stub presenting {@code caller}'s token, which in this test is "token-" + its name. */
-  private static <S extends AbstractStub<S>> S as(String caller, S stub) {
-    Metadata headers = new Metadata();
-    headers.put(
-        Metadata.Key.of("authorization", Metadata.ASCII_STRING_MARSHALLER),
-        "Bearer token-" + caller);
-    return stub.withInterceptors(MetadataUtils.newAttachHeadersInterceptor(headers));
-  }
-
-  private static String hash(String caller) {
-    return BearerTokens.hashHex("token-" + caller);
   }
 }

@@ -30,10 +30,9 @@ import io.cipherd.api.v1.ReEncryptRequest;
 import io.cipherd.api.v1.ReEncryptResponse;
 import io.cipherd.api.v1.ReEncryptStreamRequest;
 import io.cipherd.api.v1.ReEncryptStreamResponse;
-import io.cipherd.server.Cipherd;
 import io.cipherd.server.CipherdServer;
+import io.cipherd.server.TestServers;
 import io.cipherd.server.config.ServerConfig;
-import io.cipherd.server.keystore.pkcs12.Pkcs12KeyStore;
 import io.grpc.Grpc;
 import io.grpc.InsecureChannelCredentials;
 import io.grpc.ManagedChannel;
@@ -57,7 +56,6 @@ import org.junit.jupiter.api.io.TempDir;
  * with INVALID_ARGUMENT before anything is encrypted.
  */
 class PlaintextLimitTest {
-  private static final char[] PASSWORD = "limit-test-password".toCharArray();
   private static final int MAX_MESSAGE = ServerConfig.DEFAULT_MAX_MESSAGE_BYTES;
 
   /** The longest key name, in the mode that expands most: the nearest to the bound. */
@@ -82,13 +80,11 @@ class PlaintextLimitTest {
         ServerConfig.builder()
             .port(0)
             .dataDir(dataDir)
-            .keyStorePassword(PASSWORD)
+            .keyStorePassword(TestServers.PASSWORD)
             .blockingThreads(2)
             .shutdownGrace(Duration.ofSeconds(2))
             .build();
-    server =
-        CipherdServer.start(
-            config, Cipherd.builder(Pkcs12KeyStore.open(dataDir, PASSWORD)).config(config).build());
+    server = TestServers.start(config, TestServers.services(config).build());
     // grpc-java's default receive size, 4 MiB, like the Go client's.
     channel =
         Grpc.newChannelBuilderForAddress(

@@ -1,6 +1,8 @@
 package io.cipherd.server.api;
 
 import static io.cipherd.server.api.GrpcAssertions.failsWith;
+import static io.cipherd.server.api.TokenCallers.as;
+import static io.cipherd.server.api.TokenCallers.tokenHash;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
@@ -31,13 +33,9 @@ import io.cipherd.server.CipherdServer;
 import io.cipherd.server.TestServers;
 import io.cipherd.server.keys.SettableClock;
 import io.cipherd.server.security.AccessPolicyFile;
-import io.cipherd.server.security.BearerTokens;
 import io.grpc.ManagedChannel;
-import io.grpc.Metadata;
 import io.grpc.Status;
 import io.grpc.StatusRuntimeException;
-import io.grpc.stub.AbstractStub;
-import io.grpc.stub.MetadataUtils;
 import java.io.StringReader;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -116,14 +114,14 @@ class ReIndexTest {
               operations: [index]
       """
           .formatted(
-              hash("keyadmin"),
-              hash("app"),
-              hash("reindexer"),
-              hash("search"),
-              hash("reindex-only"),
-              hash("reader"),
-              hash("confused"),
-              hash("cbc-reindexer"));
+              tokenHash("keyadmin"),
+              tokenHash("app"),
+              tokenHash("reindexer"),
+              tokenHash("search"),
+              tokenHash("reindex-only"),
+              tokenHash("reader"),
+              tokenHash("confused"),
+              tokenHash("cbc-reindexer"));
 
   @TempDir Path dataDir;
   private final SettableClock clock = new SettableClock(Instant.parse("2026-11-24T09:00:00Z"));
@@ -636,17 +634,5 @@ class ReIndexTest {
 
   private KeyAdminServiceGrpc.KeyAdminServiceBlockingStub admin(String caller) {
     return as(caller, cipherd.admin);
-  }
-
-  private static <S extends AbstractStub<S>> S as(String caller, S stub) {
-    Metadata headers = new Metadata();
-    headers.put(
-        Metadata.Key.of("authorization", Metadata.ASCII_STRING_MARSHALLER),
-        "Bearer token-" + caller);
-    return stub.withInterceptors(MetadataUtils.newAttachHeadersInterceptor(headers));
-  }
-
-  private static String hash(String caller) {
-    return BearerTokens.hashHex("token-" + caller);
   }
 }

@@ -5,12 +5,9 @@ import static io.cipherd.server.api.KeyLifecycleApiTest.metadata;
 import static io.cipherd.server.api.KeyLifecycleApiTest.refusal;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import com.google.protobuf.ByteString;
 import com.google.protobuf.util.Timestamps;
 import io.cipherd.api.v1.CreateKeyRequest;
 import io.cipherd.api.v1.DataInventory;
-import io.cipherd.api.v1.DecryptRequest;
-import io.cipherd.api.v1.EncryptRequest;
 import io.cipherd.api.v1.GetKeyCensusRequest;
 import io.cipherd.api.v1.GetKeyCensusResponse;
 import io.cipherd.api.v1.GetKeyRequest;
@@ -20,7 +17,6 @@ import io.cipherd.api.v1.KeyVersionState;
 import io.cipherd.api.v1.ReEncryptRequest;
 import io.cipherd.api.v1.RetireKeyVersionsRequest;
 import io.cipherd.api.v1.RetireKeyVersionsResponse;
-import io.cipherd.api.v1.RotateKeyRequest;
 import io.cipherd.api.v1.ScheduleKeyVersionDestructionRequest;
 import io.cipherd.api.v1.UpdateKeyPolicyRequest;
 import io.cipherd.api.v1.VersionCount;
@@ -65,8 +61,8 @@ class RetirementEvidenceApiTest {
 
   @Test
   void inventory_withOneCiphertextBelowN_refusesRetirement_alsoValidateOnly() {
-    rotate();
-    rotate();
+    cipherd.rotate("orders");
+    cipherd.rotate("orders");
     clock.advance(Duration.ofDays(8)); // no traffic within the quiet period
 
     for (boolean validateOnly : new boolean[] {true, false}) {
@@ -95,8 +91,8 @@ class RetirementEvidenceApiTest {
 
   @Test
   void inventory_withOnlyVersionsAtOrAboveN_andZeroCountsBelow_allowsRetirement() {
-    rotate();
-    rotate();
+    cipherd.rotate("orders");
+    cipherd.rotate("orders");
     clock.advance(Duration.ofDays(8));
 
     RetireKeyVersionsResponse done =
@@ -112,7 +108,7 @@ class RetirementEvidenceApiTest {
 
   @Test
   void inventories_areValidated_precisely() {
-    rotate();
+    cipherd.rotate("orders");
     clock.advance(Duration.ofDays(8));
 
     assertThat(
@@ -162,9 +158,9 @@ class RetirementEvidenceApiTest {
 
   @Test
   void failedRewrap_showsTheVersionInUse_andRetirementRefuses() {
-    String old = encrypt("email a@example.com", "users.email/7");
-    rotate();
-    rotate();
+    String old = cipherd.encrypt("orders", "email a@example.com", "users.email/7");
+    cipherd.rotate("orders");
+    cipherd.rotate("orders");
     clock.advance(Duration.ofDays(8));
     assertThat(census().getVersions(0).getInUse()).isFalse();
 
@@ -194,8 +190,8 @@ class RetirementEvidenceApiTest {
 
   @Test
   void decryptBelowMinDecryptionVersion_countsAsAFailure_andRetirementRefuses() {
-    String old = encrypt("card 4111", "");
-    rotate();
+    String old = cipherd.encrypt("orders", "card 4111");
+    cipherd.rotate("orders");
     cipherd.admin.updateKeyPolicy(
         UpdateKeyPolicyRequest.newBuilder()
             .setKeyName("orders")
@@ -203,7 +199,8 @@ class RetirementEvidenceApiTest {
             .build());
     clock.advance(Duration.ofDays(8));
 
-    assertThat(StatusMapperTest.reason(refusal(() -> decrypt(old)))).isEqualTo("POLICY_DENIED");
+    assertThat(StatusMapperTest.reason(refusal(() -> cipherd.decrypt(old))))
+        .isEqualTo("POLICY_DENIED");
 
     assertThat(getKey().getVersions(0).getUsage().getFailures()).isEqualTo(1);
     StatusRuntimeException refused = refusal(() -> retire(2, true));
@@ -213,13 +210,13 @@ class RetirementEvidenceApiTest {
 
   @Test
   void useOfAVersionPendingDestruction_isCounted_butCancelsNothingWithoutThePolicy() {
-    String old = encrypt("card 4111", "");
-    rotate();
+    String old = cipherd.encrypt("orders", "card 4111");
+    cipherd.rotate("orders");
     schedule(1);
     double before = uses();
 
     for (int i = 0; i < 3; i++) {
-      assertThat(StatusMapperTest.reason(refusal(() -> decrypt(old))))
+      assertThat(StatusMapperTest.reason(refusal(() -> cipherd.decrypt(old))))
           .isEqualTo("KEY_VERSION_DESTRUCTION_SCHEDULED");
     }
 
@@ -233,8 +230,8 @@ class RetirementEvidenceApiTest {
   @Test
   void useOfAVersionPendingDestruction_withCancelDestructionOnUse_cancelsIt_andTheRetrySucceeds()
       throws InterruptedException {
-    String old = encrypt("card 4111", "");
-    rotate();
+    String old = cipherd.encrypt("orders", "card 4111");
+    cipherd.rotate("orders");
     Key updated =
         cipherd
             .admin
@@ -249,7 +246,7 @@ class RetirementEvidenceApiTest {
     double before = uses();
 
     // The call itself is still refused: the cancellation is written beside it.
-    assertThat(StatusMapperTest.reason(refusal(() -> decrypt(old))))
+    assertThat(StatusMapperTest.reason(refusal(() -> cipherd.decrypt(old))))
         .isEqualTo("KEY_VERSION_DESTRUCTION_SCHEDULED");
 
     long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
@@ -258,7 +255,7 @@ class RetirementEvidenceApiTest {
       Thread.sleep(10);
     }
     assertThat(uses() - before).isEqualTo(1);
-    assertThat(decrypt(old)).isEqualTo("card 4111");
+    assertThat(cipherd.decrypt(old)).isEqualTo("card 4111");
     assertThat(getKey().getPolicy().getCancelDestructionOnUse()).isTrue();
   }
 
@@ -298,30 +295,6 @@ class RetirementEvidenceApiTest {
   private GetKeyCensusResponse census() {
     return cipherd.admin.getKeyCensus(
         GetKeyCensusRequest.newBuilder().setKeyName("orders").build());
-  }
-
-  private String encrypt(String plaintext, String context) {
-    return cipherd
-        .crypto
-        .encrypt(
-            EncryptRequest.newBuilder()
-                .setKeyName("orders")
-                .setPlaintext(ByteString.copyFromUtf8(plaintext))
-                .setContext(ByteString.copyFromUtf8(context))
-                .build())
-        .getCiphertext();
-  }
-
-  private String decrypt(String ciphertext) {
-    return cipherd
-        .crypto
-        .decrypt(DecryptRequest.newBuilder().setCiphertext(ciphertext).build())
-        .getPlaintext()
-        .toStringUtf8();
-  }
-
-  private void rotate() {
-    cipherd.admin.rotateKey(RotateKeyRequest.newBuilder().setKeyName("orders").build());
   }
 
   private void schedule(int version) {

@@ -1,5 +1,6 @@
 package io.cipherd.server.api;
 
+import static io.cipherd.server.api.TokenCallers.as;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.google.protobuf.ByteString;
@@ -17,11 +18,8 @@ import io.cipherd.api.v1.ReEncryptStreamRequest;
 import io.cipherd.api.v1.ReEncryptStreamResponse;
 import io.cipherd.server.security.AccessPolicyFile;
 import io.cipherd.server.security.BearerTokens;
-import io.grpc.Metadata;
 import io.grpc.Status;
 import io.grpc.StatusRuntimeException;
-import io.grpc.stub.AbstractStub;
-import io.grpc.stub.MetadataUtils;
 import io.grpc.stub.StreamObserver;
 import java.io.StringReader;
 import java.nio.file.Path;
@@ -318,14 +316,5 @@ class RewrapAuthorizationTableTest {
       callers.add(new Caller(grants, true));
     }
     return callers;
-  }
-
-  /** The stub presenting {@code caller}'s token, which in this test is "token-" + its name. */
-  private static <S extends AbstractStub<S>> S as(String caller, S stub) {
-    Metadata headers = new Metadata();
-    headers.put(
-        Metadata.Key.of("authorization", Metadata.ASCII_STRING_MARSHALLER),
-        "Bearer token-" + caller);
-    return stub.withInterceptors(MetadataUtils.newAttachHeadersInterceptor(headers));
   }
 }

@@ -7,7 +7,7 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 
 /** Collects a server stream's responses in arrival order and waits for its end. */
-final class StreamRecorder<T> implements StreamObserver<T> {
+public final class StreamRecorder<T> implements StreamObserver<T> {
   private final List<T> values = new CopyOnWriteArrayList<>();
   private final CompletableFuture<Void> done = new CompletableFuture<>();
 
@@ -27,7 +27,7 @@ final class StreamRecorder<T> implements StreamObserver<T> {
   }
 
   /** The responses received so far, in arrival order. */
-  List<T> values() {
+  public List<T> values() {
     return values;
   }
 
@@ -35,7 +35,7 @@ final class StreamRecorder<T> implements StreamObserver<T> {
    * Every response, once the stream completed within {@code seconds}; throws if it failed or timed
    * out.
    */
-  List<T> awaitValues(long seconds) throws Exception {
+  public List<T> awaitValues(long seconds) throws Exception {
     done.get(seconds, TimeUnit.SECONDS);
     return values;
   }

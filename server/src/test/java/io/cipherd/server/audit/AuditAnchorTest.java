@@ -364,6 +364,6 @@ class AuditAnchorTest {
   }
 
   private static String sha256(String line) {
-    return TrailLines.sha256(line.getBytes(StandardCharsets.UTF_8));
+    return AuditChain.hash(line.getBytes(StandardCharsets.UTF_8));
   }
 }

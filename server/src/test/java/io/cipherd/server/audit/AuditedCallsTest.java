@@ -19,6 +19,7 @@ import io.cipherd.api.v1.HashAuditValueRequest;
 import io.cipherd.api.v1.InspectRequest;
 import io.cipherd.api.v1.RotateKeyRequest;
 import io.cipherd.api.v1.ScheduleKeyVersionDestructionRequest;
+import io.cipherd.server.api.StreamRecorder;
 import io.grpc.Metadata;
 import io.grpc.StatusRuntimeException;
 import io.grpc.stub.MetadataUtils;
@@ -29,8 +30,6 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -230,26 +229,8 @@ class AuditedCallsTest {
   }
 
   private static List<EncryptStreamResponse> streamTen(AuditServer cipherd) throws Exception {
-    List<EncryptStreamResponse> responses = new ArrayList<>();
-    CompletableFuture<Void> done = new CompletableFuture<>();
-    StreamObserver<EncryptStreamRequest> requests =
-        cipherd.cryptoAsync.encryptStream(
-            new StreamObserver<>() {
-              @Override
-              public void onNext(EncryptStreamResponse value) {
-                responses.add(value);
-              }
-
-              @Override
-              public void onError(Throwable t) {
-                done.completeExceptionally(t);
-              }
-
-              @Override
-              public void onCompleted() {
-                done.complete(null);
-              }
-            });
+    StreamRecorder<EncryptStreamResponse> responses = new StreamRecorder<>();
+    StreamObserver<EncryptStreamRequest> requests = cipherd.cryptoAsync.encryptStream(responses);
     for (int i = 0; i < 10; i++) {
       requests.onNext(
           EncryptStreamRequest.newBuilder()
@@ -259,8 +240,7 @@ class AuditedCallsTest {
               .build());
     }
     requests.onCompleted();
-    done.get(10, TimeUnit.SECONDS);
-    return responses;
+    return responses.awaitValues(10);
   }
 
   static ByteString utf8(String text) {

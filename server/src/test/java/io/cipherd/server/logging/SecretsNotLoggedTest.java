@@ -30,6 +30,7 @@ import io.cipherd.api.v1.RotateKeyRequest;
 import io.cipherd.api.v1.UpdateKeyPolicyRequest;
 import io.cipherd.server.CipherdServer;
 import io.cipherd.server.TestServers;
+import io.cipherd.server.api.StreamRecorder;
 import io.grpc.ManagedChannel;
 import io.grpc.StatusRuntimeException;
 import io.grpc.stub.StreamObserver;
@@ -44,7 +45,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import javax.crypto.Cipher;
 import javax.crypto.spec.IvParameterSpec;
@@ -403,26 +403,9 @@ class SecretsNotLoggedTest {
   }
 
   private void reEncryptStream(ManagedChannel channel, List<String> items) throws Exception {
-    CompletableFuture<Void> done = new CompletableFuture<>();
+    StreamRecorder<ReEncryptStreamResponse> responses = new StreamRecorder<>();
     StreamObserver<ReEncryptStreamRequest> requests =
-        CryptoServiceGrpc.newStub(channel)
-            .reEncryptStream(
-                new StreamObserver<>() {
-                  @Override
-                  public void onNext(ReEncryptStreamResponse response) {
-                    ciphertexts.add(response.getResult().getCiphertext());
-                  }
-
-                  @Override
-                  public void onError(Throwable t) {
-                    done.completeExceptionally(t);
-                  }
-
-                  @Override
-                  public void onCompleted() {
-                    done.complete(null);
-                  }
-                });
+        CryptoServiceGrpc.newStub(channel).reEncryptStream(responses);
     for (String item : items) {
       requests.onNext(
           ReEncryptStreamRequest.newBuilder()
@@ -432,7 +415,7 @@ class SecretsNotLoggedTest {
               .build());
     }
     requests.onCompleted();
-    done.get(10, TimeUnit.SECONDS);
+    responses.awaitValues(10).forEach(r -> ciphertexts.add(r.getResult().getCiphertext()));
   }
 
   private String encrypt(

@@ -2,11 +2,8 @@ package io.cipherd.server.ops;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.cipherd.server.Cipherd;
 import io.cipherd.server.CipherdServer;
 import io.cipherd.server.TestServers;
-import io.cipherd.server.api.RequestLimits;
-import io.cipherd.server.config.OpsHttpLimits;
 import io.cipherd.server.keys.KeyMetadata;
 import io.cipherd.server.keys.KeyPolicy;
 import io.cipherd.server.keys.KeyStore;
@@ -14,7 +11,6 @@ import io.cipherd.server.keys.KeyStoreUnavailableException;
 import io.cipherd.server.keys.KeyVersionInfo;
 import io.cipherd.server.keys.NewKeyVersion;
 import java.net.ConnectException;
-import java.net.InetSocketAddress;
 import java.net.Socket;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -60,21 +56,7 @@ class OpsHttpServerTest {
   @Test
   void readyz_is503_whileTheKeyStoreDoesNotAnswer() throws Exception {
     UnreachableKeyStore store = new UnreachableKeyStore();
-    try (Cipherd services =
-            Cipherd.builder(store)
-                .limits(new RequestLimits(8))
-                .blockingThreads(1)
-                .blockingQueue(8)
-                .build();
-        OpsHttpServer http =
-            OpsHttpServer.start(
-                new InetSocketAddress("127.0.0.1", 0),
-                OpsHttpLimits.DEFAULT.requestTimeout(),
-                OpsHttpLimits.DEFAULT.maxConnections(),
-                services.metrics()::scrape,
-                services.health(),
-                services::keyStoreAnswers)) {
-      services.health().markServing();
+    try (RunningOpsServer http = RunningOpsServer.start(store)) {
       assertThat(get(http, "/readyz").statusCode()).isEqualTo(200);
 
       store.down = true;
@@ -82,9 +64,9 @@ class OpsHttpServerTest {
       assertThat(response.statusCode()).isEqualTo(503);
       assertThat(response.body()).contains("key store");
       assertThat(get(http, "/readyz?exclude=keystore").statusCode()).isEqualTo(200);
-      services.health().markNotServing();
+      http.services().health().markNotServing();
       assertThat(get(http, "/readyz?exclude=keystore").statusCode()).isEqualTo(503);
-      services.health().markServing();
+      http.services().health().markServing();
 
       store.down = false;
       assertThat(get(http, "/readyz").statusCode()).isEqualTo(200);
@@ -105,7 +87,7 @@ class OpsHttpServerTest {
         .isInstanceOf(ConnectException.class);
   }
 
-  private static HttpResponse<String> get(OpsHttpServer http, String path) throws Exception {
+  private static HttpResponse<String> get(RunningOpsServer http, String path) throws Exception {
     return HttpClient.newHttpClient()
         .send(
             HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + http.port() + path)).build(),

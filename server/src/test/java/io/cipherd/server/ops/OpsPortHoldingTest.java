@@ -2,14 +2,10 @@ package io.cipherd.server.ops;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.cipherd.server.Cipherd;
 import io.cipherd.server.ServerProcess;
-import io.cipherd.server.api.RequestLimits;
-import io.cipherd.server.config.OpsHttpLimits;
 import io.cipherd.server.keystore.pkcs12.Pkcs12KeyStore;
 import java.io.IOException;
 import java.io.InputStream;
-import java.net.InetSocketAddress;
 import java.net.Socket;
 import java.net.SocketTimeoutException;
 import java.nio.charset.StandardCharsets;
@@ -37,21 +33,8 @@ class OpsPortHoldingTest {
 
   @Test
   void probesAnswerWithinTheirBudget_while100HalfSentRequestsAreHeld() throws Exception {
-    try (Cipherd services =
-            Cipherd.builder(Pkcs12KeyStore.open(dir, "pw".toCharArray()))
-                .limits(new RequestLimits(8))
-                .blockingThreads(1)
-                .blockingQueue(8)
-                .build();
-        OpsHttpServer http =
-            OpsHttpServer.start(
-                new InetSocketAddress("127.0.0.1", 0),
-                OpsHttpLimits.DEFAULT.requestTimeout(),
-                OpsHttpLimits.DEFAULT.maxConnections(),
-                services.metrics()::scrape,
-                services.health(),
-                services::keyStoreAnswers)) {
-      services.health().markServing();
+    try (RunningOpsServer http =
+        RunningOpsServer.start(Pkcs12KeyStore.open(dir, "pw".toCharArray()))) {
       List<Socket> held = new ArrayList<>();
       try {
         for (int i = 0; i < 100; i++) {

@@ -11,26 +11,19 @@ import io.cipherd.api.v1.EncryptRequest;
 import io.cipherd.api.v1.KeyAdminServiceGrpc;
 import io.cipherd.server.Cipherd;
 import io.cipherd.server.CipherdServer;
-import io.cipherd.server.api.RequestLimits;
+import io.cipherd.server.TestServers;
 import io.cipherd.server.config.ServerConfig;
-import io.cipherd.server.keystore.pkcs12.Pkcs12KeyStore;
-import io.grpc.ChannelCredentials;
-import io.grpc.Grpc;
 import io.grpc.ManagedChannel;
 import io.grpc.Status;
 import io.grpc.StatusRuntimeException;
-import io.grpc.TlsChannelCredentials;
 import java.io.StringReader;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /** Over a real mutual-TLS port, the client certificate is the caller the access policy judges. */
 class MutualTlsPolicyTest {
-  private static final char[] PASSWORD = "mtls-policy-password".toCharArray();
-
   @TempDir Path pkiDir;
   @TempDir Path dataDir;
 
@@ -54,8 +47,8 @@ class MutualTlsPolicyTest {
     Cipherd services = services(pki, serverCert, policy);
 
     try (CipherdServer server = CipherdServer.start(config(pki, serverCert), services)) {
-      ManagedChannel asBilling = channel(server.port(), pki, billing);
-      ManagedChannel asIntruder = channel(server.port(), pki, intruder);
+      ManagedChannel asBilling = pki.channel(server.port(), billing);
+      ManagedChannel asIntruder = pki.channel(server.port(), intruder);
       try {
         KeyAdminServiceGrpc.newBlockingStub(asBilling)
             .createKey(CreateKeyRequest.newBuilder().setKeyName("tls").build());
@@ -126,9 +119,9 @@ class MutualTlsPolicyTest {
 
     try (CipherdServer server =
         CipherdServer.start(config(pki, serverCert), services(pki, serverCert, policy))) {
-      ManagedChannel asRoot = channel(server.port(), pki, root);
-      ManagedChannel asRootByCn = channel(server.port(), pki, rootByCn);
-      ManagedChannel asFakeOps = channel(server.port(), pki, posingAsOps);
+      ManagedChannel asRoot = pki.channel(server.port(), root);
+      ManagedChannel asRootByCn = pki.channel(server.port(), rootByCn);
+      ManagedChannel asFakeOps = pki.channel(server.port(), posingAsOps);
       try {
         KeyAdminServiceGrpc.newBlockingStub(asRoot)
             .createKey(CreateKeyRequest.newBuilder().setKeyName("k").build());
@@ -155,15 +148,7 @@ class MutualTlsPolicyTest {
 
   /** A mutual-TLS server on a free port, trusting client certificates {@code pki} signed. */
   private ServerConfig config(TestPki pki, TestPki.Issued serverCert) {
-    return ServerConfig.builder()
-        .port(0)
-        .dataDir(dataDir)
-        .keyStorePassword(PASSWORD)
-        .maxInboundMessageBytes(64 * 1024)
-        .limits(new RequestLimits(16))
-        .blockingThreads(2)
-        .blockingQueue(100)
-        .shutdownGrace(Duration.ofSeconds(1))
+    return TestServers.config(dataDir)
         .tls(
             new TlsConfig(
                 serverCert.cert(), serverCert.key(), pki.caCert, TlsConfig.MIN_RELOAD_PERIOD))
@@ -172,19 +157,6 @@ class MutualTlsPolicyTest {
 
   private Cipherd services(TestPki pki, TestPki.Issued serverCert, AccessPolicy policy)
       throws Exception {
-    return Cipherd.builder(Pkcs12KeyStore.open(dataDir, PASSWORD))
-        .config(config(pki, serverCert))
-        .accessPolicy(policy)
-        .build();
-  }
-
-  private static ManagedChannel channel(int port, TestPki pki, TestPki.Issued client)
-      throws Exception {
-    ChannelCredentials credentials =
-        TlsChannelCredentials.newBuilder()
-            .trustManager(pki.caCert.toFile())
-            .keyManager(client.cert().toFile(), client.key().toFile())
-            .build();
-    return Grpc.newChannelBuilderForAddress("localhost", port, credentials).build();
+    return TestServers.services(config(pki, serverCert)).accessPolicy(policy).build();
   }
 }

@@ -2,32 +2,23 @@ package io.cipherd.server.security;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import com.google.protobuf.ByteString;
-import io.cipherd.api.v1.CryptoServiceGrpc;
 import io.cipherd.api.v1.EncryptBatchResult;
-import io.cipherd.api.v1.EncryptStreamRequest;
-import io.cipherd.api.v1.EncryptStreamResponse;
 import io.cipherd.server.Cipherd;
 import io.cipherd.server.CipherdServer;
-import io.cipherd.server.api.RequestLimits;
+import io.cipherd.server.TestServers;
 import io.cipherd.server.config.ServerConfig;
 import io.cipherd.server.crypto.CipherMode;
 import io.cipherd.server.keys.KeyTemplate;
-import io.cipherd.server.keystore.pkcs12.Pkcs12KeyStore;
 import io.grpc.Grpc;
 import io.grpc.InsecureChannelCredentials;
 import io.grpc.ManagedChannel;
 import io.grpc.Metadata;
 import io.grpc.Status;
 import io.grpc.stub.MetadataUtils;
-import io.grpc.stub.StreamObserver;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.FileTime;
 import java.time.Duration;
-import java.util.concurrent.BlockingQueue;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -38,7 +29,6 @@ import org.junit.jupiter.api.io.TempDir;
  * its own UNAUTHENTICATED error (never dropped), while the new token works on a new stream.
  */
 class OpenStreamRevocationTest {
-  private static final char[] PASSWORD = "revocation-test-password".toCharArray();
   private static final String OLD_TOKEN = "old-token-0123456789";
   private static final String NEW_TOKEN = "new-token-9876543210";
 
@@ -53,7 +43,7 @@ class OpenStreamRevocationTest {
       ManagedChannel oldChannel = channel(server.port(), OLD_TOKEN);
       ManagedChannel newChannel = channel(server.port(), NEW_TOKEN);
       try {
-        Stream stream = new Stream(oldChannel);
+        EncryptStreamItems stream = new EncryptStreamItems(oldChannel);
         assertThat(stream.send("before").hasCiphertext()).isTrue();
 
         // Same caller, new token; the modification time kept, so only the content says it changed.
@@ -71,7 +61,7 @@ class OpenStreamRevocationTest {
         assertThat(stream.send("later").getError().getReason()).isEqualTo("UNAUTHENTICATED");
         assertThat(stream.complete()).isEqualTo(Status.Code.OK);
 
-        Stream renewed = new Stream(newChannel);
+        EncryptStreamItems renewed = new EncryptStreamItems(newChannel);
         assertThat(renewed.send("renewed").hasCiphertext()).isTrue();
         renewed.complete();
       } finally {
@@ -89,7 +79,7 @@ class OpenStreamRevocationTest {
         CipherdServer server = start(policy)) {
       ManagedChannel channel = channel(server.port(), OLD_TOKEN);
       try {
-        Stream stream = new Stream(channel);
+        EncryptStreamItems stream = new EncryptStreamItems(channel);
         assertThat(stream.send("before").hasCiphertext()).isTrue();
 
         FileTime modified = Files.getLastModifiedTime(file);
@@ -121,52 +111,6 @@ class OpenStreamRevocationTest {
     }
   }
 
-  /** One EncryptStream, an item at a time. */
-  private static final class Stream {
-    private final BlockingQueue<EncryptStreamResponse> answers = new LinkedBlockingQueue<>();
-    private final CompletableFuture<Status> end = new CompletableFuture<>();
-    private final StreamObserver<EncryptStreamRequest> requests;
-
-    Stream(ManagedChannel channel) {
-      requests =
-          CryptoServiceGrpc.newStub(channel)
-              .encryptStream(
-                  new StreamObserver<>() {
-                    @Override
-                    public void onNext(EncryptStreamResponse value) {
-                      answers.add(value);
-                    }
-
-                    @Override
-                    public void onError(Throwable t) {
-                      end.complete(Status.fromThrowable(t));
-                    }
-
-                    @Override
-                    public void onCompleted() {
-                      end.complete(Status.OK);
-                    }
-                  });
-    }
-
-    EncryptBatchResult send(String reference) throws Exception {
-      requests.onNext(
-          EncryptStreamRequest.newBuilder()
-              .setKeyName("payments")
-              .setReference(reference)
-              .setPlaintext(ByteString.copyFromUtf8("card " + reference))
-              .build());
-      EncryptStreamResponse answer = answers.poll(10, TimeUnit.SECONDS);
-      assertThat(answer).as("answer to item %s", reference).isNotNull();
-      return answer.getResult();
-    }
-
-    Status.Code complete() throws Exception {
-      requests.onCompleted();
-      return end.get(10, TimeUnit.SECONDS).getCode();
-    }
-  }
-
   private Path writePolicy(String token, FileTime modified) throws Exception {
     Path file = policyDir.resolve("policy.yaml");
     Files.writeString(
@@ -185,24 +129,10 @@ class OpenStreamRevocationTest {
   }
 
   private CipherdServer start(ReloadingAccessPolicy policy) throws Exception {
-    ServerConfig config =
-        ServerConfig.builder()
-            .port(0)
-            .dataDir(dataDir)
-            .keyStorePassword(PASSWORD)
-            .maxInboundMessageBytes(64 * 1024)
-            .limits(new RequestLimits(16))
-            .blockingThreads(2)
-            .blockingQueue(100)
-            .shutdownGrace(Duration.ofSeconds(1))
-            .build();
-    Cipherd services =
-        Cipherd.builder(Pkcs12KeyStore.open(dataDir, PASSWORD))
-            .config(config)
-            .accessPolicy(policy)
-            .build();
+    ServerConfig config = TestServers.config(dataDir).build();
+    Cipherd services = TestServers.services(config).accessPolicy(policy).build();
     services.admin().create("payments", KeyTemplate.of(CipherMode.GCM));
-    return CipherdServer.start(config, services);
+    return TestServers.start(config, services);
   }
 
   private static ManagedChannel channel(int port, String token) {

@@ -3,18 +3,15 @@ package io.cipherd.server.security;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.cipherd.server.Cipherd;
 import io.cipherd.server.CipherdServer;
-import io.cipherd.server.api.RequestLimits;
+import io.cipherd.server.TestServers;
 import io.cipherd.server.config.ServerConfig;
-import io.cipherd.server.keystore.pkcs12.Pkcs12KeyStore;
 import io.grpc.ChannelCredentials;
 import io.grpc.Grpc;
 import io.grpc.InsecureChannelCredentials;
 import io.grpc.ManagedChannel;
 import io.grpc.Status;
 import io.grpc.StatusRuntimeException;
-import io.grpc.TlsChannelCredentials;
 import io.grpc.health.v1.HealthCheckRequest;
 import io.grpc.health.v1.HealthCheckResponse.ServingStatus;
 import io.grpc.health.v1.HealthGrpc;
@@ -37,7 +34,6 @@ import org.junit.jupiter.api.io.TempDir;
 
 /** TLS and mutual TLS on a real port, with certificates made at test time, including rotation. */
 class ReloadingTlsCredentialsTest {
-  private static final char[] PASSWORD = "tls-test-password".toCharArray();
   private static final String SERVER_SANS = "dns:localhost,ip:127.0.0.1";
 
   @TempDir static Path pkiDir;
@@ -60,11 +56,7 @@ class ReloadingTlsCredentialsTest {
   @Test
   void tlsPort_answersTlsClients() throws Exception {
     try (CipherdServer cipherd = start(false, Duration.ofMinutes(1))) {
-      assertThat(
-              health(
-                  cipherd.port(),
-                  TlsChannelCredentials.newBuilder().trustManager(pki.caCert.toFile()).build()))
-          .isEqualTo(ServingStatus.SERVING);
+      assertThat(health(cipherd.port(), pki.credentials())).isEqualTo(ServingStatus.SERVING);
     }
   }
 
@@ -88,11 +80,7 @@ class ReloadingTlsCredentialsTest {
   @Test
   void mutualTls_refusesClientsWithoutCertificate() throws Exception {
     try (CipherdServer cipherd = start(true, Duration.ofMinutes(1))) {
-      assertThatThrownBy(
-              () ->
-                  health(
-                      cipherd.port(),
-                      TlsChannelCredentials.newBuilder().trustManager(pki.caCert.toFile()).build()))
+      assertThatThrownBy(() -> health(cipherd.port(), pki.credentials()))
           .isInstanceOfSatisfying(
               StatusRuntimeException.class,
               e -> assertThat(e.getStatus().getCode()).isEqualTo(Status.Code.UNAVAILABLE));
@@ -104,14 +92,7 @@ class ReloadingTlsCredentialsTest {
     TestPki other = TestPki.create(otherDir);
     TestPki.Issued stranger = other.issue("stranger", "stranger", "dns:billing");
     try (CipherdServer cipherd = start(true, Duration.ofMinutes(1))) {
-      assertThatThrownBy(
-              () ->
-                  health(
-                      cipherd.port(),
-                      TlsChannelCredentials.newBuilder()
-                          .trustManager(pki.caCert.toFile())
-                          .keyManager(stranger.cert().toFile(), stranger.key().toFile())
-                          .build()))
+      assertThatThrownBy(() -> health(cipherd.port(), pki.credentials(stranger)))
           .isInstanceOf(StatusRuntimeException.class);
     }
   }
@@ -119,7 +100,7 @@ class ReloadingTlsCredentialsTest {
   @Test
   void mutualTls_answersClientsWithCertificate() throws Exception {
     try (CipherdServer cipherd = start(true, Duration.ofMinutes(1))) {
-      assertThat(health(cipherd.port(), mtlsClient())).isEqualTo(ServingStatus.SERVING);
+      assertThat(health(cipherd.port(), pki.credentials(client))).isEqualTo(ServingStatus.SERVING);
     }
   }
 
@@ -138,11 +119,7 @@ class ReloadingTlsCredentialsTest {
         subject = servedSubject(cipherd.port());
       }
       assertThat(subject).isEqualTo("CN=cipherd-server-rotated");
-      assertThat(
-              health(
-                  cipherd.port(),
-                  TlsChannelCredentials.newBuilder().trustManager(pki.caCert.toFile()).build()))
-          .isEqualTo(ServingStatus.SERVING);
+      assertThat(health(cipherd.port(), pki.credentials())).isEqualTo(ServingStatus.SERVING);
     }
   }
 
@@ -169,13 +146,6 @@ class ReloadingTlsCredentialsTest {
         .hasMessageContaining("garbage.key");
   }
 
-  static ChannelCredentials mtlsClient() throws Exception {
-    return TlsChannelCredentials.newBuilder()
-        .trustManager(pki.caCert.toFile())
-        .keyManager(client.cert().toFile(), client.key().toFile())
-        .build();
-  }
-
   private CipherdServer start(boolean mutual, Duration reload) throws Exception {
     return start("127.0.0.1", mutual, reload);
   }
@@ -187,27 +157,8 @@ class ReloadingTlsCredentialsTest {
     Path key =
         Files.copy(server.key(), tlsDir.resolve("server.key"), StandardCopyOption.REPLACE_EXISTING);
     TlsConfig tls = new TlsConfig(cert, key, mutual ? pki.caCert : null, reload);
-    ServerConfig config =
-        ServerConfig.builder()
-            .host(host)
-            .port(0)
-            .dataDir(dataDir)
-            .keyStorePassword(PASSWORD)
-            .maxInboundMessageBytes(64 * 1024)
-            .limits(new RequestLimits(16))
-            .blockingThreads(2)
-            .blockingQueue(100)
-            .shutdownGrace(Duration.ofSeconds(1))
-            .tls(tls)
-            .build();
-    Cipherd services =
-        Cipherd.builder(Pkcs12KeyStore.open(dataDir, PASSWORD)).config(config).build();
-    try {
-      return CipherdServer.start(config, services);
-    } catch (Exception e) {
-      services.close();
-      throw e;
-    }
+    ServerConfig config = TestServers.config(dataDir).host(host).tls(tls).build();
+    return TestServers.start(config, TestServers.services(config).build());
   }
 
   private static ServingStatus health(int port, ChannelCredentials credentials)

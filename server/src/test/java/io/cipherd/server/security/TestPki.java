@@ -1,5 +1,9 @@
 package io.cipherd.server.security;
 
+import io.grpc.ChannelCredentials;
+import io.grpc.Grpc;
+import io.grpc.ManagedChannel;
+import io.grpc.TlsChannelCredentials;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
@@ -127,6 +131,27 @@ public final class TestPki {
     Files.writeString(cert, leaf + Files.readString(caCert));
     Files.writeString(key, pkcs8Pem(store, name));
     return new Issued(cert, key);
+  }
+
+  /** Client credentials that trust this CA's servers and present no certificate. */
+  public ChannelCredentials credentials() throws IOException {
+    return TlsChannelCredentials.newBuilder().trustManager(caCert.toFile()).build();
+  }
+
+  /**
+   * Client credentials that trust this CA's servers and present {@code client} (which this CA or
+   * another issued).
+   */
+  public ChannelCredentials credentials(Issued client) throws IOException {
+    return TlsChannelCredentials.newBuilder()
+        .trustManager(caCert.toFile())
+        .keyManager(client.cert().toFile(), client.key().toFile())
+        .build();
+  }
+
+  /** A channel to {@code localhost:port} presenting {@code client}, trusting this CA. */
+  public ManagedChannel channel(int port, Issued client) throws IOException {
+    return Grpc.newChannelBuilderForAddress("localhost", port, credentials(client)).build();
   }
 
   /** A PEM certificate chain and its PKCS#8 private key. */

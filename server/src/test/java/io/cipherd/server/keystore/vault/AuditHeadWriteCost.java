@@ -4,7 +4,6 @@ import io.cipherd.server.keys.AuditHead;
 import io.cipherd.server.keys.AuditHeads;
 import io.cipherd.server.keys.AuditStore;
 import io.cipherd.server.keystore.pkcs12.Pkcs12KeyStore;
-import io.cipherd.server.keystore.vault.auth.TokenAuth;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Arrays;
@@ -26,13 +25,11 @@ public final class AuditHeadWriteCost {
       report("pkcs12 (" + dir + ")", measure(store, writes));
     }
     try (VaultDevServer vault = VaultDevServer.startDev();
-        VaultKeyStore store =
-            VaultKeyStore.open(vault.config("cipherd/cost", TokenAuth.of(vault.rootToken())))) {
+        VaultKeyStore store = VaultKeyStore.open(vault.config("cipherd/cost"))) {
       report("vault dev (inmem storage)", measure(store, writes));
     }
     try (VaultDevServer vault = VaultDevServer.startWithFileStorage();
-        VaultKeyStore store =
-            VaultKeyStore.open(vault.config("cipherd/cost", TokenAuth.of(vault.rootToken())))) {
+        VaultKeyStore store = VaultKeyStore.open(vault.config("cipherd/cost"))) {
       report("vault (file storage)", measure(store, writes));
     }
   }

@@ -12,7 +12,6 @@ import io.cipherd.server.keys.KeyTemplate;
 import io.cipherd.server.keys.KeyVersionsInUseException;
 import io.cipherd.server.keys.Retirement;
 import io.cipherd.server.keys.UsageLedger;
-import io.cipherd.server.keystore.vault.auth.TokenAuth;
 import java.time.Duration;
 import java.util.List;
 import org.junit.jupiter.api.AfterEach;
@@ -36,8 +35,8 @@ class LifecycleAdminVaultTest {
   @BeforeEach
   void start() throws Exception {
     vault = VaultDevServer.startDev();
-    a = new Replica(vault.config("cipherd/keys", TokenAuth.of(vault.rootToken())));
-    b = new Replica(vault.config("cipherd/keys", TokenAuth.of(vault.rootToken())));
+    a = new Replica(vault.config("cipherd/keys"));
+    b = new Replica(vault.config("cipherd/keys"));
   }
 
   @AfterEach

@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.cipherd.server.keys.AuditHead;
 import io.cipherd.server.keys.AuditHeads;
-import io.cipherd.server.keystore.vault.auth.TokenAuth;
 import io.github.jopenlibs.vault.json.Json;
 import io.github.jopenlibs.vault.json.JsonObject;
 import java.util.ArrayList;
@@ -14,10 +13,9 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * Audit heads in a real Vault's KV v2: one secret per trail under {@code _audit/heads/}, written
@@ -27,26 +25,14 @@ import org.junit.jupiter.api.Test;
 @Tag("vault")
 class VaultAuditHeadTest {
   private static final String TRAIL = "pod-0:/var/log/cipherd/audit.log";
-  private static VaultDevServer vault;
-
-  @BeforeAll
-  static void startVault() throws Exception {
-    vault = VaultDevServer.startDev();
-  }
-
-  @AfterAll
-  static void stopVault() throws Exception {
-    if (vault != null) {
-      vault.close();
-    }
-  }
+  @RegisterExtension static final VaultDevServer vault = VaultDevServer.perClass();
 
   @Test
   void replicasWritingFromTheSameHead_oneWins_andTheHeadIsAKvSecretWithCas() throws Exception {
     String prefix = "cipherd/audit-heads";
     List<VaultKeyStore> replicas = new ArrayList<>();
     for (int i = 0; i < 4; i++) {
-      replicas.add(VaultKeyStore.open(vault.config(prefix, TokenAuth.of(vault.rootToken()))));
+      replicas.add(VaultKeyStore.open(vault.config(prefix)));
     }
     ExecutorService threads = Executors.newFixedThreadPool(replicas.size());
     try {

@@ -5,7 +5,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.cipherd.server.crypto.CipherMode;
 import io.cipherd.server.keys.KeyPolicy;
 import io.cipherd.server.keys.KeyStoreContractTest;
-import io.cipherd.server.keystore.vault.auth.TokenAuth;
 import io.github.jopenlibs.vault.json.Json;
 import java.util.ArrayList;
 import java.util.Base64;
@@ -14,10 +13,9 @@ import java.util.concurrent.Callable;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * The audit key in a real Vault: replicas starting together agree on one (check-and-set), and it is
@@ -25,26 +23,14 @@ import org.junit.jupiter.api.Test;
  */
 @Tag("vault")
 class VaultAuditKeyTest {
-  private static VaultDevServer vault;
-
-  @BeforeAll
-  static void startVault() throws Exception {
-    vault = VaultDevServer.startDev();
-  }
-
-  @AfterAll
-  static void stopVault() throws Exception {
-    if (vault != null) {
-      vault.close();
-    }
-  }
+  @RegisterExtension static final VaultDevServer vault = VaultDevServer.perClass();
 
   @Test
   void replicasStartingTogether_shareOneAuditKey_keptAsAKvSecretThatIsNoKey() throws Exception {
     String prefix = "cipherd/audit-key";
     List<VaultKeyStore> replicas = new ArrayList<>();
     for (int i = 0; i < 4; i++) {
-      replicas.add(VaultKeyStore.open(vault.config(prefix, TokenAuth.of(vault.rootToken()))));
+      replicas.add(VaultKeyStore.open(vault.config(prefix)));
     }
     ExecutorService threads = Executors.newFixedThreadPool(replicas.size());
     try {

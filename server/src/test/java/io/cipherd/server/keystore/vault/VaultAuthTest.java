@@ -256,8 +256,7 @@ class VaultAuthTest {
   @Test
   void readOnlyPolicy_readsWork_writesArePermissionDenied_andTheLogNamesTheRefusedPath()
       throws Exception {
-    try (VaultKeyStore root =
-            VaultKeyStore.open(vault.config(PREFIX, TokenAuth.of(vault.rootToken())));
+    try (VaultKeyStore root = VaultKeyStore.open(vault.config(PREFIX));
         VaultKeyStore readOnly =
             VaultKeyStore.open(
                 vault.config(PREFIX, TokenAuth.of(tokenWithPolicy("cipherd-readonly"))));

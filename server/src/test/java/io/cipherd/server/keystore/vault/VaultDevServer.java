@@ -2,6 +2,7 @@ package io.cipherd.server.keystore.vault;
 
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
+import io.cipherd.server.keystore.vault.auth.TokenAuth;
 import io.cipherd.server.keystore.vault.auth.VaultAuth;
 import io.github.jopenlibs.vault.json.Json;
 import io.github.jopenlibs.vault.json.JsonObject;
@@ -23,6 +24,9 @@ import java.util.ArrayList;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.extension.AfterAllCallback;
+import org.junit.jupiter.api.extension.BeforeAllCallback;
+import org.junit.jupiter.api.extension.ExtensionContext;
 
 /**
  * A real Vault server on 127.0.0.1 and a free port, built by {@code .ci/install-vault}: either a
@@ -32,15 +36,15 @@ import java.util.concurrent.TimeUnit;
  * <p>Without the binary, tests are skipped unless {@code CI} is set, in which case the binary is
  * built.
  */
-final class VaultDevServer implements AutoCloseable {
+final class VaultDevServer implements AutoCloseable, BeforeAllCallback, AfterAllCallback {
   private static final String VERSION = "v1.21.0";
   private static final Duration START_TIMEOUT = Duration.ofSeconds(60);
   private static final HttpClient HTTP =
       HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
 
-  private final Path binary;
-  private final Path home;
-  private final int port;
+  private Path binary;
+  private Path home;
+  private int port;
   private final boolean dev;
   private String rootToken;
   private String unsealKey;
@@ -56,12 +60,36 @@ final class VaultDevServer implements AutoCloseable {
 
   /** A dev server; KV v2 is mounted at {@code secret/}. */
   static VaultDevServer startDev() throws Exception {
-    VaultDevServer server =
-        new VaultDevServer(
-            binary(), Files.createTempDirectory("cipherd-vault-dev"), freePort(), true);
-    server.rootToken = "root-" + HexFormat.of().formatHex(randomBytes(12));
-    server.start();
+    VaultDevServer server = perClass();
+    server.startNewDev();
     return server;
+  }
+
+  /**
+   * A dev server for one test class, as a JUnit extension ({@code @RegisterExtension static}):
+   * started before the class's first test, stopped after its last.
+   */
+  static VaultDevServer perClass() {
+    return new VaultDevServer(null, null, 0, true);
+  }
+
+  @Override
+  public void beforeAll(ExtensionContext context) throws Exception {
+    startNewDev();
+    System.out.println("Vault dev server started in " + lastStartTime.toMillis() + " ms");
+  }
+
+  @Override
+  public void afterAll(ExtensionContext context) throws InterruptedException {
+    stop();
+  }
+
+  private void startNewDev() throws Exception {
+    binary = binary();
+    home = Files.createTempDirectory("cipherd-vault-dev");
+    port = freePort();
+    rootToken = "root-" + HexFormat.of().formatHex(randomBytes(12));
+    start();
   }
 
   /**
@@ -130,6 +158,11 @@ final class VaultDevServer implements AutoCloseable {
         /* maxRetries= */ 1,
         Duration.ofMillis(100),
         Duration.ofSeconds(30));
+  }
+
+  /** A configuration for cipherd against this server with its root token, under {@code prefix}. */
+  VaultConfig config(String prefix) {
+    return config(prefix, TokenAuth.of(rootToken));
   }
 
   /**

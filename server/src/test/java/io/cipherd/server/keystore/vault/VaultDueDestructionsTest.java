@@ -14,7 +14,6 @@ import io.cipherd.server.keys.LifecycleRules;
 import io.cipherd.server.keys.NewKeyVersion;
 import io.cipherd.server.keys.SettableClock;
 import io.cipherd.server.keys.VersionLifecycle;
-import io.cipherd.server.keystore.vault.auth.TokenAuth;
 import io.cipherd.server.ops.DueDestructions;
 import io.github.jopenlibs.vault.json.Json;
 import io.github.jopenlibs.vault.json.JsonObject;
@@ -27,11 +26,10 @@ import java.util.concurrent.CyclicBarrier;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * Two replicas, each with its own Vault session, sweeping the due destructions at the same moment:
@@ -42,22 +40,10 @@ import org.junit.jupiter.api.Timeout;
 class VaultDueDestructionsTest {
   private static final Instant START = Instant.parse("2026-01-01T00:00:00Z");
   private static final String PREFIX = "cipherd/two-replicas";
-  private static VaultDevServer vault;
-
-  @BeforeAll
-  static void startVault() throws Exception {
-    vault = VaultDevServer.startDev();
-  }
-
-  @AfterAll
-  static void stopVault() throws Exception {
-    if (vault != null) {
-      vault.close();
-    }
-  }
+  @RegisterExtension static final VaultDevServer vault = VaultDevServer.perClass();
 
   private static VaultKeyStore replica() {
-    return VaultKeyStore.open(vault.config(PREFIX, TokenAuth.of(vault.rootToken())));
+    return VaultKeyStore.open(vault.config(PREFIX));
   }
 
   private static JsonObject apiData(String path) throws Exception {

@@ -7,7 +7,6 @@ import io.cipherd.server.crypto.CipherMode;
 import io.cipherd.server.keys.ConcurrentKeyUpdateException;
 import io.cipherd.server.keys.KeyMetadata;
 import io.cipherd.server.keys.KeyTemplate;
-import io.cipherd.server.keystore.vault.auth.TokenAuth;
 import io.github.jopenlibs.vault.json.Json;
 import io.github.jopenlibs.vault.json.JsonObject;
 import java.util.ArrayList;
@@ -21,13 +20,12 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * Two cipherd replicas sharing keys in one real Vault: rotation, refresh, on-demand versions,
@@ -37,29 +35,16 @@ import org.junit.jupiter.api.Timeout;
 @Timeout(120)
 class VaultIntegrationTest {
   private static final AtomicInteger NEXT_PREFIX = new AtomicInteger();
-  private static VaultDevServer vault;
+  @RegisterExtension static final VaultDevServer vault = VaultDevServer.perClass();
   private Replica a;
   private Replica b;
   private String prefix;
 
-  @BeforeAll
-  static void startVault() throws Exception {
-    vault = VaultDevServer.startDev();
-    System.out.println("Vault dev server started in " + vault.lastStartTime().toMillis() + " ms");
-  }
-
-  @AfterAll
-  static void stopVault() throws Exception {
-    if (vault != null) {
-      vault.close();
-    }
-  }
-
   @BeforeEach
   void startReplicas() {
     prefix = "cipherd/it-" + NEXT_PREFIX.incrementAndGet();
-    a = new Replica(vault.config(prefix, TokenAuth.of(vault.rootToken())));
-    b = new Replica(vault.config(prefix, TokenAuth.of(vault.rootToken())));
+    a = new Replica(vault.config(prefix));
+    b = new Replica(vault.config(prefix));
   }
 
   @AfterEach
@@ -185,7 +170,7 @@ class VaultIntegrationTest {
     assertThat(metadata.get("current_version").asInt()).isEqualTo(51);
     assertThat(metadata.get("oldest_version").asInt()).as("nothing pruned").isZero();
     assertThat(metadata.get("versions").asObject().names()).hasSize(51);
-    Replica fresh = new Replica(vault.config(prefix, TokenAuth.of(vault.rootToken())));
+    Replica fresh = new Replica(vault.config(prefix));
     try {
       assertThat(fresh.decrypt(fromV1))
           .as("a replica that never cached v1")

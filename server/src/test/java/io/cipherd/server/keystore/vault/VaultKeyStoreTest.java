@@ -8,47 +8,32 @@ import io.cipherd.server.keys.KeyPolicy;
 import io.cipherd.server.keys.KeyStoreContractTest;
 import io.cipherd.server.keys.NewKeyVersion;
 import io.cipherd.server.keys.VersionLifecycle;
-import io.cipherd.server.keystore.vault.auth.TokenAuth;
 import io.github.jopenlibs.vault.json.Json;
 import io.github.jopenlibs.vault.json.JsonObject;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.assertj.core.api.Assertions;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /** The key-store contract on a real Vault dev server; each test gets its own empty prefix. */
 @Tag("vault")
 class VaultKeyStoreTest extends KeyStoreContractTest<VaultKeyStore> {
   private static final AtomicInteger NEXT_PREFIX = new AtomicInteger();
-  private static VaultDevServer vault;
+  @RegisterExtension static final VaultDevServer vault = VaultDevServer.perClass();
   private String prefix;
-
-  @BeforeAll
-  static void startVault() throws Exception {
-    vault = VaultDevServer.startDev();
-    System.out.println("Vault dev server started in " + vault.lastStartTime().toMillis() + " ms");
-  }
-
-  @AfterAll
-  static void stopVault() throws Exception {
-    if (vault != null) {
-      vault.close();
-    }
-  }
 
   @Override
   protected VaultKeyStore newStore() {
     prefix = "cipherd/contract-" + NEXT_PREFIX.incrementAndGet();
-    return VaultKeyStore.open(vault.config(prefix, TokenAuth.of(vault.rootToken())));
+    return VaultKeyStore.open(vault.config(prefix));
   }
 
   @Override
   protected void reopenStore() {
     store.close();
-    store = VaultKeyStore.open(vault.config(prefix, TokenAuth.of(vault.rootToken())));
+    store = VaultKeyStore.open(vault.config(prefix));
   }
 
   @Test

@@ -9,7 +9,6 @@ import io.cipherd.server.keys.KeyMetadata;
 import io.cipherd.server.keys.KeyPolicy;
 import io.cipherd.server.keys.LifecycleRules;
 import io.cipherd.server.keys.VersionLifecycle;
-import io.cipherd.server.keystore.vault.auth.TokenAuth;
 import io.github.jopenlibs.vault.json.Json;
 import io.github.jopenlibs.vault.json.JsonObject;
 import java.time.Instant;
@@ -22,11 +21,10 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.function.UnaryOperator;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * Two replicas, each with its own Vault session, applying one lifecycle transition from the same
@@ -41,19 +39,7 @@ class VaultLifecycleRaceTest {
   private static final String KEY = "payments";
   private static final int ROUNDS = 20;
   private static final Instant START = Instant.parse("2026-01-01T00:00:00Z");
-  private static VaultDevServer vault;
-
-  @BeforeAll
-  static void startVault() throws Exception {
-    vault = VaultDevServer.startDev();
-  }
-
-  @AfterAll
-  static void stopVault() throws Exception {
-    if (vault != null) {
-      vault.close();
-    }
-  }
+  @RegisterExtension static final VaultDevServer vault = VaultDevServer.perClass();
 
   @Test
   void eachTransitionRacedByTwoReplicas_hasExactlyOneWinner_andOneVaultWrite() throws Exception {
@@ -150,7 +136,7 @@ class VaultLifecycleRaceTest {
   }
 
   private static VaultKeyStore replica() {
-    return VaultKeyStore.open(vault.config(PREFIX, TokenAuth.of(vault.rootToken())));
+    return VaultKeyStore.open(vault.config(PREFIX));
   }
 
   private static JsonObject apiData(String path) throws Exception {
