@@ -1,11 +1,16 @@
 package io.cipherd.server;
 
+import static com.tngtech.archunit.base.DescribedPredicate.not;
+import static com.tngtech.archunit.core.domain.JavaClass.Predicates.belongToAnyOf;
+import static com.tngtech.archunit.core.domain.JavaClass.Predicates.resideInAPackage;
+import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
 import static com.tngtech.archunit.library.Architectures.layeredArchitecture;
 import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.slices;
 
 import com.tngtech.archunit.core.domain.JavaClasses;
 import com.tngtech.archunit.core.importer.ClassFileImporter;
 import com.tngtech.archunit.core.importer.ImportOption;
+import io.cipherd.server.logging.CallRequest;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -16,6 +21,7 @@ import org.junit.jupiter.api.Test;
  *   wiring (Cipherd, CipherdServer, Main) → config → api, ops, logging, metrics
  *   api → engine → keys, pool, security → crypto.envelope → crypto → errors
  *   keystore.pkcs12, keystore.vault → keys (they implement its KeyStore); only the wiring picks one
+ *   api → logging for CallRequest only: the API's view of a request is what the access log shows
  * </pre>
  */
 class LayeringTest {
@@ -63,7 +69,7 @@ class LayeringTest {
         .whereLayer("ops")
         .mayOnlyBeAccessedByLayers("wiring")
         .whereLayer("logging")
-        .mayOnlyBeAccessedByLayers("wiring", "config")
+        .mayOnlyBeAccessedByLayers("wiring", "config", "api")
         .whereLayer("keystore")
         .mayOnlyBeAccessedByLayers("wiring", "config")
         .whereLayer("engine")
@@ -76,6 +82,18 @@ class LayeringTest {
         .mayOnlyBeAccessedByLayers("wiring", "api", "engine", "keystore", "metrics", "ops")
         .whereLayer("pool")
         .mayOnlyBeAccessedByLayers("wiring", "config", "engine", "metrics")
+        .check(SERVER);
+  }
+
+  @Test
+  void api_usesLogging_onlyForTheViewOfARequest() {
+    noClasses()
+        .that()
+        .resideInAPackage("io.cipherd.server.api..")
+        .should()
+        .dependOnClassesThat(
+            resideInAPackage("io.cipherd.server.logging..")
+                .and(not(belongToAnyOf(CallRequest.class))))
         .check(SERVER);
   }
 

@@ -34,7 +34,21 @@ final class CiphertextInput {
    */
   static <T> T open(
       EnvelopeCipher envelopes, String ciphertext, ByteString context, OpenWork<T> work) {
-    EnvelopeHeader recent = Envelope.recentHeader(ciphertext);
+    return open(envelopes, Envelope.recentHeader(ciphertext), ciphertext, context, work);
+  }
+
+  /**
+   * As {@link #open(EnvelopeCipher, String, ByteString, OpenWork)}, with {@code ciphertext}'s
+   * header as the caller already parsed it ({@link Envelope#recentHeader} or {@link
+   * Envelope#peekHeader}), or null when it has none, then parsed here.
+   */
+  static <T> T open(
+      EnvelopeCipher envelopes,
+      EnvelopeHeader parsed,
+      String ciphertext,
+      ByteString context,
+      OpenWork<T> work) {
+    EnvelopeHeader recent = parsed != null ? parsed : Envelope.recentHeader(ciphertext);
     if (recent != null) {
       WorkBuffers buffers = WorkBuffers.forThread();
       int contextLength = context.size();

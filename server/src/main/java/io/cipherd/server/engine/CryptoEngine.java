@@ -29,7 +29,6 @@ public final class CryptoEngine {
   final EnvelopeCipher envelopes;
   private final LegacyRewrap legacy;
   private final BlindIndexes indexes;
-  private final FromMemory fromMemory;
   private final ReIndexing reIndexing;
 
   /**
@@ -55,7 +54,6 @@ public final class CryptoEngine {
     this.observer = observer;
     this.legacy = new LegacyRewrap(keys, authorizer, observer, envelopes);
     this.indexes = new BlindIndexes(keys, authorizer, observer);
-    this.fromMemory = new FromMemory(keys);
     this.reIndexing = new ReIndexing(authorizer, observer, envelopes, indexes);
   }
 
@@ -114,8 +112,18 @@ public final class CryptoEngine {
    * expected} does not match before the key is authorized, looked up or used.
    */
   public Decrypted decrypt(String ciphertext, ByteString context, ExpectedKey expected) {
+    return decrypt(null, ciphertext, context, expected);
+  }
+
+  /**
+   * As {@link #decrypt(String, ByteString, ExpectedKey)}, with {@code ciphertext}'s header {@code
+   * parsed} by the caller, or null when it did not parse it: it is not looked up again.
+   */
+  public Decrypted decrypt(
+      EnvelopeHeader parsed, String ciphertext, ByteString context, ExpectedKey expected) {
     return CiphertextInput.open(
         envelopes,
+        parsed,
         ciphertext,
         context,
         (header, payload, payloadLength, contextBytes, contextFrom, contextLength, buffers) -> {
@@ -155,8 +163,23 @@ public final class CryptoEngine {
    */
   public ReEncrypted reEncrypt(
       String ciphertext, ByteString context, String targetKeyName, ExpectedKey expected) {
+    return reEncrypt(null, ciphertext, context, targetKeyName, expected);
+  }
+
+  /**
+   * As {@link #reEncrypt(String, ByteString, String, ExpectedKey)}, with {@code ciphertext}'s
+   * header {@code parsed} by the caller, or null when it did not parse it: it is not looked up
+   * again.
+   */
+  public ReEncrypted reEncrypt(
+      EnvelopeHeader parsed,
+      String ciphertext,
+      ByteString context,
+      String targetKeyName,
+      ExpectedKey expected) {
     return CiphertextInput.open(
         envelopes,
+        parsed,
         ciphertext,
         context,
         (header, payload, payloadLength, contextBytes, contextFrom, contextLength, buffers) -> {
@@ -279,8 +302,11 @@ public final class CryptoEngine {
     return new Inspection(header, keys.describe(header.keyName()).currentVersion());
   }
 
-  /** Whether a request's keys are in memory, so it may be served on an event loop. */
-  public FromMemory fromMemory() {
-    return fromMemory;
+  /**
+   * The cached keys, for the API's one routing question: whether a request's keys are in memory, so
+   * it may be served on an event loop. Only asked; their use goes through this engine.
+   */
+  public KeyCache keys() {
+    return keys;
   }
 }
