@@ -133,41 +133,21 @@ final class ParsedRequest implements CallRequest {
       case InspectRequest r ->
           single(r, Kind.DECRYPT, ByteString.EMPTY, "", r.getCiphertext(), "", null);
       case ReEncryptRequest r ->
-          r.hasLegacy()
-              ? single(
-                  r,
-                  Kind.REWRAP_LEGACY,
-                  r.getContext(),
-                  r.getKeyName(),
-                  "",
-                  r.getExpectedKey(),
-                  r.getLegacy())
-              : single(
-                  r,
-                  Kind.REWRAP,
-                  r.getContext(),
-                  r.getKeyName(),
-                  r.getCiphertext(),
-                  r.getExpectedKey(),
-                  null);
+          rewrap(
+              r,
+              r.hasLegacy() ? r.getLegacy() : null,
+              r.getContext(),
+              r.getKeyName(),
+              r.getCiphertext(),
+              r.getExpectedKey());
       case ReEncryptStreamRequest r ->
-          r.hasLegacy()
-              ? single(
-                  r,
-                  Kind.REWRAP_LEGACY,
-                  r.getContext(),
-                  r.getKeyName(),
-                  "",
-                  r.getExpectedKey(),
-                  r.getLegacy())
-              : single(
-                  r,
-                  Kind.REWRAP,
-                  r.getContext(),
-                  r.getKeyName(),
-                  r.getCiphertext(),
-                  r.getExpectedKey(),
-                  null);
+          rewrap(
+              r,
+              r.hasLegacy() ? r.getLegacy() : null,
+              r.getContext(),
+              r.getKeyName(),
+              r.getCiphertext(),
+              r.getExpectedKey());
       case ReIndexRequest r ->
           single(
               r,
@@ -220,6 +200,19 @@ final class ParsedRequest implements CallRequest {
         first.hasLegacy() ? "" : first.getCiphertext(),
         expectedKey(first.getExpectedKey(), r.getExpectedKey()),
         first.hasLegacy() ? first.getLegacy() : null);
+  }
+
+  /** A ReEncrypt or ReEncryptStream item: of a legacy ciphertext, or of one of cipherd's. */
+  private static ParsedRequest rewrap(
+      Object message,
+      LegacyCiphertext legacy,
+      ByteString context,
+      String target,
+      String ciphertext,
+      String expectedKey) {
+    return legacy != null
+        ? single(message, Kind.REWRAP_LEGACY, context, target, "", expectedKey, legacy)
+        : single(message, Kind.REWRAP, context, target, ciphertext, expectedKey, null);
   }
 
   private static ParsedRequest encrypt(
@@ -304,9 +297,7 @@ final class ParsedRequest implements CallRequest {
           decryptsFromMemory(keys, header(), expectedKey) && keys.canEncryptFromMemory(key, 0);
       case DECRYPT_BATCH -> itemsDecryptFromMemory(keys);
       case REWRAP_BATCH ->
-          (key.isEmpty() || keys.canEncryptFromMemory(key, 0))
-              && legacyItemsFromMemory(keys, (ReEncryptBatchRequest) message)
-              && itemsDecryptFromMemory(keys);
+          (key.isEmpty() || keys.canEncryptFromMemory(key, 0)) && itemsDecryptFromMemory(keys);
       case REINDEX_BATCH -> keys.canEncryptFromMemory(key, 0) && itemsDecryptFromMemory(keys);
       case OTHER -> false;
     };
@@ -327,30 +318,21 @@ final class ParsedRequest implements CallRequest {
             && keys.canEncryptFromMemory(target, 0));
   }
 
-  private boolean legacyItemsFromMemory(KeyCache keys, ReEncryptBatchRequest request) {
-    for (int i = 0; i < items; i++) {
-      ReEncryptBatchItem item = request.getItems(i);
-      if (item.hasLegacy()
-          && !legacyFromMemory(
-              keys,
-              item.getLegacy(),
-              key,
-              expectedKey(item.getExpectedKey(), request.getExpectedKey()))) {
-        return false;
-      }
-    }
-    return true;
-  }
-
   /**
-   * Whether decrypting every item's ciphertext needs no store. A batch's ciphertexts mostly share a
-   * header: one that starts with the text of the last header found in memory is not parsed again.
+   * Whether decrypting every item's ciphertext (rewrapping a legacy item's, with its legacy key)
+   * needs no store. A batch's ciphertexts mostly share a header: one that starts with the text of
+   * the last header found in memory is not parsed again.
    */
   private boolean itemsDecryptFromMemory(KeyCache keys) {
     String inMemory = null;
     for (int i = 0; i < items; i++) {
       String itemCiphertext = ciphertextOf(i);
-      if (itemCiphertext != null && (inMemory == null || !itemCiphertext.startsWith(inMemory))) {
+      if (itemCiphertext == null) {
+        ReEncryptBatchItem item = ((ReEncryptBatchRequest) message).getItems(i);
+        if (!legacyFromMemory(keys, item.getLegacy(), key, expectedKeyOf(i))) {
+          return false;
+        }
+      } else if (inMemory == null || !itemCiphertext.startsWith(inMemory)) {
         EnvelopeHeader itemHeader = i == 0 ? header() : headerOrNull(itemCiphertext);
         if (itemHeader != null
             && !ExpectedKey.refusesAtOnce(expectedKeyOf(i), itemHeader.keyName())) {
@@ -364,7 +346,7 @@ final class ParsedRequest implements CallRequest {
     return true;
   }
 
-  /** Item {@code i}'s ciphertext to decrypt; null for a legacy item, routed on its own. */
+  /** Item {@code i}'s ciphertext to decrypt; null for a legacy item. */
   private String ciphertextOf(int i) {
     return switch (message) {
       case DecryptBatchRequest r -> r.getItems(i).getCiphertext();

@@ -74,6 +74,7 @@ public final class AccessLogInterceptor implements ServerInterceptor {
           }
         };
     CallRequest.Received received = new CallRequest.Received();
+    boolean streaming = !call.getMethodDescriptor().getType().clientSendsOneMessage();
     Context context = Context.current().withValue(CallRequest.Received.KEY, received);
     String outer = record.enterMdc();
     Context previous = context.attach();
@@ -98,6 +99,10 @@ public final class AccessLogInterceptor implements ServerInterceptor {
         } finally {
           context.detach(previous);
           record.exitMdc(outer);
+          if (streaming) {
+            // A stream's item was served (or handed on) in that callback: its bytes are not kept.
+            received.last = null;
+          }
         }
       }
 
@@ -110,6 +115,8 @@ public final class AccessLogInterceptor implements ServerInterceptor {
         } finally {
           context.detach(previous);
           record.exitMdc(outer);
+          // A unary call's work started in that callback, with the request it holds.
+          received.last = null;
         }
       }
 
