@@ -179,14 +179,15 @@ public final class Cipherd implements AutoCloseable {
    * caller identity, call metrics and the access log. The interceptor added last runs first: the
    * access log is outermost so it sees every call, including those the identity interceptor
    * refuses, and reads the identity that interceptor put in the call's context when the call
-   * closes.
+   * closes. Being first, it also reads each request message once ({@link CipherdApi#readRequest})
+   * into the view the audit interceptor and the services inside it share.
    */
   public <T extends ServerBuilder<T>> T addTo(T builder) {
     T server = api.addTo(builder).intercept(callerIdentity);
     return audit
         .intercept(server, StatusMapper::close, StreamItemRefusal::of)
         .intercept(new MetricCollectingServerInterceptor(metrics.registry()))
-        .intercept(new AccessLogInterceptor())
+        .intercept(new AccessLogInterceptor(CipherdApi::readRequest))
         .addStreamTracerFactory(AccessLogInterceptor.TRANSPORT_STATUS)
         .addService(health.service())
         .addService(ProtoReflectionServiceV1.newInstance())

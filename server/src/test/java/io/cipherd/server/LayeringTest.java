@@ -1,11 +1,16 @@
 package io.cipherd.server;
 
+import static com.tngtech.archunit.base.DescribedPredicate.not;
+import static com.tngtech.archunit.core.domain.JavaClass.Predicates.belongToAnyOf;
+import static com.tngtech.archunit.core.domain.JavaClass.Predicates.resideInAPackage;
+import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
 import static com.tngtech.archunit.library.Architectures.layeredArchitecture;
 import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.slices;
 
 import com.tngtech.archunit.core.domain.JavaClasses;
 import com.tngtech.archunit.core.importer.ClassFileImporter;
 import com.tngtech.archunit.core.importer.ImportOption;
+import io.cipherd.server.logging.CallRequest;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -18,6 +23,7 @@ import org.junit.jupiter.api.Test;
  *   audit (the audit trail) is read by api (AuditService), metrics and config, and reads the
  *   request ids of logging
  *   keystore.pkcs12, keystore.vault → keys (they implement its KeyStore); only the wiring picks one
+ *   api → logging for CallRequest only: the API's view of a request is what the access log shows
  * </pre>
  */
 class LayeringTest {
@@ -67,7 +73,7 @@ class LayeringTest {
         .whereLayer("ops")
         .mayOnlyBeAccessedByLayers("wiring")
         .whereLayer("logging")
-        .mayOnlyBeAccessedByLayers("wiring", "config", "audit")
+        .mayOnlyBeAccessedByLayers("wiring", "config", "audit", "api")
         .whereLayer("audit")
         .mayOnlyBeAccessedByLayers("wiring", "config", "api", "metrics")
         .whereLayer("keystore")
@@ -83,6 +89,18 @@ class LayeringTest {
         .mayOnlyBeAccessedByLayers("wiring", "api", "audit", "engine", "keystore", "metrics", "ops")
         .whereLayer("pool")
         .mayOnlyBeAccessedByLayers("wiring", "config", "engine", "metrics")
+        .check(SERVER);
+  }
+
+  @Test
+  void api_usesLogging_onlyForTheViewOfARequest() {
+    noClasses()
+        .that()
+        .resideInAPackage("io.cipherd.server.api..")
+        .should()
+        .dependOnClassesThat(
+            resideInAPackage("io.cipherd.server.logging..")
+                .and(not(belongToAnyOf(CallRequest.class))))
         .check(SERVER);
   }
 

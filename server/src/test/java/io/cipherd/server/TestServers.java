@@ -41,7 +41,7 @@ public final class TestServers {
   }
 
   /** The services of {@code config}, over its data directory's PKCS#12 key store. */
-  public static CipherdBuilder services(ServerConfig config) throws Exception {
+  public static Cipherd.Builder services(ServerConfig config) throws Exception {
     return Cipherd.builder(Pkcs12KeyStore.open(config.dataDir(), config.keyStorePassword()))
         .config(config);
   }

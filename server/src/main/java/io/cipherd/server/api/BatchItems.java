@@ -40,54 +40,6 @@ final class BatchItems {
   }
 
   /**
-   * Whether every item of {@code request} can be decrypted from memory; one item that needs the key
-   * store sends the whole batch to the blocking pool, so the search stops there.
-   */
-  static boolean canDecryptFromMemory(CryptoEngine engine, DecryptBatchRequest request) {
-    return engine
-        .fromMemory()
-        .canDecrypt(
-            request.getItemsCount(),
-            i -> request.getItems(i).getCiphertext(),
-            i -> expectedKey(request.getItems(i).getExpectedKey(), request.getExpectedKey()));
-  }
-
-  /** An item's raw expected_key: its own when set, else its batch's. */
-  private static String expectedKey(String item, String batch) {
-    return item.isEmpty() ? batch : item;
-  }
-
-  /**
-   * As {@link #canDecryptFromMemory}, for rewrapping every item of {@code request}: the target key
-   * once, the legacy items one by one, the others as a decryption.
-   */
-  static boolean canReEncryptFromMemory(CryptoEngine engine, ReEncryptBatchRequest request) {
-    String target = request.getKeyName();
-    if (!target.isEmpty() && !engine.fromMemory().canEncrypt(target, 0)) {
-      return false;
-    }
-    int count = request.getItemsCount();
-    for (int i = 0; i < count; i++) {
-      ReEncryptBatchItem item = request.getItems(i);
-      if (item.hasLegacy()
-          && !canReEncryptFromMemory(
-              engine,
-              item.getLegacy(),
-              "",
-              target,
-              expectedKey(item.getExpectedKey(), request.getExpectedKey()))) {
-        return false;
-      }
-    }
-    return engine
-        .fromMemory()
-        .canDecrypt(
-            count,
-            i -> request.getItems(i).hasLegacy() ? null : request.getItems(i).getCiphertext(),
-            i -> expectedKey(request.getItems(i).getExpectedKey(), request.getExpectedKey()));
-  }
-
-  /**
    * Throws unless the results of {@code request}, and a DecryptBatch or ReEncryptBatch of them, fit
    * in a message: checked before any work, as the request's fault.
    */
@@ -131,43 +83,19 @@ final class BatchItems {
   }
 
   /**
-   * One rewrap with {@code engine} (a stream's leased one), as a batch result; for ReEncryptStream,
-   * item by item. {@code legacy} is the item's legacy ciphertext, or null when it has none.
+   * One rewrap with {@code engine} (a stream's leased one), as a batch result, built with {@code
+   * result} (cleared first), so a batch reuses one builder for all its items; for ReEncryptStream,
+   * item by item. {@code legacy} is the item's legacy ciphertext, or null when it has none; {@code
+   * header} is {@code ciphertext}'s as already parsed, or null; {@code targetField} names where the
+   * target key comes from, for the error of a legacy item without one. The item's own {@code
+   * expectedKey}, when set, wins over {@code batchExpected}.
    */
   static ReEncryptBatchResult reEncrypt(
       CryptoEngine engine,
       PlaintextLimit limit,
-      String reference,
-      String ciphertext,
-      LegacyCiphertext legacy,
-      ByteString context,
-      String targetKey,
-      String expectedKey) {
-    return reEncrypt(
-        engine,
-        limit,
-        ReEncryptBatchResult.newBuilder(),
-        reference,
-        ciphertext,
-        legacy,
-        context,
-        targetKey,
-        "key_name",
-        expectedKey,
-        ExpectedKey.ANY);
-  }
-
-  /**
-   * As above, built with {@code result} (cleared first), so a batch reuses one builder for all its
-   * items; {@code targetField} names where the target key comes from, for the error of a legacy
-   * item without one. The item's own {@code expectedKey}, when set, wins over {@code
-   * batchExpected}.
-   */
-  private static ReEncryptBatchResult reEncrypt(
-      CryptoEngine engine,
-      PlaintextLimit limit,
       ReEncryptBatchResult.Builder result,
       String reference,
+      EnvelopeHeader header,
       String ciphertext,
       LegacyCiphertext legacy,
       ByteString context,
@@ -180,7 +108,7 @@ final class BatchItems {
       ExpectedKey expected = ExpectedKey.parse(expectedKey, batchExpected, "expected_key");
       ReEncrypted rewrapped =
           legacy == null
-              ? engine.reEncrypt(ciphertext, context, targetKey, expected)
+              ? engine.reEncrypt(header, ciphertext, context, targetKey, expected)
               : engine.reEncryptLegacy(
                   LegacyProtos.rewrapItem(legacy, ciphertext, targetKey, targetField),
                   context,
@@ -204,24 +132,6 @@ final class BatchItems {
       }
     }
     return result.build();
-  }
-
-  /**
-   * Whether rewrapping an item ({@code legacy} or {@code ciphertext}) into {@code targetKey} needs
-   * no key-store call.
-   */
-  static boolean canReEncryptFromMemory(
-      CryptoEngine engine,
-      LegacyCiphertext legacy,
-      String ciphertext,
-      String targetKey,
-      String expectedKey) {
-    return legacy == null
-        ? engine.fromMemory().canReEncrypt(ciphertext, targetKey, expectedKey)
-        : engine
-            .fromMemory()
-            .canReEncryptLegacy(
-                legacy.getKeyName(), legacy.getKeyVersion(), targetKey, expectedKey);
   }
 
   /**
@@ -300,6 +210,7 @@ final class BatchItems {
               limit,
               result,
               item.getReference(),
+              null,
               item.getCiphertext(),
               item.hasLegacy() ? item.getLegacy() : null,
               item.getContext(),

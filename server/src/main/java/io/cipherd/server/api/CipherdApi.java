@@ -4,6 +4,7 @@ import io.cipherd.server.audit.AuditKey;
 import io.cipherd.server.engine.AuthorizedKeyAdmin;
 import io.cipherd.server.engine.CryptoEngine;
 import io.cipherd.server.keys.AuditStore;
+import io.cipherd.server.logging.CallRequest;
 import io.cipherd.server.security.Authorizer;
 import io.grpc.ServerBuilder;
 import java.time.Clock;
@@ -48,6 +49,15 @@ public final class CipherdApi {
    */
   public record AuditAccess(
       AuditKey key, Authorizer authorizer, Clock clock, AuditStore store, String trail) {}
+
+  /**
+   * Reads a request message once, into the view the services route it by, the access log names its
+   * key by and the audit record counts its items by: for the access-log interceptor, which sees
+   * each message first.
+   */
+  public static CallRequest readRequest(Object message) {
+    return ParsedRequest.read(message);
+  }
 
   /**
    * Adds the crypto, key-admin and audit services, each refusing malformed request bytes with

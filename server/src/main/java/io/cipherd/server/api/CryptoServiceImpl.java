@@ -77,7 +77,7 @@ public final class CryptoServiceImpl extends CryptoServiceGrpc.CryptoServiceImpl
   @Override
   public void encrypt(EncryptRequest request, StreamObserver<EncryptResponse> observer) {
     dispatcher.unary(
-        engine.fromMemory().canEncrypt(request.getKeyName(), request.getKeyVersion()),
+        fromMemory(request),
         observer,
         () -> {
           plaintextLimit.check(request.getPlaintext().size(), request.getContext().size(), 0);
@@ -96,12 +96,14 @@ public final class CryptoServiceImpl extends CryptoServiceGrpc.CryptoServiceImpl
 
   @Override
   public void decrypt(DecryptRequest request, StreamObserver<DecryptResponse> observer) {
+    ParsedRequest parsed = ParsedRequest.of(request);
     dispatcher.unary(
-        engine.fromMemory().canDecrypt(request.getCiphertext(), request.getExpectedKey()),
+        parsed.fromMemory(engine.keys()),
         observer,
         () -> {
           Decrypted decrypted =
               engine.decrypt(
+                  parsed.header(),
                   request.getCiphertext(),
                   request.getContext(),
                   ExpectedKey.parse(request.getExpectedKey(), "expected_key"));
@@ -118,14 +120,14 @@ public final class CryptoServiceImpl extends CryptoServiceGrpc.CryptoServiceImpl
       reEncryptLegacy(request, observer);
       return;
     }
+    ParsedRequest parsed = ParsedRequest.of(request);
     dispatcher.unary(
-        engine
-            .fromMemory()
-            .canReEncrypt(request.getCiphertext(), request.getKeyName(), request.getExpectedKey()),
+        parsed.fromMemory(engine.keys()),
         observer,
         () -> {
           return response(
               engine.reEncrypt(
+                  parsed.header(),
                   request.getCiphertext(),
                   request.getContext(),
                   request.getKeyName(),
@@ -138,16 +140,8 @@ public final class CryptoServiceImpl extends CryptoServiceGrpc.CryptoServiceImpl
   private void reEncryptLegacy(
       ReEncryptRequest request, StreamObserver<ReEncryptResponse> observer) {
     LegacyCiphertext legacy = request.getLegacy();
-    boolean fromMemory =
-        engine
-            .fromMemory()
-            .canReEncryptLegacy(
-                legacy.getKeyName(),
-                legacy.getKeyVersion(),
-                request.getKeyName(),
-                request.getExpectedKey());
     dispatcher.unary(
-        fromMemory,
+        fromMemory(request),
         observer,
         () -> {
           return response(
@@ -175,7 +169,7 @@ public final class CryptoServiceImpl extends CryptoServiceGrpc.CryptoServiceImpl
   @Override
   public void inspect(InspectRequest request, StreamObserver<InspectResponse> observer) {
     dispatcher.unary(
-        engine.fromMemory().canDecrypt(request.getCiphertext()),
+        fromMemory(request),
         observer,
         () -> {
           Inspection inspection = engine.inspect(request.getCiphertext());
@@ -194,10 +188,7 @@ public final class CryptoServiceImpl extends CryptoServiceGrpc.CryptoServiceImpl
       EncryptBatchRequest request, StreamObserver<EncryptBatchResponse> observer) {
     if (withinLimits(request.getItemsCount(), observer)
         && withinLimits(() -> batchItems.checkFits(request), observer)) {
-      dispatcher.unary(
-          engine.fromMemory().canEncrypt(request.getKeyName(), 0),
-          observer,
-          () -> batchItems.encrypt(request));
+      dispatcher.unary(fromMemory(request), observer, () -> batchItems.encrypt(request));
     }
   }
 
@@ -207,10 +198,7 @@ public final class CryptoServiceImpl extends CryptoServiceGrpc.CryptoServiceImpl
     if (!withinLimits(request.getItemsCount(), observer)) {
       return;
     }
-    dispatcher.unary(
-        BatchItems.canDecryptFromMemory(engine, request),
-        observer,
-        () -> batchItems.decrypt(request));
+    dispatcher.unary(fromMemory(request), observer, () -> batchItems.decrypt(request));
   }
 
   @Override
@@ -219,10 +207,7 @@ public final class CryptoServiceImpl extends CryptoServiceGrpc.CryptoServiceImpl
     if (!withinLimits(request.getItemsCount(), observer)) {
       return;
     }
-    dispatcher.unary(
-        BatchItems.canReEncryptFromMemory(engine, request),
-        observer,
-        () -> batchItems.reEncrypt(request));
+    dispatcher.unary(fromMemory(request), observer, () -> batchItems.reEncrypt(request));
   }
 
   @Override
@@ -261,39 +246,27 @@ public final class CryptoServiceImpl extends CryptoServiceGrpc.CryptoServiceImpl
   @Override
   public void computeIndex(
       ComputeIndexRequest request, StreamObserver<ComputeIndexResponse> observer) {
-    dispatcher.unary(
-        engine.fromMemory().canEncrypt(request.getKeyName(), request.getKeyVersion()),
-        observer,
-        () -> indexCalls.compute(request));
+    dispatcher.unary(fromMemory(request), observer, () -> indexCalls.compute(request));
   }
 
   @Override
   public void computeIndexBatch(
       ComputeIndexBatchRequest request, StreamObserver<ComputeIndexBatchResponse> observer) {
     if (withinLimits(request.getItemsCount(), observer)) {
-      dispatcher.unary(
-          engine.fromMemory().canEncrypt(request.getKeyName(), 0),
-          observer,
-          () -> indexCalls.computeBatch(request));
+      dispatcher.unary(fromMemory(request), observer, () -> indexCalls.computeBatch(request));
     }
   }
 
   @Override
   public void reIndex(ReIndexRequest request, StreamObserver<ReIndexResponse> observer) {
-    dispatcher.unary(
-        IndexCalls.canReIndexFromMemory(engine, request),
-        observer,
-        () -> indexCalls.reIndex(request));
+    dispatcher.unary(fromMemory(request), observer, () -> indexCalls.reIndex(request));
   }
 
   @Override
   public void reIndexBatch(
       ReIndexBatchRequest request, StreamObserver<ReIndexBatchResponse> observer) {
     if (withinLimits(request.getItemsCount(), observer)) {
-      dispatcher.unary(
-          IndexCalls.canReIndexFromMemory(engine, request),
-          observer,
-          () -> indexCalls.reIndexBatch(request));
+      dispatcher.unary(fromMemory(request), observer, () -> indexCalls.reIndexBatch(request));
     }
   }
 
@@ -301,7 +274,7 @@ public final class CryptoServiceImpl extends CryptoServiceGrpc.CryptoServiceImpl
   public void generateDataKey(
       GenerateDataKeyRequest request, StreamObserver<GenerateDataKeyResponse> observer) {
     dispatcher.unary(
-        engine.fromMemory().canEncrypt(request.getKeyName(), 0),
+        fromMemory(request),
         observer,
         () -> {
           // The wrapped key is a ciphertext of up to 32 bytes, bound to the context.
@@ -321,6 +294,11 @@ public final class CryptoServiceImpl extends CryptoServiceGrpc.CryptoServiceImpl
           Arrays.fill(dataKey.plaintextKey(), (byte) 0);
           return response.build();
         });
+  }
+
+  /** The routing decision for {@code request}, from the one view of it ({@link ParsedRequest}). */
+  private boolean fromMemory(Object request) {
+    return ParsedRequest.of(request).fromMemory(engine.keys());
   }
 
   private boolean withinLimits(int items, StreamObserver<?> observer) {

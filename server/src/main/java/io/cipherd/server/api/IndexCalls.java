@@ -172,28 +172,6 @@ final class IndexCalls {
     return ReIndexBatchResponse.newBuilder().addAllResults(results).build();
   }
 
-  /**
-   * Whether re-indexing {@code request}'s ciphertext with its index key needs no key-store call.
-   */
-  static boolean canReIndexFromMemory(CryptoEngine engine, ReIndexRequest request) {
-    return engine.fromMemory().canDecrypt(request.getCiphertext(), request.getExpectedKey())
-        && engine.fromMemory().canEncrypt(request.getIndexKeyName(), 0);
-  }
-
-  /** Whether every item of {@code request} and its index key need no key-store call. */
-  static boolean canReIndexFromMemory(CryptoEngine engine, ReIndexBatchRequest request) {
-    return engine.fromMemory().canEncrypt(request.getIndexKeyName(), 0)
-        && engine
-            .fromMemory()
-            .canDecrypt(
-                request.getItemsCount(),
-                i -> request.getItems(i).getCiphertext(),
-                i ->
-                    request.getItems(i).getExpectedKey().isEmpty()
-                        ? request.getExpectedKey()
-                        : request.getItems(i).getExpectedKey());
-  }
-
   private static void sourceVersion(String ciphertext, ReIndexBatchResult.Builder result) {
     try {
       result.setSourceKeyVersion(Envelope.peekHeader(ciphertext).version());

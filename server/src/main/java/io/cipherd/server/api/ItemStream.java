@@ -88,15 +88,16 @@ final class ItemStream<Q, R> implements StreamObserver<Q> {
 
   @Override
   public void onNext(Q request) {
+    ParsedRequest parsed = ParsedRequest.of(request);
     Executor offload;
     synchronized (lock) {
       received++;
-      offload = offloadFor(request);
+      offload = offloadFor(parsed);
     }
     if (offload == null) {
-      answer(request);
+      answer(request, parsed);
     } else {
-      run(offload, () -> answer(request));
+      run(offload, () -> answer(request, parsed));
     }
   }
 
@@ -120,9 +121,9 @@ final class ItemStream<Q, R> implements StreamObserver<Q> {
   }
 
   /** Null to answer in place, else the sequential executor (made on first need); holds lock. */
-  private Executor offloadFor(Q request) {
+  private Executor offloadFor(ParsedRequest request) {
     if (sequential == null) {
-      if (items.fromMemory(engine, request)) {
+      if (request.fromMemory(engine.keys())) {
         return null;
       }
       sequential = MoreExecutors.newSequentialExecutor(blocking);
@@ -142,7 +143,7 @@ final class ItemStream<Q, R> implements StreamObserver<Q> {
     }
   }
 
-  private void answer(Q request) {
+  private void answer(Q request, ParsedRequest parsed) {
     synchronized (lock) {
       if (done) {
         return;
@@ -150,7 +151,7 @@ final class ItemStream<Q, R> implements StreamObserver<Q> {
     }
     R response;
     try {
-      response = lease.answer(items, request);
+      response = lease.answer(items, request, parsed);
     } catch (Throwable e) {
       // Items answer their own errors: an Error (OutOfMemoryError) ends the stream, not the wait.
       boolean ended = end(/* idle= */ false);

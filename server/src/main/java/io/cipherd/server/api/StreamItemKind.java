@@ -11,10 +11,8 @@ interface StreamItemKind<Q, R> {
   String method();
 
   /**
-   * Whether {@code request} needs only cached keys, so it may be answered on the transport thread.
+   * The item's response, its result or its error: never throws for a bad item. {@code parsed} is
+   * the view of {@code request} that routed it.
    */
-  boolean fromMemory(CryptoEngine engine, Q request);
-
-  /** The item's response, its result or its error: never throws for a bad item. */
-  R answer(CryptoEngine engine, Q request);
+  R answer(CryptoEngine engine, Q request, ParsedRequest parsed);
 }

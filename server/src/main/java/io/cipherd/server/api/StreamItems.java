@@ -7,6 +7,7 @@ import io.cipherd.api.v1.DecryptStreamResponse;
 import io.cipherd.api.v1.EncryptBatchResult;
 import io.cipherd.api.v1.EncryptStreamRequest;
 import io.cipherd.api.v1.EncryptStreamResponse;
+import io.cipherd.api.v1.ReEncryptBatchResult;
 import io.cipherd.api.v1.ReEncryptStreamRequest;
 import io.cipherd.api.v1.ReEncryptStreamResponse;
 import io.cipherd.server.engine.CryptoEngine;
@@ -29,12 +30,8 @@ final class StreamItems {
       }
 
       @Override
-      public boolean fromMemory(CryptoEngine engine, EncryptStreamRequest request) {
-        return engine.fromMemory().canEncrypt(request.getKeyName(), 0);
-      }
-
-      @Override
-      public EncryptStreamResponse answer(CryptoEngine engine, EncryptStreamRequest request) {
+      public EncryptStreamResponse answer(
+          CryptoEngine engine, EncryptStreamRequest request, ParsedRequest parsed) {
         EncryptBatchResult.Builder result =
             EncryptBatchResult.newBuilder().setReference(request.getReference());
         try {
@@ -61,17 +58,14 @@ final class StreamItems {
         }
 
         @Override
-        public boolean fromMemory(CryptoEngine engine, DecryptStreamRequest request) {
-          return engine.fromMemory().canDecrypt(request.getCiphertext(), request.getExpectedKey());
-        }
-
-        @Override
-        public DecryptStreamResponse answer(CryptoEngine engine, DecryptStreamRequest request) {
+        public DecryptStreamResponse answer(
+            CryptoEngine engine, DecryptStreamRequest request, ParsedRequest parsed) {
           DecryptBatchResult.Builder result =
               DecryptBatchResult.newBuilder().setReference(request.getReference());
           try {
             Decrypted decrypted =
                 engine.decrypt(
+                    parsed.header(),
                     request.getCiphertext(),
                     request.getContext(),
                     ExpectedKey.parse(request.getExpectedKey(), "expected_key"));
@@ -95,28 +89,23 @@ final class StreamItems {
       }
 
       @Override
-      public boolean fromMemory(CryptoEngine engine, ReEncryptStreamRequest request) {
-        return BatchItems.canReEncryptFromMemory(
-            engine,
-            request.hasLegacy() ? request.getLegacy() : null,
-            request.getCiphertext(),
-            request.getKeyName(),
-            request.getExpectedKey());
-      }
-
-      @Override
-      public ReEncryptStreamResponse answer(CryptoEngine engine, ReEncryptStreamRequest request) {
+      public ReEncryptStreamResponse answer(
+          CryptoEngine engine, ReEncryptStreamRequest request, ParsedRequest parsed) {
         return ReEncryptStreamResponse.newBuilder()
             .setResult(
                 BatchItems.reEncrypt(
                     engine,
                     limit,
+                    ReEncryptBatchResult.newBuilder(),
                     request.getReference(),
+                    parsed.header(),
                     request.getCiphertext(),
                     request.hasLegacy() ? request.getLegacy() : null,
                     request.getContext(),
                     request.getKeyName(),
-                    request.getExpectedKey()))
+                    "key_name",
+                    request.getExpectedKey(),
+                    ExpectedKey.ANY))
             .build();
       }
     };

@@ -54,13 +54,13 @@ final class StreamLease {
   }
 
   /** The answer to one item, computed with the lease's ciphers; one item at a time. */
-  <Q, R> R answer(StreamItemKind<Q, R> items, Q request) {
+  <Q, R> R answer(StreamItemKind<Q, R> items, Q request, ParsedRequest parsed) {
     synchronized (lock) {
       if (closed) {
         // The stream ended meanwhile: the item borrows per operation.
-        return items.answer(engine, request);
+        return items.answer(engine, request, parsed);
       }
-      R response = items.answer(leased.engine(), request);
+      R response = items.answer(leased.engine(), request, parsed);
       uses++;
       if (!holding) {
         // The first item after a quiet spell: a clock read per run of items, not per item.

@@ -1,5 +1,6 @@
 package io.cipherd.server.audit;
 
+import io.cipherd.server.logging.CallRequest;
 import io.cipherd.server.logging.RequestIds;
 import io.grpc.Context;
 import io.grpc.Contexts;
@@ -17,7 +18,8 @@ import io.grpc.Status;
  * It puts the call's {@link ItemTally} in the gRPC Context, where {@link AuditObserver} and {@link
  * AuditedAuthorizer} count each item, and runs outside the identity interceptor so refused calls
  * are recorded too (the identity is read from the service's side of the call, see {@link
- * AuditedCall}).
+ * AuditedCall}), and inside the access-log interceptor, whose {@link CallRequest} of each message
+ * it reads.
  *
  * <p>Without {@code --audit-required}, records are queued and never delay a call. With it, {@link
  * AuditedServerCall} holds a unary call's answer until its record is durable and answers
@@ -74,7 +76,8 @@ public final class AuditInterceptor implements ServerInterceptor {
     return new ForwardingServerCallListener.SimpleForwardingServerCallListener<>(listener) {
       @Override
       public void onMessage(Q message) {
-        audited.sawRequest(message);
+        // The access-log interceptor, outside this one, has read the message.
+        audited.sawRequest(CallRequest.current());
         recorded.received();
         super.onMessage(message);
       }

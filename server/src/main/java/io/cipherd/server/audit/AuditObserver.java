@@ -5,7 +5,7 @@ import io.cipherd.server.engine.CryptoObserver;
 import io.cipherd.server.engine.CryptoOperation;
 import io.cipherd.server.errors.CipherdException;
 import io.cipherd.server.errors.ErrorKind;
-import io.cipherd.server.logging.RequestKeyName;
+import io.cipherd.server.logging.CallRequest;
 import java.util.Map;
 
 /**
@@ -74,7 +74,7 @@ public final class AuditObserver implements CryptoObserver {
     // access denial): the key and version the error names, which the server validated.
     Map<String, String> about =
         error instanceof CipherdException e ? e.details() : Map.<String, String>of();
-    tally.add(about.getOrDefault("key", RequestKeyName.NONE), versionOf(about), outcome(error));
+    tally.add(about.getOrDefault("key", CallRequest.NONE), versionOf(about), outcome(error));
   }
 
   private static int versionOf(Map<String, String> about) {

@@ -5,7 +5,7 @@ import com.google.protobuf.ByteString;
 import com.google.protobuf.InvalidProtocolBufferException;
 import com.google.rpc.ErrorInfo;
 import io.cipherd.server.errors.ErrorKind;
-import io.cipherd.server.logging.RequestKeyName;
+import io.cipherd.server.logging.CallRequest;
 import io.cipherd.server.security.CallerIdentity;
 import io.cipherd.server.security.CertificateIdentity;
 import io.grpc.Grpc;
@@ -65,16 +65,19 @@ final class AuditedCall {
     this.clientRequestId = clientRequestId;
   }
 
-  void sawRequest(Object message) {
-    items += RequestItems.count(message);
+  /**
+   * Notes {@code request}, the view of a message the call received (its items; the first's key).
+   */
+  void sawRequest(CallRequest request) {
+    items += request.items();
     if (sawRequest) {
       return;
     }
     sawRequest = true;
-    String name = RequestKeyName.of(message);
-    keyName = RequestKeyName.NONE.equals(name) ? null : name;
-    inventories = AuditedInventories.of(message);
-    ByteString context = RequestItems.context(message);
+    String name = request.keyName();
+    keyName = CallRequest.NONE.equals(name) ? null : name;
+    inventories = AuditedInventories.of(request.message());
+    ByteString context = request.firstContext();
     if (!context.isEmpty()) {
       byte[] bytes = context.toByteArray();
       contextHash = trail.key().hashContext(bytes);
@@ -143,7 +146,7 @@ final class AuditedCall {
   /** The key the request named, without the version or rewrap target the record's key shows. */
   private String requestedKey() {
     if (keyName == null) {
-      return RequestKeyName.NONE;
+      return CallRequest.NONE;
     }
     String name = keyName;
     int arrow = name.indexOf("->");

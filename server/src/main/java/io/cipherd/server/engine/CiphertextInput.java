@@ -22,9 +22,19 @@ final class CiphertextInput {
    * already wiped.
    */
   static ParsedCiphertext parse(EnvelopeCipher envelopes, String ciphertext, ByteString context) {
+    return parse(envelopes, Envelope.recentHeader(ciphertext), ciphertext, context);
+  }
+
+  /**
+   * As {@link #parse(EnvelopeCipher, String, ByteString)}, with {@code ciphertext}'s header as the
+   * caller already parsed it ({@link Envelope#recentHeader} or {@link Envelope#peekHeader}), or null
+   * when it has none, then parsed here.
+   */
+  static ParsedCiphertext parse(
+      EnvelopeCipher envelopes, EnvelopeHeader parsed, String ciphertext, ByteString context) {
     WorkBuffers buffers = WorkBuffers.forThread();
     int contextLength = context.size();
-    EnvelopeHeader recent = Envelope.recentHeader(ciphertext);
+    EnvelopeHeader recent = parsed != null ? parsed : Envelope.recentHeader(ciphertext);
     if (recent != null) {
       byte[] payload = buffers.payload(Envelope.maxPayloadLength(ciphertext.length()));
       Bytes decoded = Envelope.decodePayloadInPlace(recent, ciphertext, payload);

@@ -28,7 +28,6 @@ public final class CryptoEngine {
   final EnvelopeCipher envelopes;
   private final LegacyRewrap legacy;
   private final BlindIndexes indexes;
-  private final FromMemory fromMemory;
   private final ReIndexing reIndexing;
 
   /**
@@ -54,7 +53,6 @@ public final class CryptoEngine {
     this.observer = observer;
     this.legacy = new LegacyRewrap(keys, authorizer, observer, envelopes);
     this.indexes = new BlindIndexes(keys, authorizer, observer);
-    this.fromMemory = new FromMemory(keys);
     this.reIndexing = new ReIndexing(authorizer, observer, envelopes, indexes);
   }
 
@@ -114,7 +112,16 @@ public final class CryptoEngine {
    * expected} does not match before the key is authorized, looked up or used.
    */
   public Decrypted decrypt(String ciphertext, ByteString context, ExpectedKey expected) {
-    ParsedCiphertext parsed = CiphertextInput.parse(envelopes, ciphertext, context);
+    return decrypt(null, ciphertext, context, expected);
+  }
+
+  /**
+   * As {@link #decrypt(String, ByteString, ExpectedKey)}, with {@code ciphertext}'s header {@code
+   * peeked} by the caller, or null when it did not parse it: it is not looked up again.
+   */
+  public Decrypted decrypt(
+      EnvelopeHeader peeked, String ciphertext, ByteString context, ExpectedKey expected) {
+    ParsedCiphertext parsed = CiphertextInput.parse(envelopes, peeked, ciphertext, context);
     try {
       EnvelopeHeader header = parsed.header();
       expect(expected, header.keyName());
@@ -140,7 +147,21 @@ public final class CryptoEngine {
    */
   public ReEncrypted reEncrypt(
       String ciphertext, ByteString context, String targetKeyName, ExpectedKey expected) {
-    ParsedCiphertext parsed = CiphertextInput.parse(envelopes, ciphertext, context);
+    return reEncrypt(null, ciphertext, context, targetKeyName, expected);
+  }
+
+  /**
+   * As {@link #reEncrypt(String, ByteString, String, ExpectedKey)}, with {@code ciphertext}'s
+   * header {@code peeked} by the caller, or null when it did not parse it: it is not looked up
+   * again.
+   */
+  public ReEncrypted reEncrypt(
+      EnvelopeHeader peeked,
+      String ciphertext,
+      ByteString context,
+      String targetKeyName,
+      ExpectedKey expected) {
+    ParsedCiphertext parsed = CiphertextInput.parse(envelopes, peeked, ciphertext, context);
     try {
       EnvelopeHeader header = parsed.header();
       String source = header.keyName();
@@ -244,8 +265,11 @@ public final class CryptoEngine {
     return new Inspection(header, keys.describe(header.keyName()).currentVersion());
   }
 
-  /** Whether a request's keys are in memory, so it may be served on an event loop. */
-  public FromMemory fromMemory() {
-    return fromMemory;
+  /**
+   * The cached keys, for the API's one routing question: whether a request's keys are in memory, so
+   * it may be served on an event loop. Only asked; their use goes through this engine.
+   */
+  public KeyCache keys() {
+    return keys;
   }
 }

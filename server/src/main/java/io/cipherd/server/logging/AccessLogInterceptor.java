@@ -1,6 +1,7 @@
 package io.cipherd.server.logging;
 
 import io.cipherd.server.security.CallerIdentity;
+import io.grpc.Context;
 import io.grpc.ForwardingServerCall;
 import io.grpc.ForwardingServerCallListener;
 import io.grpc.Metadata;
@@ -10,6 +11,7 @@ import io.grpc.ServerInterceptor;
 import io.grpc.ServerStreamTracer;
 import io.grpc.Status;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.Function;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.slf4j.MDC;
@@ -24,6 +26,9 @@ import org.slf4j.MDC;
  * counted in {@link PeerErrors}, which writes one summary line a minute, so a client resetting
  * thousands of streams a second (HTTP/2 rapid reset) cannot flood the log. The line never holds
  * request bodies: the key name is taken from {@code key_name} or a ciphertext's header only.
+ *
+ * <p>Being the first to see each request message, it reads it once into a {@link CallRequest}, kept
+ * in the call's gRPC Context for the interceptors and the service inside it.
  */
 public final class AccessLogInterceptor implements ServerInterceptor {
   /** The access log's logger name, so operators can route it to its own appender. */
@@ -36,6 +41,13 @@ public final class AccessLogInterceptor implements ServerInterceptor {
   public static final ServerStreamTracer.Factory TRANSPORT_STATUS = TransportStatus.FACTORY;
 
   private static final Logger access = LoggerFactory.getLogger(LOGGER);
+
+  private final Function<Object, ? extends CallRequest> requests;
+
+  /** Reads each request message with {@code requests}, once per message. */
+  public AccessLogInterceptor(Function<Object, ? extends CallRequest> requests) {
+    this.requests = requests;
+  }
 
   @Override
   public <Q, A> ServerCall.Listener<Q> interceptCall(
@@ -61,42 +73,61 @@ public final class AccessLogInterceptor implements ServerInterceptor {
             super.close(status, trailers);
           }
         };
+    CallRequest.Received received = new CallRequest.Received();
+    boolean streaming = !call.getMethodDescriptor().getType().clientSendsOneMessage();
+    Context context = Context.current().withValue(CallRequest.Received.KEY, received);
     String outer = record.enterMdc();
+    Context previous = context.attach();
     ServerCall.Listener<Q> listener;
     try {
       listener = next.startCall(logged, headers);
     } finally {
+      context.detach(previous);
       record.exitMdc(outer);
     }
     // Each callback puts the request id in the MDC inline: a lambda per callback would allocate.
     return new ForwardingServerCallListener.SimpleForwardingServerCallListener<>(listener) {
       @Override
       public void onMessage(Q message) {
-        record.sawRequest(message);
+        CallRequest request = requests.apply(message);
+        received.last = request;
+        record.sawRequest(request);
         String outer = record.enterMdc();
+        Context previous = context.attach();
         try {
           super.onMessage(message);
         } finally {
+          context.detach(previous);
           record.exitMdc(outer);
+          if (streaming) {
+            // A stream's item was served (or handed on) in that callback: its bytes are not kept.
+            received.last = null;
+          }
         }
       }
 
       @Override
       public void onHalfClose() {
         String outer = record.enterMdc();
+        Context previous = context.attach();
         try {
           super.onHalfClose();
         } finally {
+          context.detach(previous);
           record.exitMdc(outer);
+          // A unary call's work started in that callback, with the request it holds.
+          received.last = null;
         }
       }
 
       @Override
       public void onCancel() {
         String outer = record.enterMdc();
+        Context previous = context.attach();
         try {
           super.onCancel();
         } finally {
+          context.detach(previous);
           record.exitMdc(outer);
         }
         // The service may never close a cancelled call; it still gets its line, with the status
@@ -120,9 +151,11 @@ public final class AccessLogInterceptor implements ServerInterceptor {
       @Override
       public void onComplete() {
         String outer = record.enterMdc();
+        Context previous = context.attach();
         try {
           super.onComplete();
         } finally {
+          context.detach(previous);
           record.exitMdc(outer);
         }
       }
@@ -130,9 +163,11 @@ public final class AccessLogInterceptor implements ServerInterceptor {
       @Override
       public void onReady() {
         String outer = record.enterMdc();
+        Context previous = context.attach();
         try {
           super.onReady();
         } finally {
+          context.detach(previous);
           record.exitMdc(outer);
         }
       }
@@ -178,7 +213,7 @@ public final class AccessLogInterceptor implements ServerInterceptor {
     private final String identityAtStart;
 
     private final AtomicBoolean finished;
-    private volatile String keyName = RequestKeyName.NONE;
+    private volatile String keyName = CallRequest.NONE;
 
     /** Whether the service started its answer: sent response headers, or closed the call. */
     private volatile boolean answered;
@@ -195,10 +230,10 @@ public final class AccessLogInterceptor implements ServerInterceptor {
       this.finished = logged ? new AtomicBoolean() : null;
     }
 
-    void sawRequest(Object message) {
+    void sawRequest(CallRequest request) {
       if (logged && !sawRequest) {
         sawRequest = true;
-        keyName = RequestKeyName.of(message);
+        keyName = request.keyName();
       }
     }
 

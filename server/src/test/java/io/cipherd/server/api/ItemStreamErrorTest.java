@@ -50,12 +50,7 @@ class ItemStreamErrorTest {
               }
 
               @Override
-              public boolean fromMemory(CryptoEngine engine, String request) {
-                return true;
-              }
-
-              @Override
-              public String answer(CryptoEngine engine, String request) {
+              public String answer(CryptoEngine engine, String request, ParsedRequest parsed) {
                 if (request.equals("boom")) {
                   // An Error, not an exception (an OutOfMemoryError would abort the test runner if
                   // it escaped).

@@ -151,7 +151,6 @@ class CryptoEngineTest {
         .isInstanceOf(InvalidCiphertextException.class);
 
     assertThat(observed).containsExactly("DECRYPT failed null InvalidCiphertextException");
-    assertThat(engine.fromMemory().canDecrypt("no header at all")).as("fails at once").isTrue();
     assertThat(store.totalCalls()).isZero();
   }
 
@@ -207,30 +206,6 @@ class CryptoEngineTest {
   }
 
   @Test
-  void canDecryptFromMemory_ofABatch_findsTheOneItemWhoseKeyIsNotLoaded_behindSharedHeaders() {
-    keys.create("orders", KeyTemplate.of(CipherMode.GCM));
-    keys.create("archive", KeyTemplate.of(CipherMode.GCM));
-    String orders = engine.encrypt("orders", 0, SECRET, CONTEXT).ciphertext().toStringUtf8();
-    String archive = engine.encrypt("archive", 0, SECRET, CONTEXT).ciphertext().toStringUtf8();
-    keys.invalidateAll();
-    engine.decrypt(orders, CONTEXT);
-    List<String> batch = new ArrayList<>(List.of(orders, orders, "not a ciphertext", orders));
-
-    assertThat(engine.fromMemory().canDecrypt(batch.size(), batch::get, i -> "")).isTrue();
-    // Null: an item with nothing to decrypt (a legacy one, checked on its own), skipped.
-    assertThat(engine.fromMemory().canDecrypt(3, i -> i == 1 ? null : orders, i -> "")).isTrue();
-    batch.add(archive);
-    assertThat(engine.fromMemory().canDecrypt(batch.size(), batch::get, i -> ""))
-        .as("the last item's key is not loaded")
-        .isFalse();
-    batch.add(orders);
-    assertThat(engine.fromMemory().canDecrypt(batch.size(), batch::get, i -> "")).isFalse();
-    // A text that starts like a cached header but names another version is parsed, not trusted.
-    String v9 = orders.replace("/v1:", "/v9:");
-    assertThat(engine.fromMemory().canDecrypt(2, i -> i == 0 ? orders : v9, i -> "")).isFalse();
-  }
-
-  @Test
   void anUnexpectedKey_isRefusedBeforeTheAuthorizerOrTheStore_observedWithoutALabel() {
     keys.create("users-email", KeyTemplate.of(CipherMode.GCM));
     keys.create("attacker-key", KeyTemplate.of(CipherMode.GCM));
@@ -263,47 +238,6 @@ class CryptoEngineTest {
     assertThat(engine.decrypt(planted, CONTEXT).plaintext()).isEqualTo(SECRET.toByteArray());
     assertThat(engine.decrypt(planted, CONTEXT, ExpectedKey.parse("attacker-*", "x")).plaintext())
         .isEqualTo(SECRET.toByteArray());
-  }
-
-  @Test
-  void canDecryptFromMemory_skipsTheItemsAnExpectedKeyRefuses() {
-    keys.create("orders", KeyTemplate.of(CipherMode.GCM));
-    keys.create("archive", KeyTemplate.of(CipherMode.GCM));
-    String orders = engine.encrypt("orders", 0, SECRET, CONTEXT).ciphertext().toStringUtf8();
-    String archive = engine.encrypt("archive", 0, SECRET, CONTEXT).ciphertext().toStringUtf8();
-    keys.invalidateAll();
-    engine.decrypt(orders, CONTEXT);
-    List<String> batch = List.of(orders, archive, orders);
-
-    assertThat(engine.fromMemory().canDecrypt(archive, "")).isFalse();
-    assertThat(engine.fromMemory().canDecrypt(archive, "orders"))
-        .as("refused at once: archive's key is never needed")
-        .isTrue();
-    assertThat(engine.fromMemory().canDecrypt(archive, "archive")).isFalse();
-    assertThat(engine.fromMemory().canDecrypt(archive, "*")).as("invalid: fails at once").isTrue();
-    assertThat(engine.fromMemory().canDecrypt(batch.size(), batch::get, i -> "orders")).isTrue();
-    assertThat(engine.fromMemory().canDecrypt(batch.size(), batch::get, i -> "")).isFalse();
-    assertThat(engine.fromMemory().canDecrypt(batch.size(), batch::get, i -> i == 1 ? "arc*" : ""))
-        .as("the item's own expectation accepts archive")
-        .isFalse();
-    assertThat(engine.fromMemory().canReEncrypt(archive, "", "orders")).isTrue();
-    assertThat(engine.fromMemory().canReEncryptLegacy("mysql-users", 0, "orders", "orders"))
-        .isTrue();
-    assertThat(engine.fromMemory().canReEncryptLegacy("mysql-users", 0, "orders", "")).isFalse();
-  }
-
-  @Test
-  void canReEncryptFromMemory_onlyOnceBothKeysAreLoaded() {
-    keys.create("orders", KeyTemplate.of(CipherMode.GCM));
-    keys.create("archive", KeyTemplate.of(CipherMode.GCM));
-    String ciphertext = engine.encrypt("orders", 0, SECRET, CONTEXT).ciphertext().toStringUtf8();
-
-    assertThat(engine.fromMemory().canReEncrypt(ciphertext, "", "")).isTrue();
-    assertThat(engine.fromMemory().canReEncrypt(ciphertext, "archive", ""))
-        .as("archive's bytes not loaded yet")
-        .isFalse();
-    engine.encrypt("archive", 0, SECRET, CONTEXT);
-    assertThat(engine.fromMemory().canReEncrypt(ciphertext, "archive", "")).isTrue();
   }
 
   @Test
