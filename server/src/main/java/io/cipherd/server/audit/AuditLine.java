@@ -262,8 +262,15 @@ final class AuditLine {
     void write(JsonWriter json) throws IOException;
   }
 
+  /**
+   * The writer thread's line buffer, reused line after line (the trail writes every line on one
+   * thread): a line costs its JSON writer and its bytes, not a new buffer and a String as well.
+   */
+  private static final ThreadLocal<LineWriter> LINES = ThreadLocal.withInitial(LineWriter::new);
+
   private static byte[] write(Body body) {
-    LineWriter out = new LineWriter();
+    LineWriter out = LINES.get();
+    out.reset();
     try (JsonWriter json = new JsonWriter(out)) {
       json.setHtmlSafe(false);
       body.write(json);
@@ -271,7 +278,7 @@ final class AuditLine {
     } catch (IOException e) {
       throw new UncheckedIOException("writing to a string cannot fail", e);
     }
-    return out.toString().getBytes(StandardCharsets.UTF_8);
+    return out.utf8();
   }
 
   /**
@@ -280,7 +287,32 @@ final class AuditLine {
    * writes.
    */
   private static final class LineWriter extends Writer {
-    private final StringBuilder line = new StringBuilder(512);
+    /** A buffer grown past this by an outsized line (inventories) is not kept for the next. */
+    private static final int MAX_KEPT = 16 << 10;
+
+    private StringBuilder line = new StringBuilder(512);
+
+    void reset() {
+      if (line.capacity() > MAX_KEPT) {
+        line = new StringBuilder(512);
+      } else {
+        line.setLength(0);
+      }
+    }
+
+    /** The line in UTF-8: byte for byte what {@code toString().getBytes(UTF_8)} gives. */
+    byte[] utf8() {
+      int length = line.length();
+      byte[] bytes = new byte[length];
+      for (int i = 0; i < length; i++) {
+        char c = line.charAt(i);
+        if (c >= 0x80) {
+          return line.toString().getBytes(StandardCharsets.UTF_8);
+        }
+        bytes[i] = (byte) c;
+      }
+      return bytes;
+    }
 
     @Override
     public void write(int c) {

@@ -36,8 +36,8 @@ final class AuditedServerCall<Q, A> extends ForwardingServerCall.SimpleForwardin
   private final boolean holdAnswer;
   private final boolean stream;
 
-  // Guarded by this.
-  private final List<A> heldMessages = new ArrayList<>(1);
+  // Guarded by this; made only for a held answer.
+  private List<A> heldMessages;
   private boolean refused;
 
   // A stream's, guarded by this: messages the service asked for, passed on, and covered by a
@@ -158,6 +158,9 @@ final class AuditedServerCall<Q, A> extends ForwardingServerCall.SimpleForwardin
   public void sendMessage(A message) {
     if (holdAnswer) {
       synchronized (this) {
+        if (heldMessages == null) {
+          heldMessages = new ArrayList<>(1);
+        }
         heldMessages.add(message);
       }
       return;
@@ -220,8 +223,8 @@ final class AuditedServerCall<Q, A> extends ForwardingServerCall.SimpleForwardin
                 if (refused) {
                   return;
                 }
-                messages = List.copyOf(heldMessages);
-                heldMessages.clear();
+                messages = heldMessages == null ? List.of() : List.copyOf(heldMessages);
+                heldMessages = null;
               }
               try {
                 for (A message : messages) {
@@ -256,7 +259,7 @@ final class AuditedServerCall<Q, A> extends ForwardingServerCall.SimpleForwardin
       return;
     }
     refused = true;
-    heldMessages.clear();
+    heldMessages = null;
     if (stream && audited.finish()) {
       // The stream's own end, tried once more: the trail may take it again by now.
       trail.appendLater(

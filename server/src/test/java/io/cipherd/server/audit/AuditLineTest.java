@@ -162,4 +162,49 @@ class AuditLineTest {
     }
     return total;
   }
+
+  @Test
+  void linesWrittenOneAfterAnother_areEachWhole_andNonAsciiIsUtf8() {
+    // The line buffer is reused: a long line, then a short one with non-ASCII names and a control
+    // character, then an ASCII one; each must be exactly its own JSON, in UTF-8.
+    byte[] longLine =
+        AuditLine.call(AuditRecordBudget.refusedKeys(TIME, KEY), 1, AuditChain.GENESIS);
+    CallRecord named =
+        new CallRecord(
+            TIME,
+            "req-2",
+            "zoë\u2028ü\u0001",
+            "token",
+            "127.0.0.1:1",
+            "/cipherd.v1.CryptoService/Encrypt",
+            "k",
+            1,
+            List.of(new ItemTally.VersionOutcomes("k", 1, Map.of("ok", 1L))),
+            "OK",
+            null,
+            null);
+    byte[] nonAscii = AuditLine.call(named, 2, AuditChain.GENESIS);
+    byte[] ascii =
+        AuditLine.system(
+            new SystemRecord(TIME, "Act", "k", List.of(1), "why", "req-3"), 3, AuditChain.GENESIS);
+
+    assertThat(longLine.length).isGreaterThan(nonAscii.length);
+    String text = new String(nonAscii, StandardCharsets.UTF_8);
+    assertThat(text).startsWith("{\"type\":\"call\",\"seq\":2,").endsWith("}");
+    assertThat(text).contains("\"id\":\"zoë\\u2028ü\\u0001\"");
+    assertThat(
+            JsonParser.parseString(text)
+                .getAsJsonObject()
+                .getAsJsonObject("caller")
+                .get("id")
+                .getAsString())
+        .isEqualTo("zoë\u2028ü\u0001");
+    assertThat(new String(ascii, StandardCharsets.UTF_8))
+        .isEqualTo(
+            "{\"type\":\"system\",\"seq\":3,\"time\":\"2026-11-24T08:00:00Z\",\"action\":\"Act\","
+                + "\"key\":\"k\",\"versions\":[1],\"why\":\"why\",\"request_id\":\"req-3\","
+                + "\"prev\":\""
+                + AuditChain.GENESIS
+                + "\"}");
+  }
 }
