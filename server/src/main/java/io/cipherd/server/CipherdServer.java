@@ -1,8 +1,8 @@
 package io.cipherd.server;
 
-import io.cipherd.server.config.ConnectionLimits;
-import io.cipherd.server.config.ObservabilityConfig;
-import io.cipherd.server.config.ServerConfig;
+import io.cipherd.server.cli.ConnectionLimits;
+import io.cipherd.server.cli.ObservabilityConfig;
+import io.cipherd.server.cli.ServerConfig;
 import io.cipherd.server.metrics.StreamMetrics;
 import io.cipherd.server.ops.OpsHttpServer;
 import io.cipherd.server.security.ReloadingTlsCredentials;

@@ -4,13 +4,13 @@ import io.cipherd.server.audit.Audit;
 import io.cipherd.server.engine.CryptoObserver;
 import io.cipherd.server.engine.PendingDestructionObserver;
 import io.cipherd.server.engine.UsageObserver;
-import io.cipherd.server.keys.DestructionCancellation;
-import io.cipherd.server.keys.KeyCache;
-import io.cipherd.server.keys.KeyLifecycleAdmin;
-import io.cipherd.server.keys.UsageLedger;
+import io.cipherd.server.keycache.KeyCache;
+import io.cipherd.server.lifecycle.DestructionCancellation;
+import io.cipherd.server.lifecycle.KeyLifecycleAdmin;
 import io.cipherd.server.logging.RequestIds;
 import io.cipherd.server.metrics.CipherdMetrics;
 import io.cipherd.server.metrics.CryptoMetrics;
+import io.cipherd.server.usage.UsageLedger;
 import java.util.concurrent.Executor;
 
 /**

@@ -1,16 +1,16 @@
 package io.cipherd.server;
 
-import io.cipherd.server.config.ObservabilityConfig;
-import io.cipherd.server.config.ServerCommand;
-import io.cipherd.server.config.ServerConfig;
+import io.cipherd.server.cli.ObservabilityConfig;
+import io.cipherd.server.cli.ServerCommand;
+import io.cipherd.server.cli.ServerConfig;
 import io.cipherd.server.crypto.CipherMode;
-import io.cipherd.server.keys.KeyAdmin;
 import io.cipherd.server.keys.KeyNotFoundException;
 import io.cipherd.server.keys.KeyStore;
 import io.cipherd.server.keys.KeyTemplate;
 import io.cipherd.server.keystore.pkcs12.Pkcs12KeyStore;
 import io.cipherd.server.keystore.vault.VaultConfig;
 import io.cipherd.server.keystore.vault.VaultKeyStore;
+import io.cipherd.server.lifecycle.KeyAdmin;
 import io.cipherd.server.logging.LogOutput;
 import io.cipherd.server.metrics.CipherdMetrics;
 import io.cipherd.server.security.ReloadingAccessPolicy;

@@ -3,9 +3,9 @@ package io.cipherd.server;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.cipherd.server.crypto.CipherMode;
+import io.cipherd.server.keycache.UsableKey;
 import io.cipherd.server.keys.InMemoryKeyStore;
 import io.cipherd.server.keys.KeyTemplate;
-import io.cipherd.server.keys.UsableKey;
 import javax.crypto.Cipher;
 import javax.crypto.spec.GCMParameterSpec;
 import org.junit.jupiter.api.Test;

@@ -15,7 +15,7 @@ import io.cipherd.api.v1.KeyAdminServiceGrpc;
 import io.cipherd.api.v1.ReEncryptStreamRequest;
 import io.cipherd.api.v1.ReEncryptStreamResponse;
 import io.cipherd.server.api.RequestLimits;
-import io.cipherd.server.config.ServerConfig;
+import io.cipherd.server.cli.ServerConfig;
 import io.grpc.CallOptions;
 import io.grpc.Grpc;
 import io.grpc.InsecureChannelCredentials;

@@ -18,12 +18,14 @@ import org.junit.jupiter.api.Test;
  * it, and no two packages depend on each other.
  *
  * <pre>
- *   wiring (Cipherd, CipherdServer, Main) → config → api, ops, logging, metrics
- *   api → audit → engine → keys, pool, security → crypto.envelope → crypto → errors
- *   audit (the audit trail) is read by api (AuditService), metrics and config, and reads the
+ *   wiring (Cipherd, CipherdServer, Main) → cli → api, ops, maintenance, logging, metrics
+ *   api → audit → engine → lifecycle → keycache → usage → keys, pool, security
+ *   keys, pool, security → crypto.envelope → crypto → errors
+ *   audit (the audit trail) is read by api (AuditService), metrics and cli, and reads the
  *   request ids of logging
- *   keystore.pkcs12, keystore.vault → keys (they implement its KeyStore); only the wiring picks one
- *   api → logging for CallRequest only: the API's view of a request is what the access log shows
+ *   maintenance → ops (the key refresher reports the store's reachability to Health)
+ *   keystore.pkcs12, keystore.vault → keys (they implement its store interfaces); only the
+ *   wiring picks one
  * </pre>
  */
 class LayeringTest {
@@ -38,12 +40,14 @@ class LayeringTest {
         .consideringOnlyDependenciesInLayers()
         .layer("wiring")
         .definedBy("io.cipherd.server")
-        .layer("config")
-        .definedBy("io.cipherd.server.config..")
+        .layer("cli")
+        .definedBy("io.cipherd.server.cli..")
         .layer("api")
         .definedBy("io.cipherd.server.api..")
         .layer("ops")
         .definedBy("io.cipherd.server.ops..")
+        .layer("maintenance")
+        .definedBy("io.cipherd.server.maintenance..")
         .layer("logging")
         .definedBy("io.cipherd.server.logging..")
         .layer("metrics")
@@ -56,6 +60,12 @@ class LayeringTest {
         .definedBy("io.cipherd.server.security..")
         .layer("keystore")
         .definedBy("io.cipherd.server.keystore..")
+        .layer("lifecycle")
+        .definedBy("io.cipherd.server.lifecycle..")
+        .layer("keycache")
+        .definedBy("io.cipherd.server.keycache..")
+        .layer("usage")
+        .definedBy("io.cipherd.server.usage..")
         .layer("keys")
         .definedBy("io.cipherd.server.keys..")
         .layer("pool")
@@ -66,29 +76,49 @@ class LayeringTest {
         .definedBy("io.cipherd.server.errors..")
         .whereLayer("wiring")
         .mayNotBeAccessedByAnyLayer()
-        .whereLayer("config")
+        .whereLayer("cli")
         .mayOnlyBeAccessedByLayers("wiring")
         .whereLayer("api")
-        .mayOnlyBeAccessedByLayers("wiring", "config")
+        .mayOnlyBeAccessedByLayers("wiring", "cli")
         .whereLayer("ops")
+        .mayOnlyBeAccessedByLayers("wiring", "maintenance")
+        .whereLayer("maintenance")
         .mayOnlyBeAccessedByLayers("wiring")
         .whereLayer("logging")
-        .mayOnlyBeAccessedByLayers("wiring", "config", "audit", "api")
+        .mayOnlyBeAccessedByLayers("wiring", "cli", "audit")
         .whereLayer("audit")
-        .mayOnlyBeAccessedByLayers("wiring", "config", "api", "metrics")
+        .mayOnlyBeAccessedByLayers("wiring", "cli", "api", "metrics")
         .whereLayer("keystore")
-        .mayOnlyBeAccessedByLayers("wiring", "config")
+        .mayOnlyBeAccessedByLayers("wiring", "cli")
         .whereLayer("engine")
         .mayOnlyBeAccessedByLayers("wiring", "api", "audit", "metrics")
         .whereLayer("metrics")
         .mayOnlyBeAccessedByLayers("wiring")
         .whereLayer("security")
+        .mayOnlyBeAccessedByLayers("wiring", "cli", "engine", "logging", "metrics", "api", "audit")
+        .whereLayer("lifecycle")
+        .mayOnlyBeAccessedByLayers("wiring", "api", "audit", "engine", "metrics", "maintenance")
+        .whereLayer("keycache")
         .mayOnlyBeAccessedByLayers(
-            "wiring", "config", "engine", "logging", "metrics", "api", "audit")
+            "wiring", "api", "audit", "engine", "metrics", "maintenance", "lifecycle")
+        .whereLayer("usage")
+        .mayOnlyBeAccessedByLayers(
+            "wiring", "engine", "metrics", "maintenance", "lifecycle", "keycache")
         .whereLayer("keys")
-        .mayOnlyBeAccessedByLayers("wiring", "api", "audit", "engine", "keystore", "metrics", "ops")
+        .mayOnlyBeAccessedByLayers(
+            "wiring",
+            "api",
+            "audit",
+            "engine",
+            "keystore",
+            "metrics",
+            "ops",
+            "maintenance",
+            "lifecycle",
+            "keycache",
+            "usage")
         .whereLayer("pool")
-        .mayOnlyBeAccessedByLayers("wiring", "config", "engine", "metrics")
+        .mayOnlyBeAccessedByLayers("wiring", "cli", "engine", "metrics")
         .check(SERVER);
   }
 

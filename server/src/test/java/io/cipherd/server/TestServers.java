@@ -1,8 +1,8 @@
 package io.cipherd.server;
 
 import io.cipherd.server.api.RequestLimits;
-import io.cipherd.server.config.ObservabilityConfig;
-import io.cipherd.server.config.ServerConfig;
+import io.cipherd.server.cli.ObservabilityConfig;
+import io.cipherd.server.cli.ServerConfig;
 import io.cipherd.server.keystore.pkcs12.Pkcs12KeyStore;
 import io.cipherd.server.logging.LogFormat;
 import io.cipherd.server.metrics.CipherdMetrics;

@@ -3,7 +3,7 @@ package io.cipherd.server.api;
 import io.cipherd.api.v1.DataInventoryOrBuilder;
 import io.cipherd.api.v1.VersionCount;
 import io.cipherd.server.errors.InvalidArgumentException;
-import io.cipherd.server.keys.DataInventory;
+import io.cipherd.server.lifecycle.DataInventory;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;

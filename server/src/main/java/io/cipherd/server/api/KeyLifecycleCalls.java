@@ -17,7 +17,7 @@ import io.cipherd.api.v1.ScheduleKeyVersionDestructionRequest;
 import io.cipherd.api.v1.ScheduleKeyVersionDestructionResponse;
 import io.cipherd.server.engine.AuthorizedKeyAdmin;
 import io.cipherd.server.keys.KeyMetadata;
-import io.cipherd.server.keys.Retirement;
+import io.cipherd.server.lifecycle.Retirement;
 
 /**
  * The work of the lifecycle RPCs of the key-admin API (disable, enable, destroy, delete, retire):

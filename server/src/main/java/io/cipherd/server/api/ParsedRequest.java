@@ -23,7 +23,7 @@ import io.cipherd.api.v1.ReIndexRequest;
 import io.cipherd.server.crypto.envelope.Envelope;
 import io.cipherd.server.crypto.envelope.EnvelopeHeader;
 import io.cipherd.server.engine.ExpectedKey;
-import io.cipherd.server.keys.KeyCache;
+import io.cipherd.server.keycache.KeyCache;
 import io.cipherd.server.logging.CallRequest;
 
 /**

@@ -1,7 +1,7 @@
 package io.cipherd.server.audit;
 
 import io.cipherd.server.engine.CryptoObserver;
-import io.cipherd.server.keys.DestructionCancellation;
+import io.cipherd.server.lifecycle.DestructionCancellation;
 import io.cipherd.server.security.Authorizer;
 import io.grpc.ServerBuilder;
 

@@ -5,7 +5,7 @@ import io.cipherd.server.crypto.CipherSource;
 import io.cipherd.server.crypto.ThreadKeyScope;
 import io.cipherd.server.crypto.envelope.Envelope;
 import io.cipherd.server.crypto.envelope.EnvelopeHeader;
-import io.cipherd.server.keys.KeyCache;
+import io.cipherd.server.keycache.KeyCache;
 import io.cipherd.server.pool.CipherLease;
 import io.cipherd.server.pool.CipherPools;
 import io.cipherd.server.security.Authorizer;

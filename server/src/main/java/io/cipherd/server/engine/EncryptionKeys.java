@@ -1,7 +1,7 @@
 package io.cipherd.server.engine;
 
-import io.cipherd.server.keys.KeyCache;
-import io.cipherd.server.keys.UsableKey;
+import io.cipherd.server.keycache.KeyCache;
+import io.cipherd.server.keycache.UsableKey;
 
 /**
  * Where an engine finds the key version to encrypt with, each encryption reserved against the

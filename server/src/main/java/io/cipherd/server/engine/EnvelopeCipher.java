@@ -7,8 +7,8 @@ import io.cipherd.server.crypto.ModeFamily;
 import io.cipherd.server.crypto.envelope.Envelope;
 import io.cipherd.server.crypto.envelope.EnvelopeHeader;
 import io.cipherd.server.errors.InvalidArgumentException;
-import io.cipherd.server.keys.KeyCache;
-import io.cipherd.server.keys.UsableKey;
+import io.cipherd.server.keycache.KeyCache;
+import io.cipherd.server.keycache.UsableKey;
 
 /**
  * Ciphertexts in and out with the key versions the cache resolves: parses and decodes envelopes,

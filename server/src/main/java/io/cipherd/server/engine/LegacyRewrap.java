@@ -6,8 +6,8 @@ import io.cipherd.server.crypto.KeyType;
 import io.cipherd.server.crypto.KeyVersionRef;
 import io.cipherd.server.crypto.legacy.LegacyDecryptor;
 import io.cipherd.server.errors.InvalidArgumentException;
-import io.cipherd.server.keys.KeyCache;
-import io.cipherd.server.keys.UsableLegacyKey;
+import io.cipherd.server.keycache.KeyCache;
+import io.cipherd.server.keycache.UsableLegacyKey;
 import io.cipherd.server.security.Authorizer;
 
 /**

@@ -3,7 +3,7 @@ package io.cipherd.server.engine;
 import io.cipherd.server.crypto.KeyVersionRef;
 import io.cipherd.server.errors.CipherdException;
 import io.cipherd.server.errors.ErrorKind;
-import io.cipherd.server.keys.DestructionCancellation;
+import io.cipherd.server.lifecycle.DestructionCancellation;
 
 /**
  * Hands each call refused because the version it named is pending destruction to the {@link

@@ -4,7 +4,7 @@ import com.google.protobuf.ByteString;
 import io.cipherd.server.crypto.envelope.EnvelopeHeader;
 import io.cipherd.server.crypto.index.BlindIndex;
 import io.cipherd.server.crypto.index.Normalization;
-import io.cipherd.server.keys.UsableKey;
+import io.cipherd.server.keycache.UsableKey;
 import io.cipherd.server.security.Authorizer;
 
 /**

@@ -3,7 +3,7 @@ package io.cipherd.server.engine;
 import io.cipherd.server.crypto.KeyVersionRef;
 import io.cipherd.server.errors.CipherdException;
 import io.cipherd.server.errors.ErrorKind;
-import io.cipherd.server.keys.UsageLedger;
+import io.cipherd.server.usage.UsageLedger;
 
 /**
  * Counts each successful decryption and rewrap per key version into a {@link UsageLedger} (an

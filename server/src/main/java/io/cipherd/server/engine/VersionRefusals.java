@@ -2,7 +2,7 @@ package io.cipherd.server.engine;
 
 import io.cipherd.server.errors.CipherdException;
 import io.cipherd.server.errors.ErrorKind;
-import io.cipherd.server.keys.KeyCache;
+import io.cipherd.server.keycache.KeyCache;
 
 /**
  * Which errors of {@link KeyCache#forDecryption} come after the ciphertext's key version was found:

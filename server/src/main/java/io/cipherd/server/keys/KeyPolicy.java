@@ -150,7 +150,7 @@ public record KeyPolicy(
    * #checkFits}), an ECB version needs {@code allow_ecb_encryption}, and no version may pass its
    * {@link #encryptionLimit}.
    */
-  void checkEncryption(
+  public void checkEncryption(
       String name, KeyVersionInfo version, boolean chosenByCaller, long encryptions) {
     if (version.isLegacy()) {
       // Whatever the policy says: a legacy cipher's ciphertexts carry no header and are mostly
@@ -203,7 +203,7 @@ public record KeyPolicy(
    * The refusal of an encryption with {@code version} of key {@code name} once it has made its
    * {@link #encryptionLimit}.
    */
-  KeyPolicyViolationException encryptionLimitReached(String name, KeyVersionInfo version) {
+  public KeyPolicyViolationException encryptionLimitReached(String name, KeyVersionInfo version) {
     long limit = encryptionLimit(version.mode());
     String why =
         maxEncryptionsPerVersion > 0
@@ -229,7 +229,7 @@ public record KeyPolicy(
    * compute blind indexes: it must be an index key's version, at or above min_decryption_version
    * (the version that queries old rows).
    */
-  void checkIndexing(String name, KeyVersionInfo version) {
+  public void checkIndexing(String name, KeyVersionInfo version) {
     if (version.kind() != KeyKind.INDEX) {
       throw new KeyPolicyViolationException(
           "key '"
@@ -247,7 +247,7 @@ public record KeyPolicy(
    * The versions that may still compute or decrypt, newest first: the current one down to
    * min_decryption_version.
    */
-  List<Integer> usableVersions(int currentVersion) {
+  public List<Integer> usableVersions(int currentVersion) {
     List<Integer> versions = new ArrayList<>();
     for (int v = currentVersion; v >= Math.max(1, minDecryptionVersion); v--) {
       versions.add(v);
@@ -259,7 +259,7 @@ public record KeyPolicy(
    * Throws {@link KeyPolicyViolationException} unless {@code version} of key {@code name} may
    * decrypt.
    */
-  void checkDecryption(String name, int version) {
+  public void checkDecryption(String name, int version) {
     if (!allowsDecryption(version)) {
       throw new KeyPolicyViolationException(
           "version "
@@ -275,7 +275,7 @@ public record KeyPolicy(
    * Throws {@link KeyPolicyViolationException} if a minimum names a version the key does not have
    * yet.
    */
-  void checkFits(int currentVersion) {
+  public void checkFits(int currentVersion) {
     if (minDecryptionVersion > currentVersion) {
       throw new KeyPolicyViolationException(
           "min_decryption_version "

@@ -3,6 +3,7 @@ package io.cipherd.server.keys;
 import io.cipherd.server.crypto.CipherMode;
 import io.cipherd.server.crypto.KeyType;
 import io.cipherd.server.errors.InvalidArgumentException;
+import io.cipherd.server.lifecycle.KeyAdmin;
 
 /**
  * What a new key version is to be, as {@link KeyAdmin}'s create, rotate and import take it (as
@@ -58,7 +59,7 @@ public record KeyTemplate(KeyType type, int keySizeBits, boolean allowUnauthenti
   }
 
   /** {@link #type}, or {@code fallback} if it is the default. */
-  KeyType typeOr(KeyType fallback) {
+  public KeyType typeOr(KeyType fallback) {
     return type == DEFAULT_TYPE ? fallback : type;
   }
 }

@@ -162,7 +162,7 @@ public final class LifecycleRules {
    * Refuses to import into {@code key}: ALREADY_EXISTS when it is deleted (its name is a
    * tombstone), FAILED_PRECONDITION when it is scheduled for deletion.
    */
-  static void refuseImport(KeyMetadata key) {
+  public static void refuseImport(KeyMetadata key) {
     if (key.lifecycle().state() == KeyLifecycle.State.DELETED) {
       throw KeyAlreadyExistsException.deleted(key.name());
     }
@@ -170,7 +170,7 @@ public final class LifecycleRules {
   }
 
   /** Refuses (FAILED_PRECONDITION) to change a key scheduled for deletion or deleted. */
-  static void refuseIfDeleting(KeyMetadata key, String what) {
+  public static void refuseIfDeleting(KeyMetadata key, String what) {
     KeyLifecycle.State state = key.lifecycle().state();
     if (state == KeyLifecycle.State.DELETION_SCHEDULED || state == KeyLifecycle.State.DELETED) {
       throw new KeyPolicyViolationException(

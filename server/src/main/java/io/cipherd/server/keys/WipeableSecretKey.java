@@ -73,7 +73,7 @@ public final class WipeableSecretKey implements SecretKey {
   }
 
   /** Destroys {@code key} if it can be destroyed; a no-op for keys that cannot. */
-  static void destroyQuietly(SecretKey key) {
+  public static void destroyQuietly(SecretKey key) {
     if (key instanceof Destroyable destroyable && !destroyable.isDestroyed()) {
       try {
         destroyable.destroy();

@@ -1,6 +1,6 @@
 package io.cipherd.server.metrics;
 
-import io.cipherd.server.keys.KeyCache;
+import io.cipherd.server.keycache.KeyCache;
 import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;

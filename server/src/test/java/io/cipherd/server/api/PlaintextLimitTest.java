@@ -32,7 +32,7 @@ import io.cipherd.api.v1.ReEncryptStreamRequest;
 import io.cipherd.api.v1.ReEncryptStreamResponse;
 import io.cipherd.server.CipherdServer;
 import io.cipherd.server.TestServers;
-import io.cipherd.server.config.ServerConfig;
+import io.cipherd.server.cli.ServerConfig;
 import io.grpc.Grpc;
 import io.grpc.InsecureChannelCredentials;
 import io.grpc.ManagedChannel;

@@ -44,24 +44,24 @@ public final class CountingKeyStore implements KeyStore, UsageStore, AuditStore 
   }
 
   /** Runs {@code hook} once, at the start of the next addVersion, before it reaches the store. */
-  void beforeNextAddVersion(Runnable hook) {
+  public void beforeNextAddVersion(Runnable hook) {
     beforeNextAddVersion.set(hook);
   }
 
   /** Runs {@code hook} once, after the next addVersion is stored but before it returns. */
-  void afterNextAddVersion(Runnable hook) {
+  public void afterNextAddVersion(Runnable hook) {
     afterNextAddVersion.set(hook);
   }
 
   /**
    * Runs {@code hook} once, at the start of the next updateLifecycle, before it reaches the store.
    */
-  void beforeNextUpdateLifecycle(Runnable hook) {
+  public void beforeNextUpdateLifecycle(Runnable hook) {
     beforeNextUpdateLifecycle.set(hook);
   }
 
   /** Runs {@code hook} once, at the start of the next createKey, before it reaches the store. */
-  void beforeNextCreateKey(Runnable hook) {
+  public void beforeNextCreateKey(Runnable hook) {
     beforeNextCreateKey.set(hook);
   }
 

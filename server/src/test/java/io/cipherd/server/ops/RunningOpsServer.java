@@ -2,7 +2,7 @@ package io.cipherd.server.ops;
 
 import io.cipherd.server.Cipherd;
 import io.cipherd.server.api.RequestLimits;
-import io.cipherd.server.config.OpsHttpLimits;
+import io.cipherd.server.cli.OpsHttpLimits;
 import io.cipherd.server.keys.KeyStore;
 import java.io.IOException;
 import java.net.InetSocketAddress;

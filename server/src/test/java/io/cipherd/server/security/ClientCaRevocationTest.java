@@ -9,7 +9,7 @@ import io.cipherd.api.v1.EncryptRequest;
 import io.cipherd.server.Cipherd;
 import io.cipherd.server.CipherdServer;
 import io.cipherd.server.TestServers;
-import io.cipherd.server.config.ServerConfig;
+import io.cipherd.server.cli.ServerConfig;
 import io.cipherd.server.crypto.CipherMode;
 import io.cipherd.server.keys.KeyTemplate;
 import io.grpc.ManagedChannel;

@@ -12,7 +12,7 @@ import io.cipherd.api.v1.KeyAdminServiceGrpc;
 import io.cipherd.server.Cipherd;
 import io.cipherd.server.CipherdServer;
 import io.cipherd.server.TestServers;
-import io.cipherd.server.config.ServerConfig;
+import io.cipherd.server.cli.ServerConfig;
 import io.grpc.ManagedChannel;
 import io.grpc.Status;
 import io.grpc.StatusRuntimeException;

@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.cipherd.server.CipherdServer;
 import io.cipherd.server.TestServers;
-import io.cipherd.server.config.ServerConfig;
+import io.cipherd.server.cli.ServerConfig;
 import io.grpc.ChannelCredentials;
 import io.grpc.Grpc;
 import io.grpc.InsecureChannelCredentials;

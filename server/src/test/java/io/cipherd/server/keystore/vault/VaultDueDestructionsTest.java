@@ -14,7 +14,7 @@ import io.cipherd.server.keys.LifecycleRules;
 import io.cipherd.server.keys.NewKeyVersion;
 import io.cipherd.server.keys.SettableClock;
 import io.cipherd.server.keys.VersionLifecycle;
-import io.cipherd.server.ops.DueDestructions;
+import io.cipherd.server.maintenance.DueDestructions;
 import io.github.jopenlibs.vault.json.Json;
 import io.github.jopenlibs.vault.json.JsonObject;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
