@@ -26,6 +26,7 @@ import org.junit.jupiter.api.Test;
  *   maintenance → ops (the key refresher reports the store's reachability to Health)
  *   keystore.pkcs12, keystore.vault → keys (they implement its store interfaces); only the
  *   wiring picks one
+ *   api → logging for CallRequest only: the API's view of a request is what the access log shows
  * </pre>
  */
 class LayeringTest {
@@ -85,7 +86,7 @@ class LayeringTest {
         .whereLayer("maintenance")
         .mayOnlyBeAccessedByLayers("wiring")
         .whereLayer("logging")
-        .mayOnlyBeAccessedByLayers("wiring", "cli", "audit")
+        .mayOnlyBeAccessedByLayers("wiring", "cli", "audit", "api")
         .whereLayer("audit")
         .mayOnlyBeAccessedByLayers("wiring", "cli", "api", "metrics")
         .whereLayer("keystore")
