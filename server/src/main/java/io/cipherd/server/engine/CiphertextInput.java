@@ -27,8 +27,8 @@ final class CiphertextInput {
 
   /**
    * As {@link #parse(EnvelopeCipher, String, ByteString)}, with {@code ciphertext}'s header as the
-   * caller already parsed it ({@link Envelope#recentHeader} or {@link Envelope#peekHeader}), or null
-   * when it has none, then parsed here.
+   * caller already parsed it ({@link Envelope#recentHeader} or {@link Envelope#peekHeader}), or
+   * null when it has none, then parsed here.
    */
   static ParsedCiphertext parse(
       EnvelopeCipher envelopes, EnvelopeHeader parsed, String ciphertext, ByteString context) {

@@ -148,7 +148,7 @@ public final class CryptoMetrics implements CryptoObserver {
     KeyMeters(CryptoOperation operation, String key, KeyType type) {
       this.operation = operation;
       this.key = key;
-      this.mode = type.name();
+      this.mode = type.typeName();
       this.ok = operations(operation, key, this.mode, Outcomes.OK);
       this.bytes =
           Counter.builder(BYTES)
