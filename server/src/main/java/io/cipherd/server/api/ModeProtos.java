@@ -27,7 +27,7 @@ final class ModeProtos {
     for (CipherMode mode : CipherMode.values()) {
       Mode proto = Mode.valueOf(PREFIX + mode.headerName().toUpperCase(Locale.ROOT));
       BY_CIPHER_MODE.put(mode, proto);
-      BY_PROTO.put(proto, KeyType.of(mode));
+      BY_PROTO.put(proto, mode);
     }
     BY_PROTO.put(Mode.MODE_HMAC, KeyType.INDEX);
   }

@@ -5,43 +5,165 @@ import java.util.List;
 import java.util.Set;
 import java.util.function.Function;
 import java.util.stream.Collectors;
-import javax.crypto.SecretKey;
 
 /**
- * The cipher modes of encryption keys, as ciphertext headers name them. Each mode is one member of
- * a {@link ModeFamily}, whose class owns the mode's payload layout, key preparation and seal/open;
- * what this enum answers, it asks the family.
+ * The cipher modes of encryption keys, one value per algorithm as Tink has a {@code Parameters} per
+ * algorithm: each constant states everything about its mode (its name in ciphertext headers, JCE
+ * names, key sizes, payload layout {@code iv ‖ body ‖ tag}, message limit) and holds the {@link
+ * ModeFamily} that seals and opens its payloads with those parameters.
  *
  * <p>Adding a mode: its family class (a new one, or a new member of an existing one), a constant
- * here naming the family's factory, its value in the proto's {@code Mode} ({@code MODE_} and the
- * header name, which {@code api.ModeProtos} maps by name), and its envelope vectors in {@code
+ * here with its parameters, its value in the proto's {@code Mode} ({@code MODE_} and the header
+ * name, which {@code api.ModeProtos} maps by name), and its envelope vectors in {@code
  * proto/testdata/envelopes.json}.
  */
-public enum CipherMode {
-  GCM("gcm", JceAead::aesGcm),
-  CHACHA("chacha", JceAead::chaCha20Poly1305),
-  CBC("cbc", JceUnauthenticated::cbc),
-  CTR("ctr", JceUnauthenticated::ctr),
-  CFB("cfb", JceUnauthenticated::cfb),
-  OFB("ofb", JceUnauthenticated::ofb),
-  ECB("ecb", JceUnauthenticated::ecb),
-  XGCM("xgcm", XaesGcm::new),
-  SIV("siv", Siv::new);
+public enum CipherMode implements KeyType {
+  GCM(
+      "gcm",
+      "AES/GCM/NoPadding",
+      "AES",
+      Set.of(128, 192, 256),
+      /* ivLength= */ 12,
+      /* tagLength= */ 16,
+      /* padded= */ false,
+      JceAead.RANDOM_96_BIT_NONCE_LIMIT,
+      JceAead::aesGcm),
+  CHACHA(
+      "chacha",
+      "ChaCha20-Poly1305",
+      "ChaCha20",
+      Set.of(256),
+      /* ivLength= */ 12,
+      /* tagLength= */ 16,
+      /* padded= */ false,
+      JceAead.RANDOM_96_BIT_NONCE_LIMIT,
+      JceAead::chaCha20Poly1305),
+  CBC(
+      "cbc",
+      "AES/CBC/PKCS5Padding",
+      "AES",
+      Set.of(128, 192, 256),
+      /* ivLength= */ 16,
+      /* tagLength= */ 0,
+      /* padded= */ true,
+      /* encryptionLimit= */ 0,
+      JceUnauthenticated::new),
+  CTR(
+      "ctr",
+      "AES/CTR/NoPadding",
+      "AES",
+      Set.of(128, 192, 256),
+      /* ivLength= */ 16,
+      /* tagLength= */ 0,
+      /* padded= */ false,
+      /* encryptionLimit= */ 0,
+      JceUnauthenticated::new),
+  /** AES-CFB with 128-bit feedback. */
+  CFB(
+      "cfb",
+      "AES/CFB/NoPadding",
+      "AES",
+      Set.of(128, 192, 256),
+      /* ivLength= */ 16,
+      /* tagLength= */ 0,
+      /* padded= */ false,
+      /* encryptionLimit= */ 0,
+      JceUnauthenticated::new),
+  OFB(
+      "ofb",
+      "AES/OFB/NoPadding",
+      "AES",
+      Set.of(128, 192, 256),
+      /* ivLength= */ 16,
+      /* tagLength= */ 0,
+      /* padded= */ false,
+      /* encryptionLimit= */ 0,
+      JceUnauthenticated::new),
+  /** AES-ECB: no IV, so equal blocks encrypt equally; the key's policy must allow encrypting. */
+  ECB(
+      "ecb",
+      "AES/ECB/PKCS5Padding",
+      "AES",
+      Set.of(128, 192, 256),
+      /* ivLength= */ 0,
+      /* tagLength= */ 0,
+      /* padded= */ true,
+      /* encryptionLimit= */ 0,
+      JceUnauthenticated::new),
+  /** XAES-256-GCM: its pooled ciphers are AES-GCM's, under a key derived per message. */
+  XGCM(
+      "xgcm",
+      "AES/GCM/NoPadding",
+      "AES",
+      Set.of(256),
+      /* ivLength= */ 24,
+      /* tagLength= */ 16,
+      /* padded= */ false,
+      /* encryptionLimit= */ 0,
+      XaesGcm::new),
+  /** AES-SIV: Tink's, so no JCE transformation; the 16-byte synthetic IV is its tag, first. */
+  SIV(
+      "siv",
+      /* transformation= */ null,
+      "AES",
+      Set.of(512),
+      /* ivLength= */ 0,
+      /* tagLength= */ 16,
+      /* padded= */ false,
+      /* encryptionLimit= */ 0,
+      Siv::new);
+
+  private static final int AES_BLOCK = 16;
 
   private static final List<CipherMode> POOLED =
-      Arrays.stream(values()).filter(mode -> mode.transformation() != null).toList();
+      Arrays.stream(values()).filter(mode -> mode.transformation != null).toList();
 
   private final String headerName;
+  private final String transformation;
+  private final String keyAlgorithm;
+  private final Set<Integer> keySizesBits;
+  private final int ivLength;
+  private final int tagLength;
+  private final boolean padded;
+  private final long encryptionLimit;
   private final ModeFamily family;
 
-  CipherMode(String headerName, Function<CipherMode, ModeFamily> family) {
+  CipherMode(
+      String headerName,
+      String transformation,
+      String keyAlgorithm,
+      Set<Integer> keySizesBits,
+      int ivLength,
+      int tagLength,
+      boolean padded,
+      long encryptionLimit,
+      Function<CipherMode, ModeFamily> family) {
     this.headerName = headerName;
+    this.transformation = transformation;
+    this.keyAlgorithm = keyAlgorithm;
+    this.keySizesBits = keySizesBits;
+    this.ivLength = ivLength;
+    this.tagLength = tagLength;
+    this.padded = padded;
+    this.encryptionLimit = encryptionLimit;
+    // Last: the family reads the parameters above.
     this.family = family.apply(this);
   }
 
   /** The mode's name in a ciphertext header, e.g. {@code gcm}. */
   public String headerName() {
     return headerName;
+  }
+
+  /** An encryption key's version in this mode is recorded and labelled by its header name. */
+  @Override
+  public String typeName() {
+    return headerName;
+  }
+
+  @Override
+  public KeyKind kind() {
+    return KeyKind.ENCRYPTION;
   }
 
   /** The family object that seals and opens this mode's payloads. */
@@ -54,66 +176,41 @@ public enum CipherMode {
    * the mode uses none (siv, which Tink implements).
    */
   public String transformation() {
-    return family.transformation();
+    return transformation;
   }
 
   /** The JCE key algorithm, for {@code SecretKeySpec}. */
+  @Override
   public String keyAlgorithm() {
-    return family.keyAlgorithm();
+    return keyAlgorithm;
+  }
+
+  /** The key sizes this mode takes, in bits. */
+  @Override
+  public Set<Integer> keySizesBits() {
+    return keySizesBits;
   }
 
   /** Bytes of IV or nonce at the start of the payload; 0 for ecb and siv. */
   public int ivLength() {
-    return family.ivLength();
+    return ivLength;
   }
 
   /**
    * Bytes of authentication tag (at the end; at the start for siv); 0 for unauthenticated modes.
    */
   public int tagLength() {
-    return family.tagLength();
+    return tagLength;
   }
 
   /** Whether the mode authenticates its ciphertext and associated data. */
   public boolean isAead() {
-    return family.tagLength() > 0;
+    return tagLength > 0;
   }
 
   /** Whether the plaintext is PKCS#7-padded to whole AES blocks. */
   public boolean isPadded() {
-    return family.isPadded();
-  }
-
-  /**
-   * Length of the encrypted payload (IV, ciphertext, tag) for a plaintext of {@code
-   * plaintextLength} bytes.
-   */
-  public int payloadLength(int plaintextLength) {
-    return family.payloadLength(plaintextLength);
-  }
-
-  /**
-   * Why a payload of {@code length} bytes cannot be this mode's, or null if its length is
-   * plausible.
-   */
-  public String payloadLengthProblem(int length) {
-    return family.payloadLengthProblem(length);
-  }
-
-  /** The key sizes this mode takes, in bits. */
-  public Set<Integer> keySizesBits() {
-    return family.keySizesBits();
-  }
-
-  /** Whether keys of {@code bits} bits are valid for this mode. */
-  public boolean acceptsKeySize(int bits) {
-    return family.keySizesBits().contains(bits);
-  }
-
-  /** The key size when a caller gives none: 256 bits if the mode takes them, else its only size. */
-  public int defaultKeySizeBits() {
-    Set<Integer> sizes = family.keySizesBits();
-    return sizes.contains(256) ? 256 : sizes.iterator().next();
+    return padded;
   }
 
   /**
@@ -121,15 +218,41 @@ public enum CipherMode {
    * random 96-bit nonces (gcm, chacha); 0 for no limit.
    */
   public long encryptionLimit() {
-    return family.encryptionLimit();
+    return encryptionLimit;
   }
 
   /**
-   * A key version's bytes ready for this mode, precomputing what the mode derives once per version
-   * (xgcm's subkey, siv's CMAC subkeys); other modes use {@code key} as it is.
+   * Length of the encrypted payload (IV, ciphertext, tag) for a plaintext of {@code
+   * plaintextLength} bytes.
    */
-  public SecretKey prepare(SecretKey key) {
-    return family.prepare(key);
+  public int payloadLength(int plaintextLength) {
+    int body = padded ? (plaintextLength / AES_BLOCK + 1) * AES_BLOCK : plaintextLength;
+    return ivLength + body + tagLength;
+  }
+
+  /**
+   * Why a payload of {@code length} bytes cannot be this mode's, or null if its length is
+   * plausible.
+   */
+  public String payloadLengthProblem(int length) {
+    int body = length - ivLength - tagLength;
+    if (body < 0) {
+      return "payload is "
+          + length
+          + " bytes, shorter than the "
+          + (ivLength + tagLength)
+          + " bytes of IV and tag that "
+          + headerName
+          + " needs";
+    }
+    if (padded && (body == 0 || body % AES_BLOCK != 0)) {
+      return "payload of "
+          + headerName
+          + " must hold whole 16-byte blocks after the IV, got "
+          + body
+          + " bytes";
+    }
+    return null;
   }
 
   /** The modes whose ciphers the pools hold: every mode with a {@link #transformation}. */

@@ -16,14 +16,9 @@ import javax.crypto.SecretKey;
 abstract class JceFamily extends ModeFamily {
   private final String transformation;
 
-  JceFamily(CipherMode mode, String transformation, int ivLength, int tagLength, boolean padded) {
-    super(mode, ivLength, tagLength, padded);
-    this.transformation = transformation;
-  }
-
-  @Override
-  final String transformation() {
-    return transformation;
+  JceFamily(CipherMode mode) {
+    super(mode);
+    this.transformation = mode.transformation();
   }
 
   /**
@@ -48,8 +43,8 @@ abstract class JceFamily extends ModeFamily {
       Bytes context,
       Bytes plaintext,
       byte[] payload) {
-    int ivLength = ivLength();
-    int expected = payloadLength(plaintext.length()) - ivLength;
+    int ivLength = mode().ivLength();
+    int expected = mode().payloadLength(plaintext.length()) - ivLength;
     SecretKey cipherKey = messageKey(source, key, payload, 0);
     Cipher cipher = source.borrow(mode(), cipherKey);
     try {
@@ -71,7 +66,7 @@ abstract class JceFamily extends ModeFamily {
   @Override
   final int openPayload(
       CipherSource source, SecretKey key, byte[] header, Bytes context, Bytes payload, byte[] out) {
-    int ivLength = ivLength();
+    int ivLength = mode().ivLength();
     byte[] array = payload.array();
     int offset = payload.offset();
     SecretKey cipherKey = messageKey(source, key, array, offset);
@@ -94,7 +89,7 @@ abstract class JceFamily extends ModeFamily {
 
   /** Binds {@code header ‖ context} as associated data, if the mode authenticates. */
   private void bind(Cipher cipher, byte[] header, Bytes context) {
-    if (tagLength() == NO_TAG) {
+    if (!mode().isAead()) {
       return;
     }
     if (header != null && header.length > 0) {

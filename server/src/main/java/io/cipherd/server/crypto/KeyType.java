@@ -6,116 +6,122 @@ import java.util.List;
 import java.util.Set;
 
 /**
- * What a key version is: an encryption key's version in one {@link CipherMode}, an index key's
- * (HMAC-SHA-256), or a legacy key's. Its {@link #name} is how key stores record it and metrics
- * label it: the mode's header name, {@code hmac} or {@code legacy}; {@link #fromName} reads it
- * back. There is one instance per type, so types compare with {@code ==}.
+ * What a key version is: an encryption key's version is its {@link CipherMode}, which says
+ * everything about its algorithm; an index key's is {@link #INDEX} (HMAC-SHA-256) and a legacy
+ * key's {@link #LEGACY}. Its {@link #typeName} is how key stores record it and metrics label it:
+ * the mode's header name, {@code hmac} or {@code legacy}; {@link #fromName} reads it back. Every
+ * type is an enum constant, so types compare with {@code ==}.
  */
-public final class KeyType {
+public sealed interface KeyType permits CipherMode, KeyType.Unmoded {
   /** An index key's version: an HMAC-SHA-256 key for blind indexes; it never encrypts. */
-  public static final KeyType INDEX = new KeyType(KeyKind.INDEX, "hmac", "HmacSHA256", Set.of(256));
+  KeyType INDEX = Unmoded.INDEX;
 
   /**
    * A legacy key's version: decrypt-only, for ReEncrypt. Its cipher and key sizes are its {@code
    * legacy.LegacyFormat}'s, not this type's.
    */
-  public static final KeyType LEGACY = new KeyType(KeyKind.LEGACY, "legacy", "", Set.of());
+  KeyType LEGACY = Unmoded.LEGACY;
 
-  private static final KeyType[] ENCRYPTION = new KeyType[CipherMode.values().length];
-  private static final List<KeyType> VALUES;
+  /** What keys of this type are for. */
+  KeyKind kind();
 
-  static {
-    List<KeyType> values = new ArrayList<>();
-    for (CipherMode mode : CipherMode.values()) {
-      ENCRYPTION[mode.ordinal()] = new KeyType(mode);
-      values.add(ENCRYPTION[mode.ordinal()]);
-    }
-    values.add(INDEX);
-    values.add(LEGACY);
-    VALUES = Collections.unmodifiableList(values);
+  /** The type as stores record it and metrics label it, e.g. {@code gcm} or {@code hmac}. */
+  String typeName();
+
+  /** The JCE algorithm name of this type's keys; a legacy version's is its cipher's. */
+  String keyAlgorithm();
+
+  /** The key sizes this type takes, in bits; none for legacy, whose cipher decides. */
+  Set<Integer> keySizesBits();
+
+  /** The cipher mode of an encryption key's version; null for the other kinds. */
+  default CipherMode mode() {
+    return this instanceof CipherMode mode ? mode : null;
   }
 
-  private final KeyKind kind;
-  private final CipherMode mode;
-  private final String name;
-  private final String keyAlgorithm;
-  private final Set<Integer> keySizesBits;
-
-  /** An encryption key's type: named and sized by its mode. */
-  private KeyType(CipherMode mode) {
-    this.kind = KeyKind.ENCRYPTION;
-    this.mode = mode;
-    this.name = mode.headerName();
-    this.keyAlgorithm = mode.keyAlgorithm();
-    this.keySizesBits = mode.keySizesBits();
+  /** Whether keys of {@code bits} bits are valid for this type. */
+  default boolean acceptsKeySize(int bits) {
+    return keySizesBits().contains(bits);
   }
 
-  /** The type of a kind without cipher modes. */
-  private KeyType(KeyKind kind, String name, String keyAlgorithm, Set<Integer> keySizesBits) {
-    this.kind = kind;
-    this.mode = null;
-    this.name = name;
-    this.keyAlgorithm = keyAlgorithm;
-    this.keySizesBits = keySizesBits;
-  }
-
-  /** The type of an encryption key's version in {@code mode}. */
-  public static KeyType of(CipherMode mode) {
-    return ENCRYPTION[mode.ordinal()];
+  /** The key size when a caller gives none: 256 bits if the type takes them, else its only size. */
+  default int defaultKeySizeBits() {
+    Set<Integer> sizes = keySizesBits();
+    return sizes.contains(256) ? 256 : sizes.iterator().next();
   }
 
   /** Every type: one per cipher mode, then {@link #INDEX} and {@link #LEGACY}. */
-  public static List<KeyType> values() {
-    return VALUES;
+  static List<KeyType> values() {
+    return Values.ALL;
   }
 
   /** The type named {@code name} (as stores record it), or null if there is none. */
-  public static KeyType fromName(String name) {
-    for (KeyType type : VALUES) {
-      if (type.name.equals(name)) {
+  static KeyType fromName(String name) {
+    for (KeyType type : Values.ALL) {
+      if (type.typeName().equals(name)) {
         return type;
       }
     }
     return null;
   }
 
-  /** What keys of this type are for. */
-  public KeyKind kind() {
-    return kind;
+  /** The types of the kinds without cipher modes. */
+  enum Unmoded implements KeyType {
+    INDEX(KeyKind.INDEX, "hmac", "HmacSHA256", Set.of(256)),
+    LEGACY(KeyKind.LEGACY, "legacy", "", Set.of());
+
+    private final KeyKind kind;
+    private final String typeName;
+    private final String keyAlgorithm;
+    private final Set<Integer> keySizesBits;
+
+    Unmoded(KeyKind kind, String typeName, String keyAlgorithm, Set<Integer> keySizesBits) {
+      this.kind = kind;
+      this.typeName = typeName;
+      this.keyAlgorithm = keyAlgorithm;
+      this.keySizesBits = keySizesBits;
+    }
+
+    @Override
+    public KeyKind kind() {
+      return kind;
+    }
+
+    @Override
+    public String typeName() {
+      return typeName;
+    }
+
+    @Override
+    public String keyAlgorithm() {
+      return keyAlgorithm;
+    }
+
+    @Override
+    public Set<Integer> keySizesBits() {
+      return keySizesBits;
+    }
+
+    @Override
+    public String toString() {
+      return typeName;
+    }
   }
 
-  /** The cipher mode of an encryption key's version; null for the other kinds. */
-  public CipherMode mode() {
-    return mode;
-  }
+  /**
+   * The list of every type, built on first use: not a field of this interface, whose initialisation
+   * runs inside {@link CipherMode}'s, before its constants exist.
+   */
+  final class Values {
+    private static final List<KeyType> ALL = all();
 
-  /** The type as stores record it and metrics label it, e.g. {@code gcm} or {@code hmac}. */
-  public String name() {
-    return name;
-  }
+    private Values() {}
 
-  /** The JCE algorithm name of this type's keys; a legacy version's is its cipher's. */
-  public String keyAlgorithm() {
-    return keyAlgorithm;
-  }
-
-  /** The key sizes this type takes, in bits; none for legacy, whose cipher decides. */
-  public Set<Integer> keySizesBits() {
-    return keySizesBits;
-  }
-
-  /** Whether keys of {@code bits} bits are valid for this type. */
-  public boolean acceptsKeySize(int bits) {
-    return keySizesBits.contains(bits);
-  }
-
-  /** The key size when a caller gives none: 256 bits if the type takes them, else its only size. */
-  public int defaultKeySizeBits() {
-    return keySizesBits.contains(256) ? 256 : keySizesBits.iterator().next();
-  }
-
-  @Override
-  public String toString() {
-    return name;
+    private static List<KeyType> all() {
+      List<KeyType> all = new ArrayList<>(List.of(CipherMode.values()));
+      all.add(INDEX);
+      all.add(LEGACY);
+      return Collections.unmodifiableList(all);
+    }
   }
 }

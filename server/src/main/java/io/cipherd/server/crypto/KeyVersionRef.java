@@ -37,6 +37,6 @@ public class KeyVersionRef {
 
   @Override
   public String toString() {
-    return versionedName() + ":" + type.name();
+    return versionedName() + ":" + type.typeName();
   }
 }

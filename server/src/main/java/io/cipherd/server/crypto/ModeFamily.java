@@ -1,48 +1,23 @@
 package io.cipherd.server.crypto;
 
-import java.util.Set;
 import javax.crypto.SecretKey;
 
 /**
- * One family of cipher modes, as Tink has a class family per primitive: its class owns the payload
- * layout ({@code iv ‖ body ‖ tag}, with the IV and tag lengths and padding of each member), the key
- * sizes and preparation, and sealing and opening. Each {@link CipherMode} is one instance, built
- * with its own parameters. {@link #seal} draws the random IV and {@link #open} checks the payload's
- * length before the member's own work.
+ * One family of cipher modes, as Tink has a primitive class per algorithm family: its class owns
+ * key preparation, sealing and opening, in the payload layout ({@code iv ‖ body ‖ tag}) its {@link
+ * CipherMode}'s parameters give. Each mode holds one instance, built with the mode. {@link #seal}
+ * draws the random IV and {@link #open} checks the payload's length before the member's own work.
  *
  * <p>{@link #seal} and {@link #open} work in the caller's arrays ({@link Bytes} slices of them) and
  * allocate nothing beyond what their provider does. The associated data of authenticating modes is
  * {@code header ‖ context}, passed as two parts so neither is copied.
  */
 public abstract class ModeFamily {
-  /** Bytes of tag of the modes that authenticate nothing. */
-  static final int NO_TAG = 0;
-
-  /** Bytes of IV of the modes that take none. */
-  static final int NO_IV = 0;
-
-  /** A body PKCS#7-padded to whole AES blocks. */
-  static final boolean PADDED = true;
-
-  /** A body as long as the plaintext. */
-  static final boolean UNPADDED = false;
-
-  private static final int AES_BLOCK = 16;
-
   private final CipherMode mode;
-  private final int ivLength;
-  private final int tagLength;
-  private final boolean padded;
 
-  /**
-   * A member with {@code ivLength} bytes of IV first and {@code tagLength} bytes of tag; {@code
-   * padded} if its body is PKCS#7-padded to whole AES blocks.
-   */
-  ModeFamily(CipherMode mode, int ivLength, int tagLength, boolean padded) {
+  /** The family object of {@code mode}, whose constant gives the IV and tag lengths and padding. */
+  ModeFamily(CipherMode mode) {
     this.mode = mode;
-    this.ivLength = ivLength;
-    this.tagLength = tagLength;
-    this.padded = padded;
   }
 
   /** The mode this instance implements. */
@@ -50,42 +25,19 @@ public abstract class ModeFamily {
     return mode;
   }
 
-  final int ivLength() {
-    return ivLength;
-  }
-
-  final int tagLength() {
-    return tagLength;
-  }
-
-  final boolean isPadded() {
-    return padded;
-  }
-
-  /** The JCE transformation of the mode's pooled ciphers, or null if it borrows none. */
-  abstract String transformation();
-
-  /** The JCE key algorithm of the mode's keys. */
-  abstract String keyAlgorithm();
-
-  /** The key sizes the mode takes, in bits. */
-  abstract Set<Integer> keySizesBits();
-
-  /** Messages one key version may seal before random nonces risk repeating; 0 for no limit. */
-  long encryptionLimit() {
-    return 0;
-  }
-
-  /** {@code key} with what the mode derives once per version; as it is unless overridden. */
-  SecretKey prepare(SecretKey key) {
+  /**
+   * A key version's bytes ready for this mode, precomputing what the mode derives once per version
+   * (xgcm's subkey, siv's CMAC subkeys); other modes use {@code key} as it is.
+   */
+  public SecretKey prepare(SecretKey key) {
     return key;
   }
 
   /**
    * Seals {@code plaintext} under a fresh random IV into {@code out} from index 0, binding {@code
-   * header ‖ context} if the mode authenticates; returns the payload's length, {@link
-   * #payloadLength} of the plaintext's. {@code out} needs that many bytes. The cipher comes from
-   * {@code source}: the pools, or one batch's lease on them.
+   * header ‖ context} if the mode authenticates; returns the payload's length, {@code
+   * mode.payloadLength} of the plaintext's. {@code out} needs that many bytes. The cipher comes
+   * from {@code source}: the pools, or one batch's lease on them.
    */
   public final int seal(
       CipherSource source,
@@ -94,9 +46,9 @@ public abstract class ModeFamily {
       Bytes context,
       Bytes plaintext,
       byte[] out) {
-    NonceSource.fill(out, 0, ivLength);
+    NonceSource.fill(out, 0, mode.ivLength());
     sealPayload(source, key, header, context, plaintext, out);
-    return payloadLength(plaintext.length());
+    return mode.payloadLength(plaintext.length());
   }
 
   /**
@@ -107,7 +59,7 @@ public abstract class ModeFamily {
    */
   public final int open(
       CipherSource source, SecretKey key, byte[] header, Bytes context, Bytes payload, byte[] out) {
-    String problem = payloadLengthProblem(payload.length());
+    String problem = mode.payloadLengthProblem(payload.length());
     if (problem != null) {
       throw new IllegalArgumentException(problem);
     }
@@ -125,19 +77,20 @@ public abstract class ModeFamily {
       byte[] header,
       byte[] context,
       byte[] plaintext) {
-    if (iv.length != ivLength) {
-      throw new IllegalArgumentException(mode.headerName() + " takes a " + ivLength + "-byte IV");
+    if (iv.length != mode.ivLength()) {
+      throw new IllegalArgumentException(
+          mode.headerName() + " takes a " + mode.ivLength() + "-byte IV");
     }
-    byte[] payload = new byte[payloadLength(plaintext.length)];
+    byte[] payload = new byte[mode.payloadLength(plaintext.length)];
     System.arraycopy(iv, 0, payload, 0, iv.length);
     sealPayload(source, key, header, Bytes.of(context), Bytes.of(plaintext), payload);
     return payload;
   }
 
   /**
-   * Seals {@code plaintext} into {@code payload}, whose first {@link #ivLength} bytes already hold
-   * the IV, binding {@code header ‖ context} if the mode authenticates. Writes exactly {@link
-   * #payloadLength(int)} bytes from index 0.
+   * Seals {@code plaintext} into {@code payload}, whose first {@code mode.ivLength()} bytes already
+   * hold the IV, binding {@code header ‖ context} if the mode authenticates. Writes exactly {@code
+   * mode.payloadLength} bytes from index 0.
    */
   abstract void sealPayload(
       CipherSource source,
@@ -148,37 +101,9 @@ public abstract class ModeFamily {
       byte[] payload);
 
   /**
-   * Opens {@code payload}, whose length has passed {@link #payloadLengthProblem}, into {@code out}
-   * from index 0; returns the plaintext's length.
+   * Opens {@code payload}, whose length has passed {@code mode.payloadLengthProblem}, into {@code
+   * out} from index 0; returns the plaintext's length.
    */
   abstract int openPayload(
       CipherSource source, SecretKey key, byte[] header, Bytes context, Bytes payload, byte[] out);
-
-  /** Length of the payload for a plaintext of {@code plaintextLength} bytes. */
-  public final int payloadLength(int plaintextLength) {
-    int body = padded ? (plaintextLength / AES_BLOCK + 1) * AES_BLOCK : plaintextLength;
-    return ivLength + body + tagLength;
-  }
-
-  /** Why a payload of {@code length} bytes cannot be this mode's, or null if it is plausible. */
-  public final String payloadLengthProblem(int length) {
-    int body = length - ivLength - tagLength;
-    if (body < 0) {
-      return "payload is "
-          + length
-          + " bytes, shorter than the "
-          + (ivLength + tagLength)
-          + " bytes of IV and tag that "
-          + mode.headerName()
-          + " needs";
-    }
-    if (padded && (body == 0 || body % AES_BLOCK != 0)) {
-      return "payload of "
-          + mode.headerName()
-          + " must hold whole 16-byte blocks after the IV, got "
-          + body
-          + " bytes";
-    }
-    return null;
-  }
 }

@@ -3,7 +3,6 @@ package io.cipherd.server.crypto;
 import com.google.crypto.tink.subtle.AesSiv;
 import java.security.GeneralSecurityException;
 import java.util.Arrays;
-import java.util.Set;
 import javax.crypto.SecretKey;
 
 /**
@@ -21,33 +20,16 @@ import javax.crypto.SecretKey;
  * messages all run on this thread.
  */
 final class Siv extends ModeFamily {
-  private static final int SYNTHETIC_IV_BYTES = 16;
-  private static final Set<Integer> KEY_SIZES = Set.of(512);
   private static final String ALGORITHM = "AES-SIV";
   private static final byte[] EMPTY = new byte[0];
   private static final AesSiv BLANK = blank();
 
   Siv(CipherMode mode) {
-    super(mode, NO_IV, SYNTHETIC_IV_BYTES, UNPADDED);
+    super(mode);
   }
 
   @Override
-  String transformation() {
-    return null;
-  }
-
-  @Override
-  String keyAlgorithm() {
-    return "AES";
-  }
-
-  @Override
-  Set<Integer> keySizesBits() {
-    return KEY_SIZES;
-  }
-
-  @Override
-  SecretKey prepare(SecretKey key) {
+  public SecretKey prepare(SecretKey key) {
     return SivKey.of(key);
   }
 

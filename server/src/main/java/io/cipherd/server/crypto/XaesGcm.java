@@ -3,7 +3,6 @@ package io.cipherd.server.crypto;
 import java.security.GeneralSecurityException;
 import java.security.spec.AlgorithmParameterSpec;
 import java.util.Arrays;
-import java.util.Set;
 import javax.crypto.Cipher;
 import javax.crypto.SecretKey;
 import javax.crypto.spec.GCMParameterSpec;
@@ -22,34 +21,25 @@ final class XaesGcm extends JceFamily {
   /** Bytes of the nonce that derive the message key; the rest is the GCM nonce. */
   static final int DERIVING_NONCE_BYTES = 12;
 
-  private static final int NONCE_BYTES = 24;
-  private static final int TAG_BYTES = 16;
   private static final int BLOCK = 16;
-  private static final Set<Integer> KEY_SIZES = Set.of(256);
+
+  private final int tagBits;
+  private final int gcmNonceLength;
 
   XaesGcm(CipherMode mode) {
-    super(mode, "AES/GCM/NoPadding", NONCE_BYTES, TAG_BYTES, UNPADDED);
+    super(mode);
+    this.tagBits = mode.tagLength() * 8;
+    this.gcmNonceLength = mode.ivLength() - DERIVING_NONCE_BYTES;
   }
 
   @Override
-  String keyAlgorithm() {
-    return "AES";
-  }
-
-  @Override
-  Set<Integer> keySizesBits() {
-    return KEY_SIZES;
-  }
-
-  @Override
-  SecretKey prepare(SecretKey key) {
+  public SecretKey prepare(SecretKey key) {
     return XaesKey.of(key);
   }
 
   @Override
   AlgorithmParameterSpec parameters(byte[] payload, int offset) {
-    return new GCMParameterSpec(
-        TAG_BYTES * 8, payload, offset + DERIVING_NONCE_BYTES, NONCE_BYTES - DERIVING_NONCE_BYTES);
+    return new GCMParameterSpec(tagBits, payload, offset + DERIVING_NONCE_BYTES, gcmNonceLength);
   }
 
   /**
@@ -66,7 +56,7 @@ final class XaesGcm extends JceFamily {
       return derived;
     } catch (GeneralSecurityException | RuntimeException e) {
       source.invalidate(CipherMode.ECB, ecb);
-      throw new CryptoProviderException(transformation(), e);
+      throw new CryptoProviderException(mode().transformation(), e);
     }
   }
 

@@ -2,8 +2,8 @@ package io.cipherd.server.engine;
 
 import com.google.protobuf.UnsafeByteOperations;
 import io.cipherd.server.crypto.Bytes;
+import io.cipherd.server.crypto.CipherMode;
 import io.cipherd.server.crypto.CipherSource;
-import io.cipherd.server.crypto.ModeFamily;
 import io.cipherd.server.crypto.envelope.Envelope;
 import io.cipherd.server.crypto.envelope.EnvelopeHeader;
 import io.cipherd.server.errors.InvalidArgumentException;
@@ -50,10 +50,11 @@ final class EnvelopeCipher {
       key = encryptionKeys.forEncryption(keyName, keyVersion);
       resolved = key.header();
       checkContext(resolved, context.length());
-      ModeFamily family = resolved.mode().family();
-      byte[] payload = buffers.payload(family.payloadLength(plaintext.length()));
+      CipherMode mode = resolved.mode();
+      byte[] payload = buffers.payload(mode.payloadLength(plaintext.length()));
       int payloadLength =
-          family.seal(source, key.secret(), resolved.asciiBytes(), context, plaintext, payload);
+          mode.family()
+              .seal(source, key.secret(), resolved.asciiBytes(), context, plaintext, payload);
       Encrypted encrypted =
           new Encrypted(
               resolved,

@@ -56,7 +56,8 @@ final class CachedKey {
           CipherMode mode = info.mode();
           return mode == null
               ? new UsableKey(new KeyVersionRef(metadata.name(), v, info.type()), material)
-              : new UsableKey(new EnvelopeHeader(metadata.name(), v, mode), mode.prepare(material));
+              : new UsableKey(
+                  new EnvelopeHeader(metadata.name(), v, mode), mode.family().prepare(material));
         });
   }
 

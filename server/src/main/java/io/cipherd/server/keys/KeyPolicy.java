@@ -237,7 +237,7 @@ public record KeyPolicy(
               + "' version "
               + version.version()
               + " is "
-              + version.type().name()
+              + version.type().typeName()
               + "; ComputeIndex needs an index key (mode hmac)");
     }
     checkDecryption(name, version.version());

@@ -40,7 +40,7 @@ public record KeyTemplate(KeyType type, int keySizeBits, boolean allowUnauthenti
 
   /** A version of an encryption key in {@code mode}, of the mode's default size. */
   public static KeyTemplate of(CipherMode mode) {
-    return new KeyTemplate(KeyType.of(mode), DEFAULT_SIZE, AUTHENTICATED_ONLY);
+    return new KeyTemplate(mode, DEFAULT_SIZE, AUTHENTICATED_ONLY);
   }
 
   /** A version of an index key (HMAC-SHA-256, 256 bits). */

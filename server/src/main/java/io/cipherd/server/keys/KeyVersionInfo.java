@@ -61,7 +61,7 @@ public record KeyVersionInfo(
     }
     if (legacy == null && !type.acceptsKeySize(keySizeBits)) {
       throw new IllegalArgumentException(
-          type.name() + " takes keys of " + type.keySizesBits() + " bits, not " + keySizeBits);
+          type.typeName() + " takes keys of " + type.keySizesBits() + " bits, not " + keySizeBits);
     }
   }
 

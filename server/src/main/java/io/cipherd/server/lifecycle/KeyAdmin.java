@@ -52,7 +52,7 @@ public final class KeyAdmin {
           .build();
 
   /** The type of a new key or an import that names none. */
-  private static final KeyType DEFAULT_TYPE = KeyType.of(CipherMode.GCM);
+  private static final KeyType DEFAULT_TYPE = CipherMode.GCM;
 
   private final KeyStore store;
   private final KeyCache cache;

@@ -26,7 +26,7 @@ final class NewVersions {
     if (!type.acceptsKeySize(bits)) {
       throw new InvalidArgumentException(
           "key_size_bits for "
-              + type.name()
+              + type.typeName()
               + " must be one of "
               + type.keySizesBits()
               + ", got "
@@ -43,7 +43,7 @@ final class NewVersions {
     if (!type.acceptsKeySize(bits)) {
       throw new InvalidArgumentException(
           "key_material for "
-              + type.name()
+              + type.typeName()
               + " must be "
               + type.keySizesBits()
               + " bits, got "
@@ -80,7 +80,7 @@ final class NewVersions {
       String adding =
           chosen.kind() == KeyKind.LEGACY
               ? "a legacy version"
-              : "a version in " + chosen.name() + " (" + chosen.kind().description() + "'s)";
+              : "a version in " + chosen.typeName() + " (" + chosen.kind().description() + "'s)";
       throw new InvalidArgumentException(
           "key '"
               + name
@@ -99,12 +99,12 @@ final class NewVersions {
   static void checkAuthenticated(KeyType type, boolean allowUnauthenticated, String action) {
     if (type.mode() != null && !type.mode().isAead() && !allowUnauthenticated) {
       throw new InvalidArgumentException(
-          type.name()
+          type.typeName()
               + " does not authenticate its ciphertexts; set "
               + "allow_unauthenticated to "
               + action
               + " "
-              + type.name());
+              + type.typeName());
     }
   }
 }

@@ -47,7 +47,8 @@ public final class CryptoMetrics implements CryptoObserver {
     this.registry = registry;
     this.keyNames = keyNames;
     for (CryptoOperation operation : CryptoOperation.values()) {
-      // Filled here and only read afterwards; KeyType has identity equality, as an enum would.
+      // Filled here and only read afterwards; every KeyType is an enum constant (identity
+      // equality).
       Map<KeyType, ConcurrentMap<String, KeyMeters>> byType = new HashMap<>();
       for (KeyType type : KeyType.values()) {
         byType.put(type, new ConcurrentHashMap<>());
@@ -148,7 +149,7 @@ public final class CryptoMetrics implements CryptoObserver {
     KeyMeters(CryptoOperation operation, String key, KeyType type) {
       this.operation = operation;
       this.key = key;
-      this.mode = type.name();
+      this.mode = type.typeName();
       this.ok = operations(operation, key, this.mode, Outcomes.OK);
       this.bytes =
           Counter.builder(BYTES)

@@ -95,7 +95,7 @@ public final class PolicyAuthorizer implements Authorizer {
           caller,
           Operation.DECRYPT,
           sourceKey,
-          ": " + sourceType.name() + " ciphertexts are not authenticated, so " + needs);
+          ": " + sourceType.typeName() + " ciphertexts are not authenticated, so " + needs);
     }
   }
 

@@ -20,8 +20,8 @@ class ModeProtosTest {
     Mode proto = ModeProtos.toProto(mode);
 
     assertThat(proto.name()).isEqualTo("MODE_" + mode.headerName().toUpperCase(Locale.ROOT));
-    assertThat(ModeProtos.fromProto(proto)).isSameAs(KeyType.of(mode));
-    assertThat(ModeProtos.toProto(KeyType.of(mode))).isEqualTo(proto);
+    assertThat(ModeProtos.fromProto(proto)).isSameAs(mode);
+    assertThat(ModeProtos.toProto((KeyType) mode)).isEqualTo(proto);
   }
 
   @ParameterizedTest

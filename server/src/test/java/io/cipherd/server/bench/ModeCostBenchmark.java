@@ -63,7 +63,10 @@ public class ModeCostBenchmark {
     chosen = CipherMode.valueOf(mode);
     family = chosen.family();
     int bits = chosen.defaultKeySizeBits();
-    key = chosen.prepare(new SecretKeySpec(NonceSource.bytes(bits / 8), chosen.keyAlgorithm()));
+    key =
+        chosen
+            .family()
+            .prepare(new SecretKeySpec(NonceSource.bytes(bits / 8), chosen.keyAlgorithm()));
     header = new EnvelopeHeader("bench", 1, chosen).asciiBytes();
     context = "users.email".getBytes(StandardCharsets.US_ASCII);
     plaintext = NonceSource.bytes(plaintextSize);

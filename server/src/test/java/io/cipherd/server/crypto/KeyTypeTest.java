@@ -12,20 +12,20 @@ class KeyTypeTest {
   @ParameterizedTest
   @EnumSource(CipherMode.class)
   void encryptionType_isItsModesWithItsHeaderName(CipherMode mode) {
-    KeyType type = KeyType.of(mode);
+    KeyType type = mode;
 
     assertThat(type.kind()).isEqualTo(KeyKind.ENCRYPTION);
     assertThat(type.mode()).isSameAs(mode);
-    assertThat(type.name()).isEqualTo(mode.headerName());
+    assertThat(type.typeName()).isEqualTo(mode.headerName());
     assertThat(type.keySizesBits()).isEqualTo(mode.keySizesBits());
-    assertThat(KeyType.of(mode)).isSameAs(type);
+    assertThat((KeyType) mode).isSameAs(type);
   }
 
   @Test
   void everyType_roundTripsThroughItsStoredName() {
     assertThat(KeyType.values()).hasSize(CipherMode.values().length + 2);
     for (KeyType type : KeyType.values()) {
-      assertThat(KeyType.fromName(type.name())).isSameAs(type);
+      assertThat(KeyType.fromName(type.typeName())).isSameAs(type);
     }
     assertThat(KeyType.fromName("aes")).isNull();
   }
@@ -35,7 +35,7 @@ class KeyTypeTest {
     assertThat(Mac.getInstance(KeyType.INDEX.keyAlgorithm())).isNotNull();
     assertThat(KeyType.INDEX.kind()).isEqualTo(KeyKind.INDEX);
     assertThat(KeyType.INDEX.mode()).isNull();
-    assertThat(KeyType.INDEX.name()).isEqualTo("hmac");
+    assertThat(KeyType.INDEX.typeName()).isEqualTo("hmac");
     assertThat(KeyType.INDEX.acceptsKeySize(256)).isTrue();
   }
 
@@ -43,7 +43,7 @@ class KeyTypeTest {
   void legacy_isAKindOfItsOwn_thatHasNoCipherMode() {
     assertThat(KeyType.LEGACY.kind()).isEqualTo(KeyKind.LEGACY);
     assertThat(KeyType.LEGACY.mode()).isNull();
-    assertThat(KeyType.LEGACY.name()).isEqualTo("legacy");
+    assertThat(KeyType.LEGACY.typeName()).isEqualTo("legacy");
     assertThat(KeyType.LEGACY.acceptsKeySize(128))
         .as("its sizes are its legacy cipher's")
         .isFalse();

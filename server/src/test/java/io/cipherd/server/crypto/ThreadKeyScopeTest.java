@@ -20,7 +20,7 @@ class ThreadKeyScopeTest {
 
   private final CipherPools pools = new CipherPools(CipherPoolConfig.DEFAULT);
   private final SecretKey key =
-      CipherMode.SIV.prepare(new SecretKeySpec(NonceSource.bytes(64), "AES"));
+      CipherMode.SIV.family().prepare(new SecretKeySpec(NonceSource.bytes(64), "AES"));
 
   @AfterEach
   void closePools() {

@@ -44,7 +44,8 @@ class XaesTest {
     byte[] payload =
         CipherMode.XGCM
             .family()
-            .sealWithInsecureIv(pools, CipherMode.XGCM.prepare(key), NONCE, null, ad, PLAINTEXT);
+            .sealWithInsecureIv(
+                pools, CipherMode.XGCM.family().prepare(key), NONCE, null, ad, PLAINTEXT);
 
     assertThat(Arrays.copyOf(payload, 24)).isEqualTo(NONCE);
     assertThat(HexFormat.of().formatHex(payload, 24, payload.length)).isEqualTo(expectedHex);

@@ -5,7 +5,6 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.cipherd.server.crypto.CipherMode;
 import io.cipherd.server.crypto.DecryptionFailedException;
-import io.cipherd.server.crypto.KeyType;
 import io.cipherd.server.crypto.envelope.EnvelopeHeader;
 import io.cipherd.server.crypto.envelope.ParsedEnvelope;
 import io.cipherd.server.errors.InvalidArgumentException;
@@ -412,8 +411,7 @@ class KeyCacheTest {
   void uncachedKey_isLoadedFromTheStoreOnFirstUse() {
     memory.createKey(
         "k",
-        new NewKeyVersion(
-            KeyVersionInfo.generated(1, KeyType.of(CipherMode.GCM), 256, NOW), new byte[32]),
+        new NewKeyVersion(KeyVersionInfo.generated(1, CipherMode.GCM, 256, NOW), new byte[32]),
         KeyPolicy.DEFAULT); // written by someone else, e.g. before a restart
 
     assertThat(decrypt(encrypt("k", 0, "hello"))).isEqualTo("hello");
@@ -446,8 +444,7 @@ class KeyCacheTest {
     createGcm("b");
     memory.createKey(
         "not-cached",
-        new NewKeyVersion(
-            KeyVersionInfo.generated(1, KeyType.of(CipherMode.GCM), 256, NOW), new byte[32]),
+        new NewKeyVersion(KeyVersionInfo.generated(1, CipherMode.GCM, 256, NOW), new byte[32]),
         KeyPolicy.DEFAULT);
     store.resetCounts();
 

@@ -5,7 +5,6 @@ import static org.assertj.core.api.Assertions.assertThatCode;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.cipherd.server.crypto.CipherMode;
-import io.cipherd.server.crypto.KeyType;
 import io.cipherd.server.errors.InvalidArgumentException;
 import java.time.Duration;
 import java.time.Instant;
@@ -19,7 +18,7 @@ import org.junit.jupiter.params.provider.CsvSource;
  */
 class KeyPolicyTest {
   private static KeyVersionInfo version(int number, CipherMode mode) {
-    return KeyVersionInfo.generated(number, KeyType.of(mode), 256, Instant.EPOCH);
+    return KeyVersionInfo.generated(number, mode, 256, Instant.EPOCH);
   }
 
   @ParameterizedTest(

@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.cipherd.server.crypto.CipherMode;
-import io.cipherd.server.crypto.KeyType;
 import io.cipherd.server.crypto.legacy.IvConvention;
 import io.cipherd.server.crypto.legacy.LegacyCipher;
 import io.cipherd.server.crypto.legacy.LegacyFormat;
@@ -75,8 +74,7 @@ public abstract class KeyStoreContractTest<S extends KeyStore & UsageStore & Aud
     byte[] material = new byte[bits / 8];
     RANDOM.nextBytes(material);
     return new NewKeyVersion(
-        new KeyVersionInfo(number, KeyType.of(mode), bits, T0.plusSeconds(number), imported, null),
-        material);
+        new KeyVersionInfo(number, mode, bits, T0.plusSeconds(number), imported, null), material);
   }
 
   public static byte[] bytes(SecretKey key) {

@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.cipherd.server.crypto.CipherMode;
-import io.cipherd.server.crypto.KeyType;
 import io.cipherd.server.errors.ErrorKind;
 import io.cipherd.server.errors.InvalidArgumentException;
 import java.time.Duration;
@@ -22,7 +21,7 @@ class LifecycleRulesTest {
       new KeyMetadata(
           "orders",
           IntStream.rangeClosed(1, 3)
-              .mapToObj(v -> KeyVersionInfo.generated(v, KeyType.of(CipherMode.GCM), 256, NOW))
+              .mapToObj(v -> KeyVersionInfo.generated(v, CipherMode.GCM, 256, NOW))
               .toList(),
           KeyPolicy.DEFAULT);
 

@@ -66,7 +66,7 @@ class KeyAdminTest {
     KeyMetadata created = createGcm("payments");
 
     assertThat(created.versions())
-        .containsExactly(KeyVersionInfo.generated(1, KeyType.of(CipherMode.GCM), 256, NOW));
+        .containsExactly(KeyVersionInfo.generated(1, CipherMode.GCM, 256, NOW));
     assertThat(created.policy()).isEqualTo(KeyPolicy.DEFAULT);
     assertThat(memory.readMaterial("payments", created.version(1)).getEncoded()).hasSize(32);
   }
@@ -153,8 +153,7 @@ class KeyAdminTest {
     KeyMetadata rotated =
         ring.rotate("legacy", KeyTemplate.defaults()); // same mode: no flag needed
 
-    assertThat(rotated.current())
-        .isEqualTo(KeyVersionInfo.generated(2, KeyType.of(CipherMode.CBC), 192, NOW));
+    assertThat(rotated.current()).isEqualTo(KeyVersionInfo.generated(2, CipherMode.CBC, 192, NOW));
   }
 
   @Test
@@ -237,8 +236,7 @@ class KeyAdminTest {
   void rotate_racingAConcurrentWriter_retriesOnFreshStateAndAddsExactlyOneVersion() {
     createGcm("k");
     NewKeyVersion intruder =
-        new NewKeyVersion(
-            KeyVersionInfo.imported(2, KeyType.of(CipherMode.GCM), 256, NOW), new byte[32]);
+        new NewKeyVersion(KeyVersionInfo.imported(2, CipherMode.GCM, 256, NOW), new byte[32]);
     store.beforeNextAddVersion(
         () -> memory.addVersion("k", 1, intruder)); // another writer gets there first
 
@@ -263,8 +261,7 @@ class KeyAdminTest {
               "k",
               current,
               new NewKeyVersion(
-                  KeyVersionInfo.imported(current + 1, KeyType.of(CipherMode.GCM), 256, NOW),
-                  new byte[32]));
+                  KeyVersionInfo.imported(current + 1, CipherMode.GCM, 256, NOW), new byte[32]));
           store.beforeNextAddVersion(intrude[0]);
         };
     store.beforeNextAddVersion(intrude[0]);
@@ -286,7 +283,7 @@ class KeyAdminTest {
     KeyMetadata imported = ring.importVersion("ext", KeyTemplate.defaults(), material);
 
     assertThat(imported.versions())
-        .containsExactly(KeyVersionInfo.imported(1, KeyType.of(CipherMode.GCM), 256, NOW));
+        .containsExactly(KeyVersionInfo.imported(1, CipherMode.GCM, 256, NOW));
     assertThat(imported.policy()).isEqualTo(KeyPolicy.DEFAULT);
     assertThat(memory.readMaterial("ext", imported.version(1)).getEncoded()).isEqualTo(material);
   }
@@ -300,8 +297,7 @@ class KeyAdminTest {
     KeyMetadata imported =
         ring.importVersion("k", KeyTemplate.of(CipherMode.CTR).allowingUnauthenticated(), material);
 
-    assertThat(imported.current())
-        .isEqualTo(KeyVersionInfo.imported(2, KeyType.of(CipherMode.CTR), 128, NOW));
+    assertThat(imported.current()).isEqualTo(KeyVersionInfo.imported(2, CipherMode.CTR, 128, NOW));
     ParsedEnvelope envelope = ParsedEnvelope.parse(encrypt("k", 0, "imported"));
     assertThat(envelope.header().version()).isEqualTo(2);
     byte[] plaintext = ring.cipher().decrypt(envelope, new SecretKeySpec(material, "AES"), CONTEXT);
@@ -328,8 +324,7 @@ class KeyAdminTest {
             memory.createKey(
                 "ext",
                 new NewKeyVersion(
-                    KeyVersionInfo.generated(1, KeyType.of(CipherMode.GCM), 256, NOW),
-                    new byte[32]),
+                    KeyVersionInfo.generated(1, CipherMode.GCM, 256, NOW), new byte[32]),
                 KeyPolicy.DEFAULT));
 
     KeyMetadata imported = ring.importVersion("ext", KeyTemplate.defaults(), new byte[32]);

@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.cipherd.server.crypto.CipherMode;
-import io.cipherd.server.crypto.KeyType;
 import io.cipherd.server.keys.InMemoryKeyStore;
 import io.cipherd.server.keys.KeyNotFoundException;
 import io.cipherd.server.keys.KeyTemplate;
@@ -30,8 +29,7 @@ class MeteredKeyStoreTest {
     assertThatThrownBy(
             () ->
                 store.readMaterial(
-                    "absent",
-                    KeyVersionInfo.generated(1, KeyType.of(CipherMode.GCM), 256, Instant.EPOCH)))
+                    "absent", KeyVersionInfo.generated(1, CipherMode.GCM, 256, Instant.EPOCH)))
         .isInstanceOf(KeyNotFoundException.class);
 
     assertThat(timer("create_key", "ok").count()).isEqualTo(1);

@@ -148,8 +148,7 @@ class UsageLedgerTest {
     assertThat(none.encryptionLimit(CipherMode.CHACHA)).isEqualTo(1L << 30);
     assertThat(none.encryptionLimit(CipherMode.XGCM)).isZero();
     assertThat(none.encryptionLimit(CipherMode.SIV)).isZero();
-    KeyVersionInfo v1 =
-        KeyVersionInfo.generated(1, KeyType.of(CipherMode.XGCM), 256, clock.instant());
+    KeyVersionInfo v1 = KeyVersionInfo.generated(1, CipherMode.XGCM, 256, clock.instant());
     assertThat(none.rotationReason(v1, Long.MAX_VALUE, clock.instant().plus(Duration.ofDays(9999))))
         .isNull();
     KeyPolicy daily = new KeyPolicy(0, 0, false, Duration.ofDays(1), 0);

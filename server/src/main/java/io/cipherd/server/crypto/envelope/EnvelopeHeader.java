@@ -3,7 +3,6 @@ package io.cipherd.server.crypto.envelope;
 import com.google.protobuf.ByteString;
 import com.google.protobuf.UnsafeByteOperations;
 import io.cipherd.server.crypto.CipherMode;
-import io.cipherd.server.crypto.KeyType;
 import io.cipherd.server.crypto.KeyVersionRef;
 import io.cipherd.server.errors.InvalidArgumentException;
 import java.nio.charset.StandardCharsets;
@@ -32,7 +31,7 @@ public final class EnvelopeHeader extends KeyVersionRef {
    * version.
    */
   public EnvelopeHeader(String keyName, int version, CipherMode mode) {
-    super(checkedName(keyName), checkedVersion(version), KeyType.of(mode));
+    super(checkedName(keyName), checkedVersion(version), mode);
     this.mode = mode;
     this.text = "<" + keyName + "/v" + version + ":" + mode.headerName() + ">";
     this.aad = text.getBytes(StandardCharsets.US_ASCII);

@@ -86,7 +86,7 @@ final class VersionEntries {
   static Set<Attribute> attributes(KeyVersionInfo info) {
     Set<Attribute> attributes = new HashSet<>();
     // Plain strings only: PKCS12Attribute would read "ab:cd"-like or "[..]" values as hex or lists.
-    attributes.add(new PKCS12Attribute(MODE, info.type().name()));
+    attributes.add(new PKCS12Attribute(MODE, info.type().typeName()));
     attributes.add(new PKCS12Attribute(KEY_SIZE_BITS, Integer.toString(info.keySizeBits())));
     attributes.add(new PKCS12Attribute(CREATED_AT, info.createdAt().toString()));
     attributes.add(new PKCS12Attribute(IMPORTED, Boolean.toString(info.imported())));

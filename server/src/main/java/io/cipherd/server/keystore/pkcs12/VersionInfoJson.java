@@ -62,7 +62,7 @@ final class VersionInfoJson {
 
   private static JsonObject info(KeyVersionInfo info) {
     JsonObject o = new JsonObject();
-    o.addProperty("type", info.type().name());
+    o.addProperty("type", info.type().typeName());
     o.addProperty("key_size_bits", info.keySizeBits());
     o.addProperty("created_at", info.createdAt().toString());
     o.addProperty("imported", info.imported());

@@ -46,7 +46,7 @@ final class KvVersionFields {
     JsonObject fields =
         Json.object()
             .add(ALGORITHM, info.keyAlgorithm())
-            .add(MODE, info.type().name())
+            .add(MODE, info.type().typeName())
             .add(KEY_SIZE_BITS, info.keySizeBits())
             .add(CREATED, info.createdAt().toString())
             .add(IMPORTED, info.imported());

@@ -7,7 +7,6 @@ import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
 import io.cipherd.server.api.StatusMapper;
 import io.cipherd.server.crypto.CipherMode;
-import io.cipherd.server.crypto.KeyType;
 import io.cipherd.server.keys.KeyMetadata;
 import io.cipherd.server.keys.KeyPolicy;
 import io.cipherd.server.keys.KeyStoreAccessDeniedException;
@@ -117,8 +116,7 @@ class VaultAuthTest {
           "approle-key",
           1,
           new NewKeyVersion(
-              KeyVersionInfo.generated(2, KeyType.of(CipherMode.GCM), 256, Instant.now()),
-              new byte[32]));
+              KeyVersionInfo.generated(2, CipherMode.GCM, 256, Instant.now()), new byte[32]));
     }
   }
 
@@ -316,8 +314,7 @@ class VaultAuthTest {
 
   private static NewKeyVersion version(int number) {
     return new NewKeyVersion(
-        KeyVersionInfo.generated(number, KeyType.of(CipherMode.GCM), 256, Instant.now()),
-        new byte[32]);
+        KeyVersionInfo.generated(number, CipherMode.GCM, 256, Instant.now()), new byte[32]);
   }
 
   private static String tokenWithPolicy(String policy) throws Exception {
