@@ -3,7 +3,6 @@ package io.cipherd.server.usage;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.cipherd.server.crypto.CipherMode;
-import io.cipherd.server.crypto.KeyType;
 import io.cipherd.server.keycache.KeyCache;
 import io.cipherd.server.keys.InMemoryKeyStore;
 import io.cipherd.server.keys.KeyPolicy;
