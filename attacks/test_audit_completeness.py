@@ -80,10 +80,21 @@ def verdicts(target: str, live: Path, cipherctl: str) -> Verdicts:
     return Verdicts(python, done.returncode, done.stdout + done.stderr)
 
 
+def trail_bytes(live: Path, attempts: int = 20) -> bytes:
+    """The trail's bytes, its rotated files first. A rotation renames the live file and then opens a new
+    one: read while the server rotates, a file listed may be gone, so the files are listed and read again."""
+    for _ in range(attempts - 1):
+        try:
+            return b"".join(f.read_bytes() for f in trail_files(live))
+        except FileNotFoundError:
+            time.sleep(0.01)
+    return b"".join(f.read_bytes() for f in trail_files(live))
+
+
 def records(live: Path) -> list[dict[str, object]]:
     """The records of the trail whose live file is `live`, its rotated files first."""
     out = []
-    for raw in b"".join(f.read_bytes() for f in trail_files(live)).split(b"\n"):
+    for raw in trail_bytes(live).split(b"\n"):
         try:
             out.append(json.loads(raw))
         except ValueError:
