@@ -52,12 +52,18 @@ final class BatchItems {
           }
 
           @Override
-          public long bound(int i) {
-            EncryptBatchItem item = request.getItems(i);
-            return limit.itemBound(
-                item.getPlaintext().size(),
-                item.getContext().size(),
-                PlaintextLimit.utf8Length(item.getReference()));
+          public int plaintext(int i) {
+            return request.getItems(i).getPlaintext().size();
+          }
+
+          @Override
+          public int context(int i) {
+            return request.getItems(i).getContext().size();
+          }
+
+          @Override
+          public String reference(int i) {
+            return request.getItems(i).getReference();
           }
         });
   }
@@ -114,10 +120,7 @@ final class BatchItems {
                   context,
                   targetKey,
                   expected);
-      limit.checkRewrapped(
-          rewrapped.encrypted().ciphertext().size(),
-          context.size(),
-          PlaintextLimit.utf8Length(reference));
+      limit.checkRewrapped(rewrapped.encrypted().ciphertext().size(), context.size(), reference);
       result
           .setCiphertextBytes(rewrapped.encrypted().ciphertext())
           .setKeyVersion(rewrapped.encrypted().keyVersion())
@@ -147,10 +150,7 @@ final class BatchItems {
       EncryptBatchItem item = request.getItems(i);
       result.clear().setReference(item.getReference());
       try {
-        limit.check(
-            item.getPlaintext().size(),
-            item.getContext().size(),
-            PlaintextLimit.utf8Length(item.getReference()));
+        limit.check(item.getPlaintext().size(), item.getContext().size(), item.getReference());
         Encrypted encrypted =
             engine.encrypt(request.getKeyName(), 0, item.getPlaintext(), item.getContext());
         result.setCiphertextBytes(encrypted.ciphertext()).setKeyVersion(encrypted.keyVersion());

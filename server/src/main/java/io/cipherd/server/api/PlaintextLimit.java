@@ -116,6 +116,19 @@ public final class PlaintextLimit {
     throw tooLarge(plaintext, context, reference);
   }
 
+  /**
+   * As {@link #check(int, int, int)} with the reference's text: its exact UTF-8 length is read only
+   * when the bound of three bytes per character would not fit, which a batch item's reference
+   * almost never comes near.
+   */
+  void check(int plaintext, int context, String reference) {
+    if (ciphertextBound(plaintext) + (long) context + utf8LengthBound(reference) + OTHER_FIELDS
+        <= maxMessageBytes) {
+      return;
+    }
+    check(plaintext, context, utf8Length(reference));
+  }
+
   private InvalidArgumentException tooLarge(int plaintext, int context, int reference) {
     String with =
         context == 0 && reference == 0
@@ -137,6 +150,18 @@ public final class PlaintextLimit {
             + maxMessageBytes
             + "-byte request to decrypt it; encrypt larger data with a data key"
             + " (GenerateDataKey, proto/README.md \"Data keys\")");
+  }
+
+  /**
+   * As {@link #checkRewrapped(int, int, int)} with the reference's text, read as {@link #check(int,
+   * int, String)} reads it.
+   */
+  void checkRewrapped(int ciphertext, int context, String reference) {
+    if ((long) ciphertext + context + utf8LengthBound(reference) + OTHER_FIELDS
+        <= maxMessageBytes) {
+      return;
+    }
+    checkRewrapped(ciphertext, context, utf8Length(reference));
   }
 
   /**
@@ -185,24 +210,44 @@ public final class PlaintextLimit {
     }
   }
 
-  /** What an EncryptBatch's items take in its response and in a batch that brings them back. */
+  /** At least {@link #utf8Length} of {@code text}, without reading it: 3 bytes per UTF-16 unit. */
+  private static long utf8LengthBound(String text) {
+    return 3L * text.length();
+  }
+
+  /** The sizes of an EncryptBatch's items, which its results take in a DecryptBatch of them. */
   interface BatchItemSizes {
     int count();
 
-    /** Room of item {@code i}, as {@link #itemBound}. */
-    long bound(int i);
+    int plaintext(int i);
+
+    int context(int i);
+
+    String reference(int i);
   }
 
   /**
    * Throws {@link InvalidArgumentException} unless the results of an EncryptBatch whose items take
    * {@code items}, and a DecryptBatch or ReEncryptBatch of them with their references and contexts,
-   * fit in a message.
+   * fit in a message. The references' exact UTF-8 lengths are read only when a bound of three bytes
+   * per character would not fit.
    */
   void checkBatch(BatchItemSizes items) {
+    long atMost = BATCH_FIELDS;
+    for (int i = 0; i < items.count(); i++) {
+      // itemBound without its "fits on its own" test, which can only make it smaller.
+      atMost +=
+          Math.max(ciphertextBound(items.plaintext(i)) + items.context(i), ERROR_RESULT)
+              + utf8LengthBound(items.reference(i))
+              + ITEM_FIELDS;
+    }
+    if (atMost <= maxMessageBytes) {
+      return;
+    }
     long total = BATCH_FIELDS;
     int fitting = -1;
     for (int i = 0; i < items.count(); i++) {
-      total += items.bound(i);
+      total += itemBound(items.plaintext(i), items.context(i), utf8Length(items.reference(i)));
       if (total > maxMessageBytes && fitting < 0) {
         fitting = i;
       }

@@ -36,9 +36,7 @@ final class StreamItems {
             EncryptBatchResult.newBuilder().setReference(request.getReference());
         try {
           limit.check(
-              request.getPlaintext().size(),
-              request.getContext().size(),
-              PlaintextLimit.utf8Length(request.getReference()));
+              request.getPlaintext().size(), request.getContext().size(), request.getReference());
           Encrypted encrypted =
               engine.encrypt(request.getKeyName(), 0, request.getPlaintext(), request.getContext());
           result.setCiphertextBytes(encrypted.ciphertext()).setKeyVersion(encrypted.keyVersion());

@@ -2,6 +2,7 @@ package io.cipherd.server.api;
 
 import static io.cipherd.server.api.GrpcAssertions.failsWith;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.google.protobuf.ByteString;
 import io.cipherd.api.v1.CreateKeyRequest;
@@ -33,6 +34,7 @@ import io.cipherd.api.v1.ReEncryptStreamResponse;
 import io.cipherd.server.CipherdServer;
 import io.cipherd.server.TestServers;
 import io.cipherd.server.cli.ServerConfig;
+import io.cipherd.server.errors.InvalidArgumentException;
 import io.grpc.Grpc;
 import io.grpc.InsecureChannelCredentials;
 import io.grpc.ManagedChannel;
@@ -238,6 +240,65 @@ class PlaintextLimitTest {
                     .setContext(filled(context + 1, 'c'))
                     .build()),
         "plaintext is 32 bytes");
+  }
+
+  @Test
+  void aReferenceOfMultiByteCharacters_countsItsExactUtf8Length_atTheEdge() {
+    // 'é' is 2 bytes in UTF-8, under the 3 per character the quick pass assumes: at the edge the
+    // exact length decides, for one item and for a batch.
+    String reference = "é".repeat(10_000);
+    int exact = 2 * reference.length();
+    int context = CONTEXT.size();
+
+    int alone = LIMIT.largest((long) context + exact);
+    LIMIT.check(alone, context, reference);
+    assertThatThrownBy(() -> LIMIT.check(alone + 1, context, reference))
+        .isInstanceOf(InvalidArgumentException.class)
+        .hasMessageContaining("plaintext is " + (alone + 1) + " bytes");
+
+    // Two items, the second empty: the largest first item whose batch still fits.
+    long second = LIMIT.itemBound(0, 0, exact);
+    int low = 0;
+    int high = alone;
+    while (low < high) {
+      int middle = (low + high + 1) >>> 1;
+      if (PlaintextLimit.BATCH_FIELDS + LIMIT.itemBound(middle, context, exact) + second
+          <= MAX_MESSAGE) {
+        low = middle;
+      } else {
+        high = middle - 1;
+      }
+    }
+    int edge = low;
+    assertThat(edge).isLessThan(alone);
+    LIMIT.checkBatch(twoItems(edge, context, reference));
+    assertThatThrownBy(() -> LIMIT.checkBatch(twoItems(edge + 1, context, reference)))
+        .isInstanceOf(InvalidArgumentException.class)
+        .hasMessageContaining("batch of 2 items is too large");
+  }
+
+  private static PlaintextLimit.BatchItemSizes twoItems(int first, int context, String reference) {
+    return new PlaintextLimit.BatchItemSizes() {
+      @Override
+      public int count() {
+        return 2;
+      }
+
+      @Override
+      public int plaintext(int i) {
+        return i == 0 ? first : 0;
+      }
+
+      @Override
+      public int context(int i) {
+        return i == 0 ? context : 0;
+      }
+
+      @Override
+      public String reference(int i) {
+        return reference;
+      }
+    };
   }
 
   @Test
