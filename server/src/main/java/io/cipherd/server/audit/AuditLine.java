@@ -263,8 +263,10 @@ final class AuditLine {
   }
 
   /**
-   * The writer thread's line buffer, reused line after line (the trail writes every line on one
-   * thread): a line costs its JSON writer and its bytes, not a new buffer and a String as well.
+   * A line buffer per thread, reused line after line: a line costs its JSON writer and its bytes,
+   * not a new buffer and a String as well. Lines are built on the trail's writer thread and on the
+   * threads that close calls; each holds at most {@link LineWriter#MAX_KEPT} characters between
+   * lines.
    */
   private static final ThreadLocal<LineWriter> LINES = ThreadLocal.withInitial(LineWriter::new);
 

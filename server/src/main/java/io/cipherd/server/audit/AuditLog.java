@@ -91,7 +91,7 @@ public final class AuditLog implements AutoCloseable {
   private final Path path;
   private final Thread writer;
   private final AuditAnchor anchor;
-  private final ByteArrayOutputStream group = new ByteArrayOutputStream(1 << 16);
+  private final GroupBuffer group = new GroupBuffer(1 << 16);
   private final AuditSink sink;
   private volatile boolean closed;
 
@@ -321,11 +321,11 @@ public final class AuditLog implements AutoCloseable {
       return;
     }
     try {
-      byte[] lines = group.toByteArray();
-      file.write(ByteBuffer.wrap(lines));
+      file.write(group.written());
       if (sink != null) {
-        // What the file took, the sink gets, even if forcing it fails next.
-        lastSent = sink.send(lines);
+        // What the file took, the sink gets, even if forcing it fails next. The sink keeps the
+        // array, so it gets a copy; the file is written from the buffer itself.
+        lastSent = sink.send(group.toByteArray());
       }
       if (forceNext || settings.forceEachGroup()) {
         file.force();
@@ -444,6 +444,18 @@ public final class AuditLog implements AutoCloseable {
               : anchor.atStart().isPresent()
                   ? TrailFiles.fromHead(anchor.atStart().get(), path)
                   : TrailFiles.discovered(path);
+    }
+  }
+
+  /** The group's bytes, which the file is written from in place rather than copied first. */
+  private static final class GroupBuffer extends ByteArrayOutputStream {
+    GroupBuffer(int size) {
+      super(size);
+    }
+
+    /** What was written since the last reset, as a view of the buffer (valid until the next). */
+    ByteBuffer written() {
+      return ByteBuffer.wrap(buf, 0, count);
     }
   }
 }
