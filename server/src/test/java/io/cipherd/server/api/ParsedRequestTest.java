@@ -95,14 +95,24 @@ class ParsedRequestTest {
         .fromMemory(cache);
   }
 
-  @Test
-  void aDecryptBatch_findsTheOneItemWhoseKeyIsNotLoaded_behindSharedHeaders() {
+  /** A ciphertext under each of two keys, of which only "orders" is loaded now. */
+  private record TwoKeys(String orders, String archive) {}
+
+  private TwoKeys ordersLoadedArchiveNot() {
     keys.create("orders", KeyTemplate.of(CipherMode.GCM));
     keys.create("archive", KeyTemplate.of(CipherMode.GCM));
     String orders = encrypt("orders");
     String archive = encrypt("archive");
     keys.invalidateAll();
     engine.decrypt(orders, CONTEXT);
+    return new TwoKeys(orders, archive);
+  }
+
+  @Test
+  void aDecryptBatch_findsTheOneItemWhoseKeyIsNotLoaded_behindSharedHeaders() {
+    TwoKeys made = ordersLoadedArchiveNot();
+    String orders = made.orders();
+    String archive = made.archive();
 
     assertThat(decryptBatchFromMemory(List.of(orders, orders, "not a ciphertext", orders), ""))
         .isTrue();
@@ -133,12 +143,9 @@ class ParsedRequestTest {
 
   @Test
   void itemsAnExpectedKeyRefuses_needNoKey() {
-    keys.create("orders", KeyTemplate.of(CipherMode.GCM));
-    keys.create("archive", KeyTemplate.of(CipherMode.GCM));
-    String orders = encrypt("orders");
-    String archive = encrypt("archive");
-    keys.invalidateAll();
-    engine.decrypt(orders, CONTEXT);
+    TwoKeys made = ordersLoadedArchiveNot();
+    String orders = made.orders();
+    String archive = made.archive();
     List<String> batch = List.of(orders, archive, orders);
 
     assertThat(decryptFromMemory(archive, "")).isFalse();
