@@ -231,6 +231,15 @@ public enum CipherMode implements KeyType {
   }
 
   /**
+   * The exact length of the plaintext in a payload of {@code payloadLength} bytes that passed
+   * {@link #payloadLengthProblem}, for a mode without padding; -1 for a padded mode, whose
+   * plaintext's length is known only once it is decrypted.
+   */
+  public int plaintextLength(int payloadLength) {
+    return padded ? -1 : payloadLength - ivLength - tagLength;
+  }
+
+  /**
    * Why a payload of {@code length} bytes cannot be this mode's, or null if its length is
    * plausible.
    */

@@ -53,9 +53,10 @@ public abstract class ModeFamily {
 
   /**
    * Opens {@code payload} into {@code out} from index 0, which needs {@code payload.length()}
-   * bytes; returns the plaintext's length. Throws {@link DecryptionFailedException} when the tag,
-   * padding or key does not fit. The payload must have passed the envelope's length check: a length
-   * the mode cannot produce is a caller's bug, an {@link IllegalArgumentException}.
+   * bytes, or for a mode without padding exactly {@link CipherMode#plaintextLength}; returns the
+   * plaintext's length. Throws {@link DecryptionFailedException} when the tag, padding or key does
+   * not fit. The payload must have passed the envelope's length check: a length the mode cannot
+   * produce is a caller's bug, an {@link IllegalArgumentException}.
    */
   public final int open(
       CipherSource source, SecretKey key, byte[] header, Bytes context, Bytes payload, byte[] out) {

@@ -126,7 +126,7 @@ public final class CryptoEngine {
       EnvelopeHeader header = parsed.header();
       expect(expected, header.keyName());
       authorizer.check(Operation.DECRYPT, header.keyName());
-      return envelopes.decrypt(parsed, plaintext -> new Decrypted(header, plaintext.toArray()));
+      return new Decrypted(header, envelopes.decryptToArray(parsed));
     } finally {
       parsed.wipe();
     }

@@ -96,8 +96,33 @@ final class EnvelopeCipher {
   }
 
   /**
-   * Decrypts {@code ciphertext} into {@code plaintext} (which needs as many bytes as the payload);
-   * returns the plaintext's length.
+   * Decrypts {@code ciphertext} into a new array that holds exactly its plaintext, for the caller
+   * to keep. A mode without padding tells the plaintext's length from the payload's, and decrypts
+   * straight into that array; a padded one decrypts through the thread's buffer ({@link
+   * #decrypt(ParsedCiphertext, PlaintextWork)}), copied out.
+   */
+  byte[] decryptToArray(ParsedCiphertext ciphertext) {
+    int length = ciphertext.header().mode().plaintextLength(ciphertext.payload().length());
+    if (length < 0) {
+      return decrypt(ciphertext, Bytes::toArray);
+    }
+    byte[] plaintext = new byte[length];
+    try {
+      int written = decrypt(ciphertext, plaintext);
+      if (written != length) {
+        throw new IllegalStateException("decrypted " + written + " bytes, expected " + length);
+      }
+      return plaintext;
+    } catch (RuntimeException e) {
+      // A decryption that failed may have written part of the plaintext.
+      WorkBuffers.wipe(plaintext, length);
+      throw e;
+    }
+  }
+
+  /**
+   * Decrypts {@code ciphertext} into {@code plaintext} (which needs as many bytes as the payload,
+   * or for a mode without padding exactly its plaintext's); returns the plaintext's length.
    */
   private int decrypt(ParsedCiphertext ciphertext, byte[] plaintext) {
     EnvelopeHeader header = ciphertext.header();
