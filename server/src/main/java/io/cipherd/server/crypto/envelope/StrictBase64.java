@@ -10,7 +10,9 @@ import java.util.Arrays;
  * Padded standard base64 (RFC 4648 section 4) between ranges of caller-given arrays, so a payload
  * can be encoded straight after its header in one output array and decoded from the middle of a
  * request's bytes. {@code java.util.Base64} only reads or writes whole arrays from index 0, or
- * allocates ByteBuffers. Decoding is strict: only padded, canonical text decodes, so no two texts
+ * allocates ByteBuffers; text in a {@code String} goes through it anyway, in exact-size pieces
+ * ({@link StringPieces}), as its vector intrinsic decodes several times faster than reading
+ * characters one by one. Decoding is strict: only padded, canonical text decodes, so no two texts
  * ever decode to the same payload.
  */
 public final class StrictBase64 {
@@ -182,7 +184,7 @@ public final class StrictBase64 {
    * Decodes the whole quads {@code src[in, end)} (no padding allowed) into {@code dst} at {@code
    * out}; returns the index after the last byte written, or -1 if a character is not a digit.
    */
-  static int decodeQuads(byte[] src, int in, int end, byte[] dst, int out) {
+  private static int decodeQuads(byte[] src, int in, int end, byte[] dst, int out) {
     for (; in < end; in += 4) {
       // Four digits through one 4-byte read and two pair lookups, a third of the work of four
       // single ones. A -1 pair sets the sign bit whichever half it is: one test for the quad.

@@ -139,7 +139,8 @@ class StrictBase64Test {
       assertThat(StrictBase64.decode(bytes, 0, bytes.length, new byte[bytes.length], 0))
           .isEqualTo(StrictBase64.NOT_BASE64);
     }
-    // A whole padded quad ending each power-of-two piece (32, 64, ... characters in).
+    // A whole padded quad ending a piece (the 256-character one) or the rest after it, or
+    // anywhere in the rest.
     for (int end = 32; end < valid.length(); end *= 2) {
       String text = valid.substring(0, end - 4) + "QQ==" + valid.substring(end);
       assertThat(StrictBase64.decode(text, 0, text.length(), new byte[text.length()], 0))
