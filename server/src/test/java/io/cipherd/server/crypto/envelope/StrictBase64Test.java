@@ -19,7 +19,10 @@ class StrictBase64Test {
 
   @Test
   void encode_writesWhatJavaUtilBase64Writes_atAnyOffset() {
-    for (int length = 0; length < 300; length++) {
+    // Every length up to 300, then some past one 768-byte round of pieces, at each rest length.
+    int[] longer = {767, 768, 769, 770, 960, 1151, 1152, 1344, 4124, 9001};
+    for (int i = 0; i < 300 + longer.length; i++) {
+      int length = i < 300 ? i : longer[i - 300];
       byte[] bytes = new byte[length];
       random.nextBytes(bytes);
       byte[] expected = Base64.getEncoder().encode(bytes);
@@ -32,7 +35,7 @@ class StrictBase64Test {
       assertThat(StrictBase64.encodedLength(length)).isEqualTo(expected.length);
       assertThat(end).isEqualTo(7 + expected.length);
       assertThat(Arrays.copyOfRange(dst, 7, end)).isEqualTo(expected);
-      // Without slack after the input, the last groups take the byte-wise path.
+      // From index 0 of an array of exactly the input, into one of exactly the output.
       byte[] exact = new byte[expected.length];
       assertThat(StrictBase64.encode(bytes, 0, length, exact, 0)).isEqualTo(expected.length);
       assertThat(exact).isEqualTo(expected);
