@@ -8,9 +8,10 @@ import io.cipherd.server.crypto.envelope.EnvelopeHeader;
 /**
  * A ciphertext as protobuf delivers a string field, laid out for decryption in this thread's {@link
  * WorkBuffers}: its header parsed, its payload decoded, and the request's context copied. A
- * ciphertext whose header is one seen lately (every ciphertext of a hot key) is decoded straight
- * from the string, the text never copied; any other, or one whose payload does not decode, is
- * copied and parsed from its bytes, which also says precisely what is wrong with it.
+ * ciphertext whose header is one seen lately (every ciphertext of a hot key) is decoded from the
+ * string, its text never copied into the work buffers (only, in pieces, into the decoder's own
+ * arrays); any other, or one whose payload does not decode, is copied and parsed from its bytes,
+ * which also says precisely what is wrong with it.
  */
 final class CiphertextInput {
   private CiphertextInput() {}

@@ -130,9 +130,10 @@ public final class Envelope {
 
   /**
    * Decodes the payload of {@code ciphertext}, which starts with {@code header} ({@link
-   * #recentHeader}), straight from the string into {@code out} from index 0: the payload's slice of
-   * {@code out}, or null if it is not a valid payload for the header's mode (then {@link
-   * #decodePayload} of its bytes says why). {@code out} needs {@link #maxPayloadLength} bytes.
+   * #recentHeader}), from the string ({@link StrictBase64#decode(String, int, int, byte[], int)})
+   * into {@code out} from index 0: the payload's slice of {@code out}, or null if it is not a valid
+   * payload for the header's mode (then {@link #decodePayload} of its bytes says why). {@code out}
+   * needs {@link #maxPayloadLength} bytes.
    */
   public static Bytes decodePayloadInPlace(EnvelopeHeader header, String ciphertext, byte[] out) {
     int start = header.length();

@@ -19,7 +19,10 @@ class StrictBase64Test {
 
   @Test
   void encode_writesWhatJavaUtilBase64Writes_atAnyOffset() {
-    for (int length = 0; length < 300; length++) {
+    // Every length up to 300, then some past one 768-byte round of pieces, at each rest length.
+    int[] longer = {767, 768, 769, 770, 960, 1151, 1152, 1344, 4124, 9001};
+    for (int i = 0; i < 300 + longer.length; i++) {
+      int length = i < 300 ? i : longer[i - 300];
       byte[] bytes = new byte[length];
       random.nextBytes(bytes);
       byte[] expected = Base64.getEncoder().encode(bytes);
@@ -32,7 +35,7 @@ class StrictBase64Test {
       assertThat(StrictBase64.encodedLength(length)).isEqualTo(expected.length);
       assertThat(end).isEqualTo(7 + expected.length);
       assertThat(Arrays.copyOfRange(dst, 7, end)).isEqualTo(expected);
-      // Without slack after the input, the last groups take the byte-wise path.
+      // From index 0 of an array of exactly the input, into one of exactly the output.
       byte[] exact = new byte[expected.length];
       assertThat(StrictBase64.encode(bytes, 0, length, exact, 0)).isEqualTo(expected.length);
       assertThat(exact).isEqualTo(expected);
@@ -95,14 +98,119 @@ class StrictBase64Test {
         .isEqualTo(StrictBase64.NOT_BASE64);
   }
 
+  /**
+   * A character above 0x7f at each place the string decoder treats apart: the first quad, the
+   * middle of each JDK piece and of the rest after the pieces, the quad before the last, and the
+   * last quad itself (as a digit and as padding). U+0141 ends in 0x41 ('A'), U+013D in '=', U+0100
+   * in 0x00, U+00C1 is 'A' with its high bit set: each, read as its low byte, would make a valid
+   * text.
+   */
+  @Test
+  void decode_ofAString_refusesANonAsciiCharacterAtEveryPlace() {
+    for (int quads : new int[] {1, 2, 3, 9, 43, 300, 600}) {
+      String valid = "QUJD".repeat(quads - 1) + "QUI=";
+      int length = valid.length();
+      int[] places = {
+        0, 1, 3, 4, 7, length / 2, length / 2 + 1, length - 8, length - 5, length - 4
+      };
+      for (int place : places) {
+        if (place < 0 || place >= length - 1) {
+          continue;
+        }
+        for (char homoglyph : new char[] {'\u0141', '\u013d', '\u0100', '\u00c1'}) {
+          String text = valid.substring(0, place) + homoglyph + valid.substring(place + 1);
+          assertThat(StrictBase64.decode(text, 0, length, new byte[length], 0))
+              .as("U+%04X at %d of %d", (int) homoglyph, place, length)
+              .isEqualTo(StrictBase64.NOT_BASE64);
+        }
+      }
+      byte[] out = new byte[length];
+      assertThat(StrictBase64.decode(valid, 0, length, out, 0)).isEqualTo(quads * 3 - 1);
+    }
+  }
+
+  /** '=' anywhere before the final padding, in a text long enough to go through the JDK. */
+  @Test
+  void decode_ofAString_refusesPaddingInsideTheText() {
+    String valid = "QUJD".repeat(100);
+    for (int place = 0; place < valid.length() - 2; place++) {
+      String text = valid.substring(0, place) + '=' + valid.substring(place + 1);
+      byte[] bytes = text.getBytes(StandardCharsets.US_ASCII);
+      assertThat(StrictBase64.decode(text, 0, text.length(), new byte[text.length()], 0))
+          .as("'=' at %d", place)
+          .isEqualTo(StrictBase64.NOT_BASE64);
+      assertThat(StrictBase64.decode(bytes, 0, bytes.length, new byte[bytes.length], 0))
+          .isEqualTo(StrictBase64.NOT_BASE64);
+    }
+    // A whole padded quad ending a piece (the 256-character one) or the rest after it, or
+    // anywhere in the rest.
+    for (int end = 32; end < valid.length(); end *= 2) {
+      String text = valid.substring(0, end - 4) + "QQ==" + valid.substring(end);
+      assertThat(StrictBase64.decode(text, 0, text.length(), new byte[text.length()], 0))
+          .as("padding ending at %d", end)
+          .isEqualTo(StrictBase64.NOT_BASE64);
+    }
+  }
+
+  /** Lengths that are a multiple of 4 whose padding is misplaced or missing. */
+  @ParameterizedTest
+  @ValueSource(
+      strings = {"QUJDQ===", "QUJD====", "QUJDQ=Q=", "QUJD=QQQ", "QUJDQUJ=QUJD", "QUJD=UJD"})
+  void decode_refusesBadPaddingInATextOfWholeQuads(String text) {
+    String longer = "QUJD".repeat(60) + text;
+    for (String candidate : new String[] {text, longer}) {
+      byte[] bytes = candidate.getBytes(StandardCharsets.US_ASCII);
+      assertThat(StrictBase64.decode(bytes, 0, bytes.length, new byte[bytes.length], 0))
+          .isEqualTo(StrictBase64.NOT_BASE64);
+      assertThat(StrictBase64.decode(candidate, 0, candidate.length(), new byte[bytes.length], 0))
+          .isEqualTo(StrictBase64.NOT_BASE64);
+    }
+  }
+
+  @Test
+  void decode_ofNothing_isNothing() {
+    assertThat(StrictBase64.decode("", 0, 0, new byte[0], 0)).isZero();
+    assertThat(StrictBase64.decode("<x>", 3, 0, new byte[0], 0)).isZero();
+    assertThat(StrictBase64.decode(new byte[0], 0, 0, new byte[0], 0)).isZero();
+  }
+
+  /**
+   * Round trip at every length 0..300 and a few long ones (more than one 1024-character round of
+   * JDK pieces), from the middle of a string into the middle of an array, against java.util.Base64;
+   * the bytes around the payload are untouched.
+   */
+  @Test
+  void decode_ofAString_roundTripsAgainstJavaUtilBase64_atEveryLength() {
+    int[] longer = {766, 767, 768, 769, 1500, 4124, 9000};
+    for (int length = 0; length < 300 + longer.length; length++) {
+      int size = length < 300 ? length : longer[length - 300];
+      byte[] bytes = new byte[size];
+      random.nextBytes(bytes);
+      String text = "<k/v1:gcm>" + Base64.getEncoder().encodeToString(bytes) + "tail";
+      int base64Length = text.length() - 10 - 4;
+      byte[] out = new byte[size + 10];
+      Arrays.fill(out, (byte) 0x5a);
+
+      int decoded = StrictBase64.decode(text, 10, base64Length, out, 5);
+
+      assertThat(decoded).as("length %d", size).isEqualTo(size);
+      assertThat(Arrays.copyOfRange(out, 5, 5 + size)).isEqualTo(bytes);
+      assertThat(Arrays.copyOfRange(out, 0, 5)).containsOnly((byte) 0x5a);
+      assertThat(Arrays.copyOfRange(out, 5 + size, out.length)).containsOnly((byte) 0x5a);
+    }
+  }
+
   @ParameterizedTest
   @ValueSource(strings = {"QR==", "QUJ=", "QUJDQR==", "AB==", "AAB="})
   void decode_refusesStrayBitsBeforeThePadding(String text) {
-    byte[] bytes = text.getBytes(StandardCharsets.US_ASCII);
-    assertThat(StrictBase64.decode(bytes, 0, bytes.length, new byte[bytes.length], 0))
-        .isEqualTo(StrictBase64.NOT_CANONICAL);
-    assertThat(StrictBase64.decode(text, 0, text.length(), new byte[text.length()], 0))
-        .isEqualTo(StrictBase64.NOT_CANONICAL);
+    // Also after a bulk long enough to go through the JDK's pieces.
+    for (String candidate : new String[] {text, "QUJD".repeat(57) + text}) {
+      byte[] bytes = candidate.getBytes(StandardCharsets.US_ASCII);
+      assertThat(StrictBase64.decode(bytes, 0, bytes.length, new byte[bytes.length], 0))
+          .isEqualTo(StrictBase64.NOT_CANONICAL);
+      assertThat(StrictBase64.decode(candidate, 0, candidate.length(), new byte[bytes.length], 0))
+          .isEqualTo(StrictBase64.NOT_CANONICAL);
+    }
   }
 
   /**
