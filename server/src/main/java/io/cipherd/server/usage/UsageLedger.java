@@ -48,6 +48,19 @@ public final class UsageLedger {
    */
   public static final long BLOCKS_PER_LIMIT = 64;
 
+  /**
+   * How many encryptions of one version a batch or a stream's run reserves at once, while the
+   * version is far from its limit ({@link EncryptionBlock}).
+   */
+  public static final long ENCRYPTION_BLOCK = 64;
+
+  /**
+   * A block is reserved only while the room left under the limit after it is at least this many
+   * times all blocks held on the version: other calls would have to make that many encryptions
+   * before a holder uses or gives back its block to be refused for want of it.
+   */
+  static final long BLOCK_MARGIN = 64;
+
   private final UsageStore store;
   private final Clock clock;
   private final long capBlock;
@@ -116,6 +129,38 @@ public final class UsageLedger {
         }
         case BLOCK_FULL -> mergeKey(name, /* add= */ true);
       }
+    }
+  }
+
+  /**
+   * A run of encryptions of version {@code version} of {@code name}, limited to {@code limit} (0:
+   * none), for one holder to take one by one and count at once. The version's first reservation
+   * must have been made ({@link #reserveEncryption}): its totals are read.
+   */
+  public EncryptionBlock encryptionBlock(String name, int version, long limit) {
+    return new EncryptionBlock(this, name, version, limit);
+  }
+
+  /**
+   * Reserves {@link #ENCRYPTION_BLOCK} encryptions of a capped version at once, unless it is near
+   * {@code limit}; see {@link EncryptionCap#tryReserveBlock}.
+   */
+  boolean reserveBlock(String name, int version, long limit) {
+    return loadedCap(name, version)
+        .tryReserveBlock(limit, capBlock(limit), ENCRYPTION_BLOCK, BLOCK_MARGIN);
+  }
+
+  /**
+   * Counts {@code made} encryptions of a block holder at once and, under a {@code limit}, settles
+   * its block, giving back the {@code unused} reservations.
+   */
+  void settleBlock(String name, int version, long limit, long made, long unused) {
+    // Counted first, then unreserved: meanwhile the cap counts them once too often, never too few.
+    if (made != 0) {
+      record(name, version, Use.ENCRYPT, made);
+    }
+    if (limit > 0) {
+      caps.get(name).get(version).settleBlock(ENCRYPTION_BLOCK, unused);
     }
   }
 
@@ -198,7 +243,7 @@ public final class UsageLedger {
 
   /**
    * Counts {@code uses} uses at once, as a batch tells them. Encryptions are counted by {@link
-   * #reserveEncryption}, before they run.
+   * #reserveEncryption}, before they run, or when an {@link EncryptionBlock} settles.
    */
   public void record(String name, int version, Use use, long uses) {
     ConcurrentMap<Integer, Pending> versions = pending.get(name);
