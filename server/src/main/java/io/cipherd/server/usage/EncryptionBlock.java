@@ -21,6 +21,9 @@ public final class EncryptionBlock {
   /** Encryptions taken since the last settling, not counted in the ledger yet. */
   private long taken;
 
+  /** A block was refused: the rest of the run reserves one at a time. */
+  private boolean refused;
+
   EncryptionBlock(UsageLedger ledger, String name, int version, long limit) {
     this.ledger = ledger;
     this.name = name;
@@ -31,13 +34,18 @@ public final class EncryptionBlock {
 
   /**
    * Takes one encryption, reserving a block first if none is left: true, to be made or given back
-   * ({@link #giveBack}); false, taking nothing, when the version is too near its limit for a block
-   * (reserve it alone then). May reach the store as {@link UsageLedger#reserveEncryption} does.
+   * ({@link #giveBack}); false, taking nothing, when the version is too near its limit for a block,
+   * and from then on (reserve each alone then). May reach the store as {@link
+   * UsageLedger#reserveEncryption} does.
    */
   public boolean take() {
     if (left == 0) {
+      if (refused) {
+        return false;
+      }
       settle();
       if (!ledger.reserveBlock(name, version, limit)) {
+        refused = true;
         return false;
       }
       left = UsageLedger.ENCRYPTION_BLOCK;
