@@ -1,6 +1,7 @@
 package io.cipherd.server.usage;
 
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.locks.LockSupport;
 
 /**
  * One key version's encryption cap on this replica: the store's total of encryptions as this
@@ -19,6 +20,9 @@ final class EncryptionCap {
     /** This replica's unmerged reservations fill a block: merge them before reserving more. */
     BLOCK_FULL
   }
+
+  /** How often {@link #awaitNoBlockHeld} looks again. */
+  private static final long BLOCK_POLL_NANOS = 100_000;
 
   /** The store's total as last merged, plus this replica's reservations since. */
   private final AtomicLong claimed = new AtomicLong();
@@ -109,6 +113,24 @@ final class EncryptionCap {
   void settleBlock(long size, long unused) {
     claimed.addAndGet(-unused);
     held.addAndGet(-size);
+  }
+
+  /**
+   * Waits up to {@code maxNanos} until no block is held: true once none is (reserving again is then
+   * worth it), false at once if none was held, or if some still are after the wait.
+   */
+  boolean awaitNoBlockHeld(long maxNanos) {
+    if (held.get() == 0) {
+      return false;
+    }
+    long start = System.nanoTime();
+    while (held.get() > 0) {
+      if (System.nanoTime() - start > maxNanos) {
+        return false;
+      }
+      LockSupport.parkNanos(BLOCK_POLL_NANOS);
+    }
+    return true;
   }
 
   /** Whether one more encryption could be reserved without a store call. */

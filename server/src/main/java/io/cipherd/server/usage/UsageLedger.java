@@ -61,6 +61,14 @@ public final class UsageLedger {
    */
   static final long BLOCK_MARGIN = 64;
 
+  /**
+   * How long an encryption at its version's limit waits for blocks held by batches to be settled
+   * before it is refused: far longer than a batch holds one (until its run of items on the version
+   * ends, or a stream's next look, 10 to 20 ms), so only a stalled holder makes a call refused for
+   * room it would not use.
+   */
+  static final long BLOCK_WAIT_NANOS = 1_000_000_000L;
+
   private final UsageStore store;
   private final Clock clock;
   private final long capBlock;
@@ -104,11 +112,13 @@ public final class UsageLedger {
    * Reserves one encryption of version {@code version} of key {@code name} against {@code limit}
    * (0: none) before it runs, and counts it as this replica's use: returns false, reserving
    * nothing, once the version has made its limit as far as this replica knows. Exact on this
-   * replica across concurrent calls. Each replica holds at most {@link #capBlock} unmerged
-   * reservations: one that would hold more first merges the key through {@code store}, which bounds
-   * both how far replicas together can pass the limit and the counts a killed replica loses. A
-   * key's first reservation reads its totals there; such store calls throw as the store does (an
-   * encryption that cannot be counted against its cap does not run).
+   * replica across concurrent calls, blocks included: while batches hold blocks of the version (see
+   * {@link EncryptionBlock}) a call at the limit waits, up to {@link #BLOCK_WAIT_NANOS}, for them
+   * to be settled and what they did not use given back. Each replica holds at most {@link
+   * #capBlock} unmerged reservations: one that would hold more first merges the key through {@code
+   * store}, which bounds both how far replicas together can pass the limit and the counts a killed
+   * replica loses. A key's first reservation reads its totals there; such store calls throw as the
+   * store does (an encryption that cannot be counted against its cap does not run).
    */
   public boolean reserveEncryption(String name, int version, long limit) {
     if (limit <= 0) {
@@ -125,7 +135,10 @@ public final class UsageLedger {
           return true;
         }
         case LIMIT_REACHED -> {
-          return false;
+          // Blocks held by batches may hold room they will not use: refuse once they are settled.
+          if (!cap.awaitNoBlockHeld(BLOCK_WAIT_NANOS)) {
+            return false;
+          }
         }
         case BLOCK_FULL -> mergeKey(name, /* add= */ true);
       }
