@@ -2,7 +2,8 @@
 
 A key's `max_encryptions_per_version` is 3. A caller with only `encrypt` on the key sends one EncryptBatch of
 120 items, six EncryptBatches of 20 at once, one EncryptStream of 30 items, and 48 unary Encrypts at once
-pinned to version 1 (after the owner rotated). Before the fix the cap was checked once per batch or stream
+pinned to version 1 (after the owner rotated); and, on a key whose cap of 10,000 is large enough for batches
+to reserve their encryptions in blocks (issue 30), twelve EncryptBatches of 1,000 at once. Before the fix the cap was checked once per batch or stream
 window and counted after: 1,000 ciphertexts under v1 from one batch of 1,000 (120 of 120 here). Budget: 0 ciphertexts past
 the cap of any version on one replica; every item answered (a ciphertext, or its own POLICY_DENIED refusal
 for the pinned version); a batch or stream past the cap goes on under the versions the key rotates to."""
@@ -29,6 +30,7 @@ CAP = 3
 TIMEOUT_S = 120.0
 OWNER = Caller("cap-owner", [Rule(["*"], ["admin"])])
 ENCRYPTOR = Caller("cap-encryptor", [Rule(["*"], ["encrypt"])])
+LARGE_CAP = 10_000  # 64 x a block of 64 of room and more: batches reserve in blocks until near it
 _VERSION = re.compile(r"^<[^/>]+/v(\d+):")
 
 
@@ -41,10 +43,10 @@ def target(tmp_path_factory: pytest.TempPathFactory, pki: Pki, server_pem: Pem) 
         yield t
 
 
-def _capped_key(stubs: Stubs, prefix: str) -> str:
+def _capped_key(stubs: Stubs, prefix: str, cap: int = CAP) -> str:
     key = fresh(prefix)
     stubs.admin.CreateKey(admin_pb.CreateKeyRequest(
-        key_name=key, policy=keys_pb2.KeyPolicy(max_encryptions_per_version=CAP)),
+        key_name=key, policy=keys_pb2.KeyPolicy(max_encryptions_per_version=cap)),
         metadata=OWNER.metadata, timeout=TIMEOUT_S)
     return key
 
@@ -54,14 +56,14 @@ def _batch(key: str, items: int) -> pb.EncryptBatchRequest:
         pb.EncryptBatchItem(reference=f"r{i}", plaintext=f"item {i}".encode()) for i in range(items)])
 
 
-def _past_cap(ciphertexts: list[str]) -> tuple[int, Counter[int]]:
+def _past_cap(ciphertexts: list[str], cap: int = CAP) -> tuple[int, Counter[int]]:
     """Ciphertexts made past the cap, summed over versions, and how many each version made."""
     per_version: Counter[int] = Counter()
     for ciphertext in ciphertexts:
         match = _VERSION.match(ciphertext)
         assert match, f"not a ciphertext: {ciphertext[:40]!r}"
         per_version[int(match.group(1))] += 1
-    return sum(max(0, n - CAP) for n in per_version.values()), per_version
+    return sum(max(0, n - cap) for n in per_version.values()), per_version
 
 
 def _batch_ciphertexts(answer: Answer, items: int) -> list[str]:
@@ -120,3 +122,22 @@ def test_concurrent_calls_pinned_to_a_version_get_its_cap_and_each_other_is_refu
     assert past == 0 and len(made) == CAP, f"{len(made)} ciphertexts under pinned v1, cap {CAP}"
     assert {(a.code, a.reason) for a in refused} == {(grpc.StatusCode.FAILED_PRECONDITION, "POLICY_DENIED")}
     assert all("has reached its limit of 3 encryptions" in a.message for a in refused)
+
+
+def test_concurrent_large_batches_reserving_in_blocks_make_exactly_the_cap_and_count_it(target: Target) -> None:
+    """Batches far from the cap reserve 64 encryptions at a time: v1 must make exactly the cap (a block another
+    batch held and did not use must neither let it pass the cap nor rotate the key early), and the key's usage
+    must count exactly the ciphertexts each version made."""
+    with connect(target) as stubs:
+        key = _capped_key(stubs, "cap-blocks", LARGE_CAP)
+        with ThreadPoolExecutor(12) as pool:
+            answers = list(pool.map(
+                lambda _: unary(stubs.crypto.EncryptBatch, _batch(key, 1_000), ENCRYPTOR.metadata, TIMEOUT_S),
+                range(12)))
+        found = stubs.admin.GetKey(admin_pb.GetKeyRequest(key_name=key), metadata=OWNER.metadata, timeout=TIMEOUT_S)
+    ciphertexts = [c for answer in answers for c in _batch_ciphertexts(answer, 1_000)]
+    past, per_version = _past_cap(ciphertexts, LARGE_CAP)
+    assert past == 0, f"{past} ciphertexts past the cap of {LARGE_CAP} (per version: {dict(per_version)})"
+    assert per_version[1] == LARGE_CAP, f"v1 made {per_version[1]} of its cap of {LARGE_CAP}: rotated early"
+    counted = {v.version: v.usage.encryptions for v in found.key.versions}
+    assert counted == dict(per_version), f"usage counts {counted}, ciphertexts made {dict(per_version)}"

@@ -2,19 +2,23 @@ package io.cipherd.server.engine;
 
 import io.cipherd.server.keycache.KeyCache;
 import io.cipherd.server.keycache.UsableKey;
+import io.cipherd.server.usage.EncryptionBlock;
 
 /**
  * Where an engine finds the key version to encrypt with, each encryption reserved against the
  * version's encryption limit before it runs ({@link KeyCache#forEncryption}). An engine of its own
  * asks the {@link KeyCache} for every encryption. A leased engine (a batch, a stream's run of
  * items) keeps the last answer, so items that encrypt with one key pay the lookup and the policy's
- * checks once rather than per item; each item still reserves its encryption ({@link
- * KeyCache#reserveAnother}), so the cap holds exactly whatever the call shape.
+ * checks once rather than per item; its further encryptions with that version come from an {@link
+ * EncryptionBlock}, reserved in blocks while the version is far from its limit and counted once
+ * when the lease forgets, or one by one near the limit ({@link KeyCache#reserveAnother}), so the
+ * cap holds exactly whatever the call shape.
  *
  * <p>What is kept lives as long as the lease's work: a batch, or one check period of a stream
- * ({@code api.StreamLease} calls {@link #forget}). A rotation or a policy change is therefore seen
- * by the next batch or within milliseconds on a stream; a version reaching its cap, at the next
- * item. Confined to the thread, or the lock, the lease's work runs under.
+ * ({@code api.StreamLease} calls {@link #forget}, and closing the lease does). A rotation or a
+ * policy change is therefore seen by the next batch or within milliseconds on a stream; a version
+ * reaching its cap, at the next item. Confined to the thread, or the lock, the lease's work runs
+ * under.
  */
 final class EncryptionKeys {
   private final KeyCache keys;
@@ -23,6 +27,12 @@ final class EncryptionKeys {
   private int lastVersion;
   private UsableKey last;
   private long lastLimit;
+
+  /** The kept version's further encryptions; null while nothing is kept. */
+  private EncryptionBlock block;
+
+  /** Whether the last encryption handed out came from {@link #block}. */
+  private boolean fromBlock;
 
   private EncryptionKeys(KeyCache keys, boolean keepLast) {
     this.keys = keys;
@@ -45,29 +55,47 @@ final class EncryptionKeys {
    * to be made or given back ({@link #unused}).
    */
   UsableKey forEncryption(String keyName, int keyVersion) {
-    if (last != null
-        && keyVersion == lastVersion
-        && keyName.equals(lastName)
-        && keys.reserveAnother(last, lastLimit)) {
-      return last;
+    if (last != null && keyVersion == lastVersion && keyName.equals(lastName)) {
+      if (block.take()) {
+        fromBlock = true;
+        return last;
+      }
+      if (keys.reserveAnother(last, lastLimit)) {
+        fromBlock = false;
+        return last;
+      }
     }
+    forget();
     UsableKey key = keys.forEncryption(keyName, keyVersion);
+    fromBlock = false;
     if (keepLast) {
       lastName = keyName;
       lastVersion = keyVersion;
       last = key;
       lastLimit = keys.encryptionLimit(key);
+      block = keys.encryptionBlock(key, lastLimit);
     }
     return key;
   }
 
   /** Gives back the reservation of an encryption with {@code key} that made no ciphertext. */
   void unused(UsableKey key) {
-    keys.unusedEncryption(key);
+    if (fromBlock && key == last) {
+      block.giveBack();
+    } else {
+      keys.unusedEncryption(key);
+    }
   }
 
-  /** Drops the kept answer: the next encryption asks the cache again. */
+  /**
+   * Counts the kept version's encryptions and gives back what its block did not use; the next
+   * encryption asks the cache again.
+   */
   void forget() {
+    if (block != null) {
+      block.settle();
+      block = null;
+    }
     last = null;
     lastName = null;
   }

@@ -3,8 +3,9 @@ package io.cipherd.server.engine;
 import io.cipherd.server.pool.CipherLease;
 
 /**
- * An engine over a lease on the cipher pools ({@link CryptoEngine#lease}); closing tells the
- * observer what it did and returns the leased ciphers to the pools.
+ * An engine over a lease on the cipher pools ({@link CryptoEngine#lease}); closing counts its
+ * encryptions and gives back what it reserved and did not use, tells the observer what it did and
+ * returns the leased ciphers to the pools.
  */
 public final class LeasedEngine implements AutoCloseable {
   private final CryptoEngine engine;
@@ -30,7 +31,8 @@ public final class LeasedEngine implements AutoCloseable {
   }
 
   /**
-   * Forgets the key version the lease's encryptions used last, so the next one asks the key cache.
+   * Forgets the key version the lease's encryptions used last, so the next one asks the key cache,
+   * counting its encryptions and giving back the reservations they did not use.
    */
   public void forgetKeys() {
     engine.envelopes.forgetKeys();
@@ -44,6 +46,7 @@ public final class LeasedEngine implements AutoCloseable {
   @Override
   public void close() {
     try {
+      forgetKeys();
       report();
     } finally {
       lease.close();

@@ -14,6 +14,7 @@ import io.cipherd.server.keys.KeyStoreAccessDeniedException;
 import io.cipherd.server.keys.KeyStoreUnavailableException;
 import io.cipherd.server.keys.KeyVersionInfo;
 import io.cipherd.server.keys.LifecycleRules;
+import io.cipherd.server.usage.EncryptionBlock;
 import io.cipherd.server.usage.UsageLedger;
 import java.time.Clock;
 import java.time.Duration;
@@ -194,6 +195,16 @@ public final class KeyCache {
     return peek(version.keyName())
         .map(m -> m.policy().encryptionLimit(key.header().mode()))
         .orElse(key.header().mode().encryptionLimit());
+  }
+
+  /**
+   * A run of encryptions with {@code key}, which {@link #forEncryption} returned to this caller
+   * before, reserved in blocks against {@code limit} ({@link #encryptionLimit}) while the version
+   * is far from it and counted at once ({@link EncryptionBlock}); the caller settles it.
+   */
+  public EncryptionBlock encryptionBlock(UsableKey key, long limit) {
+    KeyVersionRef version = key.version();
+    return usage.encryptionBlock(version.keyName(), version.version(), limit);
   }
 
   /**

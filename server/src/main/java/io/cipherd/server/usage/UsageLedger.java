@@ -48,6 +48,27 @@ public final class UsageLedger {
    */
   public static final long BLOCKS_PER_LIMIT = 64;
 
+  /**
+   * How many encryptions of one version a batch or a stream's run reserves at once, while the
+   * version is far from its limit ({@link EncryptionBlock}).
+   */
+  public static final long ENCRYPTION_BLOCK = 64;
+
+  /**
+   * A block is reserved only while the room left under the limit after it is at least this many
+   * times all blocks held on the version: other calls would have to make that many encryptions
+   * before a holder uses or gives back its block to be refused for want of it.
+   */
+  static final long BLOCK_MARGIN = 64;
+
+  /**
+   * How long an encryption at its version's limit waits for blocks held by batches to be settled
+   * before it is refused: far longer than a batch holds one (until its run of items on the version
+   * ends, or a stream's next look, 10 to 20 ms), so only a stalled holder makes a call refused for
+   * room it would not use.
+   */
+  static final long BLOCK_WAIT_NANOS = 1_000_000_000L;
+
   private final UsageStore store;
   private final Clock clock;
   private final long capBlock;
@@ -91,11 +112,13 @@ public final class UsageLedger {
    * Reserves one encryption of version {@code version} of key {@code name} against {@code limit}
    * (0: none) before it runs, and counts it as this replica's use: returns false, reserving
    * nothing, once the version has made its limit as far as this replica knows. Exact on this
-   * replica across concurrent calls. Each replica holds at most {@link #capBlock} unmerged
-   * reservations: one that would hold more first merges the key through {@code store}, which bounds
-   * both how far replicas together can pass the limit and the counts a killed replica loses. A
-   * key's first reservation reads its totals there; such store calls throw as the store does (an
-   * encryption that cannot be counted against its cap does not run).
+   * replica across concurrent calls, blocks included: while batches hold blocks of the version (see
+   * {@link EncryptionBlock}) a call at the limit waits, up to {@link #BLOCK_WAIT_NANOS}, for them
+   * to be settled and what they did not use given back. Each replica holds at most {@link
+   * #capBlock} unmerged reservations: one that would hold more first merges the key through {@code
+   * store}, which bounds both how far replicas together can pass the limit and the counts a killed
+   * replica loses. A key's first reservation reads its totals there; such store calls throw as the
+   * store does (an encryption that cannot be counted against its cap does not run).
    */
   public boolean reserveEncryption(String name, int version, long limit) {
     if (limit <= 0) {
@@ -112,10 +135,45 @@ public final class UsageLedger {
           return true;
         }
         case LIMIT_REACHED -> {
-          return false;
+          // Blocks held by batches may hold room they will not use: refuse once they are settled.
+          if (!cap.awaitNoBlockHeld(BLOCK_WAIT_NANOS)) {
+            return false;
+          }
         }
         case BLOCK_FULL -> mergeKey(name, /* add= */ true);
       }
+    }
+  }
+
+  /**
+   * A run of encryptions of version {@code version} of {@code name}, limited to {@code limit} (0:
+   * none), for one holder to take one by one and count at once. The version's first reservation
+   * must have been made ({@link #reserveEncryption}): its totals are read.
+   */
+  public EncryptionBlock encryptionBlock(String name, int version, long limit) {
+    return new EncryptionBlock(this, name, version, limit);
+  }
+
+  /**
+   * Reserves {@link #ENCRYPTION_BLOCK} encryptions of a capped version at once, unless it is near
+   * {@code limit}; see {@link EncryptionCap#tryReserveBlock}.
+   */
+  boolean reserveBlock(String name, int version, long limit) {
+    return loadedCap(name, version)
+        .tryReserveBlock(limit, capBlock(limit), ENCRYPTION_BLOCK, BLOCK_MARGIN);
+  }
+
+  /**
+   * Counts {@code made} encryptions of a block holder at once and, under a {@code limit}, settles
+   * its block, giving back the {@code unused} reservations.
+   */
+  void settleBlock(String name, int version, long limit, long made, long unused) {
+    // Counted first, then unreserved: meanwhile the cap counts them once too often, never too few.
+    if (made != 0) {
+      record(name, version, Use.ENCRYPT, made);
+    }
+    if (limit > 0) {
+      caps.get(name).get(version).settleBlock(ENCRYPTION_BLOCK, unused);
     }
   }
 
@@ -198,7 +256,7 @@ public final class UsageLedger {
 
   /**
    * Counts {@code uses} uses at once, as a batch tells them. Encryptions are counted by {@link
-   * #reserveEncryption}, before they run.
+   * #reserveEncryption}, before they run, or when an {@link EncryptionBlock} settles.
    */
   public void record(String name, int version, Use use, long uses) {
     ConcurrentMap<Integer, Pending> versions = pending.get(name);

@@ -318,4 +318,51 @@ class CryptoEngineTest {
       throw TestDenials.denied();
     }
   }
+
+  @Test
+  void aBatchThatThrowsMidway_countsExactlyWhatItEncrypted_andGivesItsBlockBack() {
+    keys.create("orders", KeyTemplate.of(CipherMode.GCM));
+    keys.create("legacy", KeyTemplate.of(CipherMode.CBC).allowingUnauthenticated());
+    long[] midway = new long[1];
+
+    assertThatThrownBy(
+            () ->
+                engine.inBatch(
+                    batch -> {
+                      for (int i = 0; i < 100; i++) {
+                        batch.encrypt("orders", 0, SECRET, ByteString.EMPTY);
+                      }
+                      // The first item reserved alone, the rest from blocks of 64.
+                      midway[0] = keys.usage().encryptions("orders", 1);
+                      return batch.encrypt("legacy", 0, SECRET, CONTEXT); // no AEAD: refused
+                    }))
+        .isInstanceOf(InvalidArgumentException.class);
+
+    assertThat(midway[0]).isEqualTo(1 + 2 * 64);
+    assertThat(keys.usage().encryptions("orders", 1)).isEqualTo(100);
+    assertThat(keys.usage().usage("orders").get(1).encryptions()).isEqualTo(100);
+    assertThat(keys.usage().encryptions("legacy", 1)).isZero();
+  }
+
+  @Test
+  void aLeaseItemThatFails_givesItsEncryptionBack_andForgettingCountsTheRun() {
+    // No limit (cbc): the lease counts its encryptions itself, and records them when it forgets.
+    keys.create("legacy", KeyTemplate.of(CipherMode.CBC).allowingUnauthenticated());
+    try (LeasedEngine lease = engine.lease()) {
+      for (int i = 0; i < 70; i++) {
+        lease.engine().encrypt("legacy", 0, SECRET, ByteString.EMPTY);
+      }
+      // A context without AEAD fails after the encryption was taken: it counts no more.
+      assertThatThrownBy(() -> lease.engine().encrypt("legacy", 0, SECRET, CONTEXT))
+          .isInstanceOf(InvalidArgumentException.class);
+      // Only the first, which asked the cache, is counted yet: the other 69 wait for the lease.
+      assertThat(keys.usage().usage("legacy").get(1).encryptions()).isEqualTo(1);
+      lease.forgetKeys(); // a stream's look: counted, the block's rest given back
+      assertThat(keys.usage().encryptions("legacy", 1)).isEqualTo(70);
+      assertThat(keys.usage().usage("legacy").get(1).encryptions()).isEqualTo(70);
+      lease.engine().encrypt("legacy", 0, SECRET, ByteString.EMPTY);
+    }
+    assertThat(keys.usage().encryptions("legacy", 1)).isEqualTo(71);
+    assertThat(keys.usage().usage("legacy").get(1).encryptions()).isEqualTo(71);
+  }
 }

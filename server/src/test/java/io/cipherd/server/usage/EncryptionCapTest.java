@@ -72,4 +72,44 @@ class EncryptionCapTest {
     assertThat(cap.tryReserve(0, 1)).isEqualTo(Reservation.RESERVED);
     assertThat(cap.claimed()).isEqualTo(2);
   }
+
+  @Test
+  void blocks_areReservedOnlyFarFromTheLimit_andSettlingGivesBackTheRest() {
+    EncryptionCap cap = new EncryptionCap(0, 0);
+    // 10,000 - 128 >= 64 x 128 held: a second block fits; a third would leave less than 64 x 192.
+    assertThat(cap.tryReserveBlock(10_000, 1_000, 64, 64)).isTrue();
+    assertThat(cap.tryReserveBlock(10_000, 1_000, 64, 64)).isTrue();
+    assertThat(cap.tryReserveBlock(10_000, 1_000, 64, 64)).isFalse();
+    assertThat(cap.claimed()).isEqualTo(128);
+
+    cap.settleBlock(64, /* unused= */ 60);
+    assertThat(cap.claimed()).isEqualTo(68);
+    cap.settleBlock(64, /* unused= */ 64);
+    assertThat(cap.claimed()).isEqualTo(4);
+
+    // Nothing held: one at a time up to exactly the limit.
+    int reserved = 0;
+    while (cap.tryReserve(10_000, Long.MAX_VALUE) == Reservation.RESERVED) {
+      reserved++;
+    }
+    assertThat(reserved).isEqualTo(10_000 - 4);
+    assertThat(cap.tryReserveBlock(10_000, 1_000, 64, 64)).isFalse();
+    assertThat(cap.claimed()).isEqualTo(10_000);
+  }
+
+  @Test
+  void heldBlocks_stayWithinHalfTheMergeBlock_soAMergeAlwaysMakesRoom() {
+    EncryptionCap cap = new EncryptionCap(0, 0);
+    assertThat(cap.tryReserveBlock(1L << 40, 100, 64, 64)).isFalse();
+    assertThat(cap.tryReserveBlock(1L << 40, 128, 64, 64)).isTrue();
+    assertThat(cap.tryReserveBlock(1L << 40, 128, 64, 64)).isFalse();
+    // Per-item reservations fill the block; a merge (which cannot move the held block) makes room.
+    for (int i = 0; i < 64; i++) {
+      assertThat(cap.tryReserve(1L << 40, 128)).isEqualTo(Reservation.RESERVED);
+    }
+    assertThat(cap.tryReserve(1L << 40, 128)).isEqualTo(Reservation.BLOCK_FULL);
+    cap.merged(/* total= */ 64, /* added= */ 64);
+    assertThat(cap.tryReserve(1L << 40, 128)).isEqualTo(Reservation.RESERVED);
+    assertThat(cap.claimed()).isEqualTo(64 + 64 + 1);
+  }
 }

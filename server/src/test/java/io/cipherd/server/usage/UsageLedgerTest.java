@@ -233,4 +233,158 @@ class UsageLedgerTest {
     assertThat(new UsageLedger(store, clock, 100).capBlock(1L << 20)).isEqualTo(100);
     assertThat(ledger.capBlock(CipherMode.GCM.encryptionLimit())).isEqualTo(1L << 24);
   }
+
+  @Test
+  void encryptionBlock_aRunLargerThanABlock_isCountedOnce_exactly() {
+    long limit = 1_000_000;
+    UsageLedger ledger = new UsageLedger(store, clock);
+    // A lease's first encryption reserves alone (KeyCache.forEncryption); the rest from blocks.
+    assertThat(ledger.reserveEncryption("k", 1, limit)).isTrue();
+    EncryptionBlock block = ledger.encryptionBlock("k", 1, limit);
+    for (int i = 0; i < 299; i++) {
+      assertThat(block.take()).isTrue();
+    }
+    // Five blocks reserved against the cap; four full ones counted as they were settled.
+    assertThat(ledger.encryptions("k", 1)).isEqualTo(1 + 5 * UsageLedger.ENCRYPTION_BLOCK);
+    assertThat(ledger.usage("k").get(1).encryptions()).isEqualTo(1 + 4 * 64);
+
+    block.settle();
+
+    assertThat(ledger.encryptions("k", 1)).isEqualTo(300);
+    assertThat(ledger.usage("k").get(1).encryptions()).isEqualTo(300);
+    assertThat(ledger.usage("k").get(1).lastUsed()).isEqualTo(clock.instant());
+    ledger.merge();
+    assertThat(store.readUsage("k").get(1).encryptions()).isEqualTo(300);
+    assertThat(ledger.encryptions("k", 1)).isEqualTo(300);
+    block.settle(); // a second settling counts nothing more
+    assertThat(ledger.usage("k").get(1).encryptions()).isEqualTo(300);
+  }
+
+  @Test
+  void encryptionBlock_givenBackAndUnusedEncryptions_countNoMore_acrossAMerge() {
+    long limit = 1_000_000;
+    UsageLedger ledger = new UsageLedger(store, clock);
+    assertThat(ledger.reserveEncryption("k", 1, limit)).isTrue();
+    EncryptionBlock block = ledger.encryptionBlock("k", 1, limit);
+    for (int i = 0; i < 100; i++) {
+      assertThat(block.take()).isTrue();
+    }
+    block.giveBack(); // an item that made no ciphertext
+    ledger.merge(); // mid-run: the held block is neither lost nor merged twice
+    assertThat(ledger.encryptions("k", 1)).isEqualTo(1 + 2 * 64);
+
+    block.settle(); // the run stops midway: 28 reserved and unused go back
+
+    assertThat(ledger.encryptions("k", 1)).isEqualTo(100);
+    ledger.merge();
+    assertThat(store.readUsage("k").get(1).encryptions()).isEqualTo(100);
+    assertThat(ledger.encryptions("k", 1)).isEqualTo(100);
+  }
+
+  @Test
+  void encryptionBlock_withoutALimit_countsOnlyWhenSettled() {
+    UsageLedger ledger = new UsageLedger(store, clock);
+    EncryptionBlock block = ledger.encryptionBlock("k", 1, 0);
+    for (int i = 0; i < 1_000; i++) {
+      assertThat(block.take()).isTrue();
+    }
+    block.giveBack();
+    assertThat(ledger.usage("k")).isEmpty();
+
+    block.settle();
+
+    assertThat(ledger.usage("k").get(1).encryptions()).isEqualTo(999);
+    assertThat(ledger.encryptions("k", 1)).isEqualTo(999);
+  }
+
+  @Test
+  void encryptionBlocks_concurrentRunsUpToTheLimit_grantExactlyIt_andCountThem() throws Exception {
+    long limit = 64 * 64 * 4; // a merge block of 256: two blocks held at most
+    UsageLedger ledger = new UsageLedger(store, clock);
+    ExecutorService threads = Executors.newFixedThreadPool(4);
+    AtomicLong granted = new AtomicLong();
+    AtomicLong fromBlocks = new AtomicLong();
+    for (int t = 0; t < 4; t++) {
+      threads.execute(
+          () -> {
+            boolean refused = false;
+            while (!refused) {
+              // One run of 256 items, as a batch: each tenth item fails and gives its encryption
+              // back.
+              if (!ledger.reserveEncryption("k", 1, limit)) {
+                break;
+              }
+              granted.incrementAndGet();
+              EncryptionBlock block = ledger.encryptionBlock("k", 1, limit);
+              for (int i = 1; i < 256; i++) {
+                if (block.take()) {
+                  fromBlocks.incrementAndGet();
+                  if (i % 10 == 0) {
+                    block.giveBack();
+                    fromBlocks.decrementAndGet();
+                  } else {
+                    granted.incrementAndGet();
+                  }
+                } else if (ledger.reserveEncryption("k", 1, limit)) {
+                  if (i % 10 == 0) {
+                    ledger.releaseEncryption("k", 1);
+                  } else {
+                    granted.incrementAndGet();
+                  }
+                } else {
+                  refused = true;
+                  break;
+                }
+              }
+              block.settle();
+            }
+          });
+    }
+    threads.shutdown();
+    assertThat(threads.awaitTermination(60, TimeUnit.SECONDS)).isTrue();
+
+    assertThat(granted.get()).isEqualTo(limit);
+    assertThat(ledger.encryptions("k", 1)).isEqualTo(limit);
+    assertThat(ledger.usage("k").get(1).encryptions()).isEqualTo(limit);
+    assertThat(ledger.reserveEncryption("k", 1, limit)).isFalse();
+    ledger.merge();
+    assertThat(store.readUsage("k").get(1).encryptions()).isEqualTo(limit);
+    // Far from the limit the runs took blocks; within 64 x the blocks held, one at a time.
+    assertThat(fromBlocks.get()).isBetween(1L, limit - 64 * 64);
+  }
+
+  @Test
+  void reserveEncryption_atTheLimit_waitsForABlockHeldElsewhere_andGetsWhatItDidNotUse()
+      throws Exception {
+    long limit = 64 * 64 * 4;
+    UsageLedger ledger = new UsageLedger(store, clock);
+    assertThat(ledger.reserveEncryption("k", 1, limit)).isTrue();
+    EncryptionBlock held = ledger.encryptionBlock("k", 1, limit);
+    assertThat(held.take()).isTrue(); // a batch holds a block and has used one of it
+    long others = 0;
+    while (ledger.encryptions("k", 1) < limit) {
+      assertThat(ledger.reserveEncryption("k", 1, limit)).isTrue();
+      others++;
+    }
+    // At the limit, with 63 of the block unused: a call waits rather than being refused.
+    ExecutorService threads = Executors.newSingleThreadExecutor();
+    try {
+      var waiting = threads.submit(() -> ledger.reserveEncryption("k", 1, limit));
+      Thread.sleep(50);
+      assertThat(waiting.isDone()).isFalse();
+      held.settle(); // the batch ends: 63 given back
+      assertThat(waiting.get(10, TimeUnit.SECONDS)).isTrue();
+    } finally {
+      threads.shutdownNow();
+    }
+    long made = 1 + 1 + others + 1;
+    assertThat(ledger.encryptions("k", 1)).isEqualTo(made);
+    assertThat(ledger.usage("k").get(1).encryptions()).isEqualTo(made);
+    for (long i = made; i < limit; i++) {
+      assertThat(ledger.reserveEncryption("k", 1, limit)).isTrue();
+    }
+    assertThat(ledger.reserveEncryption("k", 1, limit)).isFalse(); // nothing held: at once
+    ledger.merge();
+    assertThat(store.readUsage("k").get(1).encryptions()).isEqualTo(limit);
+  }
 }
