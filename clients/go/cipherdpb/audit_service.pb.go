@@ -492,9 +492,9 @@ var File_cipherd_v1_audit_service_proto protoreflect.FileDescriptor
 const file_cipherd_v1_audit_service_proto_rawDesc = "" +
 	"\n" +
 	"\x1ecipherd/v1/audit_service.proto\x12\n" +
-	"cipherd.v1\x1a\x1fgoogle/protobuf/timestamp.proto\"-\n" +
-	"\x15HashAuditValueRequest\x12\x14\n" +
-	"\x05value\x18\x01 \x01(\fR\x05value\",\n" +
+	"cipherd.v1\x1a\x1fgoogle/protobuf/timestamp.proto\"2\n" +
+	"\x15HashAuditValueRequest\x12\x19\n" +
+	"\x05value\x18\x01 \x01(\fB\x03\x80\x01\x01R\x05value\",\n" +
 	"\x16HashAuditValueResponse\x12\x12\n" +
 	"\x04hash\x18\x01 \x01(\tR\x04hash\"]\n" +
 	"\x0fAuditCheckpoint\x12\x10\n" +

@@ -28,8 +28,9 @@ type ItemError struct {
 	Code int32 `protobuf:"varint,1,opt,name=code,proto3" json:"code,omitempty"`
 	// message says what was wrong; it never contains plaintext, key bytes or the ciphertext.
 	Message string `protobuf:"bytes,2,opt,name=message,proto3" json:"message,omitempty"`
-	// reason is what kind of error it is, as the google.rpc.ErrorInfo reason of a failed call
-	// (proto/README.md, "Errors"): compare it, never the message, to tell errors apart.
+	// reason is what kind of error it is, as the google.rpc.ErrorInfo reason of a failed call: the
+	// name of an ErrorReason value (error_reason.proto). Compare it, never the message, to tell
+	// errors apart.
 	Reason        string `protobuf:"bytes,3,opt,name=reason,proto3" json:"reason,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
@@ -3162,10 +3163,10 @@ const file_cipherd_v1_crypto_service_proto_rawDesc = "" +
 	"\tItemError\x12\x12\n" +
 	"\x04code\x18\x01 \x01(\x05R\x04code\x12\x18\n" +
 	"\amessage\x18\x02 \x01(\tR\amessage\x12\x16\n" +
-	"\x06reason\x18\x03 \x01(\tR\x06reason\"\x84\x01\n" +
+	"\x06reason\x18\x03 \x01(\tR\x06reason\"\x89\x01\n" +
 	"\x0eEncryptRequest\x12\x19\n" +
-	"\bkey_name\x18\x01 \x01(\tR\akeyName\x12\x1c\n" +
-	"\tplaintext\x18\x02 \x01(\fR\tplaintext\x12\x18\n" +
+	"\bkey_name\x18\x01 \x01(\tR\akeyName\x12!\n" +
+	"\tplaintext\x18\x02 \x01(\fB\x03\x80\x01\x01R\tplaintext\x12\x18\n" +
 	"\acontext\x18\x03 \x01(\fR\acontext\x12\x1f\n" +
 	"\vkey_version\x18\x04 \x01(\x05R\n" +
 	"keyVersion\"R\n" +
@@ -3180,9 +3181,9 @@ const file_cipherd_v1_crypto_service_proto_rawDesc = "" +
 	"ciphertext\x18\x01 \x01(\tR\n" +
 	"ciphertext\x12\x18\n" +
 	"\acontext\x18\x02 \x01(\fR\acontext\x12!\n" +
-	"\fexpected_key\x18\x03 \x01(\tR\vexpectedKey\"P\n" +
-	"\x0fDecryptResponse\x12\x1c\n" +
-	"\tplaintext\x18\x01 \x01(\fR\tplaintext\x12\x1f\n" +
+	"\fexpected_key\x18\x03 \x01(\tR\vexpectedKey\"U\n" +
+	"\x0fDecryptResponse\x12!\n" +
+	"\tplaintext\x18\x01 \x01(\fB\x03\x80\x01\x01R\tplaintext\x12\x1f\n" +
 	"\vkey_version\x18\x02 \x01(\x05R\n" +
 	"keyVersion\"\xc0\x01\n" +
 	"\x10ReEncryptRequest\x12\x1e\n" +
@@ -3211,10 +3212,10 @@ const file_cipherd_v1_crypto_service_proto_rawDesc = "" +
 	"\x12source_key_version\x18\x03 \x01(\x05R\x10sourceKeyVersion\"d\n" +
 	"\x13EncryptBatchRequest\x12\x19\n" +
 	"\bkey_name\x18\x01 \x01(\tR\akeyName\x122\n" +
-	"\x05items\x18\x02 \x03(\v2\x1c.cipherd.v1.EncryptBatchItemR\x05items\"h\n" +
+	"\x05items\x18\x02 \x03(\v2\x1c.cipherd.v1.EncryptBatchItemR\x05items\"m\n" +
 	"\x10EncryptBatchItem\x12\x1c\n" +
-	"\treference\x18\x01 \x01(\tR\treference\x12\x1c\n" +
-	"\tplaintext\x18\x02 \x01(\fR\tplaintext\x12\x18\n" +
+	"\treference\x18\x01 \x01(\tR\treference\x12!\n" +
+	"\tplaintext\x18\x02 \x01(\fB\x03\x80\x01\x01R\tplaintext\x12\x18\n" +
 	"\acontext\x18\x03 \x01(\fR\acontext\"P\n" +
 	"\x14EncryptBatchResponse\x128\n" +
 	"\aresults\x18\x01 \x03(\v2\x1e.cipherd.v1.EncryptBatchResultR\aresults\"\xaf\x01\n" +
@@ -3238,10 +3239,10 @@ const file_cipherd_v1_crypto_service_proto_rawDesc = "" +
 	"\acontext\x18\x03 \x01(\fR\acontext\x12!\n" +
 	"\fexpected_key\x18\x04 \x01(\tR\vexpectedKey\"P\n" +
 	"\x14DecryptBatchResponse\x128\n" +
-	"\aresults\x18\x01 \x03(\v2\x1e.cipherd.v1.DecryptBatchResultR\aresults\"\xad\x01\n" +
+	"\aresults\x18\x01 \x03(\v2\x1e.cipherd.v1.DecryptBatchResultR\aresults\"\xb2\x01\n" +
 	"\x12DecryptBatchResult\x12\x1c\n" +
-	"\treference\x18\x01 \x01(\tR\treference\x12\x1e\n" +
-	"\tplaintext\x18\x02 \x01(\fH\x00R\tplaintext\x12-\n" +
+	"\treference\x18\x01 \x01(\tR\treference\x12#\n" +
+	"\tplaintext\x18\x02 \x01(\fB\x03\x80\x01\x01H\x00R\tplaintext\x12-\n" +
 	"\x05error\x18\x03 \x01(\v2\x15.cipherd.v1.ItemErrorH\x00R\x05error\x12\x1f\n" +
 	"\vkey_version\x18\x04 \x01(\x05R\n" +
 	"keyVersionB\t\n" +
@@ -3280,11 +3281,11 @@ const file_cipherd_v1_crypto_service_proto_rawDesc = "" +
 	"\x06legacy\x18\x05 \x01(\v2\x1c.cipherd.v1.LegacyCiphertextR\x06legacy\x12!\n" +
 	"\fexpected_key\x18\x06 \x01(\tR\vexpectedKey\"S\n" +
 	"\x17ReEncryptStreamResponse\x128\n" +
-	"\x06result\x18\x01 \x01(\v2 .cipherd.v1.ReEncryptBatchResultR\x06result\"\x87\x01\n" +
+	"\x06result\x18\x01 \x01(\v2 .cipherd.v1.ReEncryptBatchResultR\x06result\"\x8c\x01\n" +
 	"\x14EncryptStreamRequest\x12\x1c\n" +
 	"\treference\x18\x01 \x01(\tR\treference\x12\x19\n" +
-	"\bkey_name\x18\x02 \x01(\tR\akeyName\x12\x1c\n" +
-	"\tplaintext\x18\x03 \x01(\fR\tplaintext\x12\x18\n" +
+	"\bkey_name\x18\x02 \x01(\tR\akeyName\x12!\n" +
+	"\tplaintext\x18\x03 \x01(\fB\x03\x80\x01\x01R\tplaintext\x12\x18\n" +
 	"\acontext\x18\x04 \x01(\fR\acontext\"O\n" +
 	"\x15EncryptStreamResponse\x126\n" +
 	"\x06result\x18\x01 \x01(\v2\x1e.cipherd.v1.EncryptBatchResultR\x06result\"\x91\x01\n" +
@@ -3311,10 +3312,10 @@ const file_cipherd_v1_crypto_service_proto_rawDesc = "" +
 	"\rNormalization\x12\x12\n" +
 	"\x04trim\x18\x01 \x01(\bR\x04trim\x12\x12\n" +
 	"\x04nfkc\x18\x02 \x01(\bR\x04nfkc\x12\x1a\n" +
-	"\bcasefold\x18\x03 \x01(\bR\bcasefold\"\xee\x01\n" +
+	"\bcasefold\x18\x03 \x01(\bR\bcasefold\"\xf3\x01\n" +
 	"\x13ComputeIndexRequest\x12\x19\n" +
-	"\bkey_name\x18\x01 \x01(\tR\akeyName\x12\x14\n" +
-	"\x05value\x18\x02 \x01(\fR\x05value\x12?\n" +
+	"\bkey_name\x18\x01 \x01(\tR\akeyName\x12\x19\n" +
+	"\x05value\x18\x02 \x01(\fB\x03\x80\x01\x01R\x05value\x12?\n" +
 	"\rnormalization\x18\x03 \x01(\v2\x19.cipherd.v1.NormalizationR\rnormalization\x12!\n" +
 	"\flength_bytes\x18\x04 \x01(\x05R\vlengthBytes\x12\x1f\n" +
 	"\vkey_version\x18\x05 \x01(\x05R\n" +
@@ -3333,10 +3334,10 @@ const file_cipherd_v1_crypto_service_proto_rawDesc = "" +
 	"\bkey_name\x18\x01 \x01(\tR\akeyName\x12?\n" +
 	"\rnormalization\x18\x02 \x01(\v2\x19.cipherd.v1.NormalizationR\rnormalization\x12!\n" +
 	"\flength_bytes\x18\x03 \x01(\x05R\vlengthBytes\x127\n" +
-	"\x05items\x18\x04 \x03(\v2!.cipherd.v1.ComputeIndexBatchItemR\x05items\"K\n" +
+	"\x05items\x18\x04 \x03(\v2!.cipherd.v1.ComputeIndexBatchItemR\x05items\"P\n" +
 	"\x15ComputeIndexBatchItem\x12\x1c\n" +
-	"\treference\x18\x01 \x01(\tR\treference\x12\x14\n" +
-	"\x05value\x18\x02 \x01(\fR\x05value\"Z\n" +
+	"\treference\x18\x01 \x01(\tR\treference\x12\x19\n" +
+	"\x05value\x18\x02 \x01(\fB\x03\x80\x01\x01R\x05value\"Z\n" +
 	"\x19ComputeIndexBatchResponse\x12=\n" +
 	"\aresults\x18\x01 \x03(\v2#.cipherd.v1.ComputeIndexBatchResultR\aresults\"\xaa\x01\n" +
 	"\x17ComputeIndexBatchResult\x12\x1c\n" +
@@ -3387,9 +3388,9 @@ const file_cipherd_v1_crypto_service_proto_rawDesc = "" +
 	"\bkey_name\x18\x01 \x01(\tR\akeyName\x12\"\n" +
 	"\rkey_size_bits\x18\x02 \x01(\x05R\vkeySizeBits\x12\x18\n" +
 	"\acontext\x18\x03 \x01(\fR\acontext\x12%\n" +
-	"\x0eomit_plaintext\x18\x04 \x01(\bR\romitPlaintext\"\x80\x01\n" +
-	"\x17GenerateDataKeyResponse\x12#\n" +
-	"\rplaintext_key\x18\x01 \x01(\fR\fplaintextKey\x12\x1f\n" +
+	"\x0eomit_plaintext\x18\x04 \x01(\bR\romitPlaintext\"\x85\x01\n" +
+	"\x17GenerateDataKeyResponse\x12(\n" +
+	"\rplaintext_key\x18\x01 \x01(\fB\x03\x80\x01\x01R\fplaintextKey\x12\x1f\n" +
 	"\vwrapped_key\x18\x02 \x01(\tR\n" +
 	"wrappedKey\x12\x1f\n" +
 	"\vkey_version\x18\x03 \x01(\x05R\n" +

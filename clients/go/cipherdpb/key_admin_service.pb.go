@@ -1846,17 +1846,17 @@ const file_cipherd_v1_key_admin_service_proto_rawDesc = "" +
 	"\bkey_name\x18\x01 \x01(\tR\akeyName\x12-\n" +
 	"\x06policy\x18\x02 \x01(\v2\x15.cipherd.v1.KeyPolicyR\x06policy\"<\n" +
 	"\x17UpdateKeyPolicyResponse\x12!\n" +
-	"\x03key\x18\x01 \x01(\v2\x0f.cipherd.v1.KeyR\x03key\"\xe5\x02\n" +
+	"\x03key\x18\x01 \x01(\v2\x0f.cipherd.v1.KeyR\x03key\"\xef\x02\n" +
 	"\x10ImportKeyRequest\x12\x19\n" +
 	"\bkey_name\x18\x01 \x01(\tR\akeyName\x12$\n" +
-	"\x04mode\x18\x02 \x01(\x0e2\x10.cipherd.v1.ModeR\x04mode\x12!\n" +
-	"\fkey_material\x18\x03 \x01(\fR\vkeyMaterial\x123\n" +
+	"\x04mode\x18\x02 \x01(\x0e2\x10.cipherd.v1.ModeR\x04mode\x12&\n" +
+	"\fkey_material\x18\x03 \x01(\fB\x03\x80\x01\x01R\vkeyMaterial\x123\n" +
 	"\x15allow_unauthenticated\x18\x04 \x01(\bR\x14allowUnauthenticated\x12=\n" +
 	"\rlegacy_cipher\x18\x05 \x01(\x0e2\x18.cipherd.v1.LegacyCipherR\flegacyCipher\x121\n" +
 	"\tlegacy_iv\x18\x06 \x01(\x0e2\x14.cipherd.v1.LegacyIvR\blegacyIv\x12&\n" +
-	"\x0flegacy_fixed_iv\x18\a \x01(\fR\rlegacyFixedIv\x12\x1e\n" +
+	"\x0flegacy_fixed_iv\x18\a \x01(\fR\rlegacyFixedIv\x12#\n" +
 	"\n" +
-	"passphrase\x18\b \x01(\fR\n" +
+	"passphrase\x18\b \x01(\fB\x03\x80\x01\x01R\n" +
 	"passphrase\"6\n" +
 	"\x11ImportKeyResponse\x12!\n" +
 	"\x03key\x18\x01 \x01(\v2\x0f.cipherd.v1.KeyR\x03key\"n\n" +

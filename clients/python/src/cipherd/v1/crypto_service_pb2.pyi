@@ -33,8 +33,9 @@ class ItemError(_message.Message):
     message: _builtins.str
     """message says what was wrong; it never contains plaintext, key bytes or the ciphertext."""
     reason: _builtins.str
-    """reason is what kind of error it is, as the google.rpc.ErrorInfo reason of a failed call
-    (proto/README.md, "Errors"): compare it, never the message, to tell errors apart.
+    """reason is what kind of error it is, as the google.rpc.ErrorInfo reason of a failed call: the
+    name of an ErrorReason value (error_reason.proto). Compare it, never the message, to tell
+    errors apart.
     """
     def __init__(
         self,

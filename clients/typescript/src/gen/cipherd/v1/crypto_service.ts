@@ -31,8 +31,9 @@ export interface ItemError {
   /** message says what was wrong; it never contains plaintext, key bytes or the ciphertext. */
   message: string;
   /**
-   * reason is what kind of error it is, as the google.rpc.ErrorInfo reason of a failed call
-   * (proto/README.md, "Errors"): compare it, never the message, to tell errors apart.
+   * reason is what kind of error it is, as the google.rpc.ErrorInfo reason of a failed call: the
+   * name of an ErrorReason value (error_reason.proto). Compare it, never the message, to tell
+   * errors apart.
    */
   reason: string;
 }
