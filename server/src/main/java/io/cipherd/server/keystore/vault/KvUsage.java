@@ -1,8 +1,11 @@
 package io.cipherd.server.keystore.vault;
 
+import dev.failsafe.RetryPolicy;
+import io.cipherd.server.keys.ConcurrentKeyUpdateException;
 import io.cipherd.server.keys.VersionUsage;
 import io.github.jopenlibs.vault.json.JsonObject;
 import io.github.jopenlibs.vault.json.JsonValue;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.HashMap;
 import java.util.Map;
@@ -16,10 +19,18 @@ import java.util.Map;
  */
 final class KvUsage {
   /**
-   * Replicas merge every few seconds; a write that loses this many races in a row is retried next
-   * merge.
+   * How a usage write that lost a check-and-set race is retried: on a capped key near its limit,
+   * every replica merges on each encryption, so writes collide in bursts; jittered, growing pauses
+   * spread them out. A write that loses every attempt throws {@code ConcurrentKeyUpdateException}
+   * (ABORTED, safe to retry), and a periodic merge keeps its counts for the next one.
    */
-  static final int MAX_ATTEMPTS = 8;
+  static final RetryPolicy<Map<Integer, VersionUsage>> CAS_RETRY =
+      RetryPolicy.<Map<Integer, VersionUsage>>builder()
+          .handle(ConcurrentKeyUpdateException.class)
+          .withMaxAttempts(16)
+          .withBackoff(Duration.ofMillis(1), Duration.ofMillis(50))
+          .withJitter(0.5)
+          .build();
 
   private KvUsage() {}
 

@@ -1,5 +1,6 @@
 package io.cipherd.server.keystore.vault;
 
+import dev.failsafe.Failsafe;
 import io.cipherd.server.keys.AuditHead;
 import io.cipherd.server.keys.AuditStore;
 import io.cipherd.server.keys.ConcurrentKeyUpdateException;
@@ -231,22 +232,26 @@ public final class VaultKeyStore implements KeyStore, UsageStore, AuditStore {
 
   /**
    * Adds {@code delta} to the usage secret {@code _usage/<name>} (a folder key names cannot clash
-   * with) with check-and-set, re-reading and retrying when another replica wrote first.
+   * with) with check-and-set, re-reading and retrying after a jittered pause when another replica
+   * wrote first ({@link KvUsage#CAS_RETRY}).
    */
   @Override
   public Map<Integer, VersionUsage> addUsage(String name, Map<Integer, VersionUsage> delta) {
     String path = KvUsage.path(name);
-    for (int attempt = 0; attempt < KvUsage.MAX_ATTEMPTS; attempt++) {
-      Optional<KvClient.Versioned> latest = kv.readLatest(path);
-      Map<Integer, VersionUsage> merged =
-          new HashMap<>(latest.map(l -> KvUsage.decode(l.data())).orElse(Map.of()));
-      delta.forEach((version, counts) -> merged.merge(version, counts, VersionUsage::plus));
-      if (kv.writeVersion(
-          path, latest.map(KvClient.Versioned::version).orElse(0), KvUsage.encode(merged))) {
-        return Map.copyOf(merged);
-      }
+    return Failsafe.with(KvUsage.CAS_RETRY).get(() -> addUsageOnce(name, path, delta));
+  }
+
+  private Map<Integer, VersionUsage> addUsageOnce(
+      String name, String path, Map<Integer, VersionUsage> delta) {
+    Optional<KvClient.Versioned> latest = kv.readLatest(path);
+    Map<Integer, VersionUsage> merged =
+        new HashMap<>(latest.map(l -> KvUsage.decode(l.data())).orElse(Map.of()));
+    delta.forEach((version, counts) -> merged.merge(version, counts, VersionUsage::plus));
+    if (!kv.writeVersion(
+        path, latest.map(KvClient.Versioned::version).orElse(0), KvUsage.encode(merged))) {
+      throw new ConcurrentKeyUpdateException(name, 0);
     }
-    throw new ConcurrentKeyUpdateException(name, 0);
+    return Map.copyOf(merged);
   }
 
   @Override
