@@ -4,7 +4,7 @@
 // GOPROXY=file://DIR, or its .zip and .mod uploaded to an internal proxy (docs/development.md,
 // "Publishing the Go client").
 //
-//	cd clients/go && go run ./publish -version v0.31.0 -out /srv/goproxy
+//	cd clients/go/publish && go run . -module-dir .. -version v0.31.0 -out /srv/goproxy
 package main
 
 import (
