@@ -7,7 +7,6 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
-
 )
 
 // failedLine is a line of the failures file, as a reader of it sees it.
