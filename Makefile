@@ -125,7 +125,7 @@ proto: proto-go proto-python proto-ts ## regenerate every client's code from pro
 proto-go: ## regenerate clients/go/cipherdpb from proto/ (buf, pinned protoc-gen-go and protoc-gen-go-grpc)
 	BUF_VERSION=$(BUF_VERSION) clients/go/scripts/generate-proto
 
-test-go: build ## Go client and cipherctl: generated code not stale, go vet, tests against the real jar and (cipherctl scan) a throwaway PostgreSQL
+test-go: build ## Go client and cipherctl: generated code not stale, go vet, tests against the real jar and (cipherctl scan) a throwaway PostgreSQL; a module outside the checkout builds the client from a file:// module proxy
 	@start=$$(date +%s); pg="$$(.ci/install-postgres)"; echo "test-go: PostgreSQL in $$pg ready in $$(( $$(date +%s) - start ))s"
 	@tmp=$$(mktemp -d); trap 'rm -rf "$$tmp"' EXIT; \
 	BUF_VERSION=$(BUF_VERSION) clients/go/scripts/generate-proto "$$tmp"; \
@@ -133,7 +133,8 @@ test-go: build ## Go client and cipherctl: generated code not stale, go vet, tes
 	  echo "test-go: clients/go/cipherdpb is stale against proto/: run make proto-go and commit the result" >&2; exit 1; }
 	cd clients/go && unformatted=$$(gofmt -l .) && { [ -z "$$unformatted" ] || { echo "test-go: run gofmt -w on: $$unformatted" >&2; exit 1; }; } && \
 	  go vet ./... && \
-	  $(CLIENT_TEST_ENV) CIPHERD_POSTGRES_BIN="$$(../../.ci/install-postgres)" go test -count=1 ./...
+	  $(CLIENT_TEST_ENV) CIPHERD_POSTGRES_BIN="$$(../../.ci/install-postgres)" go test -count=1 ./... && \
+	  cd publish && go vet ./... && go test -count=1 ./...
 
 # --- Python and TypeScript clients (clients/python, clients/typescript) ---
 

@@ -14,8 +14,11 @@ const maxCheckpointsPerCall = 10_000
 // HashAuditValue is the keyed hash the server's audit records carry for a caller's context equal
 // to value ("hmac-sha256:<hex>"): grep the audit file for it to find the calls that carried it.
 func (c *Client) HashAuditValue(ctx context.Context, value []byte) (string, error) {
-	resp, err := c.Audit.HashAuditValue(ctx, &cipherdpb.HashAuditValueRequest{Value: value})
-	return resp.GetHash(), err
+	resp, err := c.audit.HashAuditValue(ctx, &cipherdpb.HashAuditValueRequest{Value: value})
+	if err != nil {
+		return "", err
+	}
+	return resp.GetHash(), nil
 }
 
 // VerifyAuditCheckpoints asks the server whether each checkpoint's MAC is its audit key's, in
@@ -27,7 +30,7 @@ func (c *Client) VerifyAuditCheckpoints(ctx context.Context, checkpoints []audit
 		for _, cp := range checkpoints[start:min(start+maxCheckpointsPerCall, len(checkpoints))] {
 			req.Checkpoints = append(req.Checkpoints, &cipherdpb.AuditCheckpoint{Seq: cp.Seq, Time: cp.Time, Prev: cp.Prev, Mac: cp.MAC})
 		}
-		resp, err := c.Audit.VerifyAuditCheckpoints(ctx, req)
+		resp, err := c.audit.VerifyAuditCheckpoints(ctx, req)
 		if err != nil {
 			return nil, err
 		}
@@ -43,22 +46,22 @@ func (c *Client) VerifyAuditCheckpoints(ctx context.Context, checkpoints []audit
 // start lines carry (audit.TrailName), "" for the server's own. It is nil when the key store holds
 // none for the trail. Ask for it before reading the files: a head is anchored only after its line
 // is durable, so files read afterwards reach it unless lines were removed.
-func (c *Client) AuditHead(ctx context.Context, trail string) (*cipherdpb.AuditHead, error) {
-	resp, err := c.Audit.VerifyAuditCheckpoints(ctx, &cipherdpb.VerifyAuditCheckpointsRequest{Trail: trail})
+func (c *Client) AuditHead(ctx context.Context, trail string) (*audit.Head, error) {
+	resp, err := c.audit.VerifyAuditCheckpoints(ctx, &cipherdpb.VerifyAuditCheckpointsRequest{Trail: trail})
 	if err != nil {
 		return nil, err
 	}
-	return resp.GetHead(), nil
+	return audit.HeadFromProto(resp.GetHead()), nil
 }
 
 // AuditCheckpointCheck asks the server about every checkpoint of files (oldest first, read once
-// with audit.ReadFiles) and returns an audit.CheckpointCheck for audit.VerifyFiles of the same
-// files that answers from its answers, with how many checkpoints it asked about.
-func (c *Client) AuditCheckpointCheck(ctx context.Context, files []audit.File) (audit.CheckpointCheck, int, error) {
+// with audit.ReadFiles; len(audit.Checkpoints(files)) of them) and returns an
+// audit.CheckpointCheck for audit.VerifyFiles of the same files that answers from its answers.
+func (c *Client) AuditCheckpointCheck(ctx context.Context, files []audit.File) (audit.CheckpointCheck, error) {
 	checkpoints := audit.Checkpoints(files)
 	valid, err := c.VerifyAuditCheckpoints(ctx, checkpoints)
 	if err != nil {
-		return nil, 0, err
+		return nil, err
 	}
-	return audit.Answered(checkpoints, valid), len(checkpoints), nil
+	return audit.Answered(checkpoints, valid), nil
 }

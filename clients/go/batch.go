@@ -24,7 +24,7 @@ type CiphertextItem struct {
 	AAD        []byte // of Ciphertext, and of the new ciphertext when rewrapping
 	// Legacy, set instead of Ciphertext, is data encrypted before cipherd (LegacyHex, ...): only
 	// ReEncryptBatch and ReEncryptStream take it, and only with a target key.
-	Legacy *cipherdpb.LegacyCiphertext
+	Legacy *LegacyCiphertext
 	// ExpectedKey is the key this item must be under, as WithExpectedKey; "" means the call's.
 	ExpectedKey string
 }
@@ -62,7 +62,7 @@ func (c *Client) EncryptBatch(ctx context.Context, keyName string, items []Plain
 		for _, it := range chunk {
 			req.Items = append(req.Items, &cipherdpb.EncryptBatchItem{Reference: it.Reference, Plaintext: it.Plaintext, Context: it.AAD})
 		}
-		resp, err := c.Crypto.EncryptBatch(ctx, req)
+		resp, err := c.crypto.EncryptBatch(ctx, req)
 		return convert(resp.GetResults(), err, encryptResult)
 	})
 }
@@ -79,7 +79,7 @@ func (c *Client) DecryptBatch(ctx context.Context, items []CiphertextItem, opts 
 			}
 			req.Items = append(req.Items, &cipherdpb.DecryptBatchItem{Reference: it.Reference, Ciphertext: it.Ciphertext, Context: it.AAD, ExpectedKey: it.ExpectedKey})
 		}
-		resp, err := c.Crypto.DecryptBatch(ctx, req)
+		resp, err := c.crypto.DecryptBatch(ctx, req)
 		return convert(resp.GetResults(), err, decryptResult)
 	})
 }
@@ -92,9 +92,9 @@ func (c *Client) ReEncryptBatch(ctx context.Context, targetKey string, items []C
 	return inChunks(items, func(chunk []CiphertextItem) ([]Result, error) {
 		req := &cipherdpb.ReEncryptBatchRequest{KeyName: targetKey, ExpectedKey: expected}
 		for _, it := range chunk {
-			req.Items = append(req.Items, &cipherdpb.ReEncryptBatchItem{Reference: it.Reference, Ciphertext: it.Ciphertext, Context: it.AAD, Legacy: it.Legacy, ExpectedKey: it.ExpectedKey})
+			req.Items = append(req.Items, &cipherdpb.ReEncryptBatchItem{Reference: it.Reference, Ciphertext: it.Ciphertext, Context: it.AAD, Legacy: it.Legacy.proto(), ExpectedKey: it.ExpectedKey})
 		}
-		resp, err := c.Crypto.ReEncryptBatch(ctx, req)
+		resp, err := c.crypto.ReEncryptBatch(ctx, req)
 		return convert(resp.GetResults(), err, reEncryptResult)
 	})
 }

@@ -4,8 +4,6 @@ import (
 	"context"
 	"time"
 
-	"google.golang.org/protobuf/types/known/durationpb"
-
 	"github.com/cipherd/cipherd/clients/go/cipherdpb"
 )
 
@@ -29,25 +27,16 @@ type Usage struct {
 // Used reports whether the version was ever used.
 func (u Usage) Used() bool { return !u.LastUsed.IsZero() }
 
-// UsageOf is the usage of a key version from GetKey, ListKeys or any call returning a key.
-func UsageOf(v *cipherdpb.KeyVersion) Usage { return usageFrom(v.GetUsage()) }
-
 func usageFrom(u *cipherdpb.KeyVersionUsage) Usage {
-	usage := Usage{Encryptions: u.GetEncryptions(), Decryptions: u.GetDecryptions(), Rewraps: u.GetRewraps(),
-		Indexes: u.GetIndexes(), Failures: u.GetFailures(), IndexLookups: u.GetIndexLookups()}
-	if u.GetLastUsedTime() != nil {
-		usage.LastUsed = u.GetLastUsedTime().AsTime()
-	}
-	if u.GetLastLookupTime() != nil {
-		usage.LastLookup = u.GetLastLookupTime().AsTime()
-	}
-	return usage
+	return Usage{Encryptions: u.GetEncryptions(), Decryptions: u.GetDecryptions(), Rewraps: u.GetRewraps(),
+		Indexes: u.GetIndexes(), Failures: u.GetFailures(), IndexLookups: u.GetIndexLookups(),
+		LastUsed: timeOf(u.GetLastUsedTime()), LastLookup: timeOf(u.GetLastLookupTime())}
 }
 
-// Census says which versions of a key still see traffic: how far MinDecryptionVersion can be
+// KeyCensus says which versions of a key still see traffic: how far MinDecryptionVersion can be
 // raised. Rewrap what still reads an old version, wait a quiet period, look again, then raise it.
-type Census struct {
-	Key      *cipherdpb.Key
+type KeyCensus struct {
+	Key      *Key
 	Versions []VersionCensus // from the policy's min_decryption_version up, oldest first
 	// SafeMinDecryptionVersion is the oldest version used within the quiet period (the current
 	// version if none was): the highest minimum that refuses nothing read recently.
@@ -61,18 +50,14 @@ type VersionCensus struct {
 	InUse   bool // used within the quiet period
 }
 
-// KeyCensus asks which versions of keyName were used within quietPeriod (0 for the server's
+// GetKeyCensus asks which versions of keyName were used within quietPeriod (0 for the server's
 // default of 7 days).
-func (c *Client) KeyCensus(ctx context.Context, keyName string, quietPeriod time.Duration) (*Census, error) {
-	req := &cipherdpb.GetKeyCensusRequest{KeyName: keyName}
-	if quietPeriod != 0 {
-		req.QuietPeriod = durationpb.New(quietPeriod)
-	}
-	resp, err := c.Admin.GetKeyCensus(ctx, req)
+func (c *Client) GetKeyCensus(ctx context.Context, keyName string, quietPeriod time.Duration) (*KeyCensus, error) {
+	resp, err := c.admin.GetKeyCensus(ctx, &cipherdpb.GetKeyCensusRequest{KeyName: keyName, QuietPeriod: optionalDuration(quietPeriod)})
 	if err != nil {
 		return nil, err
 	}
-	census := &Census{Key: resp.GetKey(), SafeMinDecryptionVersion: resp.GetSafeMinDecryptionVersion()}
+	census := &KeyCensus{Key: keyFromProto(resp.GetKey()), SafeMinDecryptionVersion: resp.GetSafeMinDecryptionVersion()}
 	for _, v := range resp.GetVersions() {
 		census.Versions = append(census.Versions, VersionCensus{Version: v.GetVersion(), Usage: usageFrom(v.GetUsage()), InUse: v.GetInUse()})
 	}

@@ -7,7 +7,6 @@ import (
 	"time"
 
 	cipherd "github.com/cipherd/cipherd/clients/go"
-	"github.com/cipherd/cipherd/clients/go/cipherdpb"
 )
 
 // TestKeyCensus_afterEncryptDecryptRewrap encrypts 3 messages under v1, decrypts 2, rotates,
@@ -38,7 +37,7 @@ func TestKeyCensus_afterEncryptDecryptRewrap(t *testing.T) {
 	}
 	rotate(t, c, key)
 
-	resp, err := c.Admin.GetKey(ctx, &cipherdpb.GetKeyRequest{KeyName: key})
+	resp, err := c.GetKey(ctx, key)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -47,17 +46,17 @@ func TestKeyCensus_afterEncryptDecryptRewrap(t *testing.T) {
 		{Encryptions: 1}, // and encrypted into v2
 		{},
 	}
-	for i, v := range resp.GetKey().GetVersions() {
-		got := cipherd.UsageOf(v)
+	for i, v := range resp.Versions {
+		got := v.Usage
 		if got.Encryptions != want[i].Encryptions || got.Decryptions != want[i].Decryptions || got.Rewraps != want[i].Rewraps {
-			t.Errorf("GetKey v%d usage %+v, want %+v", v.GetVersion(), got, want[i])
+			t.Errorf("GetKey v%d usage %+v, want %+v", v.Version, got, want[i])
 		}
 		if used := i < 2; got.Used() != used || (used && got.LastUsed.Before(start)) {
-			t.Errorf("GetKey v%d last used %v, want used=%v after %v", v.GetVersion(), got.LastUsed, used, start)
+			t.Errorf("GetKey v%d last used %v, want used=%v after %v", v.Version, got.LastUsed, used, start)
 		}
 	}
 
-	census, err := c.KeyCensus(ctx, key, 0)
+	census, err := c.GetKeyCensus(ctx, key, 0)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -66,11 +65,10 @@ func TestKeyCensus_afterEncryptDecryptRewrap(t *testing.T) {
 		t.Errorf("census usage: %+v", census.Versions)
 	}
 
-	policy := &cipherdpb.KeyPolicy{MinDecryptionVersion: 2}
-	if _, err := c.Admin.UpdateKeyPolicy(ctx, &cipherdpb.UpdateKeyPolicyRequest{KeyName: key, Policy: policy}); err != nil {
+	if _, err := c.UpdateKeyPolicy(ctx, key, cipherd.KeyPolicy{MinDecryptionVersion: 2}); err != nil {
 		t.Fatal(err)
 	}
-	census, err = c.KeyCensus(ctx, key, time.Hour)
+	census, err = c.GetKeyCensus(ctx, key, time.Hour)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -89,7 +87,7 @@ func TestKeyCensus_shortQuietPeriodFindsNoVersionInUse(t *testing.T) {
 	}
 	rotate(t, c, key)
 	time.Sleep(1100 * time.Millisecond)
-	census, err := c.KeyCensus(ctx, key, time.Second)
+	census, err := c.GetKeyCensus(ctx, key, time.Second)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -97,12 +95,12 @@ func TestKeyCensus_shortQuietPeriodFindsNoVersionInUse(t *testing.T) {
 	if !census.Versions[0].Usage.Used() {
 		t.Error("v1 was used, only not within the quiet period")
 	}
-	if _, err := c.KeyCensus(ctx, "no-such-key", 0); !errors.Is(err, cipherd.ErrNotFound) {
+	if _, err := c.GetKeyCensus(ctx, "no-such-key", 0); !errors.Is(err, cipherd.ErrNotFound) {
 		t.Errorf("census of a missing key: %v, want ErrNotFound", err)
 	}
 }
 
-func wantCensus(t *testing.T, census *cipherd.Census, safe int32, inUse []bool) {
+func wantCensus(t *testing.T, census *cipherd.KeyCensus, safe int32, inUse []bool) {
 	t.Helper()
 	if census.SafeMinDecryptionVersion != safe {
 		t.Errorf("safe min_decryption_version %d, want %d", census.SafeMinDecryptionVersion, safe)
@@ -119,7 +117,7 @@ func wantCensus(t *testing.T, census *cipherd.Census, safe int32, inUse []bool) 
 
 func rotate(t *testing.T, c *cipherd.Client, key string) {
 	t.Helper()
-	if _, err := c.Admin.RotateKey(context.Background(), &cipherdpb.RotateKeyRequest{KeyName: key}); err != nil {
+	if _, err := c.RotateKey(context.Background(), key); err != nil {
 		t.Fatal(err)
 	}
 }

@@ -6,8 +6,6 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
-
-	"github.com/cipherd/cipherd/clients/go/cipherdpb"
 )
 
 // Ciphertext is a parsed "<NAME/vVERSION:MODE>BASE64" (proto/README.md); this file is the only
@@ -15,7 +13,7 @@ import (
 type Ciphertext struct {
 	KeyName    string
 	KeyVersion int32
-	Mode       cipherdpb.Mode
+	Mode       Mode
 	Payload    []byte
 }
 
@@ -36,58 +34,22 @@ func (e *CiphertextError) Is(target error) bool {
 	return target == ErrMalformedCiphertext || target == ErrInvalidArgument
 }
 
-// modeNames are the lowercase names of every Mode without "MODE_": a header's mode, or for hmac
-// the mode of an index key, which never appears in a header.
-var modeNames = map[cipherdpb.Mode]string{
-	cipherdpb.Mode_MODE_GCM:    "gcm",
-	cipherdpb.Mode_MODE_CHACHA: "chacha",
-	cipherdpb.Mode_MODE_CBC:    "cbc",
-	cipherdpb.Mode_MODE_CTR:    "ctr",
-	cipherdpb.Mode_MODE_CFB:    "cfb",
-	cipherdpb.Mode_MODE_OFB:    "ofb",
-	cipherdpb.Mode_MODE_ECB:    "ecb",
-	cipherdpb.Mode_MODE_XGCM:   "xgcm",
-	cipherdpb.Mode_MODE_SIV:    "siv",
-	cipherdpb.Mode_MODE_HMAC:   "hmac",
-}
-
 // payloadRule is the payload lengths a header mode can produce: len >= minLen and
 // (len - offset) % div == 0. Only modes that make ciphertexts have one.
 type payloadRule struct {
 	minLen, div, offset int
 }
 
-var payloadRules = map[cipherdpb.Mode]payloadRule{
-	cipherdpb.Mode_MODE_GCM:    {28, 1, 0},
-	cipherdpb.Mode_MODE_CHACHA: {28, 1, 0},
-	cipherdpb.Mode_MODE_CBC:    {32, 16, 16},
-	cipherdpb.Mode_MODE_CTR:    {16, 1, 0},
-	cipherdpb.Mode_MODE_CFB:    {16, 1, 0},
-	cipherdpb.Mode_MODE_OFB:    {16, 1, 0},
-	cipherdpb.Mode_MODE_ECB:    {16, 16, 0},
-	cipherdpb.Mode_MODE_XGCM:   {40, 1, 0},
-	cipherdpb.Mode_MODE_SIV:    {16, 1, 0},
-}
-
-// ModeName is a mode's lowercase name ("gcm", "xgcm", "siv", "hmac"), or "" for MODE_UNSPECIFIED.
-func ModeName(m cipherdpb.Mode) string { return modeNames[m] }
-
-// ParseMode is the Mode of a lowercase name ("gcm", "hmac"), or false. Every mode but hmac is
-// also a header mode.
-func ParseMode(name string) (cipherdpb.Mode, bool) {
-	for m, n := range modeNames {
-		if n == name {
-			return m, true
-		}
-	}
-	return cipherdpb.Mode_MODE_UNSPECIFIED, false
-}
-
-// IsHeaderMode reports whether m can name a ciphertext's mode: every mode but MODE_UNSPECIFIED
-// and MODE_HMAC, whose index keys make blind indexes, not ciphertexts.
-func IsHeaderMode(m cipherdpb.Mode) bool {
-	_, ok := payloadRules[m]
-	return ok
+var payloadRules = map[Mode]payloadRule{
+	ModeGCM:    {28, 1, 0},
+	ModeChaCha: {28, 1, 0},
+	ModeCBC:    {32, 16, 16},
+	ModeCTR:    {16, 1, 0},
+	ModeCFB:    {16, 1, 0},
+	ModeOFB:    {16, 1, 0},
+	ModeECB:    {16, 16, 0},
+	ModeXGCM:   {40, 1, 0},
+	ModeSIV:    {16, 1, 0},
 }
 
 func malformed(reason, detail string) error { return &CiphertextError{Reason: reason, Detail: detail} }
@@ -97,7 +59,7 @@ func malformed(reason, detail string) error { return &CiphertextError{Reason: re
 type CiphertextHeader struct {
 	KeyName    string
 	KeyVersion int32
-	Mode       cipherdpb.Mode
+	Mode       Mode
 }
 
 // ParseCiphertextHeader reads only the header of text, and returns the payload's text after it

@@ -120,8 +120,8 @@ func TestParseCiphertextHeader_agreesWithParseCiphertextOnEveryHeader(t *testing
 
 func TestModeNames_everyEnumValueRoundTripsAndOnlyHmacIsNotAHeaderMode(t *testing.T) {
 	for value, enumName := range cipherdpb.Mode_name {
-		m := cipherdpb.Mode(value)
-		if m == cipherdpb.Mode_MODE_UNSPECIFIED {
+		m := cipherd.Mode(value)
+		if m == cipherd.ModeUnspecified {
 			if cipherd.ModeName(m) != "" || cipherd.IsHeaderMode(m) {
 				t.Errorf("MODE_UNSPECIFIED has name %q", cipherd.ModeName(m))
 			}
@@ -134,7 +134,7 @@ func TestModeNames_everyEnumValueRoundTripsAndOnlyHmacIsNotAHeaderMode(t *testin
 		if back, ok := cipherd.ParseMode(name); !ok || back != m {
 			t.Errorf("ParseMode(%q) = %v, %v", name, back, ok)
 		}
-		if got, want := cipherd.IsHeaderMode(m), m != cipherdpb.Mode_MODE_HMAC; got != want {
+		if got, want := cipherd.IsHeaderMode(m), m != cipherd.ModeHMAC; got != want {
 			t.Errorf("IsHeaderMode(%s) = %v, want %v", enumName, got, want)
 		}
 	}

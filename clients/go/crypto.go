@@ -46,7 +46,7 @@ func callOptions(opts []CallOption) callSettings {
 // Encrypt encrypts plaintext with the key's current version and returns the ciphertext.
 func (c *Client) Encrypt(ctx context.Context, keyName string, plaintext []byte, opts ...CallOption) (string, error) {
 	s := callOptions(opts)
-	resp, err := c.Crypto.Encrypt(ctx, &cipherdpb.EncryptRequest{KeyName: keyName, Plaintext: plaintext, Context: s.aad, KeyVersion: s.keyVersion})
+	resp, err := c.crypto.Encrypt(ctx, &cipherdpb.EncryptRequest{KeyName: keyName, Plaintext: plaintext, Context: s.aad, KeyVersion: s.keyVersion})
 	if err != nil {
 		return "", err
 	}
@@ -57,22 +57,53 @@ func (c *Client) Encrypt(ctx context.Context, keyName string, plaintext []byte, 
 // a key other than WithExpectedKey's ErrUnexpectedKey.
 func (c *Client) Decrypt(ctx context.Context, ciphertext string, opts ...CallOption) ([]byte, error) {
 	s := callOptions(opts)
-	resp, err := c.Crypto.Decrypt(ctx, &cipherdpb.DecryptRequest{Ciphertext: ciphertext, Context: s.aad, ExpectedKey: s.expectedKey})
+	resp, err := c.crypto.Decrypt(ctx, &cipherdpb.DecryptRequest{Ciphertext: ciphertext, Context: s.aad, ExpectedKey: s.expectedKey})
 	if err != nil {
 		return nil, err
 	}
 	return resp.GetPlaintext(), nil
 }
 
+// Rewrapped is a ciphertext rewrapped by ReEncrypt or ReEncryptLegacy: the new ciphertext, the
+// version it is under, and the version it came from.
+type Rewrapped struct {
+	Ciphertext       string
+	KeyVersion       int32
+	SourceKeyVersion int32
+}
+
 // ReEncrypt rewraps a ciphertext to its key's current version (or WithTargetKey's) without the
 // plaintext ever reaching the client.
-func (c *Client) ReEncrypt(ctx context.Context, ciphertext string, opts ...CallOption) (*cipherdpb.ReEncryptResponse, error) {
+func (c *Client) ReEncrypt(ctx context.Context, ciphertext string, opts ...CallOption) (*Rewrapped, error) {
 	s := callOptions(opts)
-	return c.Crypto.ReEncrypt(ctx, &cipherdpb.ReEncryptRequest{Ciphertext: ciphertext, Context: s.aad, KeyName: s.targetKey, ExpectedKey: s.expectedKey})
+	resp, err := c.crypto.ReEncrypt(ctx, &cipherdpb.ReEncryptRequest{Ciphertext: ciphertext, Context: s.aad, KeyName: s.targetKey, ExpectedKey: s.expectedKey})
+	return rewrappedOf(resp, err)
+}
+
+func rewrappedOf(resp *cipherdpb.ReEncryptResponse, err error) (*Rewrapped, error) {
+	if err != nil {
+		return nil, err
+	}
+	return &Rewrapped{Ciphertext: resp.GetCiphertext(), KeyVersion: resp.GetKeyVersion(), SourceKeyVersion: resp.GetSourceKeyVersion()}, nil
+}
+
+// Inspection is what the server says of a ciphertext's header: its key, version and mode, and
+// the key's current version.
+type Inspection struct {
+	KeyName        string
+	KeyVersion     int32
+	Mode           Mode
+	CurrentVersion int32
+	BehindCurrent  bool // KeyVersion is older than CurrentVersion: ReEncrypt would move it
 }
 
 // Inspect asks the server about a ciphertext's key, including whether it is behind the current
 // version; ParseCiphertext reads the header without a call.
-func (c *Client) Inspect(ctx context.Context, ciphertext string) (*cipherdpb.InspectResponse, error) {
-	return c.Crypto.Inspect(ctx, &cipherdpb.InspectRequest{Ciphertext: ciphertext})
+func (c *Client) Inspect(ctx context.Context, ciphertext string) (*Inspection, error) {
+	resp, err := c.crypto.Inspect(ctx, &cipherdpb.InspectRequest{Ciphertext: ciphertext})
+	if err != nil {
+		return nil, err
+	}
+	return &Inspection{KeyName: resp.GetKeyName(), KeyVersion: resp.GetKeyVersion(), Mode: Mode(resp.GetMode()),
+		CurrentVersion: resp.GetCurrentVersion(), BehindCurrent: resp.GetBehindCurrent()}, nil
 }

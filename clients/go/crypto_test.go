@@ -7,7 +7,6 @@ import (
 	"testing"
 
 	cipherd "github.com/cipherd/cipherd/clients/go"
-	"github.com/cipherd/cipherd/clients/go/cipherdpb"
 )
 
 func TestEncryptDecrypt_roundTripWithAAD(t *testing.T) {
@@ -19,7 +18,7 @@ func TestEncryptDecrypt_roundTripWithAAD(t *testing.T) {
 		t.Fatal(err)
 	}
 	parsed, err := cipherd.ParseCiphertext(ct)
-	if err != nil || parsed.KeyName != key || parsed.KeyVersion != 1 || parsed.Mode != cipherdpb.Mode_MODE_GCM {
+	if err != nil || parsed.KeyName != key || parsed.KeyVersion != 1 || parsed.Mode != cipherd.ModeGCM {
 		t.Fatalf("ciphertext header %+v, %v", parsed, err)
 	}
 	pt, err := c.Decrypt(ctx, ct, cipherd.WithAAD([]byte("order-7")))
@@ -39,18 +38,18 @@ func TestReEncryptAndInspect_afterRotation(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := c.Admin.RotateKey(ctx, &cipherdpb.RotateKeyRequest{KeyName: key}); err != nil {
+	if _, err := c.RotateKey(ctx, key); err != nil {
 		t.Fatal(err)
 	}
 	info, err := c.Inspect(ctx, old)
-	if err != nil || info.GetKeyVersion() != 1 || info.GetCurrentVersion() != 2 || !info.GetBehindCurrent() {
+	if err != nil || info.KeyVersion != 1 || info.CurrentVersion != 2 || !info.BehindCurrent {
 		t.Fatalf("Inspect = %v, %v", info, err)
 	}
 	re, err := c.ReEncrypt(ctx, old)
-	if err != nil || re.GetKeyVersion() != 2 || re.GetSourceKeyVersion() != 1 {
+	if err != nil || re.KeyVersion != 2 || re.SourceKeyVersion != 1 {
 		t.Fatalf("ReEncrypt = %v, %v", re, err)
 	}
-	if pt, err := c.Decrypt(ctx, re.GetCiphertext()); err != nil || string(pt) != "x" {
+	if pt, err := c.Decrypt(ctx, re.Ciphertext); err != nil || string(pt) != "x" {
 		t.Fatalf("Decrypt(rewrapped) = %q, %v", pt, err)
 	}
 	v1, err := c.Encrypt(ctx, key, []byte("y"), cipherd.WithKeyVersion(1))
@@ -68,7 +67,7 @@ func TestReEncrypt_intoAnotherKey(t *testing.T) {
 		t.Fatal(err)
 	}
 	re, err := c.ReEncrypt(ctx, ct, cipherd.WithTargetKey(to))
-	if p, _ := cipherd.ParseCiphertext(re.GetCiphertext()); err != nil || p.KeyName != to {
+	if p, _ := cipherd.ParseCiphertext(re.Ciphertext); err != nil || p.KeyName != to {
 		t.Fatalf("ReEncrypt into %s: %v, %v", to, re, err)
 	}
 }
@@ -108,7 +107,7 @@ func TestBatches_oneResultPerItemAcrossChunks(t *testing.T) {
 			t.Fatalf("item %d: %+v", i, r)
 		}
 	}
-	if _, err := c.Admin.RotateKey(ctx, &cipherdpb.RotateKeyRequest{KeyName: key}); err != nil {
+	if _, err := c.RotateKey(ctx, key); err != nil {
 		t.Fatal(err)
 	}
 	re, err := c.ReEncryptBatch(ctx, "", cts[:10])

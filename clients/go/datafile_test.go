@@ -10,7 +10,6 @@ import (
 	"testing"
 
 	cipherd "github.com/cipherd/cipherd/clients/go"
-	"github.com/cipherd/cipherd/clients/go/cipherdpb"
 	"github.com/cipherd/cipherd/clients/go/datafile"
 )
 
@@ -19,7 +18,7 @@ import (
 func TestDatafile_roundTripRewrapAfterRotation(t *testing.T) {
 	c := dialPlain(t)
 	ctx, dir := context.Background(), t.TempDir()
-	key := newKeyWithMode(t, c, "files", cipherdpb.Mode_MODE_XGCM)
+	key := newKeyWithMode(t, c, "files", cipherd.ModeXGCM)
 	plaintext := make([]byte, 3<<20+77)
 	rand.Read(plaintext)
 	plain, enc, dec := filepath.Join(dir, "object"), filepath.Join(dir, "object.cdf"), filepath.Join(dir, "object.out")
@@ -46,7 +45,7 @@ func TestDatafile_roundTripRewrapAfterRotation(t *testing.T) {
 	if _, err := datafile.DecryptFile(ctx, c, enc, dec+"2", datafile.WithAAD([]byte("other"))); !errors.Is(err, cipherd.ErrDecryptionFailed) {
 		t.Fatalf("DecryptFile with another context: %v, want ErrDecryptionFailed", err)
 	}
-	if _, err := c.Admin.RotateKey(ctx, &cipherdpb.RotateKeyRequest{KeyName: key}); err != nil {
+	if _, err := c.RotateKey(ctx, key); err != nil {
 		t.Fatal(err)
 	}
 	before, _ := os.ReadFile(enc)

@@ -59,7 +59,7 @@ func (c *Client) GenerateDataKey(ctx context.Context, keyName string, opts ...Da
 	for _, opt := range opts {
 		opt(&s)
 	}
-	resp, err := c.Crypto.GenerateDataKey(ctx, &cipherdpb.GenerateDataKeyRequest{KeyName: keyName, KeySizeBits: s.sizeBits,
+	resp, err := c.crypto.GenerateDataKey(ctx, &cipherdpb.GenerateDataKeyRequest{KeyName: keyName, KeySizeBits: s.sizeBits,
 		Context: s.aad, OmitPlaintext: s.omitPlaintext})
 	if err != nil {
 		return nil, err

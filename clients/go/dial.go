@@ -14,13 +14,13 @@ import (
 	"github.com/cipherd/cipherd/clients/go/cipherdpb"
 )
 
-// Client is a connection to cipherd. Crypto, Admin and Audit are the generated stubs; their errors are
-// *Error like those of Client's own methods. A Client is safe for concurrent use.
+// Client is a connection to cipherd; every RPC of the API is one of its methods (or, for the
+// streams, a function taking it). A Client is safe for concurrent use.
 type Client struct {
 	conn   *grpc.ClientConn
-	Crypto cipherdpb.CryptoServiceClient
-	Admin  cipherdpb.KeyAdminServiceClient
-	Audit  cipherdpb.AuditServiceClient
+	crypto cipherdpb.CryptoServiceClient
+	admin  cipherdpb.KeyAdminServiceClient
+	audit  cipherdpb.AuditServiceClient
 }
 
 // Dial connects to addr ("host:port") and waits until the connection is ready or ctx ends: a
@@ -51,12 +51,18 @@ func Dial(ctx context.Context, addr string, opts ...Option) (*Client, error) {
 		}
 		return nil, fmt.Errorf("cipherd: connecting to %s: %w", addr, err)
 	}
-	return &Client{conn: conn, Crypto: cipherdpb.NewCryptoServiceClient(conn), Admin: cipherdpb.NewKeyAdminServiceClient(conn),
-		Audit: cipherdpb.NewAuditServiceClient(conn)}, nil
+	return &Client{conn: conn, crypto: cipherdpb.NewCryptoServiceClient(conn), admin: cipherdpb.NewKeyAdminServiceClient(conn),
+		audit: cipherdpb.NewAuditServiceClient(conn)}, nil
 }
 
 // Close closes the connection.
 func (c *Client) Close() error { return c.conn.Close() }
+
+// Raw is the client's connection, for the generated stubs (cipherdpb.NewCryptoServiceClient(c.Raw()))
+// of an RPC field or call this package does not cover yet. It goes through the same options
+// (credentials, deadlines, retries) and its errors are *Error like the methods'. Raw and the
+// cipherdpb package are outside this module's compatibility promise: they change with the proto.
+func (c *Client) Raw() grpc.ClientConnInterface { return c.conn }
 
 // grpcOptions are the dial options of the settings, and the watch on their connections' errors.
 func (s *settings) grpcOptions() (*watchState, []grpc.DialOption, error) {

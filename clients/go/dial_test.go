@@ -12,7 +12,6 @@ import (
 	"time"
 
 	cipherd "github.com/cipherd/cipherd/clients/go"
-	"github.com/cipherd/cipherd/clients/go/cipherdpb"
 	"github.com/cipherd/cipherd/clients/go/internal/testserver"
 )
 
@@ -66,7 +65,7 @@ func TestDial_waitsForAServerStartedLater(t *testing.T) {
 	defer d.c.Close()
 	t.Logf("Dial started %.1f s before the server was launched; the server answered SERVING after %.1f s more; Dial returned %.2f s after Dial started (%.2f s before/after SERVING)",
 		launched.Sub(start).Seconds(), serving.Sub(launched).Seconds(), d.at.Sub(start).Seconds(), d.at.Sub(serving).Seconds())
-	if _, err := d.c.Admin.CreateKey(ctx, &cipherdpb.CreateKeyRequest{KeyName: "late"}); err != nil {
+	if _, err := d.c.CreateKey(ctx, "late"); err != nil {
 		t.Fatalf("CreateKey after Dial: %v", err)
 	}
 	ct, err := d.c.Encrypt(ctx, "late", []byte("up"))

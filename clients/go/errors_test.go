@@ -12,7 +12,6 @@ import (
 	"google.golang.org/grpc/status"
 
 	cipherd "github.com/cipherd/cipherd/clients/go"
-	"github.com/cipherd/cipherd/clients/go/cipherdpb"
 )
 
 // TestErrors_everyKindFromTheRealServer provokes each error kind and checks errors.Is and the status.
@@ -40,15 +39,15 @@ func TestErrors_everyKindFromTheRealServer(t *testing.T) {
 		reason string // the ErrorInfo reason; "" when gRPC itself fails the call
 	}{
 		{"not found", func() error {
-			_, err := c.Admin.GetKey(ctx, &cipherdpb.GetKeyRequest{KeyName: "no-such-key"})
+			_, err := c.GetKey(ctx, "no-such-key")
 			return err
 		}, cipherd.ErrNotFound, codes.NotFound, "KEY_NOT_FOUND"},
 		{"already exists", func() error {
-			_, err := c.Admin.CreateKey(ctx, &cipherdpb.CreateKeyRequest{KeyName: key})
+			_, err := c.CreateKey(ctx, key)
 			return err
 		}, cipherd.ErrAlreadyExists, codes.AlreadyExists, "KEY_ALREADY_EXISTS"},
 		{"invalid argument", func() error {
-			_, err := c.Admin.CreateKey(ctx, &cipherdpb.CreateKeyRequest{KeyName: "Bad Name"})
+			_, err := c.CreateKey(ctx, "Bad Name")
 			return err
 		}, cipherd.ErrInvalidArgument, codes.InvalidArgument, "INVALID_ARGUMENT"},
 		{"decryption failed", func() error {
@@ -56,7 +55,7 @@ func TestErrors_everyKindFromTheRealServer(t *testing.T) {
 			return err
 		}, cipherd.ErrDecryptionFailed, codes.InvalidArgument, "DECRYPTION_FAILED"},
 		{"failed precondition", func() error {
-			_, err := c.Admin.UpdateKeyPolicy(ctx, &cipherdpb.UpdateKeyPolicyRequest{KeyName: key, Policy: &cipherdpb.KeyPolicy{MinDecryptionVersion: 9}})
+			_, err := c.UpdateKeyPolicy(ctx, key, cipherd.KeyPolicy{MinDecryptionVersion: 9})
 			return err
 		}, cipherd.ErrFailedPrecondition, codes.FailedPrecondition, "POLICY_DENIED"},
 		{"resource exhausted", func() error {

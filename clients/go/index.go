@@ -71,14 +71,14 @@ type BlindIndex struct {
 
 // ComputeIndex hashes value with the index key keyName (a MODE_HMAC key), for equality lookups
 // on a column without decrypting it.
-func (c *Client) ComputeIndex(ctx context.Context, keyName string, value []byte, opts ...IndexOption) (BlindIndex, error) {
+func (c *Client) ComputeIndex(ctx context.Context, keyName string, value []byte, opts ...IndexOption) (*BlindIndex, error) {
 	s := indexOptions(opts)
-	resp, err := c.Crypto.ComputeIndex(ctx, &cipherdpb.ComputeIndexRequest{KeyName: keyName, Value: value,
+	resp, err := c.crypto.ComputeIndex(ctx, &cipherdpb.ComputeIndexRequest{KeyName: keyName, Value: value,
 		Normalization: s.normalizationMessage(), LengthBytes: s.lengthBytes, KeyVersion: s.keyVersion, AllVersions: s.allVersions})
 	if err != nil {
-		return BlindIndex{}, err
+		return nil, err
 	}
-	idx := BlindIndex{Index: resp.GetIndex(), KeyVersion: resp.GetKeyVersion()}
+	idx := &BlindIndex{Index: resp.GetIndex(), KeyVersion: resp.GetKeyVersion()}
 	for _, v := range resp.GetVersions() {
 		idx.Versions = append(idx.Versions, BlindIndex{Index: v.GetIndex(), KeyVersion: v.GetKeyVersion()})
 	}
@@ -105,7 +105,7 @@ func (c *Client) ComputeIndexBatch(ctx context.Context, keyName string, items []
 		for _, it := range chunk {
 			req.Items = append(req.Items, &cipherdpb.ComputeIndexBatchItem{Reference: it.Reference, Value: it.Value})
 		}
-		resp, err := c.Crypto.ComputeIndexBatch(ctx, req)
+		resp, err := c.crypto.ComputeIndexBatch(ctx, req)
 		return convert(resp.GetResults(), err, func(r *cipherdpb.ComputeIndexBatchResult) Result {
 			res := newResult(r)
 			res.Index = r.GetIndex()
@@ -134,17 +134,17 @@ func reIndexOptions(method string, opts []IndexOption) (indexSettings, error) {
 // the plaintext never leaving the server. It re-indexes a column after its index key rotates, so
 // the old version can retire; it needs the reindex operation on the ciphertext's key and index on
 // the index key, not decrypt. aad is the ciphertext's context (nil if none).
-func (c *Client) ReIndex(ctx context.Context, indexKeyName, ciphertext string, aad []byte, opts ...IndexOption) (ReIndexed, error) {
+func (c *Client) ReIndex(ctx context.Context, indexKeyName, ciphertext string, aad []byte, opts ...IndexOption) (*ReIndexed, error) {
 	s, err := reIndexOptions("ReIndex", opts)
 	if err != nil {
-		return ReIndexed{}, err
+		return nil, err
 	}
-	resp, err := c.Crypto.ReIndex(ctx, &cipherdpb.ReIndexRequest{Ciphertext: ciphertext, Context: aad, IndexKeyName: indexKeyName,
+	resp, err := c.crypto.ReIndex(ctx, &cipherdpb.ReIndexRequest{Ciphertext: ciphertext, Context: aad, IndexKeyName: indexKeyName,
 		Normalization: s.normalizationMessage(), LengthBytes: s.lengthBytes, ExpectedKey: s.expectedKey})
 	if err != nil {
-		return ReIndexed{}, err
+		return nil, err
 	}
-	return ReIndexed{Index: resp.GetIndex(), KeyVersion: resp.GetKeyVersion(), SourceKeyVersion: resp.GetSourceKeyVersion()}, nil
+	return &ReIndexed{Index: resp.GetIndex(), KeyVersion: resp.GetKeyVersion(), SourceKeyVersion: resp.GetSourceKeyVersion()}, nil
 }
 
 // ReIndexBatch re-indexes every item (Ciphertext and AAD; Legacy is refused) with indexKeyName's
@@ -164,7 +164,7 @@ func (c *Client) ReIndexBatch(ctx context.Context, indexKeyName string, items []
 			}
 			req.Items = append(req.Items, &cipherdpb.ReIndexBatchItem{Reference: it.Reference, Ciphertext: it.Ciphertext, Context: it.AAD})
 		}
-		resp, err := c.Crypto.ReIndexBatch(ctx, req)
+		resp, err := c.crypto.ReIndexBatch(ctx, req)
 		return convert(resp.GetResults(), err, func(r *cipherdpb.ReIndexBatchResult) Result {
 			res := newResult(r)
 			res.Index = r.GetIndex()

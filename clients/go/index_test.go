@@ -9,7 +9,6 @@ import (
 	"testing"
 
 	cipherd "github.com/cipherd/cipherd/clients/go"
-	"github.com/cipherd/cipherd/clients/go/cipherdpb"
 )
 
 func TestComputeIndexBatch_versionOptionsAreRefusedLocally(t *testing.T) {
@@ -25,7 +24,7 @@ func TestComputeIndexBatch_versionOptionsAreRefusedLocally(t *testing.T) {
 	}
 }
 
-func index(t *testing.T, c *cipherd.Client, key, value string, opts ...cipherd.IndexOption) cipherd.BlindIndex {
+func index(t *testing.T, c *cipherd.Client, key, value string, opts ...cipherd.IndexOption) *cipherd.BlindIndex {
 	t.Helper()
 	idx, err := c.ComputeIndex(context.Background(), key, []byte(value), opts...)
 	if err != nil {
@@ -37,7 +36,7 @@ func index(t *testing.T, c *cipherd.Client, key, value string, opts ...cipherd.I
 func TestComputeIndex_isHMACSHA256OfTheNormalizedValue(t *testing.T) {
 	c := dialPlain(t)
 	material := bytes.Repeat([]byte{0x42}, 32)
-	key := importKey(t, c, "idx-known", cipherdpb.Mode_MODE_HMAC, material)
+	key := importKey(t, c, "idx-known", cipherd.ModeHMAC, material)
 	mac := hmac.New(sha256.New, material)
 	mac.Write([]byte("alice@example.com"))
 	want := mac.Sum(nil)
@@ -49,7 +48,7 @@ func TestComputeIndex_isHMACSHA256OfTheNormalizedValue(t *testing.T) {
 
 func TestComputeIndex_normalizationMakesEqualValuesEqual(t *testing.T) {
 	c := dialPlain(t)
-	key := newKeyWithMode(t, c, "idx", cipherdpb.Mode_MODE_HMAC)
+	key := newKeyWithMode(t, c, "idx", cipherd.ModeHMAC)
 	norm := []cipherd.IndexOption{cipherd.WithTrim(), cipherd.WithCaseFold()}
 	messy, clean := index(t, c, key, "  Alice@Example.COM ", norm...), index(t, c, key, "alice@example.com", norm...)
 	if !bytes.Equal(messy.Index, clean.Index) || len(clean.Index) != 32 {
@@ -75,7 +74,7 @@ func TestComputeIndex_normalizationMakesEqualValuesEqual(t *testing.T) {
 
 func TestComputeIndex_lengthTruncates(t *testing.T) {
 	c := dialPlain(t)
-	key := newKeyWithMode(t, c, "idx-len", cipherdpb.Mode_MODE_HMAC)
+	key := newKeyWithMode(t, c, "idx-len", cipherd.ModeHMAC)
 	full := index(t, c, key, "4111 1111 1111 1111")
 	for _, n := range []int32{8, 16, 32} {
 		if got := index(t, c, key, "4111 1111 1111 1111", cipherd.WithIndexLength(n)); !bytes.Equal(got.Index, full.Index[:n]) {
@@ -92,9 +91,9 @@ func TestComputeIndex_lengthTruncates(t *testing.T) {
 func TestComputeIndex_allVersionsAfterRotation(t *testing.T) {
 	c := dialPlain(t)
 	ctx := context.Background()
-	key := newKeyWithMode(t, c, "idx-rot", cipherdpb.Mode_MODE_HMAC)
+	key := newKeyWithMode(t, c, "idx-rot", cipherd.ModeHMAC)
 	v1 := index(t, c, key, "bob", cipherd.WithIndexLength(16))
-	if _, err := c.Admin.RotateKey(ctx, &cipherdpb.RotateKeyRequest{KeyName: key}); err != nil {
+	if _, err := c.RotateKey(ctx, key); err != nil {
 		t.Fatal(err)
 	}
 	v2 := index(t, c, key, "bob", cipherd.WithIndexLength(16))
@@ -110,7 +109,7 @@ func TestComputeIndex_allVersionsAfterRotation(t *testing.T) {
 		all.Versions[1].KeyVersion != 1 || !bytes.Equal(all.Versions[1].Index, v1.Index) {
 		t.Fatalf("WithAllVersions = %+v", all)
 	}
-	if _, err := c.Admin.UpdateKeyPolicy(ctx, &cipherdpb.UpdateKeyPolicyRequest{KeyName: key, Policy: &cipherdpb.KeyPolicy{MinDecryptionVersion: 2}}); err != nil {
+	if _, err := c.UpdateKeyPolicy(ctx, key, cipherd.KeyPolicy{MinDecryptionVersion: 2}); err != nil {
 		t.Fatal(err)
 	}
 	if all := index(t, c, key, "bob", cipherd.WithAllVersions()); len(all.Versions) != 1 || all.Versions[0].KeyVersion != 2 {
@@ -120,7 +119,7 @@ func TestComputeIndex_allVersionsAfterRotation(t *testing.T) {
 
 func TestComputeIndexBatch_oneResultPerItemMatchingComputeIndex(t *testing.T) {
 	c := dialPlain(t)
-	key := newKeyWithMode(t, c, "idx-batch", cipherdpb.Mode_MODE_HMAC)
+	key := newKeyWithMode(t, c, "idx-batch", cipherd.ModeHMAC)
 	items := []cipherd.IndexItem{{Reference: "a", Value: []byte(" A ")}, {Reference: "bad", Value: []byte{0xc3}}, {Reference: "c", Value: []byte("carol")}}
 	results, err := c.ComputeIndexBatch(context.Background(), key, items, cipherd.WithTrim(), cipherd.WithCaseFold(), cipherd.WithIndexLength(12))
 	if err != nil || len(results) != len(items) {
@@ -146,7 +145,7 @@ func TestComputeIndexBatch_oneResultPerItemMatchingComputeIndex(t *testing.T) {
 func TestIndexKeys_neitherEncryptNorWrapDataKeys(t *testing.T) {
 	c := dialPlain(t)
 	ctx := context.Background()
-	key := newKeyWithMode(t, c, "idx-only", cipherdpb.Mode_MODE_HMAC)
+	key := newKeyWithMode(t, c, "idx-only", cipherd.ModeHMAC)
 	if _, err := c.Encrypt(ctx, key, []byte("x")); !errors.Is(err, cipherd.ErrFailedPrecondition) {
 		t.Errorf("Encrypt with an index key: %v, want ErrFailedPrecondition", err)
 	}

@@ -31,12 +31,12 @@ func TestMySQLAESEncrypt_matchesTheKnownAnswer(t *testing.T) {
 func importMySQLKey(t *testing.T, c *cipherd.Client) string {
 	t.Helper()
 	name := freshKeyName("mysql")
-	resp, err := c.Admin.ImportKey(context.Background(), &cipherdpb.ImportKeyRequest{KeyName: name,
-		LegacyCipher: cipherdpb.LegacyCipher_LEGACY_CIPHER_MYSQL_AES_ECB, Passphrase: []byte(mysqlPassphrase)})
+	resp, err := c.ImportKey(context.Background(), name, nil, cipherd.WithLegacyCipher(cipherd.LegacyMySQLAESECB),
+		cipherd.WithLegacyPassphrase([]byte(mysqlPassphrase)))
 	if err != nil {
 		t.Fatalf("ImportKey(%s, mysql-aes-ecb): %v", name, err)
 	}
-	if v := resp.GetKey().GetVersions()[0]; v.GetLegacyCipher() != cipherdpb.LegacyCipher_LEGACY_CIPHER_MYSQL_AES_ECB {
+	if v := resp.Versions[0]; v.LegacyCipher != cipherd.LegacyMySQLAESECB || v.Mode != cipherd.ModeUnspecified {
 		t.Fatalf("imported version: %v", v)
 	}
 	return name
@@ -47,7 +47,7 @@ func TestReEncryptLegacy_mysqlKnownAnswerInEveryEncoding(t *testing.T) {
 	ctx := context.Background()
 	legacy, target := importMySQLKey(t, c), newKey(t, c, "from-mysql")
 	raw, _ := hex.DecodeString(mysqlaes.KnownAnswerHex)
-	for name, lc := range map[string]*cipherdpb.LegacyCiphertext{
+	for name, lc := range map[string]*cipherd.LegacyCiphertext{
 		"hex":       cipherd.LegacyHex(legacy, mysqlaes.KnownAnswerHex),
 		"lower hex": cipherd.LegacyHex(legacy, strings.ToLower(mysqlaes.KnownAnswerHex)),
 		"base64":    cipherd.LegacyBase64(legacy, "/wala06IyCigEOm9DOcKiQ=="),
@@ -57,10 +57,10 @@ func TestReEncryptLegacy_mysqlKnownAnswerInEveryEncoding(t *testing.T) {
 		if err != nil {
 			t.Fatalf("%s: %v", name, err)
 		}
-		if p, _ := cipherd.ParseCiphertext(resp.GetCiphertext()); p.KeyName != target {
+		if p, _ := cipherd.ParseCiphertext(resp.Ciphertext); p.KeyName != target {
 			t.Fatalf("%s: rewrapped into %q, want %s", name, p.KeyName, target)
 		}
-		pt, err := c.Decrypt(ctx, resp.GetCiphertext(), cipherd.WithAAD([]byte("row 1")))
+		pt, err := c.Decrypt(ctx, resp.Ciphertext, cipherd.WithAAD([]byte("row 1")))
 		if err != nil || string(pt) != mysqlaes.KnownPlaintext {
 			t.Fatalf("%s: rewrapped ciphertext decrypts to %q, %v; want HELLO", name, pt, err)
 		}
@@ -137,20 +137,19 @@ func TestReEncryptStream_legacyColumn(t *testing.T) {
 }
 
 func TestLegacyCipherNames_roundTrip(t *testing.T) {
-	for v := range cipherdpb.LegacyCipher_name {
-		c := cipherdpb.LegacyCipher(v)
+	if name := cipherd.LegacyCipherUnspecified.String(); name != "" {
+		t.Errorf("unspecified is named %q", name)
+	}
+	if len(cipherd.LegacyCiphers()) != len(cipherdpb.LegacyCipher_name)-1 {
+		t.Errorf("LegacyCiphers() = %v: not every cipher of the API", cipherd.LegacyCiphers())
+	}
+	for _, c := range cipherd.LegacyCiphers() {
 		name := cipherd.LegacyCipherName(c)
-		if c == cipherdpb.LegacyCipher_LEGACY_CIPHER_UNSPECIFIED {
-			if name != "" {
-				t.Errorf("unspecified is named %q", name)
-			}
-			continue
-		}
 		if got, ok := cipherd.ParseLegacyCipher(name); !ok || got != c {
 			t.Errorf("ParseLegacyCipher(%q) = %v, %v; want %v", name, got, ok, c)
 		}
 	}
-	if cipherd.LegacyCipherName(cipherdpb.LegacyCipher_LEGACY_CIPHER_MYSQL_AES_ECB) != "mysql-aes-ecb" {
+	if cipherd.LegacyCipherName(cipherd.LegacyMySQLAESECB) != "mysql-aes-ecb" {
 		t.Error("mysql-aes-ecb is misnamed")
 	}
 	for _, bad := range []string{"", "unspecified", "aes_cbc", "AES-CBC ", "mysql"} {
@@ -158,7 +157,7 @@ func TestLegacyCipherNames_roundTrip(t *testing.T) {
 			t.Errorf("ParseLegacyCipher(%q) accepted", bad)
 		}
 	}
-	if iv, ok := cipherd.ParseLegacyIV("fixed"); !ok || iv != cipherdpb.LegacyIv_LEGACY_IV_FIXED {
+	if iv, ok := cipherd.ParseLegacyIV("fixed"); !ok || iv != cipherd.LegacyIVFixed || iv.String() != "fixed" {
 		t.Error("ParseLegacyIV(fixed)")
 	}
 	if _, ok := cipherd.ParseLegacyIV("unspecified"); ok {

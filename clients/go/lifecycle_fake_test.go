@@ -119,7 +119,7 @@ func TestLifecycle_requestsCarryWindowsAndTheRefusalItsVersions(t *testing.T) {
 	if req.GetPendingWindow().AsDuration() != 48*time.Hour || !slices.Equal(req.GetVersions(), []int32{1}) {
 		t.Errorf("ScheduleKeyVersionDestruction sent %v", req)
 	}
-	if v := k.GetVersions()[0]; cipherd.VersionStateName(v.GetState()) != "destruction_scheduled" || !v.GetDestroyTime().AsTime().Equal(destroyAt) {
+	if v := k.Versions[0]; v.State != cipherd.VersionDestructionScheduled || v.State.String() != "destruction_scheduled" || !v.DestroyTime.Equal(destroyAt) {
 		t.Errorf("version answered: %v", v)
 	}
 
@@ -153,10 +153,10 @@ func TestLifecycle_requestsCarryWindowsAndTheRefusalItsVersions(t *testing.T) {
 }
 
 func TestStateNames_unspecifiedReadsEnabled(t *testing.T) {
-	if cipherd.KeyStateName(cipherdpb.KeyState_KEY_STATE_UNSPECIFIED) != "enabled" ||
-		cipherd.KeyStateName(cipherdpb.KeyState_KEY_STATE_DELETION_SCHEDULED) != "deletion_scheduled" ||
-		cipherd.VersionStateName(cipherdpb.KeyVersionState_KEY_VERSION_STATE_UNSPECIFIED) != "enabled" ||
-		cipherd.VersionStateName(cipherdpb.KeyVersionState_KEY_VERSION_STATE_DESTROYED) != "destroyed" {
+	if cipherd.KeyStateUnspecified.String() != "enabled" || cipherd.KeyEnabled.String() != "enabled" ||
+		cipherd.KeyDeletionScheduled.String() != "deletion_scheduled" ||
+		cipherd.VersionStateUnspecified.String() != "enabled" ||
+		cipherd.VersionDestroyed.String() != "destroyed" {
 		t.Error("state names")
 	}
 }
@@ -171,7 +171,8 @@ func TestAuditCheckpointCheck_theServerJudgesEachCheckpoint(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		check, n, err := c.AuditCheckpointCheck(context.Background(), files)
+		check, err := c.AuditCheckpointCheck(context.Background(), files)
+		n := len(audit.Checkpoints(files))
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -12,11 +12,9 @@ import (
 
 	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/status"
-	"google.golang.org/protobuf/types/known/timestamppb"
 
 	cipherd "github.com/cipherd/cipherd/clients/go"
 	"github.com/cipherd/cipherd/clients/go/audit"
-	"github.com/cipherd/cipherd/clients/go/cipherdpb"
 	"github.com/cipherd/cipherd/clients/go/internal/testserver"
 )
 
@@ -41,13 +39,13 @@ func TestLifecycle_eachStateRefusesWithItsOwnError(t *testing.T) {
 	if !errors.Is(err, cipherd.ErrKeyDisabled) || !errors.Is(err, cipherd.ErrFailedPrecondition) {
 		t.Fatalf("Encrypt with a disabled key: %v, want ErrKeyDisabled", err)
 	}
-	if k, err := c.EnableKey(ctx, key); err != nil || cipherd.KeyStateName(k.GetState()) != "enabled" {
+	if k, err := c.EnableKey(ctx, key); err != nil || k.State.String() != "enabled" {
 		t.Fatalf("EnableKey: %v, %v", k, err)
 	}
 	if ct1, err = c.Encrypt(ctx, key, []byte("secret")); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := c.Admin.RotateKey(ctx, &cipherdpb.RotateKeyRequest{KeyName: key}); err != nil {
+	if _, err := c.RotateKey(ctx, key); err != nil {
 		t.Fatal(err)
 	}
 
@@ -55,8 +53,8 @@ func TestLifecycle_eachStateRefusesWithItsOwnError(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	v1 := k.GetVersions()[0]
-	if until := time.Until(v1.GetDestroyTime().AsTime()); cipherd.VersionStateName(v1.GetState()) != "destruction_scheduled" || until < 35*time.Hour || until > 37*time.Hour {
+	v1 := k.Versions[0]
+	if until := time.Until(v1.DestroyTime); v1.State.String() != "destruction_scheduled" || until < 35*time.Hour || until > 37*time.Hour {
 		t.Fatalf("version 1 after scheduling: %v", v1)
 	}
 	_, err = c.Decrypt(ctx, ct1)
@@ -80,7 +78,7 @@ func TestLifecycle_eachStateRefusesWithItsOwnError(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if until := time.Until(k.GetDeleteTime().AsTime()); cipherd.KeyStateName(k.GetState()) != "deletion_scheduled" || until < 167*time.Hour || until > 169*time.Hour {
+	if until := time.Until(k.DeleteTime); k.State.String() != "deletion_scheduled" || until < 167*time.Hour || until > 169*time.Hour {
 		t.Fatalf("after ScheduleKeyDeletion with the default window: %v", k)
 	}
 	if _, err := c.Decrypt(ctx, ct1); !errors.Is(err, cipherd.ErrKeyDisabled) {
@@ -89,7 +87,7 @@ func TestLifecycle_eachStateRefusesWithItsOwnError(t *testing.T) {
 	if _, err := c.EnableKey(ctx, key); !errors.Is(err, cipherd.ErrFailedPrecondition) {
 		t.Errorf("EnableKey of a key pending deletion: %v, want ErrFailedPrecondition", err)
 	}
-	if k, err := c.CancelKeyDeletion(ctx, key); err != nil || cipherd.KeyStateName(k.GetState()) != "disabled" {
+	if k, err := c.CancelKeyDeletion(ctx, key); err != nil || k.State.String() != "disabled" {
 		t.Fatalf("CancelKeyDeletion: %v, %v (want the key back disabled)", k, err)
 	}
 }
@@ -103,7 +101,7 @@ func TestLifecycle_retireRefusesVersionsInUse(t *testing.T) {
 		t.Fatal(err)
 	}
 	for range 2 {
-		if _, err := c.Admin.RotateKey(ctx, &cipherdpb.RotateKeyRequest{KeyName: key}); err != nil {
+		if _, err := c.RotateKey(ctx, key); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -129,7 +127,7 @@ func TestLifecycle_retireRefusesVersionsInUse(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if done.Key.GetPolicy().GetMinDecryptionVersion() != 3 || cipherd.VersionStateName(done.Key.GetVersions()[1].GetState()) != "destruction_scheduled" {
+	if done.Key.Policy.MinDecryptionVersion != 3 || done.Key.Versions[1].State.String() != "destruction_scheduled" {
 		t.Fatalf("after RetireKeyVersions: %v", done.Key)
 	}
 	if _, err := c.Decrypt(ctx, ct); !errors.Is(err, cipherd.ErrFailedPrecondition) || errors.Is(err, cipherd.ErrDecryptionFailed) {
@@ -192,7 +190,8 @@ func TestAudit_hashAndCheckpointsOfAnotherKey(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	check, n, err := c.AuditCheckpointCheck(ctx, files)
+	check, err := c.AuditCheckpointCheck(ctx, files)
+	n := len(audit.Checkpoints(files))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -210,20 +209,20 @@ func TestLifecycle_retireWithInventories(t *testing.T) {
 	ctx := context.Background()
 	key := newKey(t, c, "inventory")
 	for range 2 {
-		if _, err := c.Admin.RotateKey(ctx, &cipherdpb.RotateKeyRequest{KeyName: key}); err != nil {
+		if _, err := c.RotateKey(ctx, key); err != nil {
 			t.Fatal(err)
 		}
 	}
-	inventory := func(source string, counts map[int32]int64) *cipherdpb.DataInventory {
-		inv := &cipherdpb.DataInventory{KeyName: key, Source: source, ItemsScanned: 100, ScanTime: timestamppb.Now()}
+	inventory := func(source string, counts map[int32]int64) cipherd.DataInventory {
+		inv := cipherd.DataInventory{KeyName: key, Source: source, ItemsScanned: 100, ScanTime: time.Now()}
 		for _, v := range []int32{1, 2, 3} {
 			if n, ok := counts[v]; ok {
-				inv.Versions = append(inv.Versions, &cipherdpb.VersionCount{Version: v, Ciphertexts: n})
+				inv.Versions = append(inv.Versions, cipherd.VersionCount{Version: v, Ciphertexts: n})
 			}
 		}
 		return inv
 	}
-	opts := cipherd.RetireOptions{QuietPeriod: time.Second, DryRun: true, Inventories: []*cipherdpb.DataInventory{
+	opts := cipherd.RetireOptions{QuietPeriod: time.Second, DryRun: true, Inventories: []cipherd.DataInventory{
 		inventory("file:archive.jsonl#email", map[int32]int64{3: 40}),
 		inventory("postgres:users.email", map[int32]int64{2: 1, 3: 99}),
 	}}
@@ -232,7 +231,7 @@ func TestLifecycle_retireWithInventories(t *testing.T) {
 		cipherd.InventorySource(err) != "postgres:users.email" {
 		t.Fatalf("retire below 3 with one row under v2: %v (versions %v, source %q)", err, cipherd.VersionsInUse(err), cipherd.InventorySource(err))
 	}
-	opts.Inventories = []*cipherdpb.DataInventory{inventory("postgres:users.email", map[int32]int64{1: 0, 3: 100})}
+	opts.Inventories = []cipherd.DataInventory{inventory("postgres:users.email", map[int32]int64{1: 0, 3: 100})}
 	plan, err := c.RetireKeyVersions(ctx, key, 3, opts)
 	if err != nil || !slices.Equal(plan.RetiredVersions, []int32{1, 2}) {
 		t.Fatalf("retire below 3 with every row under v3: %+v, %v", plan, err)
@@ -253,13 +252,13 @@ func TestLifecycle_failedDecryptCountsAsUse(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := c.Admin.RotateKey(ctx, &cipherdpb.RotateKeyRequest{KeyName: key}); err != nil {
+	if _, err := c.RotateKey(ctx, key); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := c.Decrypt(ctx, ct); !errors.Is(err, cipherd.ErrDecryptionFailed) {
 		t.Fatalf("Decrypt without its context: %v", err)
 	}
-	census, err := c.KeyCensus(ctx, key, time.Hour)
+	census, err := c.GetKeyCensus(ctx, key, time.Hour)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -282,12 +281,11 @@ func TestLifecycle_cancelDestructionOnUse(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := c.Admin.RotateKey(ctx, &cipherdpb.RotateKeyRequest{KeyName: key}); err != nil {
+	if _, err := c.RotateKey(ctx, key); err != nil {
 		t.Fatal(err)
 	}
-	updated, err := c.Admin.UpdateKeyPolicy(ctx, &cipherdpb.UpdateKeyPolicyRequest{KeyName: key,
-		Policy: &cipherdpb.KeyPolicy{CancelDestructionOnUse: true}})
-	if err != nil || !updated.GetKey().GetPolicy().GetCancelDestructionOnUse() {
+	updated, err := c.UpdateKeyPolicy(ctx, key, cipherd.KeyPolicy{CancelDestructionOnUse: true})
+	if err != nil || !updated.Policy.CancelDestructionOnUse {
 		t.Fatalf("UpdateKeyPolicy: %v, %v", updated, err)
 	}
 	if _, err := c.ScheduleKeyVersionDestruction(ctx, key, []int32{1}, 0); err != nil {

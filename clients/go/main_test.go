@@ -11,7 +11,6 @@ import (
 	"time"
 
 	cipherd "github.com/cipherd/cipherd/clients/go"
-	"github.com/cipherd/cipherd/clients/go/cipherdpb"
 	"github.com/cipherd/cipherd/clients/go/internal/testserver"
 )
 
@@ -123,14 +122,14 @@ var keySeq int
 // newKey creates a fresh gcm key named prefix-N and returns its name.
 func newKey(t *testing.T, c *cipherd.Client, prefix string) string {
 	t.Helper()
-	return newKeyWithMode(t, c, prefix, cipherdpb.Mode_MODE_UNSPECIFIED)
+	return newKeyWithMode(t, c, prefix, cipherd.ModeUnspecified)
 }
 
 // newKeyWithMode creates a fresh key in mode named prefix-N and returns its name.
-func newKeyWithMode(t *testing.T, c *cipherd.Client, prefix string, mode cipherdpb.Mode) string {
+func newKeyWithMode(t *testing.T, c *cipherd.Client, prefix string, mode cipherd.Mode) string {
 	t.Helper()
 	name := freshKeyName(prefix)
-	if _, err := c.Admin.CreateKey(context.Background(), &cipherdpb.CreateKeyRequest{KeyName: name, Mode: mode}); err != nil {
+	if _, err := c.CreateKey(context.Background(), name, cipherd.WithKeyMode(mode)); err != nil {
 		t.Fatalf("CreateKey(%s, %s): %v", name, mode, err)
 	}
 	return name
@@ -138,10 +137,10 @@ func newKeyWithMode(t *testing.T, c *cipherd.Client, prefix string, mode cipherd
 
 // importKey creates a fresh key in mode from known key material, for checks against an
 // independent implementation, and returns its name.
-func importKey(t *testing.T, c *cipherd.Client, prefix string, mode cipherdpb.Mode, material []byte) string {
+func importKey(t *testing.T, c *cipherd.Client, prefix string, mode cipherd.Mode, material []byte) string {
 	t.Helper()
 	name := freshKeyName(prefix)
-	if _, err := c.Admin.ImportKey(context.Background(), &cipherdpb.ImportKeyRequest{KeyName: name, Mode: mode, KeyMaterial: material}); err != nil {
+	if _, err := c.ImportKey(context.Background(), name, material, cipherd.WithKeyMode(mode)); err != nil {
 		t.Fatalf("ImportKey(%s, %s): %v", name, mode, err)
 	}
 	return name

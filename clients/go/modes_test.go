@@ -10,13 +10,12 @@ import (
 	"testing"
 
 	cipherd "github.com/cipherd/cipherd/clients/go"
-	"github.com/cipherd/cipherd/clients/go/cipherdpb"
 )
 
 func TestSIV_encryptIsDeterministicPerContext(t *testing.T) {
 	c := dialPlain(t)
 	ctx := context.Background()
-	key := newKeyWithMode(t, c, "siv", cipherdpb.Mode_MODE_SIV)
+	key := newKeyWithMode(t, c, "siv", cipherd.ModeSIV)
 	a, err := c.Encrypt(ctx, key, []byte("alice@example.com"), cipherd.WithAAD([]byte("users.email")))
 	if err != nil {
 		t.Fatal(err)
@@ -25,7 +24,7 @@ func TestSIV_encryptIsDeterministicPerContext(t *testing.T) {
 	if err != nil || a != b {
 		t.Fatalf("two encryptions differ (%v)", err)
 	}
-	if p, err := cipherd.ParseCiphertext(a); err != nil || p.Mode != cipherdpb.Mode_MODE_SIV || len(p.Payload) != 16+len("alice@example.com") {
+	if p, err := cipherd.ParseCiphertext(a); err != nil || p.Mode != cipherd.ModeSIV || len(p.Payload) != 16+len("alice@example.com") {
 		t.Fatalf("header %+v, %v", p, err)
 	}
 	if other, _ := c.Encrypt(ctx, key, []byte("alice@example.com"), cipherd.WithAAD([]byte("users.backup"))); other == a {
@@ -81,7 +80,7 @@ func TestXGCM_roundTripAndIndependentDecryption(t *testing.T) {
 	c := dialPlain(t)
 	ctx := context.Background()
 	material := bytes.Repeat([]byte{0x3c}, 32)
-	key := importKey(t, c, "xgcm", cipherdpb.Mode_MODE_XGCM, material)
+	key := importKey(t, c, "xgcm", cipherd.ModeXGCM, material)
 	plaintext := []byte("an event worth keeping")
 	ct, err := c.Encrypt(ctx, key, plaintext, cipherd.WithAAD([]byte("events")))
 	if err != nil {
@@ -92,7 +91,7 @@ func TestXGCM_roundTripAndIndependentDecryption(t *testing.T) {
 		t.Fatal("xgcm gave the same ciphertext twice: the nonce is not random")
 	}
 	p, err := cipherd.ParseCiphertext(ct)
-	if err != nil || p.Mode != cipherdpb.Mode_MODE_XGCM || len(p.Payload) != 40+len(plaintext) {
+	if err != nil || p.Mode != cipherd.ModeXGCM || len(p.Payload) != 40+len(plaintext) {
 		t.Fatalf("header %+v, %v", p, err)
 	}
 	if pt, err := c.Decrypt(ctx, ct, cipherd.WithAAD([]byte("events"))); err != nil || !bytes.Equal(pt, plaintext) {

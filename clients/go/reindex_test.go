@@ -8,7 +8,6 @@ import (
 	"time"
 
 	cipherd "github.com/cipherd/cipherd/clients/go"
-	"github.com/cipherd/cipherd/clients/go/cipherdpb"
 )
 
 func TestReIndex_versionOptionsAreRefusedLocally(t *testing.T) {
@@ -35,7 +34,7 @@ func TestReIndex_afterRotation_matchesComputeIndex_andTheOldVersionRetires(t *te
 	c := dialPlain(t)
 	ctx := context.Background()
 	data := newKey(t, c, "reindex-data")
-	idx := newKeyWithMode(t, c, "reindex-idx", cipherdpb.Mode_MODE_HMAC)
+	idx := newKeyWithMode(t, c, "reindex-idx", cipherd.ModeHMAC)
 	column := []byte("accounts.email")
 	norm := []cipherd.IndexOption{cipherd.WithTrim(), cipherd.WithCaseFold(), cipherd.WithIndexLength(16)}
 	emails := []string{"Alice@Example.com", "bob@example.com"}
@@ -82,7 +81,7 @@ func TestReIndex_afterRotation_matchesComputeIndex_andTheOldVersionRetires(t *te
 	if len(lookup.Versions) != 2 {
 		t.Fatalf("all-versions lookup: %d versions, want 2", len(lookup.Versions))
 	}
-	census, err := c.KeyCensus(ctx, idx, 0)
+	census, err := c.GetKeyCensus(ctx, idx, 0)
 	if err != nil {
 		t.Fatal(err)
 	}

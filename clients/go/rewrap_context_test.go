@@ -9,7 +9,6 @@ import (
 	"testing"
 
 	cipherd "github.com/cipherd/cipherd/clients/go"
-	"github.com/cipherd/cipherd/clients/go/cipherdpb"
 )
 
 // TestReEncryptStream_contextBoundColumn rewraps a column whose rows are bound to
@@ -19,7 +18,7 @@ func TestReEncryptStream_contextBoundColumn(t *testing.T) {
 	needSecureServers(t)
 	ctx := context.Background()
 	c := dial(t, plain.Addr, cipherd.WithInsecure())
-	if _, err := c.Admin.CreateKey(ctx, &cipherdpb.CreateKeyRequest{KeyName: "ctx-column"}); err != nil {
+	if _, err := c.CreateKey(ctx, "ctx-column"); err != nil {
 		t.Fatal(err)
 	}
 	contextOf := func(id int) []byte { return fmt.Appendf(nil, "users.email/%d", id) }
@@ -31,7 +30,7 @@ func TestReEncryptStream_contextBoundColumn(t *testing.T) {
 		}
 		rows = append(rows, ct)
 	}
-	if _, err := c.Admin.RotateKey(ctx, &cipherdpb.RotateKeyRequest{KeyName: "ctx-column"}); err != nil {
+	if _, err := c.RotateKey(ctx, "ctx-column"); err != nil {
 		t.Fatal(err)
 	}
 	items := func(withContext bool) iter.Seq2[int, cipherd.CiphertextItem] {

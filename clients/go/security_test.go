@@ -8,7 +8,6 @@ import (
 	"time"
 
 	cipherd "github.com/cipherd/cipherd/clients/go"
-	"github.com/cipherd/cipherd/clients/go/cipherdpb"
 )
 
 func needSecureServers(t *testing.T) {
@@ -23,7 +22,7 @@ func TestTLS_bearerTokensAndAccessPolicy(t *testing.T) {
 	ctx := context.Background()
 	tlsOpts := []cipherd.Option{cipherd.WithCAFile(pki.CAFile)}
 	admin := dial(t, tlsSrv.Addr, append(tlsOpts, cipherd.WithBearerToken(adminToken))...)
-	if _, err := admin.Admin.CreateKey(ctx, &cipherdpb.CreateKeyRequest{KeyName: "open-a"}); err != nil {
+	if _, err := admin.CreateKey(ctx, "open-a"); err != nil {
 		t.Fatalf("operator CreateKey over TLS: %v", err)
 	}
 	limited := dial(t, tlsSrv.Addr, append(tlsOpts, cipherd.WithBearerToken(limitedToken))...)
@@ -68,7 +67,7 @@ func TestMutualTLS_clientCertificateIsTheIdentity(t *testing.T) {
 	needSecureServers(t)
 	ctx := context.Background()
 	c := dial(t, mtls.Addr, cipherd.WithCAFile(pki.CAFile), cipherd.WithClientCertificate(pki.ClientCertFile, pki.ClientKeyFile))
-	if _, err := c.Admin.CreateKey(ctx, &cipherdpb.CreateKeyRequest{KeyName: "billing-a"}); err != nil {
+	if _, err := c.CreateKey(ctx, "billing-a"); err != nil {
 		t.Fatalf("CreateKey billing-a as %s: %v", mtlsClient, err)
 	}
 	ct, err := c.Encrypt(ctx, "billing-a", []byte("invoice"))
@@ -78,7 +77,7 @@ func TestMutualTLS_clientCertificateIsTheIdentity(t *testing.T) {
 	if pt, err := c.Decrypt(ctx, ct); err != nil || string(pt) != "invoice" {
 		t.Fatalf("Decrypt = %q, %v", pt, err)
 	}
-	if _, err := c.Admin.CreateKey(ctx, &cipherdpb.CreateKeyRequest{KeyName: "payroll"}); !errors.Is(err, cipherd.ErrPermissionDenied) {
+	if _, err := c.CreateKey(ctx, "payroll"); !errors.Is(err, cipherd.ErrPermissionDenied) {
 		t.Errorf("CreateKey outside billing-*: %v, want ErrPermissionDenied", err)
 	}
 	// Without a client certificate the handshake or the first call fails.
@@ -98,22 +97,22 @@ func TestAdmin_importPolicyGetAndKeys(t *testing.T) {
 	c := dialPlain(t)
 	ctx := context.Background()
 	key := newKey(t, c, "admin")
-	if _, err := c.Admin.ImportKey(ctx, &cipherdpb.ImportKeyRequest{KeyName: key, KeyMaterial: make([]byte, 32)}); err != nil {
+	if _, err := c.ImportKey(ctx, key, make([]byte, 32)); err != nil {
 		t.Fatalf("ImportKey: %v", err)
 	}
-	if _, err := c.Admin.UpdateKeyPolicy(ctx, &cipherdpb.UpdateKeyPolicyRequest{KeyName: key, Policy: &cipherdpb.KeyPolicy{MinDecryptionVersion: 2}}); err != nil {
+	if _, err := c.UpdateKeyPolicy(ctx, key, cipherd.KeyPolicy{MinDecryptionVersion: 2}); err != nil {
 		t.Fatalf("UpdateKeyPolicy: %v", err)
 	}
-	got, err := c.Admin.GetKey(ctx, &cipherdpb.GetKeyRequest{KeyName: key})
-	if err != nil || got.GetKey().GetCurrentVersion() != 2 || !got.GetKey().GetVersions()[1].GetImported() || got.GetKey().GetPolicy().GetMinDecryptionVersion() != 2 {
+	got, err := c.GetKey(ctx, key)
+	if err != nil || got.CurrentVersion != 2 || !got.Versions[1].Imported || got.Policy.MinDecryptionVersion != 2 {
 		t.Fatalf("GetKey = %v, %v", got, err)
 	}
 	found := false
-	for k, err := range c.Keys(ctx) {
+	for k, err := range c.ListKeys(ctx) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		found = found || k.GetKeyName() == key
+		found = found || k.KeyName == key
 	}
 	if !found {
 		t.Fatalf("Keys did not list %s", key)

@@ -9,7 +9,6 @@ import (
 	"time"
 
 	cipherd "github.com/cipherd/cipherd/clients/go"
-	"github.com/cipherd/cipherd/clients/go/cipherdpb"
 )
 
 func TestReEncryptStream_answersEveryItemInOrder(t *testing.T) {
@@ -25,7 +24,7 @@ func TestReEncryptStream_answersEveryItemInOrder(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := c.Admin.RotateKey(ctx, &cipherdpb.RotateKeyRequest{KeyName: key}); err != nil {
+	if _, err := c.RotateKey(ctx, key); err != nil {
 		t.Fatal(err)
 	}
 	items := func(yield func(int, cipherd.CiphertextItem) bool) {

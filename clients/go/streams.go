@@ -17,7 +17,7 @@ import (
 func EncryptStream[T any](ctx context.Context, c *Client, keyName string, items iter.Seq2[T, PlaintextItem], handle func(T, Result) error) error {
 	return runStream(ctx, streamKind[PlaintextItem, cipherdpb.EncryptStreamRequest, cipherdpb.EncryptStreamResponse]{
 		open: func(ctx context.Context) (grpc.BidiStreamingClient[cipherdpb.EncryptStreamRequest, cipherdpb.EncryptStreamResponse], error) {
-			return c.Crypto.EncryptStream(ctx)
+			return c.crypto.EncryptStream(ctx)
 		},
 		request: func(it PlaintextItem) (string, *cipherdpb.EncryptStreamRequest, error) {
 			return it.Reference, &cipherdpb.EncryptStreamRequest{Reference: it.Reference, KeyName: keyName, Plaintext: it.Plaintext, Context: it.AAD}, nil
@@ -34,7 +34,7 @@ func DecryptStream[T any](ctx context.Context, c *Client, items iter.Seq2[T, Cip
 	expected := callOptions(opts).expectedKey
 	return runStream(ctx, streamKind[CiphertextItem, cipherdpb.DecryptStreamRequest, cipherdpb.DecryptStreamResponse]{
 		open: func(ctx context.Context) (grpc.BidiStreamingClient[cipherdpb.DecryptStreamRequest, cipherdpb.DecryptStreamResponse], error) {
-			return c.Crypto.DecryptStream(ctx)
+			return c.crypto.DecryptStream(ctx)
 		},
 		request: func(it CiphertextItem) (string, *cipherdpb.DecryptStreamRequest, error) {
 			if it.Legacy != nil {
@@ -58,12 +58,12 @@ func ReEncryptStream[T any](ctx context.Context, c *Client, targetKey string, it
 	expected := callOptions(opts).expectedKey
 	return runStream(ctx, streamKind[CiphertextItem, cipherdpb.ReEncryptStreamRequest, cipherdpb.ReEncryptStreamResponse]{
 		open: func(ctx context.Context) (grpc.BidiStreamingClient[cipherdpb.ReEncryptStreamRequest, cipherdpb.ReEncryptStreamResponse], error) {
-			return c.Crypto.ReEncryptStream(ctx)
+			return c.crypto.ReEncryptStream(ctx)
 		},
 		request: func(it CiphertextItem) (string, *cipherdpb.ReEncryptStreamRequest, error) {
 			req := &cipherdpb.ReEncryptStreamRequest{Reference: it.Reference, Context: it.AAD, KeyName: targetKey, ExpectedKey: cmp.Or(it.ExpectedKey, expected)}
 			if it.Legacy != nil {
-				req.Legacy = it.Legacy // no header to check: the legacy key decides
+				req.Legacy = it.Legacy.proto() // no header to check: the legacy key decides
 				return it.Reference, req, nil
 			}
 			if _, err := ParseCiphertext(it.Ciphertext); err != nil {

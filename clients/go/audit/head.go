@@ -7,8 +7,6 @@ import (
 	"fmt"
 	"os"
 	"strings"
-
-	"github.com/cipherd/cipherd/clients/go/cipherdpb"
 )
 
 // genesisPrev is the prev of a trail's first line, before which there was nothing.
@@ -22,16 +20,16 @@ func isGenesis(l line) bool {
 // checkStart judges the trail's first line: every trail, and every part retention keeps, starts
 // with a start line (genesis, or a rotation's); against the head, the trail must start at genesis
 // or at (or before) the anchored first line. "" when it does.
-func checkStart(head *cipherdpb.AuditHead, first line) string {
+func checkStart(head *Head, first line) string {
 	if first.Type != "start" {
 		return fmt.Sprintf("the trail's first line, seq %d, is a %s line, not a start line: lines before it were removed", *first.Seq, first.Type)
 	}
 	// At the anchored first seq, its hash is judged by anchorCheck with the rest.
-	if head == nil || isGenesis(first) || *first.Seq <= head.GetFirstSeq() {
+	if head == nil || isGenesis(first) || *first.Seq <= head.FirstSeq {
 		return ""
 	}
 	return fmt.Sprintf("the trail starts at seq %d, but its anchor starts it at seq %d: lines before were removed%s",
-		*first.Seq, head.GetFirstSeq(), missingFiles(head, head.GetFirstSeq(), *first.Seq-1))
+		*first.Seq, head.FirstSeq, missingFiles(head, head.FirstSeq, *first.Seq-1))
 }
 
 // checkStartLine judges a start line met in the chain: a cut the server recorded at a restart, or a
@@ -49,11 +47,14 @@ func checkStartLine(l line, lineIndex int, prevFile string) string {
 }
 
 // missingFiles names the files of head that hold seqs from..to, which the files given lack.
-func missingFiles(head *cipherdpb.AuditHead, from, to int64) string {
+func missingFiles(head *Head, from, to int64) string {
+	if head == nil {
+		return ""
+	}
 	var missing []string
-	for _, f := range head.GetFiles() {
-		if f.GetFirstSeq() <= to && f.GetLastSeq() >= from {
-			missing = append(missing, fmt.Sprintf("%s, seqs %d-%d", f.GetName(), f.GetFirstSeq(), f.GetLastSeq()))
+	for _, f := range head.Files {
+		if f.FirstSeq <= to && f.LastSeq >= from {
+			missing = append(missing, fmt.Sprintf("%s, seqs %d-%d", f.Name, f.FirstSeq, f.LastSeq))
 		}
 	}
 	if len(missing) == 0 {
@@ -65,28 +66,28 @@ func missingFiles(head *cipherdpb.AuditHead, from, to int64) string {
 // anchorCheck watches the chain for the lines the head names: the anchored first line (when the
 // files start before it) and the anchored checkpoint, which the files must reach.
 type anchorCheck struct {
-	head                *cipherdpb.AuditHead
+	head                *Head
 	lastWhere           string
 	firstSeen, headSeen bool
 	firstBad, headBad   string // where the line at the anchored seq is, when its hash is not the anchor's
 }
 
-func newAnchorCheck(head *cipherdpb.AuditHead) *anchorCheck { return &anchorCheck{head: head} }
+func newAnchorCheck(head *Head) *anchorCheck { return &anchorCheck{head: head} }
 
 func (a *anchorCheck) saw(seq int64, lineHash, where string) {
 	a.lastWhere = where
 	if a.head == nil {
 		return
 	}
-	if seq == a.head.GetFirstSeq() && !a.firstSeen {
+	if seq == a.head.FirstSeq && !a.firstSeen {
 		a.firstSeen = true
-		if lineHash != a.head.GetFirstHash() {
+		if lineHash != a.head.FirstHash {
 			a.firstBad = where
 		}
 	}
-	if seq == a.head.GetSeq() && !a.headSeen {
+	if seq == a.head.Seq && !a.headSeen {
 		a.headSeen = true
-		if lineHash != a.head.GetHash() {
+		if lineHash != a.head.Hash {
 			a.headBad = where
 		}
 	}
@@ -98,15 +99,15 @@ func (a *anchorCheck) problem(lastSeq int64) string {
 	case a.head == nil:
 		return ""
 	case a.firstBad != "":
-		return fmt.Sprintf("%s: seq %d is not the anchored first line (its hash is not the anchor's): the trail's start was rewritten", a.firstBad, a.head.GetFirstSeq())
+		return fmt.Sprintf("%s: seq %d is not the anchored first line (its hash is not the anchor's): the trail's start was rewritten", a.firstBad, a.head.FirstSeq)
 	case a.lastWhere == "":
-		return fmt.Sprintf("the files hold no lines, but the trail's anchor reaches seq %d", a.head.GetSeq())
+		return fmt.Sprintf("the files hold no lines, but the trail's anchor reaches seq %d", a.head.Seq)
 	case !a.headSeen:
 		return fmt.Sprintf("%s: the trail ends at seq %d, before the anchored head at seq %d: lines were removed from its end",
-			a.lastWhere, lastSeq, a.head.GetSeq())
+			a.lastWhere, lastSeq, a.head.Seq)
 	case a.headBad != "":
 		return fmt.Sprintf("%s: the line at seq %d is not the anchored head (its hash is not the anchor's): the tail was rewritten",
-			a.headBad, a.head.GetSeq())
+			a.headBad, a.head.Seq)
 	}
 	return ""
 }

@@ -6,7 +6,7 @@
 // MACs were not.
 //
 // The chain alone cannot prove the trail complete at either end: lines cut from its end, or from
-// its start, leave a chain that holds. The server's head (cipherdpb.AuditHead, anchored in its key
+// its start, leave a chain that holds. The server's head (Head, anchored in its key
 // store) says where the trail starts and how far it reached; given one, the files must start at
 // genesis or at the anchored first line and reach the anchored checkpoint (see head.go).
 package audit
@@ -20,8 +20,6 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-
-	"github.com/cipherd/cipherd/clients/go/cipherdpb"
 )
 
 // CheckpointCheck says whether a checkpoint line's MAC is the audit key's.
@@ -103,7 +101,7 @@ func ReadFiles(paths []string) ([]File, error) {
 
 // Verify checks files as one chain, oldest first (rotated files before the live one). check and
 // head may be nil; without a head the trail's completeness is not checked.
-func Verify(paths []string, check CheckpointCheck, head *cipherdpb.AuditHead) (Verdict, error) {
+func Verify(paths []string, check CheckpointCheck, head *Head) (Verdict, error) {
 	files, err := ReadFiles(paths)
 	if err != nil {
 		return Verdict{MACsChecked: check != nil, CompletenessChecked: head != nil}, err
@@ -114,7 +112,7 @@ func Verify(paths []string, check CheckpointCheck, head *cipherdpb.AuditHead) (V
 // VerifyFiles is Verify of files already read: a server's answers about their checkpoints then
 // match the very bytes checked, however the live file grew meanwhile. With a head, the files must
 // also start where it says the trail starts and reach its checkpoint.
-func VerifyFiles(files []File, check CheckpointCheck, head *cipherdpb.AuditHead) Verdict {
+func VerifyFiles(files []File, check CheckpointCheck, head *Head) Verdict {
 	v := Verdict{MACsChecked: check != nil, CompletenessChecked: head != nil}
 	var prevHash, prevWhere, prevFile string
 	var prevSeq int64 = -1

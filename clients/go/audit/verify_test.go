@@ -5,12 +5,10 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
-
-	"google.golang.org/protobuf/encoding/protojson"
-
-	"github.com/cipherd/cipherd/clients/go/cipherdpb"
+	"time"
 )
 
 // vectors is proto/testdata/audit/audit.json, the cases every audit verifier runs.
@@ -80,7 +78,7 @@ func TestVerify_vectors(t *testing.T) {
 }
 
 // readHead reads a case's head file (protojson AuditHead); nil for none.
-func readHead(t *testing.T, name string) *cipherdpb.AuditHead {
+func readHead(t *testing.T, name string) *Head {
 	t.Helper()
 	if name == "" {
 		return nil
@@ -89,8 +87,8 @@ func readHead(t *testing.T, name string) *cipherdpb.AuditHead {
 	if err != nil {
 		t.Fatal(err)
 	}
-	head := &cipherdpb.AuditHead{}
-	if err := protojson.Unmarshal(data, head); err != nil {
+	head, err := ParseHead(data)
+	if err != nil {
 		t.Fatal(err)
 	}
 	return head
@@ -101,7 +99,7 @@ func TestVerify_namesWhatTheHeadMisses(t *testing.T) {
 	intactHead, rotatedHead := readHead(t, "intact.head.json"), readHead(t, "rotated.head.json")
 	for _, c := range []struct {
 		files []string
-		head  *cipherdpb.AuditHead
+		head  *Head
 		want  string
 	}{
 		{[]string{"head-cut.log"}, intactHead, "head-cut.log:1: the trail's first line, seq 1, is a call line, not a start line: lines before it were removed"},
@@ -152,5 +150,25 @@ func TestVerify_namesTheAlteredLinesSeq(t *testing.T) {
 	}
 	if want := "edited.log:3: seq 2 altered (its hash is not the prev of the line after it)"; got.Problem != want {
 		t.Errorf("problem = %q, want %q", got.Problem, want)
+	}
+}
+
+// TestParseHead_readsEveryField: a head file in protojson reads into every field of Head.
+func TestParseHead_readsEveryField(t *testing.T) {
+	head, err := ParseHead([]byte(`{"trail": "t", "seq": "8", "hash": "ab", "time": "2026-11-24T08:00:00Z", "firstSeq": "2",
+		"firstHash": "cd", "files": [{"name": "a.log", "firstSeq": "2", "lastSeq": "8"}], "anchoredAt": "2026-11-24T08:00:01Z"}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := Head{Trail: "t", Seq: 8, Hash: "ab", Time: "2026-11-24T08:00:00Z", FirstSeq: 2, FirstHash: "cd",
+		Files: []HeadFile{{Name: "a.log", FirstSeq: 2, LastSeq: 8}}, AnchoredAt: time.Date(2026, 11, 24, 8, 0, 1, 0, time.UTC)}
+	if !reflect.DeepEqual(*head, want) {
+		t.Errorf("ParseHead = %+v, want %+v", *head, want)
+	}
+	if _, err := ParseHead([]byte(`{"seq": "x"}`)); err == nil {
+		t.Error("ParseHead accepted a malformed head")
+	}
+	if HeadFromProto(nil) != nil {
+		t.Error("HeadFromProto(nil) is not nil")
 	}
 }

@@ -6,11 +6,15 @@ import (
 	"crypto/cipher"
 	"crypto/rand"
 	"encoding/base64"
+	"encoding/hex"
 	"fmt"
+	"net"
+	"sync"
+
+	"google.golang.org/grpc"
 
 	cipherd "github.com/cipherd/cipherd/clients/go"
 	"github.com/cipherd/cipherd/clients/go/cipherdpb"
-	"google.golang.org/grpc"
 )
 
 // fakeKeys stands in for a server in unit tests: it wraps data keys with AES-GCM under one master
@@ -20,6 +24,7 @@ type fakeKeys struct {
 }
 
 func newFakeKeys() *fakeKeys {
+	echoClient() // connected before a test measures its allocations
 	f := &fakeKeys{}
 	f.rotate()
 	return f
@@ -54,12 +59,15 @@ func (f *fakeKeys) GenerateDataKey(_ context.Context, keyName string, opts ...ci
 	return &cipherd.DataKey{Plaintext: key, Wrapped: f.wrap(key, dataKeyAAD(opts)), KeyVersion: int32(len(f.masters))}, nil
 }
 
-// dataKeyAAD reads the AAD back out of the options through a real request, the way the client sends it.
+// dataKeyAAD reads the AAD back out of the options through a real request, the way the client
+// sends it: the echo server answers with it as the wrapped key, in hex.
 func dataKeyAAD(opts []cipherd.DataKeyOption) []byte {
-	var captured []byte
-	c := &cipherd.Client{Crypto: captureCrypto{onDataKey: func(r *cipherdpb.GenerateDataKeyRequest) { captured = r.GetContext() }}}
-	c.GenerateDataKey(context.Background(), "files", opts...)
-	return captured
+	key, err := echoClient().GenerateDataKey(context.Background(), "files", opts...)
+	if err != nil {
+		panic(err)
+	}
+	aad, _ := hex.DecodeString(key.Wrapped)
+	return aad
 }
 
 func (f *fakeKeys) unwrap(ciphertext string, aad []byte) ([]byte, int32, error) {
@@ -83,36 +91,51 @@ func (f *fakeKeys) Decrypt(_ context.Context, ciphertext string, opts ...cipherd
 	return pt, err
 }
 
-func (f *fakeKeys) ReEncrypt(_ context.Context, ciphertext string, opts ...cipherd.CallOption) (*cipherdpb.ReEncryptResponse, error) {
+func (f *fakeKeys) ReEncrypt(_ context.Context, ciphertext string, opts ...cipherd.CallOption) (*cipherd.Rewrapped, error) {
 	aad := callAAD(opts)
 	pt, source, err := f.unwrap(ciphertext, aad)
 	if err != nil {
 		return nil, err
 	}
-	return &cipherdpb.ReEncryptResponse{Ciphertext: f.wrap(pt, aad), KeyVersion: int32(len(f.masters)), SourceKeyVersion: source}, nil
+	return &cipherd.Rewrapped{Ciphertext: f.wrap(pt, aad), KeyVersion: int32(len(f.masters)), SourceKeyVersion: source}, nil
 }
 
+// callAAD reads the AAD back out of the options through a real request: the echo server answers
+// a Decrypt with its context as the plaintext.
 func callAAD(opts []cipherd.CallOption) []byte {
-	var captured []byte
-	c := &cipherd.Client{Crypto: captureCrypto{onDecrypt: func(r *cipherdpb.DecryptRequest) { captured = r.GetContext() }}}
-	c.Decrypt(context.Background(), "", opts...)
-	return captured
+	aad, err := echoClient().Decrypt(context.Background(), "", opts...)
+	if err != nil {
+		panic(err)
+	}
+	return aad
 }
 
-// captureCrypto is a CryptoServiceClient that only records the requests the fake needs to read
-// options from; any other method panics on the nil embedded interface.
-type captureCrypto struct {
-	cipherdpb.CryptoServiceClient
-	onDataKey func(*cipherdpb.GenerateDataKeyRequest)
-	onDecrypt func(*cipherdpb.DecryptRequest)
+// echoClient is a client of an in-process server on a loopback port that answers each request
+// with what the client put in it, so the fake reads its options as the client sends them.
+var echoClient = sync.OnceValue(func() *cipherd.Client {
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		panic(err)
+	}
+	s := grpc.NewServer()
+	cipherdpb.RegisterCryptoServiceServer(s, echoCrypto{})
+	go s.Serve(l)
+	c, err := cipherd.Dial(context.Background(), l.Addr().String(), cipherd.WithInsecure())
+	if err != nil {
+		panic(err)
+	}
+	return c
+})
+
+// echoCrypto answers GenerateDataKey and Decrypt with their requests' context.
+type echoCrypto struct {
+	cipherdpb.UnimplementedCryptoServiceServer
 }
 
-func (c captureCrypto) GenerateDataKey(_ context.Context, r *cipherdpb.GenerateDataKeyRequest, _ ...grpc.CallOption) (*cipherdpb.GenerateDataKeyResponse, error) {
-	c.onDataKey(r)
-	return &cipherdpb.GenerateDataKeyResponse{}, nil
+func (echoCrypto) GenerateDataKey(_ context.Context, r *cipherdpb.GenerateDataKeyRequest) (*cipherdpb.GenerateDataKeyResponse, error) {
+	return &cipherdpb.GenerateDataKeyResponse{WrappedKey: hex.EncodeToString(r.GetContext())}, nil
 }
 
-func (c captureCrypto) Decrypt(_ context.Context, r *cipherdpb.DecryptRequest, _ ...grpc.CallOption) (*cipherdpb.DecryptResponse, error) {
-	c.onDecrypt(r)
-	return &cipherdpb.DecryptResponse{}, nil
+func (echoCrypto) Decrypt(_ context.Context, r *cipherdpb.DecryptRequest) (*cipherdpb.DecryptResponse, error) {
+	return &cipherdpb.DecryptResponse{Plaintext: r.GetContext()}, nil
 }

@@ -7,7 +7,6 @@ import (
 	"io"
 
 	cipherd "github.com/cipherd/cipherd/clients/go"
-	"github.com/cipherd/cipherd/clients/go/cipherdpb"
 )
 
 // Client is what the helpers need of a *cipherd.Client: a new data key, unwrapping it, and
@@ -15,7 +14,7 @@ import (
 type Client interface {
 	GenerateDataKey(ctx context.Context, keyName string, opts ...cipherd.DataKeyOption) (*cipherd.DataKey, error)
 	Decrypt(ctx context.Context, ciphertext string, opts ...cipherd.CallOption) ([]byte, error)
-	ReEncrypt(ctx context.Context, ciphertext string, opts ...cipherd.CallOption) (*cipherdpb.ReEncryptResponse, error)
+	ReEncrypt(ctx context.Context, ciphertext string, opts ...cipherd.CallOption) (*cipherd.Rewrapped, error)
 }
 
 var _ Client = (*cipherd.Client)(nil)
@@ -104,7 +103,7 @@ func Rewrap(ctx context.Context, c Client, dst io.Writer, src io.Reader, opts ..
 	if err != nil {
 		return Header{}, err
 	}
-	h.WrappedKey = resp.GetCiphertext()
+	h.WrappedKey = resp.Ciphertext
 	if _, err := h.WriteTo(dst); err != nil {
 		return Header{}, err
 	}

@@ -11,11 +11,8 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"google.golang.org/protobuf/encoding/protojson"
-
 	cipherd "github.com/cipherd/cipherd/clients/go"
 	"github.com/cipherd/cipherd/clients/go/audit"
-	"github.com/cipherd/cipherd/clients/go/cipherdpb"
 )
 
 func newAuditCommand(conn *connection) *cobra.Command {
@@ -68,20 +65,20 @@ not intact.`,
 					return fmt.Errorf("asking the server for the trail's head (--offline checks the chain alone): %w", err)
 				}
 				noHead := fmt.Sprintf("the server holds no head for trail %q", trail)
-				if head != nil && head.GetTrail() != trail {
+				if head != nil && head.Trail != trail {
 					// The files name no trail, and the server's own is another one.
-					noHead = fmt.Sprintf("the files' start lines name no trail; the server's own is %q", head.GetTrail())
+					noHead = fmt.Sprintf("the files' start lines name no trail; the server's own is %q", head.Trail)
 					head = nil
 				}
 				files, err := readAuditFiles(out, paths)
 				if err != nil {
 					return err
 				}
-				check, asked, err := c.AuditCheckpointCheck(cmd.Context(), files)
+				check, err := c.AuditCheckpointCheck(cmd.Context(), files)
 				if err != nil {
 					return fmt.Errorf("asking the server to check the checkpoints (--offline checks the chain alone): %w", err)
 				}
-				return verifyAudit(out, files, check, asked, head, noHead)
+				return verifyAudit(out, files, check, len(audit.Checkpoints(files)), head, noHead)
 			})
 		},
 	}
@@ -105,7 +102,7 @@ func readAuditFiles(out io.Writer, paths []string) ([]audit.File, error) {
 }
 
 // readHead reads an AuditHead written as protojson; nil for no file.
-func readHead(path string) (*cipherdpb.AuditHead, error) {
+func readHead(path string) (*audit.Head, error) {
 	if path == "" {
 		return nil, nil
 	}
@@ -113,9 +110,9 @@ func readHead(path string) (*cipherdpb.AuditHead, error) {
 	if err != nil {
 		return nil, err
 	}
-	head := &cipherdpb.AuditHead{}
-	if err := protojson.Unmarshal(data, head); err != nil {
-		return nil, fmt.Errorf("--head %s is not an AuditHead in protojson: %w", path, err)
+	head, err := audit.ParseHead(data)
+	if err != nil {
+		return nil, fmt.Errorf("--head %s is %w", path, err)
 	}
 	return head, nil
 }
@@ -172,10 +169,10 @@ func cutLineBeingWritten(files []audit.File) bool {
 
 // verifyAudit verifies files, prints what was checked, and fails when the trail is not intact;
 // noHead says why there is no head when head is nil.
-func verifyAudit(out io.Writer, files []audit.File, check audit.CheckpointCheck, asked int, head *cipherdpb.AuditHead, noHead string) error {
-	headSource := fmt.Sprintf("the server's head of trail %q", head.GetTrail())
-	if check == nil {
-		headSource = "the head"
+func verifyAudit(out io.Writer, files []audit.File, check audit.CheckpointCheck, asked int, head *audit.Head, noHead string) error {
+	headSource := "the head"
+	if check != nil && head != nil {
+		headSource = fmt.Sprintf("the server's head of trail %q", head.Trail)
 	}
 	v := audit.VerifyFiles(files, check, head)
 	if check == nil {
@@ -186,7 +183,7 @@ func verifyAudit(out io.Writer, files []audit.File, check audit.CheckpointCheck,
 	if head == nil {
 		fmt.Fprintf(out, "completeness: NOT CHECKED (%s): lines cut from the trail's start or end would pass\n", noHead)
 	} else {
-		fmt.Fprintf(out, "completeness: checked against %s (seqs %d to %d, files listed: %d)\n", headSource, head.GetFirstSeq(), head.GetSeq(), len(head.GetFiles()))
+		fmt.Fprintf(out, "completeness: checked against %s (seqs %d to %d, files listed: %d)\n", headSource, head.FirstSeq, head.Seq, len(head.Files))
 	}
 	if !v.Intact() {
 		return fmt.Errorf("audit trail NOT intact: %s", v.Problem)

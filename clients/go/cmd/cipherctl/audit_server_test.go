@@ -12,7 +12,6 @@ import (
 	"time"
 
 	cipherd "github.com/cipherd/cipherd/clients/go"
-	"github.com/cipherd/cipherd/clients/go/cipherdpb"
 	"github.com/cipherd/cipherd/clients/go/internal/testserver"
 )
 
@@ -44,7 +43,7 @@ func TestAuditVerify_theRealServersTrail(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer c.Close()
-	if _, err := c.Admin.CreateKey(ctx, &cipherdpb.CreateKeyRequest{KeyName: "audited"}); err != nil {
+	if _, err := c.CreateKey(ctx, "audited"); err != nil {
 		t.Fatal(err)
 	}
 	for i := range 40 {

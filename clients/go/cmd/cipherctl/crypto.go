@@ -114,7 +114,7 @@ func newInspectCommand(conn *connection) *cobra.Command {
 				if err != nil {
 					return err
 				}
-				_, err = fmt.Fprintf(out, "current_version: %d\nbehind_current: %t\n", info.GetCurrentVersion(), info.GetBehindCurrent())
+				_, err = fmt.Fprintf(out, "current_version: %d\nbehind_current: %t\n", info.CurrentVersion, info.BehindCurrent)
 				return err
 			})
 		},

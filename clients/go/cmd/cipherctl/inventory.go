@@ -8,6 +8,7 @@ import (
 
 	"google.golang.org/protobuf/encoding/protojson"
 
+	cipherd "github.com/cipherd/cipherd/clients/go"
 	"github.com/cipherd/cipherd/clients/go/cipherdpb"
 )
 
@@ -32,8 +33,8 @@ type sourceSummary struct {
 // skipped, and said so on warn, as is a file without any inventory of key (a scan without --key
 // writes none for a key it found no ciphertext of); a missing or malformed file is an error, so a
 // retirement never goes ahead on evidence it could not read.
-func readInventories(key string, paths []string, warn io.Writer) ([]*cipherdpb.DataInventory, error) {
-	var found []*cipherdpb.DataInventory
+func readInventories(key string, paths []string, warn io.Writer) ([]cipherd.DataInventory, error) {
+	var found []cipherd.DataInventory
 	for _, path := range paths {
 		data, err := os.ReadFile(path)
 		if err != nil {
@@ -56,7 +57,7 @@ func readInventories(key string, paths []string, warn io.Writer) ([]*cipherdpb.D
 				fmt.Fprintf(warn, "cipherctl: %s: skipping inventory %q of key %q (retiring %q)\n", path, inv.GetSource(), inv.GetKeyName(), key)
 				continue
 			}
-			found = append(found, inv)
+			found = append(found, inventoryOf(inv))
 			ofKey++
 		}
 		if ofKey == 0 {
@@ -67,11 +68,24 @@ func readInventories(key string, paths []string, warn io.Writer) ([]*cipherdpb.D
 }
 
 // refusingInventory is the inventory named by source, for the refusal's message; nil if none is.
-func refusingInventory(inventories []*cipherdpb.DataInventory, source string) *cipherdpb.DataInventory {
-	for _, inv := range inventories {
-		if inv.GetSource() == source {
-			return inv
+func refusingInventory(inventories []cipherd.DataInventory, source string) *cipherd.DataInventory {
+	for i := range inventories {
+		if inventories[i].Source == source {
+			return &inventories[i]
 		}
 	}
 	return nil
+}
+
+// inventoryOf is an inventory read from its file (the API's DataInventory in protojson) as the
+// client takes it.
+func inventoryOf(inv *cipherdpb.DataInventory) cipherd.DataInventory {
+	out := cipherd.DataInventory{KeyName: inv.GetKeyName(), Source: inv.GetSource(), ItemsScanned: inv.GetItemsScanned()}
+	if inv.GetScanTime() != nil {
+		out.ScanTime = inv.GetScanTime().AsTime()
+	}
+	for _, v := range inv.GetVersions() {
+		out.Versions = append(out.Versions, cipherd.VersionCount{Version: v.GetVersion(), Ciphertexts: v.GetCiphertexts()})
+	}
+	return out
 }

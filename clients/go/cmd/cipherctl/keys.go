@@ -11,7 +11,6 @@ import (
 	"google.golang.org/protobuf/proto"
 
 	cipherd "github.com/cipherd/cipherd/clients/go"
-	"github.com/cipherd/cipherd/clients/go/cipherdpb"
 )
 
 // keyFlags are the flags that create, rotate and import share.
@@ -27,9 +26,9 @@ func (k *keyFlags) register(cmd *cobra.Command) {
 	cmd.Flags().BoolVar(&k.allowUnauthenticated, "allow-unauthenticated", false, "allow an unauthenticated mode")
 }
 
-func (k *keyFlags) parsedMode() (cipherdpb.Mode, error) {
+func (k *keyFlags) parsedMode() (cipherd.Mode, error) {
 	if k.mode == "" {
-		return cipherdpb.Mode_MODE_UNSPECIFIED, nil
+		return cipherd.ModeUnspecified, nil
 	}
 	if m, ok := cipherd.ParseMode(k.mode); ok {
 		return m, nil
@@ -37,16 +36,29 @@ func (k *keyFlags) parsedMode() (cipherdpb.Mode, error) {
 	return 0, fmt.Errorf("unknown mode %q", k.mode)
 }
 
+// options are the flags as the client's key options: the mode, size and authentication of a new version.
+func (k *keyFlags) options() ([]cipherd.KeyOption, error) {
+	mode, err := k.parsedMode()
+	if err != nil {
+		return nil, err
+	}
+	opts := []cipherd.KeyOption{cipherd.WithKeyMode(mode), cipherd.WithKeySizeBits(k.sizeBits)}
+	if k.allowUnauthenticated {
+		opts = append(opts, cipherd.WithAllowUnauthenticated())
+	}
+	return opts, nil
+}
+
 // adminCommand runs call with a connected client and prints the key it returns as JSON.
 func adminCommand(conn *connection, use, short string, args cobra.PositionalArgs,
-	call func(cmd *cobra.Command, c *cipherd.Client, args []string) (*cipherdpb.Key, error)) *cobra.Command {
+	call func(cmd *cobra.Command, c *cipherd.Client, args []string) (*cipherd.Key, error)) *cobra.Command {
 	return &cobra.Command{Use: use, Short: short, Args: args, RunE: func(cmd *cobra.Command, args []string) error {
 		return withClient(cmd, conn, func(c *cipherd.Client) error {
 			key, err := call(cmd, c, args)
 			if err != nil {
 				return err
 			}
-			return printJSON(cmd.OutOrStdout(), key)
+			return printJSON(cmd.OutOrStdout(), keyMessage(key))
 		})
 	}}
 }
@@ -73,29 +85,26 @@ func newKeysCommand(conn *connection) *cobra.Command {
 	var createRotation rotationFlags
 	var createCancelOnUse bool
 	createCmd := adminCommand(conn, "create NAME", "Create a key with version 1", cobra.ExactArgs(1),
-		func(cmd *cobra.Command, c *cipherd.Client, args []string) (*cipherdpb.Key, error) {
-			mode, err := create.parsedMode()
+		func(cmd *cobra.Command, c *cipherd.Client, args []string) (*cipherd.Key, error) {
+			opts, err := create.options()
 			if err != nil {
 				return nil, err
 			}
-			req := &cipherdpb.CreateKeyRequest{KeyName: args[0], Mode: mode,
-				KeySizeBits: create.sizeBits, AllowUnauthenticated: create.allowUnauthenticated}
 			if createRotation.set(cmd) || createCancelOnUse {
-				req.Policy = &cipherdpb.KeyPolicy{CancelDestructionOnUse: createCancelOnUse}
-				if err := createRotation.apply(req.Policy); err != nil {
+				policy := cipherd.KeyPolicy{CancelDestructionOnUse: createCancelOnUse}
+				if err := createRotation.apply(&policy); err != nil {
 					return nil, err
 				}
+				opts = append(opts, cipherd.WithKeyPolicy(policy))
 			}
-			resp, err := c.Admin.CreateKey(cmd.Context(), req)
-			return resp.GetKey(), err
+			return c.CreateKey(cmd.Context(), args[0], opts...)
 		})
 	create.register(createCmd)
 	createRotation.register(createCmd)
 	createCmd.Flags().BoolVar(&createCancelOnUse, "cancel-destruction-on-use", false, cancelDestructionOnUseHelp)
 	showCmd := adminCommand(conn, "show NAME", "Show a key's state, versions (with their usage, state and destroy time) and policy", cobra.ExactArgs(1),
-		func(cmd *cobra.Command, c *cipherd.Client, args []string) (*cipherdpb.Key, error) {
-			resp, err := c.Admin.GetKey(cmd.Context(), &cipherdpb.GetKeyRequest{KeyName: args[0]})
-			return resp.GetKey(), err
+		func(cmd *cobra.Command, c *cipherd.Client, args []string) (*cipherd.Key, error) {
+			return c.GetKey(cmd.Context(), args[0])
 		})
 	showCmd.Aliases = []string{"get"}
 	keys.AddCommand(createCmd, newListCommand(conn), showCmd, newRotateCommand(conn), newImportCommand(conn), newPolicyCommand(conn), newCensusCommand(conn), newRetireCommand(conn))
@@ -104,20 +113,19 @@ func newKeysCommand(conn *connection) *cobra.Command {
 }
 
 func newPolicyCommand(conn *connection) *cobra.Command {
-	var p cipherdpb.KeyPolicy
+	var p cipherd.KeyPolicy
 	var rotation rotationFlags
 	cmd := adminCommand(conn, "policy NAME", "Replace a key's policy (flags not given are reset to their defaults)", cobra.ExactArgs(1),
-		func(cmd *cobra.Command, c *cipherd.Client, args []string) (*cipherdpb.Key, error) {
+		func(cmd *cobra.Command, c *cipherd.Client, args []string) (*cipherd.Key, error) {
 			if err := rotation.apply(&p); err != nil {
 				return nil, err
 			}
-			resp, err := c.Admin.UpdateKeyPolicy(cmd.Context(), &cipherdpb.UpdateKeyPolicyRequest{KeyName: args[0], Policy: &p})
-			return resp.GetKey(), err
+			return c.UpdateKeyPolicy(cmd.Context(), args[0], p)
 		})
 	rotation.register(cmd)
 	cmd.Flags().Int32Var(&p.MinDecryptionVersion, "min-decryption-version", 0, "oldest version that may decrypt")
 	cmd.Flags().Int32Var(&p.MinEncryptionVersion, "min-encryption-version", 0, "oldest version a caller may encrypt with")
-	cmd.Flags().BoolVar(&p.AllowEcbEncryption, "allow-ecb-encryption", false, "let ECB versions encrypt new data")
+	cmd.Flags().BoolVar(&p.AllowECBEncryption, "allow-ecb-encryption", false, "let ECB versions encrypt new data")
 	cmd.Flags().BoolVar(&p.CancelDestructionOnUse, "cancel-destruction-on-use", false, cancelDestructionOnUseHelp)
 	return cmd
 }

@@ -10,7 +10,6 @@ import (
 	"github.com/spf13/cobra"
 
 	cipherd "github.com/cipherd/cipherd/clients/go"
-	"github.com/cipherd/cipherd/clients/go/cipherdpb"
 )
 
 // importFlags are the flags of keys import: a cipherd mode, or a legacy cipher and where its IV is.
@@ -22,15 +21,13 @@ type importFlags struct {
 func newImportCommand(conn *connection) *cobra.Command {
 	var f importFlags
 	cmd := adminCommand(conn, "import NAME", "Add key material as a new version: base64 from stdin (or --in FILE), or a legacy passphrase from --passphrase-file", cobra.ExactArgs(1),
-		func(cmd *cobra.Command, c *cipherd.Client, args []string) (*cipherdpb.Key, error) {
-			req, err := f.request(cmd, args[0])
+		func(cmd *cobra.Command, c *cipherd.Client, args []string) (*cipherd.Key, error) {
+			imp, err := f.request(cmd)
 			if err != nil {
 				return nil, err
 			}
-			resp, err := c.Admin.ImportKey(cmd.Context(), req)
-			clear(req.KeyMaterial)
-			clear(req.Passphrase)
-			return resp.GetKey(), err
+			defer imp.wipe()
+			return c.ImportKey(cmd.Context(), args[0], imp.material, imp.options...)
 		})
 	cmd.Long = `import adds a version made of caller-supplied key bytes, creating the key if needed.
 
@@ -48,64 +45,86 @@ Passphrases and key material are read from files or stdin, never from arguments.
 	return cmd
 }
 
-// request builds the ImportKeyRequest; its secret fields are the caller's to clear.
-func (f *importFlags) request(cmd *cobra.Command, name string) (*cipherdpb.ImportKeyRequest, error) {
+// keyImport is what keys import sends: the key material (or a legacy passphrase, in options) and
+// the options. Its secrets are the caller's to wipe.
+type keyImport struct {
+	material, passphrase []byte
+	options              []cipherd.KeyOption
+}
+
+// wipe clears the key material and the passphrase.
+func (k *keyImport) wipe() {
+	clear(k.material)
+	clear(k.passphrase)
+}
+
+// request reads the key material or passphrase and turns the flags into options.
+func (f *importFlags) request(cmd *cobra.Command) (*keyImport, error) {
 	mode, err := f.parsedMode()
 	if err != nil {
 		return nil, err
 	}
-	req := &cipherdpb.ImportKeyRequest{KeyName: name, Mode: mode, AllowUnauthenticated: f.allowUnauthenticated}
+	imp := &keyImport{options: []cipherd.KeyOption{cipherd.WithKeyMode(mode)}}
+	if f.allowUnauthenticated {
+		imp.options = append(imp.options, cipherd.WithAllowUnauthenticated())
+	}
 	if f.legacyCipher == "" && (f.legacyIV != "" || f.fixedIV != "" || f.passphraseFile != "") {
 		return nil, fmt.Errorf("--legacy-iv, --fixed-iv and --passphrase-file need --legacy-cipher")
 	}
 	if f.legacyCipher != "" {
-		if err := f.legacy(req); err != nil {
+		legacy, err := f.legacy()
+		if err != nil {
 			return nil, err
 		}
+		imp.options = append(imp.options, legacy...)
 	}
 	if f.passphraseFile != "" {
-		if req.Passphrase, err = readPassphrase(cmd, f.passphraseFile); err != nil {
+		if imp.passphrase, err = readPassphrase(cmd, f.passphraseFile); err != nil {
 			return nil, err
 		}
-		return req, nil
+		imp.options = append(imp.options, cipherd.WithLegacyPassphrase(imp.passphrase))
+		return imp, nil
 	}
 	text, err := readInput(cmd, f.in)
 	if err != nil {
 		return nil, err
 	}
-	if req.KeyMaterial, err = base64.StdEncoding.DecodeString(strings.TrimSpace(string(text))); err != nil {
+	if imp.material, err = base64.StdEncoding.DecodeString(strings.TrimSpace(string(text))); err != nil {
 		clear(text)
 		return nil, fmt.Errorf("key material must be base64") // never echo it
 	}
 	clear(text)
-	return req, nil
+	return imp, nil
 }
 
-// legacy sets the legacy fields of req from the flags.
-func (f *importFlags) legacy(req *cipherdpb.ImportKeyRequest) error {
+// legacy is the legacy options of the flags.
+func (f *importFlags) legacy() ([]cipherd.KeyOption, error) {
 	if f.mode != "" {
-		return fmt.Errorf("--mode and --legacy-cipher exclude each other: a legacy key has no cipherd mode")
+		return nil, fmt.Errorf("--mode and --legacy-cipher exclude each other: a legacy key has no cipherd mode")
 	}
-	var ok bool
-	if req.LegacyCipher, ok = cipherd.ParseLegacyCipher(f.legacyCipher); !ok {
-		return fmt.Errorf("unknown legacy cipher %q", f.legacyCipher)
+	legacyCipher, ok := cipherd.ParseLegacyCipher(f.legacyCipher)
+	if !ok {
+		return nil, fmt.Errorf("unknown legacy cipher %q", f.legacyCipher)
 	}
+	opts := []cipherd.KeyOption{cipherd.WithLegacyCipher(legacyCipher)}
+	iv := cipherd.LegacyIVUnspecified
 	if f.legacyIV != "" {
-		if req.LegacyIv, ok = cipherd.ParseLegacyIV(f.legacyIV); !ok {
-			return fmt.Errorf("--legacy-iv must be prepended, separate or fixed, not %q", f.legacyIV)
+		if iv, ok = cipherd.ParseLegacyIV(f.legacyIV); !ok {
+			return nil, fmt.Errorf("--legacy-iv must be prepended, separate or fixed, not %q", f.legacyIV)
 		}
+		opts = append(opts, cipherd.WithLegacyIV(iv))
 	}
-	if (f.fixedIV != "") != (req.LegacyIv == cipherdpb.LegacyIv_LEGACY_IV_FIXED) {
-		return fmt.Errorf("--fixed-iv goes with --legacy-iv fixed, and only with it")
+	if (f.fixedIV != "") != (iv == cipherd.LegacyIVFixed) {
+		return nil, fmt.Errorf("--fixed-iv goes with --legacy-iv fixed, and only with it")
 	}
 	if f.fixedIV != "" {
-		iv, err := hex.DecodeString(f.fixedIV)
+		fixed, err := hex.DecodeString(f.fixedIV)
 		if err != nil {
-			return fmt.Errorf("--fixed-iv must be hex")
+			return nil, fmt.Errorf("--fixed-iv must be hex")
 		}
-		req.LegacyFixedIv = iv
+		opts = append(opts, cipherd.WithLegacyFixedIV(fixed))
 	}
-	return nil
+	return opts, nil
 }
 
 // readPassphrase reads a passphrase file ("-" for stdin); a line break at its end is the editor's,

@@ -9,7 +9,6 @@ import (
 	"github.com/spf13/cobra"
 
 	cipherd "github.com/cipherd/cipherd/clients/go"
-	"github.com/cipherd/cipherd/clients/go/cipherdpb"
 )
 
 // defaultPendingWindow is the server's: how long destroyed versions wait, refusing every call,
@@ -20,36 +19,36 @@ const defaultPendingWindow = 168 * time.Hour
 // cancel-delete; each prints the key as JSON, its state and destroy times included.
 func newLifecycleCommands(conn *connection) []*cobra.Command {
 	disable := adminCommand(conn, "disable KEY", "Make a key refuse every call until keys enable (its versions and policy stay)", cobra.ExactArgs(1),
-		func(cmd *cobra.Command, c *cipherd.Client, args []string) (*cipherdpb.Key, error) {
+		func(cmd *cobra.Command, c *cipherd.Client, args []string) (*cipherd.Key, error) {
 			return c.DisableKey(cmd.Context(), args[0])
 		})
 	enable := adminCommand(conn, "enable KEY", "Serve a disabled key again", cobra.ExactArgs(1),
-		func(cmd *cobra.Command, c *cipherd.Client, args []string) (*cipherdpb.Key, error) {
+		func(cmd *cobra.Command, c *cipherd.Client, args []string) (*cipherd.Key, error) {
 			return c.EnableKey(cmd.Context(), args[0])
 		})
 	var destroyList, cancelList string
 	var destroyVersions, cancelVersions []int32
 	var destroyWindow, deleteWindow time.Duration
 	destroy := adminCommand(conn, "destroy KEY --versions 1,2", "Schedule versions for destruction: they refuse every call at once, and their bytes are erased after --pending-window", cobra.ExactArgs(1),
-		func(cmd *cobra.Command, c *cipherd.Client, args []string) (*cipherdpb.Key, error) {
+		func(cmd *cobra.Command, c *cipherd.Client, args []string) (*cipherd.Key, error) {
 			return c.ScheduleKeyVersionDestruction(cmd.Context(), args[0], destroyVersions, destroyWindow)
 		})
 	destroy.PreRunE = versionsFlag(&destroyList, &destroyVersions)
 	destroy.Flags().StringVar(&destroyList, "versions", "", "versions to destroy, e.g. 1,2 (never the current one)")
 	destroy.Flags().DurationVar(&destroyWindow, "pending-window", defaultPendingWindow, "how long until the bytes are erased (at least 24h); keys cancel-destroy undoes it until then")
 	cancelDestroy := adminCommand(conn, "cancel-destroy KEY --versions 1,2", "Restore versions scheduled for destruction whose pending window has not passed", cobra.ExactArgs(1),
-		func(cmd *cobra.Command, c *cipherd.Client, args []string) (*cipherdpb.Key, error) {
+		func(cmd *cobra.Command, c *cipherd.Client, args []string) (*cipherd.Key, error) {
 			return c.CancelKeyVersionDestruction(cmd.Context(), args[0], cancelVersions)
 		})
 	cancelDestroy.PreRunE = versionsFlag(&cancelList, &cancelVersions)
 	cancelDestroy.Flags().StringVar(&cancelList, "versions", "", "versions to restore, e.g. 1,2")
 	del := adminCommand(conn, "delete KEY", "Schedule a key's deletion: it refuses every call at once, every version is destroyed after --pending-window, and its name stays as a tombstone", cobra.ExactArgs(1),
-		func(cmd *cobra.Command, c *cipherd.Client, args []string) (*cipherdpb.Key, error) {
+		func(cmd *cobra.Command, c *cipherd.Client, args []string) (*cipherd.Key, error) {
 			return c.ScheduleKeyDeletion(cmd.Context(), args[0], deleteWindow)
 		})
 	del.Flags().DurationVar(&deleteWindow, "pending-window", defaultPendingWindow, "how long until every version is destroyed (at least 24h); keys cancel-delete undoes it until then")
 	cancelDelete := adminCommand(conn, "cancel-delete KEY", "Restore a key scheduled for deletion; it comes back disabled (keys enable serves it again)", cobra.ExactArgs(1),
-		func(cmd *cobra.Command, c *cipherd.Client, args []string) (*cipherdpb.Key, error) {
+		func(cmd *cobra.Command, c *cipherd.Client, args []string) (*cipherd.Key, error) {
 			return c.CancelKeyDeletion(cmd.Context(), args[0])
 		})
 	return []*cobra.Command{disable, enable, destroy, cancelDestroy, del, cancelDelete}

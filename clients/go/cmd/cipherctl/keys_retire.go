@@ -70,13 +70,13 @@ func retireRefusal(key string, below int32, opts cipherd.RetireOptions, err erro
 	if source := cipherd.InventorySource(err); source != "" {
 		counts := []string{}
 		if inv := refusingInventory(opts.Inventories, source); inv != nil {
-			for _, v := range inv.GetVersions() {
-				if v.GetVersion() < below && v.GetCiphertexts() > 0 {
+			for _, v := range inv.Versions {
+				if v.Version < below && v.Ciphertexts > 0 {
 					unit := "ciphertexts"
-					if v.GetCiphertexts() == 1 {
+					if v.Ciphertexts == 1 {
 						unit = "ciphertext"
 					}
-					counts = append(counts, fmt.Sprintf("%d %s under v%d", v.GetCiphertexts(), unit, v.GetVersion()))
+					counts = append(counts, fmt.Sprintf("%d %s under v%d", v.Ciphertexts, unit, v.Version))
 				}
 			}
 		}

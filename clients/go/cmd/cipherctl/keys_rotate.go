@@ -7,7 +7,6 @@ import (
 	"github.com/spf13/cobra"
 
 	cipherd "github.com/cipherd/cipherd/clients/go"
-	"github.com/cipherd/cipherd/clients/go/cipherdpb"
 )
 
 func newRotateCommand(conn *connection) *cobra.Command {
@@ -22,25 +21,23 @@ otherwise. It then prints each version with its usage, as GetKey reports it (mer
 replicas, plus the answering replica's latest counts), so the versions that still hold data show.`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			mode, err := flags.parsedMode()
+			opts, err := flags.options()
 			if err != nil {
 				return err
 			}
 			return withClient(cmd, conn, func(c *cipherd.Client) error {
-				_, err := c.Admin.RotateKey(cmd.Context(), &cipherdpb.RotateKeyRequest{KeyName: args[0], Mode: mode,
-					KeySizeBits: flags.sizeBits, AllowUnauthenticated: flags.allowUnauthenticated})
-				if err != nil {
+				if _, err := c.RotateKey(cmd.Context(), args[0], opts...); err != nil {
 					return err
 				}
 				// RotateKey answers with the key's versions but not their usage; GetKey has it.
-				resp, err := c.Admin.GetKey(cmd.Context(), &cipherdpb.GetKeyRequest{KeyName: args[0]})
+				key, err := c.GetKey(cmd.Context(), args[0])
 				if err != nil {
 					return fmt.Errorf("rotated %s, but reading its usage failed: %w", args[0], err)
 				}
 				if asJSON {
-					return printJSON(cmd.OutOrStdout(), resp.GetKey())
+					return printJSON(cmd.OutOrStdout(), keyMessage(key))
 				}
-				return printRotated(cmd.OutOrStdout(), resp.GetKey())
+				return printRotated(cmd.OutOrStdout(), key)
 			})
 		},
 	}
@@ -50,15 +47,15 @@ replicas, plus the answering replica's latest counts), so the versions that stil
 }
 
 // printRotated prints the new current version, each version's usage, and what to do next.
-func printRotated(out io.Writer, k *cipherdpb.Key) error {
-	name, current := k.GetKeyName(), k.GetCurrentVersion()
-	versions := k.GetVersions()
+func printRotated(out io.Writer, k *cipherd.Key) error {
+	name, current := k.KeyName, k.CurrentVersion
+	versions := k.Versions
 	index := isIndexKey(k)
 	fmt.Fprintf(out, "rotated %s: v%d (%s) is current\n", name, current, versionKind(versions[len(versions)-1]))
 	w := table(out, "VERSION", "MODE", usageHeader, "LAST USED", "STATE")
 	for _, v := range versions {
-		u := cipherd.UsageOf(v)
-		fmt.Fprintf(w, "v%d\t%s\t%s\t%s\t%s\n", v.GetVersion(), versionKind(v), usageCells(index, u), lastUsed(u), versionState(v))
+		u := v.Usage
+		fmt.Fprintf(w, "v%d\t%s\t%s\t%s\t%s\n", v.Version, versionKind(v), usageCells(index, u), lastUsed(u), versionState(v))
 	}
 	if err := w.Flush(); err != nil {
 		return err

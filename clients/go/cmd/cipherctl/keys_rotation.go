@@ -4,10 +4,8 @@ import (
 	"fmt"
 	"time"
 
+	cipherd "github.com/cipherd/cipherd/clients/go"
 	"github.com/spf13/cobra"
-	"google.golang.org/protobuf/types/known/durationpb"
-
-	"github.com/cipherd/cipherd/clients/go/cipherdpb"
 )
 
 // rotationFlags are the automatic-rotation settings of a policy, for keys create and keys policy.
@@ -27,13 +25,11 @@ func (r *rotationFlags) set(cmd *cobra.Command) bool {
 }
 
 // apply puts the settings into p; the server checks the rest (whole seconds, at least a minute).
-func (r *rotationFlags) apply(p *cipherdpb.KeyPolicy) error {
+func (r *rotationFlags) apply(p *cipherd.KeyPolicy) error {
 	if r.every < 0 || r.maxEncryptions < 0 {
 		return fmt.Errorf("--rotate-every and --max-encryptions must not be negative")
 	}
-	if r.every > 0 {
-		p.AutoRotatePeriod = durationpb.New(r.every)
-	}
+	p.AutoRotatePeriod = r.every
 	p.MaxEncryptionsPerVersion = r.maxEncryptions
 	return nil
 }

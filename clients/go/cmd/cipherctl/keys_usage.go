@@ -9,7 +9,6 @@ import (
 	"github.com/spf13/cobra"
 
 	cipherd "github.com/cipherd/cipherd/clients/go"
-	"github.com/cipherd/cipherd/clients/go/cipherdpb"
 )
 
 func newListCommand(conn *connection) *cobra.Command {
@@ -17,19 +16,18 @@ func newListCommand(conn *connection) *cobra.Command {
 		RunE: func(cmd *cobra.Command, args []string) error {
 			return withClient(cmd, conn, func(c *cipherd.Client) error {
 				w := table(cmd.OutOrStdout(), "NAME", "VERSION", "MODE", usageHeader, "LAST USED", "STATE")
-				for listed, err := range c.Keys(cmd.Context()) {
+				for listed, err := range c.ListKeys(cmd.Context()) {
 					if err != nil {
 						return err
 					}
 					// ListKeys leaves usage out; GetKey has it, merged and as this replica counts it.
-					resp, err := c.Admin.GetKey(cmd.Context(), &cipherdpb.GetKeyRequest{KeyName: listed.GetKeyName()})
+					k, err := c.GetKey(cmd.Context(), listed.KeyName)
 					if err != nil {
 						return err
 					}
-					k := resp.GetKey()
-					versions := k.GetVersions()
+					versions := k.Versions
 					u := totalUsage(versions)
-					fmt.Fprintf(w, "%s\tv%d\t%s\t%s\t%s\t%s\n", k.GetKeyName(), k.GetCurrentVersion(),
+					fmt.Fprintf(w, "%s\tv%d\t%s\t%s\t%s\t%s\n", k.KeyName, k.CurrentVersion,
 						versionKind(versions[len(versions)-1]), usageCells(isIndexKey(k), u), lastUsed(u), keyState(k))
 				}
 				return w.Flush()
@@ -39,17 +37,17 @@ func newListCommand(conn *connection) *cobra.Command {
 
 // keyState is a key's state for keys list: its own, then how many versions wait for destruction
 // or are destroyed, and when the next destruction is due.
-func keyState(k *cipherdpb.Key) string {
-	state := cipherd.KeyStateName(k.GetState())
-	if t := k.GetDeleteTime(); t != nil {
-		state += "@" + t.AsTime().UTC().Format(time.RFC3339)
+func keyState(k *cipherd.Key) string {
+	state := k.State.String()
+	if t := k.DeleteTime; !t.IsZero() {
+		state += "@" + t.UTC().Format(time.RFC3339)
 	}
 	scheduled, destroyed := 0, 0
-	for _, v := range k.GetVersions() {
-		switch v.GetState() {
-		case cipherdpb.KeyVersionState_KEY_VERSION_STATE_DESTRUCTION_SCHEDULED:
+	for _, v := range k.Versions {
+		switch v.State {
+		case cipherd.VersionDestructionScheduled:
 			scheduled++
-		case cipherdpb.KeyVersionState_KEY_VERSION_STATE_DESTROYED:
+		case cipherd.VersionDestroyed:
 			destroyed++
 		}
 	}
@@ -63,10 +61,10 @@ func keyState(k *cipherdpb.Key) string {
 }
 
 // versionState is a version's state, with when it is (or was) destroyed.
-func versionState(v *cipherdpb.KeyVersion) string {
-	state := cipherd.VersionStateName(v.GetState())
-	if t := v.GetDestroyTime(); t != nil {
-		state += "@" + t.AsTime().UTC().Format(time.RFC3339)
+func versionState(v cipherd.KeyVersion) string {
+	state := v.State.String()
+	if t := v.DestroyTime; !t.IsZero() {
+		state += "@" + t.UTC().Format(time.RFC3339)
 	}
 	return state
 }
@@ -86,7 +84,7 @@ period, run census again, then raise the minimum with keys policy --min-decrypti
 				return fmt.Errorf("--quiet-period must not be negative")
 			}
 			return withClient(cmd, conn, func(c *cipherd.Client) error {
-				census, err := c.KeyCensus(cmd.Context(), args[0], quiet)
+				census, err := c.GetKeyCensus(cmd.Context(), args[0], quiet)
 				if err != nil {
 					return err
 				}
@@ -98,7 +96,7 @@ period, run census again, then raise the minimum with keys policy --min-decrypti
 	return cmd
 }
 
-func printCensus(out io.Writer, census *cipherd.Census) error {
+func printCensus(out io.Writer, census *cipherd.KeyCensus) error {
 	w := table(out, "VERSION", "ENCRYPTIONS", "DECRYPTIONS", "REWRAPS", "LAST USED", "IN USE")
 	for _, v := range census.Versions {
 		inUse := "no"
@@ -111,7 +109,7 @@ func printCensus(out io.Writer, census *cipherd.Census) error {
 		return err
 	}
 	_, err := fmt.Fprintf(out, "safe min_decryption_version: %d (now %d)\n", census.SafeMinDecryptionVersion,
-		max(1, census.Key.GetPolicy().GetMinDecryptionVersion()))
+		max(1, census.Key.Policy.MinDecryptionVersion))
 	return err
 }
 
@@ -128,9 +126,9 @@ func usageCells(index bool, u cipherd.Usage) string {
 }
 
 // isIndexKey reports whether a key makes blind indexes (mode hmac) rather than ciphertexts.
-func isIndexKey(k *cipherdpb.Key) bool {
-	versions := k.GetVersions()
-	return len(versions) > 0 && versions[len(versions)-1].GetMode() == cipherdpb.Mode_MODE_HMAC
+func isIndexKey(k *cipherd.Key) bool {
+	versions := k.Versions
+	return len(versions) > 0 && versions[len(versions)-1].Mode == cipherd.ModeHMAC
 }
 
 // table writes aligned columns under a header row; Flush writes them.
@@ -146,10 +144,10 @@ func table(out io.Writer, header ...string) *tabwriter.Writer {
 	return w
 }
 
-func totalUsage(versions []*cipherdpb.KeyVersion) cipherd.Usage {
+func totalUsage(versions []cipherd.KeyVersion) cipherd.Usage {
 	var total cipherd.Usage
 	for _, v := range versions {
-		u := cipherd.UsageOf(v)
+		u := v.Usage
 		total.Encryptions += u.Encryptions
 		total.Decryptions += u.Decryptions
 		total.Rewraps += u.Rewraps
@@ -169,9 +167,9 @@ func lastUsed(u cipherd.Usage) string {
 }
 
 // versionKind is a version's mode, or for a legacy key's version "legacy:" and its cipher.
-func versionKind(v *cipherdpb.KeyVersion) string {
-	if v.GetLegacyCipher() != cipherdpb.LegacyCipher_LEGACY_CIPHER_UNSPECIFIED {
-		return "legacy:" + cipherd.LegacyCipherName(v.GetLegacyCipher())
+func versionKind(v cipherd.KeyVersion) string {
+	if v.LegacyCipher != cipherd.LegacyCipherUnspecified {
+		return "legacy:" + v.LegacyCipher.String()
 	}
-	return cipherd.ModeName(v.GetMode())
+	return v.Mode.String()
 }

@@ -9,20 +9,19 @@ import (
 	"testing"
 
 	cipherd "github.com/cipherd/cipherd/clients/go"
-	"github.com/cipherd/cipherd/clients/go/cipherdpb"
 )
 
 func TestRewrap_csvColumn_countsAlreadyCurrentAndKeepsOtherColumns(t *testing.T) {
 	needServer(t)
 	c, ctx := client(t), context.Background()
-	if _, err := c.Admin.CreateKey(ctx, &cipherdpb.CreateKeyRequest{KeyName: "rewrap-csv"}); err != nil {
+	if _, err := c.CreateKey(ctx, "rewrap-csv"); err != nil {
 		t.Fatal(err)
 	}
 	old, err := c.Encrypt(ctx, "rewrap-csv", []byte("old"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := c.Admin.RotateKey(ctx, &cipherdpb.RotateKeyRequest{KeyName: "rewrap-csv"}); err != nil {
+	if _, err := c.RotateKey(ctx, "rewrap-csv"); err != nil {
 		t.Fatal(err)
 	}
 	current, err := c.Encrypt(ctx, "rewrap-csv", []byte("new"))

@@ -7,8 +7,6 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
-
-	"github.com/cipherd/cipherd/clients/go/cipherdpb"
 )
 
 // failedLine is a line of the failures file, as a reader of it sees it.
@@ -35,7 +33,7 @@ const failingPlaintext = "plaintext-7f3a"
 func newFailingCSV(t *testing.T, key string) failingCSV {
 	t.Helper()
 	c, ctx := client(t), context.Background()
-	if _, err := c.Admin.CreateKey(ctx, &cipherdpb.CreateKeyRequest{KeyName: key}); err != nil {
+	if _, err := c.CreateKey(ctx, key); err != nil {
 		t.Fatal(err)
 	}
 	good, err := c.Encrypt(ctx, key, []byte(failingPlaintext))
@@ -46,7 +44,7 @@ func newFailingCSV(t *testing.T, key string) failingCSV {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := c.Admin.RotateKey(ctx, &cipherdpb.RotateKeyRequest{KeyName: key}); err != nil {
+	if _, err := c.RotateKey(ctx, key); err != nil {
 		t.Fatal(err)
 	}
 	// One base64 character of the payload changed: still well-formed, no longer authentic.
@@ -154,7 +152,7 @@ func TestRewrap_failedRecords_listedWithLineAndReasonInTheNamedFile(t *testing.T
 func TestRewrap_nothingFailed_leavesNoFailuresFile(t *testing.T) {
 	needServer(t)
 	c, ctx := client(t), context.Background()
-	if _, err := c.Admin.CreateKey(ctx, &cipherdpb.CreateKeyRequest{KeyName: "rewrap-no-failures"}); err != nil {
+	if _, err := c.CreateKey(ctx, "rewrap-no-failures"); err != nil {
 		t.Fatal(err)
 	}
 	ct, err := c.Encrypt(ctx, "rewrap-no-failures", []byte("x"))

@@ -14,7 +14,6 @@ import (
 	"time"
 
 	cipherd "github.com/cipherd/cipherd/clients/go"
-	"github.com/cipherd/cipherd/clients/go/cipherdpb"
 )
 
 const rewrapLines = 100_000
@@ -29,7 +28,7 @@ type row struct {
 func writeFixture(t *testing.T, c *cipherd.Client, key, path string) []string {
 	t.Helper()
 	ctx := context.Background()
-	if _, err := c.Admin.CreateKey(ctx, &cipherdpb.CreateKeyRequest{KeyName: key}); err != nil {
+	if _, err := c.CreateKey(ctx, key); err != nil {
 		t.Fatal(err)
 	}
 	plaintexts := make([]string, rewrapLines)
@@ -60,7 +59,7 @@ func writeFixture(t *testing.T, c *cipherd.Client, key, path string) []string {
 	if err := errorsJoin(w.Flush(), f.Close()); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := c.Admin.RotateKey(ctx, &cipherdpb.RotateKeyRequest{KeyName: key}); err != nil {
+	if _, err := c.RotateKey(ctx, key); err != nil {
 		t.Fatal(err)
 	}
 	return plaintexts

@@ -16,7 +16,6 @@ import (
 	"github.com/jackc/pgx/v5"
 
 	cipherd "github.com/cipherd/cipherd/clients/go"
-	"github.com/cipherd/cipherd/clients/go/cipherdpb"
 )
 
 // postgresScan counts the ciphertexts of columns of one PostgreSQL table on the server: one
@@ -34,9 +33,9 @@ type postgresScan struct {
 // and version of a "<NAME/vVERSION:MODE>" at a value's start, for every mode a header may name.
 func headerPattern() string {
 	var modes []string
-	for value := range cipherdpb.Mode_name {
-		if m := cipherdpb.Mode(value); cipherd.IsHeaderMode(m) {
-			modes = append(modes, cipherd.ModeName(m))
+	for _, m := range cipherd.Modes() {
+		if cipherd.IsHeaderMode(m) {
+			modes = append(modes, m.String())
 		}
 	}
 	slices.Sort(modes)

@@ -42,7 +42,7 @@ func scanCtl(t *testing.T, stdin string, want int, env []string, args ...string)
 func fakeCiphertext(key string, version int32, extra int) string {
 	payload := make([]byte, 28+extra)
 	rand.Read(payload)
-	return cipherd.Ciphertext{KeyName: key, KeyVersion: version, Mode: cipherdpb.Mode_MODE_GCM, Payload: payload}.String()
+	return cipherd.Ciphertext{KeyName: key, KeyVersion: version, Mode: cipherd.ModeGCM, Payload: payload}.String()
 }
 
 // inventoryOf reads a scan --out file: its inventories by source and key, and its sources.

@@ -33,5 +33,5 @@ func main() {
 	if err != nil {
 		log.Fatal(err)
 	}
-	fmt.Printf("%s/v%d:%s decrypts to %q\n", header.KeyName, header.KeyVersion, cipherd.ModeName(header.Mode), pt)
+	fmt.Printf("%s/v%d:%s decrypts to %q\n", header.KeyName, header.KeyVersion, header.Mode, pt)
 }
