@@ -1,0 +1,15 @@
+package io.cipherd.client;
+
+import java.time.Instant;
+import java.util.Optional;
+
+/** One version of a key: its mode and size, when it was made, its state and its usage. */
+public record KeyVersion(
+    int version,
+    Mode mode,
+    int keySizeBits,
+    Instant createTime,
+    boolean imported,
+    KeyVersionState state,
+    Optional<Instant> destroyTime,
+    KeyUsage usage) {}
