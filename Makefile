@@ -179,7 +179,7 @@ test-java-client: build ## Java client: generated code fresh, google-java-format
 	BUF_VERSION=$(BUF_VERSION) clients/java/scripts/generate-proto "$$tmp"; \
 	diff -r "$$tmp" clients/java/cipherd-api/src/main/java >/dev/null || { \
 	  echo "test-java-client: clients/java/cipherd-api is stale against proto/: run make proto-java and commit the result" >&2; exit 1; }
-	jdk17="$$(clients/java/scripts/jdk17-home)"; cd clients/java && $(CLIENT_TEST_ENV) $(JAVA_CLIENT_MVN) verify -Dtest.jvm="$$jdk17/bin/java"
+	jdk17="$$(clients/java/scripts/jdk17-home)"; cd clients/java && $(CLIENT_TEST_ENV) $(JAVA_CLIENT_MVN) verify -Dtest.jvm="$$jdk17/bin/java" && $(JAVA_CLIENT_MVN) -q -pl cipherd-client spotless:check
 	$(CLIENT_TEST_ENV) JAVA_HOME=$(JDK_HOME) MAVEN_OPTS="$(UNSAFE_OK)" clients/java/scripts/check-artifacts
 
 test-crosslang: build ## encrypt in each client language (Go, Python, TypeScript, Java) and decrypt in every other, through one real server
