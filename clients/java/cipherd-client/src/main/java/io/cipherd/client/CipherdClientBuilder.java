@@ -123,8 +123,7 @@ public final class CipherdClientBuilder {
     } else {
       channel.disableRetry();
     }
-    CipherdClient client = new CipherdClient(channel.build(), callCredentials(insecure));
-    return client;
+    return new CipherdClient(channel.build(), callCredentials(insecure));
   }
 
   private io.grpc.CallCredentials callCredentials(boolean insecure) {
