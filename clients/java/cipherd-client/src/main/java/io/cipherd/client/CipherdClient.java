@@ -175,14 +175,11 @@ public final class CipherdClient implements AutoCloseable {
    * What the server says of a ciphertext's header (its key, version, mode) without decrypting it.
    */
   public Inspection inspect(String ciphertext) {
-    InspectResponse response =
-        call(() -> crypto.inspect(InspectRequest.newBuilder().setCiphertext(ciphertext).build()));
-    return new Inspection(
-        response.getKeyName(),
-        response.getKeyVersion(),
-        Mode.fromProto(response.getMode()),
-        response.getCurrentVersion(),
-        response.getBehindCurrent());
+    return call(() -> inspection(crypto.inspect(inspectRequest(ciphertext))));
+  }
+
+  public CompletableFuture<Inspection> inspectAsync(String ciphertext) {
+    return Futures.of(cryptoFutures.inspect(inspectRequest(ciphertext)), CipherdClient::inspection);
   }
 
   // --- batches: one call, one result per item, in order ---
@@ -219,21 +216,19 @@ public final class CipherdClient implements AutoCloseable {
   /** Rewraps each item into {@code keyName} ("" keeps each ciphertext's own key). */
   public List<ItemResult<Rewrapped>> reEncryptBatch(
       List<CiphertextItem> items, String keyName, String expectedKey) {
-    ReEncryptBatchRequest.Builder request =
-        ReEncryptBatchRequest.newBuilder().setKeyName(keyName).setExpectedKey(expectedKey);
-    for (CiphertextItem item : items) {
-      request.addItems(
-          ReEncryptBatchItem.newBuilder()
-              .setReference(item.reference())
-              .setCiphertext(item.ciphertext())
-              .setContext(ByteString.copyFrom(item.context()))
-              .setExpectedKey(item.expectedKey()));
-    }
     return call(
         () ->
-            crypto.reEncryptBatch(request.build()).getResultsList().stream()
-                .map(CipherdClient::rewrapResult)
-                .toList());
+            rewrapResults(
+                crypto
+                    .reEncryptBatch(reEncryptBatchRequest(items, keyName, expectedKey))
+                    .getResultsList()));
+  }
+
+  public CompletableFuture<List<ItemResult<Rewrapped>>> reEncryptBatchAsync(
+      List<CiphertextItem> items, String keyName, String expectedKey) {
+    return Futures.of(
+        cryptoFutures.reEncryptBatch(reEncryptBatchRequest(items, keyName, expectedKey)),
+        response -> rewrapResults(response.getResultsList()));
   }
 
   // --- streams: unbounded items, resumable after the last reference read ---
@@ -316,22 +311,18 @@ public final class CipherdClient implements AutoCloseable {
    */
   public BlindIndex computeIndex(
       String keyName, byte[] value, Normalization normalization, boolean allVersions) {
-    ComputeIndexResponse response =
-        call(
-            () ->
+    return call(
+        () ->
+            blindIndex(
                 crypto.computeIndex(
-                    ComputeIndexRequest.newBuilder()
-                        .setKeyName(keyName)
-                        .setValue(ByteString.copyFrom(value))
-                        .setNormalization(normalization.toProto())
-                        .setAllVersions(allVersions)
-                        .build()));
-    Map<Integer, byte[]> versions = new LinkedHashMap<>();
-    response
-        .getVersionsList()
-        .forEach(v -> versions.put(v.getKeyVersion(), v.getIndex().toByteArray()));
-    return new BlindIndex(
-        response.getIndex().toByteArray(), response.getKeyVersion(), Map.copyOf(versions));
+                    computeIndexRequest(keyName, value, normalization, allVersions))));
+  }
+
+  public CompletableFuture<BlindIndex> computeIndexAsync(
+      String keyName, byte[] value, Normalization normalization, boolean allVersions) {
+    return Futures.of(
+        cryptoFutures.computeIndex(computeIndexRequest(keyName, value, normalization, allVersions)),
+        CipherdClient::blindIndex);
   }
 
   public List<ItemResult<byte[]>> computeIndexBatch(
@@ -404,20 +395,18 @@ public final class CipherdClient implements AutoCloseable {
    */
   public DataKey generateDataKey(
       String keyName, int keySizeBits, byte[] context, boolean omitPlaintext) {
-    GenerateDataKeyResponse response =
-        call(
-            () ->
+    return call(
+        () ->
+            dataKey(
                 crypto.generateDataKey(
-                    GenerateDataKeyRequest.newBuilder()
-                        .setKeyName(keyName)
-                        .setKeySizeBits(keySizeBits)
-                        .setContext(ByteString.copyFrom(context))
-                        .setOmitPlaintext(omitPlaintext)
-                        .build()));
-    return new DataKey(
-        omitPlaintext ? Optional.empty() : Optional.of(response.getPlaintextKey().toByteArray()),
-        response.getWrappedKey(),
-        response.getKeyVersion());
+                    dataKeyRequest(keyName, keySizeBits, context, omitPlaintext))));
+  }
+
+  public CompletableFuture<DataKey> generateDataKeyAsync(
+      String keyName, int keySizeBits, byte[] context, boolean omitPlaintext) {
+    return Futures.of(
+        cryptoFutures.generateDataKey(dataKeyRequest(keyName, keySizeBits, context, omitPlaintext)),
+        CipherdClient::dataKey);
   }
 
   /**
@@ -526,6 +515,80 @@ public final class CipherdClient implements AutoCloseable {
               .setExpectedKey(item.expectedKey()));
     }
     return request.build();
+  }
+
+  private static InspectRequest inspectRequest(String ciphertext) {
+    return InspectRequest.newBuilder().setCiphertext(ciphertext).build();
+  }
+
+  private static Inspection inspection(InspectResponse response) {
+    return new Inspection(
+        response.getKeyName(),
+        response.getKeyVersion(),
+        Mode.fromProto(response.getMode()),
+        response.getCurrentVersion(),
+        response.getBehindCurrent());
+  }
+
+  private static ReEncryptBatchRequest reEncryptBatchRequest(
+      List<CiphertextItem> items, String keyName, String expectedKey) {
+    ReEncryptBatchRequest.Builder request =
+        ReEncryptBatchRequest.newBuilder().setKeyName(keyName).setExpectedKey(expectedKey);
+    for (CiphertextItem item : items) {
+      request.addItems(
+          ReEncryptBatchItem.newBuilder()
+              .setReference(item.reference())
+              .setCiphertext(item.ciphertext())
+              .setContext(ByteString.copyFrom(item.context()))
+              .setExpectedKey(item.expectedKey()));
+    }
+    return request.build();
+  }
+
+  private static List<ItemResult<Rewrapped>> rewrapResults(List<ReEncryptBatchResult> results) {
+    return results.stream().map(CipherdClient::rewrapResult).toList();
+  }
+
+  private static ComputeIndexRequest computeIndexRequest(
+      String keyName, byte[] value, Normalization normalization, boolean allVersions) {
+    return ComputeIndexRequest.newBuilder()
+        .setKeyName(keyName)
+        .setValue(ByteString.copyFrom(value))
+        .setNormalization(normalization.toProto())
+        .setAllVersions(allVersions)
+        .build();
+  }
+
+  private static BlindIndex blindIndex(ComputeIndexResponse response) {
+    Map<Integer, byte[]> versions = new LinkedHashMap<>();
+    response
+        .getVersionsList()
+        .forEach(v -> versions.put(v.getKeyVersion(), v.getIndex().toByteArray()));
+    // newest first, as the server lists them: a LinkedHashMap keeps that order
+    return new BlindIndex(
+        response.getIndex().toByteArray(),
+        response.getKeyVersion(),
+        java.util.Collections.unmodifiableMap(versions));
+  }
+
+  private static GenerateDataKeyRequest dataKeyRequest(
+      String keyName, int keySizeBits, byte[] context, boolean omitPlaintext) {
+    return GenerateDataKeyRequest.newBuilder()
+        .setKeyName(keyName)
+        .setKeySizeBits(keySizeBits)
+        .setContext(ByteString.copyFrom(context))
+        .setOmitPlaintext(omitPlaintext)
+        .build();
+  }
+
+  private static DataKey dataKey(GenerateDataKeyResponse response) {
+    // omitPlaintext: the server sends no key bytes, and a data key is never empty
+    return new DataKey(
+        response.getPlaintextKey().isEmpty()
+            ? Optional.empty()
+            : Optional.of(response.getPlaintextKey().toByteArray()),
+        response.getWrappedKey(),
+        response.getKeyVersion());
   }
 
   private static Rewrapped rewrapped(ReEncryptResponse response) {

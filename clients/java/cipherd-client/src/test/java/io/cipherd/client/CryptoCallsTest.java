@@ -12,6 +12,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.cipherd.api.v1.ErrorReason;
 import io.grpc.Status;
 import java.util.Base64;
+import java.util.List;
 import java.util.concurrent.ExecutionException;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -150,5 +151,30 @@ class CryptoCallsTest {
     DataKey wrappedOnly = client.generateDataKey("demo", 128, new byte[0], true);
     assertTrue(wrappedOnly.plaintextKey().isEmpty());
     assertEquals(16, client.decrypt(wrappedOnly.wrappedKey()).length);
+  }
+
+  @Test
+  void everyAsyncVariantAnswersAsItsBlockingCall() throws Exception {
+    String ciphertext = client.encrypt("demo", utf8("async all"));
+    assertEquals(client.inspect(ciphertext), client.inspectAsync(ciphertext).get());
+    Rewrapped rewrapped =
+        client
+            .reEncryptBatchAsync(List.of(CiphertextItem.of("a", ciphertext)), "", "demo")
+            .get()
+            .get(0)
+            .get();
+    assertArrayEquals(utf8("async all"), client.decrypt(rewrapped.ciphertext()));
+    String index = keyName();
+    client.keys().create(index, Mode.HMAC);
+    assertArrayEquals(
+        client.computeIndex(index, utf8("v"), Normalization.NONE).index(),
+        client.computeIndexAsync(index, utf8("v"), Normalization.NONE, false).get().index());
+    DataKey key = client.generateDataKeyAsync("demo", 0, new byte[0], false).get();
+    assertArrayEquals(key.plaintextKey().orElseThrow(), client.decrypt(key.wrappedKey()));
+    ExecutionException missing =
+        assertThrows(
+            ExecutionException.class,
+            () -> client.generateDataKeyAsync(keyName(), 0, new byte[0], true).get());
+    assertInstanceOf(NotFoundException.class, missing.getCause());
   }
 }
