@@ -141,7 +141,10 @@ public final class ItemStream<T> implements Iterator<ItemResult<T>>, AutoCloseab
   public void close() {
     if (!ended && requests != null) {
       ended = true;
-      requests.cancel("closed by the caller", null);
+      // under the feed's lock: a ClientCall is not thread-safe, and the feed may be sending
+      synchronized (feed) {
+        requests.cancel("closed by the caller", null);
+      }
     }
   }
 

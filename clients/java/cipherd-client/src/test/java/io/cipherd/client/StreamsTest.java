@@ -66,6 +66,26 @@ class StreamsTest {
   }
 
   @Test
+  void closingAStreamOfEndlessItemsCancelsIt() throws Exception {
+    try (CipherdClient client = SharedServer.client()) {
+      Iterator<EncryptItem> endless =
+          java.util.stream.Stream.iterate(0, i -> i + 1)
+              .map(i -> EncryptItem.of("e" + i, utf8("endless")))
+              .iterator();
+      List<String> read = new ArrayList<>();
+      ItemStream<String> stream = client.encryptStream("demo", endless, null);
+      try (stream) {
+        while (read.size() < 100) {
+          read.add(stream.next().reference());
+        }
+      }
+      assertEquals("e99", read.get(99));
+      assertEquals(false, stream.hasNext());
+      assertArrayEquals(utf8("after"), client.decrypt(client.encrypt("demo", utf8("after"))));
+    }
+  }
+
+  @Test
   void aStreamBrokenByAKilledServerResumesAfterTheLastReferenceRead(@TempDir Path workdir)
       throws Exception {
     String key = keyName();
