@@ -172,6 +172,22 @@ public final class CipherdClient implements AutoCloseable {
   }
 
   /**
+   * Rewraps data encrypted before cipherd (proto/README.md, "Legacy ciphertexts") into the current
+   * version of {@code keyName}, bound to {@code context}; the plaintext never leaves the server.
+   */
+  public Rewrapped reEncrypt(LegacyCiphertext legacy, byte[] context, String keyName) {
+    return call(
+        () ->
+            rewrapped(
+                crypto.reEncrypt(
+                    ReEncryptRequest.newBuilder()
+                        .setLegacy(legacy.toProto())
+                        .setContext(ByteString.copyFrom(context))
+                        .setKeyName(keyName)
+                        .build())));
+  }
+
+  /**
    * What the server says of a ciphertext's header (its key, version, mode) without decrypting it.
    */
   public Inspection inspect(String ciphertext) {
@@ -262,7 +278,7 @@ public final class CipherdClient implements AutoCloseable {
         item ->
             DecryptStreamRequest.newBuilder()
                 .setReference(item.reference())
-                .setCiphertext(item.ciphertext())
+                .setCiphertext(ciphertextOf(item))
                 .setContext(ByteString.copyFrom(item.context()))
                 .setExpectedKey(item.expectedKey().isEmpty() ? expectedKey : item.expectedKey())
                 .build(),
@@ -283,14 +299,7 @@ public final class CipherdClient implements AutoCloseable {
     return ItemStream.start(
         cryptoStreams::reEncryptStream,
         items,
-        item ->
-            ReEncryptStreamRequest.newBuilder()
-                .setReference(item.reference())
-                .setCiphertext(item.ciphertext())
-                .setContext(ByteString.copyFrom(item.context()))
-                .setKeyName(item.keyName().isEmpty() ? keyName : item.keyName())
-                .setExpectedKey(item.expectedKey().isEmpty() ? expectedKey : item.expectedKey())
-                .build(),
+        item -> reEncryptStreamRequest(item, keyName, expectedKey),
         ReEncryptStreamRequest::getReference,
         response -> rewrapResult(response.getResult()),
         resumeAfter);
@@ -376,7 +385,7 @@ public final class CipherdClient implements AutoCloseable {
       request.addItems(
           ReIndexBatchItem.newBuilder()
               .setReference(item.reference())
-              .setCiphertext(item.ciphertext())
+              .setCiphertext(ciphertextOf(item))
               .setContext(ByteString.copyFrom(item.context()))
               .setExpectedKey(item.expectedKey()));
     }
@@ -510,7 +519,7 @@ public final class CipherdClient implements AutoCloseable {
       request.addItems(
           DecryptBatchItem.newBuilder()
               .setReference(item.reference())
-              .setCiphertext(item.ciphertext())
+              .setCiphertext(ciphertextOf(item))
               .setContext(ByteString.copyFrom(item.context()))
               .setExpectedKey(item.expectedKey()));
     }
@@ -535,12 +544,17 @@ public final class CipherdClient implements AutoCloseable {
     ReEncryptBatchRequest.Builder request =
         ReEncryptBatchRequest.newBuilder().setKeyName(keyName).setExpectedKey(expectedKey);
     for (CiphertextItem item : items) {
-      request.addItems(
+      ReEncryptBatchItem.Builder batchItem =
           ReEncryptBatchItem.newBuilder()
               .setReference(item.reference())
-              .setCiphertext(item.ciphertext())
               .setContext(ByteString.copyFrom(item.context()))
-              .setExpectedKey(item.expectedKey()));
+              .setExpectedKey(item.expectedKey());
+      if (item.isLegacy()) {
+        batchItem.setLegacy(item.legacyCiphertext().toProto());
+      } else {
+        batchItem.setCiphertext(item.ciphertext());
+      }
+      request.addItems(batchItem);
     }
     return request.build();
   }
@@ -589,6 +603,31 @@ public final class CipherdClient implements AutoCloseable {
             : Optional.of(response.getPlaintextKey().toByteArray()),
         response.getWrappedKey(),
         response.getKeyVersion());
+  }
+
+  private static ReEncryptStreamRequest reEncryptStreamRequest(
+      CiphertextItem item, String keyName, String expectedKey) {
+    ReEncryptStreamRequest.Builder request =
+        ReEncryptStreamRequest.newBuilder()
+            .setReference(item.reference())
+            .setContext(ByteString.copyFrom(item.context()))
+            .setKeyName(item.keyName().isEmpty() ? keyName : item.keyName())
+            .setExpectedKey(item.expectedKey().isEmpty() ? expectedKey : item.expectedKey());
+    if (item.isLegacy()) {
+      request.setLegacy(item.legacyCiphertext().toProto());
+    } else {
+      request.setCiphertext(item.ciphertext());
+    }
+    return request.build();
+  }
+
+  /** Decrypting and indexing take cipherd ciphertexts only; a legacy item is rewrapped first. */
+  private static String ciphertextOf(CiphertextItem item) {
+    if (item.isLegacy()) {
+      throw new IllegalArgumentException(
+          "item " + item.reference() + ": a legacy ciphertext can only be rewrapped (reEncrypt)");
+    }
+    return item.ciphertext();
   }
 
   private static Rewrapped rewrapped(ReEncryptResponse response) {

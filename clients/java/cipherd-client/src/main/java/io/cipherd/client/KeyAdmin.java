@@ -139,6 +139,33 @@ public final class KeyAdmin {
   }
 
   /**
+   * Imports a decrypt-only legacy key (proto/README.md, "Legacy ciphertexts"), whose data {@link
+   * CipherdClient#reEncrypt(LegacyCiphertext, byte[], String)} rewraps into a cipherd key. {@code
+   * fixedIv} only with {@link LegacyIv#FIXED}; for {@link LegacyCipher#MYSQL_AES_ECB}, {@code
+   * passphrase} (AES_ENCRYPT's key string) may stand instead of {@code keyMaterial}. Empty arrays
+   * for what does not apply; {@code iv} null for the cipher's default.
+   */
+  public Key importLegacyKey(
+      String keyName,
+      LegacyCipher cipher,
+      LegacyIv iv,
+      byte[] keyMaterial,
+      byte[] fixedIv,
+      byte[] passphrase) {
+    ImportKeyRequest.Builder request =
+        ImportKeyRequest.newBuilder()
+            .setKeyName(keyName)
+            .setLegacyCipher(cipher.toProto())
+            .setKeyMaterial(ByteString.copyFrom(keyMaterial))
+            .setLegacyFixedIv(ByteString.copyFrom(fixedIv))
+            .setPassphrase(ByteString.copyFrom(passphrase));
+    if (iv != null) {
+      request.setLegacyIv(iv.toProto());
+    }
+    return key(call(() -> admin.importKey(request.build()).getKey()));
+  }
+
+  /**
    * Each version's usage and whether it was used within {@code quietPeriod} (null for the server's
    * default).
    */

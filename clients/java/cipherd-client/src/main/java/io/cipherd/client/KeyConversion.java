@@ -29,6 +29,7 @@ final class KeyConversion {
     return new KeyVersion(
         version.getVersion(),
         Mode.fromProto(version.getMode()),
+        Optional.ofNullable(LegacyCipher.fromProto(version.getLegacyCipher())),
         version.getKeySizeBits(),
         instant(version.getCreateTime()),
         version.getImported(),
