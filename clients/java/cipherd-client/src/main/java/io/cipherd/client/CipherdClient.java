@@ -448,6 +448,22 @@ public final class CipherdClient implements AutoCloseable {
         });
   }
 
+  /**
+   * Copies a data-key file with its data key rewrapped into the current version of {@code keyName}
+   * ("" for its own key) by the server; the chunks are copied as they are. Neither stream is
+   * closed.
+   */
+  public Rewrapped rewrapFileKey(
+      InputStream source,
+      OutputStream destination,
+      byte[] context,
+      String keyName,
+      String expectedKey)
+      throws java.io.IOException {
+    return DataKeyFile.rewrap(
+        source, destination, wrappedKey -> reEncrypt(wrappedKey, context, keyName, expectedKey));
+  }
+
   /** Shuts the channel down, waiting up to 5 seconds for calls in flight. */
   @Override
   public void close() {

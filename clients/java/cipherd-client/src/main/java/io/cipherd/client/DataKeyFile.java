@@ -8,6 +8,7 @@ import java.nio.charset.StandardCharsets;
 import java.security.GeneralSecurityException;
 import java.security.SecureRandom;
 import java.util.Arrays;
+import java.util.function.Function;
 import javax.crypto.AEADBadTagException;
 import javax.crypto.Cipher;
 import javax.crypto.spec.GCMParameterSpec;
@@ -88,8 +89,11 @@ final class DataKeyFile {
     throw new IllegalArgumentException("the plaintext needs more than 2^32 chunks");
   }
 
-  static FileResult decrypt(InputStream source, OutputStream destination, Unwrapper unwrapper)
-      throws IOException {
+  /** A file's header: what every chunk authenticates ({@code fixed}), and the wrapped data key. */
+  private record Header(int chunkSize, byte[] noncePrefix, byte[] fixed, String wrappedKey) {}
+
+  /** Reads the header at the stream's position, leaving it at the first chunk. */
+  private static Header readHeader(InputStream source) throws IOException {
     byte[] fixed = source.readNBytes(FIXED_LENGTH + 2);
     if (fixed.length < FIXED_LENGTH + 2) {
       throw headerInvalid("it ends inside the header");
@@ -116,12 +120,38 @@ final class DataKeyFile {
     } catch (InvalidCiphertextException e) {
       throw headerInvalid("the wrapped key is not a ciphertext (" + e.defect() + ")");
     }
+    return new Header(chunkSize, noncePrefix, Arrays.copyOf(fixed, FIXED_LENGTH), wrappedKey);
+  }
+
+  /**
+   * Copies a file with its wrapped key replaced by {@code rewrapKey}'s; the chunks are copied
+   * untouched, since the wrapped key is not part of their associated data.
+   */
+  static Rewrapped rewrap(
+      InputStream source, OutputStream destination, Function<String, Rewrapped> rewrapKey)
+      throws IOException {
+    Header header = readHeader(source);
+    Rewrapped rewrapped = rewrapKey.apply(header.wrappedKey());
+    byte[] wrapped = rewrapped.ciphertext().getBytes(StandardCharsets.US_ASCII);
+    destination.write(header.fixed());
+    destination.write(new byte[] {(byte) (wrapped.length >>> 8), (byte) wrapped.length});
+    destination.write(wrapped);
+    source.transferTo(destination);
+    return rewrapped;
+  }
+
+  static FileResult decrypt(InputStream source, OutputStream destination, Unwrapper unwrapper)
+      throws IOException {
+    Header header = readHeader(source);
+    int chunkSize = header.chunkSize();
+    byte[] noncePrefix = header.noncePrefix();
+    String wrappedKey = header.wrappedKey();
     Unwrapped unwrapped = unwrapper.unwrap(wrappedKey);
     byte[] dataKey = unwrapped.dataKey();
     if (dataKey.length != DATA_KEY_LENGTH) {
       throw headerInvalid("the wrapped key does not hold a 256-bit data key");
     }
-    byte[] associated = Arrays.copyOf(fixed, FIXED_LENGTH);
+    byte[] associated = header.fixed();
     int sealedSize = chunkSize + TAG_LENGTH;
     byte[] current = source.readNBytes(sealedSize);
     long total = 0;

@@ -263,11 +263,28 @@ public final class KeyAdmin {
       Duration quietPeriod,
       Duration pendingWindow,
       boolean validateOnly) {
+    return retireVersions(
+        keyName, belowVersion, quietPeriod, pendingWindow, validateOnly, List.of());
+  }
+
+  /**
+   * Retires as above, refused also while one of {@code inventories} (scans of the stored data)
+   * still counts ciphertexts under a version to retire ({@link KeyVersionsInUseException#source()}
+   * names it).
+   */
+  public Retirement retireVersions(
+      String keyName,
+      int belowVersion,
+      Duration quietPeriod,
+      Duration pendingWindow,
+      boolean validateOnly,
+      List<DataInventory> inventories) {
     RetireKeyVersionsRequest.Builder request =
         RetireKeyVersionsRequest.newBuilder()
             .setKeyName(keyName)
             .setBelowVersion(belowVersion)
             .setValidateOnly(validateOnly);
+    inventories.forEach(inventory -> request.addInventories(inventory.toProto()));
     if (quietPeriod != null) {
       request.setQuietPeriod(KeyConversion.duration(quietPeriod));
     }

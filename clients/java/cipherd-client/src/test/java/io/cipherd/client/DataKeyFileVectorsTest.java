@@ -133,4 +133,27 @@ class DataKeyFileVectorsTest {
                   "other"));
     }
   }
+
+  @Test
+  void aFilesKeyRewrapsToTheCurrentVersionAndTheFileStillDecrypts() throws Exception {
+    byte[] plaintext = utf8("a file to keep across a rotation");
+    String key = Testdata.keyName();
+    try (CipherdClient client = SharedServer.client()) {
+      client.keys().create(key, Mode.GCM);
+      ByteArrayOutputStream file = new ByteArrayOutputStream();
+      client.encryptFile(key, new ByteArrayInputStream(plaintext), file, utf8("f"));
+      client.keys().rotate(key);
+      ByteArrayOutputStream moved = new ByteArrayOutputStream();
+      Rewrapped rewrapped =
+          client.rewrapFileKey(
+              new ByteArrayInputStream(file.toByteArray()), moved, utf8("f"), "", key);
+      assertEquals(2, rewrapped.keyVersion());
+      assertEquals(1, rewrapped.sourceKeyVersion());
+      ByteArrayOutputStream opened = new ByteArrayOutputStream();
+      FileResult result =
+          client.decryptFile(new ByteArrayInputStream(moved.toByteArray()), opened, utf8("f"), key);
+      assertEquals(2, result.keyVersion());
+      assertArrayEquals(plaintext, opened.toByteArray());
+    }
+  }
 }

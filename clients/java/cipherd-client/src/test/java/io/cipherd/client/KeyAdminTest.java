@@ -11,6 +11,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.cipherd.api.v1.ErrorReason;
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -101,5 +102,26 @@ class KeyAdminTest {
     Key imported = client.keys().importKey(key, Mode.GCM, new byte[32], false);
     assertTrue(imported.version(1).orElseThrow().imported());
     assertArrayEquals(utf8("y"), client.decrypt(client.encrypt(key, utf8("y"))));
+  }
+
+  @Test
+  void anInventoryStillCountingAVersionRefusesItsRetirement() {
+    String key = keyName();
+    client.keys().create(key, Mode.GCM);
+    client.keys().rotate(key);
+    DataInventory scan =
+        new DataInventory(
+            key, "postgres:users.email", java.time.Instant.now(), 7, Map.of(1, 5L, 2, 2L));
+    KeyVersionsInUseException e =
+        assertThrows(
+            KeyVersionsInUseException.class,
+            () -> client.keys().retireVersions(key, 2, null, null, true, List.of(scan)));
+    assertEquals(List.of(1), e.versions());
+    assertEquals("postgres:users.email", e.source().orElseThrow());
+    DataInventory rewrapped =
+        new DataInventory(key, "postgres:users.email", java.time.Instant.now(), 7, Map.of(2, 7L));
+    Retirement retirement =
+        client.keys().retireVersions(key, 2, null, null, true, List.of(rewrapped));
+    assertEquals(List.of(1), retirement.retiredVersions());
   }
 }
