@@ -39,6 +39,7 @@ import io.grpc.ManagedChannel;
 import io.grpc.StatusRuntimeException;
 import java.io.InputStream;
 import java.io.OutputStream;
+import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -254,7 +255,7 @@ public final class CipherdClient implements AutoCloseable {
    * (null for none) skips the items up to and including that reference. See {@link ItemStream}.
    */
   public ItemStream<String> encryptStream(
-      String keyName, java.util.Iterator<EncryptItem> items, String resumeAfter) {
+      String keyName, Iterator<EncryptItem> items, String resumeAfter) {
     return ItemStream.start(
         cryptoStreams::encryptStream,
         items,
@@ -271,7 +272,7 @@ public final class CipherdClient implements AutoCloseable {
   }
 
   public ItemStream<byte[]> decryptStream(
-      java.util.Iterator<CiphertextItem> items, String expectedKey, String resumeAfter) {
+      Iterator<CiphertextItem> items, String expectedKey, String resumeAfter) {
     return ItemStream.start(
         cryptoStreams::decryptStream,
         items,
@@ -292,10 +293,7 @@ public final class CipherdClient implements AutoCloseable {
    * ciphertext's).
    */
   public ItemStream<Rewrapped> reEncryptStream(
-      java.util.Iterator<CiphertextItem> items,
-      String keyName,
-      String expectedKey,
-      String resumeAfter) {
+      Iterator<CiphertextItem> items, String keyName, String expectedKey, String resumeAfter) {
     return ItemStream.start(
         cryptoStreams::reEncryptStream,
         items,
