@@ -17,7 +17,7 @@ BUF_VERSION := v1.75.0
 DATA_DIR ?= data
 JAR := server/target/cipherd.jar
 
-.PHONY: help jdk build run test prefetch-tools test-make proto proto-go proto-python proto-ts test-go test-python test-attacks test-ts test-crosslang test-docs test-deploy test-image test-image-arm64 test-k8s test-java format test-vault lint-proto proto-release fuzz-smoke fuzz bench loadtest loadtest-check loadtest-smoke test-arm64-startup clean
+.PHONY: help jdk build run test prefetch-tools test-make proto proto-go proto-python proto-ts test-go test-python test-attacks test-ts test-java-client proto-java test-crosslang test-docs test-deploy test-image test-image-arm64 test-k8s test-java format test-vault lint-proto proto-release fuzz-smoke fuzz bench loadtest loadtest-check loadtest-smoke test-arm64-startup clean
 
 help: ## list the targets
 	@grep -E '^[a-z0-9-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-19s %s\n", $$1, $$2}'
@@ -55,7 +55,7 @@ run: jdk $(JAR) ## start cipherd on 127.0.0.1:PORT (50051), /metrics on HTTP_POR
 	@echo "make run: gRPC on 127.0.0.1:$(PORT), http://127.0.0.1:$(HTTP_PORT)/metrics, key 'demo' and the audit trail (audit.log) in $(DATA_DIR)/; Ctrl-C stops it (other ports: make run PORT=... HTTP_PORT=...)"
 	$(JAVA) $(JAVA_OPTS) -jar $(JAR) --port $(PORT) --http-port $(HTTP_PORT) --data-dir $(DATA_DIR) --keystore-password-file $(DATA_DIR)/keystore-password --demo-key demo --audit-log $(DATA_DIR)/audit.log --audit-required
 
-test: prefetch-tools test-make lint-proto test-java test-vault fuzz-smoke loadtest-check loadtest-smoke test-arm64-startup test-go test-python test-attacks test-docs test-ts test-crosslang test-deploy test-k8s ## run every test: make run's rebuild rule, proto lint, Java tests, Vault tests, a bounded fuzzing run, load-test runner tests, a short checked campaign, the aarch64 start-up under qemu, the Go, Python and TypeScript clients against the real server and each other, the attack suite, the docs' commands, the Helm chart, dashboard and alert rules, the image built and run, the chart on a real single-node Kubernetes
+test: prefetch-tools test-make lint-proto test-java test-vault fuzz-smoke loadtest-check loadtest-smoke test-arm64-startup test-go test-python test-attacks test-docs test-ts test-java-client test-crosslang test-deploy test-k8s ## run every test: make run's rebuild rule, proto lint, Java tests, Vault tests, a bounded fuzzing run, load-test runner tests, a short checked campaign, the aarch64 start-up under qemu, the Go, Python, TypeScript and Java clients against the real server and each other, the attack suite, the docs' commands, the Helm chart, dashboard and alert rules, the image built and run, the chart on a real single-node Kubernetes
 
 prefetch-tools:
 	@.ci/prefetch-tools
@@ -69,8 +69,9 @@ test-arm64-startup: build ## start the jar on aarch64 under qemu-user (Debian ar
 test-java: jdk ## Java unit, vector and gRPC tests, and the google-java-format check (openssl from .ci/install-openssl makes the legacy ciphertexts)
 	openssl="$$(.ci/install-openssl)"; $(MVN) verify -Dextra.testvectors.dir="$$(../.ci/fetch-testvectors)" -Dopenssl.bin="$$openssl"
 
-format: jdk ## rewrite the Java sources with google-java-format (make test-java fails on a file it would change)
+format: jdk ## rewrite the Java sources (server, Java client) with google-java-format (make test-java and test-java-client fail on a file it would change)
 	$(MVN) -q spotless:apply
+	cd clients/java && $(JAVA_CLIENT_MVN) -q -pl cipherd-client spotless:apply
 
 FUZZ_TESTS := EnvelopeFuzzTest CryptoRequestFuzzTest
 FUZZ_SMOKE ?= 15s
@@ -118,7 +119,7 @@ loadtest-smoke: build ## the short campaign of make test (--preset smoke), faili
 # `make build` (CIPHERD_JAR, CIPHERD_JAVA) on free ports; in CI a missing jar fails, never skips.
 CLIENT_TEST_ENV := CIPHERD_JAR=$(CURDIR)/$(JAR) CIPHERD_JAVA=$(JAVA) CIPHERD_JAVA_OPTS="$(JAVA_OPTS)"
 
-proto: proto-go proto-python proto-ts ## regenerate every client's code from proto/
+proto: proto-go proto-python proto-ts proto-java ## regenerate every client's code from proto/
 
 # --- Go client (clients/go) and cipherctl ---
 
@@ -167,10 +168,28 @@ test-ts: build ## TypeScript client: generated code fresh, tsc --strict, node:te
 	clients/typescript/scripts/check-generated
 	cd clients/typescript && $(CLIENT_TEST_ENV) scripts/test
 
-test-crosslang: build ## encrypt in each client language (Go, Python, TypeScript) and decrypt in every other, through one real server
+# --- Java client (clients/java): cipherd-api (protos + generated Java) and cipherd-client, JDK 17+ ---
+# Run from clients/java, with the server's Maven wrapper.
+JAVA_CLIENT_MVN := JAVA_HOME=$(JDK_HOME) MAVEN_OPTS="$(UNSAFE_OK)" ../../server/mvnw -B --no-transfer-progress
+
+proto-java: ## regenerate clients/java/cipherd-api/src/main/java from proto/ (buf, protoc and protoc-gen-grpc-java from Maven Central)
+	BUF_VERSION=$(BUF_VERSION) clients/java/scripts/generate-proto
+
+test-java-client: build ## Java client: generated code fresh, google-java-format, tests on JDK 17 against the jar, the Maven artifacts installed and used by a project outside the checkout
+	@tmp=$$(mktemp -d); trap 'rm -rf "$$tmp"' EXIT; \
+	BUF_VERSION=$(BUF_VERSION) clients/java/scripts/generate-proto "$$tmp"; \
+	diff -r "$$tmp" clients/java/cipherd-api/src/main/java >/dev/null || { \
+	  echo "test-java-client: clients/java/cipherd-api is stale against proto/: run make proto-java and commit the result" >&2; exit 1; }
+	jdk17="$$(clients/java/scripts/jdk17-home)"; cd clients/java && $(CLIENT_TEST_ENV) $(JAVA_CLIENT_MVN) verify -Dtest.jvm="$$jdk17/bin/java" && $(JAVA_CLIENT_MVN) -q -pl cipherd-client spotless:check
+	$(CLIENT_TEST_ENV) JAVA_HOME=$(JDK_HOME) MAVEN_OPTS="$(UNSAFE_OK)" clients/java/scripts/check-artifacts
+
+test-crosslang: build ## encrypt in each client language (Go, Python, TypeScript, Java) and decrypt in every other, through one real server
 	clients/typescript/scripts/install
 	cd clients/typescript && node_modules/.bin/tsc -p tsconfig.json
-	cd clients/crosslang && $(CLIENT_TEST_ENV) PYTHONPATH=../python/src:../python/tests \
+	@tmp=$$(mktemp -d); trap 'rm -rf "$$tmp"' EXIT; \
+	(cd clients/java && $(JAVA_CLIENT_MVN) -q package org.apache.maven.plugins:maven-dependency-plugin:3.8.1:build-classpath -DskipTests -Dmdep.outputFile="$$tmp/classpath") && \
+	classpath="$(CURDIR)/clients/java/cipherd-client/target/cipherd-client-0.1.0-SNAPSHOT.jar:$$(cat "$$tmp/classpath")" && \
+	cd clients/crosslang && $(CLIENT_TEST_ENV) CIPHERD_JAVA_CLIENT_CLASSPATH="$$classpath" PYTHONPATH=../python/src:../python/tests \
 	  "$$(../python/scripts/venv)/bin/python" -m pytest -p no:cacheprovider -q .
 
 # --- deploy/ and helm/: the Dockerfile, the Helm chart, the dashboard, the alert rules, the Vault scripts ---

@@ -1,7 +1,8 @@
 """Encrypts in each client language and decrypts in every other, through one real server; and checks
 that every client's own header parser reads every ciphertext the same way. Run by `make test-crosslang`
 with the Python client's venv (its tests/server.py starts the jar); Go is `cipherctl`, TypeScript is
-ts-cli.mjs over the built package."""
+ts-cli.mjs over the built package, Java is JavaCli.java on the built client's classpath
+(CIPHERD_JAVA_CLIENT_CLASSPATH, made by the Makefile)."""
 from __future__ import annotations
 
 import os
@@ -17,7 +18,7 @@ import cipherd
 from server import RunningServer, start_server
 
 HERE = Path(__file__).resolve().parent
-LANGUAGES = ("go", "python", "typescript")
+LANGUAGES = ("go", "python", "typescript", "java")
 # Not ASCII, not UTF-8 text, and with a NUL: the bytes must survive every language's plumbing.
 PLAINTEXT_TAIL = "é\u00a0\U0001f512".encode() + bytes([0, 255, 10])
 
@@ -38,10 +39,21 @@ def cipherctl(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return binary
 
 
+def java_cli(*args: str) -> list[str]:
+    """The Java client's command: JavaCli.java run by the source launcher on the client's classpath."""
+    classpath = os.environ.get("CIPHERD_JAVA_CLIENT_CLASSPATH")
+    if not classpath:
+        pytest.fail("CIPHERD_JAVA_CLIENT_CLASSPATH is not set: run make test-crosslang, which builds the Java client")
+    java = os.environ.get("CIPHERD_JAVA", "java")
+    return [java, *os.environ.get("CIPHERD_JAVA_OPTS", "").split(), "-cp", classpath, str(HERE / "JavaCli.java"), *args]
+
+
 def encrypt(language: str, server: RunningServer, cipherctl: Path, plaintext: bytes, context: str) -> str:
     if language == "python":
         with cipherd.Client(server.target) as client:
             return client.encrypt("crosslang", plaintext, context=context.encode())
+    if language == "java":
+        return run(java_cli("encrypt", server.target, "crosslang", context), plaintext).decode("ascii").strip()
     command = ([str(cipherctl), "--addr", server.target, "--insecure", "encrypt", "crosslang", "--context", context]
                if language == "go" else ["node", str(HERE / "ts-cli.mjs"), "encrypt", server.target, "crosslang", context])
     return run(command, plaintext).decode("ascii").strip()
@@ -51,6 +63,8 @@ def decrypt(language: str, server: RunningServer, cipherctl: Path, ciphertext: s
     if language == "python":
         with cipherd.Client(server.target) as client:
             return client.decrypt(ciphertext, context=context.encode())
+    if language == "java":
+        return run(java_cli("decrypt", server.target, context), ciphertext.encode("ascii"))
     command = ([str(cipherctl), "--addr", server.target, "--insecure", "decrypt", "--context", context]
                if language == "go" else ["node", str(HERE / "ts-cli.mjs"), "decrypt", server.target, context])
     return run(command, ciphertext.encode("ascii"))
@@ -64,6 +78,8 @@ def inspect_locally(language: str, cipherctl: Path, ciphertext: str) -> str:
         out = run([str(cipherctl), "inspect", "--local", ciphertext], b"").decode()
         fields = dict(line.split(":", 1) for line in out.splitlines() if ":" in line)
         return " ".join(fields[k].strip() for k in ("key", "version", "mode"))
+    if language == "java":
+        return run(java_cli("inspect"), ciphertext.encode("ascii")).decode().strip()
     return run(["node", str(HERE / "ts-cli.mjs"), "inspect"], ciphertext.encode("ascii")).decode().strip()
 
 

@@ -28,6 +28,7 @@ PAGES = [
     "clients/go/README.md",
     "clients/python/README.md",
     "clients/typescript/README.md",
+    "clients/java/README.md",
 ]
 BLOCK_TIMEOUT_S = 180.0
 

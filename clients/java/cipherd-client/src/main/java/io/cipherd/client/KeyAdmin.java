@@ -1,0 +1,301 @@
+package io.cipherd.client;
+
+import static io.cipherd.client.CipherdClient.call;
+
+import com.google.protobuf.ByteString;
+import io.cipherd.api.v1.CancelKeyDeletionRequest;
+import io.cipherd.api.v1.CancelKeyVersionDestructionRequest;
+import io.cipherd.api.v1.CreateKeyRequest;
+import io.cipherd.api.v1.DisableKeyRequest;
+import io.cipherd.api.v1.EnableKeyRequest;
+import io.cipherd.api.v1.GetKeyCensusRequest;
+import io.cipherd.api.v1.GetKeyCensusResponse;
+import io.cipherd.api.v1.GetKeyRequest;
+import io.cipherd.api.v1.ImportKeyRequest;
+import io.cipherd.api.v1.KeyAdminServiceGrpc;
+import io.cipherd.api.v1.ListKeysRequest;
+import io.cipherd.api.v1.ListKeysResponse;
+import io.cipherd.api.v1.RetireKeyVersionsRequest;
+import io.cipherd.api.v1.RetireKeyVersionsResponse;
+import io.cipherd.api.v1.RotateKeyRequest;
+import io.cipherd.api.v1.ScheduleKeyDeletionRequest;
+import io.cipherd.api.v1.ScheduleKeyVersionDestructionRequest;
+import io.cipherd.api.v1.UpdateKeyPolicyRequest;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Key administration (proto/README.md, "Key administration"): each call returns the key as it is
+ * after it. Lifecycle refusals are typed ({@link KeyDisabledException}, {@link
+ * KeyVersionsInUseException}, ...). Got from {@link CipherdClient#keys()}.
+ */
+public final class KeyAdmin {
+  private final KeyAdminServiceGrpc.KeyAdminServiceBlockingStub admin;
+
+  KeyAdmin(KeyAdminServiceGrpc.KeyAdminServiceBlockingStub admin) {
+    this.admin = admin;
+  }
+
+  /** Creates a key in {@code mode} at the server's default size, with the default policy. */
+  public Key create(String keyName, Mode mode) {
+    return create(keyName, mode, 0, false, KeyPolicy.DEFAULT);
+  }
+
+  /**
+   * Creates a key; {@code keySizeBits} 0 for the mode's default, {@code allowUnauthenticated} for
+   * the modes without integrity (CBC, CTR, CFB, OFB, ECB).
+   */
+  public Key create(
+      String keyName, Mode mode, int keySizeBits, boolean allowUnauthenticated, KeyPolicy policy) {
+    return key(
+        call(
+            () ->
+                admin
+                    .createKey(
+                        CreateKeyRequest.newBuilder()
+                            .setKeyName(keyName)
+                            .setMode(mode.toProto())
+                            .setKeySizeBits(keySizeBits)
+                            .setAllowUnauthenticated(allowUnauthenticated)
+                            .setPolicy(KeyConversion.policy(policy))
+                            .build())
+                    .getKey()));
+  }
+
+  public Key get(String keyName) {
+    return key(
+        call(() -> admin.getKey(GetKeyRequest.newBuilder().setKeyName(keyName).build()).getKey()));
+  }
+
+  /** Every key the caller may see, all pages read. */
+  public List<Key> list() {
+    List<Key> keys = new ArrayList<>();
+    String token = "";
+    do {
+      String page = token;
+      ListKeysResponse response =
+          call(() -> admin.listKeys(ListKeysRequest.newBuilder().setPageToken(page).build()));
+      response.getKeysList().forEach(key -> keys.add(key(key)));
+      token = response.getNextPageToken();
+    } while (!token.isEmpty());
+    return List.copyOf(keys);
+  }
+
+  /** Adds a version in the key's current mode and makes it current. */
+  public Key rotate(String keyName) {
+    return key(
+        call(
+            () ->
+                admin
+                    .rotateKey(RotateKeyRequest.newBuilder().setKeyName(keyName).build())
+                    .getKey()));
+  }
+
+  /** Adds a version in another mode (and size, 0 for its default) and makes it current. */
+  public Key rotate(String keyName, Mode mode, int keySizeBits, boolean allowUnauthenticated) {
+    return key(
+        call(
+            () ->
+                admin
+                    .rotateKey(
+                        RotateKeyRequest.newBuilder()
+                            .setKeyName(keyName)
+                            .setMode(mode.toProto())
+                            .setKeySizeBits(keySizeBits)
+                            .setAllowUnauthenticated(allowUnauthenticated)
+                            .build())
+                    .getKey()));
+  }
+
+  public Key updatePolicy(String keyName, KeyPolicy policy) {
+    return key(
+        call(
+            () ->
+                admin
+                    .updateKeyPolicy(
+                        UpdateKeyPolicyRequest.newBuilder()
+                            .setKeyName(keyName)
+                            .setPolicy(KeyConversion.policy(policy))
+                            .build())
+                    .getKey()));
+  }
+
+  /** Imports key bytes made elsewhere as a new version (a new key if none is named so). */
+  public Key importKey(
+      String keyName, Mode mode, byte[] keyMaterial, boolean allowUnauthenticated) {
+    return key(
+        call(
+            () ->
+                admin
+                    .importKey(
+                        ImportKeyRequest.newBuilder()
+                            .setKeyName(keyName)
+                            .setMode(mode.toProto())
+                            .setKeyMaterial(ByteString.copyFrom(keyMaterial))
+                            .setAllowUnauthenticated(allowUnauthenticated)
+                            .build())
+                    .getKey()));
+  }
+
+  /**
+   * Imports a decrypt-only legacy key (proto/README.md, "Legacy ciphertexts"), whose data {@link
+   * CipherdClient#reEncrypt(LegacyCiphertext, byte[], String)} rewraps into a cipherd key. {@code
+   * fixedIv} only with {@link LegacyIv#FIXED}; for {@link LegacyCipher#MYSQL_AES_ECB}, {@code
+   * passphrase} (AES_ENCRYPT's key string) may stand instead of {@code keyMaterial}. Empty arrays
+   * for what does not apply; {@code iv} null for the cipher's default.
+   */
+  public Key importLegacyKey(
+      String keyName,
+      LegacyCipher cipher,
+      LegacyIv iv,
+      byte[] keyMaterial,
+      byte[] fixedIv,
+      byte[] passphrase) {
+    ImportKeyRequest.Builder request =
+        ImportKeyRequest.newBuilder()
+            .setKeyName(keyName)
+            .setLegacyCipher(cipher.toProto())
+            .setKeyMaterial(ByteString.copyFrom(keyMaterial))
+            .setLegacyFixedIv(ByteString.copyFrom(fixedIv))
+            .setPassphrase(ByteString.copyFrom(passphrase));
+    if (iv != null) {
+      request.setLegacyIv(iv.toProto());
+    }
+    return key(call(() -> admin.importKey(request.build()).getKey()));
+  }
+
+  /**
+   * Each version's usage and whether it was used within {@code quietPeriod} (null for the server's
+   * default).
+   */
+  public KeyCensus census(String keyName, Duration quietPeriod) {
+    GetKeyCensusRequest.Builder request = GetKeyCensusRequest.newBuilder().setKeyName(keyName);
+    if (quietPeriod != null) {
+      request.setQuietPeriod(KeyConversion.duration(quietPeriod));
+    }
+    GetKeyCensusResponse response = call(() -> admin.getKeyCensus(request.build()));
+    return new KeyCensus(
+        key(response.getKey()),
+        response.getVersionsList().stream()
+            .map(
+                v ->
+                    new KeyCensus.Version(
+                        v.getVersion(), KeyConversion.usage(v.getUsage()), v.getInUse()))
+            .toList(),
+        response.getSafeMinDecryptionVersion());
+  }
+
+  public Key disable(String keyName) {
+    return key(
+        call(
+            () ->
+                admin
+                    .disableKey(DisableKeyRequest.newBuilder().setKeyName(keyName).build())
+                    .getKey()));
+  }
+
+  public Key enable(String keyName) {
+    return key(
+        call(
+            () ->
+                admin
+                    .enableKey(EnableKeyRequest.newBuilder().setKeyName(keyName).build())
+                    .getKey()));
+  }
+
+  /**
+   * Schedules versions for destruction after {@code pendingWindow} (null for the server's default).
+   */
+  public Key scheduleVersionDestruction(
+      String keyName, List<Integer> versions, Duration pendingWindow) {
+    ScheduleKeyVersionDestructionRequest.Builder request =
+        ScheduleKeyVersionDestructionRequest.newBuilder()
+            .setKeyName(keyName)
+            .addAllVersions(versions);
+    if (pendingWindow != null) {
+      request.setPendingWindow(KeyConversion.duration(pendingWindow));
+    }
+    return key(call(() -> admin.scheduleKeyVersionDestruction(request.build()).getKey()));
+  }
+
+  public Key cancelVersionDestruction(String keyName, List<Integer> versions) {
+    return key(
+        call(
+            () ->
+                admin
+                    .cancelKeyVersionDestruction(
+                        CancelKeyVersionDestructionRequest.newBuilder()
+                            .setKeyName(keyName)
+                            .addAllVersions(versions)
+                            .build())
+                    .getKey()));
+  }
+
+  public Key scheduleDeletion(String keyName, Duration pendingWindow) {
+    ScheduleKeyDeletionRequest.Builder request =
+        ScheduleKeyDeletionRequest.newBuilder().setKeyName(keyName);
+    if (pendingWindow != null) {
+      request.setPendingWindow(KeyConversion.duration(pendingWindow));
+    }
+    return key(call(() -> admin.scheduleKeyDeletion(request.build()).getKey()));
+  }
+
+  public Key cancelDeletion(String keyName) {
+    return key(
+        call(
+            () ->
+                admin
+                    .cancelKeyDeletion(
+                        CancelKeyDeletionRequest.newBuilder().setKeyName(keyName).build())
+                    .getKey()));
+  }
+
+  /**
+   * Retires the versions below {@code belowVersion}: raises minDecryptionVersion and schedules
+   * their destruction, refused with {@link KeyVersionsInUseException} while any was used within
+   * {@code quietPeriod} (null for the server's default). {@code validateOnly} says what it would
+   * do.
+   */
+  public Retirement retireVersions(
+      String keyName,
+      int belowVersion,
+      Duration quietPeriod,
+      Duration pendingWindow,
+      boolean validateOnly) {
+    return retireVersions(
+        keyName, belowVersion, quietPeriod, pendingWindow, validateOnly, List.of());
+  }
+
+  /**
+   * Retires as above, refused also while one of {@code inventories} (scans of the stored data)
+   * still counts ciphertexts under a version to retire ({@link KeyVersionsInUseException#source()}
+   * names it).
+   */
+  public Retirement retireVersions(
+      String keyName,
+      int belowVersion,
+      Duration quietPeriod,
+      Duration pendingWindow,
+      boolean validateOnly,
+      List<DataInventory> inventories) {
+    RetireKeyVersionsRequest.Builder request =
+        RetireKeyVersionsRequest.newBuilder()
+            .setKeyName(keyName)
+            .setBelowVersion(belowVersion)
+            .setValidateOnly(validateOnly);
+    inventories.forEach(inventory -> request.addInventories(inventory.toProto()));
+    if (quietPeriod != null) {
+      request.setQuietPeriod(KeyConversion.duration(quietPeriod));
+    }
+    if (pendingWindow != null) {
+      request.setPendingWindow(KeyConversion.duration(pendingWindow));
+    }
+    RetireKeyVersionsResponse response = call(() -> admin.retireKeyVersions(request.build()));
+    return new Retirement(key(response.getKey()), List.copyOf(response.getRetiredVersionsList()));
+  }
+
+  private static Key key(io.cipherd.api.v1.Key key) {
+    return KeyConversion.key(key);
+  }
+}

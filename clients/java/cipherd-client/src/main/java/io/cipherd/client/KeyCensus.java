@@ -1,0 +1,12 @@
+package io.cipherd.client;
+
+import java.util.List;
+
+/**
+ * A key's versions with their usage, whether each was used within the quiet period, and the highest
+ * minDecryptionVersion that refuses no version in use.
+ */
+public record KeyCensus(Key key, List<Version> versions, int safeMinDecryptionVersion) {
+  /** One version's usage summed over every replica, and whether it was used in the quiet period. */
+  public record Version(int version, KeyUsage usage, boolean inUse) {}
+}

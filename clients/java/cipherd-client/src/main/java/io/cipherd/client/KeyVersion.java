@@ -1,0 +1,19 @@
+package io.cipherd.client;
+
+import java.time.Instant;
+import java.util.Optional;
+
+/**
+ * One version of a key: its mode (null for a legacy version, which has its {@code legacyCipher}
+ * instead) and size, when it was made, its state and its usage.
+ */
+public record KeyVersion(
+    int version,
+    Mode mode,
+    Optional<LegacyCipher> legacyCipher,
+    int keySizeBits,
+    Instant createTime,
+    boolean imported,
+    KeyVersionState state,
+    Optional<Instant> destroyTime,
+    KeyUsage usage) {}
