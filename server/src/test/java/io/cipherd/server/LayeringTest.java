@@ -53,6 +53,8 @@ class LayeringTest {
         .definedBy("io.cipherd.server.logging..")
         .layer("metrics")
         .definedBy("io.cipherd.server.metrics..")
+        .layer("tracing")
+        .definedBy("io.cipherd.server.tracing..")
         .layer("audit")
         .definedBy("io.cipherd.server.audit..")
         .layer("engine")
@@ -86,15 +88,17 @@ class LayeringTest {
         .whereLayer("maintenance")
         .mayOnlyBeAccessedByLayers("wiring")
         .whereLayer("logging")
-        .mayOnlyBeAccessedByLayers("wiring", "cli", "audit", "api")
+        .mayOnlyBeAccessedByLayers("wiring", "cli", "audit", "api", "tracing")
         .whereLayer("audit")
         .mayOnlyBeAccessedByLayers("wiring", "cli", "api", "metrics")
         .whereLayer("keystore")
         .mayOnlyBeAccessedByLayers("wiring", "cli")
         .whereLayer("engine")
-        .mayOnlyBeAccessedByLayers("wiring", "api", "audit", "metrics")
+        .mayOnlyBeAccessedByLayers("wiring", "api", "audit", "metrics", "tracing")
         .whereLayer("metrics")
         .mayOnlyBeAccessedByLayers("wiring")
+        .whereLayer("tracing")
+        .mayOnlyBeAccessedByLayers("wiring", "cli")
         .whereLayer("security")
         .mayOnlyBeAccessedByLayers("wiring", "cli", "engine", "logging", "metrics", "api", "audit")
         .whereLayer("lifecycle")
@@ -113,6 +117,7 @@ class LayeringTest {
             "engine",
             "keystore",
             "metrics",
+            "tracing",
             "ops",
             "maintenance",
             "lifecycle",
