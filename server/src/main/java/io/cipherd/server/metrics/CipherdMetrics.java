@@ -58,6 +58,7 @@ public final class CipherdMetrics implements AutoCloseable {
       };
 
   private static final ExpositionFormats FORMATS = ExpositionFormats.init();
+  private static final String OPENMETRICS = "application/openmetrics-text";
 
   private final PrometheusMeterRegistry registry;
   private final JvmGcMetrics gc = new JvmGcMetrics();
@@ -107,10 +108,14 @@ public final class CipherdMetrics implements AutoCloseable {
 
   /**
    * The content type of the format that suits an HTTP {@code Accept} header (null: none sent):
-   * OpenMetrics, which carries exemplars, when it asks for it, else the Prometheus text format.
+   * OpenMetrics, which carries exemplars, when it asks for it, else the Prometheus text format
+   * (also for a scraper that prefers the protobuf format, which this text endpoint does not serve).
    */
   public String contentType(String accept) {
-    return FORMATS.findWriter(accept).getContentType();
+    String preferred = FORMATS.findWriter(accept).getContentType();
+    return preferred.startsWith(OPENMETRICS)
+        ? preferred
+        : FORMATS.getPrometheusTextFormatWriter().getContentType();
   }
 
   /** Every metric in the format of {@code contentType}, one {@link #contentType} returned. */
