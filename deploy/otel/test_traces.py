@@ -22,6 +22,8 @@ from typing import Any
 
 import grpc
 import pytest
+from google.rpc import error_details_pb2
+from grpc_status import rpc_status
 
 from cipherd.v1 import crypto_service_pb2 as crypto
 from cipherd.v1 import crypto_service_pb2_grpc as crypto_grpc
@@ -40,6 +42,8 @@ SPAN_ATTRIBUTES = {
     "cipherd.keystore.operation", "exemplar",
 }
 BOUND_S = 30
+ENCRYPT = "Recv.cipherd.v1.CryptoService.Encrypt"
+DECRYPT = "Recv.cipherd.v1.CryptoService.Decrypt"
 
 
 @dataclass(frozen=True)
@@ -116,11 +120,12 @@ class Collector:
                         found.append({**span, "service": service})
         return found
 
-    def wait_for(self, trace_id: str, count: int) -> list[dict[str, Any]]:
+    def wait_for(self, trace_id: str, *names: str) -> list[dict[str, Any]]:
+        """The spans of `trace_id` once those named have all arrived (spans end, and are sent, children first)."""
         deadline = time.monotonic() + BOUND_S
         while True:
             spans = [s for s in self.spans() if s["traceId"] == trace_id]
-            if len(spans) >= count or time.monotonic() > deadline:
+            if set(names) <= {s["name"] for s in spans} or time.monotonic() > deadline:
                 return spans
             time.sleep(0.1)
 
@@ -214,7 +219,7 @@ def test_encrypt_on_a_cold_cache_is_a_child_of_the_callers_span_with_a_store_rea
     response = stub.Encrypt(crypto.EncryptRequest(key_name="orders", plaintext=PLAINTEXT),
                             metadata=caller.metadata(), timeout=10)
 
-    spans = collector.wait_for(caller.trace_id, 2)
+    spans = collector.wait_for(caller.trace_id, ENCRYPT, "keystore.read_material")
     call = _server_span(spans, "Encrypt")
     assert call["parentSpanId"] == caller.span_id
     assert call["service"] == SERVICE_NAME
@@ -241,19 +246,20 @@ def test_a_warm_call_says_hit_and_a_failed_one_its_reason(traced: Traced, collec
     encrypted = stub.Encrypt(crypto.EncryptRequest(key_name="orders", plaintext=PLAINTEXT), timeout=10).ciphertext
     warm, failing = Caller.new(), Caller.new()
     body = encrypted.rsplit(":", 1)[1]
-    tampered = encrypted[: -len(body)] + ("A" if body[0] != "A" else "B") + body[1:]
+    middle = len(body) // 2  # a base64 digit all of whose bits are data: still base64, no longer authentic
+    tampered = encrypted[: -len(body)] + body[:middle] + ("A" if body[middle] != "A" else "B") + body[middle + 1:]
 
     stub.Decrypt(crypto.DecryptRequest(ciphertext=encrypted), metadata=warm.metadata(), timeout=10)
     with pytest.raises(grpc.RpcError) as refused:
         stub.Decrypt(crypto.DecryptRequest(ciphertext=tampered), metadata=failing.metadata(), timeout=10)
 
-    hit = _attributes(_server_span(collector.wait_for(warm.trace_id, 1), "Decrypt"))
+    hit = _attributes(_server_span(collector.wait_for(warm.trace_id, DECRYPT), "Decrypt"))
     assert hit["cipherd.key_cache"] == "hit"
     assert hit["cipherd.key"] == "orders/v1"
-    failed = _server_span(collector.wait_for(failing.trace_id, 1), "Decrypt")
+    failed = _server_span(collector.wait_for(failing.trace_id, DECRYPT), "Decrypt")
     assert refused.value.code() == grpc.StatusCode.INVALID_ARGUMENT
-    assert _attributes(failed)["cipherd.error.reason"] == "DECRYPTION_FAILED"
-    assert failed["status"].get("code") == "STATUS_CODE_ERROR"
+    assert _attributes(failed)["cipherd.error.reason"] == _reason(refused.value) == "DECRYPTION_FAILED"
+    assert failed["status"].get("code") == 2  # STATUS_CODE_ERROR: OTLP/JSON writes enums as numbers
     _assert_no_secret(collector, encrypted)
 
 
@@ -266,7 +272,7 @@ def test_a_caller_that_did_not_sample_is_not_traced_and_its_record_has_no_trace_
                  timeout=10)
     stub.Encrypt(crypto.EncryptRequest(key_name="orders", plaintext=b"y"), metadata=unsampled.metadata(), timeout=10)
 
-    assert collector.wait_for(traced_caller.trace_id, 1)
+    assert collector.wait_for(traced_caller.trace_id, ENCRYPT)
     time.sleep(0.5)
     assert not [s for s in collector.spans() if s["traceId"] == unsampled.trace_id]
     records = _audit_records(traced.audit_log, 2)
@@ -278,7 +284,7 @@ def test_the_latency_histogram_has_an_exemplar_of_a_traced_call(traced: Traced, 
     caller = Caller.new()
     crypto_grpc.CryptoServiceStub(traced.channel).Encrypt(
         crypto.EncryptRequest(key_name="orders", plaintext=b"z"), metadata=caller.metadata(), timeout=10)
-    assert collector.wait_for(caller.trace_id, 1)
+    assert collector.wait_for(caller.trace_id, ENCRYPT)
 
     request = urllib.request.Request(f"http://127.0.0.1:{traced.server.http_port}/metrics",
                                      headers={"Accept": "application/openmetrics-text; version=1.0.0"})
@@ -293,6 +299,18 @@ def test_the_latency_histogram_has_an_exemplar_of_a_traced_call(traced: Traced, 
     # the collector received.
     received = {s["traceId"] for s in collector.spans()}
     assert exemplars and set(exemplars) <= received
+
+
+def _reason(error: grpc.RpcError) -> str:
+    """The ErrorInfo reason the caller got."""
+    status = rpc_status.from_call(error)  # type: ignore[arg-type]
+    assert status is not None
+    for detail in status.details:
+        if detail.Is(error_details_pb2.ErrorInfo.DESCRIPTOR):
+            info = error_details_pb2.ErrorInfo()
+            detail.Unpack(info)
+            return str(info.reason)
+    raise AssertionError("no ErrorInfo in the status")
 
 
 def _audit_records(path: Path, count: int) -> list[dict[str, Any]]:
