@@ -333,3 +333,80 @@ def _assert_no_secret(collector: Collector, ciphertext: str) -> None:
     for span in collector.spans():
         if span["service"] == SERVICE_NAME:
             assert set(_attributes(span)) <= SPAN_ATTRIBUTES, span["name"]
+
+
+@pytest.fixture(scope="module")
+def vault(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, Path]]:
+    """A Vault dev server (KV v2 at secret/) from the binary .ci/install-vault built: its address and a token
+    file."""
+    binary = os.environ.get("VAULT_BIN")
+    if not binary:
+        pytest.fail("VAULT_BIN is not set: run `make test-otel`, which builds Vault (.ci/install-vault)")
+    workdir = tmp_path_factory.mktemp("vault")
+    token = secrets.token_hex(16)
+    token_file = workdir / "token"
+    token_file.write_text(token)
+    token_file.chmod(0o600)
+    port = _free_port()
+    log = (workdir / "vault.log").open("wb")
+    process = subprocess.Popen([binary, "server", "-dev", f"-dev-root-token-id={token}",
+                                f"-dev-listen-address=127.0.0.1:{port}"], stdout=log, stderr=subprocess.STDOUT,
+                               env={**os.environ, "HOME": str(workdir)})
+    address = f"http://127.0.0.1:{port}"
+    try:
+        deadline = time.monotonic() + BOUND_S
+        while True:
+            try:
+                with urllib.request.urlopen(f"{address}/v1/sys/health", timeout=2) as response:
+                    if response.status == 200:
+                        break
+            except OSError:
+                pass
+            if process.poll() is not None or time.monotonic() > deadline:
+                raise RuntimeError("Vault did not start:\n" + (workdir / "vault.log").read_text())
+            time.sleep(0.2)
+        yield address, token_file
+    finally:
+        process.terminate()
+        try:
+            process.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            process.kill()
+        log.close()
+
+
+def test_a_key_another_replica_made_is_read_from_vault_under_the_call(
+        vault: tuple[str, Path], collector: Collector, tmp_path: Path) -> None:
+    """Two replicas on one Vault: the untraced one creates a key, the traced one (its cache loaded at start,
+    refreshed every 30 s) meets it first on a traced call and reads it from Vault under the call's span."""
+    address, token_file = vault
+    store = ["--keystore", "vault", "--vault-address", address, "--vault-token-file", str(token_file)]
+    creator = start_server(tmp_path / "creator", store, _channel)
+    traced = start_server(tmp_path / "traced", [*store, "--otel-endpoint", collector.endpoint,
+                                                "--otel-service-name", SERVICE_NAME], _channel)
+    try:
+        with _channel(creator.target) as ch:
+            admin_grpc.KeyAdminServiceStub(ch).CreateKey(
+                admin.CreateKeyRequest(key_name="ledger", mode=keys_pb2.MODE_GCM), timeout=10)
+        caller = Caller.new()
+        with _channel(traced.target) as ch:
+            response = crypto_grpc.CryptoServiceStub(ch).Encrypt(
+                crypto.EncryptRequest(key_name="ledger", plaintext=PLAINTEXT), metadata=caller.metadata(), timeout=10)
+
+        spans = collector.wait_for(caller.trace_id, ENCRYPT, "keystore.read_key", "keystore.read_material")
+        call = _server_span(spans, "Encrypt")
+        assert call["parentSpanId"] == caller.span_id
+        assert _attributes(call)["cipherd.key_cache"] == "miss"
+        reads = [s for s in spans if s.get("parentSpanId") == call["spanId"]]
+        assert {"keystore.read_key", "keystore.read_material"} <= {s["name"] for s in reads}
+        for read in reads:
+            assert _attributes(read)["cipherd.keystore"] == "vault"
+            assert _attributes(read)["cipherd.key"] == "ledger"
+        _assert_no_secret(collector, response.ciphertext)
+        # The trace as the collector received it, for a reader running pytest -s.
+        for span in sorted(spans, key=lambda s: int(s["startTimeUnixNano"])):
+            print(f"{span['name']:45} span {span['spanId']} parent {span.get('parentSpanId', '-'):16} "
+                  f"{json.dumps(_attributes(span), sort_keys=True)}")
+    finally:
+        traced.stop()
+        creator.stop()
