@@ -35,7 +35,7 @@ public final class TracingOptions {
           "service.name of the spans (CIPHERD_OTEL_SERVICE_NAME). Default: ${DEFAULT-VALUE}.")
   String serviceName;
 
-  /** The validated tracing settings; {@link TracingConfig#OFF}'s endpoint when none is set. */
+  /** The validated tracing settings; without an endpoint, tracing is off. */
   public TracingConfig toConfig() {
     URI uri = null;
     if (endpoint != null && !endpoint.isBlank()) {

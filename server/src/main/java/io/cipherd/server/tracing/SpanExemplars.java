@@ -12,14 +12,14 @@ import io.prometheus.metrics.tracer.common.SpanContext;
 final class SpanExemplars implements SpanContext {
   @Override
   public String getCurrentTraceId() {
-    io.opentelemetry.api.trace.SpanContext context = span().getSpanContext();
-    return context.isValid() ? context.getTraceId() : null;
+    Span span = span();
+    return span.getSpanContext().isValid() ? span.getSpanContext().getTraceId() : null;
   }
 
   @Override
   public String getCurrentSpanId() {
-    io.opentelemetry.api.trace.SpanContext context = span().getSpanContext();
-    return context.isValid() ? context.getSpanId() : null;
+    Span span = span();
+    return span.getSpanContext().isValid() ? span.getSpanContext().getSpanId() : null;
   }
 
   @Override

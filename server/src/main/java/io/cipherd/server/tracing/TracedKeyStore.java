@@ -10,6 +10,7 @@ import io.opentelemetry.api.trace.Span;
 import io.opentelemetry.api.trace.SpanKind;
 import io.opentelemetry.api.trace.StatusCode;
 import io.opentelemetry.api.trace.Tracer;
+import io.opentelemetry.context.Context;
 import io.opentelemetry.context.Scope;
 import java.util.List;
 import java.util.Optional;
@@ -97,7 +98,7 @@ final class TracedKeyStore implements KeyStore {
         tracer
             .spanBuilder("keystore." + operation)
             .setSpanKind(SpanKind.CLIENT)
-            .setParent(io.opentelemetry.context.Context.root().with(parent.span))
+            .setParent(Context.root().with(parent.span))
             .setAttribute(STORE, kind)
             .setAttribute(OPERATION, operation)
             .startSpan();

@@ -12,9 +12,6 @@ import java.net.URI;
  * @param serviceName the {@code service.name} of the spans' resource
  */
 public record TracingConfig(URI endpoint, double samplingRatio, String serviceName) {
-  /** No tracing: no SDK, no interceptor, no span. */
-  public static final TracingConfig OFF = new TracingConfig(null, 1.0, "cipherd");
-
   public TracingConfig {
     if (!(samplingRatio >= 0 && samplingRatio <= 1)) {
       throw new IllegalArgumentException(
