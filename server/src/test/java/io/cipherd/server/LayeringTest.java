@@ -27,6 +27,8 @@ import org.junit.jupiter.api.Test;
  *   keystore.pkcs12, keystore.vault → keys (they implement its store interfaces); only the
  *   wiring picks one
  *   api → logging for CallRequest only: the API's view of a request is what the access log shows
+ *   tracing → engine, keys, logging (the span's attributes, key-store child spans); only the
+ *   wiring and cli use it
  * </pre>
  */
 class LayeringTest {
