@@ -22,6 +22,7 @@ PAGES = [
     "docs/migrating.md",
     "docs/rotating.md",
     "docs/audit.md",
+    "docs/tracing.md",
     "docs/deploy.md",
     "docs/benchmarks.md",
     "docs/development.md",

@@ -18,6 +18,8 @@ import io.cipherd.server.keycache.KeyCache;
 import io.cipherd.server.keys.AuditStore;
 import io.cipherd.server.keys.KeyStore;
 import io.cipherd.server.keys.UsageStore;
+import io.cipherd.server.keystore.pkcs12.Pkcs12KeyStore;
+import io.cipherd.server.keystore.vault.VaultKeyStore;
 import io.cipherd.server.lifecycle.KeyAdmin;
 import io.cipherd.server.logging.AccessLogInterceptor;
 import io.cipherd.server.logging.CallContextExecutor;
@@ -44,6 +46,7 @@ import io.cipherd.server.security.Authorizer;
 import io.cipherd.server.security.BearerTokens;
 import io.cipherd.server.security.CallerIdentityInterceptor;
 import io.cipherd.server.security.PolicyAuthorizer;
+import io.cipherd.server.tracing.Tracing;
 import io.cipherd.server.usage.ProcessUsageStore;
 import io.cipherd.server.usage.UsageLedger;
 import io.grpc.BindableService;
@@ -84,6 +87,7 @@ public final class Cipherd implements AutoCloseable {
   private volatile KeyRefresher keyRefresher;
   private final KeyMaintenance maintenance;
   private final Audit audit;
+  private final Tracing tracing;
   private volatile boolean maintaining;
 
   private Cipherd(Builder builder) {
@@ -118,8 +122,10 @@ public final class Cipherd implements AutoCloseable {
             : Audit.to(
                 AuditMetrics.openTrail(
                     builder.audit, auditStore, builder.clock, metrics.registry()));
-    this.keys = new KeyCache(metered, usage);
-    this.admin = new KeyAdmin(metered, keys, builder.clock, usage);
+    this.tracing = builder.tracing;
+    KeyStore traced = tracing.keyStore(metered, storeKind(keyStore));
+    this.keys = new KeyCache(traced, usage);
+    this.admin = new KeyAdmin(traced, keys, builder.clock, usage);
     // A current version at its encryption cap is replaced when an encryption finds it there.
     keys.rotateWhenCapped(admin::rotateIfDue);
     this.maintenance =
@@ -142,7 +148,7 @@ public final class Cipherd implements AutoCloseable {
             keys,
             cipherPools,
             audit.authorizing(authorizer),
-            CryptoObservers.of(metrics, usage, audit, keys, admin.lifecycle(), blocking));
+            CryptoObservers.of(metrics, usage, audit, tracing, keys, admin.lifecycle(), blocking));
     CipherPoolMetrics.bind(cipherPools, metrics.registry());
     KeyCacheMetrics.bind(keys, metrics.registry());
     AccessDenialMetrics.bind(accessDenials, metrics.registry());
@@ -180,18 +186,22 @@ public final class Cipherd implements AutoCloseable {
    * access log is outermost so it sees every call, including those the identity interceptor
    * refuses, and reads the identity that interceptor put in the call's context when the call
    * closes. Being first, it also reads each request message once ({@link CipherdApi#readRequest})
-   * into the view the audit interceptor and the services inside it share.
+   * into the view the audit interceptor and the services inside it share. With tracing on, its
+   * server span is made current outside all of them, and its attributes added inside the access
+   * log.
    */
   public <T extends ServerBuilder<T>> T addTo(T builder) {
     T server = api.addTo(builder).intercept(callerIdentity);
-    return audit
-        .intercept(server, StatusMapper::close, StreamItemRefusal::of)
-        .intercept(new MetricCollectingServerInterceptor(metrics.registry()))
-        .intercept(new AccessLogInterceptor(CipherdApi::readRequest))
-        .addStreamTracerFactory(AccessLogInterceptor.TRANSPORT_STATUS)
-        .addService(health.service())
-        .addService(ProtoReflectionServiceV1.newInstance())
-        .addService(legacyReflection());
+    T traced =
+        tracing.intercept(audit.intercept(server, StatusMapper::close, StreamItemRefusal::of));
+    return tracing.addTo(
+        traced
+            .intercept(new MetricCollectingServerInterceptor(metrics.registry()))
+            .intercept(new AccessLogInterceptor(CipherdApi::readRequest))
+            .addStreamTracerFactory(AccessLogInterceptor.TRANSPORT_STATUS)
+            .addService(health.service())
+            .addService(ProtoReflectionServiceV1.newInstance())
+            .addService(legacyReflection()));
   }
 
   /** The gRPC health statuses. */
@@ -287,6 +297,16 @@ public final class Cipherd implements AutoCloseable {
     cipherPools.close();
     keyStore.close();
     metrics.close();
+    // Last: the spans of the calls drained above are sent.
+    tracing.close();
+  }
+
+  /** How key-store spans name the store. */
+  private static String storeKind(KeyStore store) {
+    if (store instanceof VaultKeyStore) {
+      return "vault";
+    }
+    return store instanceof Pkcs12KeyStore ? "embedded" : store.getClass().getSimpleName();
   }
 
   /** grpcurl and older tools still ask the v1alpha reflection service. */
@@ -323,6 +343,7 @@ public final class Cipherd implements AutoCloseable {
     private Clock clock = Clock.systemUTC();
     private AuditConfig audit;
     private long usageCapBlock = UsageLedger.DEFAULT_CAP_BLOCK;
+    private Tracing tracing = Tracing.off();
 
     private Builder(KeyStore keyStore) {
       this.keyStore = Objects.requireNonNull(keyStore, "keyStore");
@@ -429,6 +450,15 @@ public final class Cipherd implements AutoCloseable {
     /** Audits every call to the trail {@code audit} describes; null (the default): no audit. */
     public Builder audit(AuditConfig audit) {
       this.audit = audit;
+      return this;
+    }
+
+    /**
+     * Traces calls through {@code tracing} (closed with the server); off by default. Its exemplars
+     * must be those of the {@link #metrics} given.
+     */
+    public Builder tracing(Tracing tracing) {
+      this.tracing = Objects.requireNonNull(tracing, "tracing");
       return this;
     }
 

@@ -3,6 +3,7 @@ package io.cipherd.server;
 import io.cipherd.server.cli.ConnectionLimits;
 import io.cipherd.server.cli.ObservabilityConfig;
 import io.cipherd.server.cli.ServerConfig;
+import io.cipherd.server.metrics.CipherdMetrics;
 import io.cipherd.server.metrics.StreamMetrics;
 import io.cipherd.server.ops.OpsHttpServer;
 import io.cipherd.server.security.ReloadingTlsCredentials;
@@ -12,6 +13,7 @@ import java.io.IOException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Function;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -73,7 +75,7 @@ public final class CipherdServer implements AutoCloseable {
               new InetSocketAddress(InetAddress.getByName(config.host()), ops.httpPort()),
               ops.httpLimits().requestTimeout(),
               ops.httpLimits().maxConnections(),
-              services.metrics()::scrape,
+              CipherdServer.exposition(services.metrics()),
               services.health(),
               services::keyStoreAnswers);
       return new CipherdServer(grpc, http);
@@ -84,6 +86,14 @@ public final class CipherdServer implements AutoCloseable {
       grpc.closeTransport();
       throw e;
     }
+  }
+
+  /** {@code metrics} as {@code /metrics} answers them, in the format the request accepts. */
+  public static Function<String, OpsHttpServer.Exposition> exposition(CipherdMetrics metrics) {
+    return accept -> {
+      String contentType = metrics.contentType(accept);
+      return new OpsHttpServer.Exposition(contentType, metrics.scrape(contentType));
+    };
   }
 
   /** Binds the port and starts serving; the services are closed with the server. */

@@ -10,12 +10,14 @@ import io.cipherd.server.lifecycle.KeyLifecycleAdmin;
 import io.cipherd.server.logging.RequestIds;
 import io.cipherd.server.metrics.CipherdMetrics;
 import io.cipherd.server.metrics.CryptoMetrics;
+import io.cipherd.server.tracing.Tracing;
 import io.cipherd.server.usage.UsageLedger;
 import java.util.concurrent.Executor;
 
 /**
  * What every crypto operation is told to, in order: the metrics, the cancellation of destructions a
- * call runs into (when its key's policy says so), the usage ledger, and the audit tally.
+ * call runs into (when its key's policy says so), the usage ledger, the audit tally, and the traced
+ * call's span.
  */
 final class CryptoObservers {
   private CryptoObservers() {}
@@ -29,6 +31,7 @@ final class CryptoObservers {
       CipherdMetrics metrics,
       UsageLedger usage,
       Audit audit,
+      Tracing tracing,
       KeyCache keys,
       KeyLifecycleAdmin lifecycle,
       Executor executor) {
@@ -39,6 +42,7 @@ final class CryptoObservers {
         new CryptoMetrics(metrics.registry(), metrics.keyNames()),
         new PendingDestructionObserver(cancellation),
         new UsageObserver(usage),
-        audit.observer());
+        audit.observer(),
+        tracing.observer());
   }
 }

@@ -14,6 +14,8 @@ import io.cipherd.server.lifecycle.KeyAdmin;
 import io.cipherd.server.logging.LogOutput;
 import io.cipherd.server.metrics.CipherdMetrics;
 import io.cipherd.server.security.ReloadingAccessPolicy;
+import io.cipherd.server.tracing.Tracing;
+import io.cipherd.server.tracing.TracingConfig;
 import java.io.IOException;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.slf4j.Logger;
@@ -67,10 +69,19 @@ public final class Main {
                 + "/"
                 + vault.prefix()
             : "the embedded key store in " + config.dataDir();
+    TracingConfig tracingConfig = command.toTracingConfig();
+    Tracing tracing = Tracing.start(tracingConfig);
+    if (tracing.enabled()) {
+      log.info(
+          "tracing calls to {} at sampling ratio {}",
+          tracingConfig.endpoint(),
+          tracingConfig.samplingRatio());
+    }
     Cipherd services =
         Cipherd.builder(keyStore)
             .config(config)
-            .metrics(new CipherdMetrics(ops.metricsKeyNames()))
+            .metrics(new CipherdMetrics(ops.metricsKeyNames(), tracing.exemplars()))
+            .tracing(tracing)
             .accessPolicy(accessPolicy)
             .audit(command.toAuditConfig())
             .usageCapBlock(command.usageCapBlock())

@@ -27,6 +27,8 @@ import org.junit.jupiter.api.Test;
  *   keystore.pkcs12, keystore.vault → keys (they implement its store interfaces); only the
  *   wiring picks one
  *   api → logging for CallRequest only: the API's view of a request is what the access log shows
+ *   tracing → engine, keys, logging (the span's attributes, key-store child spans); only the
+ *   wiring and cli use it
  * </pre>
  */
 class LayeringTest {
@@ -53,6 +55,8 @@ class LayeringTest {
         .definedBy("io.cipherd.server.logging..")
         .layer("metrics")
         .definedBy("io.cipherd.server.metrics..")
+        .layer("tracing")
+        .definedBy("io.cipherd.server.tracing..")
         .layer("audit")
         .definedBy("io.cipherd.server.audit..")
         .layer("engine")
@@ -86,15 +90,17 @@ class LayeringTest {
         .whereLayer("maintenance")
         .mayOnlyBeAccessedByLayers("wiring")
         .whereLayer("logging")
-        .mayOnlyBeAccessedByLayers("wiring", "cli", "audit", "api")
+        .mayOnlyBeAccessedByLayers("wiring", "cli", "audit", "api", "tracing")
         .whereLayer("audit")
         .mayOnlyBeAccessedByLayers("wiring", "cli", "api", "metrics")
         .whereLayer("keystore")
         .mayOnlyBeAccessedByLayers("wiring", "cli")
         .whereLayer("engine")
-        .mayOnlyBeAccessedByLayers("wiring", "api", "audit", "metrics")
+        .mayOnlyBeAccessedByLayers("wiring", "api", "audit", "metrics", "tracing")
         .whereLayer("metrics")
         .mayOnlyBeAccessedByLayers("wiring")
+        .whereLayer("tracing")
+        .mayOnlyBeAccessedByLayers("wiring", "cli")
         .whereLayer("security")
         .mayOnlyBeAccessedByLayers("wiring", "cli", "engine", "logging", "metrics", "api", "audit")
         .whereLayer("lifecycle")
@@ -113,6 +119,7 @@ class LayeringTest {
             "engine",
             "keystore",
             "metrics",
+            "tracing",
             "ops",
             "maintenance",
             "lifecycle",

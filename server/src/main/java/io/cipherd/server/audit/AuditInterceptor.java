@@ -10,6 +10,8 @@ import io.grpc.ServerCall;
 import io.grpc.ServerCallHandler;
 import io.grpc.ServerInterceptor;
 import io.grpc.Status;
+import io.opentelemetry.api.trace.Span;
+import io.opentelemetry.api.trace.SpanContext;
 
 /**
  * Writes one audit record for every call to a cipherd service (crypto, key admin, audit; not the
@@ -66,7 +68,8 @@ public final class AuditInterceptor implements ServerInterceptor {
       return next.startCall(call, headers);
     }
     AuditedCall audited =
-        new AuditedCall(trail, call, RequestIds.current(), RequestIds.ofClient(headers));
+        new AuditedCall(
+            trail, call, RequestIds.current(), RequestIds.ofClient(headers), sampledTraceId());
     AuditedServerCall<Q, A> recorded =
         new AuditedServerCall<>(call, audited, trail, refusals, itemRefusals);
     ServerCall.Listener<Q> listener =
@@ -92,5 +95,15 @@ public final class AuditInterceptor implements ServerInterceptor {
         }
       }
     };
+  }
+
+  /**
+   * The trace id of the call's server span, current here when tracing is on (grpc-java's
+   * OpenTelemetry interceptor runs outside this one), if the span is sampled: a span that is not
+   * recorded leads nowhere. Null otherwise, and always with tracing off (the no-op span).
+   */
+  private static String sampledTraceId() {
+    SpanContext span = Span.current().getSpanContext();
+    return span.isSampled() ? span.getTraceId() : null;
   }
 }

@@ -33,6 +33,9 @@ final class AuditLine {
           if (record.clientRequestId() != null) {
             json.name("client_request_id").value(record.clientRequestId());
           }
+          if (record.traceId() != null) {
+            json.name("trace_id").value(record.traceId());
+          }
           json.name("caller").beginObject();
           json.name("id").value(record.caller());
           json.name("via").value(record.callerVia());

@@ -53,16 +53,24 @@ final class AuditedCall {
   private volatile String identity;
   private volatile AuditedInventories inventories = AuditedInventories.NONE;
   private final String clientRequestId;
+  private final String traceId;
 
   /**
    * @param requestId the id the server gave the call
    * @param clientRequestId the {@code x-request-id} the caller sent, or null
+   * @param traceId the trace id of the call's server span when it is traced, or null
    */
-  AuditedCall(AuditTrail trail, ServerCall<?, ?> call, String requestId, String clientRequestId) {
+  AuditedCall(
+      AuditTrail trail,
+      ServerCall<?, ?> call,
+      String requestId,
+      String clientRequestId,
+      String traceId) {
     this.trail = trail;
     this.call = call;
     this.requestId = requestId == null ? "-" : requestId;
     this.clientRequestId = clientRequestId;
+    this.traceId = traceId;
   }
 
   /**
@@ -174,6 +182,7 @@ final class AuditedCall {
         trail.now(),
         requestId,
         clientRequestId,
+        traceId,
         identity == null ? ANONYMOUS : identity,
         via,
         CallerIdentity.peer(call),

@@ -12,6 +12,8 @@ import java.util.List;
  * @param requestId the id the server gave the call (the one its access log line carries)
  * @param clientRequestId the {@code x-request-id} the caller sent, cut to {@value
  *     #MAX_CLIENT_REQUEST_ID} characters, or null when it sent none
+ * @param traceId the W3C trace id (32 hex digits) of the call's server span when the call was
+ *     traced (sampled), so the record and the trace find each other; null otherwise
  * @param callerVia how the caller was identified: {@code certificate}, {@code token} or {@code
  *     anonymous}
  * @param versions at most {@value ItemTally#MAX_ROWS} key versions, one row each
@@ -24,6 +26,7 @@ public record CallRecord(
     Instant time,
     String requestId,
     String clientRequestId,
+    String traceId,
     String caller,
     String callerVia,
     String peer,
@@ -47,12 +50,49 @@ public record CallRecord(
     }
   }
 
+  /** A call that was not traced. */
+  public CallRecord(
+      Instant time,
+      String requestId,
+      String clientRequestId,
+      String caller,
+      String callerVia,
+      String peer,
+      String method,
+      String keyName,
+      long items,
+      List<ItemTally.VersionOutcomes> versions,
+      ItemTally.Folded folded,
+      String status,
+      String reason,
+      String contextHash,
+      AuditedInventories inventories) {
+    this(
+        time,
+        requestId,
+        clientRequestId,
+        null,
+        caller,
+        callerVia,
+        peer,
+        method,
+        keyName,
+        items,
+        versions,
+        folded,
+        status,
+        reason,
+        contextHash,
+        inventories);
+  }
+
   /** This record without its inventories. */
   CallRecord withoutInventories() {
     return new CallRecord(
         time,
         requestId,
         clientRequestId,
+        traceId,
         caller,
         callerVia,
         peer,

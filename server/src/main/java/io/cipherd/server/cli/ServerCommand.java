@@ -4,6 +4,7 @@ import io.cipherd.server.api.RequestLimits;
 import io.cipherd.server.audit.AuditConfig;
 import io.cipherd.server.logging.LogFormat;
 import io.cipherd.server.pool.CipherPoolConfig;
+import io.cipherd.server.tracing.TracingConfig;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -202,6 +203,8 @@ public final class ServerCommand implements Callable<Integer> {
 
   @Mixin AuditOptions audit;
 
+  @Mixin TracingOptions tracing;
+
   @Option(
       names = "--access-policy",
       defaultValue = "${env:CIPHERD_ACCESS_POLICY}",
@@ -252,6 +255,11 @@ public final class ServerCommand implements Callable<Integer> {
         };
     return new ObservabilityConfig(
         httpPort, format, metricsKeyNames, usageMergeInterval, http.toLimits());
+  }
+
+  /** The validated tracing settings: off when no --otel-endpoint is set. */
+  public TracingConfig toTracingConfig() {
+    return tracing.toConfig();
   }
 
   /** The validated audit settings; null when no --audit-log is set. */

@@ -1,5 +1,6 @@
 package io.cipherd.server.metrics;
 
+import io.micrometer.core.instrument.Clock;
 import io.micrometer.core.instrument.Meter;
 import io.micrometer.core.instrument.binder.jvm.ClassLoaderMetrics;
 import io.micrometer.core.instrument.binder.jvm.JvmGcMetrics;
@@ -11,6 +12,9 @@ import io.micrometer.core.instrument.config.MeterFilter;
 import io.micrometer.core.instrument.distribution.DistributionStatisticConfig;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import io.prometheus.metrics.expositionformats.ExpositionFormats;
+import io.prometheus.metrics.model.registry.PrometheusRegistry;
+import io.prometheus.metrics.tracer.common.SpanContext;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -53,8 +57,10 @@ public final class CipherdMetrics implements AutoCloseable {
         }
       };
 
-  private final PrometheusMeterRegistry registry =
-      new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+  private static final ExpositionFormats FORMATS = ExpositionFormats.init();
+  private static final String OPENMETRICS = "application/openmetrics-text";
+
+  private final PrometheusMeterRegistry registry;
   private final JvmGcMetrics gc = new JvmGcMetrics();
   private final boolean keyNames;
 
@@ -63,6 +69,18 @@ public final class CipherdMetrics implements AutoCloseable {
    * set of keys.
    */
   public CipherdMetrics(boolean keyNames) {
+    this(keyNames, null);
+  }
+
+  /**
+   * As {@link #CipherdMetrics(boolean)}, with exemplars: the histograms' buckets and counters name
+   * the trace of a call they counted, from {@code spans} (the tracing's view of the current span),
+   * in the OpenMetrics format; null: none.
+   */
+  public CipherdMetrics(boolean keyNames, SpanContext spans) {
+    this.registry =
+        new PrometheusMeterRegistry(
+            PrometheusConfig.DEFAULT, new PrometheusRegistry(), Clock.SYSTEM, spans);
     this.keyNames = keyNames;
     registry.config().meterFilter(CALL_LATENCY_HISTOGRAM);
     new JvmMemoryMetrics().bindTo(registry);
@@ -86,6 +104,23 @@ public final class CipherdMetrics implements AutoCloseable {
   /** Every metric in the Prometheus text format. */
   public String scrape() {
     return registry.scrape();
+  }
+
+  /**
+   * The content type of the format that suits an HTTP {@code Accept} header (null: none sent):
+   * OpenMetrics, which carries exemplars, when it asks for it, else the Prometheus text format
+   * (also for a scraper that prefers the protobuf format, which this text endpoint does not serve).
+   */
+  public String contentType(String accept) {
+    String preferred = FORMATS.findWriter(accept).getContentType();
+    return preferred.startsWith(OPENMETRICS)
+        ? preferred
+        : FORMATS.getPrometheusTextFormatWriter().getContentType();
+  }
+
+  /** Every metric in the format of {@code contentType}, one {@link #contentType} returned. */
+  public String scrape(String contentType) {
+    return registry.scrape(contentType);
   }
 
   @Override

@@ -10,6 +10,7 @@ import java.time.Duration;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.function.BooleanSupplier;
+import java.util.function.Function;
 import java.util.function.Supplier;
 
 /**
@@ -24,8 +25,6 @@ import java.util.function.Supplier;
  * {@code maxConnections} exchanges run at once.
  */
 public final class OpsHttpServer implements AutoCloseable {
-  static final String PROMETHEUS_TEXT = "text/plain; version=0.0.4; charset=utf-8";
-
   private final HttpServer server;
   private final ExecutorService executor;
 
@@ -47,7 +46,7 @@ public final class OpsHttpServer implements AutoCloseable {
       InetSocketAddress address,
       Duration requestTimeout,
       int maxConnections,
-      Supplier<String> scrape,
+      Function<String, Exposition> scrape,
       Health health,
       BooleanSupplier keyStoreAnswers)
       throws IOException {
@@ -61,7 +60,14 @@ public final class OpsHttpServer implements AutoCloseable {
     server.createContext(
         "/metrics",
         exchange ->
-            answer(exchange, "/metrics", () -> new Response(200, PROMETHEUS_TEXT, scrape.get())));
+            answer(
+                exchange,
+                "/metrics",
+                () -> {
+                  Exposition metrics =
+                      scrape.apply(exchange.getRequestHeaders().getFirst("Accept"));
+                  return new Response(200, metrics.contentType(), metrics.text());
+                }));
     server.createContext(
         "/healthz",
         exchange ->
@@ -133,4 +139,10 @@ public final class OpsHttpServer implements AutoCloseable {
   }
 
   private record Response(int status, String contentType, String body) {}
+
+  /**
+   * The metrics as {@code /metrics} answers them: the text and its content type, chosen by the
+   * request's {@code Accept} header (OpenMetrics, with exemplars, or the Prometheus text format).
+   */
+  public record Exposition(String contentType, String text) {}
 }

@@ -108,6 +108,50 @@ class AuditLineTest {
   }
 
   @Test
+  void aTracedCall_namesItsTraceId_afterTheRequestIds_andAnUntracedOneNone() {
+    String traceId = "4bf92f3577b34da6a3ce929d0e0e4736";
+    CallRecord traced =
+        new CallRecord(
+            TIME,
+            "0123456789abcdef",
+            "checkout-7f3a",
+            traceId,
+            "billing",
+            "certificate",
+            "127.0.0.1:1",
+            "cipherd.v1.CryptoService/Encrypt",
+            "orders",
+            1,
+            List.of(),
+            null,
+            "OK",
+            null,
+            null,
+            AuditedInventories.NONE);
+    CallRecord untraced =
+        new CallRecord(
+            TIME,
+            "0123456789abcdef",
+            "billing",
+            "certificate",
+            "127.0.0.1:1",
+            "cipherd.v1.CryptoService/Encrypt",
+            "orders",
+            1,
+            List.of(),
+            "OK",
+            null,
+            null);
+
+    String line = new String(AuditLine.call(traced, 1, "0".repeat(64)), StandardCharsets.UTF_8);
+
+    assertThat(parse(traced).get("trace_id").getAsString()).isEqualTo(traceId);
+    assertThat(line.indexOf("\"trace_id\"")).isGreaterThan(line.indexOf("\"client_request_id\""));
+    assertThat(line.indexOf("\"trace_id\"")).isLessThan(line.indexOf("\"caller\""));
+    assertThat(parse(untraced).has("trace_id")).isFalse();
+  }
+
+  @Test
   void aCallersRequestId_isEscaped_andCut() {
     ItemTally tally = new ItemTally();
     tally.add("orders", 1, "ok");

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.cipherd.server.audit.AuditConfig;
 import io.cipherd.server.security.TlsConfig;
+import io.cipherd.server.tracing.TracingConfig;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
@@ -187,6 +188,41 @@ class ServerCommandTest {
   }
 
   /** picocli formats each description: a bare '%' makes it warn on stderr and print it raw. */
+  @Test
+  void otelOptions_reachTheTracingConfig_andNoEndpointIsNoTracing() {
+    ServerCommand traced = new ServerCommand();
+    new CommandLine(traced)
+        .parseArgs(
+            "--otel-endpoint",
+            "http://collector:4317",
+            "--otel-sampling-ratio",
+            "0.1",
+            "--otel-service-name",
+            "cipherd-eu1");
+    ServerCommand plain = new ServerCommand();
+    new CommandLine(plain).parseArgs();
+
+    TracingConfig config = traced.toTracingConfig();
+
+    assertThat(config.enabled()).isTrue();
+    assertThat(config.endpoint()).hasToString("http://collector:4317");
+    assertThat(config.samplingRatio()).isEqualTo(0.1);
+    assertThat(config.serviceName()).isEqualTo("cipherd-eu1");
+    assertThat(plain.toTracingConfig().enabled()).isFalse();
+    assertThat(plain.toTracingConfig().samplingRatio()).isEqualTo(1.0);
+  }
+
+  @Test
+  void otelSamplingRatioOutsideZeroToOne_orAnEndpointThatIsNoHttpUrl_isRefused() {
+    ServerCommand ratio = new ServerCommand();
+    new CommandLine(ratio).parseArgs("--otel-sampling-ratio", "1.5");
+    ServerCommand endpoint = new ServerCommand();
+    new CommandLine(endpoint).parseArgs("--otel-endpoint", "collector:4317");
+
+    assertThatThrownBy(ratio::toTracingConfig).hasMessageContaining("sampling ratio");
+    assertThatThrownBy(endpoint::toTracingConfig).hasMessageContaining("OTLP endpoint");
+  }
+
   @Test
   void usageHelp_formatsEveryDescription() {
     PrintStream err = System.err;

@@ -1,6 +1,7 @@
 package io.cipherd.server.ops;
 
 import io.cipherd.server.Cipherd;
+import io.cipherd.server.CipherdServer;
 import io.cipherd.server.api.RequestLimits;
 import io.cipherd.server.cli.OpsHttpLimits;
 import io.cipherd.server.keys.KeyStore;
@@ -26,7 +27,7 @@ record RunningOpsServer(Cipherd services, OpsHttpServer http) implements AutoClo
               new InetSocketAddress("127.0.0.1", 0),
               OpsHttpLimits.DEFAULT.requestTimeout(),
               OpsHttpLimits.DEFAULT.maxConnections(),
-              services.metrics()::scrape,
+              CipherdServer.exposition(services.metrics()),
               services.health(),
               services::keyStoreAnswers);
     } catch (IOException | RuntimeException e) {

@@ -1,0 +1,121 @@
+package io.cipherd.server.tracing;
+
+import com.google.protobuf.Any;
+import com.google.protobuf.InvalidProtocolBufferException;
+import com.google.rpc.ErrorInfo;
+import io.cipherd.server.crypto.KeyVersionRef;
+import io.cipherd.server.logging.CallRequest;
+import io.grpc.Context;
+import io.grpc.Metadata;
+import io.grpc.Status;
+import io.grpc.protobuf.StatusProto;
+import io.opentelemetry.api.common.AttributeKey;
+import io.opentelemetry.api.trace.Span;
+
+/**
+ * The server span of one traced call and what cipherd adds to it: the key the request named, the
+ * key version and mode the call used, its items, the error reason it failed with, and whether its
+ * keys came from the key cache or the key store. Kept in the call's gRPC Context ({@link #current})
+ * so work moved to the blocking pool still finds it. Never a plaintext, ciphertext or key byte: the
+ * key is the name the access log shows, which never holds more of a ciphertext than its header's
+ * key name.
+ */
+final class CallSpan {
+  static final AttributeKey<String> RPC_SYSTEM = AttributeKey.stringKey("rpc.system");
+  static final AttributeKey<String> RPC_SERVICE = AttributeKey.stringKey("rpc.service");
+  static final AttributeKey<String> RPC_METHOD = AttributeKey.stringKey("rpc.method");
+  static final AttributeKey<String> KEY = AttributeKey.stringKey("cipherd.key");
+  static final AttributeKey<Long> KEY_VERSION = AttributeKey.longKey("cipherd.key.version");
+  static final AttributeKey<String> KEY_MODE = AttributeKey.stringKey("cipherd.key.mode");
+  static final AttributeKey<Long> ITEMS = AttributeKey.longKey("cipherd.items");
+  static final AttributeKey<String> ERROR_REASON = AttributeKey.stringKey("cipherd.error.reason");
+  static final AttributeKey<String> KEY_CACHE = AttributeKey.stringKey("cipherd.key_cache");
+
+  static final String HIT = "hit";
+  static final String MISS = "miss";
+
+  private static final Context.Key<CallSpan> KEY_IN_CONTEXT = Context.key("cipherd-call-span");
+
+  final Span span;
+
+  // Written by the call's serialized callbacks and by the blocking pool, read when it closes.
+  private volatile boolean sawRequest;
+  private volatile long items;
+  private volatile boolean usedVersion;
+  private volatile boolean readStore;
+
+  CallSpan(Span span) {
+    this.span = span;
+  }
+
+  /** The traced call served on this thread now; null outside one. */
+  static CallSpan current() {
+    return KEY_IN_CONTEXT.get();
+  }
+
+  /** {@code context} with this call's span in it. */
+  Context in(Context context) {
+    return context.withValue(KEY_IN_CONTEXT, this);
+  }
+
+  /** Notes a request message of the call: its items; the first one's key. */
+  void sawRequest(CallRequest request) {
+    items += request.items();
+    if (sawRequest) {
+      return;
+    }
+    sawRequest = true;
+    if (!CallRequest.NONE.equals(request.keyName())) {
+      span.setAttribute(KEY, request.keyName());
+    }
+  }
+
+  /** Notes the key version an item used; the span shows the first. */
+  void usedVersion(KeyVersionRef version) {
+    if (usedVersion) {
+      return;
+    }
+    synchronized (this) {
+      if (usedVersion) {
+        return;
+      }
+      usedVersion = true;
+    }
+    span.setAttribute(KEY_VERSION, (long) version.version());
+    span.setAttribute(KEY_MODE, version.type().typeName());
+  }
+
+  /** Notes that the call read the key store: a key-cache miss. */
+  void readStore() {
+    readStore = true;
+  }
+
+  /** Adds what the call did, as it closes with {@code status}. */
+  void closed(Status status, Metadata trailers) {
+    span.setAttribute(ITEMS, items);
+    if (readStore) {
+      span.setAttribute(KEY_CACHE, MISS);
+    } else if (usedVersion) {
+      span.setAttribute(KEY_CACHE, HIT);
+    }
+    if (!status.isOk()) {
+      span.setAttribute(ERROR_REASON, reason(status, trailers));
+    }
+  }
+
+  /** The ErrorInfo reason the API put in the trailers, else the status code's name. */
+  private static String reason(Status status, Metadata trailers) {
+    if (trailers != null) {
+      for (Any detail : StatusProto.fromStatusAndTrailers(status, trailers).getDetailsList()) {
+        if (detail.is(ErrorInfo.class)) {
+          try {
+            return detail.unpack(ErrorInfo.class).getReason();
+          } catch (InvalidProtocolBufferException e) {
+            break;
+          }
+        }
+      }
+    }
+    return status.getCode().name();
+  }
+}
