@@ -1,15 +1,16 @@
 package io.cipherd.server.api;
 
 import com.google.protobuf.DescriptorProtos.FileDescriptorProto;
+import com.google.protobuf.Descriptors;
 import com.google.protobuf.Descriptors.DescriptorValidationException;
 import com.google.protobuf.Descriptors.FileDescriptor;
-import com.google.protobuf.Descriptors.ServiceDescriptor;
 import com.google.rpc.ErrorDetailsProto;
 import io.cipherd.api.v1.ErrorReasonProto;
 import io.grpc.BindableService;
 import io.grpc.MethodDescriptor;
 import io.grpc.ServerMethodDefinition;
 import io.grpc.ServerServiceDefinition;
+import io.grpc.ServiceDescriptor;
 import io.grpc.protobuf.ProtoServiceDescriptorSupplier;
 
 /**
@@ -19,7 +20,10 @@ import io.grpc.protobuf.ProtoServiceDescriptorSupplier;
  * reason rather than an unrecognized blob. grpc-java's reflection serves only the files reachable
  * from a registered service's file, and no request or response names those two; so the reflection
  * service's own definition points at a {@value #ROOT} that imports its real file and the two error
- * files and declares nothing. Every file served stays exactly as generated.
+ * files and declares nothing. Every file served stays exactly as generated. Each reflection service
+ * (v1 and v1alpha) indexes every service of the server, so this one definition serves both.
+ * grpc-java finds a file's messages, services and extensions by symbol, not its top-level enums:
+ * {@code ErrorReason}'s file is found by its name.
  */
 public final class ErrorSchemaReflection {
   /** The name of the file that only imports; reflection serves it by that name if asked. */
@@ -30,12 +34,12 @@ public final class ErrorSchemaReflection {
   /** {@code reflection}'s definition, its schema reaching the error files too. */
   public static ServerServiceDefinition of(BindableService reflection) {
     ServerServiceDefinition bound = reflection.bindService();
-    io.grpc.ServiceDescriptor service = bound.getServiceDescriptor();
+    ServiceDescriptor service = bound.getServiceDescriptor();
     if (!(service.getSchemaDescriptor() instanceof ProtoServiceDescriptorSupplier own)) {
       throw new IllegalArgumentException(service.getName() + " has no protobuf schema");
     }
-    io.grpc.ServiceDescriptor.Builder descriptor =
-        io.grpc.ServiceDescriptor.newBuilder(service.getName())
+    ServiceDescriptor.Builder descriptor =
+        ServiceDescriptor.newBuilder(service.getName())
             .setSchemaDescriptor(new Root(own, root(own.getFileDescriptor())));
     for (MethodDescriptor<?, ?> method : service.getMethods()) {
       descriptor.addMethod(method);
@@ -72,7 +76,7 @@ public final class ErrorSchemaReflection {
     }
 
     @Override
-    public ServiceDescriptor getServiceDescriptor() {
+    public Descriptors.ServiceDescriptor getServiceDescriptor() {
       return own.getServiceDescriptor();
     }
   }

@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.catchThrowable;
 import com.google.protobuf.ByteString;
 import com.google.protobuf.DescriptorProtos.FileDescriptorProto;
 import com.google.protobuf.Descriptors.Descriptor;
+import com.google.protobuf.Descriptors.DescriptorValidationException;
 import com.google.protobuf.Descriptors.FieldDescriptor;
 import com.google.protobuf.Descriptors.FileDescriptor;
 import com.google.protobuf.DynamicMessage;
@@ -54,8 +55,6 @@ class ErrorSchemaReflectionTest {
                           .setFileByFilename(ErrorReasonProto.getDescriptor().getName())
                           .build())))
           .startsWith(ErrorReasonProto.getDescriptor().getName());
-      assertThat(legacyFileOf(cipherd, "google.rpc.ErrorInfo"))
-          .isEqualTo(ErrorDetailsProto.getDescriptor().getName());
     }
   }
 
@@ -113,8 +112,7 @@ class ErrorSchemaReflectionTest {
 
   /** The first file of a reflection answer, linked against the others it sent (its imports). */
   private static FileDescriptor linked(ServerReflectionResponse response)
-      throws InvalidProtocolBufferException,
-          com.google.protobuf.Descriptors.DescriptorValidationException {
+      throws InvalidProtocolBufferException, DescriptorValidationException {
     Map<String, FileDescriptorProto> byName = new HashMap<>();
     List<FileDescriptorProto> files = new ArrayList<>();
     for (ByteString bytes : response.getFileDescriptorResponse().getFileDescriptorProtoList()) {
@@ -129,7 +127,7 @@ class ErrorSchemaReflectionTest {
       FileDescriptorProto file,
       Map<String, FileDescriptorProto> byName,
       Map<String, FileDescriptor> built)
-      throws com.google.protobuf.Descriptors.DescriptorValidationException {
+      throws DescriptorValidationException {
     if (built.containsKey(file.getName())) {
       return built.get(file.getName());
     }
@@ -169,28 +167,7 @@ class ErrorSchemaReflectionTest {
     return response.get(10, TimeUnit.SECONDS);
   }
 
-  /** The first file the v1alpha service answers for {@code symbol} with. */
-  @SuppressWarnings("deprecation")
-  private static String legacyFileOf(InProcessCipherd cipherd, String symbol) throws Exception {
-    CompletableFuture<io.grpc.reflection.v1alpha.ServerReflectionResponse> response =
-        new CompletableFuture<>();
-    StreamObserver<io.grpc.reflection.v1alpha.ServerReflectionRequest> requests =
-        io.grpc.reflection.v1alpha.ServerReflectionGrpc.newStub(cipherd.channel)
-            .serverReflectionInfo(answer(response));
-    requests.onNext(
-        io.grpc.reflection.v1alpha.ServerReflectionRequest.newBuilder()
-            .setFileContainingSymbol(symbol)
-            .build());
-    requests.onCompleted();
-    return FileDescriptorProto.parseFrom(
-            response
-                .get(10, TimeUnit.SECONDS)
-                .getFileDescriptorResponse()
-                .getFileDescriptorProto(0))
-        .getName();
-  }
-
-  private static <T> StreamObserver<T> answer(CompletableFuture<T> response) {
+  static <T> StreamObserver<T> answer(CompletableFuture<T> response) {
     return new StreamObserver<>() {
       @Override
       public void onNext(T value) {

@@ -219,7 +219,7 @@ class ErrorVectorsTest {
 
   private static ErrorInfo errorInfo(StatusRuntimeException e) {
     try {
-      com.google.rpc.Status details = StatusProto.fromThrowable(e);
+      var details = StatusProto.fromThrowable(e);
       assertThat(details).isNotNull();
       assertThat(details.getDetailsList()).hasSize(1);
       return details.getDetails(0).unpack(ErrorInfo.class);
