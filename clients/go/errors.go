@@ -51,24 +51,46 @@ var (
 // errorDomain is the ErrorInfo domain of the server's errors; an ErrorInfo of another domain is not its.
 const errorDomain = "cipherd.io"
 
-// reasonKind is a kind a reason picks out more finely than its status code, and its name.
+// reasonKind is what a reason of the schema maps to: the status it comes with, its sentinel, and,
+// when it picks out a kind finer than its status code, that kind's name.
 type reasonKind struct {
 	code codes.Code // the status the reason belongs to; under another status it refines nothing
 	kind error
-	name string // Kind()'s name for it
+	name string // Kind()'s name for a kind finer than the code's; "" when the code's kind is the reason's
 }
 
-// kindByReason is the kinds a reason picks out more finely than the status code (proto/README.md,
-// "Errors"); every other reason, and a status without one, maps by its code.
-var kindByReason = map[string]reasonKind{
-	"DECRYPTION_FAILED":                 {codes.InvalidArgument, ErrDecryptionFailed, "decryption_failed"},
-	"INVALID_CIPHERTEXT":                {codes.InvalidArgument, ErrMalformedCiphertext, "malformed_ciphertext"}, // as cipherctl names a ciphertext that fails to parse locally
-	"UNEXPECTED_KEY":                    {codes.InvalidArgument, ErrUnexpectedKey, "unexpected_key"},
-	"KEY_DISABLED":                      {codes.FailedPrecondition, ErrKeyDisabled, "key_disabled"},
-	"KEY_VERSION_DESTRUCTION_SCHEDULED": {codes.FailedPrecondition, ErrKeyVersionDestructionScheduled, "key_version_destruction_scheduled"},
-	"KEY_VERSION_DESTROYED":             {codes.FailedPrecondition, ErrKeyVersionDestroyed, "key_version_destroyed"},
-	"KEY_VERSIONS_IN_USE":               {codes.FailedPrecondition, ErrKeyVersionsInUse, "key_versions_in_use"},
-	"AUDIT_UNAVAILABLE":                 {codes.Unavailable, ErrAuditUnavailable, "audit_unavailable"},
+// kindByReason is every reason of the schema, cipherdpb.ErrorReason (the values of ErrorInfo.reason;
+// proto/README.md, "Errors"), with its status and sentinel; TestKindByReason_everyReasonOfTheSchema
+// fails on a value added to the proto without a row here. A reason under another status, one this
+// client's cipherdpb does not have yet, and a status without one map by the code.
+var kindByReason = map[cipherdpb.ErrorReason]reasonKind{
+	cipherdpb.ErrorReason_INVALID_ARGUMENT:                  {codes.InvalidArgument, ErrInvalidArgument, ""},
+	cipherdpb.ErrorReason_INVALID_CIPHERTEXT:                {codes.InvalidArgument, ErrMalformedCiphertext, "malformed_ciphertext"}, // as cipherctl names a ciphertext that fails to parse locally
+	cipherdpb.ErrorReason_UNEXPECTED_KEY:                    {codes.InvalidArgument, ErrUnexpectedKey, "unexpected_key"},
+	cipherdpb.ErrorReason_DECRYPTION_FAILED:                 {codes.InvalidArgument, ErrDecryptionFailed, "decryption_failed"},
+	cipherdpb.ErrorReason_KEY_NOT_FOUND:                     {codes.NotFound, ErrNotFound, ""},
+	cipherdpb.ErrorReason_KEY_ALREADY_EXISTS:                {codes.AlreadyExists, ErrAlreadyExists, ""},
+	cipherdpb.ErrorReason_POLICY_DENIED:                     {codes.FailedPrecondition, ErrFailedPrecondition, ""},
+	cipherdpb.ErrorReason_KEY_DISABLED:                      {codes.FailedPrecondition, ErrKeyDisabled, "key_disabled"},
+	cipherdpb.ErrorReason_KEY_VERSION_DESTRUCTION_SCHEDULED: {codes.FailedPrecondition, ErrKeyVersionDestructionScheduled, "key_version_destruction_scheduled"},
+	cipherdpb.ErrorReason_KEY_VERSION_DESTROYED:             {codes.FailedPrecondition, ErrKeyVersionDestroyed, "key_version_destroyed"},
+	cipherdpb.ErrorReason_KEY_VERSIONS_IN_USE:               {codes.FailedPrecondition, ErrKeyVersionsInUse, "key_versions_in_use"},
+	cipherdpb.ErrorReason_CONCURRENT_UPDATE:                 {codes.Aborted, ErrAborted, ""},
+	cipherdpb.ErrorReason_STORE_UNAVAILABLE:                 {codes.Unavailable, ErrUnavailable, ""},
+	cipherdpb.ErrorReason_AUDIT_UNAVAILABLE:                 {codes.Unavailable, ErrAuditUnavailable, "audit_unavailable"},
+	cipherdpb.ErrorReason_STORE_ACCESS_DENIED:               {codes.PermissionDenied, ErrPermissionDenied, ""},
+	cipherdpb.ErrorReason_POOL_EXHAUSTED:                    {codes.ResourceExhausted, ErrResourceExhausted, ""},
+	cipherdpb.ErrorReason_SERVER_BUSY:                       {codes.ResourceExhausted, ErrResourceExhausted, ""},
+	cipherdpb.ErrorReason_ACCESS_DENIED:                     {codes.PermissionDenied, ErrPermissionDenied, ""},
+	cipherdpb.ErrorReason_UNAUTHENTICATED:                   {codes.Unauthenticated, ErrUnauthenticated, ""},
+	cipherdpb.ErrorReason_STREAM_IDLE:                       {codes.Canceled, ErrCanceled, ""},
+	cipherdpb.ErrorReason_INTERNAL:                          {codes.Internal, ErrInternal, ""},
+}
+
+// reasonValue is the schema's value that reason names; ERROR_REASON_UNSPECIFIED for "" and for a
+// reason this client's cipherdpb does not have yet.
+func reasonValue(reason string) cipherdpb.ErrorReason {
+	return cipherdpb.ErrorReason(cipherdpb.ErrorReason_value[reason])
 }
 
 // kindByCode is the one table from gRPC codes to this package's errors.
@@ -91,7 +113,8 @@ var kindByCode = map[codes.Code]error{
 // matching one sentinel error. Tell errors apart by errors.Is or by Reason, never by Message.
 type Error struct {
 	Code codes.Code
-	// Reason is the server's name for the error (proto/README.md, "Errors"), e.g. "KEY_NOT_FOUND";
+	// Reason is the server's name for the error, a value name of cipherdpb.ErrorReason
+	// (proto/README.md, "Errors"), e.g. "KEY_NOT_FOUND" (cipherdpb.ErrorReason_KEY_NOT_FOUND.String());
 	// empty when gRPC itself failed the call (a deadline, a broken connection).
 	Reason  string
 	Message string
@@ -104,17 +127,19 @@ type Error struct {
 }
 
 func newError(code codes.Code, reason, message string) *Error {
-	e := &Error{Code: code, Reason: reason, Message: message}
-	if r, ok := kindByReason[reason]; ok && r.code == code {
+	e := &Error{Code: code, Reason: reason, Message: message, kind: codeKind(code)}
+	if r, ok := kindByReason[reasonValue(reason)]; ok && r.code == code && r.name != "" {
 		e.kind, e.refined = r.kind, &r
-		return e
 	}
-	kind, ok := kindByCode[code]
-	if !ok {
-		kind = ErrInternal
-	}
-	e.kind = kind
 	return e
+}
+
+// codeKind is the sentinel of a status code alone; ErrInternal for a code without one of its own.
+func codeKind(code codes.Code) error {
+	if kind, ok := kindByCode[code]; ok {
+		return kind
+	}
+	return ErrInternal
 }
 
 // decryptionFailedHint is what a failed decryption adds to the server's message, in every client:

@@ -11,8 +11,11 @@ from google.rpc.error_details_pb2 import ErrorInfo
 from google.rpc.status_pb2 import Status
 
 import cipherd
-from cipherd.errors import ERROR_BY_STATUS, ERROR_DOMAIN, error_for, from_item_error, from_rpc_error
+from cipherd.errors import (
+    ERROR_BY_REASON, ERROR_BY_REASON_VALUE, ERROR_BY_STATUS, ERROR_DOMAIN, error_for, from_item_error, from_rpc_error,
+)
 from cipherd.v1 import crypto_service_pb2 as pb
+from cipherd.v1.error_reason_pb2 import ErrorReason
 
 VECTORS: dict[str, Any] = json.loads(
     (Path(__file__).resolve().parents[3] / "proto" / "testdata" / "errors.json").read_text(encoding="utf-8"))
@@ -112,6 +115,29 @@ def test_versions_in_use_that_do_not_parse_name_none() -> None:
 def test_every_kind_of_the_vectors_has_a_class() -> None:
     kinds = {k for case in VECTORS["cases"] for k in (case["error"], *case.get("also", []))}
     assert kinds <= ERROR_BY_KIND.keys()
+
+
+def test_every_reason_of_the_schema_has_a_class() -> None:
+    """A value added to error_reason.proto fails here until ERROR_BY_REASON_VALUE maps it."""
+    sent = [v for v in ErrorReason.DESCRIPTOR.values if v.number != ErrorReason.ERROR_REASON_UNSPECIFIED]
+    assert set(ERROR_BY_REASON_VALUE) == {v.number for v in sent}
+    assert set(ERROR_BY_REASON) == {v.name for v in sent}
+
+
+@pytest.mark.parametrize("reason", sorted(ERROR_BY_REASON))
+def test_each_reason_under_its_status_is_its_class_for_a_call_and_an_item(reason: str) -> None:
+    cls = ERROR_BY_REASON[reason]
+    assert issubclass(cls, ERROR_BY_STATUS[cls.code])
+    call = from_rpc_error(failed_call(cls.code, reason, "m"))
+    item = from_item_error(pb.ItemError(code=cls.code.value[0], reason=reason, message="m"))
+    for error in (call, item):
+        assert type(error) is cls and error.reason == reason and error.code is cls.code
+
+
+def test_a_reason_this_client_does_not_know_is_left_to_the_status() -> None:
+    assert "SOME_FUTURE_REASON" not in ERROR_BY_REASON
+    error = error_for(grpc.StatusCode.FAILED_PRECONDITION, "m", "SOME_FUTURE_REASON")
+    assert type(error) is cipherd.FailedPreconditionError and error.reason == "SOME_FUTURE_REASON"
 
 
 def test_error_info_of_another_domain_is_not_read() -> None:

@@ -5,6 +5,7 @@
  */
 import { status, type ServiceError } from "@grpc/grpc-js";
 import type { ItemError } from "./gen/cipherd/v1/crypto_service.js";
+import { ErrorReason } from "./gen/cipherd/v1/error_reason.js";
 import { errorInfoOfMetadata } from "./status-details.js";
 
 /**
@@ -53,7 +54,7 @@ export const DECRYPTION_FAILED_HINT =
  */
 export class DecryptionFailedError extends InvalidArgumentError {
   constructor(details: string) {
-    super(details, "DECRYPTION_FAILED");
+    super(details, ErrorReason[ErrorReason.DECRYPTION_FAILED]);
     this.message = `${this.message} (${DECRYPTION_FAILED_HINT})`;
   }
 }
@@ -65,7 +66,7 @@ export class DecryptionFailedError extends InvalidArgumentError {
  */
 export class InvalidCiphertextError extends InvalidArgumentError {
   constructor(details: string, readonly defect?: string) {
-    super(details, "INVALID_CIPHERTEXT");
+    super(details, ErrorReason[ErrorReason.INVALID_CIPHERTEXT]);
   }
 }
 
@@ -76,7 +77,7 @@ export class InvalidCiphertextError extends InvalidArgumentError {
  */
 export class UnexpectedKeyError extends InvalidArgumentError {
   constructor(details: string) {
-    super(details, "UNEXPECTED_KEY");
+    super(details, ErrorReason[ErrorReason.UNEXPECTED_KEY]);
   }
 }
 
@@ -119,14 +120,14 @@ export class InternalError extends statusError(status.INTERNAL) {}
 /** The key is disabled, scheduled for deletion or deleted: it serves no call until enabled (or its deletion cancelled). */
 export class KeyDisabledError extends FailedPreconditionError {
   constructor(details: string) {
-    super(details, "KEY_DISABLED");
+    super(details, ErrorReason[ErrorReason.KEY_DISABLED]);
   }
 }
 
 /** The version is scheduled for destruction and refuses every call until the destruction is cancelled. */
 export class KeyVersionDestructionScheduledError extends FailedPreconditionError {
   constructor(details: string) {
-    super(details, "KEY_VERSION_DESTRUCTION_SCHEDULED");
+    super(details, ErrorReason[ErrorReason.KEY_VERSION_DESTRUCTION_SCHEDULED]);
   }
 }
 
@@ -136,7 +137,7 @@ export class KeyVersionDestructionScheduledError extends FailedPreconditionError
  */
 export class KeyVersionDestroyedError extends FailedPreconditionError {
   constructor(details: string) {
-    super(details, "KEY_VERSION_DESTROYED");
+    super(details, ErrorReason[ErrorReason.KEY_VERSION_DESTROYED]);
   }
 }
 
@@ -147,7 +148,7 @@ export class KeyVersionDestroyedError extends FailedPreconditionError {
  */
 export class KeyVersionsInUseError extends FailedPreconditionError {
   constructor(details: string) {
-    super(details, "KEY_VERSIONS_IN_USE");
+    super(details, ErrorReason[ErrorReason.KEY_VERSIONS_IN_USE]);
   }
 
   /** The versions in use, ascending, from the error's metadata; empty when it names none. */
@@ -166,7 +167,7 @@ export class KeyVersionsInUseError extends FailedPreconditionError {
 /** The server requires an audit record for every call and could not write this one, so it did not serve the call. */
 export class AuditUnavailableError extends UnavailableError {
   constructor(details: string) {
-    super(details, "AUDIT_UNAVAILABLE");
+    super(details, ErrorReason[ErrorReason.AUDIT_UNAVAILABLE]);
   }
 }
 
@@ -188,23 +189,46 @@ export const ERROR_BY_STATUS: ReadonlyMap<status, ErrorClass> = new Map<status, 
   [status.INTERNAL, InternalError],
 ]);
 
+/** The reasons a server sends: every value of the schema's ErrorReason but the zero one (and UNRECOGNIZED). */
+export type SentReason = Exclude<keyof typeof ErrorReason, "ERROR_REASON_UNSPECIFIED" | "UNRECOGNIZED">;
+
 /**
- * The reasons that have a class of their own, each a refinement of its status's class; any other
- * reason (one this client does not know yet, too) gets its status's class.
+ * Every reason of the schema (ErrorReason of error_reason.proto, the values of ErrorInfo.reason;
+ * proto/README.md, "Errors") and its class: a subclass of its status's class where the reason picks out
+ * a finer kind, else the status's class itself. Typed by the generated enum, so a value the proto adds
+ * does not compile here until it has a class.
  */
-export const ERROR_BY_REASON: ReadonlyMap<string, new (details: string) => CipherdError> = new Map<
-  string,
-  new (details: string) => CipherdError
->([
-  ["DECRYPTION_FAILED", DecryptionFailedError],
-  ["INVALID_CIPHERTEXT", InvalidCiphertextError],
-  ["UNEXPECTED_KEY", UnexpectedKeyError],
-  ["KEY_DISABLED", KeyDisabledError],
-  ["KEY_VERSION_DESTRUCTION_SCHEDULED", KeyVersionDestructionScheduledError],
-  ["KEY_VERSION_DESTROYED", KeyVersionDestroyedError],
-  ["KEY_VERSIONS_IN_USE", KeyVersionsInUseError],
-  ["AUDIT_UNAVAILABLE", AuditUnavailableError],
-]);
+const CLASS_BY_REASON: Readonly<Record<SentReason, ErrorClass>> = {
+  INVALID_ARGUMENT: InvalidArgumentError,
+  INVALID_CIPHERTEXT: InvalidCiphertextError,
+  UNEXPECTED_KEY: UnexpectedKeyError,
+  DECRYPTION_FAILED: DecryptionFailedError,
+  KEY_NOT_FOUND: NotFoundError,
+  KEY_ALREADY_EXISTS: AlreadyExistsError,
+  POLICY_DENIED: FailedPreconditionError,
+  KEY_DISABLED: KeyDisabledError,
+  KEY_VERSION_DESTRUCTION_SCHEDULED: KeyVersionDestructionScheduledError,
+  KEY_VERSION_DESTROYED: KeyVersionDestroyedError,
+  KEY_VERSIONS_IN_USE: KeyVersionsInUseError,
+  CONCURRENT_UPDATE: AbortedError,
+  STORE_UNAVAILABLE: UnavailableError,
+  AUDIT_UNAVAILABLE: AuditUnavailableError,
+  STORE_ACCESS_DENIED: PermissionDeniedError,
+  POOL_EXHAUSTED: ResourceExhaustedError,
+  SERVER_BUSY: ResourceExhaustedError,
+  ACCESS_DENIED: PermissionDeniedError,
+  UNAUTHENTICATED: UnauthenticatedError,
+  STREAM_IDLE: CancelledError,
+  INTERNAL: InternalError,
+};
+
+/**
+ * Every reason's class, by the reason's name as the wire carries it ("DECRYPTION_FAILED"); a reason this
+ * client does not know yet is not here and gets its status's class.
+ */
+export const ERROR_BY_REASON: ReadonlyMap<string, ErrorClass> = new Map<string, ErrorClass>(
+  Object.entries(CLASS_BY_REASON),
+);
 
 /**
  * The error for a status of a failed call or of a batch item: its reason decides where it has a class of
@@ -219,7 +243,7 @@ export function errorFor(code: number, details: string, reason = "", metadata: R
 function classify(code: number, details: string, reason: string): CipherdError {
   const byReason = ERROR_BY_REASON.get(reason);
   if (byReason !== undefined) {
-    const error = new byReason(details);
+    const error = new byReason(details, reason);
     if (error.code === code) return error; // A reason never moves an error to another status.
   }
   const known = ERROR_BY_STATUS.get(code);

@@ -5,11 +5,12 @@ import { resolve } from "node:path";
 import { describe, test } from "node:test";
 import { fileURLToPath } from "node:url";
 import { Metadata, status } from "@grpc/grpc-js";
+import { ErrorReason } from "../src/gen/cipherd/v1/error_reason.js";
 import { ErrorInfo } from "../src/gen/google/rpc/error_details.js";
 import { Status } from "../src/gen/google/rpc/status.js";
 import {
   AbortedError, AlreadyExistsError, AuditUnavailableError, CancelledError, CipherdError, DeadlineExceededError,
-  DecryptionFailedError, ERROR_BY_STATUS, errorFor, FailedPreconditionError, fromItemError, fromServiceError,
+  DecryptionFailedError, ERROR_BY_REASON, ERROR_BY_STATUS, errorFor, FailedPreconditionError, fromItemError, fromServiceError,
   InternalError, InvalidArgumentError, InvalidCiphertextError, KeyDisabledError, KeyVersionDestroyedError,
   KeyVersionDestructionScheduledError, KeyVersionsInUseError, NotFoundError, PermissionDeniedError,
   ResourceExhaustedError, UnauthenticatedError, UnavailableError, UnexpectedKeyError,
@@ -120,6 +121,36 @@ for (const [code, cls] of ERROR_BY_STATUS) {
     assert.equal(error.reason, "");
   });
 }
+
+describe("the schema's ErrorReason", () => {
+  const sent = Object.keys(ErrorReason).filter(
+    (name) => Number.isNaN(Number(name)) && name !== "ERROR_REASON_UNSPECIFIED" && name !== "UNRECOGNIZED",
+  );
+
+  test("every reason but the zero value has a class, and no other name does", () => {
+    assert.ok(sent.length > 0);
+    assert.deepEqual([...ERROR_BY_REASON.keys()].sort(), [...sent].sort());
+  });
+
+  for (const reason of sent) {
+    test(`${reason} under its status is its class, for a call and an item`, () => {
+      const cls = ERROR_BY_REASON.get(reason)!;
+      const code = new cls("m", reason).code;
+      const byStatus = ERROR_BY_STATUS.get(code);
+      assert.ok(byStatus !== undefined && cls.prototype instanceof CipherdError);
+      assert.ok(cls === byStatus || cls.prototype instanceof byStatus, `${cls.name} refines ${byStatus.name}`);
+      const forms = [
+        fromServiceError(serviceError(code, "m", reason)),
+        fromItemError({ code, message: "m", reason }),
+      ];
+      for (const error of forms) {
+        assert.equal(error.constructor, cls);
+        assert.equal(error.reason, reason);
+        assert.equal(error.code, code);
+      }
+    });
+  }
+});
 
 test("an unlisted status is a plain CipherdError with its code", () => {
   const error = errorFor(status.DATA_LOSS, "lost", "SOME_FUTURE_REASON");

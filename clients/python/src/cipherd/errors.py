@@ -17,6 +17,7 @@ from google.rpc.status_pb2 import Status
 from grpc_status import rpc_status
 
 from cipherd.v1 import crypto_service_pb2 as pb
+from cipherd.v1.error_reason_pb2 import ErrorReason
 
 # The ErrorInfo domain of cipherd's own errors; an ErrorInfo of another domain (a proxy's) is not ours to read.
 ERROR_DOMAIN = "cipherd.io"
@@ -76,7 +77,7 @@ class InvalidCiphertextError(InvalidArgumentError):
     not say, so from a call it is ""."""
 
     def __init__(self, details: str, defect: str = "") -> None:
-        super().__init__(details, reason="INVALID_CIPHERTEXT")
+        super().__init__(details, reason=ErrorReason.Name(ErrorReason.INVALID_CIPHERTEXT))
         self.defect = defect
 
 
@@ -174,18 +175,36 @@ ERROR_BY_STATUS: Mapping[grpc.StatusCode, type[CipherdError]] = {cls.code: cls f
     FailedPreconditionError, AbortedError, ResourceExhaustedError, UnavailableError, DeadlineExceededError,
     CallCancelledError, InternalError,
 )}
-# The reasons that refine their status's class; every other reason (and a reason this client does not know
-# yet) leaves the class to the status code.
-ERROR_BY_REASON: Mapping[str, type[CipherdError]] = {
-    "DECRYPTION_FAILED": DecryptionFailedError,
-    "INVALID_CIPHERTEXT": InvalidCiphertextError,
-    "UNEXPECTED_KEY": UnexpectedKeyError,
-    "KEY_DISABLED": KeyDisabledError,
-    "KEY_VERSION_DESTRUCTION_SCHEDULED": KeyVersionDestructionScheduledError,
-    "KEY_VERSION_DESTROYED": KeyVersionDestroyedError,
-    "KEY_VERSIONS_IN_USE": KeyVersionsInUseError,
-    "AUDIT_UNAVAILABLE": AuditUnavailableError,
-}
+# Every reason of the schema (ErrorReason of error_reason.proto, the values of ErrorInfo.reason; proto/README.md,
+# "Errors") and its class: a subclass of its status's class where the reason picks out a finer kind, else the
+# status's class itself. A value the proto adds fails test_every_reason_of_the_schema_has_a_class until it has one.
+ERROR_BY_REASON_VALUE: Mapping[ErrorReason.ValueType, type[CipherdError]] = MappingProxyType({
+    ErrorReason.INVALID_ARGUMENT: InvalidArgumentError,
+    ErrorReason.INVALID_CIPHERTEXT: InvalidCiphertextError,
+    ErrorReason.UNEXPECTED_KEY: UnexpectedKeyError,
+    ErrorReason.DECRYPTION_FAILED: DecryptionFailedError,
+    ErrorReason.KEY_NOT_FOUND: NotFoundError,
+    ErrorReason.KEY_ALREADY_EXISTS: AlreadyExistsError,
+    ErrorReason.POLICY_DENIED: FailedPreconditionError,
+    ErrorReason.KEY_DISABLED: KeyDisabledError,
+    ErrorReason.KEY_VERSION_DESTRUCTION_SCHEDULED: KeyVersionDestructionScheduledError,
+    ErrorReason.KEY_VERSION_DESTROYED: KeyVersionDestroyedError,
+    ErrorReason.KEY_VERSIONS_IN_USE: KeyVersionsInUseError,
+    ErrorReason.CONCURRENT_UPDATE: AbortedError,
+    ErrorReason.STORE_UNAVAILABLE: UnavailableError,
+    ErrorReason.AUDIT_UNAVAILABLE: AuditUnavailableError,
+    ErrorReason.STORE_ACCESS_DENIED: PermissionDeniedError,
+    ErrorReason.POOL_EXHAUSTED: ResourceExhaustedError,
+    ErrorReason.SERVER_BUSY: ResourceExhaustedError,
+    ErrorReason.ACCESS_DENIED: PermissionDeniedError,
+    ErrorReason.UNAUTHENTICATED: UnauthenticatedError,
+    ErrorReason.STREAM_IDLE: CallCancelledError,
+    ErrorReason.INTERNAL: InternalError,
+})
+# The same by the reason's name, as the wire carries it ("DECRYPTION_FAILED"); a reason this client does not know
+# yet is not here, and leaves the class to the status code.
+ERROR_BY_REASON: Mapping[str, type[CipherdError]] = MappingProxyType(
+    {ErrorReason.Name(value): cls for value, cls in ERROR_BY_REASON_VALUE.items()})
 _STATUS_BY_NUMBER = {status.value[0]: status for status in grpc.StatusCode}
 
 

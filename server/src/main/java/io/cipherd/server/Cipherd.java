@@ -4,6 +4,7 @@ import io.cipherd.api.v1.AuditServiceGrpc;
 import io.cipherd.api.v1.CryptoServiceGrpc;
 import io.cipherd.api.v1.KeyAdminServiceGrpc;
 import io.cipherd.server.api.CipherdApi;
+import io.cipherd.server.api.ErrorSchemaReflection;
 import io.cipherd.server.api.ItemStreams;
 import io.cipherd.server.api.RequestLimits;
 import io.cipherd.server.api.StatusMapper;
@@ -188,7 +189,8 @@ public final class Cipherd implements AutoCloseable {
    * closes. Being first, it also reads each request message once ({@link CipherdApi#readRequest})
    * into the view the audit interceptor and the services inside it share. With tracing on, its
    * server span is made current outside all of them, and its attributes added inside the access
-   * log.
+   * log. Reflection also serves the error schema ({@link ErrorSchemaReflection}), so grpcurl shows
+   * a failed call's reason.
    */
   public <T extends ServerBuilder<T>> T addTo(T builder) {
     T server = api.addTo(builder).intercept(callerIdentity);
@@ -200,7 +202,7 @@ public final class Cipherd implements AutoCloseable {
             .intercept(new AccessLogInterceptor(CipherdApi::readRequest))
             .addStreamTracerFactory(AccessLogInterceptor.TRANSPORT_STATUS)
             .addService(health.service())
-            .addService(ProtoReflectionServiceV1.newInstance())
+            .addService(ErrorSchemaReflection.of(ProtoReflectionServiceV1.newInstance()))
             .addService(legacyReflection()));
   }
 

@@ -19,9 +19,9 @@ import org.slf4j.LoggerFactory;
 /**
  * The one place where domain errors become gRPC statuses, for whole calls and for batch items
  * alike, by their {@link ErrorKind}. A failed call carries a {@code google.rpc.ErrorInfo} (domain
- * {@value #DOMAIN}, reason the kind's name) in its status details, and an item error the same
- * reason, so clients tell errors apart without reading messages. Anything unexpected is INTERNAL
- * with a generic message; its details go to the log only.
+ * {@value #DOMAIN}, reason the name of the kind's {@link ErrorKind#reason() ErrorReason}) in its
+ * status details, and an item error the same reason, so clients tell errors apart without reading
+ * messages. Anything unexpected is INTERNAL with a generic message; its details go to the log only.
  */
 public final class StatusMapper {
   /** The ErrorInfo domain of every cipherd error. */
@@ -83,7 +83,7 @@ public final class StatusMapper {
     return ItemError.newBuilder()
         .setCode(status.getCode().value())
         .setMessage(itemMessage(status.getDescription()))
-        .setReason(kindOf(error).name())
+        .setReason(kindOf(error).reason().name())
         .build();
   }
 
@@ -150,7 +150,7 @@ public final class StatusMapper {
                 Any.pack(
                     ErrorInfo.newBuilder()
                         .setDomain(DOMAIN)
-                        .setReason(kind.name())
+                        .setReason(kind.reason().name())
                         .putAllMetadata(metadata)
                         .build()))
             .build());

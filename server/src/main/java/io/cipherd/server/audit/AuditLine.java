@@ -20,7 +20,7 @@ import java.util.Map;
 final class AuditLine {
   /** The outcome of an item refused because its version is pending destruction. */
   private static final String PENDING_DESTRUCTION =
-      ErrorKind.KEY_VERSION_DESTRUCTION_SCHEDULED.name();
+      ErrorKind.KEY_VERSION_DESTRUCTION_SCHEDULED.reason().name();
 
   private AuditLine() {}
 

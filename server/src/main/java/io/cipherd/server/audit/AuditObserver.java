@@ -87,6 +87,8 @@ public final class AuditObserver implements CryptoObserver {
 
   /** An error's outcome in a record: its reason, as the ErrorInfo of the API names it. */
   static String outcome(Throwable error) {
-    return error instanceof CipherdException e ? e.kind().name() : ErrorKind.INTERNAL.name();
+    return error instanceof CipherdException e
+        ? e.kind().reason().name()
+        : ErrorKind.INTERNAL.reason().name();
   }
 }

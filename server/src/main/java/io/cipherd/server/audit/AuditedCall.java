@@ -147,8 +147,8 @@ final class AuditedCall {
   }
 
   private static boolean refusedCaller(String reason) {
-    return ErrorKind.ACCESS_DENIED.name().equals(reason)
-        || ErrorKind.UNAUTHENTICATED.name().equals(reason);
+    return ErrorKind.ACCESS_DENIED.reason().name().equals(reason)
+        || ErrorKind.UNAUTHENTICATED.reason().name().equals(reason);
   }
 
   /** The key the request named, without the version or rewrap target the record's key shows. */

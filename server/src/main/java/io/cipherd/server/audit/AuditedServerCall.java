@@ -264,7 +264,8 @@ final class AuditedServerCall<Q, A> extends ForwardingServerCall.SimpleForwardin
       // The stream's own end, tried once more: the trail may take it again by now.
       trail.appendLater(
           audited.closed(
-              Status.UNAVAILABLE.withDescription(UNAUDITED), ErrorKind.AUDIT_UNAVAILABLE.name()));
+              Status.UNAVAILABLE.withDescription(UNAUDITED),
+              ErrorKind.AUDIT_UNAVAILABLE.reason().name()));
     }
     try {
       refusals.close(delegate(), new AuditUnavailableException(UNAUDITED));
