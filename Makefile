@@ -190,10 +190,8 @@ test-java-client: build ## Java client: generated code fresh, google-java-format
 test-crosslang: build ## encrypt in each client language (Go, Python, TypeScript, Java) and decrypt in every other, through one real server
 	clients/typescript/scripts/install
 	cd clients/typescript && node_modules/.bin/tsc -p tsconfig.json
-	@tmp=$$(mktemp -d); trap 'rm -rf "$$tmp"' EXIT; \
-	(cd clients/java && $(JAVA_CLIENT_MVN) -q package org.apache.maven.plugins:maven-dependency-plugin:3.8.1:build-classpath -DskipTests -Dmdep.outputFile="$$tmp/classpath") && \
-	classpath="$(CURDIR)/clients/java/cipherd-client/target/cipherd-client-0.1.0-SNAPSHOT.jar:$$(cat "$$tmp/classpath")" && \
-	cd clients/crosslang && $(CLIENT_TEST_ENV) CIPHERD_JAVA_CLIENT_CLASSPATH="$$classpath" PYTHONPATH=../python/src:../python/tests \
+	classpath="$$(clients/java/scripts/classpath)" && \
+	cd clients/crosslang && $(CLIENT_TEST_ENV) CIPHERD_JAVA_CLIENT_CLASSPATH="$$classpath" CIPHERD_CLIENT_JAVA=$(JAVA) CIPHERD_CLIENT_JAVA_OPTS="$(JAVA_OPTS)" PYTHONPATH=../python/src:../python/tests \
 	  "$$(../python/scripts/venv)/bin/python" -m pytest -p no:cacheprovider -q .
 
 # --- deploy/ and helm/: the Dockerfile, the Helm chart, the dashboard, the alert rules, the Vault scripts ---

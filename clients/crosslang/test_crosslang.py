@@ -43,9 +43,11 @@ def java_cli(*args: str) -> list[str]:
     """The Java client's command: JavaCli.java run by the source launcher on the client's classpath."""
     classpath = os.environ.get("CIPHERD_JAVA_CLIENT_CLASSPATH")
     if not classpath:
-        pytest.fail("CIPHERD_JAVA_CLIENT_CLASSPATH is not set: run make test-crosslang, which builds the Java client")
-    java = os.environ.get("CIPHERD_JAVA", "java")
-    return [java, *os.environ.get("CIPHERD_JAVA_OPTS", "").split(), "-cp", classpath, str(HERE / "JavaCli.java"), *args]
+        pytest.fail("CIPHERD_JAVA_CLIENT_CLASSPATH is not set: run make test-crosslang (clients/java/scripts/classpath prints it)")
+    # The client's own JVM: CIPHERD_JAVA may start the server some other way (deploy/test-image's container).
+    java = os.environ.get("CIPHERD_CLIENT_JAVA", "java")
+    return [java, *os.environ.get("CIPHERD_CLIENT_JAVA_OPTS", "").split(), "-cp", classpath, str(HERE / "JavaCli.java"),
+            *args]
 
 
 def encrypt(language: str, server: RunningServer, cipherctl: Path, plaintext: bytes, context: str) -> str:
