@@ -1,10 +1,8 @@
 package io.cipherd.server.audit;
 
-import com.google.protobuf.Any;
 import com.google.protobuf.ByteString;
-import com.google.protobuf.InvalidProtocolBufferException;
-import com.google.rpc.ErrorInfo;
 import io.cipherd.server.errors.ErrorKind;
+import io.cipherd.server.errors.StatusReason;
 import io.cipherd.server.logging.CallRequest;
 import io.cipherd.server.security.CallerIdentity;
 import io.cipherd.server.security.CertificateIdentity;
@@ -12,7 +10,6 @@ import io.grpc.Grpc;
 import io.grpc.Metadata;
 import io.grpc.ServerCall;
 import io.grpc.Status;
-import io.grpc.protobuf.StatusProto;
 import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -120,7 +117,7 @@ final class AuditedCall {
 
   /** The call's final record, for {@code status} (its reason read from {@code trailers}). */
   CallRecord closed(Status status, Metadata trailers) {
-    return closed(status, status.isOk() ? null : reason(status, trailers));
+    return closed(status, status.isOk() ? null : StatusReason.of(status, trailers));
   }
 
   /** The call's final record, for {@code status} with {@code reason} (null when OK). */
@@ -195,21 +192,5 @@ final class AuditedCall {
         reason,
         contextHash,
         inventories);
-  }
-
-  /** The ErrorInfo reason the API put in the trailers, else the status code's name. */
-  private static String reason(Status status, Metadata trailers) {
-    if (trailers != null) {
-      for (Any detail : StatusProto.fromStatusAndTrailers(status, trailers).getDetailsList()) {
-        if (detail.is(ErrorInfo.class)) {
-          try {
-            return detail.unpack(ErrorInfo.class).getReason();
-          } catch (InvalidProtocolBufferException e) {
-            break;
-          }
-        }
-      }
-    }
-    return status.getCode().name();
   }
 }

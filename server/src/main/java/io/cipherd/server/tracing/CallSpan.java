@@ -1,14 +1,11 @@
 package io.cipherd.server.tracing;
 
-import com.google.protobuf.Any;
-import com.google.protobuf.InvalidProtocolBufferException;
-import com.google.rpc.ErrorInfo;
 import io.cipherd.server.crypto.KeyVersionRef;
+import io.cipherd.server.errors.StatusReason;
 import io.cipherd.server.logging.CallRequest;
 import io.grpc.Context;
 import io.grpc.Metadata;
 import io.grpc.Status;
-import io.grpc.protobuf.StatusProto;
 import io.opentelemetry.api.common.AttributeKey;
 import io.opentelemetry.api.trace.Span;
 
@@ -99,23 +96,7 @@ final class CallSpan {
       span.setAttribute(KEY_CACHE, HIT);
     }
     if (!status.isOk()) {
-      span.setAttribute(ERROR_REASON, reason(status, trailers));
+      span.setAttribute(ERROR_REASON, StatusReason.of(status, trailers));
     }
-  }
-
-  /** The ErrorInfo reason the API put in the trailers, else the status code's name. */
-  private static String reason(Status status, Metadata trailers) {
-    if (trailers != null) {
-      for (Any detail : StatusProto.fromStatusAndTrailers(status, trailers).getDetailsList()) {
-        if (detail.is(ErrorInfo.class)) {
-          try {
-            return detail.unpack(ErrorInfo.class).getReason();
-          } catch (InvalidProtocolBufferException e) {
-            break;
-          }
-        }
-      }
-    }
-    return status.getCode().name();
   }
 }
