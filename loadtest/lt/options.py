@@ -4,7 +4,7 @@ from pathlib import Path
 
 from . import presets
 from .campaign import families
-from .sidebyside import jce, lineup
+from .sidebyside import jce, lineup, shapes
 
 
 def parse(argv):
@@ -39,6 +39,9 @@ def parse(argv):
     p.add_argument("--sbs-targets", metavar="A,B",
                    help="comma-separated side-by-side servers: vault, echo, cipherd, cipherd-baseline (default all; "
                         "the baseline only with --baseline-jar; cipherd always)")
+    p.add_argument("--sbs-shapes", metavar="A,B",
+                   help=f"comma-separated side-by-side shapes (default all: {','.join(shapes.NAMES)}), e.g. "
+                        "encrypt,encrypt-batch-256 for a quicker sitting with more rounds")
     p.add_argument("--baseline-jar", type=Path, metavar="PATH",
                    help="also measure this cipherd jar in the side-by-side (cipherd-baseline), started as cipherd is, "
                         "right next to it in every round, with cipherd ÷ baseline per shape")
@@ -91,6 +94,7 @@ def parse(argv):
         args.baseline_jar = args.baseline_jar.resolve()
     try:
         args.sbs_targets = lineup.parse(args.sbs_targets, args.baseline_jar is not None)
+        args.sbs_shapes = shapes.select(args.sbs_shapes)
     except ValueError as e:
         p.error(str(e))
     return args

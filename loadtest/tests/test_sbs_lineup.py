@@ -56,6 +56,13 @@ class OptionsTest(unittest.TestCase):
         self.assertIsNone(a.baseline_jar)
         self.assertEqual(a.sbs_targets, (VAULT, ECHO, CIPHERD))
         self.assertEqual(options.parse(["--preset", "smoke"]).sbs_targets, (VAULT, ECHO, CIPHERD))
+        self.assertEqual(a.sbs_shapes, shapes.SHAPES)
+
+    def test_sbs_shapes_narrows_the_sitting_and_refuses_an_unknown_shape(self):
+        a = options.parse(["--side-by-side-only", "--sbs-shapes", "encrypt-batch-256,encrypt"])
+        self.assertEqual([s.name for s in a.sbs_shapes], ["encrypt", "encrypt-batch-256"])
+        self.assertIn("unknown side-by-side shape(s) encrypt-batch-512",
+                      parse_error(["--sbs-shapes", "encrypt-batch-512"]))
 
     def test_baseline_jar_and_targets(self):
         with tempfile.NamedTemporaryFile(suffix=".jar") as jar:

@@ -30,6 +30,16 @@ class ShapesTest(unittest.TestCase):
                          ("ReEncryptStream", 256, True, False))
         self.assertAlmostEqual(sum(s.warmup_share for s in shapes.SHAPES), 1.0)
 
+    def test_sbs_shapes_selects_in_the_fixed_order_and_refuses_unknown_names(self):
+        self.assertEqual(shapes.select(None), shapes.SHAPES)
+        self.assertEqual(shapes.select("all"), shapes.SHAPES)
+        chosen = shapes.select("encrypt-batch-256, encrypt")
+        self.assertEqual([s.name for s in chosen], ["encrypt", "encrypt-batch-256"])
+        with self.assertRaisesRegex(ValueError, "unknown side-by-side shape.*encrypt-batch-512"):
+            shapes.select("encrypt,encrypt-batch-512")
+        with self.assertRaisesRegex(ValueError, "names no shape"):
+            shapes.select(" , ")
+
     def test_vault_gets_a_body_for_each_shape_it_has_and_none_for_the_stream(self):
         p = vault_target.payloads(b"hi", "vault:v2:dec", "vault:v1:old")
         self.assertEqual(set(p), {s.name for s in shapes.SHAPES if s.has_vault})

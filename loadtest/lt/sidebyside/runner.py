@@ -16,7 +16,7 @@ from ..servers import echo
 from . import baseline, cipherd_target, echo_target, floor, floor_goals, goals, h2load, jce, lineup, vault_target
 from .rounds import median_rounds
 from .row import SbsRow, row_figures
-from .shapes import NAMES, PAYLOAD_BYTES, SHAPES, Shape, payload
+from .shapes import PAYLOAD_BYTES, Shape, payload
 from .target import Target
 
 NOTES = [
@@ -104,7 +104,7 @@ def measure(ctx: Context, t: Target, shape: Shape, rnd: int) -> None:
 
 def warm(ctx: Context, t: Target) -> None:
     """Each shape the target has for its share of --sbs-warmup, not recorded."""
-    for shape in SHAPES:
+    for shape in ctx.args.sbs_shapes:
         secs = ctx.args.sbs_warmup * shape.warmup_share
         if secs <= 0 or shape.name not in t.specs:
             continue
@@ -144,18 +144,20 @@ def run(args, out: Path, java: Path, jar: Path, extra_jvm: list[str], cores: int
         # with --sbs-rounds N all of it N times, and the report takes each one's median round
         for rnd in range(1, args.sbs_rounds + 1):
             targets = [started[name] for name in lineup.order(servers, rnd)]
-            for shape in SHAPES:
+            for shape in args.sbs_shapes:
                 for t in targets:
                     if shape.name in t.specs:
                         measure(ctx, t, shape, rnd)
     rows = median_rounds(ctx.rows)
-    floors = floor.floors(rows, jce_cost, list(SHAPES))
+    chosen = list(args.sbs_shapes)
+    names = [s.name for s in chosen]
+    floors = floor.floors(rows, jce_cost, chosen)
     section = {"duration_s": args.sbs_duration, "h2load_warmup_s": args.sbs_h2load_warmup,
                "warmup_s": args.sbs_warmup, "payload_bytes": PAYLOAD_BYTES, "h2load_version": version,
-               "versions": versions, "shapes": list(SHAPES), "rounds": args.sbs_rounds, "rows": rows,
+               "versions": versions, "shapes": chosen, "rounds": args.sbs_rounds, "rows": rows,
                "all_rounds": ctx.rows if args.sbs_rounds > 1 else [], "checks": ctx.checks,
-               "ratios": goals.ratios(rows, list(NAMES)), "targets": goals.check_goals(rows),
-               "servers": list(servers), "baseline": baseline.ratios(rows, list(NAMES)),
+               "ratios": goals.ratios(rows, names), "targets": goals.check_goals(rows),
+               "servers": list(servers), "baseline": baseline.ratios(rows, names),
                "baseline_jar": jar_facts(args.baseline_jar) if args.baseline_jar else None,
                "server_args": {"cipherd": args.server_arg, "baseline": args.baseline_server_arg},
                "jce": jce_cost, "floor": floors, "stream_overhead": floor.stream_overhead(rows),

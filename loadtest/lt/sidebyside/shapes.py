@@ -36,6 +36,20 @@ SHAPES = (
 NAMES = tuple(s.name for s in SHAPES)
 
 
+def select(text: str | None) -> tuple[Shape, ...]:
+    """The shapes named by --sbs-shapes (None or "all": every one), in SHAPES' order; ValueError for an
+    unknown name or an empty list."""
+    if text is None or text.strip() == "all":
+        return SHAPES
+    asked = {n.strip() for n in text.split(",") if n.strip()}
+    unknown = sorted(asked - set(NAMES))
+    if unknown:
+        raise ValueError(f"unknown side-by-side shape(s) {', '.join(unknown)}; choose from {', '.join(NAMES)}")
+    if not asked:
+        raise ValueError("--sbs-shapes names no shape")
+    return tuple(s for s in SHAPES if s.name in asked)
+
+
 def payload() -> bytes:
     """The same 100 bytes as the ghz campaigns' ${payload:100}."""
     return random.Random(PAYLOAD_BYTES).randbytes(PAYLOAD_BYTES)
