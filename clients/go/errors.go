@@ -126,6 +126,11 @@ type Error struct {
 	status   *status.Status // the call's own status, details included; nil for an item
 }
 
+// ReasonValue is Reason as the schema's enum, for a switch the compiler checks against
+// cipherdpb.ErrorReason: ERROR_REASON_UNSPECIFIED when Reason is empty or names a reason this
+// client's cipherdpb does not have yet (a newer server's).
+func (e *Error) ReasonValue() cipherdpb.ErrorReason { return reasonValue(e.Reason) }
+
 func newError(code codes.Code, reason, message string) *Error {
 	e := &Error{Code: code, Reason: reason, Message: message, kind: codeKind(code)}
 	if r, ok := kindByReason[reasonValue(reason)]; ok && r.code == code && r.name != "" {

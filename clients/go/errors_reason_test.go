@@ -51,7 +51,7 @@ func TestKindByReason_eachReasonUnderItsStatus_isItsKind(t *testing.T) {
 		item := fromItem(&cipherdpb.ItemError{Code: int32(want.code), Reason: name, Message: "m"})
 		for form, err := range map[string]error{"call": call, "item": item} {
 			var e *Error
-			if !errors.As(err, &e) || e.Reason != name || !errors.Is(err, want.kind) || !errors.Is(err, codeKind(want.code)) {
+			if !errors.As(err, &e) || e.Reason != name || e.ReasonValue() != reason || !errors.Is(err, want.kind) || !errors.Is(err, codeKind(want.code)) {
 				t.Errorf("%s %s: %v, want %v (and %v) with reason %s", form, name, err, want.kind, codeKind(want.code), name)
 				continue
 			}
@@ -72,5 +72,18 @@ func TestReasonValue_unknownOrEmpty_isUnspecified(t *testing.T) {
 	}
 	if err := newError(codes.FailedPrecondition, "SOME_FUTURE_REASON", "m"); !errors.Is(err, ErrFailedPrecondition) || err.Kind() != "failed_precondition" {
 		t.Errorf("%v: an unknown reason did not fall back to the code", err)
+	}
+}
+
+// TestError_ReasonValue_ofACall checks that a reason this client does not know (a
+// newer server's) and a transport failure's empty one read as ERROR_REASON_UNSPECIFIED, not as a
+// known reason, while the error still falls back to its code's kind.
+func TestError_ReasonValue_ofACall(t *testing.T) {
+	for _, reason := range []string{"", "SOME_FUTURE_REASON"} {
+		var e *Error
+		err := fromRPC(withReason(status.New(codes.FailedPrecondition, "m"), reason).Err())
+		if !errors.As(err, &e) || e.ReasonValue() != cipherdpb.ErrorReason_ERROR_REASON_UNSPECIFIED || !errors.Is(err, ErrFailedPrecondition) {
+			t.Errorf("reason %q: %v, ReasonValue %v", reason, err, e.ReasonValue())
+		}
 	}
 }

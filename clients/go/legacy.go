@@ -77,7 +77,7 @@ func (c *Client) ReEncryptLegacy(ctx context.Context, targetKey string, legacy *
 }
 
 // errLegacyNotDecryptable answers a legacy item given to a decrypt call: legacy data is only rewrapped.
-var errLegacyNotDecryptable = newError(codes.InvalidArgument, "INVALID_ARGUMENT", "a legacy ciphertext can only be rewrapped (ReEncrypt), not decrypted")
+var errLegacyNotDecryptable = newError(codes.InvalidArgument, cipherdpb.ErrorReason_INVALID_ARGUMENT.String(), "a legacy ciphertext can only be rewrapped (ReEncrypt), not decrypted")
 
 // LegacyCipher is how data encrypted before cipherd was encrypted; a key imported with one is
 // decrypt-only. The values are the API's LegacyCipher numbers.
