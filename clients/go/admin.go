@@ -95,13 +95,26 @@ func (c *Client) GetKey(ctx context.Context, keyName string) (*Key, error) {
 	return keyOf(resp, err)
 }
 
+// ListKeysOption tunes ListKeys.
+type ListKeysOption func(*cipherdpb.ListKeysRequest)
+
+// WithPageSize makes ListKeys fetch n keys per call (the server's default, 100, for 0; it caps
+// pages at 1000). Smaller pages answer sooner; larger ones make fewer calls over many keys.
+func WithPageSize(n int) ListKeysOption {
+	return func(r *cipherdpb.ListKeysRequest) { r.PageSize = int32(min(max(n, 0), 1000)) }
+}
+
 // ListKeys lists every key in name order, fetching pages as the loop asks for them; the keys'
 // versions carry no usage (GetKey has it). An error ends the sequence.
-func (c *Client) ListKeys(ctx context.Context) iter.Seq2[*Key, error] {
+func (c *Client) ListKeys(ctx context.Context, opts ...ListKeysOption) iter.Seq2[*Key, error] {
 	return func(yield func(*Key, error) bool) {
 		token := ""
 		for {
-			resp, err := c.admin.ListKeys(ctx, &cipherdpb.ListKeysRequest{PageToken: token})
+			req := &cipherdpb.ListKeysRequest{PageToken: token}
+			for _, o := range opts {
+				o(req)
+			}
+			resp, err := c.admin.ListKeys(ctx, req)
 			if err != nil {
 				yield(nil, err)
 				return

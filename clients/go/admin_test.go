@@ -4,8 +4,13 @@ import (
 	"context"
 	"crypto/rand"
 	"errors"
+	"slices"
+	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
+
+	"google.golang.org/grpc"
 
 	cipherd "github.com/cipherd/cipherd/clients/go"
 	"github.com/cipherd/cipherd/clients/go/cipherdpb"
@@ -209,5 +214,43 @@ func TestEnums_namesOfEveryValue(t *testing.T) {
 	}
 	if cipherd.ModeUnspecified.String() != "" || cipherd.ModeChaCha.String() != "chacha" || cipherd.IsHeaderMode(cipherd.ModeHMAC) {
 		t.Error("mode names")
+	}
+}
+
+// TestListKeys_withPageSize_pagesThroughTheSameKeys: pages of one key list the same keys in the
+// same order as the default pages, one ListKeys call per key (plus the last, empty-token one).
+func TestListKeys_withPageSize_pagesThroughTheSameKeys(t *testing.T) {
+	var calls atomic.Int32
+	count := grpc.WithChainUnaryInterceptor(func(ctx context.Context, method string, req, reply any, cc *grpc.ClientConn, invoker grpc.UnaryInvoker, opts ...grpc.CallOption) error {
+		if strings.HasSuffix(method, "/ListKeys") {
+			calls.Add(1)
+		}
+		return invoker(ctx, method, req, reply, cc, opts...)
+	})
+	c := dialPlain(t, cipherd.WithDialOptions(count))
+	ctx := context.Background()
+	newKeyWithMode(t, c, "page-a", cipherd.ModeGCM)
+	newKeyWithMode(t, c, "page-b", cipherd.ModeGCM)
+	names := func(opts ...cipherd.ListKeysOption) []string {
+		var out []string
+		for k, err := range c.ListKeys(ctx, opts...) {
+			if err != nil {
+				t.Fatal(err)
+			}
+			out = append(out, k.KeyName)
+		}
+		return out
+	}
+	all := names()
+	calls.Store(0)
+	paged := names(cipherd.WithPageSize(1))
+	if !slices.Equal(all, paged) || len(paged) < 2 {
+		t.Fatalf("ListKeys by pages of 1 = %v, by default pages = %v", paged, all)
+	}
+	if !slices.IsSorted(paged) {
+		t.Errorf("ListKeys not in name order: %v", paged)
+	}
+	if got := int(calls.Load()); got < len(paged) {
+		t.Errorf("pages of 1 over %d keys took %d ListKeys calls", len(paged), got)
 	}
 }
