@@ -68,14 +68,25 @@ public final class KeyAdmin {
         call(() -> admin.getKey(GetKeyRequest.newBuilder().setKeyName(keyName).build()).getKey()));
   }
 
-  /** Every key the caller may see, all pages read. */
+  /** Every key the caller may see, all pages read (the server's page size, 100). */
   public List<Key> list() {
+    return list(0);
+  }
+
+  /**
+   * Every key the caller may see, read {@code pageSize} keys per call (0 for the server's 100; the
+   * server caps pages at 1000).
+   */
+  public List<Key> list(int pageSize) {
+    if (pageSize < 0) {
+      throw new IllegalArgumentException("pageSize must be 0 (the server's default) or more");
+    }
     List<Key> keys = new ArrayList<>();
     String token = "";
     do {
-      String page = token;
-      ListKeysResponse response =
-          call(() -> admin.listKeys(ListKeysRequest.newBuilder().setPageToken(page).build()));
+      ListKeysRequest request =
+          ListKeysRequest.newBuilder().setPageSize(pageSize).setPageToken(token).build();
+      ListKeysResponse response = call(() -> admin.listKeys(request));
       response.getKeysList().forEach(key -> keys.add(key(key)));
       token = response.getNextPageToken();
     } while (!token.isEmpty());

@@ -53,6 +53,18 @@ class KeyAdminTest {
   }
 
   @Test
+  void listByPagesOfOneReadsTheSameKeysInNameOrder() {
+    client.keys().create(keyName(), Mode.GCM);
+    client.keys().create(keyName(), Mode.GCM);
+    List<String> all = client.keys().list().stream().map(Key::name).toList();
+    List<String> paged = client.keys().list(1).stream().map(Key::name).toList();
+    assertEquals(all, paged);
+    assertTrue(paged.size() >= 2, "two keys were created");
+    assertEquals(paged.stream().sorted().toList(), paged);
+    assertThrows(IllegalArgumentException.class, () -> client.keys().list(-1));
+  }
+
+  @Test
   void disabledKeyRefusesUntilEnabled() {
     String key = keyName();
     client.keys().create(key, Mode.GCM);
