@@ -149,7 +149,7 @@ proto-python: ## regenerate clients/python/src/cipherd/v1 from proto/
 proto-ts: ## regenerate clients/typescript/src/gen from proto/
 	clients/typescript/scripts/generate
 
-test-python: build ## Python client: generated code fresh, mypy --strict, pytest against the jar
+test-python: build ## Python client: generated code fresh, mypy --strict, pytest against the jar; the wheel and sdist built (python -m build) and the wheel used from a fresh venv outside the checkout
 	clients/python/scripts/check-generated
 	cd clients/python && "$$(scripts/venv)/bin/mypy" --config-file pyproject.toml
 	cd clients/python && $(CLIENT_TEST_ENV) "$$(scripts/venv)/bin/python" -m pytest -p no:cacheprovider -q $(PYTEST_ARGS)
