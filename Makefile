@@ -168,7 +168,7 @@ test-docs: build ## run the blocks of README.md, docs/ and the clients' READMEs 
 	grpcurl="$$(.ci/install-go-tool grpcurl $(GRPCURL_PKG))"; cd docs/test && $(CLIENT_TEST_ENV) GRPCURL="$$grpcurl" \
 	  "$$(../../clients/python/scripts/venv)/bin/python" -m pytest -p no:cacheprovider -q $(PYTEST_ARGS)
 
-test-ts: build ## TypeScript client: generated code fresh, tsc --strict, node:test against the jar
+test-ts: build ## TypeScript client: generated code fresh, tsc --strict, node:test against the jar; the npm tarball packed (npm pack) and used by a project outside the checkout
 	clients/typescript/scripts/check-generated
 	cd clients/typescript && $(CLIENT_TEST_ENV) scripts/test
 
