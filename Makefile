@@ -187,7 +187,7 @@ test-java-client: build ## Java client: generated code fresh, google-java-format
 	jdk17="$$(clients/java/scripts/jdk17-home)"; cd clients/java && $(CLIENT_TEST_ENV) $(JAVA_CLIENT_MVN) verify -Dtest.jvm="$$jdk17/bin/java" && $(JAVA_CLIENT_MVN) -q -pl cipherd-client spotless:check
 	$(CLIENT_TEST_ENV) JAVA_HOME=$(JDK_HOME) MAVEN_OPTS="$(UNSAFE_OK)" clients/java/scripts/check-artifacts
 
-test-crosslang: build ## encrypt in each client language (Go, Python, TypeScript, Java) and decrypt in every other, through one real server
+test-crosslang: build ## encrypt in each client language (Go, Python, TypeScript, Java) and decrypt in every other, through one real server; the four clients and the server carry one version
 	clients/typescript/scripts/install
 	cd clients/typescript && node_modules/.bin/tsc -p tsconfig.json
 	classpath="$$(clients/java/scripts/classpath)" && \
