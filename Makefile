@@ -149,7 +149,7 @@ proto-python: ## regenerate clients/python/src/cipherd/v1 from proto/
 proto-ts: ## regenerate clients/typescript/src/gen from proto/
 	clients/typescript/scripts/generate
 
-test-python: build ## Python client: generated code fresh, mypy --strict, pytest against the jar
+test-python: build ## Python client: generated code fresh, mypy --strict, pytest against the jar; the wheel and sdist built (python -m build) and the wheel used from a fresh venv outside the checkout
 	clients/python/scripts/check-generated
 	cd clients/python && "$$(scripts/venv)/bin/mypy" --config-file pyproject.toml
 	cd clients/python && $(CLIENT_TEST_ENV) "$$(scripts/venv)/bin/python" -m pytest -p no:cacheprovider -q $(PYTEST_ARGS)
@@ -168,7 +168,7 @@ test-docs: build ## run the blocks of README.md, docs/ and the clients' READMEs 
 	grpcurl="$$(.ci/install-go-tool grpcurl $(GRPCURL_PKG))"; cd docs/test && $(CLIENT_TEST_ENV) GRPCURL="$$grpcurl" \
 	  "$$(../../clients/python/scripts/venv)/bin/python" -m pytest -p no:cacheprovider -q $(PYTEST_ARGS)
 
-test-ts: build ## TypeScript client: generated code fresh, tsc --strict, node:test against the jar
+test-ts: build ## TypeScript client: generated code fresh, tsc --strict, node:test against the jar; the npm tarball packed (npm pack) and used by a project outside the checkout
 	clients/typescript/scripts/check-generated
 	cd clients/typescript && $(CLIENT_TEST_ENV) scripts/test
 
@@ -187,7 +187,7 @@ test-java-client: build ## Java client: generated code fresh, google-java-format
 	jdk17="$$(clients/java/scripts/jdk17-home)"; cd clients/java && $(CLIENT_TEST_ENV) $(JAVA_CLIENT_MVN) verify -Dtest.jvm="$$jdk17/bin/java" && $(JAVA_CLIENT_MVN) -q -pl cipherd-client spotless:check
 	$(CLIENT_TEST_ENV) JAVA_HOME=$(JDK_HOME) MAVEN_OPTS="$(UNSAFE_OK)" clients/java/scripts/check-artifacts
 
-test-crosslang: build ## encrypt in each client language (Go, Python, TypeScript, Java) and decrypt in every other, through one real server
+test-crosslang: build ## encrypt in each client language (Go, Python, TypeScript, Java) and decrypt in every other, through one real server; the four clients and the server carry one version
 	clients/typescript/scripts/install
 	cd clients/typescript && node_modules/.bin/tsc -p tsconfig.json
 	classpath="$$(clients/java/scripts/classpath)" && \

@@ -26,6 +26,8 @@ PAGES = [
     "docs/deploy.md",
     "docs/benchmarks.md",
     "docs/development.md",
+    "docs/publishing.md",
+    "docs/compatibility.md",
     "clients/go/README.md",
     "clients/python/README.md",
     "clients/typescript/README.md",
