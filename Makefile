@@ -90,9 +90,10 @@ test-vault: jdk ## key-store tests against a real Vault (builds Vault v1.21.0 on
 	@start=$$(date +%s); vault="$$(.ci/install-vault)"; echo "test-vault: $$vault ready in $$(( $$(date +%s) - start ))s"
 	$(MVN) test -Dtest.excludedGroups= -Dgroups=vault -Dsurefire.failIfNoSpecifiedTests=false
 
-test-otel: build ## traces through a real OpenTelemetry Collector (built once by .ci/install-otelcol): a caller's span the parent of cipherd's, its attributes, key-store child spans (embedded and Vault), the audit record's trace id, an exemplar; nothing secret exported
+test-otel: build ## traces through a real OpenTelemetry Collector (built once by .ci/install-otelcol): a caller's span the parent of cipherd's, its attributes, key-store child spans (embedded and Vault), a Java client's call through cipherd to a Vault read as one trace, the audit record's trace id, an exemplar; nothing secret exported
 	@start=$$(date +%s); otelcol="$$(.ci/install-otelcol)"; vault="$$(.ci/install-vault)"; echo "test-otel: $$otelcol and $$vault ready in $$(( $$(date +%s) - start ))s"; \
-	cd deploy/otel && $(CLIENT_TEST_ENV) OTELCOL_BIN="$$otelcol" VAULT_BIN="$$vault" "$$(../../clients/python/scripts/venv)/bin/python" -m pytest -p no:cacheprovider -q $(PYTEST_ARGS)
+	java_caller="$$(deploy/otel/java-caller/classpath)"; \
+	cd deploy/otel && $(CLIENT_TEST_ENV) OTELCOL_BIN="$$otelcol" VAULT_BIN="$$vault" JAVA_CALLER_CLASSPATH="$$java_caller" "$$(../../clients/python/scripts/venv)/bin/python" -m pytest -p no:cacheprovider -q $(PYTEST_ARGS)
 
 BUF = "$$(../.ci/install-go-tool buf github.com/bufbuild/buf/cmd/buf@$(BUF_VERSION))"
 

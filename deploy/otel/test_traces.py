@@ -410,3 +410,79 @@ def test_a_key_another_replica_made_is_read_from_vault_under_the_call(
     finally:
         traced.stop()
         creator.stop()
+
+
+JAVA_CALLER = "java-caller"
+SENT = "Sent.cipherd.v1.CryptoService.Encrypt"
+ATTEMPT = "Attempt.cipherd.v1.CryptoService.Encrypt"
+
+
+def test_a_java_callers_span_is_the_root_of_cipherds_and_of_its_vault_read(
+        vault: tuple[str, Path], collector: Collector, tmp_path: Path) -> None:
+    """The Java client (openTelemetry(sdk), its SDK exporting to the same collector) calls a traced replica on
+    Vault that meets the key first on this call: the collector receives one trace, the caller's span → the
+    client's call span → its attempt span → cipherd's server span → the key-store reads from Vault."""
+    classpath = os.environ.get("JAVA_CALLER_CLASSPATH")
+    if not classpath:
+        pytest.fail("JAVA_CALLER_CLASSPATH is not set: run `make test-otel` (deploy/otel/java-caller/classpath)")
+    address, token_file = vault
+    store = ["--keystore", "vault", "--vault-address", address, "--vault-token-file", str(token_file)]
+    creator = start_server(tmp_path / "creator", store, _channel)
+    traced = start_server(tmp_path / "traced", [*store, "--otel-endpoint", collector.endpoint,
+                                                "--otel-sampling-ratio", "0", "--otel-service-name", SERVICE_NAME],
+                          _channel)
+    try:
+        with _channel(creator.target) as ch:
+            admin_grpc.KeyAdminServiceStub(ch).CreateKey(
+                admin.CreateKeyRequest(key_name="payments", mode=keys_pb2.MODE_GCM), timeout=10)
+        java = os.environ.get("CIPHERD_JAVA", "java")
+        run = subprocess.run([java, "-cp", classpath, str(HERE / "java-caller" / "TracedCall.java"), traced.target,
+                              "payments", collector.endpoint.removeprefix("http://"), JAVA_CALLER],
+                             capture_output=True, text=True, timeout=120)
+        assert run.returncode == 0, run.stderr
+        trace_id, caller_span_id = run.stdout.split()[-2:]
+
+        spans = collector.wait_for(trace_id, "checkout", SENT, ATTEMPT, ENCRYPT, "keystore.read_key",
+                                   "keystore.read_material")
+        by_name = {s["name"]: s for s in spans}
+        assert len(by_name) == len(spans), [s["name"] for s in spans]  # one span of each name
+        checkout, sent, attempt, call = by_name["checkout"], by_name[SENT], by_name[ATTEMPT], by_name[ENCRYPT]
+        assert checkout["spanId"] == caller_span_id and not checkout.get("parentSpanId")
+        assert sent["parentSpanId"] == checkout["spanId"]
+        assert attempt["parentSpanId"] == sent["spanId"]
+        assert call["parentSpanId"] == attempt["spanId"]
+        assert {checkout["service"], sent["service"], attempt["service"]} == {JAVA_CALLER}
+        assert call["service"] == SERVICE_NAME
+        attributes = _attributes(call)
+        assert (attributes["cipherd.key"], attributes["cipherd.key.mode"], attributes["cipherd.key_cache"]) == (
+            "payments", "gcm", "miss")
+        reads = [s for s in spans if s.get("parentSpanId") == call["spanId"]]
+        assert {s["name"] for s in reads} == {"keystore.read_key", "keystore.read_material"}
+        for read in reads:
+            assert _attributes(read)["cipherd.keystore"] == "vault"
+            assert _attributes(read)["cipherd.key"] == "payments"
+            # A child inside its parent's time.
+            assert int(call["startTimeUnixNano"]) <= int(read["startTimeUnixNano"])
+            assert int(read["endTimeUnixNano"]) <= int(call["endTimeUnixNano"])
+        _print_trace(spans)
+    finally:
+        traced.stop()
+        creator.stop()
+
+
+def _print_trace(spans: list[dict[str, Any]]) -> None:
+    """The trace as the collector received it, as a tree (pytest -s shows it)."""
+    children: dict[str, list[dict[str, Any]]] = {}
+    for span in spans:
+        children.setdefault(span.get("parentSpanId", ""), []).append(span)
+
+    def walk(parent: str, depth: int) -> None:
+        for span in sorted(children.get(parent, []), key=lambda s: int(s["startTimeUnixNano"])):
+            millis = (int(span["endTimeUnixNano"]) - int(span["startTimeUnixNano"])) / 1e6
+            print(f"{'  ' * depth}{span['name']} [{span['service']}] span {span['spanId']} "
+                  f"parent {span.get('parentSpanId') or '-'} {millis:.2f} ms "
+                  f"{json.dumps(_attributes(span), sort_keys=True)}")
+            walk(span["spanId"], depth + 1)
+
+    print(f"\ntrace {spans[0]['traceId']}, as the collector received it:")
+    walk("", 0)

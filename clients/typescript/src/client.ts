@@ -17,6 +17,7 @@ import { decryptFile, encryptFile, rewrapFileKey } from "./file/paths.js";
 import type { FileInfo } from "./file/stream-cipher.js";
 import { decryptStream, type EncryptFileOptions, encryptStream, type FileOptions } from "./file/streams.js";
 import { type Items, runStream, type StreamOptions } from "./stream.js";
+import { tracingInterceptor } from "./tracing.js";
 import type {
   BlindIndex,
   CallOptions,
@@ -58,9 +59,13 @@ export class CipherdClient {
 
   constructor(address: string, options: ClientOptions = {}) {
     this.options = options;
-    this.crypto = new CryptoServiceClient(address, channelCredentials(address, options), channelOptions(options));
+    const interceptors = options.tracerProvider === undefined ? [] : [tracingInterceptor(options.tracerProvider)];
+    this.crypto = new CryptoServiceClient(address, channelCredentials(address, options), {
+      ...channelOptions(options),
+      interceptors,
+    });
     // One channel for every service.
-    const shared = { ...channelOptions(options), channelOverride: this.crypto.getChannel() };
+    const shared = { ...channelOptions(options), interceptors, channelOverride: this.crypto.getChannel() };
     this.admin = new KeyAdminServiceClient(address, channelCredentials(address, options), shared);
     this.audit = new AuditServiceClient(address, channelCredentials(address, options), shared);
   }

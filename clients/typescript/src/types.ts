@@ -2,6 +2,7 @@
 import type { CipherdError } from "./errors.js";
 import type { Mode } from "./envelope.js";
 import type { LegacyCiphertext } from "./legacy.js";
+import type { TracerProvider } from "@opentelemetry/api";
 
 /** One plaintext of encryptBatch or encryptStream; `reference` is echoed in its result, `keyName` (encryptStream only) encrypts with another key. */
 export interface EncryptItem {
@@ -156,6 +157,12 @@ export interface ClientOptions {
   /** Default deadline of each unary call in milliseconds (30 s); streams have none unless given one. */
   timeoutMs?: number;
   maxMessageBytes?: number;
+  /**
+   * Traces every call through this OpenTelemetry TracerProvider (`trace.getTracerProvider()` for the
+   * global one): a client span per call, a child of the active span, sent to cipherd as a W3C traceparent.
+   * Off unless set.
+   */
+  tracerProvider?: TracerProvider;
 }
 
 export interface CallOptions {

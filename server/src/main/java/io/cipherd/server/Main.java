@@ -73,9 +73,10 @@ public final class Main {
     Tracing tracing = Tracing.start(tracingConfig);
     if (tracing.enabled()) {
       log.info(
-          "tracing calls to {} at sampling ratio {}",
+          "tracing calls to {} at sampling ratio {}{}",
           tracingConfig.endpoint(),
-          tracingConfig.samplingRatio());
+          tracingConfig.samplingRatio(),
+          tracingConfig.trustParentSampling() ? "" : ", whatever the caller's traceparent says");
     }
     Cipherd services =
         Cipherd.builder(keyStore)

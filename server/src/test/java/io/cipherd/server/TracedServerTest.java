@@ -3,6 +3,9 @@ package io.cipherd.server;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import ch.qos.logback.classic.Logger;
+import ch.qos.logback.classic.spi.ILoggingEvent;
+import ch.qos.logback.core.read.ListAppender;
 import com.google.protobuf.ByteString;
 import io.cipherd.api.v1.CryptoServiceGrpc;
 import io.cipherd.api.v1.DecryptRequest;
@@ -13,6 +16,7 @@ import io.cipherd.server.cli.ObservabilityConfig;
 import io.cipherd.server.cli.ServerConfig;
 import io.cipherd.server.crypto.CipherMode;
 import io.cipherd.server.keys.KeyTemplate;
+import io.cipherd.server.logging.AccessLogInterceptor;
 import io.cipherd.server.logging.LogFormat;
 import io.cipherd.server.metrics.CipherdMetrics;
 import io.cipherd.server.tracing.Tracing;
@@ -45,6 +49,7 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.slf4j.LoggerFactory;
 
 /**
  * A real cipherd on loopback with tracing on (spans into memory, every call sampled unless its
@@ -181,6 +186,39 @@ class TracedServerTest {
     List<String> calls = waitForCallLines(2);
     assertThat(calls.get(0)).contains("\"trace_id\":\"" + traced.traceId + "\"");
     assertThat(calls.get(1)).doesNotContain("trace_id").doesNotContain(notSampled.traceId);
+  }
+
+  @Test
+  void accessLine_carriesTheTraceId_onlyWhenTheCallIsTraced() throws Exception {
+    ListAppender<ILoggingEvent> lines = new ListAppender<>();
+    Logger access = (Logger) LoggerFactory.getLogger(AccessLogInterceptor.LOGGER);
+    lines.start();
+    access.addAppender(lines);
+    try {
+      Caller traced = Caller.sampled();
+      Caller notSampled = Caller.notSampled();
+
+      encrypt(traced);
+      encrypt(notSampled);
+
+      List<ILoggingEvent> encrypts =
+          lines.list.stream()
+              .filter(e -> e.getFormattedMessage().contains("CryptoService/Encrypt"))
+              .toList();
+      assertThat(encrypts).hasSize(2);
+      assertThat(encrypts.get(0).getFormattedMessage()).endsWith(" trace_id=" + traced.traceId);
+      assertThat(encrypts.get(0).getKeyValuePairs())
+          .anySatisfy(
+              pair -> {
+                assertThat(pair.key).isEqualTo("trace_id");
+                assertThat(pair.value).isEqualTo(traced.traceId);
+              });
+      assertThat(encrypts.get(1).getFormattedMessage())
+          .doesNotContain("trace_id")
+          .doesNotContain(notSampled.traceId);
+    } finally {
+      access.detachAppender(lines);
+    }
   }
 
   @Test

@@ -35,6 +35,19 @@ public final class TracingOptions {
           "service.name of the spans (CIPHERD_OTEL_SERVICE_NAME). Default: ${DEFAULT-VALUE}.")
   String serviceName;
 
+  @Option(
+      names = "--otel-trust-parent-sampling",
+      arity = "1",
+      defaultValue = "${env:CIPHERD_OTEL_TRUST_PARENT_SAMPLING:-true}",
+      description =
+          "Whether a caller's traceparent that says sampled makes cipherd trace the call (true: "
+              + "parent-based sampling). false: --otel-sampling-ratio alone decides every call, "
+              + "whatever the caller sent, and the caller's tracestate is dropped; a traced call "
+              + "still joins the caller's trace. Set false when callers outside your trust "
+              + "boundary reach cipherd (CIPHERD_OTEL_TRUST_PARENT_SAMPLING). "
+              + "Default: ${DEFAULT-VALUE}.")
+  boolean trustParentSampling;
+
   /** The validated tracing settings; without an endpoint, tracing is off. */
   public TracingConfig toConfig() {
     URI uri = null;
@@ -45,6 +58,6 @@ public final class TracingOptions {
         throw new IllegalArgumentException("--otel-endpoint is not a URL: " + e.getMessage());
       }
     }
-    return new TracingConfig(uri, samplingRatio, serviceName);
+    return new TracingConfig(uri, samplingRatio, serviceName, trustParentSampling);
   }
 }

@@ -10,6 +10,11 @@ import io.grpc.ServerCallHandler;
 import io.grpc.ServerInterceptor;
 import io.grpc.ServerStreamTracer;
 import io.grpc.Status;
+import io.opentelemetry.api.trace.Span;
+import io.opentelemetry.api.trace.SpanContext;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Function;
 import org.slf4j.Logger;
@@ -19,13 +24,15 @@ import org.slf4j.MDC;
 /**
  * Gives every call a request id of its own (in the MDC while the call's code runs) and writes one
  * line to the {@code cipherd.access} logger when it ends: method, key name, caller, status and
- * duration. It is the outermost interceptor, so calls that inner interceptors reject are logged
- * too, and with {@link #TRANSPORT_STATUS} on the server, calls the transport ended (a deadline that
- * passed) with the status their client saw. Calls their peer ended before any answer (reset or
- * dropped by the client, a request the transport refused for its bytes) get no line each: they are
- * counted in {@link PeerErrors}, which writes one summary line a minute, so a client resetting
- * thousands of streams a second (HTTP/2 rapid reset) cannot flood the log. The line never holds
- * request bodies: the key name is taken from {@code key_name} or a ciphertext's header only.
+ * duration, and the trace id of the call's server span when tracing is on and the call is sampled
+ * (the id the audit record and the tracing backend show). It is the outermost interceptor, so calls
+ * that inner interceptors reject are logged too, and with {@link #TRANSPORT_STATUS} on the server,
+ * calls the transport ended (a deadline that passed) with the status their client saw. Calls their
+ * peer ended before any answer (reset or dropped by the client, a request the transport refused for
+ * its bytes) get no line each: they are counted in {@link PeerErrors}, which writes one summary
+ * line a minute, so a client resetting thousands of streams a second (HTTP/2 rapid reset) cannot
+ * flood the log. The line never holds request bodies: the key name is taken from {@code key_name}
+ * or a ciphertext's header only.
  *
  * <p>Being the first to see each request message, it reads it once into a {@link CallRequest}, kept
  * in the call's gRPC Context for the interceptors and the service inside it.
@@ -213,6 +220,10 @@ public final class AccessLogInterceptor implements ServerInterceptor {
     private final String identityAtStart;
 
     private final AtomicBoolean finished;
+
+    /** The sampled server span's trace id, null when the call is not traced. */
+    private final String traceId;
+
     private volatile String keyName = CallRequest.NONE;
 
     /** Whether the service started its answer: sent response headers, or closed the call. */
@@ -228,6 +239,17 @@ public final class AccessLogInterceptor implements ServerInterceptor {
       this.startNanos = logged ? System.nanoTime() : 0;
       this.identityAtStart = logged ? CallerIdentity.KEY.get() : null;
       this.finished = logged ? new AtomicBoolean() : null;
+      this.traceId = logged ? sampledTraceId() : null;
+    }
+
+    /**
+     * The trace id of the call's server span, current here when tracing is on (grpc-java's
+     * OpenTelemetry interceptor runs outside this one), if the span is sampled: a span that is not
+     * exported leads nowhere. Null otherwise, and always with tracing off (the no-op span).
+     */
+    private static String sampledTraceId() {
+      SpanContext span = Span.current().getSpanContext();
+      return span.isSampled() ? span.getTraceId() : null;
     }
 
     void sawRequest(CallRequest request) {
@@ -279,25 +301,27 @@ public final class AccessLogInterceptor implements ServerInterceptor {
                 .addKeyValue("caller", caller)
                 .addKeyValue("status", status.getCode().name())
                 .addKeyValue("duration_ms", duration);
-        if (clientRequestId == null) {
-          line.log(
-              "method={} key={} caller={} status={} duration_ms={}",
-              call.getMethodDescriptor().getFullMethodName(),
-              keyName,
-              caller,
-              status.getCode(),
-              duration);
-        } else {
-          line.addKeyValue("client_request_id", clientRequestId)
-              .log(
-                  "method={} key={} caller={} status={} duration_ms={} client_request_id={}",
-                  call.getMethodDescriptor().getFullMethodName(),
-                  keyName,
-                  caller,
-                  status.getCode(),
-                  duration,
-                  clientRequestId);
+        StringBuilder format =
+            new StringBuilder("method={} key={} caller={} status={} duration_ms={}");
+        List<Object> values = new ArrayList<>(7);
+        Collections.addAll(
+            values,
+            call.getMethodDescriptor().getFullMethodName(),
+            keyName,
+            caller,
+            status.getCode(),
+            duration);
+        if (clientRequestId != null) {
+          line.addKeyValue("client_request_id", clientRequestId);
+          format.append(" client_request_id={}");
+          values.add(clientRequestId);
         }
+        if (traceId != null) {
+          line.addKeyValue("trace_id", traceId);
+          format.append(" trace_id={}");
+          values.add(traceId);
+        }
+        line.log(format.toString(), values.toArray());
       } finally {
         exitMdc(outer);
       }

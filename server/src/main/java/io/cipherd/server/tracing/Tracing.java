@@ -17,10 +17,10 @@ import java.util.concurrent.TimeUnit;
  * cipherd's traces: off (the default: no SDK, no interceptor, no observer, nothing per call), or an
  * OpenTelemetry SDK configured by the SDK's own autoconfiguration (so every standard {@code OTEL_*}
  * variable applies: exporter protocol, headers, certificates, resource attributes, batching) with
- * the endpoint, sampling ratio and service name of {@link TracingConfig} over them. grpc-java's
- * OpenTelemetry module starts a server span per call, its parent the caller's W3C {@code
- * traceparent}; cipherd adds its attributes ({@link CallSpan}), child spans for key-store calls
- * ({@link TracedKeyStore}) and exemplars on its latency histogram ({@link #exemplars}).
+ * the endpoint, sampling ratio, service name and sampler of {@link TracingConfig} over them.
+ * grpc-java's OpenTelemetry module starts a server span per call, its parent the caller's W3C
+ * {@code traceparent}; cipherd adds its attributes ({@link CallSpan}), child spans for key-store
+ * calls ({@link TracedKeyStore}) and exemplars on its latency histogram ({@link #exemplars}).
  */
 public final class Tracing implements AutoCloseable {
   private static final Tracing OFF = new Tracing(null);
@@ -54,6 +54,11 @@ public final class Tracing implements AutoCloseable {
         AutoConfiguredOpenTelemetrySdk.builder()
             // The command line wins over OTEL_*, as over cipherd's own variables.
             .addPropertiesCustomizer(properties -> flags)
+            .addSamplerCustomizer(
+                (sampler, properties) ->
+                    config.trustParentSampling()
+                        ? sampler
+                        : new OwnRatioSampler(config.samplingRatio()))
             .disableShutdownHook()
             .build()
             .getOpenTelemetrySdk();

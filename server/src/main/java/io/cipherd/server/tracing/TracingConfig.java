@@ -10,8 +10,17 @@ import java.net.URI;
  * @param samplingRatio the share of calls without a sampled caller's span that are traced, 0 to 1;
  *     a call whose caller sampled its own span is always traced (parent-based sampling)
  * @param serviceName the {@code service.name} of the spans' resource
+ * @param trustParentSampling whether a caller's sampled {@code traceparent} makes a call traced
+ *     (parent-based sampling); if not, {@code samplingRatio} alone decides every call, and a traced
+ *     call still joins the caller's trace ({@link OwnRatioSampler})
  */
-public record TracingConfig(URI endpoint, double samplingRatio, String serviceName) {
+public record TracingConfig(
+    URI endpoint, double samplingRatio, String serviceName, boolean trustParentSampling) {
+  /** Parent-based sampling: a caller's sampled span is always followed. */
+  public TracingConfig(URI endpoint, double samplingRatio, String serviceName) {
+    this(endpoint, samplingRatio, serviceName, true);
+  }
+
   public TracingConfig {
     if (!(samplingRatio >= 0 && samplingRatio <= 1)) {
       throw new IllegalArgumentException(

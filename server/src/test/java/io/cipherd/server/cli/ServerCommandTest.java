@@ -198,7 +198,8 @@ class ServerCommandTest {
             "--otel-sampling-ratio",
             "0.1",
             "--otel-service-name",
-            "cipherd-eu1");
+            "cipherd-eu1",
+            "--otel-trust-parent-sampling=false");
     ServerCommand plain = new ServerCommand();
     new CommandLine(plain).parseArgs();
 
@@ -208,7 +209,9 @@ class ServerCommandTest {
     assertThat(config.endpoint()).hasToString("http://collector:4317");
     assertThat(config.samplingRatio()).isEqualTo(0.1);
     assertThat(config.serviceName()).isEqualTo("cipherd-eu1");
+    assertThat(config.trustParentSampling()).isFalse();
     assertThat(plain.toTracingConfig().enabled()).isFalse();
+    assertThat(plain.toTracingConfig().trustParentSampling()).isTrue();
     assertThat(plain.toTracingConfig().samplingRatio()).isEqualTo(1.0);
   }
 

@@ -5,6 +5,7 @@ import io.grpc.Grpc;
 import io.grpc.InsecureChannelCredentials;
 import io.grpc.ManagedChannelBuilder;
 import io.grpc.TlsChannelCredentials;
+import io.opentelemetry.api.OpenTelemetry;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -26,6 +27,7 @@ import java.util.function.Supplier;
  *     .clientCertificate(Path.of("client.pem"), Path.of("client-key.pem"))  // mutual TLS
  *     .bearerToken(() -> tokens.current())
  *     .defaultDeadline(Duration.ofSeconds(5))
+ *     .openTelemetry(GlobalOpenTelemetry.get())                               // traces
  *     .build();
  * }</pre>
  */
@@ -42,6 +44,7 @@ public final class CipherdClientBuilder {
   private Duration defaultDeadline = Duration.ofSeconds(30);
   private RetryPolicy retryPolicy = RetryPolicy.DEFAULT;
   private int maxMessageBytes = DEFAULT_MAX_MESSAGE_BYTES;
+  private OpenTelemetry openTelemetry;
 
   CipherdClientBuilder(String target) {
     this.target = Objects.requireNonNull(target, "target");
@@ -104,6 +107,17 @@ public final class CipherdClientBuilder {
     return this;
   }
 
+  /**
+   * Traces every call with grpc-java's OpenTelemetry module through {@code openTelemetry}'s tracer
+   * provider: a client span per call, a child of the caller's current span, whose context goes to
+   * cipherd as a W3C {@code traceparent} (whatever {@code openTelemetry}'s propagators are), so a
+   * cipherd with tracing on makes its server span a child of it. Off unless set.
+   */
+  public CipherdClientBuilder openTelemetry(OpenTelemetry openTelemetry) {
+    this.openTelemetry = Objects.requireNonNull(openTelemetry, "openTelemetry");
+    return this;
+  }
+
   public CipherdClient build() {
     boolean tlsSettings = trustedCertificates != null || certificateChain != null;
     if (plaintext && tlsSettings) {
@@ -118,6 +132,9 @@ public final class CipherdClientBuilder {
         .maxInboundMessageSize(maxMessageBytes)
         .intercept(new DefaultDeadline(defaultDeadline))
         .defaultServiceConfig(retryPolicy.serviceConfig());
+    if (openTelemetry != null) {
+      Tracing.configure(channel, openTelemetry);
+    }
     if (retryPolicy.maxAttempts() > 1) {
       channel.enableRetry().maxRetryAttempts(retryPolicy.maxAttempts());
     } else {
