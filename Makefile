@@ -17,7 +17,7 @@ BUF_VERSION := v1.75.0
 DATA_DIR ?= data
 JAR := server/target/cipherd.jar
 
-.PHONY: help jdk build run test prefetch-tools test-make proto proto-go proto-python proto-ts test-go test-python test-attacks test-ts test-java-client proto-java test-crosslang test-docs test-deploy test-image test-image-arm64 test-k8s test-java format test-vault test-otel lint-proto proto-release fuzz-smoke fuzz bench loadtest loadtest-check loadtest-smoke test-arm64-startup clean
+.PHONY: help jdk build run test prefetch-tools test-make proto proto-check proto-go proto-python proto-ts test-go test-python test-attacks test-ts test-java-client proto-java test-crosslang test-docs test-deploy test-image test-image-arm64 test-k8s test-java format test-vault test-otel lint-proto proto-release fuzz-smoke fuzz bench loadtest loadtest-check loadtest-smoke test-arm64-startup clean
 
 help: ## list the targets
 	@grep -E '^[a-z0-9-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-19s %s\n", $$1, $$2}'
@@ -118,24 +118,25 @@ loadtest-check: ## unit tests of the load-test runner, in its venv (no server, n
 loadtest-smoke: build ## the short campaign of make test (--preset smoke), failing unless its report is complete and plausible
 	$(PYTHON) loadtest/run.py --no-build --preset smoke --check $(LOADTEST_ARGS)
 
-# --- clients: code generated from proto/ (make proto), committed, and checked for staleness by each
-# test-* target (regenerated into a temp dir, failing when it differs). The tests start the jar of
-# `make build` (CIPHERD_JAR, CIPHERD_JAVA) on free ports; in CI a missing jar fails, never skips.
+# --- clients: code generated from proto/ by one buf template (proto/buf.gen.yaml, make proto),
+# committed, and checked for staleness by make proto-check (regenerated into a temp dir, failing when
+# it differs), which each client's test-* target runs. The tests start the jar of `make build`
+# (CIPHERD_JAR, CIPHERD_JAVA) on free ports; in CI a missing jar fails, never skips.
 CLIENT_TEST_ENV := CIPHERD_JAR=$(CURDIR)/$(JAR) CIPHERD_JAVA=$(JAVA) CIPHERD_JAVA_OPTS="$(JAVA_OPTS)"
 
-proto: proto-go proto-python proto-ts proto-java ## regenerate every client's code from proto/
+proto: ## regenerate every client's code (Go, Python, TypeScript, Java) from proto/ with proto/buf.gen.yaml
+	BUF_VERSION=$(BUF_VERSION) proto/scripts/generate
+
+proto-check: ## fail when any client's generated code differs from what proto/buf.gen.yaml makes from proto/ now
+	BUF_VERSION=$(BUF_VERSION) proto/scripts/check-generated
+
+# One template generates all four languages at once; these names stay as aliases of make proto.
+proto-go proto-python proto-ts proto-java: proto
 
 # --- Go client (clients/go) and cipherctl ---
 
-proto-go: ## regenerate clients/go/cipherdpb from proto/ (buf, pinned protoc-gen-go and protoc-gen-go-grpc)
-	BUF_VERSION=$(BUF_VERSION) clients/go/scripts/generate-proto
-
-test-go: build ## Go client and cipherctl: generated code not stale, go vet, tests against the real jar and (cipherctl scan) a throwaway PostgreSQL; a module outside the checkout builds the client from a file:// module proxy
+test-go: build proto-check ## Go client and cipherctl: generated code not stale, go vet, tests against the real jar and (cipherctl scan) a throwaway PostgreSQL; a module outside the checkout builds the client from a file:// module proxy
 	@start=$$(date +%s); pg="$$(.ci/install-postgres)"; echo "test-go: PostgreSQL in $$pg ready in $$(( $$(date +%s) - start ))s"
-	@tmp=$$(mktemp -d); trap 'rm -rf "$$tmp"' EXIT; \
-	BUF_VERSION=$(BUF_VERSION) clients/go/scripts/generate-proto "$$tmp"; \
-	diff -r "$$tmp/cipherdpb" clients/go/cipherdpb >/dev/null || { \
-	  echo "test-go: clients/go/cipherdpb is stale against proto/: run make proto-go and commit the result" >&2; exit 1; }
 	cd clients/go && unformatted=$$(gofmt -l .) && { [ -z "$$unformatted" ] || { echo "test-go: run gofmt -w on: $$unformatted" >&2; exit 1; }; } && \
 	  go vet ./... && \
 	  $(CLIENT_TEST_ENV) CIPHERD_POSTGRES_BIN="$$(../../.ci/install-postgres)" go test -count=1 ./... && \
@@ -143,14 +144,7 @@ test-go: build ## Go client and cipherctl: generated code not stale, go vet, tes
 
 # --- Python and TypeScript clients (clients/python, clients/typescript) ---
 
-proto-python: ## regenerate clients/python/src/cipherd/v1 from proto/
-	clients/python/scripts/generate
-
-proto-ts: ## regenerate clients/typescript/src/gen from proto/
-	clients/typescript/scripts/generate
-
-test-python: build ## Python client: generated code fresh, mypy --strict, pytest against the jar
-	clients/python/scripts/check-generated
+test-python: build proto-check ## Python client: generated code fresh, mypy --strict, pytest against the jar
 	cd clients/python && "$$(scripts/venv)/bin/mypy" --config-file pyproject.toml
 	cd clients/python && $(CLIENT_TEST_ENV) "$$(scripts/venv)/bin/python" -m pytest -p no:cacheprovider -q $(PYTEST_ARGS)
 
@@ -168,22 +162,14 @@ test-docs: build ## run the blocks of README.md, docs/ and the clients' READMEs 
 	grpcurl="$$(.ci/install-go-tool grpcurl $(GRPCURL_PKG))"; cd docs/test && $(CLIENT_TEST_ENV) GRPCURL="$$grpcurl" \
 	  "$$(../../clients/python/scripts/venv)/bin/python" -m pytest -p no:cacheprovider -q $(PYTEST_ARGS)
 
-test-ts: build ## TypeScript client: generated code fresh, tsc --strict, node:test against the jar
-	clients/typescript/scripts/check-generated
+test-ts: build proto-check ## TypeScript client: generated code fresh, tsc --strict, node:test against the jar
 	cd clients/typescript && $(CLIENT_TEST_ENV) scripts/test
 
 # --- Java client (clients/java): cipherd-api (protos + generated Java) and cipherd-client, JDK 17+ ---
 # Run from clients/java, with the server's Maven wrapper.
 JAVA_CLIENT_MVN := JAVA_HOME=$(JDK_HOME) MAVEN_OPTS="$(UNSAFE_OK)" ../../server/mvnw -B --no-transfer-progress
 
-proto-java: ## regenerate clients/java/cipherd-api/src/main/java from proto/ (buf, protoc and protoc-gen-grpc-java from Maven Central)
-	BUF_VERSION=$(BUF_VERSION) clients/java/scripts/generate-proto
-
-test-java-client: build ## Java client: generated code fresh, google-java-format, tests on JDK 17 against the jar, the Maven artifacts installed and used by a project outside the checkout
-	@tmp=$$(mktemp -d); trap 'rm -rf "$$tmp"' EXIT; \
-	BUF_VERSION=$(BUF_VERSION) clients/java/scripts/generate-proto "$$tmp"; \
-	diff -r "$$tmp" clients/java/cipherd-api/src/main/java >/dev/null || { \
-	  echo "test-java-client: clients/java/cipherd-api is stale against proto/: run make proto-java and commit the result" >&2; exit 1; }
+test-java-client: build proto-check ## Java client: generated code fresh, google-java-format, tests on JDK 17 against the jar, the Maven artifacts installed and used by a project outside the checkout
 	jdk17="$$(clients/java/scripts/jdk17-home)"; cd clients/java && $(CLIENT_TEST_ENV) $(JAVA_CLIENT_MVN) verify -Dtest.jvm="$$jdk17/bin/java" && $(JAVA_CLIENT_MVN) -q -pl cipherd-client spotless:check
 	$(CLIENT_TEST_ENV) JAVA_HOME=$(JDK_HOME) MAVEN_OPTS="$(UNSAFE_OK)" clients/java/scripts/check-artifacts
 
