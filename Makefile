@@ -144,7 +144,8 @@ test-go: build proto-check ## Go client and cipherctl: generated code not stale,
 
 # --- Python and TypeScript clients (clients/python, clients/typescript) ---
 
-test-python: build proto-check ## Python client: generated code fresh, mypy --strict, pytest against the jar
+test-python: build proto-check ## Python client: generated code fresh, the sync client generated from the asyncio one, ruff, mypy --strict, pytest against the jar
+	clients/python/scripts/unasync --check
 	cd clients/python && "$$(scripts/venv)/bin/mypy" --config-file pyproject.toml
 	cd clients/python && $(CLIENT_TEST_ENV) "$$(scripts/venv)/bin/python" -m pytest -p no:cacheprovider -q $(PYTEST_ARGS)
 

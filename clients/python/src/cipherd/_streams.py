@@ -4,7 +4,7 @@ error a broken stream raises (proto/README.md, "Streams")."""
 from __future__ import annotations
 
 from collections.abc import AsyncIterable, AsyncIterator, Callable, Iterable, Iterator
-from typing import Generic, Protocol, TypeVar
+from typing import Generic, Protocol, TypeAlias, TypeVar
 
 import grpc
 
@@ -18,6 +18,9 @@ class _Referenced(Protocol):
 
 I = TypeVar("I")
 Q = TypeVar("Q", bound=_Referenced)
+
+# The items an AsyncClient stream takes; scripts/unasync makes it Iterable in the sync Client.
+AnyIterable: TypeAlias = Iterable[I] | AsyncIterable[I]
 
 
 class ItemFeed(Generic[I, Q]):

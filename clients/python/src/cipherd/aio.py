@@ -1,20 +1,17 @@
 """The asyncio client: `async with cipherd.AsyncClient("127.0.0.1:50051") as c: await c.encrypt("demo", b"hi")`."""
 from __future__ import annotations
 
-import asyncio
-from collections.abc import (
-    AsyncGenerator, AsyncIterable, AsyncIterator, Awaitable, Callable, Coroutine, Iterable, Sequence,
-)
+from collections.abc import AsyncGenerator, AsyncIterator, Awaitable, Callable, Iterable, Sequence
 from datetime import timedelta
 from typing import Any, TypeAlias, TypeVar
 
 import grpc
 
-from cipherd import _admin_convert, _channel, _convert
+from cipherd import _admin_convert, _aio_file_work, _channel, _convert
 from cipherd._files import operations
 from cipherd._files.header import DEFAULT_CHUNK_SIZE, check_chunk_size
 from cipherd.envelope import Mode
-from cipherd._streams import ItemFeed
+from cipherd._streams import AnyIterable, ItemFeed
 from cipherd.errors import from_rpc_error
 from cipherd.audit import Checkpoint
 from cipherd._audit_convert import audit_requests, verdicts
@@ -111,25 +108,29 @@ class AsyncClient:
         response = await self._call(self._crypto.ReEncryptBatch, request, timeout)
         return [_convert.rewrap_result(r) for r in response.results]
 
-    # Item streams: as in the sync client, and `items` may be an AsyncIterable too. Leaving the loop
-    # early, or cancelling the task, cancels the call. A broken stream raises a CipherdError whose
-    # `last_reference` resume_after takes.
+    # Item streams (proto/README.md, "Streams"): `items` is read only as the server keeps up, so memory
+    # stays bounded; one result per item, in order, a failed item as a result with its error. Leaving
+    # the loop early (or, in AsyncClient, cancelling the task) cancels the call; AsyncClient's `items`
+    # may be an AsyncIterable too. They have no deadline unless given a `timeout`: a migration may
+    # take hours. A stream that breaks (server gone, deadline) raises a CipherdError whose
+    # `last_reference` is the last item answered: call again with the same items and
+    # resume_after=that reference to go on after it.
 
-    def encrypt_stream(self, key_name: str, items: AsyncIterable[EncryptItem | bytes] | Iterable[EncryptItem | bytes],
+    def encrypt_stream(self, key_name: str, items: AnyIterable[EncryptItem | bytes],
                        *, resume_after: str | None = None,
                        timeout: float | None = None) -> AsyncGenerator[ItemResult[str], None]:
         """Encrypts each item with `key_name` (or the item's own key_name) at its current version."""
         feed = ItemFeed(items, lambda i: _convert.encrypt_stream_request(i, key_name), resume_after)
         return self._stream(self._crypto.EncryptStream, feed, _convert.encrypt_result, timeout)
 
-    def decrypt_stream(self, items: AsyncIterable[CiphertextItem | str] | Iterable[CiphertextItem | str], *,
+    def decrypt_stream(self, items: AnyIterable[CiphertextItem | str], *,
                        expected_key: str = "", resume_after: str | None = None,
                        timeout: float | None = None) -> AsyncGenerator[ItemResult[bytes], None]:
         """Decrypts each item; `expected_key`, as in decrypt, for every item without its own."""
         feed = ItemFeed(items, lambda i: _convert.decrypt_stream_request(i, expected_key), resume_after)
         return self._stream(self._crypto.DecryptStream, feed, _convert.decrypt_result, timeout)
 
-    def re_encrypt_stream(self, items: AsyncIterable[RewrapInput] | Iterable[RewrapInput], *, key_name: str = "",
+    def re_encrypt_stream(self, items: AnyIterable[RewrapInput], *, key_name: str = "",
                           expected_key: str = "", resume_after: str | None = None,
                           timeout: float | None = None) -> AsyncGenerator[ItemResult[Rewrapped], None]:
         """Rewraps each item to the current version of the item's key_name, else `key_name`, else its own
@@ -198,8 +199,8 @@ class AsyncClient:
                                             omit_plaintext=omit_plaintext)
         return _convert.data_key(await self._call(self._crypto.GenerateDataKey, request, timeout), omit_plaintext)
 
-    # Data-key files (proto/README.md, "Data-key file format"): the file work runs in a worker thread, the
-    # calls it needs on this loop.
+    # Data-key files (proto/README.md, "Data-key file format"); AsyncClient runs the file work in a
+    # worker thread and the calls it needs on its loop (_aio_file_work).
 
     async def encrypt_file(self, key_name: str, source: FileSource, destination: FileDestination, *,
                            context: bytes = b"", chunk_size: int = DEFAULT_CHUNK_SIZE, timeout: float | None = None) -> FileResult:
@@ -207,23 +208,23 @@ class AsyncClient:
         (bound to `context`). A destination path is replaced only once the whole file is written."""
         check_chunk_size(chunk_size)
         data_key = await self.generate_data_key(key_name, key_size_bits=256, context=context, timeout=timeout)
-        return await asyncio.to_thread(operations.encrypt, source, destination, data_key, chunk_size)
+        return await _aio_file_work.run(operations.encrypt, source, destination, data_key, chunk_size)
 
     async def decrypt_file(self, source: FileSource, destination: FileDestination, *, context: bytes = b"",
                            timeout: float | None = None) -> FileResult:
         """Decrypts a file of encrypt_file's, verifying each chunk before writing its plaintext; raises an
         InvalidFileError subclass for a damaged file. A destination path is replaced only once the last
         chunk verified; a file object may by then hold a verified prefix, to be thrown away."""
-        unwrap = _on_this_loop(lambda wrapped: self.decrypt(wrapped, context=context, timeout=timeout))
-        return await asyncio.to_thread(operations.decrypt, source, destination, unwrap)
+        unwrap = _aio_file_work.call_from_work(lambda wrapped: self.decrypt(wrapped, context=context, timeout=timeout))
+        return await _aio_file_work.run(operations.decrypt, source, destination, unwrap)
 
     async def rewrap_file_key(self, source: FileSource, destination: FileDestination | None = None, *,
                               context: bytes = b"", key_name: str = "", timeout: float | None = None) -> Rewrapped:
         """Rewraps a file's data key to the current version of its key (or of `key_name`), leaving its
         chunks as they are; without `destination`, the source path is rewritten in place."""
-        rewrap_key = _on_this_loop(lambda wrapped: self.re_encrypt(
+        rewrap_key = _aio_file_work.call_from_work(lambda wrapped: self.re_encrypt(
             wrapped, context=context, key_name=key_name, timeout=timeout))
-        return await asyncio.to_thread(operations.rewrap, source, destination, rewrap_key)
+        return await _aio_file_work.run(operations.rewrap, source, destination, rewrap_key)
 
     # KeyAdminService
 
@@ -267,14 +268,18 @@ class AsyncClient:
                          allow_unauthenticated: bool = False, legacy_cipher: LegacyCipher | str | None = None,
                          legacy_iv: LegacyIv | str | None = None, legacy_fixed_iv: bytes = b"",
                          passphrase: bytes | str = b"", timeout: float | None = None) -> Key:
-        """As Client.import_key: a cipherd version, or with `legacy_cipher` a decrypt-only legacy one."""
+        """Adds `key_material` as a new version of `key_name` (created if missing). With `legacy_cipher` it is
+        a decrypt-only legacy key (proto/README.md, "Legacy ciphertexts") whose data re_encrypt rewraps
+        into a cipherd key; for LegacyCipher.MYSQL_AES_ECB, `passphrase` (AES_ENCRYPT's key string; a str
+        as UTF-8) may stand instead of key_material."""
         request = _admin_convert.import_key_request(key_name, key_material, mode, allow_unauthenticated,
                                                     legacy_cipher, legacy_iv, legacy_fixed_iv, passphrase)
         return _admin_convert.key_from_proto((await self._call(self._admin.ImportKey, request, timeout)).key)
 
     async def get_key_census(self, key_name: str, *, quiet_period: timedelta | None = None,
                              timeout: float | None = None) -> KeyCensus:
-        """Which versions still see traffic within `quiet_period` (None: the server's 7 days)."""
+        """Which versions still see traffic: those used within `quiet_period` (None: the server's 7 days),
+        and the highest min_decryption_version that refuses none of them."""
         request = _admin_convert.census_request(key_name, quiet_period)
         return _admin_convert.census_from_proto(await self._call(self._admin.GetKeyCensus, request, timeout))
 
@@ -330,7 +335,7 @@ class AsyncClient:
                                                 inventories)
         return _admin_convert.retirement_from_proto(await self._call(self._admin.RetireKeyVersions, request, timeout))
 
-    # AuditService (docs/audit.md): cipherd.audit.verify_with_server takes the sync Client.
+    # AuditService (docs/audit.md): cipherd.audit.verify_with_server checks a whole audit trail with these.
 
     async def hash_audit_value(self, value: bytes | str, *, timeout: float | None = None) -> str:
         """The keyed hash ("hmac-sha256:<hex>") audit records carry for a context equal to `value` (a str as
@@ -355,8 +360,3 @@ class AsyncClient:
             valid.extend(verdicts(request, await self._call(self._audit.VerifyAuditCheckpoints, request, timeout)))
         return valid
 
-
-def _on_this_loop(call: Callable[[str], Coroutine[Any, Any, R]]) -> Callable[[str], R]:
-    """`call` made callable from a worker thread: it runs on the current loop, where the channel lives."""
-    loop = asyncio.get_running_loop()
-    return lambda argument: asyncio.run_coroutine_threadsafe(call(argument), loop).result()
