@@ -16,6 +16,7 @@ Budgets:
 - F3 (the first lines deleted; the oldest rotated file deleted): 0 verify intact, and the verdict names the
   missing file.
 """
+
 from __future__ import annotations
 
 import hashlib
@@ -75,8 +76,14 @@ def trail_files(live: Path) -> list[Path]:
 def verdicts(target: str, live: Path, cipherctl: str) -> Verdicts:
     with cipherd.Client(target, timeout=30) as client:
         python, _ = verify_with_server(client, trail_files(live))
-    done = subprocess.run([cipherctl, "audit", "verify", str(live)], capture_output=True, text=True, timeout=120,
-                          env={**os.environ, "CIPHERD_ADDR": target}, check=False)
+    done = subprocess.run(
+        [cipherctl, "audit", "verify", str(live)],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        env={**os.environ, "CIPHERD_ADDR": target},
+        check=False,
+    )
     return Verdicts(python, done.returncode, done.stdout + done.stderr)
 
 
@@ -181,8 +188,9 @@ def rechain_without(live: Path, after_seq: int, method_suffix: str) -> int:
             continue
         seq = int(json.loads(out[-1])["seq"]) + 1
         raw = re.sub(rb'"seq":\d+,', f'"seq":{seq},'.encode(), raw, count=1)
-        raw = re.sub(rb'"prev":"[0-9a-f]{64}"', f'"prev":"{hashlib.sha256(out[-1]).hexdigest()}"'.encode(), raw,
-                     count=1)
+        raw = re.sub(
+            rb'"prev":"[0-9a-f]{64}"', f'"prev":"{hashlib.sha256(out[-1]).hexdigest()}"'.encode(), raw, count=1
+        )
         out.append(raw)
     live.write_bytes(b"\n".join(out) + b"\n")
     return deleted
@@ -214,8 +222,9 @@ def test_f1_a_trail_cut_back_to_a_checkpoint_and_restarted_is_caught(tmp_path: P
         after = verdicts(target.server.target, live, cipherctl)
     cuts = [r.get("cut") for r in records(live) if r["type"] == "start" and int(str(r["seq"])) > kept]
     assert after.both_fail, f"{removed} records cut after checkpoint seq {kept} went unnoticed: {after}"
-    assert cuts and isinstance(cuts[0], dict) and cuts[0]["found_seq"] == kept, \
+    assert cuts and isinstance(cuts[0], dict) and cuts[0]["found_seq"] == kept, (
         f"the restarted server did not record the cut back to seq {kept}: start lines' cut {cuts}"
+    )
     assert "cut at restart" in (after.python.problem or "") and "cut at restart" in after.cipherctl_out
 
 
@@ -297,5 +306,6 @@ def test_f3_the_oldest_rotated_file_deleted_is_caught_and_named(tmp_path: Path, 
         cut = verdicts(target, pruned, cipherctl)
     assert control.both_intact, f"the untampered copy: {control}"
     assert cut.both_fail, f"the oldest rotated file deleted: {cut}"
-    assert oldest.name in (cut.python.problem or "") and oldest.name in cut.cipherctl_out, \
+    assert oldest.name in (cut.python.problem or "") and oldest.name in cut.cipherctl_out, (
         f"the verdicts do not name the missing {oldest.name}: {cut}"
+    )

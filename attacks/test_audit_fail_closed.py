@@ -17,6 +17,7 @@ started again in the middle. Budget: 0 bytes of difference between the receiver'
 same lines, in the same order), the copy verifies as one intact chain; while the receiver is gone calls
 fail AUDIT_UNAVAILABLE (0 served unrecorded off-host), and are served again once it is back.
 """
+
 from __future__ import annotations
 
 import queue
@@ -110,8 +111,9 @@ def test_a_stream_alone_serves_no_more_than_its_durable_coverage_after_the_trail
         for i in range(5):
             requests.put(pb.DecryptStreamRequest(reference=f"before-{i}", ciphertext=sealed))
             assert next(responses).result.plaintext == b"card 4111"
-        resource.prlimit(target.server.process.pid, resource.RLIMIT_FSIZE,
-                         (trail.stat().st_size, resource.RLIM_INFINITY))
+        resource.prlimit(
+            target.server.process.pid, resource.RLIMIT_FSIZE, (trail.stat().st_size, resource.RLIM_INFINITY)
+        )
         sent = [f"after-{i}" for i in range(200)]
         for reference in sent:
             requests.put(pb.DecryptStreamRequest(reference=reference, ciphertext=sealed))
@@ -129,7 +131,8 @@ def test_a_stream_alone_serves_no_more_than_its_durable_coverage_after_the_trail
         except grpc.RpcError as e:
             end = e
         assert len(served) <= COVERAGE_BUDGET, (
-            f"{len(served)} of 200 stream items served after the audit file stopped growing (budget {COVERAGE_BUDGET})")
+            f"{len(served)} of 200 stream items served after the audit file stopped growing (budget {COVERAGE_BUDGET})"
+        )
         assert end is not None and error_reason(end) == "AUDIT_UNAVAILABLE", end
         assert served + refused == sent[: len(served) + len(refused)]
 
@@ -216,25 +219,38 @@ def _calls(stubs: Stubs, worker: int, count: int, failures: list[str]) -> None:
             if kind == 0:
                 _encrypt(stubs)
             elif kind == 1:
-                stubs.crypto.EncryptBatch(pb.EncryptBatchRequest(key_name=KEY, items=[
-                    pb.EncryptBatchItem(reference=str(n), plaintext=b"b") for n in range(8)]), timeout=TIMEOUT_S)
+                stubs.crypto.EncryptBatch(
+                    pb.EncryptBatchRequest(
+                        key_name=KEY, items=[pb.EncryptBatchItem(reference=str(n), plaintext=b"b") for n in range(8)]
+                    ),
+                    timeout=TIMEOUT_S,
+                )
             elif kind == 2:
                 items = [pb.EncryptStreamRequest(reference=str(n), key_name=KEY, plaintext=b"s") for n in range(5)]
                 assert len(list(stubs.crypto.EncryptStream(iter(items), timeout=TIMEOUT_S))) == 5
             else:
                 with pytest.raises(grpc.RpcError):
-                    stubs.crypto.Encrypt(pb.EncryptRequest(key_name=f"missing-{worker}-{i}\"}}\n", plaintext=b"x"),
-                                         timeout=TIMEOUT_S)
+                    stubs.crypto.Encrypt(
+                        pb.EncryptRequest(key_name=f'missing-{worker}-{i}"}}\n', plaintext=b"x"), timeout=TIMEOUT_S
+                    )
         except grpc.RpcError as e:
             failures.append(f"{e.code()} {error_reason(e)}")
 
 
 @pytest.mark.skipif(not has_option("--audit-sink"), reason="this jar has no --audit-sink")
 def test_the_sinks_copy_is_the_files_lines_in_order_and_a_gone_sink_fails_calls(
-        tmp_path: Path, receiver: _Receiver) -> None:
+    tmp_path: Path, receiver: _Receiver
+) -> None:
     trail = tmp_path / "audit.log"
-    args = ["--audit-log", str(trail), "--audit-required", "--audit-sink", f"tcp://127.0.0.1:{receiver.port}",
-            "--audit-sink-timeout", "PT1S"]
+    args = [
+        "--audit-log",
+        str(trail),
+        "--audit-required",
+        "--audit-sink",
+        f"tcp://127.0.0.1:{receiver.port}",
+        "--audit-sink-timeout",
+        "PT1S",
+    ]
     with serve(tmp_path, args) as target:
         with connect(target) as stubs:
             create_key(stubs, (), KEY)

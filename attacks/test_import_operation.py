@@ -4,6 +4,7 @@ ImportKey into an existing key makes caller-chosen bytes a version of it: whoeve
 everything encrypted after a rotation to it. An `admin` grant (create, rotate, policy) must not carry
 that. Budget: 0 imports by a caller with `admin` only (PERMISSION_DENIED); a caller with `import`
 imports (positive control)."""
+
 from __future__ import annotations
 
 import os

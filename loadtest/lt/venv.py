@@ -3,6 +3,7 @@ and grpcio-tools for the side-by-side (request bodies from the real protos, one 
 
 The venv's directory is named after a hash of its requirements, so two checkouts that want different
 packages (two branches, a CI cache) each keep their own instead of rebuilding one in turn."""
+
 import hashlib
 import os
 import subprocess
@@ -27,8 +28,7 @@ def ensure() -> None:
     if not (MARKER.exists() and MARKER.read_text() == wanted and _python().exists()):
         print(f"loadtest: preparing {VENV} (once)", file=sys.stderr)
         stdlib_venv.EnvBuilder(with_pip=True, clear=True).create(VENV)
-        r = subprocess.run([str(_python()), "-m", "pip", "install", "-q", "--disable-pip-version-check",
-                            *REQUIREMENTS])
+        r = subprocess.run([str(_python()), "-m", "pip", "install", "-q", "--disable-pip-version-check", *REQUIREMENTS])
         if r.returncode != 0:
             sys.exit(f"loadtest: pip could not install {REQUIREMENTS} into {VENV}")
         MARKER.write_text(wanted)

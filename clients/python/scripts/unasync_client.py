@@ -51,7 +51,10 @@ def generate(ruff: str) -> str:
     for command in (["check", "--fix-only", "--select", "F401,I", "--quiet"], ["format", "--quiet"]):
         sync = subprocess.run(
             [ruff, *command, "--config", str(ROOT_CONFIG), "--stdin-filename", str(TARGET), "-"],
-            input=sync, capture_output=True, text=True, check=True,
+            input=sync,
+            capture_output=True,
+            text=True,
+            check=True,
         ).stdout
     return sync
 

@@ -1,4 +1,5 @@
 """Session-wide cipherd servers (plaintext; TLS with bearer tokens; mutual TLS) and clients for the tests."""
+
 from __future__ import annotations
 
 import hashlib
@@ -21,7 +22,7 @@ TOKEN = "app-token-for-tests"
 class Pki:
     ca: Pem
     server: Pem
-    billing: Pem   # a client the mTLS policy knows
+    billing: Pem  # a client the mTLS policy knows
     stranger: Pem  # a client signed by the same CA that no rule names
     other_ca: Pem  # a CA the server does not trust
 
@@ -31,8 +32,13 @@ def pki(tmp_path_factory: pytest.TempPathFactory) -> Pki:
     d = tmp_path_factory.mktemp("pki")
     ca = Authority(d)
     other = Authority(d / "other", "other CA")
-    return Pki(ca.pem, ca.issue("server", "localhost", server=True), ca.issue("billing", "billing.test"),
-               ca.issue("stranger", "stranger.test"), other.pem)
+    return Pki(
+        ca.pem,
+        ca.issue("server", "localhost", server=True),
+        ca.issue("billing", "billing.test"),
+        ca.issue("stranger", "stranger.test"),
+        other.pem,
+    )
 
 
 def _serve(workdir: Path, args: list[str], channel: object) -> Iterator[RunningServer]:
@@ -60,8 +66,11 @@ def token_server(tmp_path_factory: pytest.TempPathFactory, pki: Pki) -> Iterator
         operations: [encrypt, decrypt, admin, import, inspect]
 """)
     creds = grpc.ssl_channel_credentials(pki.ca.cert_bytes())
-    yield from _serve(d, ["--tls-cert", str(pki.server.cert), "--tls-key", str(pki.server.key),
-                          "--access-policy", str(policy)], lambda t: grpc.secure_channel(t, creds))
+    yield from _serve(
+        d,
+        ["--tls-cert", str(pki.server.cert), "--tls-key", str(pki.server.key), "--access-policy", str(policy)],
+        lambda t: grpc.secure_channel(t, creds),
+    )
 
 
 @pytest.fixture(scope="session")
@@ -75,9 +84,20 @@ def mtls_server(tmp_path_factory: pytest.TempPathFactory, pki: Pki) -> Iterator[
         operations: [encrypt, decrypt, admin, import]
 """)
     creds = grpc.ssl_channel_credentials(pki.ca.cert_bytes(), pki.billing.key_bytes(), pki.billing.cert_bytes())
-    yield from _serve(d, ["--tls-cert", str(pki.server.cert), "--tls-key", str(pki.server.key),
-                          "--tls-client-ca", str(pki.ca.cert), "--access-policy", str(policy)],
-                      lambda t: grpc.secure_channel(t, creds))
+    yield from _serve(
+        d,
+        [
+            "--tls-cert",
+            str(pki.server.cert),
+            "--tls-key",
+            str(pki.server.key),
+            "--tls-client-ca",
+            str(pki.ca.cert),
+            "--access-policy",
+            str(policy),
+        ],
+        lambda t: grpc.secure_channel(t, creds),
+    )
 
 
 @pytest.fixture

@@ -1,5 +1,6 @@
 """A long stream broken mid-way by stopping the server, resumed on a new server over the same key store:
 every item answered exactly once across both runs, in order, and each answer right."""
+
 from __future__ import annotations
 
 import asyncio
@@ -67,8 +68,9 @@ def test_encrypt_stream_broken_by_a_stop_resumes_after_the_last_reference(tmp_pa
             resumed = list(c.encrypt_stream("resumed", _encrypt_items(), resume_after=broken.value.last_reference))
             everything = answered + resumed
             assert [r.reference for r in everything] == [f"row-{i}" for i in range(ITEMS)]
-            decrypted = list(c.decrypt_stream(CiphertextItem(r.unwrap(), context=b"t", reference=r.reference)
-                                              for r in everything))
+            decrypted = list(
+                c.decrypt_stream(CiphertextItem(r.unwrap(), context=b"t", reference=r.reference) for r in everything)
+            )
     finally:
         second.stop()
     assert [r.reference for r in decrypted] == [r.reference for r in everything]

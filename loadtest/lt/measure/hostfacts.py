@@ -1,4 +1,5 @@
 """The facts a result needs to be compared: architecture, CPU, cores, JDK, cipherd commit."""
+
 import os
 import platform
 import socket
@@ -55,6 +56,10 @@ def collect_for_target(target: str, metrics_url: str, label: str, commit: str) -
         "jvm_flags": [],
         "cipherd_commit": commit,
     }
-    facts["target"] = {"address": target, "metrics_url": metrics_url, "label": label,
-                       "load_generator_arch": platform.machine()}
+    facts["target"] = {
+        "address": target,
+        "metrics_url": metrics_url,
+        "label": label,
+        "load_generator_arch": platform.machine(),
+    }
     return facts

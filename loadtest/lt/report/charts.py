@@ -1,6 +1,7 @@
 """PNG charts for report.md: throughput vs concurrency, latency percentiles, throughput vs batch size,
 allocation per operation, GC pauses; and the side-by-side's items/s per shape (Vault, echo, the floor,
 cipherd). Each chart is drawn only when its runs are present."""
+
 from pathlib import Path
 
 from ..campaign.figures import RunFigures

@@ -2,6 +2,7 @@
 campaigns against a deployment (--target): nothing is started or stopped, figures come from its own
 /metrics (--metrics-url). Its process CPU comes from the same scrape (process_cpu_time_ns_total), so a
 server on another host is measured by its own account, not by this host's."""
+
 import urllib.error
 import urllib.request
 
@@ -35,7 +36,7 @@ def cpu_seconds_from(samples) -> float | None:
 class RemoteCipherd:
     """The same surface as servers.cipherd.Cipherd, for a server this runner does not own."""
 
-    jvm_flags: list[str] = []   # unknown: the deployment's own
+    jvm_flags: list[str] = []  # unknown: the deployment's own
 
     def __init__(self, target: str, metrics_url: str, label: str):
         split_target(target)

@@ -5,6 +5,7 @@ see the status and answer h2load cannot. grpcio is imported on use: it lives in 
 class Client:
     def __init__(self, target: str):
         import grpc
+
         self._grpc = grpc
         self.channel = grpc.insecure_channel(target)
 

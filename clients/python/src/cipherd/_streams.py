@@ -1,6 +1,7 @@
 """What the item streams (encrypt_stream, decrypt_stream, re_encrypt_stream) share between the sync and
 asyncio clients: the requests fed to gRPC from the caller's items, resuming after a reference, and the
 error a broken stream raises (proto/README.md, "Streams")."""
+
 from __future__ import annotations
 
 from collections.abc import AsyncIterable, AsyncIterator, Callable, Iterable, Iterator
@@ -31,8 +32,9 @@ class ItemFeed(Generic[I, Q]):
     exception raised by the items (or by turning one into a request) ends the input: the items already
     sent are still answered, then finished() raises it."""
 
-    def __init__(self, items: Iterable[I] | AsyncIterable[I], to_request: Callable[[I], Q],
-                 resume_after: str | None) -> None:
+    def __init__(
+        self, items: Iterable[I] | AsyncIterable[I], to_request: Callable[[I], Q], resume_after: str | None
+    ) -> None:
         if resume_after == "":
             raise ValueError("resume_after needs a non-empty reference: give items references to resume a stream")
         self._items = items
