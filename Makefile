@@ -17,7 +17,7 @@ BUF_VERSION := v1.75.0
 DATA_DIR ?= data
 JAR := server/target/cipherd.jar
 
-.PHONY: help jdk build run test prefetch-tools test-make proto proto-check proto-go proto-python proto-ts test-go test-python test-attacks test-ts test-java-client proto-java test-crosslang test-docs test-deploy test-image test-image-arm64 test-k8s test-java format test-vault test-otel lint-proto proto-release fuzz-smoke fuzz bench loadtest loadtest-check loadtest-smoke test-arm64-startup clean
+.PHONY: help jdk build run test prefetch-tools test-make proto proto-check lint-python proto-go proto-python proto-ts test-go test-python test-attacks test-ts test-java-client proto-java test-crosslang test-docs test-deploy test-image test-image-arm64 test-k8s test-java format test-vault test-otel lint-proto proto-release fuzz-smoke fuzz bench loadtest loadtest-check loadtest-smoke test-arm64-startup clean
 
 help: ## list the targets
 	@grep -E '^[a-z0-9-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-19s %s\n", $$1, $$2}'
@@ -144,7 +144,13 @@ test-go: build proto-check ## Go client and cipherctl: generated code not stale,
 
 # --- Python and TypeScript clients (clients/python, clients/typescript) ---
 
-test-python: build proto-check ## Python client: generated code fresh, the sync client generated from the asyncio one, ruff, mypy --strict, pytest against the jar
+# ruff (pinned in the Python client's venv, configured by ruff.toml) over every Python file of the repository.
+RUFF = "$$(clients/python/scripts/venv)/bin/ruff"
+
+lint-python: ## ruff format --check and ruff check (ruff.toml) of every Python file: the client, attacks/, docs/test, loadtest/, crosslang, deploy/
+	$(RUFF) format --check --quiet . && $(RUFF) check --quiet . && echo "lint-python: ruff format and ruff check clean"
+
+test-python: build proto-check lint-python ## Python client: generated code fresh, the sync client generated from the asyncio one, ruff, mypy --strict, pytest against the jar
 	clients/python/scripts/unasync --check
 	cd clients/python && "$$(scripts/venv)/bin/mypy" --config-file pyproject.toml
 	cd clients/python && $(CLIENT_TEST_ENV) "$$(scripts/venv)/bin/python" -m pytest -p no:cacheprovider -q $(PYTEST_ARGS)

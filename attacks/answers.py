@@ -8,11 +8,12 @@ from dataclasses import dataclass
 from typing import Any
 
 import grpc
-from cipherd.errors import ERROR_DOMAIN
-from cipherd.errors import from_rpc_error as error_for_call
 from google.protobuf.message import DecodeError, Message
 from google.rpc.error_details_pb2 import ErrorInfo
 from grpc_status import rpc_status
+
+from cipherd.errors import ERROR_DOMAIN
+from cipherd.errors import from_rpc_error as error_for_call
 
 Metadata = Sequence[tuple[str, str]]
 

@@ -8,9 +8,8 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 
 import pytest
-
-from policy import Caller, Rule, write_policy
 from certs import Pem
+from policy import Caller, Rule, write_policy
 from servers import Pki, Target, serve
 
 EVERY_KEY = ("*",)

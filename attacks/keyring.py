@@ -6,10 +6,11 @@ import base64
 from dataclasses import dataclass
 
 from answers import Metadata
+from servers import Stubs
+
 from cipherd.v1 import crypto_service_pb2 as pb
 from cipherd.v1 import key_admin_service_pb2 as admin_pb
 from cipherd.v1 import keys_pb2
-from servers import Stubs
 
 TIMEOUT_S = 30.0
 

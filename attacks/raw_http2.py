@@ -4,6 +4,7 @@ reset right after they open. Outbound validation is off so the frames go out exa
 
 from __future__ import annotations
 
+import contextlib
 import socket
 import struct
 import time
@@ -110,7 +111,5 @@ class RawConnection:
         return set(streams) <= self.closed
 
     def close(self) -> None:
-        try:
+        with contextlib.suppress(OSError):
             self.sock.close()
-        except OSError:
-            pass

@@ -15,12 +15,12 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import grpc
+from certs import Authority, Pem, _write
 from cryptography import x509
 from cryptography.hazmat.primitives import hashes
 from cryptography.hazmat.primitives.asymmetric import ec
 from cryptography.x509.oid import NameOID
 
-from certs import Authority, Pem, _write
 from cipherd.v1 import crypto_service_pb2_grpc as crypto_grpc
 from cipherd.v1 import key_admin_service_pb2_grpc as admin_grpc
 from server import RunningServer, jar_and_java, start_server

@@ -16,15 +16,15 @@ from typing import Any
 
 import grpc
 import pytest
-from google.protobuf.message import Message
-
 from answers import Answer, Metadata, unary
 from certs import Pem
-from cipherd.v1 import crypto_service_pb2 as pb
-from cipherd.v1 import keys_pb2
+from google.protobuf.message import Message
 from keyring import create_key
 from policy import Caller, Rule, write_policy
 from servers import Pki, Stubs, Target, connect, serve
+
+from cipherd.v1 import crypto_service_pb2 as pb
+from cipherd.v1 import keys_pb2
 
 BUDGET_S = 2.0
 DEADLINE_S = 10.0

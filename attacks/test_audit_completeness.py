@@ -27,15 +27,15 @@ import shutil
 import subprocess
 import time
 from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
+from servers import serve
 
 import cipherd
 from cipherd.audit import AuditVerdict, verify_with_server
-from servers import serve
 
 CHECKPOINT_EVERY = "PT0.05S"
 GO_CLIENT = Path(__file__).resolve().parents[1] / "clients" / "go"
@@ -131,10 +131,8 @@ def last_seq(live: Path) -> int:
 
 def calls(target: str, encrypts: int, decrypts: int = 0) -> None:
     with cipherd.Client(target, timeout=30) as client:
-        try:
+        with suppress(cipherd.AlreadyExistsError):
             client.create_key("ledger")
-        except cipherd.AlreadyExistsError:
-            pass
         ciphertext = ""
         for i in range(encrypts):
             ciphertext = client.encrypt("ledger", f"row-{i}".encode(), context=b"ledger")

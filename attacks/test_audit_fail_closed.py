@@ -20,6 +20,7 @@ fail AUDIT_UNAVAILABLE (0 served unrecorded off-host), and are served again once
 
 from __future__ import annotations
 
+import contextlib
 import queue
 import resource
 import socket
@@ -30,12 +31,12 @@ from pathlib import Path
 
 import grpc
 import pytest
-
 from answers import error_reason
-from cipherd.audit import verify
-from cipherd.v1 import crypto_service_pb2 as pb
 from keyring import create_key
 from servers import Stubs, connect, has_option, serve
+
+from cipherd.audit import verify
+from cipherd.v1 import crypto_service_pb2 as pb
 
 TIMEOUT_S = 30.0
 KEY = "f6-orders"
@@ -186,17 +187,13 @@ class _Receiver:
         with self._lock:
             assert self._listener is not None
             # shutdown first: a close while the acceptor thread waits in accept leaves the port bound.
-            try:
+            with contextlib.suppress(OSError):
                 self._listener.shutdown(socket.SHUT_RDWR)
-            except OSError:
-                pass
             self._listener.close()
             for connection in self._connections:
                 # shutdown, not only close: a close while the reader thread waits in recv sends no FIN.
-                try:
+                with contextlib.suppress(OSError):
                     connection.shutdown(socket.SHUT_RDWR)
-                except OSError:
-                    pass
                 connection.close()
             self._connections.clear()
 
@@ -251,33 +248,32 @@ def test_the_sinks_copy_is_the_files_lines_in_order_and_a_gone_sink_fails_calls(
         "--audit-sink-timeout",
         "PT1S",
     ]
-    with serve(tmp_path, args) as target:
-        with connect(target) as stubs:
-            create_key(stubs, (), KEY)
-            failures: list[str] = []
-            workers = [threading.Thread(target=_calls, args=(stubs, w, 40, failures)) for w in range(8)]
-            for w in workers:
-                w.start()
-            for w in workers:
-                w.join(timeout=300)
-            assert not failures, f"calls failed with the sink up: {failures[:5]}"
+    with serve(tmp_path, args) as target, connect(target) as stubs:
+        create_key(stubs, (), KEY)
+        failures: list[str] = []
+        workers = [threading.Thread(target=_calls, args=(stubs, w, 40, failures)) for w in range(8)]
+        for w in workers:
+            w.start()
+        for w in workers:
+            w.join(timeout=300)
+        assert not failures, f"calls failed with the sink up: {failures[:5]}"
 
-            receiver.stop()
-            with pytest.raises(grpc.RpcError) as gone:
-                _encrypt(stubs)
-            assert gone.value.code() == grpc.StatusCode.UNAVAILABLE
-            assert error_reason(gone.value) == "AUDIT_UNAVAILABLE"
+        receiver.stop()
+        with pytest.raises(grpc.RpcError) as gone:
+            _encrypt(stubs)
+        assert gone.value.code() == grpc.StatusCode.UNAVAILABLE
+        assert error_reason(gone.value) == "AUDIT_UNAVAILABLE"
 
-            receiver.start(receiver.port)
-            served = None
-            deadline = time.monotonic() + 20
-            while served is None and time.monotonic() < deadline:
-                try:
-                    served = _encrypt(stubs)
-                except grpc.RpcError as e:
-                    assert error_reason(e) == "AUDIT_UNAVAILABLE", e
-                    time.sleep(0.2)
-            assert served is not None, "calls not served again once the sink was back"
+        receiver.start(receiver.port)
+        served = None
+        deadline = time.monotonic() + 20
+        while served is None and time.monotonic() < deadline:
+            try:
+                served = _encrypt(stubs)
+            except grpc.RpcError as e:
+                assert error_reason(e) == "AUDIT_UNAVAILABLE", e
+                time.sleep(0.2)
+        assert served is not None, "calls not served again once the sink was back"
     # Stopped: the last checkpoint is in the file, and sent before the sink closed.
     deadline = time.monotonic() + 10
     while receiver.copy() != trail.read_bytes() and time.monotonic() < deadline:

@@ -22,15 +22,14 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-
 from answers import unary
 from certs import Pem
-from cipherd.audit import verify
-from cipherd.v1 import crypto_service_pb2 as pb
-from conftest import fresh
 from keyring import Envelope, create_key, encrypt
 from policy import Caller, Rule, write_policy
 from servers import Pki, Target, connect, serve
+
+from cipherd.audit import verify
+from cipherd.v1 import crypto_service_pb2 as pb
 
 OWNER = Caller("rec-owner", [Rule(["*"], ["encrypt", "decrypt", "admin"])])
 ITEMS = 4096
@@ -145,9 +144,8 @@ def test_sigkill_right_after_the_largest_record_never_keeps_the_server_down(
         copy = d / f"audit-{cut}.log"
         copy.write_bytes(whole[:cut])
         copy_args = [copy.as_posix() if a == trail.as_posix() else a for a in args]
-        with serve(d, copy_args, ca=pki.pem) as restarted:
-            with connect(restarted) as stubs:
-                assert encrypt(stubs, OWNER.metadata, KEY, b"after the crash"), label
+        with serve(d, copy_args, ca=pki.pem) as restarted, connect(restarted) as stubs:
+            assert encrypt(stubs, OWNER.metadata, KEY, b"after the crash"), label
         verdict = verify([copy])
         assert verdict.intact, f"{label}: the trail no longer verifies: {verdict.problem}"
         assert verdict.torn == (0 if label == "after the record" else 1), label

@@ -11,16 +11,17 @@ from __future__ import annotations
 
 import base64
 import binascii
+import contextlib
 import uuid
 
 import pytest
-
 from answers import Answer, unary
 from conftest import Callers
-from cipherd.v1 import crypto_service_pb2 as pb
-from cipherd.v1 import key_admin_service_pb2 as admin_pb
 from keyring import Envelope, create_key, encrypt
 from servers import Target, connect
+
+from cipherd.v1 import crypto_service_pb2 as pb
+from cipherd.v1 import key_admin_service_pb2 as admin_pb
 
 MAX_PAGES = 200
 KEYS_EACH = 5
@@ -31,10 +32,8 @@ def _decodings(token: str) -> list[bytes]:
     forms = [token.encode()]
     padded = token + "=" * (-len(token) % 4)
     for decode in (base64.b64decode, base64.urlsafe_b64decode, binascii.unhexlify):
-        try:
+        with contextlib.suppress(binascii.Error, ValueError):
             forms.append(decode(padded if decode is not binascii.unhexlify else token))
-        except (binascii.Error, ValueError):
-            pass
     return forms
 
 

@@ -15,14 +15,14 @@ from collections.abc import Iterator
 
 import grpc
 import pytest
-from cryptography import x509
-
 from answers import Answer, Metadata, unary
 from certs import Pem
-from cipherd.v1 import crypto_service_pb2 as pb
-from cipherd.v1 import key_admin_service_pb2 as admin_pb
+from cryptography import x509
 from policy import Caller, Rule, write_policy
 from servers import IP_LOOPBACK, Pki, Target, connect, serve
+
+from cipherd.v1 import crypto_service_pb2 as pb
+from cipherd.v1 import key_admin_service_pb2 as admin_pb
 
 KEY = "demo"
 ROOT = Caller("root", [Rule(["*"], ["encrypt", "decrypt", "admin", "inspect"])], with_token=False)

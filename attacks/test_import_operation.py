@@ -10,13 +10,13 @@ from __future__ import annotations
 import os
 
 import grpc
-
 from answers import unary
 from conftest import Callers, fresh
-from cipherd.v1 import key_admin_service_pb2 as admin_pb
-from cipherd.v1 import keys_pb2
 from keyring import create_key
 from servers import Target, connect
+
+from cipherd.v1 import key_admin_service_pb2 as admin_pb
+from cipherd.v1 import keys_pb2
 
 
 def _import(key: str) -> admin_pb.ImportKeyRequest:

@@ -17,15 +17,15 @@ from dataclasses import dataclass
 
 import grpc
 import pytest
-from cryptography.hazmat.primitives.ciphers import Cipher, algorithms, modes
-
 from answers import stream, unary
 from conftest import Callers, fresh
+from cryptography.hazmat.primitives.ciphers import Cipher, algorithms, modes
+from keyring import create_key
+from servers import Target, connect
+
 from cipherd.v1 import crypto_service_pb2 as pb
 from cipherd.v1 import key_admin_service_pb2 as admin_pb
 from cipherd.v1 import keys_pb2
-from keyring import create_key
-from servers import Target, connect
 
 PROBES = 64
 DENIED = grpc.StatusCode.PERMISSION_DENIED.value[0]
@@ -149,7 +149,7 @@ def test_reencrypt_batch_legacy_items_are_no_padding_oracle(
     _check(
         [
             (p.good_padding, r.error.code if r.HasField("error") else 0, r.error.message)
-            for p, r in zip(legacy.probes, results)
+            for p, r in zip(legacy.probes, results, strict=True)
         ],
         f"ReEncryptBatch into {target}",
     )

@@ -20,17 +20,17 @@ from pathlib import Path
 
 import grpc
 import pytest
-from google.protobuf.duration_pb2 import Duration
-
 from answers import Answer, unary
 from certs import Pem
-from cipherd.audit import verify
-from cipherd.v1 import crypto_service_pb2 as pb
-from cipherd.v1 import key_admin_service_pb2 as admin_pb
 from conftest import fresh
+from google.protobuf.duration_pb2 import Duration
 from keyring import create_key, encrypt
 from policy import ANONYMOUS_METADATA, Caller, Rule, write_policy
 from servers import Pki, Target, connect, serve
+
+from cipherd.audit import verify
+from cipherd.v1 import crypto_service_pb2 as pb
+from cipherd.v1 import key_admin_service_pb2 as admin_pb
 
 EVERY_KEY = ("*",)
 ADMIN = Caller("lc-admin", [Rule(EVERY_KEY, ["encrypt", "decrypt", "admin", "inspect"])])

@@ -10,6 +10,7 @@ Today's main (two threads, caller-runs, no request time) answered none: two held
 
 from __future__ import annotations
 
+import contextlib
 import http.client
 import selectors
 import socket
@@ -20,7 +21,6 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 import pytest
-
 from servers import Target, serve
 
 HALF_OPEN = 100
@@ -108,10 +108,8 @@ class Attacker:
                     held = key.data
                     if held.trickle and now >= held.next_byte:
                         held.next_byte = now + 1
-                        try:
+                        with contextlib.suppress(OSError):  # closed by the server: the select above sees it
                             held.sock.send(b"a")
-                        except OSError:
-                            pass  # closed by the server: the select above sees it
         finally:
             self.holding.set()
             for key in list(selector.get_map().values()):

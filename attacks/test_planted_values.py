@@ -25,14 +25,14 @@ from collections.abc import Iterator
 
 import grpc
 import pytest
-
 from answers import Answer, stream, unary
 from certs import Pem
-from cipherd.v1 import crypto_service_pb2 as pb
-from cipherd.v1 import key_admin_service_pb2 as admin_pb
 from keyring import Envelope, create_key, encrypt
 from policy import Caller, Rule, write_policy
 from servers import Pki, Stubs, Target, connect, serve
+
+from cipherd.v1 import crypto_service_pb2 as pb
+from cipherd.v1 import key_admin_service_pb2 as admin_pb
 
 COLUMN_KEY = "users-email"
 COLUMN = b"users.email/42"  # the column's context: any writer of the column knows it

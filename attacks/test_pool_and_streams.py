@@ -18,10 +18,10 @@ from typing import Any
 
 import grpc
 import pytest
-
 from answers import unary
-from cipherd.v1 import crypto_service_pb2 as pb
 from servers import Stubs, Target, connect, help_text, serve
+
+from cipherd.v1 import crypto_service_pb2 as pb
 
 POOL_MAX = 4
 HOLDERS = 16

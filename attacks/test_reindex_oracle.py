@@ -27,15 +27,15 @@ from collections.abc import Iterator
 
 import grpc
 import pytest
-
 from answers import Answer, Metadata, unary
 from certs import Pem
 from conftest import fresh
-from cipherd.v1 import crypto_service_pb2 as pb
-from cipherd.v1 import keys_pb2
 from keyring import Envelope, create_key, encrypt
 from policy import Caller, Rule, write_policy
 from servers import Pki, Stubs, Target, connect, serve
+
+from cipherd.v1 import crypto_service_pb2 as pb
+from cipherd.v1 import keys_pb2
 
 PROBES = 64
 AUTHENTICATED = {

@@ -15,16 +15,16 @@ from typing import Any
 
 import grpc
 import pytest
-from google.protobuf.message import Message
-
 from answers import Answer, Metadata, unary
 from conftest import Callers, fresh
-from cipherd.v1 import crypto_service_pb2 as pb
-from cipherd.v1 import key_admin_service_pb2 as admin_pb
-from cipherd.v1 import keys_pb2
+from google.protobuf.message import Message
 from keyring import create_key
 from policy import ANONYMOUS_METADATA
 from servers import Stubs, Target, connect
+
+from cipherd.v1 import crypto_service_pb2 as pb
+from cipherd.v1 import key_admin_service_pb2 as admin_pb
+from cipherd.v1 import keys_pb2
 
 CALL_BUDGET = 1024
 ITEM_BUDGET = 512

@@ -28,17 +28,17 @@ from pathlib import Path
 
 import grpc
 import pytest
-from google.protobuf.duration_pb2 import Duration
-
 from answers import Answer, unary
 from certs import Pem
-from cipherd.v1 import crypto_service_pb2 as pb
-from cipherd.v1 import key_admin_service_pb2 as admin_pb
-from cipherd.v1 import keys_pb2
 from conftest import fresh
+from google.protobuf.duration_pb2 import Duration
 from keyring import TIMEOUT_S, encrypt
 from policy import ANONYMOUS_METADATA, Caller, Rule, write_policy
 from servers import Pki, Stubs, Target, connect, serve
+
+from cipherd.v1 import crypto_service_pb2 as pb
+from cipherd.v1 import key_admin_service_pb2 as admin_pb
+from cipherd.v1 import keys_pb2
 
 EVERY_KEY = ("*",)
 OWNER = Caller("ev-owner", [Rule(EVERY_KEY, ["encrypt", "admin", "inspect"])])

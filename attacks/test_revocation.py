@@ -31,11 +31,11 @@ from typing import Any
 
 import grpc
 import pytest
-
 from certs import Pem
-from cipherd.v1 import crypto_service_pb2 as pb
 from policy import Caller, Rule, write_policy
 from servers import Pki, Target, connect, help_text, serve
+
+from cipherd.v1 import crypto_service_pb2 as pb
 
 KEY = "revocation"
 POLICY_PERIOD_S = 2.0
@@ -283,20 +283,22 @@ def test_connections_have_a_bounded_default_age(tmp_path: Path) -> None:
     age = re.fullmatch(r"PT(\d+)M", default.group(1))
     assert age and int(age.group(1)) <= 60, f"default age {default.group(1)} is not bounded by an hour"
 
-    with serve(
-        tmp_path, ["--max-connection-age", "PT2S", "--max-connection-age-grace", "PT1S", "--demo-key", KEY]
-    ) as target:
-        with connect(target) as stubs:
-            stream = ItemStream(stubs, ())
-            opened = time.monotonic()
-            ended: float | None = None
-            while time.monotonic() - opened < OBSERVE_S:
-                try:
-                    stream.send()
-                except (grpc.RpcError, StopIteration):
-                    ended = time.monotonic() - opened
-                    break
-                time.sleep(0.05)
-            stream.close()
+    with (
+        serve(
+            tmp_path, ["--max-connection-age", "PT2S", "--max-connection-age-grace", "PT1S", "--demo-key", KEY]
+        ) as target,
+        connect(target) as stubs,
+    ):
+        stream = ItemStream(stubs, ())
+        opened = time.monotonic()
+        ended: float | None = None
+        while time.monotonic() - opened < OBSERVE_S:
+            try:
+                stream.send()
+            except (grpc.RpcError, StopIteration):
+                ended = time.monotonic() - opened
+                break
+            time.sleep(0.05)
+        stream.close()
     # Age +10% jitter, the grace, slack.
     assert ended is not None and ended < 2 * 1.1 + 1 + 2, f"a connection past its age lived {ended} s"

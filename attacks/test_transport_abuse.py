@@ -20,14 +20,13 @@ import time
 import urllib.request
 from collections.abc import Callable, Iterator
 
-import grpc
 import pytest
-from h2.errors import ErrorCodes
-
 from answers import Answer, unary
-from cipherd.v1 import crypto_service_pb2 as pb
+from h2.errors import ErrorCodes
 from raw_http2 import RawConnection, grpc_frame, request_headers
 from servers import Target, connect, serve
+
+from cipherd.v1 import crypto_service_pb2 as pb
 
 KEY = "demo"
 ENCRYPT = "/cipherd.v1.CryptoService/Encrypt"

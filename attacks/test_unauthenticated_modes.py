@@ -15,13 +15,13 @@ from collections import Counter
 
 import grpc
 import pytest
-
 from answers import Metadata, unary
 from conftest import Callers, fresh
-from cipherd.v1 import crypto_service_pb2 as pb
-from cipherd.v1 import keys_pb2
 from keyring import Envelope, create_key, encrypt
 from servers import Stubs, Target, connect
+
+from cipherd.v1 import crypto_service_pb2 as pb
+from cipherd.v1 import keys_pb2
 
 PROBES = 64
 UNAUTHENTICATED_MODES = {
@@ -59,7 +59,7 @@ def _ecb_probes(stubs: Stubs, metadata: Metadata, key: str, original: str) -> li
     the last block makes it bad (all but surely)."""
     envelope = Envelope.parse(original)
     probes = [(original, True)]
-    for i in range(PROBES // 2 - 1):
+    for _ in range(PROBES // 2 - 1):
         donor = Envelope.parse(encrypt(stubs, metadata, key, os.urandom(20))).payload
         probes.append((envelope.with_payload(donor[:16] + envelope.payload[16:]), True))
     probes += [(envelope.flipped(16 + i % 16, 1 + i // 16), False) for i in range(PROBES // 2)]

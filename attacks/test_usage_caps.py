@@ -17,15 +17,15 @@ from concurrent.futures import ThreadPoolExecutor
 
 import grpc
 import pytest
-
 from answers import Answer, stream, unary
 from certs import Pem
-from cipherd.v1 import crypto_service_pb2 as pb
-from cipherd.v1 import key_admin_service_pb2 as admin_pb
-from cipherd.v1 import keys_pb2
 from conftest import fresh
 from policy import Caller, Rule, write_policy
 from servers import Pki, Stubs, Target, connect, serve
+
+from cipherd.v1 import crypto_service_pb2 as pb
+from cipherd.v1 import key_admin_service_pb2 as admin_pb
+from cipherd.v1 import keys_pb2
 
 CAP = 3
 TIMEOUT_S = 120.0

@@ -14,13 +14,13 @@ receive size; every refusal INVALID_ARGUMENT (reason INVALID_ARGUMENT) naming th
 from __future__ import annotations
 
 import grpc
-
 from answers import Answer, stream, unary
-from cipherd.v1 import crypto_service_pb2 as pb
-from cipherd.v1 import keys_pb2
 from conftest import Callers, fresh
 from keyring import create_key
 from servers import Stubs, Target, connect
+
+from cipherd.v1 import crypto_service_pb2 as pb
+from cipherd.v1 import keys_pb2
 
 MAX_MESSAGE = 4 * 1024 * 1024
 REFERENCE = "r" * 2048

@@ -21,6 +21,7 @@ import secrets
 import sys
 import threading
 import time
+from pathlib import Path
 
 import cipherd
 from cipherd.errors import UnavailableError
@@ -35,7 +36,7 @@ def client(target: str, index: int = 0) -> cipherd.Client:
     # every thread would reach the same pod through the Service. A message limit that differs per thread
     # (all far above these 48-byte calls) gives each its own connection, which kube-proxy places anew.
     ca = os.environ.get("CIPHERD_CA")
-    tls = cipherd.TlsConfig(ca=open(ca, "rb").read(), server_name=os.environ.get("CIPHERD_SERVER_NAME")) if ca else None
+    tls = cipherd.TlsConfig(ca=Path(ca).read_bytes(), server_name=os.environ.get("CIPHERD_SERVER_NAME")) if ca else None
     return cipherd.Client(
         target,
         tls=tls,
@@ -132,7 +133,7 @@ def run(targets: str, key: str, seconds: float, out: str) -> None:
 
 
 def verify(target: str, path: str) -> None:  # one target
-    kept = json.load(open(path))["kept"]
+    kept = json.loads(Path(path).read_text())["kept"]
     bad = 0
     with client(target) as c:
         for ct, pt in kept:

@@ -169,7 +169,9 @@ def collector(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Collector]:
                 break
             except OSError:
                 if process.poll() is not None or time.monotonic() > deadline:
-                    raise RuntimeError("the collector did not start:\n" + (workdir / "collector.log").read_text())
+                    raise RuntimeError(
+                        "the collector did not start:\n" + (workdir / "collector.log").read_text()
+                    ) from None
                 time.sleep(0.1)
         yield Collector(process, f"http://127.0.0.1:{port}", forwarded)
     finally:

@@ -7,6 +7,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import grpc
+
 from server import RunningServer, jar_and_java, start_server
 
 Server = RunningServer

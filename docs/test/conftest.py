@@ -11,9 +11,8 @@ import sys
 from collections.abc import Iterator
 from pathlib import Path
 
-import pytest
-
 import cipherd_server
+import pytest
 from page import Reader
 
 REPO = Path(__file__).resolve().parents[2]

@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import os
 import signal
 import subprocess
@@ -32,7 +33,7 @@ class Session:
     def __init__(self, cwd: Path, env: dict[str, str], scratch: Path, timeout_s: float) -> None:
         self.scratch, self.timeout_s, self._count = scratch, timeout_s, 0
         scratch.mkdir(parents=True, exist_ok=True)
-        self._log = open(scratch / "session.log", "w")
+        self._log = open(scratch / "session.log", "w")  # noqa: SIM115 - open for the session, closed by close()
         self._bash = subprocess.Popen(
             ["bash", "--noprofile", "--norc"],
             cwd=cwd,
@@ -94,10 +95,8 @@ class Session:
 
     def close(self) -> None:
         if self._bash.poll() is None:
-            try:
+            with contextlib.suppress(ProcessLookupError):
                 os.killpg(self._bash.pid, signal.SIGTERM)
-            except ProcessLookupError:
-                pass
             try:
                 self._bash.wait(timeout=10)
             except subprocess.TimeoutExpired:

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import pytest
-
 from expected import matches
 
 SHOWN_ENCRYPT = '{\n  "ciphertext": "\\u003cdemo/v1:gcm\\u003eF14cvd8YXnmiH6LpxedhoHP2",\n  "key_version": 1\n}\n'

@@ -6,9 +6,8 @@ from __future__ import annotations
 from collections import Counter
 from pathlib import Path
 
-import pytest
-
 import cipherd_server
+import pytest
 from conftest import REPO
 from markdown import blocks
 from page import Reader, kind, run_page

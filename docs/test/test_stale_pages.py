@@ -7,9 +7,8 @@ from __future__ import annotations
 from collections.abc import Iterator
 from pathlib import Path
 
-import pytest
-
 import cipherd_server
+import pytest
 from conftest import environment_for, reader_for, start_server
 from markdown import blocks
 from page import PageFailure, run_page

@@ -5,7 +5,7 @@ import platform
 import socket
 import sys
 import time
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from pathlib import Path
 
 from . import options, rows, sanity, tools
@@ -44,7 +44,7 @@ def run_all(args) -> int:
     from .report import markdown  # matplotlib: only in the venv
 
     families = [] if args.side_by_side_only else campaign_families.select(args.campaigns, args.only)
-    stamp = datetime.now(timezone.utc).strftime("%Y%m%dT%H%M%SZ")
+    stamp = datetime.now(UTC).strftime("%Y%m%dT%H%M%SZ")
     out = args.out or RESULTS / f"{stamp}-{platform.machine()}-{socket.gethostname()}"
     if args.target:
         out = args.out or RESULTS / f"{stamp}-{args.label or 'target'}-{socket.gethostname()}"

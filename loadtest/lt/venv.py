@@ -22,7 +22,7 @@ def _python() -> Path:
 
 
 def ensure() -> None:
-    if sys.version_info < (3, 11):
+    if sys.version_info < (3, 11):  # noqa: UP036 - run by whatever python3 the caller has
         sys.exit(f"loadtest: Python 3.11+ is needed, this is {sys.version.split()[0]}")
     wanted = "\n".join(sorted(REQUIREMENTS))
     if not (MARKER.exists() and MARKER.read_text() == wanted and _python().exists()):

@@ -13,8 +13,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from lt import rows as rows_json  # noqa: E402
 from lt import options, sanity  # noqa: E402
+from lt import rows as rows_json  # noqa: E402
 from lt.report.summary import load_summary  # noqa: E402
 from lt.sidebyside import floor, floor_goals, floor_report, jce, shapes  # noqa: E402
 from lt.sidebyside import report as sbs_report  # noqa: E402

@@ -304,6 +304,7 @@ class BodiesTest(unittest.TestCase):
 
     def test_payload_is_the_campaigns_payload(self):
         import base64
+
         from lt.campaign import fixtures
 
         self.assertEqual(base64.b64encode(shapes.payload()).decode(), fixtures.payload_b64(100))

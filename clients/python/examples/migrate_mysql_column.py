@@ -12,6 +12,7 @@ Exits 1 if a row failed: the others are migrated, and the failed ids are listed.
 
 from __future__ import annotations
 
+import contextlib
 import csv
 import os
 import sys
@@ -37,10 +38,8 @@ def ensure_keys(c: cipherd.Client) -> None:
     except cipherd.NotFoundError:
         key = c.import_key(LEGACY_KEY, legacy_cipher=LegacyCipher.MYSQL_AES_ECB, passphrase=os.environ["MYSQL_AES_KEY"])
         print(f"imported {LEGACY_KEY} v{key.current_version}: a legacy {LegacyCipher.MYSQL_AES_ECB.value} key")
-    try:
+    with contextlib.suppress(cipherd.AlreadyExistsError):
         c.create_key(TARGET_KEY)
-    except cipherd.AlreadyExistsError:
-        pass
 
 
 def legacy_rows(source: TextIO) -> Iterator[CiphertextItem]:

@@ -55,7 +55,7 @@ class Authority:
         self.pem = _write(directory, cn.replace(" ", "-"), self._cert, self._key)
 
     def _builder(self, subject: x509.Name, public_key: ec.EllipticCurvePublicKey) -> x509.CertificateBuilder:
-        now = datetime.datetime.now(datetime.timezone.utc)
+        now = datetime.datetime.now(datetime.UTC)
         return (
             x509.CertificateBuilder()
             .subject_name(subject)

@@ -10,9 +10,9 @@ from pathlib import Path
 
 import grpc
 import pytest
+from certs import Authority, Pem
 
 import cipherd
-from certs import Authority, Pem
 from server import RunningServer, start_server
 
 TOKEN = "app-token-for-tests"

@@ -18,9 +18,9 @@ import pytest
 
 import cipherd
 from cipherd.audit import AuditHead, checkpoints, checkpoints_under, read_head, verify, verify_with_server
-from server import jar_and_java, start_server
 from cipherd.v1 import audit_service_pb2 as audit_pb
 from cipherd.v1 import audit_service_pb2_grpc
+from server import jar_and_java, start_server
 
 VECTORS = Path(__file__).resolve().parents[3] / "proto" / "testdata" / "audit"
 SPEC: dict[str, Any] = json.loads((VECTORS / "audit.json").read_text(encoding="utf-8"))

@@ -9,8 +9,9 @@ import subprocess
 import sys
 from pathlib import Path
 
-import cipherd
 from mysql_sample_export import DAMAGED_ROW, sample_secret
+
+import cipherd
 from server import RunningServer
 
 EXAMPLES = Path(__file__).resolve().parents[1] / "examples"

@@ -7,10 +7,10 @@ from collections.abc import Sequence
 from typing import Any
 
 import pytest
+from mysql_sample_export import MYSQL_HELLO  # examples/: MySQL's AES_ENCRYPT, made here
 
 import cipherd
 from cipherd import CiphertextItem, LegacyCipher, LegacyCiphertext
-from mysql_sample_export import MYSQL_HELLO  # examples/: MySQL's AES_ENCRYPT, made here
 from server import RunningServer
 
 COLUMN = b"users.email/42"  # the column's context, which any writer of the column knows

@@ -3,7 +3,7 @@ and comes from the proto field the spec names, and secrets stay out of reprs."""
 
 from __future__ import annotations
 
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
 
 import pytest
 
@@ -101,7 +101,7 @@ def test_policy_periods_are_timedeltas_on_both_sides() -> None:
 
 
 def test_key_versions_read_mode_legacy_cipher_and_usage() -> None:
-    used = datetime(2026, 5, 1, 12, 30, tzinfo=timezone.utc)
+    used = datetime(2026, 5, 1, 12, 30, tzinfo=UTC)
     message = keys_pb2.Key(
         key_name="k",
         current_version=2,

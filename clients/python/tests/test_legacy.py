@@ -11,10 +11,10 @@ from collections.abc import AsyncIterator, Iterator
 import pytest
 from cryptography.hazmat.primitives import padding
 from cryptography.hazmat.primitives.ciphers import Cipher, algorithms, modes
+from mysql_sample_export import MYSQL_HELLO, mysql_aes_encrypt  # examples/: MySQL's AES_ENCRYPT, made here
 
 import cipherd
 from cipherd import CiphertextItem, LegacyCipher, LegacyCiphertext, LegacyIv, Mode
-from mysql_sample_export import MYSQL_HELLO, mysql_aes_encrypt  # examples/: MySQL's AES_ENCRYPT, made here
 from server import RunningServer
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
 from typing import TypeVar
 
 import grpc
@@ -32,7 +32,7 @@ def first_call(call: Callable[[], T], rpc: str) -> T:
 
 
 def near(moment: datetime | None, expected: timedelta) -> bool:
-    return moment is not None and abs(moment - datetime.now(timezone.utc) - expected) < timedelta(minutes=2)
+    return moment is not None and abs(moment - datetime.now(UTC) - expected) < timedelta(minutes=2)
 
 
 def test_states_are_read_from_the_key() -> None:
@@ -49,9 +49,7 @@ def test_states_are_read_from_the_key() -> None:
             ],
         )
     )
-    assert key.state is KeyState.DELETION_SCHEDULED and key.delete_time == datetime.fromtimestamp(
-        1_800_000_000, timezone.utc
-    )
+    assert key.state is KeyState.DELETION_SCHEDULED and key.delete_time == datetime.fromtimestamp(1_800_000_000, UTC)
     assert key.version(1).state is KeyVersionState.DESTROYED and key.version(1).destroy_time == key.delete_time
     # A server that sends no state serves the key and the version.
     assert key.version(2).state is KeyVersionState.ENABLED and key.version(2).destroy_time is None
@@ -147,7 +145,7 @@ def test_retire_is_refused_by_an_inventory_below_n_and_allowed_at_or_above(
     client.rotate_key(key_name)
     quiet = timedelta(seconds=1)
     time.sleep(1.2)
-    scanned = datetime(2026, 11, 24, 8, 0, tzinfo=timezone.utc)
+    scanned = datetime(2026, 11, 24, 8, 0, tzinfo=UTC)
     one_row = cipherd.DataInventory(key_name, "postgres:users.email", {2: 1, 3: 99}, scanned, 100)
 
     with pytest.raises(cipherd.KeyVersionsInUseError) as refused:

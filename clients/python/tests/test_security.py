@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 import pytest
+from conftest import TOKEN, Pki
 
 import cipherd
 from cipherd import TlsConfig
-from conftest import TOKEN, Pki
 from server import RunningServer
 
 

@@ -58,7 +58,7 @@ def load(name: str) -> Family:
     try:
         spec = json.loads(path.read_text())
     except json.JSONDecodeError as e:
-        raise SystemExit(f"loadtest: {path}: {e}")
+        raise SystemExit(f"loadtest: {path}: {e}") from None
     runs = []
     for variables in _matrix(spec.get("matrix", {})):
         for template in spec["runs"]:
@@ -71,7 +71,7 @@ def _matrix(matrix: dict):
     axes = {k: v for k, v in matrix.items() if k != "cases"}
     for combo in itertools.product(*axes.values()):
         for case in cases:
-            yield {**dict(zip(axes.keys(), combo)), **case}
+            yield {**dict(zip(axes.keys(), combo, strict=True)), **case}
 
 
 def _subst(value, variables):

@@ -22,7 +22,7 @@ class Caller:
         for p in PROTOS:
             cmd += ["-proto", p]
         cmd += ["-d", "@", self.target, method]
-        r = subprocess.run(cmd, input=json.dumps(request), stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        r = subprocess.run(cmd, input=json.dumps(request), capture_output=True, text=True)
         if r.returncode != 0:
             # grpcurl's error names the status and message, never request data
             raise SystemExit(f"loadtest: {method} failed: {r.stderr.strip()}")

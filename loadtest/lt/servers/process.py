@@ -9,9 +9,9 @@ import socket
 import subprocess
 import time
 import urllib.error
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Callable
 
 from ..measure.cpu import process_cpu_seconds
 
@@ -68,7 +68,7 @@ class ManagedProcess:
         self._log = None
 
     def launch(self, cmd: list[str], env: dict | None = None) -> None:
-        self._log = open(self.log_path, "w")
+        self._log = open(self.log_path, "w")  # noqa: SIM115 - the server's output for its lifetime, closed by stop()
         self.proc = subprocess.Popen(cmd, stdout=self._log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL, env=env)
 
     def wait_ready(self, ready: Callable[[], bool], timeout: float) -> None:

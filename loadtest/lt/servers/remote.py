@@ -56,7 +56,7 @@ class RemoteCipherd:
         try:
             text = prom.scrape(self._metrics_url, timeout)
         except (OSError, urllib.error.URLError) as e:
-            raise SystemExit(f"loadtest: --metrics-url {self._metrics_url} does not answer: {e}")
+            raise SystemExit(f"loadtest: --metrics-url {self._metrics_url} does not answer: {e}") from None
         if "grpc_server" not in text and "cipherd_" not in text:
             raise SystemExit(f"loadtest: --metrics-url {self._metrics_url} does not look like cipherd's /metrics")
 

@@ -69,7 +69,7 @@ class Vault:
             with urllib.request.urlopen(req, timeout=30) as r:
                 text = r.read().decode()
         except urllib.error.HTTPError as e:
-            raise SystemExit(f"loadtest: Vault {method} {path}: HTTP {e.code} {e.read().decode()[:300]}")
+            raise SystemExit(f"loadtest: Vault {method} {path}: HTTP {e.code} {e.read().decode()[:300]}") from None
         return json.loads(text) if text.strip() else {}
 
     def headers(self) -> list[str]:

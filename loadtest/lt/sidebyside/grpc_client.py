@@ -36,7 +36,7 @@ class Client:
         try:
             raw = list(fn(iter(messages), timeout=timeout))
         except self._grpc.RpcError as e:
-            raise SystemExit(f"loadtest: {method} answered {e.code().name}: {e.details()}")
+            raise SystemExit(f"loadtest: {method} answered {e.code().name}: {e.details()}") from None
         return [response_type.FromString(r) for r in raw], sum(len(r) for r in raw)
 
     def close(self):

@@ -124,13 +124,13 @@ def parse_output(text: str) -> dict:
     m = _REQUESTS.search(text)
     if m:
         keys = ("total", "started", "done", "succeeded", "failed", "errored", "timeout")
-        out["requests"] = dict(zip(keys, map(int, m.groups())))
+        out["requests"] = dict(zip(keys, map(int, m.groups()), strict=True))
     m = _STATUS.search(text)
     if m:
-        out["status"] = dict(zip(("2xx", "3xx", "4xx", "5xx"), map(int, m.groups())))
+        out["status"] = dict(zip(("2xx", "3xx", "4xx", "5xx"), map(int, m.groups()), strict=True))
     m = _TIME.search(text)
     if m:
-        out["time_ms"] = dict(zip(("min", "max", "mean", "sd"), map(_ms, m.groups())))
+        out["time_ms"] = dict(zip(("min", "max", "mean", "sd"), map(_ms, m.groups()), strict=True))
     return out
 
 

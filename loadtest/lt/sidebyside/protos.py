@@ -22,8 +22,8 @@ def compiled_dir() -> Path:
     digest = hashlib.sha256(b"".join(p.read_bytes() for p in protos)).hexdigest()[:16]
     out = venv.CACHE / "pyproto" / digest
     if not (out / ".done").exists():
-        from grpc_tools import protoc
         import grpc_tools
+        from grpc_tools import protoc
 
         out.mkdir(parents=True, exist_ok=True)
         include = str(importlib.resources.files(grpc_tools) / "_proto")

@@ -1,9 +1,9 @@
 """A started server as the side-by-side sees it: an h2load spec per shape it has, its CPU time, and its own
 count of calls, failures and allocation around a run (`ServerFigures`)."""
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Callable
 
 from . import h2load
 from .protos import SERVICE

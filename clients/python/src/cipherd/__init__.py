@@ -34,6 +34,19 @@ from cipherd.errors import (
     UnexpectedKeyError,
     error_for,
 )
+from cipherd.keys import (
+    DataInventory,
+    Key,
+    KeyCensus,
+    KeyPolicy,
+    KeyState,
+    KeyVersion,
+    KeyVersionState,
+    KeyVersionUsage,
+    Retirement,
+    VersionCensus,
+)
+from cipherd.legacy import LegacyCipher, LegacyCiphertext, LegacyIv
 from cipherd.types import (
     BlindIndex,
     CiphertextItem,
@@ -52,19 +65,6 @@ from cipherd.types import (
     TlsConfig,
     WritableFile,
 )
-from cipherd.keys import (
-    DataInventory,
-    Key,
-    KeyCensus,
-    KeyPolicy,
-    KeyState,
-    KeyVersion,
-    KeyVersionState,
-    KeyVersionUsage,
-    Retirement,
-    VersionCensus,
-)
-from cipherd.legacy import LegacyCipher, LegacyCiphertext, LegacyIv
 
 __all__ = [
     "AsyncClient",

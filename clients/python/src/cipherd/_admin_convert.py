@@ -4,7 +4,7 @@ shared by the sync and asyncio clients."""
 from __future__ import annotations
 
 from collections.abc import Iterable
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
 
 from google.protobuf import duration_pb2, timestamp_pb2
 
@@ -49,7 +49,7 @@ def _duration(period: timedelta | None) -> duration_pb2.Duration | None:
 
 
 def _time(timestamp: timestamp_pb2.Timestamp) -> datetime:
-    return timestamp.ToDatetime(tzinfo=timezone.utc)
+    return timestamp.ToDatetime(tzinfo=UTC)
 
 
 def key_from_proto(key: keys_pb2.Key) -> Key:

@@ -17,7 +17,7 @@ class _Referenced(Protocol):
     def reference(self) -> str: ...
 
 
-I = TypeVar("I")
+I = TypeVar("I")  # noqa: E741 - the item type, as in the ItemFeed[I, Q] it parameterises
 Q = TypeVar("Q", bound=_Referenced)
 
 # The items an AsyncClient stream takes; scripts/unasync makes it Iterable in the sync Client.

@@ -9,13 +9,13 @@ from typing import Any, TypeAlias, TypeVar
 import grpc
 
 from cipherd import _admin_convert, _aio_file_work, _channel, _convert
+from cipherd._audit_convert import audit_requests, verdicts
 from cipherd._files import operations
 from cipherd._files.header import DEFAULT_CHUNK_SIZE, check_chunk_size
-from cipherd.envelope import Mode
 from cipherd._streams import AnyIterable, ItemFeed
-from cipherd.errors import from_rpc_error
 from cipherd.audit import Checkpoint
-from cipherd._audit_convert import audit_requests, verdicts
+from cipherd.envelope import Mode
+from cipherd.errors import from_rpc_error
 from cipherd.keys import DataInventory, Key, KeyCensus, KeyPolicy, Retirement
 from cipherd.legacy import LegacyCipher, LegacyCiphertext, LegacyIv
 from cipherd.types import (
@@ -34,9 +34,9 @@ from cipherd.types import (
     Rewrapped,
     TlsConfig,
 )
-from cipherd.v1 import crypto_service_pb2 as pb
 from cipherd.v1 import audit_service_pb2 as audit_pb
 from cipherd.v1 import audit_service_pb2_grpc, crypto_service_pb2_grpc, key_admin_service_pb2_grpc
+from cipherd.v1 import crypto_service_pb2 as pb
 from cipherd.v1 import key_admin_service_pb2 as admin
 
 R = TypeVar("R")

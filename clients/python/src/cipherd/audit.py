@@ -125,7 +125,7 @@ def checkpoints(files: Sequence[str | Path]) -> list[Checkpoint]:
 def answered(asked: Sequence[Checkpoint], valid: Sequence[bool]) -> CheckpointCheck:
     """A check answering from verdicts already given (``valid[i]`` for ``asked[i]``): a checkpoint passes only
     if it was asked about and found valid."""
-    answers = dict(zip(asked, valid))
+    answers = dict(zip(asked, valid, strict=False))  # an unanswered checkpoint fails
 
     def check(seq: int, time: str, prev: str, mac: str) -> bool:
         return answers.get(Checkpoint(seq, time, prev, mac), False)

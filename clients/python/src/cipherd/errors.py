@@ -12,8 +12,8 @@ from types import MappingProxyType
 from typing import cast
 
 import grpc
-from google.rpc.error_details_pb2 import ErrorInfo
 from google.protobuf.message import DecodeError
+from google.rpc.error_details_pb2 import ErrorInfo
 from google.rpc.status_pb2 import Status
 from grpc_status import rpc_status
 
