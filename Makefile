@@ -17,7 +17,7 @@ BUF_VERSION := v1.75.0
 DATA_DIR ?= data
 JAR := server/target/cipherd.jar
 
-.PHONY: help jdk build run test prefetch-tools test-make proto proto-check lint-python proto-go proto-python proto-ts test-go test-python test-attacks test-ts test-java-client proto-java test-crosslang test-docs test-deploy test-image test-image-arm64 test-k8s test-java format test-vault test-otel lint-proto proto-release fuzz-smoke fuzz bench loadtest loadtest-check loadtest-smoke test-arm64-startup clean
+.PHONY: help jdk build run test prefetch-tools test-make proto proto-check lint-python lint-ts proto-go proto-python proto-ts test-go test-python test-attacks test-ts test-java-client proto-java test-crosslang test-docs test-deploy test-image test-image-arm64 test-k8s test-java format test-vault test-otel lint-proto proto-release fuzz-smoke fuzz bench loadtest loadtest-check loadtest-smoke test-arm64-startup clean
 
 help: ## list the targets
 	@grep -E '^[a-z0-9-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-19s %s\n", $$1, $$2}'
@@ -169,7 +169,11 @@ test-docs: build ## run the blocks of README.md, docs/ and the clients' READMEs 
 	grpcurl="$$(.ci/install-go-tool grpcurl $(GRPCURL_PKG))"; cd docs/test && $(CLIENT_TEST_ENV) GRPCURL="$$grpcurl" \
 	  "$$(../../clients/python/scripts/venv)/bin/python" -m pytest -p no:cacheprovider -q $(PYTEST_ARGS)
 
-test-ts: build proto-check ## TypeScript client: generated code fresh, tsc --strict, node:test against the jar
+lint-ts: ## Biome (clients/typescript/biome.json): the TypeScript client's formatting and lint, warnings as errors
+	clients/typescript/scripts/install
+	cd clients/typescript && node_modules/.bin/biome ci --error-on-warnings .
+
+test-ts: build proto-check lint-ts ## TypeScript client: generated code fresh, Biome, tsc --strict, node:test against the jar
 	cd clients/typescript && $(CLIENT_TEST_ENV) scripts/test
 
 # --- Java client (clients/java): cipherd-api (protos + generated Java) and cipherd-client, JDK 17+ ---

@@ -159,14 +159,14 @@ export class KeyVersionsInUseError extends FailedPreconditionError {
 
   /** The versions in use, ascending, from the error's metadata; empty when it names none. */
   get versions(): number[] {
-    const fields = (this.metadata["versions"] ?? "").split(",").filter((f) => f.trim() !== "");
+    const fields = (this.metadata.versions ?? "").split(",").filter((f) => f.trim() !== "");
     const versions = fields.map((f) => (/^\s*\d+\s*$/.test(f) ? Number(f) : NaN));
     return versions.some(Number.isNaN) ? [] : versions; // not the server's list: say nothing rather than something wrong
   }
 
   /** The source of the inventory that refused ("postgres:users.email"); undefined when traffic did. */
   get source(): string | undefined {
-    return this.metadata["source"] || undefined;
+    return this.metadata.source || undefined;
   }
 }
 

@@ -23,7 +23,7 @@ const NO_INFO: ErrorInfoOf = Object.freeze({ reason: "", metadata: Object.freeze
 
 /** cipherd's ErrorInfo in serialized google.rpc.Status bytes; reason "" if it has none. */
 export function errorInfoOfStatus(bytes: Uint8Array): ErrorInfoOf {
-  let details;
+  let details: Status["details"];
   try {
     details = Status.decode(bytes).details;
   } catch {

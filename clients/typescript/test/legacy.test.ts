@@ -20,7 +20,9 @@ const freshName = () => `t-${randomUUID().slice(0, 13)}`;
 /** MySQL's AES_ENCRYPT(plaintext, passphrase): the key string XOR-folded into 16 bytes, AES-128-ECB, PKCS#7. */
 function mysqlAesEncrypt(plaintext: Uint8Array, passphrase: Uint8Array): Buffer {
   const key = Buffer.alloc(16);
-  passphrase.forEach((b, i) => (key[i % 16]! ^= b));
+  passphrase.forEach((b, i) => {
+    key[i % 16]! ^= b;
+  });
   const cipher = createCipheriv("aes-128-ecb", key, null);
   return Buffer.concat([cipher.update(plaintext), cipher.final()]);
 }

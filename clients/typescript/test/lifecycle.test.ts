@@ -85,7 +85,7 @@ describe("key lifecycle and audit against the server", {
       (e) =>
         e instanceof cipherd.KeyVersionDestructionScheduledError &&
         !(e instanceof cipherd.DecryptionFailedError) &&
-        e.metadata["key"] === name,
+        e.metadata.key === name,
     );
     await assert.rejects(c.scheduleKeyVersionDestruction(name, [2]), cipherd.FailedPreconditionError); // the current version
     await assert.rejects(
@@ -261,11 +261,12 @@ describe("key lifecycle and audit against the server", {
     const a = new cipherd.CipherdClient(audited.address);
     try {
       await a.hashAuditValue("tenant-42");
-      let head: cipherd.AuditHead | undefined;
       const deadline = Date.now() + 10_000;
-      while ((head = await a.auditHead()) === undefined || head.seq < 1) {
+      let head = await a.auditHead();
+      while (head === undefined || head.seq < 1) {
         assert.ok(Date.now() < deadline, "no head anchored after a call and 10 s of checkpoints");
         await new Promise((resolve) => setTimeout(resolve, 50));
+        head = await a.auditHead();
       }
       const lines = readFileSync(log, "utf8").split("\n");
       const trail = (JSON.parse(lines[0] ?? "{}") as { trail?: string }).trail ?? "";
