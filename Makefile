@@ -17,7 +17,7 @@ BUF_VERSION := v1.75.0
 DATA_DIR ?= data
 JAR := server/target/cipherd.jar
 
-.PHONY: help jdk build run test prefetch-tools test-make proto proto-check lint-python lint-ts proto-go proto-python proto-ts test-go test-python test-attacks test-ts test-java-client proto-java test-crosslang test-docs test-deploy test-image test-image-arm64 test-k8s test-java format test-vault test-otel lint-proto proto-release fuzz-smoke fuzz bench loadtest loadtest-check loadtest-smoke test-arm64-startup clean
+.PHONY: help jdk build run test check check-python check-ts check-go check-java prefetch-tools test-make proto proto-check lint-python lint-ts proto-go proto-python proto-ts test-go test-python test-attacks test-ts test-java-client proto-java test-crosslang test-docs test-deploy test-image test-image-arm64 test-k8s test-java format test-vault test-otel lint-proto proto-release fuzz-smoke fuzz bench loadtest loadtest-check loadtest-smoke test-arm64-startup clean
 
 help: ## list the targets
 	@grep -E '^[a-z0-9-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-19s %s\n", $$1, $$2}'
@@ -59,6 +59,34 @@ test: prefetch-tools test-make lint-proto test-java test-vault test-otel fuzz-sm
 
 prefetch-tools:
 	@.ci/prefetch-tools
+
+# --- make check: the fast inner loop. Formatting and lint of every language, the generated code's
+# staleness, and the unit tests that start no server; no jar is built or run (docs/development.md).
+# The server's tests that start no server: these packages, and the layering and source checks.
+SERVER_UNIT_TESTS := io/cipherd/server/crypto/**/*Test,io/cipherd/server/keys/**/*Test,io/cipherd/server/keycache/**/*Test,io/cipherd/server/usage/**/*Test,io/cipherd/server/pool/**/*Test,io/cipherd/server/lifecycle/**/*Test,io/cipherd/server/engine/**/*Test,io/cipherd/server/keystore/pkcs12/**/*Test,io/cipherd/server/maintenance/**/*Test,LayeringTest,SourceHygieneTest
+
+check: lint-proto proto-check check-python check-ts check-go check-java ## the fast inner loop: format and lint of every language (ruff, Biome, gofmt/go vet, google-java-format, buf lint), generated code fresh, unit tests that start no server
+	@echo "make check: formatting, lint, generated code and the unit tests of every language pass (no server started)"
+
+check-python: lint-python ## Python: ruff, the sync client generated from aio.py, mypy --strict (client, attacks, docs test), the client's tests that start no server, the load-test runner's unit tests
+	clients/python/scripts/unasync --check
+	venv="$$(clients/python/scripts/venv)"; for d in clients/python attacks docs/test; do (cd $$d && "$$venv/bin/mypy" --config-file pyproject.toml); done
+	cd clients/python && "$$(scripts/venv)/bin/python" -m pytest -p no:cacheprovider -q --no-server
+	$(PYTHON) loadtest/check.py
+
+check-ts: lint-ts ## TypeScript: Biome, tsc --strict of src and tests, the tests that start no server
+	clients/typescript/scripts/unit
+
+check-go: ## Go: gofmt and go vet (client, cipherctl, publish, deploy/validate), go test -short (no server, no PostgreSQL)
+	@unformatted=$$(gofmt -l clients/go deploy/validate) && { [ -z "$$unformatted" ] || { echo "check-go: run gofmt -w on: $$unformatted" >&2; exit 1; }; }
+	cd clients/go && go vet ./... && (cd publish && go vet ./...) && go test -short -count=1 ./...
+	cd deploy/validate && go vet ./...
+
+check-java: jdk ## Java: google-java-format of the server and the Java client, the server's unit tests that start no server (crypto, keys, key cache, usage, pools, lifecycle, engine, PKCS#12 store, maintenance, layering), the Java client's vector and retry tests
+	$(MVN) -q spotless:check test -Dtest='$(SERVER_UNIT_TESTS)' -Dsurefire.failIfNoSpecifiedTests=false \
+	  -Dextra.testvectors.dir="$$(../.ci/fetch-testvectors)"
+	cd clients/java && $(JAVA_CLIENT_MVN) -q -pl cipherd-client spotless:check && $(JAVA_CLIENT_MVN) -q -pl cipherd-client -am test \
+	  -Dtest='EnvelopeVectorsTest,ErrorsVectorsTest,RetryAndDeadlineTest' -Dsurefire.failIfNoSpecifiedTests=false
 
 test-make: ## make run and make build package the jar only when a source is newer, and pass PORT and HTTP_PORT (make -n on a scratch tree)
 	.ci/check-make-run

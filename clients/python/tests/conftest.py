@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import hashlib
+import os
 import uuid
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -16,6 +17,30 @@ import cipherd
 from server import RunningServer, start_server
 
 TOKEN = "app-token-for-tests"
+
+# The fixtures that start a server; a test that starts its own is marked `server`.
+SERVER_FIXTURES = {"plain_server", "token_server", "mtls_server", "traced_server"}
+
+
+def pytest_addoption(parser: pytest.Parser) -> None:
+    parser.addoption(
+        "--no-server",
+        action="store_true",
+        help="only the tests that start no server: the fast inner loop of make check",
+    )
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    if not config.getoption("--no-server"):
+        return
+    os.environ["CIPHERD_NO_SERVER"] = "1"  # start_server refuses: a test that starts one unmarked fails
+    kept: list[pytest.Item] = []
+    needs_server: list[pytest.Item] = []
+    for item in items:
+        uses = SERVER_FIXTURES & set(getattr(item, "fixturenames", ()))
+        (needs_server if uses or item.get_closest_marker("server") else kept).append(item)
+    items[:] = kept
+    config.hook.pytest_deselected(items=needs_server)
 
 
 @dataclass(frozen=True)

@@ -63,6 +63,8 @@ def start_server(
     Its keys are in `workdir`/data, the key store password in `password` (default `workdir`/keystore-password),
     made if missing. A server started again on the same `workdir` (once the first has stopped) opens the same key
     store."""
+    if os.environ.get("CIPHERD_NO_SERVER"):
+        raise RuntimeError("pytest --no-server: this test starts a server; mark it @pytest.mark.server")
     jar, java = jar_and_java()
     workdir.mkdir(parents=True, exist_ok=True)
     password = password or workdir / "keystore-password"

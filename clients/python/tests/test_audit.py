@@ -180,6 +180,7 @@ def test_a_server_without_an_audit_trail_has_no_audit_key(client: cipherd.Client
     pytest.fail("a server without --audit-log hashed a value")
 
 
+@pytest.mark.server
 def test_the_real_servers_trail_verifies_with_its_checkpoints_checked_by_it(tmp_path: Path) -> None:
     """A server of its own writes its audit trail with a checkpoint every 50 ms and a rotation every 4 KiB;
     the trail verifies, every checkpoint checked by that server, and an edited copy does not."""

@@ -25,6 +25,9 @@ ITEM_BYTES = 16 * 1024
 SLOW_READ_S = 0.002
 
 
+pytestmark = pytest.mark.server  # each test starts and stops its own servers
+
+
 def _plaintext(i: int) -> bytes:
     return f"row {i};".encode().ljust(ITEM_BYTES, b".")
 
