@@ -97,9 +97,12 @@ test-arm64-startup: build ## start the jar on aarch64 under qemu-user (Debian ar
 test-java: jdk ## Java unit, vector and gRPC tests, and the google-java-format check (openssl from .ci/install-openssl makes the legacy ciphertexts)
 	openssl="$$(.ci/install-openssl)"; $(MVN) verify -Dextra.testvectors.dir="$$(../.ci/fetch-testvectors)" -Dopenssl.bin="$$openssl"
 
-format: jdk ## rewrite the Java sources (server, Java client) with google-java-format (make test-java and test-java-client fail on a file it would change)
+format: jdk ## rewrite every source as its checks want it: Java (google-java-format), Python (ruff format, ruff check --fix), TypeScript (Biome), Go (gofmt); make check and the test targets fail on a file one would change
 	$(MVN) -q spotless:apply
 	cd clients/java && $(JAVA_CLIENT_MVN) -q -pl cipherd-client spotless:apply
+	$(RUFF) format --quiet . && $(RUFF) check --fix --quiet .
+	clients/typescript/scripts/install && cd clients/typescript && node_modules/.bin/biome check --write .
+	gofmt -w clients/go deploy/validate
 
 FUZZ_TESTS := EnvelopeFuzzTest CryptoRequestFuzzTest
 FUZZ_SMOKE ?= 15s
