@@ -29,9 +29,10 @@ jdk:
 # `make run` and the test targets start at once on an unchanged tree. The directories are listed too,
 # because deleting or renaming a source changes only its directory's time. protoc reads every .proto
 # under proto/ (the pom's proto.root); -mindepth 1 leaves out proto/ itself, which as a prerequisite
-# would name the phony target `proto` and regenerate the clients' code.
+# would name the phony target `proto` and regenerate the clients' code; proto/scripts (the clients'
+# generator) is none of the jar's business.
 JAR_SOURCES := server/pom.xml $(shell find server/src/main 2>/dev/null) \
-  $(shell find proto -mindepth 1 \( -type d -o -name '*.proto' \) 2>/dev/null)
+  $(shell find proto -mindepth 1 -path proto/scripts -prune -o \( -type d -o -name '*.proto' \) -print 2>/dev/null)
 
 build: jdk $(JAR) ## build the server jar (server/target/cipherd.jar) when a source is newer than it
 	@echo "make build: $(JAR) is up to date with server/pom.xml, server/src/main and proto/"
