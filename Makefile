@@ -180,7 +180,7 @@ test-go: build proto-check ## Go client and cipherctl: generated code not stale,
 RUFF = "$$(clients/python/scripts/venv)/bin/ruff"
 
 lint-python: ## ruff format --check and ruff check (ruff.toml) of every Python file: the client, attacks/, docs/test, loadtest/, crosslang, deploy/
-	$(RUFF) format --check --quiet . && $(RUFF) check --quiet . && echo "lint-python: ruff format and ruff check clean"
+	$(RUFF) format --check . && $(RUFF) check .
 
 test-python: build proto-check lint-python ## Python client: generated code fresh, the sync client generated from the asyncio one, ruff, mypy --strict, pytest against the jar
 	clients/python/scripts/unasync --check
