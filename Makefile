@@ -17,7 +17,7 @@ BUF_VERSION := v1.75.0
 DATA_DIR ?= data
 JAR := server/target/cipherd.jar
 
-.PHONY: help jdk build run test prefetch-tools test-make proto proto-go proto-python proto-ts test-go test-python test-attacks test-ts test-java-client proto-java test-crosslang test-docs test-deploy test-image test-image-arm64 test-k8s test-java format test-vault test-otel lint-proto proto-release fuzz-smoke fuzz bench loadtest loadtest-check loadtest-smoke test-arm64-startup clean
+.PHONY: help jdk build run test check check-python check-ts check-go check-java prefetch-tools test-make proto proto-check lint-python lint-ts proto-go proto-python proto-ts test-go test-python test-attacks test-ts test-java-client proto-java test-crosslang test-docs test-deploy test-image test-image-arm64 test-k8s test-java format test-vault test-otel lint-proto proto-release fuzz-smoke fuzz bench loadtest loadtest-check loadtest-smoke test-arm64-startup clean
 
 help: ## list the targets
 	@grep -E '^[a-z0-9-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-19s %s\n", $$1, $$2}'
@@ -29,9 +29,10 @@ jdk:
 # `make run` and the test targets start at once on an unchanged tree. The directories are listed too,
 # because deleting or renaming a source changes only its directory's time. protoc reads every .proto
 # under proto/ (the pom's proto.root); -mindepth 1 leaves out proto/ itself, which as a prerequisite
-# would name the phony target `proto` and regenerate the clients' code.
+# would name the phony target `proto` and regenerate the clients' code; proto/scripts (the clients'
+# generator) is none of the jar's business.
 JAR_SOURCES := server/pom.xml $(shell find server/src/main 2>/dev/null) \
-  $(shell find proto -mindepth 1 \( -type d -o -name '*.proto' \) 2>/dev/null)
+  $(shell find proto -mindepth 1 -path proto/scripts -prune -o \( -type d -o -name '*.proto' \) -print 2>/dev/null)
 
 build: jdk $(JAR) ## build the server jar (server/target/cipherd.jar) when a source is newer than it
 	@echo "make build: $(JAR) is up to date with server/pom.xml, server/src/main and proto/"
@@ -60,6 +61,34 @@ test: prefetch-tools test-make lint-proto test-java test-vault test-otel fuzz-sm
 prefetch-tools:
 	@.ci/prefetch-tools
 
+# --- make check: the fast inner loop. Formatting and lint of every language, the generated code's
+# staleness, and the unit tests that start no server; no jar is built or run (docs/development.md).
+# The server's tests that start no server: these packages, and the layering and source checks.
+SERVER_UNIT_TESTS := io/cipherd/server/crypto/**/*Test,io/cipherd/server/keys/**/*Test,io/cipherd/server/keycache/**/*Test,io/cipherd/server/usage/**/*Test,io/cipherd/server/pool/**/*Test,io/cipherd/server/lifecycle/**/*Test,io/cipherd/server/engine/**/*Test,io/cipherd/server/keystore/pkcs12/**/*Test,io/cipherd/server/maintenance/**/*Test,LayeringTest,SourceHygieneTest
+
+check: lint-proto proto-check check-python check-ts check-go check-java ## the fast inner loop: format and lint of every language (ruff, Biome, gofmt/go vet, google-java-format, buf lint), generated code fresh, unit tests that start no server
+	@echo "make check: formatting, lint, generated code and the unit tests of every language pass (no server started)"
+
+check-python: lint-python ## Python: ruff, the sync client generated from aio.py, mypy --strict (client, attacks, docs test), the client's tests that start no server, the load-test runner's unit tests
+	clients/python/scripts/unasync --check
+	venv="$$(clients/python/scripts/venv)"; for d in clients/python attacks docs/test; do (cd $$d && "$$venv/bin/mypy" --config-file pyproject.toml); done
+	cd clients/python && "$$(scripts/venv)/bin/python" -m pytest -p no:cacheprovider -q --no-server
+	$(PYTHON) loadtest/check.py
+
+check-ts: lint-ts ## TypeScript: Biome, tsc --strict of src and tests, the tests that start no server
+	clients/typescript/scripts/unit
+
+check-go: ## Go: gofmt and go vet (client, cipherctl, publish, deploy/validate), go test -short (no server, no PostgreSQL)
+	@unformatted=$$(gofmt -l clients/go deploy/validate) && { [ -z "$$unformatted" ] || { echo "check-go: run gofmt -w on: $$unformatted" >&2; exit 1; }; }
+	cd clients/go && go vet ./... && (cd publish && go vet ./...) && go test -short -count=1 ./...
+	cd deploy/validate && go vet ./...
+
+check-java: jdk ## Java: google-java-format of the server and the Java client, the server's unit tests that start no server (crypto, keys, key cache, usage, pools, lifecycle, engine, PKCS#12 store, maintenance, layering), the Java client's vector and retry tests
+	$(MVN) -q spotless:check test -Dtest='$(SERVER_UNIT_TESTS)' -Dsurefire.failIfNoSpecifiedTests=false \
+	  -Dextra.testvectors.dir="$$(../.ci/fetch-testvectors)"
+	cd clients/java && $(JAVA_CLIENT_MVN) -q -pl cipherd-client spotless:check && $(JAVA_CLIENT_MVN) -q -pl cipherd-client -am test \
+	  -Dtest='EnvelopeVectorsTest,ErrorsVectorsTest,RetryAndDeadlineTest' -Dsurefire.failIfNoSpecifiedTests=false
+
 test-make: ## make run and make build package the jar only when a source is newer, and pass PORT and HTTP_PORT (make -n on a scratch tree)
 	.ci/check-make-run
 
@@ -69,9 +98,12 @@ test-arm64-startup: build ## start the jar on aarch64 under qemu-user (Debian ar
 test-java: jdk ## Java unit, vector and gRPC tests, and the google-java-format check (openssl from .ci/install-openssl makes the legacy ciphertexts)
 	openssl="$$(.ci/install-openssl)"; $(MVN) verify -Dextra.testvectors.dir="$$(../.ci/fetch-testvectors)" -Dopenssl.bin="$$openssl"
 
-format: jdk ## rewrite the Java sources (server, Java client) with google-java-format (make test-java and test-java-client fail on a file it would change)
+format: jdk ## rewrite every source as its checks want it: Java (google-java-format), Python (ruff format, ruff check --fix), TypeScript (Biome), Go (gofmt); make check and the test targets fail on a file one would change
 	$(MVN) -q spotless:apply
 	cd clients/java && $(JAVA_CLIENT_MVN) -q -pl cipherd-client spotless:apply
+	$(RUFF) format --quiet . && $(RUFF) check --fix --quiet .
+	clients/typescript/scripts/install && cd clients/typescript && node_modules/.bin/biome check --write src test
+	gofmt -w clients/go deploy/validate
 
 FUZZ_TESTS := EnvelopeFuzzTest CryptoRequestFuzzTest
 FUZZ_SMOKE ?= 15s
@@ -119,24 +151,25 @@ loadtest-check: ## unit tests of the load-test runner, in its venv (no server, n
 loadtest-smoke: build ## the short campaign of make test (--preset smoke), failing unless its report is complete and plausible
 	$(PYTHON) loadtest/run.py --no-build --preset smoke --check $(LOADTEST_ARGS)
 
-# --- clients: code generated from proto/ (make proto), committed, and checked for staleness by each
-# test-* target (regenerated into a temp dir, failing when it differs). The tests start the jar of
-# `make build` (CIPHERD_JAR, CIPHERD_JAVA) on free ports; in CI a missing jar fails, never skips.
+# --- clients: code generated from proto/ by one buf template (proto/buf.gen.yaml, make proto),
+# committed, and checked for staleness by make proto-check (regenerated into a temp dir, failing when
+# it differs), which each client's test-* target runs. The tests start the jar of `make build`
+# (CIPHERD_JAR, CIPHERD_JAVA) on free ports; in CI a missing jar fails, never skips.
 CLIENT_TEST_ENV := CIPHERD_JAR=$(CURDIR)/$(JAR) CIPHERD_JAVA=$(JAVA) CIPHERD_JAVA_OPTS="$(JAVA_OPTS)"
 
-proto: proto-go proto-python proto-ts proto-java ## regenerate every client's code from proto/
+proto: ## regenerate every client's code (Go, Python, TypeScript, Java) from proto/ with proto/buf.gen.yaml
+	BUF_VERSION=$(BUF_VERSION) proto/scripts/generate
+
+proto-check: ## fail when any client's generated code differs from what proto/buf.gen.yaml makes from proto/ now
+	BUF_VERSION=$(BUF_VERSION) proto/scripts/check-generated
+
+# One template generates all four languages at once; these names stay as aliases of make proto.
+proto-go proto-python proto-ts proto-java: proto
 
 # --- Go client (clients/go) and cipherctl ---
 
-proto-go: ## regenerate clients/go/cipherdpb from proto/ (buf, pinned protoc-gen-go and protoc-gen-go-grpc)
-	BUF_VERSION=$(BUF_VERSION) clients/go/scripts/generate-proto
-
-test-go: build ## Go client and cipherctl: generated code not stale, go vet, tests against the real jar and (cipherctl scan) a throwaway PostgreSQL; a module outside the checkout builds the client from a file:// module proxy
+test-go: build proto-check ## Go client and cipherctl: generated code not stale, go vet, tests against the real jar and (cipherctl scan) a throwaway PostgreSQL; a module outside the checkout builds the client from a file:// module proxy
 	@start=$$(date +%s); pg="$$(.ci/install-postgres)"; echo "test-go: PostgreSQL in $$pg ready in $$(( $$(date +%s) - start ))s"
-	@tmp=$$(mktemp -d); trap 'rm -rf "$$tmp"' EXIT; \
-	BUF_VERSION=$(BUF_VERSION) clients/go/scripts/generate-proto "$$tmp"; \
-	diff -r "$$tmp/cipherdpb" clients/go/cipherdpb >/dev/null || { \
-	  echo "test-go: clients/go/cipherdpb is stale against proto/: run make proto-go and commit the result" >&2; exit 1; }
 	cd clients/go && unformatted=$$(gofmt -l .) && { [ -z "$$unformatted" ] || { echo "test-go: run gofmt -w on: $$unformatted" >&2; exit 1; }; } && \
 	  go vet ./... && \
 	  $(CLIENT_TEST_ENV) CIPHERD_POSTGRES_BIN="$$(../../.ci/install-postgres)" go test -count=1 ./... && \
@@ -144,14 +177,14 @@ test-go: build ## Go client and cipherctl: generated code not stale, go vet, tes
 
 # --- Python and TypeScript clients (clients/python, clients/typescript) ---
 
-proto-python: ## regenerate clients/python/src/cipherd/v1 from proto/
-	clients/python/scripts/generate
+# ruff (pinned in the Python client's venv, configured by ruff.toml) over every Python file of the repository.
+RUFF = "$$(clients/python/scripts/venv)/bin/ruff"
 
-proto-ts: ## regenerate clients/typescript/src/gen from proto/
-	clients/typescript/scripts/generate
+lint-python: ## ruff format --check and ruff check (ruff.toml) of every Python file: the client, attacks/, docs/test, loadtest/, crosslang, deploy/
+	$(RUFF) format --check . && $(RUFF) check .
 
-test-python: build ## Python client: generated code fresh, mypy --strict, pytest against the jar; the wheel and sdist built (python -m build) and the wheel used from a fresh venv outside the checkout
-	clients/python/scripts/check-generated
+test-python: build proto-check lint-python ## Python client: generated code fresh, the sync client generated from the asyncio one, ruff, mypy --strict, pytest against the jar; the wheel and sdist built (python -m build) and the wheel used from a fresh venv outside the checkout
+	clients/python/scripts/unasync --check
 	cd clients/python && "$$(scripts/venv)/bin/mypy" --config-file pyproject.toml
 	cd clients/python && $(CLIENT_TEST_ENV) "$$(scripts/venv)/bin/python" -m pytest -p no:cacheprovider -q $(PYTEST_ARGS)
 
@@ -169,22 +202,18 @@ test-docs: build ## run the blocks of README.md, docs/ and the clients' READMEs 
 	grpcurl="$$(.ci/install-go-tool grpcurl $(GRPCURL_PKG))"; cd docs/test && $(CLIENT_TEST_ENV) GRPCURL="$$grpcurl" \
 	  "$$(../../clients/python/scripts/venv)/bin/python" -m pytest -p no:cacheprovider -q $(PYTEST_ARGS)
 
-test-ts: build ## TypeScript client: generated code fresh, tsc --strict, node:test against the jar; the npm tarball packed (npm pack) and used by a project outside the checkout
-	clients/typescript/scripts/check-generated
+lint-ts: ## Biome (clients/typescript/biome.json): the TypeScript client's formatting and lint, warnings as errors
+	clients/typescript/scripts/install
+	cd clients/typescript && node_modules/.bin/biome ci --error-on-warnings src test
+
+test-ts: build proto-check lint-ts ## TypeScript client: generated code fresh, Biome, tsc --strict, node:test against the jar; the npm tarball packed (npm pack) and used by a project outside the checkout
 	cd clients/typescript && $(CLIENT_TEST_ENV) scripts/test
 
 # --- Java client (clients/java): cipherd-api (protos + generated Java) and cipherd-client, JDK 17+ ---
 # Run from clients/java, with the server's Maven wrapper.
 JAVA_CLIENT_MVN := JAVA_HOME=$(JDK_HOME) MAVEN_OPTS="$(UNSAFE_OK)" ../../server/mvnw -B --no-transfer-progress
 
-proto-java: ## regenerate clients/java/cipherd-api/src/main/java from proto/ (buf, protoc and protoc-gen-grpc-java from Maven Central)
-	BUF_VERSION=$(BUF_VERSION) clients/java/scripts/generate-proto
-
-test-java-client: build ## Java client: generated code fresh, google-java-format, tests on JDK 17 against the jar, the Maven artifacts installed and used by a project outside the checkout
-	@tmp=$$(mktemp -d); trap 'rm -rf "$$tmp"' EXIT; \
-	BUF_VERSION=$(BUF_VERSION) clients/java/scripts/generate-proto "$$tmp"; \
-	diff -r "$$tmp" clients/java/cipherd-api/src/main/java >/dev/null || { \
-	  echo "test-java-client: clients/java/cipherd-api is stale against proto/: run make proto-java and commit the result" >&2; exit 1; }
+test-java-client: build proto-check ## Java client: generated code fresh, google-java-format, tests on JDK 17 against the jar, the Maven artifacts installed and used by a project outside the checkout
 	jdk17="$$(clients/java/scripts/jdk17-home)"; cd clients/java && $(CLIENT_TEST_ENV) $(JAVA_CLIENT_MVN) verify -Dtest.jvm="$$jdk17/bin/java" && $(JAVA_CLIENT_MVN) -q -pl cipherd-client spotless:check
 	$(CLIENT_TEST_ENV) JAVA_HOME=$(JDK_HOME) MAVEN_OPTS="$(UNSAFE_OK)" clients/java/scripts/check-artifacts
 

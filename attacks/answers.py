@@ -1,4 +1,5 @@
 """What the server answered an attack, as the attacker sees it: status, message, size and time."""
+
 from __future__ import annotations
 
 import time
@@ -7,11 +8,12 @@ from dataclasses import dataclass
 from typing import Any
 
 import grpc
-from cipherd.errors import ERROR_DOMAIN
-from cipherd.errors import from_rpc_error as error_for_call
 from google.protobuf.message import DecodeError, Message
 from google.rpc.error_details_pb2 import ErrorInfo
 from grpc_status import rpc_status
+
+from cipherd.errors import ERROR_DOMAIN
+from cipherd.errors import from_rpc_error as error_for_call
 
 Metadata = Sequence[tuple[str, str]]
 
@@ -65,8 +67,14 @@ def error_metadata(error: grpc.RpcError) -> tuple[tuple[str, str], ...]:
 
 def _failed(error: grpc.RpcError, start: float) -> Answer:
     failed: Any = error
-    return Answer(failed.code(), failed.details() or "", error_size(error), time.monotonic() - start,
-                  reason=error_reason(error), error_metadata=error_metadata(error))
+    return Answer(
+        failed.code(),
+        failed.details() or "",
+        error_size(error),
+        time.monotonic() - start,
+        reason=error_reason(error),
+        error_metadata=error_metadata(error),
+    )
 
 
 def unary(method: Any, request: Message, metadata: Metadata = (), timeout: float = 30.0) -> Answer:
@@ -81,8 +89,9 @@ def unary(method: Any, request: Message, metadata: Metadata = (), timeout: float
     return Answer(grpc.StatusCode.OK, "", size, time.monotonic() - start, response)
 
 
-def stream(method: Any, requests: Sequence[Message], metadata: Metadata = (), timeout: float = 30.0
-           ) -> tuple[list[Any], Answer]:
+def stream(
+    method: Any, requests: Sequence[Message], metadata: Metadata = (), timeout: float = 30.0
+) -> tuple[list[Any], Answer]:
     """Sends `requests` on a bidirectional stream and reads every answer until the call ends."""
     start = time.monotonic()
     responses: list[Any] = []

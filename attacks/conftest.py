@@ -1,5 +1,6 @@
 """The servers the attacks share: one with TLS, bearer tokens and an access policy naming one caller per
 role an attacker may hold; the PKI they trust. Servers only one attack needs start in that attack's file."""
+
 from __future__ import annotations
 
 import uuid
@@ -7,9 +8,8 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 
 import pytest
-
-from policy import Caller, Rule, write_policy
 from certs import Pem
+from policy import Caller, Rule, write_policy
 from servers import Pki, Target, serve
 
 EVERY_KEY = ("*",)
@@ -28,8 +28,15 @@ class Callers:
     importer: Caller = Caller("importer", [Rule(EVERY_KEY, ["import"])])
 
     def all(self) -> list[Caller]:
-        return [self.admin, self.rewrapper, self.reader_writer, self.refused, self.lister, self.admin_only,
-                self.importer]
+        return [
+            self.admin,
+            self.rewrapper,
+            self.reader_writer,
+            self.refused,
+            self.lister,
+            self.admin_only,
+            self.importer,
+        ]
 
 
 @pytest.fixture(scope="session")
@@ -49,12 +56,16 @@ def server_pem(pki: Pki) -> Pem:
 
 
 @pytest.fixture(scope="session")
-def policy_server(tmp_path_factory: pytest.TempPathFactory, pki: Pki, server_pem: Pem,
-                  callers: Callers) -> Iterator[Target]:
+def policy_server(
+    tmp_path_factory: pytest.TempPathFactory, pki: Pki, server_pem: Pem, callers: Callers
+) -> Iterator[Target]:
     d = tmp_path_factory.mktemp("policy")
     policy = write_policy(d / "policy.yaml", callers.all())
-    with serve(d, ["--tls-cert", str(server_pem.cert), "--tls-key", str(server_pem.key),
-                   "--access-policy", str(policy)], ca=pki.pem) as target:
+    with serve(
+        d,
+        ["--tls-cert", str(server_pem.cert), "--tls-key", str(server_pem.key), "--access-policy", str(policy)],
+        ca=pki.pem,
+    ) as target:
         yield target
 
 

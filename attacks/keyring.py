@@ -1,29 +1,43 @@
 """Keys and ciphertexts the attacks start from, made by a caller allowed to make them."""
+
 from __future__ import annotations
 
 import base64
 from dataclasses import dataclass
 
 from answers import Metadata
+from servers import Stubs
+
 from cipherd.v1 import crypto_service_pb2 as pb
 from cipherd.v1 import key_admin_service_pb2 as admin_pb
 from cipherd.v1 import keys_pb2
-from servers import Stubs
 
 TIMEOUT_S = 30.0
 
 
-def create_key(stubs: Stubs, metadata: Metadata, name: str, mode: keys_pb2.Mode.ValueType = keys_pb2.MODE_GCM,
-               *, allow_unauthenticated: bool = False, allow_ecb: bool = False) -> None:
+def create_key(
+    stubs: Stubs,
+    metadata: Metadata,
+    name: str,
+    mode: keys_pb2.Mode.ValueType = keys_pb2.MODE_GCM,
+    *,
+    allow_unauthenticated: bool = False,
+    allow_ecb: bool = False,
+) -> None:
     policy = keys_pb2.KeyPolicy(allow_ecb_encryption=allow_ecb)
-    stubs.admin.CreateKey(admin_pb.CreateKeyRequest(key_name=name, mode=mode,
-                                                    allow_unauthenticated=allow_unauthenticated, policy=policy),
-                          metadata=tuple(metadata), timeout=TIMEOUT_S)
+    stubs.admin.CreateKey(
+        admin_pb.CreateKeyRequest(key_name=name, mode=mode, allow_unauthenticated=allow_unauthenticated, policy=policy),
+        metadata=tuple(metadata),
+        timeout=TIMEOUT_S,
+    )
 
 
 def encrypt(stubs: Stubs, metadata: Metadata, name: str, plaintext: bytes, context: bytes = b"") -> str:
-    response = stubs.crypto.Encrypt(pb.EncryptRequest(key_name=name, plaintext=plaintext, context=context),
-                                    metadata=tuple(metadata), timeout=TIMEOUT_S)
+    response = stubs.crypto.Encrypt(
+        pb.EncryptRequest(key_name=name, plaintext=plaintext, context=context),
+        metadata=tuple(metadata),
+        timeout=TIMEOUT_S,
+    )
     return str(response.ciphertext)
 
 
@@ -44,7 +58,7 @@ class Envelope:
 
     def with_key(self, name: str) -> str:
         """The same ciphertext with its header naming another key."""
-        rest = self.header[self.header.index("/"):]
+        rest = self.header[self.header.index("/") :]
         return "<" + name + rest + base64.b64encode(self.payload).decode()
 
     def flipped(self, position: int, delta: int) -> str:

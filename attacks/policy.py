@@ -4,6 +4,7 @@ A caller with a token is reached by `authorization: Bearer <token>` (`Caller.met
 reached by a client certificate whose identity is its name. CIPHERD_ATTACKS_NO_IMPORT_OP=1 writes `admin`
 where a rule says `import`: jars from before the `import` operation refuse to start on a policy naming
 it, and with the switch the other attacks still run against them."""
+
 from __future__ import annotations
 
 import hashlib

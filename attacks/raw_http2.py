@@ -1,8 +1,10 @@
 """A raw HTTP/2 client connection (the h2 library over a plain socket to 127.0.0.1) that sends what no gRPC
 client library would: header values that do not parse, upper-case header names, broken message frames, streams
 reset right after they open. Outbound validation is off so the frames go out exactly as written."""
+
 from __future__ import annotations
 
+import contextlib
 import socket
 import struct
 import time
@@ -24,8 +26,15 @@ def grpc_frame(message: bytes, *, compressed: bool = False, declared_length: int
 
 
 def request_headers(path: str, extra: Headers = ()) -> list[tuple[str, str]]:
-    return [(":method", "POST"), (":scheme", "http"), (":path", path), (":authority", "127.0.0.1"),
-            ("content-type", "application/grpc"), ("te", "trailers"), *extra]
+    return [
+        (":method", "POST"),
+        (":scheme", "http"),
+        (":path", path),
+        (":authority", "127.0.0.1"),
+        ("content-type", "application/grpc"),
+        ("te", "trailers"),
+        *extra,
+    ]
 
 
 class RawConnection:
@@ -33,8 +42,12 @@ class RawConnection:
 
     def __init__(self, port: int, timeout_s: float = 10.0) -> None:
         self.sock = socket.create_connection(("127.0.0.1", port), timeout=timeout_s)
-        config = h2.config.H2Configuration(client_side=True, validate_outbound_headers=False,
-                                           normalize_outbound_headers=False, validate_inbound_headers=False)
+        config = h2.config.H2Configuration(
+            client_side=True,
+            validate_outbound_headers=False,
+            normalize_outbound_headers=False,
+            validate_inbound_headers=False,
+        )
         self.h2 = h2.connection.H2Connection(config)
         self.h2.initiate_connection()
         self.closed: set[int] = set()
@@ -98,7 +111,5 @@ class RawConnection:
         return set(streams) <= self.closed
 
     def close(self) -> None:
-        try:
+        with contextlib.suppress(OSError):
             self.sock.close()
-        except OSError:
-            pass

@@ -2,6 +2,7 @@
 CIPHERD_JAVA_OPTS, free ports on 127.0.0.1), reached by raw gRPC stubs over channels that each open their
 own connection and accept answers far larger than any budget, so an oversized answer is measured
 instead of being cut off by the client."""
+
 from __future__ import annotations
 
 import functools
@@ -14,12 +15,12 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import grpc
+from certs import Authority, Pem, _write
 from cryptography import x509
 from cryptography.hazmat.primitives import hashes
 from cryptography.hazmat.primitives.asymmetric import ec
 from cryptography.x509.oid import NameOID
 
-from certs import Authority, Pem, _write
 from cipherd.v1 import crypto_service_pb2_grpc as crypto_grpc
 from cipherd.v1 import key_admin_service_pb2_grpc as admin_grpc
 from server import RunningServer, jar_and_java, start_server
@@ -46,9 +47,8 @@ class Target:
         if self.ca is None:
             return grpc.insecure_channel(self.server.target, options=CHANNEL_OPTIONS)
         creds = grpc.ssl_channel_credentials(
-            self.ca.cert_bytes(),
-            client.key_bytes() if client else None,
-            client.cert_bytes() if client else None)
+            self.ca.cert_bytes(), client.key_bytes() if client else None, client.cert_bytes() if client else None
+        )
         return grpc.secure_channel(self.server.target, creds, options=CHANNEL_OPTIONS)
 
 
@@ -78,8 +78,12 @@ def serve(workdir: Path, args: Sequence[str], ca: Pem | None = None, probe: Pem 
     def channel(address: str) -> grpc.Channel:
         if ca is None:
             return grpc.insecure_channel(address)
-        return grpc.secure_channel(address, grpc.ssl_channel_credentials(
-            ca.cert_bytes(), probe.key_bytes() if probe else None, probe.cert_bytes() if probe else None))
+        return grpc.secure_channel(
+            address,
+            grpc.ssl_channel_credentials(
+                ca.cert_bytes(), probe.key_bytes() if probe else None, probe.cert_bytes() if probe else None
+            ),
+        )
 
     server = start_server(workdir, list(args), channel)
     try:
@@ -112,7 +116,6 @@ class Pki(Authority):
             # RFC 5280 4.2.1.6: with an empty subject the SAN extension must be critical.
             builder = builder.add_extension(x509.SubjectAlternativeName(list(names)), critical=not cn)
         return _write(self.directory, stem, builder.sign(self._key, hashes.SHA256()), key)
-
 
 
 IP_LOOPBACK = x509.IPAddress(ipaddress.ip_address("127.0.0.1"))

@@ -7,6 +7,7 @@ matched against a policy glob with several `*`. Budget: each answered within 2 s
 Encrypt on another connection, sent while the expensive call runs, answered OK within 2 s too.
 No call may be left unanswered at its 10 s deadline (finding 9). A server per case, so a runaway
 thread left by one case cannot slow the next."""
+
 from __future__ import annotations
 
 import threading
@@ -15,15 +16,15 @@ from typing import Any
 
 import grpc
 import pytest
-from google.protobuf.message import Message
-
 from answers import Answer, Metadata, unary
 from certs import Pem
-from cipherd.v1 import crypto_service_pb2 as pb
-from cipherd.v1 import keys_pb2
+from google.protobuf.message import Message
 from keyring import create_key
 from policy import Caller, Rule, write_policy
 from servers import Pki, Stubs, Target, connect, serve
+
+from cipherd.v1 import crypto_service_pb2 as pb
+from cipherd.v1 import keys_pb2
 
 BUDGET_S = 2.0
 DEADLINE_S = 10.0
@@ -42,8 +43,11 @@ ALL = pb.Normalization(trim=True, nfkc=True, casefold=True)
 def target(tmp_path_factory: pytest.TempPathFactory, pki: Pki, server_pem: Pem) -> Iterator[Target]:
     d = tmp_path_factory.mktemp("complexity")
     policy = write_policy(d / "policy.yaml", [WIDE, GLOBBER])
-    with serve(d, ["--tls-cert", str(server_pem.cert), "--tls-key", str(server_pem.key),
-                   "--access-policy", str(policy)], ca=pki.pem) as t:
+    with serve(
+        d,
+        ["--tls-cert", str(server_pem.cert), "--tls-key", str(server_pem.key), "--access-policy", str(policy)],
+        ca=pki.pem,
+    ) as t:
         with connect(t) as stubs:
             create_key(stubs, WIDE.metadata, KEY)
             create_key(stubs, WIDE.metadata, INDEX_KEY, keys_pb2.MODE_HMAC)
@@ -63,8 +67,9 @@ def _while_running(target: Target, expensive: Callable[[Stubs], Answer]) -> tupl
         thread = threading.Thread(target=lambda: result.append(expensive(slow)), daemon=True)
         thread.start()
         thread.join(0.3)
-        meanwhile = unary(cheap.crypto.Encrypt, pb.EncryptRequest(key_name=KEY, plaintext=b"x"), WIDE.metadata,
-                          timeout=DEADLINE_S)
+        meanwhile = unary(
+            cheap.crypto.Encrypt, pb.EncryptRequest(key_name=KEY, plaintext=b"x"), WIDE.metadata, timeout=DEADLINE_S
+        )
         thread.join(DEADLINE_S + 5)
     assert result, "the expensive call never returned"
     return result[0], meanwhile
@@ -85,24 +90,50 @@ def _spaces(total: int) -> bytes:
 CASES: dict[str, tuple[Callable[[Stubs], Answer], grpc.StatusCode | None]] = {
     # A name just under the message limit, from a caller whose grant covers every name.
     "Encrypt, 4 MiB key name, grant on *": (
-        _call(lambda s: s.crypto.Encrypt, pb.EncryptRequest(key_name="a" * (MAX_MESSAGE - 1024), plaintext=b"x"),
-              WIDE.metadata), grpc.StatusCode.INVALID_ARGUMENT),
+        _call(
+            lambda s: s.crypto.Encrypt,
+            pb.EncryptRequest(key_name="a" * (MAX_MESSAGE - 1024), plaintext=b"x"),
+            WIDE.metadata,
+        ),
+        grpc.StatusCode.INVALID_ARGUMENT,
+    ),
     "ComputeIndex trim, x + 40,000 spaces + x": (
-        _call(lambda s: s.crypto.ComputeIndex, _index(_spaces(40_002), TRIM), WIDE.metadata), grpc.StatusCode.OK),
+        _call(lambda s: s.crypto.ComputeIndex, _index(_spaces(40_002), TRIM), WIDE.metadata),
+        grpc.StatusCode.OK,
+    ),
     "ComputeIndex trim, 64 KiB value of inner spaces": (
-        _call(lambda s: s.crypto.ComputeIndex, _index(_spaces(VALUE_CAP), TRIM), WIDE.metadata), grpc.StatusCode.OK),
+        _call(lambda s: s.crypto.ComputeIndex, _index(_spaces(VALUE_CAP), TRIM), WIDE.metadata),
+        grpc.StatusCode.OK,
+    ),
     "ComputeIndex trim+nfkc+casefold, 64 KiB value": (
-        _call(lambda s: s.crypto.ComputeIndex, _index(_spaces(VALUE_CAP), ALL), WIDE.metadata), grpc.StatusCode.OK),
+        _call(lambda s: s.crypto.ComputeIndex, _index(_spaces(VALUE_CAP), ALL), WIDE.metadata),
+        grpc.StatusCode.OK,
+    ),
     "ComputeIndex trim, 64 KiB + 1 value": (
         _call(lambda s: s.crypto.ComputeIndex, _index(_spaces(VALUE_CAP + 1), TRIM), WIDE.metadata),
-        grpc.StatusCode.INVALID_ARGUMENT),
+        grpc.StatusCode.INVALID_ARGUMENT,
+    ),
     "ComputeIndexBatch trim, 8 values of 64 KiB": (
-        _call(lambda s: s.crypto.ComputeIndexBatch, pb.ComputeIndexBatchRequest(
-            key_name=INDEX_KEY, normalization=TRIM, length_bytes=16,
-            items=[pb.ComputeIndexBatchItem(value=_spaces(VALUE_CAP))] * 8), WIDE.metadata), None),
+        _call(
+            lambda s: s.crypto.ComputeIndexBatch,
+            pb.ComputeIndexBatchRequest(
+                key_name=INDEX_KEY,
+                normalization=TRIM,
+                length_bytes=16,
+                items=[pb.ComputeIndexBatchItem(value=_spaces(VALUE_CAP))] * 8,
+            ),
+            WIDE.metadata,
+        ),
+        None,
+    ),
     f"Encrypt, 200 KB name of '-' against the glob {GLOB}": (
-        _call(lambda s: s.crypto.Encrypt, pb.EncryptRequest(key_name="a" + "-" * 200_000, plaintext=b"x"),
-              GLOBBER.metadata), None),
+        _call(
+            lambda s: s.crypto.Encrypt,
+            pb.EncryptRequest(key_name="a" + "-" * 200_000, plaintext=b"x"),
+            GLOBBER.metadata,
+        ),
+        None,
+    ),
 }
 
 

@@ -16,6 +16,7 @@ Budgets:
 - F3 (the first lines deleted; the oldest rotated file deleted): 0 verify intact, and the verdict names the
   missing file.
 """
+
 from __future__ import annotations
 
 import hashlib
@@ -26,15 +27,15 @@ import shutil
 import subprocess
 import time
 from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
+from servers import serve
 
 import cipherd
 from cipherd.audit import AuditVerdict, verify_with_server
-from servers import serve
 
 CHECKPOINT_EVERY = "PT0.05S"
 GO_CLIENT = Path(__file__).resolve().parents[1] / "clients" / "go"
@@ -75,8 +76,14 @@ def trail_files(live: Path) -> list[Path]:
 def verdicts(target: str, live: Path, cipherctl: str) -> Verdicts:
     with cipherd.Client(target, timeout=30) as client:
         python, _ = verify_with_server(client, trail_files(live))
-    done = subprocess.run([cipherctl, "audit", "verify", str(live)], capture_output=True, text=True, timeout=120,
-                          env={**os.environ, "CIPHERD_ADDR": target}, check=False)
+    done = subprocess.run(
+        [cipherctl, "audit", "verify", str(live)],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        env={**os.environ, "CIPHERD_ADDR": target},
+        check=False,
+    )
     return Verdicts(python, done.returncode, done.stdout + done.stderr)
 
 
@@ -124,10 +131,8 @@ def last_seq(live: Path) -> int:
 
 def calls(target: str, encrypts: int, decrypts: int = 0) -> None:
     with cipherd.Client(target, timeout=30) as client:
-        try:
+        with suppress(cipherd.AlreadyExistsError):
             client.create_key("ledger")
-        except cipherd.AlreadyExistsError:
-            pass
         ciphertext = ""
         for i in range(encrypts):
             ciphertext = client.encrypt("ledger", f"row-{i}".encode(), context=b"ledger")
@@ -181,8 +186,9 @@ def rechain_without(live: Path, after_seq: int, method_suffix: str) -> int:
             continue
         seq = int(json.loads(out[-1])["seq"]) + 1
         raw = re.sub(rb'"seq":\d+,', f'"seq":{seq},'.encode(), raw, count=1)
-        raw = re.sub(rb'"prev":"[0-9a-f]{64}"', f'"prev":"{hashlib.sha256(out[-1]).hexdigest()}"'.encode(), raw,
-                     count=1)
+        raw = re.sub(
+            rb'"prev":"[0-9a-f]{64}"', f'"prev":"{hashlib.sha256(out[-1]).hexdigest()}"'.encode(), raw, count=1
+        )
         out.append(raw)
     live.write_bytes(b"\n".join(out) + b"\n")
     return deleted
@@ -214,8 +220,9 @@ def test_f1_a_trail_cut_back_to_a_checkpoint_and_restarted_is_caught(tmp_path: P
         after = verdicts(target.server.target, live, cipherctl)
     cuts = [r.get("cut") for r in records(live) if r["type"] == "start" and int(str(r["seq"])) > kept]
     assert after.both_fail, f"{removed} records cut after checkpoint seq {kept} went unnoticed: {after}"
-    assert cuts and isinstance(cuts[0], dict) and cuts[0]["found_seq"] == kept, \
+    assert cuts and isinstance(cuts[0], dict) and cuts[0]["found_seq"] == kept, (
         f"the restarted server did not record the cut back to seq {kept}: start lines' cut {cuts}"
+    )
     assert "cut at restart" in (after.python.problem or "") and "cut at restart" in after.cipherctl_out
 
 
@@ -297,5 +304,6 @@ def test_f3_the_oldest_rotated_file_deleted_is_caught_and_named(tmp_path: Path, 
         cut = verdicts(target, pruned, cipherctl)
     assert control.both_intact, f"the untampered copy: {control}"
     assert cut.both_fail, f"the oldest rotated file deleted: {cut}"
-    assert oldest.name in (cut.python.problem or "") and oldest.name in cut.cipherctl_out, \
+    assert oldest.name in (cut.python.problem or "") and oldest.name in cut.cipherctl_out, (
         f"the verdicts do not name the missing {oldest.name}: {cut}"
+    )

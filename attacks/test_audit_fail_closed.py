@@ -17,8 +17,10 @@ started again in the middle. Budget: 0 bytes of difference between the receiver'
 same lines, in the same order), the copy verifies as one intact chain; while the receiver is gone calls
 fail AUDIT_UNAVAILABLE (0 served unrecorded off-host), and are served again once it is back.
 """
+
 from __future__ import annotations
 
+import contextlib
 import queue
 import resource
 import socket
@@ -29,12 +31,12 @@ from pathlib import Path
 
 import grpc
 import pytest
-
 from answers import error_reason
-from cipherd.audit import verify
-from cipherd.v1 import crypto_service_pb2 as pb
 from keyring import create_key
 from servers import Stubs, connect, has_option, serve
+
+from cipherd.audit import verify
+from cipherd.v1 import crypto_service_pb2 as pb
 
 TIMEOUT_S = 30.0
 KEY = "f6-orders"
@@ -110,8 +112,9 @@ def test_a_stream_alone_serves_no_more_than_its_durable_coverage_after_the_trail
         for i in range(5):
             requests.put(pb.DecryptStreamRequest(reference=f"before-{i}", ciphertext=sealed))
             assert next(responses).result.plaintext == b"card 4111"
-        resource.prlimit(target.server.process.pid, resource.RLIMIT_FSIZE,
-                         (trail.stat().st_size, resource.RLIM_INFINITY))
+        resource.prlimit(
+            target.server.process.pid, resource.RLIMIT_FSIZE, (trail.stat().st_size, resource.RLIM_INFINITY)
+        )
         sent = [f"after-{i}" for i in range(200)]
         for reference in sent:
             requests.put(pb.DecryptStreamRequest(reference=reference, ciphertext=sealed))
@@ -129,7 +132,8 @@ def test_a_stream_alone_serves_no_more_than_its_durable_coverage_after_the_trail
         except grpc.RpcError as e:
             end = e
         assert len(served) <= COVERAGE_BUDGET, (
-            f"{len(served)} of 200 stream items served after the audit file stopped growing (budget {COVERAGE_BUDGET})")
+            f"{len(served)} of 200 stream items served after the audit file stopped growing (budget {COVERAGE_BUDGET})"
+        )
         assert end is not None and error_reason(end) == "AUDIT_UNAVAILABLE", end
         assert served + refused == sent[: len(served) + len(refused)]
 
@@ -183,17 +187,13 @@ class _Receiver:
         with self._lock:
             assert self._listener is not None
             # shutdown first: a close while the acceptor thread waits in accept leaves the port bound.
-            try:
+            with contextlib.suppress(OSError):
                 self._listener.shutdown(socket.SHUT_RDWR)
-            except OSError:
-                pass
             self._listener.close()
             for connection in self._connections:
                 # shutdown, not only close: a close while the reader thread waits in recv sends no FIN.
-                try:
+                with contextlib.suppress(OSError):
                     connection.shutdown(socket.SHUT_RDWR)
-                except OSError:
-                    pass
                 connection.close()
             self._connections.clear()
 
@@ -216,52 +216,64 @@ def _calls(stubs: Stubs, worker: int, count: int, failures: list[str]) -> None:
             if kind == 0:
                 _encrypt(stubs)
             elif kind == 1:
-                stubs.crypto.EncryptBatch(pb.EncryptBatchRequest(key_name=KEY, items=[
-                    pb.EncryptBatchItem(reference=str(n), plaintext=b"b") for n in range(8)]), timeout=TIMEOUT_S)
+                stubs.crypto.EncryptBatch(
+                    pb.EncryptBatchRequest(
+                        key_name=KEY, items=[pb.EncryptBatchItem(reference=str(n), plaintext=b"b") for n in range(8)]
+                    ),
+                    timeout=TIMEOUT_S,
+                )
             elif kind == 2:
                 items = [pb.EncryptStreamRequest(reference=str(n), key_name=KEY, plaintext=b"s") for n in range(5)]
                 assert len(list(stubs.crypto.EncryptStream(iter(items), timeout=TIMEOUT_S))) == 5
             else:
                 with pytest.raises(grpc.RpcError):
-                    stubs.crypto.Encrypt(pb.EncryptRequest(key_name=f"missing-{worker}-{i}\"}}\n", plaintext=b"x"),
-                                         timeout=TIMEOUT_S)
+                    stubs.crypto.Encrypt(
+                        pb.EncryptRequest(key_name=f'missing-{worker}-{i}"}}\n', plaintext=b"x"), timeout=TIMEOUT_S
+                    )
         except grpc.RpcError as e:
             failures.append(f"{e.code()} {error_reason(e)}")
 
 
 @pytest.mark.skipif(not has_option("--audit-sink"), reason="this jar has no --audit-sink")
 def test_the_sinks_copy_is_the_files_lines_in_order_and_a_gone_sink_fails_calls(
-        tmp_path: Path, receiver: _Receiver) -> None:
+    tmp_path: Path, receiver: _Receiver
+) -> None:
     trail = tmp_path / "audit.log"
-    args = ["--audit-log", str(trail), "--audit-required", "--audit-sink", f"tcp://127.0.0.1:{receiver.port}",
-            "--audit-sink-timeout", "PT1S"]
-    with serve(tmp_path, args) as target:
-        with connect(target) as stubs:
-            create_key(stubs, (), KEY)
-            failures: list[str] = []
-            workers = [threading.Thread(target=_calls, args=(stubs, w, 40, failures)) for w in range(8)]
-            for w in workers:
-                w.start()
-            for w in workers:
-                w.join(timeout=300)
-            assert not failures, f"calls failed with the sink up: {failures[:5]}"
+    args = [
+        "--audit-log",
+        str(trail),
+        "--audit-required",
+        "--audit-sink",
+        f"tcp://127.0.0.1:{receiver.port}",
+        "--audit-sink-timeout",
+        "PT1S",
+    ]
+    with serve(tmp_path, args) as target, connect(target) as stubs:
+        create_key(stubs, (), KEY)
+        failures: list[str] = []
+        workers = [threading.Thread(target=_calls, args=(stubs, w, 40, failures)) for w in range(8)]
+        for w in workers:
+            w.start()
+        for w in workers:
+            w.join(timeout=300)
+        assert not failures, f"calls failed with the sink up: {failures[:5]}"
 
-            receiver.stop()
-            with pytest.raises(grpc.RpcError) as gone:
-                _encrypt(stubs)
-            assert gone.value.code() == grpc.StatusCode.UNAVAILABLE
-            assert error_reason(gone.value) == "AUDIT_UNAVAILABLE"
+        receiver.stop()
+        with pytest.raises(grpc.RpcError) as gone:
+            _encrypt(stubs)
+        assert gone.value.code() == grpc.StatusCode.UNAVAILABLE
+        assert error_reason(gone.value) == "AUDIT_UNAVAILABLE"
 
-            receiver.start(receiver.port)
-            served = None
-            deadline = time.monotonic() + 20
-            while served is None and time.monotonic() < deadline:
-                try:
-                    served = _encrypt(stubs)
-                except grpc.RpcError as e:
-                    assert error_reason(e) == "AUDIT_UNAVAILABLE", e
-                    time.sleep(0.2)
-            assert served is not None, "calls not served again once the sink was back"
+        receiver.start(receiver.port)
+        served = None
+        deadline = time.monotonic() + 20
+        while served is None and time.monotonic() < deadline:
+            try:
+                served = _encrypt(stubs)
+            except grpc.RpcError as e:
+                assert error_reason(e) == "AUDIT_UNAVAILABLE", e
+                time.sleep(0.2)
+        assert served is not None, "calls not served again once the sink was back"
     # Stopped: the last checkpoint is in the file, and sent before the sink closed.
     deadline = time.monotonic() + 10
     while receiver.copy() != trail.read_bytes() and time.monotonic() < deadline:

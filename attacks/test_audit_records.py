@@ -13,6 +13,7 @@ Budgets:
 - A caller that sends another call's request id as `x-request-id`: 0 records and 0 access-log lines of its call
   carry that id as theirs; the caller's id is kept only as `client_request_id`.
 """
+
 from __future__ import annotations
 
 import json
@@ -21,15 +22,14 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-
 from answers import unary
 from certs import Pem
-from cipherd.audit import verify
-from cipherd.v1 import crypto_service_pb2 as pb
-from conftest import fresh
 from keyring import Envelope, create_key, encrypt
 from policy import Caller, Rule, write_policy
 from servers import Pki, Target, connect, serve
+
+from cipherd.audit import verify
+from cipherd.v1 import crypto_service_pb2 as pb
 
 OWNER = Caller("rec-owner", [Rule(["*"], ["encrypt", "decrypt", "admin"])])
 ITEMS = 4096
@@ -41,13 +41,25 @@ NARROW = Caller("rec-narrow", [Rule([KEY], ["decrypt"])])
 def _args(d: Path, server_pem: Pem, trail: Path) -> list[str]:
     policy = write_policy(d / "policy.yaml", [OWNER, NARROW])
     # No checkpoint by time: the largest record is the trail's last line when the server is killed.
-    return ["--tls-cert", str(server_pem.cert), "--tls-key", str(server_pem.key), "--access-policy", str(policy),
-            "--audit-log", str(trail), "--audit-required", "--audit-checkpoint-interval", "PT1H"]
+    return [
+        "--tls-cert",
+        str(server_pem.cert),
+        "--tls-key",
+        str(server_pem.key),
+        "--access-policy",
+        str(policy),
+        "--audit-log",
+        str(trail),
+        "--audit-required",
+        "--audit-checkpoint-interval",
+        "PT1H",
+    ]
 
 
 @pytest.fixture(scope="module")
-def trail_server(tmp_path_factory: pytest.TempPathFactory, pki: Pki,
-                 server_pem: Pem) -> Iterator[tuple[Target, Path, list[str], Path]]:
+def trail_server(
+    tmp_path_factory: pytest.TempPathFactory, pki: Pki, server_pem: Pem
+) -> Iterator[tuple[Target, Path, list[str], Path]]:
     d = tmp_path_factory.mktemp("audit-records")
     trail = d / "audit.log"
     args = _args(d, server_pem, trail)
@@ -61,8 +73,8 @@ def _largest_batches(target: Target) -> dict[str, pb.DecryptBatchRequest]:
     with connect(target) as stubs:
         envelope = Envelope.parse(encrypt(stubs, OWNER.metadata, KEY, b"x"))
     refused = [envelope.with_key(f"rec-refused-{i:052d}") for i in range(ITEMS)]
-    payload = envelope.with_payload(envelope.payload)[len(envelope.header):]
-    mode = envelope.header[envelope.header.index(":"):]  # ":gcm>"
+    payload = envelope.with_payload(envelope.payload)[len(envelope.header) :]
+    mode = envelope.header[envelope.header.index(":") :]  # ":gcm>"
     versions = [f"<{KEY}/v{v + 2}{mode}{payload}" for v in range(ITEMS)]
     return {
         "4,096 refused keys": pb.DecryptBatchRequest(items=[pb.DecryptBatchItem(ciphertext=c) for c in refused]),
@@ -84,7 +96,8 @@ def _accounted(record: dict[str, Any]) -> int:
 
 
 def test_a_batch_naming_4096_keys_or_versions_makes_a_bounded_record(
-        trail_server: tuple[Target, Path, list[str], Path]) -> None:
+    trail_server: tuple[Target, Path, list[str], Path],
+) -> None:
     target, trail, _, _ = trail_server
     grown: dict[str, int] = {}
     with connect(target) as stubs:
@@ -104,7 +117,8 @@ def test_a_batch_naming_4096_keys_or_versions_makes_a_bounded_record(
 
 
 def test_sigkill_right_after_the_largest_record_never_keeps_the_server_down(
-        tmp_path_factory: pytest.TempPathFactory, pki: Pki, server_pem: Pem) -> None:
+    tmp_path_factory: pytest.TempPathFactory, pki: Pki, server_pem: Pem
+) -> None:
     d = tmp_path_factory.mktemp("audit-records-kill")
     trail = d / "audit.log"
     args = _args(d, server_pem, trail)
@@ -121,30 +135,34 @@ def test_sigkill_right_after_the_largest_record_never_keeps_the_server_down(
     last_start = whole.rstrip(b"\n").rfind(b"\n") + 1
 
     # The crash came right after the record, or at a byte inside it (a copy cut there).
-    cuts = {"after the record": len(whole), "mid-record": last_start + (len(whole) - last_start) // 2,
-            "one byte in": last_start + 1}
+    cuts = {
+        "after the record": len(whole),
+        "mid-record": last_start + (len(whole) - last_start) // 2,
+        "one byte in": last_start + 1,
+    }
     for label, cut in cuts.items():
         copy = d / f"audit-{cut}.log"
         copy.write_bytes(whole[:cut])
         copy_args = [copy.as_posix() if a == trail.as_posix() else a for a in args]
-        with serve(d, copy_args, ca=pki.pem) as restarted:
-            with connect(restarted) as stubs:
-                assert encrypt(stubs, OWNER.metadata, KEY, b"after the crash"), label
+        with serve(d, copy_args, ca=pki.pem) as restarted, connect(restarted) as stubs:
+            assert encrypt(stubs, OWNER.metadata, KEY, b"after the crash"), label
         verdict = verify([copy])
         assert verdict.intact, f"{label}: the trail no longer verifies: {verdict.problem}"
         assert verdict.torn == (0 if label == "after the record" else 1), label
 
 
-def test_a_callers_request_id_cannot_name_another_call(
-        trail_server: tuple[Target, Path, list[str], Path]) -> None:
+def test_a_callers_request_id_cannot_name_another_call(trail_server: tuple[Target, Path, list[str], Path]) -> None:
     target, trail, _, _ = trail_server
     with connect(target) as stubs:
         encrypt(stubs, OWNER.metadata, KEY, b"the victim's call")
         victim = str(_last_record(trail)["request_id"])
         # Another caller sends the victim's id, and then a 1 KiB one.
         for sent in (victim, victim * 64):
-            answer = unary(stubs.crypto.Encrypt, pb.EncryptRequest(key_name=KEY, plaintext=b"x"),
-                           (*NARROW.metadata, ("x-request-id", sent)))
+            answer = unary(
+                stubs.crypto.Encrypt,
+                pb.EncryptRequest(key_name=KEY, plaintext=b"x"),
+                (*NARROW.metadata, ("x-request-id", sent)),
+            )
             record = _last_record(trail)
             assert record["request_id"] != victim, f"its record carries the victim's id ({answer.brief()})"
     records = [json.loads(line) for line in trail.read_bytes().splitlines() if line.startswith(b"{")]

@@ -6,20 +6,22 @@ one page at a time. And a refused caller compares its answers for a key that exi
 not. Budget: 0 hidden names in any listed key or page token (raw, or decoded as base64 or hex), over
 at most 200 pages per listing; 0 differences between existing and missing keys in status and
 message and ErrorInfo metadata (the key's own name replaced), and in the ErrorInfo reason, for Encrypt, Decrypt, GetKey and ReEncrypt."""
+
 from __future__ import annotations
 
 import base64
 import binascii
+import contextlib
 import uuid
 
 import pytest
-
 from answers import Answer, unary
 from conftest import Callers
-from cipherd.v1 import crypto_service_pb2 as pb
-from cipherd.v1 import key_admin_service_pb2 as admin_pb
 from keyring import Envelope, create_key, encrypt
 from servers import Target, connect
+
+from cipherd.v1 import crypto_service_pb2 as pb
+from cipherd.v1 import key_admin_service_pb2 as admin_pb
 
 MAX_PAGES = 200
 KEYS_EACH = 5
@@ -30,16 +32,15 @@ def _decodings(token: str) -> list[bytes]:
     forms = [token.encode()]
     padded = token + "=" * (-len(token) % 4)
     for decode in (base64.b64decode, base64.urlsafe_b64decode, binascii.unhexlify):
-        try:
+        with contextlib.suppress(binascii.Error, ValueError):
             forms.append(decode(padded if decode is not binascii.unhexlify else token))
-        except (binascii.Error, ValueError):
-            pass
     return forms
 
 
 @pytest.mark.parametrize("page_size", [1, 2, 3])
 def test_list_keys_pages_never_reveal_keys_the_caller_may_not_see(
-        policy_server: Target, callers: Callers, page_size: int) -> None:
+    policy_server: Target, callers: Callers, page_size: int
+) -> None:
     tag = uuid.uuid4().hex[:10]
     visible = [f"a-{tag}-{i}" for i in range(KEYS_EACH)]
     hidden = [f"b-{tag}-{i}" for i in range(KEYS_EACH)]
@@ -50,8 +51,11 @@ def test_list_keys_pages_never_reveal_keys_the_caller_may_not_see(
             create_key(stubs, callers.admin.metadata, name)
         token = ""
         for _ in range(MAX_PAGES):
-            answer = unary(stubs.admin.ListKeys, admin_pb.ListKeysRequest(page_size=page_size, page_token=token),
-                           callers.lister.metadata)
+            answer = unary(
+                stubs.admin.ListKeys,
+                admin_pb.ListKeysRequest(page_size=page_size, page_token=token),
+                callers.lister.metadata,
+            )
             assert answer.ok, f"ListKeys: {answer.brief()}"
             names = [k.key_name for k in answer.response.keys]
             seen += names
@@ -68,10 +72,18 @@ def test_list_keys_pages_never_reveal_keys_the_caller_may_not_see(
 
 
 def _same(existing: Answer, missing: Answer, existing_name: str, missing_name: str) -> str | None:
-    a = (existing.code, existing.reason, existing.message.replace(existing_name, "<KEY>"),
-         tuple((k, v.replace(existing_name, "<KEY>")) for k, v in existing.error_metadata))
-    b = (missing.code, missing.reason, missing.message.replace(missing_name, "<KEY>"),
-         tuple((k, v.replace(missing_name, "<KEY>")) for k, v in missing.error_metadata))
+    a = (
+        existing.code,
+        existing.reason,
+        existing.message.replace(existing_name, "<KEY>"),
+        tuple((k, v.replace(existing_name, "<KEY>")) for k, v in existing.error_metadata),
+    )
+    b = (
+        missing.code,
+        missing.reason,
+        missing.message.replace(missing_name, "<KEY>"),
+        tuple((k, v.replace(missing_name, "<KEY>")) for k, v in missing.error_metadata),
+    )
     if a != b:
         return f"existing {existing.brief()} vs missing {missing.brief()}"
     if existing.ok:
@@ -92,20 +104,33 @@ def test_refused_caller_cannot_tell_existing_keys_from_missing_ones(policy_serve
         real = encrypt(stubs, callers.admin.metadata, existing, b"secret")
         forged = Envelope.parse(real).with_key(missing)
         probes = {
-            "Encrypt": (stubs.crypto.Encrypt, pb.EncryptRequest(key_name=existing, plaintext=b"x"),
-                        pb.EncryptRequest(key_name=missing, plaintext=b"x")),
+            "Encrypt": (
+                stubs.crypto.Encrypt,
+                pb.EncryptRequest(key_name=existing, plaintext=b"x"),
+                pb.EncryptRequest(key_name=missing, plaintext=b"x"),
+            ),
             "Decrypt": (stubs.crypto.Decrypt, pb.DecryptRequest(ciphertext=real), pb.DecryptRequest(ciphertext=forged)),
-            "GetKey": (stubs.admin.GetKey, admin_pb.GetKeyRequest(key_name=existing),
-                       admin_pb.GetKeyRequest(key_name=missing)),
-            "ReEncrypt": (stubs.crypto.ReEncrypt, pb.ReEncryptRequest(ciphertext=real),
-                          pb.ReEncryptRequest(ciphertext=forged)),
-            "ReEncrypt into": (stubs.crypto.ReEncrypt, pb.ReEncryptRequest(ciphertext=real, key_name=existing),
-                               pb.ReEncryptRequest(ciphertext=forged, key_name=missing)),
+            "GetKey": (
+                stubs.admin.GetKey,
+                admin_pb.GetKeyRequest(key_name=existing),
+                admin_pb.GetKeyRequest(key_name=missing),
+            ),
+            "ReEncrypt": (
+                stubs.crypto.ReEncrypt,
+                pb.ReEncryptRequest(ciphertext=real),
+                pb.ReEncryptRequest(ciphertext=forged),
+            ),
+            "ReEncrypt into": (
+                stubs.crypto.ReEncrypt,
+                pb.ReEncryptRequest(ciphertext=real, key_name=existing),
+                pb.ReEncryptRequest(ciphertext=forged, key_name=missing),
+            ),
         }
         differences = []
         for what, (method, for_existing, for_missing) in probes.items():
-            difference = _same(unary(method, for_existing, refused), unary(method, for_missing, refused),
-                               existing, missing)
+            difference = _same(
+                unary(method, for_existing, refused), unary(method, for_missing, refused), existing, missing
+            )
             if difference:
                 differences.append(f"{what}: {difference}")
     assert not differences, "\n".join(differences)

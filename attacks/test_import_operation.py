@@ -4,18 +4,19 @@ ImportKey into an existing key makes caller-chosen bytes a version of it: whoeve
 everything encrypted after a rotation to it. An `admin` grant (create, rotate, policy) must not carry
 that. Budget: 0 imports by a caller with `admin` only (PERMISSION_DENIED); a caller with `import`
 imports (positive control)."""
+
 from __future__ import annotations
 
 import os
 
 import grpc
-
 from answers import unary
 from conftest import Callers, fresh
-from cipherd.v1 import key_admin_service_pb2 as admin_pb
-from cipherd.v1 import keys_pb2
 from keyring import create_key
 from servers import Target, connect
+
+from cipherd.v1 import key_admin_service_pb2 as admin_pb
+from cipherd.v1 import keys_pb2
 
 
 def _import(key: str) -> admin_pb.ImportKeyRequest:

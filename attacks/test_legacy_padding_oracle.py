@@ -7,6 +7,7 @@ Budget: 0 distinguishable answers in 64 probes (32 good padding, 32 bad, every l
 for ReEncrypt, ReEncryptBatch items and ReEncryptStream items alike; and every answer a refusal made
 before decrypting: PERMISSION_DENIED, since a legacy rewrap needs `decrypt` on the legacy key, or
 INVALID_ARGUMENT when the target is the legacy key itself, which never encrypts."""
+
 from __future__ import annotations
 
 import os
@@ -16,15 +17,15 @@ from dataclasses import dataclass
 
 import grpc
 import pytest
-from cryptography.hazmat.primitives.ciphers import Cipher, algorithms, modes
-
 from answers import stream, unary
 from conftest import Callers, fresh
+from cryptography.hazmat.primitives.ciphers import Cipher, algorithms, modes
+from keyring import create_key
+from servers import Target, connect
+
 from cipherd.v1 import crypto_service_pb2 as pb
 from cipherd.v1 import key_admin_service_pb2 as admin_pb
 from cipherd.v1 import keys_pb2
-from keyring import create_key
-from servers import Target, connect
 
 PROBES = 64
 DENIED = grpc.StatusCode.PERMISSION_DENIED.value[0]
@@ -67,15 +68,23 @@ def legacy(policy_server: Target, callers: Callers) -> Iterator[LegacySetup]:
     key = os.urandom(32)
     setup = LegacySetup(fresh("legacy-cbc"), fresh("rewrap-target"), _probes(key))
     with connect(policy_server) as stubs:
-        stubs.admin.ImportKey(admin_pb.ImportKeyRequest(
-            key_name=setup.legacy_key, key_material=key, legacy_cipher=keys_pb2.LEGACY_CIPHER_AES_CBC,
-            legacy_iv=keys_pb2.LEGACY_IV_PREPENDED), metadata=tuple(callers.admin.metadata), timeout=30)
+        stubs.admin.ImportKey(
+            admin_pb.ImportKeyRequest(
+                key_name=setup.legacy_key,
+                key_material=key,
+                legacy_cipher=keys_pb2.LEGACY_CIPHER_AES_CBC,
+                legacy_iv=keys_pb2.LEGACY_IV_PREPENDED,
+            ),
+            metadata=tuple(callers.admin.metadata),
+            timeout=30,
+        )
         create_key(stubs, callers.admin.metadata, setup.other_key)
         # Calibration: with `decrypt` and `encrypt` the probes do decrypt or fail as labelled, so the
         # attack below has an oracle to find if the server offers one.
         for probe in (setup.probes[0], setup.probes[1]):
-            answer = unary(stubs.crypto.ReEncrypt, _unary_request(setup, probe, setup.other_key),
-                           callers.admin.metadata)
+            answer = unary(
+                stubs.crypto.ReEncrypt, _unary_request(setup, probe, setup.other_key), callers.admin.metadata
+            )
             assert answer.ok == probe.good_padding, f"calibration: {answer.brief()}"
     yield setup
 
@@ -107,7 +116,8 @@ def _check(answers: list[tuple[bool, int, str]], where: str) -> None:
 
 @pytest.mark.parametrize("target_is_legacy_key", [True, False], ids=["into-legacy-key", "into-other-key"])
 def test_reencrypt_legacy_with_only_reencrypt_is_no_padding_oracle(
-        policy_server: Target, callers: Callers, legacy: LegacySetup, target_is_legacy_key: bool) -> None:
+    policy_server: Target, callers: Callers, legacy: LegacySetup, target_is_legacy_key: bool
+) -> None:
     target = legacy.legacy_key if target_is_legacy_key else legacy.other_key
     with connect(policy_server) as stubs:
         answers = []
@@ -119,11 +129,16 @@ def test_reencrypt_legacy_with_only_reencrypt_is_no_padding_oracle(
 
 @pytest.mark.parametrize("target_is_legacy_key", [True, False], ids=["into-legacy-key", "into-other-key"])
 def test_reencrypt_batch_legacy_items_are_no_padding_oracle(
-        policy_server: Target, callers: Callers, legacy: LegacySetup, target_is_legacy_key: bool) -> None:
+    policy_server: Target, callers: Callers, legacy: LegacySetup, target_is_legacy_key: bool
+) -> None:
     target = legacy.legacy_key if target_is_legacy_key else legacy.other_key
-    request = pb.ReEncryptBatchRequest(key_name=target, items=[
-        pb.ReEncryptBatchItem(reference=str(i), legacy=_legacy(legacy, p), context=b"attack")
-        for i, p in enumerate(legacy.probes)])
+    request = pb.ReEncryptBatchRequest(
+        key_name=target,
+        items=[
+            pb.ReEncryptBatchItem(reference=str(i), legacy=_legacy(legacy, p), context=b"attack")
+            for i, p in enumerate(legacy.probes)
+        ],
+    )
     with connect(policy_server) as stubs:
         answer = unary(stubs.crypto.ReEncryptBatch, request, callers.rewrapper.metadata)
     if not answer.ok:  # the whole batch refused: one answer for all probes
@@ -131,16 +146,24 @@ def test_reencrypt_batch_legacy_items_are_no_padding_oracle(
         return
     results = list(answer.response.results)
     assert len(results) == PROBES
-    _check([(p.good_padding, r.error.code if r.HasField("error") else 0, r.error.message)
-            for p, r in zip(legacy.probes, results)], f"ReEncryptBatch into {target}")
+    _check(
+        [
+            (p.good_padding, r.error.code if r.HasField("error") else 0, r.error.message)
+            for p, r in zip(legacy.probes, results, strict=True)
+        ],
+        f"ReEncryptBatch into {target}",
+    )
 
 
 @pytest.mark.parametrize("target_is_legacy_key", [True, False], ids=["into-legacy-key", "into-other-key"])
 def test_reencrypt_stream_legacy_items_are_no_padding_oracle(
-        policy_server: Target, callers: Callers, legacy: LegacySetup, target_is_legacy_key: bool) -> None:
+    policy_server: Target, callers: Callers, legacy: LegacySetup, target_is_legacy_key: bool
+) -> None:
     target = legacy.legacy_key if target_is_legacy_key else legacy.other_key
-    requests = [pb.ReEncryptStreamRequest(reference=str(i), legacy=_legacy(legacy, p), key_name=target,
-                                          context=b"attack") for i, p in enumerate(legacy.probes)]
+    requests = [
+        pb.ReEncryptStreamRequest(reference=str(i), legacy=_legacy(legacy, p), key_name=target, context=b"attack")
+        for i, p in enumerate(legacy.probes)
+    ]
     with connect(policy_server) as stubs:
         responses, end = stream(stubs.crypto.ReEncryptStream, requests, callers.rewrapper.metadata)
     if not responses and end.code != grpc.StatusCode.OK:  # the whole stream refused
@@ -149,7 +172,10 @@ def test_reencrypt_stream_legacy_items_are_no_padding_oracle(
     assert end.ok, f"the stream ended {end.brief()} after {len(responses)} answers"
     by_reference = {r.result.reference: r.result for r in responses}
     assert len(by_reference) == PROBES
-    _check([(p.good_padding, r.error.code if r.HasField("error") else 0, r.error.message)
-            for p, r in ((p, by_reference[str(i)]) for i, p in enumerate(legacy.probes))],
-           f"ReEncryptStream into {target}")
-
+    _check(
+        [
+            (p.good_padding, r.error.code if r.HasField("error") else 0, r.error.message)
+            for p, r in ((p, by_reference[str(i)]) for i, p in enumerate(legacy.probes))
+        ],
+        f"ReEncryptStream into {target}",
+    )

@@ -11,6 +11,7 @@ Budgets:
   (200 KB key names, 1 MiB contexts, 4,096-item batches); a key name built to break the JSON line stays
   inside its record; the trail still verifies as one intact chain after the attack.
 """
+
 from __future__ import annotations
 
 import json
@@ -19,17 +20,17 @@ from pathlib import Path
 
 import grpc
 import pytest
-from google.protobuf.duration_pb2 import Duration
-
 from answers import Answer, unary
 from certs import Pem
-from cipherd.audit import verify
-from cipherd.v1 import crypto_service_pb2 as pb
-from cipherd.v1 import key_admin_service_pb2 as admin_pb
 from conftest import fresh
+from google.protobuf.duration_pb2 import Duration
 from keyring import create_key, encrypt
 from policy import ANONYMOUS_METADATA, Caller, Rule, write_policy
 from servers import Pki, Target, connect, serve
+
+from cipherd.audit import verify
+from cipherd.v1 import crypto_service_pb2 as pb
+from cipherd.v1 import key_admin_service_pb2 as admin_pb
 
 EVERY_KEY = ("*",)
 ADMIN = Caller("lc-admin", [Rule(EVERY_KEY, ["encrypt", "decrypt", "admin", "inspect"])])
@@ -45,9 +46,21 @@ def audited(tmp_path_factory: pytest.TempPathFactory, pki: Pki, server_pem: Pem)
     d = tmp_path_factory.mktemp("lifecycle-audit")
     policy = write_policy(d / "policy.yaml", [ADMIN, ADMIN_ONLY, DESTROYER, REFUSED])
     trail = d / "audit.log"
-    with serve(d, ["--tls-cert", str(server_pem.cert), "--tls-key", str(server_pem.key),
-                   "--access-policy", str(policy), "--audit-log", str(trail), "--audit-required"],
-               ca=pki.pem) as target:
+    with serve(
+        d,
+        [
+            "--tls-cert",
+            str(server_pem.cert),
+            "--tls-key",
+            str(server_pem.key),
+            "--access-policy",
+            str(policy),
+            "--audit-log",
+            str(trail),
+            "--audit-required",
+        ],
+        ca=pki.pem,
+    ) as target:
         yield target, trail
 
 
@@ -58,15 +71,21 @@ def test_admin_alone_cannot_destroy(audited: tuple[Target, Path]) -> None:
         create_key(stubs, ADMIN.metadata, key)
         stubs.admin.RotateKey(admin_pb.RotateKeyRequest(key_name=key), metadata=ADMIN.metadata, timeout=30)
         attempts: dict[str, Callable[[Caller], Answer]] = {
-            "schedule": lambda who: unary(stubs.admin.ScheduleKeyVersionDestruction,
-                                          admin_pb.ScheduleKeyVersionDestructionRequest(
-                                              key_name=key, versions=[1], pending_window=DAY), who.metadata),
-            "delete": lambda who: unary(stubs.admin.ScheduleKeyDeletion,
-                                        admin_pb.ScheduleKeyDeletionRequest(key_name=key, pending_window=DAY),
-                                        who.metadata),
-            "retire": lambda who: unary(stubs.admin.RetireKeyVersions,
-                                        admin_pb.RetireKeyVersionsRequest(key_name=key, below_version=2,
-                                                                          validate_only=True), who.metadata),
+            "schedule": lambda who: unary(
+                stubs.admin.ScheduleKeyVersionDestruction,
+                admin_pb.ScheduleKeyVersionDestructionRequest(key_name=key, versions=[1], pending_window=DAY),
+                who.metadata,
+            ),
+            "delete": lambda who: unary(
+                stubs.admin.ScheduleKeyDeletion,
+                admin_pb.ScheduleKeyDeletionRequest(key_name=key, pending_window=DAY),
+                who.metadata,
+            ),
+            "retire": lambda who: unary(
+                stubs.admin.RetireKeyVersions,
+                admin_pb.RetireKeyVersionsRequest(key_name=key, below_version=2, validate_only=True),
+                who.metadata,
+            ),
         }
         by_admin = {name: attempt(ADMIN_ONLY) for name, attempt in attempts.items()}
         by_destroyer = attempts["schedule"](DESTROYER)
@@ -88,11 +107,16 @@ def test_a_refused_caller_learns_no_lifecycle_state(audited: tuple[Target, Path]
         old = encrypt(stubs, ADMIN.metadata, scheduled, b"old")
         stubs.admin.RotateKey(admin_pb.RotateKeyRequest(key_name=scheduled), metadata=ADMIN.metadata, timeout=30)
         stubs.admin.DisableKey(admin_pb.DisableKeyRequest(key_name=disabled), metadata=ADMIN.metadata, timeout=30)
-        stubs.admin.ScheduleKeyDeletion(admin_pb.ScheduleKeyDeletionRequest(key_name=deleting, pending_window=DAY),
-                                        metadata=DESTROYER.metadata, timeout=30)
+        stubs.admin.ScheduleKeyDeletion(
+            admin_pb.ScheduleKeyDeletionRequest(key_name=deleting, pending_window=DAY),
+            metadata=DESTROYER.metadata,
+            timeout=30,
+        )
         stubs.admin.ScheduleKeyVersionDestruction(
             admin_pb.ScheduleKeyVersionDestructionRequest(key_name=scheduled, versions=[1], pending_window=DAY),
-            metadata=DESTROYER.metadata, timeout=30)
+            metadata=DESTROYER.metadata,
+            timeout=30,
+        )
         # The positive control: the granted caller does see the states.
         seen = unary(stubs.crypto.Decrypt, pb.DecryptRequest(ciphertext=old), ADMIN.metadata)
         assert seen.reason == "KEY_VERSION_DESTRUCTION_SCHEDULED", seen.brief()
@@ -109,8 +133,9 @@ def test_a_refused_caller_learns_no_lifecycle_state(audited: tuple[Target, Path]
     assert baseline.code == grpc.StatusCode.PERMISSION_DENIED, baseline.brief()
     differ = {n: a.brief() for n, a in answers.items() if not _same_but_name(a, baseline, names[n], missing)}
     assert not differ, f"a refused caller told a lifecycle state from a missing key: {differ} vs {baseline.brief()}"
-    assert _same_but_name(dec_scheduled, dec_missing, scheduled, missing), \
+    assert _same_but_name(dec_scheduled, dec_missing, scheduled, missing), (
         f"Decrypt: {dec_scheduled.brief()} vs {dec_missing.brief()}"
+    )
 
 
 def _huge_requests() -> list[tuple[str, str, object]]:
@@ -118,11 +143,17 @@ def _huge_requests() -> list[tuple[str, str, object]]:
     items = [pb.EncryptBatchItem(plaintext=b"x", context=b"c" * 256) for _ in range(4096)]
     return [
         ("Encrypt 200 KB key name", "Encrypt", pb.EncryptRequest(key_name=big_name, plaintext=b"x")),
-        ("Encrypt 1 MiB context", "Encrypt",
-         pb.EncryptRequest(key_name="nothing-here", plaintext=b"x", context=b"c" * (1 << 20))),
+        (
+            "Encrypt 1 MiB context",
+            "Encrypt",
+            pb.EncryptRequest(key_name="nothing-here", plaintext=b"x", context=b"c" * (1 << 20)),
+        ),
         ("EncryptBatch 4,096 items", "EncryptBatch", pb.EncryptBatchRequest(key_name="secret-key", items=items)),
-        ("Encrypt JSON-breaking key name", "Encrypt",
-         pb.EncryptRequest(key_name='x"}\n{"type":"call","seq":999999}\n', plaintext=b"x")),
+        (
+            "Encrypt JSON-breaking key name",
+            "Encrypt",
+            pb.EncryptRequest(key_name='x"}\n{"type":"call","seq":999999}\n', plaintext=b"x"),
+        ),
         ("Decrypt 200 KB header", "Decrypt", pb.DecryptRequest(ciphertext=f"<{big_name}/v1:gcm>AAAA")),
     ]
 

@@ -7,8 +7,10 @@ Meanwhile a prober asks /healthz, /readyz and /metrics again and again. Budget: 
 1 s (the chart's probe timeout is 2 s), and every held connection closed by the server within the request-time
 bound (`--http-request-timeout`, default 2 s, checked by the JDK's timer each second) plus 2 s of slack.
 Today's main (two threads, caller-runs, no request time) answered none: two held connections stall the port."""
+
 from __future__ import annotations
 
+import contextlib
 import http.client
 import selectors
 import socket
@@ -19,7 +21,6 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 import pytest
-
 from servers import Target, serve
 
 HALF_OPEN = 100
@@ -107,10 +108,8 @@ class Attacker:
                     held = key.data
                     if held.trickle and now >= held.next_byte:
                         held.next_byte = now + 1
-                        try:
+                        with contextlib.suppress(OSError):  # closed by the server: the select above sees it
                             held.sock.send(b"a")
-                        except OSError:
-                            pass  # closed by the server: the select above sees it
         finally:
             self.holding.set()
             for key in list(selector.get_map().values()):
@@ -154,14 +153,19 @@ def test_probes_answer_while_half_open_and_trickling_connections_are_held(target
     attacker.stop.set()
     thread.join(timeout=10)
 
-    late = [(path, status, round(seconds, 3)) for path, status, seconds, _ in probes
-            if status != 200 or seconds >= PROBE_BUDGET_S]
+    late = [
+        (path, status, round(seconds, 3))
+        for path, status, seconds, _ in probes
+        if status != 200 or seconds >= PROBE_BUDGET_S
+    ]
     times = sorted(seconds for _, _, seconds, _ in probes)
     lifetimes = sorted(attacker.lifetimes) or [0.0]
-    print(f"{len(probes)} probes under attack: median {times[len(times) // 2] * 1000:.0f} ms, "
-          f"slowest {times[-1] * 1000:.0f} ms; {len(attacker.lifetimes)} held connections closed by the server "
-          f"after a median {lifetimes[len(lifetimes) // 2]:.2f} s, at most {lifetimes[-1]:.2f} s; "
-          f"{len(attacker.errors)} attacker connects failed")
+    print(
+        f"{len(probes)} probes under attack: median {times[len(times) // 2] * 1000:.0f} ms, "
+        f"slowest {times[-1] * 1000:.0f} ms; {len(attacker.lifetimes)} held connections closed by the server "
+        f"after a median {lifetimes[len(lifetimes) // 2]:.2f} s, at most {lifetimes[-1]:.2f} s; "
+        f"{len(attacker.errors)} attacker connects failed"
+    )
     assert not late, f"{len(late)} of {len(probes)} probes failed or took >= {PROBE_BUDGET_S} s: {late[:10]}"
     # The attack was real: while probing, the attacker held all its connections (but for a moment of reconnects).
     holding = sorted(count for *_, count in probes)

@@ -18,20 +18,21 @@ Budgets:
   (the other key's name aside), in every shape. Control: without expected_key the same calls tell those
   cases apart (at least 3 different answers), so the comparison could see an oracle.
 """
+
 from __future__ import annotations
 
 from collections.abc import Iterator
 
 import grpc
 import pytest
-
 from answers import Answer, stream, unary
 from certs import Pem
-from cipherd.v1 import crypto_service_pb2 as pb
-from cipherd.v1 import key_admin_service_pb2 as admin_pb
 from keyring import Envelope, create_key, encrypt
 from policy import Caller, Rule, write_policy
 from servers import Pki, Stubs, Target, connect, serve
+
+from cipherd.v1 import crypto_service_pb2 as pb
+from cipherd.v1 import key_admin_service_pb2 as admin_pb
 
 COLUMN_KEY = "users-email"
 COLUMN = b"users.email/42"  # the column's context: any writer of the column knows it
@@ -49,13 +50,17 @@ WRITER_KEYS = ("users-notes", "users-email2")
 def planted(tmp_path_factory: pytest.TempPathFactory, pki: Pki, server_pem: Pem) -> Iterator[Target]:
     d = tmp_path_factory.mktemp("planted-values")
     policy = write_policy(d / "policy.yaml", [ADMIN, READER, NARROW, WRITER])
-    with serve(d, ["--tls-cert", str(server_pem.cert), "--tls-key", str(server_pem.key),
-                   "--access-policy", str(policy)], ca=pki.pem) as target:
+    with serve(
+        d,
+        ["--tls-cert", str(server_pem.cert), "--tls-key", str(server_pem.key), "--access-policy", str(policy)],
+        ca=pki.pem,
+    ) as target:
         with connect(target) as stubs:
             for key in (COLUMN_KEY, *WRITER_KEYS, "users-disabled", "payroll"):
                 create_key(stubs, ADMIN.metadata, key)
-            stubs.admin.DisableKey(admin_pb.DisableKeyRequest(key_name="users-disabled"), metadata=ADMIN.metadata,
-                                   timeout=30)
+            stubs.admin.DisableKey(
+                admin_pb.DisableKeyRequest(key_name="users-disabled"), metadata=ADMIN.metadata, timeout=30
+            )
         yield target
 
 
@@ -64,44 +69,69 @@ def _accepted_by_every_shape(stubs: Stubs, ciphertexts: list[str], expected_key:
     meta = READER.metadata
     accepted: dict[str, int] = {}
     accepted["Decrypt"] = sum(
-        unary(stubs.crypto.Decrypt, pb.DecryptRequest(ciphertext=c, context=COLUMN, expected_key=expected_key),
-              meta).ok for c in ciphertexts)
+        unary(stubs.crypto.Decrypt, pb.DecryptRequest(ciphertext=c, context=COLUMN, expected_key=expected_key), meta).ok
+        for c in ciphertexts
+    )
     accepted["ReEncrypt"] = sum(
-        unary(stubs.crypto.ReEncrypt, pb.ReEncryptRequest(ciphertext=c, context=COLUMN, key_name=COLUMN_KEY,
-                                                          expected_key=expected_key), meta).ok for c in ciphertexts)
+        unary(
+            stubs.crypto.ReEncrypt,
+            pb.ReEncryptRequest(ciphertext=c, context=COLUMN, key_name=COLUMN_KEY, expected_key=expected_key),
+            meta,
+        ).ok
+        for c in ciphertexts
+    )
     items = [pb.DecryptBatchItem(reference=str(i), ciphertext=c, context=COLUMN) for i, c in enumerate(ciphertexts)]
     batch = unary(stubs.crypto.DecryptBatch, pb.DecryptBatchRequest(items=items, expected_key=expected_key), meta)
     assert batch.ok, batch.brief()
     accepted["DecryptBatch"] = sum(r.HasField("plaintext") for r in batch.response.results)
-    own = [pb.DecryptBatchItem(reference=str(i), ciphertext=c, context=COLUMN, expected_key=expected_key)
-           for i, c in enumerate(ciphertexts)]
+    own = [
+        pb.DecryptBatchItem(reference=str(i), ciphertext=c, context=COLUMN, expected_key=expected_key)
+        for i, c in enumerate(ciphertexts)
+    ]
     # The item's own expectation, under a batch that expects any key of the family.
     batch = unary(stubs.crypto.DecryptBatch, pb.DecryptBatchRequest(items=own, expected_key="users-*"), meta)
     assert batch.ok, batch.brief()
     accepted["DecryptBatch item"] = sum(r.HasField("plaintext") for r in batch.response.results)
     rewraps = [pb.ReEncryptBatchItem(reference=str(i), ciphertext=c, context=COLUMN) for i, c in enumerate(ciphertexts)]
-    batch = unary(stubs.crypto.ReEncryptBatch, pb.ReEncryptBatchRequest(key_name=COLUMN_KEY, items=rewraps,
-                                                                          expected_key=expected_key), meta)
+    batch = unary(
+        stubs.crypto.ReEncryptBatch,
+        pb.ReEncryptBatchRequest(key_name=COLUMN_KEY, items=rewraps, expected_key=expected_key),
+        meta,
+    )
     assert batch.ok, batch.brief()
     accepted["ReEncryptBatch"] = sum(r.HasField("ciphertext") for r in batch.response.results)
-    responses, end = stream(stubs.crypto.DecryptStream, [
-        pb.DecryptStreamRequest(reference=str(i), ciphertext=c, context=COLUMN, expected_key=expected_key)
-        for i, c in enumerate(ciphertexts)], meta)
+    responses, end = stream(
+        stubs.crypto.DecryptStream,
+        [
+            pb.DecryptStreamRequest(reference=str(i), ciphertext=c, context=COLUMN, expected_key=expected_key)
+            for i, c in enumerate(ciphertexts)
+        ],
+        meta,
+    )
     assert end.ok and len(responses) == len(ciphertexts), end.brief()
     accepted["DecryptStream"] = sum(r.result.HasField("plaintext") for r in responses)
-    responses, end = stream(stubs.crypto.ReEncryptStream, [
-        pb.ReEncryptStreamRequest(reference=str(i), ciphertext=c, context=COLUMN, key_name=COLUMN_KEY,
-                                  expected_key=expected_key) for i, c in enumerate(ciphertexts)], meta)
+    responses, end = stream(
+        stubs.crypto.ReEncryptStream,
+        [
+            pb.ReEncryptStreamRequest(
+                reference=str(i), ciphertext=c, context=COLUMN, key_name=COLUMN_KEY, expected_key=expected_key
+            )
+            for i, c in enumerate(ciphertexts)
+        ],
+        meta,
+    )
     assert end.ok and len(responses) == len(ciphertexts), end.brief()
     accepted["ReEncryptStream"] = sum(r.result.HasField("ciphertext") for r in responses)
     return accepted
 
 
-def test_a_writer_with_another_key_cannot_plant_a_value_in_a_column_read_with_its_expected_key(
-        planted: Target) -> None:
+def test_a_writer_with_another_key_cannot_plant_a_value_in_a_column_read_with_its_expected_key(planted: Target) -> None:
     with connect(planted) as stubs:
-        plants = [encrypt(stubs, WRITER.metadata, key, b"attacker@evil.example", COLUMN)
-                  for key in WRITER_KEYS for _ in range(4)]
+        plants = [
+            encrypt(stubs, WRITER.metadata, key, b"attacker@evil.example", COLUMN)
+            for key in WRITER_KEYS
+            for _ in range(4)
+        ]
         real = encrypt(stubs, READER.metadata, COLUMN_KEY, b"alice@example.com", COLUMN)
 
         without = _accepted_by_every_shape(stubs, plants, "")
@@ -137,42 +167,77 @@ def _shape_answers(stubs: Stubs, caller: Caller, ciphertext: str, expected_key: 
         return text.replace(f"'{key}'", "'<KEY>'")
 
     def call(answer: Answer) -> tuple[object, ...]:
-        return (answer.code.name, answer.reason, normal(answer.message),
-                tuple((k, "<KEY>" if v == key else v) for k, v in answer.error_metadata))
+        return (
+            answer.code.name,
+            answer.reason,
+            normal(answer.message),
+            tuple((k, "<KEY>" if v == key else v) for k, v in answer.error_metadata),
+        )
 
     def item(error: pb.ItemError) -> tuple[object, ...]:
         return (error.code, error.reason, normal(error.message))
 
     meta = caller.metadata
     answers: dict[str, tuple[object, ...]] = {
-        "Decrypt": call(unary(stubs.crypto.Decrypt, pb.DecryptRequest(
-            ciphertext=ciphertext, context=COLUMN, expected_key=expected_key), meta)),
-        "ReEncrypt": call(unary(stubs.crypto.ReEncrypt, pb.ReEncryptRequest(
-            ciphertext=ciphertext, context=COLUMN, expected_key=expected_key), meta)),
+        "Decrypt": call(
+            unary(
+                stubs.crypto.Decrypt,
+                pb.DecryptRequest(ciphertext=ciphertext, context=COLUMN, expected_key=expected_key),
+                meta,
+            )
+        ),
+        "ReEncrypt": call(
+            unary(
+                stubs.crypto.ReEncrypt,
+                pb.ReEncryptRequest(ciphertext=ciphertext, context=COLUMN, expected_key=expected_key),
+                meta,
+            )
+        ),
     }
-    batch = unary(stubs.crypto.DecryptBatch, pb.DecryptBatchRequest(expected_key=expected_key, items=[
-        pb.DecryptBatchItem(ciphertext=ciphertext, context=COLUMN)]), meta)
+    batch = unary(
+        stubs.crypto.DecryptBatch,
+        pb.DecryptBatchRequest(
+            expected_key=expected_key, items=[pb.DecryptBatchItem(ciphertext=ciphertext, context=COLUMN)]
+        ),
+        meta,
+    )
     answers["DecryptBatch item"] = item(batch.response.results[0].error) if batch.ok else call(batch)
-    batch = unary(stubs.crypto.ReEncryptBatch, pb.ReEncryptBatchRequest(expected_key=expected_key, items=[
-        pb.ReEncryptBatchItem(ciphertext=ciphertext, context=COLUMN)]), meta)
+    batch = unary(
+        stubs.crypto.ReEncryptBatch,
+        pb.ReEncryptBatchRequest(
+            expected_key=expected_key, items=[pb.ReEncryptBatchItem(ciphertext=ciphertext, context=COLUMN)]
+        ),
+        meta,
+    )
     answers["ReEncryptBatch item"] = item(batch.response.results[0].error) if batch.ok else call(batch)
-    responses, end = stream(stubs.crypto.DecryptStream, [pb.DecryptStreamRequest(
-        reference="r", ciphertext=ciphertext, context=COLUMN, expected_key=expected_key)], meta)
+    responses, end = stream(
+        stubs.crypto.DecryptStream,
+        [pb.DecryptStreamRequest(reference="r", ciphertext=ciphertext, context=COLUMN, expected_key=expected_key)],
+        meta,
+    )
     answers["DecryptStream item"] = item(responses[0].result.error) if responses else call(end)
-    responses, end = stream(stubs.crypto.ReEncryptStream, [pb.ReEncryptStreamRequest(
-        reference="r", ciphertext=ciphertext, context=COLUMN, expected_key=expected_key)], meta)
+    responses, end = stream(
+        stubs.crypto.ReEncryptStream,
+        [pb.ReEncryptStreamRequest(reference="r", ciphertext=ciphertext, context=COLUMN, expected_key=expected_key)],
+        meta,
+    )
     answers["ReEncryptStream item"] = item(responses[0].result.error) if responses else call(end)
     return answers
 
 
-def test_an_unexpected_key_refusal_says_nothing_about_the_other_key_or_the_callers_grant_on_it(
-        planted: Target) -> None:
+def test_an_unexpected_key_refusal_says_nothing_about_the_other_key_or_the_callers_grant_on_it(planted: Target) -> None:
     with connect(planted) as stubs:
         others = _others(stubs)
-        refusals = {(caller.name, case): _shape_answers(stubs, caller, ciphertext, COLUMN_KEY)
-                    for caller in (READER, NARROW) for case, ciphertext in others.items()}
-        unguarded = {(caller.name, case): _shape_answers(stubs, caller, ciphertext, "")
-                     for caller in (READER, NARROW) for case, ciphertext in others.items()}
+        refusals = {
+            (caller.name, case): _shape_answers(stubs, caller, ciphertext, COLUMN_KEY)
+            for caller in (READER, NARROW)
+            for case, ciphertext in others.items()
+        }
+        unguarded = {
+            (caller.name, case): _shape_answers(stubs, caller, ciphertext, "")
+            for caller in (READER, NARROW)
+            for case, ciphertext in others.items()
+        }
 
     shapes = next(iter(refusals.values())).keys()
     for shape in shapes:

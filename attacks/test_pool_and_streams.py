@@ -6,6 +6,7 @@ ends, four such streams starve everyone. Budget: 0 RESOURCE_EXHAUSTED (0 failure
 within 2 s) in 20 unary Encrypts by another caller meanwhile; the 16 streams' own items answered OK.
 And the server's per-connection call cap (`--max-calls-per-connection`): one connection opening 4 more streams than the
 cap gets at most the cap served, and the others end before their 5 s deadline instead of being held."""
+
 from __future__ import annotations
 
 import re
@@ -17,10 +18,10 @@ from typing import Any
 
 import grpc
 import pytest
-
 from answers import unary
-from cipherd.v1 import crypto_service_pb2 as pb
 from servers import Stubs, Target, connect, help_text, serve
+
+from cipherd.v1 import crypto_service_pb2 as pb
 
 POOL_MAX = 4
 HOLDERS = 16
@@ -95,21 +96,30 @@ def test_idle_streams_do_not_starve_the_cipher_pool(target: Target) -> None:
             stack.callback(stream.close)
             held.append(stream)
             assert stream.answered.wait(10), "a held stream's first item was never answered"
-        own = [s.first.result.error.message if s.first and s.first.result.HasField("error")
-               else (s.error.name if s.error else "") for s in held]
+        own = [
+            s.first.result.error.message
+            if s.first and s.first.result.HasField("error")
+            else (s.error.name if s.error else "")
+            for s in held
+        ]
         with connect(target) as other:
-            answers = [unary(other.crypto.Encrypt, pb.EncryptRequest(key_name=KEY, plaintext=b"x"), timeout=10)
-                       for _ in range(UNARY_CALLS)]
+            answers = [
+                unary(other.crypto.Encrypt, pb.EncryptRequest(key_name=KEY, plaintext=b"x"), timeout=10)
+                for _ in range(UNARY_CALLS)
+            ]
     problems = []
     exhausted = sum(1 for a in answers if a.code == grpc.StatusCode.RESOURCE_EXHAUSTED)
     slow_or_failed = [a.brief() for a in answers if not a.ok or a.seconds > UNARY_BUDGET_S]
     if exhausted or slow_or_failed:
-        problems.append(f"{exhausted} of {UNARY_CALLS} unary Encrypts RESOURCE_EXHAUSTED; "
-                        f"{len(slow_or_failed)} failed or over {UNARY_BUDGET_S} s: {slow_or_failed[:2]}")
+        problems.append(
+            f"{exhausted} of {UNARY_CALLS} unary Encrypts RESOURCE_EXHAUSTED; "
+            f"{len(slow_or_failed)} failed or over {UNARY_BUDGET_S} s: {slow_or_failed[:2]}"
+        )
     failures = [answer for answer in own if answer]
     if failures:
         problems.append(f"{len(failures)} of {HOLDERS} streams' own items failed: {set(failures)}")
     assert not problems, f"with {HOLDERS} idle streams open and --cipher-pool-max {POOL_MAX}: " + "; ".join(problems)
+
 
 def test_one_connection_cannot_hold_more_streams_than_its_cap(target: Target) -> None:
     option = _cap_option()

@@ -18,6 +18,7 @@ Budgets:
   trail (the inventories of a refused caller are not recorded); over the limits, a `destroy` caller gets
   INVALID_ARGUMENT.
 """
+
 from __future__ import annotations
 
 import time
@@ -27,17 +28,17 @@ from pathlib import Path
 
 import grpc
 import pytest
-from google.protobuf.duration_pb2 import Duration
-
 from answers import Answer, unary
 from certs import Pem
-from cipherd.v1 import crypto_service_pb2 as pb
-from cipherd.v1 import key_admin_service_pb2 as admin_pb
-from cipherd.v1 import keys_pb2
 from conftest import fresh
+from google.protobuf.duration_pb2 import Duration
 from keyring import TIMEOUT_S, encrypt
 from policy import ANONYMOUS_METADATA, Caller, Rule, write_policy
 from servers import Pki, Stubs, Target, connect, serve
+
+from cipherd.v1 import crypto_service_pb2 as pb
+from cipherd.v1 import key_admin_service_pb2 as admin_pb
+from cipherd.v1 import keys_pb2
 
 EVERY_KEY = ("*",)
 OWNER = Caller("ev-owner", [Rule(EVERY_KEY, ["encrypt", "admin", "inspect"])])
@@ -57,8 +58,20 @@ def evidence(tmp_path_factory: pytest.TempPathFactory, pki: Pki, server_pem: Pem
     d = tmp_path_factory.mktemp("retirement-evidence")
     policy = write_policy(d / "policy.yaml", [OWNER, READER, DESTROYER, REFUSED])
     trail = d / "audit.log"
-    with serve(d, ["--tls-cert", str(server_pem.cert), "--tls-key", str(server_pem.key),
-                   "--access-policy", str(policy), "--audit-log", str(trail)], ca=pki.pem) as target:
+    with serve(
+        d,
+        [
+            "--tls-cert",
+            str(server_pem.cert),
+            "--tls-key",
+            str(server_pem.key),
+            "--access-policy",
+            str(policy),
+            "--audit-log",
+            str(trail),
+        ],
+        ca=pki.pem,
+    ) as target:
         yield target, trail
 
 
@@ -75,9 +88,11 @@ def _version(stubs: Stubs, key: str, number: int) -> keys_pb2.KeyVersion:
 
 
 def _key_with_old_version(stubs: Stubs, key: str, *, cancel_on_use: bool, context: bytes = b"") -> str:
-    stubs.admin.CreateKey(admin_pb.CreateKeyRequest(
-        key_name=key, policy=keys_pb2.KeyPolicy(cancel_destruction_on_use=cancel_on_use)),
-        metadata=OWNER.metadata, timeout=TIMEOUT_S)
+    stubs.admin.CreateKey(
+        admin_pb.CreateKeyRequest(key_name=key, policy=keys_pb2.KeyPolicy(cancel_destruction_on_use=cancel_on_use)),
+        metadata=OWNER.metadata,
+        timeout=TIMEOUT_S,
+    )
     old = encrypt(stubs, OWNER.metadata, key, b"cold row", context)
     stubs.admin.RotateKey(admin_pb.RotateKeyRequest(key_name=key), metadata=OWNER.metadata, timeout=TIMEOUT_S)
     return old
@@ -91,7 +106,9 @@ def test_outsiders_count_no_failure_and_cancel_no_destruction(evidence: tuple[Ta
         cold = _key_with_old_version(stubs, pending, cancel_on_use=True)
         stubs.admin.ScheduleKeyVersionDestruction(
             admin_pb.ScheduleKeyVersionDestructionRequest(key_name=pending, versions=[1], pending_window=DAY),
-            metadata=DESTROYER.metadata, timeout=TIMEOUT_S)
+            metadata=DESTROYER.metadata,
+            timeout=TIMEOUT_S,
+        )
         uses_before = _uses(target)
         served: dict[str, str] = {}
         for who, metadata in OUTSIDERS:
@@ -100,8 +117,11 @@ def test_outsiders_count_no_failure_and_cancel_no_destruction(evidence: tuple[Ta
                     "Decrypt": unary(stubs.crypto.Decrypt, pb.DecryptRequest(ciphertext=ciphertext), metadata),
                     "ReEncrypt": unary(stubs.crypto.ReEncrypt, pb.ReEncryptRequest(ciphertext=ciphertext), metadata),
                 }
-                batch = unary(stubs.crypto.DecryptBatch, pb.DecryptBatchRequest(
-                    items=[pb.DecryptBatchItem(ciphertext=ciphertext) for _ in range(1024)]), metadata)
+                batch = unary(
+                    stubs.crypto.DecryptBatch,
+                    pb.DecryptBatchRequest(items=[pb.DecryptBatchItem(ciphertext=ciphertext) for _ in range(1024)]),
+                    metadata,
+                )
                 # A batch is refused as a whole, or item by item.
                 items = {r.error.reason for r in batch.response.results} if batch.ok else {batch.reason}
                 if not items <= REFUSALS:
@@ -119,11 +139,15 @@ def test_outsiders_count_no_failure_and_cancel_no_destruction(evidence: tuple[Ta
         assert state == keys_pb2.KEY_VERSION_STATE_DESTRUCTION_SCHEDULED, "an outsider cancelled a destruction"
 
         # Positive control: a caller allowed to decrypt counts, and its use cancels the destruction.
-        assert unary(stubs.crypto.Decrypt, pb.DecryptRequest(ciphertext=with_context),
-                     READER.metadata).reason == "DECRYPTION_FAILED"
+        assert (
+            unary(stubs.crypto.Decrypt, pb.DecryptRequest(ciphertext=with_context), READER.metadata).reason
+            == "DECRYPTION_FAILED"
+        )
         assert _version(stubs, failing, 1).usage.failures == 1
-        assert unary(stubs.crypto.Decrypt, pb.DecryptRequest(ciphertext=cold),
-                     READER.metadata).reason == "KEY_VERSION_DESTRUCTION_SCHEDULED"
+        assert (
+            unary(stubs.crypto.Decrypt, pb.DecryptRequest(ciphertext=cold), READER.metadata).reason
+            == "KEY_VERSION_DESTRUCTION_SCHEDULED"
+        )
         assert _uses(target) - uses_before == 1
         deadline = time.monotonic() + 10
         while _version(stubs, pending, 1).state != keys_pb2.KEY_VERSION_STATE_ENABLED:
@@ -133,10 +157,15 @@ def test_outsiders_count_no_failure_and_cancel_no_destruction(evidence: tuple[Ta
 
 
 def _largest_inventories(key: str, count: int = 100) -> list[admin_pb.DataInventory]:
-    return [admin_pb.DataInventory(
-        key_name=key, source=f"{i:03d}" + "s" * 253, items_scanned=2**62,
-        versions=[admin_pb.VersionCount(version=v, ciphertexts=2**62) for v in range(1, 1001)])
-        for i in range(count)]
+    return [
+        admin_pb.DataInventory(
+            key_name=key,
+            source=f"{i:03d}" + "s" * 253,
+            items_scanned=2**62,
+            versions=[admin_pb.VersionCount(version=v, ciphertexts=2**62) for v in range(1, 1001)],
+        )
+        for i in range(count)
+    ]
 
 
 def test_outsiders_cannot_bloat_the_trail_with_inventories(evidence: tuple[Target, Path]) -> None:
@@ -145,8 +174,9 @@ def test_outsiders_cannot_bloat_the_trail_with_inventories(evidence: tuple[Targe
     over: dict[str, str] = {}
     with connect(target) as stubs:
         _key_with_old_version(stubs, key, cancel_on_use=False)
-        request = admin_pb.RetireKeyVersionsRequest(key_name=key, below_version=2, validate_only=True,
-                                                    inventories=_largest_inventories(key))
+        request = admin_pb.RetireKeyVersionsRequest(
+            key_name=key, below_version=2, validate_only=True, inventories=_largest_inventories(key)
+        )
         assert request.ByteSize() > 1_000_000  # the attack sends a megabyte of evidence
         for who, metadata in OUTSIDERS:
             before = trail.stat().st_size
@@ -157,8 +187,9 @@ def test_outsiders_cannot_bloat_the_trail_with_inventories(evidence: tuple[Targe
                 over[f"{who} answer"] = answer.brief()
             if answer.size > ANSWER_BUDGET or grown > RECORD_BUDGET:
                 over[f"{who} size"] = f"answer {answer.size} B, audit {grown} B"
-        too_many = admin_pb.RetireKeyVersionsRequest(key_name=key, below_version=2, validate_only=True,
-                                                     inventories=_largest_inventories(key, 101)[:101])
+        too_many = admin_pb.RetireKeyVersionsRequest(
+            key_name=key, below_version=2, validate_only=True, inventories=_largest_inventories(key, 101)[:101]
+        )
         refused_by_limit = unary(stubs.admin.RetireKeyVersions, too_many, DESTROYER.metadata)
     assert not over, f"outsiders' inventories: {over}"
     assert refused_by_limit.code == grpc.StatusCode.INVALID_ARGUMENT, refused_by_limit.brief()

@@ -18,6 +18,7 @@ half-written. Budgets (bounds measured from the file write on the attacker's sid
 5. the default --max-connection-age is bounded (30 minutes, not never), and a connection past its age
    (here PT2S, grace PT1S) is ended within its bound.
 """
+
 from __future__ import annotations
 
 import os
@@ -30,11 +31,11 @@ from typing import Any
 
 import grpc
 import pytest
-
 from certs import Pem
-from cipherd.v1 import crypto_service_pb2 as pb
 from policy import Caller, Rule, write_policy
 from servers import Pki, Target, connect, help_text, serve
+
+from cipherd.v1 import crypto_service_pb2 as pb
 
 KEY = "revocation"
 POLICY_PERIOD_S = 2.0
@@ -54,8 +55,9 @@ class ItemStream:
 
     def __init__(self, stubs: Any, metadata: tuple[tuple[str, str], ...]) -> None:
         self._requests: queue.Queue[pb.EncryptStreamRequest | None] = queue.Queue()
-        self._responses = iter(stubs.crypto.EncryptStream(iter(self._requests.get, None), metadata=metadata,
-                                                          timeout=120))
+        self._responses = iter(
+            stubs.crypto.EncryptStream(iter(self._requests.get, None), metadata=metadata, timeout=120)
+        )
         self._sent = 0
 
     def send(self) -> pb.EncryptBatchResult:
@@ -86,8 +88,20 @@ OTHER = Caller("other", [Rule([KEY], ["encrypt"])])
 def policy_target(tmp_path: Path, server_pem: Pem, pki: Pki) -> Iterator[tuple[Target, Path, Caller]]:
     billing = _billing()
     policy = write_policy(tmp_path / "policy.yaml", [billing, OTHER])
-    with serve(tmp_path, ["--tls-cert", str(server_pem.cert), "--tls-key", str(server_pem.key),
-                          "--access-policy", str(policy), "--demo-key", KEY], ca=pki.pem) as target:
+    with serve(
+        tmp_path,
+        [
+            "--tls-cert",
+            str(server_pem.cert),
+            "--tls-key",
+            str(server_pem.key),
+            "--access-policy",
+            str(policy),
+            "--demo-key",
+            KEY,
+        ],
+        ca=pki.pem,
+    ) as target:
         yield target, policy, billing
 
 
@@ -98,8 +112,7 @@ def _reloaded(target: Target, since: int) -> bool:
 def _encrypt(target: Target, caller: Caller) -> grpc.StatusCode:
     with connect(target) as stubs:
         try:
-            stubs.crypto.Encrypt(pb.EncryptRequest(key_name=KEY, plaintext=b"x"), metadata=caller.metadata,
-                                 timeout=10)
+            stubs.crypto.Encrypt(pb.EncryptRequest(key_name=KEY, plaintext=b"x"), metadata=caller.metadata, timeout=10)
             return grpc.StatusCode.OK
         except grpc.RpcError as e:
             code: grpc.StatusCode = e.code()
@@ -117,7 +130,8 @@ def _refused_within(target: Target, caller: Caller, seconds: float) -> float | N
 
 
 def test_stream_opened_with_a_replaced_token_is_refused_after_the_reload(
-        policy_target: tuple[Target, Path, Caller]) -> None:
+    policy_target: tuple[Target, Path, Caller],
+) -> None:
     target, policy, billing = policy_target
     log_start = len(target.server.log)
     with connect(target) as stubs:
@@ -147,12 +161,13 @@ def test_stream_opened_with_a_replaced_token_is_refused_after_the_reload(
     assert refusal is not None and refusal.reason == "UNAUTHENTICATED", refusal
     assert first_refusal < POLICY_BOUND_S, f"first refusal {first_refusal:.2f} s after the write"
     assert all(r.HasField("error") for r in later), "an item after the first refusal was served"
-    print(f"token replaced: first stream item refused {first_refusal:.2f} s after the policy write "
-          f"(bound {POLICY_BOUND_S} s)")
+    print(
+        f"token replaced: first stream item refused {first_refusal:.2f} s after the policy write "
+        f"(bound {POLICY_BOUND_S} s)"
+    )
 
 
-def test_caller_removed_in_place_with_the_mtime_kept_is_refused(
-        policy_target: tuple[Target, Path, Caller]) -> None:
+def test_caller_removed_in_place_with_the_mtime_kept_is_refused(policy_target: tuple[Target, Path, Caller]) -> None:
     target, policy, billing = policy_target
     assert _encrypt(target, billing) == grpc.StatusCode.OK, "control: billing is served before the edit"
     before = policy.stat()
@@ -175,7 +190,8 @@ def test_caller_removed_in_place_with_the_mtime_kept_is_refused(
 
 
 def test_half_written_policy_never_applies_and_the_next_valid_one_does(
-        policy_target: tuple[Target, Path, Caller]) -> None:
+    policy_target: tuple[Target, Path, Caller],
+) -> None:
     target, policy, billing = policy_target
     full = policy.read_text()
     log_start = len(target.server.log)
@@ -185,28 +201,43 @@ def test_half_written_policy_never_applies_and_the_next_valid_one_does(
     while time.monotonic() < deadline:
         assert _encrypt(target, billing) == grpc.StatusCode.OK, "a half-written policy took effect"
         time.sleep(0.1)
-    assert any("not applied" in line for line in target.server.log[log_start:]), \
+    assert any("not applied" in line for line in target.server.log[log_start:]), (
         "no log line says the half-written policy was ignored"
+    )
     assert _encrypt(target, OTHER) == grpc.StatusCode.OK
 
     write_policy(policy, [OTHER])
     refused_after = _refused_within(target, billing, OBSERVE_S)
-    assert refused_after is not None and refused_after < POLICY_BOUND_S, \
+    assert refused_after is not None and refused_after < POLICY_BOUND_S, (
         f"the valid policy after the half-written one was not applied within {POLICY_BOUND_S} s: {refused_after}"
+    )
     assert _encrypt(target, OTHER) == grpc.StatusCode.OK
     print(f"half-written policy ignored; next valid one refused billing {refused_after:.2f} s after the write")
 
 
-def test_replaced_client_ca_closes_connections_it_does_not_verify(
-        tmp_path: Path, server_pem: Pem, pki: Pki) -> None:
+def test_replaced_client_ca_closes_connections_it_does_not_verify(tmp_path: Path, server_pem: Pem, pki: Pki) -> None:
     client_ca = tmp_path / "client-ca.pem"
     client_ca.write_bytes(pki.pem.cert_bytes())
     other = Pki(tmp_path / "other-ca", cn="another CA")
     client = pki.issue("revoked-client", "revoked-client")
     probe = pki.issue("probe", "probe")
-    with serve(tmp_path, ["--tls-cert", str(server_pem.cert), "--tls-key", str(server_pem.key),
-                          "--tls-client-ca", str(client_ca), "--tls-reload-period", "PT1S", "--demo-key", KEY],
-               ca=pki.pem, probe=probe) as target:
+    with serve(
+        tmp_path,
+        [
+            "--tls-cert",
+            str(server_pem.cert),
+            "--tls-key",
+            str(server_pem.key),
+            "--tls-client-ca",
+            str(client_ca),
+            "--tls-reload-period",
+            "PT1S",
+            "--demo-key",
+            KEY,
+        ],
+        ca=pki.pem,
+        probe=probe,
+    ) as target:
         log_start = len(target.server.log)
         with connect(target, client) as stubs:
             stream = ItemStream(stubs, ())
@@ -236,8 +267,10 @@ def test_replaced_client_ca_closes_connections_it_does_not_verify(
     assert ended < TLS_BOUND_S, f"the connection ended {ended:.2f} s after the CA change"
     assert not reconnected, "the revoked certificate connected again"
     assert any(re.search(r"TLS reloaded client CA", line) for line in log), "no log line says the CA was reloaded"
-    print(f"client CA replaced: connection ended {ended:.2f} s after the write (bound {TLS_BOUND_S} s), "
-          f"{served} items served meanwhile (the grace)")
+    print(
+        f"client CA replaced: connection ended {ended:.2f} s after the write (bound {TLS_BOUND_S} s), "
+        f"{served} items served meanwhile (the grace)"
+    )
 
 
 def test_connections_have_a_bounded_default_age(tmp_path: Path) -> None:
@@ -250,19 +283,22 @@ def test_connections_have_a_bounded_default_age(tmp_path: Path) -> None:
     age = re.fullmatch(r"PT(\d+)M", default.group(1))
     assert age and int(age.group(1)) <= 60, f"default age {default.group(1)} is not bounded by an hour"
 
-    with serve(tmp_path, ["--max-connection-age", "PT2S", "--max-connection-age-grace", "PT1S",
-                          "--demo-key", KEY]) as target:
-        with connect(target) as stubs:
-            stream = ItemStream(stubs, ())
-            opened = time.monotonic()
-            ended: float | None = None
-            while time.monotonic() - opened < OBSERVE_S:
-                try:
-                    stream.send()
-                except (grpc.RpcError, StopIteration):
-                    ended = time.monotonic() - opened
-                    break
-                time.sleep(0.05)
-            stream.close()
+    with (
+        serve(
+            tmp_path, ["--max-connection-age", "PT2S", "--max-connection-age-grace", "PT1S", "--demo-key", KEY]
+        ) as target,
+        connect(target) as stubs,
+    ):
+        stream = ItemStream(stubs, ())
+        opened = time.monotonic()
+        ended: float | None = None
+        while time.monotonic() - opened < OBSERVE_S:
+            try:
+                stream.send()
+            except (grpc.RpcError, StopIteration):
+                ended = time.monotonic() - opened
+                break
+            time.sleep(0.05)
+        stream.close()
     # Age +10% jitter, the grace, slack.
     assert ended is not None and ended < 2 * 1.1 + 1 + 2, f"a connection past its age lived {ended} s"

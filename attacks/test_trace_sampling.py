@@ -15,6 +15,7 @@ Budget:
   call OK, no stack trace in the server's log.
 
 Spans go from the jar over OTLP/gRPC to a receiver in this test (opentelemetry-proto's trace service)."""
+
 from __future__ import annotations
 
 import secrets
@@ -28,17 +29,17 @@ from threading import Lock
 
 import grpc
 import pytest
+from certs import Pem
+from conftest import fresh
 from opentelemetry.proto.collector.trace.v1 import trace_service_pb2 as otlp
 from opentelemetry.proto.collector.trace.v1 import trace_service_pb2_grpc as otlp_grpc
 from opentelemetry.proto.trace.v1 import trace_pb2
-
-from cipherd.v1 import crypto_service_pb2 as crypto
-from cipherd.v1 import keys_pb2
-from cipherd.v1 import key_admin_service_pb2 as admin
-from certs import Pem
-from conftest import fresh
 from policy import ANONYMOUS_METADATA, Caller, Rule, write_policy
 from servers import Pki, Target, connect, serve
+
+from cipherd.v1 import crypto_service_pb2 as crypto
+from cipherd.v1 import key_admin_service_pb2 as admin
+from cipherd.v1 import keys_pb2
 
 CALLS = 50
 SAMPLED_CALLS = 400
@@ -47,11 +48,23 @@ MAX_SAMPLED = 70  # 0.1 × 400 + 5 standard deviations (6 each)
 MIN_SAMPLED = 15
 STORE_SPANS = {"keystore.read_key", "keystore.read_material"}
 SPAN_ATTRIBUTES = {
-    "rpc.system", "rpc.service", "rpc.method", "cipherd.key", "cipherd.key.version", "cipherd.key.mode",
-    "cipherd.items", "cipherd.error.reason", "cipherd.key_cache", "cipherd.keystore",
-    "cipherd.keystore.operation", "exemplar",
+    "rpc.system",
+    "rpc.service",
+    "rpc.method",
+    "cipherd.key",
+    "cipherd.key.version",
+    "cipherd.key.mode",
+    "cipherd.items",
+    "cipherd.error.reason",
+    "cipherd.key_cache",
+    "cipherd.keystore",
+    "cipherd.keystore.operation",
+    "exemplar",
     # grpc-java's OpenTelemetry module's own, on the server span's events
-    "message-id", "message-size", "message-size-compressed", "sequence-number",
+    "message-id",
+    "message-size",
+    "message-size-compressed",
+    "sequence-number",
 }
 MARKER = "attackerplanted"
 BAGGAGE = f"cipherd.key={MARKER},rpc.method={MARKER},cipherd.error.reason={MARKER}"
@@ -68,8 +81,11 @@ class Receiver(otlp_grpc.TraceServiceServicer):
         self.spans: list[trace_pb2.Span] = []
         self.lock = Lock()
 
-    def Export(self, request: otlp.ExportTraceServiceRequest,  # noqa: N802 (the generated name)
-               context: grpc.ServicerContext) -> otlp.ExportTraceServiceResponse:
+    def Export(
+        self,
+        request: otlp.ExportTraceServiceRequest,  # noqa: N802 (the generated name)
+        context: grpc.ServicerContext,
+    ) -> otlp.ExportTraceServiceResponse:
         with self.lock:
             for resource_spans in request.resource_spans:
                 for scope in resource_spans.scope_spans:
@@ -104,9 +120,21 @@ def traced_server(workdir: Path, pki: Pki, server_pem: Pem, endpoint: str, *args
     policy = write_policy(workdir / "policy.yaml", [WRITER, REFUSED, ADMIN])
     with pytest.MonkeyPatch.context() as env:
         env.setenv("OTEL_BSP_SCHEDULE_DELAY", BSP_DELAY_MS)  # the jar inherits it: spans sent within 0.1 s
-        with serve(workdir, ["--tls-cert", str(server_pem.cert), "--tls-key", str(server_pem.key),
-                             "--access-policy", str(policy), "--otel-endpoint", endpoint, *args],
-                   ca=pki.pem) as target:
+        with serve(
+            workdir,
+            [
+                "--tls-cert",
+                str(server_pem.cert),
+                "--tls-key",
+                str(server_pem.key),
+                "--access-policy",
+                str(policy),
+                "--otel-endpoint",
+                endpoint,
+                *args,
+            ],
+            ca=pki.pem,
+        ) as target:
             yield target
 
 
@@ -122,8 +150,11 @@ class Parent:
         return Parent(trace_id or secrets.token_hex(16), secrets.token_hex(8))
 
     def metadata(self, tracestate: str) -> tuple[tuple[str, str], ...]:
-        return (("traceparent", f"00-{self.trace_id}-{self.span_id}-01"), ("tracestate", tracestate),
-                ("baggage", BAGGAGE))
+        return (
+            ("traceparent", f"00-{self.trace_id}-{self.span_id}-01"),
+            ("tracestate", tracestate),
+            ("baggage", BAGGAGE),
+        )
 
 
 def _encrypt(target: Target, key: str, metadata: tuple[tuple[str, str], ...]) -> grpc.StatusCode:
@@ -138,8 +169,9 @@ def _encrypt(target: Target, key: str, metadata: tuple[tuple[str, str], ...]) ->
 def _create_key(target: Target) -> str:
     key = fresh("trace")
     with connect(target) as stubs:
-        stubs.admin.CreateKey(admin.CreateKeyRequest(key_name=key, mode=keys_pb2.MODE_GCM),
-                              metadata=ADMIN.metadata, timeout=10)
+        stubs.admin.CreateKey(
+            admin.CreateKeyRequest(key_name=key, mode=keys_pb2.MODE_GCM), metadata=ADMIN.metadata, timeout=10
+        )
     return key
 
 
@@ -151,7 +183,8 @@ def _attribute_keys(span: trace_pb2.Span) -> set[str]:
 
 
 def test_a_caller_sampling_every_call_gets_at_most_its_calls_spans_and_writes_nothing_into_them(
-        receiver: tuple[Receiver, str], pki: Pki, server_pem: Pem, tmp_path: Path) -> None:
+    receiver: tuple[Receiver, str], pki: Pki, server_pem: Pem, tmp_path: Path
+) -> None:
     received, endpoint = receiver
     with traced_server(tmp_path, pki, server_pem, endpoint, "--otel-sampling-ratio", "0") as target:
         key = _create_key(target)
@@ -165,8 +198,11 @@ def test_a_caller_sampling_every_call_gets_at_most_its_calls_spans_and_writes_no
         assert _encrypt(target, key, WRITER.metadata + control.metadata(TRACESTATE_SHORT)) == grpc.StatusCode.OK
         time.sleep(SETTLE_S)
 
-    assert answers == {"anonymous": {grpc.StatusCode.UNAUTHENTICATED},
-                       "refused": {grpc.StatusCode.PERMISSION_DENIED}, "writer": {grpc.StatusCode.OK}}
+    assert answers == {
+        "anonymous": {grpc.StatusCode.UNAUTHENTICATED},
+        "refused": {grpc.StatusCode.PERMISSION_DENIED},
+        "writer": {grpc.StatusCode.OK},
+    }
     for name, parents in sent.items():
         spans = received.of({p.trace_id for p in parents})
         # Parent-based sampling follows the caller: one server span per call, sampled by the caller alone.
@@ -192,10 +228,12 @@ def test_a_caller_sampling_every_call_gets_at_most_its_calls_spans_and_writes_no
 
 
 def test_with_trust_off_the_servers_ratio_decides_and_keeps_the_callers_trace(
-        receiver: tuple[Receiver, str], pki: Pki, server_pem: Pem, tmp_path: Path) -> None:
+    receiver: tuple[Receiver, str], pki: Pki, server_pem: Pem, tmp_path: Path
+) -> None:
     received, endpoint = receiver
-    with traced_server(tmp_path, pki, server_pem, endpoint, "--otel-sampling-ratio", str(RATIO),
-                       "--otel-trust-parent-sampling=false") as target:
+    with traced_server(
+        tmp_path, pki, server_pem, endpoint, "--otel-sampling-ratio", str(RATIO), "--otel-trust-parent-sampling=false"
+    ) as target:
         key = _create_key(target)
         # Trace ids whose low 8 bytes are small pass the SDK's trace-id ratio test at any ratio.
         parents = [Parent.new(f"{secrets.token_hex(8)}{i:016x}") for i in range(SAMPLED_CALLS)]
@@ -217,30 +255,59 @@ def test_with_trust_off_the_servers_ratio_decides_and_keeps_the_callers_trace(
 
 
 GARBAGE = [
-    "", "00", "-", "00-", "00--", "00---01", "zz-" + "a" * 32 + "-" + "b" * 16 + "-01",
-    "00-" + "0" * 32 + "-" + "b" * 16 + "-01", "00-" + "a" * 32 + "-" + "0" * 16 + "-01",
-    "ff-" + "a" * 32 + "-" + "b" * 16 + "-01", "00-" + "A" * 32 + "-" + "B" * 16 + "-01",
-    "00-" + "g" * 32 + "-" + "b" * 16 + "-01", "00-" + "a" * 31 + "-" + "b" * 16 + "-01",
-    "00-" + "a" * 33 + "-" + "b" * 16 + "-01", "00-" + "a" * 32 + "-" + "b" * 15 + "-01",
-    "00-" + "a" * 32 + "-" + "b" * 16 + "-1", "00-" + "a" * 32 + "-" + "b" * 16 + "-zz",
-    "00-" + "a" * 32 + "-" + "b" * 16 + "-01-extra", "00_" + "a" * 32 + "_" + "b" * 16 + "_01",
-    " 00-" + "a" * 32 + "-" + "b" * 16 + "-01", "00-" + "a" * 32 + "-" + "b" * 16 + "-01 ",
-    "00-" + "a" * 1500 + "-" + "b" * 16 + "-01", "x" * 1500, "%00%01", '{"trace":1}',
-    "00-" + "a" * 32 + "-" + "b" * 16 + "-01" * 100, "00-" + "-" * 49 + "-01", "0" * 55,
-    "\\n\\r", "00-" + "a" * 32 + "-" + "b" * 16, "00 " + "a" * 32, "00-" + "a" * 32 + "-" + "b" * 16 + "-0g",
-    "cc-" + "a" * 32 + "-" + "b" * 16 + "-01-" + "x" * 100, "00-" + "f" * 32 + "-" + "f" * 16 + "-ff",
-    "01-" + "a" * 32 + "-" + "b" * 16 + "-01", ",".join(["00-" + "a" * 32 + "-" + "b" * 16 + "-01"] * 3),
-    "00-" + "a" * 32 + "-" + "b" * 16 + "-01;", "00-" + "a" * 32 + "+" + "b" * 16 + "-01", "null", "undefined",
+    "",
+    "00",
+    "-",
+    "00-",
+    "00--",
+    "00---01",
+    "zz-" + "a" * 32 + "-" + "b" * 16 + "-01",
+    "00-" + "0" * 32 + "-" + "b" * 16 + "-01",
+    "00-" + "a" * 32 + "-" + "0" * 16 + "-01",
+    "ff-" + "a" * 32 + "-" + "b" * 16 + "-01",
+    "00-" + "A" * 32 + "-" + "B" * 16 + "-01",
+    "00-" + "g" * 32 + "-" + "b" * 16 + "-01",
+    "00-" + "a" * 31 + "-" + "b" * 16 + "-01",
+    "00-" + "a" * 33 + "-" + "b" * 16 + "-01",
+    "00-" + "a" * 32 + "-" + "b" * 15 + "-01",
+    "00-" + "a" * 32 + "-" + "b" * 16 + "-1",
+    "00-" + "a" * 32 + "-" + "b" * 16 + "-zz",
+    "00-" + "a" * 32 + "-" + "b" * 16 + "-01-extra",
+    "00_" + "a" * 32 + "_" + "b" * 16 + "_01",
+    " 00-" + "a" * 32 + "-" + "b" * 16 + "-01",
+    "00-" + "a" * 32 + "-" + "b" * 16 + "-01 ",
+    "00-" + "a" * 1500 + "-" + "b" * 16 + "-01",
+    "x" * 1500,
+    "%00%01",
+    '{"trace":1}',
+    "00-" + "a" * 32 + "-" + "b" * 16 + "-01" * 100,
+    "00-" + "-" * 49 + "-01",
+    "0" * 55,
+    "\\n\\r",
+    "00-" + "a" * 32 + "-" + "b" * 16,
+    "00 " + "a" * 32,
+    "00-" + "a" * 32 + "-" + "b" * 16 + "-0g",
+    "cc-" + "a" * 32 + "-" + "b" * 16 + "-01-" + "x" * 100,
+    "00-" + "f" * 32 + "-" + "f" * 16 + "-ff",
+    "01-" + "a" * 32 + "-" + "b" * 16 + "-01",
+    ",".join(["00-" + "a" * 32 + "-" + "b" * 16 + "-01"] * 3),
+    "00-" + "a" * 32 + "-" + "b" * 16 + "-01;",
+    "00-" + "a" * 32 + "+" + "b" * 16 + "-01",
+    "null",
+    "undefined",
 ]
 
 
 def test_a_garbage_traceparent_is_ignored_without_error(
-        receiver: tuple[Receiver, str], pki: Pki, server_pem: Pem, tmp_path: Path) -> None:
+    receiver: tuple[Receiver, str], pki: Pki, server_pem: Pem, tmp_path: Path
+) -> None:
     _, endpoint = receiver
     with traced_server(tmp_path, pki, server_pem, endpoint, "--otel-sampling-ratio", "1") as target:
         key = _create_key(target)
-        statuses = [_encrypt(target, key, WRITER.metadata + (("traceparent", g), ("tracestate", g), ("baggage", g)))
-                    for g in GARBAGE]
+        statuses = [
+            _encrypt(target, key, WRITER.metadata + (("traceparent", g), ("tracestate", g), ("baggage", g)))
+            for g in GARBAGE
+        ]
         log = "".join(target.server.log)
 
     assert len(GARBAGE) == 40

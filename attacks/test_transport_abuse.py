@@ -11,6 +11,7 @@ Budget: the server sends GOAWAY (ENHANCE_YOUR_CALM) within 20 s, having taken at
 (`cipherd_transport_errors_total{kind="reset_before_answer"}`, which must count them); the log grows by at most
 2 KiB in all (no access line per reset stream); a well-behaved client on another connection makes every one of
 its Encrypts meanwhile (each OK within 2 s)."""
+
 from __future__ import annotations
 
 import re
@@ -19,14 +20,13 @@ import time
 import urllib.request
 from collections.abc import Callable, Iterator
 
-import grpc
 import pytest
-from h2.errors import ErrorCodes
-
 from answers import Answer, unary
-from cipherd.v1 import crypto_service_pb2 as pb
+from h2.errors import ErrorCodes
 from raw_http2 import RawConnection, grpc_frame, request_headers
 from servers import Target, connect, serve
+
+from cipherd.v1 import crypto_service_pb2 as pb
 
 KEY = "demo"
 ENCRYPT = "/cipherd.v1.CryptoService/Encrypt"
@@ -48,14 +48,25 @@ Stream = Callable[[RawConnection], int]
 
 MALFORMED: dict[str, tuple[str, Stream]] = {
     "bad grpc-timeout": ("malformed_header", lambda c: c.open(request_headers(ENCRYPT, [("grpc-timeout", "bogus")]))),
-    "bad -bin value": ("malformed_header", lambda c: c.open(request_headers(ENCRYPT, [("x-probe-bin", "!!not base64")]))),
+    "bad -bin value": (
+        "malformed_header",
+        lambda c: c.open(request_headers(ENCRYPT, [("x-probe-bin", "!!not base64")])),
+    ),
     "upper-case header name": ("malformed_header", lambda c: c.open(request_headers(ENCRYPT, [("X-Probe", "v")]))),
-    "truncated frame": ("malformed_message", lambda c: c.open(
-        request_headers(ENCRYPT), grpc_frame(ENCRYPT_REQUEST, declared_length=len(ENCRYPT_REQUEST) + 100))),
-    "compressed frame without grpc-encoding": ("malformed_message", lambda c: c.open(
-        request_headers(ENCRYPT), grpc_frame(ENCRYPT_REQUEST, compressed=True))),
-    "oversized message": ("oversized_message", lambda c: c.open(
-        request_headers(ENCRYPT), grpc_frame(ENCRYPT_REQUEST, declared_length=5 * 1024 * 1024))),
+    "truncated frame": (
+        "malformed_message",
+        lambda c: c.open(
+            request_headers(ENCRYPT), grpc_frame(ENCRYPT_REQUEST, declared_length=len(ENCRYPT_REQUEST) + 100)
+        ),
+    ),
+    "compressed frame without grpc-encoding": (
+        "malformed_message",
+        lambda c: c.open(request_headers(ENCRYPT), grpc_frame(ENCRYPT_REQUEST, compressed=True)),
+    ),
+    "oversized message": (
+        "oversized_message",
+        lambda c: c.open(request_headers(ENCRYPT), grpc_frame(ENCRYPT_REQUEST, declared_length=5 * 1024 * 1024)),
+    ),
 }
 
 
@@ -119,22 +130,28 @@ def test_malformed_streams_cost_the_log_a_bounded_amount(target: Target) -> None
     total = sum(sent.values())
     grown = quiet_log_size(target) - before
     after_counts = counters(target)
-    counted = {kind: after_counts.get(kind, 0) - before_counts.get(kind, 0) for kind in
-               {kind for kind, _ in MALFORMED.values()}}
+    counted = {
+        kind: after_counts.get(kind, 0) - before_counts.get(kind, 0)
+        for kind in {kind for kind, _ in MALFORMED.values()}
+    }
     expected = {kind: 0 for kind in counted}
     for name, (kind, _) in MALFORMED.items():
         expected[kind] += sent[name]
     log = grown_log(target, before)
     traces = [line for line in log.splitlines() if line.startswith("\tat ") or "Exception" in line]
-    print(f"{total} malformed streams: log +{grown} B ({grown / total:.1f} B each), {len(traces)} stack-trace "
-          f"lines, counted {counted}")
+    print(
+        f"{total} malformed streams: log +{grown} B ({grown / total:.1f} B each), {len(traces)} stack-trace "
+        f"lines, counted {counted}"
+    )
 
     problems = []
     if unanswered:
         problems.append(f"streams the server never ended: {unanswered}")
     if grown > LOG_BYTES_PER_STREAM * total:
-        problems.append(f"the log grew {grown} B for {total} malformed streams ({grown / total:.0f} B each, "
-                        f"budget {LOG_BYTES_PER_STREAM} B): {log[:300]!r}")
+        problems.append(
+            f"the log grew {grown} B for {total} malformed streams ({grown / total:.0f} B each, "
+            f"budget {LOG_BYTES_PER_STREAM} B): {log[:300]!r}"
+        )
     if traces:
         problems.append(f"{len(traces)} stack-trace lines, e.g. {traces[:2]}")
     if counted != expected:
@@ -152,8 +169,14 @@ def test_rapid_reset_gets_goaway_and_no_access_line_each(target: Target) -> None
     def well_behaved() -> None:
         with connect(target) as stubs:
             while not stop.is_set():
-                answers.append(unary(stubs.crypto.Encrypt, pb.EncryptRequest(key_name=KEY, plaintext=b"x"),
-                                     [("x-request-id", WELL_BEHAVED_ID)], timeout=10))
+                answers.append(
+                    unary(
+                        stubs.crypto.Encrypt,
+                        pb.EncryptRequest(key_name=KEY, plaintext=b"x"),
+                        [("x-request-id", WELL_BEHAVED_ID)],
+                        timeout=10,
+                    )
+                )
                 time.sleep(0.02)
 
     client = threading.Thread(target=well_behaved, daemon=True)
@@ -181,30 +204,43 @@ def test_rapid_reset_gets_goaway_and_no_access_line_each(target: Target) -> None
         client.join(30)
     quiet_log_size(target)
     # The well-behaved client's own access lines (its request id) are not the attack's.
-    log = "".join(line for line in grown_log(target, before).splitlines(keepends=True)
-                  if f"client_request_id={WELL_BEHAVED_ID}" not in line)
+    log = "".join(
+        line
+        for line in grown_log(target, before).splitlines(keepends=True)
+        if f"client_request_id={WELL_BEHAVED_ID}" not in line
+    )
     grown = len(log.encode())
     reset_count = counters(target).get("reset_before_answer", 0) - before_counts.get("reset_before_answer", 0)
-    print(f"rapid reset: {resets} written in {elapsed:.1f} s, GOAWAY {goaway and goaway.error_code!r}, "
-          f"{reset_count:.0f} taken by the server, log +{grown} B; well-behaved: {len(answers)} Encrypts, "
-          f"slowest {max((a.seconds for a in answers), default=0):.3f} s")
+    print(
+        f"rapid reset: {resets} written in {elapsed:.1f} s, GOAWAY {goaway and goaway.error_code!r}, "
+        f"{reset_count:.0f} taken by the server, log +{grown} B; well-behaved: {len(answers)} Encrypts, "
+        f"slowest {max((a.seconds for a in answers), default=0):.3f} s"
+    )
 
     problems = []
     if goaway is None:
-        problems.append(f"no GOAWAY after {resets} resets in {elapsed:.1f} s "
-                        f"({'connection dropped' if connection.disconnected else 'connection still open'})")
+        problems.append(
+            f"no GOAWAY after {resets} resets in {elapsed:.1f} s "
+            f"({'connection dropped' if connection.disconnected else 'connection still open'})"
+        )
     elif goaway.error_code != ErrorCodes.ENHANCE_YOUR_CALM:
         problems.append(f"GOAWAY {goaway.error_code!r} after {resets} resets, not ENHANCE_YOUR_CALM")
     # The client writes faster than the server reads, and grpc-java's GOAWAY names no last stream: the streams
     # the server took before it are the resets it counted.
     if not 1 <= reset_count <= RESETS_BEFORE_GOAWAY:
-        problems.append(f"cipherd_transport_errors_total{{kind=\"reset_before_answer\"}} counted {reset_count:.0f} "
-                        f"reset streams (of {resets} written), not between 1 and {RESETS_BEFORE_GOAWAY}")
+        problems.append(
+            f'cipherd_transport_errors_total{{kind="reset_before_answer"}} counted {reset_count:.0f} '
+            f"reset streams (of {resets} written), not between 1 and {RESETS_BEFORE_GOAWAY}"
+        )
     if grown > RESET_LOG_BUDGET:
-        problems.append(f"the log grew {grown} B ({grown / resets:.0f} B per reset stream, budget "
-                        f"{RESET_LOG_BUDGET} B in all): {log[:300]!r}")
+        problems.append(
+            f"the log grew {grown} B ({grown / resets:.0f} B per reset stream, budget "
+            f"{RESET_LOG_BUDGET} B in all): {log[:300]!r}"
+        )
     bad = [a.brief() for a in answers if not a.ok or a.seconds > WELL_BEHAVED_BUDGET_S]
     if not answers or bad:
-        problems.append(f"the well-behaved client: {len(bad)} of {len(answers)} Encrypts failed or over "
-                        f"{WELL_BEHAVED_BUDGET_S} s: {bad[:2]}")
+        problems.append(
+            f"the well-behaved client: {len(bad)} of {len(answers)} Encrypts failed or over "
+            f"{WELL_BEHAVED_BUDGET_S} s: {bad[:2]}"
+        )
     assert not problems, "rapid reset on one connection: " + "; ".join(problems)

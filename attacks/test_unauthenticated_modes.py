@@ -7,6 +7,7 @@ probe (64, good and bad padding, untampered included) PERMISSION_DENIED with one
 distinguishable answers; `decrypt`+`encrypt` still rewraps (positive control). For the authenticated
 modes (gcm, chacha, xgcm, siv) `reencrypt` alone rewraps (positive control) and every tampered
 ciphertext gets one and the same failure."""
+
 from __future__ import annotations
 
 import os
@@ -14,24 +15,32 @@ from collections import Counter
 
 import grpc
 import pytest
-
 from answers import Metadata, unary
 from conftest import Callers, fresh
-from cipherd.v1 import crypto_service_pb2 as pb
-from cipherd.v1 import keys_pb2
 from keyring import Envelope, create_key, encrypt
 from servers import Stubs, Target, connect
 
+from cipherd.v1 import crypto_service_pb2 as pb
+from cipherd.v1 import keys_pb2
+
 PROBES = 64
-UNAUTHENTICATED_MODES = {"cbc": keys_pb2.MODE_CBC, "ctr": keys_pb2.MODE_CTR, "cfb": keys_pb2.MODE_CFB,
-                         "ofb": keys_pb2.MODE_OFB, "ecb": keys_pb2.MODE_ECB}
-AUTHENTICATED_MODES = {"gcm": keys_pb2.MODE_GCM, "chacha": keys_pb2.MODE_CHACHA, "xgcm": keys_pb2.MODE_XGCM,
-                       "siv": keys_pb2.MODE_SIV}
+UNAUTHENTICATED_MODES = {
+    "cbc": keys_pb2.MODE_CBC,
+    "ctr": keys_pb2.MODE_CTR,
+    "cfb": keys_pb2.MODE_CFB,
+    "ofb": keys_pb2.MODE_OFB,
+    "ecb": keys_pb2.MODE_ECB,
+}
+AUTHENTICATED_MODES = {
+    "gcm": keys_pb2.MODE_GCM,
+    "chacha": keys_pb2.MODE_CHACHA,
+    "xgcm": keys_pb2.MODE_XGCM,
+    "siv": keys_pb2.MODE_SIV,
+}
 
 
 def _rewrap(stubs: Stubs, metadata: Metadata, ciphertext: str, key_name: str = "") -> tuple[int, str]:
-    answer = unary(stubs.crypto.ReEncrypt, pb.ReEncryptRequest(ciphertext=ciphertext, key_name=key_name),
-                   metadata)
+    answer = unary(stubs.crypto.ReEncrypt, pb.ReEncryptRequest(ciphertext=ciphertext, key_name=key_name), metadata)
     return answer.code.value[0], answer.message
 
 
@@ -50,7 +59,7 @@ def _ecb_probes(stubs: Stubs, metadata: Metadata, key: str, original: str) -> li
     the last block makes it bad (all but surely)."""
     envelope = Envelope.parse(original)
     probes = [(original, True)]
-    for i in range(PROBES // 2 - 1):
+    for _ in range(PROBES // 2 - 1):
         donor = Envelope.parse(encrypt(stubs, metadata, key, os.urandom(20))).payload
         probes.append((envelope.with_payload(donor[:16] + envelope.payload[16:]), True))
     probes += [(envelope.flipped(16 + i % 16, 1 + i // 16), False) for i in range(PROBES // 2)]
@@ -60,13 +69,15 @@ def _ecb_probes(stubs: Stubs, metadata: Metadata, key: str, original: str) -> li
 def _stream_probes(original: str) -> list[tuple[str, bool]]:
     """No padding: every flipped bit decrypts to something, so each probe is a forgery attempt."""
     envelope = Envelope.parse(original)
-    return [(original, True)] + [(envelope.flipped(i % len(envelope.payload), 1 << (i % 8)), True)
-                                 for i in range(PROBES - 1)]
+    return [(original, True)] + [
+        (envelope.flipped(i % len(envelope.payload), 1 << (i % 8)), True) for i in range(PROBES - 1)
+    ]
 
 
 @pytest.mark.parametrize("mode", sorted(UNAUTHENTICATED_MODES))
 def test_reencrypt_only_caller_gets_no_rewrap_of_unauthenticated_modes(
-        policy_server: Target, callers: Callers, mode: str) -> None:
+    policy_server: Target, callers: Callers, mode: str
+) -> None:
     key = fresh(f"unauth-{mode}")
     admin = callers.admin.metadata
     with connect(policy_server) as stubs:
@@ -90,19 +101,23 @@ def test_reencrypt_only_caller_gets_no_rewrap_of_unauthenticated_modes(
             distinguishable = PROBES - kinds.most_common(1)[0][1]
             assert distinguishable == 0, f"{mode}, key_name={same_key!r}: {distinguishable} answers differ: {summary}"
             assert set(kinds) and all(code == grpc.StatusCode.PERMISSION_DENIED.value[0] for code, _ in kinds), (
-                f"{mode}, key_name={same_key!r}: a reencrypt-only caller must be refused before decryption: {summary}")
+                f"{mode}, key_name={same_key!r}: a reencrypt-only caller must be refused before decryption: {summary}"
+            )
 
 
 @pytest.mark.parametrize("mode", sorted(AUTHENTICATED_MODES))
 def test_reencrypt_only_caller_rewraps_authenticated_modes_and_tampering_fails_uniformly(
-        policy_server: Target, callers: Callers, mode: str) -> None:
+    policy_server: Target, callers: Callers, mode: str
+) -> None:
     key = fresh(f"auth-{mode}")
     with connect(policy_server) as stubs:
         create_key(stubs, callers.admin.metadata, key, AUTHENTICATED_MODES[mode])
         original = encrypt(stubs, callers.admin.metadata, key, b"attack at dawn, 32 bytes long...")
         assert _rewrap(stubs, callers.rewrapper.metadata, original) == (0, ""), "reencrypt alone must rewrap"
         envelope = Envelope.parse(original)
-        answers = [_rewrap(stubs, callers.rewrapper.metadata, envelope.flipped(i % len(envelope.payload), 1 << (i % 8)))
-                   for i in range(PROBES)]
+        answers = [
+            _rewrap(stubs, callers.rewrapper.metadata, envelope.flipped(i % len(envelope.payload), 1 << (i % 8)))
+            for i in range(PROBES)
+        ]
     kinds = Counter(answers)
     assert len(kinds) == 1 and (0, "") not in kinds, f"{mode}: tampered ciphertexts answered {dict(kinds)}"

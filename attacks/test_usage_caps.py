@@ -7,6 +7,7 @@ to reserve their encryptions in blocks (issue 30), twelve EncryptBatches of 1,00
 window and counted after: 1,000 ciphertexts under v1 from one batch of 1,000 (120 of 120 here). Budget: 0 ciphertexts past
 the cap of any version on one replica; every item answered (a ciphertext, or its own POLICY_DENIED refusal
 for the pinned version); a batch or stream past the cap goes on under the versions the key rotates to."""
+
 from __future__ import annotations
 
 import re
@@ -16,15 +17,15 @@ from concurrent.futures import ThreadPoolExecutor
 
 import grpc
 import pytest
-
 from answers import Answer, stream, unary
 from certs import Pem
-from cipherd.v1 import crypto_service_pb2 as pb
-from cipherd.v1 import key_admin_service_pb2 as admin_pb
-from cipherd.v1 import keys_pb2
 from conftest import fresh
 from policy import Caller, Rule, write_policy
 from servers import Pki, Stubs, Target, connect, serve
+
+from cipherd.v1 import crypto_service_pb2 as pb
+from cipherd.v1 import key_admin_service_pb2 as admin_pb
+from cipherd.v1 import keys_pb2
 
 CAP = 3
 TIMEOUT_S = 120.0
@@ -38,22 +39,29 @@ _VERSION = re.compile(r"^<[^/>]+/v(\d+):")
 def target(tmp_path_factory: pytest.TempPathFactory, pki: Pki, server_pem: Pem) -> Iterator[Target]:
     d = tmp_path_factory.mktemp("usage-caps")
     policy = write_policy(d / "policy.yaml", [OWNER, ENCRYPTOR])
-    with serve(d, ["--tls-cert", str(server_pem.cert), "--tls-key", str(server_pem.key),
-                   "--access-policy", str(policy)], ca=pki.pem) as t:
+    with serve(
+        d,
+        ["--tls-cert", str(server_pem.cert), "--tls-key", str(server_pem.key), "--access-policy", str(policy)],
+        ca=pki.pem,
+    ) as t:
         yield t
 
 
 def _capped_key(stubs: Stubs, prefix: str, cap: int = CAP) -> str:
     key = fresh(prefix)
-    stubs.admin.CreateKey(admin_pb.CreateKeyRequest(
-        key_name=key, policy=keys_pb2.KeyPolicy(max_encryptions_per_version=cap)),
-        metadata=OWNER.metadata, timeout=TIMEOUT_S)
+    stubs.admin.CreateKey(
+        admin_pb.CreateKeyRequest(key_name=key, policy=keys_pb2.KeyPolicy(max_encryptions_per_version=cap)),
+        metadata=OWNER.metadata,
+        timeout=TIMEOUT_S,
+    )
     return key
 
 
 def _batch(key: str, items: int) -> pb.EncryptBatchRequest:
-    return pb.EncryptBatchRequest(key_name=key, items=[
-        pb.EncryptBatchItem(reference=f"r{i}", plaintext=f"item {i}".encode()) for i in range(items)])
+    return pb.EncryptBatchRequest(
+        key_name=key,
+        items=[pb.EncryptBatchItem(reference=f"r{i}", plaintext=f"item {i}".encode()) for i in range(items)],
+    )
 
 
 def _past_cap(ciphertexts: list[str], cap: int = CAP) -> tuple[int, Counter[int]]:
@@ -88,9 +96,11 @@ def test_six_concurrent_batches_make_at_most_the_cap_under_each_version(target: 
     with connect(target) as stubs:
         key = _capped_key(stubs, "cap-batches")
         with ThreadPoolExecutor(6) as pool:
-            answers = list(pool.map(
-                lambda _: unary(stubs.crypto.EncryptBatch, _batch(key, 20), ENCRYPTOR.metadata, TIMEOUT_S),
-                range(6)))
+            answers = list(
+                pool.map(
+                    lambda _: unary(stubs.crypto.EncryptBatch, _batch(key, 20), ENCRYPTOR.metadata, TIMEOUT_S), range(6)
+                )
+            )
     ciphertexts = [c for answer in answers for c in _batch_ciphertexts(answer, 20)]
     past, per_version = _past_cap(ciphertexts)
     assert past == 0, f"{past} ciphertexts past the cap of {CAP} (per version: {dict(per_version)})"
@@ -99,9 +109,12 @@ def test_six_concurrent_batches_make_at_most_the_cap_under_each_version(target: 
 def test_a_stream_makes_at_most_the_cap_under_each_version(target: Target) -> None:
     with connect(target) as stubs:
         key = _capped_key(stubs, "cap-stream")
-        responses, answer = stream(stubs.crypto.EncryptStream, [
-            pb.EncryptStreamRequest(reference=f"r{i}", key_name=key, plaintext=b"streamed") for i in range(30)],
-            ENCRYPTOR.metadata, TIMEOUT_S)
+        responses, answer = stream(
+            stubs.crypto.EncryptStream,
+            [pb.EncryptStreamRequest(reference=f"r{i}", key_name=key, plaintext=b"streamed") for i in range(30)],
+            ENCRYPTOR.metadata,
+            TIMEOUT_S,
+        )
     assert answer.ok, answer.brief()
     assert len(responses) == 30, f"{30 - len(responses)} items not answered"
     assert all(r.result.WhichOneof("outcome") == "ciphertext" for r in responses)
@@ -131,9 +144,12 @@ def test_concurrent_large_batches_reserving_in_blocks_make_exactly_the_cap_and_c
     with connect(target) as stubs:
         key = _capped_key(stubs, "cap-blocks", LARGE_CAP)
         with ThreadPoolExecutor(12) as pool:
-            answers = list(pool.map(
-                lambda _: unary(stubs.crypto.EncryptBatch, _batch(key, 1_000), ENCRYPTOR.metadata, TIMEOUT_S),
-                range(12)))
+            answers = list(
+                pool.map(
+                    lambda _: unary(stubs.crypto.EncryptBatch, _batch(key, 1_000), ENCRYPTOR.metadata, TIMEOUT_S),
+                    range(12),
+                )
+            )
         found = stubs.admin.GetKey(admin_pb.GetKeyRequest(key_name=key), metadata=OWNER.metadata, timeout=TIMEOUT_S)
     ciphertexts = [c for answer in answers for c in _batch_ciphertexts(answer, 1_000)]
     past, per_version = _past_cap(ciphertexts, LARGE_CAP)

@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
 """The runner's own unit tests (`make loadtest-check`), run inside the runner's venv so the tests that
 build request bodies from the real protos (grpcio-tools) run too instead of being skipped."""
+
 import sys
 import unittest
 from pathlib import Path

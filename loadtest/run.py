@@ -5,6 +5,7 @@ Runs ghz campaigns and the h2load side-by-side (Vault Transit, echo ceiling, cip
 started servers, or compares two result folders.
 Re-executes itself inside its venv under ~/.cache/cipherd (matplotlib, grpcio, grpcio-tools) first.
 """
+
 import sys
 from pathlib import Path
 

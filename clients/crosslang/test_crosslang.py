@@ -3,6 +3,7 @@ that every client's own header parser reads every ciphertext the same way. Run b
 with the Python client's venv (its tests/server.py starts the jar); Go is `cipherctl`, TypeScript is
 ts-cli.mjs over the built package, Java is JavaCli.java on the built client's classpath
 (CIPHERD_JAVA_CLIENT_CLASSPATH, made by the Makefile)."""
+
 from __future__ import annotations
 
 import os
@@ -43,11 +44,19 @@ def java_cli(*args: str) -> list[str]:
     """The Java client's command: JavaCli.java run by the source launcher on the client's classpath."""
     classpath = os.environ.get("CIPHERD_JAVA_CLIENT_CLASSPATH")
     if not classpath:
-        pytest.fail("CIPHERD_JAVA_CLIENT_CLASSPATH is not set: run make test-crosslang (clients/java/scripts/classpath prints it)")
+        pytest.fail(
+            "CIPHERD_JAVA_CLIENT_CLASSPATH is not set: run make test-crosslang (clients/java/scripts/classpath prints it)"
+        )
     # The client's own JVM: CIPHERD_JAVA may start the server some other way (deploy/test-image's container).
     java = os.environ.get("CIPHERD_CLIENT_JAVA", "java")
-    return [java, *os.environ.get("CIPHERD_CLIENT_JAVA_OPTS", "").split(), "-cp", classpath, str(HERE / "JavaCli.java"),
-            *args]
+    return [
+        java,
+        *os.environ.get("CIPHERD_CLIENT_JAVA_OPTS", "").split(),
+        "-cp",
+        classpath,
+        str(HERE / "JavaCli.java"),
+        *args,
+    ]
 
 
 def encrypt(language: str, server: RunningServer, cipherctl: Path, plaintext: bytes, context: str) -> str:
@@ -56,8 +65,11 @@ def encrypt(language: str, server: RunningServer, cipherctl: Path, plaintext: by
             return client.encrypt("crosslang", plaintext, context=context.encode())
     if language == "java":
         return run(java_cli("encrypt", server.target, "crosslang", context), plaintext).decode("ascii").strip()
-    command = ([str(cipherctl), "--addr", server.target, "--insecure", "encrypt", "crosslang", "--context", context]
-               if language == "go" else ["node", str(HERE / "ts-cli.mjs"), "encrypt", server.target, "crosslang", context])
+    command = (
+        [str(cipherctl), "--addr", server.target, "--insecure", "encrypt", "crosslang", "--context", context]
+        if language == "go"
+        else ["node", str(HERE / "ts-cli.mjs"), "encrypt", server.target, "crosslang", context]
+    )
     return run(command, plaintext).decode("ascii").strip()
 
 
@@ -67,8 +79,11 @@ def decrypt(language: str, server: RunningServer, cipherctl: Path, ciphertext: s
             return client.decrypt(ciphertext, context=context.encode())
     if language == "java":
         return run(java_cli("decrypt", server.target, context), ciphertext.encode("ascii"))
-    command = ([str(cipherctl), "--addr", server.target, "--insecure", "decrypt", "--context", context]
-               if language == "go" else ["node", str(HERE / "ts-cli.mjs"), "decrypt", server.target, context])
+    command = (
+        [str(cipherctl), "--addr", server.target, "--insecure", "decrypt", "--context", context]
+        if language == "go"
+        else ["node", str(HERE / "ts-cli.mjs"), "decrypt", server.target, context]
+    )
     return run(command, ciphertext.encode("ascii"))
 
 
@@ -86,8 +101,9 @@ def inspect_locally(language: str, cipherctl: Path, ciphertext: str) -> str:
 
 
 def run(command: list[str], stdin: bytes) -> bytes:
-    done = subprocess.run(command, input=stdin, capture_output=True, timeout=60,
-                          env={**os.environ, "CIPHERD_INSECURE": "true"})
+    done = subprocess.run(
+        command, input=stdin, capture_output=True, timeout=60, env={**os.environ, "CIPHERD_INSECURE": "true"}
+    )
     assert done.returncode == 0, f"{command[0]} {command[1:3]} failed: {done.stderr.decode(errors='replace')[-500:]}"
     return done.stdout
 
@@ -105,8 +121,9 @@ def ciphertexts(server: RunningServer, cipherctl: Path) -> dict[str, tuple[str, 
 
 @pytest.mark.parametrize("source", LANGUAGES)
 @pytest.mark.parametrize("reader", LANGUAGES)
-def test_aCiphertextFromOneLanguage_decryptsInEvery(source: str, reader: str, server: RunningServer,
-                                                    cipherctl: Path, ciphertexts: dict[str, tuple[str, bytes, str]]) -> None:
+def test_aCiphertextFromOneLanguage_decryptsInEvery(
+    source: str, reader: str, server: RunningServer, cipherctl: Path, ciphertexts: dict[str, tuple[str, bytes, str]]
+) -> None:
     ciphertext, plaintext, context = ciphertexts[source]
 
     assert decrypt(reader, server, cipherctl, ciphertext, context) == plaintext
@@ -114,16 +131,18 @@ def test_aCiphertextFromOneLanguage_decryptsInEvery(source: str, reader: str, se
 
 @pytest.mark.parametrize("source", LANGUAGES)
 @pytest.mark.parametrize("reader", LANGUAGES)
-def test_everyClientsOwnParser_readsTheSameHeader(source: str, reader: str, cipherctl: Path,
-                                                  ciphertexts: dict[str, tuple[str, bytes, str]]) -> None:
+def test_everyClientsOwnParser_readsTheSameHeader(
+    source: str, reader: str, cipherctl: Path, ciphertexts: dict[str, tuple[str, bytes, str]]
+) -> None:
     ciphertext = ciphertexts[source][0]
 
     assert inspect_locally(reader, cipherctl, ciphertext) == "crosslang 1 gcm"
 
 
 @pytest.mark.parametrize("reader", ("python",))
-def test_aWrongContext_failsAsDecryptionFailed(reader: str, server: RunningServer, cipherctl: Path,
-                                               ciphertexts: dict[str, tuple[str, bytes, str]]) -> None:
+def test_aWrongContext_failsAsDecryptionFailed(
+    reader: str, server: RunningServer, cipherctl: Path, ciphertexts: dict[str, tuple[str, bytes, str]]
+) -> None:
     ciphertext, _, _ = ciphertexts["typescript"]
 
     with pytest.raises(cipherd.DecryptionFailedError):

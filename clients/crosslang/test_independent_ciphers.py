@@ -3,6 +3,7 @@
 ImportKey, and ciphertexts and indexes made on either side must match or open on the other. The specs
 are proto/README.md's sections on `xgcm`, `siv` and "Blind indexes". Run by `make test-crosslang` with
 the Python client's venv (its tests/server.py starts the jar)."""
+
 from __future__ import annotations
 
 import base64
@@ -48,6 +49,7 @@ def imported(client: cipherd.Client, prefix: str, key: bytes, mode: str) -> tupl
 
 # --- xgcm: XAES-256-GCM (c2sp.org/XAES-256-GCM), derived here from AES-ECB and AESGCM ---
 
+
 def xaes_gcm(key: bytes, nonce: bytes) -> tuple[AESGCM, bytes]:
     """The AES-256-GCM instance and 12-byte nonce that XAES-256-GCM uses for `key` and a 24-byte `nonce`."""
     assert len(key) == 32 and len(nonce) == 24
@@ -65,11 +67,15 @@ def xaes_seal(key: bytes, nonce: bytes, plaintext: bytes, aad: bytes) -> bytes:
     return gcm.encrypt(short_nonce, plaintext, aad)
 
 
-@pytest.mark.parametrize(("key_byte", "aad", "expected"), [
-    pytest.param(0x01, b"", "ce546ef63c9cc60765923609b33a9a1974e96e52daf2fcf7075e2271", id="no-aad"),
-    pytest.param(0x03, b"c2sp.org/XAES-256-GCM", "986ec1832593df5443a179437fd083bf3fdb41abd740a21f71eb769d",
-                 id="with-aad"),
-])
+@pytest.mark.parametrize(
+    ("key_byte", "aad", "expected"),
+    [
+        pytest.param(0x01, b"", "ce546ef63c9cc60765923609b33a9a1974e96e52daf2fcf7075e2271", id="no-aad"),
+        pytest.param(
+            0x03, b"c2sp.org/XAES-256-GCM", "986ec1832593df5443a179437fd083bf3fdb41abd740a21f71eb769d", id="with-aad"
+        ),
+    ],
+)
 def test_theXaesDerivationHere_reproducesTheC2spKnownAnswers(key_byte: int, aad: bytes, expected: str) -> None:
     key, nonce = bytes([key_byte]) * 32, b"ABCDEFGHIJKLMNOPQRSTUVWX"
 
@@ -108,6 +114,7 @@ def test_xgcmCiphertextsOfTheServer_decryptHere(client: cipherd.Client) -> None:
 
 # --- siv: AES-SIV (RFC 5297) from cryptography's AESSIV ---
 
+
 def test_theAesSivHere_reproducesRfc5297A1() -> None:
     key = bytes.fromhex("fffefdfcfbfaf9f8f7f6f5f4f3f2f1f0f0f1f2f3f4f5f6f7f8f9fafbfcfdfeff")
     aad = bytes.fromhex("101112131415161718191a1b1c1d1e1f2021222324252627")
@@ -122,8 +129,11 @@ def siv_ciphertext(header: str, plaintext: bytes, context: bytes) -> str:
     return header + base64.b64encode(sealed).decode("ascii")
 
 
-@pytest.mark.parametrize("plaintext", [b"", b"alice@example.com", PLAINTEXT, bytes(range(256)) * 3],
-                         ids=["empty", "ascii", "binary", "768-bytes"])
+@pytest.mark.parametrize(
+    "plaintext",
+    [b"", b"alice@example.com", PLAINTEXT, bytes(range(256)) * 3],
+    ids=["empty", "ascii", "binary", "768-bytes"],
+)
 def test_sivCiphertextsOfTheServer_equalTheOnesMadeHere(client: cipherd.Client, plaintext: bytes) -> None:
     name, header = imported(client, "siv", SIV_KEY, "siv")
     for context in (b"", b"users.email"):
@@ -150,8 +160,12 @@ def test_sivCiphertextsMadeHere_decryptOnTheServer_onlyWithTheirContext(client: 
 
 # Unicode's White_Space property (PropList.txt), which neither str.strip() (it also strips U+001C..U+001F)
 # nor Java's Character.isWhitespace (it keeps U+00A0, U+2007 and U+202F) follows exactly.
-WHITE_SPACE = "".join(map(chr, [*range(0x09, 0x0E), 0x20, 0x85, 0xA0, 0x1680, *range(0x2000, 0x200B),
-                                0x2028, 0x2029, 0x202F, 0x205F, 0x3000]))
+WHITE_SPACE = "".join(
+    map(
+        chr,
+        [*range(0x09, 0x0E), 0x20, 0x85, 0xA0, 0x1680, *range(0x2000, 0x200B), 0x2028, 0x2029, 0x202F, 0x205F, 0x3000],
+    )
+)
 
 
 def normalize(value: str, n: Normalization) -> str:
@@ -166,7 +180,7 @@ def normalize(value: str, n: Normalization) -> str:
 
 def expected_index(value: bytes | str, n: Normalization | None, length: int) -> bytes:
     data = value if isinstance(value, bytes) else normalize(value, n or Normalization()).encode("utf-8")
-    return hmac.new(HMAC_KEY, data, hashlib.sha256).digest()[:length or 32]
+    return hmac.new(HMAC_KEY, data, hashlib.sha256).digest()[: length or 32]
 
 
 @pytest.fixture(scope="module")
@@ -194,8 +208,8 @@ TRICKY = [
 ]
 # Values whose index a slip in the spec's details would change.
 EDGES = [
-    pytest.param("\x1cx\x1f", TRIM, id="trim-keeps-U+001C-U+001F"),          # not White_Space
-    pytest.param("\u200bx\u200b", TRIM, id="trim-keeps-zero-width-space"),   # not White_Space either
+    pytest.param("\x1cx\x1f", TRIM, id="trim-keeps-U+001C-U+001F"),  # not White_Space
+    pytest.param("\u200bx\u200b", TRIM, id="trim-keeps-zero-width-space"),  # not White_Space either
     pytest.param("\u00a8x", ALL, id="nfkc-after-trim-keeps-its-new-space"),  # U+00A8 becomes " \u0308"
     pytest.param("\u203ex", Normalization(trim=True, nfkc=True), id="nfkc-overline-after-trim"),
     pytest.param("ǅ", CASEFOLD, id="casefold-title-case-digraph"),
@@ -211,8 +225,9 @@ def test_theNormalizationHere_followsTheSpecsDetails() -> None:
 
 
 @pytest.mark.parametrize(("value", "normalization", "equal_to"), TRICKY)
-def test_indexesOfNormalizedValues_equalTheHmacHere(client: cipherd.Client, index_key: str, value: str,
-                                                    normalization: Normalization, equal_to: str) -> None:
+def test_indexesOfNormalizedValues_equalTheHmacHere(
+    client: cipherd.Client, index_key: str, value: str, normalization: Normalization, equal_to: str
+) -> None:
     assert normalize(value, normalization) == normalize(equal_to, normalization)
     for length in (0, 8, 16, 32):
         expected = expected_index(value, normalization, length)
@@ -223,17 +238,22 @@ def test_indexesOfNormalizedValues_equalTheHmacHere(client: cipherd.Client, inde
 
 
 @pytest.mark.parametrize(("value", "normalization"), EDGES)
-def test_indexesOfEdgeValues_equalTheHmacHere(client: cipherd.Client, index_key: str, value: str,
-                                              normalization: Normalization) -> None:
+def test_indexesOfEdgeValues_equalTheHmacHere(
+    client: cipherd.Client, index_key: str, value: str, normalization: Normalization
+) -> None:
     index = client.compute_index(index_key, value, normalization=normalization, length_bytes=16)
 
     assert index.index == expected_index(value, normalization, 16)
 
 
-@pytest.mark.parametrize("value", [b"\xff\xfe", b"\xc0\xaf", b"\xed\xa0\x80", b"ok\x80"],
-                         ids=["invalid-bytes", "overlong", "encoded-surrogate", "cut-sequence"])
-def test_nonUtf8Values_areHashedAsGivenWithoutOptions_andRefusedWithAny(client: cipherd.Client, index_key: str,
-                                                                        value: bytes) -> None:
+@pytest.mark.parametrize(
+    "value",
+    [b"\xff\xfe", b"\xc0\xaf", b"\xed\xa0\x80", b"ok\x80"],
+    ids=["invalid-bytes", "overlong", "encoded-surrogate", "cut-sequence"],
+)
+def test_nonUtf8Values_areHashedAsGivenWithoutOptions_andRefusedWithAny(
+    client: cipherd.Client, index_key: str, value: bytes
+) -> None:
     assert client.compute_index(index_key, value).index == expected_index(value, None, 32)
     for normalization in (TRIM, NFKC, CASEFOLD):
         with pytest.raises(cipherd.InvalidArgumentError) as raised:

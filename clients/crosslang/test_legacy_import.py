@@ -3,6 +3,7 @@ CLI, and the only one for AES-GCM, which `openssl enc` refuses), imported into t
 ImportKey's legacy fields and rewrapped into a cipherd key, then decrypted back through the Python client.
 The conventions are proto/README.md's "Legacy ciphertexts". The Python client has no legacy calls, so the
 generated stubs are used directly. Run by `make test-crosslang` with the Python client's venv."""
+
 from __future__ import annotations
 
 import base64
@@ -30,8 +31,12 @@ from server import RunningServer, start_server
 # Not ASCII, longer than two AES blocks, with a NUL.
 PLAINTEXT = "Zoë Müller, Zürich\u00a0\U0001f512 born 1970".encode() + bytes([0, 255])
 TARGET = "modern"
-PREPENDED, SEPARATE, FIXED, UNSPECIFIED = (keys_pb2.LEGACY_IV_PREPENDED, keys_pb2.LEGACY_IV_SEPARATE,
-                                           keys_pb2.LEGACY_IV_FIXED, keys_pb2.LEGACY_IV_UNSPECIFIED)
+PREPENDED, SEPARATE, FIXED, UNSPECIFIED = (
+    keys_pb2.LEGACY_IV_PREPENDED,
+    keys_pb2.LEGACY_IV_SEPARATE,
+    keys_pb2.LEGACY_IV_FIXED,
+    keys_pb2.LEGACY_IV_UNSPECIFIED,
+)
 
 
 @dataclass
@@ -47,8 +52,11 @@ def stubs(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Stubs]:
     try:
         with grpc.insecure_channel(running.target) as channel, cipherd.Client(running.target) as client:
             client.create_key(TARGET)
-            yield Stubs(crypto_service_pb2_grpc.CryptoServiceStub(channel),
-                        key_admin_service_pb2_grpc.KeyAdminServiceStub(channel), client)
+            yield Stubs(
+                crypto_service_pb2_grpc.CryptoServiceStub(channel),
+                key_admin_service_pb2_grpc.KeyAdminServiceStub(channel),
+                client,
+            )
     finally:
         running.stop()
 
@@ -59,12 +67,27 @@ def derived(label: str, length: int) -> bytes:
     return out[:length]
 
 
-def import_legacy(stubs: Stubs, cipher: int, *, key: bytes = b"", passphrase: bytes = b"", iv: int = UNSPECIFIED,
-                  fixed_iv: bytes = b"") -> str:
+def import_legacy(
+    stubs: Stubs,
+    cipher: int,
+    *,
+    key: bytes = b"",
+    passphrase: bytes = b"",
+    iv: int = UNSPECIFIED,
+    fixed_iv: bytes = b"",
+) -> str:
     """A fresh legacy key with one version; its name."""
     name = f"legacy-{uuid.uuid4().hex[:12]}"
-    stubs.admin.ImportKey(admin.ImportKeyRequest(key_name=name, legacy_cipher=cipher, legacy_iv=iv,  # type: ignore[arg-type]
-                                                 legacy_fixed_iv=fixed_iv, key_material=key, passphrase=passphrase))
+    stubs.admin.ImportKey(
+        admin.ImportKeyRequest(
+            key_name=name,
+            legacy_cipher=cipher,
+            legacy_iv=iv,  # type: ignore[arg-type]
+            legacy_fixed_iv=fixed_iv,
+            key_material=key,
+            passphrase=passphrase,
+        )
+    )
     return name
 
 
@@ -101,14 +124,14 @@ def rc4_textbook(key: bytes, data: bytes) -> bytes:
     """RC4 as published, for keys longer than `cryptography`'s ARC4 takes (it stops at 32 bytes)."""
     s, j = list(range(256)), 0
     for i in range(256):
-        j = (j + s[i] + key[i % len(key)]) & 0xff
+        j = (j + s[i] + key[i % len(key)]) & 0xFF
         s[i], s[j] = s[j], s[i]
     out, i, j = bytearray(), 0, 0
     for byte in data:
-        i = (i + 1) & 0xff
-        j = (j + s[i]) & 0xff
+        i = (i + 1) & 0xFF
+        j = (j + s[i]) & 0xFF
         s[i], s[j] = s[j], s[i]
-        out.append(byte ^ s[(s[i] + s[j]) & 0xff])
+        out.append(byte ^ s[(s[i] + s[j]) & 0xFF])
     return bytes(out)
 
 
@@ -126,6 +149,7 @@ FORMS = ("raw", "HEX", "hex", "base64", "base64-unpadded")
 
 
 # --- MySQL: AES_ENCRYPT in aes-128-ecb with the key string folded into 16 bytes ---
+
 
 def mysql_fold(key_string: bytes) -> bytes:
     key = bytearray(16)
@@ -162,13 +186,20 @@ AES_MODES = {
 def aes_encrypt(name: str, key: bytes, iv: bytes, plaintext: bytes) -> bytes:
     if name == "gcm":
         return AESGCM(key).encrypt(iv, plaintext, None)  # nonce, then ciphertext with the tag after it
-    mode: modes.Mode = {"cbc": lambda: modes.CBC(iv), "ecb": modes.ECB, "ctr": lambda: modes.CTR(iv),
-                        "cfb": lambda: modes.CFB(iv), "ofb": lambda: modes.OFB(iv)}[name]()
+    mode: modes.Mode = {
+        "cbc": lambda: modes.CBC(iv),
+        "ecb": modes.ECB,
+        "ctr": lambda: modes.CTR(iv),
+        "cfb": lambda: modes.CFB(iv),
+        "ofb": lambda: modes.OFB(iv),
+    }[name]()
     return encrypt_block_mode(algorithms.AES(key), mode, plaintext, padded=name in ("cbc", "ecb"))
 
 
 AES_CASES = [
-    pytest.param(cipher, name, iv_length, bits, convention, id=f"aes-{bits}-{name}-{keys_pb2.LegacyIv.Name(convention)}")
+    pytest.param(
+        cipher, name, iv_length, bits, convention, id=f"aes-{bits}-{name}-{keys_pb2.LegacyIv.Name(convention)}"
+    )
     for cipher, (name, iv_length) in AES_MODES.items()
     for bits in (128, 192, 256)
     for convention in ((PREPENDED, SEPARATE, FIXED) if iv_length else (UNSPECIFIED,))
@@ -176,8 +207,9 @@ AES_CASES = [
 
 
 @pytest.mark.parametrize(("cipher", "name", "iv_length", "bits", "convention"), AES_CASES)
-def test_aesCiphertext_fromCryptography_rewrapsAndDecrypts(stubs: Stubs, cipher: int, name: str, iv_length: int,
-                                                           bits: int, convention: int) -> None:
+def test_aesCiphertext_fromCryptography_rewrapsAndDecrypts(
+    stubs: Stubs, cipher: int, name: str, iv_length: int, bits: int, convention: int
+) -> None:
     key, iv = derived(f"aes {name} {bits}", bits // 8), derived(f"iv {name}", iv_length)
     legacy_key = import_legacy(stubs, cipher, key=key, iv=convention, fixed_iv=iv if convention == FIXED else b"")
 
@@ -207,6 +239,7 @@ def test_aesGcm_aTamperedTagOrAWrongKey_failsAsDecryptionFailed(stubs: Stubs) ->
 
 
 # --- DES, 3DES, Blowfish and RC4 from cryptography.hazmat.decrepit ---
+
 
 @dataclass(frozen=True)
 class Decrepit:
@@ -242,8 +275,10 @@ def test_decrepitCiphertext_fromCryptography_rewrapsAndDecrypts(stubs: Stubs, sp
     key = derived(f"{spec.algorithm} {spec.key_length}", spec.key_length)
     iv_length = 0 if spec.cipher == keys_pb2.LEGACY_CIPHER_RC4 else 8
     iv = derived(f"iv {spec.algorithm}", iv_length)
-    for convention in ((PREPENDED, SEPARATE, FIXED) if iv_length else (UNSPECIFIED,)):
-        legacy_key = import_legacy(stubs, spec.cipher, key=key, iv=convention, fixed_iv=iv if convention == FIXED else b"")
+    for convention in (PREPENDED, SEPARATE, FIXED) if iv_length else (UNSPECIFIED,):
+        legacy_key = import_legacy(
+            stubs, spec.cipher, key=key, iv=convention, fixed_iv=iv if convention == FIXED else b""
+        )
         for n, plaintext in enumerate((PLAINTEXT, b"")):
             body = spec.encrypt(key, iv, plaintext)
             data = iv + body if convention == PREPENDED else body
@@ -253,6 +288,7 @@ def test_decrepitCiphertext_fromCryptography_rewrapsAndDecrypts(stubs: Stubs, sp
 
 
 # --- a table column through one ReEncryptStream ---
+
 
 def test_aTableColumn_rewrapsThroughOneStream_andOnlyTheBrokenRowFails(stubs: Stubs) -> None:
     key = derived("column key", 32)
@@ -271,8 +307,11 @@ def test_aTableColumn_rewrapsThroughOneStream_andOnlyTheBrokenRowFails(stubs: St
     def requests() -> Iterator[pb.ReEncryptStreamRequest]:
         for reference, (_, stored) in rows.items():
             yield pb.ReEncryptStreamRequest(
-                reference=reference, key_name=TARGET, context=f"customers.name:{reference}".encode(),
-                legacy=pb.LegacyCiphertext(key_name=legacy_key, base64=stored))
+                reference=reference,
+                key_name=TARGET,
+                context=f"customers.name:{reference}".encode(),
+                legacy=pb.LegacyCiphertext(key_name=legacy_key, base64=stored),
+            )
 
     results = [response.result for response in stubs.crypto.ReEncryptStream(requests(), timeout=120)]
 

@@ -3,6 +3,7 @@ wheel's, the npm package's, the Maven artifacts' (with -SNAPSHOT between release
 client's Version (its module tag is clients/go/v<Version>), the server's and the Helm chart's appVersion. A
 release that bumps one and forgets another fails here, before anything is published; clients/set-version
 writes them all, and is run here on a copy of those files."""
+
 from __future__ import annotations
 
 import json
@@ -16,11 +17,20 @@ from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[2]
 POM = "{http://maven.apache.org/POM/4.0.0}"
-MAVEN_POMS = ("clients/java/pom.xml", "clients/java/cipherd-api/pom.xml", "clients/java/cipherd-client/pom.xml",
-              "server/pom.xml")
+MAVEN_POMS = (
+    "clients/java/pom.xml",
+    "clients/java/cipherd-api/pom.xml",
+    "clients/java/cipherd-client/pom.xml",
+    "server/pom.xml",
+)
 QUICKSTART_POM = "clients/java/examples/quickstart/pom.xml"
 # What set-version reads or runs besides the files it writes.
-SET_VERSION_TOOLS = ("clients/set-version", ".ci/jdk-home", "server/mvnw", "server/.mvn/wrapper/maven-wrapper.properties")
+SET_VERSION_TOOLS = (
+    "clients/set-version",
+    ".ci/jdk-home",
+    "server/mvnw",
+    "server/.mvn/wrapper/maven-wrapper.properties",
+)
 
 
 def _pom_version(path: Path) -> str:
@@ -41,8 +51,10 @@ def _client_dependency_version(path: Path) -> str:
 
 def maven_versions(root: Path) -> dict[str, str]:
     """Each POM's version as written (-SNAPSHOT included), and the quick start's dependency on the client."""
-    return {**{pom: _pom_version(root / pom) for pom in MAVEN_POMS},
-            f"{QUICKSTART_POM} (its cipherd-client)": _client_dependency_version(root / QUICKSTART_POM)}
+    return {
+        **{pom: _pom_version(root / pom) for pom in MAVEN_POMS},
+        f"{QUICKSTART_POM} (its cipherd-client)": _client_dependency_version(root / QUICKSTART_POM),
+    }
 
 
 def versions(root: Path) -> dict[str, str]:
@@ -52,9 +64,12 @@ def versions(root: Path) -> dict[str, str]:
     assert go and chart, "clients/go/version.go or helm/cipherd/Chart.yaml lost its version line"
     lock = json.loads((root / "clients/typescript/package-lock.json").read_text())
     return {
-        "clients/python/pyproject.toml":
-            tomllib.loads((root / "clients/python/pyproject.toml").read_text())["project"]["version"],
-        "clients/typescript/package.json": json.loads((root / "clients/typescript/package.json").read_text())["version"],
+        "clients/python/pyproject.toml": tomllib.loads((root / "clients/python/pyproject.toml").read_text())["project"][
+            "version"
+        ],
+        "clients/typescript/package.json": json.loads((root / "clients/typescript/package.json").read_text())[
+            "version"
+        ],
         "clients/typescript/package-lock.json": lock["version"],
         "clients/typescript/package-lock.json (its root package)": lock["packages"][""]["version"],
         "clients/go/version.go": go.group(1),
@@ -82,8 +97,15 @@ def test_the_maven_poms_are_snapshots_together_or_releases_together() -> None:
 
 
 def test_set_version_writes_every_place(tmp_path: Path) -> None:
-    written = ["clients/python/pyproject.toml", "clients/typescript/package.json", "clients/typescript/package-lock.json",
-               "clients/go/version.go", "helm/cipherd/Chart.yaml", *MAVEN_POMS, QUICKSTART_POM]
+    written = [
+        "clients/python/pyproject.toml",
+        "clients/typescript/package.json",
+        "clients/typescript/package-lock.json",
+        "clients/go/version.go",
+        "helm/cipherd/Chart.yaml",
+        *MAVEN_POMS,
+        QUICKSTART_POM,
+    ]
     for name in (*written, *SET_VERSION_TOOLS):
         (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
         shutil.copy2(REPO / name, tmp_path / name)

@@ -12,6 +12,7 @@ The bearer token comes from CIPHERD_TOKEN; with CIPHERD_CA (a PEM file) the call
 and checking the server's certificate against CIPHERD_SERVER_NAME (the targets are addresses). Never prints
 plaintexts or ciphertexts.
 """
+
 from __future__ import annotations
 
 import json
@@ -20,6 +21,7 @@ import secrets
 import sys
 import threading
 import time
+from pathlib import Path
 
 import cipherd
 from cipherd.errors import UnavailableError
@@ -34,9 +36,15 @@ def client(target: str, index: int = 0) -> cipherd.Client:
     # every thread would reach the same pod through the Service. A message limit that differs per thread
     # (all far above these 48-byte calls) gives each its own connection, which kube-proxy places anew.
     ca = os.environ.get("CIPHERD_CA")
-    tls = cipherd.TlsConfig(ca=open(ca, "rb").read(), server_name=os.environ.get("CIPHERD_SERVER_NAME")) if ca else None
-    return cipherd.Client(target, tls=tls, insecure=tls is None, token=os.environ.get("CIPHERD_TOKEN"), timeout=10.0,
-                          max_message_bytes=(8 << 20) + index)
+    tls = cipherd.TlsConfig(ca=Path(ca).read_bytes(), server_name=os.environ.get("CIPHERD_SERVER_NAME")) if ca else None
+    return cipherd.Client(
+        target,
+        tls=tls,
+        insecure=tls is None,
+        token=os.environ.get("CIPHERD_TOKEN"),
+        timeout=10.0,
+        max_message_bytes=(8 << 20) + index,
+    )
 
 
 class Counts:
@@ -57,7 +65,7 @@ def call(counts: Counts, fn, *args, **kwargs):  # type: ignore[no-untyped-def]
                 raise
             with counts.lock:
                 counts.retried += 1
-            time.sleep(min(0.05 * 2 ** attempt, 1.0))
+            time.sleep(min(0.05 * 2**attempt, 1.0))
     raise AssertionError("unreachable")
 
 
@@ -97,15 +105,35 @@ def run(targets: str, key: str, seconds: float, out: str) -> None:
     for t in threads:
         t.join()
     with open(out, "w") as f:
-        json.dump({"sent": counts.sent, "ok": counts.ok, "retried": counts.retried, "failed_round_trips": counts.failed,
-                   "errors": counts.errors, "ok_by_target": counts.ok_by_target, "kept": counts.kept}, f)
-    print(json.dumps({"calls_sent": counts.sent, "calls_ok": counts.ok, "unavailable_retried": counts.retried,
-                      "failed_round_trips": counts.failed, "errors": counts.errors, "ok_by_target": counts.ok_by_target,
-                      "ciphertexts_kept": len(counts.kept)}))
+        json.dump(
+            {
+                "sent": counts.sent,
+                "ok": counts.ok,
+                "retried": counts.retried,
+                "failed_round_trips": counts.failed,
+                "errors": counts.errors,
+                "ok_by_target": counts.ok_by_target,
+                "kept": counts.kept,
+            },
+            f,
+        )
+    print(
+        json.dumps(
+            {
+                "calls_sent": counts.sent,
+                "calls_ok": counts.ok,
+                "unavailable_retried": counts.retried,
+                "failed_round_trips": counts.failed,
+                "errors": counts.errors,
+                "ok_by_target": counts.ok_by_target,
+                "ciphertexts_kept": len(counts.kept),
+            }
+        )
+    )
 
 
 def verify(target: str, path: str) -> None:  # one target
-    kept = json.load(open(path))["kept"]
+    kept = json.loads(Path(path).read_text())["kept"]
     bad = 0
     with client(target) as c:
         for ct, pt in kept:

@@ -2,6 +2,7 @@
 .ci/install-otelcol): the jar with tracing on at sampling 1.0 sends its spans over OTLP/gRPC, a caller
 sends its own span as a W3C traceparent, and the collector forwards every span it received as OTLP/JSON
 to an HTTP receiver of the test's, which reads them back."""
+
 from __future__ import annotations
 
 import base64
@@ -37,9 +38,18 @@ SERVICE_NAME = "cipherd-otel-test"
 HERE = Path(__file__).resolve().parent
 # Every attribute a cipherd span may carry: anything else exported is a leak this test should see.
 SPAN_ATTRIBUTES = {
-    "rpc.system", "rpc.service", "rpc.method", "cipherd.key", "cipherd.key.version", "cipherd.key.mode",
-    "cipherd.items", "cipherd.error.reason", "cipherd.key_cache", "cipherd.keystore",
-    "cipherd.keystore.operation", "exemplar",
+    "rpc.system",
+    "rpc.service",
+    "rpc.method",
+    "cipherd.key",
+    "cipherd.key.version",
+    "cipherd.key.mode",
+    "cipherd.items",
+    "cipherd.error.reason",
+    "cipherd.key_cache",
+    "cipherd.keystore",
+    "cipherd.keystore.operation",
+    "exemplar",
 }
 BOUND_S = 30
 ENCRYPT = "Recv.cipherd.v1.CryptoService.Encrypt"
@@ -148,8 +158,9 @@ def collector(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Collector]:
     forwarded = Forwarded()
     env = {**os.environ, "OTLP_GRPC_ENDPOINT": f"127.0.0.1:{port}", "FORWARD_ENDPOINT": forwarded.endpoint}
     log = (workdir / "collector.log").open("wb")
-    process = subprocess.Popen([binary, "--config", str(HERE / "collector.yaml")], env=env,
-                               stdout=log, stderr=subprocess.STDOUT)
+    process = subprocess.Popen(
+        [binary, "--config", str(HERE / "collector.yaml")], env=env, stdout=log, stderr=subprocess.STDOUT
+    )
     try:
         deadline = time.monotonic() + BOUND_S
         while True:
@@ -158,7 +169,9 @@ def collector(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Collector]:
                 break
             except OSError:
                 if process.poll() is not None or time.monotonic() > deadline:
-                    raise RuntimeError("the collector did not start:\n" + (workdir / "collector.log").read_text())
+                    raise RuntimeError(
+                        "the collector did not start:\n" + (workdir / "collector.log").read_text()
+                    ) from None
                 time.sleep(0.1)
         yield Collector(process, f"http://127.0.0.1:{port}", forwarded)
     finally:
@@ -190,13 +203,26 @@ def traced(collector: Collector, tmp_path_factory: pytest.TempPathFactory) -> It
     try:
         with _channel(first.target) as ch:
             admin_grpc.KeyAdminServiceStub(ch).CreateKey(
-                admin.CreateKeyRequest(key_name="orders", mode=keys_pb2.MODE_GCM), timeout=10)
+                admin.CreateKeyRequest(key_name="orders", mode=keys_pb2.MODE_GCM), timeout=10
+            )
     finally:
         first.stop()
     audit_log = workdir / "audit.log"
     os.environ["OTEL_BSP_SCHEDULE_DELAY"] = "100"
-    server = start_server(workdir, ["--otel-endpoint", collector.endpoint, "--otel-sampling-ratio", "1.0",
-                                    "--otel-service-name", SERVICE_NAME, "--audit-log", str(audit_log)], _channel)
+    server = start_server(
+        workdir,
+        [
+            "--otel-endpoint",
+            collector.endpoint,
+            "--otel-sampling-ratio",
+            "1.0",
+            "--otel-service-name",
+            SERVICE_NAME,
+            "--audit-log",
+            str(audit_log),
+        ],
+        _channel,
+    )
     channel = grpc.insecure_channel(server.target)
     try:
         yield Traced(server, audit_log, channel)
@@ -212,12 +238,14 @@ def _server_span(spans: list[dict[str, Any]], method: str) -> dict[str, Any]:
 
 
 def test_encrypt_on_a_cold_cache_is_a_child_of_the_callers_span_with_a_store_read_under_it(
-        traced: Traced, collector: Collector) -> None:
+    traced: Traced, collector: Collector
+) -> None:
     caller = Caller.new()
     stub = crypto_grpc.CryptoServiceStub(traced.channel)
 
-    response = stub.Encrypt(crypto.EncryptRequest(key_name="orders", plaintext=PLAINTEXT),
-                            metadata=caller.metadata(), timeout=10)
+    response = stub.Encrypt(
+        crypto.EncryptRequest(key_name="orders", plaintext=PLAINTEXT), metadata=caller.metadata(), timeout=10
+    )
 
     spans = collector.wait_for(caller.trace_id, ENCRYPT, "keystore.read_material")
     call = _server_span(spans, "Encrypt")
@@ -247,7 +275,7 @@ def test_a_warm_call_says_hit_and_a_failed_one_its_reason(traced: Traced, collec
     warm, failing = Caller.new(), Caller.new()
     body = encrypted.rsplit(":", 1)[1]
     middle = len(body) // 2  # a base64 digit all of whose bits are data: still base64, no longer authentic
-    tampered = encrypted[: -len(body)] + body[:middle] + ("A" if body[middle] != "A" else "B") + body[middle + 1:]
+    tampered = encrypted[: -len(body)] + body[:middle] + ("A" if body[middle] != "A" else "B") + body[middle + 1 :]
 
     stub.Decrypt(crypto.DecryptRequest(ciphertext=encrypted), metadata=warm.metadata(), timeout=10)
     with pytest.raises(grpc.RpcError) as refused:
@@ -264,12 +292,14 @@ def test_a_warm_call_says_hit_and_a_failed_one_its_reason(traced: Traced, collec
 
 
 def test_a_caller_that_did_not_sample_is_not_traced_and_its_record_has_no_trace_id(
-        traced: Traced, collector: Collector) -> None:
+    traced: Traced, collector: Collector
+) -> None:
     traced_caller, unsampled = Caller.new(), Caller.new(sampled=False)
     stub = crypto_grpc.CryptoServiceStub(traced.channel)
 
-    stub.Encrypt(crypto.EncryptRequest(key_name="orders", plaintext=b"x"), metadata=traced_caller.metadata(),
-                 timeout=10)
+    stub.Encrypt(
+        crypto.EncryptRequest(key_name="orders", plaintext=b"x"), metadata=traced_caller.metadata(), timeout=10
+    )
     stub.Encrypt(crypto.EncryptRequest(key_name="orders", plaintext=b"y"), metadata=unsampled.metadata(), timeout=10)
 
     assert collector.wait_for(traced_caller.trace_id, ENCRYPT)
@@ -283,18 +313,24 @@ def test_a_caller_that_did_not_sample_is_not_traced_and_its_record_has_no_trace_
 def test_the_latency_histogram_has_an_exemplar_of_a_traced_call(traced: Traced, collector: Collector) -> None:
     caller = Caller.new()
     crypto_grpc.CryptoServiceStub(traced.channel).Encrypt(
-        crypto.EncryptRequest(key_name="orders", plaintext=b"z"), metadata=caller.metadata(), timeout=10)
+        crypto.EncryptRequest(key_name="orders", plaintext=b"z"), metadata=caller.metadata(), timeout=10
+    )
     assert collector.wait_for(caller.trace_id, ENCRYPT)
 
-    request = urllib.request.Request(f"http://127.0.0.1:{traced.server.http_port}/metrics",
-                                     headers={"Accept": "application/openmetrics-text; version=1.0.0"})
+    request = urllib.request.Request(
+        f"http://127.0.0.1:{traced.server.http_port}/metrics",
+        headers={"Accept": "application/openmetrics-text; version=1.0.0"},
+    )
     with urllib.request.urlopen(request, timeout=10) as response:
         content_type = response.headers["Content-Type"]
         text = response.read().decode()
 
     assert content_type.startswith("application/openmetrics-text")
-    exemplars = re.findall(r'grpc_server_processing_duration_seconds_bucket\{[^}]*method="Encrypt"[^}]*\} \S+'
-                           r' # \{span_id="[0-9a-f]{16}",trace_id="([0-9a-f]{32})"\}', text)
+    exemplars = re.findall(
+        r'grpc_server_processing_duration_seconds_bucket\{[^}]*method="Encrypt"[^}]*\} \S+'
+        r' # \{span_id="[0-9a-f]{16}",trace_id="([0-9a-f]{32})"\}',
+        text,
+    )
     # A bucket keeps one exemplar at a time: the latest traced Encrypt that fell in it names a trace
     # the collector received.
     received = {s["traceId"] for s in collector.spans()}
@@ -349,9 +385,12 @@ def vault(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, Path]
     token_file.chmod(0o600)
     port = _free_port()
     log = (workdir / "vault.log").open("wb")
-    process = subprocess.Popen([binary, "server", "-dev", f"-dev-root-token-id={token}",
-                                f"-dev-listen-address=127.0.0.1:{port}"], stdout=log, stderr=subprocess.STDOUT,
-                               env={**os.environ, "HOME": str(workdir)})
+    process = subprocess.Popen(
+        [binary, "server", "-dev", f"-dev-root-token-id={token}", f"-dev-listen-address=127.0.0.1:{port}"],
+        stdout=log,
+        stderr=subprocess.STDOUT,
+        env={**os.environ, "HOME": str(workdir)},
+    )
     address = f"http://127.0.0.1:{port}"
     try:
         deadline = time.monotonic() + BOUND_S
@@ -376,22 +415,28 @@ def vault(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, Path]
 
 
 def test_a_key_another_replica_made_is_read_from_vault_under_the_call(
-        vault: tuple[str, Path], collector: Collector, tmp_path: Path) -> None:
+    vault: tuple[str, Path], collector: Collector, tmp_path: Path
+) -> None:
     """Two replicas on one Vault: the untraced one creates a key, the traced one (its cache loaded at start,
     refreshed every 30 s) meets it first on a traced call and reads it from Vault under the call's span."""
     address, token_file = vault
     store = ["--keystore", "vault", "--vault-address", address, "--vault-token-file", str(token_file)]
     creator = start_server(tmp_path / "creator", store, _channel)
-    traced = start_server(tmp_path / "traced", [*store, "--otel-endpoint", collector.endpoint,
-                                                "--otel-service-name", SERVICE_NAME], _channel)
+    traced = start_server(
+        tmp_path / "traced",
+        [*store, "--otel-endpoint", collector.endpoint, "--otel-service-name", SERVICE_NAME],
+        _channel,
+    )
     try:
         with _channel(creator.target) as ch:
             admin_grpc.KeyAdminServiceStub(ch).CreateKey(
-                admin.CreateKeyRequest(key_name="ledger", mode=keys_pb2.MODE_GCM), timeout=10)
+                admin.CreateKeyRequest(key_name="ledger", mode=keys_pb2.MODE_GCM), timeout=10
+            )
         caller = Caller.new()
         with _channel(traced.target) as ch:
             response = crypto_grpc.CryptoServiceStub(ch).Encrypt(
-                crypto.EncryptRequest(key_name="ledger", plaintext=PLAINTEXT), metadata=caller.metadata(), timeout=10)
+                crypto.EncryptRequest(key_name="ledger", plaintext=PLAINTEXT), metadata=caller.metadata(), timeout=10
+            )
 
         spans = collector.wait_for(caller.trace_id, ENCRYPT, "keystore.read_key", "keystore.read_material")
         call = _server_span(spans, "Encrypt")
@@ -405,8 +450,10 @@ def test_a_key_another_replica_made_is_read_from_vault_under_the_call(
         _assert_no_secret(collector, response.ciphertext)
         # The trace as the collector received it, for a reader running pytest -s.
         for span in sorted(spans, key=lambda s: int(s["startTimeUnixNano"])):
-            print(f"{span['name']:45} span {span['spanId']} parent {span.get('parentSpanId', '-'):16} "
-                  f"{json.dumps(_attributes(span), sort_keys=True)}")
+            print(
+                f"{span['name']:45} span {span['spanId']} parent {span.get('parentSpanId', '-'):16} "
+                f"{json.dumps(_attributes(span), sort_keys=True)}"
+            )
     finally:
         traced.stop()
         creator.stop()
@@ -418,7 +465,8 @@ ATTEMPT = "Attempt.cipherd.v1.CryptoService.Encrypt"
 
 
 def test_a_java_callers_span_is_the_root_of_cipherds_and_of_its_vault_read(
-        vault: tuple[str, Path], collector: Collector, tmp_path: Path) -> None:
+    vault: tuple[str, Path], collector: Collector, tmp_path: Path
+) -> None:
     """The Java client (openTelemetry(sdk), its SDK exporting to the same collector) calls a traced replica on
     Vault that meets the key first on this call: the collector receives one trace, the caller's span → the
     client's call span → its attempt span → cipherd's server span → the key-store reads from Vault."""
@@ -428,22 +476,46 @@ def test_a_java_callers_span_is_the_root_of_cipherds_and_of_its_vault_read(
     address, token_file = vault
     store = ["--keystore", "vault", "--vault-address", address, "--vault-token-file", str(token_file)]
     creator = start_server(tmp_path / "creator", store, _channel)
-    traced = start_server(tmp_path / "traced", [*store, "--otel-endpoint", collector.endpoint,
-                                                "--otel-sampling-ratio", "0", "--otel-service-name", SERVICE_NAME],
-                          _channel)
+    traced = start_server(
+        tmp_path / "traced",
+        [
+            *store,
+            "--otel-endpoint",
+            collector.endpoint,
+            "--otel-sampling-ratio",
+            "0",
+            "--otel-service-name",
+            SERVICE_NAME,
+        ],
+        _channel,
+    )
     try:
         with _channel(creator.target) as ch:
             admin_grpc.KeyAdminServiceStub(ch).CreateKey(
-                admin.CreateKeyRequest(key_name="payments", mode=keys_pb2.MODE_GCM), timeout=10)
+                admin.CreateKeyRequest(key_name="payments", mode=keys_pb2.MODE_GCM), timeout=10
+            )
         java = os.environ.get("CIPHERD_JAVA", "java")
-        run = subprocess.run([java, "-cp", classpath, str(HERE / "java-caller" / "TracedCall.java"), traced.target,
-                              "payments", collector.endpoint.removeprefix("http://"), JAVA_CALLER],
-                             capture_output=True, text=True, timeout=120)
+        run = subprocess.run(
+            [
+                java,
+                "-cp",
+                classpath,
+                str(HERE / "java-caller" / "TracedCall.java"),
+                traced.target,
+                "payments",
+                collector.endpoint.removeprefix("http://"),
+                JAVA_CALLER,
+            ],
+            capture_output=True,
+            text=True,
+            timeout=120,
+        )
         assert run.returncode == 0, run.stderr
         trace_id, caller_span_id = run.stdout.split()[-2:]
 
-        spans = collector.wait_for(trace_id, "checkout", SENT, ATTEMPT, ENCRYPT, "keystore.read_key",
-                                   "keystore.read_material")
+        spans = collector.wait_for(
+            trace_id, "checkout", SENT, ATTEMPT, ENCRYPT, "keystore.read_key", "keystore.read_material"
+        )
         by_name = {s["name"]: s for s in spans}
         assert len(by_name) == len(spans), [s["name"] for s in spans]  # one span of each name
         checkout, sent, attempt, call = by_name["checkout"], by_name[SENT], by_name[ATTEMPT], by_name[ENCRYPT]
@@ -455,7 +527,10 @@ def test_a_java_callers_span_is_the_root_of_cipherds_and_of_its_vault_read(
         assert call["service"] == SERVICE_NAME
         attributes = _attributes(call)
         assert (attributes["cipherd.key"], attributes["cipherd.key.mode"], attributes["cipherd.key_cache"]) == (
-            "payments", "gcm", "miss")
+            "payments",
+            "gcm",
+            "miss",
+        )
         reads = [s for s in spans if s.get("parentSpanId") == call["spanId"]]
         assert {s["name"] for s in reads} == {"keystore.read_key", "keystore.read_material"}
         for read in reads:
@@ -479,9 +554,11 @@ def _print_trace(spans: list[dict[str, Any]]) -> None:
     def walk(parent: str, depth: int) -> None:
         for span in sorted(children.get(parent, []), key=lambda s: int(s["startTimeUnixNano"])):
             millis = (int(span["endTimeUnixNano"]) - int(span["startTimeUnixNano"])) / 1e6
-            print(f"{'  ' * depth}{span['name']} [{span['service']}] span {span['spanId']} "
-                  f"parent {span.get('parentSpanId') or '-'} {millis:.2f} ms "
-                  f"{json.dumps(_attributes(span), sort_keys=True)}")
+            print(
+                f"{'  ' * depth}{span['name']} [{span['service']}] span {span['spanId']} "
+                f"parent {span.get('parentSpanId') or '-'} {millis:.2f} ms "
+                f"{json.dumps(_attributes(span), sort_keys=True)}"
+            )
             walk(span["spanId"], depth + 1)
 
     print(f"\ntrace {spans[0]['traceId']}, as the collector received it:")

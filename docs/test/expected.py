@@ -3,6 +3,7 @@
 What differs from run to run is compared as a shape: a ciphertext's payload after its header, timestamps,
 durations with a decimal point ("0.6 s"), runs of blanks. Everything else must be as shown. In the shown
 output `…` stands for any text within a line, and a line holding only `…` for any number of lines."""
+
 from __future__ import annotations
 
 import re

@@ -1,5 +1,6 @@
 """The fenced blocks of a Markdown page, with what the page says about each (docs/README.md, "Docs that run"):
 `<!-- not run: REASON -->` or `<!-- stdin: TEXT -->` on the lines just above a fence."""
+
 from __future__ import annotations
 
 import re
@@ -24,8 +25,8 @@ class Block:
     line: int
     lang: str
     text: str
-    not_run: str | None = None     # the reason, when the page marks the block as not runnable
-    stdin: str | None = None       # what a reader types at the block's prompt
+    not_run: str | None = None  # the reason, when the page marks the block as not runnable
+    stdin: str | None = None  # what a reader types at the block's prompt
 
     @property
     def where(self) -> str:
@@ -52,8 +53,16 @@ def blocks(path: Path, display: Path | None = None) -> list[Block]:
         if i == len(lines):
             raise ValueError(f"{display or path}:{start + 1}: a fence that never closes")
         markers = _markers_above(lines, start)
-        found.append(Block(display or path, start + 1, lang, "\n".join(body) + "\n",
-                           not_run=markers.get("not run"), stdin=markers.get("stdin")))
+        found.append(
+            Block(
+                display or path,
+                start + 1,
+                lang,
+                "\n".join(body) + "\n",
+                not_run=markers.get("not run"),
+                stdin=markers.get("stdin"),
+            )
+        )
         i += 1
     return found
 

@@ -1,5 +1,6 @@
 """Runs a page's blocks in order in one shell session, as a reader copying them would, and says where the
 page stops being true: the file and line of the block, what it shows and what it printed."""
+
 from __future__ import annotations
 
 import re
@@ -58,11 +59,15 @@ def run_page(blocks: list[Block], session: Session, reader: Reader) -> None:
             script.write_text(reader.rewrite(block.text))
             _check(block, session.run(f"{reader.python} '{script}'\n"), shown)
         elif block.lang in OUTPUT:
-            raise PageFailure(f"{block.where}: a text block after another text block is no block's output: "
-                              "mark it <!-- not run: REASON -->")
+            raise PageFailure(
+                f"{block.where}: a text block after another text block is no block's output: "
+                "mark it <!-- not run: REASON -->"
+            )
         else:
-            raise PageFailure(f"{block.where}: nothing runs a `{block.lang}` block: mark it "
-                              "<!-- not run: REASON --> or make it a sh, console or python block")
+            raise PageFailure(
+                f"{block.where}: nothing runs a `{block.lang}` block: mark it "
+                "<!-- not run: REASON --> or make it a sh, console or python block"
+            )
 
 
 def _run_shell(block: Block, shown: Block | None, session: Session, reader: Reader) -> None:
@@ -78,7 +83,7 @@ def _run_shell(block: Block, shown: Block | None, session: Session, reader: Read
         start = len(before)
         while start > 0 and before[start - 1].endswith("\\"):
             start -= 1
-        command_lines = before[start:] + [line[:m.start()]]
+        command_lines = before[start:] + [line[: m.start()]]
         del before[start:]
         pieces += [(command_lines, m["shown"]), ([], None)]
     last: Outcome | None = None
@@ -98,8 +103,11 @@ def _run_shell(block: Block, shown: Block | None, session: Session, reader: Read
     if shown is not None:
         actual = last if last is not None else Outcome(0, "", "")
         if not matches(shown.text, actual.output):
-            raise PageFailure(_report(block, f"the output {shown.where} shows is\n{shown.text.rstrip()}\n"
-                                             "but the block printed", actual))
+            raise PageFailure(
+                _report(
+                    block, f"the output {shown.where} shows is\n{shown.text.rstrip()}\nbut the block printed", actual
+                )
+            )
 
 
 def _run_transcript(block: Block, session: Session, reader: Reader) -> None:
@@ -115,16 +123,16 @@ def _run_transcript(block: Block, session: Session, reader: Reader) -> None:
     for command, output in steps:
         outcome = session.run(reader.shell_text(command) + "\n", errexit=False, stdin=block.stdin)
         if outcome.status is None or not matches("\n".join(output), outcome.output):
-            raise PageFailure(_report(block, f"`$ {command}` shows\n" + "\n".join(output) + "\nbut printed",
-                                      outcome))
+            raise PageFailure(_report(block, f"`$ {command}` shows\n" + "\n".join(output) + "\nbut printed", outcome))
 
 
 def _check(block: Block, outcome: Outcome, shown: Block | None) -> None:
     if outcome.status != 0:
         raise PageFailure(_report(block, "the block failed", outcome))
     if shown is not None and not matches(shown.text, outcome.output):
-        raise PageFailure(_report(block, f"the output {shown.where} shows is\n{shown.text.rstrip()}\n"
-                                         "but the block printed", outcome))
+        raise PageFailure(
+            _report(block, f"the output {shown.where} shows is\n{shown.text.rstrip()}\nbut the block printed", outcome)
+        )
 
 
 def _first_line(text: str) -> str:

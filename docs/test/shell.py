@@ -1,7 +1,9 @@
 """One page's shell session: a bash process that runs the page's blocks one after another, so that `cd`,
 `export` and files made by one block are there for the next, as in a reader's terminal."""
+
 from __future__ import annotations
 
+import contextlib
 import os
 import signal
 import subprocess
@@ -31,10 +33,17 @@ class Session:
     def __init__(self, cwd: Path, env: dict[str, str], scratch: Path, timeout_s: float) -> None:
         self.scratch, self.timeout_s, self._count = scratch, timeout_s, 0
         scratch.mkdir(parents=True, exist_ok=True)
-        self._log = open(scratch / "session.log", "w")
-        self._bash = subprocess.Popen(["bash", "--noprofile", "--norc"], cwd=cwd, env=env, text=True,
-                                      stdin=subprocess.PIPE, stdout=self._log, stderr=subprocess.STDOUT,
-                                      start_new_session=True)
+        self._log = open(scratch / "session.log", "w")  # noqa: SIM115 - open for the session, closed by close()
+        self._bash = subprocess.Popen(
+            ["bash", "--noprofile", "--norc"],
+            cwd=cwd,
+            env=env,
+            text=True,
+            stdin=subprocess.PIPE,
+            stdout=self._log,
+            stderr=subprocess.STDOUT,
+            start_new_session=True,
+        )
 
     def run(self, text: str, *, errexit: bool = True, stdin: str | None = None, apart: bool = False) -> Outcome:
         """Runs `text` as if typed; with `errexit` the first failing command ends it (and the session).
@@ -45,15 +54,20 @@ class Session:
         for name in (f"{n}.out", f"{n}.err", f"{n}.status", f"{n}.failed"):
             (d / name).unlink(missing_ok=True)
         # Under errexit the ERR trap notes the failing command before bash ends.
-        flags = (f"set -eo pipefail; trap 'printf \"%s\\t%s\" \"$LINENO\" \"$BASH_COMMAND\" > {d}/{n}.failed' ERR"
-                 if errexit else "set +e +o pipefail")
+        flags = (
+            f'set -eo pipefail; trap \'printf "%s\\t%s" "$LINENO" "$BASH_COMMAND" > {d}/{n}.failed\' ERR'
+            if errexit
+            else "set +e +o pipefail"
+        )
         # `$?` at the start of the piece is the status the piece before ended with, as `echo $?` expects.
         (d / f"{n}.sh").write_text("( exit ${__docs_status:-0} )\n" + text if not errexit else text)
         errors = f"'{d}/{n}.err'" if apart else "&1"
         # The status file appears when the piece is done; under errexit a failing command ends bash first.
-        command = (f"{{ {flags}; source '{d}/{n}.sh'; }} < '{d}/{n}.in' > '{d}/{n}.out' 2>{errors}; "
-                   f"__docs_status=$?; echo $__docs_status > '{d}/{n}.status.tmp' && "
-                   f"mv '{d}/{n}.status.tmp' '{d}/{n}.status'; set +e\n")
+        command = (
+            f"{{ {flags}; source '{d}/{n}.sh'; }} < '{d}/{n}.in' > '{d}/{n}.out' 2>{errors}; "
+            f"__docs_status=$?; echo $__docs_status > '{d}/{n}.status.tmp' && "
+            f"mv '{d}/{n}.status.tmp' '{d}/{n}.status'; set +e\n"
+        )
         assert self._bash.stdin is not None
         try:
             self._bash.stdin.write(command)
@@ -69,8 +83,9 @@ class Session:
                 return Outcome(None, self._read(f"{n}.out"), self._read(f"{n}.err"), at)
             if time.monotonic() > deadline:
                 self.close()
-                return Outcome(None, self._read(f"{n}.out"),
-                               self._read(f"{n}.err") + f"\n(stopped after {self.timeout_s:.0f} s)")
+                return Outcome(
+                    None, self._read(f"{n}.out"), self._read(f"{n}.err") + f"\n(stopped after {self.timeout_s:.0f} s)"
+                )
             time.sleep(0.02)
         return Outcome(int(status_file.read_text()), self._read(f"{n}.out"), self._read(f"{n}.err"))
 
@@ -80,10 +95,8 @@ class Session:
 
     def close(self) -> None:
         if self._bash.poll() is None:
-            try:
+            with contextlib.suppress(ProcessLookupError):
                 os.killpg(self._bash.pid, signal.SIGTERM)
-            except ProcessLookupError:
-                pass
             try:
                 self._bash.wait(timeout=10)
             except subprocess.TimeoutExpired:

@@ -1,13 +1,13 @@
 """Every page a reader runs commands from, run against the real jar in the order a reader meets them: the
 front door, the docs, the clients' READMEs. One server serves them all, as one `make run` would."""
+
 from __future__ import annotations
 
 from collections import Counter
 from pathlib import Path
 
-import pytest
-
 import cipherd_server
+import pytest
 from conftest import REPO
 from markdown import blocks
 from page import Reader, kind, run_page
@@ -37,8 +37,14 @@ BLOCK_TIMEOUT_S = 180.0
 
 
 @pytest.mark.parametrize("page", PAGES)
-def test_page_runs_as_printed(page: str, checkout: Path, server: cipherd_server.Server,
-                              environment: dict[str, str], reader: Reader, tmp_path: Path) -> None:
+def test_page_runs_as_printed(
+    page: str,
+    checkout: Path,
+    server: cipherd_server.Server,
+    environment: dict[str, str],
+    reader: Reader,
+    tmp_path: Path,
+) -> None:
     session = Session(checkout, environment, tmp_path / "session", BLOCK_TIMEOUT_S)
     try:
         run_page(blocks(checkout / page, Path(page)), session, reader)
@@ -63,7 +69,6 @@ def test_inventory(capsys: pytest.CaptureFixture[str]) -> None:
             if block.not_run is not None:
                 reasons[f"{page}: {block.not_run}"] += 1
     with capsys.disabled():
-        print(f"\ndocs blocks: {counts['run']} run, {counts['output']} outputs checked, "
-              f"{counts['not run']} not run")
+        print(f"\ndocs blocks: {counts['run']} run, {counts['output']} outputs checked, {counts['not run']} not run")
         for reason, n in sorted(reasons.items()):
             print(f"  {n} x {reason}")

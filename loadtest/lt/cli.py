@@ -1,10 +1,11 @@
 """Command line: run the ghz campaigns and the h2load side-by-side (default), or compare two result folders.
 Writes host.json, summary.json and report.md, and with --check exits 1 on implausible results."""
+
 import platform
 import socket
 import sys
 import time
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from pathlib import Path
 
 from . import options, rows, sanity, tools
@@ -21,6 +22,7 @@ def main(argv) -> int:
     args = options.parse(argv)
     if args.compare:
         from .report import compare
+
         out = compare.write(*args.compare)
         print(f"loadtest: comparison written to {out}")
         return 0
@@ -39,9 +41,10 @@ def server_jvm_flags(args, java: Path) -> list[str]:
 
 
 def run_all(args) -> int:
-    from .report import markdown     # matplotlib: only in the venv
+    from .report import markdown  # matplotlib: only in the venv
+
     families = [] if args.side_by_side_only else campaign_families.select(args.campaigns, args.only)
-    stamp = datetime.now(timezone.utc).strftime("%Y%m%dT%H%M%SZ")
+    stamp = datetime.now(UTC).strftime("%Y%m%dT%H%M%SZ")
     out = args.out or RESULTS / f"{stamp}-{platform.machine()}-{socket.gethostname()}"
     if args.target:
         out = args.out or RESULTS / f"{stamp}-{args.label or 'target'}-{socket.gethostname()}"
@@ -60,9 +63,17 @@ def run_all(args) -> int:
     rows.write(out / "host.json", facts)
     print(f"loadtest: results in {out}", flush=True)
     runs = run_families(server, families, args, out, facts["cores"]) if families else []
-    summary = {"host": facts, "settings": {"duration_s": args.duration, "skip_first": args.skip_first,
-                                           "warmup_s": args.warmup, "no_throughput": args.no_throughput},
-               "families": {f.name: f.description for f in families}, "runs": runs}
+    summary = {
+        "host": facts,
+        "settings": {
+            "duration_s": args.duration,
+            "skip_first": args.skip_first,
+            "warmup_s": args.warmup,
+            "no_throughput": args.no_throughput,
+        },
+        "families": {f.name: f.description for f in families},
+        "runs": runs,
+    }
     if not args.no_side_by_side:
         summary["side_by_side"] = side_by_side(args, out, java, jar, extra, facts["cores"])
     rows.write(out / "summary.json", summary)
@@ -81,7 +92,8 @@ def run_all(args) -> int:
 
 def side_by_side(args, out, java, jar, extra, cores) -> dict:
     """The h2load side-by-side; a failure there is reported and leaves the ghz results standing."""
-    from .sidebyside import runner       # grpcio: only in the venv
+    from .sidebyside import runner  # grpcio: only in the venv
+
     start = time.monotonic()
     try:
         section = runner.run(args, out, java, jar, extra, cores)
@@ -91,13 +103,23 @@ def side_by_side(args, out, java, jar, extra, cores) -> dict:
     for g in section["targets"] + section["floor_targets"]:
         print(f"loadtest: target {g.mark.upper() if g.met is False else g.mark:12s} {g.target}: {g.figure}", flush=True)
     for f in section["floor"]:
-        print(f"loadtest: floor {f.shape:22s} " + (f"cipherd ÷ floor {f.cipherd_vs_floor:.0%} (floor {f.floor_us_per_item:.2f} "
-              f"µs/item, cipherd {f.cipherd_us_per_item:.2f})" if f.cipherd_vs_floor is not None else
-              f"not measured ({f.missing})"), flush=True)
+        print(
+            f"loadtest: floor {f.shape:22s} "
+            + (
+                f"cipherd ÷ floor {f.cipherd_vs_floor:.0%} (floor {f.floor_us_per_item:.2f} "
+                f"µs/item, cipherd {f.cipherd_us_per_item:.2f})"
+                if f.cipherd_vs_floor is not None
+                else f"not measured ({f.missing})"
+            ),
+            flush=True,
+        )
     for b in section["baseline"]:
         each = ", ".join("–" if r is None else f"{r:.3f}" for r in b.round_ratios)
-        print(f"loadtest: cipherd ÷ baseline {b.shape:22s} "
-              f"{'not measured' if b.ratio is None else f'{b.ratio:.3f}'} (per round: {each})", flush=True)
+        print(
+            f"loadtest: cipherd ÷ baseline {b.shape:22s} "
+            f"{'not measured' if b.ratio is None else f'{b.ratio:.3f}'} (per round: {each})",
+            flush=True,
+        )
     return section
 
 
@@ -108,6 +130,8 @@ def check(out, summary, expected, side_by_side_expected) -> int:
     if found:
         return 1
     n_sbs = len(summary.get("side_by_side", {}).get("rows", []))
-    print(f"loadtest: check passed: {len(expected)} ghz runs and {n_sbs} side-by-side rows error-free with "
-          "plausible figures, report complete")
+    print(
+        f"loadtest: check passed: {len(expected)} ghz runs and {n_sbs} side-by-side rows error-free with "
+        "plausible figures, report complete"
+    )
     return 0

@@ -7,7 +7,7 @@ PRESETS = {
     "smoke": {
         "campaigns": "unary,batch,reencrypt,stream",
         "only": r"^(encrypt-gcm-100|decrypt-gcm-100|encrypt-batch-gcm-100-x256|"
-                r"reencrypt-batch-gcm-100-x256|reencrypt-stream-gcm-100-x256)$",
+        r"reencrypt-batch-gcm-100-x256|reencrypt-stream-gcm-100-x256)$",
         "duration": 3.0,
         "warmup": 8.0,
         "skip_first": 500,

@@ -1,5 +1,6 @@
 """How typed rows become JSON and back, in one place: summary.json, sidebyside.json and each run's
 row.json keep the field names they always had, so older results stay readable."""
+
 import dataclasses
 import json
 import typing
@@ -10,6 +11,7 @@ class JsonRow:
     """Mixin for a frozen dataclass row: `to_json()` writes every field (None as null, except the fields
     older files leave out when they have no value); `from_json()` reads one back, ignoring keys it does not
     know and leaving fields the file lacks at their defaults."""
+
     OMITTED_WHEN_NONE: typing.ClassVar[tuple[str, ...]] = ("problem",)
 
     def to_json(self) -> dict:
@@ -18,7 +20,9 @@ class JsonRow:
             value = getattr(self, f.name)
             if value is None and f.name in self.OMITTED_WHEN_NONE:
                 continue
-            out[f.name] = value.to_json() if isinstance(value, JsonRow) else list(value) if isinstance(value, tuple) else value
+            out[f.name] = (
+                value.to_json() if isinstance(value, JsonRow) else list(value) if isinstance(value, tuple) else value
+            )
         return out
 
     @classmethod
@@ -33,7 +37,7 @@ class JsonRow:
             if nested and isinstance(value, dict):
                 value = nested.from_json(value)
             elif isinstance(value, list) and tuple in (hints[f.name], typing.get_origin(hints[f.name])):
-                value = tuple(value)            # JSON has no tuples
+                value = tuple(value)  # JSON has no tuples
             kwargs[f.name] = value
         return cls(**kwargs)
 

@@ -4,6 +4,7 @@ with this check, so a runner or server change that silently breaks the measureme
 
 These are bounds a correct run cannot miss on any machine, not performance targets: speed is judged
 by reading the report, never by a timed test."""
+
 from pathlib import Path
 
 from .campaign.figures import RunFigures
@@ -11,8 +12,8 @@ from .sidebyside import floor_report, lineup
 
 PNG_MAGIC = b"\x89PNG\r\n\x1a\n"
 SBS_CHART = f"{floor_report.CHART_NAME}.png"
-MAX_P99_MS = 5_000.0              # a call that takes seconds on loopback means something is stuck
-MAX_ALLOC_PER_ITEM = 1 << 20      # a MiB per 100-byte item would be a leak, not a profile
+MAX_P99_MS = 5_000.0  # a call that takes seconds on loopback means something is stuck
+MAX_ALLOC_PER_ITEM = 1 << 20  # a MiB per 100-byte item would be a leak, not a profile
 REQUIRED_HOST_FACTS = ("arch", "cores", "jdk", "cipherd_commit", "cpu_model")
 
 
@@ -45,8 +46,11 @@ def floor_problems(sbs) -> list[str]:
     if lineup.ECHO not in tuple(sbs.get("servers") or lineup.ALL[:3]):
         return []
     floors = {f.shape: f for f in sbs.get("floor") or []}
-    return [f"side-by-side floor of {s.name}: not measured" + (f" ({floors[s.name].missing})" if s.name in floors else "")
-            for s in sbs.get("shapes", []) if s.name not in floors or floors[s.name].cipherd_vs_floor is None]
+    return [
+        f"side-by-side floor of {s.name}: not measured" + (f" ({floors[s.name].missing})" if s.name in floors else "")
+        for s in sbs.get("shapes", [])
+        if s.name not in floors or floors[s.name].cipherd_vs_floor is None
+    ]
 
 
 def side_by_side_chart_problems(out: Path, sbs) -> list[str]:
@@ -72,14 +76,20 @@ def side_by_side_problems(sbs) -> list[str]:
     if not rows:
         found.append("side-by-side has no rows")
     have = {(r.target, r.shape) for r in rows}
-    servers = tuple(sbs.get("servers") or lineup.ALL[:3])      # older results: the three
+    servers = tuple(sbs.get("servers") or lineup.ALL[:3])  # older results: the three
     for shape in sbs.get("shapes", []):
-        found += [f"side-by-side {t}-{shape.name}: no row" for t in lineup.for_shape(shape, servers)
-                  if (t, shape.name) not in have]
+        found += [
+            f"side-by-side {t}-{shape.name}: no row"
+            for t in lineup.for_shape(shape, servers)
+            if (t, shape.name) not in have
+        ]
     if lineup.BASELINE in servers:
         ratios = {b.shape: b.ratio for b in sbs.get("baseline") or []}
-        found += [f"side-by-side cipherd ÷ baseline of {shape.name}: not measured" for shape in sbs.get("shapes", [])
-                  if ratios.get(shape.name) is None]
+        found += [
+            f"side-by-side cipherd ÷ baseline of {shape.name}: not measured"
+            for shape in sbs.get("shapes", [])
+            if ratios.get(shape.name) is None
+        ]
     return found
 
 

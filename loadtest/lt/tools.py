@@ -1,4 +1,5 @@
 """Finds or installs what a campaign needs: ghz, grpcurl (one-off calls), the JDK and the server jar."""
+
 import subprocess
 from pathlib import Path
 
@@ -10,8 +11,7 @@ JAR = REPO / "server" / "target" / "cipherd.jar"
 
 def go_tool(name: str, module: str) -> str:
     """Path of a pinned Go tool, installed once by .ci/install-go-tool."""
-    r = subprocess.run([str(REPO / ".ci" / "install-go-tool"), name, module],
-                       stdout=subprocess.PIPE, text=True)
+    r = subprocess.run([str(REPO / ".ci" / "install-go-tool"), name, module], stdout=subprocess.PIPE, text=True)
     if r.returncode != 0 or not r.stdout.strip():
         raise SystemExit(f"loadtest: could not install {name} ({module}); see the message above")
     return r.stdout.strip().splitlines()[-1]
@@ -34,6 +34,10 @@ def build_jar(skip: bool) -> Path:
 
 
 def git_commit() -> str:
-    r = subprocess.run(["git", "-C", str(REPO), "describe", "--always", "--dirty", "--abbrev=12"],
-                       stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+    r = subprocess.run(
+        ["git", "-C", str(REPO), "describe", "--always", "--dirty", "--abbrev=12"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.DEVNULL,
+        text=True,
+    )
     return r.stdout.strip() or "unknown"

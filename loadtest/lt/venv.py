@@ -3,6 +3,7 @@ and grpcio-tools for the side-by-side (request bodies from the real protos, one 
 
 The venv's directory is named after a hash of its requirements, so two checkouts that want different
 packages (two branches, a CI cache) each keep their own instead of rebuilding one in turn."""
+
 import hashlib
 import os
 import subprocess
@@ -21,14 +22,13 @@ def _python() -> Path:
 
 
 def ensure() -> None:
-    if sys.version_info < (3, 11):
+    if sys.version_info < (3, 11):  # noqa: UP036 - run by whatever python3 the caller has
         sys.exit(f"loadtest: Python 3.11+ is needed, this is {sys.version.split()[0]}")
     wanted = "\n".join(sorted(REQUIREMENTS))
     if not (MARKER.exists() and MARKER.read_text() == wanted and _python().exists()):
         print(f"loadtest: preparing {VENV} (once)", file=sys.stderr)
         stdlib_venv.EnvBuilder(with_pip=True, clear=True).create(VENV)
-        r = subprocess.run([str(_python()), "-m", "pip", "install", "-q", "--disable-pip-version-check",
-                            *REQUIREMENTS])
+        r = subprocess.run([str(_python()), "-m", "pip", "install", "-q", "--disable-pip-version-check", *REQUIREMENTS])
         if r.returncode != 0:
             sys.exit(f"loadtest: pip could not install {REQUIREMENTS} into {VENV}")
         MARKER.write_text(wanted)

@@ -1,5 +1,6 @@
 """GC pauses per run from gc.log by the run's time window (no server): a long pause before the run is not the
 run's maximum, as Micrometer's decaying _max made it in every run that followed it."""
+
 import sys
 import tempfile
 import unittest
@@ -45,13 +46,29 @@ class GcLogTest(unittest.TestCase):
 
     def test_no_log_gives_none_and_keeps_micrometers_figure(self):
         self.assertIsNone(gclog.pauses(Path(self.dir.name) / "missing.log", 0, 1))
-        row = RunFigures(family="f", name="n", tags={}, items_per_call=1, concurrency=1, connections=1,
-                         valid=True, gc_pause_max_ms=65.0)
+        row = RunFigures(
+            family="f",
+            name="n",
+            tags={},
+            items_per_call=1,
+            concurrency=1,
+            connections=1,
+            valid=True,
+            gc_pause_max_ms=65.0,
+        )
         self.assertIs(runner.with_logged_pauses(row, None), row)
 
     def test_the_logged_maximum_replaces_the_decaying_one(self):
-        row = RunFigures(family="f", name="n", tags={}, items_per_call=1, concurrency=1, connections=1,
-                         valid=True, gc_pause_max_ms=65.0)
+        row = RunFigures(
+            family="f",
+            name="n",
+            tags={},
+            items_per_call=1,
+            concurrency=1,
+            connections=1,
+            valid=True,
+            gc_pause_max_ms=65.0,
+        )
         logged = gclog.pauses(self.log, at("2026-11-24T11:37:00+0000"), at("2026-11-24T11:37:30+0000"))
         replaced = runner.with_logged_pauses(row, logged)
         self.assertEqual((replaced.gc_pause_max_ms, replaced.gc_pause_max_source), (2.5, "gc.log"))

@@ -1,4 +1,5 @@
 """Tests of lt/sidebyside/h2load.py: its command line and what it prints and logs (no h2load run)."""
+
 import sys
 import tempfile
 import unittest
@@ -40,7 +41,7 @@ class H2loadParseTest(unittest.TestCase):
 
     def test_log_and_percentiles(self):
         with tempfile.NamedTemporaryFile("w", suffix=".log", delete=False) as f:
-            for i in range(1, 101):                 # durations 1..100 ms, in µs
+            for i in range(1, 101):  # durations 1..100 ms, in µs
                 f.write(f"17953303441{i:05d}\t{200 if i != 7 else 500}\t{i * 1000}\n")
             f.write("garbage\n")
         durations, statuses = h2load.read_log(Path(f.name))
@@ -61,17 +62,25 @@ class H2loadParseTest(unittest.TestCase):
         self.assertEqual(h2load.percentile(list(range(1, 1001)), 99.9), 999)
 
     def test_command(self):
-        spec = h2load.Spec("http://127.0.0.1:1/cipherd.v1.CryptoService/Encrypt", Path("b.bin"), 50, 10, 2,
-                           h2load.GRPC_HEADERS)
+        spec = h2load.Spec(
+            "http://127.0.0.1:1/cipherd.v1.CryptoService/Encrypt", Path("b.bin"), 50, 10, 2, h2load.GRPC_HEADERS
+        )
         cmd = h2load.command("h2load", spec, Path("x.log"))
-        for flag in (["-c", "50"], ["-m", "1"], ["-t", "1"], ["-D", "10000ms"], ["--warm-up-time", "2000ms"],
-                     ["-H", "te: trailers"], ["--log-file", "x.log"]):
-            self.assertIn(flag, [cmd[i:i + 2] for i in range(len(cmd) - 1)])
+        for flag in (
+            ["-c", "50"],
+            ["-m", "1"],
+            ["-t", "1"],
+            ["-D", "10000ms"],
+            ["--warm-up-time", "2000ms"],
+            ["-H", "te: trailers"],
+            ["--log-file", "x.log"],
+        ):
+            self.assertIn(flag, [cmd[i : i + 2] for i in range(len(cmd) - 1)])
         self.assertNotIn("--h1", cmd)
         self.assertEqual(cmd[-1], spec.url)
         spec.h1 = True
         self.assertIn("--h1", h2load.command("h2load", spec, Path("x.log")))
-        self.assertEqual(h2load.duration_arg(3.75), "3750ms")      # h2load rejects "3.75"
+        self.assertEqual(h2load.duration_arg(3.75), "3750ms")  # h2load rejects "3.75"
         self.assertEqual(h2load.redact(["-H", "X-Vault-Token: abc"]), ["-H", "X-Vault-Token: <redacted>"])
         self.assertEqual(h2load.redact(["http://x/?t=s3cret"], ("s3cret",)), ["http://x/?t=<redacted>"])
 

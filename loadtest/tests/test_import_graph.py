@@ -2,6 +2,7 @@
 lt.report, or a top-level module such as lt.rows). Python runs a package-level loop happily as long as
 no two modules need each other while loading, which is why a test has to look for it. Imports inside
 functions count: a loop deferred to call time is still a loop."""
+
 import ast
 import unittest
 from pathlib import Path

@@ -1,4 +1,5 @@
 """No module under lt/ imports or uses another module's _private name: what is shared is public."""
+
 import ast
 import sys
 import unittest
@@ -35,7 +36,7 @@ def violations(source: str, filename: str = "<module>") -> list[str]:
     for node in ast.walk(tree):
         if isinstance(node, ast.Attribute) and _private(node.attr):
             base = node.value
-            while isinstance(base, ast.Attribute):       # lt.x.y._z
+            while isinstance(base, ast.Attribute):  # lt.x.y._z
                 base = base.value
             if isinstance(base, ast.Name) and base.id in imported:
                 found.append(f"{filename}:{node.lineno}: uses {ast.unparse(node)}")
@@ -62,8 +63,10 @@ class PrivateNamesTest(unittest.TestCase):
                 self.assertTrue(any(expected in v for v in violations(source)), violations(source))
 
     def test_own_private_names_and_other_libraries_are_fine(self):
-        source = ("import os\nfrom dataclasses import _FIELDS\nfrom . import prom\n"
-                  "def _mine():\n    return os._exit, prom.parse, self._x\n_mine()\n")
+        source = (
+            "import os\nfrom dataclasses import _FIELDS\nfrom . import prom\n"
+            "def _mine():\n    return os._exit, prom.parse, self._x\n_mine()\n"
+        )
         self.assertEqual(violations(source), [])
 
 

@@ -1,4 +1,5 @@
 """Tests of lt/servers/process.py with real child processes (Python itself, no servers, no network)."""
+
 import sys
 import tempfile
 import unittest
@@ -26,7 +27,7 @@ class ManagedProcessTest(unittest.TestCase):
         def ready():
             polls.append(1)
             if len(polls) < 2:
-                raise urllib.error.URLError("not listening yet")   # what a probe sees before the port opens
+                raise urllib.error.URLError("not listening yet")  # what a probe sees before the port opens
             return "up" in self.log.read_text()
 
         p.wait_ready(ready, timeout=20)

@@ -1,4 +1,5 @@
 """Unit tests of the runner's pure parts (no server, no ghz): python3 -m unittest discover loadtest/tests"""
+
 import sys
 import unittest
 from pathlib import Path
@@ -50,15 +51,20 @@ class CampaignTest(unittest.TestCase):
 class DeriveTest(unittest.TestCase):
     def test_figures_from_scrapes(self):
         run = next(r for r in families.load("batch").runs if r.name.endswith("x16"))
-        report = {"count": 20, "rps": 4.0, "average": 2e6, "statusCodeDistribution": {"OK": 20},
-                  "latencyDistribution": [{"percentage": 99, "latency": 3_000_000}],
-                  "client": {"wall_s": 5.0, "cpu_s": 1.0}}
+        report = {
+            "count": 20,
+            "rps": 4.0,
+            "average": 2e6,
+            "statusCodeDistribution": {"OK": 20},
+            "latencyDistribution": [{"percentage": 99, "latency": 3_000_000}],
+            "client": {"wall_s": 5.0, "cpu_s": 1.0},
+        }
         row = run_figures(run, report, prom.parse(SCRAPE_BEFORE), prom.parse(SCRAPE_AFTER), 4.0, 2)
         self.assertTrue(row.valid)
         self.assertEqual(row.items_per_s, 64.0)
         self.assertEqual(row.p99_ms, 3.0)
-        self.assertEqual(row.allocated_bytes, 41000.0)      # 40000 counted + 1000 more eden in use
-        self.assertEqual(row.alloc_per_call, 2050.0)        # 20 server calls
+        self.assertEqual(row.allocated_bytes, 41000.0)  # 40000 counted + 1000 more eden in use
+        self.assertEqual(row.alloc_per_call, 2050.0)  # 20 server calls
         self.assertAlmostEqual(row.alloc_per_item, 2050.0 / 16)
         self.assertEqual(row.gc_count, 3.0)
         self.assertAlmostEqual(row.gc_pause_total_ms, 30.0)
@@ -76,7 +82,10 @@ class DeriveTest(unittest.TestCase):
 
     def test_item_errors_invalidate_a_run(self):
         run = families.load("batch").runs[0]
-        after = SCRAPE_AFTER + 'cipherd_crypto_operations_total{key="none",mode="none",operation="encrypt",outcome="key_not_found"} 3.0\n'
+        after = (
+            SCRAPE_AFTER
+            + 'cipherd_crypto_operations_total{key="none",mode="none",operation="encrypt",outcome="key_not_found"} 3.0\n'
+        )
         report = {"count": 5, "rps": 1.0, "statusCodeDistribution": {"OK": 5}, "client": {"wall_s": 1.0, "cpu_s": 0.1}}
         row = run_figures(run, report, prom.parse(SCRAPE_BEFORE), prom.parse(after), 0.5, 2)
         self.assertFalse(row.valid)

@@ -1,6 +1,7 @@
 """cipherd ÷ baseline (--baseline-jar): the per-shape ratio with both sides' spreads and each round's
 ratio, its rows in report.md, --check of a run with a baseline, and what is noted when the two cipherds'
 bodies or answers differ (no server, no h2load)."""
+
 import dataclasses
 import sys
 import tempfile
@@ -24,10 +25,25 @@ ENC = BY_NAME["encrypt"]
 
 
 def row(target, shape, rps, round_no=1, valid=True):
-    h2 = {"rps": rps, "requests": {"succeeded": int(rps * 10), "failed": 0, "errored": 0, "timeout": 0},
-          "status": {"2xx": int(rps * 10)}, "time_ms": {"mean": 1.0}, "client": {"wall_s": 12.0, "cpu_s": 3.0}}
-    r = row_figures(target, shape, h2, {"p50_ms": 1.0, "p99_ms": 2.0}, {"200": 1}, 12.0, 0.0, 2,
-                    ServerFigures(calls=rps * 12, allocated_bytes=rps * 12 * 1000), round_no=round_no)
+    h2 = {
+        "rps": rps,
+        "requests": {"succeeded": int(rps * 10), "failed": 0, "errored": 0, "timeout": 0},
+        "status": {"2xx": int(rps * 10)},
+        "time_ms": {"mean": 1.0},
+        "client": {"wall_s": 12.0, "cpu_s": 3.0},
+    }
+    r = row_figures(
+        target,
+        shape,
+        h2,
+        {"p50_ms": 1.0, "p99_ms": 2.0},
+        {"200": 1},
+        12.0,
+        0.0,
+        2,
+        ServerFigures(calls=rps * 12, allocated_bytes=rps * 12 * 1000),
+        round_no=round_no,
+    )
     return r if valid else dataclasses.replace(r, valid=False, problem="x")
 
 
@@ -39,24 +55,40 @@ def section(rows, servers=(ECHO, CIPHERD, BASELINE), n_rounds=3):
     """The side-by-side section as runner.run makes it, from every round's rows."""
     picked = median_rounds(rows)
     names = list(shapes.NAMES)
-    return {"rows": picked, "shapes": list(shapes.SHAPES), "duration_s": 3, "h2load_warmup_s": 2, "warmup_s": 5,
-            "payload_bytes": 100, "h2load_version": "h2load nghttp2/1.52.0", "rounds": n_rounds,
-            "versions": {"grpc.version": "1.83.0", "protobuf.version": "3.25.9"},
-            "ratios": goals.ratios(picked, names), "targets": goals.check_goals(picked), "notes": [],
-            "servers": list(servers), "baseline": baseline.ratios(picked, names),
-            "baseline_jar": {"path": "/tmp/cipherd-before.jar", "sha256": "ab" * 32}}
+    return {
+        "rows": picked,
+        "shapes": list(shapes.SHAPES),
+        "duration_s": 3,
+        "h2load_warmup_s": 2,
+        "warmup_s": 5,
+        "payload_bytes": 100,
+        "h2load_version": "h2load nghttp2/1.52.0",
+        "rounds": n_rounds,
+        "versions": {"grpc.version": "1.83.0", "protobuf.version": "3.25.9"},
+        "ratios": goals.ratios(picked, names),
+        "targets": goals.check_goals(picked),
+        "notes": [],
+        "servers": list(servers),
+        "baseline": baseline.ratios(picked, names),
+        "baseline_jar": {"path": "/tmp/cipherd-before.jar", "sha256": "ab" * 32},
+    }
 
 
 def full(servers, n=1):
     """Every round's rows of every server of every shape, all valid."""
-    return [r for s in shapes.SHAPES for t in lineup.for_shape(s, servers)
-            for r in rounds(t, s, [100.0 + i for i in range(n)])]
+    return [
+        r
+        for s in shapes.SHAPES
+        for t in lineup.for_shape(s, servers)
+        for r in rounds(t, s, [100.0 + i for i in range(n)])
+    ]
 
 
 class BaselineRatioTest(unittest.TestCase):
     def test_median_ratio_spreads_and_each_rounds_ratio(self):
-        picked = median_rounds(rounds(CIPHERD, ENC, [1100.0, 1300.0, 1200.0])
-                               + rounds(BASELINE, ENC, [1000.0, 1000.0, 800.0]))
+        picked = median_rounds(
+            rounds(CIPHERD, ENC, [1100.0, 1300.0, 1200.0]) + rounds(BASELINE, ENC, [1000.0, 1000.0, 800.0])
+        )
         (b,) = baseline.ratios(picked, ["encrypt"])
         self.assertEqual((b.shape, b.cipherd_items_per_s, b.baseline_items_per_s), ("encrypt", 1200.0, 1000.0))
         self.assertAlmostEqual(b.ratio, 1.2)
@@ -67,8 +99,9 @@ class BaselineRatioTest(unittest.TestCase):
         self.assertEqual(sbs_report.verdict(b), "spreads apart: cipherd faster in every round")
 
     def test_an_invalid_round_leaves_its_ratio_out_and_overlapping_spreads_are_noise(self):
-        picked = median_rounds(rounds(CIPHERD, ENC, [1000.0, 5000.0, 980.0], invalid=(2,))
-                               + rounds(BASELINE, ENC, [990.0, 1010.0, 1000.0]))
+        picked = median_rounds(
+            rounds(CIPHERD, ENC, [1000.0, 5000.0, 980.0], invalid=(2,)) + rounds(BASELINE, ENC, [990.0, 1010.0, 1000.0])
+        )
         (b,) = baseline.ratios(picked, ["encrypt"])
         self.assertEqual(b.cipherd_spread, (980.0, 1000.0))
         self.assertEqual(b.round_ratios[1], None)
@@ -82,8 +115,10 @@ class BaselineRatioTest(unittest.TestCase):
         self.assertEqual(b.round_ratios, (0.9,))
         self.assertIsNone(b.overlap)
         self.assertEqual(sbs_report.verdict(b), "one valid round: no spread to judge by")
-        self.assertEqual(sbs_report.baseline_row(b), ["encrypt", "900", "1,000", "0.900×", "900", "1,000", "0.90",
-                                                      "one valid round: no spread to judge by"])
+        self.assertEqual(
+            sbs_report.baseline_row(b),
+            ["encrypt", "900", "1,000", "0.900×", "900", "1,000", "0.90", "one valid round: no spread to judge by"],
+        )
 
     def test_an_invalid_side_is_not_measured_and_a_missing_one_has_no_ratio(self):
         (b,) = baseline.ratios([row(CIPHERD, ENC, 900.0), row(BASELINE, ENC, 1000.0, valid=False)], ["encrypt"])
@@ -111,16 +146,21 @@ class BaselineRatioTest(unittest.TestCase):
 class ReportTest(unittest.TestCase):
     def test_baseline_rows_and_ratio_table(self):
         rows = full((ECHO, CIPHERD, BASELINE), n=3)
-        rows = [dataclasses.replace(r, rps=r.rps * 2, items_per_s=r.items_per_s * 2) if r.target == CIPHERD else r
-                for r in rows]
+        rows = [
+            dataclasses.replace(r, rps=r.rps * 2, items_per_s=r.items_per_s * 2) if r.target == CIPHERD else r
+            for r in rows
+        ]
         text = "\n".join(sbs_report.section(section(rows)))
         self.assertIn("## Side by side (h2load): echo ceiling, cipherd, cipherd baseline", text)
         self.assertIn("| encrypt | cipherd baseline | 50 | 101 | 101 |", text)
         self.assertIn("| encrypt | cipherd | 50 | 202 | 202 |", text)
         self.assertIn("### cipherd ÷ baseline", text)
         self.assertIn("`/tmp/cipherd-before.jar` (SHA-256 `abababababababab…`)", text)
-        self.assertIn("| encrypt | 202 | 101 | 2.000× | 200–204 | 100–102 | 2.00, 2.00, 2.00 | "
-                      "spreads apart: cipherd faster in every round |", text)
+        self.assertIn(
+            "| encrypt | 202 | 101 | 2.000× | 200–204 | 100–102 | 2.00, 2.00, 2.00 | "
+            "spreads apart: cipherd faster in every round |",
+            text,
+        )
         self.assertIn("| reencrypt-stream-256 | 51,712 | 25,856 | 2.000× |", text)
         # no Vault: neither its rows, nor its 'no counterpart' row, nor its ratio column
         self.assertNotIn("| Vault Transit |", text)
@@ -137,7 +177,7 @@ class ReportTest(unittest.TestCase):
         self.assertNotIn("baseline", text)
         self.assertIn("| reencrypt-stream-256 | Vault Transit | – |", text)
         self.assertIn("| shape | cipherd ÷ Vault | cipherd ÷ ceiling |", text)
-        del sbs["servers"]                      # older results name no servers: the three
+        del sbs["servers"]  # older results name no servers: the three
         self.assertEqual(text, "\n".join(sbs_report.section(sbs)))
 
 
@@ -148,22 +188,34 @@ class CheckTest(unittest.TestCase):
     def test_baseline_rows_are_required_and_validated(self):
         rows = full((ECHO, CIPHERD, BASELINE))
         missing = [r for r in rows if r.label != "cipherd-baseline-decrypt-batch-256"]
-        self.assertEqual(sanity.side_by_side_problems(section(missing, n_rounds=1)),
-                         ["side-by-side cipherd-baseline-decrypt-batch-256: no row",
-                          "side-by-side cipherd ÷ baseline of decrypt-batch-256: not measured"])
-        bad = [dataclasses.replace(r, valid=False, problem="server counted gRPC statuses UNIMPLEMENTED=9")
-               if r.label == "cipherd-baseline-reencrypt-stream-256" else r for r in rows]
-        self.assertEqual(sanity.side_by_side_problems(section(bad, n_rounds=1)),
-                         ["side-by-side cipherd-baseline-reencrypt-stream-256: not valid "
-                          "(server counted gRPC statuses UNIMPLEMENTED=9)",
-                          "side-by-side cipherd ÷ baseline of reencrypt-stream-256: not measured"])
+        self.assertEqual(
+            sanity.side_by_side_problems(section(missing, n_rounds=1)),
+            [
+                "side-by-side cipherd-baseline-decrypt-batch-256: no row",
+                "side-by-side cipherd ÷ baseline of decrypt-batch-256: not measured",
+            ],
+        )
+        bad = [
+            dataclasses.replace(r, valid=False, problem="server counted gRPC statuses UNIMPLEMENTED=9")
+            if r.label == "cipherd-baseline-reencrypt-stream-256"
+            else r
+            for r in rows
+        ]
+        self.assertEqual(
+            sanity.side_by_side_problems(section(bad, n_rounds=1)),
+            [
+                "side-by-side cipherd-baseline-reencrypt-stream-256: not valid "
+                "(server counted gRPC statuses UNIMPLEMENTED=9)",
+                "side-by-side cipherd ÷ baseline of reencrypt-stream-256: not measured",
+            ],
+        )
 
     def test_vault_rows_are_required_only_when_vault_ran(self):
         rows = full((ECHO, CIPHERD))
         self.assertEqual(sanity.side_by_side_problems(section(rows, servers=(ECHO, CIPHERD), n_rounds=1)), [])
         found = sanity.side_by_side_problems(section(rows, servers=(VAULT, ECHO, CIPHERD), n_rounds=1))
         self.assertIn("side-by-side vault-transit-encrypt: no row", found)
-        self.assertEqual(len(found), 4)         # Vault has no ReEncryptStream
+        self.assertEqual(len(found), 4)  # Vault has no ReEncryptStream
 
 
 class DifferencesTest(unittest.TestCase):
@@ -188,6 +240,7 @@ class ServerArgsTest(unittest.TestCase):
 
     def test_tmp_stands_for_the_servers_own_folder(self):
         from lt.servers.cipherd import Cipherd
+
         with tempfile.TemporaryDirectory() as d:
             a = Cipherd(Path("java"), Path("a.jar"), Path(d), [], extra_args=["--audit-log={tmp}/audit.log"])
             b = Cipherd(Path("java"), Path("a.jar"), Path(d), [])
@@ -200,8 +253,10 @@ class ServerArgsTest(unittest.TestCase):
 
     def test_options_keep_each_sides_arguments_apart(self):
         from lt import options
-        args = options.parse(["--server-arg=--audit-log={tmp}/a.log", "--server-arg=--audit-required",
-                              "--baseline-server-arg=--x"])
+
+        args = options.parse(
+            ["--server-arg=--audit-log={tmp}/a.log", "--server-arg=--audit-required", "--baseline-server-arg=--x"]
+        )
         self.assertEqual(args.server_arg, ["--audit-log={tmp}/a.log", "--audit-required"])
         self.assertEqual(args.baseline_server_arg, ["--x"])
 

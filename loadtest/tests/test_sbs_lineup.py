@@ -1,5 +1,6 @@
 """Which servers the side-by-side measures and in what order: --sbs-targets, --baseline-jar and the
 round-by-round alternation of cipherd and its baseline (no server, no h2load)."""
+
 import contextlib
 import io
 import sys
@@ -40,11 +41,12 @@ class LineupParseTest(unittest.TestCase):
 
     def test_refused_lineups(self):
         for text, with_baseline, needle in [
-                ("cipherd,consul", False, "unknown side-by-side target(s) consul"),
-                ("echo,vault", False, "must include cipherd"),
-                ("cipherd,cipherd-baseline", False, "no --baseline-jar"),
-                ("cipherd,echo", True, "leaves cipherd-baseline out"),
-                ("", False, "must include cipherd")]:
+            ("cipherd,consul", False, "unknown side-by-side target(s) consul"),
+            ("echo,vault", False, "must include cipherd"),
+            ("cipherd,cipherd-baseline", False, "no --baseline-jar"),
+            ("cipherd,echo", True, "leaves cipherd-baseline out"),
+            ("", False, "must include cipherd"),
+        ]:
             with self.assertRaises(ValueError) as e:
                 lineup.parse(text, with_baseline)
             self.assertIn(needle, str(e.exception), text)
@@ -61,8 +63,9 @@ class OptionsTest(unittest.TestCase):
     def test_sbs_shapes_narrows_the_sitting_and_refuses_an_unknown_shape(self):
         a = options.parse(["--side-by-side-only", "--sbs-shapes", "encrypt-batch-256,encrypt"])
         self.assertEqual([s.name for s in a.sbs_shapes], ["encrypt", "encrypt-batch-256"])
-        self.assertIn("unknown side-by-side shape(s) encrypt-batch-512",
-                      parse_error(["--sbs-shapes", "encrypt-batch-512"]))
+        self.assertIn(
+            "unknown side-by-side shape(s) encrypt-batch-512", parse_error(["--sbs-shapes", "encrypt-batch-512"])
+        )
 
     def test_baseline_jar_and_targets(self):
         with tempfile.NamedTemporaryFile(suffix=".jar") as jar:
@@ -71,8 +74,10 @@ class OptionsTest(unittest.TestCase):
             self.assertEqual(a.sbs_targets, (VAULT, ECHO, CIPHERD, BASELINE))
             a = options.parse(["--baseline-jar", jar.name, "--sbs-targets", "cipherd,cipherd-baseline,echo"])
             self.assertEqual(a.sbs_targets, (ECHO, CIPHERD, BASELINE))
-            self.assertIn("leaves cipherd-baseline out",
-                          parse_error(["--baseline-jar", jar.name, "--sbs-targets", "cipherd,echo"]))
+            self.assertIn(
+                "leaves cipherd-baseline out",
+                parse_error(["--baseline-jar", jar.name, "--sbs-targets", "cipherd,echo"]),
+            )
             self.assertIn("--no-side-by-side skips", parse_error(["--baseline-jar", jar.name, "--no-side-by-side"]))
 
     def test_a_missing_jar_or_bad_target_is_refused_at_parse_time(self):
@@ -103,8 +108,11 @@ class OrderTest(unittest.TestCase):
 
     def test_the_report_notes_the_order_and_leaves_vault_notes_out_without_vault(self):
         with_vault = runner.notes((VAULT, ECHO, CIPHERD, BASELINE))
-        self.assertIn("vault-transit, echo, cipherd, cipherd-baseline back to back; cipherd and cipherd-baseline "
-                      "swap places every round", with_vault[-1])
+        self.assertIn(
+            "vault-transit, echo, cipherd, cipherd-baseline back to back; cipherd and cipherd-baseline "
+            "swap places every round",
+            with_vault[-1],
+        )
         without = runner.notes((ECHO, CIPHERD, BASELINE))
         self.assertFalse([n for n in without if n.startswith("Vault")])
         self.assertEqual(len(with_vault) - len(without), 1)

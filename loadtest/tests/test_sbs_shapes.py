@@ -3,6 +3,7 @@ cipherd and echo, Vault's counterparts (none for the stream) and the checks of t
 
 Tests that need the compiled protos run where grpcio-tools is installed (the runner's venv:
 `~/.cache/cipherd/venv-loadtest-*/bin/python -m unittest discover -s loadtest/tests`)."""
+
 import base64
 import importlib.util
 import json
@@ -21,13 +22,16 @@ CT = "<sbs-rewrap/v1:gcm>" + "A" * 172
 
 class ShapesTest(unittest.TestCase):
     def test_the_five_shapes(self):
-        self.assertEqual(shapes.NAMES, ("encrypt", "encrypt-batch-256", "decrypt-batch-256", "reencrypt-batch-256",
-                                        "reencrypt-stream-256"))
+        self.assertEqual(
+            shapes.NAMES,
+            ("encrypt", "encrypt-batch-256", "decrypt-batch-256", "reencrypt-batch-256", "reencrypt-stream-256"),
+        )
         self.assertEqual(BY_NAME["decrypt-batch-256"].method, "DecryptBatch")
         self.assertEqual(BY_NAME["decrypt-batch-256"].vault_op, "decrypt")
         stream = BY_NAME["reencrypt-stream-256"]
-        self.assertEqual((stream.method, stream.items, stream.streaming, stream.has_vault),
-                         ("ReEncryptStream", 256, True, False))
+        self.assertEqual(
+            (stream.method, stream.items, stream.streaming, stream.has_vault), ("ReEncryptStream", 256, True, False)
+        )
         self.assertAlmostEqual(sum(s.warmup_share for s in shapes.SHAPES), 1.0)
 
     def test_sbs_shapes_selects_in_the_fixed_order_and_refuses_unknown_names(self):
@@ -52,23 +56,36 @@ class ShapesTest(unittest.TestCase):
         self.assertEqual(vault_target.reply_problems(shape, good, text), [])
         wrong = {"data": {"batch_results": good["data"]["batch_results"][:255] + [{"plaintext": "AAAA"}]}}
         self.assertEqual(vault_target.reply_problems(shape, wrong, text), ["1 items decrypted to another plaintext"])
-        failed = {"data": {"batch_results": good["data"]["batch_results"][:255] + [{"error": "cipher: message authentication failed"}]}}
+        failed = {
+            "data": {
+                "batch_results": good["data"]["batch_results"][:255]
+                + [{"error": "cipher: message authentication failed"}]
+            }
+        }
         found = vault_target.reply_problems(shape, failed, text)
         self.assertIn("1 items failed, first: cipher: message authentication failed", found)
 
     def test_vault_rewrap_and_encrypt_replies(self):
         rewrap = BY_NAME["reencrypt-batch-256"]
-        self.assertEqual(vault_target.reply_problems(rewrap, {"data": {"batch_results": [{"ciphertext": "vault:v2:x"}] * 256}}, b""), [])
-        self.assertEqual(vault_target.reply_problems(rewrap, {"data": {"batch_results": [{}] * 256}}, b""),
-                         ["256 items failed, first: no ciphertext"])
-        self.assertEqual(vault_target.reply_problems(BY_NAME["encrypt"], {"data": {"ciphertext": "vault:v1:x"}}, b""),
-                         ["no vault:v2 ciphertext in the reply"])
+        self.assertEqual(
+            vault_target.reply_problems(rewrap, {"data": {"batch_results": [{"ciphertext": "vault:v2:x"}] * 256}}, b""),
+            [],
+        )
+        self.assertEqual(
+            vault_target.reply_problems(rewrap, {"data": {"batch_results": [{}] * 256}}, b""),
+            ["256 items failed, first: no ciphertext"],
+        )
+        self.assertEqual(
+            vault_target.reply_problems(BY_NAME["encrypt"], {"data": {"ciphertext": "vault:v1:x"}}, b""),
+            ["no vault:v2 ciphertext in the reply"],
+        )
 
 
 @unittest.skipUnless(HAVE_PROTOC, "needs grpcio-tools (the runner's venv)")
 class ProtoBodiesTest(unittest.TestCase):
     def setUp(self):
         from lt.sidebyside import cipherd_target, protos
+
         self.cs = protos.pb()[0]
         self.messages = cipherd_target.messages(b"p" * 100, "<sbs-enc/v1:gcm>" + "B" * 172, CT)
 
@@ -92,18 +109,33 @@ class ProtoBodiesTest(unittest.TestCase):
 
     def test_outline_of_the_new_answers(self):
         from lt.sidebyside import responses
+
         cs = self.cs
-        dec = cs.DecryptBatchResponse(results=[cs.DecryptBatchResult(reference=str(i), plaintext=b"x" * 100, key_version=1)
-                                               for i in range(256)])
-        self.assertEqual(responses.outline("DecryptBatch", [dec]),
-                         {"results": 256, "references_echoed": True, "plaintext_lens": [100], "errors": 0,
-                          "key_versions": [1], "source_versions": [0]})
-        stream = [cs.ReEncryptStreamResponse(result=cs.ReEncryptBatchResult(reference=str(i), ciphertext=CT,
-                                                                            key_version=2, source_key_version=1))
-                  for i in range(256)]
+        dec = cs.DecryptBatchResponse(
+            results=[cs.DecryptBatchResult(reference=str(i), plaintext=b"x" * 100, key_version=1) for i in range(256)]
+        )
+        self.assertEqual(
+            responses.outline("DecryptBatch", [dec]),
+            {
+                "results": 256,
+                "references_echoed": True,
+                "plaintext_lens": [100],
+                "errors": 0,
+                "key_versions": [1],
+                "source_versions": [0],
+            },
+        )
+        stream = [
+            cs.ReEncryptStreamResponse(
+                result=cs.ReEncryptBatchResult(reference=str(i), ciphertext=CT, key_version=2, source_key_version=1)
+            )
+            for i in range(256)
+        ]
         stream[7].result.error.message = "failed"
         got = responses.outline("ReEncryptStream", stream)
-        self.assertEqual((got["results"], got["errors"], got["key_versions"], got["source_versions"]), (256, 1, [2], [1]))
+        self.assertEqual(
+            (got["results"], got["errors"], got["key_versions"], got["source_versions"]), (256, 1, [2], [1])
+        )
 
 
 if __name__ == "__main__":

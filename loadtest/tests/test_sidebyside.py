@@ -1,5 +1,6 @@
 """Unit tests of the side-by-side's pure parts: rows, server figures, rounds, goals, its report section and
 check, bodies (no server, no h2load, no network)."""
+
 import dataclasses
 import sys
 import unittest
@@ -21,22 +22,43 @@ BATCH = BY_NAME["encrypt-batch-256"]
 
 
 def h2(rps=1000.0, succeeded=10000, failed=0, s5xx=0, wall=12.0, cpu=3.0):
-    return {"rps": rps, "requests": {"total": succeeded + failed, "succeeded": succeeded, "failed": failed,
-                                     "errored": 0, "timeout": 0},
-            "status": {"2xx": succeeded, "3xx": 0, "4xx": 0, "5xx": s5xx}, "time_ms": {"mean": 1.0},
-            "client": {"wall_s": wall, "cpu_s": cpu, "killed": False}}
+    return {
+        "rps": rps,
+        "requests": {"total": succeeded + failed, "succeeded": succeeded, "failed": failed, "errored": 0, "timeout": 0},
+        "status": {"2xx": succeeded, "3xx": 0, "4xx": 0, "5xx": s5xx},
+        "time_ms": {"mean": 1.0},
+        "client": {"wall_s": wall, "cpu_s": cpu, "killed": False},
+    }
 
 
 def row(target, shape, rps, p99=2.0, alloc=None):
     server = ServerFigures(calls=rps * 12, allocated_bytes=alloc)
-    return row_figures(target, shape, h2(rps=rps, succeeded=int(rps * 10)),
-                       {"p50_ms": 1.0, "p99_ms": p99}, {"200": 1}, 12.0, 0.0, 2, server)
+    return row_figures(
+        target,
+        shape,
+        h2(rps=rps, succeeded=int(rps * 10)),
+        {"p50_ms": 1.0, "p99_ms": p99},
+        {"200": 1},
+        12.0,
+        0.0,
+        2,
+        server,
+    )
 
 
 class RowTest(unittest.TestCase):
     def test_valid_row(self):
-        r = row_figures("cipherd", BATCH, h2(rps=1000.0), {"p99_ms": 3.0}, {"200": 10000}, 18.0, 23.0, 2,
-                                   ServerFigures(calls=12000, allocated_bytes=12000 * 256 * 100))
+        r = row_figures(
+            "cipherd",
+            BATCH,
+            h2(rps=1000.0),
+            {"p99_ms": 3.0},
+            {"200": 10000},
+            18.0,
+            23.0,
+            2,
+            ServerFigures(calls=12000, allocated_bytes=12000 * 256 * 100),
+        )
         self.assertTrue(r.valid, r.problem)
         self.assertEqual(r.items_per_s, 256000.0)
         self.assertEqual(r.alloc_per_call, 25600.0)
@@ -48,24 +70,38 @@ class RowTest(unittest.TestCase):
         self.assertTrue(r.box_saturated)
 
     def test_grpc_errors_seen_by_the_server_invalidate(self):
-        r = row_figures("cipherd", SHAPE, h2(), {}, {}, 1.0, 0.0, 2,
-                                   ServerFigures(calls=12000, non_ok={"INVALID_ARGUMENT": 12000.0}, allocated_bytes=0))
+        r = row_figures(
+            "cipherd",
+            SHAPE,
+            h2(),
+            {},
+            {},
+            1.0,
+            0.0,
+            2,
+            ServerFigures(calls=12000, non_ok={"INVALID_ARGUMENT": 12000.0}, allocated_bytes=0),
+        )
         self.assertFalse(r.valid)
         self.assertIn("INVALID_ARGUMENT=12000", r.problem)
 
     def test_cancelled_at_stop_is_tolerated_up_to_one_per_client(self):
-        ok = row_figures("cipherd", BATCH, h2(), {}, {}, 1.0, 0.0, 2,
-                                    ServerFigures(calls=12000, non_ok={"CANCELLED": 16.0}))
+        ok = row_figures(
+            "cipherd", BATCH, h2(), {}, {}, 1.0, 0.0, 2, ServerFigures(calls=12000, non_ok={"CANCELLED": 16.0})
+        )
         self.assertTrue(ok.valid, ok.problem)
         self.assertEqual(ok.cancelled_at_stop, 16.0)
-        bad = row_figures("cipherd", BATCH, h2(), {}, {}, 1.0, 0.0, 2,
-                                     ServerFigures(calls=12000, non_ok={"CANCELLED": 17.0}))
+        bad = row_figures(
+            "cipherd", BATCH, h2(), {}, {}, 1.0, 0.0, 2, ServerFigures(calls=12000, non_ok={"CANCELLED": 17.0})
+        )
         self.assertFalse(bad.valid)
 
     def test_http_and_h2load_failures_and_item_errors_invalidate(self):
-        for kwargs, server, needle in [({"s5xx": 3}, {}, "non-2xx"), ({"failed": 2}, {}, "2 failed"),
-                                       ({}, {"item_errors": 5}, "5 failed batch items"),
-                                       ({}, {"calls": 10}, "fewer than h2load")]:
+        for kwargs, server, needle in [
+            ({"s5xx": 3}, {}, "non-2xx"),
+            ({"failed": 2}, {}, "2 failed"),
+            ({}, {"item_errors": 5}, "5 failed batch items"),
+            ({}, {"calls": 10}, "fewer than h2load"),
+        ]:
             server = ServerFigures(**server)
             r = row_figures("vault-transit", SHAPE, h2(**kwargs), {}, {}, 1.0, 0.0, 2, server)
             self.assertFalse(r.valid, needle)
@@ -75,12 +111,14 @@ class RowTest(unittest.TestCase):
         before = prom.parse(
             'grpc_server_processing_duration_seconds_count{method="Encrypt",statusCode="OK"} 10\n'
             'grpc_server_processing_duration_seconds_count{method="EncryptBatch",statusCode="OK"} 99\n'
-            'jvm_gc_memory_allocated_bytes_total 1000\n')
+            "jvm_gc_memory_allocated_bytes_total 1000\n"
+        )
         after = prom.parse(
             'grpc_server_processing_duration_seconds_count{method="Encrypt",statusCode="OK"} 110\n'
             'grpc_server_processing_duration_seconds_count{method="Encrypt",statusCode="CANCELLED"} 2\n'
             'grpc_server_processing_duration_seconds_count{method="EncryptBatch",statusCode="OK"} 500\n'
-            'jvm_gc_memory_allocated_bytes_total 103000\n')
+            "jvm_gc_memory_allocated_bytes_total 103000\n"
+        )
         f = cipherd_target.server_figures(before, after, "Encrypt")
         self.assertEqual(f.calls, 102.0)
         self.assertEqual(f.non_ok, {"CANCELLED": 2.0})
@@ -89,8 +127,10 @@ class RowTest(unittest.TestCase):
 
     def test_echo_server_figures_from_stats(self):
         before = prom.parse('echo_allocated_bytes_total 500\necho_calls_total{method="Encrypt"} 5\n')
-        after = prom.parse('echo_allocated_bytes_total 10500\necho_calls_total{method="Encrypt"} 105\n'
-                           'echo_calls_total{method="EncryptBatch"} 7\n')
+        after = prom.parse(
+            'echo_allocated_bytes_total 10500\necho_calls_total{method="Encrypt"} 105\n'
+            'echo_calls_total{method="EncryptBatch"} 7\n'
+        )
         f = echo_target.server_figures(before, after, "Encrypt")
         self.assertEqual((f.calls, f.allocated_bytes), (100.0, 10000.0))
 
@@ -98,12 +138,17 @@ class RowTest(unittest.TestCase):
 class TargetsTest(unittest.TestCase):
     def rows(self, unary_cipherd=30000.0, p99=4.0, batch_items=1.2e6, rewrap_items=6e5):
         enc, eb, rb = BY_NAME["encrypt"], BY_NAME["encrypt-batch-256"], BY_NAME["reencrypt-batch-256"]
-        return [row("vault-transit", enc, 8500.0), row("echo", enc, 38000.0), row("cipherd", enc, unary_cipherd, p99,
-                                                                                      alloc=unary_cipherd * 12 * 1500),
-                row("vault-transit", eb, 250000.0 / 256), row("echo", eb, 2.4e6 / 256),
-                row("cipherd", eb, batch_items / 256, alloc=batch_items / 256 * 12 * 256 * 200),
-                row("vault-transit", rb, 100000.0 / 256), row("echo", rb, 2.4e6 / 256),
-                row("cipherd", rb, rewrap_items / 256)]
+        return [
+            row("vault-transit", enc, 8500.0),
+            row("echo", enc, 38000.0),
+            row("cipherd", enc, unary_cipherd, p99, alloc=unary_cipherd * 12 * 1500),
+            row("vault-transit", eb, 250000.0 / 256),
+            row("echo", eb, 2.4e6 / 256),
+            row("cipherd", eb, batch_items / 256, alloc=batch_items / 256 * 12 * 256 * 200),
+            row("vault-transit", rb, 100000.0 / 256),
+            row("echo", rb, 2.4e6 / 256),
+            row("cipherd", rb, rewrap_items / 256),
+        ]
 
     def by_name(self, rows):
         return {g.target: g for g in goals.check_goals(rows)}
@@ -120,9 +165,9 @@ class TargetsTest(unittest.TestCase):
         rows = self.rows(unary_cipherd=20000.0, p99=12.0, batch_items=9e5)
         rows = [r for r in rows if not (r.target == "cipherd" and r.shape == "reencrypt-batch-256")]
         t = self.by_name(rows)
-        self.assertIs(t["unary Encrypt ≥ 3× Vault Transit unary"].met, False)     # 2.35×
+        self.assertIs(t["unary Encrypt ≥ 3× Vault Transit unary"].met, False)  # 2.35×
         self.assertEqual(t["unary Encrypt ≥ 3× Vault Transit unary"].figure, "2.35×")
-        self.assertFalse(t["unary Encrypt ≥ 70 % of the echo ceiling"].met)      # 53 %
+        self.assertFalse(t["unary Encrypt ≥ 70 % of the echo ceiling"].met)  # 53 %
         self.assertFalse(t["unary Encrypt p99 < 10 ms at 50 concurrent"].met)
         self.assertFalse(t["EncryptBatch-256 ≥ 1,000,000 items/s"].met)
         self.assertIsNone(t["ReEncryptBatch-256 ≥ 500,000 items/s"].met)
@@ -136,14 +181,26 @@ class TargetsTest(unittest.TestCase):
 
     def test_section_renders(self):
         rows = self.rows()
-        rows += [row("vault-transit", BY_NAME["decrypt-batch-256"], 900.0), row("echo", BY_NAME["decrypt-batch-256"], 9000.0),
-                 row("cipherd", BY_NAME["decrypt-batch-256"], 4000.0), row("echo", BY_NAME["reencrypt-stream-256"], 8000.0),
-                 row("cipherd", BY_NAME["reencrypt-stream-256"], 2000.0)]
-        sbs = {"rows": rows, "shapes": list(shapes.SHAPES), "duration_s": 10, "h2load_warmup_s": 2, "warmup_s": 15,
-               "payload_bytes": 100, "h2load_version": "h2load nghttp2/1.52.0",
-               "versions": {"grpc.version": "1.83.0", "protobuf.version": "3.25.9"},
-               "ratios": goals.ratios(rows, list(shapes.NAMES)),
-               "targets": goals.check_goals(rows), "notes": ["a note"]}
+        rows += [
+            row("vault-transit", BY_NAME["decrypt-batch-256"], 900.0),
+            row("echo", BY_NAME["decrypt-batch-256"], 9000.0),
+            row("cipherd", BY_NAME["decrypt-batch-256"], 4000.0),
+            row("echo", BY_NAME["reencrypt-stream-256"], 8000.0),
+            row("cipherd", BY_NAME["reencrypt-stream-256"], 2000.0),
+        ]
+        sbs = {
+            "rows": rows,
+            "shapes": list(shapes.SHAPES),
+            "duration_s": 10,
+            "h2load_warmup_s": 2,
+            "warmup_s": 15,
+            "payload_bytes": 100,
+            "h2load_version": "h2load nghttp2/1.52.0",
+            "versions": {"grpc.version": "1.83.0", "protobuf.version": "3.25.9"},
+            "ratios": goals.ratios(rows, list(shapes.NAMES)),
+            "targets": goals.check_goals(rows),
+            "notes": ["a note"],
+        }
         text = "\n".join(sbs_report.section(sbs))
         self.assertIn("| encrypt | cipherd | 50 |", text)
         self.assertIn("**met**: unary Encrypt ≥ 3× Vault Transit unary", text)
@@ -158,20 +215,24 @@ class TargetsTest(unittest.TestCase):
 
 class RoundsTest(unittest.TestCase):
     def test_median_round_and_spread(self):
-        rs = [dataclasses.replace(row("cipherd", SHAPE, rps), round=i + 1)
-              for i, rps in enumerate([300.0, 100.0, 200.0, 900.0])]
+        rs = [
+            dataclasses.replace(row("cipherd", SHAPE, rps), round=i + 1)
+            for i, rps in enumerate([300.0, 100.0, 200.0, 900.0])
+        ]
         rs[3] = dataclasses.replace(rs[3], valid=False)
         rs.append(row("echo", SHAPE, 50.0))
         out = {r.target: r for r in median_rounds(rs)}
-        self.assertEqual(out["cipherd"].items_per_s, 200.0)          # median of 100, 200, 300
+        self.assertEqual(out["cipherd"].items_per_s, 200.0)  # median of 100, 200, 300
         self.assertEqual(out["cipherd"].rounds.invalid, (4,))
         self.assertEqual(out["cipherd"].rounds.items_per_s, (300.0, 100.0, 200.0, 900.0))
         self.assertIsNone(out["echo"].rounds)
         self.assertIn("median of 3 valid / 4 rounds", sbs_report.note(out["cipherd"]))
 
     def test_no_valid_round_keeps_the_pair_invalid(self):
-        rs = [dataclasses.replace(row("cipherd", SHAPE, 100.0), round=1, valid=False),
-              dataclasses.replace(row("cipherd", SHAPE, 90.0), round=2, valid=False)]
+        rs = [
+            dataclasses.replace(row("cipherd", SHAPE, 100.0), round=1, valid=False),
+            dataclasses.replace(row("cipherd", SHAPE, 90.0), round=2, valid=False),
+        ]
         (only,) = median_rounds(rs)
         self.assertFalse(only.valid)
         self.assertEqual(only.rounds.invalid, (1, 2))
@@ -183,7 +244,7 @@ class OptionsTest(unittest.TestCase):
         self.assertTrue(a.side_by_side_only)
         self.assertEqual((a.sbs_duration, a.sbs_warmup, a.sbs_h2load_warmup), (5.0, 30.0, 2.0))
         self.assertFalse(a.no_side_by_side)
-        smoke = options.parse(["--preset", "smoke"])   # make test runs a short side-by-side
+        smoke = options.parse(["--preset", "smoke"])  # make test runs a short side-by-side
         self.assertFalse(smoke.no_side_by_side)
         self.assertLessEqual(smoke.sbs_duration + smoke.sbs_warmup / 3, 10)
 
@@ -194,18 +255,21 @@ class OptionsTest(unittest.TestCase):
         self.assertEqual(sanity.side_by_side_problems(bad)[0], "side-by-side echo-encrypt: not valid (x)")
         rows = [row(t, SHAPE, 10.0) for t in lineup.for_shape(SHAPE)]
         self.assertEqual(sanity.side_by_side_problems({"rows": rows, "shapes": [SHAPE]}), [])
-        self.assertEqual(sanity.side_by_side_problems({"rows": rows[1:], "shapes": [SHAPE]}),
-                         ["side-by-side vault-transit-encrypt: no row"])
+        self.assertEqual(
+            sanity.side_by_side_problems({"rows": rows[1:], "shapes": [SHAPE]}),
+            ["side-by-side vault-transit-encrypt: no row"],
+        )
 
     def test_check_needs_every_server_of_every_shape_and_vault_only_where_it_has_a_counterpart(self):
         rows = [row(t, s, 10.0) for s in shapes.SHAPES for t in lineup.for_shape(s)]
         sbs = {"rows": rows, "shapes": list(shapes.SHAPES)}
         self.assertEqual(sanity.side_by_side_problems(sbs), [])
-        self.assertEqual(len(rows), 3 * 4 + 2)      # Vault has no ReEncryptStream
+        self.assertEqual(len(rows), 3 * 4 + 2)  # Vault has no ReEncryptStream
         without = [r for r in rows if r.label not in ("vault-transit-decrypt-batch-256", "echo-reencrypt-stream-256")]
-        self.assertEqual(sanity.side_by_side_problems({"rows": without, "shapes": list(shapes.SHAPES)}),
-                         ["side-by-side vault-transit-decrypt-batch-256: no row",
-                          "side-by-side echo-reencrypt-stream-256: no row"])
+        self.assertEqual(
+            sanity.side_by_side_problems({"rows": without, "shapes": list(shapes.SHAPES)}),
+            ["side-by-side vault-transit-decrypt-batch-256: no row", "side-by-side echo-reencrypt-stream-256: no row"],
+        )
         only_one_shape = [r for r in rows if r.shape == "encrypt"]
         found = sanity.side_by_side_problems({"rows": only_one_shape, "shapes": list(shapes.SHAPES)})
         self.assertIn("side-by-side cipherd-reencrypt-stream-256: no row", found)
@@ -228,16 +292,21 @@ class BodiesTest(unittest.TestCase):
 
     def test_vault_bodies(self):
         import json
+
         one = json.loads(bodies.vault_encrypt(b"\x00" * 3))
         self.assertEqual(one, {"plaintext": "AAAA"})
         batch = json.loads(bodies.vault_encrypt_batch(b"hi", 256))
         self.assertEqual(len(batch["batch_input"]), 256)
-        self.assertEqual(json.loads(bodies.vault_ciphertext_batch("vault:v1:x", 2)),
-                         {"batch_input": [{"ciphertext": "vault:v1:x"}] * 2})
+        self.assertEqual(
+            json.loads(bodies.vault_ciphertext_batch("vault:v1:x", 2)),
+            {"batch_input": [{"ciphertext": "vault:v1:x"}] * 2},
+        )
 
     def test_payload_is_the_campaigns_payload(self):
         import base64
+
         from lt.campaign import fixtures
+
         self.assertEqual(base64.b64encode(shapes.payload()).decode(), fixtures.payload_b64(100))
 
     def test_vault_batch_problems(self):

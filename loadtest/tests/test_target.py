@@ -1,5 +1,6 @@
 """--target: campaigns against an already running cipherd (no server started), its figures from its own
 /metrics, a bearer token that reaches ghz but never the results, and the GC-only report (--no-throughput)."""
+
 import contextlib
 import io
 import json
@@ -39,23 +40,36 @@ def self_exit():
 
 class OptionsTest(unittest.TestCase):
     def test_target_with_metrics_url_runs_no_side_by_side(self):
-        args = options.parse(["--target", "127.0.0.1:50051", "--metrics-url", "http://127.0.0.1:9464/metrics",
-                              "--label", "aarch64-emulated", "--no-throughput"])
+        args = options.parse(
+            [
+                "--target",
+                "127.0.0.1:50051",
+                "--metrics-url",
+                "http://127.0.0.1:9464/metrics",
+                "--label",
+                "aarch64-emulated",
+                "--no-throughput",
+            ]
+        )
         self.assertEqual(args.target, "127.0.0.1:50051")
         self.assertTrue(args.no_side_by_side, "the side-by-side starts its own servers")
         self.assertTrue(args.no_throughput)
 
     def test_refusals_name_the_problem(self):
         self.assertIn("needs --metrics-url", parse_error(["--target", "127.0.0.1:50051"]))
-        self.assertIn("expected HOST:PORT",
-                      parse_error(["--target", "cipherd", "--metrics-url", "http://h:9464/metrics"]))
-        self.assertIn("IPv6 address in brackets",
-                      parse_error(["--target", "::1:50051", "--metrics-url", "http://h:9464/metrics"]))
-        self.assertIn("expected http(s)://HOST:PORT/metrics",
-                      parse_error(["--target", "h:50051", "--metrics-url", "h:9464"]))
-        self.assertIn("side-by-side starts its own servers",
-                      parse_error(["--target", "h:50051", "--metrics-url", "http://h:9464/metrics",
-                                   "--side-by-side-only"]))
+        self.assertIn(
+            "expected HOST:PORT", parse_error(["--target", "cipherd", "--metrics-url", "http://h:9464/metrics"])
+        )
+        self.assertIn(
+            "IPv6 address in brackets", parse_error(["--target", "::1:50051", "--metrics-url", "http://h:9464/metrics"])
+        )
+        self.assertIn(
+            "expected http(s)://HOST:PORT/metrics", parse_error(["--target", "h:50051", "--metrics-url", "h:9464"])
+        )
+        self.assertIn(
+            "side-by-side starts its own servers",
+            parse_error(["--target", "h:50051", "--metrics-url", "http://h:9464/metrics", "--side-by-side-only"]),
+        )
         self.assertIn("go with --target", parse_error(["--metrics-url", "http://h:9464/metrics"]))
         self.assertEqual(remote.split_target("[::1]:50051"), ("[::1]", 50051))
 
@@ -73,8 +87,9 @@ class RemoteServerTest(unittest.TestCase):
         self.assertIn("does not answer", str(e.exception))
 
     def test_facts_name_the_target_not_this_hosts_jdk(self):
-        facts = hostfacts.collect_for_target("10.0.0.5:50051", "http://10.0.0.5:9464/metrics", "aarch64-emulated",
-                                             "abc")
+        facts = hostfacts.collect_for_target(
+            "10.0.0.5:50051", "http://10.0.0.5:9464/metrics", "aarch64-emulated", "abc"
+        )
         self.assertEqual(facts["arch"], "aarch64-emulated")
         self.assertEqual(facts["target"]["address"], "10.0.0.5:50051")
         self.assertEqual(facts["jdk"], "the target's own")
@@ -116,10 +131,28 @@ class TokenTest(unittest.TestCase):
 
 class NoThroughputReportTest(unittest.TestCase):
     def test_the_gc_table_quotes_no_throughput_or_latency(self):
-        row = RunFigures(family="unary", name="encrypt-1k", tags={}, items_per_call=1, concurrency=4, connections=1,
-                         valid=True, count=1000, rps=777777.0, items_per_s=777777.0, p50_ms=1.1, p90_ms=2.2, p99_ms=9.87,
-                         server_calls=1000, gc_count=3, gc_pause_total_ms=12.5, gc_pause_max_ms=6.0,
-                         allocated_bytes=4_000_000, alloc_per_call=4000, alloc_per_item=4000)
+        row = RunFigures(
+            family="unary",
+            name="encrypt-1k",
+            tags={},
+            items_per_call=1,
+            concurrency=4,
+            connections=1,
+            valid=True,
+            count=1000,
+            rps=777777.0,
+            items_per_s=777777.0,
+            p50_ms=1.1,
+            p90_ms=2.2,
+            p99_ms=9.87,
+            server_calls=1000,
+            gc_count=3,
+            gc_pause_total_ms=12.5,
+            gc_pause_max_ms=6.0,
+            allocated_bytes=4_000_000,
+            alloc_per_call=4000,
+            alloc_per_item=4000,
+        )
         text = markdown.main_table([row], no_throughput=True)
         self.assertIn("GC pause ms", text)
         self.assertIn("4,000", text)

@@ -9,8 +9,10 @@ to load with UPDATE customers SET secret_v2 = ... WHERE id = ...
 The key string comes from $MYSQL_AES_KEY and is sent once, to import it as a decrypt-only legacy key.
 Usage: MYSQL_AES_KEY=... migrate_mysql_column.py [IN.csv [OUT.csv]]   ($CIPHERD_TARGET, default 127.0.0.1:50051)
 Exits 1 if a row failed: the others are migrated, and the failed ids are listed."""
+
 from __future__ import annotations
 
+import contextlib
 import csv
 import os
 import sys
@@ -22,7 +24,7 @@ import cipherd
 from cipherd import CiphertextItem, LegacyCipher, LegacyCiphertext
 
 LEGACY_KEY = "customers-mysql"  # the imported AES_ENCRYPT key string: decrypts, never encrypts
-TARGET_KEY = "customers"        # the cipherd key (gcm) the column moves to
+TARGET_KEY = "customers"  # the cipherd key (gcm) the column moves to
 
 
 def context(row_id: str) -> bytes:
@@ -34,13 +36,10 @@ def ensure_keys(c: cipherd.Client) -> None:
     try:
         c.get_key(LEGACY_KEY)
     except cipherd.NotFoundError:
-        key = c.import_key(LEGACY_KEY, legacy_cipher=LegacyCipher.MYSQL_AES_ECB,
-                           passphrase=os.environ["MYSQL_AES_KEY"])
+        key = c.import_key(LEGACY_KEY, legacy_cipher=LegacyCipher.MYSQL_AES_ECB, passphrase=os.environ["MYSQL_AES_KEY"])
         print(f"imported {LEGACY_KEY} v{key.current_version}: a legacy {LegacyCipher.MYSQL_AES_ECB.value} key")
-    try:
+    with contextlib.suppress(cipherd.AlreadyExistsError):
         c.create_key(TARGET_KEY)
-    except cipherd.AlreadyExistsError:
-        pass
 
 
 def legacy_rows(source: TextIO) -> Iterator[CiphertextItem]:
@@ -55,8 +54,7 @@ def rewrap(c: cipherd.Client, source_path: str, target_path: str) -> tuple[int, 
     done: str | None = None
     for attempt in range(5):
         try:
-            with open(source_path, newline="") as source, \
-                    open(target_path, "a" if done else "w", newline="") as target:
+            with open(source_path, newline="") as source, open(target_path, "a" if done else "w", newline="") as target:
                 out = csv.writer(target)
                 for r in c.re_encrypt_stream(legacy_rows(source), key_name=TARGET_KEY, resume_after=done):
                     if r.error is None:
@@ -70,15 +68,14 @@ def rewrap(c: cipherd.Client, source_path: str, target_path: str) -> tuple[int, 
         except (cipherd.UnavailableError, cipherd.CallCancelledError) as e:
             done = e.last_reference
             print(f"stream broken after row {done}: resuming", file=sys.stderr)
-            time.sleep(2 ** attempt)
+            time.sleep(2**attempt)
     raise SystemExit(f"gave up after row {done}")
 
 
 def verify(c: cipherd.Client, target_path: str) -> tuple[int, list[str]]:
     """Decrypts every new ciphertext with its row's context (in one stream, the plaintexts dropped)."""
     with open(target_path, newline="") as target:
-        items = (CiphertextItem(text, context=context(row_id), reference=row_id)
-                 for row_id, text in csv.reader(target))
+        items = (CiphertextItem(text, context=context(row_id), reference=row_id) for row_id, text in csv.reader(target))
         results = [(r.reference, r.ok) for r in c.decrypt_stream(items)]
     return sum(ok for _, ok in results), [row_id for row_id, ok in results if not ok]
 
@@ -92,12 +89,16 @@ def main() -> None:
         written, failed = rewrap(c, source_path, target_path)
         target = c.get_key(TARGET_KEY)
         mode = target.version(target.current_version).mode
-        print(f"rewrapped {written} of {written + len(failed)} rows into {TARGET_KEY} "
-              f"(v{target.current_version}, {mode.value if mode else 'legacy'}) "
-              f"in {time.monotonic() - started:.1f} s; failed: {', '.join(failed) or 'none'}")
+        print(
+            f"rewrapped {written} of {written + len(failed)} rows into {TARGET_KEY} "
+            f"(v{target.current_version}, {mode.value if mode else 'legacy'}) "
+            f"in {time.monotonic() - started:.1f} s; failed: {', '.join(failed) or 'none'}"
+        )
         verified, unreadable = verify(c, target_path)
-        print(f"verified {verified} of {written} new ciphertexts: each decrypts with its row's context"
-              + (f"; NOT: {', '.join(unreadable)}" if unreadable else ""))
+        print(
+            f"verified {verified} of {written} new ciphertexts: each decrypts with its row's context"
+            + (f"; NOT: {', '.join(unreadable)}" if unreadable else "")
+        )
     if failed or unreadable or verified != written:
         sys.exit(1)
 

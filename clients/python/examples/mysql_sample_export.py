@@ -5,6 +5,7 @@ column encrypted with AES_ENCRYPT(secret, '1234567890'), to try migrate_mysql_co
 Row 1 is MySQL's own HEX(AES_ENCRYPT('HELLO', '1234567890')); the others are made here the way MySQL
 makes them (AES-128-ECB, PKCS#7, the key string XOR-folded into 16 bytes); row 13 lost its last byte.
 Usage: mysql_sample_export.py [ROWS [PATH]] (1000 rows into column.csv by default)."""
+
 from __future__ import annotations
 
 import csv

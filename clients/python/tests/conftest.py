@@ -1,7 +1,9 @@
 """Session-wide cipherd servers (plaintext; TLS with bearer tokens; mutual TLS) and clients for the tests."""
+
 from __future__ import annotations
 
 import hashlib
+import os
 import uuid
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -9,19 +11,43 @@ from pathlib import Path
 
 import grpc
 import pytest
+from certs import Authority, Pem
 
 import cipherd
-from certs import Authority, Pem
 from server import RunningServer, start_server
 
 TOKEN = "app-token-for-tests"
+
+# The fixtures that start a server; a test that starts its own is marked `server`.
+SERVER_FIXTURES = {"plain_server", "token_server", "mtls_server", "traced_server"}
+
+
+def pytest_addoption(parser: pytest.Parser) -> None:
+    parser.addoption(
+        "--no-server",
+        action="store_true",
+        help="only the tests that start no server: the fast inner loop of make check",
+    )
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    if not config.getoption("--no-server"):
+        return
+    os.environ["CIPHERD_NO_SERVER"] = "1"  # start_server refuses: a test that starts one unmarked fails
+    kept: list[pytest.Item] = []
+    needs_server: list[pytest.Item] = []
+    for item in items:
+        uses = SERVER_FIXTURES & set(getattr(item, "fixturenames", ()))
+        (needs_server if uses or item.get_closest_marker("server") else kept).append(item)
+    items[:] = kept
+    config.hook.pytest_deselected(items=needs_server)
 
 
 @dataclass(frozen=True)
 class Pki:
     ca: Pem
     server: Pem
-    billing: Pem   # a client the mTLS policy knows
+    billing: Pem  # a client the mTLS policy knows
     stranger: Pem  # a client signed by the same CA that no rule names
     other_ca: Pem  # a CA the server does not trust
 
@@ -31,8 +57,13 @@ def pki(tmp_path_factory: pytest.TempPathFactory) -> Pki:
     d = tmp_path_factory.mktemp("pki")
     ca = Authority(d)
     other = Authority(d / "other", "other CA")
-    return Pki(ca.pem, ca.issue("server", "localhost", server=True), ca.issue("billing", "billing.test"),
-               ca.issue("stranger", "stranger.test"), other.pem)
+    return Pki(
+        ca.pem,
+        ca.issue("server", "localhost", server=True),
+        ca.issue("billing", "billing.test"),
+        ca.issue("stranger", "stranger.test"),
+        other.pem,
+    )
 
 
 def _serve(workdir: Path, args: list[str], channel: object) -> Iterator[RunningServer]:
@@ -60,8 +91,11 @@ def token_server(tmp_path_factory: pytest.TempPathFactory, pki: Pki) -> Iterator
         operations: [encrypt, decrypt, admin, import, inspect]
 """)
     creds = grpc.ssl_channel_credentials(pki.ca.cert_bytes())
-    yield from _serve(d, ["--tls-cert", str(pki.server.cert), "--tls-key", str(pki.server.key),
-                          "--access-policy", str(policy)], lambda t: grpc.secure_channel(t, creds))
+    yield from _serve(
+        d,
+        ["--tls-cert", str(pki.server.cert), "--tls-key", str(pki.server.key), "--access-policy", str(policy)],
+        lambda t: grpc.secure_channel(t, creds),
+    )
 
 
 @pytest.fixture(scope="session")
@@ -75,9 +109,20 @@ def mtls_server(tmp_path_factory: pytest.TempPathFactory, pki: Pki) -> Iterator[
         operations: [encrypt, decrypt, admin, import]
 """)
     creds = grpc.ssl_channel_credentials(pki.ca.cert_bytes(), pki.billing.key_bytes(), pki.billing.cert_bytes())
-    yield from _serve(d, ["--tls-cert", str(pki.server.cert), "--tls-key", str(pki.server.key),
-                          "--tls-client-ca", str(pki.ca.cert), "--access-policy", str(policy)],
-                      lambda t: grpc.secure_channel(t, creds))
+    yield from _serve(
+        d,
+        [
+            "--tls-cert",
+            str(pki.server.cert),
+            "--tls-key",
+            str(pki.server.key),
+            "--tls-client-ca",
+            str(pki.ca.cert),
+            "--access-policy",
+            str(policy),
+        ],
+        lambda t: grpc.secure_channel(t, creds),
+    )
 
 
 @pytest.fixture

@@ -1,5 +1,6 @@
 """Starts the real cipherd jar for the tests: a fresh data dir, a generated key store password, a free
 port (the server picks it and logs it), ready once the gRPC health service says SERVING."""
+
 from __future__ import annotations
 
 import os
@@ -54,22 +55,41 @@ class RunningServer:
             self.process.wait()
 
 
-def start_server(workdir: Path, args: list[str], channel: Callable[[str], grpc.Channel],
-                 password: Path | None = None) -> RunningServer:
+def start_server(
+    workdir: Path, args: list[str], channel: Callable[[str], grpc.Channel], password: Path | None = None
+) -> RunningServer:
     """Starts cipherd with `args` after the common ones; `channel(target)` opens a channel for the health probe.
 
     Its keys are in `workdir`/data, the key store password in `password` (default `workdir`/keystore-password),
     made if missing. A server started again on the same `workdir` (once the first has stopped) opens the same key
     store."""
+    if os.environ.get("CIPHERD_NO_SERVER"):
+        raise RuntimeError("pytest --no-server: this test starts a server; mark it @pytest.mark.server")
     jar, java = jar_and_java()
     workdir.mkdir(parents=True, exist_ok=True)
     password = password or workdir / "keystore-password"
     if not password.exists():
         password.write_text(secrets.token_urlsafe(24))
         password.chmod(0o600)
-    command = [java, *os.environ.get("CIPHERD_JAVA_OPTS", "").split(), "-jar", str(jar), "--host", "127.0.0.1",
-               "--port", "0", "--http-port", "0", "--data-dir", str(workdir / "data"),
-               "--keystore-password-file", str(password), "--shutdown-grace", "PT1S", *args]
+    command = [
+        java,
+        *os.environ.get("CIPHERD_JAVA_OPTS", "").split(),
+        "-jar",
+        str(jar),
+        "--host",
+        "127.0.0.1",
+        "--port",
+        "0",
+        "--http-port",
+        "0",
+        "--data-dir",
+        str(workdir / "data"),
+        "--keystore-password-file",
+        str(password),
+        "--shutdown-grace",
+        "PT1S",
+        *args,
+    ]
     process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
     log: list[str] = []
     found = threading.Event()

@@ -1,4 +1,5 @@
 """KeyAdminService through the sync client against the real server."""
+
 from __future__ import annotations
 
 import os

@@ -1,4 +1,5 @@
 """The asyncio client against the real server: every CryptoService RPC, admin, streams, cancellation, deadlines."""
+
 from __future__ import annotations
 
 import asyncio
@@ -84,6 +85,7 @@ async def test_cancelling_the_task_cancels_the_stream(plain_server: RunningServe
 
 async def test_stream_deadline_is_deadline_exceeded(plain_server: RunningServer) -> None:
     async with cipherd.AsyncClient(plain_server.target) as c:
+
         async def stalled() -> AsyncIterator[str]:
             await asyncio.sleep(3600)
             yield "never"
@@ -98,25 +100,32 @@ async def test_indexes_data_keys_and_files(plain_server: RunningServer, key_name
         await c.create_key(key_name + "-idx", mode=cipherd.Mode.HMAC)
         email = cipherd.Normalization(trim=True, casefold=True)
         index = await c.compute_index(key_name + "-idx", " Bob@Example.com", normalization=email, length_bytes=8)
-        batch = await c.compute_index_batch(key_name + "-idx", ["bob@example.com", b"\xff"], normalization=email,
-                                            length_bytes=8)
+        batch = await c.compute_index_batch(
+            key_name + "-idx", ["bob@example.com", b"\xff"], normalization=email, length_bytes=8
+        )
         assert batch[0].unwrap() == index.index and isinstance(batch[1].error, cipherd.InvalidArgumentError)
 
         await c.create_key(key_name)
         row = await c.encrypt(key_name, b"BOB@example.com ", context=b"col")
-        reindexed = await c.re_index(key_name + "-idx", row, context=b"col", normalization=email, length_bytes=8,
-                                     expected_key=key_name)
+        reindexed = await c.re_index(
+            key_name + "-idx", row, context=b"col", normalization=email, length_bytes=8, expected_key=key_name
+        )
         assert (reindexed.index, reindexed.key_version, reindexed.source_key_version) == (index.index, 1, 1)
-        rows = await c.re_index_batch(key_name + "-idx", [CiphertextItem(row, context=b"col", reference="r"), row],
-                                      normalization=email, length_bytes=8)
+        rows = await c.re_index_batch(
+            key_name + "-idx",
+            [CiphertextItem(row, context=b"col", reference="r"), row],
+            normalization=email,
+            length_bytes=8,
+        )
         assert rows[0].unwrap().index == index.index and isinstance(rows[1].error, cipherd.DecryptionFailedError)
         data_key = await c.generate_data_key(key_name, context=b"k")
         assert await c.decrypt(data_key.wrapped_key, context=b"k") == data_key.plaintext_key
 
         plaintext = bytes(range(256)) * 100
         sealed, opened, moved = io.BytesIO(), io.BytesIO(), io.BytesIO()
-        assert (await c.encrypt_file(key_name, io.BytesIO(plaintext), sealed, context=b"f",
-                                     chunk_size=1000)).plaintext_bytes == len(plaintext)
+        assert (
+            await c.encrypt_file(key_name, io.BytesIO(plaintext), sealed, context=b"f", chunk_size=1000)
+        ).plaintext_bytes == len(plaintext)
         await c.rotate_key(key_name)
         sealed.seek(0)
         assert (await c.rewrap_file_key(sealed, moved, context=b"f")).key_version == 2
@@ -136,7 +145,9 @@ async def test_re_encrypt_stream_rewraps_a_context_bound_column(plain_server: Ru
         [without] = [r async for r in c.re_encrypt_stream([CiphertextItem(ct, reference="7")])]
         assert isinstance(without.error, cipherd.DecryptionFailedError)
         assert "check that the context" in str(without.error)
-        [with_context] = [r async for r in c.re_encrypt_stream([CiphertextItem(ct, context=b"users.email/7", reference="7")])]
+        [with_context] = [
+            r async for r in c.re_encrypt_stream([CiphertextItem(ct, context=b"users.email/7", reference="7")])
+        ]
         rewrapped = with_context.unwrap()
         assert rewrapped.key_version == 2
         assert await c.decrypt(rewrapped.ciphertext, context=b"users.email/7") == b"user@example.com"

@@ -18,9 +18,9 @@ import pytest
 
 import cipherd
 from cipherd.audit import AuditHead, checkpoints, checkpoints_under, read_head, verify, verify_with_server
-from server import jar_and_java, start_server
 from cipherd.v1 import audit_service_pb2 as audit_pb
 from cipherd.v1 import audit_service_pb2_grpc
+from server import jar_and_java, start_server
 
 VECTORS = Path(__file__).resolve().parents[3] / "proto" / "testdata" / "audit"
 SPEC: dict[str, Any] = json.loads((VECTORS / "audit.json").read_text(encoding="utf-8"))
@@ -67,14 +67,17 @@ class _AuditServer(audit_service_pb2_grpc.AuditServiceServicer):
         self.head: AuditHead | None = None  # what the key store holds for any trail
         self._check = checkpoints_under(KEY)
 
-    def VerifyAuditCheckpoints(self, request: audit_pb.VerifyAuditCheckpointsRequest,
-                               context: grpc.ServicerContext) -> audit_pb.VerifyAuditCheckpointsResponse:
+    def VerifyAuditCheckpoints(
+        self, request: audit_pb.VerifyAuditCheckpointsRequest, context: grpc.ServicerContext
+    ) -> audit_pb.VerifyAuditCheckpointsResponse:
         self.requests.append(len(request.checkpoints))
         return audit_pb.VerifyAuditCheckpointsResponse(
-            valid=[self._check(c.seq, c.time, c.prev, c.mac) for c in request.checkpoints], head=self.head)
+            valid=[self._check(c.seq, c.time, c.prev, c.mac) for c in request.checkpoints], head=self.head
+        )
 
-    def HashAuditValue(self, request: audit_pb.HashAuditValueRequest,
-                       context: grpc.ServicerContext) -> audit_pb.HashAuditValueResponse:
+    def HashAuditValue(
+        self, request: audit_pb.HashAuditValueRequest, context: grpc.ServicerContext
+    ) -> audit_pb.HashAuditValueResponse:
         context.abort(grpc.StatusCode.UNIMPLEMENTED, "not in this fake")
 
 
@@ -93,8 +96,9 @@ def fake_audit() -> Iterator[tuple[cipherd.Client, _AuditServer]]:
 
 
 @pytest.mark.parametrize("case", SPEC["cases"], ids=[c["name"] for c in SPEC["cases"]])
-def test_vector_with_the_macs_checked_by_the_server(case: dict[str, Any],
-                                                    fake_audit: tuple[cipherd.Client, _AuditServer]) -> None:
+def test_vector_with_the_macs_checked_by_the_server(
+    case: dict[str, Any], fake_audit: tuple[cipherd.Client, _AuditServer]
+) -> None:
     client, servicer = fake_audit
     servicer.head = _head(case)
     files = [VECTORS / name for name in case["files"]]
@@ -109,22 +113,48 @@ def test_vector_with_the_macs_checked_by_the_server(case: dict[str, Any],
     assert servicer.requests == ([0, asked] if asked else [0])
 
 
-@pytest.mark.parametrize(("files", "head", "problem"), [
-    (["head-cut.log"], None, "head-cut.log:1: the trail's first line, seq 1, is a call line, not a start line: lines "
-     "before it were removed"),
-    (["tail-cut.log"], "intact.head.json", "tail-cut.log:7: the trail ends at seq 6, before the anchored head at "
-     "seq 8: lines were removed from its end"),
-    (["rechained-padded.log"], "intact.head.json", "rechained-padded.log:9: the line at seq 8 is not the anchored "
-     "head (its hash is not the anchor's): the tail was rewritten"),
-    (["cut-recorded.log"], None, "cut-recorded.log:5: the server found the trail cut at restart: its anchor was at "
-     "seq 8, the files ended at seq 3"),
-    (["rotated.log.20261124T080000.050Z", "rotated.log"], "rotated.head.json", "rotated.log.20261124T080000.050Z:1: "
-     "the trail starts at seq 5, but its anchor starts it at seq 0: lines before were removed (missing: "
-     "rotated.log.20261124T080000.020Z, seqs 0-4)"),
-    (["rotated.log.20261124T080000.020Z", "rotated.log.20261124T080000.050Z", "wrong-from.log"], None,
-     'wrong-from.log:1: the rotation line says the trail went on from "rotated.log.20261124T080000.040Z", but the '
-     'file before it is "rotated.log.20261124T080000.050Z": files were removed, renamed or reordered'),
-])
+@pytest.mark.parametrize(
+    ("files", "head", "problem"),
+    [
+        (
+            ["head-cut.log"],
+            None,
+            "head-cut.log:1: the trail's first line, seq 1, is a call line, not a start line: lines "
+            "before it were removed",
+        ),
+        (
+            ["tail-cut.log"],
+            "intact.head.json",
+            "tail-cut.log:7: the trail ends at seq 6, before the anchored head at "
+            "seq 8: lines were removed from its end",
+        ),
+        (
+            ["rechained-padded.log"],
+            "intact.head.json",
+            "rechained-padded.log:9: the line at seq 8 is not the anchored "
+            "head (its hash is not the anchor's): the tail was rewritten",
+        ),
+        (
+            ["cut-recorded.log"],
+            None,
+            "cut-recorded.log:5: the server found the trail cut at restart: its anchor was at "
+            "seq 8, the files ended at seq 3",
+        ),
+        (
+            ["rotated.log.20261124T080000.050Z", "rotated.log"],
+            "rotated.head.json",
+            "rotated.log.20261124T080000.050Z:1: "
+            "the trail starts at seq 5, but its anchor starts it at seq 0: lines before were removed (missing: "
+            "rotated.log.20261124T080000.020Z, seqs 0-4)",
+        ),
+        (
+            ["rotated.log.20261124T080000.020Z", "rotated.log.20261124T080000.050Z", "wrong-from.log"],
+            None,
+            'wrong-from.log:1: the rotation line says the trail went on from "rotated.log.20261124T080000.040Z", but the '
+            'file before it is "rotated.log.20261124T080000.050Z": files were removed, renamed or reordered',
+        ),
+    ],
+)
 def test_the_head_checks_name_what_is_missing(files: list[str], head: str | None, problem: str) -> None:
     """The same words as cipherctl's (clients/go/audit TestVerify_namesWhatTheHeadMisses)."""
     result = verify([VECTORS / f for f in files], None, read_head(VECTORS / head) if head else None)
@@ -150,17 +180,25 @@ def test_a_server_without_an_audit_trail_has_no_audit_key(client: cipherd.Client
     pytest.fail("a server without --audit-log hashed a value")
 
 
+@pytest.mark.server
 def test_the_real_servers_trail_verifies_with_its_checkpoints_checked_by_it(tmp_path: Path) -> None:
     """A server of its own writes its audit trail with a checkpoint every 50 ms and a rotation every 4 KiB;
     the trail verifies, every checkpoint checked by that server, and an edited copy does not."""
     jar, java = jar_and_java()
-    usage = subprocess.run([java, *os.environ.get("CIPHERD_JAVA_OPTS", "").split(), "-jar", str(jar), "--help"],
-                           capture_output=True, text=True, timeout=60)
+    usage = subprocess.run(
+        [java, *os.environ.get("CIPHERD_JAVA_OPTS", "").split(), "-jar", str(jar), "--help"],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
     if "--audit-log" not in usage.stdout + usage.stderr:
         pytest.skip("the server does not implement --audit-log and AuditService yet")
     log = tmp_path / "audit.log"
-    server = start_server(tmp_path / "server", ["--audit-log", str(log), "--audit-checkpoint-interval", "PT0.05S",
-                                                "--audit-rotate-size", "4096"], grpc.insecure_channel)
+    server = start_server(
+        tmp_path / "server",
+        ["--audit-log", str(log), "--audit-checkpoint-interval", "PT0.05S", "--audit-rotate-size", "4096"],
+        grpc.insecure_channel,
+    )
     try:
         with cipherd.Client(server.target) as client:
             client.create_key("audited")
@@ -191,5 +229,7 @@ def test_the_real_servers_trail_verifies_with_its_checkpoints_checked_by_it(tmp_
 
 
 def test_an_altered_line_is_named_by_its_seq_too() -> None:
-    assert verify([VECTORS / "edited.log"]).problem == \
-        "edited.log:3: seq 2 altered (its hash is not the prev of the line after it)"
+    assert (
+        verify([VECTORS / "edited.log"]).problem
+        == "edited.log:3: seq 2 altered (its hash is not the prev of the line after it)"
+    )

@@ -1,4 +1,5 @@
 """CryptoService through the sync client against the real server."""
+
 from __future__ import annotations
 
 import threading
@@ -63,23 +64,29 @@ def test_inspect_matches_the_local_parse_and_sees_rotation(client: cipherd.Clien
 
 def test_batches_keep_every_item_in_order_with_its_own_error(client: cipherd.Client, key_name: str) -> None:
     client.create_key(key_name)
-    encrypted = client.encrypt_batch(key_name, [EncryptItem(b"one", reference="1"),
-                                                EncryptItem(b"two", context=b"ctx", reference="2")])
+    encrypted = client.encrypt_batch(
+        key_name, [EncryptItem(b"one", reference="1"), EncryptItem(b"two", context=b"ctx", reference="2")]
+    )
     assert [r.reference for r in encrypted] == ["1", "2"] and all(r.ok for r in encrypted)
     good, bound = (r.unwrap() for r in encrypted)
-    decrypted = client.decrypt_batch([
-        CiphertextItem(good, reference="good"),
-        CiphertextItem(bound, context=b"wrong", reference="tampered"),
-        CiphertextItem("<demo/v1:gcm>not base64!", reference="malformed"),
-        CiphertextItem(good.replace(key_name, "no-such-key", 1), reference="missing"),
-    ])
+    decrypted = client.decrypt_batch(
+        [
+            CiphertextItem(good, reference="good"),
+            CiphertextItem(bound, context=b"wrong", reference="tampered"),
+            CiphertextItem("<demo/v1:gcm>not base64!", reference="malformed"),
+            CiphertextItem(good.replace(key_name, "no-such-key", 1), reference="missing"),
+        ]
+    )
     assert [r.reference for r in decrypted] == ["good", "tampered", "malformed", "missing"]
     assert decrypted[0].unwrap() == b"one" and decrypted[0].key_version == 1
     assert isinstance(decrypted[1].error, cipherd.DecryptionFailedError)
     assert isinstance(decrypted[2].error, cipherd.InvalidCiphertextError)
     assert isinstance(decrypted[3].error, cipherd.NotFoundError)
-    assert [r.error.reason for r in decrypted[1:] if r.error] == ["DECRYPTION_FAILED", "INVALID_CIPHERTEXT",
-                                                                  "KEY_NOT_FOUND"]
+    assert [r.error.reason for r in decrypted[1:] if r.error] == [
+        "DECRYPTION_FAILED",
+        "INVALID_CIPHERTEXT",
+        "KEY_NOT_FOUND",
+    ]
     with pytest.raises(cipherd.NotFoundError):
         decrypted[3].unwrap()
 
@@ -100,8 +107,10 @@ def test_stream_answers_every_item_in_order(client: cipherd.Client, key_name: st
     client.create_key(key_name)
     texts = [client.encrypt(key_name, str(i).encode()) for i in range(40)]
     client.rotate_key(key_name)
-    items = (CiphertextItem(t, reference=str(i)) if i != 17 else CiphertextItem("bad", reference="17")
-             for i, t in enumerate(texts))
+    items = (
+        CiphertextItem(t, reference=str(i)) if i != 17 else CiphertextItem("bad", reference="17")
+        for i, t in enumerate(texts)
+    )
     results = list(client.re_encrypt_stream(items))
     assert [r.reference for r in results] == [str(i) for i in range(40)]
     assert isinstance(results[17].error, cipherd.InvalidArgumentError)
@@ -156,6 +165,7 @@ def test_unary_deadline_is_deadline_exceeded(client: cipherd.Client) -> None:
 
 def test_nobody_listening_is_unavailable() -> None:
     import socket
+
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         port = s.getsockname()[1]

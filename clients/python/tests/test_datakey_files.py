@@ -1,5 +1,6 @@
 """The data-key file format against proto/testdata/datakey_files.json, through the helpers' internal
 seam (cipherd._files.operations), which takes the data key instead of calling the server."""
+
 from __future__ import annotations
 
 import io
@@ -12,17 +13,27 @@ from typing import Any
 import pytest
 
 from cipherd import (
-    DataKey, FileChunkError, FileHeaderError, FileTruncatedError, InvalidArgumentError, InvalidFileError, Rewrapped,
+    DataKey,
+    FileChunkError,
+    FileHeaderError,
+    FileTruncatedError,
+    InvalidArgumentError,
+    InvalidFileError,
+    Rewrapped,
 )
 from cipherd._files import operations
 
 VECTORS: dict[str, Any] = json.loads(
-    (Path(__file__).resolve().parents[3] / "proto" / "testdata" / "datakey_files.json").read_text(encoding="utf-8"))
+    (Path(__file__).resolve().parents[3] / "proto" / "testdata" / "datakey_files.json").read_text(encoding="utf-8")
+)
 DATA_KEY = bytes.fromhex(VECTORS["data_key_hex"])
 WRAPPED_KEY: str = VECTORS["wrapped_key"]
 NONCE_PREFIX = bytes.fromhex(VECTORS["nonce_prefix_hex"])
 ERROR_BY_REASON: dict[str, type[InvalidFileError]] = {
-    "header_invalid": FileHeaderError, "truncated": FileTruncatedError, "chunk_invalid": FileChunkError}
+    "header_invalid": FileHeaderError,
+    "truncated": FileTruncatedError,
+    "chunk_invalid": FileChunkError,
+}
 
 
 class Unwrapper:
@@ -50,14 +61,22 @@ def test_valid_file_decrypts_to_its_plaintext(case: dict[str, Any]) -> None:
     result = operations.decrypt(io.BytesIO(bytes.fromhex(case["file_hex"])), out, Unwrapper())
     assert out.getvalue().hex() == case["plaintext_hex"]
     assert (result.key_name, result.key_version, result.plaintext_bytes) == (
-        "files", 1, len(case["plaintext_hex"]) // 2)
+        "files",
+        1,
+        len(case["plaintext_hex"]) // 2,
+    )
 
 
 @pytest.mark.parametrize("case", VECTORS["valid"], ids=lambda c: c["name"])
 def test_encrypting_with_the_vector_inputs_reproduces_the_file(case: dict[str, Any]) -> None:
     out = io.BytesIO()
-    operations.encrypt(io.BytesIO(bytes.fromhex(case["plaintext_hex"])), out, DataKey(DATA_KEY, WRAPPED_KEY, 1),
-                       case["chunk_size"], nonce_prefix=NONCE_PREFIX)
+    operations.encrypt(
+        io.BytesIO(bytes.fromhex(case["plaintext_hex"])),
+        out,
+        DataKey(DATA_KEY, WRAPPED_KEY, 1),
+        case["chunk_size"],
+        nonce_prefix=NONCE_PREFIX,
+    )
     assert out.getvalue().hex() == case["file_hex"]
 
 
@@ -91,8 +110,11 @@ def test_rewrapped_file_decrypts_with_the_same_data_key() -> None:
 def test_rewrap_replaces_the_header_and_copies_the_chunks() -> None:
     new_wrapped = VECTORS["rewrapped"]["wrapped_key"]
     out = io.BytesIO()
-    result = operations.rewrap(io.BytesIO(bytes.fromhex(VECTORS["valid"][3]["file_hex"])), out,
-                               lambda wrapped: Rewrapped(new_wrapped, 2, 1) if wrapped == WRAPPED_KEY else _fail())
+    result = operations.rewrap(
+        io.BytesIO(bytes.fromhex(VECTORS["valid"][3]["file_hex"])),
+        out,
+        lambda wrapped: Rewrapped(new_wrapped, 2, 1) if wrapped == WRAPPED_KEY else _fail(),
+    )
     assert result.key_version == 2
     assert out.getvalue().hex() == VECTORS["rewrapped"]["file_hex"]
 
@@ -115,7 +137,7 @@ def test_file_cut_inside_its_last_chunk_is_truncated() -> None:
     file = bytes.fromhex(VECTORS["valid"][1]["file_hex"])
     header_length = len(file) - (14 + 16)  # "short" is one 14-byte chunk
     with pytest.raises(FileTruncatedError):
-        decrypt_bytes(file[:header_length + 15])
+        decrypt_bytes(file[: header_length + 15])
 
 
 @pytest.mark.parametrize("chunk_size", [0, 15, 16 * 1024 * 1024 + 1])

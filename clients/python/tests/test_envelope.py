@@ -1,4 +1,5 @@
 """Every case of proto/testdata/envelopes.json through cipherd.parse_ciphertext."""
+
 from __future__ import annotations
 
 import json
@@ -10,7 +11,8 @@ import pytest
 from cipherd import InvalidArgumentError, InvalidCiphertextError, Mode, parse_ciphertext
 
 VECTORS: dict[str, Any] = json.loads(
-    (Path(__file__).resolve().parents[3] / "proto" / "testdata" / "envelopes.json").read_text(encoding="utf-8"))
+    (Path(__file__).resolve().parents[3] / "proto" / "testdata" / "envelopes.json").read_text(encoding="utf-8")
+)
 
 
 @pytest.mark.parametrize("case", VECTORS["valid"], ids=lambda c: c["name"])
@@ -44,8 +46,8 @@ def test_format_error_is_an_invalid_argument() -> None:
 
 
 def test_new_modes_have_their_payload_minimums() -> None:
-    assert parse_ciphertext("<e/v1:xgcm>" + "A" * 56).mode is Mode.XGCM   # 42 bytes
-    assert parse_ciphertext("<e/v1:siv>" + "A" * 24).mode is Mode.SIV     # 18 bytes
+    assert parse_ciphertext("<e/v1:xgcm>" + "A" * 56).mode is Mode.XGCM  # 42 bytes
+    assert parse_ciphertext("<e/v1:siv>" + "A" * 24).mode is Mode.SIV  # 18 bytes
 
 
 def test_hmac_is_a_key_mode_but_never_a_header_mode() -> None:

@@ -1,4 +1,5 @@
 """The one status-to-exception mapping, for calls and for batch items, and proto/testdata/errors.json through it."""
+
 from __future__ import annotations
 
 import json
@@ -12,13 +13,20 @@ from google.rpc.status_pb2 import Status
 
 import cipherd
 from cipherd.errors import (
-    ERROR_BY_REASON, ERROR_BY_REASON_VALUE, ERROR_BY_STATUS, ERROR_DOMAIN, error_for, from_item_error, from_rpc_error,
+    ERROR_BY_REASON,
+    ERROR_BY_REASON_VALUE,
+    ERROR_BY_STATUS,
+    ERROR_DOMAIN,
+    error_for,
+    from_item_error,
+    from_rpc_error,
 )
 from cipherd.v1 import crypto_service_pb2 as pb
 from cipherd.v1.error_reason_pb2 import ErrorReason
 
 VECTORS: dict[str, Any] = json.loads(
-    (Path(__file__).resolve().parents[3] / "proto" / "testdata" / "errors.json").read_text(encoding="utf-8"))
+    (Path(__file__).resolve().parents[3] / "proto" / "testdata" / "errors.json").read_text(encoding="utf-8")
+)
 
 # errors.json's error kinds, as this client's classes.
 ERROR_BY_KIND: dict[str, type[cipherd.CipherdError]] = {
@@ -53,7 +61,8 @@ class FailedCall(grpc.RpcError):
         super().__init__(message)
         self._code, self._message = code, message
         self._trailing: tuple[Any, ...] = (
-            () if details is None else (("grpc-status-details-bin", details.SerializeToString()),))
+            () if details is None else (("grpc-status-details-bin", details.SerializeToString()),)
+        )
 
     def code(self) -> grpc.StatusCode:
         return self._code
@@ -65,8 +74,9 @@ class FailedCall(grpc.RpcError):
         return self._trailing
 
 
-def failed_call(code: grpc.StatusCode, reason: str, message: str, domain: str = ERROR_DOMAIN,
-                metadata: dict[str, str] | None = None) -> FailedCall:
+def failed_call(
+    code: grpc.StatusCode, reason: str, message: str, domain: str = ERROR_DOMAIN, metadata: dict[str, str] | None = None
+) -> FailedCall:
     """The call a server fails with (code, message) and, unless reason is "", an ErrorInfo of that reason."""
     if not reason:
         return FailedCall(code, message, None)
@@ -88,8 +98,9 @@ def assert_is_kind(error: cipherd.CipherdError, case: dict[str, Any]) -> None:
 
 @pytest.mark.parametrize("case", VECTORS["cases"], ids=lambda c: c["name"])
 def test_failed_call_of_vector_raises_its_kind(case: dict[str, Any]) -> None:
-    error = from_rpc_error(failed_call(grpc.StatusCode[case["code"]], case["reason"], case["message"],
-                                       metadata=case.get("metadata")))
+    error = from_rpc_error(
+        failed_call(grpc.StatusCode[case["code"]], case["reason"], case["message"], metadata=case.get("metadata"))
+    )
     assert_is_kind(error, case)
     assert dict(error.metadata) == case.get("metadata", {})
     if "versions_in_use" in case:
@@ -107,8 +118,14 @@ def test_item_error_of_vector_is_its_kind(case: dict[str, Any]) -> None:
 
 
 def test_versions_in_use_that_do_not_parse_name_none() -> None:
-    error = from_rpc_error(failed_call(grpc.StatusCode.FAILED_PRECONDITION, "KEY_VERSIONS_IN_USE", "in use",
-                                       metadata={"key": "k", "versions": "1,two"}))
+    error = from_rpc_error(
+        failed_call(
+            grpc.StatusCode.FAILED_PRECONDITION,
+            "KEY_VERSIONS_IN_USE",
+            "in use",
+            metadata={"key": "k", "versions": "1,two"},
+        )
+    )
     assert isinstance(error, cipherd.KeyVersionsInUseError) and error.versions == ()
 
 
@@ -187,4 +204,6 @@ def test_decryption_failed_is_its_own_invalid_argument_by_reason_only() -> None:
     error = error_for(grpc.StatusCode.INVALID_ARGUMENT, "any wording", "DECRYPTION_FAILED")
     assert isinstance(error, cipherd.DecryptionFailedError)
     assert isinstance(error, cipherd.InvalidArgumentError)
-    assert not isinstance(error_for(grpc.StatusCode.INVALID_ARGUMENT, "decryption failed"), cipherd.DecryptionFailedError)
+    assert not isinstance(
+        error_for(grpc.StatusCode.INVALID_ARGUMENT, "decryption failed"), cipherd.DecryptionFailedError
+    )

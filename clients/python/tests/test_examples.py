@@ -1,5 +1,6 @@
 """The README's migration example runs as printed: a MySQL-style export rewrapped into cipherd through the
 real server, with its damaged row reported alone, and the README holds the script verbatim."""
+
 from __future__ import annotations
 
 import csv
@@ -8,8 +9,9 @@ import subprocess
 import sys
 from pathlib import Path
 
-import cipherd
 from mysql_sample_export import DAMAGED_ROW, sample_secret
+
+import cipherd
 from server import RunningServer
 
 EXAMPLES = Path(__file__).resolve().parents[1] / "examples"
@@ -17,16 +19,25 @@ README = Path(__file__).resolve().parents[1] / "README.md"
 
 
 def _run(script: str, *args: str, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, str(EXAMPLES / script), *args], capture_output=True, text=True,
-                          timeout=120, env={**os.environ, **(env or {})})
+    return subprocess.run(
+        [sys.executable, str(EXAMPLES / script), *args],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        env={**os.environ, **(env or {})},
+    )
 
 
-def test_migrating_a_mysql_column_rewraps_every_row_but_the_damaged_one(plain_server: RunningServer,
-                                                                        tmp_path: Path) -> None:
+def test_migrating_a_mysql_column_rewraps_every_row_but_the_damaged_one(
+    plain_server: RunningServer, tmp_path: Path
+) -> None:
     export, migrated = str(tmp_path / "column.csv"), str(tmp_path / "column.cipherd.csv")
     assert _run("mysql_sample_export.py", "300", export).returncode == 0
-    env = {"MYSQL_AES_KEY": "1234567890", "CIPHERD_TARGET": plain_server.target,
-           "PYTHONPATH": str(Path(cipherd.__file__).parents[1])}
+    env = {
+        "MYSQL_AES_KEY": "1234567890",
+        "CIPHERD_TARGET": plain_server.target,
+        "PYTHONPATH": str(Path(cipherd.__file__).parents[1]),
+    }
     run = _run("migrate_mysql_column.py", export, migrated, env=env)
     assert run.returncode == 1, run.stderr
     assert f"row {DAMAGED_ROW}: DecryptionFailedError: decryption failed" in run.stderr

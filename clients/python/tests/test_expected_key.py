@@ -1,15 +1,16 @@
 """expected_key against the real server, sync and asyncio: a value planted under another key is refused with
 UnexpectedKeyError before it is decrypted, in every call that decrypts or rewraps."""
+
 from __future__ import annotations
 
 from collections.abc import Sequence
 from typing import Any
 
 import pytest
+from mysql_sample_export import MYSQL_HELLO  # examples/: MySQL's AES_ENCRYPT, made here
 
 import cipherd
 from cipherd import CiphertextItem, LegacyCipher, LegacyCiphertext
-from mysql_sample_export import MYSQL_HELLO  # examples/: MySQL's AES_ENCRYPT, made here
 from server import RunningServer
 
 COLUMN = b"users.email/42"  # the column's context, which any writer of the column knows
@@ -25,7 +26,8 @@ def keys(client: cipherd.Client, key_name: str) -> tuple[str, str, str]:
 
 
 def test_a_planted_value_is_refused_by_the_expected_key_and_decrypts_without_it(
-        client: cipherd.Client, keys: tuple[str, str, str], key_name: str) -> None:
+    client: cipherd.Client, keys: tuple[str, str, str], key_name: str
+) -> None:
     email, _, attacker = keys
     planted = client.encrypt(attacker, b"attacker@evil.example", context=COLUMN)
     real = client.encrypt(email, b"alice@example.com", context=COLUMN)
@@ -48,7 +50,8 @@ def test_a_planted_value_is_refused_by_the_expected_key_and_decrypts_without_it(
 
 
 def test_re_encrypt_checks_the_ciphertexts_key_or_the_legacy_key(
-        client: cipherd.Client, keys: tuple[str, str, str], key_name: str) -> None:
+    client: cipherd.Client, keys: tuple[str, str, str], key_name: str
+) -> None:
     email, _, attacker = keys
     planted = client.encrypt(attacker, b"x", context=COLUMN)
     with pytest.raises(cipherd.UnexpectedKeyError):
@@ -63,10 +66,12 @@ def test_re_encrypt_checks_the_ciphertexts_key_or_the_legacy_key(
 
 def _items(client: cipherd.Client, keys: tuple[str, str, str]) -> list[CiphertextItem]:
     email, phone, attacker = keys
-    return [CiphertextItem(client.encrypt(email, b"v", context=COLUMN), COLUMN, "email"),
-            CiphertextItem(client.encrypt(attacker, b"v", context=COLUMN), COLUMN, "planted"),
-            CiphertextItem(client.encrypt(phone, b"v", context=COLUMN), COLUMN, "phone-own", expected_key=phone),
-            CiphertextItem(client.encrypt(phone, b"v", context=COLUMN), COLUMN, "phone")]
+    return [
+        CiphertextItem(client.encrypt(email, b"v", context=COLUMN), COLUMN, "email"),
+        CiphertextItem(client.encrypt(attacker, b"v", context=COLUMN), COLUMN, "planted"),
+        CiphertextItem(client.encrypt(phone, b"v", context=COLUMN), COLUMN, "phone-own", expected_key=phone),
+        CiphertextItem(client.encrypt(phone, b"v", context=COLUMN), COLUMN, "phone"),
+    ]
 
 
 PASSING = {"email", "phone-own"}  # the others are under keys the call does not expect
@@ -82,7 +87,8 @@ def _check(results: Sequence[cipherd.ItemResult[Any]], items: list[CiphertextIte
 
 
 def test_batches_and_streams_take_a_call_wide_expected_key_and_an_items_own_wins(
-        client: cipherd.Client, keys: tuple[str, str, str]) -> None:
+    client: cipherd.Client, keys: tuple[str, str, str]
+) -> None:
     items = _items(client, keys)
     email = keys[0]
 
@@ -93,8 +99,9 @@ def test_batches_and_streams_take_a_call_wide_expected_key_and_an_items_own_wins
     assert all(r.error is None for r in client.decrypt_batch(items))
 
 
-async def test_the_async_client_takes_it_in_every_call(plain_server: RunningServer, client: cipherd.Client,
-                                                       keys: tuple[str, str, str]) -> None:
+async def test_the_async_client_takes_it_in_every_call(
+    plain_server: RunningServer, client: cipherd.Client, keys: tuple[str, str, str]
+) -> None:
     items = _items(client, keys)
     email, _, attacker = keys
     planted = client.encrypt(attacker, b"planted", context=COLUMN)

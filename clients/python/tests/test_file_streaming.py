@@ -1,5 +1,6 @@
 """The file helpers stream: a multi-MiB file goes through in chunk-sized reads and writes, with memory
 bounded by a few chunks rather than by the file."""
+
 from __future__ import annotations
 
 import hashlib

@@ -1,4 +1,5 @@
 """GenerateDataKey and the data-key file helpers through the sync client against the real server."""
+
 from __future__ import annotations
 
 import io
@@ -44,8 +45,9 @@ def test_file_round_trip_through_paths(client: cipherd.Client, key_name: str, tm
     client.create_key(key_name)
     plaintext = os.urandom(200_000)
     (tmp_path / "report.pdf").write_bytes(plaintext)
-    sealed = client.encrypt_file(key_name, tmp_path / "report.pdf", tmp_path / "report.pdf.cfile",
-                                 context=b"reports/7", chunk_size=4096)
+    sealed = client.encrypt_file(
+        key_name, tmp_path / "report.pdf", tmp_path / "report.pdf.cfile", context=b"reports/7", chunk_size=4096
+    )
     assert (sealed.key_name, sealed.key_version, sealed.plaintext_bytes) == (key_name, 1, 200_000)
 
     with (tmp_path / "report.pdf.cfile").open("rb") as f:
@@ -67,8 +69,9 @@ def test_file_with_another_context_leaves_no_plaintext(client: cipherd.Client, k
     assert sorted(p.name for p in tmp_path.iterdir()) == ["f.cfile"]
 
 
-def test_damaged_file_fails_with_its_reason_before_the_rename(client: cipherd.Client, key_name: str,
-                                                              tmp_path: Path) -> None:
+def test_damaged_file_fails_with_its_reason_before_the_rename(
+    client: cipherd.Client, key_name: str, tmp_path: Path
+) -> None:
     client.create_key(key_name)
     sealed = io.BytesIO()
     client.encrypt_file(key_name, io.BytesIO(os.urandom(1000)), sealed, chunk_size=64)
@@ -77,14 +80,13 @@ def test_damaged_file_fails_with_its_reason_before_the_rename(client: cipherd.Cl
     (tmp_path / "f.cfile").write_bytes(bytes(damaged))
     with pytest.raises(cipherd.FileChunkError):
         client.decrypt_file(tmp_path / "f.cfile", tmp_path / "out")
-    (tmp_path / "cut.cfile").write_bytes(sealed.getvalue()[:-(1000 % 64 + 16)])
+    (tmp_path / "cut.cfile").write_bytes(sealed.getvalue()[: -(1000 % 64 + 16)])
     with pytest.raises(cipherd.FileTruncatedError):
         client.decrypt_file(tmp_path / "cut.cfile", tmp_path / "out")
     assert not (tmp_path / "out").exists()
 
 
-def test_rewrap_file_key_after_rotation_keeps_the_chunks(client: cipherd.Client, key_name: str,
-                                                         tmp_path: Path) -> None:
+def test_rewrap_file_key_after_rotation_keeps_the_chunks(client: cipherd.Client, key_name: str, tmp_path: Path) -> None:
     client.create_key(key_name)
     plaintext = os.urandom(5000)
     path = tmp_path / "f.cfile"

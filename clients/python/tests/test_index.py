@@ -1,4 +1,5 @@
 """Blind indexes (ComputeIndex, ComputeIndexBatch) through the sync client against the real server."""
+
 from __future__ import annotations
 
 import time
@@ -23,14 +24,18 @@ def test_an_index_key_is_an_hmac_key_of_256_bits(client: cipherd.Client, index_k
     assert (version.key_size_bits, version.mode) == (256, Mode.HMAC)
 
 
-@pytest.mark.parametrize(("stored", "queried", "normalization"), [
-    pytest.param("alice@example.com", "  ALICE@Example.COM\u00a0", EMAIL, id="trim-and-casefold"),
-    pytest.param("strasse", "Straße", Normalization(casefold=True), id="casefold-sharp-s"),
-    pytest.param("file 1", "\ufb01le \u2460", Normalization(nfkc=True), id="nfkc-ligature-and-circled-digit"),
-    pytest.param("bob", "\u3000bob\t", Normalization(trim=True), id="trim-ideographic-space"),
-])
-def test_normalized_values_get_equal_indexes(client: cipherd.Client, index_key: str, stored: str, queried: str,
-                                             normalization: Normalization) -> None:
+@pytest.mark.parametrize(
+    ("stored", "queried", "normalization"),
+    [
+        pytest.param("alice@example.com", "  ALICE@Example.COM\u00a0", EMAIL, id="trim-and-casefold"),
+        pytest.param("strasse", "Straße", Normalization(casefold=True), id="casefold-sharp-s"),
+        pytest.param("file 1", "\ufb01le \u2460", Normalization(nfkc=True), id="nfkc-ligature-and-circled-digit"),
+        pytest.param("bob", "\u3000bob\t", Normalization(trim=True), id="trim-ideographic-space"),
+    ],
+)
+def test_normalized_values_get_equal_indexes(
+    client: cipherd.Client, index_key: str, stored: str, queried: str, normalization: Normalization
+) -> None:
     first = client.compute_index(index_key, stored, normalization=normalization)
     second = client.compute_index(index_key, queried, normalization=normalization)
     assert first.index == second.index and len(first.index) == 32
@@ -89,11 +94,16 @@ def test_an_index_key_neither_encrypts_nor_rotates_into_a_cipher(client: cipherd
 
 
 def test_batch_answers_every_item_in_order(client: cipherd.Client, index_key: str) -> None:
-    results = client.compute_index_batch(index_key, [
-        IndexItem("Alice@Example.com ", reference="a"),
-        IndexItem(b"\xc3\x28", reference="not-utf8"),
-        "bob@example.com",
-    ], normalization=EMAIL, length_bytes=8)
+    results = client.compute_index_batch(
+        index_key,
+        [
+            IndexItem("Alice@Example.com ", reference="a"),
+            IndexItem(b"\xc3\x28", reference="not-utf8"),
+            "bob@example.com",
+        ],
+        normalization=EMAIL,
+        length_bytes=8,
+    )
     assert [r.reference for r in results] == ["a", "not-utf8", ""]
     assert results[0].unwrap() == client.compute_index(index_key, "alice@example.com", length_bytes=8).index
     assert results[0].key_version == 1 and len(results[2].unwrap()) == 8
@@ -106,7 +116,8 @@ def test_index_of_a_missing_key_is_not_found(client: cipherd.Client, key_name: s
 
 
 def test_re_index_after_rotation_matches_compute_index_and_the_old_version_retires(
-        client: cipherd.Client, index_key: str) -> None:
+    client: cipherd.Client, index_key: str
+) -> None:
     data_key = index_key + "-data"
     client.create_key(data_key)
     column = b"accounts.email"
@@ -118,15 +129,18 @@ def test_re_index_after_rotation_matches_compute_index_and_the_old_version_retir
     quiet = timedelta(seconds=1)
     time.sleep(1.1)  # the rows' v1 indexes are now older than the quiet period
 
-    results = client.re_index_batch(index_key, [CiphertextItem(r, context=column, reference=str(i))
-                                                for i, r in enumerate(rows)],
-                                    normalization=EMAIL, length_bytes=16, expected_key=data_key)
+    results = client.re_index_batch(
+        index_key,
+        [CiphertextItem(r, context=column, reference=str(i)) for i, r in enumerate(rows)],
+        normalization=EMAIL,
+        length_bytes=16,
+        expected_key=data_key,
+    )
     for i, result in enumerate(results):
         reindexed = result.unwrap()
         assert result.reference == str(i)
         assert (reindexed.key_version, reindexed.source_key_version) == (2, 1)
-        assert reindexed.index == client.compute_index(index_key, emails[i], normalization=EMAIL,
-                                                       length_bytes=16).index
+        assert reindexed.index == client.compute_index(index_key, emails[i], normalization=EMAIL, length_bytes=16).index
     one = client.re_index(index_key, rows[0], context=column, normalization=EMAIL, length_bytes=16)
     assert one.index == results[0].unwrap().index
     with pytest.raises(cipherd.DecryptionFailedError):
@@ -135,8 +149,9 @@ def test_re_index_after_rotation_matches_compute_index_and_the_old_version_retir
         client.re_index(index_key, rows[0], context=column, expected_key="payments-*")
     assert unexpected.value.reason == "UNEXPECTED_KEY"
 
-    lookup = client.compute_index(index_key, " ALICE@example.com", normalization=EMAIL, length_bytes=16,
-                                  all_versions=True)
+    lookup = client.compute_index(
+        index_key, " ALICE@example.com", normalization=EMAIL, length_bytes=16, all_versions=True
+    )
     assert list(lookup.versions) == [2, 1]
     v1 = client.get_key_census(index_key, quiet_period=quiet).versions[0]
     assert (v1.version, v1.in_use, v1.usage.indexes, v1.usage.index_lookups) == (1, False, 2, 1)

@@ -1,14 +1,22 @@
 """The client's key and legacy types against the generated messages, without a server: each field goes to
 and comes from the proto field the spec names, and secrets stay out of reprs."""
+
 from __future__ import annotations
 
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
 
 import pytest
 
 import cipherd
 from cipherd import (
-    CiphertextItem, KeyPolicy, LegacyCipher, LegacyCiphertext, LegacyIv, Mode, _admin_convert, _convert,
+    CiphertextItem,
+    KeyPolicy,
+    LegacyCipher,
+    LegacyCiphertext,
+    LegacyIv,
+    Mode,
+    _admin_convert,
+    _convert,
 )
 from cipherd.v1 import key_admin_service_pb2 as admin
 from cipherd.v1 import keys_pb2
@@ -23,11 +31,14 @@ def test_a_legacy_ciphertext_takes_exactly_one_form_of_data() -> None:
         LegacyCiphertext("old", raw=b"", key_version=-1)
 
 
-@pytest.mark.parametrize(("legacy", "field", "value"), [
-    (LegacyCiphertext("old", raw=b"\xff\x06"), "raw", b"\xff\x06"),
-    (LegacyCiphertext("old", hex="FF06A56B"), "hex", "FF06A56B"),
-    (LegacyCiphertext("old", base64="/walrw=="), "base64", "/walrw=="),
-])
+@pytest.mark.parametrize(
+    ("legacy", "field", "value"),
+    [
+        (LegacyCiphertext("old", raw=b"\xff\x06"), "raw", b"\xff\x06"),
+        (LegacyCiphertext("old", hex="FF06A56B"), "hex", "FF06A56B"),
+        (LegacyCiphertext("old", base64="/walrw=="), "base64", "/walrw=="),
+    ],
+)
 def test_legacy_data_goes_to_its_oneof_field(legacy: LegacyCiphertext, field: str, value: object) -> None:
     message = _convert.legacy_to_proto(legacy)
     assert message.WhichOneof("data") == field and getattr(message, field) == value
@@ -53,13 +64,13 @@ def test_legacy_items_go_as_legacy_in_every_rewrap_with_the_target_key() -> None
 
 
 def test_import_key_request_names_the_legacy_cipher_and_iv_convention() -> None:
-    request = _admin_convert.import_key_request("old", b"", None, False, LegacyCipher.MYSQL_AES_ECB, None, b"",
-                                                "1234567890")
+    request = _admin_convert.import_key_request(
+        "old", b"", None, False, LegacyCipher.MYSQL_AES_ECB, None, b"", "1234567890"
+    )
     assert request.legacy_cipher == keys_pb2.LEGACY_CIPHER_MYSQL_AES_ECB
     assert request.legacy_iv == keys_pb2.LEGACY_IV_UNSPECIFIED and request.mode == keys_pb2.MODE_UNSPECIFIED
     assert request.passphrase == b"1234567890" and not request.key_material
-    fixed = _admin_convert.import_key_request("old", b"k" * 16, None, False, "aes_cbc", LegacyIv.FIXED,
-                                              b"v" * 16, b"")
+    fixed = _admin_convert.import_key_request("old", b"k" * 16, None, False, "aes_cbc", LegacyIv.FIXED, b"v" * 16, b"")
     assert (fixed.legacy_cipher, fixed.legacy_iv) == (keys_pb2.LEGACY_CIPHER_AES_CBC, keys_pb2.LEGACY_IV_FIXED)
     assert fixed.legacy_fixed_iv == b"v" * 16
     with pytest.raises(ValueError):
@@ -76,8 +87,9 @@ def test_every_legacy_cipher_and_iv_has_its_proto_enum_and_back() -> None:
 
 
 def test_policy_periods_are_timedeltas_on_both_sides() -> None:
-    policy = KeyPolicy(min_decryption_version=2, auto_rotate_period=timedelta(days=30),
-                       max_encryptions_per_version=1 << 20)
+    policy = KeyPolicy(
+        min_decryption_version=2, auto_rotate_period=timedelta(days=30), max_encryptions_per_version=1 << 20
+    )
     message = _admin_convert.policy_to_proto(policy)
     assert message is not None
     assert message.auto_rotate_period.seconds == 30 * 86400 and message.max_encryptions_per_version == 1 << 20
@@ -89,19 +101,36 @@ def test_policy_periods_are_timedeltas_on_both_sides() -> None:
 
 
 def test_key_versions_read_mode_legacy_cipher_and_usage() -> None:
-    used = datetime(2026, 5, 1, 12, 30, tzinfo=timezone.utc)
-    message = keys_pb2.Key(key_name="k", current_version=2, versions=[
-        keys_pb2.KeyVersion(version=1, legacy_cipher=keys_pb2.LEGACY_CIPHER_AES_CBC,
-                            legacy_iv=keys_pb2.LEGACY_IV_SEPARATE, key_size_bits=256, imported=True),
-        keys_pb2.KeyVersion(version=2, mode=keys_pb2.MODE_XGCM, key_size_bits=256,
-                            usage=keys_pb2.KeyVersionUsage(encryptions=5, decryptions=3, rewraps=1)),
-    ])
+    used = datetime(2026, 5, 1, 12, 30, tzinfo=UTC)
+    message = keys_pb2.Key(
+        key_name="k",
+        current_version=2,
+        versions=[
+            keys_pb2.KeyVersion(
+                version=1,
+                legacy_cipher=keys_pb2.LEGACY_CIPHER_AES_CBC,
+                legacy_iv=keys_pb2.LEGACY_IV_SEPARATE,
+                key_size_bits=256,
+                imported=True,
+            ),
+            keys_pb2.KeyVersion(
+                version=2,
+                mode=keys_pb2.MODE_XGCM,
+                key_size_bits=256,
+                usage=keys_pb2.KeyVersionUsage(encryptions=5, decryptions=3, rewraps=1),
+            ),
+        ],
+    )
     message.versions[0].create_time.FromDatetime(used)
     message.versions[1].usage.last_used_time.FromDatetime(used)
     key = _admin_convert.key_from_proto(message)
     old, new = key.versions
-    assert (old.mode, old.legacy_cipher, old.legacy_iv, old.imported) == (None, LegacyCipher.AES_CBC,
-                                                                          LegacyIv.SEPARATE, True)
+    assert (old.mode, old.legacy_cipher, old.legacy_iv, old.imported) == (
+        None,
+        LegacyCipher.AES_CBC,
+        LegacyIv.SEPARATE,
+        True,
+    )
     assert old.create_time == used and old.usage == cipherd.KeyVersionUsage()
     assert (new.mode, new.legacy_cipher, new.create_time) == (Mode.XGCM, None, None)
     assert (new.usage.encryptions, new.usage.decryptions, new.usage.rewraps) == (5, 3, 1)
@@ -113,9 +142,13 @@ def test_key_versions_read_mode_legacy_cipher_and_usage() -> None:
 
 def test_census_reads_every_version_and_the_safe_minimum() -> None:
     response = admin.GetKeyCensusResponse(
-        key=keys_pb2.Key(key_name="k", current_version=3), safe_min_decryption_version=2,
-        versions=[admin.VersionCensus(version=2, in_use=True, usage=keys_pb2.KeyVersionUsage(decryptions=4)),
-                  admin.VersionCensus(version=3, in_use=False)])
+        key=keys_pb2.Key(key_name="k", current_version=3),
+        safe_min_decryption_version=2,
+        versions=[
+            admin.VersionCensus(version=2, in_use=True, usage=keys_pb2.KeyVersionUsage(decryptions=4)),
+            admin.VersionCensus(version=3, in_use=False),
+        ],
+    )
     census = _admin_convert.census_from_proto(response)
     assert census.safe_min_decryption_version == 2 and census.key.key_name == "k"
     assert [(v.version, v.in_use, v.usage.decryptions) for v in census.versions] == [(2, True, 4), (3, False, 0)]

@@ -1,6 +1,7 @@
 """Legacy ciphertexts against the real server: keys imported by passphrase or bytes, data made by MySQL or
 by Python's cryptography (an implementation independent of the server's), rewrapped by every ReEncrypt
 form into a cipherd key, and decrypted back."""
+
 from __future__ import annotations
 
 import base64
@@ -10,10 +11,10 @@ from collections.abc import AsyncIterator, Iterator
 import pytest
 from cryptography.hazmat.primitives import padding
 from cryptography.hazmat.primitives.ciphers import Cipher, algorithms, modes
+from mysql_sample_export import MYSQL_HELLO, mysql_aes_encrypt  # examples/: MySQL's AES_ENCRYPT, made here
 
 import cipherd
 from cipherd import CiphertextItem, LegacyCipher, LegacyCiphertext, LegacyIv, Mode
-from mysql_sample_export import MYSQL_HELLO, mysql_aes_encrypt  # examples/: MySQL's AES_ENCRYPT, made here
 from server import RunningServer
 
 
@@ -30,27 +31,33 @@ def target(client: cipherd.Client, key_name: str) -> str:
     return key_name + "-gcm"
 
 
-def test_mysql_known_answer_imported_by_passphrase_rewraps_to_hello(client: cipherd.Client, key_name: str,
-                                                                    target: str) -> None:
+def test_mysql_known_answer_imported_by_passphrase_rewraps_to_hello(
+    client: cipherd.Client, key_name: str, target: str
+) -> None:
     key = client.import_key(key_name, legacy_cipher=LegacyCipher.MYSQL_AES_ECB, passphrase="1234567890")
     version = key.versions[-1]
     assert (version.mode, version.legacy_cipher, version.key_size_bits) == (None, LegacyCipher.MYSQL_AES_ECB, 128)
     raw = bytes.fromhex(MYSQL_HELLO)
-    for legacy in (LegacyCiphertext(key_name, hex=MYSQL_HELLO), LegacyCiphertext(key_name, hex=MYSQL_HELLO.lower()),
-                   LegacyCiphertext(key_name, raw=raw),
-                   LegacyCiphertext(key_name, base64=base64.b64encode(raw).decode())):
+    for legacy in (
+        LegacyCiphertext(key_name, hex=MYSQL_HELLO),
+        LegacyCiphertext(key_name, hex=MYSQL_HELLO.lower()),
+        LegacyCiphertext(key_name, raw=raw),
+        LegacyCiphertext(key_name, base64=base64.b64encode(raw).decode()),
+    ):
         rewrapped = client.re_encrypt(legacy, key_name=target, context=b"users.name/1")
         assert cipherd.parse_ciphertext(rewrapped.ciphertext).key_name == target
         assert rewrapped.source_key_version == version.version
         assert client.decrypt(rewrapped.ciphertext, context=b"users.name/1") == b"HELLO"
 
 
-def test_a_column_rewraps_in_one_stream_with_a_broken_row_failing_alone(client: cipherd.Client, key_name: str,
-                                                                        target: str) -> None:
+def test_a_column_rewraps_in_one_stream_with_a_broken_row_failing_alone(
+    client: cipherd.Client, key_name: str, target: str
+) -> None:
     client.import_key(key_name, legacy_cipher="mysql_aes_ecb", passphrase=b"a key string longer than 16 bytes")
     values = {str(i): f"row {i}: {'x' * (i % 40)}".encode() for i in range(1, 601)}
-    column = {row_id: mysql_aes_encrypt(v, b"a key string longer than 16 bytes").hex().upper()
-              for row_id, v in values.items()}
+    column = {
+        row_id: mysql_aes_encrypt(v, b"a key string longer than 16 bytes").hex().upper() for row_id, v in values.items()
+    }
     column["300"] = column["300"][:-2]  # a row that lost a byte: not whole AES blocks
 
     def rows() -> Iterator[CiphertextItem]:
@@ -63,22 +70,26 @@ def test_a_column_rewraps_in_one_stream_with_a_broken_row_failing_alone(client: 
     assert [r.reference for r in failed] == ["300"]
     assert isinstance(failed[0].error, cipherd.DecryptionFailedError)
     assert all(cipherd.parse_ciphertext(r.unwrap().ciphertext).mode is Mode.GCM for r in results if r.ok)
-    decrypted = client.decrypt_stream(CiphertextItem(r.unwrap().ciphertext, context=r.reference.encode(),
-                                                     reference=r.reference) for r in results if r.ok)
+    decrypted = client.decrypt_stream(
+        CiphertextItem(r.unwrap().ciphertext, context=r.reference.encode(), reference=r.reference)
+        for r in results
+        if r.ok
+    )
     assert {r.reference: r.unwrap() for r in decrypted} == {k: v for k, v in values.items() if k != "300"}
 
 
-def test_batch_rewraps_legacy_and_cipherd_items_together(client: cipherd.Client, key_name: str,
-                                                         target: str) -> None:
+def test_batch_rewraps_legacy_and_cipherd_items_together(client: cipherd.Client, key_name: str, target: str) -> None:
     key, iv = os.urandom(32), os.urandom(16)
-    client.import_key(key_name, key, legacy_cipher=LegacyCipher.AES_CBC, legacy_iv=LegacyIv.FIXED,
-                      legacy_fixed_iv=iv)
+    client.import_key(key_name, key, legacy_cipher=LegacyCipher.AES_CBC, legacy_iv=LegacyIv.FIXED, legacy_fixed_iv=iv)
     ours = client.encrypt(target, b"already cipherd")
-    results = client.re_encrypt_batch([
-        CiphertextItem(LegacyCiphertext(key_name, raw=_aes_cbc(key, iv, b"fixed iv")), reference="legacy"),
-        CiphertextItem(ours, reference="cipherd"),
-        CiphertextItem(LegacyCiphertext(key_name, raw=_aes_cbc(os.urandom(32), iv, b"other key")), reference="bad"),
-    ], key_name=target)
+    results = client.re_encrypt_batch(
+        [
+            CiphertextItem(LegacyCiphertext(key_name, raw=_aes_cbc(key, iv, b"fixed iv")), reference="legacy"),
+            CiphertextItem(ours, reference="cipherd"),
+            CiphertextItem(LegacyCiphertext(key_name, raw=_aes_cbc(os.urandom(32), iv, b"other key")), reference="bad"),
+        ],
+        key_name=target,
+    )
     assert [r.reference for r in results] == ["legacy", "cipherd", "bad"]
     assert client.decrypt(results[0].unwrap().ciphertext) == b"fixed iv"
     assert client.decrypt(results[1].unwrap().ciphertext) == b"already cipherd"
@@ -102,8 +113,7 @@ def test_bad_hex_fails_without_quoting_it(client: cipherd.Client, key_name: str,
     assert "legacy.hex" in raised.value.details and "SECRET" not in raised.value.details
 
 
-async def test_async_stream_rewraps_legacy_items_with_their_own_ivs(plain_server: RunningServer,
-                                                                   key_name: str) -> None:
+async def test_async_stream_rewraps_legacy_items_with_their_own_ivs(plain_server: RunningServer, key_name: str) -> None:
     key = os.urandom(16)
     async with cipherd.AsyncClient(plain_server.target) as c:
         imported = await c.import_key(key_name, key, legacy_cipher=LegacyCipher.AES_CBC, legacy_iv=LegacyIv.SEPARATE)

@@ -1,10 +1,11 @@
 """Key lifecycle: disable, destruction, deletion and retirement against the real server, and the states read
 from a key."""
+
 from __future__ import annotations
 
 import time
 from collections.abc import Callable
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
 from typing import TypeVar
 
 import grpc
@@ -31,16 +32,24 @@ def first_call(call: Callable[[], T], rpc: str) -> T:
 
 
 def near(moment: datetime | None, expected: timedelta) -> bool:
-    return moment is not None and abs(moment - datetime.now(timezone.utc) - expected) < timedelta(minutes=2)
+    return moment is not None and abs(moment - datetime.now(UTC) - expected) < timedelta(minutes=2)
 
 
 def test_states_are_read_from_the_key() -> None:
     when = timestamp_pb2.Timestamp(seconds=1_800_000_000)
-    key = key_from_proto(keys_pb2.Key(
-        key_name="k", current_version=2, state=keys_pb2.KEY_STATE_DELETION_SCHEDULED, delete_time=when,
-        versions=[keys_pb2.KeyVersion(version=1, state=keys_pb2.KEY_VERSION_STATE_DESTROYED, destroy_time=when),
-                  keys_pb2.KeyVersion(version=2)]))
-    assert key.state is KeyState.DELETION_SCHEDULED and key.delete_time == datetime.fromtimestamp(1_800_000_000, timezone.utc)
+    key = key_from_proto(
+        keys_pb2.Key(
+            key_name="k",
+            current_version=2,
+            state=keys_pb2.KEY_STATE_DELETION_SCHEDULED,
+            delete_time=when,
+            versions=[
+                keys_pb2.KeyVersion(version=1, state=keys_pb2.KEY_VERSION_STATE_DESTROYED, destroy_time=when),
+                keys_pb2.KeyVersion(version=2),
+            ],
+        )
+    )
+    assert key.state is KeyState.DELETION_SCHEDULED and key.delete_time == datetime.fromtimestamp(1_800_000_000, UTC)
     assert key.version(1).state is KeyVersionState.DESTROYED and key.version(1).destroy_time == key.delete_time
     # A server that sends no state serves the key and the version.
     assert key.version(2).state is KeyVersionState.ENABLED and key.version(2).destroy_time is None
@@ -102,7 +111,9 @@ def test_retire_refuses_versions_in_use_then_retires(client: cipherd.Client, key
     assert plan.key.policy.min_decryption_version <= 1
     done = client.retire_key_versions(key_name, 3, quiet_period=quiet, pending_window=timedelta(days=1))
     assert done.key.policy.min_decryption_version == 3 and near(done.destroy_time, timedelta(days=1))
-    assert [v.state for v in done.key.versions] == [KeyVersionState.DESTRUCTION_SCHEDULED] * 2 + [KeyVersionState.ENABLED]
+    assert [v.state for v in done.key.versions] == [KeyVersionState.DESTRUCTION_SCHEDULED] * 2 + [
+        KeyVersionState.ENABLED
+    ]
     with pytest.raises(cipherd.FailedPreconditionError) as gone:
         client.decrypt(ciphertext)
     assert not isinstance(gone.value, cipherd.DecryptionFailedError)
@@ -126,19 +137,25 @@ async def test_async_disable_and_enable(plain_server: RunningServer, key_name: s
         assert (await c.cancel_key_deletion(key_name)).state is KeyState.DISABLED
 
 
-def test_retire_is_refused_by_an_inventory_below_n_and_allowed_at_or_above(client: cipherd.Client,
-                                                                          key_name: str) -> None:
+def test_retire_is_refused_by_an_inventory_below_n_and_allowed_at_or_above(
+    client: cipherd.Client, key_name: str
+) -> None:
     client.create_key(key_name)
     client.rotate_key(key_name)
     client.rotate_key(key_name)
     quiet = timedelta(seconds=1)
     time.sleep(1.2)
-    scanned = datetime(2026, 11, 24, 8, 0, tzinfo=timezone.utc)
+    scanned = datetime(2026, 11, 24, 8, 0, tzinfo=UTC)
     one_row = cipherd.DataInventory(key_name, "postgres:users.email", {2: 1, 3: 99}, scanned, 100)
 
     with pytest.raises(cipherd.KeyVersionsInUseError) as refused:
-        client.retire_key_versions(key_name, 3, quiet_period=quiet, dry_run=True,
-                                   inventories=[cipherd.DataInventory(key_name, "file:a.jsonl#email", {3: 4}), one_row])
+        client.retire_key_versions(
+            key_name,
+            3,
+            quiet_period=quiet,
+            dry_run=True,
+            inventories=[cipherd.DataInventory(key_name, "file:a.jsonl#email", {3: 4}), one_row],
+        )
     assert refused.value.versions == (2,) and refused.value.source == "postgres:users.email"
     assert "still counts 1 ciphertext under v2" in refused.value.details
 
@@ -146,8 +163,13 @@ def test_retire_is_refused_by_an_inventory_below_n_and_allowed_at_or_above(clien
     plan = client.retire_key_versions(key_name, 3, quiet_period=quiet, dry_run=True, inventories=[clean])
     assert plan.retired_versions == (1, 2)
     with pytest.raises(cipherd.InvalidArgumentError):
-        client.retire_key_versions(key_name, 3, quiet_period=quiet, dry_run=True,
-                                   inventories=[cipherd.DataInventory("someone-else", "db", {3: 1})])
+        client.retire_key_versions(
+            key_name,
+            3,
+            quiet_period=quiet,
+            dry_run=True,
+            inventories=[cipherd.DataInventory("someone-else", "db", {3: 1})],
+        )
 
 
 def test_a_failed_decrypt_is_use_and_cancel_destruction_on_use(client: cipherd.Client, key_name: str) -> None:
@@ -181,6 +203,11 @@ async def test_async_retire_takes_inventories(plain_server: RunningServer, key_n
         await c.create_key(key_name)
         await c.rotate_key(key_name)
         with pytest.raises(cipherd.KeyVersionsInUseError) as refused:
-            await c.retire_key_versions(key_name, 2, quiet_period=timedelta(seconds=1), dry_run=True,
-                                        inventories=[cipherd.DataInventory(key_name, "postgres:t.c", {1: 3})])
+            await c.retire_key_versions(
+                key_name,
+                2,
+                quiet_period=timedelta(seconds=1),
+                dry_run=True,
+                inventories=[cipherd.DataInventory(key_name, "postgres:t.c", {1: 3})],
+            )
         assert refused.value.source == "postgres:t.c" and refused.value.versions == (1,)

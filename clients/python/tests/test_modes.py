@@ -1,4 +1,5 @@
 """The xgcm and siv modes through the sync client against the real server."""
+
 from __future__ import annotations
 
 import pytest

@@ -2,6 +2,7 @@
 sdist first, then the wheel built from the unpacked sdist), their contents and metadata, `twine check`, and
 the wheel installed into a fresh venv outside the checkout, where a program with no source path on sys.path
 passes `mypy --strict` against it and makes real calls to the jar."""
+
 from __future__ import annotations
 
 import email.parser
@@ -38,13 +39,22 @@ class Dist:
 
 def _tracked(under: Path) -> list[Path]:
     """The files git tracks (or would track) under `under`, relative to it: what a checkout of a tag has."""
-    listed = subprocess.run(["git", "ls-files", "-z", "--cached", "--others", "--exclude-standard", "."],
-                            cwd=under, capture_output=True, check=True).stdout.decode().split("\0")
+    listed = (
+        subprocess.run(
+            ["git", "ls-files", "-z", "--cached", "--others", "--exclude-standard", "."],
+            cwd=under,
+            capture_output=True,
+            check=True,
+        )
+        .stdout.decode()
+        .split("\0")
+    )
     return [Path(name) for name in listed if name and (under / name).exists()]
 
 
-def _run(command: list[str], cwd: Path | None = None,
-         env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
+def _run(
+    command: list[str], cwd: Path | None = None, env: dict[str, str] | None = None
+) -> subprocess.CompletedProcess[str]:
     run = subprocess.run(command, capture_output=True, text=True, timeout=TIMEOUT_S, cwd=cwd, env=env)
     assert run.returncode == 0, f"{' '.join(command)} failed:\n{run.stdout}\n{run.stderr}"
     return run
@@ -70,8 +80,11 @@ def dist(tmp_path_factory: pytest.TempPathFactory) -> Dist:
 def _sources() -> set[str]:
     """The modules, stubs and marker of the package as the checkout has them, generated cipherd/v1 included."""
     src = PACKAGE / "src"
-    return {str(Path("cipherd") / p) for p in _tracked(src / "cipherd")
-            if p.suffix in (".py", ".pyi") or p.name == "py.typed"}
+    return {
+        str(Path("cipherd") / p)
+        for p in _tracked(src / "cipherd")
+        if p.suffix in (".py", ".pyi") or p.name == "py.typed"
+    }
 
 
 def _metadata(text: str) -> Message:
@@ -88,10 +101,15 @@ def test_the_wheel_holds_every_module_the_generated_code_and_py_typed(dist: Dist
         licence = wheel.read(f"cipherd-{VERSION}.dist-info/licenses/LICENSE")
     modules = {n for n in names if n.startswith("cipherd/")}
     expected = _sources()
-    assert {"cipherd/py.typed", "cipherd/v1/crypto_service_pb2.py", "cipherd/v1/crypto_service_pb2_grpc.pyi",
-            "cipherd/v1/error_reason_pb2.py"} <= expected
-    assert modules == expected, (f"missing from the wheel: {sorted(expected - modules)}; "
-                                 f"not in the source: {sorted(modules - expected)}")
+    assert {
+        "cipherd/py.typed",
+        "cipherd/v1/crypto_service_pb2.py",
+        "cipherd/v1/crypto_service_pb2_grpc.pyi",
+        "cipherd/v1/error_reason_pb2.py",
+    } <= expected
+    assert modules == expected, (
+        f"missing from the wheel: {sorted(expected - modules)}; not in the source: {sorted(modules - expected)}"
+    )
     assert licence == (REPO / "LICENSE").read_bytes()
 
 
@@ -105,7 +123,12 @@ def test_the_wheel_metadata_says_what_pip_and_an_index_need(dist: Dist) -> None:
     assert any(url.startswith("Source, https://") for url in meta.get_all("Project-URL", []))
     requires = meta.get_all("Requires-Dist", [])
     assert {r.split("<")[0].split(">")[0].split("=")[0] for r in requires} == {
-        "grpcio", "protobuf", "grpcio-status", "googleapis-common-protos", "cryptography"}
+        "grpcio",
+        "protobuf",
+        "grpcio-status",
+        "googleapis-common-protos",
+        "cryptography",
+    }
     assert all(">=" in r for r in requires), f"a dependency without a lower bound: {requires}"
     assert str(meta.get_payload()).startswith("# cipherd Python client")  # the README, as the index shows it
 
@@ -135,12 +158,23 @@ def installed(dist: Dist, tmp_path_factory: pytest.TempPathFactory) -> Iterator[
     wheel's metadata (pinned to the versions the tests run with, requirements-dev.txt, as constraints)."""
     venv = tmp_path_factory.mktemp("consumer") / "venv"
     _run([sys.executable, "-m", "venv", str(venv)])
-    _run([str(venv / "bin" / "python"), "-m", "pip", "install", "-q", "--disable-pip-version-check",
-          "-c", str(PACKAGE / "requirements-dev.txt"), str(dist.wheel)])
+    _run(
+        [
+            str(venv / "bin" / "python"),
+            "-m",
+            "pip",
+            "install",
+            "-q",
+            "--disable-pip-version-check",
+            "-c",
+            str(PACKAGE / "requirements-dev.txt"),
+            str(dist.wheel),
+        ]
+    )
     yield venv
 
 
-CONSUMER = '''\
+CONSUMER = """\
 import importlib.metadata
 import sys
 from pathlib import Path
@@ -163,17 +197,29 @@ with cipherd.Client(target) as c:
 assert reason == error_reason_pb2.ErrorReason.Name(error_reason_pb2.DECRYPTION_FAILED), reason
 header = cipherd.parse_ciphertext(ciphertext)
 print(f"cipherd {importlib.metadata.version('cipherd')}: {header.key_name}, {reason}")
-'''
+"""
 
 
-def test_a_program_outside_the_checkout_uses_the_installed_wheel(installed: Path, plain_server: RunningServer,
-                                                                  tmp_path: Path) -> None:
+def test_a_program_outside_the_checkout_uses_the_installed_wheel(
+    installed: Path, plain_server: RunningServer, tmp_path: Path
+) -> None:
     program = tmp_path / "consumer.py"
     program.write_text(CONSUMER)
     env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "PYTHONHOME", "VIRTUAL_ENV")}
     # py.typed shipped: mypy --strict reads the installed package's types (an untyped one fails the import).
-    _run([sys.executable, "-m", "mypy", "--strict", "--no-incremental", "--python-executable",
-          str(installed / "bin" / "python"), str(program)], cwd=tmp_path, env=env)
-    run = _run([str(installed / "bin" / "python"), str(program), str(REPO), plain_server.target],
-               cwd=tmp_path, env=env)
+    _run(
+        [
+            sys.executable,
+            "-m",
+            "mypy",
+            "--strict",
+            "--no-incremental",
+            "--python-executable",
+            str(installed / "bin" / "python"),
+            str(program),
+        ],
+        cwd=tmp_path,
+        env=env,
+    )
+    run = _run([str(installed / "bin" / "python"), str(program), str(REPO), plain_server.target], cwd=tmp_path, env=env)
     assert run.stdout.strip() == f"cipherd {VERSION}: demo, DECRYPTION_FAILED"

@@ -1,11 +1,12 @@
 """TLS, bearer tokens and mutual TLS against servers with an access policy."""
+
 from __future__ import annotations
 
 import pytest
+from conftest import TOKEN, Pki
 
 import cipherd
 from cipherd import TlsConfig
-from conftest import TOKEN, Pki
 from server import RunningServer
 
 
@@ -33,8 +34,7 @@ async def test_async_client_over_tls_with_token(token_server: RunningServer, pki
 
 
 def test_untrusted_server_certificate_is_unavailable(token_server: RunningServer, pki: Pki) -> None:
-    with cipherd.Client(token_server.target, tls=TlsConfig(ca=pki.other_ca.cert_bytes()), token=TOKEN,
-                        timeout=5) as c:
+    with cipherd.Client(token_server.target, tls=TlsConfig(ca=pki.other_ca.cert_bytes()), token=TOKEN, timeout=5) as c:
         with pytest.raises(cipherd.UnavailableError):
             c.encrypt("app-x", b"x")
 

@@ -3,6 +3,7 @@
 The limit is proto/README.md's "Size limits" at the server's default --max-message-bytes (4 MiB):
 3 * floor((M - 352 - context - reference) / 4) - 40 bytes.
 """
+
 from __future__ import annotations
 
 import pytest
@@ -36,16 +37,20 @@ def test_unary_at_the_limit_round_trips_and_one_byte_more_is_refused(client: cip
     with pytest.raises(cipherd.InvalidArgumentError) as raised:
         client.encrypt(name, plaintext + b"p", context=CONTEXT)
     assert raised.value.reason == "INVALID_ARGUMENT"
-    assert raised.value.details.startswith(f"plaintext is {len(plaintext) + 1} bytes; the largest this server "
-                                           f"encrypts with this context (65536 bytes) is {len(plaintext)} bytes")
+    assert raised.value.details.startswith(
+        f"plaintext is {len(plaintext) + 1} bytes; the largest this server "
+        f"encrypts with this context (65536 bytes) is {len(plaintext)} bytes"
+    )
     assert "GenerateDataKey" in raised.value.details
 
 
 def test_stream_and_batch_items_at_the_limit_come_back(client: cipherd.Client, key_name: str) -> None:
     client.create_key(key_name, mode=Mode.XGCM)
     size = largest(len(CONTEXT) + len(REFERENCE))
-    items = [EncryptItem(b"s" * size, context=CONTEXT, reference=REFERENCE),
-             EncryptItem(b"s" * (size + 1), context=CONTEXT, reference=REFERENCE + "+1")]
+    items = [
+        EncryptItem(b"s" * size, context=CONTEXT, reference=REFERENCE),
+        EncryptItem(b"s" * (size + 1), context=CONTEXT, reference=REFERENCE + "+1"),
+    ]
     fits, over = list(client.encrypt_stream(key_name, items))
     assert over.error is not None and over.error.reason == "INVALID_ARGUMENT"
     assert f"plaintext is {size + 1} bytes" in str(over.error)

@@ -1,5 +1,6 @@
 """A long stream broken mid-way by stopping the server, resumed on a new server over the same key store:
 every item answered exactly once across both runs, in order, and each answer right."""
+
 from __future__ import annotations
 
 import asyncio
@@ -22,6 +23,9 @@ BREAK_AFTER = 500
 ITEM_BYTES = 16 * 1024
 # Read slowly once the server is told to stop, so the stream is still open when its grace period ends.
 SLOW_READ_S = 0.002
+
+
+pytestmark = pytest.mark.server  # each test starts and stops its own servers
 
 
 def _plaintext(i: int) -> bytes:
@@ -67,8 +71,9 @@ def test_encrypt_stream_broken_by_a_stop_resumes_after_the_last_reference(tmp_pa
             resumed = list(c.encrypt_stream("resumed", _encrypt_items(), resume_after=broken.value.last_reference))
             everything = answered + resumed
             assert [r.reference for r in everything] == [f"row-{i}" for i in range(ITEMS)]
-            decrypted = list(c.decrypt_stream(CiphertextItem(r.unwrap(), context=b"t", reference=r.reference)
-                                              for r in everything))
+            decrypted = list(
+                c.decrypt_stream(CiphertextItem(r.unwrap(), context=b"t", reference=r.reference) for r in everything)
+            )
     finally:
         second.stop()
     assert [r.reference for r in decrypted] == [r.reference for r in everything]

@@ -1,5 +1,6 @@
 """encrypt_stream, decrypt_stream and re_encrypt_stream against the real server: order, per-item errors,
 resume_after, the input read only as answers are read, and errors raised by the input itself."""
+
 from __future__ import annotations
 
 import time
@@ -47,8 +48,9 @@ def test_resume_after_a_reference_no_item_has_is_an_error(client: cipherd.Client
         client.encrypt_stream(key_name, [b"a"], resume_after="")
 
 
-def test_an_error_raised_by_the_items_comes_after_the_answers_sent_before_it(client: cipherd.Client,
-                                                                             key_name: str) -> None:
+def test_an_error_raised_by_the_items_comes_after_the_answers_sent_before_it(
+    client: cipherd.Client, key_name: str
+) -> None:
     client.create_key(key_name)
     failure = OSError("the export file is unreadable")
 
@@ -70,8 +72,9 @@ def test_a_legacy_ciphertext_cannot_be_decrypted(client: cipherd.Client) -> None
     legacy = LegacyCiphertext("old", hex="FF06A56B4E88C828A010E9BD0CE70A89")
     good = client.encrypt("demo", b"fine")
     with pytest.raises(TypeError, match="rewrapped"):
-        for result in client.decrypt_stream([CiphertextItem(good, reference="good"),
-                                             CiphertextItem(legacy, reference="legacy")]):
+        for result in client.decrypt_stream(
+            [CiphertextItem(good, reference="good"), CiphertextItem(legacy, reference="legacy")]
+        ):
             assert result.unwrap() == b"fine"
     with pytest.raises(TypeError, match="rewrapped"):
         client.decrypt_batch([CiphertextItem(legacy)])
@@ -119,6 +122,7 @@ async def test_async_streams_take_sync_and_async_items(plain_server: RunningServ
 
 async def test_async_stream_input_error_is_raised_after_the_answers(plain_server: RunningServer) -> None:
     async with cipherd.AsyncClient(plain_server.target) as c:
+
         async def rows() -> AsyncIterator[EncryptItem]:
             yield EncryptItem(b"a", reference="a")
             raise LookupError("row 2 is missing")
@@ -135,7 +139,8 @@ def _context_of(row_id: int) -> bytes:
 
 
 def test_re_encrypt_stream_rewraps_a_context_bound_column_with_each_rows_context(
-        client: cipherd.Client, key_name: str) -> None:
+    client: cipherd.Client, key_name: str
+) -> None:
     client.create_key(key_name)
     rows = {i: client.encrypt(key_name, f"user{i}@example.com".encode(), context=_context_of(i)) for i in range(1, 4)}
     client.rotate_key(key_name)

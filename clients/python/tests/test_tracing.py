@@ -2,6 +2,7 @@
 standard gRPC instrumentation (opentelemetry-instrumentation-grpc) patching the channels the client opens:
 the server, tracing at sampling 0 so that only a caller's sampled span makes it trace, writes the caller's
 trace id into the call's audit record."""
+
 from __future__ import annotations
 
 import asyncio
@@ -32,9 +33,18 @@ def traced_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Ru
     workdir = tmp_path_factory.mktemp("traced")
     audit_log = workdir / "audit.log"
     # Nothing listens at the endpoint: the spans are dropped, the audit record is what this test reads.
-    server = start_server(workdir, ["--otel-endpoint", f"http://127.0.0.1:{_closed_port()}",
-                                    "--otel-sampling-ratio", "0", "--audit-log", str(audit_log)],
-                          grpc.insecure_channel)
+    server = start_server(
+        workdir,
+        [
+            "--otel-endpoint",
+            f"http://127.0.0.1:{_closed_port()}",
+            "--otel-sampling-ratio",
+            "0",
+            "--audit-log",
+            str(audit_log),
+        ],
+        grpc.insecure_channel,
+    )
     try:
         with cipherd.Client(server.target) as client:
             client.create_key("traced")
@@ -76,8 +86,9 @@ def _encrypt_calls(audit_log: Path) -> int:
     return sum(1 for line in audit_log.read_text().splitlines() if '"type":"call"' in line and "/Encrypt" in line)
 
 
-def test_sync_client_carries_the_callers_trace(traced_server: tuple[RunningServer, Path],
-                                               provider: TracerProvider) -> None:
+def test_sync_client_carries_the_callers_trace(
+    traced_server: tuple[RunningServer, Path], provider: TracerProvider
+) -> None:
     server, audit_log = traced_server
     tracer = provider.get_tracer("checkout")
     with cipherd.Client(server.target) as client:
@@ -92,8 +103,9 @@ def test_sync_client_carries_the_callers_trace(traced_server: tuple[RunningServe
     assert _record_of(audit_log, before + 2).get("trace_id") != trace_id
 
 
-def test_async_client_carries_the_callers_trace(traced_server: tuple[RunningServer, Path],
-                                                provider: TracerProvider) -> None:
+def test_async_client_carries_the_callers_trace(
+    traced_server: tuple[RunningServer, Path], provider: TracerProvider
+) -> None:
     server, audit_log = traced_server
     tracer = provider.get_tracer("checkout")
 

@@ -1,4 +1,5 @@
 """Values that hold secrets or ciphertexts keep them out of repr, so logging a result leaks nothing."""
+
 from __future__ import annotations
 
 import cipherd

@@ -1,7 +1,8 @@
 """Per-version usage, the version census and the rotation policy fields against the real server."""
+
 from __future__ import annotations
 
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
 
 import pytest
 
@@ -10,9 +11,10 @@ from cipherd import KeyPolicy
 from server import RunningServer
 
 
-def test_get_key_counts_each_versions_encryptions_decryptions_and_rewraps(client: cipherd.Client,
-                                                                           key_name: str) -> None:
-    before = datetime.now(timezone.utc) - timedelta(seconds=5)
+def test_get_key_counts_each_versions_encryptions_decryptions_and_rewraps(
+    client: cipherd.Client, key_name: str
+) -> None:
+    before = datetime.now(UTC) - timedelta(seconds=5)
     client.create_key(key_name)
     texts = [client.encrypt(key_name, b"x") for _ in range(3)]
     client.decrypt(texts[0])

@@ -9,9 +9,24 @@ import { CryptoServiceClient, ReEncryptRequest } from "./gen/cipherd/v1/crypto_s
 import { type AuditCheckpoint, type AuditHead, AuditServiceClient } from "./gen/cipherd/v1/audit_service.js";
 import { KeyAdminServiceClient } from "./gen/cipherd/v1/key_admin_service.js";
 import type { Key } from "./gen/cipherd/v1/keys.js";
-import { census, censusRequest, type ImportOptions, importKeyRequest, type KeyCensus, type PolicyInput, policyToProto } from "./keys.js";
+import {
+  census,
+  censusRequest,
+  type ImportOptions,
+  importKeyRequest,
+  type KeyCensus,
+  type PolicyInput,
+  policyToProto,
+} from "./keys.js";
 import { type LegacyCiphertext, legacyToProto } from "./legacy.js";
-import { deletionRequest, destructionRequest, type RetireOptions, type Retirement, retirement, retireRequest } from "./lifecycle.js";
+import {
+  deletionRequest,
+  destructionRequest,
+  type RetireOptions,
+  type Retirement,
+  retirement,
+  retireRequest,
+} from "./lifecycle.js";
 import type { ByteSource } from "./file/byte-reader.js";
 import { decryptFile, encryptFile, rewrapFileKey } from "./file/paths.js";
 import type { FileInfo } from "./file/stream-cipher.js";
@@ -91,14 +106,30 @@ export class CipherdClient {
   // CryptoService
 
   /** The ciphertext of `plaintext` under the key's current version (or `keyVersion`). */
-  async encrypt(keyName: string, plaintext: Uint8Array, options: CallOptions & { context?: Uint8Array; keyVersion?: number } = {}): Promise<string> {
-    const request = { keyName, plaintext, context: options.context ?? new Uint8Array(0), keyVersion: options.keyVersion ?? 0 };
+  async encrypt(
+    keyName: string,
+    plaintext: Uint8Array,
+    options: CallOptions & { context?: Uint8Array; keyVersion?: number } = {},
+  ): Promise<string> {
+    const request = {
+      keyName,
+      plaintext,
+      context: options.context ?? new Uint8Array(0),
+      keyVersion: options.keyVersion ?? 0,
+    };
     return (await this.unary(this.crypto.encrypt.bind(this.crypto), request, options)).ciphertext;
   }
 
   /** The plaintext of `ciphertext`; see ExpectedKeyOption for `expectedKey`, which a column with one key should set. */
-  async decrypt(ciphertext: string, options: CallOptions & ExpectedKeyOption & { context?: Uint8Array } = {}): Promise<Uint8Array> {
-    const request = { ciphertext, context: options.context ?? new Uint8Array(0), expectedKey: options.expectedKey ?? "" };
+  async decrypt(
+    ciphertext: string,
+    options: CallOptions & ExpectedKeyOption & { context?: Uint8Array } = {},
+  ): Promise<Uint8Array> {
+    const request = {
+      ciphertext,
+      context: options.context ?? new Uint8Array(0),
+      expectedKey: options.expectedKey ?? "",
+    };
     return (await this.unary(this.crypto.decrypt.bind(this.crypto), request, options)).plaintext;
   }
 
@@ -122,13 +153,20 @@ export class CipherdClient {
     return { ciphertext: r.ciphertext, keyVersion: r.keyVersion, sourceKeyVersion: r.sourceKeyVersion };
   }
 
-  async encryptBatch(keyName: string, items: Iterable<EncryptItem | Uint8Array>, options?: CallOptions): Promise<ItemResult<string>[]> {
+  async encryptBatch(
+    keyName: string,
+    items: Iterable<EncryptItem | Uint8Array>,
+    options?: CallOptions,
+  ): Promise<ItemResult<string>[]> {
     const request = { keyName, items: [...items].map((i) => convert.encryptBatchItem(i, keyName)) };
     return convert.encryptResults(await this.unary(this.crypto.encryptBatch.bind(this.crypto), request, options));
   }
 
   /** The plaintext of each item; `expectedKey` (ExpectedKeyOption) for every item without its own. */
-  async decryptBatch(items: Iterable<CiphertextItem | string>, options: CallOptions & ExpectedKeyOption = {}): Promise<ItemResult<Uint8Array>[]> {
+  async decryptBatch(
+    items: Iterable<CiphertextItem | string>,
+    options: CallOptions & ExpectedKeyOption = {},
+  ): Promise<ItemResult<Uint8Array>[]> {
     const request = { items: [...items].map(convert.decryptBatchItem), expectedKey: options.expectedKey ?? "" };
     return convert.decryptResults(await this.unary(this.crypto.decryptBatch.bind(this.crypto), request, options));
   }
@@ -137,9 +175,16 @@ export class CipherdClient {
    * Rewraps each item to the current version of its key, or of `keyName`, which legacy items need;
    * `expectedKey` (ExpectedKeyOption) for every item without its own.
    */
-  async reEncryptBatch(items: Iterable<RewrapItem>, options: CallOptions & ExpectedKeyOption & { keyName?: string } = {}): Promise<ItemResult<Rewrapped>[]> {
+  async reEncryptBatch(
+    items: Iterable<RewrapItem>,
+    options: CallOptions & ExpectedKeyOption & { keyName?: string } = {},
+  ): Promise<ItemResult<Rewrapped>[]> {
     const keyName = options.keyName ?? "";
-    const request = { keyName, items: [...items].map((i) => convert.rewrapBatchItem(i, keyName)), expectedKey: options.expectedKey ?? "" };
+    const request = {
+      keyName,
+      items: [...items].map((i) => convert.rewrapBatchItem(i, keyName)),
+      expectedKey: options.expectedKey ?? "",
+    };
     const response = await this.unary(this.crypto.reEncryptBatch.bind(this.crypto), request, options);
     return response.results.map(convert.rewrapResult);
   }
@@ -150,21 +195,40 @@ export class CipherdClient {
   // broken stream throws a CipherdError whose `lastReference` the `resumeAfter` option takes.
 
   /** Encrypts each item with the current version of the item's `keyName`, else of `keyName`. */
-  encryptStream(keyName: string, items: Items<EncryptItem | Uint8Array>, options: StreamOptions = {}): AsyncGenerator<ItemResult<string>> {
-    return runStream({
-      open: () => this.crypto.encryptStream(callMetadata(this.options.token), { deadline: deadline(options, undefined) }),
-      request: (item) => convert.encryptStreamRequest(keyName, item),
-      result: (response) => convert.encryptResult(response.result),
-    }, items, options, (cancel) => onAbort(options.signal, cancel));
+  encryptStream(
+    keyName: string,
+    items: Items<EncryptItem | Uint8Array>,
+    options: StreamOptions = {},
+  ): AsyncGenerator<ItemResult<string>> {
+    return runStream(
+      {
+        open: () =>
+          this.crypto.encryptStream(callMetadata(this.options.token), { deadline: deadline(options, undefined) }),
+        request: (item) => convert.encryptStreamRequest(keyName, item),
+        result: (response) => convert.encryptResult(response.result),
+      },
+      items,
+      options,
+      (cancel) => onAbort(options.signal, cancel),
+    );
   }
 
   /** Decrypts each item; `expectedKey` (ExpectedKeyOption) for every item without its own. */
-  decryptStream(items: Items<CiphertextItem | string>, options: StreamOptions & ExpectedKeyOption = {}): AsyncGenerator<ItemResult<Uint8Array>> {
-    return runStream({
-      open: () => this.crypto.decryptStream(callMetadata(this.options.token), { deadline: deadline(options, undefined) }),
-      request: (item) => convert.decryptStreamRequest(item, options.expectedKey),
-      result: (response) => convert.decryptResult(response.result),
-    }, items, options, (cancel) => onAbort(options.signal, cancel));
+  decryptStream(
+    items: Items<CiphertextItem | string>,
+    options: StreamOptions & ExpectedKeyOption = {},
+  ): AsyncGenerator<ItemResult<Uint8Array>> {
+    return runStream(
+      {
+        open: () =>
+          this.crypto.decryptStream(callMetadata(this.options.token), { deadline: deadline(options, undefined) }),
+        request: (item) => convert.decryptStreamRequest(item, options.expectedKey),
+        result: (response) => convert.decryptResult(response.result),
+      },
+      items,
+      options,
+      (cancel) => onAbort(options.signal, cancel),
+    );
   }
 
   /**
@@ -172,12 +236,21 @@ export class CipherdClient {
    * own key; legacy items need one of the first two. `expectedKey` (ExpectedKeyOption) for every item
    * without its own.
    */
-  reEncryptStream(items: Items<RewrapItem>, options: StreamOptions & ExpectedKeyOption & { keyName?: string } = {}): AsyncGenerator<ItemResult<Rewrapped>> {
-    return runStream({
-      open: () => this.crypto.reEncryptStream(callMetadata(this.options.token), { deadline: deadline(options, undefined) }),
-      request: (item) => convert.rewrapStreamRequest(item, options.keyName ?? "", options.expectedKey),
-      result: (response) => convert.rewrapResult(response.result),
-    }, items, options, (cancel) => onAbort(options.signal, cancel));
+  reEncryptStream(
+    items: Items<RewrapItem>,
+    options: StreamOptions & ExpectedKeyOption & { keyName?: string } = {},
+  ): AsyncGenerator<ItemResult<Rewrapped>> {
+    return runStream(
+      {
+        open: () =>
+          this.crypto.reEncryptStream(callMetadata(this.options.token), { deadline: deadline(options, undefined) }),
+        request: (item) => convert.rewrapStreamRequest(item, options.keyName ?? "", options.expectedKey),
+        result: (response) => convert.rewrapResult(response.result),
+      },
+      items,
+      options,
+      (cancel) => onAbort(options.signal, cancel),
+    );
   }
 
   /** The server's view of a header (with the key's current version); parseCiphertext needs no call. */
@@ -221,7 +294,11 @@ export class CipherdClient {
    * server. For re-indexing a column after its index key rotates; needs `reindex` on the ciphertext's
    * key and `index` on the index key, not `decrypt`.
    */
-  async reIndex(indexKeyName: string, ciphertext: string, options: ReIndexOptions & CallOptions = {}): Promise<ReIndexed> {
+  async reIndex(
+    indexKeyName: string,
+    ciphertext: string,
+    options: ReIndexOptions & CallOptions = {},
+  ): Promise<ReIndexed> {
     const request = {
       ciphertext,
       context: options.context ?? new Uint8Array(0),
@@ -272,7 +349,12 @@ export class CipherdClient {
   // data key from generateDataKey whose wrapped form is the file's header.
 
   /** Encrypts `source` (a Readable or any iterable of bytes) into `destination`, which it ends. */
-  encryptFileStream(keyName: string, source: ByteSource, destination: Writable, options?: EncryptFileOptions): Promise<FileInfo> {
+  encryptFileStream(
+    keyName: string,
+    source: ByteSource,
+    destination: Writable,
+    options?: EncryptFileOptions,
+  ): Promise<FileInfo> {
     return encryptStream(this, keyName, source, destination, options);
   }
 
@@ -316,14 +398,20 @@ export class CipherdClient {
   async *listKeys(options: CallOptions & { pageSize?: number } = {}): AsyncGenerator<Key> {
     let pageToken = "";
     do {
-      const page = await this.unary(this.admin.listKeys.bind(this.admin), { pageSize: options.pageSize ?? 0, pageToken }, options);
+      const page = await this.unary(
+        this.admin.listKeys.bind(this.admin),
+        { pageSize: options.pageSize ?? 0, pageToken },
+        options,
+      );
       yield* page.keys;
       pageToken = page.nextPageToken;
     } while (pageToken !== "");
   }
 
   async rotateKey(keyName: string, options: KeyOptions = {}): Promise<Key> {
-    return required((await this.unary(this.admin.rotateKey.bind(this.admin), keyFields(keyName, options), options)).key);
+    return required(
+      (await this.unary(this.admin.rotateKey.bind(this.admin), keyFields(keyName, options), options)).key,
+    );
   }
 
   /** Replaces the key's policy; unset fields are their proto defaults. */
@@ -350,7 +438,11 @@ export class CipherdClient {
 
   // Key lifecycle (proto/README.md, "Errors"): refusals are FailedPreconditionError subclasses.
 
-  private async keyOf<Req>(method: Unary<Req, { key?: Key | undefined }>, request: Req, options?: CallOptions): Promise<Key> {
+  private async keyOf<Req>(
+    method: Unary<Req, { key?: Key | undefined }>,
+    request: Req,
+    options?: CallOptions,
+  ): Promise<Key> {
     return required((await this.unary(method, request, options)).key);
   }
 
@@ -368,19 +460,31 @@ export class CipherdClient {
    * Schedules `versions` (never the current one) for destruction after the pending window; they refuse
    * every call at once (KeyVersionDestructionScheduledError), and are KeyVersionDestroyedError after.
    */
-  scheduleKeyVersionDestruction(keyName: string, versions: Iterable<number>, options: CallOptions & { pendingWindowSeconds?: number } = {}): Promise<Key> {
+  scheduleKeyVersionDestruction(
+    keyName: string,
+    versions: Iterable<number>,
+    options: CallOptions & { pendingWindowSeconds?: number } = {},
+  ): Promise<Key> {
     const request = destructionRequest(keyName, versions, options.pendingWindowSeconds);
     return this.keyOf(this.admin.scheduleKeyVersionDestruction.bind(this.admin), request, options);
   }
 
   /** Restores versions scheduled for destruction whose pending window has not passed. */
   cancelKeyVersionDestruction(keyName: string, versions: Iterable<number>, options?: CallOptions): Promise<Key> {
-    return this.keyOf(this.admin.cancelKeyVersionDestruction.bind(this.admin), { keyName, versions: [...versions] }, options);
+    return this.keyOf(
+      this.admin.cancelKeyVersionDestruction.bind(this.admin),
+      { keyName, versions: [...versions] },
+      options,
+    );
   }
 
   /** Schedules every version for destruction after the pending window, keeping the name as a tombstone; the key refuses every call at once. */
   scheduleKeyDeletion(keyName: string, options: CallOptions & { pendingWindowSeconds?: number } = {}): Promise<Key> {
-    return this.keyOf(this.admin.scheduleKeyDeletion.bind(this.admin), deletionRequest(keyName, options.pendingWindowSeconds), options);
+    return this.keyOf(
+      this.admin.scheduleKeyDeletion.bind(this.admin),
+      deletionRequest(keyName, options.pendingWindowSeconds),
+      options,
+    );
   }
 
   /** Restores a key scheduled for deletion; it comes back disabled, so enableKey it knowingly. */
@@ -393,8 +497,18 @@ export class CipherdClient {
    * write; rejects with KeyVersionsInUseError (its `versions` lists them) while any was used within the
    * quiet period on any replica. `dryRun` answers the plan without acting.
    */
-  async retireKeyVersions(keyName: string, belowVersion: number, options: RetireOptions & CallOptions = {}): Promise<Retirement> {
-    return retirement(await this.unary(this.admin.retireKeyVersions.bind(this.admin), retireRequest(keyName, belowVersion, options), options));
+  async retireKeyVersions(
+    keyName: string,
+    belowVersion: number,
+    options: RetireOptions & CallOptions = {},
+  ): Promise<Retirement> {
+    return retirement(
+      await this.unary(
+        this.admin.retireKeyVersions.bind(this.admin),
+        retireRequest(keyName, belowVersion, options),
+        options,
+      ),
+    );
   }
 
   // AuditService (docs/audit.md)
@@ -412,7 +526,8 @@ export class CipherdClient {
    * files read afterwards reach it unless lines were removed (docs/audit.md, "Verifying a trail").
    */
   async auditHead(trail = "", options?: CallOptions): Promise<AuditHead | undefined> {
-    return (await this.unary(this.audit.verifyAuditCheckpoints.bind(this.audit), { checkpoints: [], trail }, options)).head;
+    return (await this.unary(this.audit.verifyAuditCheckpoints.bind(this.audit), { checkpoints: [], trail }, options))
+      .head;
   }
 
   /** Whether each checkpoint's MAC is the server's audit key's, in order (asked 10,000 at a time). */
@@ -420,8 +535,13 @@ export class CipherdClient {
     const valid: boolean[] = [];
     for (let start = 0; start < checkpoints.length; start += MAX_CHECKPOINTS_PER_CALL) {
       const chunk = checkpoints.slice(start, start + MAX_CHECKPOINTS_PER_CALL);
-      const response = await this.unary(this.audit.verifyAuditCheckpoints.bind(this.audit), { checkpoints: chunk, trail: "" }, options);
-      if (response.valid.length !== chunk.length) throw new Error(`the server answered ${response.valid.length} of ${chunk.length} checkpoints`);
+      const response = await this.unary(
+        this.audit.verifyAuditCheckpoints.bind(this.audit),
+        { checkpoints: chunk, trail: "" },
+        options,
+      );
+      if (response.valid.length !== chunk.length)
+        throw new Error(`the server answered ${response.valid.length} of ${chunk.length} checkpoints`);
       valid.push(...response.valid);
     }
     return valid;

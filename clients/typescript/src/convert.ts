@@ -68,11 +68,19 @@ export function decryptBatchItem(item: CiphertextItem | string): DecryptBatchIte
 
 export function encryptItem(item: EncryptItem | Uint8Array): Required<EncryptItem> {
   const i = item instanceof Uint8Array ? { plaintext: item } : item;
-  return { plaintext: i.plaintext, context: i.context ?? EMPTY, reference: i.reference ?? "", keyName: i.keyName ?? "" };
+  return {
+    plaintext: i.plaintext,
+    context: i.context ?? EMPTY,
+    reference: i.reference ?? "",
+    keyName: i.keyName ?? "",
+  };
 }
 
 /** An EncryptBatch item; an item cannot name its own key in a batch. */
-export function encryptBatchItem(item: EncryptItem | Uint8Array, batchKeyName: string): { plaintext: Uint8Array; context: Uint8Array; reference: string } {
+export function encryptBatchItem(
+  item: EncryptItem | Uint8Array,
+  batchKeyName: string,
+): { plaintext: Uint8Array; context: Uint8Array; reference: string } {
   const { keyName, ...fields } = encryptItem(item);
   if (keyName !== "" && keyName !== batchKeyName) throw new TypeError("a batch item cannot name its own keyName");
   return fields;
@@ -83,14 +91,20 @@ export function rewrapItem(item: RewrapItem): ReEncryptBatchItem & { keyName: st
   if (typeof item === "string" || !("legacy" in item)) {
     return { ...ciphertextItem(item), legacy: undefined };
   }
-  const common = { context: item.context ?? EMPTY, reference: item.reference ?? "", keyName: item.keyName ?? "", expectedKey: item.expectedKey ?? "" };
+  const common = {
+    context: item.context ?? EMPTY,
+    reference: item.reference ?? "",
+    keyName: item.keyName ?? "",
+    expectedKey: item.expectedKey ?? "",
+  };
   return { ...common, ciphertext: "", legacy: legacyToProto(item.legacy) };
 }
 
 /** A ReEncryptBatch item; an item cannot name its own target key in a batch. */
 export function rewrapBatchItem(item: RewrapItem, batchKeyName: string): ReEncryptBatchItem {
   const { keyName, ...fields } = rewrapItem(item);
-  if (keyName !== "" && keyName !== batchKeyName) throw new TypeError("a batch item cannot name its own keyName: give the batch's keyName option");
+  if (keyName !== "" && keyName !== batchKeyName)
+    throw new TypeError("a batch item cannot name its own keyName: give the batch's keyName option");
   return fields;
 }
 
@@ -100,7 +114,11 @@ export function rewrapBatchItem(item: RewrapItem, batchKeyName: string): ReEncry
  */
 export function rewrapStreamRequest(item: RewrapItem, keyName: string, expectedKey = ""): ReEncryptStreamRequest {
   const fields = rewrapItem(item);
-  return ReEncryptStreamRequest.fromPartial({ ...fields, keyName: fields.keyName || keyName, expectedKey: fields.expectedKey || expectedKey });
+  return ReEncryptStreamRequest.fromPartial({
+    ...fields,
+    keyName: fields.keyName || keyName,
+    expectedKey: fields.expectedKey || expectedKey,
+  });
 }
 
 export function encryptStreamRequest(keyName: string, item: EncryptItem | Uint8Array): EncryptStreamRequest {
@@ -112,7 +130,12 @@ export function encryptStreamRequest(keyName: string, item: EncryptItem | Uint8A
 export function decryptStreamRequest(item: CiphertextItem | string, expectedKey = ""): DecryptStreamRequest {
   const fields = ciphertextItem(item);
   const { ciphertext, context, reference } = fields;
-  return DecryptStreamRequest.fromPartial({ ciphertext, context, reference, expectedKey: fields.expectedKey || expectedKey });
+  return DecryptStreamRequest.fromPartial({
+    ciphertext,
+    context,
+    reference,
+    expectedKey: fields.expectedKey || expectedKey,
+  });
 }
 
 function failed<T>(reference: string, error: ItemError | undefined): ItemResult<T> {
@@ -121,12 +144,16 @@ function failed<T>(reference: string, error: ItemError | undefined): ItemResult<
 
 export function encryptResult(r: EncryptBatchResult | undefined): ItemResult<string> {
   if (r === undefined) return failed("", undefined);
-  return r.ciphertext !== undefined ? new ItemResult(r.reference, r.ciphertext, undefined, r.keyVersion) : failed(r.reference, r.error);
+  return r.ciphertext !== undefined
+    ? new ItemResult(r.reference, r.ciphertext, undefined, r.keyVersion)
+    : failed(r.reference, r.error);
 }
 
 export function decryptResult(r: DecryptBatchResult | undefined): ItemResult<Uint8Array> {
   if (r === undefined) return failed("", undefined);
-  return r.plaintext !== undefined ? new ItemResult(r.reference, r.plaintext, undefined, r.keyVersion) : failed(r.reference, r.error);
+  return r.plaintext !== undefined
+    ? new ItemResult(r.reference, r.plaintext, undefined, r.keyVersion)
+    : failed(r.reference, r.error);
 }
 
 export function encryptResults(response: EncryptBatchResponse): ItemResult<string>[] {
@@ -160,7 +187,8 @@ const LONE_SURROGATE = /\p{Surrogate}/u;
 /** A value to index as bytes: a string is its UTF-8, which it must have. */
 export function indexValue(value: Uint8Array | string): Uint8Array {
   if (typeof value !== "string") return value;
-  if (LONE_SURROGATE.test(value)) throw new TypeError("the value to index is not well-formed UTF-16 (a lone surrogate)");
+  if (LONE_SURROGATE.test(value))
+    throw new TypeError("the value to index is not well-formed UTF-16 (a lone surrogate)");
   return new TextEncoder().encode(value);
 }
 
@@ -179,12 +207,18 @@ export function indexItem(item: IndexItem | Uint8Array | string): { reference: s
 }
 
 export function blindIndex(r: ComputeIndexResponse): BlindIndex {
-  return { index: r.index, keyVersion: r.keyVersion, versions: r.versions.map((v) => ({ keyVersion: v.keyVersion, index: v.index })) };
+  return {
+    index: r.index,
+    keyVersion: r.keyVersion,
+    versions: r.versions.map((v) => ({ keyVersion: v.keyVersion, index: v.index })),
+  };
 }
 
 export function indexResults(response: ComputeIndexBatchResponse): ItemResult<Uint8Array>[] {
   return response.results.map((r) =>
-    r.index !== undefined ? new ItemResult(r.reference, r.index, undefined, r.keyVersion) : failed(r.reference, r.error),
+    r.index !== undefined
+      ? new ItemResult(r.reference, r.index, undefined, r.keyVersion)
+      : failed(r.reference, r.error),
   );
 }
 
@@ -194,7 +228,12 @@ export function reIndexed(r: ReIndexResponse): ReIndexed {
 
 export function reIndexResult(r: ReIndexBatchResult): ItemResult<ReIndexed> {
   if (r.index === undefined) return failed(r.reference, r.error);
-  return new ItemResult(r.reference, { index: r.index, keyVersion: r.keyVersion, sourceKeyVersion: r.sourceKeyVersion }, undefined, r.keyVersion);
+  return new ItemResult(
+    r.reference,
+    { index: r.index, keyVersion: r.keyVersion, sourceKeyVersion: r.sourceKeyVersion },
+    undefined,
+    r.keyVersion,
+  );
 }
 
 export function dataKey(r: GenerateDataKeyResponse): DataKey {

@@ -65,7 +65,10 @@ export class DecryptionFailedError extends InvalidArgumentError {
  * call it is undefined.
  */
 export class InvalidCiphertextError extends InvalidArgumentError {
-  constructor(details: string, readonly defect?: string) {
+  constructor(
+    details: string,
+    readonly defect?: string,
+  ) {
     super(details, ErrorReason[ErrorReason.INVALID_CIPHERTEXT]);
   }
 }
@@ -90,7 +93,10 @@ export type FileDefect = "header_invalid" | "truncated" | "chunk_invalid";
  * it) does not verify.
  */
 export class InvalidFileError extends InvalidArgumentError {
-  constructor(readonly defect: FileDefect, details: string) {
+  constructor(
+    readonly defect: FileDefect,
+    details: string,
+  ) {
     super(details);
   }
 }
@@ -153,14 +159,14 @@ export class KeyVersionsInUseError extends FailedPreconditionError {
 
   /** The versions in use, ascending, from the error's metadata; empty when it names none. */
   get versions(): number[] {
-    const fields = (this.metadata["versions"] ?? "").split(",").filter((f) => f.trim() !== "");
+    const fields = (this.metadata.versions ?? "").split(",").filter((f) => f.trim() !== "");
     const versions = fields.map((f) => (/^\s*\d+\s*$/.test(f) ? Number(f) : NaN));
     return versions.some(Number.isNaN) ? [] : versions; // not the server's list: say nothing rather than something wrong
   }
 
   /** The source of the inventory that refused ("postgres:users.email"); undefined when traffic did. */
   get source(): string | undefined {
-    return this.metadata["source"] || undefined;
+    return this.metadata.source || undefined;
   }
 }
 
@@ -234,7 +240,12 @@ export const ERROR_BY_REASON: ReadonlyMap<string, ErrorClass> = new Map<string, 
  * The error for a status of a failed call or of a batch item: its reason decides where it has a class of
  * its own, its status code otherwise. The message never decides.
  */
-export function errorFor(code: number, details: string, reason = "", metadata: Readonly<Record<string, string>> = {}): CipherdError {
+export function errorFor(
+  code: number,
+  details: string,
+  reason = "",
+  metadata: Readonly<Record<string, string>> = {},
+): CipherdError {
   const error = classify(code, details, reason);
   error.metadata = metadata;
   return error;

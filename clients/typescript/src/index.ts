@@ -5,7 +5,13 @@ export * from "./errors.js";
 export { type Items, STREAM_WINDOW, type StreamOptions } from "./stream.js";
 export type { ImportOptions, KeyCensus, PolicyInput, VersionCensus } from "./keys.js";
 export { usageOf } from "./keys.js";
-export { type InventoryInput, keyStateName, type RetireOptions, type Retirement, versionStateName } from "./lifecycle.js";
+export {
+  type InventoryInput,
+  keyStateName,
+  type RetireOptions,
+  type Retirement,
+  versionStateName,
+} from "./lifecycle.js";
 export {
   LEGACY_CIPHERS,
   LEGACY_IVS,

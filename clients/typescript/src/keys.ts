@@ -1,6 +1,10 @@
 /** Key administration values: the policy a caller gives, the import request, and the version census. */
 import type { KeyMode } from "./envelope.js";
-import { ImportKeyRequest, type GetKeyCensusRequest, type GetKeyCensusResponse } from "./gen/cipherd/v1/key_admin_service.js";
+import {
+  ImportKeyRequest,
+  type GetKeyCensusRequest,
+  type GetKeyCensusResponse,
+} from "./gen/cipherd/v1/key_admin_service.js";
 import { type Key, KeyPolicy, KeyVersionUsage } from "./gen/cipherd/v1/keys.js";
 import type { Duration } from "./gen/google/protobuf/duration.js";
 import { type LegacyImportOptions, legacyCipherToProto, legacyIvToProto } from "./legacy.js";
@@ -45,7 +49,8 @@ export interface KeyCensus {
 }
 
 export function censusRequest(keyName: string, quietPeriodSeconds: number | undefined): GetKeyCensusRequest {
-  const quietPeriod = quietPeriodSeconds === undefined ? undefined : secondsToDuration(quietPeriodSeconds, "quietPeriodSeconds");
+  const quietPeriod =
+    quietPeriodSeconds === undefined ? undefined : secondsToDuration(quietPeriodSeconds, "quietPeriodSeconds");
   return { keyName, quietPeriod };
 }
 
@@ -65,7 +70,8 @@ export interface ImportOptions extends LegacyImportOptions {
 }
 
 export function importKeyRequest(keyName: string, keyMaterial: Uint8Array, options: ImportOptions): ImportKeyRequest {
-  const passphrase = typeof options.passphrase === "string" ? new TextEncoder().encode(options.passphrase) : options.passphrase;
+  const passphrase =
+    typeof options.passphrase === "string" ? new TextEncoder().encode(options.passphrase) : options.passphrase;
   return ImportKeyRequest.fromPartial({
     keyName,
     keyMaterial,

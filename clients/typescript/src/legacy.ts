@@ -69,9 +69,13 @@ export function legacyIvFromProto(iv: ProtoLegacyIv): LegacyIv | undefined {
 /** The proto form, refusing data given in none or several forms (which the types allow from JavaScript). */
 export function legacyToProto(legacy: LegacyCiphertext): ProtoLegacyCiphertext {
   const forms = (["raw", "hex", "base64"] as const).filter((form) => legacy[form] !== undefined);
-  if (forms.length !== 1) throw new TypeError(`a LegacyCiphertext takes exactly one of raw, hex or base64, got ${forms.join(", ") || "none"}`);
+  if (forms.length !== 1)
+    throw new TypeError(
+      `a LegacyCiphertext takes exactly one of raw, hex or base64, got ${forms.join(", ") || "none"}`,
+    );
   const keyVersion = legacy.keyVersion ?? 0;
-  if (!Number.isInteger(keyVersion) || keyVersion < 0) throw new RangeError("keyVersion must be 0 (the newest) or a version number");
+  if (!Number.isInteger(keyVersion) || keyVersion < 0)
+    throw new RangeError("keyVersion must be 0 (the newest) or a version number");
   return ProtoLegacyCiphertext.fromPartial({
     keyName: legacy.keyName,
     keyVersion,

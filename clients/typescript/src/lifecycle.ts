@@ -53,8 +53,16 @@ function optionalSeconds(seconds: number | undefined, name: string): Duration | 
   return seconds === undefined ? undefined : secondsToDuration(seconds, name);
 }
 
-export function destructionRequest(keyName: string, versions: Iterable<number>, pendingWindowSeconds: number | undefined): ScheduleKeyVersionDestructionRequest {
-  return { keyName, versions: [...versions], pendingWindow: optionalSeconds(pendingWindowSeconds, "pendingWindowSeconds") };
+export function destructionRequest(
+  keyName: string,
+  versions: Iterable<number>,
+  pendingWindowSeconds: number | undefined,
+): ScheduleKeyVersionDestructionRequest {
+  return {
+    keyName,
+    versions: [...versions],
+    pendingWindow: optionalSeconds(pendingWindowSeconds, "pendingWindowSeconds"),
+  };
 }
 
 export function deletionRequest(keyName: string, pendingWindowSeconds: number | undefined): ScheduleKeyDeletionRequest {
@@ -75,7 +83,8 @@ export function retireRequest(keyName: string, belowVersion: number, options: Re
 function inventoryToProto(inventory: InventoryInput | DataInventory): DataInventory {
   const counts = inventory.versions;
   if (Array.isArray(counts)) return DataInventory.fromPartial(inventory as DataInventory);
-  const entries = counts instanceof Map ? [...counts.entries()] : Object.entries(counts).map(([v, n]) => [Number(v), n] as const);
+  const entries =
+    counts instanceof Map ? [...counts.entries()] : Object.entries(counts).map(([v, n]) => [Number(v), n] as const);
   return DataInventory.fromPartial({
     keyName: inventory.keyName,
     source: inventory.source,

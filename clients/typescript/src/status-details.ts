@@ -23,7 +23,7 @@ const NO_INFO: ErrorInfoOf = Object.freeze({ reason: "", metadata: Object.freeze
 
 /** cipherd's ErrorInfo in serialized google.rpc.Status bytes; reason "" if it has none. */
 export function errorInfoOfStatus(bytes: Uint8Array): ErrorInfoOf {
-  let details;
+  let details: Status["details"];
   try {
     details = Status.decode(bytes).details;
   } catch {
@@ -33,7 +33,8 @@ export function errorInfoOfStatus(bytes: Uint8Array): ErrorInfoOf {
     if (any.typeUrl !== ERROR_INFO_TYPE_URL) continue;
     try {
       const info = ErrorInfo.decode(any.value);
-      if (info.domain === ERROR_DOMAIN && info.reason !== "") return { reason: info.reason, metadata: Object.freeze({ ...info.metadata }) };
+      if (info.domain === ERROR_DOMAIN && info.reason !== "")
+        return { reason: info.reason, metadata: Object.freeze({ ...info.metadata }) };
     } catch {
       // A malformed detail is skipped; another one may still be cipherd's.
     }

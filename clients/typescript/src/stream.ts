@@ -40,7 +40,8 @@ export async function* runStream<I, Req extends { reference: string }, Res, T>(
   options: StreamOptions,
   listenForAbort: (cancel: () => void) => () => void,
 ): AsyncGenerator<ItemResult<T>> {
-  if (options.resumeAfter === "") throw new TypeError("resumeAfter needs a non-empty reference: give the items references to resume");
+  if (options.resumeAfter === "")
+    throw new TypeError("resumeAfter needs a non-empty reference: give the items references to resume");
   const call = kind.open();
   const stopListening = listenForAbort(() => call.cancel());
   const inFlight = new InFlight();
@@ -60,7 +61,8 @@ export async function* runStream<I, Req extends { reference: string }, Res, T>(
     for await (const response of call as AsyncIterable<Res>) {
       const result = kind.result(response);
       const due = inFlight.answered();
-      if (result.reference !== due) throw new CipherdError(`the stream answered "${result.reference}" where "${due}" was due`);
+      if (result.reference !== due)
+        throw new CipherdError(`the stream answered "${result.reference}" where "${due}" was due`);
       lastReference = result.reference;
       yield result;
     }

@@ -30,7 +30,7 @@ export function tracingInterceptor(provider: TracerProvider): Interceptor {
     );
     const traced = trace.setSpan(parent, span);
     return new InterceptingCall(nextCall(options), {
-      start(metadata, listener, next) {
+      start(metadata, _listener, next) {
         W3C.inject(traced, metadata, INTO_METADATA);
         next(metadata, {
           onReceiveStatus(status, nextStatus) {

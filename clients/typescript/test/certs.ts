@@ -22,11 +22,29 @@ function openssl(args: string[]): void {
 export class Authority {
   readonly pem: Pem;
 
-  constructor(private readonly dir: string, readonly stem = "ca") {
+  constructor(
+    private readonly dir: string,
+    readonly stem = "ca",
+  ) {
     this.pem = { cert: join(dir, `${stem}.crt`), key: join(dir, `${stem}.key`) };
     // -newkey ec writes PKCS#8, the only private key format the server reads.
-    openssl(["req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes", "-days", "1",
-      "-subj", `/CN=${stem}`, "-keyout", this.pem.key, "-out", this.pem.cert]);
+    openssl([
+      "req",
+      "-x509",
+      "-newkey",
+      "ec",
+      "-pkeyopt",
+      "ec_paramgen_curve:prime256v1",
+      "-nodes",
+      "-days",
+      "1",
+      "-subj",
+      `/CN=${stem}`,
+      "-keyout",
+      this.pem.key,
+      "-out",
+      this.pem.cert,
+    ]);
   }
 
   issue(stem: string, dns: string, server = false): Pem {
@@ -34,10 +52,38 @@ export class Authority {
     const csr = join(this.dir, `${stem}.csr`);
     const ext = join(this.dir, `${stem}.ext`);
     writeFileSync(ext, `subjectAltName=DNS:${dns}${server ? ",IP:127.0.0.1" : ""}\n`);
-    openssl(["req", "-new", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes",
-      "-subj", `/CN=${dns}`, "-keyout", pem.key, "-out", csr]);
-    openssl(["x509", "-req", "-in", csr, "-CA", this.pem.cert, "-CAkey", this.pem.key, "-CAcreateserial",
-      "-days", "1", "-extfile", ext, "-out", pem.cert]);
+    openssl([
+      "req",
+      "-new",
+      "-newkey",
+      "ec",
+      "-pkeyopt",
+      "ec_paramgen_curve:prime256v1",
+      "-nodes",
+      "-subj",
+      `/CN=${dns}`,
+      "-keyout",
+      pem.key,
+      "-out",
+      csr,
+    ]);
+    openssl([
+      "x509",
+      "-req",
+      "-in",
+      csr,
+      "-CA",
+      this.pem.cert,
+      "-CAkey",
+      this.pem.key,
+      "-CAcreateserial",
+      "-days",
+      "1",
+      "-extfile",
+      ext,
+      "-out",
+      pem.cert,
+    ]);
     return pem;
   }
 }

@@ -7,7 +7,13 @@ test("isLoopback is true only for this machine", () => {
   for (const target of ["127.0.0.1:50051", "127.9.8.7:50051", "[::1]:50051", "localhost:50051"]) {
     assert.equal(isLoopback(target), true, target);
   }
-  for (const target of ["cipherd.prod.svc:443", "10.0.0.7:50051", "127.0.0.1", "dns:///cipherd:50051", "1127.0.0.1:1"]) {
+  for (const target of [
+    "cipherd.prod.svc:443",
+    "10.0.0.7:50051",
+    "127.0.0.1",
+    "dns:///cipherd:50051",
+    "1127.0.0.1:1",
+  ]) {
     assert.equal(isLoopback(target), false, target);
   }
 });

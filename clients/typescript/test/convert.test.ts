@@ -23,7 +23,10 @@ test("a string value is indexed as its UTF-8; a lone surrogate is refused, not r
 });
 
 test("index options fill every field; unset steps are off and length 0 means the server's 32", () => {
-  assert.deepEqual(convert.indexFields({}), { normalization: { trim: false, nfkc: false, casefold: false }, lengthBytes: 0 });
+  assert.deepEqual(convert.indexFields({}), {
+    normalization: { trim: false, nfkc: false, casefold: false },
+    lengthBytes: 0,
+  });
   assert.deepEqual(convert.indexFields({ normalization: { casefold: true }, length: 8 }), {
     normalization: { trim: false, nfkc: false, casefold: true },
     lengthBytes: 8,
@@ -38,18 +41,31 @@ test("batch index results keep order, references and per-item errors", () => {
       { reference: "b", error: { code: 3, message: "value is not UTF-8", reason: "INVALID_ARGUMENT" }, keyVersion: 0 },
     ],
   });
-  assert.deepEqual(results.map((r) => [r.reference, r.ok, r.keyVersion]), [["a", true, 3], ["b", false, 0]]);
+  assert.deepEqual(
+    results.map((r) => [r.reference, r.ok, r.keyVersion]),
+    [
+      ["a", true, 3],
+      ["b", false, 0],
+    ],
+  );
   assert.deepEqual(results[0]!.unwrap(), new Uint8Array([1, 2]));
   assert.match(results[1]!.error!.message, /INVALID_ARGUMENT: value is not UTF-8/);
   assert.equal(results[1]!.error!.reason, "INVALID_ARGUMENT");
 });
 
 test("a data key keeps its plaintext out of JSON and console output; omitted, it is undefined", () => {
-  const key = convert.dataKey({ plaintextKey: new Uint8Array(32).fill(0xab), wrappedKey: "<k/v1:gcm>AAAA", keyVersion: 1 });
+  const key = convert.dataKey({
+    plaintextKey: new Uint8Array(32).fill(0xab),
+    wrappedKey: "<k/v1:gcm>AAAA",
+    keyVersion: 1,
+  });
   assert.ok(key instanceof DataKey && key.plaintextKey?.length === 32);
   for (const shown of [JSON.stringify(key), inspect(key), `${inspect({ nested: key })}`]) {
     assert.ok(!/ab,|171|abab|q6ur/i.test(shown), shown);
     assert.ok(shown.includes("<k/v1:gcm>"), shown);
   }
-  assert.equal(convert.dataKey({ plaintextKey: new Uint8Array(0), wrappedKey: "w", keyVersion: 1 }).plaintextKey, undefined);
+  assert.equal(
+    convert.dataKey({ plaintextKey: new Uint8Array(0), wrappedKey: "w", keyVersion: 1 }).plaintextKey,
+    undefined,
+  );
 });

@@ -41,13 +41,21 @@ describe("against a plaintext server", { skip: jar() === undefined && "no server
   });
 
   test("a malformed ciphertext is InvalidArgument, not a decryption failure", async () => {
-    await assert.rejects(c.decrypt("<demo/v01:gcm>AAAA"), (e: unknown) =>
-      e instanceof cipherd.InvalidArgumentError && !(e instanceof cipherd.DecryptionFailedError) && /version/.test(e.details));
+    await assert.rejects(
+      c.decrypt("<demo/v01:gcm>AAAA"),
+      (e: unknown) =>
+        e instanceof cipherd.InvalidArgumentError &&
+        !(e instanceof cipherd.DecryptionFailedError) &&
+        /version/.test(e.details),
+    );
   });
 
   test("an unknown key is NotFound", async () => {
     await assert.rejects(c.encrypt(freshName(), bytes("x")), cipherd.NotFoundError);
-    await assert.rejects(c.getKey(freshName()), (e: unknown) => e instanceof cipherd.NotFoundError && e.reason === "KEY_NOT_FOUND");
+    await assert.rejects(
+      c.getKey(freshName()),
+      (e: unknown) => e instanceof cipherd.NotFoundError && e.reason === "KEY_NOT_FOUND",
+    );
   });
 
   test("create, rotate, get, reEncrypt and inspect", async () => {
@@ -56,9 +64,15 @@ describe("against a plaintext server", { skip: jar() === undefined && "no server
     assert.equal(created.versions[0]?.keySizeBits, 128);
     const old = await c.encrypt(name, bytes("payload"));
     assert.equal((await c.rotateKey(name, { mode: "gcm", keySizeBits: 256 })).currentVersion, 2);
-    assert.deepEqual((await c.getKey(name)).versions.map((v) => v.version), [1, 2]);
+    assert.deepEqual(
+      (await c.getKey(name)).versions.map((v) => v.version),
+      [1, 2],
+    );
     const seen = await c.inspect(old);
-    assert.deepEqual([seen.keyName, seen.keyVersion, seen.mode, seen.currentVersion, seen.behindCurrent], [name, 1, "cbc", 2, true]);
+    assert.deepEqual(
+      [seen.keyName, seen.keyVersion, seen.mode, seen.currentVersion, seen.behindCurrent],
+      [name, 1, "cbc", 2, true],
+    );
     const rewrapped = await c.reEncrypt(old);
     assert.deepEqual([rewrapped.sourceKeyVersion, rewrapped.keyVersion], [1, 2]);
     assert.equal(cipherd.parseCiphertext(rewrapped.ciphertext).mode, "gcm");
@@ -71,11 +85,17 @@ describe("against a plaintext server", { skip: jar() === undefined && "no server
     await assert.rejects(c.createKey(name), cipherd.AlreadyExistsError);
     await assert.rejects(c.createKey("Not A Name"), cipherd.InvalidArgumentError);
     await assert.rejects(c.createKey(freshName(), { mode: "ecb" }), cipherd.InvalidArgumentError);
-    await assert.rejects(c.updateKeyPolicy(name, { minDecryptionVersion: 2, minEncryptionVersion: 0, allowEcbEncryption: false }),
-      cipherd.FailedPreconditionError);
+    await assert.rejects(
+      c.updateKeyPolicy(name, { minDecryptionVersion: 2, minEncryptionVersion: 0, allowEcbEncryption: false }),
+      cipherd.FailedPreconditionError,
+    );
     const old = await c.encrypt(name, bytes("x"));
     await c.rotateKey(name);
-    const updated = await c.updateKeyPolicy(name, { minDecryptionVersion: 2, minEncryptionVersion: 0, allowEcbEncryption: false });
+    const updated = await c.updateKeyPolicy(name, {
+      minDecryptionVersion: 2,
+      minEncryptionVersion: 0,
+      allowEcbEncryption: false,
+    });
     assert.equal(updated.policy?.minDecryptionVersion, 2);
     await assert.rejects(c.decrypt(old), cipherd.FailedPreconditionError);
   });
@@ -94,8 +114,17 @@ describe("against a plaintext server", { skip: jar() === undefined && "no server
   test("batches keep every item in order with its own error", async () => {
     const name = freshName();
     await c.createKey(name);
-    const encrypted = await c.encryptBatch(name, [{ plaintext: bytes("one"), reference: "1" }, { plaintext: bytes("two"), context: bytes("ctx"), reference: "2" }]);
-    assert.deepEqual(encrypted.map((r) => [r.reference, r.ok]), [["1", true], ["2", true]]);
+    const encrypted = await c.encryptBatch(name, [
+      { plaintext: bytes("one"), reference: "1" },
+      { plaintext: bytes("two"), context: bytes("ctx"), reference: "2" },
+    ]);
+    assert.deepEqual(
+      encrypted.map((r) => [r.reference, r.ok]),
+      [
+        ["1", true],
+        ["2", true],
+      ],
+    );
     const [good, bound] = encrypted.map((r) => r.unwrap()) as [string, string];
     const decrypted = await c.decryptBatch([
       { ciphertext: good, reference: "good" },
@@ -103,12 +132,18 @@ describe("against a plaintext server", { skip: jar() === undefined && "no server
       { ciphertext: "<demo/v1:gcm>not base64!", reference: "malformed" },
       { ciphertext: good.replace(name, "no-such-key"), reference: "missing" },
     ]);
-    assert.deepEqual(decrypted.map((r) => r.reference), ["good", "tampered", "malformed", "missing"]);
+    assert.deepEqual(
+      decrypted.map((r) => r.reference),
+      ["good", "tampered", "malformed", "missing"],
+    );
     assert.equal(text(decrypted[0]!.unwrap()), "one");
     assert.ok(decrypted[1]!.error instanceof cipherd.DecryptionFailedError);
     assert.equal(decrypted[1]!.error.reason, "DECRYPTION_FAILED");
     assert.ok(decrypted[2]!.error instanceof cipherd.InvalidArgumentError);
-    assert.throws(() => decrypted[3]!.unwrap(), (e: unknown) => e instanceof cipherd.NotFoundError && e.reason === "KEY_NOT_FOUND");
+    assert.throws(
+      () => decrypted[3]!.unwrap(),
+      (e: unknown) => e instanceof cipherd.NotFoundError && e.reason === "KEY_NOT_FOUND",
+    );
     const target = freshName();
     await c.createKey(target);
     const moved = await c.reEncryptBatch([good, "garbage"], { keyName: target });
@@ -126,7 +161,10 @@ describe("against a plaintext server", { skip: jar() === undefined && "no server
     }
     const results: cipherd.ItemResult<cipherd.Rewrapped>[] = [];
     for await (const r of c.reEncryptStream(items())) results.push(r);
-    assert.deepEqual(results.map((r) => r.reference), texts.map((_, i) => String(i)));
+    assert.deepEqual(
+      results.map((r) => r.reference),
+      texts.map((_, i) => String(i)),
+    );
     assert.ok(results[17]!.error instanceof cipherd.InvalidArgumentError);
     assert.ok(results.filter((_, i) => i !== 17).every((r) => r.unwrap().keyVersion === 2));
     assert.equal(text(await c.decrypt(results[3]!.unwrap().ciphertext)), "3");
@@ -189,7 +227,10 @@ describe("against a plaintext server", { skip: jar() === undefined && "no server
       for await (const _ of c.reEncryptStream(stalled(), { timeoutMs: 500 })) assert.fail("no item was sent");
     }, cipherd.DeadlineExceededError);
     assert.ok(Date.now() - started < 10_000);
-    await assert.rejects(c.encrypt("demo", new Uint8Array(1_000_000), { timeoutMs: 0.1 }), cipherd.DeadlineExceededError);
+    await assert.rejects(
+      c.encrypt("demo", new Uint8Array(1_000_000), { timeoutMs: 0.1 }),
+      cipherd.DeadlineExceededError,
+    );
   });
 });
 

@@ -6,8 +6,19 @@ import { describe, test } from "node:test";
 import { fileURLToPath } from "node:url";
 import { InvalidArgumentError, InvalidCiphertextError, parseCiphertext } from "../src/index.js";
 
-interface Valid { name: string; ciphertext: string; key_name: string; key_version: number; mode: string; payload_hex: string }
-interface Invalid { name: string; ciphertext: string; reason: string }
+interface Valid {
+  name: string;
+  ciphertext: string;
+  key_name: string;
+  key_version: number;
+  mode: string;
+  payload_hex: string;
+}
+interface Invalid {
+  name: string;
+  ciphertext: string;
+  reason: string;
+}
 const vectors = JSON.parse(
   readFileSync(resolve(fileURLToPath(import.meta.url), "../../../../../proto/testdata/envelopes.json"), "utf8"),
 ) as { reasons: Record<string, string>; valid: Valid[]; invalid: Invalid[] };
@@ -28,13 +39,16 @@ describe("valid envelopes parse to their fields and format back", () => {
 describe("invalid envelopes are rejected for their reason", () => {
   for (const c of vectors.invalid) {
     test(c.name, () => {
-      assert.throws(() => parseCiphertext(c.ciphertext), (e: unknown) => {
-        assert.ok(e instanceof InvalidCiphertextError);
-        assert.equal(e.defect, c.reason);
-        const payload = c.ciphertext.slice(c.ciphertext.indexOf(">") + 1);
-        if (payload.length >= 8) assert.ok(!e.message.includes(payload), "the message must not quote the ciphertext");
-        return true;
-      });
+      assert.throws(
+        () => parseCiphertext(c.ciphertext),
+        (e: unknown) => {
+          assert.ok(e instanceof InvalidCiphertextError);
+          assert.equal(e.defect, c.reason);
+          const payload = c.ciphertext.slice(c.ciphertext.indexOf(">") + 1);
+          if (payload.length >= 8) assert.ok(!e.message.includes(payload), "the message must not quote the ciphertext");
+          return true;
+        },
+      );
     });
   }
 });

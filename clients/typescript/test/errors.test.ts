@@ -9,11 +9,32 @@ import { ErrorReason } from "../src/gen/cipherd/v1/error_reason.js";
 import { ErrorInfo } from "../src/gen/google/rpc/error_details.js";
 import { Status } from "../src/gen/google/rpc/status.js";
 import {
-  AbortedError, AlreadyExistsError, AuditUnavailableError, CancelledError, CipherdError, DeadlineExceededError,
-  DecryptionFailedError, ERROR_BY_REASON, ERROR_BY_STATUS, errorFor, FailedPreconditionError, fromItemError, fromServiceError,
-  InternalError, InvalidArgumentError, InvalidCiphertextError, KeyDisabledError, KeyVersionDestroyedError,
-  KeyVersionDestructionScheduledError, KeyVersionsInUseError, NotFoundError, PermissionDeniedError,
-  ResourceExhaustedError, UnauthenticatedError, UnavailableError, UnexpectedKeyError,
+  AbortedError,
+  AlreadyExistsError,
+  AuditUnavailableError,
+  CancelledError,
+  CipherdError,
+  DeadlineExceededError,
+  DecryptionFailedError,
+  ERROR_BY_REASON,
+  ERROR_BY_STATUS,
+  errorFor,
+  FailedPreconditionError,
+  fromItemError,
+  fromServiceError,
+  InternalError,
+  InvalidArgumentError,
+  InvalidCiphertextError,
+  KeyDisabledError,
+  KeyVersionDestroyedError,
+  KeyVersionDestructionScheduledError,
+  KeyVersionsInUseError,
+  NotFoundError,
+  PermissionDeniedError,
+  ResourceExhaustedError,
+  UnauthenticatedError,
+  UnavailableError,
+  UnexpectedKeyError,
 } from "../src/index.js";
 
 /** The error kinds errors.json names, as this client's classes. */
@@ -57,7 +78,13 @@ const vectors = JSON.parse(
 ) as { cases: ErrorCase[] };
 
 /** A grpc-js ServiceError as the server's status makes it: the ErrorInfo, if any, in grpc-status-details-bin. */
-function serviceError(code: status, message: string, reason: string, domain = "cipherd.io", infoMetadata: Record<string, string> = {}) {
+function serviceError(
+  code: status,
+  message: string,
+  reason: string,
+  domain = "cipherd.io",
+  infoMetadata: Record<string, string> = {},
+) {
   const metadata = new Metadata();
   if (reason !== "") {
     const info = ErrorInfo.encode({ reason, domain, metadata: infoMetadata }).finish();
@@ -139,10 +166,7 @@ describe("the schema's ErrorReason", () => {
       const byStatus = ERROR_BY_STATUS.get(code);
       assert.ok(byStatus !== undefined && cls.prototype instanceof CipherdError);
       assert.ok(cls === byStatus || cls.prototype instanceof byStatus, `${cls.name} refines ${byStatus.name}`);
-      const forms = [
-        fromServiceError(serviceError(code, "m", reason)),
-        fromItemError({ code, message: "m", reason }),
-      ];
+      const forms = [fromServiceError(serviceError(code, "m", reason)), fromItemError({ code, message: "m", reason })];
       for (const error of forms) {
         assert.equal(error.constructor, cls);
         assert.equal(error.reason, reason);
@@ -175,7 +199,9 @@ test("an ErrorInfo of another domain is not cipherd's reason", () => {
 test("unreadable status details fall back to the status code", () => {
   const metadata = new Metadata();
   metadata.set("grpc-status-details-bin", Buffer.from([0xff, 0xff, 0xff]));
-  const error = fromServiceError(Object.assign(new Error("x"), { code: status.NOT_FOUND, details: "no key", metadata }));
+  const error = fromServiceError(
+    Object.assign(new Error("x"), { code: status.NOT_FOUND, details: "no key", metadata }),
+  );
   assert.ok(error instanceof NotFoundError);
   assert.equal(error.reason, "");
 });
@@ -185,13 +211,17 @@ test("an ItemError-less failed item is UNKNOWN", () => {
 });
 
 test("a grpc-js ServiceError without metadata goes by its code", () => {
-  const error = fromServiceError(Object.assign(new Error("x"), { code: status.NOT_FOUND, details: "no key", metadata: undefined }));
+  const error = fromServiceError(
+    Object.assign(new Error("x"), { code: status.NOT_FOUND, details: "no key", metadata: undefined }),
+  );
   assert.ok(error instanceof NotFoundError);
   assert.equal(error.details, "no key");
 });
 
 test("versions in use that do not parse name none", () => {
-  const error = fromServiceError(serviceError(status.FAILED_PRECONDITION, "x", "KEY_VERSIONS_IN_USE", "cipherd.io", { versions: "1,two" }));
+  const error = fromServiceError(
+    serviceError(status.FAILED_PRECONDITION, "x", "KEY_VERSIONS_IN_USE", "cipherd.io", { versions: "1,two" }),
+  );
   assert.ok(error instanceof KeyVersionsInUseError);
   assert.deepEqual(error.versions, []);
 });

@@ -51,13 +51,21 @@ describe("expectedKey", { skip: jar() === undefined && "no server jar: run make 
     assert.equal(text(await c.decrypt(planted, { context: COLUMN })), "attacker@evil.example");
     assert.equal(text(await c.decrypt(real, { context: COLUMN, expectedKey: email })), "alice@example.com");
     assert.equal(text(await c.decrypt(real, { context: COLUMN, expectedKey: `${family}-*` })), "alice@example.com");
-    await assert.rejects(c.decrypt(real, { context: COLUMN, expectedKey: "*" }), (e: unknown) =>
-      e instanceof cipherd.InvalidArgumentError && !(e instanceof cipherd.UnexpectedKeyError) && e.details.startsWith("expected_key must be"));
+    await assert.rejects(
+      c.decrypt(real, { context: COLUMN, expectedKey: "*" }),
+      (e: unknown) =>
+        e instanceof cipherd.InvalidArgumentError &&
+        !(e instanceof cipherd.UnexpectedKeyError) &&
+        e.details.startsWith("expected_key must be"),
+    );
   });
 
   test("reEncrypt checks the ciphertext's key, or the legacy key", async () => {
     const planted = await c.encrypt(attacker, bytes("x"), { context: COLUMN });
-    await assert.rejects(c.reEncrypt(planted, { context: COLUMN, keyName: email, expectedKey: email }), cipherd.UnexpectedKeyError);
+    await assert.rejects(
+      c.reEncrypt(planted, { context: COLUMN, keyName: email, expectedKey: email }),
+      cipherd.UnexpectedKeyError,
+    );
     const legacyKey = `${family}-mysql`;
     await c.importKey(legacyKey, new Uint8Array(0), { legacyCipher: "mysql_aes_ecb", passphrase: "1234567890" });
     const legacy = { keyName: legacyKey, hex: MYSQL_HELLO };
@@ -76,7 +84,11 @@ describe("expectedKey", { skip: jar() === undefined && "no server jar: run make 
     ];
     const passing = new Set(["email", "phone-own"]); // the others are under keys the call does not expect
     const check = (what: string, results: cipherd.ItemResult<unknown>[]) => {
-      assert.deepEqual(results.map((r) => r.reference), items.map((i) => i.reference), what);
+      assert.deepEqual(
+        results.map((r) => r.reference),
+        items.map((i) => i.reference),
+        what,
+      );
       for (const r of results) {
         if (passing.has(r.reference)) assert.equal(r.error, undefined, `${what} ${r.reference}`);
         else assert.ok(r.error instanceof cipherd.UnexpectedKeyError, `${what} ${r.reference}: ${r.error}`);

@@ -35,6 +35,10 @@ export class FakeKeys {
     const entry = this.keys.get(ciphertext);
     if (entry === undefined) throw new DecryptionFailedError("decryption failed");
     const sourceKeyVersion = Number(/\/v(\d+):/.exec(ciphertext)![1]);
-    return { ciphertext: this.wrap(sourceKeyVersion + 1, entry.key, options.context), keyVersion: sourceKeyVersion + 1, sourceKeyVersion };
+    return {
+      ciphertext: this.wrap(sourceKeyVersion + 1, entry.key, options.context),
+      keyVersion: sourceKeyVersion + 1,
+      sourceKeyVersion,
+    };
   }
 }

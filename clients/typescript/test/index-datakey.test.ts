@@ -50,7 +50,11 @@ describe("against a plaintext server", { skip: jar() === undefined && "no server
       await c.rotateKey(idx, { mode: "hmac" });
       await new Promise((resolve) => setTimeout(resolve, 1100)); // the v1 indexes are older than the 1 s quiet period
 
-      const results = await c.reIndexBatch(idx, rows.map((ciphertext, i) => ({ ciphertext, context: column, reference: `r${i}` })), { ...email, expectedKey: data });
+      const results = await c.reIndexBatch(
+        idx,
+        rows.map((ciphertext, i) => ({ ciphertext, context: column, reference: `r${i}` })),
+        { ...email, expectedKey: data },
+      );
       for (const [i, r] of results.entries()) {
         const v = r.unwrap();
         assert.deepEqual([r.reference, v.keyVersion, v.sourceKeyVersion], [`r${i}`, 2, 1]);
@@ -58,11 +62,20 @@ describe("against a plaintext server", { skip: jar() === undefined && "no server
       }
       const one = await c.reIndex(idx, rows[0]!, { ...email, context: column });
       assert.equal(hex(one.index), hex(results[0]!.unwrap().index));
-      await assert.rejects(c.reIndex(idx, rows[0]!, { ...email, context: bytes("other") }), cipherd.DecryptionFailedError);
-      await assert.rejects(c.reIndex(idx, rows[0]!, { ...email, context: column, expectedKey: "payments-*" }), (e: cipherd.CipherdError) => e.reason === "UNEXPECTED_KEY");
+      await assert.rejects(
+        c.reIndex(idx, rows[0]!, { ...email, context: bytes("other") }),
+        cipherd.DecryptionFailedError,
+      );
+      await assert.rejects(
+        c.reIndex(idx, rows[0]!, { ...email, context: column, expectedKey: "payments-*" }),
+        (e: cipherd.CipherdError) => e.reason === "UNEXPECTED_KEY",
+      );
 
       const lookup = await c.computeIndex(idx, " ALICE@example.com", { ...email, allVersions: true });
-      assert.deepEqual(lookup.versions.map((v) => v.keyVersion), [2, 1]);
+      assert.deepEqual(
+        lookup.versions.map((v) => v.keyVersion),
+        [2, 1],
+      );
       const v1 = (await c.getKeyCensus(idx, { quietPeriodSeconds: 1 })).versions[0]!;
       assert.deepEqual([v1.version, v1.inUse, v1.usage.indexes, v1.usage.indexLookups], [1, false, 2, 1]);
       assert.ok(v1.usage.lastLookupTime !== undefined && v1.usage.lastUsedTime !== undefined);
@@ -74,24 +87,31 @@ describe("against a plaintext server", { skip: jar() === undefined && "no server
       const key = randomBytes(32);
       await c.importKey(name, key, { mode: "hmac" });
       const expected = createHmac("sha256", key).update("alice@example.com").digest();
-      const index = await c.computeIndex(name, " Alice@Example.COM\t", { normalization: { trim: true, casefold: true } });
+      const index = await c.computeIndex(name, " Alice@Example.COM\t", {
+        normalization: { trim: true, casefold: true },
+      });
       assert.deepEqual([hex(index.index), index.keyVersion, index.versions], [hex(expected), 1, []]);
       const short = await c.computeIndex(name, bytes("alice@example.com"), { length: 8 });
       assert.equal(hex(short.index), hex(expected.subarray(0, 8)));
-      for (const length of [7, 33]) await assert.rejects(c.computeIndex(name, "x", { length }), cipherd.InvalidArgumentError);
+      for (const length of [7, 33])
+        await assert.rejects(c.computeIndex(name, "x", { length }), cipherd.InvalidArgumentError);
     });
 
     test("normalization makes equal what the user sees as equal, and only when asked", async () => {
       const name = freshName();
       await c.createKey(name, { mode: "hmac" });
       const all = { normalization: { trim: true, nfkc: true, casefold: true } };
-      const idx = async (value: string, options: cipherd.IndexOptions = all) => hex((await c.computeIndex(name, value, options)).index);
+      const idx = async (value: string, options: cipherd.IndexOptions = all) =>
+        hex((await c.computeIndex(name, value, options)).index);
       assert.equal(await idx("Straße"), await idx("STRASSE"));
       assert.equal(await idx("ﬁle"), await idx("FILE"));
       assert.equal(await idx("\u00a0\u2003Ａｂｃ\n"), await idx("abc"));
       assert.equal(await idx("e\u0301"), await idx("\u00e9"));
       assert.notEqual(await idx("Straße", {}), await idx("STRASSE", {}));
-      assert.notEqual(await idx(" abc", { normalization: { casefold: true } }), await idx("abc", { normalization: { casefold: true } }));
+      assert.notEqual(
+        await idx(" abc", { normalization: { casefold: true } }),
+        await idx("abc", { normalization: { casefold: true } }),
+      );
       // Case folding alone maps the ligature "ﬁ" to "fi" (CaseFolding.txt status F), but not full-width letters to ASCII.
       const folded = { normalization: { casefold: true } };
       assert.equal(await idx("ﬁle", folded), await idx("file", folded));
@@ -103,7 +123,10 @@ describe("against a plaintext server", { skip: jar() === undefined && "no server
       await c.createKey(name, { mode: "hmac" });
       const notUtf8 = new Uint8Array([0xff, 0xfe, 0x41]);
       assert.equal((await c.computeIndex(name, notUtf8)).index.length, 32);
-      await assert.rejects(c.computeIndex(name, notUtf8, { normalization: { trim: true } }), cipherd.InvalidArgumentError);
+      await assert.rejects(
+        c.computeIndex(name, notUtf8, { normalization: { trim: true } }),
+        cipherd.InvalidArgumentError,
+      );
     });
 
     test("after a rotation, allVersions gives the index under every usable version, newest first", async () => {
@@ -113,28 +136,44 @@ describe("against a plaintext server", { skip: jar() === undefined && "no server
       await c.rotateKey(name);
       const both = await c.computeIndex(name, "bob", { length: 16, allVersions: true });
       assert.equal(both.keyVersion, 2);
-      assert.deepEqual(both.versions.map((v) => v.keyVersion), [2, 1]);
+      assert.deepEqual(
+        both.versions.map((v) => v.keyVersion),
+        [2, 1],
+      );
       assert.equal(hex(both.versions[0]!.index), hex(both.index));
       assert.equal(hex(both.versions[1]!.index), hex(v1.index));
       assert.notEqual(hex(both.index), hex(v1.index));
       assert.equal(hex((await c.computeIndex(name, "bob", { length: 16, keyVersion: 1 })).index), hex(v1.index));
       await c.updateKeyPolicy(name, { minDecryptionVersion: 2, minEncryptionVersion: 0, allowEcbEncryption: false });
-      assert.deepEqual((await c.computeIndex(name, "bob", { allVersions: true })).versions.map((v) => v.keyVersion), [2]);
+      assert.deepEqual(
+        (await c.computeIndex(name, "bob", { allVersions: true })).versions.map((v) => v.keyVersion),
+        [2],
+      );
     });
 
     test("a batch answers every item in order, each with its own index or error", async () => {
       const name = freshName();
       await c.createKey(name, { mode: "hmac" });
       const options = { normalization: { casefold: true }, length: 12 };
-      const results = await c.computeIndexBatch(name, [
-        { value: "Carol", reference: "a" },
-        { value: new Uint8Array([0xc3]), reference: "bad" },
-        "CAROL",
-      ], options);
-      assert.deepEqual(results.map((r) => [r.reference, r.ok]), [["a", true], ["bad", false], ["", true]]);
+      const results = await c.computeIndexBatch(
+        name,
+        [{ value: "Carol", reference: "a" }, { value: new Uint8Array([0xc3]), reference: "bad" }, "CAROL"],
+        options,
+      );
+      assert.deepEqual(
+        results.map((r) => [r.reference, r.ok]),
+        [
+          ["a", true],
+          ["bad", false],
+          ["", true],
+        ],
+      );
       assert.ok(results[1]!.error instanceof cipherd.InvalidArgumentError);
       const single = hex((await c.computeIndex(name, "carol", options)).index);
-      assert.deepEqual([hex(results[0]!.unwrap()), hex(results[2]!.unwrap()), results[0]!.keyVersion], [single, single, 1]);
+      assert.deepEqual(
+        [hex(results[0]!.unwrap()), hex(results[2]!.unwrap()), results[0]!.keyVersion],
+        [single, single, 1],
+      );
     });
 
     test("an index key never encrypts, and a cipher key never indexes", async () => {
@@ -176,11 +215,16 @@ describe("against a plaintext server", { skip: jar() === undefined && "no server
       await c.decryptFile(join(dir, "in.enc"), join(dir, "out"), { context });
       assert.ok(readFileSync(join(dir, "out")).equals(plaintext));
       const unwrapped: Buffer[] = [];
-      for await (const chunk of openFile(createReadStream(join(dir, "in.enc")), (wrapped) => c.decrypt(wrapped, { context }))) {
+      for await (const chunk of openFile(createReadStream(join(dir, "in.enc")), (wrapped) =>
+        c.decrypt(wrapped, { context }),
+      )) {
         unwrapped.push(chunk);
       }
       assert.ok(Buffer.concat(unwrapped).equals(plaintext));
-      await assert.rejects(c.decryptFile(join(dir, "in.enc"), join(dir, "wrong"), { context: bytes("other") }), cipherd.DecryptionFailedError);
+      await assert.rejects(
+        c.decryptFile(join(dir, "in.enc"), join(dir, "wrong"), { context: bytes("other") }),
+        cipherd.DecryptionFailedError,
+      );
     });
 
     test("after a rotation rewrapFileKey moves the file to the new version without touching its chunks", async (t) => {
@@ -215,7 +259,10 @@ describe("against a plaintext server", { skip: jar() === undefined && "no server
       assert.notEqual(await c.encrypt(name, bytes("bob@example.com"), { context: bytes("users.email") }), a);
       const envelope = cipherd.parseCiphertext(a);
       assert.deepEqual([envelope.mode, envelope.payload.length], ["siv", 16 + 17]);
-      assert.equal(new TextDecoder().decode(await c.decrypt(a, { context: bytes("users.email") })), "alice@example.com");
+      assert.equal(
+        new TextDecoder().decode(await c.decrypt(a, { context: bytes("users.email") })),
+        "alice@example.com",
+      );
       await assert.rejects(c.decrypt(a), cipherd.DecryptionFailedError);
       assert.equal((await c.inspect(a)).mode, "siv");
       await c.rotateKey(name);

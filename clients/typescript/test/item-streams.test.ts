@@ -20,7 +20,10 @@ async function collect<T>(results: AsyncIterable<cipherd.ItemResult<T>>): Promis
 }
 
 /** Runs a stream to its end or break, returning what it answered and the error it broke with. */
-async function untilBroken<T>(results: AsyncIterable<cipherd.ItemResult<T>>, onResult: (count: number) => unknown = () => {}) {
+async function untilBroken<T>(
+  results: AsyncIterable<cipherd.ItemResult<T>>,
+  onResult: (count: number) => unknown = () => {},
+) {
   const answered: cipherd.ItemResult<T>[] = [];
   try {
     for await (const r of results) {
@@ -34,7 +37,12 @@ async function untilBroken<T>(results: AsyncIterable<cipherd.ItemResult<T>>, onR
   return { answered, error: undefined };
 }
 
-const rows = (n: number, prefix = "row") => Array.from({ length: n }, (_, i) => ({ plaintext: bytes(`${prefix} ${i}`), context: bytes("t"), reference: `${prefix}-${i}` }));
+const rows = (n: number, prefix = "row") =>
+  Array.from({ length: n }, (_, i) => ({
+    plaintext: bytes(`${prefix} ${i}`),
+    context: bytes("t"),
+    reference: `${prefix}-${i}`,
+  }));
 
 describe("item streams", { skip: jar() === undefined && "no server jar: run make build" }, () => {
   let server: RunningServer;
@@ -53,16 +61,26 @@ describe("item streams", { skip: jar() === undefined && "no server jar: run make
     await c.createKey(name);
     const contextOf = (id: number) => bytes(`users.email/${id}`);
     const column = [];
-    for (const id of [1, 2, 3]) column.push({ id, ciphertext: await c.encrypt(name, bytes(`user${id}@example.com`), { context: contextOf(id) }) });
+    for (const id of [1, 2, 3])
+      column.push({
+        id,
+        ciphertext: await c.encrypt(name, bytes(`user${id}@example.com`), { context: contextOf(id) }),
+      });
     await c.rotateKey(name);
 
-    const without = await collect(c.reEncryptStream(column.map((r) => ({ ciphertext: r.ciphertext, reference: String(r.id) }))));
+    const without = await collect(
+      c.reEncryptStream(column.map((r) => ({ ciphertext: r.ciphertext, reference: String(r.id) }))),
+    );
     for (const r of without) {
       assert.ok(r.error instanceof cipherd.DecryptionFailedError, String(r.error));
       assert.match(r.error.message, /check that the context is the one given at encryption/);
     }
 
-    const rewrapped = await collect(c.reEncryptStream(column.map((r) => ({ ciphertext: r.ciphertext, context: contextOf(r.id), reference: String(r.id) }))));
+    const rewrapped = await collect(
+      c.reEncryptStream(
+        column.map((r) => ({ ciphertext: r.ciphertext, context: contextOf(r.id), reference: String(r.id) })),
+      ),
+    );
     for (const r of rewrapped) {
       const id = Number(r.reference);
       const { ciphertext, keyVersion, sourceKeyVersion } = r.unwrap();
@@ -81,15 +99,27 @@ describe("item streams", { skip: jar() === undefined && "no server jar: run make
       yield* items;
     }
     const encrypted = await collect(c.encryptStream(name, source()));
-    assert.deepEqual(encrypted.map((r) => r.reference), items.map((i) => i.reference));
+    assert.deepEqual(
+      encrypted.map((r) => r.reference),
+      items.map((i) => i.reference),
+    );
     assert.ok(encrypted[7]!.error instanceof cipherd.NotFoundError);
-    assert.ok(encrypted.every((r, i) => i === 7 || (r.ok && r.keyVersion === 1 && cipherd.parseCiphertext(r.unwrap()).keyName === name)));
+    assert.ok(
+      encrypted.every(
+        (r, i) => i === 7 || (r.ok && r.keyVersion === 1 && cipherd.parseCiphertext(r.unwrap()).keyName === name),
+      ),
+    );
 
-    const texts: cipherd.CiphertextItem[] = encrypted.filter((r) => r.ok).map((r) => ({ ciphertext: r.unwrap(), context: bytes("t"), reference: r.reference }));
+    const texts: cipherd.CiphertextItem[] = encrypted
+      .filter((r) => r.ok)
+      .map((r) => ({ ciphertext: r.unwrap(), context: bytes("t"), reference: r.reference }));
     texts[3] = { ...texts[3]!, context: bytes("other") };
     texts.push({ ciphertext: "<x/v1:gcm>AAAA", reference: "malformed" });
     const decrypted = await collect(c.decryptStream(texts));
-    assert.deepEqual(decrypted.map((r) => r.reference), texts.map((t) => t.reference));
+    assert.deepEqual(
+      decrypted.map((r) => r.reference),
+      texts.map((t) => t.reference),
+    );
     assert.ok(decrypted[3]!.error instanceof cipherd.DecryptionFailedError);
     assert.ok(decrypted.at(-1)!.error instanceof cipherd.InvalidArgumentError);
     assert.equal(text(decrypted[0]!.unwrap()), "r 0");
@@ -101,7 +131,10 @@ describe("item streams", { skip: jar() === undefined && "no server jar: run make
     await c.createKey(name);
     const items = Array.from({ length: 10 }, (_, i) => ({ plaintext: new Uint8Array([i]), reference: `id-${i}` }));
     const results = await collect(c.encryptStream(name, items, { resumeAfter: "id-3" }));
-    assert.deepEqual(results.map((r) => r.reference), ["id-4", "id-5", "id-6", "id-7", "id-8", "id-9"]);
+    assert.deepEqual(
+      results.map((r) => r.reference),
+      ["id-4", "id-5", "id-6", "id-7", "id-8", "id-9"],
+    );
     assert.deepEqual([...(await c.decrypt(results[0]!.unwrap()))], [4]);
     await assert.rejects(collect(c.encryptStream(name, items, { resumeAfter: "id-99" })), RangeError);
     await assert.rejects(collect(c.encryptStream(name, items, { resumeAfter: "" })), TypeError);
@@ -116,12 +149,15 @@ describe("item streams", { skip: jar() === undefined && "no server jar: run make
       throw failure;
     }
     const seen: string[] = [];
-    await assert.rejects(async () => {
-      for await (const r of c.encryptStream(name, source())) {
-        assert.ok(r.ok);
-        seen.push(r.reference);
-      }
-    }, (e) => e === failure);
+    await assert.rejects(
+      async () => {
+        for await (const r of c.encryptStream(name, source())) {
+          assert.ok(r.ok);
+          seen.push(r.reference);
+        }
+      },
+      (e) => e === failure,
+    );
     assert.deepEqual(seen, ["0", "1", "2", "3", "4"]);
   });
 
@@ -153,7 +189,10 @@ describe("item streams", { skip: jar() === undefined && "no server jar: run make
     await c.createKey(name);
     const items = rows(3000);
     const controller = new AbortController();
-    const first = await untilBroken(c.encryptStream(name, items, { signal: controller.signal }), (n) => n === 700 && controller.abort());
+    const first = await untilBroken(
+      c.encryptStream(name, items, { signal: controller.signal }),
+      (n) => n === 700 && controller.abort(),
+    );
     assert.ok(first.error instanceof cipherd.CancelledError, String(first.error));
     // An answer already received when the abort lands may still be delivered; lastReference names the last one that was.
     assert.ok(first.answered.length >= 700 && first.answered.length < 1000, `${first.answered.length} answered`);
@@ -161,9 +200,17 @@ describe("item streams", { skip: jar() === undefined && "no server jar: run make
 
     const resumed = await collect(c.encryptStream(name, items, { resumeAfter: first.error.lastReference }));
     const everything = [...first.answered, ...resumed];
-    assert.deepEqual(everything.map((r) => r.reference), items.map((i) => i.reference));
-    const decrypted = await collect(c.decryptStream(everything.map((r) => ({ ciphertext: r.unwrap(), context: bytes("t"), reference: r.reference }))));
-    assert.deepEqual(decrypted.map((r) => text(r.unwrap())), items.map((i) => text(i.plaintext)));
+    assert.deepEqual(
+      everything.map((r) => r.reference),
+      items.map((i) => i.reference),
+    );
+    const decrypted = await collect(
+      c.decryptStream(everything.map((r) => ({ ciphertext: r.unwrap(), context: bytes("t"), reference: r.reference }))),
+    );
+    assert.deepEqual(
+      decrypted.map((r) => text(r.unwrap())),
+      items.map((i) => text(i.plaintext)),
+    );
   });
 
   test("a broken stream before any answer has no lastReference, unless resuming", async () => {
@@ -199,13 +246,16 @@ describe("item streams", { skip: jar() === undefined && "no server jar: run make
   });
 });
 
-test("a stream broken by stopping the server resumes on a new one over the same key store", { skip: jar() === undefined && "no server jar: run make build" }, async () => {
+test("a stream broken by stopping the server resumes on a new one over the same key store", {
+  skip: jar() === undefined && "no server jar: run make build",
+}, async () => {
   const workdir = tempDir("stream-restart");
   // Items large enough that the transport's buffers hold only a few hundred, so the server is still
   // answering when it stops rather than done with answers the client has yet to read.
   const ITEMS = 2500;
   const plaintext = (i: number) => bytes(`row ${i};`.padEnd(16 * 1024, "."));
-  const items = () => Array.from({ length: ITEMS }, (_, i) => ({ plaintext: plaintext(i), context: bytes("t"), reference: `row-${i}` }));
+  const items = () =>
+    Array.from({ length: ITEMS }, (_, i) => ({ plaintext: plaintext(i), context: bytes("t"), reference: `row-${i}` }));
   const first = await startServer(workdir, []);
   let broken: Awaited<ReturnType<typeof untilBroken<string>>>;
   try {
@@ -225,9 +275,15 @@ test("a stream broken by stopping the server resumes on a new one over the same 
   } finally {
     await first.stop();
   }
-  assert.ok(broken.error !== undefined && broken.answered.length < ITEMS, `the stream was not broken mid-way (${broken.answered.length} answered)`);
+  assert.ok(
+    broken.error !== undefined && broken.answered.length < ITEMS,
+    `the stream was not broken mid-way (${broken.answered.length} answered)`,
+  );
   assert.ok(broken.answered.length >= 500);
-  assert.ok(broken.error instanceof cipherd.UnavailableError || broken.error instanceof cipherd.CancelledError, String(broken.error));
+  assert.ok(
+    broken.error instanceof cipherd.UnavailableError || broken.error instanceof cipherd.CancelledError,
+    String(broken.error),
+  );
   assert.equal(broken.error.lastReference, broken.answered.at(-1)!.reference);
 
   const second = await startServer(workdir, []);
@@ -235,8 +291,13 @@ test("a stream broken by stopping the server resumes on a new one over the same 
   try {
     const resumed = await collect(c.encryptStream("resumed", items(), { resumeAfter: broken.error.lastReference }));
     const everything = [...broken.answered, ...resumed];
-    assert.deepEqual(everything.map((r) => r.reference), items().map((i) => i.reference));
-    const decrypted = await collect(c.decryptStream(everything.map((r) => ({ ciphertext: r.unwrap(), context: bytes("t"), reference: r.reference }))));
+    assert.deepEqual(
+      everything.map((r) => r.reference),
+      items().map((i) => i.reference),
+    );
+    const decrypted = await collect(
+      c.decryptStream(everything.map((r) => ({ ciphertext: r.unwrap(), context: bytes("t"), reference: r.reference }))),
+    );
     assert.ok(decrypted.every((r, i) => Buffer.from(r.unwrap()).equals(plaintext(i))));
   } finally {
     c.close();

@@ -20,7 +20,9 @@ const freshName = () => `t-${randomUUID().slice(0, 13)}`;
 /** MySQL's AES_ENCRYPT(plaintext, passphrase): the key string XOR-folded into 16 bytes, AES-128-ECB, PKCS#7. */
 function mysqlAesEncrypt(plaintext: Uint8Array, passphrase: Uint8Array): Buffer {
   const key = Buffer.alloc(16);
-  passphrase.forEach((b, i) => (key[i % 16]! ^= b));
+  passphrase.forEach((b, i) => {
+    key[i % 16]! ^= b;
+  });
   const cipher = createCipheriv("aes-128-ecb", key, null);
   return Buffer.concat([cipher.update(plaintext), cipher.final()]);
 }
@@ -36,7 +38,10 @@ test("the test's MySQL AES_ENCRYPT gives MySQL's known answer", () => {
 
 test("a LegacyCiphertext takes exactly one form of data and a whole key version", () => {
   const message = legacyToProto({ keyName: "old", hex: MYSQL_HELLO });
-  assert.deepEqual([message.keyName, message.keyVersion, message.hex, message.raw, message.base64], ["old", 0, MYSQL_HELLO, undefined, undefined]);
+  assert.deepEqual(
+    [message.keyName, message.keyVersion, message.hex, message.raw, message.base64],
+    ["old", 0, MYSQL_HELLO, undefined, undefined],
+  );
   const both = { keyName: "old", hex: "00", base64: "AA==" } as unknown as cipherd.LegacyCiphertext;
   assert.throws(() => legacyToProto(both), /exactly one of raw, hex or base64, got hex, base64/);
   assert.throws(() => legacyToProto({ keyName: "old" } as unknown as cipherd.LegacyCiphertext), /got none/);
@@ -64,9 +69,15 @@ describe("legacy ciphertexts", { skip: jar() === undefined && "no server jar: ru
   test("MySQL's known answer imported by passphrase rewraps into a gcm key and decrypts to HELLO, from hex, raw and base64", async () => {
     const legacy = freshName();
     const target = await gcmTarget();
-    const key = await c.importKey(legacy, new Uint8Array(0), { legacyCipher: "mysql_aes_ecb", passphrase: "1234567890" });
+    const key = await c.importKey(legacy, new Uint8Array(0), {
+      legacyCipher: "mysql_aes_ecb",
+      passphrase: "1234567890",
+    });
     const version = key.versions.at(-1)!;
-    assert.deepEqual([cipherd.legacyCipherFromProto(version.legacyCipher), version.keySizeBits], ["mysql_aes_ecb", 128]);
+    assert.deepEqual(
+      [cipherd.legacyCipherFromProto(version.legacyCipher), version.keySizeBits],
+      ["mysql_aes_ecb", 128],
+    );
     const raw = Buffer.from(MYSQL_HELLO, "hex");
     const forms: cipherd.LegacyCiphertext[] = [
       { keyName: legacy, hex: MYSQL_HELLO },
@@ -87,20 +98,32 @@ describe("legacy ciphertexts", { skip: jar() === undefined && "no server jar: ru
     const target = await gcmTarget();
     const passphrase = bytes("a key string longer than 16 bytes");
     await c.importKey(legacy, new Uint8Array(0), { legacyCipher: "mysql_aes_ecb", passphrase });
-    const values = new Map(Array.from({ length: 300 }, (_, i) => [String(i + 1), `row ${i + 1}: ${"x".repeat(i % 40)}`]));
-    const column = new Map([...values].map(([id, v]) => [id, mysqlAesEncrypt(bytes(v), passphrase).toString("hex").toUpperCase()]));
+    const values = new Map(
+      Array.from({ length: 300 }, (_, i) => [String(i + 1), `row ${i + 1}: ${"x".repeat(i % 40)}`]),
+    );
+    const column = new Map(
+      [...values].map(([id, v]) => [id, mysqlAesEncrypt(bytes(v), passphrase).toString("hex").toUpperCase()]),
+    );
     column.set("150", column.get("150")!.slice(0, -2)); // a row that lost a byte: not whole AES blocks
     async function* rows(): AsyncGenerator<cipherd.LegacyItem> {
       for (const [id, hex] of column) yield { legacy: { keyName: legacy, hex }, context: bytes(id), reference: id };
     }
     const results = [];
     for await (const r of c.reEncryptStream(rows(), { keyName: target })) results.push(r);
-    assert.deepEqual(results.map((r) => r.reference), [...column.keys()]);
+    assert.deepEqual(
+      results.map((r) => r.reference),
+      [...column.keys()],
+    );
     const failed = results.filter((r) => !r.ok);
-    assert.deepEqual(failed.map((r) => r.reference), ["150"]);
+    assert.deepEqual(
+      failed.map((r) => r.reference),
+      ["150"],
+    );
     assert.ok(failed[0]!.error instanceof cipherd.DecryptionFailedError);
     const decrypted = [];
-    const rewrapped = results.filter((r) => r.ok).map((r) => ({ ciphertext: r.unwrap().ciphertext, context: bytes(r.reference), reference: r.reference }));
+    const rewrapped = results
+      .filter((r) => r.ok)
+      .map((r) => ({ ciphertext: r.unwrap().ciphertext, context: bytes(r.reference), reference: r.reference }));
     for await (const r of c.decryptStream(rewrapped)) decrypted.push([r.reference, text(r.unwrap())]);
     values.delete("150");
     assert.deepEqual(new Map(decrypted as [string, string][]), values);
@@ -113,17 +136,26 @@ describe("legacy ciphertexts", { skip: jar() === undefined && "no server jar: ru
     const iv = randomBytes(16);
     await c.importKey(legacy, key, { legacyCipher: "aes_cbc", legacyIv: "fixed", legacyFixedIv: iv });
     const ours = await c.encrypt(target, bytes("already cipherd"));
-    const results = await c.reEncryptBatch([
-      { legacy: { keyName: legacy, raw: aesCbc(key, iv, bytes("fixed iv")) }, reference: "legacy" },
-      { ciphertext: ours, reference: "cipherd" },
-      // Cut short of a whole block, so it fails every time (a wrong key passes the padding check about once in 256).
-      { legacy: { keyName: legacy, raw: aesCbc(key, iv, bytes("cut short")).subarray(0, 15) }, reference: "bad" },
-    ], { keyName: target });
-    assert.deepEqual(results.map((r) => r.reference), ["legacy", "cipherd", "bad"]);
+    const results = await c.reEncryptBatch(
+      [
+        { legacy: { keyName: legacy, raw: aesCbc(key, iv, bytes("fixed iv")) }, reference: "legacy" },
+        { ciphertext: ours, reference: "cipherd" },
+        // Cut short of a whole block, so it fails every time (a wrong key passes the padding check about once in 256).
+        { legacy: { keyName: legacy, raw: aesCbc(key, iv, bytes("cut short")).subarray(0, 15) }, reference: "bad" },
+      ],
+      { keyName: target },
+    );
+    assert.deepEqual(
+      results.map((r) => r.reference),
+      ["legacy", "cipherd", "bad"],
+    );
     assert.equal(text(await c.decrypt(results[0]!.unwrap().ciphertext)), "fixed iv");
     assert.equal(text(await c.decrypt(results[1]!.unwrap().ciphertext)), "already cipherd");
     assert.ok(results[2]!.error instanceof cipherd.DecryptionFailedError);
-    await assert.rejects(c.reEncryptBatch([{ ciphertext: ours, keyName: "elsewhere" }], { keyName: target }), TypeError);
+    await assert.rejects(
+      c.reEncryptBatch([{ ciphertext: ours, keyName: "elsewhere" }], { keyName: target }),
+      TypeError,
+    );
   });
 
   test("items with their own IVs rewrap from a stream resumed after a reference", async () => {
@@ -134,11 +166,22 @@ describe("legacy ciphertexts", { skip: jar() === undefined && "no server jar: ru
     const target = freshName();
     await c.createKey(target, { mode: "xgcm" });
     const ivs = Array.from({ length: 30 }, () => randomBytes(16));
-    const items = ivs.map((iv, i) => ({ legacy: { keyName: legacy, base64: aesCbc(key, iv, bytes(`value ${i}`)).toString("base64"), iv }, reference: String(i), keyName: target }));
+    const items = ivs.map((iv, i) => ({
+      legacy: { keyName: legacy, base64: aesCbc(key, iv, bytes(`value ${i}`)).toString("base64"), iv },
+      reference: String(i),
+      keyName: target,
+    }));
     const results = [];
     for await (const r of c.reEncryptStream(items, { resumeAfter: "9" })) results.push(r);
-    assert.deepEqual(results.map((r) => r.reference), ivs.slice(10).map((_, i) => String(i + 10)));
-    assert.ok(results.every((r) => r.unwrap().sourceKeyVersion === 1 && cipherd.parseCiphertext(r.unwrap().ciphertext).mode === "xgcm"));
+    assert.deepEqual(
+      results.map((r) => r.reference),
+      ivs.slice(10).map((_, i) => String(i + 10)),
+    );
+    assert.ok(
+      results.every(
+        (r) => r.unwrap().sourceKeyVersion === 1 && cipherd.parseCiphertext(r.unwrap().ciphertext).mode === "xgcm",
+      ),
+    );
     assert.equal(text(await c.decrypt(results[0]!.unwrap().ciphertext)), "value 10");
   });
 

@@ -15,7 +15,11 @@ const freshName = () => `t-${randomUUID().slice(0, 13)}`;
 const HOUR = 3600;
 
 test("lifecycle requests carry whole-second windows, unset ones left to the server", () => {
-  assert.deepEqual(destructionRequest("k", new Set([1, 2]), 48 * HOUR), { keyName: "k", versions: [1, 2], pendingWindow: { seconds: 48 * HOUR, nanos: 0 } });
+  assert.deepEqual(destructionRequest("k", new Set([1, 2]), 48 * HOUR), {
+    keyName: "k",
+    versions: [1, 2],
+    pendingWindow: { seconds: 48 * HOUR, nanos: 0 },
+  });
   assert.equal(deletionRequest("k", undefined).pendingWindow, undefined);
   const retire = retireRequest("k", 3, { quietPeriodSeconds: 60, dryRun: true });
   assert.deepEqual(retire.quietPeriod, { seconds: 60, nanos: 0 });
@@ -48,7 +52,9 @@ function near(moment: Date | undefined, seconds: number): boolean {
   return moment !== undefined && Math.abs(moment.getTime() - Date.now() - seconds * 1000) < 120_000;
 }
 
-describe("key lifecycle and audit against the server", { skip: jar() === undefined && "no server jar: run make build" }, () => {
+describe("key lifecycle and audit against the server", {
+  skip: jar() === undefined && "no server jar: run make build",
+}, () => {
   let server: RunningServer;
   let c: cipherd.CipherdClient;
   before(async () => {
@@ -74,9 +80,18 @@ describe("key lifecycle and audit against the server", { skip: jar() === undefin
     const key = await c.scheduleKeyVersionDestruction(name, [1], { pendingWindowSeconds: 30 * HOUR });
     assert.equal(cipherd.versionStateName(key.versions[0]!.state), "destruction_scheduled");
     assert.ok(near(key.versions[0]!.destroyTime, 30 * HOUR));
-    await assert.rejects(c.decrypt(ciphertext), (e) => e instanceof cipherd.KeyVersionDestructionScheduledError && !(e instanceof cipherd.DecryptionFailedError) && e.metadata["key"] === name);
+    await assert.rejects(
+      c.decrypt(ciphertext),
+      (e) =>
+        e instanceof cipherd.KeyVersionDestructionScheduledError &&
+        !(e instanceof cipherd.DecryptionFailedError) &&
+        e.metadata.key === name,
+    );
     await assert.rejects(c.scheduleKeyVersionDestruction(name, [2]), cipherd.FailedPreconditionError); // the current version
-    await assert.rejects(c.scheduleKeyVersionDestruction(name, [1], { pendingWindowSeconds: HOUR }), cipherd.CipherdError);
+    await assert.rejects(
+      c.scheduleKeyVersionDestruction(name, [1], { pendingWindowSeconds: HOUR }),
+      cipherd.CipherdError,
+    );
     const restored = await c.cancelKeyVersionDestruction(name, [1]);
     assert.equal(cipherd.versionStateName(restored.versions[0]!.state), "enabled");
     assert.equal(text(await c.decrypt(ciphertext)), "secret");
@@ -98,7 +113,10 @@ describe("key lifecycle and audit against the server", { skip: jar() === undefin
     await c.rotateKey(name);
     await c.rotateKey(name);
     await c.decrypt(ciphertext);
-    const refusal = await c.retireKeyVersions(name, 3, { dryRun: true }).then(() => undefined, (e: unknown) => e);
+    const refusal = await c.retireKeyVersions(name, 3, { dryRun: true }).then(
+      () => undefined,
+      (e: unknown) => e,
+    );
     if (refusal instanceof cipherd.CipherdError && refusal.code === status.UNIMPLEMENTED) {
       t.skip("the server does not implement KeyAdminService.RetireKeyVersions yet");
       return;
@@ -112,8 +130,14 @@ describe("key lifecycle and audit against the server", { skip: jar() === undefin
     assert.ok(near(plan.destroyTime, 7 * 24 * HOUR));
     const done = await c.retireKeyVersions(name, 3, { quietPeriodSeconds: 1, pendingWindowSeconds: 24 * HOUR });
     assert.equal(done.key.policy?.minDecryptionVersion, 3);
-    assert.deepEqual(done.key.versions.map((v) => cipherd.versionStateName(v.state)), ["destruction_scheduled", "destruction_scheduled", "enabled"]);
-    await assert.rejects(c.decrypt(ciphertext), (e) => e instanceof cipherd.FailedPreconditionError && !(e instanceof cipherd.DecryptionFailedError));
+    assert.deepEqual(
+      done.key.versions.map((v) => cipherd.versionStateName(v.state)),
+      ["destruction_scheduled", "destruction_scheduled", "enabled"],
+    );
+    await assert.rejects(
+      c.decrypt(ciphertext),
+      (e) => e instanceof cipherd.FailedPreconditionError && !(e instanceof cipherd.DecryptionFailedError),
+    );
   });
 
   test("retire is refused by an inventory with one ciphertext below N, and allowed at or above N", async () => {
@@ -129,10 +153,22 @@ describe("key lifecycle and audit against the server", { skip: jar() === undefin
         dryRun: true,
         inventories: [
           { keyName: name, source: "file:a.jsonl#email", versions: { 3: 4 } },
-          { keyName: name, source: "postgres:users.email", versions: new Map([[2, 1], [3, 99]]), scanTime, itemsScanned: 100 },
+          {
+            keyName: name,
+            source: "postgres:users.email",
+            versions: new Map([
+              [2, 1],
+              [3, 99],
+            ]),
+            scanTime,
+            itemsScanned: 100,
+          },
         ],
       })
-      .then(() => undefined, (e: unknown) => e);
+      .then(
+        () => undefined,
+        (e: unknown) => e,
+      );
     assert.ok(refusal instanceof cipherd.KeyVersionsInUseError, `${String(refusal)}`);
     assert.deepEqual(refusal.versions, [2]);
     assert.equal(refusal.source, "postgres:users.email");
@@ -145,7 +181,10 @@ describe("key lifecycle and audit against the server", { skip: jar() === undefin
     });
     assert.deepEqual(plan.retiredVersions, [1, 2]);
     await assert.rejects(
-      c.retireKeyVersions(name, 3, { dryRun: true, inventories: [{ keyName: "someone-else", source: "db", versions: { 3: 1 } }] }),
+      c.retireKeyVersions(name, 3, {
+        dryRun: true,
+        inventories: [{ keyName: "someone-else", source: "db", versions: { 3: 1 } }],
+      }),
       cipherd.InvalidArgumentError,
     );
   });
@@ -164,7 +203,10 @@ describe("key lifecycle and audit against the server", { skip: jar() === undefin
     assert.equal(v1.usage.decryptions, 0);
     assert.equal(v1.usage.indexLookups, 0);
     assert.equal(v1.usage.lastLookupTime, undefined);
-    const refusal = await c.retireKeyVersions(name, 2, { quietPeriodSeconds: 3600, dryRun: true }).then(() => undefined, (e: unknown) => e);
+    const refusal = await c.retireKeyVersions(name, 2, { quietPeriodSeconds: 3600, dryRun: true }).then(
+      () => undefined,
+      (e: unknown) => e,
+    );
     assert.ok(refusal instanceof cipherd.KeyVersionsInUseError && refusal.source === undefined, `${String(refusal)}`);
 
     const updated = await c.updateKeyPolicy(name, { cancelDestructionOnUse: true });
@@ -181,7 +223,10 @@ describe("key lifecycle and audit against the server", { skip: jar() === undefin
 
   test("hashAuditValue is a keyed hash of a server with an audit trail; checkpoints of another audit key fail", async (t) => {
     // A server without --audit-log has no audit key (and a jar without AuditService skips the test).
-    const refusal = await c.hashAuditValue("tenant-42").then(() => undefined, (e: unknown) => e);
+    const refusal = await c.hashAuditValue("tenant-42").then(
+      () => undefined,
+      (e: unknown) => e,
+    );
     if (refusal instanceof cipherd.CipherdError && refusal.code === status.UNIMPLEMENTED) {
       t.skip("the server does not implement AuditService.HashAuditValue yet");
       return;
@@ -195,7 +240,12 @@ describe("key lifecycle and audit against the server", { skip: jar() === undefin
       assert.match(hash, /^hmac-sha256:[0-9a-f]{64}$/);
       assert.equal(await a.hashAuditValue(bytes("tenant-42")), hash);
       assert.notEqual(await a.hashAuditValue("tenant-43"), hash);
-      const checkpoint = { seq: 3, time: "2026-11-24T08:00:00.000Z", prev: "0".repeat(64), mac: `hmac-sha256:${"0".repeat(64)}` };
+      const checkpoint = {
+        seq: 3,
+        time: "2026-11-24T08:00:00.000Z",
+        prev: "0".repeat(64),
+        mac: `hmac-sha256:${"0".repeat(64)}`,
+      };
       assert.deepEqual(await a.verifyAuditCheckpoints([checkpoint, checkpoint]), [false, false]);
       assert.deepEqual(await a.verifyAuditCheckpoints([]), []);
     } finally {
@@ -211,11 +261,12 @@ describe("key lifecycle and audit against the server", { skip: jar() === undefin
     const a = new cipherd.CipherdClient(audited.address);
     try {
       await a.hashAuditValue("tenant-42");
-      let head: cipherd.AuditHead | undefined;
       const deadline = Date.now() + 10_000;
-      while ((head = await a.auditHead()) === undefined || head.seq < 1) {
+      let head = await a.auditHead();
+      while (head === undefined || head.seq < 1) {
         assert.ok(Date.now() < deadline, "no head anchored after a call and 10 s of checkpoints");
         await new Promise((resolve) => setTimeout(resolve, 50));
+        head = await a.auditHead();
       }
       const lines = readFileSync(log, "utf8").split("\n");
       const trail = (JSON.parse(lines[0] ?? "{}") as { trail?: string }).trail ?? "";

@@ -26,7 +26,12 @@ const TIMEOUT_MS = 300_000;
 
 function run(command: string, args: string[], cwd: string): string {
   try {
-    return execFileSync(command, args, { cwd, encoding: "utf8", timeout: TIMEOUT_MS, stdio: ["ignore", "pipe", "pipe"] });
+    return execFileSync(command, args, {
+      cwd,
+      encoding: "utf8",
+      timeout: TIMEOUT_MS,
+      stdio: ["ignore", "pipe", "pipe"],
+    });
   } catch (e) {
     const { stdout, stderr } = e as { stdout?: string; stderr?: string };
     throw new Error(`${command} ${args.join(" ")} failed in ${cwd}:\n${stdout ?? ""}\n${stderr ?? ""}`);
@@ -35,7 +40,9 @@ function run(command: string, args: string[], cwd: string): string {
 
 /** The files git tracks (or would track) in `dir`, relative to it: what a checkout of a tag has. */
 function tracked(dir: string): string[] {
-  return run("git", ["ls-files", "-z", "--cached", "--others", "--exclude-standard", "."], dir).split("\0").filter(Boolean);
+  return run("git", ["ls-files", "-z", "--cached", "--others", "--exclude-standard", "."], dir)
+    .split("\0")
+    .filter(Boolean);
 }
 
 const CONSUMER_TS = `import { CipherdClient, DecryptionFailedError, parseCiphertext } from "@cipherd/client";
@@ -90,8 +97,9 @@ describe("the npm tarball", () => {
     }
     symlinkSync(join(PACKAGE, "node_modules"), join(source, "node_modules"));
     mkdirSync(join(tmp, "out"));
-    const [result] = JSON.parse(run("npm", ["pack", "--json", "--pack-destination", join(tmp, "out"), ...NPM_FLAGS], source)) as
-      { filename: string; files: { path: string }[] }[];
+    const [result] = JSON.parse(
+      run("npm", ["pack", "--json", "--pack-destination", join(tmp, "out"), ...NPM_FLAGS], source),
+    ) as { filename: string; files: { path: string }[] }[];
     tarball = join(tmp, "out", result!.filename);
     packed = result!.files.map((f) => f.path);
   });
@@ -104,14 +112,21 @@ describe("the npm tarball", () => {
   test("holds the compiled code and declarations of every source, the licence and the README, and no tests", () => {
     const sources = tracked(join(PACKAGE, "src")).filter((f) => f.endsWith(".ts") && !f.endsWith(".d.ts"));
     assert.ok(sources.includes("index.ts") && sources.some((f) => f.startsWith("gen/cipherd/v1/")), String(sources));
-    const missing = sources.flatMap((f) => [`dist/${f.replace(/\.ts$/, ".js")}`, `dist/${f.replace(/\.ts$/, ".d.ts")}`])
+    const missing = sources
+      .flatMap((f) => [`dist/${f.replace(/\.ts$/, ".js")}`, `dist/${f.replace(/\.ts$/, ".d.ts")}`])
       .filter((f) => !packed.includes(f));
     assert.deepEqual(missing, []);
-    for (const f of ["package.json", "README.md", "LICENSE"]) assert.ok(packed.includes(f), `${f} is not in the tarball`);
-    assert.deepEqual(packed.filter((f) => /^(test|build|scripts|node_modules)\/|^tsconfig/.test(f)), []);
+    for (const f of ["package.json", "README.md", "LICENSE"])
+      assert.ok(packed.includes(f), `${f} is not in the tarball`);
+    assert.deepEqual(
+      packed.filter((f) => /^(test|build|scripts|node_modules)\/|^tsconfig/.test(f)),
+      [],
+    );
   });
 
-  describe("installed into a project outside the checkout", { skip: jar() === undefined && "no server jar: run make build" }, () => {
+  describe("installed into a project outside the checkout", {
+    skip: jar() === undefined && "no server jar: run make build",
+  }, () => {
     const project = join(tmp, "consumer");
     let server: RunningServer;
 
@@ -119,8 +134,17 @@ describe("the npm tarball", () => {
       mkdirSync(project);
       writeFileSync(join(project, "package.json"), JSON.stringify({ name: "consumer", private: true, type: "module" }));
       // The tarball's dependencies resolved by npm from its package.json (from the cache when it has them).
-      run("npm", ["install", ...NPM_FLAGS, tarball, `typescript@${manifest.devDependencies.typescript}`,
-        `@types/node@${manifest.devDependencies["@types/node"]}`], project);
+      run(
+        "npm",
+        [
+          "install",
+          ...NPM_FLAGS,
+          tarball,
+          `typescript@${manifest.devDependencies.typescript}`,
+          `@types/node@${manifest.devDependencies["@types/node"]}`,
+        ],
+        project,
+      );
       server = await startServer(tempDir("package-server"), ["--demo-key", "demo"]);
     });
     after(async () => {
@@ -130,26 +154,44 @@ describe("the npm tarball", () => {
     test("is the tarball's copy, not a link to the checkout", () => {
       const installed = join(project, "node_modules", manifest.name);
       assert.ok(!lstatSync(installed).isSymbolicLink());
-      assert.ok(!realpathSync(installed).startsWith(REPO + "/"), realpathSync(installed));
-      const meta = JSON.parse(readFileSync(join(installed, "package.json"), "utf8")) as { version: string; license: string };
+      assert.ok(!realpathSync(installed).startsWith(`${REPO}/`), realpathSync(installed));
+      const meta = JSON.parse(readFileSync(join(installed, "package.json"), "utf8")) as {
+        version: string;
+        license: string;
+      };
       assert.deepEqual([meta.version, meta.license], [manifest.version, "Apache-2.0"]);
     });
 
     test("a TypeScript program compiles with tsc --strict against it and calls the server", () => {
       writeFileSync(join(project, "consumer.ts"), CONSUMER_TS);
       // No skipLibCheck: the shipped declarations themselves must type-check.
-      writeFileSync(join(project, "tsconfig.json"), JSON.stringify({
-        compilerOptions: { target: "ES2022", module: "NodeNext", moduleResolution: "NodeNext", strict: true, types: ["node"], outDir: "out" },
-        files: ["consumer.ts"],
-      }));
+      writeFileSync(
+        join(project, "tsconfig.json"),
+        JSON.stringify({
+          compilerOptions: {
+            target: "ES2022",
+            module: "NodeNext",
+            moduleResolution: "NodeNext",
+            strict: true,
+            types: ["node"],
+            outDir: "out",
+          },
+          files: ["consumer.ts"],
+        }),
+      );
       run(join(project, "node_modules/.bin/tsc"), ["-p", "tsconfig.json"], project);
-      assert.equal(run(process.execPath, ["out/consumer.js", server.address], project).trim(),
-        `esm: demo "from the tarball" DECRYPTION_FAILED`);
+      assert.equal(
+        run(process.execPath, ["out/consumer.js", server.address], project).trim(),
+        `esm: demo "from the tarball" DECRYPTION_FAILED`,
+      );
     });
 
     test("a CommonJS script loads it with import() and calls the server", () => {
       writeFileSync(join(project, "consumer.cjs"), CONSUMER_CJS);
-      assert.equal(run(process.execPath, ["consumer.cjs", server.address], project).trim(), `cjs: "from require land" DECRYPTION_FAILED`);
+      assert.equal(
+        run(process.execPath, ["consumer.cjs", server.address], project).trim(),
+        `cjs: "from require land" DECRYPTION_FAILED`,
+      );
     });
   });
 });

@@ -29,7 +29,10 @@ test("encryptFile and decryptFile round trip; the plaintext output is 0600", asy
   const keys = new FakeKeys();
   const plaintext = randomBytes(300_000);
   writeFileSync(join(dir, "in"), plaintext);
-  const info = await encryptFile(keys, "files", join(dir, "in"), join(dir, "in.enc"), { chunkSize: 4096, context: Buffer.from("c") });
+  const info = await encryptFile(keys, "files", join(dir, "in"), join(dir, "in.enc"), {
+    chunkSize: 4096,
+    context: Buffer.from("c"),
+  });
   assert.equal(info.plaintextBytes, plaintext.length);
   assert.ok(!readFileSync(join(dir, "in.enc")).includes(plaintext.subarray(0, 64)));
   await decryptFile(keys, join(dir, "in.enc"), join(dir, "out"), { context: Buffer.from("c") });
@@ -38,11 +41,17 @@ test("encryptFile and decryptFile round trip; the plaintext output is 0600", asy
   assert.deepEqual(readdirSync(dir).sort(), ["in", "in.enc", "out"]);
 });
 
-for (const [defect, cut] of [["truncated", (f: Buffer) => f.subarray(0, f.length - 1040)], ["chunk_invalid", (f: Buffer) => {
-  const g = Buffer.from(f);
-  g[g.length - 2000]! ^= 0x80;
-  return g;
-}]] as const) {
+for (const [defect, cut] of [
+  ["truncated", (f: Buffer) => f.subarray(0, f.length - 1040)],
+  [
+    "chunk_invalid",
+    (f: Buffer) => {
+      const g = Buffer.from(f);
+      g[g.length - 2000]! ^= 0x80;
+      return g;
+    },
+  ],
+] as const) {
   test(`a ${defect} file leaves the output as it was and no temporary file`, async (t) => {
     const dir = scratch(t);
     const keys = new FakeKeys();
@@ -50,8 +59,10 @@ for (const [defect, cut] of [["truncated", (f: Buffer) => f.subarray(0, f.length
     await encryptFile(keys, "files", join(dir, "in"), join(dir, "in.enc"), { chunkSize: 1024 });
     writeFileSync(join(dir, "in.enc"), cut(readFileSync(join(dir, "in.enc"))));
     writeFileSync(join(dir, "out"), "previous contents");
-    await assert.rejects(decryptFile(keys, join(dir, "in.enc"), join(dir, "out")), (e: unknown) =>
-      e instanceof InvalidFileError && e.defect === defect);
+    await assert.rejects(
+      decryptFile(keys, join(dir, "in.enc"), join(dir, "out")),
+      (e: unknown) => e instanceof InvalidFileError && e.defect === defect,
+    );
     assert.equal(readFileSync(join(dir, "out"), "utf8"), "previous contents");
     await assert.rejects(decryptFile(keys, join(dir, "in.enc"), join(dir, "fresh")), InvalidFileError);
     assert.equal(existsSync(join(dir, "fresh")), false);
@@ -78,7 +89,10 @@ test("rewrapFileKey rewrites only the header, keeps the file's mode, and the fil
   const after = readFileSync(join(dir, "f"));
   assert.ok(after.subarray(0, 27).equals(before.subarray(0, 27)), "magic, chunk size and nonce prefix are kept");
   assert.equal(after.subarray(29, headerLength(after)).toString("ascii"), rewrapped.ciphertext);
-  assert.ok(after.subarray(headerLength(after)).equals(before.subarray(headerLength(before))), "the chunks are untouched");
+  assert.ok(
+    after.subarray(headerLength(after)).equals(before.subarray(headerLength(before))),
+    "the chunks are untouched",
+  );
   assert.equal(statSync(join(dir, "f")).mode & 0o777, 0o640);
   await decryptFile(keys, join(dir, "f"), join(dir, "out"), { context: Buffer.from("ctx") });
   assert.ok(readFileSync(join(dir, "out")).equals(plaintext));
@@ -104,7 +118,10 @@ test("rewrapFileKey refuses a file with a bad header before calling the server",
   const dir = scratch(t);
   writeFileSync(join(dir, "f"), "not a cipherd file at all, just text");
   const keys = new FakeKeys();
-  await assert.rejects(rewrapFileKey(keys, join(dir, "f")), (e: unknown) => e instanceof InvalidFileError && e.defect === "header_invalid");
+  await assert.rejects(
+    rewrapFileKey(keys, join(dir, "f")),
+    (e: unknown) => e instanceof InvalidFileError && e.defect === "header_invalid",
+  );
   assert.equal(keys.calls, 0);
   assert.deepEqual(readdirSync(dir), ["f"]);
 });

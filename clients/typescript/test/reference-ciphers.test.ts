@@ -10,7 +10,10 @@ test("XAES-256-GCM: the two C2SP vectors", () => {
   const open = (key: number, ciphertext: string, aad: string) =>
     xaesOpen(Buffer.alloc(32, key), Buffer.concat([nonce, h(ciphertext)]), Buffer.from(aad)).toString();
   assert.equal(open(1, "ce546ef63c9cc60765923609b33a9a1974e96e52daf2fcf7075e2271", ""), "XAES-256-GCM");
-  assert.equal(open(3, "986ec1832593df5443a179437fd083bf3fdb41abd740a21f71eb769d", "c2sp.org/XAES-256-GCM"), "XAES-256-GCM");
+  assert.equal(
+    open(3, "986ec1832593df5443a179437fd083bf3fdb41abd740a21f71eb769d", "c2sp.org/XAES-256-GCM"),
+    "XAES-256-GCM",
+  );
   assert.throws(() => open(3, "986ec1832593df5443a179437fd083bf3fdb41abd740a21f71eb769d", ""));
 });
 
@@ -30,7 +33,8 @@ test("AES-SIV: RFC 5297 A.2 (three associated-data components, a plaintext over 
     h("10203040 50607080 90a0"),
     h("09f91102 9d74e35b d84156c5 635688c0"),
   ];
-  const output = h(`7bdb6e3b 432667eb 06f4d14b ff2fbd0f cb900f2f ddbe4043 26601965 c889bf17 dba77ceb 094fa663 b7a3f748 ba8af829
+  const output =
+    h(`7bdb6e3b 432667eb 06f4d14b ff2fbd0f cb900f2f ddbe4043 26601965 c889bf17 dba77ceb 094fa663 b7a3f748 ba8af829
     ea64ad54 4a272e9c 485b62a3 fd5c0d`);
   assert.equal(sivOpen(key, output, ...ads).toString(), "this is some plaintext to encrypt using SIV-AES");
 });

@@ -6,7 +6,9 @@
 import { createCipheriv, createDecipheriv, timingSafeEqual } from "node:crypto";
 
 const aesBlock = (key: Buffer, block: Buffer) =>
-  createCipheriv(`aes-${key.length * 8}-ecb`, key, null).setAutoPadding(false).update(block);
+  createCipheriv(`aes-${key.length * 8}-ecb`, key, null)
+    .setAutoPadding(false)
+    .update(block);
 
 /** Doubling in GF(2^128) (the CMAC subkey step, and dbl in S2V). */
 function dbl(block: Buffer): Buffer {
@@ -33,10 +35,14 @@ export function xaesOpen(key: Buffer, payload: Buffer, aad: Buffer): Buffer {
 function cmac(key: Buffer, message: Buffer): Buffer {
   const k1 = dbl(aesBlock(key, Buffer.alloc(16)));
   const complete = message.length > 0 && message.length % 16 === 0;
-  const padded = complete ? Buffer.from(message) : Buffer.concat([message, Buffer.from([0x80]), Buffer.alloc(15 - (message.length % 16))]);
+  const padded = complete
+    ? Buffer.from(message)
+    : Buffer.concat([message, Buffer.from([0x80]), Buffer.alloc(15 - (message.length % 16))]);
   const last = padded.length - 16;
   padded.set(xor(padded.subarray(last), complete ? k1 : dbl(k1)), last);
-  const cbc = createCipheriv(`aes-${key.length * 8}-cbc`, key, Buffer.alloc(16)).setAutoPadding(false).update(padded);
+  const cbc = createCipheriv(`aes-${key.length * 8}-cbc`, key, Buffer.alloc(16))
+    .setAutoPadding(false)
+    .update(padded);
   return cbc.subarray(cbc.length - 16);
 }
 

@@ -32,31 +32,48 @@ describe("TLS, tokens and mutual TLS", { skip: jar() === undefined && "no server
     const tls = ["--tls-cert", serverPem.cert, "--tls-key", serverPem.key];
 
     const tokenDir = tempDir("token");
-    writeFileSync(join(tokenDir, "policy.yaml"), `callers:
+    writeFileSync(
+      join(tokenDir, "policy.yaml"),
+      `callers:
   app:
     token_sha256: ${createHash("sha256").update(TOKEN).digest("hex")}
     rules:
       - keys: ["app-*"]
         operations: [encrypt, decrypt, admin, import, inspect]
-`);
+`,
+    );
     const mtlsDir = tempDir("mtls");
-    writeFileSync(join(mtlsDir, "policy.yaml"), `callers:
+    writeFileSync(
+      join(mtlsDir, "policy.yaml"),
+      `callers:
   billing.test:
     rules:
       - keys: ["billing-*"]
         operations: [encrypt, decrypt, admin, import]
-`);
+`,
+    );
     [tokenServer, mtlsServer] = await Promise.all([
-      startServer(tokenDir, [...tls, "--access-policy", join(tokenDir, "policy.yaml")], credentials.createSsl(read(ca.pem.cert))),
-      startServer(mtlsDir, [...tls, "--tls-client-ca", ca.pem.cert, "--access-policy", join(mtlsDir, "policy.yaml")],
-        credentials.createSsl(read(ca.pem.cert), read(billing.key), read(billing.cert))),
+      startServer(
+        tokenDir,
+        [...tls, "--access-policy", join(tokenDir, "policy.yaml")],
+        credentials.createSsl(read(ca.pem.cert)),
+      ),
+      startServer(
+        mtlsDir,
+        [...tls, "--tls-client-ca", ca.pem.cert, "--access-policy", join(mtlsDir, "policy.yaml")],
+        credentials.createSsl(read(ca.pem.cert), read(billing.key), read(billing.cert)),
+      ),
     ]);
   });
   after(async () => {
     await Promise.all([tokenServer?.stop(), mtlsServer?.stop()]);
   });
 
-  async function using<T>(address: string, options: cipherd.ClientOptions, body: (c: cipherd.CipherdClient) => Promise<T>): Promise<T> {
+  async function using<T>(
+    address: string,
+    options: cipherd.ClientOptions,
+    body: (c: cipherd.CipherdClient) => Promise<T>,
+  ): Promise<T> {
     const c = new cipherd.CipherdClient(address, options);
     try {
       return await body(c);
@@ -70,8 +87,10 @@ describe("TLS, tokens and mutual TLS", { skip: jar() === undefined && "no server
       const name = freshName("app");
       await c.createKey(name);
       assert.equal(new TextDecoder().decode(await c.decrypt(await c.encrypt(name, bytes("over tls")))), "over tls");
-      await assert.rejects(c.encrypt("demo", bytes("not granted")), (e: unknown) =>
-        e instanceof cipherd.PermissionDeniedError && e.details.includes("app"));
+      await assert.rejects(
+        c.encrypt("demo", bytes("not granted")),
+        (e: unknown) => e instanceof cipherd.PermissionDeniedError && e.details.includes("app"),
+      );
     }));
 
   for (const token of [undefined, "wrong-token"]) {
@@ -87,17 +106,25 @@ describe("TLS, tokens and mutual TLS", { skip: jar() === undefined && "no server
     }));
 
   test("under mutual TLS the caller is its certificate", () =>
-    using(mtlsServer.address, { tls: { ca: read(ca.pem.cert), cert: read(billing.cert), key: read(billing.key) } }, async (c) => {
-      const name = freshName("billing");
-      await c.createKey(name);
-      assert.equal(new TextDecoder().decode(await c.decrypt(await c.encrypt(name, bytes("mtls")))), "mtls");
-      await assert.rejects(c.encrypt("app-other", bytes("x")), cipherd.PermissionDeniedError);
-    }));
+    using(
+      mtlsServer.address,
+      { tls: { ca: read(ca.pem.cert), cert: read(billing.cert), key: read(billing.key) } },
+      async (c) => {
+        const name = freshName("billing");
+        await c.createKey(name);
+        assert.equal(new TextDecoder().decode(await c.decrypt(await c.encrypt(name, bytes("mtls")))), "mtls");
+        await assert.rejects(c.encrypt("app-other", bytes("x")), cipherd.PermissionDeniedError);
+      },
+    ));
 
   test("a certificate no rule names is PermissionDenied", () =>
-    using(mtlsServer.address, { tls: { ca: read(ca.pem.cert), cert: read(stranger.cert), key: read(stranger.key) } }, async (c) => {
-      await assert.rejects(c.encrypt("billing-x", bytes("x")), cipherd.PermissionDeniedError);
-    }));
+    using(
+      mtlsServer.address,
+      { tls: { ca: read(ca.pem.cert), cert: read(stranger.cert), key: read(stranger.key) } },
+      async (c) => {
+        await assert.rejects(c.encrypt("billing-x", bytes("x")), cipherd.PermissionDeniedError);
+      },
+    ));
 
   test("no client certificate is refused", () =>
     using(mtlsServer.address, { tls: { ca: read(ca.pem.cert) }, timeoutMs: 5000 }, async (c) => {

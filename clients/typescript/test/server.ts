@@ -35,7 +35,11 @@ export function tempDir(prefix: string): string {
 }
 
 /** Starts cipherd with `args` after the common ones; `creds` are what the health probe connects with. */
-export async function startServer(workdir: string, args: string[], creds: ChannelCredentials = credentials.createInsecure()): Promise<RunningServer> {
+export async function startServer(
+  workdir: string,
+  args: string[],
+  creds: ChannelCredentials = credentials.createInsecure(),
+): Promise<RunningServer> {
   const jarPath = jar();
   if (jarPath === undefined) throw new Error("no server jar");
   const password = join(workdir, "keystore-password");
@@ -43,12 +47,34 @@ export async function startServer(workdir: string, args: string[], creds: Channe
   if (!existsSync(password)) writeFileSync(password, randomBytes(24).toString("base64url"), { mode: 0o600 });
   const java = process.env.CIPHERD_JAVA ?? "java";
   const javaOpts = (process.env.CIPHERD_JAVA_OPTS ?? "").split(/\s+/).filter(Boolean);
-  const child = spawn(java, [...javaOpts, "-jar", jarPath, "--host", "127.0.0.1", "--port", "0", "--http-port", "0",
-    "--data-dir", join(workdir, "data"), "--keystore-password-file", password, "--shutdown-grace", "PT1S", ...args],
-  { stdio: ["ignore", "pipe", "pipe"] });
+  const child = spawn(
+    java,
+    [
+      ...javaOpts,
+      "-jar",
+      jarPath,
+      "--host",
+      "127.0.0.1",
+      "--port",
+      "0",
+      "--http-port",
+      "0",
+      "--data-dir",
+      join(workdir, "data"),
+      "--keystore-password-file",
+      password,
+      "--shutdown-grace",
+      "PT1S",
+      ...args,
+    ],
+    { stdio: ["ignore", "pipe", "pipe"] },
+  );
   const log: string[] = [];
   const port = await new Promise<number>((resolvePort, reject) => {
-    const timer = setTimeout(() => reject(new Error(`cipherd did not start:\n${log.slice(-30).join("\n")}`)), START_TIMEOUT_MS);
+    const timer = setTimeout(
+      () => reject(new Error(`cipherd did not start:\n${log.slice(-30).join("\n")}`)),
+      START_TIMEOUT_MS,
+    );
     for (const stream of [child.stdout, child.stderr]) {
       createInterface({ input: stream! }).on("line", (line) => {
         log.push(line);
@@ -97,7 +123,8 @@ async function waitServing(address: string, creds: ChannelCredentials, deadline:
   try {
     for (;;) {
       const status = await new Promise<string>((ok) =>
-        health.check({ service: "" }, { deadline: Date.now() + 5000 }, (e, r) => ok(e ? "error" : r.status)));
+        health.check({ service: "" }, { deadline: Date.now() + 5000 }, (e, r) => ok(e ? "error" : r.status)),
+      );
       if (status === "SERVING") return;
       if (Date.now() > deadline) throw new Error(`cipherd never reported SERVING at ${address}`);
       await new Promise((r) => setTimeout(r, 200));

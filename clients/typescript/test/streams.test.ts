@@ -47,7 +47,10 @@ test("a multi-MiB plaintext round trips with a small chunk size, read no further
     written += n;
     maxAhead = Math.max(maxAhead, input.pulled() - written);
   });
-  const info = await encryptStream(keys, "files", input.source, encrypted, { chunkSize: 1024, context: Buffer.from("doc-1") });
+  const info = await encryptStream(keys, "files", input.source, encrypted, {
+    chunkSize: 1024,
+    context: Buffer.from("doc-1"),
+  });
   assert.equal(info.plaintextBytes, plaintext.length);
   assert.equal(info.chunkSize, 1024);
   assert.ok(maxAhead < 256 * 1024, `read ${maxAhead} bytes ahead of the writer`);
@@ -85,7 +88,10 @@ test("the wrapped key is bound to the context", async () => {
   const keys = new FakeKeys();
   const file = sink();
   await encryptStream(keys, "files", [Buffer.from("x")], file, { context: Buffer.from("a") });
-  await assert.rejects(decryptStream(keys, [file.bytes()], sink(), { context: Buffer.from("b") }), DecryptionFailedError);
+  await assert.rejects(
+    decryptStream(keys, [file.bytes()], sink(), { context: Buffer.from("b") }),
+    DecryptionFailedError,
+  );
 });
 
 test("a chunk size out of range is refused before any call", async () => {
@@ -102,7 +108,10 @@ test("a failed decryption destroys the destination with the error", async () => 
   await encryptStream(keys, "files", [randomBytes(100)], file, { chunkSize: 16 });
   const cut = file.bytes().subarray(0, file.bytes().length - 10);
   const out = sink();
-  await assert.rejects(decryptStream(keys, [cut], out), (e: unknown) => e instanceof InvalidFileError && e.defect === "truncated");
+  await assert.rejects(
+    decryptStream(keys, [cut], out),
+    (e: unknown) => e instanceof InvalidFileError && e.defect === "truncated",
+  );
   assert.ok(out.destroyed && out.errored instanceof InvalidFileError);
 });
 
@@ -118,7 +127,10 @@ test("aborting stops the pipeline with CancelledError and stops reading the sour
       await new Promise((r) => setImmediate(r));
     }
   }
-  await assert.rejects(encryptStream(keys, "files", endless(), sink(), { chunkSize: 1024, signal: controller.signal }), CancelledError);
+  await assert.rejects(
+    encryptStream(keys, "files", endless(), sink(), { chunkSize: 1024, signal: controller.signal }),
+    CancelledError,
+  );
   const atAbort = pulled;
   await new Promise((r) => setTimeout(r, 50));
   assert.equal(pulled, atAbort);

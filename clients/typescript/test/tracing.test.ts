@@ -27,8 +27,11 @@ async function encryptRecords(path: string, count: number): Promise<Record<strin
   const deadline = Date.now() + 10_000;
   for (;;) {
     const records = existsSync(path)
-      ? readFileSync(path, "utf8").split("\n").filter((l) => l.trim() !== "").map((l) => JSON.parse(l) as Record<string, unknown>)
-        .filter((r) => r.type === "call" && String(r.method).endsWith("/Encrypt"))
+      ? readFileSync(path, "utf8")
+          .split("\n")
+          .filter((l) => l.trim() !== "")
+          .map((l) => JSON.parse(l) as Record<string, unknown>)
+          .filter((r) => r.type === "call" && String(r.method).endsWith("/Encrypt"))
       : [];
     if (records.length >= count || Date.now() > deadline) return records;
     await new Promise((r) => setTimeout(r, 50));
@@ -43,8 +46,16 @@ describe("traces through the hop", { skip: jar() === undefined && "no server jar
     const provider = new BasicTracerProvider({ spanProcessors: [new SimpleSpanProcessor(exporter)] });
     const dir = tempDir("traced");
     const audit = join(dir, "audit.log");
-    const server = await startServer(dir, ["--demo-key", "demo", "--audit-log", audit,
-      "--otel-endpoint", `http://127.0.0.1:${await closedPort()}`, "--otel-sampling-ratio", "0"]);
+    const server = await startServer(dir, [
+      "--demo-key",
+      "demo",
+      "--audit-log",
+      audit,
+      "--otel-endpoint",
+      `http://127.0.0.1:${await closedPort()}`,
+      "--otel-sampling-ratio",
+      "0",
+    ]);
     const traced = new cipherd.CipherdClient(server.address, { tracerProvider: provider });
     const untraced = new cipherd.CipherdClient(server.address);
     try {

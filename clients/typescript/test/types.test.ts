@@ -15,5 +15,8 @@ test("unwrap throws the item's error", () => {
   const error = errorFor(5, "key 'x' not found");
   const result = new ItemResult<Uint8Array>("r", undefined, error);
   assert.equal(result.ok, false);
-  assert.throws(() => result.unwrap(), (e: unknown) => e === error && e instanceof NotFoundError);
+  assert.throws(
+    () => result.unwrap(),
+    (e: unknown) => e === error && e instanceof NotFoundError,
+  );
 });

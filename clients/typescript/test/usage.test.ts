@@ -11,8 +11,14 @@ const freshName = () => `t-${randomUUID().slice(0, 13)}`;
 const counts = (u: cipherd.KeyVersionUsage) => [u.encryptions, u.decryptions, u.rewraps];
 
 test("autoRotatePeriod is taken in seconds or as a Duration; fractions and negatives are refused", () => {
-  assert.deepEqual(policyToProto({ autoRotatePeriod: 3600, maxEncryptionsPerVersion: 5 }).autoRotatePeriod, { seconds: 3600, nanos: 0 });
-  assert.deepEqual(policyToProto({ autoRotatePeriod: { seconds: 60, nanos: 0 } }).autoRotatePeriod, { seconds: 60, nanos: 0 });
+  assert.deepEqual(policyToProto({ autoRotatePeriod: 3600, maxEncryptionsPerVersion: 5 }).autoRotatePeriod, {
+    seconds: 3600,
+    nanos: 0,
+  });
+  assert.deepEqual(policyToProto({ autoRotatePeriod: { seconds: 60, nanos: 0 } }).autoRotatePeriod, {
+    seconds: 60,
+    nanos: 0,
+  });
   assert.equal(policyToProto({}).autoRotatePeriod, undefined);
   for (const bad of [1.5, -60]) assert.throws(() => policyToProto({ autoRotatePeriod: bad }), RangeError);
 });
@@ -49,7 +55,11 @@ describe("usage and census", { skip: jar() === undefined && "no server jar: run 
     const name = freshName();
     await c.createKey(name);
     const encrypted = [];
-    for await (const r of c.encryptStream(name, Array.from({ length: 20 }, (_, i) => bytes(String(i))))) encrypted.push(r.unwrap());
+    for await (const r of c.encryptStream(
+      name,
+      Array.from({ length: 20 }, (_, i) => bytes(String(i))),
+    ))
+      encrypted.push(r.unwrap());
     for await (const r of c.decryptStream(encrypted.slice(0, 7))) assert.ok(r.ok);
     assert.deepEqual(counts(cipherd.usageOf((await c.getKey(name)).versions[0]!)), [20, 7, 0]);
   });
@@ -61,27 +71,45 @@ describe("usage and census", { skip: jar() === undefined && "no server jar: run 
     await c.rotateKey(name);
     await c.encrypt(name, bytes("on v3"));
     let census = await c.getKeyCensus(name, { quietPeriodSeconds: 3600 });
-    assert.deepEqual(census.versions.map((v) => [v.version, v.inUse]), [[1, false], [2, false], [3, true]]);
+    assert.deepEqual(
+      census.versions.map((v) => [v.version, v.inUse]),
+      [
+        [1, false],
+        [2, false],
+        [3, true],
+      ],
+    );
     assert.equal(census.safeMinDecryptionVersion, 3);
     assert.equal(census.key.currentVersion, 3);
 
     await c.encrypt(name, bytes("on v2"), { keyVersion: 2 });
     census = await c.getKeyCensus(name);
-    assert.deepEqual(census.versions.map((v) => v.inUse), [false, true, true]);
+    assert.deepEqual(
+      census.versions.map((v) => v.inUse),
+      [false, true, true],
+    );
     assert.equal(census.safeMinDecryptionVersion, 2);
     assert.equal(census.versions[1]!.usage.encryptions, 1);
 
     await c.updateKeyPolicy(name, { minDecryptionVersion: 2 });
-    assert.deepEqual((await c.getKeyCensus(name)).versions.map((v) => v.version), [2, 3]);
+    assert.deepEqual(
+      (await c.getKeyCensus(name)).versions.map((v) => v.version),
+      [2, 3],
+    );
   });
 
   test("the rotation policy fields round-trip; a period under a minute is refused", async () => {
     const name = freshName();
-    const created = await c.createKey(name, { policy: { autoRotatePeriod: 90 * 86400, maxEncryptionsPerVersion: 1_000_000 } });
+    const created = await c.createKey(name, {
+      policy: { autoRotatePeriod: 90 * 86400, maxEncryptionsPerVersion: 1_000_000 },
+    });
     assert.deepEqual(created.policy?.autoRotatePeriod, { seconds: 90 * 86400, nanos: 0 });
     assert.equal(created.policy?.maxEncryptionsPerVersion, 1_000_000);
     const updated = await c.updateKeyPolicy(name, { autoRotatePeriod: 60 });
-    assert.deepEqual([updated.policy?.autoRotatePeriod, updated.policy?.maxEncryptionsPerVersion], [{ seconds: 60, nanos: 0 }, 0]);
+    assert.deepEqual(
+      [updated.policy?.autoRotatePeriod, updated.policy?.maxEncryptionsPerVersion],
+      [{ seconds: 60, nanos: 0 }, 0],
+    );
     assert.deepEqual((await c.getKey(name)).policy, updated.policy);
     await assert.rejects(c.updateKeyPolicy(name, { autoRotatePeriod: 59 }), cipherd.InvalidArgumentError);
   });

@@ -7,6 +7,7 @@ A family file holds ghz config fragments with placeholders:
   {"$repeat": N, "item": X} a list of N copies of X (batch items)
 "matrix" maps variables to value lists (crossed); its "cases" entry is a list of variable dicts.
 """
+
 import itertools
 import json
 import re
@@ -25,8 +26,8 @@ class Run:
     family: str
     name: str
     tags: dict
-    ghz: dict            # ghz config fragment, placeholders for fixtures still in place
-    fixtures: set = field(default_factory=set)   # (key, size) ciphertexts this run needs
+    ghz: dict  # ghz config fragment, placeholders for fixtures still in place
+    fixtures: set = field(default_factory=set)  # (key, size) ciphertexts this run needs
 
     @property
     def items_per_call(self) -> int:
@@ -57,7 +58,7 @@ def load(name: str) -> Family:
     try:
         spec = json.loads(path.read_text())
     except json.JSONDecodeError as e:
-        raise SystemExit(f"loadtest: {path}: {e}")
+        raise SystemExit(f"loadtest: {path}: {e}") from None
     runs = []
     for variables in _matrix(spec.get("matrix", {})):
         for template in spec["runs"]:
@@ -70,7 +71,7 @@ def _matrix(matrix: dict):
     axes = {k: v for k, v in matrix.items() if k != "cases"}
     for combo in itertools.product(*axes.values()):
         for case in cases:
-            yield {**dict(zip(axes.keys(), combo)), **case}
+            yield {**dict(zip(axes.keys(), combo, strict=True)), **case}
 
 
 def _subst(value, variables):
@@ -93,8 +94,12 @@ def _subst(value, variables):
 def _expand_run(family, template, variables) -> Run:
     ghz = _subst(template["ghz"], variables)
     tags = {k: str(v) for k, v in _subst(template.get("tags", {}), variables).items()}
-    needed = {(k, int(n)) for kind, arg in PLACEHOLDER.findall(json.dumps(ghz))
-              if kind == "ciphertext" for k, n in [arg.rsplit(":", 1)]}
+    needed = {
+        (k, int(n))
+        for kind, arg in PLACEHOLDER.findall(json.dumps(ghz))
+        if kind == "ciphertext"
+        for k, n in [arg.rsplit(":", 1)]
+    }
     return Run(family, _subst(template["name"], variables), tags, ghz, needed)
 
 

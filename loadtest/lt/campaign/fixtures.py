@@ -1,5 +1,6 @@
 """The data a campaign's placeholders stand for: ${payload:N} (seeded bytes, the same on every machine)
 and ${ciphertext:KEY:N} (a ciphertext of that payload, made before the runs)."""
+
 import base64
 import random
 import re
@@ -15,12 +16,14 @@ def payload_b64(size: int) -> str:
 def resolve(value, ciphertexts: dict):
     """Replaces ${payload:N} and ${ciphertext:KEY:N} with real data."""
     if isinstance(value, str):
+
         def one(m):
             kind, arg = m.group(1), m.group(2)
             if kind == "payload":
                 return payload_b64(int(arg))
             key, n = arg.rsplit(":", 1)
             return ciphertexts[(key, int(n))]
+
         return PLACEHOLDER.sub(one, value)
     if isinstance(value, list):
         return [resolve(v, ciphertexts) for v in value]

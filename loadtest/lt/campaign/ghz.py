@@ -1,4 +1,5 @@
 """Runs one ghz config and measures ghz's own CPU time (from wait4's rusage) and wall time."""
+
 import json
 import os
 import subprocess
@@ -14,7 +15,7 @@ BASE = {
     "insecure": True,
     "format": "json",
     "connections": 1,
-    "duration-stop": "ignore",        # calls in flight at the end are neither counted nor errors
+    "duration-stop": "ignore",  # calls in flight at the end are neither counted nor errors
     "timeout": "20s",
     "connect-timeout": "10s",
     "disable-template-functions": True,
@@ -22,18 +23,19 @@ BASE = {
 }
 
 
-def config(run_ghz: dict, target: str, duration_s: float, skip_first: int, output: Path,
-           name: str, tags: dict) -> dict:
+def config(run_ghz: dict, target: str, duration_s: float, skip_first: int, output: Path, name: str, tags: dict) -> dict:
     cfg = {**BASE, **run_ghz}
-    cfg.update({
-        "import-paths": [str(tools.REPO / "proto")],
-        "host": target,
-        "duration": f"{duration_s:g}s",
-        "skipFirst": skip_first,
-        "output": str(output),
-        "name": name,
-        "tags": tags,
-    })
+    cfg.update(
+        {
+            "import-paths": [str(tools.REPO / "proto")],
+            "host": target,
+            "duration": f"{duration_s:g}s",
+            "skipFirst": skip_first,
+            "output": str(output),
+            "name": name,
+            "tags": tags,
+        }
+    )
     return cfg
 
 
@@ -42,7 +44,7 @@ def run(ghz: str, cfg: dict, config_path: Path, duration_s: float) -> dict:
     token = os.environ.get(TOKEN_ENV)
     if token:
         cfg = {**cfg, "metadata": {**cfg.get("metadata", {}), "authorization": "Bearer <CIPHERD_TOKEN>"}}
-    config_path.write_text(json.dumps(cfg, indent=1))   # kept with the results: never the token itself
+    config_path.write_text(json.dumps(cfg, indent=1))  # kept with the results: never the token itself
     stderr_path = config_path.with_suffix(".stderr")
     with tempfile.TemporaryDirectory(prefix="lt-ghz-") as tmp, open(stderr_path, "w") as err:
         used = config_path

@@ -1,11 +1,12 @@
 """One-off gRPC calls with grpcurl against the repo's protos: create and rotate keys, make ciphertexts."""
+
 import json
 import os
 import subprocess
 
 from .. import tools
 
-TOKEN_ENV = "CIPHERD_TOKEN"   # a bearer token for a target with an access policy
+TOKEN_ENV = "CIPHERD_TOKEN"  # a bearer token for a target with an access policy
 PROTOS = ["cipherd/v1/crypto_service.proto", "cipherd/v1/key_admin_service.proto"]
 
 
@@ -21,8 +22,7 @@ class Caller:
         for p in PROTOS:
             cmd += ["-proto", p]
         cmd += ["-d", "@", self.target, method]
-        r = subprocess.run(cmd, input=json.dumps(request), stdout=subprocess.PIPE,
-                           stderr=subprocess.PIPE, text=True)
+        r = subprocess.run(cmd, input=json.dumps(request), capture_output=True, text=True)
         if r.returncode != 0:
             # grpcurl's error names the status and message, never request data
             raise SystemExit(f"loadtest: {method} failed: {r.stderr.strip()}")
@@ -42,5 +42,6 @@ class Caller:
         self.call("cipherd.v1.KeyAdminService/RotateKey", request)
 
     def encrypt(self, key_name: str, plaintext_b64: str) -> str:
-        return self.call("cipherd.v1.CryptoService/Encrypt",
-                         {"key_name": key_name, "plaintext": plaintext_b64})["ciphertext"]
+        return self.call("cipherd.v1.CryptoService/Encrypt", {"key_name": key_name, "plaintext": plaintext_b64})[
+            "ciphertext"
+        ]

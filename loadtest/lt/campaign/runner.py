@@ -1,5 +1,6 @@
 """Runs the selected campaign families against one freshly started cipherd: keys and fixtures first,
 warm-up traffic, then each run between two /metrics scrapes and CPU readings."""
+
 import dataclasses
 import time
 from pathlib import Path
@@ -14,7 +15,9 @@ from .figures import RunFigures, run_figures
 from .grpcurl import Caller
 
 
-def run_families(server: "Cipherd | RemoteCipherd", families: list[Family], args, out: Path, cores: int) -> list[RunFigures]:
+def run_families(
+    server: "Cipherd | RemoteCipherd", families: list[Family], args, out: Path, cores: int
+) -> list[RunFigures]:
     ghz_bin = tools.go_tool(*tools.GHZ)
     grpcurl = tools.go_tool(*tools.GRPCURL)
     rows = []
@@ -37,7 +40,7 @@ def prepare(server: "Cipherd | RemoteCipherd", grpcurl: str, families: list[Fami
     for f in families:
         for k in f.keys:
             keys.setdefault(k["key_name"], k)
-    reuse = isinstance(server, RemoteCipherd)   # a deployment keeps the keys of earlier campaigns
+    reuse = isinstance(server, RemoteCipherd)  # a deployment keeps the keys of earlier campaigns
     for spec in keys.values():
         caller.create_key(spec, reuse)
     wanted = set().union(*(r.fixtures for f in families for r in f.runs))
@@ -49,7 +52,9 @@ def prepare(server: "Cipherd | RemoteCipherd", grpcurl: str, families: list[Fami
     return ciphertexts
 
 
-def warm_up(ghz_bin: str, server: "Cipherd | RemoteCipherd", families: list[Family], ciphertexts: dict, args, out: Path) -> None:
+def warm_up(
+    ghz_bin: str, server: "Cipherd | RemoteCipherd", families: list[Family], ciphertexts: dict, args, out: Path
+) -> None:
     """Traffic before the first run (each family's first run, split evenly), not recorded."""
     if args.warmup <= 0:
         return
@@ -58,8 +63,9 @@ def warm_up(ghz_bin: str, server: "Cipherd | RemoteCipherd", families: list[Fami
     per = args.warmup / len(families)
     for f in families:
         r = f.runs[0]
-        cfg = ghz.config(fixtures.resolve(r.ghz, ciphertexts), server.target, per, 0,
-                         wdir / f"{r.name}.json", r.name, r.tags)
+        cfg = ghz.config(
+            fixtures.resolve(r.ghz, ciphertexts), server.target, per, 0, wdir / f"{r.name}.json", r.name, r.tags
+        )
         ghz.run(ghz_bin, cfg, wdir / f"{r.name}.config.json", per)
     print(f"loadtest: warmed up for {args.warmup:g}s", flush=True)
 
@@ -72,11 +78,20 @@ def with_logged_pauses(row: RunFigures, logged: "gclog.Pauses | None") -> RunFig
     return dataclasses.replace(row, gc_pause_max_ms=logged.max_ms, gc_pause_max_source="gc.log")
 
 
-def one_run(ghz_bin: str, server: "Cipherd | RemoteCipherd", r: Run, ciphertexts: dict, args, out: Path, cores: int) -> RunFigures:
+def one_run(
+    ghz_bin: str, server: "Cipherd | RemoteCipherd", r: Run, ciphertexts: dict, args, out: Path, cores: int
+) -> RunFigures:
     rdir = out / "runs"
     skip = max(20, args.skip_first // r.items_per_call)
-    cfg = ghz.config(fixtures.resolve(r.ghz, ciphertexts), server.target, args.duration, skip,
-                     rdir / f"{r.name}.ghz.json", r.name, r.tags)
+    cfg = ghz.config(
+        fixtures.resolve(r.ghz, ciphertexts),
+        server.target,
+        args.duration,
+        skip,
+        rdir / f"{r.name}.ghz.json",
+        r.name,
+        r.tags,
+    )
     before_text = prom.scrape(server.metrics_url)
     cpu0, sys0, t0 = server.cpu_seconds(), cpu.busy_seconds(), time.time()
     result = ghz.run(ghz_bin, cfg, rdir / f"{r.name}.config.json", args.duration)
@@ -88,11 +103,16 @@ def one_run(ghz_bin: str, server: "Cipherd | RemoteCipherd", r: Run, ciphertexts
     row = with_logged_pauses(row, gclog.pauses(out / "gc.log", t0, t1))
     flag = "" if row.valid else f"  ERRORS: {row.problem}"
     if args.no_throughput:
-        print(f"loadtest: {r.name:34s} {row.server_calls or 0:8.0f} server calls  {row.gc_count or 0:4.0f} GCs"
-              f"  pause {row.gc_pause_total_ms or 0:7.1f} ms  alloc {row.alloc_per_call or 0:8.0f} B/call{flag}",
-              flush=True)
+        print(
+            f"loadtest: {r.name:34s} {row.server_calls or 0:8.0f} server calls  {row.gc_count or 0:4.0f} GCs"
+            f"  pause {row.gc_pause_total_ms or 0:7.1f} ms  alloc {row.alloc_per_call or 0:8.0f} B/call{flag}",
+            flush=True,
+        )
     else:
-        print(f"loadtest: {r.name:34s} {row.rps or 0:10.0f} rpc/s {row.items_per_s or 0:12.0f} items/s"
-              f"  p99 {row.p99_ms or 0:7.2f} ms  ghz {row.ghz_cores or 0:.2f} cores{flag}", flush=True)
+        print(
+            f"loadtest: {r.name:34s} {row.rps or 0:10.0f} rpc/s {row.items_per_s or 0:12.0f} items/s"
+            f"  p99 {row.p99_ms or 0:7.2f} ms  ghz {row.ghz_cores or 0:.2f} cores{flag}",
+            flush=True,
+        )
     time.sleep(0.5)
     return row

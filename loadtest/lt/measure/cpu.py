@@ -1,4 +1,5 @@
 """CPU time from /proc: of one process (a server), and of the whole machine (to see what else ran)."""
+
 import os
 from pathlib import Path
 

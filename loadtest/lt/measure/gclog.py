@@ -1,6 +1,7 @@
 """GC pauses of one run from the server's own gc.log (-Xlog:gc*:file=gc.log:time,...), by the run's wall-clock
 window: Micrometer's jvm_gc_pause_seconds_max is a maximum over a decaying window of about two minutes, so a
 pause before the run shows in every run that follows it; the log says when each pause happened."""
+
 from __future__ import annotations
 
 import re

@@ -1,9 +1,10 @@
 """The facts a result needs to be compared: architecture, CPU, cores, JDK, cipherd commit."""
+
 import os
 import platform
 import socket
 import subprocess
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from pathlib import Path
 
 
@@ -22,12 +23,12 @@ def cpu_model() -> str:
 
 def java_version(java: str) -> str:
     r = subprocess.run([java, "-version"], stderr=subprocess.PIPE, stdout=subprocess.DEVNULL, text=True)
-    return " | ".join(l.strip() for l in r.stderr.splitlines() if l.strip())
+    return " | ".join(line.strip() for line in r.stderr.splitlines() if line.strip())
 
 
 def collect(java: str, jvm_flags: list[str], commit: str) -> dict:
     return {
-        "time_utc": datetime.now(timezone.utc).isoformat(timespec="seconds"),
+        "time_utc": datetime.now(UTC).isoformat(timespec="seconds"),
         "arch": platform.machine(),
         "host": socket.gethostname(),
         "kernel": platform.release(),
@@ -44,7 +45,7 @@ def collect_for_target(target: str, metrics_url: str, label: str, commit: str) -
     """The facts of a run against an already running cipherd (--target): this host is only the load
     generator; the server's JDK and flags are its deployment's (its /metrics names the JVM)."""
     facts = {
-        "time_utc": datetime.now(timezone.utc).isoformat(timespec="seconds"),
+        "time_utc": datetime.now(UTC).isoformat(timespec="seconds"),
         "arch": label or "target",
         "host": socket.gethostname(),
         "kernel": platform.release(),
@@ -55,6 +56,10 @@ def collect_for_target(target: str, metrics_url: str, label: str, commit: str) -
         "jvm_flags": [],
         "cipherd_commit": commit,
     }
-    facts["target"] = {"address": target, "metrics_url": metrics_url, "label": label,
-                       "load_generator_arch": platform.machine()}
+    facts["target"] = {
+        "address": target,
+        "metrics_url": metrics_url,
+        "label": label,
+        "load_generator_arch": platform.machine(),
+    }
     return facts

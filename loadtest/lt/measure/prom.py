@@ -1,8 +1,9 @@
 """Scrapes Prometheus text from /metrics and computes the deltas a run needs."""
+
 import re
 import urllib.request
 
-_LINE = re.compile(r'^([a-zA-Z_:][a-zA-Z0-9_:]*)(\{(.*)\})?\s+(\S+)')
+_LINE = re.compile(r"^([a-zA-Z_:][a-zA-Z0-9_:]*)(\{(.*)\})?\s+(\S+)")
 _LABEL = re.compile(r'([a-zA-Z_][a-zA-Z0-9_]*)="((?:[^"\\]|\\.)*)"')
 
 
@@ -29,10 +30,10 @@ def parse(text: str) -> list[tuple[str, dict, float]]:
 
 def total(samples, name: str, **labels) -> float:
     """Sum of every series of `name` whose labels include `labels`."""
-    return sum(v for n, ls, v in samples
-               if n == name and all(ls.get(k) == want for k, want in labels.items()))
+    return sum(v for n, ls, v in samples if n == name and all(ls.get(k) == want for k, want in labels.items()))
 
 
 def maximum(samples, name: str, **labels) -> float:
-    return max((v for n, ls, v in samples
-                if n == name and all(ls.get(k) == want for k, want in labels.items())), default=0.0)
+    return max(
+        (v for n, ls, v in samples if n == name and all(ls.get(k) == want for k, want in labels.items())), default=0.0
+    )

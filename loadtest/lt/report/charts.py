@@ -1,11 +1,12 @@
 """PNG charts for report.md: throughput vs concurrency, latency percentiles, throughput vs batch size,
 allocation per operation, GC pauses; and the side-by-side's items/s per shape (Vault, echo, the floor,
 cipherd). Each chart is drawn only when its runs are present."""
+
 from pathlib import Path
 
-from ..campaign.figures import RunFigures
-
 import matplotlib
+
+from ..campaign.figures import RunFigures
 
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
@@ -36,7 +37,7 @@ def concurrency(out, runs):
     ax2.plot([p[0] for p in pts], [p[2] for p in pts], "s--", color="tab:red", label="p99 ms")
     ax2.set_ylabel("p99 ms")
     lines = ax.get_lines() + ax2.get_lines()
-    ax.legend(lines, [l.get_label() for l in lines], loc="upper left")
+    ax.legend(lines, [line.get_label() for line in lines], loc="upper left")
     ax.set_title("Throughput vs concurrency")
     return _save(fig, out, "throughput_vs_concurrency")
 

@@ -1,5 +1,6 @@
 """Reads a result folder's summary.json back with typed rows (RunFigures, SbsRow, BaselineRatio, and the
 floor's JceCost, FloorRow, StreamOverhead and Goal), older results too."""
+
 import json
 from pathlib import Path
 

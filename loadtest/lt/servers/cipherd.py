@@ -1,4 +1,5 @@
 """Starts cipherd for a campaign: free ports on 127.0.0.1, fresh data dir and password, GC log and JFR."""
+
 import os
 import secrets
 import subprocess
@@ -14,8 +15,15 @@ JFR_NAME = "cipherd-loadtest"
 class Cipherd:
     """cipherd from the jar, embedded key store in a temporary data dir, its logs in `results`."""
 
-    def __init__(self, java: Path, jar: Path, results: Path, extra_jvm: list[str], log_level: str = "WARN",
-                 extra_args: list[str] | None = None):
+    def __init__(
+        self,
+        java: Path,
+        jar: Path,
+        results: Path,
+        extra_jvm: list[str],
+        log_level: str = "WARN",
+        extra_args: list[str] | None = None,
+    ):
         self.results = results
         self.port = free_port()
         self.http_port = free_port()
@@ -44,9 +52,23 @@ class Cipherd:
         password = Path(self.tmp.name) / "keystore-password"
         password.write_text(secrets.token_urlsafe(32))
         password.chmod(0o600)
-        cmd = [self.java, *self.jvm_flags, "-jar", self.jar, "--host", HOST,
-               "--port", str(self.port), "--http-port", str(self.http_port),
-               "--data-dir", str(data), "--keystore-password-file", str(password), *self.extra_args]
+        cmd = [
+            self.java,
+            *self.jvm_flags,
+            "-jar",
+            self.jar,
+            "--host",
+            HOST,
+            "--port",
+            str(self.port),
+            "--http-port",
+            str(self.http_port),
+            "--data-dir",
+            str(data),
+            "--keystore-password-file",
+            str(password),
+            *self.extra_args,
+        ]
         # WARN by default: at INFO every call writes an access-log line, and the run would measure the logger
         self.process.launch(cmd, env={**os.environ, "CIPHERD_LOG_LEVEL": self.log_level})
         self.process.wait_ready(self._ready, timeout)
@@ -62,9 +84,19 @@ class Cipherd:
         """Writes the recording with jcmd before the stop. cipherd exits through System.exit(0), so JFR's
         own dump on exit runs as well; this explicit dump is kept as harmless and explicit."""
         jcmd = Path(self.java).parent / "jcmd"
-        r = subprocess.run([str(jcmd), str(self.process.proc.pid), "JFR.dump", f"name={JFR_NAME}",
-                            f"filename={self.results / 'cipherd.jfr'}"],
-                           stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, timeout=120)
+        r = subprocess.run(
+            [
+                str(jcmd),
+                str(self.process.proc.pid),
+                "JFR.dump",
+                f"name={JFR_NAME}",
+                f"filename={self.results / 'cipherd.jfr'}",
+            ],
+            stdout=subprocess.PIPE,
+            stderr=subprocess.STDOUT,
+            text=True,
+            timeout=120,
+        )
         if r.returncode != 0:
             print(f"loadtest: JFR dump failed: {r.stdout.strip()[-300:]}", flush=True)
 

@@ -1,5 +1,6 @@
 """The bare grpc-java echo ceiling (loadtest/echo/): built with server/pom.xml's grpc-java and protobuf
 versions (passed as -D, checked in the jar's manifest), started on 127.0.0.1 like cipherd."""
+
 import os
 import re
 import subprocess
@@ -45,8 +46,14 @@ def manifest_versions(jar: Path) -> dict:
 def _stale(versions: dict) -> bool:
     if not JAR.exists() or manifest_versions(JAR) != versions:
         return True
-    newest = max(p.stat().st_mtime for p in [ECHO_DIR / "pom.xml", *ECHO_DIR.glob("src/**/*.java"),
-                                             *(tools.REPO / "proto").glob("cipherd/v1/*.proto")])
+    newest = max(
+        p.stat().st_mtime
+        for p in [
+            ECHO_DIR / "pom.xml",
+            *ECHO_DIR.glob("src/**/*.java"),
+            *(tools.REPO / "proto").glob("cipherd/v1/*.proto"),
+        ]
+    )
     return newest > JAR.stat().st_mtime
 
 
@@ -54,12 +61,26 @@ def build(java_home: Path) -> dict:
     """Builds the echo jar if missing or stale; returns the versions it is built with."""
     versions = server_versions()
     if _stale(versions):
-        print(f"loadtest: building the echo ceiling with grpc-java {versions['grpc.version']}, "
-              f"protobuf {versions['protobuf.version']}", flush=True)
-        cmd = [str(tools.REPO / "server" / "mvnw"), "-B", "-q", "--no-transfer-progress",
-               "-f", str(ECHO_DIR / "pom.xml"), "package", *[f"-D{k}={v}" for k, v in versions.items()]]
-        env = {**os.environ, "JAVA_HOME": str(java_home),
-               "MAVEN_OPTS": os.environ.get("MAVEN_OPTS", "--sun-misc-unsafe-memory-access=allow")}
+        print(
+            f"loadtest: building the echo ceiling with grpc-java {versions['grpc.version']}, "
+            f"protobuf {versions['protobuf.version']}",
+            flush=True,
+        )
+        cmd = [
+            str(tools.REPO / "server" / "mvnw"),
+            "-B",
+            "-q",
+            "--no-transfer-progress",
+            "-f",
+            str(ECHO_DIR / "pom.xml"),
+            "package",
+            *[f"-D{k}={v}" for k, v in versions.items()],
+        ]
+        env = {
+            **os.environ,
+            "JAVA_HOME": str(java_home),
+            "MAVEN_OPTS": os.environ.get("MAVEN_OPTS", "--sun-misc-unsafe-memory-access=allow"),
+        }
         if subprocess.run(cmd, env=env).returncode != 0 or not JAR.exists():
             raise SystemExit("loadtest: the echo ceiling did not build (loadtest/echo)")
     built = manifest_versions(JAR)
@@ -86,10 +107,18 @@ class Echo:
 
     def start(self, timeout: float = 60.0) -> None:
         # the same GC log and JFR recording as cipherd gets (servers/cipherd.py), so both JVMs pay the same
-        self.process.launch([self.java, *self.extra_jvm,
-                             f"-Xlog:gc*:file={self.results / 'echo-gc.log'}:time,uptime,level,tags",
-                             f"-XX:StartFlightRecording=filename={self.results / 'echo.jfr'},settings=profile",
-                             "-jar", str(JAR), str(self.port), str(self.stats_port)])
+        self.process.launch(
+            [
+                self.java,
+                *self.extra_jvm,
+                f"-Xlog:gc*:file={self.results / 'echo-gc.log'}:time,uptime,level,tags",
+                f"-XX:StartFlightRecording=filename={self.results / 'echo.jfr'},settings=profile",
+                "-jar",
+                str(JAR),
+                str(self.port),
+                str(self.stats_port),
+            ]
+        )
         self.process.wait_ready(lambda: self.scrape() is not None, timeout)
 
     def scrape(self) -> str:

@@ -2,15 +2,16 @@
 output in a log file, polled until its readiness probe answers (or it dies, or time runs out),
 measured by CPU time, and stopped with SIGTERM then SIGKILL. A load client (ghz, h2load) runs to its
 end within a bound, measured by its own rusage."""
+
 import os
 import signal
 import socket
 import subprocess
 import time
 import urllib.error
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Callable
 
 from ..measure.cpu import process_cpu_seconds
 
@@ -27,9 +28,9 @@ def free_port() -> int:
 @dataclass
 class ClientRun:
     exit_code: int
-    killed: bool          # still running at the bound, so killed
+    killed: bool  # still running at the bound, so killed
     wall_s: float
-    cpu_s: float          # user + system, from wait4's rusage
+    cpu_s: float  # user + system, from wait4's rusage
     max_rss_kib: int
 
 
@@ -49,8 +50,13 @@ def run_bounded(cmd: list[str], stdout, stderr, bound_s: float) -> ClientRun:
             pid, status, usage = os.wait4(proc.pid, 0)
             break
         time.sleep(0.05)
-    return ClientRun(os.waitstatus_to_exitcode(status), killed, time.monotonic() - start,
-                     usage.ru_utime + usage.ru_stime, usage.ru_maxrss)
+    return ClientRun(
+        os.waitstatus_to_exitcode(status),
+        killed,
+        time.monotonic() - start,
+        usage.ru_utime + usage.ru_stime,
+        usage.ru_maxrss,
+    )
 
 
 class ManagedProcess:
@@ -62,9 +68,8 @@ class ManagedProcess:
         self._log = None
 
     def launch(self, cmd: list[str], env: dict | None = None) -> None:
-        self._log = open(self.log_path, "w")
-        self.proc = subprocess.Popen(cmd, stdout=self._log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL,
-                                     env=env)
+        self._log = open(self.log_path, "w")  # noqa: SIM115 - the server's output for its lifetime, closed by stop()
+        self.proc = subprocess.Popen(cmd, stdout=self._log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL, env=env)
 
     def wait_ready(self, ready: Callable[[], bool], timeout: float) -> None:
         """Polls `ready` (which may raise NOT_YET errors) until it is true; stops the process and
@@ -72,8 +77,9 @@ class ManagedProcess:
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
             if self.proc.poll() is not None:
-                raise SystemExit(f"loadtest: {self.name} exited with {self.proc.returncode} at start; "
-                                 f"see {self.log_path}")
+                raise SystemExit(
+                    f"loadtest: {self.name} exited with {self.proc.returncode} at start; see {self.log_path}"
+                )
             try:
                 if ready():
                     return

@@ -2,6 +2,7 @@
 campaigns against a deployment (--target): nothing is started or stopped, figures come from its own
 /metrics (--metrics-url). Its process CPU comes from the same scrape (process_cpu_time_ns_total), so a
 server on another host is measured by its own account, not by this host's."""
+
 import urllib.error
 import urllib.request
 
@@ -35,7 +36,7 @@ def cpu_seconds_from(samples) -> float | None:
 class RemoteCipherd:
     """The same surface as servers.cipherd.Cipherd, for a server this runner does not own."""
 
-    jvm_flags: list[str] = []   # unknown: the deployment's own
+    jvm_flags: list[str] = []  # unknown: the deployment's own
 
     def __init__(self, target: str, metrics_url: str, label: str):
         split_target(target)
@@ -55,7 +56,7 @@ class RemoteCipherd:
         try:
             text = prom.scrape(self._metrics_url, timeout)
         except (OSError, urllib.error.URLError) as e:
-            raise SystemExit(f"loadtest: --metrics-url {self._metrics_url} does not answer: {e}")
+            raise SystemExit(f"loadtest: --metrics-url {self._metrics_url} does not answer: {e}") from None
         if "grpc_server" not in text and "cipherd_" not in text:
             raise SystemExit(f"loadtest: --metrics-url {self._metrics_url} does not look like cipherd's /metrics")
 

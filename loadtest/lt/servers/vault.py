@@ -3,6 +3,7 @@
 Started on a free loopback port with a random root token (never stored: -dev-no-store-token), in-memory
 storage; every setup call goes through Vault's HTTP API with urllib.
 """
+
 import json
 import secrets
 import subprocess
@@ -37,8 +38,17 @@ class Vault:
         return f"http://{HOST}:{self.port}"
 
     def start(self, timeout: float = 60.0) -> None:
-        self.process.launch([self.binary, "server", "-dev", f"-dev-listen-address={HOST}:{self.port}",
-                             f"-dev-root-token-id={self.token}", "-dev-no-store-token", "-log-level=warn"])
+        self.process.launch(
+            [
+                self.binary,
+                "server",
+                "-dev",
+                f"-dev-listen-address={HOST}:{self.port}",
+                f"-dev-root-token-id={self.token}",
+                "-dev-no-store-token",
+                "-log-level=warn",
+            ]
+        )
         self.process.wait_ready(self._healthy, timeout)
         self.api("POST", "/v1/sys/mounts/transit", {"type": "transit"})
         self.api("POST", f"/v1/transit/keys/{KEY}", {"type": "aes256-gcm96"})
@@ -49,13 +59,17 @@ class Vault:
 
     def api(self, method: str, path: str, body=None) -> dict:
         data = None if body is None else (body if isinstance(body, bytes) else json.dumps(body).encode())
-        req = urllib.request.Request(self.base + path, data=data, method=method,
-                                     headers={"X-Vault-Token": self.token, "Content-Type": "application/json"})
+        req = urllib.request.Request(
+            self.base + path,
+            data=data,
+            method=method,
+            headers={"X-Vault-Token": self.token, "Content-Type": "application/json"},
+        )
         try:
             with urllib.request.urlopen(req, timeout=30) as r:
                 text = r.read().decode()
         except urllib.error.HTTPError as e:
-            raise SystemExit(f"loadtest: Vault {method} {path}: HTTP {e.code} {e.read().decode()[:300]}")
+            raise SystemExit(f"loadtest: Vault {method} {path}: HTTP {e.code} {e.read().decode()[:300]}") from None
         return json.loads(text) if text.strip() else {}
 
     def headers(self) -> list[str]:

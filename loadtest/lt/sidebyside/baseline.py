@@ -1,6 +1,7 @@
 """cipherd ÷ baseline per shape (`--baseline-jar`): the ratio of the two median rounds, each side's spread
 over its rounds, and the ratio within each round, where the two ran back to back. Only valid rows and
 rounds count. Pure: rows in, `BaselineRatio`s out."""
+
 from dataclasses import dataclass
 
 from ..rows import JsonRow
@@ -12,13 +13,14 @@ from .row import SbsRow
 @dataclass(frozen=True)
 class BaselineRatio(JsonRow):
     """One shape's comparison; None where a side has no valid run."""
+
     shape: str
     cipherd_items_per_s: float | None
     baseline_items_per_s: float | None
-    ratio: float | None             # the median rounds' items/s, cipherd ÷ baseline
-    cipherd_spread: tuple           # (lowest, highest) items/s of cipherd's valid rounds; () when none
+    ratio: float | None  # the median rounds' items/s, cipherd ÷ baseline
+    cipherd_spread: tuple  # (lowest, highest) items/s of cipherd's valid rounds; () when none
     baseline_spread: tuple
-    round_ratios: tuple             # cipherd ÷ baseline in round 1, 2, ...; None where either was not valid
+    round_ratios: tuple  # cipherd ÷ baseline in round 1, 2, ...; None where either was not valid
 
     @property
     def overlap(self) -> bool | None:
@@ -55,9 +57,15 @@ def ratios(rows: list[SbsRow], shapes: list[str]) -> list[BaselineRatio]:
         if c is None or b is None:
             continue
         cr, br = valid_rounds(c), valid_rounds(b)
-        out.append(BaselineRatio(
-            shape=s, cipherd_items_per_s=c.items_per_s if c.valid else None,
-            baseline_items_per_s=b.items_per_s if b.valid else None, ratio=ratio(c, b),
-            cipherd_spread=spread(cr.values()), baseline_spread=spread(br.values()),
-            round_ratios=tuple(cr[n] / br[n] if n in cr and br.get(n) else None for n in range(1, rounds(c) + 1))))
+        out.append(
+            BaselineRatio(
+                shape=s,
+                cipherd_items_per_s=c.items_per_s if c.valid else None,
+                baseline_items_per_s=b.items_per_s if b.valid else None,
+                ratio=ratio(c, b),
+                cipherd_spread=spread(cr.values()),
+                baseline_spread=spread(br.values()),
+                round_ratios=tuple(cr[n] / br[n] if n in cr and br.get(n) else None for n in range(1, rounds(c) + 1)),
+            )
+        )
     return out

@@ -1,5 +1,6 @@
 """Request bodies for the side-by-side: cipherd's messages from the real protos, framed for h2load (echo
 gets the very same files), and Vault Transit's JSON counterparts."""
+
 import base64
 import json
 import struct
@@ -23,10 +24,10 @@ def unframe_all(body: bytes) -> list[bytes]:
     while at < len(body):
         if len(body) - at < 5 or body[at] != 0:
             raise ValueError("not uncompressed gRPC messages")
-        size = struct.unpack(">I", body[at + 1:at + 5])[0]
+        size = struct.unpack(">I", body[at + 1 : at + 5])[0]
         if at + 5 + size > len(body):
             raise ValueError("a gRPC message runs past the body")
-        out.append(body[at + 5:at + 5 + size])
+        out.append(body[at + 5 : at + 5 + size])
         at += 5 + size
     return out
 
@@ -57,8 +58,10 @@ def reencrypt_batch(key_name: str, ciphertext: str, n: int) -> bytes:
 def reencrypt_stream(key_name: str, ciphertext: str, n: int) -> list[bytes]:
     """The n messages one ReEncryptStream call sends (h2load sends them all as one body)."""
     cs = pb()[0]
-    return [cs.ReEncryptStreamRequest(reference=str(i), ciphertext=ciphertext, key_name=key_name).SerializeToString()
-            for i in range(n)]
+    return [
+        cs.ReEncryptStreamRequest(reference=str(i), ciphertext=ciphertext, key_name=key_name).SerializeToString()
+        for i in range(n)
+    ]
 
 
 def vault_encrypt(plaintext: bytes) -> bytes:

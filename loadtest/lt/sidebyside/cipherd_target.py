@@ -1,5 +1,6 @@
 """cipherd in the side-by-side: started as for the campaigns, two gcm keys, the request messages every
 gRPC server gets, and per run its /metrics before and after."""
+
 import contextlib
 
 from ..measure import cipherd_metrics, prom
@@ -17,30 +18,41 @@ def set_up_keys(client: Client, plaintext: bytes) -> tuple[str, str]:
     REWRAP_KEY's v1, which is then rotated (to rewrap to v2)."""
     cs, ka, keys = pb()
     for name in (ENC_KEY, REWRAP_KEY):
-        client.must(f"{ADMIN}/CreateKey", ka.CreateKeyRequest(key_name=name, mode=keys.MODE_GCM)
-                    .SerializeToString(), ka.CreateKeyResponse)
+        client.must(
+            f"{ADMIN}/CreateKey",
+            ka.CreateKeyRequest(key_name=name, mode=keys.MODE_GCM).SerializeToString(),
+            ka.CreateKeyResponse,
+        )
     to_decrypt, _ = client.must(f"{SERVICE}/Encrypt", bodies.encrypt(ENC_KEY, plaintext), cs.EncryptResponse)
     v1, _ = client.must(f"{SERVICE}/Encrypt", bodies.encrypt(REWRAP_KEY, plaintext), cs.EncryptResponse)
-    client.must(f"{ADMIN}/RotateKey", ka.RotateKeyRequest(key_name=REWRAP_KEY, mode=keys.MODE_GCM)
-                .SerializeToString(), ka.RotateKeyResponse)
+    client.must(
+        f"{ADMIN}/RotateKey",
+        ka.RotateKeyRequest(key_name=REWRAP_KEY, mode=keys.MODE_GCM).SerializeToString(),
+        ka.RotateKeyResponse,
+    )
     return to_decrypt.ciphertext, v1.ciphertext
 
 
 def messages(plaintext: bytes, to_decrypt: str, v1: str) -> dict[str, list[bytes]]:
     """Each shape's request messages (one, or a stream's 256)."""
-    return {"encrypt": [bodies.encrypt(ENC_KEY, plaintext)],
-            "encrypt-batch-256": [bodies.encrypt_batch(ENC_KEY, plaintext, 256)],
-            "decrypt-batch-256": [bodies.decrypt_batch(to_decrypt, 256)],
-            "reencrypt-batch-256": [bodies.reencrypt_batch(REWRAP_KEY, v1, 256)],
-            "reencrypt-stream-256": bodies.reencrypt_stream(REWRAP_KEY, v1, 256)}
+    return {
+        "encrypt": [bodies.encrypt(ENC_KEY, plaintext)],
+        "encrypt-batch-256": [bodies.encrypt_batch(ENC_KEY, plaintext, 256)],
+        "decrypt-batch-256": [bodies.decrypt_batch(to_decrypt, 256)],
+        "reencrypt-batch-256": [bodies.reencrypt_batch(REWRAP_KEY, v1, 256)],
+        "reencrypt-stream-256": bodies.reencrypt_stream(REWRAP_KEY, v1, 256),
+    }
 
 
 def server_figures(before, after, method: str) -> ServerFigures:
     """Calls per gRPC status of the method (Micrometer's interceptor), failed items, allocation."""
     delta = cipherd_metrics.calls_by_status(before, after, method)
-    return ServerFigures(calls=sum(delta.values()), non_ok={k: v for k, v in delta.items() if k != "OK" and v},
-                         item_errors=cipherd_metrics.failed_items(before, after),
-                         allocated_bytes=cipherd_metrics.allocated_bytes(before, after))
+    return ServerFigures(
+        calls=sum(delta.values()),
+        non_ok={k: v for k, v in delta.items() if k != "OK" and v},
+        item_errors=cipherd_metrics.failed_items(before, after),
+        allocated_bytes=cipherd_metrics.allocated_bytes(before, after),
+    )
 
 
 def start(ctx, plaintext: bytes, stack: contextlib.ExitStack, name: str = CIPHERD, jar=None) -> Target:
@@ -69,8 +81,14 @@ def start(ctx, plaintext: bytes, stack: contextlib.ExitStack, name: str = CIPHER
         (ctx.dir / "runs" / f"{name}-{shape.name}.metrics-before.txt").write_text(before_text)
         (ctx.dir / "runs" / f"{name}-{shape.name}.metrics-after.txt").write_text(after_text)
         return server_figures(prom.parse(before_text), prom.parse(after_text), shape.method)
-    return Target(name, grpc_specs(server.target, files, ctx.args), server.cpu_seconds,
-                  lambda: prom.scrape(server.metrics_url), after)
+
+    return Target(
+        name,
+        grpc_specs(server.target, files, ctx.args),
+        server.cpu_seconds,
+        lambda: prom.scrape(server.metrics_url),
+        after,
+    )
 
 
 def differences(name: str, msgs: dict, cipherd_msgs: dict, seen: dict, cipherd_seen: dict) -> list[str]:
@@ -80,7 +98,11 @@ def differences(name: str, msgs: dict, cipherd_msgs: dict, seen: dict, cipherd_s
     for shape, m in msgs.items():
         size, own = sum(map(len, m)), sum(map(len, cipherd_msgs[shape]))
         if size != own:
-            notes.append(f"{name}'s `{shape}` request is {size:,} B, cipherd's {own:,} B (its ciphertexts differ in size)")
+            notes.append(
+                f"{name}'s `{shape}` request is {size:,} B, cipherd's {own:,} B (its ciphertexts differ in size)"
+            )
         if seen[shape] != cipherd_seen[shape]:
-            notes.append(f"{name}'s answer to `{shape}` differs from cipherd's: {name} {seen[shape]}, cipherd {cipherd_seen[shape]}")
+            notes.append(
+                f"{name}'s answer to `{shape}` differs from cipherd's: {name} {seen[shape]}, cipherd {cipherd_seen[shape]}"
+            )
     return notes

@@ -1,5 +1,6 @@
 """The echo ceiling in the side-by-side: the very bodies cipherd got, its answers compared with cipherd's,
 and per run the calls and allocation its /stats reports."""
+
 import contextlib
 
 from ..measure import prom
@@ -11,10 +12,12 @@ from .target import ServerFigures, Target, grpc_specs
 
 
 def server_figures(before, after, method: str) -> ServerFigures:
-    return ServerFigures(calls=prom.total(after, "echo_calls_total", method=method)
-                         - prom.total(before, "echo_calls_total", method=method),
-                         allocated_bytes=prom.total(after, "echo_allocated_bytes_total")
-                         - prom.total(before, "echo_allocated_bytes_total"))
+    return ServerFigures(
+        calls=prom.total(after, "echo_calls_total", method=method)
+        - prom.total(before, "echo_calls_total", method=method),
+        allocated_bytes=prom.total(after, "echo_allocated_bytes_total")
+        - prom.total(before, "echo_allocated_bytes_total"),
+    )
 
 
 def start(ctx, stack: contextlib.ExitStack) -> Target:
@@ -30,4 +33,5 @@ def start(ctx, stack: contextlib.ExitStack) -> Target:
 
     def after(before_text: str, shape: Shape) -> ServerFigures:
         return server_figures(prom.parse(before_text), prom.parse(srv.scrape()), shape.method)
+
     return Target("echo", grpc_specs(srv.target, ctx.files, ctx.args), srv.cpu_seconds, srv.scrape, after)

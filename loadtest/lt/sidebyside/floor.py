@@ -4,6 +4,7 @@ shape's operations per item (a rewrap is an open and a seal), set against cipher
 the same way. Allocation likewise: cipherd's bytes per item beyond echo's and beyond the provider's own
 (JMH's `-prof gc` B/op of the shape's operations). Pure: median-round rows and a JceCost in, `FloorRow`s out;
 only valid rows count."""
+
 from dataclasses import dataclass
 
 from ..rows import JsonRow
@@ -13,34 +14,36 @@ from .lineup import BASELINE, CIPHERD, ECHO
 from .row import SbsRow
 from .shapes import Shape
 
-STREAM, STREAM_BATCH = "reencrypt-stream-256", "reencrypt-batch-256"   # the same work, streamed and batched
+STREAM, STREAM_BATCH = "reencrypt-stream-256", "reencrypt-batch-256"  # the same work, streamed and batched
 
 
 @dataclass(frozen=True)
 class FloorRow(JsonRow):
     """One shape's floor against cipherd (and the baseline); None where a figure is not measured."""
+
     shape: str
-    jce_ops: tuple                      # JCE operations per item, e.g. ("decrypt", "encrypt") for a rewrap
-    echo_us_per_item: float | None      # echo's (h2load + server) CPU µs per item
+    jce_ops: tuple  # JCE operations per item, e.g. ("decrypt", "encrypt") for a rewrap
+    echo_us_per_item: float | None  # echo's (h2load + server) CPU µs per item
     jce_us_per_item: float | None
-    floor_us_per_item: float | None     # echo's + the JCE's
+    floor_us_per_item: float | None  # echo's + the JCE's
     cipherd_us_per_item: float | None
-    cipherd_vs_floor: float | None      # floor µs/item ÷ cipherd µs/item: 1.0 = no CPU beyond gRPC + JCE
-    floor_items_per_s: float | None     # cipherd's (h2load + server) cores ÷ the floor's µs per item
+    cipherd_vs_floor: float | None  # floor µs/item ÷ cipherd µs/item: 1.0 = no CPU beyond gRPC + JCE
+    floor_items_per_s: float | None  # cipherd's (h2load + server) cores ÷ the floor's µs per item
     cipherd_items_per_s: float | None
     cipherd_alloc_per_item: float | None
     echo_alloc_per_item: float | None
-    alloc_over_echo: float | None       # cipherd's B/item − echo's
+    alloc_over_echo: float | None  # cipherd's B/item − echo's
     baseline_us_per_item: float | None = None
     baseline_vs_floor: float | None = None
-    missing: str | None = None          # why the floor is not measured
-    jce_alloc_per_item: float | None = None         # the provider's own B per item (JMH -prof gc)
-    alloc_over_echo_and_jce: float | None = None    # cipherd's B/item − echo's − the JCE's: what cipherd adds
+    missing: str | None = None  # why the floor is not measured
+    jce_alloc_per_item: float | None = None  # the provider's own B per item (JMH -prof gc)
+    alloc_over_echo_and_jce: float | None = None  # cipherd's B/item − echo's − the JCE's: what cipherd adds
 
 
 @dataclass(frozen=True)
 class StreamOverhead(JsonRow):
     """A server's extra CPU per item when the rewrap is streamed rather than batched: gRPC's per-message cost."""
+
     target: str
     stream_us_per_item: float
     batch_us_per_item: float
@@ -83,14 +86,24 @@ def floor_row(rows: list[SbsRow], jce: JceCost, shape: Shape) -> FloorRow:
     over_echo = c_alloc - e_alloc if c_alloc is not None and e_alloc is not None else None
     jce_alloc = jce.bytes_per_item(shape.jce_ops)
     return FloorRow(
-        shape=shape.name, jce_ops=shape.jce_ops, echo_us_per_item=echo_us, jce_us_per_item=jce_us,
-        floor_us_per_item=floor_us, cipherd_us_per_item=cipherd_us, cipherd_vs_floor=ratio(floor_us, cipherd_us),
+        shape=shape.name,
+        jce_ops=shape.jce_ops,
+        echo_us_per_item=echo_us,
+        jce_us_per_item=jce_us,
+        floor_us_per_item=floor_us,
+        cipherd_us_per_item=cipherd_us,
+        cipherd_vs_floor=ratio(floor_us, cipherd_us),
         floor_items_per_s=(c.h2load_cores + c.server_cores) / floor_us * 1e6 if floor_us and cipherd_us else None,
         cipherd_items_per_s=c.items_per_s if cipherd_us is not None else None,
-        cipherd_alloc_per_item=c_alloc, echo_alloc_per_item=e_alloc,
-        alloc_over_echo=over_echo, baseline_us_per_item=baseline_us, baseline_vs_floor=ratio(floor_us, baseline_us),
-        missing=missing_reasons(echo_us, jce, jce_us, cipherd_us), jce_alloc_per_item=jce_alloc,
-        alloc_over_echo_and_jce=over_echo - jce_alloc if over_echo is not None and jce_alloc is not None else None)
+        cipherd_alloc_per_item=c_alloc,
+        echo_alloc_per_item=e_alloc,
+        alloc_over_echo=over_echo,
+        baseline_us_per_item=baseline_us,
+        baseline_vs_floor=ratio(floor_us, baseline_us),
+        missing=missing_reasons(echo_us, jce, jce_us, cipherd_us),
+        jce_alloc_per_item=jce_alloc,
+        alloc_over_echo_and_jce=over_echo - jce_alloc if over_echo is not None and jce_alloc is not None else None,
+    )
 
 
 def floors(rows: list[SbsRow], jce: JceCost, shapes: list[Shape]) -> list[FloorRow]:

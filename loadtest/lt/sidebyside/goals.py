@@ -1,5 +1,6 @@
 """Ratios between the side-by-side's servers and the issue's goals (issue 4), each met / missed / not
 measured with its figure. Only valid rows count."""
+
 from dataclasses import dataclass
 
 from ..rows import JsonRow
@@ -8,9 +9,9 @@ from .row import SbsRow
 
 @dataclass(frozen=True)
 class Goal(JsonRow):
-    target: str           # the goal as the issue states it (JSON key kept from older results)
+    target: str  # the goal as the issue states it (JSON key kept from older results)
     figure: str
-    met: bool | None      # None: its run is missing or invalid
+    met: bool | None  # None: its run is missing or invalid
 
     @property
     def mark(self) -> str:
@@ -29,8 +30,13 @@ def ratio(a: SbsRow | None, b: SbsRow | None) -> float | None:
 
 
 def ratios(rows: list[SbsRow], shapes: list[str]) -> dict:
-    return {s: {"cipherd_vs_vault": ratio(find(rows, "cipherd", s), find(rows, "vault-transit", s)),
-                "cipherd_vs_echo": ratio(find(rows, "cipherd", s), find(rows, "echo", s))} for s in shapes}
+    return {
+        s: {
+            "cipherd_vs_vault": ratio(find(rows, "cipherd", s), find(rows, "vault-transit", s)),
+            "cipherd_vs_echo": ratio(find(rows, "cipherd", s), find(rows, "echo", s)),
+        }
+        for s in shapes
+    }
 
 
 def judge(name, value, limit, cmp, fmt) -> Goal:
@@ -49,21 +55,36 @@ def check_goals(rows: list[SbsRow]) -> list[Goal]:
         row = find(rows, target, shape)
         return getattr(row, key) if row and row.valid else None
 
-    x = lambda v: f"{v:.2f}×"                       # noqa: E731
-    pct = lambda v: f"{v * 100:.0f} %"              # noqa: E731
-    ms = lambda v: f"{v:.2f} ms"                    # noqa: E731
-    per_s = lambda v: f"{v:,.0f} items/s"           # noqa: E731
-    size = lambda v: f"{v:,.0f} B"                  # noqa: E731
+    x = lambda v: f"{v:.2f}×"  # noqa: E731
+    pct = lambda v: f"{v * 100:.0f} %"  # noqa: E731
+    ms = lambda v: f"{v:.2f} ms"  # noqa: E731
+    per_s = lambda v: f"{v:,.0f} items/s"  # noqa: E731
+    size = lambda v: f"{v:,.0f} B"  # noqa: E731
     return [
         judge("unary Encrypt ≥ 3× Vault Transit unary", r["encrypt"]["cipherd_vs_vault"], 3.0, ">=", x),
         judge("unary Encrypt ≥ 70 % of the echo ceiling", r["encrypt"]["cipherd_vs_echo"], 0.7, ">=", pct),
         judge("unary Encrypt p99 < 10 ms at 50 concurrent", valid("cipherd", "encrypt", "p99_ms"), 10.0, "<", ms),
-        judge("EncryptBatch-256 ≥ 1,000,000 items/s", valid("cipherd", "encrypt-batch-256", "items_per_s"),
-              1e6, ">=", per_s),
+        judge(
+            "EncryptBatch-256 ≥ 1,000,000 items/s",
+            valid("cipherd", "encrypt-batch-256", "items_per_s"),
+            1e6,
+            ">=",
+            per_s,
+        ),
         judge("EncryptBatch-256 ≥ 4× Vault Transit batched", r["encrypt-batch-256"]["cipherd_vs_vault"], 4.0, ">=", x),
-        judge("ReEncryptBatch-256 ≥ 500,000 items/s", valid("cipherd", "reencrypt-batch-256", "items_per_s"),
-              5e5, ">=", per_s),
+        judge(
+            "ReEncryptBatch-256 ≥ 500,000 items/s",
+            valid("cipherd", "reencrypt-batch-256", "items_per_s"),
+            5e5,
+            ">=",
+            per_s,
+        ),
         judge("allocation ≤ 2 KiB per unary Encrypt", valid("cipherd", "encrypt", "alloc_per_call"), 2048, "<=", size),
-        judge("allocation ≤ 300 B per EncryptBatch item", valid("cipherd", "encrypt-batch-256", "alloc_per_item"),
-              300, "<=", size),
+        judge(
+            "allocation ≤ 300 B per EncryptBatch item",
+            valid("cipherd", "encrypt-batch-256", "alloc_per_item"),
+            300,
+            "<=",
+            size,
+        ),
     ]

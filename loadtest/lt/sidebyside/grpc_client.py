@@ -5,6 +5,7 @@ see the status and answer h2load cannot. grpcio is imported on use: it lives in 
 class Client:
     def __init__(self, target: str):
         import grpc
+
         self._grpc = grpc
         self.channel = grpc.insecure_channel(target)
 
@@ -35,7 +36,7 @@ class Client:
         try:
             raw = list(fn(iter(messages), timeout=timeout))
         except self._grpc.RpcError as e:
-            raise SystemExit(f"loadtest: {method} answered {e.code().name}: {e.details()}")
+            raise SystemExit(f"loadtest: {method} answered {e.code().name}: {e.details()}") from None
         return [response_type.FromString(r) for r in raw], sum(len(r) for r in raw)
 
     def close(self):

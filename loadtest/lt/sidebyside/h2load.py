@@ -6,6 +6,7 @@ percentiles come from there. With `-D` and `--warm-up-time` the log and the coun
 measured phase. h2load sees HTTP status only: gRPC errors are HTTP 200 with `grpc-status` in trailers,
 so the caller checks those another way (the server's counters).
 """
+
 import re
 import subprocess
 from dataclasses import dataclass, field
@@ -25,7 +26,7 @@ class Spec:
     duration_s: float
     warmup_s: float = 1.0
     headers: list = field(default_factory=list)
-    h1: bool = False          # HTTP/1.1 (Vault); otherwise h2c with prior knowledge (gRPC)
+    h1: bool = False  # HTTP/1.1 (Vault); otherwise h2c with prior knowledge (gRPC)
 
 
 def install() -> str:
@@ -42,9 +43,23 @@ def duration_arg(seconds: float) -> str:
 
 
 def command(h2load: str, spec: Spec, log_file: Path) -> list[str]:
-    cmd = [h2load, "-c", str(spec.clients), "-m", "1", "-t", "1",
-           "-D", duration_arg(spec.duration_s), "--warm-up-time", duration_arg(spec.warmup_s),
-           "-d", str(spec.body), "--log-file", str(log_file)]
+    cmd = [
+        h2load,
+        "-c",
+        str(spec.clients),
+        "-m",
+        "1",
+        "-t",
+        "1",
+        "-D",
+        duration_arg(spec.duration_s),
+        "--warm-up-time",
+        duration_arg(spec.warmup_s),
+        "-d",
+        str(spec.body),
+        "--log-file",
+        str(log_file),
+    ]
     if spec.h1:
         cmd.append("--h1")
     for h in spec.headers:
@@ -71,14 +86,22 @@ def run(h2load: str, spec: Spec, log_file: Path, out_file: Path, grace_s: float 
         run = run_bounded(cmd, out, subprocess.STDOUT, spec.duration_s + spec.warmup_s + grace_s)
     text = out_file.read_text(errors="replace")
     figures = parse_output(text)
-    figures["client"] = {"wall_s": run.wall_s, "cpu_s": run.cpu_s, "max_rss_kib": run.max_rss_kib,
-                         "exit_code": run.exit_code, "killed": run.killed}
+    figures["client"] = {
+        "wall_s": run.wall_s,
+        "cpu_s": run.cpu_s,
+        "max_rss_kib": run.max_rss_kib,
+        "exit_code": run.exit_code,
+        "killed": run.killed,
+    }
     return figures
 
 
 _FINISHED = re.compile(r"^finished in ([\d.]+)(ms|s|us), ([\d.]+) req/s", re.M)
-_REQUESTS = re.compile(r"^requests: (\d+) total, (\d+) started, (\d+) done, (\d+) succeeded, (\d+) failed, "
-                       r"(\d+) errored, (\d+) timeout", re.M)
+_REQUESTS = re.compile(
+    r"^requests: (\d+) total, (\d+) started, (\d+) done, (\d+) succeeded, (\d+) failed, "
+    r"(\d+) errored, (\d+) timeout",
+    re.M,
+)
 _STATUS = re.compile(r"^status codes: (\d+) 2xx, (\d+) 3xx, (\d+) 4xx, (\d+) 5xx", re.M)
 _TIME = re.compile(r"^time for request:\s+(\S+)\s+(\S+)\s+(\S+)\s+(\S+)", re.M)
 _UNIT_MS = {"us": 1e-3, "ms": 1.0, "s": 1e3}
@@ -101,13 +124,13 @@ def parse_output(text: str) -> dict:
     m = _REQUESTS.search(text)
     if m:
         keys = ("total", "started", "done", "succeeded", "failed", "errored", "timeout")
-        out["requests"] = dict(zip(keys, map(int, m.groups())))
+        out["requests"] = dict(zip(keys, map(int, m.groups()), strict=True))
     m = _STATUS.search(text)
     if m:
-        out["status"] = dict(zip(("2xx", "3xx", "4xx", "5xx"), map(int, m.groups())))
+        out["status"] = dict(zip(("2xx", "3xx", "4xx", "5xx"), map(int, m.groups()), strict=True))
     m = _TIME.search(text)
     if m:
-        out["time_ms"] = dict(zip(("min", "max", "mean", "sd"), map(_ms, m.groups())))
+        out["time_ms"] = dict(zip(("min", "max", "mean", "sd"), map(_ms, m.groups()), strict=True))
     return out
 
 
@@ -129,11 +152,10 @@ def percentile(values: list[float], pct: float, presorted: bool = False):
     if not values:
         return None
     v = values if presorted else sorted(values)
-    rank = max(1, -(-len(v) * pct // 100))     # ceil(n * pct / 100), at least 1
+    rank = max(1, -(-len(v) * pct // 100))  # ceil(n * pct / 100), at least 1
     return v[int(rank) - 1]
 
 
 def latency(durations: list[float]) -> dict:
     v = sorted(durations)
-    return {f"p{p}_ms": percentile(v, p, presorted=True) for p in (50, 90, 99)} | {
-        "max_ms": v[-1] if v else None}
+    return {f"p{p}_ms": percentile(v, p, presorted=True) for p in (50, 90, 99)} | {"max_ms": v[-1] if v else None}

@@ -4,6 +4,7 @@ nothing of ours) run through the server's Maven wrapper with the JDK the servers
 back as ns/op per benchmark (`JceCost`), with JMH's GC profiler (`-prof gc`, always added) for the
 provider's own allocation per operation (`gc.alloc.rate.norm`, B/op). The run is bounded; a failure is
 recorded with its reason, never raised: the floor is then "not measured" and `--check` says why."""
+
 import json
 import os
 import shlex
@@ -17,20 +18,21 @@ from .. import tools
 from ..rows import JsonRow
 
 BENCHMARK = "JceGcmFloorBenchmark"
-METHODS = ("encrypt", "decrypt", "drbgNonce")   # seal, open, and the DRBG nonce for the record
-FLOOR_OPS = ("encrypt", "decrypt")              # what a shape's floor may count (Shape.jce_ops)
-DEFAULT_ARGS = "-wi 2 -w 1 -i 3 -r 1 -f 1"      # about 20 s of measurement, plus the fork and Maven
-TIMEOUT_S = 600.0                               # Maven's test-compile on a fresh clone included
-GC_PROFILER = "-prof gc"                        # added to the command: the provider's own B/op
-ALLOC_NORM = "gc.alloc.rate.norm"               # the GC profiler's bytes allocated per operation
+METHODS = ("encrypt", "decrypt", "drbgNonce")  # seal, open, and the DRBG nonce for the record
+FLOOR_OPS = ("encrypt", "decrypt")  # what a shape's floor may count (Shape.jce_ops)
+DEFAULT_ARGS = "-wi 2 -w 1 -i 3 -r 1 -f 1"  # about 20 s of measurement, plus the fork and Maven
+TIMEOUT_S = 600.0  # Maven's test-compile on a fresh clone included
+GC_PROFILER = "-prof gc"  # added to the command: the provider's own B/op
+ALLOC_NORM = "gc.alloc.rate.norm"  # the GC profiler's bytes allocated per operation
 
 
 @dataclass(frozen=True)
 class JceCost(JsonRow):
     """ns/op per benchmark method; `error` says why there are none (then every floor is not measured)."""
-    ns_per_op: dict                 # method -> JMH's score (AverageTime, ns/op)
-    error_ns: dict                  # method -> JMH's 99.9 % half-width; None where it cannot tell (few iterations)
-    jdk: str | None                 # the JDK the benchmark ran on, as JMH reports it
+
+    ns_per_op: dict  # method -> JMH's score (AverageTime, ns/op)
+    error_ns: dict  # method -> JMH's 99.9 % half-width; None where it cannot tell (few iterations)
+    jdk: str | None  # the JDK the benchmark ran on, as JMH reports it
     jmh_args: str
     command: str
     elapsed_s: float
@@ -115,29 +117,57 @@ def parse(text: str) -> tuple[dict, dict, str | None]:
     missing = [m for m in METHODS if m not in ns]
     if missing:
         raise ValueError(f"JMH's JSON lacks {', '.join(missing)}")
-    return {m: ns[m] for m in METHODS}, {m: err[m] for m in METHODS}, jdk      # in METHODS' order
+    return {m: ns[m] for m in METHODS}, {m: err[m] for m in METHODS}, jdk  # in METHODS' order
 
 
 def exec_args(jvm_flags: list[str], jmh_args: str, json_file: Path) -> str:
     """What exec:exec runs (the Makefile's `bench` target, with the GC profiler and JMH's JSON output)."""
-    include = f"{BENCHMARK}.({'|'.join(METHODS)})$"     # a regex; no backslash through exec.args' parsing
-    prof = [] if GC_PROFILER in " ".join(jmh_args.split()) else [GC_PROFILER]    # once, even if the user gave it
-    return " ".join([*jvm_flags, "-cp", "%classpath", "org.openjdk.jmh.Main", include, jmh_args, *prof,
-                     "-rf", "json", "-rff", str(json_file)])
+    include = f"{BENCHMARK}.({'|'.join(METHODS)})$"  # a regex; no backslash through exec.args' parsing
+    prof = [] if GC_PROFILER in " ".join(jmh_args.split()) else [GC_PROFILER]  # once, even if the user gave it
+    return " ".join(
+        [
+            *jvm_flags,
+            "-cp",
+            "%classpath",
+            "org.openjdk.jmh.Main",
+            include,
+            jmh_args,
+            *prof,
+            "-rf",
+            "json",
+            "-rff",
+            str(json_file),
+        ]
+    )
 
 
 def command(jvm_flags: list[str], jmh_args: str, json_file: Path) -> list[str]:
-    return [str(tools.REPO / "server" / "mvnw"), "-B", "-q", "--no-transfer-progress", "test-compile", "exec:exec",
-            f"-Dexec.args={exec_args(jvm_flags, jmh_args, json_file)}"]
+    return [
+        str(tools.REPO / "server" / "mvnw"),
+        "-B",
+        "-q",
+        "--no-transfer-progress",
+        "test-compile",
+        "exec:exec",
+        f"-Dexec.args={exec_args(jvm_flags, jmh_args, json_file)}",
+    ]
 
 
 def failed(why: str, jmh_args: str, cmd: list[str], start: float) -> JceCost:
-    return JceCost(ns_per_op={}, error_ns={}, jdk=None, jmh_args=jmh_args, command=shlex.join(cmd),
-                   elapsed_s=time.monotonic() - start, error=why)
+    return JceCost(
+        ns_per_op={},
+        error_ns={},
+        jdk=None,
+        jmh_args=jmh_args,
+        command=shlex.join(cmd),
+        elapsed_s=time.monotonic() - start,
+        error=why,
+    )
 
 
-def run(java_home: Path, jvm_flags: list[str], out_dir: Path, jmh_args: str = DEFAULT_ARGS,
-        timeout_s: float = TIMEOUT_S) -> JceCost:
+def run(
+    java_home: Path, jvm_flags: list[str], out_dir: Path, jmh_args: str = DEFAULT_ARGS, timeout_s: float = TIMEOUT_S
+) -> JceCost:
     """Runs the benchmark with JAVA_HOME=java_home (Maven's exec plugin runs ${java.home}/bin/java) and the
     servers' extra JVM flags, Maven's and JMH's output in out_dir/jmh-floor.out.txt, JMH's JSON in
     out_dir/jmh-floor.json. Killed, with Maven and JMH's fork, after timeout_s."""
@@ -145,13 +175,17 @@ def run(java_home: Path, jvm_flags: list[str], out_dir: Path, jmh_args: str = DE
     json_file, log = (out_dir / "jmh-floor.json").resolve(), (out_dir / "jmh-floor.out.txt").resolve()
     json_file.unlink(missing_ok=True)
     cmd = command(jvm_flags, jmh_args, json_file)
-    env = dict(os.environ, JAVA_HOME=str(java_home),
-               MAVEN_OPTS=" ".join(f for f in jvm_flags if f.startswith("--sun-misc-unsafe")))
+    env = dict(
+        os.environ,
+        JAVA_HOME=str(java_home),
+        MAVEN_OPTS=" ".join(f for f in jvm_flags if f.startswith("--sun-misc-unsafe")),
+    )
     start = time.monotonic()
     print(f"loadtest: JMH {BENCHMARK} ({jmh_args}) for the floor", flush=True)
     with open(log, "w") as out:
-        proc = subprocess.Popen(cmd, cwd=tools.REPO / "server", env=env, stdout=out, stderr=subprocess.STDOUT,
-                                start_new_session=True)      # its own process group: Maven and JMH's fork
+        proc = subprocess.Popen(
+            cmd, cwd=tools.REPO / "server", env=env, stdout=out, stderr=subprocess.STDOUT, start_new_session=True
+        )  # its own process group: Maven and JMH's fork
         try:
             code = proc.wait(timeout=timeout_s)
         except subprocess.TimeoutExpired:
@@ -166,5 +200,12 @@ def run(java_home: Path, jvm_flags: list[str], out_dir: Path, jmh_args: str = DE
         ns, err, jdk = parse(text)
     except ValueError as e:
         return failed(f"{e} (see {json_file.name})", jmh_args, cmd, start)
-    return JceCost(ns_per_op=ns, error_ns=err, jdk=jdk, jmh_args=jmh_args, command=shlex.join(cmd),
-                   elapsed_s=time.monotonic() - start, alloc_bytes_per_op=parse_alloc(text))
+    return JceCost(
+        ns_per_op=ns,
+        error_ns=err,
+        jdk=jdk,
+        jmh_args=jmh_args,
+        command=shlex.join(cmd),
+        elapsed_s=time.monotonic() - start,
+        alloc_bytes_per_op=parse_alloc(text),
+    )

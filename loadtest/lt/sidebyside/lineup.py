@@ -1,11 +1,12 @@
 """Which servers the side-by-side measures (`--sbs-targets`, `--baseline-jar`) and in what order each
 round: Vault and echo first, then cipherd and its baseline back to back, the pair's order swapped every
 round so that neither always runs on the machine the other has just warmed. Pure: no servers."""
+
 from .shapes import Shape
 
 VAULT, ECHO, CIPHERD, BASELINE = "vault-transit", "echo", "cipherd", "cipherd-baseline"
-ALL = (VAULT, ECHO, CIPHERD, BASELINE)          # also the order of the report's rows
-ALIASES = {"vault": VAULT}                      # what --sbs-targets accepts besides the names themselves
+ALL = (VAULT, ECHO, CIPHERD, BASELINE)  # also the order of the report's rows
+ALIASES = {"vault": VAULT}  # what --sbs-targets accepts besides the names themselves
 
 
 def parse(text: str | None, with_baseline: bool) -> tuple[str, ...]:
@@ -17,10 +18,13 @@ def parse(text: str | None, with_baseline: bool) -> tuple[str, ...]:
     asked = [ALIASES.get(n.strip(), n.strip()) for n in text.split(",") if n.strip()]
     unknown = [n for n in asked if n not in ALL]
     if unknown:
-        raise ValueError(f"unknown side-by-side target(s) {', '.join(unknown)}; "
-                         "choose from vault, echo, cipherd, cipherd-baseline")
+        raise ValueError(
+            f"unknown side-by-side target(s) {', '.join(unknown)}; choose from vault, echo, cipherd, cipherd-baseline"
+        )
     if CIPHERD not in asked:
-        raise ValueError("--sbs-targets must include cipherd: echo gets its request bodies and every ratio is of its figures")
+        raise ValueError(
+            "--sbs-targets must include cipherd: echo gets its request bodies and every ratio is of its figures"
+        )
     if BASELINE in asked and not with_baseline:
         raise ValueError("--sbs-targets names cipherd-baseline but no --baseline-jar was given")
     if with_baseline and BASELINE not in asked:

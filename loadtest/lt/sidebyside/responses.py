@@ -1,12 +1,17 @@
 """Each request body sent once with grpcio to cipherd and to echo: it must answer OK with one result per
 item and no item error, and echo's answers must look like cipherd's (sizes, versions, references)."""
+
 from .grpc_client import Client
 from .protos import SERVICE, pb
 from .shapes import SHAPES, Shape
 
-RESPONSE_TYPES = {"Encrypt": "EncryptResponse", "EncryptBatch": "EncryptBatchResponse",
-                  "DecryptBatch": "DecryptBatchResponse", "ReEncryptBatch": "ReEncryptBatchResponse",
-                  "ReEncryptStream": "ReEncryptStreamResponse"}
+RESPONSE_TYPES = {
+    "Encrypt": "EncryptResponse",
+    "EncryptBatch": "EncryptBatchResponse",
+    "DecryptBatch": "DecryptBatchResponse",
+    "ReEncryptBatch": "ReEncryptBatchResponse",
+    "ReEncryptStream": "ReEncryptStreamResponse",
+}
 
 
 def outline(method: str, responses: list) -> dict:
@@ -21,11 +26,14 @@ def outline(method: str, responses: list) -> dict:
         (resp,) = responses
         res = list(resp.results)
     value = "plaintext" if method == "DecryptBatch" else "ciphertext"
-    return {"results": len(res), "references_echoed": [r.reference for r in res] == [str(i) for i in range(len(res))],
-            f"{value}_lens": sorted({len(getattr(r, value)) for r in res}),
-            "errors": sum(1 for r in res if r.HasField("error")),
-            "key_versions": sorted({r.key_version for r in res}),
-            "source_versions": sorted({getattr(r, "source_key_version", 0) for r in res})}
+    return {
+        "results": len(res),
+        "references_echoed": [r.reference for r in res] == [str(i) for i in range(len(res))],
+        f"{value}_lens": sorted({len(getattr(r, value)) for r in res}),
+        "errors": sum(1 for r in res if r.HasField("error")),
+        "key_versions": sorted({r.key_version for r in res}),
+        "source_versions": sorted({getattr(r, "source_key_version", 0) for r in res}),
+    }
 
 
 def check(client: Client, messages: dict[str, list[bytes]], who: str) -> dict:

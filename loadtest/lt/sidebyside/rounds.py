@@ -1,4 +1,5 @@
 """With --sbs-rounds N, one row per (target, shape): the valid round of median items/s."""
+
 from dataclasses import replace
 
 from .row import Rounds, SbsRow
@@ -18,7 +19,15 @@ def median_rounds(rows: list[SbsRow]) -> list[SbsRow]:
             continue
         valid = sorted((r for r in group if r.valid), key=lambda r: r.items_per_s)
         pick = valid[(len(valid) - 1) // 2] if valid else group[0]
-        out.append(replace(pick, rounds=Rounds(count=len(group), valid=len(valid),
-                                               items_per_s=tuple(r.items_per_s for r in group),
-                                               invalid=tuple(r.round for r in group if not r.valid))))
+        out.append(
+            replace(
+                pick,
+                rounds=Rounds(
+                    count=len(group),
+                    valid=len(valid),
+                    items_per_s=tuple(r.items_per_s for r in group),
+                    invalid=tuple(r.round for r in group if not r.valid),
+                ),
+            )
+        )
     return out

@@ -1,5 +1,6 @@
 """One side-by-side run's row (`SbsRow`), made in one place from h2load's figures, its request log and
 what the server counted. Pure: no servers, no h2load."""
+
 from dataclasses import dataclass
 from typing import ClassVar
 
@@ -13,6 +14,7 @@ CLIENT_BOUND_SHARE = 0.9
 @dataclass(frozen=True)
 class Rounds(JsonRow):
     """With --sbs-rounds N: how many rounds ran and were valid, each one's items/s, the invalid ones."""
+
     count: int
     valid: int
     items_per_s: tuple
@@ -22,6 +24,7 @@ class Rounds(JsonRow):
 @dataclass(frozen=True)
 class SbsRow(JsonRow):
     """A row of sidebyside.json and summary.json's side_by_side.rows."""
+
     OMITTED_WHEN_NONE: ClassVar[tuple[str, ...]] = ("problem", "rounds")
 
     target: str
@@ -31,14 +34,14 @@ class SbsRow(JsonRow):
     clients: int
     rps: float
     items_per_s: float
-    requests: dict                 # h2load's request counts
-    http_status: dict              # h2load's status classes
-    log_statuses: dict             # HTTP status -> requests, from its --log-file
+    requests: dict  # h2load's request counts
+    http_status: dict  # h2load's status classes
+    log_statuses: dict  # HTTP status -> requests, from its --log-file
     mean_ms: float | None
     h2load_failed: int
     http_non_2xx: int
     server_calls: float | None
-    server_non_ok: dict            # gRPC statuses other than OK the server counted, CANCELLED at stop aside
+    server_non_ok: dict  # gRPC statuses other than OK the server counted, CANCELLED at stop aside
     cancelled_at_stop: float
     item_errors: float
     allocated_bytes: float | None
@@ -61,7 +64,7 @@ class SbsRow(JsonRow):
     tool: str = "h2load"
     round: int = 1
     command: str = ""
-    rounds: Rounds | None = None   # set on the picked row when several rounds ran
+    rounds: Rounds | None = None  # set on the picked row when several rounds ran
 
     @property
     def errors(self) -> float:
@@ -72,9 +75,19 @@ class SbsRow(JsonRow):
         return f"{self.target}-{self.shape}"
 
 
-def row_figures(target: str, shape: Shape, h2: dict, lat: dict, log_statuses: dict, server_cpu_s: float,
-                system_busy_s: float, cores: int, server: ServerFigures, round_no: int = 1,
-                command: str = "") -> SbsRow:
+def row_figures(
+    target: str,
+    shape: Shape,
+    h2: dict,
+    lat: dict,
+    log_statuses: dict,
+    server_cpu_s: float,
+    system_busy_s: float,
+    cores: int,
+    server: ServerFigures,
+    round_no: int = 1,
+    command: str = "",
+) -> SbsRow:
     """One run's row: h2 is h2load.run's figures, lat the percentiles of its log."""
     items = shape.items
     client = h2.get("client", {})
@@ -100,8 +113,9 @@ def row_figures(target: str, shape: Shape, h2: dict, lat: dict, log_statuses: di
     if not req.get("succeeded"):
         problems.append("no request succeeded")
     if h2load_failed:
-        problems.append(f"h2load: {req.get('failed', 0)} failed, {req.get('errored', 0)} errored, "
-                        f"{req.get('timeout', 0)} timeout")
+        problems.append(
+            f"h2load: {req.get('failed', 0)} failed, {req.get('errored', 0)} errored, {req.get('timeout', 0)} timeout"
+        )
     if http_non_2xx:
         problems.append(f"{http_non_2xx} non-2xx HTTP replies")
     if non_ok:
@@ -112,18 +126,37 @@ def row_figures(target: str, shape: Shape, h2: dict, lat: dict, log_statuses: di
         problems.append(f"server answered {calls:.0f} calls, fewer than h2load's {req['succeeded']} successes")
     busy = system_busy_s / wall if wall and system_busy_s else client_cores + server_cores
     return SbsRow(
-        target=target, shape=shape.name, method=shape.method, items_per_call=items, clients=shape.clients,
-        rps=rps, items_per_s=rps * items, requests=req, http_status=status, log_statuses=log_statuses,
-        mean_ms=(h2.get("time_ms") or {}).get("mean"), **lat,
-        h2load_failed=h2load_failed, http_non_2xx=http_non_2xx,
-        server_calls=calls, server_non_ok=non_ok,
+        target=target,
+        shape=shape.name,
+        method=shape.method,
+        items_per_call=items,
+        clients=shape.clients,
+        rps=rps,
+        items_per_s=rps * items,
+        requests=req,
+        http_status=status,
+        log_statuses=log_statuses,
+        mean_ms=(h2.get("time_ms") or {}).get("mean"),
+        **lat,
+        h2load_failed=h2load_failed,
+        http_non_2xx=http_non_2xx,
+        server_calls=calls,
+        server_non_ok=non_ok,
         cancelled_at_stop=cancelled if "CANCELLED" not in non_ok else 0,
-        item_errors=item_errors, allocated_bytes=alloc,
+        item_errors=item_errors,
+        allocated_bytes=alloc,
         alloc_per_call=alloc / calls if alloc is not None and calls else None,
         alloc_per_item=alloc / (calls * items) if alloc is not None and calls else None,
-        h2load_cpu_s=client.get("cpu_s", 0.0), server_cpu_s=server_cpu_s,
-        h2load_cores=client_cores, server_cores=server_cores,
+        h2load_cpu_s=client.get("cpu_s", 0.0),
+        server_cpu_s=server_cpu_s,
+        h2load_cores=client_cores,
+        server_cores=server_cores,
         other_cores=max(0.0, system_busy_s / wall - client_cores - server_cores) if wall and system_busy_s else None,
-        wall_s=wall, valid=not problems, problem="; ".join(problems) if problems else None,
+        wall_s=wall,
+        valid=not problems,
+        problem="; ".join(problems) if problems else None,
         client_bound=client_cores >= CLIENT_BOUND_SHARE or client_cores >= server_cores,
-        box_saturated=busy >= 0.9 * cores, round=round_no, command=command)
+        box_saturated=busy >= 0.9 * cores,
+        round=round_no,
+        command=command,
+    )

@@ -3,6 +3,7 @@ run, with the same client, payload, concurrency and (for echo and cipherd) the v
 with --baseline-jar a second cipherd too. First, JMH measures the JCE's own cost for the floor (issue 21). The servers of --sbs-targets are started here and warmed up,
 then measured shape by shape, back to back, and all stopped on the way out (an ExitStack). Writes
 <out>/sidebyside/ and returns the section for summary.json."""
+
 import contextlib
 import hashlib
 import shlex
@@ -38,11 +39,15 @@ NOTES = [
 
 def order_note(servers: tuple[str, ...]) -> str:
     """How the runs were ordered, for the report's notes."""
-    text = ("Order: the servers run side by side (idle when not measured), warmed up, then per "
-            f"shape {', '.join(lineup.order(servers, 1))} back to back")
+    text = (
+        "Order: the servers run side by side (idle when not measured), warmed up, then per "
+        f"shape {', '.join(lineup.order(servers, 1))} back to back"
+    )
     if lineup.BASELINE in servers:
-        text += ("; cipherd and cipherd-baseline swap places every round (cipherd first in odd rounds), so neither "
-                 "always runs on the machine the other has just warmed")
+        text += (
+            "; cipherd and cipherd-baseline swap places every round (cipherd first in odd rounds), so neither "
+            "always runs on the machine the other has just warmed"
+        )
     return text + "."
 
 
@@ -69,8 +74,8 @@ class Context:
         self.rows: list[SbsRow] = []
         self.notes: list[str] = []
         self.checks: dict = {}
-        self.messages: dict[str, list[bytes]] = {}   # cipherd's request messages per shape
-        self.files: dict[str, Path] = {}             # their framed body files
+        self.messages: dict[str, list[bytes]] = {}  # cipherd's request messages per shape
+        self.files: dict[str, Path] = {}  # their framed body files
 
     def body_file(self, name: str, data: bytes) -> Path:
         p = self.dir / "bodies" / name
@@ -90,14 +95,28 @@ def measure(ctx: Context, t: Target, shape: Shape, rnd: int) -> None:
     server = t.after(b, shape)
     durations, statuses = h2load.read_log(rdir / f"{name}.log")
     command = shlex.join(h2load.redact(h2load.command("h2load", spec, Path(f"{name}.log"))))
-    row = row_figures(t.name, shape, h2, h2load.latency(durations), statuses, cpu1 - cpu0, sys1 - sys0,
-                      ctx.cores, server, round_no=rnd, command=command)
+    row = row_figures(
+        t.name,
+        shape,
+        h2,
+        h2load.latency(durations),
+        statuses,
+        cpu1 - cpu0,
+        sys1 - sys0,
+        ctx.cores,
+        server,
+        round_no=rnd,
+        command=command,
+    )
     rows_json.write(rdir / f"{name}.row.json", row, indent=1)
-    (rdir / f"{name}.log").unlink(missing_ok=True)     # large; its percentiles are in the row
+    (rdir / f"{name}.log").unlink(missing_ok=True)  # large; its percentiles are in the row
     flag = "" if row.valid else f"  ERRORS: {row.problem}"
-    print(f"loadtest: sbs {name:42s} {row.rps:10.0f} req/s {row.items_per_s:12.0f} items/s  "
-          f"p99 {row.p99_ms or 0:7.2f} ms  h2load {row.h2load_cores:.2f} / server "
-          f"{row.server_cores:.2f} cores{flag}", flush=True)
+    print(
+        f"loadtest: sbs {name:42s} {row.rps:10.0f} req/s {row.items_per_s:12.0f} items/s  "
+        f"p99 {row.p99_ms or 0:7.2f} ms  h2load {row.h2load_cores:.2f} / server "
+        f"{row.server_cores:.2f} cores{flag}",
+        flush=True,
+    )
     ctx.rows.append(row)
     time.sleep(0.5)
 
@@ -126,9 +145,16 @@ def run(args, out: Path, java: Path, jar: Path, extra_jvm: list[str], cores: int
     print(f"loadtest: side-by-side with {version}, {args.sbs_duration:g} s per run", flush=True)
     # the JCE's own cost per item, in this sitting and on the servers' JDK, before any server runs
     jce_cost = jce.run(java.parent.parent, extra_jvm, ctx.dir, args.sbs_jmh_args)
-    print("loadtest: JCE " + (f"not measured: {jce_cost.error}" if jce_cost.error else ", ".join(
-        f"{m} {v:.0f} ns/op" for m, v in jce_cost.ns_per_op.items())), flush=True)
-    with contextlib.ExitStack() as stack:           # every server is stopped, whatever happens
+    print(
+        "loadtest: JCE "
+        + (
+            f"not measured: {jce_cost.error}"
+            if jce_cost.error
+            else ", ".join(f"{m} {v:.0f} ns/op" for m, v in jce_cost.ns_per_op.items())
+        ),
+        flush=True,
+    )
+    with contextlib.ExitStack() as stack:  # every server is stopped, whatever happens
         # cipherd is set up first: its request bodies (and v1 ciphertexts) are the ones echo gets too
         started = {lineup.CIPHERD: cipherd_target.start(ctx, plaintext, stack)}
         if lineup.BASELINE in servers:
@@ -152,16 +178,30 @@ def run(args, out: Path, java: Path, jar: Path, extra_jvm: list[str], cores: int
     chosen = list(args.sbs_shapes)
     names = [s.name for s in chosen]
     floors = floor.floors(rows, jce_cost, chosen)
-    section = {"duration_s": args.sbs_duration, "h2load_warmup_s": args.sbs_h2load_warmup,
-               "warmup_s": args.sbs_warmup, "payload_bytes": PAYLOAD_BYTES, "h2load_version": version,
-               "versions": versions, "shapes": chosen, "rounds": args.sbs_rounds, "rows": rows,
-               "all_rounds": ctx.rows if args.sbs_rounds > 1 else [], "checks": ctx.checks,
-               "ratios": goals.ratios(rows, names), "targets": goals.check_goals(rows),
-               "servers": list(servers), "baseline": baseline.ratios(rows, names),
-               "baseline_jar": jar_facts(args.baseline_jar) if args.baseline_jar else None,
-               "server_args": {"cipherd": args.server_arg, "baseline": args.baseline_server_arg},
-               "jce": jce_cost, "floor": floors, "stream_overhead": floor.stream_overhead(rows),
-               "floor_targets": floor_goals.check(rows, floors),
-               "notes": ctx.notes + notes(servers), "elapsed_s": time.monotonic() - start}
+    section = {
+        "duration_s": args.sbs_duration,
+        "h2load_warmup_s": args.sbs_h2load_warmup,
+        "warmup_s": args.sbs_warmup,
+        "payload_bytes": PAYLOAD_BYTES,
+        "h2load_version": version,
+        "versions": versions,
+        "shapes": chosen,
+        "rounds": args.sbs_rounds,
+        "rows": rows,
+        "all_rounds": ctx.rows if args.sbs_rounds > 1 else [],
+        "checks": ctx.checks,
+        "ratios": goals.ratios(rows, names),
+        "targets": goals.check_goals(rows),
+        "servers": list(servers),
+        "baseline": baseline.ratios(rows, names),
+        "baseline_jar": jar_facts(args.baseline_jar) if args.baseline_jar else None,
+        "server_args": {"cipherd": args.server_arg, "baseline": args.baseline_server_arg},
+        "jce": jce_cost,
+        "floor": floors,
+        "stream_overhead": floor.stream_overhead(rows),
+        "floor_targets": floor_goals.check(rows, floors),
+        "notes": ctx.notes + notes(servers),
+        "elapsed_s": time.monotonic() - start,
+    }
     rows_json.write(ctx.dir / "sidebyside.json", section)
     return section

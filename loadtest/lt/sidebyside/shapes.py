@@ -1,4 +1,5 @@
 """What the side-by-side measures: its request shapes, the plaintext, and cipherd's key names."""
+
 import random
 from dataclasses import dataclass
 
@@ -11,14 +12,15 @@ ENC_KEY, REWRAP_KEY = "sbs-enc", "sbs-rewrap"
 @dataclass(frozen=True)
 class Shape(JsonRow):
     """One kind of request, the same for every server that has it."""
+
     name: str
-    method: str             # cipherd.v1.CryptoService method (cipherd and echo)
-    items: int              # batch items or stream messages per request
-    clients: int            # h2load -c
-    vault_op: str | None    # Transit endpoint of Vault's counterpart; None when Vault has none
-    warmup_share: float     # share of --sbs-warmup each server spends on this shape
+    method: str  # cipherd.v1.CryptoService method (cipherd and echo)
+    items: int  # batch items or stream messages per request
+    clients: int  # h2load -c
+    vault_op: str | None  # Transit endpoint of Vault's counterpart; None when Vault has none
+    warmup_share: float  # share of --sbs-warmup each server spends on this shape
     streaming: bool = False  # one bidi stream per request, `items` length-prefixed messages in its body
-    jce_ops: tuple = ()     # the JCE operations per item (JceGcmFloorBenchmark's names): its floor's crypto
+    jce_ops: tuple = ()  # the JCE operations per item (JceGcmFloorBenchmark's names): its floor's crypto
 
     @property
     def has_vault(self) -> bool:
@@ -30,8 +32,9 @@ SHAPES = (
     Shape("encrypt-batch-256", "EncryptBatch", 256, 16, "encrypt", 0.15, jce_ops=("encrypt",)),
     Shape("decrypt-batch-256", "DecryptBatch", 256, 16, "decrypt", 0.15, jce_ops=("decrypt",)),
     Shape("reencrypt-batch-256", "ReEncryptBatch", 256, 16, "rewrap", 0.15, jce_ops=("decrypt", "encrypt")),
-    Shape("reencrypt-stream-256", "ReEncryptStream", 256, 16, None, 0.15, streaming=True,
-          jce_ops=("decrypt", "encrypt")),
+    Shape(
+        "reencrypt-stream-256", "ReEncryptStream", 256, 16, None, 0.15, streaming=True, jce_ops=("decrypt", "encrypt")
+    ),
 )
 NAMES = tuple(s.name for s in SHAPES)
 

@@ -1,8 +1,9 @@
 """A started server as the side-by-side sees it: an h2load spec per shape it has, its CPU time, and its own
 count of calls, failures and allocation around a run (`ServerFigures`)."""
+
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Callable
 
 from . import h2load
 from .protos import SERVICE
@@ -12,8 +13,9 @@ from .shapes import SHAPES, Shape
 @dataclass(frozen=True)
 class ServerFigures:
     """What a server says about one run; None where it cannot tell (Vault counts nothing for us)."""
+
     calls: float | None = None
-    non_ok: dict = field(default_factory=dict)     # gRPC status -> calls
+    non_ok: dict = field(default_factory=dict)  # gRPC status -> calls
     item_errors: float = 0
     allocated_bytes: float | None = None
 
@@ -21,13 +23,22 @@ class ServerFigures:
 @dataclass
 class Target:
     name: str
-    specs: dict                                   # shape name -> h2load.Spec, only the shapes it has
+    specs: dict  # shape name -> h2load.Spec, only the shapes it has
     cpu_seconds: Callable[[], float]
-    before: Callable[[], object]                  # read just before a run
+    before: Callable[[], object]  # read just before a run
     after: Callable[[object, Shape], ServerFigures]  # (what before() read, the shape) -> figures
 
 
 def grpc_specs(target: str, files: dict[str, Path], args) -> dict:
     """Every shape over h2c to a gRPC server, with the same framed body files for echo and cipherd."""
-    return {s.name: h2load.Spec(f"http://{target}/{SERVICE}/{s.method}", files[s.name], s.clients,
-                                args.sbs_duration, args.sbs_h2load_warmup, h2load.GRPC_HEADERS) for s in SHAPES}
+    return {
+        s.name: h2load.Spec(
+            f"http://{target}/{SERVICE}/{s.method}",
+            files[s.name],
+            s.clients,
+            args.sbs_duration,
+            args.sbs_h2load_warmup,
+            h2load.GRPC_HEADERS,
+        )
+        for s in SHAPES
+    }

@@ -1,5 +1,6 @@
 """Vault Transit in the side-by-side: the JSON counterpart of each shape that has one, checked once with
 urllib (no per-item error), then driven with `h2load --h1`."""
+
 import base64
 import contextlib
 import json
@@ -23,10 +24,12 @@ def batch_problems(reply: dict, n: int, value: str = "ciphertext") -> list[str]:
 
 def payloads(plaintext: bytes, to_decrypt: str, v1: str) -> dict[str, bytes]:
     """The JSON body of each shape Vault has a counterpart for."""
-    return {"encrypt": bodies.vault_encrypt(plaintext),
-            "encrypt-batch-256": bodies.vault_encrypt_batch(plaintext, 256),
-            "decrypt-batch-256": bodies.vault_ciphertext_batch(to_decrypt, 256),
-            "reencrypt-batch-256": bodies.vault_ciphertext_batch(v1, 256)}
+    return {
+        "encrypt": bodies.vault_encrypt(plaintext),
+        "encrypt-batch-256": bodies.vault_encrypt_batch(plaintext, 256),
+        "decrypt-batch-256": bodies.vault_ciphertext_batch(to_decrypt, 256),
+        "reencrypt-batch-256": bodies.vault_ciphertext_batch(v1, 256),
+    }
 
 
 def reply_problems(shape: Shape, reply: dict, plaintext: bytes) -> list[str]:
@@ -34,7 +37,8 @@ def reply_problems(shape: Shape, reply: dict, plaintext: bytes) -> list[str]:
         want = base64.b64encode(plaintext).decode()
         wrong = [r for r in (reply.get("data") or {}).get("batch_results") or [] if r.get("plaintext") != want]
         return batch_problems(reply, shape.items, "plaintext") + (
-            [f"{len(wrong)} items decrypted to another plaintext"] if wrong else [])
+            [f"{len(wrong)} items decrypted to another plaintext"] if wrong else []
+        )
     if shape.items > 1:
         return batch_problems(reply, shape.items)
     ok = str((reply.get("data") or {}).get("ciphertext", "")).startswith("vault:v2:")
@@ -59,6 +63,16 @@ def start(ctx, plaintext: bytes, stack: contextlib.ExitStack) -> Target:
             raise SystemExit(f"loadtest: Vault {shape.name}: {'; '.join(problems)}")
         checks[shape.name] = {"reply_bytes": len(json.dumps(reply))}
     ctx.checks["vault-transit"] = checks
-    specs = {s.name: h2load.Spec(server.url(s.vault_op), files[s.name], s.clients, ctx.args.sbs_duration,
-                                 ctx.args.sbs_h2load_warmup, server.headers(), h1=True) for s in shapes}
+    specs = {
+        s.name: h2load.Spec(
+            server.url(s.vault_op),
+            files[s.name],
+            s.clients,
+            ctx.args.sbs_duration,
+            ctx.args.sbs_h2load_warmup,
+            server.headers(),
+            h1=True,
+        )
+        for s in shapes
+    }
     return Target("vault-transit", specs, server.cpu_seconds, lambda: None, lambda _b, _s: ServerFigures())

@@ -1,16 +1,26 @@
 """KeyAdminService requests built from the client's arguments and key metadata read from responses:
 shared by the sync and asyncio clients."""
+
 from __future__ import annotations
 
 from collections.abc import Iterable
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
 
 from google.protobuf import duration_pb2, timestamp_pb2
 
 from cipherd._convert import mode_from_proto, mode_to_proto
 from cipherd.envelope import Mode
 from cipherd.keys import (
-    DataInventory, Key, KeyCensus, KeyPolicy, KeyState, KeyVersion, KeyVersionState, KeyVersionUsage, Retirement, VersionCensus,
+    DataInventory,
+    Key,
+    KeyCensus,
+    KeyPolicy,
+    KeyState,
+    KeyVersion,
+    KeyVersionState,
+    KeyVersionUsage,
+    Retirement,
+    VersionCensus,
 )
 from cipherd.legacy import LegacyCipher, LegacyIv
 from cipherd.v1 import key_admin_service_pb2 as admin
@@ -21,10 +31,13 @@ def policy_to_proto(policy: KeyPolicy | None) -> keys_pb2.KeyPolicy | None:
     if policy is None:
         return None
     return keys_pb2.KeyPolicy(
-        min_decryption_version=policy.min_decryption_version, min_encryption_version=policy.min_encryption_version,
-        allow_ecb_encryption=policy.allow_ecb_encryption, auto_rotate_period=_duration(policy.auto_rotate_period),
+        min_decryption_version=policy.min_decryption_version,
+        min_encryption_version=policy.min_encryption_version,
+        allow_ecb_encryption=policy.allow_ecb_encryption,
+        auto_rotate_period=_duration(policy.auto_rotate_period),
         max_encryptions_per_version=policy.max_encryptions_per_version,
-        cancel_destruction_on_use=policy.cancel_destruction_on_use)
+        cancel_destruction_on_use=policy.cancel_destruction_on_use,
+    )
 
 
 def _duration(period: timedelta | None) -> duration_pb2.Duration | None:
@@ -36,72 +49,123 @@ def _duration(period: timedelta | None) -> duration_pb2.Duration | None:
 
 
 def _time(timestamp: timestamp_pb2.Timestamp) -> datetime:
-    return timestamp.ToDatetime(tzinfo=timezone.utc)
+    return timestamp.ToDatetime(tzinfo=UTC)
 
 
 def key_from_proto(key: keys_pb2.Key) -> Key:
     p = key.policy
-    policy = KeyPolicy(p.min_decryption_version, p.min_encryption_version, p.allow_ecb_encryption,
-                       p.auto_rotate_period.ToTimedelta() if p.HasField("auto_rotate_period") else None,
-                       p.max_encryptions_per_version, p.cancel_destruction_on_use)
+    policy = KeyPolicy(
+        p.min_decryption_version,
+        p.min_encryption_version,
+        p.allow_ecb_encryption,
+        p.auto_rotate_period.ToTimedelta() if p.HasField("auto_rotate_period") else None,
+        p.max_encryptions_per_version,
+        p.cancel_destruction_on_use,
+    )
     # A server that knows no states sends UNSPECIFIED: it serves the key, so it reads as enabled.
-    state = (KeyState.ENABLED if key.state == keys_pb2.KEY_STATE_UNSPECIFIED
-             else KeyState(keys_pb2.KeyState.Name(key.state).removeprefix("KEY_STATE_").lower()))
-    return Key(key.key_name, key.current_version, tuple(_version(v) for v in key.versions), policy, state,
-               _time(key.delete_time) if key.HasField("delete_time") else None)
+    state = (
+        KeyState.ENABLED
+        if key.state == keys_pb2.KEY_STATE_UNSPECIFIED
+        else KeyState(keys_pb2.KeyState.Name(key.state).removeprefix("KEY_STATE_").lower())
+    )
+    return Key(
+        key.key_name,
+        key.current_version,
+        tuple(_version(v) for v in key.versions),
+        policy,
+        state,
+        _time(key.delete_time) if key.HasField("delete_time") else None,
+    )
 
 
 def _version(v: keys_pb2.KeyVersion) -> KeyVersion:
     mode = None if v.mode == keys_pb2.MODE_UNSPECIFIED else mode_from_proto(v.mode)
-    state = (KeyVersionState.ENABLED if v.state == keys_pb2.KEY_VERSION_STATE_UNSPECIFIED
-             else KeyVersionState(keys_pb2.KeyVersionState.Name(v.state).removeprefix("KEY_VERSION_STATE_").lower()))
-    return KeyVersion(v.version, mode, v.key_size_bits, _time(v.create_time) if v.HasField("create_time") else None,
-                      v.imported, legacy_cipher_from_proto(v.legacy_cipher), _legacy_iv_from_proto(v.legacy_iv),
-                      _usage(v.usage), state, _time(v.destroy_time) if v.HasField("destroy_time") else None)
+    state = (
+        KeyVersionState.ENABLED
+        if v.state == keys_pb2.KEY_VERSION_STATE_UNSPECIFIED
+        else KeyVersionState(keys_pb2.KeyVersionState.Name(v.state).removeprefix("KEY_VERSION_STATE_").lower())
+    )
+    return KeyVersion(
+        v.version,
+        mode,
+        v.key_size_bits,
+        _time(v.create_time) if v.HasField("create_time") else None,
+        v.imported,
+        legacy_cipher_from_proto(v.legacy_cipher),
+        _legacy_iv_from_proto(v.legacy_iv),
+        _usage(v.usage),
+        state,
+        _time(v.destroy_time) if v.HasField("destroy_time") else None,
+    )
 
 
 def _usage(u: keys_pb2.KeyVersionUsage) -> KeyVersionUsage:
-    return KeyVersionUsage(u.encryptions, u.decryptions, u.rewraps,
-                           _time(u.last_used_time) if u.HasField("last_used_time") else None,
-                           indexes=u.indexes, failures=u.failures, index_lookups=u.index_lookups,
-                           last_lookup_time=_time(u.last_lookup_time) if u.HasField("last_lookup_time") else None)
+    return KeyVersionUsage(
+        u.encryptions,
+        u.decryptions,
+        u.rewraps,
+        _time(u.last_used_time) if u.HasField("last_used_time") else None,
+        indexes=u.indexes,
+        failures=u.failures,
+        index_lookups=u.index_lookups,
+        last_lookup_time=_time(u.last_lookup_time) if u.HasField("last_lookup_time") else None,
+    )
 
 
 def census_from_proto(response: admin.GetKeyCensusResponse) -> KeyCensus:
-    return KeyCensus(key_from_proto(response.key),
-                     tuple(VersionCensus(v.version, _usage(v.usage), v.in_use) for v in response.versions),
-                     response.safe_min_decryption_version)
+    return KeyCensus(
+        key_from_proto(response.key),
+        tuple(VersionCensus(v.version, _usage(v.usage), v.in_use) for v in response.versions),
+        response.safe_min_decryption_version,
+    )
 
 
-def retire_request(key_name: str, below_version: int, quiet_period: timedelta | None,
-                   pending_window: timedelta | None, dry_run: bool,
-                   inventories: Iterable[DataInventory | admin.DataInventory] = ()) -> admin.RetireKeyVersionsRequest:
-    return admin.RetireKeyVersionsRequest(key_name=key_name, below_version=below_version,
-                                          quiet_period=_duration(quiet_period),
-                                          pending_window=_duration(pending_window), validate_only=dry_run,
-                                          inventories=[_inventory(i) for i in inventories])
+def retire_request(
+    key_name: str,
+    below_version: int,
+    quiet_period: timedelta | None,
+    pending_window: timedelta | None,
+    dry_run: bool,
+    inventories: Iterable[DataInventory | admin.DataInventory] = (),
+) -> admin.RetireKeyVersionsRequest:
+    return admin.RetireKeyVersionsRequest(
+        key_name=key_name,
+        below_version=below_version,
+        quiet_period=_duration(quiet_period),
+        pending_window=_duration(pending_window),
+        validate_only=dry_run,
+        inventories=[_inventory(i) for i in inventories],
+    )
 
 
 def _inventory(inventory: DataInventory | admin.DataInventory) -> admin.DataInventory:
     if isinstance(inventory, admin.DataInventory):
         return inventory
     proto = admin.DataInventory(
-        key_name=inventory.key_name, source=inventory.source, items_scanned=inventory.items_scanned,
-        versions=[admin.VersionCount(version=v, ciphertexts=n) for v, n in sorted(inventory.versions.items())])
+        key_name=inventory.key_name,
+        source=inventory.source,
+        items_scanned=inventory.items_scanned,
+        versions=[admin.VersionCount(version=v, ciphertexts=n) for v, n in sorted(inventory.versions.items())],
+    )
     if inventory.scan_time is not None:
         proto.scan_time.FromDatetime(inventory.scan_time)
     return proto
 
 
 def retirement_from_proto(response: admin.RetireKeyVersionsResponse) -> Retirement:
-    return Retirement(key_from_proto(response.key), tuple(response.retired_versions),
-                      _time(response.destroy_time) if response.HasField("destroy_time") else None)
+    return Retirement(
+        key_from_proto(response.key),
+        tuple(response.retired_versions),
+        _time(response.destroy_time) if response.HasField("destroy_time") else None,
+    )
 
 
-def destruction_request(key_name: str, versions: Iterable[int],
-                        pending_window: timedelta | None) -> admin.ScheduleKeyVersionDestructionRequest:
-    return admin.ScheduleKeyVersionDestructionRequest(key_name=key_name, versions=list(versions),
-                                                      pending_window=_duration(pending_window))
+def destruction_request(
+    key_name: str, versions: Iterable[int], pending_window: timedelta | None
+) -> admin.ScheduleKeyVersionDestructionRequest:
+    return admin.ScheduleKeyVersionDestructionRequest(
+        key_name=key_name, versions=list(versions), pending_window=_duration(pending_window)
+    )
 
 
 def deletion_request(key_name: str, pending_window: timedelta | None) -> admin.ScheduleKeyDeletionRequest:
@@ -136,12 +200,25 @@ def _legacy_iv_from_proto(iv: keys_pb2.LegacyIv.ValueType) -> LegacyIv | None:
     return LegacyIv(keys_pb2.LegacyIv.Name(iv).removeprefix("LEGACY_IV_").lower())
 
 
-def import_key_request(key_name: str, key_material: bytes, mode: Mode | str | None, allow_unauthenticated: bool,
-                       legacy_cipher: LegacyCipher | str | None, legacy_iv: LegacyIv | str | None,
-                       legacy_fixed_iv: bytes, passphrase: bytes | str) -> admin.ImportKeyRequest:
+def import_key_request(
+    key_name: str,
+    key_material: bytes,
+    mode: Mode | str | None,
+    allow_unauthenticated: bool,
+    legacy_cipher: LegacyCipher | str | None,
+    legacy_iv: LegacyIv | str | None,
+    legacy_fixed_iv: bytes,
+    passphrase: bytes | str,
+) -> admin.ImportKeyRequest:
     # A str passphrase is taken as UTF-8, the bytes MySQL saw on a utf8mb4 connection.
     secret = passphrase.encode("utf-8") if isinstance(passphrase, str) else passphrase
     return admin.ImportKeyRequest(
-        key_name=key_name, key_material=key_material, mode=mode_to_proto(mode),
-        allow_unauthenticated=allow_unauthenticated, legacy_cipher=legacy_cipher_to_proto(legacy_cipher),
-        legacy_iv=_legacy_iv_to_proto(legacy_iv), legacy_fixed_iv=legacy_fixed_iv, passphrase=secret)
+        key_name=key_name,
+        key_material=key_material,
+        mode=mode_to_proto(mode),
+        allow_unauthenticated=allow_unauthenticated,
+        legacy_cipher=legacy_cipher_to_proto(legacy_cipher),
+        legacy_iv=_legacy_iv_to_proto(legacy_iv),
+        legacy_fixed_iv=legacy_fixed_iv,
+        passphrase=secret,
+    )

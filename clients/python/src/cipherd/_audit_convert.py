@@ -1,5 +1,6 @@
 """AuditService requests built from audit checkpoints, and their answers checked: shared by the sync and
 asyncio clients."""
+
 from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
@@ -13,13 +14,17 @@ MAX_CHECKPOINTS_PER_CALL = 10_000
 
 def audit_requests(checkpoints: Sequence[Checkpoint]) -> Iterator[audit_pb.VerifyAuditCheckpointsRequest]:
     for start in range(0, len(checkpoints), MAX_CHECKPOINTS_PER_CALL):
-        yield audit_pb.VerifyAuditCheckpointsRequest(checkpoints=[
-            audit_pb.AuditCheckpoint(seq=c.seq, time=c.time, prev=c.prev, mac=c.mac)
-            for c in checkpoints[start:start + MAX_CHECKPOINTS_PER_CALL]])
+        yield audit_pb.VerifyAuditCheckpointsRequest(
+            checkpoints=[
+                audit_pb.AuditCheckpoint(seq=c.seq, time=c.time, prev=c.prev, mac=c.mac)
+                for c in checkpoints[start : start + MAX_CHECKPOINTS_PER_CALL]
+            ]
+        )
 
 
-def verdicts(request: audit_pb.VerifyAuditCheckpointsRequest,
-             response: audit_pb.VerifyAuditCheckpointsResponse) -> list[bool]:
+def verdicts(
+    request: audit_pb.VerifyAuditCheckpointsRequest, response: audit_pb.VerifyAuditCheckpointsResponse
+) -> list[bool]:
     """The response's verdicts, one per checkpoint of the request, or ValueError when it has another count."""
     if len(response.valid) != len(request.checkpoints):
         raise ValueError(f"the server answered {len(response.valid)} of {len(request.checkpoints)} checkpoints")

@@ -1,5 +1,6 @@
 """Requests built from the client's arguments and results read from responses: shared by the sync
 and asyncio clients so that both say the same thing."""
+
 from __future__ import annotations
 
 from collections.abc import Iterable
@@ -8,7 +9,16 @@ from cipherd.envelope import Mode
 from cipherd.errors import from_item_error
 from cipherd.legacy import LegacyCiphertext
 from cipherd.types import (
-    BlindIndex, CiphertextItem, DataKey, EncryptItem, IndexItem, Inspection, ItemResult, Normalization, ReIndexed, Rewrapped,
+    BlindIndex,
+    CiphertextItem,
+    DataKey,
+    EncryptItem,
+    IndexItem,
+    Inspection,
+    ItemResult,
+    Normalization,
+    ReIndexed,
+    Rewrapped,
 )
 from cipherd.v1 import crypto_service_pb2 as pb
 from cipherd.v1 import keys_pb2
@@ -30,15 +40,20 @@ def _encrypt_item(item: EncryptItem | bytes) -> EncryptItem:
 
 
 def encrypt_batch_request(key_name: str, items: Iterable[EncryptItem | bytes]) -> pb.EncryptBatchRequest:
-    return pb.EncryptBatchRequest(key_name=key_name, items=[
-        pb.EncryptBatchItem(reference=i.reference, plaintext=i.plaintext, context=i.context)
-        for i in map(_encrypt_item, items)])
+    return pb.EncryptBatchRequest(
+        key_name=key_name,
+        items=[
+            pb.EncryptBatchItem(reference=i.reference, plaintext=i.plaintext, context=i.context)
+            for i in map(_encrypt_item, items)
+        ],
+    )
 
 
 def encrypt_stream_request(item: EncryptItem | bytes, key_name: str) -> pb.EncryptStreamRequest:
     i = _encrypt_item(item)
-    return pb.EncryptStreamRequest(reference=i.reference, key_name=i.key_name or key_name, plaintext=i.plaintext,
-                                   context=i.context)
+    return pb.EncryptStreamRequest(
+        reference=i.reference, key_name=i.key_name or key_name, plaintext=i.plaintext, context=i.context
+    )
 
 
 def _ciphertext_item(item: CiphertextItem | LegacyCiphertext | str) -> CiphertextItem:
@@ -52,16 +67,25 @@ def _cipherd_ciphertext(item: CiphertextItem) -> str:
 
 
 def decrypt_batch_request(items: Iterable[CiphertextItem | str], expected_key: str = "") -> pb.DecryptBatchRequest:
-    return pb.DecryptBatchRequest(expected_key=expected_key, items=[
-        pb.DecryptBatchItem(reference=i.reference, ciphertext=_cipherd_ciphertext(i), context=i.context,
-                            expected_key=i.expected_key)
-        for i in map(_ciphertext_item, items)])
+    return pb.DecryptBatchRequest(
+        expected_key=expected_key,
+        items=[
+            pb.DecryptBatchItem(
+                reference=i.reference, ciphertext=_cipherd_ciphertext(i), context=i.context, expected_key=i.expected_key
+            )
+            for i in map(_ciphertext_item, items)
+        ],
+    )
 
 
 def decrypt_stream_request(item: CiphertextItem | str, expected_key: str = "") -> pb.DecryptStreamRequest:
     i = _ciphertext_item(item)
-    return pb.DecryptStreamRequest(reference=i.reference, ciphertext=_cipherd_ciphertext(i), context=i.context,
-                                   expected_key=i.expected_key or expected_key)
+    return pb.DecryptStreamRequest(
+        reference=i.reference,
+        ciphertext=_cipherd_ciphertext(i),
+        context=i.context,
+        expected_key=i.expected_key or expected_key,
+    )
 
 
 def legacy_to_proto(legacy: LegacyCiphertext) -> pb.LegacyCiphertext:
@@ -75,32 +99,45 @@ def legacy_to_proto(legacy: LegacyCiphertext) -> pb.LegacyCiphertext:
     return message
 
 
-def re_encrypt_request(ciphertext: str | LegacyCiphertext, context: bytes, key_name: str,
-                       expected_key: str = "") -> pb.ReEncryptRequest:
+def re_encrypt_request(
+    ciphertext: str | LegacyCiphertext, context: bytes, key_name: str, expected_key: str = ""
+) -> pb.ReEncryptRequest:
     if isinstance(ciphertext, LegacyCiphertext):
-        return pb.ReEncryptRequest(legacy=legacy_to_proto(ciphertext), context=context, key_name=key_name,
-                                   expected_key=expected_key)
+        return pb.ReEncryptRequest(
+            legacy=legacy_to_proto(ciphertext), context=context, key_name=key_name, expected_key=expected_key
+        )
     return pb.ReEncryptRequest(ciphertext=ciphertext, context=context, key_name=key_name, expected_key=expected_key)
 
 
-def re_encrypt_batch_request(items: Iterable[CiphertextItem | LegacyCiphertext | str],
-                             key_name: str, expected_key: str = "") -> pb.ReEncryptBatchRequest:
+def re_encrypt_batch_request(
+    items: Iterable[CiphertextItem | LegacyCiphertext | str], key_name: str, expected_key: str = ""
+) -> pb.ReEncryptBatchRequest:
     request = pb.ReEncryptBatchRequest(key_name=key_name, expected_key=expected_key)
     for i in map(_ciphertext_item, items):
         if isinstance(i.ciphertext, LegacyCiphertext):
-            request.items.add(reference=i.reference, legacy=legacy_to_proto(i.ciphertext), context=i.context,
-                              expected_key=i.expected_key)
+            request.items.add(
+                reference=i.reference,
+                legacy=legacy_to_proto(i.ciphertext),
+                context=i.context,
+                expected_key=i.expected_key,
+            )
         else:
-            request.items.add(reference=i.reference, ciphertext=i.ciphertext, context=i.context,
-                              expected_key=i.expected_key)
+            request.items.add(
+                reference=i.reference, ciphertext=i.ciphertext, context=i.context, expected_key=i.expected_key
+            )
     return request
 
 
-def re_encrypt_stream_request(item: CiphertextItem | LegacyCiphertext | str,
-                              key_name: str, expected_key: str = "") -> pb.ReEncryptStreamRequest:
+def re_encrypt_stream_request(
+    item: CiphertextItem | LegacyCiphertext | str, key_name: str, expected_key: str = ""
+) -> pb.ReEncryptStreamRequest:
     i = _ciphertext_item(item)
-    request = pb.ReEncryptStreamRequest(reference=i.reference, context=i.context, key_name=i.key_name or key_name,
-                                        expected_key=i.expected_key or expected_key)
+    request = pb.ReEncryptStreamRequest(
+        reference=i.reference,
+        context=i.context,
+        key_name=i.key_name or key_name,
+        expected_key=i.expected_key or expected_key,
+    )
     if isinstance(i.ciphertext, LegacyCiphertext):
         request.legacy.CopyFrom(legacy_to_proto(i.ciphertext))
     else:
@@ -122,8 +159,9 @@ def decrypt_result(r: pb.DecryptBatchResult) -> ItemResult[bytes]:
 
 def rewrap_result(r: pb.ReEncryptBatchResult) -> ItemResult[Rewrapped]:
     if r.HasField("ciphertext"):
-        return ItemResult(r.reference, Rewrapped(r.ciphertext, r.key_version, r.source_key_version), None,
-                          r.key_version)
+        return ItemResult(
+            r.reference, Rewrapped(r.ciphertext, r.key_version, r.source_key_version), None, r.key_version
+        )
     return ItemResult(r.reference, None, from_item_error(r.error))
 
 
@@ -132,8 +170,13 @@ def rewrapped(response: pb.ReEncryptResponse) -> Rewrapped:
 
 
 def inspection(response: pb.InspectResponse) -> Inspection:
-    return Inspection(response.key_name, response.key_version, mode_from_proto(response.mode),
-                      response.current_version, response.behind_current)
+    return Inspection(
+        response.key_name,
+        response.key_version,
+        mode_from_proto(response.mode),
+        response.current_version,
+        response.behind_current,
+    )
 
 
 def _normalization(normalization: Normalization | None) -> pb.Normalization | None:
@@ -146,49 +189,91 @@ def _value_bytes(value: bytes | str) -> bytes:
     return value.encode("utf-8") if isinstance(value, str) else value
 
 
-def compute_index_request(key_name: str, value: bytes | str, normalization: Normalization | None, length_bytes: int,
-                          key_version: int, all_versions: bool) -> pb.ComputeIndexRequest:
-    return pb.ComputeIndexRequest(key_name=key_name, value=_value_bytes(value),
-                                  normalization=_normalization(normalization), length_bytes=length_bytes,
-                                  key_version=key_version, all_versions=all_versions)
+def compute_index_request(
+    key_name: str,
+    value: bytes | str,
+    normalization: Normalization | None,
+    length_bytes: int,
+    key_version: int,
+    all_versions: bool,
+) -> pb.ComputeIndexRequest:
+    return pb.ComputeIndexRequest(
+        key_name=key_name,
+        value=_value_bytes(value),
+        normalization=_normalization(normalization),
+        length_bytes=length_bytes,
+        key_version=key_version,
+        all_versions=all_versions,
+    )
 
 
 def blind_index(response: pb.ComputeIndexResponse) -> BlindIndex:
     return BlindIndex(response.index, response.key_version, {v.key_version: v.index for v in response.versions})
 
 
-def compute_index_batch_request(key_name: str, items: Iterable[IndexItem | bytes | str],
-                                normalization: Normalization | None, length_bytes: int,
-                                ) -> pb.ComputeIndexBatchRequest:
+def compute_index_batch_request(
+    key_name: str,
+    items: Iterable[IndexItem | bytes | str],
+    normalization: Normalization | None,
+    length_bytes: int,
+) -> pb.ComputeIndexBatchRequest:
     return pb.ComputeIndexBatchRequest(
-        key_name=key_name, normalization=_normalization(normalization), length_bytes=length_bytes, items=[
+        key_name=key_name,
+        normalization=_normalization(normalization),
+        length_bytes=length_bytes,
+        items=[
             pb.ComputeIndexBatchItem(reference=i.reference, value=_value_bytes(i.value))
-            if isinstance(i, IndexItem) else pb.ComputeIndexBatchItem(value=_value_bytes(i))
-            for i in items])
+            if isinstance(i, IndexItem)
+            else pb.ComputeIndexBatchItem(value=_value_bytes(i))
+            for i in items
+        ],
+    )
 
 
 def index_results(response: pb.ComputeIndexBatchResponse) -> list[ItemResult[bytes]]:
-    return [ItemResult(r.reference, r.index, None, r.key_version) if r.HasField("index")
-            else ItemResult(r.reference, None, from_item_error(r.error))
-            for r in response.results]
+    return [
+        ItemResult(r.reference, r.index, None, r.key_version)
+        if r.HasField("index")
+        else ItemResult(r.reference, None, from_item_error(r.error))
+        for r in response.results
+    ]
 
 
-def re_index_request(index_key_name: str, ciphertext: str, context: bytes, normalization: Normalization | None,
-                     length_bytes: int, expected_key: str) -> pb.ReIndexRequest:
-    return pb.ReIndexRequest(ciphertext=ciphertext, context=context, index_key_name=index_key_name,
-                             normalization=_normalization(normalization), length_bytes=length_bytes,
-                             expected_key=expected_key)
+def re_index_request(
+    index_key_name: str,
+    ciphertext: str,
+    context: bytes,
+    normalization: Normalization | None,
+    length_bytes: int,
+    expected_key: str,
+) -> pb.ReIndexRequest:
+    return pb.ReIndexRequest(
+        ciphertext=ciphertext,
+        context=context,
+        index_key_name=index_key_name,
+        normalization=_normalization(normalization),
+        length_bytes=length_bytes,
+        expected_key=expected_key,
+    )
 
 
 def re_indexed(response: pb.ReIndexResponse) -> ReIndexed:
     return ReIndexed(response.index, response.key_version, response.source_key_version)
 
 
-def re_index_batch_request(index_key_name: str, items: Iterable[CiphertextItem | str],
-                           normalization: Normalization | None, length_bytes: int,
-                           expected_key: str) -> pb.ReIndexBatchRequest:
-    request = pb.ReIndexBatchRequest(index_key_name=index_key_name, normalization=_normalization(normalization),
-                                     length_bytes=length_bytes, expected_key=expected_key)
+def re_index_batch_request(
+    index_key_name: str,
+    items: Iterable[CiphertextItem | str],
+    normalization: Normalization | None,
+    length_bytes: int,
+    expected_key: str,
+) -> pb.ReIndexBatchRequest:
+    request = pb.ReIndexBatchRequest(
+        index_key_name=index_key_name,
+        normalization=_normalization(normalization),
+        length_bytes=length_bytes,
+        expected_key=expected_key,
+    )
     for i in map(_ciphertext_item, items):
         if isinstance(i.ciphertext, LegacyCiphertext):
             raise TypeError("a LegacyCiphertext cannot be re-indexed: rewrap it into a cipherd key first (re_encrypt*)")
@@ -197,9 +282,12 @@ def re_index_batch_request(index_key_name: str, items: Iterable[CiphertextItem |
 
 
 def re_index_results(response: pb.ReIndexBatchResponse) -> list[ItemResult[ReIndexed]]:
-    return [ItemResult(r.reference, ReIndexed(r.index, r.key_version, r.source_key_version), None, r.key_version)
-            if r.HasField("index") else ItemResult(r.reference, None, from_item_error(r.error))
-            for r in response.results]
+    return [
+        ItemResult(r.reference, ReIndexed(r.index, r.key_version, r.source_key_version), None, r.key_version)
+        if r.HasField("index")
+        else ItemResult(r.reference, None, from_item_error(r.error))
+        for r in response.results
+    ]
 
 
 def data_key(response: pb.GenerateDataKeyResponse, omit_plaintext: bool) -> DataKey:

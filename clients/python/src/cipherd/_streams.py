@@ -1,10 +1,11 @@
 """What the item streams (encrypt_stream, decrypt_stream, re_encrypt_stream) share between the sync and
 asyncio clients: the requests fed to gRPC from the caller's items, resuming after a reference, and the
 error a broken stream raises (proto/README.md, "Streams")."""
+
 from __future__ import annotations
 
 from collections.abc import AsyncIterable, AsyncIterator, Callable, Iterable, Iterator
-from typing import Generic, Protocol, TypeVar
+from typing import Generic, Protocol, TypeAlias, TypeVar
 
 import grpc
 
@@ -16,8 +17,11 @@ class _Referenced(Protocol):
     def reference(self) -> str: ...
 
 
-I = TypeVar("I")
+I = TypeVar("I")  # noqa: E741 - the item type, as in the ItemFeed[I, Q] it parameterises
 Q = TypeVar("Q", bound=_Referenced)
+
+# The items an AsyncClient stream takes; scripts/unasync makes it Iterable in the sync Client.
+AnyIterable: TypeAlias = Iterable[I] | AsyncIterable[I]
 
 
 class ItemFeed(Generic[I, Q]):
@@ -28,8 +32,9 @@ class ItemFeed(Generic[I, Q]):
     exception raised by the items (or by turning one into a request) ends the input: the items already
     sent are still answered, then finished() raises it."""
 
-    def __init__(self, items: Iterable[I] | AsyncIterable[I], to_request: Callable[[I], Q],
-                 resume_after: str | None) -> None:
+    def __init__(
+        self, items: Iterable[I] | AsyncIterable[I], to_request: Callable[[I], Q], resume_after: str | None
+    ) -> None:
         if resume_after == "":
             raise ValueError("resume_after needs a non-empty reference: give items references to resume a stream")
         self._items = items

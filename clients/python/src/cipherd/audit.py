@@ -69,8 +69,9 @@ class Checkpoint:
 class CheckpointVerifier(Protocol):
     """What verify_with_server needs of a client: cipherd.Client is one."""
 
-    def verify_audit_checkpoints(self, checkpoints: Sequence[Checkpoint], *,
-                                 timeout: float | None = None) -> list[bool]: ...
+    def verify_audit_checkpoints(
+        self, checkpoints: Sequence[Checkpoint], *, timeout: float | None = None
+    ) -> list[bool]: ...
 
     def audit_head(self, trail: str = "", *, timeout: float | None = None) -> AuditHead | None: ...
 
@@ -108,8 +109,9 @@ def _checkpoints_of(read: Sequence[tuple[str, bytes]]) -> list[Checkpoint]:
             try:
                 record = json.loads(line)
                 if record["type"] == "checkpoint":
-                    found.append(Checkpoint(int(record["seq"]), str(record["time"]), str(record["prev"]),
-                                            str(record["mac"])))
+                    found.append(
+                        Checkpoint(int(record["seq"]), str(record["time"]), str(record["prev"]), str(record["mac"]))
+                    )
             except (ValueError, KeyError, TypeError):
                 continue
     return found
@@ -123,7 +125,7 @@ def checkpoints(files: Sequence[str | Path]) -> list[Checkpoint]:
 def answered(asked: Sequence[Checkpoint], valid: Sequence[bool]) -> CheckpointCheck:
     """A check answering from verdicts already given (``valid[i]`` for ``asked[i]``): a checkpoint passes only
     if it was asked about and found valid."""
-    answers = dict(zip(asked, valid))
+    answers = dict(zip(asked, valid, strict=False))  # an unanswered checkpoint fails
 
     def check(seq: int, time: str, prev: str, mac: str) -> bool:
         return answers.get(Checkpoint(seq, time, prev, mac), False)
@@ -151,7 +153,7 @@ def verify_with_server(client: CheckpointVerifier, files: Sequence[str | Path]) 
     read = _read(files)
     if read and b"\n" in read[-1][1] and not read[-1][1].endswith(b"\n"):
         name, data = read[-1]
-        read[-1] = (name, data[:data.rindex(b"\n") + 1])
+        read[-1] = (name, data[: data.rindex(b"\n") + 1])
     asked = _checkpoints_of(read)
     valid = client.verify_audit_checkpoints(asked)
     return _verify_read(read, answered(asked, valid), head), len(asked)
@@ -162,15 +164,15 @@ def checkpoints_under(audit_key: bytes) -> CheckpointCheck:
     subkey = hmac.new(audit_key, _CHECKPOINT_LABEL, hashlib.sha256).digest()
 
     def check(seq: int, time: str, prev: str, mac: str) -> bool:
-        expected = _MAC_PREFIX + hmac.new(subkey, f"{seq}\n{time}\n{prev}".encode("ascii"),
-                                          hashlib.sha256).hexdigest()
+        expected = _MAC_PREFIX + hmac.new(subkey, f"{seq}\n{time}\n{prev}".encode("ascii"), hashlib.sha256).hexdigest()
         return hmac.compare_digest(expected.encode("ascii"), mac.encode("ascii"))
 
     return check
 
 
-def verify(files: Sequence[str | Path], check: CheckpointCheck | None = None,
-           head: AuditHead | None = None) -> AuditVerdict:
+def verify(
+    files: Sequence[str | Path], check: CheckpointCheck | None = None, head: AuditHead | None = None
+) -> AuditVerdict:
     """Verifies ``files`` as one chain, oldest first (rotated files before the live one); with ``head``, also
     that the trail is complete at both ends."""
     return _verify_read(_read(files), check, head)
@@ -183,8 +185,9 @@ def _missing_files(head: AuditHead | None, first: int, last: int) -> str:
     """The head's files holding seqs first..last, named; "" when none (or no head)."""
     if head is None:
         return ""
-    missing = [f"{f.name}, seqs {f.first_seq}-{f.last_seq}" for f in head.files
-               if f.first_seq <= last and f.last_seq >= first]
+    missing = [
+        f"{f.name}, seqs {f.first_seq}-{f.last_seq}" for f in head.files if f.first_seq <= last and f.last_seq >= first
+    ]
     return f" (missing: {'; '.join(missing)})" if missing else ""
 
 
@@ -192,17 +195,26 @@ def _start_line_problem(record: dict[str, Any], first_of_file: bool, previous_fi
     """A cut the server recorded at a restart, or a rotation line not naming the file read before it."""
     cut = record.get("cut")
     if isinstance(cut, dict):
-        return (f"the server found the trail cut at restart: its anchor was at seq {cut.get('anchored_seq')}, "
-                f"the files ended at seq {cut.get('found_seq')}")
-    if record.get("why") == "rotation" and first_of_file and previous_file is not None \
-            and record.get("from", "") != previous_file:
-        return (f"the rotation line says the trail went on from {json.dumps(record.get('from', ''))}, but the file "
-                f"before it is {json.dumps(previous_file)}: files were removed, renamed or reordered")
+        return (
+            f"the server found the trail cut at restart: its anchor was at seq {cut.get('anchored_seq')}, "
+            f"the files ended at seq {cut.get('found_seq')}"
+        )
+    if (
+        record.get("why") == "rotation"
+        and first_of_file
+        and previous_file is not None
+        and record.get("from", "") != previous_file
+    ):
+        return (
+            f"the rotation line says the trail went on from {json.dumps(record.get('from', ''))}, but the file "
+            f"before it is {json.dumps(previous_file)}: files were removed, renamed or reordered"
+        )
     return None
 
 
-def _verify_read(read: Sequence[tuple[str, bytes]], check: CheckpointCheck | None,
-                 head: AuditHead | None = None) -> AuditVerdict:
+def _verify_read(
+    read: Sequence[tuple[str, bytes]], check: CheckpointCheck | None, head: AuditHead | None = None
+) -> AuditVerdict:
     calls = checkpoints = torn = unchecked = 0
     prev_hash: str | None = None
     prev_seq = -1
@@ -234,23 +246,31 @@ def _verify_read(read: Sequence[tuple[str, bytes]], check: CheckpointCheck | Non
                 continue
             line_hash = _sha256(line)
             if prev_hash is None and kind != "start":
-                return verdict(f"{where}: the trail's first line, seq {seq}, is a {kind} line, not a start line: lines "
-                               "before it were removed")
+                return verdict(
+                    f"{where}: the trail's first line, seq {seq}, is a {kind} line, not a start line: lines "
+                    "before it were removed"
+                )
             if prev_hash is None and head is not None:
                 genesis = kind == "start" and record.get("why") == "new" and seq == 0 and prev == _GENESIS_PREV
                 if not genesis and seq > head.first_seq:
-                    return verdict(f"{where}: the trail starts at seq {seq}, but its anchor starts it at seq "
-                                   f"{head.first_seq}: lines before were removed"
-                                   f"{_missing_files(head, head.first_seq, seq - 1)}")
+                    return verdict(
+                        f"{where}: the trail starts at seq {seq}, but its anchor starts it at seq "
+                        f"{head.first_seq}: lines before were removed"
+                        f"{_missing_files(head, head.first_seq, seq - 1)}"
+                    )
             in_sequence = prev_hash is None or seq == prev_seq + 1
             if prev_hash is not None and prev != prev_hash:
                 if in_sequence:
                     altered = f"{prev_where}:" if prev_torn else f"{prev_where}: seq {prev_seq}"
                     return verdict(f"{altered} altered (its hash is not the prev of the line after it)")
-                return verdict(f"{where}: seq {seq} follows seq {prev_seq} (lines removed or reordered)"
-                               f"{_missing_files(head, prev_seq + 1, seq - 1)}")
+                return verdict(
+                    f"{where}: seq {seq} follows seq {prev_seq} (lines removed or reordered)"
+                    f"{_missing_files(head, prev_seq + 1, seq - 1)}"
+                )
             if not in_sequence:
-                return verdict(f"{where}: seq {seq} follows seq {prev_seq}{_missing_files(head, prev_seq + 1, seq - 1)}")
+                return verdict(
+                    f"{where}: seq {seq} follows seq {prev_seq}{_missing_files(head, prev_seq + 1, seq - 1)}"
+                )
             if kind == "start":
                 problem = _start_line_problem(record, number == 1, previous_file)
                 if problem is not None:
@@ -258,11 +278,15 @@ def _verify_read(read: Sequence[tuple[str, bytes]], check: CheckpointCheck | Non
                 trail = trail or str(record.get("trail", ""))
             if head is not None and head_problem is None:
                 if seq == head.first_seq and line_hash != head.first_hash:
-                    head_problem = (f"{where}: seq {seq} is not the anchored first line (its hash is not the anchor's): "
-                                    "the trail's start was rewritten")
+                    head_problem = (
+                        f"{where}: seq {seq} is not the anchored first line (its hash is not the anchor's): "
+                        "the trail's start was rewritten"
+                    )
                 elif seq == head.seq and not head_seen and line_hash != head.hash:
-                    head_problem = (f"{where}: the line at seq {seq} is not the anchored head (its hash is not the "
-                                    "anchor's): the tail was rewritten")
+                    head_problem = (
+                        f"{where}: the line at seq {seq} is not the anchored head (its hash is not the "
+                        "anchor's): the tail was rewritten"
+                    )
             head_seen = head_seen or (head is not None and seq == head.seq)
             last_where = where
             if kind == "call":
@@ -279,8 +303,10 @@ def _verify_read(read: Sequence[tuple[str, bytes]], check: CheckpointCheck | Non
         if not last_where:
             head_problem = f"the files hold no lines, but the trail's anchor reaches seq {head.seq}"
         elif not head_seen:
-            head_problem = (f"{last_where}: the trail ends at seq {prev_seq}, before the anchored head at seq "
-                            f"{head.seq}: lines were removed from its end")
+            head_problem = (
+                f"{last_where}: the trail ends at seq {prev_seq}, before the anchored head at seq "
+                f"{head.seq}: lines were removed from its end"
+            )
     return verdict(head_problem)
 
 

@@ -1,44 +1,67 @@
+# Generated from aio.py by clients/python/scripts/unasync: edit aio.py and run it; do not edit.
 """The synchronous client: `with cipherd.Client("127.0.0.1:50051") as c: c.encrypt("demo", b"hi")`."""
+
 from __future__ import annotations
 
 from collections.abc import Callable, Generator, Iterable, Iterator, Sequence
 from datetime import timedelta
-from typing import Any, TypeVar
+from typing import Any, TypeAlias, TypeVar
 
 import grpc
 
-from cipherd import _admin_convert, _channel, _convert
+from cipherd import _admin_convert, _channel, _convert, _file_work
+from cipherd._audit_convert import audit_requests, verdicts
 from cipherd._files import operations
 from cipherd._files.header import DEFAULT_CHUNK_SIZE, check_chunk_size
-from cipherd.envelope import Mode
 from cipherd._streams import ItemFeed
-from cipherd.errors import from_rpc_error
 from cipherd.audit import Checkpoint
-from cipherd._audit_convert import audit_requests, verdicts
+from cipherd.envelope import Mode
+from cipherd.errors import from_rpc_error
 from cipherd.keys import DataInventory, Key, KeyCensus, KeyPolicy, Retirement
 from cipherd.legacy import LegacyCipher, LegacyCiphertext, LegacyIv
 from cipherd.types import (
-    BlindIndex, CiphertextItem, DataKey, EncryptItem, FileDestination, FileResult, FileSource, IndexItem, Inspection,
-    ItemResult, Normalization, ReIndexed, Rewrapped, TlsConfig,
+    BlindIndex,
+    CiphertextItem,
+    DataKey,
+    EncryptItem,
+    FileDestination,
+    FileResult,
+    FileSource,
+    IndexItem,
+    Inspection,
+    ItemResult,
+    Normalization,
+    ReIndexed,
+    Rewrapped,
+    TlsConfig,
 )
-from cipherd.v1 import crypto_service_pb2 as pb
 from cipherd.v1 import audit_service_pb2 as audit_pb
 from cipherd.v1 import audit_service_pb2_grpc, crypto_service_pb2_grpc, key_admin_service_pb2_grpc
+from cipherd.v1 import crypto_service_pb2 as pb
 from cipherd.v1 import key_admin_service_pb2 as admin
 
 R = TypeVar("R")
 T = TypeVar("T")
+RewrapInput: TypeAlias = CiphertextItem | LegacyCiphertext | str
 
 
 class Client:
     """A connection to cipherd. `timeout` (seconds) is the default deadline of each unary call; errors are
     CipherdError subclasses. Close it, or use it as a context manager."""
 
-    def __init__(self, target: str, *, tls: TlsConfig | None = None, insecure: bool = False, token: str | None = None,
-                 timeout: float | None = 30.0,
-                 max_message_bytes: int = _channel.DEFAULT_MAX_MESSAGE_BYTES) -> None:
-        self._channel = _channel.open_channel(target, tls, insecure, max_message_bytes, grpc.secure_channel,
-                                              grpc.insecure_channel)
+    def __init__(
+        self,
+        target: str,
+        *,
+        tls: TlsConfig | None = None,
+        insecure: bool = False,
+        token: str | None = None,
+        timeout: float | None = 30.0,
+        max_message_bytes: int = _channel.DEFAULT_MAX_MESSAGE_BYTES,
+    ) -> None:
+        self._channel = _channel.open_channel(
+            target, tls, insecure, max_message_bytes, grpc.secure_channel, grpc.insecure_channel
+        )
         self._crypto = crypto_service_pb2_grpc.CryptoServiceStub(self._channel)
         self._admin = key_admin_service_pb2_grpc.KeyAdminServiceStub(self._channel)
         self._audit = audit_service_pb2_grpc.AuditServiceStub(self._channel)
@@ -56,51 +79,72 @@ class Client:
 
     def _call(self, method: Callable[..., R], request: Any, timeout: float | None) -> R:
         try:
-            return method(request, timeout=timeout if timeout is not None else self._timeout,
-                          metadata=self._metadata)
+            return method(request, timeout=timeout if timeout is not None else self._timeout, metadata=self._metadata)
         except grpc.RpcError as e:
             raise from_rpc_error(e) from None
 
     # CryptoService
 
-    def encrypt(self, key_name: str, plaintext: bytes, *, context: bytes = b"", key_version: int = 0,
-                timeout: float | None = None) -> str:
+    def encrypt(
+        self,
+        key_name: str,
+        plaintext: bytes,
+        *,
+        context: bytes = b"",
+        key_version: int = 0,
+        timeout: float | None = None,
+    ) -> str:
         """The ciphertext of `plaintext` under the key's current version (or `key_version`)."""
-        request = pb.EncryptRequest(key_name=key_name, plaintext=plaintext, context=context,
-                                    key_version=key_version)
-        return self._call(self._crypto.Encrypt, request, timeout).ciphertext
+        request = pb.EncryptRequest(key_name=key_name, plaintext=plaintext, context=context, key_version=key_version)
+        return (self._call(self._crypto.Encrypt, request, timeout)).ciphertext
 
-    def decrypt(self, ciphertext: str, *, context: bytes = b"", expected_key: str = "",
-                timeout: float | None = None) -> bytes:
+    def decrypt(
+        self, ciphertext: str, *, context: bytes = b"", expected_key: str = "", timeout: float | None = None
+    ) -> bytes:
         """The plaintext of `ciphertext`. `expected_key` (a key name, or a prefix ending in '*') refuses, with
         UnexpectedKeyError and before decrypting, a ciphertext under any other key: a value planted in a
         column by a writer with another key. Set it wherever a column has one key."""
         request = pb.DecryptRequest(ciphertext=ciphertext, context=context, expected_key=expected_key)
-        return self._call(self._crypto.Decrypt, request, timeout).plaintext
+        return (self._call(self._crypto.Decrypt, request, timeout)).plaintext
 
-    def re_encrypt(self, ciphertext: str | LegacyCiphertext, *, context: bytes = b"", key_name: str = "",
-                   expected_key: str = "", timeout: float | None = None) -> Rewrapped:
+    def re_encrypt(
+        self,
+        ciphertext: str | LegacyCiphertext,
+        *,
+        context: bytes = b"",
+        key_name: str = "",
+        expected_key: str = "",
+        timeout: float | None = None,
+    ) -> Rewrapped:
         """Rewraps to the current version of its key (or of `key_name`) without returning the plaintext.
         A LegacyCiphertext is rewrapped into `key_name`, which it requires. `expected_key` is the key the
         ciphertext (or the legacy key) must be under, as in decrypt."""
         request = _convert.re_encrypt_request(ciphertext, context, key_name, expected_key)
         return _convert.rewrapped(self._call(self._crypto.ReEncrypt, request, timeout))
 
-    def encrypt_batch(self, key_name: str, items: Iterable[EncryptItem | bytes], *,
-                      timeout: float | None = None) -> list[ItemResult[str]]:
+    def encrypt_batch(
+        self, key_name: str, items: Iterable[EncryptItem | bytes], *, timeout: float | None = None
+    ) -> list[ItemResult[str]]:
         request = _convert.encrypt_batch_request(key_name, items)
         response = self._call(self._crypto.EncryptBatch, request, timeout)
         return [_convert.encrypt_result(r) for r in response.results]
 
-    def decrypt_batch(self, items: Iterable[CiphertextItem | str], *, expected_key: str = "",
-                      timeout: float | None = None) -> list[ItemResult[bytes]]:
+    def decrypt_batch(
+        self, items: Iterable[CiphertextItem | str], *, expected_key: str = "", timeout: float | None = None
+    ) -> list[ItemResult[bytes]]:
         """The plaintext of each item; `expected_key`, as in decrypt, for every item without its own."""
         request = _convert.decrypt_batch_request(items, expected_key)
         response = self._call(self._crypto.DecryptBatch, request, timeout)
         return [_convert.decrypt_result(r) for r in response.results]
 
-    def re_encrypt_batch(self, items: Iterable[CiphertextItem | LegacyCiphertext | str], *, key_name: str = "",
-                         expected_key: str = "", timeout: float | None = None) -> list[ItemResult[Rewrapped]]:
+    def re_encrypt_batch(
+        self,
+        items: Iterable[CiphertextItem | LegacyCiphertext | str],
+        *,
+        key_name: str = "",
+        expected_key: str = "",
+        timeout: float | None = None,
+    ) -> list[ItemResult[Rewrapped]]:
         """Rewraps each item to the current version of its key (or of `key_name`, which legacy items require);
         `expected_key`, as in re_encrypt, for every item without its own."""
         request = _convert.re_encrypt_batch_request(items, key_name, expected_key)
@@ -109,36 +153,59 @@ class Client:
 
     # Item streams (proto/README.md, "Streams"): `items` is read only as the server keeps up, so memory
     # stays bounded; one result per item, in order, a failed item as a result with its error. Leaving
-    # the loop early cancels the call. They have no deadline unless given a `timeout`: a migration may
+    # the loop early (or, in AsyncClient, cancelling the task) cancels the call; AsyncClient's `items`
+    # may be an AsyncIterable too. They have no deadline unless given a `timeout`: a migration may
     # take hours. A stream that breaks (server gone, deadline) raises a CipherdError whose
     # `last_reference` is the last item answered: call again with the same items and
     # resume_after=that reference to go on after it.
 
-    def encrypt_stream(self, key_name: str, items: Iterable[EncryptItem | bytes], *, resume_after: str | None = None,
-                       timeout: float | None = None) -> Generator[ItemResult[str], None, None]:
+    def encrypt_stream(
+        self,
+        key_name: str,
+        items: Iterable[EncryptItem | bytes],
+        *,
+        resume_after: str | None = None,
+        timeout: float | None = None,
+    ) -> Generator[ItemResult[str], None]:
         """Encrypts each item with `key_name` (or the item's own key_name) at its current version."""
         feed = ItemFeed(items, lambda i: _convert.encrypt_stream_request(i, key_name), resume_after)
         return self._stream(self._crypto.EncryptStream, feed, _convert.encrypt_result, timeout)
 
-    def decrypt_stream(self, items: Iterable[CiphertextItem | str], *, expected_key: str = "",
-                       resume_after: str | None = None,
-                       timeout: float | None = None) -> Generator[ItemResult[bytes], None, None]:
+    def decrypt_stream(
+        self,
+        items: Iterable[CiphertextItem | str],
+        *,
+        expected_key: str = "",
+        resume_after: str | None = None,
+        timeout: float | None = None,
+    ) -> Generator[ItemResult[bytes], None]:
         """Decrypts each item; `expected_key`, as in decrypt, for every item without its own."""
         feed = ItemFeed(items, lambda i: _convert.decrypt_stream_request(i, expected_key), resume_after)
         return self._stream(self._crypto.DecryptStream, feed, _convert.decrypt_result, timeout)
 
-    def re_encrypt_stream(self, items: Iterable[CiphertextItem | LegacyCiphertext | str], *, key_name: str = "",
-                          expected_key: str = "", resume_after: str | None = None,
-                          timeout: float | None = None) -> Generator[ItemResult[Rewrapped], None, None]:
+    def re_encrypt_stream(
+        self,
+        items: Iterable[RewrapInput],
+        *,
+        key_name: str = "",
+        expected_key: str = "",
+        resume_after: str | None = None,
+        timeout: float | None = None,
+    ) -> Generator[ItemResult[Rewrapped], None]:
         """Rewraps each item to the current version of the item's key_name, else `key_name`, else its own
         key; legacy items need one of the first two. `expected_key`, as in re_encrypt, for every item
         without its own."""
         feed = ItemFeed(items, lambda i: _convert.re_encrypt_stream_request(i, key_name, expected_key), resume_after)
         return self._stream(self._crypto.ReEncryptStream, feed, _convert.rewrap_result, timeout)
 
-    def _stream(self, method: Callable[..., Any], feed: ItemFeed[Any, Any], read: Callable[[Any], ItemResult[T]],
-                timeout: float | None) -> Generator[ItemResult[T], None, None]:
-        call = method(iter(feed), timeout=timeout, metadata=self._metadata)
+    def _stream(
+        self,
+        method: Callable[..., Any],
+        feed: ItemFeed[Any, Any],
+        read: Callable[[Any], ItemResult[T]],
+        timeout: float | None,
+    ) -> Generator[ItemResult[T], None]:
+        call = method(feed.__iter__(), timeout=timeout, metadata=self._metadata)
         try:
             for response in call:
                 result = read(response.result)
@@ -154,81 +221,150 @@ class Client:
         """The server's view of a header (with the key's current version); cipherd.parse_ciphertext needs no call."""
         return _convert.inspection(self._call(self._crypto.Inspect, pb.InspectRequest(ciphertext=ciphertext), timeout))
 
-    def compute_index(self, key_name: str, value: bytes | str, *, normalization: Normalization | None = None,
-                      length_bytes: int = 0, key_version: int = 0, all_versions: bool = False,
-                      timeout: float | None = None) -> BlindIndex:
+    def compute_index(
+        self,
+        key_name: str,
+        value: bytes | str,
+        *,
+        normalization: Normalization | None = None,
+        length_bytes: int = 0,
+        key_version: int = 0,
+        all_versions: bool = False,
+        timeout: float | None = None,
+    ) -> BlindIndex:
         """The blind index of `value` (a str as UTF-8) under the index key's current version (or
         `key_version`), `length_bytes` long (8 to 32; 0 is 32); `all_versions` adds every usable version's."""
-        request = _convert.compute_index_request(key_name, value, normalization, length_bytes, key_version,
-                                                 all_versions)
+        request = _convert.compute_index_request(
+            key_name, value, normalization, length_bytes, key_version, all_versions
+        )
         return _convert.blind_index(self._call(self._crypto.ComputeIndex, request, timeout))
 
-    def compute_index_batch(self, key_name: str, items: Iterable[IndexItem | bytes | str], *,
-                            normalization: Normalization | None = None, length_bytes: int = 0,
-                            timeout: float | None = None) -> list[ItemResult[bytes]]:
+    def compute_index_batch(
+        self,
+        key_name: str,
+        items: Iterable[IndexItem | bytes | str],
+        *,
+        normalization: Normalization | None = None,
+        length_bytes: int = 0,
+        timeout: float | None = None,
+    ) -> list[ItemResult[bytes]]:
         request = _convert.compute_index_batch_request(key_name, items, normalization, length_bytes)
         return _convert.index_results(self._call(self._crypto.ComputeIndexBatch, request, timeout))
 
-    def re_index(self, index_key_name: str, ciphertext: str, *, context: bytes = b"",
-                 normalization: Normalization | None = None, length_bytes: int = 0, expected_key: str = "",
-                 timeout: float | None = None) -> ReIndexed:
+    def re_index(
+        self,
+        index_key_name: str,
+        ciphertext: str,
+        *,
+        context: bytes = b"",
+        normalization: Normalization | None = None,
+        length_bytes: int = 0,
+        expected_key: str = "",
+        timeout: float | None = None,
+    ) -> ReIndexed:
         """The blind index of `ciphertext`'s plaintext under the current version of `index_key_name`, computed
         inside the server: what compute_index of the plaintext gives, the plaintext never leaving the server.
         For re-indexing a column after its index key rotates; needs `reindex` on the ciphertext's key and
         `index` on the index key, not `decrypt`. `expected_key` (a name or a prefix ending in '*') refuses
         a ciphertext under another key (reason UNEXPECTED_KEY) before anything is decrypted."""
-        request = _convert.re_index_request(index_key_name, ciphertext, context, normalization, length_bytes,
-                                            expected_key)
+        request = _convert.re_index_request(
+            index_key_name, ciphertext, context, normalization, length_bytes, expected_key
+        )
         return _convert.re_indexed(self._call(self._crypto.ReIndex, request, timeout))
 
-    def re_index_batch(self, index_key_name: str, items: Iterable[CiphertextItem | str], *,
-                       normalization: Normalization | None = None, length_bytes: int = 0,
-                       expected_key: str = "", timeout: float | None = None) -> list[ItemResult[ReIndexed]]:
+    def re_index_batch(
+        self,
+        index_key_name: str,
+        items: Iterable[CiphertextItem | str],
+        *,
+        normalization: Normalization | None = None,
+        length_bytes: int = 0,
+        expected_key: str = "",
+        timeout: float | None = None,
+    ) -> list[ItemResult[ReIndexed]]:
         """re_index of every item (its ciphertext and context), one result per item, in order."""
         request = _convert.re_index_batch_request(index_key_name, items, normalization, length_bytes, expected_key)
         return _convert.re_index_results(self._call(self._crypto.ReIndexBatch, request, timeout))
 
-    def generate_data_key(self, key_name: str, *, key_size_bits: int = 0, context: bytes = b"",
-                          omit_plaintext: bool = False, timeout: float | None = None) -> DataKey:
+    def generate_data_key(
+        self,
+        key_name: str,
+        *,
+        key_size_bits: int = 0,
+        context: bytes = b"",
+        omit_plaintext: bool = False,
+        timeout: float | None = None,
+    ) -> DataKey:
         """A fresh data key (128 or 256 bits; 0 is 256) and the same key wrapped by `key_name`, bound to `context`."""
-        request = pb.GenerateDataKeyRequest(key_name=key_name, key_size_bits=key_size_bits, context=context,
-                                            omit_plaintext=omit_plaintext)
+        request = pb.GenerateDataKeyRequest(
+            key_name=key_name, key_size_bits=key_size_bits, context=context, omit_plaintext=omit_plaintext
+        )
         return _convert.data_key(self._call(self._crypto.GenerateDataKey, request, timeout), omit_plaintext)
 
-    # Data-key files (proto/README.md, "Data-key file format")
+    # Data-key files (proto/README.md, "Data-key file format"); AsyncClient runs the file work in a
+    # worker thread and the calls it needs on its loop (_aio_file_work).
 
-    def encrypt_file(self, key_name: str, source: FileSource, destination: FileDestination, *, context: bytes = b"",
-                     chunk_size: int = DEFAULT_CHUNK_SIZE, timeout: float | None = None) -> FileResult:
+    def encrypt_file(
+        self,
+        key_name: str,
+        source: FileSource,
+        destination: FileDestination,
+        *,
+        context: bytes = b"",
+        chunk_size: int = DEFAULT_CHUNK_SIZE,
+        timeout: float | None = None,
+    ) -> FileResult:
         """Encrypts `source` into `destination` chunk by chunk, under a new data key that `key_name` wraps
         (bound to `context`). A destination path is replaced only once the whole file is written."""
         check_chunk_size(chunk_size)
         data_key = self.generate_data_key(key_name, key_size_bits=256, context=context, timeout=timeout)
-        return operations.encrypt(source, destination, data_key, chunk_size)
+        return _file_work.run(operations.encrypt, source, destination, data_key, chunk_size)
 
-    def decrypt_file(self, source: FileSource, destination: FileDestination, *, context: bytes = b"",
-                     timeout: float | None = None) -> FileResult:
+    def decrypt_file(
+        self, source: FileSource, destination: FileDestination, *, context: bytes = b"", timeout: float | None = None
+    ) -> FileResult:
         """Decrypts a file of encrypt_file's, verifying each chunk before writing its plaintext; raises an
         InvalidFileError subclass for a damaged file. A destination path is replaced only once the last
         chunk verified; a file object may by then hold a verified prefix, to be thrown away."""
-        return operations.decrypt(source, destination,
-                                  lambda wrapped: self.decrypt(wrapped, context=context, timeout=timeout))
+        unwrap = _file_work.call_from_work(lambda wrapped: self.decrypt(wrapped, context=context, timeout=timeout))
+        return _file_work.run(operations.decrypt, source, destination, unwrap)
 
-    def rewrap_file_key(self, source: FileSource, destination: FileDestination | None = None, *, context: bytes = b"",
-                        key_name: str = "", timeout: float | None = None) -> Rewrapped:
+    def rewrap_file_key(
+        self,
+        source: FileSource,
+        destination: FileDestination | None = None,
+        *,
+        context: bytes = b"",
+        key_name: str = "",
+        timeout: float | None = None,
+    ) -> Rewrapped:
         """Rewraps a file's data key to the current version of its key (or of `key_name`), leaving its
         chunks as they are; without `destination`, the source path is rewritten in place."""
-        return operations.rewrap(source, destination, lambda wrapped: self.re_encrypt(
-            wrapped, context=context, key_name=key_name, timeout=timeout))
+        rewrap_key = _file_work.call_from_work(
+            lambda wrapped: self.re_encrypt(wrapped, context=context, key_name=key_name, timeout=timeout)
+        )
+        return _file_work.run(operations.rewrap, source, destination, rewrap_key)
 
     # KeyAdminService
 
-    def create_key(self, key_name: str, *, mode: Mode | str | None = None, key_size_bits: int = 0,
-                   allow_unauthenticated: bool = False, policy: KeyPolicy | None = None,
-                   timeout: float | None = None) -> Key:
-        request = admin.CreateKeyRequest(key_name=key_name, mode=_convert.mode_to_proto(mode),
-                                         key_size_bits=key_size_bits, allow_unauthenticated=allow_unauthenticated,
-                                         policy=_admin_convert.policy_to_proto(policy))
-        return _admin_convert.key_from_proto(self._call(self._admin.CreateKey, request, timeout).key)
+    def create_key(
+        self,
+        key_name: str,
+        *,
+        mode: Mode | str | None = None,
+        key_size_bits: int = 0,
+        allow_unauthenticated: bool = False,
+        policy: KeyPolicy | None = None,
+        timeout: float | None = None,
+    ) -> Key:
+        request = admin.CreateKeyRequest(
+            key_name=key_name,
+            mode=_convert.mode_to_proto(mode),
+            key_size_bits=key_size_bits,
+            allow_unauthenticated=allow_unauthenticated,
+            policy=_admin_convert.policy_to_proto(policy),
+        )
+        return _admin_convert.key_from_proto((self._call(self._admin.CreateKey, request, timeout)).key)
 
     def get_key(self, key_name: str, *, timeout: float | None = None) -> Key:
         """The key's versions (each with its usage, as last merged across replicas) and policy."""
@@ -239,38 +375,62 @@ class Client:
         """Every key in name order, fetching a page at a time as the iteration needs it."""
         token = ""
         while True:
-            page = self._call(self._admin.ListKeys, admin.ListKeysRequest(page_size=page_size, page_token=token),
-                              timeout)
-            yield from map(_admin_convert.key_from_proto, page.keys)
+            page = self._call(
+                self._admin.ListKeys, admin.ListKeysRequest(page_size=page_size, page_token=token), timeout
+            )
+            for key in page.keys:
+                yield _admin_convert.key_from_proto(key)
             token = page.next_page_token
             if not token:
                 return
 
-    def rotate_key(self, key_name: str, *, mode: Mode | str | None = None, key_size_bits: int = 0,
-                   allow_unauthenticated: bool = False, timeout: float | None = None) -> Key:
-        request = admin.RotateKeyRequest(key_name=key_name, mode=_convert.mode_to_proto(mode),
-                                         key_size_bits=key_size_bits, allow_unauthenticated=allow_unauthenticated)
-        return _admin_convert.key_from_proto(self._call(self._admin.RotateKey, request, timeout).key)
+    def rotate_key(
+        self,
+        key_name: str,
+        *,
+        mode: Mode | str | None = None,
+        key_size_bits: int = 0,
+        allow_unauthenticated: bool = False,
+        timeout: float | None = None,
+    ) -> Key:
+        request = admin.RotateKeyRequest(
+            key_name=key_name,
+            mode=_convert.mode_to_proto(mode),
+            key_size_bits=key_size_bits,
+            allow_unauthenticated=allow_unauthenticated,
+        )
+        return _admin_convert.key_from_proto((self._call(self._admin.RotateKey, request, timeout)).key)
 
     def update_key_policy(self, key_name: str, policy: KeyPolicy, *, timeout: float | None = None) -> Key:
         """Replaces the key's whole policy with `policy`."""
         request = admin.UpdateKeyPolicyRequest(key_name=key_name, policy=_admin_convert.policy_to_proto(policy))
-        return _admin_convert.key_from_proto(self._call(self._admin.UpdateKeyPolicy, request, timeout).key)
+        return _admin_convert.key_from_proto((self._call(self._admin.UpdateKeyPolicy, request, timeout)).key)
 
-    def import_key(self, key_name: str, key_material: bytes = b"", *, mode: Mode | str | None = None,
-                   allow_unauthenticated: bool = False, legacy_cipher: LegacyCipher | str | None = None,
-                   legacy_iv: LegacyIv | str | None = None, legacy_fixed_iv: bytes = b"",
-                   passphrase: bytes | str = b"", timeout: float | None = None) -> Key:
+    def import_key(
+        self,
+        key_name: str,
+        key_material: bytes = b"",
+        *,
+        mode: Mode | str | None = None,
+        allow_unauthenticated: bool = False,
+        legacy_cipher: LegacyCipher | str | None = None,
+        legacy_iv: LegacyIv | str | None = None,
+        legacy_fixed_iv: bytes = b"",
+        passphrase: bytes | str = b"",
+        timeout: float | None = None,
+    ) -> Key:
         """Adds `key_material` as a new version of `key_name` (created if missing). With `legacy_cipher` it is
         a decrypt-only legacy key (proto/README.md, "Legacy ciphertexts") whose data re_encrypt rewraps
         into a cipherd key; for LegacyCipher.MYSQL_AES_ECB, `passphrase` (AES_ENCRYPT's key string; a str
         as UTF-8) may stand instead of key_material."""
-        request = _admin_convert.import_key_request(key_name, key_material, mode, allow_unauthenticated,
-                                                    legacy_cipher, legacy_iv, legacy_fixed_iv, passphrase)
-        return _admin_convert.key_from_proto(self._call(self._admin.ImportKey, request, timeout).key)
+        request = _admin_convert.import_key_request(
+            key_name, key_material, mode, allow_unauthenticated, legacy_cipher, legacy_iv, legacy_fixed_iv, passphrase
+        )
+        return _admin_convert.key_from_proto((self._call(self._admin.ImportKey, request, timeout)).key)
 
-    def get_key_census(self, key_name: str, *, quiet_period: timedelta | None = None,
-                       timeout: float | None = None) -> KeyCensus:
+    def get_key_census(
+        self, key_name: str, *, quiet_period: timedelta | None = None, timeout: float | None = None
+    ) -> KeyCensus:
         """Which versions still see traffic: those used within `quiet_period` (None: the server's 7 days),
         and the highest min_decryption_version that refuses none of them."""
         request = _admin_convert.census_request(key_name, quiet_period)
@@ -280,7 +440,7 @@ class Client:
     # pending_window of None is the server's default, 7 days; it refuses less than 24 hours.
 
     def _key(self, method: Callable[..., Any], request: Any, timeout: float | None) -> Key:
-        return _admin_convert.key_from_proto(self._call(method, request, timeout).key)
+        return _admin_convert.key_from_proto((self._call(method, request, timeout)).key)
 
     def disable_key(self, key_name: str, *, timeout: float | None = None) -> Key:
         """Makes the key refuse every call (KeyDisabledError) until enable_key; its versions and policy stay."""
@@ -290,22 +450,29 @@ class Client:
         """Serves a disabled key again (a key scheduled for deletion needs cancel_key_deletion first)."""
         return self._key(self._admin.EnableKey, admin.EnableKeyRequest(key_name=key_name), timeout)
 
-    def schedule_key_version_destruction(self, key_name: str, versions: Iterable[int], *,
-                                         pending_window: timedelta | None = None,
-                                         timeout: float | None = None) -> Key:
+    def schedule_key_version_destruction(
+        self,
+        key_name: str,
+        versions: Iterable[int],
+        *,
+        pending_window: timedelta | None = None,
+        timeout: float | None = None,
+    ) -> Key:
         """Schedules `versions` (never the current one) for destruction after `pending_window`; they refuse
         every call at once (KeyVersionDestructionScheduledError), and are KeyVersionDestroyedError after."""
         request = _admin_convert.destruction_request(key_name, versions, pending_window)
         return self._key(self._admin.ScheduleKeyVersionDestruction, request, timeout)
 
-    def cancel_key_version_destruction(self, key_name: str, versions: Iterable[int], *,
-                                       timeout: float | None = None) -> Key:
+    def cancel_key_version_destruction(
+        self, key_name: str, versions: Iterable[int], *, timeout: float | None = None
+    ) -> Key:
         """Restores versions scheduled for destruction whose pending window has not passed."""
         request = admin.CancelKeyVersionDestructionRequest(key_name=key_name, versions=list(versions))
         return self._key(self._admin.CancelKeyVersionDestruction, request, timeout)
 
-    def schedule_key_deletion(self, key_name: str, *, pending_window: timedelta | None = None,
-                              timeout: float | None = None) -> Key:
+    def schedule_key_deletion(
+        self, key_name: str, *, pending_window: timedelta | None = None, timeout: float | None = None
+    ) -> Key:
         """Schedules every version for destruction after `pending_window`, keeping the name as a tombstone; the
         key refuses every call at once (KeyDisabledError)."""
         request = _admin_convert.deletion_request(key_name, pending_window)
@@ -315,17 +482,25 @@ class Client:
         """Restores a key scheduled for deletion; it comes back disabled, so enable_key it knowingly."""
         return self._key(self._admin.CancelKeyDeletion, admin.CancelKeyDeletionRequest(key_name=key_name), timeout)
 
-    def retire_key_versions(self, key_name: str, below_version: int, *, quiet_period: timedelta | None = None,
-                            pending_window: timedelta | None = None, dry_run: bool = False,
-                            inventories: Iterable[DataInventory | admin.DataInventory] = (),
-                            timeout: float | None = None) -> Retirement:
+    def retire_key_versions(
+        self,
+        key_name: str,
+        below_version: int,
+        *,
+        quiet_period: timedelta | None = None,
+        pending_window: timedelta | None = None,
+        dry_run: bool = False,
+        inventories: Iterable[DataInventory | admin.DataInventory] = (),
+        timeout: float | None = None,
+    ) -> Retirement:
         """Raises min_decryption_version to `below_version` and schedules every older version for destruction,
         in one write; raises KeyVersionsInUseError (its `versions` lists them) while any was used (or failed to
         decrypt) within `quiet_period` (None: 7 days) on any replica, or while one of `inventories` (scans of the
         stored data, DataInventory) counts a ciphertext under one (its `source` names that inventory).
         `dry_run` answers the plan without acting."""
-        request = _admin_convert.retire_request(key_name, below_version, quiet_period, pending_window, dry_run,
-                                                inventories)
+        request = _admin_convert.retire_request(
+            key_name, below_version, quiet_period, pending_window, dry_run, inventories
+        )
         return _admin_convert.retirement_from_proto(self._call(self._admin.RetireKeyVersions, request, timeout))
 
     # AuditService (docs/audit.md): cipherd.audit.verify_with_server checks a whole audit trail with these.
@@ -334,19 +509,21 @@ class Client:
         """The keyed hash ("hmac-sha256:<hex>") audit records carry for a context equal to `value` (a str as
         UTF-8): search the audit file for it to find the calls that carried it."""
         request = audit_pb.HashAuditValueRequest(value=value.encode("utf-8") if isinstance(value, str) else value)
-        return self._call(self._audit.HashAuditValue, request, timeout).hash
+        return (self._call(self._audit.HashAuditValue, request, timeout)).hash
 
     def audit_head(self, trail: str = "", *, timeout: float | None = None) -> audit_pb.AuditHead | None:
         """The head the server's key store holds for an audit trail (`trail` as its start lines name it, ""
         for the server's own): where the trail starts, its last anchored checkpoint, its files. None when it
         holds none for the trail. Ask before reading the files: a head is anchored only after its line is
         durable, so files read afterwards reach it unless lines were removed."""
-        response = self._call(self._audit.VerifyAuditCheckpoints,
-                                 audit_pb.VerifyAuditCheckpointsRequest(trail=trail), timeout)
+        response = self._call(
+            self._audit.VerifyAuditCheckpoints, audit_pb.VerifyAuditCheckpointsRequest(trail=trail), timeout
+        )
         return response.head if response.HasField("head") else None
 
-    def verify_audit_checkpoints(self, checkpoints: Sequence[Checkpoint], *,
-                                 timeout: float | None = None) -> list[bool]:
+    def verify_audit_checkpoints(
+        self, checkpoints: Sequence[Checkpoint], *, timeout: float | None = None
+    ) -> list[bool]:
         """Whether each checkpoint's MAC is the server's audit key's, in order (asked 10,000 at a time)."""
         valid: list[bool] = []
         for request in audit_requests(checkpoints):

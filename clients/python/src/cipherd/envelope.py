@@ -2,6 +2,7 @@
 
 This is the only place the Python client knows the format: route a ciphertext by its key or check
 its version without a call to the server."""
+
 from __future__ import annotations
 
 import base64
@@ -96,7 +97,7 @@ def parse_ciphertext(text: str) -> Envelope:
     mode = next((m for m in Mode if m.value == mode_name and m.in_headers), None)
     if mode is None:
         raise _reject("mode_unknown", "unknown mode in header")
-    encoded = text[end + 1:]
+    encoded = text[end + 1 :]
     if not encoded:
         raise _reject("payload_empty", "nothing follows the header")
     if not _BASE64.fullmatch(encoded):

@@ -4,6 +4,7 @@ Calls and the failed items of batches and streams go through the same mapping, s
 `except cipherd.NotFoundError` catches a missing key wherever it shows up. A call's reason is the
 google.rpc.ErrorInfo (domain cipherd.io) in its status details, an item's is `ItemError.reason`
 (proto/README.md, "Errors"); the message is for people and never decides anything."""
+
 from __future__ import annotations
 
 from collections.abc import Mapping
@@ -11,8 +12,8 @@ from types import MappingProxyType
 from typing import cast
 
 import grpc
-from google.rpc.error_details_pb2 import ErrorInfo
 from google.protobuf.message import DecodeError
+from google.rpc.error_details_pb2 import ErrorInfo
 from google.rpc.status_pb2 import Status
 from grpc_status import rpc_status
 
@@ -59,8 +60,10 @@ class InvalidArgumentError(CipherdError, code=grpc.StatusCode.INVALID_ARGUMENT):
     """The request was wrong: a bad key name, a malformed ciphertext, a context for an unauthenticated mode..."""
 
 
-DECRYPTION_FAILED_HINT = ("check that the context is the one given at encryption, byte for byte (none if none was), "
-                          "that the ciphertext is intact, and that its key is this server's")
+DECRYPTION_FAILED_HINT = (
+    "check that the context is the one given at encryption, byte for byte (none if none was), "
+    "that the ciphertext is intact, and that its key is this server's"
+)
 
 
 class DecryptionFailedError(InvalidArgumentError):
@@ -116,20 +119,41 @@ class FileChunkError(InvalidFileError):
 
 
 class NotFoundError(CipherdError, code=grpc.StatusCode.NOT_FOUND): ...
+
+
 class AlreadyExistsError(CipherdError, code=grpc.StatusCode.ALREADY_EXISTS): ...
+
+
 class PermissionDeniedError(CipherdError, code=grpc.StatusCode.PERMISSION_DENIED): ...
+
+
 class UnauthenticatedError(CipherdError, code=grpc.StatusCode.UNAUTHENTICATED): ...
+
+
 class FailedPreconditionError(CipherdError, code=grpc.StatusCode.FAILED_PRECONDITION): ...
+
+
 class ResourceExhaustedError(CipherdError, code=grpc.StatusCode.RESOURCE_EXHAUSTED): ...
+
+
 class UnavailableError(CipherdError, code=grpc.StatusCode.UNAVAILABLE): ...
+
+
 class DeadlineExceededError(CipherdError, code=grpc.StatusCode.DEADLINE_EXCEEDED): ...
+
+
 class CallCancelledError(CipherdError, code=grpc.StatusCode.CANCELLED): ...
+
+
 class AbortedError(CipherdError, code=grpc.StatusCode.ABORTED):
     """Another writer changed the key first (reason CONCURRENT_UPDATE): safe to retry."""
+
+
 class InternalError(CipherdError, code=grpc.StatusCode.INTERNAL): ...
 
 
 # A key's lifecycle (proto/README.md, "Errors"): each refusal is a FailedPreconditionError of its own.
+
 
 class KeyDisabledError(FailedPreconditionError):
     """The key is disabled, scheduled for deletion or deleted: it serves no call until enabled (or its
@@ -170,46 +194,62 @@ class AuditUnavailableError(UnavailableError):
 
 
 # The one table from status to exception class, for calls and batch or stream items alike.
-ERROR_BY_STATUS: Mapping[grpc.StatusCode, type[CipherdError]] = {cls.code: cls for cls in (
-    InvalidArgumentError, NotFoundError, AlreadyExistsError, PermissionDeniedError, UnauthenticatedError,
-    FailedPreconditionError, AbortedError, ResourceExhaustedError, UnavailableError, DeadlineExceededError,
-    CallCancelledError, InternalError,
-)}
+ERROR_BY_STATUS: Mapping[grpc.StatusCode, type[CipherdError]] = {
+    cls.code: cls
+    for cls in (
+        InvalidArgumentError,
+        NotFoundError,
+        AlreadyExistsError,
+        PermissionDeniedError,
+        UnauthenticatedError,
+        FailedPreconditionError,
+        AbortedError,
+        ResourceExhaustedError,
+        UnavailableError,
+        DeadlineExceededError,
+        CallCancelledError,
+        InternalError,
+    )
+}
 # Every reason of the schema (ErrorReason of error_reason.proto, the values of ErrorInfo.reason; proto/README.md,
 # "Errors") and its class: a subclass of its status's class where the reason picks out a finer kind, else the
 # status's class itself. A value the proto adds fails test_every_reason_of_the_schema_has_a_class until it has one.
-ERROR_BY_REASON_VALUE: Mapping[ErrorReason.ValueType, type[CipherdError]] = MappingProxyType({
-    ErrorReason.INVALID_ARGUMENT: InvalidArgumentError,
-    ErrorReason.INVALID_CIPHERTEXT: InvalidCiphertextError,
-    ErrorReason.UNEXPECTED_KEY: UnexpectedKeyError,
-    ErrorReason.DECRYPTION_FAILED: DecryptionFailedError,
-    ErrorReason.KEY_NOT_FOUND: NotFoundError,
-    ErrorReason.KEY_ALREADY_EXISTS: AlreadyExistsError,
-    ErrorReason.POLICY_DENIED: FailedPreconditionError,
-    ErrorReason.KEY_DISABLED: KeyDisabledError,
-    ErrorReason.KEY_VERSION_DESTRUCTION_SCHEDULED: KeyVersionDestructionScheduledError,
-    ErrorReason.KEY_VERSION_DESTROYED: KeyVersionDestroyedError,
-    ErrorReason.KEY_VERSIONS_IN_USE: KeyVersionsInUseError,
-    ErrorReason.CONCURRENT_UPDATE: AbortedError,
-    ErrorReason.STORE_UNAVAILABLE: UnavailableError,
-    ErrorReason.AUDIT_UNAVAILABLE: AuditUnavailableError,
-    ErrorReason.STORE_ACCESS_DENIED: PermissionDeniedError,
-    ErrorReason.POOL_EXHAUSTED: ResourceExhaustedError,
-    ErrorReason.SERVER_BUSY: ResourceExhaustedError,
-    ErrorReason.ACCESS_DENIED: PermissionDeniedError,
-    ErrorReason.UNAUTHENTICATED: UnauthenticatedError,
-    ErrorReason.STREAM_IDLE: CallCancelledError,
-    ErrorReason.INTERNAL: InternalError,
-})
+ERROR_BY_REASON_VALUE: Mapping[ErrorReason.ValueType, type[CipherdError]] = MappingProxyType(
+    {
+        ErrorReason.INVALID_ARGUMENT: InvalidArgumentError,
+        ErrorReason.INVALID_CIPHERTEXT: InvalidCiphertextError,
+        ErrorReason.UNEXPECTED_KEY: UnexpectedKeyError,
+        ErrorReason.DECRYPTION_FAILED: DecryptionFailedError,
+        ErrorReason.KEY_NOT_FOUND: NotFoundError,
+        ErrorReason.KEY_ALREADY_EXISTS: AlreadyExistsError,
+        ErrorReason.POLICY_DENIED: FailedPreconditionError,
+        ErrorReason.KEY_DISABLED: KeyDisabledError,
+        ErrorReason.KEY_VERSION_DESTRUCTION_SCHEDULED: KeyVersionDestructionScheduledError,
+        ErrorReason.KEY_VERSION_DESTROYED: KeyVersionDestroyedError,
+        ErrorReason.KEY_VERSIONS_IN_USE: KeyVersionsInUseError,
+        ErrorReason.CONCURRENT_UPDATE: AbortedError,
+        ErrorReason.STORE_UNAVAILABLE: UnavailableError,
+        ErrorReason.AUDIT_UNAVAILABLE: AuditUnavailableError,
+        ErrorReason.STORE_ACCESS_DENIED: PermissionDeniedError,
+        ErrorReason.POOL_EXHAUSTED: ResourceExhaustedError,
+        ErrorReason.SERVER_BUSY: ResourceExhaustedError,
+        ErrorReason.ACCESS_DENIED: PermissionDeniedError,
+        ErrorReason.UNAUTHENTICATED: UnauthenticatedError,
+        ErrorReason.STREAM_IDLE: CallCancelledError,
+        ErrorReason.INTERNAL: InternalError,
+    }
+)
 # The same by the reason's name, as the wire carries it ("DECRYPTION_FAILED"); a reason this client does not know
 # yet is not here, and leaves the class to the status code.
 ERROR_BY_REASON: Mapping[str, type[CipherdError]] = MappingProxyType(
-    {ErrorReason.Name(value): cls for value, cls in ERROR_BY_REASON_VALUE.items()})
+    {ErrorReason.Name(value): cls for value, cls in ERROR_BY_REASON_VALUE.items()}
+)
 _STATUS_BY_NUMBER = {status.value[0]: status for status in grpc.StatusCode}
 
 
-def error_for(code: grpc.StatusCode | int, details: str, reason: str = "",
-              metadata: Mapping[str, str] | None = None) -> CipherdError:
+def error_for(
+    code: grpc.StatusCode | int, details: str, reason: str = "", metadata: Mapping[str, str] | None = None
+) -> CipherdError:
     """The exception for a status, given as grpc.StatusCode (a call) or its number (a batch item), its reason
     and its ErrorInfo metadata."""
     status = code if isinstance(code, grpc.StatusCode) else _STATUS_BY_NUMBER.get(code, grpc.StatusCode.UNKNOWN)

@@ -1,5 +1,6 @@
 """Key metadata as the admin calls return it (never key bytes): versions with their usage and state, the
 policy, the version census that says how far min_decryption_version can be raised, and a retirement's plan."""
+
 from __future__ import annotations
 
 import enum

@@ -1,5 +1,6 @@
 """Data encrypted before cipherd, without a header (proto/README.md, "Legacy ciphertexts"): the ciphers a
 legacy key can be imported for, where their IVs are, and one such ciphertext to rewrap."""
+
 from __future__ import annotations
 
 import enum
@@ -28,8 +29,8 @@ class LegacyIv(str, enum.Enum):
     """Where a legacy key's ciphertexts carry their IV: the proto enum name without LEGACY_IV_, lowercase."""
 
     PREPENDED = "prepended"  # the data is IV ‖ ciphertext (the default for ciphers with an IV)
-    SEPARATE = "separate"    # each LegacyCiphertext brings its `iv`
-    FIXED = "fixed"          # every ciphertext used the one IV given to import_key as legacy_fixed_iv
+    SEPARATE = "separate"  # each LegacyCiphertext brings its `iv`
+    FIXED = "fixed"  # every ciphertext used the one IV given to import_key as legacy_fixed_iv
 
 
 @dataclass(frozen=True)
@@ -50,7 +51,8 @@ class LegacyCiphertext:
     def __post_init__(self) -> None:
         given = [name for name in ("raw", "hex", "base64") if getattr(self, name) is not None]
         if len(given) != 1:
-            raise ValueError("a LegacyCiphertext takes exactly one of raw, hex or base64, got "
-                             + (", ".join(given) or "none"))
+            raise ValueError(
+                "a LegacyCiphertext takes exactly one of raw, hex or base64, got " + (", ".join(given) or "none")
+            )
         if self.key_version < 0:
             raise ValueError("key_version must be 0 (the legacy key's newest) or a version number")

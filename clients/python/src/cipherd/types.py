@@ -1,4 +1,5 @@
 """The values the clients take and return, independent of the generated protobuf classes."""
+
 from __future__ import annotations
 
 import os

@@ -23,7 +23,8 @@ export class ByteReader {
         this.ended = true;
       } else {
         const piece: unknown = next.value;
-        if (!(piece instanceof Uint8Array)) throw new TypeError("the source must yield bytes (Uint8Array or Buffer), not strings");
+        if (!(piece instanceof Uint8Array))
+          throw new TypeError("the source must yield bytes (Uint8Array or Buffer), not strings");
         if (piece.length === 0) continue;
         this.pieces.push(Buffer.from(piece.buffer, piece.byteOffset, piece.length));
         this.buffered += piece.length;

@@ -38,7 +38,8 @@ export class FileHeader {
     readonly wrappedKey: string,
   ) {
     checkChunkSize(chunkSize);
-    if (noncePrefix.length !== NONCE_PREFIX_LENGTH) throw new RangeError(`the nonce prefix must be ${NONCE_PREFIX_LENGTH} bytes`);
+    if (noncePrefix.length !== NONCE_PREFIX_LENGTH)
+      throw new RangeError(`the nonce prefix must be ${NONCE_PREFIX_LENGTH} bytes`);
     if (wrappedKey.length > MAX_WRAPPED_LENGTH || !PRINTABLE_ASCII.test(wrappedKey)) {
       throw new RangeError(`the wrapped key must be 1 to ${MAX_WRAPPED_LENGTH} printable ASCII characters`);
     }

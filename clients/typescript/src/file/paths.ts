@@ -12,7 +12,14 @@ import type { CallOptions, Rewrapped } from "../types.js";
 import { ByteReader } from "./byte-reader.js";
 import { readHeader } from "./format.js";
 import type { FileInfo } from "./stream-cipher.js";
-import { type DataKeyService, decryptStream, type EncryptFileOptions, encryptStream, type FileOptions, pipeChunks } from "./streams.js";
+import {
+  type DataKeyService,
+  decryptStream,
+  type EncryptFileOptions,
+  encryptStream,
+  type FileOptions,
+  pipeChunks,
+} from "./streams.js";
 
 /** The calls rewrapFileKey makes: CipherdClient has it. */
 export interface RewrapService {
@@ -22,20 +29,39 @@ export interface RewrapService {
 const ENCRYPTED_MODE = 0o666; // less the umask, as any new file
 const PLAINTEXT_MODE = 0o600;
 
-export function encryptFile(service: DataKeyService, keyName: string, input: string, output: string, options: EncryptFileOptions = {}): Promise<FileInfo> {
-  return replaceAtomically(output, ENCRYPTED_MODE, (out) => encryptStream(service, keyName, createReadStream(input), out, options));
+export function encryptFile(
+  service: DataKeyService,
+  keyName: string,
+  input: string,
+  output: string,
+  options: EncryptFileOptions = {},
+): Promise<FileInfo> {
+  return replaceAtomically(output, ENCRYPTED_MODE, (out) =>
+    encryptStream(service, keyName, createReadStream(input), out, options),
+  );
 }
 
 /** Decrypts into `output`, created with mode 0600 since it holds plaintext. */
-export function decryptFile(service: DataKeyService, input: string, output: string, options: FileOptions = {}): Promise<FileInfo> {
-  return replaceAtomically(output, PLAINTEXT_MODE, (out) => decryptStream(service, createReadStream(input), out, options));
+export function decryptFile(
+  service: DataKeyService,
+  input: string,
+  output: string,
+  options: FileOptions = {},
+): Promise<FileInfo> {
+  return replaceAtomically(output, PLAINTEXT_MODE, (out) =>
+    decryptStream(service, createReadStream(input), out, options),
+  );
 }
 
 /**
  * Rewraps the file's data key with ReEncrypt (to the key's current version, or into `keyName`) and
  * rewrites only the header; the chunks are copied as they are and the file keeps its mode.
  */
-export async function rewrapFileKey(service: RewrapService, path: string, options: FileOptions & { keyName?: string } = {}): Promise<Rewrapped> {
+export async function rewrapFileKey(
+  service: RewrapService,
+  path: string,
+  options: FileOptions & { keyName?: string } = {},
+): Promise<Rewrapped> {
   const reader = new ByteReader(createReadStream(path));
   try {
     const header = await readHeader(reader);
@@ -59,7 +85,12 @@ export async function rewrapFileKey(service: RewrapService, path: string, option
 }
 
 /** Runs `write` into a new temporary file beside `target`, synced on close, then renames it over `target`. */
-async function replaceAtomically<T>(target: string, mode: number, write: (out: Writable) => Promise<T>, exactMode = false): Promise<T> {
+async function replaceAtomically<T>(
+  target: string,
+  mode: number,
+  write: (out: Writable) => Promise<T>,
+  exactMode = false,
+): Promise<T> {
   const temp = join(dirname(target), `.${basename(target)}.${randomBytes(6).toString("hex")}.tmp`);
   // Opened here rather than by the stream, so the file exists (and can be removed) before anything fails.
   const handle = await open(temp, "wx", mode);

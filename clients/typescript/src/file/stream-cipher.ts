@@ -50,19 +50,31 @@ function open(key: KeyObject, header: FileHeader, index: number, last: boolean, 
  * The file of `source`'s bytes: the header, then each chunk once sealed. The key is taken at once, so
  * the caller may overwrite `dataKey` when this returns.
  */
-export function sealFile(source: ByteSource, dataKey: Uint8Array, header: FileHeader, info?: FileInfo): AsyncGenerator<Buffer> {
+export function sealFile(
+  source: ByteSource,
+  dataKey: Uint8Array,
+  header: FileHeader,
+  info?: FileInfo,
+): AsyncGenerator<Buffer> {
   return sealChunks(new ByteReader(source), dataKeyObject(dataKey), header, info);
 }
 
-async function* sealChunks(reader: ByteReader, key: KeyObject, header: FileHeader, info?: FileInfo): AsyncGenerator<Buffer> {
+async function* sealChunks(
+  reader: ByteReader,
+  key: KeyObject,
+  header: FileHeader,
+  info?: FileInfo,
+): AsyncGenerator<Buffer> {
   try {
-    if (info !== undefined) Object.assign(info, { wrappedKey: header.wrappedKey, chunkSize: header.chunkSize, plaintextBytes: 0 });
+    if (info !== undefined)
+      Object.assign(info, { wrappedKey: header.wrappedKey, chunkSize: header.chunkSize, plaintextBytes: 0 });
     yield header.encode();
     for (let index = 0; ; index++) {
       const plaintext = await reader.read(header.chunkSize);
       // A full chunk is the last only when nothing follows it; an empty plaintext is one empty last chunk.
       const last = plaintext.length < header.chunkSize || (await reader.atEnd());
-      if (index > MAX_CHUNK_INDEX) throw new RangeError("the plaintext needs more than 2^32 chunks: use a larger chunk size");
+      if (index > MAX_CHUNK_INDEX)
+        throw new RangeError("the plaintext needs more than 2^32 chunks: use a larger chunk size");
       const sealed = seal(key, header, index, last, plaintext);
       if (info !== undefined) info.plaintextBytes += plaintext.length;
       yield sealed;
@@ -78,11 +90,16 @@ async function* sealChunks(reader: ByteReader, key: KeyObject, header: FileHeade
  * wrapped key into the data key. Throws InvalidFileError ("header_invalid", "truncated" or
  * "chunk_invalid") at the first defect; what was yielded before is then not the whole plaintext.
  */
-export async function* openFile(source: ByteSource, unwrap: (wrappedKey: string) => Promise<Uint8Array>, info?: FileInfo): AsyncGenerator<Buffer> {
+export async function* openFile(
+  source: ByteSource,
+  unwrap: (wrappedKey: string) => Promise<Uint8Array>,
+  info?: FileInfo,
+): AsyncGenerator<Buffer> {
   const reader = new ByteReader(source);
   try {
     const header = await readHeader(reader);
-    if (info !== undefined) Object.assign(info, { wrappedKey: header.wrappedKey, chunkSize: header.chunkSize, plaintextBytes: 0 });
+    if (info !== undefined)
+      Object.assign(info, { wrappedKey: header.wrappedKey, chunkSize: header.chunkSize, plaintextBytes: 0 });
     const dataKey = await unwrap(header.wrappedKey);
     let key: KeyObject;
     try {
@@ -95,7 +112,10 @@ export async function* openFile(source: ByteSource, unwrap: (wrappedKey: string)
       // The chunk that reaches the end of the file is the last; it must have been sealed as such.
       const last = sealed.length < header.chunkSize + TAG_LENGTH || (await reader.atEnd());
       if (sealed.length < TAG_LENGTH) {
-        throw new InvalidFileError("truncated", index === 0 && sealed.length === 0 ? "the file has no chunks" : `the file ends inside chunk ${index}`);
+        throw new InvalidFileError(
+          "truncated",
+          index === 0 && sealed.length === 0 ? "the file has no chunks" : `the file ends inside chunk ${index}`,
+        );
       }
       if (index > MAX_CHUNK_INDEX) throw new InvalidFileError("chunk_invalid", "the file has more than 2^32 chunks");
       const plaintext = open(key, header, index, last, sealed);
@@ -110,7 +130,13 @@ export async function* openFile(source: ByteSource, unwrap: (wrappedKey: string)
 }
 
 /** A full final chunk that verifies as not last means the file was cut at a chunk boundary. */
-function chunkFailure(key: KeyObject, header: FileHeader, index: number, last: boolean, sealed: Buffer): InvalidFileError {
+function chunkFailure(
+  key: KeyObject,
+  header: FileHeader,
+  index: number,
+  last: boolean,
+  sealed: Buffer,
+): InvalidFileError {
   const full = sealed.length === header.chunkSize + TAG_LENGTH;
   const cut = last && full && open(key, header, index, /* last= */ false, sealed)?.fill(0) !== undefined;
   return cut

@@ -13,7 +13,10 @@ import { type FileInfo, openFile, sealFile } from "./stream-cipher.js";
 
 /** The calls the file helpers make: CipherdClient has them. */
 export interface DataKeyService {
-  generateDataKey(keyName: string, options: CallOptions & { keySizeBits?: 128 | 256; context?: Uint8Array }): Promise<DataKey>;
+  generateDataKey(
+    keyName: string,
+    options: CallOptions & { keySizeBits?: 128 | 256; context?: Uint8Array },
+  ): Promise<DataKey>;
   decrypt(ciphertext: string, options: CallOptions & { context?: Uint8Array }): Promise<Uint8Array>;
 }
 
@@ -44,7 +47,11 @@ export async function encryptStream(
   checkChunkSize(chunkSize); // before any call, so a bad chunk size costs no data key
   const info: FileInfo = { wrappedKey: "", chunkSize, plaintextBytes: 0 };
   async function* sealed(): AsyncGenerator<Buffer> {
-    const dataKey = await service.generateDataKey(keyName, { ...callOptions(options), keySizeBits: 256, context: options.context });
+    const dataKey = await service.generateDataKey(keyName, {
+      ...callOptions(options),
+      keySizeBits: 256,
+      context: options.context,
+    });
     const plaintextKey = dataKey.plaintextKey;
     if (plaintextKey === undefined) throw new Error("the server answered without a plaintext data key");
     const header = new FileHeader(chunkSize, randomBytes(NONCE_PREFIX_LENGTH), dataKey.wrappedKey);
@@ -64,9 +71,15 @@ export async function encryptStream(
  * Decrypts the file in `source` into `destination`, writing each chunk once it verifies; ends
  * `destination`. On InvalidFileError what was written is not the whole plaintext and must be discarded.
  */
-export async function decryptStream(service: DataKeyService, source: ByteSource, destination: Writable, options: FileOptions = {}): Promise<FileInfo> {
+export async function decryptStream(
+  service: DataKeyService,
+  source: ByteSource,
+  destination: Writable,
+  options: FileOptions = {},
+): Promise<FileInfo> {
   const info: FileInfo = { wrappedKey: "", chunkSize: 0, plaintextBytes: 0 };
-  const unwrap = (wrappedKey: string) => service.decrypt(wrappedKey, { ...callOptions(options), context: options.context });
+  const unwrap = (wrappedKey: string) =>
+    service.decrypt(wrappedKey, { ...callOptions(options), context: options.context });
   await pipeChunks(openFile(source, unwrap, info), destination, options.signal);
   return info;
 }
@@ -76,7 +89,11 @@ function callOptions(options: CallOptions): CallOptions {
 }
 
 /** Pipes `chunks` into `destination`; an abort is a CancelledError, as for every other call. */
-export async function pipeChunks(chunks: AsyncGenerator<Buffer>, destination: Writable, signal: AbortSignal | undefined): Promise<void> {
+export async function pipeChunks(
+  chunks: AsyncGenerator<Buffer>,
+  destination: Writable,
+  signal: AbortSignal | undefined,
+): Promise<void> {
   try {
     await pipeline(chunks, destination, signal === undefined ? {} : { signal });
   } catch (e) {

@@ -1,4 +1,5 @@
 """The file header: the 27 fixed bytes every chunk authenticates, then the wrapped data key."""
+
 from __future__ import annotations
 
 from dataclasses import dataclass, field
@@ -69,9 +70,9 @@ def read_header(source: ReadableFile) -> FileHeader:
     fixed = read_exactly(source, FIXED_LENGTH + 2)
     if len(fixed) < FIXED_LENGTH + 2:
         raise FileHeaderError("it ends inside the header")
-    if fixed[:len(MAGIC)] != MAGIC:
+    if fixed[: len(MAGIC)] != MAGIC:
         raise FileHeaderError("it does not start with the cipherd-file-v1 magic")
-    chunk_size = int.from_bytes(fixed[len(MAGIC):len(MAGIC) + 4], "big")
+    chunk_size = int.from_bytes(fixed[len(MAGIC) : len(MAGIC) + 4], "big")
     wrapped_length = int.from_bytes(fixed[FIXED_LENGTH:], "big")
     if not 1 <= wrapped_length <= MAX_WRAPPED_LENGTH:
         raise FileHeaderError(f"the wrapped key's length must be 1 to {MAX_WRAPPED_LENGTH}")
@@ -79,7 +80,7 @@ def read_header(source: ReadableFile) -> FileHeader:
     if len(wrapped) < wrapped_length:
         raise FileHeaderError("it ends inside the header")
     try:
-        return FileHeader(chunk_size, fixed[len(MAGIC) + 4:FIXED_LENGTH], wrapped.decode("ascii"))
+        return FileHeader(chunk_size, fixed[len(MAGIC) + 4 : FIXED_LENGTH], wrapped.decode("ascii"))
     except UnicodeDecodeError:
         raise FileHeaderError("the wrapped key is not ASCII") from None
     except ValueError as e:

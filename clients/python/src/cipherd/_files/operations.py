@@ -1,6 +1,7 @@
 """encrypt_file, decrypt_file and rewrap_file_key without the server: the calls they need (a data key,
 unwrapping it, rewrapping it) come in as values or functions, so the sync and asyncio clients share this
 and tests can give the vectors' keys directly."""
+
 from __future__ import annotations
 
 import dataclasses
@@ -15,8 +16,13 @@ from cipherd.types import DataKey, FileDestination, FileResult, FileSource, Rewr
 _COPY_BUFFER = 1024 * 1024
 
 
-def encrypt(source: FileSource, destination: FileDestination, data_key: DataKey, chunk_size: int,
-            nonce_prefix: bytes | None = None) -> FileResult:
+def encrypt(
+    source: FileSource,
+    destination: FileDestination,
+    data_key: DataKey,
+    chunk_size: int,
+    nonce_prefix: bytes | None = None,
+) -> FileResult:
     """Writes `source` to `destination` in the file format under `data_key`. The nonce prefix is random
     unless given: only tests give one, since two files with one data key and prefix break GCM."""
     if data_key.plaintext_key is None:
@@ -40,8 +46,9 @@ def decrypt(source: FileSource, destination: FileDestination, unwrap: Callable[[
     return FileResult(header.wrapping.key_name, header.wrapping.key_version, length)
 
 
-def rewrap(source: FileSource, destination: FileDestination | None,
-           rewrap_key: Callable[[str], Rewrapped]) -> Rewrapped:
+def rewrap(
+    source: FileSource, destination: FileDestination | None, rewrap_key: Callable[[str], Rewrapped]
+) -> Rewrapped:
     """Copies the file with its wrapped key replaced by `rewrap_key`'s; the chunks are copied untouched,
     since the wrapped key is not part of their associated data. No destination rewrites a source path in
     place (through a temporary file, like any destination path)."""

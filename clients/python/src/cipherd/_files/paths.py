@@ -1,6 +1,7 @@
 """Sources and destinations given as a path or as an open binary file, and the rule for paths: written
 to a temporary file beside the target and renamed over it only once everything succeeded, so a failed
 decryption never leaves a plaintext file that looks complete."""
+
 from __future__ import annotations
 
 import os

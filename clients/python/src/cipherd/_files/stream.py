@@ -3,6 +3,7 @@ prefix ‖ uint32 index ‖ last flag, so chunks cannot be moved, repeated, drop
 
 Both directions hold at most two chunks in memory: a chunk is sealed or opened only once the next read
 tells whether it is the last."""
+
 from __future__ import annotations
 
 from cryptography.exceptions import InvalidTag

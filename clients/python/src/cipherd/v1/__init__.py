@@ -1,1 +1,1 @@
-"""Generated from proto/cipherd/v1 by clients/python/scripts/generate; do not edit."""
+"""Generated from proto/cipherd/v1 by proto/scripts/generate; do not edit."""

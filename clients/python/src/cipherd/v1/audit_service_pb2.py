@@ -25,7 +25,7 @@ _sym_db = _symbol_database.Default()
 from google.protobuf import timestamp_pb2 as google_dot_protobuf_dot_timestamp__pb2
 
 
-DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x1e\x63ipherd/v1/audit_service.proto\x12\ncipherd.v1\x1a\x1fgoogle/protobuf/timestamp.proto\"+\n\x15HashAuditValueRequest\x12\x12\n\x05value\x18\x01 \x01(\x0c\x42\x03\x80\x01\x01\"&\n\x16HashAuditValueResponse\x12\x0c\n\x04hash\x18\x01 \x01(\t\"G\n\x0f\x41uditCheckpoint\x12\x0b\n\x03seq\x18\x01 \x01(\x03\x12\x0c\n\x04time\x18\x02 \x01(\t\x12\x0c\n\x04prev\x18\x03 \x01(\t\x12\x0b\n\x03mac\x18\x04 \x01(\t\"`\n\x1dVerifyAuditCheckpointsRequest\x12\x30\n\x0b\x63heckpoints\x18\x01 \x03(\x0b\x32\x1b.cipherd.v1.AuditCheckpoint\x12\r\n\x05trail\x18\x02 \x01(\t\"\x84\x01\n\x1eVerifyAuditCheckpointsResponse\x12\r\n\x05valid\x18\x01 \x03(\x08\x12.\n\nchecked_at\x18\x02 \x01(\x0b\x32\x1a.google.protobuf.Timestamp\x12#\n\x04head\x18\x03 \x01(\x0b\x32\x15.cipherd.v1.AuditHead\"\xc6\x01\n\tAuditHead\x12\r\n\x05trail\x18\x01 \x01(\t\x12\x0b\n\x03seq\x18\x02 \x01(\x03\x12\x0c\n\x04hash\x18\x03 \x01(\t\x12\x0c\n\x04time\x18\x04 \x01(\t\x12\x11\n\tfirst_seq\x18\x05 \x01(\x03\x12\x12\n\nfirst_hash\x18\x06 \x01(\t\x12)\n\x05\x66iles\x18\x07 \x03(\x0b\x32\x1a.cipherd.v1.AuditTrailFile\x12/\n\x0b\x61nchored_at\x18\x08 \x01(\x0b\x32\x1a.google.protobuf.Timestamp\"C\n\x0e\x41uditTrailFile\x12\x0c\n\x04name\x18\x01 \x01(\t\x12\x11\n\tfirst_seq\x18\x02 \x01(\x03\x12\x10\n\x08last_seq\x18\x03 \x01(\x03\x32\xd8\x01\n\x0c\x41uditService\x12W\n\x0eHashAuditValue\x12!.cipherd.v1.HashAuditValueRequest\x1a\".cipherd.v1.HashAuditValueResponse\x12o\n\x16VerifyAuditCheckpoints\x12).cipherd.v1.VerifyAuditCheckpointsRequest\x1a*.cipherd.v1.VerifyAuditCheckpointsResponseBc\n\x11io.cipherd.api.v1B\x11\x41uditServiceProtoP\x01Z9github.com/cipherd/cipherd/clients/go/cipherdpb;cipherdpbb\x06proto3')
+DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x1e\x63ipherd/v1/audit_service.proto\x12\ncipherd.v1\x1a\x1fgoogle/protobuf/timestamp.proto\"2\n\x15HashAuditValueRequest\x12\x19\n\x05value\x18\x01 \x01(\x0c\x42\x03\x80\x01\x01R\x05value\",\n\x16HashAuditValueResponse\x12\x12\n\x04hash\x18\x01 \x01(\tR\x04hash\"]\n\x0f\x41uditCheckpoint\x12\x10\n\x03seq\x18\x01 \x01(\x03R\x03seq\x12\x12\n\x04time\x18\x02 \x01(\tR\x04time\x12\x12\n\x04prev\x18\x03 \x01(\tR\x04prev\x12\x10\n\x03mac\x18\x04 \x01(\tR\x03mac\"t\n\x1dVerifyAuditCheckpointsRequest\x12=\n\x0b\x63heckpoints\x18\x01 \x03(\x0b\x32\x1b.cipherd.v1.AuditCheckpointR\x0b\x63heckpoints\x12\x14\n\x05trail\x18\x02 \x01(\tR\x05trail\"\x9c\x01\n\x1eVerifyAuditCheckpointsResponse\x12\x14\n\x05valid\x18\x01 \x03(\x08R\x05valid\x12\x39\n\nchecked_at\x18\x02 \x01(\x0b\x32\x1a.google.protobuf.TimestampR\tcheckedAt\x12)\n\x04head\x18\x03 \x01(\x0b\x32\x15.cipherd.v1.AuditHeadR\x04head\"\x86\x02\n\tAuditHead\x12\x14\n\x05trail\x18\x01 \x01(\tR\x05trail\x12\x10\n\x03seq\x18\x02 \x01(\x03R\x03seq\x12\x12\n\x04hash\x18\x03 \x01(\tR\x04hash\x12\x12\n\x04time\x18\x04 \x01(\tR\x04time\x12\x1b\n\tfirst_seq\x18\x05 \x01(\x03R\x08\x66irstSeq\x12\x1d\n\nfirst_hash\x18\x06 \x01(\tR\tfirstHash\x12\x30\n\x05\x66iles\x18\x07 \x03(\x0b\x32\x1a.cipherd.v1.AuditTrailFileR\x05\x66iles\x12;\n\x0b\x61nchored_at\x18\x08 \x01(\x0b\x32\x1a.google.protobuf.TimestampR\nanchoredAt\"\\\n\x0e\x41uditTrailFile\x12\x12\n\x04name\x18\x01 \x01(\tR\x04name\x12\x1b\n\tfirst_seq\x18\x02 \x01(\x03R\x08\x66irstSeq\x12\x19\n\x08last_seq\x18\x03 \x01(\x03R\x07lastSeq2\xd8\x01\n\x0c\x41uditService\x12W\n\x0eHashAuditValue\x12!.cipherd.v1.HashAuditValueRequest\x1a\".cipherd.v1.HashAuditValueResponse\x12o\n\x16VerifyAuditCheckpoints\x12).cipherd.v1.VerifyAuditCheckpointsRequest\x1a*.cipherd.v1.VerifyAuditCheckpointsResponseBc\n\x11io.cipherd.api.v1B\x11\x41uditServiceProtoP\x01Z9github.com/cipherd/cipherd/clients/go/cipherdpb;cipherdpbb\x06proto3')
 
 _globals = globals()
 _builder.BuildMessageAndEnumDescriptors(DESCRIPTOR, _globals)
@@ -36,19 +36,19 @@ if not _descriptor._USE_C_DESCRIPTORS:
   _globals['_HASHAUDITVALUEREQUEST'].fields_by_name['value']._loaded_options = None
   _globals['_HASHAUDITVALUEREQUEST'].fields_by_name['value']._serialized_options = b'\200\001\001'
   _globals['_HASHAUDITVALUEREQUEST']._serialized_start=79
-  _globals['_HASHAUDITVALUEREQUEST']._serialized_end=122
-  _globals['_HASHAUDITVALUERESPONSE']._serialized_start=124
-  _globals['_HASHAUDITVALUERESPONSE']._serialized_end=162
-  _globals['_AUDITCHECKPOINT']._serialized_start=164
-  _globals['_AUDITCHECKPOINT']._serialized_end=235
-  _globals['_VERIFYAUDITCHECKPOINTSREQUEST']._serialized_start=237
-  _globals['_VERIFYAUDITCHECKPOINTSREQUEST']._serialized_end=333
-  _globals['_VERIFYAUDITCHECKPOINTSRESPONSE']._serialized_start=336
-  _globals['_VERIFYAUDITCHECKPOINTSRESPONSE']._serialized_end=468
-  _globals['_AUDITHEAD']._serialized_start=471
-  _globals['_AUDITHEAD']._serialized_end=669
-  _globals['_AUDITTRAILFILE']._serialized_start=671
-  _globals['_AUDITTRAILFILE']._serialized_end=738
-  _globals['_AUDITSERVICE']._serialized_start=741
-  _globals['_AUDITSERVICE']._serialized_end=957
+  _globals['_HASHAUDITVALUEREQUEST']._serialized_end=129
+  _globals['_HASHAUDITVALUERESPONSE']._serialized_start=131
+  _globals['_HASHAUDITVALUERESPONSE']._serialized_end=175
+  _globals['_AUDITCHECKPOINT']._serialized_start=177
+  _globals['_AUDITCHECKPOINT']._serialized_end=270
+  _globals['_VERIFYAUDITCHECKPOINTSREQUEST']._serialized_start=272
+  _globals['_VERIFYAUDITCHECKPOINTSREQUEST']._serialized_end=388
+  _globals['_VERIFYAUDITCHECKPOINTSRESPONSE']._serialized_start=391
+  _globals['_VERIFYAUDITCHECKPOINTSRESPONSE']._serialized_end=547
+  _globals['_AUDITHEAD']._serialized_start=550
+  _globals['_AUDITHEAD']._serialized_end=812
+  _globals['_AUDITTRAILFILE']._serialized_start=814
+  _globals['_AUDITTRAILFILE']._serialized_end=906
+  _globals['_AUDITSERVICE']._serialized_start=909
+  _globals['_AUDITSERVICE']._serialized_end=1125
 # @@protoc_insertion_point(module_scope)
