@@ -2,6 +2,7 @@ package io.cipherd.server.audit;
 
 import io.cipherd.server.logging.CallRequest;
 import io.cipherd.server.logging.RequestIds;
+import io.cipherd.server.logging.SampledTraceId;
 import io.grpc.Context;
 import io.grpc.Contexts;
 import io.grpc.ForwardingServerCallListener;
@@ -10,8 +11,6 @@ import io.grpc.ServerCall;
 import io.grpc.ServerCallHandler;
 import io.grpc.ServerInterceptor;
 import io.grpc.Status;
-import io.opentelemetry.api.trace.Span;
-import io.opentelemetry.api.trace.SpanContext;
 
 /**
  * Writes one audit record for every call to a cipherd service (crypto, key admin, audit; not the
@@ -69,7 +68,11 @@ public final class AuditInterceptor implements ServerInterceptor {
     }
     AuditedCall audited =
         new AuditedCall(
-            trail, call, RequestIds.current(), RequestIds.ofClient(headers), sampledTraceId());
+            trail,
+            call,
+            RequestIds.current(),
+            RequestIds.ofClient(headers),
+            SampledTraceId.current());
     AuditedServerCall<Q, A> recorded =
         new AuditedServerCall<>(call, audited, trail, refusals, itemRefusals);
     ServerCall.Listener<Q> listener =
@@ -95,15 +98,5 @@ public final class AuditInterceptor implements ServerInterceptor {
         }
       }
     };
-  }
-
-  /**
-   * The trace id of the call's server span, current here when tracing is on (grpc-java's
-   * OpenTelemetry interceptor runs outside this one), if the span is sampled: a span that is not
-   * recorded leads nowhere. Null otherwise, and always with tracing off (the no-op span).
-   */
-  private static String sampledTraceId() {
-    SpanContext span = Span.current().getSpanContext();
-    return span.isSampled() ? span.getTraceId() : null;
   }
 }

@@ -10,8 +10,6 @@ import io.grpc.ServerCallHandler;
 import io.grpc.ServerInterceptor;
 import io.grpc.ServerStreamTracer;
 import io.grpc.Status;
-import io.opentelemetry.api.trace.Span;
-import io.opentelemetry.api.trace.SpanContext;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
@@ -239,17 +237,7 @@ public final class AccessLogInterceptor implements ServerInterceptor {
       this.startNanos = logged ? System.nanoTime() : 0;
       this.identityAtStart = logged ? CallerIdentity.KEY.get() : null;
       this.finished = logged ? new AtomicBoolean() : null;
-      this.traceId = logged ? sampledTraceId() : null;
-    }
-
-    /**
-     * The trace id of the call's server span, current here when tracing is on (grpc-java's
-     * OpenTelemetry interceptor runs outside this one), if the span is sampled: a span that is not
-     * exported leads nowhere. Null otherwise, and always with tracing off (the no-op span).
-     */
-    private static String sampledTraceId() {
-      SpanContext span = Span.current().getSpanContext();
-      return span.isSampled() ? span.getTraceId() : null;
+      this.traceId = logged ? SampledTraceId.current() : null;
     }
 
     void sawRequest(CallRequest request) {
