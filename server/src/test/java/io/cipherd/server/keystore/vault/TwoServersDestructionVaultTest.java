@@ -187,6 +187,11 @@ class TwoServersDestructionVaultTest {
     JsonObject live = kvVersions.get(Integer.toString(current)).asObject();
     assertThat(live.get("destroyed").asBoolean()).isFalse();
 
+    // The sweep's winner knows at once; the other server learns it from its next read of the key
+    // (--vault-refresh-interval, 1 s here), and refuses the version as scheduled until then.
+    for (ServerProcess server : List.of(a, b)) {
+      awaitReason(server, fromA.get(ROUNDS - 1), "KEY_VERSION_DESTROYED");
+    }
     for (ServerProcess server : List.of(a, b)) {
       for (String ciphertext : concat(fromA, fromB)) {
         StatusRuntimeException refused = refusal(server, ciphertext);
