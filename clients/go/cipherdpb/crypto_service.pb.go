@@ -98,9 +98,20 @@ type EncryptRequest struct {
 	// Refused (INVALID_ARGUMENT) for unauthenticated modes, which cannot bind it.
 	Context []byte `protobuf:"bytes,3,opt,name=context,proto3" json:"context,omitempty"`
 	// key_version encrypts with an older version (at least the policy's min_encryption_version); 0 means current.
-	KeyVersion    int32 `protobuf:"varint,4,opt,name=key_version,json=keyVersion,proto3" json:"key_version,omitempty"`
-	unknownFields protoimpl.UnknownFields
-	sizeCache     protoimpl.SizeCache
+	// Not allowed with subject: a subject key is always wrapped under the current version.
+	KeyVersion int32 `protobuf:"varint,4,opt,name=key_version,json=keyVersion,proto3" json:"key_version,omitempty"`
+	// subject names the person (or other data subject) the data is about: any opaque id the
+	// application already has, at most 256 bytes of UTF-8, e.g. "user-8812". When set, the data is
+	// sealed under that subject's own key (made on first use, wrapped under key_name's current
+	// version), so that EraseSubject makes all of it undecryptable without touching anyone else's.
+	// The key's mode must be gcm, chacha or xgcm. Never stored, logged or audited as given: the
+	// server keeps only a keyed hash of it. See proto/README.md, "Subject-bound ciphertexts".
+	Subject string `protobuf:"bytes,5,opt,name=subject,proto3" json:"subject,omitempty"`
+	// renew_erased_subject, for a subject that was erased, starts a new subject key for it instead
+	// of failing with SUBJECT_ERASED; the data sealed before the erasure stays erased.
+	RenewErasedSubject bool `protobuf:"varint,6,opt,name=renew_erased_subject,json=renewErasedSubject,proto3" json:"renew_erased_subject,omitempty"`
+	unknownFields      protoimpl.UnknownFields
+	sizeCache          protoimpl.SizeCache
 }
 
 func (x *EncryptRequest) Reset() {
@@ -159,6 +170,20 @@ func (x *EncryptRequest) GetKeyVersion() int32 {
 		return x.KeyVersion
 	}
 	return 0
+}
+
+func (x *EncryptRequest) GetSubject() string {
+	if x != nil {
+		return x.Subject
+	}
+	return ""
+}
+
+func (x *EncryptRequest) GetRenewErasedSubject() bool {
+	if x != nil {
+		return x.RenewErasedSubject
+	}
+	return false
 }
 
 // EncryptResponse is the ciphertext of one plaintext.
@@ -625,9 +650,13 @@ type EncryptBatchRequest struct {
 	// key_name is the key every item is encrypted with.
 	KeyName string `protobuf:"bytes,1,opt,name=key_name,json=keyName,proto3" json:"key_name,omitempty"`
 	// items are the plaintexts; at most the server's max batch items.
-	Items         []*EncryptBatchItem `protobuf:"bytes,2,rep,name=items,proto3" json:"items,omitempty"`
-	unknownFields protoimpl.UnknownFields
-	sizeCache     protoimpl.SizeCache
+	Items []*EncryptBatchItem `protobuf:"bytes,2,rep,name=items,proto3" json:"items,omitempty"`
+	// subject is the subject of every item that names none, as in EncryptRequest.
+	Subject string `protobuf:"bytes,3,opt,name=subject,proto3" json:"subject,omitempty"`
+	// renew_erased_subject applies to every item's subject, as in EncryptRequest.
+	RenewErasedSubject bool `protobuf:"varint,4,opt,name=renew_erased_subject,json=renewErasedSubject,proto3" json:"renew_erased_subject,omitempty"`
+	unknownFields      protoimpl.UnknownFields
+	sizeCache          protoimpl.SizeCache
 }
 
 func (x *EncryptBatchRequest) Reset() {
@@ -674,6 +703,20 @@ func (x *EncryptBatchRequest) GetItems() []*EncryptBatchItem {
 	return nil
 }
 
+func (x *EncryptBatchRequest) GetSubject() string {
+	if x != nil {
+		return x.Subject
+	}
+	return ""
+}
+
+func (x *EncryptBatchRequest) GetRenewErasedSubject() bool {
+	if x != nil {
+		return x.RenewErasedSubject
+	}
+	return false
+}
+
 // EncryptBatchItem is one plaintext of a batch.
 type EncryptBatchItem struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
@@ -682,7 +725,9 @@ type EncryptBatchItem struct {
 	// plaintext is the data to encrypt. Secret.
 	Plaintext []byte `protobuf:"bytes,2,opt,name=plaintext,proto3" json:"plaintext,omitempty"`
 	// context is the item's associated data, as in EncryptRequest.
-	Context       []byte `protobuf:"bytes,3,opt,name=context,proto3" json:"context,omitempty"`
+	Context []byte `protobuf:"bytes,3,opt,name=context,proto3" json:"context,omitempty"`
+	// subject is the item's subject, as in EncryptRequest; empty means the batch's subject.
+	Subject       string `protobuf:"bytes,4,opt,name=subject,proto3" json:"subject,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -736,6 +781,13 @@ func (x *EncryptBatchItem) GetContext() []byte {
 		return x.Context
 	}
 	return nil
+}
+
+func (x *EncryptBatchItem) GetSubject() string {
+	if x != nil {
+		return x.Subject
+	}
+	return ""
 }
 
 // EncryptBatchResponse has one result per item, in request order.
@@ -1625,9 +1677,13 @@ type EncryptStreamRequest struct {
 	// plaintext is the data to encrypt. Secret.
 	Plaintext []byte `protobuf:"bytes,3,opt,name=plaintext,proto3" json:"plaintext,omitempty"`
 	// context is the item's associated data, as in EncryptRequest.
-	Context       []byte `protobuf:"bytes,4,opt,name=context,proto3" json:"context,omitempty"`
-	unknownFields protoimpl.UnknownFields
-	sizeCache     protoimpl.SizeCache
+	Context []byte `protobuf:"bytes,4,opt,name=context,proto3" json:"context,omitempty"`
+	// subject is the item's subject, as in EncryptRequest.
+	Subject string `protobuf:"bytes,5,opt,name=subject,proto3" json:"subject,omitempty"`
+	// renew_erased_subject is as in EncryptRequest, for this item.
+	RenewErasedSubject bool `protobuf:"varint,6,opt,name=renew_erased_subject,json=renewErasedSubject,proto3" json:"renew_erased_subject,omitempty"`
+	unknownFields      protoimpl.UnknownFields
+	sizeCache          protoimpl.SizeCache
 }
 
 func (x *EncryptStreamRequest) Reset() {
@@ -1686,6 +1742,20 @@ func (x *EncryptStreamRequest) GetContext() []byte {
 		return x.Context
 	}
 	return nil
+}
+
+func (x *EncryptStreamRequest) GetSubject() string {
+	if x != nil {
+		return x.Subject
+	}
+	return ""
+}
+
+func (x *EncryptStreamRequest) GetRenewErasedSubject() bool {
+	if x != nil {
+		return x.RenewErasedSubject
+	}
+	return false
 }
 
 // EncryptStreamResponse is the outcome of one streamed item.
@@ -1912,6 +1982,10 @@ type InspectResponse struct {
 	CurrentVersion int32 `protobuf:"varint,4,opt,name=current_version,json=currentVersion,proto3" json:"current_version,omitempty"`
 	// behind_current is true when key_version is older than current_version: a ReEncrypt candidate.
 	BehindCurrent bool `protobuf:"varint,5,opt,name=behind_current,json=behindCurrent,proto3" json:"behind_current,omitempty"`
+	// subject_bound is true for a ciphertext sealed under a subject key; key_version is then 0 (the
+	// ciphertext names no version: its subject key is wrapped under whichever version the subject
+	// store holds it under) and behind_current is false.
+	SubjectBound  bool `protobuf:"varint,6,opt,name=subject_bound,json=subjectBound,proto3" json:"subject_bound,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -1977,6 +2051,13 @@ func (x *InspectResponse) GetCurrentVersion() int32 {
 func (x *InspectResponse) GetBehindCurrent() bool {
 	if x != nil {
 		return x.BehindCurrent
+	}
+	return false
+}
+
+func (x *InspectResponse) GetSubjectBound() bool {
+	if x != nil {
+		return x.SubjectBound
 	}
 	return false
 }
@@ -3027,8 +3108,13 @@ type GenerateDataKeyRequest struct {
 	// omit_plaintext leaves plaintext_key empty, for a caller that stores the wrapped key now and
 	// unwraps it later (or has another service do so).
 	OmitPlaintext bool `protobuf:"varint,4,opt,name=omit_plaintext,json=omitPlaintext,proto3" json:"omit_plaintext,omitempty"`
-	unknownFields protoimpl.UnknownFields
-	sizeCache     protoimpl.SizeCache
+	// subject wraps the data key under that subject's key, as in EncryptRequest: erasing the
+	// subject makes the wrapped data key, and so everything encrypted with it, unrecoverable.
+	Subject string `protobuf:"bytes,5,opt,name=subject,proto3" json:"subject,omitempty"`
+	// renew_erased_subject is as in EncryptRequest.
+	RenewErasedSubject bool `protobuf:"varint,6,opt,name=renew_erased_subject,json=renewErasedSubject,proto3" json:"renew_erased_subject,omitempty"`
+	unknownFields      protoimpl.UnknownFields
+	sizeCache          protoimpl.SizeCache
 }
 
 func (x *GenerateDataKeyRequest) Reset() {
@@ -3085,6 +3171,20 @@ func (x *GenerateDataKeyRequest) GetContext() []byte {
 func (x *GenerateDataKeyRequest) GetOmitPlaintext() bool {
 	if x != nil {
 		return x.OmitPlaintext
+	}
+	return false
+}
+
+func (x *GenerateDataKeyRequest) GetSubject() string {
+	if x != nil {
+		return x.Subject
+	}
+	return ""
+}
+
+func (x *GenerateDataKeyRequest) GetRenewErasedSubject() bool {
+	if x != nil {
+		return x.RenewErasedSubject
 	}
 	return false
 }
@@ -3163,13 +3263,15 @@ const file_cipherd_v1_crypto_service_proto_rawDesc = "" +
 	"\tItemError\x12\x12\n" +
 	"\x04code\x18\x01 \x01(\x05R\x04code\x12\x18\n" +
 	"\amessage\x18\x02 \x01(\tR\amessage\x12\x16\n" +
-	"\x06reason\x18\x03 \x01(\tR\x06reason\"\x89\x01\n" +
+	"\x06reason\x18\x03 \x01(\tR\x06reason\"\xda\x01\n" +
 	"\x0eEncryptRequest\x12\x19\n" +
 	"\bkey_name\x18\x01 \x01(\tR\akeyName\x12!\n" +
 	"\tplaintext\x18\x02 \x01(\fB\x03\x80\x01\x01R\tplaintext\x12\x18\n" +
 	"\acontext\x18\x03 \x01(\fR\acontext\x12\x1f\n" +
 	"\vkey_version\x18\x04 \x01(\x05R\n" +
-	"keyVersion\"R\n" +
+	"keyVersion\x12\x1d\n" +
+	"\asubject\x18\x05 \x01(\tB\x03\x80\x01\x01R\asubject\x120\n" +
+	"\x14renew_erased_subject\x18\x06 \x01(\bR\x12renewErasedSubject\"R\n" +
 	"\x0fEncryptResponse\x12\x1e\n" +
 	"\n" +
 	"ciphertext\x18\x01 \x01(\tR\n" +
@@ -3209,14 +3311,17 @@ const file_cipherd_v1_crypto_service_proto_rawDesc = "" +
 	"ciphertext\x12\x1f\n" +
 	"\vkey_version\x18\x02 \x01(\x05R\n" +
 	"keyVersion\x12,\n" +
-	"\x12source_key_version\x18\x03 \x01(\x05R\x10sourceKeyVersion\"d\n" +
+	"\x12source_key_version\x18\x03 \x01(\x05R\x10sourceKeyVersion\"\xb5\x01\n" +
 	"\x13EncryptBatchRequest\x12\x19\n" +
 	"\bkey_name\x18\x01 \x01(\tR\akeyName\x122\n" +
-	"\x05items\x18\x02 \x03(\v2\x1c.cipherd.v1.EncryptBatchItemR\x05items\"m\n" +
+	"\x05items\x18\x02 \x03(\v2\x1c.cipherd.v1.EncryptBatchItemR\x05items\x12\x1d\n" +
+	"\asubject\x18\x03 \x01(\tB\x03\x80\x01\x01R\asubject\x120\n" +
+	"\x14renew_erased_subject\x18\x04 \x01(\bR\x12renewErasedSubject\"\x8c\x01\n" +
 	"\x10EncryptBatchItem\x12\x1c\n" +
 	"\treference\x18\x01 \x01(\tR\treference\x12!\n" +
 	"\tplaintext\x18\x02 \x01(\fB\x03\x80\x01\x01R\tplaintext\x12\x18\n" +
-	"\acontext\x18\x03 \x01(\fR\acontext\"P\n" +
+	"\acontext\x18\x03 \x01(\fR\acontext\x12\x1d\n" +
+	"\asubject\x18\x04 \x01(\tB\x03\x80\x01\x01R\asubject\"P\n" +
 	"\x14EncryptBatchResponse\x128\n" +
 	"\aresults\x18\x01 \x03(\v2\x1e.cipherd.v1.EncryptBatchResultR\aresults\"\xaf\x01\n" +
 	"\x12EncryptBatchResult\x12\x1c\n" +
@@ -3281,12 +3386,14 @@ const file_cipherd_v1_crypto_service_proto_rawDesc = "" +
 	"\x06legacy\x18\x05 \x01(\v2\x1c.cipherd.v1.LegacyCiphertextR\x06legacy\x12!\n" +
 	"\fexpected_key\x18\x06 \x01(\tR\vexpectedKey\"S\n" +
 	"\x17ReEncryptStreamResponse\x128\n" +
-	"\x06result\x18\x01 \x01(\v2 .cipherd.v1.ReEncryptBatchResultR\x06result\"\x8c\x01\n" +
+	"\x06result\x18\x01 \x01(\v2 .cipherd.v1.ReEncryptBatchResultR\x06result\"\xdd\x01\n" +
 	"\x14EncryptStreamRequest\x12\x1c\n" +
 	"\treference\x18\x01 \x01(\tR\treference\x12\x19\n" +
 	"\bkey_name\x18\x02 \x01(\tR\akeyName\x12!\n" +
 	"\tplaintext\x18\x03 \x01(\fB\x03\x80\x01\x01R\tplaintext\x12\x18\n" +
-	"\acontext\x18\x04 \x01(\fR\acontext\"O\n" +
+	"\acontext\x18\x04 \x01(\fR\acontext\x12\x1d\n" +
+	"\asubject\x18\x05 \x01(\tB\x03\x80\x01\x01R\asubject\x120\n" +
+	"\x14renew_erased_subject\x18\x06 \x01(\bR\x12renewErasedSubject\"O\n" +
 	"\x15EncryptStreamResponse\x126\n" +
 	"\x06result\x18\x01 \x01(\v2\x1e.cipherd.v1.EncryptBatchResultR\x06result\"\x91\x01\n" +
 	"\x14DecryptStreamRequest\x12\x1c\n" +
@@ -3301,14 +3408,15 @@ const file_cipherd_v1_crypto_service_proto_rawDesc = "" +
 	"\x0eInspectRequest\x12\x1e\n" +
 	"\n" +
 	"ciphertext\x18\x01 \x01(\tR\n" +
-	"ciphertext\"\xc3\x01\n" +
+	"ciphertext\"\xe8\x01\n" +
 	"\x0fInspectResponse\x12\x19\n" +
 	"\bkey_name\x18\x01 \x01(\tR\akeyName\x12\x1f\n" +
 	"\vkey_version\x18\x02 \x01(\x05R\n" +
 	"keyVersion\x12$\n" +
 	"\x04mode\x18\x03 \x01(\x0e2\x10.cipherd.v1.ModeR\x04mode\x12'\n" +
 	"\x0fcurrent_version\x18\x04 \x01(\x05R\x0ecurrentVersion\x12%\n" +
-	"\x0ebehind_current\x18\x05 \x01(\bR\rbehindCurrent\"S\n" +
+	"\x0ebehind_current\x18\x05 \x01(\bR\rbehindCurrent\x12#\n" +
+	"\rsubject_bound\x18\x06 \x01(\bR\fsubjectBound\"S\n" +
 	"\rNormalization\x12\x12\n" +
 	"\x04trim\x18\x01 \x01(\bR\x04trim\x12\x12\n" +
 	"\x04nfkc\x18\x02 \x01(\bR\x04nfkc\x12\x1a\n" +
@@ -3383,12 +3491,14 @@ const file_cipherd_v1_crypto_service_proto_rawDesc = "" +
 	"\vkey_version\x18\x04 \x01(\x05R\n" +
 	"keyVersion\x12,\n" +
 	"\x12source_key_version\x18\x05 \x01(\x05R\x10sourceKeyVersionB\t\n" +
-	"\aoutcome\"\x98\x01\n" +
+	"\aoutcome\"\xe9\x01\n" +
 	"\x16GenerateDataKeyRequest\x12\x19\n" +
 	"\bkey_name\x18\x01 \x01(\tR\akeyName\x12\"\n" +
 	"\rkey_size_bits\x18\x02 \x01(\x05R\vkeySizeBits\x12\x18\n" +
 	"\acontext\x18\x03 \x01(\fR\acontext\x12%\n" +
-	"\x0eomit_plaintext\x18\x04 \x01(\bR\romitPlaintext\"\x85\x01\n" +
+	"\x0eomit_plaintext\x18\x04 \x01(\bR\romitPlaintext\x12\x1d\n" +
+	"\asubject\x18\x05 \x01(\tB\x03\x80\x01\x01R\asubject\x120\n" +
+	"\x14renew_erased_subject\x18\x06 \x01(\bR\x12renewErasedSubject\"\x85\x01\n" +
 	"\x17GenerateDataKeyResponse\x12(\n" +
 	"\rplaintext_key\x18\x01 \x01(\fB\x03\x80\x01\x01R\fplaintextKey\x12\x1f\n" +
 	"\vwrapped_key\x18\x02 \x01(\tR\n" +

@@ -91,6 +91,14 @@ const (
 	ErrorReason_STREAM_IDLE ErrorReason = 20
 	// INTERNAL (status INTERNAL): a bug; the details are in the server's log only.
 	ErrorReason_INTERNAL ErrorReason = 21
+	// SUBJECT_ERASED (status FAILED_PRECONDITION): the ciphertext's subject was erased
+	// (EraseSubject): its data can never be decrypted again; or Encrypt named an erased subject
+	// without renew_erased_subject. Never "decryption failed". Metadata: key, erase_time (RFC 3339).
+	ErrorReason_SUBJECT_ERASED ErrorReason = 22
+	// SUBJECT_QUOTA_EXCEEDED (status RESOURCE_EXHAUSTED): this caller made new subject keys faster
+	// than the server's --subject-creation-rate allows; existing subjects still work; retry later.
+	// Metadata: key.
+	ErrorReason_SUBJECT_QUOTA_EXCEEDED ErrorReason = 23
 )
 
 // Enum value maps for ErrorReason.
@@ -118,6 +126,8 @@ var (
 		19: "UNAUTHENTICATED",
 		20: "STREAM_IDLE",
 		21: "INTERNAL",
+		22: "SUBJECT_ERASED",
+		23: "SUBJECT_QUOTA_EXCEEDED",
 	}
 	ErrorReason_value = map[string]int32{
 		"ERROR_REASON_UNSPECIFIED":          0,
@@ -142,6 +152,8 @@ var (
 		"UNAUTHENTICATED":                   19,
 		"STREAM_IDLE":                       20,
 		"INTERNAL":                          21,
+		"SUBJECT_ERASED":                    22,
+		"SUBJECT_QUOTA_EXCEEDED":            23,
 	}
 )
 
@@ -177,7 +189,7 @@ var File_cipherd_v1_error_reason_proto protoreflect.FileDescriptor
 const file_cipherd_v1_error_reason_proto_rawDesc = "" +
 	"\n" +
 	"\x1dcipherd/v1/error_reason.proto\x12\n" +
-	"cipherd.v1*\xf9\x03\n" +
+	"cipherd.v1*\xa9\x04\n" +
 	"\vErrorReason\x12\x1c\n" +
 	"\x18ERROR_REASON_UNSPECIFIED\x10\x00\x12\x14\n" +
 	"\x10INVALID_ARGUMENT\x10\x01\x12\x16\n" +
@@ -201,7 +213,9 @@ const file_cipherd_v1_error_reason_proto_rawDesc = "" +
 	"\rACCESS_DENIED\x10\x12\x12\x13\n" +
 	"\x0fUNAUTHENTICATED\x10\x13\x12\x0f\n" +
 	"\vSTREAM_IDLE\x10\x14\x12\f\n" +
-	"\bINTERNAL\x10\x15Bb\n" +
+	"\bINTERNAL\x10\x15\x12\x12\n" +
+	"\x0eSUBJECT_ERASED\x10\x16\x12\x1a\n" +
+	"\x16SUBJECT_QUOTA_EXCEEDED\x10\x17Bb\n" +
 	"\x11io.cipherd.api.v1B\x10ErrorReasonProtoP\x01Z9github.com/cipherd/cipherd/clients/go/cipherdpb;cipherdpbb\x06proto3"
 
 var (

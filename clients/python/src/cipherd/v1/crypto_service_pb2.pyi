@@ -62,6 +62,8 @@ class EncryptRequest(_message.Message):
     PLAINTEXT_FIELD_NUMBER: _builtins.int
     CONTEXT_FIELD_NUMBER: _builtins.int
     KEY_VERSION_FIELD_NUMBER: _builtins.int
+    SUBJECT_FIELD_NUMBER: _builtins.int
+    RENEW_ERASED_SUBJECT_FIELD_NUMBER: _builtins.int
     key_name: _builtins.str
     """key_name is the key to encrypt with."""
     plaintext: _builtins.bytes
@@ -71,7 +73,21 @@ class EncryptRequest(_message.Message):
     Refused (INVALID_ARGUMENT) for unauthenticated modes, which cannot bind it.
     """
     key_version: _builtins.int
-    """key_version encrypts with an older version (at least the policy's min_encryption_version); 0 means current."""
+    """key_version encrypts with an older version (at least the policy's min_encryption_version); 0 means current.
+    Not allowed with subject: a subject key is always wrapped under the current version.
+    """
+    subject: _builtins.str
+    """subject names the person (or other data subject) the data is about: any opaque id the
+    application already has, at most 256 bytes of UTF-8, e.g. "user-8812". When set, the data is
+    sealed under that subject's own key (made on first use, wrapped under key_name's current
+    version), so that EraseSubject makes all of it undecryptable without touching anyone else's.
+    The key's mode must be gcm, chacha or xgcm. Never stored, logged or audited as given: the
+    server keeps only a keyed hash of it. See proto/README.md, "Subject-bound ciphertexts".
+    """
+    renew_erased_subject: _builtins.bool
+    """renew_erased_subject, for a subject that was erased, starts a new subject key for it instead
+    of failing with SUBJECT_ERASED; the data sealed before the erasure stays erased.
+    """
     def __init__(
         self,
         *,
@@ -79,10 +95,12 @@ class EncryptRequest(_message.Message):
         plaintext: _builtins.bytes = ...,
         context: _builtins.bytes = ...,
         key_version: _builtins.int = ...,
+        subject: _builtins.str = ...,
+        renew_erased_subject: _builtins.bool = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["context", b"context", "key_name", b"key_name", "key_version", b"key_version", "plaintext", b"plaintext"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["context", b"context", "key_name", b"key_name", "key_version", b"key_version", "plaintext", b"plaintext", "renew_erased_subject", b"renew_erased_subject", "subject", b"subject"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 
@@ -302,8 +320,14 @@ class EncryptBatchRequest(_message.Message):
 
     KEY_NAME_FIELD_NUMBER: _builtins.int
     ITEMS_FIELD_NUMBER: _builtins.int
+    SUBJECT_FIELD_NUMBER: _builtins.int
+    RENEW_ERASED_SUBJECT_FIELD_NUMBER: _builtins.int
     key_name: _builtins.str
     """key_name is the key every item is encrypted with."""
+    subject: _builtins.str
+    """subject is the subject of every item that names none, as in EncryptRequest."""
+    renew_erased_subject: _builtins.bool
+    """renew_erased_subject applies to every item's subject, as in EncryptRequest."""
     @_builtins.property
     def items(self) -> _containers.RepeatedCompositeFieldContainer[Global___EncryptBatchItem]:
         """items are the plaintexts; at most the server's max batch items."""
@@ -313,10 +337,12 @@ class EncryptBatchRequest(_message.Message):
         *,
         key_name: _builtins.str = ...,
         items: _abc.Iterable[Global___EncryptBatchItem] | None = ...,
+        subject: _builtins.str = ...,
+        renew_erased_subject: _builtins.bool = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["items", b"items", "key_name", b"key_name"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["items", b"items", "key_name", b"key_name", "renew_erased_subject", b"renew_erased_subject", "subject", b"subject"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 
@@ -331,22 +357,26 @@ class EncryptBatchItem(_message.Message):
     REFERENCE_FIELD_NUMBER: _builtins.int
     PLAINTEXT_FIELD_NUMBER: _builtins.int
     CONTEXT_FIELD_NUMBER: _builtins.int
+    SUBJECT_FIELD_NUMBER: _builtins.int
     reference: _builtins.str
     """reference is the caller's label for the item, echoed in its result."""
     plaintext: _builtins.bytes
     """plaintext is the data to encrypt. Secret."""
     context: _builtins.bytes
     """context is the item's associated data, as in EncryptRequest."""
+    subject: _builtins.str
+    """subject is the item's subject, as in EncryptRequest; empty means the batch's subject."""
     def __init__(
         self,
         *,
         reference: _builtins.str = ...,
         plaintext: _builtins.bytes = ...,
         context: _builtins.bytes = ...,
+        subject: _builtins.str = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["context", b"context", "plaintext", b"plaintext", "reference", b"reference"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["context", b"context", "plaintext", b"plaintext", "reference", b"reference", "subject", b"subject"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 
@@ -760,6 +790,8 @@ class EncryptStreamRequest(_message.Message):
     KEY_NAME_FIELD_NUMBER: _builtins.int
     PLAINTEXT_FIELD_NUMBER: _builtins.int
     CONTEXT_FIELD_NUMBER: _builtins.int
+    SUBJECT_FIELD_NUMBER: _builtins.int
+    RENEW_ERASED_SUBJECT_FIELD_NUMBER: _builtins.int
     reference: _builtins.str
     """reference is the caller's label for the item, echoed in its response; a resuming client sends
     the items after the last reference it received.
@@ -770,6 +802,10 @@ class EncryptStreamRequest(_message.Message):
     """plaintext is the data to encrypt. Secret."""
     context: _builtins.bytes
     """context is the item's associated data, as in EncryptRequest."""
+    subject: _builtins.str
+    """subject is the item's subject, as in EncryptRequest."""
+    renew_erased_subject: _builtins.bool
+    """renew_erased_subject is as in EncryptRequest, for this item."""
     def __init__(
         self,
         *,
@@ -777,10 +813,12 @@ class EncryptStreamRequest(_message.Message):
         key_name: _builtins.str = ...,
         plaintext: _builtins.bytes = ...,
         context: _builtins.bytes = ...,
+        subject: _builtins.str = ...,
+        renew_erased_subject: _builtins.bool = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["context", b"context", "key_name", b"key_name", "plaintext", b"plaintext", "reference", b"reference"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["context", b"context", "key_name", b"key_name", "plaintext", b"plaintext", "reference", b"reference", "renew_erased_subject", b"renew_erased_subject", "subject", b"subject"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 
@@ -901,6 +939,7 @@ class InspectResponse(_message.Message):
     MODE_FIELD_NUMBER: _builtins.int
     CURRENT_VERSION_FIELD_NUMBER: _builtins.int
     BEHIND_CURRENT_FIELD_NUMBER: _builtins.int
+    SUBJECT_BOUND_FIELD_NUMBER: _builtins.int
     key_name: _builtins.str
     """key_name is the key the ciphertext names."""
     key_version: _builtins.int
@@ -911,6 +950,11 @@ class InspectResponse(_message.Message):
     """current_version is the key's current version."""
     behind_current: _builtins.bool
     """behind_current is true when key_version is older than current_version: a ReEncrypt candidate."""
+    subject_bound: _builtins.bool
+    """subject_bound is true for a ciphertext sealed under a subject key; key_version is then 0 (the
+    ciphertext names no version: its subject key is wrapped under whichever version the subject
+    store holds it under) and behind_current is false.
+    """
     def __init__(
         self,
         *,
@@ -919,10 +963,11 @@ class InspectResponse(_message.Message):
         mode: _keys_pb2.Mode.ValueType = ...,
         current_version: _builtins.int = ...,
         behind_current: _builtins.bool = ...,
+        subject_bound: _builtins.bool = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["behind_current", b"behind_current", "current_version", b"current_version", "key_name", b"key_name", "key_version", b"key_version", "mode", b"mode"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["behind_current", b"behind_current", "current_version", b"current_version", "key_name", b"key_name", "key_version", b"key_version", "mode", b"mode", "subject_bound", b"subject_bound"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 
@@ -1428,6 +1473,8 @@ class GenerateDataKeyRequest(_message.Message):
     KEY_SIZE_BITS_FIELD_NUMBER: _builtins.int
     CONTEXT_FIELD_NUMBER: _builtins.int
     OMIT_PLAINTEXT_FIELD_NUMBER: _builtins.int
+    SUBJECT_FIELD_NUMBER: _builtins.int
+    RENEW_ERASED_SUBJECT_FIELD_NUMBER: _builtins.int
     key_name: _builtins.str
     """key_name is the key that wraps the data key, at its current version. Not an index key."""
     key_size_bits: _builtins.int
@@ -1440,6 +1487,12 @@ class GenerateDataKeyRequest(_message.Message):
     """omit_plaintext leaves plaintext_key empty, for a caller that stores the wrapped key now and
     unwraps it later (or has another service do so).
     """
+    subject: _builtins.str
+    """subject wraps the data key under that subject's key, as in EncryptRequest: erasing the
+    subject makes the wrapped data key, and so everything encrypted with it, unrecoverable.
+    """
+    renew_erased_subject: _builtins.bool
+    """renew_erased_subject is as in EncryptRequest."""
     def __init__(
         self,
         *,
@@ -1447,10 +1500,12 @@ class GenerateDataKeyRequest(_message.Message):
         key_size_bits: _builtins.int = ...,
         context: _builtins.bytes = ...,
         omit_plaintext: _builtins.bool = ...,
+        subject: _builtins.str = ...,
+        renew_erased_subject: _builtins.bool = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["context", b"context", "key_name", b"key_name", "key_size_bits", b"key_size_bits", "omit_plaintext", b"omit_plaintext"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["context", b"context", "key_name", b"key_name", "key_size_bits", b"key_size_bits", "omit_plaintext", b"omit_plaintext", "renew_erased_subject", b"renew_erased_subject", "subject", b"subject"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 

@@ -101,6 +101,16 @@ class _ErrorReasonEnumTypeWrapper(_enum_type_wrapper._EnumTypeWrapper[_ErrorReas
     """
     INTERNAL: _ErrorReason.ValueType  # 21
     """INTERNAL (status INTERNAL): a bug; the details are in the server's log only."""
+    SUBJECT_ERASED: _ErrorReason.ValueType  # 22
+    """SUBJECT_ERASED (status FAILED_PRECONDITION): the ciphertext's subject was erased
+    (EraseSubject): its data can never be decrypted again; or Encrypt named an erased subject
+    without renew_erased_subject. Never "decryption failed". Metadata: key, erase_time (RFC 3339).
+    """
+    SUBJECT_QUOTA_EXCEEDED: _ErrorReason.ValueType  # 23
+    """SUBJECT_QUOTA_EXCEEDED (status RESOURCE_EXHAUSTED): this caller made new subject keys faster
+    than the server's --subject-creation-rate allows; existing subjects still work; retry later.
+    Metadata: key.
+    """
 
 class ErrorReason(_ErrorReason, metaclass=_ErrorReasonEnumTypeWrapper):
     """ErrorReason is every value the `reason` of a failed call's google.rpc.ErrorInfo (domain
@@ -189,4 +199,14 @@ every item it sent was answered.
 """
 INTERNAL: ErrorReason.ValueType  # 21
 """INTERNAL (status INTERNAL): a bug; the details are in the server's log only."""
+SUBJECT_ERASED: ErrorReason.ValueType  # 22
+"""SUBJECT_ERASED (status FAILED_PRECONDITION): the ciphertext's subject was erased
+(EraseSubject): its data can never be decrypted again; or Encrypt named an erased subject
+without renew_erased_subject. Never "decryption failed". Metadata: key, erase_time (RFC 3339).
+"""
+SUBJECT_QUOTA_EXCEEDED: ErrorReason.ValueType  # 23
+"""SUBJECT_QUOTA_EXCEEDED (status RESOURCE_EXHAUSTED): this caller made new subject keys faster
+than the server's --subject-creation-rate allows; existing subjects still work; retry later.
+Metadata: key.
+"""
 Global___ErrorReason: _TypeAlias = ErrorReason  # noqa: Y015

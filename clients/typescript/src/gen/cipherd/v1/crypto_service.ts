@@ -49,8 +49,25 @@ export interface EncryptRequest {
    * Refused (INVALID_ARGUMENT) for unauthenticated modes, which cannot bind it.
    */
   context: Uint8Array;
-  /** key_version encrypts with an older version (at least the policy's min_encryption_version); 0 means current. */
+  /**
+   * key_version encrypts with an older version (at least the policy's min_encryption_version); 0 means current.
+   * Not allowed with subject: a subject key is always wrapped under the current version.
+   */
   keyVersion: number;
+  /**
+   * subject names the person (or other data subject) the data is about: any opaque id the
+   * application already has, at most 256 bytes of UTF-8, e.g. "user-8812". When set, the data is
+   * sealed under that subject's own key (made on first use, wrapped under key_name's current
+   * version), so that EraseSubject makes all of it undecryptable without touching anyone else's.
+   * The key's mode must be gcm, chacha or xgcm. Never stored, logged or audited as given: the
+   * server keeps only a keyed hash of it. See proto/README.md, "Subject-bound ciphertexts".
+   */
+  subject: string;
+  /**
+   * renew_erased_subject, for a subject that was erased, starts a new subject key for it instead
+   * of failing with SUBJECT_ERASED; the data sealed before the erasure stays erased.
+   */
+  renewErasedSubject: boolean;
 }
 
 /** EncryptResponse is the ciphertext of one plaintext. */
@@ -146,6 +163,10 @@ export interface EncryptBatchRequest {
   keyName: string;
   /** items are the plaintexts; at most the server's max batch items. */
   items: EncryptBatchItem[];
+  /** subject is the subject of every item that names none, as in EncryptRequest. */
+  subject: string;
+  /** renew_erased_subject applies to every item's subject, as in EncryptRequest. */
+  renewErasedSubject: boolean;
 }
 
 /** EncryptBatchItem is one plaintext of a batch. */
@@ -156,6 +177,8 @@ export interface EncryptBatchItem {
   plaintext: Uint8Array;
   /** context is the item's associated data, as in EncryptRequest. */
   context: Uint8Array;
+  /** subject is the item's subject, as in EncryptRequest; empty means the batch's subject. */
+  subject: string;
 }
 
 /** EncryptBatchResponse has one result per item, in request order. */
@@ -318,6 +341,10 @@ export interface EncryptStreamRequest {
   plaintext: Uint8Array;
   /** context is the item's associated data, as in EncryptRequest. */
   context: Uint8Array;
+  /** subject is the item's subject, as in EncryptRequest. */
+  subject: string;
+  /** renew_erased_subject is as in EncryptRequest, for this item. */
+  renewErasedSubject: boolean;
 }
 
 /** EncryptStreamResponse is the outcome of one streamed item. */
@@ -362,6 +389,12 @@ export interface InspectResponse {
   currentVersion: number;
   /** behind_current is true when key_version is older than current_version: a ReEncrypt candidate. */
   behindCurrent: boolean;
+  /**
+   * subject_bound is true for a ciphertext sealed under a subject key; key_version is then 0 (the
+   * ciphertext names no version: its subject key is wrapped under whichever version the subject
+   * store holds it under) and behind_current is false.
+   */
+  subjectBound: boolean;
 }
 
 /**
@@ -572,6 +605,13 @@ export interface GenerateDataKeyRequest {
    * unwraps it later (or has another service do so).
    */
   omitPlaintext: boolean;
+  /**
+   * subject wraps the data key under that subject's key, as in EncryptRequest: erasing the
+   * subject makes the wrapped data key, and so everything encrypted with it, unrecoverable.
+   */
+  subject: string;
+  /** renew_erased_subject is as in EncryptRequest. */
+  renewErasedSubject: boolean;
 }
 
 /** GenerateDataKeyResponse is a data key in plaintext and wrapped. */
@@ -680,7 +720,14 @@ export const ItemError: MessageFns<ItemError> = {
 };
 
 function createBaseEncryptRequest(): EncryptRequest {
-  return { keyName: "", plaintext: new Uint8Array(0), context: new Uint8Array(0), keyVersion: 0 };
+  return {
+    keyName: "",
+    plaintext: new Uint8Array(0),
+    context: new Uint8Array(0),
+    keyVersion: 0,
+    subject: "",
+    renewErasedSubject: false,
+  };
 }
 
 export const EncryptRequest: MessageFns<EncryptRequest> = {
@@ -696,6 +743,12 @@ export const EncryptRequest: MessageFns<EncryptRequest> = {
     }
     if (message.keyVersion !== 0) {
       writer.uint32(32).int32(message.keyVersion);
+    }
+    if (message.subject !== "") {
+      writer.uint32(42).string(message.subject);
+    }
+    if (message.renewErasedSubject !== false) {
+      writer.uint32(48).bool(message.renewErasedSubject);
     }
     return writer;
   },
@@ -739,6 +792,22 @@ export const EncryptRequest: MessageFns<EncryptRequest> = {
           message.keyVersion = reader.int32();
           continue;
         }
+        case 5: {
+          if (tag !== 42) {
+            break;
+          }
+
+          message.subject = reader.string();
+          continue;
+        }
+        case 6: {
+          if (tag !== 48) {
+            break;
+          }
+
+          message.renewErasedSubject = reader.bool();
+          continue;
+        }
       }
       if ((tag & 7) === 4 || tag === 0) {
         break;
@@ -754,6 +823,8 @@ export const EncryptRequest: MessageFns<EncryptRequest> = {
       plaintext: isSet(object.plaintext) ? bytesFromBase64(object.plaintext) : new Uint8Array(0),
       context: isSet(object.context) ? bytesFromBase64(object.context) : new Uint8Array(0),
       keyVersion: isSet(object.keyVersion) ? globalThis.Number(object.keyVersion) : 0,
+      subject: isSet(object.subject) ? globalThis.String(object.subject) : "",
+      renewErasedSubject: isSet(object.renewErasedSubject) ? globalThis.Boolean(object.renewErasedSubject) : false,
     };
   },
 
@@ -771,6 +842,12 @@ export const EncryptRequest: MessageFns<EncryptRequest> = {
     if (message.keyVersion !== 0) {
       obj.keyVersion = Math.round(message.keyVersion);
     }
+    if (message.subject !== "") {
+      obj.subject = message.subject;
+    }
+    if (message.renewErasedSubject !== false) {
+      obj.renewErasedSubject = message.renewErasedSubject;
+    }
     return obj;
   },
 
@@ -783,6 +860,8 @@ export const EncryptRequest: MessageFns<EncryptRequest> = {
     message.plaintext = object.plaintext ?? new Uint8Array(0);
     message.context = object.context ?? new Uint8Array(0);
     message.keyVersion = object.keyVersion ?? 0;
+    message.subject = object.subject ?? "";
+    message.renewErasedSubject = object.renewErasedSubject ?? false;
     return message;
   },
 };
@@ -1390,7 +1469,7 @@ export const ReEncryptResponse: MessageFns<ReEncryptResponse> = {
 };
 
 function createBaseEncryptBatchRequest(): EncryptBatchRequest {
-  return { keyName: "", items: [] };
+  return { keyName: "", items: [], subject: "", renewErasedSubject: false };
 }
 
 export const EncryptBatchRequest: MessageFns<EncryptBatchRequest> = {
@@ -1400,6 +1479,12 @@ export const EncryptBatchRequest: MessageFns<EncryptBatchRequest> = {
     }
     for (const v of message.items) {
       EncryptBatchItem.encode(v!, writer.uint32(18).fork()).join();
+    }
+    if (message.subject !== "") {
+      writer.uint32(26).string(message.subject);
+    }
+    if (message.renewErasedSubject !== false) {
+      writer.uint32(32).bool(message.renewErasedSubject);
     }
     return writer;
   },
@@ -1427,6 +1512,22 @@ export const EncryptBatchRequest: MessageFns<EncryptBatchRequest> = {
           message.items.push(EncryptBatchItem.decode(reader, reader.uint32()));
           continue;
         }
+        case 3: {
+          if (tag !== 26) {
+            break;
+          }
+
+          message.subject = reader.string();
+          continue;
+        }
+        case 4: {
+          if (tag !== 32) {
+            break;
+          }
+
+          message.renewErasedSubject = reader.bool();
+          continue;
+        }
       }
       if ((tag & 7) === 4 || tag === 0) {
         break;
@@ -1440,6 +1541,8 @@ export const EncryptBatchRequest: MessageFns<EncryptBatchRequest> = {
     return {
       keyName: isSet(object.keyName) ? globalThis.String(object.keyName) : "",
       items: globalThis.Array.isArray(object?.items) ? object.items.map((e: any) => EncryptBatchItem.fromJSON(e)) : [],
+      subject: isSet(object.subject) ? globalThis.String(object.subject) : "",
+      renewErasedSubject: isSet(object.renewErasedSubject) ? globalThis.Boolean(object.renewErasedSubject) : false,
     };
   },
 
@@ -1451,6 +1554,12 @@ export const EncryptBatchRequest: MessageFns<EncryptBatchRequest> = {
     if (message.items?.length) {
       obj.items = message.items.map((e) => EncryptBatchItem.toJSON(e));
     }
+    if (message.subject !== "") {
+      obj.subject = message.subject;
+    }
+    if (message.renewErasedSubject !== false) {
+      obj.renewErasedSubject = message.renewErasedSubject;
+    }
     return obj;
   },
 
@@ -1461,12 +1570,14 @@ export const EncryptBatchRequest: MessageFns<EncryptBatchRequest> = {
     const message = createBaseEncryptBatchRequest();
     message.keyName = object.keyName ?? "";
     message.items = object.items?.map((e) => EncryptBatchItem.fromPartial(e)) || [];
+    message.subject = object.subject ?? "";
+    message.renewErasedSubject = object.renewErasedSubject ?? false;
     return message;
   },
 };
 
 function createBaseEncryptBatchItem(): EncryptBatchItem {
-  return { reference: "", plaintext: new Uint8Array(0), context: new Uint8Array(0) };
+  return { reference: "", plaintext: new Uint8Array(0), context: new Uint8Array(0), subject: "" };
 }
 
 export const EncryptBatchItem: MessageFns<EncryptBatchItem> = {
@@ -1479,6 +1590,9 @@ export const EncryptBatchItem: MessageFns<EncryptBatchItem> = {
     }
     if (message.context.length !== 0) {
       writer.uint32(26).bytes(message.context);
+    }
+    if (message.subject !== "") {
+      writer.uint32(34).string(message.subject);
     }
     return writer;
   },
@@ -1514,6 +1628,14 @@ export const EncryptBatchItem: MessageFns<EncryptBatchItem> = {
           message.context = reader.bytes();
           continue;
         }
+        case 4: {
+          if (tag !== 34) {
+            break;
+          }
+
+          message.subject = reader.string();
+          continue;
+        }
       }
       if ((tag & 7) === 4 || tag === 0) {
         break;
@@ -1528,6 +1650,7 @@ export const EncryptBatchItem: MessageFns<EncryptBatchItem> = {
       reference: isSet(object.reference) ? globalThis.String(object.reference) : "",
       plaintext: isSet(object.plaintext) ? bytesFromBase64(object.plaintext) : new Uint8Array(0),
       context: isSet(object.context) ? bytesFromBase64(object.context) : new Uint8Array(0),
+      subject: isSet(object.subject) ? globalThis.String(object.subject) : "",
     };
   },
 
@@ -1542,6 +1665,9 @@ export const EncryptBatchItem: MessageFns<EncryptBatchItem> = {
     if (message.context.length !== 0) {
       obj.context = base64FromBytes(message.context);
     }
+    if (message.subject !== "") {
+      obj.subject = message.subject;
+    }
     return obj;
   },
 
@@ -1553,6 +1679,7 @@ export const EncryptBatchItem: MessageFns<EncryptBatchItem> = {
     message.reference = object.reference ?? "";
     message.plaintext = object.plaintext ?? new Uint8Array(0);
     message.context = object.context ?? new Uint8Array(0);
+    message.subject = object.subject ?? "";
     return message;
   },
 };
@@ -2696,7 +2823,14 @@ export const ReEncryptStreamResponse: MessageFns<ReEncryptStreamResponse> = {
 };
 
 function createBaseEncryptStreamRequest(): EncryptStreamRequest {
-  return { reference: "", keyName: "", plaintext: new Uint8Array(0), context: new Uint8Array(0) };
+  return {
+    reference: "",
+    keyName: "",
+    plaintext: new Uint8Array(0),
+    context: new Uint8Array(0),
+    subject: "",
+    renewErasedSubject: false,
+  };
 }
 
 export const EncryptStreamRequest: MessageFns<EncryptStreamRequest> = {
@@ -2712,6 +2846,12 @@ export const EncryptStreamRequest: MessageFns<EncryptStreamRequest> = {
     }
     if (message.context.length !== 0) {
       writer.uint32(34).bytes(message.context);
+    }
+    if (message.subject !== "") {
+      writer.uint32(42).string(message.subject);
+    }
+    if (message.renewErasedSubject !== false) {
+      writer.uint32(48).bool(message.renewErasedSubject);
     }
     return writer;
   },
@@ -2755,6 +2895,22 @@ export const EncryptStreamRequest: MessageFns<EncryptStreamRequest> = {
           message.context = reader.bytes();
           continue;
         }
+        case 5: {
+          if (tag !== 42) {
+            break;
+          }
+
+          message.subject = reader.string();
+          continue;
+        }
+        case 6: {
+          if (tag !== 48) {
+            break;
+          }
+
+          message.renewErasedSubject = reader.bool();
+          continue;
+        }
       }
       if ((tag & 7) === 4 || tag === 0) {
         break;
@@ -2770,6 +2926,8 @@ export const EncryptStreamRequest: MessageFns<EncryptStreamRequest> = {
       keyName: isSet(object.keyName) ? globalThis.String(object.keyName) : "",
       plaintext: isSet(object.plaintext) ? bytesFromBase64(object.plaintext) : new Uint8Array(0),
       context: isSet(object.context) ? bytesFromBase64(object.context) : new Uint8Array(0),
+      subject: isSet(object.subject) ? globalThis.String(object.subject) : "",
+      renewErasedSubject: isSet(object.renewErasedSubject) ? globalThis.Boolean(object.renewErasedSubject) : false,
     };
   },
 
@@ -2787,6 +2945,12 @@ export const EncryptStreamRequest: MessageFns<EncryptStreamRequest> = {
     if (message.context.length !== 0) {
       obj.context = base64FromBytes(message.context);
     }
+    if (message.subject !== "") {
+      obj.subject = message.subject;
+    }
+    if (message.renewErasedSubject !== false) {
+      obj.renewErasedSubject = message.renewErasedSubject;
+    }
     return obj;
   },
 
@@ -2799,6 +2963,8 @@ export const EncryptStreamRequest: MessageFns<EncryptStreamRequest> = {
     message.keyName = object.keyName ?? "";
     message.plaintext = object.plaintext ?? new Uint8Array(0);
     message.context = object.context ?? new Uint8Array(0);
+    message.subject = object.subject ?? "";
+    message.renewErasedSubject = object.renewErasedSubject ?? false;
     return message;
   },
 };
@@ -3090,7 +3256,7 @@ export const InspectRequest: MessageFns<InspectRequest> = {
 };
 
 function createBaseInspectResponse(): InspectResponse {
-  return { keyName: "", keyVersion: 0, mode: 0, currentVersion: 0, behindCurrent: false };
+  return { keyName: "", keyVersion: 0, mode: 0, currentVersion: 0, behindCurrent: false, subjectBound: false };
 }
 
 export const InspectResponse: MessageFns<InspectResponse> = {
@@ -3109,6 +3275,9 @@ export const InspectResponse: MessageFns<InspectResponse> = {
     }
     if (message.behindCurrent !== false) {
       writer.uint32(40).bool(message.behindCurrent);
+    }
+    if (message.subjectBound !== false) {
+      writer.uint32(48).bool(message.subjectBound);
     }
     return writer;
   },
@@ -3160,6 +3329,14 @@ export const InspectResponse: MessageFns<InspectResponse> = {
           message.behindCurrent = reader.bool();
           continue;
         }
+        case 6: {
+          if (tag !== 48) {
+            break;
+          }
+
+          message.subjectBound = reader.bool();
+          continue;
+        }
       }
       if ((tag & 7) === 4 || tag === 0) {
         break;
@@ -3176,6 +3353,7 @@ export const InspectResponse: MessageFns<InspectResponse> = {
       mode: isSet(object.mode) ? modeFromJSON(object.mode) : 0,
       currentVersion: isSet(object.currentVersion) ? globalThis.Number(object.currentVersion) : 0,
       behindCurrent: isSet(object.behindCurrent) ? globalThis.Boolean(object.behindCurrent) : false,
+      subjectBound: isSet(object.subjectBound) ? globalThis.Boolean(object.subjectBound) : false,
     };
   },
 
@@ -3196,6 +3374,9 @@ export const InspectResponse: MessageFns<InspectResponse> = {
     if (message.behindCurrent !== false) {
       obj.behindCurrent = message.behindCurrent;
     }
+    if (message.subjectBound !== false) {
+      obj.subjectBound = message.subjectBound;
+    }
     return obj;
   },
 
@@ -3209,6 +3390,7 @@ export const InspectResponse: MessageFns<InspectResponse> = {
     message.mode = object.mode ?? 0;
     message.currentVersion = object.currentVersion ?? 0;
     message.behindCurrent = object.behindCurrent ?? false;
+    message.subjectBound = object.subjectBound ?? false;
     return message;
   },
 };
@@ -4648,7 +4830,14 @@ export const ReIndexBatchResult: MessageFns<ReIndexBatchResult> = {
 };
 
 function createBaseGenerateDataKeyRequest(): GenerateDataKeyRequest {
-  return { keyName: "", keySizeBits: 0, context: new Uint8Array(0), omitPlaintext: false };
+  return {
+    keyName: "",
+    keySizeBits: 0,
+    context: new Uint8Array(0),
+    omitPlaintext: false,
+    subject: "",
+    renewErasedSubject: false,
+  };
 }
 
 export const GenerateDataKeyRequest: MessageFns<GenerateDataKeyRequest> = {
@@ -4664,6 +4853,12 @@ export const GenerateDataKeyRequest: MessageFns<GenerateDataKeyRequest> = {
     }
     if (message.omitPlaintext !== false) {
       writer.uint32(32).bool(message.omitPlaintext);
+    }
+    if (message.subject !== "") {
+      writer.uint32(42).string(message.subject);
+    }
+    if (message.renewErasedSubject !== false) {
+      writer.uint32(48).bool(message.renewErasedSubject);
     }
     return writer;
   },
@@ -4707,6 +4902,22 @@ export const GenerateDataKeyRequest: MessageFns<GenerateDataKeyRequest> = {
           message.omitPlaintext = reader.bool();
           continue;
         }
+        case 5: {
+          if (tag !== 42) {
+            break;
+          }
+
+          message.subject = reader.string();
+          continue;
+        }
+        case 6: {
+          if (tag !== 48) {
+            break;
+          }
+
+          message.renewErasedSubject = reader.bool();
+          continue;
+        }
       }
       if ((tag & 7) === 4 || tag === 0) {
         break;
@@ -4722,6 +4933,8 @@ export const GenerateDataKeyRequest: MessageFns<GenerateDataKeyRequest> = {
       keySizeBits: isSet(object.keySizeBits) ? globalThis.Number(object.keySizeBits) : 0,
       context: isSet(object.context) ? bytesFromBase64(object.context) : new Uint8Array(0),
       omitPlaintext: isSet(object.omitPlaintext) ? globalThis.Boolean(object.omitPlaintext) : false,
+      subject: isSet(object.subject) ? globalThis.String(object.subject) : "",
+      renewErasedSubject: isSet(object.renewErasedSubject) ? globalThis.Boolean(object.renewErasedSubject) : false,
     };
   },
 
@@ -4739,6 +4952,12 @@ export const GenerateDataKeyRequest: MessageFns<GenerateDataKeyRequest> = {
     if (message.omitPlaintext !== false) {
       obj.omitPlaintext = message.omitPlaintext;
     }
+    if (message.subject !== "") {
+      obj.subject = message.subject;
+    }
+    if (message.renewErasedSubject !== false) {
+      obj.renewErasedSubject = message.renewErasedSubject;
+    }
     return obj;
   },
 
@@ -4751,6 +4970,8 @@ export const GenerateDataKeyRequest: MessageFns<GenerateDataKeyRequest> = {
     message.keySizeBits = object.keySizeBits ?? 0;
     message.context = object.context ?? new Uint8Array(0);
     message.omitPlaintext = object.omitPlaintext ?? false;
+    message.subject = object.subject ?? "";
+    message.renewErasedSubject = object.renewErasedSubject ?? false;
     return message;
   },
 };

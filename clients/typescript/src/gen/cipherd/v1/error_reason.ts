@@ -112,6 +112,18 @@ export enum ErrorReason {
   STREAM_IDLE = 20,
   /** INTERNAL - INTERNAL (status INTERNAL): a bug; the details are in the server's log only. */
   INTERNAL = 21,
+  /**
+   * SUBJECT_ERASED - SUBJECT_ERASED (status FAILED_PRECONDITION): the ciphertext's subject was erased
+   * (EraseSubject): its data can never be decrypted again; or Encrypt named an erased subject
+   * without renew_erased_subject. Never "decryption failed". Metadata: key, erase_time (RFC 3339).
+   */
+  SUBJECT_ERASED = 22,
+  /**
+   * SUBJECT_QUOTA_EXCEEDED - SUBJECT_QUOTA_EXCEEDED (status RESOURCE_EXHAUSTED): this caller made new subject keys faster
+   * than the server's --subject-creation-rate allows; existing subjects still work; retry later.
+   * Metadata: key.
+   */
+  SUBJECT_QUOTA_EXCEEDED = 23,
   UNRECOGNIZED = -1,
 }
 
@@ -183,6 +195,12 @@ export function errorReasonFromJSON(object: any): ErrorReason {
     case 21:
     case "INTERNAL":
       return ErrorReason.INTERNAL;
+    case 22:
+    case "SUBJECT_ERASED":
+      return ErrorReason.SUBJECT_ERASED;
+    case 23:
+    case "SUBJECT_QUOTA_EXCEEDED":
+      return ErrorReason.SUBJECT_QUOTA_EXCEEDED;
     case -1:
     case "UNRECOGNIZED":
     default:
@@ -236,6 +254,10 @@ export function errorReasonToJSON(object: ErrorReason): string {
       return "STREAM_IDLE";
     case ErrorReason.INTERNAL:
       return "INTERNAL";
+    case ErrorReason.SUBJECT_ERASED:
+      return "SUBJECT_ERASED";
+    case ErrorReason.SUBJECT_QUOTA_EXCEEDED:
+      return "SUBJECT_QUOTA_EXCEEDED";
     case ErrorReason.UNRECOGNIZED:
     default:
       return "UNRECOGNIZED";

@@ -247,192 +247,202 @@ public final class CryptoServiceProto {
       "\n\037cipherd/v1/crypto_service.proto\022\nciphe" +
       "rd.v1\032\025cipherd/v1/keys.proto\"Q\n\tItemErro" +
       "r\022\022\n\004code\030\001 \001(\005R\004code\022\030\n\007message\030\002 \001(\tR\007" +
-      "message\022\026\n\006reason\030\003 \001(\tR\006reason\"\211\001\n\016Encr" +
+      "message\022\026\n\006reason\030\003 \001(\tR\006reason\"\332\001\n\016Encr" +
       "yptRequest\022\031\n\010key_name\030\001 \001(\tR\007keyName\022!\n" +
       "\tplaintext\030\002 \001(\014B\003\200\001\001R\tplaintext\022\030\n\007cont" +
       "ext\030\003 \001(\014R\007context\022\037\n\013key_version\030\004 \001(\005R" +
-      "\nkeyVersion\"R\n\017EncryptResponse\022\036\n\ncipher" +
-      "text\030\001 \001(\tR\nciphertext\022\037\n\013key_version\030\002 " +
-      "\001(\005R\nkeyVersion\"m\n\016DecryptRequest\022\036\n\ncip" +
-      "hertext\030\001 \001(\tR\nciphertext\022\030\n\007context\030\002 \001" +
-      "(\014R\007context\022!\n\014expected_key\030\003 \001(\tR\013expec" +
-      "tedKey\"U\n\017DecryptResponse\022!\n\tplaintext\030\001" +
-      " \001(\014B\003\200\001\001R\tplaintext\022\037\n\013key_version\030\002 \001(" +
-      "\005R\nkeyVersion\"\300\001\n\020ReEncryptRequest\022\036\n\nci" +
+      "\nkeyVersion\022\035\n\007subject\030\005 \001(\tB\003\200\001\001R\007subje" +
+      "ct\0220\n\024renew_erased_subject\030\006 \001(\010R\022renewE" +
+      "rasedSubject\"R\n\017EncryptResponse\022\036\n\nciphe" +
+      "rtext\030\001 \001(\tR\nciphertext\022\037\n\013key_version\030\002" +
+      " \001(\005R\nkeyVersion\"m\n\016DecryptRequest\022\036\n\nci" +
       "phertext\030\001 \001(\tR\nciphertext\022\030\n\007context\030\002 " +
-      "\001(\014R\007context\022\031\n\010key_name\030\003 \001(\tR\007keyName\022" +
-      "4\n\006legacy\030\004 \001(\0132\034.cipherd.v1.LegacyCiphe" +
-      "rtextR\006legacy\022!\n\014expected_key\030\005 \001(\tR\013exp" +
-      "ectedKey\"\250\001\n\020LegacyCiphertext\022\031\n\010key_nam" +
-      "e\030\001 \001(\tR\007keyName\022\037\n\013key_version\030\002 \001(\005R\nk" +
-      "eyVersion\022\022\n\003raw\030\003 \001(\014H\000R\003raw\022\022\n\003hex\030\004 \001" +
-      "(\tH\000R\003hex\022\030\n\006base64\030\005 \001(\tH\000R\006base64\022\016\n\002i" +
-      "v\030\006 \001(\014R\002ivB\006\n\004data\"\202\001\n\021ReEncryptRespons" +
-      "e\022\036\n\nciphertext\030\001 \001(\tR\nciphertext\022\037\n\013key" +
-      "_version\030\002 \001(\005R\nkeyVersion\022,\n\022source_key" +
-      "_version\030\003 \001(\005R\020sourceKeyVersion\"d\n\023Encr" +
-      "yptBatchRequest\022\031\n\010key_name\030\001 \001(\tR\007keyNa" +
-      "me\0222\n\005items\030\002 \003(\0132\034.cipherd.v1.EncryptBa" +
-      "tchItemR\005items\"m\n\020EncryptBatchItem\022\034\n\tre" +
-      "ference\030\001 \001(\tR\treference\022!\n\tplaintext\030\002 " +
-      "\001(\014B\003\200\001\001R\tplaintext\022\030\n\007context\030\003 \001(\014R\007co" +
-      "ntext\"P\n\024EncryptBatchResponse\0228\n\007results" +
-      "\030\001 \003(\0132\036.cipherd.v1.EncryptBatchResultR\007" +
-      "results\"\257\001\n\022EncryptBatchResult\022\034\n\trefere" +
+      "\001(\014R\007context\022!\n\014expected_key\030\003 \001(\tR\013expe" +
+      "ctedKey\"U\n\017DecryptResponse\022!\n\tplaintext\030" +
+      "\001 \001(\014B\003\200\001\001R\tplaintext\022\037\n\013key_version\030\002 \001" +
+      "(\005R\nkeyVersion\"\300\001\n\020ReEncryptRequest\022\036\n\nc" +
+      "iphertext\030\001 \001(\tR\nciphertext\022\030\n\007context\030\002" +
+      " \001(\014R\007context\022\031\n\010key_name\030\003 \001(\tR\007keyName" +
+      "\0224\n\006legacy\030\004 \001(\0132\034.cipherd.v1.LegacyCiph" +
+      "ertextR\006legacy\022!\n\014expected_key\030\005 \001(\tR\013ex" +
+      "pectedKey\"\250\001\n\020LegacyCiphertext\022\031\n\010key_na" +
+      "me\030\001 \001(\tR\007keyName\022\037\n\013key_version\030\002 \001(\005R\n" +
+      "keyVersion\022\022\n\003raw\030\003 \001(\014H\000R\003raw\022\022\n\003hex\030\004 " +
+      "\001(\tH\000R\003hex\022\030\n\006base64\030\005 \001(\tH\000R\006base64\022\016\n\002" +
+      "iv\030\006 \001(\014R\002ivB\006\n\004data\"\202\001\n\021ReEncryptRespon" +
+      "se\022\036\n\nciphertext\030\001 \001(\tR\nciphertext\022\037\n\013ke" +
+      "y_version\030\002 \001(\005R\nkeyVersion\022,\n\022source_ke" +
+      "y_version\030\003 \001(\005R\020sourceKeyVersion\"\265\001\n\023En" +
+      "cryptBatchRequest\022\031\n\010key_name\030\001 \001(\tR\007key" +
+      "Name\0222\n\005items\030\002 \003(\0132\034.cipherd.v1.Encrypt" +
+      "BatchItemR\005items\022\035\n\007subject\030\003 \001(\tB\003\200\001\001R\007" +
+      "subject\0220\n\024renew_erased_subject\030\004 \001(\010R\022r" +
+      "enewErasedSubject\"\214\001\n\020EncryptBatchItem\022\034" +
+      "\n\treference\030\001 \001(\tR\treference\022!\n\tplaintex" +
+      "t\030\002 \001(\014B\003\200\001\001R\tplaintext\022\030\n\007context\030\003 \001(\014" +
+      "R\007context\022\035\n\007subject\030\004 \001(\tB\003\200\001\001R\007subject" +
+      "\"P\n\024EncryptBatchResponse\0228\n\007results\030\001 \003(" +
+      "\0132\036.cipherd.v1.EncryptBatchResultR\007resul" +
+      "ts\"\257\001\n\022EncryptBatchResult\022\034\n\treference\030\001" +
+      " \001(\tR\treference\022 \n\nciphertext\030\002 \001(\tH\000R\nc" +
+      "iphertext\022-\n\005error\030\003 \001(\0132\025.cipherd.v1.It" +
+      "emErrorH\000R\005error\022\037\n\013key_version\030\004 \001(\005R\nk" +
+      "eyVersionB\t\n\007outcome\"l\n\023DecryptBatchRequ" +
+      "est\0222\n\005items\030\001 \003(\0132\034.cipherd.v1.DecryptB" +
+      "atchItemR\005items\022!\n\014expected_key\030\002 \001(\tR\013e" +
+      "xpectedKey\"\215\001\n\020DecryptBatchItem\022\034\n\trefer" +
+      "ence\030\001 \001(\tR\treference\022\036\n\nciphertext\030\002 \001(" +
+      "\tR\nciphertext\022\030\n\007context\030\003 \001(\014R\007context\022" +
+      "!\n\014expected_key\030\004 \001(\tR\013expectedKey\"P\n\024De" +
+      "cryptBatchResponse\0228\n\007results\030\001 \003(\0132\036.ci" +
+      "pherd.v1.DecryptBatchResultR\007results\"\262\001\n" +
+      "\022DecryptBatchResult\022\034\n\treference\030\001 \001(\tR\t" +
+      "reference\022#\n\tplaintext\030\002 \001(\014B\003\200\001\001H\000R\tpla" +
+      "intext\022-\n\005error\030\003 \001(\0132\025.cipherd.v1.ItemE" +
+      "rrorH\000R\005error\022\037\n\013key_version\030\004 \001(\005R\nkeyV" +
+      "ersionB\t\n\007outcome\"\213\001\n\025ReEncryptBatchRequ" +
+      "est\022\031\n\010key_name\030\001 \001(\tR\007keyName\0224\n\005items\030" +
+      "\002 \003(\0132\036.cipherd.v1.ReEncryptBatchItemR\005i" +
+      "tems\022!\n\014expected_key\030\003 \001(\tR\013expectedKey\"" +
+      "\305\001\n\022ReEncryptBatchItem\022\034\n\treference\030\001 \001(" +
+      "\tR\treference\022\036\n\nciphertext\030\002 \001(\tR\ncipher" +
+      "text\022\030\n\007context\030\003 \001(\014R\007context\0224\n\006legacy" +
+      "\030\004 \001(\0132\034.cipherd.v1.LegacyCiphertextR\006le" +
+      "gacy\022!\n\014expected_key\030\005 \001(\tR\013expectedKey\"" +
+      "T\n\026ReEncryptBatchResponse\022:\n\007results\030\001 \003" +
+      "(\0132 .cipherd.v1.ReEncryptBatchResultR\007re" +
+      "sults\"\337\001\n\024ReEncryptBatchResult\022\034\n\trefere" +
       "nce\030\001 \001(\tR\treference\022 \n\nciphertext\030\002 \001(\t" +
       "H\000R\nciphertext\022-\n\005error\030\003 \001(\0132\025.cipherd." +
       "v1.ItemErrorH\000R\005error\022\037\n\013key_version\030\004 \001" +
-      "(\005R\nkeyVersionB\t\n\007outcome\"l\n\023DecryptBatc" +
-      "hRequest\0222\n\005items\030\001 \003(\0132\034.cipherd.v1.Dec" +
-      "ryptBatchItemR\005items\022!\n\014expected_key\030\002 \001" +
-      "(\tR\013expectedKey\"\215\001\n\020DecryptBatchItem\022\034\n\t" +
-      "reference\030\001 \001(\tR\treference\022\036\n\nciphertext" +
-      "\030\002 \001(\tR\nciphertext\022\030\n\007context\030\003 \001(\014R\007con" +
-      "text\022!\n\014expected_key\030\004 \001(\tR\013expectedKey\"" +
-      "P\n\024DecryptBatchResponse\0228\n\007results\030\001 \003(\013" +
-      "2\036.cipherd.v1.DecryptBatchResultR\007result" +
-      "s\"\262\001\n\022DecryptBatchResult\022\034\n\treference\030\001 " +
-      "\001(\tR\treference\022#\n\tplaintext\030\002 \001(\014B\003\200\001\001H\000" +
-      "R\tplaintext\022-\n\005error\030\003 \001(\0132\025.cipherd.v1." +
-      "ItemErrorH\000R\005error\022\037\n\013key_version\030\004 \001(\005R" +
-      "\nkeyVersionB\t\n\007outcome\"\213\001\n\025ReEncryptBatc" +
-      "hRequest\022\031\n\010key_name\030\001 \001(\tR\007keyName\0224\n\005i" +
-      "tems\030\002 \003(\0132\036.cipherd.v1.ReEncryptBatchIt" +
-      "emR\005items\022!\n\014expected_key\030\003 \001(\tR\013expecte" +
-      "dKey\"\305\001\n\022ReEncryptBatchItem\022\034\n\treference" +
-      "\030\001 \001(\tR\treference\022\036\n\nciphertext\030\002 \001(\tR\nc" +
-      "iphertext\022\030\n\007context\030\003 \001(\014R\007context\0224\n\006l" +
-      "egacy\030\004 \001(\0132\034.cipherd.v1.LegacyCiphertex" +
-      "tR\006legacy\022!\n\014expected_key\030\005 \001(\tR\013expecte" +
-      "dKey\"T\n\026ReEncryptBatchResponse\022:\n\007result" +
-      "s\030\001 \003(\0132 .cipherd.v1.ReEncryptBatchResul" +
-      "tR\007results\"\337\001\n\024ReEncryptBatchResult\022\034\n\tr" +
-      "eference\030\001 \001(\tR\treference\022 \n\nciphertext\030" +
-      "\002 \001(\tH\000R\nciphertext\022-\n\005error\030\003 \001(\0132\025.cip" +
-      "herd.v1.ItemErrorH\000R\005error\022\037\n\013key_versio" +
-      "n\030\004 \001(\005R\nkeyVersion\022,\n\022source_key_versio" +
-      "n\030\005 \001(\005R\020sourceKeyVersionB\t\n\007outcome\"\344\001\n" +
-      "\026ReEncryptStreamRequest\022\034\n\treference\030\001 \001" +
-      "(\tR\treference\022\036\n\nciphertext\030\002 \001(\tR\nciphe" +
-      "rtext\022\030\n\007context\030\003 \001(\014R\007context\022\031\n\010key_n" +
-      "ame\030\004 \001(\tR\007keyName\0224\n\006legacy\030\005 \001(\0132\034.cip" +
-      "herd.v1.LegacyCiphertextR\006legacy\022!\n\014expe" +
-      "cted_key\030\006 \001(\tR\013expectedKey\"S\n\027ReEncrypt" +
-      "StreamResponse\0228\n\006result\030\001 \001(\0132 .cipherd" +
-      ".v1.ReEncryptBatchResultR\006result\"\214\001\n\024Enc" +
-      "ryptStreamRequest\022\034\n\treference\030\001 \001(\tR\tre" +
-      "ference\022\031\n\010key_name\030\002 \001(\tR\007keyName\022!\n\tpl" +
-      "aintext\030\003 \001(\014B\003\200\001\001R\tplaintext\022\030\n\007context" +
-      "\030\004 \001(\014R\007context\"O\n\025EncryptStreamResponse" +
-      "\0226\n\006result\030\001 \001(\0132\036.cipherd.v1.EncryptBat" +
-      "chResultR\006result\"\221\001\n\024DecryptStreamReques" +
-      "t\022\034\n\treference\030\001 \001(\tR\treference\022\036\n\nciphe" +
-      "rtext\030\002 \001(\tR\nciphertext\022\030\n\007context\030\003 \001(\014" +
-      "R\007context\022!\n\014expected_key\030\004 \001(\tR\013expecte" +
-      "dKey\"O\n\025DecryptStreamResponse\0226\n\006result\030" +
-      "\001 \001(\0132\036.cipherd.v1.DecryptBatchResultR\006r" +
-      "esult\"0\n\016InspectRequest\022\036\n\nciphertext\030\001 " +
-      "\001(\tR\nciphertext\"\303\001\n\017InspectResponse\022\031\n\010k" +
-      "ey_name\030\001 \001(\tR\007keyName\022\037\n\013key_version\030\002 " +
-      "\001(\005R\nkeyVersion\022$\n\004mode\030\003 \001(\0162\020.cipherd." +
-      "v1.ModeR\004mode\022\'\n\017current_version\030\004 \001(\005R\016" +
-      "currentVersion\022%\n\016behind_current\030\005 \001(\010R\r" +
-      "behindCurrent\"S\n\rNormalization\022\022\n\004trim\030\001" +
-      " \001(\010R\004trim\022\022\n\004nfkc\030\002 \001(\010R\004nfkc\022\032\n\010casefo" +
-      "ld\030\003 \001(\010R\010casefold\"\363\001\n\023ComputeIndexReque" +
-      "st\022\031\n\010key_name\030\001 \001(\tR\007keyName\022\031\n\005value\030\002" +
-      " \001(\014B\003\200\001\001R\005value\022?\n\rnormalization\030\003 \001(\0132" +
-      "\031.cipherd.v1.NormalizationR\rnormalizatio" +
-      "n\022!\n\014length_bytes\030\004 \001(\005R\013lengthBytes\022\037\n\013" +
-      "key_version\030\005 \001(\005R\nkeyVersion\022!\n\014all_ver" +
-      "sions\030\006 \001(\010R\013allVersions\"\205\001\n\024ComputeInde" +
-      "xResponse\022\024\n\005index\030\001 \001(\014R\005index\022\037\n\013key_v" +
-      "ersion\030\002 \001(\005R\nkeyVersion\0226\n\010versions\030\003 \003" +
-      "(\0132\032.cipherd.v1.VersionedIndexR\010versions" +
-      "\"G\n\016VersionedIndex\022\037\n\013key_version\030\001 \001(\005R" +
-      "\nkeyVersion\022\024\n\005index\030\002 \001(\014R\005index\"\322\001\n\030Co" +
-      "mputeIndexBatchRequest\022\031\n\010key_name\030\001 \001(\t" +
-      "R\007keyName\022?\n\rnormalization\030\002 \001(\0132\031.ciphe" +
+      "(\005R\nkeyVersion\022,\n\022source_key_version\030\005 \001" +
+      "(\005R\020sourceKeyVersionB\t\n\007outcome\"\344\001\n\026ReEn" +
+      "cryptStreamRequest\022\034\n\treference\030\001 \001(\tR\tr" +
+      "eference\022\036\n\nciphertext\030\002 \001(\tR\nciphertext" +
+      "\022\030\n\007context\030\003 \001(\014R\007context\022\031\n\010key_name\030\004" +
+      " \001(\tR\007keyName\0224\n\006legacy\030\005 \001(\0132\034.cipherd." +
+      "v1.LegacyCiphertextR\006legacy\022!\n\014expected_" +
+      "key\030\006 \001(\tR\013expectedKey\"S\n\027ReEncryptStrea" +
+      "mResponse\0228\n\006result\030\001 \001(\0132 .cipherd.v1.R" +
+      "eEncryptBatchResultR\006result\"\335\001\n\024EncryptS" +
+      "treamRequest\022\034\n\treference\030\001 \001(\tR\treferen" +
+      "ce\022\031\n\010key_name\030\002 \001(\tR\007keyName\022!\n\tplainte" +
+      "xt\030\003 \001(\014B\003\200\001\001R\tplaintext\022\030\n\007context\030\004 \001(" +
+      "\014R\007context\022\035\n\007subject\030\005 \001(\tB\003\200\001\001R\007subjec" +
+      "t\0220\n\024renew_erased_subject\030\006 \001(\010R\022renewEr" +
+      "asedSubject\"O\n\025EncryptStreamResponse\0226\n\006" +
+      "result\030\001 \001(\0132\036.cipherd.v1.EncryptBatchRe" +
+      "sultR\006result\"\221\001\n\024DecryptStreamRequest\022\034\n" +
+      "\treference\030\001 \001(\tR\treference\022\036\n\nciphertex" +
+      "t\030\002 \001(\tR\nciphertext\022\030\n\007context\030\003 \001(\014R\007co" +
+      "ntext\022!\n\014expected_key\030\004 \001(\tR\013expectedKey" +
+      "\"O\n\025DecryptStreamResponse\0226\n\006result\030\001 \001(" +
+      "\0132\036.cipherd.v1.DecryptBatchResultR\006resul" +
+      "t\"0\n\016InspectRequest\022\036\n\nciphertext\030\001 \001(\tR" +
+      "\nciphertext\"\350\001\n\017InspectResponse\022\031\n\010key_n" +
+      "ame\030\001 \001(\tR\007keyName\022\037\n\013key_version\030\002 \001(\005R" +
+      "\nkeyVersion\022$\n\004mode\030\003 \001(\0162\020.cipherd.v1.M" +
+      "odeR\004mode\022\'\n\017current_version\030\004 \001(\005R\016curr" +
+      "entVersion\022%\n\016behind_current\030\005 \001(\010R\rbehi" +
+      "ndCurrent\022#\n\rsubject_bound\030\006 \001(\010R\014subjec" +
+      "tBound\"S\n\rNormalization\022\022\n\004trim\030\001 \001(\010R\004t" +
+      "rim\022\022\n\004nfkc\030\002 \001(\010R\004nfkc\022\032\n\010casefold\030\003 \001(" +
+      "\010R\010casefold\"\363\001\n\023ComputeIndexRequest\022\031\n\010k" +
+      "ey_name\030\001 \001(\tR\007keyName\022\031\n\005value\030\002 \001(\014B\003\200" +
+      "\001\001R\005value\022?\n\rnormalization\030\003 \001(\0132\031.ciphe" +
       "rd.v1.NormalizationR\rnormalization\022!\n\014le" +
-      "ngth_bytes\030\003 \001(\005R\013lengthBytes\0227\n\005items\030\004" +
-      " \003(\0132!.cipherd.v1.ComputeIndexBatchItemR" +
-      "\005items\"P\n\025ComputeIndexBatchItem\022\034\n\trefer" +
-      "ence\030\001 \001(\tR\treference\022\031\n\005value\030\002 \001(\014B\003\200\001" +
-      "\001R\005value\"Z\n\031ComputeIndexBatchResponse\022=\n" +
-      "\007results\030\001 \003(\0132#.cipherd.v1.ComputeIndex" +
-      "BatchResultR\007results\"\252\001\n\027ComputeIndexBat" +
-      "chResult\022\034\n\treference\030\001 \001(\tR\treference\022\026" +
-      "\n\005index\030\002 \001(\014H\000R\005index\022-\n\005error\030\003 \001(\0132\025." +
-      "cipherd.v1.ItemErrorH\000R\005error\022\037\n\013key_ver" +
-      "sion\030\004 \001(\005R\nkeyVersionB\t\n\007outcome\"\367\001\n\016Re" +
-      "IndexRequest\022\036\n\nciphertext\030\001 \001(\tR\ncipher" +
-      "text\022\030\n\007context\030\002 \001(\014R\007context\022$\n\016index_" +
-      "key_name\030\003 \001(\tR\014indexKeyName\022?\n\rnormaliz" +
-      "ation\030\004 \001(\0132\031.cipherd.v1.NormalizationR\r" +
-      "normalization\022!\n\014length_bytes\030\005 \001(\005R\013len" +
-      "gthBytes\022!\n\014expected_key\030\006 \001(\tR\013expected" +
-      "Key\"v\n\017ReIndexResponse\022\024\n\005index\030\001 \001(\014R\005i" +
-      "ndex\022\037\n\013key_version\030\002 \001(\005R\nkeyVersion\022,\n" +
-      "\022source_key_version\030\003 \001(\005R\020sourceKeyVers" +
-      "ion\"\366\001\n\023ReIndexBatchRequest\022$\n\016index_key" +
-      "_name\030\001 \001(\tR\014indexKeyName\022?\n\rnormalizati" +
-      "on\030\002 \001(\0132\031.cipherd.v1.NormalizationR\rnor" +
-      "malization\022!\n\014length_bytes\030\003 \001(\005R\013length" +
-      "Bytes\0222\n\005items\030\004 \003(\0132\034.cipherd.v1.ReInde" +
-      "xBatchItemR\005items\022!\n\014expected_key\030\005 \001(\tR" +
-      "\013expectedKey\"\215\001\n\020ReIndexBatchItem\022\034\n\tref" +
-      "erence\030\001 \001(\tR\treference\022\036\n\nciphertext\030\002 " +
-      "\001(\tR\nciphertext\022\030\n\007context\030\003 \001(\014R\007contex" +
-      "t\022!\n\014expected_key\030\004 \001(\tR\013expectedKey\"P\n\024" +
-      "ReIndexBatchResponse\0228\n\007results\030\001 \003(\0132\036." +
-      "cipherd.v1.ReIndexBatchResultR\007results\"\323" +
-      "\001\n\022ReIndexBatchResult\022\034\n\treference\030\001 \001(\t" +
-      "R\treference\022\026\n\005index\030\002 \001(\014H\000R\005index\022-\n\005e" +
-      "rror\030\003 \001(\0132\025.cipherd.v1.ItemErrorH\000R\005err" +
-      "or\022\037\n\013key_version\030\004 \001(\005R\nkeyVersion\022,\n\022s" +
-      "ource_key_version\030\005 \001(\005R\020sourceKeyVersio" +
-      "nB\t\n\007outcome\"\230\001\n\026GenerateDataKeyRequest\022" +
-      "\031\n\010key_name\030\001 \001(\tR\007keyName\022\"\n\rkey_size_b" +
-      "its\030\002 \001(\005R\013keySizeBits\022\030\n\007context\030\003 \001(\014R" +
-      "\007context\022%\n\016omit_plaintext\030\004 \001(\010R\romitPl" +
-      "aintext\"\205\001\n\027GenerateDataKeyResponse\022(\n\rp" +
-      "laintext_key\030\001 \001(\014B\003\200\001\001R\014plaintextKey\022\037\n" +
-      "\013wrapped_key\030\002 \001(\tR\nwrappedKey\022\037\n\013key_ve" +
-      "rsion\030\003 \001(\005R\nkeyVersion2\340\t\n\rCryptoServic" +
-      "e\022B\n\007Encrypt\022\032.cipherd.v1.EncryptRequest" +
-      "\032\033.cipherd.v1.EncryptResponse\022B\n\007Decrypt" +
-      "\022\032.cipherd.v1.DecryptRequest\032\033.cipherd.v" +
-      "1.DecryptResponse\022H\n\tReEncrypt\022\034.cipherd" +
-      ".v1.ReEncryptRequest\032\035.cipherd.v1.ReEncr" +
-      "yptResponse\022Q\n\014EncryptBatch\022\037.cipherd.v1" +
-      ".EncryptBatchRequest\032 .cipherd.v1.Encryp" +
-      "tBatchResponse\022Q\n\014DecryptBatch\022\037.cipherd" +
-      ".v1.DecryptBatchRequest\032 .cipherd.v1.Dec" +
-      "ryptBatchResponse\022W\n\016ReEncryptBatch\022!.ci" +
-      "pherd.v1.ReEncryptBatchRequest\032\".cipherd" +
-      ".v1.ReEncryptBatchResponse\022^\n\017ReEncryptS" +
-      "tream\022\".cipherd.v1.ReEncryptStreamReques" +
-      "t\032#.cipherd.v1.ReEncryptStreamResponse(\001" +
-      "0\001\022X\n\rEncryptStream\022 .cipherd.v1.Encrypt" +
-      "StreamRequest\032!.cipherd.v1.EncryptStream" +
-      "Response(\0010\001\022X\n\rDecryptStream\022 .cipherd." +
-      "v1.DecryptStreamRequest\032!.cipherd.v1.Dec" +
-      "ryptStreamResponse(\0010\001\022B\n\007Inspect\022\032.ciph" +
-      "erd.v1.InspectRequest\032\033.cipherd.v1.Inspe" +
-      "ctResponse\022Q\n\014ComputeIndex\022\037.cipherd.v1." +
-      "ComputeIndexRequest\032 .cipherd.v1.Compute" +
-      "IndexResponse\022`\n\021ComputeIndexBatch\022$.cip" +
-      "herd.v1.ComputeIndexBatchRequest\032%.ciphe" +
-      "rd.v1.ComputeIndexBatchResponse\022B\n\007ReInd" +
-      "ex\022\032.cipherd.v1.ReIndexRequest\032\033.cipherd" +
-      ".v1.ReIndexResponse\022Q\n\014ReIndexBatch\022\037.ci" +
-      "pherd.v1.ReIndexBatchRequest\032 .cipherd.v" +
-      "1.ReIndexBatchResponse\022Z\n\017GenerateDataKe" +
-      "y\022\".cipherd.v1.GenerateDataKeyRequest\032#." +
-      "cipherd.v1.GenerateDataKeyResponseBd\n\021io" +
-      ".cipherd.api.v1B\022CryptoServiceProtoP\001Z9g" +
-      "ithub.com/cipherd/cipherd/clients/go/cip" +
-      "herdpb;cipherdpbb\006proto3"
+      "ngth_bytes\030\004 \001(\005R\013lengthBytes\022\037\n\013key_ver" +
+      "sion\030\005 \001(\005R\nkeyVersion\022!\n\014all_versions\030\006" +
+      " \001(\010R\013allVersions\"\205\001\n\024ComputeIndexRespon" +
+      "se\022\024\n\005index\030\001 \001(\014R\005index\022\037\n\013key_version\030" +
+      "\002 \001(\005R\nkeyVersion\0226\n\010versions\030\003 \003(\0132\032.ci" +
+      "pherd.v1.VersionedIndexR\010versions\"G\n\016Ver" +
+      "sionedIndex\022\037\n\013key_version\030\001 \001(\005R\nkeyVer" +
+      "sion\022\024\n\005index\030\002 \001(\014R\005index\"\322\001\n\030ComputeIn" +
+      "dexBatchRequest\022\031\n\010key_name\030\001 \001(\tR\007keyNa" +
+      "me\022?\n\rnormalization\030\002 \001(\0132\031.cipherd.v1.N" +
+      "ormalizationR\rnormalization\022!\n\014length_by" +
+      "tes\030\003 \001(\005R\013lengthBytes\0227\n\005items\030\004 \003(\0132!." +
+      "cipherd.v1.ComputeIndexBatchItemR\005items\"" +
+      "P\n\025ComputeIndexBatchItem\022\034\n\treference\030\001 " +
+      "\001(\tR\treference\022\031\n\005value\030\002 \001(\014B\003\200\001\001R\005valu" +
+      "e\"Z\n\031ComputeIndexBatchResponse\022=\n\007result" +
+      "s\030\001 \003(\0132#.cipherd.v1.ComputeIndexBatchRe" +
+      "sultR\007results\"\252\001\n\027ComputeIndexBatchResul" +
+      "t\022\034\n\treference\030\001 \001(\tR\treference\022\026\n\005index" +
+      "\030\002 \001(\014H\000R\005index\022-\n\005error\030\003 \001(\0132\025.cipherd" +
+      ".v1.ItemErrorH\000R\005error\022\037\n\013key_version\030\004 " +
+      "\001(\005R\nkeyVersionB\t\n\007outcome\"\367\001\n\016ReIndexRe" +
+      "quest\022\036\n\nciphertext\030\001 \001(\tR\nciphertext\022\030\n" +
+      "\007context\030\002 \001(\014R\007context\022$\n\016index_key_nam" +
+      "e\030\003 \001(\tR\014indexKeyName\022?\n\rnormalization\030\004" +
+      " \001(\0132\031.cipherd.v1.NormalizationR\rnormali" +
+      "zation\022!\n\014length_bytes\030\005 \001(\005R\013lengthByte" +
+      "s\022!\n\014expected_key\030\006 \001(\tR\013expectedKey\"v\n\017" +
+      "ReIndexResponse\022\024\n\005index\030\001 \001(\014R\005index\022\037\n" +
+      "\013key_version\030\002 \001(\005R\nkeyVersion\022,\n\022source" +
+      "_key_version\030\003 \001(\005R\020sourceKeyVersion\"\366\001\n" +
+      "\023ReIndexBatchRequest\022$\n\016index_key_name\030\001" +
+      " \001(\tR\014indexKeyName\022?\n\rnormalization\030\002 \001(" +
+      "\0132\031.cipherd.v1.NormalizationR\rnormalizat" +
+      "ion\022!\n\014length_bytes\030\003 \001(\005R\013lengthBytes\0222" +
+      "\n\005items\030\004 \003(\0132\034.cipherd.v1.ReIndexBatchI" +
+      "temR\005items\022!\n\014expected_key\030\005 \001(\tR\013expect" +
+      "edKey\"\215\001\n\020ReIndexBatchItem\022\034\n\treference\030" +
+      "\001 \001(\tR\treference\022\036\n\nciphertext\030\002 \001(\tR\nci" +
+      "phertext\022\030\n\007context\030\003 \001(\014R\007context\022!\n\014ex" +
+      "pected_key\030\004 \001(\tR\013expectedKey\"P\n\024ReIndex" +
+      "BatchResponse\0228\n\007results\030\001 \003(\0132\036.cipherd" +
+      ".v1.ReIndexBatchResultR\007results\"\323\001\n\022ReIn" +
+      "dexBatchResult\022\034\n\treference\030\001 \001(\tR\trefer" +
+      "ence\022\026\n\005index\030\002 \001(\014H\000R\005index\022-\n\005error\030\003 " +
+      "\001(\0132\025.cipherd.v1.ItemErrorH\000R\005error\022\037\n\013k" +
+      "ey_version\030\004 \001(\005R\nkeyVersion\022,\n\022source_k" +
+      "ey_version\030\005 \001(\005R\020sourceKeyVersionB\t\n\007ou" +
+      "tcome\"\351\001\n\026GenerateDataKeyRequest\022\031\n\010key_" +
+      "name\030\001 \001(\tR\007keyName\022\"\n\rkey_size_bits\030\002 \001" +
+      "(\005R\013keySizeBits\022\030\n\007context\030\003 \001(\014R\007contex" +
+      "t\022%\n\016omit_plaintext\030\004 \001(\010R\romitPlaintext" +
+      "\022\035\n\007subject\030\005 \001(\tB\003\200\001\001R\007subject\0220\n\024renew" +
+      "_erased_subject\030\006 \001(\010R\022renewErasedSubjec" +
+      "t\"\205\001\n\027GenerateDataKeyResponse\022(\n\rplainte" +
+      "xt_key\030\001 \001(\014B\003\200\001\001R\014plaintextKey\022\037\n\013wrapp" +
+      "ed_key\030\002 \001(\tR\nwrappedKey\022\037\n\013key_version\030" +
+      "\003 \001(\005R\nkeyVersion2\340\t\n\rCryptoService\022B\n\007E" +
+      "ncrypt\022\032.cipherd.v1.EncryptRequest\032\033.cip" +
+      "herd.v1.EncryptResponse\022B\n\007Decrypt\022\032.cip" +
+      "herd.v1.DecryptRequest\032\033.cipherd.v1.Decr" +
+      "yptResponse\022H\n\tReEncrypt\022\034.cipherd.v1.Re" +
+      "EncryptRequest\032\035.cipherd.v1.ReEncryptRes" +
+      "ponse\022Q\n\014EncryptBatch\022\037.cipherd.v1.Encry" +
+      "ptBatchRequest\032 .cipherd.v1.EncryptBatch" +
+      "Response\022Q\n\014DecryptBatch\022\037.cipherd.v1.De" +
+      "cryptBatchRequest\032 .cipherd.v1.DecryptBa" +
+      "tchResponse\022W\n\016ReEncryptBatch\022!.cipherd." +
+      "v1.ReEncryptBatchRequest\032\".cipherd.v1.Re" +
+      "EncryptBatchResponse\022^\n\017ReEncryptStream\022" +
+      "\".cipherd.v1.ReEncryptStreamRequest\032#.ci" +
+      "pherd.v1.ReEncryptStreamResponse(\0010\001\022X\n\r" +
+      "EncryptStream\022 .cipherd.v1.EncryptStream" +
+      "Request\032!.cipherd.v1.EncryptStreamRespon" +
+      "se(\0010\001\022X\n\rDecryptStream\022 .cipherd.v1.Dec" +
+      "ryptStreamRequest\032!.cipherd.v1.DecryptSt" +
+      "reamResponse(\0010\001\022B\n\007Inspect\022\032.cipherd.v1" +
+      ".InspectRequest\032\033.cipherd.v1.InspectResp" +
+      "onse\022Q\n\014ComputeIndex\022\037.cipherd.v1.Comput" +
+      "eIndexRequest\032 .cipherd.v1.ComputeIndexR" +
+      "esponse\022`\n\021ComputeIndexBatch\022$.cipherd.v" +
+      "1.ComputeIndexBatchRequest\032%.cipherd.v1." +
+      "ComputeIndexBatchResponse\022B\n\007ReIndex\022\032.c" +
+      "ipherd.v1.ReIndexRequest\032\033.cipherd.v1.Re" +
+      "IndexResponse\022Q\n\014ReIndexBatch\022\037.cipherd." +
+      "v1.ReIndexBatchRequest\032 .cipherd.v1.ReIn" +
+      "dexBatchResponse\022Z\n\017GenerateDataKey\022\".ci" +
+      "pherd.v1.GenerateDataKeyRequest\032#.cipher" +
+      "d.v1.GenerateDataKeyResponseBd\n\021io.ciphe" +
+      "rd.api.v1B\022CryptoServiceProtoP\001Z9github." +
+      "com/cipherd/cipherd/clients/go/cipherdpb" +
+      ";cipherdpbb\006proto3"
     };
     descriptor = com.google.protobuf.Descriptors.FileDescriptor
       .internalBuildGeneratedFileFrom(descriptorData,
@@ -450,7 +460,7 @@ public final class CryptoServiceProto {
     internal_static_cipherd_v1_EncryptRequest_fieldAccessorTable = new
       com.google.protobuf.GeneratedMessageV3.FieldAccessorTable(
         internal_static_cipherd_v1_EncryptRequest_descriptor,
-        new java.lang.String[] { "KeyName", "Plaintext", "Context", "KeyVersion", });
+        new java.lang.String[] { "KeyName", "Plaintext", "Context", "KeyVersion", "Subject", "RenewErasedSubject", });
     internal_static_cipherd_v1_EncryptResponse_descriptor =
       getDescriptor().getMessageTypes().get(2);
     internal_static_cipherd_v1_EncryptResponse_fieldAccessorTable = new
@@ -492,13 +502,13 @@ public final class CryptoServiceProto {
     internal_static_cipherd_v1_EncryptBatchRequest_fieldAccessorTable = new
       com.google.protobuf.GeneratedMessageV3.FieldAccessorTable(
         internal_static_cipherd_v1_EncryptBatchRequest_descriptor,
-        new java.lang.String[] { "KeyName", "Items", });
+        new java.lang.String[] { "KeyName", "Items", "Subject", "RenewErasedSubject", });
     internal_static_cipherd_v1_EncryptBatchItem_descriptor =
       getDescriptor().getMessageTypes().get(9);
     internal_static_cipherd_v1_EncryptBatchItem_fieldAccessorTable = new
       com.google.protobuf.GeneratedMessageV3.FieldAccessorTable(
         internal_static_cipherd_v1_EncryptBatchItem_descriptor,
-        new java.lang.String[] { "Reference", "Plaintext", "Context", });
+        new java.lang.String[] { "Reference", "Plaintext", "Context", "Subject", });
     internal_static_cipherd_v1_EncryptBatchResponse_descriptor =
       getDescriptor().getMessageTypes().get(10);
     internal_static_cipherd_v1_EncryptBatchResponse_fieldAccessorTable = new
@@ -576,7 +586,7 @@ public final class CryptoServiceProto {
     internal_static_cipherd_v1_EncryptStreamRequest_fieldAccessorTable = new
       com.google.protobuf.GeneratedMessageV3.FieldAccessorTable(
         internal_static_cipherd_v1_EncryptStreamRequest_descriptor,
-        new java.lang.String[] { "Reference", "KeyName", "Plaintext", "Context", });
+        new java.lang.String[] { "Reference", "KeyName", "Plaintext", "Context", "Subject", "RenewErasedSubject", });
     internal_static_cipherd_v1_EncryptStreamResponse_descriptor =
       getDescriptor().getMessageTypes().get(23);
     internal_static_cipherd_v1_EncryptStreamResponse_fieldAccessorTable = new
@@ -606,7 +616,7 @@ public final class CryptoServiceProto {
     internal_static_cipherd_v1_InspectResponse_fieldAccessorTable = new
       com.google.protobuf.GeneratedMessageV3.FieldAccessorTable(
         internal_static_cipherd_v1_InspectResponse_descriptor,
-        new java.lang.String[] { "KeyName", "KeyVersion", "Mode", "CurrentVersion", "BehindCurrent", });
+        new java.lang.String[] { "KeyName", "KeyVersion", "Mode", "CurrentVersion", "BehindCurrent", "SubjectBound", });
     internal_static_cipherd_v1_Normalization_descriptor =
       getDescriptor().getMessageTypes().get(28);
     internal_static_cipherd_v1_Normalization_fieldAccessorTable = new
@@ -696,7 +706,7 @@ public final class CryptoServiceProto {
     internal_static_cipherd_v1_GenerateDataKeyRequest_fieldAccessorTable = new
       com.google.protobuf.GeneratedMessageV3.FieldAccessorTable(
         internal_static_cipherd_v1_GenerateDataKeyRequest_descriptor,
-        new java.lang.String[] { "KeyName", "KeySizeBits", "Context", "OmitPlaintext", });
+        new java.lang.String[] { "KeyName", "KeySizeBits", "Context", "OmitPlaintext", "Subject", "RenewErasedSubject", });
     internal_static_cipherd_v1_GenerateDataKeyResponse_descriptor =
       getDescriptor().getMessageTypes().get(43);
     internal_static_cipherd_v1_GenerateDataKeyResponse_fieldAccessorTable = new

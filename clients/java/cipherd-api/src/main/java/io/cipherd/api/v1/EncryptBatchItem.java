@@ -24,6 +24,7 @@ private static final long serialVersionUID = 0L;
     reference_ = "";
     plaintext_ = com.google.protobuf.ByteString.EMPTY;
     context_ = com.google.protobuf.ByteString.EMPTY;
+    subject_ = "";
   }
 
   @java.lang.Override
@@ -123,6 +124,53 @@ private static final long serialVersionUID = 0L;
     return context_;
   }
 
+  public static final int SUBJECT_FIELD_NUMBER = 4;
+  @SuppressWarnings("serial")
+  private volatile java.lang.Object subject_ = "";
+  /**
+   * <pre>
+   * subject is the item's subject, as in EncryptRequest; empty means the batch's subject.
+   * </pre>
+   *
+   * <code>string subject = 4 [json_name = "subject", debug_redact = true];</code>
+   * @return The subject.
+   */
+  @java.lang.Override
+  public java.lang.String getSubject() {
+    java.lang.Object ref = subject_;
+    if (ref instanceof java.lang.String) {
+      return (java.lang.String) ref;
+    } else {
+      com.google.protobuf.ByteString bs = 
+          (com.google.protobuf.ByteString) ref;
+      java.lang.String s = bs.toStringUtf8();
+      subject_ = s;
+      return s;
+    }
+  }
+  /**
+   * <pre>
+   * subject is the item's subject, as in EncryptRequest; empty means the batch's subject.
+   * </pre>
+   *
+   * <code>string subject = 4 [json_name = "subject", debug_redact = true];</code>
+   * @return The bytes for subject.
+   */
+  @java.lang.Override
+  public com.google.protobuf.ByteString
+      getSubjectBytes() {
+    java.lang.Object ref = subject_;
+    if (ref instanceof java.lang.String) {
+      com.google.protobuf.ByteString b = 
+          com.google.protobuf.ByteString.copyFromUtf8(
+              (java.lang.String) ref);
+      subject_ = b;
+      return b;
+    } else {
+      return (com.google.protobuf.ByteString) ref;
+    }
+  }
+
   private byte memoizedIsInitialized = -1;
   @java.lang.Override
   public final boolean isInitialized() {
@@ -146,6 +194,9 @@ private static final long serialVersionUID = 0L;
     if (!context_.isEmpty()) {
       output.writeBytes(3, context_);
     }
+    if (!com.google.protobuf.GeneratedMessageV3.isStringEmpty(subject_)) {
+      com.google.protobuf.GeneratedMessageV3.writeString(output, 4, subject_);
+    }
     getUnknownFields().writeTo(output);
   }
 
@@ -165,6 +216,9 @@ private static final long serialVersionUID = 0L;
     if (!context_.isEmpty()) {
       size += com.google.protobuf.CodedOutputStream
         .computeBytesSize(3, context_);
+    }
+    if (!com.google.protobuf.GeneratedMessageV3.isStringEmpty(subject_)) {
+      size += com.google.protobuf.GeneratedMessageV3.computeStringSize(4, subject_);
     }
     size += getUnknownFields().getSerializedSize();
     memoizedSize = size;
@@ -187,6 +241,8 @@ private static final long serialVersionUID = 0L;
         .equals(other.getPlaintext())) return false;
     if (!getContext()
         .equals(other.getContext())) return false;
+    if (!getSubject()
+        .equals(other.getSubject())) return false;
     if (!getUnknownFields().equals(other.getUnknownFields())) return false;
     return true;
   }
@@ -204,6 +260,8 @@ private static final long serialVersionUID = 0L;
     hash = (53 * hash) + getPlaintext().hashCode();
     hash = (37 * hash) + CONTEXT_FIELD_NUMBER;
     hash = (53 * hash) + getContext().hashCode();
+    hash = (37 * hash) + SUBJECT_FIELD_NUMBER;
+    hash = (53 * hash) + getSubject().hashCode();
     hash = (29 * hash) + getUnknownFields().hashCode();
     memoizedHashCode = hash;
     return hash;
@@ -342,6 +400,7 @@ private static final long serialVersionUID = 0L;
       reference_ = "";
       plaintext_ = com.google.protobuf.ByteString.EMPTY;
       context_ = com.google.protobuf.ByteString.EMPTY;
+      subject_ = "";
       return this;
     }
 
@@ -383,6 +442,9 @@ private static final long serialVersionUID = 0L;
       }
       if (((from_bitField0_ & 0x00000004) != 0)) {
         result.context_ = context_;
+      }
+      if (((from_bitField0_ & 0x00000008) != 0)) {
+        result.subject_ = subject_;
       }
     }
 
@@ -441,6 +503,11 @@ private static final long serialVersionUID = 0L;
       if (other.getContext() != com.google.protobuf.ByteString.EMPTY) {
         setContext(other.getContext());
       }
+      if (!other.getSubject().isEmpty()) {
+        subject_ = other.subject_;
+        bitField0_ |= 0x00000008;
+        onChanged();
+      }
       this.mergeUnknownFields(other.getUnknownFields());
       onChanged();
       return this;
@@ -482,6 +549,11 @@ private static final long serialVersionUID = 0L;
               bitField0_ |= 0x00000004;
               break;
             } // case 26
+            case 34: {
+              subject_ = input.readStringRequireUtf8();
+              bitField0_ |= 0x00000008;
+              break;
+            } // case 34
             default: {
               if (!super.parseUnknownField(input, extensionRegistry, tag)) {
                 done = true; // was an endgroup tag
@@ -675,6 +747,98 @@ private static final long serialVersionUID = 0L;
     public Builder clearContext() {
       bitField0_ = (bitField0_ & ~0x00000004);
       context_ = getDefaultInstance().getContext();
+      onChanged();
+      return this;
+    }
+
+    private java.lang.Object subject_ = "";
+    /**
+     * <pre>
+     * subject is the item's subject, as in EncryptRequest; empty means the batch's subject.
+     * </pre>
+     *
+     * <code>string subject = 4 [json_name = "subject", debug_redact = true];</code>
+     * @return The subject.
+     */
+    public java.lang.String getSubject() {
+      java.lang.Object ref = subject_;
+      if (!(ref instanceof java.lang.String)) {
+        com.google.protobuf.ByteString bs =
+            (com.google.protobuf.ByteString) ref;
+        java.lang.String s = bs.toStringUtf8();
+        subject_ = s;
+        return s;
+      } else {
+        return (java.lang.String) ref;
+      }
+    }
+    /**
+     * <pre>
+     * subject is the item's subject, as in EncryptRequest; empty means the batch's subject.
+     * </pre>
+     *
+     * <code>string subject = 4 [json_name = "subject", debug_redact = true];</code>
+     * @return The bytes for subject.
+     */
+    public com.google.protobuf.ByteString
+        getSubjectBytes() {
+      java.lang.Object ref = subject_;
+      if (ref instanceof String) {
+        com.google.protobuf.ByteString b = 
+            com.google.protobuf.ByteString.copyFromUtf8(
+                (java.lang.String) ref);
+        subject_ = b;
+        return b;
+      } else {
+        return (com.google.protobuf.ByteString) ref;
+      }
+    }
+    /**
+     * <pre>
+     * subject is the item's subject, as in EncryptRequest; empty means the batch's subject.
+     * </pre>
+     *
+     * <code>string subject = 4 [json_name = "subject", debug_redact = true];</code>
+     * @param value The subject to set.
+     * @return This builder for chaining.
+     */
+    public Builder setSubject(
+        java.lang.String value) {
+      if (value == null) { throw new NullPointerException(); }
+      subject_ = value;
+      bitField0_ |= 0x00000008;
+      onChanged();
+      return this;
+    }
+    /**
+     * <pre>
+     * subject is the item's subject, as in EncryptRequest; empty means the batch's subject.
+     * </pre>
+     *
+     * <code>string subject = 4 [json_name = "subject", debug_redact = true];</code>
+     * @return This builder for chaining.
+     */
+    public Builder clearSubject() {
+      subject_ = getDefaultInstance().getSubject();
+      bitField0_ = (bitField0_ & ~0x00000008);
+      onChanged();
+      return this;
+    }
+    /**
+     * <pre>
+     * subject is the item's subject, as in EncryptRequest; empty means the batch's subject.
+     * </pre>
+     *
+     * <code>string subject = 4 [json_name = "subject", debug_redact = true];</code>
+     * @param value The bytes for subject to set.
+     * @return This builder for chaining.
+     */
+    public Builder setSubjectBytes(
+        com.google.protobuf.ByteString value) {
+      if (value == null) { throw new NullPointerException(); }
+      checkByteStringIsUtf8(value);
+      subject_ = value;
+      bitField0_ |= 0x00000008;
       onChanged();
       return this;
     }

@@ -47,4 +47,24 @@ public interface EncryptBatchItemOrBuilder extends
    * @return The context.
    */
   com.google.protobuf.ByteString getContext();
+
+  /**
+   * <pre>
+   * subject is the item's subject, as in EncryptRequest; empty means the batch's subject.
+   * </pre>
+   *
+   * <code>string subject = 4 [json_name = "subject", debug_redact = true];</code>
+   * @return The subject.
+   */
+  java.lang.String getSubject();
+  /**
+   * <pre>
+   * subject is the item's subject, as in EncryptRequest; empty means the batch's subject.
+   * </pre>
+   *
+   * <code>string subject = 4 [json_name = "subject", debug_redact = true];</code>
+   * @return The bytes for subject.
+   */
+  com.google.protobuf.ByteString
+      getSubjectBytes();
 }

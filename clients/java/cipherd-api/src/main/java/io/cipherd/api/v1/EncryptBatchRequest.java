@@ -23,6 +23,7 @@ private static final long serialVersionUID = 0L;
   private EncryptBatchRequest() {
     keyName_ = "";
     items_ = java.util.Collections.emptyList();
+    subject_ = "";
   }
 
   @java.lang.Override
@@ -153,6 +154,68 @@ private static final long serialVersionUID = 0L;
     return items_.get(index);
   }
 
+  public static final int SUBJECT_FIELD_NUMBER = 3;
+  @SuppressWarnings("serial")
+  private volatile java.lang.Object subject_ = "";
+  /**
+   * <pre>
+   * subject is the subject of every item that names none, as in EncryptRequest.
+   * </pre>
+   *
+   * <code>string subject = 3 [json_name = "subject", debug_redact = true];</code>
+   * @return The subject.
+   */
+  @java.lang.Override
+  public java.lang.String getSubject() {
+    java.lang.Object ref = subject_;
+    if (ref instanceof java.lang.String) {
+      return (java.lang.String) ref;
+    } else {
+      com.google.protobuf.ByteString bs = 
+          (com.google.protobuf.ByteString) ref;
+      java.lang.String s = bs.toStringUtf8();
+      subject_ = s;
+      return s;
+    }
+  }
+  /**
+   * <pre>
+   * subject is the subject of every item that names none, as in EncryptRequest.
+   * </pre>
+   *
+   * <code>string subject = 3 [json_name = "subject", debug_redact = true];</code>
+   * @return The bytes for subject.
+   */
+  @java.lang.Override
+  public com.google.protobuf.ByteString
+      getSubjectBytes() {
+    java.lang.Object ref = subject_;
+    if (ref instanceof java.lang.String) {
+      com.google.protobuf.ByteString b = 
+          com.google.protobuf.ByteString.copyFromUtf8(
+              (java.lang.String) ref);
+      subject_ = b;
+      return b;
+    } else {
+      return (com.google.protobuf.ByteString) ref;
+    }
+  }
+
+  public static final int RENEW_ERASED_SUBJECT_FIELD_NUMBER = 4;
+  private boolean renewErasedSubject_ = false;
+  /**
+   * <pre>
+   * renew_erased_subject applies to every item's subject, as in EncryptRequest.
+   * </pre>
+   *
+   * <code>bool renew_erased_subject = 4 [json_name = "renewErasedSubject"];</code>
+   * @return The renewErasedSubject.
+   */
+  @java.lang.Override
+  public boolean getRenewErasedSubject() {
+    return renewErasedSubject_;
+  }
+
   private byte memoizedIsInitialized = -1;
   @java.lang.Override
   public final boolean isInitialized() {
@@ -173,6 +236,12 @@ private static final long serialVersionUID = 0L;
     for (int i = 0; i < items_.size(); i++) {
       output.writeMessage(2, items_.get(i));
     }
+    if (!com.google.protobuf.GeneratedMessageV3.isStringEmpty(subject_)) {
+      com.google.protobuf.GeneratedMessageV3.writeString(output, 3, subject_);
+    }
+    if (renewErasedSubject_ != false) {
+      output.writeBool(4, renewErasedSubject_);
+    }
     getUnknownFields().writeTo(output);
   }
 
@@ -188,6 +257,13 @@ private static final long serialVersionUID = 0L;
     for (int i = 0; i < items_.size(); i++) {
       size += com.google.protobuf.CodedOutputStream
         .computeMessageSize(2, items_.get(i));
+    }
+    if (!com.google.protobuf.GeneratedMessageV3.isStringEmpty(subject_)) {
+      size += com.google.protobuf.GeneratedMessageV3.computeStringSize(3, subject_);
+    }
+    if (renewErasedSubject_ != false) {
+      size += com.google.protobuf.CodedOutputStream
+        .computeBoolSize(4, renewErasedSubject_);
     }
     size += getUnknownFields().getSerializedSize();
     memoizedSize = size;
@@ -208,6 +284,10 @@ private static final long serialVersionUID = 0L;
         .equals(other.getKeyName())) return false;
     if (!getItemsList()
         .equals(other.getItemsList())) return false;
+    if (!getSubject()
+        .equals(other.getSubject())) return false;
+    if (getRenewErasedSubject()
+        != other.getRenewErasedSubject()) return false;
     if (!getUnknownFields().equals(other.getUnknownFields())) return false;
     return true;
   }
@@ -225,6 +305,11 @@ private static final long serialVersionUID = 0L;
       hash = (37 * hash) + ITEMS_FIELD_NUMBER;
       hash = (53 * hash) + getItemsList().hashCode();
     }
+    hash = (37 * hash) + SUBJECT_FIELD_NUMBER;
+    hash = (53 * hash) + getSubject().hashCode();
+    hash = (37 * hash) + RENEW_ERASED_SUBJECT_FIELD_NUMBER;
+    hash = (53 * hash) + com.google.protobuf.Internal.hashBoolean(
+        getRenewErasedSubject());
     hash = (29 * hash) + getUnknownFields().hashCode();
     memoizedHashCode = hash;
     return hash;
@@ -368,6 +453,8 @@ private static final long serialVersionUID = 0L;
         itemsBuilder_.clear();
       }
       bitField0_ = (bitField0_ & ~0x00000002);
+      subject_ = "";
+      renewErasedSubject_ = false;
       return this;
     }
 
@@ -416,6 +503,12 @@ private static final long serialVersionUID = 0L;
       int from_bitField0_ = bitField0_;
       if (((from_bitField0_ & 0x00000001) != 0)) {
         result.keyName_ = keyName_;
+      }
+      if (((from_bitField0_ & 0x00000004) != 0)) {
+        result.subject_ = subject_;
+      }
+      if (((from_bitField0_ & 0x00000008) != 0)) {
+        result.renewErasedSubject_ = renewErasedSubject_;
       }
     }
 
@@ -494,6 +587,14 @@ private static final long serialVersionUID = 0L;
           }
         }
       }
+      if (!other.getSubject().isEmpty()) {
+        subject_ = other.subject_;
+        bitField0_ |= 0x00000004;
+        onChanged();
+      }
+      if (other.getRenewErasedSubject() != false) {
+        setRenewErasedSubject(other.getRenewErasedSubject());
+      }
       this.mergeUnknownFields(other.getUnknownFields());
       onChanged();
       return this;
@@ -538,6 +639,16 @@ private static final long serialVersionUID = 0L;
               }
               break;
             } // case 18
+            case 26: {
+              subject_ = input.readStringRequireUtf8();
+              bitField0_ |= 0x00000004;
+              break;
+            } // case 26
+            case 32: {
+              renewErasedSubject_ = input.readBool();
+              bitField0_ |= 0x00000008;
+              break;
+            } // case 32
             default: {
               if (!super.parseUnknownField(input, extensionRegistry, tag)) {
                 done = true; // was an endgroup tag
@@ -957,6 +1068,142 @@ private static final long serialVersionUID = 0L;
         items_ = null;
       }
       return itemsBuilder_;
+    }
+
+    private java.lang.Object subject_ = "";
+    /**
+     * <pre>
+     * subject is the subject of every item that names none, as in EncryptRequest.
+     * </pre>
+     *
+     * <code>string subject = 3 [json_name = "subject", debug_redact = true];</code>
+     * @return The subject.
+     */
+    public java.lang.String getSubject() {
+      java.lang.Object ref = subject_;
+      if (!(ref instanceof java.lang.String)) {
+        com.google.protobuf.ByteString bs =
+            (com.google.protobuf.ByteString) ref;
+        java.lang.String s = bs.toStringUtf8();
+        subject_ = s;
+        return s;
+      } else {
+        return (java.lang.String) ref;
+      }
+    }
+    /**
+     * <pre>
+     * subject is the subject of every item that names none, as in EncryptRequest.
+     * </pre>
+     *
+     * <code>string subject = 3 [json_name = "subject", debug_redact = true];</code>
+     * @return The bytes for subject.
+     */
+    public com.google.protobuf.ByteString
+        getSubjectBytes() {
+      java.lang.Object ref = subject_;
+      if (ref instanceof String) {
+        com.google.protobuf.ByteString b = 
+            com.google.protobuf.ByteString.copyFromUtf8(
+                (java.lang.String) ref);
+        subject_ = b;
+        return b;
+      } else {
+        return (com.google.protobuf.ByteString) ref;
+      }
+    }
+    /**
+     * <pre>
+     * subject is the subject of every item that names none, as in EncryptRequest.
+     * </pre>
+     *
+     * <code>string subject = 3 [json_name = "subject", debug_redact = true];</code>
+     * @param value The subject to set.
+     * @return This builder for chaining.
+     */
+    public Builder setSubject(
+        java.lang.String value) {
+      if (value == null) { throw new NullPointerException(); }
+      subject_ = value;
+      bitField0_ |= 0x00000004;
+      onChanged();
+      return this;
+    }
+    /**
+     * <pre>
+     * subject is the subject of every item that names none, as in EncryptRequest.
+     * </pre>
+     *
+     * <code>string subject = 3 [json_name = "subject", debug_redact = true];</code>
+     * @return This builder for chaining.
+     */
+    public Builder clearSubject() {
+      subject_ = getDefaultInstance().getSubject();
+      bitField0_ = (bitField0_ & ~0x00000004);
+      onChanged();
+      return this;
+    }
+    /**
+     * <pre>
+     * subject is the subject of every item that names none, as in EncryptRequest.
+     * </pre>
+     *
+     * <code>string subject = 3 [json_name = "subject", debug_redact = true];</code>
+     * @param value The bytes for subject to set.
+     * @return This builder for chaining.
+     */
+    public Builder setSubjectBytes(
+        com.google.protobuf.ByteString value) {
+      if (value == null) { throw new NullPointerException(); }
+      checkByteStringIsUtf8(value);
+      subject_ = value;
+      bitField0_ |= 0x00000004;
+      onChanged();
+      return this;
+    }
+
+    private boolean renewErasedSubject_ ;
+    /**
+     * <pre>
+     * renew_erased_subject applies to every item's subject, as in EncryptRequest.
+     * </pre>
+     *
+     * <code>bool renew_erased_subject = 4 [json_name = "renewErasedSubject"];</code>
+     * @return The renewErasedSubject.
+     */
+    @java.lang.Override
+    public boolean getRenewErasedSubject() {
+      return renewErasedSubject_;
+    }
+    /**
+     * <pre>
+     * renew_erased_subject applies to every item's subject, as in EncryptRequest.
+     * </pre>
+     *
+     * <code>bool renew_erased_subject = 4 [json_name = "renewErasedSubject"];</code>
+     * @param value The renewErasedSubject to set.
+     * @return This builder for chaining.
+     */
+    public Builder setRenewErasedSubject(boolean value) {
+
+      renewErasedSubject_ = value;
+      bitField0_ |= 0x00000008;
+      onChanged();
+      return this;
+    }
+    /**
+     * <pre>
+     * renew_erased_subject applies to every item's subject, as in EncryptRequest.
+     * </pre>
+     *
+     * <code>bool renew_erased_subject = 4 [json_name = "renewErasedSubject"];</code>
+     * @return This builder for chaining.
+     */
+    public Builder clearRenewErasedSubject() {
+      bitField0_ = (bitField0_ & ~0x00000008);
+      renewErasedSubject_ = false;
+      onChanged();
+      return this;
     }
     @java.lang.Override
     public final Builder setUnknownFields(

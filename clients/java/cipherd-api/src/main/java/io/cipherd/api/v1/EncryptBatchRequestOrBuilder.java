@@ -71,4 +71,34 @@ public interface EncryptBatchRequestOrBuilder extends
    */
   io.cipherd.api.v1.EncryptBatchItemOrBuilder getItemsOrBuilder(
       int index);
+
+  /**
+   * <pre>
+   * subject is the subject of every item that names none, as in EncryptRequest.
+   * </pre>
+   *
+   * <code>string subject = 3 [json_name = "subject", debug_redact = true];</code>
+   * @return The subject.
+   */
+  java.lang.String getSubject();
+  /**
+   * <pre>
+   * subject is the subject of every item that names none, as in EncryptRequest.
+   * </pre>
+   *
+   * <code>string subject = 3 [json_name = "subject", debug_redact = true];</code>
+   * @return The bytes for subject.
+   */
+  com.google.protobuf.ByteString
+      getSubjectBytes();
+
+  /**
+   * <pre>
+   * renew_erased_subject applies to every item's subject, as in EncryptRequest.
+   * </pre>
+   *
+   * <code>bool renew_erased_subject = 4 [json_name = "renewErasedSubject"];</code>
+   * @return The renewErasedSubject.
+   */
+  boolean getRenewErasedSubject();
 }

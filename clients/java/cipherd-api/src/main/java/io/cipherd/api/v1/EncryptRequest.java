@@ -24,6 +24,7 @@ private static final long serialVersionUID = 0L;
     keyName_ = "";
     plaintext_ = com.google.protobuf.ByteString.EMPTY;
     context_ = com.google.protobuf.ByteString.EMPTY;
+    subject_ = "";
   }
 
   @java.lang.Override
@@ -129,6 +130,7 @@ private static final long serialVersionUID = 0L;
   /**
    * <pre>
    * key_version encrypts with an older version (at least the policy's min_encryption_version); 0 means current.
+   * Not allowed with subject: a subject key is always wrapped under the current version.
    * </pre>
    *
    * <code>int32 key_version = 4 [json_name = "keyVersion"];</code>
@@ -137,6 +139,79 @@ private static final long serialVersionUID = 0L;
   @java.lang.Override
   public int getKeyVersion() {
     return keyVersion_;
+  }
+
+  public static final int SUBJECT_FIELD_NUMBER = 5;
+  @SuppressWarnings("serial")
+  private volatile java.lang.Object subject_ = "";
+  /**
+   * <pre>
+   * subject names the person (or other data subject) the data is about: any opaque id the
+   * application already has, at most 256 bytes of UTF-8, e.g. "user-8812". When set, the data is
+   * sealed under that subject's own key (made on first use, wrapped under key_name's current
+   * version), so that EraseSubject makes all of it undecryptable without touching anyone else's.
+   * The key's mode must be gcm, chacha or xgcm. Never stored, logged or audited as given: the
+   * server keeps only a keyed hash of it. See proto/README.md, "Subject-bound ciphertexts".
+   * </pre>
+   *
+   * <code>string subject = 5 [json_name = "subject", debug_redact = true];</code>
+   * @return The subject.
+   */
+  @java.lang.Override
+  public java.lang.String getSubject() {
+    java.lang.Object ref = subject_;
+    if (ref instanceof java.lang.String) {
+      return (java.lang.String) ref;
+    } else {
+      com.google.protobuf.ByteString bs = 
+          (com.google.protobuf.ByteString) ref;
+      java.lang.String s = bs.toStringUtf8();
+      subject_ = s;
+      return s;
+    }
+  }
+  /**
+   * <pre>
+   * subject names the person (or other data subject) the data is about: any opaque id the
+   * application already has, at most 256 bytes of UTF-8, e.g. "user-8812". When set, the data is
+   * sealed under that subject's own key (made on first use, wrapped under key_name's current
+   * version), so that EraseSubject makes all of it undecryptable without touching anyone else's.
+   * The key's mode must be gcm, chacha or xgcm. Never stored, logged or audited as given: the
+   * server keeps only a keyed hash of it. See proto/README.md, "Subject-bound ciphertexts".
+   * </pre>
+   *
+   * <code>string subject = 5 [json_name = "subject", debug_redact = true];</code>
+   * @return The bytes for subject.
+   */
+  @java.lang.Override
+  public com.google.protobuf.ByteString
+      getSubjectBytes() {
+    java.lang.Object ref = subject_;
+    if (ref instanceof java.lang.String) {
+      com.google.protobuf.ByteString b = 
+          com.google.protobuf.ByteString.copyFromUtf8(
+              (java.lang.String) ref);
+      subject_ = b;
+      return b;
+    } else {
+      return (com.google.protobuf.ByteString) ref;
+    }
+  }
+
+  public static final int RENEW_ERASED_SUBJECT_FIELD_NUMBER = 6;
+  private boolean renewErasedSubject_ = false;
+  /**
+   * <pre>
+   * renew_erased_subject, for a subject that was erased, starts a new subject key for it instead
+   * of failing with SUBJECT_ERASED; the data sealed before the erasure stays erased.
+   * </pre>
+   *
+   * <code>bool renew_erased_subject = 6 [json_name = "renewErasedSubject"];</code>
+   * @return The renewErasedSubject.
+   */
+  @java.lang.Override
+  public boolean getRenewErasedSubject() {
+    return renewErasedSubject_;
   }
 
   private byte memoizedIsInitialized = -1;
@@ -165,6 +240,12 @@ private static final long serialVersionUID = 0L;
     if (keyVersion_ != 0) {
       output.writeInt32(4, keyVersion_);
     }
+    if (!com.google.protobuf.GeneratedMessageV3.isStringEmpty(subject_)) {
+      com.google.protobuf.GeneratedMessageV3.writeString(output, 5, subject_);
+    }
+    if (renewErasedSubject_ != false) {
+      output.writeBool(6, renewErasedSubject_);
+    }
     getUnknownFields().writeTo(output);
   }
 
@@ -189,6 +270,13 @@ private static final long serialVersionUID = 0L;
       size += com.google.protobuf.CodedOutputStream
         .computeInt32Size(4, keyVersion_);
     }
+    if (!com.google.protobuf.GeneratedMessageV3.isStringEmpty(subject_)) {
+      size += com.google.protobuf.GeneratedMessageV3.computeStringSize(5, subject_);
+    }
+    if (renewErasedSubject_ != false) {
+      size += com.google.protobuf.CodedOutputStream
+        .computeBoolSize(6, renewErasedSubject_);
+    }
     size += getUnknownFields().getSerializedSize();
     memoizedSize = size;
     return size;
@@ -212,6 +300,10 @@ private static final long serialVersionUID = 0L;
         .equals(other.getContext())) return false;
     if (getKeyVersion()
         != other.getKeyVersion()) return false;
+    if (!getSubject()
+        .equals(other.getSubject())) return false;
+    if (getRenewErasedSubject()
+        != other.getRenewErasedSubject()) return false;
     if (!getUnknownFields().equals(other.getUnknownFields())) return false;
     return true;
   }
@@ -231,6 +323,11 @@ private static final long serialVersionUID = 0L;
     hash = (53 * hash) + getContext().hashCode();
     hash = (37 * hash) + KEY_VERSION_FIELD_NUMBER;
     hash = (53 * hash) + getKeyVersion();
+    hash = (37 * hash) + SUBJECT_FIELD_NUMBER;
+    hash = (53 * hash) + getSubject().hashCode();
+    hash = (37 * hash) + RENEW_ERASED_SUBJECT_FIELD_NUMBER;
+    hash = (53 * hash) + com.google.protobuf.Internal.hashBoolean(
+        getRenewErasedSubject());
     hash = (29 * hash) + getUnknownFields().hashCode();
     memoizedHashCode = hash;
     return hash;
@@ -370,6 +467,8 @@ private static final long serialVersionUID = 0L;
       plaintext_ = com.google.protobuf.ByteString.EMPTY;
       context_ = com.google.protobuf.ByteString.EMPTY;
       keyVersion_ = 0;
+      subject_ = "";
+      renewErasedSubject_ = false;
       return this;
     }
 
@@ -414,6 +513,12 @@ private static final long serialVersionUID = 0L;
       }
       if (((from_bitField0_ & 0x00000008) != 0)) {
         result.keyVersion_ = keyVersion_;
+      }
+      if (((from_bitField0_ & 0x00000010) != 0)) {
+        result.subject_ = subject_;
+      }
+      if (((from_bitField0_ & 0x00000020) != 0)) {
+        result.renewErasedSubject_ = renewErasedSubject_;
       }
     }
 
@@ -475,6 +580,14 @@ private static final long serialVersionUID = 0L;
       if (other.getKeyVersion() != 0) {
         setKeyVersion(other.getKeyVersion());
       }
+      if (!other.getSubject().isEmpty()) {
+        subject_ = other.subject_;
+        bitField0_ |= 0x00000010;
+        onChanged();
+      }
+      if (other.getRenewErasedSubject() != false) {
+        setRenewErasedSubject(other.getRenewErasedSubject());
+      }
       this.mergeUnknownFields(other.getUnknownFields());
       onChanged();
       return this;
@@ -521,6 +634,16 @@ private static final long serialVersionUID = 0L;
               bitField0_ |= 0x00000008;
               break;
             } // case 32
+            case 42: {
+              subject_ = input.readStringRequireUtf8();
+              bitField0_ |= 0x00000010;
+              break;
+            } // case 42
+            case 48: {
+              renewErasedSubject_ = input.readBool();
+              bitField0_ |= 0x00000020;
+              break;
+            } // case 48
             default: {
               if (!super.parseUnknownField(input, extensionRegistry, tag)) {
                 done = true; // was an endgroup tag
@@ -725,6 +848,7 @@ private static final long serialVersionUID = 0L;
     /**
      * <pre>
      * key_version encrypts with an older version (at least the policy's min_encryption_version); 0 means current.
+     * Not allowed with subject: a subject key is always wrapped under the current version.
      * </pre>
      *
      * <code>int32 key_version = 4 [json_name = "keyVersion"];</code>
@@ -737,6 +861,7 @@ private static final long serialVersionUID = 0L;
     /**
      * <pre>
      * key_version encrypts with an older version (at least the policy's min_encryption_version); 0 means current.
+     * Not allowed with subject: a subject key is always wrapped under the current version.
      * </pre>
      *
      * <code>int32 key_version = 4 [json_name = "keyVersion"];</code>
@@ -753,6 +878,7 @@ private static final long serialVersionUID = 0L;
     /**
      * <pre>
      * key_version encrypts with an older version (at least the policy's min_encryption_version); 0 means current.
+     * Not allowed with subject: a subject key is always wrapped under the current version.
      * </pre>
      *
      * <code>int32 key_version = 4 [json_name = "keyVersion"];</code>
@@ -761,6 +887,170 @@ private static final long serialVersionUID = 0L;
     public Builder clearKeyVersion() {
       bitField0_ = (bitField0_ & ~0x00000008);
       keyVersion_ = 0;
+      onChanged();
+      return this;
+    }
+
+    private java.lang.Object subject_ = "";
+    /**
+     * <pre>
+     * subject names the person (or other data subject) the data is about: any opaque id the
+     * application already has, at most 256 bytes of UTF-8, e.g. "user-8812". When set, the data is
+     * sealed under that subject's own key (made on first use, wrapped under key_name's current
+     * version), so that EraseSubject makes all of it undecryptable without touching anyone else's.
+     * The key's mode must be gcm, chacha or xgcm. Never stored, logged or audited as given: the
+     * server keeps only a keyed hash of it. See proto/README.md, "Subject-bound ciphertexts".
+     * </pre>
+     *
+     * <code>string subject = 5 [json_name = "subject", debug_redact = true];</code>
+     * @return The subject.
+     */
+    public java.lang.String getSubject() {
+      java.lang.Object ref = subject_;
+      if (!(ref instanceof java.lang.String)) {
+        com.google.protobuf.ByteString bs =
+            (com.google.protobuf.ByteString) ref;
+        java.lang.String s = bs.toStringUtf8();
+        subject_ = s;
+        return s;
+      } else {
+        return (java.lang.String) ref;
+      }
+    }
+    /**
+     * <pre>
+     * subject names the person (or other data subject) the data is about: any opaque id the
+     * application already has, at most 256 bytes of UTF-8, e.g. "user-8812". When set, the data is
+     * sealed under that subject's own key (made on first use, wrapped under key_name's current
+     * version), so that EraseSubject makes all of it undecryptable without touching anyone else's.
+     * The key's mode must be gcm, chacha or xgcm. Never stored, logged or audited as given: the
+     * server keeps only a keyed hash of it. See proto/README.md, "Subject-bound ciphertexts".
+     * </pre>
+     *
+     * <code>string subject = 5 [json_name = "subject", debug_redact = true];</code>
+     * @return The bytes for subject.
+     */
+    public com.google.protobuf.ByteString
+        getSubjectBytes() {
+      java.lang.Object ref = subject_;
+      if (ref instanceof String) {
+        com.google.protobuf.ByteString b = 
+            com.google.protobuf.ByteString.copyFromUtf8(
+                (java.lang.String) ref);
+        subject_ = b;
+        return b;
+      } else {
+        return (com.google.protobuf.ByteString) ref;
+      }
+    }
+    /**
+     * <pre>
+     * subject names the person (or other data subject) the data is about: any opaque id the
+     * application already has, at most 256 bytes of UTF-8, e.g. "user-8812". When set, the data is
+     * sealed under that subject's own key (made on first use, wrapped under key_name's current
+     * version), so that EraseSubject makes all of it undecryptable without touching anyone else's.
+     * The key's mode must be gcm, chacha or xgcm. Never stored, logged or audited as given: the
+     * server keeps only a keyed hash of it. See proto/README.md, "Subject-bound ciphertexts".
+     * </pre>
+     *
+     * <code>string subject = 5 [json_name = "subject", debug_redact = true];</code>
+     * @param value The subject to set.
+     * @return This builder for chaining.
+     */
+    public Builder setSubject(
+        java.lang.String value) {
+      if (value == null) { throw new NullPointerException(); }
+      subject_ = value;
+      bitField0_ |= 0x00000010;
+      onChanged();
+      return this;
+    }
+    /**
+     * <pre>
+     * subject names the person (or other data subject) the data is about: any opaque id the
+     * application already has, at most 256 bytes of UTF-8, e.g. "user-8812". When set, the data is
+     * sealed under that subject's own key (made on first use, wrapped under key_name's current
+     * version), so that EraseSubject makes all of it undecryptable without touching anyone else's.
+     * The key's mode must be gcm, chacha or xgcm. Never stored, logged or audited as given: the
+     * server keeps only a keyed hash of it. See proto/README.md, "Subject-bound ciphertexts".
+     * </pre>
+     *
+     * <code>string subject = 5 [json_name = "subject", debug_redact = true];</code>
+     * @return This builder for chaining.
+     */
+    public Builder clearSubject() {
+      subject_ = getDefaultInstance().getSubject();
+      bitField0_ = (bitField0_ & ~0x00000010);
+      onChanged();
+      return this;
+    }
+    /**
+     * <pre>
+     * subject names the person (or other data subject) the data is about: any opaque id the
+     * application already has, at most 256 bytes of UTF-8, e.g. "user-8812". When set, the data is
+     * sealed under that subject's own key (made on first use, wrapped under key_name's current
+     * version), so that EraseSubject makes all of it undecryptable without touching anyone else's.
+     * The key's mode must be gcm, chacha or xgcm. Never stored, logged or audited as given: the
+     * server keeps only a keyed hash of it. See proto/README.md, "Subject-bound ciphertexts".
+     * </pre>
+     *
+     * <code>string subject = 5 [json_name = "subject", debug_redact = true];</code>
+     * @param value The bytes for subject to set.
+     * @return This builder for chaining.
+     */
+    public Builder setSubjectBytes(
+        com.google.protobuf.ByteString value) {
+      if (value == null) { throw new NullPointerException(); }
+      checkByteStringIsUtf8(value);
+      subject_ = value;
+      bitField0_ |= 0x00000010;
+      onChanged();
+      return this;
+    }
+
+    private boolean renewErasedSubject_ ;
+    /**
+     * <pre>
+     * renew_erased_subject, for a subject that was erased, starts a new subject key for it instead
+     * of failing with SUBJECT_ERASED; the data sealed before the erasure stays erased.
+     * </pre>
+     *
+     * <code>bool renew_erased_subject = 6 [json_name = "renewErasedSubject"];</code>
+     * @return The renewErasedSubject.
+     */
+    @java.lang.Override
+    public boolean getRenewErasedSubject() {
+      return renewErasedSubject_;
+    }
+    /**
+     * <pre>
+     * renew_erased_subject, for a subject that was erased, starts a new subject key for it instead
+     * of failing with SUBJECT_ERASED; the data sealed before the erasure stays erased.
+     * </pre>
+     *
+     * <code>bool renew_erased_subject = 6 [json_name = "renewErasedSubject"];</code>
+     * @param value The renewErasedSubject to set.
+     * @return This builder for chaining.
+     */
+    public Builder setRenewErasedSubject(boolean value) {
+
+      renewErasedSubject_ = value;
+      bitField0_ |= 0x00000020;
+      onChanged();
+      return this;
+    }
+    /**
+     * <pre>
+     * renew_erased_subject, for a subject that was erased, starts a new subject key for it instead
+     * of failing with SUBJECT_ERASED; the data sealed before the erasure stays erased.
+     * </pre>
+     *
+     * <code>bool renew_erased_subject = 6 [json_name = "renewErasedSubject"];</code>
+     * @return This builder for chaining.
+     */
+    public Builder clearRenewErasedSubject() {
+      bitField0_ = (bitField0_ & ~0x00000020);
+      renewErasedSubject_ = false;
       onChanged();
       return this;
     }

@@ -52,10 +52,52 @@ public interface EncryptRequestOrBuilder extends
   /**
    * <pre>
    * key_version encrypts with an older version (at least the policy's min_encryption_version); 0 means current.
+   * Not allowed with subject: a subject key is always wrapped under the current version.
    * </pre>
    *
    * <code>int32 key_version = 4 [json_name = "keyVersion"];</code>
    * @return The keyVersion.
    */
   int getKeyVersion();
+
+  /**
+   * <pre>
+   * subject names the person (or other data subject) the data is about: any opaque id the
+   * application already has, at most 256 bytes of UTF-8, e.g. "user-8812". When set, the data is
+   * sealed under that subject's own key (made on first use, wrapped under key_name's current
+   * version), so that EraseSubject makes all of it undecryptable without touching anyone else's.
+   * The key's mode must be gcm, chacha or xgcm. Never stored, logged or audited as given: the
+   * server keeps only a keyed hash of it. See proto/README.md, "Subject-bound ciphertexts".
+   * </pre>
+   *
+   * <code>string subject = 5 [json_name = "subject", debug_redact = true];</code>
+   * @return The subject.
+   */
+  java.lang.String getSubject();
+  /**
+   * <pre>
+   * subject names the person (or other data subject) the data is about: any opaque id the
+   * application already has, at most 256 bytes of UTF-8, e.g. "user-8812". When set, the data is
+   * sealed under that subject's own key (made on first use, wrapped under key_name's current
+   * version), so that EraseSubject makes all of it undecryptable without touching anyone else's.
+   * The key's mode must be gcm, chacha or xgcm. Never stored, logged or audited as given: the
+   * server keeps only a keyed hash of it. See proto/README.md, "Subject-bound ciphertexts".
+   * </pre>
+   *
+   * <code>string subject = 5 [json_name = "subject", debug_redact = true];</code>
+   * @return The bytes for subject.
+   */
+  com.google.protobuf.ByteString
+      getSubjectBytes();
+
+  /**
+   * <pre>
+   * renew_erased_subject, for a subject that was erased, starts a new subject key for it instead
+   * of failing with SUBJECT_ERASED; the data sealed before the erasure stays erased.
+   * </pre>
+   *
+   * <code>bool renew_erased_subject = 6 [json_name = "renewErasedSubject"];</code>
+   * @return The renewErasedSubject.
+   */
+  boolean getRenewErasedSubject();
 }

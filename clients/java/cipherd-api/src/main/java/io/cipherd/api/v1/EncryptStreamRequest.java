@@ -25,6 +25,7 @@ private static final long serialVersionUID = 0L;
     keyName_ = "";
     plaintext_ = com.google.protobuf.ByteString.EMPTY;
     context_ = com.google.protobuf.ByteString.EMPTY;
+    subject_ = "";
   }
 
   @java.lang.Override
@@ -173,6 +174,68 @@ private static final long serialVersionUID = 0L;
     return context_;
   }
 
+  public static final int SUBJECT_FIELD_NUMBER = 5;
+  @SuppressWarnings("serial")
+  private volatile java.lang.Object subject_ = "";
+  /**
+   * <pre>
+   * subject is the item's subject, as in EncryptRequest.
+   * </pre>
+   *
+   * <code>string subject = 5 [json_name = "subject", debug_redact = true];</code>
+   * @return The subject.
+   */
+  @java.lang.Override
+  public java.lang.String getSubject() {
+    java.lang.Object ref = subject_;
+    if (ref instanceof java.lang.String) {
+      return (java.lang.String) ref;
+    } else {
+      com.google.protobuf.ByteString bs = 
+          (com.google.protobuf.ByteString) ref;
+      java.lang.String s = bs.toStringUtf8();
+      subject_ = s;
+      return s;
+    }
+  }
+  /**
+   * <pre>
+   * subject is the item's subject, as in EncryptRequest.
+   * </pre>
+   *
+   * <code>string subject = 5 [json_name = "subject", debug_redact = true];</code>
+   * @return The bytes for subject.
+   */
+  @java.lang.Override
+  public com.google.protobuf.ByteString
+      getSubjectBytes() {
+    java.lang.Object ref = subject_;
+    if (ref instanceof java.lang.String) {
+      com.google.protobuf.ByteString b = 
+          com.google.protobuf.ByteString.copyFromUtf8(
+              (java.lang.String) ref);
+      subject_ = b;
+      return b;
+    } else {
+      return (com.google.protobuf.ByteString) ref;
+    }
+  }
+
+  public static final int RENEW_ERASED_SUBJECT_FIELD_NUMBER = 6;
+  private boolean renewErasedSubject_ = false;
+  /**
+   * <pre>
+   * renew_erased_subject is as in EncryptRequest, for this item.
+   * </pre>
+   *
+   * <code>bool renew_erased_subject = 6 [json_name = "renewErasedSubject"];</code>
+   * @return The renewErasedSubject.
+   */
+  @java.lang.Override
+  public boolean getRenewErasedSubject() {
+    return renewErasedSubject_;
+  }
+
   private byte memoizedIsInitialized = -1;
   @java.lang.Override
   public final boolean isInitialized() {
@@ -199,6 +262,12 @@ private static final long serialVersionUID = 0L;
     if (!context_.isEmpty()) {
       output.writeBytes(4, context_);
     }
+    if (!com.google.protobuf.GeneratedMessageV3.isStringEmpty(subject_)) {
+      com.google.protobuf.GeneratedMessageV3.writeString(output, 5, subject_);
+    }
+    if (renewErasedSubject_ != false) {
+      output.writeBool(6, renewErasedSubject_);
+    }
     getUnknownFields().writeTo(output);
   }
 
@@ -221,6 +290,13 @@ private static final long serialVersionUID = 0L;
     if (!context_.isEmpty()) {
       size += com.google.protobuf.CodedOutputStream
         .computeBytesSize(4, context_);
+    }
+    if (!com.google.protobuf.GeneratedMessageV3.isStringEmpty(subject_)) {
+      size += com.google.protobuf.GeneratedMessageV3.computeStringSize(5, subject_);
+    }
+    if (renewErasedSubject_ != false) {
+      size += com.google.protobuf.CodedOutputStream
+        .computeBoolSize(6, renewErasedSubject_);
     }
     size += getUnknownFields().getSerializedSize();
     memoizedSize = size;
@@ -245,6 +321,10 @@ private static final long serialVersionUID = 0L;
         .equals(other.getPlaintext())) return false;
     if (!getContext()
         .equals(other.getContext())) return false;
+    if (!getSubject()
+        .equals(other.getSubject())) return false;
+    if (getRenewErasedSubject()
+        != other.getRenewErasedSubject()) return false;
     if (!getUnknownFields().equals(other.getUnknownFields())) return false;
     return true;
   }
@@ -264,6 +344,11 @@ private static final long serialVersionUID = 0L;
     hash = (53 * hash) + getPlaintext().hashCode();
     hash = (37 * hash) + CONTEXT_FIELD_NUMBER;
     hash = (53 * hash) + getContext().hashCode();
+    hash = (37 * hash) + SUBJECT_FIELD_NUMBER;
+    hash = (53 * hash) + getSubject().hashCode();
+    hash = (37 * hash) + RENEW_ERASED_SUBJECT_FIELD_NUMBER;
+    hash = (53 * hash) + com.google.protobuf.Internal.hashBoolean(
+        getRenewErasedSubject());
     hash = (29 * hash) + getUnknownFields().hashCode();
     memoizedHashCode = hash;
     return hash;
@@ -403,6 +488,8 @@ private static final long serialVersionUID = 0L;
       keyName_ = "";
       plaintext_ = com.google.protobuf.ByteString.EMPTY;
       context_ = com.google.protobuf.ByteString.EMPTY;
+      subject_ = "";
+      renewErasedSubject_ = false;
       return this;
     }
 
@@ -447,6 +534,12 @@ private static final long serialVersionUID = 0L;
       }
       if (((from_bitField0_ & 0x00000008) != 0)) {
         result.context_ = context_;
+      }
+      if (((from_bitField0_ & 0x00000010) != 0)) {
+        result.subject_ = subject_;
+      }
+      if (((from_bitField0_ & 0x00000020) != 0)) {
+        result.renewErasedSubject_ = renewErasedSubject_;
       }
     }
 
@@ -510,6 +603,14 @@ private static final long serialVersionUID = 0L;
       if (other.getContext() != com.google.protobuf.ByteString.EMPTY) {
         setContext(other.getContext());
       }
+      if (!other.getSubject().isEmpty()) {
+        subject_ = other.subject_;
+        bitField0_ |= 0x00000010;
+        onChanged();
+      }
+      if (other.getRenewErasedSubject() != false) {
+        setRenewErasedSubject(other.getRenewErasedSubject());
+      }
       this.mergeUnknownFields(other.getUnknownFields());
       onChanged();
       return this;
@@ -556,6 +657,16 @@ private static final long serialVersionUID = 0L;
               bitField0_ |= 0x00000008;
               break;
             } // case 34
+            case 42: {
+              subject_ = input.readStringRequireUtf8();
+              bitField0_ |= 0x00000010;
+              break;
+            } // case 42
+            case 48: {
+              renewErasedSubject_ = input.readBool();
+              bitField0_ |= 0x00000020;
+              break;
+            } // case 48
             default: {
               if (!super.parseUnknownField(input, extensionRegistry, tag)) {
                 done = true; // was an endgroup tag
@@ -846,6 +957,142 @@ private static final long serialVersionUID = 0L;
     public Builder clearContext() {
       bitField0_ = (bitField0_ & ~0x00000008);
       context_ = getDefaultInstance().getContext();
+      onChanged();
+      return this;
+    }
+
+    private java.lang.Object subject_ = "";
+    /**
+     * <pre>
+     * subject is the item's subject, as in EncryptRequest.
+     * </pre>
+     *
+     * <code>string subject = 5 [json_name = "subject", debug_redact = true];</code>
+     * @return The subject.
+     */
+    public java.lang.String getSubject() {
+      java.lang.Object ref = subject_;
+      if (!(ref instanceof java.lang.String)) {
+        com.google.protobuf.ByteString bs =
+            (com.google.protobuf.ByteString) ref;
+        java.lang.String s = bs.toStringUtf8();
+        subject_ = s;
+        return s;
+      } else {
+        return (java.lang.String) ref;
+      }
+    }
+    /**
+     * <pre>
+     * subject is the item's subject, as in EncryptRequest.
+     * </pre>
+     *
+     * <code>string subject = 5 [json_name = "subject", debug_redact = true];</code>
+     * @return The bytes for subject.
+     */
+    public com.google.protobuf.ByteString
+        getSubjectBytes() {
+      java.lang.Object ref = subject_;
+      if (ref instanceof String) {
+        com.google.protobuf.ByteString b = 
+            com.google.protobuf.ByteString.copyFromUtf8(
+                (java.lang.String) ref);
+        subject_ = b;
+        return b;
+      } else {
+        return (com.google.protobuf.ByteString) ref;
+      }
+    }
+    /**
+     * <pre>
+     * subject is the item's subject, as in EncryptRequest.
+     * </pre>
+     *
+     * <code>string subject = 5 [json_name = "subject", debug_redact = true];</code>
+     * @param value The subject to set.
+     * @return This builder for chaining.
+     */
+    public Builder setSubject(
+        java.lang.String value) {
+      if (value == null) { throw new NullPointerException(); }
+      subject_ = value;
+      bitField0_ |= 0x00000010;
+      onChanged();
+      return this;
+    }
+    /**
+     * <pre>
+     * subject is the item's subject, as in EncryptRequest.
+     * </pre>
+     *
+     * <code>string subject = 5 [json_name = "subject", debug_redact = true];</code>
+     * @return This builder for chaining.
+     */
+    public Builder clearSubject() {
+      subject_ = getDefaultInstance().getSubject();
+      bitField0_ = (bitField0_ & ~0x00000010);
+      onChanged();
+      return this;
+    }
+    /**
+     * <pre>
+     * subject is the item's subject, as in EncryptRequest.
+     * </pre>
+     *
+     * <code>string subject = 5 [json_name = "subject", debug_redact = true];</code>
+     * @param value The bytes for subject to set.
+     * @return This builder for chaining.
+     */
+    public Builder setSubjectBytes(
+        com.google.protobuf.ByteString value) {
+      if (value == null) { throw new NullPointerException(); }
+      checkByteStringIsUtf8(value);
+      subject_ = value;
+      bitField0_ |= 0x00000010;
+      onChanged();
+      return this;
+    }
+
+    private boolean renewErasedSubject_ ;
+    /**
+     * <pre>
+     * renew_erased_subject is as in EncryptRequest, for this item.
+     * </pre>
+     *
+     * <code>bool renew_erased_subject = 6 [json_name = "renewErasedSubject"];</code>
+     * @return The renewErasedSubject.
+     */
+    @java.lang.Override
+    public boolean getRenewErasedSubject() {
+      return renewErasedSubject_;
+    }
+    /**
+     * <pre>
+     * renew_erased_subject is as in EncryptRequest, for this item.
+     * </pre>
+     *
+     * <code>bool renew_erased_subject = 6 [json_name = "renewErasedSubject"];</code>
+     * @param value The renewErasedSubject to set.
+     * @return This builder for chaining.
+     */
+    public Builder setRenewErasedSubject(boolean value) {
+
+      renewErasedSubject_ = value;
+      bitField0_ |= 0x00000020;
+      onChanged();
+      return this;
+    }
+    /**
+     * <pre>
+     * renew_erased_subject is as in EncryptRequest, for this item.
+     * </pre>
+     *
+     * <code>bool renew_erased_subject = 6 [json_name = "renewErasedSubject"];</code>
+     * @return This builder for chaining.
+     */
+    public Builder clearRenewErasedSubject() {
+      bitField0_ = (bitField0_ & ~0x00000020);
+      renewErasedSubject_ = false;
       onChanged();
       return this;
     }

@@ -69,4 +69,34 @@ public interface EncryptStreamRequestOrBuilder extends
    * @return The context.
    */
   com.google.protobuf.ByteString getContext();
+
+  /**
+   * <pre>
+   * subject is the item's subject, as in EncryptRequest.
+   * </pre>
+   *
+   * <code>string subject = 5 [json_name = "subject", debug_redact = true];</code>
+   * @return The subject.
+   */
+  java.lang.String getSubject();
+  /**
+   * <pre>
+   * subject is the item's subject, as in EncryptRequest.
+   * </pre>
+   *
+   * <code>string subject = 5 [json_name = "subject", debug_redact = true];</code>
+   * @return The bytes for subject.
+   */
+  com.google.protobuf.ByteString
+      getSubjectBytes();
+
+  /**
+   * <pre>
+   * renew_erased_subject is as in EncryptRequest, for this item.
+   * </pre>
+   *
+   * <code>bool renew_erased_subject = 6 [json_name = "renewErasedSubject"];</code>
+   * @return The renewErasedSubject.
+   */
+  boolean getRenewErasedSubject();
 }

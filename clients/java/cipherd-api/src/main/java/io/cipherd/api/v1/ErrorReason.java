@@ -211,6 +211,26 @@ public enum ErrorReason
    * <code>INTERNAL = 21;</code>
    */
   INTERNAL(21),
+  /**
+   * <pre>
+   * SUBJECT_ERASED (status FAILED_PRECONDITION): the ciphertext's subject was erased
+   * (EraseSubject): its data can never be decrypted again; or Encrypt named an erased subject
+   * without renew_erased_subject. Never "decryption failed". Metadata: key, erase_time (RFC 3339).
+   * </pre>
+   *
+   * <code>SUBJECT_ERASED = 22;</code>
+   */
+  SUBJECT_ERASED(22),
+  /**
+   * <pre>
+   * SUBJECT_QUOTA_EXCEEDED (status RESOURCE_EXHAUSTED): this caller made new subject keys faster
+   * than the server's --subject-creation-rate allows; existing subjects still work; retry later.
+   * Metadata: key.
+   * </pre>
+   *
+   * <code>SUBJECT_QUOTA_EXCEEDED = 23;</code>
+   */
+  SUBJECT_QUOTA_EXCEEDED(23),
   UNRECOGNIZED(-1),
   ;
 
@@ -408,6 +428,26 @@ public enum ErrorReason
    * <code>INTERNAL = 21;</code>
    */
   public static final int INTERNAL_VALUE = 21;
+  /**
+   * <pre>
+   * SUBJECT_ERASED (status FAILED_PRECONDITION): the ciphertext's subject was erased
+   * (EraseSubject): its data can never be decrypted again; or Encrypt named an erased subject
+   * without renew_erased_subject. Never "decryption failed". Metadata: key, erase_time (RFC 3339).
+   * </pre>
+   *
+   * <code>SUBJECT_ERASED = 22;</code>
+   */
+  public static final int SUBJECT_ERASED_VALUE = 22;
+  /**
+   * <pre>
+   * SUBJECT_QUOTA_EXCEEDED (status RESOURCE_EXHAUSTED): this caller made new subject keys faster
+   * than the server's --subject-creation-rate allows; existing subjects still work; retry later.
+   * Metadata: key.
+   * </pre>
+   *
+   * <code>SUBJECT_QUOTA_EXCEEDED = 23;</code>
+   */
+  public static final int SUBJECT_QUOTA_EXCEEDED_VALUE = 23;
 
 
   public final int getNumber() {
@@ -456,6 +496,8 @@ public enum ErrorReason
       case 19: return UNAUTHENTICATED;
       case 20: return STREAM_IDLE;
       case 21: return INTERNAL;
+      case 22: return SUBJECT_ERASED;
+      case 23: return SUBJECT_QUOTA_EXCEEDED;
       default: return null;
     }
   }

@@ -23,6 +23,7 @@ private static final long serialVersionUID = 0L;
   private GenerateDataKeyRequest() {
     keyName_ = "";
     context_ = com.google.protobuf.ByteString.EMPTY;
+    subject_ = "";
   }
 
   @java.lang.Override
@@ -139,6 +140,70 @@ private static final long serialVersionUID = 0L;
     return omitPlaintext_;
   }
 
+  public static final int SUBJECT_FIELD_NUMBER = 5;
+  @SuppressWarnings("serial")
+  private volatile java.lang.Object subject_ = "";
+  /**
+   * <pre>
+   * subject wraps the data key under that subject's key, as in EncryptRequest: erasing the
+   * subject makes the wrapped data key, and so everything encrypted with it, unrecoverable.
+   * </pre>
+   *
+   * <code>string subject = 5 [json_name = "subject", debug_redact = true];</code>
+   * @return The subject.
+   */
+  @java.lang.Override
+  public java.lang.String getSubject() {
+    java.lang.Object ref = subject_;
+    if (ref instanceof java.lang.String) {
+      return (java.lang.String) ref;
+    } else {
+      com.google.protobuf.ByteString bs = 
+          (com.google.protobuf.ByteString) ref;
+      java.lang.String s = bs.toStringUtf8();
+      subject_ = s;
+      return s;
+    }
+  }
+  /**
+   * <pre>
+   * subject wraps the data key under that subject's key, as in EncryptRequest: erasing the
+   * subject makes the wrapped data key, and so everything encrypted with it, unrecoverable.
+   * </pre>
+   *
+   * <code>string subject = 5 [json_name = "subject", debug_redact = true];</code>
+   * @return The bytes for subject.
+   */
+  @java.lang.Override
+  public com.google.protobuf.ByteString
+      getSubjectBytes() {
+    java.lang.Object ref = subject_;
+    if (ref instanceof java.lang.String) {
+      com.google.protobuf.ByteString b = 
+          com.google.protobuf.ByteString.copyFromUtf8(
+              (java.lang.String) ref);
+      subject_ = b;
+      return b;
+    } else {
+      return (com.google.protobuf.ByteString) ref;
+    }
+  }
+
+  public static final int RENEW_ERASED_SUBJECT_FIELD_NUMBER = 6;
+  private boolean renewErasedSubject_ = false;
+  /**
+   * <pre>
+   * renew_erased_subject is as in EncryptRequest.
+   * </pre>
+   *
+   * <code>bool renew_erased_subject = 6 [json_name = "renewErasedSubject"];</code>
+   * @return The renewErasedSubject.
+   */
+  @java.lang.Override
+  public boolean getRenewErasedSubject() {
+    return renewErasedSubject_;
+  }
+
   private byte memoizedIsInitialized = -1;
   @java.lang.Override
   public final boolean isInitialized() {
@@ -165,6 +230,12 @@ private static final long serialVersionUID = 0L;
     if (omitPlaintext_ != false) {
       output.writeBool(4, omitPlaintext_);
     }
+    if (!com.google.protobuf.GeneratedMessageV3.isStringEmpty(subject_)) {
+      com.google.protobuf.GeneratedMessageV3.writeString(output, 5, subject_);
+    }
+    if (renewErasedSubject_ != false) {
+      output.writeBool(6, renewErasedSubject_);
+    }
     getUnknownFields().writeTo(output);
   }
 
@@ -189,6 +260,13 @@ private static final long serialVersionUID = 0L;
       size += com.google.protobuf.CodedOutputStream
         .computeBoolSize(4, omitPlaintext_);
     }
+    if (!com.google.protobuf.GeneratedMessageV3.isStringEmpty(subject_)) {
+      size += com.google.protobuf.GeneratedMessageV3.computeStringSize(5, subject_);
+    }
+    if (renewErasedSubject_ != false) {
+      size += com.google.protobuf.CodedOutputStream
+        .computeBoolSize(6, renewErasedSubject_);
+    }
     size += getUnknownFields().getSerializedSize();
     memoizedSize = size;
     return size;
@@ -212,6 +290,10 @@ private static final long serialVersionUID = 0L;
         .equals(other.getContext())) return false;
     if (getOmitPlaintext()
         != other.getOmitPlaintext()) return false;
+    if (!getSubject()
+        .equals(other.getSubject())) return false;
+    if (getRenewErasedSubject()
+        != other.getRenewErasedSubject()) return false;
     if (!getUnknownFields().equals(other.getUnknownFields())) return false;
     return true;
   }
@@ -232,6 +314,11 @@ private static final long serialVersionUID = 0L;
     hash = (37 * hash) + OMIT_PLAINTEXT_FIELD_NUMBER;
     hash = (53 * hash) + com.google.protobuf.Internal.hashBoolean(
         getOmitPlaintext());
+    hash = (37 * hash) + SUBJECT_FIELD_NUMBER;
+    hash = (53 * hash) + getSubject().hashCode();
+    hash = (37 * hash) + RENEW_ERASED_SUBJECT_FIELD_NUMBER;
+    hash = (53 * hash) + com.google.protobuf.Internal.hashBoolean(
+        getRenewErasedSubject());
     hash = (29 * hash) + getUnknownFields().hashCode();
     memoizedHashCode = hash;
     return hash;
@@ -371,6 +458,8 @@ private static final long serialVersionUID = 0L;
       keySizeBits_ = 0;
       context_ = com.google.protobuf.ByteString.EMPTY;
       omitPlaintext_ = false;
+      subject_ = "";
+      renewErasedSubject_ = false;
       return this;
     }
 
@@ -415,6 +504,12 @@ private static final long serialVersionUID = 0L;
       }
       if (((from_bitField0_ & 0x00000008) != 0)) {
         result.omitPlaintext_ = omitPlaintext_;
+      }
+      if (((from_bitField0_ & 0x00000010) != 0)) {
+        result.subject_ = subject_;
+      }
+      if (((from_bitField0_ & 0x00000020) != 0)) {
+        result.renewErasedSubject_ = renewErasedSubject_;
       }
     }
 
@@ -476,6 +571,14 @@ private static final long serialVersionUID = 0L;
       if (other.getOmitPlaintext() != false) {
         setOmitPlaintext(other.getOmitPlaintext());
       }
+      if (!other.getSubject().isEmpty()) {
+        subject_ = other.subject_;
+        bitField0_ |= 0x00000010;
+        onChanged();
+      }
+      if (other.getRenewErasedSubject() != false) {
+        setRenewErasedSubject(other.getRenewErasedSubject());
+      }
       this.mergeUnknownFields(other.getUnknownFields());
       onChanged();
       return this;
@@ -522,6 +625,16 @@ private static final long serialVersionUID = 0L;
               bitField0_ |= 0x00000008;
               break;
             } // case 32
+            case 42: {
+              subject_ = input.readStringRequireUtf8();
+              bitField0_ |= 0x00000010;
+              break;
+            } // case 42
+            case 48: {
+              renewErasedSubject_ = input.readBool();
+              bitField0_ |= 0x00000020;
+              break;
+            } // case 48
             default: {
               if (!super.parseUnknownField(input, extensionRegistry, tag)) {
                 done = true; // was an endgroup tag
@@ -765,6 +878,147 @@ private static final long serialVersionUID = 0L;
     public Builder clearOmitPlaintext() {
       bitField0_ = (bitField0_ & ~0x00000008);
       omitPlaintext_ = false;
+      onChanged();
+      return this;
+    }
+
+    private java.lang.Object subject_ = "";
+    /**
+     * <pre>
+     * subject wraps the data key under that subject's key, as in EncryptRequest: erasing the
+     * subject makes the wrapped data key, and so everything encrypted with it, unrecoverable.
+     * </pre>
+     *
+     * <code>string subject = 5 [json_name = "subject", debug_redact = true];</code>
+     * @return The subject.
+     */
+    public java.lang.String getSubject() {
+      java.lang.Object ref = subject_;
+      if (!(ref instanceof java.lang.String)) {
+        com.google.protobuf.ByteString bs =
+            (com.google.protobuf.ByteString) ref;
+        java.lang.String s = bs.toStringUtf8();
+        subject_ = s;
+        return s;
+      } else {
+        return (java.lang.String) ref;
+      }
+    }
+    /**
+     * <pre>
+     * subject wraps the data key under that subject's key, as in EncryptRequest: erasing the
+     * subject makes the wrapped data key, and so everything encrypted with it, unrecoverable.
+     * </pre>
+     *
+     * <code>string subject = 5 [json_name = "subject", debug_redact = true];</code>
+     * @return The bytes for subject.
+     */
+    public com.google.protobuf.ByteString
+        getSubjectBytes() {
+      java.lang.Object ref = subject_;
+      if (ref instanceof String) {
+        com.google.protobuf.ByteString b = 
+            com.google.protobuf.ByteString.copyFromUtf8(
+                (java.lang.String) ref);
+        subject_ = b;
+        return b;
+      } else {
+        return (com.google.protobuf.ByteString) ref;
+      }
+    }
+    /**
+     * <pre>
+     * subject wraps the data key under that subject's key, as in EncryptRequest: erasing the
+     * subject makes the wrapped data key, and so everything encrypted with it, unrecoverable.
+     * </pre>
+     *
+     * <code>string subject = 5 [json_name = "subject", debug_redact = true];</code>
+     * @param value The subject to set.
+     * @return This builder for chaining.
+     */
+    public Builder setSubject(
+        java.lang.String value) {
+      if (value == null) { throw new NullPointerException(); }
+      subject_ = value;
+      bitField0_ |= 0x00000010;
+      onChanged();
+      return this;
+    }
+    /**
+     * <pre>
+     * subject wraps the data key under that subject's key, as in EncryptRequest: erasing the
+     * subject makes the wrapped data key, and so everything encrypted with it, unrecoverable.
+     * </pre>
+     *
+     * <code>string subject = 5 [json_name = "subject", debug_redact = true];</code>
+     * @return This builder for chaining.
+     */
+    public Builder clearSubject() {
+      subject_ = getDefaultInstance().getSubject();
+      bitField0_ = (bitField0_ & ~0x00000010);
+      onChanged();
+      return this;
+    }
+    /**
+     * <pre>
+     * subject wraps the data key under that subject's key, as in EncryptRequest: erasing the
+     * subject makes the wrapped data key, and so everything encrypted with it, unrecoverable.
+     * </pre>
+     *
+     * <code>string subject = 5 [json_name = "subject", debug_redact = true];</code>
+     * @param value The bytes for subject to set.
+     * @return This builder for chaining.
+     */
+    public Builder setSubjectBytes(
+        com.google.protobuf.ByteString value) {
+      if (value == null) { throw new NullPointerException(); }
+      checkByteStringIsUtf8(value);
+      subject_ = value;
+      bitField0_ |= 0x00000010;
+      onChanged();
+      return this;
+    }
+
+    private boolean renewErasedSubject_ ;
+    /**
+     * <pre>
+     * renew_erased_subject is as in EncryptRequest.
+     * </pre>
+     *
+     * <code>bool renew_erased_subject = 6 [json_name = "renewErasedSubject"];</code>
+     * @return The renewErasedSubject.
+     */
+    @java.lang.Override
+    public boolean getRenewErasedSubject() {
+      return renewErasedSubject_;
+    }
+    /**
+     * <pre>
+     * renew_erased_subject is as in EncryptRequest.
+     * </pre>
+     *
+     * <code>bool renew_erased_subject = 6 [json_name = "renewErasedSubject"];</code>
+     * @param value The renewErasedSubject to set.
+     * @return This builder for chaining.
+     */
+    public Builder setRenewErasedSubject(boolean value) {
+
+      renewErasedSubject_ = value;
+      bitField0_ |= 0x00000020;
+      onChanged();
+      return this;
+    }
+    /**
+     * <pre>
+     * renew_erased_subject is as in EncryptRequest.
+     * </pre>
+     *
+     * <code>bool renew_erased_subject = 6 [json_name = "renewErasedSubject"];</code>
+     * @return This builder for chaining.
+     */
+    public Builder clearRenewErasedSubject() {
+      bitField0_ = (bitField0_ & ~0x00000020);
+      renewErasedSubject_ = false;
       onChanged();
       return this;
     }

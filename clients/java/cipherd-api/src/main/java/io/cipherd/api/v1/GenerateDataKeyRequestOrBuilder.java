@@ -59,4 +59,36 @@ public interface GenerateDataKeyRequestOrBuilder extends
    * @return The omitPlaintext.
    */
   boolean getOmitPlaintext();
+
+  /**
+   * <pre>
+   * subject wraps the data key under that subject's key, as in EncryptRequest: erasing the
+   * subject makes the wrapped data key, and so everything encrypted with it, unrecoverable.
+   * </pre>
+   *
+   * <code>string subject = 5 [json_name = "subject", debug_redact = true];</code>
+   * @return The subject.
+   */
+  java.lang.String getSubject();
+  /**
+   * <pre>
+   * subject wraps the data key under that subject's key, as in EncryptRequest: erasing the
+   * subject makes the wrapped data key, and so everything encrypted with it, unrecoverable.
+   * </pre>
+   *
+   * <code>string subject = 5 [json_name = "subject", debug_redact = true];</code>
+   * @return The bytes for subject.
+   */
+  com.google.protobuf.ByteString
+      getSubjectBytes();
+
+  /**
+   * <pre>
+   * renew_erased_subject is as in EncryptRequest.
+   * </pre>
+   *
+   * <code>bool renew_erased_subject = 6 [json_name = "renewErasedSubject"];</code>
+   * @return The renewErasedSubject.
+   */
+  boolean getRenewErasedSubject();
 }

@@ -163,6 +163,23 @@ private static final long serialVersionUID = 0L;
     return behindCurrent_;
   }
 
+  public static final int SUBJECT_BOUND_FIELD_NUMBER = 6;
+  private boolean subjectBound_ = false;
+  /**
+   * <pre>
+   * subject_bound is true for a ciphertext sealed under a subject key; key_version is then 0 (the
+   * ciphertext names no version: its subject key is wrapped under whichever version the subject
+   * store holds it under) and behind_current is false.
+   * </pre>
+   *
+   * <code>bool subject_bound = 6 [json_name = "subjectBound"];</code>
+   * @return The subjectBound.
+   */
+  @java.lang.Override
+  public boolean getSubjectBound() {
+    return subjectBound_;
+  }
+
   private byte memoizedIsInitialized = -1;
   @java.lang.Override
   public final boolean isInitialized() {
@@ -192,6 +209,9 @@ private static final long serialVersionUID = 0L;
     if (behindCurrent_ != false) {
       output.writeBool(5, behindCurrent_);
     }
+    if (subjectBound_ != false) {
+      output.writeBool(6, subjectBound_);
+    }
     getUnknownFields().writeTo(output);
   }
 
@@ -220,6 +240,10 @@ private static final long serialVersionUID = 0L;
       size += com.google.protobuf.CodedOutputStream
         .computeBoolSize(5, behindCurrent_);
     }
+    if (subjectBound_ != false) {
+      size += com.google.protobuf.CodedOutputStream
+        .computeBoolSize(6, subjectBound_);
+    }
     size += getUnknownFields().getSerializedSize();
     memoizedSize = size;
     return size;
@@ -244,6 +268,8 @@ private static final long serialVersionUID = 0L;
         != other.getCurrentVersion()) return false;
     if (getBehindCurrent()
         != other.getBehindCurrent()) return false;
+    if (getSubjectBound()
+        != other.getSubjectBound()) return false;
     if (!getUnknownFields().equals(other.getUnknownFields())) return false;
     return true;
   }
@@ -266,6 +292,9 @@ private static final long serialVersionUID = 0L;
     hash = (37 * hash) + BEHIND_CURRENT_FIELD_NUMBER;
     hash = (53 * hash) + com.google.protobuf.Internal.hashBoolean(
         getBehindCurrent());
+    hash = (37 * hash) + SUBJECT_BOUND_FIELD_NUMBER;
+    hash = (53 * hash) + com.google.protobuf.Internal.hashBoolean(
+        getSubjectBound());
     hash = (29 * hash) + getUnknownFields().hashCode();
     memoizedHashCode = hash;
     return hash;
@@ -406,6 +435,7 @@ private static final long serialVersionUID = 0L;
       mode_ = 0;
       currentVersion_ = 0;
       behindCurrent_ = false;
+      subjectBound_ = false;
       return this;
     }
 
@@ -453,6 +483,9 @@ private static final long serialVersionUID = 0L;
       }
       if (((from_bitField0_ & 0x00000010) != 0)) {
         result.behindCurrent_ = behindCurrent_;
+      }
+      if (((from_bitField0_ & 0x00000020) != 0)) {
+        result.subjectBound_ = subjectBound_;
       }
     }
 
@@ -517,6 +550,9 @@ private static final long serialVersionUID = 0L;
       if (other.getBehindCurrent() != false) {
         setBehindCurrent(other.getBehindCurrent());
       }
+      if (other.getSubjectBound() != false) {
+        setSubjectBound(other.getSubjectBound());
+      }
       this.mergeUnknownFields(other.getUnknownFields());
       onChanged();
       return this;
@@ -568,6 +604,11 @@ private static final long serialVersionUID = 0L;
               bitField0_ |= 0x00000010;
               break;
             } // case 40
+            case 48: {
+              subjectBound_ = input.readBool();
+              bitField0_ |= 0x00000020;
+              break;
+            } // case 48
             default: {
               if (!super.parseUnknownField(input, extensionRegistry, tag)) {
                 done = true; // was an endgroup tag
@@ -878,6 +919,56 @@ private static final long serialVersionUID = 0L;
     public Builder clearBehindCurrent() {
       bitField0_ = (bitField0_ & ~0x00000010);
       behindCurrent_ = false;
+      onChanged();
+      return this;
+    }
+
+    private boolean subjectBound_ ;
+    /**
+     * <pre>
+     * subject_bound is true for a ciphertext sealed under a subject key; key_version is then 0 (the
+     * ciphertext names no version: its subject key is wrapped under whichever version the subject
+     * store holds it under) and behind_current is false.
+     * </pre>
+     *
+     * <code>bool subject_bound = 6 [json_name = "subjectBound"];</code>
+     * @return The subjectBound.
+     */
+    @java.lang.Override
+    public boolean getSubjectBound() {
+      return subjectBound_;
+    }
+    /**
+     * <pre>
+     * subject_bound is true for a ciphertext sealed under a subject key; key_version is then 0 (the
+     * ciphertext names no version: its subject key is wrapped under whichever version the subject
+     * store holds it under) and behind_current is false.
+     * </pre>
+     *
+     * <code>bool subject_bound = 6 [json_name = "subjectBound"];</code>
+     * @param value The subjectBound to set.
+     * @return This builder for chaining.
+     */
+    public Builder setSubjectBound(boolean value) {
+
+      subjectBound_ = value;
+      bitField0_ |= 0x00000020;
+      onChanged();
+      return this;
+    }
+    /**
+     * <pre>
+     * subject_bound is true for a ciphertext sealed under a subject key; key_version is then 0 (the
+     * ciphertext names no version: its subject key is wrapped under whichever version the subject
+     * store holds it under) and behind_current is false.
+     * </pre>
+     *
+     * <code>bool subject_bound = 6 [json_name = "subjectBound"];</code>
+     * @return This builder for chaining.
+     */
+    public Builder clearSubjectBound() {
+      bitField0_ = (bitField0_ & ~0x00000020);
+      subjectBound_ = false;
       onChanged();
       return this;
     }

@@ -76,4 +76,16 @@ public interface InspectResponseOrBuilder extends
    * @return The behindCurrent.
    */
   boolean getBehindCurrent();
+
+  /**
+   * <pre>
+   * subject_bound is true for a ciphertext sealed under a subject key; key_version is then 0 (the
+   * ciphertext names no version: its subject key is wrapped under whichever version the subject
+   * store holds it under) and behind_current is false.
+   * </pre>
+   *
+   * <code>bool subject_bound = 6 [json_name = "subjectBound"];</code>
+   * @return The subjectBound.
+   */
+  boolean getSubjectBound();
 }
