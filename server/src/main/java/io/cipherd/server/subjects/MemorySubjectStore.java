@@ -63,7 +63,8 @@ public final class MemorySubjectStore implements SubjectStore {
       if (row.isErased()) {
         throw new IllegalArgumentException("only live rows are created");
       }
-      SubjectRecord existing = find(row.keyName(), List.of(row.subjectHash())).get(row.subjectHash());
+      SubjectRecord existing =
+          find(row.keyName(), List.of(row.subjectHash())).get(row.subjectHash());
       if (existing != null && !existing.isErased()) {
         live.put(row.subjectHash(), existing);
       } else {
