@@ -23,12 +23,14 @@ import java.util.concurrent.TimeUnit;
  * calls ({@link TracedKeyStore}) and exemplars on its latency histogram ({@link #exemplars}).
  */
 public final class Tracing implements AutoCloseable {
-  private static final Tracing OFF = new Tracing(null);
+  private static final Tracing OFF = new Tracing(null, null);
 
   private final OpenTelemetrySdk sdk;
+  private final CallSampler sampler;
 
-  private Tracing(OpenTelemetrySdk sdk) {
+  private Tracing(OpenTelemetrySdk sdk, CallSampler sampler) {
     this.sdk = sdk;
+    this.sampler = sampler;
   }
 
   /** No tracing. */
@@ -44,8 +46,6 @@ public final class Tracing implements AutoCloseable {
     Map<String, String> flags = new HashMap<>();
     flags.put("otel.traces.exporter", "otlp");
     flags.put("otel.exporter.otlp.endpoint", config.endpoint().toString());
-    flags.put("otel.traces.sampler", "parentbased_traceidratio");
-    flags.put("otel.traces.sampler.arg", Double.toString(config.samplingRatio()));
     flags.put("otel.service.name", config.serviceName());
     // Traces only: cipherd's metrics are Prometheus's, and its logs go to standard output.
     flags.put("otel.metrics.exporter", "none");
@@ -54,20 +54,24 @@ public final class Tracing implements AutoCloseable {
         AutoConfiguredOpenTelemetrySdk.builder()
             // The command line wins over OTEL_*, as over cipherd's own variables.
             .addPropertiesCustomizer(properties -> flags)
+            // W3C trace context alone unless OTEL_PROPAGATORS says otherwise: a caller's baggage
+            // is not cipherd's to carry on to its key store.
+            .addPropertiesSupplier(() -> Map.of("otel.propagators", "tracecontext"))
+            // Whether a call is traced is decided before the SDK sees it (CallSampler).
             .addSamplerCustomizer(
-                (sampler, properties) ->
-                    config.trustParentSampling()
-                        ? sampler
-                        : new OwnRatioSampler(config.samplingRatio()))
+                (sampler, properties) -> new CallSpanSampler(config.trustParentSampling()))
             .disableShutdownHook()
             .build()
             .getOpenTelemetrySdk();
-    return new Tracing(sdk);
+    return new Tracing(sdk, new CallSampler(config.samplingRatio(), config.trustParentSampling()));
   }
 
-  /** For tests: tracing through {@code sdk}, closed with this. */
+  /**
+   * For tests: tracing through {@code sdk} (whose sampler decides alone: every call reaches it),
+   * closed with this.
+   */
   public static Tracing with(OpenTelemetrySdk sdk) {
-    return new Tracing(sdk);
+    return new Tracing(sdk, new CallSampler(1.0, false));
   }
 
   /** Whether calls are traced. */
@@ -90,9 +94,10 @@ public final class Tracing implements AutoCloseable {
   }
 
   /**
-   * Adds the server span to {@code builder}'s calls, its parent the caller's {@code traceparent};
-   * nothing when off. Call it after every interceptor is added: the module's interceptor, added
-   * last, runs first, so the span is current in all of them (the audit reads its trace id).
+   * Adds the server span to {@code builder}'s sampled calls ({@link CallSampler}), its parent the
+   * caller's {@code traceparent}; nothing when off. Call it after every interceptor is added: the
+   * module's interceptor, added last, runs first, so the span is current in all of them (the audit
+   * reads its trace id).
    */
   public <T extends ServerBuilder<T>> T addTo(T builder) {
     if (sdk == null) {
@@ -101,8 +106,7 @@ public final class Tracing implements AutoCloseable {
     GrpcOpenTelemetry.Builder module = GrpcOpenTelemetry.newBuilder().sdk(sdk).disableAllMetrics();
     // Tracing is experimental in grpc-java 1.83 (gRFC A72), behind this switch.
     InternalGrpcOpenTelemetry.enableTracing(module, true);
-    module.build().configureServerBuilder(builder);
-    return builder;
+    return SampledCalls.install(module.build(), sampler, builder);
   }
 
   /** Puts the key version and mode each traced call used on its span; nothing when off. */

@@ -12,7 +12,7 @@ import java.net.URI;
  * @param serviceName the {@code service.name} of the spans' resource
  * @param trustParentSampling whether a caller's sampled {@code traceparent} makes a call traced
  *     (parent-based sampling); if not, {@code samplingRatio} alone decides every call, and a traced
- *     call still joins the caller's trace ({@link OwnRatioSampler})
+ *     call still joins the caller's trace ({@link CallSampler})
  */
 public record TracingConfig(
     URI endpoint, double samplingRatio, String serviceName, boolean trustParentSampling) {

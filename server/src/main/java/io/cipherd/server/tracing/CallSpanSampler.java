@@ -11,25 +11,23 @@ import io.opentelemetry.sdk.trace.samplers.Sampler;
 import io.opentelemetry.sdk.trace.samplers.SamplingDecision;
 import io.opentelemetry.sdk.trace.samplers.SamplingResult;
 import java.util.List;
-import java.util.concurrent.ThreadLocalRandom;
 
 /**
- * The sampler of {@code --otel-trust-parent-sampling=false}: cipherd's own ratio decides whether a
- * call is traced, whatever its caller's {@code traceparent} says, so a caller cannot make cipherd
- * export a span per call by sending {@code -01}, nor (by choosing trace ids) steer the decision: it
- * is drawn at random, not from the trace id as the SDK's ratio sampler does. A traced call keeps
- * the caller's trace id and parent span, for correlation, but not the caller's {@code tracestate}.
- * Spans inside a call (key-store reads) follow their local parent, the call's span.
+ * The SDK's sampler once {@link CallSampler} has decided: a call's span reaches the SDK only if the
+ * call was sampled, so a span without a local parent (a call's, whose parent is the caller's span
+ * or none) is always recorded; a span inside a call (a key-store read) follows its parent, the
+ * call's span. Nothing else starts spans: {@link TracedKeyStore} makes none outside a traced call.
+ * Unless the caller's sampling is trusted, a traced call keeps the caller's trace id and parent
+ * span, for correlation, but not the caller's {@code tracestate}.
  */
-final class OwnRatioSampler implements Sampler {
-  private static final SamplingResult SAMPLE =
+final class CallSpanSampler implements Sampler {
+  private static final SamplingResult SAMPLE_WITHOUT_CALLER_STATE =
       new WithoutCallerState(SamplingDecision.RECORD_AND_SAMPLE);
-  private static final SamplingResult DROP = new WithoutCallerState(SamplingDecision.DROP);
 
-  private final double ratio;
+  private final boolean keepCallerState;
 
-  OwnRatioSampler(double ratio) {
-    this.ratio = ratio;
+  CallSpanSampler(boolean keepCallerState) {
+    this.keepCallerState = keepCallerState;
   }
 
   @Override
@@ -41,15 +39,16 @@ final class OwnRatioSampler implements Sampler {
       Attributes attributes,
       List<LinkData> parentLinks) {
     SpanContext parent = Span.fromContext(parentContext).getSpanContext();
-    if (parent.isValid() && !parent.isRemote()) {
-      return parent.isSampled() ? SamplingResult.recordAndSample() : SamplingResult.drop();
+    if (!parent.isValid() || parent.isRemote()) {
+      // A call's span (grpc-java's module names no span kind): its parent is the caller's, or none.
+      return keepCallerState ? SamplingResult.recordAndSample() : SAMPLE_WITHOUT_CALLER_STATE;
     }
-    return ThreadLocalRandom.current().nextDouble() < ratio ? SAMPLE : DROP;
+    return parent.isSampled() ? SamplingResult.recordAndSample() : SamplingResult.drop();
   }
 
   @Override
   public String getDescription() {
-    return "OwnRatioSampler{" + ratio + "}";
+    return "CallSpanSampler{keepCallerState=" + keepCallerState + "}";
   }
 
   /** A decision on a call, which drops the caller's tracestate. */
