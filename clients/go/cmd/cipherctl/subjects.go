@@ -23,7 +23,7 @@ subject under KEY undecryptable, everyone else's data untouched. These commands 
 operation on KEY, which admin does not imply. Subject ids are personal data: cipherctl never
 prints them, and its files name an id by its line in the input.`,
 	}
-	cmd.AddCommand(newSubjectsEraseCommand(conn), newSubjectsShowCommand(conn))
+	cmd.AddCommand(newSubjectsEraseCommand(conn), newSubjectsShowCommand(conn), newVerifyReceiptCommand(conn))
 	return cmd
 }
 

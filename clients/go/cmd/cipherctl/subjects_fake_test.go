@@ -3,6 +3,8 @@ package main_test
 import (
 	"bytes"
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"fmt"
 	"net"
@@ -214,5 +216,51 @@ func TestSubjectsShow_printsTheStateNotTheSubject(t *testing.T) {
 	}
 	if code, stdout, _ := cipherctlAt(t, addr, "", "subjects", "show", "users", "bob"); code != 0 || stdout != "state: no_key\n" {
 		t.Errorf("exit %d:\n%s", code, stdout)
+	}
+}
+
+// TestSubjectsVerifyReceipt_againstTheAuditVectors checks receipts offline against
+// proto/testdata/audit/intact.log: one naming a record as it is holds; one whose hash, key or seq
+// is not the record's fails naming its line; and an altered trail fails before any receipt.
+func TestSubjectsVerifyReceipt_againstTheAuditVectors(t *testing.T) {
+	trail := "../../../../proto/testdata/audit/intact.log"
+	data, err := os.ReadFile(trail)
+	if err != nil {
+		t.Fatal(err)
+	}
+	record := strings.Split(string(data), "\n")[2] // seq 2, key "orders", covered by the checkpoint at seq 3
+	sum := sha256.Sum256([]byte(record))
+	subjectHash := "963750867620ad77c076d91a423aa246e94750d1de9cbb0d4d1dcb84b63566e2"
+	receipt := func(seq int, key, hash string) string {
+		return fmt.Sprintf(`{"line":1,"outcome":"erased","receipt":{"key_name":%q,"subject_hash":%q,"erase_time":"2026-11-24T08:00:00.010Z","trail":"","audit_seq":%d,"record_hash":%q}}`,
+			key, subjectHash, seq, hash)
+	}
+	dir := t.TempDir()
+	write := func(name string, lines ...string) string {
+		path := filepath.Join(dir, name)
+		if err := os.WriteFile(path, []byte(strings.Join(lines, "\n")+"\n"), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		return path
+	}
+	good := write("good.jsonl", `{"line":2,"outcome":"no_key"}`, receipt(2, "orders", hex.EncodeToString(sum[:])))
+	code, stdout, stderr := cipherctlAt(t, "127.0.0.1:1", "", "subjects", "verify-receipt", "--offline", "--receipts", good, trail)
+	if code != 0 || !strings.Contains(stdout, "receipts: 1, verified: 1, failed: 0") {
+		t.Fatalf("a receipt as the record is: exit %d\n%s%s", code, stdout, stderr)
+	}
+	bad := write("bad.jsonl", receipt(2, "orders", strings.Repeat("0", 64)), receipt(2, "users", hex.EncodeToString(sum[:])), receipt(42, "orders", hex.EncodeToString(sum[:])))
+	code, stdout, _ = cipherctlAt(t, "127.0.0.1:1", "", "subjects", "verify-receipt", "--offline", "--receipts", bad, trail)
+	for _, want := range []string{"line 1 (audit seq 2): the record at its seq is not the one it names", `line 2 (audit seq 2): its record does not name key "users"`,
+		"line 3 (audit seq 42): its record is not in the files", "receipts: 3, verified: 0, failed: 3"} {
+		if !strings.Contains(stdout, want) {
+			t.Errorf("lacks %q:\n%s", want, stdout)
+		}
+	}
+	if code != 1 {
+		t.Errorf("exit %d for receipts that do not hold", code)
+	}
+	code, _, stderr = cipherctlAt(t, "127.0.0.1:1", "", "subjects", "verify-receipt", "--offline", "--receipts", good, "../../../../proto/testdata/audit/edited.log")
+	if code != 1 || !strings.Contains(stderr, "NOT intact") {
+		t.Errorf("an altered trail: exit %d, %s", code, stderr)
 	}
 }
