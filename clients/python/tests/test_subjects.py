@@ -303,3 +303,17 @@ def test_erasing_one_subject_leaves_the_others_on_the_real_server(subjects_clien
     assert [r.unwrap().outcome for r in results] == [cipherd.ErasureOutcome.ERASED, cipherd.ErasureOutcome.NO_KEY]
     decrypted = c.decrypt_batch([cipherd.CiphertextItem(bob, context=b"users.email")])
     assert isinstance(decrypted[0].error, cipherd.SubjectErasedError)
+
+
+@pytest.mark.parametrize(
+    ("sent", "read"),
+    [
+        ("2026-11-26T20:00:00Z", ERASED_AT),
+        ("2026-11-26T20:00:00.123456789Z", ERASED_AT.replace(microsecond=123456)),
+        ("yesterday", None),
+        ("", None),
+    ],
+)
+def test_erase_time_is_read_from_the_metadata_to_the_microsecond(sent: str, read: datetime | None) -> None:
+    error = cipherd.error_for(grpc.StatusCode.FAILED_PRECONDITION, "m", "SUBJECT_ERASED", {"erase_time": sent})
+    assert isinstance(error, cipherd.SubjectErasedError) and error.erase_time == read

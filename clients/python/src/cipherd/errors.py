@@ -7,6 +7,7 @@ google.rpc.ErrorInfo (domain cipherd.io) in its status details, an item's is `It
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from datetime import datetime
 from types import MappingProxyType
@@ -203,8 +204,10 @@ class SubjectErasedError(FailedPreconditionError):
     def erase_time(self) -> datetime | None:
         """When the subject was erased, from the error's metadata; None when it names none (an item's error)."""
         text = self.metadata.get("erase_time", "")
+        # RFC 3339 may carry nanoseconds; datetime holds microseconds, as Timestamp.ToDatetime gives them.
+        text = re.sub(r"(\.\d{6})\d+", r"\1", text).replace("Z", "+00:00")
         try:
-            return datetime.fromisoformat(text.replace("Z", "+00:00")) if text else None
+            return datetime.fromisoformat(text) if text else None
         except ValueError:  # not the server's time: say nothing rather than something wrong
             return None
 
