@@ -10,11 +10,19 @@ import (
 // maxBatchItems is how many items one batch call carries; the server's default limit is 4096.
 const maxBatchItems = 1000
 
-// PlaintextItem is one plaintext of EncryptBatch or EncryptStream.
+// PlaintextItem is one plaintext of EncryptBatch or EncryptStream. Formatting it with fmt shows
+// neither its Plaintext nor its Subject.
 type PlaintextItem struct {
 	Reference string
 	Plaintext []byte
 	AAD       []byte
+	// Subject is the item's data subject, as WithSubject; "" means the call's WithSubject, if any.
+	Subject string
+}
+
+// Format prints the item's reference and sizes, never its plaintext or subject, whatever the verb.
+func (it PlaintextItem) Format(f fmt.State, _ rune) {
+	fmt.Fprintf(f, "PlaintextItem{%q, plaintext %d bytes redacted, subject redacted: %t}", it.Reference, len(it.Plaintext), it.Subject != "")
 }
 
 // CiphertextItem is one ciphertext of DecryptBatch, DecryptStream, ReEncryptBatch or ReEncryptStream.
@@ -55,12 +63,16 @@ func newResult(o outcome) Result {
 	return r
 }
 
-// EncryptBatch encrypts every item with keyName, in calls of up to 1000 items; one result per item, in order.
-func (c *Client) EncryptBatch(ctx context.Context, keyName string, items []PlaintextItem) ([]Result, error) {
+// EncryptBatch encrypts every item with keyName, in calls of up to 1000 items; one result per item,
+// in order. WithSubject is the subject of every item that names none of its own (PlaintextItem.Subject),
+// WithRenewErasedSubject applies to every item's subject; an item of an erased subject fails alone
+// with ErrSubjectErased.
+func (c *Client) EncryptBatch(ctx context.Context, keyName string, items []PlaintextItem, opts ...CallOption) ([]Result, error) {
+	s := callOptions(opts)
 	return inChunks(items, func(chunk []PlaintextItem) ([]Result, error) {
-		req := &cipherdpb.EncryptBatchRequest{KeyName: keyName}
+		req := &cipherdpb.EncryptBatchRequest{KeyName: keyName, Subject: s.subject, RenewErasedSubject: s.renewErasure}
 		for _, it := range chunk {
-			req.Items = append(req.Items, &cipherdpb.EncryptBatchItem{Reference: it.Reference, Plaintext: it.Plaintext, Context: it.AAD})
+			req.Items = append(req.Items, &cipherdpb.EncryptBatchItem{Reference: it.Reference, Plaintext: it.Plaintext, Context: it.AAD, Subject: it.Subject})
 		}
 		resp, err := c.crypto.EncryptBatch(ctx, req)
 		return convert(resp.GetResults(), err, encryptResult)
@@ -118,8 +130,8 @@ func reEncryptResult(r *cipherdpb.ReEncryptBatchResult) Result {
 	return res
 }
 
-func inChunks[T any](items []T, call func([]T) ([]Result, error)) ([]Result, error) {
-	results := make([]Result, 0, len(items))
+func inChunks[T, R any](items []T, call func([]T) ([]R, error)) ([]R, error) {
+	results := make([]R, 0, len(items))
 	for start := 0; start < len(items); start += maxBatchItems {
 		chunk := items[start:min(start+maxBatchItems, len(items))]
 		got, err := call(chunk)

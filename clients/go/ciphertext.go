@@ -8,14 +8,24 @@ import (
 	"strings"
 )
 
-// Ciphertext is a parsed "<NAME/vVERSION:MODE>BASE64" (proto/README.md); this file is the only
-// place the Go client knows the format.
+// Ciphertext is a parsed "<NAME/vVERSION:MODE>BASE64", or a subject-bound "<NAME/s:MODE>BASE64"
+// (proto/README.md); this file is the only place the Go client knows the format.
 type Ciphertext struct {
 	KeyName    string
-	KeyVersion int32
+	KeyVersion int32 // 0 when SubjectBound: the header names no version
 	Mode       Mode
-	Payload    []byte
+	// SubjectBound marks a ciphertext sealed under a subject's own key (WithSubject): its Payload
+	// starts with the SubjectRefSize-byte reference to that key, then the mode's payload.
+	SubjectBound bool
+	Payload      []byte
 }
+
+// SubjectRefSize is the length of the subject-key reference that starts a subject-bound payload:
+// random bytes that name the subject's key in the server's store, never the subject itself.
+const SubjectRefSize = 16
+
+// subjectModes are the modes a subject-bound header may name.
+var subjectModes = map[Mode]bool{ModeGCM: true, ModeChaCha: true, ModeXGCM: true}
 
 // ErrMalformedCiphertext is what every ParseCiphertext error matches, besides ErrInvalidArgument.
 var ErrMalformedCiphertext = errors.New("cipherd: invalid ciphertext")
@@ -55,11 +65,13 @@ var payloadRules = map[Mode]payloadRule{
 func malformed(reason, detail string) error { return &CiphertextError{Reason: reason, Detail: detail} }
 
 // CiphertextHeader is what a ciphertext's header "<NAME/vVERSION:MODE>" says: which key version
-// and mode made it. Reading it needs no key and no server.
+// and mode made it; or, for a subject-bound "<NAME/s:MODE>", which key and mode, with SubjectBound
+// set and no version. Reading it needs no key and no server.
 type CiphertextHeader struct {
-	KeyName    string
-	KeyVersion int32
-	Mode       Mode
+	KeyName      string
+	KeyVersion   int32 // 0 when SubjectBound
+	Mode         Mode
+	SubjectBound bool
 }
 
 // ParseCiphertextHeader reads only the header of text, and returns the payload's text after it
@@ -85,12 +97,18 @@ func ParseCiphertextHeader(text string) (CiphertextHeader, string, error) {
 	if !ValidKeyName(name) {
 		return CiphertextHeader{}, "", malformed("key_name_invalid", "key name in header must match [a-z0-9][a-z0-9_-]{0,63}")
 	}
+	mode, modeOK := ParseMode(modeText)
+	if version == "s" {
+		if !modeOK || !subjectModes[mode] {
+			return CiphertextHeader{}, "", malformed("mode_unknown", "mode in a subject-bound header must be one of gcm, chacha, xgcm")
+		}
+		return CiphertextHeader{KeyName: name, Mode: mode, SubjectBound: true}, payload, nil
+	}
 	v, ok := parseVersion(version)
 	if !ok {
-		return CiphertextHeader{}, "", malformed("version_invalid", "version in header must be v1 to v999999999, without leading zeros")
+		return CiphertextHeader{}, "", malformed("version_invalid", "version in header must be v1 to v999999999, without leading zeros, or s for a subject-bound ciphertext")
 	}
-	mode, ok := ParseMode(modeText)
-	if !ok || !IsHeaderMode(mode) {
+	if !modeOK || !IsHeaderMode(mode) {
 		return CiphertextHeader{}, "", malformed("mode_unknown", "mode in header must be one of gcm, chacha, cbc, ctr, cfb, ofb, ecb, xgcm, siv")
 	}
 	return CiphertextHeader{KeyName: name, KeyVersion: v, Mode: mode}, payload, nil
@@ -109,15 +127,36 @@ func ParseCiphertext(text string) (Ciphertext, error) {
 	if err != nil {
 		return Ciphertext{}, err
 	}
-	if r := payloadRules[h.Mode]; len(raw) < r.minLen || (len(raw)-r.offset)%r.div != 0 {
-		return Ciphertext{}, malformed("payload_length_invalid", fmt.Sprintf("payload length %d is impossible for %s", len(raw), ModeName(h.Mode)))
+	r := payloadRules[h.Mode]
+	if h.SubjectBound {
+		r.minLen += SubjectRefSize // the modes a subject may use have div 1: the ref shifts nothing else
 	}
-	return Ciphertext{KeyName: h.KeyName, KeyVersion: h.KeyVersion, Mode: h.Mode, Payload: raw}, nil
+	if len(raw) < r.minLen || (len(raw)-r.offset)%r.div != 0 {
+		return Ciphertext{}, malformed("payload_length_invalid", fmt.Sprintf("payload length %d is impossible for %s", len(raw), h.describeMode()))
+	}
+	return Ciphertext{KeyName: h.KeyName, KeyVersion: h.KeyVersion, Mode: h.Mode, SubjectBound: h.SubjectBound, Payload: raw}, nil
+}
+
+// describeMode names the header's mode, and whether it is subject-bound, for a message.
+func (h CiphertextHeader) describeMode() string {
+	if h.SubjectBound {
+		return "subject-bound " + ModeName(h.Mode)
+	}
+	return ModeName(h.Mode)
+}
+
+// String formats the header back to its one canonical text, "<NAME/vVERSION:MODE>" or "<NAME/s:MODE>".
+func (h CiphertextHeader) String() string {
+	version := "s"
+	if !h.SubjectBound {
+		version = "v" + strconv.Itoa(int(h.KeyVersion))
+	}
+	return "<" + h.KeyName + "/" + version + ":" + ModeName(h.Mode) + ">"
 }
 
 // String formats the ciphertext back to its one canonical text.
 func (c Ciphertext) String() string {
-	return "<" + c.KeyName + "/v" + strconv.Itoa(int(c.KeyVersion)) + ":" + ModeName(c.Mode) + ">" +
+	return CiphertextHeader{KeyName: c.KeyName, KeyVersion: c.KeyVersion, Mode: c.Mode, SubjectBound: c.SubjectBound}.String() +
 		base64.StdEncoding.EncodeToString(c.Payload)
 }
 

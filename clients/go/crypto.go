@@ -6,15 +6,18 @@ import (
 	"github.com/cipherd/cipherd/clients/go/cipherdpb"
 )
 
-// CallOption adds optional fields to Encrypt, Decrypt and ReEncrypt (and WithExpectedKey to the
-// batch and stream calls that decrypt or rewrap).
+// CallOption adds optional fields to Encrypt, Decrypt and ReEncrypt (WithExpectedKey to the
+// batch and stream calls that decrypt or rewrap, WithSubject and WithRenewErasedSubject to those
+// that encrypt).
 type CallOption func(*callSettings)
 
 type callSettings struct {
-	aad         []byte
-	keyVersion  int32
-	targetKey   string
-	expectedKey string
+	aad          []byte
+	keyVersion   int32
+	targetKey    string
+	expectedKey  string
+	subject      string
+	renewErasure bool
 }
 
 // WithAAD binds associated data ("context" in the API) to an AEAD ciphertext; decrypting needs the same bytes.
@@ -35,6 +38,18 @@ func WithTargetKey(name string) CallOption { return func(s *callSettings) { s.ta
 // items may name their own in CiphertextItem.ExpectedKey.
 func WithExpectedKey(name string) CallOption { return func(s *callSettings) { s.expectedKey = name } }
 
+// WithSubject seals the data under the key of the data subject id, e.g. "user-8812" (any opaque id
+// the application already has, 1 to 256 bytes of UTF-8), made on first use and wrapped under the
+// key's current version: EraseSubject then makes all of it undecryptable without touching anyone
+// else's data. The key's mode must be gcm, chacha or xgcm. The id is personal data: this package
+// never puts it in an error, a log line or a formatted value. Encrypt, EncryptBatch and
+// EncryptStream (the subject of every item that names none of its own).
+func WithSubject(id string) CallOption { return func(s *callSettings) { s.subject = id } }
+
+// WithRenewErasedSubject starts a new key for a subject that was erased instead of failing with
+// ErrSubjectErased; what was sealed before the erasure stays erased.
+func WithRenewErasedSubject() CallOption { return func(s *callSettings) { s.renewErasure = true } }
+
 func callOptions(opts []CallOption) callSettings {
 	var s callSettings
 	for _, opt := range opts {
@@ -43,10 +58,13 @@ func callOptions(opts []CallOption) callSettings {
 	return s
 }
 
-// Encrypt encrypts plaintext with the key's current version and returns the ciphertext.
+// Encrypt encrypts plaintext with the key's current version (or, WithSubject, with the subject's
+// key) and returns the ciphertext. For a subject that was erased it fails with ErrSubjectErased
+// unless WithRenewErasedSubject.
 func (c *Client) Encrypt(ctx context.Context, keyName string, plaintext []byte, opts ...CallOption) (string, error) {
 	s := callOptions(opts)
-	resp, err := c.crypto.Encrypt(ctx, &cipherdpb.EncryptRequest{KeyName: keyName, Plaintext: plaintext, Context: s.aad, KeyVersion: s.keyVersion})
+	resp, err := c.crypto.Encrypt(ctx, &cipherdpb.EncryptRequest{KeyName: keyName, Plaintext: plaintext, Context: s.aad, KeyVersion: s.keyVersion,
+		Subject: s.subject, RenewErasedSubject: s.renewErasure})
 	if err != nil {
 		return "", err
 	}
@@ -91,10 +109,13 @@ func rewrappedOf(resp *cipherdpb.ReEncryptResponse, err error) (*Rewrapped, erro
 // the key's current version.
 type Inspection struct {
 	KeyName        string
-	KeyVersion     int32
+	KeyVersion     int32 // 0 when SubjectBound
 	Mode           Mode
 	CurrentVersion int32
 	BehindCurrent  bool // KeyVersion is older than CurrentVersion: ReEncrypt would move it
+	// SubjectBound marks a ciphertext sealed under a subject's key: it names no version (the
+	// server's sweep moves the subject's key to the current version) and is never BehindCurrent.
+	SubjectBound bool
 }
 
 // Inspect asks the server about a ciphertext's key, including whether it is behind the current
@@ -105,5 +126,5 @@ func (c *Client) Inspect(ctx context.Context, ciphertext string) (*Inspection, e
 		return nil, err
 	}
 	return &Inspection{KeyName: resp.GetKeyName(), KeyVersion: resp.GetKeyVersion(), Mode: Mode(resp.GetMode()),
-		CurrentVersion: resp.GetCurrentVersion(), BehindCurrent: resp.GetBehindCurrent()}, nil
+		CurrentVersion: resp.GetCurrentVersion(), BehindCurrent: resp.GetBehindCurrent(), SubjectBound: resp.GetSubjectBound()}, nil
 }

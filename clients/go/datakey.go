@@ -3,6 +3,7 @@ package cipherd
 import (
 	"context"
 	"fmt"
+	"strings"
 
 	"github.com/cipherd/cipherd/clients/go/cipherdpb"
 )
@@ -14,6 +15,8 @@ type dataKeySettings struct {
 	aad           []byte
 	sizeBits      int32
 	omitPlaintext bool
+	subject       string
+	renewErasure  bool
 }
 
 // WithDataKeyAAD binds associated data ("context" in the API) to the wrapped key; Decrypt of the
@@ -26,6 +29,15 @@ func WithDataKeyBits(bits int32) DataKeyOption { return func(s *dataKeySettings)
 // WithoutPlaintextKey returns only the wrapped key, for a caller that stores it now and unwraps it
 // later with Decrypt.
 func WithoutPlaintextKey() DataKeyOption { return func(s *dataKeySettings) { s.omitPlaintext = true } }
+
+// WithDataKeySubject wraps the data key under the data subject id's own key, as WithSubject: after
+// EraseSubject the wrapped key, and everything encrypted with it, is unrecoverable.
+func WithDataKeySubject(id string) DataKeyOption { return func(s *dataKeySettings) { s.subject = id } }
+
+// WithDataKeyRenewErasedSubject is WithRenewErasedSubject for GenerateDataKey.
+func WithDataKeyRenewErasedSubject() DataKeyOption {
+	return func(s *dataKeySettings) { s.renewErasure = true }
+}
 
 // DataKey is a fresh data key from GenerateDataKey. Plaintext is secret: encrypt with it, then
 // Wipe it, and store only Wrapped, an ordinary ciphertext that Decrypt unwraps and ReEncrypt
@@ -46,8 +58,8 @@ func (k *DataKey) Wipe() {
 // verb: a DataKey that reaches a log line must not leak it.
 func (k DataKey) Format(f fmt.State, _ rune) {
 	header := "?"
-	if ct, err := ParseCiphertext(k.Wrapped); err == nil {
-		header = fmt.Sprintf("%s/v%d:%s", ct.KeyName, ct.KeyVersion, ModeName(ct.Mode))
+	if h, _, err := ParseCiphertextHeader(k.Wrapped); err == nil {
+		header = strings.Trim(h.String(), "<>")
 	}
 	fmt.Fprintf(f, "DataKey{wrapped by %s, plaintext %d bytes redacted}", header, len(k.Plaintext))
 }
@@ -60,7 +72,7 @@ func (c *Client) GenerateDataKey(ctx context.Context, keyName string, opts ...Da
 		opt(&s)
 	}
 	resp, err := c.crypto.GenerateDataKey(ctx, &cipherdpb.GenerateDataKeyRequest{KeyName: keyName, KeySizeBits: s.sizeBits,
-		Context: s.aad, OmitPlaintext: s.omitPlaintext})
+		Context: s.aad, OmitPlaintext: s.omitPlaintext, Subject: s.subject, RenewErasedSubject: s.renewErasure})
 	if err != nil {
 		return nil, err
 	}

@@ -21,6 +21,8 @@ type Client struct {
 	crypto cipherdpb.CryptoServiceClient
 	admin  cipherdpb.KeyAdminServiceClient
 	audit  cipherdpb.AuditServiceClient
+	// subjects is SubjectService (subjects.go).
+	subjects cipherdpb.SubjectServiceClient
 }
 
 // Dial connects to addr ("host:port") and waits until the connection is ready or ctx ends: a
@@ -52,7 +54,7 @@ func Dial(ctx context.Context, addr string, opts ...Option) (*Client, error) {
 		return nil, fmt.Errorf("cipherd: connecting to %s: %w", addr, err)
 	}
 	return &Client{conn: conn, crypto: cipherdpb.NewCryptoServiceClient(conn), admin: cipherdpb.NewKeyAdminServiceClient(conn),
-		audit: cipherdpb.NewAuditServiceClient(conn)}, nil
+		audit: cipherdpb.NewAuditServiceClient(conn), subjects: cipherdpb.NewSubjectServiceClient(conn)}, nil
 }
 
 // Close closes the connection.

@@ -17,13 +17,16 @@
 //   - a call whose answer has several values returns a pointer to a struct of this package (or of
 //     its audit package): ReEncrypt a *Rewrapped, Inspect an *Inspection, ComputeIndex a
 //     *BlindIndex, ReIndex a *ReIndexed, GenerateDataKey a *DataKey, GetKeyCensus a *KeyCensus,
-//     RetireKeyVersions a *Retirement, AuditHead an *audit.Head;
-//   - a batch returns []Result, one per item in order, each with its own Err; a stream calls a
+//     RetireKeyVersions a *Retirement, AuditHead an *audit.Head, EraseSubject a *SubjectErasure,
+//     GetSubject a *SubjectStatus;
+//   - a batch returns []Result (EraseSubjects []SubjectErasureResult), one per item in order, each
+//     with its own Err; a stream calls a
 //     handler with each item's Result; a listing (ListKeys) is an iter.Seq2 of values and errors;
 //   - the error is the last result; with an error, every other result is its zero value (nil for
 //     a pointer), except a batch, which returns the results of the calls that completed.
 //
-// Enums are this package's types too (Mode, KeyState, KeyVersionState, LegacyCipher, LegacyIV),
+// Enums are this package's types too (Mode, KeyState, KeyVersionState, LegacyCipher, LegacyIV,
+// ErasureOutcome, SubjectState),
 // whose String is the lowercase name the CLI and the docs use. The generated stubs and messages
 // are in the cipherdpb package; Client.Raw gives the connection for them, outside the module's
 // compatibility promise.

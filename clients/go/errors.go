@@ -46,6 +46,15 @@ var (
 	// key other than the call's WithExpectedKey, so it was refused before anything was decrypted (a
 	// value planted under another key); Metadata names both ("key", "expected_key").
 	ErrUnexpectedKey = errors.New("cipherd: unexpected key")
+	// ErrSubjectErased (FAILED_PRECONDITION, so ErrFailedPrecondition too): the ciphertext's subject
+	// was erased (EraseSubject), so its data can never be decrypted again (never ErrDecryptionFailed);
+	// or an encrypt named an erased subject without WithRenewErasedSubject. Metadata names the key
+	// and the erase_time (RFC 3339), never the subject.
+	ErrSubjectErased = errors.New("cipherd: subject erased")
+	// ErrSubjectQuotaExceeded (RESOURCE_EXHAUSTED, so ErrResourceExhausted too): this caller made new
+	// subject keys faster than the server allows; subjects that already have a key still work; retry
+	// later.
+	ErrSubjectQuotaExceeded = errors.New("cipherd: subject quota exceeded")
 )
 
 // errorDomain is the ErrorInfo domain of the server's errors; an ErrorInfo of another domain is not its.
@@ -85,6 +94,8 @@ var kindByReason = map[cipherdpb.ErrorReason]reasonKind{
 	cipherdpb.ErrorReason_UNAUTHENTICATED:                   {codes.Unauthenticated, ErrUnauthenticated, ""},
 	cipherdpb.ErrorReason_STREAM_IDLE:                       {codes.Canceled, ErrCanceled, ""},
 	cipherdpb.ErrorReason_INTERNAL:                          {codes.Internal, ErrInternal, ""},
+	cipherdpb.ErrorReason_SUBJECT_ERASED:                    {codes.FailedPrecondition, ErrSubjectErased, "subject_erased"},
+	cipherdpb.ErrorReason_SUBJECT_QUOTA_EXCEEDED:            {codes.ResourceExhausted, ErrSubjectQuotaExceeded, "subject_quota_exceeded"},
 }
 
 // reasonValue is the schema's value that reason names; ERROR_REASON_UNSPECIFIED for "" and for a

@@ -38,6 +38,8 @@ var kindsByName = map[string]error{
 	"key_version_destroyed":             ErrKeyVersionDestroyed,
 	"key_versions_in_use":               ErrKeyVersionsInUse,
 	"audit_unavailable":                 ErrAuditUnavailable,
+	"subject_erased":                    ErrSubjectErased,
+	"subject_quota_exceeded":            ErrSubjectQuotaExceeded,
 }
 
 // TestErrorTable_everyCodeMatchesOneSentinel checks the table for the codes the real server

@@ -13,14 +13,18 @@ import (
 // EncryptStream encrypts items with keyName through one EncryptStream call and calls handle once
 // per item, in input order, with the caller's tag of the item and its Result (Ciphertext, or Err).
 // At most 512 items are in flight. The call ends at the end of items, or with a *StreamError
-// saying which items were handled: resume with the items after its LastReference.
-func EncryptStream[T any](ctx context.Context, c *Client, keyName string, items iter.Seq2[T, PlaintextItem], handle func(T, Result) error) error {
+// saying which items were handled: resume with the items after its LastReference. WithSubject is
+// the subject of every item that names none of its own, WithRenewErasedSubject applies to every
+// item's subject; an item of an erased subject fails alone with ErrSubjectErased.
+func EncryptStream[T any](ctx context.Context, c *Client, keyName string, items iter.Seq2[T, PlaintextItem], handle func(T, Result) error, opts ...CallOption) error {
+	s := callOptions(opts)
 	return runStream(ctx, streamKind[PlaintextItem, cipherdpb.EncryptStreamRequest, cipherdpb.EncryptStreamResponse]{
 		open: func(ctx context.Context) (grpc.BidiStreamingClient[cipherdpb.EncryptStreamRequest, cipherdpb.EncryptStreamResponse], error) {
 			return c.crypto.EncryptStream(ctx)
 		},
 		request: func(it PlaintextItem) (string, *cipherdpb.EncryptStreamRequest, error) {
-			return it.Reference, &cipherdpb.EncryptStreamRequest{Reference: it.Reference, KeyName: keyName, Plaintext: it.Plaintext, Context: it.AAD}, nil
+			return it.Reference, &cipherdpb.EncryptStreamRequest{Reference: it.Reference, KeyName: keyName, Plaintext: it.Plaintext, Context: it.AAD,
+				Subject: cmp.Or(it.Subject, s.subject), RenewErasedSubject: s.renewErasure}, nil
 		},
 		result: func(resp *cipherdpb.EncryptStreamResponse) Result { return encryptResult(resp.GetResult()) },
 	}, items, handle)

@@ -22,6 +22,7 @@ def test_valid_case_parses_to_its_fields_and_formats_back(case: dict[str, Any]) 
     assert envelope.key_version == case["key_version"]
     assert envelope.mode is Mode(case["mode"])
     assert envelope.payload.hex() == case["payload_hex"]
+    assert envelope.subject_bound == case.get("subject_bound", False)
     assert envelope.format() == case["ciphertext"]
 
 

@@ -50,6 +50,8 @@ ERROR_BY_KIND: dict[str, type[cipherd.CipherdError]] = {
     "key_version_destroyed": cipherd.KeyVersionDestroyedError,
     "key_versions_in_use": cipherd.KeyVersionsInUseError,
     "audit_unavailable": cipherd.AuditUnavailableError,
+    "subject_erased": cipherd.SubjectErasedError,
+    "subject_quota_exceeded": cipherd.SubjectQuotaExceededError,
 }
 
 

@@ -8,6 +8,7 @@ import { fromServiceError } from "./errors.js";
 import { CryptoServiceClient, ReEncryptRequest } from "./gen/cipherd/v1/crypto_service.js";
 import { type AuditCheckpoint, type AuditHead, AuditServiceClient } from "./gen/cipherd/v1/audit_service.js";
 import { KeyAdminServiceClient } from "./gen/cipherd/v1/key_admin_service.js";
+import { SubjectServiceClient } from "./gen/cipherd/v1/subject_service.js";
 import type { Key } from "./gen/cipherd/v1/keys.js";
 import {
   census,
@@ -32,6 +33,15 @@ import { decryptFile, encryptFile, rewrapFileKey } from "./file/paths.js";
 import type { FileInfo } from "./file/stream-cipher.js";
 import { decryptStream, type EncryptFileOptions, encryptStream, type FileOptions } from "./file/streams.js";
 import { type Items, runStream, type StreamOptions } from "./stream.js";
+import {
+  erasure,
+  eraseRequests,
+  eraseResults,
+  type SubjectErasure,
+  type SubjectItem,
+  type SubjectStatus,
+  subjectStatus,
+} from "./subjects.js";
 import { tracingInterceptor } from "./tracing.js";
 import type {
   BlindIndex,
@@ -49,6 +59,7 @@ import type {
   ReIndexOptions,
   Rewrapped,
   RewrapItem,
+  SubjectOptions,
 } from "./types.js";
 
 type Unary<Req, Res> = (
@@ -70,6 +81,7 @@ export class CipherdClient {
   private readonly crypto: CryptoServiceClient;
   private readonly admin: KeyAdminServiceClient;
   private readonly audit: AuditServiceClient;
+  private readonly subjects: SubjectServiceClient;
   private readonly options: ClientOptions;
 
   constructor(address: string, options: ClientOptions = {}) {
@@ -83,6 +95,7 @@ export class CipherdClient {
     const shared = { ...channelOptions(options), interceptors, channelOverride: this.crypto.getChannel() };
     this.admin = new KeyAdminServiceClient(address, channelCredentials(address, options), shared);
     this.audit = new AuditServiceClient(address, channelCredentials(address, options), shared);
+    this.subjects = new SubjectServiceClient(address, channelCredentials(address, options), shared);
   }
 
   close(): void {
@@ -105,17 +118,22 @@ export class CipherdClient {
 
   // CryptoService
 
-  /** The ciphertext of `plaintext` under the key's current version (or `keyVersion`). */
+  /**
+   * The ciphertext of `plaintext` under the key's current version (or `keyVersion`), or, with `subject`
+   * (SubjectOptions), under that data subject's own key.
+   */
   async encrypt(
     keyName: string,
     plaintext: Uint8Array,
-    options: CallOptions & { context?: Uint8Array; keyVersion?: number } = {},
+    options: CallOptions & SubjectOptions & { context?: Uint8Array; keyVersion?: number } = {},
   ): Promise<string> {
     const request = {
       keyName,
       plaintext,
       context: options.context ?? new Uint8Array(0),
       keyVersion: options.keyVersion ?? 0,
+      subject: options.subject ?? "",
+      renewErasedSubject: options.renewErasedSubject ?? false,
     };
     return (await this.unary(this.crypto.encrypt.bind(this.crypto), request, options)).ciphertext;
   }
@@ -153,12 +171,18 @@ export class CipherdClient {
     return { ciphertext: r.ciphertext, keyVersion: r.keyVersion, sourceKeyVersion: r.sourceKeyVersion };
   }
 
+  /** The ciphertext of each item; `subject` (SubjectOptions) for every item without its own. An item of an erased subject fails alone. */
   async encryptBatch(
     keyName: string,
     items: Iterable<EncryptItem | Uint8Array>,
-    options?: CallOptions,
+    options: CallOptions & SubjectOptions = {},
   ): Promise<ItemResult<string>[]> {
-    const request = { keyName, items: [...items].map((i) => convert.encryptBatchItem(i, keyName)) };
+    const request = {
+      keyName,
+      items: [...items].map((i) => convert.encryptBatchItem(i, keyName)),
+      subject: options.subject ?? "",
+      renewErasedSubject: options.renewErasedSubject ?? false,
+    };
     return convert.encryptResults(await this.unary(this.crypto.encryptBatch.bind(this.crypto), request, options));
   }
 
@@ -194,17 +218,20 @@ export class CipherdClient {
   // its error. The call opens when iteration starts; leaving the loop early or aborting cancels it. A
   // broken stream throws a CipherdError whose `lastReference` the `resumeAfter` option takes.
 
-  /** Encrypts each item with the current version of the item's `keyName`, else of `keyName`. */
+  /**
+   * Encrypts each item with the current version of the item's `keyName`, else of `keyName`; `subject`
+   * (SubjectOptions) for every item without its own.
+   */
   encryptStream(
     keyName: string,
     items: Items<EncryptItem | Uint8Array>,
-    options: StreamOptions = {},
+    options: StreamOptions & SubjectOptions = {},
   ): AsyncGenerator<ItemResult<string>> {
     return runStream(
       {
         open: () =>
           this.crypto.encryptStream(callMetadata(this.options.token), { deadline: deadline(options, undefined) }),
-        request: (item) => convert.encryptStreamRequest(keyName, item),
+        request: (item) => convert.encryptStreamRequest(keyName, item, options),
         result: (response) => convert.encryptResult(response.result),
       },
       items,
@@ -334,13 +361,16 @@ export class CipherdClient {
    */
   async generateDataKey(
     keyName: string,
-    options: CallOptions & { keySizeBits?: 128 | 256; context?: Uint8Array; omitPlaintext?: boolean } = {},
+    options: CallOptions &
+      SubjectOptions & { keySizeBits?: 128 | 256; context?: Uint8Array; omitPlaintext?: boolean } = {},
   ): Promise<DataKey> {
     const request = {
       keyName,
       keySizeBits: options.keySizeBits ?? 0,
       context: options.context ?? new Uint8Array(0),
       omitPlaintext: options.omitPlaintext ?? false,
+      subject: options.subject ?? "",
+      renewErasedSubject: options.renewErasedSubject ?? false,
     };
     return convert.dataKey(await this.unary(this.crypto.generateDataKey.bind(this.crypto), request, options));
   }
@@ -509,6 +539,42 @@ export class CipherdClient {
         options,
       ),
     );
+  }
+
+  // SubjectService (proto/README.md, "Subject-bound ciphertexts"): every call needs the `erase` operation on
+  // the key, which `admin` does not imply.
+
+  /**
+   * Erases `subject` under `keyName`: every ciphertext sealed for it there then fails with
+   * SubjectErasedError, everyone else's data untouched. Erasing an erased subject, or one that never had
+   * a key, is no error: the outcome says which; a receipt comes with the erasure that did it.
+   */
+  async eraseSubject(keyName: string, subject: string, options?: CallOptions): Promise<SubjectErasure> {
+    const response = await this.unary(this.subjects.eraseSubject.bind(this.subjects), { keyName, subject }, options);
+    return erasure(response.erasure);
+  }
+
+  /**
+   * eraseSubject of every item, in calls of up to 1000 (`timeoutMs` is each call's): one result per item,
+   * in order, an item's failure its own. A call that fails rejects, after the calls before it took effect
+   * (erasing again is harmless).
+   */
+  async eraseSubjects(
+    keyName: string,
+    items: Iterable<SubjectItem | string>,
+    options?: CallOptions,
+  ): Promise<ItemResult<SubjectErasure>[]> {
+    const results: ItemResult<SubjectErasure>[] = [];
+    for (const request of eraseRequests(keyName, items)) {
+      const response = await this.unary(this.subjects.eraseSubjects.bind(this.subjects), request, options);
+      results.push(...eraseResults(request, response));
+    }
+    return results;
+  }
+
+  /** Whether `subject` has a key under `keyName`, and whether it was erased. */
+  async getSubject(keyName: string, subject: string, options?: CallOptions): Promise<SubjectStatus> {
+    return subjectStatus(await this.unary(this.subjects.getSubject.bind(this.subjects), { keyName, subject }, options));
   }
 
   // AuditService (docs/audit.md)

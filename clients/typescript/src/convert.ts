@@ -34,6 +34,7 @@ import {
   type ReIndexed,
   type Rewrapped,
   type RewrapItem,
+  type SubjectOptions,
 } from "./types.js";
 
 const EMPTY = new Uint8Array(0);
@@ -73,6 +74,7 @@ export function encryptItem(item: EncryptItem | Uint8Array): Required<EncryptIte
     context: i.context ?? EMPTY,
     reference: i.reference ?? "",
     keyName: i.keyName ?? "",
+    subject: i.subject ?? "",
   };
 }
 
@@ -80,7 +82,7 @@ export function encryptItem(item: EncryptItem | Uint8Array): Required<EncryptIte
 export function encryptBatchItem(
   item: EncryptItem | Uint8Array,
   batchKeyName: string,
-): { plaintext: Uint8Array; context: Uint8Array; reference: string } {
+): { plaintext: Uint8Array; context: Uint8Array; reference: string; subject: string } {
   const { keyName, ...fields } = encryptItem(item);
   if (keyName !== "" && keyName !== batchKeyName) throw new TypeError("a batch item cannot name its own keyName");
   return fields;
@@ -121,9 +123,18 @@ export function rewrapStreamRequest(item: RewrapItem, keyName: string, expectedK
   });
 }
 
-export function encryptStreamRequest(keyName: string, item: EncryptItem | Uint8Array): EncryptStreamRequest {
+export function encryptStreamRequest(
+  keyName: string,
+  item: EncryptItem | Uint8Array,
+  subject: SubjectOptions = {},
+): EncryptStreamRequest {
   const fields = encryptItem(item);
-  return EncryptStreamRequest.fromPartial({ ...fields, keyName: fields.keyName || keyName });
+  return EncryptStreamRequest.fromPartial({
+    ...fields,
+    keyName: fields.keyName || keyName,
+    subject: fields.subject || (subject.subject ?? ""),
+    renewErasedSubject: subject.renewErasedSubject ?? false,
+  });
 }
 
 /** A DecryptStream request, under the item's expected key, else `expectedKey`. */
@@ -178,6 +189,7 @@ export function inspection(r: InspectResponse): Inspection {
     mode: modeFromProto(r.mode),
     currentVersion: r.currentVersion,
     behindCurrent: r.behindCurrent,
+    subjectBound: r.subjectBound,
   };
 }
 

@@ -1,5 +1,6 @@
 /**
- * The ciphertext format "<NAME/vVERSION:MODE>BASE64" (proto/README.md), parsed and formatted locally.
+ * The ciphertext format "<NAME/vVERSION:MODE>BASE64", and the subject-bound "<NAME/s:MODE>BASE64"
+ * (proto/README.md), parsed and formatted locally.
  * This is the only place the TypeScript client knows the format: route a ciphertext by its key or
  * check its version without a call to the server.
  */
@@ -17,6 +18,13 @@ export type KeyMode = (typeof KEY_MODES)[number];
 
 const KEY_NAME = /^[a-z0-9][a-z0-9_-]{0,63}$/;
 const VERSION = /^v[1-9][0-9]{0,8}$/;
+/**
+ * The length of the subject-key reference that starts a subject-bound payload: random bytes naming the
+ * subject's key in the server's store, never the subject.
+ */
+export const SUBJECT_REF_SIZE = 16;
+/** The modes a subject-bound header may name. */
+const SUBJECT_MODES: readonly string[] = ["gcm", "chacha", "xgcm"];
 const BASE64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{4}|[A-Za-z0-9+/]{3}=|[A-Za-z0-9+/]{2}==)$/;
 
 /** Whether `mode` can produce a payload of `length` bytes (proto/README.md, Payload layout). */
@@ -39,17 +47,23 @@ function payloadLengthOk(mode: Mode, length: number): boolean {
   }
 }
 
-/** A parsed ciphertext: the key version and mode its header names, and the raw payload. */
+/**
+ * A parsed ciphertext: the key version and mode its header names, and the raw payload. A `subjectBound`
+ * one (sealed under a data subject's key) names no version (keyVersion 0); its payload starts with the
+ * SUBJECT_REF_SIZE-byte reference to the subject's key, then the mode's payload.
+ */
 export class Envelope {
   constructor(
     readonly keyName: string,
     readonly keyVersion: number,
     readonly mode: Mode,
     readonly payload: Uint8Array,
+    readonly subjectBound = false,
   ) {}
 
   /** The header text, "<" through ">", which AEAD modes authenticate. */
   get header(): string {
+    if (this.subjectBound) return `<${this.keyName}/s:${this.mode}>`;
     return `<${this.keyName}/v${this.keyVersion}:${this.mode}>`;
   }
 
@@ -60,7 +74,7 @@ export class Envelope {
 
   /** Keeps the payload out of logs and inspection output. */
   toJSON(): object {
-    return { keyName: this.keyName, keyVersion: this.keyVersion, mode: this.mode };
+    return { keyName: this.keyName, keyVersion: this.keyVersion, mode: this.mode, subjectBound: this.subjectBound };
   }
 }
 
@@ -83,10 +97,17 @@ export function parseCiphertext(text: string): Envelope {
   const version = header.slice(slash + 1, colon);
   const mode = header.slice(colon + 1);
   if (!KEY_NAME.test(name)) throw reject("key_name_invalid", "the key name must match [a-z0-9][a-z0-9_-]{0,63}");
-  if (!VERSION.test(version)) {
-    throw reject("version_invalid", "version in header must be at least 1, without leading zeros");
+  const subjectBound = version === "s";
+  if (!subjectBound && !VERSION.test(version)) {
+    throw reject(
+      "version_invalid",
+      "version in header must be at least 1, without leading zeros, or s (subject-bound)",
+    );
   }
   if (!(MODES as readonly string[]).includes(mode)) throw reject("mode_unknown", "unknown mode in header");
+  if (subjectBound && !SUBJECT_MODES.includes(mode)) {
+    throw reject("mode_unknown", "a subject-bound header's mode must be gcm, chacha or xgcm");
+  }
   const encoded = text.slice(end + 1);
   if (encoded.length === 0) throw reject("payload_empty", "nothing follows the header");
   if (!BASE64.test(encoded)) throw reject("payload_not_base64", "the payload is not padded standard base64");
@@ -95,8 +116,10 @@ export function parseCiphertext(text: string): Envelope {
   if (payload.toString("base64") !== encoded) {
     throw reject("payload_not_canonical", "the payload's base64 is not canonical");
   }
-  if (!payloadLengthOk(mode as Mode, payload.length)) {
-    throw reject("payload_length_invalid", `a ${mode} payload cannot be ${payload.length} bytes long`);
+  if (!payloadLengthOk(mode as Mode, payload.length - (subjectBound ? SUBJECT_REF_SIZE : 0))) {
+    const kind = subjectBound ? `subject-bound ${mode}` : mode;
+    throw reject("payload_length_invalid", `a ${kind} payload cannot be ${payload.length} bytes long`);
   }
+  if (subjectBound) return new Envelope(name, 0, mode as Mode, new Uint8Array(payload), true);
   return new Envelope(name, Number(version.slice(1)), mode as Mode, new Uint8Array(payload));
 }

@@ -177,6 +177,30 @@ export class AuditUnavailableError extends UnavailableError {
   }
 }
 
+/**
+ * The ciphertext's data subject was erased (eraseSubject): its data can never be decrypted again; or an
+ * encrypt named an erased subject without `renewErasedSubject`. Never a DecryptionFailedError. `metadata`
+ * names the key and the erase_time (RFC 3339), never the subject.
+ */
+export class SubjectErasedError extends FailedPreconditionError {
+  constructor(details: string) {
+    super(details, ErrorReason[ErrorReason.SUBJECT_ERASED]);
+  }
+
+  /** When the subject was erased, from the error's metadata; undefined when it names none (an item's error). */
+  get eraseTime(): Date | undefined {
+    const time = this.metadata.erase_time ? new Date(this.metadata.erase_time) : undefined;
+    return time === undefined || Number.isNaN(time.getTime()) ? undefined : time;
+  }
+}
+
+/** This caller made new subject keys faster than the server allows; existing subjects still work; retry later. */
+export class SubjectQuotaExceededError extends ResourceExhaustedError {
+  constructor(details: string) {
+    super(details, ErrorReason[ErrorReason.SUBJECT_QUOTA_EXCEEDED]);
+  }
+}
+
 /** An error class of the table: made from the server's message and its ErrorInfo reason. */
 export type ErrorClass = new (details: string, reason?: string) => CipherdError;
 
@@ -226,6 +250,8 @@ const CLASS_BY_REASON: Readonly<Record<SentReason, ErrorClass>> = {
   UNAUTHENTICATED: UnauthenticatedError,
   STREAM_IDLE: CancelledError,
   INTERNAL: InternalError,
+  SUBJECT_ERASED: SubjectErasedError,
+  SUBJECT_QUOTA_EXCEEDED: SubjectQuotaExceededError,
 };
 
 /**

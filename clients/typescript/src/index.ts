@@ -1,6 +1,14 @@
 /** @cipherd/client: a promise-based client of cipherd, its local ciphertext parser and typed errors. */
 export { CipherdClient, type KeyOptions } from "./client.js";
-export { Envelope, KEY_MODES, type KeyMode, MODES, type Mode, parseCiphertext } from "./envelope.js";
+export {
+  Envelope,
+  KEY_MODES,
+  type KeyMode,
+  MODES,
+  type Mode,
+  parseCiphertext,
+  SUBJECT_REF_SIZE,
+} from "./envelope.js";
 export * from "./errors.js";
 export { type Items, STREAM_WINDOW, type StreamOptions } from "./stream.js";
 export type { ImportOptions, KeyCensus, PolicyInput, VersionCensus } from "./keys.js";
@@ -28,6 +36,15 @@ export { DEFAULT_CHUNK_SIZE, MAX_CHUNK_SIZE, MIN_CHUNK_SIZE } from "./file/forma
 export type { FileInfo } from "./file/stream-cipher.js";
 export type { EncryptFileOptions, FileOptions } from "./file/streams.js";
 export * from "./types.js";
+export {
+  type ErasureOutcome,
+  type ErasureReceipt,
+  MAX_SUBJECTS_PER_CALL,
+  type SubjectErasure,
+  type SubjectItem,
+  type SubjectState,
+  type SubjectStatus,
+} from "./subjects.js";
 export type { Key, KeyPolicy, KeyVersion, KeyVersionUsage } from "./gen/cipherd/v1/keys.js";
 export { KeyState, KeyVersionState } from "./gen/cipherd/v1/keys.js";
 export type { AuditCheckpoint, AuditHead, AuditTrailFile } from "./gen/cipherd/v1/audit_service.js";

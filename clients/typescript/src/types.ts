@@ -10,6 +10,8 @@ export interface EncryptItem {
   context?: Uint8Array;
   reference?: string;
   keyName?: string;
+  /** Seals this item under that data subject's key, as SubjectOptions' `subject`; empty or absent means the call's. */
+  subject?: string;
 }
 
 /** One ciphertext of decryptBatch, decryptStream, reEncryptBatch or reEncryptStream; `keyName` (reEncryptStream only) rewraps into another key. */
@@ -60,10 +62,13 @@ export interface Rewrapped {
 /** What the server says of a ciphertext's header: its key version and mode, and the key's current version. */
 export interface Inspection {
   keyName: string;
+  /** 0 when subjectBound: the header names no version. */
   keyVersion: number;
   mode: Mode;
   currentVersion: number;
+  /** Never for a subjectBound ciphertext: the server's sweep moves its subject's key to the current version. */
   behindCurrent: boolean;
+  subjectBound: boolean;
 }
 
 /**
@@ -163,6 +168,18 @@ export interface ClientOptions {
    * Off unless set.
    */
   tracerProvider?: TracerProvider;
+}
+
+/**
+ * The data subject of encrypt, encryptBatch, encryptStream and generateDataKey. `subject` (any opaque id the
+ * application has, e.g. "user-8812", 1 to 256 bytes of UTF-8) seals the data under that subject's own key,
+ * made on first use, so that eraseSubject makes all of it undecryptable and nobody else's; in a batch or
+ * stream, for every item without its own. For an erased subject the call (or item) fails with
+ * SubjectErasedError unless `renewErasedSubject`. The id is personal data: no error of this client shows it.
+ */
+export interface SubjectOptions {
+  subject?: string;
+  renewErasedSubject?: boolean;
 }
 
 export interface CallOptions {

@@ -13,6 +13,8 @@ interface Valid {
   key_version: number;
   mode: string;
   payload_hex: string;
+  /** Set for a subject-bound "<name/s:mode>" vector, whose key_version is 0. */
+  subject_bound?: boolean;
 }
 interface Invalid {
   name: string;
@@ -30,6 +32,7 @@ describe("valid envelopes parse to their fields and format back", () => {
       assert.equal(e.keyName, c.key_name);
       assert.equal(e.keyVersion, c.key_version);
       assert.equal(e.mode, c.mode);
+      assert.equal(e.subjectBound, c.subject_bound ?? false);
       assert.equal(Buffer.from(e.payload).toString("hex"), c.payload_hex);
       assert.equal(e.format(), c.ciphertext);
     });

@@ -12,6 +12,8 @@ import {
   AbortedError,
   AlreadyExistsError,
   AuditUnavailableError,
+  SubjectErasedError,
+  SubjectQuotaExceededError,
   CancelledError,
   CipherdError,
   DeadlineExceededError,
@@ -59,6 +61,8 @@ const ERROR_BY_KIND: Readonly<Record<string, abstract new (...args: never[]) => 
   key_version_destroyed: KeyVersionDestroyedError,
   key_versions_in_use: KeyVersionsInUseError,
   audit_unavailable: AuditUnavailableError,
+  subject_erased: SubjectErasedError,
+  subject_quota_exceeded: SubjectQuotaExceededError,
 };
 
 interface ErrorCase {

@@ -34,58 +34,67 @@ not, and completeness only against --head FILE (the head as protojson). Exits 1 
 not intact.`,
 		Args: cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			paths, err := auditFiles(args)
-			if err != nil {
-				return err
-			}
-			out := cmd.OutOrStdout()
-			if offline {
-				head, err := readHead(headFile)
-				if err != nil {
-					return err
-				}
-				files, err := readAuditFiles(out, paths)
-				if err != nil {
-					return err
-				}
-				return verifyAudit(out, files, nil, 0, head, offlineHead(headFile))
-			}
-			if headFile != "" {
-				return fmt.Errorf("--head is for --offline: online, the server gives the head")
-			}
-			return withClient(cmd, conn, func(c *cipherd.Client) error {
-				trail, err := audit.TrailName(paths)
-				if err != nil {
-					return err
-				}
-				// The head first: it is anchored only after its line is durable, so the files read
-				// afterwards reach it unless lines were removed.
-				head, err := c.AuditHead(cmd.Context(), trail)
-				if err != nil {
-					return fmt.Errorf("asking the server for the trail's head (--offline checks the chain alone): %w", err)
-				}
-				noHead := fmt.Sprintf("the server holds no head for trail %q", trail)
-				if head != nil && head.Trail != trail {
-					// The files name no trail, and the server's own is another one.
-					noHead = fmt.Sprintf("the files' start lines name no trail; the server's own is %q", head.Trail)
-					head = nil
-				}
-				files, err := readAuditFiles(out, paths)
-				if err != nil {
-					return err
-				}
-				check, err := c.AuditCheckpointCheck(cmd.Context(), files)
-				if err != nil {
-					return fmt.Errorf("asking the server to check the checkpoints (--offline checks the chain alone): %w", err)
-				}
-				return verifyAudit(out, files, check, len(audit.Checkpoints(files)), head, noHead)
-			})
+			_, err := verifiedTrail(cmd, conn, args, offline, headFile)
+			return err
 		},
 	}
 	verify.Flags().BoolVar(&offline, "offline", false, "check the chain without a server; checkpoint MACs stay unchecked")
 	verify.Flags().StringVar(&headFile, "head", "", "with --offline: the trail's head (AuditHead as protojson) to check completeness against")
 	auditCmd.AddCommand(verify)
 	return auditCmd
+}
+
+// verifiedTrail checks the audit files of args as audit verify does (the server checks the
+// checkpoints' MACs and gives the head, unless offline), prints what was checked, and returns the
+// files as read, or an error when the trail is not intact.
+func verifiedTrail(cmd *cobra.Command, conn *connection, args []string, offline bool, headFile string) ([]audit.File, error) {
+	paths, err := auditFiles(args)
+	if err != nil {
+		return nil, err
+	}
+	out := cmd.OutOrStdout()
+	if offline {
+		head, err := readHead(headFile)
+		if err != nil {
+			return nil, err
+		}
+		files, err := readAuditFiles(out, paths)
+		if err != nil {
+			return nil, err
+		}
+		return files, verifyAudit(out, files, nil, 0, head, offlineHead(headFile))
+	}
+	if headFile != "" {
+		return nil, fmt.Errorf("--head is for --offline: online, the server gives the head")
+	}
+	var files []audit.File
+	err = withClient(cmd, conn, func(c *cipherd.Client) error {
+		trail, err := audit.TrailName(paths)
+		if err != nil {
+			return err
+		}
+		// The head first: it is anchored only after its line is durable, so the files read
+		// afterwards reach it unless lines were removed.
+		head, err := c.AuditHead(cmd.Context(), trail)
+		if err != nil {
+			return fmt.Errorf("asking the server for the trail's head (--offline checks the chain alone): %w", err)
+		}
+		noHead := fmt.Sprintf("the server holds no head for trail %q", trail)
+		if head != nil && head.Trail != trail {
+			// The files name no trail, and the server's own is another one.
+			noHead = fmt.Sprintf("the files' start lines name no trail; the server's own is %q", head.Trail)
+			head = nil
+		}
+		if files, err = readAuditFiles(out, paths); err != nil {
+			return err
+		}
+		check, err := c.AuditCheckpointCheck(cmd.Context(), files)
+		if err != nil {
+			return fmt.Errorf("asking the server to check the checkpoints (--offline checks the chain alone): %w", err)
+		}
+		return verifyAudit(out, files, check, len(audit.Checkpoints(files)), head, noHead)
+	})
+	return files, err
 }
 
 // readAuditFiles reads the files once: the server's answers and the chain check then see the same

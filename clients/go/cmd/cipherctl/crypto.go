@@ -106,6 +106,10 @@ func newInspectCommand(conn *connection) *cobra.Command {
 			}
 			out := cmd.OutOrStdout()
 			fmt.Fprintf(out, "key: %s\nversion: %d\nmode: %s\npayload_bytes: %d\n", ct.KeyName, ct.KeyVersion, cipherd.ModeName(ct.Mode), len(ct.Payload))
+			if ct.SubjectBound {
+				// Sealed under a data subject's key: the header names no version (version: 0).
+				fmt.Fprintln(out, "subject_bound: true")
+			}
 			if local {
 				return nil
 			}

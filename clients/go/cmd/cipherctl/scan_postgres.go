@@ -30,7 +30,8 @@ type postgresScan struct {
 }
 
 // headerPattern is ParseCiphertextHeader's rule as a PostgreSQL regular expression: the key name
-// and version of a "<NAME/vVERSION:MODE>" at a value's start, for every mode a header may name.
+// and version of a "<NAME/vVERSION:MODE>" at a value's start, for every mode a header may name, or
+// the key name of a subject-bound "<NAME/s:MODE>".
 func headerPattern() string {
 	var modes []string
 	for _, m := range cipherd.Modes() {
@@ -39,7 +40,8 @@ func headerPattern() string {
 		}
 	}
 	slices.Sort(modes)
-	return `^<([a-z0-9][a-z0-9_-]{0,63})/v([1-9][0-9]{0,8}):(?:` + strings.Join(modes, "|") + `)>`
+	// A subject-bound "<NAME/s:MODE>" names no version: its third group is "s".
+	return `^<([a-z0-9][a-z0-9_-]{0,63})/(?:v([1-9][0-9]{0,8}):(?:` + strings.Join(modes, "|") + `)|(s):(?:chacha|gcm|xgcm))>`
 }
 
 // relation is the table's schema and name as given: --schema and --table, or --table SCHEMA.TABLE.
@@ -159,10 +161,10 @@ func (p *postgresScan) count(ctx context.Context, tx pgx.Tx, schema, table, colu
 	if !exists {
 		return nil, fmt.Errorf("postgres: table %s has no column %s", rel, pgx.Identifier{column}.Sanitize())
 	}
-	query := fmt.Sprintf(`SELECT head IS NULL OR head = '', m[1], m[2]::int, count(*)
+	query := fmt.Sprintf(`SELECT head IS NULL OR head = '', m[1], m[2]::int, m[3] IS NOT NULL, count(*)
 		FROM (SELECT head, pg_catalog.regexp_match(head, $1) AS m
 		      FROM (SELECT pg_catalog.left(%s::text, %d) AS head FROM %s) AS heads) AS matched
-		GROUP BY 1, 2, 3`, pgx.Identifier{column}.Sanitize(), lineHeadBytes, rel)
+		GROUP BY 1, 2, 3, 4`, pgx.Identifier{column}.Sanitize(), lineHeadBytes, rel)
 	rows, err := tx.Query(ctx, query, headerPattern())
 	if err != nil {
 		return nil, fmt.Errorf("postgres: %w", err)
@@ -172,14 +174,17 @@ func (p *postgresScan) count(ctx context.Context, tx pgx.Tx, schema, table, colu
 		var empty bool
 		var key *string
 		var version *int32
+		var subjectBound bool
 		var n int64
-		if err := rows.Scan(&empty, &key, &version, &n); err != nil {
+		if err := rows.Scan(&empty, &key, &version, &subjectBound, &n); err != nil {
 			rows.Close()
 			return nil, fmt.Errorf("postgres: %w", err)
 		}
 		switch {
 		case empty:
 			t.addEmpty(n)
+		case key != nil && subjectBound:
+			t.addSubjectBound(*key, n)
 		case key == nil || version == nil:
 			t.addUnrecognized(n)
 		default:

@@ -35,7 +35,7 @@ func writeInventoryFile(path string, tallies []*tally, key string) (int, error) 
 // printTallies prints, per source, its values by kind and its ciphertexts per key version:
 //
 //	file:users.jsonl#email: 6 values: 4 ciphertexts, 1 not a ciphertext, 1 empty
-//	  users-email  v1: 1  v3: 3
+//	  users-email  v1: 1  v3: 3  subject-bound: 2
 func printTallies(out io.Writer, tallies []*tally, key string) error {
 	for _, t := range tallies {
 		fmt.Fprintf(out, "%s: %s: %s, %s, %d empty\n", t.source, plural(t.items, "value"),
@@ -44,6 +44,9 @@ func printTallies(out io.Writer, tallies []*tally, key string) error {
 			var counts []string
 			for _, v := range t.versions(k) {
 				counts = append(counts, fmt.Sprintf("v%d: %d", v.Version, v.Ciphertexts))
+			}
+			if n := t.subjectBound[k]; n > 0 {
+				counts = append(counts, fmt.Sprintf("subject-bound: %d", n))
 			}
 			if len(counts) == 0 {
 				counts = []string{"no ciphertexts"}

@@ -17,13 +17,18 @@ import (
 const maxSourceLength = 256
 
 // tally is what a scan of one source (a column, or a field of some files) found: every value is
-// empty, a ciphertext counted under the key version its header names, or not a ciphertext.
+// empty, a ciphertext counted under the key version its header names (or, subject-bound, under
+// its key alone: it names no version), or not a ciphertext.
 type tally struct {
 	source       string
 	items        int64 // values read, of every kind
 	empty        int64 // NULL, a missing field, or ""
 	unrecognized int64 // not a cipherd ciphertext: no header, or a malformed one
 	ciphertexts  map[string]map[int32]int64
+	// subjectBound counts each key's subject-bound ciphertexts ("<NAME/s:MODE>"): under no version
+	// of the key (their subject's key is wrapped by whichever the server's sweep keeps it under), so
+	// in no inventory's versions and never below a version.
+	subjectBound map[string]int64
 	finished     time.Time
 }
 
@@ -32,7 +37,7 @@ func newTally(source string) *tally {
 		runes := []rune(source)
 		source = string(runes[:maxSourceLength-1]) + "…"
 	}
-	return &tally{source: source, ciphertexts: map[string]map[int32]int64{}}
+	return &tally{source: source, ciphertexts: map[string]map[int32]int64{}, subjectBound: map[string]int64{}}
 }
 
 // addValue counts one value. Only its header is read: a value whose header names a key version is
@@ -47,7 +52,16 @@ func (t *tally) addValue(value string) {
 		t.addUnrecognized(1)
 		return
 	}
+	if h.SubjectBound {
+		t.addSubjectBound(h.KeyName, 1)
+		return
+	}
 	t.addCiphertexts(h.KeyName, h.KeyVersion, 1)
+}
+
+func (t *tally) addSubjectBound(key string, n int64) {
+	t.items += n
+	t.subjectBound[key] += n
 }
 
 func (t *tally) addUnrecognized(n int64) {
@@ -79,7 +93,11 @@ func (t *tally) keys(only string) []string {
 	if only != "" {
 		return []string{only}
 	}
-	return slices.Sorted(maps.Keys(t.ciphertexts))
+	keys := maps.Clone(t.subjectBound)
+	for k := range t.ciphertexts {
+		keys[k] = 0
+	}
+	return slices.Sorted(maps.Keys(keys))
 }
 
 // versions are the key's versions found in the source, oldest first, with their counts.

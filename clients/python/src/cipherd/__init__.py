@@ -1,6 +1,6 @@
 """cipherd client: sync (Client) and asyncio (AsyncClient) clients of the cipherd encryption service,
 the local ciphertext parser (parse_ciphertext), the data-key file helpers (Client.encrypt_file, ...), key
-metadata with usage (Key, KeyCensus), legacy ciphertexts to rewrap (LegacyCiphertext) and one exception class
+metadata with usage (Key, KeyCensus), data subjects' erasure (SubjectErasure, ErasureReceipt), legacy ciphertexts to rewrap (LegacyCiphertext) and one exception class
 per gRPC status."""
 
 from cipherd.aio import AsyncClient
@@ -29,6 +29,8 @@ from cipherd.errors import (
     NotFoundError,
     PermissionDeniedError,
     ResourceExhaustedError,
+    SubjectErasedError,
+    SubjectQuotaExceededError,
     UnauthenticatedError,
     UnavailableError,
     UnexpectedKeyError,
@@ -47,6 +49,7 @@ from cipherd.keys import (
     VersionCensus,
 )
 from cipherd.legacy import LegacyCipher, LegacyCiphertext, LegacyIv
+from cipherd.subjects import ErasureOutcome, ErasureReceipt, SubjectErasure, SubjectItem, SubjectState, SubjectStatus
 from cipherd.types import (
     BlindIndex,
     CiphertextItem,
@@ -98,6 +101,8 @@ __all__ = [
     "KeyVersionDestroyedError",
     "KeyVersionDestructionScheduledError",
     "KeyVersionsInUseError",
+    "SubjectErasedError",
+    "SubjectQuotaExceededError",
     "BlindIndex",
     "CiphertextItem",
     "DataKey",
@@ -127,4 +132,10 @@ __all__ = [
     "LegacyCipher",
     "LegacyCiphertext",
     "LegacyIv",
+    "ErasureOutcome",
+    "ErasureReceipt",
+    "SubjectErasure",
+    "SubjectItem",
+    "SubjectState",
+    "SubjectStatus",
 ]

@@ -39,20 +39,31 @@ def _encrypt_item(item: EncryptItem | bytes) -> EncryptItem:
     return item if isinstance(item, EncryptItem) else EncryptItem(item)
 
 
-def encrypt_batch_request(key_name: str, items: Iterable[EncryptItem | bytes]) -> pb.EncryptBatchRequest:
+def encrypt_batch_request(
+    key_name: str, items: Iterable[EncryptItem | bytes], subject: str = "", renew_erased_subject: bool = False
+) -> pb.EncryptBatchRequest:
     return pb.EncryptBatchRequest(
         key_name=key_name,
         items=[
-            pb.EncryptBatchItem(reference=i.reference, plaintext=i.plaintext, context=i.context)
+            pb.EncryptBatchItem(reference=i.reference, plaintext=i.plaintext, context=i.context, subject=i.subject)
             for i in map(_encrypt_item, items)
         ],
+        subject=subject,
+        renew_erased_subject=renew_erased_subject,
     )
 
 
-def encrypt_stream_request(item: EncryptItem | bytes, key_name: str) -> pb.EncryptStreamRequest:
+def encrypt_stream_request(
+    item: EncryptItem | bytes, key_name: str, subject: str = "", renew_erased_subject: bool = False
+) -> pb.EncryptStreamRequest:
     i = _encrypt_item(item)
     return pb.EncryptStreamRequest(
-        reference=i.reference, key_name=i.key_name or key_name, plaintext=i.plaintext, context=i.context
+        reference=i.reference,
+        key_name=i.key_name or key_name,
+        plaintext=i.plaintext,
+        context=i.context,
+        subject=i.subject or subject,
+        renew_erased_subject=renew_erased_subject,
     )
 
 
@@ -176,6 +187,7 @@ def inspection(response: pb.InspectResponse) -> Inspection:
         mode_from_proto(response.mode),
         response.current_version,
         response.behind_current,
+        response.subject_bound,
     )
 
 

@@ -8,7 +8,7 @@ from typing import Any, TypeAlias, TypeVar
 
 import grpc
 
-from cipherd import _admin_convert, _aio_file_work, _channel, _convert
+from cipherd import _admin_convert, _aio_file_work, _channel, _convert, _subject_convert
 from cipherd._audit_convert import audit_requests, verdicts
 from cipherd._files import operations
 from cipherd._files.header import DEFAULT_CHUNK_SIZE, check_chunk_size
@@ -18,6 +18,7 @@ from cipherd.envelope import Mode
 from cipherd.errors import from_rpc_error
 from cipherd.keys import DataInventory, Key, KeyCensus, KeyPolicy, Retirement
 from cipherd.legacy import LegacyCipher, LegacyCiphertext, LegacyIv
+from cipherd.subjects import SubjectErasure, SubjectItem, SubjectStatus
 from cipherd.types import (
     BlindIndex,
     CiphertextItem,
@@ -35,9 +36,15 @@ from cipherd.types import (
     TlsConfig,
 )
 from cipherd.v1 import audit_service_pb2 as audit_pb
-from cipherd.v1 import audit_service_pb2_grpc, crypto_service_pb2_grpc, key_admin_service_pb2_grpc
+from cipherd.v1 import (
+    audit_service_pb2_grpc,
+    crypto_service_pb2_grpc,
+    key_admin_service_pb2_grpc,
+    subject_service_pb2_grpc,
+)
 from cipherd.v1 import crypto_service_pb2 as pb
 from cipherd.v1 import key_admin_service_pb2 as admin
+from cipherd.v1 import subject_service_pb2 as subject_pb
 
 R = TypeVar("R")
 T = TypeVar("T")
@@ -64,6 +71,7 @@ class AsyncClient:
         self._crypto = crypto_service_pb2_grpc.CryptoServiceStub(self._channel)
         self._admin = key_admin_service_pb2_grpc.KeyAdminServiceStub(self._channel)
         self._audit = audit_service_pb2_grpc.AuditServiceStub(self._channel)
+        self._subjects = subject_service_pb2_grpc.SubjectServiceStub(self._channel)
         self._metadata = _channel.metadata(token)
         self._timeout = timeout
 
@@ -93,10 +101,24 @@ class AsyncClient:
         *,
         context: bytes = b"",
         key_version: int = 0,
+        subject: str = "",
+        renew_erased_subject: bool = False,
         timeout: float | None = None,
     ) -> str:
-        """The ciphertext of `plaintext` under the key's current version (or `key_version`)."""
-        request = pb.EncryptRequest(key_name=key_name, plaintext=plaintext, context=context, key_version=key_version)
+        """The ciphertext of `plaintext` under the key's current version (or `key_version`).
+
+        `subject` (any opaque id the application has, e.g. "user-8812", 1 to 256 bytes of UTF-8) seals it under
+        that data subject's own key instead, made on first use: erase_subject then makes all of the subject's
+        data undecryptable, nobody else's. For an erased subject it raises SubjectErasedError unless
+        `renew_erased_subject`. The id is personal data: no error or repr of this client shows it."""
+        request = pb.EncryptRequest(
+            key_name=key_name,
+            plaintext=plaintext,
+            context=context,
+            key_version=key_version,
+            subject=subject,
+            renew_erased_subject=renew_erased_subject,
+        )
         return (await self._call(self._crypto.Encrypt, request, timeout)).ciphertext
 
     async def decrypt(
@@ -124,9 +146,17 @@ class AsyncClient:
         return _convert.rewrapped(await self._call(self._crypto.ReEncrypt, request, timeout))
 
     async def encrypt_batch(
-        self, key_name: str, items: Iterable[EncryptItem | bytes], *, timeout: float | None = None
+        self,
+        key_name: str,
+        items: Iterable[EncryptItem | bytes],
+        *,
+        subject: str = "",
+        renew_erased_subject: bool = False,
+        timeout: float | None = None,
     ) -> list[ItemResult[str]]:
-        request = _convert.encrypt_batch_request(key_name, items)
+        """The ciphertext of each item; `subject` (as in encrypt) for every item without its own, and
+        `renew_erased_subject` for every item's subject. An item of an erased subject fails alone."""
+        request = _convert.encrypt_batch_request(key_name, items, subject, renew_erased_subject)
         response = await self._call(self._crypto.EncryptBatch, request, timeout)
         return [_convert.encrypt_result(r) for r in response.results]
 
@@ -165,11 +195,18 @@ class AsyncClient:
         key_name: str,
         items: AnyIterable[EncryptItem | bytes],
         *,
+        subject: str = "",
+        renew_erased_subject: bool = False,
         resume_after: str | None = None,
         timeout: float | None = None,
     ) -> AsyncGenerator[ItemResult[str], None]:
-        """Encrypts each item with `key_name` (or the item's own key_name) at its current version."""
-        feed = ItemFeed(items, lambda i: _convert.encrypt_stream_request(i, key_name), resume_after)
+        """Encrypts each item with `key_name` (or the item's own key_name) at its current version; `subject` (as
+        in encrypt) for every item without its own, and `renew_erased_subject` for every item's subject."""
+        feed = ItemFeed(
+            items,
+            lambda i: _convert.encrypt_stream_request(i, key_name, subject, renew_erased_subject),
+            resume_after,
+        )
         return self._stream(self._crypto.EncryptStream, feed, _convert.encrypt_result, timeout)
 
     def decrypt_stream(
@@ -296,11 +333,20 @@ class AsyncClient:
         key_size_bits: int = 0,
         context: bytes = b"",
         omit_plaintext: bool = False,
+        subject: str = "",
+        renew_erased_subject: bool = False,
         timeout: float | None = None,
     ) -> DataKey:
-        """A fresh data key (128 or 256 bits; 0 is 256) and the same key wrapped by `key_name`, bound to `context`."""
+        """A fresh data key (128 or 256 bits; 0 is 256) and the same key wrapped by `key_name`, bound to `context`;
+        with `subject`, wrapped under that subject's key (as in encrypt): erasing the subject makes the wrapped
+        key, and all it encrypted, unrecoverable."""
         request = pb.GenerateDataKeyRequest(
-            key_name=key_name, key_size_bits=key_size_bits, context=context, omit_plaintext=omit_plaintext
+            key_name=key_name,
+            key_size_bits=key_size_bits,
+            context=context,
+            omit_plaintext=omit_plaintext,
+            subject=subject,
+            renew_erased_subject=renew_erased_subject,
         )
         return _convert.data_key(await self._call(self._crypto.GenerateDataKey, request, timeout), omit_plaintext)
 
@@ -507,6 +553,33 @@ class AsyncClient:
             key_name, below_version, quiet_period, pending_window, dry_run, inventories
         )
         return _admin_convert.retirement_from_proto(await self._call(self._admin.RetireKeyVersions, request, timeout))
+
+    # SubjectService (proto/README.md, "Subject-bound ciphertexts"): every call needs the `erase` operation on the
+    # key, which `admin` does not imply.
+
+    async def erase_subject(self, key_name: str, subject: str, *, timeout: float | None = None) -> SubjectErasure:
+        """Erases `subject` under `key_name`: every ciphertext sealed for it there then raises SubjectErasedError,
+        everyone else's data untouched. Erasing an erased subject, or one that never had a key, is no error: the
+        outcome says which; a receipt comes with the erasure that did it."""
+        request = subject_pb.EraseSubjectRequest(key_name=key_name, subject=subject)
+        return _subject_convert.erasure((await self._call(self._subjects.EraseSubject, request, timeout)).erasure)
+
+    async def erase_subjects(
+        self, key_name: str, subjects: Iterable[SubjectItem | str], *, timeout: float | None = None
+    ) -> list[ItemResult[SubjectErasure]]:
+        """erase_subject of every item, in calls of up to 1000 (`timeout` is each call's): one result per item, in
+        order, an item's failure its own. A call that fails raises, after the calls before it took effect (erasing
+        again is harmless)."""
+        results: list[ItemResult[SubjectErasure]] = []
+        for request in _subject_convert.erase_requests(key_name, subjects):
+            response = await self._call(self._subjects.EraseSubjects, request, timeout)
+            results.extend(_subject_convert.erase_results(request, response))
+        return results
+
+    async def get_subject(self, key_name: str, subject: str, *, timeout: float | None = None) -> SubjectStatus:
+        """Whether `subject` has a key under `key_name`, and whether it was erased."""
+        request = subject_pb.GetSubjectRequest(key_name=key_name, subject=subject)
+        return _subject_convert.status(await self._call(self._subjects.GetSubject, request, timeout))
 
     # AuditService (docs/audit.md): cipherd.audit.verify_with_server checks a whole audit trail with these.
 

@@ -1,4 +1,5 @@
-"""The ciphertext format "<NAME/vVERSION:MODE>BASE64" (proto/README.md), parsed and formatted locally.
+"""The ciphertext format "<NAME/vVERSION:MODE>BASE64", and the subject-bound "<NAME/s:MODE>BASE64"
+(proto/README.md), parsed and formatted locally.
 
 This is the only place the Python client knows the format: route a ciphertext by its key or check
 its version without a call to the server."""
@@ -15,6 +16,9 @@ from cipherd.errors import InvalidCiphertextError
 
 _KEY_NAME = re.compile(r"[a-z0-9][a-z0-9_-]{0,63}", re.ASCII)
 _VERSION = re.compile(r"v[1-9][0-9]{0,8}", re.ASCII)
+# The length of the subject-key reference that starts a subject-bound payload: random bytes naming the
+# subject's key in the server's store, never the subject.
+SUBJECT_REF_SIZE = 16
 _BASE64 = re.compile(r"(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{4}|[A-Za-z0-9+/]{3}=|[A-Za-z0-9+/]{2}==)", re.ASCII)
 
 
@@ -52,19 +56,29 @@ class Mode(str, enum.Enum):
             return False
         return length >= 16
 
+    @property
+    def subject_capable(self) -> bool:
+        """Whether a subject-bound ciphertext can name this mode: gcm, chacha and xgcm."""
+        return self in (Mode.GCM, Mode.CHACHA, Mode.XGCM)
+
 
 @dataclass(frozen=True)
 class Envelope:
-    """A parsed ciphertext: the key version and mode its header names, and the raw payload."""
+    """A parsed ciphertext: the key version and mode its header names, and the raw payload. A `subject_bound` one
+    (sealed under a data subject's key) names no version (key_version 0); its payload starts with the
+    SUBJECT_REF_SIZE-byte reference to the subject's key, then the mode's payload."""
 
     key_name: str
     key_version: int
     mode: Mode
     payload: bytes = field(repr=False)
+    subject_bound: bool = False
 
     @property
     def header(self) -> str:
         """The header text, "<" through ">", which AEAD modes authenticate."""
+        if self.subject_bound:
+            return f"<{self.key_name}/s:{self.mode.value}>"
         return f"<{self.key_name}/v{self.key_version}:{self.mode.value}>"
 
     def format(self) -> str:
@@ -92,11 +106,16 @@ def parse_ciphertext(text: str) -> Envelope:
         raise _reject("header_malformed", "the header must be <name/vVERSION:mode>")
     if not _KEY_NAME.fullmatch(name):
         raise _reject("key_name_invalid", "the key name must match [a-z0-9][a-z0-9_-]{0,63}")
-    if not _VERSION.fullmatch(version):
-        raise _reject("version_invalid", "version in header must be at least 1, without leading zeros")
+    subject_bound = version == "s"
+    if not subject_bound and not _VERSION.fullmatch(version):
+        raise _reject(
+            "version_invalid", "version in header must be at least 1, without leading zeros, or s (subject-bound)"
+        )
     mode = next((m for m in Mode if m.value == mode_name and m.in_headers), None)
     if mode is None:
         raise _reject("mode_unknown", "unknown mode in header")
+    if subject_bound and not mode.subject_capable:
+        raise _reject("mode_unknown", "a subject-bound header's mode must be gcm, chacha or xgcm")
     encoded = text[end + 1 :]
     if not encoded:
         raise _reject("payload_empty", "nothing follows the header")
@@ -108,6 +127,10 @@ def parse_ciphertext(text: str) -> Envelope:
         raise _reject("payload_not_base64", "the payload is not padded standard base64") from None
     if base64.b64encode(payload).decode("ascii") != encoded:
         raise _reject("payload_not_canonical", "the payload's base64 is not canonical")
-    if not mode.payload_length_ok(len(payload)):
-        raise _reject("payload_length_invalid", f"a {mode.value} payload cannot be {len(payload)} bytes long")
+    mode_length = len(payload) - SUBJECT_REF_SIZE if subject_bound else len(payload)
+    if not mode.payload_length_ok(mode_length):
+        kind = f"subject-bound {mode.value}" if subject_bound else mode.value
+        raise _reject("payload_length_invalid", f"a {kind} payload cannot be {len(payload)} bytes long")
+    if subject_bound:
+        return Envelope(name, 0, mode, payload, subject_bound=True)
     return Envelope(name, int(version[1:]), mode, payload)

@@ -7,7 +7,9 @@ google.rpc.ErrorInfo (domain cipherd.io) in its status details, an item's is `It
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
+from datetime import datetime
 from types import MappingProxyType
 from typing import cast
 
@@ -193,6 +195,28 @@ class AuditUnavailableError(UnavailableError):
     the call; retry later."""
 
 
+class SubjectErasedError(FailedPreconditionError):
+    """The ciphertext's data subject was erased (erase_subject): its data can never be decrypted again; or an
+    encrypt named an erased subject without renew_erased_subject. Never a DecryptionFailedError. `metadata`
+    names the key and the erase_time (RFC 3339), never the subject."""
+
+    @property
+    def erase_time(self) -> datetime | None:
+        """When the subject was erased, from the error's metadata; None when it names none (an item's error)."""
+        text = self.metadata.get("erase_time", "")
+        # RFC 3339 may carry nanoseconds; datetime holds microseconds, as Timestamp.ToDatetime gives them.
+        text = re.sub(r"(\.\d{6})\d+", r"\1", text).replace("Z", "+00:00")
+        try:
+            return datetime.fromisoformat(text) if text else None
+        except ValueError:  # not the server's time: say nothing rather than something wrong
+            return None
+
+
+class SubjectQuotaExceededError(ResourceExhaustedError):
+    """This caller made new subject keys faster than the server allows; subjects that already have a key still
+    work; retry later."""
+
+
 # The one table from status to exception class, for calls and batch or stream items alike.
 ERROR_BY_STATUS: Mapping[grpc.StatusCode, type[CipherdError]] = {
     cls.code: cls
@@ -237,6 +261,8 @@ ERROR_BY_REASON_VALUE: Mapping[ErrorReason.ValueType, type[CipherdError]] = Mapp
         ErrorReason.UNAUTHENTICATED: UnauthenticatedError,
         ErrorReason.STREAM_IDLE: CallCancelledError,
         ErrorReason.INTERNAL: InternalError,
+        ErrorReason.SUBJECT_ERASED: SubjectErasedError,
+        ErrorReason.SUBJECT_QUOTA_EXCEEDED: SubjectQuotaExceededError,
     }
 )
 # The same by the reason's name, as the wire carries it ("DECRYPTION_FAILED"); a reason this client does not know

@@ -34,12 +34,15 @@ FileDestination: TypeAlias = WritableFile | str | os.PathLike[str]
 class EncryptItem:
     """One plaintext of encrypt_batch or encrypt_stream; `reference` is echoed in its result.
 
-    `key_name` (streams only) encrypts this item with another key than the call's."""
+    `key_name` (streams only) encrypts this item with another key than the call's. `subject` seals this item under
+    that data subject's key, as encrypt's `subject`; empty means the call's. Its repr shows neither the plaintext
+    nor the subject."""
 
     plaintext: bytes = field(repr=False)
     context: bytes = b""
     reference: str = ""
     key_name: str = ""
+    subject: str = field(default="", repr=False)
 
 
 @dataclass(frozen=True)
@@ -70,13 +73,16 @@ class Rewrapped:
 
 @dataclass(frozen=True)
 class Inspection:
-    """What the server says of a ciphertext's header: its key version and mode, and the key's current version."""
+    """What the server says of a ciphertext's header: its key version and mode, and the key's current version.
+    A `subject_bound` ciphertext names no version (key_version 0) and is never behind_current: the server's sweep
+    moves its subject's key to the current version."""
 
     key_name: str
     key_version: int
     mode: Mode
     current_version: int
     behind_current: bool
+    subject_bound: bool = False
 
 
 @dataclass(frozen=True)

@@ -34,6 +34,7 @@ import io.cipherd.api.v1.ReIndexBatchRequest;
 import io.cipherd.api.v1.ReIndexBatchResult;
 import io.cipherd.api.v1.ReIndexRequest;
 import io.cipherd.api.v1.ReIndexResponse;
+import io.cipherd.api.v1.SubjectServiceGrpc;
 import io.grpc.CallCredentials;
 import io.grpc.ManagedChannel;
 import io.grpc.StatusRuntimeException;
@@ -75,6 +76,7 @@ public final class CipherdClient implements AutoCloseable {
   private final CryptoServiceGrpc.CryptoServiceStub cryptoStreams;
   private final KeyAdmin keys;
   private final AuditTrail audit;
+  private final Subjects subjects;
 
   CipherdClient(ManagedChannel channel, CallCredentials credentials) {
     this.channel = channel;
@@ -85,6 +87,8 @@ public final class CipherdClient implements AutoCloseable {
         new KeyAdmin(KeyAdminServiceGrpc.newBlockingStub(channel).withCallCredentials(credentials));
     this.audit =
         new AuditTrail(AuditServiceGrpc.newBlockingStub(channel).withCallCredentials(credentials));
+    this.subjects =
+        new Subjects(SubjectServiceGrpc.newBlockingStub(channel).withCallCredentials(credentials));
   }
 
   /** A builder of a client of the server at {@code target} ("host:port"). */
@@ -102,6 +106,11 @@ public final class CipherdClient implements AutoCloseable {
     return audit;
   }
 
+  /** Data subjects: erasing them (crypto-shredding one person's data), reading their state. */
+  public Subjects subjects() {
+    return subjects;
+  }
+
   // --- one value at a time ---
 
   /** Encrypts {@code plaintext} under the current version of {@code keyName}. */
@@ -114,12 +123,26 @@ public final class CipherdClient implements AutoCloseable {
    * again byte for byte (AEAD modes only).
    */
   public String encrypt(String keyName, byte[] plaintext, byte[] context) {
-    return call(() -> crypto.encrypt(encryptRequest(keyName, plaintext, context)).getCiphertext());
+    return encrypt(keyName, plaintext, context, null);
+  }
+
+  /**
+   * Encrypts {@code plaintext} with {@code context} under {@code subject}'s own key (see {@link
+   * Subject}); null for none.
+   */
+  public String encrypt(String keyName, byte[] plaintext, byte[] context, Subject subject) {
+    return call(
+        () -> crypto.encrypt(encryptRequest(keyName, plaintext, context, subject)).getCiphertext());
   }
 
   public CompletableFuture<String> encryptAsync(String keyName, byte[] plaintext, byte[] context) {
+    return encryptAsync(keyName, plaintext, context, null);
+  }
+
+  public CompletableFuture<String> encryptAsync(
+      String keyName, byte[] plaintext, byte[] context, Subject subject) {
     return Futures.of(
-        cryptoFutures.encrypt(encryptRequest(keyName, plaintext, context)),
+        cryptoFutures.encrypt(encryptRequest(keyName, plaintext, context, subject)),
         response -> response.getCiphertext());
   }
 
@@ -202,16 +225,33 @@ public final class CipherdClient implements AutoCloseable {
   // --- batches: one call, one result per item, in order ---
 
   public List<ItemResult<String>> encryptBatch(String keyName, List<EncryptItem> items) {
+    return encryptBatch(keyName, items, null);
+  }
+
+  /**
+   * Encrypts each item; {@code subject} (null for none) is the subject of every item that names
+   * none of its own, and its {@link Subject#renewingErased()} applies to every item's subject. An
+   * item of an erased subject fails alone.
+   */
+  public List<ItemResult<String>> encryptBatch(
+      String keyName, List<EncryptItem> items, Subject subject) {
     return call(
         () ->
             encryptResults(
-                crypto.encryptBatch(encryptBatchRequest(keyName, items)).getResultsList()));
+                crypto
+                    .encryptBatch(encryptBatchRequest(keyName, items, subject))
+                    .getResultsList()));
   }
 
   public CompletableFuture<List<ItemResult<String>>> encryptBatchAsync(
       String keyName, List<EncryptItem> items) {
+    return encryptBatchAsync(keyName, items, null);
+  }
+
+  public CompletableFuture<List<ItemResult<String>>> encryptBatchAsync(
+      String keyName, List<EncryptItem> items, Subject subject) {
     return Futures.of(
-        cryptoFutures.encryptBatch(encryptBatchRequest(keyName, items)),
+        cryptoFutures.encryptBatch(encryptBatchRequest(keyName, items, subject)),
         response -> encryptResults(response.getResultsList()));
   }
 
@@ -256,6 +296,16 @@ public final class CipherdClient implements AutoCloseable {
    */
   public ItemStream<String> encryptStream(
       String keyName, Iterator<EncryptItem> items, String resumeAfter) {
+    return encryptStream(keyName, items, null, resumeAfter);
+  }
+
+  /**
+   * Encrypts items as they come, like {@link #encryptStream(String, Iterator, String)}; {@code
+   * subject} (null for none) is the subject of every item that names none of its own, and its
+   * {@link Subject#renewingErased()} applies to every item's subject.
+   */
+  public ItemStream<String> encryptStream(
+      String keyName, Iterator<EncryptItem> items, Subject subject, String resumeAfter) {
     return ItemStream.start(
         cryptoStreams::encryptStream,
         items,
@@ -265,6 +315,9 @@ public final class CipherdClient implements AutoCloseable {
                 .setKeyName(item.keyName().isEmpty() ? keyName : item.keyName())
                 .setPlaintext(ByteString.copyFrom(item.plaintext()))
                 .setContext(ByteString.copyFrom(item.context()))
+                .setSubject(
+                    item.subject().isEmpty() && subject != null ? subject.id() : item.subject())
+                .setRenewErasedSubject(subject != null && subject.renewErased())
                 .build(),
         EncryptStreamRequest::getReference,
         response -> encryptResult(response.getResult()),
@@ -402,17 +455,32 @@ public final class CipherdClient implements AutoCloseable {
    */
   public DataKey generateDataKey(
       String keyName, int keySizeBits, byte[] context, boolean omitPlaintext) {
+    return generateDataKey(keyName, keySizeBits, context, omitPlaintext, null);
+  }
+
+  /**
+   * A fresh data key wrapped under {@code subject}'s own key (null for none): erasing the subject
+   * makes the wrapped key, and all it encrypted, unrecoverable.
+   */
+  public DataKey generateDataKey(
+      String keyName, int keySizeBits, byte[] context, boolean omitPlaintext, Subject subject) {
     return call(
         () ->
             dataKey(
                 crypto.generateDataKey(
-                    dataKeyRequest(keyName, keySizeBits, context, omitPlaintext))));
+                    dataKeyRequest(keyName, keySizeBits, context, omitPlaintext, subject))));
   }
 
   public CompletableFuture<DataKey> generateDataKeyAsync(
       String keyName, int keySizeBits, byte[] context, boolean omitPlaintext) {
+    return generateDataKeyAsync(keyName, keySizeBits, context, omitPlaintext, null);
+  }
+
+  public CompletableFuture<DataKey> generateDataKeyAsync(
+      String keyName, int keySizeBits, byte[] context, boolean omitPlaintext, Subject subject) {
     return Futures.of(
-        cryptoFutures.generateDataKey(dataKeyRequest(keyName, keySizeBits, context, omitPlaintext)),
+        cryptoFutures.generateDataKey(
+            dataKeyRequest(keyName, keySizeBits, context, omitPlaintext, subject)),
         CipherdClient::dataKey);
   }
 
@@ -486,11 +554,14 @@ public final class CipherdClient implements AutoCloseable {
     }
   }
 
-  private static EncryptRequest encryptRequest(String keyName, byte[] plaintext, byte[] context) {
+  private static EncryptRequest encryptRequest(
+      String keyName, byte[] plaintext, byte[] context, Subject subject) {
     return EncryptRequest.newBuilder()
         .setKeyName(keyName)
         .setPlaintext(ByteString.copyFrom(plaintext))
         .setContext(ByteString.copyFrom(context))
+        .setSubject(subject == null ? "" : subject.id())
+        .setRenewErasedSubject(subject != null && subject.renewErased())
         .build();
   }
 
@@ -513,14 +584,20 @@ public final class CipherdClient implements AutoCloseable {
         .build();
   }
 
-  private static EncryptBatchRequest encryptBatchRequest(String keyName, List<EncryptItem> items) {
-    EncryptBatchRequest.Builder request = EncryptBatchRequest.newBuilder().setKeyName(keyName);
+  private static EncryptBatchRequest encryptBatchRequest(
+      String keyName, List<EncryptItem> items, Subject subject) {
+    EncryptBatchRequest.Builder request =
+        EncryptBatchRequest.newBuilder()
+            .setKeyName(keyName)
+            .setSubject(subject == null ? "" : subject.id())
+            .setRenewErasedSubject(subject != null && subject.renewErased());
     for (EncryptItem item : items) {
       request.addItems(
           EncryptBatchItem.newBuilder()
               .setReference(item.reference())
               .setPlaintext(ByteString.copyFrom(item.plaintext()))
-              .setContext(ByteString.copyFrom(item.context())));
+              .setContext(ByteString.copyFrom(item.context()))
+              .setSubject(item.subject()));
     }
     return request.build();
   }
@@ -550,7 +627,8 @@ public final class CipherdClient implements AutoCloseable {
         response.getKeyVersion(),
         Mode.fromProto(response.getMode()),
         response.getCurrentVersion(),
-        response.getBehindCurrent());
+        response.getBehindCurrent(),
+        response.getSubjectBound());
   }
 
   private static ReEncryptBatchRequest reEncryptBatchRequest(
@@ -600,12 +678,14 @@ public final class CipherdClient implements AutoCloseable {
   }
 
   private static GenerateDataKeyRequest dataKeyRequest(
-      String keyName, int keySizeBits, byte[] context, boolean omitPlaintext) {
+      String keyName, int keySizeBits, byte[] context, boolean omitPlaintext, Subject subject) {
     return GenerateDataKeyRequest.newBuilder()
         .setKeyName(keyName)
         .setKeySizeBits(keySizeBits)
         .setContext(ByteString.copyFrom(context))
         .setOmitPlaintext(omitPlaintext)
+        .setSubject(subject == null ? "" : subject.id())
+        .setRenewErasedSubject(subject != null && subject.renewErased())
         .build();
   }
 

@@ -6,20 +6,35 @@ import java.util.Map;
 import java.util.regex.Pattern;
 
 /**
- * A ciphertext "&lt;NAME/vVERSION:MODE&gt;BASE64" (proto/README.md) parsed locally: route a
- * ciphertext by its key or check its version without a call. The only place this client knows the
- * format.
+ * A ciphertext "&lt;NAME/vVERSION:MODE&gt;BASE64", or a subject-bound "&lt;NAME/s:MODE&gt;BASE64"
+ * (proto/README.md) parsed locally: route a ciphertext by its key or check its version without a
+ * call. The only place this client knows the format. A {@code subjectBound} one (sealed under a
+ * data subject's key) names no version ({@code keyVersion} 0); its payload starts with the {@value
+ * #SUBJECT_REF_SIZE}-byte reference to the subject's key, then the mode's payload.
  */
-public record Envelope(String keyName, int keyVersion, Mode mode, byte[] payload) {
+public record Envelope(
+    String keyName, int keyVersion, Mode mode, byte[] payload, boolean subjectBound) {
+  /**
+   * The length of the subject-key reference that starts a subject-bound payload: random bytes that
+   * name the subject's key in the server's store, never the subject.
+   */
+  public static final int SUBJECT_REF_SIZE = 16;
+
   private static final Pattern KEY_NAME = Pattern.compile("[a-z0-9][a-z0-9_-]{0,63}");
   private static final Pattern VERSION = Pattern.compile("v[1-9][0-9]{0,8}");
   private static final Pattern BASE64 =
       Pattern.compile(
           "(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{4}|[A-Za-z0-9+/]{3}=|[A-Za-z0-9+/]{2}==)");
 
+  /** A key-bound ciphertext. */
+  public Envelope(String keyName, int keyVersion, Mode mode, byte[] payload) {
+    this(keyName, keyVersion, mode, payload, false);
+  }
+
   /** The header, "&lt;" through "&gt;", which AEAD modes authenticate. */
   public String header() {
-    return "<" + keyName + "/v" + keyVersion + ":" + mode.headerName() + ">";
+    String version = subjectBound ? "s" : "v" + keyVersion;
+    return "<" + keyName + "/" + version + ":" + mode.headerName() + ">";
   }
 
   /** The ciphertext text; {@code parse(text).format().equals(text)} for every valid text. */
@@ -58,13 +73,18 @@ public record Envelope(String keyName, int keyVersion, Mode mode, byte[] payload
     if (!KEY_NAME.matcher(name).matches()) {
       throw reject("key_name_invalid", "the key name must match [a-z0-9][a-z0-9_-]{0,63}");
     }
-    if (!VERSION.matcher(version).matches()) {
+    boolean subjectBound = version.equals("s");
+    if (!subjectBound && !VERSION.matcher(version).matches()) {
       throw reject(
-          "version_invalid", "version in header must be at least 1, without leading zeros");
+          "version_invalid",
+          "version in header must be at least 1, without leading zeros, or s (subject-bound)");
     }
     Mode mode = Mode.fromHeaderName(header.substring(colon + 1));
     if (mode == null || !mode.inHeaders()) {
       throw reject("mode_unknown", "unknown mode in header");
+    }
+    if (subjectBound && mode != Mode.GCM && mode != Mode.CHACHA && mode != Mode.XGCM) {
+      throw reject("mode_unknown", "a subject-bound header's mode must be gcm, chacha or xgcm");
     }
     String encoded = text.substring(end + 1);
     if (encoded.isEmpty()) {
@@ -77,12 +97,19 @@ public record Envelope(String keyName, int keyVersion, Mode mode, byte[] payload
     if (!Base64.getEncoder().encodeToString(payload).equals(encoded)) {
       throw reject("payload_not_canonical", "the payload's base64 is not canonical");
     }
-    if (!mode.payloadLengthOk(payload.length)) {
+    if (!mode.payloadLengthOk(payload.length - (subjectBound ? SUBJECT_REF_SIZE : 0))) {
       throw reject(
           "payload_length_invalid",
-          "a " + mode.headerName() + " payload cannot be " + payload.length + " bytes long");
+          "a "
+              + (subjectBound ? "subject-bound " : "")
+              + mode.headerName()
+              + " payload cannot be "
+              + payload.length
+              + " bytes long");
     }
-    return new Envelope(name, Integer.parseInt(version.substring(1)), mode, payload);
+    return subjectBound
+        ? new Envelope(name, 0, mode, payload, true)
+        : new Envelope(name, Integer.parseInt(version.substring(1)), mode, payload);
   }
 
   // The message names the problem only: a ciphertext is data and must not reach a log line.

@@ -92,6 +92,7 @@ public final class Errors {
                 new KeyVersionDestructionScheduledException(details);
             case KEY_VERSION_DESTROYED -> new KeyVersionDestroyedException(details);
             case KEY_VERSIONS_IN_USE -> new KeyVersionsInUseException(details);
+            case SUBJECT_ERASED -> new SubjectErasedException(details);
             default -> new FailedPreconditionException(details);
           };
       case UNAVAILABLE ->
@@ -103,7 +104,10 @@ public final class Errors {
       case PERMISSION_DENIED -> new PermissionDeniedException(details);
       case UNAUTHENTICATED -> new UnauthenticatedException(details);
       case ABORTED -> new AbortedException(details);
-      case RESOURCE_EXHAUSTED -> new ResourceExhaustedException(details);
+      case RESOURCE_EXHAUSTED ->
+          reason == ErrorReason.SUBJECT_QUOTA_EXCEEDED
+              ? new SubjectQuotaExceededException(details)
+              : new ResourceExhaustedException(details);
       case DEADLINE_EXCEEDED -> new DeadlineExceededException(details);
       case CANCELLED -> new CancelledException(details);
       case INTERNAL -> new InternalException(details);

@@ -29,6 +29,9 @@ class EnvelopeVectorsTest {
                 assertEquals(c.get("key_name").getAsString(), envelope.keyName());
                 assertEquals(c.get("key_version").getAsInt(), envelope.keyVersion());
                 assertEquals(c.get("mode").getAsString(), envelope.mode().headerName());
+                assertEquals(
+                    c.has("subject_bound") && c.get("subject_bound").getAsBoolean(),
+                    envelope.subjectBound());
                 assertArrayEquals(
                     HexFormat.of().parseHex(c.get("payload_hex").getAsString()),
                     envelope.payload());

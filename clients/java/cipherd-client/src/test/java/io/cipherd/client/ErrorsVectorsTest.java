@@ -45,6 +45,8 @@ class ErrorsVectorsTest {
               "key_version_destruction_scheduled", KeyVersionDestructionScheduledException.class),
           Map.entry("key_version_destroyed", KeyVersionDestroyedException.class),
           Map.entry("key_versions_in_use", KeyVersionsInUseException.class),
+          Map.entry("subject_erased", SubjectErasedException.class),
+          Map.entry("subject_quota_exceeded", SubjectQuotaExceededException.class),
           Map.entry("aborted", AbortedException.class),
           Map.entry("resource_exhausted", ResourceExhaustedException.class),
           Map.entry("unavailable", UnavailableException.class),
