@@ -63,7 +63,8 @@ public final class MemorySubjectStore implements SubjectStore {
       if (row.isErased()) {
         throw new IllegalArgumentException("only live rows are created");
       }
-      SubjectRecord existing = find(row.keyName(), List.of(row.subjectHash())).get(row.subjectHash());
+      SubjectRecord existing =
+          find(row.keyName(), List.of(row.subjectHash())).get(row.subjectHash());
       if (existing != null && !existing.isErased()) {
         live.put(row.subjectHash(), existing);
       } else {
@@ -109,6 +110,9 @@ public final class MemorySubjectStore implements SubjectStore {
   @Override
   public synchronized List<SubjectRecord> wrappedBelow(
       String keyName, int belowVersion, SubjectRef after, int limit) {
+    if (limit < 1) {
+      throw new IllegalArgumentException("a page holds at least 1 row, got " + limit);
+    }
     return rows.values().stream()
         .filter(row -> row.keyName().equals(keyName) && !row.isErased())
         .filter(row -> row.wrapVersion() < belowVersion)
