@@ -1,7 +1,6 @@
 package io.cipherd.server.subjectstore.jdbc;
 
 import io.cipherd.server.subjects.SubjectStore;
-import io.cipherd.server.subjects.SubjectStoreConfig;
 import io.cipherd.server.subjects.SubjectStoreContract;
 import java.util.ArrayList;
 import java.util.List;
@@ -12,22 +11,18 @@ import org.junit.jupiter.api.Tag;
 class PostgresSubjectStoreTest extends SubjectStoreContract {
   private final CountingDataSource counter = new CountingDataSource();
   private final List<SubjectStore> opened = new ArrayList<>();
-  private String url;
+  private String database;
 
   @Override
   protected SubjectStore newStore() throws Exception {
-    url = TestPostgres.get().newDatabase();
+    database = TestPostgres.get().newDatabase();
     return sameDatabase();
   }
 
   @Override
   protected SubjectStore sameDatabase() {
-    TestPostgres postgres = TestPostgres.get();
     SubjectStore store =
-        JdbcSubjectStores.open(
-            new SubjectStoreConfig(
-                url, TestPostgres.USER, postgres.password().toCharArray(), 4, null),
-            counter.decorator());
+        JdbcSubjectStores.open(TestPostgres.get().config(database, 4), counter.decorator());
     opened.add(store);
     return store;
   }

@@ -3,6 +3,7 @@ package io.cipherd.server.subjectstore.jdbc;
 import static org.junit.jupiter.api.Assertions.fail;
 import static org.junit.jupiter.api.Assumptions.abort;
 
+import io.cipherd.server.subjects.SubjectStoreConfig;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.net.ServerSocket;
@@ -81,19 +82,24 @@ public final class TestPostgres {
     return password;
   }
 
+  /** A store's configuration on {@code database}, with a pool of {@code poolSize}. */
+  public SubjectStoreConfig config(String database, int poolSize) {
+    return new SubjectStoreConfig(url(database), USER, password.toCharArray(), poolSize, null);
+  }
+
   /** A JDBC URL of {@code database}. */
   public String url(String database) {
     return "jdbc:postgresql://127.0.0.1:" + port + "/" + database + "?sslmode=disable";
   }
 
-  /** A new, empty database; returns its JDBC URL. */
+  /** A new, empty database; returns its name. */
   public String newDatabase() throws SQLException {
     String name = "test_" + databases.incrementAndGet();
     try (Connection admin = connect("postgres");
         Statement statement = admin.createStatement()) {
       statement.execute("CREATE DATABASE " + name);
     }
-    return url(name);
+    return name;
   }
 
   /** A connection to {@code database} as {@link #USER}. */
