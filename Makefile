@@ -17,7 +17,7 @@ BUF_VERSION := v1.75.0
 DATA_DIR ?= data
 JAR := server/target/cipherd.jar
 
-.PHONY: help jdk build run test check check-python check-ts check-go check-java prefetch-tools test-make proto proto-check lint-python lint-ts proto-go proto-python proto-ts test-go test-python test-attacks test-ts test-java-client proto-java test-crosslang test-docs test-deploy test-image test-image-arm64 test-k8s test-java format test-vault test-otel lint-proto proto-release fuzz-smoke fuzz bench loadtest loadtest-check loadtest-smoke test-arm64-startup clean
+.PHONY: help jdk build run test check check-python check-ts check-go check-java prefetch-tools test-make proto proto-check lint-python lint-ts proto-go proto-python proto-ts test-go test-python test-attacks test-ts test-java-client proto-java test-crosslang test-docs test-deploy test-image test-image-arm64 test-k8s test-java format test-vault test-otel lint-proto proto-release fuzz-smoke fuzz bench bench-subjects loadtest loadtest-check loadtest-smoke test-arm64-startup clean
 
 help: ## list the targets
 	@grep -E '^[a-z0-9-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-19s %s\n", $$1, $$2}'
@@ -138,6 +138,12 @@ proto-release: ## record the API as released: the baseline buf breaking compares
 bench: jdk ## JMH benchmarks of the cipher strategies (BENCH_ARGS to pass JMH options)
 	$(MVN) -q test-compile exec:exec \
 	  -Dexec.args="$(UNSAFE_OK) -cp %classpath org.openjdk.jmh.Main $(or $(BENCH_ARGS),CipherStrategyBenchmark -prof gc)"
+
+SUBJECTS ?= 1000000
+
+bench-subjects: jdk ## the subject store seeded with SUBJECTS (1,000,000) subjects on SQLite and a throwaway PostgreSQL: bytes per subject, seeding rate, find() of 256 cold subjects p50/p99, erasures per hour, open() time empty and full (not part of make test)
+	export CIPHERD_POSTGRES_BIN="$$(.ci/install-postgres)"; \
+	$(MVN) -q test-compile exec:exec -Dexec.args="$(UNSAFE_OK) --enable-native-access=ALL-UNNAMED -Xmx2g -cp %classpath io.cipherd.server.bench.SubjectStoreBenchmark $(SUBJECTS) $(or $(BENCH_STORES),both)"
 
 LOADTEST_ARGS ?=
 PYTHON ?= $(or $(shell command -v python3.11 2>/dev/null),python3)

@@ -158,10 +158,9 @@ public final class TestPostgres {
     }
     port = freePort();
     Path serverLog = dir.resolve("postgres.log");
-    // Durability is not what these tests check: no fsync keeps a small machine's disk out of them.
-    process =
-        command(
-                root,
+    List<String> server =
+        new ArrayList<>(
+            List.of(
                 bin.resolve("postgres").toString(),
                 "-D",
                 data.toString(),
@@ -170,13 +169,15 @@ public final class TestPostgres {
                 "-k",
                 dir.toString(),
                 "-c",
-                "listen_addresses=127.0.0.1",
-                "-c",
-                "fsync=off",
-                "-c",
-                "synchronous_commit=off",
-                "-c",
-                "full_page_writes=off")
+                "listen_addresses=127.0.0.1"));
+    // Durability is not what the tests check: no fsync keeps a small machine's disk out of them.
+    // A benchmark asks for PostgreSQL's defaults (-Dcipherd.postgres.durable=true).
+    if (!Boolean.getBoolean("cipherd.postgres.durable")) {
+      server.addAll(
+          List.of("-c", "fsync=off", "-c", "synchronous_commit=off", "-c", "full_page_writes=off"));
+    }
+    process =
+        command(root, server.toArray(String[]::new))
             .redirectErrorStream(true)
             .redirectOutput(serverLog.toFile())
             .start();
