@@ -17,7 +17,7 @@ BUF_VERSION := v1.75.0
 DATA_DIR ?= data
 JAR := server/target/cipherd.jar
 
-.PHONY: help jdk build run test check check-python check-ts check-go check-java prefetch-tools test-make proto proto-check lint-python lint-ts proto-go proto-python proto-ts test-go test-python test-attacks test-ts test-java-client proto-java test-crosslang test-docs test-deploy test-image test-image-arm64 test-k8s test-java format test-vault test-otel lint-proto proto-release fuzz-smoke fuzz bench bench-subjects loadtest loadtest-check loadtest-smoke test-arm64-startup clean
+.PHONY: help jdk build run test check check-python check-ts check-go check-java prefetch-tools test-make proto proto-check lint-python lint-ts proto-go proto-python proto-ts test-go test-python test-attacks test-ts test-java-client proto-java test-crosslang test-docs test-deploy test-image test-image-arm64 test-k8s test-java format test-vault test-postgres test-otel lint-proto proto-release fuzz-smoke fuzz bench bench-subjects loadtest loadtest-check loadtest-smoke test-arm64-startup clean
 
 help: ## list the targets
 	@grep -E '^[a-z0-9-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-19s %s\n", $$1, $$2}'
@@ -56,7 +56,7 @@ run: jdk $(JAR) ## start cipherd on 127.0.0.1:PORT (50051), /metrics on HTTP_POR
 	@echo "make run: gRPC on 127.0.0.1:$(PORT), http://127.0.0.1:$(HTTP_PORT)/metrics, key 'demo' and the audit trail (audit.log) in $(DATA_DIR)/; Ctrl-C stops it (other ports: make run PORT=... HTTP_PORT=...)"
 	$(JAVA) $(JAVA_OPTS) -jar $(JAR) --port $(PORT) --http-port $(HTTP_PORT) --data-dir $(DATA_DIR) --keystore-password-file $(DATA_DIR)/keystore-password --demo-key demo --audit-log $(DATA_DIR)/audit.log --audit-required
 
-test: prefetch-tools test-make lint-proto test-java test-vault test-otel fuzz-smoke loadtest-check loadtest-smoke test-arm64-startup test-go test-python test-attacks test-docs test-ts test-java-client test-crosslang test-deploy test-k8s ## run every test: make run's rebuild rule, proto lint, Java tests, Vault tests, a bounded fuzzing run, load-test runner tests, a short checked campaign, the aarch64 start-up under qemu, the Go, Python, TypeScript and Java clients against the real server and each other, the attack suite, the docs' commands, the Helm chart, dashboard and alert rules, the image built and run, the chart on a real single-node Kubernetes
+test: prefetch-tools test-make lint-proto test-java test-vault test-postgres test-otel fuzz-smoke loadtest-check loadtest-smoke test-arm64-startup test-go test-python test-attacks test-docs test-ts test-java-client test-crosslang test-deploy test-k8s ## run every test: make run's rebuild rule, proto lint, Java tests, Vault tests, the subject store on a real PostgreSQL, a bounded fuzzing run, load-test runner tests, a short checked campaign, the aarch64 start-up under qemu, the Go, Python, TypeScript and Java clients against the real server and each other, the attack suite, the docs' commands, the Helm chart, dashboard and alert rules, the image built and run, the chart on a real single-node Kubernetes
 
 prefetch-tools:
 	@.ci/prefetch-tools
@@ -121,6 +121,10 @@ fuzz: ## fuzz each fuzz test for FUZZ_DURATION (10m); findings land as regressio
 test-vault: jdk ## key-store tests against a real Vault (builds Vault v1.21.0 once with .ci/install-vault)
 	@start=$$(date +%s); vault="$$(.ci/install-vault)"; echo "test-vault: $$vault ready in $$(( $$(date +%s) - start ))s"
 	$(MVN) test -Dtest.excludedGroups= -Dgroups=vault -Dsurefire.failIfNoSpecifiedTests=false
+
+test-postgres: jdk ## the subject store on a real PostgreSQL 15 (a throwaway cluster per run; .ci/install-postgres installs Debian's package once): the store's contract, two replicas' pools on one database, a restored table copy
+	@start=$$(date +%s); pg="$$(.ci/install-postgres)"; echo "test-postgres: PostgreSQL in $$pg ready in $$(( $$(date +%s) - start ))s"
+	export CIPHERD_POSTGRES_BIN="$$(.ci/install-postgres)"; $(MVN) test -Dtest.excludedGroups= -Dgroups=postgres -Dsurefire.failIfNoSpecifiedTests=false
 
 test-otel: build ## traces through a real OpenTelemetry Collector (built once by .ci/install-otelcol): a caller's span the parent of cipherd's, its attributes, key-store child spans (embedded and Vault), a Java client's call through cipherd to a Vault read as one trace, the audit record's trace id, an exemplar; nothing secret exported
 	@start=$$(date +%s); otelcol="$$(.ci/install-otelcol)"; vault="$$(.ci/install-vault)"; echo "test-otel: $$otelcol and $$vault ready in $$(( $$(date +%s) - start ))s"; \
