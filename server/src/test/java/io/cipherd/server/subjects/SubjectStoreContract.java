@@ -8,6 +8,7 @@ import java.security.SecureRandom;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Collections;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
@@ -162,13 +163,18 @@ public abstract class SubjectStoreContract {
   @Test
   void createIfAbsent_twoReplicasAtOnce_endWithOneRowPerSubject_bothGetIt() throws Exception {
     SubjectStore other = sameDatabase();
-    List<SubjectHash> subjects = IntStream.range(0, 50).mapToObj(i -> hash()).toList();
+    List<SubjectHash> subjects = IntStream.range(0, 200).mapToObj(i -> hash()).toList();
     CyclicBarrier start = new CyclicBarrier(2);
     ExecutorService threads = Executors.newFixedThreadPool(2);
     try {
       List<Future<Map<SubjectHash, SubjectRecord>>> results = new ArrayList<>();
       for (SubjectStore replica : List.of(store, other)) {
-        List<SubjectRecord> rows = subjects.stream().map(s -> live(s, 1)).toList();
+        // The second replica's batch names the subjects in the other order, as another caller's
+        // batch would: the two inserts must not deadlock.
+        List<SubjectRecord> rows = new ArrayList<>(subjects.stream().map(s -> live(s, 1)).toList());
+        if (replica == other) {
+          Collections.reverse(rows);
+        }
         results.add(
             threads.submit(
                 () -> {
@@ -184,8 +190,8 @@ public abstract class SubjectStoreContract {
             .as("subject %s", subject)
             .isEqualTo(two.get(subject).ref());
       }
-      assertThat(store.countByWrapVersion(KEY)).isEqualTo(Map.of(1, 50L));
-      assertThat(other.find(KEY, subjects)).hasSize(50);
+      assertThat(store.countByWrapVersion(KEY)).isEqualTo(Map.of(1, 200L));
+      assertThat(other.find(KEY, subjects)).hasSize(200);
     } finally {
       threads.shutdownNow();
     }

@@ -13,8 +13,10 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Collection;
 import java.util.Collections;
+import java.util.Comparator;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
@@ -51,6 +53,19 @@ public final class JdbcSubjectStore implements SubjectStore {
    * larger than that (more than the server's largest batch) is split into statements this size.
    */
   static final int MAX_PARAMETERS = 30_000;
+
+  /** Tries of a statement the database aborted for a deadlock or a serialization conflict. */
+  static final int ATTEMPTS = 3;
+
+  private static final Set<String> RETRIED_STATES = Set.of("40P01", "40001");
+
+  /**
+   * The order rows are inserted in: the same on every replica, so two inserts of overlapping
+   * subjects take the unique index's locks in one order and cannot deadlock.
+   */
+  private static final Comparator<SubjectRecord> LOCK_ORDER =
+      Comparator.comparing(SubjectRecord::keyName)
+          .thenComparing(row -> row.subjectHash().bytes(), Arrays::compareUnsigned);
 
   private static final String COLUMNS =
       "ref, key_name, subject_hash, wrap_version, wrapped_key, created_ms, erased_ms";
@@ -155,7 +170,7 @@ public final class JdbcSubjectStore implements SubjectStore {
     // A live row another replica stored can be erased between our insert and our read; then the
     // subject has no live row and we insert again. Three rounds settle all but a pathological race.
     for (int round = 0; round < 3 && !wanted.isEmpty(); round++) {
-      Set<SubjectRef> inserted = insert(List.copyOf(wanted.values()));
+      Set<SubjectRef> inserted = insert(wanted.values().stream().sorted(LOCK_ORDER).toList());
       List<LiveKey> others = new ArrayList<>();
       for (Map.Entry<LiveKey, SubjectRecord> entry : wanted.entrySet()) {
         if (inserted.contains(entry.getValue().ref())) {
@@ -473,17 +488,24 @@ public final class JdbcSubjectStore implements SubjectStore {
   }
 
   /**
-   * Runs one statement on a pooled connection in auto-commit. A database error becomes a {@link
-   * SubjectStoreUnavailableException} naming the operation and the SQL state: the database's own
-   * message, which may quote a row's values, stays in the cause.
+   * Runs one statement on a pooled connection in auto-commit. A statement the database aborted to
+   * break a deadlock or a serialization conflict (SQL states 40P01, 40001: CockroachDB asks its
+   * clients to retry those) is run again, at most {@value #ATTEMPTS} times in all. A database error
+   * becomes a {@link SubjectStoreUnavailableException} naming the operation and the SQL state: the
+   * database's own message, which may quote a row's values, stays in the cause.
    */
   private <T> T run(String operation, String sql, Work<T> work) {
-    try (Connection connection = dataSource.getConnection();
-        PreparedStatement statement = connection.prepareStatement(sql)) {
-      return work.apply(statement);
-    } catch (SQLException e) {
-      throw new SubjectStoreUnavailableException(
-          "subject store: " + operation + " failed (SQL state " + e.getSQLState() + ")", e);
+    for (int attempt = 1; ; attempt++) {
+      try (Connection connection = dataSource.getConnection();
+          PreparedStatement statement = connection.prepareStatement(sql)) {
+        return work.apply(statement);
+      } catch (SQLException e) {
+        if (attempt < ATTEMPTS && RETRIED_STATES.contains(e.getSQLState())) {
+          continue;
+        }
+        throw new SubjectStoreUnavailableException(
+            "subject store: " + operation + " failed (SQL state " + e.getSQLState() + ")", e);
+      }
     }
   }
 
