@@ -64,7 +64,7 @@ prefetch-tools:
 # --- make check: the fast inner loop. Formatting and lint of every language, the generated code's
 # staleness, and the unit tests that start no server; no jar is built or run (docs/development.md).
 # The server's tests that start no server: these packages, and the layering and source checks.
-SERVER_UNIT_TESTS := io/cipherd/server/crypto/**/*Test,io/cipherd/server/keys/**/*Test,io/cipherd/server/keycache/**/*Test,io/cipherd/server/usage/**/*Test,io/cipherd/server/pool/**/*Test,io/cipherd/server/lifecycle/**/*Test,io/cipherd/server/engine/**/*Test,io/cipherd/server/keystore/pkcs12/**/*Test,io/cipherd/server/maintenance/**/*Test,LayeringTest,SourceHygieneTest
+SERVER_UNIT_TESTS := io/cipherd/server/crypto/**/*Test,io/cipherd/server/keys/**/*Test,io/cipherd/server/keycache/**/*Test,io/cipherd/server/usage/**/*Test,io/cipherd/server/pool/**/*Test,io/cipherd/server/lifecycle/**/*Test,io/cipherd/server/engine/**/*Test,io/cipherd/server/keystore/pkcs12/**/*Test,io/cipherd/server/subjects/**/*Test,io/cipherd/server/subjectstore/**/*Test,io/cipherd/server/maintenance/**/*Test,LayeringTest,SourceHygieneTest
 
 check: lint-proto proto-check check-python check-ts check-go check-java ## the fast inner loop: format and lint of every language (ruff, Biome, gofmt/go vet, google-java-format, buf lint), generated code fresh, unit tests that start no server
 	@echo "make check: formatting, lint, generated code and the unit tests of every language pass (no server started)"
@@ -83,7 +83,7 @@ check-go: ## Go: gofmt and go vet (client, cipherctl, publish, deploy/validate),
 	cd clients/go && go vet ./... && (cd publish && go vet ./...) && go test -short -count=1 ./...
 	cd deploy/validate && go vet ./...
 
-check-java: jdk ## Java: google-java-format of the server and the Java client, the server's unit tests that start no server (crypto, keys, key cache, usage, pools, lifecycle, engine, PKCS#12 store, maintenance, layering), the Java client's vector and retry tests
+check-java: jdk ## Java: google-java-format of the server and the Java client, the server's unit tests that start no server (crypto, keys, key cache, usage, pools, lifecycle, engine, PKCS#12 store, subject stores in memory and SQLite, maintenance, layering), the Java client's vector and retry tests
 	$(MVN) -q spotless:check test -Dtest='$(SERVER_UNIT_TESTS)' -Dsurefire.failIfNoSpecifiedTests=false \
 	  -Dextra.testvectors.dir="$$(../.ci/fetch-testvectors)"
 	cd clients/java && $(JAVA_CLIENT_MVN) -q -pl cipherd-client spotless:check && $(JAVA_CLIENT_MVN) -q -pl cipherd-client -am test \

@@ -84,4 +84,16 @@ class SubjectStoreOptionsTest {
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessage("--subject-store-pool-size must be at least 1, got 0");
   }
+
+  @Test
+  void configsText_leavesOutTheUrlsQuery() throws Exception {
+    SubjectStoreConfig config =
+        parse("--subject-store-url=jdbc:postgresql://db/cipherd?password=hunter2&ssl=true")
+            .toConfig()
+            .subjectStore();
+
+    assertThat(config.toString())
+        .contains("url=jdbc:postgresql://db/cipherd?…")
+        .doesNotContain("hunter2");
+  }
 }
