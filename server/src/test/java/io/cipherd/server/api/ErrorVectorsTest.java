@@ -184,6 +184,9 @@ class ErrorVectorsTest {
       case STREAM_IDLE -> new StreamIdleException("stream idle");
       case INTERNAL ->
           new CryptoProviderException("AES/GCM/NoPadding", new IllegalStateException("provider"));
+      // Issue 32's server branch gives these their errors; until then their rows fail here.
+      case SUBJECT_ERASED, SUBJECT_QUOTA_EXCEEDED ->
+          throw new AssertionError("no server error for " + reason + " yet");
       case ERROR_REASON_UNSPECIFIED, UNRECOGNIZED ->
           throw new AssertionError("the server never sends " + reason);
     };
