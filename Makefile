@@ -17,7 +17,7 @@ BUF_VERSION := v1.75.0
 DATA_DIR ?= data
 JAR := server/target/cipherd.jar
 
-.PHONY: help jdk build run test check check-python check-ts check-go check-java prefetch-tools test-make proto proto-check lint-python lint-ts proto-go proto-python proto-ts test-go test-python test-attacks test-ts test-java-client proto-java test-crosslang test-docs test-deploy test-image test-image-arm64 test-k8s test-java format test-vault test-otel lint-proto proto-release fuzz-smoke fuzz bench loadtest loadtest-check loadtest-smoke test-arm64-startup clean
+.PHONY: help jdk build run test check check-python check-ts check-go check-java prefetch-tools test-make proto proto-check lint-python lint-ts proto-go proto-python proto-ts test-go test-python test-attacks test-ts test-java-client proto-java test-crosslang test-docs test-deploy test-image test-image-arm64 test-k8s test-java format test-vault test-postgres test-otel lint-proto proto-release fuzz-smoke fuzz bench bench-subjects loadtest loadtest-check loadtest-smoke test-arm64-startup clean
 
 help: ## list the targets
 	@grep -E '^[a-z0-9-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-19s %s\n", $$1, $$2}'
@@ -56,7 +56,7 @@ run: jdk $(JAR) ## start cipherd on 127.0.0.1:PORT (50051), /metrics on HTTP_POR
 	@echo "make run: gRPC on 127.0.0.1:$(PORT), http://127.0.0.1:$(HTTP_PORT)/metrics, key 'demo' and the audit trail (audit.log) in $(DATA_DIR)/; Ctrl-C stops it (other ports: make run PORT=... HTTP_PORT=...)"
 	$(JAVA) $(JAVA_OPTS) -jar $(JAR) --port $(PORT) --http-port $(HTTP_PORT) --data-dir $(DATA_DIR) --keystore-password-file $(DATA_DIR)/keystore-password --demo-key demo --audit-log $(DATA_DIR)/audit.log --audit-required
 
-test: prefetch-tools test-make lint-proto test-java test-vault test-otel fuzz-smoke loadtest-check loadtest-smoke test-arm64-startup test-go test-python test-attacks test-docs test-ts test-java-client test-crosslang test-deploy test-k8s ## run every test: make run's rebuild rule, proto lint, Java tests, Vault tests, a bounded fuzzing run, load-test runner tests, a short checked campaign, the aarch64 start-up under qemu, the Go, Python, TypeScript and Java clients against the real server and each other, the attack suite, the docs' commands, the Helm chart, dashboard and alert rules, the image built and run, the chart on a real single-node Kubernetes
+test: prefetch-tools test-make lint-proto test-java test-vault test-postgres test-otel fuzz-smoke loadtest-check loadtest-smoke test-arm64-startup test-go test-python test-attacks test-docs test-ts test-java-client test-crosslang test-deploy test-k8s ## run every test: make run's rebuild rule, proto lint, Java tests, Vault tests, the subject store on a real PostgreSQL, a bounded fuzzing run, load-test runner tests, a short checked campaign, the aarch64 start-up under qemu, the Go, Python, TypeScript and Java clients against the real server and each other, the attack suite, the docs' commands, the Helm chart, dashboard and alert rules, the image built and run, the chart on a real single-node Kubernetes
 
 prefetch-tools:
 	@.ci/prefetch-tools
@@ -64,7 +64,7 @@ prefetch-tools:
 # --- make check: the fast inner loop. Formatting and lint of every language, the generated code's
 # staleness, and the unit tests that start no server; no jar is built or run (docs/development.md).
 # The server's tests that start no server: these packages, and the layering and source checks.
-SERVER_UNIT_TESTS := io/cipherd/server/crypto/**/*Test,io/cipherd/server/keys/**/*Test,io/cipherd/server/keycache/**/*Test,io/cipherd/server/usage/**/*Test,io/cipherd/server/pool/**/*Test,io/cipherd/server/lifecycle/**/*Test,io/cipherd/server/engine/**/*Test,io/cipherd/server/keystore/pkcs12/**/*Test,io/cipherd/server/maintenance/**/*Test,LayeringTest,SourceHygieneTest
+SERVER_UNIT_TESTS := io/cipherd/server/crypto/**/*Test,io/cipherd/server/keys/**/*Test,io/cipherd/server/keycache/**/*Test,io/cipherd/server/usage/**/*Test,io/cipherd/server/pool/**/*Test,io/cipherd/server/lifecycle/**/*Test,io/cipherd/server/engine/**/*Test,io/cipherd/server/keystore/pkcs12/**/*Test,io/cipherd/server/subjects/**/*Test,io/cipherd/server/subjectstore/**/*Test,io/cipherd/server/maintenance/**/*Test,LayeringTest,SourceHygieneTest
 
 check: lint-proto proto-check check-python check-ts check-go check-java ## the fast inner loop: format and lint of every language (ruff, Biome, gofmt/go vet, google-java-format, buf lint), generated code fresh, unit tests that start no server
 	@echo "make check: formatting, lint, generated code and the unit tests of every language pass (no server started)"
@@ -83,7 +83,7 @@ check-go: ## Go: gofmt and go vet (client, cipherctl, publish, deploy/validate),
 	cd clients/go && go vet ./... && (cd publish && go vet ./...) && go test -short -count=1 ./...
 	cd deploy/validate && go vet ./...
 
-check-java: jdk ## Java: google-java-format of the server and the Java client, the server's unit tests that start no server (crypto, keys, key cache, usage, pools, lifecycle, engine, PKCS#12 store, maintenance, layering), the Java client's vector and retry tests
+check-java: jdk ## Java: google-java-format of the server and the Java client, the server's unit tests that start no server (crypto, keys, key cache, usage, pools, lifecycle, engine, PKCS#12 store, subject stores in memory and SQLite, maintenance, layering), the Java client's vector and retry tests
 	$(MVN) -q spotless:check test -Dtest='$(SERVER_UNIT_TESTS)' -Dsurefire.failIfNoSpecifiedTests=false \
 	  -Dextra.testvectors.dir="$$(../.ci/fetch-testvectors)"
 	cd clients/java && $(JAVA_CLIENT_MVN) -q -pl cipherd-client spotless:check && $(JAVA_CLIENT_MVN) -q -pl cipherd-client -am test \
@@ -122,6 +122,10 @@ test-vault: jdk ## key-store tests against a real Vault (builds Vault v1.21.0 on
 	@start=$$(date +%s); vault="$$(.ci/install-vault)"; echo "test-vault: $$vault ready in $$(( $$(date +%s) - start ))s"
 	$(MVN) test -Dtest.excludedGroups= -Dgroups=vault -Dsurefire.failIfNoSpecifiedTests=false
 
+test-postgres: jdk ## the subject store on a real PostgreSQL 15 (a throwaway cluster per run; .ci/install-postgres installs Debian's package once): the store's contract, two replicas' pools on one database, a restored table copy
+	@start=$$(date +%s); pg="$$(.ci/install-postgres)"; echo "test-postgres: PostgreSQL in $$pg ready in $$(( $$(date +%s) - start ))s"
+	export CIPHERD_POSTGRES_BIN="$$(.ci/install-postgres)"; $(MVN) test -Dtest.excludedGroups= -Dgroups=postgres -Dsurefire.failIfNoSpecifiedTests=false
+
 test-otel: build ## traces through a real OpenTelemetry Collector (built once by .ci/install-otelcol): a caller's span the parent of cipherd's, its attributes, key-store child spans (embedded and Vault), a Java client's call through cipherd to a Vault read as one trace, the audit record's trace id, an exemplar; nothing secret exported
 	@start=$$(date +%s); otelcol="$$(.ci/install-otelcol)"; vault="$$(.ci/install-vault)"; echo "test-otel: $$otelcol and $$vault ready in $$(( $$(date +%s) - start ))s"; \
 	java_caller="$$(deploy/otel/java-caller/classpath)"; \
@@ -138,6 +142,12 @@ proto-release: ## record the API as released: the baseline buf breaking compares
 bench: jdk ## JMH benchmarks of the cipher strategies (BENCH_ARGS to pass JMH options)
 	$(MVN) -q test-compile exec:exec \
 	  -Dexec.args="$(UNSAFE_OK) -cp %classpath org.openjdk.jmh.Main $(or $(BENCH_ARGS),CipherStrategyBenchmark -prof gc)"
+
+SUBJECTS ?= 1000000
+
+bench-subjects: jdk ## the subject store seeded with SUBJECTS (1,000,000) subjects on SQLite and a throwaway PostgreSQL: bytes per subject, seeding rate, find() of 256 cold subjects p50/p99, erasures per hour, open() time empty and full (not part of make test)
+	export CIPHERD_POSTGRES_BIN="$$(.ci/install-postgres)"; \
+	$(MVN) -q test-compile exec:exec -Dexec.args="$(UNSAFE_OK) --enable-native-access=ALL-UNNAMED -Xmx2g -cp %classpath io.cipherd.server.bench.SubjectStoreBenchmark $(SUBJECTS) $(or $(BENCH_STORES),both)"
 
 LOADTEST_ARGS ?=
 PYTHON ?= $(or $(shell command -v python3.11 2>/dev/null),python3)

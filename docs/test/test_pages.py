@@ -21,6 +21,7 @@ PAGES = [
     "docs/searching.md",
     "docs/migrating.md",
     "docs/rotating.md",
+    "docs/subject-store.md",
     "docs/audit.md",
     "docs/tracing.md",
     "docs/deploy.md",

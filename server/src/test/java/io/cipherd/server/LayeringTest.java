@@ -26,6 +26,8 @@ import org.junit.jupiter.api.Test;
  *   maintenance → ops (the key refresher reports the store's reachability to Health)
  *   keystore.pkcs12, keystore.vault → keys (they implement its store interfaces); only the
  *   wiring picks one
+ *   subjectstore (SubjectStores, subjectstore.jdbc) → subjects (it implements its SubjectStore);
+ *   only the wiring opens one
  *   api → logging for CallRequest only: the API's view of a request is what the access log shows
  *   tracing → engine, keys, logging (the span's attributes, key-store child spans); only the
  *   wiring and cli use it
@@ -65,6 +67,8 @@ class LayeringTest {
         .definedBy("io.cipherd.server.security..")
         .layer("keystore")
         .definedBy("io.cipherd.server.keystore..")
+        .layer("subjectstore")
+        .definedBy("io.cipherd.server.subjectstore..")
         .layer("lifecycle")
         .definedBy("io.cipherd.server.lifecycle..")
         .layer("keycache")
@@ -95,6 +99,8 @@ class LayeringTest {
         .mayOnlyBeAccessedByLayers("wiring", "cli", "api", "metrics")
         .whereLayer("keystore")
         .mayOnlyBeAccessedByLayers("wiring", "cli")
+        .whereLayer("subjectstore")
+        .mayOnlyBeAccessedByLayers("wiring")
         .whereLayer("engine")
         .mayOnlyBeAccessedByLayers("wiring", "api", "audit", "metrics", "tracing")
         .whereLayer("metrics")

@@ -68,6 +68,8 @@ public final class ServerCommand implements Callable<Integer> {
 
   @Mixin VaultOptions vault;
 
+  @Mixin SubjectStoreOptions subjectStore;
+
   @Option(
       names = "--data-dir",
       defaultValue = "${env:CIPHERD_DATA_DIR:-./data}",
@@ -228,6 +230,7 @@ public final class ServerCommand implements Callable<Integer> {
         .port(port)
         .insecure(insecure)
         .dataDir(dataDir)
+        .subjectStore(subjectStore.toConfig(dataDir))
         .keyStorePassword(keyStore == KeyStoreKind.embedded ? password() : new char[0])
         .maxInboundMessageBytes(maxMessageBytes)
         .limits(new RequestLimits(maxBatchItems))

@@ -3,6 +3,7 @@ package io.cipherd.server.cli;
 import io.cipherd.server.api.RequestLimits;
 import io.cipherd.server.pool.CipherPoolConfig;
 import io.cipherd.server.security.TlsConfig;
+import io.cipherd.server.subjects.SubjectStoreConfig;
 import java.nio.file.Path;
 import java.time.Duration;
 
@@ -27,6 +28,7 @@ import java.time.Duration;
  * @param demoKey name of a gcm key to create on start if it does not exist, or empty
  * @param tls the gRPC port's TLS files, or {@link TlsConfig#NONE} for plaintext
  * @param accessPolicy the YAML access policy file, or null to allow every caller everything
+ * @param subjectStore where subject keys live: PostgreSQL, or the embedded file in {@code dataDir}
  */
 public record ServerConfig(
     String host,
@@ -44,7 +46,8 @@ public record ServerConfig(
     Duration streamIdleTimeout,
     String demoKey,
     TlsConfig tls,
-    Path accessPolicy) {
+    Path accessPolicy,
+    SubjectStoreConfig subjectStore) {
   public static final RequestLimits DEFAULT_LIMITS = new RequestLimits(4096);
   public static final int DEFAULT_MAX_MESSAGE_BYTES = 4 * 1024 * 1024;
   public static final int DEFAULT_BLOCKING_THREADS = 8;
@@ -79,6 +82,9 @@ public record ServerConfig(
     }
     if (tls == null) {
       throw new IllegalArgumentException("tls must not be null; use TlsConfig.NONE for plaintext");
+    }
+    if (subjectStore == null) {
+      throw new IllegalArgumentException("the subject store's configuration is required");
     }
   }
 
@@ -127,6 +133,8 @@ public record ServerConfig(
         + tls
         + ", accessPolicy="
         + accessPolicy
+        + ", "
+        + subjectStore
         + "]";
   }
 
@@ -148,6 +156,7 @@ public record ServerConfig(
     private String demoKey = "";
     private TlsConfig tls = TlsConfig.NONE;
     private Path accessPolicy;
+    private SubjectStoreConfig subjectStore;
 
     private Builder() {}
 
@@ -231,6 +240,12 @@ public record ServerConfig(
       return this;
     }
 
+    /** Where subject keys live; by default the embedded file in the data folder. */
+    public Builder subjectStore(SubjectStoreConfig subjectStore) {
+      this.subjectStore = subjectStore;
+      return this;
+    }
+
     public ServerConfig build() {
       return new ServerConfig(
           host,
@@ -248,7 +263,11 @@ public record ServerConfig(
           streamIdleTimeout,
           demoKey,
           tls,
-          accessPolicy);
+          accessPolicy,
+          subjectStore != null
+              ? subjectStore
+              : new SubjectStoreConfig(
+                  null, null, null, SubjectStoreOptions.DEFAULT_POOL_SIZE, dataDir));
     }
   }
 }

@@ -2,6 +2,7 @@ package io.cipherd.server.subjects;
 
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Collection;
 import java.util.Comparator;
 import java.util.HashMap;
@@ -16,7 +17,7 @@ import java.util.TreeMap;
  */
 public final class MemorySubjectStore implements SubjectStore {
   private static final Comparator<SubjectRef> BY_BYTES =
-      (a, b) -> java.util.Arrays.compareUnsigned(a.bytes(), b.bytes());
+      (a, b) -> Arrays.compareUnsigned(a.bytes(), b.bytes());
 
   private final Map<SubjectRef, SubjectRecord> rows = new LinkedHashMap<>();
 
@@ -110,6 +111,9 @@ public final class MemorySubjectStore implements SubjectStore {
   @Override
   public synchronized List<SubjectRecord> wrappedBelow(
       String keyName, int belowVersion, SubjectRef after, int limit) {
+    if (limit < 1) {
+      throw new IllegalArgumentException("a page holds at least 1 row, got " + limit);
+    }
     return rows.values().stream()
         .filter(row -> row.keyName().equals(keyName) && !row.isErased())
         .filter(row -> row.wrapVersion() < belowVersion)

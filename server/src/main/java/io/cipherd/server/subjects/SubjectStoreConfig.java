@@ -16,8 +16,9 @@ public record SubjectStoreConfig(
     String url, String user, char[] password, int poolSize, Path dataDir) {
   @Override
   public String toString() {
+    // A URL's query may carry a password: it is left out.
     return "SubjectStoreConfig[url="
-        + (url == null ? "embedded in " + dataDir : url)
+        + (url == null ? "embedded in " + dataDir : url.replaceFirst("\\?.*", "?…"))
         + ", user="
         + user
         + ", poolSize="

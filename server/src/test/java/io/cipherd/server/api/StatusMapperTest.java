@@ -32,6 +32,7 @@ import io.cipherd.server.keys.VersionLifecycle;
 import io.cipherd.server.lifecycle.KeyVersionsInUseException;
 import io.cipherd.server.pool.CipherPoolExhaustedException;
 import io.cipherd.server.security.TestDenials;
+import io.cipherd.server.subjects.SubjectStoreUnavailableException;
 import io.grpc.Status;
 import io.grpc.StatusRuntimeException;
 import io.grpc.protobuf.StatusProto;
@@ -78,6 +79,9 @@ class StatusMapperTest {
               Status.Code.UNAVAILABLE),
           Map.entry(
               new KeyStoreUnavailableException("vault at http://127.0.0.1:1 is down", null),
+              Status.Code.UNAVAILABLE),
+          Map.entry(
+              new SubjectStoreUnavailableException("subject store: find failed (SQL state 08006)"),
               Status.Code.UNAVAILABLE),
           Map.entry(
               new KeyStoreAccessDeniedException("no read on secret/data/x"),
