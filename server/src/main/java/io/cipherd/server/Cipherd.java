@@ -47,6 +47,11 @@ import io.cipherd.server.security.Authorizer;
 import io.cipherd.server.security.BearerTokens;
 import io.cipherd.server.security.CallerIdentityInterceptor;
 import io.cipherd.server.security.PolicyAuthorizer;
+import io.cipherd.server.subjectkeys.SubjectHasher;
+import io.cipherd.server.subjectkeys.SubjectKeys;
+import io.cipherd.server.subjectkeys.SubjectKeysConfig;
+import io.cipherd.server.subjects.MemorySubjectStore;
+import io.cipherd.server.subjects.SubjectStore;
 import io.cipherd.server.tracing.Tracing;
 import io.cipherd.server.usage.ProcessUsageStore;
 import io.cipherd.server.usage.UsageLedger;
@@ -55,8 +60,10 @@ import io.grpc.ServerBuilder;
 import io.grpc.protobuf.services.ProtoReflectionService;
 import io.grpc.protobuf.services.ProtoReflectionServiceV1;
 import io.micrometer.core.instrument.binder.grpc.MetricCollectingServerInterceptor;
+import java.security.SecureRandom;
 import java.time.Clock;
 import java.time.Duration;
+import java.util.Arrays;
 import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.ArrayBlockingQueue;
@@ -89,6 +96,8 @@ public final class Cipherd implements AutoCloseable {
   private final KeyMaintenance maintenance;
   private final Audit audit;
   private final Tracing tracing;
+  private final SubjectStore subjectStore;
+  private final SubjectKeys subjectKeys;
   private volatile boolean maintaining;
 
   private Cipherd(Builder builder) {
@@ -144,12 +153,19 @@ public final class Cipherd implements AutoCloseable {
             TimeUnit.SECONDS,
             new ArrayBlockingQueue<>(builder.blockingQueue),
             daemonThreads("cipherd-blocking-"));
+    this.subjectStore =
+        builder.subjectStore != null ? builder.subjectStore : new MemorySubjectStore();
+    this.subjectKeys =
+        new SubjectKeys(
+            subjectStore, () -> subjectHasher(auditStore), builder.subjectKeys, builder.clock);
+    subjectKeys.bindTo(metrics.registry());
     CryptoEngine engine =
         new CryptoEngine(
             keys,
             cipherPools,
             audit.authorizing(authorizer),
-            CryptoObservers.of(metrics, usage, audit, tracing, keys, admin.lifecycle(), blocking));
+            CryptoObservers.of(metrics, usage, audit, tracing, keys, admin.lifecycle(), blocking),
+            subjectKeys);
     CipherPoolMetrics.bind(cipherPools, metrics.registry());
     KeyCacheMetrics.bind(keys, metrics.registry());
     AccessDenialMetrics.bind(accessDenials, metrics.registry());
@@ -174,6 +190,30 @@ public final class Cipherd implements AutoCloseable {
             streams,
             new CipherdApi.AuditAccess(
                 audit.key(), authorizer, builder.clock, auditStore, audit.trailName()));
+  }
+
+  /**
+   * The subject hasher of the key store's audit key, which every replica shares; a key store that
+   * keeps none (tests' in-memory stores) gets a random key for this process's life.
+   */
+  private static SubjectHasher subjectHasher(AuditStore auditStore) {
+    byte[] material;
+    if (auditStore != null) {
+      material = auditStore.auditKeyMaterial();
+    } else {
+      material = new byte[32];
+      new SecureRandom().nextBytes(material);
+    }
+    try {
+      return new SubjectHasher(material);
+    } finally {
+      Arrays.fill(material, (byte) 0);
+    }
+  }
+
+  /** The subject keys of subject-bound data: cache, store, erasure. */
+  public SubjectKeys subjectKeys() {
+    return subjectKeys;
   }
 
   /** A builder over {@code keyStore}, which is closed with the server. */
@@ -295,6 +335,7 @@ public final class Cipherd implements AutoCloseable {
     }
     blocking.shutdownNow();
     audit.close();
+    subjectStore.close();
     forgetKeys();
     cipherPools.close();
     keyStore.close();
@@ -346,6 +387,8 @@ public final class Cipherd implements AutoCloseable {
     private AuditConfig audit;
     private long usageCapBlock = UsageLedger.DEFAULT_CAP_BLOCK;
     private Tracing tracing = Tracing.off();
+    private SubjectStore subjectStore;
+    private SubjectKeysConfig subjectKeys = SubjectKeysConfig.DEFAULT;
 
     private Builder(KeyStore keyStore) {
       this.keyStore = Objects.requireNonNull(keyStore, "keyStore");
@@ -461,6 +504,20 @@ public final class Cipherd implements AutoCloseable {
      */
     public Builder tracing(Tracing tracing) {
       this.tracing = Objects.requireNonNull(tracing, "tracing");
+      return this;
+    }
+
+    /**
+     * Where subject keys live (closed with the server); by default a store in memory, lost on exit.
+     */
+    public Builder subjectStore(SubjectStore subjectStore) {
+      this.subjectStore = Objects.requireNonNull(subjectStore, "subjectStore");
+      return this;
+    }
+
+    /** How subject keys are cached and how fast each caller may create them. */
+    public Builder subjectKeys(SubjectKeysConfig subjectKeys) {
+      this.subjectKeys = Objects.requireNonNull(subjectKeys, "subjectKeys");
       return this;
     }
 

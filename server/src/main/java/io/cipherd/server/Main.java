@@ -14,6 +14,8 @@ import io.cipherd.server.lifecycle.KeyAdmin;
 import io.cipherd.server.logging.LogOutput;
 import io.cipherd.server.metrics.CipherdMetrics;
 import io.cipherd.server.security.ReloadingAccessPolicy;
+import io.cipherd.server.subjects.SubjectStoreConfig;
+import io.cipherd.server.subjects.SubjectStores;
 import io.cipherd.server.tracing.Tracing;
 import io.cipherd.server.tracing.TracingConfig;
 import java.io.IOException;
@@ -86,6 +88,10 @@ public final class Main {
             .accessPolicy(accessPolicy)
             .audit(command.toAuditConfig())
             .usageCapBlock(command.usageCapBlock())
+            // TODO(issue 32, merge): config.subjectStore(), helper A's accessor, instead of this.
+            .subjectStore(
+                SubjectStores.open(new SubjectStoreConfig(null, null, null, 8, config.dataDir())))
+            .subjectKeys(command.subjectKeysConfig())
             .build();
     createDemoKey(services.admin(), config.demoKey());
     if (vault != null) {

@@ -2,6 +2,7 @@ package io.cipherd.server.subjects;
 
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Collection;
 import java.util.Comparator;
 import java.util.HashMap;
@@ -16,7 +17,7 @@ import java.util.TreeMap;
  */
 public final class MemorySubjectStore implements SubjectStore {
   private static final Comparator<SubjectRef> BY_BYTES =
-      (a, b) -> java.util.Arrays.compareUnsigned(a.bytes(), b.bytes());
+      (a, b) -> Arrays.compareUnsigned(a.bytes(), b.bytes());
 
   private final Map<SubjectRef, SubjectRecord> rows = new LinkedHashMap<>();
 
@@ -63,7 +64,8 @@ public final class MemorySubjectStore implements SubjectStore {
       if (row.isErased()) {
         throw new IllegalArgumentException("only live rows are created");
       }
-      SubjectRecord existing = find(row.keyName(), List.of(row.subjectHash())).get(row.subjectHash());
+      SubjectRecord existing =
+          find(row.keyName(), List.of(row.subjectHash())).get(row.subjectHash());
       if (existing != null && !existing.isErased()) {
         live.put(row.subjectHash(), existing);
       } else {

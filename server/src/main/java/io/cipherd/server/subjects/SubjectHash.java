@@ -4,9 +4,9 @@ import java.util.Arrays;
 import java.util.HexFormat;
 
 /**
- * How the subject store names a subject: HMAC-SHA-256 of the caller's subject id under a secret
- * the key store keeps, 32 bytes. The raw id is never stored, logged or audited; without the secret
- * the hash cannot be tested against guessed ids.
+ * How the subject store names a subject: HMAC-SHA-256 of the caller's subject id under a secret the
+ * key store keeps, 32 bytes. The raw id is never stored, logged or audited; without the secret the
+ * hash cannot be tested against guessed ids.
  */
 public final class SubjectHash {
   public static final int LENGTH = 32;

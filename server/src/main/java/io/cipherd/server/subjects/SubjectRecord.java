@@ -10,8 +10,8 @@ import java.util.Objects;
  * @param ref the reference its ciphertexts carry
  * @param keyName the named key whose versions wrap the subject key
  * @param subjectHash the keyed hash of the subject's id
- * @param wrappedKey the 256-bit subject key wrapped under {@code wrapVersion} of {@code keyName}, as
- *     a cipherd ciphertext of that key version; null once erased
+ * @param wrappedKey the 256-bit subject key wrapped under {@code wrapVersion} of {@code keyName},
+ *     as a cipherd ciphertext of that key version; null once erased
  * @param wrapVersion the version of {@code keyName} that wraps it; 0 once erased
  * @param created when the subject key was made
  * @param erased when it was erased, or null while it lives

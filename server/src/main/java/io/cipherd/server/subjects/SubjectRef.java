@@ -5,9 +5,9 @@ import java.util.Arrays;
 import java.util.HexFormat;
 
 /**
- * The opaque reference a subject-bound ciphertext carries to its subject key: 16 random bytes, drawn
- * when the subject key is made, never derived from the subject's id (a hash of an email address is
- * brute-forced in seconds). It names the key, not the person.
+ * The opaque reference a subject-bound ciphertext carries to its subject key: 16 random bytes,
+ * drawn when the subject key is made, never derived from the subject's id (a hash of an email
+ * address is brute-forced in seconds). It names the key, not the person.
  */
 public final class SubjectRef {
   public static final int LENGTH = 16;

@@ -7,9 +7,9 @@ import java.util.Map;
 
 /**
  * Where subject keys live: one row per subject and named key (PostgreSQL for replicas, an embedded
- * file database for one node), never in the key store, which is not made for millions of entries.
- * A row holds the subject key wrapped under a version of the named key, so the store alone reveals
- * no key: a copy of it is only as good as the key versions it was wrapped under, and a version
+ * file database for one node), never in the key store, which is not made for millions of entries. A
+ * row holds the subject key wrapped under a version of the named key, so the store alone reveals no
+ * key: a copy of it is only as good as the key versions it was wrapped under, and a version
  * destroyed makes every row wrapped under it unreadable, in the live store and in every backup.
  *
  * <p>Implementations are thread-safe and may block on the network; each call is one round-trip to
@@ -37,12 +37,14 @@ public interface SubjectStore extends AutoCloseable {
 
   /**
    * Erases these subjects under {@code keyName} at {@code now}: the wrapped key of each live row is
-   * removed for good (the row stays as a tombstone with {@code now} as its erasure time). Returns one
-   * result per subject, in the order given.
+   * removed for good (the row stays as a tombstone with {@code now} as its erasure time). Returns
+   * one result per subject, in the order given.
    */
   List<SubjectErasure> erase(String keyName, List<SubjectHash> subjects, Instant now);
 
-  /** How many live subject keys of {@code keyName} each version wraps (versions with none absent). */
+  /**
+   * How many live subject keys of {@code keyName} each version wraps (versions with none absent).
+   */
   Map<Integer, Long> countByWrapVersion(String keyName);
 
   /**
