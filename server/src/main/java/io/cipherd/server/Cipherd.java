@@ -3,6 +3,7 @@ package io.cipherd.server;
 import io.cipherd.api.v1.AuditServiceGrpc;
 import io.cipherd.api.v1.CryptoServiceGrpc;
 import io.cipherd.api.v1.KeyAdminServiceGrpc;
+import io.cipherd.api.v1.SubjectServiceGrpc;
 import io.cipherd.server.api.CipherdApi;
 import io.cipherd.server.api.ErrorSchemaReflection;
 import io.cipherd.server.api.ItemStreams;
@@ -15,6 +16,7 @@ import io.cipherd.server.cli.ObservabilityConfig;
 import io.cipherd.server.cli.ServerConfig;
 import io.cipherd.server.engine.AuthorizedKeyAdmin;
 import io.cipherd.server.engine.CryptoEngine;
+import io.cipherd.server.engine.SubjectAdmin;
 import io.cipherd.server.keycache.KeyCache;
 import io.cipherd.server.keys.AuditStore;
 import io.cipherd.server.keys.KeyStore;
@@ -114,7 +116,8 @@ public final class Cipherd implements AutoCloseable {
                 Set.of(
                     CryptoServiceGrpc.SERVICE_NAME,
                     KeyAdminServiceGrpc.SERVICE_NAME,
-                    AuditServiceGrpc.SERVICE_NAME),
+                    AuditServiceGrpc.SERVICE_NAME,
+                    SubjectServiceGrpc.SERVICE_NAME),
                 accessDenials,
                 StatusMapper::close);
     this.keyStore = builder.keyStore;
@@ -189,7 +192,9 @@ public final class Cipherd implements AutoCloseable {
             builder.maxMessageBytes,
             streams,
             new CipherdApi.AuditAccess(
-                audit.key(), authorizer, builder.clock, auditStore, audit.trailName()));
+                audit.key(), authorizer, builder.clock, auditStore, audit.trailName()),
+            new SubjectAdmin(subjectKeys, keys, audit.authorizing(authorizer)),
+            audit::erasures);
   }
 
   /**
