@@ -17,6 +17,7 @@ import io.cipherd.server.cli.ServerConfig;
 import io.cipherd.server.engine.AuthorizedKeyAdmin;
 import io.cipherd.server.engine.CryptoEngine;
 import io.cipherd.server.engine.SubjectAdmin;
+import io.cipherd.server.engine.SubjectSweep;
 import io.cipherd.server.keycache.KeyCache;
 import io.cipherd.server.keys.AuditStore;
 import io.cipherd.server.keys.KeyStore;
@@ -66,10 +67,12 @@ import java.security.SecureRandom;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.Arrays;
+import java.util.List;
 import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.ExecutorService;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
@@ -100,6 +103,7 @@ public final class Cipherd implements AutoCloseable {
   private final Tracing tracing;
   private final SubjectStore subjectStore;
   private final SubjectKeys subjectKeys;
+  private final SubjectSweep subjectSweep;
   private volatile boolean maintaining;
 
   private Cipherd(Builder builder) {
@@ -141,11 +145,19 @@ public final class Cipherd implements AutoCloseable {
     this.admin = new KeyAdmin(traced, keys, builder.clock, usage);
     // A current version at its encryption cap is replaced when an encryption finds it there.
     keys.rotateWhenCapped(admin::rotateIfDue);
+    this.subjectStore =
+        builder.subjectStore != null ? builder.subjectStore : new MemorySubjectStore();
+    this.subjectKeys =
+        new SubjectKeys(
+            subjectStore, () -> subjectHasher(auditStore), builder.subjectKeys, builder.clock);
+    // A version that still wraps live subject keys is refused retirement and destruction.
+    admin.lifecycle().countSubjectKeysWith(subjectStore::countByWrapVersion);
     this.maintenance =
         new KeyMaintenance(
             new UsageMerger(usage),
             new DueRotations(usage, keys, admin),
-            new DueDestructions(metered, builder.clock, keys::reload, metrics.registry()));
+            new DueDestructions(metered, builder.clock, keys::reload, metrics.registry()),
+            this::sweepSubjectsNow);
     this.cipherPools = new CipherPools(builder.cipherPools);
     keys.onVersionsWiped(cipherPools::clear);
     this.blocking =
@@ -156,11 +168,6 @@ public final class Cipherd implements AutoCloseable {
             TimeUnit.SECONDS,
             new ArrayBlockingQueue<>(builder.blockingQueue),
             daemonThreads("cipherd-blocking-"));
-    this.subjectStore =
-        builder.subjectStore != null ? builder.subjectStore : new MemorySubjectStore();
-    this.subjectKeys =
-        new SubjectKeys(
-            subjectStore, () -> subjectHasher(auditStore), builder.subjectKeys, builder.clock);
     subjectKeys.bindTo(metrics.registry());
     CryptoEngine engine =
         new CryptoEngine(
@@ -169,6 +176,17 @@ public final class Cipherd implements AutoCloseable {
             audit.authorizing(authorizer),
             CryptoObservers.of(metrics, usage, audit, tracing, keys, admin.lifecycle(), blocking),
             subjectKeys);
+    this.subjectSweep = new SubjectSweep(engine, subjectKeys, keys);
+    AuthorizedKeyAdmin authorizedAdmin = new AuthorizedKeyAdmin(admin, authorizer);
+    // After a RotateKey, the key's subject keys move to the new version in the background.
+    authorizedAdmin.afterRotation(
+        name -> {
+          try {
+            blocking.execute(() -> subjectSweep.sweepAll(List.of(name)));
+          } catch (RejectedExecutionException busy) {
+            // The periodic maintenance sweeps it later.
+          }
+        });
     CipherPoolMetrics.bind(cipherPools, metrics.registry());
     KeyCacheMetrics.bind(keys, metrics.registry());
     AccessDenialMetrics.bind(accessDenials, metrics.registry());
@@ -186,7 +204,7 @@ public final class Cipherd implements AutoCloseable {
     this.api =
         new CipherdApi(
             engine,
-            new AuthorizedKeyAdmin(admin, authorizer),
+            authorizedAdmin,
             CallContextExecutor.propagating(blocking),
             builder.limits,
             builder.maxMessageBytes,
@@ -214,6 +232,17 @@ public final class Cipherd implements AutoCloseable {
     } finally {
       Arrays.fill(material, (byte) 0);
     }
+  }
+
+  /**
+   * Moves every key's live subject keys to its current version now (as the maintenance does each
+   * interval); how many moved.
+   */
+  public int sweepSubjectsNow() {
+    if (subjectSweep == null) {
+      return 0;
+    }
+    return subjectSweep.sweepAll(keyStore.listKeyNames());
   }
 
   /** The subject keys of subject-bound data: cache, store, erasure. */
