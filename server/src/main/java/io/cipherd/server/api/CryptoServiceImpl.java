@@ -286,9 +286,10 @@ public final class CryptoServiceImpl extends CryptoServiceGrpc.CryptoServiceImpl
         fromMemory(request),
         observer,
         () -> {
-          // The wrapped key is a ciphertext of up to 32 bytes (and a subject reference), bound to
-          // the context.
-          plaintextLimit.check(48, request.getContext().size(), 0);
+          // The wrapped key is a ciphertext of up to 32 bytes (a subject-bound one also holds a
+          // 16-byte reference), bound to the context.
+          plaintextLimit.check(
+              request.getSubject().isEmpty() ? 32 : 48, request.getContext().size(), 0);
           DataKey dataKey =
               request.getSubject().isEmpty()
                   ? engine.generateDataKey(

@@ -9,6 +9,7 @@ import io.cipherd.api.v1.EraseSubjectsResult;
 import io.cipherd.api.v1.ErasureReceipt;
 import io.cipherd.api.v1.GetSubjectRequest;
 import io.cipherd.api.v1.GetSubjectResponse;
+import io.cipherd.api.v1.SubjectErasure;
 import io.cipherd.api.v1.SubjectErasureOutcome;
 import io.cipherd.api.v1.SubjectServiceGrpc;
 import io.cipherd.api.v1.SubjectState;
@@ -16,7 +17,7 @@ import io.cipherd.server.audit.AuditReceipt;
 import io.cipherd.server.audit.ErasureAudit;
 import io.cipherd.server.engine.SubjectAdmin;
 import io.cipherd.server.subjectkeys.SubjectHasher;
-import io.cipherd.server.subjects.SubjectErasure;
+import io.cipherd.server.subjects.SubjectErasure.Outcome;
 import io.cipherd.server.subjects.SubjectHash;
 import io.cipherd.server.subjects.SubjectRecord;
 import io.grpc.stub.StreamObserver;
@@ -58,7 +59,7 @@ final class SubjectServiceImpl extends SubjectServiceGrpc.SubjectServiceImplBase
         () -> {
           subjects.checkErase(request.getKeyName());
           SubjectHash hash = subjects.hash("subject", request.getSubject());
-          List<io.cipherd.api.v1.SubjectErasure> erased =
+          List<SubjectErasure> erased =
               erase(request.getKeyName(), List.of(request.getSubject()), List.of(hash));
           return EraseSubjectResponse.newBuilder().setErasure(erased.get(0)).build();
         });
@@ -93,7 +94,7 @@ final class SubjectServiceImpl extends SubjectServiceGrpc.SubjectServiceImplBase
               invalid.put(i, e);
             }
           }
-          List<io.cipherd.api.v1.SubjectErasure> erased =
+          List<SubjectErasure> erased =
               hashes.isEmpty() ? List.of() : erase(request.getKeyName(), ids, hashes);
           EraseSubjectsResult[] results = new EraseSubjectsResult[count];
           for (int j = 0; j < positions.size(); j++) {
@@ -119,14 +120,13 @@ final class SubjectServiceImpl extends SubjectServiceGrpc.SubjectServiceImplBase
    * Erases {@code hashes} (of {@code ids}) in one store call, then writes an audit record for each
    * subject this call erased and waits for them: their receipts are in the answer.
    */
-  private List<io.cipherd.api.v1.SubjectErasure> erase(
-      String keyName, List<String> ids, List<SubjectHash> hashes) {
-    List<SubjectErasure> results = subjects.erase(keyName, hashes);
+  private List<SubjectErasure> erase(String keyName, List<String> ids, List<SubjectHash> hashes) {
+    var results = subjects.erase(keyName, hashes);
     ErasureAudit erasures = audit.get();
     List<Integer> erasedAt = new ArrayList<>();
     List<String> auditHashes = new ArrayList<>();
     for (int i = 0; i < results.size(); i++) {
-      if (results.get(i).outcome() == SubjectErasure.Outcome.ERASED) {
+      if (results.get(i).outcome() == Outcome.ERASED) {
         String auditHash = erasures.hashSubject(SubjectHasher.utf8("subject", ids.get(i)));
         if (auditHash != null) {
           erasedAt.add(i);
@@ -139,7 +139,7 @@ final class SubjectServiceImpl extends SubjectServiceGrpc.SubjectServiceImplBase
       List<AuditReceipt> written =
           erasures.recordErasures(results.get(erasedAt.get(0)).erased(), keyName, auditHashes);
       for (int j = 0; j < erasedAt.size(); j++) {
-        SubjectErasure result = results.get(erasedAt.get(j));
+        var result = results.get(erasedAt.get(j));
         AuditReceipt receipt = written.get(j);
         receipts.put(
             erasedAt.get(j),
@@ -153,11 +153,11 @@ final class SubjectServiceImpl extends SubjectServiceGrpc.SubjectServiceImplBase
                 .build());
       }
     }
-    List<io.cipherd.api.v1.SubjectErasure> out = new ArrayList<>();
+    List<SubjectErasure> out = new ArrayList<>();
     for (int i = 0; i < results.size(); i++) {
-      SubjectErasure result = results.get(i);
-      io.cipherd.api.v1.SubjectErasure.Builder erasure =
-          io.cipherd.api.v1.SubjectErasure.newBuilder().setOutcome(outcome(result.outcome()));
+      var result = results.get(i);
+      SubjectErasure.Builder erasure =
+          SubjectErasure.newBuilder().setOutcome(outcome(result.outcome()));
       if (result.erased() != null) {
         erasure.setEraseTime(KeyProtos.timestamp(result.erased()));
       }
@@ -170,7 +170,7 @@ final class SubjectServiceImpl extends SubjectServiceGrpc.SubjectServiceImplBase
     return out;
   }
 
-  private static SubjectErasureOutcome outcome(SubjectErasure.Outcome outcome) {
+  private static SubjectErasureOutcome outcome(Outcome outcome) {
     return switch (outcome) {
       case ERASED -> SubjectErasureOutcome.SUBJECT_ERASURE_OUTCOME_ERASED;
       case ALREADY_ERASED -> SubjectErasureOutcome.SUBJECT_ERASURE_OUTCOME_ALREADY_ERASED;
