@@ -312,7 +312,7 @@ public final class SubjectKeys {
 
   /** Caffeine's statistics of the key cache and counters of creations and erasures. */
   public void bindTo(MeterRegistry registry) {
-    CaffeineCacheMetrics.monitor(registry, keys, "cipherd_subject_keys");
+    CaffeineCacheMetrics.monitor(registry, keys, "subject_keys");
     registry.more().counter("cipherd_subject_keys_created", List.of(), created);
     registry.more().counter("cipherd_subject_creations_refused", List.of(), refused);
     registry.more().counter("cipherd_subjects_erased", List.of(), erased);

@@ -11,10 +11,14 @@ import io.cipherd.api.v1.DecryptBatchItem;
 import io.cipherd.api.v1.DecryptBatchRequest;
 import io.cipherd.api.v1.DecryptBatchResponse;
 import io.cipherd.api.v1.DecryptRequest;
+import io.cipherd.api.v1.DecryptStreamRequest;
+import io.cipherd.api.v1.DecryptStreamResponse;
 import io.cipherd.api.v1.EncryptBatchItem;
 import io.cipherd.api.v1.EncryptBatchRequest;
 import io.cipherd.api.v1.EncryptBatchResponse;
 import io.cipherd.api.v1.EncryptRequest;
+import io.cipherd.api.v1.EncryptStreamRequest;
+import io.cipherd.api.v1.EncryptStreamResponse;
 import io.cipherd.api.v1.GenerateDataKeyRequest;
 import io.cipherd.api.v1.GenerateDataKeyResponse;
 import io.cipherd.api.v1.InspectRequest;
@@ -28,8 +32,10 @@ import io.cipherd.server.subjects.MemorySubjectStore;
 import io.grpc.Status;
 import io.grpc.StatusRuntimeException;
 import io.grpc.protobuf.StatusProto;
+import io.grpc.stub.StreamObserver;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
 import org.assertj.core.api.ThrowableAssert.ThrowingCallable;
 import org.junit.jupiter.api.AfterEach;
@@ -297,6 +303,50 @@ class SubjectBoundApiTest {
 
     assertThat(a.substring(13, 33)).isEqualTo(direct.substring(13, 33));
     assertThat(b.substring(13, 33)).isNotEqualTo(direct.substring(13, 33));
+  }
+
+  @Test
+  void encryptStream_andDecryptStream_withSubjects_answerEveryItem() throws Exception {
+    StreamRecorder<EncryptStreamResponse> encrypted = new StreamRecorder<>();
+    StreamObserver<EncryptStreamRequest> toEncrypt = cipherd.cryptoAsync.encryptStream(encrypted);
+    for (int i = 0; i < 20; i++) {
+      toEncrypt.onNext(
+          EncryptStreamRequest.newBuilder()
+              .setReference("e" + i)
+              .setKeyName("users")
+              // Item 7 names a subject longer than 256 bytes: its own error only.
+              .setSubject(i == 7 ? "x".repeat(300) : "user-" + (i % 5))
+              .setPlaintext(ByteString.copyFromUtf8("row " + i))
+              .setContext(CONTEXT)
+              .build());
+    }
+    toEncrypt.onCompleted();
+    List<EncryptStreamResponse> ciphertexts = encrypted.awaitValues(30);
+
+    assertThat(ciphertexts).hasSize(20);
+    assertThat(ciphertexts.get(7).getResult().getError().getReason()).isEqualTo("INVALID_ARGUMENT");
+    StreamRecorder<DecryptStreamResponse> decrypted = new StreamRecorder<>();
+    StreamObserver<DecryptStreamRequest> toDecrypt = cipherd.cryptoAsync.decryptStream(decrypted);
+    for (int i = 0; i < 20; i++) {
+      if (i != 7) {
+        String ciphertext = ciphertexts.get(i).getResult().getCiphertext();
+        assertThat(ciphertext).startsWith("<users/s:gcm>");
+        toDecrypt.onNext(
+            DecryptStreamRequest.newBuilder()
+                .setReference("d" + i)
+                .setCiphertext(ciphertext)
+                .setContext(CONTEXT)
+                .build());
+      }
+    }
+    toDecrypt.onCompleted();
+    List<DecryptStreamResponse> plaintexts = decrypted.awaitValues(30);
+
+    assertThat(plaintexts).hasSize(19);
+    for (DecryptStreamResponse plaintext : plaintexts) {
+      String n = plaintext.getResult().getReference().substring(1);
+      assertThat(plaintext.getResult().getPlaintext().toStringUtf8()).isEqualTo("row " + n);
+    }
   }
 
   private void createKey(String name, Mode mode) {
