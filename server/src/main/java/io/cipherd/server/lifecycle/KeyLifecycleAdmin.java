@@ -231,6 +231,11 @@ public final class KeyLifecycleAdmin {
 
   private volatile Function<String, Map<Integer, Long>> subjectKeys = name -> Map.of();
 
+  /** How many live subject keys each version of {@code name} wraps. */
+  Map<Integer, Long> subjectKeysOf(String name) {
+    return subjectKeys.apply(name);
+  }
+
   /**
    * Refuses (KEY_VERSIONS_IN_USE) to retire or destroy versions of {@code name} that {@code doomed}
    * selects while they still wrap live subject keys: nothing is erased by accident.

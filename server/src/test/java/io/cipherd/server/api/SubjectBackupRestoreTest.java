@@ -9,6 +9,7 @@ import io.cipherd.api.v1.CreateKeyRequest;
 import io.cipherd.api.v1.DecryptRequest;
 import io.cipherd.api.v1.EncryptRequest;
 import io.cipherd.api.v1.EraseSubjectRequest;
+import io.cipherd.api.v1.GetKeyCensusRequest;
 import io.cipherd.api.v1.Mode;
 import io.cipherd.api.v1.RetireKeyVersionsRequest;
 import io.cipherd.api.v1.RotateKeyRequest;
@@ -129,6 +130,17 @@ class SubjectBackupRestoreTest {
                         .setValidateOnly(true)
                         .build()));
     assertThat(StatusMapperTest.reason(retire)).isEqualTo("KEY_VERSIONS_IN_USE");
+
+    // The census counts v1 in use while it wraps a live subject key, unused as it is.
+    clock.advance(Duration.ofDays(2));
+    var census =
+        cipherd.admin.getKeyCensus(
+            GetKeyCensusRequest.newBuilder()
+                .setKeyName("users")
+                .setQuietPeriod(Durations.fromSeconds(1))
+                .build());
+    assertThat(census.getVersions(0).getInUse()).isTrue();
+    assertThat(census.getSafeMinDecryptionVersion()).isEqualTo(1);
 
     assertThat(cipherd.services.sweepSubjectsNow()).isEqualTo(1);
     cipherd.admin.scheduleKeyVersionDestruction(
