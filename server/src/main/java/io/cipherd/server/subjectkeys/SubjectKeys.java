@@ -9,6 +9,7 @@ import io.cipherd.server.subjects.SubjectHash;
 import io.cipherd.server.subjects.SubjectRecord;
 import io.cipherd.server.subjects.SubjectRef;
 import io.cipherd.server.subjects.SubjectStore;
+import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.binder.cache.CaffeineCacheMetrics;
 import java.security.SecureRandom;
@@ -313,8 +314,14 @@ public final class SubjectKeys {
   /** Caffeine's statistics of the key cache and counters of creations and erasures. */
   public void bindTo(MeterRegistry registry) {
     CaffeineCacheMetrics.monitor(registry, keys, "subject_keys");
-    registry.more().counter("cipherd_subject_keys_created", List.of(), created);
-    registry.more().counter("cipherd_subject_creations_refused", List.of(), refused);
-    registry.more().counter("cipherd_subjects_erased", List.of(), erased);
+    FunctionCounter.builder("cipherd_subject_key_creations", created, AtomicLong::get)
+        .description("new subject keys this replica created")
+        .register(registry);
+    FunctionCounter.builder("cipherd_subject_creations_refused", refused, AtomicLong::get)
+        .description("new subjects refused by --subject-creation-rate (SUBJECT_QUOTA_EXCEEDED)")
+        .register(registry);
+    FunctionCounter.builder("cipherd_subjects_erased", erased, AtomicLong::get)
+        .description("subjects this replica erased")
+        .register(registry);
   }
 }

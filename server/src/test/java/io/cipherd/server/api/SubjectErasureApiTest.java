@@ -110,6 +110,10 @@ class SubjectErasureApiTest {
     assertThat(info(e).getMetadataMap()).containsEntry("key", "users").containsKey("erase_time");
     assertThat(e.getStatus().getDescription()).doesNotContain("user-a");
     assertThat(decrypt(b)).isEqualTo(EMAIL);
+    var registry = cipherd.services.metrics().registry();
+    assertThat(registry.get("cipherd_subjects_erased").functionCounter().count()).isEqualTo(1);
+    assertThat(registry.get("cipherd_subject_key_creations").functionCounter().count())
+        .isEqualTo(2);
 
     // In a batch: the erased item's own error, the other item decrypted.
     var batch =
@@ -229,6 +233,15 @@ class SubjectErasureApiTest {
     assertThat(refused.getStatus().getCode()).isEqualTo(Status.Code.RESOURCE_EXHAUSTED);
     assertThat(StatusMapperTest.reason(refused)).isEqualTo("SUBJECT_QUOTA_EXCEEDED");
     assertThat(created).isEqualTo(50);
+    assertThat(
+            cipherd
+                .services
+                .metrics()
+                .registry()
+                .get("cipherd_subject_creations_refused")
+                .functionCounter()
+                .count())
+        .isEqualTo(1);
     assertThat(decrypt(encrypt("user-0", false))).isEqualTo(EMAIL);
     assertThat(decrypt(existing)).isEqualTo(EMAIL);
   }
