@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import re
 
-_HEADER = r"(?:<|\\u003c)[A-Za-z0-9._-]+/v\d+:[a-z]+(?:>|\\u003e)"
+_HEADER = r"(?:<|\\u003c)[A-Za-z0-9._-]+/(?:v\d+|s):[a-z]+(?:>|\\u003e)"
 _CIPHERTEXT = re.compile(rf"({_HEADER})[A-Za-z0-9+/=_-]+")
 _TIMESTAMP = re.compile(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(?:\.\d+)?Z")
 _DURATION = re.compile(r"\b\d+\.\d+ ?(s|ms)\b")

@@ -3,6 +3,7 @@ package io.cipherd.server;
 import io.cipherd.api.v1.AuditServiceGrpc;
 import io.cipherd.api.v1.CryptoServiceGrpc;
 import io.cipherd.api.v1.KeyAdminServiceGrpc;
+import io.cipherd.api.v1.SubjectServiceGrpc;
 import io.cipherd.server.api.CipherdApi;
 import io.cipherd.server.api.ErrorSchemaReflection;
 import io.cipherd.server.api.ItemStreams;
@@ -15,6 +16,8 @@ import io.cipherd.server.cli.ObservabilityConfig;
 import io.cipherd.server.cli.ServerConfig;
 import io.cipherd.server.engine.AuthorizedKeyAdmin;
 import io.cipherd.server.engine.CryptoEngine;
+import io.cipherd.server.engine.SubjectAdmin;
+import io.cipherd.server.engine.SubjectSweep;
 import io.cipherd.server.keycache.KeyCache;
 import io.cipherd.server.keys.AuditStore;
 import io.cipherd.server.keys.KeyStore;
@@ -47,6 +50,11 @@ import io.cipherd.server.security.Authorizer;
 import io.cipherd.server.security.BearerTokens;
 import io.cipherd.server.security.CallerIdentityInterceptor;
 import io.cipherd.server.security.PolicyAuthorizer;
+import io.cipherd.server.subjectkeys.SubjectHasher;
+import io.cipherd.server.subjectkeys.SubjectKeys;
+import io.cipherd.server.subjectkeys.SubjectKeysConfig;
+import io.cipherd.server.subjects.MemorySubjectStore;
+import io.cipherd.server.subjects.SubjectStore;
 import io.cipherd.server.tracing.Tracing;
 import io.cipherd.server.usage.ProcessUsageStore;
 import io.cipherd.server.usage.UsageLedger;
@@ -55,12 +63,16 @@ import io.grpc.ServerBuilder;
 import io.grpc.protobuf.services.ProtoReflectionService;
 import io.grpc.protobuf.services.ProtoReflectionServiceV1;
 import io.micrometer.core.instrument.binder.grpc.MetricCollectingServerInterceptor;
+import java.security.SecureRandom;
 import java.time.Clock;
 import java.time.Duration;
+import java.util.Arrays;
+import java.util.List;
 import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.ExecutorService;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
@@ -89,6 +101,9 @@ public final class Cipherd implements AutoCloseable {
   private final KeyMaintenance maintenance;
   private final Audit audit;
   private final Tracing tracing;
+  private final SubjectStore subjectStore;
+  private final SubjectKeys subjectKeys;
+  private final SubjectSweep subjectSweep;
   private volatile boolean maintaining;
 
   private Cipherd(Builder builder) {
@@ -105,7 +120,8 @@ public final class Cipherd implements AutoCloseable {
                 Set.of(
                     CryptoServiceGrpc.SERVICE_NAME,
                     KeyAdminServiceGrpc.SERVICE_NAME,
-                    AuditServiceGrpc.SERVICE_NAME),
+                    AuditServiceGrpc.SERVICE_NAME,
+                    SubjectServiceGrpc.SERVICE_NAME),
                 accessDenials,
                 StatusMapper::close);
     this.keyStore = builder.keyStore;
@@ -129,11 +145,19 @@ public final class Cipherd implements AutoCloseable {
     this.admin = new KeyAdmin(traced, keys, builder.clock, usage);
     // A current version at its encryption cap is replaced when an encryption finds it there.
     keys.rotateWhenCapped(admin::rotateIfDue);
+    this.subjectStore =
+        builder.subjectStore != null ? builder.subjectStore : new MemorySubjectStore();
+    this.subjectKeys =
+        new SubjectKeys(
+            subjectStore, () -> subjectHasher(auditStore), builder.subjectKeys, builder.clock);
+    // A version that still wraps live subject keys is refused retirement and destruction.
+    admin.lifecycle().countSubjectKeysWith(subjectStore::countByWrapVersion);
     this.maintenance =
         new KeyMaintenance(
             new UsageMerger(usage),
             new DueRotations(usage, keys, admin),
-            new DueDestructions(metered, builder.clock, keys::reload, metrics.registry()));
+            new DueDestructions(metered, builder.clock, keys::reload, metrics.registry()),
+            this::sweepSubjectsNow);
     this.cipherPools = new CipherPools(builder.cipherPools);
     keys.onVersionsWiped(cipherPools::clear);
     this.blocking =
@@ -144,12 +168,25 @@ public final class Cipherd implements AutoCloseable {
             TimeUnit.SECONDS,
             new ArrayBlockingQueue<>(builder.blockingQueue),
             daemonThreads("cipherd-blocking-"));
+    subjectKeys.bindTo(metrics.registry());
     CryptoEngine engine =
         new CryptoEngine(
             keys,
             cipherPools,
             audit.authorizing(authorizer),
-            CryptoObservers.of(metrics, usage, audit, tracing, keys, admin.lifecycle(), blocking));
+            CryptoObservers.of(metrics, usage, audit, tracing, keys, admin.lifecycle(), blocking),
+            subjectKeys);
+    this.subjectSweep = new SubjectSweep(engine, subjectKeys, keys);
+    AuthorizedKeyAdmin authorizedAdmin = new AuthorizedKeyAdmin(admin, authorizer);
+    // After a RotateKey, the key's subject keys move to the new version in the background.
+    authorizedAdmin.afterRotation(
+        name -> {
+          try {
+            blocking.execute(() -> subjectSweep.sweepAll(List.of(name)));
+          } catch (RejectedExecutionException busy) {
+            // The periodic maintenance sweeps it later.
+          }
+        });
     CipherPoolMetrics.bind(cipherPools, metrics.registry());
     KeyCacheMetrics.bind(keys, metrics.registry());
     AccessDenialMetrics.bind(accessDenials, metrics.registry());
@@ -167,13 +204,50 @@ public final class Cipherd implements AutoCloseable {
     this.api =
         new CipherdApi(
             engine,
-            new AuthorizedKeyAdmin(admin, authorizer),
+            authorizedAdmin,
             CallContextExecutor.propagating(blocking),
             builder.limits,
             builder.maxMessageBytes,
             streams,
             new CipherdApi.AuditAccess(
-                audit.key(), authorizer, builder.clock, auditStore, audit.trailName()));
+                audit.key(), authorizer, builder.clock, auditStore, audit.trailName()),
+            new SubjectAdmin(subjectKeys, keys, audit.authorizing(authorizer)),
+            audit::erasures);
+  }
+
+  /**
+   * The subject hasher of the key store's audit key, which every replica shares; a key store that
+   * keeps none (tests' in-memory stores) gets a random key for this process's life.
+   */
+  private static SubjectHasher subjectHasher(AuditStore auditStore) {
+    byte[] material;
+    if (auditStore != null) {
+      material = auditStore.auditKeyMaterial();
+    } else {
+      material = new byte[32];
+      new SecureRandom().nextBytes(material);
+    }
+    try {
+      return new SubjectHasher(material);
+    } finally {
+      Arrays.fill(material, (byte) 0);
+    }
+  }
+
+  /**
+   * Moves every key's live subject keys to its current version now (as the maintenance does each
+   * interval); how many moved.
+   */
+  public int sweepSubjectsNow() {
+    if (subjectSweep == null) {
+      return 0;
+    }
+    return subjectSweep.sweepAll(keyStore.listKeyNames());
+  }
+
+  /** The subject keys of subject-bound data: cache, store, erasure. */
+  public SubjectKeys subjectKeys() {
+    return subjectKeys;
   }
 
   /** A builder over {@code keyStore}, which is closed with the server. */
@@ -295,6 +369,7 @@ public final class Cipherd implements AutoCloseable {
     }
     blocking.shutdownNow();
     audit.close();
+    subjectStore.close();
     forgetKeys();
     cipherPools.close();
     keyStore.close();
@@ -346,6 +421,8 @@ public final class Cipherd implements AutoCloseable {
     private AuditConfig audit;
     private long usageCapBlock = UsageLedger.DEFAULT_CAP_BLOCK;
     private Tracing tracing = Tracing.off();
+    private SubjectStore subjectStore;
+    private SubjectKeysConfig subjectKeys = SubjectKeysConfig.DEFAULT;
 
     private Builder(KeyStore keyStore) {
       this.keyStore = Objects.requireNonNull(keyStore, "keyStore");
@@ -461,6 +538,20 @@ public final class Cipherd implements AutoCloseable {
      */
     public Builder tracing(Tracing tracing) {
       this.tracing = Objects.requireNonNull(tracing, "tracing");
+      return this;
+    }
+
+    /**
+     * Where subject keys live (closed with the server); by default a store in memory, lost on exit.
+     */
+    public Builder subjectStore(SubjectStore subjectStore) {
+      this.subjectStore = Objects.requireNonNull(subjectStore, "subjectStore");
+      return this;
+    }
+
+    /** How subject keys are cached and how fast each caller may create them. */
+    public Builder subjectKeys(SubjectKeysConfig subjectKeys) {
+      this.subjectKeys = Objects.requireNonNull(subjectKeys, "subjectKeys");
       return this;
     }
 

@@ -14,6 +14,7 @@ import io.cipherd.server.lifecycle.KeyAdmin;
 import io.cipherd.server.logging.LogOutput;
 import io.cipherd.server.metrics.CipherdMetrics;
 import io.cipherd.server.security.ReloadingAccessPolicy;
+import io.cipherd.server.subjectstore.SubjectStores;
 import io.cipherd.server.tracing.Tracing;
 import io.cipherd.server.tracing.TracingConfig;
 import java.io.IOException;
@@ -86,6 +87,8 @@ public final class Main {
             .accessPolicy(accessPolicy)
             .audit(command.toAuditConfig())
             .usageCapBlock(command.usageCapBlock())
+            .subjectStore(SubjectStores.open(config.subjectStore()))
+            .subjectKeys(command.subjectKeysConfig())
             .build();
     createDemoKey(services.admin(), config.demoKey());
     if (vault != null) {

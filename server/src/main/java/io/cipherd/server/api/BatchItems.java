@@ -22,6 +22,7 @@ import io.cipherd.server.engine.Decrypted;
 import io.cipherd.server.engine.Encrypted;
 import io.cipherd.server.engine.ExpectedKey;
 import io.cipherd.server.engine.ReEncrypted;
+import io.cipherd.server.engine.SubjectKeysForEncryption;
 import io.cipherd.server.security.Operation;
 import java.util.ArrayList;
 import java.util.List;
@@ -146,13 +147,35 @@ final class BatchItems {
       CryptoEngine engine, PlaintextLimit limit, EncryptBatchRequest request) {
     List<EncryptBatchResult> results = new ArrayList<>(request.getItemsCount());
     EncryptBatchResult.Builder result = EncryptBatchResult.newBuilder();
+    SubjectKeysForEncryption subjects = null;
+    RuntimeException subjectsFailed = null;
+    List<String> subjectIds = subjectIds(request);
+    if (!subjectIds.isEmpty()) {
+      try {
+        // All the batch's subjects at once: one store lookup, one creation for the new ones.
+        subjects =
+            engine.subjectKeysForEncryption(
+                Operation.ENCRYPT,
+                request.getKeyName(),
+                subjectIds,
+                request.getRenewErasedSubject());
+      } catch (RuntimeException e) {
+        subjectsFailed = e;
+      }
+    }
     for (int i = 0; i < request.getItemsCount(); i++) {
       EncryptBatchItem item = request.getItems(i);
       result.clear().setReference(item.getReference());
       try {
         limit.check(item.getPlaintext().size(), item.getContext().size(), item.getReference());
+        String subject = subjectOf(request, item);
+        if (!subject.isEmpty() && subjectsFailed != null) {
+          throw subjectsFailed;
+        }
         Encrypted encrypted =
-            engine.encrypt(request.getKeyName(), 0, item.getPlaintext(), item.getContext());
+            subject.isEmpty()
+                ? engine.encrypt(request.getKeyName(), 0, item.getPlaintext(), item.getContext())
+                : engine.encrypt(subjects, subject, item.getPlaintext(), item.getContext());
         result.setCiphertextBytes(encrypted.ciphertext()).setKeyVersion(encrypted.keyVersion());
       } catch (RuntimeException e) {
         result.setError(StatusMapper.toItemError(e));
@@ -162,12 +185,35 @@ final class BatchItems {
     return EncryptBatchResponse.newBuilder().addAllResults(results).build();
   }
 
+  /** An item's subject: its own, else the batch's; empty for key-bound items. */
+  private static String subjectOf(EncryptBatchRequest request, EncryptBatchItem item) {
+    return item.getSubject().isEmpty() ? request.getSubject() : item.getSubject();
+  }
+
+  /** The subject of every subject-bound item, in order (repeats included). */
+  private static List<String> subjectIds(EncryptBatchRequest request) {
+    List<String> ids = new ArrayList<>();
+    for (int i = 0; i < request.getItemsCount(); i++) {
+      String subject = subjectOf(request, request.getItems(i));
+      if (!subject.isEmpty()) {
+        ids.add(subject);
+      }
+    }
+    return ids;
+  }
+
   /**
    * As {@link #encrypt(CryptoEngine, PlaintextLimit, EncryptBatchRequest)}: one builder, a list of
    * the batch's size.
    */
   private static DecryptBatchResponse decrypt(
       CryptoEngine engine, DecryptBatchRequest request, ExpectedKey batchExpected) {
+    List<String> ciphertexts = new ArrayList<>(request.getItemsCount());
+    for (int i = 0; i < request.getItemsCount(); i++) {
+      ciphertexts.add(request.getItems(i).getCiphertext());
+    }
+    // The subject keys of all subject-bound items in one store lookup.
+    engine.prefetchSubjects(ciphertexts);
     List<DecryptBatchResult> results = new ArrayList<>(request.getItemsCount());
     DecryptBatchResult.Builder result = DecryptBatchResult.newBuilder();
     for (int i = 0; i < request.getItemsCount(); i++) {
@@ -200,6 +246,11 @@ final class BatchItems {
       PlaintextLimit limit,
       ReEncryptBatchRequest request,
       ExpectedKey batchExpected) {
+    List<String> ciphertexts = new ArrayList<>(request.getItemsCount());
+    for (int i = 0; i < request.getItemsCount(); i++) {
+      ciphertexts.add(request.getItems(i).getCiphertext());
+    }
+    engine.prefetchSubjects(ciphertexts);
     List<ReEncryptBatchResult> results = new ArrayList<>(request.getItemsCount());
     ReEncryptBatchResult.Builder result = ReEncryptBatchResult.newBuilder();
     for (int i = 0; i < request.getItemsCount(); i++) {

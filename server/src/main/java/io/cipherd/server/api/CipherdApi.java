@@ -1,14 +1,17 @@
 package io.cipherd.server.api;
 
 import io.cipherd.server.audit.AuditKey;
+import io.cipherd.server.audit.ErasureAudit;
 import io.cipherd.server.engine.AuthorizedKeyAdmin;
 import io.cipherd.server.engine.CryptoEngine;
+import io.cipherd.server.engine.SubjectAdmin;
 import io.cipherd.server.keys.AuditStore;
 import io.cipherd.server.logging.CallRequest;
 import io.cipherd.server.security.Authorizer;
 import io.grpc.ServerBuilder;
 import java.time.Clock;
 import java.util.concurrent.Executor;
+import java.util.function.Supplier;
 
 /**
  * cipherd's gRPC services over their engines, sharing one dispatcher: calls that need only cached
@@ -18,6 +21,7 @@ public final class CipherdApi {
   private final CryptoServiceImpl crypto;
   private final KeyAdminServiceImpl admin;
   private final AuditServiceImpl audit;
+  private final SubjectServiceImpl subjects;
 
   /**
    * {@code blocking} must carry the call's gRPC Context (caller identity, deadline) and request id
@@ -33,13 +37,16 @@ public final class CipherdApi {
       RequestLimits limits,
       int maxMessageBytes,
       ItemStreams streams,
-      AuditAccess audit) {
+      AuditAccess audit,
+      SubjectAdmin subjects,
+      Supplier<ErasureAudit> erasures) {
     CallDispatcher dispatcher = new CallDispatcher(blocking);
     this.crypto =
         new CryptoServiceImpl(
             engine, dispatcher, limits, new PlaintextLimit(maxMessageBytes), streams);
     this.admin = new KeyAdminServiceImpl(keys, dispatcher);
     this.audit = new AuditServiceImpl(audit, dispatcher);
+    this.subjects = new SubjectServiceImpl(subjects, erasures, dispatcher, limits);
   }
 
   /**
@@ -60,13 +67,14 @@ public final class CipherdApi {
   }
 
   /**
-   * Adds the crypto, key-admin and audit services, each refusing malformed request bytes with
-   * INVALID_ARGUMENT.
+   * Adds the crypto, key-admin, audit and subject services, each refusing malformed request bytes
+   * with INVALID_ARGUMENT.
    */
   public <T extends ServerBuilder<T>> T addTo(T builder) {
     return builder
         .addService(MalformedRequests.guard(crypto.bindService()))
         .addService(MalformedRequests.guard(admin.bindService()))
-        .addService(MalformedRequests.guard(audit.bindService()));
+        .addService(MalformedRequests.guard(audit.bindService()))
+        .addService(MalformedRequests.guard(subjects.bindService()));
   }
 }

@@ -82,11 +82,19 @@ public final class CryptoServiceImpl extends CryptoServiceGrpc.CryptoServiceImpl
         () -> {
           plaintextLimit.check(request.getPlaintext().size(), request.getContext().size(), 0);
           Encrypted encrypted =
-              engine.encrypt(
-                  request.getKeyName(),
-                  request.getKeyVersion(),
-                  request.getPlaintext(),
-                  request.getContext());
+              request.getSubject().isEmpty()
+                  ? engine.encrypt(
+                      request.getKeyName(),
+                      request.getKeyVersion(),
+                      request.getPlaintext(),
+                      request.getContext())
+                  : engine.encrypt(
+                      request.getKeyName(),
+                      request.getKeyVersion(),
+                      request.getPlaintext(),
+                      request.getContext(),
+                      request.getSubject(),
+                      request.getRenewErasedSubject());
           return EncryptResponse.newBuilder()
               .setCiphertextBytes(encrypted.ciphertext())
               .setKeyVersion(encrypted.keyVersion())
@@ -179,6 +187,7 @@ public final class CryptoServiceImpl extends CryptoServiceGrpc.CryptoServiceImpl
               .setMode(ModeProtos.toProto(inspection.header().mode()))
               .setCurrentVersion(inspection.currentVersion())
               .setBehindCurrent(inspection.behindCurrent())
+              .setSubjectBound(inspection.header().isSubjectBound())
               .build();
         });
   }
@@ -277,11 +286,20 @@ public final class CryptoServiceImpl extends CryptoServiceGrpc.CryptoServiceImpl
         fromMemory(request),
         observer,
         () -> {
-          // The wrapped key is a ciphertext of up to 32 bytes, bound to the context.
-          plaintextLimit.check(32, request.getContext().size(), 0);
+          // The wrapped key is a ciphertext of up to 32 bytes (a subject-bound one also holds a
+          // 16-byte reference), bound to the context.
+          plaintextLimit.check(
+              request.getSubject().isEmpty() ? 32 : 48, request.getContext().size(), 0);
           DataKey dataKey =
-              engine.generateDataKey(
-                  request.getKeyName(), request.getKeySizeBits(), request.getContext());
+              request.getSubject().isEmpty()
+                  ? engine.generateDataKey(
+                      request.getKeyName(), request.getKeySizeBits(), request.getContext())
+                  : engine.generateDataKey(
+                      request.getKeyName(),
+                      request.getKeySizeBits(),
+                      request.getContext(),
+                      request.getSubject(),
+                      request.getRenewErasedSubject());
           GenerateDataKeyResponse.Builder response =
               GenerateDataKeyResponse.newBuilder()
                   .setWrappedKeyBytes(dataKey.wrapped().ciphertext())

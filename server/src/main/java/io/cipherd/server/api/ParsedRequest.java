@@ -42,6 +42,8 @@ final class ParsedRequest implements CallRequest {
   private enum Kind {
     /** Encrypts (or indexes, or wraps a data key) with {@code key}'s {@code keyVersion}. */
     ENCRYPT,
+    /** Encrypts (or wraps a data key) for a subject under {@code key}. */
+    ENCRYPT_SUBJECT,
     /** Decrypts or inspects {@code ciphertext}. */
     DECRYPT,
     /** Rewraps {@code ciphertext} into {@code key} (empty: its own). */
@@ -112,18 +114,33 @@ final class ParsedRequest implements CallRequest {
   /** Reads {@code message}: its fields, not yet its ciphertext's header. */
   static ParsedRequest read(Object message) {
     return switch (message) {
-      case EncryptRequest r -> encrypt(r, 1, r.getContext(), r.getKeyName(), r.getKeyVersion());
-      case EncryptStreamRequest r -> encrypt(r, 1, r.getContext(), r.getKeyName(), 0);
-      case GenerateDataKeyRequest r -> encrypt(r, 1, r.getContext(), r.getKeyName(), 0);
+      case EncryptRequest r ->
+          r.getSubject().isEmpty()
+              ? encrypt(r, 1, r.getContext(), r.getKeyName(), r.getKeyVersion())
+              : subjectBound(r, 1, r.getContext(), r.getKeyName());
+      case EncryptStreamRequest r ->
+          r.getSubject().isEmpty()
+              ? encrypt(r, 1, r.getContext(), r.getKeyName(), 0)
+              : subjectBound(r, 1, r.getContext(), r.getKeyName());
+      case GenerateDataKeyRequest r ->
+          r.getSubject().isEmpty()
+              ? encrypt(r, 1, r.getContext(), r.getKeyName(), 0)
+              : subjectBound(r, 1, r.getContext(), r.getKeyName());
       case ComputeIndexRequest r ->
           encrypt(r, 1, ByteString.EMPTY, r.getKeyName(), r.getKeyVersion());
       case EncryptBatchRequest r ->
-          encrypt(
-              r,
-              r.getItemsCount(),
-              r.getItemsCount() == 0 ? ByteString.EMPTY : r.getItems(0).getContext(),
-              r.getKeyName(),
-              0);
+          hasSubject(r)
+              ? subjectBound(
+                  r,
+                  r.getItemsCount(),
+                  r.getItemsCount() == 0 ? ByteString.EMPTY : r.getItems(0).getContext(),
+                  r.getKeyName())
+              : encrypt(
+                  r,
+                  r.getItemsCount(),
+                  r.getItemsCount() == 0 ? ByteString.EMPTY : r.getItems(0).getContext(),
+                  r.getKeyName(),
+                  0);
       case ComputeIndexBatchRequest r ->
           encrypt(r, r.getItemsCount(), ByteString.EMPTY, r.getKeyName(), 0);
       case DecryptRequest r ->
@@ -215,6 +232,28 @@ final class ParsedRequest implements CallRequest {
         : single(message, Kind.REWRAP, context, target, ciphertext, expectedKey, null);
   }
 
+  /** Whether any item of {@code r} is for a subject (its own, or the batch's). */
+  private static boolean hasSubject(EncryptBatchRequest r) {
+    if (!r.getSubject().isEmpty()) {
+      return true;
+    }
+    for (int i = 0; i < r.getItemsCount(); i++) {
+      if (!r.getItems(i).getSubject().isEmpty()) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /**
+   * Encrypts for a subject, whose key may need the subject store: never served from memory. The
+   * subject id itself is not kept in this view (logs and audit records read it).
+   */
+  private static ParsedRequest subjectBound(
+      Object message, int items, ByteString context, String key) {
+    return new ParsedRequest(message, Kind.ENCRYPT_SUBJECT, items, context, key, 0, "", "", null);
+  }
+
   private static ParsedRequest encrypt(
       Object message, int items, ByteString context, String key, int keyVersion) {
     return new ParsedRequest(message, Kind.ENCRYPT, items, context, key, keyVersion, "", "", null);
@@ -288,6 +327,7 @@ final class ParsedRequest implements CallRequest {
   boolean fromMemory(KeyCache keys) {
     return switch (kind) {
       case ENCRYPT -> keys.canEncryptFromMemory(key, keyVersion);
+      case ENCRYPT_SUBJECT -> false;
       case DECRYPT -> decryptsFromMemory(keys, header(), expectedKey);
       case REWRAP ->
           decryptsFromMemory(keys, header(), expectedKey)
@@ -307,7 +347,7 @@ final class ParsedRequest implements CallRequest {
       KeyCache keys, EnvelopeHeader header, String expectedKey) {
     return header == null
         || ExpectedKey.refusesAtOnce(expectedKey, header.keyName())
-        || keys.isCached(header.keyName(), header.version());
+        || (!header.isSubjectBound() && keys.isCached(header.keyName(), header.version()));
   }
 
   /** A legacy key {@code expectedKey} refuses fails at once; else both keys must be in memory. */
@@ -336,7 +376,8 @@ final class ParsedRequest implements CallRequest {
         EnvelopeHeader itemHeader = i == 0 ? header() : headerOrNull(itemCiphertext);
         if (itemHeader != null
             && !ExpectedKey.refusesAtOnce(expectedKeyOf(i), itemHeader.keyName())) {
-          if (!keys.isCached(itemHeader.keyName(), itemHeader.version())) {
+          if (itemHeader.isSubjectBound()
+              || !keys.isCached(itemHeader.keyName(), itemHeader.version())) {
             return false;
           }
           inMemory = itemHeader.text();
@@ -379,7 +420,7 @@ final class ParsedRequest implements CallRequest {
 
   private String shownKeyName() {
     return switch (kind) {
-      case ENCRYPT -> named(key);
+      case ENCRYPT, ENCRYPT_SUBJECT -> named(key);
       case DECRYPT, DECRYPT_BATCH -> fromHeader();
       case REWRAP, REWRAP_LEGACY, REWRAP_BATCH -> legacy != null ? fromLegacy() : rewrap();
       case REINDEX, REINDEX_BATCH -> rewrap();

@@ -38,7 +38,16 @@ final class StreamItems {
           limit.check(
               request.getPlaintext().size(), request.getContext().size(), request.getReference());
           Encrypted encrypted =
-              engine.encrypt(request.getKeyName(), 0, request.getPlaintext(), request.getContext());
+              request.getSubject().isEmpty()
+                  ? engine.encrypt(
+                      request.getKeyName(), 0, request.getPlaintext(), request.getContext())
+                  : engine.encrypt(
+                      request.getKeyName(),
+                      0,
+                      request.getPlaintext(),
+                      request.getContext(),
+                      request.getSubject(),
+                      request.getRenewErasedSubject());
           result.setCiphertextBytes(encrypted.ciphertext()).setKeyVersion(encrypted.keyVersion());
         } catch (RuntimeException e) {
           result.setError(StatusMapper.toItemError(e));

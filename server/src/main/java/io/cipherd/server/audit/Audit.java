@@ -36,6 +36,9 @@ public interface Audit extends AutoCloseable {
   /** The trail's key, or null without a trail (the audit service then refuses). */
   AuditKey key();
 
+  /** Records subject erasures before their calls answer; records nothing without a trail. */
+  ErasureAudit erasures();
+
   /** The trail's name, or null without a trail. */
   String trailName();
 

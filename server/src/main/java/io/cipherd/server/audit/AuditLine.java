@@ -188,11 +188,27 @@ final class AuditLine {
         });
   }
 
+  /** A subject's erasure ({@link ErasureRecord}): an {@code erasure} line. */
+  static byte[] erasure(ErasureRecord record, long seq, String prev) {
+    return write(
+        json -> {
+          header(json, "erasure", seq, record.time());
+          json.name("action").value("EraseSubject");
+          json.name("key").value(record.keyName());
+          json.name("subject_hash").value(record.subjectHash());
+          json.name("outcome").value(record.outcome());
+          json.name("caller").value(record.caller());
+          json.name("request_id").value(record.requestId());
+          json.name("prev").value(prev);
+        });
+  }
+
   /** The line of any record. */
   static byte[] of(AuditRecord record, long seq, String prev) {
     return switch (record) {
       case CallRecord call -> call(call, seq, prev);
       case SystemRecord system -> system(system, seq, prev);
+      case ErasureRecord erasure -> erasure(erasure, seq, prev);
     };
   }
 

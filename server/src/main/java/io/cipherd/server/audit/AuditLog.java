@@ -78,7 +78,15 @@ public final class AuditLog implements AutoCloseable {
     void failed(int records);
   }
 
-  private record Pending(AuditRecord record, CompletableFuture<Void> written) {}
+  private record Pending(
+      AuditRecord record, CompletableFuture<Void> written, CompletableFuture<Placed> placed) {
+    Pending(AuditRecord record, CompletableFuture<Void> written) {
+      this(record, written, null);
+    }
+  }
+
+  /** Where a written record landed: its seq and its line's chain hash. */
+  public record Placed(long seq, String hash) {}
 
   /** A checkpoint written to the group and not yet forced: what its anchor will name. */
   private record Checkpoint(long seq, String hash, String time, long offset) {}
@@ -185,6 +193,23 @@ public final class AuditLog implements AutoCloseable {
     return pending.written();
   }
 
+  /**
+   * As {@link #append}, the future completing with where the record landed in the chain: its
+   * sequence number and its line's hash.
+   */
+  public CompletableFuture<Placed> appendPlaced(AuditRecord record) {
+    CompletableFuture<Placed> placed = new CompletableFuture<>();
+    Pending pending = new Pending(record, new CompletableFuture<>(), placed);
+    if (closed || !queue.offer(pending)) {
+      listener.failed(1);
+      pending
+          .written()
+          .completeExceptionally(
+              new AuditUnavailableException("the audit trail is not keeping up; retry later"));
+    }
+    return pending.written().thenCompose(done -> placed);
+  }
+
   /** Writes what is queued and a last checkpoint (and anchors it), then stops the writer. */
   @Override
   public void close() throws InterruptedException {
@@ -252,7 +277,12 @@ public final class AuditLog implements AutoCloseable {
     try {
       recordSinkLoss();
       for (Pending pending : batch) {
-        add(AuditLine.of(pending.record(), chain.nextSeq(), chain.prev()));
+        long seq = chain.nextSeq();
+        add(AuditLine.of(pending.record(), seq, chain.prev()));
+        if (pending.placed() != null) {
+          placedNow.add(new Placed(seq, chain.prev()));
+          placedFutures.add(pending.placed());
+        }
       }
       sinceCheckpoint += batch.size();
       if (checkpointDue()) {
@@ -271,6 +301,8 @@ public final class AuditLog implements AutoCloseable {
     } catch (IOException | RuntimeException e) {
       failing = true;
       log.error("could not write {} audit records: {}", batch.size(), e.toString());
+      placedNow.clear();
+      placedFutures.clear();
       fail(batch, "the audit record could not be written");
       recover();
       return;
@@ -278,10 +310,19 @@ public final class AuditLog implements AutoCloseable {
     if (!batch.isEmpty()) {
       listener.written(batch.size());
     }
+    for (int i = 0; i < placedFutures.size(); i++) {
+      placedFutures.get(i).complete(placedNow.get(i));
+    }
+    placedNow.clear();
+    placedFutures.clear();
     for (Pending pending : batch) {
       pending.written().complete(null);
     }
   }
+
+  // The writer thread's: the placed records of the group being committed.
+  private final List<Placed> placedNow = new ArrayList<>();
+  private final List<CompletableFuture<Placed>> placedFutures = new ArrayList<>();
 
   private void fail(List<Pending> batch, String why) {
     if (batch.isEmpty()) {

@@ -1,4 +1,7 @@
 package io.cipherd.server.audit;
 
-/** A record of the audit trail other than its own bookkeeping: a call, or a system action. */
-sealed interface AuditRecord permits CallRecord, SystemRecord {}
+/**
+ * A record of the audit trail other than its own bookkeeping: a call, a system action, or a
+ * subject's erasure.
+ */
+sealed interface AuditRecord permits CallRecord, SystemRecord, ErasureRecord {}

@@ -7,10 +7,12 @@ import java.time.Instant;
 import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Executor;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
@@ -152,6 +154,33 @@ public final class AuditTrail implements AutoCloseable {
             List.of(version),
             "used while pending destruction (cancel_destruction_on_use)",
             requestId));
+  }
+
+  /**
+   * Writes the erasures {@code records}, queued at once, and waits until they are durable (at most
+   * 10 seconds); their receipts, in order. Throws {@link AuditUnavailableException} if they could
+   * not be written.
+   */
+  public List<AuditReceipt> recordErasures(List<ErasureRecord> records) {
+    List<CompletableFuture<AuditLog.Placed>> placed =
+        records.stream().map(log::appendPlaced).toList();
+    try {
+      CompletableFuture.allOf(placed.toArray(CompletableFuture[]::new)).get(10, TimeUnit.SECONDS);
+      return placed.stream()
+          .map(CompletableFuture::join)
+          .map(p -> new AuditReceipt(trailName, p.seq(), p.hash()))
+          .toList();
+    } catch (ExecutionException e) {
+      if (e.getCause() instanceof AuditUnavailableException unavailable) {
+        throw unavailable;
+      }
+      throw new AuditUnavailableException("the erasure's audit record could not be written");
+    } catch (TimeoutException e) {
+      throw new AuditUnavailableException("the erasure's audit record was not written in time");
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new AuditUnavailableException("interrupted writing the erasure's audit record");
+    }
   }
 
   /** True while the trail cannot write: see {@link AuditLog#failing()}. */

@@ -38,6 +38,11 @@ final class NoAudit implements Audit {
   }
 
   @Override
+  public ErasureAudit erasures() {
+    return ErasureAudit.NONE;
+  }
+
+  @Override
   public String trailName() {
     return null;
   }

@@ -4,6 +4,7 @@ import io.cipherd.server.api.RequestLimits;
 import io.cipherd.server.audit.AuditConfig;
 import io.cipherd.server.logging.LogFormat;
 import io.cipherd.server.pool.CipherPoolConfig;
+import io.cipherd.server.subjectkeys.SubjectKeysConfig;
 import io.cipherd.server.tracing.TracingConfig;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -207,6 +208,8 @@ public final class ServerCommand implements Callable<Integer> {
 
   @Mixin TracingOptions tracing;
 
+  @Mixin SubjectKeyOptions subjectKeys;
+
   @Option(
       names = "--access-policy",
       defaultValue = "${env:CIPHERD_ACCESS_POLICY}",
@@ -279,6 +282,11 @@ public final class ServerCommand implements Callable<Integer> {
           "--usage-cap-block must be at least 1, got " + usageCapBlock);
     }
     return usageCapBlock;
+  }
+
+  /** The validated subject key cache and creation settings. */
+  public SubjectKeysConfig subjectKeysConfig() {
+    return subjectKeys.toConfig();
   }
 
   /** Which key store to open. */

@@ -30,9 +30,12 @@ public class KeyVersionRef {
     return type;
   }
 
-  /** {@code NAME/vVERSION}: the key version without its type, as logs show it. */
+  /**
+   * {@code NAME/vVERSION}: the key version without its type, as logs show it; {@code NAME/s} for a
+   * subject-bound ciphertext's header, which names no version (0).
+   */
   public final String versionedName() {
-    return keyName + "/v" + version;
+    return version == 0 ? keyName + "/s" : keyName + "/v" + version;
   }
 
   @Override

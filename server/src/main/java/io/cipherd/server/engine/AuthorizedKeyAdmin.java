@@ -17,6 +17,7 @@ import java.time.Duration;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Consumer;
 
 /**
  * {@link KeyAdmin} behind the {@link Authorizer}: the operations of the key-admin API on domain
@@ -95,9 +96,20 @@ public final class AuthorizedKeyAdmin {
   }
 
   /** Adds a generated version; needs {@code admin}. */
+  /**
+   * Told the name of each key this admin rotated (the subject sweep, started in the background).
+   */
+  public void afterRotation(Consumer<String> listener) {
+    this.afterRotation = listener;
+  }
+
+  private volatile Consumer<String> afterRotation = name -> {};
+
   public KeyMetadata rotate(String name, KeyTemplate template) {
     authorizer.check(Operation.ADMIN, name);
-    return admin.rotate(name, template);
+    KeyMetadata rotated = admin.rotate(name, template);
+    afterRotation.accept(name);
+    return rotated;
   }
 
   /** Replaces a key's policy; needs {@code admin}. A missing policy is refused. */

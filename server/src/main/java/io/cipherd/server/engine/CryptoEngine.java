@@ -1,15 +1,32 @@
 package io.cipherd.server.engine;
 
 import com.google.protobuf.ByteString;
+import com.google.protobuf.UnsafeByteOperations;
+import io.cipherd.server.crypto.CipherMode;
 import io.cipherd.server.crypto.CipherSource;
+import io.cipherd.server.crypto.DecryptionFailedException;
+import io.cipherd.server.crypto.KeyVersionRef;
 import io.cipherd.server.crypto.ThreadKeyScope;
 import io.cipherd.server.crypto.envelope.Envelope;
 import io.cipherd.server.crypto.envelope.EnvelopeHeader;
+import io.cipherd.server.errors.InvalidArgumentException;
 import io.cipherd.server.keycache.KeyCache;
+import io.cipherd.server.keys.KeyMetadata;
+import io.cipherd.server.keys.KeyPolicyViolationException;
 import io.cipherd.server.pool.CipherLease;
 import io.cipherd.server.pool.CipherPools;
 import io.cipherd.server.security.Authorizer;
+import io.cipherd.server.security.CallerIdentity;
 import io.cipherd.server.security.Operation;
+import io.cipherd.server.subjectkeys.SubjectKey;
+import io.cipherd.server.subjectkeys.SubjectKeys;
+import io.cipherd.server.subjects.SubjectHash;
+import io.cipherd.server.subjects.SubjectRef;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
 import java.util.function.Function;
 
 /**
@@ -29,14 +46,25 @@ public final class CryptoEngine {
   private final LegacyRewrap legacy;
   private final BlindIndexes indexes;
   private final ReIndexing reIndexing;
+  private final SubjectKeys subjects;
 
   /**
    * Asks {@code authorizer} before any key is loaded, and reports each operation to {@code
-   * observer}.
+   * observer}; serves no subject-bound data.
    */
   public CryptoEngine(
       KeyCache keys, CipherPools pools, Authorizer authorizer, CryptoObserver observer) {
-    this(keys, pools, pools, EncryptionKeys.perEncryption(keys), authorizer, observer);
+    this(keys, pools, authorizer, observer, null);
+  }
+
+  /** As the other constructor, with the subject keys of subject-bound data ({@code subjects}). */
+  public CryptoEngine(
+      KeyCache keys,
+      CipherPools pools,
+      Authorizer authorizer,
+      CryptoObserver observer,
+      SubjectKeys subjects) {
+    this(keys, pools, pools, EncryptionKeys.perEncryption(keys), authorizer, observer, subjects);
   }
 
   private CryptoEngine(
@@ -45,10 +73,12 @@ public final class CryptoEngine {
       CipherSource ciphers,
       EncryptionKeys encryptionKeys,
       Authorizer authorizer,
-      CryptoObserver observer) {
+      CryptoObserver observer,
+      SubjectKeys subjects) {
     this.keys = keys;
     this.pools = pools;
-    this.envelopes = new EnvelopeCipher(keys, encryptionKeys, ciphers, observer);
+    this.subjects = subjects;
+    this.envelopes = new EnvelopeCipher(keys, encryptionKeys, ciphers, observer, subjects);
     this.authorizer = authorizer;
     this.observer = observer;
     this.legacy = new LegacyRewrap(keys, authorizer, observer, envelopes);
@@ -78,7 +108,8 @@ public final class CryptoEngine {
     CipherLease lease = new CipherLease(pools);
     BatchedObserver observed = new BatchedObserver(observer.forCall());
     return new LeasedEngine(
-        new CryptoEngine(keys, pools, lease, EncryptionKeys.perLease(keys), authorizer, observed),
+        new CryptoEngine(
+            keys, pools, lease, EncryptionKeys.perLease(keys), authorizer, observed, subjects),
         lease,
         observed);
   }
@@ -96,6 +127,122 @@ public final class CryptoEngine {
         context,
         (text, contextBytes, buffers) ->
             envelopes.encrypt(keyName, keyVersion, text, contextBytes, buffers));
+  }
+
+  /**
+   * Encrypts for a subject: with the key of {@code subject} under {@code keyName} (made on first
+   * use, wrapped under the key's current version), into a subject-bound ciphertext. {@code
+   * keyVersion} must be 0: a subject key is always wrapped under the current version.
+   */
+  public Encrypted encrypt(
+      String keyName,
+      int keyVersion,
+      ByteString plaintext,
+      ByteString context,
+      String subject,
+      boolean renewErased) {
+    if (keyVersion != 0) {
+      throw new InvalidArgumentException(
+          "key_version cannot be given with subject: a subject key is wrapped under the current"
+              + " version");
+    }
+    SubjectKeysForEncryption resolved =
+        subjectKeysForEncryption(Operation.ENCRYPT, keyName, List.of(subject), renewErased);
+    return encrypt(resolved, subject, plaintext, context);
+  }
+
+  /**
+   * Looks up (and creates where new) the keys of {@code subjectIds} under {@code keyName} for an
+   * encrypting call, in one store round-trip for the lookups and one for the creations, once the
+   * caller may {@code operation} (encrypt, or datakey) with the key and its current version's mode
+   * binds subjects. A subject id that is not valid, erased (unless {@code renewErased}) or over the
+   * creation quota maps to its error.
+   */
+  public SubjectKeysForEncryption subjectKeysForEncryption(
+      Operation operation, String keyName, List<String> subjectIds, boolean renewErased) {
+    authorizer.check(operation, keyName);
+    EnvelopeHeader header = EnvelopeHeader.subjectBound(keyName, subjectMode(keyName));
+    Map<String, Object> bySubject = new HashMap<>();
+    Map<String, SubjectHash> hashes = new LinkedHashMap<>();
+    for (String id : subjectIds) {
+      if (bySubject.containsKey(id) || hashes.containsKey(id)) {
+        continue;
+      }
+      try {
+        hashes.put(id, subjects.hash("subject", id));
+      } catch (RuntimeException e) {
+        bySubject.put(id, e);
+      }
+    }
+    if (!hashes.isEmpty()) {
+      Map<SubjectHash, Object> keysByHash =
+          subjects.forEncryption(
+              keyName, hashes.values(), renewErased, CallerIdentity.current(), envelopes.wrapping);
+      hashes.forEach((id, hash) -> bySubject.put(id, keysByHash.get(hash)));
+    }
+    return new SubjectKeysForEncryption(header, bySubject);
+  }
+
+  /**
+   * The current version's mode of {@code keyName}, if it binds subjects; else POLICY_DENIED. Also
+   * when the engine serves no subject-bound data.
+   */
+  private CipherMode subjectMode(String keyName) {
+    EnvelopeHeader.checkKeyName(keyName);
+    KeyMetadata metadata = keys.describe(keyName);
+    CipherMode mode = metadata.current().mode();
+    if (subjects == null) {
+      throw new KeyPolicyViolationException("this server serves no subject-bound data");
+    }
+    if (mode == null || !EnvelopeHeader.bindsSubjects(mode)) {
+      throw new KeyPolicyViolationException(
+          "key '"
+              + keyName
+              + "' cannot bind subjects: its current version is "
+              + (mode == null ? metadata.current().type().typeName() : mode.headerName())
+              + ", and only "
+              + EnvelopeHeader.SUBJECT_MODES
+              + " keys can");
+    }
+    return mode;
+  }
+
+  /** Encrypts one item for {@code subject}, whose key {@code resolved} holds (or its error). */
+  public Encrypted encrypt(
+      SubjectKeysForEncryption resolved, String subject, ByteString plaintext, ByteString context) {
+    SubjectKey key = resolved.keyFor(subject);
+    return WorkBuffers.withInput(
+        plaintext,
+        context,
+        (text, contextBytes, buffers) ->
+            envelopes.encryptSubject(resolved.header(), key, text, contextBytes, buffers));
+  }
+
+  /**
+   * Reads, in one store round-trip, the subject keys of those of {@code ciphertexts} that are
+   * subject-bound, so the items that follow find them cached. Only a lookup: each item is still
+   * authorized and checked as it is decrypted.
+   */
+  public void prefetchSubjects(List<String> ciphertexts) {
+    if (subjects == null) {
+      return;
+    }
+    List<SubjectRef> refs = new ArrayList<>();
+    for (String ciphertext : ciphertexts) {
+      // Cheap for key-bound ciphertexts: their header holds no "/s:".
+      int close =
+          ciphertext.indexOf('>', 0, Math.min(ciphertext.length(), Envelope.MAX_HEADER_BYTES));
+      if (close < 0 || ciphertext.lastIndexOf("/s:", close) < 0) {
+        continue;
+      }
+      byte[] ref = Envelope.peekSubjectRef(ciphertext);
+      if (ref != null) {
+        refs.add(SubjectRef.of(ref));
+      }
+    }
+    if (!refs.isEmpty()) {
+      subjects.prefetch(refs);
+    }
   }
 
   /**
@@ -170,6 +317,9 @@ public final class CryptoEngine {
       // On the mode the header names, before decrypting: a version whose mode differs fails as a
       // decryption failure, before any decryption, in KeyCache.forDecryption.
       authorizer.checkReEncrypt(source, header.type(), target);
+      if (header.isSubjectBound()) {
+        return reEncryptSubject(parsed, target);
+      }
       return envelopes.decrypt(
           parsed,
           plaintext -> {
@@ -182,6 +332,45 @@ public final class CryptoEngine {
     } finally {
       parsed.wipe();
     }
+  }
+
+  /**
+   * Rewraps a subject-bound ciphertext: under the same subject key with a fresh nonce when {@code
+   * target} is its own key, else under the key of the same subject (by its hash, no id needed)
+   * under {@code target}, made there if new.
+   */
+  private ReEncrypted reEncryptSubject(ParsedCiphertext parsed, String target) {
+    EnvelopeHeader header = parsed.header();
+    if (subjects == null) {
+      throw new DecryptionFailedException();
+    }
+    SubjectRef ref = SubjectRef.of(Envelope.subjectRef(parsed.payload()));
+    SubjectKey source = subjects.forDecryption(header.keyName(), ref, envelopes.wrapping);
+    EnvelopeHeader newHeader = EnvelopeHeader.subjectBound(target, subjectMode(target));
+    SubjectKey key;
+    if (target.equals(header.keyName())) {
+      key = source;
+    } else {
+      SubjectHash hash = source.subjectHash();
+      Object resolved =
+          subjects
+              .forEncryption(
+                  target, List.of(hash), false, CallerIdentity.current(), envelopes.wrapping)
+              .get(hash);
+      key = new SubjectKeysForEncryption(newHeader, Map.of("", resolved)).keyFor("");
+    }
+    return envelopes.decrypt(
+        parsed,
+        plaintext -> {
+          Encrypted encrypted =
+              envelopes.encryptSubject(
+                  newHeader, key, plaintext, parsed.context(), WorkBuffers.forThread());
+          observer.succeeded(
+              CryptoOperation.REWRAP,
+              new KeyVersionRef(header.keyName(), source.wrapVersion(), header.mode()),
+              plaintext.length());
+          return new ReEncrypted(encrypted, 0);
+        });
   }
 
   /**
@@ -256,6 +445,19 @@ public final class CryptoEngine {
   public DataKey generateDataKey(String keyName, int keySizeBits, ByteString context) {
     authorizer.check(Operation.DATAKEY, keyName);
     return DataKey.generate(envelopes, keyName, keySizeBits, context);
+  }
+
+  /**
+   * As {@link #generateDataKey(String, int, ByteString)}, the data key sealed for {@code subject}
+   * instead: a subject-bound ciphertext, unwrappable until the subject is erased.
+   */
+  public DataKey generateDataKey(
+      String keyName, int keySizeBits, ByteString context, String subject, boolean renewErased) {
+    SubjectKeysForEncryption resolved =
+        subjectKeysForEncryption(Operation.DATAKEY, keyName, List.of(subject), renewErased);
+    return DataKey.generate(
+        keySizeBits,
+        dataKey -> encrypt(resolved, subject, UnsafeByteOperations.unsafeWrap(dataKey), context));
   }
 
   /** Reads a ciphertext's header and its key's current version, without decrypting. */

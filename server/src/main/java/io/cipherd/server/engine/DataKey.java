@@ -5,6 +5,7 @@ import io.cipherd.server.crypto.Bytes;
 import io.cipherd.server.crypto.NonceSource;
 import io.cipherd.server.errors.InvalidArgumentException;
 import java.util.Arrays;
+import java.util.function.Function;
 
 /**
  * A generated data key: its bytes (secret: wipe them once sent) and the same bytes wrapped.
@@ -19,6 +20,21 @@ public record DataKey(byte[] plaintextKey, Encrypted wrapped) {
    */
   static DataKey generate(
       EnvelopeCipher envelopes, String keyName, int keySizeBits, ByteString context) {
+    return generate(
+        keySizeBits,
+        dataKey ->
+            WorkBuffers.withInput(
+                ByteString.EMPTY,
+                context,
+                (text, contextBytes, buffers) ->
+                    envelopes.encrypt(keyName, 0, Bytes.of(dataKey), contextBytes, buffers)));
+  }
+
+  /**
+   * A fresh random data key of {@code keySizeBits} (0: 256) and the same bytes as {@code wrap}
+   * encrypts them (a subject-bound ciphertext, say).
+   */
+  static DataKey generate(int keySizeBits, Function<byte[], Encrypted> wrap) {
     int bits = keySizeBits == 0 ? 256 : keySizeBits;
     if (bits != 128 && bits != 256) {
       throw new InvalidArgumentException(
@@ -26,13 +42,7 @@ public record DataKey(byte[] plaintextKey, Encrypted wrapped) {
     }
     byte[] dataKey = NonceSource.bytes(bits / 8);
     try {
-      Encrypted wrapped =
-          WorkBuffers.withInput(
-              ByteString.EMPTY,
-              context,
-              (text, contextBytes, buffers) ->
-                  envelopes.encrypt(keyName, 0, Bytes.of(dataKey), contextBytes, buffers));
-      return new DataKey(dataKey, wrapped);
+      return new DataKey(dataKey, wrap.apply(dataKey));
     } catch (RuntimeException e) {
       Arrays.fill(dataKey, (byte) 0);
       throw e;

@@ -4,11 +4,20 @@ import com.google.protobuf.UnsafeByteOperations;
 import io.cipherd.server.crypto.Bytes;
 import io.cipherd.server.crypto.CipherMode;
 import io.cipherd.server.crypto.CipherSource;
+import io.cipherd.server.crypto.DecryptionFailedException;
+import io.cipherd.server.crypto.KeyVersionRef;
 import io.cipherd.server.crypto.envelope.Envelope;
 import io.cipherd.server.crypto.envelope.EnvelopeHeader;
 import io.cipherd.server.errors.InvalidArgumentException;
 import io.cipherd.server.keycache.KeyCache;
 import io.cipherd.server.keycache.UsableKey;
+import io.cipherd.server.keys.KeyMetadata;
+import io.cipherd.server.keys.LifecycleRules;
+import io.cipherd.server.subjectkeys.SubjectKey;
+import io.cipherd.server.subjectkeys.SubjectKeyWrapping;
+import io.cipherd.server.subjectkeys.SubjectKeys;
+import io.cipherd.server.subjects.SubjectRef;
+import java.nio.charset.StandardCharsets;
 
 /**
  * Ciphertexts in and out with the key versions the cache resolves: parses and decodes envelopes,
@@ -21,14 +30,73 @@ final class EnvelopeCipher {
   private final EncryptionKeys encryptionKeys;
   private final CipherSource source;
   private final CryptoObserver observer;
+  private final SubjectKeys subjects;
 
-  /** Takes each operation's cipher from {@code source}: the pools, or one batch's lease on them. */
+  /** Subject keys wrapped and unwrapped by this cipher's key-bound encryption. */
+  final SubjectKeyWrapping wrapping = new Wrapping();
+
+  /**
+   * Takes each operation's cipher from {@code source}: the pools, or one batch's lease on them;
+   * subject-bound ciphertexts' keys from {@code subjects}.
+   */
   EnvelopeCipher(
-      KeyCache keys, EncryptionKeys encryptionKeys, CipherSource source, CryptoObserver observer) {
+      KeyCache keys,
+      EncryptionKeys encryptionKeys,
+      CipherSource source,
+      CryptoObserver observer,
+      SubjectKeys subjects) {
     this.keys = keys;
     this.encryptionKeys = encryptionKeys;
     this.source = source;
     this.observer = observer;
+    this.subjects = subjects;
+  }
+
+  /**
+   * Seals {@code plaintext} under {@code key}, a subject key of {@code header}'s key name, into a
+   * subject-bound ciphertext: {@code header ‖ base64(ref ‖ mode payload)}, the associated data
+   * {@code header ‖ ref ‖ context}. The payload is written into {@code buffers}.
+   */
+  Encrypted encryptSubject(
+      EnvelopeHeader header, SubjectKey key, Bytes plaintext, Bytes context, WorkBuffers buffers) {
+    KeyVersionRef reported = wrappedBy(header, key);
+    try {
+      CipherMode mode = header.mode();
+      byte[] ref = key.ref().bytes();
+      byte[] payload = buffers.payload(mode.payloadLength(plaintext.length()));
+      int payloadLength =
+          mode.family()
+              .seal(
+                  source,
+                  key.secretFor(mode),
+                  Envelope.subjectAad(header, ref),
+                  context,
+                  plaintext,
+                  payload);
+      Encrypted encrypted =
+          new Encrypted(
+              header,
+              UnsafeByteOperations.unsafeWrap(
+                  Envelope.subjectText(header, ref, payload, payloadLength)));
+      observer.succeeded(CryptoOperation.ENCRYPT, reported, plaintext.length());
+      return encrypted;
+    } catch (RuntimeException e) {
+      observer.failed(CryptoOperation.ENCRYPT, reported, e);
+      throw e;
+    }
+  }
+
+  /**
+   * The version that wraps {@code key}, as subject-bound work with it is reported (a subject-bound
+   * header names no version): once its key and that version still serve calls, so a disabled key or
+   * a version pending destruction refuses subject-bound data as it refuses its own.
+   */
+  private KeyVersionRef wrappedBy(EnvelopeHeader header, SubjectKey key) {
+    KeyMetadata metadata = keys.describe(header.keyName());
+    if (metadata.hasVersion(key.wrapVersion())) {
+      LifecycleRules.checkServes(metadata, metadata.version(key.wrapVersion()));
+    }
+    return new KeyVersionRef(header.keyName(), key.wrapVersion(), header.mode());
   }
 
   /** Forgets the key version encryptions used last, so the next one asks the key cache. */
@@ -102,7 +170,11 @@ final class EnvelopeCipher {
    * #decrypt(ParsedCiphertext, PlaintextWork)}), copied out.
    */
   byte[] decryptToArray(ParsedCiphertext ciphertext) {
-    int length = ciphertext.header().mode().plaintextLength(ciphertext.payload().length());
+    EnvelopeHeader parsedHeader = ciphertext.header();
+    int payloadLength =
+        ciphertext.payload().length()
+            - (parsedHeader.isSubjectBound() ? EnvelopeHeader.SUBJECT_REF_LENGTH : 0);
+    int length = parsedHeader.mode().plaintextLength(payloadLength);
     if (length < 0) {
       return decrypt(ciphertext, Bytes::toArray);
     }
@@ -126,6 +198,9 @@ final class EnvelopeCipher {
    */
   private int decrypt(ParsedCiphertext ciphertext, byte[] plaintext) {
     EnvelopeHeader header = ciphertext.header();
+    if (header.isSubjectBound()) {
+      return decryptSubject(ciphertext, plaintext);
+    }
     EnvelopeHeader resolved = null;
     try {
       UsableKey key = keys.forDecryption(header);
@@ -153,6 +228,77 @@ final class EnvelopeCipher {
         observer.failed(CryptoOperation.DECRYPT, resolved, e);
       }
       throw e;
+    }
+  }
+
+  /**
+   * Decrypts a subject-bound ciphertext with the key of the subject its payload's reference names:
+   * SUBJECT_ERASED once that subject was erased, a decryption failure for a reference no subject
+   * key has under the header's key name.
+   */
+  private int decryptSubject(ParsedCiphertext ciphertext, byte[] plaintext) {
+    EnvelopeHeader header = ciphertext.header();
+    KeyVersionRef reported = null;
+    try {
+      if (subjects == null) {
+        throw new DecryptionFailedException();
+      }
+      Bytes payload = ciphertext.payload();
+      byte[] ref = Envelope.subjectRef(payload);
+      SubjectKey key = subjects.forDecryption(header.keyName(), SubjectRef.of(ref), wrapping);
+      reported = wrappedBy(header, key);
+      Bytes context = ciphertext.context();
+      Bytes sealed =
+          new Bytes(payload.array(), payload.offset() + ref.length, payload.length() - ref.length);
+      int length =
+          header
+              .mode()
+              .family()
+              .open(
+                  source,
+                  key.secretFor(header.mode()),
+                  Envelope.subjectAad(header, ref),
+                  context,
+                  sealed,
+                  plaintext);
+      observer.succeeded(CryptoOperation.DECRYPT, reported, length);
+      return length;
+    } catch (RuntimeException e) {
+      observer.failed(CryptoOperation.DECRYPT, reported, e);
+      throw e;
+    }
+  }
+
+  /**
+   * Subject keys wrapped as key-bound ciphertexts of the named key's current version, in arrays of
+   * their own: wrapping runs in the middle of another operation that holds this thread's {@link
+   * WorkBuffers}.
+   */
+  private final class Wrapping implements SubjectKeyWrapping {
+    @Override
+    public Wrapped wrap(String keyName, SubjectRef ref, byte[] key) {
+      Encrypted wrapped =
+          encrypt(
+              keyName,
+              0,
+              Bytes.of(key),
+              Bytes.of(SubjectKeyWrapping.context(ref)),
+              new WorkBuffers());
+      return new Wrapped(wrapped.ciphertext().toStringUtf8(), wrapped.keyVersion());
+    }
+
+    @Override
+    public byte[] unwrap(String wrapped, SubjectRef ref) {
+      byte[] text = wrapped.getBytes(StandardCharsets.US_ASCII);
+      EnvelopeHeader header = Envelope.parseHeader(text, 0, text.length);
+      if (header.isSubjectBound()) {
+        throw new DecryptionFailedException();
+      }
+      byte[] payload = new byte[Envelope.maxPayloadLength(text.length)];
+      int length = Envelope.decodePayload(header, text, 0, text.length, payload);
+      return decryptToArray(
+          new ParsedCiphertext(
+              header, new Bytes(payload, 0, length), Bytes.of(SubjectKeyWrapping.context(ref))));
     }
   }
 

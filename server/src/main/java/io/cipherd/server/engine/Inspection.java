@@ -13,6 +13,7 @@ public record Inspection(EnvelopeHeader header, int currentVersion) {
    * Whether the ciphertext is under an older version than the current one: a ReEncrypt candidate.
    */
   public boolean behindCurrent() {
-    return header.version() < currentVersion;
+    // A subject-bound ciphertext names no version: the sweep moves its subject key, not it.
+    return !header.isSubjectBound() && header.version() < currentVersion;
   }
 }

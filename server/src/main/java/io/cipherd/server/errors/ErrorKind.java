@@ -68,7 +68,14 @@ public enum ErrorKind {
    */
   STREAM_IDLE(ErrorReason.STREAM_IDLE, "stream_idle"),
   /** The crypto provider failed where it should not: a bug, not bad input. */
-  INTERNAL(ErrorReason.INTERNAL, "error");
+  INTERNAL(ErrorReason.INTERNAL, "error"),
+  /**
+   * The ciphertext's subject was erased, so its data never decrypts again; or an encryption named
+   * an erased subject without asking for a new subject key.
+   */
+  SUBJECT_ERASED(ErrorReason.SUBJECT_ERASED, "subject_erased"),
+  /** This caller made new subject keys faster than the server's creation rate allows. */
+  SUBJECT_QUOTA_EXCEEDED(ErrorReason.SUBJECT_QUOTA_EXCEEDED, "subject_quota_exceeded");
 
   private final ErrorReason reason;
   private final String outcome;

@@ -97,7 +97,8 @@ public final class KeyAdmin {
     KeyNames.check(name);
     Duration quiet = KeyCensus.quietPeriod(quietPeriod);
     KeyMetadata metadata = store.readKey(name).orElseThrow(() -> KeyNotFoundException.key(name));
-    return KeyCensus.of(metadata, usage.refresh(name), quiet, clock.instant());
+    return KeyCensus.of(
+        metadata, usage.refresh(name), quiet, clock.instant(), lifecycle.subjectKeysOf(name));
   }
 
   /**

@@ -33,9 +33,10 @@ public record KeyCensus(KeyMetadata key, List<Entry> versions, int safeMinDecryp
    *
    * @param version the version number
    * @param usage its use across replicas
-   * @param inUse whether it was used within the quiet period
+   * @param inUse whether it was used within the quiet period, or still wraps live subject keys
+   * @param subjectKeys how many live subject keys it wraps (the sweep moves them after a rotation)
    */
-  public record Entry(int version, VersionUsage usage, boolean inUse) {}
+  public record Entry(int version, VersionUsage usage, boolean inUse, long subjectKeys) {}
 
   /**
    * The quiet period to use for {@code requested}: the default when it is null or zero; throws
@@ -58,16 +59,31 @@ public record KeyCensus(KeyMetadata key, List<Entry> versions, int safeMinDecryp
    */
   static KeyCensus of(
       KeyMetadata key, Map<Integer, VersionUsage> usage, Duration quietPeriod, Instant now) {
+    return of(key, usage, quietPeriod, now, Map.of());
+  }
+
+  /**
+   * As {@link #of(KeyMetadata, Map, Duration, Instant)}, a version that wraps live subject keys
+   * ({@code subjectKeys}, by version) counting as in use: raising the minimum past it would refuse
+   * its subjects' data.
+   */
+  static KeyCensus of(
+      KeyMetadata key,
+      Map<Integer, VersionUsage> usage,
+      Duration quietPeriod,
+      Instant now,
+      Map<Integer, Long> subjectKeys) {
     Instant since = now.minus(quietPeriod(quietPeriod));
     List<Entry> entries = new ArrayList<>();
     int safe = key.currentVersion();
     for (int v = Math.max(1, key.policy().minDecryptionVersion()); v <= key.currentVersion(); v++) {
       VersionUsage used = usage.getOrDefault(v, VersionUsage.NONE);
-      boolean inUse = used.lastUsed() != null && used.lastUsed().isAfter(since);
+      long wrapping = subjectKeys.getOrDefault(v, 0L);
+      boolean inUse = (used.lastUsed() != null && used.lastUsed().isAfter(since)) || wrapping > 0;
       if (inUse && v < safe) {
         safe = v;
       }
-      entries.add(new Entry(v, used, inUse));
+      entries.add(new Entry(v, used, inUse, wrapping));
     }
     return new KeyCensus(key, entries, safe);
   }

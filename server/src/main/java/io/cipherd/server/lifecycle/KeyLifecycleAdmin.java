@@ -16,8 +16,12 @@ import io.cipherd.server.usage.UsageLedger;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.Function;
+import java.util.function.IntPredicate;
 import java.util.function.Supplier;
 import java.util.function.UnaryOperator;
 
@@ -81,6 +85,7 @@ public final class KeyLifecycleAdmin {
   public KeyMetadata scheduleDestruction(String name, List<Integer> versions, Duration window) {
     List<Integer> named = checked(versions);
     LifecycleRules.window(window);
+    checkNoSubjectKeys(name, named::contains);
     return transition(
         name, key -> LifecycleRules.scheduleDestruction(key, named, window, clock.instant()));
   }
@@ -196,6 +201,7 @@ public final class KeyLifecycleAdmin {
           "below_version must be at least 2: the versions below it are retired");
     }
     RetirementPlan.checkInventories(name, inventories);
+    checkNoSubjectKeys(name, version -> version < belowVersion);
     Duration quiet = KeyCensus.quietPeriod(quietPeriod);
     Duration window = LifecycleRules.window(pendingWindow);
     List<DataInventory> evidence = List.copyOf(inventories);
@@ -213,6 +219,40 @@ public final class KeyLifecycleAdmin {
                   return written;
                 }));
     return done.get().retirement(true);
+  }
+
+  /**
+   * Where the subject keys each version of a key wraps are counted (the subject store's {@code
+   * countByWrapVersion}); none by default. Set once by the wiring.
+   */
+  public void countSubjectKeysWith(Function<String, Map<Integer, Long>> counts) {
+    this.subjectKeys = counts;
+  }
+
+  private volatile Function<String, Map<Integer, Long>> subjectKeys = name -> Map.of();
+
+  /** How many live subject keys each version of {@code name} wraps. */
+  Map<Integer, Long> subjectKeysOf(String name) {
+    return subjectKeys.apply(name);
+  }
+
+  /**
+   * Refuses (KEY_VERSIONS_IN_USE) to retire or destroy versions of {@code name} that {@code doomed}
+   * selects while they still wrap live subject keys: nothing is erased by accident.
+   */
+  private void checkNoSubjectKeys(String name, IntPredicate doomed) {
+    Map<Integer, Long> wrapping = new TreeMap<>();
+    subjectKeys
+        .apply(name)
+        .forEach(
+            (version, count) -> {
+              if (count > 0 && doomed.test(version)) {
+                wrapping.put(version, count);
+              }
+            });
+    if (!wrapping.isEmpty()) {
+      throw KeyVersionsInUseException.wrappingSubjectKeys(name, wrapping);
+    }
   }
 
   private RetirementPlan plan(

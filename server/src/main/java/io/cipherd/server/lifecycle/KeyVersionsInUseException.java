@@ -64,6 +64,41 @@ public final class KeyVersionsInUseException extends CipherdException {
     describe(Map.of("key", name, "versions", joined(versions, ","), "source", inventory.source()));
   }
 
+  /**
+   * Refused because {@code counts} live subject keys (by version, oldest first) are still wrapped
+   * under versions to retire or destroy: destroying those would erase their subjects by accident.
+   */
+  public static KeyVersionsInUseException wrappingSubjectKeys(
+      String name, Map<Integer, Long> counts) {
+    return new KeyVersionsInUseException(name, counts);
+  }
+
+  private KeyVersionsInUseException(String name, Map<Integer, Long> subjectKeys) {
+    super(
+        ErrorKind.KEY_VERSIONS_IN_USE,
+        "key '"
+            + name
+            + "' cannot retire or destroy version"
+            + (subjectKeys.size() == 1 ? " " : "s ")
+            + joined(List.copyOf(subjectKeys.keySet()), ", ")
+            + ": the subject store still holds "
+            + subjectKeys.entrySet().stream()
+                .map(
+                    count ->
+                        count.getValue()
+                            + (count.getValue() == 1 ? " subject key" : " subject keys")
+                            + " wrapped under v"
+                            + count.getKey())
+                .collect(Collectors.joining(", "))
+            + "; the subject sweep rewraps them to the current version after a rotation: retry"
+            + " once it ran");
+    this.versions = List.copyOf(subjectKeys.keySet());
+    describe(Map.of("key", name, "versions", joined(versions, ","), "source", SUBJECT_KEYS_SOURCE));
+  }
+
+  /** The {@code source} of a refusal by the subject keys a version still wraps. */
+  public static final String SUBJECT_KEYS_SOURCE = "cipherd:subject-keys";
+
   /** The versions in use, oldest first. */
   public List<Integer> versions() {
     return versions;

@@ -26,11 +26,25 @@ public final class KeyMaintenance implements AutoCloseable {
   private final UsageMerger usage;
   private final DueRotations rotation;
   private final DueDestructions destructions;
+  private final Runnable subjectSweep;
 
   public KeyMaintenance(UsageMerger usage, DueRotations rotation, DueDestructions destructions) {
+    this(usage, rotation, destructions, () -> {});
+  }
+
+  /**
+   * As the other constructor, running {@code subjectSweep} (subject keys moved to their key's
+   * current version) after the rotations of each run.
+   */
+  public KeyMaintenance(
+      UsageMerger usage,
+      DueRotations rotation,
+      DueDestructions destructions,
+      Runnable subjectSweep) {
     this.usage = usage;
     this.rotation = rotation;
     this.destructions = destructions;
+    this.subjectSweep = subjectSweep;
   }
 
   /** Runs every {@code interval} until closed. */
@@ -47,6 +61,7 @@ public final class KeyMaintenance implements AutoCloseable {
   public synchronized int runNow() {
     usage.merge();
     int rotated = rotation.rotateDueKeys();
+    subjectSweep.run();
     destructions.sweep();
     return rotated;
   }
@@ -57,6 +72,11 @@ public final class KeyMaintenance implements AutoCloseable {
       rotation.rotateDueKeys();
     } catch (RuntimeException e) {
       LOG.warn("usage merge failed: {}", e.getMessage());
+    }
+    try {
+      subjectSweep.run();
+    } catch (RuntimeException e) {
+      LOG.warn("subject sweep failed: {}", e.getMessage());
     }
     try {
       destructions.sweepIfDue();

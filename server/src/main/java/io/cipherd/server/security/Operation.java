@@ -51,7 +51,14 @@ public enum Operation {
    * imply this. Ciphertexts of unauthenticated modes also need {@code decrypt}: whether their
    * re-index succeeds would be a padding oracle.
    */
-  REINDEX;
+  REINDEX,
+  /**
+   * Erase data subjects under a key and read their state (SubjectService: EraseSubject,
+   * EraseSubjects, GetSubject): every ciphertext of an erased subject becomes undecryptable for
+   * good. Apart from {@code admin}, which does not imply it: erasing a person's data is granted to
+   * the data-protection process, not to every administrator.
+   */
+  ERASE;
 
   /** The name used in policy files and messages. */
   public String configName() {

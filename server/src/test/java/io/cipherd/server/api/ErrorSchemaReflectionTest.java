@@ -72,6 +72,7 @@ class ErrorSchemaReflectionTest {
           .containsExactlyInAnyOrder(
               "cipherd.v1.CryptoService",
               "cipherd.v1.KeyAdminService",
+              "cipherd.v1.SubjectService",
               "cipherd.v1.AuditService",
               "grpc.health.v1.Health",
               "grpc.reflection.v1.ServerReflection",

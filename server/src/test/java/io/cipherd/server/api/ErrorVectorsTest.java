@@ -30,6 +30,8 @@ import io.cipherd.server.lifecycle.DataInventory;
 import io.cipherd.server.lifecycle.KeyVersionsInUseException;
 import io.cipherd.server.pool.CipherPoolExhaustedException;
 import io.cipherd.server.security.TestDenials;
+import io.cipherd.server.subjectkeys.SubjectErasedException;
+import io.cipherd.server.subjectkeys.SubjectQuotaExceededException;
 import io.grpc.Status;
 import io.grpc.StatusRuntimeException;
 import io.grpc.protobuf.StatusProto;
@@ -184,9 +186,10 @@ class ErrorVectorsTest {
       case STREAM_IDLE -> new StreamIdleException("stream idle");
       case INTERNAL ->
           new CryptoProviderException("AES/GCM/NoPadding", new IllegalStateException("provider"));
-      // Issue 32's server branch gives these their errors; until then their rows fail here.
-      case SUBJECT_ERASED, SUBJECT_QUOTA_EXCEEDED ->
-          throw new AssertionError("no server error for " + reason + " yet");
+      case SUBJECT_ERASED ->
+          new SubjectErasedException(
+              key, Instant.parse(metadata.getOrDefault("erase_time", at.toString())), false);
+      case SUBJECT_QUOTA_EXCEEDED -> new SubjectQuotaExceededException(key, 1000);
       case ERROR_REASON_UNSPECIFIED, UNRECOGNIZED ->
           throw new AssertionError("the server never sends " + reason);
     };

@@ -33,6 +33,8 @@ import io.cipherd.server.lifecycle.KeyVersionsInUseException;
 import io.cipherd.server.pool.CipherPoolExhaustedException;
 import io.cipherd.server.security.TestDenials;
 import io.cipherd.server.subjects.SubjectStoreUnavailableException;
+import io.cipherd.server.subjectkeys.SubjectErasedException;
+import io.cipherd.server.subjectkeys.SubjectQuotaExceededException;
 import io.grpc.Status;
 import io.grpc.StatusRuntimeException;
 import io.grpc.protobuf.StatusProto;
@@ -92,6 +94,11 @@ class StatusMapperTest {
           Map.entry(TestDenials.denied(), Status.Code.PERMISSION_DENIED),
           Map.entry(TestDenials.anonymous(), Status.Code.UNAUTHENTICATED),
           Map.entry(new StreamIdleException("stream idle"), Status.Code.CANCELLED),
+          Map.entry(
+              new SubjectErasedException("users", Instant.parse("2026-11-24T09:00:00Z"), false),
+              Status.Code.FAILED_PRECONDITION),
+          Map.entry(
+              new SubjectQuotaExceededException("users", 1000), Status.Code.RESOURCE_EXHAUSTED),
           Map.entry(
               new CryptoProviderException(
                   "AES/GCM/NoPadding", new IllegalStateException("provider")),

@@ -4,11 +4,14 @@ import com.google.protobuf.ByteString;
 import io.cipherd.server.crypto.Bytes;
 import io.cipherd.server.crypto.CipherMode;
 import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
 
 /**
  * The ciphertext format {@code <NAME/vVERSION:MODE>PAYLOAD}, where PAYLOAD is the padded standard
- * base64 (RFC 4648 section 4) of the mode's bytes. This class is the only place that parses, peeks
- * at or writes it; the grammar is specified in {@code proto/README.md}.
+ * base64 (RFC 4648 section 4) of the mode's bytes, and its subject-bound form {@code
+ * <NAME/s:MODE>PAYLOAD}, whose payload is the 16-byte subject reference followed by the mode's
+ * bytes. This class is the only place that parses, peeks at or writes it; the grammar is specified
+ * in {@code proto/README.md}.
  */
 public final class Envelope {
   /** '<' + 64-character name + "/v" + 9 digits + ':' + longest mode name + '>', rounded up. */
@@ -104,14 +107,85 @@ public final class Envelope {
     if (colon < 0 || colon > close) {
       throw new InvalidCiphertextException("header has no ':' between version and mode");
     }
-    int version = parseVersion(text, slash + 1, colon);
+    boolean subjectBound = colon == slash + 2 && text[slash + 1] == 's';
+    int version = subjectBound ? 0 : parseVersion(text, slash + 1, colon);
     String modeName = ascii(text, colon + 1, close);
     CipherMode mode = modeName == null ? null : CipherMode.fromHeaderName(modeName);
     if (mode == null) {
       throw new InvalidCiphertextException(
           "unknown mode in header; expected one of " + CipherMode.headerNames());
     }
-    return new EnvelopeHeader(name, version, mode);
+    if (!subjectBound) {
+      return new EnvelopeHeader(name, version, mode);
+    }
+    if (!EnvelopeHeader.bindsSubjects(mode)) {
+      throw new InvalidCiphertextException(
+          "a subject-bound header ('/s:') names mode "
+              + mode.headerName()
+              + "; only "
+              + EnvelopeHeader.SUBJECT_MODES
+              + " bind subjects");
+    }
+    return EnvelopeHeader.subjectBound(name, mode);
+  }
+
+  /**
+   * The subject reference that leads the payload {@code payload} of a subject-bound ciphertext
+   * (whose length passed {@link EnvelopeHeader#payloadLengthProblem}).
+   */
+  public static byte[] subjectRef(Bytes payload) {
+    byte[] ref = new byte[EnvelopeHeader.SUBJECT_REF_LENGTH];
+    System.arraycopy(payload.array(), payload.offset(), ref, 0, ref.length);
+    return ref;
+  }
+
+  /**
+   * The subject reference of a subject-bound ciphertext as protobuf delivers it, read from the
+   * first 24 base64 characters after its header without decoding the rest; null when it is not a
+   * subject-bound ciphertext or they do not decode. Only a hint, for looking up a batch's subjects
+   * at once: decryption parses the whole ciphertext.
+   */
+  public static byte[] peekSubjectRef(String ciphertext) {
+    EnvelopeHeader header;
+    try {
+      header = peekHeader(ciphertext);
+    } catch (RuntimeException e) {
+      return null;
+    }
+    int start = header.length();
+    if (!header.isSubjectBound() || ciphertext.length() < start + 24) {
+      return null;
+    }
+    byte[] out = new byte[18];
+    int decoded = StrictBase64.decode(ciphertext, start, 24, out, 0);
+    if (decoded != 18) {
+      return null;
+    }
+    return Arrays.copyOf(out, EnvelopeHeader.SUBJECT_REF_LENGTH);
+  }
+
+  /**
+   * The whole text of a subject-bound ciphertext: the header's bytes, then the base64 of {@code ref
+   * ‖ payload[0, length)}.
+   */
+  public static byte[] subjectText(EnvelopeHeader header, byte[] ref, byte[] payload, int length) {
+    byte[] joined = new byte[ref.length + length];
+    System.arraycopy(ref, 0, joined, 0, ref.length);
+    System.arraycopy(payload, 0, joined, ref.length, length);
+    return text(header, joined, joined.length);
+  }
+
+  /**
+   * The header part of a subject-bound ciphertext's associated data: {@code ASCII(header) ‖ ref},
+   * followed by the context as for any AEAD ciphertext. The header ends at its only '>' and the
+   * reference has a fixed length, so the concatenation is unambiguous.
+   */
+  public static byte[] subjectAad(EnvelopeHeader header, byte[] ref) {
+    byte[] ascii = header.asciiBytes();
+    byte[] aad = new byte[ascii.length + ref.length];
+    System.arraycopy(ascii, 0, aad, 0, ascii.length);
+    System.arraycopy(ref, 0, aad, ascii.length, ref.length);
+    return aad;
   }
 
   /**
@@ -142,7 +216,7 @@ public final class Envelope {
       return null;
     }
     int decoded = StrictBase64.decode(ciphertext, start, base64Length, out, 0);
-    if (decoded < 0 || header.mode().payloadLengthProblem(decoded) != null) {
+    if (decoded < 0 || header.payloadLengthProblem(decoded) != null) {
       return null;
     }
     return new Bytes(out, 0, decoded);
@@ -185,7 +259,7 @@ public final class Envelope {
       throw new InvalidCiphertextException(
           "payload is not canonical base64 (stray bits before the padding)");
     }
-    String problem = header.mode().payloadLengthProblem(decoded);
+    String problem = header.payloadLengthProblem(decoded);
     if (problem != null) {
       throw new InvalidCiphertextException(problem);
     }
@@ -206,7 +280,9 @@ public final class Envelope {
 
   private static int parseVersion(byte[] text, int from, int to) {
     if (to - from < 2 || text[from] != 'v') {
-      throw new InvalidCiphertextException("version in header must be 'v' followed by a number");
+      throw new InvalidCiphertextException(
+          "version in header must be 'v' followed by a number, or 's' for a subject-bound"
+              + " ciphertext");
     }
     int digits = to - from - 1;
     if (digits > MAX_VERSION_DIGITS) {

@@ -1,0 +1,73 @@
+package io.cipherd.server.subjectkeys;
+
+import io.cipherd.server.crypto.CipherMode;
+import io.cipherd.server.subjects.SubjectHash;
+import io.cipherd.server.subjects.SubjectRef;
+import java.util.Arrays;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentMap;
+import javax.crypto.SecretKey;
+import javax.crypto.spec.SecretKeySpec;
+
+/**
+ * One subject's unwrapped 256-bit key under one named key, ready for the crypto path: its
+ * reference, the version that wraps it now, and the key prepared per mode. Only {@link SubjectKeys}
+ * makes them; the bytes never leave this object but to the JCE.
+ */
+public final class SubjectKey {
+  /** A subject key's length: 256 bits for every mode that binds subjects. */
+  public static final int LENGTH = 32;
+
+  private final SubjectRef ref;
+  private final String keyName;
+  private final SubjectHash subjectHash;
+  private final int wrapVersion;
+  private final byte[] key;
+  private final ConcurrentMap<CipherMode, SecretKey> prepared = new ConcurrentHashMap<>();
+
+  SubjectKey(SubjectRef ref, String keyName, SubjectHash subjectHash, int wrapVersion, byte[] key) {
+    if (key.length != LENGTH) {
+      throw new IllegalArgumentException("a subject key is " + LENGTH + " bytes");
+    }
+    this.ref = ref;
+    this.keyName = keyName;
+    this.subjectHash = subjectHash;
+    this.wrapVersion = wrapVersion;
+    this.key = key;
+  }
+
+  public SubjectRef ref() {
+    return ref;
+  }
+
+  /** The named key whose versions wrap it. */
+  public String keyName() {
+    return keyName;
+  }
+
+  public SubjectHash subjectHash() {
+    return subjectHash;
+  }
+
+  /** The version of {@link #keyName} that wrapped it when it was read. */
+  public int wrapVersion() {
+    return wrapVersion;
+  }
+
+  /** The key for {@code mode}'s family, prepared once per mode. */
+  public SecretKey secretFor(CipherMode mode) {
+    return prepared.computeIfAbsent(
+        mode, m -> m.family().prepare(new SecretKeySpec(key, m.keyAlgorithm())));
+  }
+
+  /** Overwrites the bytes; only when the cache drops it. */
+  void wipe() {
+    Arrays.fill(key, (byte) 0);
+    prepared.clear();
+  }
+
+  @Override
+  public String toString() {
+    return "SubjectKey[" + keyName + ", ref " + ref + ", wrapped by v" + wrapVersion + "]";
+  }
+}

@@ -1,0 +1,327 @@
+package io.cipherd.server.subjectkeys;
+
+import com.github.benmanes.caffeine.cache.Cache;
+import com.github.benmanes.caffeine.cache.Caffeine;
+import com.github.benmanes.caffeine.cache.RemovalCause;
+import io.cipherd.server.crypto.DecryptionFailedException;
+import io.cipherd.server.subjects.SubjectErasure;
+import io.cipherd.server.subjects.SubjectHash;
+import io.cipherd.server.subjects.SubjectRecord;
+import io.cipherd.server.subjects.SubjectRef;
+import io.cipherd.server.subjects.SubjectStore;
+import io.micrometer.core.instrument.FunctionCounter;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.binder.cache.CaffeineCacheMetrics;
+import java.security.SecureRandom;
+import java.time.Clock;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Collection;
+import java.util.HashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Supplier;
+
+/**
+ * The subject keys of the crypto path: looked up by subject (to encrypt) or by reference (to
+ * decrypt) in a bounded cache, then in the {@link SubjectStore} (one round-trip for all of a
+ * batch's subjects), created when new (one round-trip for all of a batch's new subjects, within the
+ * caller's creation rate), unwrapped through the engine, and erased. Nothing is loaded at start-up.
+ *
+ * <p>Cached rows and keys live {@link SubjectKeysConfig#cacheTtl} at most: an erasure on another
+ * replica is honoured here within that time; an erasure through this one at once.
+ */
+public final class SubjectKeys {
+  /** A subject under one named key: how the encryption side of the cache finds its row. */
+  private record Named(String keyName, SubjectHash hash) {}
+
+  private final SubjectStore store;
+  private final Supplier<SubjectHasher> hasher;
+  private final SubjectCreationLimiter limiter;
+  private final Clock clock;
+  private final SecureRandom random = new SecureRandom();
+  private final Cache<Named, SubjectRecord> byName;
+  private final Cache<SubjectRef, SubjectRecord> byRef;
+  private final Cache<SubjectRef, SubjectKey> keys;
+  private final AtomicLong created = new AtomicLong();
+  private final AtomicLong refused = new AtomicLong();
+  private final AtomicLong erased = new AtomicLong();
+
+  /**
+   * Keys in {@code store}, subjects named by {@code hasher} (asked on first use: it reads the key
+   * store's audit key).
+   */
+  public SubjectKeys(
+      SubjectStore store, Supplier<SubjectHasher> hasher, SubjectKeysConfig config, Clock clock) {
+    this.store = store;
+    this.hasher = memoized(hasher);
+    this.limiter = new SubjectCreationLimiter(config.creationRate());
+    this.clock = clock;
+    this.byName = cache(config).build();
+    this.byRef = cache(config).build();
+    this.keys =
+        cache(config)
+            .<SubjectRef, SubjectKey>removalListener(
+                (ref, key, cause) -> {
+                  if (key != null && cause != RemovalCause.REPLACED) {
+                    key.wipe();
+                  }
+                })
+            .build();
+  }
+
+  private static Caffeine<Object, Object> cache(SubjectKeysConfig config) {
+    return Caffeine.newBuilder()
+        .maximumSize(config.cacheSize())
+        .expireAfterWrite(config.cacheTtl())
+        .recordStats();
+  }
+
+  private static <T> Supplier<T> memoized(Supplier<T> supplier) {
+    return new Supplier<>() {
+      private volatile T value;
+
+      @Override
+      public T get() {
+        T v = value;
+        if (v == null) {
+          synchronized (this) {
+            v = value;
+            if (v == null) {
+              v = supplier.get();
+              value = v;
+            }
+          }
+        }
+        return v;
+      }
+    };
+  }
+
+  /** The store's name for {@code subject}, given in request field {@code field}. */
+  public SubjectHash hash(String field, String subject) {
+    return hasher.get().hash(field, subject);
+  }
+
+  /** The store, for the sweep, the census and the lifecycle's checks. */
+  public SubjectStore store() {
+    return store;
+  }
+
+  /**
+   * The key of each subject of {@code subjects} under {@code keyName}, to encrypt with: a map from
+   * each subject to its {@link SubjectKey}, or to the error of that subject alone ({@link
+   * SubjectErasedException}, {@link SubjectQuotaExceededException}, or what wrapping failed with).
+   * One store lookup for the subjects not cached, one creation for the new ones.
+   */
+  public Map<SubjectHash, Object> forEncryption(
+      String keyName,
+      Collection<SubjectHash> subjects,
+      boolean renewErased,
+      String caller,
+      SubjectKeyWrapping wrapping) {
+    Set<SubjectHash> distinct = new LinkedHashSet<>(subjects);
+    Map<SubjectHash, SubjectRecord> rows = new HashMap<>();
+    List<SubjectHash> missing = new ArrayList<>();
+    for (SubjectHash subject : distinct) {
+      SubjectRecord row = byName.getIfPresent(new Named(keyName, subject));
+      if (row != null) {
+        rows.put(subject, row);
+      } else {
+        missing.add(subject);
+      }
+    }
+    if (!missing.isEmpty()) {
+      Map<SubjectHash, SubjectRecord> found = store.find(keyName, missing);
+      found.forEach((subject, row) -> remember(row));
+      rows.putAll(found);
+    }
+    Map<SubjectHash, Object> result = new HashMap<>();
+    List<SubjectRecord> create = new ArrayList<>();
+    Map<SubjectRef, byte[]> drawn = new HashMap<>();
+    try {
+      for (SubjectHash subject : distinct) {
+        SubjectRecord row = rows.get(subject);
+        if (row != null && !row.isErased()) {
+          try {
+            result.put(subject, keyOf(row, wrapping));
+          } catch (RuntimeException e) {
+            result.put(subject, e);
+          }
+        } else if (row != null && !renewErased) {
+          result.put(subject, new SubjectErasedException(keyName, row.erased(), true));
+        } else if (!limiter.tryCreate(caller)) {
+          refused.incrementAndGet();
+          result.put(subject, new SubjectQuotaExceededException(keyName, limiter.rate()));
+        } else {
+          try {
+            SubjectRef ref = SubjectRef.random(random);
+            byte[] key = new byte[SubjectKey.LENGTH];
+            random.nextBytes(key);
+            SubjectKeyWrapping.Wrapped wrapped = wrapping.wrap(keyName, ref, key);
+            drawn.put(ref, key);
+            create.add(
+                SubjectRecord.live(
+                    ref, keyName, subject, wrapped.text(), wrapped.version(), clock.instant()));
+          } catch (RuntimeException e) {
+            result.put(subject, e);
+          }
+        }
+      }
+      if (!create.isEmpty()) {
+        Map<SubjectHash, SubjectRecord> live = store.createIfAbsent(create);
+        for (SubjectRecord mine : create) {
+          SubjectRecord winner = live.get(mine.subjectHash());
+          remember(winner);
+          if (winner.ref().equals(mine.ref())) {
+            created.incrementAndGet();
+            SubjectKey key =
+                new SubjectKey(
+                    winner.ref(),
+                    keyName,
+                    winner.subjectHash(),
+                    winner.wrapVersion(),
+                    drawn.remove(mine.ref()));
+            keys.put(winner.ref(), key);
+            result.put(mine.subjectHash(), key);
+          } else {
+            // Another replica created it first: its key is the subject's.
+            try {
+              result.put(mine.subjectHash(), keyOf(winner, wrapping));
+            } catch (RuntimeException e) {
+              result.put(mine.subjectHash(), e);
+            }
+          }
+        }
+      }
+    } finally {
+      drawn.values().forEach(key -> Arrays.fill(key, (byte) 0));
+    }
+    return result;
+  }
+
+  /**
+   * The key of the subject-bound ciphertext that names {@code ref} under {@code keyName}: {@link
+   * SubjectErasedException} if its subject was erased, {@link DecryptionFailedException} if no
+   * subject key has that reference under that name (a forged or altered ciphertext).
+   */
+  public SubjectKey forDecryption(String keyName, SubjectRef ref, SubjectKeyWrapping wrapping) {
+    SubjectKey cached = keys.getIfPresent(ref);
+    if (cached != null) {
+      if (!cached.keyName().equals(keyName)) {
+        throw new DecryptionFailedException();
+      }
+      return cached;
+    }
+    SubjectRecord row = byRef.getIfPresent(ref);
+    if (row == null) {
+      row = store.findByRef(List.of(ref)).get(ref);
+      if (row == null) {
+        throw new DecryptionFailedException();
+      }
+      byRef.put(ref, row);
+    }
+    if (!row.keyName().equals(keyName)) {
+      throw new DecryptionFailedException();
+    }
+    if (row.isErased()) {
+      throw new SubjectErasedException(keyName, row.erased(), false);
+    }
+    return keyOf(row, wrapping);
+  }
+
+  /** Reads the rows of those of {@code refs} not cached, in one round-trip, for a batch's items. */
+  public void prefetch(Collection<SubjectRef> refs) {
+    List<SubjectRef> missing = new ArrayList<>();
+    for (SubjectRef ref : new LinkedHashSet<>(refs)) {
+      if (keys.getIfPresent(ref) == null && byRef.getIfPresent(ref) == null) {
+        missing.add(ref);
+      }
+    }
+    if (!missing.isEmpty()) {
+      store.findByRef(missing).forEach(byRef::put);
+    }
+  }
+
+  /**
+   * Erases these subjects under {@code keyName} now, in the store and in this replica's cache at
+   * once; one result per subject, in order.
+   */
+  public List<SubjectErasure> erase(String keyName, List<SubjectHash> subjects) {
+    Instant now = clock.instant();
+    for (SubjectHash subject : subjects) {
+      forget(keyName, subject);
+    }
+    List<SubjectErasure> results = store.erase(keyName, subjects, now);
+    for (SubjectErasure result : results) {
+      forget(keyName, result.subjectHash());
+      for (SubjectRef ref : result.refs()) {
+        byRef.invalidate(ref);
+        keys.invalidate(ref);
+      }
+      if (result.outcome() == SubjectErasure.Outcome.ERASED) {
+        erased.incrementAndGet();
+      }
+    }
+    return results;
+  }
+
+  private void forget(String keyName, SubjectHash subject) {
+    Named named = new Named(keyName, subject);
+    SubjectRecord row = byName.getIfPresent(named);
+    byName.invalidate(named);
+    if (row != null) {
+      byRef.invalidate(row.ref());
+      keys.invalidate(row.ref());
+    }
+  }
+
+  /** The row of {@code subject} under {@code keyName} in the store now (not cached), if any. */
+  public Optional<SubjectRecord> find(String keyName, SubjectHash subject) {
+    return Optional.ofNullable(store.find(keyName, List.of(subject)).get(subject));
+  }
+
+  /** Drops every cached row and key whose key is {@code keyName} (its versions changed). */
+  public void forgetKey(String keyName) {
+    byName.asMap().keySet().removeIf(named -> named.keyName().equals(keyName));
+    byRef.asMap().values().removeIf(row -> row.keyName().equals(keyName));
+    keys.asMap().values().removeIf(key -> key.keyName().equals(keyName));
+  }
+
+  private void remember(SubjectRecord row) {
+    byName.put(new Named(row.keyName(), row.subjectHash()), row);
+    byRef.put(row.ref(), row);
+  }
+
+  /** The unwrapped key of the live {@code row}, from the cache or unwrapped now. */
+  private SubjectKey keyOf(SubjectRecord row, SubjectKeyWrapping wrapping) {
+    SubjectKey cached = keys.getIfPresent(row.ref());
+    if (cached != null) {
+      return cached;
+    }
+    byte[] bytes = wrapping.unwrap(row.wrappedKey(), row.ref());
+    SubjectKey key =
+        new SubjectKey(row.ref(), row.keyName(), row.subjectHash(), row.wrapVersion(), bytes);
+    keys.put(row.ref(), key);
+    return key;
+  }
+
+  /** Caffeine's statistics of the key cache and counters of creations and erasures. */
+  public void bindTo(MeterRegistry registry) {
+    CaffeineCacheMetrics.monitor(registry, keys, "subject_keys");
+    FunctionCounter.builder("cipherd_subject_key_creations", created, AtomicLong::get)
+        .description("new subject keys this replica created")
+        .register(registry);
+    FunctionCounter.builder("cipherd_subject_creations_refused", refused, AtomicLong::get)
+        .description("new subjects refused by --subject-creation-rate (SUBJECT_QUOTA_EXCEEDED)")
+        .register(registry);
+    FunctionCounter.builder("cipherd_subjects_erased", erased, AtomicLong::get)
+        .description("subjects this replica erased")
+        .register(registry);
+  }
+}

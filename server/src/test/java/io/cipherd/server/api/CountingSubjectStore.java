@@ -1,0 +1,93 @@
+package io.cipherd.server.api;
+
+import io.cipherd.server.subjects.SubjectErasure;
+import io.cipherd.server.subjects.SubjectHash;
+import io.cipherd.server.subjects.SubjectRecord;
+import io.cipherd.server.subjects.SubjectRef;
+import io.cipherd.server.subjects.SubjectRewrap;
+import io.cipherd.server.subjects.SubjectStore;
+import java.time.Instant;
+import java.util.Collection;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/** A subject store that counts its round-trips, over another. */
+final class CountingSubjectStore implements SubjectStore {
+  private final SubjectStore delegate;
+  private final AtomicInteger finds = new AtomicInteger();
+  private final AtomicInteger findsByRef = new AtomicInteger();
+  private final AtomicInteger creates = new AtomicInteger();
+  private final AtomicInteger rowsCreated = new AtomicInteger();
+
+  CountingSubjectStore(SubjectStore delegate) {
+    this.delegate = delegate;
+  }
+
+  SubjectStore delegate() {
+    return delegate;
+  }
+
+  void reset() {
+    finds.set(0);
+    findsByRef.set(0);
+    creates.set(0);
+    rowsCreated.set(0);
+  }
+
+  int finds() {
+    return finds.get();
+  }
+
+  int findsByRef() {
+    return findsByRef.get();
+  }
+
+  int creates() {
+    return creates.get();
+  }
+
+  int rowsCreated() {
+    return rowsCreated.get();
+  }
+
+  @Override
+  public Map<SubjectHash, SubjectRecord> find(String keyName, Collection<SubjectHash> subjects) {
+    finds.incrementAndGet();
+    return delegate.find(keyName, subjects);
+  }
+
+  @Override
+  public Map<SubjectRef, SubjectRecord> findByRef(Collection<SubjectRef> refs) {
+    findsByRef.incrementAndGet();
+    return delegate.findByRef(refs);
+  }
+
+  @Override
+  public Map<SubjectHash, SubjectRecord> createIfAbsent(List<SubjectRecord> rows) {
+    creates.incrementAndGet();
+    rowsCreated.addAndGet(rows.size());
+    return delegate.createIfAbsent(rows);
+  }
+
+  @Override
+  public List<SubjectErasure> erase(String keyName, List<SubjectHash> subjects, Instant now) {
+    return delegate.erase(keyName, subjects, now);
+  }
+
+  @Override
+  public Map<Integer, Long> countByWrapVersion(String keyName) {
+    return delegate.countByWrapVersion(keyName);
+  }
+
+  @Override
+  public List<SubjectRecord> wrappedBelow(
+      String keyName, int belowVersion, SubjectRef after, int limit) {
+    return delegate.wrappedBelow(keyName, belowVersion, after, limit);
+  }
+
+  @Override
+  public int rewrap(List<SubjectRewrap> rewraps) {
+    return delegate.rewrap(rewraps);
+  }
+}

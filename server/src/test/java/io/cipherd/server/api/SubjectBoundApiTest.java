@@ -1,0 +1,391 @@
+package io.cipherd.server.api;
+
+import static io.cipherd.server.api.GrpcAssertions.failsWith;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.catchThrowableOfType;
+
+import com.google.protobuf.ByteString;
+import com.google.rpc.ErrorInfo;
+import io.cipherd.api.v1.CreateKeyRequest;
+import io.cipherd.api.v1.DecryptBatchItem;
+import io.cipherd.api.v1.DecryptBatchRequest;
+import io.cipherd.api.v1.DecryptBatchResponse;
+import io.cipherd.api.v1.DecryptRequest;
+import io.cipherd.api.v1.DecryptStreamRequest;
+import io.cipherd.api.v1.DecryptStreamResponse;
+import io.cipherd.api.v1.EncryptBatchItem;
+import io.cipherd.api.v1.EncryptBatchRequest;
+import io.cipherd.api.v1.EncryptBatchResponse;
+import io.cipherd.api.v1.EncryptRequest;
+import io.cipherd.api.v1.EncryptStreamRequest;
+import io.cipherd.api.v1.EncryptStreamResponse;
+import io.cipherd.api.v1.GenerateDataKeyRequest;
+import io.cipherd.api.v1.GenerateDataKeyResponse;
+import io.cipherd.api.v1.InspectRequest;
+import io.cipherd.api.v1.InspectResponse;
+import io.cipherd.api.v1.Mode;
+import io.cipherd.api.v1.ReEncryptRequest;
+import io.cipherd.api.v1.ReEncryptResponse;
+import io.cipherd.api.v1.RotateKeyRequest;
+import io.cipherd.server.subjectkeys.SubjectKeysConfig;
+import io.cipherd.server.subjects.MemorySubjectStore;
+import io.grpc.Status;
+import io.grpc.StatusRuntimeException;
+import io.grpc.protobuf.StatusProto;
+import io.grpc.stub.StreamObserver;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import org.assertj.core.api.ThrowableAssert.ThrowingCallable;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
+
+/** Subject-bound Encrypt, Decrypt, ReEncrypt, batches, GenerateDataKey and Inspect in-process. */
+class SubjectBoundApiTest {
+  private static final ByteString EMAIL = ByteString.copyFromUtf8("ada@example.com");
+  private static final ByteString CONTEXT = ByteString.copyFromUtf8("users.email");
+
+  @TempDir Path dataDir;
+  private InProcessCipherd cipherd;
+  private CountingSubjectStore store;
+
+  @BeforeEach
+  void start() throws Exception {
+    store = new CountingSubjectStore(new MemorySubjectStore());
+    cipherd =
+        InProcessCipherd.start(
+            dataDir,
+            builder ->
+                builder
+                    .limits(new RequestLimits(256))
+                    .subjectStore(store)
+                    .subjectKeys(new SubjectKeysConfig(1000, Duration.ofMinutes(5), 100)));
+    createKey("users", Mode.MODE_GCM);
+  }
+
+  @AfterEach
+  void stop() throws Exception {
+    cipherd.close();
+  }
+
+  @ParameterizedTest
+  @EnumSource(
+      value = Mode.class,
+      names = {"MODE_GCM", "MODE_CHACHA", "MODE_XGCM"})
+  void encrypt_forSubject_roundTrips(Mode mode) {
+    createKey("k", mode);
+    String ciphertext = encrypt("k", "user-8812", EMAIL);
+
+    String modeName = mode.name().substring(5).toLowerCase();
+    assertThat(ciphertext).startsWith("<k/s:" + modeName + ">");
+    assertThat(decrypt(ciphertext)).isEqualTo(EMAIL);
+  }
+
+  @Test
+  void encrypt_sameSubjectTwice_sharesTheRef_notTheNonce() {
+    String first = encrypt("users", "user-1", EMAIL);
+    String second = encrypt("users", "user-1", EMAIL);
+    String other = encrypt("users", "user-2", EMAIL);
+
+    assertThat(first).isNotEqualTo(second);
+    // The 16-byte ref is the first 21⅓ base64 characters after the header: the first 20 agree.
+    assertThat(first.substring(12, 32)).isEqualTo(second.substring(12, 32));
+    assertThat(first.substring(12, 32)).isNotEqualTo(other.substring(12, 32));
+  }
+
+  @Test
+  void decrypt_needsTheSameContext() {
+    String ciphertext = encrypt("users", "user-1", EMAIL);
+    StatusRuntimeException e =
+        failure(
+            Status.Code.INVALID_ARGUMENT,
+            () ->
+                cipherd.crypto.decrypt(
+                    DecryptRequest.newBuilder().setCiphertext(ciphertext).build()));
+    assertThat(StatusMapperTest.reason(e)).isEqualTo("DECRYPTION_FAILED");
+  }
+
+  @Test
+  void decrypt_afterRotation_stillWorks_andNewSubjectsWrapUnderTheNewVersion() {
+    String before = encrypt("users", "user-1", EMAIL);
+    cipherd.admin.rotateKey(RotateKeyRequest.newBuilder().setKeyName("users").build());
+    String after = encrypt("users", "user-2", EMAIL);
+
+    assertThat(decrypt(before)).isEqualTo(EMAIL);
+    assertThat(decrypt(after)).isEqualTo(EMAIL);
+    // The new subject is wrapped under v2 at once; the old one moves there by the sweep that
+    // RotateKey starts in the background.
+    long deadline = System.nanoTime() + 10_000_000_000L;
+    while (!store.delegate().countByWrapVersion("users").equals(Map.of(2, 2L))
+        && System.nanoTime() < deadline) {
+      Thread.onSpinWait();
+    }
+    assertThat(store.delegate().countByWrapVersion("users")).isEqualTo(Map.of(2, 2L));
+    cipherd.services.subjectKeys().forgetKey("users");
+    assertThat(decrypt(before)).isEqualTo(EMAIL);
+  }
+
+  @Test
+  void subject_withKeyVersion_isInvalidArgument() {
+    Status status =
+        failsWith(
+            Status.Code.INVALID_ARGUMENT,
+            () ->
+                cipherd.crypto.encrypt(
+                    EncryptRequest.newBuilder()
+                        .setKeyName("users")
+                        .setSubject("user-1")
+                        .setKeyVersion(1)
+                        .setPlaintext(EMAIL)
+                        .build()));
+    assertThat(status.getDescription()).contains("key_version").doesNotContain("user-1");
+  }
+
+  @Test
+  void subject_tooLong_isInvalidArgument_withoutEchoingIt() {
+    String longId = "x".repeat(257);
+    Status status = failsWith(Status.Code.INVALID_ARGUMENT, () -> encrypt("users", longId, EMAIL));
+    assertThat(status.getDescription()).contains("256").doesNotContain("xxxx");
+  }
+
+  @Test
+  void subject_onAKeyThatCannotBindIt_isPolicyDenied() {
+    createKey("det", Mode.MODE_SIV);
+    StatusRuntimeException e =
+        failure(Status.Code.FAILED_PRECONDITION, () -> encrypt("det", "user-1", EMAIL));
+    assertThat(StatusMapperTest.reason(e)).isEqualTo("POLICY_DENIED");
+    assertThat(e.getStatus().getDescription()).contains("gcm, chacha and xgcm");
+  }
+
+  @Test
+  void refSwappedBetweenTwoCiphertexts_failsToDecrypt() {
+    String a = encrypt("users", "user-a", EMAIL);
+    String b = encrypt("users", "user-b", EMAIL);
+    // The first 20 base64 characters of the payload hold 15 bytes of the ref, the 21st its
+    // 16th byte's high bits; 24 characters hold the ref and 2 bytes of the nonce.
+    int header = "<users/s:gcm>".length();
+    String swapped =
+        a.substring(0, header) + b.substring(header, header + 20) + a.substring(header + 20);
+
+    StatusRuntimeException e = failure(Status.Code.INVALID_ARGUMENT, () -> decrypt(swapped));
+    assertThat(StatusMapperTest.reason(e)).isEqualTo("DECRYPTION_FAILED");
+  }
+
+  @Test
+  void reEncrypt_sameKey_keepsTheSubject_withAFreshNonce() {
+    String ciphertext = encrypt("users", "user-1", EMAIL);
+    ReEncryptResponse rewrapped =
+        cipherd.crypto.reEncrypt(
+            ReEncryptRequest.newBuilder().setCiphertext(ciphertext).setContext(CONTEXT).build());
+
+    assertThat(rewrapped.getCiphertext()).startsWith("<users/s:gcm>").isNotEqualTo(ciphertext);
+    assertThat(rewrapped.getCiphertext().substring(13, 33)).isEqualTo(ciphertext.substring(13, 33));
+    assertThat(decrypt(rewrapped.getCiphertext())).isEqualTo(EMAIL);
+  }
+
+  @Test
+  void reEncrypt_toAnotherKey_findsTheSameSubjectThere() {
+    createKey("archive", Mode.MODE_CHACHA);
+    String ciphertext = encrypt("users", "user-1", EMAIL);
+    ReEncryptResponse rewrapped =
+        cipherd.crypto.reEncrypt(
+            ReEncryptRequest.newBuilder()
+                .setCiphertext(ciphertext)
+                .setContext(CONTEXT)
+                .setKeyName("archive")
+                .build());
+    String direct = encrypt("archive", "user-1", EMAIL);
+
+    assertThat(rewrapped.getCiphertext()).startsWith("<archive/s:chacha>");
+    assertThat(decrypt(rewrapped.getCiphertext())).isEqualTo(EMAIL);
+    // The subject under "archive" is the one a direct encryption for user-1 finds.
+    assertThat(rewrapped.getCiphertext().substring(18, 38)).isEqualTo(direct.substring(18, 38));
+  }
+
+  @Test
+  void inspect_saysSubjectBound_versionZero_notBehind() {
+    String ciphertext = encrypt("users", "user-1", EMAIL);
+    cipherd.admin.rotateKey(RotateKeyRequest.newBuilder().setKeyName("users").build());
+    InspectResponse inspected =
+        cipherd.crypto.inspect(InspectRequest.newBuilder().setCiphertext(ciphertext).build());
+
+    assertThat(inspected.getSubjectBound()).isTrue();
+    assertThat(inspected.getKeyVersion()).isZero();
+    assertThat(inspected.getCurrentVersion()).isEqualTo(2);
+    assertThat(inspected.getBehindCurrent()).isFalse();
+  }
+
+  @Test
+  void generateDataKey_forSubject_wrapsIt_subjectBound() {
+    GenerateDataKeyResponse dataKey =
+        cipherd.crypto.generateDataKey(
+            GenerateDataKeyRequest.newBuilder().setKeyName("users").setSubject("user-1").build());
+
+    assertThat(dataKey.getWrappedKey()).startsWith("<users/s:gcm>");
+    assertThat(
+            cipherd
+                .crypto
+                .decrypt(DecryptRequest.newBuilder().setCiphertext(dataKey.getWrappedKey()).build())
+                .getPlaintext())
+        .isEqualTo(dataKey.getPlaintextKey());
+  }
+
+  @Test
+  void encryptBatch_of256ColdSubjects_isOneFindAndOneCreate() {
+    EncryptBatchRequest.Builder batch = EncryptBatchRequest.newBuilder().setKeyName("users");
+    for (int i = 0; i < 256; i++) {
+      batch.addItems(
+          EncryptBatchItem.newBuilder()
+              .setReference("r" + i)
+              .setSubject("user-" + i)
+              .setPlaintext(EMAIL)
+              .setContext(CONTEXT));
+    }
+    store.reset();
+    EncryptBatchResponse encrypted = cipherd.crypto.encryptBatch(batch.build());
+
+    assertThat(encrypted.getResultsList()).allSatisfy(r -> assertThat(r.hasError()).isFalse());
+    assertThat(store.finds()).isEqualTo(1);
+    assertThat(store.creates()).isEqualTo(1);
+    assertThat(store.rowsCreated()).isEqualTo(256);
+
+    // Decrypted by a server that has none of them cached: one findByRef for the batch.
+    cipherd.services.subjectKeys().forgetKey("users");
+    DecryptBatchRequest.Builder decrypt = DecryptBatchRequest.newBuilder();
+    encrypted
+        .getResultsList()
+        .forEach(
+            r ->
+                decrypt.addItems(
+                    DecryptBatchItem.newBuilder()
+                        .setReference(r.getReference())
+                        .setCiphertext(r.getCiphertext())
+                        .setContext(CONTEXT)));
+    store.reset();
+    DecryptBatchResponse decrypted = cipherd.crypto.decryptBatch(decrypt.build());
+
+    assertThat(decrypted.getResultsList())
+        .allSatisfy(r -> assertThat(r.getPlaintext()).isEqualTo(EMAIL));
+    assertThat(store.findsByRef()).isEqualTo(1);
+  }
+
+  @Test
+  void encryptBatch_batchSubject_appliesToItemsWithoutOne() {
+    EncryptBatchResponse encrypted =
+        cipherd.crypto.encryptBatch(
+            EncryptBatchRequest.newBuilder()
+                .setKeyName("users")
+                .setSubject("user-1")
+                .addItems(EncryptBatchItem.newBuilder().setReference("a").setPlaintext(EMAIL))
+                .addItems(
+                    EncryptBatchItem.newBuilder()
+                        .setReference("b")
+                        .setSubject("user-2")
+                        .setPlaintext(EMAIL))
+                .build());
+    String a = encrypted.getResults(0).getCiphertext();
+    String b = encrypted.getResults(1).getCiphertext();
+    String direct =
+        cipherd
+            .crypto
+            .encrypt(
+                EncryptRequest.newBuilder()
+                    .setKeyName("users")
+                    .setSubject("user-1")
+                    .setPlaintext(EMAIL)
+                    .build())
+            .getCiphertext();
+
+    assertThat(a.substring(13, 33)).isEqualTo(direct.substring(13, 33));
+    assertThat(b.substring(13, 33)).isNotEqualTo(direct.substring(13, 33));
+  }
+
+  @Test
+  void encryptStream_andDecryptStream_withSubjects_answerEveryItem() throws Exception {
+    StreamRecorder<EncryptStreamResponse> encrypted = new StreamRecorder<>();
+    StreamObserver<EncryptStreamRequest> toEncrypt = cipherd.cryptoAsync.encryptStream(encrypted);
+    for (int i = 0; i < 20; i++) {
+      toEncrypt.onNext(
+          EncryptStreamRequest.newBuilder()
+              .setReference("e" + i)
+              .setKeyName("users")
+              // Item 7 names a subject longer than 256 bytes: its own error only.
+              .setSubject(i == 7 ? "x".repeat(300) : "user-" + (i % 5))
+              .setPlaintext(ByteString.copyFromUtf8("row " + i))
+              .setContext(CONTEXT)
+              .build());
+    }
+    toEncrypt.onCompleted();
+    List<EncryptStreamResponse> ciphertexts = encrypted.awaitValues(30);
+
+    assertThat(ciphertexts).hasSize(20);
+    assertThat(ciphertexts.get(7).getResult().getError().getReason()).isEqualTo("INVALID_ARGUMENT");
+    StreamRecorder<DecryptStreamResponse> decrypted = new StreamRecorder<>();
+    StreamObserver<DecryptStreamRequest> toDecrypt = cipherd.cryptoAsync.decryptStream(decrypted);
+    for (int i = 0; i < 20; i++) {
+      if (i != 7) {
+        String ciphertext = ciphertexts.get(i).getResult().getCiphertext();
+        assertThat(ciphertext).startsWith("<users/s:gcm>");
+        toDecrypt.onNext(
+            DecryptStreamRequest.newBuilder()
+                .setReference("d" + i)
+                .setCiphertext(ciphertext)
+                .setContext(CONTEXT)
+                .build());
+      }
+    }
+    toDecrypt.onCompleted();
+    List<DecryptStreamResponse> plaintexts = decrypted.awaitValues(30);
+
+    assertThat(plaintexts).hasSize(19);
+    for (DecryptStreamResponse plaintext : plaintexts) {
+      String n = plaintext.getResult().getReference().substring(1);
+      assertThat(plaintext.getResult().getPlaintext().toStringUtf8()).isEqualTo("row " + n);
+    }
+  }
+
+  private void createKey(String name, Mode mode) {
+    cipherd.admin.createKey(CreateKeyRequest.newBuilder().setKeyName(name).setMode(mode).build());
+  }
+
+  private String encrypt(String key, String subject, ByteString plaintext) {
+    return cipherd
+        .crypto
+        .encrypt(
+            EncryptRequest.newBuilder()
+                .setKeyName(key)
+                .setSubject(subject)
+                .setPlaintext(plaintext)
+                .setContext(CONTEXT)
+                .build())
+        .getCiphertext();
+  }
+
+  private ByteString decrypt(String ciphertext) {
+    return cipherd
+        .crypto
+        .decrypt(DecryptRequest.newBuilder().setCiphertext(ciphertext).setContext(CONTEXT).build())
+        .getPlaintext();
+  }
+
+  /** The call's failure, once it failed with {@code code}. */
+  static StatusRuntimeException failure(Status.Code code, ThrowingCallable call) {
+    failsWith(code, call);
+    StatusRuntimeException e = catchThrowableOfType(StatusRuntimeException.class, call);
+    return e;
+  }
+
+  /** The ErrorInfo of {@code e}. */
+  static ErrorInfo info(StatusRuntimeException e) {
+    try {
+      return StatusProto.fromThrowable(e).getDetails(0).unpack(ErrorInfo.class);
+    } catch (Exception notErrorInfo) {
+      throw new AssertionError(notErrorInfo);
+    }
+  }
+}

@@ -1,0 +1,171 @@
+package io.cipherd.server.subjectkeys;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.cipherd.server.crypto.DecryptionFailedException;
+import io.cipherd.server.errors.InvalidArgumentException;
+import io.cipherd.server.subjects.MemorySubjectStore;
+import io.cipherd.server.subjects.SubjectErasure;
+import io.cipherd.server.subjects.SubjectHash;
+import io.cipherd.server.subjects.SubjectRef;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HexFormat;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.Test;
+
+/**
+ * {@link SubjectKeys} over a {@link MemorySubjectStore} with a wrapping that needs no key store:
+ * the hash, the cache and its TTL across two replicas, erasure, renewal and the creation rate.
+ */
+class SubjectKeysTest {
+  private static final byte[] AUDIT_KEY = new byte[32];
+
+  /** Wraps by prefixing the key's hex with the version: enough to tell keys apart, no crypto. */
+  private static final class FakeWrapping implements SubjectKeyWrapping {
+    final AtomicInteger unwraps = new AtomicInteger();
+    int version = 1;
+
+    @Override
+    public Wrapped wrap(String keyName, SubjectRef ref, byte[] key) {
+      return new Wrapped("v" + version + ":" + HexFormat.of().formatHex(key), version);
+    }
+
+    @Override
+    public byte[] unwrap(String wrapped, SubjectRef ref) {
+      unwraps.incrementAndGet();
+      return HexFormat.of().parseHex(wrapped.substring(wrapped.indexOf(':') + 1));
+    }
+  }
+
+  private final MemorySubjectStore store = new MemorySubjectStore();
+  private final FakeWrapping wrapping = new FakeWrapping();
+
+  private SubjectKeys replica(Duration ttl, int rate) {
+    return new SubjectKeys(
+        store,
+        () -> new SubjectHasher(AUDIT_KEY),
+        new SubjectKeysConfig(100, ttl, rate),
+        Clock.systemUTC());
+  }
+
+  private static SubjectKey key(Map<SubjectHash, Object> resolved, SubjectHash subject) {
+    Object r = resolved.get(subject);
+    assertThat(r).isInstanceOf(SubjectKey.class);
+    return (SubjectKey) r;
+  }
+
+  @Test
+  void hash_isTheSameForEveryReplicaOfTheKeyStore_andDiffersPerSubject() {
+    SubjectHasher one = new SubjectHasher(AUDIT_KEY);
+    SubjectHasher two = new SubjectHasher(AUDIT_KEY.clone());
+    byte[] otherKey = new byte[32];
+    otherKey[0] = 1;
+
+    assertThat(one.hash("subject", "user-1")).isEqualTo(two.hash("subject", "user-1"));
+    assertThat(one.hash("subject", "user-1")).isNotEqualTo(one.hash("subject", "user-2"));
+    assertThat(new SubjectHasher(otherKey).hash("subject", "user-1"))
+        .isNotEqualTo(one.hash("subject", "user-1"));
+  }
+
+  @Test
+  void hash_refusesEmptyAndOverlongIds_withoutEchoingThem() {
+    SubjectHasher hasher = new SubjectHasher(AUDIT_KEY);
+    assertThatThrownBy(() -> hasher.hash("subject", ""))
+        .isInstanceOf(InvalidArgumentException.class)
+        .hasMessage("subject is empty");
+    // 86 three-byte characters: 258 bytes of UTF-8, 86 chars.
+    assertThatThrownBy(() -> hasher.hash("subject", "€".repeat(86)))
+        .isInstanceOf(InvalidArgumentException.class)
+        .hasMessageContaining("256 bytes")
+        .hasMessageNotContaining("€");
+    assertThat(hasher.hash("subject", "€".repeat(85))).isNotNull();
+  }
+
+  @Test
+  void aBatchOfNewSubjects_isOneFindAndOneCreate_andTheSameKeysNextTime() {
+    SubjectKeys keys = replica(Duration.ofMinutes(1), 0);
+    List<SubjectHash> subjects = new ArrayList<>();
+    for (int i = 0; i < 50; i++) {
+      subjects.add(keys.hash("subject", "user-" + i));
+    }
+    Map<SubjectHash, Object> first = keys.forEncryption("users", subjects, false, "app", wrapping);
+    Map<SubjectHash, Object> again = keys.forEncryption("users", subjects, false, "app", wrapping);
+
+    assertThat(store.countByWrapVersion("users")).isEqualTo(Map.of(1, 50L));
+    for (SubjectHash subject : subjects) {
+      assertThat(key(again, subject).ref()).isEqualTo(key(first, subject).ref());
+    }
+    // Cached: nothing was unwrapped.
+    assertThat(wrapping.unwraps).hasValue(0);
+  }
+
+  @Test
+  void anErasure_isHonouredAtOnceHere_andByAnotherReplicaWithinItsTtl() throws Exception {
+    SubjectKeys here = replica(Duration.ofMinutes(1), 0);
+    SubjectKeys there = replica(Duration.ofMillis(300), 0);
+    SubjectHash ada = here.hash("subject", "ada");
+    SubjectRef ref =
+        key(here.forEncryption("users", List.of(ada), false, "app", wrapping), ada).ref();
+    there.forDecryption("users", ref, wrapping);
+
+    List<SubjectErasure> erased = here.erase("users", List.of(ada));
+
+    assertThat(erased.get(0).outcome()).isEqualTo(SubjectErasure.Outcome.ERASED);
+    assertThatThrownBy(() -> here.forDecryption("users", ref, wrapping))
+        .isInstanceOf(SubjectErasedException.class);
+    // The other replica may use its cached key until its TTL ends, and not after.
+    Thread.sleep(400);
+    assertThatThrownBy(() -> there.forDecryption("users", ref, wrapping))
+        .isInstanceOf(SubjectErasedException.class);
+    assertThat(here.forEncryption("users", List.of(ada), false, "app", wrapping).get(ada))
+        .isInstanceOf(SubjectErasedException.class);
+    SubjectKey renewed = key(here.forEncryption("users", List.of(ada), true, "app", wrapping), ada);
+    assertThat(renewed.ref()).isNotEqualTo(ref);
+    // The old data stays erased.
+    assertThatThrownBy(() -> here.forDecryption("users", ref, wrapping))
+        .isInstanceOf(SubjectErasedException.class);
+  }
+
+  @Test
+  void anUnknownRef_orOneUnderAnotherKey_isADecryptionFailure() {
+    SubjectKeys keys = replica(Duration.ofMinutes(1), 0);
+    SubjectHash ada = keys.hash("subject", "ada");
+    SubjectRef ref =
+        key(keys.forEncryption("users", List.of(ada), false, "app", wrapping), ada).ref();
+
+    assertThatThrownBy(() -> keys.forDecryption("orders", ref, wrapping))
+        .isInstanceOf(DecryptionFailedException.class);
+    assertThatThrownBy(() -> keys.forDecryption("users", SubjectRef.of(new byte[16]), wrapping))
+        .isInstanceOf(DecryptionFailedException.class);
+  }
+
+  @Test
+  void newSubjects_pastTheCallersRate_areRefused_perCaller_existingOnesServed() {
+    SubjectKeys keys = replica(Duration.ofMinutes(1), 2); // a burst of 20
+    List<SubjectHash> subjects = new ArrayList<>();
+    for (int i = 0; i < 30; i++) {
+      subjects.add(keys.hash("subject", "user-" + i));
+    }
+    Map<SubjectHash, Object> resolved =
+        keys.forEncryption("users", subjects, false, "app", wrapping);
+
+    long created = resolved.values().stream().filter(SubjectKey.class::isInstance).count();
+    long refused =
+        resolved.values().stream().filter(SubjectQuotaExceededException.class::isInstance).count();
+    assertThat(created).isEqualTo(20);
+    assertThat(refused).isEqualTo(10);
+    // Another caller has its own budget; the first one's existing subjects still work.
+    assertThat(
+            keys.forEncryption("users", subjects.subList(20, 25), false, "other", wrapping)
+                .values())
+        .allMatch(SubjectKey.class::isInstance);
+    assertThat(
+            keys.forEncryption("users", subjects.subList(0, 20), false, "app", wrapping).values())
+        .allMatch(SubjectKey.class::isInstance);
+  }
+}
