@@ -6,22 +6,15 @@ import (
 	"strings"
 	"testing"
 
-	"google.golang.org/grpc/codes"
-	"google.golang.org/grpc/status"
 
 	cipherd "github.com/cipherd/cipherd/clients/go"
 )
 
-// dialSubjects connects to the real plaintext server and makes a gcm key for subject tests. Gate
-// (issue 32): it skips while the jar's server answers UNIMPLEMENTED for SubjectService, as it did
-// before the server's side landed; against a server that has it, every test runs.
+// dialSubjects connects to the real plaintext server and makes a gcm key for subject tests.
 func dialSubjects(t *testing.T) (*cipherd.Client, string) {
 	t.Helper()
 	c := dialPlain(t)
 	key := newKey(t, c, "subjects")
-	if _, err := c.GetSubject(context.Background(), key, "probe"); status.Code(err) == codes.Unimplemented {
-		t.Skip("the server has no SubjectService yet (issue 32): the gate to remove at merge")
-	}
 	return c, key
 }
 

@@ -1,7 +1,6 @@
 """Data subjects: the subject options of the encrypting calls, SubjectService's calls and their types, the two
 reasons' errors and the subject-bound header. A fake SubjectService and CryptoService record what requests carry
-(the real server cannot be asked); the tests against the real jar skip while it answers UNIMPLEMENTED for
-SubjectService (issue 32's gate, removed at merge)."""
+(the real server cannot be asked); the others run against the real jar."""
 
 from __future__ import annotations
 
@@ -269,16 +268,10 @@ def test_malformed_subject_bound_headers_are_refused(text: str, defect: str) -> 
 
 @pytest.fixture
 def subjects_client(plain_server: RunningServer) -> Iterator[tuple[cipherd.Client, str]]:
-    """The real server and a fresh gcm key; skips while the server has no SubjectService (issue 32's gate)."""
+    """The real server and a fresh gcm key."""
     key = f"subj-{uuid.uuid4().hex[:12]}"
     with cipherd.Client(plain_server.target, timeout=30) as c:
         c.create_key(key)
-        try:
-            c.get_subject(key, "probe")
-        except cipherd.CipherdError as e:
-            if e.code is grpc.StatusCode.UNIMPLEMENTED:
-                pytest.skip("the server has no SubjectService yet (issue 32): the gate to remove at merge")
-            raise
         yield c, key
 
 

@@ -1,12 +1,11 @@
 /**
  * Data subjects: the subject options of the encrypting calls, SubjectService's calls and their types, the two
  * reasons' errors and the subject-bound header. A fake SubjectService and CryptoService (grpc-js, in process)
- * record what requests carry, which the real server cannot be asked; the tests against the real jar skip while
- * it answers UNIMPLEMENTED for SubjectService (issue 32's gate, removed at merge).
+ * record what requests carry, which the real server cannot be asked; the others run against the real jar.
  */
 import assert from "node:assert/strict";
 import { randomUUID } from "node:crypto";
-import { after, before, describe, type TestContext, test } from "node:test";
+import { after, before, describe, test } from "node:test";
 import {
   type handleBidiStreamingCall,
   type handleUnaryCall,
@@ -324,25 +323,15 @@ describe("subjects against the server", { skip: jar() === undefined && "no serve
     await server?.stop();
   });
 
-  /** A fresh gcm key; undefined (the test skipped) while the server has no SubjectService: issue 32's gate. */
-  async function subjectKey(t: TestContext): Promise<string | undefined> {
+  /** A fresh gcm key. */
+  async function subjectKey(): Promise<string> {
     const key = `subj-${randomUUID().slice(0, 12)}`;
     await c.createKey(key);
-    try {
-      await c.getSubject(key, "probe");
-    } catch (e) {
-      if (e instanceof cipherd.CipherdError && e.code === status.UNIMPLEMENTED) {
-        t.skip("the server has no SubjectService yet (issue 32): the gate to remove at merge");
-        return undefined;
-      }
-      throw e;
-    }
     return key;
   }
 
-  test("erasing one subject leaves the others", async (t) => {
-    const key = await subjectKey(t);
-    if (key === undefined) return;
+  test("erasing one subject leaves the others", async () => {
+    const key = await subjectKey();
     const context = bytes("users.email");
     const alice = await c.encrypt(key, bytes("alice@example.com"), { context, subject: "user-1" });
     const bob = await c.encrypt(key, bytes("bob@example.com"), { context, subject: "user-2" });

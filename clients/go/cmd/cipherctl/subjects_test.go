@@ -8,24 +8,18 @@ import (
 	"strings"
 	"testing"
 
-	"google.golang.org/grpc/codes"
-	"google.golang.org/grpc/status"
 
 	cipherd "github.com/cipherd/cipherd/clients/go"
 )
 
 // TestSubjectsErase_againstTheServer erases two of three subjects listed in a file with the real
-// server, and checks their data no longer decrypts while the third's does. Gate (issue 32): it
-// skips while the jar's server answers UNIMPLEMENTED for SubjectService.
+// server, and checks their data no longer decrypts while the third's does.
 func TestSubjectsErase_againstTheServer(t *testing.T) {
 	needServer(t)
 	c, ctx := client(t), context.Background()
 	key := "subjects-ctl"
 	if _, err := c.CreateKey(ctx, key); err != nil {
 		t.Fatal(err)
-	}
-	if _, err := c.GetSubject(ctx, key, "probe"); status.Code(err) == codes.Unimplemented {
-		t.Skip("the server has no SubjectService yet (issue 32): the gate to remove at merge")
 	}
 	sealed := map[string]string{}
 	for _, id := range []string{"user-1", "user-2", "user-3"} {

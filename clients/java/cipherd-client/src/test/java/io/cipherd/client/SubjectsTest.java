@@ -9,17 +9,12 @@ import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.grpc.Status;
 import java.util.List;
 import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
-/**
- * Data subjects against the real jar over a real socket. Gate (issue 32): skipped while the server
- * answers UNIMPLEMENTED for SubjectService; against a server that has it, it runs.
- */
+/** Data subjects against the real jar over a real socket. */
 class SubjectsTest {
   private static CipherdClient client;
 
@@ -38,14 +33,6 @@ class SubjectsTest {
   private static String subjectKey() {
     String key = keyName();
     client.keys().create(key, Mode.GCM);
-    try {
-      client.subjects().get(key, "probe");
-    } catch (CipherdException e) {
-      Assumptions.assumeFalse(
-          e.code() == Status.Code.UNIMPLEMENTED,
-          "the server has no SubjectService yet (issue 32): the gate to remove at merge");
-      throw e;
-    }
     return key;
   }
 
