@@ -48,7 +48,9 @@ WRITER = Caller("writer", [Rule(["*"], ["encrypt"])])
 
 
 @pytest.fixture(scope="module")
-def subject_server(tmp_path_factory: pytest.TempPathFactory, pki: Pki, server_pem: Pem) -> Iterator[tuple[Target, Path]]:
+def subject_server(
+    tmp_path_factory: pytest.TempPathFactory, pki: Pki, server_pem: Pem
+) -> Iterator[tuple[Target, Path]]:
     d = tmp_path_factory.mktemp("subjects")
     policy = write_policy(d / "policy.yaml", [APP, ERASER, ADMIN, REFUSED, WRITER])
     audit = d / "audit.log"

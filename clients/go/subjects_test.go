@@ -6,7 +6,6 @@ import (
 	"strings"
 	"testing"
 
-
 	cipherd "github.com/cipherd/cipherd/clients/go"
 )
 

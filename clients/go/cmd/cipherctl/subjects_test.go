@@ -8,7 +8,6 @@ import (
 	"strings"
 	"testing"
 
-
 	cipherd "github.com/cipherd/cipherd/clients/go"
 )
 

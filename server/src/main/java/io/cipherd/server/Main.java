@@ -14,6 +14,8 @@ import io.cipherd.server.lifecycle.KeyAdmin;
 import io.cipherd.server.logging.LogOutput;
 import io.cipherd.server.metrics.CipherdMetrics;
 import io.cipherd.server.security.ReloadingAccessPolicy;
+import io.cipherd.server.subjects.RefusingSubjectStore;
+import io.cipherd.server.subjects.SubjectStore;
 import io.cipherd.server.subjectstore.SubjectStores;
 import io.cipherd.server.tracing.Tracing;
 import io.cipherd.server.tracing.TracingConfig;
@@ -48,6 +50,21 @@ public final class Main {
       log.error("cipherd could not start: {}", e.getMessage());
       System.exit(1);
     }
+  }
+
+  /**
+   * The subject store the options name; with keys in Vault and no {@code --subject-store-url}, one
+   * that refuses subject-bound calls: replicas must share their subject keys, and a file beside
+   * each would not be shared.
+   */
+  private static SubjectStore subjectStore(ServerConfig config, boolean sharedKeys) {
+    if (sharedKeys && config.subjectStore().url() == null) {
+      return new RefusingSubjectStore(
+          "subject-bound data needs a subject store every replica shares: this server keeps its"
+              + " keys in Vault and has no --subject-store-url (a PostgreSQL URL; see"
+              + " docs/subject-store.md)");
+    }
+    return SubjectStores.open(config.subjectStore());
   }
 
   private static void serve(ServerCommand command, ServerConfig config, ObservabilityConfig ops)
@@ -87,7 +104,7 @@ public final class Main {
             .accessPolicy(accessPolicy)
             .audit(command.toAuditConfig())
             .usageCapBlock(command.usageCapBlock())
-            .subjectStore(SubjectStores.open(config.subjectStore()))
+            .subjectStore(subjectStore(config, vault != null))
             .subjectKeys(command.subjectKeysConfig())
             .build();
     createDemoKey(services.admin(), config.demoKey());
