@@ -115,7 +115,14 @@ class LayeringTest {
         .mayOnlyBeAccessedByLayers("wiring", "cli", "api", "engine", "maintenance")
         .whereLayer("subjects")
         .mayOnlyBeAccessedByLayers(
-            "wiring", "cli", "api", "engine", "maintenance", "lifecycle", "subjectkeys")
+            "wiring",
+            "cli",
+            "api",
+            "engine",
+            "maintenance",
+            "lifecycle",
+            "subjectkeys",
+            "subjectstore")
         .whereLayer("security")
         .mayOnlyBeAccessedByLayers("wiring", "cli", "engine", "logging", "metrics", "api", "audit")
         .whereLayer("lifecycle")

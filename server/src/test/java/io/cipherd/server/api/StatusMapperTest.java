@@ -34,6 +34,7 @@ import io.cipherd.server.pool.CipherPoolExhaustedException;
 import io.cipherd.server.security.TestDenials;
 import io.cipherd.server.subjectkeys.SubjectErasedException;
 import io.cipherd.server.subjectkeys.SubjectQuotaExceededException;
+import io.cipherd.server.subjects.SubjectStoreNotConfiguredException;
 import io.cipherd.server.subjects.SubjectStoreUnavailableException;
 import io.grpc.Status;
 import io.grpc.StatusRuntimeException;
@@ -85,6 +86,9 @@ class StatusMapperTest {
           Map.entry(
               new SubjectStoreUnavailableException("subject store: find failed (SQL state 08006)"),
               Status.Code.UNAVAILABLE),
+          Map.entry(
+              new SubjectStoreNotConfiguredException("set --subject-store-url"),
+              Status.Code.FAILED_PRECONDITION),
           Map.entry(
               new KeyStoreAccessDeniedException("no read on secret/data/x"),
               Status.Code.PERMISSION_DENIED),
