@@ -15,6 +15,7 @@ import io.micrometer.core.instrument.binder.cache.CaffeineCacheMetrics;
 import java.security.SecureRandom;
 import java.time.Clock;
 import java.time.Instant;
+import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collection;
@@ -167,7 +168,12 @@ public final class SubjectKeys {
             drawn.put(ref, key);
             create.add(
                 SubjectRecord.live(
-                    ref, keyName, subject, wrapped.text(), wrapped.version(), clock.instant()));
+                    ref,
+                    keyName,
+                    subject,
+                    wrapped.text(),
+                    wrapped.version(),
+                    clock.instant().truncatedTo(ChronoUnit.MILLIS)));
           } catch (RuntimeException e) {
             result.put(subject, e);
           }
@@ -253,7 +259,8 @@ public final class SubjectKeys {
    * once; one result per subject, in order.
    */
   public List<SubjectErasure> erase(String keyName, List<SubjectHash> subjects) {
-    Instant now = clock.instant();
+    // To the millisecond, as the store keeps it: the receipt and every later SUBJECT_ERASED agree.
+    Instant now = clock.instant().truncatedTo(ChronoUnit.MILLIS);
     for (SubjectHash subject : subjects) {
       forget(keyName, subject);
     }
