@@ -26,6 +26,7 @@ const (
 type SubjectErasureOutcome int32
 
 const (
+	// SUBJECT_ERASURE_OUTCOME_UNSPECIFIED is never sent.
 	SubjectErasureOutcome_SUBJECT_ERASURE_OUTCOME_UNSPECIFIED SubjectErasureOutcome = 0
 	// ERASED: this call erased the subject's key; the response carries a receipt.
 	SubjectErasureOutcome_SUBJECT_ERASURE_OUTCOME_ERASED SubjectErasureOutcome = 1
@@ -82,6 +83,7 @@ func (SubjectErasureOutcome) EnumDescriptor() ([]byte, []int) {
 type SubjectState int32
 
 const (
+	// SUBJECT_STATE_UNSPECIFIED is never sent.
 	SubjectState_SUBJECT_STATE_UNSPECIFIED SubjectState = 0
 	// ACTIVE: the subject has a key; its data decrypts.
 	SubjectState_SUBJECT_STATE_ACTIVE SubjectState = 1
@@ -526,7 +528,8 @@ type ErasureReceipt struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
 	// key_name is the key the subject was erased under.
 	KeyName string `protobuf:"bytes,1,opt,name=key_name,json=keyName,proto3" json:"key_name,omitempty"`
-	// subject_hash is the audit key's hash of the subject id (lowercase hex), the value
+	// subject_hash is the audit key's hash of the subject id as audit records carry it
+	// ("hmac-sha256:" and lowercase hex), the value
 	// AuditService.HashAuditValue gives for it and the value the audit record names it by.
 	SubjectHash string `protobuf:"bytes,2,opt,name=subject_hash,json=subjectHash,proto3" json:"subject_hash,omitempty"`
 	// erase_time is when the erasure took effect.

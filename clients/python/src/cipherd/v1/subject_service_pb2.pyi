@@ -28,6 +28,7 @@ class _SubjectErasureOutcome:
 class _SubjectErasureOutcomeEnumTypeWrapper(_enum_type_wrapper._EnumTypeWrapper[_SubjectErasureOutcome.ValueType], _builtins.type):
     DESCRIPTOR: _descriptor.EnumDescriptor
     SUBJECT_ERASURE_OUTCOME_UNSPECIFIED: _SubjectErasureOutcome.ValueType  # 0
+    """SUBJECT_ERASURE_OUTCOME_UNSPECIFIED is never sent."""
     SUBJECT_ERASURE_OUTCOME_ERASED: _SubjectErasureOutcome.ValueType  # 1
     """ERASED: this call erased the subject's key; the response carries a receipt."""
     SUBJECT_ERASURE_OUTCOME_ALREADY_ERASED: _SubjectErasureOutcome.ValueType  # 2
@@ -39,6 +40,7 @@ class SubjectErasureOutcome(_SubjectErasureOutcome, metaclass=_SubjectErasureOut
     """SubjectErasureOutcome says what an erasure did."""
 
 SUBJECT_ERASURE_OUTCOME_UNSPECIFIED: SubjectErasureOutcome.ValueType  # 0
+"""SUBJECT_ERASURE_OUTCOME_UNSPECIFIED is never sent."""
 SUBJECT_ERASURE_OUTCOME_ERASED: SubjectErasureOutcome.ValueType  # 1
 """ERASED: this call erased the subject's key; the response carries a receipt."""
 SUBJECT_ERASURE_OUTCOME_ALREADY_ERASED: SubjectErasureOutcome.ValueType  # 2
@@ -54,6 +56,7 @@ class _SubjectState:
 class _SubjectStateEnumTypeWrapper(_enum_type_wrapper._EnumTypeWrapper[_SubjectState.ValueType], _builtins.type):
     DESCRIPTOR: _descriptor.EnumDescriptor
     SUBJECT_STATE_UNSPECIFIED: _SubjectState.ValueType  # 0
+    """SUBJECT_STATE_UNSPECIFIED is never sent."""
     SUBJECT_STATE_ACTIVE: _SubjectState.ValueType  # 1
     """ACTIVE: the subject has a key; its data decrypts."""
     SUBJECT_STATE_ERASED: _SubjectState.ValueType  # 2
@@ -65,6 +68,7 @@ class SubjectState(_SubjectState, metaclass=_SubjectStateEnumTypeWrapper):
     """SubjectState is a subject's state under a key."""
 
 SUBJECT_STATE_UNSPECIFIED: SubjectState.ValueType  # 0
+"""SUBJECT_STATE_UNSPECIFIED is never sent."""
 SUBJECT_STATE_ACTIVE: SubjectState.ValueType  # 1
 """ACTIVE: the subject has a key; its data decrypts."""
 SUBJECT_STATE_ERASED: SubjectState.ValueType  # 2
@@ -287,7 +291,8 @@ class ErasureReceipt(_message.Message):
     key_name: _builtins.str
     """key_name is the key the subject was erased under."""
     subject_hash: _builtins.str
-    """subject_hash is the audit key's hash of the subject id (lowercase hex), the value
+    """subject_hash is the audit key's hash of the subject id as audit records carry it
+    ("hmac-sha256:" and lowercase hex), the value
     AuditService.HashAuditValue gives for it and the value the audit record names it by.
     """
     trail: _builtins.str

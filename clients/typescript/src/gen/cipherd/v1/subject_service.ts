@@ -25,6 +25,7 @@ export const protobufPackage = "cipherd.v1";
 
 /** SubjectErasureOutcome says what an erasure did. */
 export enum SubjectErasureOutcome {
+  /** SUBJECT_ERASURE_OUTCOME_UNSPECIFIED - SUBJECT_ERASURE_OUTCOME_UNSPECIFIED is never sent. */
   SUBJECT_ERASURE_OUTCOME_UNSPECIFIED = 0,
   /** SUBJECT_ERASURE_OUTCOME_ERASED - ERASED: this call erased the subject's key; the response carries a receipt. */
   SUBJECT_ERASURE_OUTCOME_ERASED = 1,
@@ -74,6 +75,7 @@ export function subjectErasureOutcomeToJSON(object: SubjectErasureOutcome): stri
 
 /** SubjectState is a subject's state under a key. */
 export enum SubjectState {
+  /** SUBJECT_STATE_UNSPECIFIED - SUBJECT_STATE_UNSPECIFIED is never sent. */
   SUBJECT_STATE_UNSPECIFIED = 0,
   /** SUBJECT_STATE_ACTIVE - ACTIVE: the subject has a key; its data decrypts. */
   SUBJECT_STATE_ACTIVE = 1,
@@ -190,7 +192,8 @@ export interface ErasureReceipt {
   /** key_name is the key the subject was erased under. */
   keyName: string;
   /**
-   * subject_hash is the audit key's hash of the subject id (lowercase hex), the value
+   * subject_hash is the audit key's hash of the subject id as audit records carry it
+   * ("hmac-sha256:" and lowercase hex), the value
    * AuditService.HashAuditValue gives for it and the value the audit record names it by.
    */
   subjectHash: string;

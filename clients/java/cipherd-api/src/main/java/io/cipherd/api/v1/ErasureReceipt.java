@@ -102,7 +102,8 @@ private static final long serialVersionUID = 0L;
   private volatile java.lang.Object subjectHash_ = "";
   /**
    * <pre>
-   * subject_hash is the audit key's hash of the subject id (lowercase hex), the value
+   * subject_hash is the audit key's hash of the subject id as audit records carry it
+   * ("hmac-sha256:" and lowercase hex), the value
    * AuditService.HashAuditValue gives for it and the value the audit record names it by.
    * </pre>
    *
@@ -124,7 +125,8 @@ private static final long serialVersionUID = 0L;
   }
   /**
    * <pre>
-   * subject_hash is the audit key's hash of the subject id (lowercase hex), the value
+   * subject_hash is the audit key's hash of the subject id as audit records carry it
+   * ("hmac-sha256:" and lowercase hex), the value
    * AuditService.HashAuditValue gives for it and the value the audit record names it by.
    * </pre>
    *
@@ -861,7 +863,8 @@ private static final long serialVersionUID = 0L;
     private java.lang.Object subjectHash_ = "";
     /**
      * <pre>
-     * subject_hash is the audit key's hash of the subject id (lowercase hex), the value
+     * subject_hash is the audit key's hash of the subject id as audit records carry it
+     * ("hmac-sha256:" and lowercase hex), the value
      * AuditService.HashAuditValue gives for it and the value the audit record names it by.
      * </pre>
      *
@@ -882,7 +885,8 @@ private static final long serialVersionUID = 0L;
     }
     /**
      * <pre>
-     * subject_hash is the audit key's hash of the subject id (lowercase hex), the value
+     * subject_hash is the audit key's hash of the subject id as audit records carry it
+     * ("hmac-sha256:" and lowercase hex), the value
      * AuditService.HashAuditValue gives for it and the value the audit record names it by.
      * </pre>
      *
@@ -904,7 +908,8 @@ private static final long serialVersionUID = 0L;
     }
     /**
      * <pre>
-     * subject_hash is the audit key's hash of the subject id (lowercase hex), the value
+     * subject_hash is the audit key's hash of the subject id as audit records carry it
+     * ("hmac-sha256:" and lowercase hex), the value
      * AuditService.HashAuditValue gives for it and the value the audit record names it by.
      * </pre>
      *
@@ -922,7 +927,8 @@ private static final long serialVersionUID = 0L;
     }
     /**
      * <pre>
-     * subject_hash is the audit key's hash of the subject id (lowercase hex), the value
+     * subject_hash is the audit key's hash of the subject id as audit records carry it
+     * ("hmac-sha256:" and lowercase hex), the value
      * AuditService.HashAuditValue gives for it and the value the audit record names it by.
      * </pre>
      *
@@ -937,7 +943,8 @@ private static final long serialVersionUID = 0L;
     }
     /**
      * <pre>
-     * subject_hash is the audit key's hash of the subject id (lowercase hex), the value
+     * subject_hash is the audit key's hash of the subject id as audit records carry it
+     * ("hmac-sha256:" and lowercase hex), the value
      * AuditService.HashAuditValue gives for it and the value the audit record names it by.
      * </pre>
      *

@@ -30,7 +30,8 @@ public interface ErasureReceiptOrBuilder extends
 
   /**
    * <pre>
-   * subject_hash is the audit key's hash of the subject id (lowercase hex), the value
+   * subject_hash is the audit key's hash of the subject id as audit records carry it
+   * ("hmac-sha256:" and lowercase hex), the value
    * AuditService.HashAuditValue gives for it and the value the audit record names it by.
    * </pre>
    *
@@ -40,7 +41,8 @@ public interface ErasureReceiptOrBuilder extends
   java.lang.String getSubjectHash();
   /**
    * <pre>
-   * subject_hash is the audit key's hash of the subject id (lowercase hex), the value
+   * subject_hash is the audit key's hash of the subject id as audit records carry it
+   * ("hmac-sha256:" and lowercase hex), the value
    * AuditService.HashAuditValue gives for it and the value the audit record names it by.
    * </pre>
    *

@@ -14,6 +14,10 @@ package io.cipherd.api.v1;
 public enum SubjectErasureOutcome
     implements com.google.protobuf.ProtocolMessageEnum {
   /**
+   * <pre>
+   * SUBJECT_ERASURE_OUTCOME_UNSPECIFIED is never sent.
+   * </pre>
+   *
    * <code>SUBJECT_ERASURE_OUTCOME_UNSPECIFIED = 0;</code>
    */
   SUBJECT_ERASURE_OUTCOME_UNSPECIFIED(0),
@@ -45,6 +49,10 @@ public enum SubjectErasureOutcome
   ;
 
   /**
+   * <pre>
+   * SUBJECT_ERASURE_OUTCOME_UNSPECIFIED is never sent.
+   * </pre>
+   *
    * <code>SUBJECT_ERASURE_OUTCOME_UNSPECIFIED = 0;</code>
    */
   public static final int SUBJECT_ERASURE_OUTCOME_UNSPECIFIED_VALUE = 0;

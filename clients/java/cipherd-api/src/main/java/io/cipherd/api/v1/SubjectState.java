@@ -14,6 +14,10 @@ package io.cipherd.api.v1;
 public enum SubjectState
     implements com.google.protobuf.ProtocolMessageEnum {
   /**
+   * <pre>
+   * SUBJECT_STATE_UNSPECIFIED is never sent.
+   * </pre>
+   *
    * <code>SUBJECT_STATE_UNSPECIFIED = 0;</code>
    */
   SUBJECT_STATE_UNSPECIFIED(0),
@@ -45,6 +49,10 @@ public enum SubjectState
   ;
 
   /**
+   * <pre>
+   * SUBJECT_STATE_UNSPECIFIED is never sent.
+   * </pre>
+   *
    * <code>SUBJECT_STATE_UNSPECIFIED = 0;</code>
    */
   public static final int SUBJECT_STATE_UNSPECIFIED_VALUE = 0;
