@@ -99,6 +99,11 @@ const (
 	// than the server's --subject-creation-rate allows; existing subjects still work; retry later.
 	// Metadata: key.
 	ErrorReason_SUBJECT_QUOTA_EXCEEDED ErrorReason = 23
+	// SUBJECT_STORE_NOT_CONFIGURED (status FAILED_PRECONDITION): the call names a subject (or is a
+	// SubjectService call, or decrypts a subject-bound ciphertext) and this server has no subject
+	// store: its keys are in Vault and --subject-store-url is not set. An operator's fix, not the
+	// caller's; retrying does not help.
+	ErrorReason_SUBJECT_STORE_NOT_CONFIGURED ErrorReason = 24
 )
 
 // Enum value maps for ErrorReason.
@@ -128,6 +133,7 @@ var (
 		21: "INTERNAL",
 		22: "SUBJECT_ERASED",
 		23: "SUBJECT_QUOTA_EXCEEDED",
+		24: "SUBJECT_STORE_NOT_CONFIGURED",
 	}
 	ErrorReason_value = map[string]int32{
 		"ERROR_REASON_UNSPECIFIED":          0,
@@ -154,6 +160,7 @@ var (
 		"INTERNAL":                          21,
 		"SUBJECT_ERASED":                    22,
 		"SUBJECT_QUOTA_EXCEEDED":            23,
+		"SUBJECT_STORE_NOT_CONFIGURED":      24,
 	}
 )
 
@@ -189,7 +196,7 @@ var File_cipherd_v1_error_reason_proto protoreflect.FileDescriptor
 const file_cipherd_v1_error_reason_proto_rawDesc = "" +
 	"\n" +
 	"\x1dcipherd/v1/error_reason.proto\x12\n" +
-	"cipherd.v1*\xa9\x04\n" +
+	"cipherd.v1*\xcb\x04\n" +
 	"\vErrorReason\x12\x1c\n" +
 	"\x18ERROR_REASON_UNSPECIFIED\x10\x00\x12\x14\n" +
 	"\x10INVALID_ARGUMENT\x10\x01\x12\x16\n" +
@@ -215,7 +222,8 @@ const file_cipherd_v1_error_reason_proto_rawDesc = "" +
 	"\vSTREAM_IDLE\x10\x14\x12\f\n" +
 	"\bINTERNAL\x10\x15\x12\x12\n" +
 	"\x0eSUBJECT_ERASED\x10\x16\x12\x1a\n" +
-	"\x16SUBJECT_QUOTA_EXCEEDED\x10\x17Bb\n" +
+	"\x16SUBJECT_QUOTA_EXCEEDED\x10\x17\x12 \n" +
+	"\x1cSUBJECT_STORE_NOT_CONFIGURED\x10\x18Bb\n" +
 	"\x11io.cipherd.api.v1B\x10ErrorReasonProtoP\x01Z9github.com/cipherd/cipherd/clients/go/cipherdpb;cipherdpbb\x06proto3"
 
 var (

@@ -863,7 +863,11 @@ type VersionCensus struct {
 	// usage is its use across replicas, as last merged.
 	Usage *KeyVersionUsage `protobuf:"bytes,2,opt,name=usage,proto3" json:"usage,omitempty"`
 	// in_use is true when the version was used within the quiet period.
-	InUse         bool `protobuf:"varint,3,opt,name=in_use,json=inUse,proto3" json:"in_use,omitempty"`
+	InUse bool `protobuf:"varint,3,opt,name=in_use,json=inUse,proto3" json:"in_use,omitempty"`
+	// subject_keys is how many live (not erased) subject keys this version wraps, as the subject
+	// store counts them now. A version that wraps any cannot be retired: the subject-key sweep
+	// rewraps them to the current version after a rotation (docs/personal-data.md).
+	SubjectKeys   int64 `protobuf:"varint,4,opt,name=subject_keys,json=subjectKeys,proto3" json:"subject_keys,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -917,6 +921,13 @@ func (x *VersionCensus) GetInUse() bool {
 		return x.InUse
 	}
 	return false
+}
+
+func (x *VersionCensus) GetSubjectKeys() int64 {
+	if x != nil {
+		return x.SubjectKeys
+	}
+	return 0
 }
 
 // DisableKeyRequest names the key to disable.
@@ -1866,11 +1877,12 @@ const file_cipherd_v1_key_admin_service_proto_rawDesc = "" +
 	"\x14GetKeyCensusResponse\x12!\n" +
 	"\x03key\x18\x01 \x01(\v2\x0f.cipherd.v1.KeyR\x03key\x125\n" +
 	"\bversions\x18\x02 \x03(\v2\x19.cipherd.v1.VersionCensusR\bversions\x12=\n" +
-	"\x1bsafe_min_decryption_version\x18\x03 \x01(\x05R\x18safeMinDecryptionVersion\"s\n" +
+	"\x1bsafe_min_decryption_version\x18\x03 \x01(\x05R\x18safeMinDecryptionVersion\"\x96\x01\n" +
 	"\rVersionCensus\x12\x18\n" +
 	"\aversion\x18\x01 \x01(\x05R\aversion\x121\n" +
 	"\x05usage\x18\x02 \x01(\v2\x1b.cipherd.v1.KeyVersionUsageR\x05usage\x12\x15\n" +
-	"\x06in_use\x18\x03 \x01(\bR\x05inUse\".\n" +
+	"\x06in_use\x18\x03 \x01(\bR\x05inUse\x12!\n" +
+	"\fsubject_keys\x18\x04 \x01(\x03R\vsubjectKeys\".\n" +
 	"\x11DisableKeyRequest\x12\x19\n" +
 	"\bkey_name\x18\x01 \x01(\tR\akeyName\"7\n" +
 	"\x12DisableKeyResponse\x12!\n" +

@@ -111,6 +111,12 @@ class _ErrorReasonEnumTypeWrapper(_enum_type_wrapper._EnumTypeWrapper[_ErrorReas
     than the server's --subject-creation-rate allows; existing subjects still work; retry later.
     Metadata: key.
     """
+    SUBJECT_STORE_NOT_CONFIGURED: _ErrorReason.ValueType  # 24
+    """SUBJECT_STORE_NOT_CONFIGURED (status FAILED_PRECONDITION): the call names a subject (or is a
+    SubjectService call, or decrypts a subject-bound ciphertext) and this server has no subject
+    store: its keys are in Vault and --subject-store-url is not set. An operator's fix, not the
+    caller's; retrying does not help.
+    """
 
 class ErrorReason(_ErrorReason, metaclass=_ErrorReasonEnumTypeWrapper):
     """ErrorReason is every value the `reason` of a failed call's google.rpc.ErrorInfo (domain
@@ -208,5 +214,11 @@ SUBJECT_QUOTA_EXCEEDED: ErrorReason.ValueType  # 23
 """SUBJECT_QUOTA_EXCEEDED (status RESOURCE_EXHAUSTED): this caller made new subject keys faster
 than the server's --subject-creation-rate allows; existing subjects still work; retry later.
 Metadata: key.
+"""
+SUBJECT_STORE_NOT_CONFIGURED: ErrorReason.ValueType  # 24
+"""SUBJECT_STORE_NOT_CONFIGURED (status FAILED_PRECONDITION): the call names a subject (or is a
+SubjectService call, or decrypts a subject-bound ciphertext) and this server has no subject
+store: its keys are in Vault and --subject-store-url is not set. An operator's fix, not the
+caller's; retrying does not help.
 """
 Global___ErrorReason: _TypeAlias = ErrorReason  # noqa: Y015

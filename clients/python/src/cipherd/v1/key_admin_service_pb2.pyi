@@ -455,10 +455,16 @@ class VersionCensus(_message.Message):
     VERSION_FIELD_NUMBER: _builtins.int
     USAGE_FIELD_NUMBER: _builtins.int
     IN_USE_FIELD_NUMBER: _builtins.int
+    SUBJECT_KEYS_FIELD_NUMBER: _builtins.int
     version: _builtins.int
     """version is the version number."""
     in_use: _builtins.bool
     """in_use is true when the version was used within the quiet period."""
+    subject_keys: _builtins.int
+    """subject_keys is how many live (not erased) subject keys this version wraps, as the subject
+    store counts them now. A version that wraps any cannot be retired: the subject-key sweep
+    rewraps them to the current version after a rotation (docs/personal-data.md).
+    """
     @_builtins.property
     def usage(self) -> _keys_pb2.KeyVersionUsage:
         """usage is its use across replicas, as last merged."""
@@ -469,10 +475,11 @@ class VersionCensus(_message.Message):
         version: _builtins.int = ...,
         usage: _keys_pb2.KeyVersionUsage | None = ...,
         in_use: _builtins.bool = ...,
+        subject_keys: _builtins.int = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _typing.Literal["usage", b"usage"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["in_use", b"in_use", "usage", b"usage", "version", b"version"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["in_use", b"in_use", "subject_keys", b"subject_keys", "usage", b"usage", "version", b"version"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 

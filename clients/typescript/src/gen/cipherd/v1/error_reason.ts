@@ -124,6 +124,13 @@ export enum ErrorReason {
    * Metadata: key.
    */
   SUBJECT_QUOTA_EXCEEDED = 23,
+  /**
+   * SUBJECT_STORE_NOT_CONFIGURED - SUBJECT_STORE_NOT_CONFIGURED (status FAILED_PRECONDITION): the call names a subject (or is a
+   * SubjectService call, or decrypts a subject-bound ciphertext) and this server has no subject
+   * store: its keys are in Vault and --subject-store-url is not set. An operator's fix, not the
+   * caller's; retrying does not help.
+   */
+  SUBJECT_STORE_NOT_CONFIGURED = 24,
   UNRECOGNIZED = -1,
 }
 
@@ -201,6 +208,9 @@ export function errorReasonFromJSON(object: any): ErrorReason {
     case 23:
     case "SUBJECT_QUOTA_EXCEEDED":
       return ErrorReason.SUBJECT_QUOTA_EXCEEDED;
+    case 24:
+    case "SUBJECT_STORE_NOT_CONFIGURED":
+      return ErrorReason.SUBJECT_STORE_NOT_CONFIGURED;
     case -1:
     case "UNRECOGNIZED":
     default:
@@ -258,6 +268,8 @@ export function errorReasonToJSON(object: ErrorReason): string {
       return "SUBJECT_ERASED";
     case ErrorReason.SUBJECT_QUOTA_EXCEEDED:
       return "SUBJECT_QUOTA_EXCEEDED";
+    case ErrorReason.SUBJECT_STORE_NOT_CONFIGURED:
+      return "SUBJECT_STORE_NOT_CONFIGURED";
     case ErrorReason.UNRECOGNIZED:
     default:
       return "UNRECOGNIZED";

@@ -195,6 +195,12 @@ export interface VersionCensus {
     | undefined;
   /** in_use is true when the version was used within the quiet period. */
   inUse: boolean;
+  /**
+   * subject_keys is how many live (not erased) subject keys this version wraps, as the subject
+   * store counts them now. A version that wraps any cannot be retired: the subject-key sweep
+   * rewraps them to the current version after a rotation (docs/personal-data.md).
+   */
+  subjectKeys: number;
 }
 
 /** DisableKeyRequest names the key to disable. */
@@ -1534,7 +1540,7 @@ export const GetKeyCensusResponse: MessageFns<GetKeyCensusResponse> = {
 };
 
 function createBaseVersionCensus(): VersionCensus {
-  return { version: 0, usage: undefined, inUse: false };
+  return { version: 0, usage: undefined, inUse: false, subjectKeys: 0 };
 }
 
 export const VersionCensus: MessageFns<VersionCensus> = {
@@ -1547,6 +1553,9 @@ export const VersionCensus: MessageFns<VersionCensus> = {
     }
     if (message.inUse !== false) {
       writer.uint32(24).bool(message.inUse);
+    }
+    if (message.subjectKeys !== 0) {
+      writer.uint32(32).int64(message.subjectKeys);
     }
     return writer;
   },
@@ -1582,6 +1591,14 @@ export const VersionCensus: MessageFns<VersionCensus> = {
           message.inUse = reader.bool();
           continue;
         }
+        case 4: {
+          if (tag !== 32) {
+            break;
+          }
+
+          message.subjectKeys = longToNumber(reader.int64());
+          continue;
+        }
       }
       if ((tag & 7) === 4 || tag === 0) {
         break;
@@ -1596,6 +1613,7 @@ export const VersionCensus: MessageFns<VersionCensus> = {
       version: isSet(object.version) ? globalThis.Number(object.version) : 0,
       usage: isSet(object.usage) ? KeyVersionUsage.fromJSON(object.usage) : undefined,
       inUse: isSet(object.inUse) ? globalThis.Boolean(object.inUse) : false,
+      subjectKeys: isSet(object.subjectKeys) ? globalThis.Number(object.subjectKeys) : 0,
     };
   },
 
@@ -1610,6 +1628,9 @@ export const VersionCensus: MessageFns<VersionCensus> = {
     if (message.inUse !== false) {
       obj.inUse = message.inUse;
     }
+    if (message.subjectKeys !== 0) {
+      obj.subjectKeys = Math.round(message.subjectKeys);
+    }
     return obj;
   },
 
@@ -1623,6 +1644,7 @@ export const VersionCensus: MessageFns<VersionCensus> = {
       ? KeyVersionUsage.fromPartial(object.usage)
       : undefined;
     message.inUse = object.inUse ?? false;
+    message.subjectKeys = object.subjectKeys ?? 0;
     return message;
   },
 };

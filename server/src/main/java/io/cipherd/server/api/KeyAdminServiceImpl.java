@@ -208,7 +208,8 @@ public final class KeyAdminServiceImpl extends KeyAdminServiceGrpc.KeyAdminServi
                 VersionCensus.newBuilder()
                     .setVersion(entry.version())
                     .setUsage(KeyProtos.toProto(entry.usage()))
-                    .setInUse(entry.inUse()));
+                    .setInUse(entry.inUse())
+                    .setSubjectKeys(entry.subjectKeys()));
           }
           return response.setKey(KeyProtos.toProto(census.key(), usage)).build();
         });

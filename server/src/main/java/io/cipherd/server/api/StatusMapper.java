@@ -171,7 +171,8 @@ public final class StatusMapper {
           KEY_VERSION_DESTRUCTION_SCHEDULED,
           KEY_VERSION_DESTROYED,
           KEY_VERSIONS_IN_USE,
-          SUBJECT_ERASED ->
+          SUBJECT_ERASED,
+          SUBJECT_STORE_NOT_CONFIGURED ->
           Status.Code.FAILED_PRECONDITION;
       case CONCURRENT_UPDATE -> Status.Code.ABORTED;
       case STORE_UNAVAILABLE, AUDIT_UNAVAILABLE -> Status.Code.UNAVAILABLE;

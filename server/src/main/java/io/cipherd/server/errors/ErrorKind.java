@@ -75,7 +75,13 @@ public enum ErrorKind {
    */
   SUBJECT_ERASED(ErrorReason.SUBJECT_ERASED, "subject_erased"),
   /** This caller made new subject keys faster than the server's creation rate allows. */
-  SUBJECT_QUOTA_EXCEEDED(ErrorReason.SUBJECT_QUOTA_EXCEEDED, "subject_quota_exceeded");
+  SUBJECT_QUOTA_EXCEEDED(ErrorReason.SUBJECT_QUOTA_EXCEEDED, "subject_quota_exceeded"),
+  /**
+   * The call needs a subject store and this server has none its replicas share (keys in Vault, no
+   * --subject-store-url): an operator's fix, not the caller's.
+   */
+  SUBJECT_STORE_NOT_CONFIGURED(
+      ErrorReason.SUBJECT_STORE_NOT_CONFIGURED, "subject_store_not_configured");
 
   private final ErrorReason reason;
   private final String outcome;

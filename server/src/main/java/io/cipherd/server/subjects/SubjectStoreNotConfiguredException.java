@@ -10,6 +10,6 @@ import io.cipherd.server.errors.ErrorKind;
  */
 public final class SubjectStoreNotConfiguredException extends CipherdException {
   public SubjectStoreNotConfiguredException(String message) {
-    super(ErrorKind.POLICY_DENIED, message, /* cause= */ null);
+    super(ErrorKind.SUBJECT_STORE_NOT_CONFIGURED, message, /* cause= */ null);
   }
 }

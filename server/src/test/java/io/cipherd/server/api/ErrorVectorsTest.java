@@ -32,6 +32,7 @@ import io.cipherd.server.pool.CipherPoolExhaustedException;
 import io.cipherd.server.security.TestDenials;
 import io.cipherd.server.subjectkeys.SubjectErasedException;
 import io.cipherd.server.subjectkeys.SubjectQuotaExceededException;
+import io.cipherd.server.subjects.SubjectStoreNotConfiguredException;
 import io.grpc.Status;
 import io.grpc.StatusRuntimeException;
 import io.grpc.protobuf.StatusProto;
@@ -190,6 +191,8 @@ class ErrorVectorsTest {
           new SubjectErasedException(
               key, Instant.parse(metadata.getOrDefault("erase_time", at.toString())), false);
       case SUBJECT_QUOTA_EXCEEDED -> new SubjectQuotaExceededException(key, 1000);
+      case SUBJECT_STORE_NOT_CONFIGURED ->
+          new SubjectStoreNotConfiguredException("this server has no --subject-store-url");
       case ERROR_REASON_UNSPECIFIED, UNRECOGNIZED ->
           throw new AssertionError("the server never sends " + reason);
     };

@@ -231,6 +231,17 @@ public enum ErrorReason
    * <code>SUBJECT_QUOTA_EXCEEDED = 23;</code>
    */
   SUBJECT_QUOTA_EXCEEDED(23),
+  /**
+   * <pre>
+   * SUBJECT_STORE_NOT_CONFIGURED (status FAILED_PRECONDITION): the call names a subject (or is a
+   * SubjectService call, or decrypts a subject-bound ciphertext) and this server has no subject
+   * store: its keys are in Vault and --subject-store-url is not set. An operator's fix, not the
+   * caller's; retrying does not help.
+   * </pre>
+   *
+   * <code>SUBJECT_STORE_NOT_CONFIGURED = 24;</code>
+   */
+  SUBJECT_STORE_NOT_CONFIGURED(24),
   UNRECOGNIZED(-1),
   ;
 
@@ -448,6 +459,17 @@ public enum ErrorReason
    * <code>SUBJECT_QUOTA_EXCEEDED = 23;</code>
    */
   public static final int SUBJECT_QUOTA_EXCEEDED_VALUE = 23;
+  /**
+   * <pre>
+   * SUBJECT_STORE_NOT_CONFIGURED (status FAILED_PRECONDITION): the call names a subject (or is a
+   * SubjectService call, or decrypts a subject-bound ciphertext) and this server has no subject
+   * store: its keys are in Vault and --subject-store-url is not set. An operator's fix, not the
+   * caller's; retrying does not help.
+   * </pre>
+   *
+   * <code>SUBJECT_STORE_NOT_CONFIGURED = 24;</code>
+   */
+  public static final int SUBJECT_STORE_NOT_CONFIGURED_VALUE = 24;
 
 
   public final int getNumber() {
@@ -498,6 +520,7 @@ public enum ErrorReason
       case 21: return INTERNAL;
       case 22: return SUBJECT_ERASED;
       case 23: return SUBJECT_QUOTA_EXCEEDED;
+      case 24: return SUBJECT_STORE_NOT_CONFIGURED;
       default: return null;
     }
   }

@@ -223,87 +223,88 @@ public final class KeyAdminServiceProto {
       "nse\022!\n\003key\030\001 \001(\0132\017.cipherd.v1.KeyR\003key\0225" +
       "\n\010versions\030\002 \003(\0132\031.cipherd.v1.VersionCen" +
       "susR\010versions\022=\n\033safe_min_decryption_ver" +
-      "sion\030\003 \001(\005R\030safeMinDecryptionVersion\"s\n\r" +
-      "VersionCensus\022\030\n\007version\030\001 \001(\005R\007version\022" +
-      "1\n\005usage\030\002 \001(\0132\033.cipherd.v1.KeyVersionUs" +
-      "ageR\005usage\022\025\n\006in_use\030\003 \001(\010R\005inUse\".\n\021Dis" +
-      "ableKeyRequest\022\031\n\010key_name\030\001 \001(\tR\007keyNam" +
-      "e\"7\n\022DisableKeyResponse\022!\n\003key\030\001 \001(\0132\017.c" +
-      "ipherd.v1.KeyR\003key\"-\n\020EnableKeyRequest\022\031" +
-      "\n\010key_name\030\001 \001(\tR\007keyName\"6\n\021EnableKeyRe" +
-      "sponse\022!\n\003key\030\001 \001(\0132\017.cipherd.v1.KeyR\003ke" +
-      "y\"\237\001\n$ScheduleKeyVersionDestructionReque" +
-      "st\022\031\n\010key_name\030\001 \001(\tR\007keyName\022\032\n\010version" +
-      "s\030\002 \003(\005R\010versions\022@\n\016pending_window\030\003 \001(" +
-      "\0132\031.google.protobuf.DurationR\rpendingWin" +
-      "dow\"J\n%ScheduleKeyVersionDestructionResp" +
-      "onse\022!\n\003key\030\001 \001(\0132\017.cipherd.v1.KeyR\003key\"" +
-      "[\n\"CancelKeyVersionDestructionRequest\022\031\n" +
-      "\010key_name\030\001 \001(\tR\007keyName\022\032\n\010versions\030\002 \003" +
-      "(\005R\010versions\"H\n#CancelKeyVersionDestruct" +
-      "ionResponse\022!\n\003key\030\001 \001(\0132\017.cipherd.v1.Ke" +
-      "yR\003key\"y\n\032ScheduleKeyDeletionRequest\022\031\n\010" +
-      "key_name\030\001 \001(\tR\007keyName\022@\n\016pending_windo" +
-      "w\030\002 \001(\0132\031.google.protobuf.DurationR\rpend" +
-      "ingWindow\"@\n\033ScheduleKeyDeletionResponse" +
-      "\022!\n\003key\030\001 \001(\0132\017.cipherd.v1.KeyR\003key\"5\n\030C" +
-      "ancelKeyDeletionRequest\022\031\n\010key_name\030\001 \001(" +
-      "\tR\007keyName\">\n\031CancelKeyDeletionResponse\022" +
-      "!\n\003key\030\001 \001(\0132\017.cipherd.v1.KeyR\003key\"\274\002\n\030R" +
-      "etireKeyVersionsRequest\022\031\n\010key_name\030\001 \001(" +
-      "\tR\007keyName\022#\n\rbelow_version\030\002 \001(\005R\014below" +
-      "Version\022<\n\014quiet_period\030\003 \001(\0132\031.google.p" +
-      "rotobuf.DurationR\013quietPeriod\022@\n\016pending" +
-      "_window\030\004 \001(\0132\031.google.protobuf.Duration" +
-      "R\rpendingWindow\022#\n\rvalidate_only\030\005 \001(\010R\014" +
-      "validateOnly\022;\n\013inventories\030\006 \003(\0132\031.ciph" +
-      "erd.v1.DataInventoryR\013inventories\"\326\001\n\rDa" +
-      "taInventory\022\031\n\010key_name\030\001 \001(\tR\007keyName\022\026" +
-      "\n\006source\030\002 \001(\tR\006source\0227\n\tscan_time\030\003 \001(" +
-      "\0132\032.google.protobuf.TimestampR\010scanTime\022" +
-      "#\n\ritems_scanned\030\004 \001(\003R\014itemsScanned\0224\n\010" +
-      "versions\030\005 \003(\0132\030.cipherd.v1.VersionCount" +
-      "R\010versions\"J\n\014VersionCount\022\030\n\007version\030\001 " +
-      "\001(\005R\007version\022 \n\013ciphertexts\030\002 \001(\003R\013ciphe" +
-      "rtexts\"\250\001\n\031RetireKeyVersionsResponse\022!\n\003" +
-      "key\030\001 \001(\0132\017.cipherd.v1.KeyR\003key\022)\n\020retir" +
-      "ed_versions\030\002 \003(\005R\017retiredVersions\022=\n\014de" +
-      "stroy_time\030\003 \001(\0132\032.google.protobuf.Times" +
-      "tampR\013destroyTime2\360\t\n\017KeyAdminService\022H\n" +
-      "\tCreateKey\022\034.cipherd.v1.CreateKeyRequest" +
-      "\032\035.cipherd.v1.CreateKeyResponse\022?\n\006GetKe" +
-      "y\022\031.cipherd.v1.GetKeyRequest\032\032.cipherd.v" +
-      "1.GetKeyResponse\022E\n\010ListKeys\022\033.cipherd.v" +
-      "1.ListKeysRequest\032\034.cipherd.v1.ListKeysR" +
-      "esponse\022H\n\tRotateKey\022\034.cipherd.v1.Rotate" +
-      "KeyRequest\032\035.cipherd.v1.RotateKeyRespons" +
-      "e\022Z\n\017UpdateKeyPolicy\022\".cipherd.v1.Update" +
-      "KeyPolicyRequest\032#.cipherd.v1.UpdateKeyP" +
-      "olicyResponse\022H\n\tImportKey\022\034.cipherd.v1." +
-      "ImportKeyRequest\032\035.cipherd.v1.ImportKeyR" +
-      "esponse\022Q\n\014GetKeyCensus\022\037.cipherd.v1.Get" +
-      "KeyCensusRequest\032 .cipherd.v1.GetKeyCens" +
-      "usResponse\022K\n\nDisableKey\022\035.cipherd.v1.Di" +
-      "sableKeyRequest\032\036.cipherd.v1.DisableKeyR" +
-      "esponse\022H\n\tEnableKey\022\034.cipherd.v1.Enable" +
-      "KeyRequest\032\035.cipherd.v1.EnableKeyRespons" +
-      "e\022\204\001\n\035ScheduleKeyVersionDestruction\0220.ci" +
-      "pherd.v1.ScheduleKeyVersionDestructionRe" +
-      "quest\0321.cipherd.v1.ScheduleKeyVersionDes" +
-      "tructionResponse\022~\n\033CancelKeyVersionDest" +
-      "ruction\022..cipherd.v1.CancelKeyVersionDes" +
-      "tructionRequest\032/.cipherd.v1.CancelKeyVe" +
-      "rsionDestructionResponse\022f\n\023ScheduleKeyD" +
-      "eletion\022&.cipherd.v1.ScheduleKeyDeletion" +
-      "Request\032\'.cipherd.v1.ScheduleKeyDeletion" +
-      "Response\022`\n\021CancelKeyDeletion\022$.cipherd." +
-      "v1.CancelKeyDeletionRequest\032%.cipherd.v1" +
-      ".CancelKeyDeletionResponse\022`\n\021RetireKeyV" +
-      "ersions\022$.cipherd.v1.RetireKeyVersionsRe" +
-      "quest\032%.cipherd.v1.RetireKeyVersionsResp" +
-      "onseBf\n\021io.cipherd.api.v1B\024KeyAdminServi" +
-      "ceProtoP\001Z9github.com/cipherd/cipherd/cl" +
-      "ients/go/cipherdpb;cipherdpbb\006proto3"
+      "sion\030\003 \001(\005R\030safeMinDecryptionVersion\"\226\001\n" +
+      "\rVersionCensus\022\030\n\007version\030\001 \001(\005R\007version" +
+      "\0221\n\005usage\030\002 \001(\0132\033.cipherd.v1.KeyVersionU" +
+      "sageR\005usage\022\025\n\006in_use\030\003 \001(\010R\005inUse\022!\n\014su" +
+      "bject_keys\030\004 \001(\003R\013subjectKeys\".\n\021Disable" +
+      "KeyRequest\022\031\n\010key_name\030\001 \001(\tR\007keyName\"7\n" +
+      "\022DisableKeyResponse\022!\n\003key\030\001 \001(\0132\017.ciphe" +
+      "rd.v1.KeyR\003key\"-\n\020EnableKeyRequest\022\031\n\010ke" +
+      "y_name\030\001 \001(\tR\007keyName\"6\n\021EnableKeyRespon" +
+      "se\022!\n\003key\030\001 \001(\0132\017.cipherd.v1.KeyR\003key\"\237\001" +
+      "\n$ScheduleKeyVersionDestructionRequest\022\031" +
+      "\n\010key_name\030\001 \001(\tR\007keyName\022\032\n\010versions\030\002 " +
+      "\003(\005R\010versions\022@\n\016pending_window\030\003 \001(\0132\031." +
+      "google.protobuf.DurationR\rpendingWindow\"" +
+      "J\n%ScheduleKeyVersionDestructionResponse" +
+      "\022!\n\003key\030\001 \001(\0132\017.cipherd.v1.KeyR\003key\"[\n\"C" +
+      "ancelKeyVersionDestructionRequest\022\031\n\010key" +
+      "_name\030\001 \001(\tR\007keyName\022\032\n\010versions\030\002 \003(\005R\010" +
+      "versions\"H\n#CancelKeyVersionDestructionR" +
+      "esponse\022!\n\003key\030\001 \001(\0132\017.cipherd.v1.KeyR\003k" +
+      "ey\"y\n\032ScheduleKeyDeletionRequest\022\031\n\010key_" +
+      "name\030\001 \001(\tR\007keyName\022@\n\016pending_window\030\002 " +
+      "\001(\0132\031.google.protobuf.DurationR\rpendingW" +
+      "indow\"@\n\033ScheduleKeyDeletionResponse\022!\n\003" +
+      "key\030\001 \001(\0132\017.cipherd.v1.KeyR\003key\"5\n\030Cance" +
+      "lKeyDeletionRequest\022\031\n\010key_name\030\001 \001(\tR\007k" +
+      "eyName\">\n\031CancelKeyDeletionResponse\022!\n\003k" +
+      "ey\030\001 \001(\0132\017.cipherd.v1.KeyR\003key\"\274\002\n\030Retir" +
+      "eKeyVersionsRequest\022\031\n\010key_name\030\001 \001(\tR\007k" +
+      "eyName\022#\n\rbelow_version\030\002 \001(\005R\014belowVers" +
+      "ion\022<\n\014quiet_period\030\003 \001(\0132\031.google.proto" +
+      "buf.DurationR\013quietPeriod\022@\n\016pending_win" +
+      "dow\030\004 \001(\0132\031.google.protobuf.DurationR\rpe" +
+      "ndingWindow\022#\n\rvalidate_only\030\005 \001(\010R\014vali" +
+      "dateOnly\022;\n\013inventories\030\006 \003(\0132\031.cipherd." +
+      "v1.DataInventoryR\013inventories\"\326\001\n\rDataIn" +
+      "ventory\022\031\n\010key_name\030\001 \001(\tR\007keyName\022\026\n\006so" +
+      "urce\030\002 \001(\tR\006source\0227\n\tscan_time\030\003 \001(\0132\032." +
+      "google.protobuf.TimestampR\010scanTime\022#\n\ri" +
+      "tems_scanned\030\004 \001(\003R\014itemsScanned\0224\n\010vers" +
+      "ions\030\005 \003(\0132\030.cipherd.v1.VersionCountR\010ve" +
+      "rsions\"J\n\014VersionCount\022\030\n\007version\030\001 \001(\005R" +
+      "\007version\022 \n\013ciphertexts\030\002 \001(\003R\013ciphertex" +
+      "ts\"\250\001\n\031RetireKeyVersionsResponse\022!\n\003key\030" +
+      "\001 \001(\0132\017.cipherd.v1.KeyR\003key\022)\n\020retired_v" +
+      "ersions\030\002 \003(\005R\017retiredVersions\022=\n\014destro" +
+      "y_time\030\003 \001(\0132\032.google.protobuf.Timestamp" +
+      "R\013destroyTime2\360\t\n\017KeyAdminService\022H\n\tCre" +
+      "ateKey\022\034.cipherd.v1.CreateKeyRequest\032\035.c" +
+      "ipherd.v1.CreateKeyResponse\022?\n\006GetKey\022\031." +
+      "cipherd.v1.GetKeyRequest\032\032.cipherd.v1.Ge" +
+      "tKeyResponse\022E\n\010ListKeys\022\033.cipherd.v1.Li" +
+      "stKeysRequest\032\034.cipherd.v1.ListKeysRespo" +
+      "nse\022H\n\tRotateKey\022\034.cipherd.v1.RotateKeyR" +
+      "equest\032\035.cipherd.v1.RotateKeyResponse\022Z\n" +
+      "\017UpdateKeyPolicy\022\".cipherd.v1.UpdateKeyP" +
+      "olicyRequest\032#.cipherd.v1.UpdateKeyPolic" +
+      "yResponse\022H\n\tImportKey\022\034.cipherd.v1.Impo" +
+      "rtKeyRequest\032\035.cipherd.v1.ImportKeyRespo" +
+      "nse\022Q\n\014GetKeyCensus\022\037.cipherd.v1.GetKeyC" +
+      "ensusRequest\032 .cipherd.v1.GetKeyCensusRe" +
+      "sponse\022K\n\nDisableKey\022\035.cipherd.v1.Disabl" +
+      "eKeyRequest\032\036.cipherd.v1.DisableKeyRespo" +
+      "nse\022H\n\tEnableKey\022\034.cipherd.v1.EnableKeyR" +
+      "equest\032\035.cipherd.v1.EnableKeyResponse\022\204\001" +
+      "\n\035ScheduleKeyVersionDestruction\0220.cipher" +
+      "d.v1.ScheduleKeyVersionDestructionReques" +
+      "t\0321.cipherd.v1.ScheduleKeyVersionDestruc" +
+      "tionResponse\022~\n\033CancelKeyVersionDestruct" +
+      "ion\022..cipherd.v1.CancelKeyVersionDestruc" +
+      "tionRequest\032/.cipherd.v1.CancelKeyVersio" +
+      "nDestructionResponse\022f\n\023ScheduleKeyDelet" +
+      "ion\022&.cipherd.v1.ScheduleKeyDeletionRequ" +
+      "est\032\'.cipherd.v1.ScheduleKeyDeletionResp" +
+      "onse\022`\n\021CancelKeyDeletion\022$.cipherd.v1.C" +
+      "ancelKeyDeletionRequest\032%.cipherd.v1.Can" +
+      "celKeyDeletionResponse\022`\n\021RetireKeyVersi" +
+      "ons\022$.cipherd.v1.RetireKeyVersionsReques" +
+      "t\032%.cipherd.v1.RetireKeyVersionsResponse" +
+      "Bf\n\021io.cipherd.api.v1B\024KeyAdminServicePr" +
+      "otoP\001Z9github.com/cipherd/cipherd/client" +
+      "s/go/cipherdpb;cipherdpbb\006proto3"
     };
     descriptor = com.google.protobuf.Descriptors.FileDescriptor
       .internalBuildGeneratedFileFrom(descriptorData,
@@ -401,7 +402,7 @@ public final class KeyAdminServiceProto {
     internal_static_cipherd_v1_VersionCensus_fieldAccessorTable = new
       com.google.protobuf.GeneratedMessageV3.FieldAccessorTable(
         internal_static_cipherd_v1_VersionCensus_descriptor,
-        new java.lang.String[] { "Version", "Usage", "InUse", });
+        new java.lang.String[] { "Version", "Usage", "InUse", "SubjectKeys", });
     internal_static_cipherd_v1_DisableKeyRequest_descriptor =
       getDescriptor().getMessageTypes().get(15);
     internal_static_cipherd_v1_DisableKeyRequest_fieldAccessorTable = new

@@ -112,6 +112,23 @@ private static final long serialVersionUID = 0L;
     return inUse_;
   }
 
+  public static final int SUBJECT_KEYS_FIELD_NUMBER = 4;
+  private long subjectKeys_ = 0L;
+  /**
+   * <pre>
+   * subject_keys is how many live (not erased) subject keys this version wraps, as the subject
+   * store counts them now. A version that wraps any cannot be retired: the subject-key sweep
+   * rewraps them to the current version after a rotation (docs/personal-data.md).
+   * </pre>
+   *
+   * <code>int64 subject_keys = 4 [json_name = "subjectKeys"];</code>
+   * @return The subjectKeys.
+   */
+  @java.lang.Override
+  public long getSubjectKeys() {
+    return subjectKeys_;
+  }
+
   private byte memoizedIsInitialized = -1;
   @java.lang.Override
   public final boolean isInitialized() {
@@ -135,6 +152,9 @@ private static final long serialVersionUID = 0L;
     if (inUse_ != false) {
       output.writeBool(3, inUse_);
     }
+    if (subjectKeys_ != 0L) {
+      output.writeInt64(4, subjectKeys_);
+    }
     getUnknownFields().writeTo(output);
   }
 
@@ -155,6 +175,10 @@ private static final long serialVersionUID = 0L;
     if (inUse_ != false) {
       size += com.google.protobuf.CodedOutputStream
         .computeBoolSize(3, inUse_);
+    }
+    if (subjectKeys_ != 0L) {
+      size += com.google.protobuf.CodedOutputStream
+        .computeInt64Size(4, subjectKeys_);
     }
     size += getUnknownFields().getSerializedSize();
     memoizedSize = size;
@@ -180,6 +204,8 @@ private static final long serialVersionUID = 0L;
     }
     if (getInUse()
         != other.getInUse()) return false;
+    if (getSubjectKeys()
+        != other.getSubjectKeys()) return false;
     if (!getUnknownFields().equals(other.getUnknownFields())) return false;
     return true;
   }
@@ -200,6 +226,9 @@ private static final long serialVersionUID = 0L;
     hash = (37 * hash) + IN_USE_FIELD_NUMBER;
     hash = (53 * hash) + com.google.protobuf.Internal.hashBoolean(
         getInUse());
+    hash = (37 * hash) + SUBJECT_KEYS_FIELD_NUMBER;
+    hash = (53 * hash) + com.google.protobuf.Internal.hashLong(
+        getSubjectKeys());
     hash = (29 * hash) + getUnknownFields().hashCode();
     memoizedHashCode = hash;
     return hash;
@@ -348,6 +377,7 @@ private static final long serialVersionUID = 0L;
         usageBuilder_ = null;
       }
       inUse_ = false;
+      subjectKeys_ = 0L;
       return this;
     }
 
@@ -393,6 +423,9 @@ private static final long serialVersionUID = 0L;
       }
       if (((from_bitField0_ & 0x00000004) != 0)) {
         result.inUse_ = inUse_;
+      }
+      if (((from_bitField0_ & 0x00000008) != 0)) {
+        result.subjectKeys_ = subjectKeys_;
       }
       result.bitField0_ |= to_bitField0_;
     }
@@ -450,6 +483,9 @@ private static final long serialVersionUID = 0L;
       if (other.getInUse() != false) {
         setInUse(other.getInUse());
       }
+      if (other.getSubjectKeys() != 0L) {
+        setSubjectKeys(other.getSubjectKeys());
+      }
       this.mergeUnknownFields(other.getUnknownFields());
       onChanged();
       return this;
@@ -493,6 +529,11 @@ private static final long serialVersionUID = 0L;
               bitField0_ |= 0x00000004;
               break;
             } // case 24
+            case 32: {
+              subjectKeys_ = input.readInt64();
+              bitField0_ |= 0x00000008;
+              break;
+            } // case 32
             default: {
               if (!super.parseUnknownField(input, extensionRegistry, tag)) {
                 done = true; // was an endgroup tag
@@ -751,6 +792,56 @@ private static final long serialVersionUID = 0L;
     public Builder clearInUse() {
       bitField0_ = (bitField0_ & ~0x00000004);
       inUse_ = false;
+      onChanged();
+      return this;
+    }
+
+    private long subjectKeys_ ;
+    /**
+     * <pre>
+     * subject_keys is how many live (not erased) subject keys this version wraps, as the subject
+     * store counts them now. A version that wraps any cannot be retired: the subject-key sweep
+     * rewraps them to the current version after a rotation (docs/personal-data.md).
+     * </pre>
+     *
+     * <code>int64 subject_keys = 4 [json_name = "subjectKeys"];</code>
+     * @return The subjectKeys.
+     */
+    @java.lang.Override
+    public long getSubjectKeys() {
+      return subjectKeys_;
+    }
+    /**
+     * <pre>
+     * subject_keys is how many live (not erased) subject keys this version wraps, as the subject
+     * store counts them now. A version that wraps any cannot be retired: the subject-key sweep
+     * rewraps them to the current version after a rotation (docs/personal-data.md).
+     * </pre>
+     *
+     * <code>int64 subject_keys = 4 [json_name = "subjectKeys"];</code>
+     * @param value The subjectKeys to set.
+     * @return This builder for chaining.
+     */
+    public Builder setSubjectKeys(long value) {
+
+      subjectKeys_ = value;
+      bitField0_ |= 0x00000008;
+      onChanged();
+      return this;
+    }
+    /**
+     * <pre>
+     * subject_keys is how many live (not erased) subject keys this version wraps, as the subject
+     * store counts them now. A version that wraps any cannot be retired: the subject-key sweep
+     * rewraps them to the current version after a rotation (docs/personal-data.md).
+     * </pre>
+     *
+     * <code>int64 subject_keys = 4 [json_name = "subjectKeys"];</code>
+     * @return This builder for chaining.
+     */
+    public Builder clearSubjectKeys() {
+      bitField0_ = (bitField0_ & ~0x00000008);
+      subjectKeys_ = 0L;
       onChanged();
       return this;
     }

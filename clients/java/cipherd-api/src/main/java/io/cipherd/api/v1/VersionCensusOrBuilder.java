@@ -54,4 +54,16 @@ public interface VersionCensusOrBuilder extends
    * @return The inUse.
    */
   boolean getInUse();
+
+  /**
+   * <pre>
+   * subject_keys is how many live (not erased) subject keys this version wraps, as the subject
+   * store counts them now. A version that wraps any cannot be retired: the subject-key sweep
+   * rewraps them to the current version after a rotation (docs/personal-data.md).
+   * </pre>
+   *
+   * <code>int64 subject_keys = 4 [json_name = "subjectKeys"];</code>
+   * @return The subjectKeys.
+   */
+  long getSubjectKeys();
 }
