@@ -1,0 +1,176 @@
+package io.cipherd.server.crypto.fpe;
+
+import io.cipherd.server.crypto.CryptoProviderException;
+import io.cipherd.server.errors.InvalidArgumentException;
+import java.math.BigInteger;
+import java.util.Arrays;
+import org.bouncycastle.crypto.engines.AESEngine;
+import org.bouncycastle.crypto.fpe.FPEFF1Engine;
+import org.bouncycastle.crypto.params.FPEParameters;
+import org.bouncycastle.crypto.params.KeyParameter;
+
+/**
+ * FF1 (NIST SP 800-38G) over AES-128, -192 or -256: a permutation of the strings of one length over
+ * a radix, chosen by the key and a tweak. BouncyCastle's {@link FPEFF1Engine} computes it; this
+ * class owns the limits cipherd puts on it, checked before any work so that a refused input costs
+ * nothing:
+ *
+ * <ul>
+ *   <li>a radix from 2 to 65,536 (the standard's);
+ *   <li>at least {@link #MIN_DOMAIN} strings of that length (radix<sup>length</sup>), as the draft
+ *       of SP 800-38G Rev. 1 requires and BouncyCastle enforces;
+ *   <li>at most {@link #MAX_NUMERALS} numerals, and a tweak of at most {@link #MAX_TWEAK_BYTES}.
+ * </ul>
+ *
+ * <p>FF1 is deterministic and unauthenticated: equal inputs under one key and tweak give equal
+ * outputs, and any string of the domain decrypts to something. An instance is immutable and may be
+ * shared; every call runs on an engine of its own.
+ */
+public final class Ff1 {
+  /** The smallest domain (radix to the power of the length) FF1 accepts. */
+  public static final long MIN_DOMAIN = 1_000_000L;
+
+  /** The largest radix FF1 is specified for. */
+  public static final int MAX_RADIX = 1 << 16;
+
+  /**
+   * The most numerals one value may have: longer than any column FF1 is meant for (a 19-digit card
+   * number, a 34-character IBAN), short enough that one call's cost stays small (FF1's cost grows
+   * with the square of the length through its big-integer arithmetic).
+   */
+  public static final int MAX_NUMERALS = 256;
+
+  /** The longest tweak accepted. */
+  public static final int MAX_TWEAK_BYTES = 256;
+
+  private final byte[] key;
+
+  private Ff1(byte[] key) {
+    this.key = key;
+  }
+
+  /** FF1 under {@code key}, 16, 24 or 32 bytes (AES-128, -192 or -256); the array is copied. */
+  public static Ff1 withKey(byte[] key) {
+    if (key.length != 16 && key.length != 24 && key.length != 32) {
+      throw new IllegalArgumentException(
+          "an FF1 key is 16, 24 or 32 bytes (AES-128, -192 or -256), not " + key.length);
+    }
+    return new Ff1(key.clone());
+  }
+
+  /** The key's size in bits: 128, 192 or 256. */
+  public int keyBits() {
+    return key.length * 8;
+  }
+
+  /** Encrypts {@code numerals} (each in [0, radix)) under {@code tweak}. */
+  public int[] encrypt(int radix, byte[] tweak, int[] numerals) {
+    return run(true, radix, tweak, numerals);
+  }
+
+  /** Decrypts {@code numerals} (each in [0, radix)) under {@code tweak}. */
+  public int[] decrypt(int radix, byte[] tweak, int[] numerals) {
+    return run(false, radix, tweak, numerals);
+  }
+
+  /**
+   * Checks that strings of {@code length} numerals over {@code radix} make a domain FF1 accepts,
+   * and says what is wrong in words a caller can act on.
+   */
+  public static void checkDomain(int radix, int length) {
+    if (radix < 2 || radix > MAX_RADIX) {
+      throw new InvalidArgumentException(
+          "an FF1 alphabet has 2 to " + MAX_RADIX + " characters, not " + radix);
+    }
+    if (length > MAX_NUMERALS) {
+      throw new InvalidArgumentException(
+          "an FF1 value has at most " + MAX_NUMERALS + " characters, not " + length);
+    }
+    if (length < 2 || domainBelowMinimum(radix, length)) {
+      throw new InvalidArgumentException(
+          "too short for FF1: "
+              + length
+              + " characters over an alphabet of "
+              + radix
+              + " make fewer than "
+              + MIN_DOMAIN
+              + " values, which FF1 does not protect (NIST SP 800-38G Rev. 1)");
+    }
+  }
+
+  /** The fewest numerals over {@code radix} that make a domain FF1 accepts. */
+  public static int minLength(int radix) {
+    int length = 2;
+    while (domainBelowMinimum(radix, length)) {
+      length++;
+    }
+    return length;
+  }
+
+  private static boolean domainBelowMinimum(int radix, int length) {
+    return BigInteger.valueOf(radix).pow(length).compareTo(BigInteger.valueOf(MIN_DOMAIN)) < 0;
+  }
+
+  private int[] run(boolean encrypt, int radix, byte[] tweak, int[] numerals) {
+    checkDomain(radix, numerals.length);
+    if (tweak.length > MAX_TWEAK_BYTES) {
+      throw new InvalidArgumentException(
+          "an FF1 tweak has at most " + MAX_TWEAK_BYTES + " bytes, not " + tweak.length);
+    }
+    for (int numeral : numerals) {
+      if (numeral < 0 || numeral >= radix) {
+        throw new IllegalArgumentException("a numeral is outside [0, " + radix + ")");
+      }
+    }
+    boolean wide = radix > 256;
+    byte[] in = wide ? toWide(numerals) : toNarrow(numerals);
+    byte[] out = new byte[in.length];
+    FPEFF1Engine engine = new FPEFF1Engine(AESEngine.newInstance());
+    KeyParameter keyParameter = new KeyParameter(key);
+    try {
+      engine.init(encrypt, new FPEParameters(keyParameter, radix, tweak));
+      engine.processBlock(in, 0, in.length, out, 0);
+      return wide ? fromWide(out) : fromNarrow(out);
+    } catch (RuntimeException e) {
+      throw new CryptoProviderException("FF1", e);
+    } finally {
+      Arrays.fill(in, (byte) 0);
+      Arrays.fill(out, (byte) 0);
+      Arrays.fill(keyParameter.getKey(), (byte) 0);
+    }
+  }
+
+  private static byte[] toNarrow(int[] numerals) {
+    byte[] bytes = new byte[numerals.length];
+    for (int i = 0; i < numerals.length; i++) {
+      bytes[i] = (byte) numerals[i];
+    }
+    return bytes;
+  }
+
+  private static int[] fromNarrow(byte[] bytes) {
+    int[] numerals = new int[bytes.length];
+    for (int i = 0; i < bytes.length; i++) {
+      numerals[i] = bytes[i] & 0xff;
+    }
+    return numerals;
+  }
+
+  /** BouncyCastle reads a radix above 256 as one big-endian 16-bit numeral per two bytes. */
+  private static byte[] toWide(int[] numerals) {
+    byte[] bytes = new byte[numerals.length * 2];
+    for (int i = 0; i < numerals.length; i++) {
+      bytes[2 * i] = (byte) (numerals[i] >>> 8);
+      bytes[2 * i + 1] = (byte) numerals[i];
+    }
+    return bytes;
+  }
+
+  private static int[] fromWide(byte[] bytes) {
+    int[] numerals = new int[bytes.length / 2];
+    for (int i = 0; i < numerals.length; i++) {
+      numerals[i] = ((bytes[2 * i] & 0xff) << 8) | (bytes[2 * i + 1] & 0xff);
+    }
+    return numerals;
+  }
+}
