@@ -123,8 +123,8 @@ test-vault: jdk ## key-store tests against a real Vault (builds Vault v1.21.0 on
 	@start=$$(date +%s); vault="$$(.ci/install-vault)"; echo "test-vault: $$vault ready in $$(( $$(date +%s) - start ))s"
 	$(MVN) test -Dtest.excludedGroups= -Dgroups=vault -Dsurefire.failIfNoSpecifiedTests=false
 
-test-postgres: jdk ## the subject store on a real PostgreSQL 15 (a throwaway cluster per run; .ci/install-postgres installs Debian's package once): the store's contract, two replicas' pools on one database, a restored table copy
-	@start=$$(date +%s); pg="$$(.ci/install-postgres)"; echo "test-postgres: PostgreSQL in $$pg ready in $$(( $$(date +%s) - start ))s"
+test-postgres: jdk ## the subject store on a real PostgreSQL 15 (a throwaway cluster per run; .ci/install-postgres installs Debian's package once): the store's contract, two replicas' pools on one database, a restored table copy, two servers on one database and one Vault (built once by .ci/install-vault, as for test-vault)
+	@start=$$(date +%s); pg="$$(.ci/install-postgres)"; vault="$$(.ci/install-vault)"; echo "test-postgres: PostgreSQL in $$pg and $$vault ready in $$(( $$(date +%s) - start ))s"
 	export CIPHERD_POSTGRES_BIN="$$(.ci/install-postgres)"; $(MVN) test -Dtest.excludedGroups= -Dgroups=postgres -Dsurefire.failIfNoSpecifiedTests=false
 
 test-otel: build ## traces through a real OpenTelemetry Collector (built once by .ci/install-otelcol): a caller's span the parent of cipherd's, its attributes, key-store child spans (embedded and Vault), a Java client's call through cipherd to a Vault read as one trace, the audit record's trace id, an exemplar; nothing secret exported

@@ -53,7 +53,6 @@ import io.cipherd.server.security.PolicyAuthorizer;
 import io.cipherd.server.subjectkeys.SubjectHasher;
 import io.cipherd.server.subjectkeys.SubjectKeys;
 import io.cipherd.server.subjectkeys.SubjectKeysConfig;
-import io.cipherd.server.subjects.MemorySubjectStore;
 import io.cipherd.server.subjects.SubjectStore;
 import io.cipherd.server.tracing.Tracing;
 import io.cipherd.server.usage.ProcessUsageStore;
@@ -145,8 +144,7 @@ public final class Cipherd implements AutoCloseable {
     this.admin = new KeyAdmin(traced, keys, builder.clock, usage);
     // A current version at its encryption cap is replaced when an encryption finds it there.
     keys.rotateWhenCapped(admin::rotateIfDue);
-    this.subjectStore =
-        builder.subjectStore != null ? builder.subjectStore : new MemorySubjectStore();
+    this.subjectStore = builder.subjectStore;
     this.subjectKeys =
         new SubjectKeys(
             subjectStore, () -> subjectHasher(auditStore), builder.subjectKeys, builder.clock);
@@ -542,7 +540,9 @@ public final class Cipherd implements AutoCloseable {
     }
 
     /**
-     * Where subject keys live (closed with the server); by default a store in memory, lost on exit.
+     * Where subject keys live (closed with the server); required, so that no server keeps them in
+     * memory by accident: {@code Main} opens the configured store or refuses subject calls, and
+     * tests pass a {@code MemorySubjectStore} themselves.
      */
     public Builder subjectStore(SubjectStore subjectStore) {
       this.subjectStore = Objects.requireNonNull(subjectStore, "subjectStore");
@@ -556,6 +556,9 @@ public final class Cipherd implements AutoCloseable {
     }
 
     public Cipherd build() {
+      if (subjectStore == null) {
+        throw new IllegalStateException("no subject store: give one with subjectStore(...)");
+      }
       if (audit != null && auditStore == null) {
         throw new IllegalStateException(
             keyStore + " keeps no audit key or heads for an audit trail");

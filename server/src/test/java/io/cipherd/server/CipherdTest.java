@@ -6,6 +6,7 @@ import io.cipherd.server.crypto.CipherMode;
 import io.cipherd.server.keycache.UsableKey;
 import io.cipherd.server.keys.InMemoryKeyStore;
 import io.cipherd.server.keys.KeyTemplate;
+import io.cipherd.server.subjects.MemorySubjectStore;
 import javax.crypto.Cipher;
 import javax.crypto.spec.GCMParameterSpec;
 import org.junit.jupiter.api.Test;
@@ -17,7 +18,8 @@ import org.junit.jupiter.api.Test;
 class CipherdTest {
   @Test
   void forgetKeys_wipesCachedVersions_andDropsIdlePooledCiphers() throws Exception {
-    try (Cipherd cipherd = Cipherd.builder(new InMemoryKeyStore()).build()) {
+    try (Cipherd cipherd =
+        Cipherd.builder(new InMemoryKeyStore()).subjectStore(new MemorySubjectStore()).build()) {
       cipherd.admin().create("k", KeyTemplate.of(CipherMode.GCM));
       UsableKey key = cipherd.keys().forEncryption("k", 0);
       Cipher used = cipherd.cipherPools().borrow(CipherMode.GCM);

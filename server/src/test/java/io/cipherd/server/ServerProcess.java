@@ -6,6 +6,7 @@ import com.google.rpc.ErrorInfo;
 import com.google.rpc.Status;
 import io.cipherd.api.v1.CryptoServiceGrpc;
 import io.cipherd.api.v1.KeyAdminServiceGrpc;
+import io.cipherd.api.v1.SubjectServiceGrpc;
 import io.grpc.ManagedChannel;
 import io.grpc.StatusRuntimeException;
 import io.grpc.health.v1.HealthCheckRequest;
@@ -138,6 +139,10 @@ public final class ServerProcess implements AutoCloseable {
 
   public KeyAdminServiceGrpc.KeyAdminServiceBlockingStub admin() {
     return KeyAdminServiceGrpc.newBlockingStub(channel).withDeadlineAfter(30, TimeUnit.SECONDS);
+  }
+
+  public SubjectServiceGrpc.SubjectServiceBlockingStub subjects() {
+    return SubjectServiceGrpc.newBlockingStub(channel).withDeadlineAfter(30, TimeUnit.SECONDS);
   }
 
   /** The server's Prometheus scrape. */

@@ -6,6 +6,7 @@ import io.cipherd.server.cli.ServerConfig;
 import io.cipherd.server.keystore.pkcs12.Pkcs12KeyStore;
 import io.cipherd.server.logging.LogFormat;
 import io.cipherd.server.metrics.CipherdMetrics;
+import io.cipherd.server.subjects.MemorySubjectStore;
 import io.grpc.Grpc;
 import io.grpc.InsecureChannelCredentials;
 import io.grpc.ManagedChannel;
@@ -43,6 +44,7 @@ public final class TestServers {
   /** The services of {@code config}, over its data directory's PKCS#12 key store. */
   public static Cipherd.Builder services(ServerConfig config) throws Exception {
     return Cipherd.builder(Pkcs12KeyStore.open(config.dataDir(), config.keyStorePassword()))
+        .subjectStore(new MemorySubjectStore())
         .config(config);
   }
 

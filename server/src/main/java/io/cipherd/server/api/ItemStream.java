@@ -5,6 +5,8 @@ import io.cipherd.server.engine.CryptoEngine;
 import io.grpc.StatusRuntimeException;
 import io.grpc.stub.ServerCallStreamObserver;
 import io.grpc.stub.StreamObserver;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.Executor;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledFuture;
@@ -18,6 +20,11 @@ import java.util.concurrent.ScheduledFuture;
  * <p>Items that need only cached keys run on the transport thread. From the first item that may
  * block on the key store, every later item and the end of the stream go through one sequential
  * executor on the blocking pool, which keeps the order.
+ *
+ * <p>When the sequential executor comes to an item that no earlier look covered, the keys of that
+ * item and of every item queued behind it are readied together ({@link StreamItemKind#prefetch}): a
+ * stream of items over cold subjects costs a store round trip per run of queued items (up to the
+ * window), not one per item.
  *
  * <p>Items run one at a time on a {@link StreamLease}, which holds pooled ciphers only while items
  * keep coming; it is closed when the stream ends however it ends.
@@ -43,6 +50,9 @@ final class ItemStream<Q, R> implements StreamObserver<Q> {
   private final Object lock = new Object();
 
   private Executor sequential;
+
+  /** Items queued on the sequential executor whose keys no prefetch has readied yet. */
+  private List<Q> unprefetched = new ArrayList<>();
 
   /** Messages answered while the client was not reading, to be asked for again once it reads. */
   private int owed;
@@ -93,6 +103,9 @@ final class ItemStream<Q, R> implements StreamObserver<Q> {
     synchronized (lock) {
       received++;
       offload = offloadFor(parsed);
+      if (offload != null) {
+        unprefetched.add(request);
+      }
     }
     if (offload == null) {
       answer(request, parsed);
@@ -144,9 +157,25 @@ final class ItemStream<Q, R> implements StreamObserver<Q> {
   }
 
   private void answer(Q request, ParsedRequest parsed) {
+    List<Q> queued;
     synchronized (lock) {
       if (done) {
         return;
+      }
+      // Only an item no earlier look covered: then it heads the list, and all queued behind it
+      // join it. An item already covered takes none, so the next uncovered one finds them all.
+      queued = unprefetched;
+      if (!queued.isEmpty() && queued.get(0) == request) {
+        unprefetched = new ArrayList<>();
+      } else {
+        queued = List.of();
+      }
+    }
+    if (!queued.isEmpty()) {
+      try {
+        items.prefetch(engine, queued);
+      } catch (RuntimeException e) {
+        // Only a warm-up: each item meets its own error when it is answered.
       }
     }
     R response;

@@ -1,6 +1,7 @@
 package io.cipherd.server.api;
 
 import io.cipherd.server.engine.CryptoEngine;
+import java.util.List;
 
 /**
  * What one kind of item stream (EncryptStream, DecryptStream, ReEncryptStream) does with an item;
@@ -15,4 +16,12 @@ interface StreamItemKind<Q, R> {
    * the view of {@code request} that routed it.
    */
   R answer(CryptoEngine engine, Q request, ParsedRequest parsed);
+
+  /**
+   * Readies the keys of {@code queued}, items received and not yet answered (the next to answer
+   * first), in as few store round trips as a batch takes, so that each then finds its own cached.
+   * Only a warm-up: each item is still authorized, checked and answered alone, and what fails here
+   * fails again for its item. Nothing by default.
+   */
+  default void prefetch(CryptoEngine engine, List<Q> queued) {}
 }

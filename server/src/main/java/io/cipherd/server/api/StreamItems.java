@@ -14,6 +14,10 @@ import io.cipherd.server.engine.CryptoEngine;
 import io.cipherd.server.engine.Decrypted;
 import io.cipherd.server.engine.Encrypted;
 import io.cipherd.server.engine.ExpectedKey;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
 
 /**
  * What each item stream does with one item: the same work, per-item errors and {@link
@@ -54,8 +58,41 @@ final class StreamItems {
         }
         return EncryptStreamResponse.newBuilder().setResult(result).build();
       }
+
+      /**
+       * The subjects of the queued items that would reach their subject key (those within the
+       * plaintext limit), per key and renewal, each group in one call as an EncryptBatch resolves
+       * its items.
+       */
+      @Override
+      public void prefetch(CryptoEngine engine, List<EncryptStreamRequest> queued) {
+        Map<SubjectGroup, List<String>> groups = new LinkedHashMap<>();
+        for (EncryptStreamRequest request : queued) {
+          if (request.getSubject().isEmpty()) {
+            continue;
+          }
+          try {
+            limit.check(
+                request.getPlaintext().size(), request.getContext().size(), request.getReference());
+          } catch (RuntimeException tooLarge) {
+            continue;
+          }
+          groups
+              .computeIfAbsent(
+                  new SubjectGroup(request.getKeyName(), request.getRenewErasedSubject()),
+                  group -> new ArrayList<>())
+              .add(request.getSubject());
+        }
+        groups.forEach(
+            (group, subjects) ->
+                engine.prefetchSubjectsForEncryption(
+                    group.keyName(), subjects, group.renewErased()));
+      }
     };
   }
+
+  /** Queued EncryptStream items whose subjects are resolved in one call. */
+  private record SubjectGroup(String keyName, boolean renewErased) {}
 
   static final StreamItemKind<DecryptStreamRequest, DecryptStreamResponse> DECRYPT =
       new StreamItemKind<>() {
@@ -84,6 +121,15 @@ final class StreamItems {
             result.setError(StatusMapper.toItemError(e));
           }
           return DecryptStreamResponse.newBuilder().setResult(result).build();
+        }
+
+        @Override
+        public void prefetch(CryptoEngine engine, List<DecryptStreamRequest> queued) {
+          List<String> ciphertexts = new ArrayList<>(queued.size());
+          for (DecryptStreamRequest request : queued) {
+            ciphertexts.add(request.getCiphertext());
+          }
+          engine.prefetchSubjects(ciphertexts);
         }
       };
 

@@ -58,9 +58,9 @@ final class SubjectServiceImpl extends SubjectServiceGrpc.SubjectServiceImplBase
         observer,
         () -> {
           subjects.checkErase(request.getKeyName());
-          SubjectHash hash = subjects.hash("subject", request.getSubject());
+          byte[] id = SubjectHasher.utf8("subject", request.getSubject());
           List<SubjectErasure> erased =
-              erase(request.getKeyName(), List.of(request.getSubject()), List.of(hash));
+              erase(request.getKeyName(), List.of(id), List.of(subjects.hash(id)));
           return EraseSubjectResponse.newBuilder().setErasure(erased.get(0)).build();
         });
   }
@@ -81,14 +81,15 @@ final class SubjectServiceImpl extends SubjectServiceGrpc.SubjectServiceImplBase
           subjects.checkErase(request.getKeyName());
           int count = request.getItemsCount();
           Map<Integer, RuntimeException> invalid = new HashMap<>();
-          List<String> ids = new ArrayList<>();
+          List<byte[]> ids = new ArrayList<>();
           List<SubjectHash> hashes = new ArrayList<>();
           List<Integer> positions = new ArrayList<>();
           for (int i = 0; i < count; i++) {
             EraseSubjectsItem item = request.getItems(i);
             try {
-              hashes.add(subjects.hash("subject", item.getSubject()));
-              ids.add(item.getSubject());
+              byte[] id = SubjectHasher.utf8("subject", item.getSubject());
+              hashes.add(subjects.hash(id));
+              ids.add(id);
               positions.add(i);
             } catch (RuntimeException e) {
               invalid.put(i, e);
@@ -117,17 +118,18 @@ final class SubjectServiceImpl extends SubjectServiceGrpc.SubjectServiceImplBase
   }
 
   /**
-   * Erases {@code hashes} (of {@code ids}) in one store call, then writes an audit record for each
-   * subject this call erased and waits for them: their receipts are in the answer.
+   * Erases {@code hashes} (of {@code ids}, their UTF-8 as {@link SubjectHasher#utf8} checked it) in
+   * one store call, then writes an audit record for each subject this call erased and waits for
+   * them: their receipts are in the answer.
    */
-  private List<SubjectErasure> erase(String keyName, List<String> ids, List<SubjectHash> hashes) {
+  private List<SubjectErasure> erase(String keyName, List<byte[]> ids, List<SubjectHash> hashes) {
     var results = subjects.erase(keyName, hashes);
     ErasureAudit erasures = audit.get();
     List<Integer> erasedAt = new ArrayList<>();
     List<String> auditHashes = new ArrayList<>();
     for (int i = 0; i < results.size(); i++) {
       if (results.get(i).outcome() == Outcome.ERASED) {
-        String auditHash = erasures.hashSubject(SubjectHasher.utf8("subject", ids.get(i)));
+        String auditHash = erasures.hashSubject(ids.get(i));
         if (auditHash != null) {
           erasedAt.add(i);
           auditHashes.add(auditHash);

@@ -184,6 +184,27 @@ public final class CryptoEngine {
   }
 
   /**
+   * Reads, and creates where new, the keys of {@code subjectIds} under {@code keyName} as {@link
+   * #subjectKeysForEncryption} does (one store round trip for the lookups, one for the creations),
+   * so that the encryptions that follow find them cached. Only a warm-up: nothing is refused here,
+   * each encryption is authorized, checked and answered alone, and a caller who may not encrypt
+   * with the key creates nothing.
+   */
+  public void prefetchSubjectsForEncryption(
+      String keyName, List<String> subjectIds, boolean renewErased) {
+    if (subjects == null || subjectIds.isEmpty()) {
+      return;
+    }
+    try {
+      if (authorizer.allows(Operation.ENCRYPT, keyName)) {
+        subjectKeysForEncryption(Operation.ENCRYPT, keyName, subjectIds, renewErased);
+      }
+    } catch (RuntimeException e) {
+      // Each item meets its own error when it is encrypted.
+    }
+  }
+
+  /**
    * The current version's mode of {@code keyName}, if it binds subjects; else POLICY_DENIED. Also
    * when the engine serves no subject-bound data.
    */

@@ -4,6 +4,7 @@ import io.cipherd.server.crypto.envelope.EnvelopeHeader;
 import io.cipherd.server.keycache.KeyCache;
 import io.cipherd.server.security.Authorizer;
 import io.cipherd.server.security.Operation;
+import io.cipherd.server.subjectkeys.SubjectHasher;
 import io.cipherd.server.subjectkeys.SubjectKeys;
 import io.cipherd.server.subjects.SubjectErasure;
 import io.cipherd.server.subjects.SubjectHash;
@@ -40,6 +41,11 @@ public final class SubjectAdmin {
   /** The store's name for {@code subject}, from request field {@code field}. */
   public SubjectHash hash(String field, String subject) {
     return subjects.hash(field, subject);
+  }
+
+  /** The store's name for a subject id encoded by {@link SubjectHasher#utf8}. */
+  public SubjectHash hash(byte[] utf8Subject) {
+    return subjects.hash(utf8Subject);
   }
 
   /** Erases {@code subjects} under {@code keyName} ({@link #checkErase} first): one per subject. */

@@ -54,7 +54,12 @@ public final class SubjectHasher {
    * {@value #MAX_SUBJECT_BYTES} bytes of UTF-8 (the message says which, never the id).
    */
   public SubjectHash hash(String field, String subject) {
-    return SubjectHash.of(macs.get().doFinal(utf8(field, subject)));
+    return hash(utf8(field, subject));
+  }
+
+  /** The store's name for a subject id already checked and encoded by {@link #utf8}. */
+  public SubjectHash hash(byte[] utf8Subject) {
+    return SubjectHash.of(macs.get().doFinal(utf8Subject));
   }
 
   /** The subject id's UTF-8 bytes, checked as {@link #hash} says. */

@@ -109,6 +109,11 @@ public final class SubjectKeys {
     return hasher.get().hash(field, subject);
   }
 
+  /** The store's name for a subject id encoded by {@link SubjectHasher#utf8}. */
+  public SubjectHash hash(byte[] utf8Subject) {
+    return hasher.get().hash(utf8Subject);
+  }
+
   /** The store, for the sweep, the census and the lifecycle's checks. */
   public SubjectStore store() {
     return store;

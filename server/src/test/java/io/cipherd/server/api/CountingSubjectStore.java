@@ -6,13 +6,17 @@ import io.cipherd.server.subjects.SubjectRecord;
 import io.cipherd.server.subjects.SubjectRef;
 import io.cipherd.server.subjects.SubjectRewrap;
 import io.cipherd.server.subjects.SubjectStore;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.Collection;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicInteger;
 
-/** A subject store that counts its round-trips, over another. */
+/**
+ * A subject store that counts its round-trips, over another; each lookup and creation can take a
+ * network's time, as a database's does.
+ */
 final class CountingSubjectStore implements SubjectStore {
   private final SubjectStore delegate;
   private final AtomicInteger finds = new AtomicInteger();
@@ -20,8 +24,27 @@ final class CountingSubjectStore implements SubjectStore {
   private final AtomicInteger creates = new AtomicInteger();
   private final AtomicInteger rowsCreated = new AtomicInteger();
 
+  private final Duration latency;
+
   CountingSubjectStore(SubjectStore delegate) {
+    this(delegate, Duration.ZERO);
+  }
+
+  /** Over {@code delegate}, each find and creation taking {@code latency} more. */
+  CountingSubjectStore(SubjectStore delegate, Duration latency) {
     this.delegate = delegate;
+    this.latency = latency;
+  }
+
+  private void roundTrip() {
+    if (latency.isZero()) {
+      return;
+    }
+    try {
+      Thread.sleep(latency);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
   }
 
   SubjectStore delegate() {
@@ -54,12 +77,14 @@ final class CountingSubjectStore implements SubjectStore {
   @Override
   public Map<SubjectHash, SubjectRecord> find(String keyName, Collection<SubjectHash> subjects) {
     finds.incrementAndGet();
+    roundTrip();
     return delegate.find(keyName, subjects);
   }
 
   @Override
   public Map<SubjectRef, SubjectRecord> findByRef(Collection<SubjectRef> refs) {
     findsByRef.incrementAndGet();
+    roundTrip();
     return delegate.findByRef(refs);
   }
 
@@ -67,6 +92,7 @@ final class CountingSubjectStore implements SubjectStore {
   public Map<SubjectHash, SubjectRecord> createIfAbsent(List<SubjectRecord> rows) {
     creates.incrementAndGet();
     rowsCreated.addAndGet(rows.size());
+    roundTrip();
     return delegate.createIfAbsent(rows);
   }
 

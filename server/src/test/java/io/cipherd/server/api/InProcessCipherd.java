@@ -10,6 +10,7 @@ import io.cipherd.server.Cipherd;
 import io.cipherd.server.keys.KeyStore;
 import io.cipherd.server.keystore.pkcs12.Pkcs12KeyStore;
 import io.cipherd.server.security.AccessPolicy;
+import io.cipherd.server.subjects.MemorySubjectStore;
 import io.grpc.ManagedChannel;
 import io.grpc.Server;
 import io.grpc.inprocess.InProcessChannelBuilder;
@@ -57,6 +58,7 @@ final class InProcessCipherd implements AutoCloseable {
     KeyStore store = Pkcs12KeyStore.open(dataDir, PASSWORD);
     return new InProcessCipherd(
         Cipherd.builder(store)
+            .subjectStore(new MemorySubjectStore())
             .limits(new RequestLimits(maxBatchItems))
             .blockingThreads(4)
             .blockingQueue(1000)
@@ -69,6 +71,7 @@ final class InProcessCipherd implements AutoCloseable {
     KeyStore store = Pkcs12KeyStore.open(dataDir, PASSWORD);
     return new InProcessCipherd(
         Cipherd.builder(store)
+            .subjectStore(new MemorySubjectStore())
             .limits(new RequestLimits(64))
             .blockingThreads(4)
             .blockingQueue(1000)
@@ -97,6 +100,7 @@ final class InProcessCipherd implements AutoCloseable {
         settings
             .apply(
                 Cipherd.builder(store)
+                    .subjectStore(new MemorySubjectStore())
                     .limits(new RequestLimits(64))
                     .blockingThreads(4)
                     .blockingQueue(1000))

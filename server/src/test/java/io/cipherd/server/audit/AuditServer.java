@@ -7,6 +7,7 @@ import io.cipherd.server.Cipherd;
 import io.cipherd.server.api.RequestLimits;
 import io.cipherd.server.keys.InMemoryKeyStore;
 import io.cipherd.server.security.AccessPolicy;
+import io.cipherd.server.subjects.MemorySubjectStore;
 import io.grpc.ManagedChannel;
 import io.grpc.Server;
 import io.grpc.inprocess.InProcessChannelBuilder;
@@ -31,6 +32,7 @@ final class AuditServer implements AutoCloseable {
     this.key = new AuditKey(store.auditKeyMaterial());
     Cipherd.Builder builder =
         Cipherd.builder(store)
+            .subjectStore(new MemorySubjectStore())
             .limits(new RequestLimits(4096))
             .blockingThreads(4)
             .blockingQueue(1000)

@@ -22,6 +22,7 @@ import io.cipherd.api.v1.ReEncryptRequest;
 import io.cipherd.server.Cipherd;
 import io.cipherd.server.api.RequestLimits;
 import io.cipherd.server.keys.InMemoryKeyStore;
+import io.cipherd.server.subjects.MemorySubjectStore;
 import io.grpc.ManagedChannel;
 import io.grpc.Status;
 import io.grpc.StatusRuntimeException;
@@ -167,6 +168,7 @@ class CryptoRequestFuzzTest {
     if (crypto == null) {
       Cipherd services =
           Cipherd.builder(new InMemoryKeyStore())
+              .subjectStore(new MemorySubjectStore())
               .limits(new RequestLimits(16))
               .blockingThreads(2)
               .blockingQueue(100)

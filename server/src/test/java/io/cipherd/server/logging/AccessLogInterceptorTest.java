@@ -21,6 +21,7 @@ import io.cipherd.server.TestServers;
 import io.cipherd.server.api.RequestLimits;
 import io.cipherd.server.keys.InMemoryKeyStore;
 import io.cipherd.server.security.CallerIdentity;
+import io.cipherd.server.subjects.MemorySubjectStore;
 import io.grpc.CallOptions;
 import io.grpc.ClientCall;
 import io.grpc.Context;
@@ -323,6 +324,7 @@ class AccessLogInterceptorTest {
     accessLogger.addAppender(lines);
     services =
         Cipherd.builder(new InMemoryKeyStore())
+            .subjectStore(new MemorySubjectStore())
             .limits(new RequestLimits(16))
             .blockingThreads(2)
             .blockingQueue(16)

@@ -5,6 +5,7 @@ import io.cipherd.server.CipherdServer;
 import io.cipherd.server.api.RequestLimits;
 import io.cipherd.server.cli.OpsHttpLimits;
 import io.cipherd.server.keys.KeyStore;
+import io.cipherd.server.subjects.MemorySubjectStore;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 
@@ -16,6 +17,7 @@ record RunningOpsServer(Cipherd services, OpsHttpServer http) implements AutoClo
   static RunningOpsServer start(KeyStore store) throws IOException {
     Cipherd services =
         Cipherd.builder(store)
+            .subjectStore(new MemorySubjectStore())
             .limits(new RequestLimits(8))
             .blockingThreads(1)
             .blockingQueue(8)

@@ -199,20 +199,17 @@ public final class JdbcSubjectStore implements SubjectStore {
   private Set<SubjectRef> insert(List<SubjectRecord> rows) {
     Set<SubjectRef> inserted = new HashSet<>();
     for (List<SubjectRecord> chunk : chunks(rows, 0, 6)) {
-      StringBuilder sql =
-          new StringBuilder("INSERT INTO ")
-              .append(TABLE)
-              .append(" (ref, key_name, subject_hash, wrap_version, wrapped_key, created_ms)")
-              .append(" VALUES ");
-      for (int i = 0; i < chunk.size(); i++) {
-        sql.append(i == 0 ? "" : ", ").append("(?, ?, ?, ?, ?, ?)");
-      }
       // The arbiter is the partial unique index: a tombstone does not conflict, a live row does.
-      sql.append(" ON CONFLICT (key_name, subject_hash) WHERE erased_ms IS NULL DO NOTHING")
-          .append(" RETURNING ref");
+      String sql =
+          "INSERT INTO "
+              + TABLE
+              + " (ref, key_name, subject_hash, wrap_version, wrapped_key, created_ms) VALUES "
+              + rows(chunk.size(), 6)
+              + " ON CONFLICT (key_name, subject_hash) WHERE erased_ms IS NULL DO NOTHING"
+              + " RETURNING ref";
       run(
           "createIfAbsent",
-          sql.toString(),
+          sql,
           statement -> {
             int i = 1;
             for (SubjectRecord row : chunk) {
@@ -236,22 +233,20 @@ public final class JdbcSubjectStore implements SubjectStore {
 
   /** The live rows of these subjects (a row-value IN list over key name and hash). */
   private List<SubjectRecord> findLive(List<LiveKey> subjects) {
-    List<SubjectRecord> rows = new ArrayList<>();
+    List<SubjectRecord> live = new ArrayList<>();
     for (List<LiveKey> chunk : chunks(subjects, 0, 2)) {
-      StringBuilder sql =
-          new StringBuilder("SELECT ")
-              .append(COLUMNS)
-              .append(" FROM ")
-              .append(TABLE)
-              .append(" WHERE erased_ms IS NULL AND (key_name, subject_hash) IN (");
-      for (int i = 0; i < chunk.size(); i++) {
-        sql.append(i == 0 ? "" : ", ").append("(?, ?)");
-      }
-      sql.append(")");
-      rows.addAll(
+      String sql =
+          "SELECT "
+              + COLUMNS
+              + " FROM "
+              + TABLE
+              + " WHERE erased_ms IS NULL AND (key_name, subject_hash) IN ("
+              + rows(chunk.size(), 2)
+              + ")";
+      live.addAll(
           query(
               "createIfAbsent",
-              sql.toString(),
+              sql,
               statement -> {
                 int i = 1;
                 for (LiveKey subject : chunk) {
@@ -260,7 +255,7 @@ public final class JdbcSubjectStore implements SubjectStore {
                 }
               }));
     }
-    return rows;
+    return live;
   }
 
   @Override
@@ -424,20 +419,18 @@ public final class JdbcSubjectStore implements SubjectStore {
     }
     int changed = 0;
     for (List<SubjectRewrap> chunk : chunks(rewraps, 0, 4)) {
-      StringBuilder sql =
-          new StringBuilder("UPDATE ")
-              .append(TABLE)
-              .append(" AS t SET wrapped_key = v.column3, wrap_version = v.column4 FROM (VALUES ");
-      for (int i = 0; i < chunk.size(); i++) {
-        sql.append(i == 0 ? "" : ", ").append("(?, ?, ?, ?)");
-      }
       // Check-and-set: a row rewrapped by another sweep, or erased, no longer matches.
-      sql.append(
-          ") AS v WHERE t.ref = v.column1 AND t.wrap_version = v.column2 AND t.erased_ms IS NULL");
+      String sql =
+          "UPDATE "
+              + TABLE
+              + " AS t SET wrapped_key = v.column3, wrap_version = v.column4 FROM (VALUES "
+              + rows(chunk.size(), 4)
+              + ") AS v WHERE t.ref = v.column1 AND t.wrap_version = v.column2"
+              + " AND t.erased_ms IS NULL";
       changed +=
           run(
               "rewrap",
-              sql.toString(),
+              sql,
               statement -> {
                 int i = 1;
                 for (SubjectRewrap rewrap : chunk) {
@@ -547,8 +540,17 @@ public final class JdbcSubjectStore implements SubjectStore {
     return chunks;
   }
 
+  /** {@code count} parameters for an IN list: {@code ?, ?, ?}. */
   private static String placeholders(int count) {
     return String.join(", ", Collections.nCopies(count, "?"));
+  }
+
+  /**
+   * {@code count} rows of {@code width} parameters, for a multi-row VALUES or a row-value IN list:
+   * {@code (?, ?), (?, ?)}.
+   */
+  private static String rows(int count, int width) {
+    return String.join(", ", Collections.nCopies(count, "(" + placeholders(width) + ")"));
   }
 
   /** A subject under one named key: what the partial unique index keeps to one live row. */

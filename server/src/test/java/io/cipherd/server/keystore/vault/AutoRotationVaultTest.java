@@ -20,6 +20,7 @@ import io.cipherd.api.v1.RotateKeyRequest;
 import io.cipherd.server.Cipherd;
 import io.cipherd.server.keys.SettableClock;
 import io.cipherd.server.keystore.vault.auth.TokenAuth;
+import io.cipherd.server.subjects.MemorySubjectStore;
 import io.grpc.ManagedChannel;
 import io.grpc.Server;
 import io.grpc.inprocess.InProcessChannelBuilder;
@@ -270,6 +271,7 @@ class AutoRotationVaultTest {
       services =
           Cipherd.builder(
                   VaultKeyStore.open(vault.config("cipherd/keys", TokenAuth.of(vault.rootToken()))))
+              .subjectStore(new MemorySubjectStore())
               .clock(clock)
               .build();
       String name = InProcessServerBuilder.generateName();

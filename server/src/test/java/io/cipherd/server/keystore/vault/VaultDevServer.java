@@ -36,7 +36,7 @@ import org.junit.jupiter.api.extension.ExtensionContext;
  * <p>Without the binary, tests are skipped unless {@code CI} is set, in which case the binary is
  * built.
  */
-final class VaultDevServer implements AutoCloseable, BeforeAllCallback, AfterAllCallback {
+public final class VaultDevServer implements AutoCloseable, BeforeAllCallback, AfterAllCallback {
   private static final String VERSION = "v1.21.0";
   private static final Duration START_TIMEOUT = Duration.ofSeconds(60);
   private static final HttpClient HTTP =
@@ -59,7 +59,7 @@ final class VaultDevServer implements AutoCloseable, BeforeAllCallback, AfterAll
   }
 
   /** A dev server; KV v2 is mounted at {@code secret/}. */
-  static VaultDevServer startDev() throws Exception {
+  public static VaultDevServer startDev() throws Exception {
     VaultDevServer server = perClass();
     server.startNewDev();
     return server;
@@ -130,11 +130,11 @@ final class VaultDevServer implements AutoCloseable, BeforeAllCallback, AfterAll
     return server;
   }
 
-  String address() {
+  public String address() {
     return "http://127.0.0.1:" + port;
   }
 
-  String rootToken() {
+  public String rootToken() {
     return rootToken;
   }
 

@@ -13,6 +13,7 @@ import io.cipherd.server.keys.KeyTemplate;
 import io.cipherd.server.keystore.vault.auth.TokenAuth;
 import io.cipherd.server.maintenance.KeyRefresher;
 import io.cipherd.server.ops.Health;
+import io.cipherd.server.subjects.MemorySubjectStore;
 import io.grpc.ManagedChannel;
 import io.grpc.Server;
 import io.grpc.Status;
@@ -146,6 +147,7 @@ class VaultOutageTest {
             Cipherd.builder(
                     VaultKeyStore.open(
                         server.config("cipherd/keys", TokenAuth.of(server.rootToken()))))
+                .subjectStore(new MemorySubjectStore())
                 .limits(new RequestLimits(64))
                 .blockingThreads(2)
                 .blockingQueue(16)
