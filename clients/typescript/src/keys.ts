@@ -62,7 +62,12 @@ export function census(response: GetKeyCensusResponse): KeyCensus {
   if (response.key === undefined) throw new Error("the server answered a census without its key");
   return {
     key: response.key,
-    versions: response.versions.map((v) => ({ version: v.version, usage: usageOf(v), inUse: v.inUse, subjectKeys: v.subjectKeys })),
+    versions: response.versions.map((v) => ({
+      version: v.version,
+      usage: usageOf(v),
+      inUse: v.inUse,
+      subjectKeys: v.subjectKeys,
+    })),
     safeMinDecryptionVersion: response.safeMinDecryptionVersion,
   };
 }
