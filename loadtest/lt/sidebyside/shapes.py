@@ -33,7 +33,7 @@ class Shape(JsonRow):
 
 
 SHAPES = (
-    Shape("encrypt", "Encrypt", 1, 50, "encrypt", 0.3, jce_ops=("encrypt",)),
+    Shape("encrypt", "Encrypt", 1, 50, "encrypt", 0.2, jce_ops=("encrypt",)),
     Shape("encrypt-batch-256", "EncryptBatch", 256, 16, "encrypt", 0.15, jce_ops=("encrypt",)),
     # right after its plain counterpart, so every round measures the two back to back
     Shape(
@@ -42,7 +42,7 @@ SHAPES = (
         256,
         16,
         None,
-        0.05,
+        0.1,
         jce_ops=("encrypt",),
         subjects=True,
         plain="encrypt-batch-256",
@@ -54,7 +54,7 @@ SHAPES = (
         256,
         16,
         None,
-        0.05,
+        0.1,
         jce_ops=("decrypt",),
         subjects=True,
         plain="decrypt-batch-256",
