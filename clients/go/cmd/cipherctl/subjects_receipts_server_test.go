@@ -11,6 +11,7 @@ import (
 	"time"
 
 	cipherd "github.com/cipherd/cipherd/clients/go"
+	"github.com/cipherd/cipherd/clients/go/internal/testserver"
 )
 
 // TestSubjectsVerifyReceipt_theRealServersTrail erases a subject through a real server that writes
@@ -18,7 +19,15 @@ import (
 // MACs checked by the server), then finds a tampered receipt and a tampered copy of the trail.
 func TestSubjectsVerifyReceipt_theRealServersTrail(t *testing.T) {
 	dir := t.TempDir()
-	srv := auditedServer(t, dir)
+	needServer(t)
+	// One trail file (no rotation at 1 MiB): verify-receipt's own calls are audited too, and a rotation
+	// between its listing and its reading would be another test's subject.
+	srv, err := testserver.Start(testserver.Options{Args: []string{"--audit-log", filepath.Join(dir, "audit.log"),
+		"--audit-checkpoint-interval", "PT0.05S", "--audit-rotate-size", "1048576"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(srv.Stop)
 	ctx := context.Background()
 	c, err := cipherd.Dial(ctx, srv.Addr, cipherd.WithInsecure())
 	if err != nil {
