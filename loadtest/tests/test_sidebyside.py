@@ -287,6 +287,19 @@ class RoundsTest(unittest.TestCase):
         self.assertEqual(only.rounds.invalid, (1, 2))
 
 
+class ColdSubjectsTest(unittest.TestCase):
+    def test_failures_are_named_by_status(self):
+        from lt.sidebyside import cold_subjects
+
+        c = cold_subjects.ColdSubjects(5000, 1000, 0.6, 1.9, 0.4, 0.9, 3, {"UNAVAILABLE": 2, "DEADLINE_EXCEEDED": 1})
+        self.assertTrue(cold_subjects.line(c).endswith("; 3 calls failed (DEADLINE_EXCEEDED 1, UNAVAILABLE 2)"))
+        none = cold_subjects.ColdSubjects(5000, 1000, None, None, None, None, 10000, {"UNAVAILABLE": 10000})
+        self.assertEqual(
+            cold_subjects.line(none),
+            "Decrypt of a cold subject: not measured, 10000 of 10,000 calls failed (UNAVAILABLE 10000)",
+        )
+
+
 class OptionsTest(unittest.TestCase):
     def test_flags_and_the_smoke_preset(self):
         a = options.parse(["--side-by-side-only", "--sbs-duration", "5"])

@@ -6,6 +6,7 @@ so the difference between the two is the store's. Bounded: one call at a time, e
 
 import random
 import time
+from collections import Counter
 from dataclasses import dataclass
 
 from ..rows import JsonRow
@@ -27,23 +28,25 @@ class ColdSubjects(JsonRow):
     warm_p50_ms: float | None
     warm_p99_ms: float | None
     errors: int  # calls that did not answer OK (none are counted in the percentiles)
+    error_codes: dict[str, int] | None = None  # those calls by gRPC status
 
 
 def subjects(count: int) -> list[str]:
     return [f"sbs-cold-{i}" for i in range(count)]
 
 
-def latencies_ms(client: Client, messages: list[bytes]) -> tuple[list[float], int]:
-    """Each unary Decrypt's latency in ms, one at a time, and how many did not answer OK."""
-    took, errors = [], 0
+def latencies_ms(client: Client, messages: list[bytes], errors: Counter) -> list[float]:
+    """Each unary Decrypt's latency in ms, one at a time; the calls that did not answer OK are counted in
+    `errors` by status."""
+    took = []
     for m in messages:
         t0 = time.perf_counter()
         code, _, _ = client.call(f"{SERVICE}/Decrypt", m)
         if code == "OK":
             took.append((time.perf_counter() - t0) * 1000)
         else:
-            errors += 1
-    return took, errors
+            errors[code] += 1
+    return took
 
 
 def measure(target: str, count: int, cache_size: int, plaintext: bytes) -> ColdSubjects:
@@ -59,8 +62,9 @@ def measure(target: str, count: int, cache_size: int, plaintext: bytes) -> ColdS
                 raise SystemExit(f"loadtest: cold subjects: {len(failed)} items failed: {failed[0].error.message}")
             ciphertexts += [r.ciphertext for r in resp.results]
         random.Random(count).shuffle(ciphertexts)  # in no order the cache could have kept
-        cold, cold_errors = latencies_ms(client, [bodies.decrypt(c) for c in ciphertexts])
-        warm, warm_errors = latencies_ms(client, [bodies.decrypt(ciphertexts[0])] * count)
+        errors: Counter = Counter()
+        cold = latencies_ms(client, [bodies.decrypt(c) for c in ciphertexts], errors)
+        warm = latencies_ms(client, [bodies.decrypt(ciphertexts[0])] * count, errors)
     return ColdSubjects(
         subjects=count,
         cache_size=cache_size,
@@ -68,16 +72,22 @@ def measure(target: str, count: int, cache_size: int, plaintext: bytes) -> ColdS
         cold_p99_ms=percentile(cold, 99),
         warm_p50_ms=percentile(warm, 50),
         warm_p99_ms=percentile(warm, 99),
-        errors=cold_errors + warm_errors,
+        errors=sum(errors.values()),
+        error_codes=dict(errors),
     )
 
 
 def line(c: ColdSubjects) -> str:
     """The result as the runner prints it and the report shows it."""
     if None in (c.cold_p99_ms, c.warm_p99_ms):
-        return f"Decrypt of a cold subject: not measured, {c.errors} of {2 * c.subjects:,} calls failed"
+        return f"Decrypt of a cold subject: not measured, {c.errors} of {2 * c.subjects:,} calls failed ({codes(c)})"
     return (
         f"Decrypt of a cold subject ({c.subjects:,} subjects, subject-key cache {c.cache_size:,}, one call at a "
         f"time): p50 {c.cold_p50_ms:.2f} ms, p99 {c.cold_p99_ms:.2f} ms; of a warm subject, same client: "
-        f"p50 {c.warm_p50_ms:.2f} ms, p99 {c.warm_p99_ms:.2f} ms" + (f"; {c.errors} calls failed" if c.errors else "")
+        f"p50 {c.warm_p50_ms:.2f} ms, p99 {c.warm_p99_ms:.2f} ms"
+        + (f"; {c.errors} calls failed ({codes(c)})" if c.errors else "")
     )
+
+
+def codes(c: ColdSubjects) -> str:
+    return ", ".join(f"{code} {n}" for code, n in sorted((c.error_codes or {}).items())) or "status not recorded"
