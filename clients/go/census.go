@@ -48,6 +48,9 @@ type VersionCensus struct {
 	Version int32
 	Usage   Usage
 	InUse   bool // used within the quiet period
+	// SubjectKeys is how many live subject keys this version wraps: a version that wraps any cannot
+	// be retired until the subject-key sweep has rewrapped them (use, not existence, is InUse).
+	SubjectKeys int64
 }
 
 // GetKeyCensus asks which versions of keyName were used within quietPeriod (0 for the server's
@@ -59,7 +62,7 @@ func (c *Client) GetKeyCensus(ctx context.Context, keyName string, quietPeriod t
 	}
 	census := &KeyCensus{Key: keyFromProto(resp.GetKey()), SafeMinDecryptionVersion: resp.GetSafeMinDecryptionVersion()}
 	for _, v := range resp.GetVersions() {
-		census.Versions = append(census.Versions, VersionCensus{Version: v.GetVersion(), Usage: usageFrom(v.GetUsage()), InUse: v.GetInUse()})
+		census.Versions = append(census.Versions, VersionCensus{Version: v.GetVersion(), Usage: usageFrom(v.GetUsage()), InUse: v.GetInUse(), SubjectKeys: v.GetSubjectKeys()})
 	}
 	return census, nil
 }

@@ -55,6 +55,11 @@ var (
 	// subject keys faster than the server allows; subjects that already have a key still work; retry
 	// later.
 	ErrSubjectQuotaExceeded = errors.New("cipherd: subject quota exceeded")
+	// ErrSubjectStoreNotConfigured (FAILED_PRECONDITION, so ErrFailedPrecondition too): a call with a
+	// subject (or a subject-bound ciphertext, or EraseSubject) reached a server whose keys are in
+	// Vault and that has no --subject-store-url, so it has no store every replica shares; the
+	// operator must configure one (docs/subject-store.md). Plain calls still work.
+	ErrSubjectStoreNotConfigured = errors.New("cipherd: subject store not configured")
 )
 
 // errorDomain is the ErrorInfo domain of the server's errors; an ErrorInfo of another domain is not its.
@@ -96,6 +101,7 @@ var kindByReason = map[cipherdpb.ErrorReason]reasonKind{
 	cipherdpb.ErrorReason_INTERNAL:                          {codes.Internal, ErrInternal, ""},
 	cipherdpb.ErrorReason_SUBJECT_ERASED:                    {codes.FailedPrecondition, ErrSubjectErased, "subject_erased"},
 	cipherdpb.ErrorReason_SUBJECT_QUOTA_EXCEEDED:            {codes.ResourceExhausted, ErrSubjectQuotaExceeded, "subject_quota_exceeded"},
+	cipherdpb.ErrorReason_SUBJECT_STORE_NOT_CONFIGURED:      {codes.FailedPrecondition, ErrSubjectStoreNotConfigured, "subject_store_not_configured"},
 }
 
 // reasonValue is the schema's value that reason names; ERROR_REASON_UNSPECIFIED for "" and for a

@@ -40,6 +40,7 @@ var kindsByName = map[string]error{
 	"audit_unavailable":                 ErrAuditUnavailable,
 	"subject_erased":                    ErrSubjectErased,
 	"subject_quota_exceeded":            ErrSubjectQuotaExceeded,
+	"subject_store_not_configured":      ErrSubjectStoreNotConfigured,
 }
 
 // TestErrorTable_everyCodeMatchesOneSentinel checks the table for the codes the real server

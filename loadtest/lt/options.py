@@ -80,6 +80,22 @@ def parse(argv):
         "encrypt,encrypt-batch-256 for a quicker sitting with more rounds",
     )
     p.add_argument(
+        "--sbs-subject-cache-size",
+        type=int,
+        default=1000,
+        metavar="N",
+        help="cipherd's --subject-cache-size in the side-by-side when a subject-bound shape or the cold-subject "
+        "run is measured (default 1000: the subject shapes' 256 warm subjects fit)",
+    )
+    p.add_argument(
+        "--sbs-cold-subjects",
+        type=int,
+        default=0,
+        metavar="N",
+        help="after the rounds, Decrypt p99 of a cold subject: N subjects (more than --sbs-subject-cache-size), "
+        "one unary Decrypt each in a shuffled order, next to as many of one warm subject (default 0: not run)",
+    )
+    p.add_argument(
         "--baseline-jar",
         type=Path,
         metavar="PATH",
@@ -172,4 +188,9 @@ def parse(argv):
         args.sbs_shapes = shapes.select(args.sbs_shapes)
     except ValueError as e:
         p.error(str(e))
+    if args.sbs_cold_subjects and args.sbs_cold_subjects <= args.sbs_subject_cache_size:
+        p.error(
+            f"--sbs-cold-subjects {args.sbs_cold_subjects} must exceed --sbs-subject-cache-size "
+            f"{args.sbs_subject_cache_size}, or every subject stays in the cache"
+        )
     return args

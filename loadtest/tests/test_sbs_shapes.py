@@ -21,11 +21,25 @@ CT = "<sbs-rewrap/v1:gcm>" + "A" * 172
 
 
 class ShapesTest(unittest.TestCase):
-    def test_the_five_shapes(self):
+    def test_the_shapes_each_subject_bound_one_after_its_plain_counterpart(self):
         self.assertEqual(
             shapes.NAMES,
-            ("encrypt", "encrypt-batch-256", "decrypt-batch-256", "reencrypt-batch-256", "reencrypt-stream-256"),
+            (
+                "encrypt",
+                "encrypt-batch-256",
+                "encrypt-batch-256-subjects",
+                "decrypt-batch-256",
+                "decrypt-batch-256-subjects",
+                "reencrypt-batch-256",
+                "reencrypt-stream-256",
+            ),
         )
+        for name in ("encrypt-batch-256-subjects", "decrypt-batch-256-subjects"):
+            s = BY_NAME[name]
+            self.assertEqual((s.subjects, s.has_vault, s.items), (True, False, 256), name)
+            self.assertEqual(s.method, BY_NAME[s.plain].method)
+            self.assertEqual(shapes.NAMES.index(s.plain) + 1, shapes.NAMES.index(name))
+        self.assertEqual(len(set(shapes.subject_ids())), shapes.SUBJECTS_PER_BATCH)
         self.assertEqual(BY_NAME["decrypt-batch-256"].method, "DecryptBatch")
         self.assertEqual(BY_NAME["decrypt-batch-256"].vault_op, "decrypt")
         stream = BY_NAME["reencrypt-stream-256"]
@@ -87,12 +101,41 @@ class ProtoBodiesTest(unittest.TestCase):
         from lt.sidebyside import cipherd_target, protos
 
         self.cs = protos.pb()[0]
-        self.messages = cipherd_target.messages(b"p" * 100, "<sbs-enc/v1:gcm>" + "B" * 172, CT)
+        self.subject_cts = [f"<sbs-enc/s:gcm>{i:044d}" for i in range(256)]
+        self.messages = cipherd_target.messages(b"p" * 100, "<sbs-enc/v1:gcm>" + "B" * 172, CT, self.subject_cts)
 
     def test_each_shape_has_its_messages(self):
         self.assertEqual(set(self.messages), set(shapes.NAMES))
         for s in shapes.SHAPES:
             self.assertEqual(len(self.messages[s.name]), 256 if s.streaming else 1, s.name)
+
+    def test_without_subject_ciphertexts_there_are_no_subject_shapes(self):
+        from lt.sidebyside import cipherd_target
+
+        plain = cipherd_target.messages(b"p" * 100, "<sbs-enc/v1:gcm>" + "B" * 172, CT)
+        self.assertEqual(set(plain), {s.name for s in shapes.SHAPES if not s.subjects})
+
+    def test_subject_batches_name_256_distinct_subjects_and_ciphertexts(self):
+        (enc,) = self.messages["encrypt-batch-256-subjects"]
+        req = self.cs.EncryptBatchRequest.FromString(enc)
+        self.assertEqual(req.key_name, shapes.ENC_KEY)
+        self.assertEqual([i.subject for i in req.items], shapes.subject_ids())
+        self.assertEqual([i.reference for i in req.items], [str(i) for i in range(256)])
+        (dec,) = self.messages["decrypt-batch-256-subjects"]
+        items = self.cs.DecryptBatchRequest.FromString(dec).items
+        self.assertEqual([i.ciphertext for i in items], self.subject_cts)
+
+    def test_subject_settings_only_when_subject_bound_data_is_measured(self):
+        from types import SimpleNamespace
+
+        from lt.sidebyside import cipherd_target
+
+        plain = SimpleNamespace(sbs_shapes=shapes.select("encrypt"), sbs_cold_subjects=0, sbs_subject_cache_size=1000)
+        self.assertEqual(cipherd_target.subject_args(plain), [])
+        warm = SimpleNamespace(**{**vars(plain), "sbs_shapes": shapes.select("decrypt-batch-256-subjects")})
+        self.assertEqual(cipherd_target.subject_args(warm), ["--subject-creation-rate=0", "--subject-cache-size=1000"])
+        cold = SimpleNamespace(**{**vars(plain), "sbs_cold_subjects": 5000})
+        self.assertTrue(cipherd_target.measures_subjects(cold))
 
     def test_decrypt_batch_carries_256_referenced_ciphertexts(self):
         (msg,) = self.messages["decrypt-batch-256"]

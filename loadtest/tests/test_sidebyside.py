@@ -1,7 +1,9 @@
 """Unit tests of the side-by-side's pure parts: rows, server figures, rounds, goals, its report section and
 check, bodies (no server, no h2load, no network)."""
 
+import contextlib
 import dataclasses
+import io
 import sys
 import unittest
 from pathlib import Path
@@ -136,9 +138,15 @@ class RowTest(unittest.TestCase):
 
 
 class TargetsTest(unittest.TestCase):
-    def rows(self, unary_cipherd=30000.0, p99=4.0, batch_items=1.2e6, rewrap_items=6e5):
+    def rows(self, unary_cipherd=30000.0, p99=4.0, batch_items=1.2e6, rewrap_items=6e5, subject_share=0.95):
         enc, eb, rb = BY_NAME["encrypt"], BY_NAME["encrypt-batch-256"], BY_NAME["reencrypt-batch-256"]
+        db, ebs, dbs = (
+            BY_NAME[n] for n in ("decrypt-batch-256", "encrypt-batch-256-subjects", "decrypt-batch-256-subjects")
+        )
         return [
+            row("cipherd", ebs, batch_items * subject_share / 256),
+            row("cipherd", db, 4000.0),
+            row("cipherd", dbs, 4000.0 * subject_share),
             row("vault-transit", enc, 8500.0),
             row("echo", enc, 38000.0),
             row("cipherd", enc, unary_cipherd, p99, alloc=unary_cipherd * 12 * 1500),
@@ -172,6 +180,28 @@ class TargetsTest(unittest.TestCase):
         self.assertFalse(t["EncryptBatch-256 ≥ 1,000,000 items/s"].met)
         self.assertIsNone(t["ReEncryptBatch-256 ≥ 500,000 items/s"].met)
 
+    def test_subject_bound_batches_against_plain_gcm(self):
+        met = self.by_name(self.rows())
+        name = "subject-bound EncryptBatch-256, warm subjects, ≥ 90 % of plain gcm items/s (issue 32)"
+        self.assertEqual((met[name].met, met[name].figure), (True, "95 %"))
+        missed = self.by_name(self.rows(subject_share=0.8))
+        decrypt = "subject-bound DecryptBatch-256, warm subjects, ≥ 90 % of plain gcm items/s (issue 32)"
+        self.assertEqual((missed[decrypt].met, missed[decrypt].figure), (False, "80 %"))
+
+    def test_subject_ratios_are_taken_round_by_round(self):
+        eb, ebs = BY_NAME["encrypt-batch-256"], BY_NAME["encrypt-batch-256-subjects"]
+        rounds = [
+            dataclasses.replace(row("cipherd", s, rps), round=n)
+            for n, plain, subject in ((1, 1000.0, 950.0), (2, 1000.0, 800.0), (3, 500.0, 480.0))
+            for s, rps in ((eb, plain), (ebs, subject))
+        ]
+        r = goals.subject_ratios(rounds, [eb, ebs])
+        self.assertEqual(list(r), ["encrypt-batch-256-subjects"])
+        self.assertEqual(r["encrypt-batch-256-subjects"]["plain"], "encrypt-batch-256")
+        self.assertEqual([round(v, 2) for v in r["encrypt-batch-256-subjects"]["rounds"]], [0.95, 0.8, 0.96])
+        self.assertAlmostEqual(r["encrypt-batch-256-subjects"]["median"], 0.95)
+        self.assertEqual(goals.subject_ratios(rounds, [ebs]), {})  # its counterpart not measured: no ratio
+
     def test_an_invalid_run_counts_for_no_target(self):
         rows = self.rows()
         rows = [dataclasses.replace(r, valid=False) if r.label == "vault-transit-encrypt" else r for r in rows]
@@ -184,13 +214,24 @@ class TargetsTest(unittest.TestCase):
         rows += [
             row("vault-transit", BY_NAME["decrypt-batch-256"], 900.0),
             row("echo", BY_NAME["decrypt-batch-256"], 9000.0),
-            row("cipherd", BY_NAME["decrypt-batch-256"], 4000.0),
             row("echo", BY_NAME["reencrypt-stream-256"], 8000.0),
             row("cipherd", BY_NAME["reencrypt-stream-256"], 2000.0),
         ]
         sbs = {
             "rows": rows,
             "shapes": list(shapes.SHAPES),
+            "subject_ratios": {
+                "encrypt-batch-256-subjects": {"plain": "encrypt-batch-256", "rounds": [0.95, None], "median": 0.95}
+            },
+            "cold_subjects": {
+                "subjects": 5000,
+                "cache_size": 1000,
+                "cold_p50_ms": 0.61,
+                "cold_p99_ms": 1.9,
+                "warm_p50_ms": 0.42,
+                "warm_p99_ms": 0.9,
+                "errors": 0,
+            },
             "duration_s": 10,
             "h2load_warmup_s": 2,
             "warmup_s": 15,
@@ -206,6 +247,14 @@ class TargetsTest(unittest.TestCase):
         self.assertIn("**met**: unary Encrypt ≥ 3× Vault Transit unary", text)
         self.assertIn("- a note", text)
         self.assertIn("| decrypt-batch-256 | cipherd | 16 | 4,000 | 1,024,000 |", text)
+        self.assertIn(
+            "- cipherd `encrypt-batch-256-subjects` ÷ `encrypt-batch-256` (items/s, back to back): median 95 %; "
+            "rounds: 95 %, —",
+            text,
+        )
+        self.assertIn(
+            "cold subject (5,000 subjects, subject-key cache 1,000, one call at a time): p50 0.61 ms, p99 1.90 ms", text
+        )
         self.assertIn("| decrypt-batch-256 | 4.44× | 44 % |", text)
         # ReEncryptStream has no Transit counterpart: a row of '–' and no ratio to Vault
         self.assertIn("| reencrypt-stream-256 | Vault Transit | – | – |", text)
@@ -238,6 +287,19 @@ class RoundsTest(unittest.TestCase):
         self.assertEqual(only.rounds.invalid, (1, 2))
 
 
+class ColdSubjectsTest(unittest.TestCase):
+    def test_failures_are_named_by_status(self):
+        from lt.sidebyside import cold_subjects
+
+        c = cold_subjects.ColdSubjects(5000, 1000, 0.6, 1.9, 0.4, 0.9, 3, {"UNAVAILABLE": 2, "DEADLINE_EXCEEDED": 1})
+        self.assertTrue(cold_subjects.line(c).endswith("; 3 calls failed (DEADLINE_EXCEEDED 1, UNAVAILABLE 2)"))
+        none = cold_subjects.ColdSubjects(5000, 1000, None, None, None, None, 10000, {"UNAVAILABLE": 10000})
+        self.assertEqual(
+            cold_subjects.line(none),
+            "Decrypt of a cold subject: not measured, 10000 of 10,000 calls failed (UNAVAILABLE 10000)",
+        )
+
+
 class OptionsTest(unittest.TestCase):
     def test_flags_and_the_smoke_preset(self):
         a = options.parse(["--side-by-side-only", "--sbs-duration", "5"])
@@ -247,6 +309,14 @@ class OptionsTest(unittest.TestCase):
         smoke = options.parse(["--preset", "smoke"])  # make test runs a short side-by-side
         self.assertFalse(smoke.no_side_by_side)
         self.assertLessEqual(smoke.sbs_duration + smoke.sbs_warmup / 3, 10)
+
+    def test_cold_subjects_must_outnumber_the_subject_cache(self):
+        a = options.parse(["--side-by-side-only", "--sbs-cold-subjects", "5000", "--sbs-subject-cache-size", "1000"])
+        self.assertEqual((a.sbs_cold_subjects, a.sbs_subject_cache_size), (5000, 1000))
+        self.assertEqual(options.parse([]).sbs_cold_subjects, 0)  # not run unless asked
+        with contextlib.redirect_stderr(io.StringIO()) as err, self.assertRaises(SystemExit):
+            options.parse(["--sbs-cold-subjects", "1000"])
+        self.assertIn("must exceed --sbs-subject-cache-size 1000", err.getvalue())
 
     def test_check_of_a_side_by_side(self):
         self.assertEqual(sanity.side_by_side_problems(None), [])
@@ -264,7 +334,7 @@ class OptionsTest(unittest.TestCase):
         rows = [row(t, s, 10.0) for s in shapes.SHAPES for t in lineup.for_shape(s)]
         sbs = {"rows": rows, "shapes": list(shapes.SHAPES)}
         self.assertEqual(sanity.side_by_side_problems(sbs), [])
-        self.assertEqual(len(rows), 3 * 4 + 2)  # Vault has no ReEncryptStream
+        self.assertEqual(len(rows), 3 * 4 + 2 * 3)  # Vault has no ReEncryptStream and no subject-bound shapes
         without = [r for r in rows if r.label not in ("vault-transit-decrypt-batch-256", "echo-reencrypt-stream-256")]
         self.assertEqual(
             sanity.side_by_side_problems({"rows": without, "shapes": list(shapes.SHAPES)}),

@@ -52,6 +52,7 @@ ERROR_BY_KIND: dict[str, type[cipherd.CipherdError]] = {
     "audit_unavailable": cipherd.AuditUnavailableError,
     "subject_erased": cipherd.SubjectErasedError,
     "subject_quota_exceeded": cipherd.SubjectQuotaExceededError,
+    "subject_store_not_configured": cipherd.SubjectStoreNotConfiguredError,
 }
 
 

@@ -146,12 +146,15 @@ def test_census_reads_every_version_and_the_safe_minimum() -> None:
         safe_min_decryption_version=2,
         versions=[
             admin.VersionCensus(version=2, in_use=True, usage=keys_pb2.KeyVersionUsage(decryptions=4)),
-            admin.VersionCensus(version=3, in_use=False),
+            admin.VersionCensus(version=3, in_use=False, subject_keys=7),
         ],
     )
     census = _admin_convert.census_from_proto(response)
     assert census.safe_min_decryption_version == 2 and census.key.key_name == "k"
-    assert [(v.version, v.in_use, v.usage.decryptions) for v in census.versions] == [(2, True, 4), (3, False, 0)]
+    assert [(v.version, v.in_use, v.usage.decryptions, v.subject_keys) for v in census.versions] == [
+        (2, True, 4, 0),
+        (3, False, 0, 7),
+    ]
     request = _admin_convert.census_request("k", timedelta(hours=36))
     assert request.quiet_period.seconds == 36 * 3600
     assert not _admin_convert.census_request("k", None).HasField("quiet_period")

@@ -201,6 +201,17 @@ export class SubjectQuotaExceededError extends ResourceExhaustedError {
   }
 }
 
+/**
+ * A call with a subject (or on a subject-bound ciphertext, or an erasure) reached a server that keeps its keys in
+ * Vault and has no subject store every replica shares (no --subject-store-url; docs/subject-store.md): the operator
+ * must configure one. Calls without a subject still work.
+ */
+export class SubjectStoreNotConfiguredError extends FailedPreconditionError {
+  constructor(details: string) {
+    super(details, ErrorReason[ErrorReason.SUBJECT_STORE_NOT_CONFIGURED]);
+  }
+}
+
 /** An error class of the table: made from the server's message and its ErrorInfo reason. */
 export type ErrorClass = new (details: string, reason?: string) => CipherdError;
 
@@ -252,6 +263,7 @@ const CLASS_BY_REASON: Readonly<Record<SentReason, ErrorClass>> = {
   INTERNAL: InternalError,
   SUBJECT_ERASED: SubjectErasedError,
   SUBJECT_QUOTA_EXCEEDED: SubjectQuotaExceededError,
+  SUBJECT_STORE_NOT_CONFIGURED: SubjectStoreNotConfiguredError,
 };
 
 /**

@@ -30,11 +30,15 @@ export function usageOf(version: { usage?: KeyVersionUsage | undefined }): KeyVe
   return version.usage ?? KeyVersionUsage.fromPartial({});
 }
 
-/** One version in a census: its usage across replicas and whether it was used within the quiet period. */
+/**
+ * One version in a census: its usage across replicas, whether it was used within the quiet period, and how many
+ * live subject keys it wraps (a version that wraps any cannot be retired until the subject-key sweep rewrapped them).
+ */
 export interface VersionCensus {
   version: number;
   usage: KeyVersionUsage;
   inUse: boolean;
+  subjectKeys: number;
 }
 
 /**
@@ -58,7 +62,12 @@ export function census(response: GetKeyCensusResponse): KeyCensus {
   if (response.key === undefined) throw new Error("the server answered a census without its key");
   return {
     key: response.key,
-    versions: response.versions.map((v) => ({ version: v.version, usage: usageOf(v), inUse: v.inUse })),
+    versions: response.versions.map((v) => ({
+      version: v.version,
+      usage: usageOf(v),
+      inUse: v.inUse,
+      subjectKeys: v.subjectKeys,
+    })),
     safeMinDecryptionVersion: response.safeMinDecryptionVersion,
   };
 }

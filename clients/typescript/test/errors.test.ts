@@ -14,6 +14,7 @@ import {
   AuditUnavailableError,
   SubjectErasedError,
   SubjectQuotaExceededError,
+  SubjectStoreNotConfiguredError,
   CancelledError,
   CipherdError,
   DeadlineExceededError,
@@ -63,6 +64,7 @@ const ERROR_BY_KIND: Readonly<Record<string, abstract new (...args: never[]) => 
   audit_unavailable: AuditUnavailableError,
   subject_erased: SubjectErasedError,
   subject_quota_exceeded: SubjectQuotaExceededError,
+  subject_store_not_configured: SubjectStoreNotConfiguredError,
 };
 
 interface ErrorCase {

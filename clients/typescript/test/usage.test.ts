@@ -70,13 +70,14 @@ describe("usage and census", { skip: jar() === undefined && "no server jar: run 
     await c.rotateKey(name);
     await c.rotateKey(name);
     await c.encrypt(name, bytes("on v3"));
+    await c.encrypt(name, bytes("a subject's, its key wrapped under v3"), { subject: "census-subject" });
     let census = await c.getKeyCensus(name, { quietPeriodSeconds: 3600 });
     assert.deepEqual(
-      census.versions.map((v) => [v.version, v.inUse]),
+      census.versions.map((v) => [v.version, v.inUse, v.subjectKeys]),
       [
-        [1, false],
-        [2, false],
-        [3, true],
+        [1, false, 0],
+        [2, false, 0],
+        [3, true, 1],
       ],
     );
     assert.equal(census.safeMinDecryptionVersion, 3);

@@ -43,10 +43,27 @@ def encrypt_batch(key_name: str, plaintext: bytes, n: int) -> bytes:
     return cs.EncryptBatchRequest(key_name=key_name, items=items).SerializeToString()
 
 
-def decrypt_batch(ciphertext: str, n: int) -> bytes:
+def encrypt_batch_subjects(key_name: str, plaintext: bytes, subjects: list[str]) -> bytes:
+    """An EncryptBatch with one item per subject, each sealed under its subject's key."""
     cs = pb()[0]
-    items = [cs.DecryptBatchItem(reference=str(i), ciphertext=ciphertext) for i in range(n)]
+    items = [cs.EncryptBatchItem(reference=str(i), plaintext=plaintext, subject=s) for i, s in enumerate(subjects)]
+    return cs.EncryptBatchRequest(key_name=key_name, items=items).SerializeToString()
+
+
+def decrypt_batch(ciphertext: str, n: int) -> bytes:
+    return decrypt_batch_of([ciphertext] * n)
+
+
+def decrypt_batch_of(ciphertexts: list[str]) -> bytes:
+    """A DecryptBatch with one item per ciphertext."""
+    cs = pb()[0]
+    items = [cs.DecryptBatchItem(reference=str(i), ciphertext=c) for i, c in enumerate(ciphertexts)]
     return cs.DecryptBatchRequest(items=items).SerializeToString()
+
+
+def decrypt(ciphertext: str) -> bytes:
+    cs = pb()[0]
+    return cs.DecryptRequest(ciphertext=ciphertext).SerializeToString()
 
 
 def reencrypt_batch(key_name: str, ciphertext: str, n: int) -> bytes:

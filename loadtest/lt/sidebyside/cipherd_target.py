@@ -9,7 +9,7 @@ from . import bodies, responses
 from .grpc_client import Client
 from .lineup import CIPHERD
 from .protos import ADMIN, SERVICE, pb
-from .shapes import ENC_KEY, REWRAP_KEY, Shape
+from .shapes import ENC_KEY, REWRAP_KEY, Shape, subject_ids
 from .target import ServerFigures, Target, grpc_specs
 
 
@@ -33,15 +33,47 @@ def set_up_keys(client: Client, plaintext: bytes) -> tuple[str, str]:
     return to_decrypt.ciphertext, v1.ciphertext
 
 
-def messages(plaintext: bytes, to_decrypt: str, v1: str) -> dict[str, list[bytes]]:
-    """Each shape's request messages (one, or a stream's 256)."""
-    return {
+def subject_ciphertexts(client: Client, plaintext: bytes) -> list[str]:
+    """One ciphertext of `plaintext` per warm subject of the subject-bound shapes, under ENC_KEY: making them
+    creates the subjects, so the shapes' first call already finds every subject's key."""
+    cs = pb()[0]
+    body = bodies.encrypt_batch_subjects(ENC_KEY, plaintext, subject_ids())
+    resp, _ = client.must(f"{SERVICE}/EncryptBatch", body, cs.EncryptBatchResponse)
+    failed = [r for r in resp.results if r.HasField("error")]
+    if failed:
+        raise SystemExit(f"loadtest: subject-bound EncryptBatch: {len(failed)} items failed: {failed[0].error.message}")
+    return [r.ciphertext for r in resp.results]
+
+
+def messages(
+    plaintext: bytes, to_decrypt: str, v1: str, subject_cts: list[str] | None = None
+) -> dict[str, list[bytes]]:
+    """Each shape's request messages (one, or a stream's 256); the subject-bound shapes' only with their
+    ciphertexts (`subject_cts`)."""
+    msgs = {
         "encrypt": [bodies.encrypt(ENC_KEY, plaintext)],
         "encrypt-batch-256": [bodies.encrypt_batch(ENC_KEY, plaintext, 256)],
         "decrypt-batch-256": [bodies.decrypt_batch(to_decrypt, 256)],
         "reencrypt-batch-256": [bodies.reencrypt_batch(REWRAP_KEY, v1, 256)],
         "reencrypt-stream-256": bodies.reencrypt_stream(REWRAP_KEY, v1, 256),
     }
+    if subject_cts:
+        msgs["encrypt-batch-256-subjects"] = [bodies.encrypt_batch_subjects(ENC_KEY, plaintext, subject_ids())]
+        msgs["decrypt-batch-256-subjects"] = [bodies.decrypt_batch_of(subject_cts)]
+    return msgs
+
+
+def measures_subjects(args) -> bool:
+    """Whether the side-by-side measures subject-bound data: a subject shape or the cold-subject run."""
+    return any(s.subjects for s in args.sbs_shapes) or bool(args.sbs_cold_subjects)
+
+
+def subject_args(args) -> list[str]:
+    """cipherd's subject settings when subject-bound data is measured: no creation rate (the runner makes
+    thousands of subjects at once) and the subject-key cache's size; none otherwise."""
+    if not measures_subjects(args):
+        return []
+    return ["--subject-creation-rate=0", f"--subject-cache-size={args.sbs_subject_cache_size}"]
 
 
 def server_figures(before, after, method: str) -> ServerFigures:
@@ -62,17 +94,19 @@ def start(ctx, plaintext: bytes, stack: contextlib.ExitStack, name: str = CIPHER
     keeps its logs in sidebyside/<name>/, its answers compared with the build's."""
     results = ctx.dir if name == CIPHERD else ctx.dir / name
     results.mkdir(exist_ok=True)
-    extra_args = ctx.args.server_arg if name == CIPHERD else ctx.args.baseline_server_arg
+    extra_args = subject_args(ctx.args) + (ctx.args.server_arg if name == CIPHERD else ctx.args.baseline_server_arg)
     server = Cipherd(ctx.java, jar or ctx.jar, results, ctx.extra_jvm, ctx.args.server_log_level, extra_args)
     stack.callback(server.stop)
     server.start()
     prefix = "" if name == CIPHERD else f"{name}-"
     with Client(server.target) as client:
-        msgs = messages(plaintext, *set_up_keys(client, plaintext))
+        to_decrypt, v1 = set_up_keys(client, plaintext)
+        subject_cts = subject_ciphertexts(client, plaintext) if measures_subjects(ctx.args) else None
+        msgs = messages(plaintext, to_decrypt, v1, subject_cts)
         files = {k: ctx.body_file(f"{prefix}{k}.grpc.bin", bodies.frames(v)) for k, v in msgs.items()}
         ctx.checks[name] = responses.check(client, msgs, name)
     if name == CIPHERD:
-        ctx.messages, ctx.files = msgs, files
+        ctx.messages, ctx.files, ctx.cipherd_address = msgs, files, server.target
     else:
         ctx.notes += differences(name, msgs, ctx.messages, ctx.checks[name], ctx.checks[CIPHERD])
 

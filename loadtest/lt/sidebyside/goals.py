@@ -39,6 +39,32 @@ def ratios(rows: list[SbsRow], shapes: list[str]) -> dict:
     }
 
 
+def subject_ratios(all_rows: list[SbsRow], shapes: list) -> dict:
+    """cipherd's subject-bound shapes ÷ their plain gcm counterparts in items/s: each round's ratio (the two
+    ran back to back) and their median, for every subject shape measured with its counterpart."""
+    out = {}
+    for shape in shapes:
+        if not shape.subjects or shape.plain not in {s.name for s in shapes}:
+            continue
+        rounds = sorted({r.round for r in all_rows if r.target == "cipherd" and r.shape == shape.name})
+        each = []
+        for n in rounds:
+            subject = next(
+                (r for r in all_rows if r.target == "cipherd" and r.shape == shape.name and r.round == n), None
+            )
+            plain = next(
+                (r for r in all_rows if r.target == "cipherd" and r.shape == shape.plain and r.round == n), None
+            )
+            each.append(ratio(subject, plain))
+        valid = sorted(v for v in each if v is not None)
+        out[shape.name] = {
+            "plain": shape.plain,
+            "rounds": each,
+            "median": valid[(len(valid) - 1) // 2] if valid else None,
+        }
+    return out
+
+
 def judge(name, value, limit, cmp, fmt) -> Goal:
     """A goal met when `value cmp limit` (cmp one of ">=", "<", "<="), not measured when value is None."""
     if value is None:
@@ -50,6 +76,10 @@ def judge(name, value, limit, cmp, fmt) -> Goal:
 def check_goals(rows: list[SbsRow]) -> list[Goal]:
     """The issue's goals, each met / missed with the figure, or None when its run is missing or invalid."""
     r = ratios(rows, ["encrypt", "encrypt-batch-256", "reencrypt-batch-256"])
+    subject = {
+        s: ratio(find(rows, "cipherd", f"{s}-subjects"), find(rows, "cipherd", s))
+        for s in ("encrypt-batch-256", "decrypt-batch-256")
+    }
 
     def valid(target, shape, key):
         row = find(rows, target, shape)
@@ -86,5 +116,19 @@ def check_goals(rows: list[SbsRow]) -> list[Goal]:
             300,
             "<=",
             size,
+        ),
+        judge(
+            "subject-bound EncryptBatch-256, warm subjects, ≥ 90 % of plain gcm items/s (issue 32)",
+            subject["encrypt-batch-256"],
+            0.9,
+            ">=",
+            pct,
+        ),
+        judge(
+            "subject-bound DecryptBatch-256, warm subjects, ≥ 90 % of plain gcm items/s (issue 32)",
+            subject["decrypt-batch-256"],
+            0.9,
+            ">=",
+            pct,
         ),
     ]

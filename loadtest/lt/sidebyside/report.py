@@ -3,7 +3,7 @@ counterpart), who was the limit, ratios, the floor (floor_report), cipherd ÷ ba
 issue 4's goals."""
 
 from ..tables import num, row_flags, table
-from . import floor_report
+from . import cold_subjects, floor_report
 from .baseline import BaselineRatio
 from .goals import find
 from .lineup import ALL, BASELINE, CIPHERD, ECHO, VAULT
@@ -207,6 +207,7 @@ def section(sbs: dict, chart: str | None = None) -> list[str]:
     lines += floor_report.lines(sbs, chart)
     if sbs.get("baseline"):
         lines += baseline_lines(sbs)
+    lines += subject_lines(sbs)
     lines += ["### Targets (issue 4)", ""]
     for g in sbs["targets"]:
         mark = "not measured" if g.met is None else f"**{g.mark}**"
@@ -214,3 +215,17 @@ def section(sbs: dict, chart: str | None = None) -> list[str]:
     lines += [""]
     lines += [f"- {n}" for n in sbs.get("notes", [])] + [""]
     return lines
+
+
+def subject_lines(sbs: dict) -> list[str]:
+    """Subject-bound shapes ÷ plain gcm (each round's ratio and the median), and the cold-subject Decrypt."""
+    lines = []
+    for shape, r in (sbs.get("subject_ratios") or {}).items():
+        each = ", ".join("—" if v is None else f"{v * 100:.0f} %" for v in r["rounds"])
+        median = "not measured" if r["median"] is None else f"{r['median'] * 100:.0f} %"
+        lines.append(f"- cipherd `{shape}` ÷ `{r['plain']}` (items/s, back to back): median {median}; rounds: {each}")
+    cold = sbs.get("cold_subjects")
+    if cold:
+        c = cold if isinstance(cold, cold_subjects.ColdSubjects) else cold_subjects.ColdSubjects(**cold)
+        lines.append(f"- {cold_subjects.line(c)}")
+    return (["### Subject-bound data (issue 32)", "", *lines, ""]) if lines else []

@@ -37,11 +37,13 @@ def outline(method: str, responses: list) -> dict:
 
 
 def check(client: Client, messages: dict[str, list[bytes]], who: str) -> dict:
-    """Sends each shape's exact messages once; {shape: {"shape": outline, "response_bytes": size}}."""
+    """Sends each shape's exact messages once (the shapes `messages` has); {shape: {"shape": outline,
+    "response_bytes": size}}."""
     cs = pb()[0]
     seen = {}
     for shape in SHAPES:
-        seen[shape.name] = _check_one(client, cs, shape, messages[shape.name], who)
+        if shape.name in messages:
+            seen[shape.name] = _check_one(client, cs, shape, messages[shape.name], who)
     return seen
 
 

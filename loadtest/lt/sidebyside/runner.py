@@ -14,7 +14,19 @@ from pathlib import Path
 from .. import rows as rows_json
 from ..measure import cpu
 from ..servers import echo
-from . import baseline, cipherd_target, echo_target, floor, floor_goals, goals, h2load, jce, lineup, vault_target
+from . import (
+    baseline,
+    cipherd_target,
+    cold_subjects,
+    echo_target,
+    floor,
+    floor_goals,
+    goals,
+    h2load,
+    jce,
+    lineup,
+    vault_target,
+)
 from .rounds import median_rounds
 from .row import SbsRow, row_figures
 from .shapes import PAYLOAD_BYTES, Shape, payload
@@ -76,6 +88,7 @@ class Context:
         self.checks: dict = {}
         self.messages: dict[str, list[bytes]] = {}  # cipherd's request messages per shape
         self.files: dict[str, Path] = {}  # their framed body files
+        self.cipherd_address = ""  # the build's cipherd, host:port
 
     def body_file(self, name: str, data: bytes) -> Path:
         p = self.dir / "bodies" / name
@@ -174,6 +187,12 @@ def run(args, out: Path, java: Path, jar: Path, extra_jvm: list[str], cores: int
                 for t in targets:
                     if shape.name in t.specs:
                         measure(ctx, t, shape, rnd)
+        cold = None
+        if args.sbs_cold_subjects:
+            cold = cold_subjects.measure(
+                ctx.cipherd_address, args.sbs_cold_subjects, args.sbs_subject_cache_size, plaintext
+            )
+            print(f"loadtest: {cold_subjects.line(cold)}", flush=True)
     rows = median_rounds(ctx.rows)
     chosen = list(args.sbs_shapes)
     names = [s.name for s in chosen]
@@ -192,6 +211,8 @@ def run(args, out: Path, java: Path, jar: Path, extra_jvm: list[str], cores: int
         "checks": ctx.checks,
         "ratios": goals.ratios(rows, names),
         "targets": goals.check_goals(rows),
+        "subject_ratios": goals.subject_ratios(ctx.rows, chosen),
+        "cold_subjects": cold,
         "servers": list(servers),
         "baseline": baseline.ratios(rows, names),
         "baseline_jar": jar_facts(args.baseline_jar) if args.baseline_jar else None,

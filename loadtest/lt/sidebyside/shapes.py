@@ -7,6 +7,9 @@ from ..rows import JsonRow
 
 PAYLOAD_BYTES = 100
 ENC_KEY, REWRAP_KEY = "sbs-enc", "sbs-rewrap"
+# The subject-bound shapes' warm subjects: each batch seals (or opens) one item per subject, 256 distinct,
+# created by the first call (the bodies' check) and in cipherd's subject-key cache from then on.
+SUBJECTS_PER_BATCH = 256
 
 
 @dataclass(frozen=True)
@@ -21,6 +24,8 @@ class Shape(JsonRow):
     warmup_share: float  # share of --sbs-warmup each server spends on this shape
     streaming: bool = False  # one bidi stream per request, `items` length-prefixed messages in its body
     jce_ops: tuple = ()  # the JCE operations per item (JceGcmFloorBenchmark's names): its floor's crypto
+    subjects: bool = False  # every item sealed under its own subject's key (issue 32); cipherd only has them
+    plain: str | None = None  # for a subject-bound shape, the plain gcm shape it is measured against
 
     @property
     def has_vault(self) -> bool:
@@ -28,15 +33,43 @@ class Shape(JsonRow):
 
 
 SHAPES = (
-    Shape("encrypt", "Encrypt", 1, 50, "encrypt", 0.4, jce_ops=("encrypt",)),
+    Shape("encrypt", "Encrypt", 1, 50, "encrypt", 0.2, jce_ops=("encrypt",)),
     Shape("encrypt-batch-256", "EncryptBatch", 256, 16, "encrypt", 0.15, jce_ops=("encrypt",)),
+    # right after its plain counterpart, so every round measures the two back to back
+    Shape(
+        "encrypt-batch-256-subjects",
+        "EncryptBatch",
+        256,
+        16,
+        None,
+        0.1,
+        jce_ops=("encrypt",),
+        subjects=True,
+        plain="encrypt-batch-256",
+    ),
     Shape("decrypt-batch-256", "DecryptBatch", 256, 16, "decrypt", 0.15, jce_ops=("decrypt",)),
+    Shape(
+        "decrypt-batch-256-subjects",
+        "DecryptBatch",
+        256,
+        16,
+        None,
+        0.1,
+        jce_ops=("decrypt",),
+        subjects=True,
+        plain="decrypt-batch-256",
+    ),
     Shape("reencrypt-batch-256", "ReEncryptBatch", 256, 16, "rewrap", 0.15, jce_ops=("decrypt", "encrypt")),
     Shape(
         "reencrypt-stream-256", "ReEncryptStream", 256, 16, None, 0.15, streaming=True, jce_ops=("decrypt", "encrypt")
     ),
 )
 NAMES = tuple(s.name for s in SHAPES)
+
+
+def subject_ids() -> list[str]:
+    """The subject-bound shapes' warm subjects, one per batch item."""
+    return [f"sbs-subject-{i}" for i in range(SUBJECTS_PER_BATCH)]
 
 
 def select(text: str | None) -> tuple[Shape, ...]:

@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"strings"
+	"time"
 
 	"github.com/spf13/cobra"
 
@@ -30,7 +32,7 @@ func withClient(cmd *cobra.Command, conn *connection, fn func(*cipherd.Client) e
 }
 
 func newEncryptCommand(conn *connection) *cobra.Command {
-	var in, aad string
+	var in, aad, subjectFile string
 	cmd := &cobra.Command{
 		Use:   "encrypt KEY",
 		Short: "Encrypt stdin (or --in FILE) with KEY and print the ciphertext",
@@ -40,8 +42,16 @@ func newEncryptCommand(conn *connection) *cobra.Command {
 			if err != nil {
 				return err
 			}
+			opts := []cipherd.CallOption{cipherd.WithAAD([]byte(aad))}
+			if subjectFile != "" {
+				subject, err := readSubjectFile(subjectFile)
+				if err != nil {
+					return err
+				}
+				opts = append(opts, cipherd.WithSubject(subject))
+			}
 			return withClient(cmd, conn, func(c *cipherd.Client) error {
-				ct, err := c.Encrypt(cmd.Context(), args[0], plaintext, cipherd.WithAAD([]byte(aad)))
+				ct, err := c.Encrypt(cmd.Context(), args[0], plaintext, opts...)
 				if err != nil {
 					return err
 				}
@@ -52,7 +62,21 @@ func newEncryptCommand(conn *connection) *cobra.Command {
 	}
 	cmd.Flags().StringVar(&in, "in", "", "file to encrypt instead of stdin")
 	cmd.Flags().StringVar(&aad, "context", "", "associated data (AEAD modes); decrypting needs the same")
+	cmd.Flags().StringVar(&subjectFile, "subject-file", "", "seal under the key of the data subject whose id is this file's one line (a file, so the id is not in the process list)")
 	return cmd
+}
+
+// readSubjectFile reads a subject id from the first line of path; its error never quotes the id.
+func readSubjectFile(path string) (string, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return "", err
+	}
+	subject, _, _ := strings.Cut(string(data), "\n")
+	if subject = strings.TrimSuffix(subject, "\r"); subject == "" {
+		return "", fmt.Errorf("--subject-file %s: its first line is empty", path)
+	}
+	return subject, nil
 }
 
 func newDecryptCommand(conn *connection) *cobra.Command {
@@ -69,6 +93,9 @@ func newDecryptCommand(conn *connection) *cobra.Command {
 			return withClient(cmd, conn, func(c *cipherd.Client) error {
 				plaintext, err := c.Decrypt(cmd.Context(), string(bytes.TrimSpace(text)), cipherd.WithAAD([]byte(aad)),
 					cipherd.WithExpectedKey(expectedKey))
+				if at, erased := cipherd.ErasedAt(err); erased {
+					return fmt.Errorf("the ciphertext's data subject was erased at %s: it can never be decrypted again: %w", at.UTC().Format(time.RFC3339), err)
+				}
 				if err != nil {
 					return err
 				}

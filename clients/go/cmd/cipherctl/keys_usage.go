@@ -97,13 +97,13 @@ period, run census again, then raise the minimum with keys policy --min-decrypti
 }
 
 func printCensus(out io.Writer, census *cipherd.KeyCensus) error {
-	w := table(out, "VERSION", "ENCRYPTIONS", "DECRYPTIONS", "REWRAPS", "LAST USED", "IN USE")
+	w := table(out, "VERSION", "ENCRYPTIONS", "DECRYPTIONS", "REWRAPS", "LAST USED", "IN USE", "SUBJECT KEYS")
 	for _, v := range census.Versions {
 		inUse := "no"
 		if v.InUse {
 			inUse = "yes"
 		}
-		fmt.Fprintf(w, "v%d\t%d\t%d\t%d\t%s\t%s\n", v.Version, v.Usage.Encryptions, v.Usage.Decryptions, v.Usage.Rewraps, lastUsed(v.Usage), inUse)
+		fmt.Fprintf(w, "v%d\t%d\t%d\t%d\t%s\t%s\t%d\n", v.Version, v.Usage.Encryptions, v.Usage.Decryptions, v.Usage.Rewraps, lastUsed(v.Usage), inUse, v.SubjectKeys)
 	}
 	if err := w.Flush(); err != nil {
 		return err

@@ -210,7 +210,7 @@ func (j *rewrapJob) open(input *os.File) (out, failures *os.File, cp *checkpoint
 	if _, err := out.Seek(cp.OutputOffset, io.SeekStart); err != nil {
 		return nil, nil, nil, nil, errors.Join(err, out.Close())
 	}
-	if failures, err = openFailures(cp.Failures, cp, false, false); err != nil {
+	if failures, err = openFailures(cp.Failures, cp.FailuresOffset, false, false); err != nil {
 		return nil, nil, nil, nil, errors.Join(err, out.Close())
 	}
 	records, err = j.reader(input, cp.InputOffset, cp.InputLines)
@@ -249,7 +249,7 @@ func (j *rewrapJob) start(input *os.File, cp *checkpoint) (out, failures *os.Fil
 	if err := out.Sync(); err != nil {
 		return nil, nil, nil, nil, err
 	}
-	if failures, err = openFailures(cp.Failures, cp, true, j.force); err != nil {
+	if failures, err = openFailures(cp.Failures, 0, true, j.force); err != nil {
 		return nil, nil, nil, nil, err
 	}
 	if err := cp.save(j.checkpointPath); err != nil {

@@ -2,12 +2,7 @@ package main
 
 import (
 	"bytes"
-	"encoding/json"
 	"errors"
-	"fmt"
-	"io"
-	"os"
-	"strings"
 
 	cipherd "github.com/cipherd/cipherd/clients/go"
 )
@@ -29,16 +24,8 @@ type failedRecord struct {
 // newFailedRecord describes the failure of the record numbered n (from 1); err is the record's
 // field error or its result's error.
 func newFailedRecord(n int64, rec record, err error) failedRecord {
-	f := failedRecord{Record: n, Line: rec.line, Kind: failureKind(err), Message: err.Error()}
-	var callErr *cipherd.Error
-	if errors.As(err, &callErr) {
-		f.Reason, f.Message = callErr.Reason, callErr.Message
-	}
-	// No error names the data it failed on; should one ever quote the record's ciphertext, the
-	// file still does not.
-	if rec.ciphertext != "" && strings.Contains(f.Message, rec.ciphertext) {
-		f.Message = strings.ReplaceAll(f.Message, rec.ciphertext, "<the record's ciphertext>")
-	}
+	f := failedRecord{Record: n, Line: rec.line}
+	f.Kind, f.Reason, f.Message = describeFailure(err, rec.ciphertext, "<the record's ciphertext>")
 	return f
 }
 
@@ -60,40 +47,9 @@ func failureKind(err error) string {
 	}
 }
 
-// line is the record's line of the failures file, '<' and '>' as they are (messages quote headers).
+// line is the record's line of the failures file.
 func (f failedRecord) line() ([]byte, error) {
 	var b bytes.Buffer
-	enc := json.NewEncoder(&b)
-	enc.SetEscapeHTML(false)
-	err := enc.Encode(f) // with its '\n'
+	err := encodeLine(&b, f)
 	return b.Bytes(), err
-}
-
-// openFailures opens the failures file: created afresh for a new run (overwriting only with
-// --force, as the output), or cut back to what the checkpoint counts for a resumed one.
-func openFailures(path string, cp *checkpoint, fresh, force bool) (*os.File, error) {
-	flags := os.O_WRONLY | os.O_CREATE
-	switch {
-	case !fresh:
-	case force:
-		flags |= os.O_TRUNC
-	default:
-		flags |= os.O_EXCL
-	}
-	f, err := os.OpenFile(path, flags, 0o600)
-	if err != nil {
-		if fresh && errors.Is(err, os.ErrExist) {
-			return nil, fmt.Errorf("%w (a failures file without a checkpoint is overwritten only with --force)", err)
-		}
-		return nil, err
-	}
-	if err := f.Truncate(cp.FailuresOffset); err != nil {
-		f.Close()
-		return nil, err
-	}
-	if _, err := f.Seek(cp.FailuresOffset, io.SeekStart); err != nil {
-		f.Close()
-		return nil, err
-	}
-	return f, nil
 }

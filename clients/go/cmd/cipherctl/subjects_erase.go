@@ -188,13 +188,9 @@ func (j *eraseJob) erase(cmd *cobra.Command, c *cipherd.Client, cp *eraseCheckpo
 			return fmt.Errorf("the server answered item %q where %q was asked: nothing of this batch is recorded", r.Reference, items[i].Reference)
 		}
 		if r.Err != nil {
-			f := failedID{Line: id.line, Kind: "error", Message: r.Err.Error()}
-			var callErr *cipherd.Error
-			if errors.As(r.Err, &callErr) {
-				f.Kind, f.Reason, f.Message = callErr.Kind(), callErr.Reason, callErr.Message
-			}
+			f := failedID{Line: id.line}
 			// No message of the server names a subject; should one ever, the file still does not.
-			f.Message = strings.ReplaceAll(f.Message, id.subject, "<the subject>")
+			f.Kind, f.Reason, f.Message = describeFailure(r.Err, id.subject, "<the subject>")
 			if err := encodeLine(&failureLines, f); err != nil {
 				return err
 			}
@@ -219,26 +215,6 @@ func (j *eraseJob) erase(cmd *cobra.Command, c *cipherd.Client, cp *eraseCheckpo
 	}
 	cp.FailuresOffset += int64(failureLines.Len())
 	cp.IDs += int64(len(batch))
-	return nil
-}
-
-func encodeLine(b *bytes.Buffer, v any) error {
-	enc := json.NewEncoder(b)
-	enc.SetEscapeHTML(false)
-	return enc.Encode(v) // with its '\n'
-}
-
-// writeSynced writes data and, for a file, syncs it.
-func writeSynced(w io.Writer, data []byte) error {
-	if len(data) == 0 {
-		return nil
-	}
-	if _, err := w.Write(data); err != nil {
-		return err
-	}
-	if f, ok := w.(*os.File); ok && f != os.Stdout {
-		return f.Sync()
-	}
 	return nil
 }
 
@@ -269,7 +245,7 @@ func (j *eraseJob) open(input *os.File) (cp *eraseCheckpoint, receipts, failures
 	if receipts, err = openReceipts(cp.Receipts, fresh, j.force); err != nil {
 		return nil, nil, nil, err
 	}
-	if failures, err = openFailures(cp.Failures, &checkpoint{FailuresOffset: cp.FailuresOffset}, fresh, j.force); err != nil {
+	if failures, err = openFailures(cp.Failures, cp.FailuresOffset, fresh, j.force); err != nil {
 		return nil, nil, nil, errors.Join(err, receipts.Close())
 	}
 	if fresh {
@@ -286,33 +262,16 @@ func openReceipts(path string, fresh, force bool) (*os.File, error) {
 	if path == "-" {
 		return os.Stdout, nil
 	}
-	flags := os.O_WRONLY | os.O_CREATE
-	switch {
-	case !fresh:
-	case force:
-		flags |= os.O_TRUNC
-	default:
-		flags |= os.O_EXCL
-	}
-	f, err := os.OpenFile(path, flags, 0o600)
+	f, err := openJobFile(path, "receipts", fresh, force)
 	if err != nil {
-		if fresh && errors.Is(err, os.ErrExist) {
-			return nil, fmt.Errorf("%w (a receipts file without a checkpoint is overwritten only with --force)", err)
-		}
 		return nil, err
 	}
 	data, err := os.ReadFile(path)
-	if err == nil {
-		whole := int64(bytes.LastIndexByte(data, '\n') + 1)
-		if err = f.Truncate(whole); err == nil {
-			_, err = f.Seek(whole, io.SeekStart)
-		}
-	}
 	if err != nil {
 		f.Close()
 		return nil, err
 	}
-	return f, nil
+	return f, truncateAt(f, int64(bytes.LastIndexByte(data, '\n')+1))
 }
 
 func printEraseSummary(out io.Writer, cp *eraseCheckpoint) error {

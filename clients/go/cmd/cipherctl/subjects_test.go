@@ -49,4 +49,9 @@ func TestSubjectsErase_againstTheServer(t *testing.T) {
 	if out := cipherctl(t, "user-1\n", 0, "subjects", "show", key, "-"); !strings.HasPrefix(out, "state: erased\n") {
 		t.Errorf("show: %s", out)
 	}
+	// The census counts the live subject keys v1 wraps: user-3's, the erased two no longer.
+	out := cipherctl(t, "", 0, "keys", "census", key)
+	if rows := censusRows(t, out); len(rows) != 1 || rows[0][0] != "v1" || rows[0][len(rows[0])-1] != "1" {
+		t.Errorf("keys census after erasing two of three subjects:\n%s", out)
+	}
 }

@@ -115,7 +115,7 @@ def _usage(u: keys_pb2.KeyVersionUsage) -> KeyVersionUsage:
 def census_from_proto(response: admin.GetKeyCensusResponse) -> KeyCensus:
     return KeyCensus(
         key_from_proto(response.key),
-        tuple(VersionCensus(v.version, _usage(v.usage), v.in_use) for v in response.versions),
+        tuple(VersionCensus(v.version, _usage(v.usage), v.in_use, v.subject_keys) for v in response.versions),
         response.safe_min_decryption_version,
     )
 

@@ -217,6 +217,12 @@ class SubjectQuotaExceededError(ResourceExhaustedError):
     work; retry later."""
 
 
+class SubjectStoreNotConfiguredError(FailedPreconditionError):
+    """A call with a subject (or on a subject-bound ciphertext, or an erasure) reached a server that keeps its keys
+    in Vault and has no subject store every replica shares (no --subject-store-url; docs/subject-store.md): the
+    operator must configure one. Calls without a subject still work."""
+
+
 # The one table from status to exception class, for calls and batch or stream items alike.
 ERROR_BY_STATUS: Mapping[grpc.StatusCode, type[CipherdError]] = {
     cls.code: cls
@@ -263,6 +269,7 @@ ERROR_BY_REASON_VALUE: Mapping[ErrorReason.ValueType, type[CipherdError]] = Mapp
         ErrorReason.INTERNAL: InternalError,
         ErrorReason.SUBJECT_ERASED: SubjectErasedError,
         ErrorReason.SUBJECT_QUOTA_EXCEEDED: SubjectQuotaExceededError,
+        ErrorReason.SUBJECT_STORE_NOT_CONFIGURED: SubjectStoreNotConfiguredError,
     }
 )
 # The same by the reason's name, as the wire carries it ("DECRYPTION_FAILED"); a reason this client does not know

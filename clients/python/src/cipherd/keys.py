@@ -115,11 +115,13 @@ class Key:
 
 @dataclass(frozen=True)
 class VersionCensus:
-    """One version's traffic: its usage, and whether it was used within the census's quiet period."""
+    """One version's traffic: its usage, whether it was used within the census's quiet period, and how many live
+    subject keys it wraps (a version that wraps any cannot be retired until the subject-key sweep rewrapped them)."""
 
     version: int
     usage: KeyVersionUsage
     in_use: bool
+    subject_keys: int = 0
 
 
 @dataclass(frozen=True)

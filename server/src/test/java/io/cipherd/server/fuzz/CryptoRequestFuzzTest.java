@@ -13,15 +13,18 @@ import io.cipherd.api.v1.DecryptRequest;
 import io.cipherd.api.v1.EncryptBatchItem;
 import io.cipherd.api.v1.EncryptBatchRequest;
 import io.cipherd.api.v1.EncryptRequest;
+import io.cipherd.api.v1.EraseSubjectRequest;
 import io.cipherd.api.v1.InspectRequest;
 import io.cipherd.api.v1.KeyAdminServiceGrpc;
 import io.cipherd.api.v1.Mode;
 import io.cipherd.api.v1.ReEncryptBatchItem;
 import io.cipherd.api.v1.ReEncryptBatchRequest;
 import io.cipherd.api.v1.ReEncryptRequest;
+import io.cipherd.api.v1.SubjectServiceGrpc;
 import io.cipherd.server.Cipherd;
 import io.cipherd.server.api.RequestLimits;
 import io.cipherd.server.keys.InMemoryKeyStore;
+import io.cipherd.server.subjectkeys.SubjectKeysConfig;
 import io.cipherd.server.subjects.MemorySubjectStore;
 import io.grpc.ManagedChannel;
 import io.grpc.Status;
@@ -29,16 +32,20 @@ import io.grpc.StatusRuntimeException;
 import io.grpc.inprocess.InProcessChannelBuilder;
 import io.grpc.inprocess.InProcessServerBuilder;
 import java.io.IOException;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
 
 /**
- * Fuzzes request handling end to end (gRPC service, validation, envelope, key ring, ciphers): any
- * request gets a precise status, never INTERNAL or UNKNOWN, and a batch answers every item.
+ * Fuzzes request handling end to end (gRPC service, validation, envelope, key ring, subject keys,
+ * ciphers): any request gets a precise status, never INTERNAL or UNKNOWN, and a batch answers every
+ * item. The ciphertexts mutated include subject-bound ones ({@code <gcm-key/s:gcm>}), of a live and
+ * of an erased subject, and encryptions may name a subject.
  */
 class CryptoRequestFuzzTest {
   private static final List<String> KEYS =
       List.of("gcm-key", "chacha-key", "cbc-key", "ctr-key", "ecb-key");
+  private static final List<String> SUBJECTS = List.of("user-1", "user-2", "fuzz-erased");
   private static final Set<Status.Code> EXPECTED =
       Set.of(Status.Code.INVALID_ARGUMENT, Status.Code.NOT_FOUND, Status.Code.FAILED_PRECONDITION);
 
@@ -63,6 +70,8 @@ class CryptoRequestFuzzTest {
                     .setPlaintext(plaintext)
                     .setContext(context)
                     .setKeyVersion(data.consumeInt(-1, 3))
+                    .setSubject(subject(data))
+                    .setRenewErasedSubject(data.consumeBoolean())
                     .build());
         case 1 ->
             stub.decrypt(
@@ -148,6 +157,18 @@ class CryptoRequestFuzzTest {
     };
   }
 
+  /**
+   * A subject: none, one of a few (one of them erased), or any text (too long, not UTF-8 as sent,
+   * empty); the creation rate is unlimited here, so only the request decides the status.
+   */
+  private static String subject(FuzzedDataProvider data) {
+    return switch (data.consumeInt(0, 3)) {
+      case 0 -> "";
+      case 1, 2 -> data.pickValue(SUBJECTS);
+      default -> data.consumeString(300);
+    };
+  }
+
   /** A valid ciphertext with a few fuzzer-chosen characters changed, dropped or appended. */
   private static String mutate(String ciphertext, FuzzedDataProvider data) {
     StringBuilder text = new StringBuilder(ciphertext);
@@ -172,6 +193,11 @@ class CryptoRequestFuzzTest {
               .limits(new RequestLimits(16))
               .blockingThreads(2)
               .blockingQueue(100)
+              .subjectKeys(
+                  new SubjectKeysConfig(
+                      SubjectKeysConfig.DEFAULT_CACHE_SIZE,
+                      SubjectKeysConfig.DEFAULT_CACHE_TTL,
+                      /* creationRate= */ 0))
               .build();
       String name = InProcessServerBuilder.generateName();
       services.addTo(InProcessServerBuilder.forName(name).directExecutor()).build().start();
@@ -199,20 +225,29 @@ class CryptoRequestFuzzTest {
               .setAllowUnauthenticated(true)
               .build());
       crypto = CryptoServiceGrpc.newBlockingStub(channel);
-      validCiphertexts =
-          KEYS.stream()
-              .filter(k -> !k.equals("ecb-key"))
-              .map(
-                  k ->
-                      crypto
-                          .encrypt(
-                              EncryptRequest.newBuilder()
-                                  .setKeyName(k)
-                                  .setPlaintext(ByteString.copyFromUtf8("seed plaintext for " + k))
-                                  .build())
-                          .getCiphertext())
-              .toList();
+      List<EncryptRequest> seeds =
+          new ArrayList<>(
+              KEYS.stream().filter(k -> !k.equals("ecb-key")).map(k -> seed(k, "")).toList());
+      seeds.add(seed("gcm-key", "user-1"));
+      seeds.add(seed("chacha-key", "user-2"));
+      seeds.add(seed("gcm-key", "fuzz-erased"));
+      validCiphertexts = seeds.stream().map(r -> crypto.encrypt(r).getCiphertext()).toList();
+      SubjectServiceGrpc.newBlockingStub(channel)
+          .eraseSubject(
+              EraseSubjectRequest.newBuilder()
+                  .setKeyName("gcm-key")
+                  .setSubject("fuzz-erased")
+                  .build());
     }
     return crypto;
+  }
+
+  /** A seed ciphertext's request: under keyName, sealed under subject's key unless it is "". */
+  private static EncryptRequest seed(String keyName, String subject) {
+    return EncryptRequest.newBuilder()
+        .setKeyName(keyName)
+        .setPlaintext(ByteString.copyFromUtf8("seed plaintext for " + keyName))
+        .setSubject(subject)
+        .build();
   }
 }

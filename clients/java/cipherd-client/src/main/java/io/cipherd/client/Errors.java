@@ -93,6 +93,7 @@ public final class Errors {
             case KEY_VERSION_DESTROYED -> new KeyVersionDestroyedException(details);
             case KEY_VERSIONS_IN_USE -> new KeyVersionsInUseException(details);
             case SUBJECT_ERASED -> new SubjectErasedException(details);
+            case SUBJECT_STORE_NOT_CONFIGURED -> new SubjectStoreNotConfiguredException(details);
             default -> new FailedPreconditionException(details);
           };
       case UNAVAILABLE ->

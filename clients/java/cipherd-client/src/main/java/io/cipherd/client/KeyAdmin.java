@@ -192,7 +192,10 @@ public final class KeyAdmin {
             .map(
                 v ->
                     new KeyCensus.Version(
-                        v.getVersion(), KeyConversion.usage(v.getUsage()), v.getInUse()))
+                        v.getVersion(),
+                        KeyConversion.usage(v.getUsage()),
+                        v.getInUse(),
+                        v.getSubjectKeys()))
             .toList(),
         response.getSafeMinDecryptionVersion());
   }

@@ -7,6 +7,10 @@ import java.util.List;
  * minDecryptionVersion that refuses no version in use.
  */
 public record KeyCensus(Key key, List<Version> versions, int safeMinDecryptionVersion) {
-  /** One version's usage summed over every replica, and whether it was used in the quiet period. */
-  public record Version(int version, KeyUsage usage, boolean inUse) {}
+  /**
+   * One version's usage summed over every replica, whether it was used in the quiet period, and how
+   * many live subject keys it wraps (a version that wraps any cannot be retired until the
+   * subject-key sweep rewrapped them).
+   */
+  public record Version(int version, KeyUsage usage, boolean inUse, long subjectKeys) {}
 }

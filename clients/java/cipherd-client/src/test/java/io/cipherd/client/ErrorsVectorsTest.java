@@ -47,6 +47,7 @@ class ErrorsVectorsTest {
           Map.entry("key_versions_in_use", KeyVersionsInUseException.class),
           Map.entry("subject_erased", SubjectErasedException.class),
           Map.entry("subject_quota_exceeded", SubjectQuotaExceededException.class),
+          Map.entry("subject_store_not_configured", SubjectStoreNotConfiguredException.class),
           Map.entry("aborted", AbortedException.class),
           Map.entry("resource_exhausted", ResourceExhaustedException.class),
           Map.entry("unavailable", UnavailableException.class),

@@ -106,6 +106,11 @@ class KeyAdminTest {
     KeyCensus census = client.keys().census(key, Duration.ofHours(1));
     assertTrue(census.versions().stream().anyMatch(v -> v.version() == 1 && v.inUse()));
     assertEquals(1, census.versions().get(0).usage().encryptions());
+    // A new subject's key is wrapped under the current version, which the census counts.
+    client.encrypt(key, utf8("a subject's"), new byte[0], Subject.of("census-subject"));
+    census = client.keys().census(key, Duration.ofHours(1));
+    assertEquals(
+        List.of(0L, 1L), census.versions().stream().map(KeyCensus.Version::subjectKeys).toList());
   }
 
   @Test
