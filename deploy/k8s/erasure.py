@@ -1,6 +1,6 @@
 """A data subject erased through one replica of a chart-deployed cipherd, for deploy/k8s/test-k8s.
 
-  erasure.py SERVICE POD,POD[,...] KEY TTL_SECONDS SUBJECTS_OUT
+  erasure.py SERVICE POD,POD[,...] KEY TTL_SECONDS
 Encrypts for subject A on the first pod and for subject B on the last, decrypts both on every other pod
 (the replicas share the subject store), then once more on every pod right before the erasure, so each
 replica has both subject keys in its cache. Erases A through the first pod as the eraser (a caller whose
@@ -9,14 +9,12 @@ ciphertext until each refuses it with FAILED_PRECONDITION SUBJECT_ERASED. Fails 
 within TTL_SECONDS of the erasure's answer (the chart's subjectStore.cacheTtl; 0.5 s more for the calls
 themselves), if any other error arrives meanwhile (never "decryption failed"), if the Service does not
 refuse too, if an encrypt for A is not refused, or if B's ciphertext stops decrypting anywhere.
-The caller's token comes from CIPHERD_TOKEN, TLS settings as for load.py. SUBJECTS_OUT gets B's name and
-ciphertext (test-k8s decrypts them again after Vault's outage). Prints timings, never plaintexts,
-ciphertexts or subject ids.
+The caller's token comes from CIPHERD_TOKEN, TLS settings as for load.py. Prints timings, never
+plaintexts, ciphertexts or subject ids.
 """
 
 from __future__ import annotations
 
-import json
 import os
 import secrets
 import sys
@@ -34,7 +32,7 @@ def refused(error: SubjectErasedError) -> None:
         raise AssertionError(f"refused with {error.code.name} {error.reason}, want FAILED_PRECONDITION SUBJECT_ERASED")
 
 
-def main(service: str, pods: list[str], key: str, ttl: float, out: str) -> None:
+def main(service: str, pods: list[str], key: str, ttl: float) -> None:
     run = secrets.token_hex(4)
     subject_a, subject_b = f"k8s-erased-{run}", f"k8s-kept-{run}"
     plain_a, plain_b = secrets.token_bytes(48), secrets.token_bytes(48)
@@ -104,9 +102,7 @@ def main(service: str, pods: list[str], key: str, ttl: float, out: str) -> None:
     print(
         "test-k8s: ok: the Service refuses the erased subject (decrypt and encrypt); the other subject decrypts everywhere"
     )
-    with open(out, "w") as f:
-        json.dump({"subject": subject_b, "ciphertext": ct_b, "plaintext": plain_b.hex()}, f)
 
 
 if __name__ == "__main__":
-    main(sys.argv[1], sys.argv[2].split(","), sys.argv[3], float(sys.argv[4]), sys.argv[5])
+    main(sys.argv[1], sys.argv[2].split(","), sys.argv[3], float(sys.argv[4]))
