@@ -28,6 +28,7 @@ var valuesFiles = map[string][]string{
 	"vault-kubernetes-values.yaml": {"ConfigMap/kms-cipherd", "Deployment/kms-cipherd", "HorizontalPodAutoscaler/kms-cipherd", "NetworkPolicy/kms-cipherd", "PodDisruptionBudget/kms-cipherd", "Service/kms-cipherd", "Service/kms-cipherd-metrics", "ServiceAccount/cipherd-vault"},
 	"arm64-values.yaml":            {"ConfigMap/kms-cipherd", "Deployment/kms-cipherd", "HorizontalPodAutoscaler/kms-cipherd", "NetworkPolicy/kms-cipherd", "PodDisruptionBudget/kms-cipherd", "Service/kms-cipherd", "Service/kms-cipherd-metrics", "ServiceAccount/kms-cipherd"},
 	"autoscaling-off-values.yaml":  {"ConfigMap/kms-cipherd", "Deployment/kms-cipherd", "Service/kms-cipherd", "Service/kms-cipherd-metrics", "ServiceAccount/kms-cipherd"},
+	"subject-store-values.yaml":    {"ConfigMap/kms-cipherd", "ConfigMap/kms-cipherd-access-policy", "Deployment/kms-cipherd", "HorizontalPodAutoscaler/kms-cipherd", "NetworkPolicy/kms-cipherd", "PodDisruptionBudget/kms-cipherd", "Service/kms-cipherd", "Service/kms-cipherd-metrics", "ServiceAccount/kms-cipherd"},
 	"audit-file-values.yaml":       {"ConfigMap/kms-cipherd", "Deployment/kms-cipherd", "HorizontalPodAutoscaler/kms-cipherd", "NetworkPolicy/kms-cipherd", "PodDisruptionBudget/kms-cipherd", "Service/kms-cipherd", "Service/kms-cipherd-metrics", "ServiceAccount/kms-cipherd"},
 }
 

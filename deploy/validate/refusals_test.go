@@ -31,6 +31,10 @@ func TestChartRefusesBadValues(t *testing.T) {
 		{"no access policy", map[string]any{"accessPolicy.insecureAllowEveryCallerEveryKey": false}, "accessPolicy.insecureAllowEveryCallerEveryKey=true"},
 		{"no memory limit", map[string]any{"resources.limits.memory": nil}, "resources.limits.memory is required"},
 		{"memory limit unparseable", map[string]any{"resources.limits.memory": "1.5Gi"}, "whole number"},
+		{"subject store without its Secret", map[string]any{"subjectStore.enabled": true}, "subjectStore.enabled needs subjectStore.secretName"},
+		{"a database password in values", map[string]any{"subjectStore.password": "hunter2"}, "password"},
+		{"subject cache TTL not ISO-8601", map[string]any{"subjectStore.cacheTtl": "5s"}, "cacheTtl"},
+		{"subject store pool of 0", map[string]any{"subjectStore.poolSize": 0}, "poolSize"},
 		{"heap and direct too large", map[string]any{"server.heapPercent": 70, "server.directMemoryPercent": 20}, "over 85"},
 	}
 	for _, c := range cases {

@@ -114,6 +114,9 @@ app.kubernetes.io/component: metrics
 {{- if and (eq .Values.vault.auth "token") (not .Values.vault.token.secretName) }}
 {{- fail "vault.auth=token needs vault.token.secretName" }}
 {{- end }}
+{{- if and .Values.subjectStore.enabled (not .Values.subjectStore.secretName) }}
+{{- fail "subjectStore.enabled needs subjectStore.secretName: an existing Secret with the JDBC URL, user and password (keys subjectStore.urlKey, userKey, passwordKey), e.g. kubectl create secret generic cipherd-subject-store --from-literal=url=jdbc:postgresql://HOST:5432/DB --from-literal=username=USER --from-file=password=FILE" }}
+{{- end }}
 {{- if and .Values.audit.required (not .Values.audit.enabled) }}
 {{- fail "audit.required needs audit.enabled" }}
 {{- end }}
