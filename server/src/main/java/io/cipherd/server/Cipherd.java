@@ -53,6 +53,7 @@ import io.cipherd.server.security.PolicyAuthorizer;
 import io.cipherd.server.subjectkeys.SubjectHasher;
 import io.cipherd.server.subjectkeys.SubjectKeys;
 import io.cipherd.server.subjectkeys.SubjectKeysConfig;
+import io.cipherd.server.subjects.RefusingSubjectStore;
 import io.cipherd.server.subjects.SubjectStore;
 import io.cipherd.server.tracing.Tracing;
 import io.cipherd.server.usage.ProcessUsageStore;
@@ -303,6 +304,10 @@ public final class Cipherd implements AutoCloseable {
    */
   public void refreshKeysEvery(Duration interval) {
     keyRefresher = KeyRefresher.start(keys, keyStore, health, interval);
+    // Like the keys, the key that names subjects is read before the store can go away.
+    if (!(subjectStore instanceof RefusingSubjectStore)) {
+      subjectKeys.readHashKey();
+    }
   }
 
   /** Runs {@link KeyMaintenance} every {@code interval}; closing the server merges once more. */

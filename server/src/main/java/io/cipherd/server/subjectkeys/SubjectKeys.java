@@ -104,6 +104,20 @@ public final class SubjectKeys {
     };
   }
 
+  /**
+   * Reads the key that names subjects now instead of at the first subject-bound call, so that a
+   * replica that has made none yet can still make one while its key store is unreachable. Whether
+   * it was read; when it was not (the store is down at start), the first use reads it.
+   */
+  public boolean readHashKey() {
+    try {
+      hasher.get();
+      return true;
+    } catch (RuntimeException e) {
+      return false;
+    }
+  }
+
   /** The store's name for {@code subject}, given in request field {@code field}. */
   public SubjectHash hash(String field, String subject) {
     return hasher.get().hash(field, subject);
