@@ -9,6 +9,7 @@ import com.google.gson.JsonParser;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
+import java.util.Arrays;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
@@ -51,7 +52,7 @@ class Ff1CrossCheckTest {
       assertThat(alphabet.write(ff1.decrypt(radix, tweak, alphabet.numerals(ciphertext))))
           .isEqualTo(plaintext);
     }
-    long radicesSeen = java.util.Arrays.stream(radices).filter(n -> n > 0).count();
+    long radicesSeen = Arrays.stream(radices).filter(n -> n > 0).count();
     assertThat(radicesSeen).as("distinct radices among %d cases", CASES).isGreaterThan(50);
   }
 

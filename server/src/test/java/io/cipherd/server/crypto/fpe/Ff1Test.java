@@ -10,6 +10,7 @@ import io.cipherd.server.errors.InvalidArgumentException;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Arrays;
 import java.util.HexFormat;
 import java.util.SplittableRandom;
 import java.util.stream.Stream;
@@ -70,7 +71,7 @@ class Ff1Test {
       byte[] tweak = randomBytes(random, random.nextInt(17));
       int[] ciphertext = ff1.encrypt(radix, tweak, plaintext);
       assertThat(ciphertext).hasSameSizeAs(plaintext);
-      assertThat(java.util.Arrays.stream(ciphertext)).allMatch(n -> n >= 0 && n < radix);
+      assertThat(Arrays.stream(ciphertext)).allMatch(n -> n >= 0 && n < radix);
       assertThat(ff1.decrypt(radix, tweak, ciphertext)).isEqualTo(plaintext);
     }
   }
