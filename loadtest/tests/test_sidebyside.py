@@ -334,7 +334,9 @@ class OptionsTest(unittest.TestCase):
         rows = [row(t, s, 10.0) for s in shapes.SHAPES for t in lineup.for_shape(s)]
         sbs = {"rows": rows, "shapes": list(shapes.SHAPES)}
         self.assertEqual(sanity.side_by_side_problems(sbs), [])
-        self.assertEqual(len(rows), 3 * 4 + 2 * 3)  # Vault has no ReEncryptStream and no subject-bound shapes
+        # Vault has no ReEncryptStream and no subject-bound shapes, echo no subject-bound shapes
+        self.assertEqual(len(rows), 3 * 4 + 2 * 1 + 1 * 2)
+        self.assertNotIn(("echo", "decrypt-batch-256-subjects"), {(r.target, r.shape) for r in rows})
         without = [r for r in rows if r.label not in ("vault-transit-decrypt-batch-256", "echo-reencrypt-stream-256")]
         self.assertEqual(
             sanity.side_by_side_problems({"rows": without, "shapes": list(shapes.SHAPES)}),

@@ -78,7 +78,10 @@ def missing_reasons(echo_us, jce: JceCost, jce_us, cipherd_us) -> str | None:
 
 
 def floor_row(rows: list[SbsRow], jce: JceCost, shape: Shape) -> FloorRow:
-    c, e, b = find(rows, CIPHERD, shape.name), find(rows, ECHO, shape.name), find(rows, BASELINE, shape.name)
+    # Echo runs no subject-bound shape: the transport floor of one is its plain twin's echo run (the same
+    # method, items and payloads), the JCE's the same per item.
+    echo_shape = shape.plain if shape.subjects and shape.plain else shape.name
+    c, e, b = find(rows, CIPHERD, shape.name), find(rows, ECHO, echo_shape), find(rows, BASELINE, shape.name)
     echo_us, cipherd_us, baseline_us = cpu_us_per_item(e), cpu_us_per_item(c), cpu_us_per_item(b)
     jce_us = jce.us_per_item(shape.jce_ops)
     floor_us = echo_us + jce_us if echo_us is not None and jce_us is not None else None

@@ -41,5 +41,6 @@ def order(servers: tuple[str, ...], round_no: int) -> list[str]:
 
 
 def for_shape(shape: Shape, servers: tuple[str, ...] = ALL[:3]) -> tuple[str, ...]:
-    """The servers of `servers` that a shape runs on: Vault only where Transit has a counterpart."""
-    return tuple(t for t in servers if t != VAULT or shape.has_vault)
+    """The servers of `servers` that a shape runs on: Vault only where Transit has a counterpart, echo on
+    every shape but the subject-bound ones (it has no subject keys; their floor is their plain twin's)."""
+    return tuple(t for t in servers if (t != VAULT or shape.has_vault) and (t != ECHO or not shape.subjects))
