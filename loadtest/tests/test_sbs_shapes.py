@@ -13,6 +13,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from lt import options  # noqa: E402
 from lt.sidebyside import bodies, shapes, vault_target  # noqa: E402
 
 HAVE_PROTOC = importlib.util.find_spec("grpc_tools") is not None
@@ -183,3 +184,16 @@ class ProtoBodiesTest(unittest.TestCase):
 
 if __name__ == "__main__":
     unittest.main()
+
+
+class GrpcSpecsTest(unittest.TestCase):
+    def test_a_sitting_without_subject_shapes_has_no_specs_for_them(self):
+        # --sbs-shapes encrypt,encrypt-batch-256 writes no subject bodies: their specs are left out rather
+        # than failing the sitting with a KeyError before its first run (as it did).
+        from lt.sidebyside import target
+
+        files = {s.name: Path(f"/tmp/{s.name}.bin") for s in shapes.SHAPES if not s.subjects}
+        args = options.parse(["--side-by-side-only", "--sbs-shapes", "encrypt,encrypt-batch-256"])
+        specs = target.grpc_specs("127.0.0.1:1", files, args)
+        self.assertEqual(set(specs), set(files))
+        self.assertTrue(any(s.subjects for s in shapes.SHAPES))

@@ -36,7 +36,10 @@ type CreateKeyRequest struct {
 	// allow_unauthenticated must be true to create a key in cbc, ctr, cfb, ofb or ecb.
 	AllowUnauthenticated bool `protobuf:"varint,4,opt,name=allow_unauthenticated,json=allowUnauthenticated,proto3" json:"allow_unauthenticated,omitempty"`
 	// policy is the key's initial policy; absent means the default policy.
-	Policy        *KeyPolicy `protobuf:"bytes,5,opt,name=policy,proto3" json:"policy,omitempty"`
+	Policy *KeyPolicy `protobuf:"bytes,5,opt,name=policy,proto3" json:"policy,omitempty"`
+	// fpe_format is the shape of a format-preserving key's values: required with MODE_FF1, refused
+	// with any other mode. Every later version keeps it.
+	FpeFormat     *FpeFormat `protobuf:"bytes,6,opt,name=fpe_format,json=fpeFormat,proto3" json:"fpe_format,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -102,6 +105,13 @@ func (x *CreateKeyRequest) GetAllowUnauthenticated() bool {
 func (x *CreateKeyRequest) GetPolicy() *KeyPolicy {
 	if x != nil {
 		return x.Policy
+	}
+	return nil
+}
+
+func (x *CreateKeyRequest) GetFpeFormat() *FpeFormat {
+	if x != nil {
+		return x.FpeFormat
 	}
 	return nil
 }
@@ -597,7 +607,10 @@ type ImportKeyRequest struct {
 	LegacyFixedIv []byte `protobuf:"bytes,7,opt,name=legacy_fixed_iv,json=legacyFixedIv,proto3" json:"legacy_fixed_iv,omitempty"`
 	// passphrase derives the key instead of key_material, for LEGACY_CIPHER_MYSQL_AES_ECB: the bytes
 	// given to AES_ENCRYPT as its key string. Secret.
-	Passphrase    []byte `protobuf:"bytes,8,opt,name=passphrase,proto3" json:"passphrase,omitempty"`
+	Passphrase []byte `protobuf:"bytes,8,opt,name=passphrase,proto3" json:"passphrase,omitempty"`
+	// fpe_format is the format of an imported MODE_FF1 version: required when the key is created by
+	// this import, and, when the key exists, equal to its format (INVALID_ARGUMENT otherwise).
+	FpeFormat     *FpeFormat `protobuf:"bytes,9,opt,name=fpe_format,json=fpeFormat,proto3" json:"fpe_format,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -684,6 +697,13 @@ func (x *ImportKeyRequest) GetLegacyFixedIv() []byte {
 func (x *ImportKeyRequest) GetPassphrase() []byte {
 	if x != nil {
 		return x.Passphrase
+	}
+	return nil
+}
+
+func (x *ImportKeyRequest) GetFpeFormat() *FpeFormat {
+	if x != nil {
+		return x.FpeFormat
 	}
 	return nil
 }
@@ -1826,13 +1846,15 @@ var File_cipherd_v1_key_admin_service_proto protoreflect.FileDescriptor
 const file_cipherd_v1_key_admin_service_proto_rawDesc = "" +
 	"\n" +
 	"\"cipherd/v1/key_admin_service.proto\x12\n" +
-	"cipherd.v1\x1a\x15cipherd/v1/keys.proto\x1a\x1egoogle/protobuf/duration.proto\x1a\x1fgoogle/protobuf/timestamp.proto\"\xdb\x01\n" +
+	"cipherd.v1\x1a\x15cipherd/v1/keys.proto\x1a\x1egoogle/protobuf/duration.proto\x1a\x1fgoogle/protobuf/timestamp.proto\"\x91\x02\n" +
 	"\x10CreateKeyRequest\x12\x19\n" +
 	"\bkey_name\x18\x01 \x01(\tR\akeyName\x12$\n" +
 	"\x04mode\x18\x02 \x01(\x0e2\x10.cipherd.v1.ModeR\x04mode\x12\"\n" +
 	"\rkey_size_bits\x18\x03 \x01(\x05R\vkeySizeBits\x123\n" +
 	"\x15allow_unauthenticated\x18\x04 \x01(\bR\x14allowUnauthenticated\x12-\n" +
-	"\x06policy\x18\x05 \x01(\v2\x15.cipherd.v1.KeyPolicyR\x06policy\"6\n" +
+	"\x06policy\x18\x05 \x01(\v2\x15.cipherd.v1.KeyPolicyR\x06policy\x124\n" +
+	"\n" +
+	"fpe_format\x18\x06 \x01(\v2\x15.cipherd.v1.FpeFormatR\tfpeFormat\"6\n" +
 	"\x11CreateKeyResponse\x12!\n" +
 	"\x03key\x18\x01 \x01(\v2\x0f.cipherd.v1.KeyR\x03key\"*\n" +
 	"\rGetKeyRequest\x12\x19\n" +
@@ -1857,7 +1879,7 @@ const file_cipherd_v1_key_admin_service_proto_rawDesc = "" +
 	"\bkey_name\x18\x01 \x01(\tR\akeyName\x12-\n" +
 	"\x06policy\x18\x02 \x01(\v2\x15.cipherd.v1.KeyPolicyR\x06policy\"<\n" +
 	"\x17UpdateKeyPolicyResponse\x12!\n" +
-	"\x03key\x18\x01 \x01(\v2\x0f.cipherd.v1.KeyR\x03key\"\xef\x02\n" +
+	"\x03key\x18\x01 \x01(\v2\x0f.cipherd.v1.KeyR\x03key\"\xa5\x03\n" +
 	"\x10ImportKeyRequest\x12\x19\n" +
 	"\bkey_name\x18\x01 \x01(\tR\akeyName\x12$\n" +
 	"\x04mode\x18\x02 \x01(\x0e2\x10.cipherd.v1.ModeR\x04mode\x12&\n" +
@@ -1868,7 +1890,9 @@ const file_cipherd_v1_key_admin_service_proto_rawDesc = "" +
 	"\x0flegacy_fixed_iv\x18\a \x01(\fR\rlegacyFixedIv\x12#\n" +
 	"\n" +
 	"passphrase\x18\b \x01(\fB\x03\x80\x01\x01R\n" +
-	"passphrase\"6\n" +
+	"passphrase\x124\n" +
+	"\n" +
+	"fpe_format\x18\t \x01(\v2\x15.cipherd.v1.FpeFormatR\tfpeFormat\"6\n" +
 	"\x11ImportKeyResponse\x12!\n" +
 	"\x03key\x18\x01 \x01(\v2\x0f.cipherd.v1.KeyR\x03key\"n\n" +
 	"\x13GetKeyCensusRequest\x12\x19\n" +
@@ -1996,79 +2020,82 @@ var file_cipherd_v1_key_admin_service_proto_goTypes = []any{
 	(*RetireKeyVersionsResponse)(nil),             // 30: cipherd.v1.RetireKeyVersionsResponse
 	(Mode)(0),                                     // 31: cipherd.v1.Mode
 	(*KeyPolicy)(nil),                             // 32: cipherd.v1.KeyPolicy
-	(*Key)(nil),                                   // 33: cipherd.v1.Key
-	(LegacyCipher)(0),                             // 34: cipherd.v1.LegacyCipher
-	(LegacyIv)(0),                                 // 35: cipherd.v1.LegacyIv
-	(*durationpb.Duration)(nil),                   // 36: google.protobuf.Duration
-	(*KeyVersionUsage)(nil),                       // 37: cipherd.v1.KeyVersionUsage
-	(*timestamppb.Timestamp)(nil),                 // 38: google.protobuf.Timestamp
+	(*FpeFormat)(nil),                             // 33: cipherd.v1.FpeFormat
+	(*Key)(nil),                                   // 34: cipherd.v1.Key
+	(LegacyCipher)(0),                             // 35: cipherd.v1.LegacyCipher
+	(LegacyIv)(0),                                 // 36: cipherd.v1.LegacyIv
+	(*durationpb.Duration)(nil),                   // 37: google.protobuf.Duration
+	(*KeyVersionUsage)(nil),                       // 38: cipherd.v1.KeyVersionUsage
+	(*timestamppb.Timestamp)(nil),                 // 39: google.protobuf.Timestamp
 }
 var file_cipherd_v1_key_admin_service_proto_depIdxs = []int32{
 	31, // 0: cipherd.v1.CreateKeyRequest.mode:type_name -> cipherd.v1.Mode
 	32, // 1: cipherd.v1.CreateKeyRequest.policy:type_name -> cipherd.v1.KeyPolicy
-	33, // 2: cipherd.v1.CreateKeyResponse.key:type_name -> cipherd.v1.Key
-	33, // 3: cipherd.v1.GetKeyResponse.key:type_name -> cipherd.v1.Key
-	33, // 4: cipherd.v1.ListKeysResponse.keys:type_name -> cipherd.v1.Key
-	31, // 5: cipherd.v1.RotateKeyRequest.mode:type_name -> cipherd.v1.Mode
-	33, // 6: cipherd.v1.RotateKeyResponse.key:type_name -> cipherd.v1.Key
-	32, // 7: cipherd.v1.UpdateKeyPolicyRequest.policy:type_name -> cipherd.v1.KeyPolicy
-	33, // 8: cipherd.v1.UpdateKeyPolicyResponse.key:type_name -> cipherd.v1.Key
-	31, // 9: cipherd.v1.ImportKeyRequest.mode:type_name -> cipherd.v1.Mode
-	34, // 10: cipherd.v1.ImportKeyRequest.legacy_cipher:type_name -> cipherd.v1.LegacyCipher
-	35, // 11: cipherd.v1.ImportKeyRequest.legacy_iv:type_name -> cipherd.v1.LegacyIv
-	33, // 12: cipherd.v1.ImportKeyResponse.key:type_name -> cipherd.v1.Key
-	36, // 13: cipherd.v1.GetKeyCensusRequest.quiet_period:type_name -> google.protobuf.Duration
-	33, // 14: cipherd.v1.GetKeyCensusResponse.key:type_name -> cipherd.v1.Key
-	14, // 15: cipherd.v1.GetKeyCensusResponse.versions:type_name -> cipherd.v1.VersionCensus
-	37, // 16: cipherd.v1.VersionCensus.usage:type_name -> cipherd.v1.KeyVersionUsage
-	33, // 17: cipherd.v1.DisableKeyResponse.key:type_name -> cipherd.v1.Key
-	33, // 18: cipherd.v1.EnableKeyResponse.key:type_name -> cipherd.v1.Key
-	36, // 19: cipherd.v1.ScheduleKeyVersionDestructionRequest.pending_window:type_name -> google.protobuf.Duration
-	33, // 20: cipherd.v1.ScheduleKeyVersionDestructionResponse.key:type_name -> cipherd.v1.Key
-	33, // 21: cipherd.v1.CancelKeyVersionDestructionResponse.key:type_name -> cipherd.v1.Key
-	36, // 22: cipherd.v1.ScheduleKeyDeletionRequest.pending_window:type_name -> google.protobuf.Duration
-	33, // 23: cipherd.v1.ScheduleKeyDeletionResponse.key:type_name -> cipherd.v1.Key
-	33, // 24: cipherd.v1.CancelKeyDeletionResponse.key:type_name -> cipherd.v1.Key
-	36, // 25: cipherd.v1.RetireKeyVersionsRequest.quiet_period:type_name -> google.protobuf.Duration
-	36, // 26: cipherd.v1.RetireKeyVersionsRequest.pending_window:type_name -> google.protobuf.Duration
-	28, // 27: cipherd.v1.RetireKeyVersionsRequest.inventories:type_name -> cipherd.v1.DataInventory
-	38, // 28: cipherd.v1.DataInventory.scan_time:type_name -> google.protobuf.Timestamp
-	29, // 29: cipherd.v1.DataInventory.versions:type_name -> cipherd.v1.VersionCount
-	33, // 30: cipherd.v1.RetireKeyVersionsResponse.key:type_name -> cipherd.v1.Key
-	38, // 31: cipherd.v1.RetireKeyVersionsResponse.destroy_time:type_name -> google.protobuf.Timestamp
-	0,  // 32: cipherd.v1.KeyAdminService.CreateKey:input_type -> cipherd.v1.CreateKeyRequest
-	2,  // 33: cipherd.v1.KeyAdminService.GetKey:input_type -> cipherd.v1.GetKeyRequest
-	4,  // 34: cipherd.v1.KeyAdminService.ListKeys:input_type -> cipherd.v1.ListKeysRequest
-	6,  // 35: cipherd.v1.KeyAdminService.RotateKey:input_type -> cipherd.v1.RotateKeyRequest
-	8,  // 36: cipherd.v1.KeyAdminService.UpdateKeyPolicy:input_type -> cipherd.v1.UpdateKeyPolicyRequest
-	10, // 37: cipherd.v1.KeyAdminService.ImportKey:input_type -> cipherd.v1.ImportKeyRequest
-	12, // 38: cipherd.v1.KeyAdminService.GetKeyCensus:input_type -> cipherd.v1.GetKeyCensusRequest
-	15, // 39: cipherd.v1.KeyAdminService.DisableKey:input_type -> cipherd.v1.DisableKeyRequest
-	17, // 40: cipherd.v1.KeyAdminService.EnableKey:input_type -> cipherd.v1.EnableKeyRequest
-	19, // 41: cipherd.v1.KeyAdminService.ScheduleKeyVersionDestruction:input_type -> cipherd.v1.ScheduleKeyVersionDestructionRequest
-	21, // 42: cipherd.v1.KeyAdminService.CancelKeyVersionDestruction:input_type -> cipherd.v1.CancelKeyVersionDestructionRequest
-	23, // 43: cipherd.v1.KeyAdminService.ScheduleKeyDeletion:input_type -> cipherd.v1.ScheduleKeyDeletionRequest
-	25, // 44: cipherd.v1.KeyAdminService.CancelKeyDeletion:input_type -> cipherd.v1.CancelKeyDeletionRequest
-	27, // 45: cipherd.v1.KeyAdminService.RetireKeyVersions:input_type -> cipherd.v1.RetireKeyVersionsRequest
-	1,  // 46: cipherd.v1.KeyAdminService.CreateKey:output_type -> cipherd.v1.CreateKeyResponse
-	3,  // 47: cipherd.v1.KeyAdminService.GetKey:output_type -> cipherd.v1.GetKeyResponse
-	5,  // 48: cipherd.v1.KeyAdminService.ListKeys:output_type -> cipherd.v1.ListKeysResponse
-	7,  // 49: cipherd.v1.KeyAdminService.RotateKey:output_type -> cipherd.v1.RotateKeyResponse
-	9,  // 50: cipherd.v1.KeyAdminService.UpdateKeyPolicy:output_type -> cipherd.v1.UpdateKeyPolicyResponse
-	11, // 51: cipherd.v1.KeyAdminService.ImportKey:output_type -> cipherd.v1.ImportKeyResponse
-	13, // 52: cipherd.v1.KeyAdminService.GetKeyCensus:output_type -> cipherd.v1.GetKeyCensusResponse
-	16, // 53: cipherd.v1.KeyAdminService.DisableKey:output_type -> cipherd.v1.DisableKeyResponse
-	18, // 54: cipherd.v1.KeyAdminService.EnableKey:output_type -> cipherd.v1.EnableKeyResponse
-	20, // 55: cipherd.v1.KeyAdminService.ScheduleKeyVersionDestruction:output_type -> cipherd.v1.ScheduleKeyVersionDestructionResponse
-	22, // 56: cipherd.v1.KeyAdminService.CancelKeyVersionDestruction:output_type -> cipherd.v1.CancelKeyVersionDestructionResponse
-	24, // 57: cipherd.v1.KeyAdminService.ScheduleKeyDeletion:output_type -> cipherd.v1.ScheduleKeyDeletionResponse
-	26, // 58: cipherd.v1.KeyAdminService.CancelKeyDeletion:output_type -> cipherd.v1.CancelKeyDeletionResponse
-	30, // 59: cipherd.v1.KeyAdminService.RetireKeyVersions:output_type -> cipherd.v1.RetireKeyVersionsResponse
-	46, // [46:60] is the sub-list for method output_type
-	32, // [32:46] is the sub-list for method input_type
-	32, // [32:32] is the sub-list for extension type_name
-	32, // [32:32] is the sub-list for extension extendee
-	0,  // [0:32] is the sub-list for field type_name
+	33, // 2: cipherd.v1.CreateKeyRequest.fpe_format:type_name -> cipherd.v1.FpeFormat
+	34, // 3: cipherd.v1.CreateKeyResponse.key:type_name -> cipherd.v1.Key
+	34, // 4: cipherd.v1.GetKeyResponse.key:type_name -> cipherd.v1.Key
+	34, // 5: cipherd.v1.ListKeysResponse.keys:type_name -> cipherd.v1.Key
+	31, // 6: cipherd.v1.RotateKeyRequest.mode:type_name -> cipherd.v1.Mode
+	34, // 7: cipherd.v1.RotateKeyResponse.key:type_name -> cipherd.v1.Key
+	32, // 8: cipherd.v1.UpdateKeyPolicyRequest.policy:type_name -> cipherd.v1.KeyPolicy
+	34, // 9: cipherd.v1.UpdateKeyPolicyResponse.key:type_name -> cipherd.v1.Key
+	31, // 10: cipherd.v1.ImportKeyRequest.mode:type_name -> cipherd.v1.Mode
+	35, // 11: cipherd.v1.ImportKeyRequest.legacy_cipher:type_name -> cipherd.v1.LegacyCipher
+	36, // 12: cipherd.v1.ImportKeyRequest.legacy_iv:type_name -> cipherd.v1.LegacyIv
+	33, // 13: cipherd.v1.ImportKeyRequest.fpe_format:type_name -> cipherd.v1.FpeFormat
+	34, // 14: cipherd.v1.ImportKeyResponse.key:type_name -> cipherd.v1.Key
+	37, // 15: cipherd.v1.GetKeyCensusRequest.quiet_period:type_name -> google.protobuf.Duration
+	34, // 16: cipherd.v1.GetKeyCensusResponse.key:type_name -> cipherd.v1.Key
+	14, // 17: cipherd.v1.GetKeyCensusResponse.versions:type_name -> cipherd.v1.VersionCensus
+	38, // 18: cipherd.v1.VersionCensus.usage:type_name -> cipherd.v1.KeyVersionUsage
+	34, // 19: cipherd.v1.DisableKeyResponse.key:type_name -> cipherd.v1.Key
+	34, // 20: cipherd.v1.EnableKeyResponse.key:type_name -> cipherd.v1.Key
+	37, // 21: cipherd.v1.ScheduleKeyVersionDestructionRequest.pending_window:type_name -> google.protobuf.Duration
+	34, // 22: cipherd.v1.ScheduleKeyVersionDestructionResponse.key:type_name -> cipherd.v1.Key
+	34, // 23: cipherd.v1.CancelKeyVersionDestructionResponse.key:type_name -> cipherd.v1.Key
+	37, // 24: cipherd.v1.ScheduleKeyDeletionRequest.pending_window:type_name -> google.protobuf.Duration
+	34, // 25: cipherd.v1.ScheduleKeyDeletionResponse.key:type_name -> cipherd.v1.Key
+	34, // 26: cipherd.v1.CancelKeyDeletionResponse.key:type_name -> cipherd.v1.Key
+	37, // 27: cipherd.v1.RetireKeyVersionsRequest.quiet_period:type_name -> google.protobuf.Duration
+	37, // 28: cipherd.v1.RetireKeyVersionsRequest.pending_window:type_name -> google.protobuf.Duration
+	28, // 29: cipherd.v1.RetireKeyVersionsRequest.inventories:type_name -> cipherd.v1.DataInventory
+	39, // 30: cipherd.v1.DataInventory.scan_time:type_name -> google.protobuf.Timestamp
+	29, // 31: cipherd.v1.DataInventory.versions:type_name -> cipherd.v1.VersionCount
+	34, // 32: cipherd.v1.RetireKeyVersionsResponse.key:type_name -> cipherd.v1.Key
+	39, // 33: cipherd.v1.RetireKeyVersionsResponse.destroy_time:type_name -> google.protobuf.Timestamp
+	0,  // 34: cipherd.v1.KeyAdminService.CreateKey:input_type -> cipherd.v1.CreateKeyRequest
+	2,  // 35: cipherd.v1.KeyAdminService.GetKey:input_type -> cipherd.v1.GetKeyRequest
+	4,  // 36: cipherd.v1.KeyAdminService.ListKeys:input_type -> cipherd.v1.ListKeysRequest
+	6,  // 37: cipherd.v1.KeyAdminService.RotateKey:input_type -> cipherd.v1.RotateKeyRequest
+	8,  // 38: cipherd.v1.KeyAdminService.UpdateKeyPolicy:input_type -> cipherd.v1.UpdateKeyPolicyRequest
+	10, // 39: cipherd.v1.KeyAdminService.ImportKey:input_type -> cipherd.v1.ImportKeyRequest
+	12, // 40: cipherd.v1.KeyAdminService.GetKeyCensus:input_type -> cipherd.v1.GetKeyCensusRequest
+	15, // 41: cipherd.v1.KeyAdminService.DisableKey:input_type -> cipherd.v1.DisableKeyRequest
+	17, // 42: cipherd.v1.KeyAdminService.EnableKey:input_type -> cipherd.v1.EnableKeyRequest
+	19, // 43: cipherd.v1.KeyAdminService.ScheduleKeyVersionDestruction:input_type -> cipherd.v1.ScheduleKeyVersionDestructionRequest
+	21, // 44: cipherd.v1.KeyAdminService.CancelKeyVersionDestruction:input_type -> cipherd.v1.CancelKeyVersionDestructionRequest
+	23, // 45: cipherd.v1.KeyAdminService.ScheduleKeyDeletion:input_type -> cipherd.v1.ScheduleKeyDeletionRequest
+	25, // 46: cipherd.v1.KeyAdminService.CancelKeyDeletion:input_type -> cipherd.v1.CancelKeyDeletionRequest
+	27, // 47: cipherd.v1.KeyAdminService.RetireKeyVersions:input_type -> cipherd.v1.RetireKeyVersionsRequest
+	1,  // 48: cipherd.v1.KeyAdminService.CreateKey:output_type -> cipherd.v1.CreateKeyResponse
+	3,  // 49: cipherd.v1.KeyAdminService.GetKey:output_type -> cipherd.v1.GetKeyResponse
+	5,  // 50: cipherd.v1.KeyAdminService.ListKeys:output_type -> cipherd.v1.ListKeysResponse
+	7,  // 51: cipherd.v1.KeyAdminService.RotateKey:output_type -> cipherd.v1.RotateKeyResponse
+	9,  // 52: cipherd.v1.KeyAdminService.UpdateKeyPolicy:output_type -> cipherd.v1.UpdateKeyPolicyResponse
+	11, // 53: cipherd.v1.KeyAdminService.ImportKey:output_type -> cipherd.v1.ImportKeyResponse
+	13, // 54: cipherd.v1.KeyAdminService.GetKeyCensus:output_type -> cipherd.v1.GetKeyCensusResponse
+	16, // 55: cipherd.v1.KeyAdminService.DisableKey:output_type -> cipherd.v1.DisableKeyResponse
+	18, // 56: cipherd.v1.KeyAdminService.EnableKey:output_type -> cipherd.v1.EnableKeyResponse
+	20, // 57: cipherd.v1.KeyAdminService.ScheduleKeyVersionDestruction:output_type -> cipherd.v1.ScheduleKeyVersionDestructionResponse
+	22, // 58: cipherd.v1.KeyAdminService.CancelKeyVersionDestruction:output_type -> cipherd.v1.CancelKeyVersionDestructionResponse
+	24, // 59: cipherd.v1.KeyAdminService.ScheduleKeyDeletion:output_type -> cipherd.v1.ScheduleKeyDeletionResponse
+	26, // 60: cipherd.v1.KeyAdminService.CancelKeyDeletion:output_type -> cipherd.v1.CancelKeyDeletionResponse
+	30, // 61: cipherd.v1.KeyAdminService.RetireKeyVersions:output_type -> cipherd.v1.RetireKeyVersionsResponse
+	48, // [48:62] is the sub-list for method output_type
+	34, // [34:48] is the sub-list for method input_type
+	34, // [34:34] is the sub-list for extension type_name
+	34, // [34:34] is the sub-list for extension extendee
+	0,  // [0:34] is the sub-list for field type_name
 }
 
 func init() { file_cipherd_v1_key_admin_service_proto_init() }

@@ -57,6 +57,12 @@ const (
 	// MODE_HMAC is an index key: HMAC-SHA-256 with a 256-bit key, for ComputeIndex only. It never
 	// encrypts or decrypts, and never appears in a ciphertext header.
 	Mode_MODE_HMAC Mode = 10
+	// MODE_FF1 is a format-preserving key: FF1 (NIST SP 800-38G) over AES-128, -192 or -256, for
+	// EncryptFormatted and its siblings only (format_preserving_service.proto). Its values keep
+	// their shape (a card number stays a Luhn-valid card number), so they carry no header: the
+	// answer names the key version, and decrypt takes it back. Deterministic and unauthenticated.
+	// Every version of the key has the FpeFormat given at creation. Never in a ciphertext header.
+	Mode_MODE_FF1 Mode = 11
 )
 
 // Enum value maps for Mode.
@@ -73,6 +79,7 @@ var (
 		8:  "MODE_XGCM",
 		9:  "MODE_SIV",
 		10: "MODE_HMAC",
+		11: "MODE_FF1",
 	}
 	Mode_value = map[string]int32{
 		"MODE_UNSPECIFIED": 0,
@@ -86,6 +93,7 @@ var (
 		"MODE_XGCM":        8,
 		"MODE_SIV":         9,
 		"MODE_HMAC":        10,
+		"MODE_FF1":         11,
 	}
 )
 
@@ -391,6 +399,84 @@ func (KeyVersionState) EnumDescriptor() ([]byte, []int) {
 	return file_cipherd_v1_keys_proto_rawDescGZIP(), []int{4}
 }
 
+// FpeTemplate is a named shape of value for a format-preserving key. Characters a template keeps
+// in place (separators, a card's first six and last four digits, a phone number's country code)
+// are never encrypted.
+type FpeTemplate int32
+
+const (
+	// FPE_TEMPLATE_UNSPECIFIED: the format is an alphabet.
+	FpeTemplate_FPE_TEMPLATE_UNSPECIFIED FpeTemplate = 0
+	// FPE_TEMPLATE_DIGITS: 0-9 (radix 10); every character is encrypted.
+	FpeTemplate_FPE_TEMPLATE_DIGITS FpeTemplate = 1
+	// FPE_TEMPLATE_LOWER_ALPHANUMERIC: 0-9 then a-z (radix 36).
+	FpeTemplate_FPE_TEMPLATE_LOWER_ALPHANUMERIC FpeTemplate = 2
+	// FPE_TEMPLATE_ALPHANUMERIC: 0-9, A-Z, then a-z (radix 62).
+	FpeTemplate_FPE_TEMPLATE_ALPHANUMERIC FpeTemplate = 3
+	// FPE_TEMPLATE_CARD_NUMBER: a payment card number of 12 to 19 digits, spaces or hyphens between
+	// them kept in place. The first six digits (the issuer) and the last four are kept; the digits
+	// between are encrypted so that the result has the input's Luhn checksum (a valid number stays
+	// valid). A 16-digit number leaves 100,000 values: below FF1's floor, so it needs
+	// accept_small_domain.
+	FpeTemplate_FPE_TEMPLATE_CARD_NUMBER FpeTemplate = 4
+	// FPE_TEMPLATE_CARD_NUMBER_LAST_FOUR: as CARD_NUMBER, keeping only the last four digits, so that
+	// every length from 12 digits up is above FF1's floor.
+	FpeTemplate_FPE_TEMPLATE_CARD_NUMBER_LAST_FOUR FpeTemplate = 5
+	// FPE_TEMPLATE_PHONE_NUMBER: an international number, "+" then the country calling code (1 to 3
+	// digits, ITU-T E.164) and up to 14 more digits; spaces, hyphens, dots and parentheses kept in
+	// place. The "+" and the country code are kept; the other digits are encrypted.
+	FpeTemplate_FPE_TEMPLATE_PHONE_NUMBER FpeTemplate = 6
+)
+
+// Enum value maps for FpeTemplate.
+var (
+	FpeTemplate_name = map[int32]string{
+		0: "FPE_TEMPLATE_UNSPECIFIED",
+		1: "FPE_TEMPLATE_DIGITS",
+		2: "FPE_TEMPLATE_LOWER_ALPHANUMERIC",
+		3: "FPE_TEMPLATE_ALPHANUMERIC",
+		4: "FPE_TEMPLATE_CARD_NUMBER",
+		5: "FPE_TEMPLATE_CARD_NUMBER_LAST_FOUR",
+		6: "FPE_TEMPLATE_PHONE_NUMBER",
+	}
+	FpeTemplate_value = map[string]int32{
+		"FPE_TEMPLATE_UNSPECIFIED":           0,
+		"FPE_TEMPLATE_DIGITS":                1,
+		"FPE_TEMPLATE_LOWER_ALPHANUMERIC":    2,
+		"FPE_TEMPLATE_ALPHANUMERIC":          3,
+		"FPE_TEMPLATE_CARD_NUMBER":           4,
+		"FPE_TEMPLATE_CARD_NUMBER_LAST_FOUR": 5,
+		"FPE_TEMPLATE_PHONE_NUMBER":          6,
+	}
+)
+
+func (x FpeTemplate) Enum() *FpeTemplate {
+	p := new(FpeTemplate)
+	*p = x
+	return p
+}
+
+func (x FpeTemplate) String() string {
+	return protoimpl.X.EnumStringOf(x.Descriptor(), protoreflect.EnumNumber(x))
+}
+
+func (FpeTemplate) Descriptor() protoreflect.EnumDescriptor {
+	return file_cipherd_v1_keys_proto_enumTypes[5].Descriptor()
+}
+
+func (FpeTemplate) Type() protoreflect.EnumType {
+	return &file_cipherd_v1_keys_proto_enumTypes[5]
+}
+
+func (x FpeTemplate) Number() protoreflect.EnumNumber {
+	return protoreflect.EnumNumber(x)
+}
+
+// Deprecated: Use FpeTemplate.Descriptor instead.
+func (FpeTemplate) EnumDescriptor() ([]byte, []int) {
+	return file_cipherd_v1_keys_proto_rawDescGZIP(), []int{5}
+}
+
 // KeyPolicy is what a key allows. Versions below the minimums still exist; they are never deleted.
 type KeyPolicy struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
@@ -636,7 +722,9 @@ type KeyVersion struct {
 	State KeyVersionState `protobuf:"varint,9,opt,name=state,proto3,enum=cipherd.v1.KeyVersionState" json:"state,omitempty"`
 	// destroy_time is when the version's bytes are (DESTRUCTION_SCHEDULED) or were (DESTROYED)
 	// erased; absent otherwise.
-	DestroyTime   *timestamppb.Timestamp `protobuf:"bytes,10,opt,name=destroy_time,json=destroyTime,proto3" json:"destroy_time,omitempty"`
+	DestroyTime *timestamppb.Timestamp `protobuf:"bytes,10,opt,name=destroy_time,json=destroyTime,proto3" json:"destroy_time,omitempty"`
+	// fpe_format is the shape a format-preserving version (MODE_FF1) keeps; absent for other modes.
+	FpeFormat     *FpeFormat `protobuf:"bytes,11,opt,name=fpe_format,json=fpeFormat,proto3" json:"fpe_format,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -741,6 +829,141 @@ func (x *KeyVersion) GetDestroyTime() *timestamppb.Timestamp {
 	return nil
 }
 
+func (x *KeyVersion) GetFpeFormat() *FpeFormat {
+	if x != nil {
+		return x.FpeFormat
+	}
+	return nil
+}
+
+// FpeFormat is the shape of the values a format-preserving key encrypts, fixed at creation for
+// every version of the key.
+type FpeFormat struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// shape is an alphabet or a template.
+	//
+	// Types that are valid to be assigned to Shape:
+	//
+	//	*FpeFormat_Alphabet
+	//	*FpeFormat_Template
+	Shape isFpeFormat_Shape `protobuf_oneof:"shape"`
+	// version_prefix_length, 1 or 2 (0 means none, the default), makes each ciphertext start with
+	// that many characters of the alphabet naming the key version (the version in base radix, most
+	// significant first), so that decrypt needs no key_version. Ciphertexts are then that many
+	// characters longer than their plaintexts, and the key has at most radix^length - 1 versions.
+	// Alphabets only: a template's shape has no room for it.
+	VersionPrefixLength int32 `protobuf:"varint,3,opt,name=version_prefix_length,json=versionPrefixLength,proto3" json:"version_prefix_length,omitempty"`
+	// accept_small_domain accepts values whose encrypted characters have fewer than 1,000,000
+	// possible values (but at least 10,000), the floor NIST SP 800-38G Rev. 1 sets for FF1. Such
+	// values are encrypted by cycle-walking FF1 over the smallest domain above the floor, and
+	// whoever can encrypt under the key can tabulate every value: turn it on only for a shape that
+	// cannot be longer, such as a 16-digit card number keeping six and four digits.
+	AcceptSmallDomain bool `protobuf:"varint,4,opt,name=accept_small_domain,json=acceptSmallDomain,proto3" json:"accept_small_domain,omitempty"`
+	// mask_visible_suffix is how many trailing characters of a plaintext (separators not counted)
+	// MaskFormatted shows, 0 to 4; 0 with a template means the template's own: 4 for card numbers,
+	// 2 for phone numbers (which show their "+" and country code too), none for the others. Every
+	// other character shows as "•" (U+2022) and separators as they are; a value of no more than
+	// twice the suffix's characters shows none of them.
+	MaskVisibleSuffix int32 `protobuf:"varint,5,opt,name=mask_visible_suffix,json=maskVisibleSuffix,proto3" json:"mask_visible_suffix,omitempty"`
+	unknownFields     protoimpl.UnknownFields
+	sizeCache         protoimpl.SizeCache
+}
+
+func (x *FpeFormat) Reset() {
+	*x = FpeFormat{}
+	mi := &file_cipherd_v1_keys_proto_msgTypes[3]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *FpeFormat) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*FpeFormat) ProtoMessage() {}
+
+func (x *FpeFormat) ProtoReflect() protoreflect.Message {
+	mi := &file_cipherd_v1_keys_proto_msgTypes[3]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use FpeFormat.ProtoReflect.Descriptor instead.
+func (*FpeFormat) Descriptor() ([]byte, []int) {
+	return file_cipherd_v1_keys_proto_rawDescGZIP(), []int{3}
+}
+
+func (x *FpeFormat) GetShape() isFpeFormat_Shape {
+	if x != nil {
+		return x.Shape
+	}
+	return nil
+}
+
+func (x *FpeFormat) GetAlphabet() string {
+	if x != nil {
+		if x, ok := x.Shape.(*FpeFormat_Alphabet); ok {
+			return x.Alphabet
+		}
+	}
+	return ""
+}
+
+func (x *FpeFormat) GetTemplate() FpeTemplate {
+	if x != nil {
+		if x, ok := x.Shape.(*FpeFormat_Template); ok {
+			return x.Template
+		}
+	}
+	return FpeTemplate_FPE_TEMPLATE_UNSPECIFIED
+}
+
+func (x *FpeFormat) GetVersionPrefixLength() int32 {
+	if x != nil {
+		return x.VersionPrefixLength
+	}
+	return 0
+}
+
+func (x *FpeFormat) GetAcceptSmallDomain() bool {
+	if x != nil {
+		return x.AcceptSmallDomain
+	}
+	return false
+}
+
+func (x *FpeFormat) GetMaskVisibleSuffix() int32 {
+	if x != nil {
+		return x.MaskVisibleSuffix
+	}
+	return 0
+}
+
+type isFpeFormat_Shape interface {
+	isFpeFormat_Shape()
+}
+
+type FpeFormat_Alphabet struct {
+	// alphabet is every character a value may hold, in numeral order: 2 to 65,536 distinct Unicode
+	// code points, e.g. "0123456789ABCDEF". A value with any other character is refused.
+	Alphabet string `protobuf:"bytes,1,opt,name=alphabet,proto3,oneof"`
+}
+
+type FpeFormat_Template struct {
+	// template is a named shape.
+	Template FpeTemplate `protobuf:"varint,2,opt,name=template,proto3,enum=cipherd.v1.FpeTemplate,oneof"`
+}
+
+func (*FpeFormat_Alphabet) isFpeFormat_Shape() {}
+
+func (*FpeFormat_Template) isFpeFormat_Shape() {}
+
 // Key is the metadata of a named key: its versions and policy. It never carries key bytes.
 type Key struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
@@ -763,7 +986,7 @@ type Key struct {
 
 func (x *Key) Reset() {
 	*x = Key{}
-	mi := &file_cipherd_v1_keys_proto_msgTypes[3]
+	mi := &file_cipherd_v1_keys_proto_msgTypes[4]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -775,7 +998,7 @@ func (x *Key) String() string {
 func (*Key) ProtoMessage() {}
 
 func (x *Key) ProtoReflect() protoreflect.Message {
-	mi := &file_cipherd_v1_keys_proto_msgTypes[3]
+	mi := &file_cipherd_v1_keys_proto_msgTypes[4]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -788,7 +1011,7 @@ func (x *Key) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Key.ProtoReflect.Descriptor instead.
 func (*Key) Descriptor() ([]byte, []int) {
-	return file_cipherd_v1_keys_proto_rawDescGZIP(), []int{3}
+	return file_cipherd_v1_keys_proto_rawDescGZIP(), []int{4}
 }
 
 func (x *Key) GetKeyName() string {
@@ -854,7 +1077,7 @@ const file_cipherd_v1_keys_proto_rawDesc = "" +
 	"\aindexes\x18\x05 \x01(\x03R\aindexes\x12#\n" +
 	"\rindex_lookups\x18\x06 \x01(\x03R\findexLookups\x12\x1a\n" +
 	"\bfailures\x18\a \x01(\x03R\bfailures\x12D\n" +
-	"\x10last_lookup_time\x18\b \x01(\v2\x1a.google.protobuf.TimestampR\x0elastLookupTime\"\xe0\x03\n" +
+	"\x10last_lookup_time\x18\b \x01(\v2\x1a.google.protobuf.TimestampR\x0elastLookupTime\"\x96\x04\n" +
 	"\n" +
 	"KeyVersion\x12\x18\n" +
 	"\aversion\x18\x01 \x01(\x05R\aversion\x12$\n" +
@@ -868,7 +1091,16 @@ const file_cipherd_v1_keys_proto_rawDesc = "" +
 	"\x05usage\x18\b \x01(\v2\x1b.cipherd.v1.KeyVersionUsageR\x05usage\x121\n" +
 	"\x05state\x18\t \x01(\x0e2\x1b.cipherd.v1.KeyVersionStateR\x05state\x12=\n" +
 	"\fdestroy_time\x18\n" +
-	" \x01(\v2\x1a.google.protobuf.TimestampR\vdestroyTime\"\x95\x02\n" +
+	" \x01(\v2\x1a.google.protobuf.TimestampR\vdestroyTime\x124\n" +
+	"\n" +
+	"fpe_format\x18\v \x01(\v2\x15.cipherd.v1.FpeFormatR\tfpeFormat\"\xfd\x01\n" +
+	"\tFpeFormat\x12\x1c\n" +
+	"\balphabet\x18\x01 \x01(\tH\x00R\balphabet\x125\n" +
+	"\btemplate\x18\x02 \x01(\x0e2\x17.cipherd.v1.FpeTemplateH\x00R\btemplate\x122\n" +
+	"\x15version_prefix_length\x18\x03 \x01(\x05R\x13versionPrefixLength\x12.\n" +
+	"\x13accept_small_domain\x18\x04 \x01(\bR\x11acceptSmallDomain\x12.\n" +
+	"\x13mask_visible_suffix\x18\x05 \x01(\x05R\x11maskVisibleSuffixB\a\n" +
+	"\x05shape\"\x95\x02\n" +
 	"\x03Key\x12\x19\n" +
 	"\bkey_name\x18\x01 \x01(\tR\akeyName\x12'\n" +
 	"\x0fcurrent_version\x18\x02 \x01(\x05R\x0ecurrentVersion\x122\n" +
@@ -876,7 +1108,7 @@ const file_cipherd_v1_keys_proto_rawDesc = "" +
 	"\x06policy\x18\x04 \x01(\v2\x15.cipherd.v1.KeyPolicyR\x06policy\x12*\n" +
 	"\x05state\x18\x05 \x01(\x0e2\x14.cipherd.v1.KeyStateR\x05state\x12;\n" +
 	"\vdelete_time\x18\x06 \x01(\v2\x1a.google.protobuf.TimestampR\n" +
-	"deleteTime*\xad\x01\n" +
+	"deleteTime*\xbb\x01\n" +
 	"\x04Mode\x12\x14\n" +
 	"\x10MODE_UNSPECIFIED\x10\x00\x12\f\n" +
 	"\bMODE_GCM\x10\x01\x12\x0f\n" +
@@ -889,7 +1121,8 @@ const file_cipherd_v1_keys_proto_rawDesc = "" +
 	"\tMODE_XGCM\x10\b\x12\f\n" +
 	"\bMODE_SIV\x10\t\x12\r\n" +
 	"\tMODE_HMAC\x10\n" +
-	"*\xe0\x02\n" +
+	"\x12\f\n" +
+	"\bMODE_FF1\x10\v*\xe0\x02\n" +
 	"\fLegacyCipher\x12\x1d\n" +
 	"\x19LEGACY_CIPHER_UNSPECIFIED\x10\x00\x12\x1f\n" +
 	"\x1bLEGACY_CIPHER_MYSQL_AES_ECB\x10\x01\x12\x19\n" +
@@ -919,7 +1152,15 @@ const file_cipherd_v1_keys_proto_rawDesc = "" +
 	"\x1dKEY_VERSION_STATE_UNSPECIFIED\x10\x00\x12\x1d\n" +
 	"\x19KEY_VERSION_STATE_ENABLED\x10\x01\x12+\n" +
 	"'KEY_VERSION_STATE_DESTRUCTION_SCHEDULED\x10\x02\x12\x1f\n" +
-	"\x1bKEY_VERSION_STATE_DESTROYED\x10\x03B[\n" +
+	"\x1bKEY_VERSION_STATE_DESTROYED\x10\x03*\xed\x01\n" +
+	"\vFpeTemplate\x12\x1c\n" +
+	"\x18FPE_TEMPLATE_UNSPECIFIED\x10\x00\x12\x17\n" +
+	"\x13FPE_TEMPLATE_DIGITS\x10\x01\x12#\n" +
+	"\x1fFPE_TEMPLATE_LOWER_ALPHANUMERIC\x10\x02\x12\x1d\n" +
+	"\x19FPE_TEMPLATE_ALPHANUMERIC\x10\x03\x12\x1c\n" +
+	"\x18FPE_TEMPLATE_CARD_NUMBER\x10\x04\x12&\n" +
+	"\"FPE_TEMPLATE_CARD_NUMBER_LAST_FOUR\x10\x05\x12\x1d\n" +
+	"\x19FPE_TEMPLATE_PHONE_NUMBER\x10\x06B[\n" +
 	"\x11io.cipherd.api.v1B\tKeysProtoP\x01Z9github.com/cipherd/cipherd/clients/go/cipherdpb;cipherdpbb\x06proto3"
 
 var (
@@ -934,41 +1175,45 @@ func file_cipherd_v1_keys_proto_rawDescGZIP() []byte {
 	return file_cipherd_v1_keys_proto_rawDescData
 }
 
-var file_cipherd_v1_keys_proto_enumTypes = make([]protoimpl.EnumInfo, 5)
-var file_cipherd_v1_keys_proto_msgTypes = make([]protoimpl.MessageInfo, 4)
+var file_cipherd_v1_keys_proto_enumTypes = make([]protoimpl.EnumInfo, 6)
+var file_cipherd_v1_keys_proto_msgTypes = make([]protoimpl.MessageInfo, 5)
 var file_cipherd_v1_keys_proto_goTypes = []any{
 	(Mode)(0),                     // 0: cipherd.v1.Mode
 	(LegacyCipher)(0),             // 1: cipherd.v1.LegacyCipher
 	(LegacyIv)(0),                 // 2: cipherd.v1.LegacyIv
 	(KeyState)(0),                 // 3: cipherd.v1.KeyState
 	(KeyVersionState)(0),          // 4: cipherd.v1.KeyVersionState
-	(*KeyPolicy)(nil),             // 5: cipherd.v1.KeyPolicy
-	(*KeyVersionUsage)(nil),       // 6: cipherd.v1.KeyVersionUsage
-	(*KeyVersion)(nil),            // 7: cipherd.v1.KeyVersion
-	(*Key)(nil),                   // 8: cipherd.v1.Key
-	(*durationpb.Duration)(nil),   // 9: google.protobuf.Duration
-	(*timestamppb.Timestamp)(nil), // 10: google.protobuf.Timestamp
+	(FpeTemplate)(0),              // 5: cipherd.v1.FpeTemplate
+	(*KeyPolicy)(nil),             // 6: cipherd.v1.KeyPolicy
+	(*KeyVersionUsage)(nil),       // 7: cipherd.v1.KeyVersionUsage
+	(*KeyVersion)(nil),            // 8: cipherd.v1.KeyVersion
+	(*FpeFormat)(nil),             // 9: cipherd.v1.FpeFormat
+	(*Key)(nil),                   // 10: cipherd.v1.Key
+	(*durationpb.Duration)(nil),   // 11: google.protobuf.Duration
+	(*timestamppb.Timestamp)(nil), // 12: google.protobuf.Timestamp
 }
 var file_cipherd_v1_keys_proto_depIdxs = []int32{
-	9,  // 0: cipherd.v1.KeyPolicy.auto_rotate_period:type_name -> google.protobuf.Duration
-	10, // 1: cipherd.v1.KeyVersionUsage.last_used_time:type_name -> google.protobuf.Timestamp
-	10, // 2: cipherd.v1.KeyVersionUsage.last_lookup_time:type_name -> google.protobuf.Timestamp
+	11, // 0: cipherd.v1.KeyPolicy.auto_rotate_period:type_name -> google.protobuf.Duration
+	12, // 1: cipherd.v1.KeyVersionUsage.last_used_time:type_name -> google.protobuf.Timestamp
+	12, // 2: cipherd.v1.KeyVersionUsage.last_lookup_time:type_name -> google.protobuf.Timestamp
 	0,  // 3: cipherd.v1.KeyVersion.mode:type_name -> cipherd.v1.Mode
-	10, // 4: cipherd.v1.KeyVersion.create_time:type_name -> google.protobuf.Timestamp
+	12, // 4: cipherd.v1.KeyVersion.create_time:type_name -> google.protobuf.Timestamp
 	1,  // 5: cipherd.v1.KeyVersion.legacy_cipher:type_name -> cipherd.v1.LegacyCipher
 	2,  // 6: cipherd.v1.KeyVersion.legacy_iv:type_name -> cipherd.v1.LegacyIv
-	6,  // 7: cipherd.v1.KeyVersion.usage:type_name -> cipherd.v1.KeyVersionUsage
+	7,  // 7: cipherd.v1.KeyVersion.usage:type_name -> cipherd.v1.KeyVersionUsage
 	4,  // 8: cipherd.v1.KeyVersion.state:type_name -> cipherd.v1.KeyVersionState
-	10, // 9: cipherd.v1.KeyVersion.destroy_time:type_name -> google.protobuf.Timestamp
-	7,  // 10: cipherd.v1.Key.versions:type_name -> cipherd.v1.KeyVersion
-	5,  // 11: cipherd.v1.Key.policy:type_name -> cipherd.v1.KeyPolicy
-	3,  // 12: cipherd.v1.Key.state:type_name -> cipherd.v1.KeyState
-	10, // 13: cipherd.v1.Key.delete_time:type_name -> google.protobuf.Timestamp
-	14, // [14:14] is the sub-list for method output_type
-	14, // [14:14] is the sub-list for method input_type
-	14, // [14:14] is the sub-list for extension type_name
-	14, // [14:14] is the sub-list for extension extendee
-	0,  // [0:14] is the sub-list for field type_name
+	12, // 9: cipherd.v1.KeyVersion.destroy_time:type_name -> google.protobuf.Timestamp
+	9,  // 10: cipherd.v1.KeyVersion.fpe_format:type_name -> cipherd.v1.FpeFormat
+	5,  // 11: cipherd.v1.FpeFormat.template:type_name -> cipherd.v1.FpeTemplate
+	8,  // 12: cipherd.v1.Key.versions:type_name -> cipherd.v1.KeyVersion
+	6,  // 13: cipherd.v1.Key.policy:type_name -> cipherd.v1.KeyPolicy
+	3,  // 14: cipherd.v1.Key.state:type_name -> cipherd.v1.KeyState
+	12, // 15: cipherd.v1.Key.delete_time:type_name -> google.protobuf.Timestamp
+	16, // [16:16] is the sub-list for method output_type
+	16, // [16:16] is the sub-list for method input_type
+	16, // [16:16] is the sub-list for extension type_name
+	16, // [16:16] is the sub-list for extension extendee
+	0,  // [0:16] is the sub-list for field type_name
 }
 
 func init() { file_cipherd_v1_keys_proto_init() }
@@ -976,13 +1221,17 @@ func file_cipherd_v1_keys_proto_init() {
 	if File_cipherd_v1_keys_proto != nil {
 		return
 	}
+	file_cipherd_v1_keys_proto_msgTypes[3].OneofWrappers = []any{
+		(*FpeFormat_Alphabet)(nil),
+		(*FpeFormat_Template)(nil),
+	}
 	type x struct{}
 	out := protoimpl.TypeBuilder{
 		File: protoimpl.DescBuilder{
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_cipherd_v1_keys_proto_rawDesc), len(file_cipherd_v1_keys_proto_rawDesc)),
-			NumEnums:      5,
-			NumMessages:   4,
+			NumEnums:      6,
+			NumMessages:   5,
 			NumExtensions: 0,
 			NumServices:   0,
 		},

@@ -30,7 +30,8 @@ class Target:
 
 
 def grpc_specs(target: str, files: dict[str, Path], args) -> dict:
-    """Every shape over h2c to a gRPC server, with the same framed body files for echo and cipherd."""
+    """Every shape with a body file over h2c to a gRPC server, with the same framed body files for echo and
+    cipherd (a sitting without subject-bound data has no subject shapes' files)."""
     return {
         s.name: h2load.Spec(
             f"http://{target}/{SERVICE}/{s.method}",
@@ -41,4 +42,5 @@ def grpc_specs(target: str, files: dict[str, Path], args) -> dict:
             h2load.GRPC_HEADERS,
         )
         for s in SHAPES
+        if s.name in files
     }

@@ -32,6 +32,7 @@ class CreateKeyRequest(_message.Message):
     KEY_SIZE_BITS_FIELD_NUMBER: _builtins.int
     ALLOW_UNAUTHENTICATED_FIELD_NUMBER: _builtins.int
     POLICY_FIELD_NUMBER: _builtins.int
+    FPE_FORMAT_FIELD_NUMBER: _builtins.int
     key_name: _builtins.str
     """key_name is the new key's name: [a-z0-9][a-z0-9_-]{0,63}."""
     mode: _keys_pb2.Mode.ValueType
@@ -46,6 +47,12 @@ class CreateKeyRequest(_message.Message):
     def policy(self) -> _keys_pb2.KeyPolicy:
         """policy is the key's initial policy; absent means the default policy."""
 
+    @_builtins.property
+    def fpe_format(self) -> _keys_pb2.FpeFormat:
+        """fpe_format is the shape of a format-preserving key's values: required with MODE_FF1, refused
+        with any other mode. Every later version keeps it.
+        """
+
     def __init__(
         self,
         *,
@@ -54,10 +61,11 @@ class CreateKeyRequest(_message.Message):
         key_size_bits: _builtins.int = ...,
         allow_unauthenticated: _builtins.bool = ...,
         policy: _keys_pb2.KeyPolicy | None = ...,
+        fpe_format: _keys_pb2.FpeFormat | None = ...,
     ) -> None: ...
-    _HasFieldArgType: _TypeAlias = _typing.Literal["policy", b"policy"]  # noqa: Y015
+    _HasFieldArgType: _TypeAlias = _typing.Literal["fpe_format", b"fpe_format", "policy", b"policy"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["allow_unauthenticated", b"allow_unauthenticated", "key_name", b"key_name", "key_size_bits", b"key_size_bits", "mode", b"mode", "policy", b"policy"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["allow_unauthenticated", b"allow_unauthenticated", "fpe_format", b"fpe_format", "key_name", b"key_name", "key_size_bits", b"key_size_bits", "mode", b"mode", "policy", b"policy"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 
@@ -311,6 +319,7 @@ class ImportKeyRequest(_message.Message):
     LEGACY_IV_FIELD_NUMBER: _builtins.int
     LEGACY_FIXED_IV_FIELD_NUMBER: _builtins.int
     PASSPHRASE_FIELD_NUMBER: _builtins.int
+    FPE_FORMAT_FIELD_NUMBER: _builtins.int
     key_name: _builtins.str
     """key_name is the key to add the version to; it is created if it does not exist."""
     mode: _keys_pb2.Mode.ValueType
@@ -336,6 +345,12 @@ class ImportKeyRequest(_message.Message):
     """passphrase derives the key instead of key_material, for LEGACY_CIPHER_MYSQL_AES_ECB: the bytes
     given to AES_ENCRYPT as its key string. Secret.
     """
+    @_builtins.property
+    def fpe_format(self) -> _keys_pb2.FpeFormat:
+        """fpe_format is the format of an imported MODE_FF1 version: required when the key is created by
+        this import, and, when the key exists, equal to its format (INVALID_ARGUMENT otherwise).
+        """
+
     def __init__(
         self,
         *,
@@ -347,10 +362,11 @@ class ImportKeyRequest(_message.Message):
         legacy_iv: _keys_pb2.LegacyIv.ValueType = ...,
         legacy_fixed_iv: _builtins.bytes = ...,
         passphrase: _builtins.bytes = ...,
+        fpe_format: _keys_pb2.FpeFormat | None = ...,
     ) -> None: ...
-    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    _HasFieldArgType: _TypeAlias = _typing.Literal["fpe_format", b"fpe_format"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["allow_unauthenticated", b"allow_unauthenticated", "key_material", b"key_material", "key_name", b"key_name", "legacy_cipher", b"legacy_cipher", "legacy_fixed_iv", b"legacy_fixed_iv", "legacy_iv", b"legacy_iv", "mode", b"mode", "passphrase", b"passphrase"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["allow_unauthenticated", b"allow_unauthenticated", "fpe_format", b"fpe_format", "key_material", b"key_material", "key_name", b"key_name", "legacy_cipher", b"legacy_cipher", "legacy_fixed_iv", b"legacy_fixed_iv", "legacy_iv", b"legacy_iv", "mode", b"mode", "passphrase", b"passphrase"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 

@@ -60,6 +60,13 @@ class _ModeEnumTypeWrapper(_enum_type_wrapper._EnumTypeWrapper[_Mode.ValueType],
     """MODE_HMAC is an index key: HMAC-SHA-256 with a 256-bit key, for ComputeIndex only. It never
     encrypts or decrypts, and never appears in a ciphertext header.
     """
+    MODE_FF1: _Mode.ValueType  # 11
+    """MODE_FF1 is a format-preserving key: FF1 (NIST SP 800-38G) over AES-128, -192 or -256, for
+    EncryptFormatted and its siblings only (format_preserving_service.proto). Its values keep
+    their shape (a card number stays a Luhn-valid card number), so they carry no header: the
+    answer names the key version, and decrypt takes it back. Deterministic and unauthenticated.
+    Every version of the key has the FpeFormat given at creation. Never in a ciphertext header.
+    """
 
 class Mode(_Mode, metaclass=_ModeEnumTypeWrapper):
     """Mode is the cipher mode of one key version. Each version has exactly one mode, fixed when the
@@ -98,6 +105,13 @@ ciphertexts whether their plaintexts are equal. Only created when asked for. Hea
 MODE_HMAC: Mode.ValueType  # 10
 """MODE_HMAC is an index key: HMAC-SHA-256 with a 256-bit key, for ComputeIndex only. It never
 encrypts or decrypts, and never appears in a ciphertext header.
+"""
+MODE_FF1: Mode.ValueType  # 11
+"""MODE_FF1 is a format-preserving key: FF1 (NIST SP 800-38G) over AES-128, -192 or -256, for
+EncryptFormatted and its siblings only (format_preserving_service.proto). Its values keep
+their shape (a card number stays a Luhn-valid card number), so they carry no header: the
+answer names the key version, and decrypt takes it back. Deterministic and unauthenticated.
+Every version of the key has the FpeFormat given at creation. Never in a ciphertext header.
 """
 Global___Mode: _TypeAlias = Mode  # noqa: Y015
 
@@ -286,6 +300,69 @@ KEY_VERSION_STATE_DESTROYED: KeyVersionState.ValueType  # 3
 """
 Global___KeyVersionState: _TypeAlias = KeyVersionState  # noqa: Y015
 
+class _FpeTemplate:
+    ValueType = _typing.NewType("ValueType", _builtins.int)
+    V: _TypeAlias = ValueType  # noqa: Y015
+
+class _FpeTemplateEnumTypeWrapper(_enum_type_wrapper._EnumTypeWrapper[_FpeTemplate.ValueType], _builtins.type):
+    DESCRIPTOR: _descriptor.EnumDescriptor
+    FPE_TEMPLATE_UNSPECIFIED: _FpeTemplate.ValueType  # 0
+    """FPE_TEMPLATE_UNSPECIFIED: the format is an alphabet."""
+    FPE_TEMPLATE_DIGITS: _FpeTemplate.ValueType  # 1
+    """FPE_TEMPLATE_DIGITS: 0-9 (radix 10); every character is encrypted."""
+    FPE_TEMPLATE_LOWER_ALPHANUMERIC: _FpeTemplate.ValueType  # 2
+    """FPE_TEMPLATE_LOWER_ALPHANUMERIC: 0-9 then a-z (radix 36)."""
+    FPE_TEMPLATE_ALPHANUMERIC: _FpeTemplate.ValueType  # 3
+    """FPE_TEMPLATE_ALPHANUMERIC: 0-9, A-Z, then a-z (radix 62)."""
+    FPE_TEMPLATE_CARD_NUMBER: _FpeTemplate.ValueType  # 4
+    """FPE_TEMPLATE_CARD_NUMBER: a payment card number of 12 to 19 digits, spaces or hyphens between
+    them kept in place. The first six digits (the issuer) and the last four are kept; the digits
+    between are encrypted so that the result has the input's Luhn checksum (a valid number stays
+    valid). A 16-digit number leaves 100,000 values: below FF1's floor, so it needs
+    accept_small_domain.
+    """
+    FPE_TEMPLATE_CARD_NUMBER_LAST_FOUR: _FpeTemplate.ValueType  # 5
+    """FPE_TEMPLATE_CARD_NUMBER_LAST_FOUR: as CARD_NUMBER, keeping only the last four digits, so that
+    every length from 12 digits up is above FF1's floor.
+    """
+    FPE_TEMPLATE_PHONE_NUMBER: _FpeTemplate.ValueType  # 6
+    """FPE_TEMPLATE_PHONE_NUMBER: an international number, "+" then the country calling code (1 to 3
+    digits, ITU-T E.164) and up to 14 more digits; spaces, hyphens, dots and parentheses kept in
+    place. The "+" and the country code are kept; the other digits are encrypted.
+    """
+
+class FpeTemplate(_FpeTemplate, metaclass=_FpeTemplateEnumTypeWrapper):
+    """FpeTemplate is a named shape of value for a format-preserving key. Characters a template keeps
+    in place (separators, a card's first six and last four digits, a phone number's country code)
+    are never encrypted.
+    """
+
+FPE_TEMPLATE_UNSPECIFIED: FpeTemplate.ValueType  # 0
+"""FPE_TEMPLATE_UNSPECIFIED: the format is an alphabet."""
+FPE_TEMPLATE_DIGITS: FpeTemplate.ValueType  # 1
+"""FPE_TEMPLATE_DIGITS: 0-9 (radix 10); every character is encrypted."""
+FPE_TEMPLATE_LOWER_ALPHANUMERIC: FpeTemplate.ValueType  # 2
+"""FPE_TEMPLATE_LOWER_ALPHANUMERIC: 0-9 then a-z (radix 36)."""
+FPE_TEMPLATE_ALPHANUMERIC: FpeTemplate.ValueType  # 3
+"""FPE_TEMPLATE_ALPHANUMERIC: 0-9, A-Z, then a-z (radix 62)."""
+FPE_TEMPLATE_CARD_NUMBER: FpeTemplate.ValueType  # 4
+"""FPE_TEMPLATE_CARD_NUMBER: a payment card number of 12 to 19 digits, spaces or hyphens between
+them kept in place. The first six digits (the issuer) and the last four are kept; the digits
+between are encrypted so that the result has the input's Luhn checksum (a valid number stays
+valid). A 16-digit number leaves 100,000 values: below FF1's floor, so it needs
+accept_small_domain.
+"""
+FPE_TEMPLATE_CARD_NUMBER_LAST_FOUR: FpeTemplate.ValueType  # 5
+"""FPE_TEMPLATE_CARD_NUMBER_LAST_FOUR: as CARD_NUMBER, keeping only the last four digits, so that
+every length from 12 digits up is above FF1's floor.
+"""
+FPE_TEMPLATE_PHONE_NUMBER: FpeTemplate.ValueType  # 6
+"""FPE_TEMPLATE_PHONE_NUMBER: an international number, "+" then the country calling code (1 to 3
+digits, ITU-T E.164) and up to 14 more digits; spaces, hyphens, dots and parentheses kept in
+place. The "+" and the country code are kept; the other digits are encrypted.
+"""
+Global___FpeTemplate: _TypeAlias = FpeTemplate  # noqa: Y015
+
 @_typing.final
 class KeyPolicy(_message.Message):
     """KeyPolicy is what a key allows. Versions below the minimums still exist; they are never deleted."""
@@ -433,6 +510,7 @@ class KeyVersion(_message.Message):
     USAGE_FIELD_NUMBER: _builtins.int
     STATE_FIELD_NUMBER: _builtins.int
     DESTROY_TIME_FIELD_NUMBER: _builtins.int
+    FPE_FORMAT_FIELD_NUMBER: _builtins.int
     version: _builtins.int
     """version is the version number, 1 for the first."""
     mode: Global___Mode.ValueType
@@ -463,6 +541,10 @@ class KeyVersion(_message.Message):
         erased; absent otherwise.
         """
 
+    @_builtins.property
+    def fpe_format(self) -> Global___FpeFormat:
+        """fpe_format is the shape a format-preserving version (MODE_FF1) keeps; absent for other modes."""
+
     def __init__(
         self,
         *,
@@ -476,14 +558,74 @@ class KeyVersion(_message.Message):
         usage: Global___KeyVersionUsage | None = ...,
         state: Global___KeyVersionState.ValueType = ...,
         destroy_time: _timestamp_pb2.Timestamp | None = ...,
+        fpe_format: Global___FpeFormat | None = ...,
     ) -> None: ...
-    _HasFieldArgType: _TypeAlias = _typing.Literal["create_time", b"create_time", "destroy_time", b"destroy_time", "usage", b"usage"]  # noqa: Y015
+    _HasFieldArgType: _TypeAlias = _typing.Literal["create_time", b"create_time", "destroy_time", b"destroy_time", "fpe_format", b"fpe_format", "usage", b"usage"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["create_time", b"create_time", "destroy_time", b"destroy_time", "imported", b"imported", "key_size_bits", b"key_size_bits", "legacy_cipher", b"legacy_cipher", "legacy_iv", b"legacy_iv", "mode", b"mode", "state", b"state", "usage", b"usage", "version", b"version"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["create_time", b"create_time", "destroy_time", b"destroy_time", "fpe_format", b"fpe_format", "imported", b"imported", "key_size_bits", b"key_size_bits", "legacy_cipher", b"legacy_cipher", "legacy_iv", b"legacy_iv", "mode", b"mode", "state", b"state", "usage", b"usage", "version", b"version"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 
 Global___KeyVersion: _TypeAlias = KeyVersion  # noqa: Y015
+
+@_typing.final
+class FpeFormat(_message.Message):
+    """FpeFormat is the shape of the values a format-preserving key encrypts, fixed at creation for
+    every version of the key.
+    """
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    ALPHABET_FIELD_NUMBER: _builtins.int
+    TEMPLATE_FIELD_NUMBER: _builtins.int
+    VERSION_PREFIX_LENGTH_FIELD_NUMBER: _builtins.int
+    ACCEPT_SMALL_DOMAIN_FIELD_NUMBER: _builtins.int
+    MASK_VISIBLE_SUFFIX_FIELD_NUMBER: _builtins.int
+    alphabet: _builtins.str
+    """alphabet is every character a value may hold, in numeral order: 2 to 65,536 distinct Unicode
+    code points, e.g. "0123456789ABCDEF". A value with any other character is refused.
+    """
+    template: Global___FpeTemplate.ValueType
+    """template is a named shape."""
+    version_prefix_length: _builtins.int
+    """version_prefix_length, 1 or 2 (0 means none, the default), makes each ciphertext start with
+    that many characters of the alphabet naming the key version (the version in base radix, most
+    significant first), so that decrypt needs no key_version. Ciphertexts are then that many
+    characters longer than their plaintexts, and the key has at most radix^length - 1 versions.
+    Alphabets only: a template's shape has no room for it.
+    """
+    accept_small_domain: _builtins.bool
+    """accept_small_domain accepts values whose encrypted characters have fewer than 1,000,000
+    possible values (but at least 10,000), the floor NIST SP 800-38G Rev. 1 sets for FF1. Such
+    values are encrypted by cycle-walking FF1 over the smallest domain above the floor, and
+    whoever can encrypt under the key can tabulate every value: turn it on only for a shape that
+    cannot be longer, such as a 16-digit card number keeping six and four digits.
+    """
+    mask_visible_suffix: _builtins.int
+    """mask_visible_suffix is how many trailing characters of a plaintext (separators not counted)
+    MaskFormatted shows, 0 to 4; 0 with a template means the template's own: 4 for card numbers,
+    2 for phone numbers (which show their "+" and country code too), none for the others. Every
+    other character shows as "•" (U+2022) and separators as they are; a value of no more than
+    twice the suffix's characters shows none of them.
+    """
+    def __init__(
+        self,
+        *,
+        alphabet: _builtins.str = ...,
+        template: Global___FpeTemplate.ValueType = ...,
+        version_prefix_length: _builtins.int = ...,
+        accept_small_domain: _builtins.bool = ...,
+        mask_visible_suffix: _builtins.int = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _typing.Literal["alphabet", b"alphabet", "shape", b"shape", "template", b"template"]  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["accept_small_domain", b"accept_small_domain", "alphabet", b"alphabet", "mask_visible_suffix", b"mask_visible_suffix", "shape", b"shape", "template", b"template", "version_prefix_length", b"version_prefix_length"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    _WhichOneofReturnType_shape: _TypeAlias = _typing.Literal["alphabet", "template"]  # noqa: Y015
+    _WhichOneofArgType_shape: _TypeAlias = _typing.Literal["shape", b"shape"]  # noqa: Y015
+    def WhichOneof(self, oneof_group: _WhichOneofArgType_shape) -> _WhichOneofReturnType_shape | None: ...
+
+Global___FpeFormat: _TypeAlias = FpeFormat  # noqa: Y015
 
 @_typing.final
 class Key(_message.Message):

@@ -21,6 +21,7 @@ import {
 import { Duration } from "../../google/protobuf/duration.js";
 import { Timestamp } from "../../google/protobuf/timestamp.js";
 import {
+  FpeFormat,
   Key,
   KeyPolicy,
   KeyVersionUsage,
@@ -51,7 +52,14 @@ export interface CreateKeyRequest {
   /** allow_unauthenticated must be true to create a key in cbc, ctr, cfb, ofb or ecb. */
   allowUnauthenticated: boolean;
   /** policy is the key's initial policy; absent means the default policy. */
-  policy: KeyPolicy | undefined;
+  policy:
+    | KeyPolicy
+    | undefined;
+  /**
+   * fpe_format is the shape of a format-preserving key's values: required with MODE_FF1, refused
+   * with any other mode. Every later version keeps it.
+   */
+  fpeFormat: FpeFormat | undefined;
 }
 
 /** CreateKeyResponse carries the created key. */
@@ -151,6 +159,11 @@ export interface ImportKeyRequest {
    * given to AES_ENCRYPT as its key string. Secret.
    */
   passphrase: Uint8Array;
+  /**
+   * fpe_format is the format of an imported MODE_FF1 version: required when the key is created by
+   * this import, and, when the key exists, equal to its format (INVALID_ARGUMENT otherwise).
+   */
+  fpeFormat: FpeFormat | undefined;
 }
 
 /** ImportKeyResponse carries the key after the import. */
@@ -367,7 +380,7 @@ export interface RetireKeyVersionsResponse {
 }
 
 function createBaseCreateKeyRequest(): CreateKeyRequest {
-  return { keyName: "", mode: 0, keySizeBits: 0, allowUnauthenticated: false, policy: undefined };
+  return { keyName: "", mode: 0, keySizeBits: 0, allowUnauthenticated: false, policy: undefined, fpeFormat: undefined };
 }
 
 export const CreateKeyRequest: MessageFns<CreateKeyRequest> = {
@@ -386,6 +399,9 @@ export const CreateKeyRequest: MessageFns<CreateKeyRequest> = {
     }
     if (message.policy !== undefined) {
       KeyPolicy.encode(message.policy, writer.uint32(42).fork()).join();
+    }
+    if (message.fpeFormat !== undefined) {
+      FpeFormat.encode(message.fpeFormat, writer.uint32(50).fork()).join();
     }
     return writer;
   },
@@ -437,6 +453,14 @@ export const CreateKeyRequest: MessageFns<CreateKeyRequest> = {
           message.policy = KeyPolicy.decode(reader, reader.uint32());
           continue;
         }
+        case 6: {
+          if (tag !== 50) {
+            break;
+          }
+
+          message.fpeFormat = FpeFormat.decode(reader, reader.uint32());
+          continue;
+        }
       }
       if ((tag & 7) === 4 || tag === 0) {
         break;
@@ -455,6 +479,7 @@ export const CreateKeyRequest: MessageFns<CreateKeyRequest> = {
         ? globalThis.Boolean(object.allowUnauthenticated)
         : false,
       policy: isSet(object.policy) ? KeyPolicy.fromJSON(object.policy) : undefined,
+      fpeFormat: isSet(object.fpeFormat) ? FpeFormat.fromJSON(object.fpeFormat) : undefined,
     };
   },
 
@@ -475,6 +500,9 @@ export const CreateKeyRequest: MessageFns<CreateKeyRequest> = {
     if (message.policy !== undefined) {
       obj.policy = KeyPolicy.toJSON(message.policy);
     }
+    if (message.fpeFormat !== undefined) {
+      obj.fpeFormat = FpeFormat.toJSON(message.fpeFormat);
+    }
     return obj;
   },
 
@@ -489,6 +517,9 @@ export const CreateKeyRequest: MessageFns<CreateKeyRequest> = {
     message.allowUnauthenticated = object.allowUnauthenticated ?? false;
     message.policy = (object.policy !== undefined && object.policy !== null)
       ? KeyPolicy.fromPartial(object.policy)
+      : undefined;
+    message.fpeFormat = (object.fpeFormat !== undefined && object.fpeFormat !== null)
+      ? FpeFormat.fromPartial(object.fpeFormat)
       : undefined;
     return message;
   },
@@ -1134,6 +1165,7 @@ function createBaseImportKeyRequest(): ImportKeyRequest {
     legacyIv: 0,
     legacyFixedIv: new Uint8Array(0),
     passphrase: new Uint8Array(0),
+    fpeFormat: undefined,
   };
 }
 
@@ -1162,6 +1194,9 @@ export const ImportKeyRequest: MessageFns<ImportKeyRequest> = {
     }
     if (message.passphrase.length !== 0) {
       writer.uint32(66).bytes(message.passphrase);
+    }
+    if (message.fpeFormat !== undefined) {
+      FpeFormat.encode(message.fpeFormat, writer.uint32(74).fork()).join();
     }
     return writer;
   },
@@ -1237,6 +1272,14 @@ export const ImportKeyRequest: MessageFns<ImportKeyRequest> = {
           message.passphrase = reader.bytes();
           continue;
         }
+        case 9: {
+          if (tag !== 74) {
+            break;
+          }
+
+          message.fpeFormat = FpeFormat.decode(reader, reader.uint32());
+          continue;
+        }
       }
       if ((tag & 7) === 4 || tag === 0) {
         break;
@@ -1258,6 +1301,7 @@ export const ImportKeyRequest: MessageFns<ImportKeyRequest> = {
       legacyIv: isSet(object.legacyIv) ? legacyIvFromJSON(object.legacyIv) : 0,
       legacyFixedIv: isSet(object.legacyFixedIv) ? bytesFromBase64(object.legacyFixedIv) : new Uint8Array(0),
       passphrase: isSet(object.passphrase) ? bytesFromBase64(object.passphrase) : new Uint8Array(0),
+      fpeFormat: isSet(object.fpeFormat) ? FpeFormat.fromJSON(object.fpeFormat) : undefined,
     };
   },
 
@@ -1287,6 +1331,9 @@ export const ImportKeyRequest: MessageFns<ImportKeyRequest> = {
     if (message.passphrase.length !== 0) {
       obj.passphrase = base64FromBytes(message.passphrase);
     }
+    if (message.fpeFormat !== undefined) {
+      obj.fpeFormat = FpeFormat.toJSON(message.fpeFormat);
+    }
     return obj;
   },
 
@@ -1303,6 +1350,9 @@ export const ImportKeyRequest: MessageFns<ImportKeyRequest> = {
     message.legacyIv = object.legacyIv ?? 0;
     message.legacyFixedIv = object.legacyFixedIv ?? new Uint8Array(0);
     message.passphrase = object.passphrase ?? new Uint8Array(0);
+    message.fpeFormat = (object.fpeFormat !== undefined && object.fpeFormat !== null)
+      ? FpeFormat.fromPartial(object.fpeFormat)
+      : undefined;
     return message;
   },
 };

@@ -53,6 +53,14 @@ export enum Mode {
    * encrypts or decrypts, and never appears in a ciphertext header.
    */
   MODE_HMAC = 10,
+  /**
+   * MODE_FF1 - MODE_FF1 is a format-preserving key: FF1 (NIST SP 800-38G) over AES-128, -192 or -256, for
+   * EncryptFormatted and its siblings only (format_preserving_service.proto). Its values keep
+   * their shape (a card number stays a Luhn-valid card number), so they carry no header: the
+   * answer names the key version, and decrypt takes it back. Deterministic and unauthenticated.
+   * Every version of the key has the FpeFormat given at creation. Never in a ciphertext header.
+   */
+  MODE_FF1 = 11,
   UNRECOGNIZED = -1,
 }
 
@@ -91,6 +99,9 @@ export function modeFromJSON(object: any): Mode {
     case 10:
     case "MODE_HMAC":
       return Mode.MODE_HMAC;
+    case 11:
+    case "MODE_FF1":
+      return Mode.MODE_FF1;
     case -1:
     case "UNRECOGNIZED":
     default:
@@ -122,6 +133,8 @@ export function modeToJSON(object: Mode): string {
       return "MODE_SIV";
     case Mode.MODE_HMAC:
       return "MODE_HMAC";
+    case Mode.MODE_FF1:
+      return "MODE_FF1";
     case Mode.UNRECOGNIZED:
     default:
       return "UNRECOGNIZED";
@@ -420,6 +433,94 @@ export function keyVersionStateToJSON(object: KeyVersionState): string {
   }
 }
 
+/**
+ * FpeTemplate is a named shape of value for a format-preserving key. Characters a template keeps
+ * in place (separators, a card's first six and last four digits, a phone number's country code)
+ * are never encrypted.
+ */
+export enum FpeTemplate {
+  /** FPE_TEMPLATE_UNSPECIFIED - FPE_TEMPLATE_UNSPECIFIED: the format is an alphabet. */
+  FPE_TEMPLATE_UNSPECIFIED = 0,
+  /** FPE_TEMPLATE_DIGITS - FPE_TEMPLATE_DIGITS: 0-9 (radix 10); every character is encrypted. */
+  FPE_TEMPLATE_DIGITS = 1,
+  /** FPE_TEMPLATE_LOWER_ALPHANUMERIC - FPE_TEMPLATE_LOWER_ALPHANUMERIC: 0-9 then a-z (radix 36). */
+  FPE_TEMPLATE_LOWER_ALPHANUMERIC = 2,
+  /** FPE_TEMPLATE_ALPHANUMERIC - FPE_TEMPLATE_ALPHANUMERIC: 0-9, A-Z, then a-z (radix 62). */
+  FPE_TEMPLATE_ALPHANUMERIC = 3,
+  /**
+   * FPE_TEMPLATE_CARD_NUMBER - FPE_TEMPLATE_CARD_NUMBER: a payment card number of 12 to 19 digits, spaces or hyphens between
+   * them kept in place. The first six digits (the issuer) and the last four are kept; the digits
+   * between are encrypted so that the result has the input's Luhn checksum (a valid number stays
+   * valid). A 16-digit number leaves 100,000 values: below FF1's floor, so it needs
+   * accept_small_domain.
+   */
+  FPE_TEMPLATE_CARD_NUMBER = 4,
+  /**
+   * FPE_TEMPLATE_CARD_NUMBER_LAST_FOUR - FPE_TEMPLATE_CARD_NUMBER_LAST_FOUR: as CARD_NUMBER, keeping only the last four digits, so that
+   * every length from 12 digits up is above FF1's floor.
+   */
+  FPE_TEMPLATE_CARD_NUMBER_LAST_FOUR = 5,
+  /**
+   * FPE_TEMPLATE_PHONE_NUMBER - FPE_TEMPLATE_PHONE_NUMBER: an international number, "+" then the country calling code (1 to 3
+   * digits, ITU-T E.164) and up to 14 more digits; spaces, hyphens, dots and parentheses kept in
+   * place. The "+" and the country code are kept; the other digits are encrypted.
+   */
+  FPE_TEMPLATE_PHONE_NUMBER = 6,
+  UNRECOGNIZED = -1,
+}
+
+export function fpeTemplateFromJSON(object: any): FpeTemplate {
+  switch (object) {
+    case 0:
+    case "FPE_TEMPLATE_UNSPECIFIED":
+      return FpeTemplate.FPE_TEMPLATE_UNSPECIFIED;
+    case 1:
+    case "FPE_TEMPLATE_DIGITS":
+      return FpeTemplate.FPE_TEMPLATE_DIGITS;
+    case 2:
+    case "FPE_TEMPLATE_LOWER_ALPHANUMERIC":
+      return FpeTemplate.FPE_TEMPLATE_LOWER_ALPHANUMERIC;
+    case 3:
+    case "FPE_TEMPLATE_ALPHANUMERIC":
+      return FpeTemplate.FPE_TEMPLATE_ALPHANUMERIC;
+    case 4:
+    case "FPE_TEMPLATE_CARD_NUMBER":
+      return FpeTemplate.FPE_TEMPLATE_CARD_NUMBER;
+    case 5:
+    case "FPE_TEMPLATE_CARD_NUMBER_LAST_FOUR":
+      return FpeTemplate.FPE_TEMPLATE_CARD_NUMBER_LAST_FOUR;
+    case 6:
+    case "FPE_TEMPLATE_PHONE_NUMBER":
+      return FpeTemplate.FPE_TEMPLATE_PHONE_NUMBER;
+    case -1:
+    case "UNRECOGNIZED":
+    default:
+      return FpeTemplate.UNRECOGNIZED;
+  }
+}
+
+export function fpeTemplateToJSON(object: FpeTemplate): string {
+  switch (object) {
+    case FpeTemplate.FPE_TEMPLATE_UNSPECIFIED:
+      return "FPE_TEMPLATE_UNSPECIFIED";
+    case FpeTemplate.FPE_TEMPLATE_DIGITS:
+      return "FPE_TEMPLATE_DIGITS";
+    case FpeTemplate.FPE_TEMPLATE_LOWER_ALPHANUMERIC:
+      return "FPE_TEMPLATE_LOWER_ALPHANUMERIC";
+    case FpeTemplate.FPE_TEMPLATE_ALPHANUMERIC:
+      return "FPE_TEMPLATE_ALPHANUMERIC";
+    case FpeTemplate.FPE_TEMPLATE_CARD_NUMBER:
+      return "FPE_TEMPLATE_CARD_NUMBER";
+    case FpeTemplate.FPE_TEMPLATE_CARD_NUMBER_LAST_FOUR:
+      return "FPE_TEMPLATE_CARD_NUMBER_LAST_FOUR";
+    case FpeTemplate.FPE_TEMPLATE_PHONE_NUMBER:
+      return "FPE_TEMPLATE_PHONE_NUMBER";
+    case FpeTemplate.UNRECOGNIZED:
+    default:
+      return "UNRECOGNIZED";
+  }
+}
+
 /** KeyPolicy is what a key allows. Versions below the minimums still exist; they are never deleted. */
 export interface KeyPolicy {
   /**
@@ -536,7 +637,53 @@ export interface KeyVersion {
    * destroy_time is when the version's bytes are (DESTRUCTION_SCHEDULED) or were (DESTROYED)
    * erased; absent otherwise.
    */
-  destroyTime: Date | undefined;
+  destroyTime:
+    | Date
+    | undefined;
+  /** fpe_format is the shape a format-preserving version (MODE_FF1) keeps; absent for other modes. */
+  fpeFormat: FpeFormat | undefined;
+}
+
+/**
+ * FpeFormat is the shape of the values a format-preserving key encrypts, fixed at creation for
+ * every version of the key.
+ */
+export interface FpeFormat {
+  /**
+   * alphabet is every character a value may hold, in numeral order: 2 to 65,536 distinct Unicode
+   * code points, e.g. "0123456789ABCDEF". A value with any other character is refused.
+   */
+  alphabet?:
+    | string
+    | undefined;
+  /** template is a named shape. */
+  template?:
+    | FpeTemplate
+    | undefined;
+  /**
+   * version_prefix_length, 1 or 2 (0 means none, the default), makes each ciphertext start with
+   * that many characters of the alphabet naming the key version (the version in base radix, most
+   * significant first), so that decrypt needs no key_version. Ciphertexts are then that many
+   * characters longer than their plaintexts, and the key has at most radix^length - 1 versions.
+   * Alphabets only: a template's shape has no room for it.
+   */
+  versionPrefixLength: number;
+  /**
+   * accept_small_domain accepts values whose encrypted characters have fewer than 1,000,000
+   * possible values (but at least 10,000), the floor NIST SP 800-38G Rev. 1 sets for FF1. Such
+   * values are encrypted by cycle-walking FF1 over the smallest domain above the floor, and
+   * whoever can encrypt under the key can tabulate every value: turn it on only for a shape that
+   * cannot be longer, such as a 16-digit card number keeping six and four digits.
+   */
+  acceptSmallDomain: boolean;
+  /**
+   * mask_visible_suffix is how many trailing characters of a plaintext (separators not counted)
+   * MaskFormatted shows, 0 to 4; 0 with a template means the template's own: 4 for card numbers,
+   * 2 for phone numbers (which show their "+" and country code too), none for the others. Every
+   * other character shows as "•" (U+2022) and separators as they are; a value of no more than
+   * twice the suffix's characters shows none of them.
+   */
+  maskVisibleSuffix: number;
 }
 
 /** Key is the metadata of a named key: its versions and policy. It never carries key bytes. */
@@ -906,6 +1053,7 @@ function createBaseKeyVersion(): KeyVersion {
     usage: undefined,
     state: 0,
     destroyTime: undefined,
+    fpeFormat: undefined,
   };
 }
 
@@ -940,6 +1088,9 @@ export const KeyVersion: MessageFns<KeyVersion> = {
     }
     if (message.destroyTime !== undefined) {
       Timestamp.encode(toTimestamp(message.destroyTime), writer.uint32(82).fork()).join();
+    }
+    if (message.fpeFormat !== undefined) {
+      FpeFormat.encode(message.fpeFormat, writer.uint32(90).fork()).join();
     }
     return writer;
   },
@@ -1031,6 +1182,14 @@ export const KeyVersion: MessageFns<KeyVersion> = {
           message.destroyTime = fromTimestamp(Timestamp.decode(reader, reader.uint32()));
           continue;
         }
+        case 11: {
+          if (tag !== 90) {
+            break;
+          }
+
+          message.fpeFormat = FpeFormat.decode(reader, reader.uint32());
+          continue;
+        }
       }
       if ((tag & 7) === 4 || tag === 0) {
         break;
@@ -1052,6 +1211,7 @@ export const KeyVersion: MessageFns<KeyVersion> = {
       usage: isSet(object.usage) ? KeyVersionUsage.fromJSON(object.usage) : undefined,
       state: isSet(object.state) ? keyVersionStateFromJSON(object.state) : 0,
       destroyTime: isSet(object.destroyTime) ? fromJsonTimestamp(object.destroyTime) : undefined,
+      fpeFormat: isSet(object.fpeFormat) ? FpeFormat.fromJSON(object.fpeFormat) : undefined,
     };
   },
 
@@ -1087,6 +1247,9 @@ export const KeyVersion: MessageFns<KeyVersion> = {
     if (message.destroyTime !== undefined) {
       obj.destroyTime = message.destroyTime.toISOString();
     }
+    if (message.fpeFormat !== undefined) {
+      obj.fpeFormat = FpeFormat.toJSON(message.fpeFormat);
+    }
     return obj;
   },
 
@@ -1107,6 +1270,139 @@ export const KeyVersion: MessageFns<KeyVersion> = {
       : undefined;
     message.state = object.state ?? 0;
     message.destroyTime = object.destroyTime ?? undefined;
+    message.fpeFormat = (object.fpeFormat !== undefined && object.fpeFormat !== null)
+      ? FpeFormat.fromPartial(object.fpeFormat)
+      : undefined;
+    return message;
+  },
+};
+
+function createBaseFpeFormat(): FpeFormat {
+  return {
+    alphabet: undefined,
+    template: undefined,
+    versionPrefixLength: 0,
+    acceptSmallDomain: false,
+    maskVisibleSuffix: 0,
+  };
+}
+
+export const FpeFormat: MessageFns<FpeFormat> = {
+  encode(message: FpeFormat, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.alphabet !== undefined) {
+      writer.uint32(10).string(message.alphabet);
+    }
+    if (message.template !== undefined) {
+      writer.uint32(16).int32(message.template);
+    }
+    if (message.versionPrefixLength !== 0) {
+      writer.uint32(24).int32(message.versionPrefixLength);
+    }
+    if (message.acceptSmallDomain !== false) {
+      writer.uint32(32).bool(message.acceptSmallDomain);
+    }
+    if (message.maskVisibleSuffix !== 0) {
+      writer.uint32(40).int32(message.maskVisibleSuffix);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): FpeFormat {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const end = length === undefined ? reader.len : reader.pos + length;
+    const message = createBaseFpeFormat();
+    while (reader.pos < end) {
+      const tag = reader.uint32();
+      switch (tag >>> 3) {
+        case 1: {
+          if (tag !== 10) {
+            break;
+          }
+
+          message.alphabet = reader.string();
+          continue;
+        }
+        case 2: {
+          if (tag !== 16) {
+            break;
+          }
+
+          message.template = reader.int32() as any;
+          continue;
+        }
+        case 3: {
+          if (tag !== 24) {
+            break;
+          }
+
+          message.versionPrefixLength = reader.int32();
+          continue;
+        }
+        case 4: {
+          if (tag !== 32) {
+            break;
+          }
+
+          message.acceptSmallDomain = reader.bool();
+          continue;
+        }
+        case 5: {
+          if (tag !== 40) {
+            break;
+          }
+
+          message.maskVisibleSuffix = reader.int32();
+          continue;
+        }
+      }
+      if ((tag & 7) === 4 || tag === 0) {
+        break;
+      }
+      reader.skip(tag & 7);
+    }
+    return message;
+  },
+
+  fromJSON(object: any): FpeFormat {
+    return {
+      alphabet: isSet(object.alphabet) ? globalThis.String(object.alphabet) : undefined,
+      template: isSet(object.template) ? fpeTemplateFromJSON(object.template) : undefined,
+      versionPrefixLength: isSet(object.versionPrefixLength) ? globalThis.Number(object.versionPrefixLength) : 0,
+      acceptSmallDomain: isSet(object.acceptSmallDomain) ? globalThis.Boolean(object.acceptSmallDomain) : false,
+      maskVisibleSuffix: isSet(object.maskVisibleSuffix) ? globalThis.Number(object.maskVisibleSuffix) : 0,
+    };
+  },
+
+  toJSON(message: FpeFormat): unknown {
+    const obj: any = {};
+    if (message.alphabet !== undefined) {
+      obj.alphabet = message.alphabet;
+    }
+    if (message.template !== undefined) {
+      obj.template = fpeTemplateToJSON(message.template);
+    }
+    if (message.versionPrefixLength !== 0) {
+      obj.versionPrefixLength = Math.round(message.versionPrefixLength);
+    }
+    if (message.acceptSmallDomain !== false) {
+      obj.acceptSmallDomain = message.acceptSmallDomain;
+    }
+    if (message.maskVisibleSuffix !== 0) {
+      obj.maskVisibleSuffix = Math.round(message.maskVisibleSuffix);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<FpeFormat>, I>>(base?: I): FpeFormat {
+    return FpeFormat.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<FpeFormat>, I>>(object: I): FpeFormat {
+    const message = createBaseFpeFormat();
+    message.alphabet = object.alphabet ?? undefined;
+    message.template = object.template ?? undefined;
+    message.versionPrefixLength = object.versionPrefixLength ?? 0;
+    message.acceptSmallDomain = object.acceptSmallDomain ?? false;
+    message.maskVisibleSuffix = object.maskVisibleSuffix ?? 0;
     return message;
   },
 };

@@ -68,7 +68,7 @@ final class EnvelopeCipher {
           mode.family()
               .seal(
                   source,
-                  key.secretFor(mode),
+                  key.secretFor(mode, /* encrypting= */ true),
                   Envelope.subjectAad(header, ref),
                   context,
                   plaintext,
@@ -256,7 +256,7 @@ final class EnvelopeCipher {
               .family()
               .open(
                   source,
-                  key.secretFor(header.mode()),
+                  key.secretFor(header.mode(), /* encrypting= */ false),
                   Envelope.subjectAad(header, ref),
                   context,
                   sealed,

@@ -3,6 +3,7 @@ package io.cipherd.server.subjectkeys;
 import io.cipherd.server.crypto.CipherMode;
 import io.cipherd.server.subjects.SubjectHash;
 import io.cipherd.server.subjects.SubjectRef;
+import java.time.Instant;
 import java.util.Arrays;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentMap;
@@ -24,6 +25,7 @@ public final class SubjectKey {
   private final int wrapVersion;
   private final byte[] key;
   private final ConcurrentMap<CipherMode, SecretKey> prepared = new ConcurrentHashMap<>();
+  private volatile Instant erasedAt;
 
   SubjectKey(SubjectRef ref, String keyName, SubjectHash subjectHash, int wrapVersion, byte[] key) {
     if (key.length != LENGTH) {
@@ -54,14 +56,25 @@ public final class SubjectKey {
     return wrapVersion;
   }
 
-  /** The key for {@code mode}'s family, prepared once per mode. */
-  public SecretKey secretFor(CipherMode mode) {
-    return prepared.computeIfAbsent(
-        mode, m -> m.family().prepare(new SecretKeySpec(key, m.keyAlgorithm())));
+  /**
+   * The key for {@code mode}'s family, prepared once per mode; {@link SubjectErasedException} once
+   * the subject was erased, so that a call that looked the key up just before the erasure fails
+   * rather than seal with overwritten bytes.
+   */
+  public SecretKey secretFor(CipherMode mode, boolean encrypting) {
+    SecretKey secret =
+        prepared.computeIfAbsent(
+            mode, m -> m.family().prepare(new SecretKeySpec(key, m.keyAlgorithm())));
+    Instant erased = erasedAt;
+    if (erased != null) {
+      throw new SubjectErasedException(keyName, erased, encrypting);
+    }
+    return secret;
   }
 
-  /** Overwrites the bytes; only when the cache drops it. */
-  void wipe() {
+  /** Overwrites the bytes once the subject was erased at {@code erased}. */
+  void wipe(Instant erased) {
+    erasedAt = erased;
     Arrays.fill(key, (byte) 0);
     prepared.clear();
   }

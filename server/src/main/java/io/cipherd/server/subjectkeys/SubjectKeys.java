@@ -2,7 +2,6 @@ package io.cipherd.server.subjectkeys;
 
 import com.github.benmanes.caffeine.cache.Cache;
 import com.github.benmanes.caffeine.cache.Caffeine;
-import com.github.benmanes.caffeine.cache.RemovalCause;
 import io.cipherd.server.crypto.DecryptionFailedException;
 import io.cipherd.server.subjects.SubjectErasure;
 import io.cipherd.server.subjects.SubjectHash;
@@ -65,15 +64,12 @@ public final class SubjectKeys {
     this.clock = clock;
     this.byName = cache(config).build();
     this.byRef = cache(config).build();
-    this.keys =
-        cache(config)
-            .<SubjectRef, SubjectKey>removalListener(
-                (ref, key, cause) -> {
-                  if (key != null && cause != RemovalCause.REPLACED) {
-                    key.wipe();
-                  }
-                })
-            .build();
+    // A key the cache drops for size or age is not overwritten: a call may still hold it (a batch
+    // holds its subjects' keys for all its items), and overwriting it there sealed that call's
+    // later items under zeroed bytes and failed its decryptions. Only an erasure overwrites a key's
+    // bytes, at once (erase), and a key so overwritten refuses to serve; the others go with the
+    // garbage.
+    this.keys = cache(config).<SubjectRef, SubjectKey>build();
   }
 
   private static Caffeine<Object, Object> cache(SubjectKeysConfig config) {
@@ -281,14 +277,14 @@ public final class SubjectKeys {
     // To the millisecond, as the store keeps it: the receipt and every later SUBJECT_ERASED agree.
     Instant now = clock.instant().truncatedTo(ChronoUnit.MILLIS);
     for (SubjectHash subject : subjects) {
-      forget(keyName, subject);
+      forget(keyName, subject, now);
     }
     List<SubjectErasure> results = store.erase(keyName, subjects, now);
     for (SubjectErasure result : results) {
-      forget(keyName, result.subjectHash());
+      forget(keyName, result.subjectHash(), now);
       for (SubjectRef ref : result.refs()) {
         byRef.invalidate(ref);
-        keys.invalidate(ref);
+        dropErased(ref, now);
       }
       if (result.outcome() == SubjectErasure.Outcome.ERASED) {
         erased.incrementAndGet();
@@ -297,13 +293,24 @@ public final class SubjectKeys {
     return results;
   }
 
-  private void forget(String keyName, SubjectHash subject) {
+  private void forget(String keyName, SubjectHash subject, Instant erased) {
     Named named = new Named(keyName, subject);
     SubjectRecord row = byName.getIfPresent(named);
     byName.invalidate(named);
     if (row != null) {
       byRef.invalidate(row.ref());
-      keys.invalidate(row.ref());
+      dropErased(row.ref(), erased);
+    }
+  }
+
+  /**
+   * Drops an erased subject's key from the cache and overwrites its bytes: a call still holding it
+   * fails with SUBJECT_ERASED, as it would a moment later.
+   */
+  private void dropErased(SubjectRef ref, Instant erased) {
+    SubjectKey key = keys.asMap().remove(ref);
+    if (key != null) {
+      key.wipe(erased);
     }
   }
 

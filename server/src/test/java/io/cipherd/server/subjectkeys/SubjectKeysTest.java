@@ -3,6 +3,7 @@ package io.cipherd.server.subjectkeys;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.cipherd.server.crypto.CipherMode;
 import io.cipherd.server.crypto.DecryptionFailedException;
 import io.cipherd.server.errors.InvalidArgumentException;
 import io.cipherd.server.subjects.MemorySubjectStore;
@@ -128,6 +129,46 @@ class SubjectKeysTest {
     assertThat(renewed.ref()).isNotEqualTo(ref);
     // The old data stays erased.
     assertThatThrownBy(() -> here.forDecryption("users", ref, wrapping))
+        .isInstanceOf(SubjectErasedException.class);
+  }
+
+  @Test
+  void aKeyTheCacheDropsForAge_staysWhole_forTheCallStillHoldingIt() throws Exception {
+    // A batch holds its subjects' keys for all its items. The cache used to overwrite a key it
+    // dropped for size or age, so a batch's later items were sealed under zeros (and a cold
+    // Decrypt failed now and then); only an erasure may overwrite a key in use.
+    SubjectKeys keys = replica(Duration.ofMillis(1), 0);
+    SubjectHash ada = keys.hash("subject", "ada");
+    SubjectKey held = key(keys.forEncryption("users", List.of(ada), false, "app", wrapping), ada);
+    byte[] before = held.secretFor(CipherMode.GCM, true).getEncoded();
+
+    Thread.sleep(20);
+    for (int i = 0; i < 200; i++) {
+      keys.forEncryption(
+          "users", List.of(keys.hash("subject", "user-" + i)), false, "app", wrapping);
+    }
+    SubjectKey again = key(keys.forEncryption("users", List.of(ada), false, "app", wrapping), ada);
+    Thread.sleep(200); // Caffeine tells its listeners on another thread
+
+    assertThat(wrapping.unwraps.get()).as("ada's key was dropped and read again").isPositive();
+    assertThat(again).isNotSameAs(held);
+    assertThat(held.secretFor(CipherMode.GCM, true).getEncoded())
+        .isEqualTo(before)
+        .isNotEqualTo(new byte[SubjectKey.LENGTH]);
+  }
+
+  @Test
+  void aKeyHeldAcrossAnErasure_refusesToSeal_ratherThanSealUnderOverwrittenBytes() {
+    SubjectKeys keys = replica(Duration.ofMinutes(1), 0);
+    SubjectHash ada = keys.hash("subject", "ada");
+    SubjectKey held = key(keys.forEncryption("users", List.of(ada), false, "app", wrapping), ada);
+    held.secretFor(CipherMode.GCM, true);
+
+    keys.erase("users", List.of(ada));
+
+    assertThatThrownBy(() -> held.secretFor(CipherMode.GCM, true))
+        .isInstanceOf(SubjectErasedException.class);
+    assertThatThrownBy(() -> held.secretFor(CipherMode.CHACHA, false))
         .isInstanceOf(SubjectErasedException.class);
   }
 

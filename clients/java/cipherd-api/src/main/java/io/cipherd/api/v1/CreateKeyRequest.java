@@ -188,6 +188,47 @@ private static final long serialVersionUID = 0L;
     return policy_ == null ? io.cipherd.api.v1.KeyPolicy.getDefaultInstance() : policy_;
   }
 
+  public static final int FPE_FORMAT_FIELD_NUMBER = 6;
+  private io.cipherd.api.v1.FpeFormat fpeFormat_;
+  /**
+   * <pre>
+   * fpe_format is the shape of a format-preserving key's values: required with MODE_FF1, refused
+   * with any other mode. Every later version keeps it.
+   * </pre>
+   *
+   * <code>.cipherd.v1.FpeFormat fpe_format = 6 [json_name = "fpeFormat"];</code>
+   * @return Whether the fpeFormat field is set.
+   */
+  @java.lang.Override
+  public boolean hasFpeFormat() {
+    return ((bitField0_ & 0x00000002) != 0);
+  }
+  /**
+   * <pre>
+   * fpe_format is the shape of a format-preserving key's values: required with MODE_FF1, refused
+   * with any other mode. Every later version keeps it.
+   * </pre>
+   *
+   * <code>.cipherd.v1.FpeFormat fpe_format = 6 [json_name = "fpeFormat"];</code>
+   * @return The fpeFormat.
+   */
+  @java.lang.Override
+  public io.cipherd.api.v1.FpeFormat getFpeFormat() {
+    return fpeFormat_ == null ? io.cipherd.api.v1.FpeFormat.getDefaultInstance() : fpeFormat_;
+  }
+  /**
+   * <pre>
+   * fpe_format is the shape of a format-preserving key's values: required with MODE_FF1, refused
+   * with any other mode. Every later version keeps it.
+   * </pre>
+   *
+   * <code>.cipherd.v1.FpeFormat fpe_format = 6 [json_name = "fpeFormat"];</code>
+   */
+  @java.lang.Override
+  public io.cipherd.api.v1.FpeFormatOrBuilder getFpeFormatOrBuilder() {
+    return fpeFormat_ == null ? io.cipherd.api.v1.FpeFormat.getDefaultInstance() : fpeFormat_;
+  }
+
   private byte memoizedIsInitialized = -1;
   @java.lang.Override
   public final boolean isInitialized() {
@@ -217,6 +258,9 @@ private static final long serialVersionUID = 0L;
     if (((bitField0_ & 0x00000001) != 0)) {
       output.writeMessage(5, getPolicy());
     }
+    if (((bitField0_ & 0x00000002) != 0)) {
+      output.writeMessage(6, getFpeFormat());
+    }
     getUnknownFields().writeTo(output);
   }
 
@@ -245,6 +289,10 @@ private static final long serialVersionUID = 0L;
       size += com.google.protobuf.CodedOutputStream
         .computeMessageSize(5, getPolicy());
     }
+    if (((bitField0_ & 0x00000002) != 0)) {
+      size += com.google.protobuf.CodedOutputStream
+        .computeMessageSize(6, getFpeFormat());
+    }
     size += getUnknownFields().getSerializedSize();
     memoizedSize = size;
     return size;
@@ -272,6 +320,11 @@ private static final long serialVersionUID = 0L;
       if (!getPolicy()
           .equals(other.getPolicy())) return false;
     }
+    if (hasFpeFormat() != other.hasFpeFormat()) return false;
+    if (hasFpeFormat()) {
+      if (!getFpeFormat()
+          .equals(other.getFpeFormat())) return false;
+    }
     if (!getUnknownFields().equals(other.getUnknownFields())) return false;
     return true;
   }
@@ -295,6 +348,10 @@ private static final long serialVersionUID = 0L;
     if (hasPolicy()) {
       hash = (37 * hash) + POLICY_FIELD_NUMBER;
       hash = (53 * hash) + getPolicy().hashCode();
+    }
+    if (hasFpeFormat()) {
+      hash = (37 * hash) + FPE_FORMAT_FIELD_NUMBER;
+      hash = (53 * hash) + getFpeFormat().hashCode();
     }
     hash = (29 * hash) + getUnknownFields().hashCode();
     memoizedHashCode = hash;
@@ -431,6 +488,7 @@ private static final long serialVersionUID = 0L;
       if (com.google.protobuf.GeneratedMessageV3
               .alwaysUseFieldBuilders) {
         getPolicyFieldBuilder();
+        getFpeFormatFieldBuilder();
       }
     }
     @java.lang.Override
@@ -445,6 +503,11 @@ private static final long serialVersionUID = 0L;
       if (policyBuilder_ != null) {
         policyBuilder_.dispose();
         policyBuilder_ = null;
+      }
+      fpeFormat_ = null;
+      if (fpeFormatBuilder_ != null) {
+        fpeFormatBuilder_.dispose();
+        fpeFormatBuilder_ = null;
       }
       return this;
     }
@@ -497,6 +560,12 @@ private static final long serialVersionUID = 0L;
             ? policy_
             : policyBuilder_.build();
         to_bitField0_ |= 0x00000001;
+      }
+      if (((from_bitField0_ & 0x00000020) != 0)) {
+        result.fpeFormat_ = fpeFormatBuilder_ == null
+            ? fpeFormat_
+            : fpeFormatBuilder_.build();
+        to_bitField0_ |= 0x00000002;
       }
       result.bitField0_ |= to_bitField0_;
     }
@@ -562,6 +631,9 @@ private static final long serialVersionUID = 0L;
       if (other.hasPolicy()) {
         mergePolicy(other.getPolicy());
       }
+      if (other.hasFpeFormat()) {
+        mergeFpeFormat(other.getFpeFormat());
+      }
       this.mergeUnknownFields(other.getUnknownFields());
       onChanged();
       return this;
@@ -615,6 +687,13 @@ private static final long serialVersionUID = 0L;
               bitField0_ |= 0x00000010;
               break;
             } // case 42
+            case 50: {
+              input.readMessage(
+                  getFpeFormatFieldBuilder().getBuilder(),
+                  extensionRegistry);
+              bitField0_ |= 0x00000020;
+              break;
+            } // case 50
             default: {
               if (!super.parseUnknownField(input, extensionRegistry, tag)) {
                 done = true; // was an endgroup tag
@@ -1043,6 +1122,172 @@ private static final long serialVersionUID = 0L;
         policy_ = null;
       }
       return policyBuilder_;
+    }
+
+    private io.cipherd.api.v1.FpeFormat fpeFormat_;
+    private com.google.protobuf.SingleFieldBuilderV3<
+        io.cipherd.api.v1.FpeFormat, io.cipherd.api.v1.FpeFormat.Builder, io.cipherd.api.v1.FpeFormatOrBuilder> fpeFormatBuilder_;
+    /**
+     * <pre>
+     * fpe_format is the shape of a format-preserving key's values: required with MODE_FF1, refused
+     * with any other mode. Every later version keeps it.
+     * </pre>
+     *
+     * <code>.cipherd.v1.FpeFormat fpe_format = 6 [json_name = "fpeFormat"];</code>
+     * @return Whether the fpeFormat field is set.
+     */
+    public boolean hasFpeFormat() {
+      return ((bitField0_ & 0x00000020) != 0);
+    }
+    /**
+     * <pre>
+     * fpe_format is the shape of a format-preserving key's values: required with MODE_FF1, refused
+     * with any other mode. Every later version keeps it.
+     * </pre>
+     *
+     * <code>.cipherd.v1.FpeFormat fpe_format = 6 [json_name = "fpeFormat"];</code>
+     * @return The fpeFormat.
+     */
+    public io.cipherd.api.v1.FpeFormat getFpeFormat() {
+      if (fpeFormatBuilder_ == null) {
+        return fpeFormat_ == null ? io.cipherd.api.v1.FpeFormat.getDefaultInstance() : fpeFormat_;
+      } else {
+        return fpeFormatBuilder_.getMessage();
+      }
+    }
+    /**
+     * <pre>
+     * fpe_format is the shape of a format-preserving key's values: required with MODE_FF1, refused
+     * with any other mode. Every later version keeps it.
+     * </pre>
+     *
+     * <code>.cipherd.v1.FpeFormat fpe_format = 6 [json_name = "fpeFormat"];</code>
+     */
+    public Builder setFpeFormat(io.cipherd.api.v1.FpeFormat value) {
+      if (fpeFormatBuilder_ == null) {
+        if (value == null) {
+          throw new NullPointerException();
+        }
+        fpeFormat_ = value;
+      } else {
+        fpeFormatBuilder_.setMessage(value);
+      }
+      bitField0_ |= 0x00000020;
+      onChanged();
+      return this;
+    }
+    /**
+     * <pre>
+     * fpe_format is the shape of a format-preserving key's values: required with MODE_FF1, refused
+     * with any other mode. Every later version keeps it.
+     * </pre>
+     *
+     * <code>.cipherd.v1.FpeFormat fpe_format = 6 [json_name = "fpeFormat"];</code>
+     */
+    public Builder setFpeFormat(
+        io.cipherd.api.v1.FpeFormat.Builder builderForValue) {
+      if (fpeFormatBuilder_ == null) {
+        fpeFormat_ = builderForValue.build();
+      } else {
+        fpeFormatBuilder_.setMessage(builderForValue.build());
+      }
+      bitField0_ |= 0x00000020;
+      onChanged();
+      return this;
+    }
+    /**
+     * <pre>
+     * fpe_format is the shape of a format-preserving key's values: required with MODE_FF1, refused
+     * with any other mode. Every later version keeps it.
+     * </pre>
+     *
+     * <code>.cipherd.v1.FpeFormat fpe_format = 6 [json_name = "fpeFormat"];</code>
+     */
+    public Builder mergeFpeFormat(io.cipherd.api.v1.FpeFormat value) {
+      if (fpeFormatBuilder_ == null) {
+        if (((bitField0_ & 0x00000020) != 0) &&
+          fpeFormat_ != null &&
+          fpeFormat_ != io.cipherd.api.v1.FpeFormat.getDefaultInstance()) {
+          getFpeFormatBuilder().mergeFrom(value);
+        } else {
+          fpeFormat_ = value;
+        }
+      } else {
+        fpeFormatBuilder_.mergeFrom(value);
+      }
+      if (fpeFormat_ != null) {
+        bitField0_ |= 0x00000020;
+        onChanged();
+      }
+      return this;
+    }
+    /**
+     * <pre>
+     * fpe_format is the shape of a format-preserving key's values: required with MODE_FF1, refused
+     * with any other mode. Every later version keeps it.
+     * </pre>
+     *
+     * <code>.cipherd.v1.FpeFormat fpe_format = 6 [json_name = "fpeFormat"];</code>
+     */
+    public Builder clearFpeFormat() {
+      bitField0_ = (bitField0_ & ~0x00000020);
+      fpeFormat_ = null;
+      if (fpeFormatBuilder_ != null) {
+        fpeFormatBuilder_.dispose();
+        fpeFormatBuilder_ = null;
+      }
+      onChanged();
+      return this;
+    }
+    /**
+     * <pre>
+     * fpe_format is the shape of a format-preserving key's values: required with MODE_FF1, refused
+     * with any other mode. Every later version keeps it.
+     * </pre>
+     *
+     * <code>.cipherd.v1.FpeFormat fpe_format = 6 [json_name = "fpeFormat"];</code>
+     */
+    public io.cipherd.api.v1.FpeFormat.Builder getFpeFormatBuilder() {
+      bitField0_ |= 0x00000020;
+      onChanged();
+      return getFpeFormatFieldBuilder().getBuilder();
+    }
+    /**
+     * <pre>
+     * fpe_format is the shape of a format-preserving key's values: required with MODE_FF1, refused
+     * with any other mode. Every later version keeps it.
+     * </pre>
+     *
+     * <code>.cipherd.v1.FpeFormat fpe_format = 6 [json_name = "fpeFormat"];</code>
+     */
+    public io.cipherd.api.v1.FpeFormatOrBuilder getFpeFormatOrBuilder() {
+      if (fpeFormatBuilder_ != null) {
+        return fpeFormatBuilder_.getMessageOrBuilder();
+      } else {
+        return fpeFormat_ == null ?
+            io.cipherd.api.v1.FpeFormat.getDefaultInstance() : fpeFormat_;
+      }
+    }
+    /**
+     * <pre>
+     * fpe_format is the shape of a format-preserving key's values: required with MODE_FF1, refused
+     * with any other mode. Every later version keeps it.
+     * </pre>
+     *
+     * <code>.cipherd.v1.FpeFormat fpe_format = 6 [json_name = "fpeFormat"];</code>
+     */
+    private com.google.protobuf.SingleFieldBuilderV3<
+        io.cipherd.api.v1.FpeFormat, io.cipherd.api.v1.FpeFormat.Builder, io.cipherd.api.v1.FpeFormatOrBuilder> 
+        getFpeFormatFieldBuilder() {
+      if (fpeFormatBuilder_ == null) {
+        fpeFormatBuilder_ = new com.google.protobuf.SingleFieldBuilderV3<
+            io.cipherd.api.v1.FpeFormat, io.cipherd.api.v1.FpeFormat.Builder, io.cipherd.api.v1.FpeFormatOrBuilder>(
+                getFpeFormat(),
+                getParentForChildren(),
+                isClean());
+        fpeFormat_ = null;
+      }
+      return fpeFormatBuilder_;
     }
     @java.lang.Override
     public final Builder setUnknownFields(

@@ -94,4 +94,34 @@ public interface CreateKeyRequestOrBuilder extends
    * <code>.cipherd.v1.KeyPolicy policy = 5 [json_name = "policy"];</code>
    */
   io.cipherd.api.v1.KeyPolicyOrBuilder getPolicyOrBuilder();
+
+  /**
+   * <pre>
+   * fpe_format is the shape of a format-preserving key's values: required with MODE_FF1, refused
+   * with any other mode. Every later version keeps it.
+   * </pre>
+   *
+   * <code>.cipherd.v1.FpeFormat fpe_format = 6 [json_name = "fpeFormat"];</code>
+   * @return Whether the fpeFormat field is set.
+   */
+  boolean hasFpeFormat();
+  /**
+   * <pre>
+   * fpe_format is the shape of a format-preserving key's values: required with MODE_FF1, refused
+   * with any other mode. Every later version keeps it.
+   * </pre>
+   *
+   * <code>.cipherd.v1.FpeFormat fpe_format = 6 [json_name = "fpeFormat"];</code>
+   * @return The fpeFormat.
+   */
+  io.cipherd.api.v1.FpeFormat getFpeFormat();
+  /**
+   * <pre>
+   * fpe_format is the shape of a format-preserving key's values: required with MODE_FF1, refused
+   * with any other mode. Every later version keeps it.
+   * </pre>
+   *
+   * <code>.cipherd.v1.FpeFormat fpe_format = 6 [json_name = "fpeFormat"];</code>
+   */
+  io.cipherd.api.v1.FpeFormatOrBuilder getFpeFormatOrBuilder();
 }

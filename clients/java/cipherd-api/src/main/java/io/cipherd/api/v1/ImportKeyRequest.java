@@ -50,6 +50,7 @@ private static final long serialVersionUID = 0L;
             io.cipherd.api.v1.ImportKeyRequest.class, io.cipherd.api.v1.ImportKeyRequest.Builder.class);
   }
 
+  private int bitField0_;
   public static final int KEY_NAME_FIELD_NUMBER = 1;
   @SuppressWarnings("serial")
   private volatile java.lang.Object keyName_ = "";
@@ -242,6 +243,47 @@ private static final long serialVersionUID = 0L;
     return passphrase_;
   }
 
+  public static final int FPE_FORMAT_FIELD_NUMBER = 9;
+  private io.cipherd.api.v1.FpeFormat fpeFormat_;
+  /**
+   * <pre>
+   * fpe_format is the format of an imported MODE_FF1 version: required when the key is created by
+   * this import, and, when the key exists, equal to its format (INVALID_ARGUMENT otherwise).
+   * </pre>
+   *
+   * <code>.cipherd.v1.FpeFormat fpe_format = 9 [json_name = "fpeFormat"];</code>
+   * @return Whether the fpeFormat field is set.
+   */
+  @java.lang.Override
+  public boolean hasFpeFormat() {
+    return ((bitField0_ & 0x00000001) != 0);
+  }
+  /**
+   * <pre>
+   * fpe_format is the format of an imported MODE_FF1 version: required when the key is created by
+   * this import, and, when the key exists, equal to its format (INVALID_ARGUMENT otherwise).
+   * </pre>
+   *
+   * <code>.cipherd.v1.FpeFormat fpe_format = 9 [json_name = "fpeFormat"];</code>
+   * @return The fpeFormat.
+   */
+  @java.lang.Override
+  public io.cipherd.api.v1.FpeFormat getFpeFormat() {
+    return fpeFormat_ == null ? io.cipherd.api.v1.FpeFormat.getDefaultInstance() : fpeFormat_;
+  }
+  /**
+   * <pre>
+   * fpe_format is the format of an imported MODE_FF1 version: required when the key is created by
+   * this import, and, when the key exists, equal to its format (INVALID_ARGUMENT otherwise).
+   * </pre>
+   *
+   * <code>.cipherd.v1.FpeFormat fpe_format = 9 [json_name = "fpeFormat"];</code>
+   */
+  @java.lang.Override
+  public io.cipherd.api.v1.FpeFormatOrBuilder getFpeFormatOrBuilder() {
+    return fpeFormat_ == null ? io.cipherd.api.v1.FpeFormat.getDefaultInstance() : fpeFormat_;
+  }
+
   private byte memoizedIsInitialized = -1;
   @java.lang.Override
   public final boolean isInitialized() {
@@ -279,6 +321,9 @@ private static final long serialVersionUID = 0L;
     }
     if (!passphrase_.isEmpty()) {
       output.writeBytes(8, passphrase_);
+    }
+    if (((bitField0_ & 0x00000001) != 0)) {
+      output.writeMessage(9, getFpeFormat());
     }
     getUnknownFields().writeTo(output);
   }
@@ -320,6 +365,10 @@ private static final long serialVersionUID = 0L;
       size += com.google.protobuf.CodedOutputStream
         .computeBytesSize(8, passphrase_);
     }
+    if (((bitField0_ & 0x00000001) != 0)) {
+      size += com.google.protobuf.CodedOutputStream
+        .computeMessageSize(9, getFpeFormat());
+    }
     size += getUnknownFields().getSerializedSize();
     memoizedSize = size;
     return size;
@@ -348,6 +397,11 @@ private static final long serialVersionUID = 0L;
         .equals(other.getLegacyFixedIv())) return false;
     if (!getPassphrase()
         .equals(other.getPassphrase())) return false;
+    if (hasFpeFormat() != other.hasFpeFormat()) return false;
+    if (hasFpeFormat()) {
+      if (!getFpeFormat()
+          .equals(other.getFpeFormat())) return false;
+    }
     if (!getUnknownFields().equals(other.getUnknownFields())) return false;
     return true;
   }
@@ -376,6 +430,10 @@ private static final long serialVersionUID = 0L;
     hash = (53 * hash) + getLegacyFixedIv().hashCode();
     hash = (37 * hash) + PASSPHRASE_FIELD_NUMBER;
     hash = (53 * hash) + getPassphrase().hashCode();
+    if (hasFpeFormat()) {
+      hash = (37 * hash) + FPE_FORMAT_FIELD_NUMBER;
+      hash = (53 * hash) + getFpeFormat().hashCode();
+    }
     hash = (29 * hash) + getUnknownFields().hashCode();
     memoizedHashCode = hash;
     return hash;
@@ -499,13 +557,19 @@ private static final long serialVersionUID = 0L;
 
     // Construct using io.cipherd.api.v1.ImportKeyRequest.newBuilder()
     private Builder() {
-
+      maybeForceBuilderInitialization();
     }
 
     private Builder(
         com.google.protobuf.GeneratedMessageV3.BuilderParent parent) {
       super(parent);
-
+      maybeForceBuilderInitialization();
+    }
+    private void maybeForceBuilderInitialization() {
+      if (com.google.protobuf.GeneratedMessageV3
+              .alwaysUseFieldBuilders) {
+        getFpeFormatFieldBuilder();
+      }
     }
     @java.lang.Override
     public Builder clear() {
@@ -519,6 +583,11 @@ private static final long serialVersionUID = 0L;
       legacyIv_ = 0;
       legacyFixedIv_ = com.google.protobuf.ByteString.EMPTY;
       passphrase_ = com.google.protobuf.ByteString.EMPTY;
+      fpeFormat_ = null;
+      if (fpeFormatBuilder_ != null) {
+        fpeFormatBuilder_.dispose();
+        fpeFormatBuilder_ = null;
+      }
       return this;
     }
 
@@ -576,6 +645,14 @@ private static final long serialVersionUID = 0L;
       if (((from_bitField0_ & 0x00000080) != 0)) {
         result.passphrase_ = passphrase_;
       }
+      int to_bitField0_ = 0;
+      if (((from_bitField0_ & 0x00000100) != 0)) {
+        result.fpeFormat_ = fpeFormatBuilder_ == null
+            ? fpeFormat_
+            : fpeFormatBuilder_.build();
+        to_bitField0_ |= 0x00000001;
+      }
+      result.bitField0_ |= to_bitField0_;
     }
 
     @java.lang.Override
@@ -648,6 +725,9 @@ private static final long serialVersionUID = 0L;
       if (other.getPassphrase() != com.google.protobuf.ByteString.EMPTY) {
         setPassphrase(other.getPassphrase());
       }
+      if (other.hasFpeFormat()) {
+        mergeFpeFormat(other.getFpeFormat());
+      }
       this.mergeUnknownFields(other.getUnknownFields());
       onChanged();
       return this;
@@ -714,6 +794,13 @@ private static final long serialVersionUID = 0L;
               bitField0_ |= 0x00000080;
               break;
             } // case 66
+            case 74: {
+              input.readMessage(
+                  getFpeFormatFieldBuilder().getBuilder(),
+                  extensionRegistry);
+              bitField0_ |= 0x00000100;
+              break;
+            } // case 74
             default: {
               if (!super.parseUnknownField(input, extensionRegistry, tag)) {
                 done = true; // was an endgroup tag
@@ -1235,6 +1322,172 @@ private static final long serialVersionUID = 0L;
       passphrase_ = getDefaultInstance().getPassphrase();
       onChanged();
       return this;
+    }
+
+    private io.cipherd.api.v1.FpeFormat fpeFormat_;
+    private com.google.protobuf.SingleFieldBuilderV3<
+        io.cipherd.api.v1.FpeFormat, io.cipherd.api.v1.FpeFormat.Builder, io.cipherd.api.v1.FpeFormatOrBuilder> fpeFormatBuilder_;
+    /**
+     * <pre>
+     * fpe_format is the format of an imported MODE_FF1 version: required when the key is created by
+     * this import, and, when the key exists, equal to its format (INVALID_ARGUMENT otherwise).
+     * </pre>
+     *
+     * <code>.cipherd.v1.FpeFormat fpe_format = 9 [json_name = "fpeFormat"];</code>
+     * @return Whether the fpeFormat field is set.
+     */
+    public boolean hasFpeFormat() {
+      return ((bitField0_ & 0x00000100) != 0);
+    }
+    /**
+     * <pre>
+     * fpe_format is the format of an imported MODE_FF1 version: required when the key is created by
+     * this import, and, when the key exists, equal to its format (INVALID_ARGUMENT otherwise).
+     * </pre>
+     *
+     * <code>.cipherd.v1.FpeFormat fpe_format = 9 [json_name = "fpeFormat"];</code>
+     * @return The fpeFormat.
+     */
+    public io.cipherd.api.v1.FpeFormat getFpeFormat() {
+      if (fpeFormatBuilder_ == null) {
+        return fpeFormat_ == null ? io.cipherd.api.v1.FpeFormat.getDefaultInstance() : fpeFormat_;
+      } else {
+        return fpeFormatBuilder_.getMessage();
+      }
+    }
+    /**
+     * <pre>
+     * fpe_format is the format of an imported MODE_FF1 version: required when the key is created by
+     * this import, and, when the key exists, equal to its format (INVALID_ARGUMENT otherwise).
+     * </pre>
+     *
+     * <code>.cipherd.v1.FpeFormat fpe_format = 9 [json_name = "fpeFormat"];</code>
+     */
+    public Builder setFpeFormat(io.cipherd.api.v1.FpeFormat value) {
+      if (fpeFormatBuilder_ == null) {
+        if (value == null) {
+          throw new NullPointerException();
+        }
+        fpeFormat_ = value;
+      } else {
+        fpeFormatBuilder_.setMessage(value);
+      }
+      bitField0_ |= 0x00000100;
+      onChanged();
+      return this;
+    }
+    /**
+     * <pre>
+     * fpe_format is the format of an imported MODE_FF1 version: required when the key is created by
+     * this import, and, when the key exists, equal to its format (INVALID_ARGUMENT otherwise).
+     * </pre>
+     *
+     * <code>.cipherd.v1.FpeFormat fpe_format = 9 [json_name = "fpeFormat"];</code>
+     */
+    public Builder setFpeFormat(
+        io.cipherd.api.v1.FpeFormat.Builder builderForValue) {
+      if (fpeFormatBuilder_ == null) {
+        fpeFormat_ = builderForValue.build();
+      } else {
+        fpeFormatBuilder_.setMessage(builderForValue.build());
+      }
+      bitField0_ |= 0x00000100;
+      onChanged();
+      return this;
+    }
+    /**
+     * <pre>
+     * fpe_format is the format of an imported MODE_FF1 version: required when the key is created by
+     * this import, and, when the key exists, equal to its format (INVALID_ARGUMENT otherwise).
+     * </pre>
+     *
+     * <code>.cipherd.v1.FpeFormat fpe_format = 9 [json_name = "fpeFormat"];</code>
+     */
+    public Builder mergeFpeFormat(io.cipherd.api.v1.FpeFormat value) {
+      if (fpeFormatBuilder_ == null) {
+        if (((bitField0_ & 0x00000100) != 0) &&
+          fpeFormat_ != null &&
+          fpeFormat_ != io.cipherd.api.v1.FpeFormat.getDefaultInstance()) {
+          getFpeFormatBuilder().mergeFrom(value);
+        } else {
+          fpeFormat_ = value;
+        }
+      } else {
+        fpeFormatBuilder_.mergeFrom(value);
+      }
+      if (fpeFormat_ != null) {
+        bitField0_ |= 0x00000100;
+        onChanged();
+      }
+      return this;
+    }
+    /**
+     * <pre>
+     * fpe_format is the format of an imported MODE_FF1 version: required when the key is created by
+     * this import, and, when the key exists, equal to its format (INVALID_ARGUMENT otherwise).
+     * </pre>
+     *
+     * <code>.cipherd.v1.FpeFormat fpe_format = 9 [json_name = "fpeFormat"];</code>
+     */
+    public Builder clearFpeFormat() {
+      bitField0_ = (bitField0_ & ~0x00000100);
+      fpeFormat_ = null;
+      if (fpeFormatBuilder_ != null) {
+        fpeFormatBuilder_.dispose();
+        fpeFormatBuilder_ = null;
+      }
+      onChanged();
+      return this;
+    }
+    /**
+     * <pre>
+     * fpe_format is the format of an imported MODE_FF1 version: required when the key is created by
+     * this import, and, when the key exists, equal to its format (INVALID_ARGUMENT otherwise).
+     * </pre>
+     *
+     * <code>.cipherd.v1.FpeFormat fpe_format = 9 [json_name = "fpeFormat"];</code>
+     */
+    public io.cipherd.api.v1.FpeFormat.Builder getFpeFormatBuilder() {
+      bitField0_ |= 0x00000100;
+      onChanged();
+      return getFpeFormatFieldBuilder().getBuilder();
+    }
+    /**
+     * <pre>
+     * fpe_format is the format of an imported MODE_FF1 version: required when the key is created by
+     * this import, and, when the key exists, equal to its format (INVALID_ARGUMENT otherwise).
+     * </pre>
+     *
+     * <code>.cipherd.v1.FpeFormat fpe_format = 9 [json_name = "fpeFormat"];</code>
+     */
+    public io.cipherd.api.v1.FpeFormatOrBuilder getFpeFormatOrBuilder() {
+      if (fpeFormatBuilder_ != null) {
+        return fpeFormatBuilder_.getMessageOrBuilder();
+      } else {
+        return fpeFormat_ == null ?
+            io.cipherd.api.v1.FpeFormat.getDefaultInstance() : fpeFormat_;
+      }
+    }
+    /**
+     * <pre>
+     * fpe_format is the format of an imported MODE_FF1 version: required when the key is created by
+     * this import, and, when the key exists, equal to its format (INVALID_ARGUMENT otherwise).
+     * </pre>
+     *
+     * <code>.cipherd.v1.FpeFormat fpe_format = 9 [json_name = "fpeFormat"];</code>
+     */
+    private com.google.protobuf.SingleFieldBuilderV3<
+        io.cipherd.api.v1.FpeFormat, io.cipherd.api.v1.FpeFormat.Builder, io.cipherd.api.v1.FpeFormatOrBuilder> 
+        getFpeFormatFieldBuilder() {
+      if (fpeFormatBuilder_ == null) {
+        fpeFormatBuilder_ = new com.google.protobuf.SingleFieldBuilderV3<
+            io.cipherd.api.v1.FpeFormat, io.cipherd.api.v1.FpeFormat.Builder, io.cipherd.api.v1.FpeFormatOrBuilder>(
+                getFpeFormat(),
+                getParentForChildren(),
+                isClean());
+        fpeFormat_ = null;
+      }
+      return fpeFormatBuilder_;
     }
     @java.lang.Override
     public final Builder setUnknownFields(

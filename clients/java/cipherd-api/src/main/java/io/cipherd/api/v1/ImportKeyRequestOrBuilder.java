@@ -131,4 +131,34 @@ public interface ImportKeyRequestOrBuilder extends
    * @return The passphrase.
    */
   com.google.protobuf.ByteString getPassphrase();
+
+  /**
+   * <pre>
+   * fpe_format is the format of an imported MODE_FF1 version: required when the key is created by
+   * this import, and, when the key exists, equal to its format (INVALID_ARGUMENT otherwise).
+   * </pre>
+   *
+   * <code>.cipherd.v1.FpeFormat fpe_format = 9 [json_name = "fpeFormat"];</code>
+   * @return Whether the fpeFormat field is set.
+   */
+  boolean hasFpeFormat();
+  /**
+   * <pre>
+   * fpe_format is the format of an imported MODE_FF1 version: required when the key is created by
+   * this import, and, when the key exists, equal to its format (INVALID_ARGUMENT otherwise).
+   * </pre>
+   *
+   * <code>.cipherd.v1.FpeFormat fpe_format = 9 [json_name = "fpeFormat"];</code>
+   * @return The fpeFormat.
+   */
+  io.cipherd.api.v1.FpeFormat getFpeFormat();
+  /**
+   * <pre>
+   * fpe_format is the format of an imported MODE_FF1 version: required when the key is created by
+   * this import, and, when the key exists, equal to its format (INVALID_ARGUMENT otherwise).
+   * </pre>
+   *
+   * <code>.cipherd.v1.FpeFormat fpe_format = 9 [json_name = "fpeFormat"];</code>
+   */
+  io.cipherd.api.v1.FpeFormatOrBuilder getFpeFormatOrBuilder();
 }

@@ -182,129 +182,132 @@ public final class KeyAdminServiceProto {
       "\n\"cipherd/v1/key_admin_service.proto\022\nci" +
       "pherd.v1\032\025cipherd/v1/keys.proto\032\036google/" +
       "protobuf/duration.proto\032\037google/protobuf" +
-      "/timestamp.proto\"\333\001\n\020CreateKeyRequest\022\031\n" +
+      "/timestamp.proto\"\221\002\n\020CreateKeyRequest\022\031\n" +
       "\010key_name\030\001 \001(\tR\007keyName\022$\n\004mode\030\002 \001(\0162\020" +
       ".cipherd.v1.ModeR\004mode\022\"\n\rkey_size_bits\030" +
       "\003 \001(\005R\013keySizeBits\0223\n\025allow_unauthentica" +
       "ted\030\004 \001(\010R\024allowUnauthenticated\022-\n\006polic" +
-      "y\030\005 \001(\0132\025.cipherd.v1.KeyPolicyR\006policy\"6" +
-      "\n\021CreateKeyResponse\022!\n\003key\030\001 \001(\0132\017.ciphe" +
-      "rd.v1.KeyR\003key\"*\n\rGetKeyRequest\022\031\n\010key_n" +
-      "ame\030\001 \001(\tR\007keyName\"3\n\016GetKeyResponse\022!\n\003" +
-      "key\030\001 \001(\0132\017.cipherd.v1.KeyR\003key\"M\n\017ListK" +
-      "eysRequest\022\033\n\tpage_size\030\001 \001(\005R\010pageSize\022" +
-      "\035\n\npage_token\030\002 \001(\tR\tpageToken\"_\n\020ListKe" +
-      "ysResponse\022#\n\004keys\030\001 \003(\0132\017.cipherd.v1.Ke" +
-      "yR\004keys\022&\n\017next_page_token\030\002 \001(\tR\rnextPa" +
-      "geToken\"\254\001\n\020RotateKeyRequest\022\031\n\010key_name" +
-      "\030\001 \001(\tR\007keyName\022$\n\004mode\030\002 \001(\0162\020.cipherd." +
-      "v1.ModeR\004mode\022\"\n\rkey_size_bits\030\003 \001(\005R\013ke" +
-      "ySizeBits\0223\n\025allow_unauthenticated\030\004 \001(\010" +
-      "R\024allowUnauthenticated\"6\n\021RotateKeyRespo" +
-      "nse\022!\n\003key\030\001 \001(\0132\017.cipherd.v1.KeyR\003key\"b" +
-      "\n\026UpdateKeyPolicyRequest\022\031\n\010key_name\030\001 \001" +
-      "(\tR\007keyName\022-\n\006policy\030\002 \001(\0132\025.cipherd.v1" +
-      ".KeyPolicyR\006policy\"<\n\027UpdateKeyPolicyRes" +
-      "ponse\022!\n\003key\030\001 \001(\0132\017.cipherd.v1.KeyR\003key" +
-      "\"\357\002\n\020ImportKeyRequest\022\031\n\010key_name\030\001 \001(\tR" +
-      "\007keyName\022$\n\004mode\030\002 \001(\0162\020.cipherd.v1.Mode" +
-      "R\004mode\022&\n\014key_material\030\003 \001(\014B\003\200\001\001R\013keyMa" +
-      "terial\0223\n\025allow_unauthenticated\030\004 \001(\010R\024a" +
-      "llowUnauthenticated\022=\n\rlegacy_cipher\030\005 \001" +
-      "(\0162\030.cipherd.v1.LegacyCipherR\014legacyCiph" +
-      "er\0221\n\tlegacy_iv\030\006 \001(\0162\024.cipherd.v1.Legac" +
-      "yIvR\010legacyIv\022&\n\017legacy_fixed_iv\030\007 \001(\014R\r" +
-      "legacyFixedIv\022#\n\npassphrase\030\010 \001(\014B\003\200\001\001R\n" +
-      "passphrase\"6\n\021ImportKeyResponse\022!\n\003key\030\001" +
-      " \001(\0132\017.cipherd.v1.KeyR\003key\"n\n\023GetKeyCens" +
-      "usRequest\022\031\n\010key_name\030\001 \001(\tR\007keyName\022<\n\014" +
-      "quiet_period\030\002 \001(\0132\031.google.protobuf.Dur" +
-      "ationR\013quietPeriod\"\257\001\n\024GetKeyCensusRespo" +
-      "nse\022!\n\003key\030\001 \001(\0132\017.cipherd.v1.KeyR\003key\0225" +
-      "\n\010versions\030\002 \003(\0132\031.cipherd.v1.VersionCen" +
-      "susR\010versions\022=\n\033safe_min_decryption_ver" +
-      "sion\030\003 \001(\005R\030safeMinDecryptionVersion\"\226\001\n" +
-      "\rVersionCensus\022\030\n\007version\030\001 \001(\005R\007version" +
-      "\0221\n\005usage\030\002 \001(\0132\033.cipherd.v1.KeyVersionU" +
-      "sageR\005usage\022\025\n\006in_use\030\003 \001(\010R\005inUse\022!\n\014su" +
-      "bject_keys\030\004 \001(\003R\013subjectKeys\".\n\021Disable" +
-      "KeyRequest\022\031\n\010key_name\030\001 \001(\tR\007keyName\"7\n" +
-      "\022DisableKeyResponse\022!\n\003key\030\001 \001(\0132\017.ciphe" +
-      "rd.v1.KeyR\003key\"-\n\020EnableKeyRequest\022\031\n\010ke" +
-      "y_name\030\001 \001(\tR\007keyName\"6\n\021EnableKeyRespon" +
-      "se\022!\n\003key\030\001 \001(\0132\017.cipherd.v1.KeyR\003key\"\237\001" +
-      "\n$ScheduleKeyVersionDestructionRequest\022\031" +
-      "\n\010key_name\030\001 \001(\tR\007keyName\022\032\n\010versions\030\002 " +
-      "\003(\005R\010versions\022@\n\016pending_window\030\003 \001(\0132\031." +
-      "google.protobuf.DurationR\rpendingWindow\"" +
-      "J\n%ScheduleKeyVersionDestructionResponse" +
-      "\022!\n\003key\030\001 \001(\0132\017.cipherd.v1.KeyR\003key\"[\n\"C" +
-      "ancelKeyVersionDestructionRequest\022\031\n\010key" +
-      "_name\030\001 \001(\tR\007keyName\022\032\n\010versions\030\002 \003(\005R\010" +
-      "versions\"H\n#CancelKeyVersionDestructionR" +
+      "y\030\005 \001(\0132\025.cipherd.v1.KeyPolicyR\006policy\0224" +
+      "\n\nfpe_format\030\006 \001(\0132\025.cipherd.v1.FpeForma" +
+      "tR\tfpeFormat\"6\n\021CreateKeyResponse\022!\n\003key" +
+      "\030\001 \001(\0132\017.cipherd.v1.KeyR\003key\"*\n\rGetKeyRe" +
+      "quest\022\031\n\010key_name\030\001 \001(\tR\007keyName\"3\n\016GetK" +
+      "eyResponse\022!\n\003key\030\001 \001(\0132\017.cipherd.v1.Key" +
+      "R\003key\"M\n\017ListKeysRequest\022\033\n\tpage_size\030\001 " +
+      "\001(\005R\010pageSize\022\035\n\npage_token\030\002 \001(\tR\tpageT" +
+      "oken\"_\n\020ListKeysResponse\022#\n\004keys\030\001 \003(\0132\017" +
+      ".cipherd.v1.KeyR\004keys\022&\n\017next_page_token" +
+      "\030\002 \001(\tR\rnextPageToken\"\254\001\n\020RotateKeyReque" +
+      "st\022\031\n\010key_name\030\001 \001(\tR\007keyName\022$\n\004mode\030\002 " +
+      "\001(\0162\020.cipherd.v1.ModeR\004mode\022\"\n\rkey_size_" +
+      "bits\030\003 \001(\005R\013keySizeBits\0223\n\025allow_unauthe" +
+      "nticated\030\004 \001(\010R\024allowUnauthenticated\"6\n\021" +
+      "RotateKeyResponse\022!\n\003key\030\001 \001(\0132\017.cipherd" +
+      ".v1.KeyR\003key\"b\n\026UpdateKeyPolicyRequest\022\031" +
+      "\n\010key_name\030\001 \001(\tR\007keyName\022-\n\006policy\030\002 \001(" +
+      "\0132\025.cipherd.v1.KeyPolicyR\006policy\"<\n\027Upda" +
+      "teKeyPolicyResponse\022!\n\003key\030\001 \001(\0132\017.ciphe" +
+      "rd.v1.KeyR\003key\"\245\003\n\020ImportKeyRequest\022\031\n\010k" +
+      "ey_name\030\001 \001(\tR\007keyName\022$\n\004mode\030\002 \001(\0162\020.c" +
+      "ipherd.v1.ModeR\004mode\022&\n\014key_material\030\003 \001" +
+      "(\014B\003\200\001\001R\013keyMaterial\0223\n\025allow_unauthenti" +
+      "cated\030\004 \001(\010R\024allowUnauthenticated\022=\n\rleg" +
+      "acy_cipher\030\005 \001(\0162\030.cipherd.v1.LegacyCiph" +
+      "erR\014legacyCipher\0221\n\tlegacy_iv\030\006 \001(\0162\024.ci" +
+      "pherd.v1.LegacyIvR\010legacyIv\022&\n\017legacy_fi" +
+      "xed_iv\030\007 \001(\014R\rlegacyFixedIv\022#\n\npassphras" +
+      "e\030\010 \001(\014B\003\200\001\001R\npassphrase\0224\n\nfpe_format\030\t" +
+      " \001(\0132\025.cipherd.v1.FpeFormatR\tfpeFormat\"6" +
+      "\n\021ImportKeyResponse\022!\n\003key\030\001 \001(\0132\017.ciphe" +
+      "rd.v1.KeyR\003key\"n\n\023GetKeyCensusRequest\022\031\n" +
+      "\010key_name\030\001 \001(\tR\007keyName\022<\n\014quiet_period" +
+      "\030\002 \001(\0132\031.google.protobuf.DurationR\013quiet" +
+      "Period\"\257\001\n\024GetKeyCensusResponse\022!\n\003key\030\001" +
+      " \001(\0132\017.cipherd.v1.KeyR\003key\0225\n\010versions\030\002" +
+      " \003(\0132\031.cipherd.v1.VersionCensusR\010version" +
+      "s\022=\n\033safe_min_decryption_version\030\003 \001(\005R\030" +
+      "safeMinDecryptionVersion\"\226\001\n\rVersionCens" +
+      "us\022\030\n\007version\030\001 \001(\005R\007version\0221\n\005usage\030\002 " +
+      "\001(\0132\033.cipherd.v1.KeyVersionUsageR\005usage\022" +
+      "\025\n\006in_use\030\003 \001(\010R\005inUse\022!\n\014subject_keys\030\004" +
+      " \001(\003R\013subjectKeys\".\n\021DisableKeyRequest\022\031" +
+      "\n\010key_name\030\001 \001(\tR\007keyName\"7\n\022DisableKeyR" +
       "esponse\022!\n\003key\030\001 \001(\0132\017.cipherd.v1.KeyR\003k" +
-      "ey\"y\n\032ScheduleKeyDeletionRequest\022\031\n\010key_" +
-      "name\030\001 \001(\tR\007keyName\022@\n\016pending_window\030\002 " +
-      "\001(\0132\031.google.protobuf.DurationR\rpendingW" +
-      "indow\"@\n\033ScheduleKeyDeletionResponse\022!\n\003" +
-      "key\030\001 \001(\0132\017.cipherd.v1.KeyR\003key\"5\n\030Cance" +
-      "lKeyDeletionRequest\022\031\n\010key_name\030\001 \001(\tR\007k" +
-      "eyName\">\n\031CancelKeyDeletionResponse\022!\n\003k" +
-      "ey\030\001 \001(\0132\017.cipherd.v1.KeyR\003key\"\274\002\n\030Retir" +
-      "eKeyVersionsRequest\022\031\n\010key_name\030\001 \001(\tR\007k" +
-      "eyName\022#\n\rbelow_version\030\002 \001(\005R\014belowVers" +
-      "ion\022<\n\014quiet_period\030\003 \001(\0132\031.google.proto" +
-      "buf.DurationR\013quietPeriod\022@\n\016pending_win" +
-      "dow\030\004 \001(\0132\031.google.protobuf.DurationR\rpe" +
-      "ndingWindow\022#\n\rvalidate_only\030\005 \001(\010R\014vali" +
-      "dateOnly\022;\n\013inventories\030\006 \003(\0132\031.cipherd." +
-      "v1.DataInventoryR\013inventories\"\326\001\n\rDataIn" +
-      "ventory\022\031\n\010key_name\030\001 \001(\tR\007keyName\022\026\n\006so" +
-      "urce\030\002 \001(\tR\006source\0227\n\tscan_time\030\003 \001(\0132\032." +
-      "google.protobuf.TimestampR\010scanTime\022#\n\ri" +
-      "tems_scanned\030\004 \001(\003R\014itemsScanned\0224\n\010vers" +
-      "ions\030\005 \003(\0132\030.cipherd.v1.VersionCountR\010ve" +
-      "rsions\"J\n\014VersionCount\022\030\n\007version\030\001 \001(\005R" +
-      "\007version\022 \n\013ciphertexts\030\002 \001(\003R\013ciphertex" +
-      "ts\"\250\001\n\031RetireKeyVersionsResponse\022!\n\003key\030" +
-      "\001 \001(\0132\017.cipherd.v1.KeyR\003key\022)\n\020retired_v" +
-      "ersions\030\002 \003(\005R\017retiredVersions\022=\n\014destro" +
-      "y_time\030\003 \001(\0132\032.google.protobuf.Timestamp" +
-      "R\013destroyTime2\360\t\n\017KeyAdminService\022H\n\tCre" +
-      "ateKey\022\034.cipherd.v1.CreateKeyRequest\032\035.c" +
-      "ipherd.v1.CreateKeyResponse\022?\n\006GetKey\022\031." +
-      "cipherd.v1.GetKeyRequest\032\032.cipherd.v1.Ge" +
-      "tKeyResponse\022E\n\010ListKeys\022\033.cipherd.v1.Li" +
-      "stKeysRequest\032\034.cipherd.v1.ListKeysRespo" +
-      "nse\022H\n\tRotateKey\022\034.cipherd.v1.RotateKeyR" +
-      "equest\032\035.cipherd.v1.RotateKeyResponse\022Z\n" +
-      "\017UpdateKeyPolicy\022\".cipherd.v1.UpdateKeyP" +
-      "olicyRequest\032#.cipherd.v1.UpdateKeyPolic" +
-      "yResponse\022H\n\tImportKey\022\034.cipherd.v1.Impo" +
-      "rtKeyRequest\032\035.cipherd.v1.ImportKeyRespo" +
-      "nse\022Q\n\014GetKeyCensus\022\037.cipherd.v1.GetKeyC" +
-      "ensusRequest\032 .cipherd.v1.GetKeyCensusRe" +
-      "sponse\022K\n\nDisableKey\022\035.cipherd.v1.Disabl" +
-      "eKeyRequest\032\036.cipherd.v1.DisableKeyRespo" +
-      "nse\022H\n\tEnableKey\022\034.cipherd.v1.EnableKeyR" +
-      "equest\032\035.cipherd.v1.EnableKeyResponse\022\204\001" +
-      "\n\035ScheduleKeyVersionDestruction\0220.cipher" +
-      "d.v1.ScheduleKeyVersionDestructionReques" +
-      "t\0321.cipherd.v1.ScheduleKeyVersionDestruc" +
-      "tionResponse\022~\n\033CancelKeyVersionDestruct" +
-      "ion\022..cipherd.v1.CancelKeyVersionDestruc" +
-      "tionRequest\032/.cipherd.v1.CancelKeyVersio" +
-      "nDestructionResponse\022f\n\023ScheduleKeyDelet" +
-      "ion\022&.cipherd.v1.ScheduleKeyDeletionRequ" +
-      "est\032\'.cipherd.v1.ScheduleKeyDeletionResp" +
-      "onse\022`\n\021CancelKeyDeletion\022$.cipherd.v1.C" +
-      "ancelKeyDeletionRequest\032%.cipherd.v1.Can" +
-      "celKeyDeletionResponse\022`\n\021RetireKeyVersi" +
-      "ons\022$.cipherd.v1.RetireKeyVersionsReques" +
-      "t\032%.cipherd.v1.RetireKeyVersionsResponse" +
-      "Bf\n\021io.cipherd.api.v1B\024KeyAdminServicePr" +
-      "otoP\001Z9github.com/cipherd/cipherd/client" +
-      "s/go/cipherdpb;cipherdpbb\006proto3"
+      "ey\"-\n\020EnableKeyRequest\022\031\n\010key_name\030\001 \001(\t" +
+      "R\007keyName\"6\n\021EnableKeyResponse\022!\n\003key\030\001 " +
+      "\001(\0132\017.cipherd.v1.KeyR\003key\"\237\001\n$ScheduleKe" +
+      "yVersionDestructionRequest\022\031\n\010key_name\030\001" +
+      " \001(\tR\007keyName\022\032\n\010versions\030\002 \003(\005R\010version" +
+      "s\022@\n\016pending_window\030\003 \001(\0132\031.google.proto" +
+      "buf.DurationR\rpendingWindow\"J\n%ScheduleK" +
+      "eyVersionDestructionResponse\022!\n\003key\030\001 \001(" +
+      "\0132\017.cipherd.v1.KeyR\003key\"[\n\"CancelKeyVers" +
+      "ionDestructionRequest\022\031\n\010key_name\030\001 \001(\tR" +
+      "\007keyName\022\032\n\010versions\030\002 \003(\005R\010versions\"H\n#" +
+      "CancelKeyVersionDestructionResponse\022!\n\003k" +
+      "ey\030\001 \001(\0132\017.cipherd.v1.KeyR\003key\"y\n\032Schedu" +
+      "leKeyDeletionRequest\022\031\n\010key_name\030\001 \001(\tR\007" +
+      "keyName\022@\n\016pending_window\030\002 \001(\0132\031.google" +
+      ".protobuf.DurationR\rpendingWindow\"@\n\033Sch" +
+      "eduleKeyDeletionResponse\022!\n\003key\030\001 \001(\0132\017." +
+      "cipherd.v1.KeyR\003key\"5\n\030CancelKeyDeletion" +
+      "Request\022\031\n\010key_name\030\001 \001(\tR\007keyName\">\n\031Ca" +
+      "ncelKeyDeletionResponse\022!\n\003key\030\001 \001(\0132\017.c" +
+      "ipherd.v1.KeyR\003key\"\274\002\n\030RetireKeyVersions" +
+      "Request\022\031\n\010key_name\030\001 \001(\tR\007keyName\022#\n\rbe" +
+      "low_version\030\002 \001(\005R\014belowVersion\022<\n\014quiet" +
+      "_period\030\003 \001(\0132\031.google.protobuf.Duration" +
+      "R\013quietPeriod\022@\n\016pending_window\030\004 \001(\0132\031." +
+      "google.protobuf.DurationR\rpendingWindow\022" +
+      "#\n\rvalidate_only\030\005 \001(\010R\014validateOnly\022;\n\013" +
+      "inventories\030\006 \003(\0132\031.cipherd.v1.DataInven" +
+      "toryR\013inventories\"\326\001\n\rDataInventory\022\031\n\010k" +
+      "ey_name\030\001 \001(\tR\007keyName\022\026\n\006source\030\002 \001(\tR\006" +
+      "source\0227\n\tscan_time\030\003 \001(\0132\032.google.proto" +
+      "buf.TimestampR\010scanTime\022#\n\ritems_scanned" +
+      "\030\004 \001(\003R\014itemsScanned\0224\n\010versions\030\005 \003(\0132\030" +
+      ".cipherd.v1.VersionCountR\010versions\"J\n\014Ve" +
+      "rsionCount\022\030\n\007version\030\001 \001(\005R\007version\022 \n\013" +
+      "ciphertexts\030\002 \001(\003R\013ciphertexts\"\250\001\n\031Retir" +
+      "eKeyVersionsResponse\022!\n\003key\030\001 \001(\0132\017.ciph" +
+      "erd.v1.KeyR\003key\022)\n\020retired_versions\030\002 \003(" +
+      "\005R\017retiredVersions\022=\n\014destroy_time\030\003 \001(\013" +
+      "2\032.google.protobuf.TimestampR\013destroyTim" +
+      "e2\360\t\n\017KeyAdminService\022H\n\tCreateKey\022\034.cip" +
+      "herd.v1.CreateKeyRequest\032\035.cipherd.v1.Cr" +
+      "eateKeyResponse\022?\n\006GetKey\022\031.cipherd.v1.G" +
+      "etKeyRequest\032\032.cipherd.v1.GetKeyResponse" +
+      "\022E\n\010ListKeys\022\033.cipherd.v1.ListKeysReques" +
+      "t\032\034.cipherd.v1.ListKeysResponse\022H\n\tRotat" +
+      "eKey\022\034.cipherd.v1.RotateKeyRequest\032\035.cip" +
+      "herd.v1.RotateKeyResponse\022Z\n\017UpdateKeyPo" +
+      "licy\022\".cipherd.v1.UpdateKeyPolicyRequest" +
+      "\032#.cipherd.v1.UpdateKeyPolicyResponse\022H\n" +
+      "\tImportKey\022\034.cipherd.v1.ImportKeyRequest" +
+      "\032\035.cipherd.v1.ImportKeyResponse\022Q\n\014GetKe" +
+      "yCensus\022\037.cipherd.v1.GetKeyCensusRequest" +
+      "\032 .cipherd.v1.GetKeyCensusResponse\022K\n\nDi" +
+      "sableKey\022\035.cipherd.v1.DisableKeyRequest\032" +
+      "\036.cipherd.v1.DisableKeyResponse\022H\n\tEnabl" +
+      "eKey\022\034.cipherd.v1.EnableKeyRequest\032\035.cip" +
+      "herd.v1.EnableKeyResponse\022\204\001\n\035ScheduleKe" +
+      "yVersionDestruction\0220.cipherd.v1.Schedul" +
+      "eKeyVersionDestructionRequest\0321.cipherd." +
+      "v1.ScheduleKeyVersionDestructionResponse" +
+      "\022~\n\033CancelKeyVersionDestruction\022..cipher" +
+      "d.v1.CancelKeyVersionDestructionRequest\032" +
+      "/.cipherd.v1.CancelKeyVersionDestruction" +
+      "Response\022f\n\023ScheduleKeyDeletion\022&.cipher" +
+      "d.v1.ScheduleKeyDeletionRequest\032\'.cipher" +
+      "d.v1.ScheduleKeyDeletionResponse\022`\n\021Canc" +
+      "elKeyDeletion\022$.cipherd.v1.CancelKeyDele" +
+      "tionRequest\032%.cipherd.v1.CancelKeyDeleti" +
+      "onResponse\022`\n\021RetireKeyVersions\022$.cipher" +
+      "d.v1.RetireKeyVersionsRequest\032%.cipherd." +
+      "v1.RetireKeyVersionsResponseBf\n\021io.ciphe" +
+      "rd.api.v1B\024KeyAdminServiceProtoP\001Z9githu" +
+      "b.com/cipherd/cipherd/clients/go/cipherd" +
+      "pb;cipherdpbb\006proto3"
     };
     descriptor = com.google.protobuf.Descriptors.FileDescriptor
       .internalBuildGeneratedFileFrom(descriptorData,
@@ -318,7 +321,7 @@ public final class KeyAdminServiceProto {
     internal_static_cipherd_v1_CreateKeyRequest_fieldAccessorTable = new
       com.google.protobuf.GeneratedMessageV3.FieldAccessorTable(
         internal_static_cipherd_v1_CreateKeyRequest_descriptor,
-        new java.lang.String[] { "KeyName", "Mode", "KeySizeBits", "AllowUnauthenticated", "Policy", });
+        new java.lang.String[] { "KeyName", "Mode", "KeySizeBits", "AllowUnauthenticated", "Policy", "FpeFormat", });
     internal_static_cipherd_v1_CreateKeyResponse_descriptor =
       getDescriptor().getMessageTypes().get(1);
     internal_static_cipherd_v1_CreateKeyResponse_fieldAccessorTable = new
@@ -378,7 +381,7 @@ public final class KeyAdminServiceProto {
     internal_static_cipherd_v1_ImportKeyRequest_fieldAccessorTable = new
       com.google.protobuf.GeneratedMessageV3.FieldAccessorTable(
         internal_static_cipherd_v1_ImportKeyRequest_descriptor,
-        new java.lang.String[] { "KeyName", "Mode", "KeyMaterial", "AllowUnauthenticated", "LegacyCipher", "LegacyIv", "LegacyFixedIv", "Passphrase", });
+        new java.lang.String[] { "KeyName", "Mode", "KeyMaterial", "AllowUnauthenticated", "LegacyCipher", "LegacyIv", "LegacyFixedIv", "Passphrase", "FpeFormat", });
     internal_static_cipherd_v1_ImportKeyResponse_descriptor =
       getDescriptor().getMessageTypes().get(11);
     internal_static_cipherd_v1_ImportKeyResponse_fieldAccessorTable = new

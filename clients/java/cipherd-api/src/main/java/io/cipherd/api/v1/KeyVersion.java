@@ -315,6 +315,44 @@ private static final long serialVersionUID = 0L;
     return destroyTime_ == null ? com.google.protobuf.Timestamp.getDefaultInstance() : destroyTime_;
   }
 
+  public static final int FPE_FORMAT_FIELD_NUMBER = 11;
+  private io.cipherd.api.v1.FpeFormat fpeFormat_;
+  /**
+   * <pre>
+   * fpe_format is the shape a format-preserving version (MODE_FF1) keeps; absent for other modes.
+   * </pre>
+   *
+   * <code>.cipherd.v1.FpeFormat fpe_format = 11 [json_name = "fpeFormat"];</code>
+   * @return Whether the fpeFormat field is set.
+   */
+  @java.lang.Override
+  public boolean hasFpeFormat() {
+    return ((bitField0_ & 0x00000008) != 0);
+  }
+  /**
+   * <pre>
+   * fpe_format is the shape a format-preserving version (MODE_FF1) keeps; absent for other modes.
+   * </pre>
+   *
+   * <code>.cipherd.v1.FpeFormat fpe_format = 11 [json_name = "fpeFormat"];</code>
+   * @return The fpeFormat.
+   */
+  @java.lang.Override
+  public io.cipherd.api.v1.FpeFormat getFpeFormat() {
+    return fpeFormat_ == null ? io.cipherd.api.v1.FpeFormat.getDefaultInstance() : fpeFormat_;
+  }
+  /**
+   * <pre>
+   * fpe_format is the shape a format-preserving version (MODE_FF1) keeps; absent for other modes.
+   * </pre>
+   *
+   * <code>.cipherd.v1.FpeFormat fpe_format = 11 [json_name = "fpeFormat"];</code>
+   */
+  @java.lang.Override
+  public io.cipherd.api.v1.FpeFormatOrBuilder getFpeFormatOrBuilder() {
+    return fpeFormat_ == null ? io.cipherd.api.v1.FpeFormat.getDefaultInstance() : fpeFormat_;
+  }
+
   private byte memoizedIsInitialized = -1;
   @java.lang.Override
   public final boolean isInitialized() {
@@ -358,6 +396,9 @@ private static final long serialVersionUID = 0L;
     }
     if (((bitField0_ & 0x00000004) != 0)) {
       output.writeMessage(10, getDestroyTime());
+    }
+    if (((bitField0_ & 0x00000008) != 0)) {
+      output.writeMessage(11, getFpeFormat());
     }
     getUnknownFields().writeTo(output);
   }
@@ -408,6 +449,10 @@ private static final long serialVersionUID = 0L;
       size += com.google.protobuf.CodedOutputStream
         .computeMessageSize(10, getDestroyTime());
     }
+    if (((bitField0_ & 0x00000008) != 0)) {
+      size += com.google.protobuf.CodedOutputStream
+        .computeMessageSize(11, getFpeFormat());
+    }
     size += getUnknownFields().getSerializedSize();
     memoizedSize = size;
     return size;
@@ -448,6 +493,11 @@ private static final long serialVersionUID = 0L;
       if (!getDestroyTime()
           .equals(other.getDestroyTime())) return false;
     }
+    if (hasFpeFormat() != other.hasFpeFormat()) return false;
+    if (hasFpeFormat()) {
+      if (!getFpeFormat()
+          .equals(other.getFpeFormat())) return false;
+    }
     if (!getUnknownFields().equals(other.getUnknownFields())) return false;
     return true;
   }
@@ -485,6 +535,10 @@ private static final long serialVersionUID = 0L;
     if (hasDestroyTime()) {
       hash = (37 * hash) + DESTROY_TIME_FIELD_NUMBER;
       hash = (53 * hash) + getDestroyTime().hashCode();
+    }
+    if (hasFpeFormat()) {
+      hash = (37 * hash) + FPE_FORMAT_FIELD_NUMBER;
+      hash = (53 * hash) + getFpeFormat().hashCode();
     }
     hash = (29 * hash) + getUnknownFields().hashCode();
     memoizedHashCode = hash;
@@ -623,6 +677,7 @@ private static final long serialVersionUID = 0L;
         getCreateTimeFieldBuilder();
         getUsageFieldBuilder();
         getDestroyTimeFieldBuilder();
+        getFpeFormatFieldBuilder();
       }
     }
     @java.lang.Override
@@ -650,6 +705,11 @@ private static final long serialVersionUID = 0L;
       if (destroyTimeBuilder_ != null) {
         destroyTimeBuilder_.dispose();
         destroyTimeBuilder_ = null;
+      }
+      fpeFormat_ = null;
+      if (fpeFormatBuilder_ != null) {
+        fpeFormatBuilder_.dispose();
+        fpeFormatBuilder_ = null;
       }
       return this;
     }
@@ -723,6 +783,12 @@ private static final long serialVersionUID = 0L;
             ? destroyTime_
             : destroyTimeBuilder_.build();
         to_bitField0_ |= 0x00000004;
+      }
+      if (((from_bitField0_ & 0x00000400) != 0)) {
+        result.fpeFormat_ = fpeFormatBuilder_ == null
+            ? fpeFormat_
+            : fpeFormatBuilder_.build();
+        to_bitField0_ |= 0x00000008;
       }
       result.bitField0_ |= to_bitField0_;
     }
@@ -800,6 +866,9 @@ private static final long serialVersionUID = 0L;
       }
       if (other.hasDestroyTime()) {
         mergeDestroyTime(other.getDestroyTime());
+      }
+      if (other.hasFpeFormat()) {
+        mergeFpeFormat(other.getFpeFormat());
       }
       this.mergeUnknownFields(other.getUnknownFields());
       onChanged();
@@ -883,6 +952,13 @@ private static final long serialVersionUID = 0L;
               bitField0_ |= 0x00000200;
               break;
             } // case 82
+            case 90: {
+              input.readMessage(
+                  getFpeFormatFieldBuilder().getBuilder(),
+                  extensionRegistry);
+              bitField0_ |= 0x00000400;
+              break;
+            } // case 90
             default: {
               if (!super.parseUnknownField(input, extensionRegistry, tag)) {
                 done = true; // was an endgroup tag
@@ -1805,6 +1881,163 @@ private static final long serialVersionUID = 0L;
         destroyTime_ = null;
       }
       return destroyTimeBuilder_;
+    }
+
+    private io.cipherd.api.v1.FpeFormat fpeFormat_;
+    private com.google.protobuf.SingleFieldBuilderV3<
+        io.cipherd.api.v1.FpeFormat, io.cipherd.api.v1.FpeFormat.Builder, io.cipherd.api.v1.FpeFormatOrBuilder> fpeFormatBuilder_;
+    /**
+     * <pre>
+     * fpe_format is the shape a format-preserving version (MODE_FF1) keeps; absent for other modes.
+     * </pre>
+     *
+     * <code>.cipherd.v1.FpeFormat fpe_format = 11 [json_name = "fpeFormat"];</code>
+     * @return Whether the fpeFormat field is set.
+     */
+    public boolean hasFpeFormat() {
+      return ((bitField0_ & 0x00000400) != 0);
+    }
+    /**
+     * <pre>
+     * fpe_format is the shape a format-preserving version (MODE_FF1) keeps; absent for other modes.
+     * </pre>
+     *
+     * <code>.cipherd.v1.FpeFormat fpe_format = 11 [json_name = "fpeFormat"];</code>
+     * @return The fpeFormat.
+     */
+    public io.cipherd.api.v1.FpeFormat getFpeFormat() {
+      if (fpeFormatBuilder_ == null) {
+        return fpeFormat_ == null ? io.cipherd.api.v1.FpeFormat.getDefaultInstance() : fpeFormat_;
+      } else {
+        return fpeFormatBuilder_.getMessage();
+      }
+    }
+    /**
+     * <pre>
+     * fpe_format is the shape a format-preserving version (MODE_FF1) keeps; absent for other modes.
+     * </pre>
+     *
+     * <code>.cipherd.v1.FpeFormat fpe_format = 11 [json_name = "fpeFormat"];</code>
+     */
+    public Builder setFpeFormat(io.cipherd.api.v1.FpeFormat value) {
+      if (fpeFormatBuilder_ == null) {
+        if (value == null) {
+          throw new NullPointerException();
+        }
+        fpeFormat_ = value;
+      } else {
+        fpeFormatBuilder_.setMessage(value);
+      }
+      bitField0_ |= 0x00000400;
+      onChanged();
+      return this;
+    }
+    /**
+     * <pre>
+     * fpe_format is the shape a format-preserving version (MODE_FF1) keeps; absent for other modes.
+     * </pre>
+     *
+     * <code>.cipherd.v1.FpeFormat fpe_format = 11 [json_name = "fpeFormat"];</code>
+     */
+    public Builder setFpeFormat(
+        io.cipherd.api.v1.FpeFormat.Builder builderForValue) {
+      if (fpeFormatBuilder_ == null) {
+        fpeFormat_ = builderForValue.build();
+      } else {
+        fpeFormatBuilder_.setMessage(builderForValue.build());
+      }
+      bitField0_ |= 0x00000400;
+      onChanged();
+      return this;
+    }
+    /**
+     * <pre>
+     * fpe_format is the shape a format-preserving version (MODE_FF1) keeps; absent for other modes.
+     * </pre>
+     *
+     * <code>.cipherd.v1.FpeFormat fpe_format = 11 [json_name = "fpeFormat"];</code>
+     */
+    public Builder mergeFpeFormat(io.cipherd.api.v1.FpeFormat value) {
+      if (fpeFormatBuilder_ == null) {
+        if (((bitField0_ & 0x00000400) != 0) &&
+          fpeFormat_ != null &&
+          fpeFormat_ != io.cipherd.api.v1.FpeFormat.getDefaultInstance()) {
+          getFpeFormatBuilder().mergeFrom(value);
+        } else {
+          fpeFormat_ = value;
+        }
+      } else {
+        fpeFormatBuilder_.mergeFrom(value);
+      }
+      if (fpeFormat_ != null) {
+        bitField0_ |= 0x00000400;
+        onChanged();
+      }
+      return this;
+    }
+    /**
+     * <pre>
+     * fpe_format is the shape a format-preserving version (MODE_FF1) keeps; absent for other modes.
+     * </pre>
+     *
+     * <code>.cipherd.v1.FpeFormat fpe_format = 11 [json_name = "fpeFormat"];</code>
+     */
+    public Builder clearFpeFormat() {
+      bitField0_ = (bitField0_ & ~0x00000400);
+      fpeFormat_ = null;
+      if (fpeFormatBuilder_ != null) {
+        fpeFormatBuilder_.dispose();
+        fpeFormatBuilder_ = null;
+      }
+      onChanged();
+      return this;
+    }
+    /**
+     * <pre>
+     * fpe_format is the shape a format-preserving version (MODE_FF1) keeps; absent for other modes.
+     * </pre>
+     *
+     * <code>.cipherd.v1.FpeFormat fpe_format = 11 [json_name = "fpeFormat"];</code>
+     */
+    public io.cipherd.api.v1.FpeFormat.Builder getFpeFormatBuilder() {
+      bitField0_ |= 0x00000400;
+      onChanged();
+      return getFpeFormatFieldBuilder().getBuilder();
+    }
+    /**
+     * <pre>
+     * fpe_format is the shape a format-preserving version (MODE_FF1) keeps; absent for other modes.
+     * </pre>
+     *
+     * <code>.cipherd.v1.FpeFormat fpe_format = 11 [json_name = "fpeFormat"];</code>
+     */
+    public io.cipherd.api.v1.FpeFormatOrBuilder getFpeFormatOrBuilder() {
+      if (fpeFormatBuilder_ != null) {
+        return fpeFormatBuilder_.getMessageOrBuilder();
+      } else {
+        return fpeFormat_ == null ?
+            io.cipherd.api.v1.FpeFormat.getDefaultInstance() : fpeFormat_;
+      }
+    }
+    /**
+     * <pre>
+     * fpe_format is the shape a format-preserving version (MODE_FF1) keeps; absent for other modes.
+     * </pre>
+     *
+     * <code>.cipherd.v1.FpeFormat fpe_format = 11 [json_name = "fpeFormat"];</code>
+     */
+    private com.google.protobuf.SingleFieldBuilderV3<
+        io.cipherd.api.v1.FpeFormat, io.cipherd.api.v1.FpeFormat.Builder, io.cipherd.api.v1.FpeFormatOrBuilder> 
+        getFpeFormatFieldBuilder() {
+      if (fpeFormatBuilder_ == null) {
+        fpeFormatBuilder_ = new com.google.protobuf.SingleFieldBuilderV3<
+            io.cipherd.api.v1.FpeFormat, io.cipherd.api.v1.FpeFormat.Builder, io.cipherd.api.v1.FpeFormatOrBuilder>(
+                getFpeFormat(),
+                getParentForChildren(),
+                isClean());
+        fpeFormat_ = null;
+      }
+      return fpeFormatBuilder_;
     }
     @java.lang.Override
     public final Builder setUnknownFields(

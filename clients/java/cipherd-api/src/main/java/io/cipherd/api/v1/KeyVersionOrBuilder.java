@@ -198,4 +198,31 @@ public interface KeyVersionOrBuilder extends
    * <code>.google.protobuf.Timestamp destroy_time = 10 [json_name = "destroyTime"];</code>
    */
   com.google.protobuf.TimestampOrBuilder getDestroyTimeOrBuilder();
+
+  /**
+   * <pre>
+   * fpe_format is the shape a format-preserving version (MODE_FF1) keeps; absent for other modes.
+   * </pre>
+   *
+   * <code>.cipherd.v1.FpeFormat fpe_format = 11 [json_name = "fpeFormat"];</code>
+   * @return Whether the fpeFormat field is set.
+   */
+  boolean hasFpeFormat();
+  /**
+   * <pre>
+   * fpe_format is the shape a format-preserving version (MODE_FF1) keeps; absent for other modes.
+   * </pre>
+   *
+   * <code>.cipherd.v1.FpeFormat fpe_format = 11 [json_name = "fpeFormat"];</code>
+   * @return The fpeFormat.
+   */
+  io.cipherd.api.v1.FpeFormat getFpeFormat();
+  /**
+   * <pre>
+   * fpe_format is the shape a format-preserving version (MODE_FF1) keeps; absent for other modes.
+   * </pre>
+   *
+   * <code>.cipherd.v1.FpeFormat fpe_format = 11 [json_name = "fpeFormat"];</code>
+   */
+  io.cipherd.api.v1.FpeFormatOrBuilder getFpeFormatOrBuilder();
 }

@@ -109,6 +109,18 @@ public enum Mode
    * <code>MODE_HMAC = 10;</code>
    */
   MODE_HMAC(10),
+  /**
+   * <pre>
+   * MODE_FF1 is a format-preserving key: FF1 (NIST SP 800-38G) over AES-128, -192 or -256, for
+   * EncryptFormatted and its siblings only (format_preserving_service.proto). Its values keep
+   * their shape (a card number stays a Luhn-valid card number), so they carry no header: the
+   * answer names the key version, and decrypt takes it back. Deterministic and unauthenticated.
+   * Every version of the key has the FpeFormat given at creation. Never in a ciphertext header.
+   * </pre>
+   *
+   * <code>MODE_FF1 = 11;</code>
+   */
+  MODE_FF1(11),
   UNRECOGNIZED(-1),
   ;
 
@@ -207,6 +219,18 @@ public enum Mode
    * <code>MODE_HMAC = 10;</code>
    */
   public static final int MODE_HMAC_VALUE = 10;
+  /**
+   * <pre>
+   * MODE_FF1 is a format-preserving key: FF1 (NIST SP 800-38G) over AES-128, -192 or -256, for
+   * EncryptFormatted and its siblings only (format_preserving_service.proto). Its values keep
+   * their shape (a card number stays a Luhn-valid card number), so they carry no header: the
+   * answer names the key version, and decrypt takes it back. Deterministic and unauthenticated.
+   * Every version of the key has the FpeFormat given at creation. Never in a ciphertext header.
+   * </pre>
+   *
+   * <code>MODE_FF1 = 11;</code>
+   */
+  public static final int MODE_FF1_VALUE = 11;
 
 
   public final int getNumber() {
@@ -244,6 +268,7 @@ public enum Mode
       case 8: return MODE_XGCM;
       case 9: return MODE_SIV;
       case 10: return MODE_HMAC;
+      case 11: return MODE_FF1;
       default: return null;
     }
   }
