@@ -31,6 +31,16 @@ public class KeyVersionRef {
   }
 
   /**
+   * Whether {@code other} names the same version of the same key, of the same type: what a report
+   * of {@code other} counts under. Two refs of one version need not be one object (a subject-bound
+   * item's is made per item), and equality stays identity, as the subclasses' is theirs.
+   */
+  public final boolean sameVersion(KeyVersionRef other) {
+    return other == this
+        || (version == other.version && type == other.type && keyName.equals(other.keyName));
+  }
+
+  /**
    * {@code NAME/vVERSION}: the key version without its type, as logs show it; {@code NAME/s} for a
    * subject-bound ciphertext's header, which names no version (0).
    */

@@ -10,8 +10,9 @@ import java.util.Arrays;
  * CPU). Failures go through at once, one by one.
  *
  * <p>Confined to the thread, or the lock, its lease's work runs under; {@link #flush} too. A batch
- * uses few versions, found by a linear scan comparing the (cached, shared) version objects by
- * identity first.
+ * uses few versions, found by a linear scan comparing the version objects by identity first, then
+ * by key, number and type: a subject-bound item reports a version object of its own, and a batch of
+ * 256 of them once took 256 slots (a quadratic scan, and every item told to the target alone).
  */
 final class BatchedObserver implements CryptoObserver {
   private final CryptoObserver target;
@@ -56,7 +57,7 @@ final class BatchedObserver implements CryptoObserver {
 
   private int slot(CryptoOperation operation, KeyVersionRef version) {
     for (int i = 0; i < size; i++) {
-      if (operations[i] == operation && (versions[i] == version || versions[i].equals(version))) {
+      if (operations[i] == operation && versions[i].sameVersion(version)) {
         return i;
       }
     }

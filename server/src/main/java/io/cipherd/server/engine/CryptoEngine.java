@@ -162,8 +162,8 @@ public final class CryptoEngine {
       Operation operation, String keyName, List<String> subjectIds, boolean renewErased) {
     authorizer.check(operation, keyName);
     EnvelopeHeader header = EnvelopeHeader.subjectBound(keyName, subjectMode(keyName));
-    Map<String, Object> bySubject = new HashMap<>();
-    Map<String, SubjectHash> hashes = new LinkedHashMap<>();
+    Map<String, Object> bySubject = HashMap.newHashMap(subjectIds.size());
+    Map<String, SubjectHash> hashes = LinkedHashMap.newLinkedHashMap(subjectIds.size());
     for (String id : subjectIds) {
       if (bySubject.containsKey(id) || hashes.containsKey(id)) {
         continue;

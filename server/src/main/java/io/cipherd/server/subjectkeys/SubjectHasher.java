@@ -71,6 +71,15 @@ public final class SubjectHasher {
       throw new InvalidArgumentException(
           field + " must be at most " + MAX_SUBJECT_BYTES + " bytes of UTF-8");
     }
+    if (!hasSurrogates(subject)) {
+      // Every such string encodes: no encoder to make, no error to catch.
+      byte[] bytes = subject.getBytes(StandardCharsets.UTF_8);
+      if (bytes.length > MAX_SUBJECT_BYTES) {
+        throw new InvalidArgumentException(
+            field + " must be at most " + MAX_SUBJECT_BYTES + " bytes of UTF-8");
+      }
+      return bytes;
+    }
     try {
       ByteBuffer encoded =
           StandardCharsets.UTF_8
@@ -88,6 +97,15 @@ public final class SubjectHasher {
     } catch (CharacterCodingException e) {
       throw new InvalidArgumentException(field + " is not valid UTF-8");
     }
+  }
+
+  private static boolean hasSurrogates(String s) {
+    for (int i = 0; i < s.length(); i++) {
+      if (Character.isSurrogate(s.charAt(i))) {
+        return true;
+      }
+    }
+    return false;
   }
 
   private Mac newMac() {

@@ -142,7 +142,7 @@ public final class SubjectKeys {
       String caller,
       SubjectKeyWrapping wrapping) {
     Set<SubjectHash> distinct = new LinkedHashSet<>(subjects);
-    Map<SubjectHash, SubjectRecord> rows = new HashMap<>();
+    Map<SubjectHash, SubjectRecord> rows = HashMap.newHashMap(distinct.size());
     List<SubjectHash> missing = new ArrayList<>();
     for (SubjectHash subject : distinct) {
       SubjectRecord row = byName.getIfPresent(new Named(keyName, subject));
@@ -157,7 +157,7 @@ public final class SubjectKeys {
       found.forEach((subject, row) -> remember(row));
       rows.putAll(found);
     }
-    Map<SubjectHash, Object> result = new HashMap<>();
+    Map<SubjectHash, Object> result = HashMap.newHashMap(distinct.size());
     List<SubjectRecord> create = new ArrayList<>();
     Map<SubjectRef, byte[]> drawn = new HashMap<>();
     try {

@@ -75,4 +75,22 @@ class BatchedObserverTest {
 
     assertThat(told).hasSize(40).contains("ENCRYPT <k/v40:gcm> x1 40 B");
   }
+
+  @Test
+  void subjectBoundItems_eachWithARefOfItsOwn_countAsOneVersion() {
+    // A subject-bound item reports the version that wraps its subject's key, in an object made per
+    // item: 256 of them are one slot, told once, not 256 slots scanned item by item.
+    for (int i = 0; i < 256; i++) {
+      batched.succeeded(CryptoOperation.ENCRYPT, new KeyVersionRef("users", 3, CipherMode.GCM), 10);
+    }
+    batched.succeeded(CryptoOperation.ENCRYPT, new KeyVersionRef("users", 4, CipherMode.GCM), 10);
+    batched.succeeded(CryptoOperation.ENCRYPT, new KeyVersionRef("users", 3, CipherMode.CHACHA), 1);
+    batched.flush();
+
+    assertThat(told)
+        .containsExactly(
+            "ENCRYPT users/v3:gcm x256 2560 B",
+            "ENCRYPT users/v4:gcm x1 10 B",
+            "ENCRYPT users/v3:chacha x1 1 B");
+  }
 }

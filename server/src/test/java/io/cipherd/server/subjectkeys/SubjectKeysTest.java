@@ -10,6 +10,7 @@ import io.cipherd.server.subjects.MemorySubjectStore;
 import io.cipherd.server.subjects.SubjectErasure;
 import io.cipherd.server.subjects.SubjectHash;
 import io.cipherd.server.subjects.SubjectRef;
+import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -85,6 +86,16 @@ class SubjectKeysTest {
         .hasMessageContaining("256 bytes")
         .hasMessageNotContaining("€");
     assertThat(hasher.hash("subject", "€".repeat(85))).isNotNull();
+    // A lone surrogate is not UTF-8; a pair is (4 bytes), and hashes as its encoder's bytes.
+    assertThatThrownBy(() -> hasher.hash("subject", "user-\uD800"))
+        .isInstanceOf(InvalidArgumentException.class)
+        .hasMessage("subject is not valid UTF-8");
+    assertThat(hasher.hash("subject", "user-\uD83D\uDE00"))
+        .isEqualTo(hasher.hash("user-\uD83D\uDE00".getBytes(StandardCharsets.UTF_8)))
+        .isNotEqualTo(hasher.hash("subject", "user-"));
+    assertThat(hasher.hash("subject", "a".repeat(256))).isNotNull();
+    assertThatThrownBy(() -> hasher.hash("subject", "a".repeat(257)))
+        .isInstanceOf(InvalidArgumentException.class);
   }
 
   @Test
