@@ -218,6 +218,14 @@ func TestImportVaultTransit_decryptsAndRewrapsTransitsOwnCiphertexts(t *testing.
 			t.Fatalf("keys census printed:\n%s", out)
 		}
 	}
+
+	// Version 1 came from Transit's backup, not its export: its bytes are the right ones.
+	cipherctl(t, "", 0, "keys", "policy", "cli-transit-payments", "--min-decryption-version", "1")
+	for _, c := range cases[:2] {
+		if pt := cipherctl(t, c.ciphertext+"\n", 0, "decrypt", "--expected-key", "cli-transit-payments", "--context", c.associated); pt != c.plaintext {
+			t.Fatalf("version 1 (from the backup) decrypted %q, want %q", pt, c.plaintext)
+		}
+	}
 }
 
 // TestImportVaultTransit_refusesWhatItCannotKeep: a type cipherd does not take, a derived key, a
