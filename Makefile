@@ -179,11 +179,11 @@ proto-go proto-python proto-ts proto-java: proto
 
 # --- Go client (clients/go) and cipherctl ---
 
-test-go: build proto-check ## Go client and cipherctl: generated code not stale, go vet, tests against the real jar and (cipherctl scan) a throwaway PostgreSQL; a module outside the checkout builds the client from a file:// module proxy
+test-go: build proto-check ## Go client and cipherctl: generated code not stale, go vet, tests against the real jar, (cipherctl scan) a throwaway PostgreSQL and (import vault-transit) a Vault dev server; a module outside the checkout builds the client from a file:// module proxy
 	@start=$$(date +%s); pg="$$(.ci/install-postgres)"; echo "test-go: PostgreSQL in $$pg ready in $$(( $$(date +%s) - start ))s"
 	cd clients/go && unformatted=$$(gofmt -l .) && { [ -z "$$unformatted" ] || { echo "test-go: run gofmt -w on: $$unformatted" >&2; exit 1; }; } && \
 	  go vet ./... && \
-	  $(CLIENT_TEST_ENV) CIPHERD_POSTGRES_BIN="$$(../../.ci/install-postgres)" go test -count=1 ./... && \
+	  $(CLIENT_TEST_ENV) CIPHERD_POSTGRES_BIN="$$(../../.ci/install-postgres)" CIPHERD_VAULT_BIN="$$(../../.ci/install-vault)" go test -count=1 ./... && \
 	  cd publish && go vet ./... && go test -count=1 ./...
 
 # --- Python and TypeScript clients (clients/python, clients/typescript) ---

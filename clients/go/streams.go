@@ -44,7 +44,7 @@ func DecryptStream[T any](ctx context.Context, c *Client, items iter.Seq2[T, Cip
 			if it.Legacy != nil {
 				return it.Reference, nil, errLegacyNotDecryptable
 			}
-			if _, err := ParseCiphertext(it.Ciphertext); err != nil {
+			if _, err := ParseCiphertext(it.Ciphertext); err != nil && !IsTransitCiphertext(it.Ciphertext) {
 				return it.Reference, nil, err
 			}
 			return it.Reference, &cipherdpb.DecryptStreamRequest{Reference: it.Reference, Ciphertext: it.Ciphertext, Context: it.AAD, ExpectedKey: cmp.Or(it.ExpectedKey, expected)}, nil
@@ -56,7 +56,7 @@ func DecryptStream[T any](ctx context.Context, c *Client, items iter.Seq2[T, Cip
 // ReEncryptStream rewraps items through one ReEncryptStream call to targetKey ("" for each item's
 // own key), like EncryptStream: one Result (Ciphertext, KeyVersion, SourceKeyVersion, or Err) per
 // item, in order. An item whose ciphertext does not parse is answered locally with its
-// *CiphertextError. Items with Legacy set are rewrapped from their legacy key into targetKey.
+// *CiphertextError (a Vault Transit one, IsTransitCiphertext, goes to the server). Items with Legacy set are rewrapped from their legacy key into targetKey.
 // WithExpectedKey is the key of every item that names none of its own.
 func ReEncryptStream[T any](ctx context.Context, c *Client, targetKey string, items iter.Seq2[T, CiphertextItem], handle func(T, Result) error, opts ...CallOption) error {
 	expected := callOptions(opts).expectedKey
@@ -70,7 +70,7 @@ func ReEncryptStream[T any](ctx context.Context, c *Client, targetKey string, it
 				req.Legacy = it.Legacy.proto() // no header to check: the legacy key decides
 				return it.Reference, req, nil
 			}
-			if _, err := ParseCiphertext(it.Ciphertext); err != nil {
+			if _, err := ParseCiphertext(it.Ciphertext); err != nil && !IsTransitCiphertext(it.Ciphertext) {
 				return it.Reference, nil, err
 			}
 			req.Ciphertext = it.Ciphertext

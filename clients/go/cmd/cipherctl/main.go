@@ -58,6 +58,6 @@ func newRootCommand() *cobra.Command {
 	root.AddCommand(newEncryptCommand(conn), newDecryptCommand(conn), newInspectCommand(conn),
 		newKeysCommand(conn), newRewrapCommand(conn), newIndexCommand(conn), newDataKeyCommand(conn),
 		newEncryptFileCommand(conn), newDecryptFileCommand(conn), newRewrapFileCommand(conn), newAuditCommand(conn),
-		newSubjectsCommand(conn), newScanCommand())
+		newSubjectsCommand(conn), newScanCommand(), newImportSourcesCommand(conn))
 	return root
 }

@@ -64,11 +64,12 @@ func (j *rewrapJob) item(ref string, rec *record) cipherd.CiphertextItem {
 }
 
 // staysInItsKey reports whether a record rewrapped to the same version number was rewrapped into
-// its own key: then it was already current. A legacy record, or one moved by --to into another
-// key, always gets its new ciphertext.
+// its own key: then it was already current. A legacy or Vault Transit record, or one moved by --to
+// into another key, always gets its new ciphertext.
 func (j *rewrapJob) staysInItsKey(rec record) bool {
 	switch {
-	case j.legacyKey != "":
+	case j.legacyKey != "", cipherd.IsTransitCiphertext(rec.ciphertext):
+		// A Transit ciphertext's new one under the same version number is still cipherd's.
 		return false
 	case j.to == "":
 		return true

@@ -22,6 +22,7 @@ import io.cipherd.api.v1.ReIndexBatchRequest;
 import io.cipherd.api.v1.ReIndexRequest;
 import io.cipherd.server.crypto.envelope.Envelope;
 import io.cipherd.server.crypto.envelope.EnvelopeHeader;
+import io.cipherd.server.crypto.transit.TransitCiphertext;
 import io.cipherd.server.engine.ExpectedKey;
 import io.cipherd.server.keycache.KeyCache;
 import io.cipherd.server.logging.CallRequest;
@@ -343,8 +344,11 @@ final class ParsedRequest implements CallRequest {
     };
   }
 
-  private static boolean decryptsFromMemory(
-      KeyCache keys, EnvelopeHeader header, String expectedKey) {
+  private boolean decryptsFromMemory(KeyCache keys, EnvelopeHeader header, String expectedKey) {
+    if (header == null && TransitCiphertext.isTransit(ciphertext)) {
+      // No header to find its key version by: it may need the store.
+      return false;
+    }
     return header == null
         || ExpectedKey.refusesAtOnce(expectedKey, header.keyName())
         || (!header.isSubjectBound() && keys.isCached(header.keyName(), header.version()));
@@ -373,6 +377,9 @@ final class ParsedRequest implements CallRequest {
           return false;
         }
       } else if (inMemory == null || !itemCiphertext.startsWith(inMemory)) {
+        if (TransitCiphertext.isTransit(itemCiphertext)) {
+          return false;
+        }
         EnvelopeHeader itemHeader = i == 0 ? header() : headerOrNull(itemCiphertext);
         if (itemHeader != null
             && !ExpectedKey.refusesAtOnce(expectedKeyOf(i), itemHeader.keyName())) {
@@ -462,6 +469,10 @@ final class ParsedRequest implements CallRequest {
       return NONE;
     }
     EnvelopeHeader parsed = header();
+    if (parsed == null && TransitCiphertext.isTransit(ciphertext)) {
+      // A Transit ciphertext is under the key its expected_key names.
+      return expectedKey.endsWith("*") ? INVALID : named(expectedKey);
+    }
     return parsed == null ? INVALID : parsed.versionedName();
   }
 

@@ -9,6 +9,7 @@ import io.cipherd.server.crypto.KeyVersionRef;
 import io.cipherd.server.crypto.ThreadKeyScope;
 import io.cipherd.server.crypto.envelope.Envelope;
 import io.cipherd.server.crypto.envelope.EnvelopeHeader;
+import io.cipherd.server.crypto.transit.TransitCiphertext;
 import io.cipherd.server.errors.InvalidArgumentException;
 import io.cipherd.server.keycache.KeyCache;
 import io.cipherd.server.keys.KeyMetadata;
@@ -44,6 +45,7 @@ public final class CryptoEngine {
   private final CryptoObserver observer;
   final EnvelopeCipher envelopes;
   private final LegacyRewrap legacy;
+  private final TransitCiphertexts transit;
   private final BlindIndexes indexes;
   private final ReIndexing reIndexing;
   private final SubjectKeys subjects;
@@ -82,6 +84,7 @@ public final class CryptoEngine {
     this.authorizer = authorizer;
     this.observer = observer;
     this.legacy = new LegacyRewrap(keys, authorizer, observer, envelopes);
+    this.transit = new TransitCiphertexts(keys, ciphers, authorizer, observer, envelopes);
     this.indexes = new BlindIndexes(keys, authorizer, observer);
     this.reIndexing = new ReIndexing(authorizer, observer, envelopes, indexes);
   }
@@ -277,7 +280,9 @@ public final class CryptoEngine {
 
   /**
    * As {@link #decrypt(String, ByteString)}, refusing a ciphertext whose header names a key {@code
-   * expected} does not match before the key is authorized, looked up or used.
+   * expected} does not match before the key is authorized, looked up or used. A Vault Transit
+   * ciphertext ({@code vault:vN:…}) names no key: {@code expected} names it ({@link
+   * TransitCiphertexts}).
    */
   public Decrypted decrypt(String ciphertext, ByteString context, ExpectedKey expected) {
     return decrypt(null, ciphertext, context, expected);
@@ -289,6 +294,9 @@ public final class CryptoEngine {
    */
   public Decrypted decrypt(
       EnvelopeHeader peeked, String ciphertext, ByteString context, ExpectedKey expected) {
+    if (TransitCiphertext.isTransit(ciphertext)) {
+      return transit.decrypt(ciphertext, context, expected);
+    }
     ParsedCiphertext parsed = CiphertextInput.parse(envelopes, peeked, ciphertext, context);
     try {
       EnvelopeHeader header = parsed.header();
@@ -329,6 +337,9 @@ public final class CryptoEngine {
       ByteString context,
       String targetKeyName,
       ExpectedKey expected) {
+    if (TransitCiphertext.isTransit(ciphertext)) {
+      return transit.reEncrypt(ciphertext, context, targetKeyName, expected);
+    }
     ParsedCiphertext parsed = CiphertextInput.parse(envelopes, peeked, ciphertext, context);
     try {
       EnvelopeHeader header = parsed.header();

@@ -281,6 +281,15 @@ public final class VaultDevServer implements AutoCloseable, BeforeAllCallback, A
     throw new IllegalStateException("Vault's KV v2 mount did not become ready");
   }
 
+  /**
+   * Calls Vault's HTTP API at {@code path} (under /v1/) as root, for tests that set up another
+   * engine, such as Transit; fails on any answer but 2xx.
+   */
+  String callAsRoot(String method, String path, String json)
+      throws IOException, InterruptedException {
+    return http(method, path, rootToken, json);
+  }
+
   private String http(String method, String path, String token, String json)
       throws IOException, InterruptedException {
     HttpResponse<String> response = send(method, path, token, json);
