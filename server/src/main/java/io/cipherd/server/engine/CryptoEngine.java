@@ -45,6 +45,7 @@ public final class CryptoEngine {
   final EnvelopeCipher envelopes;
   private final LegacyRewrap legacy;
   private final BlindIndexes indexes;
+  private final FormattedValues formatted;
   private final ReIndexing reIndexing;
   private final SubjectKeys subjects;
 
@@ -83,6 +84,7 @@ public final class CryptoEngine {
     this.observer = observer;
     this.legacy = new LegacyRewrap(keys, authorizer, observer, envelopes);
     this.indexes = new BlindIndexes(keys, authorizer, observer);
+    this.formatted = new FormattedValues(keys, authorizer, observer);
     this.reIndexing = new ReIndexing(authorizer, observer, envelopes, indexes);
   }
 
@@ -446,6 +448,11 @@ public final class CryptoEngine {
   public void checkBatch(Operation operation, String keyName) {
     EnvelopeHeader.checkKeyName(keyName);
     authorizer.check(operation, keyName);
+  }
+
+  /** The format-preserving operations (FormatPreservingService), on the same keys. */
+  public FormattedValues formatted() {
+    return formatted;
   }
 
   /** Blind indexes, with the same keys, authorizer and observer. */

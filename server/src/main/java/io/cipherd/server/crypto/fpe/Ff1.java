@@ -23,7 +23,8 @@ import org.bouncycastle.crypto.params.KeyParameter;
  * </ul>
  *
  * <p>FF1 is deterministic and unauthenticated: equal inputs under one key and tweak give equal
- * outputs, and any string of the domain decrypts to something. An instance is immutable and may be
+ * outputs, and any string of the domain decrypts to something. An instance is immutable (until
+ * {@link #destroy}) and may be
  * shared; every call runs on an engine of its own.
  */
 public final class Ff1 {
@@ -61,6 +62,11 @@ public final class Ff1 {
   /** The key's size in bits: 128, 192 or 256. */
   public int keyBits() {
     return key.length * 8;
+  }
+
+  /** Overwrites this instance's copy of the key; it must not be used afterwards. */
+  public void destroy() {
+    Arrays.fill(key, (byte) 0);
   }
 
   /** Encrypts {@code numerals} (each in [0, radix)) under {@code tweak}. */
