@@ -22,12 +22,12 @@ Budgets:
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 
 import grpc
 import pytest
 import servers
-from answers import Answer, Metadata, unary
+from answers import Answer, unary
 from certs import Pem
 from conftest import fresh
 from keyring import create_key, encrypt
@@ -129,7 +129,7 @@ def test_mask_only_caller_gets_masks_and_nothing_else(stubs: Stubs) -> None:
     create_key(stubs, OWNER.metadata, gcm)
     sealed = encrypt(stubs, OWNER.metadata, gcm, b"4242424242424242")
     probes = [*ciphertexts[:8], "4242 4242 4242 424x", "1" * 16, ciphertexts[0][:-1] + "0", "x" * 300]
-    calls = {
+    calls: dict[str, Callable[[str], Answer]] = {
         "DecryptFormatted": lambda v: unary(
             stubs.fpe.DecryptFormatted,
             fpe_pb.DecryptFormattedRequest(key_name=key, value=v, context=COLUMN, key_version=1),
@@ -169,12 +169,8 @@ def test_mask_only_caller_gets_masks_and_nothing_else(stubs: Stubs) -> None:
             fpe_pb.EncryptFormattedRequest(key_name=key, value=v),
             MASKER.metadata,
         ),
-        "Decrypt": lambda v: unary(
-            stubs.crypto.Decrypt, pb.DecryptRequest(ciphertext=sealed), MASKER.metadata
-        ),
-        "ReEncrypt": lambda v: unary(
-            stubs.crypto.ReEncrypt, pb.ReEncryptRequest(ciphertext=sealed), MASKER.metadata
-        ),
+        "Decrypt": lambda v: unary(stubs.crypto.Decrypt, pb.DecryptRequest(ciphertext=sealed), MASKER.metadata),
+        "ReEncrypt": lambda v: unary(stubs.crypto.ReEncrypt, pb.ReEncryptRequest(ciphertext=sealed), MASKER.metadata),
     }
     for method, call in calls.items():
         answers = [call(v) for v in probes]
@@ -203,9 +199,7 @@ def test_caller_without_decrypt_cannot_decrypt_through_rewrap_or_mask(stubs: Stu
         assert moved.response.key_version == 2
         # Positive control: the owner reads the rewrapped value back.
         back = stubs.fpe.DecryptFormatted(
-            fpe_pb.DecryptFormattedRequest(
-                key_name=key, value=moved.response.value, context=COLUMN, key_version=2
-            ),
+            fpe_pb.DecryptFormattedRequest(key_name=key, value=moved.response.value, context=COLUMN, key_version=2),
             metadata=OWNER.metadata,
             timeout=DEADLINE_S,
         )

@@ -69,8 +69,8 @@ public final class CipherdApi {
   }
 
   /**
-   * Adds the crypto, key-admin, audit, subject and format-preserving services, each refusing malformed request bytes
-   * with INVALID_ARGUMENT.
+   * Adds the crypto, key-admin, audit, subject and format-preserving services, each refusing
+   * malformed request bytes with INVALID_ARGUMENT.
    */
   public <T extends ServerBuilder<T>> T addTo(T builder) {
     return builder

@@ -31,8 +31,8 @@ import java.util.List;
  * The FormatPreservingService over the engine's {@link FormattedValues}: unary calls and batches of
  * format-preserving values. A batch is authorized once, so a refused caller gets one error; then
  * each item succeeds or fails on its own, one result per item in order, an item's context and
- * key_version defaulting to the batch's. Calls whose key is cached run on the transport thread,
- * the rest on the blocking pool, as the crypto service's do.
+ * key_version defaulting to the batch's. Calls whose key is cached run on the transport thread, the
+ * rest on the blocking pool, as the crypto service's do.
  */
 final class FormatPreservingServiceImpl
     extends FormatPreservingServiceGrpc.FormatPreservingServiceImplBase {
@@ -40,7 +40,8 @@ final class FormatPreservingServiceImpl
   private final CallDispatcher dispatcher;
   private final RequestLimits limits;
 
-  FormatPreservingServiceImpl(CryptoEngine engine, CallDispatcher dispatcher, RequestLimits limits) {
+  FormatPreservingServiceImpl(
+      CryptoEngine engine, CallDispatcher dispatcher, RequestLimits limits) {
     this.engine = engine;
     this.dispatcher = dispatcher;
     this.limits = limits;

@@ -67,10 +67,7 @@ final class ModeProtos {
    * allow_unauthenticated}; the size is the key material's.
    */
   static KeyTemplate importTemplate(
-      Mode mode,
-      boolean allowUnauthenticated,
-      boolean hasFpeFormat,
-      FpeFormatOrBuilder fpeFormat) {
+      Mode mode, boolean allowUnauthenticated, boolean hasFpeFormat, FpeFormatOrBuilder fpeFormat) {
     return new KeyTemplate(
         fromProto(mode),
         KeyTemplate.DEFAULT_SIZE,

@@ -11,9 +11,9 @@ import io.cipherd.api.v1.DecryptFormattedRequest;
 import io.cipherd.api.v1.DecryptRequest;
 import io.cipherd.api.v1.DecryptStreamRequest;
 import io.cipherd.api.v1.EncryptBatchRequest;
-import io.cipherd.api.v1.EncryptRequest;
 import io.cipherd.api.v1.EncryptFormattedBatchRequest;
 import io.cipherd.api.v1.EncryptFormattedRequest;
+import io.cipherd.api.v1.EncryptRequest;
 import io.cipherd.api.v1.EncryptStreamRequest;
 import io.cipherd.api.v1.FormattedBatchItem;
 import io.cipherd.api.v1.GenerateDataKeyRequest;
@@ -217,9 +217,11 @@ final class ParsedRequest implements CallRequest {
       case EncryptFormattedRequest r ->
           formatted(r, Kind.FORMATTED_ENCRYPT, 1, r.getContext(), r.getKeyName(), 0);
       case DecryptFormattedRequest r ->
-          formatted(r, Kind.FORMATTED_DECRYPT, 1, r.getContext(), r.getKeyName(), r.getKeyVersion());
+          formatted(
+              r, Kind.FORMATTED_DECRYPT, 1, r.getContext(), r.getKeyName(), r.getKeyVersion());
       case MaskFormattedRequest r ->
-          formatted(r, Kind.FORMATTED_DECRYPT, 1, r.getContext(), r.getKeyName(), r.getKeyVersion());
+          formatted(
+              r, Kind.FORMATTED_DECRYPT, 1, r.getContext(), r.getKeyName(), r.getKeyVersion());
       case ReEncryptFormattedRequest r ->
           formatted(r, Kind.FORMATTED_REWRAP, 1, r.getContext(), r.getKeyName(), r.getKeyVersion());
       case EncryptFormattedBatchRequest r ->

@@ -8,9 +8,10 @@ import java.util.Set;
 /**
  * What a key version is: an encryption key's version is its {@link CipherMode}, which says
  * everything about its algorithm; an index key's is {@link #INDEX} (HMAC-SHA-256) and a legacy
- * key's {@link #LEGACY}, a format-preserving key's {@link #FF1}. Its {@link #typeName} is how key stores record it and metrics label it:
- * the mode's header name, {@code hmac} or {@code legacy}; {@link #fromName} reads it back. Every
- * type is an enum constant, so types compare with {@code ==}.
+ * key's {@link #LEGACY}, a format-preserving key's {@link #FF1}. Its {@link #typeName} is how key
+ * stores record it and metrics label it: the mode's header name, {@code hmac} or {@code legacy};
+ * {@link #fromName} reads it back. Every type is an enum constant, so types compare with {@code
+ * ==}.
  */
 public sealed interface KeyType permits CipherMode, KeyType.Unmoded {
   /** An index key's version: an HMAC-SHA-256 key for blind indexes; it never encrypts. */

@@ -2,13 +2,13 @@ package io.cipherd.server.engine;
 
 import io.cipherd.server.crypto.KeyType;
 import io.cipherd.server.crypto.KeyVersionRef;
+import io.cipherd.server.crypto.envelope.EnvelopeHeader;
 import io.cipherd.server.crypto.fpe.Ff1;
 import io.cipherd.server.crypto.fpe.FormattedCipher;
 import io.cipherd.server.crypto.fpe.FpeFormat;
 import io.cipherd.server.crypto.fpe.FpeMask;
 import io.cipherd.server.crypto.fpe.FpeTweak;
 import io.cipherd.server.crypto.fpe.VersionPrefix;
-import io.cipherd.server.crypto.envelope.EnvelopeHeader;
 import io.cipherd.server.errors.InvalidArgumentException;
 import io.cipherd.server.keycache.KeyCache;
 import io.cipherd.server.keycache.UsableFpeKey;

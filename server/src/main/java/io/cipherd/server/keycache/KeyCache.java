@@ -166,8 +166,7 @@ public final class KeyCache {
    * The format-preserving version to encrypt values with: the current one, with one encryption
    * reserved as {@link #forEncryption} does (a format-preserving version has no limit of its own,
    * but max_encryptions_per_version caps it, and its encryptions count). A key that is not
-   * format-preserving is refused by its policy. May reach the store as {@link #forEncryption}
-   * does.
+   * format-preserving is refused by its policy. May reach the store as {@link #forEncryption} does.
    */
   public UsableFpeKey forFormattedEncryption(String name) {
     UsableKey key =

@@ -183,8 +183,7 @@ public record KeyPolicy(
   /**
    * Throws {@link KeyPolicyViolationException} unless {@code version} of key {@code name}, having
    * made {@code encryptions} encryptions, may encrypt formatted values: it must be a
-   * format-preserving key's version, under the same minimums and limit as {@link
-   * #checkEncryption}.
+   * format-preserving key's version, under the same minimums and limit as {@link #checkEncryption}.
    */
   public void checkFormattedEncryption(
       String name, KeyVersionInfo version, boolean chosenByCaller, long encryptions) {
@@ -194,8 +193,7 @@ public record KeyPolicy(
 
   /**
    * Throws {@link KeyPolicyViolationException} unless {@code version} of key {@code name} may
-   * decrypt formatted values: a format-preserving key's version at or above
-   * min_decryption_version.
+   * decrypt formatted values: a format-preserving key's version at or above min_decryption_version.
    */
   public void checkFormattedDecryption(String name, KeyVersionInfo version) {
     checkFormatPreserving(name, version);

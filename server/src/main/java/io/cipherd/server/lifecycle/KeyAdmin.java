@@ -268,11 +268,7 @@ public final class KeyAdmin {
    * needed.
    */
   private KeyMetadata addImported(
-      String name,
-      KeyType type,
-      FpeFormat fpe,
-      IntFunction<KeyVersionInfo> info,
-      byte[] material) {
+      String name, KeyType type, FpeFormat fpe, IntFunction<KeyVersionInfo> info, byte[] material) {
     return cache.write(
         () ->
             retryOnConflict(

@@ -30,8 +30,8 @@ final class NewVersions {
   }
 
   /**
-   * A freshly generated version of {@code type} with a key of {@code bits} bits; {@code fpe} is
-   * the shape of an ff1 version's values (null for other types).
+   * A freshly generated version of {@code type} with a key of {@code bits} bits; {@code fpe} is the
+   * shape of an ff1 version's values (null for other types).
    */
   NewKeyVersion generated(int version, KeyType type, int bits, FpeFormat fpe) {
     if (!type.acceptsKeySize(bits)) {

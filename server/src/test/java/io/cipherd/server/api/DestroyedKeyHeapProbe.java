@@ -6,9 +6,9 @@ import com.sun.management.HotSpotDiagnosticMXBean;
 import io.cipherd.api.v1.ComputeIndexRequest;
 import io.cipherd.api.v1.DecryptBatchItem;
 import io.cipherd.api.v1.DecryptBatchRequest;
-import io.cipherd.api.v1.DecryptRequest;
 import io.cipherd.api.v1.DecryptFormattedBatchRequest;
 import io.cipherd.api.v1.DecryptFormattedRequest;
+import io.cipherd.api.v1.DecryptRequest;
 import io.cipherd.api.v1.EncryptFormattedRequest;
 import io.cipherd.api.v1.EncryptRequest;
 import io.cipherd.api.v1.FormatPreservingServiceGrpc;
@@ -39,11 +39,11 @@ import java.util.Map;
  * The server side of {@link DestroyedKeyHeapTest}, run in a JVM of its own with a small heap: a
  * cipherd in process imports one version per mode family from random bytes, uses it on every path
  * that prepares or caches its key (pooled JCE ciphers, Tink's AES-SIV, XAES-256-GCM's derived key,
- * the blind index's HMAC, FF1's copies for BouncyCastle), then rotates, schedules the imported versions' destruction, lets it
- * become due and destroys them; it dumps its live heap while they are in use ({@code in-use.hprof})
- * and after the destruction ({@code destroyed.hprof}, and {@code destroyed-all.hprof} with the
- * unreachable objects not yet collected). The bytes go to {@code keys.bin} in the output folder,
- * for the test to search for; this JVM keeps no copy of its own.
+ * the blind index's HMAC, FF1's copies for BouncyCastle), then rotates, schedules the imported
+ * versions' destruction, lets it become due and destroys them; it dumps its live heap while they
+ * are in use ({@code in-use.hprof}) and after the destruction ({@code destroyed.hprof}, and {@code
+ * destroyed-all.hprof} with the unreachable objects not yet collected). The bytes go to {@code
+ * keys.bin} in the output folder, for the test to search for; this JVM keeps no copy of its own.
  *
  * <p>Arguments: the output folder, then the data folder.
  */

@@ -128,7 +128,9 @@ class FormatPreservingServiceTest {
                 .setContext(COLUMN)
                 .setKeyVersion(1)
                 .addItems(
-                    FormattedBatchItem.newBuilder().setReference("a").setValue(encrypted.getValue()))
+                    FormattedBatchItem.newBuilder()
+                        .setReference("a")
+                        .setValue(encrypted.getValue()))
                 .build());
     assertThat(decrypted.getResults(0).getValue()).isEqualTo(value);
 
@@ -171,7 +173,8 @@ class FormatPreservingServiceTest {
     create("cards", template(FpeTemplate.FPE_TEMPLATE_CARD_NUMBER_LAST_FOUR, false));
     String v1 = encrypt("cards", "4111111111111111").getValue();
 
-    assertThat(failsWith(Status.Code.INVALID_ARGUMENT, () -> decrypt("cards", v1, 0)).getDescription())
+    assertThat(
+            failsWith(Status.Code.INVALID_ARGUMENT, () -> decrypt("cards", v1, 0)).getDescription())
         .contains("pass the key_version EncryptFormatted returned");
     failsWith(Status.Code.NOT_FOUND, () -> decrypt("cards", v1, 7));
   }
@@ -323,9 +326,7 @@ class FormatPreservingServiceTest {
     create("cards", card);
     cipherd.rotate("cards");
     Key key = cipherd.admin.getKey(GetKeyRequest.newBuilder().setKeyName("cards").build()).getKey();
-    assertThat(key.getVersionsList())
-        .extracting(v -> v.getFpeFormat())
-        .containsExactly(card, card);
+    assertThat(key.getVersionsList()).extracting(v -> v.getFpeFormat()).containsExactly(card, card);
     assertThat(key.getVersions(1).getMode()).isEqualTo(Mode.MODE_FF1);
     assertThat(key.getVersions(1).getKeySizeBits()).isEqualTo(256);
     assertThat(
@@ -393,13 +394,14 @@ class FormatPreservingServiceTest {
   @Test
   void versionPrefix_letsDecryptReadTheVersion_andBoundsRotation() {
     create(
-        "ids",
-        FpeFormat.newBuilder().setAlphabet("0123456789").setVersionPrefixLength(1).build());
+        "ids", FpeFormat.newBuilder().setAlphabet("0123456789").setVersionPrefixLength(1).build());
     EncryptFormattedResponse v1 = encrypt("ids", "123456");
     assertThat(v1.getValue()).hasSize(7).startsWith("1");
     assertThat(decrypt("ids", v1.getValue(), 0)).isEqualTo("123456");
     assertThat(decrypt("ids", v1.getValue(), 1)).isEqualTo("123456");
-    assertThat(failsWith(Status.Code.INVALID_ARGUMENT, () -> decrypt("ids", v1.getValue(), 2)).getDescription())
+    assertThat(
+            failsWith(Status.Code.INVALID_ARGUMENT, () -> decrypt("ids", v1.getValue(), 2))
+                .getDescription())
         .contains("not the version the value's prefix names");
 
     for (int version = 2; version <= 9; version++) {
@@ -439,8 +441,7 @@ class FormatPreservingServiceTest {
                           - keys: ["*"]
                             operations: [reencrypt]
                     """
-                        .formatted(
-                            tokenHash("app"), tokenHash("support"), tokenHash("rotator")))));
+                        .formatted(tokenHash("app"), tokenHash("support"), tokenHash("rotator")))));
     as("app", cipherd.admin)
         .createKey(
             CreateKeyRequest.newBuilder()
@@ -511,7 +512,8 @@ class FormatPreservingServiceTest {
       request.addItems(EncryptFormattedBatchItem.newBuilder().setValue("1234567"));
     }
     assertThat(
-            failsWith(Status.Code.INVALID_ARGUMENT, () -> fpe.encryptFormattedBatch(request.build()))
+            failsWith(
+                    Status.Code.INVALID_ARGUMENT, () -> fpe.encryptFormattedBatch(request.build()))
                 .getDescription())
         .contains("at most 64");
   }

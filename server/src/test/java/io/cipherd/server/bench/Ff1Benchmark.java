@@ -33,8 +33,8 @@ import org.openjdk.jmh.annotations.Warmup;
  * the FormatPreservingService computes it: the tweak from a key name and a context, the value read
  * into its format, FF1 (cycle-walking for the card number that keeps six and four digits, whose
  * 100,000 values are below FF1's floor), the Luhn digit, the result written back. Each under an
- * AES-256 key. {@code gcm} is the server's pooled seal of the value's UTF-8 bytes with its header as
- * associated data.
+ * AES-256 key. {@code gcm} is the server's pooled seal of the value's UTF-8 bytes with its header
+ * as associated data.
  *
  * <p>Run with {@code make bench BENCH_ARGS='Ff1Benchmark -prof gc'}.
  */

@@ -4,25 +4,22 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.google.protobuf.ByteString;
-import io.cipherd.api.v1.DecryptFormattedBatchRequest;
-import io.cipherd.api.v1.DecryptFormattedRequest;
-import io.cipherd.api.v1.EncryptFormattedBatchItem;
-import io.cipherd.api.v1.EncryptFormattedBatchRequest;
-import io.cipherd.api.v1.EncryptFormattedRequest;
-import io.cipherd.api.v1.FormatPreservingServiceGrpc;
-import io.cipherd.api.v1.FormattedBatchItem;
-import io.cipherd.api.v1.FpeFormat;
-import io.cipherd.api.v1.MaskFormattedRequest;
-import io.cipherd.api.v1.ReEncryptFormattedBatchRequest;
-import io.cipherd.api.v1.ReEncryptFormattedRequest;
 import io.cipherd.api.v1.CreateKeyRequest;
 import io.cipherd.api.v1.CryptoServiceGrpc;
 import io.cipherd.api.v1.DecryptBatchItem;
 import io.cipherd.api.v1.DecryptBatchRequest;
+import io.cipherd.api.v1.DecryptFormattedBatchRequest;
+import io.cipherd.api.v1.DecryptFormattedRequest;
 import io.cipherd.api.v1.DecryptRequest;
 import io.cipherd.api.v1.EncryptBatchItem;
 import io.cipherd.api.v1.EncryptBatchRequest;
+import io.cipherd.api.v1.EncryptFormattedBatchItem;
+import io.cipherd.api.v1.EncryptFormattedBatchRequest;
+import io.cipherd.api.v1.EncryptFormattedRequest;
 import io.cipherd.api.v1.EncryptRequest;
+import io.cipherd.api.v1.FormatPreservingServiceGrpc;
+import io.cipherd.api.v1.FormattedBatchItem;
+import io.cipherd.api.v1.FpeFormat;
 import io.cipherd.api.v1.GetKeyRequest;
 import io.cipherd.api.v1.ImportKeyRequest;
 import io.cipherd.api.v1.InspectRequest;
@@ -31,9 +28,12 @@ import io.cipherd.api.v1.KeyPolicy;
 import io.cipherd.api.v1.LegacyCipher;
 import io.cipherd.api.v1.LegacyCiphertext;
 import io.cipherd.api.v1.ListKeysRequest;
+import io.cipherd.api.v1.MaskFormattedRequest;
 import io.cipherd.api.v1.Mode;
 import io.cipherd.api.v1.ReEncryptBatchItem;
 import io.cipherd.api.v1.ReEncryptBatchRequest;
+import io.cipherd.api.v1.ReEncryptFormattedBatchRequest;
+import io.cipherd.api.v1.ReEncryptFormattedRequest;
 import io.cipherd.api.v1.ReEncryptRequest;
 import io.cipherd.api.v1.ReEncryptStreamRequest;
 import io.cipherd.api.v1.ReEncryptStreamResponse;
@@ -388,7 +388,10 @@ class SecretsNotLoggedTest {
     fails(
         () ->
             fpe.encryptFormatted(
-                EncryptFormattedRequest.newBuilder().setKeyName("imported").setValue(value).build()));
+                EncryptFormattedRequest.newBuilder()
+                    .setKeyName("imported")
+                    .setValue(value)
+                    .build()));
     var batch =
         fpe.encryptFormattedBatch(
             EncryptFormattedBatchRequest.newBuilder()

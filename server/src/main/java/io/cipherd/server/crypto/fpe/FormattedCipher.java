@@ -2,8 +2,8 @@ package io.cipherd.server.crypto.fpe;
 
 /**
  * Encrypts and decrypts values of a {@link FpeFormat} with FF1: the characters the format keeps
- * stay in place, the others go through FF1 over the format's alphabet ({@link FpeDomain}, walking
- * a small domain if the format accepts one), a card number's Luhn digit is set so its residue is
+ * stay in place, the others go through FF1 over the format's alphabet ({@link FpeDomain}, walking a
+ * small domain if the format accepts one), a card number's Luhn digit is set so its residue is
  * unchanged, and a version prefix ({@link VersionPrefix}) is written or read. Decrypting with a
  * wrong key version or context cannot be told from a right one: it gives another value of the
  * format.
@@ -12,8 +12,7 @@ public final class FormattedCipher {
   private FormattedCipher() {}
 
   /** {@code value} encrypted under {@code ff1} and {@code tweak} by key version {@code version}. */
-  public static String encrypt(
-      FpeFormat format, Ff1 ff1, byte[] tweak, String value, int version) {
+  public static String encrypt(FpeFormat format, Ff1 ff1, byte[] tweak, String value, int version) {
     String prefix = VersionPrefix.write(format, version);
     return prefix + run(true, format, ff1, tweak, value);
   }
@@ -40,8 +39,7 @@ public final class FormattedCipher {
     int[] changed =
         encrypt
             ? FpeDomain.encrypt(ff1, alphabet.radix(), tweak, numerals, format.acceptSmallDomain())
-            : FpeDomain.decrypt(
-                ff1, alphabet.radix(), tweak, numerals, format.acceptSmallDomain());
+            : FpeDomain.decrypt(ff1, alphabet.radix(), tweak, numerals, format.acceptSmallDomain());
     int[] out = layout.codePoints.clone();
     for (int i = 0; i < changed.length; i++) {
       out[layout.encrypted[i]] = alphabet.character(changed[i]);

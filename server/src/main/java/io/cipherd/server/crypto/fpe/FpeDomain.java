@@ -45,10 +45,7 @@ public final class FpeDomain {
   public static int ff1Length(int radix, int length, boolean acceptSmallDomain) {
     if (length > Ff1.MAX_NUMERALS) {
       throw new InvalidArgumentException(
-          "an FF1 value has at most "
-              + Ff1.MAX_NUMERALS
-              + " encrypted characters, not "
-              + length);
+          "an FF1 value has at most " + Ff1.MAX_NUMERALS + " encrypted characters, not " + length);
     }
     BigInteger domain = BigInteger.valueOf(radix).pow(length);
     if (domain.compareTo(BigInteger.valueOf(Ff1.MIN_DOMAIN)) >= 0) {
@@ -111,12 +108,14 @@ public final class FpeDomain {
     int padding = length - numerals.length;
     int[] x = new int[length];
     System.arraycopy(numerals, 0, x, padding, numerals.length);
-    for (long step = 0; step < maxSteps; step++) {
-      x = encrypt ? ff1.encrypt(radix, tweak, x) : ff1.decrypt(radix, tweak, x);
-      if (leadingZeros(x, padding)) {
-        int[] out = new int[numerals.length];
-        System.arraycopy(x, padding, out, 0, numerals.length);
-        return out;
+    try (Ff1.Steps steps = ff1.steps(encrypt, radix, tweak, length)) {
+      for (long step = 0; step < maxSteps; step++) {
+        x = steps.apply(x);
+        if (leadingZeros(x, padding)) {
+          int[] out = new int[numerals.length];
+          System.arraycopy(x, padding, out, 0, numerals.length);
+          return out;
+        }
       }
     }
     throw new IllegalStateException(

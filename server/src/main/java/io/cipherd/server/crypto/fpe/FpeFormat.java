@@ -60,8 +60,7 @@ public final class FpeFormat {
   public static FpeFormat ofAlphabet(
       String alphabet, int versionPrefixLength, boolean acceptSmallDomain, int maskVisibleSuffix) {
     Objects.requireNonNull(alphabet, "alphabet");
-    return new FpeFormat(
-        alphabet, null, versionPrefixLength, acceptSmallDomain, maskVisibleSuffix);
+    return new FpeFormat(alphabet, null, versionPrefixLength, acceptSmallDomain, maskVisibleSuffix);
   }
 
   /** A format of {@code template}. */

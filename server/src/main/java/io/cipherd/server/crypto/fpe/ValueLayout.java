@@ -9,8 +9,8 @@ import io.cipherd.server.errors.InvalidArgumentException;
  */
 final class ValueLayout {
   /**
-   * The longest value read at all, in UTF-16 units: far above any format's (256 numerals, a
-   * prefix, a phone number's separators), so a huge value is refused before it is looked at.
+   * The longest value read at all, in UTF-16 units: far above any format's (256 numerals, a prefix,
+   * a phone number's separators), so a huge value is refused before it is looked at.
    */
   static final int MAX_CHARS = 1024;
 
@@ -125,8 +125,7 @@ final class ValueLayout {
     System.arraycopy(digits, 0, all, 0, count);
     int[] encrypted = new int[count - 4 - keptHead];
     System.arraycopy(all, keptHead, encrypted, 0, encrypted.length);
-    return new ValueLayout(
-        codePoints, all, encrypted, all, encrypted[encrypted.length - 1]);
+    return new ValueLayout(codePoints, all, encrypted, all, encrypted[encrypted.length - 1]);
   }
 
   private static ValueLayout phone(int[] codePoints) {

@@ -3,10 +3,9 @@ package io.cipherd.server.crypto.fpe;
 import io.cipherd.server.errors.InvalidArgumentException;
 
 /**
- * The key version a ciphertext of an alphabet format may start with: {@code
- * version_prefix_length} characters of the alphabet writing the version in base radix, most
- * significant first. Without a prefix the version travels beside the value, and these read and
- * write nothing.
+ * The key version a ciphertext of an alphabet format may start with: {@code version_prefix_length}
+ * characters of the alphabet writing the version in base radix, most significant first. Without a
+ * prefix the version travels beside the value, and these read and write nothing.
  */
 public final class VersionPrefix {
   private VersionPrefix() {}

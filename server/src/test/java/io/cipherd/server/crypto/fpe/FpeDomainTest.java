@@ -76,8 +76,7 @@ class FpeDomainTest {
     assertThatThrownBy(() -> FpeDomain.ff1Length(10, 3, true))
         .isInstanceOf(InvalidArgumentException.class)
         .hasMessageContaining("which no key accepts");
-    assertThatThrownBy(() -> FpeDomain.ff1Length(2, 13, true))
-        .hasMessageContaining("8192 values");
+    assertThatThrownBy(() -> FpeDomain.ff1Length(2, 13, true)).hasMessageContaining("8192 values");
   }
 
   /** How many FF1 calls the walk of {@code numerals} (four digits, in six) makes. */

@@ -21,7 +21,8 @@ class FpeFormatTest {
 
   @Test
   void maskSuffix_defaultsToTheTemplates() {
-    assertThat(FpeFormat.ofTemplate(FormatTemplate.CARD_NUMBER, false, 0).maskSuffix()).isEqualTo(4);
+    assertThat(FpeFormat.ofTemplate(FormatTemplate.CARD_NUMBER, false, 0).maskSuffix())
+        .isEqualTo(4);
     assertThat(FpeFormat.ofTemplate(FormatTemplate.PHONE_NUMBER, false, 0).maskSuffix())
         .isEqualTo(2);
     assertThat(FpeFormat.ofTemplate(FormatTemplate.DIGITS, false, 0).maskSuffix()).isZero();
