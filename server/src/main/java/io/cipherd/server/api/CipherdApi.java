@@ -22,6 +22,7 @@ public final class CipherdApi {
   private final KeyAdminServiceImpl admin;
   private final AuditServiceImpl audit;
   private final SubjectServiceImpl subjects;
+  private final FormatPreservingServiceImpl formatted;
 
   /**
    * {@code blocking} must carry the call's gRPC Context (caller identity, deadline) and request id
@@ -47,6 +48,7 @@ public final class CipherdApi {
     this.admin = new KeyAdminServiceImpl(keys, dispatcher);
     this.audit = new AuditServiceImpl(audit, dispatcher);
     this.subjects = new SubjectServiceImpl(subjects, erasures, dispatcher, limits);
+    this.formatted = new FormatPreservingServiceImpl(engine, dispatcher, limits);
   }
 
   /**
@@ -67,14 +69,15 @@ public final class CipherdApi {
   }
 
   /**
-   * Adds the crypto, key-admin, audit and subject services, each refusing malformed request bytes
-   * with INVALID_ARGUMENT.
+   * Adds the crypto, key-admin, audit, subject and format-preserving services, each refusing
+   * malformed request bytes with INVALID_ARGUMENT.
    */
   public <T extends ServerBuilder<T>> T addTo(T builder) {
     return builder
         .addService(MalformedRequests.guard(crypto.bindService()))
         .addService(MalformedRequests.guard(admin.bindService()))
         .addService(MalformedRequests.guard(audit.bindService()))
-        .addService(MalformedRequests.guard(subjects.bindService()));
+        .addService(MalformedRequests.guard(subjects.bindService()))
+        .addService(MalformedRequests.guard(formatted.bindService()));
   }
 }

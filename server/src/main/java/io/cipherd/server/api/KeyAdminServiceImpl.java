@@ -67,7 +67,9 @@ public final class KeyAdminServiceImpl extends KeyAdminServiceGrpc.KeyAdminServi
                             ModeProtos.template(
                                 request.getMode(),
                                 request.getKeySizeBits(),
-                                request.getAllowUnauthenticated()),
+                                request.getAllowUnauthenticated(),
+                                request.hasFpeFormat(),
+                                request.getFpeFormat()),
                             KeyProtos.fromProto(request.hasPolicy(), request.getPolicy()))))
                 .build());
   }
@@ -150,7 +152,10 @@ public final class KeyAdminServiceImpl extends KeyAdminServiceGrpc.KeyAdminServi
                         keys.importVersion(
                             request.getKeyName(),
                             ModeProtos.importTemplate(
-                                request.getMode(), request.getAllowUnauthenticated()),
+                                request.getMode(),
+                                request.getAllowUnauthenticated(),
+                                request.hasFpeFormat(),
+                                request.getFpeFormat()),
                             material)))
                 .build();
           } finally {

@@ -58,6 +58,9 @@ final class KeyProtos {
             .setLegacyCipher(LegacyFormatProtos.cipher(version.legacy()))
             .setLegacyIv(LegacyFormatProtos.iv(version.legacy()));
       }
+      if (version.fpe() != null) {
+        FpeFormatProtos.setFormat(proto, version.fpe());
+      }
       key.addVersions(proto);
     }
     return key.build();

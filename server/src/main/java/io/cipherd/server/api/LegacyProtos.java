@@ -25,6 +25,10 @@ final class LegacyProtos {
           "mode must be MODE_UNSPECIFIED with legacy_cipher: a legacy version "
               + "has no cipherd mode, and it only decrypts");
     }
+    if (request.hasFpeFormat()) {
+      throw new InvalidArgumentException(
+          "fpe_format is for format-preserving keys (MODE_FF1), not legacy ones");
+    }
     return LegacyFormat.of(cipher(request), iv(request), request.getLegacyFixedIv().toByteArray());
   }
 

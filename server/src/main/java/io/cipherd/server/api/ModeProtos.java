@@ -1,5 +1,6 @@
 package io.cipherd.server.api;
 
+import io.cipherd.api.v1.FpeFormatOrBuilder;
 import io.cipherd.api.v1.Mode;
 import io.cipherd.server.crypto.CipherMode;
 import io.cipherd.server.crypto.KeyType;
@@ -13,7 +14,8 @@ import java.util.Map;
  * Converts between the API's {@code cipherd.v1.Mode} and the domain's {@link KeyType} and {@link
  * CipherMode}: the one place that knows both. The API's enum names a version's type in one field: a
  * cipher mode, {@code MODE_HMAC} for an index key's, or {@code MODE_UNSPECIFIED} for the default
- * (and, in a response, for a legacy version, which {@code legacy_cipher} describes).
+ * (and, in a response, for a legacy version, which {@code legacy_cipher} describes), {@code
+ * MODE_FF1} for a format-preserving key's.
  *
  * <p>A cipher mode's value is named after its header name, as keys.proto says: {@code MODE_GCM} for
  * gcm. A mode without its value fails here when the class loads, so every API test fails.
@@ -30,6 +32,7 @@ final class ModeProtos {
       BY_PROTO.put(proto, mode);
     }
     BY_PROTO.put(Mode.MODE_HMAC, KeyType.INDEX);
+    BY_PROTO.put(Mode.MODE_FF1, KeyType.FF1);
   }
 
   private ModeProtos() {}
@@ -43,11 +46,33 @@ final class ModeProtos {
   }
 
   /**
+   * The template a CreateKey request asks for: as {@link #template}, with its {@code fpe_format}
+   * (required with MODE_FF1, refused with any other mode).
+   */
+  static KeyTemplate template(
+      Mode mode,
+      int keySizeBits,
+      boolean allowUnauthenticated,
+      boolean hasFpeFormat,
+      FpeFormatOrBuilder fpeFormat) {
+    return new KeyTemplate(
+        fromProto(mode),
+        keySizeBits,
+        allowUnauthenticated,
+        hasFpeFormat ? FpeFormatProtos.fromProto(fpeFormat) : null);
+  }
+
+  /**
    * The template of an ImportKey request without legacy_cipher: its {@code mode} and {@code
    * allow_unauthenticated}; the size is the key material's.
    */
-  static KeyTemplate importTemplate(Mode mode, boolean allowUnauthenticated) {
-    return new KeyTemplate(fromProto(mode), KeyTemplate.DEFAULT_SIZE, allowUnauthenticated);
+  static KeyTemplate importTemplate(
+      Mode mode, boolean allowUnauthenticated, boolean hasFpeFormat, FpeFormatOrBuilder fpeFormat) {
+    return new KeyTemplate(
+        fromProto(mode),
+        KeyTemplate.DEFAULT_SIZE,
+        allowUnauthenticated,
+        hasFpeFormat ? FpeFormatProtos.fromProto(fpeFormat) : null);
   }
 
   /** The domain type, or null for MODE_UNSPECIFIED (meaning "the default" to the caller's RPC). */
@@ -69,6 +94,7 @@ final class ModeProtos {
       case INDEX -> Mode.MODE_HMAC;
       // A legacy version has no cipherd mode; KeyVersion.legacy_cipher says what it is.
       case LEGACY -> Mode.MODE_UNSPECIFIED;
+      case FORMAT_PRESERVING -> Mode.MODE_FF1;
     };
   }
 

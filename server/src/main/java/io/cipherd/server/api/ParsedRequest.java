@@ -6,16 +6,24 @@ import com.google.protobuf.Message;
 import io.cipherd.api.v1.ComputeIndexBatchRequest;
 import io.cipherd.api.v1.ComputeIndexRequest;
 import io.cipherd.api.v1.DecryptBatchRequest;
+import io.cipherd.api.v1.DecryptFormattedBatchRequest;
+import io.cipherd.api.v1.DecryptFormattedRequest;
 import io.cipherd.api.v1.DecryptRequest;
 import io.cipherd.api.v1.DecryptStreamRequest;
 import io.cipherd.api.v1.EncryptBatchRequest;
+import io.cipherd.api.v1.EncryptFormattedBatchRequest;
+import io.cipherd.api.v1.EncryptFormattedRequest;
 import io.cipherd.api.v1.EncryptRequest;
 import io.cipherd.api.v1.EncryptStreamRequest;
+import io.cipherd.api.v1.FormattedBatchItem;
 import io.cipherd.api.v1.GenerateDataKeyRequest;
 import io.cipherd.api.v1.InspectRequest;
 import io.cipherd.api.v1.LegacyCiphertext;
+import io.cipherd.api.v1.MaskFormattedRequest;
 import io.cipherd.api.v1.ReEncryptBatchItem;
 import io.cipherd.api.v1.ReEncryptBatchRequest;
+import io.cipherd.api.v1.ReEncryptFormattedBatchRequest;
+import io.cipherd.api.v1.ReEncryptFormattedRequest;
 import io.cipherd.api.v1.ReEncryptRequest;
 import io.cipherd.api.v1.ReEncryptStreamRequest;
 import io.cipherd.api.v1.ReIndexBatchRequest;
@@ -26,6 +34,7 @@ import io.cipherd.server.crypto.transit.TransitCiphertext;
 import io.cipherd.server.engine.ExpectedKey;
 import io.cipherd.server.keycache.KeyCache;
 import io.cipherd.server.logging.CallRequest;
+import java.util.List;
 
 /**
  * A request message read once, for everything that looks at it before the engine does: the keys it
@@ -56,6 +65,12 @@ final class ParsedRequest implements CallRequest {
     DECRYPT_BATCH,
     REWRAP_BATCH,
     REINDEX_BATCH,
+    /** Encrypts format-preserving values with {@code key}'s current version. */
+    FORMATTED_ENCRYPT,
+    /** Decrypts or masks format-preserving values of {@code key}'s {@code keyVersion}. */
+    FORMATTED_DECRYPT,
+    /** Re-encrypts format-preserving values of {@code key}'s {@code keyVersion} to its current. */
+    FORMATTED_REWRAP,
     /** Not a crypto request: admin and audit calls, routed by their services. */
     OTHER
   }
@@ -200,8 +215,74 @@ final class ParsedRequest implements CallRequest {
                   r.getItems(0).getCiphertext(),
                   expectedKey(r.getItems(0).getExpectedKey(), r.getExpectedKey()),
                   null);
+      case EncryptFormattedRequest r ->
+          formatted(r, Kind.FORMATTED_ENCRYPT, 1, r.getContext(), r.getKeyName(), 0);
+      case DecryptFormattedRequest r ->
+          formatted(
+              r, Kind.FORMATTED_DECRYPT, 1, r.getContext(), r.getKeyName(), r.getKeyVersion());
+      case MaskFormattedRequest r ->
+          formatted(
+              r, Kind.FORMATTED_DECRYPT, 1, r.getContext(), r.getKeyName(), r.getKeyVersion());
+      case ReEncryptFormattedRequest r ->
+          formatted(r, Kind.FORMATTED_REWRAP, 1, r.getContext(), r.getKeyName(), r.getKeyVersion());
+      case EncryptFormattedBatchRequest r ->
+          formatted(
+              r,
+              Kind.FORMATTED_ENCRYPT,
+              r.getItemsCount(),
+              r.getItemsCount() == 0 || r.getItems(0).getContext().isEmpty()
+                  ? r.getContext()
+                  : r.getItems(0).getContext(),
+              r.getKeyName(),
+              0);
+      case DecryptFormattedBatchRequest r ->
+          formattedBatch(
+              r,
+              Kind.FORMATTED_DECRYPT,
+              r.getItemsList(),
+              r.getContext(),
+              r.getKeyName(),
+              r.getKeyVersion());
+      case ReEncryptFormattedBatchRequest r ->
+          formattedBatch(
+              r,
+              Kind.FORMATTED_REWRAP,
+              r.getItemsList(),
+              r.getContext(),
+              r.getKeyName(),
+              r.getKeyVersion());
       default -> new ParsedRequest(message, Kind.OTHER, 0, ByteString.EMPTY, "", 0, "", "", null);
     };
+  }
+
+  /**
+   * A format-preserving request: its key and the version of its value (its first item's, else its
+   * batch's; 0 for an encryption, or a version prefix the engine reads). The values are never kept
+   * in this view.
+   */
+  private static ParsedRequest formatted(
+      Object message, Kind kind, int items, ByteString context, String key, int keyVersion) {
+    return new ParsedRequest(message, kind, items, context, key, keyVersion, "", "", null);
+  }
+
+  private static ParsedRequest formattedBatch(
+      Object message,
+      Kind kind,
+      List<FormattedBatchItem> items,
+      ByteString context,
+      String key,
+      int keyVersion) {
+    if (items.isEmpty()) {
+      return formatted(message, kind, 0, context, key, keyVersion);
+    }
+    FormattedBatchItem first = items.get(0);
+    return formatted(
+        message,
+        kind,
+        items.size(),
+        first.getContext().isEmpty() ? context : first.getContext(),
+        key,
+        first.getKeyVersion() != 0 ? first.getKeyVersion() : keyVersion);
   }
 
   private static ParsedRequest reEncryptBatch(ReEncryptBatchRequest r) {
@@ -340,6 +421,12 @@ final class ParsedRequest implements CallRequest {
       case REWRAP_BATCH ->
           (key.isEmpty() || keys.canEncryptFromMemory(key, 0)) && itemsDecryptFromMemory(keys);
       case REINDEX_BATCH -> keys.canEncryptFromMemory(key, 0) && itemsDecryptFromMemory(keys);
+      // A version prefix is read by the engine: version 0 asks whether the key's current one is
+      // cached, and the prefix's version may still need the store (it then blocks the transport
+      // thread once, as a batch's later items may).
+      case FORMATTED_ENCRYPT -> keys.canEncryptFromMemory(key, 0);
+      case FORMATTED_DECRYPT -> keys.isCached(key, keyVersion);
+      case FORMATTED_REWRAP -> keys.isCached(key, keyVersion) && keys.canEncryptFromMemory(key, 0);
       case OTHER -> false;
     };
   }
@@ -431,6 +518,7 @@ final class ParsedRequest implements CallRequest {
       case DECRYPT, DECRYPT_BATCH -> fromHeader();
       case REWRAP, REWRAP_LEGACY, REWRAP_BATCH -> legacy != null ? fromLegacy() : rewrap();
       case REINDEX, REINDEX_BATCH -> rewrap();
+      case FORMATTED_ENCRYPT, FORMATTED_DECRYPT, FORMATTED_REWRAP -> named(key);
       case OTHER -> message instanceof Message m ? byField(m) : NONE;
     };
   }

@@ -7,7 +7,9 @@ public enum KeyKind {
   /** Computes blind indexes (HMAC-SHA-256) only. */
   INDEX("an index key"),
   /** Decrypts data made before cipherd, for ReEncrypt only. */
-  LEGACY("a legacy key");
+  LEGACY("a legacy key"),
+  /** Encrypts values that keep their shape (FF1), for EncryptFormatted and its siblings only. */
+  FORMAT_PRESERVING("a format-preserving key");
 
   private final String description;
 

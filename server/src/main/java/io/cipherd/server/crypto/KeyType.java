@@ -8,9 +8,10 @@ import java.util.Set;
 /**
  * What a key version is: an encryption key's version is its {@link CipherMode}, which says
  * everything about its algorithm; an index key's is {@link #INDEX} (HMAC-SHA-256) and a legacy
- * key's {@link #LEGACY}. Its {@link #typeName} is how key stores record it and metrics label it:
- * the mode's header name, {@code hmac} or {@code legacy}; {@link #fromName} reads it back. Every
- * type is an enum constant, so types compare with {@code ==}.
+ * key's {@link #LEGACY}, a format-preserving key's {@link #FF1}. Its {@link #typeName} is how key
+ * stores record it and metrics label it: the mode's header name, {@code hmac} or {@code legacy};
+ * {@link #fromName} reads it back. Every type is an enum constant, so types compare with {@code
+ * ==}.
  */
 public sealed interface KeyType permits CipherMode, KeyType.Unmoded {
   /** An index key's version: an HMAC-SHA-256 key for blind indexes; it never encrypts. */
@@ -21,6 +22,12 @@ public sealed interface KeyType permits CipherMode, KeyType.Unmoded {
    * legacy.LegacyFormat}'s, not this type's.
    */
   KeyType LEGACY = Unmoded.LEGACY;
+
+  /**
+   * A format-preserving key's version: FF1 over AES, for EncryptFormatted and its siblings; its
+   * values' shape is its {@code fpe.FpeFormat}.
+   */
+  KeyType FF1 = Unmoded.FF1;
 
   /** What keys of this type are for. */
   KeyKind kind();
@@ -50,7 +57,7 @@ public sealed interface KeyType permits CipherMode, KeyType.Unmoded {
     return sizes.contains(256) ? 256 : sizes.iterator().next();
   }
 
-  /** Every type: one per cipher mode, then {@link #INDEX} and {@link #LEGACY}. */
+  /** Every type: one per cipher mode, then {@link #INDEX}, {@link #LEGACY} and {@link #FF1}. */
   static List<KeyType> values() {
     return Values.ALL;
   }
@@ -68,7 +75,8 @@ public sealed interface KeyType permits CipherMode, KeyType.Unmoded {
   /** The types of the kinds without cipher modes. */
   enum Unmoded implements KeyType {
     INDEX(KeyKind.INDEX, "hmac", "HmacSHA256", Set.of(256)),
-    LEGACY(KeyKind.LEGACY, "legacy", "", Set.of());
+    LEGACY(KeyKind.LEGACY, "legacy", "", Set.of()),
+    FF1(KeyKind.FORMAT_PRESERVING, "ff1", "AES", Set.of(128, 192, 256));
 
     private final KeyKind kind;
     private final String typeName;
@@ -121,6 +129,7 @@ public sealed interface KeyType permits CipherMode, KeyType.Unmoded {
       List<KeyType> all = new ArrayList<>(List.of(CipherMode.values()));
       all.add(INDEX);
       all.add(LEGACY);
+      all.add(FF1);
       return Collections.unmodifiableList(all);
     }
   }

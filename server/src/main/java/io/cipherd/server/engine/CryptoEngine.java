@@ -47,6 +47,7 @@ public final class CryptoEngine {
   private final LegacyRewrap legacy;
   private final TransitCiphertexts transit;
   private final BlindIndexes indexes;
+  private final FormattedValues formatted;
   private final ReIndexing reIndexing;
   private final SubjectKeys subjects;
 
@@ -86,6 +87,7 @@ public final class CryptoEngine {
     this.legacy = new LegacyRewrap(keys, authorizer, observer, envelopes);
     this.transit = new TransitCiphertexts(keys, ciphers, authorizer, observer, envelopes);
     this.indexes = new BlindIndexes(keys, authorizer, observer);
+    this.formatted = new FormattedValues(keys, authorizer, observer);
     this.reIndexing = new ReIndexing(authorizer, observer, envelopes, indexes);
   }
 
@@ -457,6 +459,11 @@ public final class CryptoEngine {
   public void checkBatch(Operation operation, String keyName) {
     EnvelopeHeader.checkKeyName(keyName);
     authorizer.check(operation, keyName);
+  }
+
+  /** The format-preserving operations (FormatPreservingService), on the same keys. */
+  public FormattedValues formatted() {
+    return formatted;
   }
 
   /** Blind indexes, with the same keys, authorizer and observer. */

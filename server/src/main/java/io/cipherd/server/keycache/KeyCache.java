@@ -149,15 +149,64 @@ public final class KeyCache {
    * and a rotation.
    */
   public UsableKey forEncryption(String name, int requestedVersion) {
+    return reserved(
+        name,
+        requestedVersion,
+        chosen ->
+            chosen
+                .policy()
+                .checkEncryption(
+                    name,
+                    chosen.info(),
+                    /* chosenByCaller= */ requestedVersion != 0,
+                    /* encryptions= */ 0));
+  }
+
+  /**
+   * The format-preserving version to encrypt values with: the current one, with one encryption
+   * reserved as {@link #forEncryption} does (a format-preserving version has no limit of its own,
+   * but max_encryptions_per_version caps it, and its encryptions count). A key that is not
+   * format-preserving is refused by its policy. May reach the store as {@link #forEncryption} does.
+   */
+  public UsableFpeKey forFormattedEncryption(String name) {
+    UsableKey key =
+        reserved(
+            name,
+            0,
+            chosen ->
+                chosen
+                    .policy()
+                    .checkFormattedEncryption(
+                        name, chosen.info(), /* chosenByCaller= */ false, /* encryptions= */ 0));
+    return new UsableFpeKey(key, describe(name).version(key.version().version()).fpe());
+  }
+
+  /**
+   * The format-preserving version {@code version} (at least 1) to decrypt values with, once the
+   * key's lifecycle and policy allow it. May reach the store on a cache miss.
+   */
+  public UsableFpeKey forFormattedDecryption(String name, int version) {
+    if (version < 1) {
+      throw new InvalidArgumentException("key_version must be at least 1, not " + version);
+    }
+    Chosen chosen = choose(name, version, "key_version");
+    LifecycleRules.checkServes(chosen.key().metadata(), chosen.info());
+    chosen.policy().checkFormattedDecryption(name, chosen.info());
+    return new UsableFpeKey(loaded(chosen), chosen.info().fpe());
+  }
+
+  /** What a reservation checks of the chosen version before reserving, by throwing. */
+  private interface EncryptionCheck {
+    void check(Chosen chosen);
+  }
+
+  private UsableKey reserved(String name, int requestedVersion, EncryptionCheck check) {
     int refusedVersion = 0;
     for (; ; ) {
       Chosen chosen = choose(name, requestedVersion, "key_version");
       KeyVersionInfo info = chosen.info();
       LifecycleRules.checkServes(chosen.key().metadata(), info);
-      chosen
-          .policy()
-          .checkEncryption(
-              name, info, /* chosenByCaller= */ requestedVersion != 0, /* encryptions= */ 0);
+      check.check(chosen);
       if (usage.reserveEncryption(
           name, info.version(), chosen.policy().encryptionLimit(info.mode()))) {
         try {

@@ -98,13 +98,15 @@ public record KeyPolicy(
   /**
    * How many encryptions a version in {@code mode} may make before the key rotates by itself:
    * max_encryptions_per_version if set, else the mode's own limit ({@link
-   * CipherMode#encryptionLimit}: 2³⁰ for random 96-bit nonces, gcm and chacha), else no limit (0).
+   * CipherMode#encryptionLimit}: 2³⁰ for random 96-bit nonces, gcm and chacha), else no limit (0);
+   * {@code mode} is null for a format-preserving version.
    */
   public long encryptionLimit(CipherMode mode) {
     if (maxEncryptionsPerVersion > 0) {
       return maxEncryptionsPerVersion;
     }
-    return mode.encryptionLimit();
+    // A format-preserving version (no cipher mode) uses no nonce: no limit of its own.
+    return mode == null ? 0 : mode.encryptionLimit();
   }
 
   /**
@@ -112,7 +114,7 @@ public record KeyPolicy(
    * encryptions, must rotate now; null if it need not.
    */
   public String rotationReason(KeyVersionInfo current, long encryptions, Instant now) {
-    if (current.kind() != KeyKind.ENCRYPTION) {
+    if (current.kind() != KeyKind.ENCRYPTION && current.kind() != KeyKind.FORMAT_PRESERVING) {
       return null;
     }
     long limit = encryptionLimit(current.mode());
@@ -161,6 +163,13 @@ public record KeyPolicy(
               + "' is a legacy key: it only decrypts data made "
               + "before cipherd, for ReEncrypt into another key, and never encrypts");
     }
+    if (version.kind() == KeyKind.FORMAT_PRESERVING) {
+      throw new KeyPolicyViolationException(
+          "key '"
+              + name
+              + "' is a format-preserving key (ff1): it encrypts values that keep their shape "
+              + "with EncryptFormatted, and makes no ciphertexts");
+    }
     if (version.kind() != KeyKind.ENCRYPTION) {
       throw new KeyPolicyViolationException(
           "key '"
@@ -168,6 +177,44 @@ public record KeyPolicy(
               + "' is an index key (hmac): it computes blind "
               + "indexes with ComputeIndex and never encrypts");
     }
+    checkEncryptionVersion(name, version, chosenByCaller, encryptions);
+  }
+
+  /**
+   * Throws {@link KeyPolicyViolationException} unless {@code version} of key {@code name}, having
+   * made {@code encryptions} encryptions, may encrypt formatted values: it must be a
+   * format-preserving key's version, under the same minimums and limit as {@link #checkEncryption}.
+   */
+  public void checkFormattedEncryption(
+      String name, KeyVersionInfo version, boolean chosenByCaller, long encryptions) {
+    checkFormatPreserving(name, version);
+    checkEncryptionVersion(name, version, chosenByCaller, encryptions);
+  }
+
+  /**
+   * Throws {@link KeyPolicyViolationException} unless {@code version} of key {@code name} may
+   * decrypt formatted values: a format-preserving key's version at or above min_decryption_version.
+   */
+  public void checkFormattedDecryption(String name, KeyVersionInfo version) {
+    checkFormatPreserving(name, version);
+    checkDecryption(name, version.version());
+  }
+
+  private static void checkFormatPreserving(String name, KeyVersionInfo version) {
+    if (version.kind() != KeyKind.FORMAT_PRESERVING) {
+      throw new KeyPolicyViolationException(
+          "key '"
+              + name
+              + "' is "
+              + version.kind().description()
+              + " ("
+              + version.type().typeName()
+              + "); the FormatPreservingService needs a format-preserving key (mode ff1)");
+    }
+  }
+
+  private void checkEncryptionVersion(
+      String name, KeyVersionInfo version, boolean chosenByCaller, long encryptions) {
     if (chosenByCaller && !allowsEncryption(version.version())) {
       throw new KeyPolicyViolationException(
           "version "

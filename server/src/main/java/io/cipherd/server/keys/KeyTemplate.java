@@ -2,6 +2,7 @@ package io.cipherd.server.keys;
 
 import io.cipherd.server.crypto.CipherMode;
 import io.cipherd.server.crypto.KeyType;
+import io.cipherd.server.crypto.fpe.FpeFormat;
 import io.cipherd.server.errors.InvalidArgumentException;
 import io.cipherd.server.lifecycle.KeyAdmin;
 
@@ -15,8 +16,11 @@ import io.cipherd.server.lifecycle.KeyAdmin;
  *     current version's size for a rotation that keeps its type; an import takes the material's
  * @param allowUnauthenticated whether the caller accepts an unauthenticated mode (cbc, ctr, cfb,
  *     ofb, ecb), which is refused otherwise
+ * @param fpe the shape of a format-preserving key's values: required to create or import an ff1
+ *     key, refused with any other type; null for a rotation, which keeps the current version's
  */
-public record KeyTemplate(KeyType type, int keySizeBits, boolean allowUnauthenticated) {
+public record KeyTemplate(
+    KeyType type, int keySizeBits, boolean allowUnauthenticated, FpeFormat fpe) {
   /** The {@link #keySizeBits} that means the default. */
   public static final int DEFAULT_SIZE = 0;
 
@@ -31,6 +35,21 @@ public record KeyTemplate(KeyType type, int keySizeBits, boolean allowUnauthenti
       throw new InvalidArgumentException(
           "legacy versions are imported with legacy_cipher, never generated or given a mode");
     }
+    if (fpe != null && type != KeyType.FF1) {
+      throw new InvalidArgumentException(
+          "fpe_format is for format-preserving keys only: set mode MODE_FF1 with it, or leave it"
+              + " out");
+    }
+  }
+
+  /** A template of no format-preserving shape. */
+  public KeyTemplate(KeyType type, int keySizeBits, boolean allowUnauthenticated) {
+    this(type, keySizeBits, allowUnauthenticated, null);
+  }
+
+  /** A version of a format-preserving key (FF1) whose values keep {@code fpe}. */
+  public static KeyTemplate formatPreserving(FpeFormat fpe) {
+    return new KeyTemplate(KeyType.FF1, DEFAULT_SIZE, AUTHENTICATED_ONLY, fpe);
   }
 
   /** Everything the default: the server's choice of type and size, authenticated modes only. */
@@ -50,12 +69,12 @@ public record KeyTemplate(KeyType type, int keySizeBits, boolean allowUnauthenti
 
   /** This template with keys of {@code bits} bits. */
   public KeyTemplate withKeySizeBits(int bits) {
-    return new KeyTemplate(type, bits, allowUnauthenticated);
+    return new KeyTemplate(type, bits, allowUnauthenticated, fpe);
   }
 
   /** This template, accepting an unauthenticated mode. */
   public KeyTemplate allowingUnauthenticated() {
-    return new KeyTemplate(type, keySizeBits, UNAUTHENTICATED_ALLOWED);
+    return new KeyTemplate(type, keySizeBits, UNAUTHENTICATED_ALLOWED, fpe);
   }
 
   /** {@link #type}, or {@code fallback} if it is the default. */

@@ -3,6 +3,7 @@ package io.cipherd.server.keys;
 import io.cipherd.server.crypto.CipherMode;
 import io.cipherd.server.crypto.KeyKind;
 import io.cipherd.server.crypto.KeyType;
+import io.cipherd.server.crypto.fpe.FpeFormat;
 import io.cipherd.server.crypto.legacy.LegacyFormat;
 import java.time.Instant;
 import java.util.Objects;
@@ -19,6 +20,8 @@ import java.util.Objects;
  * @param legacy how a legacy version's ciphertexts were made; null exactly when the type is not
  *     {@link KeyType#LEGACY}
  * @param lifecycle whether the version's bytes still exist
+ * @param fpe the shape of a format-preserving version's values; null exactly when the type is not
+ *     {@link KeyType#FF1}
  */
 public record KeyVersionInfo(
     int version,
@@ -27,7 +30,20 @@ public record KeyVersionInfo(
     Instant createdAt,
     boolean imported,
     LegacyFormat legacy,
-    VersionLifecycle lifecycle) {
+    VersionLifecycle lifecycle,
+    FpeFormat fpe) {
+  /** A version that is not format-preserving. */
+  public KeyVersionInfo(
+      int version,
+      KeyType type,
+      int keySizeBits,
+      Instant createdAt,
+      boolean imported,
+      LegacyFormat legacy,
+      VersionLifecycle lifecycle) {
+    this(version, type, keySizeBits, createdAt, imported, legacy, lifecycle, null);
+  }
+
   /** An enabled version. */
   public KeyVersionInfo(
       int version,
@@ -48,6 +64,9 @@ public record KeyVersionInfo(
     Objects.requireNonNull(createdAt, "createdAt");
     if ((type == KeyType.LEGACY) != (legacy != null)) {
       throw new IllegalArgumentException("a legacy format goes with type legacy and only with it");
+    }
+    if ((type == KeyType.FF1) != (fpe != null)) {
+      throw new IllegalArgumentException("an FF1 format goes with type ff1 and only with it");
     }
     if (legacy != null
         && (keySizeBits % 8 != 0 || !legacy.cipher().acceptsKeyLength(keySizeBits / 8))) {
@@ -79,6 +98,20 @@ public record KeyVersionInfo(
         version, type, keySizeBits, createdAt, /* imported= */ true, /* legacy= */ null);
   }
 
+  /** A format-preserving version, generated or {@code imported}, whose values keep {@code fpe}. */
+  public static KeyVersionInfo formatPreserving(
+      int version, int keySizeBits, Instant createdAt, boolean imported, FpeFormat fpe) {
+    return new KeyVersionInfo(
+        version,
+        KeyType.FF1,
+        keySizeBits,
+        createdAt,
+        imported,
+        /* legacy= */ null,
+        VersionLifecycle.ENABLED,
+        fpe);
+  }
+
   /** A legacy version: always imported. */
   public static KeyVersionInfo legacy(
       int version, LegacyFormat format, int keySizeBits, Instant createdAt) {
@@ -88,7 +121,7 @@ public record KeyVersionInfo(
 
   /** This version in another lifecycle state. */
   public KeyVersionInfo withLifecycle(VersionLifecycle next) {
-    return new KeyVersionInfo(version, type, keySizeBits, createdAt, imported, legacy, next);
+    return new KeyVersionInfo(version, type, keySizeBits, createdAt, imported, legacy, next, fpe);
   }
 
   /** What the version's key is for. */

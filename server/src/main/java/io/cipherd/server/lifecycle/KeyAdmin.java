@@ -4,6 +4,7 @@ import dev.failsafe.Failsafe;
 import dev.failsafe.RetryPolicy;
 import io.cipherd.server.crypto.CipherMode;
 import io.cipherd.server.crypto.KeyType;
+import io.cipherd.server.crypto.fpe.FpeFormat;
 import io.cipherd.server.crypto.legacy.LegacyFormat;
 import io.cipherd.server.errors.InvalidArgumentException;
 import io.cipherd.server.keycache.KeyCache;
@@ -153,7 +154,8 @@ public final class KeyAdmin {
     KeyPolicy initial = policy == null ? KeyPolicy.DEFAULT : policy;
     initial.checkFits(1);
     int bits = template.keySizeBits() == 0 ? type.defaultKeySizeBits() : template.keySizeBits();
-    NewKeyVersion first = versions.generated(1, type, bits);
+    FpeFormat fpe = NewVersions.formatOf(type, template, "create");
+    NewKeyVersion first = versions.generated(1, type, bits, fpe);
     try {
       return cache.write(() -> store.createKey(name, first, initial));
     } catch (KeyAlreadyExistsException taken) {
@@ -193,7 +195,11 @@ public final class KeyAdmin {
                         type, template.allowUnauthenticated(), "rotate a key into");
                   }
                   int bits = NewVersions.rotatedSize(current, type, template.keySizeBits());
-                  NewKeyVersion next = versions.generated(now.currentVersion() + 1, type, bits);
+                  // A format-preserving key's versions all keep its format.
+                  FpeFormat fpe = current.fpe();
+                  NewVersions.checkPrefixFits(name, fpe, now.currentVersion() + 1);
+                  NewKeyVersion next =
+                      versions.generated(now.currentVersion() + 1, type, bits, fpe);
                   try {
                     return store.addVersion(name, now.currentVersion(), next);
                   } finally {
@@ -215,10 +221,16 @@ public final class KeyAdmin {
           "key_material is " + material.length * 8 + " bits, not " + template.keySizeBits());
     }
     int bits = NewVersions.checkedImportSize(type, material);
+    FpeFormat fpe = NewVersions.formatOf(type, template, "import");
     return addImported(
         name,
         type,
-        version -> KeyVersionInfo.imported(version, type, bits, clock.instant()),
+        fpe,
+        version ->
+            fpe == null
+                ? KeyVersionInfo.imported(version, type, bits, clock.instant())
+                : KeyVersionInfo.formatPreserving(
+                    version, bits, clock.instant(), /* imported= */ true, fpe),
         material);
   }
 
@@ -243,6 +255,7 @@ public final class KeyAdmin {
       return addImported(
           name,
           KeyType.LEGACY,
+          /* fpe= */ null,
           version -> KeyVersionInfo.legacy(version, format, stored.length * 8, clock.instant()),
           stored);
     } finally {
@@ -255,7 +268,7 @@ public final class KeyAdmin {
    * needed.
    */
   private KeyMetadata addImported(
-      String name, KeyType type, IntFunction<KeyVersionInfo> info, byte[] material) {
+      String name, KeyType type, FpeFormat fpe, IntFunction<KeyVersionInfo> info, byte[] material) {
     return cache.write(
         () ->
             retryOnConflict(
@@ -263,7 +276,9 @@ public final class KeyAdmin {
                   Optional<KeyMetadata> now = store.readKey(name);
                   now.ifPresent(LifecycleRules::refuseImport);
                   now.ifPresent(key -> NewVersions.checkSameKind(name, key.current().type(), type));
+                  now.ifPresent(key -> checkSameFormat(name, key.current().fpe(), fpe));
                   int version = now.map(KeyMetadata::currentVersion).orElse(0) + 1;
+                  NewVersions.checkPrefixFits(name, fpe, version);
                   NewKeyVersion next = new NewKeyVersion(info.apply(version), material.clone());
                   try {
                     if (now.isPresent()) {
@@ -280,6 +295,19 @@ public final class KeyAdmin {
                     NewVersions.wipe(next);
                   }
                 }));
+  }
+
+  /** An import into an existing format-preserving key must give the key's format. */
+  private static void checkSameFormat(String name, FpeFormat current, FpeFormat imported) {
+    if (current != null && !current.equals(imported)) {
+      throw new InvalidArgumentException(
+          "key '"
+              + name
+              + "' keeps values of format "
+              + current
+              + ", and fpe_format differs: every version of a format-preserving key has the"
+              + " format it was created with");
+    }
   }
 
   /** Replaces a key's policy after checking that its minimums name existing versions. */

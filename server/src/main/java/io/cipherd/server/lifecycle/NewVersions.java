@@ -3,7 +3,10 @@ package io.cipherd.server.lifecycle;
 import io.cipherd.server.crypto.KeyKind;
 import io.cipherd.server.crypto.KeyType;
 import io.cipherd.server.crypto.NonceSource;
+import io.cipherd.server.crypto.fpe.FpeFormat;
 import io.cipherd.server.errors.InvalidArgumentException;
+import io.cipherd.server.keys.KeyPolicyViolationException;
+import io.cipherd.server.keys.KeyTemplate;
 import io.cipherd.server.keys.KeyVersionInfo;
 import io.cipherd.server.keys.NewKeyVersion;
 import java.time.Clock;
@@ -21,8 +24,16 @@ final class NewVersions {
     this.clock = clock;
   }
 
-  /** A freshly generated version of {@code type} with a key of {@code bits} bits. */
+  /** A freshly generated version of {@code type} (not ff1) with a key of {@code bits} bits. */
   NewKeyVersion generated(int version, KeyType type, int bits) {
+    return generated(version, type, bits, null);
+  }
+
+  /**
+   * A freshly generated version of {@code type} with a key of {@code bits} bits; {@code fpe} is the
+   * shape of an ff1 version's values (null for other types).
+   */
+  NewKeyVersion generated(int version, KeyType type, int bits, FpeFormat fpe) {
     if (!type.acceptsKeySize(bits)) {
       throw new InvalidArgumentException(
           "key_size_bits for "
@@ -32,9 +43,12 @@ final class NewVersions {
               + ", got "
               + bits);
     }
-    return new NewKeyVersion(
-        KeyVersionInfo.generated(version, type, bits, clock.instant()),
-        NonceSource.bytes(bits / 8));
+    KeyVersionInfo info =
+        type == KeyType.FF1
+            ? KeyVersionInfo.formatPreserving(
+                version, bits, clock.instant(), /* imported= */ false, fpe)
+            : KeyVersionInfo.generated(version, type, bits, clock.instant());
+    return new NewKeyVersion(info, NonceSource.bytes(bits / 8));
   }
 
   /** The size in bits of {@code material} imported as a key of {@code type}, once it fits. */
@@ -89,6 +103,40 @@ final class NewVersions {
               + " and cannot take "
               + adding
               + ": a key's versions are all of one kind; import or create it under another key name");
+    }
+  }
+
+  /**
+   * The format of a new ff1 key's first version, which {@code template} must give; refuses a
+   * template of another type that gives one (KeyTemplate does) and returns null for it.
+   */
+  static FpeFormat formatOf(KeyType type, KeyTemplate template, String action) {
+    if (type != KeyType.FF1) {
+      return null;
+    }
+    if (template.fpe() == null) {
+      throw new InvalidArgumentException(
+          "fpe_format is required to " + action + " a format-preserving key (mode ff1)");
+    }
+    return template.fpe();
+  }
+
+  /**
+   * A key with a version prefix names each version in its values: refuses a version the prefix
+   * cannot write.
+   */
+  static void checkPrefixFits(String name, FpeFormat fpe, int version) {
+    if (fpe != null && version > fpe.maxVersion()) {
+      throw new KeyPolicyViolationException(
+          "key '"
+              + name
+              + "' writes its version in a prefix of "
+              + fpe.versionPrefixLength()
+              + " characters, which names versions up to "
+              + fpe.maxVersion()
+              + ": it cannot take version "
+              + version
+              + "; create a new key and rewrap its values into it");
     }
   }
 

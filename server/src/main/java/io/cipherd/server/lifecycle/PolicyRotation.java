@@ -57,8 +57,17 @@ final class PolicyRotation {
       return 0;
     }
     KeyVersionInfo current = now.current();
+    if (current.fpe() != null && current.version() + 1 > current.fpe().maxVersion()) {
+      LOG.warn(
+          "key '{}' is due to rotate ({}) but its version prefix has no room for version {}",
+          name,
+          reason,
+          current.version() + 1);
+      return 0;
+    }
     NewKeyVersion next =
-        versions.generated(current.version() + 1, current.type(), current.keySizeBits());
+        versions.generated(
+            current.version() + 1, current.type(), current.keySizeBits(), current.fpe());
     try {
       cache.write(() -> store.addVersion(name, current.version(), next));
       LOG.info(

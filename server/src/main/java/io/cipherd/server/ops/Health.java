@@ -2,6 +2,7 @@ package io.cipherd.server.ops;
 
 import io.cipherd.api.v1.AuditServiceGrpc;
 import io.cipherd.api.v1.CryptoServiceGrpc;
+import io.cipherd.api.v1.FormatPreservingServiceGrpc;
 import io.cipherd.api.v1.KeyAdminServiceGrpc;
 import io.grpc.BindableService;
 import io.grpc.health.v1.HealthCheckResponse.ServingStatus;
@@ -70,5 +71,6 @@ public final class Health {
     manager.setStatus(CryptoServiceGrpc.SERVICE_NAME, status);
     manager.setStatus(KeyAdminServiceGrpc.SERVICE_NAME, status);
     manager.setStatus(AuditServiceGrpc.SERVICE_NAME, status);
+    manager.setStatus(FormatPreservingServiceGrpc.SERVICE_NAME, status);
   }
 }

@@ -50,4 +50,14 @@ public interface Authorizer {
    * index} is checked apart.
    */
   void checkReIndex(String sourceKey, KeyType sourceType);
+
+  /**
+   * Reading a format-preserving value's mask with {@code keyName} (MaskFormatted): {@code mask}, or
+   * {@code decrypt}, which implies it. A refusal names {@code mask}.
+   */
+  default void checkMask(String keyName) {
+    if (!allows(Operation.DECRYPT, keyName)) {
+      check(Operation.MASK, keyName);
+    }
+  }
 }

@@ -58,7 +58,13 @@ public enum Operation {
    * good. Apart from {@code admin}, which does not imply it: erasing a person's data is granted to
    * the data-protection process, not to every administrator.
    */
-  ERASE;
+  ERASE,
+  /**
+   * Read the display mask of a format-preserving value (MaskFormatted): its plaintext's last few
+   * characters, the rest hidden, never the plaintext. Allows nothing else; {@code decrypt} implies
+   * it (a caller who may decrypt could compute the mask from the plaintext), and not the reverse.
+   */
+  MASK;
 
   /** The name used in policy files and messages. */
   public String configName() {

@@ -89,8 +89,12 @@ public final class PolicyAuthorizer implements Authorizer {
    */
   private void requireDecryptIfUnauthenticated(
       String caller, String sourceKey, KeyType sourceType, boolean mayDecrypt, String needs) {
-    boolean authenticated = sourceType.mode() != null && sourceType.mode().isAead();
-    if (!authenticated && !mayDecrypt) {
+    // FF1 authenticates nothing, but nothing about its rewrap depends on the plaintext either:
+    // every value of the format decrypts, and a refusal (shape, version) reads the ciphertext and
+    // the key only, so a rewrap tells a caller nothing decrypt would.
+    boolean noOracle =
+        (sourceType.mode() != null && sourceType.mode().isAead()) || sourceType == KeyType.FF1;
+    if (!noOracle && !mayDecrypt) {
       throw denied(
           caller,
           Operation.DECRYPT,

@@ -6,11 +6,20 @@ import com.sun.management.HotSpotDiagnosticMXBean;
 import io.cipherd.api.v1.ComputeIndexRequest;
 import io.cipherd.api.v1.DecryptBatchItem;
 import io.cipherd.api.v1.DecryptBatchRequest;
+import io.cipherd.api.v1.DecryptFormattedBatchRequest;
+import io.cipherd.api.v1.DecryptFormattedRequest;
 import io.cipherd.api.v1.DecryptRequest;
+import io.cipherd.api.v1.EncryptFormattedRequest;
 import io.cipherd.api.v1.EncryptRequest;
+import io.cipherd.api.v1.FormatPreservingServiceGrpc;
+import io.cipherd.api.v1.FormatPreservingServiceGrpc.FormatPreservingServiceBlockingStub;
+import io.cipherd.api.v1.FormattedBatchItem;
+import io.cipherd.api.v1.FpeFormat;
+import io.cipherd.api.v1.FpeTemplate;
 import io.cipherd.api.v1.GetKeyRequest;
 import io.cipherd.api.v1.ImportKeyRequest;
 import io.cipherd.api.v1.KeyVersionState;
+import io.cipherd.api.v1.MaskFormattedRequest;
 import io.cipherd.api.v1.Mode;
 import io.cipherd.api.v1.RotateKeyRequest;
 import io.cipherd.api.v1.ScheduleKeyVersionDestructionRequest;
@@ -30,11 +39,11 @@ import java.util.Map;
  * The server side of {@link DestroyedKeyHeapTest}, run in a JVM of its own with a small heap: a
  * cipherd in process imports one version per mode family from random bytes, uses it on every path
  * that prepares or caches its key (pooled JCE ciphers, Tink's AES-SIV, XAES-256-GCM's derived key,
- * the blind index's HMAC), then rotates, schedules the imported versions' destruction, lets it
- * become due and destroys them; it dumps its live heap while they are in use ({@code in-use.hprof})
- * and after the destruction ({@code destroyed.hprof}, and {@code destroyed-all.hprof} with the
- * unreachable objects not yet collected). The bytes go to {@code keys.bin} in the output folder,
- * for the test to search for; this JVM keeps no copy of its own.
+ * the blind index's HMAC, FF1's copies for BouncyCastle), then rotates, schedules the imported
+ * versions' destruction, lets it become due and destroys them; it dumps its live heap while they
+ * are in use ({@code in-use.hprof}) and after the destruction ({@code destroyed.hprof}, and {@code
+ * destroyed-all.hprof} with the unreachable objects not yet collected). The bytes go to {@code
+ * keys.bin} in the output folder, for the test to search for; this JVM keeps no copy of its own.
  *
  * <p>Arguments: the output folder, then the data folder.
  */
@@ -47,7 +56,8 @@ public final class DestroyedKeyHeapProbe {
           Map.entry("cbc", Mode.MODE_CBC),
           Map.entry("siv", Mode.MODE_SIV),
           Map.entry("xgcm", Mode.MODE_XGCM),
-          Map.entry("hmac", Mode.MODE_HMAC));
+          Map.entry("hmac", Mode.MODE_HMAC),
+          Map.entry("ff1", Mode.MODE_FF1));
 
   public static int bytesOf(Mode mode) {
     return mode == Mode.MODE_SIV ? 64 : 32;
@@ -66,7 +76,7 @@ public final class DestroyedKeyHeapProbe {
       importKeys(cipherd, out.resolve("keys.bin"));
       List<String> ciphertexts = new ArrayList<>();
       for (Map.Entry<String, Mode> key : KEYS) {
-        if (key.getValue() != Mode.MODE_HMAC) {
+        if (makesCiphertexts(key.getValue())) {
           for (int i = 0; i < 20; i++) {
             ciphertexts.add(encrypt(cipherd, key.getKey(), 1, "row " + i));
           }
@@ -100,10 +110,11 @@ public final class DestroyedKeyHeapProbe {
       }
       // Version 2 of each key keeps serving, on the same threads and pooled ciphers.
       for (Map.Entry<String, Mode> key : KEYS) {
-        if (key.getValue() != Mode.MODE_HMAC) {
+        if (makesCiphertexts(key.getValue())) {
           decrypt(cipherd, encrypt(cipherd, key.getKey(), 2, "after"));
         }
       }
+      formatted(cipherd, 2);
       dump(out.resolve("destroyed-all.hprof"), false);
       dump(out.resolve("destroyed.hprof"), true);
     }
@@ -119,13 +130,16 @@ public final class DestroyedKeyHeapProbe {
     int offset = 0;
     for (Map.Entry<String, Mode> key : KEYS) {
       int length = bytesOf(key.getValue());
-      cipherd.admin.importKey(
+      ImportKeyRequest.Builder request =
           ImportKeyRequest.newBuilder()
               .setKeyName(key.getKey())
               .setMode(key.getValue())
               .setAllowUnauthenticated(key.getValue() == Mode.MODE_CBC)
-              .setKeyMaterial(ByteString.copyFrom(all, offset, length))
-              .build());
+              .setKeyMaterial(ByteString.copyFrom(all, offset, length));
+      if (key.getValue() == Mode.MODE_FF1) {
+        request.setFpeFormat(FpeFormat.newBuilder().setTemplate(FpeTemplate.FPE_TEMPLATE_DIGITS));
+      }
+      cipherd.admin.importKey(request.build());
       offset += length;
     }
     Arrays.fill(all, (byte) 0);
@@ -150,6 +164,7 @@ public final class DestroyedKeyHeapProbe {
                   }
                   cipherd.crypto.decryptBatch(batch.build());
                 }
+                formatted(cipherd, 1);
                 for (int i = 0; i < 20; i++) {
                   cipherd.crypto.computeIndex(
                       ComputeIndexRequest.newBuilder()
@@ -165,6 +180,45 @@ public final class DestroyedKeyHeapProbe {
     for (Thread thread : threads) {
       thread.join();
     }
+  }
+
+  /** Whether keys of {@code mode} make ciphertexts (not index or format-preserving keys). */
+  private static boolean makesCiphertexts(Mode mode) {
+    return mode != Mode.MODE_HMAC && mode != Mode.MODE_FF1;
+  }
+
+  /**
+   * Encrypts, decrypts and masks values with the ff1 key's {@code version} (the current one when
+   * encrypting), unary and batch.
+   */
+  private static void formatted(InProcessCipherd cipherd, int version) {
+    FormatPreservingServiceBlockingStub fpe =
+        FormatPreservingServiceGrpc.newBlockingStub(cipherd.channel);
+    DecryptFormattedBatchRequest.Builder batch =
+        DecryptFormattedBatchRequest.newBuilder().setKeyName("ff1").setKeyVersion(version);
+    for (int i = 0; i < 20; i++) {
+      String value = String.format("%016d", 4_111_111_111_111_111L + i);
+      String encrypted =
+          fpe.encryptFormatted(
+                  EncryptFormattedRequest.newBuilder().setKeyName("ff1").setValue(value).build())
+              .getValue();
+      if (version == 1) {
+        batch.addItems(FormattedBatchItem.newBuilder().setValue(value));
+      }
+      fpe.decryptFormatted(
+          DecryptFormattedRequest.newBuilder()
+              .setKeyName("ff1")
+              .setValue(encrypted)
+              .setKeyVersion(version)
+              .build());
+      fpe.maskFormatted(
+          MaskFormattedRequest.newBuilder()
+              .setKeyName("ff1")
+              .setValue(encrypted)
+              .setKeyVersion(version)
+              .build());
+    }
+    fpe.decryptFormattedBatch(batch.build());
   }
 
   private static String encrypt(InProcessCipherd cipherd, String key, int version, String text) {

@@ -59,7 +59,7 @@ class DestroyedKeyHeapTest {
     report("destroyed, unreachable objects included", garbage);
     report("destroyed", destroyed);
 
-    for (String key : List.of("gcm", "chacha", "cbc", "siv", "xgcm", "hmac")) {
+    for (String key : List.of("gcm", "chacha", "cbc", "siv", "xgcm", "hmac", "ff1")) {
       assertThat(String.join("\n", holdersOf(inUse, key)))
           .as("the search finds %s's bytes where cipherd keeps them while it serves", key)
           .contains("byte[" + DestroyedKeyHeapProbe.bytesOf(keyMode(key)) + "] <- " + WIPEABLE);

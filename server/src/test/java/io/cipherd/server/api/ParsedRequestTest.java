@@ -5,12 +5,16 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.google.protobuf.ByteString;
 import io.cipherd.api.v1.DecryptBatchItem;
 import io.cipherd.api.v1.DecryptBatchRequest;
+import io.cipherd.api.v1.DecryptFormattedBatchRequest;
 import io.cipherd.api.v1.DecryptRequest;
 import io.cipherd.api.v1.EncryptBatchItem;
 import io.cipherd.api.v1.EncryptBatchRequest;
+import io.cipherd.api.v1.EncryptFormattedRequest;
 import io.cipherd.api.v1.EncryptRequest;
+import io.cipherd.api.v1.FormattedBatchItem;
 import io.cipherd.api.v1.InspectRequest;
 import io.cipherd.api.v1.LegacyCiphertext;
+import io.cipherd.api.v1.MaskFormattedRequest;
 import io.cipherd.api.v1.ReEncryptBatchItem;
 import io.cipherd.api.v1.ReEncryptBatchRequest;
 import io.cipherd.api.v1.ReEncryptRequest;
@@ -18,6 +22,8 @@ import io.cipherd.api.v1.ReEncryptStreamRequest;
 import io.cipherd.api.v1.ReIndexBatchItem;
 import io.cipherd.api.v1.ReIndexBatchRequest;
 import io.cipherd.server.crypto.CipherMode;
+import io.cipherd.server.crypto.fpe.FormatTemplate;
+import io.cipherd.server.crypto.fpe.FpeFormat;
 import io.cipherd.server.engine.CryptoEngine;
 import io.cipherd.server.engine.CryptoObserver;
 import io.cipherd.server.engine.ExpectedKey;
@@ -244,6 +250,42 @@ class ParsedRequestTest {
                         .build())
                 .keyName())
         .isEqualTo(CallRequest.INVALID + "->" + CallRequest.NONE);
+  }
+
+  @Test
+  void formattedRequests_showTheirKey_countTheirItems_andRouteByTheVersionTheyName() {
+    keys.create(
+        "cards",
+        KeyTemplate.formatPreserving(FpeFormat.ofTemplate(FormatTemplate.DIGITS, false, 0)));
+    keys.invalidateAll();
+    DecryptFormattedBatchRequest batch =
+        DecryptFormattedBatchRequest.newBuilder()
+            .setKeyName("cards")
+            .setContext(CONTEXT)
+            .setKeyVersion(1)
+            .addItems(FormattedBatchItem.newBuilder().setValue("4111111111111111"))
+            .addItems(FormattedBatchItem.newBuilder().setValue("4242424242424242"))
+            .build();
+    ParsedRequest parsed = ParsedRequest.read(batch);
+
+    assertThat(parsed.keyName()).isEqualTo("cards");
+    assertThat(parsed.items()).isEqualTo(2);
+    assertThat(parsed.firstContext()).isEqualTo(CONTEXT);
+    assertThat(parsed.fromMemory(cache)).as("version 1 not loaded").isFalse();
+    engine.formatted().encrypt("cards", "4111111111111111", CONTEXT.toByteArray());
+    assertThat(ParsedRequest.read(batch).fromMemory(cache)).isTrue();
+    assertThat(
+            ParsedRequest.read(
+                    MaskFormattedRequest.newBuilder()
+                        .setKeyName("x\nforged")
+                        .setValue("4111111111111111")
+                        .build())
+                .keyName())
+        .isEqualTo(CallRequest.INVALID);
+    assertThat(
+            ParsedRequest.read(EncryptFormattedRequest.newBuilder().setKeyName("cards").build())
+                .items())
+        .isOne();
   }
 
   @Test

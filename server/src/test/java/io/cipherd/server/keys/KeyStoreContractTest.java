@@ -4,6 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.cipherd.server.crypto.CipherMode;
+import io.cipherd.server.crypto.fpe.FormatTemplate;
+import io.cipherd.server.crypto.fpe.FpeFormat;
 import io.cipherd.server.crypto.legacy.IvConvention;
 import io.cipherd.server.crypto.legacy.LegacyCipher;
 import io.cipherd.server.crypto.legacy.LegacyFormat;
@@ -309,6 +311,45 @@ public abstract class KeyStoreContractTest<S extends KeyStore & UsageStore & Aud
           .isEqualTo(v.info().legacy().cipher().keyAlgorithm());
       assertThat(key.getEncoded()).as("bytes of v%d", v.info().version()).isEqualTo(v.material());
     }
+  }
+
+  @Test
+  public void formatPreservingVersions_keepTheirFormatAndBytes_acrossAReopen() throws Exception {
+    StringBuilder wide = new StringBuilder();
+    for (int i = 0; i < 3000; i++) {
+      wide.appendCodePoint(0x1F000 + i);
+    }
+    List<NewKeyVersion> versions =
+        List.of(
+            ff1(1, FpeFormat.ofTemplate(FormatTemplate.CARD_NUMBER, true, 0), 32),
+            ff1(2, FpeFormat.ofTemplate(FormatTemplate.PHONE_NUMBER, false, 3), 16),
+            ff1(3, FpeFormat.ofAlphabet("0123456789abcdef;=[]", 2, false, 4), 24),
+            ff1(4, FpeFormat.ofAlphabet(wide.toString(), 1, true, 0), 32));
+    store.createKey("shapes", versions.get(0), STRICT);
+    for (int i = 1; i < versions.size(); i++) {
+      store.addVersion("shapes", i, versions.get(i));
+    }
+
+    reopenStore();
+
+    KeyMetadata read = store.readKey("shapes").orElseThrow();
+    assertThat(read.versions())
+        .containsExactlyElementsOf(versions.stream().map(NewKeyVersion::info).toList());
+    assertThat(read.version(4).fpe().alphabetText()).isEqualTo(wide.toString());
+    for (NewKeyVersion v : versions) {
+      SecretKey key = store.readMaterial("shapes", read.version(v.info().version()));
+      assertThat(key.getEncoded()).as("bytes of v%d", v.info().version()).isEqualTo(v.material());
+    }
+  }
+
+  /** A format-preserving version with fresh random bytes. */
+  private static NewKeyVersion ff1(int number, FpeFormat format, int keyBytes) {
+    byte[] material = new byte[keyBytes];
+    RANDOM.nextBytes(material);
+    return new NewKeyVersion(
+        KeyVersionInfo.formatPreserving(
+            number, keyBytes * 8, T0.plusSeconds(number), /* imported= */ true, format),
+        material);
   }
 
   /** A legacy version with fresh random bytes. */

@@ -8,10 +8,18 @@ import io.cipherd.api.v1.CreateKeyRequest;
 import io.cipherd.api.v1.CryptoServiceGrpc;
 import io.cipherd.api.v1.DecryptBatchItem;
 import io.cipherd.api.v1.DecryptBatchRequest;
+import io.cipherd.api.v1.DecryptFormattedBatchRequest;
+import io.cipherd.api.v1.DecryptFormattedRequest;
 import io.cipherd.api.v1.DecryptRequest;
 import io.cipherd.api.v1.EncryptBatchItem;
 import io.cipherd.api.v1.EncryptBatchRequest;
+import io.cipherd.api.v1.EncryptFormattedBatchItem;
+import io.cipherd.api.v1.EncryptFormattedBatchRequest;
+import io.cipherd.api.v1.EncryptFormattedRequest;
 import io.cipherd.api.v1.EncryptRequest;
+import io.cipherd.api.v1.FormatPreservingServiceGrpc;
+import io.cipherd.api.v1.FormattedBatchItem;
+import io.cipherd.api.v1.FpeFormat;
 import io.cipherd.api.v1.GetKeyRequest;
 import io.cipherd.api.v1.ImportKeyRequest;
 import io.cipherd.api.v1.InspectRequest;
@@ -20,9 +28,12 @@ import io.cipherd.api.v1.KeyPolicy;
 import io.cipherd.api.v1.LegacyCipher;
 import io.cipherd.api.v1.LegacyCiphertext;
 import io.cipherd.api.v1.ListKeysRequest;
+import io.cipherd.api.v1.MaskFormattedRequest;
 import io.cipherd.api.v1.Mode;
 import io.cipherd.api.v1.ReEncryptBatchItem;
 import io.cipherd.api.v1.ReEncryptBatchRequest;
+import io.cipherd.api.v1.ReEncryptFormattedBatchRequest;
+import io.cipherd.api.v1.ReEncryptFormattedRequest;
 import io.cipherd.api.v1.ReEncryptRequest;
 import io.cipherd.api.v1.ReEncryptStreamRequest;
 import io.cipherd.api.v1.ReEncryptStreamResponse;
@@ -91,6 +102,7 @@ class SecretsNotLoggedTest {
             "cipherd.v1.CryptoService/Encrypt",
             "cipherd.v1.CryptoService/ReEncryptStream",
             "cipherd.v1.KeyAdminService/ImportKey",
+            "cipherd.v1.FormatPreservingService/ReEncryptFormattedBatch",
             "status=INVALID_ARGUMENT");
     Map<String, String> secrets = secretForms();
     assertThat(secrets).hasSizeGreaterThan(50);
@@ -308,6 +320,103 @@ class SecretsNotLoggedTest {
 
     reEncryptStream(channel, List.of(two, tamper(two), three, "garbage " + plaintexts.get(1)));
     exerciseLegacyRewraps(admin, crypto);
+    exerciseFormatted(admin, FormatPreservingServiceGrpc.newBlockingStub(channel));
+  }
+
+  /**
+   * Every FormatPreservingService RPC on an imported FF1 key, with values that succeed and values
+   * that are refused (outside the alphabet, no version, a wrong kind of key).
+   */
+  private void exerciseFormatted(
+      KeyAdminServiceGrpc.KeyAdminServiceBlockingStub admin,
+      FormatPreservingServiceGrpc.FormatPreservingServiceBlockingStub fpe) {
+    admin.importKey(
+        ImportKeyRequest.newBuilder()
+            .setKeyName("ff1")
+            .setMode(Mode.MODE_FF1)
+            .setKeyMaterial(ByteString.copyFrom(key(32)))
+            .setFpeFormat(FpeFormat.newBuilder().setAlphabet("0123456789abcdef"))
+            .build());
+    String value = HexFormat.of().formatHex(key(12));
+    plaintexts.add(value);
+    ByteString context = utf8("users.ff1");
+    var encrypted =
+        fpe.encryptFormatted(
+            EncryptFormattedRequest.newBuilder()
+                .setKeyName("ff1")
+                .setValue(value)
+                .setContext(context)
+                .build());
+    ciphertexts.add(encrypted.getValue());
+    fpe.decryptFormatted(
+        DecryptFormattedRequest.newBuilder()
+            .setKeyName("ff1")
+            .setValue(encrypted.getValue())
+            .setContext(context)
+            .setKeyVersion(1)
+            .build());
+    fpe.maskFormatted(
+        MaskFormattedRequest.newBuilder()
+            .setKeyName("ff1")
+            .setValue(encrypted.getValue())
+            .setContext(context)
+            .setKeyVersion(1)
+            .build());
+    admin.rotateKey(RotateKeyRequest.newBuilder().setKeyName("ff1").build());
+    ciphertexts.add(
+        fpe.reEncryptFormatted(
+                ReEncryptFormattedRequest.newBuilder()
+                    .setKeyName("ff1")
+                    .setValue(encrypted.getValue())
+                    .setContext(context)
+                    .setKeyVersion(1)
+                    .build())
+            .getValue());
+    String outside = "PLAINTEXT-ff1-" + HexFormat.of().formatHex(key(8));
+    plaintexts.add(outside);
+    fails(
+        () ->
+            fpe.encryptFormatted(
+                EncryptFormattedRequest.newBuilder().setKeyName("ff1").setValue(outside).build()));
+    fails(
+        () ->
+            fpe.decryptFormatted(
+                DecryptFormattedRequest.newBuilder()
+                    .setKeyName("ff1")
+                    .setValue(encrypted.getValue())
+                    .build()));
+    fails(
+        () ->
+            fpe.encryptFormatted(
+                EncryptFormattedRequest.newBuilder()
+                    .setKeyName("imported")
+                    .setValue(value)
+                    .build()));
+    var batch =
+        fpe.encryptFormattedBatch(
+            EncryptFormattedBatchRequest.newBuilder()
+                .setKeyName("ff1")
+                .setContext(context)
+                .addItems(EncryptFormattedBatchItem.newBuilder().setValue(value))
+                .addItems(EncryptFormattedBatchItem.newBuilder().setValue(outside))
+                .build());
+    ciphertexts.add(batch.getResults(0).getValue());
+    fpe.decryptFormattedBatch(
+        DecryptFormattedBatchRequest.newBuilder()
+            .setKeyName("ff1")
+            .setContext(context)
+            .setKeyVersion(2)
+            .addItems(FormattedBatchItem.newBuilder().setValue(batch.getResults(0).getValue()))
+            .addItems(FormattedBatchItem.newBuilder().setValue(outside))
+            .build());
+    fpe.reEncryptFormattedBatch(
+        ReEncryptFormattedBatchRequest.newBuilder()
+            .setKeyName("ff1")
+            .setContext(context)
+            .setKeyVersion(1)
+            .addItems(FormattedBatchItem.newBuilder().setValue(encrypted.getValue()))
+            .addItems(FormattedBatchItem.newBuilder().setValue(outside))
+            .build());
   }
 
   /** Legacy imports (key bytes and a MySQL key string) and rewraps of legacy data, good and bad. */

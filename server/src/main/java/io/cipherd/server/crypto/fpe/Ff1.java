@@ -23,8 +23,8 @@ import org.bouncycastle.crypto.params.KeyParameter;
  * </ul>
  *
  * <p>FF1 is deterministic and unauthenticated: equal inputs under one key and tweak give equal
- * outputs, and any string of the domain decrypts to something. An instance is immutable and may be
- * shared; every call runs on an engine of its own.
+ * outputs, and any string of the domain decrypts to something. An instance is immutable (until
+ * {@link #destroy}) and may be shared; every call runs on an engine of its own.
  */
 public final class Ff1 {
   /** The smallest domain (radix to the power of the length) FF1 accepts. */
@@ -61,6 +61,11 @@ public final class Ff1 {
   /** The key's size in bits: 128, 192 or 256. */
   public int keyBits() {
     return key.length * 8;
+  }
+
+  /** Overwrites this instance's copy of the key; it must not be used afterwards. */
+  public void destroy() {
+    Arrays.fill(key, (byte) 0);
   }
 
   /** Encrypts {@code numerals} (each in [0, radix)) under {@code tweak}. */
@@ -112,40 +117,87 @@ public final class Ff1 {
   }
 
   private int[] run(boolean encrypt, int radix, byte[] tweak, int[] numerals) {
-    checkDomain(radix, numerals.length);
+    try (Steps steps = steps(encrypt, radix, tweak, numerals.length)) {
+      return steps.apply(numerals);
+    }
+  }
+
+  /**
+   * FF1 in one direction under one radix and tweak, for strings of {@code length} numerals one
+   * after another (the steps of a cycle walk), the engine and its key schedule set up once. The
+   * limits are checked here, before any work.
+   */
+  public Steps steps(boolean encrypt, int radix, byte[] tweak, int length) {
+    checkDomain(radix, length);
     if (tweak.length > MAX_TWEAK_BYTES) {
       throw new InvalidArgumentException(
           "an FF1 tweak has at most " + MAX_TWEAK_BYTES + " bytes, not " + tweak.length);
     }
-    for (int numeral : numerals) {
-      if (numeral < 0 || numeral >= radix) {
-        throw new IllegalArgumentException("a numeral is outside [0, " + radix + ")");
+    return new Steps(encrypt, radix, tweak, length);
+  }
+
+  /**
+   * An FF1 engine initialised for one direction, radix, tweak and length. Not thread-safe; {@link
+   * #close} wipes its buffers and its copy of the key.
+   */
+  public final class Steps implements AutoCloseable {
+    private final int radix;
+    private final boolean wide;
+    private final byte[] in;
+    private final byte[] out;
+    private final KeyParameter keyParameter;
+    private final FPEFF1Engine engine;
+
+    private Steps(boolean encrypt, int radix, byte[] tweak, int length) {
+      this.radix = radix;
+      this.wide = radix > 256;
+      this.in = new byte[wide ? 2 * length : length];
+      this.out = new byte[in.length];
+      this.keyParameter = new KeyParameter(key);
+      this.engine = new FPEFF1Engine(AESEngine.newInstance());
+      try {
+        engine.init(encrypt, new FPEParameters(keyParameter, radix, tweak));
+      } catch (RuntimeException e) {
+        close();
+        throw new CryptoProviderException("FF1", e);
       }
     }
-    boolean wide = radix > 256;
-    byte[] in = wide ? toWide(numerals) : toNarrow(numerals);
-    byte[] out = new byte[in.length];
-    FPEFF1Engine engine = new FPEFF1Engine(AESEngine.newInstance());
-    KeyParameter keyParameter = new KeyParameter(key);
-    try {
-      engine.init(encrypt, new FPEParameters(keyParameter, radix, tweak));
-      engine.processBlock(in, 0, in.length, out, 0);
+
+    /** FF1 (or its inverse) of {@code numerals}, each in [0, radix), of the length set up. */
+    public int[] apply(int[] numerals) {
+      if ((wide ? 2 * numerals.length : numerals.length) != in.length) {
+        throw new IllegalArgumentException("these steps take strings of one length");
+      }
+      for (int numeral : numerals) {
+        if (numeral < 0 || numeral >= radix) {
+          throw new IllegalArgumentException("a numeral is outside [0, " + radix + ")");
+        }
+      }
+      if (wide) {
+        toWide(numerals, in);
+      } else {
+        toNarrow(numerals, in);
+      }
+      try {
+        engine.processBlock(in, 0, in.length, out, 0);
+      } catch (RuntimeException e) {
+        throw new CryptoProviderException("FF1", e);
+      }
       return wide ? fromWide(out) : fromNarrow(out);
-    } catch (RuntimeException e) {
-      throw new CryptoProviderException("FF1", e);
-    } finally {
+    }
+
+    @Override
+    public void close() {
       Arrays.fill(in, (byte) 0);
       Arrays.fill(out, (byte) 0);
       Arrays.fill(keyParameter.getKey(), (byte) 0);
     }
   }
 
-  private static byte[] toNarrow(int[] numerals) {
-    byte[] bytes = new byte[numerals.length];
+  private static void toNarrow(int[] numerals, byte[] bytes) {
     for (int i = 0; i < numerals.length; i++) {
       bytes[i] = (byte) numerals[i];
     }
-    return bytes;
   }
 
   private static int[] fromNarrow(byte[] bytes) {
@@ -157,13 +209,11 @@ public final class Ff1 {
   }
 
   /** BouncyCastle reads a radix above 256 as one big-endian 16-bit numeral per two bytes. */
-  private static byte[] toWide(int[] numerals) {
-    byte[] bytes = new byte[numerals.length * 2];
+  private static void toWide(int[] numerals, byte[] bytes) {
     for (int i = 0; i < numerals.length; i++) {
       bytes[2 * i] = (byte) (numerals[i] >>> 8);
       bytes[2 * i + 1] = (byte) numerals[i];
     }
-    return bytes;
   }
 
   private static int[] fromWide(byte[] bytes) {

@@ -77,6 +77,11 @@ public final class FpeAlphabet {
     return result;
   }
 
+  /** The character (code point) of {@code numeral}, in [0, radix). */
+  public int character(int numeral) {
+    return characters[numeral];
+  }
+
   /** The string the numerals (each in [0, radix)) write. */
   public String write(int[] numerals) {
     StringBuilder out = new StringBuilder(numerals.length);

@@ -2,10 +2,12 @@ package io.cipherd.server.keystore.pkcs12;
 
 import io.cipherd.server.crypto.KeyType;
 import io.cipherd.server.crypto.envelope.EnvelopeHeader;
+import io.cipherd.server.crypto.fpe.FpeFormat;
 import io.cipherd.server.crypto.legacy.IvConvention;
 import io.cipherd.server.crypto.legacy.LegacyCipher;
 import io.cipherd.server.crypto.legacy.LegacyFormat;
 import io.cipherd.server.keys.KeyVersionInfo;
+import io.cipherd.server.keys.VersionLifecycle;
 import java.security.KeyStore.Entry.Attribute;
 import java.security.PKCS12Attribute;
 import java.time.Instant;
@@ -45,6 +47,9 @@ final class VersionEntries {
 
   private static final String LEGACY_IV = ARC + ".6";
   private static final String LEGACY_FIXED_IV = ARC + ".7";
+
+  /** A format-preserving version's format, as {@code FpeFormat.storeText} writes it. */
+  private static final String FPE_FORMAT = ARC + ".8";
 
   /**
    * id-alg-AEADChaCha20Poly1305 (RFC 8103). PKCS12 records each key's algorithm as an OID and the
@@ -100,6 +105,10 @@ final class VersionEntries {
                 LEGACY_FIXED_IV, HexFormat.of().formatHex(info.legacy().fixedIv())));
       }
     }
+    if (info.fpe() != null) {
+      // "template=…" or "alphabet=<base64url>;…": never a hex pair list or a bracketed list.
+      attributes.add(new PKCS12Attribute(FPE_FORMAT, info.fpe().storeText()));
+    }
     return attributes;
   }
 
@@ -130,7 +139,11 @@ final class VersionEntries {
           Integer.parseInt(bits),
           Instant.parse(created),
           Boolean.parseBoolean(imported),
-          type == KeyType.LEGACY ? legacy(values) : null);
+          type == KeyType.LEGACY ? legacy(values) : null,
+          VersionLifecycle.ENABLED,
+          type == KeyType.FF1
+              ? FpeFormat.fromStoreText(required(values, FPE_FORMAT, "FF1 format"))
+              : null);
     } catch (NumberFormatException | DateTimeParseException e) {
       throw new IllegalArgumentException("malformed attribute: " + e.getMessage(), e);
     }

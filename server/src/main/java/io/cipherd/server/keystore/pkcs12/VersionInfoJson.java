@@ -4,6 +4,7 @@ import com.google.gson.JsonElement;
 import com.google.gson.JsonObject;
 import com.google.gson.JsonPrimitive;
 import io.cipherd.server.crypto.KeyType;
+import io.cipherd.server.crypto.fpe.FpeFormat;
 import io.cipherd.server.crypto.legacy.IvConvention;
 import io.cipherd.server.crypto.legacy.LegacyCipher;
 import io.cipherd.server.crypto.legacy.LegacyFormat;
@@ -75,6 +76,9 @@ final class VersionInfoJson {
       }
       o.add("legacy", legacy);
     }
+    if (info.fpe() != null) {
+      o.addProperty("fpe_format", info.fpe().storeText());
+    }
     return o;
   }
 
@@ -101,7 +105,8 @@ final class VersionInfoJson {
         instant(string(o, "created_at"), "created_at"),
         imported.getAsBoolean(),
         type == KeyType.LEGACY ? legacy(o.getAsJsonObject("legacy")) : null,
-        lifecycle);
+        lifecycle,
+        type == KeyType.FF1 ? FpeFormat.fromStoreText(string(o, "fpe_format")) : null);
   }
 
   private static LegacyFormat legacy(JsonObject o) {

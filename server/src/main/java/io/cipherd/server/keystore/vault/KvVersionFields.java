@@ -1,11 +1,13 @@
 package io.cipherd.server.keystore.vault;
 
 import io.cipherd.server.crypto.KeyType;
+import io.cipherd.server.crypto.fpe.FpeFormat;
 import io.cipherd.server.crypto.legacy.IvConvention;
 import io.cipherd.server.crypto.legacy.LegacyCipher;
 import io.cipherd.server.crypto.legacy.LegacyFormat;
 import io.cipherd.server.keys.KeyVersionInfo;
 import io.cipherd.server.keys.NewKeyVersion;
+import io.cipherd.server.keys.VersionLifecycle;
 import io.github.jopenlibs.vault.json.Json;
 import io.github.jopenlibs.vault.json.JsonObject;
 import io.github.jopenlibs.vault.json.JsonValue;
@@ -18,7 +20,8 @@ import java.util.HexFormat;
  * {@code key_size_bits}, {@code created} (ISO-8601), {@code imported} and {@code material}
  * (base64). A legacy version (mode {@code legacy}) adds {@code legacy_cipher} (e.g. {@code
  * aes-cbc}), {@code legacy_iv} ({@code none}, {@code prepended}, {@code separate} or {@code fixed})
- * and, for a fixed IV, {@code legacy_fixed_iv} (hex).
+ * and, for a fixed IV, {@code legacy_fixed_iv} (hex). A format-preserving version (mode {@code
+ * ff1}) adds {@code fpe_format}, as {@code FpeFormat.storeText} writes it.
  */
 final class KvVersionFields {
   static final String ALGORITHM = "algorithm";
@@ -30,6 +33,7 @@ final class KvVersionFields {
   static final String LEGACY_CIPHER = "legacy_cipher";
   static final String LEGACY_IV = "legacy_iv";
   static final String LEGACY_FIXED_IV = "legacy_fixed_iv";
+  static final String FPE_FORMAT = "fpe_format";
 
   private KvVersionFields() {}
 
@@ -58,6 +62,9 @@ final class KvVersionFields {
         fields.add(LEGACY_FIXED_IV, HexFormat.of().formatHex(info.legacy().fixedIv()));
       }
     }
+    if (info.fpe() != null) {
+      fields.add(FPE_FORMAT, info.fpe().storeText());
+    }
     return fields;
   }
 
@@ -71,7 +78,14 @@ final class KvVersionFields {
       Instant created = Instant.parse(string(data, CREATED));
       boolean imported = data.get(IMPORTED).asBoolean();
       return new KeyVersionInfo(
-          version, type, bits, created, imported, type == KeyType.LEGACY ? legacy(data) : null);
+          version,
+          type,
+          bits,
+          created,
+          imported,
+          type == KeyType.LEGACY ? legacy(data) : null,
+          VersionLifecycle.ENABLED,
+          type == KeyType.FF1 ? FpeFormat.fromStoreText(string(data, FPE_FORMAT)) : null);
     } catch (RuntimeException e) {
       throw new IllegalStateException(
           "KV version "

@@ -121,7 +121,8 @@ public final class VaultKeyStore implements KeyStore, UsageStore, AuditStore {
     KeyVersionInfo stored = KvVersionFields.decodeInfo(name, version.version(), fields);
     if (stored.type() != version.type()
         || stored.keySizeBits() != version.keySizeBits()
-        || !Objects.equals(stored.legacy(), version.legacy())) {
+        || !Objects.equals(stored.legacy(), version.legacy())
+        || !Objects.equals(stored.fpe(), version.fpe())) {
       throw new IllegalStateException(
           "key '"
               + name
