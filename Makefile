@@ -78,11 +78,12 @@ check-python: lint-python ## Python: ruff, the sync client generated from aio.py
 check-ts: lint-ts ## TypeScript: Biome, tsc --strict of src and tests, the tests that start no server
 	clients/typescript/scripts/unit
 
-check-go: ## Go: gofmt and go vet (client, cipherctl, publish, deploy/validate, the server's FF1 cross-check), go test -short (no server, no PostgreSQL)
-	@unformatted=$$(gofmt -l clients/go deploy/validate server/src/test/go) && { [ -z "$$unformatted" ] || { echo "check-go: run gofmt -w on: $$unformatted" >&2; exit 1; }; }
+check-go: ## Go: gofmt and go vet (client, cipherctl, publish, deploy/validate, the server's FF1 cross-check, the crosslang FF1 reference), go test -short (no server, no PostgreSQL)
+	@unformatted=$$(gofmt -l clients/go clients/crosslang/ff1ref deploy/validate server/src/test/go) && { [ -z "$$unformatted" ] || { echo "check-go: run gofmt -w on: $$unformatted" >&2; exit 1; }; }
 	cd clients/go && go vet ./... && (cd publish && go vet ./...) && go test -short -count=1 ./...
 	cd deploy/validate && go vet ./...
 	cd server/src/test/go/ff1crosscheck && go vet ./...
+	cd clients/crosslang/ff1ref && go vet ./...
 
 check-java: jdk ## Java: google-java-format of the server and the Java client, the server's unit tests that start no server (crypto, keys, key cache, usage, pools, lifecycle, engine, PKCS#12 store, subject stores in memory and SQLite, maintenance, layering), the Java client's vector and retry tests
 	$(MVN) -q spotless:check test -Dtest='$(SERVER_UNIT_TESTS)' -Dsurefire.failIfNoSpecifiedTests=false \
@@ -104,7 +105,7 @@ format: jdk ## rewrite every source as its checks want it: Java (google-java-for
 	cd clients/java && $(JAVA_CLIENT_MVN) -q -pl cipherd-client spotless:apply
 	$(RUFF) format --quiet . && $(RUFF) check --fix --quiet .
 	clients/typescript/scripts/install && cd clients/typescript && node_modules/.bin/biome check --write src test
-	gofmt -w clients/go deploy/validate server/src/test/go
+	gofmt -w clients/go clients/crosslang/ff1ref deploy/validate server/src/test/go
 
 FUZZ_TESTS := EnvelopeFuzzTest CryptoRequestFuzzTest
 FUZZ_SMOKE ?= 15s

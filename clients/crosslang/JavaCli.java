@@ -4,9 +4,12 @@
 // ADDR CONTEXT` reads the ciphertext from stdin and writes the plaintext, or, when its subject was
 // erased, prints "subject erased at TIME" on stderr and exits 3 (SubjectErasedException);
 // `erase ADDR KEY SUBJECT` erases a subject and prints the outcome; `inspect` prints the locally
-// parsed header as "name version mode subject_bound payload_bytes".
+// parsed header as "name version mode subject_bound payload_bytes"; `fpe-encrypt ADDR KEY CONTEXT`
+// reads a value from stdin and prints "VALUE<TAB>KEY_VERSION" of its format-preserving ciphertext,
+// `fpe-decrypt ADDR KEY CONTEXT` reads such a line and writes the plaintext.
 import io.cipherd.client.CipherdClient;
 import io.cipherd.client.Envelope;
+import io.cipherd.client.FormattedValue;
 import io.cipherd.client.Subject;
 import io.cipherd.client.SubjectErasedException;
 import java.nio.charset.StandardCharsets;
@@ -47,6 +50,22 @@ public final class JavaCli {
             System.exit(3);
           }
           System.out.flush();
+        }
+        case "fpe-encrypt" -> {
+          FormattedValue ct =
+              client
+                  .formatted()
+                  .encrypt(
+                      args[2],
+                      new String(input, StandardCharsets.UTF_8),
+                      args[3].getBytes(StandardCharsets.UTF_8));
+          System.out.print(ct.value() + "\t" + ct.keyVersion());
+        }
+        case "fpe-decrypt" -> {
+          String[] line = new String(input, StandardCharsets.UTF_8).strip().split("\t");
+          FormattedValue ct = new FormattedValue(line[0], Integer.parseInt(line[1]));
+          System.out.print(
+              client.formatted().decrypt(args[2], ct, args[3].getBytes(StandardCharsets.UTF_8)));
         }
         case "erase" -> System.out.println(client.subjects().erase(args[2], args[3]).outcome());
         default -> throw new IllegalArgumentException("unknown command " + command);

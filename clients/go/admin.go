@@ -23,6 +23,7 @@ type keySettings struct {
 	legacyIV             LegacyIV
 	legacyFixedIV        []byte
 	passphrase           []byte
+	fpeFormat            *FPEFormat
 }
 
 // WithKeyMode sets the version's mode (default ModeGCM; RotateKey: the current version's mode).
@@ -55,6 +56,28 @@ func WithLegacyPassphrase(passphrase []byte) KeyOption {
 	return func(s *keySettings) { s.passphrase = passphrase }
 }
 
+// WithFPEFormat is the format of a format-preserving key (WithKeyMode(ModeFF1)): CreateKey needs
+// it, and ImportKey of ModeFF1 material takes it (equal to the key's when the key exists). Every
+// later version keeps it; RotateKey takes none.
+func WithFPEFormat(f FPEFormat) KeyOption { return func(s *keySettings) { s.fpeFormat = &f } }
+
+// checkFPEFormat refuses, before anything is sent, a format that is both or neither an alphabet
+// and a template, or one given with another mode than ModeFF1.
+func (s *keySettings) checkFPEFormat(method string) error {
+	f := s.fpeFormat
+	switch {
+	case f == nil && s.mode == ModeFF1 && method == "CreateKey":
+		return fmt.Errorf("%w: %s of a ModeFF1 key needs WithFPEFormat", ErrInvalidArgument, method)
+	case f == nil:
+		return nil
+	case s.mode != ModeFF1:
+		return fmt.Errorf("%w: WithFPEFormat is for ModeFF1 keys only (WithKeyMode(ModeFF1))", ErrInvalidArgument)
+	case (f.Alphabet == "") == (f.Template == FPETemplateUnspecified):
+		return fmt.Errorf("%w: an FPEFormat is an Alphabet or a Template, exactly one of them", ErrInvalidArgument)
+	}
+	return nil
+}
+
 func keyOptions(opts []KeyOption) keySettings {
 	var s keySettings
 	for _, opt := range opts {
@@ -73,14 +96,17 @@ func errKeyOption(method, what string) error {
 }
 
 // CreateKey creates keyName with version 1 (WithKeyMode, WithKeySizeBits, WithAllowUnauthenticated,
-// WithKeyPolicy); ErrAlreadyExists if it exists.
+// WithKeyPolicy, and WithFPEFormat for ModeFF1); ErrAlreadyExists if it exists.
 func (c *Client) CreateKey(ctx context.Context, keyName string, opts ...KeyOption) (*Key, error) {
 	s := keyOptions(opts)
 	if s.hasLegacy() {
 		return nil, errKeyOption("CreateKey", "legacy")
 	}
+	if err := s.checkFPEFormat("CreateKey"); err != nil {
+		return nil, err
+	}
 	req := &cipherdpb.CreateKeyRequest{KeyName: keyName, Mode: cipherdpb.Mode(s.mode), KeySizeBits: s.sizeBits,
-		AllowUnauthenticated: s.allowUnauthenticated}
+		AllowUnauthenticated: s.allowUnauthenticated, FpeFormat: s.fpeFormat.proto()}
 	if s.policy != nil {
 		req.Policy = policyToProto(*s.policy)
 	}
@@ -141,6 +167,8 @@ func (c *Client) RotateKey(ctx context.Context, keyName string, opts ...KeyOptio
 		return nil, errKeyOption("RotateKey", "legacy")
 	case s.policy != nil:
 		return nil, errKeyOption("RotateKey", "policy")
+	case s.fpeFormat != nil:
+		return nil, errKeyOption("RotateKey", "FPE format (a format-preserving key's versions keep the format it was created with)")
 	}
 	resp, err := c.admin.RotateKey(ctx, &cipherdpb.RotateKeyRequest{KeyName: keyName, Mode: cipherdpb.Mode(s.mode),
 		KeySizeBits: s.sizeBits, AllowUnauthenticated: s.allowUnauthenticated})
@@ -154,7 +182,7 @@ func (c *Client) UpdateKeyPolicy(ctx context.Context, keyName string, policy Key
 }
 
 // ImportKey adds keyMaterial as a new version of keyName, creating the key if needed (WithKeyMode,
-// WithAllowUnauthenticated). With WithLegacyCipher it is a decrypt-only legacy key; a
+// WithAllowUnauthenticated; WithFPEFormat for ModeFF1 material of 16, 24 or 32 bytes). With WithLegacyCipher it is a decrypt-only legacy key; a
 // LegacyMySQLAESECB key takes WithLegacyPassphrase instead of key material (nil). ImportKey does
 // not keep or clear keyMaterial: wipe it when done.
 func (c *Client) ImportKey(ctx context.Context, keyName string, keyMaterial []byte, opts ...KeyOption) (*Key, error) {
@@ -169,9 +197,12 @@ func (c *Client) ImportKey(ctx context.Context, keyName string, keyMaterial []by
 	case s.legacyCipher == LegacyCipherUnspecified && s.hasLegacy():
 		return nil, fmt.Errorf("%w: WithLegacyIV, WithLegacyFixedIV and WithLegacyPassphrase need WithLegacyCipher", ErrInvalidArgument)
 	}
+	if err := s.checkFPEFormat("ImportKey"); err != nil {
+		return nil, err
+	}
 	resp, err := c.admin.ImportKey(ctx, &cipherdpb.ImportKeyRequest{KeyName: keyName, Mode: cipherdpb.Mode(s.mode), KeyMaterial: keyMaterial,
 		AllowUnauthenticated: s.allowUnauthenticated, LegacyCipher: cipherdpb.LegacyCipher(s.legacyCipher),
-		LegacyIv: cipherdpb.LegacyIv(s.legacyIV), LegacyFixedIv: s.legacyFixedIV, Passphrase: s.passphrase})
+		LegacyIv: cipherdpb.LegacyIv(s.legacyIV), LegacyFixedIv: s.legacyFixedIV, Passphrase: s.passphrase, FpeFormat: s.fpeFormat.proto()})
 	return keyOf(resp, err)
 }
 

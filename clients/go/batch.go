@@ -146,11 +146,11 @@ func inChunks[T, R any](items []T, call func([]T) ([]R, error)) ([]R, error) {
 	return results, nil
 }
 
-func convert[R any](results []R, err error, one func(R) Result) ([]Result, error) {
+func convert[R, O any](results []R, err error, one func(R) O) ([]O, error) {
 	if err != nil {
 		return nil, err
 	}
-	out := make([]Result, len(results))
+	out := make([]O, len(results))
 	for i, r := range results {
 		out[i] = one(r)
 	}

@@ -23,6 +23,8 @@ type Client struct {
 	audit  cipherdpb.AuditServiceClient
 	// subjects is SubjectService (subjects.go).
 	subjects cipherdpb.SubjectServiceClient
+	// fpe is FormatPreservingService (fpe.go).
+	fpe cipherdpb.FormatPreservingServiceClient
 }
 
 // Dial connects to addr ("host:port") and waits until the connection is ready or ctx ends: a
@@ -54,7 +56,8 @@ func Dial(ctx context.Context, addr string, opts ...Option) (*Client, error) {
 		return nil, fmt.Errorf("cipherd: connecting to %s: %w", addr, err)
 	}
 	return &Client{conn: conn, crypto: cipherdpb.NewCryptoServiceClient(conn), admin: cipherdpb.NewKeyAdminServiceClient(conn),
-		audit: cipherdpb.NewAuditServiceClient(conn), subjects: cipherdpb.NewSubjectServiceClient(conn)}, nil
+		audit: cipherdpb.NewAuditServiceClient(conn), subjects: cipherdpb.NewSubjectServiceClient(conn),
+		fpe: cipherdpb.NewFormatPreservingServiceClient(conn)}, nil
 }
 
 // Close closes the connection.
@@ -100,7 +103,7 @@ func retryServiceConfig(maxAttempts int) string {
 	policy := fmt.Sprintf(`{"maxAttempts": %d, "initialBackoff": "0.1s", "maxBackoff": "2s",
 		"backoffMultiplier": 2, "retryableStatusCodes": ["UNAVAILABLE"]}`, maxAttempts)
 	services := []string{`{"service": "cipherd.v1.CryptoService"}`, `{"service": "cipherd.v1.KeyAdminService"}`,
-		`{"service": "cipherd.v1.AuditService"}`}
+		`{"service": "cipherd.v1.AuditService"}`, `{"service": "cipherd.v1.FormatPreservingService"}`}
 	return `{"methodConfig": [{"name": [` + strings.Join(services, ",") + `], "retryPolicy": ` + policy + `}]}`
 }
 

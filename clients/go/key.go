@@ -48,6 +48,8 @@ type KeyVersion struct {
 	// DestroyTime is when the version's bytes are (VersionDestructionScheduled) or were
 	// (VersionDestroyed) erased; zero otherwise.
 	DestroyTime time.Time
+	// FPEFormat is the shape a format-preserving (ModeFF1) version keeps; nil for other modes.
+	FPEFormat *FPEFormat
 }
 
 // KeyPolicy is what a key allows and when it rotates by itself (proto/README.md, "Usage limits and
@@ -119,7 +121,7 @@ func keyFromProto(k *cipherdpb.Key) *Key {
 		key.Versions = append(key.Versions, KeyVersion{Version: v.GetVersion(), Mode: Mode(v.GetMode()), KeySizeBits: v.GetKeySizeBits(),
 			CreateTime: timeOf(v.GetCreateTime()), Imported: v.GetImported(), LegacyCipher: LegacyCipher(v.GetLegacyCipher()),
 			LegacyIV: LegacyIV(v.GetLegacyIv()), Usage: usageFrom(v.GetUsage()), State: KeyVersionState(v.GetState()),
-			DestroyTime: timeOf(v.GetDestroyTime())})
+			DestroyTime: timeOf(v.GetDestroyTime()), FPEFormat: fpeFormatFromProto(v.GetFpeFormat())})
 	}
 	return key
 }

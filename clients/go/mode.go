@@ -20,10 +20,13 @@ const (
 	ModeXGCM        = Mode(cipherdpb.Mode_MODE_XGCM)
 	ModeSIV         = Mode(cipherdpb.Mode_MODE_SIV)
 	ModeHMAC        = Mode(cipherdpb.Mode_MODE_HMAC)
+	// ModeFF1 is a format-preserving key (fpe.go): FF1 over AES, for EncryptFormatted and its
+	// siblings only; its values carry no header.
+	ModeFF1 = Mode(cipherdpb.Mode_MODE_FF1)
 )
 
 // modeNames are the lowercase names of every Mode without "MODE_": a header's mode, or for hmac
-// the mode of an index key, which never appears in a header.
+// and ff1 the mode of an index or format-preserving key, which never appears in a header.
 var modeNames = map[Mode]string{
 	ModeGCM:    "gcm",
 	ModeChaCha: "chacha",
@@ -35,6 +38,7 @@ var modeNames = map[Mode]string{
 	ModeXGCM:   "xgcm",
 	ModeSIV:    "siv",
 	ModeHMAC:   "hmac",
+	ModeFF1:    "ff1",
 }
 
 // String is the mode's lowercase name ("gcm", "xgcm", "siv", "hmac"), or "" for ModeUnspecified
@@ -55,8 +59,8 @@ func ParseMode(name string) (Mode, bool) {
 	return ModeUnspecified, false
 }
 
-// IsHeaderMode reports whether m can name a ciphertext's mode: every mode but ModeUnspecified
-// and ModeHMAC, whose index keys make blind indexes, not ciphertexts.
+// IsHeaderMode reports whether m can name a ciphertext's mode: every mode but ModeUnspecified,
+// ModeHMAC, whose index keys make blind indexes, and ModeFF1, whose values carry no header.
 func IsHeaderMode(m Mode) bool {
 	_, ok := payloadRules[m]
 	return ok

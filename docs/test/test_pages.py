@@ -19,6 +19,7 @@ PAGES = [
     "docs/operating.md",
     "docs/security.md",
     "docs/searching.md",
+    "docs/format-preserving.md",
     "docs/personal-data.md",
     "docs/migrating.md",
     "docs/rotating.md",

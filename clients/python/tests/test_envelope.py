@@ -53,7 +53,8 @@ def test_new_modes_have_their_payload_minimums() -> None:
 
 def test_hmac_is_a_key_mode_but_never_a_header_mode() -> None:
     assert Mode("hmac") is Mode.HMAC and not Mode.HMAC.in_headers
-    assert all(m.in_headers for m in Mode if m is not Mode.HMAC)
+    assert Mode("ff1") is Mode.FF1 and not Mode.FF1.in_headers
+    assert all(m.in_headers for m in Mode if m not in (Mode.HMAC, Mode.FF1))
     with pytest.raises(InvalidCiphertextError) as raised:
         parse_ciphertext("<idx/v1:hmac>" + "A" * 44)
     assert raised.value.defect == "mode_unknown"

@@ -9,6 +9,21 @@ import { CryptoServiceClient, ReEncryptRequest } from "./gen/cipherd/v1/crypto_s
 import { type AuditCheckpoint, type AuditHead, AuditServiceClient } from "./gen/cipherd/v1/audit_service.js";
 import { KeyAdminServiceClient } from "./gen/cipherd/v1/key_admin_service.js";
 import { SubjectServiceClient } from "./gen/cipherd/v1/subject_service.js";
+import { FormatPreservingServiceClient } from "./gen/cipherd/v1/format_preserving_service.js";
+import {
+  asFormatted,
+  batchItems,
+  checkFpeMode,
+  type FormattedItem,
+  type FormattedPlainItem,
+  type FormattedRewrapped,
+  type FormattedValue,
+  type FpeFormatInput,
+  fpeFormatToProto,
+  plaintextResult,
+  rewrapResult,
+  valueResult,
+} from "./formatted.js";
 import type { Key } from "./gen/cipherd/v1/keys.js";
 import {
   census,
@@ -82,6 +97,7 @@ export class CipherdClient {
   private readonly admin: KeyAdminServiceClient;
   private readonly audit: AuditServiceClient;
   private readonly subjects: SubjectServiceClient;
+  private readonly formatted: FormatPreservingServiceClient;
   private readonly options: ClientOptions;
 
   constructor(address: string, options: ClientOptions = {}) {
@@ -96,6 +112,7 @@ export class CipherdClient {
     this.admin = new KeyAdminServiceClient(address, channelCredentials(address, options), shared);
     this.audit = new AuditServiceClient(address, channelCredentials(address, options), shared);
     this.subjects = new SubjectServiceClient(address, channelCredentials(address, options), shared);
+    this.formatted = new FormatPreservingServiceClient(address, channelCredentials(address, options), shared);
   }
 
   close(): void {
@@ -411,11 +428,106 @@ export class CipherdClient {
     return rewrapFileKey(this, path, options);
   }
 
+  // FormatPreservingService (proto/README.md, "Format-preserving values"): values that keep their shape under an
+  // "ff1" key. They carry no header: every answer is a FormattedValue (value and key version), and every call that
+  // reads a ciphertext takes one back. `context` names where the value lives (e.g. "users.card_number" as bytes);
+  // it is hashed into FF1's tweak and needed again to decrypt.
+
+  /** `value` (of the key's format) encrypted with the key's current version, and the version to store beside it. */
+  async encryptFormatted(
+    keyName: string,
+    value: string,
+    options: CallOptions & { context?: Uint8Array } = {},
+  ): Promise<FormattedValue> {
+    const request = { keyName, value, context: options.context ?? new Uint8Array(0) };
+    const r = await this.unary(this.formatted.encryptFormatted.bind(this.formatted), request, options);
+    return { value: r.value, keyVersion: r.keyVersion };
+  }
+
+  /** The plaintext of `ciphertext` under the version it names; a wrong version or context gives a wrong value, never an error. */
+  async decryptFormatted(
+    keyName: string,
+    ciphertext: FormattedValue,
+    options: CallOptions & { context?: Uint8Array } = {},
+  ): Promise<string> {
+    const request = formattedRequest(keyName, ciphertext, options.context);
+    return (await this.unary(this.formatted.decryptFormatted.bind(this.formatted), request, options)).value;
+  }
+
+  /** `ciphertext` moved to the key's current version, the plaintext never leaving the server (needs rewrap, not decrypt). */
+  async reEncryptFormatted(
+    keyName: string,
+    ciphertext: FormattedValue,
+    options: CallOptions & { context?: Uint8Array } = {},
+  ): Promise<FormattedRewrapped> {
+    const request = formattedRequest(keyName, ciphertext, options.context);
+    const r = await this.unary(this.formatted.reEncryptFormatted.bind(this.formatted), request, options);
+    return { value: r.value, keyVersion: r.keyVersion, sourceKeyVersion: r.sourceKeyVersion };
+  }
+
+  /** The display mask of `ciphertext`'s plaintext (e.g. "•••• •••• •••• 4242"), never the plaintext: needs mask, not decrypt. */
+  async maskFormatted(
+    keyName: string,
+    ciphertext: FormattedValue,
+    options: CallOptions & { context?: Uint8Array } = {},
+  ): Promise<string> {
+    const request = formattedRequest(keyName, ciphertext, options.context);
+    return (await this.unary(this.formatted.maskFormatted.bind(this.formatted), request, options)).masked;
+  }
+
+  /** encryptFormatted of each item (`context` for every item without its own): one result per item, in order. */
+  async encryptFormattedBatch(
+    keyName: string,
+    items: Iterable<FormattedPlainItem | string>,
+    options: CallOptions & { context?: Uint8Array } = {},
+  ): Promise<ItemResult<FormattedValue>[]> {
+    const request = {
+      keyName,
+      context: options.context ?? new Uint8Array(0),
+      items: [...items].map((i) => {
+        const item = typeof i === "string" ? { value: i } : i;
+        return { reference: item.reference ?? "", value: item.value, context: item.context ?? new Uint8Array(0) };
+      }),
+    };
+    const r = await this.unary(this.formatted.encryptFormattedBatch.bind(this.formatted), request, options);
+    return r.results.map(valueResult);
+  }
+
+  /** The plaintext of each item under its own version (the result's keyVersion); one result per item, in order. */
+  async decryptFormattedBatch(
+    keyName: string,
+    items: Iterable<FormattedItem | FormattedValue>,
+    options: CallOptions & { context?: Uint8Array } = {},
+  ): Promise<ItemResult<string>[]> {
+    const request = { keyName, context: options.context ?? new Uint8Array(0), items: batchItems(items), keyVersion: 0 };
+    const r = await this.unary(this.formatted.decryptFormattedBatch.bind(this.formatted), request, options);
+    return r.results.map(plaintextResult);
+  }
+
+  /** reEncryptFormatted of each item; one result per item, in order. */
+  async reEncryptFormattedBatch(
+    keyName: string,
+    items: Iterable<FormattedItem | FormattedValue>,
+    options: CallOptions & { context?: Uint8Array } = {},
+  ): Promise<ItemResult<FormattedRewrapped>[]> {
+    const request = { keyName, context: options.context ?? new Uint8Array(0), items: batchItems(items), keyVersion: 0 };
+    const r = await this.unary(this.formatted.reEncryptFormattedBatch.bind(this.formatted), request, options);
+    return r.results.map(rewrapResult);
+  }
+
   // KeyAdminService
 
-  /** A new key; a policy's unset fields are their proto defaults. */
-  async createKey(keyName: string, options: KeyOptions & { policy?: PolicyInput } = {}): Promise<Key> {
-    const request = { ...keyFields(keyName, options), policy: options.policy && policyToProto(options.policy) };
+  /** A new key; a policy's unset fields are their proto defaults. An "ff1" key needs `fpeFormat`, which every later version keeps. */
+  async createKey(
+    keyName: string,
+    options: KeyOptions & { policy?: PolicyInput; fpeFormat?: FpeFormatInput } = {},
+  ): Promise<Key> {
+    checkFpeMode(options.mode, options.fpeFormat, true);
+    const request = {
+      ...keyFields(keyName, options),
+      policy: options.policy && policyToProto(options.policy),
+      fpeFormat: fpeFormatToProto(options.fpeFormat),
+    };
     return required((await this.unary(this.admin.createKey.bind(this.admin), request, options)).key);
   }
 
@@ -624,6 +736,12 @@ function keyFields(keyName: string, options: KeyOptions) {
     keySizeBits: options.keySizeBits ?? 0,
     allowUnauthenticated: options.allowUnauthenticated ?? false,
   };
+}
+
+/** A decrypt, rewrap or mask request of one format-preserving value, with its version. */
+function formattedRequest(keyName: string, ciphertext: FormattedValue, context: Uint8Array | undefined) {
+  const ct = asFormatted(ciphertext);
+  return { keyName, value: ct.value, context: context ?? new Uint8Array(0), keyVersion: ct.keyVersion };
 }
 
 function required(key: Key | undefined): Key {

@@ -11,9 +11,12 @@ export const MODES = ["gcm", "chacha", "cbc", "ctr", "cfb", "ofb", "ecb", "xgcm"
 /** The cipher mode of a key version that encrypts, by its name in a ciphertext header. */
 export type Mode = (typeof MODES)[number];
 
-/** Every mode a key version can have: the header modes, then "hmac" for index keys, which never encrypt. */
-export const KEY_MODES = [...MODES, "hmac"] as const;
-/** The mode of a key version: a header Mode, or "hmac" (an index key, for computeIndex only). */
+/**
+ * Every mode a key version can have: the header modes, then "hmac" for index keys, which never encrypt, and "ff1"
+ * for format-preserving keys, whose values carry no header.
+ */
+export const KEY_MODES = [...MODES, "hmac", "ff1"] as const;
+/** The mode of a key version: a header Mode, "hmac" (an index key, for computeIndex only) or "ff1" (encryptFormatted). */
 export type KeyMode = (typeof KEY_MODES)[number];
 
 const KEY_NAME = /^[a-z0-9][a-z0-9_-]{0,63}$/;

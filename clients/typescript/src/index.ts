@@ -37,6 +37,15 @@ export type { FileInfo } from "./file/stream-cipher.js";
 export type { EncryptFileOptions, FileOptions } from "./file/streams.js";
 export * from "./types.js";
 export {
+  FPE_TEMPLATES,
+  type FormattedItem,
+  type FormattedPlainItem,
+  type FormattedRewrapped,
+  type FormattedValue,
+  type FpeFormatInput,
+  type FpeTemplateName,
+} from "./formatted.js";
+export {
   type ErasureOutcome,
   type ErasureReceipt,
   MAX_SUBJECTS_PER_CALL,
@@ -45,7 +54,7 @@ export {
   type SubjectState,
   type SubjectStatus,
 } from "./subjects.js";
-export type { Key, KeyPolicy, KeyVersion, KeyVersionUsage } from "./gen/cipherd/v1/keys.js";
-export { KeyState, KeyVersionState } from "./gen/cipherd/v1/keys.js";
+export type { FpeFormat, Key, KeyPolicy, KeyVersion, KeyVersionUsage } from "./gen/cipherd/v1/keys.js";
+export { FpeTemplate, KeyState, KeyVersionState } from "./gen/cipherd/v1/keys.js";
 export type { AuditCheckpoint, AuditHead, AuditTrailFile } from "./gen/cipherd/v1/audit_service.js";
 export type { Duration } from "./gen/google/protobuf/duration.js";

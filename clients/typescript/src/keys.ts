@@ -9,6 +9,7 @@ import { type Key, KeyPolicy, KeyVersionUsage } from "./gen/cipherd/v1/keys.js";
 import type { Duration } from "./gen/google/protobuf/duration.js";
 import { type LegacyImportOptions, legacyCipherToProto, legacyIvToProto } from "./legacy.js";
 import { modeToProto } from "./convert.js";
+import { checkFpeMode, type FpeFormatInput, fpeFormatToProto } from "./formatted.js";
 
 /**
  * A key policy as createKey and updateKeyPolicy take it; unset fields are their proto defaults.
@@ -76,11 +77,14 @@ export function census(response: GetKeyCensusResponse): KeyCensus {
 export interface ImportOptions extends LegacyImportOptions {
   mode?: KeyMode;
   allowUnauthenticated?: boolean;
+  /** The format of "ff1" material (16, 24 or 32 bytes), equal to the key's when the key exists. */
+  fpeFormat?: FpeFormatInput;
 }
 
 export function importKeyRequest(keyName: string, keyMaterial: Uint8Array, options: ImportOptions): ImportKeyRequest {
   const passphrase =
     typeof options.passphrase === "string" ? new TextEncoder().encode(options.passphrase) : options.passphrase;
+  checkFpeMode(options.mode, options.fpeFormat, false);
   return ImportKeyRequest.fromPartial({
     keyName,
     keyMaterial,
@@ -90,6 +94,7 @@ export function importKeyRequest(keyName: string, keyMaterial: Uint8Array, optio
     legacyIv: legacyIvToProto(options.legacyIv),
     legacyFixedIv: options.legacyFixedIv,
     passphrase,
+    fpeFormat: fpeFormatToProto(options.fpeFormat),
   });
 }
 

@@ -21,8 +21,8 @@ type keyFlags struct {
 }
 
 func (k *keyFlags) register(cmd *cobra.Command) {
-	cmd.Flags().StringVar(&k.mode, "mode", "", "gcm, chacha, xgcm, siv, hmac (an index key), cbc, ctr, cfb, ofb or ecb (default: gcm, or the current mode when rotating)")
-	cmd.Flags().Int32Var(&k.sizeBits, "size", 0, "key size in bits: 128, 192 or 256 for AES modes; chacha, xgcm and hmac take 256, siv 512 (default 256, 512 for siv)")
+	cmd.Flags().StringVar(&k.mode, "mode", "", "gcm, chacha, xgcm, siv, hmac (an index key), ff1 (a format-preserving key: see --fpe-template), cbc, ctr, cfb, ofb or ecb (default: gcm, or the current mode when rotating)")
+	cmd.Flags().Int32Var(&k.sizeBits, "size", 0, "key size in bits: 128, 192 or 256 for AES modes; chacha, xgcm and hmac take 256, siv 512, ff1 128, 192 or 256 (default 256, 512 for siv)")
 	cmd.Flags().BoolVar(&k.allowUnauthenticated, "allow-unauthenticated", false, "allow an unauthenticated mode")
 }
 
@@ -82,6 +82,7 @@ func printJSON(out io.Writer, m proto.Message) error {
 func newKeysCommand(conn *connection) *cobra.Command {
 	keys := &cobra.Command{Use: "keys", Short: "Create, list, show, rotate and import keys; set their policy; see which versions are in use; disable, retire, destroy and delete them"}
 	var create keyFlags
+	var createFormat fpeFlags
 	var createRotation rotationFlags
 	var createCancelOnUse bool
 	createCmd := adminCommand(conn, "create NAME", "Create a key with version 1", cobra.ExactArgs(1),
@@ -90,6 +91,11 @@ func newKeysCommand(conn *connection) *cobra.Command {
 			if err != nil {
 				return nil, err
 			}
+			format, err := createFormat.options(cmd)
+			if err != nil {
+				return nil, err
+			}
+			opts = append(opts, format...)
 			if createRotation.set(cmd) || createCancelOnUse {
 				policy := cipherd.KeyPolicy{CancelDestructionOnUse: createCancelOnUse}
 				if err := createRotation.apply(&policy); err != nil {
@@ -100,6 +106,7 @@ func newKeysCommand(conn *connection) *cobra.Command {
 			return c.CreateKey(cmd.Context(), args[0], opts...)
 		})
 	create.register(createCmd)
+	createFormat.register(createCmd)
 	createRotation.register(createCmd)
 	createCmd.Flags().BoolVar(&createCancelOnUse, "cancel-destruction-on-use", false, cancelDestructionOnUseHelp)
 	showCmd := adminCommand(conn, "show NAME", "Show a key's state, versions (with their usage, state and destroy time) and policy", cobra.ExactArgs(1),

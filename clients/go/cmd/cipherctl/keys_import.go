@@ -15,6 +15,7 @@ import (
 // importFlags are the flags of keys import: a cipherd mode, or a legacy cipher and where its IV is.
 type importFlags struct {
 	keyFlags
+	fpe                                                 fpeFlags
 	in, legacyCipher, legacyIV, fixedIV, passphraseFile string
 }
 
@@ -35,8 +36,11 @@ A legacy key (--legacy-cipher) only decrypts data encrypted before cipherd, to r
 cipherd key (rewrap --legacy-key). Its ciphers: mysql-aes-ecb (MySQL AES_ENCRYPT; the key is the
 passphrase in --passphrase-file, less one trailing line break), aes-cbc, aes-ecb, aes-ctr, aes-cfb,
 aes-ofb, aes-gcm, des-cbc, desede-cbc, blowfish-cbc, rc4 (key material from stdin, base64).
+A format-preserving key (--mode ff1, 16, 24 or 32 bytes) takes its format as keys create does
+(--fpe-template or --fpe-alphabet, ...), equal to the key's when the key exists.
 Passphrases and key material are read from files or stdin, never from arguments.`
 	f.register(cmd)
+	f.fpe.register(cmd)
 	cmd.Flags().StringVar(&f.in, "in", "", "file holding the base64 key material instead of stdin")
 	cmd.Flags().StringVar(&f.legacyCipher, "legacy-cipher", "", "import a decrypt-only legacy key: mysql-aes-ecb, aes-cbc, aes-ecb, aes-ctr, aes-cfb, aes-ofb, aes-gcm, des-cbc, desede-cbc, blowfish-cbc or rc4")
 	cmd.Flags().StringVar(&f.legacyIV, "legacy-iv", "", "where the legacy ciphertexts' IV is: prepended (default), separate (given per item) or fixed (--fixed-iv)")
@@ -68,6 +72,11 @@ func (f *importFlags) request(cmd *cobra.Command) (*keyImport, error) {
 	if f.allowUnauthenticated {
 		imp.options = append(imp.options, cipherd.WithAllowUnauthenticated())
 	}
+	format, err := f.fpe.options(cmd)
+	if err != nil {
+		return nil, err
+	}
+	imp.options = append(imp.options, format...)
 	if f.legacyCipher == "" && (f.legacyIV != "" || f.fixedIV != "" || f.passphraseFile != "") {
 		return nil, fmt.Errorf("--legacy-iv, --fixed-iv and --passphrase-file need --legacy-cipher")
 	}

@@ -1,5 +1,6 @@
 // Command cipherctl encrypts, decrypts, inspects and rewraps ciphertexts and files, computes blind
-// indexes, makes data keys and administers keys of a cipherd server, and counts the ciphertexts of
+// indexes, encrypts, decrypts, rewraps and masks format-preserving values, makes data keys and
+// administers keys of a cipherd server, and counts the ciphertexts of
 // stored data per key version (scan, no server needed). Plaintexts and key material are read from stdin or a file, never from arguments.
 package main
 
@@ -58,6 +59,6 @@ func newRootCommand() *cobra.Command {
 	root.AddCommand(newEncryptCommand(conn), newDecryptCommand(conn), newInspectCommand(conn),
 		newKeysCommand(conn), newRewrapCommand(conn), newIndexCommand(conn), newDataKeyCommand(conn),
 		newEncryptFileCommand(conn), newDecryptFileCommand(conn), newRewrapFileCommand(conn), newAuditCommand(conn),
-		newSubjectsCommand(conn), newScanCommand(), newImportSourcesCommand(conn))
+		newSubjectsCommand(conn), newFPECommand(conn), newScanCommand(), newImportSourcesCommand(conn))
 	return root
 }

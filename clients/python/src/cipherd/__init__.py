@@ -1,6 +1,6 @@
 """cipherd client: sync (Client) and asyncio (AsyncClient) clients of the cipherd encryption service,
 the local ciphertext parser (parse_ciphertext), the data-key file helpers (Client.encrypt_file, ...), key
-metadata with usage (Key, KeyCensus), data subjects' erasure (SubjectErasure, ErasureReceipt), legacy ciphertexts to rewrap (LegacyCiphertext) and one exception class
+metadata with usage (Key, KeyCensus), data subjects' erasure (SubjectErasure, ErasureReceipt), legacy ciphertexts to rewrap (LegacyCiphertext), format-preserving values (FormattedValue, FpeFormat) and one exception class
 per gRPC status."""
 
 from cipherd.aio import AsyncClient
@@ -36,6 +36,14 @@ from cipherd.errors import (
     UnavailableError,
     UnexpectedKeyError,
     error_for,
+)
+from cipherd.formatted import (
+    FormattedItem,
+    FormattedPlainItem,
+    FormattedRewrapped,
+    FormattedValue,
+    FpeFormat,
+    FpeTemplate,
 )
 from cipherd.keys import (
     DataInventory,
@@ -140,4 +148,10 @@ __all__ = [
     "SubjectItem",
     "SubjectState",
     "SubjectStatus",
+    "FormattedItem",
+    "FormattedPlainItem",
+    "FormattedRewrapped",
+    "FormattedValue",
+    "FpeFormat",
+    "FpeTemplate",
 ]

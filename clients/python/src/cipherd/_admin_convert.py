@@ -9,7 +9,9 @@ from datetime import UTC, datetime, timedelta
 from google.protobuf import duration_pb2, timestamp_pb2
 
 from cipherd._convert import mode_from_proto, mode_to_proto
+from cipherd._formatted_convert import check_mode, format_from_proto, format_to_proto
 from cipherd.envelope import Mode
+from cipherd.formatted import FpeFormat
 from cipherd.keys import (
     DataInventory,
     Key,
@@ -96,6 +98,7 @@ def _version(v: keys_pb2.KeyVersion) -> KeyVersion:
         _usage(v.usage),
         state,
         _time(v.destroy_time) if v.HasField("destroy_time") else None,
+        format_from_proto(v),
     )
 
 
@@ -209,7 +212,9 @@ def import_key_request(
     legacy_iv: LegacyIv | str | None,
     legacy_fixed_iv: bytes,
     passphrase: bytes | str,
+    fpe_format: FpeFormat | None = None,
 ) -> admin.ImportKeyRequest:
+    check_mode(mode, fpe_format, creating=False)
     # A str passphrase is taken as UTF-8, the bytes MySQL saw on a utf8mb4 connection.
     secret = passphrase.encode("utf-8") if isinstance(passphrase, str) else passphrase
     return admin.ImportKeyRequest(
@@ -221,4 +226,5 @@ def import_key_request(
         legacy_iv=_legacy_iv_to_proto(legacy_iv),
         legacy_fixed_iv=legacy_fixed_iv,
         passphrase=secret,
+        fpe_format=format_to_proto(fpe_format),
     )

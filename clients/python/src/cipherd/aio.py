@@ -8,7 +8,7 @@ from typing import Any, TypeAlias, TypeVar
 
 import grpc
 
-from cipherd import _admin_convert, _aio_file_work, _channel, _convert, _subject_convert
+from cipherd import _admin_convert, _aio_file_work, _channel, _convert, _formatted_convert, _subject_convert
 from cipherd._audit_convert import audit_requests, verdicts
 from cipherd._files import operations
 from cipherd._files.header import DEFAULT_CHUNK_SIZE, check_chunk_size
@@ -16,6 +16,14 @@ from cipherd._streams import AnyIterable, ItemFeed
 from cipherd.audit import Checkpoint
 from cipherd.envelope import Mode
 from cipherd.errors import from_rpc_error
+from cipherd.formatted import (
+    FormattedItem,
+    FormattedPlainItem,
+    FormattedRewrapped,
+    FormattedValue,
+    FpeFormat,
+    as_formatted,
+)
 from cipherd.keys import DataInventory, Key, KeyCensus, KeyPolicy, Retirement
 from cipherd.legacy import LegacyCipher, LegacyCiphertext, LegacyIv
 from cipherd.subjects import SubjectErasure, SubjectItem, SubjectStatus
@@ -39,10 +47,12 @@ from cipherd.v1 import audit_service_pb2 as audit_pb
 from cipherd.v1 import (
     audit_service_pb2_grpc,
     crypto_service_pb2_grpc,
+    format_preserving_service_pb2_grpc,
     key_admin_service_pb2_grpc,
     subject_service_pb2_grpc,
 )
 from cipherd.v1 import crypto_service_pb2 as pb
+from cipherd.v1 import format_preserving_service_pb2 as fpe_pb
 from cipherd.v1 import key_admin_service_pb2 as admin
 from cipherd.v1 import subject_service_pb2 as subject_pb
 
@@ -72,6 +82,7 @@ class AsyncClient:
         self._admin = key_admin_service_pb2_grpc.KeyAdminServiceStub(self._channel)
         self._audit = audit_service_pb2_grpc.AuditServiceStub(self._channel)
         self._subjects = subject_service_pb2_grpc.SubjectServiceStub(self._channel)
+        self._fpe = format_preserving_service_pb2_grpc.FormatPreservingServiceStub(self._channel)
         self._metadata = _channel.metadata(token)
         self._timeout = timeout
 
@@ -350,6 +361,99 @@ class AsyncClient:
         )
         return _convert.data_key(await self._call(self._crypto.GenerateDataKey, request, timeout), omit_plaintext)
 
+    # FormatPreservingService (proto/README.md, "Format-preserving values"): values that keep their shape, under
+    # a format-preserving key (Mode.FF1). They carry no header: every answer is a FormattedValue (value and key
+    # version), and every call that reads a ciphertext takes one back. `context` names where the value lives
+    # (e.g. b"users.card_number"); it is hashed into FF1's tweak and needed again to decrypt.
+
+    async def encrypt_formatted(
+        self, key_name: str, value: str, *, context: bytes = b"", timeout: float | None = None
+    ) -> FormattedValue:
+        """`value` (of the key's format) encrypted with the key's current version: a value of the same format
+        and the version to store beside it."""
+        request = fpe_pb.EncryptFormattedRequest(key_name=key_name, value=value, context=context)
+        response = await self._call(self._fpe.EncryptFormatted, request, timeout)
+        return FormattedValue(response.value, response.key_version)
+
+    async def decrypt_formatted(
+        self, key_name: str, ciphertext: FormattedValue, *, context: bytes = b"", timeout: float | None = None
+    ) -> str:
+        """The plaintext of `ciphertext` under the version it names. A wrong version or context gives a wrong
+        value of the right shape, never an error: FF1 cannot tell."""
+        ct = as_formatted(ciphertext)
+        request = fpe_pb.DecryptFormattedRequest(
+            key_name=key_name, value=ct.value, context=context, key_version=ct.key_version
+        )
+        return (await self._call(self._fpe.DecryptFormatted, request, timeout)).value
+
+    async def re_encrypt_formatted(
+        self, key_name: str, ciphertext: FormattedValue, *, context: bytes = b"", timeout: float | None = None
+    ) -> FormattedRewrapped:
+        """`ciphertext` moved to the key's current version under the same context, the plaintext never leaving
+        the server (needs the rewrap operation, not decrypt)."""
+        ct = as_formatted(ciphertext)
+        request = fpe_pb.ReEncryptFormattedRequest(
+            key_name=key_name, value=ct.value, context=context, key_version=ct.key_version
+        )
+        response = await self._call(self._fpe.ReEncryptFormatted, request, timeout)
+        return FormattedRewrapped(response.value, response.key_version, response.source_key_version)
+
+    async def mask_formatted(
+        self, key_name: str, ciphertext: FormattedValue, *, context: bytes = b"", timeout: float | None = None
+    ) -> str:
+        """The display mask of `ciphertext`'s plaintext (e.g. "•••• •••• •••• 4242"), never the plaintext: needs
+        the mask operation, not decrypt."""
+        ct = as_formatted(ciphertext)
+        request = fpe_pb.MaskFormattedRequest(
+            key_name=key_name, value=ct.value, context=context, key_version=ct.key_version
+        )
+        return (await self._call(self._fpe.MaskFormatted, request, timeout)).masked
+
+    async def encrypt_formatted_batch(
+        self,
+        key_name: str,
+        items: Iterable[FormattedPlainItem | str],
+        *,
+        context: bytes = b"",
+        timeout: float | None = None,
+    ) -> list[ItemResult[FormattedValue]]:
+        """encrypt_formatted of each item (`context` for every item without its own): one result per item, in
+        order, an item's failure its own."""
+        request = _formatted_convert.encrypt_batch_request(key_name, items, context)
+        response = await self._call(self._fpe.EncryptFormattedBatch, request, timeout)
+        return [_formatted_convert.value_result(r) for r in response.results]
+
+    async def decrypt_formatted_batch(
+        self,
+        key_name: str,
+        items: Iterable[FormattedItem | FormattedValue],
+        *,
+        context: bytes = b"",
+        timeout: float | None = None,
+    ) -> list[ItemResult[str]]:
+        """The plaintext of each item under its own version (the result's key_version); one result per item,
+        in order."""
+        request = fpe_pb.DecryptFormattedBatchRequest(
+            key_name=key_name, context=context, items=_formatted_convert.batch_items(items)
+        )
+        response = await self._call(self._fpe.DecryptFormattedBatch, request, timeout)
+        return [_formatted_convert.plaintext_result(r) for r in response.results]
+
+    async def re_encrypt_formatted_batch(
+        self,
+        key_name: str,
+        items: Iterable[FormattedItem | FormattedValue],
+        *,
+        context: bytes = b"",
+        timeout: float | None = None,
+    ) -> list[ItemResult[FormattedRewrapped]]:
+        """re_encrypt_formatted of each item; one result per item, in order."""
+        request = fpe_pb.ReEncryptFormattedBatchRequest(
+            key_name=key_name, context=context, items=_formatted_convert.batch_items(items)
+        )
+        response = await self._call(self._fpe.ReEncryptFormattedBatch, request, timeout)
+        return [_formatted_convert.rewrap_result(r) for r in response.results]
+
     # Data-key files (proto/README.md, "Data-key file format"); AsyncClient runs the file work in a
     # worker thread and the calls it needs on its loop (_aio_file_work).
 
@@ -404,14 +508,19 @@ class AsyncClient:
         key_size_bits: int = 0,
         allow_unauthenticated: bool = False,
         policy: KeyPolicy | None = None,
+        fpe_format: FpeFormat | None = None,
         timeout: float | None = None,
     ) -> Key:
+        """Creates `key_name` with version 1; a format-preserving key (mode=Mode.FF1) needs `fpe_format`, which
+        every later version keeps."""
+        _formatted_convert.check_mode(mode, fpe_format, creating=True)
         request = admin.CreateKeyRequest(
             key_name=key_name,
             mode=_convert.mode_to_proto(mode),
             key_size_bits=key_size_bits,
             allow_unauthenticated=allow_unauthenticated,
             policy=_admin_convert.policy_to_proto(policy),
+            fpe_format=_formatted_convert.format_to_proto(fpe_format),
         )
         return _admin_convert.key_from_proto((await self._call(self._admin.CreateKey, request, timeout)).key)
 
@@ -466,14 +575,24 @@ class AsyncClient:
         legacy_iv: LegacyIv | str | None = None,
         legacy_fixed_iv: bytes = b"",
         passphrase: bytes | str = b"",
+        fpe_format: FpeFormat | None = None,
         timeout: float | None = None,
     ) -> Key:
         """Adds `key_material` as a new version of `key_name` (created if missing). With `legacy_cipher` it is
         a decrypt-only legacy key (proto/README.md, "Legacy ciphertexts") whose data re_encrypt rewraps
         into a cipherd key; for LegacyCipher.MYSQL_AES_ECB, `passphrase` (AES_ENCRYPT's key string; a str
-        as UTF-8) may stand instead of key_material."""
+        as UTF-8) may stand instead of key_material. Mode.FF1 material (16, 24 or 32 bytes) takes `fpe_format`,
+        equal to the key's when the key exists."""
         request = _admin_convert.import_key_request(
-            key_name, key_material, mode, allow_unauthenticated, legacy_cipher, legacy_iv, legacy_fixed_iv, passphrase
+            key_name,
+            key_material,
+            mode,
+            allow_unauthenticated,
+            legacy_cipher,
+            legacy_iv,
+            legacy_fixed_iv,
+            passphrase,
+            fpe_format,
         )
         return _admin_convert.key_from_proto((await self._call(self._admin.ImportKey, request, timeout)).key)
 

@@ -24,7 +24,8 @@ _BASE64 = re.compile(r"(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{4}|[A-Za-z0-9+/]{3}
 
 class Mode(str, enum.Enum):
     """The mode of a key version, by its name in a ciphertext header (the proto enum name without MODE_,
-    lowercase). HMAC names index keys, which make blind indexes and never appear in a header."""
+    lowercase). HMAC names index keys, which make blind indexes, and FF1 format-preserving keys: neither appears
+    in a header."""
 
     GCM = "gcm"
     CHACHA = "chacha"
@@ -36,11 +37,13 @@ class Mode(str, enum.Enum):
     XGCM = "xgcm"
     SIV = "siv"
     HMAC = "hmac"
+    FF1 = "ff1"
 
     @property
     def in_headers(self) -> bool:
-        """Whether ciphertexts can name this mode: every mode but HMAC, which never encrypts."""
-        return self is not Mode.HMAC
+        """Whether ciphertexts can name this mode: every mode but HMAC, which never encrypts, and FF1, whose
+        format-preserving values carry no header (cipherd.formatted)."""
+        return self not in (Mode.HMAC, Mode.FF1)
 
     def payload_length_ok(self, length: int) -> bool:
         """Whether this mode can produce a payload of `length` bytes (proto/README.md, Payload layout)."""
@@ -52,7 +55,7 @@ class Mode(str, enum.Enum):
             return length >= 32 and length % 16 == 0
         if self is Mode.ECB:
             return length >= 16 and length % 16 == 0
-        if self is Mode.HMAC:
+        if self in (Mode.HMAC, Mode.FF1):
             return False
         return length >= 16
 

@@ -9,6 +9,7 @@ from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 
 from cipherd.envelope import Mode
+from cipherd.formatted import FpeFormat
 from cipherd.legacy import LegacyCipher, LegacyIv
 
 
@@ -91,6 +92,8 @@ class KeyVersion:
     state: KeyVersionState = KeyVersionState.ENABLED
     # When its bytes are (DESTRUCTION_SCHEDULED) or were (DESTROYED) erased; None otherwise.
     destroy_time: datetime | None = None
+    # The shape a format-preserving (Mode.FF1) version keeps; None for other modes.
+    fpe_format: FpeFormat | None = None
 
 
 @dataclass(frozen=True)

@@ -18,6 +18,7 @@ import io.cipherd.api.v1.EncryptBatchRequest;
 import io.cipherd.api.v1.EncryptBatchResult;
 import io.cipherd.api.v1.EncryptRequest;
 import io.cipherd.api.v1.EncryptStreamRequest;
+import io.cipherd.api.v1.FormatPreservingServiceGrpc;
 import io.cipherd.api.v1.GenerateDataKeyRequest;
 import io.cipherd.api.v1.GenerateDataKeyResponse;
 import io.cipherd.api.v1.InspectRequest;
@@ -77,6 +78,7 @@ public final class CipherdClient implements AutoCloseable {
   private final KeyAdmin keys;
   private final AuditTrail audit;
   private final Subjects subjects;
+  private final FormattedValues formatted;
 
   CipherdClient(ManagedChannel channel, CallCredentials credentials) {
     this.channel = channel;
@@ -89,6 +91,9 @@ public final class CipherdClient implements AutoCloseable {
         new AuditTrail(AuditServiceGrpc.newBlockingStub(channel).withCallCredentials(credentials));
     this.subjects =
         new Subjects(SubjectServiceGrpc.newBlockingStub(channel).withCallCredentials(credentials));
+    this.formatted =
+        new FormattedValues(
+            FormatPreservingServiceGrpc.newBlockingStub(channel).withCallCredentials(credentials));
   }
 
   /** A builder of a client of the server at {@code target} ("host:port"). */
@@ -109,6 +114,14 @@ public final class CipherdClient implements AutoCloseable {
   /** Data subjects: erasing them (crypto-shredding one person's data), reading their state. */
   public Subjects subjects() {
     return subjects;
+  }
+
+  /**
+   * Format-preserving values: encrypt, decrypt, rewrap and mask values that keep their shape, under
+   * {@link Mode#FF1} keys.
+   */
+  public FormattedValues formatted() {
+    return formatted;
   }
 
   // --- one value at a time ---

@@ -63,6 +63,38 @@ public final class KeyAdmin {
                     .getKey()));
   }
 
+  /**
+   * Creates a format-preserving key ({@link Mode#FF1}, {@code keySizeBits} 128, 192 or 256; 0 for
+   * 256) with {@code format}, which every later version keeps.
+   */
+  public Key createFormatPreserving(
+      String keyName, FpeFormat format, int keySizeBits, KeyPolicy policy) {
+    CreateKeyRequest request =
+        CreateKeyRequest.newBuilder()
+            .setKeyName(keyName)
+            .setMode(Mode.FF1.toProto())
+            .setKeySizeBits(keySizeBits)
+            .setPolicy(KeyConversion.policy(policy))
+            .setFpeFormat(format.toProto())
+            .build();
+    return key(call(() -> admin.createKey(request).getKey()));
+  }
+
+  /**
+   * Imports 16, 24 or 32 bytes made elsewhere as a new version of a format-preserving key with
+   * {@code format} (equal to the key's when the key exists).
+   */
+  public Key importFormatPreserving(String keyName, byte[] keyMaterial, FpeFormat format) {
+    ImportKeyRequest request =
+        ImportKeyRequest.newBuilder()
+            .setKeyName(keyName)
+            .setMode(Mode.FF1.toProto())
+            .setKeyMaterial(ByteString.copyFrom(keyMaterial))
+            .setFpeFormat(format.toProto())
+            .build();
+    return key(call(() -> admin.importKey(request).getKey()));
+  }
+
   public Key get(String keyName) {
     return key(
         call(() -> admin.getKey(GetKeyRequest.newBuilder().setKeyName(keyName).build()).getKey()));

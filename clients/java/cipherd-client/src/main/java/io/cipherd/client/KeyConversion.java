@@ -42,7 +42,10 @@ final class KeyConversion {
         version.hasDestroyTime()
             ? Optional.of(instant(version.getDestroyTime()))
             : Optional.empty(),
-        usage(version.getUsage()));
+        usage(version.getUsage()),
+        version.hasFpeFormat()
+            ? Optional.of(FpeFormat.fromProto(version.getFpeFormat()))
+            : Optional.empty());
   }
 
   static KeyUsage usage(io.cipherd.api.v1.KeyVersionUsage usage) {

@@ -5,7 +5,8 @@ import java.util.Optional;
 
 /**
  * One version of a key: its mode (null for a legacy version, which has its {@code legacyCipher}
- * instead) and size, when it was made, its state and its usage.
+ * instead) and size, when it was made, its state and its usage; a format-preserving ({@link
+ * Mode#FF1}) version's format.
  */
 public record KeyVersion(
     int version,
@@ -16,4 +17,5 @@ public record KeyVersion(
     boolean imported,
     KeyVersionState state,
     Optional<Instant> destroyTime,
-    KeyUsage usage) {}
+    KeyUsage usage,
+    Optional<FpeFormat> fpeFormat) {}

@@ -2,7 +2,8 @@ package io.cipherd.client;
 
 /**
  * The mode of a key version, by its name in a ciphertext header (the proto enum's name without
- * MODE_, lowercase). HMAC names index keys, which make blind indexes and never appear in a header.
+ * MODE_, lowercase). HMAC names index keys, which make blind indexes, and FF1 format-preserving
+ * keys: neither appears in a header.
  */
 public enum Mode {
   GCM,
@@ -14,16 +15,21 @@ public enum Mode {
   ECB,
   XGCM,
   SIV,
-  HMAC;
+  HMAC,
+  /** A format-preserving key ({@link FormattedValues}): its values carry no header. */
+  FF1;
 
   /** The name a ciphertext header carries, e.g. "gcm". */
   public String headerName() {
     return name().toLowerCase(java.util.Locale.ROOT);
   }
 
-  /** Whether ciphertexts can name this mode: every mode but HMAC, which never encrypts. */
+  /**
+   * Whether ciphertexts can name this mode: every mode but HMAC, which never encrypts, and FF1,
+   * whose values carry no header.
+   */
   public boolean inHeaders() {
-    return this != HMAC;
+    return this != HMAC && this != FF1;
   }
 
   /** Whether this mode can produce a payload of {@code length} bytes (proto/README.md). */
@@ -33,7 +39,7 @@ public enum Mode {
       case XGCM -> length >= 40;
       case CBC -> length >= 32 && length % 16 == 0;
       case ECB -> length >= 16 && length % 16 == 0;
-      case HMAC -> false;
+      case HMAC, FF1 -> false;
       default -> length >= 16;
     };
   }

@@ -1,0 +1,40 @@
+package main_test
+
+import (
+	"strings"
+	"testing"
+)
+
+// TestFPE_cardNumbersThroughARotation runs keys create --mode ff1 and every fpe command against
+// the real server: a file of card numbers encrypted, decrypted back, rewrapped to version 2 and masked.
+func TestFPE_cardNumbersThroughARotation(t *testing.T) {
+	needServer(t)
+	out := cipherctl(t, "", 0, "keys", "create", "cli-cards", "--mode", "ff1", "--fpe-template", "card_number", "--fpe-accept-small-domain")
+	if !strings.Contains(out, `"mode": "MODE_FF1"`) || !strings.Contains(out, `"template": "FPE_TEMPLATE_CARD_NUMBER"`) || !strings.Contains(out, `"acceptSmallDomain": true`) {
+		t.Fatalf("keys create printed %s", out)
+	}
+	cards := "4111 1111 1111 1111\n5555-5555-5555-4444\n"
+	encrypted := cipherctl(t, cards, 0, "fpe", "encrypt", "cli-cards", "--context", "payments.pan")
+	lines := strings.Split(strings.TrimSuffix(encrypted, "\n"), "\n")
+	if len(lines) != 2 || !strings.HasSuffix(lines[0], "1111\t1") || !strings.HasPrefix(lines[1], "5555-55") || strings.Contains(encrypted, "4111 1111 1111 1111") {
+		t.Fatalf("fpe encrypt printed %q", encrypted)
+	}
+	if got := cipherctl(t, encrypted, 0, "fpe", "decrypt", "cli-cards", "--context", "payments.pan"); got != "4111 1111 1111 1111\t1\n5555-5555-5555-4444\t1\n" {
+		t.Errorf("fpe decrypt printed %q", got)
+	}
+	if got := cipherctl(t, encrypted, 0, "fpe", "mask", "cli-cards", "--context", "payments.pan"); got != "•••• •••• •••• 1111\t1\n••••-••••-••••-4444\t1\n" {
+		t.Errorf("fpe mask printed %q", got)
+	}
+	cipherctl(t, "", 0, "keys", "rotate", "cli-cards")
+	moved := cipherctl(t, encrypted, 0, "fpe", "rewrap", "cli-cards", "--context", "payments.pan")
+	if movedLines := strings.Split(strings.TrimSuffix(moved, "\n"), "\n"); len(movedLines) != 2 || !strings.HasSuffix(movedLines[0], "\t2") || movedLines[0] == lines[0] {
+		t.Fatalf("fpe rewrap printed %q", moved)
+	}
+	if got := cipherctl(t, moved, 0, "fpe", "decrypt", "cli-cards", "--context", "payments.pan"); got != "4111 1111 1111 1111\t2\n5555-5555-5555-4444\t2\n" {
+		t.Errorf("fpe decrypt of the rewrapped lines printed %q", got)
+	}
+	first, _, _ := strings.Cut(lines[0], "\t")
+	if _, stderr := cipherctlErr(t, "", 2, "fpe", "decrypt", "cli-cards", "--key-version", "0", first); !strings.Contains(stderr, "key_version") {
+		t.Errorf("decrypt with version 0 on a key without a prefix: %s", stderr)
+	}
+}
