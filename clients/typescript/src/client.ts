@@ -415,7 +415,11 @@ export class CipherdClient {
 
   /** A new key; a policy's unset fields are their proto defaults. */
   async createKey(keyName: string, options: KeyOptions & { policy?: PolicyInput } = {}): Promise<Key> {
-    const request = { ...keyFields(keyName, options), policy: options.policy && policyToProto(options.policy) };
+    const request = {
+      ...keyFields(keyName, options),
+      policy: options.policy && policyToProto(options.policy),
+      fpeFormat: undefined,
+    };
     return required((await this.unary(this.admin.createKey.bind(this.admin), request, options)).key);
   }
 
