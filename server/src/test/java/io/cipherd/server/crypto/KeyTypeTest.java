@@ -23,7 +23,7 @@ class KeyTypeTest {
 
   @Test
   void everyType_roundTripsThroughItsStoredName() {
-    assertThat(KeyType.values()).hasSize(CipherMode.values().length + 2);
+    assertThat(KeyType.values()).hasSize(CipherMode.values().length + 3);
     for (KeyType type : KeyType.values()) {
       assertThat(KeyType.fromName(type.typeName())).isSameAs(type);
     }
@@ -37,6 +37,16 @@ class KeyTypeTest {
     assertThat(KeyType.INDEX.mode()).isNull();
     assertThat(KeyType.INDEX.typeName()).isEqualTo("hmac");
     assertThat(KeyType.INDEX.acceptsKeySize(256)).isTrue();
+  }
+
+  @Test
+  void ff1_isAFormatPreservingAesKey_withNoCipherMode() {
+    assertThat(KeyType.FF1.kind()).isEqualTo(KeyKind.FORMAT_PRESERVING);
+    assertThat(KeyType.FF1.mode()).isNull();
+    assertThat(KeyType.FF1.typeName()).isEqualTo("ff1");
+    assertThat(KeyType.FF1.keyAlgorithm()).isEqualTo("AES");
+    assertThat(KeyType.FF1.keySizesBits()).containsExactlyInAnyOrder(128, 192, 256);
+    assertThat(KeyType.FF1.defaultKeySizeBits()).isEqualTo(256);
   }
 
   @Test
