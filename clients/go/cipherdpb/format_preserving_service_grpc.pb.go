@@ -48,9 +48,9 @@ const (
 // SHA-256("cipherd-ff1" ‖ 0x00 ‖ key name ‖ 0x00 ‖ context): a context such as "users.card_number"
 // makes the same value encrypt differently in different columns, and must be given again to decrypt.
 //
-// Encrypt and decrypt need the encrypt and decrypt operations; ReEncryptFormatted needs rewrap (and
-// never returns the plaintext); MaskFormatted needs mask, which decrypt does not imply and which
-// does not allow decrypt.
+// Encrypt and decrypt need the encrypt and decrypt operations; ReEncryptFormatted needs reencrypt (or
+// decrypt and encrypt) and never returns the plaintext; MaskFormatted needs mask, which allows nothing
+// else, or decrypt, which implies it (a caller who may decrypt could compute the mask).
 type FormatPreservingServiceClient interface {
 	// EncryptFormatted encrypts one value with the key's current version.
 	EncryptFormatted(ctx context.Context, in *EncryptFormattedRequest, opts ...grpc.CallOption) (*EncryptFormattedResponse, error)
@@ -169,9 +169,9 @@ func (c *formatPreservingServiceClient) ReEncryptFormattedBatch(ctx context.Cont
 // SHA-256("cipherd-ff1" ‖ 0x00 ‖ key name ‖ 0x00 ‖ context): a context such as "users.card_number"
 // makes the same value encrypt differently in different columns, and must be given again to decrypt.
 //
-// Encrypt and decrypt need the encrypt and decrypt operations; ReEncryptFormatted needs rewrap (and
-// never returns the plaintext); MaskFormatted needs mask, which decrypt does not imply and which
-// does not allow decrypt.
+// Encrypt and decrypt need the encrypt and decrypt operations; ReEncryptFormatted needs reencrypt (or
+// decrypt and encrypt) and never returns the plaintext; MaskFormatted needs mask, which allows nothing
+// else, or decrypt, which implies it (a caller who may decrypt could compute the mask).
 type FormatPreservingServiceServer interface {
 	// EncryptFormatted encrypts one value with the key's current version.
 	EncryptFormatted(context.Context, *EncryptFormattedRequest) (*EncryptFormattedResponse, error)

@@ -1796,9 +1796,9 @@ export const FormattedBatchResult: MessageFns<FormattedBatchResult> = {
  * SHA-256("cipherd-ff1" ‖ 0x00 ‖ key name ‖ 0x00 ‖ context): a context such as "users.card_number"
  * makes the same value encrypt differently in different columns, and must be given again to decrypt.
  *
- * Encrypt and decrypt need the encrypt and decrypt operations; ReEncryptFormatted needs rewrap (and
- * never returns the plaintext); MaskFormatted needs mask, which decrypt does not imply and which
- * does not allow decrypt.
+ * Encrypt and decrypt need the encrypt and decrypt operations; ReEncryptFormatted needs reencrypt (or
+ * decrypt and encrypt) and never returns the plaintext; MaskFormatted needs mask, which allows nothing
+ * else, or decrypt, which implies it (a caller who may decrypt could compute the mask).
  */
 export type FormatPreservingServiceService = typeof FormatPreservingServiceService;
 export const FormatPreservingServiceService = {

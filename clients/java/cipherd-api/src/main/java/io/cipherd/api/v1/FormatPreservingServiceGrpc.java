@@ -17,9 +17,9 @@ import static io.grpc.MethodDescriptor.generateFullMethodName;
  * unauthenticated (every value of the format decrypts to something). The tweak is
  * SHA-256("cipherd-ff1" ‖ 0x00 ‖ key name ‖ 0x00 ‖ context): a context such as "users.card_number"
  * makes the same value encrypt differently in different columns, and must be given again to decrypt.
- * Encrypt and decrypt need the encrypt and decrypt operations; ReEncryptFormatted needs rewrap (and
- * never returns the plaintext); MaskFormatted needs mask, which decrypt does not imply and which
- * does not allow decrypt.
+ * Encrypt and decrypt need the encrypt and decrypt operations; ReEncryptFormatted needs reencrypt (or
+ * decrypt and encrypt) and never returns the plaintext; MaskFormatted needs mask, which allows nothing
+ * else, or decrypt, which implies it (a caller who may decrypt could compute the mask).
  * </pre>
  */
 @io.grpc.stub.annotations.GrpcGenerated
@@ -321,9 +321,9 @@ public final class FormatPreservingServiceGrpc {
    * unauthenticated (every value of the format decrypts to something). The tweak is
    * SHA-256("cipherd-ff1" ‖ 0x00 ‖ key name ‖ 0x00 ‖ context): a context such as "users.card_number"
    * makes the same value encrypt differently in different columns, and must be given again to decrypt.
-   * Encrypt and decrypt need the encrypt and decrypt operations; ReEncryptFormatted needs rewrap (and
-   * never returns the plaintext); MaskFormatted needs mask, which decrypt does not imply and which
-   * does not allow decrypt.
+   * Encrypt and decrypt need the encrypt and decrypt operations; ReEncryptFormatted needs reencrypt (or
+   * decrypt and encrypt) and never returns the plaintext; MaskFormatted needs mask, which allows nothing
+   * else, or decrypt, which implies it (a caller who may decrypt could compute the mask).
    * </pre>
    */
   public interface AsyncService {
@@ -418,9 +418,9 @@ public final class FormatPreservingServiceGrpc {
    * unauthenticated (every value of the format decrypts to something). The tweak is
    * SHA-256("cipherd-ff1" ‖ 0x00 ‖ key name ‖ 0x00 ‖ context): a context such as "users.card_number"
    * makes the same value encrypt differently in different columns, and must be given again to decrypt.
-   * Encrypt and decrypt need the encrypt and decrypt operations; ReEncryptFormatted needs rewrap (and
-   * never returns the plaintext); MaskFormatted needs mask, which decrypt does not imply and which
-   * does not allow decrypt.
+   * Encrypt and decrypt need the encrypt and decrypt operations; ReEncryptFormatted needs reencrypt (or
+   * decrypt and encrypt) and never returns the plaintext; MaskFormatted needs mask, which allows nothing
+   * else, or decrypt, which implies it (a caller who may decrypt could compute the mask).
    * </pre>
    */
   public static abstract class FormatPreservingServiceImplBase
@@ -447,9 +447,9 @@ public final class FormatPreservingServiceGrpc {
    * unauthenticated (every value of the format decrypts to something). The tweak is
    * SHA-256("cipherd-ff1" ‖ 0x00 ‖ key name ‖ 0x00 ‖ context): a context such as "users.card_number"
    * makes the same value encrypt differently in different columns, and must be given again to decrypt.
-   * Encrypt and decrypt need the encrypt and decrypt operations; ReEncryptFormatted needs rewrap (and
-   * never returns the plaintext); MaskFormatted needs mask, which decrypt does not imply and which
-   * does not allow decrypt.
+   * Encrypt and decrypt need the encrypt and decrypt operations; ReEncryptFormatted needs reencrypt (or
+   * decrypt and encrypt) and never returns the plaintext; MaskFormatted needs mask, which allows nothing
+   * else, or decrypt, which implies it (a caller who may decrypt could compute the mask).
    * </pre>
    */
   public static final class FormatPreservingServiceStub
@@ -562,9 +562,9 @@ public final class FormatPreservingServiceGrpc {
    * unauthenticated (every value of the format decrypts to something). The tweak is
    * SHA-256("cipherd-ff1" ‖ 0x00 ‖ key name ‖ 0x00 ‖ context): a context such as "users.card_number"
    * makes the same value encrypt differently in different columns, and must be given again to decrypt.
-   * Encrypt and decrypt need the encrypt and decrypt operations; ReEncryptFormatted needs rewrap (and
-   * never returns the plaintext); MaskFormatted needs mask, which decrypt does not imply and which
-   * does not allow decrypt.
+   * Encrypt and decrypt need the encrypt and decrypt operations; ReEncryptFormatted needs reencrypt (or
+   * decrypt and encrypt) and never returns the plaintext; MaskFormatted needs mask, which allows nothing
+   * else, or decrypt, which implies it (a caller who may decrypt could compute the mask).
    * </pre>
    */
   public static final class FormatPreservingServiceBlockingV2Stub
@@ -670,9 +670,9 @@ public final class FormatPreservingServiceGrpc {
    * unauthenticated (every value of the format decrypts to something). The tweak is
    * SHA-256("cipherd-ff1" ‖ 0x00 ‖ key name ‖ 0x00 ‖ context): a context such as "users.card_number"
    * makes the same value encrypt differently in different columns, and must be given again to decrypt.
-   * Encrypt and decrypt need the encrypt and decrypt operations; ReEncryptFormatted needs rewrap (and
-   * never returns the plaintext); MaskFormatted needs mask, which decrypt does not imply and which
-   * does not allow decrypt.
+   * Encrypt and decrypt need the encrypt and decrypt operations; ReEncryptFormatted needs reencrypt (or
+   * decrypt and encrypt) and never returns the plaintext; MaskFormatted needs mask, which allows nothing
+   * else, or decrypt, which implies it (a caller who may decrypt could compute the mask).
    * </pre>
    */
   public static final class FormatPreservingServiceBlockingStub
@@ -778,9 +778,9 @@ public final class FormatPreservingServiceGrpc {
    * unauthenticated (every value of the format decrypts to something). The tweak is
    * SHA-256("cipherd-ff1" ‖ 0x00 ‖ key name ‖ 0x00 ‖ context): a context such as "users.card_number"
    * makes the same value encrypt differently in different columns, and must be given again to decrypt.
-   * Encrypt and decrypt need the encrypt and decrypt operations; ReEncryptFormatted needs rewrap (and
-   * never returns the plaintext); MaskFormatted needs mask, which decrypt does not imply and which
-   * does not allow decrypt.
+   * Encrypt and decrypt need the encrypt and decrypt operations; ReEncryptFormatted needs reencrypt (or
+   * decrypt and encrypt) and never returns the plaintext; MaskFormatted needs mask, which allows nothing
+   * else, or decrypt, which implies it (a caller who may decrypt could compute the mask).
    * </pre>
    */
   public static final class FormatPreservingServiceFutureStub
