@@ -73,6 +73,7 @@ class ErrorSchemaReflectionTest {
               "cipherd.v1.CryptoService",
               "cipherd.v1.KeyAdminService",
               "cipherd.v1.SubjectService",
+              "cipherd.v1.FormatPreservingService",
               "cipherd.v1.AuditService",
               "grpc.health.v1.Health",
               "grpc.reflection.v1.ServerReflection",
