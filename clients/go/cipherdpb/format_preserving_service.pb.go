@@ -1137,6 +1137,384 @@ func (*FormattedBatchResult_Value) isFormattedBatchResult_Outcome() {}
 
 func (*FormattedBatchResult_Error) isFormattedBatchResult_Outcome() {}
 
+// EncryptFormattedStreamRequest is one value of a stream.
+type EncryptFormattedStreamRequest struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// reference is the caller's label for the item, echoed in its response; a resuming client sends
+	// the items after the last reference it received.
+	Reference string `protobuf:"bytes,1,opt,name=reference,proto3" json:"reference,omitempty"`
+	// key_name is the format-preserving key to encrypt the item with, at its current version.
+	KeyName string `protobuf:"bytes,2,opt,name=key_name,json=keyName,proto3" json:"key_name,omitempty"`
+	// value is the plaintext, a value of the key's format. Secret.
+	Value string `protobuf:"bytes,3,opt,name=value,proto3" json:"value,omitempty"`
+	// context is the item's context, as in EncryptFormattedRequest.
+	Context       []byte `protobuf:"bytes,4,opt,name=context,proto3" json:"context,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *EncryptFormattedStreamRequest) Reset() {
+	*x = EncryptFormattedStreamRequest{}
+	mi := &file_cipherd_v1_format_preserving_service_proto_msgTypes[17]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *EncryptFormattedStreamRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*EncryptFormattedStreamRequest) ProtoMessage() {}
+
+func (x *EncryptFormattedStreamRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_cipherd_v1_format_preserving_service_proto_msgTypes[17]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use EncryptFormattedStreamRequest.ProtoReflect.Descriptor instead.
+func (*EncryptFormattedStreamRequest) Descriptor() ([]byte, []int) {
+	return file_cipherd_v1_format_preserving_service_proto_rawDescGZIP(), []int{17}
+}
+
+func (x *EncryptFormattedStreamRequest) GetReference() string {
+	if x != nil {
+		return x.Reference
+	}
+	return ""
+}
+
+func (x *EncryptFormattedStreamRequest) GetKeyName() string {
+	if x != nil {
+		return x.KeyName
+	}
+	return ""
+}
+
+func (x *EncryptFormattedStreamRequest) GetValue() string {
+	if x != nil {
+		return x.Value
+	}
+	return ""
+}
+
+func (x *EncryptFormattedStreamRequest) GetContext() []byte {
+	if x != nil {
+		return x.Context
+	}
+	return nil
+}
+
+// EncryptFormattedStreamResponse is the outcome of one streamed value.
+type EncryptFormattedStreamResponse struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// result is the item's outcome, as in a batch: the ciphertext and the version that made it.
+	Result        *FormattedBatchResult `protobuf:"bytes,1,opt,name=result,proto3" json:"result,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *EncryptFormattedStreamResponse) Reset() {
+	*x = EncryptFormattedStreamResponse{}
+	mi := &file_cipherd_v1_format_preserving_service_proto_msgTypes[18]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *EncryptFormattedStreamResponse) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*EncryptFormattedStreamResponse) ProtoMessage() {}
+
+func (x *EncryptFormattedStreamResponse) ProtoReflect() protoreflect.Message {
+	mi := &file_cipherd_v1_format_preserving_service_proto_msgTypes[18]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use EncryptFormattedStreamResponse.ProtoReflect.Descriptor instead.
+func (*EncryptFormattedStreamResponse) Descriptor() ([]byte, []int) {
+	return file_cipherd_v1_format_preserving_service_proto_rawDescGZIP(), []int{18}
+}
+
+func (x *EncryptFormattedStreamResponse) GetResult() *FormattedBatchResult {
+	if x != nil {
+		return x.Result
+	}
+	return nil
+}
+
+// DecryptFormattedStreamRequest is one ciphertext of a stream.
+type DecryptFormattedStreamRequest struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// reference is the caller's label for the item, echoed in its response.
+	Reference string `protobuf:"bytes,1,opt,name=reference,proto3" json:"reference,omitempty"`
+	// key_name is the format-preserving key.
+	KeyName string `protobuf:"bytes,2,opt,name=key_name,json=keyName,proto3" json:"key_name,omitempty"`
+	// value is the ciphertext.
+	Value string `protobuf:"bytes,3,opt,name=value,proto3" json:"value,omitempty"`
+	// context is the item's context, as in DecryptFormattedRequest.
+	Context []byte `protobuf:"bytes,4,opt,name=context,proto3" json:"context,omitempty"`
+	// key_version is the version that made the value; required unless the key's format reserves a
+	// version prefix, as in DecryptFormattedRequest.
+	KeyVersion    int32 `protobuf:"varint,5,opt,name=key_version,json=keyVersion,proto3" json:"key_version,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *DecryptFormattedStreamRequest) Reset() {
+	*x = DecryptFormattedStreamRequest{}
+	mi := &file_cipherd_v1_format_preserving_service_proto_msgTypes[19]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *DecryptFormattedStreamRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*DecryptFormattedStreamRequest) ProtoMessage() {}
+
+func (x *DecryptFormattedStreamRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_cipherd_v1_format_preserving_service_proto_msgTypes[19]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use DecryptFormattedStreamRequest.ProtoReflect.Descriptor instead.
+func (*DecryptFormattedStreamRequest) Descriptor() ([]byte, []int) {
+	return file_cipherd_v1_format_preserving_service_proto_rawDescGZIP(), []int{19}
+}
+
+func (x *DecryptFormattedStreamRequest) GetReference() string {
+	if x != nil {
+		return x.Reference
+	}
+	return ""
+}
+
+func (x *DecryptFormattedStreamRequest) GetKeyName() string {
+	if x != nil {
+		return x.KeyName
+	}
+	return ""
+}
+
+func (x *DecryptFormattedStreamRequest) GetValue() string {
+	if x != nil {
+		return x.Value
+	}
+	return ""
+}
+
+func (x *DecryptFormattedStreamRequest) GetContext() []byte {
+	if x != nil {
+		return x.Context
+	}
+	return nil
+}
+
+func (x *DecryptFormattedStreamRequest) GetKeyVersion() int32 {
+	if x != nil {
+		return x.KeyVersion
+	}
+	return 0
+}
+
+// DecryptFormattedStreamResponse is the outcome of one streamed ciphertext.
+type DecryptFormattedStreamResponse struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// result is the item's outcome, as in a batch; its value is the plaintext (secret).
+	Result        *FormattedBatchResult `protobuf:"bytes,1,opt,name=result,proto3" json:"result,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *DecryptFormattedStreamResponse) Reset() {
+	*x = DecryptFormattedStreamResponse{}
+	mi := &file_cipherd_v1_format_preserving_service_proto_msgTypes[20]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *DecryptFormattedStreamResponse) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*DecryptFormattedStreamResponse) ProtoMessage() {}
+
+func (x *DecryptFormattedStreamResponse) ProtoReflect() protoreflect.Message {
+	mi := &file_cipherd_v1_format_preserving_service_proto_msgTypes[20]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use DecryptFormattedStreamResponse.ProtoReflect.Descriptor instead.
+func (*DecryptFormattedStreamResponse) Descriptor() ([]byte, []int) {
+	return file_cipherd_v1_format_preserving_service_proto_rawDescGZIP(), []int{20}
+}
+
+func (x *DecryptFormattedStreamResponse) GetResult() *FormattedBatchResult {
+	if x != nil {
+		return x.Result
+	}
+	return nil
+}
+
+// ReEncryptFormattedStreamRequest is one ciphertext of a stream to move to its key's current version.
+type ReEncryptFormattedStreamRequest struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// reference is the caller's label for the item, echoed in its response.
+	Reference string `protobuf:"bytes,1,opt,name=reference,proto3" json:"reference,omitempty"`
+	// key_name is the format-preserving key.
+	KeyName string `protobuf:"bytes,2,opt,name=key_name,json=keyName,proto3" json:"key_name,omitempty"`
+	// value is the ciphertext.
+	Value string `protobuf:"bytes,3,opt,name=value,proto3" json:"value,omitempty"`
+	// context is the item's context, as in ReEncryptFormattedRequest.
+	Context []byte `protobuf:"bytes,4,opt,name=context,proto3" json:"context,omitempty"`
+	// key_version is the version that made the value, as in ReEncryptFormattedRequest.
+	KeyVersion    int32 `protobuf:"varint,5,opt,name=key_version,json=keyVersion,proto3" json:"key_version,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *ReEncryptFormattedStreamRequest) Reset() {
+	*x = ReEncryptFormattedStreamRequest{}
+	mi := &file_cipherd_v1_format_preserving_service_proto_msgTypes[21]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *ReEncryptFormattedStreamRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*ReEncryptFormattedStreamRequest) ProtoMessage() {}
+
+func (x *ReEncryptFormattedStreamRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_cipherd_v1_format_preserving_service_proto_msgTypes[21]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use ReEncryptFormattedStreamRequest.ProtoReflect.Descriptor instead.
+func (*ReEncryptFormattedStreamRequest) Descriptor() ([]byte, []int) {
+	return file_cipherd_v1_format_preserving_service_proto_rawDescGZIP(), []int{21}
+}
+
+func (x *ReEncryptFormattedStreamRequest) GetReference() string {
+	if x != nil {
+		return x.Reference
+	}
+	return ""
+}
+
+func (x *ReEncryptFormattedStreamRequest) GetKeyName() string {
+	if x != nil {
+		return x.KeyName
+	}
+	return ""
+}
+
+func (x *ReEncryptFormattedStreamRequest) GetValue() string {
+	if x != nil {
+		return x.Value
+	}
+	return ""
+}
+
+func (x *ReEncryptFormattedStreamRequest) GetContext() []byte {
+	if x != nil {
+		return x.Context
+	}
+	return nil
+}
+
+func (x *ReEncryptFormattedStreamRequest) GetKeyVersion() int32 {
+	if x != nil {
+		return x.KeyVersion
+	}
+	return 0
+}
+
+// ReEncryptFormattedStreamResponse is the outcome of one streamed ciphertext.
+type ReEncryptFormattedStreamResponse struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// result is the item's outcome, as in a batch: the new ciphertext, its version and the source
+	// version.
+	Result        *FormattedBatchResult `protobuf:"bytes,1,opt,name=result,proto3" json:"result,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *ReEncryptFormattedStreamResponse) Reset() {
+	*x = ReEncryptFormattedStreamResponse{}
+	mi := &file_cipherd_v1_format_preserving_service_proto_msgTypes[22]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *ReEncryptFormattedStreamResponse) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*ReEncryptFormattedStreamResponse) ProtoMessage() {}
+
+func (x *ReEncryptFormattedStreamResponse) ProtoReflect() protoreflect.Message {
+	mi := &file_cipherd_v1_format_preserving_service_proto_msgTypes[22]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use ReEncryptFormattedStreamResponse.ProtoReflect.Descriptor instead.
+func (*ReEncryptFormattedStreamResponse) Descriptor() ([]byte, []int) {
+	return file_cipherd_v1_format_preserving_service_proto_rawDescGZIP(), []int{22}
+}
+
+func (x *ReEncryptFormattedStreamResponse) GetResult() *FormattedBatchResult {
+	if x != nil {
+		return x.Result
+	}
+	return nil
+}
+
 var File_cipherd_v1_format_preserving_service_proto protoreflect.FileDescriptor
 
 const file_cipherd_v1_format_preserving_service_proto_rawDesc = "" +
@@ -1221,7 +1599,32 @@ const file_cipherd_v1_format_preserving_service_proto_rawDesc = "" +
 	"\vkey_version\x18\x04 \x01(\x05R\n" +
 	"keyVersion\x12,\n" +
 	"\x12source_key_version\x18\x05 \x01(\x05R\x10sourceKeyVersionB\t\n" +
-	"\aoutcome2\xe2\x05\n" +
+	"\aoutcome\"\x8d\x01\n" +
+	"\x1dEncryptFormattedStreamRequest\x12\x1c\n" +
+	"\treference\x18\x01 \x01(\tR\treference\x12\x19\n" +
+	"\bkey_name\x18\x02 \x01(\tR\akeyName\x12\x19\n" +
+	"\x05value\x18\x03 \x01(\tB\x03\x80\x01\x01R\x05value\x12\x18\n" +
+	"\acontext\x18\x04 \x01(\fR\acontext\"Z\n" +
+	"\x1eEncryptFormattedStreamResponse\x128\n" +
+	"\x06result\x18\x01 \x01(\v2 .cipherd.v1.FormattedBatchResultR\x06result\"\xa9\x01\n" +
+	"\x1dDecryptFormattedStreamRequest\x12\x1c\n" +
+	"\treference\x18\x01 \x01(\tR\treference\x12\x19\n" +
+	"\bkey_name\x18\x02 \x01(\tR\akeyName\x12\x14\n" +
+	"\x05value\x18\x03 \x01(\tR\x05value\x12\x18\n" +
+	"\acontext\x18\x04 \x01(\fR\acontext\x12\x1f\n" +
+	"\vkey_version\x18\x05 \x01(\x05R\n" +
+	"keyVersion\"Z\n" +
+	"\x1eDecryptFormattedStreamResponse\x128\n" +
+	"\x06result\x18\x01 \x01(\v2 .cipherd.v1.FormattedBatchResultR\x06result\"\xab\x01\n" +
+	"\x1fReEncryptFormattedStreamRequest\x12\x1c\n" +
+	"\treference\x18\x01 \x01(\tR\treference\x12\x19\n" +
+	"\bkey_name\x18\x02 \x01(\tR\akeyName\x12\x14\n" +
+	"\x05value\x18\x03 \x01(\tR\x05value\x12\x18\n" +
+	"\acontext\x18\x04 \x01(\fR\acontext\x12\x1f\n" +
+	"\vkey_version\x18\x05 \x01(\x05R\n" +
+	"keyVersion\"\\\n" +
+	" ReEncryptFormattedStreamResponse\x128\n" +
+	"\x06result\x18\x01 \x01(\v2 .cipherd.v1.FormattedBatchResultR\x06result2\xc7\b\n" +
 	"\x17FormatPreservingService\x12]\n" +
 	"\x10EncryptFormatted\x12#.cipherd.v1.EncryptFormattedRequest\x1a$.cipherd.v1.EncryptFormattedResponse\x12]\n" +
 	"\x10DecryptFormatted\x12#.cipherd.v1.DecryptFormattedRequest\x1a$.cipherd.v1.DecryptFormattedResponse\x12c\n" +
@@ -1229,7 +1632,10 @@ const file_cipherd_v1_format_preserving_service_proto_rawDesc = "" +
 	"\rMaskFormatted\x12 .cipherd.v1.MaskFormattedRequest\x1a!.cipherd.v1.MaskFormattedResponse\x12l\n" +
 	"\x15EncryptFormattedBatch\x12(.cipherd.v1.EncryptFormattedBatchRequest\x1a).cipherd.v1.EncryptFormattedBatchResponse\x12l\n" +
 	"\x15DecryptFormattedBatch\x12(.cipherd.v1.DecryptFormattedBatchRequest\x1a).cipherd.v1.DecryptFormattedBatchResponse\x12r\n" +
-	"\x17ReEncryptFormattedBatch\x12*.cipherd.v1.ReEncryptFormattedBatchRequest\x1a+.cipherd.v1.ReEncryptFormattedBatchResponseBn\n" +
+	"\x17ReEncryptFormattedBatch\x12*.cipherd.v1.ReEncryptFormattedBatchRequest\x1a+.cipherd.v1.ReEncryptFormattedBatchResponse\x12s\n" +
+	"\x16EncryptFormattedStream\x12).cipherd.v1.EncryptFormattedStreamRequest\x1a*.cipherd.v1.EncryptFormattedStreamResponse(\x010\x01\x12s\n" +
+	"\x16DecryptFormattedStream\x12).cipherd.v1.DecryptFormattedStreamRequest\x1a*.cipherd.v1.DecryptFormattedStreamResponse(\x010\x01\x12y\n" +
+	"\x18ReEncryptFormattedStream\x12+.cipherd.v1.ReEncryptFormattedStreamRequest\x1a,.cipherd.v1.ReEncryptFormattedStreamResponse(\x010\x01Bn\n" +
 	"\x11io.cipherd.api.v1B\x1cFormatPreservingServiceProtoP\x01Z9github.com/cipherd/cipherd/clients/go/cipherdpb;cipherdpbb\x06proto3"
 
 var (
@@ -1244,26 +1650,32 @@ func file_cipherd_v1_format_preserving_service_proto_rawDescGZIP() []byte {
 	return file_cipherd_v1_format_preserving_service_proto_rawDescData
 }
 
-var file_cipherd_v1_format_preserving_service_proto_msgTypes = make([]protoimpl.MessageInfo, 17)
+var file_cipherd_v1_format_preserving_service_proto_msgTypes = make([]protoimpl.MessageInfo, 23)
 var file_cipherd_v1_format_preserving_service_proto_goTypes = []any{
-	(*EncryptFormattedRequest)(nil),         // 0: cipherd.v1.EncryptFormattedRequest
-	(*EncryptFormattedResponse)(nil),        // 1: cipherd.v1.EncryptFormattedResponse
-	(*DecryptFormattedRequest)(nil),         // 2: cipherd.v1.DecryptFormattedRequest
-	(*DecryptFormattedResponse)(nil),        // 3: cipherd.v1.DecryptFormattedResponse
-	(*ReEncryptFormattedRequest)(nil),       // 4: cipherd.v1.ReEncryptFormattedRequest
-	(*ReEncryptFormattedResponse)(nil),      // 5: cipherd.v1.ReEncryptFormattedResponse
-	(*MaskFormattedRequest)(nil),            // 6: cipherd.v1.MaskFormattedRequest
-	(*MaskFormattedResponse)(nil),           // 7: cipherd.v1.MaskFormattedResponse
-	(*EncryptFormattedBatchRequest)(nil),    // 8: cipherd.v1.EncryptFormattedBatchRequest
-	(*EncryptFormattedBatchItem)(nil),       // 9: cipherd.v1.EncryptFormattedBatchItem
-	(*EncryptFormattedBatchResponse)(nil),   // 10: cipherd.v1.EncryptFormattedBatchResponse
-	(*DecryptFormattedBatchRequest)(nil),    // 11: cipherd.v1.DecryptFormattedBatchRequest
-	(*ReEncryptFormattedBatchRequest)(nil),  // 12: cipherd.v1.ReEncryptFormattedBatchRequest
-	(*FormattedBatchItem)(nil),              // 13: cipherd.v1.FormattedBatchItem
-	(*DecryptFormattedBatchResponse)(nil),   // 14: cipherd.v1.DecryptFormattedBatchResponse
-	(*ReEncryptFormattedBatchResponse)(nil), // 15: cipherd.v1.ReEncryptFormattedBatchResponse
-	(*FormattedBatchResult)(nil),            // 16: cipherd.v1.FormattedBatchResult
-	(*ItemError)(nil),                       // 17: cipherd.v1.ItemError
+	(*EncryptFormattedRequest)(nil),          // 0: cipherd.v1.EncryptFormattedRequest
+	(*EncryptFormattedResponse)(nil),         // 1: cipherd.v1.EncryptFormattedResponse
+	(*DecryptFormattedRequest)(nil),          // 2: cipherd.v1.DecryptFormattedRequest
+	(*DecryptFormattedResponse)(nil),         // 3: cipherd.v1.DecryptFormattedResponse
+	(*ReEncryptFormattedRequest)(nil),        // 4: cipherd.v1.ReEncryptFormattedRequest
+	(*ReEncryptFormattedResponse)(nil),       // 5: cipherd.v1.ReEncryptFormattedResponse
+	(*MaskFormattedRequest)(nil),             // 6: cipherd.v1.MaskFormattedRequest
+	(*MaskFormattedResponse)(nil),            // 7: cipherd.v1.MaskFormattedResponse
+	(*EncryptFormattedBatchRequest)(nil),     // 8: cipherd.v1.EncryptFormattedBatchRequest
+	(*EncryptFormattedBatchItem)(nil),        // 9: cipherd.v1.EncryptFormattedBatchItem
+	(*EncryptFormattedBatchResponse)(nil),    // 10: cipherd.v1.EncryptFormattedBatchResponse
+	(*DecryptFormattedBatchRequest)(nil),     // 11: cipherd.v1.DecryptFormattedBatchRequest
+	(*ReEncryptFormattedBatchRequest)(nil),   // 12: cipherd.v1.ReEncryptFormattedBatchRequest
+	(*FormattedBatchItem)(nil),               // 13: cipherd.v1.FormattedBatchItem
+	(*DecryptFormattedBatchResponse)(nil),    // 14: cipherd.v1.DecryptFormattedBatchResponse
+	(*ReEncryptFormattedBatchResponse)(nil),  // 15: cipherd.v1.ReEncryptFormattedBatchResponse
+	(*FormattedBatchResult)(nil),             // 16: cipherd.v1.FormattedBatchResult
+	(*EncryptFormattedStreamRequest)(nil),    // 17: cipherd.v1.EncryptFormattedStreamRequest
+	(*EncryptFormattedStreamResponse)(nil),   // 18: cipherd.v1.EncryptFormattedStreamResponse
+	(*DecryptFormattedStreamRequest)(nil),    // 19: cipherd.v1.DecryptFormattedStreamRequest
+	(*DecryptFormattedStreamResponse)(nil),   // 20: cipherd.v1.DecryptFormattedStreamResponse
+	(*ReEncryptFormattedStreamRequest)(nil),  // 21: cipherd.v1.ReEncryptFormattedStreamRequest
+	(*ReEncryptFormattedStreamResponse)(nil), // 22: cipherd.v1.ReEncryptFormattedStreamResponse
+	(*ItemError)(nil),                        // 23: cipherd.v1.ItemError
 }
 var file_cipherd_v1_format_preserving_service_proto_depIdxs = []int32{
 	9,  // 0: cipherd.v1.EncryptFormattedBatchRequest.items:type_name -> cipherd.v1.EncryptFormattedBatchItem
@@ -1272,26 +1684,35 @@ var file_cipherd_v1_format_preserving_service_proto_depIdxs = []int32{
 	13, // 3: cipherd.v1.ReEncryptFormattedBatchRequest.items:type_name -> cipherd.v1.FormattedBatchItem
 	16, // 4: cipherd.v1.DecryptFormattedBatchResponse.results:type_name -> cipherd.v1.FormattedBatchResult
 	16, // 5: cipherd.v1.ReEncryptFormattedBatchResponse.results:type_name -> cipherd.v1.FormattedBatchResult
-	17, // 6: cipherd.v1.FormattedBatchResult.error:type_name -> cipherd.v1.ItemError
-	0,  // 7: cipherd.v1.FormatPreservingService.EncryptFormatted:input_type -> cipherd.v1.EncryptFormattedRequest
-	2,  // 8: cipherd.v1.FormatPreservingService.DecryptFormatted:input_type -> cipherd.v1.DecryptFormattedRequest
-	4,  // 9: cipherd.v1.FormatPreservingService.ReEncryptFormatted:input_type -> cipherd.v1.ReEncryptFormattedRequest
-	6,  // 10: cipherd.v1.FormatPreservingService.MaskFormatted:input_type -> cipherd.v1.MaskFormattedRequest
-	8,  // 11: cipherd.v1.FormatPreservingService.EncryptFormattedBatch:input_type -> cipherd.v1.EncryptFormattedBatchRequest
-	11, // 12: cipherd.v1.FormatPreservingService.DecryptFormattedBatch:input_type -> cipherd.v1.DecryptFormattedBatchRequest
-	12, // 13: cipherd.v1.FormatPreservingService.ReEncryptFormattedBatch:input_type -> cipherd.v1.ReEncryptFormattedBatchRequest
-	1,  // 14: cipherd.v1.FormatPreservingService.EncryptFormatted:output_type -> cipherd.v1.EncryptFormattedResponse
-	3,  // 15: cipherd.v1.FormatPreservingService.DecryptFormatted:output_type -> cipherd.v1.DecryptFormattedResponse
-	5,  // 16: cipherd.v1.FormatPreservingService.ReEncryptFormatted:output_type -> cipherd.v1.ReEncryptFormattedResponse
-	7,  // 17: cipherd.v1.FormatPreservingService.MaskFormatted:output_type -> cipherd.v1.MaskFormattedResponse
-	10, // 18: cipherd.v1.FormatPreservingService.EncryptFormattedBatch:output_type -> cipherd.v1.EncryptFormattedBatchResponse
-	14, // 19: cipherd.v1.FormatPreservingService.DecryptFormattedBatch:output_type -> cipherd.v1.DecryptFormattedBatchResponse
-	15, // 20: cipherd.v1.FormatPreservingService.ReEncryptFormattedBatch:output_type -> cipherd.v1.ReEncryptFormattedBatchResponse
-	14, // [14:21] is the sub-list for method output_type
-	7,  // [7:14] is the sub-list for method input_type
-	7,  // [7:7] is the sub-list for extension type_name
-	7,  // [7:7] is the sub-list for extension extendee
-	0,  // [0:7] is the sub-list for field type_name
+	23, // 6: cipherd.v1.FormattedBatchResult.error:type_name -> cipherd.v1.ItemError
+	16, // 7: cipherd.v1.EncryptFormattedStreamResponse.result:type_name -> cipherd.v1.FormattedBatchResult
+	16, // 8: cipherd.v1.DecryptFormattedStreamResponse.result:type_name -> cipherd.v1.FormattedBatchResult
+	16, // 9: cipherd.v1.ReEncryptFormattedStreamResponse.result:type_name -> cipherd.v1.FormattedBatchResult
+	0,  // 10: cipherd.v1.FormatPreservingService.EncryptFormatted:input_type -> cipherd.v1.EncryptFormattedRequest
+	2,  // 11: cipherd.v1.FormatPreservingService.DecryptFormatted:input_type -> cipherd.v1.DecryptFormattedRequest
+	4,  // 12: cipherd.v1.FormatPreservingService.ReEncryptFormatted:input_type -> cipherd.v1.ReEncryptFormattedRequest
+	6,  // 13: cipherd.v1.FormatPreservingService.MaskFormatted:input_type -> cipherd.v1.MaskFormattedRequest
+	8,  // 14: cipherd.v1.FormatPreservingService.EncryptFormattedBatch:input_type -> cipherd.v1.EncryptFormattedBatchRequest
+	11, // 15: cipherd.v1.FormatPreservingService.DecryptFormattedBatch:input_type -> cipherd.v1.DecryptFormattedBatchRequest
+	12, // 16: cipherd.v1.FormatPreservingService.ReEncryptFormattedBatch:input_type -> cipherd.v1.ReEncryptFormattedBatchRequest
+	17, // 17: cipherd.v1.FormatPreservingService.EncryptFormattedStream:input_type -> cipherd.v1.EncryptFormattedStreamRequest
+	19, // 18: cipherd.v1.FormatPreservingService.DecryptFormattedStream:input_type -> cipherd.v1.DecryptFormattedStreamRequest
+	21, // 19: cipherd.v1.FormatPreservingService.ReEncryptFormattedStream:input_type -> cipherd.v1.ReEncryptFormattedStreamRequest
+	1,  // 20: cipherd.v1.FormatPreservingService.EncryptFormatted:output_type -> cipherd.v1.EncryptFormattedResponse
+	3,  // 21: cipherd.v1.FormatPreservingService.DecryptFormatted:output_type -> cipherd.v1.DecryptFormattedResponse
+	5,  // 22: cipherd.v1.FormatPreservingService.ReEncryptFormatted:output_type -> cipherd.v1.ReEncryptFormattedResponse
+	7,  // 23: cipherd.v1.FormatPreservingService.MaskFormatted:output_type -> cipherd.v1.MaskFormattedResponse
+	10, // 24: cipherd.v1.FormatPreservingService.EncryptFormattedBatch:output_type -> cipherd.v1.EncryptFormattedBatchResponse
+	14, // 25: cipherd.v1.FormatPreservingService.DecryptFormattedBatch:output_type -> cipherd.v1.DecryptFormattedBatchResponse
+	15, // 26: cipherd.v1.FormatPreservingService.ReEncryptFormattedBatch:output_type -> cipherd.v1.ReEncryptFormattedBatchResponse
+	18, // 27: cipherd.v1.FormatPreservingService.EncryptFormattedStream:output_type -> cipherd.v1.EncryptFormattedStreamResponse
+	20, // 28: cipherd.v1.FormatPreservingService.DecryptFormattedStream:output_type -> cipherd.v1.DecryptFormattedStreamResponse
+	22, // 29: cipherd.v1.FormatPreservingService.ReEncryptFormattedStream:output_type -> cipherd.v1.ReEncryptFormattedStreamResponse
+	20, // [20:30] is the sub-list for method output_type
+	10, // [10:20] is the sub-list for method input_type
+	10, // [10:10] is the sub-list for extension type_name
+	10, // [10:10] is the sub-list for extension extendee
+	0,  // [0:10] is the sub-list for field type_name
 }
 
 func init() { file_cipherd_v1_format_preserving_service_proto_init() }
@@ -1310,7 +1731,7 @@ func file_cipherd_v1_format_preserving_service_proto_init() {
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_cipherd_v1_format_preserving_service_proto_rawDesc), len(file_cipherd_v1_format_preserving_service_proto_rawDesc)),
 			NumEnums:      0,
-			NumMessages:   17,
+			NumMessages:   23,
 			NumExtensions: 0,
 			NumServices:   1,
 		},

@@ -19,13 +19,16 @@ import (
 const _ = grpc.SupportPackageIsVersion9
 
 const (
-	FormatPreservingService_EncryptFormatted_FullMethodName        = "/cipherd.v1.FormatPreservingService/EncryptFormatted"
-	FormatPreservingService_DecryptFormatted_FullMethodName        = "/cipherd.v1.FormatPreservingService/DecryptFormatted"
-	FormatPreservingService_ReEncryptFormatted_FullMethodName      = "/cipherd.v1.FormatPreservingService/ReEncryptFormatted"
-	FormatPreservingService_MaskFormatted_FullMethodName           = "/cipherd.v1.FormatPreservingService/MaskFormatted"
-	FormatPreservingService_EncryptFormattedBatch_FullMethodName   = "/cipherd.v1.FormatPreservingService/EncryptFormattedBatch"
-	FormatPreservingService_DecryptFormattedBatch_FullMethodName   = "/cipherd.v1.FormatPreservingService/DecryptFormattedBatch"
-	FormatPreservingService_ReEncryptFormattedBatch_FullMethodName = "/cipherd.v1.FormatPreservingService/ReEncryptFormattedBatch"
+	FormatPreservingService_EncryptFormatted_FullMethodName         = "/cipherd.v1.FormatPreservingService/EncryptFormatted"
+	FormatPreservingService_DecryptFormatted_FullMethodName         = "/cipherd.v1.FormatPreservingService/DecryptFormatted"
+	FormatPreservingService_ReEncryptFormatted_FullMethodName       = "/cipherd.v1.FormatPreservingService/ReEncryptFormatted"
+	FormatPreservingService_MaskFormatted_FullMethodName            = "/cipherd.v1.FormatPreservingService/MaskFormatted"
+	FormatPreservingService_EncryptFormattedBatch_FullMethodName    = "/cipherd.v1.FormatPreservingService/EncryptFormattedBatch"
+	FormatPreservingService_DecryptFormattedBatch_FullMethodName    = "/cipherd.v1.FormatPreservingService/DecryptFormattedBatch"
+	FormatPreservingService_ReEncryptFormattedBatch_FullMethodName  = "/cipherd.v1.FormatPreservingService/ReEncryptFormattedBatch"
+	FormatPreservingService_EncryptFormattedStream_FullMethodName   = "/cipherd.v1.FormatPreservingService/EncryptFormattedStream"
+	FormatPreservingService_DecryptFormattedStream_FullMethodName   = "/cipherd.v1.FormatPreservingService/DecryptFormattedStream"
+	FormatPreservingService_ReEncryptFormattedStream_FullMethodName = "/cipherd.v1.FormatPreservingService/ReEncryptFormattedStream"
 )
 
 // FormatPreservingServiceClient is the client API for FormatPreservingService service.
@@ -69,6 +72,18 @@ type FormatPreservingServiceClient interface {
 	// ReEncryptFormattedBatch re-encrypts many values of one key to its current version; each item
 	// succeeds or fails on its own.
 	ReEncryptFormattedBatch(ctx context.Context, in *ReEncryptFormattedBatchRequest, opts ...grpc.CallOption) (*ReEncryptFormattedBatchResponse, error)
+	// EncryptFormattedStream encrypts a stream of values: one response per request, in request order,
+	// each with the request's reference and its own result or error. The server reads no further ahead
+	// than the client reads responses (flow control), so memory stays bounded however long it runs; a
+	// client that loses the stream resumes after the last reference it received.
+	EncryptFormattedStream(ctx context.Context, opts ...grpc.CallOption) (grpc.BidiStreamingClient[EncryptFormattedStreamRequest, EncryptFormattedStreamResponse], error)
+	// DecryptFormattedStream decrypts a stream of values, with the same ordering, per-item errors, flow
+	// control and resumption as EncryptFormattedStream.
+	DecryptFormattedStream(ctx context.Context, opts ...grpc.CallOption) (grpc.BidiStreamingClient[DecryptFormattedStreamRequest, DecryptFormattedStreamResponse], error)
+	// ReEncryptFormattedStream re-encrypts a stream of values to their key's current version, without
+	// returning plaintexts, with the same ordering, per-item errors, flow control and resumption as
+	// EncryptFormattedStream. For moving a whole column after a rotation.
+	ReEncryptFormattedStream(ctx context.Context, opts ...grpc.CallOption) (grpc.BidiStreamingClient[ReEncryptFormattedStreamRequest, ReEncryptFormattedStreamResponse], error)
 }
 
 type formatPreservingServiceClient struct {
@@ -149,6 +164,45 @@ func (c *formatPreservingServiceClient) ReEncryptFormattedBatch(ctx context.Cont
 	return out, nil
 }
 
+func (c *formatPreservingServiceClient) EncryptFormattedStream(ctx context.Context, opts ...grpc.CallOption) (grpc.BidiStreamingClient[EncryptFormattedStreamRequest, EncryptFormattedStreamResponse], error) {
+	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
+	stream, err := c.cc.NewStream(ctx, &FormatPreservingService_ServiceDesc.Streams[0], FormatPreservingService_EncryptFormattedStream_FullMethodName, cOpts...)
+	if err != nil {
+		return nil, err
+	}
+	x := &grpc.GenericClientStream[EncryptFormattedStreamRequest, EncryptFormattedStreamResponse]{ClientStream: stream}
+	return x, nil
+}
+
+// This type alias is provided for backwards compatibility with existing code that references the prior non-generic stream type by name.
+type FormatPreservingService_EncryptFormattedStreamClient = grpc.BidiStreamingClient[EncryptFormattedStreamRequest, EncryptFormattedStreamResponse]
+
+func (c *formatPreservingServiceClient) DecryptFormattedStream(ctx context.Context, opts ...grpc.CallOption) (grpc.BidiStreamingClient[DecryptFormattedStreamRequest, DecryptFormattedStreamResponse], error) {
+	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
+	stream, err := c.cc.NewStream(ctx, &FormatPreservingService_ServiceDesc.Streams[1], FormatPreservingService_DecryptFormattedStream_FullMethodName, cOpts...)
+	if err != nil {
+		return nil, err
+	}
+	x := &grpc.GenericClientStream[DecryptFormattedStreamRequest, DecryptFormattedStreamResponse]{ClientStream: stream}
+	return x, nil
+}
+
+// This type alias is provided for backwards compatibility with existing code that references the prior non-generic stream type by name.
+type FormatPreservingService_DecryptFormattedStreamClient = grpc.BidiStreamingClient[DecryptFormattedStreamRequest, DecryptFormattedStreamResponse]
+
+func (c *formatPreservingServiceClient) ReEncryptFormattedStream(ctx context.Context, opts ...grpc.CallOption) (grpc.BidiStreamingClient[ReEncryptFormattedStreamRequest, ReEncryptFormattedStreamResponse], error) {
+	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
+	stream, err := c.cc.NewStream(ctx, &FormatPreservingService_ServiceDesc.Streams[2], FormatPreservingService_ReEncryptFormattedStream_FullMethodName, cOpts...)
+	if err != nil {
+		return nil, err
+	}
+	x := &grpc.GenericClientStream[ReEncryptFormattedStreamRequest, ReEncryptFormattedStreamResponse]{ClientStream: stream}
+	return x, nil
+}
+
+// This type alias is provided for backwards compatibility with existing code that references the prior non-generic stream type by name.
+type FormatPreservingService_ReEncryptFormattedStreamClient = grpc.BidiStreamingClient[ReEncryptFormattedStreamRequest, ReEncryptFormattedStreamResponse]
+
 // FormatPreservingServiceServer is the server API for FormatPreservingService service.
 // All implementations must embed UnimplementedFormatPreservingServiceServer
 // for forward compatibility.
@@ -190,6 +244,18 @@ type FormatPreservingServiceServer interface {
 	// ReEncryptFormattedBatch re-encrypts many values of one key to its current version; each item
 	// succeeds or fails on its own.
 	ReEncryptFormattedBatch(context.Context, *ReEncryptFormattedBatchRequest) (*ReEncryptFormattedBatchResponse, error)
+	// EncryptFormattedStream encrypts a stream of values: one response per request, in request order,
+	// each with the request's reference and its own result or error. The server reads no further ahead
+	// than the client reads responses (flow control), so memory stays bounded however long it runs; a
+	// client that loses the stream resumes after the last reference it received.
+	EncryptFormattedStream(grpc.BidiStreamingServer[EncryptFormattedStreamRequest, EncryptFormattedStreamResponse]) error
+	// DecryptFormattedStream decrypts a stream of values, with the same ordering, per-item errors, flow
+	// control and resumption as EncryptFormattedStream.
+	DecryptFormattedStream(grpc.BidiStreamingServer[DecryptFormattedStreamRequest, DecryptFormattedStreamResponse]) error
+	// ReEncryptFormattedStream re-encrypts a stream of values to their key's current version, without
+	// returning plaintexts, with the same ordering, per-item errors, flow control and resumption as
+	// EncryptFormattedStream. For moving a whole column after a rotation.
+	ReEncryptFormattedStream(grpc.BidiStreamingServer[ReEncryptFormattedStreamRequest, ReEncryptFormattedStreamResponse]) error
 	mustEmbedUnimplementedFormatPreservingServiceServer()
 }
 
@@ -220,6 +286,15 @@ func (UnimplementedFormatPreservingServiceServer) DecryptFormattedBatch(context.
 }
 func (UnimplementedFormatPreservingServiceServer) ReEncryptFormattedBatch(context.Context, *ReEncryptFormattedBatchRequest) (*ReEncryptFormattedBatchResponse, error) {
 	return nil, status.Error(codes.Unimplemented, "method ReEncryptFormattedBatch not implemented")
+}
+func (UnimplementedFormatPreservingServiceServer) EncryptFormattedStream(grpc.BidiStreamingServer[EncryptFormattedStreamRequest, EncryptFormattedStreamResponse]) error {
+	return status.Error(codes.Unimplemented, "method EncryptFormattedStream not implemented")
+}
+func (UnimplementedFormatPreservingServiceServer) DecryptFormattedStream(grpc.BidiStreamingServer[DecryptFormattedStreamRequest, DecryptFormattedStreamResponse]) error {
+	return status.Error(codes.Unimplemented, "method DecryptFormattedStream not implemented")
+}
+func (UnimplementedFormatPreservingServiceServer) ReEncryptFormattedStream(grpc.BidiStreamingServer[ReEncryptFormattedStreamRequest, ReEncryptFormattedStreamResponse]) error {
+	return status.Error(codes.Unimplemented, "method ReEncryptFormattedStream not implemented")
 }
 func (UnimplementedFormatPreservingServiceServer) mustEmbedUnimplementedFormatPreservingServiceServer() {
 }
@@ -369,6 +444,27 @@ func _FormatPreservingService_ReEncryptFormattedBatch_Handler(srv interface{}, c
 	return interceptor(ctx, in, info, handler)
 }
 
+func _FormatPreservingService_EncryptFormattedStream_Handler(srv interface{}, stream grpc.ServerStream) error {
+	return srv.(FormatPreservingServiceServer).EncryptFormattedStream(&grpc.GenericServerStream[EncryptFormattedStreamRequest, EncryptFormattedStreamResponse]{ServerStream: stream})
+}
+
+// This type alias is provided for backwards compatibility with existing code that references the prior non-generic stream type by name.
+type FormatPreservingService_EncryptFormattedStreamServer = grpc.BidiStreamingServer[EncryptFormattedStreamRequest, EncryptFormattedStreamResponse]
+
+func _FormatPreservingService_DecryptFormattedStream_Handler(srv interface{}, stream grpc.ServerStream) error {
+	return srv.(FormatPreservingServiceServer).DecryptFormattedStream(&grpc.GenericServerStream[DecryptFormattedStreamRequest, DecryptFormattedStreamResponse]{ServerStream: stream})
+}
+
+// This type alias is provided for backwards compatibility with existing code that references the prior non-generic stream type by name.
+type FormatPreservingService_DecryptFormattedStreamServer = grpc.BidiStreamingServer[DecryptFormattedStreamRequest, DecryptFormattedStreamResponse]
+
+func _FormatPreservingService_ReEncryptFormattedStream_Handler(srv interface{}, stream grpc.ServerStream) error {
+	return srv.(FormatPreservingServiceServer).ReEncryptFormattedStream(&grpc.GenericServerStream[ReEncryptFormattedStreamRequest, ReEncryptFormattedStreamResponse]{ServerStream: stream})
+}
+
+// This type alias is provided for backwards compatibility with existing code that references the prior non-generic stream type by name.
+type FormatPreservingService_ReEncryptFormattedStreamServer = grpc.BidiStreamingServer[ReEncryptFormattedStreamRequest, ReEncryptFormattedStreamResponse]
+
 // FormatPreservingService_ServiceDesc is the grpc.ServiceDesc for FormatPreservingService service.
 // It's only intended for direct use with grpc.RegisterService,
 // and not to be introspected or modified (even as a copy)
@@ -405,6 +501,25 @@ var FormatPreservingService_ServiceDesc = grpc.ServiceDesc{
 			Handler:    _FormatPreservingService_ReEncryptFormattedBatch_Handler,
 		},
 	},
-	Streams:  []grpc.StreamDesc{},
+	Streams: []grpc.StreamDesc{
+		{
+			StreamName:    "EncryptFormattedStream",
+			Handler:       _FormatPreservingService_EncryptFormattedStream_Handler,
+			ServerStreams: true,
+			ClientStreams: true,
+		},
+		{
+			StreamName:    "DecryptFormattedStream",
+			Handler:       _FormatPreservingService_DecryptFormattedStream_Handler,
+			ServerStreams: true,
+			ClientStreams: true,
+		},
+		{
+			StreamName:    "ReEncryptFormattedStream",
+			Handler:       _FormatPreservingService_ReEncryptFormattedStream_Handler,
+			ServerStreams: true,
+			ClientStreams: true,
+		},
+	},
 	Metadata: "cipherd/v1/format_preserving_service.proto",
 }

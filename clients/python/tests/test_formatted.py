@@ -104,7 +104,7 @@ class _Admin(key_admin_service_pb2_grpc.KeyAdminServiceServicer):
 
 @pytest.fixture
 def fake() -> Iterator[tuple[str, _Formatted]]:
-    formatted = _Formatted()
+    formatted = _Formatted()  # type: ignore[abstract]  # the stream methods: fpe-streams-clients
     server = grpc.server(ThreadPoolExecutor(max_workers=2))
     format_preserving_service_pb2_grpc.add_FormatPreservingServiceServicer_to_server(formatted, server)
     key_admin_service_pb2_grpc.add_KeyAdminServiceServicer_to_server(_Admin(formatted.requests), server)  # type: ignore[abstract]

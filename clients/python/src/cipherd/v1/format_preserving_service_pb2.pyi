@@ -550,3 +550,191 @@ class FormattedBatchResult(_message.Message):
     def WhichOneof(self, oneof_group: _WhichOneofArgType_outcome) -> _WhichOneofReturnType_outcome | None: ...
 
 Global___FormattedBatchResult: _TypeAlias = FormattedBatchResult  # noqa: Y015
+
+@_typing.final
+class EncryptFormattedStreamRequest(_message.Message):
+    """EncryptFormattedStreamRequest is one value of a stream."""
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    REFERENCE_FIELD_NUMBER: _builtins.int
+    KEY_NAME_FIELD_NUMBER: _builtins.int
+    VALUE_FIELD_NUMBER: _builtins.int
+    CONTEXT_FIELD_NUMBER: _builtins.int
+    reference: _builtins.str
+    """reference is the caller's label for the item, echoed in its response; a resuming client sends
+    the items after the last reference it received.
+    """
+    key_name: _builtins.str
+    """key_name is the format-preserving key to encrypt the item with, at its current version."""
+    value: _builtins.str
+    """value is the plaintext, a value of the key's format. Secret."""
+    context: _builtins.bytes
+    """context is the item's context, as in EncryptFormattedRequest."""
+    def __init__(
+        self,
+        *,
+        reference: _builtins.str = ...,
+        key_name: _builtins.str = ...,
+        value: _builtins.str = ...,
+        context: _builtins.bytes = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["context", b"context", "key_name", b"key_name", "reference", b"reference", "value", b"value"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___EncryptFormattedStreamRequest: _TypeAlias = EncryptFormattedStreamRequest  # noqa: Y015
+
+@_typing.final
+class EncryptFormattedStreamResponse(_message.Message):
+    """EncryptFormattedStreamResponse is the outcome of one streamed value."""
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    RESULT_FIELD_NUMBER: _builtins.int
+    @_builtins.property
+    def result(self) -> Global___FormattedBatchResult:
+        """result is the item's outcome, as in a batch: the ciphertext and the version that made it."""
+
+    def __init__(
+        self,
+        *,
+        result: Global___FormattedBatchResult | None = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _typing.Literal["result", b"result"]  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["result", b"result"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___EncryptFormattedStreamResponse: _TypeAlias = EncryptFormattedStreamResponse  # noqa: Y015
+
+@_typing.final
+class DecryptFormattedStreamRequest(_message.Message):
+    """DecryptFormattedStreamRequest is one ciphertext of a stream."""
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    REFERENCE_FIELD_NUMBER: _builtins.int
+    KEY_NAME_FIELD_NUMBER: _builtins.int
+    VALUE_FIELD_NUMBER: _builtins.int
+    CONTEXT_FIELD_NUMBER: _builtins.int
+    KEY_VERSION_FIELD_NUMBER: _builtins.int
+    reference: _builtins.str
+    """reference is the caller's label for the item, echoed in its response."""
+    key_name: _builtins.str
+    """key_name is the format-preserving key."""
+    value: _builtins.str
+    """value is the ciphertext."""
+    context: _builtins.bytes
+    """context is the item's context, as in DecryptFormattedRequest."""
+    key_version: _builtins.int
+    """key_version is the version that made the value; required unless the key's format reserves a
+    version prefix, as in DecryptFormattedRequest.
+    """
+    def __init__(
+        self,
+        *,
+        reference: _builtins.str = ...,
+        key_name: _builtins.str = ...,
+        value: _builtins.str = ...,
+        context: _builtins.bytes = ...,
+        key_version: _builtins.int = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["context", b"context", "key_name", b"key_name", "key_version", b"key_version", "reference", b"reference", "value", b"value"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___DecryptFormattedStreamRequest: _TypeAlias = DecryptFormattedStreamRequest  # noqa: Y015
+
+@_typing.final
+class DecryptFormattedStreamResponse(_message.Message):
+    """DecryptFormattedStreamResponse is the outcome of one streamed ciphertext."""
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    RESULT_FIELD_NUMBER: _builtins.int
+    @_builtins.property
+    def result(self) -> Global___FormattedBatchResult:
+        """result is the item's outcome, as in a batch; its value is the plaintext (secret)."""
+
+    def __init__(
+        self,
+        *,
+        result: Global___FormattedBatchResult | None = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _typing.Literal["result", b"result"]  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["result", b"result"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___DecryptFormattedStreamResponse: _TypeAlias = DecryptFormattedStreamResponse  # noqa: Y015
+
+@_typing.final
+class ReEncryptFormattedStreamRequest(_message.Message):
+    """ReEncryptFormattedStreamRequest is one ciphertext of a stream to move to its key's current version."""
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    REFERENCE_FIELD_NUMBER: _builtins.int
+    KEY_NAME_FIELD_NUMBER: _builtins.int
+    VALUE_FIELD_NUMBER: _builtins.int
+    CONTEXT_FIELD_NUMBER: _builtins.int
+    KEY_VERSION_FIELD_NUMBER: _builtins.int
+    reference: _builtins.str
+    """reference is the caller's label for the item, echoed in its response."""
+    key_name: _builtins.str
+    """key_name is the format-preserving key."""
+    value: _builtins.str
+    """value is the ciphertext."""
+    context: _builtins.bytes
+    """context is the item's context, as in ReEncryptFormattedRequest."""
+    key_version: _builtins.int
+    """key_version is the version that made the value, as in ReEncryptFormattedRequest."""
+    def __init__(
+        self,
+        *,
+        reference: _builtins.str = ...,
+        key_name: _builtins.str = ...,
+        value: _builtins.str = ...,
+        context: _builtins.bytes = ...,
+        key_version: _builtins.int = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["context", b"context", "key_name", b"key_name", "key_version", b"key_version", "reference", b"reference", "value", b"value"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___ReEncryptFormattedStreamRequest: _TypeAlias = ReEncryptFormattedStreamRequest  # noqa: Y015
+
+@_typing.final
+class ReEncryptFormattedStreamResponse(_message.Message):
+    """ReEncryptFormattedStreamResponse is the outcome of one streamed ciphertext."""
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    RESULT_FIELD_NUMBER: _builtins.int
+    @_builtins.property
+    def result(self) -> Global___FormattedBatchResult:
+        """result is the item's outcome, as in a batch: the new ciphertext, its version and the source
+        version.
+        """
+
+    def __init__(
+        self,
+        *,
+        result: Global___FormattedBatchResult | None = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _typing.Literal["result", b"result"]  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["result", b"result"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___ReEncryptFormattedStreamResponse: _TypeAlias = ReEncryptFormattedStreamResponse  # noqa: Y015

@@ -88,6 +88,21 @@ class FormatPreservingServiceStub:
                 request_serializer=cipherd_dot_v1_dot_format__preserving__service__pb2.ReEncryptFormattedBatchRequest.SerializeToString,
                 response_deserializer=cipherd_dot_v1_dot_format__preserving__service__pb2.ReEncryptFormattedBatchResponse.FromString,
                 _registered_method=True)
+        self.EncryptFormattedStream = channel.stream_stream(
+                '/cipherd.v1.FormatPreservingService/EncryptFormattedStream',
+                request_serializer=cipherd_dot_v1_dot_format__preserving__service__pb2.EncryptFormattedStreamRequest.SerializeToString,
+                response_deserializer=cipherd_dot_v1_dot_format__preserving__service__pb2.EncryptFormattedStreamResponse.FromString,
+                _registered_method=True)
+        self.DecryptFormattedStream = channel.stream_stream(
+                '/cipherd.v1.FormatPreservingService/DecryptFormattedStream',
+                request_serializer=cipherd_dot_v1_dot_format__preserving__service__pb2.DecryptFormattedStreamRequest.SerializeToString,
+                response_deserializer=cipherd_dot_v1_dot_format__preserving__service__pb2.DecryptFormattedStreamResponse.FromString,
+                _registered_method=True)
+        self.ReEncryptFormattedStream = channel.stream_stream(
+                '/cipherd.v1.FormatPreservingService/ReEncryptFormattedStream',
+                request_serializer=cipherd_dot_v1_dot_format__preserving__service__pb2.ReEncryptFormattedStreamRequest.SerializeToString,
+                response_deserializer=cipherd_dot_v1_dot_format__preserving__service__pb2.ReEncryptFormattedStreamResponse.FromString,
+                _registered_method=True)
 
 
 class FormatPreservingServiceServicer:
@@ -164,6 +179,33 @@ class FormatPreservingServiceServicer:
         context.set_details('Method not implemented!')
         raise NotImplementedError('Method not implemented!')
 
+    def EncryptFormattedStream(self, request_iterator, context):
+        """EncryptFormattedStream encrypts a stream of values: one response per request, in request order,
+        each with the request's reference and its own result or error. The server reads no further ahead
+        than the client reads responses (flow control), so memory stays bounded however long it runs; a
+        client that loses the stream resumes after the last reference it received.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def DecryptFormattedStream(self, request_iterator, context):
+        """DecryptFormattedStream decrypts a stream of values, with the same ordering, per-item errors, flow
+        control and resumption as EncryptFormattedStream.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def ReEncryptFormattedStream(self, request_iterator, context):
+        """ReEncryptFormattedStream re-encrypts a stream of values to their key's current version, without
+        returning plaintexts, with the same ordering, per-item errors, flow control and resumption as
+        EncryptFormattedStream. For moving a whole column after a rotation.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
 
 def add_FormatPreservingServiceServicer_to_server(servicer, server):
     rpc_method_handlers = {
@@ -201,6 +243,21 @@ def add_FormatPreservingServiceServicer_to_server(servicer, server):
                     servicer.ReEncryptFormattedBatch,
                     request_deserializer=cipherd_dot_v1_dot_format__preserving__service__pb2.ReEncryptFormattedBatchRequest.FromString,
                     response_serializer=cipherd_dot_v1_dot_format__preserving__service__pb2.ReEncryptFormattedBatchResponse.SerializeToString,
+            ),
+            'EncryptFormattedStream': grpc.stream_stream_rpc_method_handler(
+                    servicer.EncryptFormattedStream,
+                    request_deserializer=cipherd_dot_v1_dot_format__preserving__service__pb2.EncryptFormattedStreamRequest.FromString,
+                    response_serializer=cipherd_dot_v1_dot_format__preserving__service__pb2.EncryptFormattedStreamResponse.SerializeToString,
+            ),
+            'DecryptFormattedStream': grpc.stream_stream_rpc_method_handler(
+                    servicer.DecryptFormattedStream,
+                    request_deserializer=cipherd_dot_v1_dot_format__preserving__service__pb2.DecryptFormattedStreamRequest.FromString,
+                    response_serializer=cipherd_dot_v1_dot_format__preserving__service__pb2.DecryptFormattedStreamResponse.SerializeToString,
+            ),
+            'ReEncryptFormattedStream': grpc.stream_stream_rpc_method_handler(
+                    servicer.ReEncryptFormattedStream,
+                    request_deserializer=cipherd_dot_v1_dot_format__preserving__service__pb2.ReEncryptFormattedStreamRequest.FromString,
+                    response_serializer=cipherd_dot_v1_dot_format__preserving__service__pb2.ReEncryptFormattedStreamResponse.SerializeToString,
             ),
     }
     generic_handler = grpc.method_handlers_generic_handler(
@@ -411,6 +468,87 @@ class FormatPreservingService:
             '/cipherd.v1.FormatPreservingService/ReEncryptFormattedBatch',
             cipherd_dot_v1_dot_format__preserving__service__pb2.ReEncryptFormattedBatchRequest.SerializeToString,
             cipherd_dot_v1_dot_format__preserving__service__pb2.ReEncryptFormattedBatchResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def EncryptFormattedStream(request_iterator,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.stream_stream(
+            request_iterator,
+            target,
+            '/cipherd.v1.FormatPreservingService/EncryptFormattedStream',
+            cipherd_dot_v1_dot_format__preserving__service__pb2.EncryptFormattedStreamRequest.SerializeToString,
+            cipherd_dot_v1_dot_format__preserving__service__pb2.EncryptFormattedStreamResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def DecryptFormattedStream(request_iterator,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.stream_stream(
+            request_iterator,
+            target,
+            '/cipherd.v1.FormatPreservingService/DecryptFormattedStream',
+            cipherd_dot_v1_dot_format__preserving__service__pb2.DecryptFormattedStreamRequest.SerializeToString,
+            cipherd_dot_v1_dot_format__preserving__service__pb2.DecryptFormattedStreamResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def ReEncryptFormattedStream(request_iterator,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.stream_stream(
+            request_iterator,
+            target,
+            '/cipherd.v1.FormatPreservingService/ReEncryptFormattedStream',
+            cipherd_dot_v1_dot_format__preserving__service__pb2.ReEncryptFormattedStreamRequest.SerializeToString,
+            cipherd_dot_v1_dot_format__preserving__service__pb2.ReEncryptFormattedStreamResponse.FromString,
             options,
             channel_credentials,
             insecure,

@@ -72,6 +72,21 @@ class FormatPreservingServiceStub:
     """ReEncryptFormattedBatch re-encrypts many values of one key to its current version; each item
     succeeds or fails on its own.
     """
+    EncryptFormattedStream: _grpc.StreamStreamMultiCallable[_format_preserving_service_pb2.EncryptFormattedStreamRequest, _format_preserving_service_pb2.EncryptFormattedStreamResponse]
+    """EncryptFormattedStream encrypts a stream of values: one response per request, in request order,
+    each with the request's reference and its own result or error. The server reads no further ahead
+    than the client reads responses (flow control), so memory stays bounded however long it runs; a
+    client that loses the stream resumes after the last reference it received.
+    """
+    DecryptFormattedStream: _grpc.StreamStreamMultiCallable[_format_preserving_service_pb2.DecryptFormattedStreamRequest, _format_preserving_service_pb2.DecryptFormattedStreamResponse]
+    """DecryptFormattedStream decrypts a stream of values, with the same ordering, per-item errors, flow
+    control and resumption as EncryptFormattedStream.
+    """
+    ReEncryptFormattedStream: _grpc.StreamStreamMultiCallable[_format_preserving_service_pb2.ReEncryptFormattedStreamRequest, _format_preserving_service_pb2.ReEncryptFormattedStreamResponse]
+    """ReEncryptFormattedStream re-encrypts a stream of values to their key's current version, without
+    returning plaintexts, with the same ordering, per-item errors, flow control and resumption as
+    EncryptFormattedStream. For moving a whole column after a rotation.
+    """
 
 @_typing.type_check_only
 class FormatPreservingServiceAsyncStub(FormatPreservingServiceStub):
@@ -116,6 +131,21 @@ class FormatPreservingServiceAsyncStub(FormatPreservingServiceStub):
     ReEncryptFormattedBatch: _aio.UnaryUnaryMultiCallable[_format_preserving_service_pb2.ReEncryptFormattedBatchRequest, _format_preserving_service_pb2.ReEncryptFormattedBatchResponse]  # type: ignore[assignment]
     """ReEncryptFormattedBatch re-encrypts many values of one key to its current version; each item
     succeeds or fails on its own.
+    """
+    EncryptFormattedStream: _aio.StreamStreamMultiCallable[_format_preserving_service_pb2.EncryptFormattedStreamRequest, _format_preserving_service_pb2.EncryptFormattedStreamResponse]  # type: ignore[assignment]
+    """EncryptFormattedStream encrypts a stream of values: one response per request, in request order,
+    each with the request's reference and its own result or error. The server reads no further ahead
+    than the client reads responses (flow control), so memory stays bounded however long it runs; a
+    client that loses the stream resumes after the last reference it received.
+    """
+    DecryptFormattedStream: _aio.StreamStreamMultiCallable[_format_preserving_service_pb2.DecryptFormattedStreamRequest, _format_preserving_service_pb2.DecryptFormattedStreamResponse]  # type: ignore[assignment]
+    """DecryptFormattedStream decrypts a stream of values, with the same ordering, per-item errors, flow
+    control and resumption as EncryptFormattedStream.
+    """
+    ReEncryptFormattedStream: _aio.StreamStreamMultiCallable[_format_preserving_service_pb2.ReEncryptFormattedStreamRequest, _format_preserving_service_pb2.ReEncryptFormattedStreamResponse]  # type: ignore[assignment]
+    """ReEncryptFormattedStream re-encrypts a stream of values to their key's current version, without
+    returning plaintexts, with the same ordering, per-item errors, flow control and resumption as
+    EncryptFormattedStream. For moving a whole column after a rotation.
     """
 
 class FormatPreservingServiceServicer(metaclass=_abc_1.ABCMeta):
@@ -200,6 +230,39 @@ class FormatPreservingServiceServicer(metaclass=_abc_1.ABCMeta):
     ) -> _typing.Union[_format_preserving_service_pb2.ReEncryptFormattedBatchResponse, _abc.Awaitable[_format_preserving_service_pb2.ReEncryptFormattedBatchResponse]]:
         """ReEncryptFormattedBatch re-encrypts many values of one key to its current version; each item
         succeeds or fails on its own.
+        """
+
+    @_abc_1.abstractmethod
+    def EncryptFormattedStream(
+        self,
+        request_iterator: _MaybeAsyncIterator[_format_preserving_service_pb2.EncryptFormattedStreamRequest],
+        context: _ServicerContext,
+    ) -> _typing.Union[_abc.Iterator[_format_preserving_service_pb2.EncryptFormattedStreamResponse], _abc.AsyncIterator[_format_preserving_service_pb2.EncryptFormattedStreamResponse]]:
+        """EncryptFormattedStream encrypts a stream of values: one response per request, in request order,
+        each with the request's reference and its own result or error. The server reads no further ahead
+        than the client reads responses (flow control), so memory stays bounded however long it runs; a
+        client that loses the stream resumes after the last reference it received.
+        """
+
+    @_abc_1.abstractmethod
+    def DecryptFormattedStream(
+        self,
+        request_iterator: _MaybeAsyncIterator[_format_preserving_service_pb2.DecryptFormattedStreamRequest],
+        context: _ServicerContext,
+    ) -> _typing.Union[_abc.Iterator[_format_preserving_service_pb2.DecryptFormattedStreamResponse], _abc.AsyncIterator[_format_preserving_service_pb2.DecryptFormattedStreamResponse]]:
+        """DecryptFormattedStream decrypts a stream of values, with the same ordering, per-item errors, flow
+        control and resumption as EncryptFormattedStream.
+        """
+
+    @_abc_1.abstractmethod
+    def ReEncryptFormattedStream(
+        self,
+        request_iterator: _MaybeAsyncIterator[_format_preserving_service_pb2.ReEncryptFormattedStreamRequest],
+        context: _ServicerContext,
+    ) -> _typing.Union[_abc.Iterator[_format_preserving_service_pb2.ReEncryptFormattedStreamResponse], _abc.AsyncIterator[_format_preserving_service_pb2.ReEncryptFormattedStreamResponse]]:
+        """ReEncryptFormattedStream re-encrypts a stream of values to their key's current version, without
+        returning plaintexts, with the same ordering, per-item errors, flow control and resumption as
+        EncryptFormattedStream. For moving a whole column after a rotation.
         """
 
 def add_FormatPreservingServiceServicer_to_server(servicer: FormatPreservingServiceServicer, server: _typing.Union[_grpc.Server, _aio.Server]) -> None: ...

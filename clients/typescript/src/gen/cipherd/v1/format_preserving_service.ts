@@ -10,8 +10,10 @@ import {
   type CallOptions,
   type ChannelCredentials,
   Client,
+  type ClientDuplexStream,
   type ClientOptions,
   type ClientUnaryCall,
+  type handleBidiStreamingCall,
   type handleUnaryCall,
   makeGenericClientConstructor,
   type Metadata,
@@ -207,6 +209,73 @@ export interface FormattedBatchResult {
   keyVersion: number;
   /** source_key_version is, for ReEncryptFormattedBatch, the version the old ciphertext was under. */
   sourceKeyVersion: number;
+}
+
+/** EncryptFormattedStreamRequest is one value of a stream. */
+export interface EncryptFormattedStreamRequest {
+  /**
+   * reference is the caller's label for the item, echoed in its response; a resuming client sends
+   * the items after the last reference it received.
+   */
+  reference: string;
+  /** key_name is the format-preserving key to encrypt the item with, at its current version. */
+  keyName: string;
+  /** value is the plaintext, a value of the key's format. Secret. */
+  value: string;
+  /** context is the item's context, as in EncryptFormattedRequest. */
+  context: Uint8Array;
+}
+
+/** EncryptFormattedStreamResponse is the outcome of one streamed value. */
+export interface EncryptFormattedStreamResponse {
+  /** result is the item's outcome, as in a batch: the ciphertext and the version that made it. */
+  result: FormattedBatchResult | undefined;
+}
+
+/** DecryptFormattedStreamRequest is one ciphertext of a stream. */
+export interface DecryptFormattedStreamRequest {
+  /** reference is the caller's label for the item, echoed in its response. */
+  reference: string;
+  /** key_name is the format-preserving key. */
+  keyName: string;
+  /** value is the ciphertext. */
+  value: string;
+  /** context is the item's context, as in DecryptFormattedRequest. */
+  context: Uint8Array;
+  /**
+   * key_version is the version that made the value; required unless the key's format reserves a
+   * version prefix, as in DecryptFormattedRequest.
+   */
+  keyVersion: number;
+}
+
+/** DecryptFormattedStreamResponse is the outcome of one streamed ciphertext. */
+export interface DecryptFormattedStreamResponse {
+  /** result is the item's outcome, as in a batch; its value is the plaintext (secret). */
+  result: FormattedBatchResult | undefined;
+}
+
+/** ReEncryptFormattedStreamRequest is one ciphertext of a stream to move to its key's current version. */
+export interface ReEncryptFormattedStreamRequest {
+  /** reference is the caller's label for the item, echoed in its response. */
+  reference: string;
+  /** key_name is the format-preserving key. */
+  keyName: string;
+  /** value is the ciphertext. */
+  value: string;
+  /** context is the item's context, as in ReEncryptFormattedRequest. */
+  context: Uint8Array;
+  /** key_version is the version that made the value, as in ReEncryptFormattedRequest. */
+  keyVersion: number;
+}
+
+/** ReEncryptFormattedStreamResponse is the outcome of one streamed ciphertext. */
+export interface ReEncryptFormattedStreamResponse {
+  /**
+   * result is the item's outcome, as in a batch: the new ciphertext, its version and the source
+   * version.
+   */
+  result: FormattedBatchResult | undefined;
 }
 
 function createBaseEncryptFormattedRequest(): EncryptFormattedRequest {
@@ -1779,6 +1848,556 @@ export const FormattedBatchResult: MessageFns<FormattedBatchResult> = {
   },
 };
 
+function createBaseEncryptFormattedStreamRequest(): EncryptFormattedStreamRequest {
+  return { reference: "", keyName: "", value: "", context: new Uint8Array(0) };
+}
+
+export const EncryptFormattedStreamRequest: MessageFns<EncryptFormattedStreamRequest> = {
+  encode(message: EncryptFormattedStreamRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.reference !== "") {
+      writer.uint32(10).string(message.reference);
+    }
+    if (message.keyName !== "") {
+      writer.uint32(18).string(message.keyName);
+    }
+    if (message.value !== "") {
+      writer.uint32(26).string(message.value);
+    }
+    if (message.context.length !== 0) {
+      writer.uint32(34).bytes(message.context);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): EncryptFormattedStreamRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const end = length === undefined ? reader.len : reader.pos + length;
+    const message = createBaseEncryptFormattedStreamRequest();
+    while (reader.pos < end) {
+      const tag = reader.uint32();
+      switch (tag >>> 3) {
+        case 1: {
+          if (tag !== 10) {
+            break;
+          }
+
+          message.reference = reader.string();
+          continue;
+        }
+        case 2: {
+          if (tag !== 18) {
+            break;
+          }
+
+          message.keyName = reader.string();
+          continue;
+        }
+        case 3: {
+          if (tag !== 26) {
+            break;
+          }
+
+          message.value = reader.string();
+          continue;
+        }
+        case 4: {
+          if (tag !== 34) {
+            break;
+          }
+
+          message.context = reader.bytes();
+          continue;
+        }
+      }
+      if ((tag & 7) === 4 || tag === 0) {
+        break;
+      }
+      reader.skip(tag & 7);
+    }
+    return message;
+  },
+
+  fromJSON(object: any): EncryptFormattedStreamRequest {
+    return {
+      reference: isSet(object.reference) ? globalThis.String(object.reference) : "",
+      keyName: isSet(object.keyName) ? globalThis.String(object.keyName) : "",
+      value: isSet(object.value) ? globalThis.String(object.value) : "",
+      context: isSet(object.context) ? bytesFromBase64(object.context) : new Uint8Array(0),
+    };
+  },
+
+  toJSON(message: EncryptFormattedStreamRequest): unknown {
+    const obj: any = {};
+    if (message.reference !== "") {
+      obj.reference = message.reference;
+    }
+    if (message.keyName !== "") {
+      obj.keyName = message.keyName;
+    }
+    if (message.value !== "") {
+      obj.value = message.value;
+    }
+    if (message.context.length !== 0) {
+      obj.context = base64FromBytes(message.context);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<EncryptFormattedStreamRequest>, I>>(base?: I): EncryptFormattedStreamRequest {
+    return EncryptFormattedStreamRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<EncryptFormattedStreamRequest>, I>>(
+    object: I,
+  ): EncryptFormattedStreamRequest {
+    const message = createBaseEncryptFormattedStreamRequest();
+    message.reference = object.reference ?? "";
+    message.keyName = object.keyName ?? "";
+    message.value = object.value ?? "";
+    message.context = object.context ?? new Uint8Array(0);
+    return message;
+  },
+};
+
+function createBaseEncryptFormattedStreamResponse(): EncryptFormattedStreamResponse {
+  return { result: undefined };
+}
+
+export const EncryptFormattedStreamResponse: MessageFns<EncryptFormattedStreamResponse> = {
+  encode(message: EncryptFormattedStreamResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.result !== undefined) {
+      FormattedBatchResult.encode(message.result, writer.uint32(10).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): EncryptFormattedStreamResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const end = length === undefined ? reader.len : reader.pos + length;
+    const message = createBaseEncryptFormattedStreamResponse();
+    while (reader.pos < end) {
+      const tag = reader.uint32();
+      switch (tag >>> 3) {
+        case 1: {
+          if (tag !== 10) {
+            break;
+          }
+
+          message.result = FormattedBatchResult.decode(reader, reader.uint32());
+          continue;
+        }
+      }
+      if ((tag & 7) === 4 || tag === 0) {
+        break;
+      }
+      reader.skip(tag & 7);
+    }
+    return message;
+  },
+
+  fromJSON(object: any): EncryptFormattedStreamResponse {
+    return { result: isSet(object.result) ? FormattedBatchResult.fromJSON(object.result) : undefined };
+  },
+
+  toJSON(message: EncryptFormattedStreamResponse): unknown {
+    const obj: any = {};
+    if (message.result !== undefined) {
+      obj.result = FormattedBatchResult.toJSON(message.result);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<EncryptFormattedStreamResponse>, I>>(base?: I): EncryptFormattedStreamResponse {
+    return EncryptFormattedStreamResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<EncryptFormattedStreamResponse>, I>>(
+    object: I,
+  ): EncryptFormattedStreamResponse {
+    const message = createBaseEncryptFormattedStreamResponse();
+    message.result = (object.result !== undefined && object.result !== null)
+      ? FormattedBatchResult.fromPartial(object.result)
+      : undefined;
+    return message;
+  },
+};
+
+function createBaseDecryptFormattedStreamRequest(): DecryptFormattedStreamRequest {
+  return { reference: "", keyName: "", value: "", context: new Uint8Array(0), keyVersion: 0 };
+}
+
+export const DecryptFormattedStreamRequest: MessageFns<DecryptFormattedStreamRequest> = {
+  encode(message: DecryptFormattedStreamRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.reference !== "") {
+      writer.uint32(10).string(message.reference);
+    }
+    if (message.keyName !== "") {
+      writer.uint32(18).string(message.keyName);
+    }
+    if (message.value !== "") {
+      writer.uint32(26).string(message.value);
+    }
+    if (message.context.length !== 0) {
+      writer.uint32(34).bytes(message.context);
+    }
+    if (message.keyVersion !== 0) {
+      writer.uint32(40).int32(message.keyVersion);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): DecryptFormattedStreamRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const end = length === undefined ? reader.len : reader.pos + length;
+    const message = createBaseDecryptFormattedStreamRequest();
+    while (reader.pos < end) {
+      const tag = reader.uint32();
+      switch (tag >>> 3) {
+        case 1: {
+          if (tag !== 10) {
+            break;
+          }
+
+          message.reference = reader.string();
+          continue;
+        }
+        case 2: {
+          if (tag !== 18) {
+            break;
+          }
+
+          message.keyName = reader.string();
+          continue;
+        }
+        case 3: {
+          if (tag !== 26) {
+            break;
+          }
+
+          message.value = reader.string();
+          continue;
+        }
+        case 4: {
+          if (tag !== 34) {
+            break;
+          }
+
+          message.context = reader.bytes();
+          continue;
+        }
+        case 5: {
+          if (tag !== 40) {
+            break;
+          }
+
+          message.keyVersion = reader.int32();
+          continue;
+        }
+      }
+      if ((tag & 7) === 4 || tag === 0) {
+        break;
+      }
+      reader.skip(tag & 7);
+    }
+    return message;
+  },
+
+  fromJSON(object: any): DecryptFormattedStreamRequest {
+    return {
+      reference: isSet(object.reference) ? globalThis.String(object.reference) : "",
+      keyName: isSet(object.keyName) ? globalThis.String(object.keyName) : "",
+      value: isSet(object.value) ? globalThis.String(object.value) : "",
+      context: isSet(object.context) ? bytesFromBase64(object.context) : new Uint8Array(0),
+      keyVersion: isSet(object.keyVersion) ? globalThis.Number(object.keyVersion) : 0,
+    };
+  },
+
+  toJSON(message: DecryptFormattedStreamRequest): unknown {
+    const obj: any = {};
+    if (message.reference !== "") {
+      obj.reference = message.reference;
+    }
+    if (message.keyName !== "") {
+      obj.keyName = message.keyName;
+    }
+    if (message.value !== "") {
+      obj.value = message.value;
+    }
+    if (message.context.length !== 0) {
+      obj.context = base64FromBytes(message.context);
+    }
+    if (message.keyVersion !== 0) {
+      obj.keyVersion = Math.round(message.keyVersion);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<DecryptFormattedStreamRequest>, I>>(base?: I): DecryptFormattedStreamRequest {
+    return DecryptFormattedStreamRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<DecryptFormattedStreamRequest>, I>>(
+    object: I,
+  ): DecryptFormattedStreamRequest {
+    const message = createBaseDecryptFormattedStreamRequest();
+    message.reference = object.reference ?? "";
+    message.keyName = object.keyName ?? "";
+    message.value = object.value ?? "";
+    message.context = object.context ?? new Uint8Array(0);
+    message.keyVersion = object.keyVersion ?? 0;
+    return message;
+  },
+};
+
+function createBaseDecryptFormattedStreamResponse(): DecryptFormattedStreamResponse {
+  return { result: undefined };
+}
+
+export const DecryptFormattedStreamResponse: MessageFns<DecryptFormattedStreamResponse> = {
+  encode(message: DecryptFormattedStreamResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.result !== undefined) {
+      FormattedBatchResult.encode(message.result, writer.uint32(10).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): DecryptFormattedStreamResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const end = length === undefined ? reader.len : reader.pos + length;
+    const message = createBaseDecryptFormattedStreamResponse();
+    while (reader.pos < end) {
+      const tag = reader.uint32();
+      switch (tag >>> 3) {
+        case 1: {
+          if (tag !== 10) {
+            break;
+          }
+
+          message.result = FormattedBatchResult.decode(reader, reader.uint32());
+          continue;
+        }
+      }
+      if ((tag & 7) === 4 || tag === 0) {
+        break;
+      }
+      reader.skip(tag & 7);
+    }
+    return message;
+  },
+
+  fromJSON(object: any): DecryptFormattedStreamResponse {
+    return { result: isSet(object.result) ? FormattedBatchResult.fromJSON(object.result) : undefined };
+  },
+
+  toJSON(message: DecryptFormattedStreamResponse): unknown {
+    const obj: any = {};
+    if (message.result !== undefined) {
+      obj.result = FormattedBatchResult.toJSON(message.result);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<DecryptFormattedStreamResponse>, I>>(base?: I): DecryptFormattedStreamResponse {
+    return DecryptFormattedStreamResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<DecryptFormattedStreamResponse>, I>>(
+    object: I,
+  ): DecryptFormattedStreamResponse {
+    const message = createBaseDecryptFormattedStreamResponse();
+    message.result = (object.result !== undefined && object.result !== null)
+      ? FormattedBatchResult.fromPartial(object.result)
+      : undefined;
+    return message;
+  },
+};
+
+function createBaseReEncryptFormattedStreamRequest(): ReEncryptFormattedStreamRequest {
+  return { reference: "", keyName: "", value: "", context: new Uint8Array(0), keyVersion: 0 };
+}
+
+export const ReEncryptFormattedStreamRequest: MessageFns<ReEncryptFormattedStreamRequest> = {
+  encode(message: ReEncryptFormattedStreamRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.reference !== "") {
+      writer.uint32(10).string(message.reference);
+    }
+    if (message.keyName !== "") {
+      writer.uint32(18).string(message.keyName);
+    }
+    if (message.value !== "") {
+      writer.uint32(26).string(message.value);
+    }
+    if (message.context.length !== 0) {
+      writer.uint32(34).bytes(message.context);
+    }
+    if (message.keyVersion !== 0) {
+      writer.uint32(40).int32(message.keyVersion);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ReEncryptFormattedStreamRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const end = length === undefined ? reader.len : reader.pos + length;
+    const message = createBaseReEncryptFormattedStreamRequest();
+    while (reader.pos < end) {
+      const tag = reader.uint32();
+      switch (tag >>> 3) {
+        case 1: {
+          if (tag !== 10) {
+            break;
+          }
+
+          message.reference = reader.string();
+          continue;
+        }
+        case 2: {
+          if (tag !== 18) {
+            break;
+          }
+
+          message.keyName = reader.string();
+          continue;
+        }
+        case 3: {
+          if (tag !== 26) {
+            break;
+          }
+
+          message.value = reader.string();
+          continue;
+        }
+        case 4: {
+          if (tag !== 34) {
+            break;
+          }
+
+          message.context = reader.bytes();
+          continue;
+        }
+        case 5: {
+          if (tag !== 40) {
+            break;
+          }
+
+          message.keyVersion = reader.int32();
+          continue;
+        }
+      }
+      if ((tag & 7) === 4 || tag === 0) {
+        break;
+      }
+      reader.skip(tag & 7);
+    }
+    return message;
+  },
+
+  fromJSON(object: any): ReEncryptFormattedStreamRequest {
+    return {
+      reference: isSet(object.reference) ? globalThis.String(object.reference) : "",
+      keyName: isSet(object.keyName) ? globalThis.String(object.keyName) : "",
+      value: isSet(object.value) ? globalThis.String(object.value) : "",
+      context: isSet(object.context) ? bytesFromBase64(object.context) : new Uint8Array(0),
+      keyVersion: isSet(object.keyVersion) ? globalThis.Number(object.keyVersion) : 0,
+    };
+  },
+
+  toJSON(message: ReEncryptFormattedStreamRequest): unknown {
+    const obj: any = {};
+    if (message.reference !== "") {
+      obj.reference = message.reference;
+    }
+    if (message.keyName !== "") {
+      obj.keyName = message.keyName;
+    }
+    if (message.value !== "") {
+      obj.value = message.value;
+    }
+    if (message.context.length !== 0) {
+      obj.context = base64FromBytes(message.context);
+    }
+    if (message.keyVersion !== 0) {
+      obj.keyVersion = Math.round(message.keyVersion);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<ReEncryptFormattedStreamRequest>, I>>(base?: I): ReEncryptFormattedStreamRequest {
+    return ReEncryptFormattedStreamRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<ReEncryptFormattedStreamRequest>, I>>(
+    object: I,
+  ): ReEncryptFormattedStreamRequest {
+    const message = createBaseReEncryptFormattedStreamRequest();
+    message.reference = object.reference ?? "";
+    message.keyName = object.keyName ?? "";
+    message.value = object.value ?? "";
+    message.context = object.context ?? new Uint8Array(0);
+    message.keyVersion = object.keyVersion ?? 0;
+    return message;
+  },
+};
+
+function createBaseReEncryptFormattedStreamResponse(): ReEncryptFormattedStreamResponse {
+  return { result: undefined };
+}
+
+export const ReEncryptFormattedStreamResponse: MessageFns<ReEncryptFormattedStreamResponse> = {
+  encode(message: ReEncryptFormattedStreamResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.result !== undefined) {
+      FormattedBatchResult.encode(message.result, writer.uint32(10).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ReEncryptFormattedStreamResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const end = length === undefined ? reader.len : reader.pos + length;
+    const message = createBaseReEncryptFormattedStreamResponse();
+    while (reader.pos < end) {
+      const tag = reader.uint32();
+      switch (tag >>> 3) {
+        case 1: {
+          if (tag !== 10) {
+            break;
+          }
+
+          message.result = FormattedBatchResult.decode(reader, reader.uint32());
+          continue;
+        }
+      }
+      if ((tag & 7) === 4 || tag === 0) {
+        break;
+      }
+      reader.skip(tag & 7);
+    }
+    return message;
+  },
+
+  fromJSON(object: any): ReEncryptFormattedStreamResponse {
+    return { result: isSet(object.result) ? FormattedBatchResult.fromJSON(object.result) : undefined };
+  },
+
+  toJSON(message: ReEncryptFormattedStreamResponse): unknown {
+    const obj: any = {};
+    if (message.result !== undefined) {
+      obj.result = FormattedBatchResult.toJSON(message.result);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<ReEncryptFormattedStreamResponse>, I>>(
+    base?: I,
+  ): ReEncryptFormattedStreamResponse {
+    return ReEncryptFormattedStreamResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<ReEncryptFormattedStreamResponse>, I>>(
+    object: I,
+  ): ReEncryptFormattedStreamResponse {
+    const message = createBaseReEncryptFormattedStreamResponse();
+    message.result = (object.result !== undefined && object.result !== null)
+      ? FormattedBatchResult.fromPartial(object.result)
+      : undefined;
+    return message;
+  },
+};
+
 /**
  * FormatPreservingService encrypts values that must keep their shape (a card number, a phone
  * number, an id of fixed length over an alphabet) with format-preserving keys (MODE_FF1): FF1,
@@ -1895,6 +2514,58 @@ export const FormatPreservingServiceService = {
     responseDeserialize: (value: Buffer): ReEncryptFormattedBatchResponse =>
       ReEncryptFormattedBatchResponse.decode(value),
   },
+  /**
+   * EncryptFormattedStream encrypts a stream of values: one response per request, in request order,
+   * each with the request's reference and its own result or error. The server reads no further ahead
+   * than the client reads responses (flow control), so memory stays bounded however long it runs; a
+   * client that loses the stream resumes after the last reference it received.
+   */
+  encryptFormattedStream: {
+    path: "/cipherd.v1.FormatPreservingService/EncryptFormattedStream",
+    requestStream: true,
+    responseStream: true,
+    requestSerialize: (value: EncryptFormattedStreamRequest): Buffer =>
+      Buffer.from(EncryptFormattedStreamRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): EncryptFormattedStreamRequest => EncryptFormattedStreamRequest.decode(value),
+    responseSerialize: (value: EncryptFormattedStreamResponse): Buffer =>
+      Buffer.from(EncryptFormattedStreamResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): EncryptFormattedStreamResponse =>
+      EncryptFormattedStreamResponse.decode(value),
+  },
+  /**
+   * DecryptFormattedStream decrypts a stream of values, with the same ordering, per-item errors, flow
+   * control and resumption as EncryptFormattedStream.
+   */
+  decryptFormattedStream: {
+    path: "/cipherd.v1.FormatPreservingService/DecryptFormattedStream",
+    requestStream: true,
+    responseStream: true,
+    requestSerialize: (value: DecryptFormattedStreamRequest): Buffer =>
+      Buffer.from(DecryptFormattedStreamRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): DecryptFormattedStreamRequest => DecryptFormattedStreamRequest.decode(value),
+    responseSerialize: (value: DecryptFormattedStreamResponse): Buffer =>
+      Buffer.from(DecryptFormattedStreamResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): DecryptFormattedStreamResponse =>
+      DecryptFormattedStreamResponse.decode(value),
+  },
+  /**
+   * ReEncryptFormattedStream re-encrypts a stream of values to their key's current version, without
+   * returning plaintexts, with the same ordering, per-item errors, flow control and resumption as
+   * EncryptFormattedStream. For moving a whole column after a rotation.
+   */
+  reEncryptFormattedStream: {
+    path: "/cipherd.v1.FormatPreservingService/ReEncryptFormattedStream",
+    requestStream: true,
+    responseStream: true,
+    requestSerialize: (value: ReEncryptFormattedStreamRequest): Buffer =>
+      Buffer.from(ReEncryptFormattedStreamRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): ReEncryptFormattedStreamRequest =>
+      ReEncryptFormattedStreamRequest.decode(value),
+    responseSerialize: (value: ReEncryptFormattedStreamResponse): Buffer =>
+      Buffer.from(ReEncryptFormattedStreamResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): ReEncryptFormattedStreamResponse =>
+      ReEncryptFormattedStreamResponse.decode(value),
+  },
 } as const;
 
 export interface FormatPreservingServiceServer extends UntypedServiceImplementation {
@@ -1921,6 +2592,24 @@ export interface FormatPreservingServiceServer extends UntypedServiceImplementat
    * succeeds or fails on its own.
    */
   reEncryptFormattedBatch: handleUnaryCall<ReEncryptFormattedBatchRequest, ReEncryptFormattedBatchResponse>;
+  /**
+   * EncryptFormattedStream encrypts a stream of values: one response per request, in request order,
+   * each with the request's reference and its own result or error. The server reads no further ahead
+   * than the client reads responses (flow control), so memory stays bounded however long it runs; a
+   * client that loses the stream resumes after the last reference it received.
+   */
+  encryptFormattedStream: handleBidiStreamingCall<EncryptFormattedStreamRequest, EncryptFormattedStreamResponse>;
+  /**
+   * DecryptFormattedStream decrypts a stream of values, with the same ordering, per-item errors, flow
+   * control and resumption as EncryptFormattedStream.
+   */
+  decryptFormattedStream: handleBidiStreamingCall<DecryptFormattedStreamRequest, DecryptFormattedStreamResponse>;
+  /**
+   * ReEncryptFormattedStream re-encrypts a stream of values to their key's current version, without
+   * returning plaintexts, with the same ordering, per-item errors, flow control and resumption as
+   * EncryptFormattedStream. For moving a whole column after a rotation.
+   */
+  reEncryptFormattedStream: handleBidiStreamingCall<ReEncryptFormattedStreamRequest, ReEncryptFormattedStreamResponse>;
 }
 
 export interface FormatPreservingServiceClient extends Client {
@@ -2045,6 +2734,45 @@ export interface FormatPreservingServiceClient extends Client {
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: ReEncryptFormattedBatchResponse) => void,
   ): ClientUnaryCall;
+  /**
+   * EncryptFormattedStream encrypts a stream of values: one response per request, in request order,
+   * each with the request's reference and its own result or error. The server reads no further ahead
+   * than the client reads responses (flow control), so memory stays bounded however long it runs; a
+   * client that loses the stream resumes after the last reference it received.
+   */
+  encryptFormattedStream(): ClientDuplexStream<EncryptFormattedStreamRequest, EncryptFormattedStreamResponse>;
+  encryptFormattedStream(
+    options: Partial<CallOptions>,
+  ): ClientDuplexStream<EncryptFormattedStreamRequest, EncryptFormattedStreamResponse>;
+  encryptFormattedStream(
+    metadata: Metadata,
+    options?: Partial<CallOptions>,
+  ): ClientDuplexStream<EncryptFormattedStreamRequest, EncryptFormattedStreamResponse>;
+  /**
+   * DecryptFormattedStream decrypts a stream of values, with the same ordering, per-item errors, flow
+   * control and resumption as EncryptFormattedStream.
+   */
+  decryptFormattedStream(): ClientDuplexStream<DecryptFormattedStreamRequest, DecryptFormattedStreamResponse>;
+  decryptFormattedStream(
+    options: Partial<CallOptions>,
+  ): ClientDuplexStream<DecryptFormattedStreamRequest, DecryptFormattedStreamResponse>;
+  decryptFormattedStream(
+    metadata: Metadata,
+    options?: Partial<CallOptions>,
+  ): ClientDuplexStream<DecryptFormattedStreamRequest, DecryptFormattedStreamResponse>;
+  /**
+   * ReEncryptFormattedStream re-encrypts a stream of values to their key's current version, without
+   * returning plaintexts, with the same ordering, per-item errors, flow control and resumption as
+   * EncryptFormattedStream. For moving a whole column after a rotation.
+   */
+  reEncryptFormattedStream(): ClientDuplexStream<ReEncryptFormattedStreamRequest, ReEncryptFormattedStreamResponse>;
+  reEncryptFormattedStream(
+    options: Partial<CallOptions>,
+  ): ClientDuplexStream<ReEncryptFormattedStreamRequest, ReEncryptFormattedStreamResponse>;
+  reEncryptFormattedStream(
+    metadata: Metadata,
+    options?: Partial<CallOptions>,
+  ): ClientDuplexStream<ReEncryptFormattedStreamRequest, ReEncryptFormattedStreamResponse>;
 }
 
 export const FormatPreservingServiceClient = makeGenericClientConstructor(

@@ -247,6 +247,99 @@ public final class FormatPreservingServiceGrpc {
     return getReEncryptFormattedBatchMethod;
   }
 
+  private static volatile io.grpc.MethodDescriptor<io.cipherd.api.v1.EncryptFormattedStreamRequest,
+      io.cipherd.api.v1.EncryptFormattedStreamResponse> getEncryptFormattedStreamMethod;
+
+  @io.grpc.stub.annotations.RpcMethod(
+      fullMethodName = SERVICE_NAME + '/' + "EncryptFormattedStream",
+      requestType = io.cipherd.api.v1.EncryptFormattedStreamRequest.class,
+      responseType = io.cipherd.api.v1.EncryptFormattedStreamResponse.class,
+      methodType = io.grpc.MethodDescriptor.MethodType.BIDI_STREAMING)
+  public static io.grpc.MethodDescriptor<io.cipherd.api.v1.EncryptFormattedStreamRequest,
+      io.cipherd.api.v1.EncryptFormattedStreamResponse> getEncryptFormattedStreamMethod() {
+    io.grpc.MethodDescriptor<io.cipherd.api.v1.EncryptFormattedStreamRequest, io.cipherd.api.v1.EncryptFormattedStreamResponse> getEncryptFormattedStreamMethod;
+    if ((getEncryptFormattedStreamMethod = FormatPreservingServiceGrpc.getEncryptFormattedStreamMethod) == null) {
+      synchronized (FormatPreservingServiceGrpc.class) {
+        if ((getEncryptFormattedStreamMethod = FormatPreservingServiceGrpc.getEncryptFormattedStreamMethod) == null) {
+          FormatPreservingServiceGrpc.getEncryptFormattedStreamMethod = getEncryptFormattedStreamMethod =
+              io.grpc.MethodDescriptor.<io.cipherd.api.v1.EncryptFormattedStreamRequest, io.cipherd.api.v1.EncryptFormattedStreamResponse>newBuilder()
+              .setType(io.grpc.MethodDescriptor.MethodType.BIDI_STREAMING)
+              .setFullMethodName(generateFullMethodName(SERVICE_NAME, "EncryptFormattedStream"))
+              .setSampledToLocalTracing(true)
+              .setRequestMarshaller(io.grpc.protobuf.ProtoUtils.marshaller(
+                  io.cipherd.api.v1.EncryptFormattedStreamRequest.getDefaultInstance()))
+              .setResponseMarshaller(io.grpc.protobuf.ProtoUtils.marshaller(
+                  io.cipherd.api.v1.EncryptFormattedStreamResponse.getDefaultInstance()))
+              .setSchemaDescriptor(new FormatPreservingServiceMethodDescriptorSupplier("EncryptFormattedStream"))
+              .build();
+        }
+      }
+    }
+    return getEncryptFormattedStreamMethod;
+  }
+
+  private static volatile io.grpc.MethodDescriptor<io.cipherd.api.v1.DecryptFormattedStreamRequest,
+      io.cipherd.api.v1.DecryptFormattedStreamResponse> getDecryptFormattedStreamMethod;
+
+  @io.grpc.stub.annotations.RpcMethod(
+      fullMethodName = SERVICE_NAME + '/' + "DecryptFormattedStream",
+      requestType = io.cipherd.api.v1.DecryptFormattedStreamRequest.class,
+      responseType = io.cipherd.api.v1.DecryptFormattedStreamResponse.class,
+      methodType = io.grpc.MethodDescriptor.MethodType.BIDI_STREAMING)
+  public static io.grpc.MethodDescriptor<io.cipherd.api.v1.DecryptFormattedStreamRequest,
+      io.cipherd.api.v1.DecryptFormattedStreamResponse> getDecryptFormattedStreamMethod() {
+    io.grpc.MethodDescriptor<io.cipherd.api.v1.DecryptFormattedStreamRequest, io.cipherd.api.v1.DecryptFormattedStreamResponse> getDecryptFormattedStreamMethod;
+    if ((getDecryptFormattedStreamMethod = FormatPreservingServiceGrpc.getDecryptFormattedStreamMethod) == null) {
+      synchronized (FormatPreservingServiceGrpc.class) {
+        if ((getDecryptFormattedStreamMethod = FormatPreservingServiceGrpc.getDecryptFormattedStreamMethod) == null) {
+          FormatPreservingServiceGrpc.getDecryptFormattedStreamMethod = getDecryptFormattedStreamMethod =
+              io.grpc.MethodDescriptor.<io.cipherd.api.v1.DecryptFormattedStreamRequest, io.cipherd.api.v1.DecryptFormattedStreamResponse>newBuilder()
+              .setType(io.grpc.MethodDescriptor.MethodType.BIDI_STREAMING)
+              .setFullMethodName(generateFullMethodName(SERVICE_NAME, "DecryptFormattedStream"))
+              .setSampledToLocalTracing(true)
+              .setRequestMarshaller(io.grpc.protobuf.ProtoUtils.marshaller(
+                  io.cipherd.api.v1.DecryptFormattedStreamRequest.getDefaultInstance()))
+              .setResponseMarshaller(io.grpc.protobuf.ProtoUtils.marshaller(
+                  io.cipherd.api.v1.DecryptFormattedStreamResponse.getDefaultInstance()))
+              .setSchemaDescriptor(new FormatPreservingServiceMethodDescriptorSupplier("DecryptFormattedStream"))
+              .build();
+        }
+      }
+    }
+    return getDecryptFormattedStreamMethod;
+  }
+
+  private static volatile io.grpc.MethodDescriptor<io.cipherd.api.v1.ReEncryptFormattedStreamRequest,
+      io.cipherd.api.v1.ReEncryptFormattedStreamResponse> getReEncryptFormattedStreamMethod;
+
+  @io.grpc.stub.annotations.RpcMethod(
+      fullMethodName = SERVICE_NAME + '/' + "ReEncryptFormattedStream",
+      requestType = io.cipherd.api.v1.ReEncryptFormattedStreamRequest.class,
+      responseType = io.cipherd.api.v1.ReEncryptFormattedStreamResponse.class,
+      methodType = io.grpc.MethodDescriptor.MethodType.BIDI_STREAMING)
+  public static io.grpc.MethodDescriptor<io.cipherd.api.v1.ReEncryptFormattedStreamRequest,
+      io.cipherd.api.v1.ReEncryptFormattedStreamResponse> getReEncryptFormattedStreamMethod() {
+    io.grpc.MethodDescriptor<io.cipherd.api.v1.ReEncryptFormattedStreamRequest, io.cipherd.api.v1.ReEncryptFormattedStreamResponse> getReEncryptFormattedStreamMethod;
+    if ((getReEncryptFormattedStreamMethod = FormatPreservingServiceGrpc.getReEncryptFormattedStreamMethod) == null) {
+      synchronized (FormatPreservingServiceGrpc.class) {
+        if ((getReEncryptFormattedStreamMethod = FormatPreservingServiceGrpc.getReEncryptFormattedStreamMethod) == null) {
+          FormatPreservingServiceGrpc.getReEncryptFormattedStreamMethod = getReEncryptFormattedStreamMethod =
+              io.grpc.MethodDescriptor.<io.cipherd.api.v1.ReEncryptFormattedStreamRequest, io.cipherd.api.v1.ReEncryptFormattedStreamResponse>newBuilder()
+              .setType(io.grpc.MethodDescriptor.MethodType.BIDI_STREAMING)
+              .setFullMethodName(generateFullMethodName(SERVICE_NAME, "ReEncryptFormattedStream"))
+              .setSampledToLocalTracing(true)
+              .setRequestMarshaller(io.grpc.protobuf.ProtoUtils.marshaller(
+                  io.cipherd.api.v1.ReEncryptFormattedStreamRequest.getDefaultInstance()))
+              .setResponseMarshaller(io.grpc.protobuf.ProtoUtils.marshaller(
+                  io.cipherd.api.v1.ReEncryptFormattedStreamResponse.getDefaultInstance()))
+              .setSchemaDescriptor(new FormatPreservingServiceMethodDescriptorSupplier("ReEncryptFormattedStream"))
+              .build();
+        }
+      }
+    }
+    return getReEncryptFormattedStreamMethod;
+  }
+
   /**
    * Creates a new async stub that supports all call types for the service
    */
@@ -400,6 +493,42 @@ public final class FormatPreservingServiceGrpc {
         io.grpc.stub.StreamObserver<io.cipherd.api.v1.ReEncryptFormattedBatchResponse> responseObserver) {
       io.grpc.stub.ServerCalls.asyncUnimplementedUnaryCall(getReEncryptFormattedBatchMethod(), responseObserver);
     }
+
+    /**
+     * <pre>
+     * EncryptFormattedStream encrypts a stream of values: one response per request, in request order,
+     * each with the request's reference and its own result or error. The server reads no further ahead
+     * than the client reads responses (flow control), so memory stays bounded however long it runs; a
+     * client that loses the stream resumes after the last reference it received.
+     * </pre>
+     */
+    default io.grpc.stub.StreamObserver<io.cipherd.api.v1.EncryptFormattedStreamRequest> encryptFormattedStream(
+        io.grpc.stub.StreamObserver<io.cipherd.api.v1.EncryptFormattedStreamResponse> responseObserver) {
+      return io.grpc.stub.ServerCalls.asyncUnimplementedStreamingCall(getEncryptFormattedStreamMethod(), responseObserver);
+    }
+
+    /**
+     * <pre>
+     * DecryptFormattedStream decrypts a stream of values, with the same ordering, per-item errors, flow
+     * control and resumption as EncryptFormattedStream.
+     * </pre>
+     */
+    default io.grpc.stub.StreamObserver<io.cipherd.api.v1.DecryptFormattedStreamRequest> decryptFormattedStream(
+        io.grpc.stub.StreamObserver<io.cipherd.api.v1.DecryptFormattedStreamResponse> responseObserver) {
+      return io.grpc.stub.ServerCalls.asyncUnimplementedStreamingCall(getDecryptFormattedStreamMethod(), responseObserver);
+    }
+
+    /**
+     * <pre>
+     * ReEncryptFormattedStream re-encrypts a stream of values to their key's current version, without
+     * returning plaintexts, with the same ordering, per-item errors, flow control and resumption as
+     * EncryptFormattedStream. For moving a whole column after a rotation.
+     * </pre>
+     */
+    default io.grpc.stub.StreamObserver<io.cipherd.api.v1.ReEncryptFormattedStreamRequest> reEncryptFormattedStream(
+        io.grpc.stub.StreamObserver<io.cipherd.api.v1.ReEncryptFormattedStreamResponse> responseObserver) {
+      return io.grpc.stub.ServerCalls.asyncUnimplementedStreamingCall(getReEncryptFormattedStreamMethod(), responseObserver);
+    }
   }
 
   /**
@@ -544,6 +673,45 @@ public final class FormatPreservingServiceGrpc {
       io.grpc.stub.ClientCalls.asyncUnaryCall(
           getChannel().newCall(getReEncryptFormattedBatchMethod(), getCallOptions()), request, responseObserver);
     }
+
+    /**
+     * <pre>
+     * EncryptFormattedStream encrypts a stream of values: one response per request, in request order,
+     * each with the request's reference and its own result or error. The server reads no further ahead
+     * than the client reads responses (flow control), so memory stays bounded however long it runs; a
+     * client that loses the stream resumes after the last reference it received.
+     * </pre>
+     */
+    public io.grpc.stub.StreamObserver<io.cipherd.api.v1.EncryptFormattedStreamRequest> encryptFormattedStream(
+        io.grpc.stub.StreamObserver<io.cipherd.api.v1.EncryptFormattedStreamResponse> responseObserver) {
+      return io.grpc.stub.ClientCalls.asyncBidiStreamingCall(
+          getChannel().newCall(getEncryptFormattedStreamMethod(), getCallOptions()), responseObserver);
+    }
+
+    /**
+     * <pre>
+     * DecryptFormattedStream decrypts a stream of values, with the same ordering, per-item errors, flow
+     * control and resumption as EncryptFormattedStream.
+     * </pre>
+     */
+    public io.grpc.stub.StreamObserver<io.cipherd.api.v1.DecryptFormattedStreamRequest> decryptFormattedStream(
+        io.grpc.stub.StreamObserver<io.cipherd.api.v1.DecryptFormattedStreamResponse> responseObserver) {
+      return io.grpc.stub.ClientCalls.asyncBidiStreamingCall(
+          getChannel().newCall(getDecryptFormattedStreamMethod(), getCallOptions()), responseObserver);
+    }
+
+    /**
+     * <pre>
+     * ReEncryptFormattedStream re-encrypts a stream of values to their key's current version, without
+     * returning plaintexts, with the same ordering, per-item errors, flow control and resumption as
+     * EncryptFormattedStream. For moving a whole column after a rotation.
+     * </pre>
+     */
+    public io.grpc.stub.StreamObserver<io.cipherd.api.v1.ReEncryptFormattedStreamRequest> reEncryptFormattedStream(
+        io.grpc.stub.StreamObserver<io.cipherd.api.v1.ReEncryptFormattedStreamResponse> responseObserver) {
+      return io.grpc.stub.ClientCalls.asyncBidiStreamingCall(
+          getChannel().newCall(getReEncryptFormattedStreamMethod(), getCallOptions()), responseObserver);
+    }
   }
 
   /**
@@ -651,6 +819,48 @@ public final class FormatPreservingServiceGrpc {
     public io.cipherd.api.v1.ReEncryptFormattedBatchResponse reEncryptFormattedBatch(io.cipherd.api.v1.ReEncryptFormattedBatchRequest request) throws io.grpc.StatusException {
       return io.grpc.stub.ClientCalls.blockingV2UnaryCall(
           getChannel(), getReEncryptFormattedBatchMethod(), getCallOptions(), request);
+    }
+
+    /**
+     * <pre>
+     * EncryptFormattedStream encrypts a stream of values: one response per request, in request order,
+     * each with the request's reference and its own result or error. The server reads no further ahead
+     * than the client reads responses (flow control), so memory stays bounded however long it runs; a
+     * client that loses the stream resumes after the last reference it received.
+     * </pre>
+     */
+    @io.grpc.ExperimentalApi("https://github.com/grpc/grpc-java/issues/10918")
+    public io.grpc.stub.BlockingClientCall<io.cipherd.api.v1.EncryptFormattedStreamRequest, io.cipherd.api.v1.EncryptFormattedStreamResponse>
+        encryptFormattedStream() {
+      return io.grpc.stub.ClientCalls.blockingBidiStreamingCall(
+          getChannel(), getEncryptFormattedStreamMethod(), getCallOptions());
+    }
+
+    /**
+     * <pre>
+     * DecryptFormattedStream decrypts a stream of values, with the same ordering, per-item errors, flow
+     * control and resumption as EncryptFormattedStream.
+     * </pre>
+     */
+    @io.grpc.ExperimentalApi("https://github.com/grpc/grpc-java/issues/10918")
+    public io.grpc.stub.BlockingClientCall<io.cipherd.api.v1.DecryptFormattedStreamRequest, io.cipherd.api.v1.DecryptFormattedStreamResponse>
+        decryptFormattedStream() {
+      return io.grpc.stub.ClientCalls.blockingBidiStreamingCall(
+          getChannel(), getDecryptFormattedStreamMethod(), getCallOptions());
+    }
+
+    /**
+     * <pre>
+     * ReEncryptFormattedStream re-encrypts a stream of values to their key's current version, without
+     * returning plaintexts, with the same ordering, per-item errors, flow control and resumption as
+     * EncryptFormattedStream. For moving a whole column after a rotation.
+     * </pre>
+     */
+    @io.grpc.ExperimentalApi("https://github.com/grpc/grpc-java/issues/10918")
+    public io.grpc.stub.BlockingClientCall<io.cipherd.api.v1.ReEncryptFormattedStreamRequest, io.cipherd.api.v1.ReEncryptFormattedStreamResponse>
+        reEncryptFormattedStream() {
+      return io.grpc.stub.ClientCalls.blockingBidiStreamingCall(
+          getChannel(), getReEncryptFormattedStreamMethod(), getCallOptions());
     }
   }
 
@@ -884,6 +1094,9 @@ public final class FormatPreservingServiceGrpc {
   private static final int METHODID_ENCRYPT_FORMATTED_BATCH = 4;
   private static final int METHODID_DECRYPT_FORMATTED_BATCH = 5;
   private static final int METHODID_RE_ENCRYPT_FORMATTED_BATCH = 6;
+  private static final int METHODID_ENCRYPT_FORMATTED_STREAM = 7;
+  private static final int METHODID_DECRYPT_FORMATTED_STREAM = 8;
+  private static final int METHODID_RE_ENCRYPT_FORMATTED_STREAM = 9;
 
   private static final class MethodHandlers<Req, Resp> implements
       io.grpc.stub.ServerCalls.UnaryMethod<Req, Resp>,
@@ -940,6 +1153,15 @@ public final class FormatPreservingServiceGrpc {
     public io.grpc.stub.StreamObserver<Req> invoke(
         io.grpc.stub.StreamObserver<Resp> responseObserver) {
       switch (methodId) {
+        case METHODID_ENCRYPT_FORMATTED_STREAM:
+          return (io.grpc.stub.StreamObserver<Req>) serviceImpl.encryptFormattedStream(
+              (io.grpc.stub.StreamObserver<io.cipherd.api.v1.EncryptFormattedStreamResponse>) responseObserver);
+        case METHODID_DECRYPT_FORMATTED_STREAM:
+          return (io.grpc.stub.StreamObserver<Req>) serviceImpl.decryptFormattedStream(
+              (io.grpc.stub.StreamObserver<io.cipherd.api.v1.DecryptFormattedStreamResponse>) responseObserver);
+        case METHODID_RE_ENCRYPT_FORMATTED_STREAM:
+          return (io.grpc.stub.StreamObserver<Req>) serviceImpl.reEncryptFormattedStream(
+              (io.grpc.stub.StreamObserver<io.cipherd.api.v1.ReEncryptFormattedStreamResponse>) responseObserver);
         default:
           throw new AssertionError();
       }
@@ -997,6 +1219,27 @@ public final class FormatPreservingServiceGrpc {
               io.cipherd.api.v1.ReEncryptFormattedBatchRequest,
               io.cipherd.api.v1.ReEncryptFormattedBatchResponse>(
                 service, METHODID_RE_ENCRYPT_FORMATTED_BATCH)))
+        .addMethod(
+          getEncryptFormattedStreamMethod(),
+          io.grpc.stub.ServerCalls.asyncBidiStreamingCall(
+            new MethodHandlers<
+              io.cipherd.api.v1.EncryptFormattedStreamRequest,
+              io.cipherd.api.v1.EncryptFormattedStreamResponse>(
+                service, METHODID_ENCRYPT_FORMATTED_STREAM)))
+        .addMethod(
+          getDecryptFormattedStreamMethod(),
+          io.grpc.stub.ServerCalls.asyncBidiStreamingCall(
+            new MethodHandlers<
+              io.cipherd.api.v1.DecryptFormattedStreamRequest,
+              io.cipherd.api.v1.DecryptFormattedStreamResponse>(
+                service, METHODID_DECRYPT_FORMATTED_STREAM)))
+        .addMethod(
+          getReEncryptFormattedStreamMethod(),
+          io.grpc.stub.ServerCalls.asyncBidiStreamingCall(
+            new MethodHandlers<
+              io.cipherd.api.v1.ReEncryptFormattedStreamRequest,
+              io.cipherd.api.v1.ReEncryptFormattedStreamResponse>(
+                service, METHODID_RE_ENCRYPT_FORMATTED_STREAM)))
         .build();
   }
 
@@ -1052,6 +1295,9 @@ public final class FormatPreservingServiceGrpc {
               .addMethod(getEncryptFormattedBatchMethod())
               .addMethod(getDecryptFormattedBatchMethod())
               .addMethod(getReEncryptFormattedBatchMethod())
+              .addMethod(getEncryptFormattedStreamMethod())
+              .addMethod(getDecryptFormattedStreamMethod())
+              .addMethod(getReEncryptFormattedStreamMethod())
               .build();
         }
       }

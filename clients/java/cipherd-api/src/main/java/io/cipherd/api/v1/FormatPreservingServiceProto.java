@@ -100,6 +100,36 @@ public final class FormatPreservingServiceProto {
   static final 
     com.google.protobuf.GeneratedMessageV3.FieldAccessorTable
       internal_static_cipherd_v1_FormattedBatchResult_fieldAccessorTable;
+  static final com.google.protobuf.Descriptors.Descriptor
+    internal_static_cipherd_v1_EncryptFormattedStreamRequest_descriptor;
+  static final 
+    com.google.protobuf.GeneratedMessageV3.FieldAccessorTable
+      internal_static_cipherd_v1_EncryptFormattedStreamRequest_fieldAccessorTable;
+  static final com.google.protobuf.Descriptors.Descriptor
+    internal_static_cipherd_v1_EncryptFormattedStreamResponse_descriptor;
+  static final 
+    com.google.protobuf.GeneratedMessageV3.FieldAccessorTable
+      internal_static_cipherd_v1_EncryptFormattedStreamResponse_fieldAccessorTable;
+  static final com.google.protobuf.Descriptors.Descriptor
+    internal_static_cipherd_v1_DecryptFormattedStreamRequest_descriptor;
+  static final 
+    com.google.protobuf.GeneratedMessageV3.FieldAccessorTable
+      internal_static_cipherd_v1_DecryptFormattedStreamRequest_fieldAccessorTable;
+  static final com.google.protobuf.Descriptors.Descriptor
+    internal_static_cipherd_v1_DecryptFormattedStreamResponse_descriptor;
+  static final 
+    com.google.protobuf.GeneratedMessageV3.FieldAccessorTable
+      internal_static_cipherd_v1_DecryptFormattedStreamResponse_fieldAccessorTable;
+  static final com.google.protobuf.Descriptors.Descriptor
+    internal_static_cipherd_v1_ReEncryptFormattedStreamRequest_descriptor;
+  static final 
+    com.google.protobuf.GeneratedMessageV3.FieldAccessorTable
+      internal_static_cipherd_v1_ReEncryptFormattedStreamRequest_fieldAccessorTable;
+  static final com.google.protobuf.Descriptors.Descriptor
+    internal_static_cipherd_v1_ReEncryptFormattedStreamResponse_descriptor;
+  static final 
+    com.google.protobuf.GeneratedMessageV3.FieldAccessorTable
+      internal_static_cipherd_v1_ReEncryptFormattedStreamResponse_fieldAccessorTable;
 
   public static com.google.protobuf.Descriptors.FileDescriptor
       getDescriptor() {
@@ -164,29 +194,57 @@ public final class FormatPreservingServiceProto {
       "B\003\200\001\001H\000R\005value\022-\n\005error\030\003 \001(\0132\025.cipherd." +
       "v1.ItemErrorH\000R\005error\022\037\n\013key_version\030\004 \001" +
       "(\005R\nkeyVersion\022,\n\022source_key_version\030\005 \001" +
-      "(\005R\020sourceKeyVersionB\t\n\007outcome2\342\005\n\027Form" +
-      "atPreservingService\022]\n\020EncryptFormatted\022" +
-      "#.cipherd.v1.EncryptFormattedRequest\032$.c" +
-      "ipherd.v1.EncryptFormattedResponse\022]\n\020De" +
-      "cryptFormatted\022#.cipherd.v1.DecryptForma" +
-      "ttedRequest\032$.cipherd.v1.DecryptFormatte" +
-      "dResponse\022c\n\022ReEncryptFormatted\022%.cipher" +
-      "d.v1.ReEncryptFormattedRequest\032&.cipherd" +
-      ".v1.ReEncryptFormattedResponse\022T\n\rMaskFo" +
-      "rmatted\022 .cipherd.v1.MaskFormattedReques" +
-      "t\032!.cipherd.v1.MaskFormattedResponse\022l\n\025" +
-      "EncryptFormattedBatch\022(.cipherd.v1.Encry" +
-      "ptFormattedBatchRequest\032).cipherd.v1.Enc" +
-      "ryptFormattedBatchResponse\022l\n\025DecryptFor" +
-      "mattedBatch\022(.cipherd.v1.DecryptFormatte" +
-      "dBatchRequest\032).cipherd.v1.DecryptFormat" +
-      "tedBatchResponse\022r\n\027ReEncryptFormattedBa" +
-      "tch\022*.cipherd.v1.ReEncryptFormattedBatch" +
-      "Request\032+.cipherd.v1.ReEncryptFormattedB" +
-      "atchResponseBn\n\021io.cipherd.api.v1B\034Forma" +
-      "tPreservingServiceProtoP\001Z9github.com/ci" +
-      "pherd/cipherd/clients/go/cipherdpb;ciphe" +
-      "rdpbb\006proto3"
+      "(\005R\020sourceKeyVersionB\t\n\007outcome\"\215\001\n\035Encr" +
+      "yptFormattedStreamRequest\022\034\n\treference\030\001" +
+      " \001(\tR\treference\022\031\n\010key_name\030\002 \001(\tR\007keyNa" +
+      "me\022\031\n\005value\030\003 \001(\tB\003\200\001\001R\005value\022\030\n\007context" +
+      "\030\004 \001(\014R\007context\"Z\n\036EncryptFormattedStrea" +
+      "mResponse\0228\n\006result\030\001 \001(\0132 .cipherd.v1.F" +
+      "ormattedBatchResultR\006result\"\251\001\n\035DecryptF" +
+      "ormattedStreamRequest\022\034\n\treference\030\001 \001(\t" +
+      "R\treference\022\031\n\010key_name\030\002 \001(\tR\007keyName\022\024" +
+      "\n\005value\030\003 \001(\tR\005value\022\030\n\007context\030\004 \001(\014R\007c" +
+      "ontext\022\037\n\013key_version\030\005 \001(\005R\nkeyVersion\"" +
+      "Z\n\036DecryptFormattedStreamResponse\0228\n\006res" +
+      "ult\030\001 \001(\0132 .cipherd.v1.FormattedBatchRes" +
+      "ultR\006result\"\253\001\n\037ReEncryptFormattedStream" +
+      "Request\022\034\n\treference\030\001 \001(\tR\treference\022\031\n" +
+      "\010key_name\030\002 \001(\tR\007keyName\022\024\n\005value\030\003 \001(\tR" +
+      "\005value\022\030\n\007context\030\004 \001(\014R\007context\022\037\n\013key_" +
+      "version\030\005 \001(\005R\nkeyVersion\"\\\n ReEncryptFo" +
+      "rmattedStreamResponse\0228\n\006result\030\001 \001(\0132 ." +
+      "cipherd.v1.FormattedBatchResultR\006result2" +
+      "\307\010\n\027FormatPreservingService\022]\n\020EncryptFo" +
+      "rmatted\022#.cipherd.v1.EncryptFormattedReq" +
+      "uest\032$.cipherd.v1.EncryptFormattedRespon" +
+      "se\022]\n\020DecryptFormatted\022#.cipherd.v1.Decr" +
+      "yptFormattedRequest\032$.cipherd.v1.Decrypt" +
+      "FormattedResponse\022c\n\022ReEncryptFormatted\022" +
+      "%.cipherd.v1.ReEncryptFormattedRequest\032&" +
+      ".cipherd.v1.ReEncryptFormattedResponse\022T" +
+      "\n\rMaskFormatted\022 .cipherd.v1.MaskFormatt" +
+      "edRequest\032!.cipherd.v1.MaskFormattedResp" +
+      "onse\022l\n\025EncryptFormattedBatch\022(.cipherd." +
+      "v1.EncryptFormattedBatchRequest\032).cipher" +
+      "d.v1.EncryptFormattedBatchResponse\022l\n\025De" +
+      "cryptFormattedBatch\022(.cipherd.v1.Decrypt" +
+      "FormattedBatchRequest\032).cipherd.v1.Decry" +
+      "ptFormattedBatchResponse\022r\n\027ReEncryptFor" +
+      "mattedBatch\022*.cipherd.v1.ReEncryptFormat" +
+      "tedBatchRequest\032+.cipherd.v1.ReEncryptFo" +
+      "rmattedBatchResponse\022s\n\026EncryptFormatted" +
+      "Stream\022).cipherd.v1.EncryptFormattedStre" +
+      "amRequest\032*.cipherd.v1.EncryptFormattedS" +
+      "treamResponse(\0010\001\022s\n\026DecryptFormattedStr" +
+      "eam\022).cipherd.v1.DecryptFormattedStreamR" +
+      "equest\032*.cipherd.v1.DecryptFormattedStre" +
+      "amResponse(\0010\001\022y\n\030ReEncryptFormattedStre" +
+      "am\022+.cipherd.v1.ReEncryptFormattedStream" +
+      "Request\032,.cipherd.v1.ReEncryptFormattedS" +
+      "treamResponse(\0010\001Bn\n\021io.cipherd.api.v1B\034" +
+      "FormatPreservingServiceProtoP\001Z9github.c" +
+      "om/cipherd/cipherd/clients/go/cipherdpb;" +
+      "cipherdpbb\006proto3"
     };
     descriptor = com.google.protobuf.Descriptors.FileDescriptor
       .internalBuildGeneratedFileFrom(descriptorData,
@@ -295,6 +353,42 @@ public final class FormatPreservingServiceProto {
       com.google.protobuf.GeneratedMessageV3.FieldAccessorTable(
         internal_static_cipherd_v1_FormattedBatchResult_descriptor,
         new java.lang.String[] { "Reference", "Value", "Error", "KeyVersion", "SourceKeyVersion", "Outcome", });
+    internal_static_cipherd_v1_EncryptFormattedStreamRequest_descriptor =
+      getDescriptor().getMessageTypes().get(17);
+    internal_static_cipherd_v1_EncryptFormattedStreamRequest_fieldAccessorTable = new
+      com.google.protobuf.GeneratedMessageV3.FieldAccessorTable(
+        internal_static_cipherd_v1_EncryptFormattedStreamRequest_descriptor,
+        new java.lang.String[] { "Reference", "KeyName", "Value", "Context", });
+    internal_static_cipherd_v1_EncryptFormattedStreamResponse_descriptor =
+      getDescriptor().getMessageTypes().get(18);
+    internal_static_cipherd_v1_EncryptFormattedStreamResponse_fieldAccessorTable = new
+      com.google.protobuf.GeneratedMessageV3.FieldAccessorTable(
+        internal_static_cipherd_v1_EncryptFormattedStreamResponse_descriptor,
+        new java.lang.String[] { "Result", });
+    internal_static_cipherd_v1_DecryptFormattedStreamRequest_descriptor =
+      getDescriptor().getMessageTypes().get(19);
+    internal_static_cipherd_v1_DecryptFormattedStreamRequest_fieldAccessorTable = new
+      com.google.protobuf.GeneratedMessageV3.FieldAccessorTable(
+        internal_static_cipherd_v1_DecryptFormattedStreamRequest_descriptor,
+        new java.lang.String[] { "Reference", "KeyName", "Value", "Context", "KeyVersion", });
+    internal_static_cipherd_v1_DecryptFormattedStreamResponse_descriptor =
+      getDescriptor().getMessageTypes().get(20);
+    internal_static_cipherd_v1_DecryptFormattedStreamResponse_fieldAccessorTable = new
+      com.google.protobuf.GeneratedMessageV3.FieldAccessorTable(
+        internal_static_cipherd_v1_DecryptFormattedStreamResponse_descriptor,
+        new java.lang.String[] { "Result", });
+    internal_static_cipherd_v1_ReEncryptFormattedStreamRequest_descriptor =
+      getDescriptor().getMessageTypes().get(21);
+    internal_static_cipherd_v1_ReEncryptFormattedStreamRequest_fieldAccessorTable = new
+      com.google.protobuf.GeneratedMessageV3.FieldAccessorTable(
+        internal_static_cipherd_v1_ReEncryptFormattedStreamRequest_descriptor,
+        new java.lang.String[] { "Reference", "KeyName", "Value", "Context", "KeyVersion", });
+    internal_static_cipherd_v1_ReEncryptFormattedStreamResponse_descriptor =
+      getDescriptor().getMessageTypes().get(22);
+    internal_static_cipherd_v1_ReEncryptFormattedStreamResponse_fieldAccessorTable = new
+      com.google.protobuf.GeneratedMessageV3.FieldAccessorTable(
+        internal_static_cipherd_v1_ReEncryptFormattedStreamResponse_descriptor,
+        new java.lang.String[] { "Result", });
     io.cipherd.api.v1.CryptoServiceProto.getDescriptor();
   }
 

@@ -71,6 +71,21 @@ public final class KeyAdminServiceProto {
     com.google.protobuf.GeneratedMessageV3.FieldAccessorTable
       internal_static_cipherd_v1_ImportKeyRequest_fieldAccessorTable;
   static final com.google.protobuf.Descriptors.Descriptor
+    internal_static_cipherd_v1_CreateImportJobRequest_descriptor;
+  static final 
+    com.google.protobuf.GeneratedMessageV3.FieldAccessorTable
+      internal_static_cipherd_v1_CreateImportJobRequest_fieldAccessorTable;
+  static final com.google.protobuf.Descriptors.Descriptor
+    internal_static_cipherd_v1_CreateImportJobResponse_descriptor;
+  static final 
+    com.google.protobuf.GeneratedMessageV3.FieldAccessorTable
+      internal_static_cipherd_v1_CreateImportJobResponse_fieldAccessorTable;
+  static final com.google.protobuf.Descriptors.Descriptor
+    internal_static_cipherd_v1_ImportJob_descriptor;
+  static final 
+    com.google.protobuf.GeneratedMessageV3.FieldAccessorTable
+      internal_static_cipherd_v1_ImportJob_fieldAccessorTable;
+  static final com.google.protobuf.Descriptors.Descriptor
     internal_static_cipherd_v1_ImportKeyResponse_descriptor;
   static final 
     com.google.protobuf.GeneratedMessageV3.FieldAccessorTable
@@ -207,7 +222,7 @@ public final class KeyAdminServiceProto {
       "\n\010key_name\030\001 \001(\tR\007keyName\022-\n\006policy\030\002 \001(" +
       "\0132\025.cipherd.v1.KeyPolicyR\006policy\"<\n\027Upda" +
       "teKeyPolicyResponse\022!\n\003key\030\001 \001(\0132\017.ciphe" +
-      "rd.v1.KeyR\003key\"\245\003\n\020ImportKeyRequest\022\031\n\010k" +
+      "rd.v1.KeyR\003key\"\373\003\n\020ImportKeyRequest\022\031\n\010k" +
       "ey_name\030\001 \001(\tR\007keyName\022$\n\004mode\030\002 \001(\0162\020.c" +
       "ipherd.v1.ModeR\004mode\022&\n\014key_material\030\003 \001" +
       "(\014B\003\200\001\001R\013keyMaterial\0223\n\025allow_unauthenti" +
@@ -217,97 +232,118 @@ public final class KeyAdminServiceProto {
       "pherd.v1.LegacyIvR\010legacyIv\022&\n\017legacy_fi" +
       "xed_iv\030\007 \001(\014R\rlegacyFixedIv\022#\n\npassphras" +
       "e\030\010 \001(\014B\003\200\001\001R\npassphrase\0224\n\nfpe_format\030\t" +
-      " \001(\0132\025.cipherd.v1.FpeFormatR\tfpeFormat\"6" +
-      "\n\021ImportKeyResponse\022!\n\003key\030\001 \001(\0132\017.ciphe" +
-      "rd.v1.KeyR\003key\"n\n\023GetKeyCensusRequest\022\031\n" +
-      "\010key_name\030\001 \001(\tR\007keyName\022<\n\014quiet_period" +
-      "\030\002 \001(\0132\031.google.protobuf.DurationR\013quiet" +
-      "Period\"\257\001\n\024GetKeyCensusResponse\022!\n\003key\030\001" +
-      " \001(\0132\017.cipherd.v1.KeyR\003key\0225\n\010versions\030\002" +
-      " \003(\0132\031.cipherd.v1.VersionCensusR\010version" +
-      "s\022=\n\033safe_min_decryption_version\030\003 \001(\005R\030" +
-      "safeMinDecryptionVersion\"\226\001\n\rVersionCens" +
-      "us\022\030\n\007version\030\001 \001(\005R\007version\0221\n\005usage\030\002 " +
-      "\001(\0132\033.cipherd.v1.KeyVersionUsageR\005usage\022" +
-      "\025\n\006in_use\030\003 \001(\010R\005inUse\022!\n\014subject_keys\030\004" +
-      " \001(\003R\013subjectKeys\".\n\021DisableKeyRequest\022\031" +
-      "\n\010key_name\030\001 \001(\tR\007keyName\"7\n\022DisableKeyR" +
-      "esponse\022!\n\003key\030\001 \001(\0132\017.cipherd.v1.KeyR\003k" +
-      "ey\"-\n\020EnableKeyRequest\022\031\n\010key_name\030\001 \001(\t" +
-      "R\007keyName\"6\n\021EnableKeyResponse\022!\n\003key\030\001 " +
-      "\001(\0132\017.cipherd.v1.KeyR\003key\"\237\001\n$ScheduleKe" +
+      " \001(\0132\025.cipherd.v1.FpeFormatR\tfpeFormat\0220" +
+      "\n\024wrapped_key_material\030\n \001(\014R\022wrappedKey" +
+      "Material\022\"\n\rimport_job_id\030\013 \001(\tR\013importJ" +
+      "obId\"\207\001\n\026CreateImportJobRequest\022\031\n\010key_n" +
+      "ame\030\001 \001(\tR\007keyName\022R\n\022wrapping_algorithm" +
+      "\030\002 \001(\0162#.cipherd.v1.ImportWrappingAlgori" +
+      "thmR\021wrappingAlgorithm\"O\n\027CreateImportJo" +
+      "bResponse\0224\n\nimport_job\030\001 \001(\0132\025.cipherd." +
+      "v1.ImportJobR\timportJob\"\201\002\n\tImportJob\022\"\n" +
+      "\rimport_job_id\030\001 \001(\tR\013importJobId\022\031\n\010key" +
+      "_name\030\002 \001(\tR\007keyName\022R\n\022wrapping_algorit" +
+      "hm\030\003 \001(\0162#.cipherd.v1.ImportWrappingAlgo" +
+      "rithmR\021wrappingAlgorithm\022$\n\016public_key_p" +
+      "em\030\004 \001(\tR\014publicKeyPem\022;\n\013expire_time\030\005 " +
+      "\001(\0132\032.google.protobuf.TimestampR\nexpireT" +
+      "ime\"6\n\021ImportKeyResponse\022!\n\003key\030\001 \001(\0132\017." +
+      "cipherd.v1.KeyR\003key\"n\n\023GetKeyCensusReque" +
+      "st\022\031\n\010key_name\030\001 \001(\tR\007keyName\022<\n\014quiet_p" +
+      "eriod\030\002 \001(\0132\031.google.protobuf.DurationR\013" +
+      "quietPeriod\"\257\001\n\024GetKeyCensusResponse\022!\n\003" +
+      "key\030\001 \001(\0132\017.cipherd.v1.KeyR\003key\0225\n\010versi" +
+      "ons\030\002 \003(\0132\031.cipherd.v1.VersionCensusR\010ve" +
+      "rsions\022=\n\033safe_min_decryption_version\030\003 " +
+      "\001(\005R\030safeMinDecryptionVersion\"\226\001\n\rVersio" +
+      "nCensus\022\030\n\007version\030\001 \001(\005R\007version\0221\n\005usa" +
+      "ge\030\002 \001(\0132\033.cipherd.v1.KeyVersionUsageR\005u" +
+      "sage\022\025\n\006in_use\030\003 \001(\010R\005inUse\022!\n\014subject_k" +
+      "eys\030\004 \001(\003R\013subjectKeys\".\n\021DisableKeyRequ" +
+      "est\022\031\n\010key_name\030\001 \001(\tR\007keyName\"7\n\022Disabl" +
+      "eKeyResponse\022!\n\003key\030\001 \001(\0132\017.cipherd.v1.K" +
+      "eyR\003key\"-\n\020EnableKeyRequest\022\031\n\010key_name\030" +
+      "\001 \001(\tR\007keyName\"6\n\021EnableKeyResponse\022!\n\003k" +
+      "ey\030\001 \001(\0132\017.cipherd.v1.KeyR\003key\"\237\001\n$Sched" +
+      "uleKeyVersionDestructionRequest\022\031\n\010key_n" +
+      "ame\030\001 \001(\tR\007keyName\022\032\n\010versions\030\002 \003(\005R\010ve" +
+      "rsions\022@\n\016pending_window\030\003 \001(\0132\031.google." +
+      "protobuf.DurationR\rpendingWindow\"J\n%Sche" +
+      "duleKeyVersionDestructionResponse\022!\n\003key" +
+      "\030\001 \001(\0132\017.cipherd.v1.KeyR\003key\"[\n\"CancelKe" +
       "yVersionDestructionRequest\022\031\n\010key_name\030\001" +
       " \001(\tR\007keyName\022\032\n\010versions\030\002 \003(\005R\010version" +
-      "s\022@\n\016pending_window\030\003 \001(\0132\031.google.proto" +
-      "buf.DurationR\rpendingWindow\"J\n%ScheduleK" +
-      "eyVersionDestructionResponse\022!\n\003key\030\001 \001(" +
-      "\0132\017.cipherd.v1.KeyR\003key\"[\n\"CancelKeyVers" +
-      "ionDestructionRequest\022\031\n\010key_name\030\001 \001(\tR" +
-      "\007keyName\022\032\n\010versions\030\002 \003(\005R\010versions\"H\n#" +
-      "CancelKeyVersionDestructionResponse\022!\n\003k" +
-      "ey\030\001 \001(\0132\017.cipherd.v1.KeyR\003key\"y\n\032Schedu" +
-      "leKeyDeletionRequest\022\031\n\010key_name\030\001 \001(\tR\007" +
-      "keyName\022@\n\016pending_window\030\002 \001(\0132\031.google" +
-      ".protobuf.DurationR\rpendingWindow\"@\n\033Sch" +
-      "eduleKeyDeletionResponse\022!\n\003key\030\001 \001(\0132\017." +
-      "cipherd.v1.KeyR\003key\"5\n\030CancelKeyDeletion" +
-      "Request\022\031\n\010key_name\030\001 \001(\tR\007keyName\">\n\031Ca" +
-      "ncelKeyDeletionResponse\022!\n\003key\030\001 \001(\0132\017.c" +
-      "ipherd.v1.KeyR\003key\"\274\002\n\030RetireKeyVersions" +
-      "Request\022\031\n\010key_name\030\001 \001(\tR\007keyName\022#\n\rbe" +
-      "low_version\030\002 \001(\005R\014belowVersion\022<\n\014quiet" +
-      "_period\030\003 \001(\0132\031.google.protobuf.Duration" +
-      "R\013quietPeriod\022@\n\016pending_window\030\004 \001(\0132\031." +
-      "google.protobuf.DurationR\rpendingWindow\022" +
-      "#\n\rvalidate_only\030\005 \001(\010R\014validateOnly\022;\n\013" +
-      "inventories\030\006 \003(\0132\031.cipherd.v1.DataInven" +
-      "toryR\013inventories\"\326\001\n\rDataInventory\022\031\n\010k" +
-      "ey_name\030\001 \001(\tR\007keyName\022\026\n\006source\030\002 \001(\tR\006" +
-      "source\0227\n\tscan_time\030\003 \001(\0132\032.google.proto" +
-      "buf.TimestampR\010scanTime\022#\n\ritems_scanned" +
-      "\030\004 \001(\003R\014itemsScanned\0224\n\010versions\030\005 \003(\0132\030" +
-      ".cipherd.v1.VersionCountR\010versions\"J\n\014Ve" +
-      "rsionCount\022\030\n\007version\030\001 \001(\005R\007version\022 \n\013" +
-      "ciphertexts\030\002 \001(\003R\013ciphertexts\"\250\001\n\031Retir" +
-      "eKeyVersionsResponse\022!\n\003key\030\001 \001(\0132\017.ciph" +
-      "erd.v1.KeyR\003key\022)\n\020retired_versions\030\002 \003(" +
-      "\005R\017retiredVersions\022=\n\014destroy_time\030\003 \001(\013" +
-      "2\032.google.protobuf.TimestampR\013destroyTim" +
-      "e2\360\t\n\017KeyAdminService\022H\n\tCreateKey\022\034.cip" +
-      "herd.v1.CreateKeyRequest\032\035.cipherd.v1.Cr" +
-      "eateKeyResponse\022?\n\006GetKey\022\031.cipherd.v1.G" +
-      "etKeyRequest\032\032.cipherd.v1.GetKeyResponse" +
-      "\022E\n\010ListKeys\022\033.cipherd.v1.ListKeysReques" +
-      "t\032\034.cipherd.v1.ListKeysResponse\022H\n\tRotat" +
-      "eKey\022\034.cipherd.v1.RotateKeyRequest\032\035.cip" +
-      "herd.v1.RotateKeyResponse\022Z\n\017UpdateKeyPo" +
-      "licy\022\".cipherd.v1.UpdateKeyPolicyRequest" +
-      "\032#.cipherd.v1.UpdateKeyPolicyResponse\022H\n" +
-      "\tImportKey\022\034.cipherd.v1.ImportKeyRequest" +
-      "\032\035.cipherd.v1.ImportKeyResponse\022Q\n\014GetKe" +
-      "yCensus\022\037.cipherd.v1.GetKeyCensusRequest" +
-      "\032 .cipherd.v1.GetKeyCensusResponse\022K\n\nDi" +
-      "sableKey\022\035.cipherd.v1.DisableKeyRequest\032" +
-      "\036.cipherd.v1.DisableKeyResponse\022H\n\tEnabl" +
-      "eKey\022\034.cipherd.v1.EnableKeyRequest\032\035.cip" +
-      "herd.v1.EnableKeyResponse\022\204\001\n\035ScheduleKe" +
-      "yVersionDestruction\0220.cipherd.v1.Schedul" +
-      "eKeyVersionDestructionRequest\0321.cipherd." +
-      "v1.ScheduleKeyVersionDestructionResponse" +
-      "\022~\n\033CancelKeyVersionDestruction\022..cipher" +
-      "d.v1.CancelKeyVersionDestructionRequest\032" +
-      "/.cipherd.v1.CancelKeyVersionDestruction" +
-      "Response\022f\n\023ScheduleKeyDeletion\022&.cipher" +
-      "d.v1.ScheduleKeyDeletionRequest\032\'.cipher" +
-      "d.v1.ScheduleKeyDeletionResponse\022`\n\021Canc" +
-      "elKeyDeletion\022$.cipherd.v1.CancelKeyDele" +
-      "tionRequest\032%.cipherd.v1.CancelKeyDeleti" +
-      "onResponse\022`\n\021RetireKeyVersions\022$.cipher" +
-      "d.v1.RetireKeyVersionsRequest\032%.cipherd." +
-      "v1.RetireKeyVersionsResponseBf\n\021io.ciphe" +
-      "rd.api.v1B\024KeyAdminServiceProtoP\001Z9githu" +
-      "b.com/cipherd/cipherd/clients/go/cipherd" +
-      "pb;cipherdpbb\006proto3"
+      "s\"H\n#CancelKeyVersionDestructionResponse" +
+      "\022!\n\003key\030\001 \001(\0132\017.cipherd.v1.KeyR\003key\"y\n\032S" +
+      "cheduleKeyDeletionRequest\022\031\n\010key_name\030\001 " +
+      "\001(\tR\007keyName\022@\n\016pending_window\030\002 \001(\0132\031.g" +
+      "oogle.protobuf.DurationR\rpendingWindow\"@" +
+      "\n\033ScheduleKeyDeletionResponse\022!\n\003key\030\001 \001" +
+      "(\0132\017.cipherd.v1.KeyR\003key\"5\n\030CancelKeyDel" +
+      "etionRequest\022\031\n\010key_name\030\001 \001(\tR\007keyName\"" +
+      ">\n\031CancelKeyDeletionResponse\022!\n\003key\030\001 \001(" +
+      "\0132\017.cipherd.v1.KeyR\003key\"\274\002\n\030RetireKeyVer" +
+      "sionsRequest\022\031\n\010key_name\030\001 \001(\tR\007keyName\022" +
+      "#\n\rbelow_version\030\002 \001(\005R\014belowVersion\022<\n\014" +
+      "quiet_period\030\003 \001(\0132\031.google.protobuf.Dur" +
+      "ationR\013quietPeriod\022@\n\016pending_window\030\004 \001" +
+      "(\0132\031.google.protobuf.DurationR\rpendingWi" +
+      "ndow\022#\n\rvalidate_only\030\005 \001(\010R\014validateOnl" +
+      "y\022;\n\013inventories\030\006 \003(\0132\031.cipherd.v1.Data" +
+      "InventoryR\013inventories\"\326\001\n\rDataInventory" +
+      "\022\031\n\010key_name\030\001 \001(\tR\007keyName\022\026\n\006source\030\002 " +
+      "\001(\tR\006source\0227\n\tscan_time\030\003 \001(\0132\032.google." +
+      "protobuf.TimestampR\010scanTime\022#\n\ritems_sc" +
+      "anned\030\004 \001(\003R\014itemsScanned\0224\n\010versions\030\005 " +
+      "\003(\0132\030.cipherd.v1.VersionCountR\010versions\"" +
+      "J\n\014VersionCount\022\030\n\007version\030\001 \001(\005R\007versio" +
+      "n\022 \n\013ciphertexts\030\002 \001(\003R\013ciphertexts\"\250\001\n\031" +
+      "RetireKeyVersionsResponse\022!\n\003key\030\001 \001(\0132\017" +
+      ".cipherd.v1.KeyR\003key\022)\n\020retired_versions" +
+      "\030\002 \003(\005R\017retiredVersions\022=\n\014destroy_time\030" +
+      "\003 \001(\0132\032.google.protobuf.TimestampR\013destr" +
+      "oyTime*\274\001\n\027ImportWrappingAlgorithm\022)\n%IM" +
+      "PORT_WRAPPING_ALGORITHM_UNSPECIFIED\020\000\022:\n" +
+      "6IMPORT_WRAPPING_ALGORITHM_RSA_AES_KEY_W" +
+      "RAP_SHA256_3072\020\001\022:\n6IMPORT_WRAPPING_ALG" +
+      "ORITHM_RSA_AES_KEY_WRAP_SHA256_4096\020\0022\314\n" +
+      "\n\017KeyAdminService\022H\n\tCreateKey\022\034.cipherd" +
+      ".v1.CreateKeyRequest\032\035.cipherd.v1.Create" +
+      "KeyResponse\022?\n\006GetKey\022\031.cipherd.v1.GetKe" +
+      "yRequest\032\032.cipherd.v1.GetKeyResponse\022E\n\010" +
+      "ListKeys\022\033.cipherd.v1.ListKeysRequest\032\034." +
+      "cipherd.v1.ListKeysResponse\022H\n\tRotateKey" +
+      "\022\034.cipherd.v1.RotateKeyRequest\032\035.cipherd" +
+      ".v1.RotateKeyResponse\022Z\n\017UpdateKeyPolicy" +
+      "\022\".cipherd.v1.UpdateKeyPolicyRequest\032#.c" +
+      "ipherd.v1.UpdateKeyPolicyResponse\022H\n\tImp" +
+      "ortKey\022\034.cipherd.v1.ImportKeyRequest\032\035.c" +
+      "ipherd.v1.ImportKeyResponse\022Z\n\017CreateImp" +
+      "ortJob\022\".cipherd.v1.CreateImportJobReque" +
+      "st\032#.cipherd.v1.CreateImportJobResponse\022" +
+      "Q\n\014GetKeyCensus\022\037.cipherd.v1.GetKeyCensu" +
+      "sRequest\032 .cipherd.v1.GetKeyCensusRespon" +
+      "se\022K\n\nDisableKey\022\035.cipherd.v1.DisableKey" +
+      "Request\032\036.cipherd.v1.DisableKeyResponse\022" +
+      "H\n\tEnableKey\022\034.cipherd.v1.EnableKeyReque" +
+      "st\032\035.cipherd.v1.EnableKeyResponse\022\204\001\n\035Sc" +
+      "heduleKeyVersionDestruction\0220.cipherd.v1" +
+      ".ScheduleKeyVersionDestructionRequest\0321." +
+      "cipherd.v1.ScheduleKeyVersionDestruction" +
+      "Response\022~\n\033CancelKeyVersionDestruction\022" +
+      "..cipherd.v1.CancelKeyVersionDestruction" +
+      "Request\032/.cipherd.v1.CancelKeyVersionDes" +
+      "tructionResponse\022f\n\023ScheduleKeyDeletion\022" +
+      "&.cipherd.v1.ScheduleKeyDeletionRequest\032" +
+      "\'.cipherd.v1.ScheduleKeyDeletionResponse" +
+      "\022`\n\021CancelKeyDeletion\022$.cipherd.v1.Cance" +
+      "lKeyDeletionRequest\032%.cipherd.v1.CancelK" +
+      "eyDeletionResponse\022`\n\021RetireKeyVersions\022" +
+      "$.cipherd.v1.RetireKeyVersionsRequest\032%." +
+      "cipherd.v1.RetireKeyVersionsResponseBf\n\021" +
+      "io.cipherd.api.v1B\024KeyAdminServiceProtoP" +
+      "\001Z9github.com/cipherd/cipherd/clients/go" +
+      "/cipherdpb;cipherdpbb\006proto3"
     };
     descriptor = com.google.protobuf.Descriptors.FileDescriptor
       .internalBuildGeneratedFileFrom(descriptorData,
@@ -381,123 +417,141 @@ public final class KeyAdminServiceProto {
     internal_static_cipherd_v1_ImportKeyRequest_fieldAccessorTable = new
       com.google.protobuf.GeneratedMessageV3.FieldAccessorTable(
         internal_static_cipherd_v1_ImportKeyRequest_descriptor,
-        new java.lang.String[] { "KeyName", "Mode", "KeyMaterial", "AllowUnauthenticated", "LegacyCipher", "LegacyIv", "LegacyFixedIv", "Passphrase", "FpeFormat", });
-    internal_static_cipherd_v1_ImportKeyResponse_descriptor =
+        new java.lang.String[] { "KeyName", "Mode", "KeyMaterial", "AllowUnauthenticated", "LegacyCipher", "LegacyIv", "LegacyFixedIv", "Passphrase", "FpeFormat", "WrappedKeyMaterial", "ImportJobId", });
+    internal_static_cipherd_v1_CreateImportJobRequest_descriptor =
       getDescriptor().getMessageTypes().get(11);
+    internal_static_cipherd_v1_CreateImportJobRequest_fieldAccessorTable = new
+      com.google.protobuf.GeneratedMessageV3.FieldAccessorTable(
+        internal_static_cipherd_v1_CreateImportJobRequest_descriptor,
+        new java.lang.String[] { "KeyName", "WrappingAlgorithm", });
+    internal_static_cipherd_v1_CreateImportJobResponse_descriptor =
+      getDescriptor().getMessageTypes().get(12);
+    internal_static_cipherd_v1_CreateImportJobResponse_fieldAccessorTable = new
+      com.google.protobuf.GeneratedMessageV3.FieldAccessorTable(
+        internal_static_cipherd_v1_CreateImportJobResponse_descriptor,
+        new java.lang.String[] { "ImportJob", });
+    internal_static_cipherd_v1_ImportJob_descriptor =
+      getDescriptor().getMessageTypes().get(13);
+    internal_static_cipherd_v1_ImportJob_fieldAccessorTable = new
+      com.google.protobuf.GeneratedMessageV3.FieldAccessorTable(
+        internal_static_cipherd_v1_ImportJob_descriptor,
+        new java.lang.String[] { "ImportJobId", "KeyName", "WrappingAlgorithm", "PublicKeyPem", "ExpireTime", });
+    internal_static_cipherd_v1_ImportKeyResponse_descriptor =
+      getDescriptor().getMessageTypes().get(14);
     internal_static_cipherd_v1_ImportKeyResponse_fieldAccessorTable = new
       com.google.protobuf.GeneratedMessageV3.FieldAccessorTable(
         internal_static_cipherd_v1_ImportKeyResponse_descriptor,
         new java.lang.String[] { "Key", });
     internal_static_cipherd_v1_GetKeyCensusRequest_descriptor =
-      getDescriptor().getMessageTypes().get(12);
+      getDescriptor().getMessageTypes().get(15);
     internal_static_cipherd_v1_GetKeyCensusRequest_fieldAccessorTable = new
       com.google.protobuf.GeneratedMessageV3.FieldAccessorTable(
         internal_static_cipherd_v1_GetKeyCensusRequest_descriptor,
         new java.lang.String[] { "KeyName", "QuietPeriod", });
     internal_static_cipherd_v1_GetKeyCensusResponse_descriptor =
-      getDescriptor().getMessageTypes().get(13);
+      getDescriptor().getMessageTypes().get(16);
     internal_static_cipherd_v1_GetKeyCensusResponse_fieldAccessorTable = new
       com.google.protobuf.GeneratedMessageV3.FieldAccessorTable(
         internal_static_cipherd_v1_GetKeyCensusResponse_descriptor,
         new java.lang.String[] { "Key", "Versions", "SafeMinDecryptionVersion", });
     internal_static_cipherd_v1_VersionCensus_descriptor =
-      getDescriptor().getMessageTypes().get(14);
+      getDescriptor().getMessageTypes().get(17);
     internal_static_cipherd_v1_VersionCensus_fieldAccessorTable = new
       com.google.protobuf.GeneratedMessageV3.FieldAccessorTable(
         internal_static_cipherd_v1_VersionCensus_descriptor,
         new java.lang.String[] { "Version", "Usage", "InUse", "SubjectKeys", });
     internal_static_cipherd_v1_DisableKeyRequest_descriptor =
-      getDescriptor().getMessageTypes().get(15);
+      getDescriptor().getMessageTypes().get(18);
     internal_static_cipherd_v1_DisableKeyRequest_fieldAccessorTable = new
       com.google.protobuf.GeneratedMessageV3.FieldAccessorTable(
         internal_static_cipherd_v1_DisableKeyRequest_descriptor,
         new java.lang.String[] { "KeyName", });
     internal_static_cipherd_v1_DisableKeyResponse_descriptor =
-      getDescriptor().getMessageTypes().get(16);
+      getDescriptor().getMessageTypes().get(19);
     internal_static_cipherd_v1_DisableKeyResponse_fieldAccessorTable = new
       com.google.protobuf.GeneratedMessageV3.FieldAccessorTable(
         internal_static_cipherd_v1_DisableKeyResponse_descriptor,
         new java.lang.String[] { "Key", });
     internal_static_cipherd_v1_EnableKeyRequest_descriptor =
-      getDescriptor().getMessageTypes().get(17);
+      getDescriptor().getMessageTypes().get(20);
     internal_static_cipherd_v1_EnableKeyRequest_fieldAccessorTable = new
       com.google.protobuf.GeneratedMessageV3.FieldAccessorTable(
         internal_static_cipherd_v1_EnableKeyRequest_descriptor,
         new java.lang.String[] { "KeyName", });
     internal_static_cipherd_v1_EnableKeyResponse_descriptor =
-      getDescriptor().getMessageTypes().get(18);
+      getDescriptor().getMessageTypes().get(21);
     internal_static_cipherd_v1_EnableKeyResponse_fieldAccessorTable = new
       com.google.protobuf.GeneratedMessageV3.FieldAccessorTable(
         internal_static_cipherd_v1_EnableKeyResponse_descriptor,
         new java.lang.String[] { "Key", });
     internal_static_cipherd_v1_ScheduleKeyVersionDestructionRequest_descriptor =
-      getDescriptor().getMessageTypes().get(19);
+      getDescriptor().getMessageTypes().get(22);
     internal_static_cipherd_v1_ScheduleKeyVersionDestructionRequest_fieldAccessorTable = new
       com.google.protobuf.GeneratedMessageV3.FieldAccessorTable(
         internal_static_cipherd_v1_ScheduleKeyVersionDestructionRequest_descriptor,
         new java.lang.String[] { "KeyName", "Versions", "PendingWindow", });
     internal_static_cipherd_v1_ScheduleKeyVersionDestructionResponse_descriptor =
-      getDescriptor().getMessageTypes().get(20);
+      getDescriptor().getMessageTypes().get(23);
     internal_static_cipherd_v1_ScheduleKeyVersionDestructionResponse_fieldAccessorTable = new
       com.google.protobuf.GeneratedMessageV3.FieldAccessorTable(
         internal_static_cipherd_v1_ScheduleKeyVersionDestructionResponse_descriptor,
         new java.lang.String[] { "Key", });
     internal_static_cipherd_v1_CancelKeyVersionDestructionRequest_descriptor =
-      getDescriptor().getMessageTypes().get(21);
+      getDescriptor().getMessageTypes().get(24);
     internal_static_cipherd_v1_CancelKeyVersionDestructionRequest_fieldAccessorTable = new
       com.google.protobuf.GeneratedMessageV3.FieldAccessorTable(
         internal_static_cipherd_v1_CancelKeyVersionDestructionRequest_descriptor,
         new java.lang.String[] { "KeyName", "Versions", });
     internal_static_cipherd_v1_CancelKeyVersionDestructionResponse_descriptor =
-      getDescriptor().getMessageTypes().get(22);
+      getDescriptor().getMessageTypes().get(25);
     internal_static_cipherd_v1_CancelKeyVersionDestructionResponse_fieldAccessorTable = new
       com.google.protobuf.GeneratedMessageV3.FieldAccessorTable(
         internal_static_cipherd_v1_CancelKeyVersionDestructionResponse_descriptor,
         new java.lang.String[] { "Key", });
     internal_static_cipherd_v1_ScheduleKeyDeletionRequest_descriptor =
-      getDescriptor().getMessageTypes().get(23);
+      getDescriptor().getMessageTypes().get(26);
     internal_static_cipherd_v1_ScheduleKeyDeletionRequest_fieldAccessorTable = new
       com.google.protobuf.GeneratedMessageV3.FieldAccessorTable(
         internal_static_cipherd_v1_ScheduleKeyDeletionRequest_descriptor,
         new java.lang.String[] { "KeyName", "PendingWindow", });
     internal_static_cipherd_v1_ScheduleKeyDeletionResponse_descriptor =
-      getDescriptor().getMessageTypes().get(24);
+      getDescriptor().getMessageTypes().get(27);
     internal_static_cipherd_v1_ScheduleKeyDeletionResponse_fieldAccessorTable = new
       com.google.protobuf.GeneratedMessageV3.FieldAccessorTable(
         internal_static_cipherd_v1_ScheduleKeyDeletionResponse_descriptor,
         new java.lang.String[] { "Key", });
     internal_static_cipherd_v1_CancelKeyDeletionRequest_descriptor =
-      getDescriptor().getMessageTypes().get(25);
+      getDescriptor().getMessageTypes().get(28);
     internal_static_cipherd_v1_CancelKeyDeletionRequest_fieldAccessorTable = new
       com.google.protobuf.GeneratedMessageV3.FieldAccessorTable(
         internal_static_cipherd_v1_CancelKeyDeletionRequest_descriptor,
         new java.lang.String[] { "KeyName", });
     internal_static_cipherd_v1_CancelKeyDeletionResponse_descriptor =
-      getDescriptor().getMessageTypes().get(26);
+      getDescriptor().getMessageTypes().get(29);
     internal_static_cipherd_v1_CancelKeyDeletionResponse_fieldAccessorTable = new
       com.google.protobuf.GeneratedMessageV3.FieldAccessorTable(
         internal_static_cipherd_v1_CancelKeyDeletionResponse_descriptor,
         new java.lang.String[] { "Key", });
     internal_static_cipherd_v1_RetireKeyVersionsRequest_descriptor =
-      getDescriptor().getMessageTypes().get(27);
+      getDescriptor().getMessageTypes().get(30);
     internal_static_cipherd_v1_RetireKeyVersionsRequest_fieldAccessorTable = new
       com.google.protobuf.GeneratedMessageV3.FieldAccessorTable(
         internal_static_cipherd_v1_RetireKeyVersionsRequest_descriptor,
         new java.lang.String[] { "KeyName", "BelowVersion", "QuietPeriod", "PendingWindow", "ValidateOnly", "Inventories", });
     internal_static_cipherd_v1_DataInventory_descriptor =
-      getDescriptor().getMessageTypes().get(28);
+      getDescriptor().getMessageTypes().get(31);
     internal_static_cipherd_v1_DataInventory_fieldAccessorTable = new
       com.google.protobuf.GeneratedMessageV3.FieldAccessorTable(
         internal_static_cipherd_v1_DataInventory_descriptor,
         new java.lang.String[] { "KeyName", "Source", "ScanTime", "ItemsScanned", "Versions", });
     internal_static_cipherd_v1_VersionCount_descriptor =
-      getDescriptor().getMessageTypes().get(29);
+      getDescriptor().getMessageTypes().get(32);
     internal_static_cipherd_v1_VersionCount_fieldAccessorTable = new
       com.google.protobuf.GeneratedMessageV3.FieldAccessorTable(
         internal_static_cipherd_v1_VersionCount_descriptor,
         new java.lang.String[] { "Version", "Ciphertexts", });
     internal_static_cipherd_v1_RetireKeyVersionsResponse_descriptor =
-      getDescriptor().getMessageTypes().get(30);
+      getDescriptor().getMessageTypes().get(33);
     internal_static_cipherd_v1_RetireKeyVersionsResponse_fieldAccessorTable = new
       com.google.protobuf.GeneratedMessageV3.FieldAccessorTable(
         internal_static_cipherd_v1_RetireKeyVersionsResponse_descriptor,
