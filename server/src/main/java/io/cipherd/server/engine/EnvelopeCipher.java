@@ -18,6 +18,7 @@ import io.cipherd.server.subjectkeys.SubjectKeyWrapping;
 import io.cipherd.server.subjectkeys.SubjectKeys;
 import io.cipherd.server.subjects.SubjectRef;
 import java.nio.charset.StandardCharsets;
+import javax.crypto.SecretKey;
 
 /**
  * Ciphertexts in and out with the key versions the cache resolves: parses and decodes envelopes,
@@ -64,11 +65,12 @@ final class EnvelopeCipher {
       CipherMode mode = header.mode();
       byte[] ref = key.ref().bytes();
       byte[] payload = buffers.payload(mode.payloadLength(plaintext.length()));
+      SecretKey secret = key.secretFor(mode, /* encrypting= */ true);
       int payloadLength =
           mode.family()
               .seal(
-                  source,
-                  key.secretFor(mode, /* encrypting= */ true),
+                  key.ciphers(source, secret),
+                  secret,
                   Envelope.subjectAad(header, ref),
                   context,
                   plaintext,
@@ -250,13 +252,14 @@ final class EnvelopeCipher {
       Bytes context = ciphertext.context();
       Bytes sealed =
           new Bytes(payload.array(), payload.offset() + ref.length, payload.length() - ref.length);
+      SecretKey secret = key.secretFor(header.mode(), /* encrypting= */ false);
       int length =
           header
               .mode()
               .family()
               .open(
-                  source,
-                  key.secretFor(header.mode(), /* encrypting= */ false),
+                  key.ciphers(source, secret),
+                  secret,
                   Envelope.subjectAad(header, ref),
                   context,
                   sealed,

@@ -1,6 +1,8 @@
 package io.cipherd.server.subjectkeys;
 
 import io.cipherd.server.crypto.CipherMode;
+import io.cipherd.server.crypto.CipherSource;
+import io.cipherd.server.crypto.KeptCipher;
 import io.cipherd.server.subjects.SubjectHash;
 import io.cipherd.server.subjects.SubjectRef;
 import java.time.Instant;
@@ -25,9 +27,16 @@ public final class SubjectKey {
   private final int wrapVersion;
   private final byte[] key;
   private final ConcurrentMap<CipherMode, SecretKey> prepared = new ConcurrentHashMap<>();
+  private final KeptCipher kept;
   private volatile Instant erasedAt;
 
-  SubjectKey(SubjectRef ref, String keyName, SubjectHash subjectHash, int wrapVersion, byte[] key) {
+  SubjectKey(
+      SubjectRef ref,
+      String keyName,
+      SubjectHash subjectHash,
+      int wrapVersion,
+      byte[] key,
+      KeptCipher kept) {
     if (key.length != LENGTH) {
       throw new IllegalArgumentException("a subject key is " + LENGTH + " bytes");
     }
@@ -36,6 +45,7 @@ public final class SubjectKey {
     this.subjectHash = subjectHash;
     this.wrapVersion = wrapVersion;
     this.key = key;
+    this.kept = kept;
   }
 
   public SubjectRef ref() {
@@ -72,11 +82,28 @@ public final class SubjectKey {
     return secret;
   }
 
+  /**
+   * Where a message under {@code secret} (this key, as {@link #secretFor} gave it) gets its cipher:
+   * the one kept initialised with this subject's key when it is free, so that a subject used again
+   * skips the AES key schedule; {@code pool} otherwise.
+   */
+  public CipherSource ciphers(CipherSource pool, SecretKey secret) {
+    return kept.over(pool, secret);
+  }
+
   /** Overwrites the bytes once the subject was erased at {@code erased}. */
   void wipe(Instant erased) {
     erasedAt = erased;
     Arrays.fill(key, (byte) 0);
     prepared.clear();
+    kept.retire();
+  }
+
+  /**
+   * Stops keeping a cipher for this key (it left the cache); the bytes stay for calls holding it.
+   */
+  void leftCache() {
+    kept.retire();
   }
 
   @Override

@@ -3,12 +3,15 @@ package io.cipherd.server.subjectkeys;
 import com.github.benmanes.caffeine.cache.Cache;
 import com.github.benmanes.caffeine.cache.Caffeine;
 import io.cipherd.server.crypto.DecryptionFailedException;
+import io.cipherd.server.crypto.KeptCipher;
+import io.cipherd.server.crypto.KeptCiphers;
 import io.cipherd.server.subjects.SubjectErasure;
 import io.cipherd.server.subjects.SubjectHash;
 import io.cipherd.server.subjects.SubjectRecord;
 import io.cipherd.server.subjects.SubjectRef;
 import io.cipherd.server.subjects.SubjectStore;
 import io.micrometer.core.instrument.FunctionCounter;
+import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.binder.cache.CaffeineCacheMetrics;
 import java.security.SecureRandom;
@@ -40,6 +43,13 @@ public final class SubjectKeys {
   /** A subject under one named key: how the encryption side of the cache finds its row. */
   private record Named(String keyName, SubjectHash hash) {}
 
+  /**
+   * At most this many cached subject keys keep a cipher initialised with their key (about 2 KB
+   * each, so 8 MB in all): the subjects in use now skip the AES key schedule (see {@link
+   * KeptCipher}), the rest use the pools.
+   */
+  static final int KEPT_CIPHERS = 4096;
+
   private final SubjectStore store;
   private final Supplier<SubjectHasher> hasher;
   private final SubjectCreationLimiter limiter;
@@ -51,6 +61,7 @@ public final class SubjectKeys {
   private final AtomicLong created = new AtomicLong();
   private final AtomicLong refused = new AtomicLong();
   private final AtomicLong erased = new AtomicLong();
+  private final KeptCiphers keptCiphers;
 
   /**
    * Keys in {@code store}, subjects named by {@code hasher} (asked on first use: it reads the key
@@ -69,7 +80,16 @@ public final class SubjectKeys {
     // later items under zeroed bytes and failed its decryptions. Only an erasure overwrites a key's
     // bytes, at once (erase), and a key so overwritten refuses to serve; the others go with the
     // garbage.
-    this.keys = cache(config).<SubjectRef, SubjectKey>build();
+    this.keys =
+        cache(config)
+            .<SubjectRef, SubjectKey>removalListener(
+                (ref, key, cause) -> {
+                  if (key != null) {
+                    key.leftCache();
+                  }
+                })
+            .build();
+    this.keptCiphers = new KeptCiphers(Math.min(config.cacheSize(), KEPT_CIPHERS));
   }
 
   private static Caffeine<Object, Object> cache(SubjectKeysConfig config) {
@@ -207,7 +227,8 @@ public final class SubjectKeys {
                     keyName,
                     winner.subjectHash(),
                     winner.wrapVersion(),
-                    drawn.remove(mine.ref()));
+                    drawn.remove(mine.ref()),
+                    keptCiphers.newSlot());
             keys.put(winner.ref(), key);
             result.put(mine.subjectHash(), key);
           } else {
@@ -339,7 +360,13 @@ public final class SubjectKeys {
     }
     byte[] bytes = wrapping.unwrap(row.wrappedKey(), row.ref());
     SubjectKey key =
-        new SubjectKey(row.ref(), row.keyName(), row.subjectHash(), row.wrapVersion(), bytes);
+        new SubjectKey(
+            row.ref(),
+            row.keyName(),
+            row.subjectHash(),
+            row.wrapVersion(),
+            bytes,
+            keptCiphers.newSlot());
     keys.put(row.ref(), key);
     return key;
   }
@@ -355,6 +382,13 @@ public final class SubjectKeys {
         .register(registry);
     FunctionCounter.builder("cipherd_subjects_erased", erased, AtomicLong::get)
         .description("subjects this replica erased")
+        .register(registry);
+    Gauge.builder("cipherd_subject_kept_ciphers", keptCiphers, KeptCiphers::kept)
+        .description(
+            "ciphers kept initialised with a cached subject's key, so it skips the AES key schedule"
+                + " (at most "
+                + keptCiphers.limit()
+                + ")")
         .register(registry);
   }
 }

@@ -3,14 +3,19 @@ package io.cipherd.server.subjectkeys;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.cipherd.server.crypto.Bytes;
 import io.cipherd.server.crypto.CipherMode;
+import io.cipherd.server.crypto.CipherSource;
 import io.cipherd.server.crypto.DecryptionFailedException;
 import io.cipherd.server.errors.InvalidArgumentException;
 import io.cipherd.server.subjects.MemorySubjectStore;
 import io.cipherd.server.subjects.SubjectErasure;
 import io.cipherd.server.subjects.SubjectHash;
 import io.cipherd.server.subjects.SubjectRef;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.nio.charset.StandardCharsets;
+import java.security.GeneralSecurityException;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -18,6 +23,8 @@ import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicInteger;
+import javax.crypto.Cipher;
+import javax.crypto.SecretKey;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -181,6 +188,65 @@ class SubjectKeysTest {
         .isInstanceOf(SubjectErasedException.class);
     assertThatThrownBy(() -> held.secretFor(CipherMode.CHACHA, false))
         .isInstanceOf(SubjectErasedException.class);
+  }
+
+  /** Seals one message under {@code key} through its kept cipher, over a pool of new ciphers. */
+  private static void sealOnce(SubjectKey key) {
+    CipherMode mode = CipherMode.GCM;
+    SecretKey secret = key.secretFor(mode, true);
+    CipherSource pool =
+        new CipherSource() {
+          @Override
+          public Cipher borrow(CipherMode m, SecretKey k) {
+            try {
+              return Cipher.getInstance(m.transformation());
+            } catch (GeneralSecurityException e) {
+              throw new IllegalStateException(e);
+            }
+          }
+
+          @Override
+          public void release(CipherMode m, SecretKey k, Cipher cipher) {}
+
+          @Override
+          public void invalidate(CipherMode m, Cipher cipher) {}
+        };
+    byte[] out = new byte[mode.payloadLength(1)];
+    mode.family()
+        .seal(
+            key.ciphers(pool, secret),
+            secret,
+            new byte[0],
+            Bytes.of(new byte[0]),
+            Bytes.of(new byte[1]),
+            out);
+  }
+
+  private static double keptCiphers(MeterRegistry registry) {
+    return registry.get("cipherd_subject_kept_ciphers").gauge().value();
+  }
+
+  @Test
+  void aSubjectsKeptCipher_isGivenBack_whenItIsErased_orLeavesTheCache() throws Exception {
+    SubjectKeys keys = replica(Duration.ofMinutes(1), 0);
+    MeterRegistry registry = new SimpleMeterRegistry();
+    keys.bindTo(registry);
+    SubjectHash ada = keys.hash("subject", "ada");
+    SubjectHash bob = keys.hash("subject", "bob");
+    sealOnce(key(keys.forEncryption("users", List.of(ada), false, "app", wrapping), ada));
+    sealOnce(key(keys.forEncryption("users", List.of(bob), false, "app", wrapping), bob));
+    assertThat(keptCiphers(registry)).isEqualTo(2);
+
+    keys.erase("users", List.of(ada));
+    assertThat(keptCiphers(registry)).as("erasure gives its place back at once").isEqualTo(1);
+
+    keys.forgetKey("users");
+    // Caffeine tells its removal listener on another thread.
+    long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
+    while (keptCiphers(registry) > 0 && System.nanoTime() < deadline) {
+      Thread.sleep(10);
+    }
+    assertThat(keptCiphers(registry)).as("a key out of the cache keeps no cipher").isZero();
   }
 
   @Test
