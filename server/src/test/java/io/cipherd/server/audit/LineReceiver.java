@@ -11,6 +11,8 @@ import java.net.Socket;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Predicate;
 
 /**
  * A line receiver over real TCP on 127.0.0.1, as a forwarder (socat, rsyslog) would be: it keeps
@@ -38,6 +40,21 @@ final class LineReceiver implements AutoCloseable {
   /** The lines kept so far, as one string. */
   synchronized String text() {
     return kept.toString(StandardCharsets.UTF_8);
+  }
+
+  /**
+   * The lines kept once they are {@code done}, or after ten seconds whatever they are: the reading
+   * threads may still be taking in the last bytes a sender wrote before it closed, on a busy
+   * machine.
+   */
+  String textOnce(Predicate<String> done) throws InterruptedException {
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+    String text = text();
+    while (!done.test(text) && System.nanoTime() < deadline) {
+      Thread.sleep(20);
+      text = text();
+    }
+    return text;
   }
 
   /** Stops listening and drops every connection. */
