@@ -17,17 +17,29 @@ Budgets:
   and a value of 256 and 257 of its characters, a 65,537-character alphabet, a tiny domain with and
   without accept_small_domain: each refusal INVALID_ARGUMENT within 2 s (a 10 s deadline), at most
   1 KiB, never echoing the value; the largest accepted value encrypts within 2 s.
+- streams (EncryptFormattedStream, DecryptFormattedStream, ReEncryptFormattedStream, driven through the generated
+  stubs): the mask-only caller's 14 items per stream (the probes above) each come back as their own
+  PERMISSION_DENIED item error, in order, with no value and version 0, all of one stream one answer (code, reason,
+  message), and the stream itself ends OK; a value outside the alphabet, a 4 MB value and a tiny domain amid good
+  items fail as their items (INVALID_ARGUMENT, at most 1 KiB, never echoing the value) while the good items around
+  them succeed, the whole stream within 2 s; an unauthorised stream of 2,000 items gets 2,000 identical refusals of
+  at most 256 B each within 20 s, and the key cache is asked fewer than 100 times meanwhile (its hit and miss
+  counters: the server's background refresh only), where 200 allowed items ask it at least 200 times (positive
+  control): the server does nothing per item beyond the refusal.
 """
 
 from __future__ import annotations
 
+import re
+import urllib.request
 from collections import Counter
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
+from typing import Any
 
 import grpc
 import pytest
 import servers
-from answers import Answer, unary
+from answers import Answer, stream, unary
 from certs import Pem
 from conftest import fresh
 from keyring import create_key, encrypt
@@ -285,3 +297,126 @@ def test_hostile_inputs_are_refused_quickly(stubs: Stubs) -> None:
     _refused_quickly(enc(wide_key, widest[:10] + "a"))
     _refused_quickly(_create(stubs, keys_pb2.FpeFormat(alphabet=widest + "a")))
     _refused_quickly(_create(stubs, keys_pb2.FpeFormat(alphabet="aa")))
+
+
+def _item_shapes(responses: Sequence[Any]) -> Counter[tuple[int, str, str]]:
+    return Counter((r.result.error.code, r.result.error.reason, r.result.error.message) for r in responses)
+
+
+def _stream_calls(stubs: Stubs, key: str) -> dict[str, Callable[[list[str], Sequence[tuple[str, str]]], Any]]:
+    """Each format-preserving stream, sending one item per value, as (responses, answer)."""
+    return {
+        "EncryptFormattedStream": lambda values, md: stream(
+            stubs.fpe.EncryptFormattedStream,
+            [
+                fpe_pb.EncryptFormattedStreamRequest(reference=str(i), key_name=key, value=v, context=COLUMN)
+                for i, v in enumerate(values)
+            ],
+            md,
+            timeout=DEADLINE_S * 3,
+        ),
+        "DecryptFormattedStream": lambda values, md: stream(
+            stubs.fpe.DecryptFormattedStream,
+            [
+                fpe_pb.DecryptFormattedStreamRequest(
+                    reference=str(i), key_name=key, value=v, context=COLUMN, key_version=i % 3
+                )
+                for i, v in enumerate(values)
+            ],
+            md,
+            timeout=DEADLINE_S * 3,
+        ),
+        "ReEncryptFormattedStream": lambda values, md: stream(
+            stubs.fpe.ReEncryptFormattedStream,
+            [
+                fpe_pb.ReEncryptFormattedStreamRequest(
+                    reference=str(i), key_name=key, value=v, context=COLUMN, key_version=1 + i % 2 * 98
+                )
+                for i, v in enumerate(values)
+            ],
+            md,
+            timeout=DEADLINE_S * 3,
+        ),
+    }
+
+
+def test_mask_only_caller_is_refused_item_by_item_on_every_stream(stubs: Stubs) -> None:
+    key = _card_key(stubs)
+    ciphertexts = [_encrypt(stubs, key, card).value for card in CARDS[:8]]
+    probes = [*ciphertexts, "4242 4242 4242 424x", "1" * 16, ciphertexts[0][:-1] + "0", "x" * 300, "", CARDS[0]]
+    for method, call in _stream_calls(stubs, key).items():
+        responses, answer = call(probes, MASKER.metadata)
+        assert answer.ok, (method, answer.brief())
+        assert [r.result.reference for r in responses] == [str(i) for i in range(len(probes))], method
+        assert all(r.result.WhichOneof("outcome") == "error" for r in responses), method
+        assert all(r.result.error.code == grpc.StatusCode.PERMISSION_DENIED.value[0] for r in responses), method
+        assert all(r.result.key_version == 0 and r.result.source_key_version == 0 for r in responses), method
+        assert len(_item_shapes(responses)) == 1, (method, _item_shapes(responses))
+        assert all(r.ByteSize() <= MAX_REFUSAL for r in responses), method
+        assert not any(card in r.result.error.message for r in responses for card in CARDS), method
+
+
+def test_hostile_items_fail_as_items_with_bounded_cost(stubs: Stubs) -> None:
+    digits = _create(stubs, keys_pb2.FpeFormat(template=keys_pb2.FPE_TEMPLATE_DIGITS))
+    assert digits.ok, digits.brief()
+    key = digits.response.key.key_name
+    hostile = ["12345a7890", "9" * (4 * 1000 * 1000), "12345"]
+    values = ["1234567890", hostile[0], "2345678901", hostile[1], "3456789012", hostile[2], "4567890123"]
+    responses, answer = _stream_calls(stubs, key)["EncryptFormattedStream"](values, OWNER.metadata)
+    assert answer.ok, answer.brief()
+    assert answer.seconds < FAST_S, answer.brief()
+    results = [r.result for r in responses]
+    assert [r.reference for r in results] == [str(i) for i in range(len(values))]
+    for i in (1, 3, 5):
+        assert results[i].error.code == grpc.StatusCode.INVALID_ARGUMENT.value[0], results[i]
+        assert results[i].ByteSize() <= MAX_REFUSAL
+        assert values[i][:64] not in results[i].error.message
+    good = [results[i] for i in (0, 2, 4, 6)]
+    assert all(r.WhichOneof("outcome") == "value" and r.key_version == 1 for r in good), good
+
+    sealed = [r.value for r in good]
+    back = [sealed[0], "8" * (4 * 1000 * 1000), sealed[1], "12a4567890", sealed[2]]
+    decrypted, answer = stream(
+        stubs.fpe.DecryptFormattedStream,
+        [
+            fpe_pb.DecryptFormattedStreamRequest(reference=str(i), key_name=key, value=v, key_version=1)
+            for i, v in enumerate(back)
+        ],
+        OWNER.metadata,
+        timeout=DEADLINE_S,
+    )
+    assert answer.ok and answer.seconds < FAST_S, answer.brief()
+    assert [r.result.WhichOneof("outcome") for r in decrypted] == ["value", "error", "value", "error", "value"]
+    assert all(r.result.error.code == grpc.StatusCode.INVALID_ARGUMENT.value[0] for r in decrypted[1::2])
+    assert all(r.ByteSize() <= MAX_REFUSAL for r in decrypted[1::2])
+
+
+def _key_cache_requests(server: Target) -> float:
+    with urllib.request.urlopen(f"http://127.0.0.1:{server.server.http_port}/metrics", timeout=10) as response:
+        text = response.read().decode()
+    counts = re.findall(r"^cipherd_key_cache_requests_total\{[^}]*\} ([0-9.eE+]+)$", text, re.MULTILINE)
+    assert len(counts) == 2, "the key cache's hit and miss counters"
+    return sum(float(c) for c in counts)
+
+
+def test_unauthorised_stream_costs_nothing_per_item_beyond_the_refusal(stubs: Stubs, server: Target) -> None:
+    key = _card_key(stubs)
+    values = [CARDS[i % len(CARDS)] for i in range(2_000)]
+    for method, call in _stream_calls(stubs, key).items():
+        before = _key_cache_requests(server)
+        responses, answer = call(values, MASKER.metadata if method == "EncryptFormattedStream" else WRITER.metadata)
+        assert answer.ok, (method, answer.brief())
+        assert answer.seconds < 20.0, (method, answer.brief())
+        assert len(responses) == len(values), method
+        assert {r.result.error.code for r in responses} == {grpc.StatusCode.PERMISSION_DENIED.value[0]}, method
+        assert len(_item_shapes(responses)) == 1, method
+        assert max(r.ByteSize() for r in responses) <= 256, method
+        asked = _key_cache_requests(server) - before
+        # Only the server's own background (its periodic refresh of the keys it holds) may ask meanwhile.
+        assert asked < 100, f"{method}: the 2,000 refused items asked the key cache {asked} times"
+
+    # Positive control: the probe sees per-item work when there is some.
+    before = _key_cache_requests(server)
+    responses, answer = _stream_calls(stubs, key)["EncryptFormattedStream"](values[:200], OWNER.metadata)
+    assert answer.ok and all(r.result.WhichOneof("outcome") == "value" for r in responses), answer.brief()
+    assert _key_cache_requests(server) - before >= 200

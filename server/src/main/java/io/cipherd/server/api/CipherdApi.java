@@ -48,7 +48,7 @@ public final class CipherdApi {
     this.admin = new KeyAdminServiceImpl(keys, dispatcher);
     this.audit = new AuditServiceImpl(audit, dispatcher);
     this.subjects = new SubjectServiceImpl(subjects, erasures, dispatcher, limits);
-    this.formatted = new FormatPreservingServiceImpl(engine, dispatcher, limits);
+    this.formatted = new FormatPreservingServiceImpl(engine, dispatcher, limits, streams);
   }
 
   /**

@@ -5,11 +5,15 @@ import io.cipherd.api.v1.DecryptFormattedBatchRequest;
 import io.cipherd.api.v1.DecryptFormattedBatchResponse;
 import io.cipherd.api.v1.DecryptFormattedRequest;
 import io.cipherd.api.v1.DecryptFormattedResponse;
+import io.cipherd.api.v1.DecryptFormattedStreamRequest;
+import io.cipherd.api.v1.DecryptFormattedStreamResponse;
 import io.cipherd.api.v1.EncryptFormattedBatchItem;
 import io.cipherd.api.v1.EncryptFormattedBatchRequest;
 import io.cipherd.api.v1.EncryptFormattedBatchResponse;
 import io.cipherd.api.v1.EncryptFormattedRequest;
 import io.cipherd.api.v1.EncryptFormattedResponse;
+import io.cipherd.api.v1.EncryptFormattedStreamRequest;
+import io.cipherd.api.v1.EncryptFormattedStreamResponse;
 import io.cipherd.api.v1.FormatPreservingServiceGrpc;
 import io.cipherd.api.v1.FormattedBatchItem;
 import io.cipherd.api.v1.FormattedBatchResult;
@@ -19,32 +23,40 @@ import io.cipherd.api.v1.ReEncryptFormattedBatchRequest;
 import io.cipherd.api.v1.ReEncryptFormattedBatchResponse;
 import io.cipherd.api.v1.ReEncryptFormattedRequest;
 import io.cipherd.api.v1.ReEncryptFormattedResponse;
+import io.cipherd.api.v1.ReEncryptFormattedStreamRequest;
+import io.cipherd.api.v1.ReEncryptFormattedStreamResponse;
 import io.cipherd.server.engine.CryptoEngine;
 import io.cipherd.server.engine.Formatted;
 import io.cipherd.server.engine.FormattedValues;
 import io.cipherd.server.engine.FormattedValues.BatchKind;
+import io.grpc.stub.ServerCallStreamObserver;
 import io.grpc.stub.StreamObserver;
 import java.util.ArrayList;
 import java.util.List;
 
 /**
- * The FormatPreservingService over the engine's {@link FormattedValues}: unary calls and batches of
- * format-preserving values. A batch is authorized once, so a refused caller gets one error; then
- * each item succeeds or fails on its own, one result per item in order, an item's context and
- * key_version defaulting to the batch's. Calls whose key is cached run on the transport thread, the
- * rest on the blocking pool, as the crypto service's do.
+ * The FormatPreservingService over the engine's {@link FormattedValues}: unary calls, batches and
+ * streams of format-preserving values. A batch is authorized once, so a refused caller gets one
+ * error; then each item succeeds or fails on its own, one result per item in order, an item's
+ * context and key_version defaulting to the batch's, its successes told once per key version at its
+ * end ({@link CryptoEngine#inBatch}). A stream is an {@link ItemStream}, as the crypto service's:
+ * one response per item in order, flow control, the idle timeout, each item authorized alone since
+ * each names its key ({@link FormattedStreamItems}). Calls whose key is cached run on the transport
+ * thread, the rest on the blocking pool, as the crypto service's do.
  */
 final class FormatPreservingServiceImpl
     extends FormatPreservingServiceGrpc.FormatPreservingServiceImplBase {
   private final CryptoEngine engine;
   private final CallDispatcher dispatcher;
   private final RequestLimits limits;
+  private final ItemStreams streams;
 
   FormatPreservingServiceImpl(
-      CryptoEngine engine, CallDispatcher dispatcher, RequestLimits limits) {
+      CryptoEngine engine, CallDispatcher dispatcher, RequestLimits limits, ItemStreams streams) {
     this.engine = engine;
     this.dispatcher = dispatcher;
     this.limits = limits;
+    this.streams = streams;
   }
 
   @Override
@@ -139,27 +151,27 @@ final class FormatPreservingServiceImpl
     dispatcher.unary(
         fromMemory(request),
         observer,
-        () -> {
-          values().checkBatch(BatchKind.ENCRYPT, request.getKeyName());
-          List<FormattedBatchResult> results = new ArrayList<>(request.getItemsCount());
-          for (EncryptFormattedBatchItem item : request.getItemsList()) {
-            FormattedBatchResult.Builder result =
-                FormattedBatchResult.newBuilder().setReference(item.getReference());
-            try {
-              Formatted encrypted =
-                  values()
-                      .encrypt(
-                          request.getKeyName(),
-                          item.getValue(),
-                          context(item.getContext(), request.getContext()));
-              result.setValue(encrypted.value()).setKeyVersion(encrypted.keyVersion());
-            } catch (RuntimeException e) {
-              result.setError(StatusMapper.toItemError(e));
-            }
-            results.add(result.build());
-          }
-          return EncryptFormattedBatchResponse.newBuilder().addAllResults(results).build();
-        });
+        () ->
+            engine.inBatch(
+                batch -> {
+                  FormattedValues.Batch items =
+                      batch.formatted().batch(BatchKind.ENCRYPT, request.getKeyName());
+                  List<FormattedBatchResult> results = new ArrayList<>(request.getItemsCount());
+                  for (EncryptFormattedBatchItem item : request.getItemsList()) {
+                    FormattedBatchResult.Builder result =
+                        FormattedBatchResult.newBuilder().setReference(item.getReference());
+                    try {
+                      Formatted encrypted =
+                          items.encrypt(
+                              item.getValue(), context(item.getContext(), request.getContext()));
+                      result.setValue(encrypted.value()).setKeyVersion(encrypted.keyVersion());
+                    } catch (RuntimeException e) {
+                      result.setError(StatusMapper.toItemError(e));
+                    }
+                    results.add(result.build());
+                  }
+                  return EncryptFormattedBatchResponse.newBuilder().addAllResults(results).build();
+                }));
   }
 
   @Override
@@ -172,18 +184,17 @@ final class FormatPreservingServiceImpl
     dispatcher.unary(
         fromMemory(request),
         observer,
-        () -> {
-          values().checkBatch(BatchKind.DECRYPT, request.getKeyName());
-          return DecryptFormattedBatchResponse.newBuilder()
-              .addAllResults(
-                  items(
-                      request.getKeyName(),
-                      request.getItemsList(),
-                      request.getContext(),
-                      request.getKeyVersion(),
-                      BatchKind.DECRYPT))
-              .build();
-        });
+        () ->
+            engine.inBatch(
+                batch ->
+                    DecryptFormattedBatchResponse.newBuilder()
+                        .addAllResults(
+                            items(
+                                batch.formatted().batch(BatchKind.DECRYPT, request.getKeyName()),
+                                request.getItemsList(),
+                                request.getContext(),
+                                request.getKeyVersion()))
+                        .build()));
   }
 
   @Override
@@ -196,27 +207,58 @@ final class FormatPreservingServiceImpl
     dispatcher.unary(
         fromMemory(request),
         observer,
-        () -> {
-          values().checkBatch(BatchKind.REENCRYPT, request.getKeyName());
-          return ReEncryptFormattedBatchResponse.newBuilder()
-              .addAllResults(
-                  items(
-                      request.getKeyName(),
-                      request.getItemsList(),
-                      request.getContext(),
-                      request.getKeyVersion(),
-                      BatchKind.REENCRYPT))
-              .build();
-        });
+        () ->
+            engine.inBatch(
+                batch ->
+                    ReEncryptFormattedBatchResponse.newBuilder()
+                        .addAllResults(
+                            items(
+                                batch.formatted().batch(BatchKind.REENCRYPT, request.getKeyName()),
+                                request.getItemsList(),
+                                request.getContext(),
+                                request.getKeyVersion()))
+                        .build()));
   }
 
-  /** Each ciphertext item decrypted or re-encrypted, with its own result. */
-  private List<FormattedBatchResult> items(
-      String keyName,
+  @Override
+  public StreamObserver<EncryptFormattedStreamRequest> encryptFormattedStream(
+      StreamObserver<EncryptFormattedStreamResponse> observer) {
+    return new ItemStream<>(
+        engine,
+        dispatcher.blocking(),
+        streams,
+        FormattedStreamItems.ENCRYPT,
+        (ServerCallStreamObserver<EncryptFormattedStreamResponse>) observer);
+  }
+
+  @Override
+  public StreamObserver<DecryptFormattedStreamRequest> decryptFormattedStream(
+      StreamObserver<DecryptFormattedStreamResponse> observer) {
+    return new ItemStream<>(
+        engine,
+        dispatcher.blocking(),
+        streams,
+        FormattedStreamItems.DECRYPT,
+        (ServerCallStreamObserver<DecryptFormattedStreamResponse>) observer);
+  }
+
+  @Override
+  public StreamObserver<ReEncryptFormattedStreamRequest> reEncryptFormattedStream(
+      StreamObserver<ReEncryptFormattedStreamResponse> observer) {
+    return new ItemStream<>(
+        engine,
+        dispatcher.blocking(),
+        streams,
+        FormattedStreamItems.REENCRYPT,
+        (ServerCallStreamObserver<ReEncryptFormattedStreamResponse>) observer);
+  }
+
+  /** Each ciphertext item decrypted or re-encrypted, as {@code batch} does, with its own result. */
+  private static List<FormattedBatchResult> items(
+      FormattedValues.Batch batch,
       List<FormattedBatchItem> items,
       ByteString batchContext,
-      int batchVersion,
-      BatchKind kind) {
+      int batchVersion) {
     List<FormattedBatchResult> results = new ArrayList<>(items.size());
     for (FormattedBatchItem item : items) {
       FormattedBatchResult.Builder result =
@@ -225,9 +267,9 @@ final class FormatPreservingServiceImpl
       int version = item.getKeyVersion() != 0 ? item.getKeyVersion() : batchVersion;
       try {
         Formatted done =
-            kind == BatchKind.DECRYPT
-                ? values().decrypt(keyName, item.getValue(), context, version)
-                : values().reEncrypt(keyName, item.getValue(), context, version);
+            batch.kind() == BatchKind.DECRYPT
+                ? batch.decrypt(item.getValue(), context, version)
+                : batch.reEncrypt(item.getValue(), context, version);
         result
             .setValue(done.value())
             .setKeyVersion(done.keyVersion())

@@ -12,10 +12,11 @@ import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledFuture;
 
 /**
- * One item stream call (EncryptStream, DecryptStream, ReEncryptStream): one response per request,
- * in request order, each the item's own result or error, with flow control both ways. It asks the
- * client for a few messages at a time and asks for more only while the client keeps reading
- * responses, so a fast writer or a slow reader cannot make the server buffer without bound.
+ * One item stream call (EncryptStream, DecryptStream, ReEncryptStream, and the format-preserving
+ * service's three): one response per request, in request order, each the item's own result or
+ * error, with flow control both ways. It asks the client for a few messages at a time and asks for
+ * more only while the client keeps reading responses, so a fast writer or a slow reader cannot make
+ * the server buffer without bound.
  *
  * <p>Items that need only cached keys run on the transport thread. From the first item that may
  * block on the key store, every later item and the end of the stream go through one sequential

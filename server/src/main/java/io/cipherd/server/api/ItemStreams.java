@@ -24,7 +24,13 @@ import java.util.concurrent.atomic.LongAdder;
 public final class ItemStreams implements AutoCloseable {
   /** The item-stream methods, named as gRPC's own call metrics name them. */
   public static final List<String> METHODS =
-      List.of("EncryptStream", "DecryptStream", "ReEncryptStream");
+      List.of(
+          "EncryptStream",
+          "DecryptStream",
+          "ReEncryptStream",
+          "EncryptFormattedStream",
+          "DecryptFormattedStream",
+          "ReEncryptFormattedStream");
 
   private final Duration idleTimeout;
   private final long idleTimeoutNanos;

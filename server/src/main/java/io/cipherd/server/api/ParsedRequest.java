@@ -8,11 +8,13 @@ import io.cipherd.api.v1.ComputeIndexRequest;
 import io.cipherd.api.v1.DecryptBatchRequest;
 import io.cipherd.api.v1.DecryptFormattedBatchRequest;
 import io.cipherd.api.v1.DecryptFormattedRequest;
+import io.cipherd.api.v1.DecryptFormattedStreamRequest;
 import io.cipherd.api.v1.DecryptRequest;
 import io.cipherd.api.v1.DecryptStreamRequest;
 import io.cipherd.api.v1.EncryptBatchRequest;
 import io.cipherd.api.v1.EncryptFormattedBatchRequest;
 import io.cipherd.api.v1.EncryptFormattedRequest;
+import io.cipherd.api.v1.EncryptFormattedStreamRequest;
 import io.cipherd.api.v1.EncryptRequest;
 import io.cipherd.api.v1.EncryptStreamRequest;
 import io.cipherd.api.v1.FormattedBatchItem;
@@ -24,6 +26,7 @@ import io.cipherd.api.v1.ReEncryptBatchItem;
 import io.cipherd.api.v1.ReEncryptBatchRequest;
 import io.cipherd.api.v1.ReEncryptFormattedBatchRequest;
 import io.cipherd.api.v1.ReEncryptFormattedRequest;
+import io.cipherd.api.v1.ReEncryptFormattedStreamRequest;
 import io.cipherd.api.v1.ReEncryptRequest;
 import io.cipherd.api.v1.ReEncryptStreamRequest;
 import io.cipherd.api.v1.ReIndexBatchRequest;
@@ -224,6 +227,13 @@ final class ParsedRequest implements CallRequest {
           formatted(
               r, Kind.FORMATTED_DECRYPT, 1, r.getContext(), r.getKeyName(), r.getKeyVersion());
       case ReEncryptFormattedRequest r ->
+          formatted(r, Kind.FORMATTED_REWRAP, 1, r.getContext(), r.getKeyName(), r.getKeyVersion());
+      case EncryptFormattedStreamRequest r ->
+          formatted(r, Kind.FORMATTED_ENCRYPT, 1, r.getContext(), r.getKeyName(), 0);
+      case DecryptFormattedStreamRequest r ->
+          formatted(
+              r, Kind.FORMATTED_DECRYPT, 1, r.getContext(), r.getKeyName(), r.getKeyVersion());
+      case ReEncryptFormattedStreamRequest r ->
           formatted(r, Kind.FORMATTED_REWRAP, 1, r.getContext(), r.getKeyName(), r.getKeyVersion());
       case EncryptFormattedBatchRequest r ->
           formatted(

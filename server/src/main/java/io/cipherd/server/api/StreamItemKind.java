@@ -4,8 +4,9 @@ import io.cipherd.server.engine.CryptoEngine;
 import java.util.List;
 
 /**
- * What one kind of item stream (EncryptStream, DecryptStream, ReEncryptStream) does with an item;
- * {@link StreamItems} holds the three.
+ * What one kind of item stream does with an item: {@link StreamItems} holds the crypto service's
+ * three (EncryptStream, DecryptStream, ReEncryptStream), {@link FormattedStreamItems} the
+ * format-preserving service's.
  */
 interface StreamItemKind<Q, R> {
   /** The stream's method name, as gRPC's call metrics name it. */

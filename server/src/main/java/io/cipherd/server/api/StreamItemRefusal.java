@@ -1,7 +1,11 @@
 package io.cipherd.server.api;
 
+import io.cipherd.api.v1.DecryptFormattedStreamResponse;
 import io.cipherd.api.v1.DecryptStreamResponse;
+import io.cipherd.api.v1.EncryptFormattedStreamResponse;
 import io.cipherd.api.v1.EncryptStreamResponse;
+import io.cipherd.api.v1.FormattedBatchResult;
+import io.cipherd.api.v1.ReEncryptFormattedStreamResponse;
 import io.cipherd.api.v1.ReEncryptStreamResponse;
 
 /**
@@ -39,7 +43,29 @@ public final class StreamItemRefusal {
                       .clearKeyVersion()
                       .setError(StatusMapper.toItemError(error)))
               .build();
+      case EncryptFormattedStreamResponse r ->
+          EncryptFormattedStreamResponse.newBuilder()
+              .setResult(refused(r.getResult(), error))
+              .build();
+      case DecryptFormattedStreamResponse r ->
+          DecryptFormattedStreamResponse.newBuilder()
+              .setResult(refused(r.getResult(), error))
+              .build();
+      case ReEncryptFormattedStreamResponse r ->
+          ReEncryptFormattedStreamResponse.newBuilder()
+              .setResult(refused(r.getResult(), error))
+              .build();
       default -> null;
     };
+  }
+
+  /** A format-preserving item's result with its value replaced by {@code error}. */
+  private static FormattedBatchResult refused(FormattedBatchResult result, Throwable error) {
+    return result.toBuilder()
+        .clearOutcome()
+        .clearKeyVersion()
+        .clearSourceKeyVersion()
+        .setError(StatusMapper.toItemError(error))
+        .build();
   }
 }

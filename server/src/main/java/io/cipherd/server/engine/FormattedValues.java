@@ -3,7 +3,6 @@ package io.cipherd.server.engine;
 import io.cipherd.server.crypto.KeyType;
 import io.cipherd.server.crypto.KeyVersionRef;
 import io.cipherd.server.crypto.envelope.EnvelopeHeader;
-import io.cipherd.server.crypto.fpe.Ff1;
 import io.cipherd.server.crypto.fpe.FormattedCipher;
 import io.cipherd.server.crypto.fpe.FpeFormat;
 import io.cipherd.server.crypto.fpe.FpeMask;
@@ -14,8 +13,6 @@ import io.cipherd.server.keycache.KeyCache;
 import io.cipherd.server.keycache.UsableFpeKey;
 import io.cipherd.server.security.Authorizer;
 import io.cipherd.server.security.Operation;
-import java.util.Arrays;
-import java.util.function.Function;
 
 /**
  * The operations of the FormatPreservingService on domain types: encrypt, decrypt, re-encrypt and
@@ -47,14 +44,20 @@ public final class FormattedValues {
     REENCRYPT
   }
 
-  /** Refuses a batch the caller may not make, with one error for the whole batch. */
-  public void checkBatch(BatchKind kind, String keyName) {
+  /**
+   * The items of a batch of {@code kind} with {@code keyName}, once the caller may: one refusal for
+   * the whole batch, so a refused caller's answer does not grow with its request, and no item is
+   * authorized again. Use it on a batch's engine ({@link CryptoEngine#inBatch}), so the items'
+   * successes reach the observer once per key version.
+   */
+  public Batch batch(BatchKind kind, String keyName) {
     EnvelopeHeader.checkKeyName(keyName);
     switch (kind) {
       case ENCRYPT -> authorizer.check(Operation.ENCRYPT, keyName);
       case DECRYPT -> authorizer.check(Operation.DECRYPT, keyName);
       case REENCRYPT -> authorizer.checkReEncrypt(keyName, KeyType.FF1, keyName);
     }
+    return new Batch(kind, keyName);
   }
 
   /** {@code value} encrypted with the key's current version; needs {@code encrypt}. */
@@ -68,13 +71,7 @@ public final class FormattedValues {
   public Formatted decrypt(String keyName, String value, byte[] context, int keyVersion) {
     EnvelopeHeader.checkKeyName(keyName);
     authorizer.check(Operation.DECRYPT, keyName);
-    return decryptAllowed(
-        keyName,
-        value,
-        context,
-        keyVersion,
-        CryptoOperation.DECRYPT,
-        (key, plaintext) -> plaintext);
+    return decryptAllowed(keyName, value, context, keyVersion, PLAINTEXT);
   }
 
   /**
@@ -89,7 +86,6 @@ public final class FormattedValues {
         value,
         context,
         keyVersion,
-        CryptoOperation.DECRYPT,
         (key, plaintext) -> FpeMask.of(key.format(), plaintext));
   }
 
@@ -100,14 +96,51 @@ public final class FormattedValues {
   public Formatted reEncrypt(String keyName, String value, byte[] context, int keyVersion) {
     EnvelopeHeader.checkKeyName(keyName);
     authorizer.checkReEncrypt(keyName, KeyType.FF1, keyName);
-    Formatted decrypted =
-        decryptAllowed(
-            keyName,
-            value,
-            context,
-            keyVersion,
-            CryptoOperation.DECRYPT,
-            (key, plaintext) -> plaintext);
+    return reEncryptAllowed(keyName, value, context, keyVersion);
+  }
+
+  /** A batch's items with one key, which its caller may use as the batch does ({@link #batch}). */
+  public final class Batch {
+    private final BatchKind kind;
+    private final String keyName;
+
+    private Batch(BatchKind kind, String keyName) {
+      this.kind = kind;
+      this.keyName = keyName;
+    }
+
+    /** As {@link FormattedValues#encrypt}, in an ENCRYPT batch. */
+    public Formatted encrypt(String value, byte[] context) {
+      expect(BatchKind.ENCRYPT);
+      return encryptAllowed(keyName, value, context);
+    }
+
+    /** As {@link FormattedValues#decrypt}, in a DECRYPT batch. */
+    public Formatted decrypt(String value, byte[] context, int keyVersion) {
+      expect(BatchKind.DECRYPT);
+      return decryptAllowed(keyName, value, context, keyVersion, PLAINTEXT);
+    }
+
+    /** As {@link FormattedValues#reEncrypt}, in a REENCRYPT batch. */
+    public Formatted reEncrypt(String value, byte[] context, int keyVersion) {
+      expect(BatchKind.REENCRYPT);
+      return reEncryptAllowed(keyName, value, context, keyVersion);
+    }
+
+    /** What the batch does with its key. */
+    public BatchKind kind() {
+      return kind;
+    }
+
+    private void expect(BatchKind wanted) {
+      if (kind != wanted) {
+        throw new IllegalStateException("a " + kind + " batch, not " + wanted);
+      }
+    }
+  }
+
+  private Formatted reEncryptAllowed(String keyName, String value, byte[] context, int keyVersion) {
+    Formatted decrypted = decryptAllowed(keyName, value, context, keyVersion, PLAINTEXT);
     Formatted encrypted = encryptAllowed(keyName, decrypted.value(), context);
     observer.succeeded(
         CryptoOperation.REWRAP,
@@ -125,11 +158,7 @@ public final class FormattedValues {
       String ciphertext;
       try {
         ciphertext =
-            withFf1(
-                key,
-                ff1 ->
-                    FormattedCipher.encrypt(
-                        key.format(), ff1, tweak, value, key.version().version()));
+            FormattedCipher.encrypt(key.format(), key.ff1(), tweak, value, key.version().version());
       } catch (RuntimeException e) {
         keys.unusedEncryption(key.key());
         throw e;
@@ -147,13 +176,11 @@ public final class FormattedValues {
     String of(UsableFpeKey key, String plaintext);
   }
 
+  private static final Reveal PLAINTEXT = (key, plaintext) -> plaintext;
+
+  /** A decryption (or a mask, which reads the version's data as one), reported as DECRYPT. */
   private Formatted decryptAllowed(
-      String keyName,
-      String value,
-      byte[] context,
-      int keyVersion,
-      CryptoOperation operation,
-      Reveal reveal) {
+      String keyName, String value, byte[] context, int keyVersion, Reveal reveal) {
     KeyVersionRef resolved = null;
     int version = 0;
     try {
@@ -162,16 +189,16 @@ public final class FormattedValues {
       UsableFpeKey key = keys.forFormattedDecryption(keyName, version);
       resolved = key.version();
       String body = VersionPrefix.body(key.format(), value);
-      String plaintext =
-          withFf1(key, ff1 -> FormattedCipher.decrypt(key.format(), ff1, tweak, body));
+      String plaintext = FormattedCipher.decrypt(key.format(), key.ff1(), tweak, body);
       String revealed = reveal.of(key, plaintext);
-      observer.succeeded(operation, resolved, plaintext.length());
+      observer.succeeded(CryptoOperation.DECRYPT, resolved, plaintext.length());
       return new Formatted(revealed, key.version().version(), 0);
     } catch (RuntimeException e) {
       if (resolved == null && version > 0 && VersionRefusals.foundVersion(e)) {
-        observer.refused(operation, new KeyVersionRef(keyName, version, KeyType.FF1), e);
+        observer.refused(
+            CryptoOperation.DECRYPT, new KeyVersionRef(keyName, version, KeyType.FF1), e);
       } else {
-        observer.failed(operation, resolved, e);
+        observer.failed(CryptoOperation.DECRYPT, resolved, e);
       }
       throw e;
     }
@@ -205,20 +232,5 @@ public final class FormattedValues {
               + " key");
     }
     return prefixed;
-  }
-
-  /** Runs {@code work} with FF1 under {@code key}'s bytes, wiping every copy made of them. */
-  private static String withFf1(UsableFpeKey key, Function<Ff1, String> work) {
-    byte[] bytes = key.key().secret().getEncoded();
-    Ff1 ff1 = null;
-    try {
-      ff1 = Ff1.withKey(bytes);
-      return work.apply(ff1);
-    } finally {
-      Arrays.fill(bytes, (byte) 0);
-      if (ff1 != null) {
-        ff1.destroy();
-      }
-    }
   }
 }

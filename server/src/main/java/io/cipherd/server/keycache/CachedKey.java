@@ -1,8 +1,10 @@
 package io.cipherd.server.keycache;
 
 import io.cipherd.server.crypto.CipherMode;
+import io.cipherd.server.crypto.KeyType;
 import io.cipherd.server.crypto.KeyVersionRef;
 import io.cipherd.server.crypto.envelope.EnvelopeHeader;
+import io.cipherd.server.crypto.fpe.Ff1Key;
 import io.cipherd.server.keys.KeyLifecycle;
 import io.cipherd.server.keys.KeyMetadata;
 import io.cipherd.server.keys.KeyStore;
@@ -42,7 +44,8 @@ final class CachedKey {
 
   /**
    * The loaded version, reading its bytes from the store the first time: an encryption key's
-   * prepared for its mode and named by its header, an index or legacy key's as they are.
+   * prepared for its mode and named by its header, a format-preserving key's with its FF1 engines
+   * ({@link Ff1Key}), an index or legacy key's as they are.
    */
   UsableKey usable(KeyVersionInfo info) {
     UsableKey key = loaded.get(info.version());
@@ -54,6 +57,11 @@ final class CachedKey {
         v -> {
           SecretKey material = store.readMaterial(metadata.name(), info);
           CipherMode mode = info.mode();
+          if (info.type() == KeyType.FF1) {
+            // FF1's engines, set up once per version, wiped with it.
+            return new UsableKey(
+                new KeyVersionRef(metadata.name(), v, info.type()), Ff1Key.of(material));
+          }
           return mode == null
               ? new UsableKey(new KeyVersionRef(metadata.name(), v, info.type()), material)
               : new UsableKey(

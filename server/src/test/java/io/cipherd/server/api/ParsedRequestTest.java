@@ -6,10 +6,12 @@ import com.google.protobuf.ByteString;
 import io.cipherd.api.v1.DecryptBatchItem;
 import io.cipherd.api.v1.DecryptBatchRequest;
 import io.cipherd.api.v1.DecryptFormattedBatchRequest;
+import io.cipherd.api.v1.DecryptFormattedStreamRequest;
 import io.cipherd.api.v1.DecryptRequest;
 import io.cipherd.api.v1.EncryptBatchItem;
 import io.cipherd.api.v1.EncryptBatchRequest;
 import io.cipherd.api.v1.EncryptFormattedRequest;
+import io.cipherd.api.v1.EncryptFormattedStreamRequest;
 import io.cipherd.api.v1.EncryptRequest;
 import io.cipherd.api.v1.FormattedBatchItem;
 import io.cipherd.api.v1.InspectRequest;
@@ -17,6 +19,7 @@ import io.cipherd.api.v1.LegacyCiphertext;
 import io.cipherd.api.v1.MaskFormattedRequest;
 import io.cipherd.api.v1.ReEncryptBatchItem;
 import io.cipherd.api.v1.ReEncryptBatchRequest;
+import io.cipherd.api.v1.ReEncryptFormattedStreamRequest;
 import io.cipherd.api.v1.ReEncryptRequest;
 import io.cipherd.api.v1.ReEncryptStreamRequest;
 import io.cipherd.api.v1.ReIndexBatchItem;
@@ -286,6 +289,55 @@ class ParsedRequestTest {
             ParsedRequest.read(EncryptFormattedRequest.newBuilder().setKeyName("cards").build())
                 .items())
         .isOne();
+  }
+
+  @Test
+  void formattedStreamItems_showTheirKey_oneItemEach_andRouteByTheVersionTheyName() {
+    keys.create(
+        "cards",
+        KeyTemplate.formatPreserving(FpeFormat.ofTemplate(FormatTemplate.DIGITS, false, 0)));
+    keys.invalidateAll();
+    EncryptFormattedStreamRequest encrypt =
+        EncryptFormattedStreamRequest.newBuilder()
+            .setKeyName("cards")
+            .setValue("4111111111111111")
+            .setContext(CONTEXT)
+            .build();
+    DecryptFormattedStreamRequest decrypt =
+        DecryptFormattedStreamRequest.newBuilder()
+            .setKeyName("cards")
+            .setValue("4111111111111111")
+            .setContext(CONTEXT)
+            .setKeyVersion(1)
+            .build();
+    ReEncryptFormattedStreamRequest reEncrypt =
+        ReEncryptFormattedStreamRequest.newBuilder()
+            .setKeyName("cards")
+            .setValue("4111111111111111")
+            .setKeyVersion(1)
+            .build();
+    for (Object item : List.of(encrypt, decrypt, reEncrypt)) {
+      ParsedRequest parsed = ParsedRequest.read(item);
+      assertThat(parsed.keyName()).as("%s", item.getClass().getSimpleName()).isEqualTo("cards");
+      assertThat(parsed.items()).isOne();
+      assertThat(parsed.fromMemory(cache)).as("version 1 not loaded").isFalse();
+    }
+    assertThat(ParsedRequest.read(decrypt).firstContext()).isEqualTo(CONTEXT);
+
+    engine.formatted().encrypt("cards", "4111111111111111", CONTEXT.toByteArray());
+    for (Object item : List.of(encrypt, decrypt, reEncrypt)) {
+      assertThat(ParsedRequest.read(item).fromMemory(cache))
+          .as("%s once version 1 is cached", item.getClass().getSimpleName())
+          .isTrue();
+    }
+    assertThat(ParsedRequest.read(decrypt.toBuilder().setKeyVersion(2).build()).fromMemory(cache))
+        .as("a version not loaded")
+        .isFalse();
+    assertThat(
+            ParsedRequest.read(
+                    ReEncryptFormattedStreamRequest.newBuilder().setKeyName("x\nforged").build())
+                .keyName())
+        .isEqualTo(CallRequest.INVALID);
   }
 
   @Test

@@ -10,12 +10,16 @@ import io.cipherd.api.v1.DecryptBatchItem;
 import io.cipherd.api.v1.DecryptBatchRequest;
 import io.cipherd.api.v1.DecryptFormattedBatchRequest;
 import io.cipherd.api.v1.DecryptFormattedRequest;
+import io.cipherd.api.v1.DecryptFormattedStreamRequest;
+import io.cipherd.api.v1.DecryptFormattedStreamResponse;
 import io.cipherd.api.v1.DecryptRequest;
 import io.cipherd.api.v1.EncryptBatchItem;
 import io.cipherd.api.v1.EncryptBatchRequest;
 import io.cipherd.api.v1.EncryptFormattedBatchItem;
 import io.cipherd.api.v1.EncryptFormattedBatchRequest;
 import io.cipherd.api.v1.EncryptFormattedRequest;
+import io.cipherd.api.v1.EncryptFormattedStreamRequest;
+import io.cipherd.api.v1.EncryptFormattedStreamResponse;
 import io.cipherd.api.v1.EncryptRequest;
 import io.cipherd.api.v1.FormatPreservingServiceGrpc;
 import io.cipherd.api.v1.FormattedBatchItem;
@@ -34,6 +38,8 @@ import io.cipherd.api.v1.ReEncryptBatchItem;
 import io.cipherd.api.v1.ReEncryptBatchRequest;
 import io.cipherd.api.v1.ReEncryptFormattedBatchRequest;
 import io.cipherd.api.v1.ReEncryptFormattedRequest;
+import io.cipherd.api.v1.ReEncryptFormattedStreamRequest;
+import io.cipherd.api.v1.ReEncryptFormattedStreamResponse;
 import io.cipherd.api.v1.ReEncryptRequest;
 import io.cipherd.api.v1.ReEncryptStreamRequest;
 import io.cipherd.api.v1.ReEncryptStreamResponse;
@@ -103,6 +109,7 @@ class SecretsNotLoggedTest {
             "cipherd.v1.CryptoService/ReEncryptStream",
             "cipherd.v1.KeyAdminService/ImportKey",
             "cipherd.v1.FormatPreservingService/ReEncryptFormattedBatch",
+            "cipherd.v1.FormatPreservingService/ReEncryptFormattedStream",
             "status=INVALID_ARGUMENT");
     Map<String, String> secrets = secretForms();
     assertThat(secrets).hasSizeGreaterThan(50);
@@ -321,6 +328,65 @@ class SecretsNotLoggedTest {
     reEncryptStream(channel, List.of(two, tamper(two), three, "garbage " + plaintexts.get(1)));
     exerciseLegacyRewraps(admin, crypto);
     exerciseFormatted(admin, FormatPreservingServiceGrpc.newBlockingStub(channel));
+    exerciseFormattedStreams(channel);
+  }
+
+  /**
+   * The three format-preserving streams on the FF1 key {@link #exerciseFormatted} imported and
+   * rotated (now at version 2), each with an item that succeeds and one refused as an item.
+   */
+  private void exerciseFormattedStreams(ManagedChannel channel) throws Exception {
+    var fpe = FormatPreservingServiceGrpc.newStub(channel);
+    String value = HexFormat.of().formatHex(key(12));
+    plaintexts.add(value);
+    String outside = "PLAINTEXT-ff1-stream-" + HexFormat.of().formatHex(key(8));
+    plaintexts.add(outside);
+    ByteString context = utf8("users.ff1");
+
+    StreamRecorder<EncryptFormattedStreamResponse> encrypted = new StreamRecorder<>();
+    StreamObserver<EncryptFormattedStreamRequest> encrypts = fpe.encryptFormattedStream(encrypted);
+    for (String item : List.of(value, outside)) {
+      encrypts.onNext(
+          EncryptFormattedStreamRequest.newBuilder()
+              .setReference("e")
+              .setKeyName("ff1")
+              .setValue(item)
+              .setContext(context)
+              .build());
+    }
+    encrypts.onCompleted();
+    String ciphertext = encrypted.awaitValues(10).get(0).getResult().getValue();
+    ciphertexts.add(ciphertext);
+
+    StreamRecorder<DecryptFormattedStreamResponse> decrypted = new StreamRecorder<>();
+    StreamObserver<DecryptFormattedStreamRequest> decrypts = fpe.decryptFormattedStream(decrypted);
+    for (String item : List.of(ciphertext, outside)) {
+      decrypts.onNext(
+          DecryptFormattedStreamRequest.newBuilder()
+              .setReference("d")
+              .setKeyName("ff1")
+              .setValue(item)
+              .setContext(context)
+              .setKeyVersion(2)
+              .build());
+    }
+    decrypts.onCompleted();
+    assertThat(decrypted.awaitValues(10).get(0).getResult().getValue()).isEqualTo(value);
+
+    StreamRecorder<ReEncryptFormattedStreamResponse> moved = new StreamRecorder<>();
+    StreamObserver<ReEncryptFormattedStreamRequest> moves = fpe.reEncryptFormattedStream(moved);
+    for (String item : List.of(ciphertext, outside)) {
+      moves.onNext(
+          ReEncryptFormattedStreamRequest.newBuilder()
+              .setReference("m")
+              .setKeyName("ff1")
+              .setValue(item)
+              .setContext(context)
+              .setKeyVersion(2)
+              .build());
+    }
+    moves.onCompleted();
+    moved.awaitValues(10).forEach(r -> ciphertexts.add(r.getResult().getValue()));
   }
 
   /**

@@ -4,10 +4,18 @@ import io.cipherd.server.crypto.CryptoProviderException;
 import io.cipherd.server.errors.InvalidArgumentException;
 import java.math.BigInteger;
 import java.util.Arrays;
+import java.util.Map;
+import java.util.Queue;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.bouncycastle.crypto.BlockCipher;
+import org.bouncycastle.crypto.CipherParameters;
 import org.bouncycastle.crypto.engines.AESEngine;
 import org.bouncycastle.crypto.fpe.FPEFF1Engine;
 import org.bouncycastle.crypto.params.FPEParameters;
 import org.bouncycastle.crypto.params.KeyParameter;
+import org.bouncycastle.crypto.util.RadixConverter;
 
 /**
  * FF1 (NIST SP 800-38G) over AES-128, -192 or -256: a permutation of the strings of one length over
@@ -23,8 +31,13 @@ import org.bouncycastle.crypto.params.KeyParameter;
  * </ul>
  *
  * <p>FF1 is deterministic and unauthenticated: equal inputs under one key and tweak give equal
- * outputs, and any string of the domain decrypts to something. An instance is immutable (until
- * {@link #destroy}) and may be shared; every call runs on an engine of its own.
+ * outputs, and any string of the domain decrypts to something. An instance is meant to live as long
+ * as its key version ({@link Ff1Key}) and may be shared: BouncyCastle's engine keeps the tweak of
+ * the call it was set up for, so it is not thread-safe, and each call borrows one from a small pool
+ * of engines whose AES key schedule was computed once ({@link #MAX_IDLE_ENGINES} kept idle).
+ * Setting an engine up for a call then costs no key schedule, and the radix's conversion tables
+ * (BouncyCastle precomputes big-integer powers of the radix) are computed once per radix, not per
+ * value. {@link #destroy} wipes the key and drops every engine.
  */
 public final class Ff1 {
   /** The smallest domain (radix to the power of the length) FF1 accepts. */
@@ -43,9 +56,25 @@ public final class Ff1 {
   /** The longest tweak accepted. */
   public static final int MAX_TWEAK_BYTES = 256;
 
-  private final byte[] key;
+  /**
+   * Engines kept idle per key version: as many as calls that use one version at once on a busy
+   * server (its threads), beyond which a returned engine is dropped rather than kept.
+   */
+  static final int MAX_IDLE_ENGINES = 8;
 
-  private Ff1(byte[] key) {
+  /** Radixes whose conversion tables are kept; formats name few, and a key's format is fixed. */
+  private static final int MAX_CACHED_RADIXES = 64;
+
+  private static final Map<Integer, RadixConverter> CONVERTERS = new ConcurrentHashMap<>();
+
+  /** The only copy of the key this instance keeps: BouncyCastle's, wiped by {@link #destroy}. */
+  private final KeyParameter key;
+
+  private final Queue<Engine> idle = new ConcurrentLinkedQueue<>();
+  private final AtomicInteger idleCount = new AtomicInteger();
+  private volatile boolean destroyed;
+
+  private Ff1(KeyParameter key) {
     this.key = key;
   }
 
@@ -55,17 +84,73 @@ public final class Ff1 {
       throw new IllegalArgumentException(
           "an FF1 key is 16, 24 or 32 bytes (AES-128, -192 or -256), not " + key.length);
     }
-    return new Ff1(key.clone());
+    // KeyParameter copies the array.
+    return new Ff1(new KeyParameter(key));
   }
 
   /** The key's size in bits: 128, 192 or 256. */
   public int keyBits() {
-    return key.length * 8;
+    return key.getKeyLength() * 8;
   }
 
-  /** Overwrites this instance's copy of the key; it must not be used afterwards. */
+  /**
+   * Overwrites this instance's copy of the key and drops its engines (an engine in use is dropped
+   * when its call returns it); it must not be used afterwards.
+   */
   public void destroy() {
-    Arrays.fill(key, (byte) 0);
+    destroyed = true;
+    Arrays.fill(key.getKey(), (byte) 0);
+    dropIdle();
+  }
+
+  /** Whether {@link #destroy} was called. */
+  public boolean isDestroyed() {
+    return destroyed;
+  }
+
+  /** An engine set up with this key, idle or new. */
+  private Engine borrow() {
+    if (destroyed) {
+      throw new IllegalStateException("this FF1 key was destroyed");
+    }
+    Engine engine = idle.poll();
+    if (engine != null) {
+      idleCount.decrementAndGet();
+      return engine;
+    }
+    return new Engine(key);
+  }
+
+  /** Keeps {@code engine} for the next call, unless enough are idle or the key was destroyed. */
+  private void release(Engine engine) {
+    if (destroyed || idleCount.incrementAndGet() > MAX_IDLE_ENGINES) {
+      idleCount.decrementAndGet();
+      return;
+    }
+    idle.offer(engine);
+    if (destroyed) {
+      // Destroyed while this engine was in use: it must not stay behind.
+      dropIdle();
+    }
+  }
+
+  private void dropIdle() {
+    while (idle.poll() != null) {
+      idleCount.decrementAndGet();
+    }
+  }
+
+  /** BouncyCastle's conversion tables for {@code radix}, computed once per radix. */
+  private static RadixConverter converter(int radix) {
+    RadixConverter converter = CONVERTERS.get(radix);
+    if (converter != null) {
+      return converter;
+    }
+    converter = new RadixConverter(radix);
+    if (CONVERTERS.size() < MAX_CACHED_RADIXES) {
+      CONVERTERS.putIfAbsent(radix, converter);
+    }
+    return converter;
   }
 
   /** Encrypts {@code numerals} (each in [0, radix)) under {@code tweak}. */
@@ -137,26 +222,25 @@ public final class Ff1 {
   }
 
   /**
-   * An FF1 engine initialised for one direction, radix, tweak and length. Not thread-safe; {@link
-   * #close} wipes its buffers and its copy of the key.
+   * An FF1 engine of this key set up for one direction, radix, tweak and length, borrowed from the
+   * pool until {@link #close}, which wipes its buffers and returns the engine. Not thread-safe.
    */
   public final class Steps implements AutoCloseable {
     private final int radix;
     private final boolean wide;
     private final byte[] in;
     private final byte[] out;
-    private final KeyParameter keyParameter;
-    private final FPEFF1Engine engine;
+    private final Engine engine;
+    private boolean closed;
 
     private Steps(boolean encrypt, int radix, byte[] tweak, int length) {
       this.radix = radix;
       this.wide = radix > 256;
       this.in = new byte[wide ? 2 * length : length];
       this.out = new byte[in.length];
-      this.keyParameter = new KeyParameter(key);
-      this.engine = new FPEFF1Engine(AESEngine.newInstance());
+      this.engine = borrow();
       try {
-        engine.init(encrypt, new FPEParameters(keyParameter, radix, tweak));
+        engine.ff1.init(encrypt, new FPEParameters(key, converter(radix), tweak, false));
       } catch (RuntimeException e) {
         close();
         throw new CryptoProviderException("FF1", e);
@@ -179,7 +263,7 @@ public final class Ff1 {
         toNarrow(numerals, in);
       }
       try {
-        engine.processBlock(in, 0, in.length, out, 0);
+        engine.ff1.processBlock(in, 0, in.length, out, 0);
       } catch (RuntimeException e) {
         throw new CryptoProviderException("FF1", e);
       }
@@ -190,7 +274,63 @@ public final class Ff1 {
     public void close() {
       Arrays.fill(in, (byte) 0);
       Arrays.fill(out, (byte) 0);
-      Arrays.fill(keyParameter.getKey(), (byte) 0);
+      if (!closed) {
+        closed = true;
+        release(engine);
+      }
+    }
+  }
+
+  /**
+   * BouncyCastle's FF1 engine over an AES engine whose key schedule was computed once, when this
+   * was made: FF1 initialises its block cipher on every {@code init}, with the same key each time,
+   * which {@link ScheduledAes} ignores.
+   */
+  private static final class Engine {
+    final FPEFF1Engine ff1;
+
+    Engine(KeyParameter key) {
+      this.ff1 = new FPEFF1Engine(new ScheduledAes(key));
+    }
+  }
+
+  /**
+   * AES for FF1, keyed once: FF1 only ever encrypts with its block cipher (decryption runs the
+   * Feistel rounds backwards, still encrypting), under the one key it was made with, so {@code
+   * init} leaves the schedule as it is.
+   */
+  private static final class ScheduledAes implements BlockCipher {
+    private final BlockCipher aes = AESEngine.newInstance();
+
+    ScheduledAes(KeyParameter key) {
+      aes.init(/* forEncryption= */ true, key);
+    }
+
+    @Override
+    public void init(boolean forEncryption, CipherParameters parameters) {
+      if (!forEncryption) {
+        throw new IllegalStateException("FF1 uses AES only to encrypt");
+      }
+    }
+
+    @Override
+    public String getAlgorithmName() {
+      return aes.getAlgorithmName();
+    }
+
+    @Override
+    public int getBlockSize() {
+      return aes.getBlockSize();
+    }
+
+    @Override
+    public int processBlock(byte[] in, int inOff, byte[] out, int outOff) {
+      return aes.processBlock(in, inOff, out, outOff);
+    }
+
+    @Override
+    public void reset() {
+      aes.reset();
     }
   }
 
