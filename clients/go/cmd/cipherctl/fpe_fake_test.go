@@ -23,6 +23,10 @@ type fakeFormatted struct {
 	versions []int32 // every decrypted item's key_version, in order
 	contexts []string
 	calls    int
+	// failStreamAfter ends the next ReEncryptFormattedStream with UNAVAILABLE after that many
+	// answers (0: never), as a server that goes away (fpe_rewrap_test.go).
+	failStreamAfter int
+	streamed        int // items answered by ReEncryptFormattedStream, across calls
 }
 
 func reversed(s string) string {
