@@ -26,7 +26,9 @@ func EncryptFormattedStream[T any](ctx context.Context, c *Client, keyName strin
 			return it.Reference, &cipherdpb.EncryptFormattedStreamRequest{Reference: it.Reference, KeyName: keyName, Value: it.Value,
 				Context: orContext(it.Context, s.context)}, nil
 		},
-		result: func(resp *cipherdpb.EncryptFormattedStreamResponse) FormattedResult { return formattedResult(resp.GetResult()) },
+		result: func(resp *cipherdpb.EncryptFormattedStreamResponse) FormattedResult {
+			return formattedResult(resp.GetResult())
+		},
 		failed: failedFormatted,
 	}, items, handle)
 }
@@ -45,7 +47,9 @@ func DecryptFormattedStream[T any](ctx context.Context, c *Client, keyName strin
 			return it.Reference, &cipherdpb.DecryptFormattedStreamRequest{Reference: it.Reference, KeyName: keyName, Value: it.Ciphertext.Value,
 				Context: orContext(it.Context, s.context), KeyVersion: it.Ciphertext.KeyVersion}, nil
 		},
-		result: func(resp *cipherdpb.DecryptFormattedStreamResponse) FormattedResult { return formattedResult(resp.GetResult()) },
+		result: func(resp *cipherdpb.DecryptFormattedStreamResponse) FormattedResult {
+			return formattedResult(resp.GetResult())
+		},
 		failed: failedFormatted,
 	}, items, handle)
 }
@@ -65,13 +69,17 @@ func ReEncryptFormattedStream[T any](ctx context.Context, c *Client, keyName str
 			return it.Reference, &cipherdpb.ReEncryptFormattedStreamRequest{Reference: it.Reference, KeyName: keyName, Value: it.Ciphertext.Value,
 				Context: orContext(it.Context, s.context), KeyVersion: it.Ciphertext.KeyVersion}, nil
 		},
-		result: func(resp *cipherdpb.ReEncryptFormattedStreamResponse) FormattedResult { return formattedResult(resp.GetResult()) },
+		result: func(resp *cipherdpb.ReEncryptFormattedStreamResponse) FormattedResult {
+			return formattedResult(resp.GetResult())
+		},
 		failed: failedFormatted,
 	}, items, handle)
 }
 
 // failedFormatted is the FormattedResult of an item refused locally with err.
-func failedFormatted(ref string, err error) FormattedResult { return FormattedResult{Reference: ref, Err: err} }
+func failedFormatted(ref string, err error) FormattedResult {
+	return FormattedResult{Reference: ref, Err: err}
+}
 
 // orContext is an item's context, else the call's: a stream request has no call-wide context.
 func orContext(item, call []byte) []byte {
