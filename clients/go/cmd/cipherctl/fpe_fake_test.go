@@ -26,7 +26,10 @@ type fakeFormatted struct {
 	// failStreamAfter ends the next ReEncryptFormattedStream with UNAVAILABLE after that many
 	// answers (0: never), as a server that goes away (fpe_rewrap_test.go).
 	failStreamAfter int
-	streamed        int // items answered by ReEncryptFormattedStream, across calls
+	// stallStreamAfter makes the next ReEncryptFormattedStream stop answering after that many
+	// answers until the caller goes away (0: never), as a server that hangs.
+	stallStreamAfter int
+	streamed         int // items answered by ReEncryptFormattedStream, across calls
 }
 
 func reversed(s string) string {

@@ -4,9 +4,11 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"google.golang.org/grpc"
 	"google.golang.org/grpc/codes"
@@ -21,12 +23,16 @@ import (
 func (f *fakeFormatted) ReEncryptFormattedStream(stream grpc.BidiStreamingServer[cipherdpb.ReEncryptFormattedStreamRequest, cipherdpb.ReEncryptFormattedStreamResponse]) error {
 	f.mu.Lock()
 	f.calls++
-	failAfter := f.failStreamAfter
-	f.failStreamAfter = 0
+	failAfter, stallAfter := f.failStreamAfter, f.stallStreamAfter
+	f.failStreamAfter, f.stallStreamAfter = 0, 0
 	f.mu.Unlock()
 	for answered := 0; ; answered++ {
 		if failAfter > 0 && answered == failAfter {
 			return status.Error(codes.Unavailable, "the fake server went away")
+		}
+		if stallAfter > 0 && answered == stallAfter {
+			<-stream.Context().Done()
+			return stream.Context().Err()
 		}
 		req, err := stream.Recv()
 		if err != nil {
@@ -144,6 +150,69 @@ func TestFPERewrap_brokenHalfwayAndResumed_writesWhatAnUninterruptedRunWrites(t 
 	}
 	if f.streamed < n-breakAt+breakAt || f.calls != 2 {
 		t.Errorf("%d items over %d calls reached the fake", f.streamed, f.calls)
+	}
+}
+
+// TestFPERewrap_killedHalfwayAndResumed_writesWhatAnUninterruptedRunWrites SIGKILLs fpe rewrap
+// while its stream hangs after 2,300 lines, past its last checkpoint, so that what it wrote after
+// the checkpoint is lost or left behind; the same command then resumes from the checkpoint and the
+// output is the uninterrupted run's, byte for byte.
+func TestFPERewrap_killedHalfwayAndResumed_writesWhatAnUninterruptedRunWrites(t *testing.T) {
+	const n, bad, stallAt = 5000, 1201, 2300
+	dir := t.TempDir()
+	in := filepath.Join(dir, "pan.tsv")
+	if err := os.WriteFile(in, []byte(formattedColumn(n, bad)), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	args := func(out string) []string {
+		return []string{"fpe", "rewrap", "pan", "--context", "payments.pan", "--in", in, "--out", out, "--checkpoint-every", "700"}
+	}
+	_, addr := serveFakeFormatted(t)
+	whole := filepath.Join(dir, "whole.tsv")
+	if code, _, stderr := cipherctlAt(t, addr, "", args(whole)...); code != 2 {
+		t.Fatalf("uninterrupted run: exit %d\n%s", code, stderr)
+	}
+
+	f, addr := serveFakeFormatted(t)
+	f.stallStreamAfter = stallAt
+	killed := filepath.Join(dir, "killed.tsv")
+	cmd := exec.Command(binary, args(killed)...)
+	cmd.Env = append(os.Environ(), "CIPHERD_ADDR="+addr)
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	for deadline := time.Now().Add(20 * time.Second); ; time.Sleep(20 * time.Millisecond) {
+		f.mu.Lock()
+		streamed := f.streamed
+		f.mu.Unlock()
+		if streamed >= stallAt {
+			break
+		}
+		if time.Now().After(deadline) {
+			cmd.Process.Kill()
+			t.Fatalf("the fake answered %d lines in 20s", streamed)
+		}
+	}
+	time.Sleep(200 * time.Millisecond) // let cipherctl write what it received
+	if err := cmd.Process.Kill(); err != nil {
+		t.Fatal(err)
+	}
+	cmd.Wait()
+	var cp struct {
+		Records int64 `json:"records"`
+	}
+	if err := json.Unmarshal([]byte(readFile(t, killed+".checkpoint")), &cp); err != nil || cp.Records == 0 || cp.Records >= stallAt {
+		t.Fatalf("checkpoint after the kill: %+v, %v; want one short of the %d lines answered", cp, err, stallAt)
+	}
+	t.Logf("killed after %d lines answered, checkpoint at %d, output %d bytes", stallAt, cp.Records, len(readFile(t, killed)))
+	if code, _, stderr := cipherctlAt(t, addr, "", args(killed)...); code != 2 {
+		t.Fatalf("resumed run: exit %d\n%s", code, stderr)
+	}
+	if got, want := readFile(t, killed), readFile(t, whole); got != want {
+		t.Fatalf("the resumed output differs from the uninterrupted one (%d and %d bytes)", len(got), len(want))
+	}
+	if got, want := readFile(t, killed+".failures.jsonl"), readFile(t, whole+".failures.jsonl"); got != want {
+		t.Fatalf("failures files differ:\n%s\nwant\n%s", got, want)
 	}
 }
 
