@@ -437,9 +437,9 @@ class FormattedValuesFakeTest {
   void reEncryptStream_answersEachItemInOrder_aFailedOneAlone() {
     List<String> refs = new ArrayList<>();
     List<ItemResult<FormattedRewrapped>> results =
-        drain(client.formatted().reEncryptStream("cards", column(1500, 700), COLUMN, null), refs);
-    assertEquals(references(1500), refs);
-    assertInstanceOf(InvalidArgumentException.class, results.get(700).error());
+        drain(client.formatted().reEncryptStream("cards", column(600, 300), COLUMN, null), refs);
+    assertEquals(references(600), refs);
+    assertInstanceOf(InvalidArgumentException.class, results.get(300).error());
     assertEquals(new FormattedRewrapped(new FormattedValue("re-v1", 4), 1), results.get(1).get());
     ReEncryptFormattedStreamRequest first = (ReEncryptFormattedStreamRequest) requests.get(0);
     assertEquals("cards", first.getKeyName());
@@ -476,23 +476,23 @@ class FormattedValuesFakeTest {
 
   @Test
   void aBrokenStream_resumesAfterItsLastReference() {
-    failStreamAfter.set(900);
+    failStreamAfter.set(400);
     List<String> refs = new ArrayList<>();
     UnavailableException broken =
         assertThrows(
             UnavailableException.class,
             () ->
                 drain(
-                    client.formatted().reEncryptStream("cards", column(2000, -1), COLUMN, null),
+                    client.formatted().reEncryptStream("cards", column(1000, -1), COLUMN, null),
                     refs));
-    assertEquals("899", broken.lastReference().orElseThrow());
-    assertEquals(900, refs.size());
+    assertEquals("399", broken.lastReference().orElseThrow());
+    assertEquals(400, refs.size());
     drain(
         client
             .formatted()
             .reEncryptStream(
-                "cards", column(2000, -1), COLUMN, broken.lastReference().orElseThrow()),
+                "cards", column(1000, -1), COLUMN, broken.lastReference().orElseThrow()),
         refs);
-    assertEquals(references(2000), refs);
+    assertEquals(references(1000), refs);
   }
 }
