@@ -29,6 +29,9 @@ type fakeFPE struct {
 	mu       sync.Mutex
 	requests []proto.Message
 	batches  []int // items per batch call
+	// failStreamAfter ends the next stream call with UNAVAILABLE after it answered that many items
+	// (0: never), as a server that went away would (fpe_streams_test.go).
+	failStreamAfter int
 }
 
 func (f *fakeFPE) record(m proto.Message) {

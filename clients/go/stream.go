@@ -35,13 +35,28 @@ func (e *StreamError) Error() string {
 
 func (e *StreamError) Unwrap() error { return e.Err }
 
-// streamKind is what differs between EncryptStream, DecryptStream and ReEncryptStream.
-type streamKind[I, Req, Resp any] struct {
+// streamKind is what differs between the stream calls: EncryptStream, DecryptStream and
+// ReEncryptStream answer a Result per item, the formatted streams a FormattedResult.
+type streamKind[I, Req, Resp any, R streamResult] struct {
 	open func(context.Context) (grpc.BidiStreamingClient[Req, Resp], error)
 	// request builds the request of an item, or the error that answers it without a call.
 	request func(I) (ref string, req *Req, localErr error)
-	result  func(*Resp) Result
+	result  func(*Resp) R
+	// failed is the result of an item refused locally.
+	failed func(ref string, err error) R
 }
+
+// streamResult is an item's outcome in a stream: it names its item.
+type streamResult interface {
+	Result | FormattedResult
+	reference() string
+}
+
+func (r Result) reference() string          { return r.Reference }
+func (r FormattedResult) reference() string { return r.Reference }
+
+// failedResult is a Result of an item refused locally with err.
+func failedResult(ref string, err error) Result { return Result{Reference: ref, Err: err} }
 
 // pending is an item in flight, or one refused locally that never needs a call.
 type pending[T any] struct {
@@ -53,13 +68,13 @@ type pending[T any] struct {
 // runStream sends items through one stream of kind and calls handle once per item, in input
 // order. Sending and receiving overlap, with at most streamWindow items in flight: the sender
 // waits for answers to be read, and gRPC flow control makes the server wait for this reader.
-func runStream[T, I, Req, Resp any](ctx context.Context, kind streamKind[I, Req, Resp], items iter.Seq2[T, I], handle func(T, Result) error) error {
+func runStream[T, I, Req, Resp any, R streamResult](ctx context.Context, kind streamKind[I, Req, Resp, R], items iter.Seq2[T, I], handle func(T, R) error) error {
 	progress := &StreamError{}
-	err := receiveAll(ctx, kind, items, func(tag T, r Result) error {
+	err := receiveAll(ctx, kind, items, func(tag T, r R) error {
 		if err := handle(tag, r); err != nil {
 			return err
 		}
-		progress.LastReference, progress.Handled = r.Reference, progress.Handled+1
+		progress.LastReference, progress.Handled = r.reference(), progress.Handled+1
 		return nil
 	})
 	if err == nil {
@@ -69,7 +84,7 @@ func runStream[T, I, Req, Resp any](ctx context.Context, kind streamKind[I, Req,
 	return progress
 }
 
-func receiveAll[T, I, Req, Resp any](ctx context.Context, kind streamKind[I, Req, Resp], items iter.Seq2[T, I], handle func(T, Result) error) error {
+func receiveAll[T, I, Req, Resp any, R streamResult](ctx context.Context, kind streamKind[I, Req, Resp, R], items iter.Seq2[T, I], handle func(T, R) error) error {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	stream, err := kind.open(ctx)
@@ -94,7 +109,7 @@ func receiveAll[T, I, Req, Resp any](ctx context.Context, kind streamKind[I, Req
 	}()
 	for p := range inFlight {
 		if p.localErr != nil {
-			if err := handle(p.tag, Result{Reference: p.ref, Err: p.localErr}); err != nil {
+			if err := handle(p.tag, kind.failed(p.ref, p.localErr)); err != nil {
 				return err
 			}
 			continue
@@ -107,8 +122,8 @@ func receiveAll[T, I, Req, Resp any](ctx context.Context, kind streamKind[I, Req
 			return fromRPC(err)
 		}
 		r := kind.result(resp)
-		if r.Reference != p.ref {
-			return fmt.Errorf("cipherd: stream answered %q where %q was due", r.Reference, p.ref)
+		if r.reference() != p.ref {
+			return fmt.Errorf("cipherd: stream answered %q where %q was due", r.reference(), p.ref)
 		}
 		if err := handle(p.tag, r); err != nil {
 			return err
@@ -127,7 +142,7 @@ func receiveAll[T, I, Req, Resp any](ctx context.Context, kind streamKind[I, Req
 	return nil
 }
 
-func sendAll[T, I, Req, Resp any](ctx context.Context, stream grpc.BidiStreamingClient[Req, Resp], kind streamKind[I, Req, Resp],
+func sendAll[T, I, Req, Resp any, R streamResult](ctx context.Context, stream grpc.BidiStreamingClient[Req, Resp], kind streamKind[I, Req, Resp, R],
 	items iter.Seq2[T, I], inFlight chan<- pending[T]) error {
 	for tag, it := range items {
 		ref, req, localErr := kind.request(it)

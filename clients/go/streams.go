@@ -18,7 +18,8 @@ import (
 // item's subject; an item of an erased subject fails alone with ErrSubjectErased.
 func EncryptStream[T any](ctx context.Context, c *Client, keyName string, items iter.Seq2[T, PlaintextItem], handle func(T, Result) error, opts ...CallOption) error {
 	s := callOptions(opts)
-	return runStream(ctx, streamKind[PlaintextItem, cipherdpb.EncryptStreamRequest, cipherdpb.EncryptStreamResponse]{
+	return runStream(ctx, streamKind[PlaintextItem, cipherdpb.EncryptStreamRequest, cipherdpb.EncryptStreamResponse, Result]{
+		failed: failedResult,
 		open: func(ctx context.Context) (grpc.BidiStreamingClient[cipherdpb.EncryptStreamRequest, cipherdpb.EncryptStreamResponse], error) {
 			return c.crypto.EncryptStream(ctx)
 		},
@@ -36,7 +37,8 @@ func EncryptStream[T any](ctx context.Context, c *Client, keyName string, items 
 // its own.
 func DecryptStream[T any](ctx context.Context, c *Client, items iter.Seq2[T, CiphertextItem], handle func(T, Result) error, opts ...CallOption) error {
 	expected := callOptions(opts).expectedKey
-	return runStream(ctx, streamKind[CiphertextItem, cipherdpb.DecryptStreamRequest, cipherdpb.DecryptStreamResponse]{
+	return runStream(ctx, streamKind[CiphertextItem, cipherdpb.DecryptStreamRequest, cipherdpb.DecryptStreamResponse, Result]{
+		failed: failedResult,
 		open: func(ctx context.Context) (grpc.BidiStreamingClient[cipherdpb.DecryptStreamRequest, cipherdpb.DecryptStreamResponse], error) {
 			return c.crypto.DecryptStream(ctx)
 		},
@@ -60,7 +62,8 @@ func DecryptStream[T any](ctx context.Context, c *Client, items iter.Seq2[T, Cip
 // WithExpectedKey is the key of every item that names none of its own.
 func ReEncryptStream[T any](ctx context.Context, c *Client, targetKey string, items iter.Seq2[T, CiphertextItem], handle func(T, Result) error, opts ...CallOption) error {
 	expected := callOptions(opts).expectedKey
-	return runStream(ctx, streamKind[CiphertextItem, cipherdpb.ReEncryptStreamRequest, cipherdpb.ReEncryptStreamResponse]{
+	return runStream(ctx, streamKind[CiphertextItem, cipherdpb.ReEncryptStreamRequest, cipherdpb.ReEncryptStreamResponse, Result]{
+		failed: failedResult,
 		open: func(ctx context.Context) (grpc.BidiStreamingClient[cipherdpb.ReEncryptStreamRequest, cipherdpb.ReEncryptStreamResponse], error) {
 			return c.crypto.ReEncryptStream(ctx)
 		},
@@ -82,7 +85,7 @@ func ReEncryptStream[T any](ctx context.Context, c *Client, targetKey string, it
 
 // streamItem is an item of a stream call: it has a reference.
 type streamItem interface {
-	PlaintextItem | CiphertextItem
+	PlaintextItem | CiphertextItem | FormattedPlainItem | FormattedItem
 	reference() string
 }
 

@@ -38,6 +38,40 @@ class _Formatted(format_preserving_service_pb2_grpc.FormatPreservingServiceServi
 
     def __init__(self) -> None:
         self.requests: list[Any] = []
+        # The next stream call ends with UNAVAILABLE after that many answers (0: never), once.
+        self.fail_stream_after = 0
+
+    def _stream(self, requests: Iterator[Any], context: grpc.ServicerContext, answer: Any, wrap: Any) -> Iterator[Any]:
+        fail_after, self.fail_stream_after = self.fail_stream_after, 0
+        for answered, request in enumerate(requests):
+            if fail_after and answered == fail_after:
+                context.abort(grpc.StatusCode.UNAVAILABLE, "the fake server went away")
+            self.requests.append(request)
+            yield wrap(result=answer(request))
+
+    def EncryptFormattedStream(self, requests: Iterator[Any], context: grpc.ServicerContext) -> Iterator[Any]:  # noqa: N802
+        return self._stream(
+            requests,
+            context,
+            lambda r: _result(r.reference, r.value if r.value == "bad" else r.value[::-1], 3),
+            fpe.EncryptFormattedStreamResponse,
+        )
+
+    def DecryptFormattedStream(self, requests: Iterator[Any], context: grpc.ServicerContext) -> Iterator[Any]:  # noqa: N802
+        return self._stream(
+            requests,
+            context,
+            lambda r: _result(r.reference, r.value if r.value == "bad" else r.value[::-1], r.key_version),
+            fpe.DecryptFormattedStreamResponse,
+        )
+
+    def ReEncryptFormattedStream(self, requests: Iterator[Any], context: grpc.ServicerContext) -> Iterator[Any]:  # noqa: N802
+        return self._stream(
+            requests,
+            context,
+            lambda r: _result(r.reference, r.value if r.value == "bad" else "re-" + r.value, 4, r.key_version),
+            fpe.ReEncryptFormattedStreamResponse,
+        )
 
     def _versioned(self, request: Any, context: grpc.ServicerContext) -> None:
         self.requests.append(request)
@@ -104,7 +138,7 @@ class _Admin(key_admin_service_pb2_grpc.KeyAdminServiceServicer):
 
 @pytest.fixture
 def fake() -> Iterator[tuple[str, _Formatted]]:
-    formatted = _Formatted()  # type: ignore[abstract]  # the stream methods: fpe-streams-clients
+    formatted = _Formatted()
     server = grpc.server(ThreadPoolExecutor(max_workers=2))
     format_preserving_service_pb2_grpc.add_FormatPreservingServiceServicer_to_server(formatted, server)
     key_admin_service_pb2_grpc.add_KeyAdminServiceServicer_to_server(_Admin(formatted.requests), server)  # type: ignore[abstract]
@@ -184,6 +218,77 @@ async def test_the_async_client_encrypts_and_decrypts_formatted_values(fake: tup
         assert await c.decrypt_formatted("ids", ct, context=b"x") == "42"
         results = await c.encrypt_formatted_batch("ids", ["1", "bad"])
         assert [r.ok for r in results] == [True, False]
+
+
+def _column(n: int, bad: int = -1) -> list[cipherd.FormattedItem]:
+    """n stored values "v<i>" at version 1 with references "0" to "n-1", "bad" at `bad`."""
+    return [
+        cipherd.FormattedItem(cipherd.FormattedValue("bad" if i == bad else f"v{i}", 1), reference=str(i))
+        for i in range(n)
+    ]
+
+
+def test_re_encrypt_formatted_stream_answers_each_item_in_order_a_failed_one_alone(
+    fake: tuple[str, _Formatted],
+) -> None:
+    target, formatted = fake
+    with cipherd.Client(target, timeout=10) as c:
+        results = list(c.re_encrypt_formatted_stream("cards", _column(1500, bad=700), context=b"payments.pan"))
+    assert [r.reference for r in results] == [str(i) for i in range(1500)]
+    assert isinstance(results[700].error, cipherd.InvalidArgumentError)
+    moved = [r.unwrap() for i, r in enumerate(results) if i != 700]
+    assert all(m.key_version == 4 and m.source_key_version == 1 for m in moved)
+    assert [m.value for m in moved[:2]] == ["re-v0", "re-v1"]
+    first = formatted.requests[0]
+    assert (first.key_name, first.context, first.key_version) == ("cards", b"payments.pan", 1)
+
+
+def test_encrypt_and_decrypt_formatted_streams_keep_order_and_an_items_own_context(
+    fake: tuple[str, _Formatted],
+) -> None:
+    target, formatted = fake
+    items = [
+        cipherd.FormattedPlainItem("1234", reference="a"),
+        cipherd.FormattedPlainItem("bad", reference="b"),
+        cipherd.FormattedPlainItem("5678", context=b"own", reference="c"),
+    ]
+    with cipherd.Client(target, timeout=10) as c:
+        encrypted = list(c.encrypt_formatted_stream("ids", items, context=b"users.id"))
+        assert [r.reference for r in encrypted] == ["a", "b", "c"] and not encrypted[1].ok
+        assert encrypted[0].unwrap() == cipherd.FormattedValue("4321", 3)
+        assert [r.context for r in formatted.requests] == [b"users.id", b"users.id", b"own"]
+        back = [cipherd.FormattedItem(encrypted[i].unwrap(), reference=ref) for i, ref in ((0, "a"), (2, "c"))]
+        assert [r.unwrap() for r in c.decrypt_formatted_stream("ids", back)] == ["1234", "5678"]
+    assert [r.key_version for r in formatted.requests[3:]] == [3, 3]
+
+
+def test_a_broken_formatted_stream_resumes_after_its_last_reference(fake: tuple[str, _Formatted]) -> None:
+    target, formatted = fake
+    formatted.fail_stream_after = 900
+    answered: list[str] = []
+    with cipherd.Client(target, timeout=10) as c:
+        with pytest.raises(cipherd.UnavailableError) as broken:
+            for r in c.re_encrypt_formatted_stream("cards", _column(2000)):
+                answered.append(r.reference)
+        assert broken.value.last_reference == "899" and len(answered) == 900
+        for r in c.re_encrypt_formatted_stream("cards", _column(2000), resume_after=broken.value.last_reference):
+            answered.append(r.reference)
+    assert answered == [str(i) for i in range(2000)]
+
+
+async def test_the_async_client_streams_formatted_values_and_resumes(fake: tuple[str, _Formatted]) -> None:
+    target, formatted = fake
+    formatted.fail_stream_after = 300
+    answered: list[str] = []
+    async with cipherd.AsyncClient(target, timeout=10) as c:
+        with pytest.raises(cipherd.UnavailableError) as broken:
+            async for r in c.re_encrypt_formatted_stream("cards", _column(1000, bad=100)):
+                answered.append(r.reference)
+        resumed = c.re_encrypt_formatted_stream(
+            "cards", _column(1000, bad=100), resume_after=broken.value.last_reference
+        )
+        answered += [r.reference async for r in resumed]
+    assert answered == [str(i) for i in range(1000)]
 
 
 def test_create_and_import_send_the_format(fake: tuple[str, _Formatted]) -> None:
@@ -284,3 +389,41 @@ def test_a_version_prefix_needs_no_version_on_the_real_server(real: cipherd.Clie
     ct = real.encrypt_formatted(key, "deadbeef00")
     assert ct.key_version == 1 and len(ct.value) == 11 and ct.value[0] == "1"
     assert real.decrypt_formatted(key, cipherd.FormattedValue(ct.value, 0)) == "deadbeef00"
+
+
+def _skip_while_unimplemented(error: cipherd.CipherdError) -> None:
+    """Skips a formatted-stream test while the server answers UNIMPLEMENTED for the stream, and only then: issue
+    34's server side lands on another branch, and the lead removes this skip when merging it."""
+    if error.code == grpc.StatusCode.UNIMPLEMENTED:
+        pytest.skip(f"the server does not implement the formatted streams yet: {error}")
+
+
+def test_formatted_streams_on_the_real_server_keep_order_and_resume(real: cipherd.Client) -> None:
+    key = _ff1_key(real, "py-fpe-stream", cipherd.FpeFormat(template=cipherd.FpeTemplate.DIGITS))
+    plain = [cipherd.FormattedPlainItem(f"{i * 7919:010d}", reference=str(i)) for i in range(600)]
+    plain[250] = cipherd.FormattedPlainItem("12345X7890", reference="250")
+    try:
+        encrypted = list(real.encrypt_formatted_stream(key, plain, context=b"users.national_id"))
+    except cipherd.CipherdError as e:
+        _skip_while_unimplemented(e)
+        raise
+    assert [r.reference for r in encrypted] == [str(i) for i in range(600)]
+    assert isinstance(encrypted[250].error, cipherd.InvalidArgumentError)
+    stored = [cipherd.FormattedItem(r.unwrap(), reference=r.reference) for r in encrypted if r.ok]
+    decrypted = list(real.decrypt_formatted_stream(key, stored, context=b"users.national_id"))
+    assert [r.unwrap() for r in decrypted] == [p.value for i, p in enumerate(plain) if i != 250]
+    real.rotate_key(key)
+    moved = []
+    stream = real.re_encrypt_formatted_stream(key, stored, context=b"users.national_id")
+    for r in stream:  # left after 300 items: the call is cancelled, and resumed after the last reference
+        moved.append(r.unwrap())
+        if len(moved) == 300:
+            last = r.reference
+            break
+    stream.close()
+    moved += [
+        r.unwrap()
+        for r in real.re_encrypt_formatted_stream(key, stored, context=b"users.national_id", resume_after=last)
+    ]
+    assert len(moved) == 599 and all((m.key_version, m.source_key_version) == (2, 1) for m in moved)
+    assert real.decrypt_formatted(key, moved[-1], context=b"users.national_id") == plain[-1].value

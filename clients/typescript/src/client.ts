@@ -14,12 +14,14 @@ import {
   asFormatted,
   batchItems,
   checkFpeMode,
+  cipherStreamRequest,
   type FormattedItem,
   type FormattedPlainItem,
   type FormattedRewrapped,
   type FormattedValue,
   type FpeFormatInput,
   fpeFormatToProto,
+  plainStreamRequest,
   plaintextResult,
   rewrapResult,
   valueResult,
@@ -513,6 +515,76 @@ export class CipherdClient {
     const request = { keyName, context: options.context ?? new Uint8Array(0), items: batchItems(items), keyVersion: 0 };
     const r = await this.unary(this.formatted.reEncryptFormattedBatch.bind(this.formatted), request, options);
     return r.results.map(rewrapResult);
+  }
+
+  // The formatted streams run as the item streams do: items read only as the server answers, one ItemResult per
+  // item, in order, a failed item as its error, a broken stream throwing a CipherdError whose `lastReference` the
+  // `resumeAfter` option takes. `context` is every item's without its own.
+
+  /** encryptFormatted of each item, through one EncryptFormattedStream. */
+  encryptFormattedStream(
+    keyName: string,
+    items: Items<FormattedPlainItem | string>,
+    options: StreamOptions & { context?: Uint8Array } = {},
+  ): AsyncGenerator<ItemResult<FormattedValue>> {
+    return runStream(
+      {
+        open: () =>
+          this.formatted.encryptFormattedStream(callMetadata(this.options.token), {
+            deadline: deadline(options, undefined),
+          }),
+        request: (item) => plainStreamRequest(keyName, item, options.context),
+        result: (response) => valueResult(response.result),
+      },
+      items,
+      options,
+      (cancel) => onAbort(options.signal, cancel),
+    );
+  }
+
+  /** The plaintext of each item under its own version, through one DecryptFormattedStream. */
+  decryptFormattedStream(
+    keyName: string,
+    items: Items<FormattedItem | FormattedValue>,
+    options: StreamOptions & { context?: Uint8Array } = {},
+  ): AsyncGenerator<ItemResult<string>> {
+    return runStream(
+      {
+        open: () =>
+          this.formatted.decryptFormattedStream(callMetadata(this.options.token), {
+            deadline: deadline(options, undefined),
+          }),
+        request: (item) => cipherStreamRequest(keyName, item, options.context),
+        result: (response) => plaintextResult(response.result),
+      },
+      items,
+      options,
+      (cancel) => onAbort(options.signal, cancel),
+    );
+  }
+
+  /**
+   * reEncryptFormatted of each item, through one ReEncryptFormattedStream: how to move a whole column to the
+   * key's current version after a rotation.
+   */
+  reEncryptFormattedStream(
+    keyName: string,
+    items: Items<FormattedItem | FormattedValue>,
+    options: StreamOptions & { context?: Uint8Array } = {},
+  ): AsyncGenerator<ItemResult<FormattedRewrapped>> {
+    return runStream(
+      {
+        open: () =>
+          this.formatted.reEncryptFormattedStream(callMetadata(this.options.token), {
+            deadline: deadline(options, undefined),
+          }),
+        request: (item) => cipherStreamRequest(keyName, item, options.context),
+        result: (response) => rewrapResult(response.result),
+      },
+      items,
+      options,
+      (cancel) => onAbort(options.signal, cancel),
+    );
   }
 
   // KeyAdminService

@@ -5,7 +5,13 @@
  * an error. So every answer is a FormattedValue, and every call that reads a ciphertext takes one back.
  */
 import { fromItemError } from "./errors.js";
-import type { FormattedBatchItem, FormattedBatchResult } from "./gen/cipherd/v1/format_preserving_service.js";
+import type {
+  DecryptFormattedStreamRequest,
+  EncryptFormattedStreamRequest,
+  FormattedBatchItem,
+  FormattedBatchResult,
+  ReEncryptFormattedStreamRequest,
+} from "./gen/cipherd/v1/format_preserving_service.js";
 import { FpeFormat, FpeTemplate } from "./gen/cipherd/v1/keys.js";
 import { ItemResult } from "./types.js";
 
@@ -115,19 +121,54 @@ export function batchItems(items: Iterable<FormattedItem | FormattedValue>): For
   });
 }
 
-export function valueResult(r: FormattedBatchResult): ItemResult<FormattedValue> {
+/** One plaintext of encryptFormattedStream as its request; an item's empty context means the call's. */
+export function plainStreamRequest(
+  keyName: string,
+  item: FormattedPlainItem | string,
+  context: Uint8Array | undefined,
+): EncryptFormattedStreamRequest {
+  const it = typeof item === "string" ? { value: item } : item;
+  return { reference: it.reference ?? "", keyName, value: it.value, context: orContext(it.context, context) };
+}
+
+/** One ciphertext of decryptFormattedStream or reEncryptFormattedStream as its request, with its own version. */
+export function cipherStreamRequest(
+  keyName: string,
+  item: FormattedItem | FormattedValue,
+  context: Uint8Array | undefined,
+): DecryptFormattedStreamRequest & ReEncryptFormattedStreamRequest {
+  const it: FormattedItem = "ciphertext" in item ? item : { ciphertext: item };
+  const ct = asFormatted(it.ciphertext);
+  return {
+    reference: it.reference ?? "",
+    keyName,
+    value: ct.value,
+    context: orContext(it.context, context),
+    keyVersion: ct.keyVersion,
+  };
+}
+
+/** An item's context, else the call's: a stream request has no call-wide context. */
+function orContext(item: Uint8Array | undefined, call: Uint8Array | undefined): Uint8Array {
+  return item !== undefined && item.length > 0 ? item : (call ?? new Uint8Array(0));
+}
+
+export function valueResult(r: FormattedBatchResult | undefined): ItemResult<FormattedValue> {
+  if (r === undefined) return new ItemResult<FormattedValue>("", undefined, fromItemError(undefined)); // a stream answer without its result
   return r.value !== undefined
     ? new ItemResult(r.reference, { value: r.value, keyVersion: r.keyVersion }, undefined, r.keyVersion)
     : new ItemResult<FormattedValue>(r.reference, undefined, fromItemError(r.error));
 }
 
-export function plaintextResult(r: FormattedBatchResult): ItemResult<string> {
+export function plaintextResult(r: FormattedBatchResult | undefined): ItemResult<string> {
+  if (r === undefined) return new ItemResult<string>("", undefined, fromItemError(undefined)); // a stream answer without its result
   return r.value !== undefined
     ? new ItemResult(r.reference, r.value, undefined, r.keyVersion)
     : new ItemResult<string>(r.reference, undefined, fromItemError(r.error));
 }
 
-export function rewrapResult(r: FormattedBatchResult): ItemResult<FormattedRewrapped> {
+export function rewrapResult(r: FormattedBatchResult | undefined): ItemResult<FormattedRewrapped> {
+  if (r === undefined) return new ItemResult<FormattedRewrapped>("", undefined, fromItemError(undefined)); // a stream answer without its result
   return r.value !== undefined
     ? new ItemResult(
         r.reference,

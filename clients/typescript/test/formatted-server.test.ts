@@ -2,6 +2,7 @@
 import assert from "node:assert/strict";
 import { randomUUID } from "node:crypto";
 import { after, before, describe, test } from "node:test";
+import { status as grpcStatus } from "@grpc/grpc-js";
 import * as cipherd from "../src/index.js";
 import { jar, type RunningServer, startServer, tempDir } from "./server.js";
 
@@ -34,6 +35,58 @@ describe("format-preserving values against the server", {
     await c.createKey(key, { mode: "ff1", fpeFormat });
     return key;
   }
+
+  test("the formatted streams keep order, fail an item alone and resume after the last reference", async (t) => {
+    const key = await ff1Key("ts-fpe-stream", { template: "digits" });
+    const context = bytes("users.national_id");
+    const plain = Array.from({ length: 600 }, (_, i) => ({
+      value: i === 250 ? "12345X7890" : String(i * 7919).padStart(10, "0"),
+      reference: String(i),
+    }));
+    const encrypted = [];
+    try {
+      for await (const r of c.encryptFormattedStream(key, plain, { context })) encrypted.push(r);
+    } catch (e) {
+      // Issue 34's server side of the formatted streams lands on another branch: skip only while the server
+      // answers UNIMPLEMENTED for them; the lead removes this when merging it.
+      if (e instanceof cipherd.CipherdError && e.code === grpcStatus.UNIMPLEMENTED) {
+        t.skip(`the server does not implement the formatted streams yet: ${e.message}`);
+        return;
+      }
+      throw e;
+    }
+    assert.deepEqual(
+      encrypted.map((r) => r.reference),
+      plain.map((p) => p.reference),
+    );
+    assert.ok(encrypted[250]?.error instanceof cipherd.InvalidArgumentError);
+    const stored = encrypted
+      .filter((r) => r.ok)
+      .map((r) => ({ ciphertext: r.unwrap() as cipherd.FormattedValue, reference: r.reference }));
+    const decrypted = [];
+    for await (const r of c.decryptFormattedStream(key, stored, { context })) decrypted.push(r.unwrap());
+    assert.deepEqual(
+      decrypted,
+      plain.filter((_, i) => i !== 250).map((p) => p.value),
+    );
+    await c.rotateKey(key);
+    const moved: cipherd.FormattedRewrapped[] = [];
+    let last = "";
+    for await (const r of c.reEncryptFormattedStream(key, stored, { context })) {
+      moved.push(r.unwrap() as cipherd.FormattedRewrapped);
+      last = r.reference;
+      if (moved.length === 300) break; // leaving the loop cancels the call; resumed after its last reference
+    }
+    for await (const r of c.reEncryptFormattedStream(key, stored, { context, resumeAfter: last })) {
+      moved.push(r.unwrap() as cipherd.FormattedRewrapped);
+    }
+    assert.equal(moved.length, 599);
+    assert.ok(moved.every((m) => m.keyVersion === 2 && m.sourceKeyVersion === 1));
+    assert.equal(
+      await c.decryptFormatted(key, moved.at(-1) as cipherd.FormattedValue, { context }),
+      plain.at(-1)?.value,
+    );
+  });
 
   test("digits round-trip and rewrap across a rotation; the wrong version is a wrong value", async () => {
     const key = await ff1Key("ts-fpe-digits", { template: "digits" });

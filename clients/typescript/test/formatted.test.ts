@@ -5,7 +5,14 @@
  */
 import assert from "node:assert/strict";
 import { after, before, describe, test } from "node:test";
-import { type handleUnaryCall, Metadata, Server, ServerCredentials, status } from "@grpc/grpc-js";
+import {
+  type handleBidiStreamingCall,
+  type handleUnaryCall,
+  Metadata,
+  Server,
+  ServerCredentials,
+  status,
+} from "@grpc/grpc-js";
 import * as cipherd from "../src/index.js";
 import {
   type FormattedBatchResult,
@@ -54,6 +61,13 @@ function result(reference: string, value: string, keyVersion: number, sourceKeyV
 
 // biome-ignore lint/suspicious/noExplicitAny: the fake records requests of every type
 type Unary = handleUnaryCall<any, any>;
+// biome-ignore lint/suspicious/noExplicitAny: the fake's streams take requests of three types
+type Bidi = handleBidiStreamingCall<any, any>;
+
+/** What a test sets on the fake: the next stream call ends with UNAVAILABLE after that many answers (0: never). */
+interface FakeControl {
+  failStreamAfter: number;
+}
 
 /** A request as recorded: its bytes (contexts) as text, so that asserts compare them plainly. */
 function recorded(value: unknown): unknown {
@@ -65,8 +79,34 @@ function recorded(value: unknown): unknown {
   return value;
 }
 
-async function serveFake(requests: unknown[]): Promise<{ server: Server; address: string }> {
+async function serveFake(
+  requests: unknown[],
+  control: FakeControl = { failStreamAfter: 0 },
+): Promise<{ server: Server; address: string }> {
   const server = new Server();
+  const streamed =
+    (answer: (r: { reference: string; value: string; keyVersion: number }) => FormattedBatchResult): Bidi =>
+    (call) => {
+      const failAfter = control.failStreamAfter;
+      control.failStreamAfter = 0;
+      let answered = 0;
+      let failed = false;
+      call.on("data", (r) => {
+        if (failed) return;
+        if (failAfter > 0 && answered === failAfter) {
+          failed = true;
+          const details = "the fake server went away";
+          call.emit("error", Object.assign(new Error(details), { code: status.UNAVAILABLE, details }));
+          return;
+        }
+        requests.push(recorded(r));
+        answered++;
+        call.write({ result: answer(r) });
+      });
+      call.on("end", () => {
+        if (!failed) call.end();
+      });
+    };
   const versioned =
     (answer: (r: { value: string; keyVersion: number }) => object): Unary =>
     (call, callback) => {
@@ -102,7 +142,16 @@ async function serveFake(requests: unknown[]): Promise<{ server: Server; address
       callback(null, { results: items.map((i) => result(i.reference, i.value, 4, i.keyVersion)) });
     },
   };
-  server.addService(FormatPreservingServiceService, handlers);
+  const streams: Record<string, Bidi> = {
+    encryptFormattedStream: streamed((r) => result(r.reference, r.value === "bad" ? "bad" : reverse(r.value), 3)),
+    decryptFormattedStream: streamed((r) =>
+      result(r.reference, r.value === "bad" ? "bad" : reverse(r.value), r.keyVersion),
+    ),
+    reEncryptFormattedStream: streamed((r) =>
+      result(r.reference, r.value === "bad" ? "bad" : `re-${r.value}`, 4, r.keyVersion),
+    ),
+  };
+  server.addService(FormatPreservingServiceService, { ...handlers, ...streams });
   const key: Unary = (call, callback) => {
     requests.push(recorded(call.request));
     const version = KeyVersion.fromPartial({ version: 1, mode: call.request.mode, fpeFormat: call.request.fpeFormat });
@@ -233,6 +282,106 @@ describe("format-preserving values against a fake server", () => {
       RangeError,
     );
     assert.equal(requests.length, 2);
+  });
+});
+
+describe("format-preserving streams against a fake server", () => {
+  // biome-ignore lint/suspicious/noExplicitAny: requests of every type
+  const requests: any[] = [];
+  const control: FakeControl = { failStreamAfter: 0 };
+  let server: Server;
+  let c: cipherd.CipherdClient;
+  before(async () => {
+    const served = await serveFake(requests, control);
+    server = served.server;
+    c = new cipherd.CipherdClient(served.address, { insecure: true, timeoutMs: 10_000 });
+  });
+  after(() => {
+    c?.close();
+    server?.forceShutdown();
+  });
+
+  /** n stored values "v<i>" at version 1 with references "0" to "n-1", "bad" at `bad`. */
+  function* column(n: number, bad = -1): Generator<cipherd.FormattedItem> {
+    for (let i = 0; i < n; i++) {
+      yield { ciphertext: { value: i === bad ? "bad" : `v${i}`, keyVersion: 1 }, reference: String(i) };
+    }
+  }
+
+  test("reEncryptFormattedStream answers each item in order, a failed one alone", async () => {
+    requests.length = 0;
+    const results = [];
+    for await (const r of c.reEncryptFormattedStream("cards", column(1500, 700), { context: bytes("payments.pan") })) {
+      results.push(r);
+    }
+    assert.deepEqual(
+      results.map((r) => r.reference),
+      Array.from({ length: 1500 }, (_, i) => String(i)),
+    );
+    assert.ok(results[700]?.error instanceof cipherd.InvalidArgumentError);
+    assert.deepEqual(results[1]?.unwrap(), { value: "re-v1", keyVersion: 4, sourceKeyVersion: 1 });
+    assert.deepEqual(requests[0], {
+      reference: "0",
+      keyName: "cards",
+      value: "v0",
+      context: "payments.pan",
+      keyVersion: 1,
+    });
+  });
+
+  test("encrypt and decrypt streams keep order and an item's own context", async () => {
+    requests.length = 0;
+    const items = [
+      { value: "1234", reference: "a" },
+      { value: "bad", reference: "b" },
+      { value: "5678", reference: "c", context: bytes("own") },
+    ];
+    const encrypted = [];
+    for await (const r of c.encryptFormattedStream("ids", items, { context: bytes("users.id") })) encrypted.push(r);
+    assert.deepEqual(
+      encrypted.map((r) => [r.reference, r.ok]),
+      [
+        ["a", true],
+        ["b", false],
+        ["c", true],
+      ],
+    );
+    assert.deepEqual(
+      requests.map((r) => r.context),
+      ["users.id", "users.id", "own"],
+    );
+    const back = [
+      { ciphertext: encrypted[0]?.unwrap() as cipherd.FormattedValue, reference: "a" },
+      { ciphertext: encrypted[2]?.unwrap() as cipherd.FormattedValue, reference: "c" },
+    ];
+    const plain = [];
+    for await (const r of c.decryptFormattedStream("ids", back)) plain.push(r.unwrap());
+    assert.deepEqual(plain, ["1234", "5678"]);
+    assert.deepEqual(
+      requests.slice(3).map((r) => r.keyVersion),
+      [3, 3],
+    );
+  });
+
+  test("a broken stream resumes after its lastReference, every item answered once, in order", async () => {
+    control.failStreamAfter = 900;
+    const answered: string[] = [];
+    let broken: cipherd.CipherdError | undefined;
+    try {
+      for await (const r of c.reEncryptFormattedStream("cards", column(2000))) answered.push(r.reference);
+    } catch (e) {
+      broken = e as cipherd.CipherdError;
+    }
+    assert.ok(broken instanceof cipherd.UnavailableError, String(broken));
+    assert.equal(broken.lastReference, "899");
+    assert.equal(answered.length, 900);
+    for await (const r of c.reEncryptFormattedStream("cards", column(2000), { resumeAfter: broken.lastReference })) {
+      answered.push(r.reference);
+    }
+    assert.deepEqual(
+      answered,
+      Array.from({ length: 2000 }, (_, i) => String(i)),
+    );
   });
 });
 

@@ -28,6 +28,9 @@ type checkpoint struct {
 	Rewrapped      int64          `json:"rewrapped"`
 	Current        int64          `json:"already_current"`
 	Failed         map[string]int `json:"failed"`
+	// FromVersions counts the values fpe rewrap moved (or found current), by the version they
+	// were under: formatted values carry no header, so this is the only census of them.
+	FromVersions map[int32]int64 `json:"from_versions,omitempty"`
 }
 
 func loadCheckpoint(path string) (*checkpoint, error) {

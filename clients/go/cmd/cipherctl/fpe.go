@@ -36,12 +36,13 @@ beside the value. decrypt, rewrap and mask read such lines back (or take values 
 right shape, never an error. Plaintexts are read from stdin or a file, never from arguments.
 
 A line that fails leaves an empty line in the output, so lines stay aligned with the input, and
-its reason on stderr; cipherctl then exits 2.`,
+its reason on stderr; cipherctl then exits 2. rewrap goes through one stream, and with --out FILE
+is resumable as cipherctl rewrap is.`,
 	}
 	fpe.AddCommand(
 		fpeCommand(conn, "encrypt KEY", "Encrypt each line of stdin (or --in FILE) and print VALUE<TAB>KEY_VERSION", false, encryptLines),
 		fpeCommand(conn, "decrypt KEY [VALUE...]", "Decrypt each VALUE<TAB>KEY_VERSION line (or VALUE argument with --key-version) and print PLAINTEXT<TAB>KEY_VERSION", true, decryptLines),
-		fpeCommand(conn, "rewrap KEY [VALUE...]", "Move each value to the key's current version, the plaintext never leaving the server; print VALUE<TAB>KEY_VERSION", true, rewrapLines),
+		newFPERewrapCommand(conn),
 		fpeCommand(conn, "mask KEY [VALUE...]", "Print each value's display mask (e.g. •••• •••• •••• 4242) and KEY_VERSION, never its plaintext", true, maskLines))
 	return fpe
 }
@@ -180,11 +181,6 @@ func encryptLines(ctx context.Context, c *cipherd.Client, key string, lines []fp
 
 func decryptLines(ctx context.Context, c *cipherd.Client, key string, lines []fpeLine, context []byte) ([]string, []error, error) {
 	results, err := c.DecryptFormattedBatch(ctx, key, ciphertextItems(lines), cipherd.WithValueContext(context))
-	return formattedLines(results, err, func(r cipherd.FormattedResult) string { return versioned(r.Value) })
-}
-
-func rewrapLines(ctx context.Context, c *cipherd.Client, key string, lines []fpeLine, context []byte) ([]string, []error, error) {
-	results, err := c.ReEncryptFormattedBatch(ctx, key, ciphertextItems(lines), cipherd.WithValueContext(context))
 	return formattedLines(results, err, func(r cipherd.FormattedResult) string { return versioned(r.Value) })
 }
 

@@ -23,6 +23,13 @@ type fakeFormatted struct {
 	versions []int32 // every decrypted item's key_version, in order
 	contexts []string
 	calls    int
+	// failStreamAfter ends the next ReEncryptFormattedStream with UNAVAILABLE after that many
+	// answers (0: never), as a server that goes away (fpe_rewrap_test.go).
+	failStreamAfter int
+	// stallStreamAfter makes the next ReEncryptFormattedStream stop answering after that many
+	// answers until the caller goes away (0: never), as a server that hangs.
+	stallStreamAfter int
+	streamed         int // items answered by ReEncryptFormattedStream, across calls
 }
 
 func reversed(s string) string {

@@ -1,6 +1,10 @@
 package main_test
 
 import (
+	"bytes"
+	"os"
+	"os/exec"
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -25,16 +29,43 @@ func TestFPE_cardNumbersThroughARotation(t *testing.T) {
 	if got := cipherctl(t, encrypted, 0, "fpe", "mask", "cli-cards", "--context", "payments.pan"); got != "•••• •••• •••• 1111\t1\n••••-••••-••••-4444\t1\n" {
 		t.Errorf("fpe mask printed %q", got)
 	}
+	first, _, _ := strings.Cut(lines[0], "\t")
+	if _, stderr := cipherctlErr(t, "", 2, "fpe", "decrypt", "cli-cards", "--key-version", "0", first); !strings.Contains(stderr, "key_version") {
+		t.Errorf("decrypt with version 0 on a key without a prefix: %s", stderr)
+	}
 	cipherctl(t, "", 0, "keys", "rotate", "cli-cards")
-	moved := cipherctl(t, encrypted, 0, "fpe", "rewrap", "cli-cards", "--context", "payments.pan")
+	cmd := exec.Command(binary, "fpe", "rewrap", "cli-cards", "--context", "payments.pan")
+	cmd.Env, cmd.Stdin = append(os.Environ(), "CIPHERD_ADDR="+server.Addr), strings.NewReader(encrypted)
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	if err := cmd.Run(); err != nil && strings.Contains(stderr.String(), "cipherd: Unimplemented") {
+		// fpe rewrap goes through ReEncryptFormattedStream, which issue 34's server side implements
+		// on another branch: skip only while the server answers UNIMPLEMENTED; the lead removes this.
+		t.Skipf("the server does not implement ReEncryptFormattedStream yet: %s", stderr.String())
+	} else if err != nil {
+		t.Fatalf("fpe rewrap: %v\n%s", err, stderr.String())
+	}
+	moved := stdout.String()
 	if movedLines := strings.Split(strings.TrimSuffix(moved, "\n"), "\n"); len(movedLines) != 2 || !strings.HasSuffix(movedLines[0], "\t2") || movedLines[0] == lines[0] {
 		t.Fatalf("fpe rewrap printed %q", moved)
 	}
 	if got := cipherctl(t, moved, 0, "fpe", "decrypt", "cli-cards", "--context", "payments.pan"); got != "4111 1111 1111 1111\t2\n5555-5555-5555-4444\t2\n" {
 		t.Errorf("fpe decrypt of the rewrapped lines printed %q", got)
 	}
-	first, _, _ := strings.Cut(lines[0], "\t")
-	if _, stderr := cipherctlErr(t, "", 2, "fpe", "decrypt", "cli-cards", "--key-version", "0", first); !strings.Contains(stderr, "key_version") {
-		t.Errorf("decrypt with version 0 on a key without a prefix: %s", stderr)
+	// The resumable form writes the same lines (FF1 is deterministic) and a summary by version.
+	dir := t.TempDir()
+	in, out := filepath.Join(dir, "cards.enc"), filepath.Join(dir, "cards.v2")
+	if err := os.WriteFile(in, []byte(encrypted), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	summary := cipherctl(t, "", 0, "fpe", "rewrap", "cli-cards", "--context", "payments.pan", "--in", in, "--out", out)
+	if !strings.Contains(summary, "rewrapped: 2\n") || !strings.Contains(summary, "from version 1: 2\n") {
+		t.Errorf("fpe rewrap --out printed %q", summary)
+	}
+	if data, err := os.ReadFile(out); err != nil || string(data) != moved {
+		t.Errorf("fpe rewrap --out wrote %q (%v), want what it printed to stdout, %q", data, err, moved)
+	}
+	if _, err := os.Stat(out + ".checkpoint"); !os.IsNotExist(err) {
+		t.Errorf("the checkpoint is left after the run finished: %v", err)
 	}
 }

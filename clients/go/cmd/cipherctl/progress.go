@@ -17,6 +17,8 @@ type progress struct {
 	size  int64
 	last  time.Time
 	every time.Duration
+	// detail, when set, adds to each progress line (fpe rewrap's counts by version).
+	detail func() string
 }
 
 func newProgress(stderr io.Writer, size int64) *progress {
@@ -36,7 +38,11 @@ func (p *progress) update(offset, records int64) {
 	}
 	if time.Since(p.last) >= p.every {
 		p.last = time.Now()
-		fmt.Fprintf(p.out, "rewrap: %d records, %d%% of the input\n", records, percent(offset, p.size))
+		detail := ""
+		if p.detail != nil {
+			detail = ", " + p.detail()
+		}
+		fmt.Fprintf(p.out, "rewrap: %d records, %d%% of the input%s\n", records, percent(offset, p.size), detail)
 	}
 }
 

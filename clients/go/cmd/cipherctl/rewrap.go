@@ -153,23 +153,7 @@ func (j *rewrapJob) run(cmd *cobra.Command, c *cipherd.Client) error {
 	}
 	err = cipherd.ReEncryptStream(cmd.Context(), c, j.to, iter.Seq2[record, cipherd.CiphertextItem](items), handle,
 		cipherd.WithExpectedKey(j.expectedKey))
-	err = errors.Join(err, readErr)
-	// Every record handled so far is final: keep it, whether or not the run went on to the end.
-	if cerr := w.commit(cp, j.checkpointPath); cerr != nil {
-		return errors.Join(err, cerr)
-	}
-	if err != nil {
-		return fmt.Errorf("rewrap stopped after %d records (run the same command again to resume): %w", cp.Records, err)
-	}
-	prog.finish()
-	if err := errors.Join(out.Close(), failures.Close()); err != nil {
-		return err
-	}
-	if cp.FailuresOffset == 0 {
-		os.Remove(cp.Failures) // nothing failed: no file to look at
-	}
-	os.Remove(j.checkpointPath)
-	return printSummary(cmd.OutOrStdout(), cp)
+	return w.finish(cmd.OutOrStdout(), cp, j.checkpointPath, prog, errors.Join(err, readErr))
 }
 
 // open starts a fresh output and failures file (with an immediate checkpoint) or resumes the

@@ -2,6 +2,7 @@ package main
 
 import (
 	"bufio"
+	"errors"
 	"fmt"
 	"io"
 	"maps"
@@ -53,6 +54,28 @@ func (o *rewrapOutputs) commit(cp *checkpoint, path string) error {
 	return cp.save(path)
 }
 
+// finish ends a run of a resumable rewrap (rewrap, fpe rewrap) whose stream ended with err: every
+// record handled so far is final and checkpointed, whether or not the run went on to the end; a
+// run that did goes without its checkpoint (and its failures file, if nothing failed) and prints
+// the summary.
+func (o *rewrapOutputs) finish(stdout io.Writer, cp *checkpoint, checkpointPath string, prog *progress, err error) error {
+	if cerr := o.commit(cp, checkpointPath); cerr != nil {
+		return errors.Join(err, cerr)
+	}
+	if err != nil {
+		return fmt.Errorf("rewrap stopped after %d records (run the same command again to resume): %w", cp.Records, err)
+	}
+	prog.finish()
+	if err := errors.Join(o.out.file.Close(), o.failures.file.Close()); err != nil {
+		return err
+	}
+	if cp.FailuresOffset == 0 {
+		os.Remove(cp.Failures) // nothing failed: no file to look at
+	}
+	os.Remove(checkpointPath)
+	return printSummary(stdout, cp)
+}
+
 // write outputs one record: rewrapped, or unchanged if already current or failed, and counts it;
 // a failed one also gets its line in the failures file.
 func (j *rewrapJob) write(o *rewrapOutputs, cp *checkpoint, rec record, r cipherd.Result) error {
@@ -95,7 +118,11 @@ func printSummary(out io.Writer, cp *checkpoint) error {
 	for _, n := range cp.Failed {
 		failed += n
 	}
-	fmt.Fprintf(out, "records: %d\nrewrapped: %d\nalready current: %d\nfailed: %d\n", cp.Records, cp.Rewrapped, cp.Current, failed)
+	fmt.Fprintf(out, "records: %d\nrewrapped: %d\nalready current: %d\n", cp.Records, cp.Rewrapped, cp.Current)
+	for _, v := range slices.Sorted(maps.Keys(cp.FromVersions)) {
+		fmt.Fprintf(out, "  from version %d: %d\n", v, cp.FromVersions[v])
+	}
+	fmt.Fprintf(out, "failed: %d\n", failed)
 	for _, reason := range slices.Sorted(maps.Keys(cp.Failed)) {
 		fmt.Fprintf(out, "  %s: %d\n", reason, cp.Failed[reason])
 	}

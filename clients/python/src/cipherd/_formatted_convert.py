@@ -89,6 +89,43 @@ def batch_items(items: Iterable[FormattedItem | FormattedValue]) -> list[fpe.For
     return out
 
 
+def encrypt_stream_request(
+    item: FormattedPlainItem | str, key_name: str, context: bytes
+) -> fpe.EncryptFormattedStreamRequest:
+    i = _plain(item)
+    return fpe.EncryptFormattedStreamRequest(
+        reference=i.reference, key_name=key_name, value=i.value, context=i.context or context
+    )
+
+
+def decrypt_stream_request(
+    item: FormattedItem | FormattedValue, key_name: str, context: bytes
+) -> fpe.DecryptFormattedStreamRequest:
+    i = _cipher(item)
+    ct = as_formatted(i.ciphertext)
+    return fpe.DecryptFormattedStreamRequest(
+        reference=i.reference,
+        key_name=key_name,
+        value=ct.value,
+        context=i.context or context,
+        key_version=ct.key_version,
+    )
+
+
+def re_encrypt_stream_request(
+    item: FormattedItem | FormattedValue, key_name: str, context: bytes
+) -> fpe.ReEncryptFormattedStreamRequest:
+    i = _cipher(item)
+    ct = as_formatted(i.ciphertext)
+    return fpe.ReEncryptFormattedStreamRequest(
+        reference=i.reference,
+        key_name=key_name,
+        value=ct.value,
+        context=i.context or context,
+        key_version=ct.key_version,
+    )
+
+
 def value_result(r: fpe.FormattedBatchResult) -> ItemResult[FormattedValue]:
     if r.HasField("value"):
         return ItemResult(r.reference, FormattedValue(r.value, r.key_version), None, r.key_version)

@@ -454,6 +454,52 @@ class AsyncClient:
         response = await self._call(self._fpe.ReEncryptFormattedBatch, request, timeout)
         return [_formatted_convert.rewrap_result(r) for r in response.results]
 
+    # The formatted streams run as the item streams above do: `items` read only as the server keeps up, one
+    # result per item, in order, a failed item as a result with its error, a broken stream raising a
+    # CipherdError whose `last_reference` is where to resume_after. `context` is every item's without its own.
+
+    def encrypt_formatted_stream(
+        self,
+        key_name: str,
+        items: AnyIterable[FormattedPlainItem | str],
+        *,
+        context: bytes = b"",
+        resume_after: str | None = None,
+        timeout: float | None = None,
+    ) -> AsyncGenerator[ItemResult[FormattedValue], None]:
+        """encrypt_formatted of each item, through one EncryptFormattedStream."""
+        feed = ItemFeed(items, lambda i: _formatted_convert.encrypt_stream_request(i, key_name, context), resume_after)
+        return self._stream(self._fpe.EncryptFormattedStream, feed, _formatted_convert.value_result, timeout)
+
+    def decrypt_formatted_stream(
+        self,
+        key_name: str,
+        items: AnyIterable[FormattedItem | FormattedValue],
+        *,
+        context: bytes = b"",
+        resume_after: str | None = None,
+        timeout: float | None = None,
+    ) -> AsyncGenerator[ItemResult[str], None]:
+        """The plaintext of each item under its own version, through one DecryptFormattedStream."""
+        feed = ItemFeed(items, lambda i: _formatted_convert.decrypt_stream_request(i, key_name, context), resume_after)
+        return self._stream(self._fpe.DecryptFormattedStream, feed, _formatted_convert.plaintext_result, timeout)
+
+    def re_encrypt_formatted_stream(
+        self,
+        key_name: str,
+        items: AnyIterable[FormattedItem | FormattedValue],
+        *,
+        context: bytes = b"",
+        resume_after: str | None = None,
+        timeout: float | None = None,
+    ) -> AsyncGenerator[ItemResult[FormattedRewrapped], None]:
+        """re_encrypt_formatted of each item, through one ReEncryptFormattedStream: how to move a whole column
+        to the key's current version after a rotation."""
+        feed = ItemFeed(
+            items, lambda i: _formatted_convert.re_encrypt_stream_request(i, key_name, context), resume_after
+        )
+        return self._stream(self._fpe.ReEncryptFormattedStream, feed, _formatted_convert.rewrap_result, timeout)
+
     # Data-key files (proto/README.md, "Data-key file format"); AsyncClient runs the file work in a
     # worker thread and the calls it needs on its loop (_aio_file_work).
 

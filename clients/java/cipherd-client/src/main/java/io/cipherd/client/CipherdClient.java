@@ -93,7 +93,8 @@ public final class CipherdClient implements AutoCloseable {
         new Subjects(SubjectServiceGrpc.newBlockingStub(channel).withCallCredentials(credentials));
     this.formatted =
         new FormattedValues(
-            FormatPreservingServiceGrpc.newBlockingStub(channel).withCallCredentials(credentials));
+            FormatPreservingServiceGrpc.newBlockingStub(channel).withCallCredentials(credentials),
+            FormatPreservingServiceGrpc.newStub(channel).withCallCredentials(credentials));
   }
 
   /** A builder of a client of the server at {@code target} ("host:port"). */

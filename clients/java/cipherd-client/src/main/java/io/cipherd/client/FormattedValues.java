@@ -5,10 +5,12 @@ import static io.cipherd.client.CipherdClient.call;
 import com.google.protobuf.ByteString;
 import io.cipherd.api.v1.DecryptFormattedBatchRequest;
 import io.cipherd.api.v1.DecryptFormattedRequest;
+import io.cipherd.api.v1.DecryptFormattedStreamRequest;
 import io.cipherd.api.v1.EncryptFormattedBatchItem;
 import io.cipherd.api.v1.EncryptFormattedBatchRequest;
 import io.cipherd.api.v1.EncryptFormattedRequest;
 import io.cipherd.api.v1.EncryptFormattedResponse;
+import io.cipherd.api.v1.EncryptFormattedStreamRequest;
 import io.cipherd.api.v1.FormatPreservingServiceGrpc;
 import io.cipherd.api.v1.FormattedBatchItem;
 import io.cipherd.api.v1.FormattedBatchResult;
@@ -16,7 +18,9 @@ import io.cipherd.api.v1.MaskFormattedRequest;
 import io.cipherd.api.v1.ReEncryptFormattedBatchRequest;
 import io.cipherd.api.v1.ReEncryptFormattedRequest;
 import io.cipherd.api.v1.ReEncryptFormattedResponse;
+import io.cipherd.api.v1.ReEncryptFormattedStreamRequest;
 import io.grpc.Status;
+import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Function;
@@ -30,9 +34,13 @@ import java.util.function.Function;
  */
 public final class FormattedValues {
   private final FormatPreservingServiceGrpc.FormatPreservingServiceBlockingStub stub;
+  private final FormatPreservingServiceGrpc.FormatPreservingServiceStub streams;
 
-  FormattedValues(FormatPreservingServiceGrpc.FormatPreservingServiceBlockingStub stub) {
+  FormattedValues(
+      FormatPreservingServiceGrpc.FormatPreservingServiceBlockingStub stub,
+      FormatPreservingServiceGrpc.FormatPreservingServiceStub streams) {
     this.stub = stub;
+    this.streams = streams;
   }
 
   /** {@code value} encrypted with the key's current version, and the version to store beside it. */
@@ -148,6 +156,94 @@ public final class FormattedValues {
                 new FormattedValue(r.getValue(), r.getKeyVersion()), r.getSourceKeyVersion()));
   }
 
+  // --- streams: unbounded items, resumable after the last reference read, as CipherdClient's ---
+
+  /**
+   * {@link #encrypt} of each item as it comes, through one EncryptFormattedStream ({@code context}
+   * for every item without its own): one result per item, in order, an item's failure its own.
+   * {@code resumeAfter} (null for none) skips the items up to and including that reference. See
+   * {@link ItemStream}.
+   */
+  public ItemStream<FormattedValue> encryptStream(
+      String keyName, Iterator<FormattedPlainItem> items, byte[] context, String resumeAfter) {
+    return ItemStream.start(
+        streams::encryptFormattedStream,
+        items,
+        item ->
+            EncryptFormattedStreamRequest.newBuilder()
+                .setReference(item.reference())
+                .setKeyName(keyName)
+                .setValue(item.value())
+                .setContext(contextOf(item.context(), context))
+                .build(),
+        EncryptFormattedStreamRequest::getReference,
+        response ->
+            result(response.getResult(), r -> new FormattedValue(r.getValue(), r.getKeyVersion())),
+        resumeAfter);
+  }
+
+  /**
+   * The plaintext of each item under its own version as it comes, through one
+   * DecryptFormattedStream, like {@link #encryptStream}.
+   */
+  public ItemStream<String> decryptStream(
+      String keyName, Iterator<FormattedItem> items, byte[] context, String resumeAfter) {
+    return ItemStream.start(
+        streams::decryptFormattedStream,
+        items,
+        item ->
+            DecryptFormattedStreamRequest.newBuilder()
+                .setReference(item.reference())
+                .setKeyName(keyName)
+                .setValue(item.ciphertext().value())
+                .setContext(contextOf(item.context(), context))
+                .setKeyVersion(item.ciphertext().keyVersion())
+                .build(),
+        DecryptFormattedStreamRequest::getReference,
+        response -> result(response.getResult(), FormattedBatchResult::getValue),
+        resumeAfter);
+  }
+
+  /**
+   * {@link #reEncrypt} of each item as it comes, through one ReEncryptFormattedStream, like {@link
+   * #encryptStream}: how to move a whole column to the key's current version after a rotation.
+   */
+  public ItemStream<FormattedRewrapped> reEncryptStream(
+      String keyName, Iterator<FormattedItem> items, byte[] context, String resumeAfter) {
+    return ItemStream.start(
+        streams::reEncryptFormattedStream,
+        items,
+        item ->
+            ReEncryptFormattedStreamRequest.newBuilder()
+                .setReference(item.reference())
+                .setKeyName(keyName)
+                .setValue(item.ciphertext().value())
+                .setContext(contextOf(item.context(), context))
+                .setKeyVersion(item.ciphertext().keyVersion())
+                .build(),
+        ReEncryptFormattedStreamRequest::getReference,
+        response ->
+            result(
+                response.getResult(),
+                r ->
+                    new FormattedRewrapped(
+                        new FormattedValue(r.getValue(), r.getKeyVersion()),
+                        r.getSourceKeyVersion())),
+        resumeAfter);
+  }
+
+  /** An item's context, else the call's: a stream request has no call-wide context. */
+  private static ByteString contextOf(byte[] item, byte[] call) {
+    return ByteString.copyFrom(item.length > 0 || call == null ? item : call);
+  }
+
+  private static <T> ItemResult<T> result(
+      FormattedBatchResult r, Function<FormattedBatchResult, T> value) {
+    return r.hasError()
+        ? ItemResult.<T>failed(r.getReference(), Errors.fromItem(r.getError()))
+        : ItemResult.ok(r.getReference(), value.apply(r), r.getKeyVersion());
+  }
+
   /**
    * The item with its own version: the batch-wide key_version is never sent, so that no item falls
    * back to another's version.
@@ -170,12 +266,6 @@ public final class FormattedValues {
           "the server answered " + results.size() + " results for " + items + " items",
           Map.of());
     }
-    return results.stream()
-        .map(
-            r ->
-                r.hasError()
-                    ? ItemResult.<T>failed(r.getReference(), Errors.fromItem(r.getError()))
-                    : ItemResult.ok(r.getReference(), value.apply(r), r.getKeyVersion()))
-        .toList();
+    return results.stream().map(r -> result(r, value)).toList();
   }
 }

@@ -13,10 +13,14 @@ import io.cipherd.api.v1.DecryptFormattedBatchRequest;
 import io.cipherd.api.v1.DecryptFormattedBatchResponse;
 import io.cipherd.api.v1.DecryptFormattedRequest;
 import io.cipherd.api.v1.DecryptFormattedResponse;
+import io.cipherd.api.v1.DecryptFormattedStreamRequest;
+import io.cipherd.api.v1.DecryptFormattedStreamResponse;
 import io.cipherd.api.v1.EncryptFormattedBatchRequest;
 import io.cipherd.api.v1.EncryptFormattedBatchResponse;
 import io.cipherd.api.v1.EncryptFormattedRequest;
 import io.cipherd.api.v1.EncryptFormattedResponse;
+import io.cipherd.api.v1.EncryptFormattedStreamRequest;
+import io.cipherd.api.v1.EncryptFormattedStreamResponse;
 import io.cipherd.api.v1.FormatPreservingServiceGrpc;
 import io.cipherd.api.v1.FormattedBatchResult;
 import io.cipherd.api.v1.ItemError;
@@ -25,15 +29,22 @@ import io.cipherd.api.v1.MaskFormattedRequest;
 import io.cipherd.api.v1.MaskFormattedResponse;
 import io.cipherd.api.v1.ReEncryptFormattedRequest;
 import io.cipherd.api.v1.ReEncryptFormattedResponse;
+import io.cipherd.api.v1.ReEncryptFormattedStreamRequest;
+import io.cipherd.api.v1.ReEncryptFormattedStreamResponse;
 import io.grpc.Grpc;
 import io.grpc.InsecureServerCredentials;
 import io.grpc.Server;
 import io.grpc.Status;
 import io.grpc.stub.StreamObserver;
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.Iterator;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Function;
+import java.util.stream.IntStream;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -46,6 +57,10 @@ import org.junit.jupiter.api.Test;
 class FormattedValuesFakeTest {
   private static final byte[] COLUMN = "users.card".getBytes(StandardCharsets.UTF_8);
   private final List<Message> requests = new CopyOnWriteArrayList<>();
+
+  /** The next stream call ends with UNAVAILABLE after that many answers (0: never), once. */
+  private final AtomicInteger failStreamAfter = new AtomicInteger();
+
   private Server server;
   private CipherdClient client;
 
@@ -72,8 +87,7 @@ class FormattedValuesFakeTest {
   }
 
   /** Reverses values at version 3; refuses key_version 0 as the server does without a prefix. */
-  private final class FakeFormatted
-      extends FormatPreservingServiceGrpc.FormatPreservingServiceImplBase {
+  private class FakeFormatted extends FormatPreservingServiceGrpc.FormatPreservingServiceImplBase {
     private boolean refuseVersionZero(int version, StreamObserver<?> out) {
       if (version == 0) {
         out.onError(
@@ -175,6 +189,88 @@ class FormattedValuesFakeTest {
     }
   }
 
+  /**
+   * The fake's streams: one answer per request, in order, ending with UNAVAILABLE after
+   * failStreamAfter answers when that is set.
+   */
+  private <Q extends Message, R> StreamObserver<Q> streamed(
+      StreamObserver<R> out,
+      Function<Q, FormattedBatchResult> answer,
+      Function<FormattedBatchResult, R> wrap) {
+    int failAfter = failStreamAfter.getAndSet(0);
+    return new StreamObserver<>() {
+      private int answered;
+      private boolean failed;
+
+      @Override
+      public void onNext(Q request) {
+        if (failed) {
+          return;
+        }
+        if (failAfter > 0 && answered == failAfter) {
+          failed = true;
+          out.onError(
+              Status.UNAVAILABLE.withDescription("the fake server went away").asRuntimeException());
+          return;
+        }
+        requests.add(request);
+        answered++;
+        out.onNext(wrap.apply(answer.apply(request)));
+      }
+
+      @Override
+      public void onError(Throwable t) {}
+
+      @Override
+      public void onCompleted() {
+        if (!failed) {
+          out.onCompleted();
+        }
+      }
+    };
+  }
+
+  /** The fake's stream service: the batch answers, one per streamed request. */
+  private final class FakeFormattedStreams extends FakeFormatted {
+    @Override
+    public StreamObserver<EncryptFormattedStreamRequest> encryptFormattedStream(
+        StreamObserver<EncryptFormattedStreamResponse> out) {
+      return streamed(
+          out,
+          (EncryptFormattedStreamRequest r) ->
+              result(
+                  r.getReference(), r.getValue().equals("bad") ? "bad" : reverse(r.getValue()), 3),
+          r -> EncryptFormattedStreamResponse.newBuilder().setResult(r).build());
+    }
+
+    @Override
+    public StreamObserver<DecryptFormattedStreamRequest> decryptFormattedStream(
+        StreamObserver<DecryptFormattedStreamResponse> out) {
+      return streamed(
+          out,
+          (DecryptFormattedStreamRequest r) ->
+              result(
+                  r.getReference(),
+                  r.getValue().equals("bad") ? "bad" : reverse(r.getValue()),
+                  r.getKeyVersion()),
+          r -> DecryptFormattedStreamResponse.newBuilder().setResult(r).build());
+    }
+
+    @Override
+    public StreamObserver<ReEncryptFormattedStreamRequest> reEncryptFormattedStream(
+        StreamObserver<ReEncryptFormattedStreamResponse> out) {
+      return streamed(
+          out,
+          (ReEncryptFormattedStreamRequest r) ->
+              r.getValue().equals("bad")
+                  ? result(r.getReference(), "bad", 0)
+                  : result(r.getReference(), "re-" + r.getValue(), 4).toBuilder()
+                      .setSourceKeyVersion(r.getKeyVersion())
+                      .build(),
+          r -> ReEncryptFormattedStreamResponse.newBuilder().setResult(r).build());
+    }
+  }
+
   private final class FakeAdmin extends KeyAdminServiceGrpc.KeyAdminServiceImplBase {
     @Override
     public void createKey(CreateKeyRequest r, StreamObserver<CreateKeyResponse> out) {
@@ -199,7 +295,7 @@ class FormattedValuesFakeTest {
   void start() throws Exception {
     server =
         Grpc.newServerBuilderForPort(0, InsecureServerCredentials.create())
-            .addService(new FakeFormatted())
+            .addService(new FakeFormattedStreams())
             .addService(new FakeAdmin())
             .build()
             .start();
@@ -309,5 +405,94 @@ class FormattedValuesFakeTest {
   @Test
   void plainItems_doNotShowTheirValue() {
     assertFalse(new FormattedPlainItem("r", "4111111111111111").toString().contains("4111"));
+  }
+
+  /** n stored values "v<i>" at version 1 with references "0" to "n-1", "bad" at {@code bad}. */
+  private static Iterator<FormattedItem> column(int n, int bad) {
+    return IntStream.range(0, n)
+        .mapToObj(
+            i ->
+                new FormattedItem(
+                    String.valueOf(i), new FormattedValue(i == bad ? "bad" : "v" + i, 1)))
+        .iterator();
+  }
+
+  private static <T> List<ItemResult<T>> drain(ItemStream<T> stream, List<String> references) {
+    List<ItemResult<T>> results = new ArrayList<>();
+    try (stream) {
+      while (stream.hasNext()) {
+        ItemResult<T> r = stream.next();
+        references.add(r.reference());
+        results.add(r);
+      }
+    }
+    return results;
+  }
+
+  private static List<String> references(int n) {
+    return IntStream.range(0, n).mapToObj(String::valueOf).toList();
+  }
+
+  @Test
+  void reEncryptStream_answersEachItemInOrder_aFailedOneAlone() {
+    List<String> refs = new ArrayList<>();
+    List<ItemResult<FormattedRewrapped>> results =
+        drain(client.formatted().reEncryptStream("cards", column(600, 300), COLUMN, null), refs);
+    assertEquals(references(600), refs);
+    assertInstanceOf(InvalidArgumentException.class, results.get(300).error());
+    assertEquals(new FormattedRewrapped(new FormattedValue("re-v1", 4), 1), results.get(1).get());
+    ReEncryptFormattedStreamRequest first = (ReEncryptFormattedStreamRequest) requests.get(0);
+    assertEquals("cards", first.getKeyName());
+    assertEquals("users.card", first.getContext().toStringUtf8());
+    assertEquals(1, first.getKeyVersion());
+  }
+
+  @Test
+  void encryptAndDecryptStreams_keepOrderAndAnItemsOwnContext() {
+    FormattedValues f = client.formatted();
+    List<FormattedPlainItem> items =
+        List.of(
+            new FormattedPlainItem("a", "1234"),
+            new FormattedPlainItem("b", "bad"),
+            new FormattedPlainItem("c", "5678", "own".getBytes(StandardCharsets.UTF_8)));
+    List<ItemResult<FormattedValue>> encrypted =
+        drain(f.encryptStream("ids", items.iterator(), COLUMN, null), new ArrayList<>());
+    assertEquals(new FormattedValue("4321", 3), encrypted.get(0).get());
+    assertFalse(encrypted.get(1).ok());
+    assertEquals(
+        List.of("users.card", "users.card", "own"),
+        requests.stream()
+            .map(r -> ((EncryptFormattedStreamRequest) r).getContext().toStringUtf8())
+            .toList());
+    List<FormattedItem> back =
+        List.of(
+            new FormattedItem("a", encrypted.get(0).get()),
+            new FormattedItem("c", encrypted.get(2).get()));
+    List<ItemResult<String>> plain =
+        drain(f.decryptStream("ids", back.iterator(), COLUMN, null), new ArrayList<>());
+    assertEquals(List.of("1234", "5678"), plain.stream().map(ItemResult::get).toList());
+    assertEquals(3, ((DecryptFormattedStreamRequest) requests.get(3)).getKeyVersion());
+  }
+
+  @Test
+  void aBrokenStream_resumesAfterItsLastReference() {
+    failStreamAfter.set(400);
+    List<String> refs = new ArrayList<>();
+    UnavailableException broken =
+        assertThrows(
+            UnavailableException.class,
+            () ->
+                drain(
+                    client.formatted().reEncryptStream("cards", column(1000, -1), COLUMN, null),
+                    refs));
+    assertEquals("399", broken.lastReference().orElseThrow());
+    assertEquals(400, refs.size());
+    drain(
+        client
+            .formatted()
+            .reEncryptStream(
+                "cards", column(1000, -1), COLUMN, broken.lastReference().orElseThrow()),
+        refs);
+    assertEquals(references(1000), refs);
   }
 }

@@ -8,8 +8,12 @@ import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeFalse;
 
+import io.grpc.Status;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.stream.IntStream;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -52,6 +56,69 @@ class FormattedValuesTest {
       twice = !twice;
     }
     return sum % 10 == 0;
+  }
+
+  private static <T> List<T> values(ItemStream<T> stream) {
+    List<T> values = new ArrayList<>();
+    try (stream) {
+      stream.forEachRemaining(r -> values.add(r.get()));
+    }
+    return values;
+  }
+
+  @Test
+  void formattedStreams_keepOrderFailAnItemAloneAndResumeAfterTheLastReference() {
+    String key = ff1Key(FpeFormat.of(FpeTemplate.DIGITS));
+    byte[] column = utf8("users.national_id");
+    FormattedValues f = client.formatted();
+    List<FormattedPlainItem> plain =
+        IntStream.range(0, 600)
+            .mapToObj(
+                i ->
+                    new FormattedPlainItem(
+                        String.valueOf(i), i == 250 ? "12345X7890" : "%010d".formatted(i * 7919)))
+            .toList();
+    List<ItemResult<FormattedValue>> encrypted = new ArrayList<>();
+    try (ItemStream<FormattedValue> stream = f.encryptStream(key, plain.iterator(), column, null)) {
+      stream.forEachRemaining(encrypted::add);
+    } catch (CipherdException e) {
+      // Issue 34's server side of the formatted streams lands on another branch: skip only while
+      // the server answers UNIMPLEMENTED for them; the lead removes this when merging it.
+      assumeFalse(
+          e.code() == Status.Code.UNIMPLEMENTED,
+          "the server does not implement the formatted streams yet: " + e.getMessage());
+      throw e;
+    }
+    assertEquals(
+        plain.stream().map(FormattedPlainItem::reference).toList(),
+        encrypted.stream().map(ItemResult::reference).toList());
+    assertInstanceOf(InvalidArgumentException.class, encrypted.get(250).error());
+    List<FormattedItem> stored =
+        encrypted.stream()
+            .filter(ItemResult::ok)
+            .map(r -> new FormattedItem(r.reference(), r.get()))
+            .toList();
+    assertEquals(
+        plain.stream()
+            .filter(p -> !p.reference().equals("250"))
+            .map(FormattedPlainItem::value)
+            .toList(),
+        values(f.decryptStream(key, stored.iterator(), column, null)));
+    client.keys().rotate(key);
+    List<FormattedRewrapped> moved = new ArrayList<>();
+    String last;
+    try (ItemStream<FormattedRewrapped> stream =
+        f.reEncryptStream(key, stored.iterator(), column, null)) {
+      while (moved.size() < 300) {
+        moved.add(stream.next().get());
+      }
+      last = stream.lastReference().orElseThrow();
+    } // closed after 300 items: the call is cancelled, and resumed after its last reference
+    moved.addAll(values(f.reEncryptStream(key, stored.iterator(), column, last)));
+    assertEquals(599, moved.size());
+    assertTrue(
+        moved.stream().allMatch(m -> m.formatted().keyVersion() == 2 && m.sourceKeyVersion() == 1));
+    assertEquals(plain.get(599).value(), f.decrypt(key, moved.get(598).formatted(), column));
   }
 
   @Test
