@@ -4,9 +4,13 @@ Keys imported from Transit's own vectors (proto/testdata/transit_vectors.json, m
 open Transit's ciphertexts natively. A caller with `decrypt` sends, for each of Decrypt, ReEncrypt,
 DecryptBatch items, DecryptStream items and ReEncryptStream items: another Transit key's ciphertext, a
 nonce cut short, a payload with no room for its tag, the right payload under another version's number,
-a version the key does not have, one the key made itself (not imported), and the right ciphertext with
-swapped or missing associated data. Budget: every one DECRYPTION_FAILED with the one message "decryption
-failed" (the untouched ciphertexts decrypt: positive control). A `reencrypt`-only caller, who could
+a version the key does not have, one the key made itself (not imported), the right ciphertext with
+swapped or missing associated data; and of derived keys (imported with Transit's KDF): a swapped context,
+a derived key's ciphertext sent without context under a plain key, a convergent key's ciphertext under
+another derived key. Budget: every one DECRYPTION_FAILED with the one message "decryption failed" (the
+untouched ciphertexts decrypt: positive control). A derived key's ciphertext without any context is
+INVALID_ARGUMENT, with one message that names the context and nothing of the ciphertext: the same for a
+good one and a tampered one. A `reencrypt`-only caller, who could
 probe within the key without reading it, is refused (PERMISSION_DENIED) alike for good and tampered
 ones: rewrapping data from outside needs `decrypt`."""
 
@@ -35,7 +39,7 @@ class Case:
     key: str
     ciphertext: str
     plaintext: bytes
-    associated: bytes
+    associated: bytes  # the request's context: Transit's associated_data, or a derived key's context
 
     @property
     def version(self) -> int:
@@ -46,24 +50,47 @@ class Case:
         return base64.b64decode(self.ciphertext.split(":")[2])
 
 
+KDFS = {
+    "hkdf_sha256": keys_pb2.TRANSIT_KDF_HKDF_SHA256,
+    "hmac-sha256-counter": keys_pb2.TRANSIT_KDF_HMAC_SHA256_COUNTER,
+}
+
+
 def _import(stubs: Stubs, callers: Callers) -> dict[str, list[Case]]:
-    """Each vector key imported under a fresh name, version by version; its cases under that name."""
+    """Each vector key imported under a fresh name, version by version (a derived key's with its KDF, then
+    rotated so that it has a version that encrypts); its cases under that name."""
     document: Any = json.loads(VECTORS.read_text())
     cases: dict[str, list[Case]] = {}
     for key in document["keys"]:
         name = fresh("transit")
         mode = keys_pb2.MODE_CHACHA if key["type"].startswith("chacha") else keys_pb2.MODE_GCM
+        kdf = KDFS[key["kdf"]] if "kdf" in key else keys_pb2.TRANSIT_KDF_UNSPECIFIED
         for version in sorted(key["versions"], key=int):
             request = admin_pb.ImportKeyRequest(
-                key_name=name, mode=mode, key_material=base64.b64decode(key["versions"][version])
+                key_name=name, mode=mode, key_material=base64.b64decode(key["versions"][version]), transit_kdf=kdf
             )
             answer = unary(stubs.admin.ImportKey, request, callers.importer.metadata)
             assert answer.ok and answer.response.key.current_version == int(version), answer.brief()
+        if "kdf" in key:
+            rotate = unary(stubs.admin.RotateKey, admin_pb.RotateKeyRequest(key_name=name), callers.admin.metadata)
+            assert rotate.ok, rotate.brief()
         cases[name] = [
-            Case(name, c["ciphertext"], base64.b64decode(c["plaintext"]), base64.b64decode(c["associated_data"]))
+            Case(
+                name,
+                c["ciphertext"],
+                base64.b64decode(c["plaintext"]),
+                base64.b64decode(c["context"] or c["associated_data"]),
+            )
             for c in key["cases"]
         ]
     return cases
+
+
+def _derived(cases: dict[str, list[Case]], index: int) -> str:
+    """The fresh name of the vector file's `index`-th derived key (0: d-aes256, 3: c-aes256)."""
+    document: Any = json.loads(VECTORS.read_text())
+    derived = [n for n, k in zip(cases, document["keys"], strict=True) if "kdf" in k]
+    return derived[index]
 
 
 def _tampered(cases: dict[str, list[Case]], rotated: str) -> list[tuple[str, Case]]:
@@ -78,7 +105,16 @@ def _tampered(cases: dict[str, list[Case]], rotated: str) -> list[tuple[str, Cas
 
     made_here = next(c for c in cases[rotated] if c.version == 1)
     current_here = len({c.version for c in cases[rotated]}) + 1
+    derived = cases[_derived(cases, 0)][0]
+    other_context = next(c.associated for c in cases[derived.key] if c.associated != derived.associated)
+    convergent = cases[_derived(cases, 3)][0]
     return [
+        ("a swapped context", Case(derived.key, derived.ciphertext, b"", other_context)),
+        ("a derived ciphertext, no context, under a plain key", Case(target.key, derived.ciphertext, b"", b"")),
+        (
+            "a convergent ciphertext under another key",
+            Case(derived.key, convergent.ciphertext, b"", convergent.associated),
+        ),
         ("another key's ciphertext", Case(target.key, other.ciphertext, b"", other.associated)),
         ("a nonce cut short", Case(target.key, text(2, target.payload[:11]), b"", target.associated)),
         ("no room for the tag", Case(target.key, text(2, target.payload[:27]), b"", target.associated)),
@@ -164,6 +200,29 @@ def test_tampered_transit_ciphertexts_fail_one_way(policy_server: Target, caller
         }
     distinct = {(code, message) for _, _, code, message in failures}
     assert distinct == {(grpc.StatusCode.INVALID_ARGUMENT, "decryption failed")}, sorted(failures, key=str)[:8]
+
+
+def test_a_derived_ciphertext_without_context_is_refused_alike_good_or_tampered(
+    policy_server: Target, callers: Callers
+) -> None:
+    with connect(policy_server) as stubs:
+        cases = _import(stubs, callers)
+        good = cases[_derived(cases, 0)][0]
+        tampered = bytearray(good.payload)
+        tampered[-1] ^= 1
+        sent = [
+            Case(good.key, good.ciphertext, b"", b""),
+            Case(good.key, f"vault:v{good.version}:{base64.b64encode(bytes(tampered)).decode()}", b"", b""),
+            Case(good.key, f"vault:v{good.version}:{base64.b64encode(good.payload[:20]).decode()}", b"", b""),
+        ]
+        answers = {
+            (shape, code, message.replace(good.key, "KEY"))
+            for case in sent
+            for shape, code, message in _answers(stubs, callers.reader_writer.metadata, case)
+        }
+    assert {code for _, code, _ in answers} == {grpc.StatusCode.INVALID_ARGUMENT}, answers
+    messages = {message for _, _, message in answers}
+    assert len(messages) == 1 and "context" in next(iter(messages)), messages
 
 
 def test_a_reencrypt_only_caller_learns_nothing(policy_server: Target, callers: Callers) -> None:

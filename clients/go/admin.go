@@ -24,6 +24,7 @@ type keySettings struct {
 	legacyFixedIV        []byte
 	passphrase           []byte
 	fpeFormat            *FPEFormat
+	transitKDF           TransitKDF
 }
 
 // WithKeyMode sets the version's mode (default ModeGCM; RotateKey: the current version's mode).
@@ -202,7 +203,8 @@ func (c *Client) ImportKey(ctx context.Context, keyName string, keyMaterial []by
 	}
 	resp, err := c.admin.ImportKey(ctx, &cipherdpb.ImportKeyRequest{KeyName: keyName, Mode: cipherdpb.Mode(s.mode), KeyMaterial: keyMaterial,
 		AllowUnauthenticated: s.allowUnauthenticated, LegacyCipher: cipherdpb.LegacyCipher(s.legacyCipher),
-		LegacyIv: cipherdpb.LegacyIv(s.legacyIV), LegacyFixedIv: s.legacyFixedIV, Passphrase: s.passphrase, FpeFormat: s.fpeFormat.proto()})
+		LegacyIv: cipherdpb.LegacyIv(s.legacyIV), LegacyFixedIv: s.legacyFixedIV, Passphrase: s.passphrase, FpeFormat: s.fpeFormat.proto(),
+		TransitKdf: cipherdpb.TransitKdf(s.transitKDF)})
 	return keyOf(resp, err)
 }
 

@@ -50,6 +50,8 @@ type KeyVersion struct {
 	DestroyTime time.Time
 	// FPEFormat is the shape a format-preserving (ModeFF1) version keeps; nil for other modes.
 	FPEFormat *FPEFormat
+	// TransitKDF is set for a version imported from a derived Vault Transit key (WithTransitKDF).
+	TransitKDF TransitKDF
 }
 
 // KeyPolicy is what a key allows and when it rotates by itself (proto/README.md, "Usage limits and
@@ -121,7 +123,8 @@ func keyFromProto(k *cipherdpb.Key) *Key {
 		key.Versions = append(key.Versions, KeyVersion{Version: v.GetVersion(), Mode: Mode(v.GetMode()), KeySizeBits: v.GetKeySizeBits(),
 			CreateTime: timeOf(v.GetCreateTime()), Imported: v.GetImported(), LegacyCipher: LegacyCipher(v.GetLegacyCipher()),
 			LegacyIV: LegacyIV(v.GetLegacyIv()), Usage: usageFrom(v.GetUsage()), State: KeyVersionState(v.GetState()),
-			DestroyTime: timeOf(v.GetDestroyTime()), FPEFormat: fpeFormatFromProto(v.GetFpeFormat())})
+			DestroyTime: timeOf(v.GetDestroyTime()), FPEFormat: fpeFormatFromProto(v.GetFpeFormat()),
+			TransitKDF: TransitKDF(v.GetTransitKdf())})
 	}
 	return key
 }

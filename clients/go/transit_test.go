@@ -20,11 +20,13 @@ type transitVectors struct {
 	Keys []struct {
 		Name     string            `json:"name"`
 		Type     string            `json:"type"`
+		KDF      string            `json:"kdf"` // a derived key's
 		Versions map[string][]byte `json:"versions"`
 		Cases    []struct {
 			Ciphertext     string `json:"ciphertext"`
 			Plaintext      []byte `json:"plaintext"`
 			AssociatedData []byte `json:"associated_data"`
+			Context        []byte `json:"context"` // Transit's context, for a derived key
 		} `json:"cases"`
 	} `json:"keys"`
 }
@@ -36,11 +38,12 @@ type transitCase struct {
 	current    int32
 	ciphertext string
 	plaintext  []byte
-	aad        []byte
+	aad        []byte // the call's context: Transit's associated data, or a derived key's context
 }
 
 // importTransitVectors imports every vector key, version by version so that cipherd's version
-// numbers are Transit's, into a fresh key each, and returns every case.
+// numbers are Transit's, into a fresh key each (a derived key's with its KDF, then rotated for a
+// version that encrypts, as cipherctl import vault-transit does), and returns every case.
 func importTransitVectors(t *testing.T, c *cipherd.Client) []transitCase {
 	t.Helper()
 	data, err := os.ReadFile("../../proto/testdata/transit_vectors.json")
@@ -57,13 +60,14 @@ func importTransitVectors(t *testing.T, c *cipherd.Client) []transitCase {
 		if strings.HasPrefix(k.Type, "chacha") {
 			mode = cipherd.ModeChaCha
 		}
+		kdf := map[string]cipherd.TransitKDF{"hkdf_sha256": cipherd.TransitKDFHKDFSHA256, "hmac-sha256-counter": cipherd.TransitKDFHMACSHA256Counter}[k.KDF]
 		name := freshKeyName(k.Name)
 		for v := 1; v <= len(k.Versions); v++ {
 			material, ok := k.Versions[strconv.Itoa(v)]
 			if !ok {
 				t.Fatalf("%s: version %d missing from the vectors", k.Name, v)
 			}
-			key, err := c.ImportKey(context.Background(), name, material, cipherd.WithKeyMode(mode))
+			key, err := c.ImportKey(context.Background(), name, material, cipherd.WithKeyMode(mode), cipherd.WithTransitKDF(kdf))
 			if err != nil {
 				t.Fatalf("ImportKey(%s v%d): %v", k.Name, v, err)
 			}
@@ -71,16 +75,27 @@ func importTransitVectors(t *testing.T, c *cipherd.Client) []transitCase {
 				t.Fatalf("%s: imported version %d became v%d", k.Name, v, key.CurrentVersion)
 			}
 		}
+		current := int32(len(k.Versions))
+		if kdf != cipherd.TransitKDFNone {
+			if _, err := c.RotateKey(context.Background(), name); err != nil {
+				t.Fatalf("RotateKey(%s): %v", k.Name, err)
+			}
+			current++
+		}
 		for _, kc := range k.Cases {
 			version, err := strconv.Atoi(strings.SplitN(kc.Ciphertext, ":", 3)[1][1:])
 			if err != nil {
 				t.Fatalf("%s: %v", kc.Ciphertext, err)
 			}
-			cases = append(cases, transitCase{name, int32(version), int32(len(k.Versions)), kc.Ciphertext, kc.Plaintext, kc.AssociatedData})
+			aad := kc.AssociatedData
+			if len(kc.Context) > 0 {
+				aad = kc.Context
+			}
+			cases = append(cases, transitCase{name, int32(version), current, kc.Ciphertext, kc.Plaintext, aad})
 		}
 	}
-	if len(cases) < 30 {
-		t.Fatalf("%d Transit vectors, want at least 30", len(cases))
+	if len(cases) < 100 {
+		t.Fatalf("%d Transit vectors, want at least 100", len(cases))
 	}
 	return cases
 }

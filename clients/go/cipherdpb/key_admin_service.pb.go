@@ -677,7 +677,12 @@ type ImportKeyRequest struct {
 	WrappedKeyMaterial []byte `protobuf:"bytes,10,opt,name=wrapped_key_material,json=wrappedKeyMaterial,proto3" json:"wrapped_key_material,omitempty"`
 	// import_job_id is the job wrapped_key_material was wrapped for (CreateImportJob). An unknown,
 	// expired or already used job, or one made for another key, fails with FAILED_PRECONDITION.
-	ImportJobId   string `protobuf:"bytes,11,opt,name=import_job_id,json=importJobId,proto3" json:"import_job_id,omitempty"`
+	ImportJobId string `protobuf:"bytes,11,opt,name=import_job_id,json=importJobId,proto3" json:"import_job_id,omitempty"`
+	// transit_kdf imports a version of a derived Vault Transit key (derived=true): key_material is the
+	// version's exported key, and each Transit ciphertext's key is derived from it and the request's
+	// context with this KDF. Only with mode MODE_GCM or MODE_CHACHA; the version then decrypts
+	// Transit's vault:vN: ciphertexts only (never encrypts).
+	TransitKdf    TransitKdf `protobuf:"varint,12,opt,name=transit_kdf,json=transitKdf,proto3,enum=cipherd.v1.TransitKdf" json:"transit_kdf,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -787,6 +792,13 @@ func (x *ImportKeyRequest) GetImportJobId() string {
 		return x.ImportJobId
 	}
 	return ""
+}
+
+func (x *ImportKeyRequest) GetTransitKdf() TransitKdf {
+	if x != nil {
+		return x.TransitKdf
+	}
+	return TransitKdf_TRANSIT_KDF_UNSPECIFIED
 }
 
 // CreateImportJobRequest asks for a wrapping key to import one key version with.
@@ -2145,7 +2157,7 @@ const file_cipherd_v1_key_admin_service_proto_rawDesc = "" +
 	"\bkey_name\x18\x01 \x01(\tR\akeyName\x12-\n" +
 	"\x06policy\x18\x02 \x01(\v2\x15.cipherd.v1.KeyPolicyR\x06policy\"<\n" +
 	"\x17UpdateKeyPolicyResponse\x12!\n" +
-	"\x03key\x18\x01 \x01(\v2\x0f.cipherd.v1.KeyR\x03key\"\xfb\x03\n" +
+	"\x03key\x18\x01 \x01(\v2\x0f.cipherd.v1.KeyR\x03key\"\xb4\x04\n" +
 	"\x10ImportKeyRequest\x12\x19\n" +
 	"\bkey_name\x18\x01 \x01(\tR\akeyName\x12$\n" +
 	"\x04mode\x18\x02 \x01(\x0e2\x10.cipherd.v1.ModeR\x04mode\x12&\n" +
@@ -2161,7 +2173,9 @@ const file_cipherd_v1_key_admin_service_proto_rawDesc = "" +
 	"fpe_format\x18\t \x01(\v2\x15.cipherd.v1.FpeFormatR\tfpeFormat\x120\n" +
 	"\x14wrapped_key_material\x18\n" +
 	" \x01(\fR\x12wrappedKeyMaterial\x12\"\n" +
-	"\rimport_job_id\x18\v \x01(\tR\vimportJobId\"\x87\x01\n" +
+	"\rimport_job_id\x18\v \x01(\tR\vimportJobId\x127\n" +
+	"\vtransit_kdf\x18\f \x01(\x0e2\x16.cipherd.v1.TransitKdfR\n" +
+	"transitKdf\"\x87\x01\n" +
 	"\x16CreateImportJobRequest\x12\x19\n" +
 	"\bkey_name\x18\x01 \x01(\tR\akeyName\x12R\n" +
 	"\x12wrapping_algorithm\x18\x02 \x01(\x0e2#.cipherd.v1.ImportWrappingAlgorithmR\x11wrappingAlgorithm\"O\n" +
@@ -2317,9 +2331,10 @@ var file_cipherd_v1_key_admin_service_proto_goTypes = []any{
 	(*Key)(nil),                                   // 38: cipherd.v1.Key
 	(LegacyCipher)(0),                             // 39: cipherd.v1.LegacyCipher
 	(LegacyIv)(0),                                 // 40: cipherd.v1.LegacyIv
-	(*timestamppb.Timestamp)(nil),                 // 41: google.protobuf.Timestamp
-	(*durationpb.Duration)(nil),                   // 42: google.protobuf.Duration
-	(*KeyVersionUsage)(nil),                       // 43: cipherd.v1.KeyVersionUsage
+	(TransitKdf)(0),                               // 41: cipherd.v1.TransitKdf
+	(*timestamppb.Timestamp)(nil),                 // 42: google.protobuf.Timestamp
+	(*durationpb.Duration)(nil),                   // 43: google.protobuf.Duration
+	(*KeyVersionUsage)(nil),                       // 44: cipherd.v1.KeyVersionUsage
 }
 var file_cipherd_v1_key_admin_service_proto_depIdxs = []int32{
 	35, // 0: cipherd.v1.CreateKeyRequest.mode:type_name -> cipherd.v1.Mode
@@ -2336,65 +2351,66 @@ var file_cipherd_v1_key_admin_service_proto_depIdxs = []int32{
 	39, // 11: cipherd.v1.ImportKeyRequest.legacy_cipher:type_name -> cipherd.v1.LegacyCipher
 	40, // 12: cipherd.v1.ImportKeyRequest.legacy_iv:type_name -> cipherd.v1.LegacyIv
 	37, // 13: cipherd.v1.ImportKeyRequest.fpe_format:type_name -> cipherd.v1.FpeFormat
-	0,  // 14: cipherd.v1.CreateImportJobRequest.wrapping_algorithm:type_name -> cipherd.v1.ImportWrappingAlgorithm
-	14, // 15: cipherd.v1.CreateImportJobResponse.import_job:type_name -> cipherd.v1.ImportJob
-	0,  // 16: cipherd.v1.ImportJob.wrapping_algorithm:type_name -> cipherd.v1.ImportWrappingAlgorithm
-	41, // 17: cipherd.v1.ImportJob.expire_time:type_name -> google.protobuf.Timestamp
-	38, // 18: cipherd.v1.ImportKeyResponse.key:type_name -> cipherd.v1.Key
-	42, // 19: cipherd.v1.GetKeyCensusRequest.quiet_period:type_name -> google.protobuf.Duration
-	38, // 20: cipherd.v1.GetKeyCensusResponse.key:type_name -> cipherd.v1.Key
-	18, // 21: cipherd.v1.GetKeyCensusResponse.versions:type_name -> cipherd.v1.VersionCensus
-	43, // 22: cipherd.v1.VersionCensus.usage:type_name -> cipherd.v1.KeyVersionUsage
-	38, // 23: cipherd.v1.DisableKeyResponse.key:type_name -> cipherd.v1.Key
-	38, // 24: cipherd.v1.EnableKeyResponse.key:type_name -> cipherd.v1.Key
-	42, // 25: cipherd.v1.ScheduleKeyVersionDestructionRequest.pending_window:type_name -> google.protobuf.Duration
-	38, // 26: cipherd.v1.ScheduleKeyVersionDestructionResponse.key:type_name -> cipherd.v1.Key
-	38, // 27: cipherd.v1.CancelKeyVersionDestructionResponse.key:type_name -> cipherd.v1.Key
-	42, // 28: cipherd.v1.ScheduleKeyDeletionRequest.pending_window:type_name -> google.protobuf.Duration
-	38, // 29: cipherd.v1.ScheduleKeyDeletionResponse.key:type_name -> cipherd.v1.Key
-	38, // 30: cipherd.v1.CancelKeyDeletionResponse.key:type_name -> cipherd.v1.Key
-	42, // 31: cipherd.v1.RetireKeyVersionsRequest.quiet_period:type_name -> google.protobuf.Duration
-	42, // 32: cipherd.v1.RetireKeyVersionsRequest.pending_window:type_name -> google.protobuf.Duration
-	32, // 33: cipherd.v1.RetireKeyVersionsRequest.inventories:type_name -> cipherd.v1.DataInventory
-	41, // 34: cipherd.v1.DataInventory.scan_time:type_name -> google.protobuf.Timestamp
-	33, // 35: cipherd.v1.DataInventory.versions:type_name -> cipherd.v1.VersionCount
-	38, // 36: cipherd.v1.RetireKeyVersionsResponse.key:type_name -> cipherd.v1.Key
-	41, // 37: cipherd.v1.RetireKeyVersionsResponse.destroy_time:type_name -> google.protobuf.Timestamp
-	1,  // 38: cipherd.v1.KeyAdminService.CreateKey:input_type -> cipherd.v1.CreateKeyRequest
-	3,  // 39: cipherd.v1.KeyAdminService.GetKey:input_type -> cipherd.v1.GetKeyRequest
-	5,  // 40: cipherd.v1.KeyAdminService.ListKeys:input_type -> cipherd.v1.ListKeysRequest
-	7,  // 41: cipherd.v1.KeyAdminService.RotateKey:input_type -> cipherd.v1.RotateKeyRequest
-	9,  // 42: cipherd.v1.KeyAdminService.UpdateKeyPolicy:input_type -> cipherd.v1.UpdateKeyPolicyRequest
-	11, // 43: cipherd.v1.KeyAdminService.ImportKey:input_type -> cipherd.v1.ImportKeyRequest
-	12, // 44: cipherd.v1.KeyAdminService.CreateImportJob:input_type -> cipherd.v1.CreateImportJobRequest
-	16, // 45: cipherd.v1.KeyAdminService.GetKeyCensus:input_type -> cipherd.v1.GetKeyCensusRequest
-	19, // 46: cipherd.v1.KeyAdminService.DisableKey:input_type -> cipherd.v1.DisableKeyRequest
-	21, // 47: cipherd.v1.KeyAdminService.EnableKey:input_type -> cipherd.v1.EnableKeyRequest
-	23, // 48: cipherd.v1.KeyAdminService.ScheduleKeyVersionDestruction:input_type -> cipherd.v1.ScheduleKeyVersionDestructionRequest
-	25, // 49: cipherd.v1.KeyAdminService.CancelKeyVersionDestruction:input_type -> cipherd.v1.CancelKeyVersionDestructionRequest
-	27, // 50: cipherd.v1.KeyAdminService.ScheduleKeyDeletion:input_type -> cipherd.v1.ScheduleKeyDeletionRequest
-	29, // 51: cipherd.v1.KeyAdminService.CancelKeyDeletion:input_type -> cipherd.v1.CancelKeyDeletionRequest
-	31, // 52: cipherd.v1.KeyAdminService.RetireKeyVersions:input_type -> cipherd.v1.RetireKeyVersionsRequest
-	2,  // 53: cipherd.v1.KeyAdminService.CreateKey:output_type -> cipherd.v1.CreateKeyResponse
-	4,  // 54: cipherd.v1.KeyAdminService.GetKey:output_type -> cipherd.v1.GetKeyResponse
-	6,  // 55: cipherd.v1.KeyAdminService.ListKeys:output_type -> cipherd.v1.ListKeysResponse
-	8,  // 56: cipherd.v1.KeyAdminService.RotateKey:output_type -> cipherd.v1.RotateKeyResponse
-	10, // 57: cipherd.v1.KeyAdminService.UpdateKeyPolicy:output_type -> cipherd.v1.UpdateKeyPolicyResponse
-	15, // 58: cipherd.v1.KeyAdminService.ImportKey:output_type -> cipherd.v1.ImportKeyResponse
-	13, // 59: cipherd.v1.KeyAdminService.CreateImportJob:output_type -> cipherd.v1.CreateImportJobResponse
-	17, // 60: cipherd.v1.KeyAdminService.GetKeyCensus:output_type -> cipherd.v1.GetKeyCensusResponse
-	20, // 61: cipherd.v1.KeyAdminService.DisableKey:output_type -> cipherd.v1.DisableKeyResponse
-	22, // 62: cipherd.v1.KeyAdminService.EnableKey:output_type -> cipherd.v1.EnableKeyResponse
-	24, // 63: cipherd.v1.KeyAdminService.ScheduleKeyVersionDestruction:output_type -> cipherd.v1.ScheduleKeyVersionDestructionResponse
-	26, // 64: cipherd.v1.KeyAdminService.CancelKeyVersionDestruction:output_type -> cipherd.v1.CancelKeyVersionDestructionResponse
-	28, // 65: cipherd.v1.KeyAdminService.ScheduleKeyDeletion:output_type -> cipherd.v1.ScheduleKeyDeletionResponse
-	30, // 66: cipherd.v1.KeyAdminService.CancelKeyDeletion:output_type -> cipherd.v1.CancelKeyDeletionResponse
-	34, // 67: cipherd.v1.KeyAdminService.RetireKeyVersions:output_type -> cipherd.v1.RetireKeyVersionsResponse
-	53, // [53:68] is the sub-list for method output_type
-	38, // [38:53] is the sub-list for method input_type
-	38, // [38:38] is the sub-list for extension type_name
-	38, // [38:38] is the sub-list for extension extendee
-	0,  // [0:38] is the sub-list for field type_name
+	41, // 14: cipherd.v1.ImportKeyRequest.transit_kdf:type_name -> cipherd.v1.TransitKdf
+	0,  // 15: cipherd.v1.CreateImportJobRequest.wrapping_algorithm:type_name -> cipherd.v1.ImportWrappingAlgorithm
+	14, // 16: cipherd.v1.CreateImportJobResponse.import_job:type_name -> cipherd.v1.ImportJob
+	0,  // 17: cipherd.v1.ImportJob.wrapping_algorithm:type_name -> cipherd.v1.ImportWrappingAlgorithm
+	42, // 18: cipherd.v1.ImportJob.expire_time:type_name -> google.protobuf.Timestamp
+	38, // 19: cipherd.v1.ImportKeyResponse.key:type_name -> cipherd.v1.Key
+	43, // 20: cipherd.v1.GetKeyCensusRequest.quiet_period:type_name -> google.protobuf.Duration
+	38, // 21: cipherd.v1.GetKeyCensusResponse.key:type_name -> cipherd.v1.Key
+	18, // 22: cipherd.v1.GetKeyCensusResponse.versions:type_name -> cipherd.v1.VersionCensus
+	44, // 23: cipherd.v1.VersionCensus.usage:type_name -> cipherd.v1.KeyVersionUsage
+	38, // 24: cipherd.v1.DisableKeyResponse.key:type_name -> cipherd.v1.Key
+	38, // 25: cipherd.v1.EnableKeyResponse.key:type_name -> cipherd.v1.Key
+	43, // 26: cipherd.v1.ScheduleKeyVersionDestructionRequest.pending_window:type_name -> google.protobuf.Duration
+	38, // 27: cipherd.v1.ScheduleKeyVersionDestructionResponse.key:type_name -> cipherd.v1.Key
+	38, // 28: cipherd.v1.CancelKeyVersionDestructionResponse.key:type_name -> cipherd.v1.Key
+	43, // 29: cipherd.v1.ScheduleKeyDeletionRequest.pending_window:type_name -> google.protobuf.Duration
+	38, // 30: cipherd.v1.ScheduleKeyDeletionResponse.key:type_name -> cipherd.v1.Key
+	38, // 31: cipherd.v1.CancelKeyDeletionResponse.key:type_name -> cipherd.v1.Key
+	43, // 32: cipherd.v1.RetireKeyVersionsRequest.quiet_period:type_name -> google.protobuf.Duration
+	43, // 33: cipherd.v1.RetireKeyVersionsRequest.pending_window:type_name -> google.protobuf.Duration
+	32, // 34: cipherd.v1.RetireKeyVersionsRequest.inventories:type_name -> cipherd.v1.DataInventory
+	42, // 35: cipherd.v1.DataInventory.scan_time:type_name -> google.protobuf.Timestamp
+	33, // 36: cipherd.v1.DataInventory.versions:type_name -> cipherd.v1.VersionCount
+	38, // 37: cipherd.v1.RetireKeyVersionsResponse.key:type_name -> cipherd.v1.Key
+	42, // 38: cipherd.v1.RetireKeyVersionsResponse.destroy_time:type_name -> google.protobuf.Timestamp
+	1,  // 39: cipherd.v1.KeyAdminService.CreateKey:input_type -> cipherd.v1.CreateKeyRequest
+	3,  // 40: cipherd.v1.KeyAdminService.GetKey:input_type -> cipherd.v1.GetKeyRequest
+	5,  // 41: cipherd.v1.KeyAdminService.ListKeys:input_type -> cipherd.v1.ListKeysRequest
+	7,  // 42: cipherd.v1.KeyAdminService.RotateKey:input_type -> cipherd.v1.RotateKeyRequest
+	9,  // 43: cipherd.v1.KeyAdminService.UpdateKeyPolicy:input_type -> cipherd.v1.UpdateKeyPolicyRequest
+	11, // 44: cipherd.v1.KeyAdminService.ImportKey:input_type -> cipherd.v1.ImportKeyRequest
+	12, // 45: cipherd.v1.KeyAdminService.CreateImportJob:input_type -> cipherd.v1.CreateImportJobRequest
+	16, // 46: cipherd.v1.KeyAdminService.GetKeyCensus:input_type -> cipherd.v1.GetKeyCensusRequest
+	19, // 47: cipherd.v1.KeyAdminService.DisableKey:input_type -> cipherd.v1.DisableKeyRequest
+	21, // 48: cipherd.v1.KeyAdminService.EnableKey:input_type -> cipherd.v1.EnableKeyRequest
+	23, // 49: cipherd.v1.KeyAdminService.ScheduleKeyVersionDestruction:input_type -> cipherd.v1.ScheduleKeyVersionDestructionRequest
+	25, // 50: cipherd.v1.KeyAdminService.CancelKeyVersionDestruction:input_type -> cipherd.v1.CancelKeyVersionDestructionRequest
+	27, // 51: cipherd.v1.KeyAdminService.ScheduleKeyDeletion:input_type -> cipherd.v1.ScheduleKeyDeletionRequest
+	29, // 52: cipherd.v1.KeyAdminService.CancelKeyDeletion:input_type -> cipherd.v1.CancelKeyDeletionRequest
+	31, // 53: cipherd.v1.KeyAdminService.RetireKeyVersions:input_type -> cipherd.v1.RetireKeyVersionsRequest
+	2,  // 54: cipherd.v1.KeyAdminService.CreateKey:output_type -> cipherd.v1.CreateKeyResponse
+	4,  // 55: cipherd.v1.KeyAdminService.GetKey:output_type -> cipherd.v1.GetKeyResponse
+	6,  // 56: cipherd.v1.KeyAdminService.ListKeys:output_type -> cipherd.v1.ListKeysResponse
+	8,  // 57: cipherd.v1.KeyAdminService.RotateKey:output_type -> cipherd.v1.RotateKeyResponse
+	10, // 58: cipherd.v1.KeyAdminService.UpdateKeyPolicy:output_type -> cipherd.v1.UpdateKeyPolicyResponse
+	15, // 59: cipherd.v1.KeyAdminService.ImportKey:output_type -> cipherd.v1.ImportKeyResponse
+	13, // 60: cipherd.v1.KeyAdminService.CreateImportJob:output_type -> cipherd.v1.CreateImportJobResponse
+	17, // 61: cipherd.v1.KeyAdminService.GetKeyCensus:output_type -> cipherd.v1.GetKeyCensusResponse
+	20, // 62: cipherd.v1.KeyAdminService.DisableKey:output_type -> cipherd.v1.DisableKeyResponse
+	22, // 63: cipherd.v1.KeyAdminService.EnableKey:output_type -> cipherd.v1.EnableKeyResponse
+	24, // 64: cipherd.v1.KeyAdminService.ScheduleKeyVersionDestruction:output_type -> cipherd.v1.ScheduleKeyVersionDestructionResponse
+	26, // 65: cipherd.v1.KeyAdminService.CancelKeyVersionDestruction:output_type -> cipherd.v1.CancelKeyVersionDestructionResponse
+	28, // 66: cipherd.v1.KeyAdminService.ScheduleKeyDeletion:output_type -> cipherd.v1.ScheduleKeyDeletionResponse
+	30, // 67: cipherd.v1.KeyAdminService.CancelKeyDeletion:output_type -> cipherd.v1.CancelKeyDeletionResponse
+	34, // 68: cipherd.v1.KeyAdminService.RetireKeyVersions:output_type -> cipherd.v1.RetireKeyVersionsResponse
+	54, // [54:69] is the sub-list for method output_type
+	39, // [39:54] is the sub-list for method input_type
+	39, // [39:39] is the sub-list for extension type_name
+	39, // [39:39] is the sub-list for extension extendee
+	0,  // [0:39] is the sub-list for field type_name
 }
 
 func init() { file_cipherd_v1_key_admin_service_proto_init() }

@@ -217,6 +217,64 @@ func (LegacyCipher) EnumDescriptor() ([]byte, []int) {
 	return file_cipherd_v1_keys_proto_rawDescGZIP(), []int{1}
 }
 
+// TransitKdf is how a key version imported from a derived Vault Transit key (derived=true) turns
+// each request's context into the key that sealed Transit's ciphertext (Transit's "kdf"). Such a
+// version opens only Transit's vault:vN: ciphertexts, with the request's context as Transit's
+// context (proto/README.md, "Vault Transit ciphertexts").
+type TransitKdf int32
+
+const (
+	// TRANSIT_KDF_UNSPECIFIED: not derived; the version's bytes are the key.
+	TransitKdf_TRANSIT_KDF_UNSPECIFIED TransitKdf = 0
+	// TRANSIT_KDF_HMAC_SHA256_COUNTER is Transit's kdf 0, "hmac-sha256-counter": NIST SP 800-108
+	// counter mode with HMAC-SHA-256, a 32-bit counter from 0, the context and a 32-bit length of 256.
+	TransitKdf_TRANSIT_KDF_HMAC_SHA256_COUNTER TransitKdf = 1
+	// TRANSIT_KDF_HKDF_SHA256 is Transit's kdf 1, "hkdf_sha256": HKDF-SHA-256 (RFC 5869), no salt, the
+	// context as info.
+	TransitKdf_TRANSIT_KDF_HKDF_SHA256 TransitKdf = 2
+)
+
+// Enum value maps for TransitKdf.
+var (
+	TransitKdf_name = map[int32]string{
+		0: "TRANSIT_KDF_UNSPECIFIED",
+		1: "TRANSIT_KDF_HMAC_SHA256_COUNTER",
+		2: "TRANSIT_KDF_HKDF_SHA256",
+	}
+	TransitKdf_value = map[string]int32{
+		"TRANSIT_KDF_UNSPECIFIED":         0,
+		"TRANSIT_KDF_HMAC_SHA256_COUNTER": 1,
+		"TRANSIT_KDF_HKDF_SHA256":         2,
+	}
+)
+
+func (x TransitKdf) Enum() *TransitKdf {
+	p := new(TransitKdf)
+	*p = x
+	return p
+}
+
+func (x TransitKdf) String() string {
+	return protoimpl.X.EnumStringOf(x.Descriptor(), protoreflect.EnumNumber(x))
+}
+
+func (TransitKdf) Descriptor() protoreflect.EnumDescriptor {
+	return file_cipherd_v1_keys_proto_enumTypes[2].Descriptor()
+}
+
+func (TransitKdf) Type() protoreflect.EnumType {
+	return &file_cipherd_v1_keys_proto_enumTypes[2]
+}
+
+func (x TransitKdf) Number() protoreflect.EnumNumber {
+	return protoreflect.EnumNumber(x)
+}
+
+// Deprecated: Use TransitKdf.Descriptor instead.
+func (TransitKdf) EnumDescriptor() ([]byte, []int) {
+	return file_cipherd_v1_keys_proto_rawDescGZIP(), []int{2}
+}
+
 // LegacyIv says where a legacy ciphertext's IV (or nonce) is.
 type LegacyIv int32
 
@@ -258,11 +316,11 @@ func (x LegacyIv) String() string {
 }
 
 func (LegacyIv) Descriptor() protoreflect.EnumDescriptor {
-	return file_cipherd_v1_keys_proto_enumTypes[2].Descriptor()
+	return file_cipherd_v1_keys_proto_enumTypes[3].Descriptor()
 }
 
 func (LegacyIv) Type() protoreflect.EnumType {
-	return &file_cipherd_v1_keys_proto_enumTypes[2]
+	return &file_cipherd_v1_keys_proto_enumTypes[3]
 }
 
 func (x LegacyIv) Number() protoreflect.EnumNumber {
@@ -271,7 +329,7 @@ func (x LegacyIv) Number() protoreflect.EnumNumber {
 
 // Deprecated: Use LegacyIv.Descriptor instead.
 func (LegacyIv) EnumDescriptor() ([]byte, []int) {
-	return file_cipherd_v1_keys_proto_rawDescGZIP(), []int{2}
+	return file_cipherd_v1_keys_proto_rawDescGZIP(), []int{3}
 }
 
 // KeyState is whether a key serves cryptographic calls.
@@ -322,11 +380,11 @@ func (x KeyState) String() string {
 }
 
 func (KeyState) Descriptor() protoreflect.EnumDescriptor {
-	return file_cipherd_v1_keys_proto_enumTypes[3].Descriptor()
+	return file_cipherd_v1_keys_proto_enumTypes[4].Descriptor()
 }
 
 func (KeyState) Type() protoreflect.EnumType {
-	return &file_cipherd_v1_keys_proto_enumTypes[3]
+	return &file_cipherd_v1_keys_proto_enumTypes[4]
 }
 
 func (x KeyState) Number() protoreflect.EnumNumber {
@@ -335,7 +393,7 @@ func (x KeyState) Number() protoreflect.EnumNumber {
 
 // Deprecated: Use KeyState.Descriptor instead.
 func (KeyState) EnumDescriptor() ([]byte, []int) {
-	return file_cipherd_v1_keys_proto_rawDescGZIP(), []int{3}
+	return file_cipherd_v1_keys_proto_rawDescGZIP(), []int{4}
 }
 
 // KeyVersionState is whether a key version's bytes still exist.
@@ -383,11 +441,11 @@ func (x KeyVersionState) String() string {
 }
 
 func (KeyVersionState) Descriptor() protoreflect.EnumDescriptor {
-	return file_cipherd_v1_keys_proto_enumTypes[4].Descriptor()
+	return file_cipherd_v1_keys_proto_enumTypes[5].Descriptor()
 }
 
 func (KeyVersionState) Type() protoreflect.EnumType {
-	return &file_cipherd_v1_keys_proto_enumTypes[4]
+	return &file_cipherd_v1_keys_proto_enumTypes[5]
 }
 
 func (x KeyVersionState) Number() protoreflect.EnumNumber {
@@ -396,7 +454,7 @@ func (x KeyVersionState) Number() protoreflect.EnumNumber {
 
 // Deprecated: Use KeyVersionState.Descriptor instead.
 func (KeyVersionState) EnumDescriptor() ([]byte, []int) {
-	return file_cipherd_v1_keys_proto_rawDescGZIP(), []int{4}
+	return file_cipherd_v1_keys_proto_rawDescGZIP(), []int{5}
 }
 
 // FpeTemplate is a named shape of value for a format-preserving key. Characters a template keeps
@@ -461,11 +519,11 @@ func (x FpeTemplate) String() string {
 }
 
 func (FpeTemplate) Descriptor() protoreflect.EnumDescriptor {
-	return file_cipherd_v1_keys_proto_enumTypes[5].Descriptor()
+	return file_cipherd_v1_keys_proto_enumTypes[6].Descriptor()
 }
 
 func (FpeTemplate) Type() protoreflect.EnumType {
-	return &file_cipherd_v1_keys_proto_enumTypes[5]
+	return &file_cipherd_v1_keys_proto_enumTypes[6]
 }
 
 func (x FpeTemplate) Number() protoreflect.EnumNumber {
@@ -474,7 +532,7 @@ func (x FpeTemplate) Number() protoreflect.EnumNumber {
 
 // Deprecated: Use FpeTemplate.Descriptor instead.
 func (FpeTemplate) EnumDescriptor() ([]byte, []int) {
-	return file_cipherd_v1_keys_proto_rawDescGZIP(), []int{5}
+	return file_cipherd_v1_keys_proto_rawDescGZIP(), []int{6}
 }
 
 // KeyPolicy is what a key allows. Versions below the minimums still exist; they are never deleted.
@@ -724,7 +782,10 @@ type KeyVersion struct {
 	// erased; absent otherwise.
 	DestroyTime *timestamppb.Timestamp `protobuf:"bytes,10,opt,name=destroy_time,json=destroyTime,proto3" json:"destroy_time,omitempty"`
 	// fpe_format is the shape a format-preserving version (MODE_FF1) keeps; absent for other modes.
-	FpeFormat     *FpeFormat `protobuf:"bytes,11,opt,name=fpe_format,json=fpeFormat,proto3" json:"fpe_format,omitempty"`
+	FpeFormat *FpeFormat `protobuf:"bytes,11,opt,name=fpe_format,json=fpeFormat,proto3" json:"fpe_format,omitempty"`
+	// transit_kdf is set for a version imported from a derived Vault Transit key: how it derives each
+	// context's key. Such a version only decrypts Transit's ciphertexts.
+	TransitKdf    TransitKdf `protobuf:"varint,12,opt,name=transit_kdf,json=transitKdf,proto3,enum=cipherd.v1.TransitKdf" json:"transit_kdf,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -834,6 +895,13 @@ func (x *KeyVersion) GetFpeFormat() *FpeFormat {
 		return x.FpeFormat
 	}
 	return nil
+}
+
+func (x *KeyVersion) GetTransitKdf() TransitKdf {
+	if x != nil {
+		return x.TransitKdf
+	}
+	return TransitKdf_TRANSIT_KDF_UNSPECIFIED
 }
 
 // FpeFormat is the shape of the values a format-preserving key encrypts, fixed at creation for
@@ -1077,7 +1145,7 @@ const file_cipherd_v1_keys_proto_rawDesc = "" +
 	"\aindexes\x18\x05 \x01(\x03R\aindexes\x12#\n" +
 	"\rindex_lookups\x18\x06 \x01(\x03R\findexLookups\x12\x1a\n" +
 	"\bfailures\x18\a \x01(\x03R\bfailures\x12D\n" +
-	"\x10last_lookup_time\x18\b \x01(\v2\x1a.google.protobuf.TimestampR\x0elastLookupTime\"\x96\x04\n" +
+	"\x10last_lookup_time\x18\b \x01(\v2\x1a.google.protobuf.TimestampR\x0elastLookupTime\"\xcf\x04\n" +
 	"\n" +
 	"KeyVersion\x12\x18\n" +
 	"\aversion\x18\x01 \x01(\x05R\aversion\x12$\n" +
@@ -1093,7 +1161,9 @@ const file_cipherd_v1_keys_proto_rawDesc = "" +
 	"\fdestroy_time\x18\n" +
 	" \x01(\v2\x1a.google.protobuf.TimestampR\vdestroyTime\x124\n" +
 	"\n" +
-	"fpe_format\x18\v \x01(\v2\x15.cipherd.v1.FpeFormatR\tfpeFormat\"\xfd\x01\n" +
+	"fpe_format\x18\v \x01(\v2\x15.cipherd.v1.FpeFormatR\tfpeFormat\x127\n" +
+	"\vtransit_kdf\x18\f \x01(\x0e2\x16.cipherd.v1.TransitKdfR\n" +
+	"transitKdf\"\xfd\x01\n" +
 	"\tFpeFormat\x12\x1c\n" +
 	"\balphabet\x18\x01 \x01(\tH\x00R\balphabet\x125\n" +
 	"\btemplate\x18\x02 \x01(\x0e2\x17.cipherd.v1.FpeTemplateH\x00R\btemplate\x122\n" +
@@ -1137,6 +1207,11 @@ const file_cipherd_v1_keys_proto_rawDesc = "" +
 	"\x1aLEGACY_CIPHER_BLOWFISH_CBC\x10\n" +
 	"\x12\x15\n" +
 	"\x11LEGACY_CIPHER_RC4\x10\v*k\n" +
+	"\n" +
+	"TransitKdf\x12\x1b\n" +
+	"\x17TRANSIT_KDF_UNSPECIFIED\x10\x00\x12#\n" +
+	"\x1fTRANSIT_KDF_HMAC_SHA256_COUNTER\x10\x01\x12\x1b\n" +
+	"\x17TRANSIT_KDF_HKDF_SHA256\x10\x02*k\n" +
 	"\bLegacyIv\x12\x19\n" +
 	"\x15LEGACY_IV_UNSPECIFIED\x10\x00\x12\x17\n" +
 	"\x13LEGACY_IV_PREPENDED\x10\x01\x12\x16\n" +
@@ -1175,45 +1250,47 @@ func file_cipherd_v1_keys_proto_rawDescGZIP() []byte {
 	return file_cipherd_v1_keys_proto_rawDescData
 }
 
-var file_cipherd_v1_keys_proto_enumTypes = make([]protoimpl.EnumInfo, 6)
+var file_cipherd_v1_keys_proto_enumTypes = make([]protoimpl.EnumInfo, 7)
 var file_cipherd_v1_keys_proto_msgTypes = make([]protoimpl.MessageInfo, 5)
 var file_cipherd_v1_keys_proto_goTypes = []any{
 	(Mode)(0),                     // 0: cipherd.v1.Mode
 	(LegacyCipher)(0),             // 1: cipherd.v1.LegacyCipher
-	(LegacyIv)(0),                 // 2: cipherd.v1.LegacyIv
-	(KeyState)(0),                 // 3: cipherd.v1.KeyState
-	(KeyVersionState)(0),          // 4: cipherd.v1.KeyVersionState
-	(FpeTemplate)(0),              // 5: cipherd.v1.FpeTemplate
-	(*KeyPolicy)(nil),             // 6: cipherd.v1.KeyPolicy
-	(*KeyVersionUsage)(nil),       // 7: cipherd.v1.KeyVersionUsage
-	(*KeyVersion)(nil),            // 8: cipherd.v1.KeyVersion
-	(*FpeFormat)(nil),             // 9: cipherd.v1.FpeFormat
-	(*Key)(nil),                   // 10: cipherd.v1.Key
-	(*durationpb.Duration)(nil),   // 11: google.protobuf.Duration
-	(*timestamppb.Timestamp)(nil), // 12: google.protobuf.Timestamp
+	(TransitKdf)(0),               // 2: cipherd.v1.TransitKdf
+	(LegacyIv)(0),                 // 3: cipherd.v1.LegacyIv
+	(KeyState)(0),                 // 4: cipherd.v1.KeyState
+	(KeyVersionState)(0),          // 5: cipherd.v1.KeyVersionState
+	(FpeTemplate)(0),              // 6: cipherd.v1.FpeTemplate
+	(*KeyPolicy)(nil),             // 7: cipherd.v1.KeyPolicy
+	(*KeyVersionUsage)(nil),       // 8: cipherd.v1.KeyVersionUsage
+	(*KeyVersion)(nil),            // 9: cipherd.v1.KeyVersion
+	(*FpeFormat)(nil),             // 10: cipherd.v1.FpeFormat
+	(*Key)(nil),                   // 11: cipherd.v1.Key
+	(*durationpb.Duration)(nil),   // 12: google.protobuf.Duration
+	(*timestamppb.Timestamp)(nil), // 13: google.protobuf.Timestamp
 }
 var file_cipherd_v1_keys_proto_depIdxs = []int32{
-	11, // 0: cipherd.v1.KeyPolicy.auto_rotate_period:type_name -> google.protobuf.Duration
-	12, // 1: cipherd.v1.KeyVersionUsage.last_used_time:type_name -> google.protobuf.Timestamp
-	12, // 2: cipherd.v1.KeyVersionUsage.last_lookup_time:type_name -> google.protobuf.Timestamp
+	12, // 0: cipherd.v1.KeyPolicy.auto_rotate_period:type_name -> google.protobuf.Duration
+	13, // 1: cipherd.v1.KeyVersionUsage.last_used_time:type_name -> google.protobuf.Timestamp
+	13, // 2: cipherd.v1.KeyVersionUsage.last_lookup_time:type_name -> google.protobuf.Timestamp
 	0,  // 3: cipherd.v1.KeyVersion.mode:type_name -> cipherd.v1.Mode
-	12, // 4: cipherd.v1.KeyVersion.create_time:type_name -> google.protobuf.Timestamp
+	13, // 4: cipherd.v1.KeyVersion.create_time:type_name -> google.protobuf.Timestamp
 	1,  // 5: cipherd.v1.KeyVersion.legacy_cipher:type_name -> cipherd.v1.LegacyCipher
-	2,  // 6: cipherd.v1.KeyVersion.legacy_iv:type_name -> cipherd.v1.LegacyIv
-	7,  // 7: cipherd.v1.KeyVersion.usage:type_name -> cipherd.v1.KeyVersionUsage
-	4,  // 8: cipherd.v1.KeyVersion.state:type_name -> cipherd.v1.KeyVersionState
-	12, // 9: cipherd.v1.KeyVersion.destroy_time:type_name -> google.protobuf.Timestamp
-	9,  // 10: cipherd.v1.KeyVersion.fpe_format:type_name -> cipherd.v1.FpeFormat
-	5,  // 11: cipherd.v1.FpeFormat.template:type_name -> cipherd.v1.FpeTemplate
-	8,  // 12: cipherd.v1.Key.versions:type_name -> cipherd.v1.KeyVersion
-	6,  // 13: cipherd.v1.Key.policy:type_name -> cipherd.v1.KeyPolicy
-	3,  // 14: cipherd.v1.Key.state:type_name -> cipherd.v1.KeyState
-	12, // 15: cipherd.v1.Key.delete_time:type_name -> google.protobuf.Timestamp
-	16, // [16:16] is the sub-list for method output_type
-	16, // [16:16] is the sub-list for method input_type
-	16, // [16:16] is the sub-list for extension type_name
-	16, // [16:16] is the sub-list for extension extendee
-	0,  // [0:16] is the sub-list for field type_name
+	3,  // 6: cipherd.v1.KeyVersion.legacy_iv:type_name -> cipherd.v1.LegacyIv
+	8,  // 7: cipherd.v1.KeyVersion.usage:type_name -> cipherd.v1.KeyVersionUsage
+	5,  // 8: cipherd.v1.KeyVersion.state:type_name -> cipherd.v1.KeyVersionState
+	13, // 9: cipherd.v1.KeyVersion.destroy_time:type_name -> google.protobuf.Timestamp
+	10, // 10: cipherd.v1.KeyVersion.fpe_format:type_name -> cipherd.v1.FpeFormat
+	2,  // 11: cipherd.v1.KeyVersion.transit_kdf:type_name -> cipherd.v1.TransitKdf
+	6,  // 12: cipherd.v1.FpeFormat.template:type_name -> cipherd.v1.FpeTemplate
+	9,  // 13: cipherd.v1.Key.versions:type_name -> cipherd.v1.KeyVersion
+	7,  // 14: cipherd.v1.Key.policy:type_name -> cipherd.v1.KeyPolicy
+	4,  // 15: cipherd.v1.Key.state:type_name -> cipherd.v1.KeyState
+	13, // 16: cipherd.v1.Key.delete_time:type_name -> google.protobuf.Timestamp
+	17, // [17:17] is the sub-list for method output_type
+	17, // [17:17] is the sub-list for method input_type
+	17, // [17:17] is the sub-list for extension type_name
+	17, // [17:17] is the sub-list for extension extendee
+	0,  // [0:17] is the sub-list for field type_name
 }
 
 func init() { file_cipherd_v1_keys_proto_init() }
@@ -1230,7 +1307,7 @@ func file_cipherd_v1_keys_proto_init() {
 		File: protoimpl.DescBuilder{
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_cipherd_v1_keys_proto_rawDesc), len(file_cipherd_v1_keys_proto_rawDesc)),
-			NumEnums:      6,
+			NumEnums:      7,
 			NumMessages:   5,
 			NumExtensions: 0,
 			NumServices:   0,

@@ -11,7 +11,7 @@ export {
 } from "./envelope.js";
 export * from "./errors.js";
 export { type Items, STREAM_WINDOW, type StreamOptions } from "./stream.js";
-export type { ImportOptions, KeyCensus, PolicyInput, VersionCensus } from "./keys.js";
+export type { ImportOptions, KeyCensus, PolicyInput, TransitKdfName, VersionCensus } from "./keys.js";
 export { usageOf } from "./keys.js";
 export {
   type InventoryInput,
@@ -55,6 +55,6 @@ export {
   type SubjectStatus,
 } from "./subjects.js";
 export type { FpeFormat, Key, KeyPolicy, KeyVersion, KeyVersionUsage } from "./gen/cipherd/v1/keys.js";
-export { FpeTemplate, KeyState, KeyVersionState } from "./gen/cipherd/v1/keys.js";
+export { FpeTemplate, KeyState, KeyVersionState, TransitKdf } from "./gen/cipherd/v1/keys.js";
 export type { AuditCheckpoint, AuditHead, AuditTrailFile } from "./gen/cipherd/v1/audit_service.js";
 export type { Duration } from "./gen/google/protobuf/duration.js";

@@ -5,7 +5,7 @@ import {
   type GetKeyCensusRequest,
   type GetKeyCensusResponse,
 } from "./gen/cipherd/v1/key_admin_service.js";
-import { type Key, KeyPolicy, KeyVersionUsage } from "./gen/cipherd/v1/keys.js";
+import { type Key, KeyPolicy, KeyVersionUsage, TransitKdf } from "./gen/cipherd/v1/keys.js";
 import type { Duration } from "./gen/google/protobuf/duration.js";
 import { type LegacyImportOptions, legacyCipherToProto, legacyIvToProto } from "./legacy.js";
 import { modeToProto } from "./convert.js";
@@ -79,6 +79,27 @@ export interface ImportOptions extends LegacyImportOptions {
   allowUnauthenticated?: boolean;
   /** The format of "ff1" material (16, 24 or 32 bytes), equal to the key's when the key exists. */
   fpeFormat?: FpeFormatInput;
+  /**
+   * Imports a version of a derived Vault Transit key ("gcm" or "chacha" material as Transit exports it), by
+   * Transit's name of its KDF (its key info's `kdf`): the version only decrypts Transit's ciphertexts, deriving
+   * each one's key from the call's context, and never encrypts.
+   */
+  transitKdf?: TransitKdfName;
+}
+
+/** Transit's names of its derived keys' KDFs (proto/README.md, "Vault Transit ciphertexts"). */
+export type TransitKdfName = "hkdf_sha256" | "hmac-sha256-counter";
+
+const TRANSIT_KDFS: Record<TransitKdfName, TransitKdf> = {
+  hkdf_sha256: TransitKdf.TRANSIT_KDF_HKDF_SHA256,
+  "hmac-sha256-counter": TransitKdf.TRANSIT_KDF_HMAC_SHA256_COUNTER,
+};
+
+function transitKdfToProto(kdf: TransitKdfName | undefined): TransitKdf {
+  if (kdf === undefined) return TransitKdf.TRANSIT_KDF_UNSPECIFIED;
+  const value = TRANSIT_KDFS[kdf];
+  if (value === undefined) throw new RangeError(`transitKdf is hkdf_sha256 or hmac-sha256-counter, not ${kdf}`);
+  return value;
 }
 
 export function importKeyRequest(keyName: string, keyMaterial: Uint8Array, options: ImportOptions): ImportKeyRequest {
@@ -95,6 +116,7 @@ export function importKeyRequest(keyName: string, keyMaterial: Uint8Array, optio
     legacyFixedIv: options.legacyFixedIv,
     passphrase,
     fpeFormat: fpeFormatToProto(options.fpeFormat),
+    transitKdf: transitKdfToProto(options.transitKdf),
   });
 }
 

@@ -28,6 +28,12 @@ var transitModes = map[string]cipherd.Mode{
 	"chacha20-poly1305": cipherd.ModeChaCha,
 }
 
+// transitKDFs are Transit's KDFs of derived keys, by the name its key info gives ("kdf").
+var transitKDFs = map[string]cipherd.TransitKDF{
+	"hkdf_sha256":         cipherd.TransitKDFHKDFSHA256,
+	"hmac-sha256-counter": cipherd.TransitKDFHMACSHA256Counter,
+}
+
 // newImportSourcesCommand groups the imports from other key managers.
 func newImportSourcesCommand(conn *connection) *cobra.Command {
 	group := &cobra.Command{Use: "import", Short: "Bring a key from another key manager into cipherd, its ciphertexts decrypting as they are"}
@@ -52,11 +58,15 @@ creates a cipherd key with every version under Transit's number and Transit's mi
 min_decryption_version up; the older ones are read from the key's backup, which needs
 allow_plaintext_backup on the key, else the import is refused.
 
-Types: aes256-gcm96, aes128-gcm96 (cipherd gcm) and chacha20-poly1305 (chacha); derived and
-convergent keys are refused. The cipherd key (--into, by default the Transit key's name) must not
-exist yet. Then Decrypt and ReEncrypt take the vault:vN: ciphertexts as they are, with the key's
-name as expected_key and Transit's associated_data as context; "cipherctl rewrap --expected-key
-NAME" turns a file of them into cipherd ciphertexts.
+Types: aes256-gcm96, aes128-gcm96 (cipherd gcm) and chacha20-poly1305 (chacha), derived
+(derived=true, either of Transit's KDFs) and convergent (convergent_encryption=true, its convergent
+versions 2 and 3; version 1, whose ciphertexts do not carry their nonce, is refused). The cipherd
+key (--into, by default the Transit key's name) must not exist yet. Then Decrypt and ReEncrypt take
+the vault:vN: ciphertexts as they are, with the key's name as expected_key and, as context,
+Transit's associated_data (or, for a derived key, Transit's context); "cipherctl rewrap
+--expected-key NAME" turns a file of them into cipherd ciphertexts. A derived key's versions only
+decrypt, so the cipherd key is rotated once after the import: its new current version (gcm, not
+convergent) is the one rewraps and encryptions use.
 
 The Vault token comes from VAULT_TOKEN or --token-file, never from an argument.`
 	cmd.Flags().StringVar(&f.address, "address", os.Getenv("VAULT_ADDR"), "Vault's address, e.g. https://vault.example:8200 (default $VAULT_ADDR)")
@@ -83,7 +93,7 @@ func (f *transitImportFlags) run(cmd *cobra.Command, c *cipherd.Client) (*cipher
 	if err != nil {
 		return nil, err
 	}
-	mode, err := info.check(f.mount, f.key)
+	mode, kdf, err := info.check(f.mount, f.key)
 	if err != nil {
 		return nil, err
 	}
@@ -103,7 +113,7 @@ func (f *transitImportFlags) run(cmd *cobra.Command, c *cipherd.Client) (*cipher
 	}
 	var key *cipherd.Key
 	for version := 1; version <= info.LatestVersion; version++ {
-		key, err = c.ImportKey(ctx, into, versions[version], cipherd.WithKeyMode(mode))
+		key, err = c.ImportKey(ctx, into, versions[version], cipherd.WithKeyMode(mode), cipherd.WithTransitKDF(kdf))
 		if err != nil {
 			return nil, fmt.Errorf("importing Transit version %d into %q: %w", version, into, err)
 		}
@@ -115,6 +125,12 @@ func (f *transitImportFlags) run(cmd *cobra.Command, c *cipherd.Client) (*cipher
 		policy := cipherd.KeyPolicy{MinDecryptionVersion: int32(info.MinDecryptionVersion), MinEncryptionVersion: int32(info.MinEncryptionVersion)}
 		if key, err = c.UpdateKeyPolicy(ctx, into, policy); err != nil {
 			return nil, fmt.Errorf("setting %q's minimum decryption version to Transit's %d: %w", into, info.MinDecryptionVersion, err)
+		}
+	}
+	if kdf != cipherd.TransitKDFNone {
+		// A derived key's versions only open Transit's ciphertexts: one version that encrypts.
+		if key, err = c.RotateKey(ctx, into, cipherd.WithKeyMode(cipherd.ModeGCM)); err != nil {
+			return nil, fmt.Errorf("rotating %q so that it has a version that encrypts (its Transit versions only decrypt): %w", into, err)
 		}
 	}
 	return key, nil
@@ -148,7 +164,9 @@ func (f *transitImportFlags) client(cmd *cobra.Command) (*transitClient, error) 
 type transitKey struct {
 	Type                 string `json:"type"`
 	Derived              bool   `json:"derived"`
+	KDF                  string `json:"kdf"`
 	Convergent           bool   `json:"convergent_encryption"`
+	ConvergentVersion    int    `json:"convergent_encryption_version"`
 	Exportable           bool   `json:"exportable"`
 	AllowPlaintextBackup bool   `json:"allow_plaintext_backup"`
 	LatestVersion        int    `json:"latest_version"`
@@ -157,22 +175,31 @@ type transitKey struct {
 	MinAvailableVersion  int    `json:"min_available_version"`
 }
 
-// check says why cipherd cannot take the key, or the cipherd mode its versions become.
-func (k *transitKey) check(mount, name string) (cipherd.Mode, error) {
+// check says why cipherd cannot take the key, or the cipherd mode its versions become and, for a
+// derived key, its KDF.
+func (k *transitKey) check(mount, name string) (cipherd.Mode, cipherd.TransitKDF, error) {
 	mode, ok := transitModes[k.Type]
-	switch {
-	case !ok:
-		return 0, fmt.Errorf("Transit key %q is of type %s: cipherd imports aes256-gcm96, aes128-gcm96 and chacha20-poly1305 keys", name, k.Type)
-	case k.Derived || k.Convergent:
-		return 0, fmt.Errorf("Transit key %q is derived (context-bound)%s: cipherd does not import derived keys yet (they need Transit's KDF); rewrap their ciphertexts through Transit first", name, map[bool]string{true: " and convergent", false: ""}[k.Convergent])
-	case !k.Exportable:
-		return 0, fmt.Errorf("Transit key %q is not exportable: cipherd reads keys through Transit's export API (vault write %s/keys/%s/config exportable=true, which cannot be undone)", name, strings.Trim(mount, "/"), name)
-	case k.MinAvailableVersion > 1:
-		return 0, fmt.Errorf("Transit key %q was trimmed below version %d: those versions are gone, so cipherd cannot keep Transit's version numbers", name, k.MinAvailableVersion)
-	case k.LatestVersion < 1:
-		return 0, fmt.Errorf("Transit key %q has no version", name)
+	if !ok {
+		return 0, 0, fmt.Errorf("Transit key %q is of type %s: cipherd imports aes256-gcm96, aes128-gcm96 and chacha20-poly1305 keys", name, k.Type)
 	}
-	return mode, nil
+	kdf := cipherd.TransitKDFNone
+	if k.Derived {
+		if kdf, ok = transitKDFs[k.KDF]; !ok {
+			return 0, 0, fmt.Errorf("Transit key %q is derived with the KDF %q: cipherd knows hkdf_sha256 and hmac-sha256-counter", name, k.KDF)
+		}
+	}
+	switch {
+	case k.Convergent && (k.ConvergentVersion == 0 || k.ConvergentVersion == 1):
+		// Transit reads 0 as 1; -1 means each version keeps its own, 3 for every version made since.
+		return 0, 0, fmt.Errorf("Transit key %q is convergent with convergent version 1: its ciphertexts do not carry their nonce (the caller gave it to Transit), which cipherd has no field for: decrypt them through Transit (with their nonces) and encrypt them with cipherd instead", name)
+	case !k.Exportable:
+		return 0, 0, fmt.Errorf("Transit key %q is not exportable: cipherd reads keys through Transit's export API (vault write %s/keys/%s/config exportable=true, which cannot be undone)", name, strings.Trim(mount, "/"), name)
+	case k.MinAvailableVersion > 1:
+		return 0, 0, fmt.Errorf("Transit key %q was trimmed below version %d: those versions are gone, so cipherd cannot keep Transit's version numbers", name, k.MinAvailableVersion)
+	case k.LatestVersion < 1:
+		return 0, 0, fmt.Errorf("Transit key %q has no version", name)
+	}
+	return mode, kdf, nil
 }
 
 // transitClient reads one Transit mount's keys over Vault's HTTP API.

@@ -228,24 +228,117 @@ func TestImportVaultTransit_decryptsAndRewrapsTransitsOwnCiphertexts(t *testing.
 	}
 }
 
-// TestImportVaultTransit_refusesWhatItCannotKeep: a type cipherd does not take, a derived key, a
-// key that cannot be exported, and versions below the minimum with no backup allowed, each
-// refused with a message that says why, and no cipherd key made.
+// TestImportVaultTransit_derivedAndConvergentKeys: a derived key (rotated, ciphertexts under
+// several contexts) and a convergent one made in a real Transit, imported by cipherctl (each then
+// rotated once, so that the key has a version that encrypts), every ciphertext decrypted with its
+// context, rewrapped by cipherctl rewrap and the rewrapped ones decrypted; another context, or
+// none, is refused.
+func TestImportVaultTransit_derivedAndConvergentKeys(t *testing.T) {
+	needServer(t)
+	vault := needVault(t)
+	t.Setenv("VAULT_TOKEN", vault.token)
+	vault.call(t, "POST", "transit/keys/users", map[string]any{"type": "aes256-gcm96", "derived": true, "exportable": true})
+	vault.call(t, "POST", "transit/keys/tags", map[string]any{"type": "aes128-gcm96", "derived": true, "convergent_encryption": true, "exportable": true})
+	vault.call(t, "POST", "transit/keys/users/rotate", nil)
+	type derivedCase struct{ key, ciphertext, plaintext, context string }
+	var cases []derivedCase
+	for _, key := range []string{"users", "tags"} {
+		for _, context := range []string{"user-1", "user-2"} {
+			for version := 1; version <= 2; version++ {
+				if key == "tags" && version == 2 {
+					continue
+				}
+				plaintext := fmt.Sprintf("%s v%d for %s", key, version, context)
+				ct := vault.call(t, "POST", "transit/encrypt/"+key, map[string]any{
+					"plaintext": base64.StdEncoding.EncodeToString([]byte(plaintext)),
+					"context":   base64.StdEncoding.EncodeToString([]byte(context)), "key_version": version,
+				})["ciphertext"].(string)
+				cases = append(cases, derivedCase{"cli-transit-" + key, ct, plaintext, context})
+			}
+		}
+	}
+	for key, want := range map[string]string{"users": `"currentVersion": 3`, "tags": `"currentVersion": 2`} {
+		out := cipherctl(t, "", 0, "import", "vault-transit", "--address", vault.addr, "--key", key, "--into", "cli-transit-"+key)
+		if !strings.Contains(out, want) || !strings.Contains(out, `"transitKdf": "TRANSIT_KDF_HKDF_SHA256"`) {
+			t.Fatalf("import vault-transit of derived key %s printed %s", key, out)
+		}
+	}
+	var lines []string
+	for _, c := range cases {
+		if pt := cipherctl(t, c.ciphertext+"\n", 0, "decrypt", "--expected-key", c.key, "--context", c.context); pt != c.plaintext {
+			t.Fatalf("%s decrypted to %q, want %q", c.ciphertext[:9], pt, c.plaintext)
+		}
+		line, _ := json.Marshal(map[string]string{"ct": c.ciphertext, "ctx": c.context, "pt": c.plaintext})
+		lines = append(lines, string(line))
+	}
+	c := cases[0]
+	if _, stderr := cipherctlErr(t, c.ciphertext+"\n", 1, "decrypt", "--expected-key", c.key, "--context", "user-2"); !strings.Contains(stderr, "decryption failed") {
+		t.Fatalf("another context: %q", stderr)
+	}
+	if _, stderr := cipherctlErr(t, c.ciphertext+"\n", 1, "decrypt", "--expected-key", c.key); !strings.Contains(stderr, "context") {
+		t.Fatalf("no context: %q", stderr)
+	}
+
+	dir := t.TempDir()
+	in, rewrapped := filepath.Join(dir, "derived.jsonl"), filepath.Join(dir, "derived-rewrapped.jsonl")
+	if err := os.WriteFile(in, []byte(strings.Join(lines[:4], "\n")+"\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	cipherctl(t, "", 0, "rewrap", "--in", in, "--out", rewrapped, "--field", "ct", "--context-field", "ctx", "--expected-key", "cli-transit-users")
+	data, err := os.ReadFile(rewrapped)
+	if err != nil {
+		t.Fatal(err)
+	}
+	written := strings.Split(strings.TrimSpace(string(data)), "\n")
+	if len(written) != 4 {
+		t.Fatalf("rewrap wrote %d rows for 4", len(written))
+	}
+	for _, row := range written {
+		var r map[string]string
+		if err := json.Unmarshal([]byte(row), &r); err != nil {
+			t.Fatal(err)
+		}
+		if !strings.HasPrefix(r["ct"], "<cli-transit-users/v3:gcm>") {
+			t.Fatalf("rewrapped to %q", r["ct"])
+		}
+		if pt := cipherctl(t, r["ct"]+"\n", 0, "decrypt", "--context", r["ctx"]); pt != r["pt"] {
+			t.Fatalf("the rewrapped ciphertext decrypted to %q, want %q", pt, r["pt"])
+		}
+	}
+}
+
+// TestImportVaultTransit_refusesWhatItCannotKeep: a type cipherd does not take, a convergent key
+// of Transit's convergent version 1, a key that cannot be exported, and versions below the minimum
+// with no backup allowed, each refused with a message that says why, and no cipherd key made.
 func TestImportVaultTransit_refusesWhatItCannotKeep(t *testing.T) {
 	needServer(t)
 	vault := needVault(t)
 	t.Setenv("VAULT_TOKEN", vault.token)
 	vault.call(t, "POST", "transit/keys/rsa", map[string]any{"type": "rsa-2048", "exportable": true})
-	vault.call(t, "POST", "transit/keys/derived", map[string]any{"type": "aes256-gcm96", "derived": true, "exportable": true})
+	// Transit makes no convergent version 1 keys any more; its own backup, set back to version 1
+	// (the version of Vault 0.6.1, whose nonce the caller gave), restored, is one.
+	vault.call(t, "POST", "transit/keys/convergent", map[string]any{"type": "aes256-gcm96", "derived": true, "convergent_encryption": true, "exportable": true, "allow_plaintext_backup": true})
+	raw, _ := base64.StdEncoding.DecodeString(vault.call(t, "GET", "transit/backup/convergent", nil)["backup"].(string))
+	var backup map[string]any
+	if err := json.Unmarshal(raw, &backup); err != nil {
+		t.Fatal(err)
+	}
+	policy := backup["policy"].(map[string]any)
+	policy["convergent_version"] = 1
+	for _, entry := range policy["keys"].(map[string]any) {
+		entry.(map[string]any)["convergent_version"] = 0
+	}
+	edited, _ := json.Marshal(backup)
+	vault.call(t, "POST", "transit/restore/convergent-v1", map[string]any{"backup": base64.StdEncoding.EncodeToString(edited)})
 	vault.call(t, "POST", "transit/keys/sealed", map[string]any{"type": "aes256-gcm96"})
 	vault.call(t, "POST", "transit/keys/trimmed", map[string]any{"type": "aes256-gcm96", "exportable": true})
 	vault.call(t, "POST", "transit/keys/trimmed/rotate", nil)
 	vault.call(t, "POST", "transit/keys/trimmed/config", map[string]any{"min_decryption_version": 2})
 	for key, want := range map[string]string{
-		"rsa":     "of type rsa-2048",
-		"derived": "derived",
-		"sealed":  "not exportable",
-		"trimmed": "allow_plaintext_backup",
+		"rsa":           "of type rsa-2048",
+		"convergent-v1": "convergent version 1",
+		"sealed":        "not exportable",
+		"trimmed":       "allow_plaintext_backup",
 	} {
 		into := "cli-transit-refused-" + key
 		_, stderr := cipherctlErr(t, "", 1, "import", "vault-transit", "--address", vault.addr, "--key", key, "--into", into)

@@ -27,7 +27,7 @@ func keyMessage(k *cipherd.Key) *cipherdpb.Key {
 		m.Versions = append(m.Versions, &cipherdpb.KeyVersion{Version: v.Version, Mode: cipherdpb.Mode(v.Mode), KeySizeBits: v.KeySizeBits,
 			CreateTime: timestamp(v.CreateTime), Imported: v.Imported, LegacyCipher: cipherdpb.LegacyCipher(v.LegacyCipher),
 			LegacyIv: cipherdpb.LegacyIv(v.LegacyIV), State: cipherdpb.KeyVersionState(v.State), DestroyTime: timestamp(v.DestroyTime),
-			FpeFormat: cipherd.FPEFormatProto(v.FPEFormat),
+			FpeFormat: cipherd.FPEFormatProto(v.FPEFormat), TransitKdf: cipherdpb.TransitKdf(v.TransitKDF),
 			Usage: &cipherdpb.KeyVersionUsage{Encryptions: u.Encryptions, Decryptions: u.Decryptions, Rewraps: u.Rewraps,
 				LastUsedTime: timestamp(u.LastUsed), Indexes: u.Indexes, IndexLookups: u.IndexLookups, Failures: u.Failures,
 				LastLookupTime: timestamp(u.LastLookup)}})

@@ -61,6 +61,7 @@ from cipherd.keys import (
 )
 from cipherd.legacy import LegacyCipher, LegacyCiphertext, LegacyIv
 from cipherd.subjects import ErasureOutcome, ErasureReceipt, SubjectErasure, SubjectItem, SubjectState, SubjectStatus
+from cipherd.transit import TransitKdf
 from cipherd.types import (
     BlindIndex,
     CiphertextItem,
@@ -146,6 +147,7 @@ __all__ = [
     "LegacyCipher",
     "LegacyCiphertext",
     "LegacyIv",
+    "TransitKdf",
     "ErasureOutcome",
     "ErasureReceipt",
     "SubjectErasure",

@@ -25,6 +25,7 @@ from cipherd.keys import (
     VersionCensus,
 )
 from cipherd.legacy import LegacyCipher, LegacyIv
+from cipherd.transit import TransitKdf
 from cipherd.v1 import key_admin_service_pb2 as admin
 from cipherd.v1 import keys_pb2
 
@@ -99,6 +100,7 @@ def _version(v: keys_pb2.KeyVersion) -> KeyVersion:
         state,
         _time(v.destroy_time) if v.HasField("destroy_time") else None,
         format_from_proto(v),
+        _transit_kdf_from_proto(v.transit_kdf),
     )
 
 
@@ -213,6 +215,7 @@ def import_key_request(
     legacy_fixed_iv: bytes,
     passphrase: bytes | str,
     fpe_format: FpeFormat | None = None,
+    transit_kdf: TransitKdf | str | None = None,
 ) -> admin.ImportKeyRequest:
     check_mode(mode, fpe_format, creating=False)
     # A str passphrase is taken as UTF-8, the bytes MySQL saw on a utf8mb4 connection.
@@ -227,4 +230,19 @@ def import_key_request(
         legacy_fixed_iv=legacy_fixed_iv,
         passphrase=secret,
         fpe_format=format_to_proto(fpe_format),
+        transit_kdf=_transit_kdf_to_proto(transit_kdf),
     )
+
+
+_TRANSIT_KDFS = {
+    TransitKdf.HKDF_SHA256: keys_pb2.TRANSIT_KDF_HKDF_SHA256,
+    TransitKdf.HMAC_SHA256_COUNTER: keys_pb2.TRANSIT_KDF_HMAC_SHA256_COUNTER,
+}
+
+
+def _transit_kdf_to_proto(kdf: TransitKdf | str | None) -> keys_pb2.TransitKdf.ValueType:
+    return keys_pb2.TRANSIT_KDF_UNSPECIFIED if kdf is None else _TRANSIT_KDFS[TransitKdf(kdf)]
+
+
+def _transit_kdf_from_proto(kdf: keys_pb2.TransitKdf.ValueType) -> TransitKdf | None:
+    return next((k for k, v in _TRANSIT_KDFS.items() if v == kdf), None)

@@ -27,6 +27,7 @@ from cipherd.formatted import (
 from cipherd.keys import DataInventory, Key, KeyCensus, KeyPolicy, Retirement
 from cipherd.legacy import LegacyCipher, LegacyCiphertext, LegacyIv
 from cipherd.subjects import SubjectErasure, SubjectItem, SubjectStatus
+from cipherd.transit import TransitKdf
 from cipherd.types import (
     BlindIndex,
     CiphertextItem,
@@ -622,13 +623,15 @@ class AsyncClient:
         legacy_fixed_iv: bytes = b"",
         passphrase: bytes | str = b"",
         fpe_format: FpeFormat | None = None,
+        transit_kdf: TransitKdf | str | None = None,
         timeout: float | None = None,
     ) -> Key:
         """Adds `key_material` as a new version of `key_name` (created if missing). With `legacy_cipher` it is
         a decrypt-only legacy key (proto/README.md, "Legacy ciphertexts") whose data re_encrypt rewraps
         into a cipherd key; for LegacyCipher.MYSQL_AES_ECB, `passphrase` (AES_ENCRYPT's key string; a str
         as UTF-8) may stand instead of key_material. Mode.FF1 material (16, 24 or 32 bytes) takes `fpe_format`,
-        equal to the key's when the key exists."""
+        equal to the key's when the key exists. With `transit_kdf` it is a version of a derived Vault Transit
+        key (Mode.GCM or Mode.CHACHA material as Transit exports it), which only decrypts Transit's ciphertexts."""
         request = _admin_convert.import_key_request(
             key_name,
             key_material,
@@ -639,6 +642,7 @@ class AsyncClient:
             legacy_fixed_iv,
             passphrase,
             fpe_format,
+            transit_kdf,
         )
         return _admin_convert.key_from_proto((await self._call(self._admin.ImportKey, request, timeout)).key)
 

@@ -11,6 +11,7 @@ from datetime import datetime, timedelta
 from cipherd.envelope import Mode
 from cipherd.formatted import FpeFormat
 from cipherd.legacy import LegacyCipher, LegacyIv
+from cipherd.transit import TransitKdf
 
 
 class KeyState(str, enum.Enum):
@@ -94,6 +95,8 @@ class KeyVersion:
     destroy_time: datetime | None = None
     # The shape a format-preserving (Mode.FF1) version keeps; None for other modes.
     fpe_format: FpeFormat | None = None
+    # How a version imported from a derived Vault Transit key derives each context's key; None otherwise.
+    transit_kdf: TransitKdf | None = None
 
 
 @dataclass(frozen=True)

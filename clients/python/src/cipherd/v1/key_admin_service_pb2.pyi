@@ -351,6 +351,7 @@ class ImportKeyRequest(_message.Message):
     FPE_FORMAT_FIELD_NUMBER: _builtins.int
     WRAPPED_KEY_MATERIAL_FIELD_NUMBER: _builtins.int
     IMPORT_JOB_ID_FIELD_NUMBER: _builtins.int
+    TRANSIT_KDF_FIELD_NUMBER: _builtins.int
     key_name: _builtins.str
     """key_name is the key to add the version to; it is created if it does not exist."""
     mode: _keys_pb2.Mode.ValueType
@@ -389,6 +390,12 @@ class ImportKeyRequest(_message.Message):
     """import_job_id is the job wrapped_key_material was wrapped for (CreateImportJob). An unknown,
     expired or already used job, or one made for another key, fails with FAILED_PRECONDITION.
     """
+    transit_kdf: _keys_pb2.TransitKdf.ValueType
+    """transit_kdf imports a version of a derived Vault Transit key (derived=true): key_material is the
+    version's exported key, and each Transit ciphertext's key is derived from it and the request's
+    context with this KDF. Only with mode MODE_GCM or MODE_CHACHA; the version then decrypts
+    Transit's vault:vN: ciphertexts only (never encrypts).
+    """
     @_builtins.property
     def fpe_format(self) -> _keys_pb2.FpeFormat:
         """fpe_format is the format of an imported MODE_FF1 version: required when the key is created by
@@ -409,10 +416,11 @@ class ImportKeyRequest(_message.Message):
         fpe_format: _keys_pb2.FpeFormat | None = ...,
         wrapped_key_material: _builtins.bytes = ...,
         import_job_id: _builtins.str = ...,
+        transit_kdf: _keys_pb2.TransitKdf.ValueType = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _typing.Literal["fpe_format", b"fpe_format"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["allow_unauthenticated", b"allow_unauthenticated", "fpe_format", b"fpe_format", "import_job_id", b"import_job_id", "key_material", b"key_material", "key_name", b"key_name", "legacy_cipher", b"legacy_cipher", "legacy_fixed_iv", b"legacy_fixed_iv", "legacy_iv", b"legacy_iv", "mode", b"mode", "passphrase", b"passphrase", "wrapped_key_material", b"wrapped_key_material"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["allow_unauthenticated", b"allow_unauthenticated", "fpe_format", b"fpe_format", "import_job_id", b"import_job_id", "key_material", b"key_material", "key_name", b"key_name", "legacy_cipher", b"legacy_cipher", "legacy_fixed_iv", b"legacy_fixed_iv", "legacy_iv", b"legacy_iv", "mode", b"mode", "passphrase", b"passphrase", "transit_kdf", b"transit_kdf", "wrapped_key_material", b"wrapped_key_material"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 

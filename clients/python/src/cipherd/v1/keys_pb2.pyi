@@ -186,6 +186,42 @@ LEGACY_CIPHER_RC4: LegacyCipher.ValueType  # 11
 """LEGACY_CIPHER_RC4 is the RC4 stream cipher, no IV, 5- to 256-byte key. Broken: import only to get data out."""
 Global___LegacyCipher: _TypeAlias = LegacyCipher  # noqa: Y015
 
+class _TransitKdf:
+    ValueType = _typing.NewType("ValueType", _builtins.int)
+    V: _TypeAlias = ValueType  # noqa: Y015
+
+class _TransitKdfEnumTypeWrapper(_enum_type_wrapper._EnumTypeWrapper[_TransitKdf.ValueType], _builtins.type):
+    DESCRIPTOR: _descriptor.EnumDescriptor
+    TRANSIT_KDF_UNSPECIFIED: _TransitKdf.ValueType  # 0
+    """TRANSIT_KDF_UNSPECIFIED: not derived; the version's bytes are the key."""
+    TRANSIT_KDF_HMAC_SHA256_COUNTER: _TransitKdf.ValueType  # 1
+    """TRANSIT_KDF_HMAC_SHA256_COUNTER is Transit's kdf 0, "hmac-sha256-counter": NIST SP 800-108
+    counter mode with HMAC-SHA-256, a 32-bit counter from 0, the context and a 32-bit length of 256.
+    """
+    TRANSIT_KDF_HKDF_SHA256: _TransitKdf.ValueType  # 2
+    """TRANSIT_KDF_HKDF_SHA256 is Transit's kdf 1, "hkdf_sha256": HKDF-SHA-256 (RFC 5869), no salt, the
+    context as info.
+    """
+
+class TransitKdf(_TransitKdf, metaclass=_TransitKdfEnumTypeWrapper):
+    """TransitKdf is how a key version imported from a derived Vault Transit key (derived=true) turns
+    each request's context into the key that sealed Transit's ciphertext (Transit's "kdf"). Such a
+    version opens only Transit's vault:vN: ciphertexts, with the request's context as Transit's
+    context (proto/README.md, "Vault Transit ciphertexts").
+    """
+
+TRANSIT_KDF_UNSPECIFIED: TransitKdf.ValueType  # 0
+"""TRANSIT_KDF_UNSPECIFIED: not derived; the version's bytes are the key."""
+TRANSIT_KDF_HMAC_SHA256_COUNTER: TransitKdf.ValueType  # 1
+"""TRANSIT_KDF_HMAC_SHA256_COUNTER is Transit's kdf 0, "hmac-sha256-counter": NIST SP 800-108
+counter mode with HMAC-SHA-256, a 32-bit counter from 0, the context and a 32-bit length of 256.
+"""
+TRANSIT_KDF_HKDF_SHA256: TransitKdf.ValueType  # 2
+"""TRANSIT_KDF_HKDF_SHA256 is Transit's kdf 1, "hkdf_sha256": HKDF-SHA-256 (RFC 5869), no salt, the
+context as info.
+"""
+Global___TransitKdf: _TypeAlias = TransitKdf  # noqa: Y015
+
 class _LegacyIv:
     ValueType = _typing.NewType("ValueType", _builtins.int)
     V: _TypeAlias = ValueType  # noqa: Y015
@@ -511,6 +547,7 @@ class KeyVersion(_message.Message):
     STATE_FIELD_NUMBER: _builtins.int
     DESTROY_TIME_FIELD_NUMBER: _builtins.int
     FPE_FORMAT_FIELD_NUMBER: _builtins.int
+    TRANSIT_KDF_FIELD_NUMBER: _builtins.int
     version: _builtins.int
     """version is the version number, 1 for the first."""
     mode: Global___Mode.ValueType
@@ -527,6 +564,10 @@ class KeyVersion(_message.Message):
     """legacy_iv is where a legacy version's ciphertexts carry their IV."""
     state: Global___KeyVersionState.ValueType
     """state is whether the version's bytes still exist."""
+    transit_kdf: Global___TransitKdf.ValueType
+    """transit_kdf is set for a version imported from a derived Vault Transit key: how it derives each
+    context's key. Such a version only decrypts Transit's ciphertexts.
+    """
     @_builtins.property
     def create_time(self) -> _timestamp_pb2.Timestamp:
         """create_time is when the version was created or imported."""
@@ -559,10 +600,11 @@ class KeyVersion(_message.Message):
         state: Global___KeyVersionState.ValueType = ...,
         destroy_time: _timestamp_pb2.Timestamp | None = ...,
         fpe_format: Global___FpeFormat | None = ...,
+        transit_kdf: Global___TransitKdf.ValueType = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _typing.Literal["create_time", b"create_time", "destroy_time", b"destroy_time", "fpe_format", b"fpe_format", "usage", b"usage"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["create_time", b"create_time", "destroy_time", b"destroy_time", "fpe_format", b"fpe_format", "imported", b"imported", "key_size_bits", b"key_size_bits", "legacy_cipher", b"legacy_cipher", "legacy_iv", b"legacy_iv", "mode", b"mode", "state", b"state", "usage", b"usage", "version", b"version"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["create_time", b"create_time", "destroy_time", b"destroy_time", "fpe_format", b"fpe_format", "imported", b"imported", "key_size_bits", b"key_size_bits", "legacy_cipher", b"legacy_cipher", "legacy_iv", b"legacy_iv", "mode", b"mode", "state", b"state", "transit_kdf", b"transit_kdf", "usage", b"usage", "version", b"version"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 

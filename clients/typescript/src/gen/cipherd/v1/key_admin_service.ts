@@ -34,6 +34,9 @@ import {
   Mode,
   modeFromJSON,
   modeToJSON,
+  TransitKdf,
+  transitKdfFromJSON,
+  transitKdfToJSON,
 } from "./keys.js";
 
 export const protobufPackage = "cipherd.v1";
@@ -229,6 +232,13 @@ export interface ImportKeyRequest {
    * expired or already used job, or one made for another key, fails with FAILED_PRECONDITION.
    */
   importJobId: string;
+  /**
+   * transit_kdf imports a version of a derived Vault Transit key (derived=true): key_material is the
+   * version's exported key, and each Transit ciphertext's key is derived from it and the request's
+   * context with this KDF. Only with mode MODE_GCM or MODE_CHACHA; the version then decrypts
+   * Transit's vault:vN: ciphertexts only (never encrypts).
+   */
+  transitKdf: TransitKdf;
 }
 
 /** CreateImportJobRequest asks for a wrapping key to import one key version with. */
@@ -1267,6 +1277,7 @@ function createBaseImportKeyRequest(): ImportKeyRequest {
     fpeFormat: undefined,
     wrappedKeyMaterial: new Uint8Array(0),
     importJobId: "",
+    transitKdf: 0,
   };
 }
 
@@ -1304,6 +1315,9 @@ export const ImportKeyRequest: MessageFns<ImportKeyRequest> = {
     }
     if (message.importJobId !== "") {
       writer.uint32(90).string(message.importJobId);
+    }
+    if (message.transitKdf !== 0) {
+      writer.uint32(96).int32(message.transitKdf);
     }
     return writer;
   },
@@ -1403,6 +1417,14 @@ export const ImportKeyRequest: MessageFns<ImportKeyRequest> = {
           message.importJobId = reader.string();
           continue;
         }
+        case 12: {
+          if (tag !== 96) {
+            break;
+          }
+
+          message.transitKdf = reader.int32() as any;
+          continue;
+        }
       }
       if ((tag & 7) === 4 || tag === 0) {
         break;
@@ -1429,6 +1451,7 @@ export const ImportKeyRequest: MessageFns<ImportKeyRequest> = {
         ? bytesFromBase64(object.wrappedKeyMaterial)
         : new Uint8Array(0),
       importJobId: isSet(object.importJobId) ? globalThis.String(object.importJobId) : "",
+      transitKdf: isSet(object.transitKdf) ? transitKdfFromJSON(object.transitKdf) : 0,
     };
   },
 
@@ -1467,6 +1490,9 @@ export const ImportKeyRequest: MessageFns<ImportKeyRequest> = {
     if (message.importJobId !== "") {
       obj.importJobId = message.importJobId;
     }
+    if (message.transitKdf !== 0) {
+      obj.transitKdf = transitKdfToJSON(message.transitKdf);
+    }
     return obj;
   },
 
@@ -1488,6 +1514,7 @@ export const ImportKeyRequest: MessageFns<ImportKeyRequest> = {
       : undefined;
     message.wrappedKeyMaterial = object.wrappedKeyMaterial ?? new Uint8Array(0);
     message.importJobId = object.importJobId ?? "";
+    message.transitKdf = object.transitKdf ?? 0;
     return message;
   },
 };

@@ -257,6 +257,60 @@ export function legacyCipherToJSON(object: LegacyCipher): string {
   }
 }
 
+/**
+ * TransitKdf is how a key version imported from a derived Vault Transit key (derived=true) turns
+ * each request's context into the key that sealed Transit's ciphertext (Transit's "kdf"). Such a
+ * version opens only Transit's vault:vN: ciphertexts, with the request's context as Transit's
+ * context (proto/README.md, "Vault Transit ciphertexts").
+ */
+export enum TransitKdf {
+  /** TRANSIT_KDF_UNSPECIFIED - TRANSIT_KDF_UNSPECIFIED: not derived; the version's bytes are the key. */
+  TRANSIT_KDF_UNSPECIFIED = 0,
+  /**
+   * TRANSIT_KDF_HMAC_SHA256_COUNTER - TRANSIT_KDF_HMAC_SHA256_COUNTER is Transit's kdf 0, "hmac-sha256-counter": NIST SP 800-108
+   * counter mode with HMAC-SHA-256, a 32-bit counter from 0, the context and a 32-bit length of 256.
+   */
+  TRANSIT_KDF_HMAC_SHA256_COUNTER = 1,
+  /**
+   * TRANSIT_KDF_HKDF_SHA256 - TRANSIT_KDF_HKDF_SHA256 is Transit's kdf 1, "hkdf_sha256": HKDF-SHA-256 (RFC 5869), no salt, the
+   * context as info.
+   */
+  TRANSIT_KDF_HKDF_SHA256 = 2,
+  UNRECOGNIZED = -1,
+}
+
+export function transitKdfFromJSON(object: any): TransitKdf {
+  switch (object) {
+    case 0:
+    case "TRANSIT_KDF_UNSPECIFIED":
+      return TransitKdf.TRANSIT_KDF_UNSPECIFIED;
+    case 1:
+    case "TRANSIT_KDF_HMAC_SHA256_COUNTER":
+      return TransitKdf.TRANSIT_KDF_HMAC_SHA256_COUNTER;
+    case 2:
+    case "TRANSIT_KDF_HKDF_SHA256":
+      return TransitKdf.TRANSIT_KDF_HKDF_SHA256;
+    case -1:
+    case "UNRECOGNIZED":
+    default:
+      return TransitKdf.UNRECOGNIZED;
+  }
+}
+
+export function transitKdfToJSON(object: TransitKdf): string {
+  switch (object) {
+    case TransitKdf.TRANSIT_KDF_UNSPECIFIED:
+      return "TRANSIT_KDF_UNSPECIFIED";
+    case TransitKdf.TRANSIT_KDF_HMAC_SHA256_COUNTER:
+      return "TRANSIT_KDF_HMAC_SHA256_COUNTER";
+    case TransitKdf.TRANSIT_KDF_HKDF_SHA256:
+      return "TRANSIT_KDF_HKDF_SHA256";
+    case TransitKdf.UNRECOGNIZED:
+    default:
+      return "UNRECOGNIZED";
+  }
+}
+
 /** LegacyIv says where a legacy ciphertext's IV (or nonce) is. */
 export enum LegacyIv {
   /** LEGACY_IV_UNSPECIFIED - LEGACY_IV_UNSPECIFIED means LEGACY_IV_PREPENDED for ciphers that take an IV. */
@@ -641,7 +695,14 @@ export interface KeyVersion {
     | Date
     | undefined;
   /** fpe_format is the shape a format-preserving version (MODE_FF1) keeps; absent for other modes. */
-  fpeFormat: FpeFormat | undefined;
+  fpeFormat:
+    | FpeFormat
+    | undefined;
+  /**
+   * transit_kdf is set for a version imported from a derived Vault Transit key: how it derives each
+   * context's key. Such a version only decrypts Transit's ciphertexts.
+   */
+  transitKdf: TransitKdf;
 }
 
 /**
@@ -1054,6 +1115,7 @@ function createBaseKeyVersion(): KeyVersion {
     state: 0,
     destroyTime: undefined,
     fpeFormat: undefined,
+    transitKdf: 0,
   };
 }
 
@@ -1091,6 +1153,9 @@ export const KeyVersion: MessageFns<KeyVersion> = {
     }
     if (message.fpeFormat !== undefined) {
       FpeFormat.encode(message.fpeFormat, writer.uint32(90).fork()).join();
+    }
+    if (message.transitKdf !== 0) {
+      writer.uint32(96).int32(message.transitKdf);
     }
     return writer;
   },
@@ -1190,6 +1255,14 @@ export const KeyVersion: MessageFns<KeyVersion> = {
           message.fpeFormat = FpeFormat.decode(reader, reader.uint32());
           continue;
         }
+        case 12: {
+          if (tag !== 96) {
+            break;
+          }
+
+          message.transitKdf = reader.int32() as any;
+          continue;
+        }
       }
       if ((tag & 7) === 4 || tag === 0) {
         break;
@@ -1212,6 +1285,7 @@ export const KeyVersion: MessageFns<KeyVersion> = {
       state: isSet(object.state) ? keyVersionStateFromJSON(object.state) : 0,
       destroyTime: isSet(object.destroyTime) ? fromJsonTimestamp(object.destroyTime) : undefined,
       fpeFormat: isSet(object.fpeFormat) ? FpeFormat.fromJSON(object.fpeFormat) : undefined,
+      transitKdf: isSet(object.transitKdf) ? transitKdfFromJSON(object.transitKdf) : 0,
     };
   },
 
@@ -1250,6 +1324,9 @@ export const KeyVersion: MessageFns<KeyVersion> = {
     if (message.fpeFormat !== undefined) {
       obj.fpeFormat = FpeFormat.toJSON(message.fpeFormat);
     }
+    if (message.transitKdf !== 0) {
+      obj.transitKdf = transitKdfToJSON(message.transitKdf);
+    }
     return obj;
   },
 
@@ -1273,6 +1350,7 @@ export const KeyVersion: MessageFns<KeyVersion> = {
     message.fpeFormat = (object.fpeFormat !== undefined && object.fpeFormat !== null)
       ? FpeFormat.fromPartial(object.fpeFormat)
       : undefined;
+    message.transitKdf = object.transitKdf ?? 0;
     return message;
   },
 };

@@ -17,6 +17,7 @@ import io.cipherd.api.v1.ReEncryptBatchResponse;
 import io.cipherd.api.v1.ReEncryptBatchResult;
 import io.cipherd.server.crypto.envelope.Envelope;
 import io.cipherd.server.crypto.envelope.EnvelopeHeader;
+import io.cipherd.server.crypto.transit.TransitCiphertext;
 import io.cipherd.server.engine.CryptoEngine;
 import io.cipherd.server.engine.Decrypted;
 import io.cipherd.server.engine.Encrypted;
@@ -275,7 +276,10 @@ final class BatchItems {
 
   private static void sourceVersion(String ciphertext, ReEncryptBatchResult.Builder result) {
     try {
-      result.setSourceKeyVersion(Envelope.peekHeader(ciphertext).version());
+      result.setSourceKeyVersion(
+          TransitCiphertext.isTransit(ciphertext)
+              ? TransitCiphertext.parse(ciphertext).version()
+              : Envelope.peekHeader(ciphertext).version());
     } catch (RuntimeException unreadable) {
       // The header itself was the problem; source_key_version stays 0 as documented.
     }

@@ -32,6 +32,7 @@ import io.cipherd.api.v1.UpdateKeyPolicyRequest;
 import io.cipherd.api.v1.UpdateKeyPolicyResponse;
 import io.cipherd.api.v1.VersionCensus;
 import io.cipherd.server.engine.AuthorizedKeyAdmin;
+import io.cipherd.server.errors.InvalidArgumentException;
 import io.cipherd.server.keys.VersionUsage;
 import io.cipherd.server.lifecycle.KeyCensus;
 import io.grpc.stub.StreamObserver;
@@ -156,7 +157,8 @@ public final class KeyAdminServiceImpl extends KeyAdminServiceGrpc.KeyAdminServi
                                 request.getAllowUnauthenticated(),
                                 request.hasFpeFormat(),
                                 request.getFpeFormat()),
-                            material)))
+                            material,
+                            TransitKdfProtos.fromProto(request))))
                 .build();
           } finally {
             Arrays.fill(material, (byte) 0);
@@ -173,6 +175,11 @@ public final class KeyAdminServiceImpl extends KeyAdminServiceGrpc.KeyAdminServi
     dispatcher.unaryOnBlockingPool(
         observer,
         () -> {
+          if (TransitKdfProtos.fromProto(request) != null) {
+            throw new InvalidArgumentException(
+                "transit_kdf is for versions of a derived Vault Transit key (mode MODE_GCM or"
+                    + " MODE_CHACHA), not for legacy keys");
+          }
           byte[] material = request.getKeyMaterial().toByteArray();
           byte[] passphrase = request.getPassphrase().toByteArray();
           try {

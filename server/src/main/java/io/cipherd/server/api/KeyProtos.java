@@ -8,6 +8,7 @@ import io.cipherd.api.v1.KeyState;
 import io.cipherd.api.v1.KeyVersion;
 import io.cipherd.api.v1.KeyVersionState;
 import io.cipherd.api.v1.KeyVersionUsage;
+import io.cipherd.api.v1.TransitKdf;
 import io.cipherd.server.errors.InvalidArgumentException;
 import io.cipherd.server.keys.KeyLifecycle;
 import io.cipherd.server.keys.KeyMetadata;
@@ -61,9 +62,20 @@ final class KeyProtos {
       if (version.fpe() != null) {
         FpeFormatProtos.setFormat(proto, version.fpe());
       }
+      if (version.isTransitDerived()) {
+        proto.setTransitKdf(transitKdf(version));
+      }
       key.addVersions(proto);
     }
     return key.build();
+  }
+
+  /** The API's value of a version's Transit KDF; the version must have one. */
+  private static TransitKdf transitKdf(KeyVersionInfo version) {
+    return switch (version.transitKdf()) {
+      case HMAC_SHA256_COUNTER -> TransitKdf.TRANSIT_KDF_HMAC_SHA256_COUNTER;
+      case HKDF_SHA256 -> TransitKdf.TRANSIT_KDF_HKDF_SHA256;
+    };
   }
 
   static KeyState toProto(KeyLifecycle.State state) {

@@ -2,6 +2,7 @@ package io.cipherd.server.engine;
 
 import io.cipherd.server.crypto.legacy.LegacyFormat;
 import io.cipherd.server.crypto.legacy.LegacyKeyMaterial;
+import io.cipherd.server.crypto.transit.TransitKdf;
 import io.cipherd.server.errors.InvalidArgumentException;
 import io.cipherd.server.keys.KeyMetadata;
 import io.cipherd.server.keys.KeyPolicy;
@@ -123,8 +124,17 @@ public final class AuthorizedKeyAdmin {
 
   /** Adds caller-supplied key bytes as a new version; needs {@code import}. */
   public KeyMetadata importVersion(String name, KeyTemplate template, byte[] material) {
+    return importVersion(name, template, material, /* transitKdf= */ null);
+  }
+
+  /**
+   * Adds caller-supplied key bytes as a new version, of a derived Vault Transit key when {@code
+   * transitKdf} is not null; needs {@code import}.
+   */
+  public KeyMetadata importVersion(
+      String name, KeyTemplate template, byte[] material, TransitKdf transitKdf) {
     authorizer.check(Operation.IMPORT, name);
-    return admin.importVersion(name, template, material);
+    return admin.importVersion(name, template, material, transitKdf);
   }
 
   /**

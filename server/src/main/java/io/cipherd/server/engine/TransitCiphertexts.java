@@ -7,19 +7,24 @@ import io.cipherd.server.crypto.CipherSource;
 import io.cipherd.server.crypto.DecryptionFailedException;
 import io.cipherd.server.crypto.envelope.EnvelopeHeader;
 import io.cipherd.server.crypto.transit.TransitCiphertext;
+import io.cipherd.server.crypto.transit.TransitKdf;
 import io.cipherd.server.errors.InvalidArgumentException;
 import io.cipherd.server.keycache.KeyCache;
 import io.cipherd.server.keycache.UsableKey;
 import io.cipherd.server.keys.KeyMetadata;
 import io.cipherd.server.keys.KeyVersionInfo;
+import io.cipherd.server.keys.WipeableSecretKey;
 import io.cipherd.server.security.Authorizer;
 import io.cipherd.server.security.Operation;
+import java.util.Arrays;
 
 /**
  * Decrypt and ReEncrypt of ciphertexts Vault Transit made ({@code vault:vN:…}) with a key imported
  * from it, version numbers kept: the caller names the key in {@code expected_key}, exactly, as
- * Transit's API names it in the path. Only an imported gcm or chacha version opens one, with the
- * request's context as Transit's {@code associated_data} and no header bound; whatever does not fit
+ * Transit's API names it in the path. Only an imported gcm or chacha version opens one, with no
+ * header bound: for a version of a plain Transit key the request's context is Transit's {@code
+ * associated_data}; for a version of a derived one ({@link TransitKdf}) it is Transit's {@code
+ * context}, the key is derived from it, and the associated data is empty. Whatever does not fit
  * (another key's ciphertext, a version the key lacks or made itself, a short payload, other
  * associated data) fails as "decryption failed" and nothing more. The decrypt is reported to the
  * {@link CryptoObserver} under the version's own header, so the census counts it.
@@ -108,8 +113,17 @@ final class TransitCiphertexts {
   private Opened open(String keyName, TransitCiphertext parsed, Bytes context, byte[] plaintext) {
     EnvelopeHeader resolved = null;
     try {
-      EnvelopeHeader header = header(keyName, parsed);
-      UsableKey key = keys.forDecryption(header);
+      KeyVersionInfo info = version(keyName, parsed);
+      if (info.isTransitDerived() && context.isEmpty()) {
+        throw new InvalidArgumentException(
+            "version "
+                + info.version()
+                + " of key '"
+                + keyName
+                + "' was imported from a derived Vault Transit key: set context to the Transit"
+                + " context the ciphertext was made with");
+      }
+      UsableKey key = keys.forDecryption(new EnvelopeHeader(keyName, info.version(), info.mode()));
       resolved = key.header();
       Bytes payload = Bytes.of(parsed.payload());
       if (resolved.mode().payloadLengthProblem(payload.length()) != null) {
@@ -117,10 +131,12 @@ final class TransitCiphertexts {
         throw new DecryptionFailedException();
       }
       int length =
-          resolved
-              .mode()
-              .family()
-              .open(source, key.secret(), /* header= */ null, context, payload, plaintext);
+          info.isTransitDerived()
+              ? openDerived(info, key, context, payload, plaintext)
+              : resolved
+                  .mode()
+                  .family()
+                  .open(source, key.secret(), /* header= */ null, context, payload, plaintext);
       observer.succeeded(CryptoOperation.DECRYPT, resolved, length);
       return new Opened(resolved, length);
     } catch (RuntimeException e) {
@@ -131,11 +147,37 @@ final class TransitCiphertexts {
   }
 
   /**
-   * The header of the version that opens {@code parsed}: an imported gcm or chacha version of
-   * {@code keyName}, the only kind Transit's ciphertexts can come from. Any other is a decryption
-   * failure, told apart from no other.
+   * Opens {@code payload} with the key {@code info}'s KDF derives from the version's bytes and
+   * {@code context} (Transit's context, not empty), with no associated data, as Transit seals for a
+   * derived key; the derived key is wiped afterwards.
    */
-  private EnvelopeHeader header(String keyName, TransitCiphertext parsed) {
+  private int openDerived(
+      KeyVersionInfo info, UsableKey key, Bytes context, Bytes payload, byte[] plaintext) {
+    byte[] master = key.secret().getEncoded();
+    WipeableSecretKey derived;
+    try {
+      derived =
+          new WipeableSecretKey(
+              info.transitKdf().key(master, context, info.keySizeBits() / 8),
+              info.mode().keyAlgorithm());
+    } finally {
+      Arrays.fill(master, (byte) 0);
+    }
+    try {
+      return info.mode()
+          .family()
+          .open(source, derived, /* header= */ null, Bytes.EMPTY, payload, plaintext);
+    } finally {
+      derived.destroy();
+    }
+  }
+
+  /**
+   * The version that opens {@code parsed}: an imported gcm or chacha version of {@code keyName},
+   * the only kind Transit's ciphertexts can come from. Any other is a decryption failure, told
+   * apart from no other.
+   */
+  private KeyVersionInfo version(String keyName, TransitCiphertext parsed) {
     KeyMetadata metadata = keys.describe(keyName);
     if (!metadata.hasVersion(parsed.version())) {
       throw new DecryptionFailedException();
@@ -145,7 +187,7 @@ final class TransitCiphertexts {
     if (!info.imported() || (mode != CipherMode.GCM && mode != CipherMode.CHACHA)) {
       throw new DecryptionFailedException();
     }
-    return new EnvelopeHeader(keyName, parsed.version(), mode);
+    return info;
   }
 
   /** Parses a Transit ciphertext; one that does not parse counts as a failed decryption. */

@@ -177,6 +177,17 @@ public record KeyPolicy(
               + "' is an index key (hmac): it computes blind "
               + "indexes with ComputeIndex and never encrypts");
     }
+    if (version.isTransitDerived()) {
+      // Its bytes are a derived Transit key's master, which Transit never seals with either.
+      throw new KeyPolicyViolationException(
+          "version "
+              + version.version()
+              + " of key '"
+              + name
+              + "' was imported from a derived Vault Transit key: it only decrypts Transit's"
+              + " vault:vN: ciphertexts and never encrypts; rotate the key for a version that"
+              + " encrypts (cipherctl import vault-transit does)");
+    }
     checkEncryptionVersion(name, version, chosenByCaller, encryptions);
   }
 

@@ -5,6 +5,7 @@ import io.cipherd.server.crypto.KeyKind;
 import io.cipherd.server.crypto.KeyType;
 import io.cipherd.server.crypto.fpe.FpeFormat;
 import io.cipherd.server.crypto.legacy.LegacyFormat;
+import io.cipherd.server.crypto.transit.TransitKdf;
 import java.time.Instant;
 import java.util.Objects;
 
@@ -22,6 +23,9 @@ import java.util.Objects;
  * @param lifecycle whether the version's bytes still exist
  * @param fpe the shape of a format-preserving version's values; null exactly when the type is not
  *     {@link KeyType#FF1}
+ * @param transitKdf how a version imported from a derived Vault Transit key derives each context's
+ *     key; null for every other version. Such a version only opens Transit's ciphertexts: it is an
+ *     imported gcm or chacha version that never encrypts.
  */
 public record KeyVersionInfo(
     int version,
@@ -31,7 +35,21 @@ public record KeyVersionInfo(
     boolean imported,
     LegacyFormat legacy,
     VersionLifecycle lifecycle,
-    FpeFormat fpe) {
+    FpeFormat fpe,
+    TransitKdf transitKdf) {
+  /** A version that is not derived from Transit. */
+  public KeyVersionInfo(
+      int version,
+      KeyType type,
+      int keySizeBits,
+      Instant createdAt,
+      boolean imported,
+      LegacyFormat legacy,
+      VersionLifecycle lifecycle,
+      FpeFormat fpe) {
+    this(version, type, keySizeBits, createdAt, imported, legacy, lifecycle, fpe, null);
+  }
+
   /** A version that is not format-preserving. */
   public KeyVersionInfo(
       int version,
@@ -67,6 +85,11 @@ public record KeyVersionInfo(
     }
     if ((type == KeyType.FF1) != (fpe != null)) {
       throw new IllegalArgumentException("an FF1 format goes with type ff1 and only with it");
+    }
+    if (transitKdf != null
+        && (!imported || (type.mode() != CipherMode.GCM && type.mode() != CipherMode.CHACHA))) {
+      throw new IllegalArgumentException(
+          "a Transit KDF goes with an imported gcm or chacha version only");
     }
     if (legacy != null
         && (keySizeBits % 8 != 0 || !legacy.cipher().acceptsKeyLength(keySizeBits / 8))) {
@@ -112,6 +135,24 @@ public record KeyVersionInfo(
         fpe);
   }
 
+  /**
+   * A version imported from a derived Vault Transit key, of {@code type} (gcm or chacha), whose
+   * bytes derive each context's key with {@code kdf}.
+   */
+  public static KeyVersionInfo transitDerived(
+      int version, KeyType type, int keySizeBits, Instant createdAt, TransitKdf kdf) {
+    return new KeyVersionInfo(
+        version,
+        type,
+        keySizeBits,
+        createdAt,
+        /* imported= */ true,
+        /* legacy= */ null,
+        VersionLifecycle.ENABLED,
+        /* fpe= */ null,
+        Objects.requireNonNull(kdf, "kdf"));
+  }
+
   /** A legacy version: always imported. */
   public static KeyVersionInfo legacy(
       int version, LegacyFormat format, int keySizeBits, Instant createdAt) {
@@ -121,7 +162,8 @@ public record KeyVersionInfo(
 
   /** This version in another lifecycle state. */
   public KeyVersionInfo withLifecycle(VersionLifecycle next) {
-    return new KeyVersionInfo(version, type, keySizeBits, createdAt, imported, legacy, next, fpe);
+    return new KeyVersionInfo(
+        version, type, keySizeBits, createdAt, imported, legacy, next, fpe, transitKdf);
   }
 
   /** What the version's key is for. */
@@ -132,6 +174,11 @@ public record KeyVersionInfo(
   /** The cipher mode of an encryption key's version; null for index and legacy versions. */
   public CipherMode mode() {
     return type.mode();
+  }
+
+  /** Whether this version was imported from a derived Transit key: it opens Transit's only. */
+  public boolean isTransitDerived() {
+    return transitKdf != null;
   }
 
   /** Whether this is a legacy version: decrypt-only, for ReEncrypt. */

@@ -6,6 +6,7 @@ import io.cipherd.server.crypto.CipherMode;
 import io.cipherd.server.crypto.KeyType;
 import io.cipherd.server.crypto.fpe.FpeFormat;
 import io.cipherd.server.crypto.legacy.LegacyFormat;
+import io.cipherd.server.crypto.transit.TransitKdf;
 import io.cipherd.server.errors.InvalidArgumentException;
 import io.cipherd.server.keycache.KeyCache;
 import io.cipherd.server.keys.ConcurrentKeyUpdateException;
@@ -213,6 +214,16 @@ public final class KeyAdmin {
    * material's), creating the key if it does not exist.
    */
   public KeyMetadata importVersion(String name, KeyTemplate template, byte[] material) {
+    return importVersion(name, template, material, /* transitKdf= */ null);
+  }
+
+  /**
+   * As {@link #importVersion(String, KeyTemplate, byte[])}; with a {@code transitKdf}, the version
+   * is a derived Vault Transit key's (gcm or chacha): it derives each context's key from the bytes
+   * and opens Transit's ciphertexts only.
+   */
+  public KeyMetadata importVersion(
+      String name, KeyTemplate template, byte[] material, TransitKdf transitKdf) {
     KeyNames.check(name);
     KeyType type = template.typeOr(DEFAULT_TYPE);
     NewVersions.checkAuthenticated(type, template.allowUnauthenticated(), "import a key for");
@@ -222,6 +233,21 @@ public final class KeyAdmin {
     }
     int bits = NewVersions.checkedImportSize(type, material);
     FpeFormat fpe = NewVersions.formatOf(type, template, "import");
+    if (transitKdf != null) {
+      if (type.mode() != CipherMode.GCM && type.mode() != CipherMode.CHACHA) {
+        throw new InvalidArgumentException(
+            "transit_kdf is for the versions of a derived Vault Transit key (aes128-gcm96,"
+                + " aes256-gcm96, chacha20-poly1305): mode MODE_GCM or MODE_CHACHA, not "
+                + type.typeName());
+      }
+      return addImported(
+          name,
+          type,
+          /* fpe= */ null,
+          version ->
+              KeyVersionInfo.transitDerived(version, type, bits, clock.instant(), transitKdf),
+          material);
+    }
     return addImported(
         name,
         type,

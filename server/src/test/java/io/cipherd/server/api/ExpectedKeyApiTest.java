@@ -36,6 +36,7 @@ import io.grpc.StatusRuntimeException;
 import io.grpc.protobuf.StatusProto;
 import io.grpc.stub.StreamObserver;
 import java.nio.file.Path;
+import java.util.Base64;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
@@ -260,6 +261,27 @@ class ExpectedKeyApiTest {
     assertThat(results.get(1).getSourceKeyVersion()).isEqualTo(1);
     assertUnexpected(results.get(2).getError(), "mysql-users", "users-*");
     assertThat(results.get(3).getCiphertext()).startsWith("<users-email/v1:gcm>");
+  }
+
+  @Test
+  void reEncryptBatch_aFailedTransitItem_reportsTheVersionItsPrefixNames() throws Exception {
+    start(/* overSockets= */ false);
+    String transit = "vault:v3:" + Base64.getEncoder().encodeToString(new byte[40]);
+
+    List<ReEncryptBatchResult> results =
+        crypto
+            .reEncryptBatch(
+                ReEncryptBatchRequest.newBuilder()
+                    .setExpectedKey("users-email")
+                    .addItems(rewrapItem("transit", transit))
+                    .addItems(rewrapItem("malformed", "vault:vx:AAAA"))
+                    .build())
+            .getResultsList();
+
+    assertThat(results.get(0).getError().getReason()).isEqualTo("DECRYPTION_FAILED");
+    assertThat(results.get(0).getSourceKeyVersion()).isEqualTo(3);
+    assertThat(results.get(1).getError().getReason()).isEqualTo("INVALID_CIPHERTEXT");
+    assertThat(results.get(1).getSourceKeyVersion()).isZero();
   }
 
   @ParameterizedTest(name = "overSockets={0}")

@@ -14,10 +14,12 @@ import io.cipherd.api.v1.GetKeyRequest;
 import io.cipherd.api.v1.ImportKeyRequest;
 import io.cipherd.api.v1.Key;
 import io.cipherd.api.v1.KeyPolicy;
+import io.cipherd.api.v1.LegacyCipher;
 import io.cipherd.api.v1.ListKeysRequest;
 import io.cipherd.api.v1.ListKeysResponse;
 import io.cipherd.api.v1.Mode;
 import io.cipherd.api.v1.RotateKeyRequest;
+import io.cipherd.api.v1.TransitKdf;
 import io.cipherd.api.v1.UpdateKeyPolicyRequest;
 import io.grpc.Status;
 import java.nio.charset.StandardCharsets;
@@ -280,6 +282,55 @@ class KeyAdminServiceTest {
             KeyPolicy.newBuilder().setMinDecryptionVersion(2).setMinEncryptionVersion(2).build());
     assertThat(key.getPolicy().getMinDecryptionVersion()).isEqualTo(2);
     assertThat(key.getVersionsCount()).as("versions below the minimum are kept").isEqualTo(2);
+  }
+
+  @Test
+  void importKey_withATransitKdf_isADerivedTransitVersion_thatNeverEncrypts() {
+    Key key =
+        cipherd
+            .admin
+            .importKey(
+                ImportKeyRequest.newBuilder()
+                    .setKeyName("from-transit")
+                    .setMode(Mode.MODE_CHACHA)
+                    .setKeyMaterial(ByteString.copyFrom(new byte[32]))
+                    .setTransitKdf(TransitKdf.TRANSIT_KDF_HMAC_SHA256_COUNTER)
+                    .build())
+            .getKey();
+
+    assertThat(key.getVersions(0).getTransitKdf())
+        .isEqualTo(TransitKdf.TRANSIT_KDF_HMAC_SHA256_COUNTER);
+    Status refused =
+        failsWith(
+            Status.Code.FAILED_PRECONDITION,
+            () ->
+                cipherd.crypto.encrypt(
+                    EncryptRequest.newBuilder()
+                        .setKeyName("from-transit")
+                        .setPlaintext(ByteString.copyFromUtf8("x"))
+                        .build()));
+    assertThat(refused.getDescription()).contains("derived Vault Transit key");
+    failsWith(
+        Status.Code.INVALID_ARGUMENT,
+        () ->
+            cipherd.admin.importKey(
+                ImportKeyRequest.newBuilder()
+                    .setKeyName("from-transit-cbc")
+                    .setMode(Mode.MODE_CBC)
+                    .setAllowUnauthenticated(true)
+                    .setKeyMaterial(ByteString.copyFrom(new byte[32]))
+                    .setTransitKdf(TransitKdf.TRANSIT_KDF_HKDF_SHA256)
+                    .build()));
+    failsWith(
+        Status.Code.INVALID_ARGUMENT,
+        () ->
+            cipherd.admin.importKey(
+                ImportKeyRequest.newBuilder()
+                    .setKeyName("from-transit-legacy")
+                    .setLegacyCipher(LegacyCipher.LEGACY_CIPHER_AES_CBC)
+                    .setKeyMaterial(ByteString.copyFrom(new byte[32]))
+                    .setTransitKdf(TransitKdf.TRANSIT_KDF_HKDF_SHA256)
+                    .build()));
   }
 
   @Test

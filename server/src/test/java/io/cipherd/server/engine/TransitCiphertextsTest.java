@@ -12,6 +12,7 @@ import io.cipherd.server.crypto.DecryptionFailedException;
 import io.cipherd.server.crypto.KeyType;
 import io.cipherd.server.crypto.KeyVersionRef;
 import io.cipherd.server.crypto.envelope.InvalidCiphertextException;
+import io.cipherd.server.crypto.transit.TransitKdf;
 import io.cipherd.server.errors.InvalidArgumentException;
 import io.cipherd.server.keys.InMemoryKeyStore;
 import io.cipherd.server.keys.KeyMetadata;
@@ -39,8 +40,9 @@ import org.junit.jupiter.api.Test;
 /**
  * Vault Transit's own ciphertexts ({@code proto/testdata/transit_vectors.json}, made by a real
  * Transit and exported with its keys by {@code proto/scripts/make-transit-vectors}) decrypted and
- * rewrapped with the keys imported version by version; and every way one can fail, as a plain
- * decryption failure.
+ * rewrapped with the keys imported version by version (a derived key's with its KDF, then rotated
+ * so that the key has a version that encrypts); and every way one can fail, as a plain decryption
+ * failure.
  */
 class TransitCiphertextsTest {
   private static final Base64.Decoder BASE64 = Base64.getDecoder();
@@ -77,13 +79,19 @@ class TransitCiphertextsTest {
       String name = key.get("name").getAsString();
       CipherMode mode =
           key.get("type").getAsString().startsWith("chacha") ? CipherMode.CHACHA : CipherMode.GCM;
+      TransitKdf kdf =
+          key.has("kdf") ? TransitKdf.fromStoreName(key.get("kdf").getAsString()) : null;
+      assertThat(kdf == null).as("%s's kdf is known", name).isEqualTo(!key.has("kdf"));
       for (Map.Entry<String, JsonElement> version : key.getAsJsonObject("versions").entrySet()) {
         KeyMetadata imported =
             keys.importVersion(
-                name, KeyTemplate.of(mode), BASE64.decode(version.getValue().getAsString()));
+                name, KeyTemplate.of(mode), BASE64.decode(version.getValue().getAsString()), kdf);
         assertThat(imported.currentVersion())
             .as("%s keeps Transit's version numbers", name)
             .isEqualTo(Integer.parseInt(version.getKey()));
+      }
+      if (kdf != null) {
+        keys.rotate(name, KeyTemplate.of(mode));
       }
     }
   }
@@ -94,35 +102,42 @@ class TransitCiphertextsTest {
   }
 
   @Test
-  void everyTransitCiphertext_decryptsToItsPlaintext_withItsAssociatedDataAsContext() {
+  void everyTransitCiphertext_decryptsToItsPlaintext_withItsAssociatedDataOrContextAsContext() {
     int checked = 0;
     for (Case c : cases()) {
       Decrypted decrypted =
-          engine.decrypt(c.ciphertext(), c.associatedData(), ExpectedKey.parse(c.key(), "k"));
+          engine.decrypt(c.ciphertext(), c.requestContext(), ExpectedKey.parse(c.key(), "k"));
 
       assertThat(decrypted.plaintext()).as(c.ciphertext()).isEqualTo(c.plaintext());
       assertThat(decrypted.header().version()).isEqualTo(c.version());
       checked++;
     }
-    assertThat(checked).isGreaterThanOrEqualTo(30);
+    assertThat(checked).isGreaterThanOrEqualTo(100);
     assertThat(observed)
-        .contains("DECRYPT ok <v-aes256/v3:gcm>", "DECRYPT ok <v-chacha/v2:chacha>");
+        .contains(
+            "DECRYPT ok <v-aes256/v3:gcm>",
+            "DECRYPT ok <v-chacha/v2:chacha>",
+            "DECRYPT ok <d-aes128/v1:gcm>",
+            "DECRYPT ok <d-chacha/v2:chacha>",
+            "DECRYPT ok <d-legacy-kdf/v4:gcm>",
+            "DECRYPT ok <c-aes256/v2:gcm>",
+            "DECRYPT ok <c-v2-aes256/v2:gcm>");
   }
 
   @Test
   void everyTransitCiphertext_rewrapsToTheKeysCurrentVersion_whichDecryptsIt() {
     for (Case c : cases()) {
       ReEncrypted rewrapped =
-          engine.reEncrypt(c.ciphertext(), c.associatedData(), "", ExpectedKey.parse(c.key(), "k"));
+          engine.reEncrypt(c.ciphertext(), c.requestContext(), "", ExpectedKey.parse(c.key(), "k"));
       String ciphertext = rewrapped.encrypted().ciphertext().toStringUtf8();
       int current = keys.describe(c.key()).currentVersion();
 
       assertThat(ciphertext).startsWith("<" + c.key() + "/v" + current + ":");
       assertThat(rewrapped.sourceVersion()).isEqualTo(c.version());
-      assertThat(engine.decrypt(ciphertext, c.associatedData()).plaintext())
+      assertThat(engine.decrypt(ciphertext, c.requestContext()).plaintext())
           .isEqualTo(c.plaintext());
     }
-    assertThat(observed).contains("REWRAP ok <v-aes256/v1:gcm>");
+    assertThat(observed).contains("REWRAP ok <v-aes256/v1:gcm>", "REWRAP ok <d-aes256/v3:gcm>");
   }
 
   @Test
@@ -168,6 +183,93 @@ class TransitCiphertextsTest {
           .isInstanceOf(DecryptionFailedException.class)
           .hasMessage("decryption failed");
     }
+  }
+
+  @Test
+  void aConvergentKey_madeOneCiphertextOfOnePlaintextUnderOneContext() {
+    List<Case> convergent = cases().stream().filter(c -> c.key().startsWith("c-")).toList();
+
+    assertThat(convergent).isNotEmpty();
+    assertThat(convergent.stream().map(Case::ciphertext).distinct().count())
+        .as("Transit's convergent ciphertexts repeat, which the vectors rely on")
+        .isLessThan(convergent.size());
+  }
+
+  @Test
+  void aDerivedKeysCiphertext_withoutContext_isAnInvalidArgument_namingContext() {
+    Case c = derivedCases().get(0);
+
+    for (Runnable attempt :
+        List.<Runnable>of(
+            () -> engine.decrypt(c.ciphertext(), ByteString.EMPTY, ExpectedKey.parse(c.key(), "k")),
+            () ->
+                engine.reEncrypt(
+                    c.ciphertext(), ByteString.EMPTY, "", ExpectedKey.parse(c.key(), "k")))) {
+      assertThatThrownBy(attempt::run)
+          .isInstanceOf(InvalidArgumentException.class)
+          .hasMessageContaining("derived Vault Transit key")
+          .hasMessageContaining("context");
+    }
+  }
+
+  @Test
+  void derivedAndConvergentFailures_areAllAPlainDecryptionFailure() {
+    Case c = derivedCases().get(0);
+    Case convergent = cases().stream().filter(x -> x.key().equals("c-aes256")).findFirst().get();
+    ExpectedKey key = ExpectedKey.parse(c.key(), "k");
+    ByteString otherContext =
+        derivedCases().stream()
+            .map(Case::context)
+            .filter(x -> !x.equals(c.context()))
+            .findFirst()
+            .orElseThrow();
+
+    List<Runnable> attempts =
+        List.of(
+            () -> engine.decrypt(c.ciphertext(), otherContext, key),
+            () -> engine.reEncrypt(c.ciphertext(), otherContext, "", key),
+            () ->
+                engine.decrypt(
+                    c.ciphertext(),
+                    c.context().concat(ByteString.copyFromUtf8("x")),
+                    ExpectedKey.parse(c.key(), "k")),
+            // d-legacy-kdf is restored from d-aes256's backup: the same bytes, the other KDF.
+            () ->
+                engine.decrypt(c.ciphertext(), c.context(), ExpectedKey.parse("d-legacy-kdf", "k")),
+            () ->
+                engine.decrypt(
+                    convergent.ciphertext(),
+                    convergent.context(),
+                    ExpectedKey.parse("d-aes256", "k")));
+    for (Runnable attempt : attempts) {
+      assertThatThrownBy(attempt::run)
+          .isInstanceOf(DecryptionFailedException.class)
+          .hasMessage("decryption failed");
+    }
+  }
+
+  @Test
+  void aDerivedKeysVersion_neverEncrypts() {
+    keys.importVersion(
+        "derived", KeyTemplate.of(CipherMode.GCM), new byte[32], TransitKdf.HKDF_SHA256);
+
+    assertThatThrownBy(() -> keys.forEncryption("derived", 0))
+        .isInstanceOf(KeyPolicyViolationException.class)
+        .hasMessageContaining("derived Vault Transit key");
+    assertThat(keys.describe("derived").version(1).transitKdf()).isEqualTo(TransitKdf.HKDF_SHA256);
+  }
+
+  @Test
+  void aTransitKdf_importsOnlyGcmAndChachaVersions() {
+    assertThatThrownBy(
+            () ->
+                keys.importVersion(
+                    "derived",
+                    KeyTemplate.of(CipherMode.XGCM),
+                    new byte[32],
+                    TransitKdf.HMAC_SHA256_COUNTER))
+        .isInstanceOf(InvalidArgumentException.class)
+        .hasMessageContaining("transit_kdf");
   }
 
   @Test
@@ -262,9 +364,23 @@ class TransitCiphertextsTest {
     public void checkReIndex(String sourceKey, KeyType sourceType) {}
   }
 
-  private record Case(String key, String ciphertext, byte[] plaintext, ByteString associatedData) {
+  /**
+   * A Transit ciphertext: {@code context} is Transit's (the KDF input) for a derived key's, empty
+   * for a plain key's, whose {@code associatedData} may be set.
+   */
+  private record Case(
+      String key,
+      String ciphertext,
+      byte[] plaintext,
+      ByteString associatedData,
+      ByteString context) {
     int version() {
       return Integer.parseInt(ciphertext.substring(7, ciphertext.indexOf(':', 7)));
+    }
+
+    /** The request's context: Transit's context for a derived key, else its associated data. */
+    ByteString requestContext() {
+      return context.isEmpty() ? associatedData : context;
     }
   }
 
@@ -279,10 +395,15 @@ class TransitCiphertextsTest {
                 key.get("name").getAsString(),
                 c.get("ciphertext").getAsString(),
                 BASE64.decode(c.get("plaintext").getAsString()),
-                ByteString.copyFrom(BASE64.decode(c.get("associated_data").getAsString()))));
+                ByteString.copyFrom(BASE64.decode(c.get("associated_data").getAsString())),
+                ByteString.copyFrom(BASE64.decode(c.get("context").getAsString()))));
       }
     }
     return cases;
+  }
+
+  private List<Case> derivedCases() {
+    return cases().stream().filter(c -> !c.context().isEmpty()).toList();
   }
 
   private List<Case> casesWithAssociatedData() {

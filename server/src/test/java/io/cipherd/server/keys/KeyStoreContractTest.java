@@ -4,11 +4,13 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.cipherd.server.crypto.CipherMode;
+import io.cipherd.server.crypto.KeyType;
 import io.cipherd.server.crypto.fpe.FormatTemplate;
 import io.cipherd.server.crypto.fpe.FpeFormat;
 import io.cipherd.server.crypto.legacy.IvConvention;
 import io.cipherd.server.crypto.legacy.LegacyCipher;
 import io.cipherd.server.crypto.legacy.LegacyFormat;
+import io.cipherd.server.crypto.transit.TransitKdf;
 import io.cipherd.server.errors.ErrorKind;
 import java.security.SecureRandom;
 import java.time.Duration;
@@ -340,6 +342,57 @@ public abstract class KeyStoreContractTest<S extends KeyStore & UsageStore & Aud
       SecretKey key = store.readMaterial("shapes", read.version(v.info().version()));
       assertThat(key.getEncoded()).as("bytes of v%d", v.info().version()).isEqualTo(v.material());
     }
+  }
+
+  @Test
+  public void transitDerivedVersions_keepTheirKdfAndBytes_acrossAReopen() throws Exception {
+    List<NewKeyVersion> versions =
+        List.of(
+            transitDerived(1, CipherMode.GCM, TransitKdf.HMAC_SHA256_COUNTER, 32),
+            transitDerived(2, CipherMode.GCM, TransitKdf.HKDF_SHA256, 16),
+            transitDerived(3, CipherMode.CHACHA, TransitKdf.HKDF_SHA256, 32),
+            version(4, CipherMode.GCM, 256, true));
+    store.createKey("from-transit", versions.get(0), STRICT);
+    for (int i = 1; i < versions.size(); i++) {
+      store.addVersion("from-transit", i, versions.get(i));
+    }
+
+    reopenStore();
+
+    KeyMetadata read = store.readKey("from-transit").orElseThrow();
+    assertThat(read.versions())
+        .containsExactlyElementsOf(versions.stream().map(NewKeyVersion::info).toList());
+    assertThat(read.version(1).transitKdf()).isEqualTo(TransitKdf.HMAC_SHA256_COUNTER);
+    assertThat(read.version(4).transitKdf()).isNull();
+    for (NewKeyVersion v : versions) {
+      SecretKey key = store.readMaterial("from-transit", read.version(v.info().version()));
+      assertThat(key.getEncoded()).as("bytes of v%d", v.info().version()).isEqualTo(v.material());
+    }
+  }
+
+  @Test
+  public void destroyedTransitDerivedVersion_keepsItsKdf_acrossAReopen() throws Exception {
+    NewKeyVersion old = transitDerived(1, CipherMode.GCM, TransitKdf.HKDF_SHA256, 32);
+    store.createKey("from-transit", old, STRICT);
+    store.addVersion("from-transit", 1, version(2, CipherMode.GCM, 256, true));
+    schedule("from-transit", 1);
+    destroyDue("from-transit");
+
+    reopenStore();
+
+    KeyVersionInfo read = store.readKey("from-transit").orElseThrow().version(1);
+    assertThat(read.withLifecycle(VersionLifecycle.ENABLED)).isEqualTo(old.info());
+    assertThat(read.lifecycle().state()).isEqualTo(VersionLifecycle.State.DESTROYED);
+  }
+
+  /** A version of a derived Transit key with fresh random bytes. */
+  private static NewKeyVersion transitDerived(
+      int number, KeyType type, TransitKdf kdf, int keyBytes) {
+    byte[] material = new byte[keyBytes];
+    RANDOM.nextBytes(material);
+    return new NewKeyVersion(
+        KeyVersionInfo.transitDerived(number, type, keyBytes * 8, T0.plusSeconds(number), kdf),
+        material);
   }
 
   /** A format-preserving version with fresh random bytes. */

@@ -3,6 +3,7 @@ package io.cipherd.server.keys;
 import io.cipherd.server.crypto.ArrayPayloadCipher;
 import io.cipherd.server.crypto.envelope.EnvelopeHeader;
 import io.cipherd.server.crypto.envelope.ParsedEnvelope;
+import io.cipherd.server.crypto.transit.TransitKdf;
 import io.cipherd.server.keycache.KeyCache;
 import io.cipherd.server.keycache.UsableKey;
 import io.cipherd.server.lifecycle.KeyAdmin;
@@ -77,6 +78,11 @@ public final class Keys implements AutoCloseable {
 
   public KeyMetadata importVersion(String name, KeyTemplate template, byte[] material) {
     return admin.importVersion(name, template, material);
+  }
+
+  public KeyMetadata importVersion(
+      String name, KeyTemplate template, byte[] material, TransitKdf transitKdf) {
+    return admin.importVersion(name, template, material, transitKdf);
   }
 
   public KeyMetadata updatePolicy(String name, KeyPolicy policy) {

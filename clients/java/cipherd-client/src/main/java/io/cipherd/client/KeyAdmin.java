@@ -182,6 +182,22 @@ public final class KeyAdmin {
   }
 
   /**
+   * Imports a version of a derived Vault Transit key ({@link Mode#GCM} or {@link Mode#CHACHA}
+   * material as Transit exports it): it decrypts Transit's ciphertexts only, deriving each one's
+   * key from the call's context with {@code kdf}, and never encrypts.
+   */
+  public Key importTransitDerived(String keyName, Mode mode, byte[] keyMaterial, TransitKdf kdf) {
+    ImportKeyRequest request =
+        ImportKeyRequest.newBuilder()
+            .setKeyName(keyName)
+            .setMode(mode.toProto())
+            .setKeyMaterial(ByteString.copyFrom(keyMaterial))
+            .setTransitKdf(kdf.toProto())
+            .build();
+    return key(call(() -> admin.importKey(request).getKey()));
+  }
+
+  /**
    * Imports a decrypt-only legacy key (proto/README.md, "Legacy ciphertexts"), whose data {@link
    * CipherdClient#reEncrypt(LegacyCiphertext, byte[], String)} rewraps into a cipherd key. {@code
    * fixedIv} only with {@link LegacyIv#FIXED}; for {@link LegacyCipher#MYSQL_AES_ECB}, {@code

@@ -45,7 +45,8 @@ final class KeyConversion {
         usage(version.getUsage()),
         version.hasFpeFormat()
             ? Optional.of(FpeFormat.fromProto(version.getFpeFormat()))
-            : Optional.empty());
+            : Optional.empty(),
+        Optional.ofNullable(TransitKdf.fromProto(version.getTransitKdf())));
   }
 
   static KeyUsage usage(io.cipherd.api.v1.KeyVersionUsage usage) {

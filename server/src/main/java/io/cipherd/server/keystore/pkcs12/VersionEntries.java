@@ -6,6 +6,7 @@ import io.cipherd.server.crypto.fpe.FpeFormat;
 import io.cipherd.server.crypto.legacy.IvConvention;
 import io.cipherd.server.crypto.legacy.LegacyCipher;
 import io.cipherd.server.crypto.legacy.LegacyFormat;
+import io.cipherd.server.crypto.transit.TransitKdf;
 import io.cipherd.server.keys.KeyVersionInfo;
 import io.cipherd.server.keys.VersionLifecycle;
 import java.security.KeyStore.Entry.Attribute;
@@ -50,6 +51,9 @@ final class VersionEntries {
 
   /** A format-preserving version's format, as {@code FpeFormat.storeText} writes it. */
   private static final String FPE_FORMAT = ARC + ".8";
+
+  /** The KDF of a version imported from a derived Vault Transit key, by Transit's name. */
+  private static final String TRANSIT_KDF = ARC + ".9";
 
   /**
    * id-alg-AEADChaCha20Poly1305 (RFC 8103). PKCS12 records each key's algorithm as an OID and the
@@ -109,6 +113,10 @@ final class VersionEntries {
       // "template=…" or "alphabet=<base64url>;…": never a hex pair list or a bracketed list.
       attributes.add(new PKCS12Attribute(FPE_FORMAT, info.fpe().storeText()));
     }
+    if (info.isTransitDerived()) {
+      // "hkdf_sha256" or "hmac-sha256-counter": never hex pairs or a bracketed list.
+      attributes.add(new PKCS12Attribute(TRANSIT_KDF, info.transitKdf().storeName()));
+    }
     return attributes;
   }
 
@@ -143,10 +151,23 @@ final class VersionEntries {
           VersionLifecycle.ENABLED,
           type == KeyType.FF1
               ? FpeFormat.fromStoreText(required(values, FPE_FORMAT, "FF1 format"))
-              : null);
+              : null,
+          transitKdf(values.get(TRANSIT_KDF)));
     } catch (NumberFormatException | DateTimeParseException e) {
       throw new IllegalArgumentException("malformed attribute: " + e.getMessage(), e);
     }
+  }
+
+  /** The Transit KDF an attribute names; null when there is none. */
+  private static TransitKdf transitKdf(String name) {
+    if (name == null) {
+      return null;
+    }
+    TransitKdf kdf = TransitKdf.fromStoreName(name);
+    if (kdf == null) {
+      throw new IllegalArgumentException("unknown Transit KDF attribute '" + name + "'");
+    }
+    return kdf;
   }
 
   private static LegacyFormat legacy(Map<String, String> values) {

@@ -8,6 +8,7 @@ import io.cipherd.server.crypto.fpe.FpeFormat;
 import io.cipherd.server.crypto.legacy.IvConvention;
 import io.cipherd.server.crypto.legacy.LegacyCipher;
 import io.cipherd.server.crypto.legacy.LegacyFormat;
+import io.cipherd.server.crypto.transit.TransitKdf;
 import io.cipherd.server.keys.KeyLifecycle;
 import io.cipherd.server.keys.KeyVersionInfo;
 import io.cipherd.server.keys.VersionLifecycle;
@@ -79,6 +80,9 @@ final class VersionInfoJson {
     if (info.fpe() != null) {
       o.addProperty("fpe_format", info.fpe().storeText());
     }
+    if (info.isTransitDerived()) {
+      o.addProperty("transit_kdf", info.transitKdf().storeName());
+    }
     return o;
   }
 
@@ -106,7 +110,16 @@ final class VersionInfoJson {
         imported.getAsBoolean(),
         type == KeyType.LEGACY ? legacy(o.getAsJsonObject("legacy")) : null,
         lifecycle,
-        type == KeyType.FF1 ? FpeFormat.fromStoreText(string(o, "fpe_format")) : null);
+        type == KeyType.FF1 ? FpeFormat.fromStoreText(string(o, "fpe_format")) : null,
+        o.has("transit_kdf") ? transitKdf(string(o, "transit_kdf")) : null);
+  }
+
+  private static TransitKdf transitKdf(String name) {
+    TransitKdf kdf = TransitKdf.fromStoreName(name);
+    if (kdf == null) {
+      throw new IllegalArgumentException("unknown transit_kdf '" + name + "'");
+    }
+    return kdf;
   }
 
   private static LegacyFormat legacy(JsonObject o) {

@@ -5,6 +5,7 @@ import io.cipherd.server.crypto.fpe.FpeFormat;
 import io.cipherd.server.crypto.legacy.IvConvention;
 import io.cipherd.server.crypto.legacy.LegacyCipher;
 import io.cipherd.server.crypto.legacy.LegacyFormat;
+import io.cipherd.server.crypto.transit.TransitKdf;
 import io.cipherd.server.keys.KeyVersionInfo;
 import io.cipherd.server.keys.NewKeyVersion;
 import io.cipherd.server.keys.VersionLifecycle;
@@ -21,7 +22,9 @@ import java.util.HexFormat;
  * (base64). A legacy version (mode {@code legacy}) adds {@code legacy_cipher} (e.g. {@code
  * aes-cbc}), {@code legacy_iv} ({@code none}, {@code prepended}, {@code separate} or {@code fixed})
  * and, for a fixed IV, {@code legacy_fixed_iv} (hex). A format-preserving version (mode {@code
- * ff1}) adds {@code fpe_format}, as {@code FpeFormat.storeText} writes it.
+ * ff1}) adds {@code fpe_format}, as {@code FpeFormat.storeText} writes it. A version imported from
+ * a derived Vault Transit key adds {@code transit_kdf}, Transit's name of its KDF ({@code
+ * hkdf_sha256} or {@code hmac-sha256-counter}).
  */
 final class KvVersionFields {
   static final String ALGORITHM = "algorithm";
@@ -34,6 +37,7 @@ final class KvVersionFields {
   static final String LEGACY_IV = "legacy_iv";
   static final String LEGACY_FIXED_IV = "legacy_fixed_iv";
   static final String FPE_FORMAT = "fpe_format";
+  static final String TRANSIT_KDF = "transit_kdf";
 
   private KvVersionFields() {}
 
@@ -65,6 +69,9 @@ final class KvVersionFields {
     if (info.fpe() != null) {
       fields.add(FPE_FORMAT, info.fpe().storeText());
     }
+    if (info.isTransitDerived()) {
+      fields.add(TRANSIT_KDF, info.transitKdf().storeName());
+    }
     return fields;
   }
 
@@ -85,7 +92,8 @@ final class KvVersionFields {
           imported,
           type == KeyType.LEGACY ? legacy(data) : null,
           VersionLifecycle.ENABLED,
-          type == KeyType.FF1 ? FpeFormat.fromStoreText(string(data, FPE_FORMAT)) : null);
+          type == KeyType.FF1 ? FpeFormat.fromStoreText(string(data, FPE_FORMAT)) : null,
+          data.get(TRANSIT_KDF) == null ? null : transitKdf(string(data, TRANSIT_KDF)));
     } catch (RuntimeException e) {
       throw new IllegalStateException(
           "KV version "
@@ -97,6 +105,14 @@ final class KvVersionFields {
               + ")",
           e);
     }
+  }
+
+  private static TransitKdf transitKdf(String name) {
+    TransitKdf kdf = TransitKdf.fromStoreName(name);
+    if (kdf == null) {
+      throw new IllegalArgumentException("unknown " + TRANSIT_KDF);
+    }
+    return kdf;
   }
 
   private static LegacyFormat legacy(JsonObject data) {

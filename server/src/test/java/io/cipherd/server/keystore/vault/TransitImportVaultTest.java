@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.google.protobuf.ByteString;
 import io.cipherd.server.crypto.CipherMode;
+import io.cipherd.server.crypto.transit.TransitKdf;
 import io.cipherd.server.engine.ExpectedKey;
 import io.cipherd.server.engine.ReEncrypted;
 import io.cipherd.server.errors.CipherdException;
@@ -29,7 +30,8 @@ import org.junit.jupiter.api.Timeout;
  * with its minimum decryption version raised, one chacha20-poly1305), ciphertexts made by Transit
  * with and without associated data, the keys exported and imported version by version into cipherd
  * keys kept in the same Vault's KV, every ciphertext decrypted by cipherd and compared, rewrapped,
- * and the rewrapped ones decrypted by another replica.
+ * and the rewrapped ones decrypted by another replica; a derived key (rotated, several contexts)
+ * and a convergent one, imported with their KDF, their KV entries read back by the other replica.
  */
 @Tag("vault")
 @Timeout(120)
@@ -110,6 +112,95 @@ class TransitImportVaultTest {
     assertThatThrownBy(
             () -> b.engine.decrypt(note.ciphertext(), ByteString.copyFromUtf8("tenant=8"), key))
         .hasMessage("decryption failed");
+  }
+
+  @Test
+  void derivedAndConvergentKeys_decryptUnderEachContext_andRewrapOnAnotherReplica()
+      throws Exception {
+    vault.callAsRoot(
+        "POST",
+        "transit/keys/users",
+        "{\"type\":\"aes256-gcm96\",\"derived\":true,\"exportable\":true}");
+    vault.callAsRoot(
+        "POST",
+        "transit/keys/tags",
+        "{\"type\":\"chacha20-poly1305\",\"derived\":true,\"convergent_encryption\":true,"
+            + "\"exportable\":true}");
+    List<Made> made = new ArrayList<>();
+    for (int version = 1; version <= 3; version++) {
+      if (version > 1) {
+        vault.callAsRoot("POST", "transit/keys/users/rotate", null);
+        vault.callAsRoot("POST", "transit/keys/tags/rotate", null);
+      }
+      for (String context : List.of("user-1", "user-2", "tenant=7;row=42")) {
+        made.add(encryptDerived("users", "email of " + context + " v" + version, context, version));
+        made.add(encryptDerived("tags", "tag " + version, context, version));
+      }
+    }
+    assertThat(made.get(1).ciphertext())
+        .as("convergent: one plaintext under one context, one ciphertext")
+        .isEqualTo(encryptDerived("tags", "tag 1", "user-1", 1).ciphertext());
+    for (String key : List.of("users", "tags")) {
+      importDerived(key, key.equals("users") ? CipherMode.GCM : CipherMode.CHACHA, 3);
+      a.keyRing.rotate(key, KeyTemplate.of(CipherMode.GCM));
+    }
+
+    for (Made m : made) {
+      String key = m.plaintext().startsWith("tag") ? "tags" : "users";
+      ExpectedKey expected = ExpectedKey.parse(key, "expected_key");
+      assertThat(text(b.engine.decrypt(m.ciphertext(), m.context(), expected).plaintext()))
+          .as("decrypted by the replica that did not import it")
+          .isEqualTo(m.plaintext());
+      ReEncrypted cipherd = a.engine.reEncrypt(m.ciphertext(), m.context(), "", expected);
+      String ciphertext = cipherd.encrypted().ciphertext().toStringUtf8();
+      assertThat(ciphertext).startsWith("<" + key + "/v4:gcm>");
+      assertThat(cipherd.sourceVersion()).isEqualTo(m.version());
+      assertThat(text(b.engine.decrypt(ciphertext, m.context()).plaintext()))
+          .isEqualTo(m.plaintext());
+    }
+    Made first = made.get(0);
+    assertThatThrownBy(
+            () ->
+                b.engine.decrypt(
+                    first.ciphertext(),
+                    ByteString.copyFromUtf8("user-2"),
+                    ExpectedKey.parse("users", "expected_key")))
+        .as("a swapped context")
+        .hasMessage("decryption failed");
+  }
+
+  /** A ciphertext Transit made with a derived key under {@code context}. */
+  private Made encryptDerived(String key, String plaintext, String context, int version)
+      throws Exception {
+    String body =
+        "{\"plaintext\":\""
+            + BASE64.encodeToString(plaintext.getBytes(StandardCharsets.UTF_8))
+            + "\",\"context\":\""
+            + BASE64.encodeToString(context.getBytes(StandardCharsets.UTF_8))
+            + "\",\"key_version\":"
+            + version
+            + "}";
+    String ciphertext =
+        data(vault.callAsRoot("POST", "transit/encrypt/" + key, body)).get("ciphertext").asString();
+    assertThat(ciphertext).startsWith("vault:v" + version + ":");
+    return new Made(ciphertext, plaintext, ByteString.copyFromUtf8(context), version);
+  }
+
+  /** Exports derived {@code transitKey} and imports its versions in order, with Transit's KDF. */
+  private void importDerived(String transitKey, CipherMode mode, int versions) throws Exception {
+    String kdf =
+        data(vault.callAsRoot("GET", "transit/keys/" + transitKey, null)).get("kdf").asString();
+    JsonObject keys =
+        data(vault.callAsRoot("GET", "transit/export/encryption-key/" + transitKey, null))
+            .get("keys")
+            .asObject();
+    for (int version = 1; version <= versions; version++) {
+      byte[] material = Base64.getDecoder().decode(keys.get(String.valueOf(version)).asString());
+      KeyMetadata imported =
+          a.keyRing.importVersion(
+              transitKey, KeyTemplate.of(mode), material, TransitKdf.fromStoreName(kdf));
+      assertThat(imported.version(version).transitKdf()).isEqualTo(TransitKdf.HKDF_SHA256);
+    }
   }
 
   /** A ciphertext Transit made: what it holds, with what context, under which version. */

@@ -207,7 +207,7 @@ public enum FpeTemplate
   }
   public static final com.google.protobuf.Descriptors.EnumDescriptor
       getDescriptor() {
-    return io.cipherd.api.v1.KeysProto.getDescriptor().getEnumTypes().get(5);
+    return io.cipherd.api.v1.KeysProto.getDescriptor().getEnumTypes().get(6);
   }
 
   private static final FpeTemplate[] VALUES = values();

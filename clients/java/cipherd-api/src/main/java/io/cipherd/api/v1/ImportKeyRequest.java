@@ -30,6 +30,7 @@ private static final long serialVersionUID = 0L;
     passphrase_ = com.google.protobuf.ByteString.EMPTY;
     wrappedKeyMaterial_ = com.google.protobuf.ByteString.EMPTY;
     importJobId_ = "";
+    transitKdf_ = 0;
   }
 
   @java.lang.Override
@@ -356,6 +357,38 @@ private static final long serialVersionUID = 0L;
     }
   }
 
+  public static final int TRANSIT_KDF_FIELD_NUMBER = 12;
+  private int transitKdf_ = 0;
+  /**
+   * <pre>
+   * transit_kdf imports a version of a derived Vault Transit key (derived=true): key_material is the
+   * version's exported key, and each Transit ciphertext's key is derived from it and the request's
+   * context with this KDF. Only with mode MODE_GCM or MODE_CHACHA; the version then decrypts
+   * Transit's vault:vN: ciphertexts only (never encrypts).
+   * </pre>
+   *
+   * <code>.cipherd.v1.TransitKdf transit_kdf = 12 [json_name = "transitKdf"];</code>
+   * @return The enum numeric value on the wire for transitKdf.
+   */
+  @java.lang.Override public int getTransitKdfValue() {
+    return transitKdf_;
+  }
+  /**
+   * <pre>
+   * transit_kdf imports a version of a derived Vault Transit key (derived=true): key_material is the
+   * version's exported key, and each Transit ciphertext's key is derived from it and the request's
+   * context with this KDF. Only with mode MODE_GCM or MODE_CHACHA; the version then decrypts
+   * Transit's vault:vN: ciphertexts only (never encrypts).
+   * </pre>
+   *
+   * <code>.cipherd.v1.TransitKdf transit_kdf = 12 [json_name = "transitKdf"];</code>
+   * @return The transitKdf.
+   */
+  @java.lang.Override public io.cipherd.api.v1.TransitKdf getTransitKdf() {
+    io.cipherd.api.v1.TransitKdf result = io.cipherd.api.v1.TransitKdf.forNumber(transitKdf_);
+    return result == null ? io.cipherd.api.v1.TransitKdf.UNRECOGNIZED : result;
+  }
+
   private byte memoizedIsInitialized = -1;
   @java.lang.Override
   public final boolean isInitialized() {
@@ -402,6 +435,9 @@ private static final long serialVersionUID = 0L;
     }
     if (!com.google.protobuf.GeneratedMessageV3.isStringEmpty(importJobId_)) {
       com.google.protobuf.GeneratedMessageV3.writeString(output, 11, importJobId_);
+    }
+    if (transitKdf_ != io.cipherd.api.v1.TransitKdf.TRANSIT_KDF_UNSPECIFIED.getNumber()) {
+      output.writeEnum(12, transitKdf_);
     }
     getUnknownFields().writeTo(output);
   }
@@ -454,6 +490,10 @@ private static final long serialVersionUID = 0L;
     if (!com.google.protobuf.GeneratedMessageV3.isStringEmpty(importJobId_)) {
       size += com.google.protobuf.GeneratedMessageV3.computeStringSize(11, importJobId_);
     }
+    if (transitKdf_ != io.cipherd.api.v1.TransitKdf.TRANSIT_KDF_UNSPECIFIED.getNumber()) {
+      size += com.google.protobuf.CodedOutputStream
+        .computeEnumSize(12, transitKdf_);
+    }
     size += getUnknownFields().getSerializedSize();
     memoizedSize = size;
     return size;
@@ -491,6 +531,7 @@ private static final long serialVersionUID = 0L;
         .equals(other.getWrappedKeyMaterial())) return false;
     if (!getImportJobId()
         .equals(other.getImportJobId())) return false;
+    if (transitKdf_ != other.transitKdf_) return false;
     if (!getUnknownFields().equals(other.getUnknownFields())) return false;
     return true;
   }
@@ -527,6 +568,8 @@ private static final long serialVersionUID = 0L;
     hash = (53 * hash) + getWrappedKeyMaterial().hashCode();
     hash = (37 * hash) + IMPORT_JOB_ID_FIELD_NUMBER;
     hash = (53 * hash) + getImportJobId().hashCode();
+    hash = (37 * hash) + TRANSIT_KDF_FIELD_NUMBER;
+    hash = (53 * hash) + transitKdf_;
     hash = (29 * hash) + getUnknownFields().hashCode();
     memoizedHashCode = hash;
     return hash;
@@ -683,6 +726,7 @@ private static final long serialVersionUID = 0L;
       }
       wrappedKeyMaterial_ = com.google.protobuf.ByteString.EMPTY;
       importJobId_ = "";
+      transitKdf_ = 0;
       return this;
     }
 
@@ -752,6 +796,9 @@ private static final long serialVersionUID = 0L;
       }
       if (((from_bitField0_ & 0x00000400) != 0)) {
         result.importJobId_ = importJobId_;
+      }
+      if (((from_bitField0_ & 0x00000800) != 0)) {
+        result.transitKdf_ = transitKdf_;
       }
       result.bitField0_ |= to_bitField0_;
     }
@@ -837,6 +884,9 @@ private static final long serialVersionUID = 0L;
         bitField0_ |= 0x00000400;
         onChanged();
       }
+      if (other.transitKdf_ != 0) {
+        setTransitKdfValue(other.getTransitKdfValue());
+      }
       this.mergeUnknownFields(other.getUnknownFields());
       onChanged();
       return this;
@@ -920,6 +970,11 @@ private static final long serialVersionUID = 0L;
               bitField0_ |= 0x00000400;
               break;
             } // case 90
+            case 96: {
+              transitKdf_ = input.readEnum();
+              bitField0_ |= 0x00000800;
+              break;
+            } // case 96
             default: {
               if (!super.parseUnknownField(input, extensionRegistry, tag)) {
                 done = true; // was an endgroup tag
@@ -1764,6 +1819,94 @@ private static final long serialVersionUID = 0L;
       checkByteStringIsUtf8(value);
       importJobId_ = value;
       bitField0_ |= 0x00000400;
+      onChanged();
+      return this;
+    }
+
+    private int transitKdf_ = 0;
+    /**
+     * <pre>
+     * transit_kdf imports a version of a derived Vault Transit key (derived=true): key_material is the
+     * version's exported key, and each Transit ciphertext's key is derived from it and the request's
+     * context with this KDF. Only with mode MODE_GCM or MODE_CHACHA; the version then decrypts
+     * Transit's vault:vN: ciphertexts only (never encrypts).
+     * </pre>
+     *
+     * <code>.cipherd.v1.TransitKdf transit_kdf = 12 [json_name = "transitKdf"];</code>
+     * @return The enum numeric value on the wire for transitKdf.
+     */
+    @java.lang.Override public int getTransitKdfValue() {
+      return transitKdf_;
+    }
+    /**
+     * <pre>
+     * transit_kdf imports a version of a derived Vault Transit key (derived=true): key_material is the
+     * version's exported key, and each Transit ciphertext's key is derived from it and the request's
+     * context with this KDF. Only with mode MODE_GCM or MODE_CHACHA; the version then decrypts
+     * Transit's vault:vN: ciphertexts only (never encrypts).
+     * </pre>
+     *
+     * <code>.cipherd.v1.TransitKdf transit_kdf = 12 [json_name = "transitKdf"];</code>
+     * @param value The enum numeric value on the wire for transitKdf to set.
+     * @return This builder for chaining.
+     */
+    public Builder setTransitKdfValue(int value) {
+      transitKdf_ = value;
+      bitField0_ |= 0x00000800;
+      onChanged();
+      return this;
+    }
+    /**
+     * <pre>
+     * transit_kdf imports a version of a derived Vault Transit key (derived=true): key_material is the
+     * version's exported key, and each Transit ciphertext's key is derived from it and the request's
+     * context with this KDF. Only with mode MODE_GCM or MODE_CHACHA; the version then decrypts
+     * Transit's vault:vN: ciphertexts only (never encrypts).
+     * </pre>
+     *
+     * <code>.cipherd.v1.TransitKdf transit_kdf = 12 [json_name = "transitKdf"];</code>
+     * @return The transitKdf.
+     */
+    @java.lang.Override
+    public io.cipherd.api.v1.TransitKdf getTransitKdf() {
+      io.cipherd.api.v1.TransitKdf result = io.cipherd.api.v1.TransitKdf.forNumber(transitKdf_);
+      return result == null ? io.cipherd.api.v1.TransitKdf.UNRECOGNIZED : result;
+    }
+    /**
+     * <pre>
+     * transit_kdf imports a version of a derived Vault Transit key (derived=true): key_material is the
+     * version's exported key, and each Transit ciphertext's key is derived from it and the request's
+     * context with this KDF. Only with mode MODE_GCM or MODE_CHACHA; the version then decrypts
+     * Transit's vault:vN: ciphertexts only (never encrypts).
+     * </pre>
+     *
+     * <code>.cipherd.v1.TransitKdf transit_kdf = 12 [json_name = "transitKdf"];</code>
+     * @param value The transitKdf to set.
+     * @return This builder for chaining.
+     */
+    public Builder setTransitKdf(io.cipherd.api.v1.TransitKdf value) {
+      if (value == null) {
+        throw new NullPointerException();
+      }
+      bitField0_ |= 0x00000800;
+      transitKdf_ = value.getNumber();
+      onChanged();
+      return this;
+    }
+    /**
+     * <pre>
+     * transit_kdf imports a version of a derived Vault Transit key (derived=true): key_material is the
+     * version's exported key, and each Transit ciphertext's key is derived from it and the request's
+     * context with this KDF. Only with mode MODE_GCM or MODE_CHACHA; the version then decrypts
+     * Transit's vault:vN: ciphertexts only (never encrypts).
+     * </pre>
+     *
+     * <code>.cipherd.v1.TransitKdf transit_kdf = 12 [json_name = "transitKdf"];</code>
+     * @return This builder for chaining.
+     */
+    public Builder clearTransitKdf() {
+      bitField0_ = (bitField0_ & ~0x00000800);
+      transitKdf_ = 0;
       onChanged();
       return this;
     }

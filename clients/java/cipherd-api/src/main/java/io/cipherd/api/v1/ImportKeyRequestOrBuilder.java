@@ -199,4 +199,29 @@ public interface ImportKeyRequestOrBuilder extends
    */
   com.google.protobuf.ByteString
       getImportJobIdBytes();
+
+  /**
+   * <pre>
+   * transit_kdf imports a version of a derived Vault Transit key (derived=true): key_material is the
+   * version's exported key, and each Transit ciphertext's key is derived from it and the request's
+   * context with this KDF. Only with mode MODE_GCM or MODE_CHACHA; the version then decrypts
+   * Transit's vault:vN: ciphertexts only (never encrypts).
+   * </pre>
+   *
+   * <code>.cipherd.v1.TransitKdf transit_kdf = 12 [json_name = "transitKdf"];</code>
+   * @return The enum numeric value on the wire for transitKdf.
+   */
+  int getTransitKdfValue();
+  /**
+   * <pre>
+   * transit_kdf imports a version of a derived Vault Transit key (derived=true): key_material is the
+   * version's exported key, and each Transit ciphertext's key is derived from it and the request's
+   * context with this KDF. Only with mode MODE_GCM or MODE_CHACHA; the version then decrypts
+   * Transit's vault:vN: ciphertexts only (never encrypts).
+   * </pre>
+   *
+   * <code>.cipherd.v1.TransitKdf transit_kdf = 12 [json_name = "transitKdf"];</code>
+   * @return The transitKdf.
+   */
+  io.cipherd.api.v1.TransitKdf getTransitKdf();
 }

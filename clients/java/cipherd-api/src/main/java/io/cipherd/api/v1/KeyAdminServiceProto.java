@@ -222,7 +222,7 @@ public final class KeyAdminServiceProto {
       "\n\010key_name\030\001 \001(\tR\007keyName\022-\n\006policy\030\002 \001(" +
       "\0132\025.cipherd.v1.KeyPolicyR\006policy\"<\n\027Upda" +
       "teKeyPolicyResponse\022!\n\003key\030\001 \001(\0132\017.ciphe" +
-      "rd.v1.KeyR\003key\"\373\003\n\020ImportKeyRequest\022\031\n\010k" +
+      "rd.v1.KeyR\003key\"\264\004\n\020ImportKeyRequest\022\031\n\010k" +
       "ey_name\030\001 \001(\tR\007keyName\022$\n\004mode\030\002 \001(\0162\020.c" +
       "ipherd.v1.ModeR\004mode\022&\n\014key_material\030\003 \001" +
       "(\014B\003\200\001\001R\013keyMaterial\0223\n\025allow_unauthenti" +
@@ -235,115 +235,117 @@ public final class KeyAdminServiceProto {
       " \001(\0132\025.cipherd.v1.FpeFormatR\tfpeFormat\0220" +
       "\n\024wrapped_key_material\030\n \001(\014R\022wrappedKey" +
       "Material\022\"\n\rimport_job_id\030\013 \001(\tR\013importJ" +
-      "obId\"\207\001\n\026CreateImportJobRequest\022\031\n\010key_n" +
-      "ame\030\001 \001(\tR\007keyName\022R\n\022wrapping_algorithm" +
-      "\030\002 \001(\0162#.cipherd.v1.ImportWrappingAlgori" +
-      "thmR\021wrappingAlgorithm\"O\n\027CreateImportJo" +
-      "bResponse\0224\n\nimport_job\030\001 \001(\0132\025.cipherd." +
-      "v1.ImportJobR\timportJob\"\201\002\n\tImportJob\022\"\n" +
-      "\rimport_job_id\030\001 \001(\tR\013importJobId\022\031\n\010key" +
-      "_name\030\002 \001(\tR\007keyName\022R\n\022wrapping_algorit" +
-      "hm\030\003 \001(\0162#.cipherd.v1.ImportWrappingAlgo" +
-      "rithmR\021wrappingAlgorithm\022$\n\016public_key_p" +
-      "em\030\004 \001(\tR\014publicKeyPem\022;\n\013expire_time\030\005 " +
-      "\001(\0132\032.google.protobuf.TimestampR\nexpireT" +
-      "ime\"6\n\021ImportKeyResponse\022!\n\003key\030\001 \001(\0132\017." +
-      "cipherd.v1.KeyR\003key\"n\n\023GetKeyCensusReque" +
-      "st\022\031\n\010key_name\030\001 \001(\tR\007keyName\022<\n\014quiet_p" +
-      "eriod\030\002 \001(\0132\031.google.protobuf.DurationR\013" +
-      "quietPeriod\"\257\001\n\024GetKeyCensusResponse\022!\n\003" +
-      "key\030\001 \001(\0132\017.cipherd.v1.KeyR\003key\0225\n\010versi" +
-      "ons\030\002 \003(\0132\031.cipherd.v1.VersionCensusR\010ve" +
-      "rsions\022=\n\033safe_min_decryption_version\030\003 " +
-      "\001(\005R\030safeMinDecryptionVersion\"\226\001\n\rVersio" +
-      "nCensus\022\030\n\007version\030\001 \001(\005R\007version\0221\n\005usa" +
-      "ge\030\002 \001(\0132\033.cipherd.v1.KeyVersionUsageR\005u" +
-      "sage\022\025\n\006in_use\030\003 \001(\010R\005inUse\022!\n\014subject_k" +
-      "eys\030\004 \001(\003R\013subjectKeys\".\n\021DisableKeyRequ" +
-      "est\022\031\n\010key_name\030\001 \001(\tR\007keyName\"7\n\022Disabl" +
+      "obId\0227\n\013transit_kdf\030\014 \001(\0162\026.cipherd.v1.T" +
+      "ransitKdfR\ntransitKdf\"\207\001\n\026CreateImportJo" +
+      "bRequest\022\031\n\010key_name\030\001 \001(\tR\007keyName\022R\n\022w" +
+      "rapping_algorithm\030\002 \001(\0162#.cipherd.v1.Imp" +
+      "ortWrappingAlgorithmR\021wrappingAlgorithm\"" +
+      "O\n\027CreateImportJobResponse\0224\n\nimport_job" +
+      "\030\001 \001(\0132\025.cipherd.v1.ImportJobR\timportJob" +
+      "\"\201\002\n\tImportJob\022\"\n\rimport_job_id\030\001 \001(\tR\013i" +
+      "mportJobId\022\031\n\010key_name\030\002 \001(\tR\007keyName\022R\n" +
+      "\022wrapping_algorithm\030\003 \001(\0162#.cipherd.v1.I" +
+      "mportWrappingAlgorithmR\021wrappingAlgorith" +
+      "m\022$\n\016public_key_pem\030\004 \001(\tR\014publicKeyPem\022" +
+      ";\n\013expire_time\030\005 \001(\0132\032.google.protobuf.T" +
+      "imestampR\nexpireTime\"6\n\021ImportKeyRespons" +
+      "e\022!\n\003key\030\001 \001(\0132\017.cipherd.v1.KeyR\003key\"n\n\023" +
+      "GetKeyCensusRequest\022\031\n\010key_name\030\001 \001(\tR\007k" +
+      "eyName\022<\n\014quiet_period\030\002 \001(\0132\031.google.pr" +
+      "otobuf.DurationR\013quietPeriod\"\257\001\n\024GetKeyC" +
+      "ensusResponse\022!\n\003key\030\001 \001(\0132\017.cipherd.v1." +
+      "KeyR\003key\0225\n\010versions\030\002 \003(\0132\031.cipherd.v1." +
+      "VersionCensusR\010versions\022=\n\033safe_min_decr" +
+      "yption_version\030\003 \001(\005R\030safeMinDecryptionV" +
+      "ersion\"\226\001\n\rVersionCensus\022\030\n\007version\030\001 \001(" +
+      "\005R\007version\0221\n\005usage\030\002 \001(\0132\033.cipherd.v1.K" +
+      "eyVersionUsageR\005usage\022\025\n\006in_use\030\003 \001(\010R\005i" +
+      "nUse\022!\n\014subject_keys\030\004 \001(\003R\013subjectKeys\"" +
+      ".\n\021DisableKeyRequest\022\031\n\010key_name\030\001 \001(\tR\007" +
+      "keyName\"7\n\022DisableKeyResponse\022!\n\003key\030\001 \001" +
+      "(\0132\017.cipherd.v1.KeyR\003key\"-\n\020EnableKeyReq" +
+      "uest\022\031\n\010key_name\030\001 \001(\tR\007keyName\"6\n\021Enabl" +
       "eKeyResponse\022!\n\003key\030\001 \001(\0132\017.cipherd.v1.K" +
-      "eyR\003key\"-\n\020EnableKeyRequest\022\031\n\010key_name\030" +
-      "\001 \001(\tR\007keyName\"6\n\021EnableKeyResponse\022!\n\003k" +
-      "ey\030\001 \001(\0132\017.cipherd.v1.KeyR\003key\"\237\001\n$Sched" +
-      "uleKeyVersionDestructionRequest\022\031\n\010key_n" +
-      "ame\030\001 \001(\tR\007keyName\022\032\n\010versions\030\002 \003(\005R\010ve" +
-      "rsions\022@\n\016pending_window\030\003 \001(\0132\031.google." +
-      "protobuf.DurationR\rpendingWindow\"J\n%Sche" +
-      "duleKeyVersionDestructionResponse\022!\n\003key" +
-      "\030\001 \001(\0132\017.cipherd.v1.KeyR\003key\"[\n\"CancelKe" +
-      "yVersionDestructionRequest\022\031\n\010key_name\030\001" +
-      " \001(\tR\007keyName\022\032\n\010versions\030\002 \003(\005R\010version" +
-      "s\"H\n#CancelKeyVersionDestructionResponse" +
-      "\022!\n\003key\030\001 \001(\0132\017.cipherd.v1.KeyR\003key\"y\n\032S" +
-      "cheduleKeyDeletionRequest\022\031\n\010key_name\030\001 " +
-      "\001(\tR\007keyName\022@\n\016pending_window\030\002 \001(\0132\031.g" +
-      "oogle.protobuf.DurationR\rpendingWindow\"@" +
-      "\n\033ScheduleKeyDeletionResponse\022!\n\003key\030\001 \001" +
-      "(\0132\017.cipherd.v1.KeyR\003key\"5\n\030CancelKeyDel" +
-      "etionRequest\022\031\n\010key_name\030\001 \001(\tR\007keyName\"" +
-      ">\n\031CancelKeyDeletionResponse\022!\n\003key\030\001 \001(" +
-      "\0132\017.cipherd.v1.KeyR\003key\"\274\002\n\030RetireKeyVer" +
-      "sionsRequest\022\031\n\010key_name\030\001 \001(\tR\007keyName\022" +
-      "#\n\rbelow_version\030\002 \001(\005R\014belowVersion\022<\n\014" +
-      "quiet_period\030\003 \001(\0132\031.google.protobuf.Dur" +
-      "ationR\013quietPeriod\022@\n\016pending_window\030\004 \001" +
-      "(\0132\031.google.protobuf.DurationR\rpendingWi" +
-      "ndow\022#\n\rvalidate_only\030\005 \001(\010R\014validateOnl" +
-      "y\022;\n\013inventories\030\006 \003(\0132\031.cipherd.v1.Data" +
-      "InventoryR\013inventories\"\326\001\n\rDataInventory" +
-      "\022\031\n\010key_name\030\001 \001(\tR\007keyName\022\026\n\006source\030\002 " +
-      "\001(\tR\006source\0227\n\tscan_time\030\003 \001(\0132\032.google." +
-      "protobuf.TimestampR\010scanTime\022#\n\ritems_sc" +
-      "anned\030\004 \001(\003R\014itemsScanned\0224\n\010versions\030\005 " +
-      "\003(\0132\030.cipherd.v1.VersionCountR\010versions\"" +
-      "J\n\014VersionCount\022\030\n\007version\030\001 \001(\005R\007versio" +
-      "n\022 \n\013ciphertexts\030\002 \001(\003R\013ciphertexts\"\250\001\n\031" +
-      "RetireKeyVersionsResponse\022!\n\003key\030\001 \001(\0132\017" +
-      ".cipherd.v1.KeyR\003key\022)\n\020retired_versions" +
-      "\030\002 \003(\005R\017retiredVersions\022=\n\014destroy_time\030" +
-      "\003 \001(\0132\032.google.protobuf.TimestampR\013destr" +
-      "oyTime*\274\001\n\027ImportWrappingAlgorithm\022)\n%IM" +
-      "PORT_WRAPPING_ALGORITHM_UNSPECIFIED\020\000\022:\n" +
-      "6IMPORT_WRAPPING_ALGORITHM_RSA_AES_KEY_W" +
-      "RAP_SHA256_3072\020\001\022:\n6IMPORT_WRAPPING_ALG" +
-      "ORITHM_RSA_AES_KEY_WRAP_SHA256_4096\020\0022\314\n" +
-      "\n\017KeyAdminService\022H\n\tCreateKey\022\034.cipherd" +
-      ".v1.CreateKeyRequest\032\035.cipherd.v1.Create" +
-      "KeyResponse\022?\n\006GetKey\022\031.cipherd.v1.GetKe" +
-      "yRequest\032\032.cipherd.v1.GetKeyResponse\022E\n\010" +
-      "ListKeys\022\033.cipherd.v1.ListKeysRequest\032\034." +
-      "cipherd.v1.ListKeysResponse\022H\n\tRotateKey" +
-      "\022\034.cipherd.v1.RotateKeyRequest\032\035.cipherd" +
-      ".v1.RotateKeyResponse\022Z\n\017UpdateKeyPolicy" +
-      "\022\".cipherd.v1.UpdateKeyPolicyRequest\032#.c" +
-      "ipherd.v1.UpdateKeyPolicyResponse\022H\n\tImp" +
-      "ortKey\022\034.cipherd.v1.ImportKeyRequest\032\035.c" +
-      "ipherd.v1.ImportKeyResponse\022Z\n\017CreateImp" +
-      "ortJob\022\".cipherd.v1.CreateImportJobReque" +
-      "st\032#.cipherd.v1.CreateImportJobResponse\022" +
-      "Q\n\014GetKeyCensus\022\037.cipherd.v1.GetKeyCensu" +
-      "sRequest\032 .cipherd.v1.GetKeyCensusRespon" +
-      "se\022K\n\nDisableKey\022\035.cipherd.v1.DisableKey" +
-      "Request\032\036.cipherd.v1.DisableKeyResponse\022" +
-      "H\n\tEnableKey\022\034.cipherd.v1.EnableKeyReque" +
-      "st\032\035.cipherd.v1.EnableKeyResponse\022\204\001\n\035Sc" +
-      "heduleKeyVersionDestruction\0220.cipherd.v1" +
-      ".ScheduleKeyVersionDestructionRequest\0321." +
-      "cipherd.v1.ScheduleKeyVersionDestruction" +
-      "Response\022~\n\033CancelKeyVersionDestruction\022" +
-      "..cipherd.v1.CancelKeyVersionDestruction" +
-      "Request\032/.cipherd.v1.CancelKeyVersionDes" +
-      "tructionResponse\022f\n\023ScheduleKeyDeletion\022" +
-      "&.cipherd.v1.ScheduleKeyDeletionRequest\032" +
-      "\'.cipherd.v1.ScheduleKeyDeletionResponse" +
-      "\022`\n\021CancelKeyDeletion\022$.cipherd.v1.Cance" +
-      "lKeyDeletionRequest\032%.cipherd.v1.CancelK" +
-      "eyDeletionResponse\022`\n\021RetireKeyVersions\022" +
-      "$.cipherd.v1.RetireKeyVersionsRequest\032%." +
-      "cipherd.v1.RetireKeyVersionsResponseBf\n\021" +
-      "io.cipherd.api.v1B\024KeyAdminServiceProtoP" +
-      "\001Z9github.com/cipherd/cipherd/clients/go" +
-      "/cipherdpb;cipherdpbb\006proto3"
+      "eyR\003key\"\237\001\n$ScheduleKeyVersionDestructio" +
+      "nRequest\022\031\n\010key_name\030\001 \001(\tR\007keyName\022\032\n\010v" +
+      "ersions\030\002 \003(\005R\010versions\022@\n\016pending_windo" +
+      "w\030\003 \001(\0132\031.google.protobuf.DurationR\rpend" +
+      "ingWindow\"J\n%ScheduleKeyVersionDestructi" +
+      "onResponse\022!\n\003key\030\001 \001(\0132\017.cipherd.v1.Key" +
+      "R\003key\"[\n\"CancelKeyVersionDestructionRequ" +
+      "est\022\031\n\010key_name\030\001 \001(\tR\007keyName\022\032\n\010versio" +
+      "ns\030\002 \003(\005R\010versions\"H\n#CancelKeyVersionDe" +
+      "structionResponse\022!\n\003key\030\001 \001(\0132\017.cipherd" +
+      ".v1.KeyR\003key\"y\n\032ScheduleKeyDeletionReque" +
+      "st\022\031\n\010key_name\030\001 \001(\tR\007keyName\022@\n\016pending" +
+      "_window\030\002 \001(\0132\031.google.protobuf.Duration" +
+      "R\rpendingWindow\"@\n\033ScheduleKeyDeletionRe" +
+      "sponse\022!\n\003key\030\001 \001(\0132\017.cipherd.v1.KeyR\003ke" +
+      "y\"5\n\030CancelKeyDeletionRequest\022\031\n\010key_nam" +
+      "e\030\001 \001(\tR\007keyName\">\n\031CancelKeyDeletionRes" +
+      "ponse\022!\n\003key\030\001 \001(\0132\017.cipherd.v1.KeyR\003key" +
+      "\"\274\002\n\030RetireKeyVersionsRequest\022\031\n\010key_nam" +
+      "e\030\001 \001(\tR\007keyName\022#\n\rbelow_version\030\002 \001(\005R" +
+      "\014belowVersion\022<\n\014quiet_period\030\003 \001(\0132\031.go" +
+      "ogle.protobuf.DurationR\013quietPeriod\022@\n\016p" +
+      "ending_window\030\004 \001(\0132\031.google.protobuf.Du" +
+      "rationR\rpendingWindow\022#\n\rvalidate_only\030\005" +
+      " \001(\010R\014validateOnly\022;\n\013inventories\030\006 \003(\0132" +
+      "\031.cipherd.v1.DataInventoryR\013inventories\"" +
+      "\326\001\n\rDataInventory\022\031\n\010key_name\030\001 \001(\tR\007key" +
+      "Name\022\026\n\006source\030\002 \001(\tR\006source\0227\n\tscan_tim" +
+      "e\030\003 \001(\0132\032.google.protobuf.TimestampR\010sca" +
+      "nTime\022#\n\ritems_scanned\030\004 \001(\003R\014itemsScann" +
+      "ed\0224\n\010versions\030\005 \003(\0132\030.cipherd.v1.Versio" +
+      "nCountR\010versions\"J\n\014VersionCount\022\030\n\007vers" +
+      "ion\030\001 \001(\005R\007version\022 \n\013ciphertexts\030\002 \001(\003R" +
+      "\013ciphertexts\"\250\001\n\031RetireKeyVersionsRespon" +
+      "se\022!\n\003key\030\001 \001(\0132\017.cipherd.v1.KeyR\003key\022)\n" +
+      "\020retired_versions\030\002 \003(\005R\017retiredVersions" +
+      "\022=\n\014destroy_time\030\003 \001(\0132\032.google.protobuf" +
+      ".TimestampR\013destroyTime*\274\001\n\027ImportWrappi" +
+      "ngAlgorithm\022)\n%IMPORT_WRAPPING_ALGORITHM" +
+      "_UNSPECIFIED\020\000\022:\n6IMPORT_WRAPPING_ALGORI" +
+      "THM_RSA_AES_KEY_WRAP_SHA256_3072\020\001\022:\n6IM" +
+      "PORT_WRAPPING_ALGORITHM_RSA_AES_KEY_WRAP" +
+      "_SHA256_4096\020\0022\314\n\n\017KeyAdminService\022H\n\tCr" +
+      "eateKey\022\034.cipherd.v1.CreateKeyRequest\032\035." +
+      "cipherd.v1.CreateKeyResponse\022?\n\006GetKey\022\031" +
+      ".cipherd.v1.GetKeyRequest\032\032.cipherd.v1.G" +
+      "etKeyResponse\022E\n\010ListKeys\022\033.cipherd.v1.L" +
+      "istKeysRequest\032\034.cipherd.v1.ListKeysResp" +
+      "onse\022H\n\tRotateKey\022\034.cipherd.v1.RotateKey" +
+      "Request\032\035.cipherd.v1.RotateKeyResponse\022Z" +
+      "\n\017UpdateKeyPolicy\022\".cipherd.v1.UpdateKey" +
+      "PolicyRequest\032#.cipherd.v1.UpdateKeyPoli" +
+      "cyResponse\022H\n\tImportKey\022\034.cipherd.v1.Imp" +
+      "ortKeyRequest\032\035.cipherd.v1.ImportKeyResp" +
+      "onse\022Z\n\017CreateImportJob\022\".cipherd.v1.Cre" +
+      "ateImportJobRequest\032#.cipherd.v1.CreateI" +
+      "mportJobResponse\022Q\n\014GetKeyCensus\022\037.ciphe" +
+      "rd.v1.GetKeyCensusRequest\032 .cipherd.v1.G" +
+      "etKeyCensusResponse\022K\n\nDisableKey\022\035.ciph" +
+      "erd.v1.DisableKeyRequest\032\036.cipherd.v1.Di" +
+      "sableKeyResponse\022H\n\tEnableKey\022\034.cipherd." +
+      "v1.EnableKeyRequest\032\035.cipherd.v1.EnableK" +
+      "eyResponse\022\204\001\n\035ScheduleKeyVersionDestruc" +
+      "tion\0220.cipherd.v1.ScheduleKeyVersionDest" +
+      "ructionRequest\0321.cipherd.v1.ScheduleKeyV" +
+      "ersionDestructionResponse\022~\n\033CancelKeyVe" +
+      "rsionDestruction\022..cipherd.v1.CancelKeyV" +
+      "ersionDestructionRequest\032/.cipherd.v1.Ca" +
+      "ncelKeyVersionDestructionResponse\022f\n\023Sch" +
+      "eduleKeyDeletion\022&.cipherd.v1.ScheduleKe" +
+      "yDeletionRequest\032\'.cipherd.v1.ScheduleKe" +
+      "yDeletionResponse\022`\n\021CancelKeyDeletion\022$" +
+      ".cipherd.v1.CancelKeyDeletionRequest\032%.c" +
+      "ipherd.v1.CancelKeyDeletionResponse\022`\n\021R" +
+      "etireKeyVersions\022$.cipherd.v1.RetireKeyV" +
+      "ersionsRequest\032%.cipherd.v1.RetireKeyVer" +
+      "sionsResponseBf\n\021io.cipherd.api.v1B\024KeyA" +
+      "dminServiceProtoP\001Z9github.com/cipherd/c" +
+      "ipherd/clients/go/cipherdpb;cipherdpbb\006p" +
+      "roto3"
     };
     descriptor = com.google.protobuf.Descriptors.FileDescriptor
       .internalBuildGeneratedFileFrom(descriptorData,
@@ -417,7 +419,7 @@ public final class KeyAdminServiceProto {
     internal_static_cipherd_v1_ImportKeyRequest_fieldAccessorTable = new
       com.google.protobuf.GeneratedMessageV3.FieldAccessorTable(
         internal_static_cipherd_v1_ImportKeyRequest_descriptor,
-        new java.lang.String[] { "KeyName", "Mode", "KeyMaterial", "AllowUnauthenticated", "LegacyCipher", "LegacyIv", "LegacyFixedIv", "Passphrase", "FpeFormat", "WrappedKeyMaterial", "ImportJobId", });
+        new java.lang.String[] { "KeyName", "Mode", "KeyMaterial", "AllowUnauthenticated", "LegacyCipher", "LegacyIv", "LegacyFixedIv", "Passphrase", "FpeFormat", "WrappedKeyMaterial", "ImportJobId", "TransitKdf", });
     internal_static_cipherd_v1_CreateImportJobRequest_descriptor =
       getDescriptor().getMessageTypes().get(11);
     internal_static_cipherd_v1_CreateImportJobRequest_fieldAccessorTable = new

@@ -163,7 +163,7 @@ public enum KeyState
   }
   public static final com.google.protobuf.Descriptors.EnumDescriptor
       getDescriptor() {
-    return io.cipherd.api.v1.KeysProto.getDescriptor().getEnumTypes().get(3);
+    return io.cipherd.api.v1.KeysProto.getDescriptor().getEnumTypes().get(4);
   }
 
   private static final KeyState[] VALUES = values();

@@ -25,6 +25,7 @@ private static final long serialVersionUID = 0L;
     legacyCipher_ = 0;
     legacyIv_ = 0;
     state_ = 0;
+    transitKdf_ = 0;
   }
 
   @java.lang.Override
@@ -353,6 +354,34 @@ private static final long serialVersionUID = 0L;
     return fpeFormat_ == null ? io.cipherd.api.v1.FpeFormat.getDefaultInstance() : fpeFormat_;
   }
 
+  public static final int TRANSIT_KDF_FIELD_NUMBER = 12;
+  private int transitKdf_ = 0;
+  /**
+   * <pre>
+   * transit_kdf is set for a version imported from a derived Vault Transit key: how it derives each
+   * context's key. Such a version only decrypts Transit's ciphertexts.
+   * </pre>
+   *
+   * <code>.cipherd.v1.TransitKdf transit_kdf = 12 [json_name = "transitKdf"];</code>
+   * @return The enum numeric value on the wire for transitKdf.
+   */
+  @java.lang.Override public int getTransitKdfValue() {
+    return transitKdf_;
+  }
+  /**
+   * <pre>
+   * transit_kdf is set for a version imported from a derived Vault Transit key: how it derives each
+   * context's key. Such a version only decrypts Transit's ciphertexts.
+   * </pre>
+   *
+   * <code>.cipherd.v1.TransitKdf transit_kdf = 12 [json_name = "transitKdf"];</code>
+   * @return The transitKdf.
+   */
+  @java.lang.Override public io.cipherd.api.v1.TransitKdf getTransitKdf() {
+    io.cipherd.api.v1.TransitKdf result = io.cipherd.api.v1.TransitKdf.forNumber(transitKdf_);
+    return result == null ? io.cipherd.api.v1.TransitKdf.UNRECOGNIZED : result;
+  }
+
   private byte memoizedIsInitialized = -1;
   @java.lang.Override
   public final boolean isInitialized() {
@@ -399,6 +428,9 @@ private static final long serialVersionUID = 0L;
     }
     if (((bitField0_ & 0x00000008) != 0)) {
       output.writeMessage(11, getFpeFormat());
+    }
+    if (transitKdf_ != io.cipherd.api.v1.TransitKdf.TRANSIT_KDF_UNSPECIFIED.getNumber()) {
+      output.writeEnum(12, transitKdf_);
     }
     getUnknownFields().writeTo(output);
   }
@@ -453,6 +485,10 @@ private static final long serialVersionUID = 0L;
       size += com.google.protobuf.CodedOutputStream
         .computeMessageSize(11, getFpeFormat());
     }
+    if (transitKdf_ != io.cipherd.api.v1.TransitKdf.TRANSIT_KDF_UNSPECIFIED.getNumber()) {
+      size += com.google.protobuf.CodedOutputStream
+        .computeEnumSize(12, transitKdf_);
+    }
     size += getUnknownFields().getSerializedSize();
     memoizedSize = size;
     return size;
@@ -498,6 +534,7 @@ private static final long serialVersionUID = 0L;
       if (!getFpeFormat()
           .equals(other.getFpeFormat())) return false;
     }
+    if (transitKdf_ != other.transitKdf_) return false;
     if (!getUnknownFields().equals(other.getUnknownFields())) return false;
     return true;
   }
@@ -540,6 +577,8 @@ private static final long serialVersionUID = 0L;
       hash = (37 * hash) + FPE_FORMAT_FIELD_NUMBER;
       hash = (53 * hash) + getFpeFormat().hashCode();
     }
+    hash = (37 * hash) + TRANSIT_KDF_FIELD_NUMBER;
+    hash = (53 * hash) + transitKdf_;
     hash = (29 * hash) + getUnknownFields().hashCode();
     memoizedHashCode = hash;
     return hash;
@@ -711,6 +750,7 @@ private static final long serialVersionUID = 0L;
         fpeFormatBuilder_.dispose();
         fpeFormatBuilder_ = null;
       }
+      transitKdf_ = 0;
       return this;
     }
 
@@ -789,6 +829,9 @@ private static final long serialVersionUID = 0L;
             ? fpeFormat_
             : fpeFormatBuilder_.build();
         to_bitField0_ |= 0x00000008;
+      }
+      if (((from_bitField0_ & 0x00000800) != 0)) {
+        result.transitKdf_ = transitKdf_;
       }
       result.bitField0_ |= to_bitField0_;
     }
@@ -869,6 +912,9 @@ private static final long serialVersionUID = 0L;
       }
       if (other.hasFpeFormat()) {
         mergeFpeFormat(other.getFpeFormat());
+      }
+      if (other.transitKdf_ != 0) {
+        setTransitKdfValue(other.getTransitKdfValue());
       }
       this.mergeUnknownFields(other.getUnknownFields());
       onChanged();
@@ -959,6 +1005,11 @@ private static final long serialVersionUID = 0L;
               bitField0_ |= 0x00000400;
               break;
             } // case 90
+            case 96: {
+              transitKdf_ = input.readEnum();
+              bitField0_ |= 0x00000800;
+              break;
+            } // case 96
             default: {
               if (!super.parseUnknownField(input, extensionRegistry, tag)) {
                 done = true; // was an endgroup tag
@@ -2038,6 +2089,84 @@ private static final long serialVersionUID = 0L;
         fpeFormat_ = null;
       }
       return fpeFormatBuilder_;
+    }
+
+    private int transitKdf_ = 0;
+    /**
+     * <pre>
+     * transit_kdf is set for a version imported from a derived Vault Transit key: how it derives each
+     * context's key. Such a version only decrypts Transit's ciphertexts.
+     * </pre>
+     *
+     * <code>.cipherd.v1.TransitKdf transit_kdf = 12 [json_name = "transitKdf"];</code>
+     * @return The enum numeric value on the wire for transitKdf.
+     */
+    @java.lang.Override public int getTransitKdfValue() {
+      return transitKdf_;
+    }
+    /**
+     * <pre>
+     * transit_kdf is set for a version imported from a derived Vault Transit key: how it derives each
+     * context's key. Such a version only decrypts Transit's ciphertexts.
+     * </pre>
+     *
+     * <code>.cipherd.v1.TransitKdf transit_kdf = 12 [json_name = "transitKdf"];</code>
+     * @param value The enum numeric value on the wire for transitKdf to set.
+     * @return This builder for chaining.
+     */
+    public Builder setTransitKdfValue(int value) {
+      transitKdf_ = value;
+      bitField0_ |= 0x00000800;
+      onChanged();
+      return this;
+    }
+    /**
+     * <pre>
+     * transit_kdf is set for a version imported from a derived Vault Transit key: how it derives each
+     * context's key. Such a version only decrypts Transit's ciphertexts.
+     * </pre>
+     *
+     * <code>.cipherd.v1.TransitKdf transit_kdf = 12 [json_name = "transitKdf"];</code>
+     * @return The transitKdf.
+     */
+    @java.lang.Override
+    public io.cipherd.api.v1.TransitKdf getTransitKdf() {
+      io.cipherd.api.v1.TransitKdf result = io.cipherd.api.v1.TransitKdf.forNumber(transitKdf_);
+      return result == null ? io.cipherd.api.v1.TransitKdf.UNRECOGNIZED : result;
+    }
+    /**
+     * <pre>
+     * transit_kdf is set for a version imported from a derived Vault Transit key: how it derives each
+     * context's key. Such a version only decrypts Transit's ciphertexts.
+     * </pre>
+     *
+     * <code>.cipherd.v1.TransitKdf transit_kdf = 12 [json_name = "transitKdf"];</code>
+     * @param value The transitKdf to set.
+     * @return This builder for chaining.
+     */
+    public Builder setTransitKdf(io.cipherd.api.v1.TransitKdf value) {
+      if (value == null) {
+        throw new NullPointerException();
+      }
+      bitField0_ |= 0x00000800;
+      transitKdf_ = value.getNumber();
+      onChanged();
+      return this;
+    }
+    /**
+     * <pre>
+     * transit_kdf is set for a version imported from a derived Vault Transit key: how it derives each
+     * context's key. Such a version only decrypts Transit's ciphertexts.
+     * </pre>
+     *
+     * <code>.cipherd.v1.TransitKdf transit_kdf = 12 [json_name = "transitKdf"];</code>
+     * @return This builder for chaining.
+     */
+    public Builder clearTransitKdf() {
+      bitField0_ = (bitField0_ & ~0x00000800);
+      transitKdf_ = 0;
+      onChanged();
+      return this;
     }
     @java.lang.Override
     public final Builder setUnknownFields(

@@ -225,4 +225,25 @@ public interface KeyVersionOrBuilder extends
    * <code>.cipherd.v1.FpeFormat fpe_format = 11 [json_name = "fpeFormat"];</code>
    */
   io.cipherd.api.v1.FpeFormatOrBuilder getFpeFormatOrBuilder();
+
+  /**
+   * <pre>
+   * transit_kdf is set for a version imported from a derived Vault Transit key: how it derives each
+   * context's key. Such a version only decrypts Transit's ciphertexts.
+   * </pre>
+   *
+   * <code>.cipherd.v1.TransitKdf transit_kdf = 12 [json_name = "transitKdf"];</code>
+   * @return The enum numeric value on the wire for transitKdf.
+   */
+  int getTransitKdfValue();
+  /**
+   * <pre>
+   * transit_kdf is set for a version imported from a derived Vault Transit key: how it derives each
+   * context's key. Such a version only decrypts Transit's ciphertexts.
+   * </pre>
+   *
+   * <code>.cipherd.v1.TransitKdf transit_kdf = 12 [json_name = "transitKdf"];</code>
+   * @return The transitKdf.
+   */
+  io.cipherd.api.v1.TransitKdf getTransitKdf();
 }

@@ -148,7 +148,7 @@ public enum KeyVersionState
   }
   public static final com.google.protobuf.Descriptors.EnumDescriptor
       getDescriptor() {
-    return io.cipherd.api.v1.KeysProto.getDescriptor().getEnumTypes().get(4);
+    return io.cipherd.api.v1.KeysProto.getDescriptor().getEnumTypes().get(5);
   }
 
   private static final KeyVersionState[] VALUES = values();

@@ -69,7 +69,7 @@ public final class KeysProto {
       "ex_lookups\030\006 \001(\003R\014indexLookups\022\032\n\010failur" +
       "es\030\007 \001(\003R\010failures\022D\n\020last_lookup_time\030\010" +
       " \001(\0132\032.google.protobuf.TimestampR\016lastLo" +
-      "okupTime\"\226\004\n\nKeyVersion\022\030\n\007version\030\001 \001(\005" +
+      "okupTime\"\317\004\n\nKeyVersion\022\030\n\007version\030\001 \001(\005" +
       "R\007version\022$\n\004mode\030\002 \001(\0162\020.cipherd.v1.Mod" +
       "eR\004mode\022\"\n\rkey_size_bits\030\003 \001(\005R\013keySizeB" +
       "its\022;\n\013create_time\030\004 \001(\0132\032.google.protob" +
@@ -82,53 +82,57 @@ public final class KeysProto {
       "rd.v1.KeyVersionStateR\005state\022=\n\014destroy_" +
       "time\030\n \001(\0132\032.google.protobuf.TimestampR\013" +
       "destroyTime\0224\n\nfpe_format\030\013 \001(\0132\025.cipher" +
-      "d.v1.FpeFormatR\tfpeFormat\"\375\001\n\tFpeFormat\022" +
-      "\034\n\010alphabet\030\001 \001(\tH\000R\010alphabet\0225\n\010templat" +
-      "e\030\002 \001(\0162\027.cipherd.v1.FpeTemplateH\000R\010temp" +
-      "late\0222\n\025version_prefix_length\030\003 \001(\005R\023ver" +
-      "sionPrefixLength\022.\n\023accept_small_domain\030" +
-      "\004 \001(\010R\021acceptSmallDomain\022.\n\023mask_visible" +
-      "_suffix\030\005 \001(\005R\021maskVisibleSuffixB\007\n\005shap" +
-      "e\"\225\002\n\003Key\022\031\n\010key_name\030\001 \001(\tR\007keyName\022\'\n\017" +
-      "current_version\030\002 \001(\005R\016currentVersion\0222\n" +
-      "\010versions\030\003 \003(\0132\026.cipherd.v1.KeyVersionR" +
-      "\010versions\022-\n\006policy\030\004 \001(\0132\025.cipherd.v1.K" +
-      "eyPolicyR\006policy\022*\n\005state\030\005 \001(\0162\024.cipher" +
-      "d.v1.KeyStateR\005state\022;\n\013delete_time\030\006 \001(" +
-      "\0132\032.google.protobuf.TimestampR\ndeleteTim" +
-      "e*\273\001\n\004Mode\022\024\n\020MODE_UNSPECIFIED\020\000\022\014\n\010MODE" +
-      "_GCM\020\001\022\017\n\013MODE_CHACHA\020\002\022\014\n\010MODE_CBC\020\003\022\014\n" +
-      "\010MODE_CTR\020\004\022\014\n\010MODE_CFB\020\005\022\014\n\010MODE_OFB\020\006\022" +
-      "\014\n\010MODE_ECB\020\007\022\r\n\tMODE_XGCM\020\010\022\014\n\010MODE_SIV" +
-      "\020\t\022\r\n\tMODE_HMAC\020\n\022\014\n\010MODE_FF1\020\013*\340\002\n\014Lega" +
-      "cyCipher\022\035\n\031LEGACY_CIPHER_UNSPECIFIED\020\000\022" +
-      "\037\n\033LEGACY_CIPHER_MYSQL_AES_ECB\020\001\022\031\n\025LEGA" +
-      "CY_CIPHER_AES_CBC\020\002\022\031\n\025LEGACY_CIPHER_AES" +
-      "_ECB\020\003\022\031\n\025LEGACY_CIPHER_AES_CTR\020\004\022\031\n\025LEG" +
-      "ACY_CIPHER_AES_CFB\020\005\022\031\n\025LEGACY_CIPHER_AE" +
-      "S_OFB\020\006\022\031\n\025LEGACY_CIPHER_AES_GCM\020\007\022\031\n\025LE" +
-      "GACY_CIPHER_DES_CBC\020\010\022\034\n\030LEGACY_CIPHER_D" +
-      "ESEDE_CBC\020\t\022\036\n\032LEGACY_CIPHER_BLOWFISH_CB" +
-      "C\020\n\022\025\n\021LEGACY_CIPHER_RC4\020\013*k\n\010LegacyIv\022\031" +
-      "\n\025LEGACY_IV_UNSPECIFIED\020\000\022\027\n\023LEGACY_IV_P" +
-      "REPENDED\020\001\022\026\n\022LEGACY_IV_SEPARATE\020\002\022\023\n\017LE" +
-      "GACY_IV_FIXED\020\003*\215\001\n\010KeyState\022\031\n\025KEY_STAT" +
-      "E_UNSPECIFIED\020\000\022\025\n\021KEY_STATE_ENABLED\020\001\022\026" +
-      "\n\022KEY_STATE_DISABLED\020\002\022 \n\034KEY_STATE_DELE" +
-      "TION_SCHEDULED\020\003\022\025\n\021KEY_STATE_DELETED\020\004*" +
-      "\241\001\n\017KeyVersionState\022!\n\035KEY_VERSION_STATE" +
-      "_UNSPECIFIED\020\000\022\035\n\031KEY_VERSION_STATE_ENAB" +
-      "LED\020\001\022+\n\'KEY_VERSION_STATE_DESTRUCTION_S" +
-      "CHEDULED\020\002\022\037\n\033KEY_VERSION_STATE_DESTROYE" +
-      "D\020\003*\355\001\n\013FpeTemplate\022\034\n\030FPE_TEMPLATE_UNSP" +
-      "ECIFIED\020\000\022\027\n\023FPE_TEMPLATE_DIGITS\020\001\022#\n\037FP" +
-      "E_TEMPLATE_LOWER_ALPHANUMERIC\020\002\022\035\n\031FPE_T" +
-      "EMPLATE_ALPHANUMERIC\020\003\022\034\n\030FPE_TEMPLATE_C" +
-      "ARD_NUMBER\020\004\022&\n\"FPE_TEMPLATE_CARD_NUMBER" +
-      "_LAST_FOUR\020\005\022\035\n\031FPE_TEMPLATE_PHONE_NUMBE" +
-      "R\020\006B[\n\021io.cipherd.api.v1B\tKeysProtoP\001Z9g" +
-      "ithub.com/cipherd/cipherd/clients/go/cip" +
-      "herdpb;cipherdpbb\006proto3"
+      "d.v1.FpeFormatR\tfpeFormat\0227\n\013transit_kdf" +
+      "\030\014 \001(\0162\026.cipherd.v1.TransitKdfR\ntransitK" +
+      "df\"\375\001\n\tFpeFormat\022\034\n\010alphabet\030\001 \001(\tH\000R\010al" +
+      "phabet\0225\n\010template\030\002 \001(\0162\027.cipherd.v1.Fp" +
+      "eTemplateH\000R\010template\0222\n\025version_prefix_" +
+      "length\030\003 \001(\005R\023versionPrefixLength\022.\n\023acc" +
+      "ept_small_domain\030\004 \001(\010R\021acceptSmallDomai" +
+      "n\022.\n\023mask_visible_suffix\030\005 \001(\005R\021maskVisi" +
+      "bleSuffixB\007\n\005shape\"\225\002\n\003Key\022\031\n\010key_name\030\001" +
+      " \001(\tR\007keyName\022\'\n\017current_version\030\002 \001(\005R\016" +
+      "currentVersion\0222\n\010versions\030\003 \003(\0132\026.ciphe" +
+      "rd.v1.KeyVersionR\010versions\022-\n\006policy\030\004 \001" +
+      "(\0132\025.cipherd.v1.KeyPolicyR\006policy\022*\n\005sta" +
+      "te\030\005 \001(\0162\024.cipherd.v1.KeyStateR\005state\022;\n" +
+      "\013delete_time\030\006 \001(\0132\032.google.protobuf.Tim" +
+      "estampR\ndeleteTime*\273\001\n\004Mode\022\024\n\020MODE_UNSP" +
+      "ECIFIED\020\000\022\014\n\010MODE_GCM\020\001\022\017\n\013MODE_CHACHA\020\002" +
+      "\022\014\n\010MODE_CBC\020\003\022\014\n\010MODE_CTR\020\004\022\014\n\010MODE_CFB" +
+      "\020\005\022\014\n\010MODE_OFB\020\006\022\014\n\010MODE_ECB\020\007\022\r\n\tMODE_X" +
+      "GCM\020\010\022\014\n\010MODE_SIV\020\t\022\r\n\tMODE_HMAC\020\n\022\014\n\010MO" +
+      "DE_FF1\020\013*\340\002\n\014LegacyCipher\022\035\n\031LEGACY_CIPH" +
+      "ER_UNSPECIFIED\020\000\022\037\n\033LEGACY_CIPHER_MYSQL_" +
+      "AES_ECB\020\001\022\031\n\025LEGACY_CIPHER_AES_CBC\020\002\022\031\n\025" +
+      "LEGACY_CIPHER_AES_ECB\020\003\022\031\n\025LEGACY_CIPHER" +
+      "_AES_CTR\020\004\022\031\n\025LEGACY_CIPHER_AES_CFB\020\005\022\031\n" +
+      "\025LEGACY_CIPHER_AES_OFB\020\006\022\031\n\025LEGACY_CIPHE" +
+      "R_AES_GCM\020\007\022\031\n\025LEGACY_CIPHER_DES_CBC\020\010\022\034" +
+      "\n\030LEGACY_CIPHER_DESEDE_CBC\020\t\022\036\n\032LEGACY_C" +
+      "IPHER_BLOWFISH_CBC\020\n\022\025\n\021LEGACY_CIPHER_RC" +
+      "4\020\013*k\n\nTransitKdf\022\033\n\027TRANSIT_KDF_UNSPECI" +
+      "FIED\020\000\022#\n\037TRANSIT_KDF_HMAC_SHA256_COUNTE" +
+      "R\020\001\022\033\n\027TRANSIT_KDF_HKDF_SHA256\020\002*k\n\010Lega" +
+      "cyIv\022\031\n\025LEGACY_IV_UNSPECIFIED\020\000\022\027\n\023LEGAC" +
+      "Y_IV_PREPENDED\020\001\022\026\n\022LEGACY_IV_SEPARATE\020\002" +
+      "\022\023\n\017LEGACY_IV_FIXED\020\003*\215\001\n\010KeyState\022\031\n\025KE" +
+      "Y_STATE_UNSPECIFIED\020\000\022\025\n\021KEY_STATE_ENABL" +
+      "ED\020\001\022\026\n\022KEY_STATE_DISABLED\020\002\022 \n\034KEY_STAT" +
+      "E_DELETION_SCHEDULED\020\003\022\025\n\021KEY_STATE_DELE" +
+      "TED\020\004*\241\001\n\017KeyVersionState\022!\n\035KEY_VERSION" +
+      "_STATE_UNSPECIFIED\020\000\022\035\n\031KEY_VERSION_STAT" +
+      "E_ENABLED\020\001\022+\n\'KEY_VERSION_STATE_DESTRUC" +
+      "TION_SCHEDULED\020\002\022\037\n\033KEY_VERSION_STATE_DE" +
+      "STROYED\020\003*\355\001\n\013FpeTemplate\022\034\n\030FPE_TEMPLAT" +
+      "E_UNSPECIFIED\020\000\022\027\n\023FPE_TEMPLATE_DIGITS\020\001" +
+      "\022#\n\037FPE_TEMPLATE_LOWER_ALPHANUMERIC\020\002\022\035\n" +
+      "\031FPE_TEMPLATE_ALPHANUMERIC\020\003\022\034\n\030FPE_TEMP" +
+      "LATE_CARD_NUMBER\020\004\022&\n\"FPE_TEMPLATE_CARD_" +
+      "NUMBER_LAST_FOUR\020\005\022\035\n\031FPE_TEMPLATE_PHONE" +
+      "_NUMBER\020\006B[\n\021io.cipherd.api.v1B\tKeysProt" +
+      "oP\001Z9github.com/cipherd/cipherd/clients/" +
+      "go/cipherdpb;cipherdpbb\006proto3"
     };
     descriptor = com.google.protobuf.Descriptors.FileDescriptor
       .internalBuildGeneratedFileFrom(descriptorData,
@@ -153,7 +157,7 @@ public final class KeysProto {
     internal_static_cipherd_v1_KeyVersion_fieldAccessorTable = new
       com.google.protobuf.GeneratedMessageV3.FieldAccessorTable(
         internal_static_cipherd_v1_KeyVersion_descriptor,
-        new java.lang.String[] { "Version", "Mode", "KeySizeBits", "CreateTime", "Imported", "LegacyCipher", "LegacyIv", "Usage", "State", "DestroyTime", "FpeFormat", });
+        new java.lang.String[] { "Version", "Mode", "KeySizeBits", "CreateTime", "Imported", "LegacyCipher", "LegacyIv", "Usage", "State", "DestroyTime", "FpeFormat", "TransitKdf", });
     internal_static_cipherd_v1_FpeFormat_descriptor =
       getDescriptor().getMessageTypes().get(3);
     internal_static_cipherd_v1_FpeFormat_fieldAccessorTable = new

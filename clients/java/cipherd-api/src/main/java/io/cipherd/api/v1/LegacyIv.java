@@ -140,7 +140,7 @@ public enum LegacyIv
   }
   public static final com.google.protobuf.Descriptors.EnumDescriptor
       getDescriptor() {
-    return io.cipherd.api.v1.KeysProto.getDescriptor().getEnumTypes().get(2);
+    return io.cipherd.api.v1.KeysProto.getDescriptor().getEnumTypes().get(3);
   }
 
   private static final LegacyIv[] VALUES = values();
