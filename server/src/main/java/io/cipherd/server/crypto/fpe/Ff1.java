@@ -123,7 +123,10 @@ public final class Ff1 {
 
   /** Keeps {@code engine} for the next call, unless enough are idle or the key was destroyed. */
   private void release(Engine engine) {
-    if (destroyed || idleCount.incrementAndGet() > MAX_IDLE_ENGINES) {
+    if (destroyed) {
+      return;
+    }
+    if (idleCount.incrementAndGet() > MAX_IDLE_ENGINES) {
       idleCount.decrementAndGet();
       return;
     }

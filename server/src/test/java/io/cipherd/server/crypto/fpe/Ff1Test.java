@@ -10,9 +10,15 @@ import io.cipherd.server.errors.InvalidArgumentException;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HexFormat;
+import java.util.List;
 import java.util.SplittableRandom;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 import java.util.stream.StreamSupport;
 import org.junit.jupiter.api.Test;
@@ -121,6 +127,61 @@ class Ff1Test {
         .hasMessageContaining("tweak");
     assertThat(ff1.encrypt(10, new byte[Ff1.MAX_TWEAK_BYTES], new int[Ff1.MAX_NUMERALS]))
         .hasSize(Ff1.MAX_NUMERALS);
+  }
+
+  @Test
+  void sharedAcrossThreads_eachCallGetsItsOwnEngine_andTheSameAnswers() throws Exception {
+    Ff1 shared = Ff1.withKey(KEY);
+    int[][] inputs = new int[64][];
+    int[][] expected = new int[64][];
+    for (int i = 0; i < inputs.length; i++) {
+      inputs[i] = new int[] {i % 10, 1, 2, 3, 4, 5, 6, 7, 8, (i / 10) % 10};
+      byte[] tweak = {(byte) i};
+      // One instance per value, as before engines were shared: the reference answer.
+      expected[i] = Ff1.withKey(KEY).encrypt(10, tweak, inputs[i]);
+    }
+    ExecutorService threads = Executors.newFixedThreadPool(8);
+    try {
+      List<Future<Boolean>> rounds = new ArrayList<>();
+      for (int t = 0; t < 16; t++) {
+        rounds.add(
+            threads.submit(
+                () -> {
+                  for (int round = 0; round < 20; round++) {
+                    for (int i = 0; i < inputs.length; i++) {
+                      byte[] tweak = {(byte) i};
+                      int[] encrypted = shared.encrypt(10, tweak, inputs[i]);
+                      if (!Arrays.equals(encrypted, expected[i])
+                          || !Arrays.equals(shared.decrypt(10, tweak, encrypted), inputs[i])) {
+                        return false;
+                      }
+                    }
+                  }
+                  return true;
+                }));
+      }
+      for (Future<Boolean> round : rounds) {
+        assertThat(round.get(60, TimeUnit.SECONDS)).isTrue();
+      }
+    } finally {
+      threads.shutdownNow();
+    }
+  }
+
+  @Test
+  void destroyed_refusesFurtherUse_evenWithAnEngineStillInUse() {
+    Ff1 ff1 = Ff1.withKey(KEY);
+    int[] seven = {1, 2, 3, 4, 5, 6, 7};
+    Ff1.Steps inUse = ff1.steps(true, 10, new byte[0], seven.length);
+    int[] before = inUse.apply(seven);
+    ff1.destroy();
+    assertThat(ff1.isDestroyed()).isTrue();
+    // The call that held an engine finishes with it; returning it keeps nothing.
+    assertThat(inUse.apply(seven)).isEqualTo(before);
+    inUse.close();
+    assertThatThrownBy(() -> ff1.encrypt(10, new byte[0], seven))
+        .isInstanceOf(IllegalStateException.class)
+        .hasMessageContaining("destroyed");
   }
 
   @Test
