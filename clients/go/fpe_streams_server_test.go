@@ -8,21 +8,8 @@ import (
 	"strconv"
 	"testing"
 
-	"google.golang.org/grpc/codes"
-
 	cipherd "github.com/cipherd/cipherd/clients/go"
 )
-
-// skipIfStreamUnimplemented skips a test of the formatted streams while the server answers
-// UNIMPLEMENTED for them, and only then: issue 34's server side lands on another branch, and the
-// lead removes this skip when merging it.
-func skipIfStreamUnimplemented(t *testing.T, err error) {
-	t.Helper()
-	var e *cipherd.Error
-	if errors.As(err, &e) && e.Code == codes.Unimplemented {
-		t.Skipf("the server does not implement the formatted streams yet: %v", err)
-	}
-}
 
 // TestFormattedStreams_againstTheServer encrypts 1,000 digit values through EncryptFormattedStream
 // (one with a letter failing alone), decrypts them back through DecryptFormattedStream, rotates the
@@ -52,7 +39,6 @@ func TestFormattedStreams_againstTheServer(t *testing.T) {
 		stored[i] = r.Value
 		return nil
 	}, column)
-	skipIfStreamUnimplemented(t, err)
 	if err != nil {
 		t.Fatal(err)
 	}

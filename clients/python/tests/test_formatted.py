@@ -391,22 +391,11 @@ def test_a_version_prefix_needs_no_version_on_the_real_server(real: cipherd.Clie
     assert real.decrypt_formatted(key, cipherd.FormattedValue(ct.value, 0)) == "deadbeef00"
 
 
-def _skip_while_unimplemented(error: cipherd.CipherdError) -> None:
-    """Skips a formatted-stream test while the server answers UNIMPLEMENTED for the stream, and only then: issue
-    34's server side lands on another branch, and the lead removes this skip when merging it."""
-    if error.code == grpc.StatusCode.UNIMPLEMENTED:
-        pytest.skip(f"the server does not implement the formatted streams yet: {error}")
-
-
 def test_formatted_streams_on_the_real_server_keep_order_and_resume(real: cipherd.Client) -> None:
     key = _ff1_key(real, "py-fpe-stream", cipherd.FpeFormat(template=cipherd.FpeTemplate.DIGITS))
     plain = [cipherd.FormattedPlainItem(f"{i * 7919:010d}", reference=str(i)) for i in range(600)]
     plain[250] = cipherd.FormattedPlainItem("12345X7890", reference="250")
-    try:
-        encrypted = list(real.encrypt_formatted_stream(key, plain, context=b"users.national_id"))
-    except cipherd.CipherdError as e:
-        _skip_while_unimplemented(e)
-        raise
+    encrypted = list(real.encrypt_formatted_stream(key, plain, context=b"users.national_id"))
     assert [r.reference for r in encrypted] == [str(i) for i in range(600)]
     assert isinstance(encrypted[250].error, cipherd.InvalidArgumentError)
     stored = [cipherd.FormattedItem(r.unwrap(), reference=r.reference) for r in encrypted if r.ok]

@@ -2,7 +2,6 @@
 import assert from "node:assert/strict";
 import { randomUUID } from "node:crypto";
 import { after, before, describe, test } from "node:test";
-import { status as grpcStatus } from "@grpc/grpc-js";
 import * as cipherd from "../src/index.js";
 import { jar, type RunningServer, startServer, tempDir } from "./server.js";
 
@@ -44,17 +43,7 @@ describe("format-preserving values against the server", {
       reference: String(i),
     }));
     const encrypted = [];
-    try {
-      for await (const r of c.encryptFormattedStream(key, plain, { context })) encrypted.push(r);
-    } catch (e) {
-      // Issue 34's server side of the formatted streams lands on another branch: skip only while the server
-      // answers UNIMPLEMENTED for them; the lead removes this when merging it.
-      if (e instanceof cipherd.CipherdError && e.code === grpcStatus.UNIMPLEMENTED) {
-        t.skip(`the server does not implement the formatted streams yet: ${e.message}`);
-        return;
-      }
-      throw e;
-    }
+    for await (const r of c.encryptFormattedStream(key, plain, { context })) encrypted.push(r);
     assert.deepEqual(
       encrypted.map((r) => r.reference),
       plain.map((p) => p.reference),
