@@ -218,9 +218,11 @@ class FormatPreservingSocketTest {
             "fpe stream flow control: %d of the %d items left were sent during the reader's 2 s"
                 + " pause%n",
             reader.sentWhilePaused, 10_000 - 2_000);
+        // None at all is possible on a busy machine: the windows were already full when the reader
+        // paused. What must not happen is the server reading on without the reader.
         assertThat(reader.sentWhilePaused)
             .as("items sent while the reader paused, of the 8,000 left")
-            .isBetween(1, 4_000);
+            .isBetween(0, 4_000);
         assertThat(TestServers.get(server, "/metrics").body())
             .contains("cipherd_streams_open{method=\"EncryptFormattedStream\"}");
       } finally {
