@@ -60,6 +60,13 @@ var (
 	// Vault and that has no --subject-store-url, so it has no store every replica shares; the
 	// operator must configure one (docs/subject-store.md). Plain calls still work.
 	ErrSubjectStoreNotConfigured = errors.New("cipherd: subject store not configured")
+	// ErrPlaintextImportDisabled (FAILED_PRECONDITION, so ErrFailedPrecondition too): ImportKey
+	// carried key material in the clear and the server takes only material wrapped for an import
+	// job (CreateImportJob), unless its operator allows plaintext import.
+	ErrPlaintextImportDisabled = errors.New("cipherd: plaintext key import disabled")
+	// ErrImportJobUnusable (FAILED_PRECONDITION, so ErrFailedPrecondition too): the import job named
+	// is unknown, expired, already used, or made for another key; create a new one.
+	ErrImportJobUnusable = errors.New("cipherd: import job unusable")
 )
 
 // errorDomain is the ErrorInfo domain of the server's errors; an ErrorInfo of another domain is not its.
@@ -102,6 +109,8 @@ var kindByReason = map[cipherdpb.ErrorReason]reasonKind{
 	cipherdpb.ErrorReason_SUBJECT_ERASED:                    {codes.FailedPrecondition, ErrSubjectErased, "subject_erased"},
 	cipherdpb.ErrorReason_SUBJECT_QUOTA_EXCEEDED:            {codes.ResourceExhausted, ErrSubjectQuotaExceeded, "subject_quota_exceeded"},
 	cipherdpb.ErrorReason_SUBJECT_STORE_NOT_CONFIGURED:      {codes.FailedPrecondition, ErrSubjectStoreNotConfigured, "subject_store_not_configured"},
+	cipherdpb.ErrorReason_PLAINTEXT_IMPORT_DISABLED:         {codes.FailedPrecondition, ErrPlaintextImportDisabled, "plaintext_import_disabled"},
+	cipherdpb.ErrorReason_IMPORT_JOB_UNUSABLE:               {codes.FailedPrecondition, ErrImportJobUnusable, "import_job_unusable"},
 }
 
 // reasonValue is the schema's value that reason names; ERROR_REASON_UNSPECIFIED for "" and for a

@@ -104,6 +104,13 @@ const (
 	// store: its keys are in Vault and --subject-store-url is not set. An operator's fix, not the
 	// caller's; retrying does not help.
 	ErrorReason_SUBJECT_STORE_NOT_CONFIGURED ErrorReason = 24
+	// PLAINTEXT_IMPORT_DISABLED (status FAILED_PRECONDITION): ImportKey carried key material in the
+	// clear (key_material or passphrase) and this server takes only wrapped material
+	// (CreateImportJob, wrapped_key_material) unless its operator allows plaintext import.
+	ErrorReason_PLAINTEXT_IMPORT_DISABLED ErrorReason = 25
+	// IMPORT_JOB_UNUSABLE (status FAILED_PRECONDITION): the import job named is unknown, expired,
+	// already used, or made for another key; create a new one. Metadata: key.
+	ErrorReason_IMPORT_JOB_UNUSABLE ErrorReason = 26
 )
 
 // Enum value maps for ErrorReason.
@@ -134,6 +141,8 @@ var (
 		22: "SUBJECT_ERASED",
 		23: "SUBJECT_QUOTA_EXCEEDED",
 		24: "SUBJECT_STORE_NOT_CONFIGURED",
+		25: "PLAINTEXT_IMPORT_DISABLED",
+		26: "IMPORT_JOB_UNUSABLE",
 	}
 	ErrorReason_value = map[string]int32{
 		"ERROR_REASON_UNSPECIFIED":          0,
@@ -161,6 +170,8 @@ var (
 		"SUBJECT_ERASED":                    22,
 		"SUBJECT_QUOTA_EXCEEDED":            23,
 		"SUBJECT_STORE_NOT_CONFIGURED":      24,
+		"PLAINTEXT_IMPORT_DISABLED":         25,
+		"IMPORT_JOB_UNUSABLE":               26,
 	}
 )
 
@@ -196,7 +207,7 @@ var File_cipherd_v1_error_reason_proto protoreflect.FileDescriptor
 const file_cipherd_v1_error_reason_proto_rawDesc = "" +
 	"\n" +
 	"\x1dcipherd/v1/error_reason.proto\x12\n" +
-	"cipherd.v1*\xcb\x04\n" +
+	"cipherd.v1*\x83\x05\n" +
 	"\vErrorReason\x12\x1c\n" +
 	"\x18ERROR_REASON_UNSPECIFIED\x10\x00\x12\x14\n" +
 	"\x10INVALID_ARGUMENT\x10\x01\x12\x16\n" +
@@ -223,7 +234,9 @@ const file_cipherd_v1_error_reason_proto_rawDesc = "" +
 	"\bINTERNAL\x10\x15\x12\x12\n" +
 	"\x0eSUBJECT_ERASED\x10\x16\x12\x1a\n" +
 	"\x16SUBJECT_QUOTA_EXCEEDED\x10\x17\x12 \n" +
-	"\x1cSUBJECT_STORE_NOT_CONFIGURED\x10\x18Bb\n" +
+	"\x1cSUBJECT_STORE_NOT_CONFIGURED\x10\x18\x12\x1d\n" +
+	"\x19PLAINTEXT_IMPORT_DISABLED\x10\x19\x12\x17\n" +
+	"\x13IMPORT_JOB_UNUSABLE\x10\x1aBb\n" +
 	"\x11io.cipherd.api.v1B\x10ErrorReasonProtoP\x01Z9github.com/cipherd/cipherd/clients/go/cipherdpb;cipherdpbb\x06proto3"
 
 var (

@@ -23,6 +23,62 @@ const (
 	_ = protoimpl.EnforceVersion(protoimpl.MaxVersion - 20)
 )
 
+// ImportWrappingAlgorithm is how key material is wrapped for an import job. Both are
+// CKM_RSA_AES_KEY_WRAP as PKCS#11 defines it and AWS KMS (RSA_AES_KEY_WRAP_SHA_256) and Cloud KMS
+// (RSA_OAEP_*_SHA256_AES_256) take it: RSA-OAEP-SHA-256 of an ephemeral AES-256 key, then RFC 5649
+// AES key wrap with padding of the material under it.
+type ImportWrappingAlgorithm int32
+
+const (
+	// IMPORT_WRAPPING_ALGORITHM_UNSPECIFIED means IMPORT_WRAPPING_ALGORITHM_RSA_AES_KEY_WRAP_SHA256_3072.
+	ImportWrappingAlgorithm_IMPORT_WRAPPING_ALGORITHM_UNSPECIFIED ImportWrappingAlgorithm = 0
+	// IMPORT_WRAPPING_ALGORITHM_RSA_AES_KEY_WRAP_SHA256_3072 wraps for an RSA-3072 job key.
+	ImportWrappingAlgorithm_IMPORT_WRAPPING_ALGORITHM_RSA_AES_KEY_WRAP_SHA256_3072 ImportWrappingAlgorithm = 1
+	// IMPORT_WRAPPING_ALGORITHM_RSA_AES_KEY_WRAP_SHA256_4096 wraps for an RSA-4096 job key.
+	ImportWrappingAlgorithm_IMPORT_WRAPPING_ALGORITHM_RSA_AES_KEY_WRAP_SHA256_4096 ImportWrappingAlgorithm = 2
+)
+
+// Enum value maps for ImportWrappingAlgorithm.
+var (
+	ImportWrappingAlgorithm_name = map[int32]string{
+		0: "IMPORT_WRAPPING_ALGORITHM_UNSPECIFIED",
+		1: "IMPORT_WRAPPING_ALGORITHM_RSA_AES_KEY_WRAP_SHA256_3072",
+		2: "IMPORT_WRAPPING_ALGORITHM_RSA_AES_KEY_WRAP_SHA256_4096",
+	}
+	ImportWrappingAlgorithm_value = map[string]int32{
+		"IMPORT_WRAPPING_ALGORITHM_UNSPECIFIED":                  0,
+		"IMPORT_WRAPPING_ALGORITHM_RSA_AES_KEY_WRAP_SHA256_3072": 1,
+		"IMPORT_WRAPPING_ALGORITHM_RSA_AES_KEY_WRAP_SHA256_4096": 2,
+	}
+)
+
+func (x ImportWrappingAlgorithm) Enum() *ImportWrappingAlgorithm {
+	p := new(ImportWrappingAlgorithm)
+	*p = x
+	return p
+}
+
+func (x ImportWrappingAlgorithm) String() string {
+	return protoimpl.X.EnumStringOf(x.Descriptor(), protoreflect.EnumNumber(x))
+}
+
+func (ImportWrappingAlgorithm) Descriptor() protoreflect.EnumDescriptor {
+	return file_cipherd_v1_key_admin_service_proto_enumTypes[0].Descriptor()
+}
+
+func (ImportWrappingAlgorithm) Type() protoreflect.EnumType {
+	return &file_cipherd_v1_key_admin_service_proto_enumTypes[0]
+}
+
+func (x ImportWrappingAlgorithm) Number() protoreflect.EnumNumber {
+	return protoreflect.EnumNumber(x)
+}
+
+// Deprecated: Use ImportWrappingAlgorithm.Descriptor instead.
+func (ImportWrappingAlgorithm) EnumDescriptor() ([]byte, []int) {
+	return file_cipherd_v1_key_admin_service_proto_rawDescGZIP(), []int{0}
+}
+
 // CreateKeyRequest names the key to create and its first version's mode and size.
 type CreateKeyRequest struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
@@ -592,7 +648,9 @@ type ImportKeyRequest struct {
 	// mode is the imported version's mode; MODE_UNSPECIFIED means MODE_GCM.
 	Mode Mode `protobuf:"varint,2,opt,name=mode,proto3,enum=cipherd.v1.Mode" json:"mode,omitempty"`
 	// key_material is the raw key: 16, 24 or 32 bytes for AES modes, 32 for chacha, xgcm and hmac, 64
-	// for siv. Secret.
+	// for siv. Secret. Material in the clear is refused with FAILED_PRECONDITION
+	// (PLAINTEXT_IMPORT_DISABLED) unless the server's operator allowed it by a setting that says so;
+	// wrapped_key_material is the way in otherwise.
 	KeyMaterial []byte `protobuf:"bytes,3,opt,name=key_material,json=keyMaterial,proto3" json:"key_material,omitempty"`
 	// allow_unauthenticated must be true to import a key for cbc, ctr, cfb, ofb or ecb.
 	AllowUnauthenticated bool `protobuf:"varint,4,opt,name=allow_unauthenticated,json=allowUnauthenticated,proto3" json:"allow_unauthenticated,omitempty"`
@@ -611,6 +669,15 @@ type ImportKeyRequest struct {
 	// fpe_format is the format of an imported MODE_FF1 version: required when the key is created by
 	// this import, and, when the key exists, equal to its format (INVALID_ARGUMENT otherwise).
 	FpeFormat *FpeFormat `protobuf:"bytes,9,opt,name=fpe_format,json=fpeFormat,proto3" json:"fpe_format,omitempty"`
+	// wrapped_key_material is the key material wrapped for the import job import_job_id, set instead
+	// of key_material (and of passphrase): the RSA-OAEP (SHA-256, MGF1 SHA-256, no label) encryption
+	// under the job's public key of a fresh 256-bit AES key, followed by the AES key wrap with padding
+	// (RFC 5649) of the key material under that AES key. The unwrapped material is checked as
+	// key_material is. A blob that does not unwrap fails with INVALID_ARGUMENT, saying only that.
+	WrappedKeyMaterial []byte `protobuf:"bytes,10,opt,name=wrapped_key_material,json=wrappedKeyMaterial,proto3" json:"wrapped_key_material,omitempty"`
+	// import_job_id is the job wrapped_key_material was wrapped for (CreateImportJob). An unknown,
+	// expired or already used job, or one made for another key, fails with FAILED_PRECONDITION.
+	ImportJobId string `protobuf:"bytes,11,opt,name=import_job_id,json=importJobId,proto3" json:"import_job_id,omitempty"`
 	// transit_kdf imports a version of a derived Vault Transit key (derived=true): key_material is the
 	// version's exported key, and each Transit ciphertext's key is derived from it and the request's
 	// context with this KDF. Only with mode MODE_GCM or MODE_CHACHA; the version then decrypts
@@ -713,11 +780,210 @@ func (x *ImportKeyRequest) GetFpeFormat() *FpeFormat {
 	return nil
 }
 
+func (x *ImportKeyRequest) GetWrappedKeyMaterial() []byte {
+	if x != nil {
+		return x.WrappedKeyMaterial
+	}
+	return nil
+}
+
+func (x *ImportKeyRequest) GetImportJobId() string {
+	if x != nil {
+		return x.ImportJobId
+	}
+	return ""
+}
+
 func (x *ImportKeyRequest) GetTransitKdf() TransitKdf {
 	if x != nil {
 		return x.TransitKdf
 	}
 	return TransitKdf_TRANSIT_KDF_UNSPECIFIED
+}
+
+// CreateImportJobRequest asks for a wrapping key to import one key version with.
+type CreateImportJobRequest struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// key_name is the key the wrapped material will be imported into (it need not exist yet).
+	KeyName string `protobuf:"bytes,1,opt,name=key_name,json=keyName,proto3" json:"key_name,omitempty"`
+	// wrapping_algorithm is how the material will be wrapped; unspecified means
+	// IMPORT_WRAPPING_ALGORITHM_RSA_AES_KEY_WRAP_SHA256_3072.
+	WrappingAlgorithm ImportWrappingAlgorithm `protobuf:"varint,2,opt,name=wrapping_algorithm,json=wrappingAlgorithm,proto3,enum=cipherd.v1.ImportWrappingAlgorithm" json:"wrapping_algorithm,omitempty"`
+	unknownFields     protoimpl.UnknownFields
+	sizeCache         protoimpl.SizeCache
+}
+
+func (x *CreateImportJobRequest) Reset() {
+	*x = CreateImportJobRequest{}
+	mi := &file_cipherd_v1_key_admin_service_proto_msgTypes[11]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *CreateImportJobRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*CreateImportJobRequest) ProtoMessage() {}
+
+func (x *CreateImportJobRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_cipherd_v1_key_admin_service_proto_msgTypes[11]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use CreateImportJobRequest.ProtoReflect.Descriptor instead.
+func (*CreateImportJobRequest) Descriptor() ([]byte, []int) {
+	return file_cipherd_v1_key_admin_service_proto_rawDescGZIP(), []int{11}
+}
+
+func (x *CreateImportJobRequest) GetKeyName() string {
+	if x != nil {
+		return x.KeyName
+	}
+	return ""
+}
+
+func (x *CreateImportJobRequest) GetWrappingAlgorithm() ImportWrappingAlgorithm {
+	if x != nil {
+		return x.WrappingAlgorithm
+	}
+	return ImportWrappingAlgorithm_IMPORT_WRAPPING_ALGORITHM_UNSPECIFIED
+}
+
+// CreateImportJobResponse is the job.
+type CreateImportJobResponse struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// import_job is the job, with its public key.
+	ImportJob     *ImportJob `protobuf:"bytes,1,opt,name=import_job,json=importJob,proto3" json:"import_job,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *CreateImportJobResponse) Reset() {
+	*x = CreateImportJobResponse{}
+	mi := &file_cipherd_v1_key_admin_service_proto_msgTypes[12]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *CreateImportJobResponse) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*CreateImportJobResponse) ProtoMessage() {}
+
+func (x *CreateImportJobResponse) ProtoReflect() protoreflect.Message {
+	mi := &file_cipherd_v1_key_admin_service_proto_msgTypes[12]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use CreateImportJobResponse.ProtoReflect.Descriptor instead.
+func (*CreateImportJobResponse) Descriptor() ([]byte, []int) {
+	return file_cipherd_v1_key_admin_service_proto_rawDescGZIP(), []int{12}
+}
+
+func (x *CreateImportJobResponse) GetImportJob() *ImportJob {
+	if x != nil {
+		return x.ImportJob
+	}
+	return nil
+}
+
+// ImportJob is a one-time permission to import one key version, wrapped for its public key.
+type ImportJob struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// import_job_id names the job in ImportKeyRequest.import_job_id.
+	ImportJobId string `protobuf:"bytes,1,opt,name=import_job_id,json=importJobId,proto3" json:"import_job_id,omitempty"`
+	// key_name is the only key the job imports into.
+	KeyName string `protobuf:"bytes,2,opt,name=key_name,json=keyName,proto3" json:"key_name,omitempty"`
+	// wrapping_algorithm is how material must be wrapped for the job.
+	WrappingAlgorithm ImportWrappingAlgorithm `protobuf:"varint,3,opt,name=wrapping_algorithm,json=wrappingAlgorithm,proto3,enum=cipherd.v1.ImportWrappingAlgorithm" json:"wrapping_algorithm,omitempty"`
+	// public_key_pem is the wrapping public key, a PEM "PUBLIC KEY" (X.509 SubjectPublicKeyInfo), as
+	// openssl pkeyutl and Python's cryptography load it.
+	PublicKeyPem string `protobuf:"bytes,4,opt,name=public_key_pem,json=publicKeyPem,proto3" json:"public_key_pem,omitempty"`
+	// expire_time is when the job stops accepting an import; its private key is then forgotten.
+	ExpireTime    *timestamppb.Timestamp `protobuf:"bytes,5,opt,name=expire_time,json=expireTime,proto3" json:"expire_time,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *ImportJob) Reset() {
+	*x = ImportJob{}
+	mi := &file_cipherd_v1_key_admin_service_proto_msgTypes[13]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *ImportJob) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*ImportJob) ProtoMessage() {}
+
+func (x *ImportJob) ProtoReflect() protoreflect.Message {
+	mi := &file_cipherd_v1_key_admin_service_proto_msgTypes[13]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use ImportJob.ProtoReflect.Descriptor instead.
+func (*ImportJob) Descriptor() ([]byte, []int) {
+	return file_cipherd_v1_key_admin_service_proto_rawDescGZIP(), []int{13}
+}
+
+func (x *ImportJob) GetImportJobId() string {
+	if x != nil {
+		return x.ImportJobId
+	}
+	return ""
+}
+
+func (x *ImportJob) GetKeyName() string {
+	if x != nil {
+		return x.KeyName
+	}
+	return ""
+}
+
+func (x *ImportJob) GetWrappingAlgorithm() ImportWrappingAlgorithm {
+	if x != nil {
+		return x.WrappingAlgorithm
+	}
+	return ImportWrappingAlgorithm_IMPORT_WRAPPING_ALGORITHM_UNSPECIFIED
+}
+
+func (x *ImportJob) GetPublicKeyPem() string {
+	if x != nil {
+		return x.PublicKeyPem
+	}
+	return ""
+}
+
+func (x *ImportJob) GetExpireTime() *timestamppb.Timestamp {
+	if x != nil {
+		return x.ExpireTime
+	}
+	return nil
 }
 
 // ImportKeyResponse carries the key after the import.
@@ -731,7 +997,7 @@ type ImportKeyResponse struct {
 
 func (x *ImportKeyResponse) Reset() {
 	*x = ImportKeyResponse{}
-	mi := &file_cipherd_v1_key_admin_service_proto_msgTypes[11]
+	mi := &file_cipherd_v1_key_admin_service_proto_msgTypes[14]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -743,7 +1009,7 @@ func (x *ImportKeyResponse) String() string {
 func (*ImportKeyResponse) ProtoMessage() {}
 
 func (x *ImportKeyResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_cipherd_v1_key_admin_service_proto_msgTypes[11]
+	mi := &file_cipherd_v1_key_admin_service_proto_msgTypes[14]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -756,7 +1022,7 @@ func (x *ImportKeyResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ImportKeyResponse.ProtoReflect.Descriptor instead.
 func (*ImportKeyResponse) Descriptor() ([]byte, []int) {
-	return file_cipherd_v1_key_admin_service_proto_rawDescGZIP(), []int{11}
+	return file_cipherd_v1_key_admin_service_proto_rawDescGZIP(), []int{14}
 }
 
 func (x *ImportKeyResponse) GetKey() *Key {
@@ -780,7 +1046,7 @@ type GetKeyCensusRequest struct {
 
 func (x *GetKeyCensusRequest) Reset() {
 	*x = GetKeyCensusRequest{}
-	mi := &file_cipherd_v1_key_admin_service_proto_msgTypes[12]
+	mi := &file_cipherd_v1_key_admin_service_proto_msgTypes[15]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -792,7 +1058,7 @@ func (x *GetKeyCensusRequest) String() string {
 func (*GetKeyCensusRequest) ProtoMessage() {}
 
 func (x *GetKeyCensusRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_cipherd_v1_key_admin_service_proto_msgTypes[12]
+	mi := &file_cipherd_v1_key_admin_service_proto_msgTypes[15]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -805,7 +1071,7 @@ func (x *GetKeyCensusRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GetKeyCensusRequest.ProtoReflect.Descriptor instead.
 func (*GetKeyCensusRequest) Descriptor() ([]byte, []int) {
-	return file_cipherd_v1_key_admin_service_proto_rawDescGZIP(), []int{12}
+	return file_cipherd_v1_key_admin_service_proto_rawDescGZIP(), []int{15}
 }
 
 func (x *GetKeyCensusRequest) GetKeyName() string {
@@ -838,7 +1104,7 @@ type GetKeyCensusResponse struct {
 
 func (x *GetKeyCensusResponse) Reset() {
 	*x = GetKeyCensusResponse{}
-	mi := &file_cipherd_v1_key_admin_service_proto_msgTypes[13]
+	mi := &file_cipherd_v1_key_admin_service_proto_msgTypes[16]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -850,7 +1116,7 @@ func (x *GetKeyCensusResponse) String() string {
 func (*GetKeyCensusResponse) ProtoMessage() {}
 
 func (x *GetKeyCensusResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_cipherd_v1_key_admin_service_proto_msgTypes[13]
+	mi := &file_cipherd_v1_key_admin_service_proto_msgTypes[16]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -863,7 +1129,7 @@ func (x *GetKeyCensusResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GetKeyCensusResponse.ProtoReflect.Descriptor instead.
 func (*GetKeyCensusResponse) Descriptor() ([]byte, []int) {
-	return file_cipherd_v1_key_admin_service_proto_rawDescGZIP(), []int{13}
+	return file_cipherd_v1_key_admin_service_proto_rawDescGZIP(), []int{16}
 }
 
 func (x *GetKeyCensusResponse) GetKey() *Key {
@@ -906,7 +1172,7 @@ type VersionCensus struct {
 
 func (x *VersionCensus) Reset() {
 	*x = VersionCensus{}
-	mi := &file_cipherd_v1_key_admin_service_proto_msgTypes[14]
+	mi := &file_cipherd_v1_key_admin_service_proto_msgTypes[17]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -918,7 +1184,7 @@ func (x *VersionCensus) String() string {
 func (*VersionCensus) ProtoMessage() {}
 
 func (x *VersionCensus) ProtoReflect() protoreflect.Message {
-	mi := &file_cipherd_v1_key_admin_service_proto_msgTypes[14]
+	mi := &file_cipherd_v1_key_admin_service_proto_msgTypes[17]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -931,7 +1197,7 @@ func (x *VersionCensus) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use VersionCensus.ProtoReflect.Descriptor instead.
 func (*VersionCensus) Descriptor() ([]byte, []int) {
-	return file_cipherd_v1_key_admin_service_proto_rawDescGZIP(), []int{14}
+	return file_cipherd_v1_key_admin_service_proto_rawDescGZIP(), []int{17}
 }
 
 func (x *VersionCensus) GetVersion() int32 {
@@ -973,7 +1239,7 @@ type DisableKeyRequest struct {
 
 func (x *DisableKeyRequest) Reset() {
 	*x = DisableKeyRequest{}
-	mi := &file_cipherd_v1_key_admin_service_proto_msgTypes[15]
+	mi := &file_cipherd_v1_key_admin_service_proto_msgTypes[18]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -985,7 +1251,7 @@ func (x *DisableKeyRequest) String() string {
 func (*DisableKeyRequest) ProtoMessage() {}
 
 func (x *DisableKeyRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_cipherd_v1_key_admin_service_proto_msgTypes[15]
+	mi := &file_cipherd_v1_key_admin_service_proto_msgTypes[18]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -998,7 +1264,7 @@ func (x *DisableKeyRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use DisableKeyRequest.ProtoReflect.Descriptor instead.
 func (*DisableKeyRequest) Descriptor() ([]byte, []int) {
-	return file_cipherd_v1_key_admin_service_proto_rawDescGZIP(), []int{15}
+	return file_cipherd_v1_key_admin_service_proto_rawDescGZIP(), []int{18}
 }
 
 func (x *DisableKeyRequest) GetKeyName() string {
@@ -1019,7 +1285,7 @@ type DisableKeyResponse struct {
 
 func (x *DisableKeyResponse) Reset() {
 	*x = DisableKeyResponse{}
-	mi := &file_cipherd_v1_key_admin_service_proto_msgTypes[16]
+	mi := &file_cipherd_v1_key_admin_service_proto_msgTypes[19]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1031,7 +1297,7 @@ func (x *DisableKeyResponse) String() string {
 func (*DisableKeyResponse) ProtoMessage() {}
 
 func (x *DisableKeyResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_cipherd_v1_key_admin_service_proto_msgTypes[16]
+	mi := &file_cipherd_v1_key_admin_service_proto_msgTypes[19]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1044,7 +1310,7 @@ func (x *DisableKeyResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use DisableKeyResponse.ProtoReflect.Descriptor instead.
 func (*DisableKeyResponse) Descriptor() ([]byte, []int) {
-	return file_cipherd_v1_key_admin_service_proto_rawDescGZIP(), []int{16}
+	return file_cipherd_v1_key_admin_service_proto_rawDescGZIP(), []int{19}
 }
 
 func (x *DisableKeyResponse) GetKey() *Key {
@@ -1065,7 +1331,7 @@ type EnableKeyRequest struct {
 
 func (x *EnableKeyRequest) Reset() {
 	*x = EnableKeyRequest{}
-	mi := &file_cipherd_v1_key_admin_service_proto_msgTypes[17]
+	mi := &file_cipherd_v1_key_admin_service_proto_msgTypes[20]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1077,7 +1343,7 @@ func (x *EnableKeyRequest) String() string {
 func (*EnableKeyRequest) ProtoMessage() {}
 
 func (x *EnableKeyRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_cipherd_v1_key_admin_service_proto_msgTypes[17]
+	mi := &file_cipherd_v1_key_admin_service_proto_msgTypes[20]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1090,7 +1356,7 @@ func (x *EnableKeyRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use EnableKeyRequest.ProtoReflect.Descriptor instead.
 func (*EnableKeyRequest) Descriptor() ([]byte, []int) {
-	return file_cipherd_v1_key_admin_service_proto_rawDescGZIP(), []int{17}
+	return file_cipherd_v1_key_admin_service_proto_rawDescGZIP(), []int{20}
 }
 
 func (x *EnableKeyRequest) GetKeyName() string {
@@ -1111,7 +1377,7 @@ type EnableKeyResponse struct {
 
 func (x *EnableKeyResponse) Reset() {
 	*x = EnableKeyResponse{}
-	mi := &file_cipherd_v1_key_admin_service_proto_msgTypes[18]
+	mi := &file_cipherd_v1_key_admin_service_proto_msgTypes[21]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1123,7 +1389,7 @@ func (x *EnableKeyResponse) String() string {
 func (*EnableKeyResponse) ProtoMessage() {}
 
 func (x *EnableKeyResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_cipherd_v1_key_admin_service_proto_msgTypes[18]
+	mi := &file_cipherd_v1_key_admin_service_proto_msgTypes[21]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1136,7 +1402,7 @@ func (x *EnableKeyResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use EnableKeyResponse.ProtoReflect.Descriptor instead.
 func (*EnableKeyResponse) Descriptor() ([]byte, []int) {
-	return file_cipherd_v1_key_admin_service_proto_rawDescGZIP(), []int{18}
+	return file_cipherd_v1_key_admin_service_proto_rawDescGZIP(), []int{21}
 }
 
 func (x *EnableKeyResponse) GetKey() *Key {
@@ -1162,7 +1428,7 @@ type ScheduleKeyVersionDestructionRequest struct {
 
 func (x *ScheduleKeyVersionDestructionRequest) Reset() {
 	*x = ScheduleKeyVersionDestructionRequest{}
-	mi := &file_cipherd_v1_key_admin_service_proto_msgTypes[19]
+	mi := &file_cipherd_v1_key_admin_service_proto_msgTypes[22]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1174,7 +1440,7 @@ func (x *ScheduleKeyVersionDestructionRequest) String() string {
 func (*ScheduleKeyVersionDestructionRequest) ProtoMessage() {}
 
 func (x *ScheduleKeyVersionDestructionRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_cipherd_v1_key_admin_service_proto_msgTypes[19]
+	mi := &file_cipherd_v1_key_admin_service_proto_msgTypes[22]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1187,7 +1453,7 @@ func (x *ScheduleKeyVersionDestructionRequest) ProtoReflect() protoreflect.Messa
 
 // Deprecated: Use ScheduleKeyVersionDestructionRequest.ProtoReflect.Descriptor instead.
 func (*ScheduleKeyVersionDestructionRequest) Descriptor() ([]byte, []int) {
-	return file_cipherd_v1_key_admin_service_proto_rawDescGZIP(), []int{19}
+	return file_cipherd_v1_key_admin_service_proto_rawDescGZIP(), []int{22}
 }
 
 func (x *ScheduleKeyVersionDestructionRequest) GetKeyName() string {
@@ -1222,7 +1488,7 @@ type ScheduleKeyVersionDestructionResponse struct {
 
 func (x *ScheduleKeyVersionDestructionResponse) Reset() {
 	*x = ScheduleKeyVersionDestructionResponse{}
-	mi := &file_cipherd_v1_key_admin_service_proto_msgTypes[20]
+	mi := &file_cipherd_v1_key_admin_service_proto_msgTypes[23]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1234,7 +1500,7 @@ func (x *ScheduleKeyVersionDestructionResponse) String() string {
 func (*ScheduleKeyVersionDestructionResponse) ProtoMessage() {}
 
 func (x *ScheduleKeyVersionDestructionResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_cipherd_v1_key_admin_service_proto_msgTypes[20]
+	mi := &file_cipherd_v1_key_admin_service_proto_msgTypes[23]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1247,7 +1513,7 @@ func (x *ScheduleKeyVersionDestructionResponse) ProtoReflect() protoreflect.Mess
 
 // Deprecated: Use ScheduleKeyVersionDestructionResponse.ProtoReflect.Descriptor instead.
 func (*ScheduleKeyVersionDestructionResponse) Descriptor() ([]byte, []int) {
-	return file_cipherd_v1_key_admin_service_proto_rawDescGZIP(), []int{20}
+	return file_cipherd_v1_key_admin_service_proto_rawDescGZIP(), []int{23}
 }
 
 func (x *ScheduleKeyVersionDestructionResponse) GetKey() *Key {
@@ -1270,7 +1536,7 @@ type CancelKeyVersionDestructionRequest struct {
 
 func (x *CancelKeyVersionDestructionRequest) Reset() {
 	*x = CancelKeyVersionDestructionRequest{}
-	mi := &file_cipherd_v1_key_admin_service_proto_msgTypes[21]
+	mi := &file_cipherd_v1_key_admin_service_proto_msgTypes[24]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1282,7 +1548,7 @@ func (x *CancelKeyVersionDestructionRequest) String() string {
 func (*CancelKeyVersionDestructionRequest) ProtoMessage() {}
 
 func (x *CancelKeyVersionDestructionRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_cipherd_v1_key_admin_service_proto_msgTypes[21]
+	mi := &file_cipherd_v1_key_admin_service_proto_msgTypes[24]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1295,7 +1561,7 @@ func (x *CancelKeyVersionDestructionRequest) ProtoReflect() protoreflect.Message
 
 // Deprecated: Use CancelKeyVersionDestructionRequest.ProtoReflect.Descriptor instead.
 func (*CancelKeyVersionDestructionRequest) Descriptor() ([]byte, []int) {
-	return file_cipherd_v1_key_admin_service_proto_rawDescGZIP(), []int{21}
+	return file_cipherd_v1_key_admin_service_proto_rawDescGZIP(), []int{24}
 }
 
 func (x *CancelKeyVersionDestructionRequest) GetKeyName() string {
@@ -1323,7 +1589,7 @@ type CancelKeyVersionDestructionResponse struct {
 
 func (x *CancelKeyVersionDestructionResponse) Reset() {
 	*x = CancelKeyVersionDestructionResponse{}
-	mi := &file_cipherd_v1_key_admin_service_proto_msgTypes[22]
+	mi := &file_cipherd_v1_key_admin_service_proto_msgTypes[25]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1335,7 +1601,7 @@ func (x *CancelKeyVersionDestructionResponse) String() string {
 func (*CancelKeyVersionDestructionResponse) ProtoMessage() {}
 
 func (x *CancelKeyVersionDestructionResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_cipherd_v1_key_admin_service_proto_msgTypes[22]
+	mi := &file_cipherd_v1_key_admin_service_proto_msgTypes[25]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1348,7 +1614,7 @@ func (x *CancelKeyVersionDestructionResponse) ProtoReflect() protoreflect.Messag
 
 // Deprecated: Use CancelKeyVersionDestructionResponse.ProtoReflect.Descriptor instead.
 func (*CancelKeyVersionDestructionResponse) Descriptor() ([]byte, []int) {
-	return file_cipherd_v1_key_admin_service_proto_rawDescGZIP(), []int{22}
+	return file_cipherd_v1_key_admin_service_proto_rawDescGZIP(), []int{25}
 }
 
 func (x *CancelKeyVersionDestructionResponse) GetKey() *Key {
@@ -1372,7 +1638,7 @@ type ScheduleKeyDeletionRequest struct {
 
 func (x *ScheduleKeyDeletionRequest) Reset() {
 	*x = ScheduleKeyDeletionRequest{}
-	mi := &file_cipherd_v1_key_admin_service_proto_msgTypes[23]
+	mi := &file_cipherd_v1_key_admin_service_proto_msgTypes[26]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1384,7 +1650,7 @@ func (x *ScheduleKeyDeletionRequest) String() string {
 func (*ScheduleKeyDeletionRequest) ProtoMessage() {}
 
 func (x *ScheduleKeyDeletionRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_cipherd_v1_key_admin_service_proto_msgTypes[23]
+	mi := &file_cipherd_v1_key_admin_service_proto_msgTypes[26]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1397,7 +1663,7 @@ func (x *ScheduleKeyDeletionRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ScheduleKeyDeletionRequest.ProtoReflect.Descriptor instead.
 func (*ScheduleKeyDeletionRequest) Descriptor() ([]byte, []int) {
-	return file_cipherd_v1_key_admin_service_proto_rawDescGZIP(), []int{23}
+	return file_cipherd_v1_key_admin_service_proto_rawDescGZIP(), []int{26}
 }
 
 func (x *ScheduleKeyDeletionRequest) GetKeyName() string {
@@ -1425,7 +1691,7 @@ type ScheduleKeyDeletionResponse struct {
 
 func (x *ScheduleKeyDeletionResponse) Reset() {
 	*x = ScheduleKeyDeletionResponse{}
-	mi := &file_cipherd_v1_key_admin_service_proto_msgTypes[24]
+	mi := &file_cipherd_v1_key_admin_service_proto_msgTypes[27]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1437,7 +1703,7 @@ func (x *ScheduleKeyDeletionResponse) String() string {
 func (*ScheduleKeyDeletionResponse) ProtoMessage() {}
 
 func (x *ScheduleKeyDeletionResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_cipherd_v1_key_admin_service_proto_msgTypes[24]
+	mi := &file_cipherd_v1_key_admin_service_proto_msgTypes[27]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1450,7 +1716,7 @@ func (x *ScheduleKeyDeletionResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ScheduleKeyDeletionResponse.ProtoReflect.Descriptor instead.
 func (*ScheduleKeyDeletionResponse) Descriptor() ([]byte, []int) {
-	return file_cipherd_v1_key_admin_service_proto_rawDescGZIP(), []int{24}
+	return file_cipherd_v1_key_admin_service_proto_rawDescGZIP(), []int{27}
 }
 
 func (x *ScheduleKeyDeletionResponse) GetKey() *Key {
@@ -1471,7 +1737,7 @@ type CancelKeyDeletionRequest struct {
 
 func (x *CancelKeyDeletionRequest) Reset() {
 	*x = CancelKeyDeletionRequest{}
-	mi := &file_cipherd_v1_key_admin_service_proto_msgTypes[25]
+	mi := &file_cipherd_v1_key_admin_service_proto_msgTypes[28]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1483,7 +1749,7 @@ func (x *CancelKeyDeletionRequest) String() string {
 func (*CancelKeyDeletionRequest) ProtoMessage() {}
 
 func (x *CancelKeyDeletionRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_cipherd_v1_key_admin_service_proto_msgTypes[25]
+	mi := &file_cipherd_v1_key_admin_service_proto_msgTypes[28]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1496,7 +1762,7 @@ func (x *CancelKeyDeletionRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use CancelKeyDeletionRequest.ProtoReflect.Descriptor instead.
 func (*CancelKeyDeletionRequest) Descriptor() ([]byte, []int) {
-	return file_cipherd_v1_key_admin_service_proto_rawDescGZIP(), []int{25}
+	return file_cipherd_v1_key_admin_service_proto_rawDescGZIP(), []int{28}
 }
 
 func (x *CancelKeyDeletionRequest) GetKeyName() string {
@@ -1517,7 +1783,7 @@ type CancelKeyDeletionResponse struct {
 
 func (x *CancelKeyDeletionResponse) Reset() {
 	*x = CancelKeyDeletionResponse{}
-	mi := &file_cipherd_v1_key_admin_service_proto_msgTypes[26]
+	mi := &file_cipherd_v1_key_admin_service_proto_msgTypes[29]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1529,7 +1795,7 @@ func (x *CancelKeyDeletionResponse) String() string {
 func (*CancelKeyDeletionResponse) ProtoMessage() {}
 
 func (x *CancelKeyDeletionResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_cipherd_v1_key_admin_service_proto_msgTypes[26]
+	mi := &file_cipherd_v1_key_admin_service_proto_msgTypes[29]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1542,7 +1808,7 @@ func (x *CancelKeyDeletionResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use CancelKeyDeletionResponse.ProtoReflect.Descriptor instead.
 func (*CancelKeyDeletionResponse) Descriptor() ([]byte, []int) {
-	return file_cipherd_v1_key_admin_service_proto_rawDescGZIP(), []int{26}
+	return file_cipherd_v1_key_admin_service_proto_rawDescGZIP(), []int{29}
 }
 
 func (x *CancelKeyDeletionResponse) GetKey() *Key {
@@ -1580,7 +1846,7 @@ type RetireKeyVersionsRequest struct {
 
 func (x *RetireKeyVersionsRequest) Reset() {
 	*x = RetireKeyVersionsRequest{}
-	mi := &file_cipherd_v1_key_admin_service_proto_msgTypes[27]
+	mi := &file_cipherd_v1_key_admin_service_proto_msgTypes[30]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1592,7 +1858,7 @@ func (x *RetireKeyVersionsRequest) String() string {
 func (*RetireKeyVersionsRequest) ProtoMessage() {}
 
 func (x *RetireKeyVersionsRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_cipherd_v1_key_admin_service_proto_msgTypes[27]
+	mi := &file_cipherd_v1_key_admin_service_proto_msgTypes[30]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1605,7 +1871,7 @@ func (x *RetireKeyVersionsRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use RetireKeyVersionsRequest.ProtoReflect.Descriptor instead.
 func (*RetireKeyVersionsRequest) Descriptor() ([]byte, []int) {
-	return file_cipherd_v1_key_admin_service_proto_rawDescGZIP(), []int{27}
+	return file_cipherd_v1_key_admin_service_proto_rawDescGZIP(), []int{30}
 }
 
 func (x *RetireKeyVersionsRequest) GetKeyName() string {
@@ -1671,7 +1937,7 @@ type DataInventory struct {
 
 func (x *DataInventory) Reset() {
 	*x = DataInventory{}
-	mi := &file_cipherd_v1_key_admin_service_proto_msgTypes[28]
+	mi := &file_cipherd_v1_key_admin_service_proto_msgTypes[31]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1683,7 +1949,7 @@ func (x *DataInventory) String() string {
 func (*DataInventory) ProtoMessage() {}
 
 func (x *DataInventory) ProtoReflect() protoreflect.Message {
-	mi := &file_cipherd_v1_key_admin_service_proto_msgTypes[28]
+	mi := &file_cipherd_v1_key_admin_service_proto_msgTypes[31]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1696,7 +1962,7 @@ func (x *DataInventory) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use DataInventory.ProtoReflect.Descriptor instead.
 func (*DataInventory) Descriptor() ([]byte, []int) {
-	return file_cipherd_v1_key_admin_service_proto_rawDescGZIP(), []int{28}
+	return file_cipherd_v1_key_admin_service_proto_rawDescGZIP(), []int{31}
 }
 
 func (x *DataInventory) GetKeyName() string {
@@ -1747,7 +2013,7 @@ type VersionCount struct {
 
 func (x *VersionCount) Reset() {
 	*x = VersionCount{}
-	mi := &file_cipherd_v1_key_admin_service_proto_msgTypes[29]
+	mi := &file_cipherd_v1_key_admin_service_proto_msgTypes[32]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1759,7 +2025,7 @@ func (x *VersionCount) String() string {
 func (*VersionCount) ProtoMessage() {}
 
 func (x *VersionCount) ProtoReflect() protoreflect.Message {
-	mi := &file_cipherd_v1_key_admin_service_proto_msgTypes[29]
+	mi := &file_cipherd_v1_key_admin_service_proto_msgTypes[32]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1772,7 +2038,7 @@ func (x *VersionCount) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use VersionCount.ProtoReflect.Descriptor instead.
 func (*VersionCount) Descriptor() ([]byte, []int) {
-	return file_cipherd_v1_key_admin_service_proto_rawDescGZIP(), []int{29}
+	return file_cipherd_v1_key_admin_service_proto_rawDescGZIP(), []int{32}
 }
 
 func (x *VersionCount) GetVersion() int32 {
@@ -1804,7 +2070,7 @@ type RetireKeyVersionsResponse struct {
 
 func (x *RetireKeyVersionsResponse) Reset() {
 	*x = RetireKeyVersionsResponse{}
-	mi := &file_cipherd_v1_key_admin_service_proto_msgTypes[30]
+	mi := &file_cipherd_v1_key_admin_service_proto_msgTypes[33]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1816,7 +2082,7 @@ func (x *RetireKeyVersionsResponse) String() string {
 func (*RetireKeyVersionsResponse) ProtoMessage() {}
 
 func (x *RetireKeyVersionsResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_cipherd_v1_key_admin_service_proto_msgTypes[30]
+	mi := &file_cipherd_v1_key_admin_service_proto_msgTypes[33]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1829,7 +2095,7 @@ func (x *RetireKeyVersionsResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use RetireKeyVersionsResponse.ProtoReflect.Descriptor instead.
 func (*RetireKeyVersionsResponse) Descriptor() ([]byte, []int) {
-	return file_cipherd_v1_key_admin_service_proto_rawDescGZIP(), []int{30}
+	return file_cipherd_v1_key_admin_service_proto_rawDescGZIP(), []int{33}
 }
 
 func (x *RetireKeyVersionsResponse) GetKey() *Key {
@@ -1891,7 +2157,7 @@ const file_cipherd_v1_key_admin_service_proto_rawDesc = "" +
 	"\bkey_name\x18\x01 \x01(\tR\akeyName\x12-\n" +
 	"\x06policy\x18\x02 \x01(\v2\x15.cipherd.v1.KeyPolicyR\x06policy\"<\n" +
 	"\x17UpdateKeyPolicyResponse\x12!\n" +
-	"\x03key\x18\x01 \x01(\v2\x0f.cipherd.v1.KeyR\x03key\"\xde\x03\n" +
+	"\x03key\x18\x01 \x01(\v2\x0f.cipherd.v1.KeyR\x03key\"\xb4\x04\n" +
 	"\x10ImportKeyRequest\x12\x19\n" +
 	"\bkey_name\x18\x01 \x01(\tR\akeyName\x12$\n" +
 	"\x04mode\x18\x02 \x01(\x0e2\x10.cipherd.v1.ModeR\x04mode\x12&\n" +
@@ -1904,9 +2170,25 @@ const file_cipherd_v1_key_admin_service_proto_rawDesc = "" +
 	"passphrase\x18\b \x01(\fB\x03\x80\x01\x01R\n" +
 	"passphrase\x124\n" +
 	"\n" +
-	"fpe_format\x18\t \x01(\v2\x15.cipherd.v1.FpeFormatR\tfpeFormat\x127\n" +
+	"fpe_format\x18\t \x01(\v2\x15.cipherd.v1.FpeFormatR\tfpeFormat\x120\n" +
+	"\x14wrapped_key_material\x18\n" +
+	" \x01(\fR\x12wrappedKeyMaterial\x12\"\n" +
+	"\rimport_job_id\x18\v \x01(\tR\vimportJobId\x127\n" +
 	"\vtransit_kdf\x18\f \x01(\x0e2\x16.cipherd.v1.TransitKdfR\n" +
-	"transitKdf\"6\n" +
+	"transitKdf\"\x87\x01\n" +
+	"\x16CreateImportJobRequest\x12\x19\n" +
+	"\bkey_name\x18\x01 \x01(\tR\akeyName\x12R\n" +
+	"\x12wrapping_algorithm\x18\x02 \x01(\x0e2#.cipherd.v1.ImportWrappingAlgorithmR\x11wrappingAlgorithm\"O\n" +
+	"\x17CreateImportJobResponse\x124\n" +
+	"\n" +
+	"import_job\x18\x01 \x01(\v2\x15.cipherd.v1.ImportJobR\timportJob\"\x81\x02\n" +
+	"\tImportJob\x12\"\n" +
+	"\rimport_job_id\x18\x01 \x01(\tR\vimportJobId\x12\x19\n" +
+	"\bkey_name\x18\x02 \x01(\tR\akeyName\x12R\n" +
+	"\x12wrapping_algorithm\x18\x03 \x01(\x0e2#.cipherd.v1.ImportWrappingAlgorithmR\x11wrappingAlgorithm\x12$\n" +
+	"\x0epublic_key_pem\x18\x04 \x01(\tR\fpublicKeyPem\x12;\n" +
+	"\vexpire_time\x18\x05 \x01(\v2\x1a.google.protobuf.TimestampR\n" +
+	"expireTime\"6\n" +
 	"\x11ImportKeyResponse\x12!\n" +
 	"\x03key\x18\x01 \x01(\v2\x0f.cipherd.v1.KeyR\x03key\"n\n" +
 	"\x13GetKeyCensusRequest\x12\x19\n" +
@@ -1968,14 +2250,20 @@ const file_cipherd_v1_key_admin_service_proto_rawDesc = "" +
 	"\x19RetireKeyVersionsResponse\x12!\n" +
 	"\x03key\x18\x01 \x01(\v2\x0f.cipherd.v1.KeyR\x03key\x12)\n" +
 	"\x10retired_versions\x18\x02 \x03(\x05R\x0fretiredVersions\x12=\n" +
-	"\fdestroy_time\x18\x03 \x01(\v2\x1a.google.protobuf.TimestampR\vdestroyTime2\xf0\t\n" +
+	"\fdestroy_time\x18\x03 \x01(\v2\x1a.google.protobuf.TimestampR\vdestroyTime*\xbc\x01\n" +
+	"\x17ImportWrappingAlgorithm\x12)\n" +
+	"%IMPORT_WRAPPING_ALGORITHM_UNSPECIFIED\x10\x00\x12:\n" +
+	"6IMPORT_WRAPPING_ALGORITHM_RSA_AES_KEY_WRAP_SHA256_3072\x10\x01\x12:\n" +
+	"6IMPORT_WRAPPING_ALGORITHM_RSA_AES_KEY_WRAP_SHA256_4096\x10\x022\xcc\n" +
+	"\n" +
 	"\x0fKeyAdminService\x12H\n" +
 	"\tCreateKey\x12\x1c.cipherd.v1.CreateKeyRequest\x1a\x1d.cipherd.v1.CreateKeyResponse\x12?\n" +
 	"\x06GetKey\x12\x19.cipherd.v1.GetKeyRequest\x1a\x1a.cipherd.v1.GetKeyResponse\x12E\n" +
 	"\bListKeys\x12\x1b.cipherd.v1.ListKeysRequest\x1a\x1c.cipherd.v1.ListKeysResponse\x12H\n" +
 	"\tRotateKey\x12\x1c.cipherd.v1.RotateKeyRequest\x1a\x1d.cipherd.v1.RotateKeyResponse\x12Z\n" +
 	"\x0fUpdateKeyPolicy\x12\".cipherd.v1.UpdateKeyPolicyRequest\x1a#.cipherd.v1.UpdateKeyPolicyResponse\x12H\n" +
-	"\tImportKey\x12\x1c.cipherd.v1.ImportKeyRequest\x1a\x1d.cipherd.v1.ImportKeyResponse\x12Q\n" +
+	"\tImportKey\x12\x1c.cipherd.v1.ImportKeyRequest\x1a\x1d.cipherd.v1.ImportKeyResponse\x12Z\n" +
+	"\x0fCreateImportJob\x12\".cipherd.v1.CreateImportJobRequest\x1a#.cipherd.v1.CreateImportJobResponse\x12Q\n" +
 	"\fGetKeyCensus\x12\x1f.cipherd.v1.GetKeyCensusRequest\x1a .cipherd.v1.GetKeyCensusResponse\x12K\n" +
 	"\n" +
 	"DisableKey\x12\x1d.cipherd.v1.DisableKeyRequest\x1a\x1e.cipherd.v1.DisableKeyResponse\x12H\n" +
@@ -1999,119 +2287,130 @@ func file_cipherd_v1_key_admin_service_proto_rawDescGZIP() []byte {
 	return file_cipherd_v1_key_admin_service_proto_rawDescData
 }
 
-var file_cipherd_v1_key_admin_service_proto_msgTypes = make([]protoimpl.MessageInfo, 31)
+var file_cipherd_v1_key_admin_service_proto_enumTypes = make([]protoimpl.EnumInfo, 1)
+var file_cipherd_v1_key_admin_service_proto_msgTypes = make([]protoimpl.MessageInfo, 34)
 var file_cipherd_v1_key_admin_service_proto_goTypes = []any{
-	(*CreateKeyRequest)(nil),                      // 0: cipherd.v1.CreateKeyRequest
-	(*CreateKeyResponse)(nil),                     // 1: cipherd.v1.CreateKeyResponse
-	(*GetKeyRequest)(nil),                         // 2: cipherd.v1.GetKeyRequest
-	(*GetKeyResponse)(nil),                        // 3: cipherd.v1.GetKeyResponse
-	(*ListKeysRequest)(nil),                       // 4: cipherd.v1.ListKeysRequest
-	(*ListKeysResponse)(nil),                      // 5: cipherd.v1.ListKeysResponse
-	(*RotateKeyRequest)(nil),                      // 6: cipherd.v1.RotateKeyRequest
-	(*RotateKeyResponse)(nil),                     // 7: cipherd.v1.RotateKeyResponse
-	(*UpdateKeyPolicyRequest)(nil),                // 8: cipherd.v1.UpdateKeyPolicyRequest
-	(*UpdateKeyPolicyResponse)(nil),               // 9: cipherd.v1.UpdateKeyPolicyResponse
-	(*ImportKeyRequest)(nil),                      // 10: cipherd.v1.ImportKeyRequest
-	(*ImportKeyResponse)(nil),                     // 11: cipherd.v1.ImportKeyResponse
-	(*GetKeyCensusRequest)(nil),                   // 12: cipherd.v1.GetKeyCensusRequest
-	(*GetKeyCensusResponse)(nil),                  // 13: cipherd.v1.GetKeyCensusResponse
-	(*VersionCensus)(nil),                         // 14: cipherd.v1.VersionCensus
-	(*DisableKeyRequest)(nil),                     // 15: cipherd.v1.DisableKeyRequest
-	(*DisableKeyResponse)(nil),                    // 16: cipherd.v1.DisableKeyResponse
-	(*EnableKeyRequest)(nil),                      // 17: cipherd.v1.EnableKeyRequest
-	(*EnableKeyResponse)(nil),                     // 18: cipherd.v1.EnableKeyResponse
-	(*ScheduleKeyVersionDestructionRequest)(nil),  // 19: cipherd.v1.ScheduleKeyVersionDestructionRequest
-	(*ScheduleKeyVersionDestructionResponse)(nil), // 20: cipherd.v1.ScheduleKeyVersionDestructionResponse
-	(*CancelKeyVersionDestructionRequest)(nil),    // 21: cipherd.v1.CancelKeyVersionDestructionRequest
-	(*CancelKeyVersionDestructionResponse)(nil),   // 22: cipherd.v1.CancelKeyVersionDestructionResponse
-	(*ScheduleKeyDeletionRequest)(nil),            // 23: cipherd.v1.ScheduleKeyDeletionRequest
-	(*ScheduleKeyDeletionResponse)(nil),           // 24: cipherd.v1.ScheduleKeyDeletionResponse
-	(*CancelKeyDeletionRequest)(nil),              // 25: cipherd.v1.CancelKeyDeletionRequest
-	(*CancelKeyDeletionResponse)(nil),             // 26: cipherd.v1.CancelKeyDeletionResponse
-	(*RetireKeyVersionsRequest)(nil),              // 27: cipherd.v1.RetireKeyVersionsRequest
-	(*DataInventory)(nil),                         // 28: cipherd.v1.DataInventory
-	(*VersionCount)(nil),                          // 29: cipherd.v1.VersionCount
-	(*RetireKeyVersionsResponse)(nil),             // 30: cipherd.v1.RetireKeyVersionsResponse
-	(Mode)(0),                                     // 31: cipherd.v1.Mode
-	(*KeyPolicy)(nil),                             // 32: cipherd.v1.KeyPolicy
-	(*FpeFormat)(nil),                             // 33: cipherd.v1.FpeFormat
-	(*Key)(nil),                                   // 34: cipherd.v1.Key
-	(LegacyCipher)(0),                             // 35: cipherd.v1.LegacyCipher
-	(LegacyIv)(0),                                 // 36: cipherd.v1.LegacyIv
-	(TransitKdf)(0),                               // 37: cipherd.v1.TransitKdf
-	(*durationpb.Duration)(nil),                   // 38: google.protobuf.Duration
-	(*KeyVersionUsage)(nil),                       // 39: cipherd.v1.KeyVersionUsage
-	(*timestamppb.Timestamp)(nil),                 // 40: google.protobuf.Timestamp
+	(ImportWrappingAlgorithm)(0),                  // 0: cipherd.v1.ImportWrappingAlgorithm
+	(*CreateKeyRequest)(nil),                      // 1: cipherd.v1.CreateKeyRequest
+	(*CreateKeyResponse)(nil),                     // 2: cipherd.v1.CreateKeyResponse
+	(*GetKeyRequest)(nil),                         // 3: cipherd.v1.GetKeyRequest
+	(*GetKeyResponse)(nil),                        // 4: cipherd.v1.GetKeyResponse
+	(*ListKeysRequest)(nil),                       // 5: cipherd.v1.ListKeysRequest
+	(*ListKeysResponse)(nil),                      // 6: cipherd.v1.ListKeysResponse
+	(*RotateKeyRequest)(nil),                      // 7: cipherd.v1.RotateKeyRequest
+	(*RotateKeyResponse)(nil),                     // 8: cipherd.v1.RotateKeyResponse
+	(*UpdateKeyPolicyRequest)(nil),                // 9: cipherd.v1.UpdateKeyPolicyRequest
+	(*UpdateKeyPolicyResponse)(nil),               // 10: cipherd.v1.UpdateKeyPolicyResponse
+	(*ImportKeyRequest)(nil),                      // 11: cipherd.v1.ImportKeyRequest
+	(*CreateImportJobRequest)(nil),                // 12: cipherd.v1.CreateImportJobRequest
+	(*CreateImportJobResponse)(nil),               // 13: cipherd.v1.CreateImportJobResponse
+	(*ImportJob)(nil),                             // 14: cipherd.v1.ImportJob
+	(*ImportKeyResponse)(nil),                     // 15: cipherd.v1.ImportKeyResponse
+	(*GetKeyCensusRequest)(nil),                   // 16: cipherd.v1.GetKeyCensusRequest
+	(*GetKeyCensusResponse)(nil),                  // 17: cipherd.v1.GetKeyCensusResponse
+	(*VersionCensus)(nil),                         // 18: cipherd.v1.VersionCensus
+	(*DisableKeyRequest)(nil),                     // 19: cipherd.v1.DisableKeyRequest
+	(*DisableKeyResponse)(nil),                    // 20: cipherd.v1.DisableKeyResponse
+	(*EnableKeyRequest)(nil),                      // 21: cipherd.v1.EnableKeyRequest
+	(*EnableKeyResponse)(nil),                     // 22: cipherd.v1.EnableKeyResponse
+	(*ScheduleKeyVersionDestructionRequest)(nil),  // 23: cipherd.v1.ScheduleKeyVersionDestructionRequest
+	(*ScheduleKeyVersionDestructionResponse)(nil), // 24: cipherd.v1.ScheduleKeyVersionDestructionResponse
+	(*CancelKeyVersionDestructionRequest)(nil),    // 25: cipherd.v1.CancelKeyVersionDestructionRequest
+	(*CancelKeyVersionDestructionResponse)(nil),   // 26: cipherd.v1.CancelKeyVersionDestructionResponse
+	(*ScheduleKeyDeletionRequest)(nil),            // 27: cipherd.v1.ScheduleKeyDeletionRequest
+	(*ScheduleKeyDeletionResponse)(nil),           // 28: cipherd.v1.ScheduleKeyDeletionResponse
+	(*CancelKeyDeletionRequest)(nil),              // 29: cipherd.v1.CancelKeyDeletionRequest
+	(*CancelKeyDeletionResponse)(nil),             // 30: cipherd.v1.CancelKeyDeletionResponse
+	(*RetireKeyVersionsRequest)(nil),              // 31: cipherd.v1.RetireKeyVersionsRequest
+	(*DataInventory)(nil),                         // 32: cipherd.v1.DataInventory
+	(*VersionCount)(nil),                          // 33: cipherd.v1.VersionCount
+	(*RetireKeyVersionsResponse)(nil),             // 34: cipherd.v1.RetireKeyVersionsResponse
+	(Mode)(0),                                     // 35: cipherd.v1.Mode
+	(*KeyPolicy)(nil),                             // 36: cipherd.v1.KeyPolicy
+	(*FpeFormat)(nil),                             // 37: cipherd.v1.FpeFormat
+	(*Key)(nil),                                   // 38: cipherd.v1.Key
+	(LegacyCipher)(0),                             // 39: cipherd.v1.LegacyCipher
+	(LegacyIv)(0),                                 // 40: cipherd.v1.LegacyIv
+	(TransitKdf)(0),                               // 41: cipherd.v1.TransitKdf
+	(*timestamppb.Timestamp)(nil),                 // 42: google.protobuf.Timestamp
+	(*durationpb.Duration)(nil),                   // 43: google.protobuf.Duration
+	(*KeyVersionUsage)(nil),                       // 44: cipherd.v1.KeyVersionUsage
 }
 var file_cipherd_v1_key_admin_service_proto_depIdxs = []int32{
-	31, // 0: cipherd.v1.CreateKeyRequest.mode:type_name -> cipherd.v1.Mode
-	32, // 1: cipherd.v1.CreateKeyRequest.policy:type_name -> cipherd.v1.KeyPolicy
-	33, // 2: cipherd.v1.CreateKeyRequest.fpe_format:type_name -> cipherd.v1.FpeFormat
-	34, // 3: cipherd.v1.CreateKeyResponse.key:type_name -> cipherd.v1.Key
-	34, // 4: cipherd.v1.GetKeyResponse.key:type_name -> cipherd.v1.Key
-	34, // 5: cipherd.v1.ListKeysResponse.keys:type_name -> cipherd.v1.Key
-	31, // 6: cipherd.v1.RotateKeyRequest.mode:type_name -> cipherd.v1.Mode
-	34, // 7: cipherd.v1.RotateKeyResponse.key:type_name -> cipherd.v1.Key
-	32, // 8: cipherd.v1.UpdateKeyPolicyRequest.policy:type_name -> cipherd.v1.KeyPolicy
-	34, // 9: cipherd.v1.UpdateKeyPolicyResponse.key:type_name -> cipherd.v1.Key
-	31, // 10: cipherd.v1.ImportKeyRequest.mode:type_name -> cipherd.v1.Mode
-	35, // 11: cipherd.v1.ImportKeyRequest.legacy_cipher:type_name -> cipherd.v1.LegacyCipher
-	36, // 12: cipherd.v1.ImportKeyRequest.legacy_iv:type_name -> cipherd.v1.LegacyIv
-	33, // 13: cipherd.v1.ImportKeyRequest.fpe_format:type_name -> cipherd.v1.FpeFormat
-	37, // 14: cipherd.v1.ImportKeyRequest.transit_kdf:type_name -> cipherd.v1.TransitKdf
-	34, // 15: cipherd.v1.ImportKeyResponse.key:type_name -> cipherd.v1.Key
-	38, // 16: cipherd.v1.GetKeyCensusRequest.quiet_period:type_name -> google.protobuf.Duration
-	34, // 17: cipherd.v1.GetKeyCensusResponse.key:type_name -> cipherd.v1.Key
-	14, // 18: cipherd.v1.GetKeyCensusResponse.versions:type_name -> cipherd.v1.VersionCensus
-	39, // 19: cipherd.v1.VersionCensus.usage:type_name -> cipherd.v1.KeyVersionUsage
-	34, // 20: cipherd.v1.DisableKeyResponse.key:type_name -> cipherd.v1.Key
-	34, // 21: cipherd.v1.EnableKeyResponse.key:type_name -> cipherd.v1.Key
-	38, // 22: cipherd.v1.ScheduleKeyVersionDestructionRequest.pending_window:type_name -> google.protobuf.Duration
-	34, // 23: cipherd.v1.ScheduleKeyVersionDestructionResponse.key:type_name -> cipherd.v1.Key
-	34, // 24: cipherd.v1.CancelKeyVersionDestructionResponse.key:type_name -> cipherd.v1.Key
-	38, // 25: cipherd.v1.ScheduleKeyDeletionRequest.pending_window:type_name -> google.protobuf.Duration
-	34, // 26: cipherd.v1.ScheduleKeyDeletionResponse.key:type_name -> cipherd.v1.Key
-	34, // 27: cipherd.v1.CancelKeyDeletionResponse.key:type_name -> cipherd.v1.Key
-	38, // 28: cipherd.v1.RetireKeyVersionsRequest.quiet_period:type_name -> google.protobuf.Duration
-	38, // 29: cipherd.v1.RetireKeyVersionsRequest.pending_window:type_name -> google.protobuf.Duration
-	28, // 30: cipherd.v1.RetireKeyVersionsRequest.inventories:type_name -> cipherd.v1.DataInventory
-	40, // 31: cipherd.v1.DataInventory.scan_time:type_name -> google.protobuf.Timestamp
-	29, // 32: cipherd.v1.DataInventory.versions:type_name -> cipherd.v1.VersionCount
-	34, // 33: cipherd.v1.RetireKeyVersionsResponse.key:type_name -> cipherd.v1.Key
-	40, // 34: cipherd.v1.RetireKeyVersionsResponse.destroy_time:type_name -> google.protobuf.Timestamp
-	0,  // 35: cipherd.v1.KeyAdminService.CreateKey:input_type -> cipherd.v1.CreateKeyRequest
-	2,  // 36: cipherd.v1.KeyAdminService.GetKey:input_type -> cipherd.v1.GetKeyRequest
-	4,  // 37: cipherd.v1.KeyAdminService.ListKeys:input_type -> cipherd.v1.ListKeysRequest
-	6,  // 38: cipherd.v1.KeyAdminService.RotateKey:input_type -> cipherd.v1.RotateKeyRequest
-	8,  // 39: cipherd.v1.KeyAdminService.UpdateKeyPolicy:input_type -> cipherd.v1.UpdateKeyPolicyRequest
-	10, // 40: cipherd.v1.KeyAdminService.ImportKey:input_type -> cipherd.v1.ImportKeyRequest
-	12, // 41: cipherd.v1.KeyAdminService.GetKeyCensus:input_type -> cipherd.v1.GetKeyCensusRequest
-	15, // 42: cipherd.v1.KeyAdminService.DisableKey:input_type -> cipherd.v1.DisableKeyRequest
-	17, // 43: cipherd.v1.KeyAdminService.EnableKey:input_type -> cipherd.v1.EnableKeyRequest
-	19, // 44: cipherd.v1.KeyAdminService.ScheduleKeyVersionDestruction:input_type -> cipherd.v1.ScheduleKeyVersionDestructionRequest
-	21, // 45: cipherd.v1.KeyAdminService.CancelKeyVersionDestruction:input_type -> cipherd.v1.CancelKeyVersionDestructionRequest
-	23, // 46: cipherd.v1.KeyAdminService.ScheduleKeyDeletion:input_type -> cipherd.v1.ScheduleKeyDeletionRequest
-	25, // 47: cipherd.v1.KeyAdminService.CancelKeyDeletion:input_type -> cipherd.v1.CancelKeyDeletionRequest
-	27, // 48: cipherd.v1.KeyAdminService.RetireKeyVersions:input_type -> cipherd.v1.RetireKeyVersionsRequest
-	1,  // 49: cipherd.v1.KeyAdminService.CreateKey:output_type -> cipherd.v1.CreateKeyResponse
-	3,  // 50: cipherd.v1.KeyAdminService.GetKey:output_type -> cipherd.v1.GetKeyResponse
-	5,  // 51: cipherd.v1.KeyAdminService.ListKeys:output_type -> cipherd.v1.ListKeysResponse
-	7,  // 52: cipherd.v1.KeyAdminService.RotateKey:output_type -> cipherd.v1.RotateKeyResponse
-	9,  // 53: cipherd.v1.KeyAdminService.UpdateKeyPolicy:output_type -> cipherd.v1.UpdateKeyPolicyResponse
-	11, // 54: cipherd.v1.KeyAdminService.ImportKey:output_type -> cipherd.v1.ImportKeyResponse
-	13, // 55: cipherd.v1.KeyAdminService.GetKeyCensus:output_type -> cipherd.v1.GetKeyCensusResponse
-	16, // 56: cipherd.v1.KeyAdminService.DisableKey:output_type -> cipherd.v1.DisableKeyResponse
-	18, // 57: cipherd.v1.KeyAdminService.EnableKey:output_type -> cipherd.v1.EnableKeyResponse
-	20, // 58: cipherd.v1.KeyAdminService.ScheduleKeyVersionDestruction:output_type -> cipherd.v1.ScheduleKeyVersionDestructionResponse
-	22, // 59: cipherd.v1.KeyAdminService.CancelKeyVersionDestruction:output_type -> cipherd.v1.CancelKeyVersionDestructionResponse
-	24, // 60: cipherd.v1.KeyAdminService.ScheduleKeyDeletion:output_type -> cipherd.v1.ScheduleKeyDeletionResponse
-	26, // 61: cipherd.v1.KeyAdminService.CancelKeyDeletion:output_type -> cipherd.v1.CancelKeyDeletionResponse
-	30, // 62: cipherd.v1.KeyAdminService.RetireKeyVersions:output_type -> cipherd.v1.RetireKeyVersionsResponse
-	49, // [49:63] is the sub-list for method output_type
-	35, // [35:49] is the sub-list for method input_type
-	35, // [35:35] is the sub-list for extension type_name
-	35, // [35:35] is the sub-list for extension extendee
-	0,  // [0:35] is the sub-list for field type_name
+	35, // 0: cipherd.v1.CreateKeyRequest.mode:type_name -> cipherd.v1.Mode
+	36, // 1: cipherd.v1.CreateKeyRequest.policy:type_name -> cipherd.v1.KeyPolicy
+	37, // 2: cipherd.v1.CreateKeyRequest.fpe_format:type_name -> cipherd.v1.FpeFormat
+	38, // 3: cipherd.v1.CreateKeyResponse.key:type_name -> cipherd.v1.Key
+	38, // 4: cipherd.v1.GetKeyResponse.key:type_name -> cipherd.v1.Key
+	38, // 5: cipherd.v1.ListKeysResponse.keys:type_name -> cipherd.v1.Key
+	35, // 6: cipherd.v1.RotateKeyRequest.mode:type_name -> cipherd.v1.Mode
+	38, // 7: cipherd.v1.RotateKeyResponse.key:type_name -> cipherd.v1.Key
+	36, // 8: cipherd.v1.UpdateKeyPolicyRequest.policy:type_name -> cipherd.v1.KeyPolicy
+	38, // 9: cipherd.v1.UpdateKeyPolicyResponse.key:type_name -> cipherd.v1.Key
+	35, // 10: cipherd.v1.ImportKeyRequest.mode:type_name -> cipherd.v1.Mode
+	39, // 11: cipherd.v1.ImportKeyRequest.legacy_cipher:type_name -> cipherd.v1.LegacyCipher
+	40, // 12: cipherd.v1.ImportKeyRequest.legacy_iv:type_name -> cipherd.v1.LegacyIv
+	37, // 13: cipherd.v1.ImportKeyRequest.fpe_format:type_name -> cipherd.v1.FpeFormat
+	41, // 14: cipherd.v1.ImportKeyRequest.transit_kdf:type_name -> cipherd.v1.TransitKdf
+	0,  // 15: cipherd.v1.CreateImportJobRequest.wrapping_algorithm:type_name -> cipherd.v1.ImportWrappingAlgorithm
+	14, // 16: cipherd.v1.CreateImportJobResponse.import_job:type_name -> cipherd.v1.ImportJob
+	0,  // 17: cipherd.v1.ImportJob.wrapping_algorithm:type_name -> cipherd.v1.ImportWrappingAlgorithm
+	42, // 18: cipherd.v1.ImportJob.expire_time:type_name -> google.protobuf.Timestamp
+	38, // 19: cipherd.v1.ImportKeyResponse.key:type_name -> cipherd.v1.Key
+	43, // 20: cipherd.v1.GetKeyCensusRequest.quiet_period:type_name -> google.protobuf.Duration
+	38, // 21: cipherd.v1.GetKeyCensusResponse.key:type_name -> cipherd.v1.Key
+	18, // 22: cipherd.v1.GetKeyCensusResponse.versions:type_name -> cipherd.v1.VersionCensus
+	44, // 23: cipherd.v1.VersionCensus.usage:type_name -> cipherd.v1.KeyVersionUsage
+	38, // 24: cipherd.v1.DisableKeyResponse.key:type_name -> cipherd.v1.Key
+	38, // 25: cipherd.v1.EnableKeyResponse.key:type_name -> cipherd.v1.Key
+	43, // 26: cipherd.v1.ScheduleKeyVersionDestructionRequest.pending_window:type_name -> google.protobuf.Duration
+	38, // 27: cipherd.v1.ScheduleKeyVersionDestructionResponse.key:type_name -> cipherd.v1.Key
+	38, // 28: cipherd.v1.CancelKeyVersionDestructionResponse.key:type_name -> cipherd.v1.Key
+	43, // 29: cipherd.v1.ScheduleKeyDeletionRequest.pending_window:type_name -> google.protobuf.Duration
+	38, // 30: cipherd.v1.ScheduleKeyDeletionResponse.key:type_name -> cipherd.v1.Key
+	38, // 31: cipherd.v1.CancelKeyDeletionResponse.key:type_name -> cipherd.v1.Key
+	43, // 32: cipherd.v1.RetireKeyVersionsRequest.quiet_period:type_name -> google.protobuf.Duration
+	43, // 33: cipherd.v1.RetireKeyVersionsRequest.pending_window:type_name -> google.protobuf.Duration
+	32, // 34: cipherd.v1.RetireKeyVersionsRequest.inventories:type_name -> cipherd.v1.DataInventory
+	42, // 35: cipherd.v1.DataInventory.scan_time:type_name -> google.protobuf.Timestamp
+	33, // 36: cipherd.v1.DataInventory.versions:type_name -> cipherd.v1.VersionCount
+	38, // 37: cipherd.v1.RetireKeyVersionsResponse.key:type_name -> cipherd.v1.Key
+	42, // 38: cipherd.v1.RetireKeyVersionsResponse.destroy_time:type_name -> google.protobuf.Timestamp
+	1,  // 39: cipherd.v1.KeyAdminService.CreateKey:input_type -> cipherd.v1.CreateKeyRequest
+	3,  // 40: cipherd.v1.KeyAdminService.GetKey:input_type -> cipherd.v1.GetKeyRequest
+	5,  // 41: cipherd.v1.KeyAdminService.ListKeys:input_type -> cipherd.v1.ListKeysRequest
+	7,  // 42: cipherd.v1.KeyAdminService.RotateKey:input_type -> cipherd.v1.RotateKeyRequest
+	9,  // 43: cipherd.v1.KeyAdminService.UpdateKeyPolicy:input_type -> cipherd.v1.UpdateKeyPolicyRequest
+	11, // 44: cipherd.v1.KeyAdminService.ImportKey:input_type -> cipherd.v1.ImportKeyRequest
+	12, // 45: cipherd.v1.KeyAdminService.CreateImportJob:input_type -> cipherd.v1.CreateImportJobRequest
+	16, // 46: cipherd.v1.KeyAdminService.GetKeyCensus:input_type -> cipherd.v1.GetKeyCensusRequest
+	19, // 47: cipherd.v1.KeyAdminService.DisableKey:input_type -> cipherd.v1.DisableKeyRequest
+	21, // 48: cipherd.v1.KeyAdminService.EnableKey:input_type -> cipherd.v1.EnableKeyRequest
+	23, // 49: cipherd.v1.KeyAdminService.ScheduleKeyVersionDestruction:input_type -> cipherd.v1.ScheduleKeyVersionDestructionRequest
+	25, // 50: cipherd.v1.KeyAdminService.CancelKeyVersionDestruction:input_type -> cipherd.v1.CancelKeyVersionDestructionRequest
+	27, // 51: cipherd.v1.KeyAdminService.ScheduleKeyDeletion:input_type -> cipherd.v1.ScheduleKeyDeletionRequest
+	29, // 52: cipherd.v1.KeyAdminService.CancelKeyDeletion:input_type -> cipherd.v1.CancelKeyDeletionRequest
+	31, // 53: cipherd.v1.KeyAdminService.RetireKeyVersions:input_type -> cipherd.v1.RetireKeyVersionsRequest
+	2,  // 54: cipherd.v1.KeyAdminService.CreateKey:output_type -> cipherd.v1.CreateKeyResponse
+	4,  // 55: cipherd.v1.KeyAdminService.GetKey:output_type -> cipherd.v1.GetKeyResponse
+	6,  // 56: cipherd.v1.KeyAdminService.ListKeys:output_type -> cipherd.v1.ListKeysResponse
+	8,  // 57: cipherd.v1.KeyAdminService.RotateKey:output_type -> cipherd.v1.RotateKeyResponse
+	10, // 58: cipherd.v1.KeyAdminService.UpdateKeyPolicy:output_type -> cipherd.v1.UpdateKeyPolicyResponse
+	15, // 59: cipherd.v1.KeyAdminService.ImportKey:output_type -> cipherd.v1.ImportKeyResponse
+	13, // 60: cipherd.v1.KeyAdminService.CreateImportJob:output_type -> cipherd.v1.CreateImportJobResponse
+	17, // 61: cipherd.v1.KeyAdminService.GetKeyCensus:output_type -> cipherd.v1.GetKeyCensusResponse
+	20, // 62: cipherd.v1.KeyAdminService.DisableKey:output_type -> cipherd.v1.DisableKeyResponse
+	22, // 63: cipherd.v1.KeyAdminService.EnableKey:output_type -> cipherd.v1.EnableKeyResponse
+	24, // 64: cipherd.v1.KeyAdminService.ScheduleKeyVersionDestruction:output_type -> cipherd.v1.ScheduleKeyVersionDestructionResponse
+	26, // 65: cipherd.v1.KeyAdminService.CancelKeyVersionDestruction:output_type -> cipherd.v1.CancelKeyVersionDestructionResponse
+	28, // 66: cipherd.v1.KeyAdminService.ScheduleKeyDeletion:output_type -> cipherd.v1.ScheduleKeyDeletionResponse
+	30, // 67: cipherd.v1.KeyAdminService.CancelKeyDeletion:output_type -> cipherd.v1.CancelKeyDeletionResponse
+	34, // 68: cipherd.v1.KeyAdminService.RetireKeyVersions:output_type -> cipherd.v1.RetireKeyVersionsResponse
+	54, // [54:69] is the sub-list for method output_type
+	39, // [39:54] is the sub-list for method input_type
+	39, // [39:39] is the sub-list for extension type_name
+	39, // [39:39] is the sub-list for extension extendee
+	0,  // [0:39] is the sub-list for field type_name
 }
 
 func init() { file_cipherd_v1_key_admin_service_proto_init() }
@@ -2125,13 +2424,14 @@ func file_cipherd_v1_key_admin_service_proto_init() {
 		File: protoimpl.DescBuilder{
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_cipherd_v1_key_admin_service_proto_rawDesc), len(file_cipherd_v1_key_admin_service_proto_rawDesc)),
-			NumEnums:      0,
-			NumMessages:   31,
+			NumEnums:      1,
+			NumMessages:   34,
 			NumExtensions: 0,
 			NumServices:   1,
 		},
 		GoTypes:           file_cipherd_v1_key_admin_service_proto_goTypes,
 		DependencyIndexes: file_cipherd_v1_key_admin_service_proto_depIdxs,
+		EnumInfos:         file_cipherd_v1_key_admin_service_proto_enumTypes,
 		MessageInfos:      file_cipherd_v1_key_admin_service_proto_msgTypes,
 	}.Build()
 	File_cipherd_v1_key_admin_service_proto = out.File

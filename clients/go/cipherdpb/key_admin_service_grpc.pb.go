@@ -25,6 +25,7 @@ const (
 	KeyAdminService_RotateKey_FullMethodName                     = "/cipherd.v1.KeyAdminService/RotateKey"
 	KeyAdminService_UpdateKeyPolicy_FullMethodName               = "/cipherd.v1.KeyAdminService/UpdateKeyPolicy"
 	KeyAdminService_ImportKey_FullMethodName                     = "/cipherd.v1.KeyAdminService/ImportKey"
+	KeyAdminService_CreateImportJob_FullMethodName               = "/cipherd.v1.KeyAdminService/CreateImportJob"
 	KeyAdminService_GetKeyCensus_FullMethodName                  = "/cipherd.v1.KeyAdminService/GetKeyCensus"
 	KeyAdminService_DisableKey_FullMethodName                    = "/cipherd.v1.KeyAdminService/DisableKey"
 	KeyAdminService_EnableKey_FullMethodName                     = "/cipherd.v1.KeyAdminService/EnableKey"
@@ -56,6 +57,13 @@ type KeyAdminServiceClient interface {
 	// exist), so data encrypted elsewhere can be decrypted and rewrapped here. With an access policy
 	// it needs the import operation, which admin does not include.
 	ImportKey(ctx context.Context, in *ImportKeyRequest, opts ...grpc.CallOption) (*ImportKeyResponse, error)
+	// CreateImportJob hands out a fresh RSA public key for importing key material wrapped, never in
+	// the clear (as AWS KMS, Cloud KMS and Vault take keys): the caller wraps the material for it
+	// (CKM_RSA_AES_KEY_WRAP: see ImportWrappingAlgorithm) and passes the result to ImportKey as
+	// wrapped_key_material with the job's id. A job imports into the one key it names, opens exactly
+	// one ImportKey, and expires; its private key never leaves the server and unwraps nothing else.
+	// Needs the import operation.
+	CreateImportJob(ctx context.Context, in *CreateImportJobRequest, opts ...grpc.CallOption) (*CreateImportJobResponse, error)
 	// GetKeyCensus reports which versions of a key still see traffic, so an operator knows how far
 	// min_decryption_version can be raised without refusing data that is still read.
 	GetKeyCensus(ctx context.Context, in *GetKeyCensusRequest, opts ...grpc.CallOption) (*GetKeyCensusResponse, error)
@@ -150,6 +158,16 @@ func (c *keyAdminServiceClient) ImportKey(ctx context.Context, in *ImportKeyRequ
 	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
 	out := new(ImportKeyResponse)
 	err := c.cc.Invoke(ctx, KeyAdminService_ImportKey_FullMethodName, in, out, cOpts...)
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+func (c *keyAdminServiceClient) CreateImportJob(ctx context.Context, in *CreateImportJobRequest, opts ...grpc.CallOption) (*CreateImportJobResponse, error) {
+	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
+	out := new(CreateImportJobResponse)
+	err := c.cc.Invoke(ctx, KeyAdminService_CreateImportJob_FullMethodName, in, out, cOpts...)
 	if err != nil {
 		return nil, err
 	}
@@ -257,6 +275,13 @@ type KeyAdminServiceServer interface {
 	// exist), so data encrypted elsewhere can be decrypted and rewrapped here. With an access policy
 	// it needs the import operation, which admin does not include.
 	ImportKey(context.Context, *ImportKeyRequest) (*ImportKeyResponse, error)
+	// CreateImportJob hands out a fresh RSA public key for importing key material wrapped, never in
+	// the clear (as AWS KMS, Cloud KMS and Vault take keys): the caller wraps the material for it
+	// (CKM_RSA_AES_KEY_WRAP: see ImportWrappingAlgorithm) and passes the result to ImportKey as
+	// wrapped_key_material with the job's id. A job imports into the one key it names, opens exactly
+	// one ImportKey, and expires; its private key never leaves the server and unwraps nothing else.
+	// Needs the import operation.
+	CreateImportJob(context.Context, *CreateImportJobRequest) (*CreateImportJobResponse, error)
 	// GetKeyCensus reports which versions of a key still see traffic, so an operator knows how far
 	// min_decryption_version can be raised without refusing data that is still read.
 	GetKeyCensus(context.Context, *GetKeyCensusRequest) (*GetKeyCensusResponse, error)
@@ -314,6 +339,9 @@ func (UnimplementedKeyAdminServiceServer) UpdateKeyPolicy(context.Context, *Upda
 }
 func (UnimplementedKeyAdminServiceServer) ImportKey(context.Context, *ImportKeyRequest) (*ImportKeyResponse, error) {
 	return nil, status.Error(codes.Unimplemented, "method ImportKey not implemented")
+}
+func (UnimplementedKeyAdminServiceServer) CreateImportJob(context.Context, *CreateImportJobRequest) (*CreateImportJobResponse, error) {
+	return nil, status.Error(codes.Unimplemented, "method CreateImportJob not implemented")
 }
 func (UnimplementedKeyAdminServiceServer) GetKeyCensus(context.Context, *GetKeyCensusRequest) (*GetKeyCensusResponse, error) {
 	return nil, status.Error(codes.Unimplemented, "method GetKeyCensus not implemented")
@@ -464,6 +492,24 @@ func _KeyAdminService_ImportKey_Handler(srv interface{}, ctx context.Context, de
 	}
 	handler := func(ctx context.Context, req interface{}) (interface{}, error) {
 		return srv.(KeyAdminServiceServer).ImportKey(ctx, req.(*ImportKeyRequest))
+	}
+	return interceptor(ctx, in, info, handler)
+}
+
+func _KeyAdminService_CreateImportJob_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
+	in := new(CreateImportJobRequest)
+	if err := dec(in); err != nil {
+		return nil, err
+	}
+	if interceptor == nil {
+		return srv.(KeyAdminServiceServer).CreateImportJob(ctx, in)
+	}
+	info := &grpc.UnaryServerInfo{
+		Server:     srv,
+		FullMethod: KeyAdminService_CreateImportJob_FullMethodName,
+	}
+	handler := func(ctx context.Context, req interface{}) (interface{}, error) {
+		return srv.(KeyAdminServiceServer).CreateImportJob(ctx, req.(*CreateImportJobRequest))
 	}
 	return interceptor(ctx, in, info, handler)
 }
@@ -642,6 +688,10 @@ var KeyAdminService_ServiceDesc = grpc.ServiceDesc{
 		{
 			MethodName: "ImportKey",
 			Handler:    _KeyAdminService_ImportKey_Handler,
+		},
+		{
+			MethodName: "CreateImportJob",
+			Handler:    _KeyAdminService_CreateImportJob_Handler,
 		},
 		{
 			MethodName: "GetKeyCensus",

@@ -212,6 +212,23 @@ export class SubjectStoreNotConfiguredError extends FailedPreconditionError {
   }
 }
 
+/**
+ * ImportKey carried key material in the clear and the server takes only material wrapped for an import job
+ * (createImportJob), unless its operator allows plaintext import.
+ */
+export class PlaintextImportDisabledError extends FailedPreconditionError {
+  constructor(details: string) {
+    super(details, ErrorReason[ErrorReason.PLAINTEXT_IMPORT_DISABLED]);
+  }
+}
+
+/** The import job named is unknown, expired, already used, or made for another key: create a new one. */
+export class ImportJobUnusableError extends FailedPreconditionError {
+  constructor(details: string) {
+    super(details, ErrorReason[ErrorReason.IMPORT_JOB_UNUSABLE]);
+  }
+}
+
 /** An error class of the table: made from the server's message and its ErrorInfo reason. */
 export type ErrorClass = new (details: string, reason?: string) => CipherdError;
 
@@ -264,6 +281,8 @@ const CLASS_BY_REASON: Readonly<Record<SentReason, ErrorClass>> = {
   SUBJECT_ERASED: SubjectErasedError,
   SUBJECT_QUOTA_EXCEEDED: SubjectQuotaExceededError,
   SUBJECT_STORE_NOT_CONFIGURED: SubjectStoreNotConfiguredError,
+  PLAINTEXT_IMPORT_DISABLED: PlaintextImportDisabledError,
+  IMPORT_JOB_UNUSABLE: ImportJobUnusableError,
 };
 
 /**

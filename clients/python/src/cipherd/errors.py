@@ -223,6 +223,15 @@ class SubjectStoreNotConfiguredError(FailedPreconditionError):
     operator must configure one. Calls without a subject still work."""
 
 
+class PlaintextImportDisabledError(FailedPreconditionError):
+    """ImportKey carried key material in the clear and the server takes only wrapped material: wrap it for an
+    import job (create_import_job) and import that, or have the operator allow plaintext import."""
+
+
+class ImportJobUnusableError(FailedPreconditionError):
+    """The import job named is unknown, expired, already used, or made for another key: create a new one."""
+
+
 # The one table from status to exception class, for calls and batch or stream items alike.
 ERROR_BY_STATUS: Mapping[grpc.StatusCode, type[CipherdError]] = {
     cls.code: cls
@@ -270,6 +279,8 @@ ERROR_BY_REASON_VALUE: Mapping[ErrorReason.ValueType, type[CipherdError]] = Mapp
         ErrorReason.SUBJECT_ERASED: SubjectErasedError,
         ErrorReason.SUBJECT_QUOTA_EXCEEDED: SubjectQuotaExceededError,
         ErrorReason.SUBJECT_STORE_NOT_CONFIGURED: SubjectStoreNotConfiguredError,
+        ErrorReason.PLAINTEXT_IMPORT_DISABLED: PlaintextImportDisabledError,
+        ErrorReason.IMPORT_JOB_UNUSABLE: ImportJobUnusableError,
     }
 )
 # The same by the reason's name, as the wire carries it ("DECRYPTION_FAILED"); a reason this client does not know

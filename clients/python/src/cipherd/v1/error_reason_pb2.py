@@ -24,7 +24,7 @@ _sym_db = _symbol_database.Default()
 
 
 
-DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x1d\x63ipherd/v1/error_reason.proto\x12\ncipherd.v1*\xcb\x04\n\x0b\x45rrorReason\x12\x1c\n\x18\x45RROR_REASON_UNSPECIFIED\x10\x00\x12\x14\n\x10INVALID_ARGUMENT\x10\x01\x12\x16\n\x12INVALID_CIPHERTEXT\x10\x02\x12\x12\n\x0eUNEXPECTED_KEY\x10\x03\x12\x15\n\x11\x44\x45\x43RYPTION_FAILED\x10\x04\x12\x11\n\rKEY_NOT_FOUND\x10\x05\x12\x16\n\x12KEY_ALREADY_EXISTS\x10\x06\x12\x11\n\rPOLICY_DENIED\x10\x07\x12\x10\n\x0cKEY_DISABLED\x10\x08\x12%\n!KEY_VERSION_DESTRUCTION_SCHEDULED\x10\t\x12\x19\n\x15KEY_VERSION_DESTROYED\x10\n\x12\x17\n\x13KEY_VERSIONS_IN_USE\x10\x0b\x12\x15\n\x11\x43ONCURRENT_UPDATE\x10\x0c\x12\x15\n\x11STORE_UNAVAILABLE\x10\r\x12\x15\n\x11\x41UDIT_UNAVAILABLE\x10\x0e\x12\x17\n\x13STORE_ACCESS_DENIED\x10\x0f\x12\x12\n\x0ePOOL_EXHAUSTED\x10\x10\x12\x0f\n\x0bSERVER_BUSY\x10\x11\x12\x11\n\rACCESS_DENIED\x10\x12\x12\x13\n\x0fUNAUTHENTICATED\x10\x13\x12\x0f\n\x0bSTREAM_IDLE\x10\x14\x12\x0c\n\x08INTERNAL\x10\x15\x12\x12\n\x0eSUBJECT_ERASED\x10\x16\x12\x1a\n\x16SUBJECT_QUOTA_EXCEEDED\x10\x17\x12 \n\x1cSUBJECT_STORE_NOT_CONFIGURED\x10\x18\x42\x62\n\x11io.cipherd.api.v1B\x10\x45rrorReasonProtoP\x01Z9github.com/cipherd/cipherd/clients/go/cipherdpb;cipherdpbb\x06proto3')
+DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x1d\x63ipherd/v1/error_reason.proto\x12\ncipherd.v1*\x83\x05\n\x0b\x45rrorReason\x12\x1c\n\x18\x45RROR_REASON_UNSPECIFIED\x10\x00\x12\x14\n\x10INVALID_ARGUMENT\x10\x01\x12\x16\n\x12INVALID_CIPHERTEXT\x10\x02\x12\x12\n\x0eUNEXPECTED_KEY\x10\x03\x12\x15\n\x11\x44\x45\x43RYPTION_FAILED\x10\x04\x12\x11\n\rKEY_NOT_FOUND\x10\x05\x12\x16\n\x12KEY_ALREADY_EXISTS\x10\x06\x12\x11\n\rPOLICY_DENIED\x10\x07\x12\x10\n\x0cKEY_DISABLED\x10\x08\x12%\n!KEY_VERSION_DESTRUCTION_SCHEDULED\x10\t\x12\x19\n\x15KEY_VERSION_DESTROYED\x10\n\x12\x17\n\x13KEY_VERSIONS_IN_USE\x10\x0b\x12\x15\n\x11\x43ONCURRENT_UPDATE\x10\x0c\x12\x15\n\x11STORE_UNAVAILABLE\x10\r\x12\x15\n\x11\x41UDIT_UNAVAILABLE\x10\x0e\x12\x17\n\x13STORE_ACCESS_DENIED\x10\x0f\x12\x12\n\x0ePOOL_EXHAUSTED\x10\x10\x12\x0f\n\x0bSERVER_BUSY\x10\x11\x12\x11\n\rACCESS_DENIED\x10\x12\x12\x13\n\x0fUNAUTHENTICATED\x10\x13\x12\x0f\n\x0bSTREAM_IDLE\x10\x14\x12\x0c\n\x08INTERNAL\x10\x15\x12\x12\n\x0eSUBJECT_ERASED\x10\x16\x12\x1a\n\x16SUBJECT_QUOTA_EXCEEDED\x10\x17\x12 \n\x1cSUBJECT_STORE_NOT_CONFIGURED\x10\x18\x12\x1d\n\x19PLAINTEXT_IMPORT_DISABLED\x10\x19\x12\x17\n\x13IMPORT_JOB_UNUSABLE\x10\x1a\x42\x62\n\x11io.cipherd.api.v1B\x10\x45rrorReasonProtoP\x01Z9github.com/cipherd/cipherd/clients/go/cipherdpb;cipherdpbb\x06proto3')
 
 _globals = globals()
 _builder.BuildMessageAndEnumDescriptors(DESCRIPTOR, _globals)
@@ -33,5 +33,5 @@ if not _descriptor._USE_C_DESCRIPTORS:
   _globals['DESCRIPTOR']._loaded_options = None
   _globals['DESCRIPTOR']._serialized_options = b'\n\021io.cipherd.api.v1B\020ErrorReasonProtoP\001Z9github.com/cipherd/cipherd/clients/go/cipherdpb;cipherdpb'
   _globals['_ERRORREASON']._serialized_start=46
-  _globals['_ERRORREASON']._serialized_end=633
+  _globals['_ERRORREASON']._serialized_end=689
 # @@protoc_insertion_point(module_scope)

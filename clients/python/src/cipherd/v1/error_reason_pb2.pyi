@@ -117,6 +117,15 @@ class _ErrorReasonEnumTypeWrapper(_enum_type_wrapper._EnumTypeWrapper[_ErrorReas
     store: its keys are in Vault and --subject-store-url is not set. An operator's fix, not the
     caller's; retrying does not help.
     """
+    PLAINTEXT_IMPORT_DISABLED: _ErrorReason.ValueType  # 25
+    """PLAINTEXT_IMPORT_DISABLED (status FAILED_PRECONDITION): ImportKey carried key material in the
+    clear (key_material or passphrase) and this server takes only wrapped material
+    (CreateImportJob, wrapped_key_material) unless its operator allows plaintext import.
+    """
+    IMPORT_JOB_UNUSABLE: _ErrorReason.ValueType  # 26
+    """IMPORT_JOB_UNUSABLE (status FAILED_PRECONDITION): the import job named is unknown, expired,
+    already used, or made for another key; create a new one. Metadata: key.
+    """
 
 class ErrorReason(_ErrorReason, metaclass=_ErrorReasonEnumTypeWrapper):
     """ErrorReason is every value the `reason` of a failed call's google.rpc.ErrorInfo (domain
@@ -220,5 +229,14 @@ SUBJECT_STORE_NOT_CONFIGURED: ErrorReason.ValueType  # 24
 SubjectService call, or decrypts a subject-bound ciphertext) and this server has no subject
 store: its keys are in Vault and --subject-store-url is not set. An operator's fix, not the
 caller's; retrying does not help.
+"""
+PLAINTEXT_IMPORT_DISABLED: ErrorReason.ValueType  # 25
+"""PLAINTEXT_IMPORT_DISABLED (status FAILED_PRECONDITION): ImportKey carried key material in the
+clear (key_material or passphrase) and this server takes only wrapped material
+(CreateImportJob, wrapped_key_material) unless its operator allows plaintext import.
+"""
+IMPORT_JOB_UNUSABLE: ErrorReason.ValueType  # 26
+"""IMPORT_JOB_UNUSABLE (status FAILED_PRECONDITION): the import job named is unknown, expired,
+already used, or made for another key; create a new one. Metadata: key.
 """
 Global___ErrorReason: _TypeAlias = ErrorReason  # noqa: Y015

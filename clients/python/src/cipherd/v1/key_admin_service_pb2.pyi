@@ -10,6 +10,7 @@ from google.protobuf import duration_pb2 as _duration_pb2
 from google.protobuf import message as _message
 from google.protobuf import timestamp_pb2 as _timestamp_pb2
 from google.protobuf.internal import containers as _containers
+from google.protobuf.internal import enum_type_wrapper as _enum_type_wrapper
 import builtins as _builtins
 import sys
 import typing as _typing
@@ -20,6 +21,34 @@ else:
     from typing_extensions import TypeAlias as _TypeAlias, Never as _Never
 
 DESCRIPTOR: _descriptor.FileDescriptor
+
+class _ImportWrappingAlgorithm:
+    ValueType = _typing.NewType("ValueType", _builtins.int)
+    V: _TypeAlias = ValueType  # noqa: Y015
+
+class _ImportWrappingAlgorithmEnumTypeWrapper(_enum_type_wrapper._EnumTypeWrapper[_ImportWrappingAlgorithm.ValueType], _builtins.type):
+    DESCRIPTOR: _descriptor.EnumDescriptor
+    IMPORT_WRAPPING_ALGORITHM_UNSPECIFIED: _ImportWrappingAlgorithm.ValueType  # 0
+    """IMPORT_WRAPPING_ALGORITHM_UNSPECIFIED means IMPORT_WRAPPING_ALGORITHM_RSA_AES_KEY_WRAP_SHA256_3072."""
+    IMPORT_WRAPPING_ALGORITHM_RSA_AES_KEY_WRAP_SHA256_3072: _ImportWrappingAlgorithm.ValueType  # 1
+    """IMPORT_WRAPPING_ALGORITHM_RSA_AES_KEY_WRAP_SHA256_3072 wraps for an RSA-3072 job key."""
+    IMPORT_WRAPPING_ALGORITHM_RSA_AES_KEY_WRAP_SHA256_4096: _ImportWrappingAlgorithm.ValueType  # 2
+    """IMPORT_WRAPPING_ALGORITHM_RSA_AES_KEY_WRAP_SHA256_4096 wraps for an RSA-4096 job key."""
+
+class ImportWrappingAlgorithm(_ImportWrappingAlgorithm, metaclass=_ImportWrappingAlgorithmEnumTypeWrapper):
+    """ImportWrappingAlgorithm is how key material is wrapped for an import job. Both are
+    CKM_RSA_AES_KEY_WRAP as PKCS#11 defines it and AWS KMS (RSA_AES_KEY_WRAP_SHA_256) and Cloud KMS
+    (RSA_OAEP_*_SHA256_AES_256) take it: RSA-OAEP-SHA-256 of an ephemeral AES-256 key, then RFC 5649
+    AES key wrap with padding of the material under it.
+    """
+
+IMPORT_WRAPPING_ALGORITHM_UNSPECIFIED: ImportWrappingAlgorithm.ValueType  # 0
+"""IMPORT_WRAPPING_ALGORITHM_UNSPECIFIED means IMPORT_WRAPPING_ALGORITHM_RSA_AES_KEY_WRAP_SHA256_3072."""
+IMPORT_WRAPPING_ALGORITHM_RSA_AES_KEY_WRAP_SHA256_3072: ImportWrappingAlgorithm.ValueType  # 1
+"""IMPORT_WRAPPING_ALGORITHM_RSA_AES_KEY_WRAP_SHA256_3072 wraps for an RSA-3072 job key."""
+IMPORT_WRAPPING_ALGORITHM_RSA_AES_KEY_WRAP_SHA256_4096: ImportWrappingAlgorithm.ValueType  # 2
+"""IMPORT_WRAPPING_ALGORITHM_RSA_AES_KEY_WRAP_SHA256_4096 wraps for an RSA-4096 job key."""
+Global___ImportWrappingAlgorithm: _TypeAlias = ImportWrappingAlgorithm  # noqa: Y015
 
 @_typing.final
 class CreateKeyRequest(_message.Message):
@@ -320,6 +349,8 @@ class ImportKeyRequest(_message.Message):
     LEGACY_FIXED_IV_FIELD_NUMBER: _builtins.int
     PASSPHRASE_FIELD_NUMBER: _builtins.int
     FPE_FORMAT_FIELD_NUMBER: _builtins.int
+    WRAPPED_KEY_MATERIAL_FIELD_NUMBER: _builtins.int
+    IMPORT_JOB_ID_FIELD_NUMBER: _builtins.int
     TRANSIT_KDF_FIELD_NUMBER: _builtins.int
     key_name: _builtins.str
     """key_name is the key to add the version to; it is created if it does not exist."""
@@ -327,7 +358,9 @@ class ImportKeyRequest(_message.Message):
     """mode is the imported version's mode; MODE_UNSPECIFIED means MODE_GCM."""
     key_material: _builtins.bytes
     """key_material is the raw key: 16, 24 or 32 bytes for AES modes, 32 for chacha, xgcm and hmac, 64
-    for siv. Secret.
+    for siv. Secret. Material in the clear is refused with FAILED_PRECONDITION
+    (PLAINTEXT_IMPORT_DISABLED) unless the server's operator allowed it by a setting that says so;
+    wrapped_key_material is the way in otherwise.
     """
     allow_unauthenticated: _builtins.bool
     """allow_unauthenticated must be true to import a key for cbc, ctr, cfb, ofb or ecb."""
@@ -345,6 +378,17 @@ class ImportKeyRequest(_message.Message):
     passphrase: _builtins.bytes
     """passphrase derives the key instead of key_material, for LEGACY_CIPHER_MYSQL_AES_ECB: the bytes
     given to AES_ENCRYPT as its key string. Secret.
+    """
+    wrapped_key_material: _builtins.bytes
+    """wrapped_key_material is the key material wrapped for the import job import_job_id, set instead
+    of key_material (and of passphrase): the RSA-OAEP (SHA-256, MGF1 SHA-256, no label) encryption
+    under the job's public key of a fresh 256-bit AES key, followed by the AES key wrap with padding
+    (RFC 5649) of the key material under that AES key. The unwrapped material is checked as
+    key_material is. A blob that does not unwrap fails with INVALID_ARGUMENT, saying only that.
+    """
+    import_job_id: _builtins.str
+    """import_job_id is the job wrapped_key_material was wrapped for (CreateImportJob). An unknown,
+    expired or already used job, or one made for another key, fails with FAILED_PRECONDITION.
     """
     transit_kdf: _keys_pb2.TransitKdf.ValueType
     """transit_kdf imports a version of a derived Vault Transit key (derived=true): key_material is the
@@ -370,15 +414,111 @@ class ImportKeyRequest(_message.Message):
         legacy_fixed_iv: _builtins.bytes = ...,
         passphrase: _builtins.bytes = ...,
         fpe_format: _keys_pb2.FpeFormat | None = ...,
+        wrapped_key_material: _builtins.bytes = ...,
+        import_job_id: _builtins.str = ...,
         transit_kdf: _keys_pb2.TransitKdf.ValueType = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _typing.Literal["fpe_format", b"fpe_format"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["allow_unauthenticated", b"allow_unauthenticated", "fpe_format", b"fpe_format", "key_material", b"key_material", "key_name", b"key_name", "legacy_cipher", b"legacy_cipher", "legacy_fixed_iv", b"legacy_fixed_iv", "legacy_iv", b"legacy_iv", "mode", b"mode", "passphrase", b"passphrase", "transit_kdf", b"transit_kdf"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["allow_unauthenticated", b"allow_unauthenticated", "fpe_format", b"fpe_format", "import_job_id", b"import_job_id", "key_material", b"key_material", "key_name", b"key_name", "legacy_cipher", b"legacy_cipher", "legacy_fixed_iv", b"legacy_fixed_iv", "legacy_iv", b"legacy_iv", "mode", b"mode", "passphrase", b"passphrase", "transit_kdf", b"transit_kdf", "wrapped_key_material", b"wrapped_key_material"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 
 Global___ImportKeyRequest: _TypeAlias = ImportKeyRequest  # noqa: Y015
+
+@_typing.final
+class CreateImportJobRequest(_message.Message):
+    """CreateImportJobRequest asks for a wrapping key to import one key version with."""
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    KEY_NAME_FIELD_NUMBER: _builtins.int
+    WRAPPING_ALGORITHM_FIELD_NUMBER: _builtins.int
+    key_name: _builtins.str
+    """key_name is the key the wrapped material will be imported into (it need not exist yet)."""
+    wrapping_algorithm: Global___ImportWrappingAlgorithm.ValueType
+    """wrapping_algorithm is how the material will be wrapped; unspecified means
+    IMPORT_WRAPPING_ALGORITHM_RSA_AES_KEY_WRAP_SHA256_3072.
+    """
+    def __init__(
+        self,
+        *,
+        key_name: _builtins.str = ...,
+        wrapping_algorithm: Global___ImportWrappingAlgorithm.ValueType = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["key_name", b"key_name", "wrapping_algorithm", b"wrapping_algorithm"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___CreateImportJobRequest: _TypeAlias = CreateImportJobRequest  # noqa: Y015
+
+@_typing.final
+class CreateImportJobResponse(_message.Message):
+    """CreateImportJobResponse is the job."""
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    IMPORT_JOB_FIELD_NUMBER: _builtins.int
+    @_builtins.property
+    def import_job(self) -> Global___ImportJob:
+        """import_job is the job, with its public key."""
+
+    def __init__(
+        self,
+        *,
+        import_job: Global___ImportJob | None = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _typing.Literal["import_job", b"import_job"]  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["import_job", b"import_job"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___CreateImportJobResponse: _TypeAlias = CreateImportJobResponse  # noqa: Y015
+
+@_typing.final
+class ImportJob(_message.Message):
+    """ImportJob is a one-time permission to import one key version, wrapped for its public key."""
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    IMPORT_JOB_ID_FIELD_NUMBER: _builtins.int
+    KEY_NAME_FIELD_NUMBER: _builtins.int
+    WRAPPING_ALGORITHM_FIELD_NUMBER: _builtins.int
+    PUBLIC_KEY_PEM_FIELD_NUMBER: _builtins.int
+    EXPIRE_TIME_FIELD_NUMBER: _builtins.int
+    import_job_id: _builtins.str
+    """import_job_id names the job in ImportKeyRequest.import_job_id."""
+    key_name: _builtins.str
+    """key_name is the only key the job imports into."""
+    wrapping_algorithm: Global___ImportWrappingAlgorithm.ValueType
+    """wrapping_algorithm is how material must be wrapped for the job."""
+    public_key_pem: _builtins.str
+    """public_key_pem is the wrapping public key, a PEM "PUBLIC KEY" (X.509 SubjectPublicKeyInfo), as
+    openssl pkeyutl and Python's cryptography load it.
+    """
+    @_builtins.property
+    def expire_time(self) -> _timestamp_pb2.Timestamp:
+        """expire_time is when the job stops accepting an import; its private key is then forgotten."""
+
+    def __init__(
+        self,
+        *,
+        import_job_id: _builtins.str = ...,
+        key_name: _builtins.str = ...,
+        wrapping_algorithm: Global___ImportWrappingAlgorithm.ValueType = ...,
+        public_key_pem: _builtins.str = ...,
+        expire_time: _timestamp_pb2.Timestamp | None = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _typing.Literal["expire_time", b"expire_time"]  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["expire_time", b"expire_time", "import_job_id", b"import_job_id", "key_name", b"key_name", "public_key_pem", b"public_key_pem", "wrapping_algorithm", b"wrapping_algorithm"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___ImportJob: _TypeAlias = ImportJob  # noqa: Y015
 
 @_typing.final
 class ImportKeyResponse(_message.Message):

@@ -65,6 +65,11 @@ class KeyAdminServiceStub:
                 request_serializer=cipherd_dot_v1_dot_key__admin__service__pb2.ImportKeyRequest.SerializeToString,
                 response_deserializer=cipherd_dot_v1_dot_key__admin__service__pb2.ImportKeyResponse.FromString,
                 _registered_method=True)
+        self.CreateImportJob = channel.unary_unary(
+                '/cipherd.v1.KeyAdminService/CreateImportJob',
+                request_serializer=cipherd_dot_v1_dot_key__admin__service__pb2.CreateImportJobRequest.SerializeToString,
+                response_deserializer=cipherd_dot_v1_dot_key__admin__service__pb2.CreateImportJobResponse.FromString,
+                _registered_method=True)
         self.GetKeyCensus = channel.unary_unary(
                 '/cipherd.v1.KeyAdminService/GetKeyCensus',
                 request_serializer=cipherd_dot_v1_dot_key__admin__service__pb2.GetKeyCensusRequest.SerializeToString,
@@ -151,6 +156,18 @@ class KeyAdminServiceServicer:
         """ImportKey adds caller-supplied key bytes as a new version (creating the key if it does not
         exist), so data encrypted elsewhere can be decrypted and rewrapped here. With an access policy
         it needs the import operation, which admin does not include.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def CreateImportJob(self, request, context):
+        """CreateImportJob hands out a fresh RSA public key for importing key material wrapped, never in
+        the clear (as AWS KMS, Cloud KMS and Vault take keys): the caller wraps the material for it
+        (CKM_RSA_AES_KEY_WRAP: see ImportWrappingAlgorithm) and passes the result to ImportKey as
+        wrapped_key_material with the job's id. A job imports into the one key it names, opens exactly
+        one ImportKey, and expires; its private key never leaves the server and unwraps nothing else.
+        Needs the import operation.
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')
@@ -258,6 +275,11 @@ def add_KeyAdminServiceServicer_to_server(servicer, server):
                     servicer.ImportKey,
                     request_deserializer=cipherd_dot_v1_dot_key__admin__service__pb2.ImportKeyRequest.FromString,
                     response_serializer=cipherd_dot_v1_dot_key__admin__service__pb2.ImportKeyResponse.SerializeToString,
+            ),
+            'CreateImportJob': grpc.unary_unary_rpc_method_handler(
+                    servicer.CreateImportJob,
+                    request_deserializer=cipherd_dot_v1_dot_key__admin__service__pb2.CreateImportJobRequest.FromString,
+                    response_serializer=cipherd_dot_v1_dot_key__admin__service__pb2.CreateImportJobResponse.SerializeToString,
             ),
             'GetKeyCensus': grpc.unary_unary_rpc_method_handler(
                     servicer.GetKeyCensus,
@@ -463,6 +485,33 @@ class KeyAdminService:
             '/cipherd.v1.KeyAdminService/ImportKey',
             cipherd_dot_v1_dot_key__admin__service__pb2.ImportKeyRequest.SerializeToString,
             cipherd_dot_v1_dot_key__admin__service__pb2.ImportKeyResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def CreateImportJob(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/cipherd.v1.KeyAdminService/CreateImportJob',
+            cipherd_dot_v1_dot_key__admin__service__pb2.CreateImportJobRequest.SerializeToString,
+            cipherd_dot_v1_dot_key__admin__service__pb2.CreateImportJobResponse.FromString,
             options,
             channel_credentials,
             insecure,

@@ -50,6 +50,14 @@ class KeyAdminServiceStub:
     exist), so data encrypted elsewhere can be decrypted and rewrapped here. With an access policy
     it needs the import operation, which admin does not include.
     """
+    CreateImportJob: _grpc.UnaryUnaryMultiCallable[_key_admin_service_pb2.CreateImportJobRequest, _key_admin_service_pb2.CreateImportJobResponse]
+    """CreateImportJob hands out a fresh RSA public key for importing key material wrapped, never in
+    the clear (as AWS KMS, Cloud KMS and Vault take keys): the caller wraps the material for it
+    (CKM_RSA_AES_KEY_WRAP: see ImportWrappingAlgorithm) and passes the result to ImportKey as
+    wrapped_key_material with the job's id. A job imports into the one key it names, opens exactly
+    one ImportKey, and expires; its private key never leaves the server and unwraps nothing else.
+    Needs the import operation.
+    """
     GetKeyCensus: _grpc.UnaryUnaryMultiCallable[_key_admin_service_pb2.GetKeyCensusRequest, _key_admin_service_pb2.GetKeyCensusResponse]
     """GetKeyCensus reports which versions of a key still see traffic, so an operator knows how far
     min_decryption_version can be raised without refusing data that is still read.
@@ -110,6 +118,14 @@ class KeyAdminServiceAsyncStub(KeyAdminServiceStub):
     """ImportKey adds caller-supplied key bytes as a new version (creating the key if it does not
     exist), so data encrypted elsewhere can be decrypted and rewrapped here. With an access policy
     it needs the import operation, which admin does not include.
+    """
+    CreateImportJob: _aio.UnaryUnaryMultiCallable[_key_admin_service_pb2.CreateImportJobRequest, _key_admin_service_pb2.CreateImportJobResponse]  # type: ignore[assignment]
+    """CreateImportJob hands out a fresh RSA public key for importing key material wrapped, never in
+    the clear (as AWS KMS, Cloud KMS and Vault take keys): the caller wraps the material for it
+    (CKM_RSA_AES_KEY_WRAP: see ImportWrappingAlgorithm) and passes the result to ImportKey as
+    wrapped_key_material with the job's id. A job imports into the one key it names, opens exactly
+    one ImportKey, and expires; its private key never leaves the server and unwraps nothing else.
+    Needs the import operation.
     """
     GetKeyCensus: _aio.UnaryUnaryMultiCallable[_key_admin_service_pb2.GetKeyCensusRequest, _key_admin_service_pb2.GetKeyCensusResponse]  # type: ignore[assignment]
     """GetKeyCensus reports which versions of a key still see traffic, so an operator knows how far
@@ -204,6 +220,20 @@ class KeyAdminServiceServicer(metaclass=_abc_1.ABCMeta):
         """ImportKey adds caller-supplied key bytes as a new version (creating the key if it does not
         exist), so data encrypted elsewhere can be decrypted and rewrapped here. With an access policy
         it needs the import operation, which admin does not include.
+        """
+
+    @_abc_1.abstractmethod
+    def CreateImportJob(
+        self,
+        request: _key_admin_service_pb2.CreateImportJobRequest,
+        context: _ServicerContext,
+    ) -> _typing.Union[_key_admin_service_pb2.CreateImportJobResponse, _abc.Awaitable[_key_admin_service_pb2.CreateImportJobResponse]]:
+        """CreateImportJob hands out a fresh RSA public key for importing key material wrapped, never in
+        the clear (as AWS KMS, Cloud KMS and Vault take keys): the caller wraps the material for it
+        (CKM_RSA_AES_KEY_WRAP: see ImportWrappingAlgorithm) and passes the result to ImportKey as
+        wrapped_key_material with the job's id. A job imports into the one key it names, opens exactly
+        one ImportKey, and expires; its private key never leaves the server and unwraps nothing else.
+        Needs the import operation.
         """
 
     @_abc_1.abstractmethod

@@ -131,6 +131,17 @@ export enum ErrorReason {
    * caller's; retrying does not help.
    */
   SUBJECT_STORE_NOT_CONFIGURED = 24,
+  /**
+   * PLAINTEXT_IMPORT_DISABLED - PLAINTEXT_IMPORT_DISABLED (status FAILED_PRECONDITION): ImportKey carried key material in the
+   * clear (key_material or passphrase) and this server takes only wrapped material
+   * (CreateImportJob, wrapped_key_material) unless its operator allows plaintext import.
+   */
+  PLAINTEXT_IMPORT_DISABLED = 25,
+  /**
+   * IMPORT_JOB_UNUSABLE - IMPORT_JOB_UNUSABLE (status FAILED_PRECONDITION): the import job named is unknown, expired,
+   * already used, or made for another key; create a new one. Metadata: key.
+   */
+  IMPORT_JOB_UNUSABLE = 26,
   UNRECOGNIZED = -1,
 }
 
@@ -211,6 +222,12 @@ export function errorReasonFromJSON(object: any): ErrorReason {
     case 24:
     case "SUBJECT_STORE_NOT_CONFIGURED":
       return ErrorReason.SUBJECT_STORE_NOT_CONFIGURED;
+    case 25:
+    case "PLAINTEXT_IMPORT_DISABLED":
+      return ErrorReason.PLAINTEXT_IMPORT_DISABLED;
+    case 26:
+    case "IMPORT_JOB_UNUSABLE":
+      return ErrorReason.IMPORT_JOB_UNUSABLE;
     case -1:
     case "UNRECOGNIZED":
     default:
@@ -270,6 +287,10 @@ export function errorReasonToJSON(object: ErrorReason): string {
       return "SUBJECT_QUOTA_EXCEEDED";
     case ErrorReason.SUBJECT_STORE_NOT_CONFIGURED:
       return "SUBJECT_STORE_NOT_CONFIGURED";
+    case ErrorReason.PLAINTEXT_IMPORT_DISABLED:
+      return "PLAINTEXT_IMPORT_DISABLED";
+    case ErrorReason.IMPORT_JOB_UNUSABLE:
+      return "IMPORT_JOB_UNUSABLE";
     case ErrorReason.UNRECOGNIZED:
     default:
       return "UNRECOGNIZED";

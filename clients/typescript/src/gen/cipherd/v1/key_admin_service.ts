@@ -41,6 +41,54 @@ import {
 
 export const protobufPackage = "cipherd.v1";
 
+/**
+ * ImportWrappingAlgorithm is how key material is wrapped for an import job. Both are
+ * CKM_RSA_AES_KEY_WRAP as PKCS#11 defines it and AWS KMS (RSA_AES_KEY_WRAP_SHA_256) and Cloud KMS
+ * (RSA_OAEP_*_SHA256_AES_256) take it: RSA-OAEP-SHA-256 of an ephemeral AES-256 key, then RFC 5649
+ * AES key wrap with padding of the material under it.
+ */
+export enum ImportWrappingAlgorithm {
+  /** IMPORT_WRAPPING_ALGORITHM_UNSPECIFIED - IMPORT_WRAPPING_ALGORITHM_UNSPECIFIED means IMPORT_WRAPPING_ALGORITHM_RSA_AES_KEY_WRAP_SHA256_3072. */
+  IMPORT_WRAPPING_ALGORITHM_UNSPECIFIED = 0,
+  /** IMPORT_WRAPPING_ALGORITHM_RSA_AES_KEY_WRAP_SHA256_3072 - IMPORT_WRAPPING_ALGORITHM_RSA_AES_KEY_WRAP_SHA256_3072 wraps for an RSA-3072 job key. */
+  IMPORT_WRAPPING_ALGORITHM_RSA_AES_KEY_WRAP_SHA256_3072 = 1,
+  /** IMPORT_WRAPPING_ALGORITHM_RSA_AES_KEY_WRAP_SHA256_4096 - IMPORT_WRAPPING_ALGORITHM_RSA_AES_KEY_WRAP_SHA256_4096 wraps for an RSA-4096 job key. */
+  IMPORT_WRAPPING_ALGORITHM_RSA_AES_KEY_WRAP_SHA256_4096 = 2,
+  UNRECOGNIZED = -1,
+}
+
+export function importWrappingAlgorithmFromJSON(object: any): ImportWrappingAlgorithm {
+  switch (object) {
+    case 0:
+    case "IMPORT_WRAPPING_ALGORITHM_UNSPECIFIED":
+      return ImportWrappingAlgorithm.IMPORT_WRAPPING_ALGORITHM_UNSPECIFIED;
+    case 1:
+    case "IMPORT_WRAPPING_ALGORITHM_RSA_AES_KEY_WRAP_SHA256_3072":
+      return ImportWrappingAlgorithm.IMPORT_WRAPPING_ALGORITHM_RSA_AES_KEY_WRAP_SHA256_3072;
+    case 2:
+    case "IMPORT_WRAPPING_ALGORITHM_RSA_AES_KEY_WRAP_SHA256_4096":
+      return ImportWrappingAlgorithm.IMPORT_WRAPPING_ALGORITHM_RSA_AES_KEY_WRAP_SHA256_4096;
+    case -1:
+    case "UNRECOGNIZED":
+    default:
+      return ImportWrappingAlgorithm.UNRECOGNIZED;
+  }
+}
+
+export function importWrappingAlgorithmToJSON(object: ImportWrappingAlgorithm): string {
+  switch (object) {
+    case ImportWrappingAlgorithm.IMPORT_WRAPPING_ALGORITHM_UNSPECIFIED:
+      return "IMPORT_WRAPPING_ALGORITHM_UNSPECIFIED";
+    case ImportWrappingAlgorithm.IMPORT_WRAPPING_ALGORITHM_RSA_AES_KEY_WRAP_SHA256_3072:
+      return "IMPORT_WRAPPING_ALGORITHM_RSA_AES_KEY_WRAP_SHA256_3072";
+    case ImportWrappingAlgorithm.IMPORT_WRAPPING_ALGORITHM_RSA_AES_KEY_WRAP_SHA256_4096:
+      return "IMPORT_WRAPPING_ALGORITHM_RSA_AES_KEY_WRAP_SHA256_4096";
+    case ImportWrappingAlgorithm.UNRECOGNIZED:
+    default:
+      return "UNRECOGNIZED";
+  }
+}
+
 /** CreateKeyRequest names the key to create and its first version's mode and size. */
 export interface CreateKeyRequest {
   /** key_name is the new key's name: [a-z0-9][a-z0-9_-]{0,63}. */
@@ -139,7 +187,9 @@ export interface ImportKeyRequest {
   mode: Mode;
   /**
    * key_material is the raw key: 16, 24 or 32 bytes for AES modes, 32 for chacha, xgcm and hmac, 64
-   * for siv. Secret.
+   * for siv. Secret. Material in the clear is refused with FAILED_PRECONDITION
+   * (PLAINTEXT_IMPORT_DISABLED) unless the server's operator allowed it by a setting that says so;
+   * wrapped_key_material is the way in otherwise.
    */
   keyMaterial: Uint8Array;
   /** allow_unauthenticated must be true to import a key for cbc, ctr, cfb, ofb or ecb. */
@@ -170,12 +220,59 @@ export interface ImportKeyRequest {
     | FpeFormat
     | undefined;
   /**
+   * wrapped_key_material is the key material wrapped for the import job import_job_id, set instead
+   * of key_material (and of passphrase): the RSA-OAEP (SHA-256, MGF1 SHA-256, no label) encryption
+   * under the job's public key of a fresh 256-bit AES key, followed by the AES key wrap with padding
+   * (RFC 5649) of the key material under that AES key. The unwrapped material is checked as
+   * key_material is. A blob that does not unwrap fails with INVALID_ARGUMENT, saying only that.
+   */
+  wrappedKeyMaterial: Uint8Array;
+  /**
+   * import_job_id is the job wrapped_key_material was wrapped for (CreateImportJob). An unknown,
+   * expired or already used job, or one made for another key, fails with FAILED_PRECONDITION.
+   */
+  importJobId: string;
+  /**
    * transit_kdf imports a version of a derived Vault Transit key (derived=true): key_material is the
    * version's exported key, and each Transit ciphertext's key is derived from it and the request's
    * context with this KDF. Only with mode MODE_GCM or MODE_CHACHA; the version then decrypts
    * Transit's vault:vN: ciphertexts only (never encrypts).
    */
   transitKdf: TransitKdf;
+}
+
+/** CreateImportJobRequest asks for a wrapping key to import one key version with. */
+export interface CreateImportJobRequest {
+  /** key_name is the key the wrapped material will be imported into (it need not exist yet). */
+  keyName: string;
+  /**
+   * wrapping_algorithm is how the material will be wrapped; unspecified means
+   * IMPORT_WRAPPING_ALGORITHM_RSA_AES_KEY_WRAP_SHA256_3072.
+   */
+  wrappingAlgorithm: ImportWrappingAlgorithm;
+}
+
+/** CreateImportJobResponse is the job. */
+export interface CreateImportJobResponse {
+  /** import_job is the job, with its public key. */
+  importJob: ImportJob | undefined;
+}
+
+/** ImportJob is a one-time permission to import one key version, wrapped for its public key. */
+export interface ImportJob {
+  /** import_job_id names the job in ImportKeyRequest.import_job_id. */
+  importJobId: string;
+  /** key_name is the only key the job imports into. */
+  keyName: string;
+  /** wrapping_algorithm is how material must be wrapped for the job. */
+  wrappingAlgorithm: ImportWrappingAlgorithm;
+  /**
+   * public_key_pem is the wrapping public key, a PEM "PUBLIC KEY" (X.509 SubjectPublicKeyInfo), as
+   * openssl pkeyutl and Python's cryptography load it.
+   */
+  publicKeyPem: string;
+  /** expire_time is when the job stops accepting an import; its private key is then forgotten. */
+  expireTime: Date | undefined;
 }
 
 /** ImportKeyResponse carries the key after the import. */
@@ -1178,6 +1275,8 @@ function createBaseImportKeyRequest(): ImportKeyRequest {
     legacyFixedIv: new Uint8Array(0),
     passphrase: new Uint8Array(0),
     fpeFormat: undefined,
+    wrappedKeyMaterial: new Uint8Array(0),
+    importJobId: "",
     transitKdf: 0,
   };
 }
@@ -1210,6 +1309,12 @@ export const ImportKeyRequest: MessageFns<ImportKeyRequest> = {
     }
     if (message.fpeFormat !== undefined) {
       FpeFormat.encode(message.fpeFormat, writer.uint32(74).fork()).join();
+    }
+    if (message.wrappedKeyMaterial.length !== 0) {
+      writer.uint32(82).bytes(message.wrappedKeyMaterial);
+    }
+    if (message.importJobId !== "") {
+      writer.uint32(90).string(message.importJobId);
     }
     if (message.transitKdf !== 0) {
       writer.uint32(96).int32(message.transitKdf);
@@ -1296,6 +1401,22 @@ export const ImportKeyRequest: MessageFns<ImportKeyRequest> = {
           message.fpeFormat = FpeFormat.decode(reader, reader.uint32());
           continue;
         }
+        case 10: {
+          if (tag !== 82) {
+            break;
+          }
+
+          message.wrappedKeyMaterial = reader.bytes();
+          continue;
+        }
+        case 11: {
+          if (tag !== 90) {
+            break;
+          }
+
+          message.importJobId = reader.string();
+          continue;
+        }
         case 12: {
           if (tag !== 96) {
             break;
@@ -1326,6 +1447,10 @@ export const ImportKeyRequest: MessageFns<ImportKeyRequest> = {
       legacyFixedIv: isSet(object.legacyFixedIv) ? bytesFromBase64(object.legacyFixedIv) : new Uint8Array(0),
       passphrase: isSet(object.passphrase) ? bytesFromBase64(object.passphrase) : new Uint8Array(0),
       fpeFormat: isSet(object.fpeFormat) ? FpeFormat.fromJSON(object.fpeFormat) : undefined,
+      wrappedKeyMaterial: isSet(object.wrappedKeyMaterial)
+        ? bytesFromBase64(object.wrappedKeyMaterial)
+        : new Uint8Array(0),
+      importJobId: isSet(object.importJobId) ? globalThis.String(object.importJobId) : "",
       transitKdf: isSet(object.transitKdf) ? transitKdfFromJSON(object.transitKdf) : 0,
     };
   },
@@ -1359,6 +1484,12 @@ export const ImportKeyRequest: MessageFns<ImportKeyRequest> = {
     if (message.fpeFormat !== undefined) {
       obj.fpeFormat = FpeFormat.toJSON(message.fpeFormat);
     }
+    if (message.wrappedKeyMaterial.length !== 0) {
+      obj.wrappedKeyMaterial = base64FromBytes(message.wrappedKeyMaterial);
+    }
+    if (message.importJobId !== "") {
+      obj.importJobId = message.importJobId;
+    }
     if (message.transitKdf !== 0) {
       obj.transitKdf = transitKdfToJSON(message.transitKdf);
     }
@@ -1381,7 +1512,273 @@ export const ImportKeyRequest: MessageFns<ImportKeyRequest> = {
     message.fpeFormat = (object.fpeFormat !== undefined && object.fpeFormat !== null)
       ? FpeFormat.fromPartial(object.fpeFormat)
       : undefined;
+    message.wrappedKeyMaterial = object.wrappedKeyMaterial ?? new Uint8Array(0);
+    message.importJobId = object.importJobId ?? "";
     message.transitKdf = object.transitKdf ?? 0;
+    return message;
+  },
+};
+
+function createBaseCreateImportJobRequest(): CreateImportJobRequest {
+  return { keyName: "", wrappingAlgorithm: 0 };
+}
+
+export const CreateImportJobRequest: MessageFns<CreateImportJobRequest> = {
+  encode(message: CreateImportJobRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.keyName !== "") {
+      writer.uint32(10).string(message.keyName);
+    }
+    if (message.wrappingAlgorithm !== 0) {
+      writer.uint32(16).int32(message.wrappingAlgorithm);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): CreateImportJobRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const end = length === undefined ? reader.len : reader.pos + length;
+    const message = createBaseCreateImportJobRequest();
+    while (reader.pos < end) {
+      const tag = reader.uint32();
+      switch (tag >>> 3) {
+        case 1: {
+          if (tag !== 10) {
+            break;
+          }
+
+          message.keyName = reader.string();
+          continue;
+        }
+        case 2: {
+          if (tag !== 16) {
+            break;
+          }
+
+          message.wrappingAlgorithm = reader.int32() as any;
+          continue;
+        }
+      }
+      if ((tag & 7) === 4 || tag === 0) {
+        break;
+      }
+      reader.skip(tag & 7);
+    }
+    return message;
+  },
+
+  fromJSON(object: any): CreateImportJobRequest {
+    return {
+      keyName: isSet(object.keyName) ? globalThis.String(object.keyName) : "",
+      wrappingAlgorithm: isSet(object.wrappingAlgorithm)
+        ? importWrappingAlgorithmFromJSON(object.wrappingAlgorithm)
+        : 0,
+    };
+  },
+
+  toJSON(message: CreateImportJobRequest): unknown {
+    const obj: any = {};
+    if (message.keyName !== "") {
+      obj.keyName = message.keyName;
+    }
+    if (message.wrappingAlgorithm !== 0) {
+      obj.wrappingAlgorithm = importWrappingAlgorithmToJSON(message.wrappingAlgorithm);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<CreateImportJobRequest>, I>>(base?: I): CreateImportJobRequest {
+    return CreateImportJobRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<CreateImportJobRequest>, I>>(object: I): CreateImportJobRequest {
+    const message = createBaseCreateImportJobRequest();
+    message.keyName = object.keyName ?? "";
+    message.wrappingAlgorithm = object.wrappingAlgorithm ?? 0;
+    return message;
+  },
+};
+
+function createBaseCreateImportJobResponse(): CreateImportJobResponse {
+  return { importJob: undefined };
+}
+
+export const CreateImportJobResponse: MessageFns<CreateImportJobResponse> = {
+  encode(message: CreateImportJobResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.importJob !== undefined) {
+      ImportJob.encode(message.importJob, writer.uint32(10).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): CreateImportJobResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const end = length === undefined ? reader.len : reader.pos + length;
+    const message = createBaseCreateImportJobResponse();
+    while (reader.pos < end) {
+      const tag = reader.uint32();
+      switch (tag >>> 3) {
+        case 1: {
+          if (tag !== 10) {
+            break;
+          }
+
+          message.importJob = ImportJob.decode(reader, reader.uint32());
+          continue;
+        }
+      }
+      if ((tag & 7) === 4 || tag === 0) {
+        break;
+      }
+      reader.skip(tag & 7);
+    }
+    return message;
+  },
+
+  fromJSON(object: any): CreateImportJobResponse {
+    return { importJob: isSet(object.importJob) ? ImportJob.fromJSON(object.importJob) : undefined };
+  },
+
+  toJSON(message: CreateImportJobResponse): unknown {
+    const obj: any = {};
+    if (message.importJob !== undefined) {
+      obj.importJob = ImportJob.toJSON(message.importJob);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<CreateImportJobResponse>, I>>(base?: I): CreateImportJobResponse {
+    return CreateImportJobResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<CreateImportJobResponse>, I>>(object: I): CreateImportJobResponse {
+    const message = createBaseCreateImportJobResponse();
+    message.importJob = (object.importJob !== undefined && object.importJob !== null)
+      ? ImportJob.fromPartial(object.importJob)
+      : undefined;
+    return message;
+  },
+};
+
+function createBaseImportJob(): ImportJob {
+  return { importJobId: "", keyName: "", wrappingAlgorithm: 0, publicKeyPem: "", expireTime: undefined };
+}
+
+export const ImportJob: MessageFns<ImportJob> = {
+  encode(message: ImportJob, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.importJobId !== "") {
+      writer.uint32(10).string(message.importJobId);
+    }
+    if (message.keyName !== "") {
+      writer.uint32(18).string(message.keyName);
+    }
+    if (message.wrappingAlgorithm !== 0) {
+      writer.uint32(24).int32(message.wrappingAlgorithm);
+    }
+    if (message.publicKeyPem !== "") {
+      writer.uint32(34).string(message.publicKeyPem);
+    }
+    if (message.expireTime !== undefined) {
+      Timestamp.encode(toTimestamp(message.expireTime), writer.uint32(42).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ImportJob {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const end = length === undefined ? reader.len : reader.pos + length;
+    const message = createBaseImportJob();
+    while (reader.pos < end) {
+      const tag = reader.uint32();
+      switch (tag >>> 3) {
+        case 1: {
+          if (tag !== 10) {
+            break;
+          }
+
+          message.importJobId = reader.string();
+          continue;
+        }
+        case 2: {
+          if (tag !== 18) {
+            break;
+          }
+
+          message.keyName = reader.string();
+          continue;
+        }
+        case 3: {
+          if (tag !== 24) {
+            break;
+          }
+
+          message.wrappingAlgorithm = reader.int32() as any;
+          continue;
+        }
+        case 4: {
+          if (tag !== 34) {
+            break;
+          }
+
+          message.publicKeyPem = reader.string();
+          continue;
+        }
+        case 5: {
+          if (tag !== 42) {
+            break;
+          }
+
+          message.expireTime = fromTimestamp(Timestamp.decode(reader, reader.uint32()));
+          continue;
+        }
+      }
+      if ((tag & 7) === 4 || tag === 0) {
+        break;
+      }
+      reader.skip(tag & 7);
+    }
+    return message;
+  },
+
+  fromJSON(object: any): ImportJob {
+    return {
+      importJobId: isSet(object.importJobId) ? globalThis.String(object.importJobId) : "",
+      keyName: isSet(object.keyName) ? globalThis.String(object.keyName) : "",
+      wrappingAlgorithm: isSet(object.wrappingAlgorithm)
+        ? importWrappingAlgorithmFromJSON(object.wrappingAlgorithm)
+        : 0,
+      publicKeyPem: isSet(object.publicKeyPem) ? globalThis.String(object.publicKeyPem) : "",
+      expireTime: isSet(object.expireTime) ? fromJsonTimestamp(object.expireTime) : undefined,
+    };
+  },
+
+  toJSON(message: ImportJob): unknown {
+    const obj: any = {};
+    if (message.importJobId !== "") {
+      obj.importJobId = message.importJobId;
+    }
+    if (message.keyName !== "") {
+      obj.keyName = message.keyName;
+    }
+    if (message.wrappingAlgorithm !== 0) {
+      obj.wrappingAlgorithm = importWrappingAlgorithmToJSON(message.wrappingAlgorithm);
+    }
+    if (message.publicKeyPem !== "") {
+      obj.publicKeyPem = message.publicKeyPem;
+    }
+    if (message.expireTime !== undefined) {
+      obj.expireTime = message.expireTime.toISOString();
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<ImportJob>, I>>(base?: I): ImportJob {
+    return ImportJob.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<ImportJob>, I>>(object: I): ImportJob {
+    const message = createBaseImportJob();
+    message.importJobId = object.importJobId ?? "";
+    message.keyName = object.keyName ?? "";
+    message.wrappingAlgorithm = object.wrappingAlgorithm ?? 0;
+    message.publicKeyPem = object.publicKeyPem ?? "";
+    message.expireTime = object.expireTime ?? undefined;
     return message;
   },
 };
@@ -3072,6 +3469,25 @@ export const KeyAdminServiceService = {
     responseDeserialize: (value: Buffer): ImportKeyResponse => ImportKeyResponse.decode(value),
   },
   /**
+   * CreateImportJob hands out a fresh RSA public key for importing key material wrapped, never in
+   * the clear (as AWS KMS, Cloud KMS and Vault take keys): the caller wraps the material for it
+   * (CKM_RSA_AES_KEY_WRAP: see ImportWrappingAlgorithm) and passes the result to ImportKey as
+   * wrapped_key_material with the job's id. A job imports into the one key it names, opens exactly
+   * one ImportKey, and expires; its private key never leaves the server and unwraps nothing else.
+   * Needs the import operation.
+   */
+  createImportJob: {
+    path: "/cipherd.v1.KeyAdminService/CreateImportJob",
+    requestStream: false,
+    responseStream: false,
+    requestSerialize: (value: CreateImportJobRequest): Buffer =>
+      Buffer.from(CreateImportJobRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): CreateImportJobRequest => CreateImportJobRequest.decode(value),
+    responseSerialize: (value: CreateImportJobResponse): Buffer =>
+      Buffer.from(CreateImportJobResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): CreateImportJobResponse => CreateImportJobResponse.decode(value),
+  },
+  /**
    * GetKeyCensus reports which versions of a key still see traffic, so an operator knows how far
    * min_decryption_version can be raised without refusing data that is still read.
    */
@@ -3218,6 +3634,15 @@ export interface KeyAdminServiceServer extends UntypedServiceImplementation {
    * it needs the import operation, which admin does not include.
    */
   importKey: handleUnaryCall<ImportKeyRequest, ImportKeyResponse>;
+  /**
+   * CreateImportJob hands out a fresh RSA public key for importing key material wrapped, never in
+   * the clear (as AWS KMS, Cloud KMS and Vault take keys): the caller wraps the material for it
+   * (CKM_RSA_AES_KEY_WRAP: see ImportWrappingAlgorithm) and passes the result to ImportKey as
+   * wrapped_key_material with the job's id. A job imports into the one key it names, opens exactly
+   * one ImportKey, and expires; its private key never leaves the server and unwraps nothing else.
+   * Needs the import operation.
+   */
+  createImportJob: handleUnaryCall<CreateImportJobRequest, CreateImportJobResponse>;
   /**
    * GetKeyCensus reports which versions of a key still see traffic, so an operator knows how far
    * min_decryption_version can be raised without refusing data that is still read.
@@ -3372,6 +3797,29 @@ export interface KeyAdminServiceClient extends Client {
     metadata: Metadata,
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: ImportKeyResponse) => void,
+  ): ClientUnaryCall;
+  /**
+   * CreateImportJob hands out a fresh RSA public key for importing key material wrapped, never in
+   * the clear (as AWS KMS, Cloud KMS and Vault take keys): the caller wraps the material for it
+   * (CKM_RSA_AES_KEY_WRAP: see ImportWrappingAlgorithm) and passes the result to ImportKey as
+   * wrapped_key_material with the job's id. A job imports into the one key it names, opens exactly
+   * one ImportKey, and expires; its private key never leaves the server and unwraps nothing else.
+   * Needs the import operation.
+   */
+  createImportJob(
+    request: CreateImportJobRequest,
+    callback: (error: ServiceError | null, response: CreateImportJobResponse) => void,
+  ): ClientUnaryCall;
+  createImportJob(
+    request: CreateImportJobRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: CreateImportJobResponse) => void,
+  ): ClientUnaryCall;
+  createImportJob(
+    request: CreateImportJobRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: CreateImportJobResponse) => void,
   ): ClientUnaryCall;
   /**
    * GetKeyCensus reports which versions of a key still see traffic, so an operator knows how far

@@ -193,6 +193,9 @@ class ErrorVectorsTest {
       case SUBJECT_QUOTA_EXCEEDED -> new SubjectQuotaExceededException(key, 1000);
       case SUBJECT_STORE_NOT_CONFIGURED ->
           new SubjectStoreNotConfiguredException("this server has no --subject-store-url");
+      // Not raised yet: the server's import jobs (issue 33) raise them, with errors.json rows.
+      case PLAINTEXT_IMPORT_DISABLED, IMPORT_JOB_UNUSABLE ->
+          throw new AssertionError("no errors.json row names " + reason + " yet");
       case ERROR_REASON_UNSPECIFIED, UNRECOGNIZED ->
           throw new AssertionError("the server never sends " + reason);
     };

@@ -94,6 +94,8 @@ public final class Errors {
             case KEY_VERSIONS_IN_USE -> new KeyVersionsInUseException(details);
             case SUBJECT_ERASED -> new SubjectErasedException(details);
             case SUBJECT_STORE_NOT_CONFIGURED -> new SubjectStoreNotConfiguredException(details);
+            case PLAINTEXT_IMPORT_DISABLED -> new PlaintextImportDisabledException(details);
+            case IMPORT_JOB_UNUSABLE -> new ImportJobUnusableException(details);
             default -> new FailedPreconditionException(details);
           };
       case UNAVAILABLE ->

@@ -242,6 +242,25 @@ public enum ErrorReason
    * <code>SUBJECT_STORE_NOT_CONFIGURED = 24;</code>
    */
   SUBJECT_STORE_NOT_CONFIGURED(24),
+  /**
+   * <pre>
+   * PLAINTEXT_IMPORT_DISABLED (status FAILED_PRECONDITION): ImportKey carried key material in the
+   * clear (key_material or passphrase) and this server takes only wrapped material
+   * (CreateImportJob, wrapped_key_material) unless its operator allows plaintext import.
+   * </pre>
+   *
+   * <code>PLAINTEXT_IMPORT_DISABLED = 25;</code>
+   */
+  PLAINTEXT_IMPORT_DISABLED(25),
+  /**
+   * <pre>
+   * IMPORT_JOB_UNUSABLE (status FAILED_PRECONDITION): the import job named is unknown, expired,
+   * already used, or made for another key; create a new one. Metadata: key.
+   * </pre>
+   *
+   * <code>IMPORT_JOB_UNUSABLE = 26;</code>
+   */
+  IMPORT_JOB_UNUSABLE(26),
   UNRECOGNIZED(-1),
   ;
 
@@ -470,6 +489,25 @@ public enum ErrorReason
    * <code>SUBJECT_STORE_NOT_CONFIGURED = 24;</code>
    */
   public static final int SUBJECT_STORE_NOT_CONFIGURED_VALUE = 24;
+  /**
+   * <pre>
+   * PLAINTEXT_IMPORT_DISABLED (status FAILED_PRECONDITION): ImportKey carried key material in the
+   * clear (key_material or passphrase) and this server takes only wrapped material
+   * (CreateImportJob, wrapped_key_material) unless its operator allows plaintext import.
+   * </pre>
+   *
+   * <code>PLAINTEXT_IMPORT_DISABLED = 25;</code>
+   */
+  public static final int PLAINTEXT_IMPORT_DISABLED_VALUE = 25;
+  /**
+   * <pre>
+   * IMPORT_JOB_UNUSABLE (status FAILED_PRECONDITION): the import job named is unknown, expired,
+   * already used, or made for another key; create a new one. Metadata: key.
+   * </pre>
+   *
+   * <code>IMPORT_JOB_UNUSABLE = 26;</code>
+   */
+  public static final int IMPORT_JOB_UNUSABLE_VALUE = 26;
 
 
   public final int getNumber() {
@@ -521,6 +559,8 @@ public enum ErrorReason
       case 22: return SUBJECT_ERASED;
       case 23: return SUBJECT_QUOTA_EXCEEDED;
       case 24: return SUBJECT_STORE_NOT_CONFIGURED;
+      case 25: return PLAINTEXT_IMPORT_DISABLED;
+      case 26: return IMPORT_JOB_UNUSABLE;
       default: return null;
     }
   }

@@ -28,6 +28,8 @@ private static final long serialVersionUID = 0L;
     legacyIv_ = 0;
     legacyFixedIv_ = com.google.protobuf.ByteString.EMPTY;
     passphrase_ = com.google.protobuf.ByteString.EMPTY;
+    wrappedKeyMaterial_ = com.google.protobuf.ByteString.EMPTY;
+    importJobId_ = "";
     transitKdf_ = 0;
   }
 
@@ -130,7 +132,9 @@ private static final long serialVersionUID = 0L;
   /**
    * <pre>
    * key_material is the raw key: 16, 24 or 32 bytes for AES modes, 32 for chacha, xgcm and hmac, 64
-   * for siv. Secret.
+   * for siv. Secret. Material in the clear is refused with FAILED_PRECONDITION
+   * (PLAINTEXT_IMPORT_DISABLED) unless the server's operator allowed it by a setting that says so;
+   * wrapped_key_material is the way in otherwise.
    * </pre>
    *
    * <code>bytes key_material = 3 [json_name = "keyMaterial", debug_redact = true];</code>
@@ -285,6 +289,74 @@ private static final long serialVersionUID = 0L;
     return fpeFormat_ == null ? io.cipherd.api.v1.FpeFormat.getDefaultInstance() : fpeFormat_;
   }
 
+  public static final int WRAPPED_KEY_MATERIAL_FIELD_NUMBER = 10;
+  private com.google.protobuf.ByteString wrappedKeyMaterial_ = com.google.protobuf.ByteString.EMPTY;
+  /**
+   * <pre>
+   * wrapped_key_material is the key material wrapped for the import job import_job_id, set instead
+   * of key_material (and of passphrase): the RSA-OAEP (SHA-256, MGF1 SHA-256, no label) encryption
+   * under the job's public key of a fresh 256-bit AES key, followed by the AES key wrap with padding
+   * (RFC 5649) of the key material under that AES key. The unwrapped material is checked as
+   * key_material is. A blob that does not unwrap fails with INVALID_ARGUMENT, saying only that.
+   * </pre>
+   *
+   * <code>bytes wrapped_key_material = 10 [json_name = "wrappedKeyMaterial"];</code>
+   * @return The wrappedKeyMaterial.
+   */
+  @java.lang.Override
+  public com.google.protobuf.ByteString getWrappedKeyMaterial() {
+    return wrappedKeyMaterial_;
+  }
+
+  public static final int IMPORT_JOB_ID_FIELD_NUMBER = 11;
+  @SuppressWarnings("serial")
+  private volatile java.lang.Object importJobId_ = "";
+  /**
+   * <pre>
+   * import_job_id is the job wrapped_key_material was wrapped for (CreateImportJob). An unknown,
+   * expired or already used job, or one made for another key, fails with FAILED_PRECONDITION.
+   * </pre>
+   *
+   * <code>string import_job_id = 11 [json_name = "importJobId"];</code>
+   * @return The importJobId.
+   */
+  @java.lang.Override
+  public java.lang.String getImportJobId() {
+    java.lang.Object ref = importJobId_;
+    if (ref instanceof java.lang.String) {
+      return (java.lang.String) ref;
+    } else {
+      com.google.protobuf.ByteString bs = 
+          (com.google.protobuf.ByteString) ref;
+      java.lang.String s = bs.toStringUtf8();
+      importJobId_ = s;
+      return s;
+    }
+  }
+  /**
+   * <pre>
+   * import_job_id is the job wrapped_key_material was wrapped for (CreateImportJob). An unknown,
+   * expired or already used job, or one made for another key, fails with FAILED_PRECONDITION.
+   * </pre>
+   *
+   * <code>string import_job_id = 11 [json_name = "importJobId"];</code>
+   * @return The bytes for importJobId.
+   */
+  @java.lang.Override
+  public com.google.protobuf.ByteString
+      getImportJobIdBytes() {
+    java.lang.Object ref = importJobId_;
+    if (ref instanceof java.lang.String) {
+      com.google.protobuf.ByteString b = 
+          com.google.protobuf.ByteString.copyFromUtf8(
+              (java.lang.String) ref);
+      importJobId_ = b;
+      return b;
+    } else {
+      return (com.google.protobuf.ByteString) ref;
+    }
+  }
+
   public static final int TRANSIT_KDF_FIELD_NUMBER = 12;
   private int transitKdf_ = 0;
   /**
@@ -358,6 +430,12 @@ private static final long serialVersionUID = 0L;
     if (((bitField0_ & 0x00000001) != 0)) {
       output.writeMessage(9, getFpeFormat());
     }
+    if (!wrappedKeyMaterial_.isEmpty()) {
+      output.writeBytes(10, wrappedKeyMaterial_);
+    }
+    if (!com.google.protobuf.GeneratedMessageV3.isStringEmpty(importJobId_)) {
+      com.google.protobuf.GeneratedMessageV3.writeString(output, 11, importJobId_);
+    }
     if (transitKdf_ != io.cipherd.api.v1.TransitKdf.TRANSIT_KDF_UNSPECIFIED.getNumber()) {
       output.writeEnum(12, transitKdf_);
     }
@@ -405,6 +483,13 @@ private static final long serialVersionUID = 0L;
       size += com.google.protobuf.CodedOutputStream
         .computeMessageSize(9, getFpeFormat());
     }
+    if (!wrappedKeyMaterial_.isEmpty()) {
+      size += com.google.protobuf.CodedOutputStream
+        .computeBytesSize(10, wrappedKeyMaterial_);
+    }
+    if (!com.google.protobuf.GeneratedMessageV3.isStringEmpty(importJobId_)) {
+      size += com.google.protobuf.GeneratedMessageV3.computeStringSize(11, importJobId_);
+    }
     if (transitKdf_ != io.cipherd.api.v1.TransitKdf.TRANSIT_KDF_UNSPECIFIED.getNumber()) {
       size += com.google.protobuf.CodedOutputStream
         .computeEnumSize(12, transitKdf_);
@@ -442,6 +527,10 @@ private static final long serialVersionUID = 0L;
       if (!getFpeFormat()
           .equals(other.getFpeFormat())) return false;
     }
+    if (!getWrappedKeyMaterial()
+        .equals(other.getWrappedKeyMaterial())) return false;
+    if (!getImportJobId()
+        .equals(other.getImportJobId())) return false;
     if (transitKdf_ != other.transitKdf_) return false;
     if (!getUnknownFields().equals(other.getUnknownFields())) return false;
     return true;
@@ -475,6 +564,10 @@ private static final long serialVersionUID = 0L;
       hash = (37 * hash) + FPE_FORMAT_FIELD_NUMBER;
       hash = (53 * hash) + getFpeFormat().hashCode();
     }
+    hash = (37 * hash) + WRAPPED_KEY_MATERIAL_FIELD_NUMBER;
+    hash = (53 * hash) + getWrappedKeyMaterial().hashCode();
+    hash = (37 * hash) + IMPORT_JOB_ID_FIELD_NUMBER;
+    hash = (53 * hash) + getImportJobId().hashCode();
     hash = (37 * hash) + TRANSIT_KDF_FIELD_NUMBER;
     hash = (53 * hash) + transitKdf_;
     hash = (29 * hash) + getUnknownFields().hashCode();
@@ -631,6 +724,8 @@ private static final long serialVersionUID = 0L;
         fpeFormatBuilder_.dispose();
         fpeFormatBuilder_ = null;
       }
+      wrappedKeyMaterial_ = com.google.protobuf.ByteString.EMPTY;
+      importJobId_ = "";
       transitKdf_ = 0;
       return this;
     }
@@ -697,6 +792,12 @@ private static final long serialVersionUID = 0L;
         to_bitField0_ |= 0x00000001;
       }
       if (((from_bitField0_ & 0x00000200) != 0)) {
+        result.wrappedKeyMaterial_ = wrappedKeyMaterial_;
+      }
+      if (((from_bitField0_ & 0x00000400) != 0)) {
+        result.importJobId_ = importJobId_;
+      }
+      if (((from_bitField0_ & 0x00000800) != 0)) {
         result.transitKdf_ = transitKdf_;
       }
       result.bitField0_ |= to_bitField0_;
@@ -775,6 +876,14 @@ private static final long serialVersionUID = 0L;
       if (other.hasFpeFormat()) {
         mergeFpeFormat(other.getFpeFormat());
       }
+      if (other.getWrappedKeyMaterial() != com.google.protobuf.ByteString.EMPTY) {
+        setWrappedKeyMaterial(other.getWrappedKeyMaterial());
+      }
+      if (!other.getImportJobId().isEmpty()) {
+        importJobId_ = other.importJobId_;
+        bitField0_ |= 0x00000400;
+        onChanged();
+      }
       if (other.transitKdf_ != 0) {
         setTransitKdfValue(other.getTransitKdfValue());
       }
@@ -851,9 +960,19 @@ private static final long serialVersionUID = 0L;
               bitField0_ |= 0x00000100;
               break;
             } // case 74
+            case 82: {
+              wrappedKeyMaterial_ = input.readBytes();
+              bitField0_ |= 0x00000200;
+              break;
+            } // case 82
+            case 90: {
+              importJobId_ = input.readStringRequireUtf8();
+              bitField0_ |= 0x00000400;
+              break;
+            } // case 90
             case 96: {
               transitKdf_ = input.readEnum();
-              bitField0_ |= 0x00000200;
+              bitField0_ |= 0x00000800;
               break;
             } // case 96
             default: {
@@ -1042,7 +1161,9 @@ private static final long serialVersionUID = 0L;
     /**
      * <pre>
      * key_material is the raw key: 16, 24 or 32 bytes for AES modes, 32 for chacha, xgcm and hmac, 64
-     * for siv. Secret.
+     * for siv. Secret. Material in the clear is refused with FAILED_PRECONDITION
+     * (PLAINTEXT_IMPORT_DISABLED) unless the server's operator allowed it by a setting that says so;
+     * wrapped_key_material is the way in otherwise.
      * </pre>
      *
      * <code>bytes key_material = 3 [json_name = "keyMaterial", debug_redact = true];</code>
@@ -1055,7 +1176,9 @@ private static final long serialVersionUID = 0L;
     /**
      * <pre>
      * key_material is the raw key: 16, 24 or 32 bytes for AES modes, 32 for chacha, xgcm and hmac, 64
-     * for siv. Secret.
+     * for siv. Secret. Material in the clear is refused with FAILED_PRECONDITION
+     * (PLAINTEXT_IMPORT_DISABLED) unless the server's operator allowed it by a setting that says so;
+     * wrapped_key_material is the way in otherwise.
      * </pre>
      *
      * <code>bytes key_material = 3 [json_name = "keyMaterial", debug_redact = true];</code>
@@ -1072,7 +1195,9 @@ private static final long serialVersionUID = 0L;
     /**
      * <pre>
      * key_material is the raw key: 16, 24 or 32 bytes for AES modes, 32 for chacha, xgcm and hmac, 64
-     * for siv. Secret.
+     * for siv. Secret. Material in the clear is refused with FAILED_PRECONDITION
+     * (PLAINTEXT_IMPORT_DISABLED) unless the server's operator allowed it by a setting that says so;
+     * wrapped_key_material is the way in otherwise.
      * </pre>
      *
      * <code>bytes key_material = 3 [json_name = "keyMaterial", debug_redact = true];</code>
@@ -1545,6 +1670,159 @@ private static final long serialVersionUID = 0L;
       return fpeFormatBuilder_;
     }
 
+    private com.google.protobuf.ByteString wrappedKeyMaterial_ = com.google.protobuf.ByteString.EMPTY;
+    /**
+     * <pre>
+     * wrapped_key_material is the key material wrapped for the import job import_job_id, set instead
+     * of key_material (and of passphrase): the RSA-OAEP (SHA-256, MGF1 SHA-256, no label) encryption
+     * under the job's public key of a fresh 256-bit AES key, followed by the AES key wrap with padding
+     * (RFC 5649) of the key material under that AES key. The unwrapped material is checked as
+     * key_material is. A blob that does not unwrap fails with INVALID_ARGUMENT, saying only that.
+     * </pre>
+     *
+     * <code>bytes wrapped_key_material = 10 [json_name = "wrappedKeyMaterial"];</code>
+     * @return The wrappedKeyMaterial.
+     */
+    @java.lang.Override
+    public com.google.protobuf.ByteString getWrappedKeyMaterial() {
+      return wrappedKeyMaterial_;
+    }
+    /**
+     * <pre>
+     * wrapped_key_material is the key material wrapped for the import job import_job_id, set instead
+     * of key_material (and of passphrase): the RSA-OAEP (SHA-256, MGF1 SHA-256, no label) encryption
+     * under the job's public key of a fresh 256-bit AES key, followed by the AES key wrap with padding
+     * (RFC 5649) of the key material under that AES key. The unwrapped material is checked as
+     * key_material is. A blob that does not unwrap fails with INVALID_ARGUMENT, saying only that.
+     * </pre>
+     *
+     * <code>bytes wrapped_key_material = 10 [json_name = "wrappedKeyMaterial"];</code>
+     * @param value The wrappedKeyMaterial to set.
+     * @return This builder for chaining.
+     */
+    public Builder setWrappedKeyMaterial(com.google.protobuf.ByteString value) {
+      if (value == null) { throw new NullPointerException(); }
+      wrappedKeyMaterial_ = value;
+      bitField0_ |= 0x00000200;
+      onChanged();
+      return this;
+    }
+    /**
+     * <pre>
+     * wrapped_key_material is the key material wrapped for the import job import_job_id, set instead
+     * of key_material (and of passphrase): the RSA-OAEP (SHA-256, MGF1 SHA-256, no label) encryption
+     * under the job's public key of a fresh 256-bit AES key, followed by the AES key wrap with padding
+     * (RFC 5649) of the key material under that AES key. The unwrapped material is checked as
+     * key_material is. A blob that does not unwrap fails with INVALID_ARGUMENT, saying only that.
+     * </pre>
+     *
+     * <code>bytes wrapped_key_material = 10 [json_name = "wrappedKeyMaterial"];</code>
+     * @return This builder for chaining.
+     */
+    public Builder clearWrappedKeyMaterial() {
+      bitField0_ = (bitField0_ & ~0x00000200);
+      wrappedKeyMaterial_ = getDefaultInstance().getWrappedKeyMaterial();
+      onChanged();
+      return this;
+    }
+
+    private java.lang.Object importJobId_ = "";
+    /**
+     * <pre>
+     * import_job_id is the job wrapped_key_material was wrapped for (CreateImportJob). An unknown,
+     * expired or already used job, or one made for another key, fails with FAILED_PRECONDITION.
+     * </pre>
+     *
+     * <code>string import_job_id = 11 [json_name = "importJobId"];</code>
+     * @return The importJobId.
+     */
+    public java.lang.String getImportJobId() {
+      java.lang.Object ref = importJobId_;
+      if (!(ref instanceof java.lang.String)) {
+        com.google.protobuf.ByteString bs =
+            (com.google.protobuf.ByteString) ref;
+        java.lang.String s = bs.toStringUtf8();
+        importJobId_ = s;
+        return s;
+      } else {
+        return (java.lang.String) ref;
+      }
+    }
+    /**
+     * <pre>
+     * import_job_id is the job wrapped_key_material was wrapped for (CreateImportJob). An unknown,
+     * expired or already used job, or one made for another key, fails with FAILED_PRECONDITION.
+     * </pre>
+     *
+     * <code>string import_job_id = 11 [json_name = "importJobId"];</code>
+     * @return The bytes for importJobId.
+     */
+    public com.google.protobuf.ByteString
+        getImportJobIdBytes() {
+      java.lang.Object ref = importJobId_;
+      if (ref instanceof String) {
+        com.google.protobuf.ByteString b = 
+            com.google.protobuf.ByteString.copyFromUtf8(
+                (java.lang.String) ref);
+        importJobId_ = b;
+        return b;
+      } else {
+        return (com.google.protobuf.ByteString) ref;
+      }
+    }
+    /**
+     * <pre>
+     * import_job_id is the job wrapped_key_material was wrapped for (CreateImportJob). An unknown,
+     * expired or already used job, or one made for another key, fails with FAILED_PRECONDITION.
+     * </pre>
+     *
+     * <code>string import_job_id = 11 [json_name = "importJobId"];</code>
+     * @param value The importJobId to set.
+     * @return This builder for chaining.
+     */
+    public Builder setImportJobId(
+        java.lang.String value) {
+      if (value == null) { throw new NullPointerException(); }
+      importJobId_ = value;
+      bitField0_ |= 0x00000400;
+      onChanged();
+      return this;
+    }
+    /**
+     * <pre>
+     * import_job_id is the job wrapped_key_material was wrapped for (CreateImportJob). An unknown,
+     * expired or already used job, or one made for another key, fails with FAILED_PRECONDITION.
+     * </pre>
+     *
+     * <code>string import_job_id = 11 [json_name = "importJobId"];</code>
+     * @return This builder for chaining.
+     */
+    public Builder clearImportJobId() {
+      importJobId_ = getDefaultInstance().getImportJobId();
+      bitField0_ = (bitField0_ & ~0x00000400);
+      onChanged();
+      return this;
+    }
+    /**
+     * <pre>
+     * import_job_id is the job wrapped_key_material was wrapped for (CreateImportJob). An unknown,
+     * expired or already used job, or one made for another key, fails with FAILED_PRECONDITION.
+     * </pre>
+     *
+     * <code>string import_job_id = 11 [json_name = "importJobId"];</code>
+     * @param value The bytes for importJobId to set.
+     * @return This builder for chaining.
+     */
+    public Builder setImportJobIdBytes(
+        com.google.protobuf.ByteString value) {
+      if (value == null) { throw new NullPointerException(); }
+      checkByteStringIsUtf8(value);
+      importJobId_ = value;
+      bitField0_ |= 0x00000400;
+      onChanged();
+      return this;
+    }
+
     private int transitKdf_ = 0;
     /**
      * <pre>
@@ -1574,7 +1852,7 @@ private static final long serialVersionUID = 0L;
      */
     public Builder setTransitKdfValue(int value) {
       transitKdf_ = value;
-      bitField0_ |= 0x00000200;
+      bitField0_ |= 0x00000800;
       onChanged();
       return this;
     }
@@ -1610,7 +1888,7 @@ private static final long serialVersionUID = 0L;
       if (value == null) {
         throw new NullPointerException();
       }
-      bitField0_ |= 0x00000200;
+      bitField0_ |= 0x00000800;
       transitKdf_ = value.getNumber();
       onChanged();
       return this;
@@ -1627,7 +1905,7 @@ private static final long serialVersionUID = 0L;
      * @return This builder for chaining.
      */
     public Builder clearTransitKdf() {
-      bitField0_ = (bitField0_ & ~0x00000200);
+      bitField0_ = (bitField0_ & ~0x00000800);
       transitKdf_ = 0;
       onChanged();
       return this;

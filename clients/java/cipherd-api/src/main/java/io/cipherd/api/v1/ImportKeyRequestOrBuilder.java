@@ -50,7 +50,9 @@ public interface ImportKeyRequestOrBuilder extends
   /**
    * <pre>
    * key_material is the raw key: 16, 24 or 32 bytes for AES modes, 32 for chacha, xgcm and hmac, 64
-   * for siv. Secret.
+   * for siv. Secret. Material in the clear is refused with FAILED_PRECONDITION
+   * (PLAINTEXT_IMPORT_DISABLED) unless the server's operator allowed it by a setting that says so;
+   * wrapped_key_material is the way in otherwise.
    * </pre>
    *
    * <code>bytes key_material = 3 [json_name = "keyMaterial", debug_redact = true];</code>
@@ -161,6 +163,42 @@ public interface ImportKeyRequestOrBuilder extends
    * <code>.cipherd.v1.FpeFormat fpe_format = 9 [json_name = "fpeFormat"];</code>
    */
   io.cipherd.api.v1.FpeFormatOrBuilder getFpeFormatOrBuilder();
+
+  /**
+   * <pre>
+   * wrapped_key_material is the key material wrapped for the import job import_job_id, set instead
+   * of key_material (and of passphrase): the RSA-OAEP (SHA-256, MGF1 SHA-256, no label) encryption
+   * under the job's public key of a fresh 256-bit AES key, followed by the AES key wrap with padding
+   * (RFC 5649) of the key material under that AES key. The unwrapped material is checked as
+   * key_material is. A blob that does not unwrap fails with INVALID_ARGUMENT, saying only that.
+   * </pre>
+   *
+   * <code>bytes wrapped_key_material = 10 [json_name = "wrappedKeyMaterial"];</code>
+   * @return The wrappedKeyMaterial.
+   */
+  com.google.protobuf.ByteString getWrappedKeyMaterial();
+
+  /**
+   * <pre>
+   * import_job_id is the job wrapped_key_material was wrapped for (CreateImportJob). An unknown,
+   * expired or already used job, or one made for another key, fails with FAILED_PRECONDITION.
+   * </pre>
+   *
+   * <code>string import_job_id = 11 [json_name = "importJobId"];</code>
+   * @return The importJobId.
+   */
+  java.lang.String getImportJobId();
+  /**
+   * <pre>
+   * import_job_id is the job wrapped_key_material was wrapped for (CreateImportJob). An unknown,
+   * expired or already used job, or one made for another key, fails with FAILED_PRECONDITION.
+   * </pre>
+   *
+   * <code>string import_job_id = 11 [json_name = "importJobId"];</code>
+   * @return The bytes for importJobId.
+   */
+  com.google.protobuf.ByteString
+      getImportJobIdBytes();
 
   /**
    * <pre>

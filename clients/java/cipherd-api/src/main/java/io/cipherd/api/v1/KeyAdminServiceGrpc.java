@@ -201,6 +201,37 @@ public final class KeyAdminServiceGrpc {
     return getImportKeyMethod;
   }
 
+  private static volatile io.grpc.MethodDescriptor<io.cipherd.api.v1.CreateImportJobRequest,
+      io.cipherd.api.v1.CreateImportJobResponse> getCreateImportJobMethod;
+
+  @io.grpc.stub.annotations.RpcMethod(
+      fullMethodName = SERVICE_NAME + '/' + "CreateImportJob",
+      requestType = io.cipherd.api.v1.CreateImportJobRequest.class,
+      responseType = io.cipherd.api.v1.CreateImportJobResponse.class,
+      methodType = io.grpc.MethodDescriptor.MethodType.UNARY)
+  public static io.grpc.MethodDescriptor<io.cipherd.api.v1.CreateImportJobRequest,
+      io.cipherd.api.v1.CreateImportJobResponse> getCreateImportJobMethod() {
+    io.grpc.MethodDescriptor<io.cipherd.api.v1.CreateImportJobRequest, io.cipherd.api.v1.CreateImportJobResponse> getCreateImportJobMethod;
+    if ((getCreateImportJobMethod = KeyAdminServiceGrpc.getCreateImportJobMethod) == null) {
+      synchronized (KeyAdminServiceGrpc.class) {
+        if ((getCreateImportJobMethod = KeyAdminServiceGrpc.getCreateImportJobMethod) == null) {
+          KeyAdminServiceGrpc.getCreateImportJobMethod = getCreateImportJobMethod =
+              io.grpc.MethodDescriptor.<io.cipherd.api.v1.CreateImportJobRequest, io.cipherd.api.v1.CreateImportJobResponse>newBuilder()
+              .setType(io.grpc.MethodDescriptor.MethodType.UNARY)
+              .setFullMethodName(generateFullMethodName(SERVICE_NAME, "CreateImportJob"))
+              .setSampledToLocalTracing(true)
+              .setRequestMarshaller(io.grpc.protobuf.ProtoUtils.marshaller(
+                  io.cipherd.api.v1.CreateImportJobRequest.getDefaultInstance()))
+              .setResponseMarshaller(io.grpc.protobuf.ProtoUtils.marshaller(
+                  io.cipherd.api.v1.CreateImportJobResponse.getDefaultInstance()))
+              .setSchemaDescriptor(new KeyAdminServiceMethodDescriptorSupplier("CreateImportJob"))
+              .build();
+        }
+      }
+    }
+    return getCreateImportJobMethod;
+  }
+
   private static volatile io.grpc.MethodDescriptor<io.cipherd.api.v1.GetKeyCensusRequest,
       io.cipherd.api.v1.GetKeyCensusResponse> getGetKeyCensusMethod;
 
@@ -580,6 +611,21 @@ public final class KeyAdminServiceGrpc {
 
     /**
      * <pre>
+     * CreateImportJob hands out a fresh RSA public key for importing key material wrapped, never in
+     * the clear (as AWS KMS, Cloud KMS and Vault take keys): the caller wraps the material for it
+     * (CKM_RSA_AES_KEY_WRAP: see ImportWrappingAlgorithm) and passes the result to ImportKey as
+     * wrapped_key_material with the job's id. A job imports into the one key it names, opens exactly
+     * one ImportKey, and expires; its private key never leaves the server and unwraps nothing else.
+     * Needs the import operation.
+     * </pre>
+     */
+    default void createImportJob(io.cipherd.api.v1.CreateImportJobRequest request,
+        io.grpc.stub.StreamObserver<io.cipherd.api.v1.CreateImportJobResponse> responseObserver) {
+      io.grpc.stub.ServerCalls.asyncUnimplementedUnaryCall(getCreateImportJobMethod(), responseObserver);
+    }
+
+    /**
+     * <pre>
      * GetKeyCensus reports which versions of a key still see traffic, so an operator knows how far
      * min_decryption_version can be raised without refusing data that is still read.
      * </pre>
@@ -777,6 +823,22 @@ public final class KeyAdminServiceGrpc {
 
     /**
      * <pre>
+     * CreateImportJob hands out a fresh RSA public key for importing key material wrapped, never in
+     * the clear (as AWS KMS, Cloud KMS and Vault take keys): the caller wraps the material for it
+     * (CKM_RSA_AES_KEY_WRAP: see ImportWrappingAlgorithm) and passes the result to ImportKey as
+     * wrapped_key_material with the job's id. A job imports into the one key it names, opens exactly
+     * one ImportKey, and expires; its private key never leaves the server and unwraps nothing else.
+     * Needs the import operation.
+     * </pre>
+     */
+    public void createImportJob(io.cipherd.api.v1.CreateImportJobRequest request,
+        io.grpc.stub.StreamObserver<io.cipherd.api.v1.CreateImportJobResponse> responseObserver) {
+      io.grpc.stub.ClientCalls.asyncUnaryCall(
+          getChannel().newCall(getCreateImportJobMethod(), getCallOptions()), request, responseObserver);
+    }
+
+    /**
+     * <pre>
      * GetKeyCensus reports which versions of a key still see traffic, so an operator knows how far
      * min_decryption_version can be raised without refusing data that is still read.
      * </pre>
@@ -962,6 +1024,21 @@ public final class KeyAdminServiceGrpc {
 
     /**
      * <pre>
+     * CreateImportJob hands out a fresh RSA public key for importing key material wrapped, never in
+     * the clear (as AWS KMS, Cloud KMS and Vault take keys): the caller wraps the material for it
+     * (CKM_RSA_AES_KEY_WRAP: see ImportWrappingAlgorithm) and passes the result to ImportKey as
+     * wrapped_key_material with the job's id. A job imports into the one key it names, opens exactly
+     * one ImportKey, and expires; its private key never leaves the server and unwraps nothing else.
+     * Needs the import operation.
+     * </pre>
+     */
+    public io.cipherd.api.v1.CreateImportJobResponse createImportJob(io.cipherd.api.v1.CreateImportJobRequest request) throws io.grpc.StatusException {
+      return io.grpc.stub.ClientCalls.blockingV2UnaryCall(
+          getChannel(), getCreateImportJobMethod(), getCallOptions(), request);
+    }
+
+    /**
+     * <pre>
      * GetKeyCensus reports which versions of a key still see traffic, so an operator knows how far
      * min_decryption_version can be raised without refusing data that is still read.
      * </pre>
@@ -1135,6 +1212,21 @@ public final class KeyAdminServiceGrpc {
     public io.cipherd.api.v1.ImportKeyResponse importKey(io.cipherd.api.v1.ImportKeyRequest request) {
       return io.grpc.stub.ClientCalls.blockingUnaryCall(
           getChannel(), getImportKeyMethod(), getCallOptions(), request);
+    }
+
+    /**
+     * <pre>
+     * CreateImportJob hands out a fresh RSA public key for importing key material wrapped, never in
+     * the clear (as AWS KMS, Cloud KMS and Vault take keys): the caller wraps the material for it
+     * (CKM_RSA_AES_KEY_WRAP: see ImportWrappingAlgorithm) and passes the result to ImportKey as
+     * wrapped_key_material with the job's id. A job imports into the one key it names, opens exactly
+     * one ImportKey, and expires; its private key never leaves the server and unwraps nothing else.
+     * Needs the import operation.
+     * </pre>
+     */
+    public io.cipherd.api.v1.CreateImportJobResponse createImportJob(io.cipherd.api.v1.CreateImportJobRequest request) {
+      return io.grpc.stub.ClientCalls.blockingUnaryCall(
+          getChannel(), getCreateImportJobMethod(), getCallOptions(), request);
     }
 
     /**
@@ -1322,6 +1414,22 @@ public final class KeyAdminServiceGrpc {
 
     /**
      * <pre>
+     * CreateImportJob hands out a fresh RSA public key for importing key material wrapped, never in
+     * the clear (as AWS KMS, Cloud KMS and Vault take keys): the caller wraps the material for it
+     * (CKM_RSA_AES_KEY_WRAP: see ImportWrappingAlgorithm) and passes the result to ImportKey as
+     * wrapped_key_material with the job's id. A job imports into the one key it names, opens exactly
+     * one ImportKey, and expires; its private key never leaves the server and unwraps nothing else.
+     * Needs the import operation.
+     * </pre>
+     */
+    public com.google.common.util.concurrent.ListenableFuture<io.cipherd.api.v1.CreateImportJobResponse> createImportJob(
+        io.cipherd.api.v1.CreateImportJobRequest request) {
+      return io.grpc.stub.ClientCalls.futureUnaryCall(
+          getChannel().newCall(getCreateImportJobMethod(), getCallOptions()), request);
+    }
+
+    /**
+     * <pre>
      * GetKeyCensus reports which versions of a key still see traffic, so an operator knows how far
      * min_decryption_version can be raised without refusing data that is still read.
      * </pre>
@@ -1429,14 +1537,15 @@ public final class KeyAdminServiceGrpc {
   private static final int METHODID_ROTATE_KEY = 3;
   private static final int METHODID_UPDATE_KEY_POLICY = 4;
   private static final int METHODID_IMPORT_KEY = 5;
-  private static final int METHODID_GET_KEY_CENSUS = 6;
-  private static final int METHODID_DISABLE_KEY = 7;
-  private static final int METHODID_ENABLE_KEY = 8;
-  private static final int METHODID_SCHEDULE_KEY_VERSION_DESTRUCTION = 9;
-  private static final int METHODID_CANCEL_KEY_VERSION_DESTRUCTION = 10;
-  private static final int METHODID_SCHEDULE_KEY_DELETION = 11;
-  private static final int METHODID_CANCEL_KEY_DELETION = 12;
-  private static final int METHODID_RETIRE_KEY_VERSIONS = 13;
+  private static final int METHODID_CREATE_IMPORT_JOB = 6;
+  private static final int METHODID_GET_KEY_CENSUS = 7;
+  private static final int METHODID_DISABLE_KEY = 8;
+  private static final int METHODID_ENABLE_KEY = 9;
+  private static final int METHODID_SCHEDULE_KEY_VERSION_DESTRUCTION = 10;
+  private static final int METHODID_CANCEL_KEY_VERSION_DESTRUCTION = 11;
+  private static final int METHODID_SCHEDULE_KEY_DELETION = 12;
+  private static final int METHODID_CANCEL_KEY_DELETION = 13;
+  private static final int METHODID_RETIRE_KEY_VERSIONS = 14;
 
   private static final class MethodHandlers<Req, Resp> implements
       io.grpc.stub.ServerCalls.UnaryMethod<Req, Resp>,
@@ -1478,6 +1587,10 @@ public final class KeyAdminServiceGrpc {
         case METHODID_IMPORT_KEY:
           serviceImpl.importKey((io.cipherd.api.v1.ImportKeyRequest) request,
               (io.grpc.stub.StreamObserver<io.cipherd.api.v1.ImportKeyResponse>) responseObserver);
+          break;
+        case METHODID_CREATE_IMPORT_JOB:
+          serviceImpl.createImportJob((io.cipherd.api.v1.CreateImportJobRequest) request,
+              (io.grpc.stub.StreamObserver<io.cipherd.api.v1.CreateImportJobResponse>) responseObserver);
           break;
         case METHODID_GET_KEY_CENSUS:
           serviceImpl.getKeyCensus((io.cipherd.api.v1.GetKeyCensusRequest) request,
@@ -1571,6 +1684,13 @@ public final class KeyAdminServiceGrpc {
               io.cipherd.api.v1.ImportKeyRequest,
               io.cipherd.api.v1.ImportKeyResponse>(
                 service, METHODID_IMPORT_KEY)))
+        .addMethod(
+          getCreateImportJobMethod(),
+          io.grpc.stub.ServerCalls.asyncUnaryCall(
+            new MethodHandlers<
+              io.cipherd.api.v1.CreateImportJobRequest,
+              io.cipherd.api.v1.CreateImportJobResponse>(
+                service, METHODID_CREATE_IMPORT_JOB)))
         .addMethod(
           getGetKeyCensusMethod(),
           io.grpc.stub.ServerCalls.asyncUnaryCall(
@@ -1681,6 +1801,7 @@ public final class KeyAdminServiceGrpc {
               .addMethod(getRotateKeyMethod())
               .addMethod(getUpdateKeyPolicyMethod())
               .addMethod(getImportKeyMethod())
+              .addMethod(getCreateImportJobMethod())
               .addMethod(getGetKeyCensusMethod())
               .addMethod(getDisableKeyMethod())
               .addMethod(getEnableKeyMethod())

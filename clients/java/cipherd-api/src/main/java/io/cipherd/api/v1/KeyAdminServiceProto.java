@@ -71,6 +71,21 @@ public final class KeyAdminServiceProto {
     com.google.protobuf.GeneratedMessageV3.FieldAccessorTable
       internal_static_cipherd_v1_ImportKeyRequest_fieldAccessorTable;
   static final com.google.protobuf.Descriptors.Descriptor
+    internal_static_cipherd_v1_CreateImportJobRequest_descriptor;
+  static final 
+    com.google.protobuf.GeneratedMessageV3.FieldAccessorTable
+      internal_static_cipherd_v1_CreateImportJobRequest_fieldAccessorTable;
+  static final com.google.protobuf.Descriptors.Descriptor
+    internal_static_cipherd_v1_CreateImportJobResponse_descriptor;
+  static final 
+    com.google.protobuf.GeneratedMessageV3.FieldAccessorTable
+      internal_static_cipherd_v1_CreateImportJobResponse_fieldAccessorTable;
+  static final com.google.protobuf.Descriptors.Descriptor
+    internal_static_cipherd_v1_ImportJob_descriptor;
+  static final 
+    com.google.protobuf.GeneratedMessageV3.FieldAccessorTable
+      internal_static_cipherd_v1_ImportJob_fieldAccessorTable;
+  static final com.google.protobuf.Descriptors.Descriptor
     internal_static_cipherd_v1_ImportKeyResponse_descriptor;
   static final 
     com.google.protobuf.GeneratedMessageV3.FieldAccessorTable
@@ -207,7 +222,7 @@ public final class KeyAdminServiceProto {
       "\n\010key_name\030\001 \001(\tR\007keyName\022-\n\006policy\030\002 \001(" +
       "\0132\025.cipherd.v1.KeyPolicyR\006policy\"<\n\027Upda" +
       "teKeyPolicyResponse\022!\n\003key\030\001 \001(\0132\017.ciphe" +
-      "rd.v1.KeyR\003key\"\336\003\n\020ImportKeyRequest\022\031\n\010k" +
+      "rd.v1.KeyR\003key\"\264\004\n\020ImportKeyRequest\022\031\n\010k" +
       "ey_name\030\001 \001(\tR\007keyName\022$\n\004mode\030\002 \001(\0162\020.c" +
       "ipherd.v1.ModeR\004mode\022&\n\014key_material\030\003 \001" +
       "(\014B\003\200\001\001R\013keyMaterial\0223\n\025allow_unauthenti" +
@@ -217,98 +232,120 @@ public final class KeyAdminServiceProto {
       "pherd.v1.LegacyIvR\010legacyIv\022&\n\017legacy_fi" +
       "xed_iv\030\007 \001(\014R\rlegacyFixedIv\022#\n\npassphras" +
       "e\030\010 \001(\014B\003\200\001\001R\npassphrase\0224\n\nfpe_format\030\t" +
-      " \001(\0132\025.cipherd.v1.FpeFormatR\tfpeFormat\0227" +
-      "\n\013transit_kdf\030\014 \001(\0162\026.cipherd.v1.Transit" +
-      "KdfR\ntransitKdf\"6\n\021ImportKeyResponse\022!\n\003" +
-      "key\030\001 \001(\0132\017.cipherd.v1.KeyR\003key\"n\n\023GetKe" +
-      "yCensusRequest\022\031\n\010key_name\030\001 \001(\tR\007keyNam" +
-      "e\022<\n\014quiet_period\030\002 \001(\0132\031.google.protobu" +
-      "f.DurationR\013quietPeriod\"\257\001\n\024GetKeyCensus" +
-      "Response\022!\n\003key\030\001 \001(\0132\017.cipherd.v1.KeyR\003" +
-      "key\0225\n\010versions\030\002 \003(\0132\031.cipherd.v1.Versi" +
-      "onCensusR\010versions\022=\n\033safe_min_decryptio" +
-      "n_version\030\003 \001(\005R\030safeMinDecryptionVersio" +
-      "n\"\226\001\n\rVersionCensus\022\030\n\007version\030\001 \001(\005R\007ve" +
-      "rsion\0221\n\005usage\030\002 \001(\0132\033.cipherd.v1.KeyVer" +
-      "sionUsageR\005usage\022\025\n\006in_use\030\003 \001(\010R\005inUse\022" +
-      "!\n\014subject_keys\030\004 \001(\003R\013subjectKeys\".\n\021Di" +
-      "sableKeyRequest\022\031\n\010key_name\030\001 \001(\tR\007keyNa" +
-      "me\"7\n\022DisableKeyResponse\022!\n\003key\030\001 \001(\0132\017." +
-      "cipherd.v1.KeyR\003key\"-\n\020EnableKeyRequest\022" +
-      "\031\n\010key_name\030\001 \001(\tR\007keyName\"6\n\021EnableKeyR" +
-      "esponse\022!\n\003key\030\001 \001(\0132\017.cipherd.v1.KeyR\003k" +
-      "ey\"\237\001\n$ScheduleKeyVersionDestructionRequ" +
+      " \001(\0132\025.cipherd.v1.FpeFormatR\tfpeFormat\0220" +
+      "\n\024wrapped_key_material\030\n \001(\014R\022wrappedKey" +
+      "Material\022\"\n\rimport_job_id\030\013 \001(\tR\013importJ" +
+      "obId\0227\n\013transit_kdf\030\014 \001(\0162\026.cipherd.v1.T" +
+      "ransitKdfR\ntransitKdf\"\207\001\n\026CreateImportJo" +
+      "bRequest\022\031\n\010key_name\030\001 \001(\tR\007keyName\022R\n\022w" +
+      "rapping_algorithm\030\002 \001(\0162#.cipherd.v1.Imp" +
+      "ortWrappingAlgorithmR\021wrappingAlgorithm\"" +
+      "O\n\027CreateImportJobResponse\0224\n\nimport_job" +
+      "\030\001 \001(\0132\025.cipherd.v1.ImportJobR\timportJob" +
+      "\"\201\002\n\tImportJob\022\"\n\rimport_job_id\030\001 \001(\tR\013i" +
+      "mportJobId\022\031\n\010key_name\030\002 \001(\tR\007keyName\022R\n" +
+      "\022wrapping_algorithm\030\003 \001(\0162#.cipherd.v1.I" +
+      "mportWrappingAlgorithmR\021wrappingAlgorith" +
+      "m\022$\n\016public_key_pem\030\004 \001(\tR\014publicKeyPem\022" +
+      ";\n\013expire_time\030\005 \001(\0132\032.google.protobuf.T" +
+      "imestampR\nexpireTime\"6\n\021ImportKeyRespons" +
+      "e\022!\n\003key\030\001 \001(\0132\017.cipherd.v1.KeyR\003key\"n\n\023" +
+      "GetKeyCensusRequest\022\031\n\010key_name\030\001 \001(\tR\007k" +
+      "eyName\022<\n\014quiet_period\030\002 \001(\0132\031.google.pr" +
+      "otobuf.DurationR\013quietPeriod\"\257\001\n\024GetKeyC" +
+      "ensusResponse\022!\n\003key\030\001 \001(\0132\017.cipherd.v1." +
+      "KeyR\003key\0225\n\010versions\030\002 \003(\0132\031.cipherd.v1." +
+      "VersionCensusR\010versions\022=\n\033safe_min_decr" +
+      "yption_version\030\003 \001(\005R\030safeMinDecryptionV" +
+      "ersion\"\226\001\n\rVersionCensus\022\030\n\007version\030\001 \001(" +
+      "\005R\007version\0221\n\005usage\030\002 \001(\0132\033.cipherd.v1.K" +
+      "eyVersionUsageR\005usage\022\025\n\006in_use\030\003 \001(\010R\005i" +
+      "nUse\022!\n\014subject_keys\030\004 \001(\003R\013subjectKeys\"" +
+      ".\n\021DisableKeyRequest\022\031\n\010key_name\030\001 \001(\tR\007" +
+      "keyName\"7\n\022DisableKeyResponse\022!\n\003key\030\001 \001" +
+      "(\0132\017.cipherd.v1.KeyR\003key\"-\n\020EnableKeyReq" +
+      "uest\022\031\n\010key_name\030\001 \001(\tR\007keyName\"6\n\021Enabl" +
+      "eKeyResponse\022!\n\003key\030\001 \001(\0132\017.cipherd.v1.K" +
+      "eyR\003key\"\237\001\n$ScheduleKeyVersionDestructio" +
+      "nRequest\022\031\n\010key_name\030\001 \001(\tR\007keyName\022\032\n\010v" +
+      "ersions\030\002 \003(\005R\010versions\022@\n\016pending_windo" +
+      "w\030\003 \001(\0132\031.google.protobuf.DurationR\rpend" +
+      "ingWindow\"J\n%ScheduleKeyVersionDestructi" +
+      "onResponse\022!\n\003key\030\001 \001(\0132\017.cipherd.v1.Key" +
+      "R\003key\"[\n\"CancelKeyVersionDestructionRequ" +
       "est\022\031\n\010key_name\030\001 \001(\tR\007keyName\022\032\n\010versio" +
-      "ns\030\002 \003(\005R\010versions\022@\n\016pending_window\030\003 \001" +
-      "(\0132\031.google.protobuf.DurationR\rpendingWi" +
-      "ndow\"J\n%ScheduleKeyVersionDestructionRes" +
+      "ns\030\002 \003(\005R\010versions\"H\n#CancelKeyVersionDe" +
+      "structionResponse\022!\n\003key\030\001 \001(\0132\017.cipherd" +
+      ".v1.KeyR\003key\"y\n\032ScheduleKeyDeletionReque" +
+      "st\022\031\n\010key_name\030\001 \001(\tR\007keyName\022@\n\016pending" +
+      "_window\030\002 \001(\0132\031.google.protobuf.Duration" +
+      "R\rpendingWindow\"@\n\033ScheduleKeyDeletionRe" +
+      "sponse\022!\n\003key\030\001 \001(\0132\017.cipherd.v1.KeyR\003ke" +
+      "y\"5\n\030CancelKeyDeletionRequest\022\031\n\010key_nam" +
+      "e\030\001 \001(\tR\007keyName\">\n\031CancelKeyDeletionRes" +
       "ponse\022!\n\003key\030\001 \001(\0132\017.cipherd.v1.KeyR\003key" +
-      "\"[\n\"CancelKeyVersionDestructionRequest\022\031" +
-      "\n\010key_name\030\001 \001(\tR\007keyName\022\032\n\010versions\030\002 " +
-      "\003(\005R\010versions\"H\n#CancelKeyVersionDestruc" +
-      "tionResponse\022!\n\003key\030\001 \001(\0132\017.cipherd.v1.K" +
-      "eyR\003key\"y\n\032ScheduleKeyDeletionRequest\022\031\n" +
-      "\010key_name\030\001 \001(\tR\007keyName\022@\n\016pending_wind" +
-      "ow\030\002 \001(\0132\031.google.protobuf.DurationR\rpen" +
-      "dingWindow\"@\n\033ScheduleKeyDeletionRespons" +
-      "e\022!\n\003key\030\001 \001(\0132\017.cipherd.v1.KeyR\003key\"5\n\030" +
-      "CancelKeyDeletionRequest\022\031\n\010key_name\030\001 \001" +
-      "(\tR\007keyName\">\n\031CancelKeyDeletionResponse" +
-      "\022!\n\003key\030\001 \001(\0132\017.cipherd.v1.KeyR\003key\"\274\002\n\030" +
-      "RetireKeyVersionsRequest\022\031\n\010key_name\030\001 \001" +
-      "(\tR\007keyName\022#\n\rbelow_version\030\002 \001(\005R\014belo" +
-      "wVersion\022<\n\014quiet_period\030\003 \001(\0132\031.google." +
-      "protobuf.DurationR\013quietPeriod\022@\n\016pendin" +
-      "g_window\030\004 \001(\0132\031.google.protobuf.Duratio" +
-      "nR\rpendingWindow\022#\n\rvalidate_only\030\005 \001(\010R" +
-      "\014validateOnly\022;\n\013inventories\030\006 \003(\0132\031.cip" +
-      "herd.v1.DataInventoryR\013inventories\"\326\001\n\rD" +
-      "ataInventory\022\031\n\010key_name\030\001 \001(\tR\007keyName\022" +
-      "\026\n\006source\030\002 \001(\tR\006source\0227\n\tscan_time\030\003 \001" +
-      "(\0132\032.google.protobuf.TimestampR\010scanTime" +
-      "\022#\n\ritems_scanned\030\004 \001(\003R\014itemsScanned\0224\n" +
-      "\010versions\030\005 \003(\0132\030.cipherd.v1.VersionCoun" +
-      "tR\010versions\"J\n\014VersionCount\022\030\n\007version\030\001" +
-      " \001(\005R\007version\022 \n\013ciphertexts\030\002 \001(\003R\013ciph" +
-      "ertexts\"\250\001\n\031RetireKeyVersionsResponse\022!\n" +
-      "\003key\030\001 \001(\0132\017.cipherd.v1.KeyR\003key\022)\n\020reti" +
-      "red_versions\030\002 \003(\005R\017retiredVersions\022=\n\014d" +
-      "estroy_time\030\003 \001(\0132\032.google.protobuf.Time" +
-      "stampR\013destroyTime2\360\t\n\017KeyAdminService\022H" +
-      "\n\tCreateKey\022\034.cipherd.v1.CreateKeyReques" +
-      "t\032\035.cipherd.v1.CreateKeyResponse\022?\n\006GetK" +
-      "ey\022\031.cipherd.v1.GetKeyRequest\032\032.cipherd." +
-      "v1.GetKeyResponse\022E\n\010ListKeys\022\033.cipherd." +
-      "v1.ListKeysRequest\032\034.cipherd.v1.ListKeys" +
-      "Response\022H\n\tRotateKey\022\034.cipherd.v1.Rotat" +
-      "eKeyRequest\032\035.cipherd.v1.RotateKeyRespon" +
-      "se\022Z\n\017UpdateKeyPolicy\022\".cipherd.v1.Updat" +
-      "eKeyPolicyRequest\032#.cipherd.v1.UpdateKey" +
-      "PolicyResponse\022H\n\tImportKey\022\034.cipherd.v1" +
-      ".ImportKeyRequest\032\035.cipherd.v1.ImportKey" +
-      "Response\022Q\n\014GetKeyCensus\022\037.cipherd.v1.Ge" +
-      "tKeyCensusRequest\032 .cipherd.v1.GetKeyCen" +
-      "susResponse\022K\n\nDisableKey\022\035.cipherd.v1.D" +
-      "isableKeyRequest\032\036.cipherd.v1.DisableKey" +
-      "Response\022H\n\tEnableKey\022\034.cipherd.v1.Enabl" +
-      "eKeyRequest\032\035.cipherd.v1.EnableKeyRespon" +
-      "se\022\204\001\n\035ScheduleKeyVersionDestruction\0220.c" +
-      "ipherd.v1.ScheduleKeyVersionDestructionR" +
-      "equest\0321.cipherd.v1.ScheduleKeyVersionDe" +
-      "structionResponse\022~\n\033CancelKeyVersionDes" +
-      "truction\022..cipherd.v1.CancelKeyVersionDe" +
-      "structionRequest\032/.cipherd.v1.CancelKeyV" +
-      "ersionDestructionResponse\022f\n\023ScheduleKey" +
-      "Deletion\022&.cipherd.v1.ScheduleKeyDeletio" +
-      "nRequest\032\'.cipherd.v1.ScheduleKeyDeletio" +
-      "nResponse\022`\n\021CancelKeyDeletion\022$.cipherd" +
-      ".v1.CancelKeyDeletionRequest\032%.cipherd.v" +
-      "1.CancelKeyDeletionResponse\022`\n\021RetireKey" +
-      "Versions\022$.cipherd.v1.RetireKeyVersionsR" +
-      "equest\032%.cipherd.v1.RetireKeyVersionsRes" +
-      "ponseBf\n\021io.cipherd.api.v1B\024KeyAdminServ" +
-      "iceProtoP\001Z9github.com/cipherd/cipherd/c" +
-      "lients/go/cipherdpb;cipherdpbb\006proto3"
+      "\"\274\002\n\030RetireKeyVersionsRequest\022\031\n\010key_nam" +
+      "e\030\001 \001(\tR\007keyName\022#\n\rbelow_version\030\002 \001(\005R" +
+      "\014belowVersion\022<\n\014quiet_period\030\003 \001(\0132\031.go" +
+      "ogle.protobuf.DurationR\013quietPeriod\022@\n\016p" +
+      "ending_window\030\004 \001(\0132\031.google.protobuf.Du" +
+      "rationR\rpendingWindow\022#\n\rvalidate_only\030\005" +
+      " \001(\010R\014validateOnly\022;\n\013inventories\030\006 \003(\0132" +
+      "\031.cipherd.v1.DataInventoryR\013inventories\"" +
+      "\326\001\n\rDataInventory\022\031\n\010key_name\030\001 \001(\tR\007key" +
+      "Name\022\026\n\006source\030\002 \001(\tR\006source\0227\n\tscan_tim" +
+      "e\030\003 \001(\0132\032.google.protobuf.TimestampR\010sca" +
+      "nTime\022#\n\ritems_scanned\030\004 \001(\003R\014itemsScann" +
+      "ed\0224\n\010versions\030\005 \003(\0132\030.cipherd.v1.Versio" +
+      "nCountR\010versions\"J\n\014VersionCount\022\030\n\007vers" +
+      "ion\030\001 \001(\005R\007version\022 \n\013ciphertexts\030\002 \001(\003R" +
+      "\013ciphertexts\"\250\001\n\031RetireKeyVersionsRespon" +
+      "se\022!\n\003key\030\001 \001(\0132\017.cipherd.v1.KeyR\003key\022)\n" +
+      "\020retired_versions\030\002 \003(\005R\017retiredVersions" +
+      "\022=\n\014destroy_time\030\003 \001(\0132\032.google.protobuf" +
+      ".TimestampR\013destroyTime*\274\001\n\027ImportWrappi" +
+      "ngAlgorithm\022)\n%IMPORT_WRAPPING_ALGORITHM" +
+      "_UNSPECIFIED\020\000\022:\n6IMPORT_WRAPPING_ALGORI" +
+      "THM_RSA_AES_KEY_WRAP_SHA256_3072\020\001\022:\n6IM" +
+      "PORT_WRAPPING_ALGORITHM_RSA_AES_KEY_WRAP" +
+      "_SHA256_4096\020\0022\314\n\n\017KeyAdminService\022H\n\tCr" +
+      "eateKey\022\034.cipherd.v1.CreateKeyRequest\032\035." +
+      "cipherd.v1.CreateKeyResponse\022?\n\006GetKey\022\031" +
+      ".cipherd.v1.GetKeyRequest\032\032.cipherd.v1.G" +
+      "etKeyResponse\022E\n\010ListKeys\022\033.cipherd.v1.L" +
+      "istKeysRequest\032\034.cipherd.v1.ListKeysResp" +
+      "onse\022H\n\tRotateKey\022\034.cipherd.v1.RotateKey" +
+      "Request\032\035.cipherd.v1.RotateKeyResponse\022Z" +
+      "\n\017UpdateKeyPolicy\022\".cipherd.v1.UpdateKey" +
+      "PolicyRequest\032#.cipherd.v1.UpdateKeyPoli" +
+      "cyResponse\022H\n\tImportKey\022\034.cipherd.v1.Imp" +
+      "ortKeyRequest\032\035.cipherd.v1.ImportKeyResp" +
+      "onse\022Z\n\017CreateImportJob\022\".cipherd.v1.Cre" +
+      "ateImportJobRequest\032#.cipherd.v1.CreateI" +
+      "mportJobResponse\022Q\n\014GetKeyCensus\022\037.ciphe" +
+      "rd.v1.GetKeyCensusRequest\032 .cipherd.v1.G" +
+      "etKeyCensusResponse\022K\n\nDisableKey\022\035.ciph" +
+      "erd.v1.DisableKeyRequest\032\036.cipherd.v1.Di" +
+      "sableKeyResponse\022H\n\tEnableKey\022\034.cipherd." +
+      "v1.EnableKeyRequest\032\035.cipherd.v1.EnableK" +
+      "eyResponse\022\204\001\n\035ScheduleKeyVersionDestruc" +
+      "tion\0220.cipherd.v1.ScheduleKeyVersionDest" +
+      "ructionRequest\0321.cipherd.v1.ScheduleKeyV" +
+      "ersionDestructionResponse\022~\n\033CancelKeyVe" +
+      "rsionDestruction\022..cipherd.v1.CancelKeyV" +
+      "ersionDestructionRequest\032/.cipherd.v1.Ca" +
+      "ncelKeyVersionDestructionResponse\022f\n\023Sch" +
+      "eduleKeyDeletion\022&.cipherd.v1.ScheduleKe" +
+      "yDeletionRequest\032\'.cipherd.v1.ScheduleKe" +
+      "yDeletionResponse\022`\n\021CancelKeyDeletion\022$" +
+      ".cipherd.v1.CancelKeyDeletionRequest\032%.c" +
+      "ipherd.v1.CancelKeyDeletionResponse\022`\n\021R" +
+      "etireKeyVersions\022$.cipherd.v1.RetireKeyV" +
+      "ersionsRequest\032%.cipherd.v1.RetireKeyVer" +
+      "sionsResponseBf\n\021io.cipherd.api.v1B\024KeyA" +
+      "dminServiceProtoP\001Z9github.com/cipherd/c" +
+      "ipherd/clients/go/cipherdpb;cipherdpbb\006p" +
+      "roto3"
     };
     descriptor = com.google.protobuf.Descriptors.FileDescriptor
       .internalBuildGeneratedFileFrom(descriptorData,
@@ -382,123 +419,141 @@ public final class KeyAdminServiceProto {
     internal_static_cipherd_v1_ImportKeyRequest_fieldAccessorTable = new
       com.google.protobuf.GeneratedMessageV3.FieldAccessorTable(
         internal_static_cipherd_v1_ImportKeyRequest_descriptor,
-        new java.lang.String[] { "KeyName", "Mode", "KeyMaterial", "AllowUnauthenticated", "LegacyCipher", "LegacyIv", "LegacyFixedIv", "Passphrase", "FpeFormat", "TransitKdf", });
-    internal_static_cipherd_v1_ImportKeyResponse_descriptor =
+        new java.lang.String[] { "KeyName", "Mode", "KeyMaterial", "AllowUnauthenticated", "LegacyCipher", "LegacyIv", "LegacyFixedIv", "Passphrase", "FpeFormat", "WrappedKeyMaterial", "ImportJobId", "TransitKdf", });
+    internal_static_cipherd_v1_CreateImportJobRequest_descriptor =
       getDescriptor().getMessageTypes().get(11);
+    internal_static_cipherd_v1_CreateImportJobRequest_fieldAccessorTable = new
+      com.google.protobuf.GeneratedMessageV3.FieldAccessorTable(
+        internal_static_cipherd_v1_CreateImportJobRequest_descriptor,
+        new java.lang.String[] { "KeyName", "WrappingAlgorithm", });
+    internal_static_cipherd_v1_CreateImportJobResponse_descriptor =
+      getDescriptor().getMessageTypes().get(12);
+    internal_static_cipherd_v1_CreateImportJobResponse_fieldAccessorTable = new
+      com.google.protobuf.GeneratedMessageV3.FieldAccessorTable(
+        internal_static_cipherd_v1_CreateImportJobResponse_descriptor,
+        new java.lang.String[] { "ImportJob", });
+    internal_static_cipherd_v1_ImportJob_descriptor =
+      getDescriptor().getMessageTypes().get(13);
+    internal_static_cipherd_v1_ImportJob_fieldAccessorTable = new
+      com.google.protobuf.GeneratedMessageV3.FieldAccessorTable(
+        internal_static_cipherd_v1_ImportJob_descriptor,
+        new java.lang.String[] { "ImportJobId", "KeyName", "WrappingAlgorithm", "PublicKeyPem", "ExpireTime", });
+    internal_static_cipherd_v1_ImportKeyResponse_descriptor =
+      getDescriptor().getMessageTypes().get(14);
     internal_static_cipherd_v1_ImportKeyResponse_fieldAccessorTable = new
       com.google.protobuf.GeneratedMessageV3.FieldAccessorTable(
         internal_static_cipherd_v1_ImportKeyResponse_descriptor,
         new java.lang.String[] { "Key", });
     internal_static_cipherd_v1_GetKeyCensusRequest_descriptor =
-      getDescriptor().getMessageTypes().get(12);
+      getDescriptor().getMessageTypes().get(15);
     internal_static_cipherd_v1_GetKeyCensusRequest_fieldAccessorTable = new
       com.google.protobuf.GeneratedMessageV3.FieldAccessorTable(
         internal_static_cipherd_v1_GetKeyCensusRequest_descriptor,
         new java.lang.String[] { "KeyName", "QuietPeriod", });
     internal_static_cipherd_v1_GetKeyCensusResponse_descriptor =
-      getDescriptor().getMessageTypes().get(13);
+      getDescriptor().getMessageTypes().get(16);
     internal_static_cipherd_v1_GetKeyCensusResponse_fieldAccessorTable = new
       com.google.protobuf.GeneratedMessageV3.FieldAccessorTable(
         internal_static_cipherd_v1_GetKeyCensusResponse_descriptor,
         new java.lang.String[] { "Key", "Versions", "SafeMinDecryptionVersion", });
     internal_static_cipherd_v1_VersionCensus_descriptor =
-      getDescriptor().getMessageTypes().get(14);
+      getDescriptor().getMessageTypes().get(17);
     internal_static_cipherd_v1_VersionCensus_fieldAccessorTable = new
       com.google.protobuf.GeneratedMessageV3.FieldAccessorTable(
         internal_static_cipherd_v1_VersionCensus_descriptor,
         new java.lang.String[] { "Version", "Usage", "InUse", "SubjectKeys", });
     internal_static_cipherd_v1_DisableKeyRequest_descriptor =
-      getDescriptor().getMessageTypes().get(15);
+      getDescriptor().getMessageTypes().get(18);
     internal_static_cipherd_v1_DisableKeyRequest_fieldAccessorTable = new
       com.google.protobuf.GeneratedMessageV3.FieldAccessorTable(
         internal_static_cipherd_v1_DisableKeyRequest_descriptor,
         new java.lang.String[] { "KeyName", });
     internal_static_cipherd_v1_DisableKeyResponse_descriptor =
-      getDescriptor().getMessageTypes().get(16);
+      getDescriptor().getMessageTypes().get(19);
     internal_static_cipherd_v1_DisableKeyResponse_fieldAccessorTable = new
       com.google.protobuf.GeneratedMessageV3.FieldAccessorTable(
         internal_static_cipherd_v1_DisableKeyResponse_descriptor,
         new java.lang.String[] { "Key", });
     internal_static_cipherd_v1_EnableKeyRequest_descriptor =
-      getDescriptor().getMessageTypes().get(17);
+      getDescriptor().getMessageTypes().get(20);
     internal_static_cipherd_v1_EnableKeyRequest_fieldAccessorTable = new
       com.google.protobuf.GeneratedMessageV3.FieldAccessorTable(
         internal_static_cipherd_v1_EnableKeyRequest_descriptor,
         new java.lang.String[] { "KeyName", });
     internal_static_cipherd_v1_EnableKeyResponse_descriptor =
-      getDescriptor().getMessageTypes().get(18);
+      getDescriptor().getMessageTypes().get(21);
     internal_static_cipherd_v1_EnableKeyResponse_fieldAccessorTable = new
       com.google.protobuf.GeneratedMessageV3.FieldAccessorTable(
         internal_static_cipherd_v1_EnableKeyResponse_descriptor,
         new java.lang.String[] { "Key", });
     internal_static_cipherd_v1_ScheduleKeyVersionDestructionRequest_descriptor =
-      getDescriptor().getMessageTypes().get(19);
+      getDescriptor().getMessageTypes().get(22);
     internal_static_cipherd_v1_ScheduleKeyVersionDestructionRequest_fieldAccessorTable = new
       com.google.protobuf.GeneratedMessageV3.FieldAccessorTable(
         internal_static_cipherd_v1_ScheduleKeyVersionDestructionRequest_descriptor,
         new java.lang.String[] { "KeyName", "Versions", "PendingWindow", });
     internal_static_cipherd_v1_ScheduleKeyVersionDestructionResponse_descriptor =
-      getDescriptor().getMessageTypes().get(20);
+      getDescriptor().getMessageTypes().get(23);
     internal_static_cipherd_v1_ScheduleKeyVersionDestructionResponse_fieldAccessorTable = new
       com.google.protobuf.GeneratedMessageV3.FieldAccessorTable(
         internal_static_cipherd_v1_ScheduleKeyVersionDestructionResponse_descriptor,
         new java.lang.String[] { "Key", });
     internal_static_cipherd_v1_CancelKeyVersionDestructionRequest_descriptor =
-      getDescriptor().getMessageTypes().get(21);
+      getDescriptor().getMessageTypes().get(24);
     internal_static_cipherd_v1_CancelKeyVersionDestructionRequest_fieldAccessorTable = new
       com.google.protobuf.GeneratedMessageV3.FieldAccessorTable(
         internal_static_cipherd_v1_CancelKeyVersionDestructionRequest_descriptor,
         new java.lang.String[] { "KeyName", "Versions", });
     internal_static_cipherd_v1_CancelKeyVersionDestructionResponse_descriptor =
-      getDescriptor().getMessageTypes().get(22);
+      getDescriptor().getMessageTypes().get(25);
     internal_static_cipherd_v1_CancelKeyVersionDestructionResponse_fieldAccessorTable = new
       com.google.protobuf.GeneratedMessageV3.FieldAccessorTable(
         internal_static_cipherd_v1_CancelKeyVersionDestructionResponse_descriptor,
         new java.lang.String[] { "Key", });
     internal_static_cipherd_v1_ScheduleKeyDeletionRequest_descriptor =
-      getDescriptor().getMessageTypes().get(23);
+      getDescriptor().getMessageTypes().get(26);
     internal_static_cipherd_v1_ScheduleKeyDeletionRequest_fieldAccessorTable = new
       com.google.protobuf.GeneratedMessageV3.FieldAccessorTable(
         internal_static_cipherd_v1_ScheduleKeyDeletionRequest_descriptor,
         new java.lang.String[] { "KeyName", "PendingWindow", });
     internal_static_cipherd_v1_ScheduleKeyDeletionResponse_descriptor =
-      getDescriptor().getMessageTypes().get(24);
+      getDescriptor().getMessageTypes().get(27);
     internal_static_cipherd_v1_ScheduleKeyDeletionResponse_fieldAccessorTable = new
       com.google.protobuf.GeneratedMessageV3.FieldAccessorTable(
         internal_static_cipherd_v1_ScheduleKeyDeletionResponse_descriptor,
         new java.lang.String[] { "Key", });
     internal_static_cipherd_v1_CancelKeyDeletionRequest_descriptor =
-      getDescriptor().getMessageTypes().get(25);
+      getDescriptor().getMessageTypes().get(28);
     internal_static_cipherd_v1_CancelKeyDeletionRequest_fieldAccessorTable = new
       com.google.protobuf.GeneratedMessageV3.FieldAccessorTable(
         internal_static_cipherd_v1_CancelKeyDeletionRequest_descriptor,
         new java.lang.String[] { "KeyName", });
     internal_static_cipherd_v1_CancelKeyDeletionResponse_descriptor =
-      getDescriptor().getMessageTypes().get(26);
+      getDescriptor().getMessageTypes().get(29);
     internal_static_cipherd_v1_CancelKeyDeletionResponse_fieldAccessorTable = new
       com.google.protobuf.GeneratedMessageV3.FieldAccessorTable(
         internal_static_cipherd_v1_CancelKeyDeletionResponse_descriptor,
         new java.lang.String[] { "Key", });
     internal_static_cipherd_v1_RetireKeyVersionsRequest_descriptor =
-      getDescriptor().getMessageTypes().get(27);
+      getDescriptor().getMessageTypes().get(30);
     internal_static_cipherd_v1_RetireKeyVersionsRequest_fieldAccessorTable = new
       com.google.protobuf.GeneratedMessageV3.FieldAccessorTable(
         internal_static_cipherd_v1_RetireKeyVersionsRequest_descriptor,
         new java.lang.String[] { "KeyName", "BelowVersion", "QuietPeriod", "PendingWindow", "ValidateOnly", "Inventories", });
     internal_static_cipherd_v1_DataInventory_descriptor =
-      getDescriptor().getMessageTypes().get(28);
+      getDescriptor().getMessageTypes().get(31);
     internal_static_cipherd_v1_DataInventory_fieldAccessorTable = new
       com.google.protobuf.GeneratedMessageV3.FieldAccessorTable(
         internal_static_cipherd_v1_DataInventory_descriptor,
         new java.lang.String[] { "KeyName", "Source", "ScanTime", "ItemsScanned", "Versions", });
     internal_static_cipherd_v1_VersionCount_descriptor =
-      getDescriptor().getMessageTypes().get(29);
+      getDescriptor().getMessageTypes().get(32);
     internal_static_cipherd_v1_VersionCount_fieldAccessorTable = new
       com.google.protobuf.GeneratedMessageV3.FieldAccessorTable(
         internal_static_cipherd_v1_VersionCount_descriptor,
         new java.lang.String[] { "Version", "Ciphertexts", });
     internal_static_cipherd_v1_RetireKeyVersionsResponse_descriptor =
-      getDescriptor().getMessageTypes().get(30);
+      getDescriptor().getMessageTypes().get(33);
     internal_static_cipherd_v1_RetireKeyVersionsResponse_fieldAccessorTable = new
       com.google.protobuf.GeneratedMessageV3.FieldAccessorTable(
         internal_static_cipherd_v1_RetireKeyVersionsResponse_descriptor,
