@@ -17,6 +17,9 @@ type importFlags struct {
 	keyFlags
 	fpe                                                 fpeFlags
 	in, legacyCipher, legacyIV, fixedIV, passphraseFile string
+	// plaintext sends the material in the clear (--wrapped=false), for a server with
+	// --allow-plaintext-key-import.
+	wrapped bool
 }
 
 func newImportCommand(conn *connection) *cobra.Command {
@@ -28,6 +31,9 @@ func newImportCommand(conn *connection) *cobra.Command {
 				return nil, err
 			}
 			defer imp.wipe()
+			if f.wrapped {
+				return c.ImportKeyWrapped(cmd.Context(), args[0], imp.material, imp.options...)
+			}
 			return c.ImportKey(cmd.Context(), args[0], imp.material, imp.options...)
 		})
 	cmd.Long = `import adds a version made of caller-supplied key bytes, creating the key if needed.
@@ -38,9 +44,14 @@ passphrase in --passphrase-file, less one trailing line break), aes-cbc, aes-ecb
 aes-ofb, aes-gcm, des-cbc, desede-cbc, blowfish-cbc, rc4 (key material from stdin, base64).
 A format-preserving key (--mode ff1, 16, 24 or 32 bytes) takes its format as keys create does
 (--fpe-template or --fpe-alphabet, ...), equal to the key's when the key exists.
-Passphrases and key material are read from files or stdin, never from arguments.`
+Passphrases and key material are read from files or stdin, never from arguments, and are sent
+wrapped: an import job's RSA public key (CreateImportJob) wraps a fresh AES key that wraps the
+material (RSA-OAEP-SHA-256 and RFC 5649), so it never crosses the wire in the clear; a MySQL
+passphrase is folded into its key here first. --wrapped=false sends them in the clear, which only a
+server with --allow-plaintext-key-import takes.`
 	f.register(cmd)
 	f.fpe.register(cmd)
+	cmd.Flags().BoolVar(&f.wrapped, "wrapped", true, "wrap the material for an import job (CreateImportJob) before sending it; false sends it in the clear")
 	cmd.Flags().StringVar(&f.in, "in", "", "file holding the base64 key material instead of stdin")
 	cmd.Flags().StringVar(&f.legacyCipher, "legacy-cipher", "", "import a decrypt-only legacy key: mysql-aes-ecb, aes-cbc, aes-ecb, aes-ctr, aes-cfb, aes-ofb, aes-gcm, des-cbc, desede-cbc, blowfish-cbc or rc4")
 	cmd.Flags().StringVar(&f.legacyIV, "legacy-iv", "", "where the legacy ciphertexts' IV is: prepended (default), separate (given per item) or fixed (--fixed-iv)")

@@ -6,6 +6,7 @@ per gRPC status."""
 from cipherd.aio import AsyncClient
 from cipherd.client import Client
 from cipherd.envelope import Envelope, Mode, parse_ciphertext
+from cipherd.key_import import ImportJob, ImportWrappingAlgorithm, wrap_key_material
 from cipherd.errors import (
     AbortedError,
     AlreadyExistsError,
@@ -86,6 +87,7 @@ __all__ = [
     "Envelope",
     "Mode",
     "parse_ciphertext",
+    "wrap_key_material",
     "AbortedError",
     "AlreadyExistsError",
     "CallCancelledError",
@@ -134,6 +136,8 @@ __all__ = [
     "TlsConfig",
     "WritableFile",
     "DataInventory",
+    "ImportJob",
+    "ImportWrappingAlgorithm",
     "Key",
     "KeyCensus",
     "KeyPolicy",
