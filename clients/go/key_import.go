@@ -80,8 +80,26 @@ func (c *Client) ImportKeyWrapped(ctx context.Context, keyName string, keyMateri
 	if err != nil {
 		return nil, err
 	}
+	return c.importWrapped(ctx, keyName, job.ID, wrapped, s)
+}
+
+// ImportWrappedKeyMaterial imports material wrapped elsewhere (by openssl, an HSM, another KMS's
+// tooling) for import job jobID, as CKM_RSA_AES_KEY_WRAP (see WrapKeyMaterial), with the options
+// ImportKey takes. The job must have been made on the server this Client reaches (one connection).
+func (c *Client) ImportWrappedKeyMaterial(ctx context.Context, keyName, jobID string, wrapped []byte, opts ...KeyOption) (*Key, error) {
+	s := keyOptions(opts)
+	if err := s.checkImport("ImportWrappedKeyMaterial"); err != nil {
+		return nil, err
+	}
+	if s.passphrase != nil {
+		return nil, fmt.Errorf("%w: a wrapped import carries no passphrase: wrap MySQL's folded key", ErrInvalidArgument)
+	}
+	return c.importWrapped(ctx, keyName, jobID, wrapped, s)
+}
+
+func (c *Client) importWrapped(ctx context.Context, keyName, jobID string, wrapped []byte, s keySettings) (*Key, error) {
 	resp, err := c.admin.ImportKey(ctx, &cipherdpb.ImportKeyRequest{KeyName: keyName, Mode: cipherdpb.Mode(s.mode),
-		WrappedKeyMaterial: wrapped, ImportJobId: job.ID, AllowUnauthenticated: s.allowUnauthenticated,
+		WrappedKeyMaterial: wrapped, ImportJobId: jobID, AllowUnauthenticated: s.allowUnauthenticated,
 		LegacyCipher: cipherdpb.LegacyCipher(s.legacyCipher), LegacyIv: cipherdpb.LegacyIv(s.legacyIV),
 		LegacyFixedIv: s.legacyFixedIV, FpeFormat: s.fpeFormat.proto()})
 	return keyOf(resp, err)

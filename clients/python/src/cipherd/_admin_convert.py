@@ -246,7 +246,13 @@ def import_key_request(
     wrapped, job_id = b"", ""
     if wrapped_for is not None:
         if secret:
-            raise ValueError("a passphrase cannot be wrapped: fold it into key_material (MySQL's key) first")
+            if key_material or legacy_cipher_to_proto(legacy_cipher) != keys_pb2.LEGACY_CIPHER_MYSQL_AES_ECB:
+                raise ValueError("a passphrase is for LegacyCipher.MYSQL_AES_ECB, instead of key_material")
+            # MySQL's fold of its key string into the AES-128 key, done here so the key goes wrapped.
+            folded = bytearray(16)
+            for i, byte in enumerate(secret):
+                folded[i % 16] ^= byte
+            key_material, secret = bytes(folded), b""
         wrapped = wrap_key_material(wrapped_for.public_key_pem, key_material)
         job_id = wrapped_for.import_job_id
         key_material = b""

@@ -613,20 +613,22 @@ class Client:
     def import_key_wrapped(
         self,
         key_name: str,
-        key_material: bytes,
+        key_material: bytes = b"",
         *,
         mode: Mode | str | None = None,
         allow_unauthenticated: bool = False,
         legacy_cipher: LegacyCipher | str | None = None,
         legacy_iv: LegacyIv | str | None = None,
         legacy_fixed_iv: bytes = b"",
+        passphrase: bytes | str = b"",
         fpe_format: FpeFormat | None = None,
         wrapping_algorithm: ImportWrappingAlgorithm | str | None = None,
         timeout: float | None = None,
     ) -> Key:
         """import_key without the material ever in the clear on the wire: creates an import job for `key_name`,
         wraps `key_material` for its public key here (RSA-OAEP-SHA-256 and RFC 5649 key wrap) and imports the
-        result on this client's connection. The way in on a server without --allow-plaintext-key-import."""
+        result on this client's connection. A MYSQL_AES_ECB `passphrase` is folded into its key here, as MySQL
+        does, and that is wrapped. The way in on a server without --allow-plaintext-key-import."""
         job = self.create_import_job(key_name, wrapping_algorithm=wrapping_algorithm, timeout=timeout)
         request = _admin_convert.import_key_request(
             key_name,
@@ -636,7 +638,7 @@ class Client:
             legacy_cipher,
             legacy_iv,
             legacy_fixed_iv,
-            b"",
+            passphrase,
             fpe_format,
             wrapped_for=job,
         )
