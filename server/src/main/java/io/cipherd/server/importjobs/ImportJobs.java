@@ -39,7 +39,7 @@ public final class ImportJobs {
    */
   private final Semaphore keyGeneration = new Semaphore(1);
 
-  private static final long KEY_GENERATION_WAIT_SECONDS = 2;
+  private static final long KEY_GENERATION_WAIT_SECONDS = 10;
 
   public ImportJobs(ImportJobsConfig config, Clock clock) {
     this.config = config;

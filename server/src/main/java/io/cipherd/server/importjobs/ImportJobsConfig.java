@@ -4,9 +4,9 @@ import java.time.Duration;
 
 /**
  * How long an import job lives and how many may be live at once. Every job costs an RSA key
- * generation (tens to hundreds of milliseconds of one core) and holds a private key in memory until
- * it is used or expires, so both are bounded: at most {@code maxLive} jobs on this replica, at most
- * {@code maxLivePerCaller} of them one caller's, and one key generation at a time.
+ * generation (one core for a fraction of a second to seconds) and holds a private key in memory
+ * until it is used or expires, so both are bounded: at most {@code maxLive} jobs on this replica,
+ * at most {@code maxLivePerCaller} of them one caller's, and one key generation at a time.
  *
  * @param ttl how long a job accepts its import, at most {@link #MAX_TTL}
  * @param maxLive the most jobs, unused and unexpired, this replica holds
