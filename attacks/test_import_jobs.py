@@ -158,13 +158,11 @@ def test_a_caller_without_import_learns_nothing(server: Target) -> None:
     existing = fresh("byok")
     missing = fresh("byok")
     with connect(server) as stubs:
-        created = unary(
-            stubs.admin.CreateKey, admin_pb.CreateKeyRequest(key_name=existing), OWNER.metadata
-        )
+        created = unary(stubs.admin.CreateKey, admin_pb.CreateKeyRequest(key_name=existing), OWNER.metadata)
         assert created.ok, created.brief()
         job = _job(stubs, existing)
         blob = wrap_key_material(job.public_key_pem, os.urandom(32))
-        answers = {}
+        answers: dict[tuple[str, str, str], Answer] = {}
         for caller in (ADMIN_ONLY, STRANGER):
             for key in (existing, missing):
                 answers[(caller.name, key, "job")] = unary(
@@ -178,11 +176,11 @@ def test_a_caller_without_import_learns_nothing(server: Target) -> None:
                 )
         # The refusals consumed nothing: the owner's job still imports.
         assert _import(stubs, existing, job.import_job_id, blob).ok
-    for (caller, key, kind), answer in answers.items():
-        assert answer.code == grpc.StatusCode.PERMISSION_DENIED, f"{caller} {kind} {key}: {answer.brief()}"
-    for caller in (ADMIN_ONLY.name, STRANGER.name):
+    for (name, key, kind), answer in answers.items():
+        assert answer.code == grpc.StatusCode.PERMISSION_DENIED, f"{name} {kind} {key}: {answer.brief()}"
+    for name in (ADMIN_ONLY.name, STRANGER.name):
         for kind in ("job", "wrapped", "plaintext"):
-            a, b = answers[(caller, existing, kind)], answers[(caller, missing, kind)]
+            a, b = answers[(name, existing, kind)], answers[(name, missing, kind)]
             assert (a.reason, a.message.replace(existing, "KEY")) == (b.reason, b.message.replace(missing, "KEY"))
 
 
@@ -190,11 +188,15 @@ def test_a_flood_of_jobs_is_bounded(server: Target) -> None:
     # The other attacks leave no live job: each is used, spent by a failed unwrap, or expired.
     with connect(server) as stubs:
         flood = [
-            unary(stubs.admin.CreateImportJob, admin_pb.CreateImportJobRequest(key_name=fresh("flood")), FLOODER.metadata)
+            unary(
+                stubs.admin.CreateImportJob, admin_pb.CreateImportJobRequest(key_name=fresh("flood")), FLOODER.metadata
+            )
             for _ in range(12)
         ]
         second = [
-            unary(stubs.admin.CreateImportJob, admin_pb.CreateImportJobRequest(key_name=fresh("flood")), SECOND.metadata)
+            unary(
+                stubs.admin.CreateImportJob, admin_pb.CreateImportJobRequest(key_name=fresh("flood")), SECOND.metadata
+            )
             for _ in range(3)
         ]
     made = sum(a.ok for a in flood)

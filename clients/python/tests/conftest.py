@@ -81,7 +81,9 @@ def _serve(workdir: Path, args: list[str], channel: object) -> Iterator[RunningS
 
 @pytest.fixture(scope="session")
 def plain_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[RunningServer]:
-    yield from _serve(tmp_path_factory.mktemp("plain"), ["--demo-key", "demo", *PLAINTEXT_IMPORT], grpc.insecure_channel)
+    yield from _serve(
+        tmp_path_factory.mktemp("plain"), ["--demo-key", "demo", *PLAINTEXT_IMPORT], grpc.insecure_channel
+    )
 
 
 @pytest.fixture(scope="session")

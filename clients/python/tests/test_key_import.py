@@ -17,10 +17,10 @@ from cryptography.hazmat.primitives.ciphers import Cipher, algorithms, modes
 from cryptography.hazmat.primitives.keywrap import aes_key_unwrap_with_padding
 
 import cipherd
+from cipherd import ImportWrappingAlgorithm, LegacyCipher, LegacyCiphertext, LegacyIv, Mode, wrap_key_material
 from cipherd.errors import from_rpc_error
 from cipherd.v1 import key_admin_service_pb2 as admin
 from cipherd.v1 import key_admin_service_pb2_grpc as admin_grpc
-from cipherd import ImportWrappingAlgorithm, LegacyCipher, LegacyCiphertext, LegacyIv, Mode, wrap_key_material
 from server import RunningServer, start_server
 
 
@@ -75,9 +75,7 @@ def test_wrapped_legacy_material_decrypts_what_cryptography_encrypted(
     data = encryptor.update(padder.update(b"Zo\xc3\xab, 4711") + padder.finalize()) + encryptor.finalize()
     with cipherd.Client(wrapped_only_server.target, timeout=30) as client:
         client.create_key(key_name + "-gcm")
-        client.import_key_wrapped(
-            key_name, material, legacy_cipher=LegacyCipher.AES_CBC, legacy_iv=LegacyIv.PREPENDED
-        )
+        client.import_key_wrapped(key_name, material, legacy_cipher=LegacyCipher.AES_CBC, legacy_iv=LegacyIv.PREPENDED)
         rewrapped = client.re_encrypt(LegacyCiphertext(key_name, raw=iv + data), key_name=key_name + "-gcm")
         assert client.decrypt(rewrapped.ciphertext) == "Zoë, 4711".encode()
 
@@ -92,11 +90,11 @@ def test_plaintext_import_is_refused_and_a_used_job_is_unusable(
         assert isinstance(refused.value, cipherd.FailedPreconditionError)
         job = client.create_import_job(key_name)
         blob = wrap_key_material(job.public_key_pem, os.urandom(32))
-        stub_request = {"key_name": key_name, "import_job_id": job.import_job_id, "wrapped_key_material": blob}
+        request = admin.ImportKeyRequest(key_name=key_name, import_job_id=job.import_job_id, wrapped_key_material=blob)
         with grpc.insecure_channel(wrapped_only_server.target) as channel:
             stub = admin_grpc.KeyAdminServiceStub(channel)
-            stub.ImportKey(admin.ImportKeyRequest(**stub_request), timeout=30)
+            stub.ImportKey(request, timeout=30)
             with pytest.raises(grpc.RpcError) as again:
-                stub.ImportKey(admin.ImportKeyRequest(**stub_request), timeout=30)
+                stub.ImportKey(request, timeout=30)
         assert again.value.code() == grpc.StatusCode.FAILED_PRECONDITION
         assert isinstance(from_rpc_error(again.value), cipherd.ImportJobUnusableError)

@@ -6,7 +6,6 @@ per gRPC status."""
 from cipherd.aio import AsyncClient
 from cipherd.client import Client
 from cipherd.envelope import Envelope, Mode, parse_ciphertext
-from cipherd.key_import import ImportJob, ImportWrappingAlgorithm, wrap_key_material
 from cipherd.errors import (
     AbortedError,
     AlreadyExistsError,
@@ -48,6 +47,7 @@ from cipherd.formatted import (
     FpeFormat,
     FpeTemplate,
 )
+from cipherd.key_import import ImportJob, ImportWrappingAlgorithm, wrap_key_material
 from cipherd.keys import (
     DataInventory,
     Key,

@@ -214,7 +214,9 @@ _WRAPPING_TO_PROTO = {
 def import_job_request(
     key_name: str, wrapping_algorithm: ImportWrappingAlgorithm | str | None
 ) -> admin.CreateImportJobRequest:
-    algorithm = ImportWrappingAlgorithm(wrapping_algorithm) if isinstance(wrapping_algorithm, str) else wrapping_algorithm
+    algorithm = (
+        ImportWrappingAlgorithm(wrapping_algorithm) if isinstance(wrapping_algorithm, str) else wrapping_algorithm
+    )
     return admin.CreateImportJobRequest(key_name=key_name, wrapping_algorithm=_WRAPPING_TO_PROTO[algorithm])
 
 

@@ -609,7 +609,9 @@ class AsyncClient:
         material for (wrap_key_material), valid on the replica that made it until its expire_time. Needs the
         import operation."""
         request = _admin_convert.import_job_request(key_name, wrapping_algorithm)
-        return _admin_convert.import_job_from_proto((await self._call(self._admin.CreateImportJob, request, timeout)).import_job)
+        return _admin_convert.import_job_from_proto(
+            (await self._call(self._admin.CreateImportJob, request, timeout)).import_job
+        )
 
     async def import_key_wrapped(
         self,
