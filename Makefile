@@ -64,7 +64,7 @@ prefetch-tools:
 # --- make check: the fast inner loop. Formatting and lint of every language, the generated code's
 # staleness, and the unit tests that start no server; no jar is built or run (docs/development.md).
 # The server's tests that start no server: these packages, and the layering and source checks.
-SERVER_UNIT_TESTS := io/cipherd/server/crypto/**/*Test,io/cipherd/server/keys/**/*Test,io/cipherd/server/keycache/**/*Test,io/cipherd/server/usage/**/*Test,io/cipherd/server/pool/**/*Test,io/cipherd/server/lifecycle/**/*Test,io/cipherd/server/engine/**/*Test,io/cipherd/server/keystore/pkcs12/**/*Test,io/cipherd/server/subjects/**/*Test,io/cipherd/server/subjectstore/**/*Test,io/cipherd/server/maintenance/**/*Test,LayeringTest,SourceHygieneTest
+SERVER_UNIT_TESTS := io/cipherd/server/crypto/**/*Test,io/cipherd/server/keys/**/*Test,io/cipherd/server/keycache/**/*Test,io/cipherd/server/usage/**/*Test,io/cipherd/server/pool/**/*Test,io/cipherd/server/lifecycle/**/*Test,io/cipherd/server/engine/**/*Test,io/cipherd/server/keystore/pkcs12/**/*Test,io/cipherd/server/subjects/**/*Test,io/cipherd/server/subjectstore/**/*Test,io/cipherd/server/maintenance/**/*Test,io/cipherd/server/importjobs/**/*Test,LayeringTest,SourceHygieneTest
 
 check: lint-proto proto-check check-python check-ts check-go check-java ## the fast inner loop: format and lint of every language (ruff, Biome, gofmt/go vet, google-java-format, buf lint), generated code fresh, unit tests that start no server
 	@echo "make check: formatting, lint, generated code and the unit tests of every language pass (no server started)"

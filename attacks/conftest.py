@@ -10,7 +10,7 @@ from dataclasses import dataclass
 import pytest
 from certs import Pem
 from policy import Caller, Rule, write_policy
-from servers import Pki, Target, serve
+from servers import Pki, Target, has_option, serve
 
 EVERY_KEY = ("*",)
 
@@ -61,9 +61,20 @@ def policy_server(
 ) -> Iterator[Target]:
     d = tmp_path_factory.mktemp("policy")
     policy = write_policy(d / "policy.yaml", callers.all())
+    # The attacks on this server import keys in the clear (they predate wrapped import, which
+    # test_import_jobs.py attacks on a server of its own); jars before the setting had no such option.
+    plaintext_import = ["--allow-plaintext-key-import"] if has_option("--allow-plaintext-key-import") else []
     with serve(
         d,
-        ["--tls-cert", str(server_pem.cert), "--tls-key", str(server_pem.key), "--access-policy", str(policy)],
+        [
+            "--tls-cert",
+            str(server_pem.cert),
+            "--tls-key",
+            str(server_pem.key),
+            "--access-policy",
+            str(policy),
+            *plaintext_import,
+        ],
         ca=pki.pem,
     ) as target:
         yield target

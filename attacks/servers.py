@@ -102,7 +102,9 @@ def help_text() -> str:
 
 
 def has_option(name: str) -> bool:
-    return f"{name}=" in help_text() or f"{name} " in help_text()
+    # A long option name is followed by its description on the next line, so by a line break.
+    text = help_text()
+    return any(f"{name}{end}" in text for end in ("=", " ", "\n"))
 
 
 class Pki(Authority):

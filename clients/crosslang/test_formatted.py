@@ -78,7 +78,7 @@ def test_encrypt_formatted_is_ff1_with_the_specified_tweak(name: str, server: Ru
     fmt, alphabet, values = FORMATS[name]
     key = f"ff1-{name}-{uuid.uuid4().hex[:8]}"
     with cipherd.Client(server.target) as client:
-        imported = client.import_key(key, FF1_KEY, mode=cipherd.Mode.FF1, fpe_format=fmt)
+        imported = client.import_key_wrapped(key, FF1_KEY, mode=cipherd.Mode.FF1, fpe_format=fmt)
         assert imported.versions[0].fpe_format == fmt
         for value in values:
             for context in (b"", b"users.customer_ref"):

@@ -43,7 +43,7 @@ def client(tmp_path_factory: pytest.TempPathFactory) -> Iterator[cipherd.Client]
 def imported(client: cipherd.Client, prefix: str, key: bytes, mode: str) -> tuple[str, str]:
     """A fresh key whose only version holds `key`: its name and the header its ciphertexts carry."""
     name = f"{prefix}-{uuid.uuid4().hex[:12]}"
-    version = client.import_key(name, key, mode=mode).current_version
+    version = client.import_key_wrapped(name, key, mode=mode).current_version
     return name, f"<{name}/v{version}:{mode}>"
 
 

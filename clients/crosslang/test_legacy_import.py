@@ -48,7 +48,10 @@ class Stubs:
 
 @pytest.fixture(scope="module")
 def stubs(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Stubs]:
-    running: RunningServer = start_server(tmp_path_factory.mktemp("legacy"), [], grpc.insecure_channel)
+    # The legacy fields are sent with key_material in the clear, as before wrapped import.
+    running: RunningServer = start_server(
+        tmp_path_factory.mktemp("legacy"), ["--allow-plaintext-key-import"], grpc.insecure_channel
+    )
     try:
         with grpc.insecure_channel(running.target) as channel, cipherd.Client(running.target) as client:
             client.create_key(TARGET)

@@ -185,20 +185,12 @@ func (c *Client) UpdateKeyPolicy(ctx context.Context, keyName string, policy Key
 // ImportKey adds keyMaterial as a new version of keyName, creating the key if needed (WithKeyMode,
 // WithAllowUnauthenticated; WithFPEFormat for ModeFF1 material of 16, 24 or 32 bytes). With WithLegacyCipher it is a decrypt-only legacy key; a
 // LegacyMySQLAESECB key takes WithLegacyPassphrase instead of key material (nil). ImportKey does
-// not keep or clear keyMaterial: wipe it when done.
+// not keep or clear keyMaterial: wipe it when done. The material goes in the clear, which a server
+// takes only with --allow-plaintext-key-import (ErrPlaintextImportDisabled otherwise):
+// ImportKeyWrapped is the way in.
 func (c *Client) ImportKey(ctx context.Context, keyName string, keyMaterial []byte, opts ...KeyOption) (*Key, error) {
 	s := keyOptions(opts)
-	switch {
-	case s.policy != nil:
-		return nil, errKeyOption("ImportKey", "policy")
-	case s.sizeBits != 0:
-		return nil, errKeyOption("ImportKey", "key size (the material's length is the size)")
-	case s.legacyCipher != LegacyCipherUnspecified && s.mode != ModeUnspecified:
-		return nil, fmt.Errorf("%w: a legacy key has no cipherd mode: WithKeyMode and WithLegacyCipher exclude each other", ErrInvalidArgument)
-	case s.legacyCipher == LegacyCipherUnspecified && s.hasLegacy():
-		return nil, fmt.Errorf("%w: WithLegacyIV, WithLegacyFixedIV and WithLegacyPassphrase need WithLegacyCipher", ErrInvalidArgument)
-	}
-	if err := s.checkFPEFormat("ImportKey"); err != nil {
+	if err := s.checkImport("ImportKey"); err != nil {
 		return nil, err
 	}
 	resp, err := c.admin.ImportKey(ctx, &cipherdpb.ImportKeyRequest{KeyName: keyName, Mode: cipherdpb.Mode(s.mode), KeyMaterial: keyMaterial,
@@ -206,6 +198,21 @@ func (c *Client) ImportKey(ctx context.Context, keyName string, keyMaterial []by
 		LegacyIv: cipherdpb.LegacyIv(s.legacyIV), LegacyFixedIv: s.legacyFixedIV, Passphrase: s.passphrase, FpeFormat: s.fpeFormat.proto(),
 		TransitKdf: cipherdpb.TransitKdf(s.transitKDF)})
 	return keyOf(resp, err)
+}
+
+// checkImport refuses the options an import (call) cannot take.
+func (s *keySettings) checkImport(call string) error {
+	switch {
+	case s.policy != nil:
+		return errKeyOption(call, "policy")
+	case s.sizeBits != 0:
+		return errKeyOption(call, "key size (the material's length is the size)")
+	case s.legacyCipher != LegacyCipherUnspecified && s.mode != ModeUnspecified:
+		return fmt.Errorf("%w: a legacy key has no cipherd mode: WithKeyMode and WithLegacyCipher exclude each other", ErrInvalidArgument)
+	case s.legacyCipher == LegacyCipherUnspecified && s.hasLegacy():
+		return fmt.Errorf("%w: WithLegacyIV, WithLegacyFixedIV and WithLegacyPassphrase need WithLegacyCipher", ErrInvalidArgument)
+	}
+	return s.checkFPEFormat(call)
 }
 
 // keyResponse is every admin response that answers with the key.

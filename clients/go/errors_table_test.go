@@ -41,6 +41,8 @@ var kindsByName = map[string]error{
 	"subject_erased":                    ErrSubjectErased,
 	"subject_quota_exceeded":            ErrSubjectQuotaExceeded,
 	"subject_store_not_configured":      ErrSubjectStoreNotConfigured,
+	"plaintext_import_disabled":         ErrPlaintextImportDisabled,
+	"import_job_unusable":               ErrImportJobUnusable,
 }
 
 // TestErrorTable_everyCodeMatchesOneSentinel checks the table for the codes the real server

@@ -21,6 +21,7 @@ PAGES = [
     "docs/searching.md",
     "docs/format-preserving.md",
     "docs/personal-data.md",
+    "docs/importing-keys.md",
     "docs/migrating.md",
     "docs/rotating.md",
     "docs/subject-store.md",

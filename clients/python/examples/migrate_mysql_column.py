@@ -6,7 +6,8 @@ Input: a CSV of `id,HEX(secret)` rows, e.g.
     mysql -B -N -e "SELECT id, HEX(secret) FROM customers" | tr '\t' ',' > column.csv
 Output: a CSV of `id,ciphertext` rows, each ciphertext bound to its row (context "customers.secret/<id>"),
 to load with UPDATE customers SET secret_v2 = ... WHERE id = ...
-The key string comes from $MYSQL_AES_KEY and is sent once, to import it as a decrypt-only legacy key.
+The key string comes from $MYSQL_AES_KEY, is folded into its key here and sent once, wrapped for an import job,
+as a decrypt-only legacy key.
 Usage: MYSQL_AES_KEY=... migrate_mysql_column.py [IN.csv [OUT.csv]]   ($CIPHERD_TARGET, default 127.0.0.1:50051)
 Exits 1 if a row failed: the others are migrated, and the failed ids are listed."""
 
@@ -36,7 +37,9 @@ def ensure_keys(c: cipherd.Client) -> None:
     try:
         c.get_key(LEGACY_KEY)
     except cipherd.NotFoundError:
-        key = c.import_key(LEGACY_KEY, legacy_cipher=LegacyCipher.MYSQL_AES_ECB, passphrase=os.environ["MYSQL_AES_KEY"])
+        key = c.import_key_wrapped(
+            LEGACY_KEY, legacy_cipher=LegacyCipher.MYSQL_AES_ECB, passphrase=os.environ["MYSQL_AES_KEY"]
+        )
         print(f"imported {LEGACY_KEY} v{key.current_version}: a legacy {LegacyCipher.MYSQL_AES_ECB.value} key")
     with contextlib.suppress(cipherd.AlreadyExistsError):
         c.create_key(TARGET_KEY)

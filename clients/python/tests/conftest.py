@@ -66,6 +66,11 @@ def pki(tmp_path_factory: pytest.TempPathFactory) -> Pki:
     )
 
 
+# These servers take key material in the clear too: the tests of import_key predate wrapped import.
+# test_key_import.py starts one without it.
+PLAINTEXT_IMPORT = ["--allow-plaintext-key-import"]
+
+
 def _serve(workdir: Path, args: list[str], channel: object) -> Iterator[RunningServer]:
     server = start_server(workdir, args, channel)  # type: ignore[arg-type]
     try:
@@ -76,7 +81,9 @@ def _serve(workdir: Path, args: list[str], channel: object) -> Iterator[RunningS
 
 @pytest.fixture(scope="session")
 def plain_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[RunningServer]:
-    yield from _serve(tmp_path_factory.mktemp("plain"), ["--demo-key", "demo"], grpc.insecure_channel)
+    yield from _serve(
+        tmp_path_factory.mktemp("plain"), ["--demo-key", "demo", *PLAINTEXT_IMPORT], grpc.insecure_channel
+    )
 
 
 @pytest.fixture(scope="session")
@@ -93,7 +100,15 @@ def token_server(tmp_path_factory: pytest.TempPathFactory, pki: Pki) -> Iterator
     creds = grpc.ssl_channel_credentials(pki.ca.cert_bytes())
     yield from _serve(
         d,
-        ["--tls-cert", str(pki.server.cert), "--tls-key", str(pki.server.key), "--access-policy", str(policy)],
+        [
+            "--tls-cert",
+            str(pki.server.cert),
+            "--tls-key",
+            str(pki.server.key),
+            "--access-policy",
+            str(policy),
+            *PLAINTEXT_IMPORT,
+        ],
         lambda t: grpc.secure_channel(t, creds),
     )
 
@@ -120,6 +135,7 @@ def mtls_server(tmp_path_factory: pytest.TempPathFactory, pki: Pki) -> Iterator[
             str(pki.ca.cert),
             "--access-policy",
             str(policy),
+            *PLAINTEXT_IMPORT,
         ],
         lambda t: grpc.secure_channel(t, creds),
     )

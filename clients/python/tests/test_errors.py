@@ -53,6 +53,8 @@ ERROR_BY_KIND: dict[str, type[cipherd.CipherdError]] = {
     "subject_erased": cipherd.SubjectErasedError,
     "subject_quota_exceeded": cipherd.SubjectQuotaExceededError,
     "subject_store_not_configured": cipherd.SubjectStoreNotConfiguredError,
+    "plaintext_import_disabled": cipherd.PlaintextImportDisabledError,
+    "import_job_unusable": cipherd.ImportJobUnusableError,
 }
 
 

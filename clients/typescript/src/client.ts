@@ -38,6 +38,14 @@ import {
 } from "./keys.js";
 import { type LegacyCiphertext, legacyToProto } from "./legacy.js";
 import {
+  foldMysqlPassphrase,
+  type ImportJob,
+  type ImportWrapping,
+  importJobFromProto,
+  wrapKeyMaterial,
+  wrappingToProto,
+} from "./key-import.js";
+import {
   deletionRequest,
   destructionRequest,
   type RetireOptions,
@@ -637,11 +645,58 @@ export class CipherdClient {
   /**
    * Adds a version with the given key bytes; with `legacyCipher`, a decrypt-only legacy version whose
    * data reEncrypt rewraps into another key (for "mysql_aes_ecb", `passphrase` may replace the key
-   * bytes: pass an empty keyMaterial).
+   * bytes: pass an empty keyMaterial). The material goes in the clear, which a server takes only with
+   * --allow-plaintext-key-import (PlaintextImportDisabledError otherwise): importKeyWrapped is the way in.
    */
   async importKey(keyName: string, keyMaterial: Uint8Array, options: ImportOptions & CallOptions = {}): Promise<Key> {
     const request = importKeyRequest(keyName, keyMaterial, options);
     return required((await this.unary(this.admin.importKey.bind(this.admin), request, options)).key);
+  }
+
+  /**
+   * A new import job for `keyName` (which need not exist): a one-time RSA public key to wrap one version's
+   * material for (wrapKeyMaterial), valid on the replica that made it until its expireTime. Needs `import`.
+   */
+  async createImportJob(
+    keyName: string,
+    options: CallOptions & { wrapping?: ImportWrapping } = {},
+  ): Promise<ImportJob> {
+    const request = { keyName, wrappingAlgorithm: wrappingToProto(options.wrapping) };
+    return importJobFromProto(
+      (await this.unary(this.admin.createImportJob.bind(this.admin), request, options)).importJob,
+    );
+  }
+
+  /**
+   * importKey without the material ever in the clear on the wire: creates an import job for `keyName`, wraps
+   * `keyMaterial` for its public key here (RSA-OAEP-SHA-256 and RFC 5649) and imports the result on this
+   * client's connection. A "mysql_aes_ecb" `passphrase` is folded into its key here and that is wrapped. The
+   * way in on a server without --allow-plaintext-key-import.
+   */
+  async importKeyWrapped(
+    keyName: string,
+    keyMaterial: Uint8Array,
+    options: ImportOptions & CallOptions = {},
+  ): Promise<Key> {
+    const { passphrase, ...rest } = options;
+    let material = keyMaterial;
+    if (passphrase !== undefined && passphrase.length > 0) {
+      if (keyMaterial.length > 0 || options.legacyCipher !== "mysql_aes_ecb") {
+        throw new RangeError("a passphrase is for legacyCipher mysql_aes_ecb, instead of key material");
+      }
+      material = foldMysqlPassphrase(
+        typeof passphrase === "string" ? new TextEncoder().encode(passphrase) : passphrase,
+      );
+    }
+    try {
+      const job = await this.createImportJob(keyName, options);
+      const request = importKeyRequest(keyName, new Uint8Array(0), rest);
+      request.wrappedKeyMaterial = wrapKeyMaterial(job.publicKeyPem, material);
+      request.importJobId = job.importJobId;
+      return required((await this.unary(this.admin.importKey.bind(this.admin), request, options)).key);
+    } finally {
+      if (material !== keyMaterial) material.fill(0);
+    }
   }
 
   /** Which versions were used within `quietPeriodSeconds` (the server's default: 7 days), and how far minDecryptionVersion can safely rise. */

@@ -13,6 +13,7 @@ export * from "./errors.js";
 export { type Items, STREAM_WINDOW, type StreamOptions } from "./stream.js";
 export type { ImportOptions, KeyCensus, PolicyInput, TransitKdfName, VersionCensus } from "./keys.js";
 export { usageOf } from "./keys.js";
+export { type ImportJob, type ImportWrapping, wrapKeyMaterial } from "./key-import.js";
 export {
   type InventoryInput,
   keyStateName,

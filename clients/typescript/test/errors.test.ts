@@ -15,6 +15,8 @@ import {
   SubjectErasedError,
   SubjectQuotaExceededError,
   SubjectStoreNotConfiguredError,
+  PlaintextImportDisabledError,
+  ImportJobUnusableError,
   CancelledError,
   CipherdError,
   DeadlineExceededError,
@@ -65,6 +67,8 @@ const ERROR_BY_KIND: Readonly<Record<string, abstract new (...args: never[]) => 
   subject_erased: SubjectErasedError,
   subject_quota_exceeded: SubjectQuotaExceededError,
   subject_store_not_configured: SubjectStoreNotConfiguredError,
+  plaintext_import_disabled: PlaintextImportDisabledError,
+  import_job_unusable: ImportJobUnusableError,
 };
 
 interface ErrorCase {

@@ -34,11 +34,16 @@ export function tempDir(prefix: string): string {
   return mkdtempSync(join(tmpdir(), `cipherd-ts-${prefix}-`));
 }
 
-/** Starts cipherd with `args` after the common ones; `creds` are what the health probe connects with. */
+/**
+ * Starts cipherd with `args` after the common ones; `creds` are what the health probe connects with. It takes
+ * key material in the clear (--allow-plaintext-key-import) unless `plaintextImport` is false: the tests of
+ * importKey predate wrapped import.
+ */
 export async function startServer(
   workdir: string,
   args: string[],
   creds: ChannelCredentials = credentials.createInsecure(),
+  plaintextImport = true,
 ): Promise<RunningServer> {
   const jarPath = jar();
   if (jarPath === undefined) throw new Error("no server jar");
@@ -65,6 +70,7 @@ export async function startServer(
       password,
       "--shutdown-grace",
       "PT1S",
+      ...(plaintextImport ? ["--allow-plaintext-key-import"] : []),
       ...args,
     ],
     { stdio: ["ignore", "pipe", "pipe"] },

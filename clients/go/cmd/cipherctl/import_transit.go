@@ -113,7 +113,7 @@ func (f *transitImportFlags) run(cmd *cobra.Command, c *cipherd.Client) (*cipher
 	}
 	var key *cipherd.Key
 	for version := 1; version <= info.LatestVersion; version++ {
-		key, err = c.ImportKey(ctx, into, versions[version], cipherd.WithKeyMode(mode), cipherd.WithTransitKDF(kdf))
+		key, err = c.ImportKeyWrapped(ctx, into, versions[version], cipherd.WithKeyMode(mode), cipherd.WithTransitKDF(kdf))
 		if err != nil {
 			return nil, fmt.Errorf("importing Transit version %d into %q: %w", version, into, err)
 		}

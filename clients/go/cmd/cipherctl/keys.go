@@ -114,7 +114,7 @@ func newKeysCommand(conn *connection) *cobra.Command {
 			return c.GetKey(cmd.Context(), args[0])
 		})
 	showCmd.Aliases = []string{"get"}
-	keys.AddCommand(createCmd, newListCommand(conn), showCmd, newRotateCommand(conn), newImportCommand(conn), newPolicyCommand(conn), newCensusCommand(conn), newRetireCommand(conn))
+	keys.AddCommand(createCmd, newListCommand(conn), showCmd, newRotateCommand(conn), newImportCommand(conn), newImportJobCommand(conn), newPolicyCommand(conn), newCensusCommand(conn), newRetireCommand(conn))
 	keys.AddCommand(newLifecycleCommands(conn)...)
 	return keys
 }

@@ -44,7 +44,7 @@ func run(m *testing.M) int {
 		return m.Run()
 	}
 	// Usage merges every second, so a usage limit rotates a key within the tests' patience.
-	server, err = testserver.Start(testserver.Options{UsageMergeInterval: time.Second})
+	server, err = testserver.Start(testserver.Options{UsageMergeInterval: time.Second, WrappedImportOnly: true}) // cipherctl imports wrapped
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		if errors.Is(err, testserver.ErrNoJar) && os.Getenv("CI") != "true" {

@@ -41,6 +41,9 @@ type Options struct {
 	Port int
 	// Args are more flags, after the others (e.g. --audit-log FILE).
 	Args []string
+	// WrappedImportOnly leaves out --allow-plaintext-key-import, which the test servers otherwise
+	// pass: the tests of ImportKey in the clear predate wrapped import.
+	WrappedImportOnly bool
 }
 
 // Server is a running cipherd.
@@ -174,6 +177,9 @@ func (s *Server) argsFor(opts Options) ([]string, error) {
 		"--data-dir", filepath.Join(s.dir, "data"), "--keystore-password-file", pwFile)
 	if opts.DemoKey != "" {
 		args = append(args, "--demo-key", opts.DemoKey)
+	}
+	if !opts.WrappedImportOnly {
+		args = append(args, "--allow-plaintext-key-import")
 	}
 	if opts.UsageMergeInterval > 0 {
 		args = append(args, "--usage-merge-interval", fmt.Sprintf("PT%.3fS", opts.UsageMergeInterval.Seconds()))

@@ -47,6 +47,7 @@ from cipherd.formatted import (
     FpeFormat,
     FpeTemplate,
 )
+from cipherd.key_import import ImportJob, ImportWrappingAlgorithm, wrap_key_material
 from cipherd.keys import (
     DataInventory,
     Key,
@@ -87,6 +88,7 @@ __all__ = [
     "Envelope",
     "Mode",
     "parse_ciphertext",
+    "wrap_key_material",
     "AbortedError",
     "AlreadyExistsError",
     "CallCancelledError",
@@ -135,6 +137,8 @@ __all__ = [
     "TlsConfig",
     "WritableFile",
     "DataInventory",
+    "ImportJob",
+    "ImportWrappingAlgorithm",
     "Key",
     "KeyCensus",
     "KeyPolicy",

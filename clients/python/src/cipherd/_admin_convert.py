@@ -12,6 +12,7 @@ from cipherd._convert import mode_from_proto, mode_to_proto
 from cipherd._formatted_convert import check_mode, format_from_proto, format_to_proto
 from cipherd.envelope import Mode
 from cipherd.formatted import FpeFormat
+from cipherd.key_import import ImportJob, ImportWrappingAlgorithm, wrap_key_material
 from cipherd.keys import (
     DataInventory,
     Key,
@@ -205,6 +206,31 @@ def _legacy_iv_from_proto(iv: keys_pb2.LegacyIv.ValueType) -> LegacyIv | None:
     return LegacyIv(keys_pb2.LegacyIv.Name(iv).removeprefix("LEGACY_IV_").lower())
 
 
+_WRAPPING_TO_PROTO = {
+    None: admin.IMPORT_WRAPPING_ALGORITHM_UNSPECIFIED,
+    ImportWrappingAlgorithm.RSA_AES_KEY_WRAP_SHA256_3072: admin.IMPORT_WRAPPING_ALGORITHM_RSA_AES_KEY_WRAP_SHA256_3072,
+    ImportWrappingAlgorithm.RSA_AES_KEY_WRAP_SHA256_4096: admin.IMPORT_WRAPPING_ALGORITHM_RSA_AES_KEY_WRAP_SHA256_4096,
+}
+
+
+def import_job_request(
+    key_name: str, wrapping_algorithm: ImportWrappingAlgorithm | str | None
+) -> admin.CreateImportJobRequest:
+    algorithm = (
+        ImportWrappingAlgorithm(wrapping_algorithm) if isinstance(wrapping_algorithm, str) else wrapping_algorithm
+    )
+    return admin.CreateImportJobRequest(key_name=key_name, wrapping_algorithm=_WRAPPING_TO_PROTO[algorithm])
+
+
+def import_job_from_proto(job: admin.ImportJob) -> ImportJob:
+    algorithm = (
+        ImportWrappingAlgorithm.RSA_AES_KEY_WRAP_SHA256_4096
+        if job.wrapping_algorithm == admin.IMPORT_WRAPPING_ALGORITHM_RSA_AES_KEY_WRAP_SHA256_4096
+        else ImportWrappingAlgorithm.RSA_AES_KEY_WRAP_SHA256_3072
+    )
+    return ImportJob(job.import_job_id, job.key_name, algorithm, job.public_key_pem, _time(job.expire_time))
+
+
 def import_key_request(
     key_name: str,
     key_material: bytes,
@@ -216,13 +242,30 @@ def import_key_request(
     passphrase: bytes | str,
     fpe_format: FpeFormat | None = None,
     transit_kdf: TransitKdf | str | None = None,
+    wrapped_for: ImportJob | None = None,
 ) -> admin.ImportKeyRequest:
+    """The request; with `wrapped_for`, `key_material` is wrapped here for that job and never sent in the clear."""
     check_mode(mode, fpe_format, creating=False)
     # A str passphrase is taken as UTF-8, the bytes MySQL saw on a utf8mb4 connection.
     secret = passphrase.encode("utf-8") if isinstance(passphrase, str) else passphrase
+    wrapped, job_id = b"", ""
+    if wrapped_for is not None:
+        if secret:
+            if key_material or legacy_cipher_to_proto(legacy_cipher) != keys_pb2.LEGACY_CIPHER_MYSQL_AES_ECB:
+                raise ValueError("a passphrase is for LegacyCipher.MYSQL_AES_ECB, instead of key_material")
+            # MySQL's fold of its key string into the AES-128 key, done here so the key goes wrapped.
+            folded = bytearray(16)
+            for i, byte in enumerate(secret):
+                folded[i % 16] ^= byte
+            key_material, secret = bytes(folded), b""
+        wrapped = wrap_key_material(wrapped_for.public_key_pem, key_material)
+        job_id = wrapped_for.import_job_id
+        key_material = b""
     return admin.ImportKeyRequest(
         key_name=key_name,
         key_material=key_material,
+        wrapped_key_material=wrapped,
+        import_job_id=job_id,
         mode=mode_to_proto(mode),
         allow_unauthenticated=allow_unauthenticated,
         legacy_cipher=legacy_cipher_to_proto(legacy_cipher),

@@ -25,6 +25,7 @@ from cipherd.formatted import (
     FpeFormat,
     as_formatted,
 )
+from cipherd.key_import import ImportJob, ImportWrappingAlgorithm
 from cipherd.keys import DataInventory, Key, KeyCensus, KeyPolicy, Retirement
 from cipherd.legacy import LegacyCipher, LegacyCiphertext, LegacyIv
 from cipherd.subjects import SubjectErasure, SubjectItem, SubjectStatus
@@ -628,7 +629,9 @@ class Client:
         into a cipherd key; for LegacyCipher.MYSQL_AES_ECB, `passphrase` (AES_ENCRYPT's key string; a str
         as UTF-8) may stand instead of key_material. Mode.FF1 material (16, 24 or 32 bytes) takes `fpe_format`,
         equal to the key's when the key exists. With `transit_kdf` it is a version of a derived Vault Transit
-        key (Mode.GCM or Mode.CHACHA material as Transit exports it), which only decrypts Transit's ciphertexts."""
+        key (Mode.GCM or Mode.CHACHA material as Transit exports it), which only decrypts Transit's ciphertexts.
+        The material goes in the clear, which a server takes only with --allow-plaintext-key-import
+        (PlaintextImportDisabledError otherwise): import_key_wrapped is the way in."""
         request = _admin_convert.import_key_request(
             key_name,
             key_material,
@@ -640,6 +643,57 @@ class Client:
             passphrase,
             fpe_format,
             transit_kdf,
+        )
+        return _admin_convert.key_from_proto((self._call(self._admin.ImportKey, request, timeout)).key)
+
+    def create_import_job(
+        self,
+        key_name: str,
+        *,
+        wrapping_algorithm: ImportWrappingAlgorithm | str | None = None,
+        timeout: float | None = None,
+    ) -> ImportJob:
+        """A new import job for `key_name` (which need not exist): a one-time RSA public key to wrap one version's
+        material for (wrap_key_material), valid on the replica that made it until its expire_time. Needs the
+        import operation."""
+        request = _admin_convert.import_job_request(key_name, wrapping_algorithm)
+        return _admin_convert.import_job_from_proto(
+            (self._call(self._admin.CreateImportJob, request, timeout)).import_job
+        )
+
+    def import_key_wrapped(
+        self,
+        key_name: str,
+        key_material: bytes = b"",
+        *,
+        mode: Mode | str | None = None,
+        allow_unauthenticated: bool = False,
+        legacy_cipher: LegacyCipher | str | None = None,
+        legacy_iv: LegacyIv | str | None = None,
+        legacy_fixed_iv: bytes = b"",
+        passphrase: bytes | str = b"",
+        fpe_format: FpeFormat | None = None,
+        transit_kdf: TransitKdf | str | None = None,
+        wrapping_algorithm: ImportWrappingAlgorithm | str | None = None,
+        timeout: float | None = None,
+    ) -> Key:
+        """import_key without the material ever in the clear on the wire: creates an import job for `key_name`,
+        wraps `key_material` for its public key here (RSA-OAEP-SHA-256 and RFC 5649 key wrap) and imports the
+        result on this client's connection. A MYSQL_AES_ECB `passphrase` is folded into its key here, as MySQL
+        does, and that is wrapped. The way in on a server without --allow-plaintext-key-import."""
+        job = self.create_import_job(key_name, wrapping_algorithm=wrapping_algorithm, timeout=timeout)
+        request = _admin_convert.import_key_request(
+            key_name,
+            key_material,
+            mode,
+            allow_unauthenticated,
+            legacy_cipher,
+            legacy_iv,
+            legacy_fixed_iv,
+            passphrase,
+            fpe_format,
+            transit_kdf=transit_kdf,
+            wrapped_for=job,
         )
         return _admin_convert.key_from_proto((self._call(self._admin.ImportKey, request, timeout)).key)
 

@@ -18,6 +18,8 @@ import io.cipherd.server.engine.AuthorizedKeyAdmin;
 import io.cipherd.server.engine.CryptoEngine;
 import io.cipherd.server.engine.SubjectAdmin;
 import io.cipherd.server.engine.SubjectSweep;
+import io.cipherd.server.importjobs.ImportJobs;
+import io.cipherd.server.importjobs.ImportJobsConfig;
 import io.cipherd.server.keycache.KeyCache;
 import io.cipherd.server.keys.AuditStore;
 import io.cipherd.server.keys.KeyStore;
@@ -176,7 +178,12 @@ public final class Cipherd implements AutoCloseable {
             CryptoObservers.of(metrics, usage, audit, tracing, keys, admin.lifecycle(), blocking),
             subjectKeys);
     this.subjectSweep = new SubjectSweep(engine, subjectKeys, keys);
-    AuthorizedKeyAdmin authorizedAdmin = new AuthorizedKeyAdmin(admin, authorizer);
+    AuthorizedKeyAdmin authorizedAdmin =
+        new AuthorizedKeyAdmin(
+            admin,
+            authorizer,
+            new ImportJobs(builder.importJobs, builder.clock),
+            builder.allowPlaintextKeyImport);
     // After a RotateKey, the key's subject keys move to the new version in the background.
     authorizedAdmin.afterRotation(
         name -> {
@@ -426,6 +433,8 @@ public final class Cipherd implements AutoCloseable {
     private Tracing tracing = Tracing.off();
     private SubjectStore subjectStore;
     private SubjectKeysConfig subjectKeys = SubjectKeysConfig.DEFAULT;
+    private ImportJobsConfig importJobs = ImportJobsConfig.DEFAULT;
+    private boolean allowPlaintextKeyImport;
 
     private Builder(KeyStore keyStore) {
       this.keyStore = Objects.requireNonNull(keyStore, "keyStore");
@@ -551,6 +560,22 @@ public final class Cipherd implements AutoCloseable {
      */
     public Builder subjectStore(SubjectStore subjectStore) {
       this.subjectStore = Objects.requireNonNull(subjectStore, "subjectStore");
+      return this;
+    }
+
+    /** How long import jobs live and how many may be live at once. */
+    public Builder importJobs(ImportJobsConfig importJobs) {
+      this.importJobs = Objects.requireNonNull(importJobs, "importJobs");
+      return this;
+    }
+
+    /**
+     * Whether ImportKey takes key material (and MySQL passphrases) in the clear, as well as wrapped
+     * for an import job ({@code --allow-plaintext-key-import}); off by default: material comes in
+     * wrapped or not at all.
+     */
+    public Builder allowPlaintextKeyImport(boolean allow) {
+      this.allowPlaintextKeyImport = allow;
       return this;
     }
 

@@ -106,6 +106,8 @@ public final class Main {
             .usageCapBlock(command.usageCapBlock())
             .subjectStore(subjectStore(config, vault != null))
             .subjectKeys(command.subjectKeysConfig())
+            .importJobs(command.importJobsConfig())
+            .allowPlaintextKeyImport(command.allowPlaintextKeyImport())
             .build();
     createDemoKey(services.admin(), config.demoKey());
     if (vault != null) {

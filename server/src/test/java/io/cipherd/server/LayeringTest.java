@@ -20,6 +20,7 @@ import org.junit.jupiter.api.Test;
  * <pre>
  *   wiring (Cipherd, CipherdServer, Main) → cli → api, ops, maintenance, logging, metrics
  *   api → audit → engine → lifecycle → keycache → usage → keys, pool, security
+ *   engine → importjobs (import jobs and their RSA keys) → crypto; api and cli read its values
  *   keys, pool, security → crypto.envelope → crypto → errors
  *   audit (the audit trail) is read by api (AuditService), metrics and cli, and reads the
  *   request ids of logging
@@ -73,6 +74,8 @@ class LayeringTest {
         .definedBy("io.cipherd.server.keystore..")
         .layer("subjectstore")
         .definedBy("io.cipherd.server.subjectstore..")
+        .layer("importjobs")
+        .definedBy("io.cipherd.server.importjobs..")
         .layer("lifecycle")
         .definedBy("io.cipherd.server.lifecycle..")
         .layer("keycache")
@@ -125,6 +128,8 @@ class LayeringTest {
             "subjectstore")
         .whereLayer("security")
         .mayOnlyBeAccessedByLayers("wiring", "cli", "engine", "logging", "metrics", "api", "audit")
+        .whereLayer("importjobs")
+        .mayOnlyBeAccessedByLayers("wiring", "cli", "api", "engine")
         .whereLayer("lifecycle")
         .mayOnlyBeAccessedByLayers("wiring", "api", "audit", "engine", "metrics", "maintenance")
         .whereLayer("keycache")

@@ -41,11 +41,15 @@ public final class TestServers {
         .shutdownGrace(Duration.ofSeconds(2));
   }
 
-  /** The services of {@code config}, over its data directory's PKCS#12 key store. */
+  /**
+   * The services of {@code config}, over its data directory's PKCS#12 key store, taking key
+   * material in the clear as well as wrapped: the tests that import keys predate wrapped import.
+   */
   public static Cipherd.Builder services(ServerConfig config) throws Exception {
     return Cipherd.builder(Pkcs12KeyStore.open(config.dataDir(), config.keyStorePassword()))
         .subjectStore(new MemorySubjectStore())
-        .config(config);
+        .config(config)
+        .allowPlaintextKeyImport(true);
   }
 
   /**

@@ -4,6 +4,8 @@ import io.cipherd.api.v1.CancelKeyDeletionRequest;
 import io.cipherd.api.v1.CancelKeyDeletionResponse;
 import io.cipherd.api.v1.CancelKeyVersionDestructionRequest;
 import io.cipherd.api.v1.CancelKeyVersionDestructionResponse;
+import io.cipherd.api.v1.CreateImportJobRequest;
+import io.cipherd.api.v1.CreateImportJobResponse;
 import io.cipherd.api.v1.CreateKeyRequest;
 import io.cipherd.api.v1.CreateKeyResponse;
 import io.cipherd.api.v1.DisableKeyRequest;
@@ -136,6 +138,19 @@ public final class KeyAdminServiceImpl extends KeyAdminServiceGrpc.KeyAdminServi
   }
 
   @Override
+  public void createImportJob(
+      CreateImportJobRequest request, StreamObserver<CreateImportJobResponse> observer) {
+    // RSA key generation takes a core for up to a second: never on the transport's threads.
+    dispatcher.unaryOnBlockingPool(
+        observer,
+        () ->
+            ImportJobProtos.toProto(
+                keys.createImportJob(
+                    request.getKeyName(),
+                    ImportJobProtos.fromProto(request.getWrappingAlgorithm()))));
+  }
+
+  @Override
   public void importKey(ImportKeyRequest request, StreamObserver<ImportKeyResponse> observer) {
     if (request.getLegacyCipher() != LegacyCipher.LEGACY_CIPHER_UNSPECIFIED) {
       importLegacyKey(request, observer);
@@ -145,6 +160,22 @@ public final class KeyAdminServiceImpl extends KeyAdminServiceGrpc.KeyAdminServi
         observer,
         () -> {
           LegacyProtos.checkNoLegacyFields(request);
+          if (ImportJobProtos.isWrapped(request)) {
+            return ImportKeyResponse.newBuilder()
+                .setKey(
+                    KeyProtos.toProto(
+                        keys.importWrappedVersion(
+                            request.getKeyName(),
+                            ModeProtos.importTemplate(
+                                request.getMode(),
+                                request.getAllowUnauthenticated(),
+                                request.hasFpeFormat(),
+                                request.getFpeFormat()),
+                            request.getImportJobId(),
+                            request.getWrappedKeyMaterial().toByteArray(),
+                            TransitKdfProtos.fromProto(request))))
+                .build();
+          }
           byte[] material = request.getKeyMaterial().toByteArray();
           try {
             return ImportKeyResponse.newBuilder()
@@ -168,7 +199,7 @@ public final class KeyAdminServiceImpl extends KeyAdminServiceGrpc.KeyAdminServi
 
   /**
    * ImportKey with legacy_cipher: a decrypt-only version whose key is key_material or a MySQL
-   * passphrase.
+   * passphrase, or wrapped_key_material.
    */
   private void importLegacyKey(
       ImportKeyRequest request, StreamObserver<ImportKeyResponse> observer) {
@@ -179,6 +210,17 @@ public final class KeyAdminServiceImpl extends KeyAdminServiceGrpc.KeyAdminServi
             throw new InvalidArgumentException(
                 "transit_kdf is for versions of a derived Vault Transit key (mode MODE_GCM or"
                     + " MODE_CHACHA), not for legacy keys");
+          }
+          if (ImportJobProtos.isWrapped(request)) {
+            return ImportKeyResponse.newBuilder()
+                .setKey(
+                    KeyProtos.toProto(
+                        keys.importWrappedLegacyVersion(
+                            request.getKeyName(),
+                            LegacyProtos.format(request),
+                            request.getImportJobId(),
+                            request.getWrappedKeyMaterial().toByteArray())))
+                .build();
           }
           byte[] material = request.getKeyMaterial().toByteArray();
           byte[] passphrase = request.getPassphrase().toByteArray();

@@ -172,7 +172,9 @@ public final class StatusMapper {
           KEY_VERSION_DESTROYED,
           KEY_VERSIONS_IN_USE,
           SUBJECT_ERASED,
-          SUBJECT_STORE_NOT_CONFIGURED ->
+          SUBJECT_STORE_NOT_CONFIGURED,
+          PLAINTEXT_IMPORT_DISABLED,
+          IMPORT_JOB_UNUSABLE ->
           Status.Code.FAILED_PRECONDITION;
       case CONCURRENT_UPDATE -> Status.Code.ABORTED;
       case STORE_UNAVAILABLE, AUDIT_UNAVAILABLE -> Status.Code.UNAVAILABLE;

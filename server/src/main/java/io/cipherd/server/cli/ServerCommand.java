@@ -2,6 +2,7 @@ package io.cipherd.server.cli;
 
 import io.cipherd.server.api.RequestLimits;
 import io.cipherd.server.audit.AuditConfig;
+import io.cipherd.server.importjobs.ImportJobsConfig;
 import io.cipherd.server.logging.LogFormat;
 import io.cipherd.server.pool.CipherPoolConfig;
 import io.cipherd.server.subjectkeys.SubjectKeysConfig;
@@ -210,6 +211,8 @@ public final class ServerCommand implements Callable<Integer> {
 
   @Mixin SubjectKeyOptions subjectKeys;
 
+  @Mixin ImportOptions imports;
+
   @Option(
       names = "--access-policy",
       defaultValue = "${env:CIPHERD_ACCESS_POLICY}",
@@ -287,6 +290,16 @@ public final class ServerCommand implements Callable<Integer> {
   /** The validated subject key cache and creation settings. */
   public SubjectKeysConfig subjectKeysConfig() {
     return subjectKeys.toConfig();
+  }
+
+  /** The validated import job settings. */
+  public ImportJobsConfig importJobsConfig() {
+    return imports.toConfig();
+  }
+
+  /** {@code --allow-plaintext-key-import}: ImportKey takes key material in the clear too. */
+  public boolean allowPlaintextKeyImport() {
+    return imports.allowPlaintext;
   }
 
   /** Which key store to open. */

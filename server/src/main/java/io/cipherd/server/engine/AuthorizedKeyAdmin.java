@@ -4,7 +4,12 @@ import io.cipherd.server.crypto.legacy.LegacyFormat;
 import io.cipherd.server.crypto.legacy.LegacyKeyMaterial;
 import io.cipherd.server.crypto.transit.TransitKdf;
 import io.cipherd.server.errors.InvalidArgumentException;
+import io.cipherd.server.importjobs.ImportJob;
+import io.cipherd.server.importjobs.ImportJobs;
+import io.cipherd.server.importjobs.PlaintextImportDisabledException;
+import io.cipherd.server.importjobs.WrappingAlgorithm;
 import io.cipherd.server.keys.KeyMetadata;
+import io.cipherd.server.keys.KeyNames;
 import io.cipherd.server.keys.KeyPolicy;
 import io.cipherd.server.keys.KeyTemplate;
 import io.cipherd.server.keys.VersionUsage;
@@ -13,6 +18,7 @@ import io.cipherd.server.lifecycle.KeyAdmin;
 import io.cipherd.server.lifecycle.KeyCensus;
 import io.cipherd.server.lifecycle.Retirement;
 import io.cipherd.server.security.Authorizer;
+import io.cipherd.server.security.CallerIdentity;
 import io.cipherd.server.security.Operation;
 import java.time.Duration;
 import java.util.Arrays;
@@ -31,10 +37,20 @@ public final class AuthorizedKeyAdmin {
 
   private final KeyAdmin admin;
   private final Authorizer authorizer;
+  private final ImportJobs importJobs;
+  private final boolean allowPlaintextImport;
 
-  public AuthorizedKeyAdmin(KeyAdmin admin, Authorizer authorizer) {
+  /**
+   * Key administration for callers {@code authorizer} allows; imports take material wrapped for one
+   * of {@code importJobs}, and in the clear only when {@code allowPlaintextImport} (the server's
+   * {@code --allow-plaintext-key-import}).
+   */
+  public AuthorizedKeyAdmin(
+      KeyAdmin admin, Authorizer authorizer, ImportJobs importJobs, boolean allowPlaintextImport) {
     this.admin = admin;
     this.authorizer = authorizer;
+    this.importJobs = importJobs;
+    this.allowPlaintextImport = allowPlaintextImport;
   }
 
   /** One page of a listing, and the token of the next page (empty on the last one). */
@@ -122,7 +138,11 @@ public final class AuthorizedKeyAdmin {
     return admin.updatePolicy(name, policy);
   }
 
-  /** Adds caller-supplied key bytes as a new version; needs {@code import}. */
+  /**
+   * Adds caller-supplied key bytes, sent in the clear, as a new version; needs {@code import}, and
+   * the server must allow plaintext import (PLAINTEXT_IMPORT_DISABLED otherwise, after the caller
+   * is authorized, so a caller without {@code import} learns nothing of the setting).
+   */
   public KeyMetadata importVersion(String name, KeyTemplate template, byte[] material) {
     return importVersion(name, template, material, /* transitKdf= */ null);
   }
@@ -134,21 +154,77 @@ public final class AuthorizedKeyAdmin {
   public KeyMetadata importVersion(
       String name, KeyTemplate template, byte[] material, TransitKdf transitKdf) {
     authorizer.check(Operation.IMPORT, name);
+    checkPlaintextImportAllowed(name);
     return admin.importVersion(name, template, material, transitKdf);
   }
 
   /**
    * Adds a decrypt-only legacy version, its key given as {@code keyMaterial} or folded from a MySQL
-   * {@code passphrase} (exactly one non-empty); needs {@code import}. The caller wipes both arrays.
+   * {@code passphrase} (exactly one non-empty), both in the clear; needs {@code import} and
+   * plaintext import allowed. The caller wipes both arrays.
    */
   public KeyMetadata importLegacyVersion(
       String name, LegacyFormat format, byte[] keyMaterial, byte[] passphrase) {
     authorizer.check(Operation.IMPORT, name);
+    checkPlaintextImportAllowed(name);
     byte[] material = LegacyKeyMaterial.of(format.cipher(), keyMaterial, passphrase);
     try {
       return admin.importLegacyVersion(name, format, material);
     } finally {
       Arrays.fill(material, (byte) 0);
+    }
+  }
+
+  /**
+   * A new import job for {@code name} (which need not exist yet); needs {@code import} on it.
+   * RESOURCE_EXHAUSTED when the caller or the replica holds as many live jobs as allowed.
+   */
+  public ImportJob createImportJob(String name, WrappingAlgorithm algorithm) {
+    authorizer.check(Operation.IMPORT, name);
+    KeyNames.check(name);
+    return importJobs.create(CallerIdentity.current(), name, algorithm);
+  }
+
+  /**
+   * Adds the key material {@code wrapped} holds for import job {@code jobId} as a new version of
+   * {@code name}, checked and stored as {@link #importVersion} does (of a derived Vault Transit key
+   * when {@code transitKdf} is not null); needs {@code import}. The job ends with this call,
+   * whatever its outcome.
+   */
+  public KeyMetadata importWrappedVersion(
+      String name, KeyTemplate template, String jobId, byte[] wrapped, TransitKdf transitKdf) {
+    authorizer.check(Operation.IMPORT, name);
+    byte[] material = importJobs.unwrapOnce(jobId, name, wrapped);
+    try {
+      return admin.importVersion(name, template, material, transitKdf);
+    } finally {
+      Arrays.fill(material, (byte) 0);
+    }
+  }
+
+  /**
+   * Adds a decrypt-only legacy version whose key (never a passphrase) {@code wrapped} holds for
+   * import job {@code jobId}; needs {@code import}. The job ends with this call.
+   */
+  public KeyMetadata importWrappedLegacyVersion(
+      String name, LegacyFormat format, String jobId, byte[] wrapped) {
+    authorizer.check(Operation.IMPORT, name);
+    byte[] unwrapped = importJobs.unwrapOnce(jobId, name, wrapped);
+    byte[] material = null;
+    try {
+      material = LegacyKeyMaterial.of(format.cipher(), unwrapped, new byte[0]);
+      return admin.importLegacyVersion(name, format, material);
+    } finally {
+      Arrays.fill(unwrapped, (byte) 0);
+      if (material != null) {
+        Arrays.fill(material, (byte) 0);
+      }
+    }
+  }
+
+  private void checkPlaintextImportAllowed(String name) {
+    if (!allowPlaintextImport) {
+      throw new PlaintextImportDisabledException(name);
     }
   }
 

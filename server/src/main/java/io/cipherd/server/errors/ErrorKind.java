@@ -81,7 +81,14 @@ public enum ErrorKind {
    * --subject-store-url): an operator's fix, not the caller's.
    */
   SUBJECT_STORE_NOT_CONFIGURED(
-      ErrorReason.SUBJECT_STORE_NOT_CONFIGURED, "subject_store_not_configured");
+      ErrorReason.SUBJECT_STORE_NOT_CONFIGURED, "subject_store_not_configured"),
+  /**
+   * ImportKey carried key material in the clear and this server takes only wrapped material (no
+   * --allow-plaintext-key-import).
+   */
+  PLAINTEXT_IMPORT_DISABLED(ErrorReason.PLAINTEXT_IMPORT_DISABLED, "plaintext_import_disabled"),
+  /** The import job named is unknown, expired, already used, or made for another key. */
+  IMPORT_JOB_UNUSABLE(ErrorReason.IMPORT_JOB_UNUSABLE, "import_job_unusable");
 
   private final ErrorReason reason;
   private final String outcome;

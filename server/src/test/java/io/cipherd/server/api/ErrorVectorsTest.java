@@ -17,6 +17,8 @@ import io.cipherd.server.crypto.envelope.InvalidCiphertextException;
 import io.cipherd.server.engine.ExpectedKey;
 import io.cipherd.server.engine.UnexpectedKeyException;
 import io.cipherd.server.errors.InvalidArgumentException;
+import io.cipherd.server.importjobs.ImportJobUnusableException;
+import io.cipherd.server.importjobs.PlaintextImportDisabledException;
 import io.cipherd.server.keys.ConcurrentKeyUpdateException;
 import io.cipherd.server.keys.KeyAlreadyExistsException;
 import io.cipherd.server.keys.KeyLifecycle;
@@ -193,9 +195,8 @@ class ErrorVectorsTest {
       case SUBJECT_QUOTA_EXCEEDED -> new SubjectQuotaExceededException(key, 1000);
       case SUBJECT_STORE_NOT_CONFIGURED ->
           new SubjectStoreNotConfiguredException("this server has no --subject-store-url");
-      // Not raised yet: the server's import jobs (issue 33) raise them, with errors.json rows.
-      case PLAINTEXT_IMPORT_DISABLED, IMPORT_JOB_UNUSABLE ->
-          throw new AssertionError("no errors.json row names " + reason + " yet");
+      case PLAINTEXT_IMPORT_DISABLED -> new PlaintextImportDisabledException(key);
+      case IMPORT_JOB_UNUSABLE -> new ImportJobUnusableException(key);
       case ERROR_REASON_UNSPECIFIED, UNRECOGNIZED ->
           throw new AssertionError("the server never sends " + reason);
     };

@@ -22,7 +22,9 @@ import java.util.function.UnaryOperator;
 
 /**
  * A cipherd server in this JVM, wired exactly as {@code Main} wires it, on a PKCS12 key store in a
- * temporary directory, with a channel and blocking stubs for both services.
+ * temporary directory, with a channel and blocking stubs for both services. It takes key material
+ * in the clear ({@code --allow-plaintext-key-import}), which the tests of ImportKey predate;
+ * ImportJobApiTest turns it off.
  */
 final class InProcessCipherd implements AutoCloseable {
   static final char[] PASSWORD = "test-password".toCharArray();
@@ -62,6 +64,7 @@ final class InProcessCipherd implements AutoCloseable {
             .limits(new RequestLimits(maxBatchItems))
             .blockingThreads(4)
             .blockingQueue(1000)
+            .allowPlaintextKeyImport(true)
             .build(),
         store);
   }
@@ -75,6 +78,7 @@ final class InProcessCipherd implements AutoCloseable {
             .limits(new RequestLimits(64))
             .blockingThreads(4)
             .blockingQueue(1000)
+            .allowPlaintextKeyImport(true)
             .accessPolicy(accessPolicy)
             .build(),
         store);
@@ -103,7 +107,8 @@ final class InProcessCipherd implements AutoCloseable {
                     .subjectStore(new MemorySubjectStore())
                     .limits(new RequestLimits(64))
                     .blockingThreads(4)
-                    .blockingQueue(1000))
+                    .blockingQueue(1000)
+                    .allowPlaintextKeyImport(true))
             .build(),
         store);
   }

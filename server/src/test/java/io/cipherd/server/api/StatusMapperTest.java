@@ -15,11 +15,15 @@ import io.cipherd.server.crypto.CipherMode;
 import io.cipherd.server.crypto.CryptoProviderException;
 import io.cipherd.server.crypto.DecryptionFailedException;
 import io.cipherd.server.crypto.envelope.InvalidCiphertextException;
+import io.cipherd.server.crypto.keywrap.UnwrapFailedException;
 import io.cipherd.server.engine.ExpectedKey;
 import io.cipherd.server.engine.UnexpectedKeyException;
 import io.cipherd.server.errors.CipherdException;
 import io.cipherd.server.errors.ErrorKind;
 import io.cipherd.server.errors.InvalidArgumentException;
+import io.cipherd.server.importjobs.ImportJobLimitException;
+import io.cipherd.server.importjobs.ImportJobUnusableException;
+import io.cipherd.server.importjobs.PlaintextImportDisabledException;
 import io.cipherd.server.keys.ConcurrentKeyUpdateException;
 import io.cipherd.server.keys.KeyAlreadyExistsException;
 import io.cipherd.server.keys.KeyLifecycle;
@@ -103,6 +107,13 @@ class StatusMapperTest {
               Status.Code.FAILED_PRECONDITION),
           Map.entry(
               new SubjectQuotaExceededException("users", 1000), Status.Code.RESOURCE_EXHAUSTED),
+          Map.entry(new UnwrapFailedException(), Status.Code.INVALID_ARGUMENT),
+          Map.entry(
+              new PlaintextImportDisabledException("orders"), Status.Code.FAILED_PRECONDITION),
+          Map.entry(new ImportJobUnusableException("orders"), Status.Code.FAILED_PRECONDITION),
+          Map.entry(
+              new ImportJobLimitException("this caller holds its most live import jobs (8)"),
+              Status.Code.RESOURCE_EXHAUSTED),
           Map.entry(
               new CryptoProviderException(
                   "AES/GCM/NoPadding", new IllegalStateException("provider")),

@@ -4,6 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.cipherd.server.crypto.CipherMode;
 import io.cipherd.server.crypto.KeyType;
+import io.cipherd.server.importjobs.ImportJobs;
+import io.cipherd.server.importjobs.ImportJobsConfig;
 import io.cipherd.server.keys.CountingKeyStore;
 import io.cipherd.server.keys.InMemoryKeyStore;
 import io.cipherd.server.keys.KeyMetadata;
@@ -11,6 +13,7 @@ import io.cipherd.server.keys.KeyTemplate;
 import io.cipherd.server.keys.Keys;
 import io.cipherd.server.security.Authorizer;
 import io.cipherd.server.security.Operation;
+import java.time.Clock;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.function.Predicate;
@@ -24,6 +27,9 @@ import org.junit.jupiter.params.provider.ValueSource;
  * they cost.
  */
 class AuthorizedKeyAdminTest {
+  private static final ImportJobs IMPORT_JOBS =
+      new ImportJobs(ImportJobsConfig.DEFAULT, Clock.systemUTC());
+
   /** In name order the hidden keys come before, between and after the visible ones. */
   private static final List<String> NAMES =
       List.of(
@@ -64,7 +70,8 @@ class AuthorizedKeyAdminTest {
   void list_asACallerWhoSeesSomeKeys_returnsEachVisibleKeyOnce_andNeverNamesAHiddenOne(
       int pageSize) {
     AuthorizedKeyAdmin administration =
-        new AuthorizedKeyAdmin(keys.admin(), inspecting(name -> name.startsWith("a-")));
+        new AuthorizedKeyAdmin(
+            keys.admin(), inspecting(name -> name.startsWith("a-")), IMPORT_JOBS, false);
     List<String> listed = new ArrayList<>();
     String token = "";
     int pages = 0;
@@ -91,7 +98,7 @@ class AuthorizedKeyAdminTest {
   @Test
   void list_asACallerWhoSeesNoKey_isOneEmptyPageWithoutAToken_readingNoKey() {
     AuthorizedKeyAdmin administration =
-        new AuthorizedKeyAdmin(keys.admin(), inspecting(name -> false));
+        new AuthorizedKeyAdmin(keys.admin(), inspecting(name -> false), IMPORT_JOBS, false);
     store.resetCounts();
 
     AuthorizedKeyAdmin.KeyPage page = administration.list("", 2);

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.google.protobuf.ByteString;
+import io.cipherd.api.v1.CreateImportJobRequest;
 import io.cipherd.api.v1.CreateKeyRequest;
 import io.cipherd.api.v1.CryptoServiceGrpc;
 import io.cipherd.api.v1.DecryptBatchItem;
@@ -25,6 +26,7 @@ import io.cipherd.api.v1.FormatPreservingServiceGrpc;
 import io.cipherd.api.v1.FormattedBatchItem;
 import io.cipherd.api.v1.FpeFormat;
 import io.cipherd.api.v1.GetKeyRequest;
+import io.cipherd.api.v1.ImportJob;
 import io.cipherd.api.v1.ImportKeyRequest;
 import io.cipherd.api.v1.InspectRequest;
 import io.cipherd.api.v1.KeyAdminServiceGrpc;
@@ -48,6 +50,7 @@ import io.cipherd.api.v1.UpdateKeyPolicyRequest;
 import io.cipherd.server.CipherdServer;
 import io.cipherd.server.TestServers;
 import io.cipherd.server.api.StreamRecorder;
+import io.cipherd.server.crypto.keywrap.JdkKeyWrap;
 import io.grpc.ManagedChannel;
 import io.grpc.StatusRuntimeException;
 import io.grpc.stub.StreamObserver;
@@ -108,6 +111,7 @@ class SecretsNotLoggedTest {
             "cipherd.v1.CryptoService/Encrypt",
             "cipherd.v1.CryptoService/ReEncryptStream",
             "cipherd.v1.KeyAdminService/ImportKey",
+            "cipherd.v1.KeyAdminService/CreateImportJob",
             "cipherd.v1.FormatPreservingService/ReEncryptFormattedBatch",
             "cipherd.v1.FormatPreservingService/ReEncryptFormattedStream",
             "status=INVALID_ARGUMENT");
@@ -175,6 +179,36 @@ class SecretsNotLoggedTest {
                     .setKeyName("legacy-refused")
                     .setMode(Mode.MODE_CBC)
                     .setKeyMaterial(ByteString.copyFrom(cbcKey))
+                    .build()));
+    // Wrapped import: the material (a key) and the job's private key must not show; the wrapped
+    // blob is no secret, but it is not logged either.
+    byte[] wrappedMaterial = key(32);
+    ImportJob job =
+        admin
+            .createImportJob(CreateImportJobRequest.newBuilder().setKeyName("wrapped").build())
+            .getImportJob();
+    byte[] blob = JdkKeyWrap.wrap(JdkKeyWrap.publicKey(job.getPublicKeyPem()), wrappedMaterial);
+    admin.importKey(
+        ImportKeyRequest.newBuilder()
+            .setKeyName("wrapped")
+            .setMode(Mode.MODE_GCM)
+            .setImportJobId(job.getImportJobId())
+            .setWrappedKeyMaterial(ByteString.copyFrom(blob))
+            .build());
+    ImportJob spent =
+        admin
+            .createImportJob(CreateImportJobRequest.newBuilder().setKeyName("wrapped").build())
+            .getImportJob();
+    byte[] tampered = JdkKeyWrap.wrap(JdkKeyWrap.publicKey(spent.getPublicKeyPem()), key(32));
+    tampered[tampered.length - 1] ^= 1;
+    fails(
+        () ->
+            admin.importKey(
+                ImportKeyRequest.newBuilder()
+                    .setKeyName("wrapped")
+                    .setMode(Mode.MODE_GCM)
+                    .setImportJobId(spent.getImportJobId())
+                    .setWrappedKeyMaterial(ByteString.copyFrom(tampered))
                     .build()));
     admin.createKey(
         CreateKeyRequest.newBuilder().setKeyName("fresh").setMode(Mode.MODE_CHACHA).build());

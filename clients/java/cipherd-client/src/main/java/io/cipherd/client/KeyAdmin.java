@@ -5,6 +5,7 @@ import static io.cipherd.client.CipherdClient.call;
 import com.google.protobuf.ByteString;
 import io.cipherd.api.v1.CancelKeyDeletionRequest;
 import io.cipherd.api.v1.CancelKeyVersionDestructionRequest;
+import io.cipherd.api.v1.CreateImportJobRequest;
 import io.cipherd.api.v1.CreateKeyRequest;
 import io.cipherd.api.v1.DisableKeyRequest;
 import io.cipherd.api.v1.EnableKeyRequest;
@@ -12,6 +13,7 @@ import io.cipherd.api.v1.GetKeyCensusRequest;
 import io.cipherd.api.v1.GetKeyCensusResponse;
 import io.cipherd.api.v1.GetKeyRequest;
 import io.cipherd.api.v1.ImportKeyRequest;
+import io.cipherd.api.v1.ImportWrappingAlgorithm;
 import io.cipherd.api.v1.KeyAdminServiceGrpc;
 import io.cipherd.api.v1.ListKeysRequest;
 import io.cipherd.api.v1.ListKeysResponse;
@@ -23,6 +25,7 @@ import io.cipherd.api.v1.ScheduleKeyVersionDestructionRequest;
 import io.cipherd.api.v1.UpdateKeyPolicyRequest;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 
 /**
@@ -184,17 +187,102 @@ public final class KeyAdmin {
   /**
    * Imports a version of a derived Vault Transit key ({@link Mode#GCM} or {@link Mode#CHACHA}
    * material as Transit exports it): it decrypts Transit's ciphertexts only, deriving each one's
-   * key from the call's context with {@code kdf}, and never encrypts.
+   * key from the call's context with {@code kdf}, and never encrypts. The material is wrapped for
+   * an import job here, as {@link #importKeyWrapped} does.
    */
   public Key importTransitDerived(String keyName, Mode mode, byte[] keyMaterial, TransitKdf kdf) {
+    ImportJob job = createImportJob(keyName, false);
     ImportKeyRequest request =
         ImportKeyRequest.newBuilder()
             .setKeyName(keyName)
             .setMode(mode.toProto())
-            .setKeyMaterial(ByteString.copyFrom(keyMaterial))
+            .setImportJobId(job.importJobId())
+            .setWrappedKeyMaterial(
+                ByteString.copyFrom(KeyWrapping.wrap(job.publicKeyPem(), keyMaterial)))
             .setTransitKdf(kdf.toProto())
             .build();
     return key(call(() -> admin.importKey(request).getKey()));
+  }
+
+  /**
+   * A new import job for {@code keyName} (which need not exist), with an RSA-3072 key, or RSA-4096
+   * when {@code rsa4096}. Needs the import operation.
+   */
+  public ImportJob createImportJob(String keyName, boolean rsa4096) {
+    CreateImportJobRequest request =
+        CreateImportJobRequest.newBuilder()
+            .setKeyName(keyName)
+            .setWrappingAlgorithm(
+                rsa4096
+                    ? ImportWrappingAlgorithm.IMPORT_WRAPPING_ALGORITHM_RSA_AES_KEY_WRAP_SHA256_4096
+                    : ImportWrappingAlgorithm
+                        .IMPORT_WRAPPING_ALGORITHM_RSA_AES_KEY_WRAP_SHA256_3072)
+            .build();
+    var job = call(() -> admin.createImportJob(request).getImportJob());
+    return new ImportJob(
+        job.getImportJobId(),
+        job.getKeyName(),
+        job.getWrappingAlgorithm()
+                == ImportWrappingAlgorithm.IMPORT_WRAPPING_ALGORITHM_RSA_AES_KEY_WRAP_SHA256_4096
+            ? 4096
+            : 3072,
+        job.getPublicKeyPem(),
+        KeyConversion.instant(job.getExpireTime()));
+  }
+
+  /**
+   * {@link #importKey(String, Mode, byte[], boolean)} without the material ever in the clear on the
+   * wire: creates an import job, wraps {@code keyMaterial} for it here ({@link KeyWrapping#wrap})
+   * and imports the result. The way in on a server without --allow-plaintext-key-import.
+   */
+  public Key importKeyWrapped(
+      String keyName, Mode mode, byte[] keyMaterial, boolean allowUnauthenticated) {
+    ImportJob job = createImportJob(keyName, false);
+    ImportKeyRequest request =
+        ImportKeyRequest.newBuilder()
+            .setKeyName(keyName)
+            .setMode(mode.toProto())
+            .setImportJobId(job.importJobId())
+            .setWrappedKeyMaterial(
+                ByteString.copyFrom(KeyWrapping.wrap(job.publicKeyPem(), keyMaterial)))
+            .setAllowUnauthenticated(allowUnauthenticated)
+            .build();
+    return key(call(() -> admin.importKey(request).getKey()));
+  }
+
+  /**
+   * {@link #importLegacyKey} with the key wrapped for an import job; a {@link
+   * LegacyCipher#MYSQL_AES_ECB} {@code passphrase} is folded into its key here, as MySQL does, and
+   * that is wrapped.
+   */
+  public Key importLegacyKeyWrapped(
+      String keyName,
+      LegacyCipher cipher,
+      LegacyIv iv,
+      byte[] keyMaterial,
+      byte[] fixedIv,
+      byte[] passphrase) {
+    byte[] material =
+        passphrase.length > 0 ? KeyWrapping.foldMysqlPassphrase(passphrase) : keyMaterial;
+    try {
+      ImportJob job = createImportJob(keyName, false);
+      ImportKeyRequest.Builder request =
+          ImportKeyRequest.newBuilder()
+              .setKeyName(keyName)
+              .setLegacyCipher(cipher.toProto())
+              .setImportJobId(job.importJobId())
+              .setWrappedKeyMaterial(
+                  ByteString.copyFrom(KeyWrapping.wrap(job.publicKeyPem(), material)))
+              .setLegacyFixedIv(ByteString.copyFrom(fixedIv));
+      if (iv != null) {
+        request.setLegacyIv(iv.toProto());
+      }
+      return key(call(() -> admin.importKey(request.build()).getKey()));
+    } finally {
+      if (material != keyMaterial) {
+        Arrays.fill(material, (byte) 0);
+      }
+    }
   }
 
   /**

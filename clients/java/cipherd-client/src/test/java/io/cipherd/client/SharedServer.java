@@ -26,7 +26,9 @@ final class SharedServer {
               "--audit-log",
               auditLog.toString(),
               "--audit-checkpoint-interval",
-              "PT0.05S");
+              "PT0.05S",
+              // The tests of importKey in the clear predate wrapped import (KeyImportTest).
+              "--allow-plaintext-key-import");
       TestServer started = server;
       Runtime.getRuntime().addShutdownHook(new Thread(started::close));
     }
