@@ -158,17 +158,13 @@ final class FormatPreservingServiceImpl
                       batch.formatted().batch(BatchKind.ENCRYPT, request.getKeyName());
                   List<FormattedBatchResult> results = new ArrayList<>(request.getItemsCount());
                   for (EncryptFormattedBatchItem item : request.getItemsList()) {
-                    FormattedBatchResult.Builder result =
-                        FormattedBatchResult.newBuilder().setReference(item.getReference());
-                    try {
-                      Formatted encrypted =
-                          items.encrypt(
-                              item.getValue(), context(item.getContext(), request.getContext()));
-                      result.setValue(encrypted.value()).setKeyVersion(encrypted.keyVersion());
-                    } catch (RuntimeException e) {
-                      result.setError(StatusMapper.toItemError(e));
-                    }
-                    results.add(result.build());
+                    results.add(
+                        FormattedResults.of(
+                            item.getReference(),
+                            () ->
+                                items.encrypt(
+                                    item.getValue(),
+                                    context(item.getContext(), request.getContext()))));
                   }
                   return EncryptFormattedBatchResponse.newBuilder().addAllResults(results).build();
                 }));
@@ -261,23 +257,15 @@ final class FormatPreservingServiceImpl
       int batchVersion) {
     List<FormattedBatchResult> results = new ArrayList<>(items.size());
     for (FormattedBatchItem item : items) {
-      FormattedBatchResult.Builder result =
-          FormattedBatchResult.newBuilder().setReference(item.getReference());
       byte[] context = context(item.getContext(), batchContext);
       int version = item.getKeyVersion() != 0 ? item.getKeyVersion() : batchVersion;
-      try {
-        Formatted done =
-            batch.kind() == BatchKind.DECRYPT
-                ? batch.decrypt(item.getValue(), context, version)
-                : batch.reEncrypt(item.getValue(), context, version);
-        result
-            .setValue(done.value())
-            .setKeyVersion(done.keyVersion())
-            .setSourceKeyVersion(done.sourceVersion());
-      } catch (RuntimeException e) {
-        result.setError(StatusMapper.toItemError(e));
-      }
-      results.add(result.build());
+      results.add(
+          FormattedResults.of(
+              item.getReference(),
+              () ->
+                  batch.kind() == BatchKind.DECRYPT
+                      ? batch.decrypt(item.getValue(), context, version)
+                      : batch.reEncrypt(item.getValue(), context, version)));
     }
     return results;
   }

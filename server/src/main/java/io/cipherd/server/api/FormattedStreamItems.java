@@ -4,12 +4,9 @@ import io.cipherd.api.v1.DecryptFormattedStreamRequest;
 import io.cipherd.api.v1.DecryptFormattedStreamResponse;
 import io.cipherd.api.v1.EncryptFormattedStreamRequest;
 import io.cipherd.api.v1.EncryptFormattedStreamResponse;
-import io.cipherd.api.v1.FormattedBatchResult;
 import io.cipherd.api.v1.ReEncryptFormattedStreamRequest;
 import io.cipherd.api.v1.ReEncryptFormattedStreamResponse;
 import io.cipherd.server.engine.CryptoEngine;
-import io.cipherd.server.engine.Formatted;
-import io.cipherd.server.engine.FormattedValues;
 
 /**
  * What each format-preserving item stream (EncryptFormattedStream, DecryptFormattedStream,
@@ -33,14 +30,15 @@ final class FormattedStreamItems {
                 CryptoEngine engine, EncryptFormattedStreamRequest request, ParsedRequest parsed) {
               return EncryptFormattedStreamResponse.newBuilder()
                   .setResult(
-                      result(
+                      FormattedResults.of(
                           request.getReference(),
-                          values ->
-                              values.encrypt(
-                                  request.getKeyName(),
-                                  request.getValue(),
-                                  request.getContext().toByteArray()),
-                          engine))
+                          () ->
+                              engine
+                                  .formatted()
+                                  .encrypt(
+                                      request.getKeyName(),
+                                      request.getValue(),
+                                      request.getContext().toByteArray())))
                   .build();
             }
           };
@@ -58,15 +56,16 @@ final class FormattedStreamItems {
                 CryptoEngine engine, DecryptFormattedStreamRequest request, ParsedRequest parsed) {
               return DecryptFormattedStreamResponse.newBuilder()
                   .setResult(
-                      result(
+                      FormattedResults.of(
                           request.getReference(),
-                          values ->
-                              values.decrypt(
-                                  request.getKeyName(),
-                                  request.getValue(),
-                                  request.getContext().toByteArray(),
-                                  request.getKeyVersion()),
-                          engine))
+                          () ->
+                              engine
+                                  .formatted()
+                                  .decrypt(
+                                      request.getKeyName(),
+                                      request.getValue(),
+                                      request.getContext().toByteArray(),
+                                      request.getKeyVersion())))
                   .build();
             }
           };
@@ -86,36 +85,17 @@ final class FormattedStreamItems {
                 ParsedRequest parsed) {
               return ReEncryptFormattedStreamResponse.newBuilder()
                   .setResult(
-                      result(
+                      FormattedResults.of(
                           request.getReference(),
-                          values ->
-                              values.reEncrypt(
-                                  request.getKeyName(),
-                                  request.getValue(),
-                                  request.getContext().toByteArray(),
-                                  request.getKeyVersion()),
-                          engine))
+                          () ->
+                              engine
+                                  .formatted()
+                                  .reEncrypt(
+                                      request.getKeyName(),
+                                      request.getValue(),
+                                      request.getContext().toByteArray(),
+                                      request.getKeyVersion())))
                   .build();
             }
           };
-
-  /** One operation on the stream's engine's format-preserving values. */
-  private interface ItemWork {
-    Formatted on(FormattedValues values);
-  }
-
-  /** The item's result: its value and versions, or its own error; never throws for a bad item. */
-  private static FormattedBatchResult result(String reference, ItemWork work, CryptoEngine engine) {
-    FormattedBatchResult.Builder result = FormattedBatchResult.newBuilder().setReference(reference);
-    try {
-      Formatted done = work.on(engine.formatted());
-      result
-          .setValue(done.value())
-          .setKeyVersion(done.keyVersion())
-          .setSourceKeyVersion(done.sourceVersion());
-    } catch (RuntimeException e) {
-      result.setError(StatusMapper.toItemError(e));
-    }
-    return result.build();
-  }
 }
