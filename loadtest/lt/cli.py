@@ -115,9 +115,15 @@ def side_by_side(args, out, java, jar, extra, cores) -> dict:
         )
     for b in section["baseline"]:
         each = ", ".join("–" if r is None else f"{r:.3f}" for r in b.round_ratios)
+        cpu = ", ".join("–" if r is None else f"{r:.3f}" for r in b.cpu_round_ratios)
         print(
             f"loadtest: cipherd ÷ baseline {b.shape:22s} "
             f"{'not measured' if b.ratio is None else f'{b.ratio:.3f}'} (per round: {each})",
+            flush=True,
+        )
+        print(
+            f"loadtest: server CPU per item, cipherd ÷ baseline {b.shape:22s} "
+            f"{'not measured' if b.cpu_ratio is None else f'{b.cpu_ratio:.3f}'} (per round: {cpu})",
             flush=True,
         )
     return section

@@ -117,8 +117,46 @@ class BaselineRatioTest(unittest.TestCase):
         self.assertEqual(sbs_report.verdict(b), "one valid round: no spread to judge by")
         self.assertEqual(
             sbs_report.baseline_row(b),
-            ["encrypt", "900", "1,000", "0.900×", "900", "1,000", "0.90", "one valid round: no spread to judge by"],
+            [
+                "encrypt",
+                "900",
+                "1,000",
+                "0.900×",
+                "900",
+                "1,000",
+                "0.90",
+                "one valid round: no spread to judge by",
+                "1.111×",
+                "1.11",
+            ],
         )
+
+    def test_server_cpu_per_item_is_compared_round_by_round(self):
+        # Each test row's server spent 12 CPU seconds on rps × 12 calls: 1e6 / rps µs per item.
+        cpu = [12.0, 24.0, 12.0]
+        group = [
+            dataclasses.replace(r, server_cpu_s=s)
+            for r, s in zip(rounds(CIPHERD, ENC, [1000.0, 1000.0, 1000.0], invalid=(3,)), cpu, strict=True)
+        ]
+        picked = median_rounds(group + rounds(BASELINE, ENC, [1000.0, 2000.0, 1000.0]))
+        c = next(r for r in picked if r.target == CIPHERD)
+        self.assertEqual(c.rounds.server_us_per_item, (1000.0, 2000.0, 1000.0))
+        (b,) = baseline.ratios(picked, ["encrypt"])
+        # Round 1: the same cost; round 2: cipherd spent twice the CPU on half the baseline's rate per
+        # item, four times the baseline's cost; round 3 is invalid for cipherd and left out.
+        self.assertEqual(b.cpu_round_ratios, (1.0, 4.0, None))
+        self.assertEqual(b.cpu_ratio, 2.5)
+        self.assertEqual(sbs_report.baseline_row(b)[-2:], ["2.500×", "1.00, 4.00, –"])
+
+    def test_results_without_cpu_per_item_have_no_cpu_ratio(self):
+        picked = [
+            dataclasses.replace(r, rounds=dataclasses.replace(r.rounds, server_us_per_item=()))
+            for r in median_rounds(rounds(CIPHERD, ENC, [900.0, 950.0]) + rounds(BASELINE, ENC, [1000.0, 990.0]))
+        ]
+        (b,) = baseline.ratios(picked, ["encrypt"])
+        self.assertEqual(b.cpu_round_ratios, (None, None))
+        self.assertIsNone(b.cpu_ratio)
+        self.assertEqual(sbs_report.baseline_row(b)[-2:], ["–", "–, –"])
 
     def test_an_invalid_side_is_not_measured_and_a_missing_one_has_no_ratio(self):
         (b,) = baseline.ratios([row(CIPHERD, ENC, 900.0), row(BASELINE, ENC, 1000.0, valid=False)], ["encrypt"])

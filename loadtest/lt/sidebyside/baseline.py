@@ -1,13 +1,15 @@
 """cipherd ÷ baseline per shape (`--baseline-jar`): the ratio of the two median rounds, each side's spread
-over its rounds, and the ratio within each round, where the two ran back to back. Only valid rows and
-rounds count. Pure: rows in, `BaselineRatio`s out."""
+over its rounds, and the ratio within each round, where the two ran back to back; and the same for the
+server's CPU per item, which a shared machine disturbs less than items/s. Only valid rows and rounds
+count. Pure: rows in, `BaselineRatio`s out."""
 
+import statistics
 from dataclasses import dataclass
 
 from ..rows import JsonRow
 from .goals import find, ratio
 from .lineup import BASELINE, CIPHERD
-from .row import SbsRow
+from .row import SbsRow, server_us_per_item
 
 
 @dataclass(frozen=True)
@@ -21,6 +23,15 @@ class BaselineRatio(JsonRow):
     cipherd_spread: tuple  # (lowest, highest) items/s of cipherd's valid rounds; () when none
     baseline_spread: tuple
     round_ratios: tuple  # cipherd ÷ baseline in round 1, 2, ...; None where either was not valid
+    # server CPU µs per item, cipherd ÷ baseline, in round 1, 2, ... (above 1: cipherd costs more); None
+    # where either was not valid or has no figure
+    cpu_round_ratios: tuple = ()
+
+    @property
+    def cpu_ratio(self) -> float | None:
+        """The median of the per-round CPU-per-item ratios; None without one."""
+        known = [r for r in self.cpu_round_ratios if r is not None]
+        return statistics.median(known) if known else None
 
     @property
     def overlap(self) -> bool | None:
@@ -40,6 +51,16 @@ def valid_rounds(row: SbsRow | None) -> dict[int, float]:
     return {i + 1: v for i, v in enumerate(row.rounds.items_per_s) if i + 1 not in row.rounds.invalid}
 
 
+def valid_cpu(row: SbsRow | None) -> dict[int, float]:
+    """Round number -> server CPU µs per item of a (median) row's valid rounds that have the figure."""
+    if row is None:
+        return {}
+    if row.rounds is None:
+        us = server_us_per_item(row)
+        return {row.round: us} if row.valid and us else {}
+    return {i + 1: v for i, v in enumerate(row.rounds.server_us_per_item) if v and i + 1 not in row.rounds.invalid}
+
+
 def rounds(row: SbsRow) -> int:
     return row.rounds.count if row.rounds else row.round
 
@@ -57,6 +78,7 @@ def ratios(rows: list[SbsRow], shapes: list[str]) -> list[BaselineRatio]:
         if c is None or b is None:
             continue
         cr, br = valid_rounds(c), valid_rounds(b)
+        cc, bc = valid_cpu(c), valid_cpu(b)
         out.append(
             BaselineRatio(
                 shape=s,
@@ -66,6 +88,7 @@ def ratios(rows: list[SbsRow], shapes: list[str]) -> list[BaselineRatio]:
                 cipherd_spread=spread(cr.values()),
                 baseline_spread=spread(br.values()),
                 round_ratios=tuple(cr[n] / br[n] if n in cr and br.get(n) else None for n in range(1, rounds(c) + 1)),
+                cpu_round_ratios=tuple(cc[n] / bc[n] if n in cc and n in bc else None for n in range(1, rounds(c) + 1)),
             )
         )
     return out

@@ -36,6 +36,8 @@ BASELINE_HEADER = [
     "baseline rounds (low–high)",
     "÷ per round",
     "reading",
+    "server CPU per item, cipherd ÷ baseline (median round)",
+    "CPU ÷ per round",
 ]
 
 
@@ -145,6 +147,8 @@ def baseline_row(b: BaselineRatio) -> list[str]:
         spread_text(b.baseline_spread),
         per_round,
         verdict(b),
+        num(b.cpu_ratio, 3) + "×" if b.cpu_ratio else "–",
+        ", ".join("–" if r is None else f"{r:.2f}" for r in b.cpu_round_ratios) or "–",
     ]
 
 
@@ -165,7 +169,10 @@ def baseline_lines(sbs: dict) -> list[str]:
         f"measured right next to it in each of {sbs.get('rounds', 1)} round(s), the two swapping places every "
         "round. Items/s are each one's median round; *÷ per round* is the ratio within each round, where the "
         "two ran back to back. Above 1: cipherd is faster. Where the two spreads overlap the difference is "
-        "within the rounds' noise; with one round there is no spread (use `--sbs-rounds 3`)." + server_args_text(sbs),
+        "within the rounds' noise; with one round there is no spread (use `--sbs-rounds 3`). *Server CPU per item* is "
+        "each server's CPU seconds over the items it served, per round: above 1, cipherd spends more per item. It "
+        "moves less than items/s when other processes share the machine, as a cost question (what does tracing "
+        "cost a call?) wants." + server_args_text(sbs),
         "",
         table(BASELINE_HEADER, [baseline_row(b) for b in sbs["baseline"]]),
         "",

@@ -2,7 +2,7 @@
 
 from dataclasses import replace
 
-from .row import Rounds, SbsRow
+from .row import Rounds, SbsRow, server_us_per_item
 
 
 def median_rounds(rows: list[SbsRow]) -> list[SbsRow]:
@@ -27,6 +27,7 @@ def median_rounds(rows: list[SbsRow]) -> list[SbsRow]:
                     valid=len(valid),
                     items_per_s=tuple(r.items_per_s for r in group),
                     invalid=tuple(r.round for r in group if not r.valid),
+                    server_us_per_item=tuple(server_us_per_item(r) for r in group),
                 ),
             )
         )

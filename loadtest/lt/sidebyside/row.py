@@ -13,12 +13,15 @@ CLIENT_BOUND_SHARE = 0.9
 
 @dataclass(frozen=True)
 class Rounds(JsonRow):
-    """With --sbs-rounds N: how many rounds ran and were valid, each one's items/s, the invalid ones."""
+    """With --sbs-rounds N: how many rounds ran and were valid, each one's items/s and server CPU µs per
+    item (`server_us_per_item`; None where the server counted no calls; empty in older results), the
+    invalid ones."""
 
     count: int
     valid: int
     items_per_s: tuple
     invalid: tuple
+    server_us_per_item: tuple = ()
 
 
 @dataclass(frozen=True)
@@ -160,3 +163,12 @@ def row_figures(
         round=round_no,
         command=command,
     )
+
+
+def server_us_per_item(row: SbsRow) -> float | None:
+    """The server's CPU µs per item it served in the run: its CPU seconds over the items of the calls it
+    counted (warm-up included on both sides). Unlike items/s this does not move when another process on
+    the machine takes the cores the server was waiting for; None without a count of calls."""
+    if not row.server_calls or not row.items_per_call:
+        return None
+    return row.server_cpu_s / (row.server_calls * row.items_per_call) * 1e6
