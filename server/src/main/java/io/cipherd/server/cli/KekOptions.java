@@ -37,6 +37,44 @@ public final class KekOptions {
   String transitKey;
 
   @Option(
+      names = "--kek-pkcs11-library",
+      defaultValue = "${env:CIPHERD_KEK_PKCS11_LIBRARY}",
+      description =
+          "The PKCS#11 module of --kek=pkcs11, e.g. /usr/lib/softhsm/libsofthsm2.so "
+              + "(CIPHERD_KEK_PKCS11_LIBRARY).")
+  String pkcs11Library;
+
+  @Option(
+      names = "--kek-pkcs11-slot",
+      defaultValue = "${env:CIPHERD_KEK_PKCS11_SLOT}",
+      description = "The token's slot id (CIPHERD_KEK_PKCS11_SLOT).")
+  Long pkcs11Slot;
+
+  @Option(
+      names = "--kek-pkcs11-slot-index",
+      defaultValue = "${env:CIPHERD_KEK_PKCS11_SLOT_INDEX:-0}",
+      description =
+          "Without --kek-pkcs11-slot: the token's place in the module's slot list "
+              + "(CIPHERD_KEK_PKCS11_SLOT_INDEX). Default: ${DEFAULT-VALUE}.")
+  int pkcs11SlotIndex;
+
+  @Option(
+      names = "--kek-pkcs11-key-label",
+      defaultValue = "${env:CIPHERD_KEK_PKCS11_KEY_LABEL:-cipherd-kek}",
+      description =
+          "Label of the AES key on the token (CIPHERD_KEK_PKCS11_KEY_LABEL). "
+              + "Default: ${DEFAULT-VALUE}.")
+  String pkcs11KeyLabel;
+
+  @Option(
+      names = "--kek-pkcs11-pin-file",
+      defaultValue = "${env:CIPHERD_KEK_PKCS11_PIN_FILE}",
+      description =
+          "File holding the token's user PIN (CIPHERD_KEK_PKCS11_PIN_FILE); "
+              + "CIPHERD_KEK_PKCS11_PIN is used when this is not set. Never the PIN itself.")
+  String pkcs11PinFile;
+
+  @Option(
       names = "--kek-option",
       description =
           "A setting of a KeyEncryptionKeyFactory's KEK, name=value, repeatable (a cloud KMS's key "
@@ -53,6 +91,20 @@ public final class KekOptions {
 
   /** The validated KEK choice. */
   public KekConfig toConfig() {
-    return new KekConfig(kind, transitMount, transitKey, options, requireWrapped);
+    Map<String, String> settings = new LinkedHashMap<>(options);
+    if (kind.equals("pkcs11")) {
+      putIfSet(settings, "library", pkcs11Library);
+      putIfSet(settings, "slot", pkcs11Slot == null ? null : pkcs11Slot.toString());
+      settings.put("slot-index", Integer.toString(pkcs11SlotIndex));
+      putIfSet(settings, "key-label", pkcs11KeyLabel);
+      putIfSet(settings, "pin-file", pkcs11PinFile);
+    }
+    return new KekConfig(kind, transitMount, transitKey, settings, requireWrapped);
+  }
+
+  private static void putIfSet(Map<String, String> settings, String name, String value) {
+    if (value != null && !value.isBlank()) {
+      settings.put(name, value);
+    }
   }
 }

@@ -12,6 +12,8 @@ import io.cipherd.server.keys.LifecycleRules;
 import io.cipherd.server.keys.SettableClock;
 import io.cipherd.server.keystore.kek.KekConfig;
 import io.cipherd.server.keystore.kek.KekUnwrapException;
+import io.cipherd.server.keystore.kek.Pkcs11KekFactory;
+import io.cipherd.server.keystore.kek.SoftHsmToken;
 import io.cipherd.server.keystore.vault.auth.TokenAuth;
 import io.cipherd.server.maintenance.DueDestructions;
 import io.github.jopenlibs.vault.json.Json;
@@ -136,6 +138,43 @@ class KekMigrationVaultTest {
         .hasStackTraceContaining("this server has none (--kek)");
   }
 
+  /**
+   * The same migration with the KEK on a SoftHSM2 token through SunPKCS11 ({@code --kek=pkcs11}).
+   */
+  @Test
+  void rawStore_migratedToAPkcs11Kek_keepsOnlyTokenWrappedBytes() throws Exception {
+    KekConfig pkcs11 =
+        new KekConfig(Pkcs11KekFactory.NAME, null, null, SoftHsmToken.get().options(), false);
+    Replica raw = replica(KekConfig.OFF);
+    raw.keyRing.create("payments", KeyTemplate.of(CipherMode.GCM));
+    ByteString first = raw.encrypt("payments", "card 1");
+    raw.keyRing.rotate("payments", KeyTemplate.of(CipherMode.GCM));
+    ByteString second = raw.encrypt("payments", "card 2");
+    raw.vault.auditKeyMaterial();
+
+    ByteArrayOutputStream printed = new ByteArrayOutputStream();
+    try (VaultKeyStore store = VaultKeyStore.open(vault.config(PREFIX), pkcs11)) {
+      store.kekMigration().run(new PrintStream(printed, true, StandardCharsets.UTF_8));
+    }
+    assertThat(printed.toString(StandardCharsets.UTF_8))
+        .contains("1 keys: 2 versions wrapped now, 0 already wrapped, 0 destroyed; with pkcs11:")
+        .contains("audit key: wrapped now");
+    assertThat(materialFields("pkcs11:v1:"))
+        .doesNotContain("material")
+        .contains("material_wrapped");
+
+    Replica after =
+        replica(
+            new KekConfig(Pkcs11KekFactory.NAME, null, null, SoftHsmToken.get().options(), true));
+    assertThat(after.decrypt(first)).isEqualTo("card 1");
+    assertThat(after.decrypt(second)).isEqualTo("card 2");
+    after.keyRing.rotate("payments", KeyTemplate.of(CipherMode.GCM));
+    assertThat(kvData(PREFIX + "/payments?version=3").get("material_wrapped").asString())
+        .startsWith("pkcs11:v1:");
+    assertThatThrownBy(() -> replica(TRANSIT).decrypt(second))
+        .hasStackTraceContaining("not by this server's transit:transit/cipherd-kek");
+  }
+
   @Test
   void wrappedBlob_copiedToAnotherVersionsPlace_doesNotUnwrap() throws Exception {
     Replica raw = replica(KekConfig.OFF);
@@ -239,6 +278,10 @@ class KekMigrationVaultTest {
 
   /** The field names of every readable version of every KV secret under the prefix. */
   private List<String> materialFields() throws Exception {
+    return materialFields("vault:v1:");
+  }
+
+  private List<String> materialFields(String blobPrefix) throws Exception {
     List<String> fields = new ArrayList<>();
     for (String secret : secrets(PREFIX)) {
       JsonObject versions =
@@ -253,7 +296,7 @@ class KekMigrationVaultTest {
             if (name.startsWith("material")) {
               fields.add(name);
               if (name.equals("material_wrapped")) {
-                assertThat(data.get(name).asString()).startsWith("vault:v1:");
+                assertThat(data.get(name).asString()).startsWith(blobPrefix);
               }
             }
           }
