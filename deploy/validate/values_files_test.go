@@ -126,6 +126,13 @@ func TestVaultAppRoleValues(t *testing.T) {
 		cm.Data["CIPHERD_VAULT_ADDRESS"] != "https://vault.example.internal:8200" {
 		t.Errorf("approle settings not passed: %v", cm.Data)
 	}
+	if cm.Data["CIPHERD_KEK"] != "transit" || cm.Data["CIPHERD_KEK_TRANSIT_MOUNT"] != "transit" ||
+		cm.Data["CIPHERD_KEK_TRANSIT_KEY"] != "cipherd-kek" || cm.Data["CIPHERD_KEK_REQUIRE_WRAPPED"] != "true" {
+		t.Errorf("the Transit KEK settings not passed: %v", cm.Data)
+	}
+	if def := serverConfig(t, mustRender(t, "default-values.yaml")); def.Data["CIPHERD_KEK"] != "none" || def.Data["CIPHERD_KEK_TRANSIT_KEY"] != "" {
+		t.Errorf("no KEK by default (the server warns): %v", def.Data)
+	}
 	s := volume(t, dep, "vault-approle").Secret
 	if s.SecretName != "cipherd-approle" || len(s.Items) != 2 || s.Items[0].Key != "role-id" || s.Items[1].Key != "secret-id" {
 		t.Errorf("AppRole credentials from the Secret's role-id and secret-id: %+v", s)

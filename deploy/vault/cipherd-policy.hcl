@@ -23,3 +23,14 @@ path "secret/metadata/cipherd/keys/*" {
 path "secret/destroy/cipherd/keys/*" {
   capabilities = ["update"]
 }
+
+# Only with --kek=transit (docs/security.md): wrapping and unwrapping key material with the Transit
+# key cipherd-kek. "update" alone, so Transit's encrypt never creates a missing key. Not "read" on
+# transit/keys/*: cipherd needs nothing about the key but that it encrypts and decrypts.
+path "transit/encrypt/cipherd-kek" {
+  capabilities = ["update"]
+}
+
+path "transit/decrypt/cipherd-kek" {
+  capabilities = ["update"]
+}

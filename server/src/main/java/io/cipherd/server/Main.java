@@ -7,6 +7,7 @@ import io.cipherd.server.crypto.CipherMode;
 import io.cipherd.server.keys.KeyNotFoundException;
 import io.cipherd.server.keys.KeyStore;
 import io.cipherd.server.keys.KeyTemplate;
+import io.cipherd.server.keystore.kek.KekConfig;
 import io.cipherd.server.keystore.pkcs12.Pkcs12KeyStore;
 import io.cipherd.server.keystore.vault.VaultConfig;
 import io.cipherd.server.keystore.vault.VaultKeyStore;
@@ -38,8 +39,17 @@ public final class Main {
     SLF4JBridgeHandler.install();
     ServerCommand command = new ServerCommand();
     CommandLine commandLine = new CommandLine(command);
+    // A subcommand (cipherd kek migrate) that fails says why in one line, not with a stack trace.
+    commandLine.setExecutionExceptionHandler(
+        (e, line, parsed) -> {
+          line.getErr().println(line.getCommandName() + " failed: " + e.getMessage());
+          return 1;
+        });
     int exit = commandLine.execute(args);
-    if (exit != 0 || commandLine.isUsageHelpRequested() || commandLine.isVersionHelpRequested()) {
+    if (exit != 0
+        || commandLine.isUsageHelpRequested()
+        || commandLine.isVersionHelpRequested()
+        || commandLine.getParseResult().hasSubcommand()) {
       System.exit(exit);
     }
     try {
@@ -74,10 +84,32 @@ public final class Main {
         command.keyStoreKind() == ServerCommand.KeyStoreKind.vault
             ? command.vaultOptions().toConfig()
             : null;
+    KekConfig kek = command.kekConfig();
+    if (vault == null && kek.enabled()) {
+      throw new IllegalArgumentException(
+          "--kek wraps the material kept in Vault: it needs --keystore=vault (the embedded store's"
+              + " file is protected by its password; docs/security.md)");
+    }
     KeyStore keyStore =
         vault != null
-            ? VaultKeyStore.open(vault)
+            ? VaultKeyStore.open(vault, kek)
             : Pkcs12KeyStore.open(config.dataDir(), config.keyStorePassword());
+    if (keyStore instanceof VaultKeyStore store) {
+      store
+          .kekId()
+          .ifPresentOrElse(
+              id ->
+                  log.info(
+                      "key material in Vault wrapped by the key-encryption key {}{}",
+                      id,
+                      kek.requireWrapped() ? "; unwrapped material refused" : ""),
+              () ->
+                  log.warn(
+                      "no --kek: key material and the audit key are kept unwrapped in Vault, so"
+                          + " whoever can read {}/{} holds every key (docs/security.md)",
+                      vault.mount(),
+                      vault.prefix()));
+    }
     String where =
         vault != null
             ? "keys in Vault at "

@@ -3,6 +3,7 @@ package io.cipherd.server.cli;
 import io.cipherd.server.api.RequestLimits;
 import io.cipherd.server.audit.AuditConfig;
 import io.cipherd.server.importjobs.ImportJobsConfig;
+import io.cipherd.server.keystore.kek.KekConfig;
 import io.cipherd.server.logging.LogFormat;
 import io.cipherd.server.pool.CipherPoolConfig;
 import io.cipherd.server.subjectkeys.SubjectKeysConfig;
@@ -28,6 +29,7 @@ import picocli.CommandLine.Option;
     version = "cipherd 0.1.0",
     sortOptions = false,
     description = "Key-managed encryption service over gRPC.",
+    subcommands = KekCommand.class,
     footer = {
       "",
       "The embedded key store's password comes from CIPHERD_KEYSTORE_PASSWORD "
@@ -69,6 +71,8 @@ public final class ServerCommand implements Callable<Integer> {
   KeyStoreKind keyStore;
 
   @Mixin VaultOptions vault;
+
+  @Mixin KekOptions kek;
 
   @Mixin SubjectStoreOptions subjectStore;
 
@@ -310,6 +314,11 @@ public final class ServerCommand implements Callable<Integer> {
   /** The Vault options, meaningful when {@link #keyStoreKind()} is vault. */
   public VaultOptions vaultOptions() {
     return vault;
+  }
+
+  /** The key-encryption key of the Vault store's material ({@code --kek*}). */
+  public KekConfig kekConfig() {
+    return kek.toConfig();
   }
 
   private char[] password() throws IOException {

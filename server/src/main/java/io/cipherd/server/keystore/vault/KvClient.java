@@ -147,6 +147,19 @@ final class KvClient {
     expectOk("destroy", path, post("destroy", path, body));
   }
 
+  /**
+   * POSTs {@code body} to {@code path} outside KV (a Transit endpoint), with the same timeouts,
+   * retries and circuit: the answer's {@code data}, or empty when Vault refused the input with 400
+   * (a ciphertext that does not decrypt).
+   */
+  Optional<JsonObject> call(String operation, String path, Map<String, Object> body) {
+    LogicalResponse response = post(operation, path, body);
+    if (status(response) == 400) {
+      return Optional.empty();
+    }
+    return Optional.of(expectOk(operation, path, response));
+  }
+
   private LogicalResponse get(String operation, String path) {
     circuit.checkClosed();
     try {

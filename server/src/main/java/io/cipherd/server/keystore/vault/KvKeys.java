@@ -78,7 +78,7 @@ final class KvKeys {
       return known;
     }
     JsonObject fields =
-        kv.readVersion(name, version)
+        KvMigratedVersions.read(kv, name, version)
             .orElseThrow(
                 () ->
                     new IllegalStateException(
@@ -114,6 +114,7 @@ final class KvKeys {
       return;
     }
     try {
+      KvMigratedVersions.destroy(kv, name, undone);
       kv.destroyVersions(name, undone);
       log.info(
           "destroyed the Vault data of versions {} of key '{}', already marked destroyed (finishing"

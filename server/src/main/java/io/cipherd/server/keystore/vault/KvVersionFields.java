@@ -13,18 +13,18 @@ import io.github.jopenlibs.vault.json.Json;
 import io.github.jopenlibs.vault.json.JsonObject;
 import io.github.jopenlibs.vault.json.JsonValue;
 import java.time.Instant;
-import java.util.Base64;
 import java.util.HexFormat;
 
 /**
  * The fields of one KV version, which holds one key version: {@code algorithm}, {@code mode},
- * {@code key_size_bits}, {@code created} (ISO-8601), {@code imported} and {@code material}
- * (base64). A legacy version (mode {@code legacy}) adds {@code legacy_cipher} (e.g. {@code
- * aes-cbc}), {@code legacy_iv} ({@code none}, {@code prepended}, {@code separate} or {@code fixed})
- * and, for a fixed IV, {@code legacy_fixed_iv} (hex). A format-preserving version (mode {@code
- * ff1}) adds {@code fpe_format}, as {@code FpeFormat.storeText} writes it. A version imported from
- * a derived Vault Transit key adds {@code transit_kdf}, Transit's name of its KDF ({@code
- * hkdf_sha256} or {@code hmac-sha256-counter}).
+ * {@code key_size_bits}, {@code created} (ISO-8601), {@code imported} and the material, as {@link
+ * KvMaterial} stores it ({@code material}, base64, or {@code material_wrapped} and {@code kek} with
+ * a key-encryption key). A legacy version (mode {@code legacy}) adds {@code legacy_cipher} (e.g.
+ * {@code aes-cbc}), {@code legacy_iv} ({@code none}, {@code prepended}, {@code separate} or {@code
+ * fixed}) and, for a fixed IV, {@code legacy_fixed_iv} (hex). A format-preserving version (mode
+ * {@code ff1}) adds {@code fpe_format}, as {@code FpeFormat.storeText} writes it. A version
+ * imported from a derived Vault Transit key adds {@code transit_kdf}, Transit's name of its KDF
+ * ({@code hkdf_sha256} or {@code hmac-sha256-counter}).
  */
 final class KvVersionFields {
   static final String ALGORITHM = "algorithm";
@@ -32,7 +32,6 @@ final class KvVersionFields {
   static final String KEY_SIZE_BITS = "key_size_bits";
   static final String CREATED = "created";
   static final String IMPORTED = "imported";
-  static final String MATERIAL = "material";
   static final String LEGACY_CIPHER = "legacy_cipher";
   static final String LEGACY_IV = "legacy_iv";
   static final String LEGACY_FIXED_IV = "legacy_fixed_iv";
@@ -41,10 +40,14 @@ final class KvVersionFields {
 
   private KvVersionFields() {}
 
-  /** The JSON object written as the KV version's data. */
-  static JsonObject encode(NewKeyVersion version) {
-    return encodeInfo(version.info())
-        .add(MATERIAL, Base64.getEncoder().encodeToString(version.material()));
+  /**
+   * The JSON object written as the KV version's data, its material as {@code material} stores it.
+   */
+  static JsonObject encode(String name, NewKeyVersion version, KvMaterial material) {
+    return material.put(
+        encodeInfo(version.info()),
+        version.material(),
+        KvMaterial.versionData(name, version.info().version()));
   }
 
   /**
@@ -126,16 +129,6 @@ final class KvVersionFields {
         cipher,
         iv,
         fixedIv == null ? null : HexFormat.of().parseHex(string(data, LEGACY_FIXED_IV)));
-  }
-
-  /** The raw key bytes; the caller wipes them after use. */
-  static byte[] decodeMaterial(String name, int version, JsonObject data) {
-    JsonValue material = data.get(MATERIAL);
-    if (material == null || !material.isString()) {
-      throw new IllegalStateException(
-          "KV version " + version + " of key '" + name + "' in Vault has no material");
-    }
-    return Base64.getDecoder().decode(material.asString());
   }
 
   private static String string(JsonObject data, String field) {

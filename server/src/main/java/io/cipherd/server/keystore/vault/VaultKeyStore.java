@@ -1,6 +1,7 @@
 package io.cipherd.server.keystore.vault;
 
 import dev.failsafe.Failsafe;
+import io.cipherd.server.crypto.NonceSource;
 import io.cipherd.server.keys.AuditHead;
 import io.cipherd.server.keys.AuditStore;
 import io.cipherd.server.keys.ConcurrentKeyUpdateException;
@@ -16,7 +17,10 @@ import io.cipherd.server.keys.NewKeyVersion;
 import io.cipherd.server.keys.UsageStore;
 import io.cipherd.server.keys.VersionUsage;
 import io.cipherd.server.keys.WipeableSecretKey;
+import io.cipherd.server.keystore.kek.KekConfig;
+import io.cipherd.server.keystore.kek.KeyEncryptionKey;
 import io.github.jopenlibs.vault.json.JsonObject;
+import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.time.Clock;
 import java.time.Duration;
@@ -36,19 +40,22 @@ import javax.crypto.SecretKey;
  *
  * <p>Layout: one KV secret per key name at {@code <mount>/data/<prefix>/<name>}; KV version N holds
  * key version N, with the fields {@code algorithm}, {@code mode}, {@code key_size_bits}, {@code
- * created}, {@code imported} and {@code material} (base64), and for a legacy version {@code
- * legacy_cipher}, {@code legacy_iv} and {@code legacy_fixed_iv} (see {@link KvVersionFields}). The
- * key's policy is the secret's custom metadata ({@code <mount>/metadata/<prefix>/<name>}: {@code
- * min_decryption_version}, {@code min_encryption_version}, {@code allow_ecb_encryption}), next to
- * {@code max_versions} set to the largest value Vault accepts, {@code cas_required = true} and
- * {@code delete_version_after = 0s} (see {@link KvKeySettings}).
+ * created}, {@code imported} and {@code material} (base64; with a key-encryption key {@code
+ * material_wrapped} and {@code kek} instead, see {@link KvMaterial}), and for a legacy version
+ * {@code legacy_cipher}, {@code legacy_iv} and {@code legacy_fixed_iv} (see {@link
+ * KvVersionFields}). The key's policy is the secret's custom metadata ({@code
+ * <mount>/metadata/<prefix>/<name>}: {@code min_decryption_version}, {@code
+ * min_encryption_version}, {@code allow_ecb_encryption}), next to {@code max_versions} set to the
+ * largest value Vault accepts, {@code cas_required = true} and {@code delete_version_after = 0s}
+ * (see {@link KvKeySettings}).
  *
  * <p>Every version write is a check-and-set on the KV version it expects to follow ({@code cas=0}
  * to create), so two replicas writing at once never overwrite each other: the loser gets {@link
  * ConcurrentKeyUpdateException} and nothing is stored. A version's metadata never changes once
  * written, so it is remembered and {@link #readKey} then costs a metadata read and a read of the
  * lifecycle secret {@code <prefix>/_lifecycle/<name>} ({@link KvLifecycle}); key bytes are not
- * kept. Destroying a version destroys its KV version's data ({@code <mount>/destroy/...}).
+ * kept. Destroying a version destroys its KV version's data ({@code <mount>/destroy/...}) and the
+ * wrapped copy {@code cipherd kek migrate} may have made of it ({@link KvMigratedVersions}).
  */
 public final class VaultKeyStore implements KeyStore, UsageStore, AuditStore {
   /**
@@ -57,13 +64,26 @@ public final class VaultKeyStore implements KeyStore, UsageStore, AuditStore {
    */
   static final Duration CIRCUIT_OPEN_FOR = Duration.ofSeconds(1);
 
+  /** What the start-up round trip through the KEK is bound to. */
+  private static final byte[] PROBE_DATA = "cipherd kek-probe".getBytes(StandardCharsets.UTF_8);
+
   private final VaultSession session;
   private final KvClient kv;
 
   private final KvKeys keys;
   private final KvAuditHeads auditHeads;
+  private final KvMaterial material;
 
+  /** A store keeping key material as it is, with no key-encryption key. */
   public VaultKeyStore(VaultSession session) {
+    this(session, KekConfig.OFF);
+  }
+
+  /**
+   * A store whose material is wrapped by the KEK {@code kek} names; a KEK is tried once (a wrap and
+   * an unwrap) before the store is used, so a wrong key or a missing grant stops the start.
+   */
+  public VaultKeyStore(VaultSession session, KekConfig kek) {
     this.session = session;
     VaultConfig config = session.config();
     this.kv =
@@ -73,6 +93,24 @@ public final class VaultKeyStore implements KeyStore, UsageStore, AuditStore {
             new VaultCircuit(CIRCUIT_OPEN_FOR, longestCall(config), Clock.systemUTC()));
     this.keys = new KvKeys(kv);
     this.auditHeads = new KvAuditHeads(kv);
+    this.material = material(kv, kek);
+  }
+
+  private static KvMaterial material(KvClient kv, KekConfig config) {
+    if (!config.enabled()) {
+      return KvMaterial.UNWRAPPED;
+    }
+    KeyEncryptionKey kek =
+        config.kind().equals(KekConfig.TRANSIT)
+            ? new TransitKek(kv, config.transitMount(), config.transitKey())
+            : config.openFromFactory();
+    byte[] probe = NonceSource.bytes(32);
+    byte[] back = kek.unwrap(kek.wrap(probe, PROBE_DATA), PROBE_DATA);
+    if (!MessageDigest.isEqual(probe, back)) {
+      throw new IllegalStateException(
+          "the key-encryption key " + kek.id() + " does not round-trip");
+    }
+    return new KvMaterial(kek, config.requireWrapped());
   }
 
   /**
@@ -89,7 +127,34 @@ public final class VaultKeyStore implements KeyStore, UsageStore, AuditStore {
 
   /** Logs in with {@code config} and opens the store. */
   public static VaultKeyStore open(VaultConfig config) {
-    return new VaultKeyStore(VaultSession.open(config));
+    return open(config, KekConfig.OFF);
+  }
+
+  /** Logs in with {@code config} and opens the store, its material wrapped by {@code kek}. */
+  public static VaultKeyStore open(VaultConfig config, KekConfig kek) {
+    VaultSession session = VaultSession.open(config);
+    try {
+      return new VaultKeyStore(session, kek);
+    } catch (RuntimeException e) {
+      session.close();
+      throw e;
+    }
+  }
+
+  /** The id of the key-encryption key wrapping stored material, if any. */
+  public Optional<String> kekId() {
+    return material.wraps() ? Optional.of(material.kek().id()) : Optional.empty();
+  }
+
+  /**
+   * The in-place migration of stored material to this store's KEK ({@code cipherd kek migrate}).
+   */
+  public KekMigration kekMigration() {
+    if (!material.wraps()) {
+      throw new IllegalArgumentException("migrating needs a key-encryption key (--kek)");
+    }
+    // The migration reads raw material whatever --kek-require-wrapped says: that is its job.
+    return new KekMigration(kv, keys, new KvMaterial(material.kek(), /* requireWrapped= */ false));
   }
 
   public VaultSession session() {
@@ -116,7 +181,7 @@ public final class VaultKeyStore implements KeyStore, UsageStore, AuditStore {
           name, version.version(), lifecycle.destroyed().get(version.version()).lifecycle());
     }
     JsonObject fields =
-        kv.readVersion(name, version.version())
+        KvMigratedVersions.read(kv, name, version.version())
             .orElseThrow(() -> KeyNotFoundException.version(name, version.version()));
     KeyVersionInfo stored = KvVersionFields.decodeInfo(name, version.version(), fields);
     if (stored.type() != version.type()
@@ -130,7 +195,11 @@ public final class VaultKeyStore implements KeyStore, UsageStore, AuditStore {
               + version.version()
               + " in Vault does not match its metadata");
     }
-    byte[] material = KvVersionFields.decodeMaterial(name, version.version(), fields);
+    byte[] material =
+        this.material.get(
+            "key '" + name + "' version " + version.version(),
+            fields,
+            KvMaterial.versionData(name, version.version()));
     if (material.length * 8 != stored.keySizeBits()) {
       Arrays.fill(material, (byte) 0);
       throw new IllegalStateException(
@@ -150,7 +219,7 @@ public final class VaultKeyStore implements KeyStore, UsageStore, AuditStore {
       throw new IllegalArgumentException(
           "a new key's first version must be 1, got " + first.info().version());
     }
-    if (!kv.writeVersion(name, /* cas= */ 0, KvVersionFields.encode(first))) {
+    if (!kv.writeVersion(name, /* cas= */ 0, KvVersionFields.encode(name, first, material))) {
       throw new KeyAlreadyExistsException(name);
     }
     // Only the writer that won cas=0 sets the policy, so a losing create never changes the key.
@@ -180,7 +249,7 @@ public final class VaultKeyStore implements KeyStore, UsageStore, AuditStore {
       // A key created by a crashed create, or by hand: keep every version before adding one.
       kv.writeMetadata(name, KvKeySettings.metadataWrite(KvKeySettings.policy(metadata)));
     }
-    if (!kv.writeVersion(name, expectedCurrentVersion, KvVersionFields.encode(next))
+    if (!kv.writeVersion(name, expectedCurrentVersion, KvVersionFields.encode(name, next, material))
         && !isOurs(name, next)) {
       throw new ConcurrentKeyUpdateException(name, expectedCurrentVersion);
     }
@@ -219,6 +288,7 @@ public final class VaultKeyStore implements KeyStore, UsageStore, AuditStore {
       kv.writeMetadata(name, KvKeySettings.metadataWrite(next.policy()));
     }
     if (!erase.isEmpty()) {
+      KvMigratedVersions.destroy(kv, name, erase);
       kv.destroyVersions(name, erase);
     }
     return next;
@@ -257,7 +327,7 @@ public final class VaultKeyStore implements KeyStore, UsageStore, AuditStore {
 
   @Override
   public byte[] auditKeyMaterial() {
-    return KvAuditKey.readOrCreate(kv);
+    return KvAuditKey.readOrCreate(kv, material);
   }
 
   @Override
@@ -272,6 +342,9 @@ public final class VaultKeyStore implements KeyStore, UsageStore, AuditStore {
 
   @Override
   public void close() {
+    if (material.wraps()) {
+      material.kek().close();
+    }
     session.close();
   }
 
@@ -284,7 +357,11 @@ public final class VaultKeyStore implements KeyStore, UsageStore, AuditStore {
     if (stored.isEmpty()) {
       return false;
     }
-    byte[] material = KvVersionFields.decodeMaterial(name, next.info().version(), stored.get());
+    byte[] material =
+        this.material.get(
+            "key '" + name + "' version " + next.info().version(),
+            stored.get(),
+            KvMaterial.versionData(name, next.info().version()));
     try {
       return MessageDigest.isEqual(material, next.material())
           && KvVersionFields.decodeInfo(name, next.info().version(), stored.get())

@@ -6,6 +6,7 @@ import io.cipherd.server.engine.CryptoEngine;
 import io.cipherd.server.engine.CryptoObserver;
 import io.cipherd.server.keys.CountingKeyStore;
 import io.cipherd.server.keys.Keys;
+import io.cipherd.server.keystore.kek.KekConfig;
 import io.cipherd.server.pool.CipherPoolConfig;
 import io.cipherd.server.pool.CipherPools;
 import io.cipherd.server.security.Authorizer;
@@ -26,7 +27,12 @@ final class Replica implements AutoCloseable {
   private final CipherPools pools = new CipherPools(CipherPoolConfig.DEFAULT);
 
   Replica(VaultConfig config) {
-    this.vault = VaultKeyStore.open(config);
+    this(config, KekConfig.OFF);
+  }
+
+  /** A replica whose stored material is wrapped by {@code kek}. */
+  Replica(VaultConfig config, KekConfig kek) {
+    this.vault = VaultKeyStore.open(config, kek);
     this.store = new CountingKeyStore(vault);
     this.keyRing = Keys.over(store, Clock.systemUTC());
     this.engine =

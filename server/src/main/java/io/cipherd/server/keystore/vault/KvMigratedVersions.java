@@ -1,0 +1,46 @@
+package io.cipherd.server.keystore.vault;
+
+import io.github.jopenlibs.vault.json.JsonObject;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * Key versions whose raw KV data {@code cipherd kek migrate} destroyed: KV v2 cannot rewrite an old
+ * version in place, so the migration writes each version's fields, its material wrapped, to the KV
+ * secret {@code <prefix>/_kek/<name>/<version>} (once, {@code cas=0}), checks that it unwraps to
+ * the same bytes, then destroys the raw KV version's data. The KV version's metadata stays (the
+ * key's version numbers are KV's), marked destroyed; versions written with a KEK configured are
+ * wrapped in the key's own KV version and never copied here.
+ *
+ * <p>Destroying a key version deletes its copy here too (every KV version and the metadata), so no
+ * wrapped copy outlives a destruction.
+ */
+final class KvMigratedVersions {
+  private KvMigratedVersions() {}
+
+  static String path(String name, int version) {
+    return "_kek/" + name + "/" + version;
+  }
+
+  /**
+   * Version {@code version}'s fields: its KV version's data, else its migrated copy; empty if
+   * neither exists.
+   */
+  static Optional<JsonObject> read(KvClient kv, String name, int version) {
+    Optional<JsonObject> fields = kv.readVersion(name, version);
+    if (fields.isPresent()) {
+      return fields;
+    }
+    return kv.readLatest(path(name, version)).map(KvClient.Versioned::data);
+  }
+
+  /**
+   * Destroys the migrated copies of {@code versions}: each is written once, as its secret's KV
+   * version 1; destroying a copy that does not exist, or again, is a no-op.
+   */
+  static void destroy(KvClient kv, String name, List<Integer> versions) {
+    for (int version : versions) {
+      kv.destroyVersions(path(name, version), List.of(1));
+    }
+  }
+}
