@@ -111,6 +111,9 @@ const (
 	// IMPORT_JOB_UNUSABLE (status FAILED_PRECONDITION): the import job named is unknown, expired,
 	// already used, or made for another key; create a new one. Metadata: key.
 	ErrorReason_IMPORT_JOB_UNUSABLE ErrorReason = 26
+	// KEY_NOT_EXPORTABLE (status FAILED_PRECONDITION): BackupKey named a key that was not made
+	// exportable (CreateKey's exportable, SetKeyExportable). Metadata: key.
+	ErrorReason_KEY_NOT_EXPORTABLE ErrorReason = 27
 )
 
 // Enum value maps for ErrorReason.
@@ -143,6 +146,7 @@ var (
 		24: "SUBJECT_STORE_NOT_CONFIGURED",
 		25: "PLAINTEXT_IMPORT_DISABLED",
 		26: "IMPORT_JOB_UNUSABLE",
+		27: "KEY_NOT_EXPORTABLE",
 	}
 	ErrorReason_value = map[string]int32{
 		"ERROR_REASON_UNSPECIFIED":          0,
@@ -172,6 +176,7 @@ var (
 		"SUBJECT_STORE_NOT_CONFIGURED":      24,
 		"PLAINTEXT_IMPORT_DISABLED":         25,
 		"IMPORT_JOB_UNUSABLE":               26,
+		"KEY_NOT_EXPORTABLE":                27,
 	}
 )
 
@@ -207,7 +212,7 @@ var File_cipherd_v1_error_reason_proto protoreflect.FileDescriptor
 const file_cipherd_v1_error_reason_proto_rawDesc = "" +
 	"\n" +
 	"\x1dcipherd/v1/error_reason.proto\x12\n" +
-	"cipherd.v1*\x83\x05\n" +
+	"cipherd.v1*\x9b\x05\n" +
 	"\vErrorReason\x12\x1c\n" +
 	"\x18ERROR_REASON_UNSPECIFIED\x10\x00\x12\x14\n" +
 	"\x10INVALID_ARGUMENT\x10\x01\x12\x16\n" +
@@ -236,7 +241,8 @@ const file_cipherd_v1_error_reason_proto_rawDesc = "" +
 	"\x16SUBJECT_QUOTA_EXCEEDED\x10\x17\x12 \n" +
 	"\x1cSUBJECT_STORE_NOT_CONFIGURED\x10\x18\x12\x1d\n" +
 	"\x19PLAINTEXT_IMPORT_DISABLED\x10\x19\x12\x17\n" +
-	"\x13IMPORT_JOB_UNUSABLE\x10\x1aBb\n" +
+	"\x13IMPORT_JOB_UNUSABLE\x10\x1a\x12\x16\n" +
+	"\x12KEY_NOT_EXPORTABLE\x10\x1bBb\n" +
 	"\x11io.cipherd.api.v1B\x10ErrorReasonProtoP\x01Z9github.com/cipherd/cipherd/clients/go/cipherdpb;cipherdpbb\x06proto3"
 
 var (

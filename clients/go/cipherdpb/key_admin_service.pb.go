@@ -95,7 +95,9 @@ type CreateKeyRequest struct {
 	Policy *KeyPolicy `protobuf:"bytes,5,opt,name=policy,proto3" json:"policy,omitempty"`
 	// fpe_format is the shape of a format-preserving key's values: required with MODE_FF1, refused
 	// with any other mode. Every later version keeps it.
-	FpeFormat     *FpeFormat `protobuf:"bytes,6,opt,name=fpe_format,json=fpeFormat,proto3" json:"fpe_format,omitempty"`
+	FpeFormat *FpeFormat `protobuf:"bytes,6,opt,name=fpe_format,json=fpeFormat,proto3" json:"fpe_format,omitempty"`
+	// exportable lets BackupKey write the key out (SetKeyExportable). It can never be cleared.
+	Exportable    bool `protobuf:"varint,7,opt,name=exportable,proto3" json:"exportable,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -170,6 +172,13 @@ func (x *CreateKeyRequest) GetFpeFormat() *FpeFormat {
 		return x.FpeFormat
 	}
 	return nil
+}
+
+func (x *CreateKeyRequest) GetExportable() bool {
+	if x != nil {
+		return x.Exportable
+	}
+	return false
 }
 
 // CreateKeyResponse carries the created key.
@@ -1032,6 +1041,544 @@ func (x *ImportKeyResponse) GetKey() *Key {
 	return nil
 }
 
+// SetKeyExportableRequest names the key to mark exportable.
+type SetKeyExportableRequest struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// key_name is the key.
+	KeyName       string `protobuf:"bytes,1,opt,name=key_name,json=keyName,proto3" json:"key_name,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *SetKeyExportableRequest) Reset() {
+	*x = SetKeyExportableRequest{}
+	mi := &file_cipherd_v1_key_admin_service_proto_msgTypes[15]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *SetKeyExportableRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*SetKeyExportableRequest) ProtoMessage() {}
+
+func (x *SetKeyExportableRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_cipherd_v1_key_admin_service_proto_msgTypes[15]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use SetKeyExportableRequest.ProtoReflect.Descriptor instead.
+func (*SetKeyExportableRequest) Descriptor() ([]byte, []int) {
+	return file_cipherd_v1_key_admin_service_proto_rawDescGZIP(), []int{15}
+}
+
+func (x *SetKeyExportableRequest) GetKeyName() string {
+	if x != nil {
+		return x.KeyName
+	}
+	return ""
+}
+
+// SetKeyExportableResponse carries the key, now exportable.
+type SetKeyExportableResponse struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// key is the key's metadata.
+	Key           *Key `protobuf:"bytes,1,opt,name=key,proto3" json:"key,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *SetKeyExportableResponse) Reset() {
+	*x = SetKeyExportableResponse{}
+	mi := &file_cipherd_v1_key_admin_service_proto_msgTypes[16]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *SetKeyExportableResponse) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*SetKeyExportableResponse) ProtoMessage() {}
+
+func (x *SetKeyExportableResponse) ProtoReflect() protoreflect.Message {
+	mi := &file_cipherd_v1_key_admin_service_proto_msgTypes[16]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use SetKeyExportableResponse.ProtoReflect.Descriptor instead.
+func (*SetKeyExportableResponse) Descriptor() ([]byte, []int) {
+	return file_cipherd_v1_key_admin_service_proto_rawDescGZIP(), []int{16}
+}
+
+func (x *SetKeyExportableResponse) GetKey() *Key {
+	if x != nil {
+		return x.Key
+	}
+	return nil
+}
+
+// BackupKeyRequest names the key to back up and the recipient who can open the backup.
+type BackupKeyRequest struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// key_name is the key to back up.
+	KeyName string `protobuf:"bytes,1,opt,name=key_name,json=keyName,proto3" json:"key_name,omitempty"`
+	// recipient_public_key_pem is the RSA public key (3072 or 4096 bits) the backup is wrapped for, a
+	// PEM "PUBLIC KEY" (X.509 SubjectPublicKeyInfo). Its private key should live offline.
+	RecipientPublicKeyPem string `protobuf:"bytes,2,opt,name=recipient_public_key_pem,json=recipientPublicKeyPem,proto3" json:"recipient_public_key_pem,omitempty"`
+	unknownFields         protoimpl.UnknownFields
+	sizeCache             protoimpl.SizeCache
+}
+
+func (x *BackupKeyRequest) Reset() {
+	*x = BackupKeyRequest{}
+	mi := &file_cipherd_v1_key_admin_service_proto_msgTypes[17]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *BackupKeyRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*BackupKeyRequest) ProtoMessage() {}
+
+func (x *BackupKeyRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_cipherd_v1_key_admin_service_proto_msgTypes[17]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use BackupKeyRequest.ProtoReflect.Descriptor instead.
+func (*BackupKeyRequest) Descriptor() ([]byte, []int) {
+	return file_cipherd_v1_key_admin_service_proto_rawDescGZIP(), []int{17}
+}
+
+func (x *BackupKeyRequest) GetKeyName() string {
+	if x != nil {
+		return x.KeyName
+	}
+	return ""
+}
+
+func (x *BackupKeyRequest) GetRecipientPublicKeyPem() string {
+	if x != nil {
+		return x.RecipientPublicKeyPem
+	}
+	return ""
+}
+
+// BackupKeyResponse carries the backup.
+type BackupKeyResponse struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// backup_file is a serialized KeyBackupFile: write it to a file as it is.
+	BackupFile []byte `protobuf:"bytes,1,opt,name=backup_file,json=backupFile,proto3" json:"backup_file,omitempty"`
+	// key is the key's metadata as backed up.
+	Key           *Key `protobuf:"bytes,2,opt,name=key,proto3" json:"key,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *BackupKeyResponse) Reset() {
+	*x = BackupKeyResponse{}
+	mi := &file_cipherd_v1_key_admin_service_proto_msgTypes[18]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *BackupKeyResponse) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*BackupKeyResponse) ProtoMessage() {}
+
+func (x *BackupKeyResponse) ProtoReflect() protoreflect.Message {
+	mi := &file_cipherd_v1_key_admin_service_proto_msgTypes[18]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use BackupKeyResponse.ProtoReflect.Descriptor instead.
+func (*BackupKeyResponse) Descriptor() ([]byte, []int) {
+	return file_cipherd_v1_key_admin_service_proto_rawDescGZIP(), []int{18}
+}
+
+func (x *BackupKeyResponse) GetBackupFile() []byte {
+	if x != nil {
+		return x.BackupFile
+	}
+	return nil
+}
+
+func (x *BackupKeyResponse) GetKey() *Key {
+	if x != nil {
+		return x.Key
+	}
+	return nil
+}
+
+// KeyBackupFile is a backup as written to disk: a header in the clear and the wrapped KeyBackup.
+// Everything in the header is repeated inside the KeyBackup, which a restore checks.
+type KeyBackupFile struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// format is 1.
+	Format int32 `protobuf:"varint,1,opt,name=format,proto3" json:"format,omitempty"`
+	// key_name is the key backed up.
+	KeyName string `protobuf:"bytes,2,opt,name=key_name,json=keyName,proto3" json:"key_name,omitempty"`
+	// recipient_key_sha256 is the SHA-256 of the recipient public key's DER SubjectPublicKeyInfo:
+	// which private key opens the backup.
+	RecipientKeySha256 []byte `protobuf:"bytes,3,opt,name=recipient_key_sha256,json=recipientKeySha256,proto3" json:"recipient_key_sha256,omitempty"`
+	// backup_time is when the backup was made.
+	BackupTime *timestamppb.Timestamp `protobuf:"bytes,4,opt,name=backup_time,json=backupTime,proto3" json:"backup_time,omitempty"`
+	// wrapping_algorithm is how wrapped_key_backup is wrapped (the recipient key's size).
+	WrappingAlgorithm ImportWrappingAlgorithm `protobuf:"varint,5,opt,name=wrapping_algorithm,json=wrappingAlgorithm,proto3,enum=cipherd.v1.ImportWrappingAlgorithm" json:"wrapping_algorithm,omitempty"`
+	// wrapped_key_backup is RSA-OAEP-SHA-256 (MGF1 SHA-256, no label) of a fresh AES-256 key under
+	// the recipient key, followed by the RFC 5649 key wrap of the serialized KeyBackup under that key.
+	WrappedKeyBackup []byte `protobuf:"bytes,6,opt,name=wrapped_key_backup,json=wrappedKeyBackup,proto3" json:"wrapped_key_backup,omitempty"`
+	unknownFields    protoimpl.UnknownFields
+	sizeCache        protoimpl.SizeCache
+}
+
+func (x *KeyBackupFile) Reset() {
+	*x = KeyBackupFile{}
+	mi := &file_cipherd_v1_key_admin_service_proto_msgTypes[19]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *KeyBackupFile) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*KeyBackupFile) ProtoMessage() {}
+
+func (x *KeyBackupFile) ProtoReflect() protoreflect.Message {
+	mi := &file_cipherd_v1_key_admin_service_proto_msgTypes[19]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use KeyBackupFile.ProtoReflect.Descriptor instead.
+func (*KeyBackupFile) Descriptor() ([]byte, []int) {
+	return file_cipherd_v1_key_admin_service_proto_rawDescGZIP(), []int{19}
+}
+
+func (x *KeyBackupFile) GetFormat() int32 {
+	if x != nil {
+		return x.Format
+	}
+	return 0
+}
+
+func (x *KeyBackupFile) GetKeyName() string {
+	if x != nil {
+		return x.KeyName
+	}
+	return ""
+}
+
+func (x *KeyBackupFile) GetRecipientKeySha256() []byte {
+	if x != nil {
+		return x.RecipientKeySha256
+	}
+	return nil
+}
+
+func (x *KeyBackupFile) GetBackupTime() *timestamppb.Timestamp {
+	if x != nil {
+		return x.BackupTime
+	}
+	return nil
+}
+
+func (x *KeyBackupFile) GetWrappingAlgorithm() ImportWrappingAlgorithm {
+	if x != nil {
+		return x.WrappingAlgorithm
+	}
+	return ImportWrappingAlgorithm_IMPORT_WRAPPING_ALGORITHM_UNSPECIFIED
+}
+
+func (x *KeyBackupFile) GetWrappedKeyBackup() []byte {
+	if x != nil {
+		return x.WrappedKeyBackup
+	}
+	return nil
+}
+
+// KeyBackup is a key whole, as a backup holds it once unwrapped. Secret.
+type KeyBackup struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// key is the key's metadata: name, versions with their states and destruction schedules, policy,
+	// state and exportable flag.
+	Key *Key `protobuf:"bytes,1,opt,name=key,proto3" json:"key,omitempty"`
+	// materials are the bytes of every version that is not destroyed, oldest first.
+	Materials []*KeyVersionMaterial `protobuf:"bytes,2,rep,name=materials,proto3" json:"materials,omitempty"`
+	// recipient_key_sha256 repeats the file's header: the recipient the backup was made for.
+	RecipientKeySha256 []byte `protobuf:"bytes,3,opt,name=recipient_key_sha256,json=recipientKeySha256,proto3" json:"recipient_key_sha256,omitempty"`
+	// backup_time repeats the file's header.
+	BackupTime    *timestamppb.Timestamp `protobuf:"bytes,4,opt,name=backup_time,json=backupTime,proto3" json:"backup_time,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *KeyBackup) Reset() {
+	*x = KeyBackup{}
+	mi := &file_cipherd_v1_key_admin_service_proto_msgTypes[20]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *KeyBackup) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*KeyBackup) ProtoMessage() {}
+
+func (x *KeyBackup) ProtoReflect() protoreflect.Message {
+	mi := &file_cipherd_v1_key_admin_service_proto_msgTypes[20]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use KeyBackup.ProtoReflect.Descriptor instead.
+func (*KeyBackup) Descriptor() ([]byte, []int) {
+	return file_cipherd_v1_key_admin_service_proto_rawDescGZIP(), []int{20}
+}
+
+func (x *KeyBackup) GetKey() *Key {
+	if x != nil {
+		return x.Key
+	}
+	return nil
+}
+
+func (x *KeyBackup) GetMaterials() []*KeyVersionMaterial {
+	if x != nil {
+		return x.Materials
+	}
+	return nil
+}
+
+func (x *KeyBackup) GetRecipientKeySha256() []byte {
+	if x != nil {
+		return x.RecipientKeySha256
+	}
+	return nil
+}
+
+func (x *KeyBackup) GetBackupTime() *timestamppb.Timestamp {
+	if x != nil {
+		return x.BackupTime
+	}
+	return nil
+}
+
+// KeyVersionMaterial is one version's stored bytes in a KeyBackup.
+type KeyVersionMaterial struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// version is the version number.
+	Version int32 `protobuf:"varint,1,opt,name=version,proto3" json:"version,omitempty"`
+	// key_material is the version's key. Secret.
+	KeyMaterial []byte `protobuf:"bytes,2,opt,name=key_material,json=keyMaterial,proto3" json:"key_material,omitempty"`
+	// legacy_fixed_iv is a legacy version's fixed IV (LEGACY_IV_FIXED); empty otherwise.
+	LegacyFixedIv []byte `protobuf:"bytes,3,opt,name=legacy_fixed_iv,json=legacyFixedIv,proto3" json:"legacy_fixed_iv,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *KeyVersionMaterial) Reset() {
+	*x = KeyVersionMaterial{}
+	mi := &file_cipherd_v1_key_admin_service_proto_msgTypes[21]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *KeyVersionMaterial) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*KeyVersionMaterial) ProtoMessage() {}
+
+func (x *KeyVersionMaterial) ProtoReflect() protoreflect.Message {
+	mi := &file_cipherd_v1_key_admin_service_proto_msgTypes[21]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use KeyVersionMaterial.ProtoReflect.Descriptor instead.
+func (*KeyVersionMaterial) Descriptor() ([]byte, []int) {
+	return file_cipherd_v1_key_admin_service_proto_rawDescGZIP(), []int{21}
+}
+
+func (x *KeyVersionMaterial) GetVersion() int32 {
+	if x != nil {
+		return x.Version
+	}
+	return 0
+}
+
+func (x *KeyVersionMaterial) GetKeyMaterial() []byte {
+	if x != nil {
+		return x.KeyMaterial
+	}
+	return nil
+}
+
+func (x *KeyVersionMaterial) GetLegacyFixedIv() []byte {
+	if x != nil {
+		return x.LegacyFixedIv
+	}
+	return nil
+}
+
+// RestoreKeyRequest carries a backup's KeyBackup wrapped for an import job of this server.
+type RestoreKeyRequest struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// import_job_id is the job (CreateImportJob with the backup's key name) the backup is wrapped
+	// for; the job is used up as ImportKey uses it.
+	ImportJobId string `protobuf:"bytes,1,opt,name=import_job_id,json=importJobId,proto3" json:"import_job_id,omitempty"`
+	// wrapped_key_backup is the serialized KeyBackup wrapped for the job as
+	// ImportKeyRequest.wrapped_key_material is.
+	WrappedKeyBackup []byte `protobuf:"bytes,2,opt,name=wrapped_key_backup,json=wrappedKeyBackup,proto3" json:"wrapped_key_backup,omitempty"`
+	unknownFields    protoimpl.UnknownFields
+	sizeCache        protoimpl.SizeCache
+}
+
+func (x *RestoreKeyRequest) Reset() {
+	*x = RestoreKeyRequest{}
+	mi := &file_cipherd_v1_key_admin_service_proto_msgTypes[22]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *RestoreKeyRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*RestoreKeyRequest) ProtoMessage() {}
+
+func (x *RestoreKeyRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_cipherd_v1_key_admin_service_proto_msgTypes[22]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use RestoreKeyRequest.ProtoReflect.Descriptor instead.
+func (*RestoreKeyRequest) Descriptor() ([]byte, []int) {
+	return file_cipherd_v1_key_admin_service_proto_rawDescGZIP(), []int{22}
+}
+
+func (x *RestoreKeyRequest) GetImportJobId() string {
+	if x != nil {
+		return x.ImportJobId
+	}
+	return ""
+}
+
+func (x *RestoreKeyRequest) GetWrappedKeyBackup() []byte {
+	if x != nil {
+		return x.WrappedKeyBackup
+	}
+	return nil
+}
+
+// RestoreKeyResponse carries the restored key.
+type RestoreKeyResponse struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// key is the key's metadata.
+	Key           *Key `protobuf:"bytes,1,opt,name=key,proto3" json:"key,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *RestoreKeyResponse) Reset() {
+	*x = RestoreKeyResponse{}
+	mi := &file_cipherd_v1_key_admin_service_proto_msgTypes[23]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *RestoreKeyResponse) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*RestoreKeyResponse) ProtoMessage() {}
+
+func (x *RestoreKeyResponse) ProtoReflect() protoreflect.Message {
+	mi := &file_cipherd_v1_key_admin_service_proto_msgTypes[23]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use RestoreKeyResponse.ProtoReflect.Descriptor instead.
+func (*RestoreKeyResponse) Descriptor() ([]byte, []int) {
+	return file_cipherd_v1_key_admin_service_proto_rawDescGZIP(), []int{23}
+}
+
+func (x *RestoreKeyResponse) GetKey() *Key {
+	if x != nil {
+		return x.Key
+	}
+	return nil
+}
+
 // GetKeyCensusRequest names the key to report on.
 type GetKeyCensusRequest struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
@@ -1046,7 +1593,7 @@ type GetKeyCensusRequest struct {
 
 func (x *GetKeyCensusRequest) Reset() {
 	*x = GetKeyCensusRequest{}
-	mi := &file_cipherd_v1_key_admin_service_proto_msgTypes[15]
+	mi := &file_cipherd_v1_key_admin_service_proto_msgTypes[24]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1058,7 +1605,7 @@ func (x *GetKeyCensusRequest) String() string {
 func (*GetKeyCensusRequest) ProtoMessage() {}
 
 func (x *GetKeyCensusRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_cipherd_v1_key_admin_service_proto_msgTypes[15]
+	mi := &file_cipherd_v1_key_admin_service_proto_msgTypes[24]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1071,7 +1618,7 @@ func (x *GetKeyCensusRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GetKeyCensusRequest.ProtoReflect.Descriptor instead.
 func (*GetKeyCensusRequest) Descriptor() ([]byte, []int) {
-	return file_cipherd_v1_key_admin_service_proto_rawDescGZIP(), []int{15}
+	return file_cipherd_v1_key_admin_service_proto_rawDescGZIP(), []int{24}
 }
 
 func (x *GetKeyCensusRequest) GetKeyName() string {
@@ -1104,7 +1651,7 @@ type GetKeyCensusResponse struct {
 
 func (x *GetKeyCensusResponse) Reset() {
 	*x = GetKeyCensusResponse{}
-	mi := &file_cipherd_v1_key_admin_service_proto_msgTypes[16]
+	mi := &file_cipherd_v1_key_admin_service_proto_msgTypes[25]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1116,7 +1663,7 @@ func (x *GetKeyCensusResponse) String() string {
 func (*GetKeyCensusResponse) ProtoMessage() {}
 
 func (x *GetKeyCensusResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_cipherd_v1_key_admin_service_proto_msgTypes[16]
+	mi := &file_cipherd_v1_key_admin_service_proto_msgTypes[25]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1129,7 +1676,7 @@ func (x *GetKeyCensusResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GetKeyCensusResponse.ProtoReflect.Descriptor instead.
 func (*GetKeyCensusResponse) Descriptor() ([]byte, []int) {
-	return file_cipherd_v1_key_admin_service_proto_rawDescGZIP(), []int{16}
+	return file_cipherd_v1_key_admin_service_proto_rawDescGZIP(), []int{25}
 }
 
 func (x *GetKeyCensusResponse) GetKey() *Key {
@@ -1172,7 +1719,7 @@ type VersionCensus struct {
 
 func (x *VersionCensus) Reset() {
 	*x = VersionCensus{}
-	mi := &file_cipherd_v1_key_admin_service_proto_msgTypes[17]
+	mi := &file_cipherd_v1_key_admin_service_proto_msgTypes[26]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1184,7 +1731,7 @@ func (x *VersionCensus) String() string {
 func (*VersionCensus) ProtoMessage() {}
 
 func (x *VersionCensus) ProtoReflect() protoreflect.Message {
-	mi := &file_cipherd_v1_key_admin_service_proto_msgTypes[17]
+	mi := &file_cipherd_v1_key_admin_service_proto_msgTypes[26]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1197,7 +1744,7 @@ func (x *VersionCensus) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use VersionCensus.ProtoReflect.Descriptor instead.
 func (*VersionCensus) Descriptor() ([]byte, []int) {
-	return file_cipherd_v1_key_admin_service_proto_rawDescGZIP(), []int{17}
+	return file_cipherd_v1_key_admin_service_proto_rawDescGZIP(), []int{26}
 }
 
 func (x *VersionCensus) GetVersion() int32 {
@@ -1239,7 +1786,7 @@ type DisableKeyRequest struct {
 
 func (x *DisableKeyRequest) Reset() {
 	*x = DisableKeyRequest{}
-	mi := &file_cipherd_v1_key_admin_service_proto_msgTypes[18]
+	mi := &file_cipherd_v1_key_admin_service_proto_msgTypes[27]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1251,7 +1798,7 @@ func (x *DisableKeyRequest) String() string {
 func (*DisableKeyRequest) ProtoMessage() {}
 
 func (x *DisableKeyRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_cipherd_v1_key_admin_service_proto_msgTypes[18]
+	mi := &file_cipherd_v1_key_admin_service_proto_msgTypes[27]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1264,7 +1811,7 @@ func (x *DisableKeyRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use DisableKeyRequest.ProtoReflect.Descriptor instead.
 func (*DisableKeyRequest) Descriptor() ([]byte, []int) {
-	return file_cipherd_v1_key_admin_service_proto_rawDescGZIP(), []int{18}
+	return file_cipherd_v1_key_admin_service_proto_rawDescGZIP(), []int{27}
 }
 
 func (x *DisableKeyRequest) GetKeyName() string {
@@ -1285,7 +1832,7 @@ type DisableKeyResponse struct {
 
 func (x *DisableKeyResponse) Reset() {
 	*x = DisableKeyResponse{}
-	mi := &file_cipherd_v1_key_admin_service_proto_msgTypes[19]
+	mi := &file_cipherd_v1_key_admin_service_proto_msgTypes[28]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1297,7 +1844,7 @@ func (x *DisableKeyResponse) String() string {
 func (*DisableKeyResponse) ProtoMessage() {}
 
 func (x *DisableKeyResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_cipherd_v1_key_admin_service_proto_msgTypes[19]
+	mi := &file_cipherd_v1_key_admin_service_proto_msgTypes[28]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1310,7 +1857,7 @@ func (x *DisableKeyResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use DisableKeyResponse.ProtoReflect.Descriptor instead.
 func (*DisableKeyResponse) Descriptor() ([]byte, []int) {
-	return file_cipherd_v1_key_admin_service_proto_rawDescGZIP(), []int{19}
+	return file_cipherd_v1_key_admin_service_proto_rawDescGZIP(), []int{28}
 }
 
 func (x *DisableKeyResponse) GetKey() *Key {
@@ -1331,7 +1878,7 @@ type EnableKeyRequest struct {
 
 func (x *EnableKeyRequest) Reset() {
 	*x = EnableKeyRequest{}
-	mi := &file_cipherd_v1_key_admin_service_proto_msgTypes[20]
+	mi := &file_cipherd_v1_key_admin_service_proto_msgTypes[29]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1343,7 +1890,7 @@ func (x *EnableKeyRequest) String() string {
 func (*EnableKeyRequest) ProtoMessage() {}
 
 func (x *EnableKeyRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_cipherd_v1_key_admin_service_proto_msgTypes[20]
+	mi := &file_cipherd_v1_key_admin_service_proto_msgTypes[29]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1356,7 +1903,7 @@ func (x *EnableKeyRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use EnableKeyRequest.ProtoReflect.Descriptor instead.
 func (*EnableKeyRequest) Descriptor() ([]byte, []int) {
-	return file_cipherd_v1_key_admin_service_proto_rawDescGZIP(), []int{20}
+	return file_cipherd_v1_key_admin_service_proto_rawDescGZIP(), []int{29}
 }
 
 func (x *EnableKeyRequest) GetKeyName() string {
@@ -1377,7 +1924,7 @@ type EnableKeyResponse struct {
 
 func (x *EnableKeyResponse) Reset() {
 	*x = EnableKeyResponse{}
-	mi := &file_cipherd_v1_key_admin_service_proto_msgTypes[21]
+	mi := &file_cipherd_v1_key_admin_service_proto_msgTypes[30]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1389,7 +1936,7 @@ func (x *EnableKeyResponse) String() string {
 func (*EnableKeyResponse) ProtoMessage() {}
 
 func (x *EnableKeyResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_cipherd_v1_key_admin_service_proto_msgTypes[21]
+	mi := &file_cipherd_v1_key_admin_service_proto_msgTypes[30]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1402,7 +1949,7 @@ func (x *EnableKeyResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use EnableKeyResponse.ProtoReflect.Descriptor instead.
 func (*EnableKeyResponse) Descriptor() ([]byte, []int) {
-	return file_cipherd_v1_key_admin_service_proto_rawDescGZIP(), []int{21}
+	return file_cipherd_v1_key_admin_service_proto_rawDescGZIP(), []int{30}
 }
 
 func (x *EnableKeyResponse) GetKey() *Key {
@@ -1428,7 +1975,7 @@ type ScheduleKeyVersionDestructionRequest struct {
 
 func (x *ScheduleKeyVersionDestructionRequest) Reset() {
 	*x = ScheduleKeyVersionDestructionRequest{}
-	mi := &file_cipherd_v1_key_admin_service_proto_msgTypes[22]
+	mi := &file_cipherd_v1_key_admin_service_proto_msgTypes[31]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1440,7 +1987,7 @@ func (x *ScheduleKeyVersionDestructionRequest) String() string {
 func (*ScheduleKeyVersionDestructionRequest) ProtoMessage() {}
 
 func (x *ScheduleKeyVersionDestructionRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_cipherd_v1_key_admin_service_proto_msgTypes[22]
+	mi := &file_cipherd_v1_key_admin_service_proto_msgTypes[31]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1453,7 +2000,7 @@ func (x *ScheduleKeyVersionDestructionRequest) ProtoReflect() protoreflect.Messa
 
 // Deprecated: Use ScheduleKeyVersionDestructionRequest.ProtoReflect.Descriptor instead.
 func (*ScheduleKeyVersionDestructionRequest) Descriptor() ([]byte, []int) {
-	return file_cipherd_v1_key_admin_service_proto_rawDescGZIP(), []int{22}
+	return file_cipherd_v1_key_admin_service_proto_rawDescGZIP(), []int{31}
 }
 
 func (x *ScheduleKeyVersionDestructionRequest) GetKeyName() string {
@@ -1488,7 +2035,7 @@ type ScheduleKeyVersionDestructionResponse struct {
 
 func (x *ScheduleKeyVersionDestructionResponse) Reset() {
 	*x = ScheduleKeyVersionDestructionResponse{}
-	mi := &file_cipherd_v1_key_admin_service_proto_msgTypes[23]
+	mi := &file_cipherd_v1_key_admin_service_proto_msgTypes[32]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1500,7 +2047,7 @@ func (x *ScheduleKeyVersionDestructionResponse) String() string {
 func (*ScheduleKeyVersionDestructionResponse) ProtoMessage() {}
 
 func (x *ScheduleKeyVersionDestructionResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_cipherd_v1_key_admin_service_proto_msgTypes[23]
+	mi := &file_cipherd_v1_key_admin_service_proto_msgTypes[32]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1513,7 +2060,7 @@ func (x *ScheduleKeyVersionDestructionResponse) ProtoReflect() protoreflect.Mess
 
 // Deprecated: Use ScheduleKeyVersionDestructionResponse.ProtoReflect.Descriptor instead.
 func (*ScheduleKeyVersionDestructionResponse) Descriptor() ([]byte, []int) {
-	return file_cipherd_v1_key_admin_service_proto_rawDescGZIP(), []int{23}
+	return file_cipherd_v1_key_admin_service_proto_rawDescGZIP(), []int{32}
 }
 
 func (x *ScheduleKeyVersionDestructionResponse) GetKey() *Key {
@@ -1536,7 +2083,7 @@ type CancelKeyVersionDestructionRequest struct {
 
 func (x *CancelKeyVersionDestructionRequest) Reset() {
 	*x = CancelKeyVersionDestructionRequest{}
-	mi := &file_cipherd_v1_key_admin_service_proto_msgTypes[24]
+	mi := &file_cipherd_v1_key_admin_service_proto_msgTypes[33]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1548,7 +2095,7 @@ func (x *CancelKeyVersionDestructionRequest) String() string {
 func (*CancelKeyVersionDestructionRequest) ProtoMessage() {}
 
 func (x *CancelKeyVersionDestructionRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_cipherd_v1_key_admin_service_proto_msgTypes[24]
+	mi := &file_cipherd_v1_key_admin_service_proto_msgTypes[33]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1561,7 +2108,7 @@ func (x *CancelKeyVersionDestructionRequest) ProtoReflect() protoreflect.Message
 
 // Deprecated: Use CancelKeyVersionDestructionRequest.ProtoReflect.Descriptor instead.
 func (*CancelKeyVersionDestructionRequest) Descriptor() ([]byte, []int) {
-	return file_cipherd_v1_key_admin_service_proto_rawDescGZIP(), []int{24}
+	return file_cipherd_v1_key_admin_service_proto_rawDescGZIP(), []int{33}
 }
 
 func (x *CancelKeyVersionDestructionRequest) GetKeyName() string {
@@ -1589,7 +2136,7 @@ type CancelKeyVersionDestructionResponse struct {
 
 func (x *CancelKeyVersionDestructionResponse) Reset() {
 	*x = CancelKeyVersionDestructionResponse{}
-	mi := &file_cipherd_v1_key_admin_service_proto_msgTypes[25]
+	mi := &file_cipherd_v1_key_admin_service_proto_msgTypes[34]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1601,7 +2148,7 @@ func (x *CancelKeyVersionDestructionResponse) String() string {
 func (*CancelKeyVersionDestructionResponse) ProtoMessage() {}
 
 func (x *CancelKeyVersionDestructionResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_cipherd_v1_key_admin_service_proto_msgTypes[25]
+	mi := &file_cipherd_v1_key_admin_service_proto_msgTypes[34]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1614,7 +2161,7 @@ func (x *CancelKeyVersionDestructionResponse) ProtoReflect() protoreflect.Messag
 
 // Deprecated: Use CancelKeyVersionDestructionResponse.ProtoReflect.Descriptor instead.
 func (*CancelKeyVersionDestructionResponse) Descriptor() ([]byte, []int) {
-	return file_cipherd_v1_key_admin_service_proto_rawDescGZIP(), []int{25}
+	return file_cipherd_v1_key_admin_service_proto_rawDescGZIP(), []int{34}
 }
 
 func (x *CancelKeyVersionDestructionResponse) GetKey() *Key {
@@ -1638,7 +2185,7 @@ type ScheduleKeyDeletionRequest struct {
 
 func (x *ScheduleKeyDeletionRequest) Reset() {
 	*x = ScheduleKeyDeletionRequest{}
-	mi := &file_cipherd_v1_key_admin_service_proto_msgTypes[26]
+	mi := &file_cipherd_v1_key_admin_service_proto_msgTypes[35]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1650,7 +2197,7 @@ func (x *ScheduleKeyDeletionRequest) String() string {
 func (*ScheduleKeyDeletionRequest) ProtoMessage() {}
 
 func (x *ScheduleKeyDeletionRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_cipherd_v1_key_admin_service_proto_msgTypes[26]
+	mi := &file_cipherd_v1_key_admin_service_proto_msgTypes[35]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1663,7 +2210,7 @@ func (x *ScheduleKeyDeletionRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ScheduleKeyDeletionRequest.ProtoReflect.Descriptor instead.
 func (*ScheduleKeyDeletionRequest) Descriptor() ([]byte, []int) {
-	return file_cipherd_v1_key_admin_service_proto_rawDescGZIP(), []int{26}
+	return file_cipherd_v1_key_admin_service_proto_rawDescGZIP(), []int{35}
 }
 
 func (x *ScheduleKeyDeletionRequest) GetKeyName() string {
@@ -1691,7 +2238,7 @@ type ScheduleKeyDeletionResponse struct {
 
 func (x *ScheduleKeyDeletionResponse) Reset() {
 	*x = ScheduleKeyDeletionResponse{}
-	mi := &file_cipherd_v1_key_admin_service_proto_msgTypes[27]
+	mi := &file_cipherd_v1_key_admin_service_proto_msgTypes[36]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1703,7 +2250,7 @@ func (x *ScheduleKeyDeletionResponse) String() string {
 func (*ScheduleKeyDeletionResponse) ProtoMessage() {}
 
 func (x *ScheduleKeyDeletionResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_cipherd_v1_key_admin_service_proto_msgTypes[27]
+	mi := &file_cipherd_v1_key_admin_service_proto_msgTypes[36]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1716,7 +2263,7 @@ func (x *ScheduleKeyDeletionResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ScheduleKeyDeletionResponse.ProtoReflect.Descriptor instead.
 func (*ScheduleKeyDeletionResponse) Descriptor() ([]byte, []int) {
-	return file_cipherd_v1_key_admin_service_proto_rawDescGZIP(), []int{27}
+	return file_cipherd_v1_key_admin_service_proto_rawDescGZIP(), []int{36}
 }
 
 func (x *ScheduleKeyDeletionResponse) GetKey() *Key {
@@ -1737,7 +2284,7 @@ type CancelKeyDeletionRequest struct {
 
 func (x *CancelKeyDeletionRequest) Reset() {
 	*x = CancelKeyDeletionRequest{}
-	mi := &file_cipherd_v1_key_admin_service_proto_msgTypes[28]
+	mi := &file_cipherd_v1_key_admin_service_proto_msgTypes[37]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1749,7 +2296,7 @@ func (x *CancelKeyDeletionRequest) String() string {
 func (*CancelKeyDeletionRequest) ProtoMessage() {}
 
 func (x *CancelKeyDeletionRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_cipherd_v1_key_admin_service_proto_msgTypes[28]
+	mi := &file_cipherd_v1_key_admin_service_proto_msgTypes[37]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1762,7 +2309,7 @@ func (x *CancelKeyDeletionRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use CancelKeyDeletionRequest.ProtoReflect.Descriptor instead.
 func (*CancelKeyDeletionRequest) Descriptor() ([]byte, []int) {
-	return file_cipherd_v1_key_admin_service_proto_rawDescGZIP(), []int{28}
+	return file_cipherd_v1_key_admin_service_proto_rawDescGZIP(), []int{37}
 }
 
 func (x *CancelKeyDeletionRequest) GetKeyName() string {
@@ -1783,7 +2330,7 @@ type CancelKeyDeletionResponse struct {
 
 func (x *CancelKeyDeletionResponse) Reset() {
 	*x = CancelKeyDeletionResponse{}
-	mi := &file_cipherd_v1_key_admin_service_proto_msgTypes[29]
+	mi := &file_cipherd_v1_key_admin_service_proto_msgTypes[38]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1795,7 +2342,7 @@ func (x *CancelKeyDeletionResponse) String() string {
 func (*CancelKeyDeletionResponse) ProtoMessage() {}
 
 func (x *CancelKeyDeletionResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_cipherd_v1_key_admin_service_proto_msgTypes[29]
+	mi := &file_cipherd_v1_key_admin_service_proto_msgTypes[38]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1808,7 +2355,7 @@ func (x *CancelKeyDeletionResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use CancelKeyDeletionResponse.ProtoReflect.Descriptor instead.
 func (*CancelKeyDeletionResponse) Descriptor() ([]byte, []int) {
-	return file_cipherd_v1_key_admin_service_proto_rawDescGZIP(), []int{29}
+	return file_cipherd_v1_key_admin_service_proto_rawDescGZIP(), []int{38}
 }
 
 func (x *CancelKeyDeletionResponse) GetKey() *Key {
@@ -1846,7 +2393,7 @@ type RetireKeyVersionsRequest struct {
 
 func (x *RetireKeyVersionsRequest) Reset() {
 	*x = RetireKeyVersionsRequest{}
-	mi := &file_cipherd_v1_key_admin_service_proto_msgTypes[30]
+	mi := &file_cipherd_v1_key_admin_service_proto_msgTypes[39]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1858,7 +2405,7 @@ func (x *RetireKeyVersionsRequest) String() string {
 func (*RetireKeyVersionsRequest) ProtoMessage() {}
 
 func (x *RetireKeyVersionsRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_cipherd_v1_key_admin_service_proto_msgTypes[30]
+	mi := &file_cipherd_v1_key_admin_service_proto_msgTypes[39]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1871,7 +2418,7 @@ func (x *RetireKeyVersionsRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use RetireKeyVersionsRequest.ProtoReflect.Descriptor instead.
 func (*RetireKeyVersionsRequest) Descriptor() ([]byte, []int) {
-	return file_cipherd_v1_key_admin_service_proto_rawDescGZIP(), []int{30}
+	return file_cipherd_v1_key_admin_service_proto_rawDescGZIP(), []int{39}
 }
 
 func (x *RetireKeyVersionsRequest) GetKeyName() string {
@@ -1937,7 +2484,7 @@ type DataInventory struct {
 
 func (x *DataInventory) Reset() {
 	*x = DataInventory{}
-	mi := &file_cipherd_v1_key_admin_service_proto_msgTypes[31]
+	mi := &file_cipherd_v1_key_admin_service_proto_msgTypes[40]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1949,7 +2496,7 @@ func (x *DataInventory) String() string {
 func (*DataInventory) ProtoMessage() {}
 
 func (x *DataInventory) ProtoReflect() protoreflect.Message {
-	mi := &file_cipherd_v1_key_admin_service_proto_msgTypes[31]
+	mi := &file_cipherd_v1_key_admin_service_proto_msgTypes[40]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1962,7 +2509,7 @@ func (x *DataInventory) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use DataInventory.ProtoReflect.Descriptor instead.
 func (*DataInventory) Descriptor() ([]byte, []int) {
-	return file_cipherd_v1_key_admin_service_proto_rawDescGZIP(), []int{31}
+	return file_cipherd_v1_key_admin_service_proto_rawDescGZIP(), []int{40}
 }
 
 func (x *DataInventory) GetKeyName() string {
@@ -2013,7 +2560,7 @@ type VersionCount struct {
 
 func (x *VersionCount) Reset() {
 	*x = VersionCount{}
-	mi := &file_cipherd_v1_key_admin_service_proto_msgTypes[32]
+	mi := &file_cipherd_v1_key_admin_service_proto_msgTypes[41]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2025,7 +2572,7 @@ func (x *VersionCount) String() string {
 func (*VersionCount) ProtoMessage() {}
 
 func (x *VersionCount) ProtoReflect() protoreflect.Message {
-	mi := &file_cipherd_v1_key_admin_service_proto_msgTypes[32]
+	mi := &file_cipherd_v1_key_admin_service_proto_msgTypes[41]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2038,7 +2585,7 @@ func (x *VersionCount) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use VersionCount.ProtoReflect.Descriptor instead.
 func (*VersionCount) Descriptor() ([]byte, []int) {
-	return file_cipherd_v1_key_admin_service_proto_rawDescGZIP(), []int{32}
+	return file_cipherd_v1_key_admin_service_proto_rawDescGZIP(), []int{41}
 }
 
 func (x *VersionCount) GetVersion() int32 {
@@ -2070,7 +2617,7 @@ type RetireKeyVersionsResponse struct {
 
 func (x *RetireKeyVersionsResponse) Reset() {
 	*x = RetireKeyVersionsResponse{}
-	mi := &file_cipherd_v1_key_admin_service_proto_msgTypes[33]
+	mi := &file_cipherd_v1_key_admin_service_proto_msgTypes[42]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2082,7 +2629,7 @@ func (x *RetireKeyVersionsResponse) String() string {
 func (*RetireKeyVersionsResponse) ProtoMessage() {}
 
 func (x *RetireKeyVersionsResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_cipherd_v1_key_admin_service_proto_msgTypes[33]
+	mi := &file_cipherd_v1_key_admin_service_proto_msgTypes[42]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2095,7 +2642,7 @@ func (x *RetireKeyVersionsResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use RetireKeyVersionsResponse.ProtoReflect.Descriptor instead.
 func (*RetireKeyVersionsResponse) Descriptor() ([]byte, []int) {
-	return file_cipherd_v1_key_admin_service_proto_rawDescGZIP(), []int{33}
+	return file_cipherd_v1_key_admin_service_proto_rawDescGZIP(), []int{42}
 }
 
 func (x *RetireKeyVersionsResponse) GetKey() *Key {
@@ -2124,7 +2671,7 @@ var File_cipherd_v1_key_admin_service_proto protoreflect.FileDescriptor
 const file_cipherd_v1_key_admin_service_proto_rawDesc = "" +
 	"\n" +
 	"\"cipherd/v1/key_admin_service.proto\x12\n" +
-	"cipherd.v1\x1a\x15cipherd/v1/keys.proto\x1a\x1egoogle/protobuf/duration.proto\x1a\x1fgoogle/protobuf/timestamp.proto\"\x91\x02\n" +
+	"cipherd.v1\x1a\x15cipherd/v1/keys.proto\x1a\x1egoogle/protobuf/duration.proto\x1a\x1fgoogle/protobuf/timestamp.proto\"\xb1\x02\n" +
 	"\x10CreateKeyRequest\x12\x19\n" +
 	"\bkey_name\x18\x01 \x01(\tR\akeyName\x12$\n" +
 	"\x04mode\x18\x02 \x01(\x0e2\x10.cipherd.v1.ModeR\x04mode\x12\"\n" +
@@ -2132,7 +2679,10 @@ const file_cipherd_v1_key_admin_service_proto_rawDesc = "" +
 	"\x15allow_unauthenticated\x18\x04 \x01(\bR\x14allowUnauthenticated\x12-\n" +
 	"\x06policy\x18\x05 \x01(\v2\x15.cipherd.v1.KeyPolicyR\x06policy\x124\n" +
 	"\n" +
-	"fpe_format\x18\x06 \x01(\v2\x15.cipherd.v1.FpeFormatR\tfpeFormat\"6\n" +
+	"fpe_format\x18\x06 \x01(\v2\x15.cipherd.v1.FpeFormatR\tfpeFormat\x12\x1e\n" +
+	"\n" +
+	"exportable\x18\a \x01(\bR\n" +
+	"exportable\"6\n" +
 	"\x11CreateKeyResponse\x12!\n" +
 	"\x03key\x18\x01 \x01(\v2\x0f.cipherd.v1.KeyR\x03key\"*\n" +
 	"\rGetKeyRequest\x12\x19\n" +
@@ -2190,6 +2740,40 @@ const file_cipherd_v1_key_admin_service_proto_rawDesc = "" +
 	"\vexpire_time\x18\x05 \x01(\v2\x1a.google.protobuf.TimestampR\n" +
 	"expireTime\"6\n" +
 	"\x11ImportKeyResponse\x12!\n" +
+	"\x03key\x18\x01 \x01(\v2\x0f.cipherd.v1.KeyR\x03key\"4\n" +
+	"\x17SetKeyExportableRequest\x12\x19\n" +
+	"\bkey_name\x18\x01 \x01(\tR\akeyName\"=\n" +
+	"\x18SetKeyExportableResponse\x12!\n" +
+	"\x03key\x18\x01 \x01(\v2\x0f.cipherd.v1.KeyR\x03key\"f\n" +
+	"\x10BackupKeyRequest\x12\x19\n" +
+	"\bkey_name\x18\x01 \x01(\tR\akeyName\x127\n" +
+	"\x18recipient_public_key_pem\x18\x02 \x01(\tR\x15recipientPublicKeyPem\"W\n" +
+	"\x11BackupKeyResponse\x12\x1f\n" +
+	"\vbackup_file\x18\x01 \x01(\fR\n" +
+	"backupFile\x12!\n" +
+	"\x03key\x18\x02 \x01(\v2\x0f.cipherd.v1.KeyR\x03key\"\xb3\x02\n" +
+	"\rKeyBackupFile\x12\x16\n" +
+	"\x06format\x18\x01 \x01(\x05R\x06format\x12\x19\n" +
+	"\bkey_name\x18\x02 \x01(\tR\akeyName\x120\n" +
+	"\x14recipient_key_sha256\x18\x03 \x01(\fR\x12recipientKeySha256\x12;\n" +
+	"\vbackup_time\x18\x04 \x01(\v2\x1a.google.protobuf.TimestampR\n" +
+	"backupTime\x12R\n" +
+	"\x12wrapping_algorithm\x18\x05 \x01(\x0e2#.cipherd.v1.ImportWrappingAlgorithmR\x11wrappingAlgorithm\x12,\n" +
+	"\x12wrapped_key_backup\x18\x06 \x01(\fR\x10wrappedKeyBackup\"\xdb\x01\n" +
+	"\tKeyBackup\x12!\n" +
+	"\x03key\x18\x01 \x01(\v2\x0f.cipherd.v1.KeyR\x03key\x12<\n" +
+	"\tmaterials\x18\x02 \x03(\v2\x1e.cipherd.v1.KeyVersionMaterialR\tmaterials\x120\n" +
+	"\x14recipient_key_sha256\x18\x03 \x01(\fR\x12recipientKeySha256\x12;\n" +
+	"\vbackup_time\x18\x04 \x01(\v2\x1a.google.protobuf.TimestampR\n" +
+	"backupTime\"~\n" +
+	"\x12KeyVersionMaterial\x12\x18\n" +
+	"\aversion\x18\x01 \x01(\x05R\aversion\x12&\n" +
+	"\fkey_material\x18\x02 \x01(\fB\x03\x80\x01\x01R\vkeyMaterial\x12&\n" +
+	"\x0flegacy_fixed_iv\x18\x03 \x01(\fR\rlegacyFixedIv\"e\n" +
+	"\x11RestoreKeyRequest\x12\"\n" +
+	"\rimport_job_id\x18\x01 \x01(\tR\vimportJobId\x12,\n" +
+	"\x12wrapped_key_backup\x18\x02 \x01(\fR\x10wrappedKeyBackup\"7\n" +
+	"\x12RestoreKeyResponse\x12!\n" +
 	"\x03key\x18\x01 \x01(\v2\x0f.cipherd.v1.KeyR\x03key\"n\n" +
 	"\x13GetKeyCensusRequest\x12\x19\n" +
 	"\bkey_name\x18\x01 \x01(\tR\akeyName\x12<\n" +
@@ -2254,8 +2838,7 @@ const file_cipherd_v1_key_admin_service_proto_rawDesc = "" +
 	"\x17ImportWrappingAlgorithm\x12)\n" +
 	"%IMPORT_WRAPPING_ALGORITHM_UNSPECIFIED\x10\x00\x12:\n" +
 	"6IMPORT_WRAPPING_ALGORITHM_RSA_AES_KEY_WRAP_SHA256_3072\x10\x01\x12:\n" +
-	"6IMPORT_WRAPPING_ALGORITHM_RSA_AES_KEY_WRAP_SHA256_4096\x10\x022\xcc\n" +
-	"\n" +
+	"6IMPORT_WRAPPING_ALGORITHM_RSA_AES_KEY_WRAP_SHA256_4096\x10\x022\xc2\f\n" +
 	"\x0fKeyAdminService\x12H\n" +
 	"\tCreateKey\x12\x1c.cipherd.v1.CreateKeyRequest\x1a\x1d.cipherd.v1.CreateKeyResponse\x12?\n" +
 	"\x06GetKey\x12\x19.cipherd.v1.GetKeyRequest\x1a\x1a.cipherd.v1.GetKeyResponse\x12E\n" +
@@ -2263,7 +2846,11 @@ const file_cipherd_v1_key_admin_service_proto_rawDesc = "" +
 	"\tRotateKey\x12\x1c.cipherd.v1.RotateKeyRequest\x1a\x1d.cipherd.v1.RotateKeyResponse\x12Z\n" +
 	"\x0fUpdateKeyPolicy\x12\".cipherd.v1.UpdateKeyPolicyRequest\x1a#.cipherd.v1.UpdateKeyPolicyResponse\x12H\n" +
 	"\tImportKey\x12\x1c.cipherd.v1.ImportKeyRequest\x1a\x1d.cipherd.v1.ImportKeyResponse\x12Z\n" +
-	"\x0fCreateImportJob\x12\".cipherd.v1.CreateImportJobRequest\x1a#.cipherd.v1.CreateImportJobResponse\x12Q\n" +
+	"\x0fCreateImportJob\x12\".cipherd.v1.CreateImportJobRequest\x1a#.cipherd.v1.CreateImportJobResponse\x12]\n" +
+	"\x10SetKeyExportable\x12#.cipherd.v1.SetKeyExportableRequest\x1a$.cipherd.v1.SetKeyExportableResponse\x12H\n" +
+	"\tBackupKey\x12\x1c.cipherd.v1.BackupKeyRequest\x1a\x1d.cipherd.v1.BackupKeyResponse\x12K\n" +
+	"\n" +
+	"RestoreKey\x12\x1d.cipherd.v1.RestoreKeyRequest\x1a\x1e.cipherd.v1.RestoreKeyResponse\x12Q\n" +
 	"\fGetKeyCensus\x12\x1f.cipherd.v1.GetKeyCensusRequest\x1a .cipherd.v1.GetKeyCensusResponse\x12K\n" +
 	"\n" +
 	"DisableKey\x12\x1d.cipherd.v1.DisableKeyRequest\x1a\x1e.cipherd.v1.DisableKeyResponse\x12H\n" +
@@ -2288,7 +2875,7 @@ func file_cipherd_v1_key_admin_service_proto_rawDescGZIP() []byte {
 }
 
 var file_cipherd_v1_key_admin_service_proto_enumTypes = make([]protoimpl.EnumInfo, 1)
-var file_cipherd_v1_key_admin_service_proto_msgTypes = make([]protoimpl.MessageInfo, 34)
+var file_cipherd_v1_key_admin_service_proto_msgTypes = make([]protoimpl.MessageInfo, 43)
 var file_cipherd_v1_key_admin_service_proto_goTypes = []any{
 	(ImportWrappingAlgorithm)(0),                  // 0: cipherd.v1.ImportWrappingAlgorithm
 	(*CreateKeyRequest)(nil),                      // 1: cipherd.v1.CreateKeyRequest
@@ -2306,111 +2893,134 @@ var file_cipherd_v1_key_admin_service_proto_goTypes = []any{
 	(*CreateImportJobResponse)(nil),               // 13: cipherd.v1.CreateImportJobResponse
 	(*ImportJob)(nil),                             // 14: cipherd.v1.ImportJob
 	(*ImportKeyResponse)(nil),                     // 15: cipherd.v1.ImportKeyResponse
-	(*GetKeyCensusRequest)(nil),                   // 16: cipherd.v1.GetKeyCensusRequest
-	(*GetKeyCensusResponse)(nil),                  // 17: cipherd.v1.GetKeyCensusResponse
-	(*VersionCensus)(nil),                         // 18: cipherd.v1.VersionCensus
-	(*DisableKeyRequest)(nil),                     // 19: cipherd.v1.DisableKeyRequest
-	(*DisableKeyResponse)(nil),                    // 20: cipherd.v1.DisableKeyResponse
-	(*EnableKeyRequest)(nil),                      // 21: cipherd.v1.EnableKeyRequest
-	(*EnableKeyResponse)(nil),                     // 22: cipherd.v1.EnableKeyResponse
-	(*ScheduleKeyVersionDestructionRequest)(nil),  // 23: cipherd.v1.ScheduleKeyVersionDestructionRequest
-	(*ScheduleKeyVersionDestructionResponse)(nil), // 24: cipherd.v1.ScheduleKeyVersionDestructionResponse
-	(*CancelKeyVersionDestructionRequest)(nil),    // 25: cipherd.v1.CancelKeyVersionDestructionRequest
-	(*CancelKeyVersionDestructionResponse)(nil),   // 26: cipherd.v1.CancelKeyVersionDestructionResponse
-	(*ScheduleKeyDeletionRequest)(nil),            // 27: cipherd.v1.ScheduleKeyDeletionRequest
-	(*ScheduleKeyDeletionResponse)(nil),           // 28: cipherd.v1.ScheduleKeyDeletionResponse
-	(*CancelKeyDeletionRequest)(nil),              // 29: cipherd.v1.CancelKeyDeletionRequest
-	(*CancelKeyDeletionResponse)(nil),             // 30: cipherd.v1.CancelKeyDeletionResponse
-	(*RetireKeyVersionsRequest)(nil),              // 31: cipherd.v1.RetireKeyVersionsRequest
-	(*DataInventory)(nil),                         // 32: cipherd.v1.DataInventory
-	(*VersionCount)(nil),                          // 33: cipherd.v1.VersionCount
-	(*RetireKeyVersionsResponse)(nil),             // 34: cipherd.v1.RetireKeyVersionsResponse
-	(Mode)(0),                                     // 35: cipherd.v1.Mode
-	(*KeyPolicy)(nil),                             // 36: cipherd.v1.KeyPolicy
-	(*FpeFormat)(nil),                             // 37: cipherd.v1.FpeFormat
-	(*Key)(nil),                                   // 38: cipherd.v1.Key
-	(LegacyCipher)(0),                             // 39: cipherd.v1.LegacyCipher
-	(LegacyIv)(0),                                 // 40: cipherd.v1.LegacyIv
-	(TransitKdf)(0),                               // 41: cipherd.v1.TransitKdf
-	(*timestamppb.Timestamp)(nil),                 // 42: google.protobuf.Timestamp
-	(*durationpb.Duration)(nil),                   // 43: google.protobuf.Duration
-	(*KeyVersionUsage)(nil),                       // 44: cipherd.v1.KeyVersionUsage
+	(*SetKeyExportableRequest)(nil),               // 16: cipherd.v1.SetKeyExportableRequest
+	(*SetKeyExportableResponse)(nil),              // 17: cipherd.v1.SetKeyExportableResponse
+	(*BackupKeyRequest)(nil),                      // 18: cipherd.v1.BackupKeyRequest
+	(*BackupKeyResponse)(nil),                     // 19: cipherd.v1.BackupKeyResponse
+	(*KeyBackupFile)(nil),                         // 20: cipherd.v1.KeyBackupFile
+	(*KeyBackup)(nil),                             // 21: cipherd.v1.KeyBackup
+	(*KeyVersionMaterial)(nil),                    // 22: cipherd.v1.KeyVersionMaterial
+	(*RestoreKeyRequest)(nil),                     // 23: cipherd.v1.RestoreKeyRequest
+	(*RestoreKeyResponse)(nil),                    // 24: cipherd.v1.RestoreKeyResponse
+	(*GetKeyCensusRequest)(nil),                   // 25: cipherd.v1.GetKeyCensusRequest
+	(*GetKeyCensusResponse)(nil),                  // 26: cipherd.v1.GetKeyCensusResponse
+	(*VersionCensus)(nil),                         // 27: cipherd.v1.VersionCensus
+	(*DisableKeyRequest)(nil),                     // 28: cipherd.v1.DisableKeyRequest
+	(*DisableKeyResponse)(nil),                    // 29: cipherd.v1.DisableKeyResponse
+	(*EnableKeyRequest)(nil),                      // 30: cipherd.v1.EnableKeyRequest
+	(*EnableKeyResponse)(nil),                     // 31: cipherd.v1.EnableKeyResponse
+	(*ScheduleKeyVersionDestructionRequest)(nil),  // 32: cipherd.v1.ScheduleKeyVersionDestructionRequest
+	(*ScheduleKeyVersionDestructionResponse)(nil), // 33: cipherd.v1.ScheduleKeyVersionDestructionResponse
+	(*CancelKeyVersionDestructionRequest)(nil),    // 34: cipherd.v1.CancelKeyVersionDestructionRequest
+	(*CancelKeyVersionDestructionResponse)(nil),   // 35: cipherd.v1.CancelKeyVersionDestructionResponse
+	(*ScheduleKeyDeletionRequest)(nil),            // 36: cipherd.v1.ScheduleKeyDeletionRequest
+	(*ScheduleKeyDeletionResponse)(nil),           // 37: cipherd.v1.ScheduleKeyDeletionResponse
+	(*CancelKeyDeletionRequest)(nil),              // 38: cipherd.v1.CancelKeyDeletionRequest
+	(*CancelKeyDeletionResponse)(nil),             // 39: cipherd.v1.CancelKeyDeletionResponse
+	(*RetireKeyVersionsRequest)(nil),              // 40: cipherd.v1.RetireKeyVersionsRequest
+	(*DataInventory)(nil),                         // 41: cipherd.v1.DataInventory
+	(*VersionCount)(nil),                          // 42: cipherd.v1.VersionCount
+	(*RetireKeyVersionsResponse)(nil),             // 43: cipherd.v1.RetireKeyVersionsResponse
+	(Mode)(0),                                     // 44: cipherd.v1.Mode
+	(*KeyPolicy)(nil),                             // 45: cipherd.v1.KeyPolicy
+	(*FpeFormat)(nil),                             // 46: cipherd.v1.FpeFormat
+	(*Key)(nil),                                   // 47: cipherd.v1.Key
+	(LegacyCipher)(0),                             // 48: cipherd.v1.LegacyCipher
+	(LegacyIv)(0),                                 // 49: cipherd.v1.LegacyIv
+	(TransitKdf)(0),                               // 50: cipherd.v1.TransitKdf
+	(*timestamppb.Timestamp)(nil),                 // 51: google.protobuf.Timestamp
+	(*durationpb.Duration)(nil),                   // 52: google.protobuf.Duration
+	(*KeyVersionUsage)(nil),                       // 53: cipherd.v1.KeyVersionUsage
 }
 var file_cipherd_v1_key_admin_service_proto_depIdxs = []int32{
-	35, // 0: cipherd.v1.CreateKeyRequest.mode:type_name -> cipherd.v1.Mode
-	36, // 1: cipherd.v1.CreateKeyRequest.policy:type_name -> cipherd.v1.KeyPolicy
-	37, // 2: cipherd.v1.CreateKeyRequest.fpe_format:type_name -> cipherd.v1.FpeFormat
-	38, // 3: cipherd.v1.CreateKeyResponse.key:type_name -> cipherd.v1.Key
-	38, // 4: cipherd.v1.GetKeyResponse.key:type_name -> cipherd.v1.Key
-	38, // 5: cipherd.v1.ListKeysResponse.keys:type_name -> cipherd.v1.Key
-	35, // 6: cipherd.v1.RotateKeyRequest.mode:type_name -> cipherd.v1.Mode
-	38, // 7: cipherd.v1.RotateKeyResponse.key:type_name -> cipherd.v1.Key
-	36, // 8: cipherd.v1.UpdateKeyPolicyRequest.policy:type_name -> cipherd.v1.KeyPolicy
-	38, // 9: cipherd.v1.UpdateKeyPolicyResponse.key:type_name -> cipherd.v1.Key
-	35, // 10: cipherd.v1.ImportKeyRequest.mode:type_name -> cipherd.v1.Mode
-	39, // 11: cipherd.v1.ImportKeyRequest.legacy_cipher:type_name -> cipherd.v1.LegacyCipher
-	40, // 12: cipherd.v1.ImportKeyRequest.legacy_iv:type_name -> cipherd.v1.LegacyIv
-	37, // 13: cipherd.v1.ImportKeyRequest.fpe_format:type_name -> cipherd.v1.FpeFormat
-	41, // 14: cipherd.v1.ImportKeyRequest.transit_kdf:type_name -> cipherd.v1.TransitKdf
+	44, // 0: cipherd.v1.CreateKeyRequest.mode:type_name -> cipherd.v1.Mode
+	45, // 1: cipherd.v1.CreateKeyRequest.policy:type_name -> cipherd.v1.KeyPolicy
+	46, // 2: cipherd.v1.CreateKeyRequest.fpe_format:type_name -> cipherd.v1.FpeFormat
+	47, // 3: cipherd.v1.CreateKeyResponse.key:type_name -> cipherd.v1.Key
+	47, // 4: cipherd.v1.GetKeyResponse.key:type_name -> cipherd.v1.Key
+	47, // 5: cipherd.v1.ListKeysResponse.keys:type_name -> cipherd.v1.Key
+	44, // 6: cipherd.v1.RotateKeyRequest.mode:type_name -> cipherd.v1.Mode
+	47, // 7: cipherd.v1.RotateKeyResponse.key:type_name -> cipherd.v1.Key
+	45, // 8: cipherd.v1.UpdateKeyPolicyRequest.policy:type_name -> cipherd.v1.KeyPolicy
+	47, // 9: cipherd.v1.UpdateKeyPolicyResponse.key:type_name -> cipherd.v1.Key
+	44, // 10: cipherd.v1.ImportKeyRequest.mode:type_name -> cipherd.v1.Mode
+	48, // 11: cipherd.v1.ImportKeyRequest.legacy_cipher:type_name -> cipherd.v1.LegacyCipher
+	49, // 12: cipherd.v1.ImportKeyRequest.legacy_iv:type_name -> cipherd.v1.LegacyIv
+	46, // 13: cipherd.v1.ImportKeyRequest.fpe_format:type_name -> cipherd.v1.FpeFormat
+	50, // 14: cipherd.v1.ImportKeyRequest.transit_kdf:type_name -> cipherd.v1.TransitKdf
 	0,  // 15: cipherd.v1.CreateImportJobRequest.wrapping_algorithm:type_name -> cipherd.v1.ImportWrappingAlgorithm
 	14, // 16: cipherd.v1.CreateImportJobResponse.import_job:type_name -> cipherd.v1.ImportJob
 	0,  // 17: cipherd.v1.ImportJob.wrapping_algorithm:type_name -> cipherd.v1.ImportWrappingAlgorithm
-	42, // 18: cipherd.v1.ImportJob.expire_time:type_name -> google.protobuf.Timestamp
-	38, // 19: cipherd.v1.ImportKeyResponse.key:type_name -> cipherd.v1.Key
-	43, // 20: cipherd.v1.GetKeyCensusRequest.quiet_period:type_name -> google.protobuf.Duration
-	38, // 21: cipherd.v1.GetKeyCensusResponse.key:type_name -> cipherd.v1.Key
-	18, // 22: cipherd.v1.GetKeyCensusResponse.versions:type_name -> cipherd.v1.VersionCensus
-	44, // 23: cipherd.v1.VersionCensus.usage:type_name -> cipherd.v1.KeyVersionUsage
-	38, // 24: cipherd.v1.DisableKeyResponse.key:type_name -> cipherd.v1.Key
-	38, // 25: cipherd.v1.EnableKeyResponse.key:type_name -> cipherd.v1.Key
-	43, // 26: cipherd.v1.ScheduleKeyVersionDestructionRequest.pending_window:type_name -> google.protobuf.Duration
-	38, // 27: cipherd.v1.ScheduleKeyVersionDestructionResponse.key:type_name -> cipherd.v1.Key
-	38, // 28: cipherd.v1.CancelKeyVersionDestructionResponse.key:type_name -> cipherd.v1.Key
-	43, // 29: cipherd.v1.ScheduleKeyDeletionRequest.pending_window:type_name -> google.protobuf.Duration
-	38, // 30: cipherd.v1.ScheduleKeyDeletionResponse.key:type_name -> cipherd.v1.Key
-	38, // 31: cipherd.v1.CancelKeyDeletionResponse.key:type_name -> cipherd.v1.Key
-	43, // 32: cipherd.v1.RetireKeyVersionsRequest.quiet_period:type_name -> google.protobuf.Duration
-	43, // 33: cipherd.v1.RetireKeyVersionsRequest.pending_window:type_name -> google.protobuf.Duration
-	32, // 34: cipherd.v1.RetireKeyVersionsRequest.inventories:type_name -> cipherd.v1.DataInventory
-	42, // 35: cipherd.v1.DataInventory.scan_time:type_name -> google.protobuf.Timestamp
-	33, // 36: cipherd.v1.DataInventory.versions:type_name -> cipherd.v1.VersionCount
-	38, // 37: cipherd.v1.RetireKeyVersionsResponse.key:type_name -> cipherd.v1.Key
-	42, // 38: cipherd.v1.RetireKeyVersionsResponse.destroy_time:type_name -> google.protobuf.Timestamp
-	1,  // 39: cipherd.v1.KeyAdminService.CreateKey:input_type -> cipherd.v1.CreateKeyRequest
-	3,  // 40: cipherd.v1.KeyAdminService.GetKey:input_type -> cipherd.v1.GetKeyRequest
-	5,  // 41: cipherd.v1.KeyAdminService.ListKeys:input_type -> cipherd.v1.ListKeysRequest
-	7,  // 42: cipherd.v1.KeyAdminService.RotateKey:input_type -> cipherd.v1.RotateKeyRequest
-	9,  // 43: cipherd.v1.KeyAdminService.UpdateKeyPolicy:input_type -> cipherd.v1.UpdateKeyPolicyRequest
-	11, // 44: cipherd.v1.KeyAdminService.ImportKey:input_type -> cipherd.v1.ImportKeyRequest
-	12, // 45: cipherd.v1.KeyAdminService.CreateImportJob:input_type -> cipherd.v1.CreateImportJobRequest
-	16, // 46: cipherd.v1.KeyAdminService.GetKeyCensus:input_type -> cipherd.v1.GetKeyCensusRequest
-	19, // 47: cipherd.v1.KeyAdminService.DisableKey:input_type -> cipherd.v1.DisableKeyRequest
-	21, // 48: cipherd.v1.KeyAdminService.EnableKey:input_type -> cipherd.v1.EnableKeyRequest
-	23, // 49: cipherd.v1.KeyAdminService.ScheduleKeyVersionDestruction:input_type -> cipherd.v1.ScheduleKeyVersionDestructionRequest
-	25, // 50: cipherd.v1.KeyAdminService.CancelKeyVersionDestruction:input_type -> cipherd.v1.CancelKeyVersionDestructionRequest
-	27, // 51: cipherd.v1.KeyAdminService.ScheduleKeyDeletion:input_type -> cipherd.v1.ScheduleKeyDeletionRequest
-	29, // 52: cipherd.v1.KeyAdminService.CancelKeyDeletion:input_type -> cipherd.v1.CancelKeyDeletionRequest
-	31, // 53: cipherd.v1.KeyAdminService.RetireKeyVersions:input_type -> cipherd.v1.RetireKeyVersionsRequest
-	2,  // 54: cipherd.v1.KeyAdminService.CreateKey:output_type -> cipherd.v1.CreateKeyResponse
-	4,  // 55: cipherd.v1.KeyAdminService.GetKey:output_type -> cipherd.v1.GetKeyResponse
-	6,  // 56: cipherd.v1.KeyAdminService.ListKeys:output_type -> cipherd.v1.ListKeysResponse
-	8,  // 57: cipherd.v1.KeyAdminService.RotateKey:output_type -> cipherd.v1.RotateKeyResponse
-	10, // 58: cipherd.v1.KeyAdminService.UpdateKeyPolicy:output_type -> cipherd.v1.UpdateKeyPolicyResponse
-	15, // 59: cipherd.v1.KeyAdminService.ImportKey:output_type -> cipherd.v1.ImportKeyResponse
-	13, // 60: cipherd.v1.KeyAdminService.CreateImportJob:output_type -> cipherd.v1.CreateImportJobResponse
-	17, // 61: cipherd.v1.KeyAdminService.GetKeyCensus:output_type -> cipherd.v1.GetKeyCensusResponse
-	20, // 62: cipherd.v1.KeyAdminService.DisableKey:output_type -> cipherd.v1.DisableKeyResponse
-	22, // 63: cipherd.v1.KeyAdminService.EnableKey:output_type -> cipherd.v1.EnableKeyResponse
-	24, // 64: cipherd.v1.KeyAdminService.ScheduleKeyVersionDestruction:output_type -> cipherd.v1.ScheduleKeyVersionDestructionResponse
-	26, // 65: cipherd.v1.KeyAdminService.CancelKeyVersionDestruction:output_type -> cipherd.v1.CancelKeyVersionDestructionResponse
-	28, // 66: cipherd.v1.KeyAdminService.ScheduleKeyDeletion:output_type -> cipherd.v1.ScheduleKeyDeletionResponse
-	30, // 67: cipherd.v1.KeyAdminService.CancelKeyDeletion:output_type -> cipherd.v1.CancelKeyDeletionResponse
-	34, // 68: cipherd.v1.KeyAdminService.RetireKeyVersions:output_type -> cipherd.v1.RetireKeyVersionsResponse
-	54, // [54:69] is the sub-list for method output_type
-	39, // [39:54] is the sub-list for method input_type
-	39, // [39:39] is the sub-list for extension type_name
-	39, // [39:39] is the sub-list for extension extendee
-	0,  // [0:39] is the sub-list for field type_name
+	51, // 18: cipherd.v1.ImportJob.expire_time:type_name -> google.protobuf.Timestamp
+	47, // 19: cipherd.v1.ImportKeyResponse.key:type_name -> cipherd.v1.Key
+	47, // 20: cipherd.v1.SetKeyExportableResponse.key:type_name -> cipherd.v1.Key
+	47, // 21: cipherd.v1.BackupKeyResponse.key:type_name -> cipherd.v1.Key
+	51, // 22: cipherd.v1.KeyBackupFile.backup_time:type_name -> google.protobuf.Timestamp
+	0,  // 23: cipherd.v1.KeyBackupFile.wrapping_algorithm:type_name -> cipherd.v1.ImportWrappingAlgorithm
+	47, // 24: cipherd.v1.KeyBackup.key:type_name -> cipherd.v1.Key
+	22, // 25: cipherd.v1.KeyBackup.materials:type_name -> cipherd.v1.KeyVersionMaterial
+	51, // 26: cipherd.v1.KeyBackup.backup_time:type_name -> google.protobuf.Timestamp
+	47, // 27: cipherd.v1.RestoreKeyResponse.key:type_name -> cipherd.v1.Key
+	52, // 28: cipherd.v1.GetKeyCensusRequest.quiet_period:type_name -> google.protobuf.Duration
+	47, // 29: cipherd.v1.GetKeyCensusResponse.key:type_name -> cipherd.v1.Key
+	27, // 30: cipherd.v1.GetKeyCensusResponse.versions:type_name -> cipherd.v1.VersionCensus
+	53, // 31: cipherd.v1.VersionCensus.usage:type_name -> cipherd.v1.KeyVersionUsage
+	47, // 32: cipherd.v1.DisableKeyResponse.key:type_name -> cipherd.v1.Key
+	47, // 33: cipherd.v1.EnableKeyResponse.key:type_name -> cipherd.v1.Key
+	52, // 34: cipherd.v1.ScheduleKeyVersionDestructionRequest.pending_window:type_name -> google.protobuf.Duration
+	47, // 35: cipherd.v1.ScheduleKeyVersionDestructionResponse.key:type_name -> cipherd.v1.Key
+	47, // 36: cipherd.v1.CancelKeyVersionDestructionResponse.key:type_name -> cipherd.v1.Key
+	52, // 37: cipherd.v1.ScheduleKeyDeletionRequest.pending_window:type_name -> google.protobuf.Duration
+	47, // 38: cipherd.v1.ScheduleKeyDeletionResponse.key:type_name -> cipherd.v1.Key
+	47, // 39: cipherd.v1.CancelKeyDeletionResponse.key:type_name -> cipherd.v1.Key
+	52, // 40: cipherd.v1.RetireKeyVersionsRequest.quiet_period:type_name -> google.protobuf.Duration
+	52, // 41: cipherd.v1.RetireKeyVersionsRequest.pending_window:type_name -> google.protobuf.Duration
+	41, // 42: cipherd.v1.RetireKeyVersionsRequest.inventories:type_name -> cipherd.v1.DataInventory
+	51, // 43: cipherd.v1.DataInventory.scan_time:type_name -> google.protobuf.Timestamp
+	42, // 44: cipherd.v1.DataInventory.versions:type_name -> cipherd.v1.VersionCount
+	47, // 45: cipherd.v1.RetireKeyVersionsResponse.key:type_name -> cipherd.v1.Key
+	51, // 46: cipherd.v1.RetireKeyVersionsResponse.destroy_time:type_name -> google.protobuf.Timestamp
+	1,  // 47: cipherd.v1.KeyAdminService.CreateKey:input_type -> cipherd.v1.CreateKeyRequest
+	3,  // 48: cipherd.v1.KeyAdminService.GetKey:input_type -> cipherd.v1.GetKeyRequest
+	5,  // 49: cipherd.v1.KeyAdminService.ListKeys:input_type -> cipherd.v1.ListKeysRequest
+	7,  // 50: cipherd.v1.KeyAdminService.RotateKey:input_type -> cipherd.v1.RotateKeyRequest
+	9,  // 51: cipherd.v1.KeyAdminService.UpdateKeyPolicy:input_type -> cipherd.v1.UpdateKeyPolicyRequest
+	11, // 52: cipherd.v1.KeyAdminService.ImportKey:input_type -> cipherd.v1.ImportKeyRequest
+	12, // 53: cipherd.v1.KeyAdminService.CreateImportJob:input_type -> cipherd.v1.CreateImportJobRequest
+	16, // 54: cipherd.v1.KeyAdminService.SetKeyExportable:input_type -> cipherd.v1.SetKeyExportableRequest
+	18, // 55: cipherd.v1.KeyAdminService.BackupKey:input_type -> cipherd.v1.BackupKeyRequest
+	23, // 56: cipherd.v1.KeyAdminService.RestoreKey:input_type -> cipherd.v1.RestoreKeyRequest
+	25, // 57: cipherd.v1.KeyAdminService.GetKeyCensus:input_type -> cipherd.v1.GetKeyCensusRequest
+	28, // 58: cipherd.v1.KeyAdminService.DisableKey:input_type -> cipherd.v1.DisableKeyRequest
+	30, // 59: cipherd.v1.KeyAdminService.EnableKey:input_type -> cipherd.v1.EnableKeyRequest
+	32, // 60: cipherd.v1.KeyAdminService.ScheduleKeyVersionDestruction:input_type -> cipherd.v1.ScheduleKeyVersionDestructionRequest
+	34, // 61: cipherd.v1.KeyAdminService.CancelKeyVersionDestruction:input_type -> cipherd.v1.CancelKeyVersionDestructionRequest
+	36, // 62: cipherd.v1.KeyAdminService.ScheduleKeyDeletion:input_type -> cipherd.v1.ScheduleKeyDeletionRequest
+	38, // 63: cipherd.v1.KeyAdminService.CancelKeyDeletion:input_type -> cipherd.v1.CancelKeyDeletionRequest
+	40, // 64: cipherd.v1.KeyAdminService.RetireKeyVersions:input_type -> cipherd.v1.RetireKeyVersionsRequest
+	2,  // 65: cipherd.v1.KeyAdminService.CreateKey:output_type -> cipherd.v1.CreateKeyResponse
+	4,  // 66: cipherd.v1.KeyAdminService.GetKey:output_type -> cipherd.v1.GetKeyResponse
+	6,  // 67: cipherd.v1.KeyAdminService.ListKeys:output_type -> cipherd.v1.ListKeysResponse
+	8,  // 68: cipherd.v1.KeyAdminService.RotateKey:output_type -> cipherd.v1.RotateKeyResponse
+	10, // 69: cipherd.v1.KeyAdminService.UpdateKeyPolicy:output_type -> cipherd.v1.UpdateKeyPolicyResponse
+	15, // 70: cipherd.v1.KeyAdminService.ImportKey:output_type -> cipherd.v1.ImportKeyResponse
+	13, // 71: cipherd.v1.KeyAdminService.CreateImportJob:output_type -> cipherd.v1.CreateImportJobResponse
+	17, // 72: cipherd.v1.KeyAdminService.SetKeyExportable:output_type -> cipherd.v1.SetKeyExportableResponse
+	19, // 73: cipherd.v1.KeyAdminService.BackupKey:output_type -> cipherd.v1.BackupKeyResponse
+	24, // 74: cipherd.v1.KeyAdminService.RestoreKey:output_type -> cipherd.v1.RestoreKeyResponse
+	26, // 75: cipherd.v1.KeyAdminService.GetKeyCensus:output_type -> cipherd.v1.GetKeyCensusResponse
+	29, // 76: cipherd.v1.KeyAdminService.DisableKey:output_type -> cipherd.v1.DisableKeyResponse
+	31, // 77: cipherd.v1.KeyAdminService.EnableKey:output_type -> cipherd.v1.EnableKeyResponse
+	33, // 78: cipherd.v1.KeyAdminService.ScheduleKeyVersionDestruction:output_type -> cipherd.v1.ScheduleKeyVersionDestructionResponse
+	35, // 79: cipherd.v1.KeyAdminService.CancelKeyVersionDestruction:output_type -> cipherd.v1.CancelKeyVersionDestructionResponse
+	37, // 80: cipherd.v1.KeyAdminService.ScheduleKeyDeletion:output_type -> cipherd.v1.ScheduleKeyDeletionResponse
+	39, // 81: cipherd.v1.KeyAdminService.CancelKeyDeletion:output_type -> cipherd.v1.CancelKeyDeletionResponse
+	43, // 82: cipherd.v1.KeyAdminService.RetireKeyVersions:output_type -> cipherd.v1.RetireKeyVersionsResponse
+	65, // [65:83] is the sub-list for method output_type
+	47, // [47:65] is the sub-list for method input_type
+	47, // [47:47] is the sub-list for extension type_name
+	47, // [47:47] is the sub-list for extension extendee
+	0,  // [0:47] is the sub-list for field type_name
 }
 
 func init() { file_cipherd_v1_key_admin_service_proto_init() }
@@ -2425,7 +3035,7 @@ func file_cipherd_v1_key_admin_service_proto_init() {
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_cipherd_v1_key_admin_service_proto_rawDesc), len(file_cipherd_v1_key_admin_service_proto_rawDesc)),
 			NumEnums:      1,
-			NumMessages:   34,
+			NumMessages:   43,
 			NumExtensions: 0,
 			NumServices:   1,
 		},

@@ -26,6 +26,9 @@ const (
 	KeyAdminService_UpdateKeyPolicy_FullMethodName               = "/cipherd.v1.KeyAdminService/UpdateKeyPolicy"
 	KeyAdminService_ImportKey_FullMethodName                     = "/cipherd.v1.KeyAdminService/ImportKey"
 	KeyAdminService_CreateImportJob_FullMethodName               = "/cipherd.v1.KeyAdminService/CreateImportJob"
+	KeyAdminService_SetKeyExportable_FullMethodName              = "/cipherd.v1.KeyAdminService/SetKeyExportable"
+	KeyAdminService_BackupKey_FullMethodName                     = "/cipherd.v1.KeyAdminService/BackupKey"
+	KeyAdminService_RestoreKey_FullMethodName                    = "/cipherd.v1.KeyAdminService/RestoreKey"
 	KeyAdminService_GetKeyCensus_FullMethodName                  = "/cipherd.v1.KeyAdminService/GetKeyCensus"
 	KeyAdminService_DisableKey_FullMethodName                    = "/cipherd.v1.KeyAdminService/DisableKey"
 	KeyAdminService_EnableKey_FullMethodName                     = "/cipherd.v1.KeyAdminService/EnableKey"
@@ -64,6 +67,25 @@ type KeyAdminServiceClient interface {
 	// one ImportKey, and expires; its private key never leaves the server and unwraps nothing else.
 	// Needs the import operation.
 	CreateImportJob(ctx context.Context, in *CreateImportJobRequest, opts ...grpc.CallOption) (*CreateImportJobResponse, error)
+	// SetKeyExportable marks a key exportable, for good: from then on BackupKey may write it out. The
+	// flag is never cleared (as Vault Transit's exportable). Needs the admin operation; BackupKey
+	// needs export, which admin does not imply, so neither grant alone takes a key out.
+	SetKeyExportable(ctx context.Context, in *SetKeyExportableRequest, opts ...grpc.CallOption) (*SetKeyExportableResponse, error)
+	// BackupKey writes a key whole (every version's material, state and destruction schedule, its
+	// policy, state and settings) as a KeyBackupFile wrapped for a recipient RSA public key that the
+	// operator keeps offline: RSA-OAEP-SHA-256 of a fresh AES-256 key, then the RFC 5649 key wrap of
+	// the serialized KeyBackup under it, the layout of ImportWrappingAlgorithm. Only an exportable key
+	// (FAILED_PRECONDITION, KEY_NOT_EXPORTABLE otherwise); destroyed versions are written as destroyed,
+	// without bytes. Every backup is an audit record. Needs the export operation.
+	BackupKey(ctx context.Context, in *BackupKeyRequest, opts ...grpc.CallOption) (*BackupKeyResponse, error)
+	// RestoreKey creates a key from a backup. The recipient key's holder opens the backup file offline
+	// and wraps its KeyBackup again for an import job of this server (CreateImportJob for the key's
+	// name), as cipherctl keys restore does, so the material never crosses the wire in the clear. The
+	// key keeps its version numbers, version states, destruction schedules, policy, state and
+	// exportable flag. ALREADY_EXISTS (KEY_ALREADY_EXISTS) if the key exists: a restore never
+	// overwrites. A blob that does not unwrap fails with INVALID_ARGUMENT, saying only that. Needs the
+	// import operation.
+	RestoreKey(ctx context.Context, in *RestoreKeyRequest, opts ...grpc.CallOption) (*RestoreKeyResponse, error)
 	// GetKeyCensus reports which versions of a key still see traffic, so an operator knows how far
 	// min_decryption_version can be raised without refusing data that is still read.
 	GetKeyCensus(ctx context.Context, in *GetKeyCensusRequest, opts ...grpc.CallOption) (*GetKeyCensusResponse, error)
@@ -168,6 +190,36 @@ func (c *keyAdminServiceClient) CreateImportJob(ctx context.Context, in *CreateI
 	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
 	out := new(CreateImportJobResponse)
 	err := c.cc.Invoke(ctx, KeyAdminService_CreateImportJob_FullMethodName, in, out, cOpts...)
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+func (c *keyAdminServiceClient) SetKeyExportable(ctx context.Context, in *SetKeyExportableRequest, opts ...grpc.CallOption) (*SetKeyExportableResponse, error) {
+	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
+	out := new(SetKeyExportableResponse)
+	err := c.cc.Invoke(ctx, KeyAdminService_SetKeyExportable_FullMethodName, in, out, cOpts...)
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+func (c *keyAdminServiceClient) BackupKey(ctx context.Context, in *BackupKeyRequest, opts ...grpc.CallOption) (*BackupKeyResponse, error) {
+	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
+	out := new(BackupKeyResponse)
+	err := c.cc.Invoke(ctx, KeyAdminService_BackupKey_FullMethodName, in, out, cOpts...)
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+func (c *keyAdminServiceClient) RestoreKey(ctx context.Context, in *RestoreKeyRequest, opts ...grpc.CallOption) (*RestoreKeyResponse, error) {
+	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
+	out := new(RestoreKeyResponse)
+	err := c.cc.Invoke(ctx, KeyAdminService_RestoreKey_FullMethodName, in, out, cOpts...)
 	if err != nil {
 		return nil, err
 	}
@@ -282,6 +334,25 @@ type KeyAdminServiceServer interface {
 	// one ImportKey, and expires; its private key never leaves the server and unwraps nothing else.
 	// Needs the import operation.
 	CreateImportJob(context.Context, *CreateImportJobRequest) (*CreateImportJobResponse, error)
+	// SetKeyExportable marks a key exportable, for good: from then on BackupKey may write it out. The
+	// flag is never cleared (as Vault Transit's exportable). Needs the admin operation; BackupKey
+	// needs export, which admin does not imply, so neither grant alone takes a key out.
+	SetKeyExportable(context.Context, *SetKeyExportableRequest) (*SetKeyExportableResponse, error)
+	// BackupKey writes a key whole (every version's material, state and destruction schedule, its
+	// policy, state and settings) as a KeyBackupFile wrapped for a recipient RSA public key that the
+	// operator keeps offline: RSA-OAEP-SHA-256 of a fresh AES-256 key, then the RFC 5649 key wrap of
+	// the serialized KeyBackup under it, the layout of ImportWrappingAlgorithm. Only an exportable key
+	// (FAILED_PRECONDITION, KEY_NOT_EXPORTABLE otherwise); destroyed versions are written as destroyed,
+	// without bytes. Every backup is an audit record. Needs the export operation.
+	BackupKey(context.Context, *BackupKeyRequest) (*BackupKeyResponse, error)
+	// RestoreKey creates a key from a backup. The recipient key's holder opens the backup file offline
+	// and wraps its KeyBackup again for an import job of this server (CreateImportJob for the key's
+	// name), as cipherctl keys restore does, so the material never crosses the wire in the clear. The
+	// key keeps its version numbers, version states, destruction schedules, policy, state and
+	// exportable flag. ALREADY_EXISTS (KEY_ALREADY_EXISTS) if the key exists: a restore never
+	// overwrites. A blob that does not unwrap fails with INVALID_ARGUMENT, saying only that. Needs the
+	// import operation.
+	RestoreKey(context.Context, *RestoreKeyRequest) (*RestoreKeyResponse, error)
 	// GetKeyCensus reports which versions of a key still see traffic, so an operator knows how far
 	// min_decryption_version can be raised without refusing data that is still read.
 	GetKeyCensus(context.Context, *GetKeyCensusRequest) (*GetKeyCensusResponse, error)
@@ -342,6 +413,15 @@ func (UnimplementedKeyAdminServiceServer) ImportKey(context.Context, *ImportKeyR
 }
 func (UnimplementedKeyAdminServiceServer) CreateImportJob(context.Context, *CreateImportJobRequest) (*CreateImportJobResponse, error) {
 	return nil, status.Error(codes.Unimplemented, "method CreateImportJob not implemented")
+}
+func (UnimplementedKeyAdminServiceServer) SetKeyExportable(context.Context, *SetKeyExportableRequest) (*SetKeyExportableResponse, error) {
+	return nil, status.Error(codes.Unimplemented, "method SetKeyExportable not implemented")
+}
+func (UnimplementedKeyAdminServiceServer) BackupKey(context.Context, *BackupKeyRequest) (*BackupKeyResponse, error) {
+	return nil, status.Error(codes.Unimplemented, "method BackupKey not implemented")
+}
+func (UnimplementedKeyAdminServiceServer) RestoreKey(context.Context, *RestoreKeyRequest) (*RestoreKeyResponse, error) {
+	return nil, status.Error(codes.Unimplemented, "method RestoreKey not implemented")
 }
 func (UnimplementedKeyAdminServiceServer) GetKeyCensus(context.Context, *GetKeyCensusRequest) (*GetKeyCensusResponse, error) {
 	return nil, status.Error(codes.Unimplemented, "method GetKeyCensus not implemented")
@@ -510,6 +590,60 @@ func _KeyAdminService_CreateImportJob_Handler(srv interface{}, ctx context.Conte
 	}
 	handler := func(ctx context.Context, req interface{}) (interface{}, error) {
 		return srv.(KeyAdminServiceServer).CreateImportJob(ctx, req.(*CreateImportJobRequest))
+	}
+	return interceptor(ctx, in, info, handler)
+}
+
+func _KeyAdminService_SetKeyExportable_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
+	in := new(SetKeyExportableRequest)
+	if err := dec(in); err != nil {
+		return nil, err
+	}
+	if interceptor == nil {
+		return srv.(KeyAdminServiceServer).SetKeyExportable(ctx, in)
+	}
+	info := &grpc.UnaryServerInfo{
+		Server:     srv,
+		FullMethod: KeyAdminService_SetKeyExportable_FullMethodName,
+	}
+	handler := func(ctx context.Context, req interface{}) (interface{}, error) {
+		return srv.(KeyAdminServiceServer).SetKeyExportable(ctx, req.(*SetKeyExportableRequest))
+	}
+	return interceptor(ctx, in, info, handler)
+}
+
+func _KeyAdminService_BackupKey_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
+	in := new(BackupKeyRequest)
+	if err := dec(in); err != nil {
+		return nil, err
+	}
+	if interceptor == nil {
+		return srv.(KeyAdminServiceServer).BackupKey(ctx, in)
+	}
+	info := &grpc.UnaryServerInfo{
+		Server:     srv,
+		FullMethod: KeyAdminService_BackupKey_FullMethodName,
+	}
+	handler := func(ctx context.Context, req interface{}) (interface{}, error) {
+		return srv.(KeyAdminServiceServer).BackupKey(ctx, req.(*BackupKeyRequest))
+	}
+	return interceptor(ctx, in, info, handler)
+}
+
+func _KeyAdminService_RestoreKey_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
+	in := new(RestoreKeyRequest)
+	if err := dec(in); err != nil {
+		return nil, err
+	}
+	if interceptor == nil {
+		return srv.(KeyAdminServiceServer).RestoreKey(ctx, in)
+	}
+	info := &grpc.UnaryServerInfo{
+		Server:     srv,
+		FullMethod: KeyAdminService_RestoreKey_FullMethodName,
+	}
+	handler := func(ctx context.Context, req interface{}) (interface{}, error) {
+		return srv.(KeyAdminServiceServer).RestoreKey(ctx, req.(*RestoreKeyRequest))
 	}
 	return interceptor(ctx, in, info, handler)
 }
@@ -692,6 +826,18 @@ var KeyAdminService_ServiceDesc = grpc.ServiceDesc{
 		{
 			MethodName: "CreateImportJob",
 			Handler:    _KeyAdminService_CreateImportJob_Handler,
+		},
+		{
+			MethodName: "SetKeyExportable",
+			Handler:    _KeyAdminService_SetKeyExportable_Handler,
+		},
+		{
+			MethodName: "BackupKey",
+			Handler:    _KeyAdminService_BackupKey_Handler,
+		},
+		{
+			MethodName: "RestoreKey",
+			Handler:    _KeyAdminService_RestoreKey_Handler,
 		},
 		{
 			MethodName: "GetKeyCensus",

@@ -1047,7 +1047,9 @@ type Key struct {
 	State KeyState `protobuf:"varint,5,opt,name=state,proto3,enum=cipherd.v1.KeyState" json:"state,omitempty"`
 	// delete_time is when the key's versions are (DELETION_SCHEDULED) or were (DELETED) destroyed;
 	// absent otherwise.
-	DeleteTime    *timestamppb.Timestamp `protobuf:"bytes,6,opt,name=delete_time,json=deleteTime,proto3" json:"delete_time,omitempty"`
+	DeleteTime *timestamppb.Timestamp `protobuf:"bytes,6,opt,name=delete_time,json=deleteTime,proto3" json:"delete_time,omitempty"`
+	// exportable is true once the key may be backed up (CreateKey or SetKeyExportable); never cleared.
+	Exportable    bool `protobuf:"varint,7,opt,name=exportable,proto3" json:"exportable,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -1124,6 +1126,13 @@ func (x *Key) GetDeleteTime() *timestamppb.Timestamp {
 	return nil
 }
 
+func (x *Key) GetExportable() bool {
+	if x != nil {
+		return x.Exportable
+	}
+	return false
+}
+
 var File_cipherd_v1_keys_proto protoreflect.FileDescriptor
 
 const file_cipherd_v1_keys_proto_rawDesc = "" +
@@ -1170,7 +1179,7 @@ const file_cipherd_v1_keys_proto_rawDesc = "" +
 	"\x15version_prefix_length\x18\x03 \x01(\x05R\x13versionPrefixLength\x12.\n" +
 	"\x13accept_small_domain\x18\x04 \x01(\bR\x11acceptSmallDomain\x12.\n" +
 	"\x13mask_visible_suffix\x18\x05 \x01(\x05R\x11maskVisibleSuffixB\a\n" +
-	"\x05shape\"\x95\x02\n" +
+	"\x05shape\"\xb5\x02\n" +
 	"\x03Key\x12\x19\n" +
 	"\bkey_name\x18\x01 \x01(\tR\akeyName\x12'\n" +
 	"\x0fcurrent_version\x18\x02 \x01(\x05R\x0ecurrentVersion\x122\n" +
@@ -1178,7 +1187,10 @@ const file_cipherd_v1_keys_proto_rawDesc = "" +
 	"\x06policy\x18\x04 \x01(\v2\x15.cipherd.v1.KeyPolicyR\x06policy\x12*\n" +
 	"\x05state\x18\x05 \x01(\x0e2\x14.cipherd.v1.KeyStateR\x05state\x12;\n" +
 	"\vdelete_time\x18\x06 \x01(\v2\x1a.google.protobuf.TimestampR\n" +
-	"deleteTime*\xbb\x01\n" +
+	"deleteTime\x12\x1e\n" +
+	"\n" +
+	"exportable\x18\a \x01(\bR\n" +
+	"exportable*\xbb\x01\n" +
 	"\x04Mode\x12\x14\n" +
 	"\x10MODE_UNSPECIFIED\x10\x00\x12\f\n" +
 	"\bMODE_GCM\x10\x01\x12\x0f\n" +

@@ -126,6 +126,10 @@ class _ErrorReasonEnumTypeWrapper(_enum_type_wrapper._EnumTypeWrapper[_ErrorReas
     """IMPORT_JOB_UNUSABLE (status FAILED_PRECONDITION): the import job named is unknown, expired,
     already used, or made for another key; create a new one. Metadata: key.
     """
+    KEY_NOT_EXPORTABLE: _ErrorReason.ValueType  # 27
+    """KEY_NOT_EXPORTABLE (status FAILED_PRECONDITION): BackupKey named a key that was not made
+    exportable (CreateKey's exportable, SetKeyExportable). Metadata: key.
+    """
 
 class ErrorReason(_ErrorReason, metaclass=_ErrorReasonEnumTypeWrapper):
     """ErrorReason is every value the `reason` of a failed call's google.rpc.ErrorInfo (domain
@@ -238,5 +242,9 @@ clear (key_material or passphrase) and this server takes only wrapped material
 IMPORT_JOB_UNUSABLE: ErrorReason.ValueType  # 26
 """IMPORT_JOB_UNUSABLE (status FAILED_PRECONDITION): the import job named is unknown, expired,
 already used, or made for another key; create a new one. Metadata: key.
+"""
+KEY_NOT_EXPORTABLE: ErrorReason.ValueType  # 27
+"""KEY_NOT_EXPORTABLE (status FAILED_PRECONDITION): BackupKey named a key that was not made
+exportable (CreateKey's exportable, SetKeyExportable). Metadata: key.
 """
 Global___ErrorReason: _TypeAlias = ErrorReason  # noqa: Y015

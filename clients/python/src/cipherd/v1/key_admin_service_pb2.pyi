@@ -62,6 +62,7 @@ class CreateKeyRequest(_message.Message):
     ALLOW_UNAUTHENTICATED_FIELD_NUMBER: _builtins.int
     POLICY_FIELD_NUMBER: _builtins.int
     FPE_FORMAT_FIELD_NUMBER: _builtins.int
+    EXPORTABLE_FIELD_NUMBER: _builtins.int
     key_name: _builtins.str
     """key_name is the new key's name: [a-z0-9][a-z0-9_-]{0,63}."""
     mode: _keys_pb2.Mode.ValueType
@@ -72,6 +73,8 @@ class CreateKeyRequest(_message.Message):
     """
     allow_unauthenticated: _builtins.bool
     """allow_unauthenticated must be true to create a key in cbc, ctr, cfb, ofb or ecb."""
+    exportable: _builtins.bool
+    """exportable lets BackupKey write the key out (SetKeyExportable). It can never be cleared."""
     @_builtins.property
     def policy(self) -> _keys_pb2.KeyPolicy:
         """policy is the key's initial policy; absent means the default policy."""
@@ -91,10 +94,11 @@ class CreateKeyRequest(_message.Message):
         allow_unauthenticated: _builtins.bool = ...,
         policy: _keys_pb2.KeyPolicy | None = ...,
         fpe_format: _keys_pb2.FpeFormat | None = ...,
+        exportable: _builtins.bool = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _typing.Literal["fpe_format", b"fpe_format", "policy", b"policy"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["allow_unauthenticated", b"allow_unauthenticated", "fpe_format", b"fpe_format", "key_name", b"key_name", "key_size_bits", b"key_size_bits", "mode", b"mode", "policy", b"policy"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["allow_unauthenticated", b"allow_unauthenticated", "exportable", b"exportable", "fpe_format", b"fpe_format", "key_name", b"key_name", "key_size_bits", b"key_size_bits", "mode", b"mode", "policy", b"policy"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 
@@ -543,6 +547,284 @@ class ImportKeyResponse(_message.Message):
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 
 Global___ImportKeyResponse: _TypeAlias = ImportKeyResponse  # noqa: Y015
+
+@_typing.final
+class SetKeyExportableRequest(_message.Message):
+    """SetKeyExportableRequest names the key to mark exportable."""
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    KEY_NAME_FIELD_NUMBER: _builtins.int
+    key_name: _builtins.str
+    """key_name is the key."""
+    def __init__(
+        self,
+        *,
+        key_name: _builtins.str = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["key_name", b"key_name"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___SetKeyExportableRequest: _TypeAlias = SetKeyExportableRequest  # noqa: Y015
+
+@_typing.final
+class SetKeyExportableResponse(_message.Message):
+    """SetKeyExportableResponse carries the key, now exportable."""
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    KEY_FIELD_NUMBER: _builtins.int
+    @_builtins.property
+    def key(self) -> _keys_pb2.Key:
+        """key is the key's metadata."""
+
+    def __init__(
+        self,
+        *,
+        key: _keys_pb2.Key | None = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _typing.Literal["key", b"key"]  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["key", b"key"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___SetKeyExportableResponse: _TypeAlias = SetKeyExportableResponse  # noqa: Y015
+
+@_typing.final
+class BackupKeyRequest(_message.Message):
+    """BackupKeyRequest names the key to back up and the recipient who can open the backup."""
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    KEY_NAME_FIELD_NUMBER: _builtins.int
+    RECIPIENT_PUBLIC_KEY_PEM_FIELD_NUMBER: _builtins.int
+    key_name: _builtins.str
+    """key_name is the key to back up."""
+    recipient_public_key_pem: _builtins.str
+    """recipient_public_key_pem is the RSA public key (3072 or 4096 bits) the backup is wrapped for, a
+    PEM "PUBLIC KEY" (X.509 SubjectPublicKeyInfo). Its private key should live offline.
+    """
+    def __init__(
+        self,
+        *,
+        key_name: _builtins.str = ...,
+        recipient_public_key_pem: _builtins.str = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["key_name", b"key_name", "recipient_public_key_pem", b"recipient_public_key_pem"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___BackupKeyRequest: _TypeAlias = BackupKeyRequest  # noqa: Y015
+
+@_typing.final
+class BackupKeyResponse(_message.Message):
+    """BackupKeyResponse carries the backup."""
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    BACKUP_FILE_FIELD_NUMBER: _builtins.int
+    KEY_FIELD_NUMBER: _builtins.int
+    backup_file: _builtins.bytes
+    """backup_file is a serialized KeyBackupFile: write it to a file as it is."""
+    @_builtins.property
+    def key(self) -> _keys_pb2.Key:
+        """key is the key's metadata as backed up."""
+
+    def __init__(
+        self,
+        *,
+        backup_file: _builtins.bytes = ...,
+        key: _keys_pb2.Key | None = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _typing.Literal["key", b"key"]  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["backup_file", b"backup_file", "key", b"key"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___BackupKeyResponse: _TypeAlias = BackupKeyResponse  # noqa: Y015
+
+@_typing.final
+class KeyBackupFile(_message.Message):
+    """KeyBackupFile is a backup as written to disk: a header in the clear and the wrapped KeyBackup.
+    Everything in the header is repeated inside the KeyBackup, which a restore checks.
+    """
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    FORMAT_FIELD_NUMBER: _builtins.int
+    KEY_NAME_FIELD_NUMBER: _builtins.int
+    RECIPIENT_KEY_SHA256_FIELD_NUMBER: _builtins.int
+    BACKUP_TIME_FIELD_NUMBER: _builtins.int
+    WRAPPING_ALGORITHM_FIELD_NUMBER: _builtins.int
+    WRAPPED_KEY_BACKUP_FIELD_NUMBER: _builtins.int
+    format: _builtins.int
+    """format is 1."""
+    key_name: _builtins.str
+    """key_name is the key backed up."""
+    recipient_key_sha256: _builtins.bytes
+    """recipient_key_sha256 is the SHA-256 of the recipient public key's DER SubjectPublicKeyInfo:
+    which private key opens the backup.
+    """
+    wrapping_algorithm: Global___ImportWrappingAlgorithm.ValueType
+    """wrapping_algorithm is how wrapped_key_backup is wrapped (the recipient key's size)."""
+    wrapped_key_backup: _builtins.bytes
+    """wrapped_key_backup is RSA-OAEP-SHA-256 (MGF1 SHA-256, no label) of a fresh AES-256 key under
+    the recipient key, followed by the RFC 5649 key wrap of the serialized KeyBackup under that key.
+    """
+    @_builtins.property
+    def backup_time(self) -> _timestamp_pb2.Timestamp:
+        """backup_time is when the backup was made."""
+
+    def __init__(
+        self,
+        *,
+        format: _builtins.int = ...,
+        key_name: _builtins.str = ...,
+        recipient_key_sha256: _builtins.bytes = ...,
+        backup_time: _timestamp_pb2.Timestamp | None = ...,
+        wrapping_algorithm: Global___ImportWrappingAlgorithm.ValueType = ...,
+        wrapped_key_backup: _builtins.bytes = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _typing.Literal["backup_time", b"backup_time"]  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["backup_time", b"backup_time", "format", b"format", "key_name", b"key_name", "recipient_key_sha256", b"recipient_key_sha256", "wrapped_key_backup", b"wrapped_key_backup", "wrapping_algorithm", b"wrapping_algorithm"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___KeyBackupFile: _TypeAlias = KeyBackupFile  # noqa: Y015
+
+@_typing.final
+class KeyBackup(_message.Message):
+    """KeyBackup is a key whole, as a backup holds it once unwrapped. Secret."""
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    KEY_FIELD_NUMBER: _builtins.int
+    MATERIALS_FIELD_NUMBER: _builtins.int
+    RECIPIENT_KEY_SHA256_FIELD_NUMBER: _builtins.int
+    BACKUP_TIME_FIELD_NUMBER: _builtins.int
+    recipient_key_sha256: _builtins.bytes
+    """recipient_key_sha256 repeats the file's header: the recipient the backup was made for."""
+    @_builtins.property
+    def key(self) -> _keys_pb2.Key:
+        """key is the key's metadata: name, versions with their states and destruction schedules, policy,
+        state and exportable flag.
+        """
+
+    @_builtins.property
+    def materials(self) -> _containers.RepeatedCompositeFieldContainer[Global___KeyVersionMaterial]:
+        """materials are the bytes of every version that is not destroyed, oldest first."""
+
+    @_builtins.property
+    def backup_time(self) -> _timestamp_pb2.Timestamp:
+        """backup_time repeats the file's header."""
+
+    def __init__(
+        self,
+        *,
+        key: _keys_pb2.Key | None = ...,
+        materials: _abc.Iterable[Global___KeyVersionMaterial] | None = ...,
+        recipient_key_sha256: _builtins.bytes = ...,
+        backup_time: _timestamp_pb2.Timestamp | None = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _typing.Literal["backup_time", b"backup_time", "key", b"key"]  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["backup_time", b"backup_time", "key", b"key", "materials", b"materials", "recipient_key_sha256", b"recipient_key_sha256"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___KeyBackup: _TypeAlias = KeyBackup  # noqa: Y015
+
+@_typing.final
+class KeyVersionMaterial(_message.Message):
+    """KeyVersionMaterial is one version's stored bytes in a KeyBackup."""
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    VERSION_FIELD_NUMBER: _builtins.int
+    KEY_MATERIAL_FIELD_NUMBER: _builtins.int
+    LEGACY_FIXED_IV_FIELD_NUMBER: _builtins.int
+    version: _builtins.int
+    """version is the version number."""
+    key_material: _builtins.bytes
+    """key_material is the version's key. Secret."""
+    legacy_fixed_iv: _builtins.bytes
+    """legacy_fixed_iv is a legacy version's fixed IV (LEGACY_IV_FIXED); empty otherwise."""
+    def __init__(
+        self,
+        *,
+        version: _builtins.int = ...,
+        key_material: _builtins.bytes = ...,
+        legacy_fixed_iv: _builtins.bytes = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["key_material", b"key_material", "legacy_fixed_iv", b"legacy_fixed_iv", "version", b"version"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___KeyVersionMaterial: _TypeAlias = KeyVersionMaterial  # noqa: Y015
+
+@_typing.final
+class RestoreKeyRequest(_message.Message):
+    """RestoreKeyRequest carries a backup's KeyBackup wrapped for an import job of this server."""
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    IMPORT_JOB_ID_FIELD_NUMBER: _builtins.int
+    WRAPPED_KEY_BACKUP_FIELD_NUMBER: _builtins.int
+    import_job_id: _builtins.str
+    """import_job_id is the job (CreateImportJob with the backup's key name) the backup is wrapped
+    for; the job is used up as ImportKey uses it.
+    """
+    wrapped_key_backup: _builtins.bytes
+    """wrapped_key_backup is the serialized KeyBackup wrapped for the job as
+    ImportKeyRequest.wrapped_key_material is.
+    """
+    def __init__(
+        self,
+        *,
+        import_job_id: _builtins.str = ...,
+        wrapped_key_backup: _builtins.bytes = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["import_job_id", b"import_job_id", "wrapped_key_backup", b"wrapped_key_backup"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___RestoreKeyRequest: _TypeAlias = RestoreKeyRequest  # noqa: Y015
+
+@_typing.final
+class RestoreKeyResponse(_message.Message):
+    """RestoreKeyResponse carries the restored key."""
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    KEY_FIELD_NUMBER: _builtins.int
+    @_builtins.property
+    def key(self) -> _keys_pb2.Key:
+        """key is the key's metadata."""
+
+    def __init__(
+        self,
+        *,
+        key: _keys_pb2.Key | None = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _typing.Literal["key", b"key"]  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["key", b"key"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___RestoreKeyResponse: _TypeAlias = RestoreKeyResponse  # noqa: Y015
 
 @_typing.final
 class GetKeyCensusRequest(_message.Message):

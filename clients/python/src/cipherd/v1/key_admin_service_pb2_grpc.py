@@ -70,6 +70,21 @@ class KeyAdminServiceStub:
                 request_serializer=cipherd_dot_v1_dot_key__admin__service__pb2.CreateImportJobRequest.SerializeToString,
                 response_deserializer=cipherd_dot_v1_dot_key__admin__service__pb2.CreateImportJobResponse.FromString,
                 _registered_method=True)
+        self.SetKeyExportable = channel.unary_unary(
+                '/cipherd.v1.KeyAdminService/SetKeyExportable',
+                request_serializer=cipherd_dot_v1_dot_key__admin__service__pb2.SetKeyExportableRequest.SerializeToString,
+                response_deserializer=cipherd_dot_v1_dot_key__admin__service__pb2.SetKeyExportableResponse.FromString,
+                _registered_method=True)
+        self.BackupKey = channel.unary_unary(
+                '/cipherd.v1.KeyAdminService/BackupKey',
+                request_serializer=cipherd_dot_v1_dot_key__admin__service__pb2.BackupKeyRequest.SerializeToString,
+                response_deserializer=cipherd_dot_v1_dot_key__admin__service__pb2.BackupKeyResponse.FromString,
+                _registered_method=True)
+        self.RestoreKey = channel.unary_unary(
+                '/cipherd.v1.KeyAdminService/RestoreKey',
+                request_serializer=cipherd_dot_v1_dot_key__admin__service__pb2.RestoreKeyRequest.SerializeToString,
+                response_deserializer=cipherd_dot_v1_dot_key__admin__service__pb2.RestoreKeyResponse.FromString,
+                _registered_method=True)
         self.GetKeyCensus = channel.unary_unary(
                 '/cipherd.v1.KeyAdminService/GetKeyCensus',
                 request_serializer=cipherd_dot_v1_dot_key__admin__service__pb2.GetKeyCensusRequest.SerializeToString,
@@ -168,6 +183,40 @@ class KeyAdminServiceServicer:
         wrapped_key_material with the job's id. A job imports into the one key it names, opens exactly
         one ImportKey, and expires; its private key never leaves the server and unwraps nothing else.
         Needs the import operation.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def SetKeyExportable(self, request, context):
+        """SetKeyExportable marks a key exportable, for good: from then on BackupKey may write it out. The
+        flag is never cleared (as Vault Transit's exportable). Needs the admin operation; BackupKey
+        needs export, which admin does not imply, so neither grant alone takes a key out.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def BackupKey(self, request, context):
+        """BackupKey writes a key whole (every version's material, state and destruction schedule, its
+        policy, state and settings) as a KeyBackupFile wrapped for a recipient RSA public key that the
+        operator keeps offline: RSA-OAEP-SHA-256 of a fresh AES-256 key, then the RFC 5649 key wrap of
+        the serialized KeyBackup under it, the layout of ImportWrappingAlgorithm. Only an exportable key
+        (FAILED_PRECONDITION, KEY_NOT_EXPORTABLE otherwise); destroyed versions are written as destroyed,
+        without bytes. Every backup is an audit record. Needs the export operation.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def RestoreKey(self, request, context):
+        """RestoreKey creates a key from a backup. The recipient key's holder opens the backup file offline
+        and wraps its KeyBackup again for an import job of this server (CreateImportJob for the key's
+        name), as cipherctl keys restore does, so the material never crosses the wire in the clear. The
+        key keeps its version numbers, version states, destruction schedules, policy, state and
+        exportable flag. ALREADY_EXISTS (KEY_ALREADY_EXISTS) if the key exists: a restore never
+        overwrites. A blob that does not unwrap fails with INVALID_ARGUMENT, saying only that. Needs the
+        import operation.
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')
@@ -280,6 +329,21 @@ def add_KeyAdminServiceServicer_to_server(servicer, server):
                     servicer.CreateImportJob,
                     request_deserializer=cipherd_dot_v1_dot_key__admin__service__pb2.CreateImportJobRequest.FromString,
                     response_serializer=cipherd_dot_v1_dot_key__admin__service__pb2.CreateImportJobResponse.SerializeToString,
+            ),
+            'SetKeyExportable': grpc.unary_unary_rpc_method_handler(
+                    servicer.SetKeyExportable,
+                    request_deserializer=cipherd_dot_v1_dot_key__admin__service__pb2.SetKeyExportableRequest.FromString,
+                    response_serializer=cipherd_dot_v1_dot_key__admin__service__pb2.SetKeyExportableResponse.SerializeToString,
+            ),
+            'BackupKey': grpc.unary_unary_rpc_method_handler(
+                    servicer.BackupKey,
+                    request_deserializer=cipherd_dot_v1_dot_key__admin__service__pb2.BackupKeyRequest.FromString,
+                    response_serializer=cipherd_dot_v1_dot_key__admin__service__pb2.BackupKeyResponse.SerializeToString,
+            ),
+            'RestoreKey': grpc.unary_unary_rpc_method_handler(
+                    servicer.RestoreKey,
+                    request_deserializer=cipherd_dot_v1_dot_key__admin__service__pb2.RestoreKeyRequest.FromString,
+                    response_serializer=cipherd_dot_v1_dot_key__admin__service__pb2.RestoreKeyResponse.SerializeToString,
             ),
             'GetKeyCensus': grpc.unary_unary_rpc_method_handler(
                     servicer.GetKeyCensus,
@@ -512,6 +576,87 @@ class KeyAdminService:
             '/cipherd.v1.KeyAdminService/CreateImportJob',
             cipherd_dot_v1_dot_key__admin__service__pb2.CreateImportJobRequest.SerializeToString,
             cipherd_dot_v1_dot_key__admin__service__pb2.CreateImportJobResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def SetKeyExportable(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/cipherd.v1.KeyAdminService/SetKeyExportable',
+            cipherd_dot_v1_dot_key__admin__service__pb2.SetKeyExportableRequest.SerializeToString,
+            cipherd_dot_v1_dot_key__admin__service__pb2.SetKeyExportableResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def BackupKey(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/cipherd.v1.KeyAdminService/BackupKey',
+            cipherd_dot_v1_dot_key__admin__service__pb2.BackupKeyRequest.SerializeToString,
+            cipherd_dot_v1_dot_key__admin__service__pb2.BackupKeyResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def RestoreKey(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/cipherd.v1.KeyAdminService/RestoreKey',
+            cipherd_dot_v1_dot_key__admin__service__pb2.RestoreKeyRequest.SerializeToString,
+            cipherd_dot_v1_dot_key__admin__service__pb2.RestoreKeyResponse.FromString,
             options,
             channel_credentials,
             insecure,

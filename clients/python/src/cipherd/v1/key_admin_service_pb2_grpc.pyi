@@ -58,6 +58,28 @@ class KeyAdminServiceStub:
     one ImportKey, and expires; its private key never leaves the server and unwraps nothing else.
     Needs the import operation.
     """
+    SetKeyExportable: _grpc.UnaryUnaryMultiCallable[_key_admin_service_pb2.SetKeyExportableRequest, _key_admin_service_pb2.SetKeyExportableResponse]
+    """SetKeyExportable marks a key exportable, for good: from then on BackupKey may write it out. The
+    flag is never cleared (as Vault Transit's exportable). Needs the admin operation; BackupKey
+    needs export, which admin does not imply, so neither grant alone takes a key out.
+    """
+    BackupKey: _grpc.UnaryUnaryMultiCallable[_key_admin_service_pb2.BackupKeyRequest, _key_admin_service_pb2.BackupKeyResponse]
+    """BackupKey writes a key whole (every version's material, state and destruction schedule, its
+    policy, state and settings) as a KeyBackupFile wrapped for a recipient RSA public key that the
+    operator keeps offline: RSA-OAEP-SHA-256 of a fresh AES-256 key, then the RFC 5649 key wrap of
+    the serialized KeyBackup under it, the layout of ImportWrappingAlgorithm. Only an exportable key
+    (FAILED_PRECONDITION, KEY_NOT_EXPORTABLE otherwise); destroyed versions are written as destroyed,
+    without bytes. Every backup is an audit record. Needs the export operation.
+    """
+    RestoreKey: _grpc.UnaryUnaryMultiCallable[_key_admin_service_pb2.RestoreKeyRequest, _key_admin_service_pb2.RestoreKeyResponse]
+    """RestoreKey creates a key from a backup. The recipient key's holder opens the backup file offline
+    and wraps its KeyBackup again for an import job of this server (CreateImportJob for the key's
+    name), as cipherctl keys restore does, so the material never crosses the wire in the clear. The
+    key keeps its version numbers, version states, destruction schedules, policy, state and
+    exportable flag. ALREADY_EXISTS (KEY_ALREADY_EXISTS) if the key exists: a restore never
+    overwrites. A blob that does not unwrap fails with INVALID_ARGUMENT, saying only that. Needs the
+    import operation.
+    """
     GetKeyCensus: _grpc.UnaryUnaryMultiCallable[_key_admin_service_pb2.GetKeyCensusRequest, _key_admin_service_pb2.GetKeyCensusResponse]
     """GetKeyCensus reports which versions of a key still see traffic, so an operator knows how far
     min_decryption_version can be raised without refusing data that is still read.
@@ -126,6 +148,28 @@ class KeyAdminServiceAsyncStub(KeyAdminServiceStub):
     wrapped_key_material with the job's id. A job imports into the one key it names, opens exactly
     one ImportKey, and expires; its private key never leaves the server and unwraps nothing else.
     Needs the import operation.
+    """
+    SetKeyExportable: _aio.UnaryUnaryMultiCallable[_key_admin_service_pb2.SetKeyExportableRequest, _key_admin_service_pb2.SetKeyExportableResponse]  # type: ignore[assignment]
+    """SetKeyExportable marks a key exportable, for good: from then on BackupKey may write it out. The
+    flag is never cleared (as Vault Transit's exportable). Needs the admin operation; BackupKey
+    needs export, which admin does not imply, so neither grant alone takes a key out.
+    """
+    BackupKey: _aio.UnaryUnaryMultiCallable[_key_admin_service_pb2.BackupKeyRequest, _key_admin_service_pb2.BackupKeyResponse]  # type: ignore[assignment]
+    """BackupKey writes a key whole (every version's material, state and destruction schedule, its
+    policy, state and settings) as a KeyBackupFile wrapped for a recipient RSA public key that the
+    operator keeps offline: RSA-OAEP-SHA-256 of a fresh AES-256 key, then the RFC 5649 key wrap of
+    the serialized KeyBackup under it, the layout of ImportWrappingAlgorithm. Only an exportable key
+    (FAILED_PRECONDITION, KEY_NOT_EXPORTABLE otherwise); destroyed versions are written as destroyed,
+    without bytes. Every backup is an audit record. Needs the export operation.
+    """
+    RestoreKey: _aio.UnaryUnaryMultiCallable[_key_admin_service_pb2.RestoreKeyRequest, _key_admin_service_pb2.RestoreKeyResponse]  # type: ignore[assignment]
+    """RestoreKey creates a key from a backup. The recipient key's holder opens the backup file offline
+    and wraps its KeyBackup again for an import job of this server (CreateImportJob for the key's
+    name), as cipherctl keys restore does, so the material never crosses the wire in the clear. The
+    key keeps its version numbers, version states, destruction schedules, policy, state and
+    exportable flag. ALREADY_EXISTS (KEY_ALREADY_EXISTS) if the key exists: a restore never
+    overwrites. A blob that does not unwrap fails with INVALID_ARGUMENT, saying only that. Needs the
+    import operation.
     """
     GetKeyCensus: _aio.UnaryUnaryMultiCallable[_key_admin_service_pb2.GetKeyCensusRequest, _key_admin_service_pb2.GetKeyCensusResponse]  # type: ignore[assignment]
     """GetKeyCensus reports which versions of a key still see traffic, so an operator knows how far
@@ -234,6 +278,46 @@ class KeyAdminServiceServicer(metaclass=_abc_1.ABCMeta):
         wrapped_key_material with the job's id. A job imports into the one key it names, opens exactly
         one ImportKey, and expires; its private key never leaves the server and unwraps nothing else.
         Needs the import operation.
+        """
+
+    @_abc_1.abstractmethod
+    def SetKeyExportable(
+        self,
+        request: _key_admin_service_pb2.SetKeyExportableRequest,
+        context: _ServicerContext,
+    ) -> _typing.Union[_key_admin_service_pb2.SetKeyExportableResponse, _abc.Awaitable[_key_admin_service_pb2.SetKeyExportableResponse]]:
+        """SetKeyExportable marks a key exportable, for good: from then on BackupKey may write it out. The
+        flag is never cleared (as Vault Transit's exportable). Needs the admin operation; BackupKey
+        needs export, which admin does not imply, so neither grant alone takes a key out.
+        """
+
+    @_abc_1.abstractmethod
+    def BackupKey(
+        self,
+        request: _key_admin_service_pb2.BackupKeyRequest,
+        context: _ServicerContext,
+    ) -> _typing.Union[_key_admin_service_pb2.BackupKeyResponse, _abc.Awaitable[_key_admin_service_pb2.BackupKeyResponse]]:
+        """BackupKey writes a key whole (every version's material, state and destruction schedule, its
+        policy, state and settings) as a KeyBackupFile wrapped for a recipient RSA public key that the
+        operator keeps offline: RSA-OAEP-SHA-256 of a fresh AES-256 key, then the RFC 5649 key wrap of
+        the serialized KeyBackup under it, the layout of ImportWrappingAlgorithm. Only an exportable key
+        (FAILED_PRECONDITION, KEY_NOT_EXPORTABLE otherwise); destroyed versions are written as destroyed,
+        without bytes. Every backup is an audit record. Needs the export operation.
+        """
+
+    @_abc_1.abstractmethod
+    def RestoreKey(
+        self,
+        request: _key_admin_service_pb2.RestoreKeyRequest,
+        context: _ServicerContext,
+    ) -> _typing.Union[_key_admin_service_pb2.RestoreKeyResponse, _abc.Awaitable[_key_admin_service_pb2.RestoreKeyResponse]]:
+        """RestoreKey creates a key from a backup. The recipient key's holder opens the backup file offline
+        and wraps its KeyBackup again for an import job of this server (CreateImportJob for the key's
+        name), as cipherctl keys restore does, so the material never crosses the wire in the clear. The
+        key keeps its version numbers, version states, destruction schedules, policy, state and
+        exportable flag. ALREADY_EXISTS (KEY_ALREADY_EXISTS) if the key exists: a restore never
+        overwrites. A blob that does not unwrap fails with INVALID_ARGUMENT, saying only that. Needs the
+        import operation.
         """
 
     @_abc_1.abstractmethod

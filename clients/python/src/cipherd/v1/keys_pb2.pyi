@@ -681,12 +681,15 @@ class Key(_message.Message):
     POLICY_FIELD_NUMBER: _builtins.int
     STATE_FIELD_NUMBER: _builtins.int
     DELETE_TIME_FIELD_NUMBER: _builtins.int
+    EXPORTABLE_FIELD_NUMBER: _builtins.int
     key_name: _builtins.str
     """key_name is the key's name: [a-z0-9][a-z0-9_-]{0,63}."""
     current_version: _builtins.int
     """current_version is the newest version; Encrypt uses it unless the caller names another."""
     state: Global___KeyState.ValueType
     """state is whether the key serves cryptographic calls."""
+    exportable: _builtins.bool
+    """exportable is true once the key may be backed up (CreateKey or SetKeyExportable); never cleared."""
     @_builtins.property
     def versions(self) -> _containers.RepeatedCompositeFieldContainer[Global___KeyVersion]:
         """versions lists every version, oldest first."""
@@ -710,10 +713,11 @@ class Key(_message.Message):
         policy: Global___KeyPolicy | None = ...,
         state: Global___KeyState.ValueType = ...,
         delete_time: _timestamp_pb2.Timestamp | None = ...,
+        exportable: _builtins.bool = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _typing.Literal["delete_time", b"delete_time", "policy", b"policy"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["current_version", b"current_version", "delete_time", b"delete_time", "key_name", b"key_name", "policy", b"policy", "state", b"state", "versions", b"versions"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["current_version", b"current_version", "delete_time", b"delete_time", "exportable", b"exportable", "key_name", b"key_name", "policy", b"policy", "state", b"state", "versions", b"versions"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 

@@ -142,6 +142,11 @@ export enum ErrorReason {
    * already used, or made for another key; create a new one. Metadata: key.
    */
   IMPORT_JOB_UNUSABLE = 26,
+  /**
+   * KEY_NOT_EXPORTABLE - KEY_NOT_EXPORTABLE (status FAILED_PRECONDITION): BackupKey named a key that was not made
+   * exportable (CreateKey's exportable, SetKeyExportable). Metadata: key.
+   */
+  KEY_NOT_EXPORTABLE = 27,
   UNRECOGNIZED = -1,
 }
 
@@ -228,6 +233,9 @@ export function errorReasonFromJSON(object: any): ErrorReason {
     case 26:
     case "IMPORT_JOB_UNUSABLE":
       return ErrorReason.IMPORT_JOB_UNUSABLE;
+    case 27:
+    case "KEY_NOT_EXPORTABLE":
+      return ErrorReason.KEY_NOT_EXPORTABLE;
     case -1:
     case "UNRECOGNIZED":
     default:
@@ -291,6 +299,8 @@ export function errorReasonToJSON(object: ErrorReason): string {
       return "PLAINTEXT_IMPORT_DISABLED";
     case ErrorReason.IMPORT_JOB_UNUSABLE:
       return "IMPORT_JOB_UNUSABLE";
+    case ErrorReason.KEY_NOT_EXPORTABLE:
+      return "KEY_NOT_EXPORTABLE";
     case ErrorReason.UNRECOGNIZED:
     default:
       return "UNRECOGNIZED";

@@ -765,7 +765,11 @@ export interface Key {
    * delete_time is when the key's versions are (DELETION_SCHEDULED) or were (DELETED) destroyed;
    * absent otherwise.
    */
-  deleteTime: Date | undefined;
+  deleteTime:
+    | Date
+    | undefined;
+  /** exportable is true once the key may be backed up (CreateKey or SetKeyExportable); never cleared. */
+  exportable: boolean;
 }
 
 function createBaseKeyPolicy(): KeyPolicy {
@@ -1486,7 +1490,15 @@ export const FpeFormat: MessageFns<FpeFormat> = {
 };
 
 function createBaseKey(): Key {
-  return { keyName: "", currentVersion: 0, versions: [], policy: undefined, state: 0, deleteTime: undefined };
+  return {
+    keyName: "",
+    currentVersion: 0,
+    versions: [],
+    policy: undefined,
+    state: 0,
+    deleteTime: undefined,
+    exportable: false,
+  };
 }
 
 export const Key: MessageFns<Key> = {
@@ -1508,6 +1520,9 @@ export const Key: MessageFns<Key> = {
     }
     if (message.deleteTime !== undefined) {
       Timestamp.encode(toTimestamp(message.deleteTime), writer.uint32(50).fork()).join();
+    }
+    if (message.exportable !== false) {
+      writer.uint32(56).bool(message.exportable);
     }
     return writer;
   },
@@ -1567,6 +1582,14 @@ export const Key: MessageFns<Key> = {
           message.deleteTime = fromTimestamp(Timestamp.decode(reader, reader.uint32()));
           continue;
         }
+        case 7: {
+          if (tag !== 56) {
+            break;
+          }
+
+          message.exportable = reader.bool();
+          continue;
+        }
       }
       if ((tag & 7) === 4 || tag === 0) {
         break;
@@ -1586,6 +1609,7 @@ export const Key: MessageFns<Key> = {
       policy: isSet(object.policy) ? KeyPolicy.fromJSON(object.policy) : undefined,
       state: isSet(object.state) ? keyStateFromJSON(object.state) : 0,
       deleteTime: isSet(object.deleteTime) ? fromJsonTimestamp(object.deleteTime) : undefined,
+      exportable: isSet(object.exportable) ? globalThis.Boolean(object.exportable) : false,
     };
   },
 
@@ -1609,6 +1633,9 @@ export const Key: MessageFns<Key> = {
     if (message.deleteTime !== undefined) {
       obj.deleteTime = message.deleteTime.toISOString();
     }
+    if (message.exportable !== false) {
+      obj.exportable = message.exportable;
+    }
     return obj;
   },
 
@@ -1625,6 +1652,7 @@ export const Key: MessageFns<Key> = {
       : undefined;
     message.state = object.state ?? 0;
     message.deleteTime = object.deleteTime ?? undefined;
+    message.exportable = object.exportable ?? false;
     return message;
   },
 };

@@ -1,5 +1,8 @@
 package io.cipherd.server.api;
 
+import com.google.protobuf.ByteString;
+import io.cipherd.api.v1.BackupKeyRequest;
+import io.cipherd.api.v1.BackupKeyResponse;
 import io.cipherd.api.v1.CancelKeyDeletionRequest;
 import io.cipherd.api.v1.CancelKeyDeletionResponse;
 import io.cipherd.api.v1.CancelKeyVersionDestructionRequest;
@@ -22,6 +25,8 @@ import io.cipherd.api.v1.KeyAdminServiceGrpc;
 import io.cipherd.api.v1.LegacyCipher;
 import io.cipherd.api.v1.ListKeysRequest;
 import io.cipherd.api.v1.ListKeysResponse;
+import io.cipherd.api.v1.RestoreKeyRequest;
+import io.cipherd.api.v1.RestoreKeyResponse;
 import io.cipherd.api.v1.RetireKeyVersionsRequest;
 import io.cipherd.api.v1.RetireKeyVersionsResponse;
 import io.cipherd.api.v1.RotateKeyRequest;
@@ -30,14 +35,18 @@ import io.cipherd.api.v1.ScheduleKeyDeletionRequest;
 import io.cipherd.api.v1.ScheduleKeyDeletionResponse;
 import io.cipherd.api.v1.ScheduleKeyVersionDestructionRequest;
 import io.cipherd.api.v1.ScheduleKeyVersionDestructionResponse;
+import io.cipherd.api.v1.SetKeyExportableRequest;
+import io.cipherd.api.v1.SetKeyExportableResponse;
 import io.cipherd.api.v1.UpdateKeyPolicyRequest;
 import io.cipherd.api.v1.UpdateKeyPolicyResponse;
 import io.cipherd.api.v1.VersionCensus;
 import io.cipherd.server.engine.AuthorizedKeyAdmin;
+import io.cipherd.server.engine.BackupSource;
 import io.cipherd.server.errors.InvalidArgumentException;
 import io.cipherd.server.keys.VersionUsage;
 import io.cipherd.server.lifecycle.KeyCensus;
 import io.grpc.stub.StreamObserver;
+import java.time.Instant;
 import java.util.Arrays;
 import java.util.HashMap;
 import java.util.Map;
@@ -73,7 +82,56 @@ public final class KeyAdminServiceImpl extends KeyAdminServiceGrpc.KeyAdminServi
                                 request.getAllowUnauthenticated(),
                                 request.hasFpeFormat(),
                                 request.getFpeFormat()),
-                            KeyProtos.fromProto(request.hasPolicy(), request.getPolicy()))))
+                            KeyProtos.fromProto(request.hasPolicy(), request.getPolicy()),
+                            request.getExportable())))
+                .build());
+  }
+
+  @Override
+  public void setKeyExportable(
+      SetKeyExportableRequest request, StreamObserver<SetKeyExportableResponse> observer) {
+    dispatcher.unaryOnBlockingPool(
+        observer,
+        () ->
+            SetKeyExportableResponse.newBuilder()
+                .setKey(KeyProtos.toProto(keys.setExportable(request.getKeyName())))
+                .build());
+  }
+
+  @Override
+  public void backupKey(BackupKeyRequest request, StreamObserver<BackupKeyResponse> observer) {
+    // RSA-OAEP and the key wrap of every version: never on the transport's threads.
+    dispatcher.unaryOnBlockingPool(
+        observer,
+        () -> {
+          BackupSource source =
+              keys.backup(request.getKeyName(), request.getRecipientPublicKeyPem());
+          try {
+            return BackupKeyResponse.newBuilder()
+                .setBackupFile(
+                    ByteString.copyFrom(
+                        KeyBackupProtos.backupFile(
+                            source.exported(), source.recipient(), Instant.now())))
+                .setKey(KeyProtos.toProto(source.exported().key()))
+                .build();
+          } finally {
+            source.exported().wipe();
+          }
+        });
+  }
+
+  @Override
+  public void restoreKey(RestoreKeyRequest request, StreamObserver<RestoreKeyResponse> observer) {
+    dispatcher.unaryOnBlockingPool(
+        observer,
+        () ->
+            RestoreKeyResponse.newBuilder()
+                .setKey(
+                    KeyProtos.toProto(
+                        keys.restore(
+                            request.getImportJobId(),
+                            request.getWrappedKeyBackup().toByteArray(),
+                            KeyBackupProtos::parse)))
                 .build());
   }
 

@@ -36,7 +36,8 @@ final class KeyProtos {
         Key.newBuilder()
             .setKeyName(metadata.name())
             .setCurrentVersion(metadata.currentVersion())
-            .setState(toProto(metadata.lifecycle().state()));
+            .setState(toProto(metadata.lifecycle().state()))
+            .setExportable(metadata.exportable());
     if (metadata.lifecycle().deleteTime() != null) {
       key.setDeleteTime(timestamp(metadata.lifecycle().deleteTime()));
     }

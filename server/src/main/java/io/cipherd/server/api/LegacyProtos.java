@@ -1,6 +1,8 @@
 package io.cipherd.server.api;
 
+import com.google.protobuf.ByteString;
 import io.cipherd.api.v1.ImportKeyRequest;
+import io.cipherd.api.v1.KeyVersion;
 import io.cipherd.api.v1.LegacyCiphertext;
 import io.cipherd.api.v1.LegacyIv;
 import io.cipherd.api.v1.Mode;
@@ -30,6 +32,19 @@ final class LegacyProtos {
           "fpe_format is for format-preserving keys (MODE_FF1), not legacy ones");
     }
     return LegacyFormat.of(cipher(request), iv(request), request.getLegacyFixedIv().toByteArray());
+  }
+
+  /**
+   * The legacy format a backed-up version describes, with its fixed IV (empty if none): read as the
+   * ImportKey that made the version, so both are checked alike.
+   */
+  static LegacyFormat format(KeyVersion version, ByteString fixedIv) {
+    return format(
+        ImportKeyRequest.newBuilder()
+            .setLegacyCipher(version.getLegacyCipher())
+            .setLegacyIv(version.getLegacyIv())
+            .setLegacyFixedIv(fixedIv)
+            .build());
   }
 
   /** Refuses the legacy fields of an ImportKey without legacy_cipher, rather than ignoring them. */

@@ -1,13 +1,17 @@
 package io.cipherd.server.engine;
 
+import io.cipherd.server.crypto.keywrap.UnwrapFailedException;
 import io.cipherd.server.crypto.legacy.LegacyFormat;
 import io.cipherd.server.crypto.legacy.LegacyKeyMaterial;
 import io.cipherd.server.crypto.transit.TransitKdf;
 import io.cipherd.server.errors.InvalidArgumentException;
+import io.cipherd.server.importjobs.BackupRecipient;
 import io.cipherd.server.importjobs.ImportJob;
+import io.cipherd.server.importjobs.ImportJobUnusableException;
 import io.cipherd.server.importjobs.ImportJobs;
 import io.cipherd.server.importjobs.PlaintextImportDisabledException;
 import io.cipherd.server.importjobs.WrappingAlgorithm;
+import io.cipherd.server.keys.ExportedKey;
 import io.cipherd.server.keys.KeyMetadata;
 import io.cipherd.server.keys.KeyNames;
 import io.cipherd.server.keys.KeyPolicy;
@@ -25,6 +29,7 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Consumer;
+import java.util.function.Function;
 
 /**
  * {@link KeyAdmin} behind the {@link Authorizer}: the operations of the key-admin API on domain
@@ -58,8 +63,71 @@ public final class AuthorizedKeyAdmin {
 
   /** Creates a key (policy null: the default); needs {@code admin} on it. */
   public KeyMetadata create(String name, KeyTemplate template, KeyPolicy policy) {
+    return create(name, template, policy, /* exportable= */ false);
+  }
+
+  /**
+   * Creates a key (policy null: the default), {@code exportable} or not; needs {@code admin} on it.
+   * An exportable key is created, then marked: a failure between the two leaves a key that is not
+   * exportable, which SetKeyExportable marks.
+   */
+  public KeyMetadata create(
+      String name, KeyTemplate template, KeyPolicy policy, boolean exportable) {
     authorizer.check(Operation.ADMIN, name);
-    return admin.create(name, template, policy);
+    KeyMetadata created = admin.create(name, template, policy);
+    return exportable ? admin.setExportable(name) : created;
+  }
+
+  /** Marks a key exportable for good (idempotent); needs {@code admin}. */
+  public KeyMetadata setExportable(String name) {
+    authorizer.check(Operation.ADMIN, name);
+    return admin.setExportable(name);
+  }
+
+  /**
+   * Key {@code name} whole, for a backup wrapped for the RSA public key {@code recipientPem}: needs
+   * {@code export}, which {@code admin} does not imply, checked before the recipient or the key is
+   * read, so a caller without it gets one refusal whatever the key and the recipient.
+   * INVALID_ARGUMENT for a recipient that is not RSA 3072 or 4096; KEY_NOT_EXPORTABLE unless the
+   * key is exportable. The caller wipes the result's key.
+   */
+  public BackupSource backup(String name, String recipientPem) {
+    authorizer.check(Operation.EXPORT, name);
+    BackupRecipient recipient = BackupRecipient.parse(recipientPem);
+    return new BackupSource(admin.export(name), recipient);
+  }
+
+  /**
+   * Restores the key backup {@code wrapped} holds for import job {@code jobId}: needs {@code
+   * import} on the job's key, checked before anything is unwrapped. The job ends with this call, as
+   * an ImportKey ends it. {@code parse} reads the unwrapped bytes (which it must not keep) into a
+   * key; a blob that does not unwrap, or whose bytes {@code parse} refuses as a backup by throwing
+   * {@link IllegalArgumentException}, fails with one message ({@link BackupUnwrapFailedException}).
+   * A backup of another key than the job's is IMPORT_JOB_UNUSABLE.
+   */
+  public KeyMetadata restore(String jobId, byte[] wrapped, Function<byte[], ExportedKey> parse) {
+    String name = importJobs.keyNameOf(jobId).orElseThrow(() -> new ImportJobUnusableException(""));
+    authorizer.check(Operation.IMPORT, name);
+    byte[] serialized;
+    try {
+      serialized = importJobs.unwrapBackupOnce(jobId, name, wrapped);
+    } catch (UnwrapFailedException e) {
+      throw new BackupUnwrapFailedException();
+    }
+    ExportedKey exported;
+    try {
+      exported = parse.apply(serialized);
+    } finally {
+      Arrays.fill(serialized, (byte) 0);
+    }
+    try {
+      if (!exported.key().name().equals(name)) {
+        throw new ImportJobUnusableException(exported.key().name());
+      }
+      return admin.restore(exported);
+    } finally {
+      exported.wipe();
+    }
   }
 
   /** A key's metadata; needs {@code inspect} or {@code admin} on it. */

@@ -88,7 +88,9 @@ public enum ErrorKind {
    */
   PLAINTEXT_IMPORT_DISABLED(ErrorReason.PLAINTEXT_IMPORT_DISABLED, "plaintext_import_disabled"),
   /** The import job named is unknown, expired, already used, or made for another key. */
-  IMPORT_JOB_UNUSABLE(ErrorReason.IMPORT_JOB_UNUSABLE, "import_job_unusable");
+  IMPORT_JOB_UNUSABLE(ErrorReason.IMPORT_JOB_UNUSABLE, "import_job_unusable"),
+  /** BackupKey named a key that is not exportable. */
+  KEY_NOT_EXPORTABLE(ErrorReason.KEY_NOT_EXPORTABLE, "key_not_exportable");
 
   private final ErrorReason reason;
   private final String outcome;

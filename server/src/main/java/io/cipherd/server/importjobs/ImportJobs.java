@@ -14,8 +14,10 @@ import java.util.HashMap;
 import java.util.HexFormat;
 import java.util.Iterator;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
+import java.util.function.BiFunction;
 
 /**
  * This replica's live import jobs, in memory: a job lives on the replica that made it (behind a
@@ -97,6 +99,33 @@ public final class ImportJobs {
    * the result. A job made for another key is left alone (its id is no guess: 128 random bits).
    */
   public byte[] unwrapOnce(String jobId, String keyName, byte[] wrapped) {
+    return unwrapOnce(jobId, keyName, wrapped, RsaAesKeyWrap::unwrap);
+  }
+
+  /**
+   * The serialized key backup {@code wrapped} holds for job {@code jobId}, which must be live and
+   * made for {@code keyName}; the job ends with this call as with {@link #unwrapOnce}. The caller
+   * wipes the result.
+   */
+  public byte[] unwrapBackupOnce(String jobId, String keyName, byte[] wrapped) {
+    return unwrapOnce(jobId, keyName, wrapped, RsaAesKeyWrap::unwrapBackup);
+  }
+
+  /**
+   * The key name job {@code jobId} was made for, if it is live: a restore names only its job, and
+   * is authorized on the job's key before anything is unwrapped. The id is 128 random bits, so this
+   * tells nothing about other callers' jobs.
+   */
+  public synchronized Optional<String> keyNameOf(String jobId) {
+    dropExpired(clock.instant());
+    return Optional.ofNullable(live.get(jobId)).map(ImportJob::keyName);
+  }
+
+  private byte[] unwrapOnce(
+      String jobId,
+      String keyName,
+      byte[] wrapped,
+      BiFunction<RSAPrivateKey, byte[], byte[]> unwrap) {
     ImportJob job;
     RSAPrivateKey privateKey;
     synchronized (this) {
@@ -109,7 +138,7 @@ public final class ImportJobs {
       privateKey = job.takePrivateKey();
     }
     try {
-      return RsaAesKeyWrap.unwrap(privateKey, wrapped);
+      return unwrap.apply(privateKey, wrapped);
     } finally {
       ImportJob.destroy(privateKey);
     }

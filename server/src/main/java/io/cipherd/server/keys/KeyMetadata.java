@@ -12,12 +12,23 @@ import java.util.Objects;
  * @param versions every version, oldest first, numbered 1 to n without gaps
  * @param policy the key's policy
  * @param lifecycle whether the key serves cryptographic calls
+ * @param exportable whether BackupKey may write the key out; once set, never cleared
  */
 public record KeyMetadata(
-    String name, List<KeyVersionInfo> versions, KeyPolicy policy, KeyLifecycle lifecycle) {
-  /** An enabled key. */
+    String name,
+    List<KeyVersionInfo> versions,
+    KeyPolicy policy,
+    KeyLifecycle lifecycle,
+    boolean exportable) {
+  /** An enabled key that is not exportable. */
   public KeyMetadata(String name, List<KeyVersionInfo> versions, KeyPolicy policy) {
     this(name, versions, policy, KeyLifecycle.ENABLED);
+  }
+
+  /** A key that is not exportable. */
+  public KeyMetadata(
+      String name, List<KeyVersionInfo> versions, KeyPolicy policy, KeyLifecycle lifecycle) {
+    this(name, versions, policy, lifecycle, /* exportable= */ false);
   }
 
   public KeyMetadata {
@@ -70,17 +81,22 @@ public record KeyMetadata(
   public KeyMetadata withVersion(KeyVersionInfo next) {
     var all = new ArrayList<>(versions);
     all.add(next);
-    return new KeyMetadata(name, all, policy, lifecycle);
+    return new KeyMetadata(name, all, policy, lifecycle, exportable);
   }
 
   /** This key with another policy. */
   public KeyMetadata withPolicy(KeyPolicy newPolicy) {
-    return new KeyMetadata(name, versions, newPolicy, lifecycle);
+    return new KeyMetadata(name, versions, newPolicy, lifecycle, exportable);
+  }
+
+  /** This key, exportable (BackupKey may write it out). */
+  public KeyMetadata asExportable() {
+    return new KeyMetadata(name, versions, policy, lifecycle, /* exportable= */ true);
   }
 
   /** This key in another lifecycle state. */
   public KeyMetadata withLifecycle(KeyLifecycle next) {
-    return new KeyMetadata(name, versions, policy, next);
+    return new KeyMetadata(name, versions, policy, next, exportable);
   }
 
   /** This key with {@code changed} in place of the versions of the same numbers. */
@@ -90,6 +106,6 @@ public record KeyMetadata(
       version(version.version());
       all.set(version.version() - 1, version);
     }
-    return new KeyMetadata(name, all, policy, lifecycle);
+    return new KeyMetadata(name, all, policy, lifecycle, exportable);
   }
 }

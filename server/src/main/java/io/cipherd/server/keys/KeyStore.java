@@ -51,6 +51,21 @@ public interface KeyStore extends AutoCloseable {
    */
   KeyMetadata updateLifecycle(KeyMetadata expected, KeyMetadata next);
 
+  /**
+   * Marks a key exportable for good (BackupKey may then write it out); a no-op if it already is.
+   * Throws {@link KeyNotFoundException} if there is no such key. No other write clears the flag.
+   */
+  KeyMetadata setExportable(String name);
+
+  /**
+   * Stores {@code key} whole, as a restore from a backup brings it: every version with its state
+   * and destruction schedule, the bytes in {@code live} for each version that is not destroyed (in
+   * version order, one each), the policy, the key's lifecycle and its exportable flag. Create if
+   * absent, as {@link #createKey}: throws {@link KeyAlreadyExistsException} and stores nothing if a
+   * key of that name exists.
+   */
+  KeyMetadata restoreKey(KeyMetadata key, List<NewKeyVersion> live);
+
   @Override
   default void close() {}
 }

@@ -10,21 +10,26 @@ import io.cipherd.server.crypto.transit.TransitKdf;
 import io.cipherd.server.errors.InvalidArgumentException;
 import io.cipherd.server.keycache.KeyCache;
 import io.cipherd.server.keys.ConcurrentKeyUpdateException;
+import io.cipherd.server.keys.ExportedKey;
 import io.cipherd.server.keys.KeyAlreadyExistsException;
 import io.cipherd.server.keys.KeyLifecycle;
 import io.cipherd.server.keys.KeyMetadata;
 import io.cipherd.server.keys.KeyNames;
+import io.cipherd.server.keys.KeyNotExportableException;
 import io.cipherd.server.keys.KeyNotFoundException;
 import io.cipherd.server.keys.KeyPolicy;
 import io.cipherd.server.keys.KeyStore;
 import io.cipherd.server.keys.KeyTemplate;
 import io.cipherd.server.keys.KeyVersionInfo;
+import io.cipherd.server.keys.LifecycleChange;
 import io.cipherd.server.keys.LifecycleRules;
 import io.cipherd.server.keys.NewKeyVersion;
 import io.cipherd.server.keys.VersionUsage;
+import io.cipherd.server.keys.WipeableSecretKey;
 import io.cipherd.server.usage.UsageLedger;
 import java.time.Clock;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
@@ -32,6 +37,7 @@ import java.util.Optional;
 import java.util.function.IntFunction;
 import java.util.function.Predicate;
 import java.util.function.Supplier;
+import javax.crypto.SecretKey;
 
 /**
  * Key administration: create, rotate, import, change policy, list. Every write goes through the
@@ -333,6 +339,74 @@ public final class KeyAdmin {
               + current
               + ", and fpe_format differs: every version of a format-preserving key has the"
               + " format it was created with");
+    }
+  }
+
+  /**
+   * Marks a key exportable for good (idempotent); a race with a lifecycle change is retried on the
+   * fresh state.
+   */
+  public KeyMetadata setExportable(String name) {
+    KeyNames.check(name);
+    return cache.write(
+        () ->
+            retryOnConflict(
+                () -> {
+                  KeyMetadata now =
+                      store.readKey(name).orElseThrow(() -> KeyNotFoundException.key(name));
+                  LifecycleRules.refuseIfDeleting(now, "changed");
+                  return store.setExportable(name);
+                }));
+  }
+
+  /**
+   * Key {@code name} whole, read from the store: its metadata and the bytes of every version not
+   * destroyed (a version pending destruction included, with its schedule). Throws {@link
+   * KeyNotExportableException} unless the key is exportable. The caller wipes the result.
+   */
+  public ExportedKey export(String name) {
+    KeyNames.check(name);
+    KeyMetadata key = store.readKey(name).orElseThrow(() -> KeyNotFoundException.key(name));
+    if (!key.exportable()) {
+      throw new KeyNotExportableException(name);
+    }
+    List<NewKeyVersion> live = new ArrayList<>();
+    try {
+      for (KeyVersionInfo version : key.versions()) {
+        if (LifecycleChange.isDestroyed(version)) {
+          continue;
+        }
+        SecretKey material = store.readMaterial(name, version);
+        try {
+          live.add(new NewKeyVersion(version, material.getEncoded()));
+        } finally {
+          WipeableSecretKey.destroyQuietly(material);
+        }
+      }
+      return new ExportedKey(key, live);
+    } catch (RuntimeException e) {
+      live.forEach(NewVersions::wipe);
+      throw e;
+    }
+  }
+
+  /**
+   * Creates key {@code exported.key()} whole, as a backup holds it: its version numbers, states,
+   * destruction schedules, policy, lifecycle and exportable flag; never over an existing key
+   * ({@link KeyAlreadyExistsException}, the store's create-if-absent).
+   */
+  public KeyMetadata restore(ExportedKey exported) {
+    KeyMetadata key = exported.key();
+    KeyNames.check(key.name());
+    key.policy().checkFits(key.currentVersion());
+    try {
+      return cache.write(() -> store.restoreKey(key, exported.live()));
+    } catch (KeyAlreadyExistsException taken) {
+      KeyLifecycle.State state =
+          store.readKey(key.name()).map(k -> k.lifecycle().state()).orElse(null);
+      throw state == KeyLifecycle.State.DELETED
+          ? KeyAlreadyExistsException.deleted(key.name())
+          : taken;
     }
   }
 

@@ -72,6 +72,16 @@ public final class MeteredKeyStore implements KeyStore {
     return timed("update_lifecycle", () -> delegate.updateLifecycle(expected, next));
   }
 
+  @Override
+  public KeyMetadata setExportable(String name) {
+    return timed("set_exportable", () -> delegate.setExportable(name));
+  }
+
+  @Override
+  public KeyMetadata restoreKey(KeyMetadata key, List<NewKeyVersion> live) {
+    return timed("restore_key", () -> delegate.restoreKey(key, live));
+  }
+
   /** {@code usage}'s calls, timed with this store's others. */
   public UsageStore usage(UsageStore usage) {
     return new UsageStore() {

@@ -64,7 +64,13 @@ public enum Operation {
    * characters, the rest hidden, never the plaintext. Allows nothing else; {@code decrypt} implies
    * it (a caller who may decrypt could compute the mask from the plaintext), and not the reverse.
    */
-  MASK;
+  MASK,
+  /**
+   * Write a key out whole, every version's bytes, wrapped for an offline recipient (BackupKey), if
+   * the key is exportable. Apart from {@code admin}, which does not imply it, as {@code import} and
+   * {@code destroy} are: whoever holds a backup and its recipient's private key holds the key.
+   */
+  EXPORT;
 
   /** The name used in policy files and messages. */
   public String configName() {

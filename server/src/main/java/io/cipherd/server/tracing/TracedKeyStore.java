@@ -79,6 +79,16 @@ final class TracedKeyStore implements KeyStore {
   }
 
   @Override
+  public KeyMetadata setExportable(String name) {
+    return traced("set_exportable", name, 0, () -> delegate.setExportable(name));
+  }
+
+  @Override
+  public KeyMetadata restoreKey(KeyMetadata key, List<NewKeyVersion> live) {
+    return traced("restore_key", key.name(), 0, () -> delegate.restoreKey(key, live));
+  }
+
+  @Override
   public void close() {
     delegate.close();
   }

@@ -22,6 +22,7 @@ import io.cipherd.server.importjobs.PlaintextImportDisabledException;
 import io.cipherd.server.keys.ConcurrentKeyUpdateException;
 import io.cipherd.server.keys.KeyAlreadyExistsException;
 import io.cipherd.server.keys.KeyLifecycle;
+import io.cipherd.server.keys.KeyNotExportableException;
 import io.cipherd.server.keys.KeyNotFoundException;
 import io.cipherd.server.keys.KeyPolicyViolationException;
 import io.cipherd.server.keys.KeyStoreAccessDeniedException;
@@ -197,6 +198,7 @@ class ErrorVectorsTest {
           new SubjectStoreNotConfiguredException("this server has no --subject-store-url");
       case PLAINTEXT_IMPORT_DISABLED -> new PlaintextImportDisabledException(key);
       case IMPORT_JOB_UNUSABLE -> new ImportJobUnusableException(key);
+      case KEY_NOT_EXPORTABLE -> new KeyNotExportableException(key);
       case ERROR_REASON_UNSPECIFIED, UNRECOGNIZED ->
           throw new AssertionError("the server never sends " + reason);
     };

@@ -138,6 +138,18 @@ final class InProcessCipherd implements AutoCloseable {
         .toStringUtf8();
   }
 
+  /** The plaintext (UTF-8) of {@code ciphertext} made under {@code context} (UTF-8). */
+  String decrypt(String ciphertext, String context) {
+    return crypto
+        .decrypt(
+            DecryptRequest.newBuilder()
+                .setCiphertext(ciphertext)
+                .setContext(ByteString.copyFromUtf8(context))
+                .build())
+        .getPlaintext()
+        .toStringUtf8();
+  }
+
   /** Rotates key {@code key}. */
   void rotate(String key) {
     admin.rotateKey(RotateKeyRequest.newBuilder().setKeyName(key).build());

@@ -16,6 +16,7 @@ import io.cipherd.server.crypto.CryptoProviderException;
 import io.cipherd.server.crypto.DecryptionFailedException;
 import io.cipherd.server.crypto.envelope.InvalidCiphertextException;
 import io.cipherd.server.crypto.keywrap.UnwrapFailedException;
+import io.cipherd.server.engine.BackupUnwrapFailedException;
 import io.cipherd.server.engine.ExpectedKey;
 import io.cipherd.server.engine.UnexpectedKeyException;
 import io.cipherd.server.errors.CipherdException;
@@ -27,6 +28,7 @@ import io.cipherd.server.importjobs.PlaintextImportDisabledException;
 import io.cipherd.server.keys.ConcurrentKeyUpdateException;
 import io.cipherd.server.keys.KeyAlreadyExistsException;
 import io.cipherd.server.keys.KeyLifecycle;
+import io.cipherd.server.keys.KeyNotExportableException;
 import io.cipherd.server.keys.KeyNotFoundException;
 import io.cipherd.server.keys.KeyPolicyViolationException;
 import io.cipherd.server.keys.KeyStoreAccessDeniedException;
@@ -111,6 +113,8 @@ class StatusMapperTest {
           Map.entry(
               new PlaintextImportDisabledException("orders"), Status.Code.FAILED_PRECONDITION),
           Map.entry(new ImportJobUnusableException("orders"), Status.Code.FAILED_PRECONDITION),
+          Map.entry(new KeyNotExportableException("orders"), Status.Code.FAILED_PRECONDITION),
+          Map.entry(new BackupUnwrapFailedException(), Status.Code.INVALID_ARGUMENT),
           Map.entry(
               new ImportJobLimitException("this caller holds its most live import jobs (8)"),
               Status.Code.RESOURCE_EXHAUSTED),

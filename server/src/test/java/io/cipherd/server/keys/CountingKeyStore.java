@@ -116,6 +116,18 @@ public final class CountingKeyStore implements KeyStore, UsageStore, AuditStore 
   }
 
   @Override
+  public KeyMetadata setExportable(String name) {
+    count("setExportable");
+    return delegate.setExportable(name);
+  }
+
+  @Override
+  public KeyMetadata restoreKey(KeyMetadata key, List<NewKeyVersion> live) {
+    count("restoreKey");
+    return delegate.restoreKey(key, live);
+  }
+
+  @Override
   public byte[] auditKeyMaterial() {
     count("auditKeyMaterial");
     return audit.auditKeyMaterial();

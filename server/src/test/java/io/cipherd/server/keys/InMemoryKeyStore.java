@@ -3,6 +3,7 @@ package io.cipherd.server.keys;
 import io.cipherd.server.crypto.NonceSource;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -97,8 +98,35 @@ public final class InMemoryKeyStore implements KeyStore, UsageStore, AuditStore 
       Arrays.fill(bytes, (byte) 0);
       material.get(expected.name()).set(erased - 1, null);
     }
-    keys.put(expected.name(), next);
-    return next;
+    KeyMetadata written = now.exportable() ? next.asExportable() : next;
+    keys.put(expected.name(), written);
+    return written;
+  }
+
+  @Override
+  public synchronized KeyMetadata setExportable(String name) {
+    KeyMetadata now = keys.get(name);
+    if (now == null) {
+      throw KeyNotFoundException.key(name);
+    }
+    KeyMetadata updated = now.asExportable();
+    keys.put(name, updated);
+    return updated;
+  }
+
+  @Override
+  public synchronized KeyMetadata restoreKey(KeyMetadata key, List<NewKeyVersion> live) {
+    if (keys.containsKey(key.name())) {
+      throw new KeyAlreadyExistsException(key.name());
+    }
+    List<byte[]> versions = new ArrayList<>();
+    Iterator<NewKeyVersion> bytes = live.iterator();
+    for (KeyVersionInfo version : key.versions()) {
+      versions.add(LifecycleChange.isDestroyed(version) ? null : bytes.next().material().clone());
+    }
+    material.put(key.name(), versions);
+    keys.put(key.name(), key);
+    return key;
   }
 
   /** Whether version {@code version}'s bytes are still held (false once destroyed). */

@@ -700,6 +700,89 @@ public abstract class KeyStoreContractTest<S extends KeyStore & UsageStore & Aud
     assertThat(store.listKeyNames()).isEmpty();
   }
 
+  // ---- Backups: the exportable flag, and a key restored whole.
+
+  @Test
+  public void setExportable_persistsAcrossAReopen_andNoOtherWriteClearsIt() throws Exception {
+    keyWithVersions("payments", 2);
+    KeyMetadata before = store.readKey("payments").orElseThrow();
+    assertThat(before.exportable()).isFalse();
+
+    assertThat(store.setExportable("payments").exportable()).isTrue();
+    assertThat(store.setExportable("payments").exportable()).isTrue();
+    store.addVersion("payments", 2, version(3, CipherMode.GCM, 256));
+    store.updatePolicy("payments", STRICT);
+    KeyMetadata now = store.readKey("payments").orElseThrow();
+    // A writer that read the key before it was made exportable: its next says false.
+    KeyMetadata stale = new KeyMetadata("payments", now.versions(), now.policy(), now.lifecycle());
+    store.updateLifecycle(now, LifecycleRules.disable(stale));
+    reopenStore();
+
+    KeyMetadata read = store.readKey("payments").orElseThrow();
+    assertThat(read.exportable()).isTrue();
+    assertThat(read.lifecycle()).isEqualTo(KeyLifecycle.DISABLED);
+    assertThatThrownBy(() -> store.setExportable("missing"))
+        .isInstanceOf(KeyNotFoundException.class);
+  }
+
+  @Test
+  public void restoreKey_keepsEveryVersionStateScheduleByteAndTheFlag_acrossAReopen()
+      throws Exception {
+    Instant destroyed = T0.plusSeconds(500);
+    Instant scheduled = T0.plus(Duration.ofDays(30));
+    NewKeyVersion v2 = version(2, CipherMode.GCM, 256);
+    NewKeyVersion v3 = version(3, CipherMode.GCM, 256);
+    KeyMetadata key =
+        new KeyMetadata(
+            "restored",
+            List.of(
+                version(1, CipherMode.GCM, 256)
+                    .info()
+                    .withLifecycle(VersionLifecycle.destroyed(destroyed)),
+                v2.info().withLifecycle(VersionLifecycle.scheduled(scheduled)),
+                v3.info()),
+            new KeyPolicy(2, 3, false),
+            KeyLifecycle.DISABLED,
+            /* exportable= */ true);
+    byte[] second = v2.material().clone();
+    byte[] third = v3.material().clone();
+
+    assertThat(
+            store.restoreKey(
+                key,
+                List.of(
+                    new NewKeyVersion(key.version(2), v2.material()),
+                    new NewKeyVersion(key.version(3), v3.material()))))
+        .isEqualTo(key);
+    reopenStore();
+
+    KeyMetadata read = store.readKey("restored").orElseThrow();
+    assertThat(read).isEqualTo(key);
+    assertThatThrownBy(() -> store.readMaterial("restored", read.version(1)))
+        .isInstanceOf(KeyUnavailableException.class);
+    assertThat(bytes(store.readMaterial("restored", read.version(2)))).isEqualTo(second);
+    assertThat(bytes(store.readMaterial("restored", read.version(3)))).isEqualTo(third);
+    store.addVersion("restored", 3, version(4, CipherMode.GCM, 256));
+    assertThat(store.readKey("restored").orElseThrow().currentVersion()).isEqualTo(4);
+  }
+
+  @Test
+  public void restoreKey_existingName_throwsKeyAlreadyExists_andChangesNothing() throws Exception {
+    List<byte[]> material = keyWithVersions("payments", 2);
+    KeyMetadata before = store.readKey("payments").orElseThrow();
+    NewKeyVersion other = version(1, CipherMode.GCM, 256);
+    KeyMetadata restored =
+        new KeyMetadata(
+            "payments", List.of(other.info()), KeyPolicy.DEFAULT, KeyLifecycle.ENABLED, true);
+
+    assertThatThrownBy(() -> store.restoreKey(restored, List.of(other)))
+        .isInstanceOf(KeyAlreadyExistsException.class);
+    reopenStore();
+
+    assertThat(store.readKey("payments")).contains(before);
+    assertThat(bytes(store.readMaterial("payments", before.version(1)))).isEqualTo(material.get(0));
+  }
+
   @Test
   public void destroyedVersion_metadataStaysReadable_bytesAreGone_evenAfterAReopen()
       throws Exception {

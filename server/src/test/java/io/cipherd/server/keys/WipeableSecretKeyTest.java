@@ -157,6 +157,17 @@ class WipeableSecretKeyTest {
     }
 
     @Override
+    public KeyMetadata setExportable(String name) {
+      return memory.setExportable(name);
+    }
+
+    @Override
+    public KeyMetadata restoreKey(KeyMetadata key, List<NewKeyVersion> live) {
+      live.forEach(version -> given.add(version.material()));
+      return memory.restoreKey(key, live);
+    }
+
+    @Override
     public Map<Integer, VersionUsage> readUsage(String name) {
       return memory.readUsage(name);
     }

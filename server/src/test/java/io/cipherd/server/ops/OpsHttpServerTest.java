@@ -137,6 +137,16 @@ class OpsHttpServerTest {
       throw new UnsupportedOperationException();
     }
 
+    @Override
+    public KeyMetadata setExportable(String name) {
+      throw new UnsupportedOperationException();
+    }
+
+    @Override
+    public KeyMetadata restoreKey(KeyMetadata key, List<NewKeyVersion> live) {
+      throw new UnsupportedOperationException();
+    }
+
     private void check() {
       if (down) {
         throw new KeyStoreUnavailableException("store is down", null);

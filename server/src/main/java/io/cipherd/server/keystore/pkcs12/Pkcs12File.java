@@ -13,6 +13,7 @@ import java.security.KeyStore;
 import java.security.KeyStore.PasswordProtection;
 import java.security.KeyStore.SecretKeyEntry;
 import java.security.UnrecoverableKeyException;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collections;
 import java.util.List;
@@ -186,31 +187,51 @@ final class Pkcs12File {
    * unchanged.
    */
   void addVersion(String name, NewKeyVersion version) {
-    String alias = VersionEntries.alias(name, version.info().version());
+    addVersions(name, List.of(version));
+  }
+
+  /**
+   * Adds the entries of {@code versions} to the file in one atomic write (a restored key's live
+   * versions appear together or not at all); on any failure before the rename, the file and memory
+   * are unchanged.
+   */
+  void addVersions(String name, List<NewKeyVersion> versions) {
+    List<String> added = new ArrayList<>();
     try {
-      if (jks.containsAlias(alias)) {
-        throw new IllegalStateException(
-            file + " already holds '" + alias + "'; a version is never overwritten");
+      for (NewKeyVersion version : versions) {
+        String alias = VersionEntries.alias(name, version.info().version());
+        if (jks.containsAlias(alias)) {
+          throw new IllegalStateException(
+              file + " already holds '" + alias + "'; a version is never overwritten");
+        }
+        jks.setEntry(
+            alias,
+            new SecretKeyEntry(
+                VersionEntries.storedKey(version.info(), version.material()),
+                VersionEntries.attributes(version.info())),
+            password);
+        added.add(alias);
       }
-      jks.setEntry(
-          alias,
-          new SecretKeyEntry(
-              VersionEntries.storedKey(version.info(), version.material()),
-              VersionEntries.attributes(version.info())),
-          password);
-    } catch (GeneralSecurityException e) {
-      throw new KeyStoreUnavailableException("cannot add entry '" + alias + "' for " + file, e);
-    }
-    try {
       AtomicFiles.replace(file, out -> jks.store(out, password.getPassword()));
     } catch (Exception e) {
-      try {
-        jks.deleteEntry(alias); // It never reached the file; memory must match the file again.
-      } catch (GeneralSecurityException ignored) {
-        // Removing an entry from the in-memory PKCS12 store does not fail.
+      for (String alias : added) {
+        try {
+          jks.deleteEntry(alias); // It never reached the file; memory must match the file again.
+        } catch (GeneralSecurityException ignored) {
+          // Removing an entry from the in-memory PKCS12 store does not fail.
+        }
+      }
+      if (e instanceof IllegalStateException taken) {
+        throw taken;
       }
       throw new KeyStoreUnavailableException(
-          "cannot write " + file + "; nothing was stored: " + e, e);
+          "cannot write "
+              + file
+              + " with new entries of key '"
+              + name
+              + "'; nothing was stored: "
+              + e,
+          e);
     }
   }
 

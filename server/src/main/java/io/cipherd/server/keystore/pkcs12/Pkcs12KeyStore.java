@@ -208,11 +208,63 @@ public final class Pkcs12KeyStore implements KeyStore, UsageStore, AuditStore {
         throw KeyNotFoundException.key(expected.name());
       }
       List<Integer> erase = LifecycleChange.newlyDestroyed(now, expected, next);
-      writePolicies(next);
-      publish(next);
+      // The flag is never cleared, whatever the writer read before it was set.
+      KeyMetadata written = now.exportable() ? next.asExportable() : next;
+      writePolicies(written);
+      publish(written);
       p12.eraseVersions(next.name(), erase);
       syncDirectory("erased versions " + erase + " of '" + next.name() + "'; cannot sync " + dir);
-      return next;
+      return written;
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  @Override
+  public KeyMetadata setExportable(String name) {
+    lock.lock();
+    try {
+      p12.checkOpen();
+      KeyMetadata now = keys.get(name);
+      if (now == null) {
+        throw KeyNotFoundException.key(name);
+      }
+      if (now.exportable()) {
+        return now;
+      }
+      KeyMetadata updated = now.asExportable();
+      writePolicies(updated);
+      return publish(updated);
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  /**
+   * As {@link #createKey}: keys.json first (with the destroyed versions' metadata and every state),
+   * then one p12 write adding every live version, the moment the key starts to exist. A key whose
+   * versions are all destroyed exists from keys.json alone, as a deleted key's tombstone does.
+   */
+  @Override
+  public KeyMetadata restoreKey(KeyMetadata key, List<NewKeyVersion> live) {
+    String name = key.name();
+    lock.lock();
+    try {
+      if (keys.containsKey(name)) {
+        throw new KeyAlreadyExistsException(name);
+      }
+      p12.checkOpen();
+      writePolicies(key);
+      syncDirectory(
+          "wrote the policy of key '"
+              + name
+              + "' but could not sync "
+              + dir
+              + "; the key was not restored");
+      if (!live.isEmpty()) {
+        p12.addVersions(name, live);
+      }
+      return publish(key);
     } finally {
       lock.unlock();
     }

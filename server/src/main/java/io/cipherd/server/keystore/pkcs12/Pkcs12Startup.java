@@ -154,7 +154,8 @@ final class Pkcs12Startup {
               + all.size()
               + "; cipherd removes only destroyed versions");
     }
-    return new KeyMetadata(name, List.copyOf(all.values()), key.policy(), key.lifecycle());
+    return new KeyMetadata(
+        name, List.copyOf(all.values()), key.policy(), key.lifecycle(), key.exportable());
   }
 
   /**

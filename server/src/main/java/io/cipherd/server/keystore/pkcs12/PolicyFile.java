@@ -33,9 +33,10 @@ import java.util.TreeMap;
  *   "versions": {"1": {"state": "DESTROYED", "destroy_time": "2026-01-02T03:04:05Z",
  *                      "metadata": {"type": "gcm", "key_size_bits": 256, ...}}}}}}</pre>
  *
- * <p>{@code versions} lists only the versions that are not enabled; a destroyed one keeps its
- * metadata here, since its PKCS12 entry is erased. Format 1 ({@code {"format": 1, "policies":
- * {name: policy}}}, every key and version enabled) is still read; the next write upgrades it.
+ * <p>{@code "exportable": true} marks a key BackupKey may write out (absent: not exportable).
+ * {@code versions} lists only the versions that are not enabled; a destroyed one keeps its metadata
+ * here, since its PKCS12 entry is erased. Format 1 ({@code {"format": 1, "policies": {name:
+ * policy}}}, every key and version enabled) is still read; the next write upgrades it.
  */
 final class PolicyFile {
   static final int FORMAT = 2;
@@ -121,6 +122,9 @@ final class PolicyFile {
                     Integer.toString(number),
                     VersionInfoJson.version(lifecycle, key.destroyedVersions().get(number))));
     o.add("versions", versions);
+    if (key.exportable()) {
+      o.addProperty("exportable", true);
+    }
     return o;
   }
 
@@ -149,7 +153,9 @@ final class PolicyFile {
         policy(o.getAsJsonObject("policy")),
         VersionInfoJson.keyLifecycle(o.getAsJsonObject("lifecycle")),
         states,
-        destroyed);
+        destroyed,
+        // Absent from files written before backups existed, and from keys never made exportable.
+        optionalBoolean(o, "exportable"));
   }
 
   private static JsonObject policy(KeyPolicy p) {

@@ -17,12 +17,14 @@ import java.util.TreeMap;
  *
  * @param versionStates the lifecycle of each version not enabled, by number
  * @param destroyedVersions the metadata of each destroyed version, by number
+ * @param exportable whether BackupKey may write the key out
  */
 record StoredKey(
     KeyPolicy policy,
     KeyLifecycle lifecycle,
     SortedMap<Integer, VersionLifecycle> versionStates,
-    SortedMap<Integer, KeyVersionInfo> destroyedVersions) {
+    SortedMap<Integer, KeyVersionInfo> destroyedVersions,
+    boolean exportable) {
   StoredKey {
     versionStates = Collections.unmodifiableSortedMap(new TreeMap<>(versionStates));
     destroyedVersions = Collections.unmodifiableSortedMap(new TreeMap<>(destroyedVersions));
@@ -30,7 +32,8 @@ record StoredKey(
 
   /** An enabled key with every version enabled, as format 1 files describe every key. */
   static StoredKey enabled(KeyPolicy policy) {
-    return new StoredKey(policy, KeyLifecycle.ENABLED, new TreeMap<>(), new TreeMap<>());
+    return new StoredKey(
+        policy, KeyLifecycle.ENABLED, new TreeMap<>(), new TreeMap<>(), /* exportable= */ false);
   }
 
   /** What to store of {@code key}. */
@@ -45,6 +48,6 @@ record StoredKey(
         destroyed.put(version.version(), version);
       }
     }
-    return new StoredKey(key.policy(), key.lifecycle(), states, destroyed);
+    return new StoredKey(key.policy(), key.lifecycle(), states, destroyed, key.exportable());
   }
 }

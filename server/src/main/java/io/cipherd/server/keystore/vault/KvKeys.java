@@ -52,7 +52,12 @@ final class KvKeys {
     finishDestruction(name, metadata.get(), lifecycle);
     return Optional.of(
         new Snapshot(
-            new KeyMetadata(name, versions, KvKeySettings.policy(metadata.get()), lifecycle.key()),
+            new KeyMetadata(
+                name,
+                versions,
+                KvKeySettings.policy(metadata.get()),
+                lifecycle.key(),
+                lifecycle.exportable()),
             lifecycle));
   }
 

@@ -25,14 +25,19 @@ import java.util.TreeMap;
  * @param kvVersion the secret's KV version this was read at; 0 if it does not exist yet
  * @param writeId the random id of the write that stored this, which tells a replica whether a
  *     check-and-set that seemed to fail was its own retried write
+ * @param exportable whether BackupKey may write the key out ({@code "exportable": true}; absent
+ *     means not). It lives here, written with check-and-set like the states, so no writer that read
+ *     the key before it was set can clear it
  */
 record KvLifecycle(
     KeyLifecycle key,
     Map<Integer, VersionLifecycle> versions,
     Map<Integer, KeyVersionInfo> destroyed,
     int kvVersion,
-    String writeId) {
-  static final KvLifecycle NONE = new KvLifecycle(KeyLifecycle.ENABLED, Map.of(), Map.of(), 0, "");
+    String writeId,
+    boolean exportable) {
+  static final KvLifecycle NONE =
+      new KvLifecycle(KeyLifecycle.ENABLED, Map.of(), Map.of(), 0, "", /* exportable= */ false);
 
   KvLifecycle {
     versions = Map.copyOf(versions);
@@ -74,6 +79,9 @@ record KvLifecycle(
     if (key.lifecycle().deleteTime() != null) {
       data.add("delete_time", key.lifecycle().deleteTime().toString());
     }
+    if (key.exportable()) {
+      data.add("exportable", true);
+    }
     return data.add("write_id", writeId).add("versions", versions);
   }
 
@@ -103,7 +111,12 @@ record KvLifecycle(
               KeyLifecycle.State.valueOf(data.getString("state", "")),
               instant(data.get("delete_time")));
       return new KvLifecycle(
-          key, states, destroyed, latest.version(), data.getString("write_id", ""));
+          key,
+          states,
+          destroyed,
+          latest.version(),
+          data.getString("write_id", ""),
+          data.getBoolean("exportable", false));
     } catch (RuntimeException e) {
       throw new IllegalStateException(
           "the lifecycle of key '" + name + "' in Vault (" + path(name) + ") is malformed", e);

@@ -15,6 +15,7 @@ import io.cipherd.server.keys.KeyVersionInfo;
 import io.cipherd.server.keys.LifecycleChange;
 import io.cipherd.server.keys.NewKeyVersion;
 import io.cipherd.server.keys.UsageStore;
+import io.cipherd.server.keys.VersionLifecycle;
 import io.cipherd.server.keys.VersionUsage;
 import io.cipherd.server.keys.WipeableSecretKey;
 import io.cipherd.server.keystore.kek.KekConfig;
@@ -278,9 +279,12 @@ public final class VaultKeyStore implements KeyStore, UsageStore, AuditStore {
     String name = expected.name();
     KvKeys.Snapshot now = keys.read(name).orElseThrow(() -> KeyNotFoundException.key(name));
     List<Integer> erase = LifecycleChange.newlyDestroyed(now.key(), expected, next);
+    // The flag is never cleared, whatever the writer read before it was set; the check-and-set
+    // below is against the lifecycle secret that says it.
+    KeyMetadata written = now.key().exportable() ? next.asExportable() : next;
     String writeId = UUID.randomUUID().toString();
     String path = KvLifecycle.path(name);
-    if (!kv.writeVersion(path, now.lifecycle().kvVersion(), KvLifecycle.encode(next, writeId))
+    if (!kv.writeVersion(path, now.lifecycle().kvVersion(), KvLifecycle.encode(written, writeId))
         && !writeId.equals(keys.lifecycle(name).writeId())) {
       throw new ConcurrentKeyUpdateException(name, expected.currentVersion());
     }
@@ -291,7 +295,80 @@ public final class VaultKeyStore implements KeyStore, UsageStore, AuditStore {
       KvMigratedVersions.destroy(kv, name, erase);
       kv.destroyVersions(name, erase);
     }
+    return written;
+  }
+
+  /**
+   * A check-and-set write of the lifecycle secret with the flag set (so it never races a lifecycle
+   * change into losing it); {@link ConcurrentKeyUpdateException} if another writer won.
+   */
+  @Override
+  public KeyMetadata setExportable(String name) {
+    KvKeys.Snapshot now = keys.read(name).orElseThrow(() -> KeyNotFoundException.key(name));
+    if (now.key().exportable()) {
+      return now.key();
+    }
+    KeyMetadata next = now.key().asExportable();
+    String writeId = UUID.randomUUID().toString();
+    if (!kv.writeVersion(
+            KvLifecycle.path(name), now.lifecycle().kvVersion(), KvLifecycle.encode(next, writeId))
+        && !writeId.equals(keys.lifecycle(name).writeId())) {
+      throw new ConcurrentKeyUpdateException(name, now.key().currentVersion());
+    }
     return next;
+  }
+
+  /**
+   * Version 1 is written with {@code cas=0}, as {@link #createKey} writes it: the restore that wins
+   * it owns the name, and any other gets {@link KeyAlreadyExistsException} having stored nothing.
+   * The lifecycle secret (states, schedules, destroyed versions' metadata, the exportable flag)
+   * follows at once, then the other versions in order, the policy, and Vault's destroy of the
+   * destroyed versions' KV data. A destroyed version's KV data is written first as fresh random
+   * bytes that nobody knows (KV version N must be key version N), then destroyed; a crash before
+   * the destroy is finished by the next read ({@link KvKeys}).
+   */
+  @Override
+  public KeyMetadata restoreKey(KeyMetadata key, List<NewKeyVersion> live) {
+    String name = key.name();
+    Map<Integer, NewKeyVersion> byNumber = new HashMap<>();
+    live.forEach(version -> byNumber.put(version.info().version(), version));
+    List<Integer> destroyed = new ArrayList<>();
+    for (KeyVersionInfo version : key.versions()) {
+      NewKeyVersion written = byNumber.get(version.version());
+      boolean placeholder = written == null;
+      if (placeholder) {
+        destroyed.add(version.version());
+        written = new NewKeyVersion(version, NonceSource.bytes(version.keySizeBits() / 8));
+      }
+      try {
+        boolean stored =
+            kv.writeVersion(name, version.version() - 1, KvVersionFields.encode(written));
+        if (!stored && version.version() == 1) {
+          throw new KeyAlreadyExistsException(name);
+        }
+        if (!stored) {
+          throw new ConcurrentKeyUpdateException(name, version.version() - 1);
+        }
+      } finally {
+        if (placeholder) {
+          Arrays.fill(written.material(), (byte) 0);
+        }
+      }
+      if (version.version() == 1) {
+        String path = KvLifecycle.path(name);
+        int lifecycleVersion = kv.readLatest(path).map(KvClient.Versioned::version).orElse(0);
+        if (!kv.writeVersion(
+            path, lifecycleVersion, KvLifecycle.encode(key, UUID.randomUUID().toString()))) {
+          throw new ConcurrentKeyUpdateException(name, 1);
+        }
+      }
+      keys.remember(name, version.withLifecycle(VersionLifecycle.ENABLED));
+    }
+    kv.writeMetadata(name, KvKeySettings.metadataWrite(key.policy()));
+    if (!destroyed.isEmpty()) {
+      kv.destroyVersions(name, destroyed);
+    }
+    return key;
   }
 
   @Override

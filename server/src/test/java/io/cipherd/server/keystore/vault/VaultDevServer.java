@@ -161,7 +161,7 @@ public final class VaultDevServer implements AutoCloseable, BeforeAllCallback, A
   }
 
   /** A configuration for cipherd against this server with its root token, under {@code prefix}. */
-  VaultConfig config(String prefix) {
+  public VaultConfig config(String prefix) {
     return config(prefix, TokenAuth.of(rootToken));
   }
 

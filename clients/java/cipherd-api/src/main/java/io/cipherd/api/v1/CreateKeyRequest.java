@@ -229,6 +229,21 @@ private static final long serialVersionUID = 0L;
     return fpeFormat_ == null ? io.cipherd.api.v1.FpeFormat.getDefaultInstance() : fpeFormat_;
   }
 
+  public static final int EXPORTABLE_FIELD_NUMBER = 7;
+  private boolean exportable_ = false;
+  /**
+   * <pre>
+   * exportable lets BackupKey write the key out (SetKeyExportable). It can never be cleared.
+   * </pre>
+   *
+   * <code>bool exportable = 7 [json_name = "exportable"];</code>
+   * @return The exportable.
+   */
+  @java.lang.Override
+  public boolean getExportable() {
+    return exportable_;
+  }
+
   private byte memoizedIsInitialized = -1;
   @java.lang.Override
   public final boolean isInitialized() {
@@ -260,6 +275,9 @@ private static final long serialVersionUID = 0L;
     }
     if (((bitField0_ & 0x00000002) != 0)) {
       output.writeMessage(6, getFpeFormat());
+    }
+    if (exportable_ != false) {
+      output.writeBool(7, exportable_);
     }
     getUnknownFields().writeTo(output);
   }
@@ -293,6 +311,10 @@ private static final long serialVersionUID = 0L;
       size += com.google.protobuf.CodedOutputStream
         .computeMessageSize(6, getFpeFormat());
     }
+    if (exportable_ != false) {
+      size += com.google.protobuf.CodedOutputStream
+        .computeBoolSize(7, exportable_);
+    }
     size += getUnknownFields().getSerializedSize();
     memoizedSize = size;
     return size;
@@ -325,6 +347,8 @@ private static final long serialVersionUID = 0L;
       if (!getFpeFormat()
           .equals(other.getFpeFormat())) return false;
     }
+    if (getExportable()
+        != other.getExportable()) return false;
     if (!getUnknownFields().equals(other.getUnknownFields())) return false;
     return true;
   }
@@ -353,6 +377,9 @@ private static final long serialVersionUID = 0L;
       hash = (37 * hash) + FPE_FORMAT_FIELD_NUMBER;
       hash = (53 * hash) + getFpeFormat().hashCode();
     }
+    hash = (37 * hash) + EXPORTABLE_FIELD_NUMBER;
+    hash = (53 * hash) + com.google.protobuf.Internal.hashBoolean(
+        getExportable());
     hash = (29 * hash) + getUnknownFields().hashCode();
     memoizedHashCode = hash;
     return hash;
@@ -509,6 +536,7 @@ private static final long serialVersionUID = 0L;
         fpeFormatBuilder_.dispose();
         fpeFormatBuilder_ = null;
       }
+      exportable_ = false;
       return this;
     }
 
@@ -566,6 +594,9 @@ private static final long serialVersionUID = 0L;
             ? fpeFormat_
             : fpeFormatBuilder_.build();
         to_bitField0_ |= 0x00000002;
+      }
+      if (((from_bitField0_ & 0x00000040) != 0)) {
+        result.exportable_ = exportable_;
       }
       result.bitField0_ |= to_bitField0_;
     }
@@ -634,6 +665,9 @@ private static final long serialVersionUID = 0L;
       if (other.hasFpeFormat()) {
         mergeFpeFormat(other.getFpeFormat());
       }
+      if (other.getExportable() != false) {
+        setExportable(other.getExportable());
+      }
       this.mergeUnknownFields(other.getUnknownFields());
       onChanged();
       return this;
@@ -694,6 +728,11 @@ private static final long serialVersionUID = 0L;
               bitField0_ |= 0x00000020;
               break;
             } // case 50
+            case 56: {
+              exportable_ = input.readBool();
+              bitField0_ |= 0x00000040;
+              break;
+            } // case 56
             default: {
               if (!super.parseUnknownField(input, extensionRegistry, tag)) {
                 done = true; // was an endgroup tag
@@ -1288,6 +1327,50 @@ private static final long serialVersionUID = 0L;
         fpeFormat_ = null;
       }
       return fpeFormatBuilder_;
+    }
+
+    private boolean exportable_ ;
+    /**
+     * <pre>
+     * exportable lets BackupKey write the key out (SetKeyExportable). It can never be cleared.
+     * </pre>
+     *
+     * <code>bool exportable = 7 [json_name = "exportable"];</code>
+     * @return The exportable.
+     */
+    @java.lang.Override
+    public boolean getExportable() {
+      return exportable_;
+    }
+    /**
+     * <pre>
+     * exportable lets BackupKey write the key out (SetKeyExportable). It can never be cleared.
+     * </pre>
+     *
+     * <code>bool exportable = 7 [json_name = "exportable"];</code>
+     * @param value The exportable to set.
+     * @return This builder for chaining.
+     */
+    public Builder setExportable(boolean value) {
+
+      exportable_ = value;
+      bitField0_ |= 0x00000040;
+      onChanged();
+      return this;
+    }
+    /**
+     * <pre>
+     * exportable lets BackupKey write the key out (SetKeyExportable). It can never be cleared.
+     * </pre>
+     *
+     * <code>bool exportable = 7 [json_name = "exportable"];</code>
+     * @return This builder for chaining.
+     */
+    public Builder clearExportable() {
+      bitField0_ = (bitField0_ & ~0x00000040);
+      exportable_ = false;
+      onChanged();
+      return this;
     }
     @java.lang.Override
     public final Builder setUnknownFields(

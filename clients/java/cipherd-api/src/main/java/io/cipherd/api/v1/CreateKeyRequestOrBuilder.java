@@ -124,4 +124,14 @@ public interface CreateKeyRequestOrBuilder extends
    * <code>.cipherd.v1.FpeFormat fpe_format = 6 [json_name = "fpeFormat"];</code>
    */
   io.cipherd.api.v1.FpeFormatOrBuilder getFpeFormatOrBuilder();
+
+  /**
+   * <pre>
+   * exportable lets BackupKey write the key out (SetKeyExportable). It can never be cleared.
+   * </pre>
+   *
+   * <code>bool exportable = 7 [json_name = "exportable"];</code>
+   * @return The exportable.
+   */
+  boolean getExportable();
 }

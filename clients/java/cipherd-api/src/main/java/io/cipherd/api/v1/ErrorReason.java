@@ -261,6 +261,15 @@ public enum ErrorReason
    * <code>IMPORT_JOB_UNUSABLE = 26;</code>
    */
   IMPORT_JOB_UNUSABLE(26),
+  /**
+   * <pre>
+   * KEY_NOT_EXPORTABLE (status FAILED_PRECONDITION): BackupKey named a key that was not made
+   * exportable (CreateKey's exportable, SetKeyExportable). Metadata: key.
+   * </pre>
+   *
+   * <code>KEY_NOT_EXPORTABLE = 27;</code>
+   */
+  KEY_NOT_EXPORTABLE(27),
   UNRECOGNIZED(-1),
   ;
 
@@ -508,6 +517,15 @@ public enum ErrorReason
    * <code>IMPORT_JOB_UNUSABLE = 26;</code>
    */
   public static final int IMPORT_JOB_UNUSABLE_VALUE = 26;
+  /**
+   * <pre>
+   * KEY_NOT_EXPORTABLE (status FAILED_PRECONDITION): BackupKey named a key that was not made
+   * exportable (CreateKey's exportable, SetKeyExportable). Metadata: key.
+   * </pre>
+   *
+   * <code>KEY_NOT_EXPORTABLE = 27;</code>
+   */
+  public static final int KEY_NOT_EXPORTABLE_VALUE = 27;
 
 
   public final int getNumber() {
@@ -561,6 +579,7 @@ public enum ErrorReason
       case 24: return SUBJECT_STORE_NOT_CONFIGURED;
       case 25: return PLAINTEXT_IMPORT_DISABLED;
       case 26: return IMPORT_JOB_UNUSABLE;
+      case 27: return KEY_NOT_EXPORTABLE;
       default: return null;
     }
   }

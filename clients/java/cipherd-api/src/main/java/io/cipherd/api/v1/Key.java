@@ -275,6 +275,21 @@ private static final long serialVersionUID = 0L;
     return deleteTime_ == null ? com.google.protobuf.Timestamp.getDefaultInstance() : deleteTime_;
   }
 
+  public static final int EXPORTABLE_FIELD_NUMBER = 7;
+  private boolean exportable_ = false;
+  /**
+   * <pre>
+   * exportable is true once the key may be backed up (CreateKey or SetKeyExportable); never cleared.
+   * </pre>
+   *
+   * <code>bool exportable = 7 [json_name = "exportable"];</code>
+   * @return The exportable.
+   */
+  @java.lang.Override
+  public boolean getExportable() {
+    return exportable_;
+  }
+
   private byte memoizedIsInitialized = -1;
   @java.lang.Override
   public final boolean isInitialized() {
@@ -306,6 +321,9 @@ private static final long serialVersionUID = 0L;
     }
     if (((bitField0_ & 0x00000002) != 0)) {
       output.writeMessage(6, getDeleteTime());
+    }
+    if (exportable_ != false) {
+      output.writeBool(7, exportable_);
     }
     getUnknownFields().writeTo(output);
   }
@@ -339,6 +357,10 @@ private static final long serialVersionUID = 0L;
       size += com.google.protobuf.CodedOutputStream
         .computeMessageSize(6, getDeleteTime());
     }
+    if (exportable_ != false) {
+      size += com.google.protobuf.CodedOutputStream
+        .computeBoolSize(7, exportable_);
+    }
     size += getUnknownFields().getSerializedSize();
     memoizedSize = size;
     return size;
@@ -371,6 +393,8 @@ private static final long serialVersionUID = 0L;
       if (!getDeleteTime()
           .equals(other.getDeleteTime())) return false;
     }
+    if (getExportable()
+        != other.getExportable()) return false;
     if (!getUnknownFields().equals(other.getUnknownFields())) return false;
     return true;
   }
@@ -400,6 +424,9 @@ private static final long serialVersionUID = 0L;
       hash = (37 * hash) + DELETE_TIME_FIELD_NUMBER;
       hash = (53 * hash) + getDeleteTime().hashCode();
     }
+    hash = (37 * hash) + EXPORTABLE_FIELD_NUMBER;
+    hash = (53 * hash) + com.google.protobuf.Internal.hashBoolean(
+        getExportable());
     hash = (29 * hash) + getUnknownFields().hashCode();
     memoizedHashCode = hash;
     return hash;
@@ -563,6 +590,7 @@ private static final long serialVersionUID = 0L;
         deleteTimeBuilder_.dispose();
         deleteTimeBuilder_ = null;
       }
+      exportable_ = false;
       return this;
     }
 
@@ -630,6 +658,9 @@ private static final long serialVersionUID = 0L;
             ? deleteTime_
             : deleteTimeBuilder_.build();
         to_bitField0_ |= 0x00000002;
+      }
+      if (((from_bitField0_ & 0x00000040) != 0)) {
+        result.exportable_ = exportable_;
       }
       result.bitField0_ |= to_bitField0_;
     }
@@ -721,6 +752,9 @@ private static final long serialVersionUID = 0L;
       if (other.hasDeleteTime()) {
         mergeDeleteTime(other.getDeleteTime());
       }
+      if (other.getExportable() != false) {
+        setExportable(other.getExportable());
+      }
       this.mergeUnknownFields(other.getUnknownFields());
       onChanged();
       return this;
@@ -789,6 +823,11 @@ private static final long serialVersionUID = 0L;
               bitField0_ |= 0x00000020;
               break;
             } // case 50
+            case 56: {
+              exportable_ = input.readBool();
+              bitField0_ |= 0x00000040;
+              break;
+            } // case 56
             default: {
               if (!super.parseUnknownField(input, extensionRegistry, tag)) {
                 done = true; // was an endgroup tag
@@ -1648,6 +1687,50 @@ private static final long serialVersionUID = 0L;
         deleteTime_ = null;
       }
       return deleteTimeBuilder_;
+    }
+
+    private boolean exportable_ ;
+    /**
+     * <pre>
+     * exportable is true once the key may be backed up (CreateKey or SetKeyExportable); never cleared.
+     * </pre>
+     *
+     * <code>bool exportable = 7 [json_name = "exportable"];</code>
+     * @return The exportable.
+     */
+    @java.lang.Override
+    public boolean getExportable() {
+      return exportable_;
+    }
+    /**
+     * <pre>
+     * exportable is true once the key may be backed up (CreateKey or SetKeyExportable); never cleared.
+     * </pre>
+     *
+     * <code>bool exportable = 7 [json_name = "exportable"];</code>
+     * @param value The exportable to set.
+     * @return This builder for chaining.
+     */
+    public Builder setExportable(boolean value) {
+
+      exportable_ = value;
+      bitField0_ |= 0x00000040;
+      onChanged();
+      return this;
+    }
+    /**
+     * <pre>
+     * exportable is true once the key may be backed up (CreateKey or SetKeyExportable); never cleared.
+     * </pre>
+     *
+     * <code>bool exportable = 7 [json_name = "exportable"];</code>
+     * @return This builder for chaining.
+     */
+    public Builder clearExportable() {
+      bitField0_ = (bitField0_ & ~0x00000040);
+      exportable_ = false;
+      onChanged();
+      return this;
     }
     @java.lang.Override
     public final Builder setUnknownFields(

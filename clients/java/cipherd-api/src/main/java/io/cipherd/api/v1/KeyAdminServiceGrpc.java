@@ -232,6 +232,99 @@ public final class KeyAdminServiceGrpc {
     return getCreateImportJobMethod;
   }
 
+  private static volatile io.grpc.MethodDescriptor<io.cipherd.api.v1.SetKeyExportableRequest,
+      io.cipherd.api.v1.SetKeyExportableResponse> getSetKeyExportableMethod;
+
+  @io.grpc.stub.annotations.RpcMethod(
+      fullMethodName = SERVICE_NAME + '/' + "SetKeyExportable",
+      requestType = io.cipherd.api.v1.SetKeyExportableRequest.class,
+      responseType = io.cipherd.api.v1.SetKeyExportableResponse.class,
+      methodType = io.grpc.MethodDescriptor.MethodType.UNARY)
+  public static io.grpc.MethodDescriptor<io.cipherd.api.v1.SetKeyExportableRequest,
+      io.cipherd.api.v1.SetKeyExportableResponse> getSetKeyExportableMethod() {
+    io.grpc.MethodDescriptor<io.cipherd.api.v1.SetKeyExportableRequest, io.cipherd.api.v1.SetKeyExportableResponse> getSetKeyExportableMethod;
+    if ((getSetKeyExportableMethod = KeyAdminServiceGrpc.getSetKeyExportableMethod) == null) {
+      synchronized (KeyAdminServiceGrpc.class) {
+        if ((getSetKeyExportableMethod = KeyAdminServiceGrpc.getSetKeyExportableMethod) == null) {
+          KeyAdminServiceGrpc.getSetKeyExportableMethod = getSetKeyExportableMethod =
+              io.grpc.MethodDescriptor.<io.cipherd.api.v1.SetKeyExportableRequest, io.cipherd.api.v1.SetKeyExportableResponse>newBuilder()
+              .setType(io.grpc.MethodDescriptor.MethodType.UNARY)
+              .setFullMethodName(generateFullMethodName(SERVICE_NAME, "SetKeyExportable"))
+              .setSampledToLocalTracing(true)
+              .setRequestMarshaller(io.grpc.protobuf.ProtoUtils.marshaller(
+                  io.cipherd.api.v1.SetKeyExportableRequest.getDefaultInstance()))
+              .setResponseMarshaller(io.grpc.protobuf.ProtoUtils.marshaller(
+                  io.cipherd.api.v1.SetKeyExportableResponse.getDefaultInstance()))
+              .setSchemaDescriptor(new KeyAdminServiceMethodDescriptorSupplier("SetKeyExportable"))
+              .build();
+        }
+      }
+    }
+    return getSetKeyExportableMethod;
+  }
+
+  private static volatile io.grpc.MethodDescriptor<io.cipherd.api.v1.BackupKeyRequest,
+      io.cipherd.api.v1.BackupKeyResponse> getBackupKeyMethod;
+
+  @io.grpc.stub.annotations.RpcMethod(
+      fullMethodName = SERVICE_NAME + '/' + "BackupKey",
+      requestType = io.cipherd.api.v1.BackupKeyRequest.class,
+      responseType = io.cipherd.api.v1.BackupKeyResponse.class,
+      methodType = io.grpc.MethodDescriptor.MethodType.UNARY)
+  public static io.grpc.MethodDescriptor<io.cipherd.api.v1.BackupKeyRequest,
+      io.cipherd.api.v1.BackupKeyResponse> getBackupKeyMethod() {
+    io.grpc.MethodDescriptor<io.cipherd.api.v1.BackupKeyRequest, io.cipherd.api.v1.BackupKeyResponse> getBackupKeyMethod;
+    if ((getBackupKeyMethod = KeyAdminServiceGrpc.getBackupKeyMethod) == null) {
+      synchronized (KeyAdminServiceGrpc.class) {
+        if ((getBackupKeyMethod = KeyAdminServiceGrpc.getBackupKeyMethod) == null) {
+          KeyAdminServiceGrpc.getBackupKeyMethod = getBackupKeyMethod =
+              io.grpc.MethodDescriptor.<io.cipherd.api.v1.BackupKeyRequest, io.cipherd.api.v1.BackupKeyResponse>newBuilder()
+              .setType(io.grpc.MethodDescriptor.MethodType.UNARY)
+              .setFullMethodName(generateFullMethodName(SERVICE_NAME, "BackupKey"))
+              .setSampledToLocalTracing(true)
+              .setRequestMarshaller(io.grpc.protobuf.ProtoUtils.marshaller(
+                  io.cipherd.api.v1.BackupKeyRequest.getDefaultInstance()))
+              .setResponseMarshaller(io.grpc.protobuf.ProtoUtils.marshaller(
+                  io.cipherd.api.v1.BackupKeyResponse.getDefaultInstance()))
+              .setSchemaDescriptor(new KeyAdminServiceMethodDescriptorSupplier("BackupKey"))
+              .build();
+        }
+      }
+    }
+    return getBackupKeyMethod;
+  }
+
+  private static volatile io.grpc.MethodDescriptor<io.cipherd.api.v1.RestoreKeyRequest,
+      io.cipherd.api.v1.RestoreKeyResponse> getRestoreKeyMethod;
+
+  @io.grpc.stub.annotations.RpcMethod(
+      fullMethodName = SERVICE_NAME + '/' + "RestoreKey",
+      requestType = io.cipherd.api.v1.RestoreKeyRequest.class,
+      responseType = io.cipherd.api.v1.RestoreKeyResponse.class,
+      methodType = io.grpc.MethodDescriptor.MethodType.UNARY)
+  public static io.grpc.MethodDescriptor<io.cipherd.api.v1.RestoreKeyRequest,
+      io.cipherd.api.v1.RestoreKeyResponse> getRestoreKeyMethod() {
+    io.grpc.MethodDescriptor<io.cipherd.api.v1.RestoreKeyRequest, io.cipherd.api.v1.RestoreKeyResponse> getRestoreKeyMethod;
+    if ((getRestoreKeyMethod = KeyAdminServiceGrpc.getRestoreKeyMethod) == null) {
+      synchronized (KeyAdminServiceGrpc.class) {
+        if ((getRestoreKeyMethod = KeyAdminServiceGrpc.getRestoreKeyMethod) == null) {
+          KeyAdminServiceGrpc.getRestoreKeyMethod = getRestoreKeyMethod =
+              io.grpc.MethodDescriptor.<io.cipherd.api.v1.RestoreKeyRequest, io.cipherd.api.v1.RestoreKeyResponse>newBuilder()
+              .setType(io.grpc.MethodDescriptor.MethodType.UNARY)
+              .setFullMethodName(generateFullMethodName(SERVICE_NAME, "RestoreKey"))
+              .setSampledToLocalTracing(true)
+              .setRequestMarshaller(io.grpc.protobuf.ProtoUtils.marshaller(
+                  io.cipherd.api.v1.RestoreKeyRequest.getDefaultInstance()))
+              .setResponseMarshaller(io.grpc.protobuf.ProtoUtils.marshaller(
+                  io.cipherd.api.v1.RestoreKeyResponse.getDefaultInstance()))
+              .setSchemaDescriptor(new KeyAdminServiceMethodDescriptorSupplier("RestoreKey"))
+              .build();
+        }
+      }
+    }
+    return getRestoreKeyMethod;
+  }
+
   private static volatile io.grpc.MethodDescriptor<io.cipherd.api.v1.GetKeyCensusRequest,
       io.cipherd.api.v1.GetKeyCensusResponse> getGetKeyCensusMethod;
 
@@ -626,6 +719,49 @@ public final class KeyAdminServiceGrpc {
 
     /**
      * <pre>
+     * SetKeyExportable marks a key exportable, for good: from then on BackupKey may write it out. The
+     * flag is never cleared (as Vault Transit's exportable). Needs the admin operation; BackupKey
+     * needs export, which admin does not imply, so neither grant alone takes a key out.
+     * </pre>
+     */
+    default void setKeyExportable(io.cipherd.api.v1.SetKeyExportableRequest request,
+        io.grpc.stub.StreamObserver<io.cipherd.api.v1.SetKeyExportableResponse> responseObserver) {
+      io.grpc.stub.ServerCalls.asyncUnimplementedUnaryCall(getSetKeyExportableMethod(), responseObserver);
+    }
+
+    /**
+     * <pre>
+     * BackupKey writes a key whole (every version's material, state and destruction schedule, its
+     * policy, state and settings) as a KeyBackupFile wrapped for a recipient RSA public key that the
+     * operator keeps offline: RSA-OAEP-SHA-256 of a fresh AES-256 key, then the RFC 5649 key wrap of
+     * the serialized KeyBackup under it, the layout of ImportWrappingAlgorithm. Only an exportable key
+     * (FAILED_PRECONDITION, KEY_NOT_EXPORTABLE otherwise); destroyed versions are written as destroyed,
+     * without bytes. Every backup is an audit record. Needs the export operation.
+     * </pre>
+     */
+    default void backupKey(io.cipherd.api.v1.BackupKeyRequest request,
+        io.grpc.stub.StreamObserver<io.cipherd.api.v1.BackupKeyResponse> responseObserver) {
+      io.grpc.stub.ServerCalls.asyncUnimplementedUnaryCall(getBackupKeyMethod(), responseObserver);
+    }
+
+    /**
+     * <pre>
+     * RestoreKey creates a key from a backup. The recipient key's holder opens the backup file offline
+     * and wraps its KeyBackup again for an import job of this server (CreateImportJob for the key's
+     * name), as cipherctl keys restore does, so the material never crosses the wire in the clear. The
+     * key keeps its version numbers, version states, destruction schedules, policy, state and
+     * exportable flag. ALREADY_EXISTS (KEY_ALREADY_EXISTS) if the key exists: a restore never
+     * overwrites. A blob that does not unwrap fails with INVALID_ARGUMENT, saying only that. Needs the
+     * import operation.
+     * </pre>
+     */
+    default void restoreKey(io.cipherd.api.v1.RestoreKeyRequest request,
+        io.grpc.stub.StreamObserver<io.cipherd.api.v1.RestoreKeyResponse> responseObserver) {
+      io.grpc.stub.ServerCalls.asyncUnimplementedUnaryCall(getRestoreKeyMethod(), responseObserver);
+    }
+
+    /**
+     * <pre>
      * GetKeyCensus reports which versions of a key still see traffic, so an operator knows how far
      * min_decryption_version can be raised without refusing data that is still read.
      * </pre>
@@ -839,6 +975,52 @@ public final class KeyAdminServiceGrpc {
 
     /**
      * <pre>
+     * SetKeyExportable marks a key exportable, for good: from then on BackupKey may write it out. The
+     * flag is never cleared (as Vault Transit's exportable). Needs the admin operation; BackupKey
+     * needs export, which admin does not imply, so neither grant alone takes a key out.
+     * </pre>
+     */
+    public void setKeyExportable(io.cipherd.api.v1.SetKeyExportableRequest request,
+        io.grpc.stub.StreamObserver<io.cipherd.api.v1.SetKeyExportableResponse> responseObserver) {
+      io.grpc.stub.ClientCalls.asyncUnaryCall(
+          getChannel().newCall(getSetKeyExportableMethod(), getCallOptions()), request, responseObserver);
+    }
+
+    /**
+     * <pre>
+     * BackupKey writes a key whole (every version's material, state and destruction schedule, its
+     * policy, state and settings) as a KeyBackupFile wrapped for a recipient RSA public key that the
+     * operator keeps offline: RSA-OAEP-SHA-256 of a fresh AES-256 key, then the RFC 5649 key wrap of
+     * the serialized KeyBackup under it, the layout of ImportWrappingAlgorithm. Only an exportable key
+     * (FAILED_PRECONDITION, KEY_NOT_EXPORTABLE otherwise); destroyed versions are written as destroyed,
+     * without bytes. Every backup is an audit record. Needs the export operation.
+     * </pre>
+     */
+    public void backupKey(io.cipherd.api.v1.BackupKeyRequest request,
+        io.grpc.stub.StreamObserver<io.cipherd.api.v1.BackupKeyResponse> responseObserver) {
+      io.grpc.stub.ClientCalls.asyncUnaryCall(
+          getChannel().newCall(getBackupKeyMethod(), getCallOptions()), request, responseObserver);
+    }
+
+    /**
+     * <pre>
+     * RestoreKey creates a key from a backup. The recipient key's holder opens the backup file offline
+     * and wraps its KeyBackup again for an import job of this server (CreateImportJob for the key's
+     * name), as cipherctl keys restore does, so the material never crosses the wire in the clear. The
+     * key keeps its version numbers, version states, destruction schedules, policy, state and
+     * exportable flag. ALREADY_EXISTS (KEY_ALREADY_EXISTS) if the key exists: a restore never
+     * overwrites. A blob that does not unwrap fails with INVALID_ARGUMENT, saying only that. Needs the
+     * import operation.
+     * </pre>
+     */
+    public void restoreKey(io.cipherd.api.v1.RestoreKeyRequest request,
+        io.grpc.stub.StreamObserver<io.cipherd.api.v1.RestoreKeyResponse> responseObserver) {
+      io.grpc.stub.ClientCalls.asyncUnaryCall(
+          getChannel().newCall(getRestoreKeyMethod(), getCallOptions()), request, responseObserver);
+    }
+
+    /**
+     * <pre>
      * GetKeyCensus reports which versions of a key still see traffic, so an operator knows how far
      * min_decryption_version can be raised without refusing data that is still read.
      * </pre>
@@ -1039,6 +1221,49 @@ public final class KeyAdminServiceGrpc {
 
     /**
      * <pre>
+     * SetKeyExportable marks a key exportable, for good: from then on BackupKey may write it out. The
+     * flag is never cleared (as Vault Transit's exportable). Needs the admin operation; BackupKey
+     * needs export, which admin does not imply, so neither grant alone takes a key out.
+     * </pre>
+     */
+    public io.cipherd.api.v1.SetKeyExportableResponse setKeyExportable(io.cipherd.api.v1.SetKeyExportableRequest request) throws io.grpc.StatusException {
+      return io.grpc.stub.ClientCalls.blockingV2UnaryCall(
+          getChannel(), getSetKeyExportableMethod(), getCallOptions(), request);
+    }
+
+    /**
+     * <pre>
+     * BackupKey writes a key whole (every version's material, state and destruction schedule, its
+     * policy, state and settings) as a KeyBackupFile wrapped for a recipient RSA public key that the
+     * operator keeps offline: RSA-OAEP-SHA-256 of a fresh AES-256 key, then the RFC 5649 key wrap of
+     * the serialized KeyBackup under it, the layout of ImportWrappingAlgorithm. Only an exportable key
+     * (FAILED_PRECONDITION, KEY_NOT_EXPORTABLE otherwise); destroyed versions are written as destroyed,
+     * without bytes. Every backup is an audit record. Needs the export operation.
+     * </pre>
+     */
+    public io.cipherd.api.v1.BackupKeyResponse backupKey(io.cipherd.api.v1.BackupKeyRequest request) throws io.grpc.StatusException {
+      return io.grpc.stub.ClientCalls.blockingV2UnaryCall(
+          getChannel(), getBackupKeyMethod(), getCallOptions(), request);
+    }
+
+    /**
+     * <pre>
+     * RestoreKey creates a key from a backup. The recipient key's holder opens the backup file offline
+     * and wraps its KeyBackup again for an import job of this server (CreateImportJob for the key's
+     * name), as cipherctl keys restore does, so the material never crosses the wire in the clear. The
+     * key keeps its version numbers, version states, destruction schedules, policy, state and
+     * exportable flag. ALREADY_EXISTS (KEY_ALREADY_EXISTS) if the key exists: a restore never
+     * overwrites. A blob that does not unwrap fails with INVALID_ARGUMENT, saying only that. Needs the
+     * import operation.
+     * </pre>
+     */
+    public io.cipherd.api.v1.RestoreKeyResponse restoreKey(io.cipherd.api.v1.RestoreKeyRequest request) throws io.grpc.StatusException {
+      return io.grpc.stub.ClientCalls.blockingV2UnaryCall(
+          getChannel(), getRestoreKeyMethod(), getCallOptions(), request);
+    }
+
+    /**
+     * <pre>
      * GetKeyCensus reports which versions of a key still see traffic, so an operator knows how far
      * min_decryption_version can be raised without refusing data that is still read.
      * </pre>
@@ -1227,6 +1452,49 @@ public final class KeyAdminServiceGrpc {
     public io.cipherd.api.v1.CreateImportJobResponse createImportJob(io.cipherd.api.v1.CreateImportJobRequest request) {
       return io.grpc.stub.ClientCalls.blockingUnaryCall(
           getChannel(), getCreateImportJobMethod(), getCallOptions(), request);
+    }
+
+    /**
+     * <pre>
+     * SetKeyExportable marks a key exportable, for good: from then on BackupKey may write it out. The
+     * flag is never cleared (as Vault Transit's exportable). Needs the admin operation; BackupKey
+     * needs export, which admin does not imply, so neither grant alone takes a key out.
+     * </pre>
+     */
+    public io.cipherd.api.v1.SetKeyExportableResponse setKeyExportable(io.cipherd.api.v1.SetKeyExportableRequest request) {
+      return io.grpc.stub.ClientCalls.blockingUnaryCall(
+          getChannel(), getSetKeyExportableMethod(), getCallOptions(), request);
+    }
+
+    /**
+     * <pre>
+     * BackupKey writes a key whole (every version's material, state and destruction schedule, its
+     * policy, state and settings) as a KeyBackupFile wrapped for a recipient RSA public key that the
+     * operator keeps offline: RSA-OAEP-SHA-256 of a fresh AES-256 key, then the RFC 5649 key wrap of
+     * the serialized KeyBackup under it, the layout of ImportWrappingAlgorithm. Only an exportable key
+     * (FAILED_PRECONDITION, KEY_NOT_EXPORTABLE otherwise); destroyed versions are written as destroyed,
+     * without bytes. Every backup is an audit record. Needs the export operation.
+     * </pre>
+     */
+    public io.cipherd.api.v1.BackupKeyResponse backupKey(io.cipherd.api.v1.BackupKeyRequest request) {
+      return io.grpc.stub.ClientCalls.blockingUnaryCall(
+          getChannel(), getBackupKeyMethod(), getCallOptions(), request);
+    }
+
+    /**
+     * <pre>
+     * RestoreKey creates a key from a backup. The recipient key's holder opens the backup file offline
+     * and wraps its KeyBackup again for an import job of this server (CreateImportJob for the key's
+     * name), as cipherctl keys restore does, so the material never crosses the wire in the clear. The
+     * key keeps its version numbers, version states, destruction schedules, policy, state and
+     * exportable flag. ALREADY_EXISTS (KEY_ALREADY_EXISTS) if the key exists: a restore never
+     * overwrites. A blob that does not unwrap fails with INVALID_ARGUMENT, saying only that. Needs the
+     * import operation.
+     * </pre>
+     */
+    public io.cipherd.api.v1.RestoreKeyResponse restoreKey(io.cipherd.api.v1.RestoreKeyRequest request) {
+      return io.grpc.stub.ClientCalls.blockingUnaryCall(
+          getChannel(), getRestoreKeyMethod(), getCallOptions(), request);
     }
 
     /**
@@ -1430,6 +1698,52 @@ public final class KeyAdminServiceGrpc {
 
     /**
      * <pre>
+     * SetKeyExportable marks a key exportable, for good: from then on BackupKey may write it out. The
+     * flag is never cleared (as Vault Transit's exportable). Needs the admin operation; BackupKey
+     * needs export, which admin does not imply, so neither grant alone takes a key out.
+     * </pre>
+     */
+    public com.google.common.util.concurrent.ListenableFuture<io.cipherd.api.v1.SetKeyExportableResponse> setKeyExportable(
+        io.cipherd.api.v1.SetKeyExportableRequest request) {
+      return io.grpc.stub.ClientCalls.futureUnaryCall(
+          getChannel().newCall(getSetKeyExportableMethod(), getCallOptions()), request);
+    }
+
+    /**
+     * <pre>
+     * BackupKey writes a key whole (every version's material, state and destruction schedule, its
+     * policy, state and settings) as a KeyBackupFile wrapped for a recipient RSA public key that the
+     * operator keeps offline: RSA-OAEP-SHA-256 of a fresh AES-256 key, then the RFC 5649 key wrap of
+     * the serialized KeyBackup under it, the layout of ImportWrappingAlgorithm. Only an exportable key
+     * (FAILED_PRECONDITION, KEY_NOT_EXPORTABLE otherwise); destroyed versions are written as destroyed,
+     * without bytes. Every backup is an audit record. Needs the export operation.
+     * </pre>
+     */
+    public com.google.common.util.concurrent.ListenableFuture<io.cipherd.api.v1.BackupKeyResponse> backupKey(
+        io.cipherd.api.v1.BackupKeyRequest request) {
+      return io.grpc.stub.ClientCalls.futureUnaryCall(
+          getChannel().newCall(getBackupKeyMethod(), getCallOptions()), request);
+    }
+
+    /**
+     * <pre>
+     * RestoreKey creates a key from a backup. The recipient key's holder opens the backup file offline
+     * and wraps its KeyBackup again for an import job of this server (CreateImportJob for the key's
+     * name), as cipherctl keys restore does, so the material never crosses the wire in the clear. The
+     * key keeps its version numbers, version states, destruction schedules, policy, state and
+     * exportable flag. ALREADY_EXISTS (KEY_ALREADY_EXISTS) if the key exists: a restore never
+     * overwrites. A blob that does not unwrap fails with INVALID_ARGUMENT, saying only that. Needs the
+     * import operation.
+     * </pre>
+     */
+    public com.google.common.util.concurrent.ListenableFuture<io.cipherd.api.v1.RestoreKeyResponse> restoreKey(
+        io.cipherd.api.v1.RestoreKeyRequest request) {
+      return io.grpc.stub.ClientCalls.futureUnaryCall(
+          getChannel().newCall(getRestoreKeyMethod(), getCallOptions()), request);
+    }
+
+    /**
+     * <pre>
      * GetKeyCensus reports which versions of a key still see traffic, so an operator knows how far
      * min_decryption_version can be raised without refusing data that is still read.
      * </pre>
@@ -1538,14 +1852,17 @@ public final class KeyAdminServiceGrpc {
   private static final int METHODID_UPDATE_KEY_POLICY = 4;
   private static final int METHODID_IMPORT_KEY = 5;
   private static final int METHODID_CREATE_IMPORT_JOB = 6;
-  private static final int METHODID_GET_KEY_CENSUS = 7;
-  private static final int METHODID_DISABLE_KEY = 8;
-  private static final int METHODID_ENABLE_KEY = 9;
-  private static final int METHODID_SCHEDULE_KEY_VERSION_DESTRUCTION = 10;
-  private static final int METHODID_CANCEL_KEY_VERSION_DESTRUCTION = 11;
-  private static final int METHODID_SCHEDULE_KEY_DELETION = 12;
-  private static final int METHODID_CANCEL_KEY_DELETION = 13;
-  private static final int METHODID_RETIRE_KEY_VERSIONS = 14;
+  private static final int METHODID_SET_KEY_EXPORTABLE = 7;
+  private static final int METHODID_BACKUP_KEY = 8;
+  private static final int METHODID_RESTORE_KEY = 9;
+  private static final int METHODID_GET_KEY_CENSUS = 10;
+  private static final int METHODID_DISABLE_KEY = 11;
+  private static final int METHODID_ENABLE_KEY = 12;
+  private static final int METHODID_SCHEDULE_KEY_VERSION_DESTRUCTION = 13;
+  private static final int METHODID_CANCEL_KEY_VERSION_DESTRUCTION = 14;
+  private static final int METHODID_SCHEDULE_KEY_DELETION = 15;
+  private static final int METHODID_CANCEL_KEY_DELETION = 16;
+  private static final int METHODID_RETIRE_KEY_VERSIONS = 17;
 
   private static final class MethodHandlers<Req, Resp> implements
       io.grpc.stub.ServerCalls.UnaryMethod<Req, Resp>,
@@ -1591,6 +1908,18 @@ public final class KeyAdminServiceGrpc {
         case METHODID_CREATE_IMPORT_JOB:
           serviceImpl.createImportJob((io.cipherd.api.v1.CreateImportJobRequest) request,
               (io.grpc.stub.StreamObserver<io.cipherd.api.v1.CreateImportJobResponse>) responseObserver);
+          break;
+        case METHODID_SET_KEY_EXPORTABLE:
+          serviceImpl.setKeyExportable((io.cipherd.api.v1.SetKeyExportableRequest) request,
+              (io.grpc.stub.StreamObserver<io.cipherd.api.v1.SetKeyExportableResponse>) responseObserver);
+          break;
+        case METHODID_BACKUP_KEY:
+          serviceImpl.backupKey((io.cipherd.api.v1.BackupKeyRequest) request,
+              (io.grpc.stub.StreamObserver<io.cipherd.api.v1.BackupKeyResponse>) responseObserver);
+          break;
+        case METHODID_RESTORE_KEY:
+          serviceImpl.restoreKey((io.cipherd.api.v1.RestoreKeyRequest) request,
+              (io.grpc.stub.StreamObserver<io.cipherd.api.v1.RestoreKeyResponse>) responseObserver);
           break;
         case METHODID_GET_KEY_CENSUS:
           serviceImpl.getKeyCensus((io.cipherd.api.v1.GetKeyCensusRequest) request,
@@ -1691,6 +2020,27 @@ public final class KeyAdminServiceGrpc {
               io.cipherd.api.v1.CreateImportJobRequest,
               io.cipherd.api.v1.CreateImportJobResponse>(
                 service, METHODID_CREATE_IMPORT_JOB)))
+        .addMethod(
+          getSetKeyExportableMethod(),
+          io.grpc.stub.ServerCalls.asyncUnaryCall(
+            new MethodHandlers<
+              io.cipherd.api.v1.SetKeyExportableRequest,
+              io.cipherd.api.v1.SetKeyExportableResponse>(
+                service, METHODID_SET_KEY_EXPORTABLE)))
+        .addMethod(
+          getBackupKeyMethod(),
+          io.grpc.stub.ServerCalls.asyncUnaryCall(
+            new MethodHandlers<
+              io.cipherd.api.v1.BackupKeyRequest,
+              io.cipherd.api.v1.BackupKeyResponse>(
+                service, METHODID_BACKUP_KEY)))
+        .addMethod(
+          getRestoreKeyMethod(),
+          io.grpc.stub.ServerCalls.asyncUnaryCall(
+            new MethodHandlers<
+              io.cipherd.api.v1.RestoreKeyRequest,
+              io.cipherd.api.v1.RestoreKeyResponse>(
+                service, METHODID_RESTORE_KEY)))
         .addMethod(
           getGetKeyCensusMethod(),
           io.grpc.stub.ServerCalls.asyncUnaryCall(
@@ -1802,6 +2152,9 @@ public final class KeyAdminServiceGrpc {
               .addMethod(getUpdateKeyPolicyMethod())
               .addMethod(getImportKeyMethod())
               .addMethod(getCreateImportJobMethod())
+              .addMethod(getSetKeyExportableMethod())
+              .addMethod(getBackupKeyMethod())
+              .addMethod(getRestoreKeyMethod())
               .addMethod(getGetKeyCensusMethod())
               .addMethod(getDisableKeyMethod())
               .addMethod(getEnableKeyMethod())

@@ -91,6 +91,51 @@ public final class KeyAdminServiceProto {
     com.google.protobuf.GeneratedMessageV3.FieldAccessorTable
       internal_static_cipherd_v1_ImportKeyResponse_fieldAccessorTable;
   static final com.google.protobuf.Descriptors.Descriptor
+    internal_static_cipherd_v1_SetKeyExportableRequest_descriptor;
+  static final 
+    com.google.protobuf.GeneratedMessageV3.FieldAccessorTable
+      internal_static_cipherd_v1_SetKeyExportableRequest_fieldAccessorTable;
+  static final com.google.protobuf.Descriptors.Descriptor
+    internal_static_cipherd_v1_SetKeyExportableResponse_descriptor;
+  static final 
+    com.google.protobuf.GeneratedMessageV3.FieldAccessorTable
+      internal_static_cipherd_v1_SetKeyExportableResponse_fieldAccessorTable;
+  static final com.google.protobuf.Descriptors.Descriptor
+    internal_static_cipherd_v1_BackupKeyRequest_descriptor;
+  static final 
+    com.google.protobuf.GeneratedMessageV3.FieldAccessorTable
+      internal_static_cipherd_v1_BackupKeyRequest_fieldAccessorTable;
+  static final com.google.protobuf.Descriptors.Descriptor
+    internal_static_cipherd_v1_BackupKeyResponse_descriptor;
+  static final 
+    com.google.protobuf.GeneratedMessageV3.FieldAccessorTable
+      internal_static_cipherd_v1_BackupKeyResponse_fieldAccessorTable;
+  static final com.google.protobuf.Descriptors.Descriptor
+    internal_static_cipherd_v1_KeyBackupFile_descriptor;
+  static final 
+    com.google.protobuf.GeneratedMessageV3.FieldAccessorTable
+      internal_static_cipherd_v1_KeyBackupFile_fieldAccessorTable;
+  static final com.google.protobuf.Descriptors.Descriptor
+    internal_static_cipherd_v1_KeyBackup_descriptor;
+  static final 
+    com.google.protobuf.GeneratedMessageV3.FieldAccessorTable
+      internal_static_cipherd_v1_KeyBackup_fieldAccessorTable;
+  static final com.google.protobuf.Descriptors.Descriptor
+    internal_static_cipherd_v1_KeyVersionMaterial_descriptor;
+  static final 
+    com.google.protobuf.GeneratedMessageV3.FieldAccessorTable
+      internal_static_cipherd_v1_KeyVersionMaterial_fieldAccessorTable;
+  static final com.google.protobuf.Descriptors.Descriptor
+    internal_static_cipherd_v1_RestoreKeyRequest_descriptor;
+  static final 
+    com.google.protobuf.GeneratedMessageV3.FieldAccessorTable
+      internal_static_cipherd_v1_RestoreKeyRequest_fieldAccessorTable;
+  static final com.google.protobuf.Descriptors.Descriptor
+    internal_static_cipherd_v1_RestoreKeyResponse_descriptor;
+  static final 
+    com.google.protobuf.GeneratedMessageV3.FieldAccessorTable
+      internal_static_cipherd_v1_RestoreKeyResponse_fieldAccessorTable;
+  static final com.google.protobuf.Descriptors.Descriptor
     internal_static_cipherd_v1_GetKeyCensusRequest_descriptor;
   static final 
     com.google.protobuf.GeneratedMessageV3.FieldAccessorTable
@@ -197,155 +242,190 @@ public final class KeyAdminServiceProto {
       "\n\"cipherd/v1/key_admin_service.proto\022\nci" +
       "pherd.v1\032\025cipherd/v1/keys.proto\032\036google/" +
       "protobuf/duration.proto\032\037google/protobuf" +
-      "/timestamp.proto\"\221\002\n\020CreateKeyRequest\022\031\n" +
+      "/timestamp.proto\"\261\002\n\020CreateKeyRequest\022\031\n" +
       "\010key_name\030\001 \001(\tR\007keyName\022$\n\004mode\030\002 \001(\0162\020" +
       ".cipherd.v1.ModeR\004mode\022\"\n\rkey_size_bits\030" +
       "\003 \001(\005R\013keySizeBits\0223\n\025allow_unauthentica" +
       "ted\030\004 \001(\010R\024allowUnauthenticated\022-\n\006polic" +
       "y\030\005 \001(\0132\025.cipherd.v1.KeyPolicyR\006policy\0224" +
       "\n\nfpe_format\030\006 \001(\0132\025.cipherd.v1.FpeForma" +
-      "tR\tfpeFormat\"6\n\021CreateKeyResponse\022!\n\003key" +
-      "\030\001 \001(\0132\017.cipherd.v1.KeyR\003key\"*\n\rGetKeyRe" +
-      "quest\022\031\n\010key_name\030\001 \001(\tR\007keyName\"3\n\016GetK" +
-      "eyResponse\022!\n\003key\030\001 \001(\0132\017.cipherd.v1.Key" +
-      "R\003key\"M\n\017ListKeysRequest\022\033\n\tpage_size\030\001 " +
-      "\001(\005R\010pageSize\022\035\n\npage_token\030\002 \001(\tR\tpageT" +
-      "oken\"_\n\020ListKeysResponse\022#\n\004keys\030\001 \003(\0132\017" +
-      ".cipherd.v1.KeyR\004keys\022&\n\017next_page_token" +
-      "\030\002 \001(\tR\rnextPageToken\"\254\001\n\020RotateKeyReque" +
-      "st\022\031\n\010key_name\030\001 \001(\tR\007keyName\022$\n\004mode\030\002 " +
-      "\001(\0162\020.cipherd.v1.ModeR\004mode\022\"\n\rkey_size_" +
-      "bits\030\003 \001(\005R\013keySizeBits\0223\n\025allow_unauthe" +
-      "nticated\030\004 \001(\010R\024allowUnauthenticated\"6\n\021" +
-      "RotateKeyResponse\022!\n\003key\030\001 \001(\0132\017.cipherd" +
-      ".v1.KeyR\003key\"b\n\026UpdateKeyPolicyRequest\022\031" +
-      "\n\010key_name\030\001 \001(\tR\007keyName\022-\n\006policy\030\002 \001(" +
-      "\0132\025.cipherd.v1.KeyPolicyR\006policy\"<\n\027Upda" +
-      "teKeyPolicyResponse\022!\n\003key\030\001 \001(\0132\017.ciphe" +
-      "rd.v1.KeyR\003key\"\264\004\n\020ImportKeyRequest\022\031\n\010k" +
-      "ey_name\030\001 \001(\tR\007keyName\022$\n\004mode\030\002 \001(\0162\020.c" +
-      "ipherd.v1.ModeR\004mode\022&\n\014key_material\030\003 \001" +
-      "(\014B\003\200\001\001R\013keyMaterial\0223\n\025allow_unauthenti" +
-      "cated\030\004 \001(\010R\024allowUnauthenticated\022=\n\rleg" +
-      "acy_cipher\030\005 \001(\0162\030.cipherd.v1.LegacyCiph" +
-      "erR\014legacyCipher\0221\n\tlegacy_iv\030\006 \001(\0162\024.ci" +
-      "pherd.v1.LegacyIvR\010legacyIv\022&\n\017legacy_fi" +
-      "xed_iv\030\007 \001(\014R\rlegacyFixedIv\022#\n\npassphras" +
-      "e\030\010 \001(\014B\003\200\001\001R\npassphrase\0224\n\nfpe_format\030\t" +
-      " \001(\0132\025.cipherd.v1.FpeFormatR\tfpeFormat\0220" +
-      "\n\024wrapped_key_material\030\n \001(\014R\022wrappedKey" +
-      "Material\022\"\n\rimport_job_id\030\013 \001(\tR\013importJ" +
-      "obId\0227\n\013transit_kdf\030\014 \001(\0162\026.cipherd.v1.T" +
-      "ransitKdfR\ntransitKdf\"\207\001\n\026CreateImportJo" +
-      "bRequest\022\031\n\010key_name\030\001 \001(\tR\007keyName\022R\n\022w" +
-      "rapping_algorithm\030\002 \001(\0162#.cipherd.v1.Imp" +
-      "ortWrappingAlgorithmR\021wrappingAlgorithm\"" +
-      "O\n\027CreateImportJobResponse\0224\n\nimport_job" +
-      "\030\001 \001(\0132\025.cipherd.v1.ImportJobR\timportJob" +
-      "\"\201\002\n\tImportJob\022\"\n\rimport_job_id\030\001 \001(\tR\013i" +
-      "mportJobId\022\031\n\010key_name\030\002 \001(\tR\007keyName\022R\n" +
-      "\022wrapping_algorithm\030\003 \001(\0162#.cipherd.v1.I" +
-      "mportWrappingAlgorithmR\021wrappingAlgorith" +
-      "m\022$\n\016public_key_pem\030\004 \001(\tR\014publicKeyPem\022" +
-      ";\n\013expire_time\030\005 \001(\0132\032.google.protobuf.T" +
-      "imestampR\nexpireTime\"6\n\021ImportKeyRespons" +
-      "e\022!\n\003key\030\001 \001(\0132\017.cipherd.v1.KeyR\003key\"n\n\023" +
-      "GetKeyCensusRequest\022\031\n\010key_name\030\001 \001(\tR\007k" +
-      "eyName\022<\n\014quiet_period\030\002 \001(\0132\031.google.pr" +
-      "otobuf.DurationR\013quietPeriod\"\257\001\n\024GetKeyC" +
-      "ensusResponse\022!\n\003key\030\001 \001(\0132\017.cipherd.v1." +
-      "KeyR\003key\0225\n\010versions\030\002 \003(\0132\031.cipherd.v1." +
-      "VersionCensusR\010versions\022=\n\033safe_min_decr" +
-      "yption_version\030\003 \001(\005R\030safeMinDecryptionV" +
-      "ersion\"\226\001\n\rVersionCensus\022\030\n\007version\030\001 \001(" +
-      "\005R\007version\0221\n\005usage\030\002 \001(\0132\033.cipherd.v1.K" +
-      "eyVersionUsageR\005usage\022\025\n\006in_use\030\003 \001(\010R\005i" +
-      "nUse\022!\n\014subject_keys\030\004 \001(\003R\013subjectKeys\"" +
-      ".\n\021DisableKeyRequest\022\031\n\010key_name\030\001 \001(\tR\007" +
-      "keyName\"7\n\022DisableKeyResponse\022!\n\003key\030\001 \001" +
-      "(\0132\017.cipherd.v1.KeyR\003key\"-\n\020EnableKeyReq" +
-      "uest\022\031\n\010key_name\030\001 \001(\tR\007keyName\"6\n\021Enabl" +
-      "eKeyResponse\022!\n\003key\030\001 \001(\0132\017.cipherd.v1.K" +
-      "eyR\003key\"\237\001\n$ScheduleKeyVersionDestructio" +
-      "nRequest\022\031\n\010key_name\030\001 \001(\tR\007keyName\022\032\n\010v" +
-      "ersions\030\002 \003(\005R\010versions\022@\n\016pending_windo" +
-      "w\030\003 \001(\0132\031.google.protobuf.DurationR\rpend" +
-      "ingWindow\"J\n%ScheduleKeyVersionDestructi" +
-      "onResponse\022!\n\003key\030\001 \001(\0132\017.cipherd.v1.Key" +
-      "R\003key\"[\n\"CancelKeyVersionDestructionRequ" +
-      "est\022\031\n\010key_name\030\001 \001(\tR\007keyName\022\032\n\010versio" +
-      "ns\030\002 \003(\005R\010versions\"H\n#CancelKeyVersionDe" +
-      "structionResponse\022!\n\003key\030\001 \001(\0132\017.cipherd" +
-      ".v1.KeyR\003key\"y\n\032ScheduleKeyDeletionReque" +
-      "st\022\031\n\010key_name\030\001 \001(\tR\007keyName\022@\n\016pending" +
-      "_window\030\002 \001(\0132\031.google.protobuf.Duration" +
-      "R\rpendingWindow\"@\n\033ScheduleKeyDeletionRe" +
-      "sponse\022!\n\003key\030\001 \001(\0132\017.cipherd.v1.KeyR\003ke" +
-      "y\"5\n\030CancelKeyDeletionRequest\022\031\n\010key_nam" +
-      "e\030\001 \001(\tR\007keyName\">\n\031CancelKeyDeletionRes" +
-      "ponse\022!\n\003key\030\001 \001(\0132\017.cipherd.v1.KeyR\003key" +
-      "\"\274\002\n\030RetireKeyVersionsRequest\022\031\n\010key_nam" +
-      "e\030\001 \001(\tR\007keyName\022#\n\rbelow_version\030\002 \001(\005R" +
-      "\014belowVersion\022<\n\014quiet_period\030\003 \001(\0132\031.go" +
-      "ogle.protobuf.DurationR\013quietPeriod\022@\n\016p" +
-      "ending_window\030\004 \001(\0132\031.google.protobuf.Du" +
-      "rationR\rpendingWindow\022#\n\rvalidate_only\030\005" +
-      " \001(\010R\014validateOnly\022;\n\013inventories\030\006 \003(\0132" +
-      "\031.cipherd.v1.DataInventoryR\013inventories\"" +
-      "\326\001\n\rDataInventory\022\031\n\010key_name\030\001 \001(\tR\007key" +
-      "Name\022\026\n\006source\030\002 \001(\tR\006source\0227\n\tscan_tim" +
-      "e\030\003 \001(\0132\032.google.protobuf.TimestampR\010sca" +
-      "nTime\022#\n\ritems_scanned\030\004 \001(\003R\014itemsScann" +
-      "ed\0224\n\010versions\030\005 \003(\0132\030.cipherd.v1.Versio" +
-      "nCountR\010versions\"J\n\014VersionCount\022\030\n\007vers" +
-      "ion\030\001 \001(\005R\007version\022 \n\013ciphertexts\030\002 \001(\003R" +
-      "\013ciphertexts\"\250\001\n\031RetireKeyVersionsRespon" +
-      "se\022!\n\003key\030\001 \001(\0132\017.cipherd.v1.KeyR\003key\022)\n" +
-      "\020retired_versions\030\002 \003(\005R\017retiredVersions" +
-      "\022=\n\014destroy_time\030\003 \001(\0132\032.google.protobuf" +
-      ".TimestampR\013destroyTime*\274\001\n\027ImportWrappi" +
-      "ngAlgorithm\022)\n%IMPORT_WRAPPING_ALGORITHM" +
-      "_UNSPECIFIED\020\000\022:\n6IMPORT_WRAPPING_ALGORI" +
-      "THM_RSA_AES_KEY_WRAP_SHA256_3072\020\001\022:\n6IM" +
-      "PORT_WRAPPING_ALGORITHM_RSA_AES_KEY_WRAP" +
-      "_SHA256_4096\020\0022\314\n\n\017KeyAdminService\022H\n\tCr" +
-      "eateKey\022\034.cipherd.v1.CreateKeyRequest\032\035." +
-      "cipherd.v1.CreateKeyResponse\022?\n\006GetKey\022\031" +
-      ".cipherd.v1.GetKeyRequest\032\032.cipherd.v1.G" +
-      "etKeyResponse\022E\n\010ListKeys\022\033.cipherd.v1.L" +
-      "istKeysRequest\032\034.cipherd.v1.ListKeysResp" +
-      "onse\022H\n\tRotateKey\022\034.cipherd.v1.RotateKey" +
-      "Request\032\035.cipherd.v1.RotateKeyResponse\022Z" +
-      "\n\017UpdateKeyPolicy\022\".cipherd.v1.UpdateKey" +
-      "PolicyRequest\032#.cipherd.v1.UpdateKeyPoli" +
-      "cyResponse\022H\n\tImportKey\022\034.cipherd.v1.Imp" +
-      "ortKeyRequest\032\035.cipherd.v1.ImportKeyResp" +
-      "onse\022Z\n\017CreateImportJob\022\".cipherd.v1.Cre" +
-      "ateImportJobRequest\032#.cipherd.v1.CreateI" +
-      "mportJobResponse\022Q\n\014GetKeyCensus\022\037.ciphe" +
-      "rd.v1.GetKeyCensusRequest\032 .cipherd.v1.G" +
-      "etKeyCensusResponse\022K\n\nDisableKey\022\035.ciph" +
-      "erd.v1.DisableKeyRequest\032\036.cipherd.v1.Di" +
-      "sableKeyResponse\022H\n\tEnableKey\022\034.cipherd." +
-      "v1.EnableKeyRequest\032\035.cipherd.v1.EnableK" +
-      "eyResponse\022\204\001\n\035ScheduleKeyVersionDestruc" +
-      "tion\0220.cipherd.v1.ScheduleKeyVersionDest" +
-      "ructionRequest\0321.cipherd.v1.ScheduleKeyV" +
-      "ersionDestructionResponse\022~\n\033CancelKeyVe" +
-      "rsionDestruction\022..cipherd.v1.CancelKeyV" +
-      "ersionDestructionRequest\032/.cipherd.v1.Ca" +
-      "ncelKeyVersionDestructionResponse\022f\n\023Sch" +
-      "eduleKeyDeletion\022&.cipherd.v1.ScheduleKe" +
-      "yDeletionRequest\032\'.cipherd.v1.ScheduleKe" +
-      "yDeletionResponse\022`\n\021CancelKeyDeletion\022$" +
-      ".cipherd.v1.CancelKeyDeletionRequest\032%.c" +
-      "ipherd.v1.CancelKeyDeletionResponse\022`\n\021R" +
-      "etireKeyVersions\022$.cipherd.v1.RetireKeyV" +
-      "ersionsRequest\032%.cipherd.v1.RetireKeyVer" +
-      "sionsResponseBf\n\021io.cipherd.api.v1B\024KeyA" +
-      "dminServiceProtoP\001Z9github.com/cipherd/c" +
-      "ipherd/clients/go/cipherdpb;cipherdpbb\006p" +
-      "roto3"
+      "tR\tfpeFormat\022\036\n\nexportable\030\007 \001(\010R\nexport" +
+      "able\"6\n\021CreateKeyResponse\022!\n\003key\030\001 \001(\0132\017" +
+      ".cipherd.v1.KeyR\003key\"*\n\rGetKeyRequest\022\031\n" +
+      "\010key_name\030\001 \001(\tR\007keyName\"3\n\016GetKeyRespon" +
+      "se\022!\n\003key\030\001 \001(\0132\017.cipherd.v1.KeyR\003key\"M\n" +
+      "\017ListKeysRequest\022\033\n\tpage_size\030\001 \001(\005R\010pag" +
+      "eSize\022\035\n\npage_token\030\002 \001(\tR\tpageToken\"_\n\020" +
+      "ListKeysResponse\022#\n\004keys\030\001 \003(\0132\017.cipherd" +
+      ".v1.KeyR\004keys\022&\n\017next_page_token\030\002 \001(\tR\r" +
+      "nextPageToken\"\254\001\n\020RotateKeyRequest\022\031\n\010ke" +
+      "y_name\030\001 \001(\tR\007keyName\022$\n\004mode\030\002 \001(\0162\020.ci" +
+      "pherd.v1.ModeR\004mode\022\"\n\rkey_size_bits\030\003 \001" +
+      "(\005R\013keySizeBits\0223\n\025allow_unauthenticated" +
+      "\030\004 \001(\010R\024allowUnauthenticated\"6\n\021RotateKe" +
+      "yResponse\022!\n\003key\030\001 \001(\0132\017.cipherd.v1.KeyR" +
+      "\003key\"b\n\026UpdateKeyPolicyRequest\022\031\n\010key_na" +
+      "me\030\001 \001(\tR\007keyName\022-\n\006policy\030\002 \001(\0132\025.ciph" +
+      "erd.v1.KeyPolicyR\006policy\"<\n\027UpdateKeyPol" +
+      "icyResponse\022!\n\003key\030\001 \001(\0132\017.cipherd.v1.Ke" +
+      "yR\003key\"\264\004\n\020ImportKeyRequest\022\031\n\010key_name\030" +
+      "\001 \001(\tR\007keyName\022$\n\004mode\030\002 \001(\0162\020.cipherd.v" +
+      "1.ModeR\004mode\022&\n\014key_material\030\003 \001(\014B\003\200\001\001R" +
+      "\013keyMaterial\0223\n\025allow_unauthenticated\030\004 " +
+      "\001(\010R\024allowUnauthenticated\022=\n\rlegacy_ciph" +
+      "er\030\005 \001(\0162\030.cipherd.v1.LegacyCipherR\014lega" +
+      "cyCipher\0221\n\tlegacy_iv\030\006 \001(\0162\024.cipherd.v1" +
+      ".LegacyIvR\010legacyIv\022&\n\017legacy_fixed_iv\030\007" +
+      " \001(\014R\rlegacyFixedIv\022#\n\npassphrase\030\010 \001(\014B" +
+      "\003\200\001\001R\npassphrase\0224\n\nfpe_format\030\t \001(\0132\025.c" +
+      "ipherd.v1.FpeFormatR\tfpeFormat\0220\n\024wrappe" +
+      "d_key_material\030\n \001(\014R\022wrappedKeyMaterial" +
+      "\022\"\n\rimport_job_id\030\013 \001(\tR\013importJobId\0227\n\013" +
+      "transit_kdf\030\014 \001(\0162\026.cipherd.v1.TransitKd" +
+      "fR\ntransitKdf\"\207\001\n\026CreateImportJobRequest" +
+      "\022\031\n\010key_name\030\001 \001(\tR\007keyName\022R\n\022wrapping_" +
+      "algorithm\030\002 \001(\0162#.cipherd.v1.ImportWrapp" +
+      "ingAlgorithmR\021wrappingAlgorithm\"O\n\027Creat" +
+      "eImportJobResponse\0224\n\nimport_job\030\001 \001(\0132\025" +
+      ".cipherd.v1.ImportJobR\timportJob\"\201\002\n\tImp" +
+      "ortJob\022\"\n\rimport_job_id\030\001 \001(\tR\013importJob" +
+      "Id\022\031\n\010key_name\030\002 \001(\tR\007keyName\022R\n\022wrappin" +
+      "g_algorithm\030\003 \001(\0162#.cipherd.v1.ImportWra" +
+      "ppingAlgorithmR\021wrappingAlgorithm\022$\n\016pub" +
+      "lic_key_pem\030\004 \001(\tR\014publicKeyPem\022;\n\013expir" +
+      "e_time\030\005 \001(\0132\032.google.protobuf.Timestamp" +
+      "R\nexpireTime\"6\n\021ImportKeyResponse\022!\n\003key" +
+      "\030\001 \001(\0132\017.cipherd.v1.KeyR\003key\"4\n\027SetKeyEx" +
+      "portableRequest\022\031\n\010key_name\030\001 \001(\tR\007keyNa" +
+      "me\"=\n\030SetKeyExportableResponse\022!\n\003key\030\001 " +
+      "\001(\0132\017.cipherd.v1.KeyR\003key\"f\n\020BackupKeyRe" +
+      "quest\022\031\n\010key_name\030\001 \001(\tR\007keyName\0227\n\030reci" +
+      "pient_public_key_pem\030\002 \001(\tR\025recipientPub" +
+      "licKeyPem\"W\n\021BackupKeyResponse\022\037\n\013backup" +
+      "_file\030\001 \001(\014R\nbackupFile\022!\n\003key\030\002 \001(\0132\017.c" +
+      "ipherd.v1.KeyR\003key\"\263\002\n\rKeyBackupFile\022\026\n\006" +
+      "format\030\001 \001(\005R\006format\022\031\n\010key_name\030\002 \001(\tR\007" +
+      "keyName\0220\n\024recipient_key_sha256\030\003 \001(\014R\022r" +
+      "ecipientKeySha256\022;\n\013backup_time\030\004 \001(\0132\032" +
+      ".google.protobuf.TimestampR\nbackupTime\022R" +
+      "\n\022wrapping_algorithm\030\005 \001(\0162#.cipherd.v1." +
+      "ImportWrappingAlgorithmR\021wrappingAlgorit" +
+      "hm\022,\n\022wrapped_key_backup\030\006 \001(\014R\020wrappedK" +
+      "eyBackup\"\333\001\n\tKeyBackup\022!\n\003key\030\001 \001(\0132\017.ci" +
+      "pherd.v1.KeyR\003key\022<\n\tmaterials\030\002 \003(\0132\036.c" +
+      "ipherd.v1.KeyVersionMaterialR\tmaterials\022" +
+      "0\n\024recipient_key_sha256\030\003 \001(\014R\022recipient" +
+      "KeySha256\022;\n\013backup_time\030\004 \001(\0132\032.google." +
+      "protobuf.TimestampR\nbackupTime\"~\n\022KeyVer" +
+      "sionMaterial\022\030\n\007version\030\001 \001(\005R\007version\022&" +
+      "\n\014key_material\030\002 \001(\014B\003\200\001\001R\013keyMaterial\022&" +
+      "\n\017legacy_fixed_iv\030\003 \001(\014R\rlegacyFixedIv\"e" +
+      "\n\021RestoreKeyRequest\022\"\n\rimport_job_id\030\001 \001" +
+      "(\tR\013importJobId\022,\n\022wrapped_key_backup\030\002 " +
+      "\001(\014R\020wrappedKeyBackup\"7\n\022RestoreKeyRespo" +
+      "nse\022!\n\003key\030\001 \001(\0132\017.cipherd.v1.KeyR\003key\"n" +
+      "\n\023GetKeyCensusRequest\022\031\n\010key_name\030\001 \001(\tR" +
+      "\007keyName\022<\n\014quiet_period\030\002 \001(\0132\031.google." +
+      "protobuf.DurationR\013quietPeriod\"\257\001\n\024GetKe" +
+      "yCensusResponse\022!\n\003key\030\001 \001(\0132\017.cipherd.v" +
+      "1.KeyR\003key\0225\n\010versions\030\002 \003(\0132\031.cipherd.v" +
+      "1.VersionCensusR\010versions\022=\n\033safe_min_de" +
+      "cryption_version\030\003 \001(\005R\030safeMinDecryptio" +
+      "nVersion\"\226\001\n\rVersionCensus\022\030\n\007version\030\001 " +
+      "\001(\005R\007version\0221\n\005usage\030\002 \001(\0132\033.cipherd.v1" +
+      ".KeyVersionUsageR\005usage\022\025\n\006in_use\030\003 \001(\010R" +
+      "\005inUse\022!\n\014subject_keys\030\004 \001(\003R\013subjectKey" +
+      "s\".\n\021DisableKeyRequest\022\031\n\010key_name\030\001 \001(\t" +
+      "R\007keyName\"7\n\022DisableKeyResponse\022!\n\003key\030\001" +
+      " \001(\0132\017.cipherd.v1.KeyR\003key\"-\n\020EnableKeyR" +
+      "equest\022\031\n\010key_name\030\001 \001(\tR\007keyName\"6\n\021Ena" +
+      "bleKeyResponse\022!\n\003key\030\001 \001(\0132\017.cipherd.v1" +
+      ".KeyR\003key\"\237\001\n$ScheduleKeyVersionDestruct" +
+      "ionRequest\022\031\n\010key_name\030\001 \001(\tR\007keyName\022\032\n" +
+      "\010versions\030\002 \003(\005R\010versions\022@\n\016pending_win" +
+      "dow\030\003 \001(\0132\031.google.protobuf.DurationR\rpe" +
+      "ndingWindow\"J\n%ScheduleKeyVersionDestruc" +
+      "tionResponse\022!\n\003key\030\001 \001(\0132\017.cipherd.v1.K" +
+      "eyR\003key\"[\n\"CancelKeyVersionDestructionRe" +
+      "quest\022\031\n\010key_name\030\001 \001(\tR\007keyName\022\032\n\010vers" +
+      "ions\030\002 \003(\005R\010versions\"H\n#CancelKeyVersion" +
+      "DestructionResponse\022!\n\003key\030\001 \001(\0132\017.ciphe" +
+      "rd.v1.KeyR\003key\"y\n\032ScheduleKeyDeletionReq" +
+      "uest\022\031\n\010key_name\030\001 \001(\tR\007keyName\022@\n\016pendi" +
+      "ng_window\030\002 \001(\0132\031.google.protobuf.Durati" +
+      "onR\rpendingWindow\"@\n\033ScheduleKeyDeletion" +
+      "Response\022!\n\003key\030\001 \001(\0132\017.cipherd.v1.KeyR\003" +
+      "key\"5\n\030CancelKeyDeletionRequest\022\031\n\010key_n" +
+      "ame\030\001 \001(\tR\007keyName\">\n\031CancelKeyDeletionR" +
+      "esponse\022!\n\003key\030\001 \001(\0132\017.cipherd.v1.KeyR\003k" +
+      "ey\"\274\002\n\030RetireKeyVersionsRequest\022\031\n\010key_n" +
+      "ame\030\001 \001(\tR\007keyName\022#\n\rbelow_version\030\002 \001(" +
+      "\005R\014belowVersion\022<\n\014quiet_period\030\003 \001(\0132\031." +
+      "google.protobuf.DurationR\013quietPeriod\022@\n" +
+      "\016pending_window\030\004 \001(\0132\031.google.protobuf." +
+      "DurationR\rpendingWindow\022#\n\rvalidate_only" +
+      "\030\005 \001(\010R\014validateOnly\022;\n\013inventories\030\006 \003(" +
+      "\0132\031.cipherd.v1.DataInventoryR\013inventorie" +
+      "s\"\326\001\n\rDataInventory\022\031\n\010key_name\030\001 \001(\tR\007k" +
+      "eyName\022\026\n\006source\030\002 \001(\tR\006source\0227\n\tscan_t" +
+      "ime\030\003 \001(\0132\032.google.protobuf.TimestampR\010s" +
+      "canTime\022#\n\ritems_scanned\030\004 \001(\003R\014itemsSca" +
+      "nned\0224\n\010versions\030\005 \003(\0132\030.cipherd.v1.Vers" +
+      "ionCountR\010versions\"J\n\014VersionCount\022\030\n\007ve" +
+      "rsion\030\001 \001(\005R\007version\022 \n\013ciphertexts\030\002 \001(" +
+      "\003R\013ciphertexts\"\250\001\n\031RetireKeyVersionsResp" +
+      "onse\022!\n\003key\030\001 \001(\0132\017.cipherd.v1.KeyR\003key\022" +
+      ")\n\020retired_versions\030\002 \003(\005R\017retiredVersio" +
+      "ns\022=\n\014destroy_time\030\003 \001(\0132\032.google.protob" +
+      "uf.TimestampR\013destroyTime*\274\001\n\027ImportWrap" +
+      "pingAlgorithm\022)\n%IMPORT_WRAPPING_ALGORIT" +
+      "HM_UNSPECIFIED\020\000\022:\n6IMPORT_WRAPPING_ALGO" +
+      "RITHM_RSA_AES_KEY_WRAP_SHA256_3072\020\001\022:\n6" +
+      "IMPORT_WRAPPING_ALGORITHM_RSA_AES_KEY_WR" +
+      "AP_SHA256_4096\020\0022\302\014\n\017KeyAdminService\022H\n\t" +
+      "CreateKey\022\034.cipherd.v1.CreateKeyRequest\032" +
+      "\035.cipherd.v1.CreateKeyResponse\022?\n\006GetKey" +
+      "\022\031.cipherd.v1.GetKeyRequest\032\032.cipherd.v1" +
+      ".GetKeyResponse\022E\n\010ListKeys\022\033.cipherd.v1" +
+      ".ListKeysRequest\032\034.cipherd.v1.ListKeysRe" +
+      "sponse\022H\n\tRotateKey\022\034.cipherd.v1.RotateK" +
+      "eyRequest\032\035.cipherd.v1.RotateKeyResponse" +
+      "\022Z\n\017UpdateKeyPolicy\022\".cipherd.v1.UpdateK" +
+      "eyPolicyRequest\032#.cipherd.v1.UpdateKeyPo" +
+      "licyResponse\022H\n\tImportKey\022\034.cipherd.v1.I" +
+      "mportKeyRequest\032\035.cipherd.v1.ImportKeyRe" +
+      "sponse\022Z\n\017CreateImportJob\022\".cipherd.v1.C" +
+      "reateImportJobRequest\032#.cipherd.v1.Creat" +
+      "eImportJobResponse\022]\n\020SetKeyExportable\022#" +
+      ".cipherd.v1.SetKeyExportableRequest\032$.ci" +
+      "pherd.v1.SetKeyExportableResponse\022H\n\tBac" +
+      "kupKey\022\034.cipherd.v1.BackupKeyRequest\032\035.c" +
+      "ipherd.v1.BackupKeyResponse\022K\n\nRestoreKe" +
+      "y\022\035.cipherd.v1.RestoreKeyRequest\032\036.ciphe" +
+      "rd.v1.RestoreKeyResponse\022Q\n\014GetKeyCensus" +
+      "\022\037.cipherd.v1.GetKeyCensusRequest\032 .ciph" +
+      "erd.v1.GetKeyCensusResponse\022K\n\nDisableKe" +
+      "y\022\035.cipherd.v1.DisableKeyRequest\032\036.ciphe" +
+      "rd.v1.DisableKeyResponse\022H\n\tEnableKey\022\034." +
+      "cipherd.v1.EnableKeyRequest\032\035.cipherd.v1" +
+      ".EnableKeyResponse\022\204\001\n\035ScheduleKeyVersio" +
+      "nDestruction\0220.cipherd.v1.ScheduleKeyVer" +
+      "sionDestructionRequest\0321.cipherd.v1.Sche" +
+      "duleKeyVersionDestructionResponse\022~\n\033Can" +
+      "celKeyVersionDestruction\022..cipherd.v1.Ca" +
+      "ncelKeyVersionDestructionRequest\032/.ciphe" +
+      "rd.v1.CancelKeyVersionDestructionRespons" +
+      "e\022f\n\023ScheduleKeyDeletion\022&.cipherd.v1.Sc" +
+      "heduleKeyDeletionRequest\032\'.cipherd.v1.Sc" +
+      "heduleKeyDeletionResponse\022`\n\021CancelKeyDe" +
+      "letion\022$.cipherd.v1.CancelKeyDeletionReq" +
+      "uest\032%.cipherd.v1.CancelKeyDeletionRespo" +
+      "nse\022`\n\021RetireKeyVersions\022$.cipherd.v1.Re" +
+      "tireKeyVersionsRequest\032%.cipherd.v1.Reti" +
+      "reKeyVersionsResponseBf\n\021io.cipherd.api." +
+      "v1B\024KeyAdminServiceProtoP\001Z9github.com/c" +
+      "ipherd/cipherd/clients/go/cipherdpb;ciph" +
+      "erdpbb\006proto3"
     };
     descriptor = com.google.protobuf.Descriptors.FileDescriptor
       .internalBuildGeneratedFileFrom(descriptorData,
@@ -359,7 +439,7 @@ public final class KeyAdminServiceProto {
     internal_static_cipherd_v1_CreateKeyRequest_fieldAccessorTable = new
       com.google.protobuf.GeneratedMessageV3.FieldAccessorTable(
         internal_static_cipherd_v1_CreateKeyRequest_descriptor,
-        new java.lang.String[] { "KeyName", "Mode", "KeySizeBits", "AllowUnauthenticated", "Policy", "FpeFormat", });
+        new java.lang.String[] { "KeyName", "Mode", "KeySizeBits", "AllowUnauthenticated", "Policy", "FpeFormat", "Exportable", });
     internal_static_cipherd_v1_CreateKeyResponse_descriptor =
       getDescriptor().getMessageTypes().get(1);
     internal_static_cipherd_v1_CreateKeyResponse_fieldAccessorTable = new
@@ -444,116 +524,170 @@ public final class KeyAdminServiceProto {
       com.google.protobuf.GeneratedMessageV3.FieldAccessorTable(
         internal_static_cipherd_v1_ImportKeyResponse_descriptor,
         new java.lang.String[] { "Key", });
-    internal_static_cipherd_v1_GetKeyCensusRequest_descriptor =
+    internal_static_cipherd_v1_SetKeyExportableRequest_descriptor =
       getDescriptor().getMessageTypes().get(15);
+    internal_static_cipherd_v1_SetKeyExportableRequest_fieldAccessorTable = new
+      com.google.protobuf.GeneratedMessageV3.FieldAccessorTable(
+        internal_static_cipherd_v1_SetKeyExportableRequest_descriptor,
+        new java.lang.String[] { "KeyName", });
+    internal_static_cipherd_v1_SetKeyExportableResponse_descriptor =
+      getDescriptor().getMessageTypes().get(16);
+    internal_static_cipherd_v1_SetKeyExportableResponse_fieldAccessorTable = new
+      com.google.protobuf.GeneratedMessageV3.FieldAccessorTable(
+        internal_static_cipherd_v1_SetKeyExportableResponse_descriptor,
+        new java.lang.String[] { "Key", });
+    internal_static_cipherd_v1_BackupKeyRequest_descriptor =
+      getDescriptor().getMessageTypes().get(17);
+    internal_static_cipherd_v1_BackupKeyRequest_fieldAccessorTable = new
+      com.google.protobuf.GeneratedMessageV3.FieldAccessorTable(
+        internal_static_cipherd_v1_BackupKeyRequest_descriptor,
+        new java.lang.String[] { "KeyName", "RecipientPublicKeyPem", });
+    internal_static_cipherd_v1_BackupKeyResponse_descriptor =
+      getDescriptor().getMessageTypes().get(18);
+    internal_static_cipherd_v1_BackupKeyResponse_fieldAccessorTable = new
+      com.google.protobuf.GeneratedMessageV3.FieldAccessorTable(
+        internal_static_cipherd_v1_BackupKeyResponse_descriptor,
+        new java.lang.String[] { "BackupFile", "Key", });
+    internal_static_cipherd_v1_KeyBackupFile_descriptor =
+      getDescriptor().getMessageTypes().get(19);
+    internal_static_cipherd_v1_KeyBackupFile_fieldAccessorTable = new
+      com.google.protobuf.GeneratedMessageV3.FieldAccessorTable(
+        internal_static_cipherd_v1_KeyBackupFile_descriptor,
+        new java.lang.String[] { "Format", "KeyName", "RecipientKeySha256", "BackupTime", "WrappingAlgorithm", "WrappedKeyBackup", });
+    internal_static_cipherd_v1_KeyBackup_descriptor =
+      getDescriptor().getMessageTypes().get(20);
+    internal_static_cipherd_v1_KeyBackup_fieldAccessorTable = new
+      com.google.protobuf.GeneratedMessageV3.FieldAccessorTable(
+        internal_static_cipherd_v1_KeyBackup_descriptor,
+        new java.lang.String[] { "Key", "Materials", "RecipientKeySha256", "BackupTime", });
+    internal_static_cipherd_v1_KeyVersionMaterial_descriptor =
+      getDescriptor().getMessageTypes().get(21);
+    internal_static_cipherd_v1_KeyVersionMaterial_fieldAccessorTable = new
+      com.google.protobuf.GeneratedMessageV3.FieldAccessorTable(
+        internal_static_cipherd_v1_KeyVersionMaterial_descriptor,
+        new java.lang.String[] { "Version", "KeyMaterial", "LegacyFixedIv", });
+    internal_static_cipherd_v1_RestoreKeyRequest_descriptor =
+      getDescriptor().getMessageTypes().get(22);
+    internal_static_cipherd_v1_RestoreKeyRequest_fieldAccessorTable = new
+      com.google.protobuf.GeneratedMessageV3.FieldAccessorTable(
+        internal_static_cipherd_v1_RestoreKeyRequest_descriptor,
+        new java.lang.String[] { "ImportJobId", "WrappedKeyBackup", });
+    internal_static_cipherd_v1_RestoreKeyResponse_descriptor =
+      getDescriptor().getMessageTypes().get(23);
+    internal_static_cipherd_v1_RestoreKeyResponse_fieldAccessorTable = new
+      com.google.protobuf.GeneratedMessageV3.FieldAccessorTable(
+        internal_static_cipherd_v1_RestoreKeyResponse_descriptor,
+        new java.lang.String[] { "Key", });
+    internal_static_cipherd_v1_GetKeyCensusRequest_descriptor =
+      getDescriptor().getMessageTypes().get(24);
     internal_static_cipherd_v1_GetKeyCensusRequest_fieldAccessorTable = new
       com.google.protobuf.GeneratedMessageV3.FieldAccessorTable(
         internal_static_cipherd_v1_GetKeyCensusRequest_descriptor,
         new java.lang.String[] { "KeyName", "QuietPeriod", });
     internal_static_cipherd_v1_GetKeyCensusResponse_descriptor =
-      getDescriptor().getMessageTypes().get(16);
+      getDescriptor().getMessageTypes().get(25);
     internal_static_cipherd_v1_GetKeyCensusResponse_fieldAccessorTable = new
       com.google.protobuf.GeneratedMessageV3.FieldAccessorTable(
         internal_static_cipherd_v1_GetKeyCensusResponse_descriptor,
         new java.lang.String[] { "Key", "Versions", "SafeMinDecryptionVersion", });
     internal_static_cipherd_v1_VersionCensus_descriptor =
-      getDescriptor().getMessageTypes().get(17);
+      getDescriptor().getMessageTypes().get(26);
     internal_static_cipherd_v1_VersionCensus_fieldAccessorTable = new
       com.google.protobuf.GeneratedMessageV3.FieldAccessorTable(
         internal_static_cipherd_v1_VersionCensus_descriptor,
         new java.lang.String[] { "Version", "Usage", "InUse", "SubjectKeys", });
     internal_static_cipherd_v1_DisableKeyRequest_descriptor =
-      getDescriptor().getMessageTypes().get(18);
+      getDescriptor().getMessageTypes().get(27);
     internal_static_cipherd_v1_DisableKeyRequest_fieldAccessorTable = new
       com.google.protobuf.GeneratedMessageV3.FieldAccessorTable(
         internal_static_cipherd_v1_DisableKeyRequest_descriptor,
         new java.lang.String[] { "KeyName", });
     internal_static_cipherd_v1_DisableKeyResponse_descriptor =
-      getDescriptor().getMessageTypes().get(19);
+      getDescriptor().getMessageTypes().get(28);
     internal_static_cipherd_v1_DisableKeyResponse_fieldAccessorTable = new
       com.google.protobuf.GeneratedMessageV3.FieldAccessorTable(
         internal_static_cipherd_v1_DisableKeyResponse_descriptor,
         new java.lang.String[] { "Key", });
     internal_static_cipherd_v1_EnableKeyRequest_descriptor =
-      getDescriptor().getMessageTypes().get(20);
+      getDescriptor().getMessageTypes().get(29);
     internal_static_cipherd_v1_EnableKeyRequest_fieldAccessorTable = new
       com.google.protobuf.GeneratedMessageV3.FieldAccessorTable(
         internal_static_cipherd_v1_EnableKeyRequest_descriptor,
         new java.lang.String[] { "KeyName", });
     internal_static_cipherd_v1_EnableKeyResponse_descriptor =
-      getDescriptor().getMessageTypes().get(21);
+      getDescriptor().getMessageTypes().get(30);
     internal_static_cipherd_v1_EnableKeyResponse_fieldAccessorTable = new
       com.google.protobuf.GeneratedMessageV3.FieldAccessorTable(
         internal_static_cipherd_v1_EnableKeyResponse_descriptor,
         new java.lang.String[] { "Key", });
     internal_static_cipherd_v1_ScheduleKeyVersionDestructionRequest_descriptor =
-      getDescriptor().getMessageTypes().get(22);
+      getDescriptor().getMessageTypes().get(31);
     internal_static_cipherd_v1_ScheduleKeyVersionDestructionRequest_fieldAccessorTable = new
       com.google.protobuf.GeneratedMessageV3.FieldAccessorTable(
         internal_static_cipherd_v1_ScheduleKeyVersionDestructionRequest_descriptor,
         new java.lang.String[] { "KeyName", "Versions", "PendingWindow", });
     internal_static_cipherd_v1_ScheduleKeyVersionDestructionResponse_descriptor =
-      getDescriptor().getMessageTypes().get(23);
+      getDescriptor().getMessageTypes().get(32);
     internal_static_cipherd_v1_ScheduleKeyVersionDestructionResponse_fieldAccessorTable = new
       com.google.protobuf.GeneratedMessageV3.FieldAccessorTable(
         internal_static_cipherd_v1_ScheduleKeyVersionDestructionResponse_descriptor,
         new java.lang.String[] { "Key", });
     internal_static_cipherd_v1_CancelKeyVersionDestructionRequest_descriptor =
-      getDescriptor().getMessageTypes().get(24);
+      getDescriptor().getMessageTypes().get(33);
     internal_static_cipherd_v1_CancelKeyVersionDestructionRequest_fieldAccessorTable = new
       com.google.protobuf.GeneratedMessageV3.FieldAccessorTable(
         internal_static_cipherd_v1_CancelKeyVersionDestructionRequest_descriptor,
         new java.lang.String[] { "KeyName", "Versions", });
     internal_static_cipherd_v1_CancelKeyVersionDestructionResponse_descriptor =
-      getDescriptor().getMessageTypes().get(25);
+      getDescriptor().getMessageTypes().get(34);
     internal_static_cipherd_v1_CancelKeyVersionDestructionResponse_fieldAccessorTable = new
       com.google.protobuf.GeneratedMessageV3.FieldAccessorTable(
         internal_static_cipherd_v1_CancelKeyVersionDestructionResponse_descriptor,
         new java.lang.String[] { "Key", });
     internal_static_cipherd_v1_ScheduleKeyDeletionRequest_descriptor =
-      getDescriptor().getMessageTypes().get(26);
+      getDescriptor().getMessageTypes().get(35);
     internal_static_cipherd_v1_ScheduleKeyDeletionRequest_fieldAccessorTable = new
       com.google.protobuf.GeneratedMessageV3.FieldAccessorTable(
         internal_static_cipherd_v1_ScheduleKeyDeletionRequest_descriptor,
         new java.lang.String[] { "KeyName", "PendingWindow", });
     internal_static_cipherd_v1_ScheduleKeyDeletionResponse_descriptor =
-      getDescriptor().getMessageTypes().get(27);
+      getDescriptor().getMessageTypes().get(36);
     internal_static_cipherd_v1_ScheduleKeyDeletionResponse_fieldAccessorTable = new
       com.google.protobuf.GeneratedMessageV3.FieldAccessorTable(
         internal_static_cipherd_v1_ScheduleKeyDeletionResponse_descriptor,
         new java.lang.String[] { "Key", });
     internal_static_cipherd_v1_CancelKeyDeletionRequest_descriptor =
-      getDescriptor().getMessageTypes().get(28);
+      getDescriptor().getMessageTypes().get(37);
     internal_static_cipherd_v1_CancelKeyDeletionRequest_fieldAccessorTable = new
       com.google.protobuf.GeneratedMessageV3.FieldAccessorTable(
         internal_static_cipherd_v1_CancelKeyDeletionRequest_descriptor,
         new java.lang.String[] { "KeyName", });
     internal_static_cipherd_v1_CancelKeyDeletionResponse_descriptor =
-      getDescriptor().getMessageTypes().get(29);
+      getDescriptor().getMessageTypes().get(38);
     internal_static_cipherd_v1_CancelKeyDeletionResponse_fieldAccessorTable = new
       com.google.protobuf.GeneratedMessageV3.FieldAccessorTable(
         internal_static_cipherd_v1_CancelKeyDeletionResponse_descriptor,
         new java.lang.String[] { "Key", });
     internal_static_cipherd_v1_RetireKeyVersionsRequest_descriptor =
-      getDescriptor().getMessageTypes().get(30);
+      getDescriptor().getMessageTypes().get(39);
     internal_static_cipherd_v1_RetireKeyVersionsRequest_fieldAccessorTable = new
       com.google.protobuf.GeneratedMessageV3.FieldAccessorTable(
         internal_static_cipherd_v1_RetireKeyVersionsRequest_descriptor,
         new java.lang.String[] { "KeyName", "BelowVersion", "QuietPeriod", "PendingWindow", "ValidateOnly", "Inventories", });
     internal_static_cipherd_v1_DataInventory_descriptor =
-      getDescriptor().getMessageTypes().get(31);
+      getDescriptor().getMessageTypes().get(40);
     internal_static_cipherd_v1_DataInventory_fieldAccessorTable = new
       com.google.protobuf.GeneratedMessageV3.FieldAccessorTable(
         internal_static_cipherd_v1_DataInventory_descriptor,
         new java.lang.String[] { "KeyName", "Source", "ScanTime", "ItemsScanned", "Versions", });
     internal_static_cipherd_v1_VersionCount_descriptor =
-      getDescriptor().getMessageTypes().get(32);
+      getDescriptor().getMessageTypes().get(41);
     internal_static_cipherd_v1_VersionCount_fieldAccessorTable = new
       com.google.protobuf.GeneratedMessageV3.FieldAccessorTable(
         internal_static_cipherd_v1_VersionCount_descriptor,
         new java.lang.String[] { "Version", "Ciphertexts", });
     internal_static_cipherd_v1_RetireKeyVersionsResponse_descriptor =
-      getDescriptor().getMessageTypes().get(33);
+      getDescriptor().getMessageTypes().get(42);
     internal_static_cipherd_v1_RetireKeyVersionsResponse_fieldAccessorTable = new
       com.google.protobuf.GeneratedMessageV3.FieldAccessorTable(
         internal_static_cipherd_v1_RetireKeyVersionsResponse_descriptor,

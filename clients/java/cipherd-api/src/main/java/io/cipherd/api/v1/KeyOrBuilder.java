@@ -157,4 +157,14 @@ public interface KeyOrBuilder extends
    * <code>.google.protobuf.Timestamp delete_time = 6 [json_name = "deleteTime"];</code>
    */
   com.google.protobuf.TimestampOrBuilder getDeleteTimeOrBuilder();
+
+  /**
+   * <pre>
+   * exportable is true once the key may be backed up (CreateKey or SetKeyExportable); never cleared.
+   * </pre>
+   *
+   * <code>bool exportable = 7 [json_name = "exportable"];</code>
+   * @return The exportable.
+   */
+  boolean getExportable();
 }
