@@ -1,5 +1,5 @@
 /**
- * Key backup and restore (docs/operating.md, "Back up and restore a key"): a backup file made by backupKey opened here with
+ * Key backup and restore (docs/operating.md, "Back up and restore a key, step by step"): a backup file made by backupKey opened here with
  * the recipient's private key (Node's crypto: RSA-OAEP-SHA-256, then OpenSSL's RFC 5649 unwrap), checked, and
  * wrapped again for an import job of the server that restores it (restoreKeyBackup), so the key's material crosses
  * no wire in the clear.

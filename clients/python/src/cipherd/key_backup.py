@@ -1,4 +1,4 @@
-"""Key backup and restore (docs/operating.md, "Back up and restore a key"): a backup file made by backup_key opened here
+"""Key backup and restore (docs/operating.md, "Back up and restore a key, step by step"): a backup file made by backup_key opened here
 with the recipient's private key, checked, and wrapped again for an import job of the server that restores it
 (restore_key_backup), so the key's material crosses no wire in the clear."""
 
