@@ -24,6 +24,7 @@ from cipherd import KeyBackupUnopenableError, KeyNotExportableError, KeyVersionS
 from cipherd.v1 import key_admin_service_pb2 as admin
 from cipherd.v1 import key_admin_service_pb2_grpc as admin_grpc
 from cipherd.v1 import keys_pb2
+from server import RunningServer, start_server
 
 MATERIAL = bytes([0x5A]) * 32
 
@@ -208,3 +209,33 @@ def test_open_then_wipe(backup_file: bytes) -> None:
     assert opened.key_backup == bytearray(len(opened.key_backup))
     with pytest.raises(KeyBackupUnopenableError, match="format 1"):
         open_key_backup(b"not a backup", RECIPIENT[2])
+
+
+@pytest.fixture(scope="module")
+def second_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[RunningServer]:
+    server = start_server(tmp_path_factory.mktemp("restore-target"), [], grpc.insecure_channel)
+    try:
+        yield server
+    finally:
+        server.stop()
+
+
+@pytest.mark.server
+def test_a_key_moves_to_another_server_where_its_data_decrypts(
+    client: cipherd.Client, second_server: RunningServer, key_name: str
+) -> None:
+    """The real round trip: an exportable key under two versions backed up, restored into a second server (its
+    own data dir, no plaintext import), where both versions' data decrypts; a second restore is refused."""
+    client.create_key(key_name, exportable=True)
+    first = client.encrypt(key_name, b"first")
+    client.rotate_key(key_name)
+    second = client.encrypt(key_name, b"second")
+    backup = client.backup_key(key_name, RECIPIENT[1])
+    with cipherd.Client(second_server.target, timeout=30) as other:
+        restored = other.restore_key_backup(backup.file, RECIPIENT[2])
+        assert (restored.current_version, restored.exportable) == (2, True)
+        assert [other.decrypt(first), other.decrypt(second)] == [b"first", b"second"]
+        with pytest.raises(cipherd.AlreadyExistsError):
+            other.restore_key_backup(backup.file, RECIPIENT[2])
+        with pytest.raises(KeyBackupUnopenableError):
+            other.restore_key_backup(backup.file, STRANGER[2])
