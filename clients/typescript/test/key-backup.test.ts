@@ -1,8 +1,8 @@
 /**
  * Key backup and restore against a fake KeyAdminService (grpc-js, in process) that backs up as the server does (a
  * KeyBackupFile wrapped for the recipient with RSA-OAEP-SHA-256 and RFC 5649) and unwraps what restoreKey gets
- * with its job's key, so the test sees what the client sent; the real server's round trip is in cipherctl's tests
- * and docs/operating.md.
+ * with its job's key, so the test sees what the client sent; the real server's round trip is in
+ * key-backup-server.test.ts.
  */
 import assert from "node:assert/strict";
 import {
@@ -12,7 +12,6 @@ import {
   generateKeyPairSync,
   type KeyObject,
   privateDecrypt,
-  randomUUID,
 } from "node:crypto";
 import { after, before, describe, test } from "node:test";
 import { type handleUnaryCall, Metadata, Server, ServerCredentials, status } from "@grpc/grpc-js";
@@ -36,7 +35,6 @@ import { type Key, KeyVersionState } from "../src/gen/cipherd/v1/keys.js";
 import { Any } from "../src/gen/google/protobuf/any.js";
 import { ErrorInfo } from "../src/gen/google/rpc/error_details.js";
 import { Status } from "../src/gen/google/rpc/status.js";
-import { jar, type RunningServer, startServer, tempDir } from "./server.js";
 
 const MATERIAL = Buffer.alloc(32, 0x5a);
 
@@ -279,41 +277,5 @@ describe("openKeyBackup", () => {
     assert.ok(Buffer.from(opened.keyBackup).includes(MATERIAL));
     opened.wipe();
     assert.ok(opened.keyBackup.every((b) => b === 0));
-  });
-});
-
-describe("key backup against the real server", { skip: jar() === undefined && "no server jar: run make build" }, () => {
-  let source: RunningServer;
-  let target: RunningServer;
-  let c: cipherd.CipherdClient;
-  let other: cipherd.CipherdClient;
-  before(async () => {
-    [source, target] = await Promise.all([
-      startServer(tempDir("backup-source"), [], undefined, false),
-      startServer(tempDir("backup-target"), [], undefined, false),
-    ]);
-    c = new cipherd.CipherdClient(source.address);
-    other = new cipherd.CipherdClient(target.address);
-  });
-  after(async () => {
-    c?.close();
-    other?.close();
-    await Promise.all([source?.stop(), target?.stop()]);
-  });
-
-  test("an exportable key moves to another server, where its data decrypts; a second restore is refused", async () => {
-    const name = `t-${randomUUID().slice(0, 13)}`;
-    await c.createKey(name, { exportable: true });
-    const first = await c.encrypt(name, Buffer.from("first"));
-    await c.rotateKey(name);
-    const second = await c.encrypt(name, Buffer.from("second"));
-    const backup = await c.backupKey(name, recipient.publicPem);
-    const restored = await other.restoreKeyBackup(backup.file, recipient.privatePem);
-    assert.equal(restored.currentVersion, 2);
-    assert.equal(restored.exportable, true);
-    assert.equal(Buffer.from(await other.decrypt(first)).toString(), "first");
-    assert.equal(Buffer.from(await other.decrypt(second)).toString(), "second");
-    await assert.rejects(other.restoreKeyBackup(backup.file, recipient.privatePem), cipherd.AlreadyExistsError);
-    assert.throws(() => cipherd.openKeyBackup(backup.file, stranger.privatePem), cipherd.KeyBackupUnopenableError);
   });
 });
