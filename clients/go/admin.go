@@ -25,6 +25,7 @@ type keySettings struct {
 	passphrase           []byte
 	fpeFormat            *FPEFormat
 	transitKDF           TransitKDF
+	exportable           bool
 }
 
 // WithKeyMode sets the version's mode (default ModeGCM; RotateKey: the current version's mode).
@@ -62,6 +63,10 @@ func WithLegacyPassphrase(passphrase []byte) KeyOption {
 // later version keeps it; RotateKey takes none.
 func WithFPEFormat(f FPEFormat) KeyOption { return func(s *keySettings) { s.fpeFormat = &f } }
 
+// WithExportable makes CreateKey create a key that BackupKey may write out; it can never be cleared
+// (SetKeyExportable marks an existing key).
+func WithExportable() KeyOption { return func(s *keySettings) { s.exportable = true } }
+
 // checkFPEFormat refuses, before anything is sent, a format that is both or neither an alphabet
 // and a template, or one given with another mode than ModeFF1.
 func (s *keySettings) checkFPEFormat(method string) error {
@@ -97,7 +102,7 @@ func errKeyOption(method, what string) error {
 }
 
 // CreateKey creates keyName with version 1 (WithKeyMode, WithKeySizeBits, WithAllowUnauthenticated,
-// WithKeyPolicy, and WithFPEFormat for ModeFF1); ErrAlreadyExists if it exists.
+// WithKeyPolicy, WithExportable, and WithFPEFormat for ModeFF1); ErrAlreadyExists if it exists.
 func (c *Client) CreateKey(ctx context.Context, keyName string, opts ...KeyOption) (*Key, error) {
 	s := keyOptions(opts)
 	if s.hasLegacy() {
@@ -107,7 +112,7 @@ func (c *Client) CreateKey(ctx context.Context, keyName string, opts ...KeyOptio
 		return nil, err
 	}
 	req := &cipherdpb.CreateKeyRequest{KeyName: keyName, Mode: cipherdpb.Mode(s.mode), KeySizeBits: s.sizeBits,
-		AllowUnauthenticated: s.allowUnauthenticated, FpeFormat: s.fpeFormat.proto()}
+		AllowUnauthenticated: s.allowUnauthenticated, FpeFormat: s.fpeFormat.proto(), Exportable: s.exportable}
 	if s.policy != nil {
 		req.Policy = policyToProto(*s.policy)
 	}
@@ -168,6 +173,8 @@ func (c *Client) RotateKey(ctx context.Context, keyName string, opts ...KeyOptio
 		return nil, errKeyOption("RotateKey", "legacy")
 	case s.policy != nil:
 		return nil, errKeyOption("RotateKey", "policy")
+	case s.exportable:
+		return nil, errKeyOption("RotateKey", "exportable (SetKeyExportable marks a key)")
 	case s.fpeFormat != nil:
 		return nil, errKeyOption("RotateKey", "FPE format (a format-preserving key's versions keep the format it was created with)")
 	}
@@ -205,6 +212,8 @@ func (s *keySettings) checkImport(call string) error {
 	switch {
 	case s.policy != nil:
 		return errKeyOption(call, "policy")
+	case s.exportable:
+		return errKeyOption(call, "exportable (SetKeyExportable marks a key)")
 	case s.sizeBits != 0:
 		return errKeyOption(call, "key size (the material's length is the size)")
 	case s.legacyCipher != LegacyCipherUnspecified && s.mode != ModeUnspecified:

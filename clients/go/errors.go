@@ -67,6 +67,9 @@ var (
 	// ErrImportJobUnusable (FAILED_PRECONDITION, so ErrFailedPrecondition too): the import job named
 	// is unknown, expired, already used, or made for another key; create a new one.
 	ErrImportJobUnusable = errors.New("cipherd: import job unusable")
+	// ErrKeyNotExportable (FAILED_PRECONDITION, so ErrFailedPrecondition too): BackupKey named a key
+	// that was not made exportable (WithExportable at CreateKey, or SetKeyExportable).
+	ErrKeyNotExportable = errors.New("cipherd: key not exportable")
 )
 
 // errorDomain is the ErrorInfo domain of the server's errors; an ErrorInfo of another domain is not its.
@@ -111,6 +114,7 @@ var kindByReason = map[cipherdpb.ErrorReason]reasonKind{
 	cipherdpb.ErrorReason_SUBJECT_STORE_NOT_CONFIGURED:      {codes.FailedPrecondition, ErrSubjectStoreNotConfigured, "subject_store_not_configured"},
 	cipherdpb.ErrorReason_PLAINTEXT_IMPORT_DISABLED:         {codes.FailedPrecondition, ErrPlaintextImportDisabled, "plaintext_import_disabled"},
 	cipherdpb.ErrorReason_IMPORT_JOB_UNUSABLE:               {codes.FailedPrecondition, ErrImportJobUnusable, "import_job_unusable"},
+	cipherdpb.ErrorReason_KEY_NOT_EXPORTABLE:                {codes.FailedPrecondition, ErrKeyNotExportable, "key_not_exportable"},
 }
 
 // reasonValue is the schema's value that reason names; ERROR_REASON_UNSPECIFIED for "" and for a

@@ -43,6 +43,7 @@ var kindsByName = map[string]error{
 	"subject_store_not_configured":      ErrSubjectStoreNotConfigured,
 	"plaintext_import_disabled":         ErrPlaintextImportDisabled,
 	"import_job_unusable":               ErrImportJobUnusable,
+	"key_not_exportable":                ErrKeyNotExportable,
 }
 
 // TestErrorTable_everyCodeMatchesOneSentinel checks the table for the codes the real server

@@ -20,6 +20,9 @@ type Key struct {
 	// DeleteTime is when the key's versions are (KeyDeletionScheduled) or were (KeyDeleted)
 	// destroyed; zero otherwise.
 	DeleteTime time.Time
+	// Exportable is true once BackupKey may write the key out (WithExportable, SetKeyExportable);
+	// it is never cleared.
+	Exportable bool
 }
 
 // Version is the version numbered n, or false when the key has none.
@@ -118,7 +121,7 @@ func keyFromProto(k *cipherdpb.Key) *Key {
 		return nil
 	}
 	key := &Key{KeyName: k.GetKeyName(), CurrentVersion: k.GetCurrentVersion(), Policy: policyFromProto(k.GetPolicy()),
-		State: KeyState(k.GetState()), DeleteTime: timeOf(k.GetDeleteTime())}
+		State: KeyState(k.GetState()), DeleteTime: timeOf(k.GetDeleteTime()), Exportable: k.GetExportable()}
 	for _, v := range k.GetVersions() {
 		key.Versions = append(key.Versions, KeyVersion{Version: v.GetVersion(), Mode: Mode(v.GetMode()), KeySizeBits: v.GetKeySizeBits(),
 			CreateTime: timeOf(v.GetCreateTime()), Imported: v.GetImported(), LegacyCipher: LegacyCipher(v.GetLegacyCipher()),

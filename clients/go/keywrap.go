@@ -5,6 +5,7 @@ import (
 	"crypto/rand"
 	"crypto/rsa"
 	"crypto/sha256"
+	"crypto/subtle"
 	"crypto/x509"
 	"encoding/binary"
 	"encoding/pem"
@@ -90,4 +91,67 @@ func aesKeyWrapPadded(kek, data []byte) ([]byte, error) {
 	}
 	copy(out[:8], a[:])
 	return out, nil
+}
+
+// aesKeyUnwrapPadded is RFC 5649's unwrap: data wrapped under kek by aesKeyWrapPadded (or any
+// KWP), or an error when the integrity check fails (another key, a tampered blob).
+func aesKeyUnwrapPadded(kek, wrapped []byte) ([]byte, error) {
+	errUnwrap := errors.New("cipherd: the AES key unwrap (RFC 5649) failed")
+	if len(wrapped) < 16 || len(wrapped)%8 != 0 {
+		return nil, errUnwrap
+	}
+	block, err := aes.NewCipher(kek)
+	if err != nil {
+		return nil, err
+	}
+	n := len(wrapped)/8 - 1
+	var a [8]byte
+	var buf [16]byte
+	defer clear(buf[:])
+	plain := make([]byte, 8*n)
+	if n == 1 {
+		block.Decrypt(buf[:], wrapped)
+		copy(a[:], buf[:8])
+		copy(plain, buf[8:])
+	} else {
+		copy(a[:], wrapped[:8])
+		copy(plain, wrapped[8:])
+		for j := 5; j >= 0; j-- {
+			for i := n; i >= 1; i-- {
+				t := uint64(n*j + i)
+				binary.BigEndian.PutUint64(buf[:8], binary.BigEndian.Uint64(a[:])^t)
+				copy(buf[8:], plain[8*(i-1):8*i])
+				block.Decrypt(buf[:], buf[:])
+				copy(a[:], buf[:8])
+				copy(plain[8*(i-1):8*i], buf[8:])
+			}
+		}
+	}
+	// The alternative initial value, its length in range, and zero padding (RFC 5649, 3).
+	length := int(binary.BigEndian.Uint32(a[4:]))
+	ok := subtle.ConstantTimeCompare(a[:4], []byte{0xA6, 0x59, 0x59, 0xA6}) == 1 && length > 8*(n-1) && length <= 8*n
+	if ok {
+		for _, b := range plain[length:] {
+			ok = ok && b == 0
+		}
+	}
+	if !ok {
+		clear(plain)
+		return nil, errUnwrap
+	}
+	return plain[:length], nil
+}
+
+// unwrapKeyMaterial undoes WrapKeyMaterial with the RSA private key: RSA-OAEP-SHA-256 of the AES
+// key, then the RFC 5649 unwrap of the rest. The AES key is wiped before it returns.
+func unwrapKeyMaterial(private *rsa.PrivateKey, wrapped []byte) ([]byte, error) {
+	if len(wrapped) <= private.Size() {
+		return nil, errors.New("cipherd: the wrapped bytes are shorter than the RSA key's block")
+	}
+	ephemeral, err := rsa.DecryptOAEP(sha256.New(), nil, private, wrapped[:private.Size()], nil)
+	if err != nil {
+		return nil, errors.New("cipherd: the RSA-OAEP unwrap failed")
+	}
+	defer clear(ephemeral)
+	return aesKeyUnwrapPadded(ephemeral, wrapped[private.Size():])
 }

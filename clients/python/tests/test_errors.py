@@ -55,6 +55,7 @@ ERROR_BY_KIND: dict[str, type[cipherd.CipherdError]] = {
     "subject_store_not_configured": cipherd.SubjectStoreNotConfiguredError,
     "plaintext_import_disabled": cipherd.PlaintextImportDisabledError,
     "import_job_unusable": cipherd.ImportJobUnusableError,
+    "key_not_exportable": cipherd.KeyNotExportableError,
 }
 
 

@@ -45,6 +45,7 @@ import {
   wrapKeyMaterial,
   wrappingToProto,
 } from "./key-import.js";
+import { type KeyBackupFile, openKeyBackup } from "./key-backup.js";
 import {
   deletionRequest,
   destructionRequest,
@@ -597,16 +598,20 @@ export class CipherdClient {
 
   // KeyAdminService
 
-  /** A new key; a policy's unset fields are their proto defaults. An "ff1" key needs `fpeFormat`, which every later version keeps. */
+  /**
+   * A new key; a policy's unset fields are their proto defaults. An "ff1" key needs `fpeFormat`, which every later
+   * version keeps. An `exportable` key can be backed up (backupKey), for good.
+   */
   async createKey(
     keyName: string,
-    options: KeyOptions & { policy?: PolicyInput; fpeFormat?: FpeFormatInput } = {},
+    options: KeyOptions & { policy?: PolicyInput; fpeFormat?: FpeFormatInput; exportable?: boolean } = {},
   ): Promise<Key> {
     checkFpeMode(options.mode, options.fpeFormat, true);
     const request = {
       ...keyFields(keyName, options),
       policy: options.policy && policyToProto(options.policy),
       fpeFormat: fpeFormatToProto(options.fpeFormat),
+      exportable: options.exportable ?? false,
     };
     return required((await this.unary(this.admin.createKey.bind(this.admin), request, options)).key);
   }
@@ -696,6 +701,46 @@ export class CipherdClient {
       return required((await this.unary(this.admin.importKey.bind(this.admin), request, options)).key);
     } finally {
       if (material !== keyMaterial) material.fill(0);
+    }
+  }
+
+  /** Marks the key exportable, for good: from then on backupKey may write it out. Needs the admin operation. */
+  setKeyExportable(keyName: string, options?: CallOptions): Promise<Key> {
+    return this.keyOf(this.admin.setKeyExportable.bind(this.admin), { keyName }, options);
+  }
+
+  /**
+   * The key whole (every version's material, state and destruction schedule, its policy and state) wrapped for
+   * `recipientPublicKeyPem`, an RSA-3072 or RSA-4096 PEM public key whose private key lives offline.
+   * KeyNotExportableError for a key not made exportable. Needs the export operation, which admin does not imply.
+   */
+  async backupKey(keyName: string, recipientPublicKeyPem: string, options?: CallOptions): Promise<KeyBackupFile> {
+    const request = { keyName, recipientPublicKeyPem };
+    const response = await this.unary(this.admin.backupKey.bind(this.admin), request, options);
+    return { file: response.backupFile, key: required(response.key) };
+  }
+
+  /**
+   * Creates a key from a serialized KeyBackup wrapped (wrapKeyMaterial) for import job `importJobId` of this
+   * client's server, made for the backup's key name; AlreadyExistsError if the key exists (a restore never
+   * overwrites). restoreKeyBackup does the whole restore from a file. Needs the import operation.
+   */
+  restoreKey(importJobId: string, wrappedKeyBackup: Uint8Array, options?: CallOptions): Promise<Key> {
+    return this.keyOf(this.admin.restoreKey.bind(this.admin), { importJobId, wrappedKeyBackup }, options);
+  }
+
+  /**
+   * Restores a backup file (backupKey's `file`) into this client's server: opens it with the recipient's private
+   * key (openKeyBackup, which refuses another recipient's file or a tampered one), creates an import job for the
+   * key's name, wraps the backup for it and calls restoreKey. The opened backup is wiped before this returns.
+   */
+  async restoreKeyBackup(file: Uint8Array, identityPem: string | Buffer, options?: CallOptions): Promise<Key> {
+    const opened = openKeyBackup(file, identityPem);
+    try {
+      const job = await this.createImportJob(opened.key.keyName, options);
+      return await this.restoreKey(job.importJobId, wrapKeyMaterial(job.publicKeyPem, opened.keyBackup), options);
+    } finally {
+      opened.wipe();
     }
   }
 

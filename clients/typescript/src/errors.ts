@@ -229,6 +229,13 @@ export class ImportJobUnusableError extends FailedPreconditionError {
   }
 }
 
+/** backupKey named a key that was not made exportable (createKey's `exportable`, setKeyExportable). */
+export class KeyNotExportableError extends FailedPreconditionError {
+  constructor(details: string) {
+    super(details, ErrorReason[ErrorReason.KEY_NOT_EXPORTABLE]);
+  }
+}
+
 /** An error class of the table: made from the server's message and its ErrorInfo reason. */
 export type ErrorClass = new (details: string, reason?: string) => CipherdError;
 
@@ -283,6 +290,7 @@ const CLASS_BY_REASON: Readonly<Record<SentReason, ErrorClass>> = {
   SUBJECT_STORE_NOT_CONFIGURED: SubjectStoreNotConfiguredError,
   PLAINTEXT_IMPORT_DISABLED: PlaintextImportDisabledError,
   IMPORT_JOB_UNUSABLE: ImportJobUnusableError,
+  KEY_NOT_EXPORTABLE: KeyNotExportableError,
 };
 
 /**

@@ -14,6 +14,7 @@ export { type Items, STREAM_WINDOW, type StreamOptions } from "./stream.js";
 export type { ImportOptions, KeyCensus, PolicyInput, TransitKdfName, VersionCensus } from "./keys.js";
 export { usageOf } from "./keys.js";
 export { type ImportJob, type ImportWrapping, wrapKeyMaterial } from "./key-import.js";
+export { type KeyBackupFile, KeyBackupUnopenableError, OpenedKeyBackup, openKeyBackup } from "./key-backup.js";
 export {
   type InventoryInput,
   keyStateName,

@@ -17,6 +17,7 @@ import {
   SubjectStoreNotConfiguredError,
   PlaintextImportDisabledError,
   ImportJobUnusableError,
+  KeyNotExportableError,
   CancelledError,
   CipherdError,
   DeadlineExceededError,
@@ -69,6 +70,7 @@ const ERROR_BY_KIND: Readonly<Record<string, abstract new (...args: never[]) => 
   subject_store_not_configured: SubjectStoreNotConfiguredError,
   plaintext_import_disabled: PlaintextImportDisabledError,
   import_job_unusable: ImportJobUnusableError,
+  key_not_exportable: KeyNotExportableError,
 };
 
 interface ErrorCase {

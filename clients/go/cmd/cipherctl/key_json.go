@@ -16,7 +16,7 @@ import (
 func keyMessage(k *cipherd.Key) *cipherdpb.Key {
 	p := k.Policy
 	m := &cipherdpb.Key{KeyName: k.KeyName, CurrentVersion: k.CurrentVersion, State: cipherdpb.KeyState(k.State),
-		DeleteTime: timestamp(k.DeleteTime), Policy: &cipherdpb.KeyPolicy{MinDecryptionVersion: p.MinDecryptionVersion,
+		DeleteTime: timestamp(k.DeleteTime), Exportable: k.Exportable, Policy: &cipherdpb.KeyPolicy{MinDecryptionVersion: p.MinDecryptionVersion,
 			MinEncryptionVersion: p.MinEncryptionVersion, AllowEcbEncryption: p.AllowECBEncryption,
 			MaxEncryptionsPerVersion: p.MaxEncryptionsPerVersion, CancelDestructionOnUse: p.CancelDestructionOnUse}}
 	if p.AutoRotatePeriod != 0 {

@@ -80,11 +80,11 @@ func printJSON(out io.Writer, m proto.Message) error {
 }
 
 func newKeysCommand(conn *connection) *cobra.Command {
-	keys := &cobra.Command{Use: "keys", Short: "Create, list, show, rotate and import keys; set their policy; see which versions are in use; disable, retire, destroy and delete them"}
+	keys := &cobra.Command{Use: "keys", Short: "Create, list, show, rotate and import keys; set their policy; see which versions are in use; disable, retire, destroy and delete them; back them up and restore them"}
 	var create keyFlags
 	var createFormat fpeFlags
 	var createRotation rotationFlags
-	var createCancelOnUse bool
+	var createCancelOnUse, createExportable bool
 	createCmd := adminCommand(conn, "create NAME", "Create a key with version 1", cobra.ExactArgs(1),
 		func(cmd *cobra.Command, c *cipherd.Client, args []string) (*cipherd.Key, error) {
 			opts, err := create.options()
@@ -96,6 +96,9 @@ func newKeysCommand(conn *connection) *cobra.Command {
 				return nil, err
 			}
 			opts = append(opts, format...)
+			if createExportable {
+				opts = append(opts, cipherd.WithExportable())
+			}
 			if createRotation.set(cmd) || createCancelOnUse {
 				policy := cipherd.KeyPolicy{CancelDestructionOnUse: createCancelOnUse}
 				if err := createRotation.apply(&policy); err != nil {
@@ -109,12 +112,14 @@ func newKeysCommand(conn *connection) *cobra.Command {
 	createFormat.register(createCmd)
 	createRotation.register(createCmd)
 	createCmd.Flags().BoolVar(&createCancelOnUse, "cancel-destruction-on-use", false, cancelDestructionOnUseHelp)
+	createCmd.Flags().BoolVar(&createExportable, "exportable", false, "let keys backup write the key out (never cleared)")
 	showCmd := adminCommand(conn, "show NAME", "Show a key's state, versions (with their usage, state and destroy time) and policy", cobra.ExactArgs(1),
 		func(cmd *cobra.Command, c *cipherd.Client, args []string) (*cipherd.Key, error) {
 			return c.GetKey(cmd.Context(), args[0])
 		})
 	showCmd.Aliases = []string{"get"}
-	keys.AddCommand(createCmd, newListCommand(conn), showCmd, newRotateCommand(conn), newImportCommand(conn), newImportJobCommand(conn), newPolicyCommand(conn), newCensusCommand(conn), newRetireCommand(conn))
+	keys.AddCommand(createCmd, newListCommand(conn), showCmd, newRotateCommand(conn), newImportCommand(conn), newImportJobCommand(conn), newPolicyCommand(conn), newCensusCommand(conn), newRetireCommand(conn),
+		newBackupCommand(conn), newRestoreCommand(conn), newSetExportableCommand(conn))
 	keys.AddCommand(newLifecycleCommands(conn)...)
 	return keys
 }

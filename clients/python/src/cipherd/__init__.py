@@ -24,6 +24,7 @@ from cipherd.errors import (
     InvalidCiphertextError,
     InvalidFileError,
     KeyDisabledError,
+    KeyNotExportableError,
     KeyVersionDestroyedError,
     KeyVersionDestructionScheduledError,
     KeyVersionsInUseError,
@@ -47,6 +48,7 @@ from cipherd.formatted import (
     FpeFormat,
     FpeTemplate,
 )
+from cipherd.key_backup import KeyBackupFile, KeyBackupUnopenableError, OpenedKeyBackup, open_key_backup
 from cipherd.key_import import ImportJob, ImportWrappingAlgorithm, wrap_key_material
 from cipherd.keys import (
     DataInventory,
@@ -89,6 +91,7 @@ __all__ = [
     "Mode",
     "parse_ciphertext",
     "wrap_key_material",
+    "open_key_backup",
     "AbortedError",
     "AlreadyExistsError",
     "CallCancelledError",
@@ -120,6 +123,8 @@ __all__ = [
     "SubjectStoreNotConfiguredError",
     "PlaintextImportDisabledError",
     "ImportJobUnusableError",
+    "KeyNotExportableError",
+    "KeyBackupUnopenableError",
     "BlindIndex",
     "CiphertextItem",
     "DataKey",
@@ -138,6 +143,8 @@ __all__ = [
     "WritableFile",
     "DataInventory",
     "ImportJob",
+    "KeyBackupFile",
+    "OpenedKeyBackup",
     "ImportWrappingAlgorithm",
     "Key",
     "KeyCensus",

@@ -79,6 +79,7 @@ def key_from_proto(key: keys_pb2.Key) -> Key:
         policy,
         state,
         _time(key.delete_time) if key.HasField("delete_time") else None,
+        key.exportable,
     )
 
 

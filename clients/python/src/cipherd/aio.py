@@ -24,7 +24,8 @@ from cipherd.formatted import (
     FpeFormat,
     as_formatted,
 )
-from cipherd.key_import import ImportJob, ImportWrappingAlgorithm
+from cipherd.key_backup import KeyBackupFile, open_key_backup
+from cipherd.key_import import ImportJob, ImportWrappingAlgorithm, wrap_key_material
 from cipherd.keys import DataInventory, Key, KeyCensus, KeyPolicy, Retirement
 from cipherd.legacy import LegacyCipher, LegacyCiphertext, LegacyIv
 from cipherd.subjects import SubjectErasure, SubjectItem, SubjectStatus
@@ -557,10 +558,11 @@ class AsyncClient:
         allow_unauthenticated: bool = False,
         policy: KeyPolicy | None = None,
         fpe_format: FpeFormat | None = None,
+        exportable: bool = False,
         timeout: float | None = None,
     ) -> Key:
         """Creates `key_name` with version 1; a format-preserving key (mode=Mode.FF1) needs `fpe_format`, which
-        every later version keeps."""
+        every later version keeps. An `exportable` key can be backed up (backup_key), for good."""
         _formatted_convert.check_mode(mode, fpe_format, creating=True)
         request = admin.CreateKeyRequest(
             key_name=key_name,
@@ -569,6 +571,7 @@ class AsyncClient:
             allow_unauthenticated=allow_unauthenticated,
             policy=_admin_convert.policy_to_proto(policy),
             fpe_format=_formatted_convert.format_to_proto(fpe_format),
+            exportable=exportable,
         )
         return _admin_convert.key_from_proto((await self._call(self._admin.CreateKey, request, timeout)).key)
 
@@ -699,6 +702,44 @@ class AsyncClient:
             wrapped_for=job,
         )
         return _admin_convert.key_from_proto((await self._call(self._admin.ImportKey, request, timeout)).key)
+
+    async def set_key_exportable(self, key_name: str, *, timeout: float | None = None) -> Key:
+        """Marks the key exportable, for good: from then on backup_key may write it out. Needs the admin operation."""
+        request = admin.SetKeyExportableRequest(key_name=key_name)
+        return _admin_convert.key_from_proto((await self._call(self._admin.SetKeyExportable, request, timeout)).key)
+
+    async def backup_key(
+        self, key_name: str, recipient_public_key_pem: str | bytes, *, timeout: float | None = None
+    ) -> KeyBackupFile:
+        """The key whole (every version's material, state and destruction schedule, its policy and state) wrapped
+        for `recipient_public_key_pem`, an RSA-3072 or RSA-4096 PEM public key whose private key lives offline.
+        KeyNotExportableError for a key not made exportable. Needs the export operation, which admin does not
+        imply."""
+        pem = (
+            recipient_public_key_pem if isinstance(recipient_public_key_pem, str) else recipient_public_key_pem.decode()
+        )
+        request = admin.BackupKeyRequest(key_name=key_name, recipient_public_key_pem=pem)
+        response = await self._call(self._admin.BackupKey, request, timeout)
+        return KeyBackupFile(response.backup_file, _admin_convert.key_from_proto(response.key))
+
+    async def restore_key(self, import_job_id: str, wrapped_key_backup: bytes, *, timeout: float | None = None) -> Key:
+        """Creates a key from a serialized KeyBackup wrapped (wrap_key_material) for import job `import_job_id` of
+        this connection's server, made for the backup's key name; AlreadyExistsError if the key exists (a restore
+        never overwrites). restore_key_backup does the whole restore from a file. Needs the import operation."""
+        request = admin.RestoreKeyRequest(import_job_id=import_job_id, wrapped_key_backup=wrapped_key_backup)
+        return _admin_convert.key_from_proto((await self._call(self._admin.RestoreKey, request, timeout)).key)
+
+    async def restore_key_backup(
+        self, file: bytes, identity_pem: bytes | str, *, password: bytes | None = None, timeout: float | None = None
+    ) -> Key:
+        """Restores a backup file (backup_key's `file`) into this connection's server: opens it with the recipient's
+        private key (open_key_backup, which refuses another recipient's file or a tampered one), creates an import
+        job for the key's name, wraps the backup for it and calls restore_key. The opened backup is wiped before
+        this returns."""
+        with open_key_backup(file, identity_pem, password) as opened:
+            job = await self.create_import_job(opened.key.key_name, timeout=timeout)
+            wrapped = wrap_key_material(job.public_key_pem, bytes(opened.key_backup))
+        return await self.restore_key(job.import_job_id, wrapped, timeout=timeout)
 
     async def get_key_census(
         self, key_name: str, *, quiet_period: timedelta | None = None, timeout: float | None = None

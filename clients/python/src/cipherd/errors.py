@@ -232,6 +232,10 @@ class ImportJobUnusableError(FailedPreconditionError):
     """The import job named is unknown, expired, already used, or made for another key: create a new one."""
 
 
+class KeyNotExportableError(FailedPreconditionError):
+    """backup_key named a key that was not made exportable (create_key(exportable=True), set_key_exportable)."""
+
+
 # The one table from status to exception class, for calls and batch or stream items alike.
 ERROR_BY_STATUS: Mapping[grpc.StatusCode, type[CipherdError]] = {
     cls.code: cls
@@ -281,6 +285,7 @@ ERROR_BY_REASON_VALUE: Mapping[ErrorReason.ValueType, type[CipherdError]] = Mapp
         ErrorReason.SUBJECT_STORE_NOT_CONFIGURED: SubjectStoreNotConfiguredError,
         ErrorReason.PLAINTEXT_IMPORT_DISABLED: PlaintextImportDisabledError,
         ErrorReason.IMPORT_JOB_UNUSABLE: ImportJobUnusableError,
+        ErrorReason.KEY_NOT_EXPORTABLE: KeyNotExportableError,
     }
 )
 # The same by the reason's name, as the wire carries it ("DECRYPTION_FAILED"); a reason this client does not know

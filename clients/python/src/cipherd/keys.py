@@ -110,6 +110,8 @@ class Key:
     policy: KeyPolicy
     state: KeyState = KeyState.ENABLED
     delete_time: datetime | None = None
+    # Whether backup_key may write the key out (create_key(exportable=True), set_key_exportable); never cleared.
+    exportable: bool = False
 
     def version(self, number: int) -> KeyVersion:
         """The version numbered `number`; KeyError if the key has none."""

@@ -96,6 +96,7 @@ public final class Errors {
             case SUBJECT_STORE_NOT_CONFIGURED -> new SubjectStoreNotConfiguredException(details);
             case PLAINTEXT_IMPORT_DISABLED -> new PlaintextImportDisabledException(details);
             case IMPORT_JOB_UNUSABLE -> new ImportJobUnusableException(details);
+            case KEY_NOT_EXPORTABLE -> new KeyNotExportableException(details);
             default -> new FailedPreconditionException(details);
           };
       case UNAVAILABLE ->

@@ -3,6 +3,8 @@ package io.cipherd.client;
 import static io.cipherd.client.CipherdClient.call;
 
 import com.google.protobuf.ByteString;
+import io.cipherd.api.v1.BackupKeyRequest;
+import io.cipherd.api.v1.BackupKeyResponse;
 import io.cipherd.api.v1.CancelKeyDeletionRequest;
 import io.cipherd.api.v1.CancelKeyVersionDestructionRequest;
 import io.cipherd.api.v1.CreateImportJobRequest;
@@ -17,11 +19,13 @@ import io.cipherd.api.v1.ImportWrappingAlgorithm;
 import io.cipherd.api.v1.KeyAdminServiceGrpc;
 import io.cipherd.api.v1.ListKeysRequest;
 import io.cipherd.api.v1.ListKeysResponse;
+import io.cipherd.api.v1.RestoreKeyRequest;
 import io.cipherd.api.v1.RetireKeyVersionsRequest;
 import io.cipherd.api.v1.RetireKeyVersionsResponse;
 import io.cipherd.api.v1.RotateKeyRequest;
 import io.cipherd.api.v1.ScheduleKeyDeletionRequest;
 import io.cipherd.api.v1.ScheduleKeyVersionDestructionRequest;
+import io.cipherd.api.v1.SetKeyExportableRequest;
 import io.cipherd.api.v1.UpdateKeyPolicyRequest;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -51,6 +55,20 @@ public final class KeyAdmin {
    */
   public Key create(
       String keyName, Mode mode, int keySizeBits, boolean allowUnauthenticated, KeyPolicy policy) {
+    return create(keyName, mode, keySizeBits, allowUnauthenticated, policy, false);
+  }
+
+  /**
+   * Creates a key as {@link #create(String, Mode, int, boolean, KeyPolicy)} does; an {@code
+   * exportable} one can be backed up ({@link #backup}), for good.
+   */
+  public Key create(
+      String keyName,
+      Mode mode,
+      int keySizeBits,
+      boolean allowUnauthenticated,
+      KeyPolicy policy,
+      boolean exportable) {
     return key(
         call(
             () ->
@@ -62,6 +80,7 @@ public final class KeyAdmin {
                             .setKeySizeBits(keySizeBits)
                             .setAllowUnauthenticated(allowUnauthenticated)
                             .setPolicy(KeyConversion.policy(policy))
+                            .setExportable(exportable)
                             .build())
                     .getKey()));
   }
@@ -310,6 +329,60 @@ public final class KeyAdmin {
       request.setLegacyIv(iv.toProto());
     }
     return key(call(() -> admin.importKey(request.build()).getKey()));
+  }
+
+  /**
+   * Marks the key exportable, for good: from then on {@link #backup} may write it out. Needs the
+   * admin operation.
+   */
+  public Key setExportable(String keyName) {
+    SetKeyExportableRequest request =
+        SetKeyExportableRequest.newBuilder().setKeyName(keyName).build();
+    return key(call(() -> admin.setKeyExportable(request).getKey()));
+  }
+
+  /**
+   * The key whole (every version's material, state and destruction schedule, its policy and state)
+   * wrapped for {@code recipientPublicKeyPem}, an RSA-3072 or RSA-4096 PEM public key whose private
+   * key lives offline. {@link KeyNotExportableException} for a key not made exportable. Needs the
+   * export operation, which admin does not imply.
+   */
+  public KeyBackupFile backup(String keyName, String recipientPublicKeyPem) {
+    BackupKeyRequest request =
+        BackupKeyRequest.newBuilder()
+            .setKeyName(keyName)
+            .setRecipientPublicKeyPem(recipientPublicKeyPem)
+            .build();
+    BackupKeyResponse response = call(() -> admin.backupKey(request));
+    return new KeyBackupFile(response.getBackupFile().toByteArray(), key(response.getKey()));
+  }
+
+  /**
+   * Creates a key from a serialized KeyBackup wrapped ({@link KeyWrapping#wrap}) for import job
+   * {@code importJobId} of this client's server, made for the backup's key name; {@link
+   * AlreadyExistsException} if the key exists (a restore never overwrites). {@link #restoreBackup}
+   * does the whole restore from a file. Needs the import operation.
+   */
+  public Key restore(String importJobId, byte[] wrappedKeyBackup) {
+    RestoreKeyRequest request =
+        RestoreKeyRequest.newBuilder()
+            .setImportJobId(importJobId)
+            .setWrappedKeyBackup(ByteString.copyFrom(wrappedKeyBackup))
+            .build();
+    return key(call(() -> admin.restoreKey(request).getKey()));
+  }
+
+  /**
+   * Restores a backup file ({@link KeyBackupFile#file}) into this client's server: opens it with
+   * the recipient's private key ({@link OpenedKeyBackup#open}, which refuses another recipient's
+   * file or a tampered one), creates an import job for the key's name, wraps the backup for it and
+   * calls {@link #restore}. The opened backup is zeroed before this returns.
+   */
+  public Key restoreBackup(byte[] file, String identityPem) {
+    try (OpenedKeyBackup opened = OpenedKeyBackup.open(file, identityPem)) {
+      ImportJob job = createImportJob(opened.key().name(), false);
+      return restore(job.importJobId(), KeyWrapping.wrap(job.publicKeyPem(), opened.keyBackup()));
+    }
   }
 
   /**

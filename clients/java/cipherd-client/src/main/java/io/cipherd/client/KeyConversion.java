@@ -22,7 +22,8 @@ final class KeyConversion {
         },
         key.getVersionsList().stream().map(KeyConversion::version).toList(),
         policy(key.getPolicy()),
-        key.hasDeleteTime() ? Optional.of(instant(key.getDeleteTime())) : Optional.empty());
+        key.hasDeleteTime() ? Optional.of(instant(key.getDeleteTime())) : Optional.empty(),
+        key.getExportable());
   }
 
   static KeyVersion version(io.cipherd.api.v1.KeyVersion version) {
