@@ -342,7 +342,8 @@ public final class VaultKeyStore implements KeyStore, UsageStore, AuditStore {
       }
       try {
         boolean stored =
-            kv.writeVersion(name, version.version() - 1, KvVersionFields.encode(written));
+            kv.writeVersion(
+                name, version.version() - 1, KvVersionFields.encode(name, written, material));
         if (!stored && version.version() == 1) {
           throw new KeyAlreadyExistsException(name);
         }
