@@ -108,7 +108,9 @@ class StreamMemoryTest {
     System.out.printf(
         "stream memory: %d items of %d KiB through a %s server; %d sent during the reader's 2 s pause%n",
         ITEMS, ITEM_BYTES / 1024, HEAP, reader.sentWhilePaused);
-    assertThat(reader.sentWhilePaused).as("items sent during the 2 s pause").isBetween(1, 64);
+    // None at all is possible too: on a busy machine the client may have filled the window before
+    // the pause began.
+    assertThat(reader.sentWhilePaused).as("items sent during the 2 s pause").isBetween(0, 64);
     assertThat(server.isAlive()).as("server alive (log: %s)", Files.readString(log)).isTrue();
 
     // And back: the samples decrypt through DecryptStream to what was sent.
