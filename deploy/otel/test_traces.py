@@ -261,6 +261,7 @@ def test_encrypt_on_a_cold_cache_is_a_child_of_the_callers_span_with_a_store_rea
     assert int(attributes["cipherd.items"]) == 1
     assert attributes["cipherd.key_cache"] == "miss"
     assert "cipherd.error.reason" not in attributes
+    assert not call.get("events"), "no span events unless OTEL_SPAN_EVENT_COUNT_LIMIT asks for them"
     reads = [s for s in spans if s.get("parentSpanId") == call["spanId"]]
     assert "keystore.read_material" in {s["name"] for s in reads}
     for read in reads:

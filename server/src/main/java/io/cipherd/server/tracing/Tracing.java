@@ -54,9 +54,14 @@ public final class Tracing implements AutoCloseable {
         AutoConfiguredOpenTelemetrySdk.builder()
             // The command line wins over OTEL_*, as over cipherd's own variables.
             .addPropertiesCustomizer(properties -> flags)
-            // W3C trace context alone unless OTEL_PROPAGATORS says otherwise: a caller's baggage
-            // is not cipherd's to carry on to its key store.
-            .addPropertiesSupplier(() -> Map.of("otel.propagators", "tracecontext"))
+            // Defaults that OTEL_* variables override. W3C trace context alone: a caller's baggage
+            // is not cipherd's to carry on to its key store. No span events: grpc-java's module
+            // adds
+            // a message event per message with its size alone, which cipherd.items and the RPC say
+            // already, and every event is built, kept and exported (docs/tracing.md, Cost).
+            .addPropertiesSupplier(
+                () ->
+                    Map.of("otel.propagators", "tracecontext", "otel.span.event.count.limit", "0"))
             // Whether a call is traced is decided before the SDK sees it (CallSampler).
             .addSamplerCustomizer(
                 (sampler, properties) -> new CallSpanSampler(config.trustParentSampling()))
