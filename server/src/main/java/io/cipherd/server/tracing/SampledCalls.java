@@ -26,12 +26,16 @@ final class SampledCalls {
 
   private SampledCalls() {}
 
-  /** Adds {@code module}'s server instrumentation to {@code builder}, behind {@code sampler}. */
+  /**
+   * Adds {@code module}'s server instrumentation to {@code builder}, behind {@code sampler}; the
+   * module hears of each message only with {@code messageEvents} (when its SDK keeps span events).
+   */
   static <T extends ServerBuilder<T>> T install(
-      GrpcOpenTelemetry module, CallSampler sampler, T builder) {
+      GrpcOpenTelemetry module, CallSampler sampler, boolean messageEvents, T builder) {
     Capture capture = new Capture(builder);
     module.configureServerBuilder(capture);
-    builder.addStreamTracerFactory(new Gate(sampler, List.copyOf(capture.factories)));
+    builder.addStreamTracerFactory(
+        new Gate(sampler, List.copyOf(capture.factories), messageEvents));
     for (ServerInterceptor interceptor : capture.interceptors) {
       builder.intercept(new OnlyTraced(interceptor));
     }
@@ -70,10 +74,12 @@ final class SampledCalls {
   private static final class Gate extends ServerStreamTracer.Factory {
     private final CallSampler sampler;
     private final List<ServerStreamTracer.Factory> traced;
+    private final boolean messageEvents;
 
-    Gate(CallSampler sampler, List<ServerStreamTracer.Factory> traced) {
+    Gate(CallSampler sampler, List<ServerStreamTracer.Factory> traced, boolean messageEvents) {
       this.sampler = sampler;
       this.traced = traced;
+      this.messageEvents = messageEvents;
     }
 
     @Override
@@ -85,14 +91,14 @@ final class SampledCalls {
       for (ServerStreamTracer.Factory factory : traced) {
         tracers.add(factory.newServerStreamTracer(fullMethodName, headers));
       }
-      return new TracedCall(tracers);
+      return new TracedCall(tracers, messageEvents);
     }
   }
 
   /** The module's tracers of one traced call, and the mark its interceptors look for. */
   private static final class TracedCall extends ServerStreamTracers {
-    TracedCall(List<ServerStreamTracer> tracers) {
-      super(tracers);
+    TracedCall(List<ServerStreamTracer> tracers, boolean messageEvents) {
+      super(tracers, messageEvents);
     }
 
     @Override

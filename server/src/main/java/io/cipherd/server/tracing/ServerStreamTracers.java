@@ -5,12 +5,19 @@ import io.grpc.ServerStreamTracer;
 import io.grpc.Status;
 import java.util.List;
 
-/** Several stream tracers of one call as one: each event goes to each, in order. */
+/**
+ * Several stream tracers of one call as one: each event goes to each, in order. Without {@code
+ * messageEvents} the per-message events (a message sent or read, and its sizes) go to none: for
+ * grpc-java's OpenTelemetry module they only add span events, which an SDK keeping none would build
+ * and drop.
+ */
 class ServerStreamTracers extends ServerStreamTracer {
   private final List<ServerStreamTracer> tracers;
+  private final boolean messageEvents;
 
-  ServerStreamTracers(List<ServerStreamTracer> tracers) {
+  ServerStreamTracers(List<ServerStreamTracer> tracers, boolean messageEvents) {
     this.tracers = List.copyOf(tracers);
+    this.messageEvents = messageEvents;
   }
 
   @Override
@@ -38,6 +45,9 @@ class ServerStreamTracers extends ServerStreamTracer {
 
   @Override
   public void outboundMessage(int seqNo) {
+    if (!messageEvents) {
+      return;
+    }
     for (ServerStreamTracer tracer : tracers) {
       tracer.outboundMessage(seqNo);
     }
@@ -45,6 +55,9 @@ class ServerStreamTracers extends ServerStreamTracer {
 
   @Override
   public void inboundMessage(int seqNo) {
+    if (!messageEvents) {
+      return;
+    }
     for (ServerStreamTracer tracer : tracers) {
       tracer.inboundMessage(seqNo);
     }
@@ -52,6 +65,9 @@ class ServerStreamTracers extends ServerStreamTracer {
 
   @Override
   public void outboundMessageSent(int seqNo, long optionalWireSize, long optionalUncompressedSize) {
+    if (!messageEvents) {
+      return;
+    }
     for (ServerStreamTracer tracer : tracers) {
       tracer.outboundMessageSent(seqNo, optionalWireSize, optionalUncompressedSize);
     }
@@ -59,6 +75,9 @@ class ServerStreamTracers extends ServerStreamTracer {
 
   @Override
   public void inboundMessageRead(int seqNo, long optionalWireSize, long optionalUncompressedSize) {
+    if (!messageEvents) {
+      return;
+    }
     for (ServerStreamTracer tracer : tracers) {
       tracer.inboundMessageRead(seqNo, optionalWireSize, optionalUncompressedSize);
     }
@@ -66,6 +85,9 @@ class ServerStreamTracers extends ServerStreamTracer {
 
   @Override
   public void outboundWireSize(long bytes) {
+    if (!messageEvents) {
+      return;
+    }
     for (ServerStreamTracer tracer : tracers) {
       tracer.outboundWireSize(bytes);
     }
@@ -73,6 +95,9 @@ class ServerStreamTracers extends ServerStreamTracer {
 
   @Override
   public void outboundUncompressedSize(long bytes) {
+    if (!messageEvents) {
+      return;
+    }
     for (ServerStreamTracer tracer : tracers) {
       tracer.outboundUncompressedSize(bytes);
     }
@@ -80,6 +105,9 @@ class ServerStreamTracers extends ServerStreamTracer {
 
   @Override
   public void inboundWireSize(long bytes) {
+    if (!messageEvents) {
+      return;
+    }
     for (ServerStreamTracer tracer : tracers) {
       tracer.inboundWireSize(bytes);
     }
@@ -87,6 +115,9 @@ class ServerStreamTracers extends ServerStreamTracer {
 
   @Override
   public void inboundUncompressedSize(long bytes) {
+    if (!messageEvents) {
+      return;
+    }
     for (ServerStreamTracer tracer : tracers) {
       tracer.inboundUncompressedSize(bytes);
     }

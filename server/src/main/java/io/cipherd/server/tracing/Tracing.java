@@ -111,7 +111,8 @@ public final class Tracing implements AutoCloseable {
     GrpcOpenTelemetry.Builder module = GrpcOpenTelemetry.newBuilder().sdk(sdk).disableAllMetrics();
     // Tracing is experimental in grpc-java 1.83 (gRFC A72), behind this switch.
     InternalGrpcOpenTelemetry.enableTracing(module, true);
-    return SampledCalls.install(module.build(), sampler, builder);
+    boolean messageEvents = sdk.getSdkTracerProvider().getSpanLimits().getMaxNumberOfEvents() > 0;
+    return SampledCalls.install(module.build(), sampler, messageEvents, builder);
   }
 
   /** Puts the key version and mode each traced call used on its span; nothing when off. */

@@ -80,6 +80,24 @@ class SampledCallsTest {
   }
 
   @Test
+  void withoutMessageEvents_theModuleTracesEachCallButHearsOfNoMessage() throws Exception {
+    start(new CallSampler(1, false), false);
+
+    call(CALLS);
+
+    assertThat(spans.getFinishedSpanItems())
+        .hasSize(CALLS)
+        .allSatisfy(
+            span -> {
+              assertThat(span.getName()).isEqualTo("Recv.grpc.health.v1.Health.Check");
+              assertThat(span.hasEnded()).isTrue();
+              assertThat(span.getEvents()).isEmpty();
+              assertThat(span.getTotalRecordedEvents()).as("events built and dropped").isZero();
+            });
+    assertThat(recordingInHandler).as("the span is current in the handler").hasValue(CALLS);
+  }
+
+  @Test
   void atAQuarter_aboutAQuarterOfTheCallsReachTheModule() throws Exception {
     start(new CallSampler(0.25, false));
 
@@ -91,6 +109,10 @@ class SampledCallsTest {
   }
 
   private void start(CallSampler sampler) throws Exception {
+    start(sampler, true);
+  }
+
+  private void start(CallSampler sampler, boolean messageEvents) throws Exception {
     Sampler counting =
         new Sampler() {
           private final Sampler inner = new CallSpanSampler(false);
@@ -139,7 +161,7 @@ class SampledCallsTest {
                     return next.startCall(call, headers);
                   }
                 });
-    server = SampledCalls.install(module.build(), sampler, builder).build().start();
+    server = SampledCalls.install(module.build(), sampler, messageEvents, builder).build().start();
     channel = InProcessChannelBuilder.forName(name).directExecutor().build();
   }
 
