@@ -15,9 +15,16 @@ Budgets, on two servers (a source and a target, each with its own key store and 
   block and in the RFC 5649 wrap, each on its own job), and a well-wrapped blob that is not a KeyBackup: one
   answer for all, INVALID_ARGUMENT "the backup does not unwrap", each within 2 s; every job used up
   (IMPORT_JOB_UNUSABLE after); 0 keys made. A byte flipped in the file's blob does not open offline.
-- a job made for another key: IMPORT_JOB_UNUSABLE, and no key under either name.
+- RestoreKey names its key (key_name): a job made for another key than the one named is INVALID_ARGUMENT, the
+  job left unused; named as the job's key, a backup of another key is IMPORT_JOB_UNUSABLE, the job used up; no
+  name is INVALID_ARGUMENT "key_name is required"; no key under either name.
 - a restore never overwrites: the target's own key of that name answers ALREADY_EXISTS (KEY_ALREADY_EXISTS),
   its versions unchanged and its own ciphertext still decrypting.
+- the audit trail (both servers run with --audit-required) names what left and came in, never the material: the
+  backup's record the recipient (sha256 of its SubjectPublicKeyInfo, as the file's header) and versions 1 and 2,
+  the outsider's refused backup only the recipient it asked for; the restore's record the key, the job and the
+  versions; no key material, wrapped blob, or the recipient's key in either trail (base64, url-safe base64 or hex
+  of their first 24 bytes; a line of the PEM).
 - the exportable flag cannot be cleared: no request field can say false (SetKeyExportableRequest has only
   key_name; UpdateKeyPolicyRequest and KeyPolicy have no such field; CreateKey of an existing name is
   ALREADY_EXISTS), and after SetKeyExportable twice, a rotation, a policy update and a disable, it is still set.
@@ -25,7 +32,12 @@ Budgets, on two servers (a source and a target, each with its own key store and 
 
 from __future__ import annotations
 
+import base64
+import hashlib
+import json
 from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
 
 import grpc
 import pytest
@@ -47,28 +59,45 @@ OWNER = Caller("owner", [Rule(EVERY_KEY, ["admin", "import", "export", "inspect"
 ADMIN_ONLY = Caller("admin-only", [Rule(EVERY_KEY, ["admin", "import", "inspect"])])
 STRANGER = Caller("stranger", [Rule(["elsewhere-*"], ["export", "admin"])])
 DOES_NOT_UNWRAP = "the backup does not unwrap"
+TRAIL = "audit.log"
 OAEP = padding.OAEP(mgf=padding.MGF1(algorithm=hashes.SHA256()), algorithm=hashes.SHA256(), label=None)
 
 
-def _serve(tmp_path_factory: pytest.TempPathFactory, pki: Pki, server_pem: Pem, name: str) -> Iterator[Target]:
-    d = tmp_path_factory.mktemp(name)
+def _serve(d: Path, pki: Pki, server_pem: Pem) -> Iterator[Target]:
     policy = write_policy(d / "policy.yaml", [OWNER, ADMIN_ONLY, STRANGER])
     with serve(
         d,
-        ["--tls-cert", str(server_pem.cert), "--tls-key", str(server_pem.key), "--access-policy", str(policy)],
+        [
+            "--tls-cert",
+            str(server_pem.cert),
+            "--tls-key",
+            str(server_pem.key),
+            "--access-policy",
+            str(policy),
+            # Each answer waits for its record: the trail read after a call holds it.
+            "--audit-log",
+            str(d / TRAIL),
+            "--audit-required",
+        ],
         ca=pki.pem,
     ) as target:
         yield target
 
 
 @pytest.fixture(scope="module")
-def source(tmp_path_factory: pytest.TempPathFactory, pki: Pki, server_pem: Pem) -> Iterator[Target]:
-    yield from _serve(tmp_path_factory, pki, server_pem, "backup-source")
+def dirs(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
+    """The source's and the target's work folders, each with its audit trail (TRAIL)."""
+    return {name: tmp_path_factory.mktemp(f"backup-{name}") for name in ("source", "target")}
 
 
 @pytest.fixture(scope="module")
-def target(tmp_path_factory: pytest.TempPathFactory, pki: Pki, server_pem: Pem) -> Iterator[Target]:
-    yield from _serve(tmp_path_factory, pki, server_pem, "backup-target")
+def source(dirs: dict[str, Path], pki: Pki, server_pem: Pem) -> Iterator[Target]:
+    yield from _serve(dirs["source"], pki, server_pem)
+
+
+@pytest.fixture(scope="module")
+def target(dirs: dict[str, Path], pki: Pki, server_pem: Pem) -> Iterator[Target]:
+    yield from _serve(dirs["target"], pki, server_pem)
 
 
 @pytest.fixture(scope="module")
@@ -130,12 +159,24 @@ def _job(stubs: Stubs, key: str) -> admin_pb.ImportJob:
     return job
 
 
-def _restore(stubs: Stubs, job_id: str, blob: bytes) -> Answer:
+def _restore(stubs: Stubs, key: str, job_id: str, blob: bytes, caller: Caller = OWNER) -> Answer:
     return unary(
         stubs.admin.RestoreKey,
-        admin_pb.RestoreKeyRequest(import_job_id=job_id, wrapped_key_backup=blob),
-        OWNER.metadata,
+        admin_pb.RestoreKeyRequest(key_name=key, import_job_id=job_id, wrapped_key_backup=blob),
+        caller.metadata,
     )
+
+
+def _records(trail: Path, method: str, key: str) -> list[dict[str, Any]]:
+    """The call records of `method` naming `key` in the trail, oldest first."""
+    lines = [json.loads(line) for line in trail.read_text().splitlines()]
+    return [
+        line
+        for line in lines
+        if line["type"] == "call"
+        and line["method"] == f"cipherd.v1.KeyAdminService/{method}"
+        and line.get("key") == key
+    ]
 
 
 def _get(stubs: Stubs, key: str) -> Answer:
@@ -187,12 +228,12 @@ def test_a_backup_for_one_recipient_is_useless_to_another(
     with pytest.raises(ValueError):
         _open(recipient_b, backup_file.wrapped_key_backup)
     with connect(target) as dst:
-        as_is = _restore(dst, _job(dst, key).import_job_id, backup_file.wrapped_key_backup)
+        as_is = _restore(dst, key, _job(dst, key).import_job_id, backup_file.wrapped_key_backup)
         assert not _get(dst, key).ok
         # Positive control: the right recipient opens it, and the source's data decrypts on the target.
         opened = _open(recipient_a, backup_file.wrapped_key_backup)
         job = _job(dst, key)
-        restored = _restore(dst, job.import_job_id, wrap_key_material(job.public_key_pem, opened))
+        restored = _restore(dst, key, job.import_job_id, wrap_key_material(job.public_key_pem, opened))
         assert restored.ok, restored.brief()
         decrypted = unary(dst.crypto.Decrypt, crypto_pb.DecryptRequest(ciphertext=ciphertext), OWNER.metadata)
     assert (as_is.code, as_is.message) == (grpc.StatusCode.INVALID_ARGUMENT, DOES_NOT_UNWRAP), as_is.brief()
@@ -217,10 +258,12 @@ def test_a_tampered_backup_gets_one_answer(source: Target, target: Target, recip
             # 384 bytes of RSA-OAEP (a 3072-bit job), then the RFC 5649 wrap of the whole KeyBackup.
             position = (i * 47) % 384 if i < 4 else 384 + (i * 37) % (len(blob) - 384)
             blob[position] ^= 0x01 << (i % 8)
-            answers.append(_restore(dst, job.import_job_id, bytes(blob)))
-            reused.append(_restore(dst, job.import_job_id, wrap_key_material(job.public_key_pem, opened)))
+            answers.append(_restore(dst, key, job.import_job_id, bytes(blob)))
+            reused.append(_restore(dst, key, job.import_job_id, wrap_key_material(job.public_key_pem, opened)))
         job = _job(dst, key)
-        answers.append(_restore(dst, job.import_job_id, wrap_key_material(job.public_key_pem, b"not a backup" * 4)))
+        answers.append(
+            _restore(dst, key, job.import_job_id, wrap_key_material(job.public_key_pem, b"not a backup" * 4))
+        )
         made = _get(dst, key)
     shapes = {(a.code, a.reason, a.message) for a in answers}
     assert shapes == {(grpc.StatusCode.INVALID_ARGUMENT, "INVALID_ARGUMENT", DOES_NOT_UNWRAP)}, shapes
@@ -237,10 +280,20 @@ def test_a_job_for_another_key_refuses(source: Target, target: Target, recipient
         opened = _open(recipient_a, _file(_backup(src, key, _pem(recipient_a))).wrapped_key_backup)
     other = fresh("bk")
     with connect(target) as dst:
+        # Named as the backup's key, with a job for another: refused, the job left alone.
         job = _job(dst, other)
-        answer = _restore(dst, job.import_job_id, wrap_key_material(job.public_key_pem, opened))
+        mismatch = _restore(dst, key, job.import_job_id, wrap_key_material(job.public_key_pem, opened))
+        # Named as the job's key, with a backup of another: the job is used up.
+        answer = _restore(dst, other, job.import_job_id, wrap_key_material(job.public_key_pem, opened))
+        again = _restore(dst, other, job.import_job_id, wrap_key_material(job.public_key_pem, opened))
+        # Unnamed: required, whatever the job.
+        unnamed = _restore(dst, "", job.import_job_id, wrap_key_material(job.public_key_pem, opened))
         made = [_get(dst, key), _get(dst, other)]
+    assert (mismatch.code, mismatch.reason) == (grpc.StatusCode.INVALID_ARGUMENT, "INVALID_ARGUMENT"), mismatch.brief()
+    assert "another key than key_name" in mismatch.message
     assert (answer.code, answer.reason) == (grpc.StatusCode.FAILED_PRECONDITION, "IMPORT_JOB_UNUSABLE"), answer.brief()
+    assert (again.code, again.reason) == (grpc.StatusCode.FAILED_PRECONDITION, "IMPORT_JOB_UNUSABLE"), again.brief()
+    assert unnamed.code == grpc.StatusCode.INVALID_ARGUMENT and unnamed.message.startswith("key_name is required")
     assert [m.code for m in made] == [grpc.StatusCode.NOT_FOUND] * 2
 
 
@@ -253,7 +306,7 @@ def test_a_restore_never_overwrites(source: Target, target: Target, recipient_a:
         own = unary(dst.crypto.Encrypt, crypto_pb.EncryptRequest(key_name=key, plaintext=b"mine"), OWNER.metadata)
         before = _get(dst, key).response.key
         job = _job(dst, key)
-        answer = _restore(dst, job.import_job_id, wrap_key_material(job.public_key_pem, opened))
+        answer = _restore(dst, key, job.import_job_id, wrap_key_material(job.public_key_pem, opened))
         after = _get(dst, key).response.key
         still = unary(dst.crypto.Decrypt, crypto_pb.DecryptRequest(ciphertext=own.response.ciphertext), OWNER.metadata)
     assert (answer.code, answer.reason) == (grpc.StatusCode.ALREADY_EXISTS, "KEY_ALREADY_EXISTS"), answer.brief()
@@ -288,3 +341,49 @@ def test_the_exportable_flag_cannot_be_cleared(source: Target) -> None:
     assert again.code == grpc.StatusCode.ALREADY_EXISTS
     assert all(s.ok for s in steps), [s.brief() for s in steps]
     assert after.response.key.exportable
+
+
+def test_the_trail_names_recipient_job_and_versions_never_material(
+    source: Target, target: Target, dirs: dict[str, Path], recipient_a: rsa.RSAPrivateKey
+) -> None:
+    with connect(source) as src:
+        key, _ = _exportable_key(src)
+        assert unary(src.admin.RotateKey, admin_pb.RotateKeyRequest(key_name=key), OWNER.metadata).ok
+        backup_file = _file(_backup(src, key, _pem(recipient_a)))
+        refused = _backup(src, key, _pem(recipient_a), STRANGER)
+    opened = _open(recipient_a, backup_file.wrapped_key_backup)
+    with connect(target) as dst:
+        job = _job(dst, key)
+        blob = wrap_key_material(job.public_key_pem, opened)
+        outsider = _restore(dst, key, job.import_job_id, blob, STRANGER)
+        restored = _restore(dst, key, job.import_job_id, blob)
+    assert refused.code == outsider.code == grpc.StatusCode.PERMISSION_DENIED
+    assert restored.ok, restored.brief()
+
+    spki = recipient_a.public_key().public_bytes(
+        serialization.Encoding.DER, serialization.PublicFormat.SubjectPublicKeyInfo
+    )
+    recipient = "sha256:" + hashlib.sha256(spki).hexdigest()
+    assert recipient == "sha256:" + backup_file.recipient_key_sha256.hex()
+    asked = {"wrapping_algorithm": "RSA_AES_KEY_WRAP_SHA256_3072", "recipient": recipient}
+    backups = _records(dirs["source"] / TRAIL, "BackupKey", key)
+    assert [(r["status"], r["custody"]) for r in backups] == [
+        ("OK", {**asked, "versions": [1, 2]}),
+        ("PERMISSION_DENIED", asked),  # what the outsider asked, nothing of the key
+    ], backups
+    restores = _records(dirs["target"] / TRAIL, "RestoreKey", key)
+    assert [(r["status"], r["custody"]) for r in restores] == [
+        ("PERMISSION_DENIED", {"import_job_id": job.import_job_id}),
+        ("OK", {"import_job_id": job.import_job_id, "versions": [1, 2]}),
+    ], restores
+    jobs = _records(dirs["target"] / TRAIL, "CreateImportJob", key)
+    assert [r["custody"]["import_job_id"] for r in jobs] == [job.import_job_id]
+
+    trails = (dirs["source"] / TRAIL).read_bytes() + (dirs["target"] / TRAIL).read_bytes()
+    materials = [m.key_material for m in admin_pb.KeyBackup.FromString(opened).materials]
+    assert len(materials) == 2
+    for secret in [*materials, backup_file.wrapped_key_backup, blob, spki]:
+        head = secret[:24]
+        for shown in (base64.b64encode(head), base64.urlsafe_b64encode(head), head.hex().encode()):
+            assert shown not in trails, "the trail holds key material, a wrapped blob or the recipient key"
+    assert _pem(recipient_a).splitlines()[2].encode() not in trails

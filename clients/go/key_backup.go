@@ -49,12 +49,12 @@ func (c *Client) BackupKey(ctx context.Context, keyName, recipientPublicKeyPEM s
 	return &KeyBackupFile{File: resp.GetBackupFile(), Key: key}, nil
 }
 
-// RestoreKey creates a key from a serialized KeyBackup wrapped (WrapKeyMaterial) for import job
-// jobID, made on the server this Client reaches for the backup's key name. ErrAlreadyExists if the
+// RestoreKey creates key keyName from a serialized KeyBackup of that key wrapped (WrapKeyMaterial)
+// for import job jobID, made on the server this Client reaches for keyName. ErrAlreadyExists if the
 // key exists: a restore never overwrites. RestoreKeyBackup does the whole restore from a file.
-// Needs the import operation.
-func (c *Client) RestoreKey(ctx context.Context, jobID string, wrappedKeyBackup []byte) (*Key, error) {
-	resp, err := c.admin.RestoreKey(ctx, &cipherdpb.RestoreKeyRequest{ImportJobId: jobID, WrappedKeyBackup: wrappedKeyBackup})
+// Needs the import operation on keyName.
+func (c *Client) RestoreKey(ctx context.Context, keyName, jobID string, wrappedKeyBackup []byte) (*Key, error) {
+	resp, err := c.admin.RestoreKey(ctx, &cipherdpb.RestoreKeyRequest{KeyName: keyName, ImportJobId: jobID, WrappedKeyBackup: wrappedKeyBackup})
 	return keyOf(resp, err)
 }
 
@@ -76,7 +76,7 @@ func (c *Client) RestoreKeyBackup(ctx context.Context, file []byte, identityPEM 
 	if err != nil {
 		return nil, err
 	}
-	return c.RestoreKey(ctx, job.ID, wrapped)
+	return c.RestoreKey(ctx, opened.Key.KeyName, job.ID, wrapped)
 }
 
 // OpenedKeyBackup is a backup file opened with its recipient's private key: Key is the key it

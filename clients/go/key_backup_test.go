@@ -90,6 +90,9 @@ func (f *fakeBackups) CreateImportJob(_ context.Context, r *cipherdpb.CreateImpo
 }
 
 func (f *fakeBackups) RestoreKey(_ context.Context, r *cipherdpb.RestoreKeyRequest) (*cipherdpb.RestoreKeyResponse, error) {
+	if r.GetKeyName() == "" {
+		return nil, status.Error(codes.InvalidArgument, "key_name is required")
+	}
 	if r.GetImportJobId() != "job-1" {
 		return nil, status.Error(codes.FailedPrecondition, "unknown job")
 	}
@@ -100,6 +103,9 @@ func (f *fakeBackups) RestoreKey(_ context.Context, r *cipherdpb.RestoreKeyReque
 	var backup cipherdpb.KeyBackup
 	if err := proto.Unmarshal(inner, &backup); err != nil {
 		return nil, status.Error(codes.InvalidArgument, "not a KeyBackup")
+	}
+	if backup.GetKey().GetKeyName() != r.GetKeyName() {
+		return nil, status.Error(codes.FailedPrecondition, "the backup is of another key than key_name")
 	}
 	f.restored = &backup
 	return &cipherdpb.RestoreKeyResponse{Key: backup.GetKey()}, nil

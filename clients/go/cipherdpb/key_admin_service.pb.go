@@ -1485,8 +1485,14 @@ type RestoreKeyRequest struct {
 	// wrapped_key_backup is the serialized KeyBackup wrapped for the job as
 	// ImportKeyRequest.wrapped_key_material is.
 	WrappedKeyBackup []byte `protobuf:"bytes,2,opt,name=wrapped_key_backup,json=wrappedKeyBackup,proto3" json:"wrapped_key_backup,omitempty"`
-	unknownFields    protoimpl.UnknownFields
-	sizeCache        protoimpl.SizeCache
+	// key_name is the key restored: the key the import job was made for and the backup holds. It is
+	// required (INVALID_ARGUMENT when empty; RestoreKey is new and was never released without it),
+	// and the call is authorized, logged and audited under it as every call that names a key. A job
+	// made for another key fails with INVALID_ARGUMENT, leaving the job unused; a backup of another
+	// key fails with FAILED_PRECONDITION (IMPORT_JOB_UNUSABLE), using the job up.
+	KeyName       string `protobuf:"bytes,3,opt,name=key_name,json=keyName,proto3" json:"key_name,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
 }
 
 func (x *RestoreKeyRequest) Reset() {
@@ -1531,6 +1537,13 @@ func (x *RestoreKeyRequest) GetWrappedKeyBackup() []byte {
 		return x.WrappedKeyBackup
 	}
 	return nil
+}
+
+func (x *RestoreKeyRequest) GetKeyName() string {
+	if x != nil {
+		return x.KeyName
+	}
+	return ""
 }
 
 // RestoreKeyResponse carries the restored key.
@@ -2769,10 +2782,11 @@ const file_cipherd_v1_key_admin_service_proto_rawDesc = "" +
 	"\x12KeyVersionMaterial\x12\x18\n" +
 	"\aversion\x18\x01 \x01(\x05R\aversion\x12&\n" +
 	"\fkey_material\x18\x02 \x01(\fB\x03\x80\x01\x01R\vkeyMaterial\x12&\n" +
-	"\x0flegacy_fixed_iv\x18\x03 \x01(\fR\rlegacyFixedIv\"e\n" +
+	"\x0flegacy_fixed_iv\x18\x03 \x01(\fR\rlegacyFixedIv\"\x80\x01\n" +
 	"\x11RestoreKeyRequest\x12\"\n" +
 	"\rimport_job_id\x18\x01 \x01(\tR\vimportJobId\x12,\n" +
-	"\x12wrapped_key_backup\x18\x02 \x01(\fR\x10wrappedKeyBackup\"7\n" +
+	"\x12wrapped_key_backup\x18\x02 \x01(\fR\x10wrappedKeyBackup\x12\x19\n" +
+	"\bkey_name\x18\x03 \x01(\tR\akeyName\"7\n" +
 	"\x12RestoreKeyResponse\x12!\n" +
 	"\x03key\x18\x01 \x01(\v2\x0f.cipherd.v1.KeyR\x03key\"n\n" +
 	"\x13GetKeyCensusRequest\x12\x19\n" +

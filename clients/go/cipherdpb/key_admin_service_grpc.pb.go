@@ -84,7 +84,7 @@ type KeyAdminServiceClient interface {
 	// key keeps its version numbers, version states, destruction schedules, policy, state and
 	// exportable flag. ALREADY_EXISTS (KEY_ALREADY_EXISTS) if the key exists: a restore never
 	// overwrites. A blob that does not unwrap fails with INVALID_ARGUMENT, saying only that. Needs the
-	// import operation.
+	// import operation on key_name, which must be the job's key and the backup's.
 	RestoreKey(ctx context.Context, in *RestoreKeyRequest, opts ...grpc.CallOption) (*RestoreKeyResponse, error)
 	// GetKeyCensus reports which versions of a key still see traffic, so an operator knows how far
 	// min_decryption_version can be raised without refusing data that is still read.
@@ -351,7 +351,7 @@ type KeyAdminServiceServer interface {
 	// key keeps its version numbers, version states, destruction schedules, policy, state and
 	// exportable flag. ALREADY_EXISTS (KEY_ALREADY_EXISTS) if the key exists: a restore never
 	// overwrites. A blob that does not unwrap fails with INVALID_ARGUMENT, saying only that. Needs the
-	// import operation.
+	// import operation on key_name, which must be the job's key and the backup's.
 	RestoreKey(context.Context, *RestoreKeyRequest) (*RestoreKeyResponse, error)
 	// GetKeyCensus reports which versions of a key still see traffic, so an operator knows how far
 	// min_decryption_version can be raised without refusing data that is still read.

@@ -60,6 +60,7 @@ class _BackupServer(admin_grpc.KeyAdminServiceServicer):
         self.created: admin.CreateKeyRequest | None = None
         self.restored: admin.KeyBackup | None = None
         self.jobs: list[str] = []
+        self.restored_names: list[str] = []
 
     def CreateKey(self, request: admin.CreateKeyRequest, context: grpc.ServicerContext) -> admin.CreateKeyResponse:
         self.created = request
@@ -103,6 +104,7 @@ class _BackupServer(admin_grpc.KeyAdminServiceServicer):
 
     def RestoreKey(self, request: admin.RestoreKeyRequest, context: grpc.ServicerContext) -> admin.RestoreKeyResponse:
         assert request.import_job_id == "job-1"
+        self.restored_names.append(request.key_name)
         oaep = padding.OAEP(mgf=padding.MGF1(algorithm=hashes.SHA256()), algorithm=hashes.SHA256(), label=None)
         blob = request.wrapped_key_backup
         ephemeral = JOB_KEY[0].decrypt(blob[:256], oaep)
@@ -134,6 +136,7 @@ def test_backup_then_restore_through_an_import_job(fake: tuple[_BackupServer, st
         restored = client.restore_key_backup(backup.file, RECIPIENT[2])
     assert restored.version(1).state is KeyVersionState.DESTROYED and restored.exportable
     assert servicer.jobs == ["orders"] and servicer.restored is not None
+    assert servicer.restored_names == ["orders"]
     assert [m.key_material for m in servicer.restored.materials] == [MATERIAL]
     assert (
         servicer.restored.recipient_key_sha256
@@ -152,6 +155,7 @@ async def test_async_backup_then_restore(fake: tuple[_BackupServer, str]) -> Non
         backup = await client.backup_key("orders", RECIPIENT[1].decode())
         restored = await client.restore_key_backup(backup.file, RECIPIENT[2].decode())
     assert restored.key_name == "orders" and servicer.restored is not None
+    assert servicer.restored_names == ["orders"]
 
 
 def test_create_key_sends_exportable(fake: tuple[_BackupServer, str]) -> None:

@@ -721,12 +721,12 @@ export class CipherdClient {
   }
 
   /**
-   * Creates a key from a serialized KeyBackup wrapped (wrapKeyMaterial) for import job `importJobId` of this
-   * client's server, made for the backup's key name; AlreadyExistsError if the key exists (a restore never
-   * overwrites). restoreKeyBackup does the whole restore from a file. Needs the import operation.
+   * Creates key `keyName` from a serialized KeyBackup of it wrapped (wrapKeyMaterial) for import job `importJobId`
+   * of this client's server, made for `keyName`; AlreadyExistsError if the key exists (a restore never
+   * overwrites). restoreKeyBackup does the whole restore from a file. Needs the import operation on `keyName`.
    */
-  restoreKey(importJobId: string, wrappedKeyBackup: Uint8Array, options?: CallOptions): Promise<Key> {
-    return this.keyOf(this.admin.restoreKey.bind(this.admin), { importJobId, wrappedKeyBackup }, options);
+  restoreKey(keyName: string, importJobId: string, wrappedKeyBackup: Uint8Array, options?: CallOptions): Promise<Key> {
+    return this.keyOf(this.admin.restoreKey.bind(this.admin), { keyName, importJobId, wrappedKeyBackup }, options);
   }
 
   /**
@@ -738,7 +738,12 @@ export class CipherdClient {
     const opened = openKeyBackup(file, identityPem);
     try {
       const job = await this.createImportJob(opened.key.keyName, options);
-      return await this.restoreKey(job.importJobId, wrapKeyMaterial(job.publicKeyPem, opened.keyBackup), options);
+      return await this.restoreKey(
+        opened.key.keyName,
+        job.importJobId,
+        wrapKeyMaterial(job.publicKeyPem, opened.keyBackup),
+        options,
+      );
     } finally {
       opened.wipe();
     }

@@ -128,6 +128,7 @@ class Fake {
   exportable = false;
   created: CreateKeyRequest | undefined;
   restored: KeyBackup | undefined;
+  restoredNames: string[] = [];
   jobs: string[] = [];
 }
 
@@ -161,6 +162,7 @@ async function serveFake(fake: Fake): Promise<{ server: Server; address: string 
     });
   };
   const restoreKey: handleUnaryCall<RestoreKeyRequest, RestoreKeyResponse> = (call, callback) => {
+    fake.restoredNames.push(call.request.keyName);
     const blob = Buffer.from(call.request.wrappedKeyBackup);
     const ephemeral = privateDecrypt(
       { key: jobKey.privateKey, padding: constants.RSA_PKCS1_OAEP_PADDING, oaepHash: "sha256" },
@@ -209,6 +211,7 @@ describe("key backup against a fake server", () => {
     assert.deepEqual(fake.jobs, ["orders"]);
     assert.deepEqual(Buffer.from(fake.restored?.materials[0]?.keyMaterial ?? []), MATERIAL);
     assert.equal(fake.restored?.key?.keyName, "orders");
+    assert.deepEqual(fake.restoredNames, ["orders"]);
   });
 
   test("createKey sends exportable", async () => {

@@ -172,7 +172,7 @@ func TestKeysBackup_writesA0600FileOnceAndRestorePrintsVersionsNeverMaterial(t *
 	if strings.Join(lines, "\n") != strings.Join(want, "\n") {
 		t.Errorf("keys restore printed:\n%s\nwant:\n%s", stdout, strings.Join(want, "\n"))
 	}
-	if len(f.jobs) != 1 || f.jobs[0] != "orders" || len(f.restores) != 1 || f.restores[0].GetImportJobId() != "job-7" ||
+	if len(f.jobs) != 1 || f.jobs[0] != "orders" || len(f.restores) != 1 || f.restores[0].GetImportJobId() != "job-7" || f.restores[0].GetKeyName() != "orders" ||
 		len(f.restores[0].GetWrappedKeyBackup()) < 256+40 || bytes.Contains(f.restores[0].GetWrappedKeyBackup(), material) {
 		t.Errorf("the restore asked for jobs %v and sent %d restores", f.jobs, len(f.restores))
 	}

@@ -722,11 +722,16 @@ class AsyncClient:
         response = await self._call(self._admin.BackupKey, request, timeout)
         return KeyBackupFile(response.backup_file, _admin_convert.key_from_proto(response.key))
 
-    async def restore_key(self, import_job_id: str, wrapped_key_backup: bytes, *, timeout: float | None = None) -> Key:
-        """Creates a key from a serialized KeyBackup wrapped (wrap_key_material) for import job `import_job_id` of
-        this connection's server, made for the backup's key name; AlreadyExistsError if the key exists (a restore
-        never overwrites). restore_key_backup does the whole restore from a file. Needs the import operation."""
-        request = admin.RestoreKeyRequest(import_job_id=import_job_id, wrapped_key_backup=wrapped_key_backup)
+    async def restore_key(
+        self, key_name: str, import_job_id: str, wrapped_key_backup: bytes, *, timeout: float | None = None
+    ) -> Key:
+        """Creates key `key_name` from a serialized KeyBackup of it wrapped (wrap_key_material) for import job
+        `import_job_id` of this connection's server, made for `key_name`; AlreadyExistsError if the key exists (a
+        restore never overwrites). restore_key_backup does the whole restore from a file. Needs the import operation
+        on `key_name`."""
+        request = admin.RestoreKeyRequest(
+            key_name=key_name, import_job_id=import_job_id, wrapped_key_backup=wrapped_key_backup
+        )
         return _admin_convert.key_from_proto((await self._call(self._admin.RestoreKey, request, timeout)).key)
 
     async def restore_key_backup(
@@ -739,7 +744,7 @@ class AsyncClient:
         with open_key_backup(file, identity_pem, password) as opened:
             job = await self.create_import_job(opened.key.key_name, timeout=timeout)
             wrapped = wrap_key_material(job.public_key_pem, bytes(opened.key_backup))
-        return await self.restore_key(job.import_job_id, wrapped, timeout=timeout)
+        return await self.restore_key(opened.key.key_name, job.import_job_id, wrapped, timeout=timeout)
 
     async def get_key_census(
         self, key_name: str, *, quiet_period: timedelta | None = None, timeout: float | None = None

@@ -719,11 +719,16 @@ class Client:
         response = self._call(self._admin.BackupKey, request, timeout)
         return KeyBackupFile(response.backup_file, _admin_convert.key_from_proto(response.key))
 
-    def restore_key(self, import_job_id: str, wrapped_key_backup: bytes, *, timeout: float | None = None) -> Key:
-        """Creates a key from a serialized KeyBackup wrapped (wrap_key_material) for import job `import_job_id` of
-        this connection's server, made for the backup's key name; AlreadyExistsError if the key exists (a restore
-        never overwrites). restore_key_backup does the whole restore from a file. Needs the import operation."""
-        request = admin.RestoreKeyRequest(import_job_id=import_job_id, wrapped_key_backup=wrapped_key_backup)
+    def restore_key(
+        self, key_name: str, import_job_id: str, wrapped_key_backup: bytes, *, timeout: float | None = None
+    ) -> Key:
+        """Creates key `key_name` from a serialized KeyBackup of it wrapped (wrap_key_material) for import job
+        `import_job_id` of this connection's server, made for `key_name`; AlreadyExistsError if the key exists (a
+        restore never overwrites). restore_key_backup does the whole restore from a file. Needs the import operation
+        on `key_name`."""
+        request = admin.RestoreKeyRequest(
+            key_name=key_name, import_job_id=import_job_id, wrapped_key_backup=wrapped_key_backup
+        )
         return _admin_convert.key_from_proto((self._call(self._admin.RestoreKey, request, timeout)).key)
 
     def restore_key_backup(
@@ -736,7 +741,7 @@ class Client:
         with open_key_backup(file, identity_pem, password) as opened:
             job = self.create_import_job(opened.key.key_name, timeout=timeout)
             wrapped = wrap_key_material(job.public_key_pem, bytes(opened.key_backup))
-        return self.restore_key(job.import_job_id, wrapped, timeout=timeout)
+        return self.restore_key(opened.key.key_name, job.import_job_id, wrapped, timeout=timeout)
 
     def get_key_census(
         self, key_name: str, *, quiet_period: timedelta | None = None, timeout: float | None = None

@@ -780,6 +780,7 @@ class RestoreKeyRequest(_message.Message):
 
     IMPORT_JOB_ID_FIELD_NUMBER: _builtins.int
     WRAPPED_KEY_BACKUP_FIELD_NUMBER: _builtins.int
+    KEY_NAME_FIELD_NUMBER: _builtins.int
     import_job_id: _builtins.str
     """import_job_id is the job (CreateImportJob with the backup's key name) the backup is wrapped
     for; the job is used up as ImportKey uses it.
@@ -788,15 +789,23 @@ class RestoreKeyRequest(_message.Message):
     """wrapped_key_backup is the serialized KeyBackup wrapped for the job as
     ImportKeyRequest.wrapped_key_material is.
     """
+    key_name: _builtins.str
+    """key_name is the key restored: the key the import job was made for and the backup holds. It is
+    required (INVALID_ARGUMENT when empty; RestoreKey is new and was never released without it),
+    and the call is authorized, logged and audited under it as every call that names a key. A job
+    made for another key fails with INVALID_ARGUMENT, leaving the job unused; a backup of another
+    key fails with FAILED_PRECONDITION (IMPORT_JOB_UNUSABLE), using the job up.
+    """
     def __init__(
         self,
         *,
         import_job_id: _builtins.str = ...,
         wrapped_key_backup: _builtins.bytes = ...,
+        key_name: _builtins.str = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["import_job_id", b"import_job_id", "wrapped_key_backup", b"wrapped_key_backup"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["import_job_id", b"import_job_id", "key_name", b"key_name", "wrapped_key_backup", b"wrapped_key_backup"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 

@@ -216,7 +216,7 @@ class KeyAdminServiceServicer:
         key keeps its version numbers, version states, destruction schedules, policy, state and
         exportable flag. ALREADY_EXISTS (KEY_ALREADY_EXISTS) if the key exists: a restore never
         overwrites. A blob that does not unwrap fails with INVALID_ARGUMENT, saying only that. Needs the
-        import operation.
+        import operation on key_name, which must be the job's key and the backup's.
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')

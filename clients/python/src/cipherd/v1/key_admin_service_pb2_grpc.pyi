@@ -78,7 +78,7 @@ class KeyAdminServiceStub:
     key keeps its version numbers, version states, destruction schedules, policy, state and
     exportable flag. ALREADY_EXISTS (KEY_ALREADY_EXISTS) if the key exists: a restore never
     overwrites. A blob that does not unwrap fails with INVALID_ARGUMENT, saying only that. Needs the
-    import operation.
+    import operation on key_name, which must be the job's key and the backup's.
     """
     GetKeyCensus: _grpc.UnaryUnaryMultiCallable[_key_admin_service_pb2.GetKeyCensusRequest, _key_admin_service_pb2.GetKeyCensusResponse]
     """GetKeyCensus reports which versions of a key still see traffic, so an operator knows how far
@@ -169,7 +169,7 @@ class KeyAdminServiceAsyncStub(KeyAdminServiceStub):
     key keeps its version numbers, version states, destruction schedules, policy, state and
     exportable flag. ALREADY_EXISTS (KEY_ALREADY_EXISTS) if the key exists: a restore never
     overwrites. A blob that does not unwrap fails with INVALID_ARGUMENT, saying only that. Needs the
-    import operation.
+    import operation on key_name, which must be the job's key and the backup's.
     """
     GetKeyCensus: _aio.UnaryUnaryMultiCallable[_key_admin_service_pb2.GetKeyCensusRequest, _key_admin_service_pb2.GetKeyCensusResponse]  # type: ignore[assignment]
     """GetKeyCensus reports which versions of a key still see traffic, so an operator knows how far
@@ -317,7 +317,7 @@ class KeyAdminServiceServicer(metaclass=_abc_1.ABCMeta):
         key keeps its version numbers, version states, destruction schedules, policy, state and
         exportable flag. ALREADY_EXISTS (KEY_ALREADY_EXISTS) if the key exists: a restore never
         overwrites. A blob that does not unwrap fails with INVALID_ARGUMENT, saying only that. Needs the
-        import operation.
+        import operation on key_name, which must be the job's key and the backup's.
         """
 
     @_abc_1.abstractmethod

@@ -382,6 +382,14 @@ export interface RestoreKeyRequest {
    * ImportKeyRequest.wrapped_key_material is.
    */
   wrappedKeyBackup: Uint8Array;
+  /**
+   * key_name is the key restored: the key the import job was made for and the backup holds. It is
+   * required (INVALID_ARGUMENT when empty; RestoreKey is new and was never released without it),
+   * and the call is authorized, logged and audited under it as every call that names a key. A job
+   * made for another key fails with INVALID_ARGUMENT, leaving the job unused; a backup of another
+   * key fails with FAILED_PRECONDITION (IMPORT_JOB_UNUSABLE), using the job up.
+   */
+  keyName: string;
 }
 
 /** RestoreKeyResponse carries the restored key. */
@@ -2598,7 +2606,7 @@ export const KeyVersionMaterial: MessageFns<KeyVersionMaterial> = {
 };
 
 function createBaseRestoreKeyRequest(): RestoreKeyRequest {
-  return { importJobId: "", wrappedKeyBackup: new Uint8Array(0) };
+  return { importJobId: "", wrappedKeyBackup: new Uint8Array(0), keyName: "" };
 }
 
 export const RestoreKeyRequest: MessageFns<RestoreKeyRequest> = {
@@ -2608,6 +2616,9 @@ export const RestoreKeyRequest: MessageFns<RestoreKeyRequest> = {
     }
     if (message.wrappedKeyBackup.length !== 0) {
       writer.uint32(18).bytes(message.wrappedKeyBackup);
+    }
+    if (message.keyName !== "") {
+      writer.uint32(26).string(message.keyName);
     }
     return writer;
   },
@@ -2635,6 +2646,14 @@ export const RestoreKeyRequest: MessageFns<RestoreKeyRequest> = {
           message.wrappedKeyBackup = reader.bytes();
           continue;
         }
+        case 3: {
+          if (tag !== 26) {
+            break;
+          }
+
+          message.keyName = reader.string();
+          continue;
+        }
       }
       if ((tag & 7) === 4 || tag === 0) {
         break;
@@ -2648,6 +2667,7 @@ export const RestoreKeyRequest: MessageFns<RestoreKeyRequest> = {
     return {
       importJobId: isSet(object.importJobId) ? globalThis.String(object.importJobId) : "",
       wrappedKeyBackup: isSet(object.wrappedKeyBackup) ? bytesFromBase64(object.wrappedKeyBackup) : new Uint8Array(0),
+      keyName: isSet(object.keyName) ? globalThis.String(object.keyName) : "",
     };
   },
 
@@ -2659,6 +2679,9 @@ export const RestoreKeyRequest: MessageFns<RestoreKeyRequest> = {
     if (message.wrappedKeyBackup.length !== 0) {
       obj.wrappedKeyBackup = base64FromBytes(message.wrappedKeyBackup);
     }
+    if (message.keyName !== "") {
+      obj.keyName = message.keyName;
+    }
     return obj;
   },
 
@@ -2669,6 +2692,7 @@ export const RestoreKeyRequest: MessageFns<RestoreKeyRequest> = {
     const message = createBaseRestoreKeyRequest();
     message.importJobId = object.importJobId ?? "";
     message.wrappedKeyBackup = object.wrappedKeyBackup ?? new Uint8Array(0);
+    message.keyName = object.keyName ?? "";
     return message;
   },
 };
@@ -4417,7 +4441,7 @@ export const KeyAdminServiceService = {
    * key keeps its version numbers, version states, destruction schedules, policy, state and
    * exportable flag. ALREADY_EXISTS (KEY_ALREADY_EXISTS) if the key exists: a restore never
    * overwrites. A blob that does not unwrap fails with INVALID_ARGUMENT, saying only that. Needs the
-   * import operation.
+   * import operation on key_name, which must be the job's key and the backup's.
    */
   restoreKey: {
     path: "/cipherd.v1.KeyAdminService/RestoreKey",
@@ -4606,7 +4630,7 @@ export interface KeyAdminServiceServer extends UntypedServiceImplementation {
    * key keeps its version numbers, version states, destruction schedules, policy, state and
    * exportable flag. ALREADY_EXISTS (KEY_ALREADY_EXISTS) if the key exists: a restore never
    * overwrites. A blob that does not unwrap fails with INVALID_ARGUMENT, saying only that. Needs the
-   * import operation.
+   * import operation on key_name, which must be the job's key and the backup's.
    */
   restoreKey: handleUnaryCall<RestoreKeyRequest, RestoreKeyResponse>;
   /**
@@ -4837,7 +4861,7 @@ export interface KeyAdminServiceClient extends Client {
    * key keeps its version numbers, version states, destruction schedules, policy, state and
    * exportable flag. ALREADY_EXISTS (KEY_ALREADY_EXISTS) if the key exists: a restore never
    * overwrites. A blob that does not unwrap fails with INVALID_ARGUMENT, saying only that. Needs the
-   * import operation.
+   * import operation on key_name, which must be the job's key and the backup's.
    */
   restoreKey(
     request: RestoreKeyRequest,

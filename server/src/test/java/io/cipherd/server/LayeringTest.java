@@ -20,7 +20,8 @@ import org.junit.jupiter.api.Test;
  * <pre>
  *   wiring (Cipherd, CipherdServer, Main) → cli → api, ops, maintenance, logging, metrics
  *   api → audit → engine → lifecycle → keycache → usage → keys, pool, security
- *   engine → importjobs (import jobs and their RSA keys) → crypto; api and cli read its values
+ *   engine → importjobs (import jobs and their RSA keys) → crypto; api and cli read its values,
+ *   audit a backup recipient's fingerprint
  *   keys, pool, security → crypto.envelope → crypto → errors
  *   audit (the audit trail) is read by api (AuditService), metrics and cli, and reads the
  *   request ids of logging
@@ -129,7 +130,7 @@ class LayeringTest {
         .whereLayer("security")
         .mayOnlyBeAccessedByLayers("wiring", "cli", "engine", "logging", "metrics", "api", "audit")
         .whereLayer("importjobs")
-        .mayOnlyBeAccessedByLayers("wiring", "cli", "api", "engine")
+        .mayOnlyBeAccessedByLayers("wiring", "cli", "api", "audit", "engine")
         .whereLayer("lifecycle")
         .mayOnlyBeAccessedByLayers("wiring", "api", "audit", "engine", "metrics", "maintenance")
         .whereLayer("keycache")

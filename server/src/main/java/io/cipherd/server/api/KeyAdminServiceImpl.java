@@ -129,6 +129,7 @@ public final class KeyAdminServiceImpl extends KeyAdminServiceGrpc.KeyAdminServi
                 .setKey(
                     KeyProtos.toProto(
                         keys.restore(
+                            request.getKeyName(),
                             request.getImportJobId(),
                             request.getWrappedKeyBackup().toByteArray(),
                             KeyBackupProtos::parse)))

@@ -66,6 +66,9 @@ final class AuditLine {
           if (!record.inventories().isEmpty()) {
             inventories(json, record.inventories());
           }
+          if (!record.custody().isEmpty()) {
+            custody(json, record.custody());
+          }
           json.name("status").value(record.status());
           if (record.reason() != null) {
             json.name("reason").value(record.reason());
@@ -165,6 +168,34 @@ final class AuditLine {
     if (inventories.folded() > 0) {
       json.name("inventories_folded").value(inventories.folded());
     }
+  }
+
+  /** What a key custody call asked and did ({@link AuditedCustody}), each part only when known. */
+  private static void custody(JsonWriter json, AuditedCustody custody) throws IOException {
+    json.name("custody").beginObject();
+    if (custody.importJobId() != null) {
+      json.name("import_job_id").value(custody.importJobId());
+    }
+    if (custody.wrappingAlgorithm() != null) {
+      json.name("wrapping_algorithm").value(custody.wrappingAlgorithm());
+    }
+    if (custody.importJobExpireTime() != null) {
+      json.name("import_job_expire_time").value(custody.importJobExpireTime().toString());
+    }
+    if (custody.recipient() != null) {
+      json.name("recipient").value(custody.recipient());
+    }
+    if (!custody.versions().isEmpty()) {
+      json.name("versions").beginArray();
+      for (int version : custody.versions()) {
+        json.value(version);
+      }
+      json.endArray();
+    }
+    if (custody.versionsFolded() > 0) {
+      json.name("versions_folded").value(custody.versionsFolded());
+    }
+    json.endObject();
   }
 
   /**

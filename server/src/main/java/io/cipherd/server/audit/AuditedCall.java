@@ -49,6 +49,8 @@ final class AuditedCall {
   private volatile long items;
   private volatile String identity;
   private volatile AuditedInventories inventories = AuditedInventories.NONE;
+  private volatile boolean custodyCall;
+  private volatile AuditedCustody custody = AuditedCustody.NONE;
   private final String clientRequestId;
   private final String traceId;
 
@@ -82,11 +84,25 @@ final class AuditedCall {
     String name = request.keyName();
     keyName = CallRequest.NONE.equals(name) ? null : name;
     inventories = AuditedInventories.of(request.message());
+    if (AuditedCustody.isCustody(request.message())) {
+      custody = AuditedCustody.asked(request.message());
+      custodyCall = true;
+    }
     ByteString context = request.firstContext();
     if (!context.isEmpty()) {
       byte[] bytes = context.toByteArray();
       contextHash = trail.key().hashContext(bytes);
       Arrays.fill(bytes, (byte) 0);
+    }
+  }
+
+  /**
+   * Notes {@code response}, a message the call answered with: a custody call's answer says what it
+   * did (the job made, the versions written). Any other call's answers are not looked at.
+   */
+  void sawResponse(Object response) {
+    if (custodyCall) {
+      custody = custody.answered(response);
     }
   }
 
@@ -137,7 +153,9 @@ final class AuditedCall {
         record(status.getCode().name(), reason, tally.snapshot(), tally.folded(), total);
     if (refusedCaller(reason) && !record.inventories().isEmpty()) {
       // A caller the access policy refused gets no more of the trail than any refused call: the
-      // inventories it sent are not recorded, so they cannot bloat the trail.
+      // inventories it sent are not recorded, so they cannot bloat the trail. Its custody part is
+      // kept: what it asked (a job id, a recipient's fingerprint), a few bounded fields, and never
+      // more, as a refused call has no answer.
       return record.withoutInventories();
     }
     return record;
@@ -191,6 +209,7 @@ final class AuditedCall {
         status,
         reason,
         contextHash,
-        inventories);
+        inventories,
+        custody);
   }
 }

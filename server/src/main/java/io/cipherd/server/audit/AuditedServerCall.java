@@ -156,6 +156,7 @@ final class AuditedServerCall<Q, A> extends ForwardingServerCall.SimpleForwardin
 
   @Override
   public void sendMessage(A message) {
+    audited.sawResponse(message);
     if (holdAnswer) {
       synchronized (this) {
         if (heldMessages == null) {

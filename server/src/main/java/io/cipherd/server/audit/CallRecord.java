@@ -21,6 +21,9 @@ import java.util.List;
  * @param contextHash {@code hmac-sha256:<hex>} of the call's context, or null when it had none
  * @param inventories the data inventories a RetireKeyVersions request sent as evidence; empty for
  *     any other call
+ * @param custody what a key custody call (CreateImportJob, ImportKey, BackupKey, RestoreKey) asked
+ *     and did: the import job, the backup's recipient, the versions whose material moved; {@link
+ *     AuditedCustody#NONE} for any other call
  */
 public record CallRecord(
     Instant time,
@@ -38,19 +41,61 @@ public record CallRecord(
     String status,
     String reason,
     String contextHash,
-    AuditedInventories inventories)
+    AuditedInventories inventories,
+    AuditedCustody custody)
     implements AuditRecord {
   /** The longest caller's request id a record keeps. */
   public static final int MAX_CLIENT_REQUEST_ID = 64;
 
   public CallRecord {
     versions = List.copyOf(versions);
+    if (custody == null) {
+      custody = AuditedCustody.NONE;
+    }
     if (clientRequestId != null && clientRequestId.length() > MAX_CLIENT_REQUEST_ID) {
       clientRequestId = clientRequestId.substring(0, MAX_CLIENT_REQUEST_ID);
     }
   }
 
-  /** A call that was not traced. */
+  /** A call that is not a key custody call. */
+  public CallRecord(
+      Instant time,
+      String requestId,
+      String clientRequestId,
+      String traceId,
+      String caller,
+      String callerVia,
+      String peer,
+      String method,
+      String keyName,
+      long items,
+      List<ItemTally.VersionOutcomes> versions,
+      ItemTally.Folded folded,
+      String status,
+      String reason,
+      String contextHash,
+      AuditedInventories inventories) {
+    this(
+        time,
+        requestId,
+        clientRequestId,
+        traceId,
+        caller,
+        callerVia,
+        peer,
+        method,
+        keyName,
+        items,
+        versions,
+        folded,
+        status,
+        reason,
+        contextHash,
+        inventories,
+        AuditedCustody.NONE);
+  }
+
+  /** A call that was not traced and is not a key custody call. */
   public CallRecord(
       Instant time,
       String requestId,
@@ -104,7 +149,8 @@ public record CallRecord(
         status,
         reason,
         contextHash,
-        AuditedInventories.NONE);
+        AuditedInventories.NONE,
+        custody);
   }
 
   /** A call without a caller's request id, folded versions or inventories. */

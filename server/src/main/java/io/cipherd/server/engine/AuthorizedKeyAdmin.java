@@ -98,16 +98,28 @@ public final class AuthorizedKeyAdmin {
   }
 
   /**
-   * Restores the key backup {@code wrapped} holds for import job {@code jobId}: needs {@code
-   * import} on the job's key, checked before anything is unwrapped. The job ends with this call, as
-   * an ImportKey ends it. {@code parse} reads the unwrapped bytes (which it must not keep) into a
-   * key; a blob that does not unwrap, or whose bytes {@code parse} refuses as a backup by throwing
-   * {@link IllegalArgumentException}, fails with one message ({@link BackupUnwrapFailedException}).
-   * A backup of another key than the job's is IMPORT_JOB_UNUSABLE.
+   * Restores key {@code name} from the key backup {@code wrapped} holds for import job {@code
+   * jobId}: needs {@code import} on {@code name}, checked before the job is looked at or anything
+   * is unwrapped, as every call naming a key. An empty name is INVALID_ARGUMENT, and so is a job
+   * made for another key (the job is left unused). The job ends with this call, as an ImportKey
+   * ends it. {@code parse} reads the unwrapped bytes (which it must not keep) into a key; a blob
+   * that does not unwrap, or whose bytes {@code parse} refuses as a backup by throwing {@link
+   * IllegalArgumentException}, fails with one message ({@link BackupUnwrapFailedException}). A
+   * backup of another key than the job's is IMPORT_JOB_UNUSABLE.
    */
-  public KeyMetadata restore(String jobId, byte[] wrapped, Function<byte[], ExportedKey> parse) {
-    String name = importJobs.keyNameOf(jobId).orElseThrow(() -> new ImportJobUnusableException(""));
+  public KeyMetadata restore(
+      String name, String jobId, byte[] wrapped, Function<byte[], ExportedKey> parse) {
+    if (name.isEmpty()) {
+      throw new InvalidArgumentException(
+          "key_name is required: the key the backup restores, which its import job was made for");
+    }
     authorizer.check(Operation.IMPORT, name);
+    if (importJobs.keyNameOf(jobId).filter(jobKey -> !jobKey.equals(name)).isPresent()) {
+      // The id is 128 random bits the caller was given: this says nothing about others' jobs.
+      throw new InvalidArgumentException(
+          "import_job_id names a job made for another key than key_name; create the job"
+              + " (CreateImportJob) for the key the backup restores");
+    }
     byte[] serialized;
     try {
       serialized = importJobs.unwrapBackupOnce(jobId, name, wrapped);

@@ -112,9 +112,9 @@ public final class ImportJobs {
   }
 
   /**
-   * The key name job {@code jobId} was made for, if it is live: a restore names only its job, and
-   * is authorized on the job's key before anything is unwrapped. The id is 128 random bits, so this
-   * tells nothing about other callers' jobs.
+   * The key name job {@code jobId} was made for, if it is live: a restore, authorized on the key it
+   * names, tells a job made for another key apart from an unusable one. The id is 128 random bits,
+   * so this tells nothing about other callers' jobs.
    */
   public synchronized Optional<String> keyNameOf(String jobId) {
     dropExpired(clock.instant());

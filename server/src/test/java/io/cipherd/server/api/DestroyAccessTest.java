@@ -5,19 +5,16 @@ import static io.cipherd.server.api.TokenCallers.as;
 import static io.cipherd.server.api.TokenCallers.tokenHash;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import com.google.protobuf.ByteString;
 import com.google.protobuf.Descriptors.FieldDescriptor;
 import com.google.protobuf.Message;
 import io.cipherd.api.v1.CancelKeyDeletionRequest;
 import io.cipherd.api.v1.CancelKeyVersionDestructionRequest;
-import io.cipherd.api.v1.CreateImportJobRequest;
 import io.cipherd.api.v1.CreateKeyRequest;
 import io.cipherd.api.v1.DisableKeyRequest;
 import io.cipherd.api.v1.EnableKeyRequest;
 import io.cipherd.api.v1.KeyAdminServiceGrpc;
 import io.cipherd.api.v1.KeyState;
 import io.cipherd.api.v1.KeyVersionState;
-import io.cipherd.api.v1.RestoreKeyRequest;
 import io.cipherd.api.v1.RetireKeyVersionsRequest;
 import io.cipherd.api.v1.RotateKeyRequest;
 import io.cipherd.api.v1.ScheduleKeyDeletionRequest;
@@ -65,17 +62,8 @@ class DestroyAccessTest {
           rules:
             - keys: [other]
               operations: [encrypt, decrypt, reencrypt, index, datakey, inspect, admin, import, export, destroy]
-        importer:
-          token_sha256: %s
-          rules:
-            - keys: ["*"]
-              operations: [import]
       """
-          .formatted(
-              tokenHash("keyadmin"),
-              tokenHash("shredder"),
-              tokenHash("stranger"),
-              tokenHash("importer"));
+          .formatted(tokenHash("keyadmin"), tokenHash("shredder"), tokenHash("stranger"));
 
   @TempDir Path dataDir;
   private InProcessCipherd cipherd;
@@ -198,25 +186,6 @@ class DestroyAccessTest {
       assertThat(refused.getDescription()).startsWith("caller 'stranger' may not");
       checked.add(method.getBareMethodName());
     }
-    // RestoreKey names its import job, not a key: it is authorized on the job's key.
-    String job =
-        admin("importer")
-            .createImportJob(CreateImportJobRequest.newBuilder().setKeyName("orders").build())
-            .getImportJob()
-            .getImportJobId();
-    Status restore =
-        failsWith(
-            Status.Code.PERMISSION_DENIED,
-            () ->
-                KeyAdminServiceGrpc.newBlockingStub(stranger)
-                    .restoreKey(
-                        RestoreKeyRequest.newBuilder()
-                            .setImportJobId(job)
-                            .setWrappedKeyBackup(ByteString.copyFrom(new byte[400]))
-                            .build()));
-    assertThat(restore.getDescription())
-        .isEqualTo("caller 'stranger' may not import with key 'orders'");
-    checked.add("RestoreKey");
     assertThat(checked)
         .contains(
             "DisableKey",

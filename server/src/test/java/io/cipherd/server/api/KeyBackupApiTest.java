@@ -354,6 +354,7 @@ class KeyBackupApiTest {
       blob[Math.min(position, blob.length - 1)] ^= 1;
       RestoreKeyRequest request =
           RestoreKeyRequest.newBuilder()
+              .setKeyName(name)
               .setImportJobId(job.getImportJobId())
               .setWrappedKeyBackup(ByteString.copyFrom(blob))
               .build();
@@ -384,12 +385,69 @@ class KeyBackupApiTest {
         CreateKeyRequest.newBuilder().setKeyName(name).setExportable(true).build());
     byte[] keyBackup = recipient.open(recipient.backup(source.admin, name));
 
+    // Named as the job's key, the backup is of another: the job is used up.
     failsWith(
         Status.Code.FAILED_PRECONDITION,
         "IMPORT_JOB_UNUSABLE",
         () -> OfflineRestore.restore(target.admin, "another-" + name, keyBackup));
     failsWith(Status.Code.NOT_FOUND, () -> describe(target, name));
     failsWith(Status.Code.NOT_FOUND, () -> describe(target, "another-" + name));
+
+    // Named as the backup's key, the job is for another: refused before the job is used.
+    String third = "third-" + name;
+    ImportJob other = job(third);
+    Status mismatch =
+        failsWith(
+            Status.Code.INVALID_ARGUMENT,
+            () -> target.admin.restoreKey(restoreRequest(name, other, keyBackup)));
+    assertThat(mismatch.getDescription()).contains("another key than key_name");
+    failsWith(Status.Code.NOT_FOUND, () -> describe(target, name));
+    // The job still opens the one import it was made for.
+    byte[] material = new byte[32];
+    material[0] = 7;
+    Key imported =
+        target
+            .admin
+            .importKey(
+                ImportKeyRequest.newBuilder()
+                    .setKeyName(third)
+                    .setImportJobId(other.getImportJobId())
+                    .setWrappedKeyMaterial(
+                        ByteString.copyFrom(
+                            JdkKeyWrap.wrap(
+                                JdkKeyWrap.publicKey(other.getPublicKeyPem()), material)))
+                    .build())
+            .getKey();
+    assertThat(imported.getCurrentVersion()).isEqualTo(1);
+  }
+
+  @Test
+  void restore_withoutKeyName_isInvalidArgument_andTheJobIsLeftUnused() throws Exception {
+    String name = nextKey();
+    source.admin.createKey(
+        CreateKeyRequest.newBuilder().setKeyName(name).setExportable(true).build());
+    byte[] keyBackup = recipient.open(recipient.backup(source.admin, name));
+    ImportJob job = job(name);
+
+    Status missing =
+        failsWith(
+            Status.Code.INVALID_ARGUMENT,
+            () -> target.admin.restoreKey(restoreRequest("", job, keyBackup)));
+    assertThat(missing.getDescription()).startsWith("key_name is required");
+
+    assertThat(target.admin.restoreKey(restoreRequest(name, job, keyBackup)).getKey().getKeyName())
+        .isEqualTo(name);
+  }
+
+  private static RestoreKeyRequest restoreRequest(String name, ImportJob job, byte[] keyBackup)
+      throws Exception {
+    return RestoreKeyRequest.newBuilder()
+        .setKeyName(name)
+        .setImportJobId(job.getImportJobId())
+        .setWrappedKeyBackup(
+            ByteString.copyFrom(
+                JdkKeyWrap.wrap(JdkKeyWrap.publicKey(job.getPublicKeyPem()), keyBackup)))
+        .build();
   }
 
   private static ImportJob job(String name) {

@@ -13,13 +13,7 @@ import java.security.GeneralSecurityException;
 import java.security.KeyPair;
 import java.security.KeyPairGenerator;
 import java.security.interfaces.RSAPrivateKey;
-import java.security.spec.MGF1ParameterSpec;
-import java.util.Arrays;
 import java.util.Base64;
-import javax.crypto.Cipher;
-import javax.crypto.spec.OAEPParameterSpec;
-import javax.crypto.spec.PSource;
-import javax.crypto.spec.SecretKeySpec;
 
 /**
  * The backup recipient's half of a backup and restore, with the JDK's own ciphers, for tests: what
@@ -63,7 +57,8 @@ final class OfflineRestore {
 
   /** The serialized KeyBackup {@code file} holds, opened with the recipient's private key. */
   byte[] open(KeyBackupFile file) throws GeneralSecurityException {
-    return unwrap((RSAPrivateKey) recipient.getPrivate(), file.getWrappedKeyBackup().toByteArray());
+    return JdkKeyWrap.unwrap(
+        (RSAPrivateKey) recipient.getPrivate(), file.getWrappedKeyBackup().toByteArray());
   }
 
   /** Restores {@code file} into {@code target}: a job for its key, the backup wrapped for it. */
@@ -73,10 +68,24 @@ final class OfflineRestore {
   }
 
   /**
-   * Restores the serialized {@code keyBackup} into {@code target} with a job for {@code jobKey}.
+   * Restores the serialized {@code keyBackup} into {@code target} as key {@code jobKey}, with a job
+   * for that key.
    */
   static RestoreKeyResponse restore(
       KeyAdminServiceGrpc.KeyAdminServiceBlockingStub target, String jobKey, byte[] keyBackup)
+      throws Exception {
+    return restore(target, jobKey, jobKey, keyBackup);
+  }
+
+  /**
+   * Restores the serialized {@code keyBackup} into {@code target} as key {@code keyName}, with a
+   * job for {@code jobKey}.
+   */
+  static RestoreKeyResponse restore(
+      KeyAdminServiceGrpc.KeyAdminServiceBlockingStub target,
+      String keyName,
+      String jobKey,
+      byte[] keyBackup)
       throws Exception {
     ImportJob job =
         target
@@ -84,25 +93,11 @@ final class OfflineRestore {
             .getImportJob();
     return target.restoreKey(
         RestoreKeyRequest.newBuilder()
+            .setKeyName(keyName)
             .setImportJobId(job.getImportJobId())
             .setWrappedKeyBackup(
                 ByteString.copyFrom(
                     JdkKeyWrap.wrap(JdkKeyWrap.publicKey(job.getPublicKeyPem()), keyBackup)))
             .build());
-  }
-
-  /** RSA-OAEP-SHA-256 of the AES key, then RFC 5649 under it: the JDK's ciphers, step by step. */
-  static byte[] unwrap(RSAPrivateKey privateKey, byte[] blob) throws GeneralSecurityException {
-    int modulusBytes = (privateKey.getModulus().bitLength() + 7) / 8;
-    Cipher rsa = Cipher.getInstance("RSA/ECB/OAEPPadding");
-    rsa.init(
-        Cipher.DECRYPT_MODE,
-        privateKey,
-        new OAEPParameterSpec(
-            "SHA-256", "MGF1", MGF1ParameterSpec.SHA256, PSource.PSpecified.DEFAULT));
-    byte[] aes = rsa.doFinal(Arrays.copyOf(blob, modulusBytes));
-    Cipher kwp = Cipher.getInstance("AES/KWP/NoPadding");
-    kwp.init(Cipher.DECRYPT_MODE, new SecretKeySpec(aes, "AES"));
-    return kwp.doFinal(Arrays.copyOfRange(blob, modulusBytes, blob.length));
   }
 }

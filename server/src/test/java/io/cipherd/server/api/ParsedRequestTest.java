@@ -24,6 +24,7 @@ import io.cipherd.api.v1.ReEncryptRequest;
 import io.cipherd.api.v1.ReEncryptStreamRequest;
 import io.cipherd.api.v1.ReIndexBatchItem;
 import io.cipherd.api.v1.ReIndexBatchRequest;
+import io.cipherd.api.v1.RestoreKeyRequest;
 import io.cipherd.server.crypto.CipherMode;
 import io.cipherd.server.crypto.fpe.FormatTemplate;
 import io.cipherd.server.crypto.fpe.FpeFormat;
@@ -242,6 +243,25 @@ class ParsedRequestTest {
                         .build())
                 .keyName())
         .isEqualTo("mysql-users->modern");
+  }
+
+  @Test
+  void aRestore_showsTheKeyItNames_notItsJob() {
+    assertThat(
+            ParsedRequest.read(
+                    RestoreKeyRequest.newBuilder()
+                        .setKeyName("archive")
+                        .setImportJobId("0123456789abcdef0123456789abcdef")
+                        .build())
+                .keyName())
+        .isEqualTo("archive");
+    assertThat(
+            ParsedRequest.read(
+                    RestoreKeyRequest.newBuilder()
+                        .setImportJobId("0123456789abcdef0123456789abcdef")
+                        .build())
+                .keyName())
+        .isEqualTo(CallRequest.NONE);
   }
 
   @Test

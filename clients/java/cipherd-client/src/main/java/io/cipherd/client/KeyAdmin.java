@@ -358,14 +358,16 @@ public final class KeyAdmin {
   }
 
   /**
-   * Creates a key from a serialized KeyBackup wrapped ({@link KeyWrapping#wrap}) for import job
-   * {@code importJobId} of this client's server, made for the backup's key name; {@link
-   * AlreadyExistsException} if the key exists (a restore never overwrites). {@link #restoreBackup}
-   * does the whole restore from a file. Needs the import operation.
+   * Creates key {@code keyName} from a serialized KeyBackup of it wrapped ({@link
+   * KeyWrapping#wrap}) for import job {@code importJobId} of this client's server, made for {@code
+   * keyName}; {@link AlreadyExistsException} if the key exists (a restore never overwrites). {@link
+   * #restoreBackup} does the whole restore from a file. Needs the import operation on {@code
+   * keyName}.
    */
-  public Key restore(String importJobId, byte[] wrappedKeyBackup) {
+  public Key restore(String keyName, String importJobId, byte[] wrappedKeyBackup) {
     RestoreKeyRequest request =
         RestoreKeyRequest.newBuilder()
+            .setKeyName(keyName)
             .setImportJobId(importJobId)
             .setWrappedKeyBackup(ByteString.copyFrom(wrappedKeyBackup))
             .build();
@@ -381,7 +383,10 @@ public final class KeyAdmin {
   public Key restoreBackup(byte[] file, String identityPem) {
     try (OpenedKeyBackup opened = OpenedKeyBackup.open(file, identityPem)) {
       ImportJob job = createImportJob(opened.key().name(), false);
-      return restore(job.importJobId(), KeyWrapping.wrap(job.publicKeyPem(), opened.keyBackup()));
+      return restore(
+          opened.key().name(),
+          job.importJobId(),
+          KeyWrapping.wrap(job.publicKeyPem(), opened.keyBackup()));
     }
   }
 

@@ -61,6 +61,7 @@ class KeyBackupFakeTest {
 
   private volatile boolean exportable;
   private final List<String> jobs = new CopyOnWriteArrayList<>();
+  private final List<String> restoredNames = new CopyOnWriteArrayList<>();
   private volatile KeyBackup restored;
   private volatile CreateKeyRequest created;
   private Server server;
@@ -95,6 +96,7 @@ class KeyBackupFakeTest {
     assertEquals(KeyVersionState.DESTROYED, key.version(1).orElseThrow().state());
     assertTrue(key.exportable());
     assertEquals(List.of("orders"), jobs);
+    assertEquals(List.of("orders"), restoredNames);
     assertArrayEquals(MATERIAL, restored.getMaterials(0).getKeyMaterial().toByteArray());
     assertArrayEquals(sha256(RECIPIENT), restored.getRecipientKeySha256().toByteArray());
   }
@@ -266,6 +268,7 @@ class KeyBackupFakeTest {
 
     @Override
     public void restoreKey(RestoreKeyRequest request, StreamObserver<RestoreKeyResponse> out) {
+      restoredNames.add(request.getKeyName());
       try {
         byte[] blob = request.getWrappedKeyBackup().toByteArray();
         Cipher rsa = Cipher.getInstance("RSA/ECB/OAEPPadding");

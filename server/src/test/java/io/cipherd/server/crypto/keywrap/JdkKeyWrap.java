@@ -3,9 +3,11 @@ package io.cipherd.server.crypto.keywrap;
 import java.security.GeneralSecurityException;
 import java.security.KeyFactory;
 import java.security.SecureRandom;
+import java.security.interfaces.RSAPrivateKey;
 import java.security.interfaces.RSAPublicKey;
 import java.security.spec.MGF1ParameterSpec;
 import java.security.spec.X509EncodedKeySpec;
+import java.util.Arrays;
 import java.util.Base64;
 import javax.crypto.Cipher;
 import javax.crypto.spec.OAEPParameterSpec;
@@ -14,7 +16,8 @@ import javax.crypto.spec.SecretKeySpec;
 
 /**
  * The client's half of CKM_RSA_AES_KEY_WRAP with the JDK, for tests: what a caller does with an
- * import job's public key before ImportKey.
+ * import job's public key before ImportKey, and what a backup's recipient does with its private key
+ * to open the backup.
  */
 public final class JdkKeyWrap {
   private JdkKeyWrap() {}
@@ -55,5 +58,21 @@ public final class JdkKeyWrap {
     System.arraycopy(head, 0, blob, 0, head.length);
     System.arraycopy(tail, 0, blob, head.length, tail.length);
     return blob;
+  }
+
+  /** What {@link #wrap} wrapped for the public half of {@code privateKey}. */
+  public static byte[] unwrap(RSAPrivateKey privateKey, byte[] blob)
+      throws GeneralSecurityException {
+    int modulusBytes = (privateKey.getModulus().bitLength() + 7) / 8;
+    Cipher rsa = Cipher.getInstance("RSA/ECB/OAEPPadding");
+    rsa.init(
+        Cipher.DECRYPT_MODE,
+        privateKey,
+        new OAEPParameterSpec(
+            "SHA-256", "MGF1", MGF1ParameterSpec.SHA256, PSource.PSpecified.DEFAULT));
+    byte[] aes = rsa.doFinal(Arrays.copyOf(blob, modulusBytes));
+    Cipher kwp = Cipher.getInstance("AES/KWP/NoPadding");
+    kwp.init(Cipher.DECRYPT_MODE, new SecretKeySpec(aes, "AES"));
+    return kwp.doFinal(Arrays.copyOfRange(blob, modulusBytes, blob.length));
   }
 }

@@ -752,7 +752,7 @@ public final class KeyAdminServiceGrpc {
      * key keeps its version numbers, version states, destruction schedules, policy, state and
      * exportable flag. ALREADY_EXISTS (KEY_ALREADY_EXISTS) if the key exists: a restore never
      * overwrites. A blob that does not unwrap fails with INVALID_ARGUMENT, saying only that. Needs the
-     * import operation.
+     * import operation on key_name, which must be the job's key and the backup's.
      * </pre>
      */
     default void restoreKey(io.cipherd.api.v1.RestoreKeyRequest request,
@@ -1010,7 +1010,7 @@ public final class KeyAdminServiceGrpc {
      * key keeps its version numbers, version states, destruction schedules, policy, state and
      * exportable flag. ALREADY_EXISTS (KEY_ALREADY_EXISTS) if the key exists: a restore never
      * overwrites. A blob that does not unwrap fails with INVALID_ARGUMENT, saying only that. Needs the
-     * import operation.
+     * import operation on key_name, which must be the job's key and the backup's.
      * </pre>
      */
     public void restoreKey(io.cipherd.api.v1.RestoreKeyRequest request,
@@ -1254,7 +1254,7 @@ public final class KeyAdminServiceGrpc {
      * key keeps its version numbers, version states, destruction schedules, policy, state and
      * exportable flag. ALREADY_EXISTS (KEY_ALREADY_EXISTS) if the key exists: a restore never
      * overwrites. A blob that does not unwrap fails with INVALID_ARGUMENT, saying only that. Needs the
-     * import operation.
+     * import operation on key_name, which must be the job's key and the backup's.
      * </pre>
      */
     public io.cipherd.api.v1.RestoreKeyResponse restoreKey(io.cipherd.api.v1.RestoreKeyRequest request) throws io.grpc.StatusException {
@@ -1489,7 +1489,7 @@ public final class KeyAdminServiceGrpc {
      * key keeps its version numbers, version states, destruction schedules, policy, state and
      * exportable flag. ALREADY_EXISTS (KEY_ALREADY_EXISTS) if the key exists: a restore never
      * overwrites. A blob that does not unwrap fails with INVALID_ARGUMENT, saying only that. Needs the
-     * import operation.
+     * import operation on key_name, which must be the job's key and the backup's.
      * </pre>
      */
     public io.cipherd.api.v1.RestoreKeyResponse restoreKey(io.cipherd.api.v1.RestoreKeyRequest request) {
@@ -1733,7 +1733,7 @@ public final class KeyAdminServiceGrpc {
      * key keeps its version numbers, version states, destruction schedules, policy, state and
      * exportable flag. ALREADY_EXISTS (KEY_ALREADY_EXISTS) if the key exists: a restore never
      * overwrites. A blob that does not unwrap fails with INVALID_ARGUMENT, saying only that. Needs the
-     * import operation.
+     * import operation on key_name, which must be the job's key and the backup's.
      * </pre>
      */
     public com.google.common.util.concurrent.ListenableFuture<io.cipherd.api.v1.RestoreKeyResponse> restoreKey(

@@ -319,113 +319,114 @@ public final class KeyAdminServiceProto {
       "protobuf.TimestampR\nbackupTime\"~\n\022KeyVer" +
       "sionMaterial\022\030\n\007version\030\001 \001(\005R\007version\022&" +
       "\n\014key_material\030\002 \001(\014B\003\200\001\001R\013keyMaterial\022&" +
-      "\n\017legacy_fixed_iv\030\003 \001(\014R\rlegacyFixedIv\"e" +
-      "\n\021RestoreKeyRequest\022\"\n\rimport_job_id\030\001 \001" +
-      "(\tR\013importJobId\022,\n\022wrapped_key_backup\030\002 " +
-      "\001(\014R\020wrappedKeyBackup\"7\n\022RestoreKeyRespo" +
-      "nse\022!\n\003key\030\001 \001(\0132\017.cipherd.v1.KeyR\003key\"n" +
-      "\n\023GetKeyCensusRequest\022\031\n\010key_name\030\001 \001(\tR" +
-      "\007keyName\022<\n\014quiet_period\030\002 \001(\0132\031.google." +
-      "protobuf.DurationR\013quietPeriod\"\257\001\n\024GetKe" +
-      "yCensusResponse\022!\n\003key\030\001 \001(\0132\017.cipherd.v" +
-      "1.KeyR\003key\0225\n\010versions\030\002 \003(\0132\031.cipherd.v" +
-      "1.VersionCensusR\010versions\022=\n\033safe_min_de" +
-      "cryption_version\030\003 \001(\005R\030safeMinDecryptio" +
-      "nVersion\"\226\001\n\rVersionCensus\022\030\n\007version\030\001 " +
-      "\001(\005R\007version\0221\n\005usage\030\002 \001(\0132\033.cipherd.v1" +
-      ".KeyVersionUsageR\005usage\022\025\n\006in_use\030\003 \001(\010R" +
-      "\005inUse\022!\n\014subject_keys\030\004 \001(\003R\013subjectKey" +
-      "s\".\n\021DisableKeyRequest\022\031\n\010key_name\030\001 \001(\t" +
-      "R\007keyName\"7\n\022DisableKeyResponse\022!\n\003key\030\001" +
-      " \001(\0132\017.cipherd.v1.KeyR\003key\"-\n\020EnableKeyR" +
-      "equest\022\031\n\010key_name\030\001 \001(\tR\007keyName\"6\n\021Ena" +
-      "bleKeyResponse\022!\n\003key\030\001 \001(\0132\017.cipherd.v1" +
-      ".KeyR\003key\"\237\001\n$ScheduleKeyVersionDestruct" +
-      "ionRequest\022\031\n\010key_name\030\001 \001(\tR\007keyName\022\032\n" +
-      "\010versions\030\002 \003(\005R\010versions\022@\n\016pending_win" +
-      "dow\030\003 \001(\0132\031.google.protobuf.DurationR\rpe" +
-      "ndingWindow\"J\n%ScheduleKeyVersionDestruc" +
-      "tionResponse\022!\n\003key\030\001 \001(\0132\017.cipherd.v1.K" +
-      "eyR\003key\"[\n\"CancelKeyVersionDestructionRe" +
-      "quest\022\031\n\010key_name\030\001 \001(\tR\007keyName\022\032\n\010vers" +
-      "ions\030\002 \003(\005R\010versions\"H\n#CancelKeyVersion" +
-      "DestructionResponse\022!\n\003key\030\001 \001(\0132\017.ciphe" +
-      "rd.v1.KeyR\003key\"y\n\032ScheduleKeyDeletionReq" +
-      "uest\022\031\n\010key_name\030\001 \001(\tR\007keyName\022@\n\016pendi" +
-      "ng_window\030\002 \001(\0132\031.google.protobuf.Durati" +
-      "onR\rpendingWindow\"@\n\033ScheduleKeyDeletion" +
-      "Response\022!\n\003key\030\001 \001(\0132\017.cipherd.v1.KeyR\003" +
-      "key\"5\n\030CancelKeyDeletionRequest\022\031\n\010key_n" +
-      "ame\030\001 \001(\tR\007keyName\">\n\031CancelKeyDeletionR" +
+      "\n\017legacy_fixed_iv\030\003 \001(\014R\rlegacyFixedIv\"\200" +
+      "\001\n\021RestoreKeyRequest\022\"\n\rimport_job_id\030\001 " +
+      "\001(\tR\013importJobId\022,\n\022wrapped_key_backup\030\002" +
+      " \001(\014R\020wrappedKeyBackup\022\031\n\010key_name\030\003 \001(\t" +
+      "R\007keyName\"7\n\022RestoreKeyResponse\022!\n\003key\030\001" +
+      " \001(\0132\017.cipherd.v1.KeyR\003key\"n\n\023GetKeyCens" +
+      "usRequest\022\031\n\010key_name\030\001 \001(\tR\007keyName\022<\n\014" +
+      "quiet_period\030\002 \001(\0132\031.google.protobuf.Dur" +
+      "ationR\013quietPeriod\"\257\001\n\024GetKeyCensusRespo" +
+      "nse\022!\n\003key\030\001 \001(\0132\017.cipherd.v1.KeyR\003key\0225" +
+      "\n\010versions\030\002 \003(\0132\031.cipherd.v1.VersionCen" +
+      "susR\010versions\022=\n\033safe_min_decryption_ver" +
+      "sion\030\003 \001(\005R\030safeMinDecryptionVersion\"\226\001\n" +
+      "\rVersionCensus\022\030\n\007version\030\001 \001(\005R\007version" +
+      "\0221\n\005usage\030\002 \001(\0132\033.cipherd.v1.KeyVersionU" +
+      "sageR\005usage\022\025\n\006in_use\030\003 \001(\010R\005inUse\022!\n\014su" +
+      "bject_keys\030\004 \001(\003R\013subjectKeys\".\n\021Disable" +
+      "KeyRequest\022\031\n\010key_name\030\001 \001(\tR\007keyName\"7\n" +
+      "\022DisableKeyResponse\022!\n\003key\030\001 \001(\0132\017.ciphe" +
+      "rd.v1.KeyR\003key\"-\n\020EnableKeyRequest\022\031\n\010ke" +
+      "y_name\030\001 \001(\tR\007keyName\"6\n\021EnableKeyRespon" +
+      "se\022!\n\003key\030\001 \001(\0132\017.cipherd.v1.KeyR\003key\"\237\001" +
+      "\n$ScheduleKeyVersionDestructionRequest\022\031" +
+      "\n\010key_name\030\001 \001(\tR\007keyName\022\032\n\010versions\030\002 " +
+      "\003(\005R\010versions\022@\n\016pending_window\030\003 \001(\0132\031." +
+      "google.protobuf.DurationR\rpendingWindow\"" +
+      "J\n%ScheduleKeyVersionDestructionResponse" +
+      "\022!\n\003key\030\001 \001(\0132\017.cipherd.v1.KeyR\003key\"[\n\"C" +
+      "ancelKeyVersionDestructionRequest\022\031\n\010key" +
+      "_name\030\001 \001(\tR\007keyName\022\032\n\010versions\030\002 \003(\005R\010" +
+      "versions\"H\n#CancelKeyVersionDestructionR" +
       "esponse\022!\n\003key\030\001 \001(\0132\017.cipherd.v1.KeyR\003k" +
-      "ey\"\274\002\n\030RetireKeyVersionsRequest\022\031\n\010key_n" +
-      "ame\030\001 \001(\tR\007keyName\022#\n\rbelow_version\030\002 \001(" +
-      "\005R\014belowVersion\022<\n\014quiet_period\030\003 \001(\0132\031." +
-      "google.protobuf.DurationR\013quietPeriod\022@\n" +
-      "\016pending_window\030\004 \001(\0132\031.google.protobuf." +
-      "DurationR\rpendingWindow\022#\n\rvalidate_only" +
-      "\030\005 \001(\010R\014validateOnly\022;\n\013inventories\030\006 \003(" +
-      "\0132\031.cipherd.v1.DataInventoryR\013inventorie" +
-      "s\"\326\001\n\rDataInventory\022\031\n\010key_name\030\001 \001(\tR\007k" +
-      "eyName\022\026\n\006source\030\002 \001(\tR\006source\0227\n\tscan_t" +
-      "ime\030\003 \001(\0132\032.google.protobuf.TimestampR\010s" +
-      "canTime\022#\n\ritems_scanned\030\004 \001(\003R\014itemsSca" +
-      "nned\0224\n\010versions\030\005 \003(\0132\030.cipherd.v1.Vers" +
-      "ionCountR\010versions\"J\n\014VersionCount\022\030\n\007ve" +
-      "rsion\030\001 \001(\005R\007version\022 \n\013ciphertexts\030\002 \001(" +
-      "\003R\013ciphertexts\"\250\001\n\031RetireKeyVersionsResp" +
-      "onse\022!\n\003key\030\001 \001(\0132\017.cipherd.v1.KeyR\003key\022" +
-      ")\n\020retired_versions\030\002 \003(\005R\017retiredVersio" +
-      "ns\022=\n\014destroy_time\030\003 \001(\0132\032.google.protob" +
-      "uf.TimestampR\013destroyTime*\274\001\n\027ImportWrap" +
-      "pingAlgorithm\022)\n%IMPORT_WRAPPING_ALGORIT" +
-      "HM_UNSPECIFIED\020\000\022:\n6IMPORT_WRAPPING_ALGO" +
-      "RITHM_RSA_AES_KEY_WRAP_SHA256_3072\020\001\022:\n6" +
-      "IMPORT_WRAPPING_ALGORITHM_RSA_AES_KEY_WR" +
-      "AP_SHA256_4096\020\0022\302\014\n\017KeyAdminService\022H\n\t" +
-      "CreateKey\022\034.cipherd.v1.CreateKeyRequest\032" +
-      "\035.cipherd.v1.CreateKeyResponse\022?\n\006GetKey" +
-      "\022\031.cipherd.v1.GetKeyRequest\032\032.cipherd.v1" +
-      ".GetKeyResponse\022E\n\010ListKeys\022\033.cipherd.v1" +
-      ".ListKeysRequest\032\034.cipherd.v1.ListKeysRe" +
-      "sponse\022H\n\tRotateKey\022\034.cipherd.v1.RotateK" +
-      "eyRequest\032\035.cipherd.v1.RotateKeyResponse" +
-      "\022Z\n\017UpdateKeyPolicy\022\".cipherd.v1.UpdateK" +
-      "eyPolicyRequest\032#.cipherd.v1.UpdateKeyPo" +
-      "licyResponse\022H\n\tImportKey\022\034.cipherd.v1.I" +
-      "mportKeyRequest\032\035.cipherd.v1.ImportKeyRe" +
-      "sponse\022Z\n\017CreateImportJob\022\".cipherd.v1.C" +
-      "reateImportJobRequest\032#.cipherd.v1.Creat" +
-      "eImportJobResponse\022]\n\020SetKeyExportable\022#" +
-      ".cipherd.v1.SetKeyExportableRequest\032$.ci" +
-      "pherd.v1.SetKeyExportableResponse\022H\n\tBac" +
-      "kupKey\022\034.cipherd.v1.BackupKeyRequest\032\035.c" +
-      "ipherd.v1.BackupKeyResponse\022K\n\nRestoreKe" +
-      "y\022\035.cipherd.v1.RestoreKeyRequest\032\036.ciphe" +
-      "rd.v1.RestoreKeyResponse\022Q\n\014GetKeyCensus" +
-      "\022\037.cipherd.v1.GetKeyCensusRequest\032 .ciph" +
-      "erd.v1.GetKeyCensusResponse\022K\n\nDisableKe" +
-      "y\022\035.cipherd.v1.DisableKeyRequest\032\036.ciphe" +
-      "rd.v1.DisableKeyResponse\022H\n\tEnableKey\022\034." +
-      "cipherd.v1.EnableKeyRequest\032\035.cipherd.v1" +
-      ".EnableKeyResponse\022\204\001\n\035ScheduleKeyVersio" +
-      "nDestruction\0220.cipherd.v1.ScheduleKeyVer" +
-      "sionDestructionRequest\0321.cipherd.v1.Sche" +
-      "duleKeyVersionDestructionResponse\022~\n\033Can" +
-      "celKeyVersionDestruction\022..cipherd.v1.Ca" +
-      "ncelKeyVersionDestructionRequest\032/.ciphe" +
-      "rd.v1.CancelKeyVersionDestructionRespons" +
-      "e\022f\n\023ScheduleKeyDeletion\022&.cipherd.v1.Sc" +
-      "heduleKeyDeletionRequest\032\'.cipherd.v1.Sc" +
-      "heduleKeyDeletionResponse\022`\n\021CancelKeyDe" +
-      "letion\022$.cipherd.v1.CancelKeyDeletionReq" +
-      "uest\032%.cipherd.v1.CancelKeyDeletionRespo" +
-      "nse\022`\n\021RetireKeyVersions\022$.cipherd.v1.Re" +
-      "tireKeyVersionsRequest\032%.cipherd.v1.Reti" +
-      "reKeyVersionsResponseBf\n\021io.cipherd.api." +
-      "v1B\024KeyAdminServiceProtoP\001Z9github.com/c" +
-      "ipherd/cipherd/clients/go/cipherdpb;ciph" +
-      "erdpbb\006proto3"
+      "ey\"y\n\032ScheduleKeyDeletionRequest\022\031\n\010key_" +
+      "name\030\001 \001(\tR\007keyName\022@\n\016pending_window\030\002 " +
+      "\001(\0132\031.google.protobuf.DurationR\rpendingW" +
+      "indow\"@\n\033ScheduleKeyDeletionResponse\022!\n\003" +
+      "key\030\001 \001(\0132\017.cipherd.v1.KeyR\003key\"5\n\030Cance" +
+      "lKeyDeletionRequest\022\031\n\010key_name\030\001 \001(\tR\007k" +
+      "eyName\">\n\031CancelKeyDeletionResponse\022!\n\003k" +
+      "ey\030\001 \001(\0132\017.cipherd.v1.KeyR\003key\"\274\002\n\030Retir" +
+      "eKeyVersionsRequest\022\031\n\010key_name\030\001 \001(\tR\007k" +
+      "eyName\022#\n\rbelow_version\030\002 \001(\005R\014belowVers" +
+      "ion\022<\n\014quiet_period\030\003 \001(\0132\031.google.proto" +
+      "buf.DurationR\013quietPeriod\022@\n\016pending_win" +
+      "dow\030\004 \001(\0132\031.google.protobuf.DurationR\rpe" +
+      "ndingWindow\022#\n\rvalidate_only\030\005 \001(\010R\014vali" +
+      "dateOnly\022;\n\013inventories\030\006 \003(\0132\031.cipherd." +
+      "v1.DataInventoryR\013inventories\"\326\001\n\rDataIn" +
+      "ventory\022\031\n\010key_name\030\001 \001(\tR\007keyName\022\026\n\006so" +
+      "urce\030\002 \001(\tR\006source\0227\n\tscan_time\030\003 \001(\0132\032." +
+      "google.protobuf.TimestampR\010scanTime\022#\n\ri" +
+      "tems_scanned\030\004 \001(\003R\014itemsScanned\0224\n\010vers" +
+      "ions\030\005 \003(\0132\030.cipherd.v1.VersionCountR\010ve" +
+      "rsions\"J\n\014VersionCount\022\030\n\007version\030\001 \001(\005R" +
+      "\007version\022 \n\013ciphertexts\030\002 \001(\003R\013ciphertex" +
+      "ts\"\250\001\n\031RetireKeyVersionsResponse\022!\n\003key\030" +
+      "\001 \001(\0132\017.cipherd.v1.KeyR\003key\022)\n\020retired_v" +
+      "ersions\030\002 \003(\005R\017retiredVersions\022=\n\014destro" +
+      "y_time\030\003 \001(\0132\032.google.protobuf.Timestamp" +
+      "R\013destroyTime*\274\001\n\027ImportWrappingAlgorith" +
+      "m\022)\n%IMPORT_WRAPPING_ALGORITHM_UNSPECIFI" +
+      "ED\020\000\022:\n6IMPORT_WRAPPING_ALGORITHM_RSA_AE" +
+      "S_KEY_WRAP_SHA256_3072\020\001\022:\n6IMPORT_WRAPP" +
+      "ING_ALGORITHM_RSA_AES_KEY_WRAP_SHA256_40" +
+      "96\020\0022\302\014\n\017KeyAdminService\022H\n\tCreateKey\022\034." +
+      "cipherd.v1.CreateKeyRequest\032\035.cipherd.v1" +
+      ".CreateKeyResponse\022?\n\006GetKey\022\031.cipherd.v" +
+      "1.GetKeyRequest\032\032.cipherd.v1.GetKeyRespo" +
+      "nse\022E\n\010ListKeys\022\033.cipherd.v1.ListKeysReq" +
+      "uest\032\034.cipherd.v1.ListKeysResponse\022H\n\tRo" +
+      "tateKey\022\034.cipherd.v1.RotateKeyRequest\032\035." +
+      "cipherd.v1.RotateKeyResponse\022Z\n\017UpdateKe" +
+      "yPolicy\022\".cipherd.v1.UpdateKeyPolicyRequ" +
+      "est\032#.cipherd.v1.UpdateKeyPolicyResponse" +
+      "\022H\n\tImportKey\022\034.cipherd.v1.ImportKeyRequ" +
+      "est\032\035.cipherd.v1.ImportKeyResponse\022Z\n\017Cr" +
+      "eateImportJob\022\".cipherd.v1.CreateImportJ" +
+      "obRequest\032#.cipherd.v1.CreateImportJobRe" +
+      "sponse\022]\n\020SetKeyExportable\022#.cipherd.v1." +
+      "SetKeyExportableRequest\032$.cipherd.v1.Set" +
+      "KeyExportableResponse\022H\n\tBackupKey\022\034.cip" +
+      "herd.v1.BackupKeyRequest\032\035.cipherd.v1.Ba" +
+      "ckupKeyResponse\022K\n\nRestoreKey\022\035.cipherd." +
+      "v1.RestoreKeyRequest\032\036.cipherd.v1.Restor" +
+      "eKeyResponse\022Q\n\014GetKeyCensus\022\037.cipherd.v" +
+      "1.GetKeyCensusRequest\032 .cipherd.v1.GetKe" +
+      "yCensusResponse\022K\n\nDisableKey\022\035.cipherd." +
+      "v1.DisableKeyRequest\032\036.cipherd.v1.Disabl" +
+      "eKeyResponse\022H\n\tEnableKey\022\034.cipherd.v1.E" +
+      "nableKeyRequest\032\035.cipherd.v1.EnableKeyRe" +
+      "sponse\022\204\001\n\035ScheduleKeyVersionDestruction" +
+      "\0220.cipherd.v1.ScheduleKeyVersionDestruct" +
+      "ionRequest\0321.cipherd.v1.ScheduleKeyVersi" +
+      "onDestructionResponse\022~\n\033CancelKeyVersio" +
+      "nDestruction\022..cipherd.v1.CancelKeyVersi" +
+      "onDestructionRequest\032/.cipherd.v1.Cancel" +
+      "KeyVersionDestructionResponse\022f\n\023Schedul" +
+      "eKeyDeletion\022&.cipherd.v1.ScheduleKeyDel" +
+      "etionRequest\032\'.cipherd.v1.ScheduleKeyDel" +
+      "etionResponse\022`\n\021CancelKeyDeletion\022$.cip" +
+      "herd.v1.CancelKeyDeletionRequest\032%.ciphe" +
+      "rd.v1.CancelKeyDeletionResponse\022`\n\021Retir" +
+      "eKeyVersions\022$.cipherd.v1.RetireKeyVersi" +
+      "onsRequest\032%.cipherd.v1.RetireKeyVersion" +
+      "sResponseBf\n\021io.cipherd.api.v1B\024KeyAdmin" +
+      "ServiceProtoP\001Z9github.com/cipherd/ciphe" +
+      "rd/clients/go/cipherdpb;cipherdpbb\006proto" +
+      "3"
     };
     descriptor = com.google.protobuf.Descriptors.FileDescriptor
       .internalBuildGeneratedFileFrom(descriptorData,
@@ -571,7 +572,7 @@ public final class KeyAdminServiceProto {
     internal_static_cipherd_v1_RestoreKeyRequest_fieldAccessorTable = new
       com.google.protobuf.GeneratedMessageV3.FieldAccessorTable(
         internal_static_cipherd_v1_RestoreKeyRequest_descriptor,
-        new java.lang.String[] { "ImportJobId", "WrappedKeyBackup", });
+        new java.lang.String[] { "ImportJobId", "WrappedKeyBackup", "KeyName", });
     internal_static_cipherd_v1_RestoreKeyResponse_descriptor =
       getDescriptor().getMessageTypes().get(23);
     internal_static_cipherd_v1_RestoreKeyResponse_fieldAccessorTable = new

@@ -23,6 +23,7 @@ private static final long serialVersionUID = 0L;
   private RestoreKeyRequest() {
     importJobId_ = "";
     wrappedKeyBackup_ = com.google.protobuf.ByteString.EMPTY;
+    keyName_ = "";
   }
 
   @java.lang.Override
@@ -110,6 +111,61 @@ private static final long serialVersionUID = 0L;
     return wrappedKeyBackup_;
   }
 
+  public static final int KEY_NAME_FIELD_NUMBER = 3;
+  @SuppressWarnings("serial")
+  private volatile java.lang.Object keyName_ = "";
+  /**
+   * <pre>
+   * key_name is the key restored: the key the import job was made for and the backup holds. It is
+   * required (INVALID_ARGUMENT when empty; RestoreKey is new and was never released without it),
+   * and the call is authorized, logged and audited under it as every call that names a key. A job
+   * made for another key fails with INVALID_ARGUMENT, leaving the job unused; a backup of another
+   * key fails with FAILED_PRECONDITION (IMPORT_JOB_UNUSABLE), using the job up.
+   * </pre>
+   *
+   * <code>string key_name = 3 [json_name = "keyName"];</code>
+   * @return The keyName.
+   */
+  @java.lang.Override
+  public java.lang.String getKeyName() {
+    java.lang.Object ref = keyName_;
+    if (ref instanceof java.lang.String) {
+      return (java.lang.String) ref;
+    } else {
+      com.google.protobuf.ByteString bs = 
+          (com.google.protobuf.ByteString) ref;
+      java.lang.String s = bs.toStringUtf8();
+      keyName_ = s;
+      return s;
+    }
+  }
+  /**
+   * <pre>
+   * key_name is the key restored: the key the import job was made for and the backup holds. It is
+   * required (INVALID_ARGUMENT when empty; RestoreKey is new and was never released without it),
+   * and the call is authorized, logged and audited under it as every call that names a key. A job
+   * made for another key fails with INVALID_ARGUMENT, leaving the job unused; a backup of another
+   * key fails with FAILED_PRECONDITION (IMPORT_JOB_UNUSABLE), using the job up.
+   * </pre>
+   *
+   * <code>string key_name = 3 [json_name = "keyName"];</code>
+   * @return The bytes for keyName.
+   */
+  @java.lang.Override
+  public com.google.protobuf.ByteString
+      getKeyNameBytes() {
+    java.lang.Object ref = keyName_;
+    if (ref instanceof java.lang.String) {
+      com.google.protobuf.ByteString b = 
+          com.google.protobuf.ByteString.copyFromUtf8(
+              (java.lang.String) ref);
+      keyName_ = b;
+      return b;
+    } else {
+      return (com.google.protobuf.ByteString) ref;
+    }
+  }
+
   private byte memoizedIsInitialized = -1;
   @java.lang.Override
   public final boolean isInitialized() {
@@ -130,6 +186,9 @@ private static final long serialVersionUID = 0L;
     if (!wrappedKeyBackup_.isEmpty()) {
       output.writeBytes(2, wrappedKeyBackup_);
     }
+    if (!com.google.protobuf.GeneratedMessageV3.isStringEmpty(keyName_)) {
+      com.google.protobuf.GeneratedMessageV3.writeString(output, 3, keyName_);
+    }
     getUnknownFields().writeTo(output);
   }
 
@@ -145,6 +204,9 @@ private static final long serialVersionUID = 0L;
     if (!wrappedKeyBackup_.isEmpty()) {
       size += com.google.protobuf.CodedOutputStream
         .computeBytesSize(2, wrappedKeyBackup_);
+    }
+    if (!com.google.protobuf.GeneratedMessageV3.isStringEmpty(keyName_)) {
+      size += com.google.protobuf.GeneratedMessageV3.computeStringSize(3, keyName_);
     }
     size += getUnknownFields().getSerializedSize();
     memoizedSize = size;
@@ -165,6 +227,8 @@ private static final long serialVersionUID = 0L;
         .equals(other.getImportJobId())) return false;
     if (!getWrappedKeyBackup()
         .equals(other.getWrappedKeyBackup())) return false;
+    if (!getKeyName()
+        .equals(other.getKeyName())) return false;
     if (!getUnknownFields().equals(other.getUnknownFields())) return false;
     return true;
   }
@@ -180,6 +244,8 @@ private static final long serialVersionUID = 0L;
     hash = (53 * hash) + getImportJobId().hashCode();
     hash = (37 * hash) + WRAPPED_KEY_BACKUP_FIELD_NUMBER;
     hash = (53 * hash) + getWrappedKeyBackup().hashCode();
+    hash = (37 * hash) + KEY_NAME_FIELD_NUMBER;
+    hash = (53 * hash) + getKeyName().hashCode();
     hash = (29 * hash) + getUnknownFields().hashCode();
     memoizedHashCode = hash;
     return hash;
@@ -317,6 +383,7 @@ private static final long serialVersionUID = 0L;
       bitField0_ = 0;
       importJobId_ = "";
       wrappedKeyBackup_ = com.google.protobuf.ByteString.EMPTY;
+      keyName_ = "";
       return this;
     }
 
@@ -355,6 +422,9 @@ private static final long serialVersionUID = 0L;
       }
       if (((from_bitField0_ & 0x00000002) != 0)) {
         result.wrappedKeyBackup_ = wrappedKeyBackup_;
+      }
+      if (((from_bitField0_ & 0x00000004) != 0)) {
+        result.keyName_ = keyName_;
       }
     }
 
@@ -410,6 +480,11 @@ private static final long serialVersionUID = 0L;
       if (other.getWrappedKeyBackup() != com.google.protobuf.ByteString.EMPTY) {
         setWrappedKeyBackup(other.getWrappedKeyBackup());
       }
+      if (!other.getKeyName().isEmpty()) {
+        keyName_ = other.keyName_;
+        bitField0_ |= 0x00000004;
+        onChanged();
+      }
       this.mergeUnknownFields(other.getUnknownFields());
       onChanged();
       return this;
@@ -446,6 +521,11 @@ private static final long serialVersionUID = 0L;
               bitField0_ |= 0x00000002;
               break;
             } // case 18
+            case 26: {
+              keyName_ = input.readStringRequireUtf8();
+              bitField0_ |= 0x00000004;
+              break;
+            } // case 26
             default: {
               if (!super.parseUnknownField(input, extensionRegistry, tag)) {
                 done = true; // was an endgroup tag
@@ -603,6 +683,118 @@ private static final long serialVersionUID = 0L;
     public Builder clearWrappedKeyBackup() {
       bitField0_ = (bitField0_ & ~0x00000002);
       wrappedKeyBackup_ = getDefaultInstance().getWrappedKeyBackup();
+      onChanged();
+      return this;
+    }
+
+    private java.lang.Object keyName_ = "";
+    /**
+     * <pre>
+     * key_name is the key restored: the key the import job was made for and the backup holds. It is
+     * required (INVALID_ARGUMENT when empty; RestoreKey is new and was never released without it),
+     * and the call is authorized, logged and audited under it as every call that names a key. A job
+     * made for another key fails with INVALID_ARGUMENT, leaving the job unused; a backup of another
+     * key fails with FAILED_PRECONDITION (IMPORT_JOB_UNUSABLE), using the job up.
+     * </pre>
+     *
+     * <code>string key_name = 3 [json_name = "keyName"];</code>
+     * @return The keyName.
+     */
+    public java.lang.String getKeyName() {
+      java.lang.Object ref = keyName_;
+      if (!(ref instanceof java.lang.String)) {
+        com.google.protobuf.ByteString bs =
+            (com.google.protobuf.ByteString) ref;
+        java.lang.String s = bs.toStringUtf8();
+        keyName_ = s;
+        return s;
+      } else {
+        return (java.lang.String) ref;
+      }
+    }
+    /**
+     * <pre>
+     * key_name is the key restored: the key the import job was made for and the backup holds. It is
+     * required (INVALID_ARGUMENT when empty; RestoreKey is new and was never released without it),
+     * and the call is authorized, logged and audited under it as every call that names a key. A job
+     * made for another key fails with INVALID_ARGUMENT, leaving the job unused; a backup of another
+     * key fails with FAILED_PRECONDITION (IMPORT_JOB_UNUSABLE), using the job up.
+     * </pre>
+     *
+     * <code>string key_name = 3 [json_name = "keyName"];</code>
+     * @return The bytes for keyName.
+     */
+    public com.google.protobuf.ByteString
+        getKeyNameBytes() {
+      java.lang.Object ref = keyName_;
+      if (ref instanceof String) {
+        com.google.protobuf.ByteString b = 
+            com.google.protobuf.ByteString.copyFromUtf8(
+                (java.lang.String) ref);
+        keyName_ = b;
+        return b;
+      } else {
+        return (com.google.protobuf.ByteString) ref;
+      }
+    }
+    /**
+     * <pre>
+     * key_name is the key restored: the key the import job was made for and the backup holds. It is
+     * required (INVALID_ARGUMENT when empty; RestoreKey is new and was never released without it),
+     * and the call is authorized, logged and audited under it as every call that names a key. A job
+     * made for another key fails with INVALID_ARGUMENT, leaving the job unused; a backup of another
+     * key fails with FAILED_PRECONDITION (IMPORT_JOB_UNUSABLE), using the job up.
+     * </pre>
+     *
+     * <code>string key_name = 3 [json_name = "keyName"];</code>
+     * @param value The keyName to set.
+     * @return This builder for chaining.
+     */
+    public Builder setKeyName(
+        java.lang.String value) {
+      if (value == null) { throw new NullPointerException(); }
+      keyName_ = value;
+      bitField0_ |= 0x00000004;
+      onChanged();
+      return this;
+    }
+    /**
+     * <pre>
+     * key_name is the key restored: the key the import job was made for and the backup holds. It is
+     * required (INVALID_ARGUMENT when empty; RestoreKey is new and was never released without it),
+     * and the call is authorized, logged and audited under it as every call that names a key. A job
+     * made for another key fails with INVALID_ARGUMENT, leaving the job unused; a backup of another
+     * key fails with FAILED_PRECONDITION (IMPORT_JOB_UNUSABLE), using the job up.
+     * </pre>
+     *
+     * <code>string key_name = 3 [json_name = "keyName"];</code>
+     * @return This builder for chaining.
+     */
+    public Builder clearKeyName() {
+      keyName_ = getDefaultInstance().getKeyName();
+      bitField0_ = (bitField0_ & ~0x00000004);
+      onChanged();
+      return this;
+    }
+    /**
+     * <pre>
+     * key_name is the key restored: the key the import job was made for and the backup holds. It is
+     * required (INVALID_ARGUMENT when empty; RestoreKey is new and was never released without it),
+     * and the call is authorized, logged and audited under it as every call that names a key. A job
+     * made for another key fails with INVALID_ARGUMENT, leaving the job unused; a backup of another
+     * key fails with FAILED_PRECONDITION (IMPORT_JOB_UNUSABLE), using the job up.
+     * </pre>
+     *
+     * <code>string key_name = 3 [json_name = "keyName"];</code>
+     * @param value The bytes for keyName to set.
+     * @return This builder for chaining.
+     */
+    public Builder setKeyNameBytes(
+        com.google.protobuf.ByteString value) {
+      if (value == null) { throw new NullPointerException(); }
+      checkByteStringIsUtf8(value);
+      keyName_ = value;
+      bitField0_ |= 0x00000004;
       onChanged();
       return this;
     }

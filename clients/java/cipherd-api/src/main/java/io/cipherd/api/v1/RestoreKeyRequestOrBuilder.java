@@ -40,4 +40,32 @@ public interface RestoreKeyRequestOrBuilder extends
    * @return The wrappedKeyBackup.
    */
   com.google.protobuf.ByteString getWrappedKeyBackup();
+
+  /**
+   * <pre>
+   * key_name is the key restored: the key the import job was made for and the backup holds. It is
+   * required (INVALID_ARGUMENT when empty; RestoreKey is new and was never released without it),
+   * and the call is authorized, logged and audited under it as every call that names a key. A job
+   * made for another key fails with INVALID_ARGUMENT, leaving the job unused; a backup of another
+   * key fails with FAILED_PRECONDITION (IMPORT_JOB_UNUSABLE), using the job up.
+   * </pre>
+   *
+   * <code>string key_name = 3 [json_name = "keyName"];</code>
+   * @return The keyName.
+   */
+  java.lang.String getKeyName();
+  /**
+   * <pre>
+   * key_name is the key restored: the key the import job was made for and the backup holds. It is
+   * required (INVALID_ARGUMENT when empty; RestoreKey is new and was never released without it),
+   * and the call is authorized, logged and audited under it as every call that names a key. A job
+   * made for another key fails with INVALID_ARGUMENT, leaving the job unused; a backup of another
+   * key fails with FAILED_PRECONDITION (IMPORT_JOB_UNUSABLE), using the job up.
+   * </pre>
+   *
+   * <code>string key_name = 3 [json_name = "keyName"];</code>
+   * @return The bytes for keyName.
+   */
+  com.google.protobuf.ByteString
+      getKeyNameBytes();
 }
