@@ -7,5 +7,5 @@ import picocli.CommandLine.Command;
     name = "kek",
     mixinStandardHelpOptions = true,
     description = "Key-encryption key of the material kept in Vault (docs/security.md).",
-    subcommands = KekMigrateCommand.class)
+    subcommands = {KekMigrateCommand.class, KekRewrapCommand.class})
 public final class KekCommand {}

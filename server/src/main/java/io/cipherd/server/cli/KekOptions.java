@@ -1,7 +1,9 @@
 package io.cipherd.server.cli;
 
 import io.cipherd.server.keystore.kek.KekConfig;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import picocli.CommandLine.Option;
 
@@ -89,17 +91,32 @@ public final class KekOptions {
               + "(CIPHERD_KEK_REQUIRE_WRAPPED).")
   boolean requireWrapped;
 
+  @Option(
+      names = "--kek-also-unwrap",
+      split = ",",
+      defaultValue = "${env:CIPHERD_KEK_ALSO_UNWRAP}",
+      description =
+          "Also read material wrapped by these other KEKs, by the id stored beside each blob "
+              + "(transit:<mount>/<key>, pkcs11:<key label> on the --kek-pkcs11-* token), never "
+              + "wrap with them: the KEK being left while `cipherd kek rewrap` moves to --kek. "
+              + "Comma-separated or repeated (CIPHERD_KEK_ALSO_UNWRAP).")
+  List<String> alsoUnwrap = new ArrayList<>();
+
   /** The validated KEK choice. */
   public KekConfig toConfig() {
     Map<String, String> settings = new LinkedHashMap<>(options);
-    if (kind.equals("pkcs11")) {
+    List<String> others =
+        alsoUnwrap == null
+            ? List.of()
+            : alsoUnwrap.stream().map(String::strip).filter(id -> !id.isEmpty()).toList();
+    if (kind.equals("pkcs11") || others.stream().anyMatch(id -> id.startsWith("pkcs11:"))) {
       putIfSet(settings, "library", pkcs11Library);
       putIfSet(settings, "slot", pkcs11Slot == null ? null : pkcs11Slot.toString());
       settings.put("slot-index", Integer.toString(pkcs11SlotIndex));
       putIfSet(settings, "key-label", pkcs11KeyLabel);
       putIfSet(settings, "pin-file", pkcs11PinFile);
     }
-    return new KekConfig(kind, transitMount, transitKey, settings, requireWrapped);
+    return new KekConfig(kind, transitMount, transitKey, settings, requireWrapped, others);
   }
 
   private static void putIfSet(Map<String, String> settings, String name, String value) {

@@ -28,6 +28,7 @@ import io.cipherd.server.importjobs.PlaintextImportDisabledException;
 import io.cipherd.server.keys.ConcurrentKeyUpdateException;
 import io.cipherd.server.keys.KeyAlreadyExistsException;
 import io.cipherd.server.keys.KeyLifecycle;
+import io.cipherd.server.keys.KeyMaterialUnusableException;
 import io.cipherd.server.keys.KeyNotExportableException;
 import io.cipherd.server.keys.KeyNotFoundException;
 import io.cipherd.server.keys.KeyPolicyViolationException;
@@ -114,6 +115,10 @@ class StatusMapperTest {
               new PlaintextImportDisabledException("orders"), Status.Code.FAILED_PRECONDITION),
           Map.entry(new ImportJobUnusableException("orders"), Status.Code.FAILED_PRECONDITION),
           Map.entry(new KeyNotExportableException("orders"), Status.Code.FAILED_PRECONDITION),
+          Map.entry(
+              new KeyMaterialUnusableException(
+                  "orders", 2, new IllegalStateException("wrapped by transit:transit/old")),
+              Status.Code.FAILED_PRECONDITION),
           Map.entry(new BackupUnwrapFailedException(), Status.Code.INVALID_ARGUMENT),
           Map.entry(
               new ImportJobLimitException("this caller holds its most live import jobs (8)"),

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.cipherd.server.audit.AuditConfig;
+import io.cipherd.server.keystore.kek.KekConfig;
 import io.cipherd.server.security.TlsConfig;
 import io.cipherd.server.tracing.TracingConfig;
 import java.io.ByteArrayOutputStream;
@@ -213,6 +214,44 @@ class ServerCommandTest {
     assertThat(plain.toTracingConfig().enabled()).isFalse();
     assertThat(plain.toTracingConfig().trustParentSampling()).isTrue();
     assertThat(plain.toTracingConfig().samplingRatio()).isEqualTo(1.0);
+  }
+
+  @Test
+  void kekAlsoUnwrap_reachesTheKekConfig_withTheTokensSettingsForAPkcs11Id() {
+    ServerCommand moving = new ServerCommand();
+    new CommandLine(moving)
+        .parseArgs(
+            "--kek=transit",
+            "--kek-transit-key",
+            "kek-b",
+            "--kek-also-unwrap",
+            "transit:transit/cipherd-kek,pkcs11:old-kek",
+            "--kek-pkcs11-library",
+            "/usr/lib/softhsm/libsofthsm2.so",
+            "--kek-pkcs11-pin-file",
+            "/run/pin");
+    ServerCommand plain = new ServerCommand();
+    new CommandLine(plain).parseArgs("--kek=transit");
+
+    KekConfig config = moving.kekConfig();
+
+    assertThat(config.transitKey()).isEqualTo("kek-b");
+    assertThat(config.alsoUnwrap())
+        .containsExactly("transit:transit/cipherd-kek", "pkcs11:old-kek");
+    assertThat(config.options())
+        .containsEntry("library", "/usr/lib/softhsm/libsofthsm2.so")
+        .containsEntry("pin-file", "/run/pin");
+    assertThat(plain.kekConfig().alsoUnwrap()).isEmpty();
+    assertThat(plain.kekConfig().options()).isEmpty();
+  }
+
+  @Test
+  void kekCommand_hasMigrateAndRewrap_whoseHelpNamesTheOptionsOfAMove() {
+    CommandLine kek = new CommandLine(new ServerCommand()).getSubcommands().get("kek");
+
+    assertThat(kek.getSubcommands()).containsOnlyKeys("migrate", "rewrap");
+    assertThat(kek.getSubcommands().get("rewrap").getUsageMessage())
+        .contains("--kek-also-unwrap", "--kek-transit-key", "--vault-address", "rotate");
   }
 
   @Test

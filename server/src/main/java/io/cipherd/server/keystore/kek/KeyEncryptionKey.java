@@ -32,6 +32,15 @@ public interface KeyEncryptionKey extends AutoCloseable {
    */
   byte[] unwrap(String wrapped, byte[] associatedData);
 
+  /**
+   * Whether {@code wrapped} (a blob of this KEK) was wrapped by its newest key version, so that
+   * {@code cipherd kek rewrap} leaves it alone. A KEK with versions (a rotated Transit key) answers
+   * false for an older version's blob; one without versions keeps the default, true.
+   */
+  default boolean isCurrent(String wrapped) {
+    return true;
+  }
+
   /** Releases what the KEK holds (a token session); the default holds nothing. */
   @Override
   default void close() {}

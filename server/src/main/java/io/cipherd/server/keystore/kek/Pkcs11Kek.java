@@ -1,11 +1,13 @@
 package io.cipherd.server.keystore.kek;
 
 import io.cipherd.server.crypto.NonceSource;
+import io.cipherd.server.keys.KeyStoreUnavailableException;
 import java.io.IOException;
 import java.security.GeneralSecurityException;
 import java.security.Key;
 import java.security.KeyStore;
 import java.security.Provider;
+import java.security.ProviderException;
 import java.security.Security;
 import java.util.Arrays;
 import java.util.Base64;
@@ -13,6 +15,8 @@ import javax.crypto.AEADBadTagException;
 import javax.crypto.Cipher;
 import javax.crypto.SecretKey;
 import javax.crypto.spec.GCMParameterSpec;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * An AES key on a PKCS#11 token as the KEK, through the JDK's SunPKCS11 provider: AES-GCM done by
@@ -24,10 +28,15 @@ import javax.crypto.spec.GCMParameterSpec;
  * AES/KWP/NoPadding}): key wrap with padding has no associated data, and the binding of a blob to
  * its key name and version is what stops a blob moved elsewhere from unwrapping.
  *
+ * <p>A token that fails during a wrap or unwrap (SunPKCS11's {@link ProviderException}: a lost
+ * session, a device removed or in error) is the store's unavailable error, as a Vault outage is:
+ * the call may succeed later. A blob that does not authenticate is {@link KekUnwrapException}.
+ *
  * <p>It never logs out: PKCS#11 login is per process, not per provider, so one KEK closing would
  * log out every other user of the token in the JVM; the process ending ends the session.
  */
 final class Pkcs11Kek implements KeyEncryptionKey {
+  private static final Logger LOG = LoggerFactory.getLogger(Pkcs11Kek.class);
   private static final String PREFIX = "pkcs11:v1:";
   private static final int IV_BYTES = 12;
   private static final int TAG_BITS = 128;
@@ -88,6 +97,8 @@ final class Pkcs11Kek implements KeyEncryptionKey {
       return PREFIX + Base64.getEncoder().encodeToString(blob);
     } catch (GeneralSecurityException e) {
       throw new IllegalStateException("the PKCS#11 token did not wrap with " + id, e);
+    } catch (ProviderException e) {
+      throw tokenFailed("wrap", e);
     }
   }
 
@@ -114,6 +125,14 @@ final class Pkcs11Kek implements KeyEncryptionKey {
       throw new KekUnwrapException(id + " did not unwrap the blob");
     } catch (GeneralSecurityException e) {
       throw new IllegalStateException("the PKCS#11 token failed to unwrap with " + id, e);
+    } catch (ProviderException e) {
+      throw tokenFailed("unwrap", e);
     }
+  }
+
+  /** The caller's error says only that the store is unavailable; the log says which token. */
+  private KeyStoreUnavailableException tokenFailed(String operation, ProviderException e) {
+    LOG.warn("the PKCS#11 token of the key-encryption key {} failed to {}: {}", id, operation, e);
+    return new KeyStoreUnavailableException("the key store is unavailable; retry later", e);
   }
 }

@@ -136,19 +136,7 @@ public final class Pkcs12KeyStore implements KeyStore, UsageStore, AuditStore {
     KeyMetadata created = new KeyMetadata(name, List.of(first.info()), policy);
     lock.lock();
     try {
-      if (keys.containsKey(name)) {
-        throw new KeyAlreadyExistsException(name);
-      }
-      p12.checkOpen();
-      // Policy first, and durable, before the p12 rename that makes the key exist (see the class
-      // comment): no crash or power loss can keep the version but lose its policy.
-      writePolicies(created);
-      syncDirectory(
-          "wrote the policy of key '"
-              + name
-              + "' but could not sync "
-              + dir
-              + "; the key was not created");
+      writeNewKeysPolicy(created, "created");
       p12.addVersion(name, first);
       return publish(created);
     } finally {
@@ -250,17 +238,7 @@ public final class Pkcs12KeyStore implements KeyStore, UsageStore, AuditStore {
     String name = key.name();
     lock.lock();
     try {
-      if (keys.containsKey(name)) {
-        throw new KeyAlreadyExistsException(name);
-      }
-      p12.checkOpen();
-      writePolicies(key);
-      syncDirectory(
-          "wrote the policy of key '"
-              + name
-              + "' but could not sync "
-              + dir
-              + "; the key was not restored");
+      writeNewKeysPolicy(key, "restored");
       if (!live.isEmpty()) {
         p12.addVersions(name, live);
       }
@@ -268,6 +246,27 @@ public final class Pkcs12KeyStore implements KeyStore, UsageStore, AuditStore {
     } finally {
       lock.unlock();
     }
+  }
+
+  /**
+   * What creating and restoring a key do before its versions are written, under the lock: refuse a
+   * name that is taken, then write the new key's policy durably, before the p12 rename that makes
+   * the key exist (see the class comment), so no crash or power loss keeps a version but loses its
+   * policy. {@code done} ("created", "restored") says what was not done if the sync fails.
+   */
+  private void writeNewKeysPolicy(KeyMetadata key, String done) {
+    if (keys.containsKey(key.name())) {
+      throw new KeyAlreadyExistsException(key.name());
+    }
+    p12.checkOpen();
+    writePolicies(key);
+    syncDirectory(
+        "wrote the policy of key '"
+            + key.name()
+            + "' but could not sync "
+            + dir
+            + "; the key was not "
+            + done);
   }
 
   @Override

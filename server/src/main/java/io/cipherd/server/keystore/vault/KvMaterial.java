@@ -1,17 +1,22 @@
 package io.cipherd.server.keystore.vault;
 
+import io.cipherd.server.keystore.kek.KekConfig;
 import io.cipherd.server.keystore.kek.KekUnwrapException;
 import io.cipherd.server.keystore.kek.KeyEncryptionKey;
 import io.github.jopenlibs.vault.json.JsonObject;
 import io.github.jopenlibs.vault.json.JsonValue;
 import java.nio.charset.StandardCharsets;
 import java.util.Base64;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
 
 /**
  * Secret bytes in a KV secret's fields, as the store's KEK says: {@code material} (base64) without
  * a KEK, or {@code material_wrapped} (the KEK's blob) and {@code kek} (its {@link
  * KeyEncryptionKey#id()}) with one. Both are read while a migration runs, unless {@code
- * requireWrapped}, which refuses {@code material}.
+ * requireWrapped}, which refuses {@code material}. Blobs of the KEKs it {@code alsoUnwraps} (the
+ * one a {@code cipherd kek rewrap} moves away from) are read too; it writes with its own KEK only.
  *
  * <p>The associated data names what the bytes are ({@link #versionData}, {@link #AUDIT_KEY_DATA}),
  * so a blob copied into another key's or version's place does not unwrap there.
@@ -28,13 +33,21 @@ final class KvMaterial {
   static final KvMaterial UNWRAPPED = new KvMaterial(null, false);
 
   private final KeyEncryptionKey kek;
+  private final Map<String, KeyEncryptionKey> alsoUnwraps;
   private final boolean requireWrapped;
 
   KvMaterial(KeyEncryptionKey kek, boolean requireWrapped) {
-    if (kek == null && requireWrapped) {
-      throw new IllegalArgumentException("requiring wrapped material needs a KEK");
+    this(kek, List.of(), requireWrapped);
+  }
+
+  KvMaterial(KeyEncryptionKey kek, List<KeyEncryptionKey> alsoUnwraps, boolean requireWrapped) {
+    if (kek == null && (requireWrapped || !alsoUnwraps.isEmpty())) {
+      throw new IllegalArgumentException("requiring or reading wrapped material needs a KEK");
     }
     this.kek = kek;
+    Map<String, KeyEncryptionKey> byId = new LinkedHashMap<>();
+    alsoUnwraps.forEach(other -> byId.put(other.id(), other));
+    this.alsoUnwraps = Map.copyOf(byId);
     this.requireWrapped = requireWrapped;
   }
 
@@ -52,6 +65,34 @@ final class KvMaterial {
     return kek;
   }
 
+  /** The other KEKs whose blobs this reads. */
+  List<KeyEncryptionKey> alsoUnwraps() {
+    return List.copyOf(alsoUnwraps.values());
+  }
+
+  /** The same KEKs, with {@code requireWrapped} as given. */
+  KvMaterial requiringWrapped(boolean require) {
+    return new KvMaterial(kek, alsoUnwraps(), require);
+  }
+
+  /**
+   * Whether {@code fields} hold material wrapped by this store's KEK at its newest version, which
+   * {@code cipherd kek rewrap} leaves as it is.
+   */
+  boolean isCurrent(JsonObject fields) {
+    JsonValue wrapped = fields.get(WRAPPED);
+    return kek != null
+        && wrapped != null
+        && wrapped.isString()
+        && stored(fields, KEK).equals(kek.id())
+        && kek.isCurrent(wrapped.asString());
+  }
+
+  /** The id of the KEK that wrapped {@code fields}' material, or "none" if it is raw. */
+  static String wrappedBy(JsonObject fields) {
+    return isWrapped(fields) ? stored(fields, KEK) : KekConfig.NONE;
+  }
+
   /** Adds {@code material} to {@code fields}: wrapped with the KEK when there is one. */
   JsonObject put(JsonObject fields, byte[] material, byte[] associatedData) {
     if (kek == null) {
@@ -60,11 +101,14 @@ final class KvMaterial {
     return fields.add(WRAPPED, kek.wrap(material, associatedData)).add(KEK, kek.id());
   }
 
-  /** {@code fields} with their bytes stored wrapped by the KEK instead of raw. */
+  /**
+   * {@code fields} with their bytes stored wrapped by the KEK instead of raw or wrapped by another.
+   */
   JsonObject wrapped(JsonObject fields, byte[] material, byte[] associatedData) {
     JsonObject copy = new JsonObject();
     for (JsonObject.Member member : fields) {
-      if (!member.getName().equals(MATERIAL)) {
+      String name = member.getName();
+      if (!name.equals(MATERIAL) && !name.equals(WRAPPED) && !name.equals(KEK)) {
         copy.add(member.getName(), member.getValue());
       }
     }
@@ -83,22 +127,28 @@ final class KvMaterial {
     JsonValue wrapped = fields.get(WRAPPED);
     if (wrapped != null) {
       if (!wrapped.isString()) {
-        throw new IllegalStateException(what + " in Vault has a " + WRAPPED + " that is no text");
-      }
-      if (kek == null) {
-        throw new IllegalStateException(
-            what
-                + " in Vault is wrapped by the key-encryption key "
-                + stored(fields, KEK)
-                + ", and this server has none (--kek)");
+        throw new KekUnwrapException(what + " in Vault has a " + WRAPPED + " that is no text");
       }
       String by = stored(fields, KEK);
-      if (!by.equals(kek.id())) {
+      if (kek == null) {
         throw new KekUnwrapException(
-            what + " in Vault is wrapped by " + by + ", not by this server's " + kek.id());
+            what
+                + " in Vault is wrapped by the key-encryption key "
+                + by
+                + ", and this server has none (--kek)");
+      }
+      KeyEncryptionKey unwrapping = by.equals(kek.id()) ? kek : alsoUnwraps.get(by);
+      if (unwrapping == null) {
+        throw new KekUnwrapException(
+            what
+                + " in Vault is wrapped by "
+                + by
+                + ", not by this server's "
+                + kek.id()
+                + (alsoUnwraps.isEmpty() ? "" : " or " + String.join(", ", alsoUnwraps.keySet())));
       }
       try {
-        return kek.unwrap(wrapped.asString(), associatedData);
+        return unwrapping.unwrap(wrapped.asString(), associatedData);
       } catch (KekUnwrapException e) {
         throw new KekUnwrapException(
             what + " in Vault did not unwrap with " + by + " (changed, or moved from elsewhere)",
@@ -110,7 +160,7 @@ final class KvMaterial {
       throw new IllegalStateException(what + " in Vault has no material");
     }
     if (requireWrapped) {
-      throw new IllegalStateException(
+      throw new KekUnwrapException(
           what
               + " in Vault is stored unwrapped, and --kek-require-wrapped refuses it: run"
               + " `cipherd kek migrate` with this server's --kek options");

@@ -3,6 +3,7 @@ package io.cipherd.server.keystore.vault;
 import io.github.jopenlibs.vault.json.JsonObject;
 import java.util.List;
 import java.util.Optional;
+import java.util.stream.IntStream;
 
 /**
  * Key versions whose raw KV data {@code cipherd kek migrate} destroyed: KV v2 cannot rewrite an old
@@ -10,7 +11,11 @@ import java.util.Optional;
  * secret {@code <prefix>/_kek/<name>/<version>} (once, {@code cas=0}), checks that it unwraps to
  * the same bytes, then destroys the raw KV version's data. The KV version's metadata stays (the
  * key's version numbers are KV's), marked destroyed; versions written with a KEK configured are
- * wrapped in the key's own KV version and never copied here.
+ * wrapped in the key's own KV version and never copied here, until {@code cipherd kek rewrap}
+ * rewraps them: it writes the rewrapped fields here too (the copy's next KV version,
+ * check-and-set), then destroys the data it replaced (the key's KV version, or the copy's older
+ * versions). A version's fields are therefore its key's KV version while that has data, else the
+ * newest version of its copy.
  *
  * <p>Destroying a key version deletes its copy here too (every KV version and the metadata), so no
  * wrapped copy outlives a destruction.
@@ -34,13 +39,27 @@ final class KvMigratedVersions {
     return kv.readLatest(path(name, version)).map(KvClient.Versioned::data);
   }
 
+  /** The newest version of version {@code version}'s copy, if it has one. */
+  static Optional<KvClient.Versioned> latestCopy(KvClient kv, String name, int version) {
+    return kv.readLatest(path(name, version));
+  }
+
   /**
-   * Destroys the migrated copies of {@code versions}: each is written once, as its secret's KV
-   * version 1; destroying a copy that does not exist, or again, is a no-op.
+   * Destroys every KV version of the copies of {@code versions} (a migration writes version 1, each
+   * rewrap one more); destroying a copy that does not exist, or again, is a no-op.
    */
   static void destroy(KvClient kv, String name, List<Integer> versions) {
     for (int version : versions) {
-      kv.destroyVersions(path(name, version), List.of(1));
+      String path = path(name, version);
+      int newest = kv.readMetadata(path).map(KvKeys::currentVersion).orElse(0);
+      if (newest > 0) {
+        kv.destroyVersions(path, upTo(newest));
+      }
     }
+  }
+
+  /** 1 to {@code last}. */
+  static List<Integer> upTo(int last) {
+    return IntStream.rangeClosed(1, last).boxed().toList();
   }
 }

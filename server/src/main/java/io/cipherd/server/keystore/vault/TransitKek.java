@@ -7,6 +7,9 @@ import io.github.jopenlibs.vault.json.JsonValue;
 import java.util.Base64;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 /**
  * A Vault Transit key as the KEK: {@code <mount>/encrypt/<key>} and {@code <mount>/decrypt/<key>}
@@ -15,15 +18,23 @@ import java.util.Map;
  * timeouts, retries and circuit. The blob is Transit's {@code vault:vN:...} ciphertext; a rotated
  * Transit key still unwraps its older blobs (down to its {@code min_decryption_version}).
  *
+ * <p>The newest Transit version is learnt from what encrypt answers ({@code vault:vN:}), so a blob
+ * of an older version is known as such ({@link #isCurrent}) once this KEK has wrapped something:
+ * the store's start-up round trip does, and needs no read grant on the key's configuration.
+ *
  * <p>The token needs {@code update} on the two paths and nothing else: without {@code create},
  * Transit's encrypt does not make a missing key, and the round trip at start-up fails instead.
  */
 final class TransitKek implements KeyEncryptionKey {
   private static final Base64.Encoder BASE64 = Base64.getEncoder();
+  private static final Pattern VERSION = Pattern.compile("^vault:v([0-9]{1,9}):");
 
   private final KvClient vault;
   private final String mount;
   private final String key;
+
+  /** The newest Transit key version an encrypt answered with; 0 before the first wrap. */
+  private final AtomicInteger newest = new AtomicInteger();
 
   TransitKek(KvClient vault, String mount, String key) {
     this.vault = vault;
@@ -49,7 +60,21 @@ final class TransitKek implements KeyEncryptionKey {
                             + id()
                             + " (is it an AEAD key: aes256-gcm96, aes128-gcm96 or"
                             + " chacha20-poly1305?)"));
-    return string(answer, "ciphertext", path);
+    String wrapped = string(answer, "ciphertext", path);
+    newest.accumulateAndGet(version(wrapped), Math::max);
+    return wrapped;
+  }
+
+  @Override
+  public boolean isCurrent(String wrapped) {
+    int version = version(wrapped);
+    return version > 0 && version >= newest.get();
+  }
+
+  /** The Transit key version of a {@code vault:vN:...} blob; 0 if it is not one. */
+  static int version(String wrapped) {
+    Matcher m = VERSION.matcher(wrapped);
+    return m.find() ? Integer.parseInt(m.group(1)) : 0;
   }
 
   @Override

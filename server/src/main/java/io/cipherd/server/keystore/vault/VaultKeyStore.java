@@ -6,6 +6,7 @@ import io.cipherd.server.keys.AuditHead;
 import io.cipherd.server.keys.AuditStore;
 import io.cipherd.server.keys.ConcurrentKeyUpdateException;
 import io.cipherd.server.keys.KeyAlreadyExistsException;
+import io.cipherd.server.keys.KeyMaterialUnusableException;
 import io.cipherd.server.keys.KeyMetadata;
 import io.cipherd.server.keys.KeyNotFoundException;
 import io.cipherd.server.keys.KeyPolicy;
@@ -19,6 +20,7 @@ import io.cipherd.server.keys.VersionLifecycle;
 import io.cipherd.server.keys.VersionUsage;
 import io.cipherd.server.keys.WipeableSecretKey;
 import io.cipherd.server.keystore.kek.KekConfig;
+import io.cipherd.server.keystore.kek.KekUnwrapException;
 import io.cipherd.server.keystore.kek.KeyEncryptionKey;
 import io.github.jopenlibs.vault.json.JsonObject;
 import java.nio.charset.StandardCharsets;
@@ -56,7 +58,8 @@ import javax.crypto.SecretKey;
  * written, so it is remembered and {@link #readKey} then costs a metadata read and a read of the
  * lifecycle secret {@code <prefix>/_lifecycle/<name>} ({@link KvLifecycle}); key bytes are not
  * kept. Destroying a version destroys its KV version's data ({@code <mount>/destroy/...}) and the
- * wrapped copy {@code cipherd kek migrate} may have made of it ({@link KvMigratedVersions}).
+ * wrapped copy {@code cipherd kek migrate} or {@code rewrap} may have made of it ({@link
+ * KvMigratedVersions}).
  */
 public final class VaultKeyStore implements KeyStore, UsageStore, AuditStore {
   /**
@@ -74,6 +77,7 @@ public final class VaultKeyStore implements KeyStore, UsageStore, AuditStore {
   private final KvKeys keys;
   private final KvAuditHeads auditHeads;
   private final KvMaterial material;
+  private final UnwrapFailureLog unwrapFailures = new UnwrapFailureLog(Clock.systemUTC());
 
   /** A store keeping key material as it is, with no key-encryption key. */
   public VaultKeyStore(VaultSession session) {
@@ -111,7 +115,33 @@ public final class VaultKeyStore implements KeyStore, UsageStore, AuditStore {
       throw new IllegalStateException(
           "the key-encryption key " + kek.id() + " does not round-trip");
     }
-    return new KvMaterial(kek, config.requireWrapped());
+    List<KeyEncryptionKey> others = new ArrayList<>();
+    for (String id : config.alsoUnwrap()) {
+      if (!id.equals(kek.id())) {
+        others.add(alsoUnwrapping(kv, config, id));
+      }
+    }
+    return new KvMaterial(kek, others, config.requireWrapped());
+  }
+
+  /**
+   * The KEK {@code id} names, to read its blobs: {@code transit:<mount>/<key>} through this store's
+   * session (its token needs {@code update} on that key's decrypt path only), any other through its
+   * factory ({@link KekConfig#openFromFactory(String)}). Nothing is wrapped with it, so it is not
+   * tried at start; a blob it cannot unwrap fails when read.
+   */
+  private static KeyEncryptionKey alsoUnwrapping(KvClient kv, KekConfig config, String id) {
+    String transit = KekConfig.TRANSIT + ":";
+    if (id.startsWith(transit)) {
+      String path = id.substring(transit.length());
+      int slash = path.lastIndexOf('/');
+      if (slash <= 0 || slash == path.length() - 1) {
+        throw new IllegalArgumentException(
+            "--kek-also-unwrap " + id + " is not transit:<mount>/<key>");
+      }
+      return new TransitKek(kv, path.substring(0, slash), path.substring(slash + 1));
+    }
+    return config.openFromFactory(id);
   }
 
   /**
@@ -155,7 +185,18 @@ public final class VaultKeyStore implements KeyStore, UsageStore, AuditStore {
       throw new IllegalArgumentException("migrating needs a key-encryption key (--kek)");
     }
     // The migration reads raw material whatever --kek-require-wrapped says: that is its job.
-    return new KekMigration(kv, keys, new KvMaterial(material.kek(), /* requireWrapped= */ false));
+    return new KekMigration(kv, keys, material.requiringWrapped(false));
+  }
+
+  /**
+   * The rewrap of every stored blob to this store's KEK at its newest version ({@code cipherd kek
+   * rewrap}), reading blobs of the KEKs it also unwraps.
+   */
+  public KekRewrap kekRewrap() {
+    if (!material.wraps()) {
+      throw new IllegalArgumentException("rewrapping needs a key-encryption key (--kek)");
+    }
+    return new KekRewrap(kv, keys, material.requiringWrapped(false));
   }
 
   public VaultSession session() {
@@ -196,11 +237,7 @@ public final class VaultKeyStore implements KeyStore, UsageStore, AuditStore {
               + version.version()
               + " in Vault does not match its metadata");
     }
-    byte[] material =
-        this.material.get(
-            "key '" + name + "' version " + version.version(),
-            fields,
-            KvMaterial.versionData(name, version.version()));
+    byte[] material = unwrapped(name, version.version(), fields);
     if (material.length * 8 != stored.keySizeBits()) {
       Arrays.fill(material, (byte) 0);
       throw new IllegalStateException(
@@ -212,6 +249,23 @@ public final class VaultKeyStore implements KeyStore, UsageStore, AuditStore {
     }
     // The key ring's cache owns the only copy and overwrites it when the version is evicted.
     return new WipeableSecretKey(material, stored.keyAlgorithm());
+  }
+
+  /**
+   * Version {@code version}'s bytes from {@code fields}. A blob that does not unwrap (another
+   * KEK's, changed, copied from another version's place, raw where wrapped is required) will not
+   * unwrap on a retry: {@link KeyMaterialUnusableException} for the caller, saying no more than
+   * that, and the details (which KEK, why) in an ERROR line for the operator. A KEK that cannot be
+   * reached is the store's unavailable error instead, from the KEK itself.
+   */
+  private byte[] unwrapped(String name, int version, JsonObject fields) {
+    try {
+      return this.material.get(
+          "key '" + name + "' version " + version, fields, KvMaterial.versionData(name, version));
+    } catch (KekUnwrapException e) {
+      unwrapFailures.report(name, version, KvMaterial.wrappedBy(fields), e);
+      throw new KeyMaterialUnusableException(name, version, e);
+    }
   }
 
   @Override
@@ -282,12 +336,7 @@ public final class VaultKeyStore implements KeyStore, UsageStore, AuditStore {
     // The flag is never cleared, whatever the writer read before it was set; the check-and-set
     // below is against the lifecycle secret that says it.
     KeyMetadata written = now.key().exportable() ? next.asExportable() : next;
-    String writeId = UUID.randomUUID().toString();
-    String path = KvLifecycle.path(name);
-    if (!kv.writeVersion(path, now.lifecycle().kvVersion(), KvLifecycle.encode(written, writeId))
-        && !writeId.equals(keys.lifecycle(name).writeId())) {
-      throw new ConcurrentKeyUpdateException(name, expected.currentVersion());
-    }
+    writeLifecycle(now, written, expected.currentVersion());
     if (!next.policy().equals(now.key().policy())) {
       kv.writeMetadata(name, KvKeySettings.metadataWrite(next.policy()));
     }
@@ -309,13 +358,24 @@ public final class VaultKeyStore implements KeyStore, UsageStore, AuditStore {
       return now.key();
     }
     KeyMetadata next = now.key().asExportable();
+    writeLifecycle(now, next, now.key().currentVersion());
+    return next;
+  }
+
+  /**
+   * Writes {@code next} as the lifecycle secret's next KV version, check-and-set against the one
+   * {@code now} was read from; a write whose answer was lost and whose retry then failed the
+   * check-and-set is recognised by its write id. {@link ConcurrentKeyUpdateException} (about {@code
+   * expectedVersion}) if another writer won.
+   */
+  private void writeLifecycle(KvKeys.Snapshot now, KeyMetadata next, int expectedVersion) {
+    String name = now.key().name();
     String writeId = UUID.randomUUID().toString();
     if (!kv.writeVersion(
             KvLifecycle.path(name), now.lifecycle().kvVersion(), KvLifecycle.encode(next, writeId))
         && !writeId.equals(keys.lifecycle(name).writeId())) {
-      throw new ConcurrentKeyUpdateException(name, now.key().currentVersion());
+      throw new ConcurrentKeyUpdateException(name, expectedVersion);
     }
-    return next;
   }
 
   /**
@@ -422,6 +482,7 @@ public final class VaultKeyStore implements KeyStore, UsageStore, AuditStore {
   public void close() {
     if (material.wraps()) {
       material.kek().close();
+      material.alsoUnwraps().forEach(KeyEncryptionKey::close);
     }
     session.close();
   }
@@ -435,11 +496,17 @@ public final class VaultKeyStore implements KeyStore, UsageStore, AuditStore {
     if (stored.isEmpty()) {
       return false;
     }
-    byte[] material =
-        this.material.get(
-            "key '" + name + "' version " + next.info().version(),
-            stored.get(),
-            KvMaterial.versionData(name, next.info().version()));
+    byte[] material;
+    try {
+      material =
+          this.material.get(
+              "key '" + name + "' version " + next.info().version(),
+              stored.get(),
+              KvMaterial.versionData(name, next.info().version()));
+    } catch (KekUnwrapException notOurs) {
+      // Another writer's, wrapped by a KEK this server does not read: not our write.
+      return false;
+    }
     try {
       return MessageDigest.isEqual(material, next.material())
           && KvVersionFields.decodeInfo(name, next.info().version(), stored.get())

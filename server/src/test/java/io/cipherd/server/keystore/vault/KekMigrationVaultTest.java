@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.google.protobuf.ByteString;
 import io.cipherd.server.crypto.CipherMode;
+import io.cipherd.server.keys.KeyMaterialUnusableException;
 import io.cipherd.server.keys.KeyMetadata;
 import io.cipherd.server.keys.KeyStoreAccessDeniedException;
 import io.cipherd.server.keys.KeyTemplate;
@@ -193,10 +194,16 @@ class KekMigrationVaultTest {
             () ->
                 moved.vault.readMaterial(
                     "orders", moved.vault.readKey("orders").orElseThrow().version(2)))
+        .isInstanceOf(KeyMaterialUnusableException.class)
+        .hasMessage(
+            "key 'orders' version 2: its stored key material could not be unwrapped; an operator"
+                + " must see the server log")
+        .cause()
         .isInstanceOf(KekUnwrapException.class)
         .hasMessageContaining("key 'orders' version 2 in Vault did not unwrap")
         .hasMessageNotContaining(one.get("material_wrapped").asString());
-    assertThatThrownBy(() -> moved.decrypt(second)).isNotNull();
+    assertThatThrownBy(() -> moved.decrypt(second))
+        .isInstanceOf(KeyMaterialUnusableException.class);
   }
 
   @Test

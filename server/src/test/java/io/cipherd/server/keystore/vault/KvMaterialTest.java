@@ -8,6 +8,7 @@ import io.cipherd.server.keystore.kek.KeyEncryptionKey;
 import io.github.jopenlibs.vault.json.JsonObject;
 import java.security.GeneralSecurityException;
 import java.util.Base64;
+import java.util.List;
 import javax.crypto.AEADBadTagException;
 import javax.crypto.Cipher;
 import javax.crypto.spec.GCMParameterSpec;
@@ -21,6 +22,7 @@ import org.junit.jupiter.api.Test;
  */
 class KvMaterialTest {
   private static final byte[] KEY = new byte[32];
+  private static final byte[] KEY_16 = {1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16};
   private static final byte[] V1 = KvMaterial.versionData("payments", 1);
   private static final byte[] V2 = KvMaterial.versionData("payments", 2);
 
@@ -80,6 +82,32 @@ class KvMaterialTest {
     JsonObject copy = wrapping.wrapped(raw, KEY, V1);
     assertThat(copy.names()).containsExactly("mode", "material_wrapped", "kek");
     assertThat(wrapping.get("v1", copy, V1)).isEqualTo(KEY);
+  }
+
+  @Test
+  void alsoUnwrapping_readsTheOtherKeksBlobs_andWritesWithItsOwn() {
+    KeyEncryptionKey old = new InMemoryKek("memory:b");
+    JsonObject fields = new KvMaterial(old, false).put(new JsonObject(), KEY_16, V1);
+    KvMaterial moving = new KvMaterial(kek, List.of(old), false);
+    assertThat(moving.get("v1", fields, V1)).isEqualTo(KEY_16);
+    assertThat(moving.isCurrent(fields)).as("another KEK's blob is not current").isFalse();
+
+    JsonObject rewrapped = moving.wrapped(fields, KEY_16, V1);
+    assertThat(rewrapped.names()).containsExactly("material_wrapped", "kek");
+    assertThat(rewrapped.get("kek").asString()).isEqualTo("memory:a");
+    assertThat(moving.isCurrent(rewrapped)).isTrue();
+    assertThat(wrapping.get("v1", rewrapped, V1)).isEqualTo(KEY_16);
+    assertThatThrownBy(() -> wrapping.get("v1", fields, V1))
+        .as("without --kek-also-unwrap the old KEK's blob is refused")
+        .isInstanceOf(KekUnwrapException.class);
+  }
+
+  @Test
+  void rawMaterial_refusedWhereOnlyWrappedIsTaken_isAnUnwrapFailure() {
+    JsonObject raw = KvMaterial.UNWRAPPED.put(new JsonObject(), KEY, V1);
+    assertThatThrownBy(() -> onlyWrapped.get("v1", raw, V1)).isInstanceOf(KekUnwrapException.class);
+    assertThat(KvMaterial.wrappedBy(raw)).isEqualTo("none");
+    assertThat(wrapping.isCurrent(raw)).isFalse();
   }
 
   /** AES-256-GCM under a fixed key, in memory: a stand-in with the contract's failure modes. */
