@@ -22,9 +22,10 @@ import picocli.CommandLine.Mixin;
     mixinStandardHelpOptions = true,
     sortOptions = false,
     description = {
-      "Rewraps every wrapped key version and the audit key with the KEK at its newest version: after",
-      "`vault write -f transit/keys/<key>/rotate`, or to move from the KEKs named by",
-      "--kek-also-unwrap to --kek. Resumable and idempotent, servers keep serving (docs/security.md)."
+      "Rewraps every wrapped key version and the audit key with the KEK at its",
+      "newest version: after `vault write -f transit/keys/<key>/rotate`, or to move",
+      "from the KEKs --kek-also-unwrap names to --kek. Resumable and idempotent;",
+      "servers keep serving (docs/security.md)."
     })
 public final class KekRewrapCommand implements Callable<Integer> {
   @Mixin VaultOptions vault;
