@@ -70,6 +70,10 @@ var (
 	// ErrKeyNotExportable (FAILED_PRECONDITION, so ErrFailedPrecondition too): BackupKey named a key
 	// that was not made exportable (WithExportable at CreateKey, or SetKeyExportable).
 	ErrKeyNotExportable = errors.New("cipherd: key not exportable")
+	// ErrKeyMaterialUnusable (FAILED_PRECONDITION, so ErrFailedPrecondition too): the key version's
+	// stored material did not unwrap with the server's key-encryption key; retrying does not help,
+	// the server's operator must (its log says why). Metadata: key, version.
+	ErrKeyMaterialUnusable = errors.New("cipherd: key material unusable")
 )
 
 // errorDomain is the ErrorInfo domain of the server's errors; an ErrorInfo of another domain is not its.
@@ -115,6 +119,7 @@ var kindByReason = map[cipherdpb.ErrorReason]reasonKind{
 	cipherdpb.ErrorReason_PLAINTEXT_IMPORT_DISABLED:         {codes.FailedPrecondition, ErrPlaintextImportDisabled, "plaintext_import_disabled"},
 	cipherdpb.ErrorReason_IMPORT_JOB_UNUSABLE:               {codes.FailedPrecondition, ErrImportJobUnusable, "import_job_unusable"},
 	cipherdpb.ErrorReason_KEY_NOT_EXPORTABLE:                {codes.FailedPrecondition, ErrKeyNotExportable, "key_not_exportable"},
+	cipherdpb.ErrorReason_KEY_MATERIAL_UNUSABLE:             {codes.FailedPrecondition, ErrKeyMaterialUnusable, "key_material_unusable"},
 }
 
 // reasonValue is the schema's value that reason names; ERROR_REASON_UNSPECIFIED for "" and for a

@@ -44,6 +44,7 @@ var kindsByName = map[string]error{
 	"plaintext_import_disabled":         ErrPlaintextImportDisabled,
 	"import_job_unusable":               ErrImportJobUnusable,
 	"key_not_exportable":                ErrKeyNotExportable,
+	"key_material_unusable":             ErrKeyMaterialUnusable,
 }
 
 // TestErrorTable_everyCodeMatchesOneSentinel checks the table for the codes the real server

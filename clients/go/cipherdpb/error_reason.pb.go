@@ -114,6 +114,11 @@ const (
 	// KEY_NOT_EXPORTABLE (status FAILED_PRECONDITION): BackupKey named a key that was not made
 	// exportable (CreateKey's exportable, SetKeyExportable). Metadata: key.
 	ErrorReason_KEY_NOT_EXPORTABLE ErrorReason = 27
+	// KEY_MATERIAL_UNUSABLE (status FAILED_PRECONDITION): the key version's stored material could not
+	// be turned back into its bytes (it did not unwrap with the server's key-encryption key, or is
+	// stored unwrapped where only wrapped material is accepted). Retrying does not help; an operator
+	// must (the server's log says why). Metadata: key, version.
+	ErrorReason_KEY_MATERIAL_UNUSABLE ErrorReason = 28
 )
 
 // Enum value maps for ErrorReason.
@@ -147,6 +152,7 @@ var (
 		25: "PLAINTEXT_IMPORT_DISABLED",
 		26: "IMPORT_JOB_UNUSABLE",
 		27: "KEY_NOT_EXPORTABLE",
+		28: "KEY_MATERIAL_UNUSABLE",
 	}
 	ErrorReason_value = map[string]int32{
 		"ERROR_REASON_UNSPECIFIED":          0,
@@ -177,6 +183,7 @@ var (
 		"PLAINTEXT_IMPORT_DISABLED":         25,
 		"IMPORT_JOB_UNUSABLE":               26,
 		"KEY_NOT_EXPORTABLE":                27,
+		"KEY_MATERIAL_UNUSABLE":             28,
 	}
 )
 
@@ -212,7 +219,7 @@ var File_cipherd_v1_error_reason_proto protoreflect.FileDescriptor
 const file_cipherd_v1_error_reason_proto_rawDesc = "" +
 	"\n" +
 	"\x1dcipherd/v1/error_reason.proto\x12\n" +
-	"cipherd.v1*\x9b\x05\n" +
+	"cipherd.v1*\xb6\x05\n" +
 	"\vErrorReason\x12\x1c\n" +
 	"\x18ERROR_REASON_UNSPECIFIED\x10\x00\x12\x14\n" +
 	"\x10INVALID_ARGUMENT\x10\x01\x12\x16\n" +
@@ -242,7 +249,8 @@ const file_cipherd_v1_error_reason_proto_rawDesc = "" +
 	"\x1cSUBJECT_STORE_NOT_CONFIGURED\x10\x18\x12\x1d\n" +
 	"\x19PLAINTEXT_IMPORT_DISABLED\x10\x19\x12\x17\n" +
 	"\x13IMPORT_JOB_UNUSABLE\x10\x1a\x12\x16\n" +
-	"\x12KEY_NOT_EXPORTABLE\x10\x1bBb\n" +
+	"\x12KEY_NOT_EXPORTABLE\x10\x1b\x12\x19\n" +
+	"\x15KEY_MATERIAL_UNUSABLE\x10\x1cBb\n" +
 	"\x11io.cipherd.api.v1B\x10ErrorReasonProtoP\x01Z9github.com/cipherd/cipherd/clients/go/cipherdpb;cipherdpbb\x06proto3"
 
 var (

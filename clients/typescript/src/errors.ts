@@ -236,6 +236,16 @@ export class KeyNotExportableError extends FailedPreconditionError {
   }
 }
 
+/**
+ * The key version's stored material did not unwrap with the server's key-encryption key: retrying
+ * does not help, the server's operator must (its log says why). metadata has the key and version.
+ */
+export class KeyMaterialUnusableError extends FailedPreconditionError {
+  constructor(details: string) {
+    super(details, ErrorReason[ErrorReason.KEY_MATERIAL_UNUSABLE]);
+  }
+}
+
 /** An error class of the table: made from the server's message and its ErrorInfo reason. */
 export type ErrorClass = new (details: string, reason?: string) => CipherdError;
 
@@ -291,6 +301,7 @@ const CLASS_BY_REASON: Readonly<Record<SentReason, ErrorClass>> = {
   PLAINTEXT_IMPORT_DISABLED: PlaintextImportDisabledError,
   IMPORT_JOB_UNUSABLE: ImportJobUnusableError,
   KEY_NOT_EXPORTABLE: KeyNotExportableError,
+  KEY_MATERIAL_UNUSABLE: KeyMaterialUnusableError,
 };
 
 /**

@@ -236,6 +236,11 @@ class KeyNotExportableError(FailedPreconditionError):
     """backup_key named a key that was not made exportable (create_key(exportable=True), set_key_exportable)."""
 
 
+class KeyMaterialUnusableError(FailedPreconditionError):
+    """The key version's stored material did not unwrap with the server's key-encryption key: retrying does not
+    help, the server's operator must (its log says why). metadata has the key and version."""
+
+
 # The one table from status to exception class, for calls and batch or stream items alike.
 ERROR_BY_STATUS: Mapping[grpc.StatusCode, type[CipherdError]] = {
     cls.code: cls
@@ -286,6 +291,7 @@ ERROR_BY_REASON_VALUE: Mapping[ErrorReason.ValueType, type[CipherdError]] = Mapp
         ErrorReason.PLAINTEXT_IMPORT_DISABLED: PlaintextImportDisabledError,
         ErrorReason.IMPORT_JOB_UNUSABLE: ImportJobUnusableError,
         ErrorReason.KEY_NOT_EXPORTABLE: KeyNotExportableError,
+        ErrorReason.KEY_MATERIAL_UNUSABLE: KeyMaterialUnusableError,
     }
 )
 # The same by the reason's name, as the wire carries it ("DECRYPTION_FAILED"); a reason this client does not know

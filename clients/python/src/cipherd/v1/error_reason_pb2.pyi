@@ -130,6 +130,12 @@ class _ErrorReasonEnumTypeWrapper(_enum_type_wrapper._EnumTypeWrapper[_ErrorReas
     """KEY_NOT_EXPORTABLE (status FAILED_PRECONDITION): BackupKey named a key that was not made
     exportable (CreateKey's exportable, SetKeyExportable). Metadata: key.
     """
+    KEY_MATERIAL_UNUSABLE: _ErrorReason.ValueType  # 28
+    """KEY_MATERIAL_UNUSABLE (status FAILED_PRECONDITION): the key version's stored material could not
+    be turned back into its bytes (it did not unwrap with the server's key-encryption key, or is
+    stored unwrapped where only wrapped material is accepted). Retrying does not help; an operator
+    must (the server's log says why). Metadata: key, version.
+    """
 
 class ErrorReason(_ErrorReason, metaclass=_ErrorReasonEnumTypeWrapper):
     """ErrorReason is every value the `reason` of a failed call's google.rpc.ErrorInfo (domain
@@ -246,5 +252,11 @@ already used, or made for another key; create a new one. Metadata: key.
 KEY_NOT_EXPORTABLE: ErrorReason.ValueType  # 27
 """KEY_NOT_EXPORTABLE (status FAILED_PRECONDITION): BackupKey named a key that was not made
 exportable (CreateKey's exportable, SetKeyExportable). Metadata: key.
+"""
+KEY_MATERIAL_UNUSABLE: ErrorReason.ValueType  # 28
+"""KEY_MATERIAL_UNUSABLE (status FAILED_PRECONDITION): the key version's stored material could not
+be turned back into its bytes (it did not unwrap with the server's key-encryption key, or is
+stored unwrapped where only wrapped material is accepted). Retrying does not help; an operator
+must (the server's log says why). Metadata: key, version.
 """
 Global___ErrorReason: _TypeAlias = ErrorReason  # noqa: Y015

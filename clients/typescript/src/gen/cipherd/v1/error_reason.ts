@@ -147,6 +147,13 @@ export enum ErrorReason {
    * exportable (CreateKey's exportable, SetKeyExportable). Metadata: key.
    */
   KEY_NOT_EXPORTABLE = 27,
+  /**
+   * KEY_MATERIAL_UNUSABLE - KEY_MATERIAL_UNUSABLE (status FAILED_PRECONDITION): the key version's stored material could not
+   * be turned back into its bytes (it did not unwrap with the server's key-encryption key, or is
+   * stored unwrapped where only wrapped material is accepted). Retrying does not help; an operator
+   * must (the server's log says why). Metadata: key, version.
+   */
+  KEY_MATERIAL_UNUSABLE = 28,
   UNRECOGNIZED = -1,
 }
 
@@ -236,6 +243,9 @@ export function errorReasonFromJSON(object: any): ErrorReason {
     case 27:
     case "KEY_NOT_EXPORTABLE":
       return ErrorReason.KEY_NOT_EXPORTABLE;
+    case 28:
+    case "KEY_MATERIAL_UNUSABLE":
+      return ErrorReason.KEY_MATERIAL_UNUSABLE;
     case -1:
     case "UNRECOGNIZED":
     default:
@@ -301,6 +311,8 @@ export function errorReasonToJSON(object: ErrorReason): string {
       return "IMPORT_JOB_UNUSABLE";
     case ErrorReason.KEY_NOT_EXPORTABLE:
       return "KEY_NOT_EXPORTABLE";
+    case ErrorReason.KEY_MATERIAL_UNUSABLE:
+      return "KEY_MATERIAL_UNUSABLE";
     case ErrorReason.UNRECOGNIZED:
     default:
       return "UNRECOGNIZED";

@@ -175,7 +175,8 @@ public final class StatusMapper {
           SUBJECT_STORE_NOT_CONFIGURED,
           PLAINTEXT_IMPORT_DISABLED,
           IMPORT_JOB_UNUSABLE,
-          KEY_NOT_EXPORTABLE ->
+          KEY_NOT_EXPORTABLE,
+          KEY_MATERIAL_UNUSABLE ->
           Status.Code.FAILED_PRECONDITION;
       case CONCURRENT_UPDATE -> Status.Code.ABORTED;
       case STORE_UNAVAILABLE, AUDIT_UNAVAILABLE -> Status.Code.UNAVAILABLE;

@@ -90,7 +90,9 @@ public enum ErrorKind {
   /** The import job named is unknown, expired, already used, or made for another key. */
   IMPORT_JOB_UNUSABLE(ErrorReason.IMPORT_JOB_UNUSABLE, "import_job_unusable"),
   /** BackupKey named a key that is not exportable. */
-  KEY_NOT_EXPORTABLE(ErrorReason.KEY_NOT_EXPORTABLE, "key_not_exportable");
+  KEY_NOT_EXPORTABLE(ErrorReason.KEY_NOT_EXPORTABLE, "key_not_exportable"),
+  /** A key version's stored material did not unwrap with the key-encryption key. */
+  KEY_MATERIAL_UNUSABLE(ErrorReason.KEY_MATERIAL_UNUSABLE, "key_material_unusable");
 
   private final ErrorReason reason;
   private final String outcome;

@@ -8,16 +8,13 @@ import java.util.Map;
  * A key version whose stored material the key store cannot turn back into its bytes: the blob did
  * not unwrap with the key-encryption key (wrapped by another KEK, changed, copied from another
  * version's place) or is stored raw where only wrapped material is accepted. Retrying does not
- * help; an operator must: FAILED_PRECONDITION, naming the key and version and nothing of why, which
- * the store logs for the operator.
- *
- * <p>Its kind is {@link ErrorKind#POLICY_DENIED}, the FAILED_PRECONDITION that clients read as a
- * plain failed precondition, until the schema has a reason of its own for it (a proto change).
+ * help; an operator must: FAILED_PRECONDITION ({@link ErrorKind#KEY_MATERIAL_UNUSABLE}), naming the
+ * key and version and nothing of why, which the store logs for the operator.
  */
 public final class KeyMaterialUnusableException extends CipherdException {
   public KeyMaterialUnusableException(String name, int version, Throwable cause) {
     super(
-        ErrorKind.POLICY_DENIED,
+        ErrorKind.KEY_MATERIAL_UNUSABLE,
         "key '"
             + name
             + "' version "

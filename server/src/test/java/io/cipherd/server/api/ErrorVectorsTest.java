@@ -22,6 +22,7 @@ import io.cipherd.server.importjobs.PlaintextImportDisabledException;
 import io.cipherd.server.keys.ConcurrentKeyUpdateException;
 import io.cipherd.server.keys.KeyAlreadyExistsException;
 import io.cipherd.server.keys.KeyLifecycle;
+import io.cipherd.server.keys.KeyMaterialUnusableException;
 import io.cipherd.server.keys.KeyNotExportableException;
 import io.cipherd.server.keys.KeyNotFoundException;
 import io.cipherd.server.keys.KeyPolicyViolationException;
@@ -199,6 +200,9 @@ class ErrorVectorsTest {
       case PLAINTEXT_IMPORT_DISABLED -> new PlaintextImportDisabledException(key);
       case IMPORT_JOB_UNUSABLE -> new ImportJobUnusableException(key);
       case KEY_NOT_EXPORTABLE -> new KeyNotExportableException(key);
+      case KEY_MATERIAL_UNUSABLE ->
+          new KeyMaterialUnusableException(
+              key, version(metadata), new IllegalStateException("did not unwrap"));
       case ERROR_REASON_UNSPECIFIED, UNRECOGNIZED ->
           throw new AssertionError("the server never sends " + reason);
     };

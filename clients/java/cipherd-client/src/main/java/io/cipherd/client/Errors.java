@@ -97,6 +97,7 @@ public final class Errors {
             case PLAINTEXT_IMPORT_DISABLED -> new PlaintextImportDisabledException(details);
             case IMPORT_JOB_UNUSABLE -> new ImportJobUnusableException(details);
             case KEY_NOT_EXPORTABLE -> new KeyNotExportableException(details);
+            case KEY_MATERIAL_UNUSABLE -> new KeyMaterialUnusableException(details);
             default -> new FailedPreconditionException(details);
           };
       case UNAVAILABLE ->

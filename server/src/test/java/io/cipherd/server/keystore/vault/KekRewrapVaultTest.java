@@ -237,6 +237,8 @@ class KekRewrapVaultTest {
                 + " operator must see the server log")
         .doesNotContain("transit")
         .doesNotContain("vault:");
+    assertThat(errorInfo(StatusMapper.toException(refused)).getReason())
+        .isEqualTo("KEY_MATERIAL_UNUSABLE");
     assertThat(errorInfo(StatusMapper.toException(refused)).getMetadataMap())
         .containsEntry("key", "payments")
         .containsEntry("version", "1");

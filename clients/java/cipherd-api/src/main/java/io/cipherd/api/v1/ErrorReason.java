@@ -270,6 +270,17 @@ public enum ErrorReason
    * <code>KEY_NOT_EXPORTABLE = 27;</code>
    */
   KEY_NOT_EXPORTABLE(27),
+  /**
+   * <pre>
+   * KEY_MATERIAL_UNUSABLE (status FAILED_PRECONDITION): the key version's stored material could not
+   * be turned back into its bytes (it did not unwrap with the server's key-encryption key, or is
+   * stored unwrapped where only wrapped material is accepted). Retrying does not help; an operator
+   * must (the server's log says why). Metadata: key, version.
+   * </pre>
+   *
+   * <code>KEY_MATERIAL_UNUSABLE = 28;</code>
+   */
+  KEY_MATERIAL_UNUSABLE(28),
   UNRECOGNIZED(-1),
   ;
 
@@ -526,6 +537,17 @@ public enum ErrorReason
    * <code>KEY_NOT_EXPORTABLE = 27;</code>
    */
   public static final int KEY_NOT_EXPORTABLE_VALUE = 27;
+  /**
+   * <pre>
+   * KEY_MATERIAL_UNUSABLE (status FAILED_PRECONDITION): the key version's stored material could not
+   * be turned back into its bytes (it did not unwrap with the server's key-encryption key, or is
+   * stored unwrapped where only wrapped material is accepted). Retrying does not help; an operator
+   * must (the server's log says why). Metadata: key, version.
+   * </pre>
+   *
+   * <code>KEY_MATERIAL_UNUSABLE = 28;</code>
+   */
+  public static final int KEY_MATERIAL_UNUSABLE_VALUE = 28;
 
 
   public final int getNumber() {
@@ -580,6 +602,7 @@ public enum ErrorReason
       case 25: return PLAINTEXT_IMPORT_DISABLED;
       case 26: return IMPORT_JOB_UNUSABLE;
       case 27: return KEY_NOT_EXPORTABLE;
+      case 28: return KEY_MATERIAL_UNUSABLE;
       default: return null;
     }
   }

@@ -25,7 +25,7 @@ public final class ErrorReasonProto {
   static {
     java.lang.String[] descriptorData = {
       "\n\035cipherd/v1/error_reason.proto\022\ncipherd" +
-      ".v1*\233\005\n\013ErrorReason\022\034\n\030ERROR_REASON_UNSP" +
+      ".v1*\266\005\n\013ErrorReason\022\034\n\030ERROR_REASON_UNSP" +
       "ECIFIED\020\000\022\024\n\020INVALID_ARGUMENT\020\001\022\026\n\022INVAL" +
       "ID_CIPHERTEXT\020\002\022\022\n\016UNEXPECTED_KEY\020\003\022\025\n\021D" +
       "ECRYPTION_FAILED\020\004\022\021\n\rKEY_NOT_FOUND\020\005\022\026\n" +
@@ -41,10 +41,11 @@ public final class ErrorReasonProto {
       "CT_ERASED\020\026\022\032\n\026SUBJECT_QUOTA_EXCEEDED\020\027\022" +
       " \n\034SUBJECT_STORE_NOT_CONFIGURED\020\030\022\035\n\031PLA" +
       "INTEXT_IMPORT_DISABLED\020\031\022\027\n\023IMPORT_JOB_U" +
-      "NUSABLE\020\032\022\026\n\022KEY_NOT_EXPORTABLE\020\033Bb\n\021io." +
-      "cipherd.api.v1B\020ErrorReasonProtoP\001Z9gith" +
-      "ub.com/cipherd/cipherd/clients/go/cipher" +
-      "dpb;cipherdpbb\006proto3"
+      "NUSABLE\020\032\022\026\n\022KEY_NOT_EXPORTABLE\020\033\022\031\n\025KEY" +
+      "_MATERIAL_UNUSABLE\020\034Bb\n\021io.cipherd.api.v" +
+      "1B\020ErrorReasonProtoP\001Z9github.com/cipher" +
+      "d/cipherd/clients/go/cipherdpb;cipherdpb" +
+      "b\006proto3"
     };
     descriptor = com.google.protobuf.Descriptors.FileDescriptor
       .internalBuildGeneratedFileFrom(descriptorData,
