@@ -56,6 +56,7 @@ ERROR_BY_KIND: dict[str, type[cipherd.CipherdError]] = {
     "plaintext_import_disabled": cipherd.PlaintextImportDisabledError,
     "import_job_unusable": cipherd.ImportJobUnusableError,
     "key_not_exportable": cipherd.KeyNotExportableError,
+    "key_material_unusable": cipherd.KeyMaterialUnusableError,
 }
 
 

@@ -17,6 +17,7 @@ import {
   SubjectStoreNotConfiguredError,
   PlaintextImportDisabledError,
   ImportJobUnusableError,
+  KeyMaterialUnusableError,
   KeyNotExportableError,
   CancelledError,
   CipherdError,
@@ -71,6 +72,7 @@ const ERROR_BY_KIND: Readonly<Record<string, abstract new (...args: never[]) => 
   plaintext_import_disabled: PlaintextImportDisabledError,
   import_job_unusable: ImportJobUnusableError,
   key_not_exportable: KeyNotExportableError,
+  key_material_unusable: KeyMaterialUnusableError,
 };
 
 interface ErrorCase {

@@ -51,6 +51,7 @@ class ErrorsVectorsTest {
           Map.entry("plaintext_import_disabled", PlaintextImportDisabledException.class),
           Map.entry("import_job_unusable", ImportJobUnusableException.class),
           Map.entry("key_not_exportable", KeyNotExportableException.class),
+          Map.entry("key_material_unusable", KeyMaterialUnusableException.class),
           Map.entry("aborted", AbortedException.class),
           Map.entry("resource_exhausted", ResourceExhaustedException.class),
           Map.entry("unavailable", UnavailableException.class),
