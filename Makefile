@@ -202,7 +202,7 @@ test-python: build proto-check lint-python ## Python client: generated code fres
 
 test-attacks: build ## attack suite against the real jar over real sockets: one test per attack class, failing when an attack beats its budget (attacks/README.md)
 	cd attacks && "$$(../clients/python/scripts/venv)/bin/mypy" --config-file pyproject.toml
-	cd attacks && $(CLIENT_TEST_ENV) "$$(../clients/python/scripts/venv)/bin/python" -m pytest -p no:cacheprovider -q $(PYTEST_ARGS)
+	cd attacks && $(CLIENT_TEST_ENV) CIPHERD_VAULT_BIN="$$(../.ci/install-vault)" "$$(../clients/python/scripts/venv)/bin/python" -m pytest -p no:cacheprovider -q $(PYTEST_ARGS)
 
 # --- docs: every block of README.md, docs/*.md and the clients' READMEs, run as a reader would ---
 GRPCURL_PKG := github.com/fullstorydev/grpcurl/cmd/grpcurl@v1.9.3
