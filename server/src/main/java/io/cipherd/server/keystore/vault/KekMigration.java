@@ -2,7 +2,6 @@ package io.cipherd.server.keystore.vault;
 
 import io.github.jopenlibs.vault.json.JsonObject;
 import java.io.PrintStream;
-import java.security.MessageDigest;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Comparator;
@@ -115,21 +114,8 @@ public final class KekMigration {
       String path = KvMigratedVersions.path(name, version);
       // False: an earlier run (or another migrator) wrote the copy; it is checked below either way.
       kv.writeVersion(path, 0, material.wrapped(fields, raw, associatedData));
-      JsonObject copy =
-          kv.readLatest(path)
-              .orElseThrow(() -> new IllegalStateException(what + ": its wrapped copy is gone"))
-              .data();
-      byte[] back = material.get(what + " (wrapped copy)", copy, associatedData);
-      try {
-        if (!MessageDigest.isEqual(raw, back)
-            || !KvVersionFields.decodeInfo(name, version, copy)
-                .equals(KvVersionFields.decodeInfo(name, version, fields))) {
-          throw new IllegalStateException(
-              what + ": its wrapped copy at " + path + " is not the same version; left raw");
-        }
-      } finally {
-        Arrays.fill(back, (byte) 0);
-      }
+      KvMigratedVersions.checkCopy(
+          kv, material, what, "wrapped copy", name, version, fields, raw, "; left raw");
       kv.destroyVersions(name, List.of(version));
     } finally {
       Arrays.fill(raw, (byte) 0);
@@ -162,12 +148,8 @@ public final class KekMigration {
     }
     byte[] check = KvAuditKey.read(kv, material).orElseThrow();
     Arrays.fill(check, (byte) 0);
-    List<Integer> older = new ArrayList<>();
-    for (int version = 1; version < newest; version++) {
-      older.add(version);
-    }
-    if (!older.isEmpty()) {
-      kv.destroyVersions(KvAuditKey.PATH, older);
+    if (newest > 1) {
+      kv.destroyVersions(KvAuditKey.PATH, KvMigratedVersions.upTo(newest - 1));
     }
     return wrappedNow;
   }

@@ -150,21 +150,8 @@ public final class KekRewrap {
         throw new IllegalStateException(
             what + " was rewrapped by someone else meanwhile; run `cipherd kek rewrap` again");
       }
-      JsonObject written =
-          KvMigratedVersions.latestCopy(kv, name, version)
-              .orElseThrow(() -> new IllegalStateException(what + ": its rewrapped copy is gone"))
-              .data();
-      byte[] back = material.get(what + " (rewrapped copy)", written, associatedData);
-      try {
-        if (!MessageDigest.isEqual(bytes, back)
-            || !KvVersionFields.decodeInfo(name, version, written)
-                .equals(KvVersionFields.decodeInfo(name, version, fields))) {
-          throw new IllegalStateException(
-              what + ": its rewrapped copy at " + copyPath + " is not the same version");
-        }
-      } finally {
-        Arrays.fill(back, (byte) 0);
-      }
+      KvMigratedVersions.checkCopy(
+          kv, material, what, "rewrapped copy", name, version, fields, bytes, "");
     } finally {
       Arrays.fill(bytes, (byte) 0);
     }

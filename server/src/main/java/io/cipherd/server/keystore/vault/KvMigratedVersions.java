@@ -1,6 +1,8 @@
 package io.cipherd.server.keystore.vault;
 
 import io.github.jopenlibs.vault.json.JsonObject;
+import java.security.MessageDigest;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Optional;
 import java.util.stream.IntStream;
@@ -42,6 +44,41 @@ final class KvMigratedVersions {
   /** The newest version of version {@code version}'s copy, if it has one. */
   static Optional<KvClient.Versioned> latestCopy(KvClient kv, String name, int version) {
     return kv.readLatest(path(name, version));
+  }
+
+  /**
+   * Reads back the copy just written for version {@code version} ({@code kind}: "wrapped copy",
+   * "rewrapped copy") and checks that it unwraps to {@code bytes} and describes the same version as
+   * {@code fields}, the data it replaces; throws {@link IllegalStateException} naming {@code what}
+   * and ending with {@code otherwise} when not, before anything is destroyed.
+   */
+  static void checkCopy(
+      KvClient kv,
+      KvMaterial material,
+      String what,
+      String kind,
+      String name,
+      int version,
+      JsonObject fields,
+      byte[] bytes,
+      String otherwise) {
+    String path = path(name, version);
+    JsonObject copy =
+        latestCopy(kv, name, version)
+            .orElseThrow(() -> new IllegalStateException(what + ": its " + kind + " is gone"))
+            .data();
+    byte[] back =
+        material.get(what + " (" + kind + ")", copy, KvMaterial.versionData(name, version));
+    try {
+      if (!MessageDigest.isEqual(bytes, back)
+          || !KvVersionFields.decodeInfo(name, version, copy)
+              .equals(KvVersionFields.decodeInfo(name, version, fields))) {
+        throw new IllegalStateException(
+            what + ": its " + kind + " at " + path + " is not the same version" + otherwise);
+      }
+    } finally {
+      Arrays.fill(back, (byte) 0);
+    }
   }
 
   /**
