@@ -24,8 +24,6 @@ import io.cipherd.server.subjectkeys.SubjectKeys;
 import io.cipherd.server.subjects.SubjectHash;
 import io.cipherd.server.subjects.SubjectRef;
 import java.util.ArrayList;
-import java.util.HashMap;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Function;
@@ -167,24 +165,9 @@ public final class CryptoEngine {
       Operation operation, String keyName, List<String> subjectIds, boolean renewErased) {
     authorizer.check(operation, keyName);
     EnvelopeHeader header = EnvelopeHeader.subjectBound(keyName, subjectMode(keyName));
-    Map<String, Object> bySubject = HashMap.newHashMap(subjectIds.size());
-    Map<String, SubjectHash> hashes = LinkedHashMap.newLinkedHashMap(subjectIds.size());
-    for (String id : subjectIds) {
-      if (bySubject.containsKey(id) || hashes.containsKey(id)) {
-        continue;
-      }
-      try {
-        hashes.put(id, subjects.hash("subject", id));
-      } catch (RuntimeException e) {
-        bySubject.put(id, e);
-      }
-    }
-    if (!hashes.isEmpty()) {
-      Map<SubjectHash, Object> keysByHash =
-          subjects.forEncryption(
-              keyName, hashes.values(), renewErased, CallerIdentity.current(), envelopes.wrapping);
-      hashes.forEach((id, hash) -> bySubject.put(id, keysByHash.get(hash)));
-    }
+    Map<String, Object> bySubject =
+        subjects.forEncryptionByIds(
+            keyName, subjectIds, renewErased, CallerIdentity.current(), envelopes.wrapping);
     return new SubjectKeysForEncryption(header, bySubject);
   }
 

@@ -28,7 +28,9 @@ public final class SubjectKey {
   private final byte[] key;
   private final ConcurrentMap<CipherMode, SecretKey> prepared = new ConcurrentHashMap<>();
   private final KeptCipher kept;
+  private final long usableUntilNanos;
   private volatile Instant erasedAt;
+  private volatile boolean inCache = true;
 
   SubjectKey(
       SubjectRef ref,
@@ -36,7 +38,8 @@ public final class SubjectKey {
       SubjectHash subjectHash,
       int wrapVersion,
       byte[] key,
-      KeptCipher kept) {
+      KeptCipher kept,
+      long usableUntilNanos) {
     if (key.length != LENGTH) {
       throw new IllegalArgumentException("a subject key is " + LENGTH + " bytes");
     }
@@ -46,6 +49,7 @@ public final class SubjectKey {
     this.wrapVersion = wrapVersion;
     this.key = key;
     this.kept = kept;
+    this.usableUntilNanos = usableUntilNanos;
   }
 
   public SubjectRef ref() {
@@ -91,8 +95,23 @@ public final class SubjectKey {
     return kept.over(pool, secret);
   }
 
+  /**
+   * Until when ({@link System#nanoTime}) a cache may serve this key: the cache TTL from when the
+   * store last said its subject was live, not from when the key was unwrapped, so another replica's
+   * erasure is honoured within the TTL however late the key was first used.
+   */
+  long usableUntilNanos() {
+    return usableUntilNanos;
+  }
+
+  /** Whether the key cache still holds this key: neither erased nor dropped for size or age. */
+  boolean inCache() {
+    return inCache;
+  }
+
   /** Overwrites the bytes once the subject was erased at {@code erased}. */
   void wipe(Instant erased) {
+    inCache = false;
     erasedAt = erased;
     Arrays.fill(key, (byte) 0);
     prepared.clear();
@@ -103,6 +122,7 @@ public final class SubjectKey {
    * Stops keeping a cipher for this key (it left the cache); the bytes stay for calls holding it.
    */
   void leftCache() {
+    inCache = false;
     kept.retire();
   }
 

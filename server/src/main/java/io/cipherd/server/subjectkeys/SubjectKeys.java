@@ -2,6 +2,7 @@ package io.cipherd.server.subjectkeys;
 
 import com.github.benmanes.caffeine.cache.Cache;
 import com.github.benmanes.caffeine.cache.Caffeine;
+import com.github.benmanes.caffeine.cache.Expiry;
 import io.cipherd.server.crypto.DecryptionFailedException;
 import io.cipherd.server.crypto.KeptCipher;
 import io.cipherd.server.crypto.KeptCiphers;
@@ -16,18 +17,22 @@ import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.binder.cache.CaffeineCacheMetrics;
 import java.security.SecureRandom;
 import java.time.Clock;
+import java.time.Duration;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collection;
 import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.LongSupplier;
 import java.util.function.Supplier;
 
 /**
@@ -36,12 +41,26 @@ import java.util.function.Supplier;
  * batch's subjects), created when new (one round-trip for all of a batch's new subjects, within the
  * caller's creation rate), unwrapped through the engine, and erased. Nothing is loaded at start-up.
  *
- * <p>Cached rows and keys live {@link SubjectKeysConfig#cacheTtl} at most: an erasure on another
- * replica is honoured here within that time; an erasure through this one at once.
+ * <p>Cached rows and keys live {@link SubjectKeysConfig#cacheTtl} at most, counted from when the
+ * store said the subject was live: an erasure on another replica is honoured here within that time;
+ * an erasure through this one at once.
+ *
+ * <p>A cached subject key is also found by its subject id as the caller sent it, so that encrypting
+ * for a warm subject skips the HMAC that names it in the store. Those ids stay in this replica's
+ * memory as long as their keys do (at most {@link SubjectKeysConfig#cacheSize} of them, for the
+ * TTL), never in the store, a log, an error or a metric; the keys they find are in the same memory.
  */
 public final class SubjectKeys {
   /** A subject under one named key: how the encryption side of the cache finds its row. */
   private record Named(String keyName, SubjectHash hash) {}
+
+  /** A subject id as a caller sent it, under one named key: how a warm subject's key is found. */
+  private record NamedId(String keyName, String subjectId) {
+    @Override
+    public String toString() {
+      return "NamedId[" + keyName + ", id hidden]";
+    }
+  }
 
   /**
    * At most this many cached subject keys keep a cipher initialised with their key (about 2 KB
@@ -58,6 +77,8 @@ public final class SubjectKeys {
   private final Cache<Named, SubjectRecord> byName;
   private final Cache<SubjectRef, SubjectRecord> byRef;
   private final Cache<SubjectRef, SubjectKey> keys;
+  private final Cache<NamedId, SubjectKey> byId;
+  private final Duration ttl;
   private final AtomicLong created = new AtomicLong();
   private final AtomicLong refused = new AtomicLong();
   private final AtomicLong erased = new AtomicLong();
@@ -73,6 +94,7 @@ public final class SubjectKeys {
     this.hasher = memoized(hasher);
     this.limiter = new SubjectCreationLimiter(config.creationRate());
     this.clock = clock;
+    this.ttl = config.cacheTtl();
     this.byName = cache(config).build();
     this.byRef = cache(config).build();
     // A key the cache drops for size or age is not overwritten: a call may still hold it (a batch
@@ -81,13 +103,23 @@ public final class SubjectKeys {
     // bytes, at once (erase), and a key so overwritten refuses to serve; the others go with the
     // garbage.
     this.keys =
-        cache(config)
+        Caffeine.newBuilder()
+            .maximumSize(config.cacheSize())
+            .expireAfter(SubjectKeys.<SubjectRef>untilUnusable())
+            .recordStats()
             .<SubjectRef, SubjectKey>removalListener(
                 (ref, key, cause) -> {
                   if (key != null) {
                     key.leftCache();
                   }
                 })
+            .build();
+    // Holds only keys the key cache holds: a key that leaves it (erased, dropped for size or age,
+    // its key's versions changed) is not served from here either (SubjectKey.inCache).
+    this.byId =
+        Caffeine.newBuilder()
+            .maximumSize(config.cacheSize())
+            .expireAfter(SubjectKeys.<NamedId>untilUnusable())
             .build();
     this.keptCiphers = new KeptCiphers(Math.min(config.cacheSize(), KEPT_CIPHERS));
   }
@@ -97,6 +129,46 @@ public final class SubjectKeys {
         .maximumSize(config.cacheSize())
         .expireAfterWrite(config.cacheTtl())
         .recordStats();
+  }
+
+  /** Each cached key lives until {@link SubjectKey#usableUntilNanos}. */
+  private static <K> Expiry<K, SubjectKey> untilUnusable() {
+    return new Expiry<>() {
+      @Override
+      public long expireAfterCreate(K key, SubjectKey value, long currentTime) {
+        return Math.max(0, value.usableUntilNanos() - currentTime);
+      }
+
+      @Override
+      public long expireAfterUpdate(
+          K key, SubjectKey value, long currentTime, long currentDuration) {
+        return Math.max(0, value.usableUntilNanos() - currentTime);
+      }
+
+      @Override
+      public long expireAfterRead(K key, SubjectKey value, long currentTime, long currentDuration) {
+        return currentDuration;
+      }
+    };
+  }
+
+  /**
+   * When ({@link System#nanoTime}) {@code cache}'s entry for {@code key} was read from the store;
+   * the oldest it can be when the cache no longer knows.
+   */
+  private <K> long readAt(Cache<K, SubjectRecord> cache, K key) {
+    long now = System.nanoTime();
+    long age =
+        cache
+            .policy()
+            .expireAfterWrite()
+            .flatMap(
+                expiry -> {
+                  var known = expiry.ageOf(key, TimeUnit.NANOSECONDS);
+                  return known.isPresent() ? Optional.of(known.getAsLong()) : Optional.empty();
+                })
+            .orElse(ttl.toNanos());
+    return now - Math.min(age, ttl.toNanos());
   }
 
   private static <T> Supplier<T> memoized(Supplier<T> supplier) {
@@ -150,6 +222,58 @@ public final class SubjectKeys {
   }
 
   /**
+   * The key of each subject id of {@code subjectIds} under {@code keyName}, to encrypt with, as
+   * {@link #forEncryption} finds it by the id's hash: a map from each distinct id to its {@link
+   * SubjectKey} or its error, an id that is not valid ({@link SubjectHasher#utf8}) included. A warm
+   * subject's key is found by its id, without hashing it.
+   */
+  public Map<String, Object> forEncryptionByIds(
+      String keyName,
+      List<String> subjectIds,
+      boolean renewErased,
+      String caller,
+      SubjectKeyWrapping wrapping) {
+    Map<String, Object> result = HashMap.newHashMap(subjectIds.size());
+    Map<String, SubjectHash> cold = null;
+    for (String id : subjectIds) {
+      if (result.containsKey(id) || (cold != null && cold.containsKey(id))) {
+        continue;
+      }
+      NamedId named = new NamedId(keyName, id);
+      SubjectKey warm = byId.getIfPresent(named);
+      if (warm != null) {
+        if (warm.inCache()) {
+          result.put(id, warm);
+          continue;
+        }
+        byId.invalidate(named);
+      }
+      try {
+        SubjectHash hash = hash("subject", id);
+        if (cold == null) {
+          cold = LinkedHashMap.newLinkedHashMap(subjectIds.size());
+        }
+        cold.put(id, hash);
+      } catch (RuntimeException e) {
+        result.put(id, e);
+      }
+    }
+    if (cold != null) {
+      Map<SubjectHash, Object> byHash =
+          forEncryption(keyName, cold.values(), renewErased, caller, wrapping);
+      cold.forEach(
+          (id, hash) -> {
+            Object resolved = byHash.get(hash);
+            result.put(id, resolved);
+            if (resolved instanceof SubjectKey key && key.inCache()) {
+              byId.put(new NamedId(keyName, id), key);
+            }
+          });
+    }
+    return result;
+  }
+
+  /**
    * The key of each subject of {@code subjects} under {@code keyName}, to encrypt with: a map from
    * each subject to its {@link SubjectKey}, or to the error of that subject alone ({@link
    * SubjectErasedException}, {@link SubjectQuotaExceededException}, or what wrapping failed with).
@@ -185,7 +309,8 @@ public final class SubjectKeys {
         SubjectRecord row = rows.get(subject);
         if (row != null && !row.isErased()) {
           try {
-            result.put(subject, keyOf(row, wrapping));
+            result.put(
+                subject, keyOf(row, wrapping, () -> readAt(byName, named(keyName, subject))));
           } catch (RuntimeException e) {
             result.put(subject, e);
           }
@@ -228,13 +353,16 @@ public final class SubjectKeys {
                     winner.subjectHash(),
                     winner.wrapVersion(),
                     drawn.remove(mine.ref()),
-                    keptCiphers.newSlot());
+                    keptCiphers.newSlot(),
+                    System.nanoTime() + ttl.toNanos());
             keys.put(winner.ref(), key);
             result.put(mine.subjectHash(), key);
           } else {
             // Another replica created it first: its key is the subject's.
             try {
-              result.put(mine.subjectHash(), keyOf(winner, wrapping));
+              result.put(
+                  mine.subjectHash(),
+                  keyOf(winner, wrapping, () -> readAt(byName, named(keyName, winner))));
             } catch (RuntimeException e) {
               result.put(mine.subjectHash(), e);
             }
@@ -274,20 +402,25 @@ public final class SubjectKeys {
     if (row.isErased()) {
       throw new SubjectErasedException(keyName, row.erased(), false);
     }
-    return keyOf(row, wrapping);
+    return keyOf(row, wrapping, () -> readAt(byRef, ref));
   }
 
   /** Reads the rows of those of {@code refs} not cached, in one round-trip, for a batch's items. */
   public void prefetch(Collection<SubjectRef> refs) {
-    List<SubjectRef> missing = new ArrayList<>();
-    for (SubjectRef ref : new LinkedHashSet<>(refs)) {
+    // Warm refs (the usual case) cost one lookup each; only the others are gathered, once each.
+    Set<SubjectRef> missing = null;
+    for (SubjectRef ref : refs) {
       if (keys.getIfPresent(ref) == null && byRef.getIfPresent(ref) == null) {
+        if (missing == null) {
+          missing = new LinkedHashSet<>();
+        }
         missing.add(ref);
       }
     }
-    if (!missing.isEmpty()) {
-      store.findByRef(missing).forEach(byRef::put);
+    if (missing == null) {
+      return;
     }
+    store.findByRef(missing).forEach(byRef::put);
   }
 
   /**
@@ -345,6 +478,7 @@ public final class SubjectKeys {
     byName.asMap().keySet().removeIf(named -> named.keyName().equals(keyName));
     byRef.asMap().values().removeIf(row -> row.keyName().equals(keyName));
     keys.asMap().values().removeIf(key -> key.keyName().equals(keyName));
+    byId.asMap().keySet().removeIf(named -> named.keyName().equals(keyName));
   }
 
   private void remember(SubjectRecord row) {
@@ -352,8 +486,19 @@ public final class SubjectKeys {
     byRef.put(row.ref(), row);
   }
 
-  /** The unwrapped key of the live {@code row}, from the cache or unwrapped now. */
-  private SubjectKey keyOf(SubjectRecord row, SubjectKeyWrapping wrapping) {
+  private static Named named(String keyName, SubjectHash subject) {
+    return new Named(keyName, subject);
+  }
+
+  private static Named named(String keyName, SubjectRecord row) {
+    return new Named(keyName, row.subjectHash());
+  }
+
+  /**
+   * The unwrapped key of the live {@code row}, from the cache or unwrapped now; {@code readAt}:
+   * when the store said so (asked only to unwrap).
+   */
+  private SubjectKey keyOf(SubjectRecord row, SubjectKeyWrapping wrapping, LongSupplier readAt) {
     SubjectKey cached = keys.getIfPresent(row.ref());
     if (cached != null) {
       return cached;
@@ -366,7 +511,8 @@ public final class SubjectKeys {
             row.subjectHash(),
             row.wrapVersion(),
             bytes,
-            keptCiphers.newSlot());
+            keptCiphers.newSlot(),
+            readAt.getAsLong() + ttl.toNanos());
     keys.put(row.ref(), key);
     return key;
   }

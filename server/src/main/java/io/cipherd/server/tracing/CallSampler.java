@@ -18,6 +18,16 @@ import java.util.concurrent.ThreadLocalRandom;
  * without follows the ratio.
  */
 final class CallSampler {
+  /**
+   * The W3C header this reads, made once: a key made per call (its name validated and lowercased)
+   * cost every call, traced or not, more than the rest of this decision.
+   */
+  private static final Metadata.Key<String> TRACEPARENT =
+      Metadata.Key.of("traceparent", Metadata.ASCII_STRING_MARSHALLER);
+
+  private static final Metadata.Key<String> TRACESTATE =
+      Metadata.Key.of("tracestate", Metadata.ASCII_STRING_MARSHALLER);
+
   private static final TextMapGetter<Metadata> HEADERS =
       new TextMapGetter<>() {
         @Override
@@ -27,9 +37,14 @@ final class CallSampler {
 
         @Override
         public String get(Metadata headers, String key) {
-          return headers == null
-              ? null
-              : headers.get(Metadata.Key.of(key, Metadata.ASCII_STRING_MARSHALLER));
+          if (headers == null) {
+            return null;
+          }
+          return switch (key) {
+            case "traceparent" -> headers.get(TRACEPARENT);
+            case "tracestate" -> headers.get(TRACESTATE);
+            default -> headers.get(Metadata.Key.of(key, Metadata.ASCII_STRING_MARSHALLER));
+          };
         }
       };
 
@@ -43,7 +58,7 @@ final class CallSampler {
 
   /** Whether the call with these request headers is traced. */
   boolean sampled(Metadata headers) {
-    if (trustParentSampling) {
+    if (trustParentSampling && headers.containsKey(TRACEPARENT)) {
       SpanContext parent =
           Span.fromContext(
                   W3CTraceContextPropagator.getInstance().extract(Context.root(), headers, HEADERS))

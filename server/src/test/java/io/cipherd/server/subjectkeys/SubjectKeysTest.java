@@ -286,4 +286,68 @@ class SubjectKeysTest {
             keys.forEncryption("users", subjects.subList(0, 20), false, "app", wrapping).values())
         .allMatch(SubjectKey.class::isInstance);
   }
+
+  @Test
+  void aWarmSubject_isFoundByItsId_untilItsKeyLeavesTheCache() {
+    SubjectKeys keys = replica(Duration.ofMinutes(1), 0);
+    Map<String, Object> first =
+        keys.forEncryptionByIds("users", List.of("ada", "bob", "ada", ""), false, "app", wrapping);
+
+    assertThat(first).containsOnlyKeys("ada", "bob", "");
+    assertThat(first.get("")).isInstanceOf(InvalidArgumentException.class);
+    SubjectKey ada = (SubjectKey) first.get("ada");
+    SubjectKey bob = (SubjectKey) first.get("bob");
+    assertThat(ada.subjectHash()).isEqualTo(keys.hash("subject", "ada"));
+    // The same keys by id, under the same named key only.
+    Map<String, Object> again =
+        keys.forEncryptionByIds("users", List.of("bob", "ada"), false, "app", wrapping);
+    assertThat(again.get("ada")).isSameAs(ada);
+    assertThat(again.get("bob")).isSameAs(bob);
+    SubjectKey adaElsewhere =
+        (SubjectKey)
+            keys.forEncryptionByIds("orders", List.of("ada"), false, "app", wrapping).get("ada");
+    assertThat(adaElsewhere.ref()).isNotEqualTo(ada.ref());
+
+    // Erased through this replica: the id finds no key, at once.
+    keys.erase("users", List.of(keys.hash("subject", "ada")));
+    assertThat(keys.forEncryptionByIds("users", List.of("ada"), false, "app", wrapping).get("ada"))
+        .isInstanceOf(SubjectErasedException.class);
+    Object renewed =
+        keys.forEncryptionByIds("users", List.of("ada"), true, "app", wrapping).get("ada");
+    assertThat(((SubjectKey) renewed).ref()).isNotEqualTo(ada.ref());
+
+    // The key's versions changed: bob's key is unwrapped again, not served by id.
+    keys.forgetKey("users");
+    int unwraps = wrapping.unwraps.get();
+    SubjectKey bobAfter =
+        (SubjectKey)
+            keys.forEncryptionByIds("users", List.of("bob"), false, "app", wrapping).get("bob");
+    assertThat(bobAfter).isNotSameAs(bob);
+    assertThat(bobAfter.ref()).isEqualTo(bob.ref());
+    assertThat(wrapping.unwraps.get()).isEqualTo(unwraps + 1);
+  }
+
+  @Test
+  void aKeyUnwrappedLate_isServedOnlyForTheTtlFromTheStoresAnswer() throws Exception {
+    // Another replica's erasure is honoured within the TTL of when this replica last read the
+    // subject's row, however late it first unwrapped the key: a key cached with a TTL of its own
+    // would have served nearly two TTLs after the row said "live".
+    Duration ttl = Duration.ofMillis(600);
+    SubjectKeys here = replica(Duration.ofMinutes(1), 0);
+    SubjectKeys there = replica(ttl, 0);
+    SubjectHash ada = here.hash("subject", "ada");
+    SubjectRef ref =
+        key(here.forEncryption("users", List.of(ada), false, "app", wrapping), ada).ref();
+    long read = System.nanoTime();
+    there.prefetch(List.of(ref));
+    Thread.sleep(ttl.toMillis() / 2);
+    there.forDecryption("users", ref, wrapping);
+
+    here.erase("users", List.of(ada));
+    long sinceRead = System.nanoTime() - read;
+    Thread.sleep(Math.max(0, ttl.toNanos() - sinceRead) / 1_000_000 + 100);
+
+    assertThatThrownBy(() -> there.forDecryption("users", ref, wrapping))
+        .isInstanceOf(SubjectErasedException.class);
+  }
 }
