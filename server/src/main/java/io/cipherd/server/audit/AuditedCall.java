@@ -193,23 +193,22 @@ final class AuditedCall {
       SSLSession session = call.getAttributes().get(Grpc.TRANSPORT_ATTR_SSL_SESSION);
       via = session != null && CertificateIdentity.of(session) != null ? "certificate" : "token";
     }
-    return new CallRecord(
-        trail.now(),
-        requestId,
-        clientRequestId,
-        traceId,
-        identity == null ? ANONYMOUS : identity,
-        via,
-        CallerIdentity.peer(call),
-        call.getMethodDescriptor().getFullMethodName(),
-        keyName,
-        total,
-        versions,
-        folded,
-        status,
-        reason,
-        contextHash,
-        inventories,
-        custody);
+    return CallRecord.builder(trail.now(), requestId)
+        .clientRequestId(clientRequestId)
+        .traceId(traceId)
+        .caller(identity == null ? ANONYMOUS : identity)
+        .callerVia(via)
+        .peer(CallerIdentity.peer(call))
+        .method(call.getMethodDescriptor().getFullMethodName())
+        .keyName(keyName)
+        .items(total)
+        .versions(versions)
+        .folded(folded)
+        .status(status)
+        .reason(reason)
+        .contextHash(contextHash)
+        .inventories(inventories)
+        .custody(custody)
+        .build();
   }
 }

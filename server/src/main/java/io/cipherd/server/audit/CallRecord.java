@@ -57,80 +57,6 @@ public record CallRecord(
     }
   }
 
-  /** A call that is not a key custody call. */
-  public CallRecord(
-      Instant time,
-      String requestId,
-      String clientRequestId,
-      String traceId,
-      String caller,
-      String callerVia,
-      String peer,
-      String method,
-      String keyName,
-      long items,
-      List<ItemTally.VersionOutcomes> versions,
-      ItemTally.Folded folded,
-      String status,
-      String reason,
-      String contextHash,
-      AuditedInventories inventories) {
-    this(
-        time,
-        requestId,
-        clientRequestId,
-        traceId,
-        caller,
-        callerVia,
-        peer,
-        method,
-        keyName,
-        items,
-        versions,
-        folded,
-        status,
-        reason,
-        contextHash,
-        inventories,
-        AuditedCustody.NONE);
-  }
-
-  /** A call that was not traced and is not a key custody call. */
-  public CallRecord(
-      Instant time,
-      String requestId,
-      String clientRequestId,
-      String caller,
-      String callerVia,
-      String peer,
-      String method,
-      String keyName,
-      long items,
-      List<ItemTally.VersionOutcomes> versions,
-      ItemTally.Folded folded,
-      String status,
-      String reason,
-      String contextHash,
-      AuditedInventories inventories) {
-    this(
-        time,
-        requestId,
-        clientRequestId,
-        null,
-        caller,
-        callerVia,
-        peer,
-        method,
-        keyName,
-        items,
-        versions,
-        folded,
-        status,
-        reason,
-        contextHash,
-        inventories);
-  }
-
   /** This record without its inventories. */
   CallRecord withoutInventories() {
     return new CallRecord(
@@ -153,35 +79,134 @@ public record CallRecord(
         custody);
   }
 
-  /** A call without a caller's request id, folded versions or inventories. */
-  public CallRecord(
-      Instant time,
-      String requestId,
-      String caller,
-      String callerVia,
-      String peer,
-      String method,
-      String keyName,
-      long items,
-      List<ItemTally.VersionOutcomes> versions,
-      String status,
-      String reason,
-      String contextHash) {
-    this(
-        time,
-        requestId,
-        null,
-        caller,
-        callerVia,
-        peer,
-        method,
-        keyName,
-        items,
-        versions,
-        null,
-        status,
-        reason,
-        contextHash,
-        AuditedInventories.NONE);
+  /**
+   * A record of the call made at {@code time} with server request id {@code requestId}; every other
+   * field starts empty: no caller's request id, trace, caller, versions or context, no items, the
+   * {@link AuditedInventories#NONE} and {@link AuditedCustody#NONE} of a call that sent neither.
+   */
+  public static Builder builder(Instant time, String requestId) {
+    return new Builder(time, requestId);
+  }
+
+  /** A {@link CallRecord} field by field; fields not set are empty (see {@link #builder}). */
+  public static final class Builder {
+    private final Instant time;
+    private final String requestId;
+    private String clientRequestId;
+    private String traceId;
+    private String caller;
+    private String callerVia;
+    private String peer;
+    private String method;
+    private String keyName;
+    private long items;
+    private List<ItemTally.VersionOutcomes> versions = List.of();
+    private ItemTally.Folded folded;
+    private String status;
+    private String reason;
+    private String contextHash;
+    private AuditedInventories inventories = AuditedInventories.NONE;
+    private AuditedCustody custody = AuditedCustody.NONE;
+
+    private Builder(Instant time, String requestId) {
+      this.time = time;
+      this.requestId = requestId;
+    }
+
+    public Builder clientRequestId(String clientRequestId) {
+      this.clientRequestId = clientRequestId;
+      return this;
+    }
+
+    public Builder traceId(String traceId) {
+      this.traceId = traceId;
+      return this;
+    }
+
+    public Builder caller(String caller) {
+      this.caller = caller;
+      return this;
+    }
+
+    public Builder callerVia(String callerVia) {
+      this.callerVia = callerVia;
+      return this;
+    }
+
+    public Builder peer(String peer) {
+      this.peer = peer;
+      return this;
+    }
+
+    public Builder method(String method) {
+      this.method = method;
+      return this;
+    }
+
+    public Builder keyName(String keyName) {
+      this.keyName = keyName;
+      return this;
+    }
+
+    public Builder items(long items) {
+      this.items = items;
+      return this;
+    }
+
+    public Builder versions(List<ItemTally.VersionOutcomes> versions) {
+      this.versions = versions;
+      return this;
+    }
+
+    public Builder folded(ItemTally.Folded folded) {
+      this.folded = folded;
+      return this;
+    }
+
+    public Builder status(String status) {
+      this.status = status;
+      return this;
+    }
+
+    public Builder reason(String reason) {
+      this.reason = reason;
+      return this;
+    }
+
+    public Builder contextHash(String contextHash) {
+      this.contextHash = contextHash;
+      return this;
+    }
+
+    public Builder inventories(AuditedInventories inventories) {
+      this.inventories = inventories;
+      return this;
+    }
+
+    public Builder custody(AuditedCustody custody) {
+      this.custody = custody;
+      return this;
+    }
+
+    public CallRecord build() {
+      return new CallRecord(
+          time,
+          requestId,
+          clientRequestId,
+          traceId,
+          caller,
+          callerVia,
+          peer,
+          method,
+          keyName,
+          items,
+          versions,
+          folded,
+          status,
+          reason,
+          contextHash,
+          inventories,
+          custody);
+    }
   }
 }

@@ -77,22 +77,18 @@ class AuditLineTest {
     }
     AuditedInventories inventories = AuditedInventories.of(request.build());
     CallRecord record =
-        new CallRecord(
-            TIME,
-            "0123456789abcdef",
-            null,
-            "admin",
-            "certificate",
-            "127.0.0.1:1",
-            "cipherd.v1.KeyAdminService/RetireKeyVersions",
-            "orders",
-            0,
-            List.of(),
-            null,
-            "FAILED_PRECONDITION",
-            "KEY_VERSIONS_IN_USE",
-            null,
-            inventories);
+        CallRecord.builder(TIME, "0123456789abcdef")
+            .caller("admin")
+            .callerVia("certificate")
+            .peer("127.0.0.1:1")
+            .method("cipherd.v1.KeyAdminService/RetireKeyVersions")
+            .keyName("orders")
+            .items(0)
+            .versions(List.of())
+            .status("FAILED_PRECONDITION")
+            .reason("KEY_VERSIONS_IN_USE")
+            .inventories(inventories)
+            .build();
 
     // 100 inventories of 1,000 versions each would be ~2 MB; kept to 16 of 16 each.
     assertThat(AuditRecordBudget.bytes(record)).isLessThanOrEqualTo(16 * 1024);
@@ -111,37 +107,29 @@ class AuditLineTest {
   void aTracedCall_namesItsTraceId_afterTheRequestIds_andAnUntracedOneNone() {
     String traceId = "4bf92f3577b34da6a3ce929d0e0e4736";
     CallRecord traced =
-        new CallRecord(
-            TIME,
-            "0123456789abcdef",
-            "checkout-7f3a",
-            traceId,
-            "billing",
-            "certificate",
-            "127.0.0.1:1",
-            "cipherd.v1.CryptoService/Encrypt",
-            "orders",
-            1,
-            List.of(),
-            null,
-            "OK",
-            null,
-            null,
-            AuditedInventories.NONE);
+        CallRecord.builder(TIME, "0123456789abcdef")
+            .clientRequestId("checkout-7f3a")
+            .traceId(traceId)
+            .caller("billing")
+            .callerVia("certificate")
+            .peer("127.0.0.1:1")
+            .method("cipherd.v1.CryptoService/Encrypt")
+            .keyName("orders")
+            .items(1)
+            .versions(List.of())
+            .status("OK")
+            .build();
     CallRecord untraced =
-        new CallRecord(
-            TIME,
-            "0123456789abcdef",
-            "billing",
-            "certificate",
-            "127.0.0.1:1",
-            "cipherd.v1.CryptoService/Encrypt",
-            "orders",
-            1,
-            List.of(),
-            "OK",
-            null,
-            null);
+        CallRecord.builder(TIME, "0123456789abcdef")
+            .caller("billing")
+            .callerVia("certificate")
+            .peer("127.0.0.1:1")
+            .method("cipherd.v1.CryptoService/Encrypt")
+            .keyName("orders")
+            .items(1)
+            .versions(List.of())
+            .status("OK")
+            .build();
 
     String line = new String(AuditLine.call(traced, 1, "0".repeat(64)), StandardCharsets.UTF_8);
 
@@ -156,22 +144,17 @@ class AuditLineTest {
     ItemTally tally = new ItemTally();
     tally.add("orders", 1, "ok");
     CallRecord record =
-        new CallRecord(
-            TIME,
-            "0123456789abcdef",
-            "a\"b\\c\u2028" + "z".repeat(200),
-            "billing",
-            "token",
-            "127.0.0.1:1",
-            "cipherd.v1.CryptoService/Decrypt",
-            "orders",
-            1,
-            tally.snapshot(),
-            null,
-            "OK",
-            null,
-            null,
-            AuditedInventories.NONE);
+        CallRecord.builder(TIME, "0123456789abcdef")
+            .clientRequestId("a\"b\\c\u2028" + "z".repeat(200))
+            .caller("billing")
+            .callerVia("token")
+            .peer("127.0.0.1:1")
+            .method("cipherd.v1.CryptoService/Decrypt")
+            .keyName("orders")
+            .items(1)
+            .versions(tally.snapshot())
+            .status("OK")
+            .build();
     String text = new String(AuditLine.call(record, 1, "0".repeat(64)), StandardCharsets.UTF_8);
     assertThat(text).doesNotContain("\n");
     JsonObject line = parse(record);
@@ -214,19 +197,16 @@ class AuditLineTest {
     byte[] longLine =
         AuditLine.call(AuditRecordBudget.refusedKeys(TIME, KEY), 1, AuditChain.GENESIS);
     CallRecord named =
-        new CallRecord(
-            TIME,
-            "req-2",
-            "zoë\u2028ü\u0001",
-            "token",
-            "127.0.0.1:1",
-            "/cipherd.v1.CryptoService/Encrypt",
-            "k",
-            1,
-            List.of(new ItemTally.VersionOutcomes("k", 1, Map.of("ok", 1L))),
-            "OK",
-            null,
-            null);
+        CallRecord.builder(TIME, "req-2")
+            .caller("zoë\u2028ü\u0001")
+            .callerVia("token")
+            .peer("127.0.0.1:1")
+            .method("/cipherd.v1.CryptoService/Encrypt")
+            .keyName("k")
+            .items(1)
+            .versions(List.of(new ItemTally.VersionOutcomes("k", 1, Map.of("ok", 1L))))
+            .status("OK")
+            .build();
     byte[] nonAscii = AuditLine.call(named, 2, AuditChain.GENESIS);
     byte[] ascii =
         AuditLine.system(

@@ -220,19 +220,17 @@ class AuditLogTest {
     tally.add("orders", 2, "ok", 90);
     tally.add("orders", 2, "DECRYPTION_FAILED", 5);
     tally.add("orders", ItemTally.NO_VERSION, "INVALID_CIPHERTEXT", 1);
-    return new CallRecord(
-        clock.instant(),
-        "req-" + i,
-        "billing",
-        "token",
-        "127.0.0.1:40000",
-        "cipherd.v1.CryptoService/ReEncryptBatch",
-        "orders",
-        tally.items(),
-        tally.snapshot(),
-        "OK",
-        null,
-        KEY.hashContext("the context itself".getBytes(StandardCharsets.UTF_8)));
+    return CallRecord.builder(clock.instant(), "req-" + i)
+        .caller("billing")
+        .callerVia("token")
+        .peer("127.0.0.1:40000")
+        .method("cipherd.v1.CryptoService/ReEncryptBatch")
+        .keyName("orders")
+        .items(tally.items())
+        .versions(tally.snapshot())
+        .status("OK")
+        .contextHash(KEY.hashContext("the context itself".getBytes(StandardCharsets.UTF_8)))
+        .build();
   }
 
   private static List<String> lines(Path file) throws IOException {

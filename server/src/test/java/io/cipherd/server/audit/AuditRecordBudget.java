@@ -41,22 +41,20 @@ final class AuditRecordBudget {
 
   private static CallRecord record(
       Instant time, AuditKey key, ItemTally tally, String method, String status) {
-    return new CallRecord(
-        time,
-        "0123456789abcdef",
-        "x".repeat(CallRecord.MAX_CLIENT_REQUEST_ID + 100),
-        "c".repeat(256),
-        "certificate",
-        "[2001:db8::1]:65535",
-        method,
-        "k".repeat(64),
-        tally.items(),
-        tally.snapshot(),
-        tally.folded(),
-        status,
-        status.equals("OK") ? null : ErrorKind.ACCESS_DENIED.name(),
-        key.hashContext("context".getBytes(StandardCharsets.UTF_8)),
-        AuditedInventories.NONE);
+    return CallRecord.builder(time, "0123456789abcdef")
+        .clientRequestId("x".repeat(CallRecord.MAX_CLIENT_REQUEST_ID + 100))
+        .caller("c".repeat(256))
+        .callerVia("certificate")
+        .peer("[2001:db8::1]:65535")
+        .method(method)
+        .keyName("k".repeat(64))
+        .items(tally.items())
+        .versions(tally.snapshot())
+        .folded(tally.folded())
+        .status(status)
+        .reason(status.equals("OK") ? null : ErrorKind.ACCESS_DENIED.name())
+        .contextHash(key.hashContext("context".getBytes(StandardCharsets.UTF_8)))
+        .build();
   }
 
   static int bytes(CallRecord record) {

@@ -77,19 +77,16 @@ class AuditTailTest {
       versions.add(new ItemTally.VersionOutcomes("orders", version, Map.of("ok", 1L)));
     }
     CallRecord huge =
-        new CallRecord(
-            clock.instant(),
-            "req",
-            "billing",
-            "token",
-            "127.0.0.1:1",
-            "cipherd.v1.CryptoService/DecryptBatch",
-            "orders",
-            5000,
-            versions,
-            "OK",
-            null,
-            null);
+        CallRecord.builder(clock.instant(), "req")
+            .caller("billing")
+            .callerVia("token")
+            .peer("127.0.0.1:1")
+            .method("cipherd.v1.CryptoService/DecryptBatch")
+            .keyName("orders")
+            .items(5000)
+            .versions(versions)
+            .status("OK")
+            .build();
     Path file = dir.resolve("audit.log");
     byte[] trail = trailEndingWith(file, huge);
     int lastStart = lineStart(trail, trail.length - 1);

@@ -293,18 +293,16 @@ class AuditVectorsTest {
     ItemTally tally = new ItemTally();
     tally.add("orders", 2, "ok", 250);
     tally.add("orders", 2, "DECRYPTION_FAILED", 6);
-    return new CallRecord(
-        time,
-        "req-" + i,
-        "billing",
-        "certificate",
-        "127.0.0.1:40000",
-        "cipherd.v1.CryptoService/DecryptBatch",
-        "orders",
-        tally.items(),
-        tally.snapshot(),
-        "OK",
-        null,
-        KEY.hashContext(("tenant-" + i).getBytes(StandardCharsets.UTF_8)));
+    return CallRecord.builder(time, "req-" + i)
+        .caller("billing")
+        .callerVia("certificate")
+        .peer("127.0.0.1:40000")
+        .method("cipherd.v1.CryptoService/DecryptBatch")
+        .keyName("orders")
+        .items(tally.items())
+        .versions(tally.snapshot())
+        .status("OK")
+        .contextHash(KEY.hashContext(("tenant-" + i).getBytes(StandardCharsets.UTF_8)))
+        .build();
   }
 }

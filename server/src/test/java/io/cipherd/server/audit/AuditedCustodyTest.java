@@ -181,24 +181,17 @@ class AuditedCustodyTest {
   }
 
   private static CallRecord record(AuditedCustody custody) {
-    return new CallRecord(
-        TIME,
-        "0123456789abcdef",
-        null,
-        null,
-        "admin",
-        "certificate",
-        "127.0.0.1:1",
-        "cipherd.v1.KeyAdminService/RestoreKey",
-        "orders",
-        0,
-        List.of(),
-        null,
-        "OK",
-        null,
-        null,
-        AuditedInventories.NONE,
-        custody);
+    return CallRecord.builder(TIME, "0123456789abcdef")
+        .caller("admin")
+        .callerVia("certificate")
+        .peer("127.0.0.1:1")
+        .method("cipherd.v1.KeyAdminService/RestoreKey")
+        .keyName("orders")
+        .items(0)
+        .versions(List.of())
+        .status("OK")
+        .custody(custody)
+        .build();
   }
 
   private static JsonObject parse(CallRecord record) {
