@@ -213,8 +213,8 @@ final class BatchItems {
     for (int i = 0; i < request.getItemsCount(); i++) {
       ciphertexts.add(request.getItems(i).getCiphertext());
     }
-    // The subject keys of all subject-bound items in one store lookup.
-    engine.prefetchSubjects(ciphertexts);
+    // The subject keys of all subject-bound items in one store lookup, if any is not cached.
+    engine.prefetchSubjectsWhenNeeded(ciphertexts);
     List<DecryptBatchResult> results = new ArrayList<>(request.getItemsCount());
     DecryptBatchResult.Builder result = DecryptBatchResult.newBuilder();
     for (int i = 0; i < request.getItemsCount(); i++) {
@@ -251,7 +251,7 @@ final class BatchItems {
     for (int i = 0; i < request.getItemsCount(); i++) {
       ciphertexts.add(request.getItems(i).getCiphertext());
     }
-    engine.prefetchSubjects(ciphertexts);
+    engine.prefetchSubjectsWhenNeeded(ciphertexts);
     List<ReEncryptBatchResult> results = new ArrayList<>(request.getItemsCount());
     ReEncryptBatchResult.Builder result = ReEncryptBatchResult.newBuilder();
     for (int i = 0; i < request.getItemsCount(); i++) {

@@ -228,6 +228,30 @@ public final class CryptoEngine {
   }
 
   /**
+   * As {@link #prefetchSubjects}, but only once one of the items that follow needs a subject key
+   * that is not cached: a batch of warm subjects parses no reference twice and reads nothing, one
+   * with cold subjects still reads all their rows in one round-trip. Only on a batch's own engine
+   * ({@link #inBatch}), whose items run one at a time.
+   */
+  public void prefetchSubjectsWhenNeeded(List<String> ciphertexts) {
+    if (subjects == null) {
+      return;
+    }
+    envelopes.lazily(
+        new Runnable() {
+          private boolean done;
+
+          @Override
+          public void run() {
+            if (!done) {
+              done = true;
+              prefetchSubjects(ciphertexts);
+            }
+          }
+        });
+  }
+
+  /**
    * Reads, in one store round-trip, the subject keys of those of {@code ciphertexts} that are
    * subject-bound, so the items that follow find them cached. Only a lookup: each item is still
    * authorized and checked as it is decrypted.
@@ -362,7 +386,9 @@ public final class CryptoEngine {
       throw new DecryptionFailedException();
     }
     SubjectRef ref = SubjectRef.of(Envelope.subjectRef(parsed.payload()));
-    SubjectKey source = subjects.forDecryption(header.keyName(), ref, envelopes.wrapping);
+    SubjectKey source =
+        subjects.forDecryption(
+            header.keyName(), ref, envelopes.wrapping, envelopes.beforeSubjectRead());
     EnvelopeHeader newHeader = EnvelopeHeader.subjectBound(target, subjectMode(target));
     SubjectKey key;
     if (target.equals(header.keyName())) {

@@ -33,6 +33,9 @@ final class EnvelopeCipher {
   private final CryptoObserver observer;
   private final SubjectKeys subjects;
 
+  /** What a subject-bound item whose key and row are not cached runs first ({@link #lazily}). */
+  private Runnable beforeSubjectRead;
+
   /** Subject keys wrapped and unwrapped by this cipher's key-bound encryption. */
   final SubjectKeyWrapping wrapping = new Wrapping();
 
@@ -51,6 +54,19 @@ final class EnvelopeCipher {
     this.source = source;
     this.observer = observer;
     this.subjects = subjects;
+  }
+
+  /**
+   * Makes the first subject-bound item whose key is not cached run {@code prefetch} (once) before
+   * it reads the subject store; for a batch's own cipher, whose items run one at a time.
+   */
+  void lazily(Runnable prefetch) {
+    beforeSubjectRead = prefetch;
+  }
+
+  /** What {@link #lazily} set: run before a subject-bound item reads the store; null: nothing. */
+  Runnable beforeSubjectRead() {
+    return beforeSubjectRead;
   }
 
   /**
@@ -247,7 +263,8 @@ final class EnvelopeCipher {
       }
       Bytes payload = ciphertext.payload();
       byte[] ref = Envelope.subjectRef(payload);
-      SubjectKey key = subjects.forDecryption(header.keyName(), SubjectRef.of(ref), wrapping);
+      SubjectKey key =
+          subjects.forDecryption(header.keyName(), SubjectRef.of(ref), wrapping, beforeSubjectRead);
       reported = wrappedBy(header, key);
       Bytes context = ciphertext.context();
       Bytes sealed =

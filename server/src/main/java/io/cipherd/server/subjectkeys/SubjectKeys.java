@@ -381,6 +381,17 @@ public final class SubjectKeys {
    * subject key has that reference under that name (a forged or altered ciphertext).
    */
   public SubjectKey forDecryption(String keyName, SubjectRef ref, SubjectKeyWrapping wrapping) {
+    return forDecryption(keyName, ref, wrapping, null);
+  }
+
+  /**
+   * As {@link #forDecryption(String, SubjectRef, SubjectKeyWrapping)}; when neither the key nor the
+   * row of {@code ref} is cached, runs {@code beforeStoreRead} first (null: nothing), which may
+   * read this ref's row along with others' ({@link #prefetch}), so that a batch reads all the rows
+   * it lacks in one round-trip, and only once one of its items needs one.
+   */
+  public SubjectKey forDecryption(
+      String keyName, SubjectRef ref, SubjectKeyWrapping wrapping, Runnable beforeStoreRead) {
     SubjectKey cached = keys.getIfPresent(ref);
     if (cached != null) {
       if (!cached.keyName().equals(keyName)) {
@@ -389,6 +400,10 @@ public final class SubjectKeys {
       return cached;
     }
     SubjectRecord row = byRef.getIfPresent(ref);
+    if (row == null && beforeStoreRead != null) {
+      beforeStoreRead.run();
+      row = byRef.getIfPresent(ref);
+    }
     if (row == null) {
       row = store.findByRef(List.of(ref)).get(ref);
       if (row == null) {

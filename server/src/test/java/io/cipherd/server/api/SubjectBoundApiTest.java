@@ -272,6 +272,24 @@ class SubjectBoundApiTest {
     assertThat(decrypted.getResultsList())
         .allSatisfy(r -> assertThat(r.getPlaintext()).isEqualTo(EMAIL));
     assertThat(store.findsByRef()).isEqualTo(1);
+
+    // Warm now: the batch reads nothing.
+    store.reset();
+    assertThat(cipherd.crypto.decryptBatch(decrypt.build()).getResultsList())
+        .allSatisfy(r -> assertThat(r.getPlaintext()).isEqualTo(EMAIL));
+    assertThat(store.findsByRef()).isZero();
+
+    // Half of them cold again (their key's versions changed), the other half warm: still one read.
+    cipherd.services.subjectKeys().forgetKey("users");
+    DecryptBatchRequest.Builder half = DecryptBatchRequest.newBuilder();
+    for (int i = 0; i < 128; i++) {
+      half.addItems(decrypt.getItems(i));
+    }
+    cipherd.crypto.decryptBatch(half.build());
+    store.reset();
+    assertThat(cipherd.crypto.decryptBatch(decrypt.build()).getResultsList())
+        .allSatisfy(r -> assertThat(r.getPlaintext()).isEqualTo(EMAIL));
+    assertThat(store.findsByRef()).isEqualTo(1);
   }
 
   @Test
