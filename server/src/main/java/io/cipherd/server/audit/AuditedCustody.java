@@ -55,7 +55,6 @@ record AuditedCustody(
   static final int MAX_VERSIONS = 64;
   static final int JOB_ID_HEX = 32;
   static final String INVALID_JOB = "<invalid>";
-  static final int MAX_RECIPIENT_PEM = 2048;
   private static final String SHA256 = "sha256:";
 
   /** No custody: the record of any other call. */
@@ -173,15 +172,13 @@ record AuditedCustody(
   }
 
   /**
-   * The recipient {@code pem} names and its key size's wrapping algorithm, as BackupKey reads it;
-   * nothing for a PEM that is not an RSA key it would take, or longer than {@value
-   * #MAX_RECIPIENT_PEM} characters (an RSA-4096 key takes about 800): any caller may send one, and
-   * what it costs to read stays small.
+   * The recipient {@code pem} names and its key size's wrapping algorithm, read by BackupKey's own
+   * {@link BackupRecipient#parse}: nothing for a PEM the call refuses, whether not an RSA key it
+   * would take or longer than {@value BackupRecipient#MAX_PEM_CHARS} characters. Any caller may
+   * send one, refused or not, and that parse checks the length first and reads the rest in one
+   * pass.
    */
   private static AuditedCustody backup(String pem) {
-    if (pem.isEmpty() || pem.length() > MAX_RECIPIENT_PEM) {
-      return NONE;
-    }
     try {
       BackupRecipient recipient = BackupRecipient.parse(pem);
       return new AuditedCustody(

@@ -88,8 +88,9 @@ public final class AuthorizedKeyAdmin {
    * Key {@code name} whole, for a backup wrapped for the RSA public key {@code recipientPem}: needs
    * {@code export}, which {@code admin} does not imply, checked before the recipient or the key is
    * read, so a caller without it gets one refusal whatever the key and the recipient.
-   * INVALID_ARGUMENT for a recipient that is not RSA 3072 or 4096; KEY_NOT_EXPORTABLE unless the
-   * key is exportable. The caller wipes the result's key.
+   * INVALID_ARGUMENT for a recipient that is not RSA 3072 or 4096, or longer than {@link
+   * BackupRecipient#MAX_PEM_CHARS}; KEY_NOT_EXPORTABLE unless the key is exportable. The caller
+   * wipes the result's key.
    */
   public BackupSource backup(String name, String recipientPem) {
     authorizer.check(Operation.EXPORT, name);

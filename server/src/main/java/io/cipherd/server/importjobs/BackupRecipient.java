@@ -10,8 +10,6 @@ import java.security.interfaces.RSAPublicKey;
 import java.security.spec.X509EncodedKeySpec;
 import java.util.Base64;
 import java.util.HexFormat;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 
 /**
  * The RSA public key a key backup is wrapped for (BackupKeyRequest.recipient_public_key_pem): a PEM
@@ -19,9 +17,15 @@ import java.util.regex.Pattern;
  * operator keeps offline. Nothing here is secret.
  */
 public final class BackupRecipient {
-  private static final Pattern PEM =
-      Pattern.compile(
-          "\\A\\s*-----BEGIN PUBLIC KEY-----\\s*([A-Za-z0-9+/=\\s]+?)\\s*-----END PUBLIC KEY-----\\s*\\z");
+  /**
+   * The longest recipient_public_key_pem read, in characters, checked before anything else: an
+   * RSA-4096 key's PEM takes about 800, so this leaves room for any line length or whitespace a
+   * tool writes, and keeps what any caller can make the server read small.
+   */
+  public static final int MAX_PEM_CHARS = 16 * 1024;
+
+  private static final String BEGIN = "-----BEGIN PUBLIC KEY-----";
+  private static final String END = "-----END PUBLIC KEY-----";
 
   private final RSAPublicKey publicKey;
   private final WrappingAlgorithm algorithm;
@@ -35,11 +39,20 @@ public final class BackupRecipient {
 
   /**
    * The recipient {@code pem} names; {@link InvalidArgumentException} saying what it got if it is
-   * not a PEM RSA public key of 3072 or 4096 bits.
+   * not a PEM RSA public key of 3072 or 4096 bits, or is longer than {@value #MAX_PEM_CHARS}
+   * characters. Reading it takes time linear in its length whatever it holds: any caller may send
+   * one, before its grant is checked (the audit record reads it too).
    */
   public static BackupRecipient parse(String pem) {
-    Matcher matcher = PEM.matcher(pem);
-    if (!matcher.matches()) {
+    if (pem.length() > MAX_PEM_CHARS) {
+      throw new InvalidArgumentException(
+          "recipient_public_key_pem may be at most "
+              + MAX_PEM_CHARS
+              + " characters (an RSA 3072 or 4096 public key's PEM takes under 1 KiB); got "
+              + pem.length());
+    }
+    String body = armouredBody(pem);
+    if (body == null) {
       throw new InvalidArgumentException(
           "recipient_public_key_pem must be a PEM \"PUBLIC KEY\" (X.509 SubjectPublicKeyInfo), e.g."
               + " openssl pkey -pubout; got "
@@ -47,7 +60,7 @@ public final class BackupRecipient {
     }
     byte[] der;
     try {
-      der = Base64.getMimeDecoder().decode(matcher.group(1));
+      der = Base64.getMimeDecoder().decode(body);
     } catch (IllegalArgumentException e) {
       throw new InvalidArgumentException("recipient_public_key_pem's body is not base64");
     }
@@ -91,6 +104,49 @@ public final class BackupRecipient {
   /** {@link #sha256} in hex, as the audit record names the recipient. */
   public String fingerprint() {
     return HexFormat.of().formatHex(sha256);
+  }
+
+  /**
+   * What lies between the armour lines of {@code pem}: its BEGIN line first and END line last, each
+   * with only whitespace before or after, and between them at least one character, every one base64
+   * or whitespace; null if {@code pem} is not so. One pass over {@code pem}, no backtracking.
+   */
+  private static String armouredBody(String pem) {
+    int start = 0;
+    int end = pem.length();
+    while (start < end && isPemSpace(pem.charAt(start))) {
+      start++;
+    }
+    while (end > start && isPemSpace(pem.charAt(end - 1))) {
+      end--;
+    }
+    if (end - start <= BEGIN.length() + END.length()
+        || !pem.startsWith(BEGIN, start)
+        || !pem.startsWith(END, end - END.length())) {
+      return null;
+    }
+    String body = pem.substring(start + BEGIN.length(), end - END.length());
+    for (int i = 0; i < body.length(); i++) {
+      char c = body.charAt(i);
+      if (!isBase64(c) && !isPemSpace(c)) {
+        return null;
+      }
+    }
+    return body;
+  }
+
+  /** Whitespace as PEM armour allows it around and inside the body: regex {@code \s}'s set. */
+  private static boolean isPemSpace(char c) {
+    return c == ' ' || c == '\t' || c == '\n' || c == '\u000B' || c == '\f' || c == '\r';
+  }
+
+  private static boolean isBase64(char c) {
+    return (c >= 'A' && c <= 'Z')
+        || (c >= 'a' && c <= 'z')
+        || (c >= '0' && c <= '9')
+        || c == '+'
+        || c == '/'
+        || c == '=';
   }
 
   private static byte[] sha256(byte[] der) {

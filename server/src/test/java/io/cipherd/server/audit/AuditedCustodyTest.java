@@ -21,6 +21,9 @@ import io.cipherd.api.v1.KeyVersion;
 import io.cipherd.api.v1.KeyVersionState;
 import io.cipherd.api.v1.RestoreKeyRequest;
 import io.cipherd.api.v1.RestoreKeyResponse;
+import io.cipherd.server.importjobs.BackupRecipient;
+import java.io.IOException;
+import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -34,6 +37,11 @@ import org.junit.jupiter.api.Test;
 class AuditedCustodyTest {
   private static final String JOB = "0123456789abcdef0123456789abcdef";
   private static final Instant TIME = Instant.parse("2026-11-24T08:00:00Z");
+
+  /** A recipient written by the openssl CLI, and its SHA-256 as openssl computes it. */
+  private static final String OPENSSL_PEM = resource("openssl-rsa3072.pub.pem");
+
+  private static final String OPENSSL_SHA256 = resource("openssl-rsa3072.pub.sha256").strip();
 
   @Test
   void otherCalls_haveNoCustody_andTheirAnswersAreNotRead() {
@@ -92,21 +100,36 @@ class AuditedCustodyTest {
 
   @Test
   void aRecipientThatIsNotAKey_orTooLongToBeOne_isNotRead() {
+    String begin = "-----BEGIN PUBLIC KEY-----";
+    String end = "-----END PUBLIC KEY-----";
     for (String pem :
         List.of(
             "not a key",
-            "-----BEGIN PUBLIC KEY-----"
-                + " ".repeat(AuditedCustody.MAX_RECIPIENT_PEM)
-                + "x-----END PUBLIC KEY-----")) {
-      assertThat(
-              AuditedCustody.asked(
-                      BackupKeyRequest.newBuilder()
-                          .setKeyName("orders")
-                          .setRecipientPublicKeyPem(pem)
-                          .build())
-                  .isEmpty())
-          .isTrue();
+            // A body of whitespace without an END line, at the length this record once read
+            // (2,048): the pattern it went through took seconds on it, for any caller.
+            begin + " ".repeat(2048 - begin.length()),
+            begin + "\n".repeat(BackupRecipient.MAX_PEM_CHARS - begin.length()),
+            begin + "A".repeat(BackupRecipient.MAX_PEM_CHARS - begin.length()),
+            begin + " ".repeat(BackupRecipient.MAX_PEM_CHARS) + "x" + end,
+            OPENSSL_PEM + " ".repeat(BackupRecipient.MAX_PEM_CHARS - OPENSSL_PEM.length() + 1),
+            begin + "QUJD".repeat(1024 * 1024) + end)) {
+      assertThat(asked(pem).isEmpty()).as("%d characters", pem.length()).isTrue();
     }
+  }
+
+  @Test
+  void aRecipientBackupKeyWouldTake_isNamedAsAsked_upToItsLimit() {
+    String atLimit = OPENSSL_PEM + " ".repeat(BackupRecipient.MAX_PEM_CHARS - OPENSSL_PEM.length());
+    for (String pem : List.of(OPENSSL_PEM, OPENSSL_PEM.replace("\n", "\r\n"), atLimit)) {
+      AuditedCustody asked = asked(pem);
+      assertThat(asked.recipient()).isEqualTo("sha256:" + OPENSSL_SHA256);
+      assertThat(asked.wrappingAlgorithm()).isEqualTo("RSA_AES_KEY_WRAP_SHA256_3072");
+    }
+  }
+
+  private static AuditedCustody asked(String pem) {
+    return AuditedCustody.asked(
+        BackupKeyRequest.newBuilder().setKeyName("orders").setRecipientPublicKeyPem(pem).build());
   }
 
   @Test
@@ -198,5 +221,17 @@ class AuditedCustodyTest {
     return JsonParser.parseString(
             new String(AuditLine.call(record, 1, "0".repeat(64)), StandardCharsets.UTF_8))
         .getAsJsonObject();
+  }
+
+  private static String resource(String name) {
+    try (InputStream in =
+        AuditedCustodyTest.class.getResourceAsStream("/io/cipherd/server/importjobs/" + name)) {
+      if (in == null) {
+        throw new IllegalStateException(name + " is missing from the test resources");
+      }
+      return new String(in.readAllBytes(), StandardCharsets.US_ASCII);
+    } catch (IOException e) {
+      throw new IllegalStateException(e);
+    }
   }
 }
