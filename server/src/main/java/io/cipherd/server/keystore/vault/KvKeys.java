@@ -115,10 +115,11 @@ final class KvKeys {
 
   /**
    * Destroys the wrapped copies and the KV data of {@code versions} of key {@code name}, which
-   * {@code lifecycle} marks destroyed, then clears its {@code destroying} list with a check-and-set
-   * write; returns the lifecycle as stored after. A lost check-and-set leaves the list to the next
-   * read: the writer that won read it and carried it forward, or cleared it. Vault's failures
-   * propagate, with the list left as it was.
+   * {@code lifecycle} marks destroyed, then clears them from its {@code destroying} list with a
+   * check-and-set write; returns the lifecycle as stored after. A failure of the destroys
+   * propagates, the list left as it was; once they are done the destruction is complete, so a lost
+   * check-and-set (the writer that won read the list and carried it forward, or cleared it) or a
+   * failed clearing write only leaves the list to the next read, which destroys nothing new.
    */
   KvLifecycle finishDestruction(String name, KvLifecycle lifecycle, Set<Integer> versions) {
     List<Integer> sorted = List.copyOf(new TreeSet<>(versions));
@@ -129,13 +130,20 @@ final class KvKeys {
     if (left.size() == lifecycle.destroying().size()) {
       return lifecycle;
     }
-    KvLifecycle after = lifecycle.withDestroying(left);
-    String writeId = UUID.randomUUID().toString();
-    JsonObject data = after.encode(writeId);
-    if (!kv.writeVersion(KvLifecycle.path(name), lifecycle.kvVersion(), data)) {
-      return lifecycle;
+    JsonObject data = lifecycle.withDestroying(left).encode(UUID.randomUUID().toString());
+    try {
+      if (kv.writeVersion(KvLifecycle.path(name), lifecycle.kvVersion(), data)) {
+        return KvLifecycle.decode(name, new KvClient.Versioned(data, lifecycle.kvVersion() + 1));
+      }
+    } catch (RuntimeException e) {
+      log.warn(
+          "versions {} of key '{}' are destroyed in Vault, but noting that in its lifecycle failed"
+              + " ({}); the next read notes it",
+          sorted,
+          name,
+          e.getMessage());
     }
-    return KvLifecycle.decode(name, new KvClient.Versioned(data, lifecycle.kvVersion() + 1));
+    return lifecycle;
   }
 
   /**
