@@ -120,6 +120,11 @@ public final class KekMigration {
     } finally {
       Arrays.fill(raw, (byte) 0);
     }
+    if (keys.lifecycle(name).isDestroyed(version)) {
+      // Destroyed while this ran: the destruction may have looked for the copy before it was
+      // written.
+      KvMigratedVersions.destroy(kv, name, List.of(version));
+    }
   }
 
   /** Wraps the audit key in place; false when there is none or it is wrapped already. */

@@ -8,6 +8,9 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -17,9 +20,23 @@ import org.slf4j.LoggerFactory;
  * fields (remembered, since they never change) and the lifecycle secret ({@link KvLifecycle}),
  * which also holds the fields of destroyed versions, whose KV data is gone.
  *
- * <p>It also finishes a destruction left half done: a replica that won the lifecycle write and died
- * before Vault's destroy leaves a version marked destroyed whose KV data still exists; the next
- * read of the key by any replica destroys it (destroy is idempotent).
+ * <p>It also finishes a destruction left half done. Destroying a version is three steps: the
+ * lifecycle write (check-and-set) that marks it destroyed and lists it as {@code destroying}
+ * ({@link KvLifecycle}); Vault's destroy of every KV version of its wrapped copy under {@code
+ * _kek/} ({@link KvMigratedVersions}) and of its own KV version's data; a lifecycle write that
+ * clears the list. A replica that dies, or a Vault call that fails, anywhere after the first write
+ * leaves the version listed, and the next read of the key by any replica destroys both again
+ * (destroy is idempotent) and clears the list. A read of a key with nothing listed costs no Vault
+ * call more than before: the list is in the lifecycle secret every read fetches anyway.
+ *
+ * <p>Why a list, not a look at Vault: a migrated version's own KV data was destroyed by {@code
+ * cipherd kek migrate}, so its KV {@code destroyed} flag says nothing about its copy, and looking
+ * for copies (a LIST of {@code _kek/<name>/}, or a metadata read per destroyed version) would cost
+ * every read of every key with a destroyed version, for ever. Why not destroy the copy before the
+ * lifecycle write: that write can lose its check-and-set to one that cancelled the destruction, and
+ * a migrated version's copy is its only material. A lifecycle secret without the list (written by
+ * an older server) is still checked as before: a version marked destroyed whose KV data Vault does
+ * not say is destroyed is destroyed, copy first.
  */
 final class KvKeys {
   private static final Logger log = LoggerFactory.getLogger(VaultKeyStore.class);
@@ -49,7 +66,6 @@ final class KvKeys {
       versions.add(
           lifecycle.isDestroyed(v) ? lifecycle.destroyed().get(v) : lifecycle.apply(info(name, v)));
     }
-    finishDestruction(name, metadata.get(), lifecycle);
     return Optional.of(
         new Snapshot(
             new KeyMetadata(
@@ -58,7 +74,7 @@ final class KvKeys {
                 KvKeySettings.policy(metadata.get()),
                 lifecycle.key(),
                 lifecycle.exportable()),
-            lifecycle));
+            finishLeftUndone(name, metadata.get(), lifecycle)));
   }
 
   /** Key {@code name}'s lifecycle secret; {@link KvLifecycle#NONE} if it has none. */
@@ -98,12 +114,75 @@ final class KvKeys {
   }
 
   /**
-   * Destroys the KV data of versions the lifecycle says are destroyed but Vault's metadata does
-   * not; a failure (a read-only replica's token, an outage) is logged and left to the next read.
+   * Destroys the wrapped copies and the KV data of {@code versions} of key {@code name}, which
+   * {@code lifecycle} marks destroyed, then clears them from its {@code destroying} list with a
+   * check-and-set write; returns the lifecycle as stored after. A failure of the destroys
+   * propagates, the list left as it was; once they are done the destruction is complete, so a lost
+   * check-and-set (the writer that won read the list and carried it forward, or cleared it) or a
+   * failed clearing write only leaves the list to the next read, which destroys nothing new.
    */
-  private void finishDestruction(String name, JsonObject metadata, KvLifecycle lifecycle) {
+  KvLifecycle finishDestruction(String name, KvLifecycle lifecycle, Set<Integer> versions) {
+    List<Integer> sorted = List.copyOf(new TreeSet<>(versions));
+    KvMigratedVersions.destroy(kv, name, sorted);
+    kv.destroyVersions(name, sorted);
+    Set<Integer> left = new TreeSet<>(lifecycle.destroying());
+    left.removeAll(sorted);
+    if (left.size() == lifecycle.destroying().size()) {
+      return lifecycle;
+    }
+    JsonObject data = lifecycle.withDestroying(left).encode(UUID.randomUUID().toString());
+    try {
+      if (kv.writeVersion(KvLifecycle.path(name), lifecycle.kvVersion(), data)) {
+        return KvLifecycle.decode(name, new KvClient.Versioned(data, lifecycle.kvVersion() + 1));
+      }
+    } catch (RuntimeException e) {
+      log.warn(
+          "versions {} of key '{}' are destroyed in Vault, but noting that in its lifecycle failed"
+              + " ({}); the next read notes it",
+          sorted,
+          name,
+          e.getMessage());
+    }
+    return lifecycle;
+  }
+
+  /**
+   * Finishes the destruction of the versions {@code lifecycle} lists as {@code destroying}, and of
+   * those it marks destroyed whose KV data {@code metadata} does not say is destroyed (a lifecycle
+   * written by an older server); returns the lifecycle as stored after. A failure (a read-only
+   * replica's token, an outage) is logged and left to the next read.
+   */
+  private KvLifecycle finishLeftUndone(String name, JsonObject metadata, KvLifecycle lifecycle) {
+    Set<Integer> undone = new TreeSet<>(lifecycle.destroying());
+    undone.addAll(kvDataLeft(metadata, lifecycle));
+    if (undone.isEmpty()) {
+      return lifecycle;
+    }
+    try {
+      KvLifecycle after = finishDestruction(name, lifecycle, undone);
+      log.info(
+          "destroyed the Vault data (wrapped copies under _kek/, KV data) of versions {} of key"
+              + " '{}', already marked destroyed (finishing a destruction another replica is doing,"
+              + " or one a crash or a Vault error interrupted)",
+          undone,
+          name);
+      return after;
+    } catch (RuntimeException e) {
+      log.warn(
+          "versions {} of key '{}' are marked destroyed but their Vault data (wrapped copies, KV"
+              + " data) is not known to be destroyed yet, and destroying it failed ({}); the next"
+              + " read retries",
+          undone,
+          name,
+          e.getMessage());
+      return lifecycle;
+    }
+  }
+
+  /** The versions {@code lifecycle} marks destroyed whose KV version Vault says is not. */
+  private static List<Integer> kvDataLeft(JsonObject metadata, KvLifecycle lifecycle) {
     JsonValue versions = metadata.get("versions");
-    List<Integer> undone = new ArrayList<>();
+    List<Integer> left = new ArrayList<>();
     for (int version : lifecycle.destroyed().keySet()) {
       JsonValue entry =
           versions != null && versions.isObject()
@@ -112,27 +191,9 @@ final class KvKeys {
       JsonValue destroyed =
           entry != null && entry.isObject() ? entry.asObject().get("destroyed") : null;
       if (destroyed != null && destroyed.isBoolean() && !destroyed.asBoolean()) {
-        undone.add(version);
+        left.add(version);
       }
     }
-    if (undone.isEmpty()) {
-      return;
-    }
-    try {
-      KvMigratedVersions.destroy(kv, name, undone);
-      kv.destroyVersions(name, undone);
-      log.info(
-          "destroyed the Vault data of versions {} of key '{}', already marked destroyed (finishing"
-              + " a destruction another replica is doing, or one a crash interrupted)",
-          undone,
-          name);
-    } catch (RuntimeException e) {
-      log.warn(
-          "versions {} of key '{}' are marked destroyed but their Vault data is not destroyed yet,"
-              + " and destroying it failed ({}); the next read retries",
-          undone,
-          name,
-          e.getMessage());
-    }
+    return left;
   }
 }

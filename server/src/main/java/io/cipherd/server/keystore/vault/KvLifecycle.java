@@ -6,11 +6,15 @@ import io.cipherd.server.keys.KeyVersionInfo;
 import io.cipherd.server.keys.LifecycleChange;
 import io.cipherd.server.keys.VersionLifecycle;
 import io.github.jopenlibs.vault.json.Json;
+import io.github.jopenlibs.vault.json.JsonArray;
 import io.github.jopenlibs.vault.json.JsonObject;
 import io.github.jopenlibs.vault.json.JsonValue;
 import java.time.Instant;
+import java.util.Collections;
 import java.util.Map;
+import java.util.Set;
 import java.util.TreeMap;
+import java.util.TreeSet;
 
 /**
  * A key's lifecycle as the KV secret {@code <prefix>/_lifecycle/<name>} holds it, written with
@@ -20,8 +24,15 @@ import java.util.TreeMap;
  * KvVersionFields}, without {@code material}) because its KV version's data is destroyed. A key
  * without the secret is enabled with every version enabled.
  *
+ * <p>{@code "destroying": [1]} lists the versions this secret newly marks destroyed whose data in
+ * Vault (their {@link KvMigratedVersions} copies, their KV versions) is not known to be destroyed
+ * yet: the lifecycle write that destroys a version lists it, and a write after Vault's destroys
+ * clears it ({@link KvKeys#finishDestruction}). Every writer carries the list forward from the
+ * secret it check-and-sets against, so no interrupted destruction is forgotten. Absent when empty.
+ *
  * @param versions the lifecycle of each version not enabled, by number
  * @param destroyed the metadata of each destroyed version, by number
+ * @param destroying the destroyed versions whose Vault data may not be destroyed yet
  * @param kvVersion the secret's KV version this was read at; 0 if it does not exist yet
  * @param writeId the random id of the write that stored this, which tells a replica whether a
  *     check-and-set that seemed to fail was its own retried write
@@ -33,15 +44,18 @@ record KvLifecycle(
     KeyLifecycle key,
     Map<Integer, VersionLifecycle> versions,
     Map<Integer, KeyVersionInfo> destroyed,
+    Set<Integer> destroying,
     int kvVersion,
     String writeId,
     boolean exportable) {
   static final KvLifecycle NONE =
-      new KvLifecycle(KeyLifecycle.ENABLED, Map.of(), Map.of(), 0, "", /* exportable= */ false);
+      new KvLifecycle(
+          KeyLifecycle.ENABLED, Map.of(), Map.of(), Set.of(), 0, "", /* exportable= */ false);
 
   KvLifecycle {
     versions = Map.copyOf(versions);
     destroyed = Map.copyOf(destroyed);
+    destroying = Collections.unmodifiableSortedSet(new TreeSet<>(destroying));
   }
 
   static String path(String name) {
@@ -58,31 +72,58 @@ record KvLifecycle(
     return destroyed.containsKey(version);
   }
 
-  /** The secret's data for {@code key}'s lifecycle, tagged with {@code writeId}. */
-  static JsonObject encode(KeyMetadata key, String writeId) {
-    JsonObject versions = Json.object();
+  /**
+   * {@code key}'s lifecycle, listing {@code destroying} (versions whose Vault data is yet to be
+   * destroyed), as a writer is about to store it (KV version 0 and no write id until then).
+   */
+  static KvLifecycle of(KeyMetadata key, Set<Integer> destroying) {
+    Map<Integer, VersionLifecycle> states = new TreeMap<>();
+    Map<Integer, KeyVersionInfo> destroyed = new TreeMap<>();
     for (KeyVersionInfo version : key.versions()) {
-      VersionLifecycle lifecycle = version.lifecycle();
-      if (lifecycle.state() == VersionLifecycle.State.ENABLED) {
-        continue;
+      if (version.lifecycle().state() != VersionLifecycle.State.ENABLED) {
+        states.put(version.version(), version.lifecycle());
       }
+      if (LifecycleChange.isDestroyed(version)) {
+        destroyed.put(version.version(), version);
+      }
+    }
+    return new KvLifecycle(key.lifecycle(), states, destroyed, destroying, 0, "", key.exportable());
+  }
+
+  /**
+   * This lifecycle with {@code destroying} as its list of versions yet to be destroyed in Vault.
+   */
+  KvLifecycle withDestroying(Set<Integer> destroying) {
+    return new KvLifecycle(key, versions, destroyed, destroying, kvVersion, writeId, exportable);
+  }
+
+  /** The secret's data for this lifecycle, tagged with {@code writeId}. */
+  JsonObject encode(String writeId) {
+    JsonObject states = Json.object();
+    for (Map.Entry<Integer, VersionLifecycle> version : new TreeMap<>(versions).entrySet()) {
+      VersionLifecycle lifecycle = version.getValue();
       JsonObject o =
           Json.object()
               .add("state", lifecycle.state().name())
               .add("destroy_time", lifecycle.destroyTime().toString());
-      if (LifecycleChange.isDestroyed(version)) {
-        o.add("metadata", KvVersionFields.encodeInfo(version));
+      if (isDestroyed(version.getKey())) {
+        o.add("metadata", KvVersionFields.encodeInfo(destroyed.get(version.getKey())));
       }
-      versions.add(Integer.toString(version.version()), o);
+      states.add(Integer.toString(version.getKey()), o);
     }
-    JsonObject data = Json.object().add("state", key.lifecycle().state().name());
-    if (key.lifecycle().deleteTime() != null) {
-      data.add("delete_time", key.lifecycle().deleteTime().toString());
+    JsonObject data = Json.object().add("state", key.state().name());
+    if (key.deleteTime() != null) {
+      data.add("delete_time", key.deleteTime().toString());
     }
-    if (key.exportable()) {
+    if (exportable) {
       data.add("exportable", true);
     }
-    return data.add("write_id", writeId).add("versions", versions);
+    if (!destroying.isEmpty()) {
+      JsonArray numbers = new JsonArray();
+      destroying.forEach(version -> numbers.add(version.intValue()));
+      data.add("destroying", numbers);
+    }
+    return data.add("write_id", writeId).add("versions", states);
   }
 
   /** The lifecycle of key {@code name} in {@code latest}; throws naming what is malformed. */
@@ -106,6 +147,11 @@ record KvLifecycle(
                   .withLifecycle(lifecycle));
         }
       }
+      Set<Integer> destroying = new TreeSet<>();
+      JsonValue listed = data.get("destroying");
+      if (listed != null) {
+        listed.asArray().forEach(number -> destroying.add(number.asInt()));
+      }
       KeyLifecycle key =
           new KeyLifecycle(
               KeyLifecycle.State.valueOf(data.getString("state", "")),
@@ -114,6 +160,7 @@ record KvLifecycle(
           key,
           states,
           destroyed,
+          destroying,
           latest.version(),
           data.getString("write_id", ""),
           data.getBoolean("exportable", false));

@@ -19,8 +19,13 @@ import java.util.stream.IntStream;
  * versions). A version's fields are therefore its key's KV version while that has data, else the
  * newest version of its copy.
  *
- * <p>Destroying a key version deletes its copy here too (every KV version and the metadata), so no
- * wrapped copy outlives a destruction.
+ * <p>Destroying a key version destroys its copy here too: the data of every KV version of it, as KV
+ * v2's destroy does for the key's own versions. The copy's KV metadata stays, marked destroyed,
+ * with no data: deleting it would take {@code delete} on the metadata path, which cipherd's Vault
+ * policy withholds so that its token can never remove a key ({@code
+ * deploy/vault/cipherd-policy.hcl}). The lifecycle write that destroys a version lists it until the
+ * copy and the KV data are destroyed, so a destruction interrupted at any point is finished by the
+ * next read of the key ({@link KvKeys}); no wrapped copy outlives a destruction.
  */
 final class KvMigratedVersions {
   private KvMigratedVersions() {}
@@ -82,8 +87,9 @@ final class KvMigratedVersions {
   }
 
   /**
-   * Destroys every KV version of the copies of {@code versions} (a migration writes version 1, each
-   * rewrap one more); destroying a copy that does not exist, or again, is a no-op.
+   * Destroys the data of every KV version of the copies of {@code versions} (a migration writes
+   * version 1, each rewrap one more): one metadata read per version, and a destroy for each that
+   * has a copy; destroying a copy that does not exist, or again, is a no-op.
    */
   static void destroy(KvClient kv, String name, List<Integer> versions) {
     for (int version : versions) {

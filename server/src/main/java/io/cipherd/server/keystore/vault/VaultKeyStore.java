@@ -35,6 +35,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.Set;
+import java.util.TreeSet;
 import java.util.UUID;
 import javax.crypto.SecretKey;
 
@@ -59,7 +61,7 @@ import javax.crypto.SecretKey;
  * lifecycle secret {@code <prefix>/_lifecycle/<name>} ({@link KvLifecycle}); key bytes are not
  * kept. Destroying a version destroys its KV version's data ({@code <mount>/destroy/...}) and the
  * wrapped copy {@code cipherd kek migrate} or {@code rewrap} may have made of it ({@link
- * KvMigratedVersions}).
+ * KvMigratedVersions}); one interrupted is finished by the next read of the key ({@link KvKeys}).
  */
 public final class VaultKeyStore implements KeyStore, UsageStore, AuditStore {
   /**
@@ -324,9 +326,12 @@ public final class VaultKeyStore implements KeyStore, UsageStore, AuditStore {
 
   /**
    * Check-and-set on the lifecycle secret's KV version; the winner alone then writes the policy (if
-   * {@code next} changes it) and destroys the newly destroyed versions' KV data. A crash before the
-   * policy write loses nothing that matters: scheduled versions refuse every call anyway. One
-   * before the destroy is finished by the next read of the key ({@link KvKeys}).
+   * {@code next} changes it) and destroys the newly destroyed versions' data in Vault: their
+   * wrapped copies, their KV versions ({@link KvKeys#finishDestruction}). A crash before the policy
+   * write loses nothing that matters: scheduled versions refuse every call anyway. The lifecycle
+   * write lists the newly destroyed versions as {@code destroying} and the list is cleared only
+   * after Vault's destroys, so a crash or a Vault error at any point after it is finished by the
+   * next read of the key ({@link KvKeys}).
    */
   @Override
   public KeyMetadata updateLifecycle(KeyMetadata expected, KeyMetadata next) {
@@ -336,13 +341,14 @@ public final class VaultKeyStore implements KeyStore, UsageStore, AuditStore {
     // The flag is never cleared, whatever the writer read before it was set; the check-and-set
     // below is against the lifecycle secret that says it.
     KeyMetadata written = now.key().exportable() ? next.asExportable() : next;
-    writeLifecycle(now, written, expected.currentVersion());
+    Set<Integer> destroying = new TreeSet<>(now.lifecycle().destroying());
+    destroying.addAll(erase);
+    KvLifecycle stored = writeLifecycle(now, written, destroying, expected.currentVersion());
     if (!next.policy().equals(now.key().policy())) {
       kv.writeMetadata(name, KvKeySettings.metadataWrite(next.policy()));
     }
     if (!erase.isEmpty()) {
-      KvMigratedVersions.destroy(kv, name, erase);
-      kv.destroyVersions(name, erase);
+      keys.finishDestruction(name, stored, destroying);
     }
     return written;
   }
@@ -358,24 +364,27 @@ public final class VaultKeyStore implements KeyStore, UsageStore, AuditStore {
       return now.key();
     }
     KeyMetadata next = now.key().asExportable();
-    writeLifecycle(now, next, now.key().currentVersion());
+    writeLifecycle(now, next, now.lifecycle().destroying(), now.key().currentVersion());
     return next;
   }
 
   /**
-   * Writes {@code next} as the lifecycle secret's next KV version, check-and-set against the one
+   * Writes {@code next} as the lifecycle secret's next KV version, listing {@code destroying}
+   * (which includes what {@code now} lists: no writer drops it), check-and-set against the one
    * {@code now} was read from; a write whose answer was lost and whose retry then failed the
-   * check-and-set is recognised by its write id. {@link ConcurrentKeyUpdateException} (about {@code
-   * expectedVersion}) if another writer won.
+   * check-and-set is recognised by its write id. Returns the lifecycle as written; {@link
+   * ConcurrentKeyUpdateException} (about {@code expectedVersion}) if another writer won.
    */
-  private void writeLifecycle(KvKeys.Snapshot now, KeyMetadata next, int expectedVersion) {
+  private KvLifecycle writeLifecycle(
+      KvKeys.Snapshot now, KeyMetadata next, Set<Integer> destroying, int expectedVersion) {
     String name = now.key().name();
     String writeId = UUID.randomUUID().toString();
-    if (!kv.writeVersion(
-            KvLifecycle.path(name), now.lifecycle().kvVersion(), KvLifecycle.encode(next, writeId))
+    JsonObject data = KvLifecycle.of(next, destroying).encode(writeId);
+    if (!kv.writeVersion(KvLifecycle.path(name), now.lifecycle().kvVersion(), data)
         && !writeId.equals(keys.lifecycle(name).writeId())) {
       throw new ConcurrentKeyUpdateException(name, expectedVersion);
     }
+    return KvLifecycle.decode(name, new KvClient.Versioned(data, now.lifecycle().kvVersion() + 1));
   }
 
   /**
@@ -419,7 +428,9 @@ public final class VaultKeyStore implements KeyStore, UsageStore, AuditStore {
         String path = KvLifecycle.path(name);
         int lifecycleVersion = kv.readLatest(path).map(KvClient.Versioned::version).orElse(0);
         if (!kv.writeVersion(
-            path, lifecycleVersion, KvLifecycle.encode(key, UUID.randomUUID().toString()))) {
+            path,
+            lifecycleVersion,
+            KvLifecycle.of(key, Set.of()).encode(UUID.randomUUID().toString()))) {
           throw new ConcurrentKeyUpdateException(name, 1);
         }
       }

@@ -9,8 +9,10 @@ import io.cipherd.server.keys.KeyMaterialUnusableException;
 import io.cipherd.server.keys.KeyMetadata;
 import io.cipherd.server.keys.KeyStoreAccessDeniedException;
 import io.cipherd.server.keys.KeyTemplate;
+import io.cipherd.server.keys.LifecycleChange;
 import io.cipherd.server.keys.LifecycleRules;
 import io.cipherd.server.keys.SettableClock;
+import io.cipherd.server.keys.VersionLifecycle;
 import io.cipherd.server.keystore.kek.KekConfig;
 import io.cipherd.server.keystore.kek.KekUnwrapException;
 import io.cipherd.server.keystore.kek.Pkcs11KekFactory;
@@ -24,6 +26,7 @@ import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -237,6 +240,96 @@ class KekMigrationVaultTest {
                 .asBoolean())
         .isTrue();
     assertThat(migrate()).contains("key 'orders': 0 wrapped now, 1 already wrapped, 1 destroyed");
+  }
+
+  /**
+   * A destruction interrupted between its lifecycle write and the end: Vault refuses the destroy of
+   * the wrapped copies to the replica destroying versions 1 and 2 (its token's policy is the
+   * shipped one with destroy denied under {@code _kek/}), so they are destroyed on paper while
+   * their copies (migrated, then rewrapped after a Transit rotation: two KV versions each) still
+   * hold wrapped material, as before the fix for good. The next read of the key by a replica with
+   * the shipped grants destroys every version of both copies, as Vault's own metadata shows.
+   */
+  @Test
+  void migratedVersions_destructionInterruptedAtTheirCopies_isFinishedByTheNextReplicasRead()
+      throws Exception {
+    Replica raw = replica(KekConfig.OFF);
+    raw.keyRing.create("orders", KeyTemplate.of(CipherMode.GCM));
+    raw.keyRing.rotate("orders", KeyTemplate.of(CipherMode.GCM));
+    raw.keyRing.rotate("orders", KeyTemplate.of(CipherMode.GCM));
+    ByteString third = raw.encrypt("orders", "order 3");
+    migrate();
+    vault.callAsRoot("POST", "transit/keys/cipherd-kek/rotate", null);
+    try (VaultKeyStore store = VaultKeyStore.open(vault.config(PREFIX), TRANSIT)) {
+      store
+          .kekRewrap()
+          .run(new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8));
+    }
+    assertThat(copyVersionsDestroyed(1)).containsExactly(true, false);
+    assertThat(copyVersionsDestroyed(2)).containsExactly(true, false);
+
+    String policy =
+        Files.readString(VaultDevServer.repoRoot().resolve("deploy/vault/cipherd-policy.hcl"))
+            + "\npath \"secret/destroy/cipherd/keys/_kek/*\" {\n  capabilities = [\"deny\"]\n}\n";
+    vault.api(
+        "PUT",
+        "sys/policies/acl/cipherd-no-copy-destroy",
+        new JsonObject().add("policy", policy).toString());
+    String token =
+        Json.parse(
+                vault.api(
+                    "POST", "auth/token/create", "{\"policies\":[\"cipherd-no-copy-destroy\"]}"))
+            .asObject()
+            .get("auth")
+            .asObject()
+            .getString("client_token", "");
+    try (VaultKeyStore interrupted =
+        VaultKeyStore.open(vault.config(PREFIX, TokenAuth.of(token)), TRANSIT)) {
+      KeyMetadata key = interrupted.readKey("orders").orElseThrow();
+      KeyMetadata destroyed =
+          key.withVersionsReplaced(
+              List.of(
+                  key.version(1).withLifecycle(VersionLifecycle.destroyed(Instant.now())),
+                  key.version(2).withLifecycle(VersionLifecycle.destroyed(Instant.now()))));
+      assertThatThrownBy(() -> interrupted.updateLifecycle(key, destroyed))
+          .isInstanceOf(KeyStoreAccessDeniedException.class);
+      assertThat(interrupted.readKey("orders").orElseThrow().versions())
+          .extracting(LifecycleChange::isDestroyed)
+          .containsExactly(true, true, false);
+    }
+    assertThat(copyVersionsDestroyed(1))
+        .as("the newest copy still holds the wrapped material")
+        .containsExactly(true, false);
+    assertThat(kvData(PREFIX + "/_lifecycle/orders").get("destroying").toString())
+        .isEqualTo("[1,2]");
+
+    Replica next = replica(TRANSIT);
+    assertThat(next.decrypt(third)).isEqualTo("order 3");
+
+    assertThat(copyVersionsDestroyed(1)).containsExactly(true, true);
+    assertThat(copyVersionsDestroyed(2)).containsExactly(true, true);
+    assertThat(vault.exists("secret/data/" + PREFIX + "/_kek/orders/1")).isFalse();
+    assertThat(vault.exists("secret/data/" + PREFIX + "/_kek/orders/2")).isFalse();
+    assertThat(kvData(PREFIX + "/_lifecycle/orders").get("destroying")).isNull();
+    assertThat(next.vault.readKey("orders").orElseThrow().versions())
+        .extracting(LifecycleChange::isDestroyed)
+        .containsExactly(true, true, false);
+    assertThat(migrate()).contains("key 'orders': 0 wrapped now, 1 already wrapped, 2 destroyed");
+  }
+
+  /**
+   * Whether each KV version of key orders' version {@code version}'s copy is destroyed, in order.
+   */
+  private List<Boolean> copyVersionsDestroyed(int version) throws Exception {
+    JsonObject versions =
+        data(vault.api("GET", "secret/metadata/" + PREFIX + "/_kek/orders/" + version, null))
+            .get("versions")
+            .asObject();
+    List<Boolean> destroyed = new ArrayList<>();
+    for (int v = 1; versions.get(Integer.toString(v)) != null; v++) {
+      destroyed.add(versions.get(Integer.toString(v)).asObject().get("destroyed").asBoolean());
+    }
+    return destroyed;
   }
 
   /**

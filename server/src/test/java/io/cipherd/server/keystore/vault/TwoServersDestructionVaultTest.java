@@ -42,9 +42,10 @@ import org.junit.jupiter.api.io.TempDir;
  * The destruction path end to end on two cipherd servers, each in its own JVM started as the jar
  * starts, sharing one real Vault: both schedule the same version at the same moment, round after
  * round, and Vault's lifecycle secret takes exactly one write per round; once due, the servers' own
- * sweeps destroy each version once; Vault then holds the KV metadata of each destroyed version
- * (marked destroyed) and not its data; and both servers refuse its ciphertexts as {@code
- * KEY_VERSION_DESTROYED}.
+ * sweeps destroy each version once (one lifecycle write wins, and one more clears its list of
+ * versions being destroyed once Vault destroyed their data); Vault then holds the KV metadata of
+ * each destroyed version (marked destroyed) and not its data; and both servers refuse its
+ * ciphertexts as {@code KEY_VERSION_DESTROYED}.
  */
 @Tag("vault")
 @Timeout(300)
@@ -154,8 +155,17 @@ class TwoServersDestructionVaultTest {
         byA, byB, lifecycleWrites() - writesBeforeSweeps);
     assertThat(byA + byB).as("versions destroyed, summed over both servers").isEqualTo(ROUNDS);
     assertThat(lifecycleWrites() - writesBeforeSweeps)
-        .as("the sweeps' lifecycle writes: one won, the other found nothing due")
-        .isEqualTo(1);
+        .as(
+            "the sweeps' lifecycle writes: one won, the other found nothing due, and one cleared"
+                + " the list of versions being destroyed")
+        .isEqualTo(2);
+    assertThat(
+            apiData("secret/data/" + PREFIX + "/_lifecycle/" + KEY)
+                .get("data")
+                .asObject()
+                .get("destroying"))
+        .as("nothing left being destroyed")
+        .isNull();
 
     JsonObject kvVersions =
         apiData("secret/metadata/" + PREFIX + "/" + KEY).get("versions").asObject();

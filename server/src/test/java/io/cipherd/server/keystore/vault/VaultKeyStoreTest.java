@@ -11,6 +11,7 @@ import io.cipherd.server.keys.VersionLifecycle;
 import io.github.jopenlibs.vault.json.Json;
 import io.github.jopenlibs.vault.json.JsonObject;
 import java.util.List;
+import java.util.Set;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.assertj.core.api.Assertions;
 import org.junit.jupiter.api.Tag;
@@ -140,7 +141,7 @@ class VaultKeyStoreTest extends KeyStoreContractTest<VaultKeyStore> {
         "secret/data/" + prefix + "/_lifecycle/payments",
         Json.object()
             .add("options", Json.object().add("cas", 0))
-            .add("data", KvLifecycle.encode(destroyedOnlyOnPaper, "crashed-writer"))
+            .add("data", KvLifecycle.of(destroyedOnlyOnPaper, Set.of()).encode("crashed-writer"))
             .toString());
     assertThat(kvVersionDestroyed("payments", 1)).isFalse();
 
