@@ -27,6 +27,12 @@ public final class SubjectKey {
   private final int wrapVersion;
   private final byte[] key;
   private final ConcurrentMap<CipherMode, SecretKey> prepared = new ConcurrentHashMap<>();
+
+  /** The key last prepared, for its mode: a subject's key is used in one mode, read per item. */
+  private volatile Prepared last;
+
+  private record Prepared(CipherMode mode, SecretKey secret) {}
+
   private final KeptCipher kept;
   private final long usableUntilNanos;
   private volatile Instant erasedAt;
@@ -76,9 +82,16 @@ public final class SubjectKey {
    * rather than seal with overwritten bytes.
    */
   public SecretKey secretFor(CipherMode mode, boolean encrypting) {
-    SecretKey secret =
-        prepared.computeIfAbsent(
-            mode, m -> m.family().prepare(new SecretKeySpec(key, m.keyAlgorithm())));
+    Prepared recent = last;
+    SecretKey secret;
+    if (recent != null && recent.mode() == mode) {
+      secret = recent.secret();
+    } else {
+      secret =
+          prepared.computeIfAbsent(
+              mode, m -> m.family().prepare(new SecretKeySpec(key, m.keyAlgorithm())));
+      last = new Prepared(mode, secret);
+    }
     Instant erased = erasedAt;
     if (erased != null) {
       throw new SubjectErasedException(keyName, erased, encrypting);
@@ -96,12 +109,12 @@ public final class SubjectKey {
   }
 
   /**
-   * Until when ({@link System#nanoTime}) a cache may serve this key: the cache TTL from when the
-   * store last said its subject was live, not from when the key was unwrapped, so another replica's
-   * erasure is honoured within the TTL however late the key was first used.
+   * Whether a cache may still serve this key now: within the cache TTL of when the store last said
+   * its subject was live, not of when the key was unwrapped, so another replica's erasure is
+   * honoured within the TTL however late the key was first used.
    */
-  long usableUntilNanos() {
-    return usableUntilNanos;
+  boolean servable() {
+    return System.nanoTime() - usableUntilNanos < 0;
   }
 
   /** Whether the key cache still holds this key: neither erased nor dropped for size or age. */
@@ -114,6 +127,7 @@ public final class SubjectKey {
     inCache = false;
     erasedAt = erased;
     Arrays.fill(key, (byte) 0);
+    last = null;
     prepared.clear();
     kept.retire();
   }

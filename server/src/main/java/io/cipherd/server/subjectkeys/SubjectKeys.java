@@ -2,7 +2,6 @@ package io.cipherd.server.subjectkeys;
 
 import com.github.benmanes.caffeine.cache.Cache;
 import com.github.benmanes.caffeine.cache.Caffeine;
-import com.github.benmanes.caffeine.cache.Expiry;
 import io.cipherd.server.crypto.DecryptionFailedException;
 import io.cipherd.server.crypto.KeptCipher;
 import io.cipherd.server.crypto.KeptCiphers;
@@ -102,11 +101,10 @@ public final class SubjectKeys {
     // later items under zeroed bytes and failed its decryptions. Only an erasure overwrites a key's
     // bytes, at once (erase), and a key so overwritten refuses to serve; the others go with the
     // garbage.
+    // A key also stops serving at its usableUntilNanos (servable): checked on each hit rather than
+    // by a variable expiry, which made every read of the cache a write of its access time.
     this.keys =
-        Caffeine.newBuilder()
-            .maximumSize(config.cacheSize())
-            .expireAfter(SubjectKeys.<SubjectRef>untilUnusable())
-            .recordStats()
+        cache(config)
             .<SubjectRef, SubjectKey>removalListener(
                 (ref, key, cause) -> {
                   if (key != null) {
@@ -119,7 +117,7 @@ public final class SubjectKeys {
     this.byId =
         Caffeine.newBuilder()
             .maximumSize(config.cacheSize())
-            .expireAfter(SubjectKeys.<NamedId>untilUnusable())
+            .expireAfterWrite(config.cacheTtl())
             .build();
     this.keptCiphers = new KeptCiphers(Math.min(config.cacheSize(), KEPT_CIPHERS));
   }
@@ -129,27 +127,6 @@ public final class SubjectKeys {
         .maximumSize(config.cacheSize())
         .expireAfterWrite(config.cacheTtl())
         .recordStats();
-  }
-
-  /** Each cached key lives until {@link SubjectKey#usableUntilNanos}. */
-  private static <K> Expiry<K, SubjectKey> untilUnusable() {
-    return new Expiry<>() {
-      @Override
-      public long expireAfterCreate(K key, SubjectKey value, long currentTime) {
-        return Math.max(0, value.usableUntilNanos() - currentTime);
-      }
-
-      @Override
-      public long expireAfterUpdate(
-          K key, SubjectKey value, long currentTime, long currentDuration) {
-        return Math.max(0, value.usableUntilNanos() - currentTime);
-      }
-
-      @Override
-      public long expireAfterRead(K key, SubjectKey value, long currentTime, long currentDuration) {
-        return currentDuration;
-      }
-    };
   }
 
   /**
@@ -242,7 +219,7 @@ public final class SubjectKeys {
       NamedId named = new NamedId(keyName, id);
       SubjectKey warm = byId.getIfPresent(named);
       if (warm != null) {
-        if (warm.inCache()) {
+        if (warm.inCache() && warm.servable()) {
           result.put(id, warm);
           continue;
         }
@@ -393,7 +370,7 @@ public final class SubjectKeys {
   public SubjectKey forDecryption(
       String keyName, SubjectRef ref, SubjectKeyWrapping wrapping, Runnable beforeStoreRead) {
     SubjectKey cached = keys.getIfPresent(ref);
-    if (cached != null) {
+    if (cached != null && cached.servable()) {
       if (!cached.keyName().equals(keyName)) {
         throw new DecryptionFailedException();
       }
@@ -425,7 +402,8 @@ public final class SubjectKeys {
     // Warm refs (the usual case) cost one lookup each; only the others are gathered, once each.
     Set<SubjectRef> missing = null;
     for (SubjectRef ref : refs) {
-      if (keys.getIfPresent(ref) == null && byRef.getIfPresent(ref) == null) {
+      SubjectKey cached = keys.getIfPresent(ref);
+      if ((cached == null || !cached.servable()) && byRef.getIfPresent(ref) == null) {
         if (missing == null) {
           missing = new LinkedHashSet<>();
         }
@@ -515,7 +493,7 @@ public final class SubjectKeys {
    */
   private SubjectKey keyOf(SubjectRecord row, SubjectKeyWrapping wrapping, LongSupplier readAt) {
     SubjectKey cached = keys.getIfPresent(row.ref());
-    if (cached != null) {
+    if (cached != null && cached.servable()) {
       return cached;
     }
     byte[] bytes = wrapping.unwrap(row.wrappedKey(), row.ref());
