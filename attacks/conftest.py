@@ -10,7 +10,7 @@ from dataclasses import dataclass
 import pytest
 from certs import Pem
 from policy import Caller, Rule, write_policy
-from servers import Pki, Target, has_option, serve
+from servers import Pki, Target, has_option, serve, tls_and_policy
 
 EVERY_KEY = ("*",)
 
@@ -67,12 +67,7 @@ def policy_server(
     with serve(
         d,
         [
-            "--tls-cert",
-            str(server_pem.cert),
-            "--tls-key",
-            str(server_pem.key),
-            "--access-policy",
-            str(policy),
+            *tls_and_policy(server_pem, policy),
             *plaintext_import,
         ],
         ca=pki.pem,

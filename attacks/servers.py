@@ -70,6 +70,11 @@ def connect(target: Target, client: Pem | None = None) -> Iterator[Stubs]:
         channel.close()
 
 
+def tls_and_policy(server_pem: Pem, policy: Path) -> list[str]:
+    """The arguments most attack servers start with: TLS with `server_pem`, callers named by `policy`."""
+    return ["--tls-cert", str(server_pem.cert), "--tls-key", str(server_pem.key), "--access-policy", str(policy)]
+
+
 @contextmanager
 def serve(workdir: Path, args: Sequence[str], ca: Pem | None = None, probe: Pem | None = None) -> Iterator[Target]:
     """Starts the jar with `args` (after the harness's own) and stops it on exit; `probe` is the client

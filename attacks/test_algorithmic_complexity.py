@@ -21,7 +21,7 @@ from certs import Pem
 from google.protobuf.message import Message
 from keyring import create_key
 from policy import Caller, Rule, write_policy
-from servers import Pki, Stubs, Target, connect, serve
+from servers import Pki, Stubs, Target, connect, serve, tls_and_policy
 
 from cipherd.v1 import crypto_service_pb2 as pb
 from cipherd.v1 import keys_pb2
@@ -45,7 +45,7 @@ def target(tmp_path_factory: pytest.TempPathFactory, pki: Pki, server_pem: Pem) 
     policy = write_policy(d / "policy.yaml", [WIDE, GLOBBER])
     with serve(
         d,
-        ["--tls-cert", str(server_pem.cert), "--tls-key", str(server_pem.key), "--access-policy", str(policy)],
+        tls_and_policy(server_pem, policy),
         ca=pki.pem,
     ) as t:
         with connect(t) as stubs:

@@ -26,7 +26,7 @@ from answers import unary
 from certs import Pem
 from keyring import Envelope, create_key, encrypt
 from policy import Caller, Rule, write_policy
-from servers import Pki, Target, connect, serve
+from servers import Pki, Target, connect, serve, tls_and_policy
 
 from cipherd.audit import verify
 from cipherd.v1 import crypto_service_pb2 as pb
@@ -42,12 +42,7 @@ def _args(d: Path, server_pem: Pem, trail: Path) -> list[str]:
     policy = write_policy(d / "policy.yaml", [OWNER, NARROW])
     # No checkpoint by time: the largest record is the trail's last line when the server is killed.
     return [
-        "--tls-cert",
-        str(server_pem.cert),
-        "--tls-key",
-        str(server_pem.key),
-        "--access-policy",
-        str(policy),
+        *tls_and_policy(server_pem, policy),
         "--audit-log",
         str(trail),
         "--audit-required",

@@ -34,7 +34,7 @@ from conftest import EVERY_KEY
 from cryptography.hazmat.primitives import serialization
 from cryptography.hazmat.primitives.asymmetric import rsa
 from policy import ANONYMOUS_METADATA, Caller, Rule, write_policy
-from servers import Pki, Stubs, Target, connect, serve
+from servers import Pki, Stubs, Target, connect, serve, tls_and_policy
 
 from cipherd.v1 import crypto_service_pb2 as pb
 from cipherd.v1 import key_admin_service_pb2 as admin_pb
@@ -81,12 +81,7 @@ def target(workdir: Path, pki: Pki, server_pem: Pem) -> Iterator[Target]:
     with serve(
         workdir,
         [
-            "--tls-cert",
-            str(server_pem.cert),
-            "--tls-key",
-            str(server_pem.key),
-            "--access-policy",
-            str(policy),
+            *tls_and_policy(server_pem, policy),
             "--audit-log",
             str(workdir / TRAIL),
             "--audit-required",

@@ -44,7 +44,7 @@ from certs import Pem
 from conftest import fresh
 from keyring import create_key, encrypt
 from policy import Caller, Rule, write_policy
-from servers import Pki, Target, serve
+from servers import Pki, Target, serve, tls_and_policy
 
 from cipherd.v1 import crypto_service_pb2 as pb
 from cipherd.v1 import format_preserving_service_pb2 as fpe_pb
@@ -78,12 +78,7 @@ def server(tmp_path_factory: pytest.TempPathFactory, pki: Pki, server_pem: Pem) 
     with serve(
         d,
         [
-            "--tls-cert",
-            str(server_pem.cert),
-            "--tls-key",
-            str(server_pem.key),
-            "--access-policy",
-            str(policy),
+            *tls_and_policy(server_pem, policy),
             "--max-message-bytes",
             str(16 * 1024 * 1024),
         ],

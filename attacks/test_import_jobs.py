@@ -30,7 +30,7 @@ from answers import Answer, unary
 from certs import Pem
 from conftest import EVERY_KEY, fresh
 from policy import Caller, Rule, write_policy
-from servers import Pki, Stubs, Target, connect, serve
+from servers import Pki, Stubs, Target, connect, serve, tls_and_policy
 
 from cipherd import wrap_key_material
 from cipherd.v1 import key_admin_service_pb2 as admin_pb
@@ -51,12 +51,7 @@ def server(tmp_path_factory: pytest.TempPathFactory, pki: Pki, server_pem: Pem) 
     with serve(
         d,
         [
-            "--tls-cert",
-            str(server_pem.cert),
-            "--tls-key",
-            str(server_pem.key),
-            "--access-policy",
-            str(policy),
+            *tls_and_policy(server_pem, policy),
             "--import-job-ttl",
             "PT15S",
             "--import-jobs-per-caller",

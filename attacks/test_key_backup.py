@@ -48,7 +48,7 @@ from cryptography.hazmat.primitives import hashes, serialization
 from cryptography.hazmat.primitives.asymmetric import padding, rsa
 from cryptography.hazmat.primitives.keywrap import aes_key_unwrap_with_padding
 from policy import Caller, Rule, write_policy
-from servers import Pki, Stubs, Target, connect, serve
+from servers import Pki, Stubs, Target, connect, serve, tls_and_policy
 
 from cipherd import wrap_key_material
 from cipherd.v1 import crypto_service_pb2 as crypto_pb
@@ -68,12 +68,7 @@ def _serve(d: Path, pki: Pki, server_pem: Pem) -> Iterator[Target]:
     with serve(
         d,
         [
-            "--tls-cert",
-            str(server_pem.cert),
-            "--tls-key",
-            str(server_pem.key),
-            "--access-policy",
-            str(policy),
+            *tls_and_policy(server_pem, policy),
             # Each answer waits for its record: the trail read after a call holds it.
             "--audit-log",
             str(d / TRAIL),

@@ -34,7 +34,7 @@ from certs import Pem
 from conftest import fresh
 from keyring import create_key, encrypt
 from policy import Caller, Rule, write_policy
-from servers import Pki, Target, connect, serve
+from servers import Pki, Target, connect, serve, tls_and_policy
 
 from cipherd.v1 import crypto_service_pb2 as pb
 
@@ -123,12 +123,7 @@ def _replica(
     return serve(
         directory,
         [
-            "--tls-cert",
-            str(server_pem.cert),
-            "--tls-key",
-            str(server_pem.key),
-            "--access-policy",
-            str(policy),
+            *tls_and_policy(server_pem, policy),
             "--keystore",
             "vault",
             "--vault-address",

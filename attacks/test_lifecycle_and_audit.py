@@ -26,7 +26,7 @@ from conftest import fresh
 from google.protobuf.duration_pb2 import Duration
 from keyring import create_key, encrypt
 from policy import ANONYMOUS_METADATA, Caller, Rule, write_policy
-from servers import Pki, Target, connect, serve
+from servers import Pki, Target, connect, serve, tls_and_policy
 
 from cipherd.audit import verify
 from cipherd.v1 import crypto_service_pb2 as pb
@@ -49,12 +49,7 @@ def audited(tmp_path_factory: pytest.TempPathFactory, pki: Pki, server_pem: Pem)
     with serve(
         d,
         [
-            "--tls-cert",
-            str(server_pem.cert),
-            "--tls-key",
-            str(server_pem.key),
-            "--access-policy",
-            str(policy),
+            *tls_and_policy(server_pem, policy),
             "--audit-log",
             str(trail),
             "--audit-required",

@@ -29,7 +29,7 @@ from answers import Answer, stream, unary
 from certs import Pem
 from keyring import Envelope, create_key, encrypt
 from policy import Caller, Rule, write_policy
-from servers import Pki, Stubs, Target, connect, serve
+from servers import Pki, Stubs, Target, connect, serve, tls_and_policy
 
 from cipherd.v1 import crypto_service_pb2 as pb
 from cipherd.v1 import key_admin_service_pb2 as admin_pb
@@ -52,7 +52,7 @@ def planted(tmp_path_factory: pytest.TempPathFactory, pki: Pki, server_pem: Pem)
     policy = write_policy(d / "policy.yaml", [ADMIN, READER, NARROW, WRITER])
     with serve(
         d,
-        ["--tls-cert", str(server_pem.cert), "--tls-key", str(server_pem.key), "--access-policy", str(policy)],
+        tls_and_policy(server_pem, policy),
         ca=pki.pem,
     ) as target:
         with connect(target) as stubs:

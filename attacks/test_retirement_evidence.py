@@ -34,7 +34,7 @@ from conftest import fresh
 from google.protobuf.duration_pb2 import Duration
 from keyring import TIMEOUT_S, encrypt
 from policy import ANONYMOUS_METADATA, Caller, Rule, write_policy
-from servers import Pki, Stubs, Target, connect, serve
+from servers import Pki, Stubs, Target, connect, serve, tls_and_policy
 
 from cipherd.v1 import crypto_service_pb2 as pb
 from cipherd.v1 import key_admin_service_pb2 as admin_pb
@@ -61,12 +61,7 @@ def evidence(tmp_path_factory: pytest.TempPathFactory, pki: Pki, server_pem: Pem
     with serve(
         d,
         [
-            "--tls-cert",
-            str(server_pem.cert),
-            "--tls-key",
-            str(server_pem.key),
-            "--access-policy",
-            str(policy),
+            *tls_and_policy(server_pem, policy),
             "--audit-log",
             str(trail),
         ],

@@ -33,7 +33,7 @@ import grpc
 import pytest
 from certs import Pem
 from policy import Caller, Rule, write_policy
-from servers import Pki, Target, connect, help_text, serve
+from servers import Pki, Target, connect, help_text, serve, tls_and_policy
 
 from cipherd.v1 import crypto_service_pb2 as pb
 
@@ -91,12 +91,7 @@ def policy_target(tmp_path: Path, server_pem: Pem, pki: Pki) -> Iterator[tuple[T
     with serve(
         tmp_path,
         [
-            "--tls-cert",
-            str(server_pem.cert),
-            "--tls-key",
-            str(server_pem.key),
-            "--access-policy",
-            str(policy),
+            *tls_and_policy(server_pem, policy),
             "--demo-key",
             KEY,
         ],

@@ -29,7 +29,7 @@ import pytest
 from answers import Answer, unary
 from certs import Pem
 from policy import Caller, Rule, write_policy
-from servers import Pki, Stubs, Target, connect, serve
+from servers import Pki, Stubs, Target, connect, serve, tls_and_policy
 
 from cipherd.v1 import crypto_service_pb2 as crypto_pb
 from cipherd.v1 import key_admin_service_pb2 as admin_pb
@@ -55,12 +55,7 @@ def subject_server(
     policy = write_policy(d / "policy.yaml", [APP, ERASER, ADMIN, REFUSED, WRITER])
     audit = d / "audit.log"
     args = [
-        "--tls-cert",
-        str(server_pem.cert),
-        "--tls-key",
-        str(server_pem.key),
-        "--access-policy",
-        str(policy),
+        *tls_and_policy(server_pem, policy),
         "--audit-log",
         str(audit),
         "--subject-creation-rate",

@@ -35,7 +35,7 @@ from opentelemetry.proto.collector.trace.v1 import trace_service_pb2 as otlp
 from opentelemetry.proto.collector.trace.v1 import trace_service_pb2_grpc as otlp_grpc
 from opentelemetry.proto.trace.v1 import trace_pb2
 from policy import ANONYMOUS_METADATA, Caller, Rule, write_policy
-from servers import Pki, Target, connect, serve
+from servers import Pki, Target, connect, serve, tls_and_policy
 
 from cipherd.v1 import crypto_service_pb2 as crypto
 from cipherd.v1 import key_admin_service_pb2 as admin
@@ -123,12 +123,7 @@ def traced_server(workdir: Path, pki: Pki, server_pem: Pem, endpoint: str, *args
         with serve(
             workdir,
             [
-                "--tls-cert",
-                str(server_pem.cert),
-                "--tls-key",
-                str(server_pem.key),
-                "--access-policy",
-                str(policy),
+                *tls_and_policy(server_pem, policy),
                 "--otel-endpoint",
                 endpoint,
                 *args,

@@ -21,7 +21,7 @@ from answers import Answer, stream, unary
 from certs import Pem
 from conftest import fresh
 from policy import Caller, Rule, write_policy
-from servers import Pki, Stubs, Target, connect, serve
+from servers import Pki, Stubs, Target, connect, serve, tls_and_policy
 
 from cipherd.v1 import crypto_service_pb2 as pb
 from cipherd.v1 import key_admin_service_pb2 as admin_pb
@@ -41,7 +41,7 @@ def target(tmp_path_factory: pytest.TempPathFactory, pki: Pki, server_pem: Pem) 
     policy = write_policy(d / "policy.yaml", [OWNER, ENCRYPTOR])
     with serve(
         d,
-        ["--tls-cert", str(server_pem.cert), "--tls-key", str(server_pem.key), "--access-policy", str(policy)],
+        tls_and_policy(server_pem, policy),
         ca=pki.pem,
     ) as t:
         yield t
