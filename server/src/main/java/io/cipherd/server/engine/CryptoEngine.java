@@ -238,16 +238,9 @@ public final class CryptoEngine {
       return;
     }
     envelopes.lazily(
-        new Runnable() {
-          private boolean done;
-
-          @Override
-          public void run() {
-            if (!done) {
-              done = true;
-              prefetchSubjects(ciphertexts);
-            }
-          }
+        () -> {
+          envelopes.lazily(null);
+          prefetchSubjects(ciphertexts);
         });
   }
 

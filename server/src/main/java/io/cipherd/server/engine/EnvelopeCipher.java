@@ -57,8 +57,9 @@ final class EnvelopeCipher {
   }
 
   /**
-   * Makes the first subject-bound item whose key is not cached run {@code prefetch} (once) before
-   * it reads the subject store; for a batch's own cipher, whose items run one at a time.
+   * Makes a subject-bound item whose key is not cached run {@code prefetch} (null: nothing) before
+   * it reads the subject store, until another is set ({@code prefetch} may unset itself); for a
+   * batch's own cipher, whose items run one at a time.
    */
   void lazily(Runnable prefetch) {
     beforeSubjectRead = prefetch;

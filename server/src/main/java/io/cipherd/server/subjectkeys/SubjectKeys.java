@@ -134,18 +134,14 @@ public final class SubjectKeys {
    * the oldest it can be when the cache no longer knows.
    */
   private <K> long readAt(Cache<K, SubjectRecord> cache, K key) {
-    long now = System.nanoTime();
+    long ttlNanos = ttl.toNanos();
     long age =
         cache
             .policy()
             .expireAfterWrite()
-            .flatMap(
-                expiry -> {
-                  var known = expiry.ageOf(key, TimeUnit.NANOSECONDS);
-                  return known.isPresent() ? Optional.of(known.getAsLong()) : Optional.empty();
-                })
-            .orElse(ttl.toNanos());
-    return now - Math.min(age, ttl.toNanos());
+            .map(expiry -> expiry.ageOf(key, TimeUnit.NANOSECONDS).orElse(ttlNanos))
+            .orElse(ttlNanos);
+    return System.nanoTime() - Math.min(age, ttlNanos);
   }
 
   private static <T> Supplier<T> memoized(Supplier<T> supplier) {
@@ -369,8 +365,8 @@ public final class SubjectKeys {
    */
   public SubjectKey forDecryption(
       String keyName, SubjectRef ref, SubjectKeyWrapping wrapping, Runnable beforeStoreRead) {
-    SubjectKey cached = keys.getIfPresent(ref);
-    if (cached != null && cached.servable()) {
+    SubjectKey cached = servableKey(ref);
+    if (cached != null) {
       if (!cached.keyName().equals(keyName)) {
         throw new DecryptionFailedException();
       }
@@ -402,8 +398,7 @@ public final class SubjectKeys {
     // Warm refs (the usual case) cost one lookup each; only the others are gathered, once each.
     Set<SubjectRef> missing = null;
     for (SubjectRef ref : refs) {
-      SubjectKey cached = keys.getIfPresent(ref);
-      if ((cached == null || !cached.servable()) && byRef.getIfPresent(ref) == null) {
+      if (servableKey(ref) == null && byRef.getIfPresent(ref) == null) {
         if (missing == null) {
           missing = new LinkedHashSet<>();
         }
@@ -479,6 +474,12 @@ public final class SubjectKeys {
     byRef.put(row.ref(), row);
   }
 
+  /** The cached key of {@code ref} if it may still serve ({@link SubjectKey#servable}), or null. */
+  private SubjectKey servableKey(SubjectRef ref) {
+    SubjectKey cached = keys.getIfPresent(ref);
+    return cached != null && cached.servable() ? cached : null;
+  }
+
   private static Named named(String keyName, SubjectHash subject) {
     return new Named(keyName, subject);
   }
@@ -492,8 +493,8 @@ public final class SubjectKeys {
    * when the store said so (asked only to unwrap).
    */
   private SubjectKey keyOf(SubjectRecord row, SubjectKeyWrapping wrapping, LongSupplier readAt) {
-    SubjectKey cached = keys.getIfPresent(row.ref());
-    if (cached != null && cached.servable()) {
+    SubjectKey cached = servableKey(row.ref());
+    if (cached != null) {
       return cached;
     }
     byte[] bytes = wrapping.unwrap(row.wrappedKey(), row.ref());
