@@ -205,7 +205,7 @@ class SbsRowJsonTest(unittest.TestCase):
             rows.write(Path(d) / "summary.json", summary)
             raw = json.loads((Path(d) / "summary.json").read_text())
             back = load_summary(Path(d))
-        self.assertEqual(raw["side_by_side"]["shapes"][4]["vault_op"], None)
+        self.assertEqual(raw["side_by_side"]["shapes"][5]["vault_op"], None)
         self.assertEqual(raw["side_by_side"]["targets"][0]["met"], None)
         self.assertEqual(back["runs"], [run])
         self.assertEqual(back["side_by_side"]["rows"], [sbs])

@@ -27,6 +27,7 @@ class ShapesTest(unittest.TestCase):
             shapes.NAMES,
             (
                 "encrypt",
+                "encrypt-subjects",
                 "encrypt-batch-256",
                 "encrypt-batch-256-subjects",
                 "decrypt-batch-256",
@@ -35,9 +36,13 @@ class ShapesTest(unittest.TestCase):
                 "reencrypt-stream-256",
             ),
         )
-        for name in ("encrypt-batch-256-subjects", "decrypt-batch-256-subjects"):
+        for name, items in (
+            ("encrypt-subjects", 1),
+            ("encrypt-batch-256-subjects", 256),
+            ("decrypt-batch-256-subjects", 256),
+        ):
             s = BY_NAME[name]
-            self.assertEqual((s.subjects, s.has_vault, s.items), (True, False, 256), name)
+            self.assertEqual((s.subjects, s.has_vault, s.items), (True, False, items), name)
             self.assertEqual(s.method, BY_NAME[s.plain].method)
             self.assertEqual(shapes.NAMES.index(s.plain) + 1, shapes.NAMES.index(name))
         self.assertEqual(len(set(shapes.subject_ids())), shapes.SUBJECTS_PER_BATCH)

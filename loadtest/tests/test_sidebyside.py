@@ -335,7 +335,7 @@ class OptionsTest(unittest.TestCase):
         sbs = {"rows": rows, "shapes": list(shapes.SHAPES)}
         self.assertEqual(sanity.side_by_side_problems(sbs), [])
         # Vault has no ReEncryptStream and no subject-bound shapes, echo no subject-bound shapes
-        self.assertEqual(len(rows), 3 * 4 + 2 * 1 + 1 * 2)
+        self.assertEqual(len(rows), 3 * 4 + 2 * 1 + 1 * 3)
         self.assertNotIn(("echo", "decrypt-batch-256-subjects"), {(r.target, r.shape) for r in rows})
         without = [r for r in rows if r.label not in ("vault-transit-decrypt-batch-256", "echo-reencrypt-stream-256")]
         self.assertEqual(

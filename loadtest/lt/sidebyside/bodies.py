@@ -43,6 +43,12 @@ def encrypt_batch(key_name: str, plaintext: bytes, n: int) -> bytes:
     return cs.EncryptBatchRequest(key_name=key_name, items=items).SerializeToString()
 
 
+def encrypt_subject(key_name: str, plaintext: bytes, subject: str) -> bytes:
+    """An Encrypt sealed under `subject`'s key."""
+    cs = pb()[0]
+    return cs.EncryptRequest(key_name=key_name, plaintext=plaintext, subject=subject).SerializeToString()
+
+
 def encrypt_batch_subjects(key_name: str, plaintext: bytes, subjects: list[str]) -> bytes:
     """An EncryptBatch with one item per subject, each sealed under its subject's key."""
     cs = pb()[0]

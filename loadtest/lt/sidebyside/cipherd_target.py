@@ -58,6 +58,7 @@ def messages(
         "reencrypt-stream-256": bodies.reencrypt_stream(REWRAP_KEY, v1, 256),
     }
     if subject_cts:
+        msgs["encrypt-subjects"] = [bodies.encrypt_subject(ENC_KEY, plaintext, subject_ids()[0])]
         msgs["encrypt-batch-256-subjects"] = [bodies.encrypt_batch_subjects(ENC_KEY, plaintext, subject_ids())]
         msgs["decrypt-batch-256-subjects"] = [bodies.decrypt_batch_of(subject_cts)]
     return msgs

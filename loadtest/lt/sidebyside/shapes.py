@@ -33,7 +33,19 @@ class Shape(JsonRow):
 
 
 SHAPES = (
-    Shape("encrypt", "Encrypt", 1, 50, "encrypt", 0.2, jce_ops=("encrypt",)),
+    Shape("encrypt", "Encrypt", 1, 50, "encrypt", 0.15, jce_ops=("encrypt",)),
+    # one warm subject: what a unary call pays for its subject key, the batches' per-item costs aside
+    Shape(
+        "encrypt-subjects",
+        "Encrypt",
+        1,
+        50,
+        None,
+        0.05,
+        jce_ops=("encrypt",),
+        subjects=True,
+        plain="encrypt",
+    ),
     Shape("encrypt-batch-256", "EncryptBatch", 256, 16, "encrypt", 0.15, jce_ops=("encrypt",)),
     # right after its plain counterpart, so every round measures the two back to back
     Shape(

@@ -85,7 +85,9 @@ public final class KeptCipher {
   private final class Source implements CipherSource {
     private final CipherSource pool;
     private final SecretKey key;
-    private Cipher borrowedKept;
+
+    /** The slot's state this message took, put back as it was when the message is done. */
+    private Kept borrowedKept;
 
     Source(CipherSource pool, SecretKey key) {
       this.pool = pool;
@@ -99,8 +101,8 @@ public final class KeptCipher {
         if (current instanceof Kept kept
             && kept.mode() == mode
             && slot.compareAndSet(current, BORROWED)) {
-          borrowedKept = kept.cipher();
-          return borrowedKept;
+          borrowedKept = kept;
+          return kept.cipher();
         }
       }
       return pool.borrow(mode, messageKey);
@@ -108,10 +110,11 @@ public final class KeptCipher {
 
     @Override
     public void release(CipherMode mode, SecretKey messageKey, Cipher cipher) {
-      if (cipher == borrowedKept) {
+      Kept kept = borrowedKept;
+      if (kept != null && cipher == kept.cipher()) {
         borrowedKept = null;
-        if (!slot.compareAndSet(BORROWED, new Kept(mode, cipher, messageKey.getAlgorithm()))) {
-          drop(cipher, messageKey.getAlgorithm()); // retired meanwhile
+        if (!slot.compareAndSet(BORROWED, kept)) {
+          drop(cipher, kept.algorithm()); // retired meanwhile
         }
         return;
       }
@@ -128,10 +131,11 @@ public final class KeptCipher {
 
     @Override
     public void invalidate(CipherMode mode, Cipher cipher) {
-      if (cipher == borrowedKept) {
+      Kept kept = borrowedKept;
+      if (kept != null && cipher == kept.cipher()) {
         borrowedKept = null;
         slot.compareAndSet(BORROWED, null); // it threw: the next message may keep another
-        drop(cipher, key.getAlgorithm());
+        drop(cipher, kept.algorithm());
         return;
       }
       pool.invalidate(mode, cipher);
