@@ -2,28 +2,47 @@ package io.cipherd.server.crypto;
 
 import java.security.GeneralSecurityException;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.concurrent.atomic.AtomicReferenceArray;
 import javax.crypto.Cipher;
 import javax.crypto.SecretKey;
 import javax.crypto.spec.SecretKeySpec;
 
 /**
- * One JCE cipher kept initialised with one key between messages, for a key that is used in turn
- * with many others, such as a subject's key among a batch of 256 subjects. A pooled cipher serves
- * every key, so the JCE rebuilds the AES key schedule whenever its key changes (about a sixth of a
+ * JCE ciphers kept initialised with one key between messages, for a key that is used in turn with
+ * many others, such as a subject's key among a batch of 256 subjects. A pooled cipher serves every
+ * key, so the JCE rebuilds the AES key schedule whenever its key changes (about a sixth of a
  * subject-bound item's CPU); a cipher last initialised with the same key skips it.
  *
- * <p>The first message under the key runs on a pooled cipher, which is then taken out of its pool
- * and kept here, within the server's {@link KeptCiphers} budget; later messages borrow it back, and
- * one that finds it busy (another thread has it) uses the pools. {@link #retire} ends it when its
- * key leaves the cache or is erased: the cipher is re-initialised with a zero key first, which
- * makes the JCE overwrite its copy of the key and its schedule rather than leave them to the
- * garbage collector.
+ * <p>The first message under the key on a thread runs on a pooled cipher, which is then taken out
+ * of its pool and kept in that thread's stripe, within the server's {@link KeptCiphers} budget;
+ * later messages there borrow it back, and one that finds it busy (another thread of the same
+ * stripe has it) uses the pools. A key that several threads use at once (a hot subject, two event
+ * loops opening the same batch's subjects) so keeps a cipher per stripe rather than passing one
+ * cipher's slot between cores twice per message. The stripes are made when the key first keeps a
+ * cipher, so a key that never does costs one empty reference.
+ *
+ * <p>{@link #retire} ends them all when the key leaves the cache or is erased: each kept cipher is
+ * re-initialised with a zero key first, which makes the JCE overwrite its copy of the key and its
+ * schedule rather than leave them to the garbage collector.
  */
 public final class KeptCipher {
-  /** The slot's state once retired: nothing is kept again. */
+  /**
+   * How many stripes a key's kept ciphers are spread over: the next power of two at least twice the
+   * cores (grpc-java's event loops), at most 16. Threads share a stripe by their id.
+   */
+  static final int STRIPES =
+      Math.min(16, ceilingPowerOfTwo(2 * Runtime.getRuntime().availableProcessors()));
+
+  /**
+   * Array elements from one stripe's slot to the next: 16 references, 64 bytes or more, so two
+   * stripes' slots never share a cache line.
+   */
+  private static final int SPACING = 16;
+
+  /** A stripe's state once retired: nothing is kept there again. */
   private static final Object RETIRED = new Object();
 
-  /** The slot's state while its kept cipher serves a message. */
+  /** A stripe's state while its kept cipher serves a message. */
   private static final Object BORROWED = new Object();
 
   /** The zero key's length: 256 bits, valid for AES and ChaCha20 alike. */
@@ -33,35 +52,87 @@ public final class KeptCipher {
 
   private final KeptCiphers budget;
 
-  /** Null (none kept yet), a {@link Kept}, {@link #BORROWED} or {@link #RETIRED}. */
-  private final AtomicReference<Object> slot = new AtomicReference<>();
+  /**
+   * Null until a cipher is first kept; then {@link #STRIPES} slots, {@link #SPACING} apart, each
+   * null (none kept yet), a {@link Kept}, {@link #BORROWED} or {@link #RETIRED}.
+   */
+  private final AtomicReference<AtomicReferenceArray<Object>> stripes = new AtomicReference<>();
+
+  private volatile boolean retired;
 
   KeptCipher(KeptCiphers budget) {
     this.budget = budget;
   }
 
+  private static int ceilingPowerOfTwo(int n) {
+    return n <= 1 ? 1 : Integer.highestOneBit(n - 1) << 1;
+  }
+
+  /** The slot of the stripe of the thread with id {@code threadId}. */
+  static int slotOf(long threadId) {
+    return (int) (threadId & (STRIPES - 1)) * SPACING;
+  }
+
   /**
-   * Where a message under {@code key} gets its cipher: the kept one when it is free, else {@code
-   * pool}. Messages under another key (xgcm's per-message keys) go to {@code pool} unchanged.
+   * Where a message under {@code key} gets its cipher: the one its thread's stripe keeps when it is
+   * free, else {@code pool}. Messages under another key (xgcm's per-message keys) go to {@code
+   * pool} unchanged.
    */
   public CipherSource over(CipherSource pool, SecretKey key) {
     return new Source(pool, key);
   }
 
+  /** How many ciphers are kept now (not borrowed), for tests. */
+  int held() {
+    AtomicReferenceArray<Object> slots = stripes.get();
+    int held = 0;
+    for (int i = 0; slots != null && i < slots.length(); i += SPACING) {
+      if (slots.get(i) instanceof Kept) {
+        held++;
+      }
+    }
+    return held;
+  }
+
   /** Whether a cipher is kept now (not borrowed), for tests. */
   boolean holds() {
-    return slot.get() instanceof Kept;
+    return held() > 0;
   }
 
   /**
-   * Drops the kept cipher for good, overwriting its key schedule, and keeps none from now on; a
-   * message that has it borrowed drops it when done.
+   * Drops every kept cipher for good, overwriting its key schedule, and keeps none from now on; a
+   * message that has one borrowed drops it when done.
    */
   public void retire() {
-    Object previous = slot.getAndSet(RETIRED);
-    if (previous instanceof Kept kept) {
-      drop(kept.cipher(), kept.algorithm());
+    retired = true;
+    AtomicReferenceArray<Object> slots = stripes.get();
+    if (slots != null) {
+      retireAll(slots);
     }
+  }
+
+  private void retireAll(AtomicReferenceArray<Object> slots) {
+    for (int i = 0; i < slots.length(); i += SPACING) {
+      if (slots.getAndSet(i, RETIRED) instanceof Kept kept) {
+        drop(kept.cipher(), kept.algorithm());
+      }
+    }
+  }
+
+  /**
+   * The stripes, made now if none are; a retirement that did not see them made sees them retired
+   * here (each side writes, then reads what the other wrote).
+   */
+  private AtomicReferenceArray<Object> stripesMade() {
+    AtomicReferenceArray<Object> slots = stripes.get();
+    if (slots == null) {
+      AtomicReferenceArray<Object> made = new AtomicReferenceArray<>(STRIPES * SPACING);
+      slots = stripes.compareAndSet(null, made) ? made : stripes.get();
+      if (retired) {
+        retireAll(slots);
+      }
+    }
+    return slots;
   }
 
   private void drop(Cipher cipher, String algorithm) {
@@ -81,13 +152,16 @@ public final class KeptCipher {
     }
   }
 
-  /** One message's view: the kept cipher first, the pool otherwise. */
+  /** One message's view: its thread's kept cipher first, the pool otherwise. */
   private final class Source implements CipherSource {
     private final CipherSource pool;
     private final SecretKey key;
 
-    /** The slot's state this message took, put back as it was when the message is done. */
+    /** The stripe state this message took, put back as it was when the message is done. */
     private Kept borrowedKept;
+
+    /** Where {@link #borrowedKept} came from. */
+    private int borrowedSlot;
 
     Source(CipherSource pool, SecretKey key) {
       this.pool = pool;
@@ -96,12 +170,15 @@ public final class KeptCipher {
 
     @Override
     public Cipher borrow(CipherMode mode, SecretKey messageKey) {
-      if (messageKey == key) {
-        Object current = slot.get();
+      AtomicReferenceArray<Object> slots = stripes.get();
+      if (messageKey == key && slots != null) {
+        int slot = slotOf(Thread.currentThread().threadId());
+        Object current = slots.get(slot);
         if (current instanceof Kept kept
             && kept.mode() == mode
-            && slot.compareAndSet(current, BORROWED)) {
+            && slots.compareAndSet(slot, current, BORROWED)) {
           borrowedKept = kept;
+          borrowedSlot = slot;
           return kept.cipher();
         }
       }
@@ -113,18 +190,22 @@ public final class KeptCipher {
       Kept kept = borrowedKept;
       if (kept != null && cipher == kept.cipher()) {
         borrowedKept = null;
-        if (!slot.compareAndSet(BORROWED, kept)) {
+        if (!stripes.get().compareAndSet(borrowedSlot, BORROWED, kept)) {
           drop(cipher, kept.algorithm()); // retired meanwhile
         }
         return;
       }
-      if (messageKey == key && slot.get() == null && budget.tryTake()) {
-        // Out of the pool's books (a pool forgets an invalidated object), into this slot.
-        pool.invalidate(mode, cipher);
-        if (!slot.compareAndSet(null, new Kept(mode, cipher, messageKey.getAlgorithm()))) {
-          drop(cipher, messageKey.getAlgorithm());
+      if (messageKey == key && !retired) {
+        AtomicReferenceArray<Object> slots = stripesMade();
+        int slot = slotOf(Thread.currentThread().threadId());
+        if (slots.get(slot) == null && budget.tryTake()) {
+          // Out of the pool's books (a pool forgets an invalidated object), into this stripe.
+          pool.invalidate(mode, cipher);
+          if (!slots.compareAndSet(slot, null, new Kept(mode, cipher, messageKey.getAlgorithm()))) {
+            drop(cipher, messageKey.getAlgorithm());
+          }
+          return;
         }
-        return;
       }
       pool.release(mode, messageKey, cipher);
     }
@@ -134,7 +215,8 @@ public final class KeptCipher {
       Kept kept = borrowedKept;
       if (kept != null && cipher == kept.cipher()) {
         borrowedKept = null;
-        slot.compareAndSet(BORROWED, null); // it threw: the next message may keep another
+        // It threw: the next message there may keep another.
+        stripes.get().compareAndSet(borrowedSlot, BORROWED, null);
         drop(cipher, kept.algorithm());
         return;
       }

@@ -62,9 +62,9 @@ public final class SubjectKeys {
   }
 
   /**
-   * At most this many cached subject keys keep a cipher initialised with their key (about 2 KB
-   * each, so 8 MB in all): the subjects in use now skip the AES key schedule (see {@link
-   * KeptCipher}), the rest use the pools.
+   * At most this many ciphers are kept initialised with a cached subject key (about 2 KB each, so 8
+   * MB in all; a key used by several threads at once keeps one per thread's stripe): the subjects
+   * in use now skip the AES key schedule (see {@link KeptCipher}), the rest use the pools.
    */
   static final int KEPT_CIPHERS = 4096;
 

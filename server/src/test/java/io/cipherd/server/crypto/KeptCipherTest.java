@@ -207,4 +207,67 @@ class KeptCipherTest {
     assertThat(budget.kept()).isEqualTo(1);
     assertThat(slot.holds()).isTrue();
   }
+
+  /**
+   * Two threads using one key at once keep a cipher each, in their own stripes, rather than taking
+   * turns with one; retiring the key drops both.
+   */
+  @Test
+  void threadsOfTwoStripes_keepACipherEach_andRetireDropsBoth() throws Exception {
+    CipherMode mode = CipherMode.GCM;
+    KeptCiphers budget = new KeptCiphers(10);
+    KeptCipher slot = budget.newSlot();
+    CountingPool pool = new CountingPool();
+    SecretKey key = key(mode);
+    long here = Thread.currentThread().threadId();
+
+    byte[] sealedHere = seal(slot.over(pool, key), mode, key);
+    byte[][] sealedThere = new byte[2][];
+    Thread there = null;
+    for (int i = 0; there == null; i++) {
+      Thread candidate =
+          new Thread(
+              () -> {
+                sealedThere[0] = seal(slot.over(pool, key), mode, key);
+                sealedThere[1] = open(slot.over(pool, key), mode, key, sealedHere);
+              });
+      if (KeptCipher.slotOf(candidate.threadId()) != KeptCipher.slotOf(here)) {
+        there = candidate;
+      }
+      assertThat(i).as("threads tried for another stripe").isLessThan(1000);
+    }
+    there.start();
+    there.join();
+
+    assertThat(KeptCipher.STRIPES).isGreaterThanOrEqualTo(2);
+    assertThat(slot.held()).isEqualTo(2);
+    assertThat(budget.kept()).isEqualTo(2);
+    // One pooled cipher each to start with; the other thread's second message ran on its own.
+    assertThat(pool.borrowed).isEqualTo(2);
+    assertThat(sealedThere[1]).isEqualTo(PLAINTEXT);
+    assertThat(open(slot.over(pool, key), mode, key, sealedThere[0])).isEqualTo(PLAINTEXT);
+    assertThat(pool.borrowed).isEqualTo(2);
+
+    slot.retire();
+    assertThat(slot.held()).isZero();
+    assertThat(budget.kept()).isZero();
+    seal(slot.over(pool, key), mode, key);
+    assertThat(slot.held()).isZero();
+  }
+
+  @Test
+  void retire_beforeAnyCipherIsKept_keepsNone() {
+    CipherMode mode = CipherMode.GCM;
+    KeptCiphers budget = new KeptCiphers(10);
+    KeptCipher slot = budget.newSlot();
+    CountingPool pool = new CountingPool();
+    SecretKey key = key(mode);
+
+    slot.retire();
+    seal(slot.over(pool, key), mode, key);
+
+    assertThat(slot.held()).isZero();
+    assertThat(budget.kept()).isZero();
+    assertThat(pool.released).isEqualTo(1);
+  }
 }
