@@ -4,6 +4,7 @@ import io.cipherd.server.keys.KeyMetadata;
 import io.cipherd.server.keys.KeyVersionInfo;
 import io.github.jopenlibs.vault.json.JsonObject;
 import io.github.jopenlibs.vault.json.JsonValue;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -42,6 +43,21 @@ final class KvKeys {
   private static final Logger log = LoggerFactory.getLogger(VaultKeyStore.class);
 
   private final KvClient kv;
+
+  /**
+   * How often the same destruction left undone is warned about again while finishing it keeps
+   * failing: a replica whose token may not destroy (a read-only replica) fails at every refresh of
+   * the key until a writer finishes it, and one line an hour says so as well as one a minute.
+   */
+  static final Duration UNDONE_WARNING_INTERVAL = Duration.ofHours(1);
+
+  /**
+   * Per key, the versions last warned about as left undone, and when ({@link System#nanoTime}); a
+   * key leaves it once its destruction is finished here or by another replica.
+   */
+  private final Map<String, Warned> undoneWarned = new ConcurrentHashMap<>();
+
+  private record Warned(Set<Integer> versions, long atNanos) {}
 
   /** Version metadata already read, per key; immutable in Vault, so never stale. */
   private final Map<String, Map<Integer, KeyVersionInfo>> versionInfos = new ConcurrentHashMap<>();
@@ -156,10 +172,12 @@ final class KvKeys {
     Set<Integer> undone = new TreeSet<>(lifecycle.destroying());
     undone.addAll(kvDataLeft(metadata, lifecycle));
     if (undone.isEmpty()) {
+      undoneWarned.remove(name);
       return lifecycle;
     }
     try {
       KvLifecycle after = finishDestruction(name, lifecycle, undone);
+      undoneWarned.remove(name);
       log.info(
           "destroyed the Vault data (wrapped copies under _kek/, KV data) of versions {} of key"
               + " '{}', already marked destroyed (finishing a destruction another replica is doing,"
@@ -168,15 +186,41 @@ final class KvKeys {
           name);
       return after;
     } catch (RuntimeException e) {
-      log.warn(
-          "versions {} of key '{}' are marked destroyed but their Vault data (wrapped copies, KV"
-              + " data) is not known to be destroyed yet, and destroying it failed ({}); the next"
-              + " read retries",
-          undone,
-          name,
-          e.getMessage());
+      if (warnAgain(name, undone)) {
+        log.warn(
+            "versions {} of key '{}' are marked destroyed but their Vault data (wrapped copies, KV"
+                + " data) is not known to be destroyed yet, and destroying it failed ({}); every"
+                + " read retries, and this replica says so again within {} if it still fails"
+                + " (a replica whose token may not destroy leaves it to one that may)",
+            undone,
+            name,
+            e.getMessage(),
+            UNDONE_WARNING_INTERVAL);
+      } else {
+        log.debug(
+            "versions {} of key '{}': finishing their destruction failed again ({})",
+            undone,
+            name,
+            e.getMessage());
+      }
       return lifecycle;
     }
+  }
+
+  /**
+   * Whether finishing {@code undone} of key {@code name} failing is news: other versions than last
+   * time, or the same ones {@link #UNDONE_WARNING_INTERVAL} after the last warning.
+   */
+  private boolean warnAgain(String name, Set<Integer> undone) {
+    long now = System.nanoTime();
+    Warned last = undoneWarned.get(name);
+    if (last != null
+        && last.versions().equals(undone)
+        && now - last.atNanos() < UNDONE_WARNING_INTERVAL.toNanos()) {
+      return false;
+    }
+    undoneWarned.put(name, new Warned(Set.copyOf(undone), now));
+    return true;
   }
 
   /** The versions {@code lifecycle} marks destroyed whose KV version Vault says is not. */

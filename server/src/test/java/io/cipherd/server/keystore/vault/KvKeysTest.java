@@ -4,6 +4,7 @@ import static io.cipherd.server.keys.KeyStoreContractTest.version;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import ch.qos.logback.classic.Level;
 import ch.qos.logback.classic.Logger;
 import ch.qos.logback.classic.spi.ILoggingEvent;
 import ch.qos.logback.core.read.ListAppender;
@@ -178,6 +179,47 @@ class KvKeysTest {
    * A list written while a destruction was pending is carried by every later lifecycle write, so
    * another change to the key does not make a replica forget what is left to destroy.
    */
+  @Test
+  void aReplicaThatCannotFinishADestruction_warnsOnce_notAtEveryRead_andAgainForANewOne()
+      throws Exception {
+    VaultKeyStore first = store();
+    KeyMetadata key = first.readKey("payments").orElseThrow();
+    kv.failNext("POST secret/destroy/cipherd/keys/_kek/payments/1", 0);
+    assertThatThrownBy(() -> first.updateLifecycle(key, destroyed(key, 1)))
+        .isInstanceOf(KeyStoreUnavailableException.class);
+    VaultKeyStore readOnly = store();
+    log.list.clear();
+
+    for (int read = 0; read < 3; read++) {
+      kv.failNext("POST secret/destroy/cipherd/keys/_kek/payments/1", 0);
+      readOnly.readKey("payments").orElseThrow();
+    }
+
+    assertThat(warnings("versions [1] of key 'payments' are marked destroyed"))
+        .as("three reads that could not finish it, one warning")
+        .hasSize(1);
+    assertThat(lifecycleData().get("destroying").toString()).isEqualTo("[1]");
+
+    // Finished (by this replica's next read), then another destruction left undone: news again.
+    KeyMetadata finished = readOnly.readKey("payments").orElseThrow();
+    assertThat(lifecycleData().get("destroying")).isNull();
+    kv.failNext("POST secret/destroy/cipherd/keys/_kek/payments/2", 0);
+    assertThatThrownBy(() -> first.updateLifecycle(finished, destroyed(finished, 2)))
+        .isInstanceOf(KeyStoreUnavailableException.class);
+    kv.failNext("POST secret/destroy/cipherd/keys/_kek/payments/2", 0);
+    readOnly.readKey("payments").orElseThrow();
+
+    assertThat(warnings("versions [2] of key 'payments' are marked destroyed")).hasSize(1);
+  }
+
+  private List<String> warnings(String containing) {
+    return log.list.stream()
+        .filter(event -> event.getLevel() == Level.WARN)
+        .map(ILoggingEvent::getFormattedMessage)
+        .filter(line -> line.contains(containing))
+        .toList();
+  }
+
   @Test
   void anotherLifecycleWrite_whileDestructionIsPending_keepsTheList() throws Exception {
     VaultKeyStore first = store();
