@@ -1,8 +1,8 @@
 package io.cipherd.server.crypto;
 
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
 import java.security.GeneralSecurityException;
-import java.util.concurrent.atomic.AtomicReference;
-import java.util.concurrent.atomic.AtomicReferenceArray;
 import javax.crypto.Cipher;
 import javax.crypto.SecretKey;
 import javax.crypto.spec.SecretKeySpec;
@@ -52,11 +52,29 @@ public final class KeptCipher {
 
   private final KeptCiphers budget;
 
+  /** Sets {@link #stripes} once (VarHandles rather than atomic wrappers: see {@link #stripes}). */
+  private static final VarHandle STRIPES_MADE;
+
+  /** Reads and swaps the slots of {@link #stripes}. */
+  private static final VarHandle SLOT = MethodHandles.arrayElementVarHandle(Object[].class);
+
+  static {
+    try {
+      STRIPES_MADE =
+          MethodHandles.lookup().findVarHandle(KeptCipher.class, "stripes", Object[].class);
+    } catch (ReflectiveOperationException e) {
+      throw new ExceptionInInitializerError(e);
+    }
+  }
+
   /**
    * Null until a cipher is first kept; then {@link #STRIPES} slots, {@link #SPACING} apart, each
-   * null (none kept yet), a {@link Kept}, {@link #BORROWED} or {@link #RETIRED}.
+   * null (none kept yet), a {@link Kept}, {@link #BORROWED} or {@link #RETIRED}. A plain array
+   * reached through VarHandles: each message of a subject-bound batch reaches another key's
+   * stripes, from memory the other 255 subjects pushed out of the core's cache, and an {@code
+   * AtomicReference} to an {@code AtomicReferenceArray} cost two more dependent loads.
    */
-  private final AtomicReference<AtomicReferenceArray<Object>> stripes = new AtomicReference<>();
+  private volatile Object[] stripes;
 
   private volatile boolean retired;
 
@@ -84,10 +102,10 @@ public final class KeptCipher {
 
   /** How many ciphers are kept now (not borrowed), for tests. */
   int held() {
-    AtomicReferenceArray<Object> slots = stripes.get();
+    Object[] slots = stripes;
     int held = 0;
-    for (int i = 0; slots != null && i < slots.length(); i += SPACING) {
-      if (slots.get(i) instanceof Kept) {
+    for (int i = 0; slots != null && i < slots.length; i += SPACING) {
+      if (SLOT.getVolatile(slots, i) instanceof Kept) {
         held++;
       }
     }
@@ -105,15 +123,15 @@ public final class KeptCipher {
    */
   public void retire() {
     retired = true;
-    AtomicReferenceArray<Object> slots = stripes.get();
+    Object[] slots = stripes;
     if (slots != null) {
       retireAll(slots);
     }
   }
 
-  private void retireAll(AtomicReferenceArray<Object> slots) {
-    for (int i = 0; i < slots.length(); i += SPACING) {
-      if (slots.getAndSet(i, RETIRED) instanceof Kept kept) {
+  private void retireAll(Object[] slots) {
+    for (int i = 0; i < slots.length; i += SPACING) {
+      if (SLOT.getAndSet(slots, i, RETIRED) instanceof Kept kept) {
         drop(kept.cipher(), kept.algorithm());
       }
     }
@@ -123,11 +141,11 @@ public final class KeptCipher {
    * The stripes, made now if none are; a retirement that did not see them made sees them retired
    * here (each side writes, then reads what the other wrote).
    */
-  private AtomicReferenceArray<Object> stripesMade() {
-    AtomicReferenceArray<Object> slots = stripes.get();
+  private Object[] stripesMade() {
+    Object[] slots = stripes;
     if (slots == null) {
-      AtomicReferenceArray<Object> made = new AtomicReferenceArray<>(STRIPES * SPACING);
-      slots = stripes.compareAndSet(null, made) ? made : stripes.get();
+      Object[] made = new Object[STRIPES * SPACING];
+      slots = STRIPES_MADE.compareAndSet(this, null, made) ? made : stripes;
       if (retired) {
         retireAll(slots);
       }
@@ -170,13 +188,13 @@ public final class KeptCipher {
 
     @Override
     public Cipher borrow(CipherMode mode, SecretKey messageKey) {
-      AtomicReferenceArray<Object> slots = stripes.get();
+      Object[] slots = stripes;
       if (messageKey == key && slots != null) {
         int slot = slotOf(Thread.currentThread().threadId());
-        Object current = slots.get(slot);
+        Object current = SLOT.getVolatile(slots, slot);
         if (current instanceof Kept kept
             && kept.mode() == mode
-            && slots.compareAndSet(slot, current, BORROWED)) {
+            && SLOT.compareAndSet(slots, slot, current, BORROWED)) {
           borrowedKept = kept;
           borrowedSlot = slot;
           return kept.cipher();
@@ -190,18 +208,19 @@ public final class KeptCipher {
       Kept kept = borrowedKept;
       if (kept != null && cipher == kept.cipher()) {
         borrowedKept = null;
-        if (!stripes.get().compareAndSet(borrowedSlot, BORROWED, kept)) {
+        if (!SLOT.compareAndSet(stripes, borrowedSlot, BORROWED, kept)) {
           drop(cipher, kept.algorithm()); // retired meanwhile
         }
         return;
       }
       if (messageKey == key && !retired) {
-        AtomicReferenceArray<Object> slots = stripesMade();
+        Object[] slots = stripesMade();
         int slot = slotOf(Thread.currentThread().threadId());
-        if (slots.get(slot) == null && budget.tryTake()) {
+        if (SLOT.getVolatile(slots, slot) == null && budget.tryTake()) {
           // Out of the pool's books (a pool forgets an invalidated object), into this stripe.
           pool.invalidate(mode, cipher);
-          if (!slots.compareAndSet(slot, null, new Kept(mode, cipher, messageKey.getAlgorithm()))) {
+          if (!SLOT.compareAndSet(
+              slots, slot, null, new Kept(mode, cipher, messageKey.getAlgorithm()))) {
             drop(cipher, messageKey.getAlgorithm());
           }
           return;
@@ -216,7 +235,7 @@ public final class KeptCipher {
       if (kept != null && cipher == kept.cipher()) {
         borrowedKept = null;
         // It threw: the next message there may keep another.
-        stripes.get().compareAndSet(borrowedSlot, BORROWED, null);
+        SLOT.compareAndSet(stripes, borrowedSlot, BORROWED, null);
         drop(cipher, kept.algorithm());
         return;
       }

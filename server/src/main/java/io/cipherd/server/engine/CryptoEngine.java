@@ -19,6 +19,7 @@ import io.cipherd.server.pool.CipherPools;
 import io.cipherd.server.security.Authorizer;
 import io.cipherd.server.security.CallerIdentity;
 import io.cipherd.server.security.Operation;
+import io.cipherd.server.subjectkeys.SubjectClock;
 import io.cipherd.server.subjectkeys.SubjectKey;
 import io.cipherd.server.subjectkeys.SubjectKeys;
 import io.cipherd.server.subjects.SubjectHash;
@@ -96,8 +97,9 @@ public final class CryptoEngine {
    */
   public <T> T inBatch(Function<CryptoEngine, T> work) {
     try (LeasedEngine leased = lease()) {
-      // All on this thread: per-thread cipher keys are forgotten once at the end, not per item.
-      return ThreadKeyScope.run(() -> work.apply(leased.engine()));
+      // All on this thread: per-thread cipher keys are forgotten once at the end, not per item,
+      // and the subject caches read the time once.
+      return SubjectClock.batch(() -> ThreadKeyScope.run(() -> work.apply(leased.engine())));
     }
   }
 

@@ -263,13 +263,17 @@ final class EnvelopeCipher {
         throw new DecryptionFailedException();
       }
       Bytes payload = ciphertext.payload();
-      byte[] ref = Envelope.subjectRef(payload);
+      int refLength = EnvelopeHeader.SUBJECT_REF_LENGTH;
       SubjectKey key =
-          subjects.forDecryption(header.keyName(), SubjectRef.of(ref), wrapping, beforeSubjectRead);
+          subjects.forDecryption(
+              header.keyName(),
+              SubjectRef.read(payload.array(), payload.offset()),
+              wrapping,
+              beforeSubjectRead);
       reported = wrappedBy(header, key);
       Bytes context = ciphertext.context();
       Bytes sealed =
-          new Bytes(payload.array(), payload.offset() + ref.length, payload.length() - ref.length);
+          new Bytes(payload.array(), payload.offset() + refLength, payload.length() - refLength);
       SecretKey secret = key.secretFor(header.mode(), /* encrypting= */ false);
       int length =
           header
@@ -278,7 +282,7 @@ final class EnvelopeCipher {
               .open(
                   key.ciphers(source, secret),
                   secret,
-                  Envelope.subjectAad(header, ref),
+                  Envelope.subjectAad(header, payload.array(), payload.offset()),
                   context,
                   sealed,
                   plaintext);

@@ -114,7 +114,7 @@ public final class SubjectKey {
    * honoured within the TTL however late the key was first used.
    */
   boolean servable() {
-    return System.nanoTime() - usableUntilNanos < 0;
+    return SubjectClock.nanoTime() - usableUntilNanos < 0;
   }
 
   /** Whether the key cache still holds this key: neither erased nor dropped for size or age. */

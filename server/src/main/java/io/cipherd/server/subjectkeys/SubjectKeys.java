@@ -29,6 +29,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentMap;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.LongSupplier;
@@ -41,8 +43,9 @@ import java.util.function.Supplier;
  * caller's creation rate), unwrapped through the engine, and erased. Nothing is loaded at start-up.
  *
  * <p>Cached rows and keys live {@link SubjectKeysConfig#cacheTtl} at most, counted from when the
- * store said the subject was live: an erasure on another replica is honoured here within that time;
- * an erasure through this one at once.
+ * store said the subject was live: an erasure on another replica is honoured here within that time
+ * (plus the rest of a batch under way then, whose items are judged at its start: {@link
+ * SubjectClock}); an erasure through this one at once.
  *
  * <p>A cached subject key is also found by its subject id as the caller sent it, so that encrypting
  * for a warm subject skips the HMAC that names it in the store. Those ids stay in this replica's
@@ -84,6 +87,14 @@ public final class SubjectKeys {
   private final KeptCiphers keptCiphers;
 
   /**
+   * One instance of each key name its subject keys hold, however many rows and requests spelled it:
+   * every subject-bound item compares its header's key name with its subject key's, and one shared
+   * string stays in the core's cache where 256 subjects' own copies would each be a miss. Only
+   * names of rows in the store come here, so of keys that exist.
+   */
+  private final ConcurrentMap<String, String> keyNames = new ConcurrentHashMap<>();
+
+  /**
    * Keys in {@code store}, subjects named by {@code hasher} (asked on first use: it reads the key
    * store's audit key).
    */
@@ -118,6 +129,7 @@ public final class SubjectKeys {
         Caffeine.newBuilder()
             .maximumSize(config.cacheSize())
             .expireAfterWrite(config.cacheTtl())
+            .ticker(SubjectClock::nanoTime)
             .build();
     this.keptCiphers = new KeptCiphers(Math.min(config.cacheSize(), KEPT_CIPHERS));
   }
@@ -126,12 +138,13 @@ public final class SubjectKeys {
     return Caffeine.newBuilder()
         .maximumSize(config.cacheSize())
         .expireAfterWrite(config.cacheTtl())
+        .ticker(SubjectClock::nanoTime)
         .recordStats();
   }
 
   /**
-   * When ({@link System#nanoTime}) {@code cache}'s entry for {@code key} was read from the store;
-   * the oldest it can be when the cache no longer knows.
+   * When ({@link SubjectClock#nanoTime}) {@code cache}'s entry for {@code key} was read from the
+   * store; the oldest it can be when the cache no longer knows.
    */
   private <K> long readAt(Cache<K, SubjectRecord> cache, K key) {
     long ttlNanos = ttl.toNanos();
@@ -141,7 +154,7 @@ public final class SubjectKeys {
             .expireAfterWrite()
             .map(expiry -> expiry.ageOf(key, TimeUnit.NANOSECONDS).orElse(ttlNanos))
             .orElse(ttlNanos);
-    return System.nanoTime() - Math.min(age, ttlNanos);
+    return SubjectClock.nanoTime() - Math.min(age, ttlNanos);
   }
 
   private static <T> Supplier<T> memoized(Supplier<T> supplier) {
@@ -322,7 +335,7 @@ public final class SubjectKeys {
             SubjectKey key =
                 new SubjectKey(
                     winner.ref(),
-                    keyName,
+                    sharedName(winner.keyName()),
                     winner.subjectHash(),
                     winner.wrapVersion(),
                     drawn.remove(mine.ref()),
@@ -501,7 +514,7 @@ public final class SubjectKeys {
     SubjectKey key =
         new SubjectKey(
             row.ref(),
-            row.keyName(),
+            sharedName(row.keyName()),
             row.subjectHash(),
             row.wrapVersion(),
             bytes,
@@ -509,6 +522,10 @@ public final class SubjectKeys {
             readAt.getAsLong() + ttl.toNanos());
     keys.put(row.ref(), key);
     return key;
+  }
+
+  private String sharedName(String keyName) {
+    return keyNames.computeIfAbsent(keyName, name -> name);
   }
 
   /** Caffeine's statistics of the key cache and counters of creations and erasures. */

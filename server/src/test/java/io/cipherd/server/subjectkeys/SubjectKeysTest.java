@@ -124,6 +124,38 @@ class SubjectKeysTest {
   }
 
   @Test
+  void anotherReplicasErasure_reachesABatchUnderWayAtItsEnd_andTheNextBatchAtOnce()
+      throws Exception {
+    SubjectKeys here = replica(Duration.ofMinutes(1), 0);
+    SubjectKeys there = replica(Duration.ofMillis(300), 0);
+    SubjectHash ada = here.hash("subject", "ada");
+    SubjectRef ref =
+        key(here.forEncryption("users", List.of(ada), false, "app", wrapping), ada).ref();
+
+    SubjectKey lastInBatch =
+        SubjectClock.batch(
+            () -> {
+              there.forDecryption("users", ref, wrapping);
+              here.erase("users", List.of(ada));
+              sleep(400); // past there's TTL, within the batch
+              return there.forDecryption("users", ref, wrapping);
+            });
+
+    assertThat(lastInBatch.ref()).isEqualTo(ref);
+    assertThatThrownBy(() -> SubjectClock.batch(() -> there.forDecryption("users", ref, wrapping)))
+        .isInstanceOf(SubjectErasedException.class);
+  }
+
+  private static void sleep(long millis) {
+    try {
+      Thread.sleep(millis);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException(e);
+    }
+  }
+
+  @Test
   void anErasure_isHonouredAtOnceHere_andByAnotherReplicaWithinItsTtl() throws Exception {
     SubjectKeys here = replica(Duration.ofMinutes(1), 0);
     SubjectKeys there = replica(Duration.ofMillis(300), 0);

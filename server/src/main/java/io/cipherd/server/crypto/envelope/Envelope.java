@@ -181,10 +181,21 @@ public final class Envelope {
    * reference has a fixed length, so the concatenation is unambiguous.
    */
   public static byte[] subjectAad(EnvelopeHeader header, byte[] ref) {
+    if (ref.length != EnvelopeHeader.SUBJECT_REF_LENGTH) {
+      throw new IllegalArgumentException("a subject reference is 16 bytes");
+    }
+    return subjectAad(header, ref, 0);
+  }
+
+  /**
+   * As {@link #subjectAad(EnvelopeHeader, byte[])}, with the reference read from {@code
+   * array[refOffset, refOffset + 16)}: a subject-bound payload, which starts with it.
+   */
+  public static byte[] subjectAad(EnvelopeHeader header, byte[] array, int refOffset) {
     byte[] ascii = header.asciiBytes();
-    byte[] aad = new byte[ascii.length + ref.length];
+    byte[] aad = new byte[ascii.length + EnvelopeHeader.SUBJECT_REF_LENGTH];
     System.arraycopy(ascii, 0, aad, 0, ascii.length);
-    System.arraycopy(ref, 0, aad, ascii.length, ref.length);
+    System.arraycopy(array, refOffset, aad, ascii.length, EnvelopeHeader.SUBJECT_REF_LENGTH);
     return aad;
   }
 
