@@ -1,4 +1,5 @@
-"""Command line: run the ghz campaigns and the h2load side-by-side (default), or compare two result folders.
+"""Command line: run the ghz campaigns and the h2load side-by-side (default), compare two result folders, or
+profile one's side-by-side shapes from the servers' JFR recordings.
 Writes host.json, summary.json and report.md, and with --check exits 1 on implausible results."""
 
 import platform
@@ -25,6 +26,11 @@ def main(argv) -> int:
 
         out = compare.write(*args.compare)
         print(f"loadtest: comparison written to {out}")
+        return 0
+    if args.jfr_shapes:
+        from .report import jfr_shapes
+
+        print(jfr_shapes.report(args.jfr_shapes, tools.jdk_home() / "bin" / "jfr", args.jfr_frames.split(",")))
         return 0
     if args.no_side_by_side and args.side_by_side_only:
         raise SystemExit("loadtest: --no-side-by-side and --side-by-side-only exclude each other")

@@ -160,6 +160,21 @@ def parse(argv):
         metavar=("DIR_A", "DIR_B"),
         help="write a side-by-side report of two result folders instead of running",
     )
+    p.add_argument(
+        "--jfr-shapes",
+        type=Path,
+        metavar="DIR",
+        help="instead of running: print, per target and side-by-side shape of the result folder DIR, the "
+        "servers' JFR execution samples per million items (a change of a few percent shows there when "
+        "items/s and CPU seconds cannot separate two jars), with --jfr-frames and the methods most on top",
+    )
+    p.add_argument(
+        "--jfr-frames",
+        default="",
+        metavar="A,B",
+        help="with --jfr-shapes: methods (substrings, such as SubjectKeys.forDecryption) whose samples to "
+        "count wherever they are on the stack",
+    )
     args = p.parse_args(argv)
     presets.apply(args, p)
     if args.target:

@@ -1,0 +1,162 @@
+"""Where a server's CPU went during each side-by-side shape, from its JFR recording: the execution
+samples taken while that shape's runs were measured, per million items served.
+
+Two jars in one sitting differ by up to a tenth in CPU per item on identical code (each JVM's JIT and
+memory layout), so a change worth a few percent shows in neither items/s nor CPU seconds; the samples
+under the methods it touched, per million items, do. A run's window is read from its row file: written
+when the run ended (its mtime), `wall_s` long, of which h2load's warm-up (`h2load_warmup_s` in
+sidebyside.json) comes first and is left out; its items are its items/s over the measured `duration_s`.
+"""
+
+import datetime
+import json
+import re
+import subprocess
+from collections import Counter
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+
+_TIME = re.compile(r"startTime = (\d\d):(\d\d):(\d\d)(?:\.(\d+))? \((\d{4})-(\d\d)-(\d\d)\)")
+_FRAME = re.compile(r"^\s+([\w.$<>/]+)\(")
+
+
+@dataclass(frozen=True)
+class Window:
+    start: float  # unix seconds
+    end: float
+
+    def holds(self, t: float) -> bool:
+        return self.start <= t <= self.end
+
+
+@dataclass
+class ShapeRuns:
+    """One target's measured runs of one shape."""
+
+    target: str
+    shape: str
+    windows: list[Window] = field(default_factory=list)
+    items: float = 0.0
+
+
+@dataclass
+class Profile:
+    """The samples of one target's shape: how many, over how many items, by top frame and by every
+    frame on the stack."""
+
+    runs: ShapeRuns
+    samples: int = 0
+    top: Counter[str] = field(default_factory=Counter)
+    anywhere: Counter[str] = field(default_factory=Counter)
+
+    def per_million(self, count: int) -> float:
+        return count * 1e6 / self.runs.items if self.runs.items else float("nan")
+
+
+def shape_runs(results: Path) -> list[ShapeRuns]:
+    """The measured windows of each target's shapes, from `results`/sidebyside/runs/*.row.json and the
+    sitting's settings in sidebyside.json."""
+    side = results / "sidebyside"
+    settings = json.loads((side / "sidebyside.json").read_text())
+    warm_up, measured = float(settings["h2load_warmup_s"]), float(settings["duration_s"])
+    found: dict[tuple[str, str], ShapeRuns] = {}
+    for row_file in sorted((side / "runs").glob("*.row.json")):
+        row = json.loads(row_file.read_text())
+        if not row.get("valid", True) or not row.get("wall_s"):
+            continue
+        end = row_file.stat().st_mtime
+        runs = found.setdefault((row["target"], row["shape"]), ShapeRuns(row["target"], row["shape"]))
+        runs.windows.append(Window(end - row["wall_s"] + warm_up, end))
+        runs.items += row["items_per_s"] * measured
+    return list(found.values())
+
+
+def samples(jfr_print: str) -> Iterator[tuple[float, list[str]]]:
+    """(unix time, frames from the top) of each jdk.ExecutionSample in `jfr print` output printed
+    with TZ=UTC."""
+    when: float | None = None
+    frames: list[str] = []
+    in_stack = False
+    for line in jfr_print.splitlines():
+        if line.startswith("jdk.ExecutionSample"):
+            if when is not None:
+                yield when, frames
+            when, frames, in_stack = None, [], False
+        elif (m := _TIME.search(line)) is not None:
+            h, mi, s, frac, y, mo, d = m.groups()
+            stamp = datetime.datetime(int(y), int(mo), int(d), int(h), int(mi), int(s), tzinfo=datetime.UTC)
+            when = stamp.timestamp() + (int(frac) / 10 ** len(frac) if frac else 0.0)
+        elif "stackTrace = [" in line:
+            in_stack = True
+        elif in_stack and line.strip() == "]":
+            in_stack = False
+        elif in_stack and (f := _FRAME.match(line)) is not None:
+            frames.append(f.group(1))
+    if when is not None:
+        yield when, frames
+
+
+def profiles(sampled: Iterable[tuple[float, list[str]]], runs: list[ShapeRuns]) -> list[Profile]:
+    """Each of `runs` with the samples taken in its windows (one recording: one target's runs)."""
+    out = [Profile(r) for r in runs]
+    for when, frames in sampled:
+        for p in out:
+            if any(w.holds(when) for w in p.runs.windows):
+                p.samples += 1
+                if frames:
+                    p.top[frames[0]] += 1
+                p.anywhere.update(set(frames))
+                break
+    return out
+
+
+def recording(results: Path, target: str) -> Path:
+    """Where the side-by-side kept `target`'s recording."""
+    side = results / "sidebyside"
+    return side / "cipherd.jfr" if target == "cipherd" else side / target / "cipherd.jfr"
+
+
+def read_samples(jfr_tool: Path, jfr_file: Path) -> str:
+    """`jfr print` of the execution samples, whole stacks, times in UTC."""
+    return subprocess.run(
+        [str(jfr_tool), "print", "--stack-depth", "256", "--events", "jdk.ExecutionSample", str(jfr_file)],
+        check=True,
+        capture_output=True,
+        text=True,
+        env={"TZ": "UTC", "PATH": "/usr/bin:/bin"},
+    ).stdout
+
+
+def render(found: list[Profile], frames: list[str], top: int) -> str:
+    """Per target and shape: samples per million items, then those of each frame in `frames` (a
+    substring of a method's name, counted wherever on the stack), then the `top` methods most often
+    on top of the stack."""
+    lines = []
+    for p in sorted(found, key=lambda p: (p.runs.shape, p.runs.target)):
+        r = p.runs
+        lines.append(
+            f"{r.target} {r.shape}: {p.samples} samples in {len(r.windows)} runs, "
+            f"{r.items / 1e6:.1f} M items, {p.per_million(p.samples):.1f} per M items"
+        )
+        for wanted in frames:
+            count = max((c for name, c in p.anywhere.items() if wanted in name), default=0)
+            lines.append(f"  {p.per_million(count):7.1f}  {wanted} (on the stack)")
+        for name, count in p.top.most_common(top):
+            lines.append(f"  {p.per_million(count):7.1f}  {name} (on top)")
+    return "\n".join(lines)
+
+
+def report(results: Path, jfr_tool: Path, frames: list[str], top: int = 12) -> str:
+    """`render` of every target's shapes in the side-by-side of `results`."""
+    runs = shape_runs(results)
+    found: list[Profile] = []
+    for target in sorted({r.target for r in runs}):
+        jfr_file = recording(results, target)
+        if not jfr_file.is_file():
+            continue
+        mine = [r for r in runs if r.target == target]
+        found += profiles(samples(read_samples(jfr_tool, jfr_file)), mine)
+    if not found:
+        return f"loadtest: no side-by-side runs with a recording in {results}"
+    return render(found, [f for f in frames if f], top)

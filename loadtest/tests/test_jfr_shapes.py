@@ -1,0 +1,105 @@
+"""--jfr-shapes: JFR execution samples counted per side-by-side shape, within each run's measured window,
+per million items."""
+
+import datetime
+import json
+import os
+import tempfile
+import unittest
+from pathlib import Path
+
+from lt.report import jfr_shapes
+
+# 2026-11-27 23:00:00 UTC
+T0 = datetime.datetime(2026, 11, 27, 23, 0, 0, tzinfo=datetime.UTC).timestamp()
+
+
+def event(at: float, *frames: str) -> str:
+    """One jdk.ExecutionSample as `jfr print` writes it (TZ=UTC), frames from the top."""
+    stamp = datetime.datetime.fromtimestamp(at, datetime.UTC)
+    stack = "".join(f"    {f}(int) line: 1\n" for f in frames)
+    return (
+        "jdk.ExecutionSample {\n"
+        f"  startTime = {stamp:%H:%M:%S}.{stamp.microsecond // 1000:03d} ({stamp:%Y-%m-%d})\n"
+        '  sampledThread = "w" (javaThreadId = 1)\n'
+        '  state = "STATE_RUNNABLE"\n'
+        "  stackTrace = [\n"
+        f"{stack}"
+        "  ]\n"
+        "}\n"
+    )
+
+
+class SamplesTest(unittest.TestCase):
+    def test_reads_each_samples_time_and_frames_from_the_top(self):
+        text = event(T0 + 1.25, "a.B.top", "a.B.caller") + "\n" + event(T0 + 2, "c.D.only")
+
+        got = list(jfr_shapes.samples(text))
+
+        self.assertEqual(len(got), 2)
+        self.assertAlmostEqual(got[0][0], T0 + 1.25, places=3)
+        self.assertEqual(got[0][1], ["a.B.top", "a.B.caller"])
+        self.assertEqual(got[1][1], ["c.D.only"])
+
+
+class ShapesTest(unittest.TestCase):
+    def setUp(self):
+        self.dir = Path(tempfile.mkdtemp())
+        runs = self.dir / "sidebyside" / "runs"
+        runs.mkdir(parents=True)
+        (self.dir / "sidebyside" / "sidebyside.json").write_text(json.dumps({"h2load_warmup_s": 2, "duration_s": 5}))
+        # plain ran 23:00:00-23:00:07 (measured from :02), subjects 23:00:10-23:00:17 (from :12)
+        for name, shape, end, items_per_s in (
+            ("cipherd-plain-r1", "plain", T0 + 7, 1_000_000),
+            ("cipherd-subjects-r1", "subjects", T0 + 17, 500_000),
+        ):
+            row = runs / f"{name}.row.json"
+            row.write_text(
+                json.dumps(
+                    {"target": "cipherd", "shape": shape, "wall_s": 7, "items_per_s": items_per_s, "valid": True}
+                )
+            )
+            os.utime(row, (end, end))
+
+    def test_counts_the_samples_of_each_shapes_measured_window_per_million_items(self):
+        text = "".join(
+            [
+                event(T0 + 1, "warm.Up.only"),  # h2load's warm-up: not counted
+                event(T0 + 3, "gcm.Open.doFinal", "engine.Decrypt.plain"),
+                event(T0 + 4, "gcm.Open.doFinal", "engine.Decrypt.plain"),
+                event(T0 + 13, "cache.Keys.lookup", "engine.Decrypt.subject"),
+                event(T0 + 14, "gcm.Open.doFinal", "engine.Decrypt.subject"),
+                event(T0 + 20, "after.The.runs"),
+            ]
+        )
+
+        found = {
+            p.runs.shape: p for p in jfr_shapes.profiles(jfr_shapes.samples(text), jfr_shapes.shape_runs(self.dir))
+        }
+
+        plain, subjects = found["plain"], found["subjects"]
+        self.assertEqual((plain.samples, plain.runs.items), (2, 5_000_000))
+        self.assertEqual((subjects.samples, subjects.runs.items), (2, 2_500_000))
+        self.assertAlmostEqual(plain.per_million(plain.samples), 0.4)
+        self.assertAlmostEqual(subjects.per_million(subjects.anywhere["cache.Keys.lookup"]), 0.4)
+        self.assertEqual(plain.top["gcm.Open.doFinal"], 2)
+
+        out = jfr_shapes.render(list(found.values()), ["Keys.lookup"], top=1)
+
+        self.assertIn("cipherd subjects: 2 samples in 1 runs, 2.5 M items, 0.8 per M items", out)
+        self.assertIn("0.4  Keys.lookup (on the stack)", out)
+        self.assertNotIn("warm.Up.only", out)
+
+    def test_a_run_marked_invalid_is_left_out(self):
+        row = self.dir / "sidebyside" / "runs" / "cipherd-plain-r1.row.json"
+        data = json.loads(row.read_text())
+        data["valid"] = False
+        row.write_text(json.dumps(data))
+
+        shapes = {r.shape for r in jfr_shapes.shape_runs(self.dir)}
+
+        self.assertEqual(shapes, {"subjects"})
+
+
+if __name__ == "__main__":
+    unittest.main()
