@@ -380,7 +380,7 @@ public final class CryptoEngine {
     if (subjects == null) {
       throw new DecryptionFailedException();
     }
-    SubjectRef ref = SubjectRef.of(Envelope.subjectRef(parsed.payload()));
+    SubjectRef ref = parsed.subjectRef();
     SubjectKey source =
         subjects.forDecryption(
             header.keyName(), ref, envelopes.wrapping, envelopes.beforeSubjectRead());

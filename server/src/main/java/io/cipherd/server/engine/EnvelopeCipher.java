@@ -266,10 +266,7 @@ final class EnvelopeCipher {
       int refLength = EnvelopeHeader.SUBJECT_REF_LENGTH;
       SubjectKey key =
           subjects.forDecryption(
-              header.keyName(),
-              SubjectRef.read(payload.array(), payload.offset()),
-              wrapping,
-              beforeSubjectRead);
+              header.keyName(), ciphertext.subjectRef(), wrapping, beforeSubjectRead);
       reported = wrappedBy(header, key);
       Bytes context = ciphertext.context();
       Bytes sealed =

@@ -2,6 +2,7 @@ package io.cipherd.server.engine;
 
 import io.cipherd.server.crypto.Bytes;
 import io.cipherd.server.crypto.envelope.EnvelopeHeader;
+import io.cipherd.server.subjects.SubjectRef;
 
 /**
  * A ciphertext ready to decrypt: its parsed {@code header} (the key version and mode it names), its
@@ -16,5 +17,10 @@ public record ParsedCiphertext(EnvelopeHeader header, Bytes payload, Bytes conte
    */
   public void wipe() {
     WorkBuffers.wipe(context.array(), context.end());
+  }
+
+  /** The subject reference a subject-bound payload starts with, read in place. */
+  public SubjectRef subjectRef() {
+    return SubjectRef.read(payload.array(), payload.offset());
   }
 }

@@ -125,21 +125,21 @@ public final class SubjectKeys {
             .build();
     // Holds only keys the key cache holds: a key that leaves it (erased, dropped for size or age,
     // its key's versions changed) is not served from here either (SubjectKey.inCache).
-    this.byId =
-        Caffeine.newBuilder()
-            .maximumSize(config.cacheSize())
-            .expireAfterWrite(config.cacheTtl())
-            .ticker(SubjectClock::nanoTime)
-            .build();
+    this.byId = bounded(config).build();
     this.keptCiphers = new KeptCiphers(Math.min(config.cacheSize(), KEPT_CIPHERS));
   }
 
-  private static Caffeine<Object, Object> cache(SubjectKeysConfig config) {
+  /** A cache of the configured size and TTL, on the subject caches' clock. */
+  private static Caffeine<Object, Object> bounded(SubjectKeysConfig config) {
     return Caffeine.newBuilder()
         .maximumSize(config.cacheSize())
         .expireAfterWrite(config.cacheTtl())
-        .ticker(SubjectClock::nanoTime)
-        .recordStats();
+        .ticker(SubjectClock::nanoTime);
+  }
+
+  /** As {@link #bounded}, counting hits and misses for the metrics. */
+  private static Caffeine<Object, Object> cache(SubjectKeysConfig config) {
+    return bounded(config).recordStats();
   }
 
   /**

@@ -52,14 +52,9 @@ public final class SubjectRef {
   /** Its bytes, in a new array. */
   public byte[] bytes() {
     byte[] bytes = new byte[LENGTH];
-    copyTo(bytes, 0);
+    LONGS.set(bytes, 0, high);
+    LONGS.set(bytes, 8, low);
     return bytes;
-  }
-
-  /** Writes its bytes to {@code array[offset, offset + LENGTH)}. */
-  public void copyTo(byte[] array, int offset) {
-    LONGS.set(array, offset, high);
-    LONGS.set(array, offset + 8, low);
   }
 
   @Override

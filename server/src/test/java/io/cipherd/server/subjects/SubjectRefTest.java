@@ -34,17 +34,6 @@ class SubjectRefTest {
   }
 
   @Test
-  void copyTo_writesTheBytesAtTheOffset_andNothingElse() {
-    SubjectRef ref = SubjectRef.random(RANDOM);
-    byte[] out = new byte[SubjectRef.LENGTH + 4];
-
-    ref.copyTo(out, 2);
-
-    assertThat(SubjectRef.read(out, 2)).isEqualTo(ref);
-    assertThat(new byte[] {out[0], out[1], out[18], out[19]}).containsOnly(0);
-  }
-
-  @Test
   void refsDifferingInOneByte_ofEitherHalf_areDifferent() {
     byte[] bytes = new byte[SubjectRef.LENGTH];
     RANDOM.nextBytes(bytes);

@@ -182,7 +182,8 @@ public final class Envelope {
    */
   public static byte[] subjectAad(EnvelopeHeader header, byte[] ref) {
     if (ref.length != EnvelopeHeader.SUBJECT_REF_LENGTH) {
-      throw new IllegalArgumentException("a subject reference is 16 bytes");
+      throw new IllegalArgumentException(
+          "a subject reference is " + EnvelopeHeader.SUBJECT_REF_LENGTH + " bytes");
     }
     return subjectAad(header, ref, 0);
   }
