@@ -15,6 +15,7 @@ import io.cipherd.server.audit.AuditConfig;
 import io.cipherd.server.cli.ObservabilityConfig;
 import io.cipherd.server.cli.ServerConfig;
 import io.cipherd.server.engine.AuthorizedKeyAdmin;
+import io.cipherd.server.engine.BatchClockKeyStore;
 import io.cipherd.server.engine.CryptoEngine;
 import io.cipherd.server.engine.SubjectAdmin;
 import io.cipherd.server.engine.SubjectSweep;
@@ -143,7 +144,8 @@ public final class Cipherd implements AutoCloseable {
                     builder.audit, auditStore, builder.clock, metrics.registry()));
     this.tracing = builder.tracing;
     KeyStore traced = tracing.keyStore(metered, storeKind(keyStore));
-    this.keys = new KeyCache(traced, usage);
+    // A batch that waits for the key store judges its later items when the store answered.
+    this.keys = new KeyCache(new BatchClockKeyStore(traced), usage);
     this.admin = new KeyAdmin(traced, keys, builder.clock, usage);
     // A current version at its encryption cap is replaced when an encryption finds it there.
     keys.rotateWhenCapped(admin::rotateIfDue);

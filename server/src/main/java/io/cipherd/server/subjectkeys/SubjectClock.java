@@ -8,11 +8,13 @@ import java.util.function.Supplier;
  *
  * <p>A warm subject-bound item asks the time twice, for the key cache's expiry and for its key's
  * deadline, and on this kind of machine each read costs some 35 ns, a tenth of what a plain gcm
- * item costs the server in all; a batch of 256 reads it once. The price: a batch under way when a
- * subject key's deadline passes finishes its items with that key, so another replica's erasure is
- * honoured within the cache TTL plus the longest batch running at that moment, never later. Rows a
- * batch reads from the store are stamped with its start, so they expire no later than they would
- * have otherwise.
+ * item costs the server in all; a batch of 256 reads it once. A batch that waits for a store reads
+ * the clock again when the store answers ({@link #waited}, which the stores a batch reads call), so
+ * a slow or stalled store never stretches the batch's time. The price: a batch's items between two
+ * waits are judged at the time the first of them began, so another replica's erasure is honoured
+ * within the cache TTL plus the longest such stretch of a batch's own work (its CPU time:
+ * milliseconds for the largest batch), never later. Rows a batch reads from the store are stamped
+ * with the batch's time when the read returned, as a call outside a batch stamps them.
  */
 public final class SubjectClock {
   /** The batch time of this thread, 0 (never a reading worth keeping) outside a batch. */
@@ -24,6 +26,19 @@ public final class SubjectClock {
   public static long nanoTime() {
     long batch = BATCH.get()[0];
     return batch != 0 ? batch : System.nanoTime();
+  }
+
+  /**
+   * Within a batch on this thread, moves its time to now: after a wait (a store's answer), the
+   * batch's next items are judged at the time it ended, not at the time the batch started. Nothing
+   * outside a batch.
+   */
+  public static void waited() {
+    long[] time = BATCH.get();
+    if (time[0] != 0) {
+      long now = System.nanoTime();
+      time[0] = now != 0 ? now : 1;
+    }
   }
 
   /**

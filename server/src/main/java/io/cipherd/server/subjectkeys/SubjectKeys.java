@@ -100,7 +100,8 @@ public final class SubjectKeys {
    */
   public SubjectKeys(
       SubjectStore store, Supplier<SubjectHasher> hasher, SubjectKeysConfig config, Clock clock) {
-    this.store = store;
+    // A batch that waits for the store judges its later items when the store answered.
+    this.store = new BatchClockSubjectStore(store);
     this.hasher = memoized(hasher);
     this.limiter = new SubjectCreationLimiter(config.creationRate());
     this.clock = clock;

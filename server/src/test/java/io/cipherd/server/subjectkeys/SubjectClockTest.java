@@ -83,4 +83,29 @@ class SubjectClockTest {
 
     assertThat(reads[1] - reads[0]).isPositive();
   }
+
+  @Test
+  void waited_movesABatchsTimeToNow_whichItsLaterReadsThenSee() {
+    long[] reads =
+        SubjectClock.batch(
+            () -> {
+              long start = SubjectClock.nanoTime();
+              passTime(start);
+              SubjectClock.waited();
+              long afterWait = SubjectClock.nanoTime();
+              passTime(afterWait);
+              return new long[] {start, afterWait, SubjectClock.nanoTime()};
+            });
+
+    assertThat(reads[1] - reads[0]).isPositive();
+    assertThat(reads[2]).isEqualTo(reads[1]);
+  }
+
+  @Test
+  void waited_outsideABatch_leavesTheThreadOnTheLiveClock() {
+    SubjectClock.waited();
+    long before = SubjectClock.nanoTime();
+    passTime(before);
+    assertThat(SubjectClock.nanoTime() - before).isPositive();
+  }
 }

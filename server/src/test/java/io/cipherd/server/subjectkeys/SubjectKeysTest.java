@@ -11,14 +11,19 @@ import io.cipherd.server.errors.InvalidArgumentException;
 import io.cipherd.server.subjects.MemorySubjectStore;
 import io.cipherd.server.subjects.SubjectErasure;
 import io.cipherd.server.subjects.SubjectHash;
+import io.cipherd.server.subjects.SubjectRecord;
 import io.cipherd.server.subjects.SubjectRef;
+import io.cipherd.server.subjects.SubjectRewrap;
+import io.cipherd.server.subjects.SubjectStore;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.nio.charset.StandardCharsets;
 import java.security.GeneralSecurityException;
 import java.time.Clock;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
@@ -143,6 +148,79 @@ class SubjectKeysTest {
 
     assertThat(lastInBatch.ref()).isEqualTo(ref);
     assertThatThrownBy(() -> SubjectClock.batch(() -> there.forDecryption("users", ref, wrapping)))
+        .isInstanceOf(SubjectErasedException.class);
+  }
+
+  /** The shared store, whose reads by reference take {@code delayMillis} once it is set. */
+  private final class SlowStore implements SubjectStore {
+    volatile long delayMillis;
+
+    @Override
+    public Map<SubjectHash, SubjectRecord> find(String keyName, Collection<SubjectHash> subjects) {
+      return store.find(keyName, subjects);
+    }
+
+    @Override
+    public Map<SubjectRef, SubjectRecord> findByRef(Collection<SubjectRef> refs) {
+      sleep(delayMillis);
+      return store.findByRef(refs);
+    }
+
+    @Override
+    public Map<SubjectHash, SubjectRecord> createIfAbsent(List<SubjectRecord> rows) {
+      return store.createIfAbsent(rows);
+    }
+
+    @Override
+    public List<SubjectErasure> erase(String keyName, List<SubjectHash> subjects, Instant now) {
+      return store.erase(keyName, subjects, now);
+    }
+
+    @Override
+    public Map<Integer, Long> countByWrapVersion(String keyName) {
+      return store.countByWrapVersion(keyName);
+    }
+
+    @Override
+    public List<SubjectRecord> wrappedBelow(
+        String keyName, int belowVersion, SubjectRef after, int limit) {
+      return store.wrappedBelow(keyName, belowVersion, after, limit);
+    }
+
+    @Override
+    public int rewrap(List<SubjectRewrap> rewraps) {
+      return store.rewrap(rewraps);
+    }
+  }
+
+  @Test
+  void aBatchThatWaitsForTheStore_judgesItsLaterItemsWhenTheStoreAnswered() throws Exception {
+    SubjectKeys here = replica(Duration.ofMinutes(1), 0);
+    SlowStore slow = new SlowStore();
+    SubjectKeys there =
+        new SubjectKeys(
+            slow,
+            () -> new SubjectHasher(AUDIT_KEY),
+            new SubjectKeysConfig(100, Duration.ofMillis(300), 0),
+            Clock.systemUTC());
+    SubjectHash ada = here.hash("subject", "ada");
+    SubjectHash bob = here.hash("subject", "bob");
+    Map<SubjectHash, Object> created =
+        here.forEncryption("users", List.of(ada, bob), false, "app", wrapping);
+    SubjectRef adaRef = key(created, ada).ref();
+    SubjectRef bobRef = key(created, bob).ref();
+
+    assertThatThrownBy(
+            () ->
+                SubjectClock.batch(
+                    () -> {
+                      there.forDecryption("users", adaRef, wrapping);
+                      here.erase("users", List.of(ada));
+                      slow.delayMillis = 400; // past there's TTL: a stalled database
+                      // Bob is not cached there: his row is read, and the batch waits for it.
+                      there.forDecryption("users", bobRef, wrapping);
+                      return there.forDecryption("users", adaRef, wrapping);
+                    }))
         .isInstanceOf(SubjectErasedException.class);
   }
 
