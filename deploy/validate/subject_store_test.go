@@ -41,11 +41,12 @@ func TestSubjectStoreValues(t *testing.T) {
 	dep, cm := only[*appsv1.Deployment](t, rel), serverConfig(t, rel)
 	read := serverEnvNames(t)
 	for name, want := range map[string]string{
-		"CIPHERD_SUBJECT_STORE_PASSWORD_FILE": subjectStorePasswordFile,
-		"CIPHERD_SUBJECT_STORE_POOL_SIZE":     "4",
-		"CIPHERD_SUBJECT_CACHE_SIZE":          "50000",
-		"CIPHERD_SUBJECT_CACHE_TTL":           "PT2S",
-		"CIPHERD_SUBJECT_CREATION_RATE":       "200",
+		"CIPHERD_SUBJECT_STORE_PASSWORD_FILE":     subjectStorePasswordFile,
+		"CIPHERD_SUBJECT_STORE_POOL_SIZE":         "4",
+		"CIPHERD_SUBJECT_STORE_STATEMENT_TIMEOUT": "PT3S",
+		"CIPHERD_SUBJECT_CACHE_SIZE":              "50000",
+		"CIPHERD_SUBJECT_CACHE_TTL":               "PT2S",
+		"CIPHERD_SUBJECT_CREATION_RATE":           "200",
 	} {
 		if cm.Data[name] != want {
 			t.Errorf("%s=%q, want %q", name, cm.Data[name], want)

@@ -5,6 +5,7 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import picocli.CommandLine.Option;
 
 /**
@@ -46,6 +47,16 @@ public final class SubjectStoreOptions {
               + "Default: ${DEFAULT-VALUE}.")
   int poolSize;
 
+  @Option(
+      names = "--subject-store-statement-timeout",
+      defaultValue = "${env:CIPHERD_SUBJECT_STORE_STATEMENT_TIMEOUT:-PT10S}",
+      description =
+          "How long one statement may wait for the subject store's database, ISO-8601, whole "
+              + "seconds (CIPHERD_SUBJECT_STORE_STATEMENT_TIMEOUT): past it PostgreSQL cancels "
+              + "it (a lock held elsewhere, a stalled server) and the call fails UNAVAILABLE. "
+              + "Default: ${DEFAULT-VALUE}.")
+  Duration statementTimeout;
+
   /** The validated configuration, with the password read from its file or the environment. */
   public SubjectStoreConfig toConfig(Path dataDir) throws IOException {
     ServerConfig.checkAtLeastOne(poolSize, "--subject-store-pool-size");
@@ -55,7 +66,8 @@ public final class SubjectStoreOptions {
         storeUrl == null ? null : user,
         storeUrl == null ? null : password(),
         poolSize,
-        dataDir);
+        dataDir,
+        statementTimeout);
   }
 
   private char[] password() throws IOException {

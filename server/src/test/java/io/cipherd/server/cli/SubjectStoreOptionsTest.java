@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import io.cipherd.server.subjects.SubjectStoreConfig;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -37,6 +38,28 @@ class SubjectStoreOptionsTest {
     assertThat(config.password()).isNull();
     assertThat(config.dataDir()).isEqualTo(tmp);
     assertThat(config.poolSize()).isEqualTo(8);
+    assertThat(config.statementTimeout()).isEqualTo(Duration.ofSeconds(10));
+  }
+
+  @Test
+  void statementTimeout_isWholeSecondsRoundedUp_fromOneSecondToAnHour() throws Exception {
+    SubjectStoreConfig config =
+        parse("--subject-store-statement-timeout=PT2.5S").toConfig().subjectStore();
+    assertThat(config.statementTimeout()).isEqualTo(Duration.ofMillis(2500));
+    assertThat(config.statementTimeoutSeconds()).isEqualTo(3);
+    assertThat(
+            parse("--subject-store-statement-timeout=PT1H")
+                .toConfig()
+                .subjectStore()
+                .statementTimeoutSeconds())
+        .isEqualTo(3600);
+
+    for (String refused : new String[] {"PT0.5S", "PT0S", "PT-5S", "PT1H0.001S"}) {
+      ServerCommand command = parse("--subject-store-statement-timeout=" + refused);
+      assertThatThrownBy(command::toConfig)
+          .isInstanceOf(IllegalArgumentException.class)
+          .hasMessageStartingWith("--subject-store-statement-timeout must be from PT1S to PT1H");
+    }
   }
 
   @Test

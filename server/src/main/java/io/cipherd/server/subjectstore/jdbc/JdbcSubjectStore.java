@@ -59,6 +59,9 @@ public final class JdbcSubjectStore implements SubjectStore {
 
   private static final Set<String> RETRIED_STATES = Set.of("40P01", "40001");
 
+  /** PostgreSQL's SQL state for a statement cancelled, as the query timeout cancels it. */
+  private static final String QUERY_CANCELED = "57014";
+
   /**
    * The order rows are inserted in: the same on every replica, so two inserts of overlapping
    * subjects take the unique index's locks in one order and cannot deadlock.
@@ -72,14 +75,22 @@ public final class JdbcSubjectStore implements SubjectStore {
 
   private final DataSource dataSource;
   private final AutoCloseable pool;
+  private final int statementTimeoutSeconds;
 
   /**
    * A store on {@code dataSource}, whose schema is migrated already; {@code pool} is closed by
-   * {@link #close()}.
+   * {@link #close()}. Each statement waits at most {@code statementTimeoutSeconds} for the database
+   * (JDBC's query timeout: pgjdbc has PostgreSQL cancel it, sqlite-jdbc waits that long for another
+   * writer's lock), then fails as the database being unavailable.
    */
-  public JdbcSubjectStore(DataSource dataSource, AutoCloseable pool) {
+  public JdbcSubjectStore(DataSource dataSource, AutoCloseable pool, int statementTimeoutSeconds) {
     this.dataSource = Objects.requireNonNull(dataSource, "dataSource");
     this.pool = Objects.requireNonNull(pool, "pool");
+    if (statementTimeoutSeconds < 1) {
+      throw new IllegalArgumentException(
+          "a statement timeout is at least 1 s, got " + statementTimeoutSeconds);
+    }
+    this.statementTimeoutSeconds = statementTimeoutSeconds;
   }
 
   @Override
@@ -483,18 +494,29 @@ public final class JdbcSubjectStore implements SubjectStore {
   /**
    * Runs one statement on a pooled connection in auto-commit. A statement the database aborted to
    * break a deadlock or a serialization conflict (SQL states 40P01, 40001: CockroachDB asks its
-   * clients to retry those) is run again, at most {@value #ATTEMPTS} times in all. A database error
-   * becomes a {@link SubjectStoreUnavailableException} naming the operation and the SQL state: the
-   * database's own message, which may quote a row's values, stays in the cause.
+   * clients to retry those) is run again, at most {@value #ATTEMPTS} times in all. A statement the
+   * query timeout cancelled (PostgreSQL's 57014) is not: the database was stalled, not in conflict.
+   * A database error becomes a {@link SubjectStoreUnavailableException} naming the operation and
+   * the SQL state: the database's own message, which may quote a row's values, stays in the cause.
    */
   private <T> T run(String operation, String sql, Work<T> work) {
     for (int attempt = 1; ; attempt++) {
       try (Connection connection = dataSource.getConnection();
           PreparedStatement statement = connection.prepareStatement(sql)) {
+        statement.setQueryTimeout(statementTimeoutSeconds);
         return work.apply(statement);
       } catch (SQLException e) {
         if (attempt < ATTEMPTS && RETRIED_STATES.contains(e.getSQLState())) {
           continue;
+        }
+        if (QUERY_CANCELED.equals(e.getSQLState())) {
+          throw new SubjectStoreUnavailableException(
+              "subject store: "
+                  + operation
+                  + " timed out after "
+                  + statementTimeoutSeconds
+                  + " s (--subject-store-statement-timeout): the database did not answer",
+              e);
         }
         throw new SubjectStoreUnavailableException(
             "subject store: " + operation + " failed (SQL state " + e.getSQLState() + ")", e);

@@ -66,7 +66,7 @@ public final class JdbcSubjectStores {
     try {
       DataSource decorated = decorate.apply(dataSource);
       SubjectSchema.migrate(decorated, dialect);
-      return new JdbcSubjectStore(decorated, dataSource);
+      return new JdbcSubjectStore(decorated, dataSource, config.statementTimeoutSeconds());
     } catch (RuntimeException e) {
       dataSource.close();
       throw e;
