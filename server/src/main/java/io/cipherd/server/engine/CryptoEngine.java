@@ -27,6 +27,8 @@ import io.cipherd.server.subjects.SubjectRef;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.function.Consumer;
 import java.util.function.Function;
 
 /**
@@ -232,17 +234,36 @@ public final class CryptoEngine {
   /**
    * As {@link #prefetchSubjects}, but only once one of the items that follow needs a subject key
    * that is not cached: a batch of warm subjects parses no reference twice and reads nothing, one
-   * with cold subjects still reads all their rows in one round-trip. Only on a batch's own engine
-   * ({@link #inBatch}), whose items run one at a time.
+   * with cold subjects still reads all their rows in one round-trip. After it the batch asks the
+   * store no more for what that round-trip settled: an item whose row it found missing fails as a
+   * forged reference does, and if it failed (a stalled or unreachable database) every later item
+   * that needs a row fails with its error at once, instead of each waiting for the store in turn.
+   * Only on a batch's own engine ({@link #inBatch}), whose items run one at a time.
    */
   public void prefetchSubjectsWhenNeeded(List<String> ciphertexts) {
     if (subjects == null) {
       return;
     }
     envelopes.lazily(
-        () -> {
-          envelopes.lazily(null);
-          prefetchSubjects(ciphertexts);
+        first -> {
+          Set<SubjectRef> missing;
+          try {
+            missing = prefetchSubjects(ciphertexts);
+          } catch (RuntimeException storeFailed) {
+            envelopes.lazily(
+                ref -> {
+                  throw storeFailed;
+                });
+            throw storeFailed;
+          }
+          Consumer<SubjectRef> refuseMissing =
+              ref -> {
+                if (missing.contains(ref)) {
+                  throw new DecryptionFailedException();
+                }
+              };
+          envelopes.lazily(missing.isEmpty() ? null : refuseMissing);
+          refuseMissing.accept(first);
         });
   }
 
@@ -251,9 +272,9 @@ public final class CryptoEngine {
    * subject-bound, so the items that follow find them cached. Only a lookup: each item is still
    * authorized and checked as it is decrypted.
    */
-  public void prefetchSubjects(List<String> ciphertexts) {
+  public Set<SubjectRef> prefetchSubjects(List<String> ciphertexts) {
     if (subjects == null) {
-      return;
+      return Set.of();
     }
     List<SubjectRef> refs = new ArrayList<>();
     for (String ciphertext : ciphertexts) {
@@ -268,9 +289,7 @@ public final class CryptoEngine {
         refs.add(SubjectRef.of(ref));
       }
     }
-    if (!refs.isEmpty()) {
-      subjects.prefetch(refs);
-    }
+    return refs.isEmpty() ? Set.of() : subjects.prefetch(refs);
   }
 
   /**

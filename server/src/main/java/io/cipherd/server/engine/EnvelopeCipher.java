@@ -18,6 +18,7 @@ import io.cipherd.server.subjectkeys.SubjectKeyWrapping;
 import io.cipherd.server.subjectkeys.SubjectKeys;
 import io.cipherd.server.subjects.SubjectRef;
 import java.nio.charset.StandardCharsets;
+import java.util.function.Consumer;
 import javax.crypto.SecretKey;
 
 /**
@@ -34,7 +35,7 @@ final class EnvelopeCipher {
   private final SubjectKeys subjects;
 
   /** What a subject-bound item whose key and row are not cached runs first ({@link #lazily}). */
-  private Runnable beforeSubjectRead;
+  private Consumer<SubjectRef> beforeSubjectRead;
 
   /** Subject keys wrapped and unwrapped by this cipher's key-bound encryption. */
   final SubjectKeyWrapping wrapping = new Wrapping();
@@ -57,16 +58,17 @@ final class EnvelopeCipher {
   }
 
   /**
-   * Makes a subject-bound item whose key is not cached run {@code prefetch} (null: nothing) before
-   * it reads the subject store, until another is set ({@code prefetch} may unset itself); for a
-   * batch's own cipher, whose items run one at a time.
+   * Makes a subject-bound item whose key is not cached run {@code prefetch} with its reference
+   * (null: nothing) before it reads the subject store, until another is set ({@code prefetch} may
+   * replace itself, and refuse the item's read by throwing); for a batch's own cipher, whose items
+   * run one at a time.
    */
-  void lazily(Runnable prefetch) {
+  void lazily(Consumer<SubjectRef> prefetch) {
     beforeSubjectRead = prefetch;
   }
 
   /** What {@link #lazily} set: run before a subject-bound item reads the store; null: nothing. */
-  Runnable beforeSubjectRead() {
+  Consumer<SubjectRef> beforeSubjectRead() {
     return beforeSubjectRead;
   }
 

@@ -33,6 +33,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentMap;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Consumer;
 import java.util.function.LongSupplier;
 import java.util.function.Supplier;
 
@@ -373,12 +374,16 @@ public final class SubjectKeys {
 
   /**
    * As {@link #forDecryption(String, SubjectRef, SubjectKeyWrapping)}; when neither the key nor the
-   * row of {@code ref} is cached, runs {@code beforeStoreRead} first (null: nothing), which may
-   * read this ref's row along with others' ({@link #prefetch}), so that a batch reads all the rows
-   * it lacks in one round-trip, and only once one of its items needs one.
+   * row of {@code ref} is cached, runs {@code beforeStoreRead} with {@code ref} first (null:
+   * nothing), which may read this ref's row along with others' ({@link #prefetch}), so that a batch
+   * reads all the rows it lacks in one round-trip, and only once one of its items needs one; or
+   * refuse the read by throwing (a row that round-trip found missing, a store it found failing).
    */
   public SubjectKey forDecryption(
-      String keyName, SubjectRef ref, SubjectKeyWrapping wrapping, Runnable beforeStoreRead) {
+      String keyName,
+      SubjectRef ref,
+      SubjectKeyWrapping wrapping,
+      Consumer<SubjectRef> beforeStoreRead) {
     SubjectKey cached = servableKey(ref);
     if (cached != null) {
       if (!cached.keyName().equals(keyName)) {
@@ -388,7 +393,7 @@ public final class SubjectKeys {
     }
     SubjectRecord row = byRef.getIfPresent(ref);
     if (row == null && beforeStoreRead != null) {
-      beforeStoreRead.run();
+      beforeStoreRead.accept(ref);
       row = byRef.getIfPresent(ref);
     }
     if (row == null) {
@@ -407,8 +412,11 @@ public final class SubjectKeys {
     return keyOf(row, wrapping, () -> readAt(byRef, ref));
   }
 
-  /** Reads the rows of those of {@code refs} not cached, in one round-trip, for a batch's items. */
-  public void prefetch(Collection<SubjectRef> refs) {
+  /**
+   * Reads the rows of those of {@code refs} not cached, in one round-trip, for a batch's items;
+   * returns those of them the store has no row for (none when nothing was read).
+   */
+  public Set<SubjectRef> prefetch(Collection<SubjectRef> refs) {
     // Warm refs (the usual case) cost one lookup each; only the others are gathered, once each.
     Set<SubjectRef> missing = null;
     for (SubjectRef ref : refs) {
@@ -420,9 +428,12 @@ public final class SubjectKeys {
       }
     }
     if (missing == null) {
-      return;
+      return Set.of();
     }
-    store.findByRef(missing).forEach(byRef::put);
+    Map<SubjectRef, SubjectRecord> found = store.findByRef(missing);
+    found.forEach(byRef::put);
+    missing.removeAll(found.keySet());
+    return missing;
   }
 
   /**

@@ -6,6 +6,7 @@ import io.cipherd.server.subjects.SubjectRecord;
 import io.cipherd.server.subjects.SubjectRef;
 import io.cipherd.server.subjects.SubjectRewrap;
 import io.cipherd.server.subjects.SubjectStore;
+import io.cipherd.server.subjects.SubjectStoreUnavailableException;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Collection;
@@ -26,6 +27,9 @@ final class CountingSubjectStore implements SubjectStore {
 
   private final Duration latency;
 
+  /** Set: every lookup by reference fails, as a database that stopped answering makes it. */
+  private volatile boolean failing;
+
   CountingSubjectStore(SubjectStore delegate) {
     this(delegate, Duration.ZERO);
   }
@@ -45,6 +49,10 @@ final class CountingSubjectStore implements SubjectStore {
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
     }
+  }
+
+  void failing(boolean failing) {
+    this.failing = failing;
   }
 
   SubjectStore delegate() {
@@ -85,6 +93,10 @@ final class CountingSubjectStore implements SubjectStore {
   public Map<SubjectRef, SubjectRecord> findByRef(Collection<SubjectRef> refs) {
     findsByRef.incrementAndGet();
     roundTrip();
+    if (failing) {
+      throw new SubjectStoreUnavailableException(
+          "subject store: findByRef timed out after 2 s (--subject-store-statement-timeout)");
+    }
     return delegate.findByRef(refs);
   }
 

@@ -10,6 +10,7 @@ import io.cipherd.api.v1.CreateKeyRequest;
 import io.cipherd.api.v1.DecryptBatchItem;
 import io.cipherd.api.v1.DecryptBatchRequest;
 import io.cipherd.api.v1.DecryptBatchResponse;
+import io.cipherd.api.v1.DecryptBatchResult;
 import io.cipherd.api.v1.DecryptRequest;
 import io.cipherd.api.v1.DecryptStreamRequest;
 import io.cipherd.api.v1.DecryptStreamResponse;
@@ -290,6 +291,84 @@ class SubjectBoundApiTest {
     assertThat(cipherd.crypto.decryptBatch(decrypt.build()).getResultsList())
         .allSatisfy(r -> assertThat(r.getPlaintext()).isEqualTo(EMAIL));
     assertThat(store.findsByRef()).isEqualTo(1);
+  }
+
+  /** 256 subject-bound ciphertexts of distinct subjects, as a DecryptBatch, none of them cached. */
+  private DecryptBatchRequest coldBatchOf256() {
+    EncryptBatchRequest.Builder batch = EncryptBatchRequest.newBuilder().setKeyName("users");
+    for (int i = 0; i < 256; i++) {
+      batch.addItems(
+          EncryptBatchItem.newBuilder()
+              .setSubject("user-" + i)
+              .setPlaintext(EMAIL)
+              .setContext(CONTEXT));
+    }
+    DecryptBatchRequest.Builder decrypt = DecryptBatchRequest.newBuilder();
+    for (var r : cipherd.crypto.encryptBatch(batch.build()).getResultsList()) {
+      decrypt.addItems(
+          DecryptBatchItem.newBuilder().setCiphertext(r.getCiphertext()).setContext(CONTEXT));
+    }
+    cipherd.services.subjectKeys().forgetKey("users");
+    store.reset();
+    return decrypt.build();
+  }
+
+  @Test
+  void decryptBatch_whoseStoreRoundTripFails_asksTheStoreOnce_coldItemsFailUnavailable() {
+    DecryptBatchRequest batch = coldBatchOf256();
+    // The first half warm: their keys are cached before the store stops answering.
+    cipherd.crypto.decryptBatch(
+        batch.toBuilder().clearItems().addAllItems(batch.getItemsList().subList(0, 128)).build());
+    store.reset();
+    store.failing(true);
+
+    List<DecryptBatchResult> results = cipherd.crypto.decryptBatch(batch).getResultsList();
+
+    // Before, each cold item asked the stalled store again in turn: a 4,096-item batch held its
+    // thread for 4,096 statement timeouts.
+    assertThat(store.findsByRef()).isEqualTo(1);
+    assertThat(results.subList(0, 128))
+        .allSatisfy(r -> assertThat(r.getPlaintext()).isEqualTo(EMAIL));
+    assertThat(results.subList(128, 256))
+        .allSatisfy(
+            r -> {
+              assertThat(r.getError().getReason()).isEqualTo("STORE_UNAVAILABLE");
+              assertThat(r.getError().getCode()).isEqualTo(Status.Code.UNAVAILABLE.value());
+            });
+
+    store.failing(false);
+    store.reset();
+    assertThat(cipherd.crypto.decryptBatch(batch).getResultsList())
+        .allSatisfy(r -> assertThat(r.getPlaintext()).isEqualTo(EMAIL));
+    assertThat(store.findsByRef()).isEqualTo(1);
+  }
+
+  @Test
+  void decryptBatch_ofForgedSubjectReferences_isOneStoreRoundTrip_eachFailingAsForged() {
+    String genuine = coldBatchOf256().getItems(0).getCiphertext();
+    int payload = genuine.indexOf('>') + 1;
+    String alphabet = "ABCDEFGHIJKLMNOP";
+    DecryptBatchRequest.Builder forged = DecryptBatchRequest.newBuilder();
+    // The reference is the payload's first 16 bytes: two base64 characters of it, 256 ways.
+    for (int i = 0; i < 256; i++) {
+      String ciphertext =
+          genuine.substring(0, payload)
+              + alphabet.charAt(i / 16)
+              + alphabet.charAt(i % 16)
+              + genuine.substring(payload + 2);
+      if (!ciphertext.equals(genuine)) {
+        forged.addItems(
+            DecryptBatchItem.newBuilder().setCiphertext(ciphertext).setContext(CONTEXT));
+      }
+    }
+
+    List<DecryptBatchResult> results = cipherd.crypto.decryptBatch(forged.build()).getResultsList();
+
+    // Before, every item whose row the batch's round-trip had not found asked again: 256 more.
+    assertThat(store.findsByRef()).isEqualTo(1);
+    assertThat(results)
+        .hasSize(forged.getItemsCount())
+        .allSatisfy(r -> assertThat(r.getError().getReason()).isEqualTo("DECRYPTION_FAILED"));
   }
 
   @Test

@@ -5,7 +5,13 @@ import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
 import com.google.protobuf.ByteString;
 import io.cipherd.api.v1.CreateKeyRequest;
+import io.cipherd.api.v1.DecryptBatchItem;
+import io.cipherd.api.v1.DecryptBatchRequest;
+import io.cipherd.api.v1.DecryptBatchResult;
 import io.cipherd.api.v1.DecryptRequest;
+import io.cipherd.api.v1.EncryptBatchItem;
+import io.cipherd.api.v1.EncryptBatchRequest;
+import io.cipherd.api.v1.EncryptBatchResult;
 import io.cipherd.api.v1.EncryptRequest;
 import io.cipherd.api.v1.EraseSubjectRequest;
 import io.cipherd.api.v1.GetKeyCensusRequest;
@@ -21,6 +27,7 @@ import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
+import java.sql.Statement;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -59,6 +66,10 @@ class TwoServersSubjectsTest {
   private static final String PREFIX = "cipherd/two-servers-subjects";
   private static final Duration CACHE_TTL = Duration.ofSeconds(2);
   private static final int CALLS_PER_SERVER = 24;
+  private static final Duration STATEMENT_TIMEOUT = Duration.ofSeconds(2);
+
+  /** The largest batch the servers take (--max-batch-items' default). */
+  private static final int MAX_BATCH_ITEMS = 4096;
 
   @TempDir static Path dir;
   private VaultDevServer vault;
@@ -101,7 +112,9 @@ class TwoServersSubjectsTest {
             "--subject-store-pool-size",
             "4",
             "--subject-cache-ttl",
-            CACHE_TTL.toString());
+            CACHE_TTL.toString(),
+            "--subject-store-statement-timeout",
+            STATEMENT_TIMEOUT.toString());
     List<String> jvm = List.of("-Xmx192m", "-XX:+UseSerialGC");
     a = ServerProcess.start(jvm, arguments, Map.of(), dir.resolve("a.log"));
     b = ServerProcess.start(jvm, arguments, Map.of(), dir.resolve("b.log"));
@@ -270,6 +283,75 @@ class TwoServersSubjectsTest {
     for (int i = 0; i < before.size(); i++) {
       assertThat(decrypt(b, before.get(i))).isEqualTo("row " + i);
     }
+  }
+
+  @Test
+  void aStalledDatabase_failsTheLargestBatchOfColdSubjectsWithinTheStatementTimeout_otherCallsGoOn()
+      throws Exception {
+    createKey("stall");
+    EncryptBatchRequest.Builder rows = EncryptBatchRequest.newBuilder().setKeyName(key);
+    for (int i = 0; i < MAX_BATCH_ITEMS; i++) {
+      rows.addItems(
+          EncryptBatchItem.newBuilder()
+              .setSubject("stalled-" + i)
+              .setPlaintext(ByteString.copyFromUtf8("row " + i)));
+    }
+    DecryptBatchRequest.Builder batch = DecryptBatchRequest.newBuilder();
+    for (EncryptBatchResult result : a.crypto().encryptBatch(rows.build()).getResultsList()) {
+      assertThat(result.hasCiphertext()).as("%s", result.getError()).isTrue();
+      batch.addItems(DecryptBatchItem.newBuilder().setCiphertext(result.getCiphertext()));
+    }
+    String plain = b.crypto().encrypt(plainRequest()).getCiphertext();
+
+    // Another session holds the table, as a migration or a VACUUM FULL would; B knows none of the
+    // subjects, so its batch must read their rows.
+    try (Connection locker = TestPostgres.get().connect(database)) {
+      locker.setAutoCommit(false);
+      try (Statement statement = locker.createStatement()) {
+        statement.execute("LOCK TABLE cipherd_subject_key IN ACCESS EXCLUSIVE MODE");
+      }
+      long start = System.nanoTime();
+      List<String> reasons = new ArrayList<>();
+      try {
+        for (DecryptBatchResult result :
+            b.crypto()
+                .withDeadlineAfter(60, TimeUnit.SECONDS)
+                .decryptBatch(batch.build())
+                .getResultsList()) {
+          reasons.add(result.hasError() ? result.getError().getReason() : "DECRYPTED");
+        }
+      } catch (StatusRuntimeException e) {
+        assertThat(e.getStatus().getCode()).isEqualTo(Status.Code.UNAVAILABLE);
+        reasons.add(ServerProcess.reason(e));
+      }
+      Duration took = Duration.ofNanos(System.nanoTime() - start);
+      System.out.printf(
+          "a DecryptBatch of %d cold subjects against a locked table answered after %d ms"
+              + " (--subject-store-statement-timeout %d ms): %s%n",
+          MAX_BATCH_ITEMS,
+          took.toMillis(),
+          STATEMENT_TIMEOUT.toMillis(),
+          reasons.stream().distinct().toList());
+      assertThat(reasons).isNotEmpty().containsOnly("STORE_UNAVAILABLE");
+      // Budget: one statement's timeout, the cancel's round-trip, the batch's own work.
+      assertThat(took).isLessThan(STATEMENT_TIMEOUT.plusSeconds(6));
+      // Meanwhile calls that need no subject row are served as before.
+      assertThat(decrypt(b, plain)).isEqualTo("no subject");
+      locker.rollback();
+    }
+
+    List<DecryptBatchResult> after = b.crypto().decryptBatch(batch.build()).getResultsList();
+    assertThat(after).hasSize(MAX_BATCH_ITEMS);
+    for (int i = 0; i < MAX_BATCH_ITEMS; i++) {
+      assertThat(after.get(i).getPlaintext().toStringUtf8()).isEqualTo("row " + i);
+    }
+  }
+
+  private EncryptRequest plainRequest() {
+    return EncryptRequest.newBuilder()
+        .setKeyName(key)
+        .setPlaintext(ByteString.copyFromUtf8("no subject"))
+        .build();
   }
 
   private String encrypt(ServerProcess server, String subject, String plaintext) {
