@@ -13,11 +13,16 @@
   the caller's existing subject still encrypts.
 * A subject reference swapped between two ciphertexts (16 pairs, both directions). Budget: 0 decrypt; each
   one INVALID_ARGUMENT DECRYPTION_FAILED (controls: the originals decrypt).
+* A decrypt-only caller sends the largest DecryptBatch (4,096 items) of forged subject references, random
+  and never seen, to make the server ask its subject store once per item. Budget: one subject-store
+  round-trip for the batch (`cipherd_subject_store_calls_seconds_count{operation="find_by_ref"}`: 4,097
+  before the fix), every item DECRYPTION_FAILED with one message; the same again costs one more.
 """
 
 from __future__ import annotations
 
 import base64
+import os
 import time
 import urllib.request
 import uuid
@@ -265,3 +270,43 @@ def test_a_subject_reference_swapped_between_ciphertexts_fails(subject_server: t
                 assert not answer.ok, "a swapped reference decrypted"
                 answers.add((answer.code, answer.reason, answer.message))
     assert answers == {(grpc.StatusCode.INVALID_ARGUMENT, "DECRYPTION_FAILED", "decryption failed")}, answers
+
+
+def _find_by_ref_round_trips(target: Target) -> float:
+    url = f"http://127.0.0.1:{target.server.http_port}/metrics"
+    with urllib.request.urlopen(url, timeout=10) as response:
+        text = response.read().decode()
+    return sum(
+        float(line.rsplit(" ", 1)[1])
+        for line in text.splitlines()
+        if line.startswith("cipherd_subject_store_calls_seconds_count{") and 'operation="find_by_ref"' in line
+    )
+
+
+def test_a_batch_of_forged_subject_references_costs_the_store_one_round_trip(
+    subject_server: tuple[Target, Path],
+) -> None:
+    target, _ = subject_server
+    items = 4096  # --max-batch-items' default
+    with connect(target) as stubs:
+        genuine = _encrypt(stubs, APP, f"forged-{uuid.uuid4().hex}").response.ciphertext
+        header, payload = genuine.split(">", 1)
+        body = base64.b64decode(payload)
+        forged = [header + ">" + base64.b64encode(os.urandom(16) + body[16:]).decode() for _ in range(items)]
+        for attempt in (1, 2):
+            before = _find_by_ref_round_trips(target)
+            answer = unary(
+                stubs.crypto.DecryptBatch,
+                crypto_pb.DecryptBatchRequest(items=[crypto_pb.DecryptBatchItem(ciphertext=c) for c in forged]),
+                APP.metadata,
+            )
+            spent = _find_by_ref_round_trips(target) - before
+            assert answer.ok, answer.brief()
+            results = answer.response.results
+            assert len(results) == items
+            assert {(r.error.reason, r.error.message) for r in results} == {
+                ("DECRYPTION_FAILED", "decryption failed")
+            }, f"attempt {attempt}"
+            assert spent == 1, f"attempt {attempt}: {spent:.0f} subject-store round-trips for one batch"
+        control = _decrypt(stubs, genuine)
+        assert control.ok, control.brief()

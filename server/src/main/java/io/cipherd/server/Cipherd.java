@@ -43,6 +43,7 @@ import io.cipherd.server.metrics.CipherdMetrics;
 import io.cipherd.server.metrics.KeyCacheMetrics;
 import io.cipherd.server.metrics.KeyStoreHealthMetrics;
 import io.cipherd.server.metrics.MeteredKeyStore;
+import io.cipherd.server.metrics.MeteredSubjectStore;
 import io.cipherd.server.metrics.StreamMetrics;
 import io.cipherd.server.ops.Health;
 import io.cipherd.server.pool.CipherPoolConfig;
@@ -150,11 +151,12 @@ public final class Cipherd implements AutoCloseable {
     // A current version at its encryption cap is replaced when an encryption finds it there.
     keys.rotateWhenCapped(admin::rotateIfDue);
     this.subjectStore = builder.subjectStore;
+    SubjectStore meteredSubjects = new MeteredSubjectStore(subjectStore, metrics.registry());
     this.subjectKeys =
         new SubjectKeys(
-            subjectStore, () -> subjectHasher(auditStore), builder.subjectKeys, builder.clock);
+            meteredSubjects, () -> subjectHasher(auditStore), builder.subjectKeys, builder.clock);
     // A version that still wraps live subject keys is refused retirement and destruction.
-    admin.lifecycle().countSubjectKeysWith(subjectStore::countByWrapVersion);
+    admin.lifecycle().countSubjectKeysWith(meteredSubjects::countByWrapVersion);
     this.maintenance =
         new KeyMaintenance(
             new UsageMerger(usage),

@@ -33,6 +33,7 @@ import org.junit.jupiter.api.Test;
  *   api → logging for CallRequest only: the API's view of a request is what the access log shows
  *   tracing → engine, keys, logging (the span's attributes, key-store child spans); only the
  *   wiring and cli use it
+ *   metrics → subjects (the subject store's round-trips, timed as the key store's calls are)
  * </pre>
  */
 class LayeringTest {
@@ -125,6 +126,7 @@ class LayeringTest {
             "engine",
             "maintenance",
             "lifecycle",
+            "metrics",
             "subjectkeys",
             "subjectstore")
         .whereLayer("security")

@@ -10,31 +10,30 @@ import io.cipherd.server.keys.NewKeyVersion;
 import io.cipherd.server.keys.UsageStore;
 import io.cipherd.server.keys.VersionUsage;
 import io.micrometer.core.instrument.MeterRegistry;
-import io.micrometer.core.instrument.Timer;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.ConcurrentMap;
-import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
 import javax.crypto.SecretKey;
 
 /**
  * A {@link KeyStore}, and its {@link UsageStore} and {@link AuditStore} views, that times every
- * call by operation and outcome. Store calls are the slow path (disk or network), so a timer per
- * call costs nothing that matters.
+ * call by operation and outcome ({@link StoreCallTimers}).
  */
 public final class MeteredKeyStore implements KeyStore {
   static final String CALLS = "cipherd.keystore.calls";
 
   private final KeyStore delegate;
-  private final MeterRegistry registry;
-  private final ConcurrentMap<String, Timer> timers = new ConcurrentHashMap<>();
+  private final StoreCallTimers timers;
 
   public MeteredKeyStore(KeyStore delegate, MeterRegistry registry) {
     this.delegate = delegate;
-    this.registry = registry;
+    this.timers =
+        new StoreCallTimers(
+            registry,
+            CALLS,
+            "Key store calls by operation and outcome; outcome other than ok or key_not_found is an"
+                + " error");
   }
 
   @Override
@@ -123,26 +122,6 @@ public final class MeteredKeyStore implements KeyStore {
   }
 
   private <T> T timed(String operation, Supplier<T> call) {
-    long start = System.nanoTime();
-    String outcome = Outcomes.OK;
-    try {
-      return call.get();
-    } catch (RuntimeException e) {
-      outcome = Outcomes.of(e);
-      throw e;
-    } finally {
-      timer(operation, outcome).record(System.nanoTime() - start, TimeUnit.NANOSECONDS);
-    }
-  }
-
-  private Timer timer(String operation, String outcome) {
-    return timers.computeIfAbsent(
-        operation + '/' + outcome,
-        k ->
-            Timer.builder(CALLS)
-                .description(
-                    "Key store calls by operation and outcome; outcome other than ok or key_not_found is an error")
-                .tags("operation", operation, "outcome", outcome)
-                .register(registry));
+    return timers.timed(operation, call);
   }
 }
