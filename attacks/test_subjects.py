@@ -17,6 +17,11 @@
   and never seen, to make the server ask its subject store once per item. Budget: one subject-store
   round-trip for the batch (`cipherd_subject_store_calls_seconds_count{operation="find_by_ref"}`: 4,097
   before the fix), every item DECRYPTION_FAILED with one message; the same again costs one more.
+* A caller with `decrypt` on one key and `encrypt` on another rewraps, in one ReEncryptBatch into the
+  other, subject-bound data of its key and of a key it may not decrypt (both sets of subjects warm on the
+  server, so the batch's look-ahead knows them). Budget: 0 subject keys made under the target for data the
+  caller may not decrypt (`cipherd_subject_key_creations_total` grows by its own items only), each such item
+  PERMISSION_DENIED ACCESS_DENIED.
 """
 
 from __future__ import annotations
@@ -50,6 +55,8 @@ ERASER = Caller("dpo", [Rule([KEY], ["erase"])])
 ADMIN = Caller("keyadmin", [Rule(["*"], ["admin", "destroy", "import", "inspect"])])
 REFUSED = Caller("stranger", [Rule(["nothing-*"], ["encrypt", "erase"])])
 WRITER = Caller("writer", [Rule(["*"], ["encrypt"])])
+MOVED = f"{KEY}-moved"
+MOVER = Caller("mover", [Rule([KEY], ["decrypt"]), Rule([MOVED], ["encrypt"])])
 
 
 @pytest.fixture(scope="module")
@@ -57,7 +64,7 @@ def subject_server(
     tmp_path_factory: pytest.TempPathFactory, pki: Pki, server_pem: Pem
 ) -> Iterator[tuple[Target, Path]]:
     d = tmp_path_factory.mktemp("subjects")
-    policy = write_policy(d / "policy.yaml", [APP, ERASER, ADMIN, REFUSED, WRITER])
+    policy = write_policy(d / "policy.yaml", [APP, ERASER, ADMIN, REFUSED, WRITER, MOVER])
     audit = d / "audit.log"
     args = [
         *tls_and_policy(server_pem, policy),
@@ -68,7 +75,13 @@ def subject_server(
     ]
     with serve(d, args, ca=pki.pem) as target:
         with connect(target) as stubs:
-            for key, mode in ((KEY, keys_pb2.MODE_GCM), ("people-siv", keys_pb2.MODE_SIV)):
+            keys = (
+                (KEY, keys_pb2.MODE_GCM),
+                ("people-siv", keys_pb2.MODE_SIV),
+                (MOVED, keys_pb2.MODE_GCM),
+                ("people-other", keys_pb2.MODE_GCM),
+            )
+            for key, mode in keys:
                 stubs.admin.CreateKey(
                     admin_pb.CreateKeyRequest(key_name=key, mode=mode), metadata=ADMIN.metadata, timeout=10
                 )
@@ -310,3 +323,42 @@ def test_a_batch_of_forged_subject_references_costs_the_store_one_round_trip(
             assert spent == 1, f"attempt {attempt}: {spent:.0f} subject-store round-trips for one batch"
         control = _decrypt(stubs, genuine)
         assert control.ok, control.brief()
+
+
+def _metric_sum(target: Target, name: str) -> float:
+    url = f"http://127.0.0.1:{target.server.http_port}/metrics"
+    with urllib.request.urlopen(url, timeout=10) as response:
+        text = response.read().decode()
+    return sum(float(line.rsplit(" ", 1)[1]) for line in text.splitlines() if line.startswith(name + " "))
+
+
+def test_a_rewrap_batch_makes_no_subject_keys_for_data_the_caller_may_not_decrypt(
+    subject_server: tuple[Target, Path],
+) -> None:
+    target, _ = subject_server
+    marker = uuid.uuid4().hex[:8]
+    with connect(target) as stubs:
+        mine = [_encrypt(stubs, APP, f"mine{i}-{marker}").response.ciphertext for i in range(8)]
+        theirs = []
+        for i in range(8):
+            answer = unary(
+                stubs.crypto.Encrypt,
+                crypto_pb.EncryptRequest(key_name="people-other", subject=f"theirs{i}-{marker}", plaintext=b"x"),
+                APP.metadata,
+            )
+            assert answer.ok, answer.brief()
+            theirs.append(answer.response.ciphertext)
+        before = _metric_sum(target, "cipherd_subject_key_creations_total")
+        answer = unary(
+            stubs.crypto.ReEncryptBatch,
+            crypto_pb.ReEncryptBatchRequest(
+                key_name=MOVED, items=[crypto_pb.ReEncryptBatchItem(ciphertext=c) for c in theirs + mine]
+            ),
+            MOVER.metadata,
+        )
+        made = _metric_sum(target, "cipherd_subject_key_creations_total") - before
+    assert answer.ok, answer.brief()
+    results = answer.response.results
+    assert [r.error.reason for r in results[:8]] == ["ACCESS_DENIED"] * 8, [r.error for r in results[:8]]
+    assert all(r.ciphertext.startswith(f"<{MOVED}/s:gcm>") for r in results[8:]), [r.error for r in results[8:]]
+    assert made == 8, f"{made:.0f} subject keys made under {MOVED} for 8 items the caller may rewrap"

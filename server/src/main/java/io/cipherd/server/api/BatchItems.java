@@ -252,6 +252,7 @@ final class BatchItems {
       ciphertexts.add(request.getItems(i).getCiphertext());
     }
     engine.prefetchSubjectsWhenNeeded(ciphertexts);
+    engine.prefetchRewrapTargetsWhenNeeded(request.getKeyName(), ciphertexts);
     List<ReEncryptBatchResult> results = new ArrayList<>(request.getItemsCount());
     ReEncryptBatchResult.Builder result = ReEncryptBatchResult.newBuilder();
     for (int i = 0; i < request.getItemsCount(); i++) {

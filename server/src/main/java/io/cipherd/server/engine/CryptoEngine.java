@@ -53,6 +53,12 @@ public final class CryptoEngine {
   private final SubjectKeys subjects;
 
   /**
+   * What a rewrap batch's first item into another key runs before it looks up its subject there
+   * ({@link #prefetchRewrapTargetsWhenNeeded}); null: nothing. Batch engines only.
+   */
+  private Runnable beforeTargetSubject;
+
+  /**
    * Asks {@code authorizer} before any key is loaded, and reports each operation to {@code
    * observer}; serves no subject-bound data.
    */
@@ -276,6 +282,54 @@ public final class CryptoEngine {
     if (subjects == null) {
       return Set.of();
     }
+    List<SubjectRef> refs = subjectRefs(ciphertexts);
+    return refs.isEmpty() ? Set.of() : subjects.prefetch(refs);
+  }
+
+  /**
+   * For a rewrap batch into {@code target}: once one of its items rewraps a subject-bound
+   * ciphertext of another key, the subjects of all its items whose rows are known by then (after
+   * the batch's lookup, {@link #prefetchSubjectsWhenNeeded}) and whose key the caller may decrypt
+   * are looked up under {@code target}, and made there if new, in one round-trip each instead of
+   * one per item. If that fails (the database), the batch's later items fail with its error at
+   * once. Only on a batch's own engine ({@link #inBatch}), whose items run one at a time.
+   */
+  public void prefetchRewrapTargetsWhenNeeded(String target, List<String> ciphertexts) {
+    if (subjects == null || target.isEmpty()) {
+      return;
+    }
+    beforeTargetSubject =
+        () -> {
+          beforeTargetSubject = null;
+          List<SubjectHash> known = new ArrayList<>();
+          for (SubjectRef ref : subjectRefs(ciphertexts)) {
+            SubjectHash hash =
+                subjects.cachedSubject(
+                    ref,
+                    source ->
+                        !source.equals(target) && authorizer.allows(Operation.DECRYPT, source));
+            if (hash != null) {
+              known.add(hash);
+            }
+          }
+          if (known.isEmpty()) {
+            return;
+          }
+          try {
+            subjects.forEncryption(
+                target, known, false, CallerIdentity.current(), envelopes.wrapping);
+          } catch (RuntimeException storeFailed) {
+            beforeTargetSubject =
+                () -> {
+                  throw storeFailed;
+                };
+            throw storeFailed;
+          }
+        };
+  }
+
+  /** The subject references of those of {@code ciphertexts} that are subject-bound. */
+  private static List<SubjectRef> subjectRefs(List<String> ciphertexts) {
     List<SubjectRef> refs = new ArrayList<>();
     for (String ciphertext : ciphertexts) {
       // Cheap for key-bound ciphertexts: their header holds no "/s:".
@@ -289,7 +343,7 @@ public final class CryptoEngine {
         refs.add(SubjectRef.of(ref));
       }
     }
-    return refs.isEmpty() ? Set.of() : subjects.prefetch(refs);
+    return refs;
   }
 
   /**
@@ -408,6 +462,10 @@ public final class CryptoEngine {
     if (target.equals(header.keyName())) {
       key = source;
     } else {
+      Runnable prefetch = beforeTargetSubject;
+      if (prefetch != null) {
+        prefetch.run();
+      }
       SubjectHash hash = source.subjectHash();
       Object resolved =
           subjects

@@ -35,6 +35,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Consumer;
 import java.util.function.LongSupplier;
+import java.util.function.Predicate;
 import java.util.function.Supplier;
 
 /**
@@ -410,6 +411,20 @@ public final class SubjectKeys {
       throw new SubjectErasedException(keyName, row.erased(), false);
     }
     return keyOf(row, wrapping, () -> readAt(byRef, ref));
+  }
+
+  /**
+   * The subject {@code ref} names, when this replica knows it without asking the store (its key or
+   * its live row is cached) and {@code mayRead} accepts the name of the key it belongs to; else
+   * null.
+   */
+  public SubjectHash cachedSubject(SubjectRef ref, Predicate<String> mayRead) {
+    SubjectKey key = servableKey(ref);
+    if (key != null) {
+      return mayRead.test(key.keyName()) ? key.subjectHash() : null;
+    }
+    SubjectRecord row = byRef.getIfPresent(ref);
+    return row != null && !row.isErased() && mayRead.test(row.keyName()) ? row.subjectHash() : null;
   }
 
   /**

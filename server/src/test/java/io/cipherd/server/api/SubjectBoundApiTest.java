@@ -25,6 +25,9 @@ import io.cipherd.api.v1.GenerateDataKeyResponse;
 import io.cipherd.api.v1.InspectRequest;
 import io.cipherd.api.v1.InspectResponse;
 import io.cipherd.api.v1.Mode;
+import io.cipherd.api.v1.ReEncryptBatchItem;
+import io.cipherd.api.v1.ReEncryptBatchRequest;
+import io.cipherd.api.v1.ReEncryptBatchResult;
 import io.cipherd.api.v1.ReEncryptRequest;
 import io.cipherd.api.v1.ReEncryptResponse;
 import io.cipherd.api.v1.RotateKeyRequest;
@@ -341,6 +344,35 @@ class SubjectBoundApiTest {
     assertThat(cipherd.crypto.decryptBatch(batch).getResultsList())
         .allSatisfy(r -> assertThat(r.getPlaintext()).isEqualTo(EMAIL));
     assertThat(store.findsByRef()).isEqualTo(1);
+  }
+
+  @Test
+  void reEncryptBatch_ofColdSubjectsIntoAnotherKey_isOneLookupThere_andOneCreation() {
+    createKey("people", Mode.MODE_GCM);
+    DecryptBatchRequest cold = coldBatchOf256();
+    ReEncryptBatchRequest.Builder rewrap = ReEncryptBatchRequest.newBuilder().setKeyName("people");
+    for (DecryptBatchItem item : cold.getItemsList()) {
+      rewrap.addItems(
+          ReEncryptBatchItem.newBuilder()
+              .setCiphertext(item.getCiphertext())
+              .setContext(item.getContext()));
+    }
+
+    List<ReEncryptBatchResult> results =
+        cipherd.crypto.reEncryptBatch(rewrap.build()).getResultsList();
+
+    // Before, each item looked its subject up under "people" and made it there: 256 and 256.
+    assertThat(store.findsByRef()).isEqualTo(1);
+    assertThat(store.finds()).isEqualTo(1);
+    assertThat(store.creates()).isEqualTo(1);
+    assertThat(store.rowsCreated()).isEqualTo(256);
+    assertThat(results).allSatisfy(r -> assertThat(r.getCiphertext()).startsWith("<people/s:gcm>"));
+    for (int i = 0; i < 256; i += 51) {
+      assertThat(decrypt(results.get(i).getCiphertext())).isEqualTo(EMAIL);
+      // The same subject's data under both keys: one subject, two keys.
+      assertThat(encrypt("people", "user-" + i, EMAIL).substring(0, 34))
+          .isEqualTo(results.get(i).getCiphertext().substring(0, 34));
+    }
   }
 
   @Test
