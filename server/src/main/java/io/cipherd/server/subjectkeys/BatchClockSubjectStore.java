@@ -10,11 +10,10 @@ import java.time.Instant;
 import java.util.Collection;
 import java.util.List;
 import java.util.Map;
-import java.util.function.Supplier;
 
 /**
  * The subject store as a batch sees it: each call, answered or failed, moves the time of the batch
- * under way on the calling thread to when it returned ({@link SubjectClock#waited}). A batch that
+ * under way on the calling thread to when it returned ({@link SubjectClock#waitFor}). A batch that
  * waited seconds for the store (a lock, a stalled database) judges its later items' subject keys at
  * the time the wait ended, so another replica's erasure reaches them within the cache TTL whatever
  * the database did. Outside a batch the calls go straight through.
@@ -28,38 +27,38 @@ final class BatchClockSubjectStore implements SubjectStore {
 
   @Override
   public Map<SubjectHash, SubjectRecord> find(String keyName, Collection<SubjectHash> subjects) {
-    return waitFor(() -> delegate.find(keyName, subjects));
+    return SubjectClock.waitFor(() -> delegate.find(keyName, subjects));
   }
 
   @Override
   public Map<SubjectRef, SubjectRecord> findByRef(Collection<SubjectRef> refs) {
-    return waitFor(() -> delegate.findByRef(refs));
+    return SubjectClock.waitFor(() -> delegate.findByRef(refs));
   }
 
   @Override
   public Map<SubjectHash, SubjectRecord> createIfAbsent(List<SubjectRecord> rows) {
-    return waitFor(() -> delegate.createIfAbsent(rows));
+    return SubjectClock.waitFor(() -> delegate.createIfAbsent(rows));
   }
 
   @Override
   public List<SubjectErasure> erase(String keyName, List<SubjectHash> subjects, Instant now) {
-    return waitFor(() -> delegate.erase(keyName, subjects, now));
+    return SubjectClock.waitFor(() -> delegate.erase(keyName, subjects, now));
   }
 
   @Override
   public Map<Integer, Long> countByWrapVersion(String keyName) {
-    return waitFor(() -> delegate.countByWrapVersion(keyName));
+    return SubjectClock.waitFor(() -> delegate.countByWrapVersion(keyName));
   }
 
   @Override
   public List<SubjectRecord> wrappedBelow(
       String keyName, int belowVersion, SubjectRef after, int limit) {
-    return waitFor(() -> delegate.wrappedBelow(keyName, belowVersion, after, limit));
+    return SubjectClock.waitFor(() -> delegate.wrappedBelow(keyName, belowVersion, after, limit));
   }
 
   @Override
   public int rewrap(List<SubjectRewrap> rewraps) {
-    return waitFor(() -> delegate.rewrap(rewraps));
+    return SubjectClock.waitFor(() -> delegate.rewrap(rewraps));
   }
 
   @Override
@@ -70,13 +69,5 @@ final class BatchClockSubjectStore implements SubjectStore {
   @Override
   public String toString() {
     return delegate.toString();
-  }
-
-  private static <T> T waitFor(Supplier<T> call) {
-    try {
-      return call.get();
-    } finally {
-      SubjectClock.waited();
-    }
   }
 }

@@ -6,7 +6,6 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import io.cipherd.server.subjects.MemorySubjectStore;
 import io.cipherd.server.subjects.SubjectStore;
 import java.util.List;
-import java.util.concurrent.locks.LockSupport;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -16,34 +15,15 @@ import org.junit.jupiter.api.Test;
 class BatchClockSubjectStoreTest {
   private final SubjectStore store = new BatchClockSubjectStore(new MemorySubjectStore());
 
-  /** Whether the batch's time moved across {@code call}, time having passed before it. */
-  private static boolean moves(Runnable call) {
-    long[] reads =
-        SubjectClock.batch(
-            () -> {
-              long before = SubjectClock.nanoTime();
-              while (System.nanoTime() - before <= 0) {
-                LockSupport.parkNanos(1_000);
-              }
-              try {
-                call.run();
-              } catch (RuntimeException failed) {
-                // A failed call moves the time as an answered one does.
-              }
-              return new long[] {before, SubjectClock.nanoTime()};
-            });
-    return reads[1] - reads[0] > 0;
-  }
-
   @Test
   void calls_answeredOrFailed_moveTheBatchsTime() {
-    assertThat(moves(() -> store.findByRef(List.of()))).isTrue();
-    assertThat(moves(() -> store.find("users", List.of()))).isTrue();
-    assertThat(moves(() -> store.countByWrapVersion("users"))).isTrue();
+    assertThat(BatchTime.movedBy(() -> store.findByRef(List.of()))).isTrue();
+    assertThat(BatchTime.movedBy(() -> store.find("users", List.of()))).isTrue();
+    assertThat(BatchTime.movedBy(() -> store.countByWrapVersion("users"))).isTrue();
     assertThatThrownBy(() -> store.findByRef(null)).isInstanceOf(NullPointerException.class);
-    assertThat(moves(() -> store.findByRef(null))).isTrue();
+    assertThat(BatchTime.movedBy(() -> store.findByRef(null))).isTrue();
     // Without a store call, it stays.
-    assertThat(moves(() -> {})).isFalse();
+    assertThat(BatchTime.movedBy(() -> {})).isFalse();
   }
 
   @Test
