@@ -121,7 +121,8 @@ func field(num protowire.Number, s string) []byte {
 }
 
 // traffic makes the calls whose metrics the dashboard and rules use: health checks, encryptions and
-// decryptions that succeed, and ones that fail (unknown key, malformed ciphertext).
+// decryptions that succeed, a subject-bound encryption, and ones that fail (unknown key, malformed
+// ciphertext).
 func (s *server) traffic(t *testing.T) {
 	t.Helper()
 	conn, err := grpc.NewClient(s.grpcAddr, grpc.WithTransportCredentials(insecure.NewCredentials()))
@@ -159,6 +160,8 @@ func (s *server) traffic(t *testing.T) {
 			t.Fatalf("Decrypt: %v", err)
 		}
 	}
+	// A subject-bound one: a round-trip to the subject store (the embedded file, or a refusal without one).
+	call("/cipherd.v1.CryptoService/Encrypt", append(append(field(1, "demo"), field(2, "email")...), field(5, "user-1")...))
 	if _, err := call("/cipherd.v1.CryptoService/Encrypt", field(1, "no-such-key")); err == nil {
 		t.Fatal("Encrypt with an unknown key succeeded")
 	}
