@@ -32,6 +32,7 @@ import io.cipherd.api.v1.ReEncryptRequest;
 import io.cipherd.api.v1.ReEncryptResponse;
 import io.cipherd.api.v1.RotateKeyRequest;
 import io.cipherd.server.subjectkeys.SubjectKeysConfig;
+import io.cipherd.server.subjects.CountingSubjectStore;
 import io.cipherd.server.subjects.MemorySubjectStore;
 import io.grpc.Status;
 import io.grpc.StatusRuntimeException;

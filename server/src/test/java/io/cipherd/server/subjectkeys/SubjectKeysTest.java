@@ -8,22 +8,18 @@ import io.cipherd.server.crypto.CipherMode;
 import io.cipherd.server.crypto.CipherSource;
 import io.cipherd.server.crypto.DecryptionFailedException;
 import io.cipherd.server.errors.InvalidArgumentException;
+import io.cipherd.server.subjects.CountingSubjectStore;
 import io.cipherd.server.subjects.MemorySubjectStore;
 import io.cipherd.server.subjects.SubjectErasure;
 import io.cipherd.server.subjects.SubjectHash;
-import io.cipherd.server.subjects.SubjectRecord;
 import io.cipherd.server.subjects.SubjectRef;
-import io.cipherd.server.subjects.SubjectRewrap;
-import io.cipherd.server.subjects.SubjectStore;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.nio.charset.StandardCharsets;
 import java.security.GeneralSecurityException;
 import java.time.Clock;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.ArrayList;
-import java.util.Collection;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
@@ -151,52 +147,10 @@ class SubjectKeysTest {
         .isInstanceOf(SubjectErasedException.class);
   }
 
-  /** The shared store, whose reads by reference take {@code delayMillis} once it is set. */
-  private final class SlowStore implements SubjectStore {
-    volatile long delayMillis;
-
-    @Override
-    public Map<SubjectHash, SubjectRecord> find(String keyName, Collection<SubjectHash> subjects) {
-      return store.find(keyName, subjects);
-    }
-
-    @Override
-    public Map<SubjectRef, SubjectRecord> findByRef(Collection<SubjectRef> refs) {
-      sleep(delayMillis);
-      return store.findByRef(refs);
-    }
-
-    @Override
-    public Map<SubjectHash, SubjectRecord> createIfAbsent(List<SubjectRecord> rows) {
-      return store.createIfAbsent(rows);
-    }
-
-    @Override
-    public List<SubjectErasure> erase(String keyName, List<SubjectHash> subjects, Instant now) {
-      return store.erase(keyName, subjects, now);
-    }
-
-    @Override
-    public Map<Integer, Long> countByWrapVersion(String keyName) {
-      return store.countByWrapVersion(keyName);
-    }
-
-    @Override
-    public List<SubjectRecord> wrappedBelow(
-        String keyName, int belowVersion, SubjectRef after, int limit) {
-      return store.wrappedBelow(keyName, belowVersion, after, limit);
-    }
-
-    @Override
-    public int rewrap(List<SubjectRewrap> rewraps) {
-      return store.rewrap(rewraps);
-    }
-  }
-
   @Test
   void aBatchThatWaitsForTheStore_judgesItsLaterItemsWhenTheStoreAnswered() throws Exception {
     SubjectKeys here = replica(Duration.ofMinutes(1), 0);
-    SlowStore slow = new SlowStore();
+    CountingSubjectStore slow = new CountingSubjectStore(store);
     SubjectKeys there =
         new SubjectKeys(
             slow,
@@ -216,7 +170,7 @@ class SubjectKeysTest {
                     () -> {
                       there.forDecryption("users", adaRef, wrapping);
                       here.erase("users", List.of(ada));
-                      slow.delayMillis = 400; // past there's TTL: a stalled database
+                      slow.latency(Duration.ofMillis(400)); // past there's TTL: a stall
                       // Bob is not cached there: his row is read, and the batch waits for it.
                       there.forDecryption("users", bobRef, wrapping);
                       return there.forDecryption("users", adaRef, wrapping);

@@ -1,12 +1,5 @@
-package io.cipherd.server.api;
+package io.cipherd.server.subjects;
 
-import io.cipherd.server.subjects.SubjectErasure;
-import io.cipherd.server.subjects.SubjectHash;
-import io.cipherd.server.subjects.SubjectRecord;
-import io.cipherd.server.subjects.SubjectRef;
-import io.cipherd.server.subjects.SubjectRewrap;
-import io.cipherd.server.subjects.SubjectStore;
-import io.cipherd.server.subjects.SubjectStoreUnavailableException;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Collection;
@@ -18,67 +11,73 @@ import java.util.concurrent.atomic.AtomicInteger;
  * A subject store that counts its round-trips, over another; each lookup and creation can take a
  * network's time, as a database's does.
  */
-final class CountingSubjectStore implements SubjectStore {
+public final class CountingSubjectStore implements SubjectStore {
   private final SubjectStore delegate;
   private final AtomicInteger finds = new AtomicInteger();
   private final AtomicInteger findsByRef = new AtomicInteger();
   private final AtomicInteger creates = new AtomicInteger();
   private final AtomicInteger rowsCreated = new AtomicInteger();
 
-  private final Duration latency;
+  private volatile Duration latency;
 
   /** Set: every lookup by reference fails, as a database that stopped answering makes it. */
   private volatile boolean failing;
 
-  CountingSubjectStore(SubjectStore delegate) {
+  public CountingSubjectStore(SubjectStore delegate) {
     this(delegate, Duration.ZERO);
   }
 
   /** Over {@code delegate}, each find and creation taking {@code latency} more. */
-  CountingSubjectStore(SubjectStore delegate, Duration latency) {
+  public CountingSubjectStore(SubjectStore delegate, Duration latency) {
     this.delegate = delegate;
     this.latency = latency;
   }
 
   private void roundTrip() {
-    if (latency.isZero()) {
+    Duration now = latency;
+    if (now.isZero()) {
       return;
     }
     try {
-      Thread.sleep(latency);
+      Thread.sleep(now);
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
     }
   }
 
-  void failing(boolean failing) {
+  /** From now on, each find and creation takes {@code latency} more (a database slowing down). */
+  public void latency(Duration latency) {
+    this.latency = latency;
+  }
+
+  public void failing(boolean failing) {
     this.failing = failing;
   }
 
-  SubjectStore delegate() {
+  public SubjectStore delegate() {
     return delegate;
   }
 
-  void reset() {
+  public void reset() {
     finds.set(0);
     findsByRef.set(0);
     creates.set(0);
     rowsCreated.set(0);
   }
 
-  int finds() {
+  public int finds() {
     return finds.get();
   }
 
-  int findsByRef() {
+  public int findsByRef() {
     return findsByRef.get();
   }
 
-  int creates() {
+  public int creates() {
     return creates.get();
   }
 
-  int rowsCreated() {
+  public int rowsCreated() {
     return rowsCreated.get();
   }
 
