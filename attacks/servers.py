@@ -9,6 +9,7 @@ import functools
 import ipaddress
 import os
 import subprocess
+import urllib.request
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -50,6 +51,22 @@ class Target:
             self.ca.cert_bytes(), client.key_bytes() if client else None, client.cert_bytes() if client else None
         )
         return grpc.secure_channel(self.server.target, creds, options=CHANNEL_OPTIONS)
+
+
+def scrape(target: Target) -> str:
+    """The server's /metrics, as Prometheus text (its HTTP port needs no credentials)."""
+    url = f"http://127.0.0.1:{target.server.http_port}/metrics"
+    with urllib.request.urlopen(url, timeout=10) as response:
+        return str(response.read().decode())
+
+
+def metric_sum(target: Target, series: str, *labels: str) -> float:
+    """The sum of the server's samples of `series` whose labels include each of `labels` (`name="value"`)."""
+    return sum(
+        float(line.rsplit(" ", 1)[1])
+        for line in scrape(target).splitlines()
+        if (line.startswith(series + "{") or line.startswith(series + " ")) and all(label in line for label in labels)
+    )
 
 
 class Stubs:

@@ -31,7 +31,6 @@ Budgets:
 from __future__ import annotations
 
 import re
-import urllib.request
 from collections import Counter
 from collections.abc import Callable, Iterator, Sequence
 from typing import Any
@@ -44,7 +43,7 @@ from certs import Pem
 from conftest import fresh
 from keyring import create_key, encrypt
 from policy import Caller, Rule, write_policy
-from servers import Pki, Target, serve, tls_and_policy
+from servers import Pki, Target, scrape, serve, tls_and_policy
 
 from cipherd.v1 import crypto_service_pb2 as pb
 from cipherd.v1 import format_preserving_service_pb2 as fpe_pb
@@ -387,8 +386,7 @@ def test_hostile_items_fail_as_items_with_bounded_cost(stubs: Stubs) -> None:
 
 
 def _key_cache_requests(server: Target) -> float:
-    with urllib.request.urlopen(f"http://127.0.0.1:{server.server.http_port}/metrics", timeout=10) as response:
-        text = response.read().decode()
+    text = scrape(server)
     counts = re.findall(r"^cipherd_key_cache_requests_total\{[^}]*\} ([0-9.eE+]+)$", text, re.MULTILINE)
     assert len(counts) == 2, "the key cache's hit and miss counters"
     return sum(float(c) for c in counts)

@@ -22,7 +22,6 @@ Budgets:
 from __future__ import annotations
 
 import time
-import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -34,7 +33,7 @@ from conftest import fresh
 from google.protobuf.duration_pb2 import Duration
 from keyring import TIMEOUT_S, encrypt
 from policy import ANONYMOUS_METADATA, Caller, Rule, write_policy
-from servers import Pki, Stubs, Target, connect, serve, tls_and_policy
+from servers import Pki, Stubs, Target, connect, metric_sum, serve, tls_and_policy
 
 from cipherd.v1 import crypto_service_pb2 as pb
 from cipherd.v1 import key_admin_service_pb2 as admin_pb
@@ -72,9 +71,7 @@ def evidence(tmp_path_factory: pytest.TempPathFactory, pki: Pki, server_pem: Pem
 
 def _uses(target: Target) -> float:
     """The pending-destruction uses this server counted, from its /metrics."""
-    with urllib.request.urlopen(f"http://127.0.0.1:{target.server.http_port}/metrics", timeout=10) as r:
-        text = r.read().decode()
-    return sum(float(line.rsplit(" ", 1)[1]) for line in text.splitlines() if line.startswith(USES + "{"))
+    return metric_sum(target, USES)
 
 
 def _version(stubs: Stubs, key: str, number: int) -> keys_pb2.KeyVersion:

@@ -29,7 +29,6 @@ from __future__ import annotations
 import base64
 import os
 import time
-import urllib.request
 import uuid
 from collections.abc import Iterator
 from pathlib import Path
@@ -39,7 +38,7 @@ import pytest
 from answers import Answer, unary
 from certs import Pem
 from policy import Caller, Rule, write_policy
-from servers import Pki, Stubs, Target, connect, serve, tls_and_policy
+from servers import Pki, Stubs, Target, connect, metric_sum, scrape, serve, tls_and_policy
 
 from cipherd.v1 import crypto_service_pb2 as crypto_pb
 from cipherd.v1 import key_admin_service_pb2 as admin_pb
@@ -209,8 +208,7 @@ def test_raw_subject_ids_never_reach_logs_audit_or_metrics(subject_server: tuple
             subject_pb.GetSubjectRequest(key_name=KEY, subject=f"get-{marker}"),
             ERASER.metadata,
         )
-    with urllib.request.urlopen(f"http://127.0.0.1:{target.server.http_port}/metrics", timeout=10) as response:
-        metrics = response.read().decode()
+    metrics = scrape(target)
     time.sleep(1.5)  # the audit trail's group commit
     places = {
         "server log and access log": "".join(target.server.log),
@@ -285,17 +283,6 @@ def test_a_subject_reference_swapped_between_ciphertexts_fails(subject_server: t
     assert answers == {(grpc.StatusCode.INVALID_ARGUMENT, "DECRYPTION_FAILED", "decryption failed")}, answers
 
 
-def _find_by_ref_round_trips(target: Target) -> float:
-    url = f"http://127.0.0.1:{target.server.http_port}/metrics"
-    with urllib.request.urlopen(url, timeout=10) as response:
-        text = response.read().decode()
-    return sum(
-        float(line.rsplit(" ", 1)[1])
-        for line in text.splitlines()
-        if line.startswith("cipherd_subject_store_calls_seconds_count{") and 'operation="find_by_ref"' in line
-    )
-
-
 def test_a_batch_of_forged_subject_references_costs_the_store_one_round_trip(
     subject_server: tuple[Target, Path],
 ) -> None:
@@ -307,13 +294,13 @@ def test_a_batch_of_forged_subject_references_costs_the_store_one_round_trip(
         body = base64.b64decode(payload)
         forged = [header + ">" + base64.b64encode(os.urandom(16) + body[16:]).decode() for _ in range(items)]
         for attempt in (1, 2):
-            before = _find_by_ref_round_trips(target)
+            before = metric_sum(target, "cipherd_subject_store_calls_seconds_count", 'operation="find_by_ref"')
             answer = unary(
                 stubs.crypto.DecryptBatch,
                 crypto_pb.DecryptBatchRequest(items=[crypto_pb.DecryptBatchItem(ciphertext=c) for c in forged]),
                 APP.metadata,
             )
-            spent = _find_by_ref_round_trips(target) - before
+            spent = metric_sum(target, "cipherd_subject_store_calls_seconds_count", 'operation="find_by_ref"') - before
             assert answer.ok, answer.brief()
             results = answer.response.results
             assert len(results) == items
@@ -323,13 +310,6 @@ def test_a_batch_of_forged_subject_references_costs_the_store_one_round_trip(
             assert spent == 1, f"attempt {attempt}: {spent:.0f} subject-store round-trips for one batch"
         control = _decrypt(stubs, genuine)
         assert control.ok, control.brief()
-
-
-def _metric_sum(target: Target, name: str) -> float:
-    url = f"http://127.0.0.1:{target.server.http_port}/metrics"
-    with urllib.request.urlopen(url, timeout=10) as response:
-        text = response.read().decode()
-    return sum(float(line.rsplit(" ", 1)[1]) for line in text.splitlines() if line.startswith(name + " "))
 
 
 def test_a_rewrap_batch_makes_no_subject_keys_for_data_the_caller_may_not_decrypt(
@@ -348,7 +328,7 @@ def test_a_rewrap_batch_makes_no_subject_keys_for_data_the_caller_may_not_decryp
             )
             assert answer.ok, answer.brief()
             theirs.append(answer.response.ciphertext)
-        before = _metric_sum(target, "cipherd_subject_key_creations_total")
+        before = metric_sum(target, "cipherd_subject_key_creations_total")
         answer = unary(
             stubs.crypto.ReEncryptBatch,
             crypto_pb.ReEncryptBatchRequest(
@@ -356,7 +336,7 @@ def test_a_rewrap_batch_makes_no_subject_keys_for_data_the_caller_may_not_decryp
             ),
             MOVER.metadata,
         )
-        made = _metric_sum(target, "cipherd_subject_key_creations_total") - before
+        made = metric_sum(target, "cipherd_subject_key_creations_total") - before
     assert answer.ok, answer.brief()
     results = answer.response.results
     assert [r.error.reason for r in results[:8]] == ["ACCESS_DENIED"] * 8, [r.error for r in results[:8]]
