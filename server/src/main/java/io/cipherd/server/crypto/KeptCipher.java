@@ -23,7 +23,10 @@ import javax.crypto.spec.SecretKeySpec;
  *
  * <p>{@link #retire} ends them all when the key leaves the cache or is erased: each kept cipher is
  * re-initialised with a zero key first, which makes the JCE overwrite its copy of the key and its
- * schedule rather than leave them to the garbage collector.
+ * schedule rather than leave them to the garbage collector. A cipher borrowed at that moment is
+ * waited for: a message takes its stripe's cipher with one compare-and-set and gives it back with a
+ * plain store, so the message's path has one locked instruction, and the rare retirement pays for
+ * that.
  */
 public final class KeptCipher {
   /**
@@ -44,6 +47,9 @@ public final class KeptCipher {
 
   /** A stripe's state while its kept cipher serves a message. */
   private static final Object BORROWED = new Object();
+
+  /** How long a retirement waits for a borrowed stripe's cipher to come back: one second. */
+  private static final long BORROWED_PATIENCE_NANOS = 1_000_000_000L;
 
   /** The zero key's length: 256 bits, valid for AES and ChaCha20 alike. */
   private static final int ZERO_KEY_LENGTH = 32;
@@ -131,8 +137,43 @@ public final class KeptCipher {
 
   private void retireAll(Object[] slots) {
     for (int i = 0; i < slots.length; i += SPACING) {
-      if (SLOT.getAndSet(slots, i, RETIRED) instanceof Kept kept) {
-        drop(kept.cipher(), kept.algorithm());
+      retireSlot(slots, i);
+    }
+  }
+
+  /**
+   * Retires one stripe, dropping the cipher it keeps. A stripe whose cipher is borrowed is the
+   * borrower's to write, with a plain store on its way back ({@link Source#release}): the
+   * retirement waits for it (one cipher operation, microseconds), then retires what it put back.
+   * After {@link #BORROWED_PATIENCE_NANOS} (a borrower that never came back: an {@code Error} in
+   * the JCE) it leaves the stripe, and a borrower that does come back later retires it then.
+   */
+  private void retireSlot(Object[] slots, int slot) {
+    long deadline = 0;
+    for (int spins = 0; ; spins++) {
+      Object current = SLOT.getVolatile(slots, slot);
+      if (current == RETIRED) {
+        return;
+      }
+      if (current == BORROWED) {
+        long now = System.nanoTime();
+        if (deadline == 0) {
+          deadline = now + BORROWED_PATIENCE_NANOS;
+        } else if (now - deadline > 0) {
+          return;
+        }
+        if (spins < 64) {
+          Thread.onSpinWait();
+        } else {
+          Thread.yield();
+        }
+        continue;
+      }
+      if (SLOT.compareAndSet(slots, slot, current, RETIRED)) {
+        if (current instanceof Kept kept) {
+          drop(kept.cipher(), kept.algorithm());
+        }
+        return;
       }
     }
   }
@@ -208,8 +249,14 @@ public final class KeptCipher {
       Kept kept = borrowedKept;
       if (kept != null && cipher == kept.cipher()) {
         borrowedKept = null;
-        if (!SLOT.compareAndSet(stripes, borrowedSlot, BORROWED, kept)) {
-          drop(cipher, kept.algorithm()); // retired meanwhile
+        // A plain store, not a compare-and-set: only the borrower writes a borrowed stripe (a
+        // retirement waits for it), and a locked instruction here, right after the message's
+        // writes into this key's cipher state, made the core wait for them all (about a tenth of
+        // a subject-bound item's extra cost). A retirement that gave up waiting is finished here.
+        Object[] slots = stripes;
+        SLOT.setRelease(slots, borrowedSlot, kept);
+        if (retired) {
+          retireSlot(slots, borrowedSlot);
         }
         return;
       }
@@ -234,8 +281,12 @@ public final class KeptCipher {
       Kept kept = borrowedKept;
       if (kept != null && cipher == kept.cipher()) {
         borrowedKept = null;
-        // It threw: the next message there may keep another.
-        SLOT.compareAndSet(stripes, borrowedSlot, BORROWED, null);
+        // It threw: the next message there may keep another (or, retired, none).
+        Object[] slots = stripes;
+        SLOT.setRelease(slots, borrowedSlot, null);
+        if (retired) {
+          retireSlot(slots, borrowedSlot);
+        }
         drop(cipher, kept.algorithm());
         return;
       }

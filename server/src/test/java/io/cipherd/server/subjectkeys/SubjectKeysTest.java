@@ -313,6 +313,44 @@ class SubjectKeysTest {
     assertThat(keptCiphers(registry)).as("a key out of the cache keeps no cipher").isZero();
   }
 
+  /**
+   * Warm lookups read the key cache quietly and one in {@link SubjectKeys#READ_SAMPLE} through it:
+   * the hits it reports are right on average (each sampled read counts for the quiet ones), and a
+   * miss is counted every time.
+   */
+  @Test
+  void warmLookups_readQuietly_butTheHitCountIsRightOnAverage_andEveryMissCounts() {
+    SubjectKeys keys = replica(Duration.ofMinutes(1), 0);
+    MeterRegistry registry = new SimpleMeterRegistry();
+    keys.bindTo(registry);
+    SubjectHash ada = keys.hash("subject", "ada");
+    SubjectRef ref =
+        key(keys.forEncryption("users", List.of(ada), false, "app", wrapping), ada).ref();
+    double hitsBefore = gets(registry, "hit");
+    double missesBefore = gets(registry, "miss");
+
+    int lookups = 16_000;
+    for (int i = 0; i < lookups; i++) {
+      assertThat(keys.forDecryption("users", ref, wrapping).ref()).isEqualTo(ref);
+    }
+    assertThatThrownBy(() -> keys.forDecryption("users", SubjectRef.of(new byte[16]), wrapping))
+        .isInstanceOf(DecryptionFailedException.class);
+
+    // Each sampled read counts READ_SAMPLE hits with probability 1/READ_SAMPLE: the standard
+    // deviation over 16,000 lookups is about 490, and the bounds are eight of them either side.
+    assertThat(gets(registry, "hit") - hitsBefore).isBetween(12_000.0, 20_000.0);
+    assertThat(gets(registry, "miss") - missesBefore).isEqualTo(1.0);
+  }
+
+  private static double gets(MeterRegistry registry, String result) {
+    return registry
+        .get("cache.gets")
+        .tag("cache", "subject_keys")
+        .tag("result", result)
+        .functionCounter()
+        .count();
+  }
+
   @Test
   void anUnknownRef_orOneUnderAnotherKey_isADecryptionFailure() {
     SubjectKeys keys = replica(Duration.ofMinutes(1), 0);
