@@ -35,7 +35,7 @@ from pathlib import Path
 
 import grpc
 import pytest
-from answers import Answer, unary
+from answers import Answer, stream, unary
 from certs import Pem
 from policy import Caller, Rule, write_policy
 from servers import Pki, Stubs, Target, connect, metric_sum, scrape, serve, tls_and_policy
@@ -310,6 +310,36 @@ def test_a_batch_of_forged_subject_references_costs_the_store_one_round_trip(
             assert spent == 1, f"attempt {attempt}: {spent:.0f} subject-store round-trips for one batch"
         control = _decrypt(stubs, genuine)
         assert control.ok, control.brief()
+
+
+def test_a_stream_of_forged_subject_references_costs_the_store_one_round_trip_per_run(
+    subject_server: tuple[Target, Path],
+) -> None:
+    """As the batch above, on a DecryptStream: a run of queued items (up to the window of 16) is
+    one lookup, each forged item failing as forged without asking again. Before, each asked again:
+    one round-trip per item and one per run. Budget: an eighth of the items (twice the runs a
+    window of 16 makes), where the old code took more than one per item."""
+    target, _ = subject_server
+    items = 1024
+    with connect(target) as stubs:
+        genuine = _encrypt(stubs, APP, f"forged-stream-{uuid.uuid4().hex}").response.ciphertext
+        header, payload = genuine.split(">", 1)
+        body = base64.b64decode(payload)
+        forged = [header + ">" + base64.b64encode(os.urandom(16) + body[16:]).decode() for _ in range(items)]
+        before = metric_sum(target, "cipherd_subject_store_calls_seconds_count", 'operation="find_by_ref"')
+        responses, answer = stream(
+            stubs.crypto.DecryptStream,
+            [crypto_pb.DecryptStreamRequest(reference=str(i), ciphertext=c) for i, c in enumerate(forged)],
+            APP.metadata,
+            timeout=60,
+        )
+        spent = metric_sum(target, "cipherd_subject_store_calls_seconds_count", 'operation="find_by_ref"') - before
+    assert answer.ok, answer.brief()
+    assert len(responses) == items
+    assert {(r.result.error.reason, r.result.error.message) for r in responses} == {
+        ("DECRYPTION_FAILED", "decryption failed")
+    }
+    assert 1 <= spent <= items / 8, f"{spent:.0f} subject-store round-trips for a stream of {items} forged items"
 
 
 def test_a_rewrap_batch_makes_no_subject_keys_for_data_the_caller_may_not_decrypt(

@@ -25,7 +25,9 @@ import java.util.concurrent.ScheduledFuture;
  * <p>When the sequential executor comes to an item that no earlier look covered, the keys of that
  * item and of every item queued behind it are readied together ({@link StreamItemKind#prefetch}): a
  * stream of items over cold subjects costs a store round trip per run of queued items (up to the
- * window), not one per item.
+ * window), not one per item. If that round trip fails (a stalled or unreachable subject store), the
+ * run's items that need the store fail with its error at once, as a batch's do, rather than each
+ * waiting for the store in turn; the next run asks the store again.
  *
  * <p>Items run one at a time on a {@link StreamLease}, which holds pooled ciphers only while items
  * keep coming; it is closed when the stream ends however it ends.
@@ -174,7 +176,7 @@ final class ItemStream<Q, R> implements StreamObserver<Q> {
     }
     if (!queued.isEmpty()) {
       try {
-        items.prefetch(engine, queued);
+        lease.prefetch(items, queued);
       } catch (RuntimeException e) {
         // Only a warm-up: each item meets its own error when it is answered.
       }

@@ -21,8 +21,10 @@ interface StreamItemKind<Q, R> {
   /**
    * Readies the keys of {@code queued}, items received and not yet answered (the next to answer
    * first), in as few store round trips as a batch takes, so that each then finds its own cached.
-   * Only a warm-up: each item is still authorized, checked and answered alone, and what fails here
-   * fails again for its item. Nothing by default.
+   * Only a warm-up: each item is still authorized, checked and answered alone. {@code engine} is
+   * the one that answers these items next, one at a time, as a batch's own engine does: it may keep
+   * what the round trip settled for them (a store that failed: they fail with its error at once).
+   * Nothing by default.
    */
   default void prefetch(CryptoEngine engine, List<Q> queued) {}
 }

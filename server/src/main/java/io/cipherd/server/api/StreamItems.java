@@ -129,7 +129,7 @@ final class StreamItems {
           for (DecryptStreamRequest request : queued) {
             ciphertexts.add(request.getCiphertext());
           }
-          engine.prefetchSubjects(ciphertexts);
+          engine.prefetchSubjectsWhenNeeded(ciphertexts);
         }
       };
 
@@ -160,6 +160,16 @@ final class StreamItems {
                     request.getExpectedKey(),
                     ExpectedKey.ANY))
             .build();
+      }
+
+      /** The run's source subjects, as a DecryptStream's (targets are per item here). */
+      @Override
+      public void prefetch(CryptoEngine engine, List<ReEncryptStreamRequest> queued) {
+        List<String> ciphertexts = new ArrayList<>(queued.size());
+        for (ReEncryptStreamRequest request : queued) {
+          ciphertexts.add(request.getCiphertext());
+        }
+        engine.prefetchSubjectsWhenNeeded(ciphertexts);
       }
     };
   }

@@ -3,6 +3,8 @@ package io.cipherd.server.api;
 import io.cipherd.server.engine.CryptoEngine;
 import io.cipherd.server.engine.LeasedEngine;
 import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.locks.ReentrantLock;
 
 /**
  * An item stream's hold on pooled ciphers. Like a batch, the stream's items share one lease on the
@@ -28,8 +30,13 @@ final class StreamLease {
   private final LeasedEngine leased;
   private final ItemStreams streams;
 
-  /** Held while an item uses the lease, and while its ciphers are returned or it is closed. */
-  private final Object lock = new Object();
+  /**
+   * Held while an item uses the lease (which may wait for a store), and while its ciphers are
+   * returned or it is closed. The shared scheduler only tries it ({@link #returnIfQuiet}): a lease
+   * in use is not quiet, and one stream waiting for a stalled store must not hold up the thread
+   * that times every stream.
+   */
+  private final ReentrantLock lock = new ReentrantLock();
 
   private boolean closed;
 
@@ -55,7 +62,8 @@ final class StreamLease {
 
   /** The answer to one item, computed with the lease's ciphers; one item at a time. */
   <Q, R> R answer(StreamItemKind<Q, R> items, Q request, ParsedRequest parsed) {
-    synchronized (lock) {
+    lock.lock();
+    try {
       if (closed) {
         // The stream ended meanwhile: the item borrows per operation.
         return items.answer(engine, request, parsed);
@@ -73,6 +81,25 @@ final class StreamLease {
         }
       }
       return response;
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  /**
+   * Readies the keys of {@code queued}, the run of items answered next ({@link
+   * StreamItemKind#prefetch}), on the engine that answers them, which keeps what the run's store
+   * round trip settled for them; nothing once the lease is closed (the items then borrow per
+   * operation on the shared engine, which keeps nothing for a run).
+   */
+  <Q, R> void prefetch(StreamItemKind<Q, R> items, List<Q> queued) {
+    lock.lock();
+    try {
+      if (!closed) {
+        items.prefetch(leased.engine(), queued);
+      }
+    } finally {
+      lock.unlock();
     }
   }
 
@@ -81,27 +108,39 @@ final class StreamLease {
    * been seen yet.
    */
   long quietSinceNanos() {
-    synchronized (lock) {
+    lock.lock();
+    try {
       return holding ? System.nanoTime() : lastActiveNanos;
+    } finally {
+      lock.unlock();
     }
   }
 
   /** Returns the ciphers to the pools, once; later items borrow per operation. */
   void close() {
-    synchronized (lock) {
+    lock.lock();
+    try {
       if (!closed) {
         closed = true;
         leased.close();
       }
+    } finally {
+      lock.unlock();
     }
   }
 
   /**
    * On the shared scheduler: returns the ciphers if no item used them since the last look, else
-   * looks again.
+   * looks again; looks again too, without waiting, while an item uses them.
    */
   private void returnIfQuiet() {
-    synchronized (lock) {
+    if (!lock.tryLock()) {
+      // An item is being answered (it may wait for a store for seconds): busy, not quiet. Should
+      // the scheduler refuse (the server stopping), the stream's close returns the ciphers.
+      streams.schedule(this::returnIfQuiet, HOLD_NANOS);
+      return;
+    }
+    try {
       if (closed || !holding) {
         return;
       }
@@ -118,6 +157,8 @@ final class StreamLease {
       }
       leased.returnCiphers();
       holding = false;
+    } finally {
+      lock.unlock();
     }
   }
 }

@@ -24,6 +24,7 @@ import io.cipherd.server.subjectkeys.SubjectKey;
 import io.cipherd.server.subjectkeys.SubjectKeys;
 import io.cipherd.server.subjects.SubjectHash;
 import io.cipherd.server.subjects.SubjectRef;
+import io.cipherd.server.subjects.SubjectStoreUnavailableException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -57,6 +58,14 @@ public final class CryptoEngine {
    * ({@link #prefetchRewrapTargetsWhenNeeded}); null: nothing. Batch engines only.
    */
   private Runnable beforeTargetSubject;
+
+  /**
+   * What an encryption whose subjects are not all cached runs before it asks the subject store:
+   * after a stream's run found the store failing ({@link #prefetchSubjectsForEncryption}), its
+   * error, so the run's other items fail with it at once instead of each waiting for the store in
+   * turn; null: nothing. Engines of one stream or batch only.
+   */
+  private Runnable beforeSubjectLookup;
 
   /**
    * Asks {@code authorizer} before any key is loaded, and reports each operation to {@code
@@ -177,7 +186,12 @@ public final class CryptoEngine {
     EnvelopeHeader header = EnvelopeHeader.subjectBound(keyName, subjectMode(keyName));
     Map<String, Object> bySubject =
         subjects.forEncryptionByIds(
-            keyName, subjectIds, renewErased, CallerIdentity.current(), envelopes.wrapping);
+            keyName,
+            subjectIds,
+            renewErased,
+            CallerIdentity.current(),
+            envelopes.wrapping,
+            beforeSubjectLookup);
     return new SubjectKeysForEncryption(header, bySubject);
   }
 
@@ -187,6 +201,11 @@ public final class CryptoEngine {
    * so that the encryptions that follow find them cached. Only a warm-up: nothing is refused here,
    * each encryption is authorized, checked and answered alone, and a caller who may not encrypt
    * with the key creates nothing.
+   *
+   * <p>On a stream's own engine, whose items run one at a time after it: if the store failed the
+   * round-trip (a stalled or unreachable database), the items that follow and need the store fail
+   * with its error at once, until a later prefetch reaches the store again; each would otherwise
+   * wait for it in turn, up to {@code --subject-store-statement-timeout} apiece.
    */
   public void prefetchSubjectsForEncryption(
       String keyName, List<String> subjectIds, boolean renewErased) {
@@ -195,8 +214,14 @@ public final class CryptoEngine {
     }
     try {
       if (authorizer.allows(Operation.ENCRYPT, keyName)) {
+        beforeSubjectLookup = null;
         subjectKeysForEncryption(Operation.ENCRYPT, keyName, subjectIds, renewErased);
       }
+    } catch (SubjectStoreUnavailableException storeFailed) {
+      beforeSubjectLookup =
+          () -> {
+            throw storeFailed;
+          };
     } catch (RuntimeException e) {
       // Each item meets its own error when it is encrypted.
     }
@@ -244,7 +269,8 @@ public final class CryptoEngine {
    * store no more for what that round-trip settled: an item whose row it found missing fails as a
    * forged reference does, and if it failed (a stalled or unreachable database) every later item
    * that needs a row fails with its error at once, instead of each waiting for the store in turn.
-   * Only on a batch's own engine ({@link #inBatch}), whose items run one at a time.
+   * Only on a batch's own engine ({@link #inBatch}) or a stream's ({@link #lease}), whose items run
+   * one at a time; a stream calls it once per run of queued items.
    */
   public void prefetchSubjectsWhenNeeded(List<String> ciphertexts) {
     if (subjects == null) {

@@ -244,6 +244,21 @@ public final class SubjectKeys {
       boolean renewErased,
       String caller,
       SubjectKeyWrapping wrapping) {
+    return forEncryptionByIds(keyName, subjectIds, renewErased, caller, wrapping, null);
+  }
+
+  /**
+   * As {@link #forEncryptionByIds(String, List, boolean, String, SubjectKeyWrapping)}; before it
+   * reads or writes the store, runs {@code beforeStoreRead} (null: nothing), which may refuse the
+   * round-trip by throwing (a stream's run whose store round-trip just failed).
+   */
+  public Map<String, Object> forEncryptionByIds(
+      String keyName,
+      List<String> subjectIds,
+      boolean renewErased,
+      String caller,
+      SubjectKeyWrapping wrapping,
+      Runnable beforeStoreRead) {
     Map<String, Object> result = HashMap.newHashMap(subjectIds.size());
     Map<String, SubjectHash> cold = null;
     for (String id : subjectIds) {
@@ -274,7 +289,7 @@ public final class SubjectKeys {
     }
     if (cold != null) {
       Map<SubjectHash, Object> byHash =
-          forEncryption(keyName, cold.values(), renewErased, caller, wrapping);
+          forEncryption(keyName, cold.values(), renewErased, caller, wrapping, beforeStoreRead);
       cold.forEach(
           (id, hash) -> {
             Object resolved = byHash.get(hash);
@@ -299,6 +314,16 @@ public final class SubjectKeys {
       boolean renewErased,
       String caller,
       SubjectKeyWrapping wrapping) {
+    return forEncryption(keyName, subjects, renewErased, caller, wrapping, null);
+  }
+
+  private Map<SubjectHash, Object> forEncryption(
+      String keyName,
+      Collection<SubjectHash> subjects,
+      boolean renewErased,
+      String caller,
+      SubjectKeyWrapping wrapping,
+      Runnable beforeStoreRead) {
     Set<SubjectHash> distinct = new LinkedHashSet<>(subjects);
     Map<SubjectHash, SubjectRecord> rows = HashMap.newHashMap(distinct.size());
     List<SubjectHash> missing = new ArrayList<>();
@@ -311,6 +336,9 @@ public final class SubjectKeys {
       }
     }
     if (!missing.isEmpty()) {
+      if (beforeStoreRead != null) {
+        beforeStoreRead.run();
+      }
       Map<SubjectHash, SubjectRecord> found = store.find(keyName, missing);
       found.forEach((subject, row) -> remember(row));
       rows.putAll(found);
@@ -354,6 +382,9 @@ public final class SubjectKeys {
         }
       }
       if (!create.isEmpty()) {
+        if (beforeStoreRead != null) {
+          beforeStoreRead.run();
+        }
         Map<SubjectHash, SubjectRecord> live = store.createIfAbsent(create);
         for (SubjectRecord mine : create) {
           SubjectRecord winner = live.get(mine.subjectHash());

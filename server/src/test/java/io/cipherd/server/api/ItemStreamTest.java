@@ -10,6 +10,8 @@ import io.cipherd.api.v1.EncryptStreamRequest;
 import io.cipherd.api.v1.EncryptStreamResponse;
 import io.cipherd.server.crypto.CipherMode;
 import io.cipherd.server.pool.CipherPoolConfig;
+import io.cipherd.server.subjects.CountingSubjectStore;
+import io.cipherd.server.subjects.MemorySubjectStore;
 import io.grpc.Status;
 import io.grpc.StatusRuntimeException;
 import io.grpc.stub.StreamObserver;
@@ -109,6 +111,70 @@ class ItemStreamTest {
       assertThat(cipherd.services.streams().closedIdle("EncryptStream")).isEqualTo(1);
       assertThat(cipherd.services.streams().open("EncryptStream")).isZero();
     }
+  }
+
+  /**
+   * One scheduler thread times every stream: it returns quiet streams' ciphers and closes idle
+   * streams. A stream whose item waits for a stalled subject store holds its lease all that time,
+   * and the scheduler once waited for that lease to look whether it was quiet, so another stream's
+   * idle close waited for the store too. Now the scheduler only tries the lease (busy: not quiet).
+   */
+  @Test
+  void aStreamWaitingForAStalledStore_holdsUpNoOtherStreamsIdleClose() throws Exception {
+    CountingSubjectStore store = new CountingSubjectStore(new MemorySubjectStore());
+    try (InProcessCipherd cipherd =
+        InProcessCipherd.start(
+            dataDir,
+            settings -> settings.streamIdleTimeout(Duration.ofMillis(200)).subjectStore(store))) {
+      cipherd.admin.createKey(CreateKeyRequest.newBuilder().setKeyName("users").build());
+      cipherd.crypto.encrypt(
+          EncryptRequest.newBuilder()
+              .setKeyName("users")
+              .setSubject("stalled")
+              .setPlaintext(ByteString.copyFromUtf8("made before the store stalls"))
+              .build());
+      cipherd.services.subjectKeys().forgetKey("users");
+      store.latency(Duration.ofSeconds(3));
+
+      // Stream A: a cached item (its lease then keeps ciphers, a look due in 10 ms), at once an
+      // item whose subject only the stalled store knows.
+      StreamRecorder<EncryptStreamResponse> a = new StreamRecorder<>();
+      StreamObserver<EncryptStreamRequest> toA = cipherd.cryptoAsync.encryptStream(a);
+      toA.onNext(item("a0", ""));
+      toA.onNext(item("a1", "stalled"));
+      Thread.sleep(100);
+
+      // Stream B: one item, then nothing: idle after 200 ms.
+      StreamRecorder<EncryptStreamResponse> b = new StreamRecorder<>();
+      StreamObserver<EncryptStreamRequest> toB = cipherd.cryptoAsync.encryptStream(b);
+      toB.onNext(item("b0", ""));
+      long sent = System.nanoTime();
+      assertThatThrownBy(() -> b.awaitValues(10))
+          .cause()
+          .isInstanceOfSatisfying(
+              StatusRuntimeException.class,
+              e -> assertThat(e.getStatus().getDescription()).startsWith("stream idle"));
+      long closedAfterMillis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - sent);
+
+      assertThat(closedAfterMillis)
+          .as(
+              "B closed idle %d ms after its item; A's store answers after 3,000 ms",
+              closedAfterMillis)
+          .isLessThan(2_000);
+      toA.onCompleted();
+      assertThat(a.awaitValues(30))
+          .extracting(answer -> answer.getResult().getCiphertext().substring(0, 8))
+          .containsExactly("<users/v", "<users/s");
+    }
+  }
+
+  private static EncryptStreamRequest item(String reference, String subject) {
+    return EncryptStreamRequest.newBuilder()
+        .setReference(reference)
+        .setKeyName("users")
+        .setSubject(subject)
+        .setPlaintext(ByteString.copyFromUtf8("item " + reference))
+        .build();
   }
 
   private static void awaitTrue(BooleanSupplier condition, String what)

@@ -30,6 +30,8 @@ import io.cipherd.api.v1.ReEncryptBatchRequest;
 import io.cipherd.api.v1.ReEncryptBatchResult;
 import io.cipherd.api.v1.ReEncryptRequest;
 import io.cipherd.api.v1.ReEncryptResponse;
+import io.cipherd.api.v1.ReEncryptStreamRequest;
+import io.cipherd.api.v1.ReEncryptStreamResponse;
 import io.cipherd.api.v1.RotateKeyRequest;
 import io.cipherd.server.subjectkeys.SubjectKeysConfig;
 import io.cipherd.server.subjects.CountingSubjectStore;
@@ -40,6 +42,7 @@ import io.grpc.protobuf.StatusProto;
 import io.grpc.stub.StreamObserver;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import org.assertj.core.api.ThrowableAssert.ThrowingCallable;
@@ -494,8 +497,73 @@ class SubjectBoundApiTest {
     }
   }
 
-  private static void coldSubjectStreams(
-      InProcessCipherd cipherd, CountingSubjectStore store, int items) throws Exception {
+  /**
+   * A stream whose run of queued items found the subject store failing fails that run's items that
+   * need the store at once, with its error, as a batch does: before, each asked the store again in
+   * turn, and against a stalled database each waited out the statement timeout. The next run asks
+   * again, so the stream serves once the store does.
+   */
+  @Test
+  void streams_whoseRunFindsTheStoreFailing_failItsItemsAtOnce_andAskAgainNextRun()
+      throws Exception {
+    int items = 64;
+    CountingSubjectStore slow =
+        new CountingSubjectStore(new MemorySubjectStore(), Duration.ofMillis(5));
+    try (InProcessCipherd remote =
+        InProcessCipherd.start(dataDir.resolve("remote"), builder -> builder.subjectStore(slow))) {
+      remote.admin.createKey(
+          CreateKeyRequest.newBuilder().setKeyName("users").setMode(Mode.MODE_GCM).build());
+      List<String> ciphertexts = new ArrayList<>();
+      for (EncryptStreamResponse r : encryptStream(remote, "cold-", items)) {
+        ciphertexts.add(r.getResult().getCiphertext());
+      }
+      remote.services.subjectKeys().forgetKey("users");
+      slow.reset();
+      slow.failing(true);
+
+      List<DecryptStreamResponse> refused = decryptStream(remote, ciphertexts);
+      List<EncryptStreamResponse> notMade = encryptStream(remote, "new-", items);
+
+      System.out.printf(
+          "streams of %d cold items against a failing store: %d finds by reference, %d finds%n",
+          items, slow.findsByRef(), slow.finds());
+      assertThat(refused)
+          .hasSize(items)
+          .allSatisfy(
+              r -> assertThat(r.getResult().getError().getReason()).isEqualTo("STORE_UNAVAILABLE"));
+      assertThat(notMade)
+          .hasSize(items)
+          .allSatisfy(
+              r -> assertThat(r.getResult().getError().getReason()).isEqualTo("STORE_UNAVAILABLE"));
+      // One round trip per run of queued items (up to the window of 16); before, one per item too.
+      assertThat(slow.findsByRef()).isLessThanOrEqualTo(items / 4);
+      assertThat(slow.finds()).isLessThanOrEqualTo(items / 4);
+      assertThat(slow.creates()).isZero();
+
+      // A ReEncryptStream's run readies its source subjects the same way (it read each alone).
+      slow.reset();
+      List<ReEncryptStreamResponse> stillRefused = reEncryptStream(remote, ciphertexts);
+      assertThat(stillRefused)
+          .hasSize(items)
+          .allSatisfy(
+              r -> assertThat(r.getResult().getError().getReason()).isEqualTo("STORE_UNAVAILABLE"));
+      assertThat(slow.findsByRef()).isLessThanOrEqualTo(items / 4);
+
+      slow.failing(false);
+      slow.reset();
+      assertThat(reEncryptStream(remote, ciphertexts))
+          .hasSize(items)
+          .allSatisfy(r -> assertThat(r.getResult().getCiphertext()).startsWith("<users/s:gcm>"));
+      assertThat(slow.findsByRef()).isBetween(1, items / 4);
+      assertThat(decryptStream(remote, ciphertexts))
+          .hasSize(items)
+          .allSatisfy(
+              r -> assertThat(r.getResult().getPlaintext().toStringUtf8()).startsWith("row "));
+    }
+  }
+
+  private static List<EncryptStreamResponse> encryptStream(
+      InProcessCipherd cipherd, String subjectPrefix, int items) throws Exception {
     StreamRecorder<EncryptStreamResponse> encrypted = new StreamRecorder<>();
     StreamObserver<EncryptStreamRequest> toEncrypt = cipherd.cryptoAsync.encryptStream(encrypted);
     for (int i = 0; i < items; i++) {
@@ -503,35 +571,64 @@ class SubjectBoundApiTest {
           EncryptStreamRequest.newBuilder()
               .setReference("e" + i)
               .setKeyName("users")
-              .setSubject("cold-" + i)
+              .setSubject(subjectPrefix + i)
               .setPlaintext(ByteString.copyFromUtf8("row " + i))
               .build());
     }
     toEncrypt.onCompleted();
-    List<EncryptStreamResponse> ciphertexts = encrypted.awaitValues(30);
+    return encrypted.awaitValues(60);
+  }
+
+  private static List<DecryptStreamResponse> decryptStream(
+      InProcessCipherd cipherd, List<String> ciphertexts) throws Exception {
+    StreamRecorder<DecryptStreamResponse> decrypted = new StreamRecorder<>();
+    StreamObserver<DecryptStreamRequest> toDecrypt = cipherd.cryptoAsync.decryptStream(decrypted);
+    for (int i = 0; i < ciphertexts.size(); i++) {
+      toDecrypt.onNext(
+          DecryptStreamRequest.newBuilder()
+              .setReference("d" + i)
+              .setCiphertext(ciphertexts.get(i))
+              .build());
+    }
+    toDecrypt.onCompleted();
+    return decrypted.awaitValues(60);
+  }
+
+  private static List<ReEncryptStreamResponse> reEncryptStream(
+      InProcessCipherd cipherd, List<String> ciphertexts) throws Exception {
+    StreamRecorder<ReEncryptStreamResponse> rewrapped = new StreamRecorder<>();
+    StreamObserver<ReEncryptStreamRequest> toRewrap =
+        cipherd.cryptoAsync.reEncryptStream(rewrapped);
+    for (int i = 0; i < ciphertexts.size(); i++) {
+      toRewrap.onNext(
+          ReEncryptStreamRequest.newBuilder()
+              .setReference("r" + i)
+              .setKeyName("users")
+              .setCiphertext(ciphertexts.get(i))
+              .build());
+    }
+    toRewrap.onCompleted();
+    return rewrapped.awaitValues(60);
+  }
+
+  private static void coldSubjectStreams(
+      InProcessCipherd cipherd, CountingSubjectStore store, int items) throws Exception {
+    List<EncryptStreamResponse> encrypted = encryptStream(cipherd, "cold-", items);
     int finds = store.finds();
     int creates = store.creates();
 
-    assertThat(ciphertexts).hasSize(items);
+    assertThat(encrypted).hasSize(items);
+    List<String> ciphertexts = new ArrayList<>();
     for (int i = 0; i < items; i++) {
-      assertThat(ciphertexts.get(i).getResult().getReference()).isEqualTo("e" + i);
-      assertThat(ciphertexts.get(i).getResult().getCiphertext()).startsWith("<users/s:gcm>");
+      assertThat(encrypted.get(i).getResult().getReference()).isEqualTo("e" + i);
+      assertThat(encrypted.get(i).getResult().getCiphertext()).startsWith("<users/s:gcm>");
+      ciphertexts.add(encrypted.get(i).getResult().getCiphertext());
     }
     assertThat(store.rowsCreated()).isEqualTo(items);
 
     // A store fresh to this server: the decrypting side's subject keys are cold too.
     cipherd.services.subjectKeys().forgetKey("users");
-    StreamRecorder<DecryptStreamResponse> decrypted = new StreamRecorder<>();
-    StreamObserver<DecryptStreamRequest> toDecrypt = cipherd.cryptoAsync.decryptStream(decrypted);
-    for (int i = 0; i < items; i++) {
-      toDecrypt.onNext(
-          DecryptStreamRequest.newBuilder()
-              .setReference("d" + i)
-              .setCiphertext(ciphertexts.get(i).getResult().getCiphertext())
-              .build());
-    }
-    toDecrypt.onCompleted();
-    List<DecryptStreamResponse> plaintexts = decrypted.awaitValues(30);
+    List<DecryptStreamResponse> plaintexts = decryptStream(cipherd, ciphertexts);
     System.out.printf(
         "EncryptStream of %d items over %d new subjects: %d finds, %d creates; DecryptStream of"
             + " them, cold: %d finds by reference%n",

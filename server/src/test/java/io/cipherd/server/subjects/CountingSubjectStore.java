@@ -20,7 +20,10 @@ public final class CountingSubjectStore implements SubjectStore {
 
   private volatile Duration latency;
 
-  /** Set: every lookup by reference fails, as a database that stopped answering makes it. */
+  /**
+   * Set: every lookup and creation fails (after its latency), as a database that stopped answering
+   * makes it.
+   */
   private volatile boolean failing;
 
   public CountingSubjectStore(SubjectStore delegate) {
@@ -85,6 +88,7 @@ public final class CountingSubjectStore implements SubjectStore {
   public Map<SubjectHash, SubjectRecord> find(String keyName, Collection<SubjectHash> subjects) {
     finds.incrementAndGet();
     roundTrip();
+    failIfFailing("find");
     return delegate.find(keyName, subjects);
   }
 
@@ -92,10 +96,7 @@ public final class CountingSubjectStore implements SubjectStore {
   public Map<SubjectRef, SubjectRecord> findByRef(Collection<SubjectRef> refs) {
     findsByRef.incrementAndGet();
     roundTrip();
-    if (failing) {
-      throw new SubjectStoreUnavailableException(
-          "subject store: findByRef timed out after 2 s (--subject-store-statement-timeout)");
-    }
+    failIfFailing("findByRef");
     return delegate.findByRef(refs);
   }
 
@@ -104,7 +105,17 @@ public final class CountingSubjectStore implements SubjectStore {
     creates.incrementAndGet();
     rowsCreated.addAndGet(rows.size());
     roundTrip();
+    failIfFailing("createIfAbsent");
     return delegate.createIfAbsent(rows);
+  }
+
+  private void failIfFailing(String operation) {
+    if (failing) {
+      throw new SubjectStoreUnavailableException(
+          "subject store: "
+              + operation
+              + " timed out after 2 s (--subject-store-statement-timeout)");
+    }
   }
 
   @Override
