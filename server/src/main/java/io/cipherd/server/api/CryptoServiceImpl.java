@@ -316,7 +316,7 @@ public final class CryptoServiceImpl extends CryptoServiceGrpc.CryptoServiceImpl
 
   /** The routing decision for {@code request}, from the one view of it ({@link ParsedRequest}). */
   private boolean fromMemory(Object request) {
-    return ParsedRequest.of(request).fromMemory(engine.keys());
+    return ParsedRequest.of(request).fromMemory(engine);
   }
 
   private boolean withinLimits(int items, StreamObserver<?> observer) {

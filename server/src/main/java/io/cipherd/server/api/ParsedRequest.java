@@ -34,9 +34,11 @@ import io.cipherd.api.v1.ReIndexRequest;
 import io.cipherd.server.crypto.envelope.Envelope;
 import io.cipherd.server.crypto.envelope.EnvelopeHeader;
 import io.cipherd.server.crypto.transit.TransitCiphertext;
+import io.cipherd.server.engine.CryptoEngine;
 import io.cipherd.server.engine.ExpectedKey;
 import io.cipherd.server.keycache.KeyCache;
 import io.cipherd.server.logging.CallRequest;
+import java.util.ArrayList;
 import java.util.List;
 
 /**
@@ -338,8 +340,9 @@ final class ParsedRequest implements CallRequest {
   }
 
   /**
-   * Encrypts for a subject, whose key may need the subject store: never served from memory. The
-   * subject id itself is not kept in this view (logs and audit records read it).
+   * Encrypts for a subject, whose key may need the subject store: served from memory only once
+   * every subject's key is known to be cached ({@link #fromMemory(CryptoEngine)}). The subject id
+   * itself is not kept in this view (logs and audit records read it).
    */
   private static ParsedRequest subjectBound(
       Object message, int items, ByteString context, String key) {
@@ -419,7 +422,7 @@ final class ParsedRequest implements CallRequest {
   boolean fromMemory(KeyCache keys) {
     return switch (kind) {
       case ENCRYPT -> keys.canEncryptFromMemory(key, keyVersion);
-      case ENCRYPT_SUBJECT -> false;
+      case ENCRYPT_SUBJECT -> false; // the subjects' keys: fromMemory(CryptoEngine)
       case DECRYPT -> decryptsFromMemory(keys, header(), expectedKey);
       case REWRAP ->
           decryptsFromMemory(keys, header(), expectedKey)
@@ -438,6 +441,46 @@ final class ParsedRequest implements CallRequest {
       case FORMATTED_DECRYPT -> keys.isCached(key, keyVersion);
       case FORMATTED_REWRAP -> keys.isCached(key, keyVersion) && keys.canEncryptFromMemory(key, 0);
       case OTHER -> false;
+    };
+  }
+
+  /**
+   * As {@link #fromMemory(KeyCache)}, and a unary Encrypt or an EncryptBatch for subjects too once
+   * the key's current version can encrypt from memory and every subject's key is cached ({@link
+   * CryptoEngine#subjectsWarmForEncryption}): a batch of warm subjects then runs on the transport
+   * thread as a plain one does, instead of taking a hop to the blocking pool (about a sixth of a
+   * warm subject-bound EncryptBatch-256's throughput, docs/benchmarks.md). Streams keep their own
+   * rule ({@link ItemStream}).
+   */
+  boolean fromMemory(CryptoEngine engine) {
+    if (kind != Kind.ENCRYPT_SUBJECT) {
+      return fromMemory(engine.keys());
+    }
+    List<String> subjects = subjectIds(message);
+    return subjects != null
+        && engine.keys().canEncryptFromMemory(key, 0)
+        && engine.subjectsWarmForEncryption(key, subjects);
+  }
+
+  /**
+   * The subject ids a unary Encrypt or an EncryptBatch encrypts for (a batch's items without one of
+   * their own take the batch's; items with neither are plain); null for other requests.
+   */
+  private static List<String> subjectIds(Object message) {
+    return switch (message) {
+      case EncryptRequest r -> List.of(r.getSubject());
+      case EncryptBatchRequest r -> {
+        List<String> ids = new ArrayList<>(r.getItemsCount());
+        for (int i = 0; i < r.getItemsCount(); i++) {
+          String subject = r.getItems(i).getSubject();
+          String id = subject.isEmpty() ? r.getSubject() : subject;
+          if (!id.isEmpty()) {
+            ids.add(id);
+          }
+        }
+        yield ids;
+      }
+      default -> null;
     };
   }
 

@@ -196,6 +196,19 @@ public final class CryptoEngine {
   }
 
   /**
+   * Whether encrypting for {@code subjectIds} under {@code keyName} needs no subject store: every
+   * one's key is cached ({@link SubjectKeys#warmForEncryption}). Asked only for a caller who may
+   * encrypt with the key: where a call runs shows in how long it takes, and a caller without the
+   * grant must not learn from it which subjects were used lately. False when this engine serves no
+   * subject-bound data (the call then fails at once, wherever it runs).
+   */
+  public boolean subjectsWarmForEncryption(String keyName, List<String> subjectIds) {
+    return subjects != null
+        && authorizer.allows(Operation.ENCRYPT, keyName)
+        && subjects.warmForEncryption(keyName, subjectIds);
+  }
+
+  /**
    * Reads, and creates where new, the keys of {@code subjectIds} under {@code keyName} as {@link
    * #subjectKeysForEncryption} does (one store round trip for the lookups, one for the creations),
    * so that the encryptions that follow find them cached. Only a warm-up: nothing is refused here,

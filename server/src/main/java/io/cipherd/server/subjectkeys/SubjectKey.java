@@ -114,7 +114,12 @@ public final class SubjectKey {
    * honoured within the TTL however late the key was first used.
    */
   boolean servable() {
-    return SubjectClock.nanoTime() - usableUntilNanos < 0;
+    return servableAt(SubjectClock.nanoTime());
+  }
+
+  /** Whether a cache may still serve this key at {@code nanos} ({@link System#nanoTime} scale). */
+  boolean servableAt(long nanos) {
+    return nanos - usableUntilNanos < 0;
   }
 
   /** Whether the key cache still holds this key: neither erased nor dropped for size or age. */

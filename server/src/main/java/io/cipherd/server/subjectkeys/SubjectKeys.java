@@ -86,6 +86,14 @@ public final class SubjectKeys {
    */
   static final int READ_SAMPLE = 16;
 
+  /**
+   * How long past now a warm subject's key must stay servable for {@link #warmForEncryption} to
+   * count it: far longer than a batch takes, so one that starts warm does not turn cold midway.
+   */
+  static final Duration WARM_MARGIN = Duration.ofSeconds(1);
+
+  private static final long WARM_MARGIN_NANOS = WARM_MARGIN.toNanos();
+
   private final SubjectStore store;
   private final Supplier<SubjectHasher> hasher;
   private final SubjectCreationLimiter limiter;
@@ -300,6 +308,27 @@ public final class SubjectKeys {
           });
     }
     return result;
+  }
+
+  /**
+   * Whether every subject of {@code subjectIds} has its key under {@code keyName} cached and
+   * servable for {@link #WARM_MARGIN} more, so that encrypting for them reads and writes no store:
+   * such a call may run on the transport thread, as a plain one whose key is cached does. Only
+   * asks, quietly: no hit is counted and no id is hashed. A key the cache drops between this answer
+   * and the call (for size, as new subjects come in) makes the call read the store once.
+   */
+  public boolean warmForEncryption(String keyName, List<String> subjectIds) {
+    return SubjectClock.batch(
+        () -> {
+          long until = SubjectClock.nanoTime() + WARM_MARGIN_NANOS;
+          for (String id : subjectIds) {
+            SubjectKey warm = byIdQuietly.getIfPresentQuietly(new NamedId(keyName, id));
+            if (warm == null || !warm.inCache() || !warm.servableAt(until)) {
+              return false;
+            }
+          }
+          return true;
+        });
   }
 
   /**

@@ -1,6 +1,8 @@
 package io.cipherd.server.api;
 
 import static io.cipherd.server.api.GrpcAssertions.failsWith;
+import static io.cipherd.server.api.TokenCallers.as;
+import static io.cipherd.server.api.TokenCallers.tokenHash;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
@@ -18,6 +20,7 @@ import io.cipherd.api.v1.EncryptBatchItem;
 import io.cipherd.api.v1.EncryptBatchRequest;
 import io.cipherd.api.v1.EncryptBatchResponse;
 import io.cipherd.api.v1.EncryptRequest;
+import io.cipherd.api.v1.EncryptResponse;
 import io.cipherd.api.v1.EncryptStreamRequest;
 import io.cipherd.api.v1.EncryptStreamResponse;
 import io.cipherd.api.v1.GenerateDataKeyRequest;
@@ -33,6 +36,8 @@ import io.cipherd.api.v1.ReEncryptResponse;
 import io.cipherd.api.v1.ReEncryptStreamRequest;
 import io.cipherd.api.v1.ReEncryptStreamResponse;
 import io.cipherd.api.v1.RotateKeyRequest;
+import io.cipherd.server.security.AccessPolicy;
+import io.cipherd.server.security.AccessPolicyFile;
 import io.cipherd.server.subjectkeys.SubjectKeysConfig;
 import io.cipherd.server.subjects.CountingSubjectStore;
 import io.cipherd.server.subjects.MemorySubjectStore;
@@ -40,6 +45,7 @@ import io.grpc.Status;
 import io.grpc.StatusRuntimeException;
 import io.grpc.protobuf.StatusProto;
 import io.grpc.stub.StreamObserver;
+import java.io.StringReader;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -376,6 +382,136 @@ class SubjectBoundApiTest {
       // The same subject's data under both keys: one subject, two keys.
       assertThat(encrypt("people", "user-" + i, EMAIL).substring(0, 34))
           .isEqualTo(results.get(i).getCiphertext().substring(0, 34));
+    }
+  }
+
+  /**
+   * An EncryptBatch whose subjects' keys are all cached needs no store, so it runs where a plain
+   * one whose key is cached does, on the transport thread: it is answered while every blocking
+   * thread waits for a stalled subject store, where it used to queue behind them. A batch with one
+   * cold subject still takes the blocking pool.
+   */
+  @Test
+  void encryptBatch_ofWarmSubjects_isAnsweredWhileTheBlockingPoolWaitsForTheStore()
+      throws Exception {
+    EncryptBatchRequest.Builder warm = EncryptBatchRequest.newBuilder().setKeyName("users");
+    for (int i = 0; i < 64; i++) {
+      warm.addItems(EncryptBatchItem.newBuilder().setSubject("warm-" + i).setPlaintext(EMAIL));
+    }
+    cipherd.crypto.encryptBatch(warm.build());
+    store.latency(Duration.ofMillis(1500));
+    List<StreamRecorder<EncryptResponse>> cold = new ArrayList<>();
+    // As many cold calls as the pool has threads (4): each waits 3 s (a find, then a creation).
+    for (int i = 0; i < 4; i++) {
+      StreamRecorder<EncryptResponse> answer = new StreamRecorder<>();
+      cipherd.cryptoAsync.encrypt(
+          EncryptRequest.newBuilder()
+              .setKeyName("users")
+              .setSubject("cold-" + i)
+              .setPlaintext(EMAIL)
+              .build(),
+          answer);
+      cold.add(answer);
+    }
+    Thread.sleep(200);
+
+    long start = System.nanoTime();
+    EncryptBatchResponse answered = cipherd.crypto.encryptBatch(warm.build());
+    long tookMillis = (System.nanoTime() - start) / 1_000_000;
+    int findsBefore = store.finds();
+    StreamRecorder<EncryptBatchResponse> oneCold = new StreamRecorder<>();
+    cipherd.cryptoAsync.encryptBatch(
+        warm.clone()
+            .addItems(EncryptBatchItem.newBuilder().setSubject("cold-x").setPlaintext(EMAIL))
+            .build(),
+        oneCold);
+
+    assertThat(answered.getResultsList())
+        .hasSize(64)
+        .allSatisfy(r -> assertThat(r.getCiphertext()).startsWith("<users/s:gcm>"));
+    assertThat(tookMillis)
+        .as("the warm batch took %d ms; the blocking threads are held for 3,000 ms", tookMillis)
+        .isLessThan(1_000);
+    for (StreamRecorder<EncryptResponse> answer : cold) {
+      assertThat(answer.awaitValues(30)).hasSize(1);
+    }
+    assertThat(oneCold.awaitValues(30).get(0).getResultsList())
+        .hasSize(65)
+        .allSatisfy(r -> assertThat(r.getCiphertext()).startsWith("<users/s:gcm>"));
+    assertThat(store.finds() - findsBefore)
+        .as("the batch with one cold subject read the store")
+        .isEqualTo(1);
+  }
+
+  /**
+   * Where a call runs shows in how long it takes, so a caller who may not encrypt with the key is
+   * never sent to the transport thread for warm subjects: its refusal takes the blocking pool
+   * whether the subjects were used lately or not, and tells it nothing about them.
+   */
+  @Test
+  void encryptForWarmSubjects_byACallerWithoutTheGrant_isRefusedAsForColdOnes() throws Exception {
+    AccessPolicy policy =
+        AccessPolicyFile.parse(
+            "test",
+            new StringReader(
+                """
+                callers:
+                  writer:
+                    token_sha256: %s
+                    rules:
+                      - keys: [users]
+                        operations: [encrypt, admin]
+                  reader:
+                    token_sha256: %s
+                    rules:
+                      - keys: [users]
+                        operations: [decrypt]
+                """
+                    .formatted(tokenHash("writer"), tokenHash("reader"))));
+    CountingSubjectStore slow = new CountingSubjectStore(new MemorySubjectStore());
+    try (InProcessCipherd guarded =
+        InProcessCipherd.start(
+            dataDir.resolve("guarded"),
+            builder -> builder.accessPolicy(policy).subjectStore(slow))) {
+      as("writer", guarded.admin)
+          .createKey(
+              CreateKeyRequest.newBuilder().setKeyName("users").setMode(Mode.MODE_GCM).build());
+      EncryptRequest warm =
+          EncryptRequest.newBuilder()
+              .setKeyName("users")
+              .setSubject("warm")
+              .setPlaintext(EMAIL)
+              .build();
+      as("writer", guarded.crypto).encrypt(warm);
+      slow.latency(Duration.ofMillis(1500));
+      List<StreamRecorder<EncryptResponse>> stalled = new ArrayList<>();
+      for (int i = 0; i < 4; i++) {
+        StreamRecorder<EncryptResponse> answer = new StreamRecorder<>();
+        as("writer", guarded.cryptoAsync)
+            .encrypt(warm.toBuilder().setSubject("cold-" + i).build(), answer);
+        stalled.add(answer);
+      }
+      Thread.sleep(200);
+
+      long start = System.nanoTime();
+      as("writer", guarded.crypto).encrypt(warm);
+      long writerMillis = (System.nanoTime() - start) / 1_000_000;
+      start = System.nanoTime();
+      StatusRuntimeException refused =
+          catchThrowableOfType(
+              StatusRuntimeException.class, () -> as("reader", guarded.crypto).encrypt(warm));
+      long readerMillis = (System.nanoTime() - start) / 1_000_000;
+
+      assertThat(refused.getStatus().getCode()).isEqualTo(Status.Code.PERMISSION_DENIED);
+      assertThat(writerMillis)
+          .as("the writer's warm subject: %d ms", writerMillis)
+          .isLessThan(1_000);
+      assertThat(readerMillis)
+          .as("the reader's refusal waited for the pool as for a cold subject: %d ms", readerMillis)
+          .isGreaterThan(1_000);
+      for (StreamRecorder<EncryptResponse> answer : stalled) {
+        assertThat(answer.awaitValues(30)).hasSize(1);
+      }
     }
   }
 

@@ -351,6 +351,29 @@ class SubjectKeysTest {
         .count();
   }
 
+  /**
+   * What lets an encryption for subjects run on the transport thread: every id's key cached, and
+   * servable for the margin beyond now, so the call cannot turn cold midway.
+   */
+  @Test
+  void warmForEncryption_onlyOnceEveryIdsKeyIsCached_andStaysServableForTheMargin() {
+    SubjectKeys keys = replica(Duration.ofMinutes(1), 0);
+    assertThat(keys.warmForEncryption("users", List.of("ada"))).isFalse();
+    keys.forEncryptionByIds("users", List.of("ada", "bob"), false, "app", wrapping);
+
+    assertThat(keys.warmForEncryption("users", List.of("ada", "bob", "ada"))).isTrue();
+    assertThat(keys.warmForEncryption("users", List.of("ada", "cyd"))).isFalse();
+    assertThat(keys.warmForEncryption("orders", List.of("ada"))).isFalse();
+    keys.erase("users", List.of(keys.hash("subject", "bob")));
+    assertThat(keys.warmForEncryption("users", List.of("bob"))).isFalse();
+
+    SubjectKeys brief = replica(SubjectKeys.WARM_MARGIN.dividedBy(2), 0);
+    brief.forEncryptionByIds("users", List.of("ada"), false, "app", wrapping);
+    assertThat(brief.warmForEncryption("users", List.of("ada")))
+        .as("a key that expires within the margin is not warm")
+        .isFalse();
+  }
+
   @Test
   void anUnknownRef_orOneUnderAnotherKey_isADecryptionFailure() {
     SubjectKeys keys = replica(Duration.ofMinutes(1), 0);
