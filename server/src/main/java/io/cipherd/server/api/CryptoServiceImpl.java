@@ -106,7 +106,7 @@ public final class CryptoServiceImpl extends CryptoServiceGrpc.CryptoServiceImpl
   public void decrypt(DecryptRequest request, StreamObserver<DecryptResponse> observer) {
     ParsedRequest parsed = ParsedRequest.of(request);
     dispatcher.unary(
-        parsed.fromMemory(engine.keys()),
+        parsed.fromMemory(engine),
         observer,
         () -> {
           Decrypted decrypted =

@@ -447,12 +447,19 @@ final class ParsedRequest implements CallRequest {
   /**
    * As {@link #fromMemory(KeyCache)}, and a unary Encrypt or an EncryptBatch for subjects too once
    * the key's current version can encrypt from memory and every subject's key is cached ({@link
-   * CryptoEngine#subjectsWarmForEncryption}): a batch of warm subjects then runs on the transport
-   * thread as a plain one does, instead of taking a hop to the blocking pool (about a sixth of a
-   * warm subject-bound EncryptBatch-256's throughput, docs/benchmarks.md). Streams keep their own
-   * rule ({@link ItemStream}).
+   * CryptoEngine#subjectsWarmForEncryption}), and a unary Decrypt of a subject-bound ciphertext
+   * once its key and its subject's key are ({@link CryptoEngine#subjectWarmForDecryption}): such a
+   * call then runs on the transport thread as a plain one does, instead of taking a hop to the
+   * blocking pool (about a quarter of a unary call's CPU, docs/benchmarks.md). Streams keep their
+   * own rule ({@link ItemStream}); a DecryptBatch takes the pool, its hop shared by its items.
    */
   boolean fromMemory(CryptoEngine engine) {
+    if (message instanceof DecryptRequest && header() != null && header().isSubjectBound()) {
+      String keyName = header().keyName();
+      return ExpectedKey.refusesAtOnce(expectedKey, keyName)
+          || (engine.keys().isCached(keyName, 0)
+              && engine.subjectWarmForDecryption(keyName, ciphertext));
+    }
     if (kind != Kind.ENCRYPT_SUBJECT) {
       return fromMemory(engine.keys());
     }

@@ -209,6 +209,19 @@ public final class CryptoEngine {
   }
 
   /**
+   * Whether decrypting {@code ciphertext}, subject-bound under {@code keyName}, needs no subject
+   * store: its subject's key is cached ({@link SubjectKeys#warmForDecryption}). Asked only for a
+   * caller who may decrypt with the key, as {@link #subjectsWarmForEncryption} is.
+   */
+  public boolean subjectWarmForDecryption(String keyName, String ciphertext) {
+    if (subjects == null || !authorizer.allows(Operation.DECRYPT, keyName)) {
+      return false;
+    }
+    byte[] ref = Envelope.peekSubjectRef(ciphertext);
+    return ref != null && subjects.warmForDecryption(keyName, SubjectRef.of(ref));
+  }
+
+  /**
    * Reads, and creates where new, the keys of {@code subjectIds} under {@code keyName} as {@link
    * #subjectKeysForEncryption} does (one store round trip for the lookups, one for the creations),
    * so that the encryptions that follow find them cached. Only a warm-up: nothing is refused here,

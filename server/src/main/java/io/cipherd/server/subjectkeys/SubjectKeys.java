@@ -332,6 +332,22 @@ public final class SubjectKeys {
   }
 
   /**
+   * Whether the subject key {@code ref} names under {@code keyName} is cached and servable for
+   * {@link #WARM_MARGIN} more, so that decrypting with it reads no store (as {@link
+   * #warmForEncryption}); quietly.
+   */
+  public boolean warmForDecryption(String keyName, SubjectRef ref) {
+    return SubjectClock.batch(
+        () -> {
+          SubjectKey warm = keysQuietly.getIfPresentQuietly(ref);
+          return warm != null
+              && warm.inCache()
+              && warm.keyName().equals(keyName)
+              && warm.servableAt(SubjectClock.nanoTime() + WARM_MARGIN_NANOS);
+        });
+  }
+
+  /**
    * The key of each subject of {@code subjects} under {@code keyName}, to encrypt with: a map from
    * each subject to its {@link SubjectKey}, or to the error of that subject alone ({@link
    * SubjectErasedException}, {@link SubjectQuotaExceededException}, or what wrapping failed with).

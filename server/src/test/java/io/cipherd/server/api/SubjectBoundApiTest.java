@@ -392,7 +392,7 @@ class SubjectBoundApiTest {
    * cold subject still takes the blocking pool.
    */
   @Test
-  void encryptBatch_ofWarmSubjects_isAnsweredWhileTheBlockingPoolWaitsForTheStore()
+  void encryptBatchAndDecrypt_ofWarmSubjects_areAnsweredWhileTheBlockingPoolWaitsForTheStore()
       throws Exception {
     EncryptBatchRequest.Builder warm = EncryptBatchRequest.newBuilder().setKeyName("users");
     for (int i = 0; i < 64; i++) {
@@ -418,6 +418,17 @@ class SubjectBoundApiTest {
     long start = System.nanoTime();
     EncryptBatchResponse answered = cipherd.crypto.encryptBatch(warm.build());
     long tookMillis = (System.nanoTime() - start) / 1_000_000;
+    start = System.nanoTime();
+    String opened =
+        cipherd
+            .crypto
+            .decrypt(
+                DecryptRequest.newBuilder()
+                    .setCiphertext(answered.getResults(7).getCiphertext())
+                    .build())
+            .getPlaintext()
+            .toStringUtf8();
+    long decryptMillis = (System.nanoTime() - start) / 1_000_000;
     int findsBefore = store.finds();
     StreamRecorder<EncryptBatchResponse> oneCold = new StreamRecorder<>();
     cipherd.cryptoAsync.encryptBatch(
@@ -432,6 +443,10 @@ class SubjectBoundApiTest {
     assertThat(tookMillis)
         .as("the warm batch took %d ms; the blocking threads are held for 3,000 ms", tookMillis)
         .isLessThan(1_000);
+    assertThat(opened).isEqualTo(EMAIL.toStringUtf8());
+    assertThat(decryptMillis)
+        .as("a warm subject's Decrypt took %d ms", decryptMillis)
+        .isLessThan(1_000);
     for (StreamRecorder<EncryptResponse> answer : cold) {
       assertThat(answer.awaitValues(30)).hasSize(1);
     }
@@ -444,12 +459,12 @@ class SubjectBoundApiTest {
   }
 
   /**
-   * Where a call runs shows in how long it takes, so a caller who may not encrypt with the key is
-   * never sent to the transport thread for warm subjects: its refusal takes the blocking pool
-   * whether the subjects were used lately or not, and tells it nothing about them.
+   * Where a call runs shows in how long it takes, so a caller who may not encrypt (or decrypt) with
+   * the key is never sent to the transport thread for warm subjects: its refusal takes the blocking
+   * pool whether the subjects were used lately or not, and tells it nothing about them.
    */
   @Test
-  void encryptForWarmSubjects_byACallerWithoutTheGrant_isRefusedAsForColdOnes() throws Exception {
+  void warmSubjects_forACallerWithoutTheGrant_areRefusedAsColdOnesAre() throws Exception {
     AccessPolicy policy =
         AccessPolicyFile.parse(
             "test",
@@ -482,37 +497,81 @@ class SubjectBoundApiTest {
               .setSubject("warm")
               .setPlaintext(EMAIL)
               .build();
-      as("writer", guarded.crypto).encrypt(warm);
+      String sealed = as("writer", guarded.crypto).encrypt(warm).getCiphertext();
+      DecryptRequest open = DecryptRequest.newBuilder().setCiphertext(sealed).build();
       slow.latency(Duration.ofMillis(1500));
-      List<StreamRecorder<EncryptResponse>> stalled = new ArrayList<>();
-      for (int i = 0; i < 4; i++) {
-        StreamRecorder<EncryptResponse> answer = new StreamRecorder<>();
-        as("writer", guarded.cryptoAsync)
-            .encrypt(warm.toBuilder().setSubject("cold-" + i).build(), answer);
-        stalled.add(answer);
-      }
-      Thread.sleep(200);
 
-      long start = System.nanoTime();
-      as("writer", guarded.crypto).encrypt(warm);
-      long writerMillis = (System.nanoTime() - start) / 1_000_000;
-      start = System.nanoTime();
-      StatusRuntimeException refused =
-          catchThrowableOfType(
-              StatusRuntimeException.class, () -> as("reader", guarded.crypto).encrypt(warm));
-      long readerMillis = (System.nanoTime() - start) / 1_000_000;
+      // Each probe with every blocking thread waiting for the store.
+      List<StreamRecorder<EncryptResponse>> stalled = stallBlockingPool(guarded, "a");
+      long writerMillis = millis(() -> as("writer", guarded.crypto).encrypt(warm));
+      long readerOpenMillis = millis(() -> as("reader", guarded.crypto).decrypt(open));
+      StatusRuntimeException[] refused = new StatusRuntimeException[2];
+      long readerMillis =
+          millis(
+              () ->
+                  refused[0] =
+                      catchThrowableOfType(
+                          StatusRuntimeException.class,
+                          () -> as("reader", guarded.crypto).encrypt(warm)));
+      stalled.addAll(stallBlockingPool(guarded, "b"));
+      long writerOpenMillis =
+          millis(
+              () ->
+                  refused[1] =
+                      catchThrowableOfType(
+                          StatusRuntimeException.class,
+                          () -> as("writer", guarded.crypto).decrypt(open)));
 
-      assertThat(refused.getStatus().getCode()).isEqualTo(Status.Code.PERMISSION_DENIED);
       assertThat(writerMillis)
-          .as("the writer's warm subject: %d ms", writerMillis)
+          .as("the writer's warm Encrypt: %d ms", writerMillis)
           .isLessThan(1_000);
+      assertThat(readerOpenMillis)
+          .as("the reader's warm Decrypt: %d ms", readerOpenMillis)
+          .isLessThan(1_000);
+      assertThat(refused)
+          .allSatisfy(
+              e -> assertThat(e.getStatus().getCode()).isEqualTo(Status.Code.PERMISSION_DENIED));
       assertThat(readerMillis)
-          .as("the reader's refusal waited for the pool as for a cold subject: %d ms", readerMillis)
+          .as(
+              "the reader's refused Encrypt waited for the pool as for a cold subject: %d ms",
+              readerMillis)
+          .isGreaterThan(1_000);
+      assertThat(writerOpenMillis)
+          .as("the writer's refused Decrypt waited for the pool: %d ms", writerOpenMillis)
           .isGreaterThan(1_000);
       for (StreamRecorder<EncryptResponse> answer : stalled) {
         assertThat(answer.awaitValues(30)).hasSize(1);
       }
     }
+  }
+
+  /**
+   * Four Encrypts for new subjects by the writer, one per blocking thread, each waiting for the
+   * store; returns once they have had time to start.
+   */
+  private static List<StreamRecorder<EncryptResponse>> stallBlockingPool(
+      InProcessCipherd guarded, String round) throws InterruptedException {
+    List<StreamRecorder<EncryptResponse>> stalled = new ArrayList<>();
+    for (int i = 0; i < 4; i++) {
+      StreamRecorder<EncryptResponse> answer = new StreamRecorder<>();
+      as("writer", guarded.cryptoAsync)
+          .encrypt(
+              EncryptRequest.newBuilder()
+                  .setKeyName("users")
+                  .setSubject("cold-" + round + i)
+                  .setPlaintext(EMAIL)
+                  .build(),
+              answer);
+      stalled.add(answer);
+    }
+    Thread.sleep(200);
+    return stalled;
+  }
+
+  private static long millis(Runnable call) {
+    long start = System.nanoTime();
+    call.run();
+    return (System.nanoTime() - start) / 1_000_000;
   }
 
   @Test
