@@ -1,5 +1,5 @@
 """--jfr-shapes: JFR execution samples counted per side-by-side shape, within each run's measured window,
-per million items."""
+per million items, and CPU-time samples as µs of CPU per item."""
 
 import datetime
 import json
@@ -30,16 +30,42 @@ def event(at: float, *frames: str) -> str:
     )
 
 
+def cpu_event(at: float, *frames: str, period_ms: float = 2.0) -> str:
+    """One jdk.CPUTimeSample (JDK 25) as `jfr print` writes it (TZ=UTC), frames from the top."""
+    stamp = datetime.datetime.fromtimestamp(at, datetime.UTC)
+    stack = "".join(f"    {f}(int) line: 1\n" for f in frames)
+    return (
+        "jdk.CPUTimeSample {\n"
+        f"  startTime = {stamp:%H:%M:%S}.{stamp.microsecond // 1000:03d} ({stamp:%Y-%m-%d})\n"
+        "  failed = false\n"
+        f"  samplingPeriod = {period_ms:.2f} ms\n"
+        "  biased = false\n"
+        '  eventThread = "w" (javaThreadId = 1)\n'
+        "  stackTrace = [\n"
+        f"{stack}"
+        "  ]\n"
+        "}\n"
+    )
+
+
 class SamplesTest(unittest.TestCase):
-    def test_reads_each_samples_time_and_frames_from_the_top(self):
-        text = event(T0 + 1.25, "a.B.top", "a.B.caller") + "\n" + event(T0 + 2, "c.D.only")
+    def test_reads_each_samples_kind_time_and_frames_from_the_top(self):
+        text = (
+            event(T0 + 1.25, "a.B.top", "a.B.caller")
+            + "\n"
+            + event(T0 + 2, "c.D.only")
+            + cpu_event(T0 + 3, "e.F.native", "e.F.caller")
+        )
 
         got = list(jfr_shapes.samples(text))
 
-        self.assertEqual(len(got), 2)
-        self.assertAlmostEqual(got[0][0], T0 + 1.25, places=3)
-        self.assertEqual(got[0][1], ["a.B.top", "a.B.caller"])
-        self.assertEqual(got[1][1], ["c.D.only"])
+        self.assertEqual(len(got), 3)
+        self.assertEqual(got[0][0], jfr_shapes.EXECUTION)
+        self.assertAlmostEqual(got[0][1], T0 + 1.25, places=3)
+        self.assertEqual(got[0][2], ["a.B.top", "a.B.caller"])
+        self.assertEqual(got[1][2], ["c.D.only"])
+        self.assertEqual(got[2][0], jfr_shapes.CPU_TIME)
+        self.assertEqual(got[2][2], ["e.F.native", "e.F.caller"])
 
 
 class ShapesTest(unittest.TestCase):
@@ -88,6 +114,36 @@ class ShapesTest(unittest.TestCase):
 
         self.assertIn("cipherd subjects: 2 samples in 1 runs, 2.5 M items, 0.8 per M items", out)
         self.assertIn("0.4  Keys.lookup (on the stack)", out)
+        self.assertNotIn("warm.Up.only", out)
+
+    def test_cpu_time_samples_give_the_cpu_each_item_cost_within_the_measured_window(self):
+        text = "".join(
+            [
+                cpu_event(T0 + 1, "warm.Up.only"),  # h2load's warm-up: not counted
+                cpu_event(T0 + 3, "gcm.Open.doFinal"),
+                cpu_event(T0 + 4, "gcm.Open.doFinal"),
+                # a period the sampler stretched while behind: still one sample, CPU_SAMPLE_PERIOD_MS
+                cpu_event(T0 + 5, "gcm.Open.doFinal", period_ms=8.0),
+                cpu_event(T0 + 13, "cache.Keys.lookup"),
+                event(T0 + 13.5, "cache.Keys.lookup"),
+            ]
+        )
+
+        found = {
+            p.runs.shape: p for p in jfr_shapes.profiles(jfr_shapes.samples(text), jfr_shapes.shape_runs(self.dir))
+        }
+
+        plain, subjects = found["plain"], found["subjects"]
+        # 3 samples of 2 ms over 5,000,000 items: 1.2 ns each
+        self.assertEqual((plain.cpu_samples, plain.samples), (3, 0))
+        self.assertAlmostEqual(plain.cpu_us_per_item(plain.cpu_ms), 0.0012)
+        self.assertAlmostEqual(plain.cpu_top["gcm.Open.doFinal"], 6.0)
+        self.assertEqual((subjects.cpu_samples, subjects.samples), (1, 1))
+
+        out = jfr_shapes.render(list(found.values()), [], top=1)
+
+        self.assertIn("CPU-time samples: 3, 0.001 µs of CPU per item", out)
+        self.assertIn("1.2  ns per item: gcm.Open.doFinal (on top, CPU time)", out)
         self.assertNotIn("warm.Up.only", out)
 
     def test_a_run_marked_invalid_is_left_out(self):

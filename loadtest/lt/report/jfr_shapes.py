@@ -1,5 +1,10 @@
 """Where a server's CPU went during each side-by-side shape, from its JFR recording: the execution
-samples taken while that shape's runs were measured, per million items served.
+samples taken while that shape's runs were measured, per million items served, and where the
+recording has them (JDK 25's CPU-time sampler, jdk.CPUTimeSample), the CPU each item cost by the
+threads' own CPU clocks. Execution samples see only threads running Java code; CPU-time samples also
+count time in native and VM code (a thread handing work to another, allocation slow paths), so their
+µs per item, set beside the server's CPU per item in the report, says how much of it no Java frame
+shows (GC and compiler threads, and what the kernel charges the process outside its threads).
 
 Two jars in one sitting differ by up to a tenth in CPU per item on identical code (each JVM's JIT and
 memory layout), so a change worth a few percent shows in neither items/s nor CPU seconds; the samples
@@ -17,8 +22,15 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from ..servers.cipherd import CPU_SAMPLE_PERIOD_MS
+
 _TIME = re.compile(r"startTime = (\d\d):(\d\d):(\d\d)(?:\.(\d+))? \((\d{4})-(\d\d)-(\d\d)\)")
 _FRAME = re.compile(r"^\s+([\w.$<>/]+)\(")
+EXECUTION = "jdk.ExecutionSample"
+CPU_TIME = "jdk.CPUTimeSample"
+# Each CPU-time sample stands for the period the side-by-side's servers sample at. (An event's own
+# samplingPeriod field is not that: it ran up to ten times it when the sampler fell behind, and summing
+# it gave twice the process's CPU.)
 
 
 @dataclass(frozen=True)
@@ -49,9 +61,15 @@ class Profile:
     samples: int = 0
     top: Counter[str] = field(default_factory=Counter)
     anywhere: Counter[str] = field(default_factory=Counter)
+    cpu_samples: int = 0
+    cpu_ms: float = 0.0  # CPU time the CPU-time samples stand for, CPU_SAMPLE_PERIOD_MS each
+    cpu_top: Counter[str] = field(default_factory=Counter)
 
     def per_million(self, count: int) -> float:
         return count * 1e6 / self.runs.items if self.runs.items else float("nan")
+
+    def cpu_us_per_item(self, ms: float) -> float:
+        return ms * 1e3 / self.runs.items if self.runs.items else float("nan")
 
 
 def shape_runs(results: Path) -> list[ShapeRuns]:
@@ -72,16 +90,18 @@ def shape_runs(results: Path) -> list[ShapeRuns]:
     return list(found.values())
 
 
-def samples(jfr_print: str) -> Iterator[tuple[float, list[str]]]:
-    """(unix time, frames from the top) of each jdk.ExecutionSample in `jfr print` output printed
-    with TZ=UTC."""
+def samples(jfr_print: str) -> Iterator[tuple[str, float, list[str]]]:
+    """(event type, unix time, frames from the top) of each jdk.ExecutionSample and jdk.CPUTimeSample
+    in `jfr print` output printed with TZ=UTC."""
+    kind: str | None = None
     when: float | None = None
     frames: list[str] = []
     in_stack = False
     for line in jfr_print.splitlines():
-        if line.startswith("jdk.ExecutionSample"):
-            if when is not None:
-                yield when, frames
+        if line.startswith((EXECUTION, CPU_TIME)):
+            if kind is not None and when is not None:
+                yield kind, when, frames
+            kind = EXECUTION if line.startswith(EXECUTION) else CPU_TIME
             when, frames, in_stack = None, [], False
         elif (m := _TIME.search(line)) is not None:
             h, mi, s, frac, y, mo, d = m.groups()
@@ -93,20 +113,27 @@ def samples(jfr_print: str) -> Iterator[tuple[float, list[str]]]:
             in_stack = False
         elif in_stack and (f := _FRAME.match(line)) is not None:
             frames.append(f.group(1))
-    if when is not None:
-        yield when, frames
+    if kind is not None and when is not None:
+        yield kind, when, frames
 
 
-def profiles(sampled: Iterable[tuple[float, list[str]]], runs: list[ShapeRuns]) -> list[Profile]:
+def profiles(sampled: Iterable[tuple[str, float, list[str]]], runs: list[ShapeRuns]) -> list[Profile]:
     """Each of `runs` with the samples taken in its windows (one recording: one target's runs)."""
     out = [Profile(r) for r in runs]
-    for when, frames in sampled:
+    period = CPU_SAMPLE_PERIOD_MS
+    for kind, when, frames in sampled:
         for p in out:
             if any(w.holds(when) for w in p.runs.windows):
-                p.samples += 1
-                if frames:
-                    p.top[frames[0]] += 1
-                p.anywhere.update(set(frames))
+                if kind == CPU_TIME:
+                    p.cpu_samples += 1
+                    p.cpu_ms += period
+                    if frames:
+                        p.cpu_top[frames[0]] += period
+                else:
+                    p.samples += 1
+                    if frames:
+                        p.top[frames[0]] += 1
+                    p.anywhere.update(set(frames))
                 break
     return out
 
@@ -118,9 +145,9 @@ def recording(results: Path, target: str) -> Path:
 
 
 def read_samples(jfr_tool: Path, jfr_file: Path) -> str:
-    """`jfr print` of the execution samples, whole stacks, times in UTC."""
+    """`jfr print` of the execution and CPU-time samples, whole stacks, times in UTC."""
     return subprocess.run(
-        [str(jfr_tool), "print", "--stack-depth", "256", "--events", "jdk.ExecutionSample", str(jfr_file)],
+        [str(jfr_tool), "print", "--stack-depth", "256", "--events", f"{EXECUTION},{CPU_TIME}", str(jfr_file)],
         check=True,
         capture_output=True,
         text=True,
@@ -144,6 +171,13 @@ def render(found: list[Profile], frames: list[str], top: int) -> str:
             lines.append(f"  {p.per_million(count):7.1f}  {wanted} (on the stack)")
         for name, count in p.top.most_common(top):
             lines.append(f"  {p.per_million(count):7.1f}  {name} (on top)")
+        if p.cpu_samples:
+            lines.append(
+                f"  CPU-time samples: {p.cpu_samples}, {p.cpu_us_per_item(p.cpu_ms):.3f} µs of CPU per item "
+                "(set beside the report's server CPU per item: the rest no Java thread's clock counted)"
+            )
+            for name, ms in p.cpu_top.most_common(top):
+                lines.append(f"  {p.cpu_us_per_item(ms) * 1e3:7.1f}  ns per item: {name} (on top, CPU time)")
     return "\n".join(lines)
 
 

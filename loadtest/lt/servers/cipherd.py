@@ -9,6 +9,10 @@ from pathlib import Path
 
 from .process import HOST, ManagedProcess, free_port
 
+# The recording's CPU-time samples (JDK 25, JEP 509) come every this much of a thread's CPU; each stands for
+# this much in lt/report/jfr_shapes.py.
+CPU_SAMPLE_PERIOD_MS = 2.0
+
 JFR_NAME = "cipherd-loadtest"
 
 
@@ -31,7 +35,10 @@ class Cipherd:
         self.jvm_flags = [
             *extra_jvm,
             f"-Xlog:gc*:file={results / 'gc.log'}:time,uptime,level,tags",
-            f"-XX:StartFlightRecording=name={JFR_NAME},filename={results / 'cipherd.jfr'},settings=profile",
+            # and JDK 25's CPU-time sampler (JEP 509, Linux): every 2 ms of a thread's CPU, native and VM
+            # code included, which execution samples miss (lt/report/jfr_shapes.py)
+            f"-XX:StartFlightRecording=name={JFR_NAME},filename={results / 'cipherd.jfr'},settings=profile,"
+            f"jdk.CPUTimeSample#enabled=true,jdk.CPUTimeSample#throttle={CPU_SAMPLE_PERIOD_MS:g}ms",
         ]
         self.log_level = log_level
         # server arguments after the runner's own; {tmp} stands for this server's temporary folder
