@@ -12,7 +12,8 @@ import java.util.concurrent.locks.ReentrantLock;
  * encrypting a small item), but only while items keep coming: once a whole {@link #HOLD} passes
  * without an item, the shared scheduler returns the ciphers to the pools, so a stream that waits
  * for its client holds none. Every use, return and the final close hold one lock, so neither ever
- * takes a cipher from an item that still uses it.
+ * takes a cipher from an item that still uses it; a close that finds the lock held leaves the
+ * closing to its holder, so a client's cancel never waits for an item's store.
  */
 final class StreamLease {
   /**
@@ -41,6 +42,12 @@ final class StreamLease {
   private boolean closed;
 
   /**
+   * Set by {@link #close} when an item held the lock: that item closes the lease once it is done,
+   * so a close (a client's cancel, on a transport thread) never waits for a store.
+   */
+  private volatile boolean closeWanted;
+
+  /**
    * The lease may hold ciphers, and a check that returns them once the stream is quiet is
    * scheduled.
    */
@@ -64,7 +71,8 @@ final class StreamLease {
   <Q, R> R answer(StreamItemKind<Q, R> items, Q request, ParsedRequest parsed) {
     lock.lock();
     try {
-      if (closed) {
+      if (closed || closeWanted) {
+        closeLocked();
         // The stream ended meanwhile: the item borrows per operation.
         return items.answer(engine, request, parsed);
       }
@@ -82,7 +90,7 @@ final class StreamLease {
       }
       return response;
     } finally {
-      lock.unlock();
+      unlockAndCloseIfWanted();
     }
   }
 
@@ -95,11 +103,11 @@ final class StreamLease {
   <Q, R> void prefetch(StreamItemKind<Q, R> items, List<Q> queued) {
     lock.lock();
     try {
-      if (!closed) {
+      if (!closed && !closeWanted) {
         items.prefetch(leased.engine(), queued);
       }
     } finally {
-      lock.unlock();
+      unlockAndCloseIfWanted();
     }
   }
 
@@ -112,20 +120,45 @@ final class StreamLease {
     try {
       return holding ? System.nanoTime() : lastActiveNanos;
     } finally {
-      lock.unlock();
+      unlockAndCloseIfWanted();
     }
   }
 
-  /** Returns the ciphers to the pools, once; later items borrow per operation. */
+  /**
+   * Returns the ciphers to the pools, once; later items borrow per operation. Without waiting: if
+   * an item uses the lease now (perhaps waiting for a store), that item closes it when done.
+   */
   void close() {
-    lock.lock();
-    try {
-      if (!closed) {
-        closed = true;
-        leased.close();
+    closeWanted = true;
+    closeIfFree();
+  }
+
+  /**
+   * Closes the lease if no item holds it. Both sides first say what they want, then try the lock
+   * ({@link #close} sets {@link #closeWanted}; an item lets go, then reads it), so one of them
+   * always closes it.
+   */
+  private void closeIfFree() {
+    if (lock.tryLock()) {
+      try {
+        closeLocked();
+      } finally {
+        lock.unlock();
       }
-    } finally {
-      lock.unlock();
+    }
+  }
+
+  private void closeLocked() {
+    if (!closed) {
+      closed = true;
+      leased.close();
+    }
+  }
+
+  private void unlockAndCloseIfWanted() {
+    lock.unlock();
+    if (closeWanted) {
+      closeIfFree();
     }
   }
 
@@ -158,7 +191,7 @@ final class StreamLease {
       leased.returnCiphers();
       holding = false;
     } finally {
-      lock.unlock();
+      unlockAndCloseIfWanted();
     }
   }
 }

@@ -14,6 +14,7 @@ import io.cipherd.server.subjects.CountingSubjectStore;
 import io.cipherd.server.subjects.MemorySubjectStore;
 import io.grpc.Status;
 import io.grpc.StatusRuntimeException;
+import io.grpc.stub.ClientCallStreamObserver;
 import io.grpc.stub.StreamObserver;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -165,6 +166,41 @@ class ItemStreamTest {
       assertThat(a.awaitValues(30))
           .extracting(answer -> answer.getResult().getCiphertext().substring(0, 8))
           .containsExactly("<users/v", "<users/s");
+    }
+  }
+
+  /**
+   * A client's cancel reaches the server on a transport thread (the direct executor), and closing
+   * the stream's lease there waited for the lease's item, which may wait for a stalled store for
+   * seconds: every other call on that thread waited too. Now the item closes the lease when done.
+   */
+  @Test
+  void aCancelWhileAnItemWaitsForAStalledStore_returnsAtOnce_andTheLeaseIsStillClosed()
+      throws Exception {
+    CountingSubjectStore store = new CountingSubjectStore(new MemorySubjectStore());
+    try (InProcessCipherd cipherd =
+        InProcessCipherd.start(dataDir, settings -> settings.subjectStore(store))) {
+      cipherd.admin.createKey(CreateKeyRequest.newBuilder().setKeyName("users").build());
+      store.latency(Duration.ofSeconds(2));
+      StreamRecorder<EncryptStreamResponse> answers = new StreamRecorder<>();
+      var requests =
+          (ClientCallStreamObserver<EncryptStreamRequest>)
+              cipherd.cryptoAsync.encryptStream(answers);
+      requests.onNext(item("a0", ""));
+      requests.onNext(item("a1", "stalled"));
+      Thread.sleep(200);
+
+      long start = System.nanoTime();
+      requests.cancel("the client gives up", null);
+      long cancelMillis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start);
+
+      assertThat(cancelMillis)
+          .as("the cancel took %d ms; the item waits 4,000 ms for the store", cancelMillis)
+          .isLessThan(1_000);
+      GenericObjectPool<?> gcm = cipherd.services.cipherPools().pool(CipherMode.GCM);
+      awaitTrue(() -> gcm.getNumActive() == 0, "the item, once done, returned the lease's ciphers");
+      awaitTrue(
+          () -> cipherd.services.streams().open("EncryptStream") == 0, "the stream is closed");
     }
   }
 
