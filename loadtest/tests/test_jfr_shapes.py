@@ -14,15 +14,15 @@ from lt.report import jfr_shapes
 T0 = datetime.datetime(2026, 11, 27, 23, 0, 0, tzinfo=datetime.UTC).timestamp()
 
 
-def event(at: float, *frames: str) -> str:
-    """One jdk.ExecutionSample as `jfr print` writes it (TZ=UTC), frames from the top."""
+def sample(kind: str, at: float, frames: tuple[str, ...], fields: str) -> str:
+    """One sample event of `kind` as `jfr print` writes it (TZ=UTC), its other `fields`, frames from
+    the top."""
     stamp = datetime.datetime.fromtimestamp(at, datetime.UTC)
     stack = "".join(f"    {f}(int) line: 1\n" for f in frames)
     return (
-        "jdk.ExecutionSample {\n"
+        f"{kind} {{\n"
         f"  startTime = {stamp:%H:%M:%S}.{stamp.microsecond // 1000:03d} ({stamp:%Y-%m-%d})\n"
-        '  sampledThread = "w" (javaThreadId = 1)\n'
-        '  state = "STATE_RUNNABLE"\n'
+        f"{fields}"
         "  stackTrace = [\n"
         f"{stack}"
         "  ]\n"
@@ -30,21 +30,23 @@ def event(at: float, *frames: str) -> str:
     )
 
 
+def event(at: float, *frames: str) -> str:
+    """One jdk.ExecutionSample."""
+    return sample(
+        "jdk.ExecutionSample", at, frames, '  sampledThread = "w" (javaThreadId = 1)\n  state = "STATE_RUNNABLE"\n'
+    )
+
+
 def cpu_event(at: float, *frames: str, period_ms: float = 2.0) -> str:
-    """One jdk.CPUTimeSample (JDK 25) as `jfr print` writes it (TZ=UTC), frames from the top."""
-    stamp = datetime.datetime.fromtimestamp(at, datetime.UTC)
-    stack = "".join(f"    {f}(int) line: 1\n" for f in frames)
-    return (
-        "jdk.CPUTimeSample {\n"
-        f"  startTime = {stamp:%H:%M:%S}.{stamp.microsecond // 1000:03d} ({stamp:%Y-%m-%d})\n"
+    """One jdk.CPUTimeSample (JDK 25)."""
+    return sample(
+        "jdk.CPUTimeSample",
+        at,
+        frames,
         "  failed = false\n"
         f"  samplingPeriod = {period_ms:.2f} ms\n"
         "  biased = false\n"
-        '  eventThread = "w" (javaThreadId = 1)\n'
-        "  stackTrace = [\n"
-        f"{stack}"
-        "  ]\n"
-        "}\n"
+        '  eventThread = "w" (javaThreadId = 1)\n',
     )
 
 

@@ -125,11 +125,8 @@ final class StreamItems {
 
         @Override
         public void prefetch(CryptoEngine engine, List<DecryptStreamRequest> queued) {
-          List<String> ciphertexts = new ArrayList<>(queued.size());
-          for (DecryptStreamRequest request : queued) {
-            ciphertexts.add(request.getCiphertext());
-          }
-          engine.prefetchSubjectsWhenNeeded(ciphertexts);
+          engine.prefetchSubjectsWhenNeeded(
+              queued.stream().map(DecryptStreamRequest::getCiphertext).toList());
         }
       };
 
@@ -165,11 +162,8 @@ final class StreamItems {
       /** The run's source subjects, as a DecryptStream's (targets are per item here). */
       @Override
       public void prefetch(CryptoEngine engine, List<ReEncryptStreamRequest> queued) {
-        List<String> ciphertexts = new ArrayList<>(queued.size());
-        for (ReEncryptStreamRequest request : queued) {
-          ciphertexts.add(request.getCiphertext());
-        }
-        engine.prefetchSubjectsWhenNeeded(ciphertexts);
+        engine.prefetchSubjectsWhenNeeded(
+            queued.stream().map(ReEncryptStreamRequest::getCiphertext).toList());
       }
     };
   }

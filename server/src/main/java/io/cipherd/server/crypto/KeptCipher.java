@@ -249,15 +249,7 @@ public final class KeptCipher {
       Kept kept = borrowedKept;
       if (kept != null && cipher == kept.cipher()) {
         borrowedKept = null;
-        // A plain store, not a compare-and-set: only the borrower writes a borrowed stripe (a
-        // retirement waits for it), and a locked instruction here, right after the message's
-        // writes into this key's cipher state, made the core wait for them all (about a tenth of
-        // a subject-bound item's extra cost). A retirement that gave up waiting is finished here.
-        Object[] slots = stripes;
-        SLOT.setRelease(slots, borrowedSlot, kept);
-        if (retired) {
-          retireSlot(slots, borrowedSlot);
-        }
+        giveBack(kept);
         return;
       }
       if (messageKey == key && !retired) {
@@ -276,17 +268,28 @@ public final class KeptCipher {
       pool.release(mode, messageKey, cipher);
     }
 
+    /**
+     * Ends this message's hold on its stripe, leaving {@code state} there (the kept cipher, or null
+     * once it threw). A plain store, not a compare-and-set: only the borrower writes a borrowed
+     * stripe (a retirement waits for it), and a locked instruction here, right after the message's
+     * writes into this key's cipher state, made the core wait for them all (about a tenth of a
+     * subject-bound item's extra cost). A retirement that gave up waiting is finished here.
+     */
+    private void giveBack(Kept state) {
+      Object[] slots = stripes;
+      SLOT.setRelease(slots, borrowedSlot, state);
+      if (retired) {
+        retireSlot(slots, borrowedSlot);
+      }
+    }
+
     @Override
     public void invalidate(CipherMode mode, Cipher cipher) {
       Kept kept = borrowedKept;
       if (kept != null && cipher == kept.cipher()) {
         borrowedKept = null;
         // It threw: the next message there may keep another (or, retired, none).
-        Object[] slots = stripes;
-        SLOT.setRelease(slots, borrowedSlot, null);
-        if (retired) {
-          retireSlot(slots, borrowedSlot);
-        }
+        giveBack(null);
         drop(cipher, kept.algorithm());
         return;
       }

@@ -122,6 +122,14 @@ public final class SubjectKey {
     return nanos - usableUntilNanos < 0;
   }
 
+  /**
+   * Whether this key may be served from the caches at {@code nanos}: the key cache still holds it
+   * ({@link #inCache}) and it is {@link #servableAt} then.
+   */
+  boolean cachedAt(long nanos) {
+    return inCache && servableAt(nanos);
+  }
+
   /** Whether the key cache still holds this key: neither erased nor dropped for size or age. */
   boolean inCache() {
     return inCache;

@@ -279,7 +279,7 @@ public final class SubjectKeys {
         byId.getIfPresent(named);
       }
       if (warm != null) {
-        if (warm.inCache() && warm.servable()) {
+        if (warm.cachedAt(SubjectClock.nanoTime())) {
           result.put(id, warm);
           continue;
         }
@@ -323,7 +323,7 @@ public final class SubjectKeys {
           long until = SubjectClock.nanoTime() + WARM_MARGIN_NANOS;
           for (String id : subjectIds) {
             SubjectKey warm = byIdQuietly.getIfPresentQuietly(new NamedId(keyName, id));
-            if (warm == null || !warm.inCache() || !warm.servableAt(until)) {
+            if (warm == null || !warm.cachedAt(until)) {
               return false;
             }
           }
@@ -341,9 +341,8 @@ public final class SubjectKeys {
         () -> {
           SubjectKey warm = keysQuietly.getIfPresentQuietly(ref);
           return warm != null
-              && warm.inCache()
               && warm.keyName().equals(keyName)
-              && warm.servableAt(SubjectClock.nanoTime() + WARM_MARGIN_NANOS);
+              && warm.cachedAt(SubjectClock.nanoTime() + WARM_MARGIN_NANOS);
         });
   }
 

@@ -9,6 +9,7 @@ import static org.assertj.core.api.Assertions.catchThrowableOfType;
 import com.google.protobuf.ByteString;
 import com.google.rpc.ErrorInfo;
 import io.cipherd.api.v1.CreateKeyRequest;
+import io.cipherd.api.v1.CryptoServiceGrpc;
 import io.cipherd.api.v1.DecryptBatchItem;
 import io.cipherd.api.v1.DecryptBatchRequest;
 import io.cipherd.api.v1.DecryptBatchResponse;
@@ -400,20 +401,7 @@ class SubjectBoundApiTest {
     }
     cipherd.crypto.encryptBatch(warm.build());
     store.latency(Duration.ofMillis(1500));
-    List<StreamRecorder<EncryptResponse>> cold = new ArrayList<>();
-    // As many cold calls as the pool has threads (4): each waits 3 s (a find, then a creation).
-    for (int i = 0; i < 4; i++) {
-      StreamRecorder<EncryptResponse> answer = new StreamRecorder<>();
-      cipherd.cryptoAsync.encrypt(
-          EncryptRequest.newBuilder()
-              .setKeyName("users")
-              .setSubject("cold-" + i)
-              .setPlaintext(EMAIL)
-              .build(),
-          answer);
-      cold.add(answer);
-    }
-    Thread.sleep(200);
+    List<StreamRecorder<EncryptResponse>> cold = stallBlockingPool(cipherd.cryptoAsync, "a");
 
     long start = System.nanoTime();
     EncryptBatchResponse answered = cipherd.crypto.encryptBatch(warm.build());
@@ -502,7 +490,8 @@ class SubjectBoundApiTest {
       slow.latency(Duration.ofMillis(1500));
 
       // Each probe with every blocking thread waiting for the store.
-      List<StreamRecorder<EncryptResponse>> stalled = stallBlockingPool(guarded, "a");
+      List<StreamRecorder<EncryptResponse>> stalled =
+          stallBlockingPool(as("writer", guarded.cryptoAsync), "a");
       long writerMillis = millis(() -> as("writer", guarded.crypto).encrypt(warm));
       long readerOpenMillis = millis(() -> as("reader", guarded.crypto).decrypt(open));
       StatusRuntimeException[] refused = new StatusRuntimeException[2];
@@ -513,7 +502,7 @@ class SubjectBoundApiTest {
                       catchThrowableOfType(
                           StatusRuntimeException.class,
                           () -> as("reader", guarded.crypto).encrypt(warm)));
-      stalled.addAll(stallBlockingPool(guarded, "b"));
+      stalled.addAll(stallBlockingPool(as("writer", guarded.cryptoAsync), "b"));
       long writerOpenMillis =
           millis(
               () ->
@@ -546,22 +535,22 @@ class SubjectBoundApiTest {
   }
 
   /**
-   * Four Encrypts for new subjects by the writer, one per blocking thread, each waiting for the
-   * store; returns once they have had time to start.
+   * Four Encrypts for new subjects through {@code crypto}, as many as the pool has threads, each
+   * waiting for the slowed store (a find, then a creation); returns once they have had time to
+   * start.
    */
   private static List<StreamRecorder<EncryptResponse>> stallBlockingPool(
-      InProcessCipherd guarded, String round) throws InterruptedException {
+      CryptoServiceGrpc.CryptoServiceStub crypto, String round) throws InterruptedException {
     List<StreamRecorder<EncryptResponse>> stalled = new ArrayList<>();
     for (int i = 0; i < 4; i++) {
       StreamRecorder<EncryptResponse> answer = new StreamRecorder<>();
-      as("writer", guarded.cryptoAsync)
-          .encrypt(
-              EncryptRequest.newBuilder()
-                  .setKeyName("users")
-                  .setSubject("cold-" + round + i)
-                  .setPlaintext(EMAIL)
-                  .build(),
-              answer);
+      crypto.encrypt(
+          EncryptRequest.newBuilder()
+              .setKeyName("users")
+              .setSubject("cold-" + round + i)
+              .setPlaintext(EMAIL)
+              .build(),
+          answer);
       stalled.add(answer);
     }
     Thread.sleep(200);
@@ -684,10 +673,7 @@ class SubjectBoundApiTest {
     // A store 5 ms away, as a database is over a network: items queue while one waits for it.
     CountingSubjectStore slow =
         new CountingSubjectStore(new MemorySubjectStore(), Duration.ofMillis(5));
-    try (InProcessCipherd remote =
-        InProcessCipherd.start(dataDir.resolve("remote"), builder -> builder.subjectStore(slow))) {
-      remote.admin.createKey(
-          CreateKeyRequest.newBuilder().setKeyName("users").setMode(Mode.MODE_GCM).build());
+    try (InProcessCipherd remote = usersServerOn(slow)) {
       coldSubjectStreams(remote, slow, items);
     }
   }
@@ -704,10 +690,7 @@ class SubjectBoundApiTest {
     int items = 64;
     CountingSubjectStore slow =
         new CountingSubjectStore(new MemorySubjectStore(), Duration.ofMillis(5));
-    try (InProcessCipherd remote =
-        InProcessCipherd.start(dataDir.resolve("remote"), builder -> builder.subjectStore(slow))) {
-      remote.admin.createKey(
-          CreateKeyRequest.newBuilder().setKeyName("users").setMode(Mode.MODE_GCM).build());
+    try (InProcessCipherd remote = usersServerOn(slow)) {
       List<String> ciphertexts = new ArrayList<>();
       for (EncryptStreamResponse r : encryptStream(remote, "cold-", items)) {
         ciphertexts.add(r.getResult().getCiphertext());
@@ -755,6 +738,15 @@ class SubjectBoundApiTest {
           .allSatisfy(
               r -> assertThat(r.getResult().getPlaintext().toStringUtf8()).startsWith("row "));
     }
+  }
+
+  /** A server of its own on {@code store}, with the gcm key "users". */
+  private InProcessCipherd usersServerOn(CountingSubjectStore store) throws Exception {
+    InProcessCipherd server =
+        InProcessCipherd.start(dataDir.resolve("remote"), builder -> builder.subjectStore(store));
+    server.admin.createKey(
+        CreateKeyRequest.newBuilder().setKeyName("users").setMode(Mode.MODE_GCM).build());
+    return server;
   }
 
   private static List<EncryptStreamResponse> encryptStream(
