@@ -173,7 +173,8 @@ def parse(argv):
         default="",
         metavar="A,B",
         help="with --jfr-shapes: methods (substrings, such as SubjectKeys.forDecryption) whose samples to "
-        "count wherever they are on the stack",
+        "count wherever they are on the stack, and, by CPU time, in their own code or thread (the innermost "
+        "or outermost frame outside the JDK is theirs), together as a share of the server's CPU",
     )
     args = p.parse_args(argv)
     presets.apply(args, p)

@@ -148,6 +148,34 @@ class ShapesTest(unittest.TestCase):
         self.assertIn("1.2  ns per item: gcm.Open.doFinal (on top, CPU time)", out)
         self.assertNotIn("warm.Up.only", out)
 
+    def test_a_frames_cpu_is_its_own_code_or_thread_and_all_of_them_together_a_share(self):
+        text = "".join(
+            [
+                # the tracer's own code, calling into the JDK: its cost
+                cpu_event(T0 + 3, "java.util.HashMap.getNode", "otel.Tracer.start", "grpc.Server.handle"),
+                # the export's own thread, deep in a library it calls: its cost too
+                cpu_event(T0 + 3.5, "net.Socket.write", "otel.Exporter.send", "otel.BatchProcessor.run"),
+                # the tracer's interceptor on the stack around the whole call: not its cost
+                cpu_event(T0 + 4, "gcm.Open.doFinal", "otel.Interceptor.onMessage", "grpc.Server.handle"),
+                cpu_event(T0 + 4.5, "gcm.Open.doFinal", "grpc.Server.handle"),
+            ]
+        )
+
+        wanted = ["otel.", "BatchProcessor"]
+        (plain,) = [
+            p
+            for p in jfr_shapes.profiles(jfr_shapes.samples(text), jfr_shapes.shape_runs(self.dir), wanted)
+            if p.runs.shape == "plain"
+        ]
+
+        self.assertEqual(plain.cpu_stack["otel."], 6.0)
+        self.assertEqual(plain.cpu_own["otel."], 4.0)
+        self.assertEqual(plain.cpu_own["BatchProcessor"], 2.0)
+        self.assertEqual(plain.cpu_own_any, 4.0)
+        out = jfr_shapes.render([plain], wanted, top=1)
+        self.assertIn("0.8  ns per item: otel. in its own code or thread, 1.2 on the stack (CPU time)", out)
+        self.assertIn("0.8  ns per item, 50.0 % of the CPU-time samples: any of them", out)
+
     def test_a_run_marked_invalid_is_left_out(self):
         row = self.dir / "sidebyside" / "runs" / "cipherd-plain-r1.row.json"
         data = json.loads(row.read_text())

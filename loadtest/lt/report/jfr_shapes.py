@@ -64,6 +64,9 @@ class Profile:
     cpu_samples: int = 0
     cpu_ms: float = 0.0  # CPU time the CPU-time samples stand for, CPU_SAMPLE_PERIOD_MS each
     cpu_top: Counter[str] = field(default_factory=Counter)
+    cpu_stack: Counter[str] = field(default_factory=Counter)  # per wanted frame, on the stack
+    cpu_own: Counter[str] = field(default_factory=Counter)  # per wanted frame, its own code or thread
+    cpu_own_any: float = 0.0  # any wanted frame's own code or thread
 
     def per_million(self, count: int) -> float:
         return count * 1e6 / self.runs.items if self.runs.items else float("nan")
@@ -117,8 +120,21 @@ def samples(jfr_print: str) -> Iterator[tuple[str, float, list[str]]]:
         yield kind, when, frames
 
 
-def profiles(sampled: Iterable[tuple[str, float, list[str]]], runs: list[ShapeRuns]) -> list[Profile]:
-    """Each of `runs` with the samples taken in its windows (one recording: one target's runs)."""
+_JDK = ("java.", "jdk.", "sun.", "com.sun.")
+
+
+def own_frames(frames: list[str]) -> tuple[str, str]:
+    """The innermost and the outermost frame outside the JDK: the code a sample's CPU went to (the JDK
+    methods it called are its cost too) and the thread's own entry point."""
+    mine = [f for f in frames if not f.startswith(_JDK)]
+    return (mine[0], mine[-1]) if mine else ("", "")
+
+
+def profiles(
+    sampled: Iterable[tuple[str, float, list[str]]], runs: list[ShapeRuns], wanted: list[str] = ()
+) -> list[Profile]:
+    """Each of `runs` with the samples taken in its windows (one recording: one target's runs); for
+    each of `wanted`, the CPU time on the stack and in its own code or thread (`own_frames`)."""
     out = [Profile(r) for r in runs]
     period = CPU_SAMPLE_PERIOD_MS
     for kind, when, frames in sampled:
@@ -129,6 +145,16 @@ def profiles(sampled: Iterable[tuple[str, float, list[str]]], runs: list[ShapeRu
                     p.cpu_ms += period
                     if frames:
                         p.cpu_top[frames[0]] += period
+                    inner, entry = own_frames(frames)
+                    owned = False
+                    for w in wanted:
+                        if any(w in f for f in frames):
+                            p.cpu_stack[w] += period
+                        if w in inner or w in entry:
+                            p.cpu_own[w] += period
+                            owned = True
+                    if owned:
+                        p.cpu_own_any += period
                 else:
                     p.samples += 1
                     if frames:
@@ -158,7 +184,8 @@ def read_samples(jfr_tool: Path, jfr_file: Path) -> str:
 def render(found: list[Profile], frames: list[str], top: int) -> str:
     """Per target and shape: samples per million items, then those of each frame in `frames` (a
     substring of a method's name, counted wherever on the stack), then the `top` methods most often
-    on top of the stack."""
+    on top of the stack; from the CPU-time samples, each frame's ns per item on the stack and in its
+    own code or thread, and all of theirs together as a share of the CPU."""
     lines = []
     for p in sorted(found, key=lambda p: (p.runs.shape, p.runs.target)):
         r = p.runs
@@ -176,6 +203,17 @@ def render(found: list[Profile], frames: list[str], top: int) -> str:
                 f"  CPU-time samples: {p.cpu_samples}, {p.cpu_us_per_item(p.cpu_ms):.3f} µs of CPU per item "
                 "(set beside the report's server CPU per item: the rest no Java thread's clock counted)"
             )
+            for wanted in frames:
+                lines.append(
+                    f"  {p.cpu_us_per_item(p.cpu_own[wanted]) * 1e3:7.1f}  ns per item: {wanted} in its own "
+                    f"code or thread, {p.cpu_us_per_item(p.cpu_stack[wanted]) * 1e3:.1f} on the stack (CPU time)"
+                )
+            if frames:
+                lines.append(
+                    f"  {p.cpu_us_per_item(p.cpu_own_any) * 1e3:7.1f}  ns per item, "
+                    f"{100 * p.cpu_own_any / p.cpu_ms:.1f} % of the CPU-time samples: any of them in its own "
+                    "code or thread (CPU time)"
+                )
             for name, ms in p.cpu_top.most_common(top):
                 lines.append(f"  {p.cpu_us_per_item(ms) * 1e3:7.1f}  ns per item: {name} (on top, CPU time)")
     return "\n".join(lines)
@@ -190,7 +228,7 @@ def report(results: Path, jfr_tool: Path, frames: list[str], top: int = 12) -> s
         if not jfr_file.is_file():
             continue
         mine = [r for r in runs if r.target == target]
-        found += profiles(samples(read_samples(jfr_tool, jfr_file)), mine)
+        found += profiles(samples(read_samples(jfr_tool, jfr_file)), mine, [f for f in frames if f])
     if not found:
         return f"loadtest: no side-by-side runs with a recording in {results}"
     return render(found, [f for f in frames if f], top)

@@ -12,10 +12,11 @@ import io.opentelemetry.api.trace.Span;
 /**
  * The server span of one traced call and what cipherd adds to it: the key the request named, the
  * key version and mode the call used, its items, the error reason it failed with, and whether its
- * keys came from the key cache or the key store. Kept in the call's gRPC Context ({@link #current})
- * so work moved to the blocking pool still finds it. Never a plaintext, ciphertext or key byte: the
- * key is the name the access log shows, which never holds more of a ciphertext than its header's
- * key name.
+ * keys came from the key cache or the key store. Put in the call's gRPC Context ({@link #current})
+ * when the call is found traced ({@link SampledCalls}), so work moved to the blocking pool still
+ * finds it, and bound to the span once grpc-java's module has started it ({@link
+ * CallSpanInterceptor}). Never a plaintext, ciphertext or key byte: the key is the name the access
+ * log shows, which never holds more of a ciphertext than its header's key name.
  */
 final class CallSpan {
   static final AttributeKey<String> RPC_SYSTEM = AttributeKey.stringKey("rpc.system");
@@ -33,7 +34,8 @@ final class CallSpan {
 
   private static final Context.Key<CallSpan> KEY_IN_CONTEXT = Context.key("cipherd-call-span");
 
-  final Span span;
+  // Bound once, as the call starts, before any of its callbacks or the blocking pool's work.
+  private volatile Span span;
 
   // Written by the call's serialized callbacks and by the blocking pool, read when it closes.
   private volatile boolean sawRequest;
@@ -41,18 +43,26 @@ final class CallSpan {
   private volatile boolean usedVersion;
   private volatile boolean readStore;
 
-  CallSpan(Span span) {
-    this.span = span;
-  }
+  private CallSpan() {}
 
   /** The traced call served on this thread now; null outside one. */
   static CallSpan current() {
     return KEY_IN_CONTEXT.get();
   }
 
-  /** {@code context} with this call's span in it. */
-  Context in(Context context) {
-    return context.withValue(KEY_IN_CONTEXT, this);
+  /** {@code context} marked as a traced call's, its span bound later ({@link #bind}). */
+  static Context traced(Context context) {
+    return context.withValue(KEY_IN_CONTEXT, new CallSpan());
+  }
+
+  /** Binds the call's server span, which cipherd's attributes then go to. */
+  void bind(Span span) {
+    this.span = span;
+  }
+
+  /** The call's server span; null until bound (a traced call cipherd adds nothing to). */
+  Span span() {
+    return span;
   }
 
   /** Notes a request message of the call: its items; the first one's key. */
@@ -69,7 +79,8 @@ final class CallSpan {
 
   /** Notes the key version an item used; the span shows the first. */
   void usedVersion(KeyVersionRef version) {
-    if (usedVersion) {
+    Span span = this.span;
+    if (usedVersion || span == null) {
       return;
     }
     synchronized (this) {

@@ -1,8 +1,6 @@
 package io.cipherd.server.tracing;
 
 import io.cipherd.server.logging.CallRequest;
-import io.grpc.Context;
-import io.grpc.Contexts;
 import io.grpc.ForwardingServerCall;
 import io.grpc.ForwardingServerCallListener;
 import io.grpc.Metadata;
@@ -15,20 +13,22 @@ import io.opentelemetry.api.trace.Span;
 
 /**
  * Adds cipherd's attributes to the server span grpc-java's OpenTelemetry module started for a call
- * (made current by that module's interceptor, which runs outside this one) and keeps it in the
- * call's gRPC Context as a {@link CallSpan}. Runs inside the access-log interceptor, whose view of
- * each request message ({@link CallRequest}) it reads. A call that is not sampled is passed on
- * untouched: nothing is recorded for it, so nothing is allocated.
+ * (made current by that module's interceptor, which runs outside this one), binding it to the
+ * call's {@link CallSpan}, which the call's gRPC Context has held since the call was found traced.
+ * Runs inside the access-log interceptor, whose view of each request message ({@link CallRequest})
+ * it reads. A call that is not traced is passed on untouched: nothing is recorded for it, so
+ * nothing is allocated.
  */
 final class CallSpanInterceptor implements ServerInterceptor {
   @Override
   public <Q, A> ServerCall.Listener<Q> interceptCall(
       ServerCall<Q, A> call, Metadata headers, ServerCallHandler<Q, A> next) {
+    CallSpan traced = CallSpan.current();
     Span span = Span.current();
-    if (!span.isRecording()) {
+    if (traced == null || !span.isRecording()) {
       return next.startCall(call, headers);
     }
-    CallSpan traced = new CallSpan(span);
+    traced.bind(span);
     MethodDescriptor<Q, A> method = call.getMethodDescriptor();
     span.setAttribute(CallSpan.RPC_SYSTEM, "grpc");
     span.setAttribute(CallSpan.RPC_SERVICE, method.getServiceName());
@@ -41,8 +41,7 @@ final class CallSpanInterceptor implements ServerInterceptor {
             super.close(status, trailers);
           }
         };
-    ServerCall.Listener<Q> listener =
-        Contexts.interceptCall(traced.in(Context.current()), closing, headers, next);
+    ServerCall.Listener<Q> listener = next.startCall(closing, headers);
     return new ForwardingServerCallListener.SimpleForwardingServerCallListener<>(listener) {
       @Override
       public void onMessage(Q message) {

@@ -21,21 +21,21 @@ import java.util.List;
  * call here, at any sampling ratio). Here an unsampled call costs one random draw.
  */
 final class SampledCalls {
-  private static final Context.Key<Boolean> TRACED = Context.key("cipherd-call-traced");
   private static final ServerStreamTracer NOT_TRACED = new ServerStreamTracer() {};
 
   private SampledCalls() {}
 
   /**
-   * Adds {@code module}'s server instrumentation to {@code builder}, behind {@code sampler}; the
-   * module hears of each message only with {@code messageEvents} (when its SDK keeps span events).
+   * Adds {@code module}'s server tracing to {@code builder}, behind {@code sampler}; the module
+   * hears of each message only with {@code messageEvents} (when its SDK keeps span events). Its
+   * metrics are left out: cipherd's are Prometheus's.
    */
   static <T extends ServerBuilder<T>> T install(
       GrpcOpenTelemetry module, CallSampler sampler, boolean messageEvents, T builder) {
     Capture capture = new Capture(builder);
     module.configureServerBuilder(capture);
     builder.addStreamTracerFactory(
-        new Gate(sampler, List.copyOf(capture.factories), messageEvents));
+        new Gate(sampler, List.copyOf(capture.tracingFactories()), messageEvents));
     for (ServerInterceptor interceptor : capture.interceptors) {
       builder.intercept(new OnlyTraced(interceptor));
     }
@@ -47,6 +47,7 @@ final class SampledCalls {
     private final ServerBuilder<?> delegate;
     private final List<ServerStreamTracer.Factory> factories = new ArrayList<>();
     private final List<ServerInterceptor> interceptors = new ArrayList<>();
+    private int beforeFirstInterceptor = -1;
 
     Capture(ServerBuilder<?> delegate) {
       this.delegate = delegate;
@@ -65,8 +66,21 @@ final class SampledCalls {
 
     @Override
     public Capture intercept(ServerInterceptor interceptor) {
+      if (interceptors.isEmpty()) {
+        beforeFirstInterceptor = factories.size();
+      }
       interceptors.add(interceptor);
       return this;
+    }
+
+    /**
+     * The tracing module's factories: those added before its interceptor. The module adds its
+     * tracing's factory and interceptor before its metrics' factory (so that metrics see the
+     * caller's baggage); a metrics tracer with every metric disabled measures nothing, yet builds
+     * attributes and a context for each traced call.
+     */
+    List<ServerStreamTracer.Factory> tracingFactories() {
+      return beforeFirstInterceptor < 0 ? List.of() : factories.subList(0, beforeFirstInterceptor);
     }
   }
 
@@ -87,23 +101,25 @@ final class SampledCalls {
       if (!sampler.sampled(headers)) {
         return NOT_TRACED;
       }
-      List<ServerStreamTracer> tracers = new ArrayList<>(traced.size());
-      for (ServerStreamTracer.Factory factory : traced) {
-        tracers.add(factory.newServerStreamTracer(fullMethodName, headers));
+      ServerStreamTracer[] tracers = new ServerStreamTracer[traced.size()];
+      for (int i = 0; i < tracers.length; i++) {
+        tracers[i] = traced.get(i).newServerStreamTracer(fullMethodName, headers);
       }
       return new TracedCall(tracers, messageEvents);
     }
   }
 
-  /** The module's tracers of one traced call, and the mark its interceptors look for. */
+  /**
+   * The module's tracers of one traced call, and the {@link CallSpan} its interceptors look for.
+   */
   private static final class TracedCall extends ServerStreamTracers {
-    TracedCall(List<ServerStreamTracer> tracers, boolean messageEvents) {
+    TracedCall(ServerStreamTracer[] tracers, boolean messageEvents) {
       super(tracers, messageEvents);
     }
 
     @Override
     public Context filterContext(Context context) {
-      return super.filterContext(context).withValue(TRACED, Boolean.TRUE);
+      return CallSpan.traced(super.filterContext(context));
     }
   }
 
@@ -118,7 +134,7 @@ final class SampledCalls {
     @Override
     public <Q, A> ServerCall.Listener<Q> interceptCall(
         ServerCall<Q, A> call, Metadata headers, ServerCallHandler<Q, A> next) {
-      return TRACED.get() == null
+      return CallSpan.current() == null
           ? next.startCall(call, headers)
           : module.interceptCall(call, headers, next);
     }

@@ -3,7 +3,6 @@ package io.cipherd.server.tracing;
 import io.grpc.Context;
 import io.grpc.ServerStreamTracer;
 import io.grpc.Status;
-import java.util.List;
 
 /**
  * Several stream tracers of one call as one: each event goes to each, in order. Without {@code
@@ -12,11 +11,12 @@ import java.util.List;
  * and drop.
  */
 class ServerStreamTracers extends ServerStreamTracer {
-  private final List<ServerStreamTracer> tracers;
+  private final ServerStreamTracer[] tracers;
   private final boolean messageEvents;
 
-  ServerStreamTracers(List<ServerStreamTracer> tracers, boolean messageEvents) {
-    this.tracers = List.copyOf(tracers);
+  /** {@code tracers}, which this owns from now on. */
+  ServerStreamTracers(ServerStreamTracer[] tracers, boolean messageEvents) {
+    this.tracers = tracers;
     this.messageEvents = messageEvents;
   }
 

@@ -34,6 +34,7 @@ final class SpanExemplars implements SpanContext {
 
   private static Span span() {
     CallSpan call = CallSpan.current();
-    return call != null ? call.span : Span.current();
+    Span span = call != null ? call.span() : null;
+    return span != null ? span : Span.current();
   }
 }

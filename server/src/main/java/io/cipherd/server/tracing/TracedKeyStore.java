@@ -100,7 +100,8 @@ final class TracedKeyStore implements KeyStore {
 
   private <T> T traced(String operation, String key, int version, Supplier<T> call) {
     CallSpan parent = CallSpan.current();
-    if (parent == null) {
+    Span callSpan = parent != null ? parent.span() : null;
+    if (callSpan == null) {
       return call.get();
     }
     parent.readStore();
@@ -108,7 +109,7 @@ final class TracedKeyStore implements KeyStore {
         tracer
             .spanBuilder("keystore." + operation)
             .setSpanKind(SpanKind.CLIENT)
-            .setParent(Context.root().with(parent.span))
+            .setParent(Context.root().with(callSpan))
             .setAttribute(STORE, kind)
             .setAttribute(OPERATION, operation)
             .startSpan();

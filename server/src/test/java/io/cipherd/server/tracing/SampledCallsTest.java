@@ -20,6 +20,9 @@ import io.opentelemetry.api.trace.Span;
 import io.opentelemetry.api.trace.SpanKind;
 import io.opentelemetry.context.Context;
 import io.opentelemetry.sdk.OpenTelemetrySdk;
+import io.opentelemetry.sdk.OpenTelemetrySdkBuilder;
+import io.opentelemetry.sdk.metrics.SdkMeterProvider;
+import io.opentelemetry.sdk.testing.exporter.InMemoryMetricReader;
 import io.opentelemetry.sdk.testing.exporter.InMemorySpanExporter;
 import io.opentelemetry.sdk.trace.SdkTracerProvider;
 import io.opentelemetry.sdk.trace.data.LinkData;
@@ -98,6 +101,17 @@ class SampledCallsTest {
   }
 
   @Test
+  void theModulesMetricsAreLeftOut_evenWhenItHasSomeEnabled() throws Exception {
+    InMemoryMetricReader metrics = InMemoryMetricReader.create();
+    start(new CallSampler(1, false), true, metrics);
+
+    call(CALLS);
+
+    assertThat(spans.getFinishedSpanItems()).hasSize(CALLS);
+    assertThat(metrics.collectAllMetrics()).as("grpc.server.* metrics recorded").isEmpty();
+  }
+
+  @Test
   void atAQuarter_aboutAQuarterOfTheCallsReachTheModule() throws Exception {
     start(new CallSampler(0.25, false));
 
@@ -113,6 +127,12 @@ class SampledCallsTest {
   }
 
   private void start(CallSampler sampler, boolean messageEvents) throws Exception {
+    start(sampler, messageEvents, null);
+  }
+
+  /** With {@code metrics}, the SDK has a meter provider and the module its default metrics. */
+  private void start(CallSampler sampler, boolean messageEvents, InMemoryMetricReader metrics)
+      throws Exception {
     Sampler counting =
         new Sampler() {
           private final Sampler inner = new CallSpanSampler(false);
@@ -135,15 +155,21 @@ class SampledCallsTest {
             return "counting";
           }
         };
-    sdk =
+    OpenTelemetrySdkBuilder sdkBuilder =
         OpenTelemetrySdk.builder()
             .setTracerProvider(
                 SdkTracerProvider.builder()
                     .setSampler(counting)
                     .addSpanProcessor(SimpleSpanProcessor.create(spans))
-                    .build())
-            .build();
-    GrpcOpenTelemetry.Builder module = GrpcOpenTelemetry.newBuilder().sdk(sdk).disableAllMetrics();
+                    .build());
+    if (metrics != null) {
+      sdkBuilder.setMeterProvider(SdkMeterProvider.builder().registerMetricReader(metrics).build());
+    }
+    sdk = sdkBuilder.build();
+    GrpcOpenTelemetry.Builder module = GrpcOpenTelemetry.newBuilder().sdk(sdk);
+    if (metrics == null) {
+      module.disableAllMetrics();
+    }
     InternalGrpcOpenTelemetry.enableTracing(module, true);
     String name = InProcessServerBuilder.generateName();
     InProcessServerBuilder builder =
