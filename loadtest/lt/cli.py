@@ -63,7 +63,7 @@ def run_all(args) -> int:
         java = tools.jdk_home() / "bin" / "java"
         extra = server_jvm_flags(args, java)
         server = Cipherd(java, jar, out, extra, args.server_log_level, args.server_arg)
-        facts = hostfacts.collect(str(java), server.jvm_flags, tools.git_commit())
+        facts = hostfacts.collect(str(java), server.jvm_flags(), tools.git_commit())
         facts["server_log_level"] = args.server_log_level
         facts["server_args"] = args.server_arg
     rows.write(out / "host.json", facts)

@@ -61,6 +61,13 @@ def parse(argv):
         help="repeat the side-by-side's runs N times, report each one's median round (default 1)",
     )
     p.add_argument(
+        "--sbs-fresh-servers",
+        action="store_true",
+        help="with --sbs-rounds: restart cipherd (and its baseline) before every round after the first and warm "
+        "it up again, so that each round measures a JVM of its own: one JVM's JIT can leave a shape's hot path "
+        "a fifth slower than another's for its whole life, which no number of rounds in it averages out",
+    )
+    p.add_argument(
         "--sbs-jmh-args",
         default=jce.DEFAULT_ARGS,
         metavar="ARGS",

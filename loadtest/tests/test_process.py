@@ -37,6 +37,14 @@ class ManagedProcessTest(unittest.TestCase):
         self.assertFalse(p.running)
         self.assertEqual(p.proc.returncode, -15)
 
+    def test_a_process_launched_again_appends_to_its_log(self):
+        p = ManagedProcess("twice", self.log)
+        for word in ("first", "second"):
+            p.launch([sys.executable, "-c", f"print('{word}', flush=True)"])
+            p.proc.wait(20)
+            p.stop()
+        self.assertEqual(self.log.read_text().split(), ["first", "second"])
+
     def test_process_that_dies_at_start_names_its_log(self):
         p = ManagedProcess("crasher", self.log)
         p.launch([sys.executable, "-c", "raise SystemExit(3)"])

@@ -164,10 +164,13 @@ def profiles(
     return out
 
 
-def recording(results: Path, target: str) -> Path:
-    """Where the side-by-side kept `target`'s recording."""
+def recordings(results: Path, target: str) -> list[Path]:
+    """Where the side-by-side kept `target`'s recordings: cipherd.jfr, then one per restart
+    (cipherd-2.jfr, … with --sbs-fresh-servers), in the order they were made."""
     side = results / "sidebyside"
-    return side / "cipherd.jfr" if target == "cipherd" else side / target / "cipherd.jfr"
+    folder = side if target == "cipherd" else side / target
+    later = sorted(folder.glob("cipherd-*.jfr"), key=lambda p: int(p.stem.rsplit("-", 1)[1]))
+    return [p for p in [folder / "cipherd.jfr", *later] if p.is_file()]
 
 
 def read_samples(jfr_tool: Path, jfr_file: Path) -> str:
@@ -224,11 +227,12 @@ def report(results: Path, jfr_tool: Path, frames: list[str], top: int = 12) -> s
     runs = shape_runs(results)
     found: list[Profile] = []
     for target in sorted({r.target for r in runs}):
-        jfr_file = recording(results, target)
-        if not jfr_file.is_file():
+        jfr_files = recordings(results, target)
+        if not jfr_files:
             continue
         mine = [r for r in runs if r.target == target]
-        found += profiles(samples(read_samples(jfr_tool, jfr_file)), mine, [f for f in frames if f])
+        text = "".join(read_samples(jfr_tool, f) for f in jfr_files)
+        found += profiles(samples(text), mine, [f for f in frames if f])
     if not found:
         return f"loadtest: no side-by-side runs with a recording in {results}"
     return render(found, [f for f in frames if f], top)

@@ -17,7 +17,9 @@ JFR_NAME = "cipherd-loadtest"
 
 
 class Cipherd:
-    """cipherd from the jar, embedded key store in a temporary data dir, its logs in `results`."""
+    """cipherd from the jar, embedded key store in a temporary data dir, its logs in `results`. Restarted
+    (`restart`), it is a new JVM on the same ports, data dir and keys, its GC log and recording in new files
+    (`recordings`)."""
 
     def __init__(
         self,
@@ -32,14 +34,8 @@ class Cipherd:
         self.port = free_port()
         self.http_port = free_port()
         self.tmp = tempfile.TemporaryDirectory(prefix="cipherd-loadtest-")
-        self.jvm_flags = [
-            *extra_jvm,
-            f"-Xlog:gc*:file={results / 'gc.log'}:time,uptime,level,tags",
-            # and JDK 25's CPU-time sampler (JEP 509, Linux): every 2 ms of a thread's CPU, native and VM
-            # code included, which execution samples miss (lt/report/jfr_shapes.py)
-            f"-XX:StartFlightRecording=name={JFR_NAME},filename={results / 'cipherd.jfr'},settings=profile,"
-            f"jdk.CPUTimeSample#enabled=true,jdk.CPUTimeSample#throttle={CPU_SAMPLE_PERIOD_MS:g}ms",
-        ]
+        self.extra_jvm = list(extra_jvm)
+        self.starts = 0
         self.log_level = log_level
         # server arguments after the runner's own; {tmp} stands for this server's temporary folder
         self.extra_args = [a.replace("{tmp}", self.tmp.name) for a in extra_args or []]
@@ -54,14 +50,31 @@ class Cipherd:
     def metrics_url(self) -> str:
         return f"http://{HOST}:{self.http_port}/metrics"
 
+    def recording(self) -> Path:
+        """The JFR recording of the JVM started last: cipherd.jfr, then cipherd-2.jfr, …"""
+        return self.results / ("cipherd.jfr" if self.starts <= 1 else f"cipherd-{self.starts}.jfr")
+
+    def jvm_flags(self) -> list[str]:
+        gc_log = self.results / ("gc.log" if self.starts <= 1 else f"gc-{self.starts}.log")
+        return [
+            *self.extra_jvm,
+            f"-Xlog:gc*:file={gc_log}:time,uptime,level,tags",
+            # and JDK 25's CPU-time sampler (JEP 509, Linux): every 2 ms of a thread's CPU, native and VM
+            # code included, which execution samples miss (lt/report/jfr_shapes.py)
+            f"-XX:StartFlightRecording=name={JFR_NAME},filename={self.recording()},settings=profile,"
+            f"jdk.CPUTimeSample#enabled=true,jdk.CPUTimeSample#throttle={CPU_SAMPLE_PERIOD_MS:g}ms",
+        ]
+
     def start(self, timeout: float = 60.0) -> None:
         data = Path(self.tmp.name) / "data"
         password = Path(self.tmp.name) / "keystore-password"
-        password.write_text(secrets.token_urlsafe(32))
-        password.chmod(0o600)
+        if not password.exists():  # a restart opens the same key store
+            password.write_text(secrets.token_urlsafe(32))
+            password.chmod(0o600)
+        self.starts += 1
         cmd = [
             self.java,
-            *self.jvm_flags,
+            *self.jvm_flags(),
             "-jar",
             self.jar,
             "--host",
@@ -97,7 +110,7 @@ class Cipherd:
                 str(self.process.proc.pid),
                 "JFR.dump",
                 f"name={JFR_NAME}",
-                f"filename={self.results / 'cipherd.jfr'}",
+                f"filename={self.recording()}",
             ],
             stdout=subprocess.PIPE,
             stderr=subprocess.STDOUT,
@@ -107,11 +120,20 @@ class Cipherd:
         if r.returncode != 0:
             print(f"loadtest: JFR dump failed: {r.stdout.strip()[-300:]}", flush=True)
 
-    def stop(self, grace: float = 30.0) -> None:
+    def halt(self, grace: float = 30.0) -> None:
+        """Stops the JVM, its recording written, its data dir kept."""
         if self.process.running:
             try:
                 self.dump_jfr()
             except (OSError, subprocess.TimeoutExpired) as e:
                 print(f"loadtest: JFR dump failed: {e}", flush=True)
         self.process.stop(grace)
+
+    def restart(self, timeout: float = 60.0) -> None:
+        """A new JVM on the same ports, data dir and keys: nothing it compiled or cached is kept."""
+        self.halt()
+        self.start(timeout)
+
+    def stop(self, grace: float = 30.0) -> None:
+        self.halt(grace)
         self.tmp.cleanup()

@@ -68,7 +68,10 @@ class ManagedProcess:
         self._log = None
 
     def launch(self, cmd: list[str], env: dict | None = None) -> None:
-        self._log = open(self.log_path, "w")  # noqa: SIM115 - the server's output for its lifetime, closed by stop()
+        """Starts the process, its output in the log: a new log the first time, the same one appended to
+        when launched again after a stop."""
+        mode = "w" if self.proc is None else "a"
+        self._log = open(self.log_path, mode)  # noqa: SIM115 - the server's output for its lifetime, closed by stop()
         self.proc = subprocess.Popen(cmd, stdout=self._log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL, env=env)
 
     def wait_ready(self, ready: Callable[[], bool], timeout: float) -> None:

@@ -123,6 +123,7 @@ def start(ctx, plaintext: bytes, stack: contextlib.ExitStack, name: str = CIPHER
         server.cpu_seconds,
         lambda: prom.scrape(server.metrics_url),
         after,
+        server.restart,
     )
 
 

@@ -49,7 +49,7 @@ NOTES = [
 ]
 
 
-def order_note(servers: tuple[str, ...]) -> str:
+def order_note(servers: tuple[str, ...], fresh: bool = False) -> str:
     """How the runs were ordered, for the report's notes."""
     text = (
         "Order: the servers run side by side (idle when not measured), warmed up, then per "
@@ -60,13 +60,19 @@ def order_note(servers: tuple[str, ...]) -> str:
             "; cipherd and cipherd-baseline swap places every round (cipherd first in odd rounds), so neither "
             "always runs on the machine the other has just warmed"
         )
+    if fresh:
+        text += (
+            "; before every round after the first, cipherd"
+            + (" and cipherd-baseline were" if lineup.BASELINE in servers else " was")
+            + " restarted and warmed up again (--sbs-fresh-servers): each round measured JVMs of its own"
+        )
     return text + "."
 
 
-def notes(servers: tuple[str, ...]) -> list[str]:
+def notes(servers: tuple[str, ...], fresh: bool = False) -> list[str]:
     """The report's standing notes for the servers that ran."""
     kept = [n for n in NOTES if lineup.VAULT in servers or not n.startswith("Vault")]
-    return kept + [order_note(servers)]
+    return kept + [order_note(servers, fresh)]
 
 
 def jar_facts(jar: Path) -> dict:
@@ -148,6 +154,14 @@ def warm(ctx: Context, t: Target) -> None:
             raise SystemExit(f"loadtest: warm-up of {s.url} failed: {out.read_text()[-300:].strip()}")
 
 
+def refresh(ctx: Context, targets: list[Target]) -> None:
+    """Each restartable target a new process, warmed up as at the start (--sbs-fresh-servers)."""
+    for t in targets:
+        if t.restart is not None:
+            t.restart()
+            warm(ctx, t)
+
+
 def run(args, out: Path, java: Path, jar: Path, extra_jvm: list[str], cores: int) -> dict:
     start = time.monotonic()
     ctx = Context(args, out, java, jar, extra_jvm, cores)
@@ -183,6 +197,8 @@ def run(args, out: Path, java: Path, jar: Path, extra_jvm: list[str], cores: int
         # with --sbs-rounds N all of it N times, and the report takes each one's median round
         for rnd in range(1, args.sbs_rounds + 1):
             targets = [started[name] for name in lineup.order(servers, rnd)]
+            if rnd > 1 and args.sbs_fresh_servers:
+                refresh(ctx, targets)
             for shape in args.sbs_shapes:
                 for t in targets:
                     if shape.name in t.specs:
@@ -206,6 +222,7 @@ def run(args, out: Path, java: Path, jar: Path, extra_jvm: list[str], cores: int
         "versions": versions,
         "shapes": chosen,
         "rounds": args.sbs_rounds,
+        "fresh_servers": bool(args.sbs_fresh_servers and args.sbs_rounds > 1),
         "rows": rows,
         "all_rounds": ctx.rows if args.sbs_rounds > 1 else [],
         "checks": ctx.checks,
@@ -221,7 +238,7 @@ def run(args, out: Path, java: Path, jar: Path, extra_jvm: list[str], cores: int
         "floor": floors,
         "stream_overhead": floor.stream_overhead(rows),
         "floor_targets": floor_goals.check(rows, floors),
-        "notes": ctx.notes + notes(servers),
+        "notes": ctx.notes + notes(servers, bool(args.sbs_fresh_servers and args.sbs_rounds > 1)),
         "elapsed_s": time.monotonic() - start,
     }
     rows_json.write(ctx.dir / "sidebyside.json", section)

@@ -27,6 +27,7 @@ class Target:
     cpu_seconds: Callable[[], float]
     before: Callable[[], object]  # read just before a run
     after: Callable[[object, Shape], ServerFigures]  # (what before() read, the shape) -> figures
+    restart: Callable[[], None] | None = None  # a new process, as it was set up (None: not restartable)
 
 
 def grpc_specs(target: str, files: dict[str, Path], args) -> dict:
