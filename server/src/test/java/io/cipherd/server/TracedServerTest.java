@@ -11,6 +11,8 @@ import io.cipherd.api.v1.CryptoServiceGrpc;
 import io.cipherd.api.v1.DecryptRequest;
 import io.cipherd.api.v1.EncryptRequest;
 import io.cipherd.api.v1.EncryptResponse;
+import io.cipherd.api.v1.EncryptStreamRequest;
+import io.cipherd.api.v1.EncryptStreamResponse;
 import io.cipherd.server.audit.AuditConfig;
 import io.cipherd.server.cli.ObservabilityConfig;
 import io.cipherd.server.cli.ServerConfig;
@@ -22,8 +24,10 @@ import io.cipherd.server.metrics.CipherdMetrics;
 import io.cipherd.server.tracing.Tracing;
 import io.grpc.ManagedChannel;
 import io.grpc.Metadata;
+import io.grpc.Status;
 import io.grpc.StatusRuntimeException;
 import io.grpc.stub.MetadataUtils;
+import io.grpc.stub.StreamObserver;
 import io.opentelemetry.api.common.AttributeKey;
 import io.opentelemetry.api.trace.propagation.W3CTraceContextPropagator;
 import io.opentelemetry.context.propagation.ContextPropagators;
@@ -44,7 +48,9 @@ import java.time.Duration;
 import java.util.Base64;
 import java.util.HexFormat;
 import java.util.List;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -174,6 +180,42 @@ class TracedServerTest {
   }
 
   @Test
+  void aStreamTheClientCancels_stillCarriesWhatItDid() throws Exception {
+    Caller caller = Caller.sampled();
+    CountDownLatch answered = new CountDownLatch(1);
+    StreamObserver<EncryptStreamRequest> requests =
+        asyncStub(caller)
+            .encryptStream(
+                new StreamObserver<>() {
+                  @Override
+                  public void onNext(EncryptStreamResponse response) {
+                    answered.countDown();
+                  }
+
+                  @Override
+                  public void onError(Throwable t) {}
+
+                  @Override
+                  public void onCompleted() {}
+                });
+    requests.onNext(
+        EncryptStreamRequest.newBuilder()
+            .setReference("r1")
+            .setKeyName("orders")
+            .setPlaintext(ByteString.copyFromUtf8(PLAINTEXT))
+            .build());
+    assertThat(answered.await(10, TimeUnit.SECONDS)).as("the item answered").isTrue();
+
+    requests.onError(Status.CANCELLED.withDescription("the client gives up").asException());
+
+    SpanData call = serverSpan(caller);
+    assertThat(call.getAttributes().get(AttributeKey.stringKey("rpc.method")))
+        .isEqualTo("EncryptStream");
+    assertThat(call.getAttributes().get(AttributeKey.stringKey("cipherd.key"))).isEqualTo("orders");
+    assertThat(call.getAttributes().get(AttributeKey.longKey("cipherd.items"))).isEqualTo(1);
+  }
+
+  @Test
   void auditRecord_carriesTheTraceId_onlyWhenTheCallIsTraced() throws Exception {
     Caller traced = Caller.sampled();
     Caller notSampled = Caller.notSampled();
@@ -256,6 +298,13 @@ class TracedServerTest {
                 .setKeyName("orders")
                 .setPlaintext(ByteString.copyFromUtf8(PLAINTEXT))
                 .build());
+  }
+
+  private CryptoServiceGrpc.CryptoServiceStub asyncStub(Caller caller) {
+    Metadata headers = new Metadata();
+    headers.put(Metadata.Key.of("traceparent", Metadata.ASCII_STRING_MARSHALLER), caller.header());
+    return CryptoServiceGrpc.newStub(channel)
+        .withInterceptors(MetadataUtils.newAttachHeadersInterceptor(headers));
   }
 
   private CryptoServiceGrpc.CryptoServiceBlockingStub stub(Caller caller) {

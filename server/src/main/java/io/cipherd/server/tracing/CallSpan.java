@@ -5,6 +5,7 @@ import io.cipherd.server.errors.StatusReason;
 import io.cipherd.server.logging.CallRequest;
 import io.grpc.Context;
 import io.grpc.Metadata;
+import io.grpc.MethodDescriptor;
 import io.grpc.Status;
 import io.opentelemetry.api.common.AttributeKey;
 import io.opentelemetry.api.trace.Span;
@@ -35,13 +36,17 @@ final class CallSpan {
   private static final Context.Key<CallSpan> KEY_IN_CONTEXT = Context.key("cipherd-call-span");
 
   // Bound once, as the call starts, before any of its callbacks or the blocking pool's work.
+  private String service;
+  private String method;
   private volatile Span span;
 
-  // Written by the call's serialized callbacks and by the blocking pool, read when it closes.
-  private volatile boolean sawRequest;
+  // Noted by the call's serialized callbacks and by the blocking pool, put on the span as it ends.
+  private volatile String keyName;
   private volatile long items;
-  private volatile boolean usedVersion;
+  private volatile KeyVersionRef version;
   private volatile boolean readStore;
+  private volatile String errorReason;
+  private boolean written;
 
   private CallSpan() {}
 
@@ -50,13 +55,20 @@ final class CallSpan {
     return KEY_IN_CONTEXT.get();
   }
 
-  /** {@code context} marked as a traced call's, its span bound later ({@link #bind}). */
-  static Context traced(Context context) {
-    return context.withValue(KEY_IN_CONTEXT, new CallSpan());
+  /** A traced call's, its span bound later ({@link #bind}). */
+  static CallSpan forCall() {
+    return new CallSpan();
   }
 
-  /** Binds the call's server span, which cipherd's attributes then go to. */
-  void bind(Span span) {
+  /** {@code context} with this call in it. */
+  Context in(Context context) {
+    return context.withValue(KEY_IN_CONTEXT, this);
+  }
+
+  /** Binds the call's server span, which cipherd's attributes then go to, and names its method. */
+  void bind(Span span, MethodDescriptor<?, ?> called) {
+    service = called.getServiceName();
+    method = called.getBareMethodName();
     this.span = span;
   }
 
@@ -68,29 +80,21 @@ final class CallSpan {
   /** Notes a request message of the call: its items; the first one's key. */
   void sawRequest(CallRequest request) {
     items += request.items();
-    if (sawRequest) {
-      return;
-    }
-    sawRequest = true;
-    if (!CallRequest.NONE.equals(request.keyName())) {
-      span.setAttribute(KEY, request.keyName());
+    if (keyName == null && !CallRequest.NONE.equals(request.keyName())) {
+      keyName = request.keyName();
     }
   }
 
   /** Notes the key version an item used; the span shows the first. */
-  void usedVersion(KeyVersionRef version) {
-    Span span = this.span;
-    if (usedVersion || span == null) {
+  void usedVersion(KeyVersionRef used) {
+    if (version != null) {
       return;
     }
     synchronized (this) {
-      if (usedVersion) {
-        return;
+      if (version == null) {
+        version = used;
       }
-      usedVersion = true;
     }
-    span.setAttribute(KEY_VERSION, (long) version.version());
-    span.setAttribute(KEY_MODE, version.type().typeName());
   }
 
   /** Notes that the call read the key store: a key-cache miss. */
@@ -98,16 +102,46 @@ final class CallSpan {
     readStore = true;
   }
 
-  /** Adds what the call did, as it closes with {@code status}. */
-  void closed(Status status, Metadata trailers) {
+  /** Notes the error reason the call closes with, if it fails. */
+  void closing(Status status, Metadata trailers) {
+    if (!status.isOk()) {
+      errorReason = StatusReason.of(status, trailers);
+    }
+  }
+
+  /**
+   * Puts what the call did on its span, as its stream ends (closed, cancelled or lost), just before
+   * grpc-java's module ends the span: all of cipherd's attributes at once, so that their map's
+   * entries lie together in memory. The export reads them some 100 ms later, from memory gone cold,
+   * entry by entry; set over the whole call, they lay among everything else the call allocated.
+   */
+  synchronized void ended() {
+    Span span = this.span;
+    if (written || span == null) {
+      return;
+    }
+    written = true;
+    span.setAttribute(RPC_SYSTEM, "grpc");
+    span.setAttribute(RPC_SERVICE, service);
+    span.setAttribute(RPC_METHOD, method);
+    String key = keyName;
+    if (key != null) {
+      span.setAttribute(KEY, key);
+    }
+    KeyVersionRef used = version;
+    if (used != null) {
+      span.setAttribute(KEY_VERSION, (long) used.version());
+      span.setAttribute(KEY_MODE, used.type().typeName());
+    }
     span.setAttribute(ITEMS, items);
     if (readStore) {
       span.setAttribute(KEY_CACHE, MISS);
-    } else if (usedVersion) {
+    } else if (used != null) {
       span.setAttribute(KEY_CACHE, HIT);
     }
-    if (!status.isOk()) {
-      span.setAttribute(ERROR_REASON, StatusReason.of(status, trailers));
+    String reason = errorReason;
+    if (reason != null) {
+      span.setAttribute(ERROR_REASON, reason);
     }
   }
 }

@@ -4,7 +4,6 @@ import io.cipherd.server.logging.CallRequest;
 import io.grpc.ForwardingServerCall;
 import io.grpc.ForwardingServerCallListener;
 import io.grpc.Metadata;
-import io.grpc.MethodDescriptor;
 import io.grpc.ServerCall;
 import io.grpc.ServerCallHandler;
 import io.grpc.ServerInterceptor;
@@ -28,16 +27,12 @@ final class CallSpanInterceptor implements ServerInterceptor {
     if (traced == null || !span.isRecording()) {
       return next.startCall(call, headers);
     }
-    traced.bind(span);
-    MethodDescriptor<Q, A> method = call.getMethodDescriptor();
-    span.setAttribute(CallSpan.RPC_SYSTEM, "grpc");
-    span.setAttribute(CallSpan.RPC_SERVICE, method.getServiceName());
-    span.setAttribute(CallSpan.RPC_METHOD, method.getBareMethodName());
+    traced.bind(span, call.getMethodDescriptor());
     ServerCall<Q, A> closing =
         new ForwardingServerCall.SimpleForwardingServerCall<>(call) {
           @Override
           public void close(Status status, Metadata trailers) {
-            traced.closed(status, trailers);
+            traced.closing(status, trailers);
             super.close(status, trailers);
           }
         };

@@ -8,6 +8,7 @@ import io.grpc.ServerCall;
 import io.grpc.ServerCallHandler;
 import io.grpc.ServerInterceptor;
 import io.grpc.ServerStreamTracer;
+import io.grpc.Status;
 import io.grpc.opentelemetry.GrpcOpenTelemetry;
 import java.util.ArrayList;
 import java.util.List;
@@ -110,16 +111,26 @@ final class SampledCalls {
   }
 
   /**
-   * The module's tracers of one traced call, and the {@link CallSpan} its interceptors look for.
+   * The module's tracers of one traced call, and its {@link CallSpan}, which its interceptors look
+   * for and which puts cipherd's attributes on the span as the stream ends, before the module ends
+   * the span.
    */
   private static final class TracedCall extends ServerStreamTracers {
+    private final CallSpan call = CallSpan.forCall();
+
     TracedCall(ServerStreamTracer[] tracers, boolean messageEvents) {
       super(tracers, messageEvents);
     }
 
     @Override
     public Context filterContext(Context context) {
-      return CallSpan.traced(super.filterContext(context));
+      return call.in(super.filterContext(context));
+    }
+
+    @Override
+    public void streamClosed(Status status) {
+      call.ended();
+      super.streamClosed(status);
     }
   }
 
