@@ -46,7 +46,8 @@ def parse(argv):
         "--sbs-warmup",
         type=float,
         default=30.0,
-        help="seconds of warm-up traffic per side-by-side server before its runs (default 30)",
+        help="seconds of warm-up traffic per side-by-side server before its runs, split over the shapes it "
+        "runs by their weights (default 30)",
     )
     p.add_argument(
         "--sbs-h2load-warmup",

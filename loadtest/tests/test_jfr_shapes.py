@@ -176,6 +176,26 @@ class ShapesTest(unittest.TestCase):
         self.assertIn("0.8  ns per item: otel. in its own code or thread, 1.2 on the stack (CPU time)", out)
         self.assertIn("0.8  ns per item, 50.0 % of the CPU-time samples: any of them", out)
 
+    def test_the_servers_threads_cpu_per_item_comes_from_the_rows(self):
+        row = self.dir / "sidebyside" / "runs" / "cipherd-plain-r1.row.json"
+        data = json.loads(row.read_text())
+        mtime = row.stat().st_mtime
+        data.update(
+            server_calls=2_000_000,
+            items_per_call=1,
+            server_thread_cpu_s={"grpc-default-wo": 30.0, "C2 CompilerThre": 1.0},
+        )
+        row.write_text(json.dumps(data))
+        os.utime(row, (mtime, mtime))
+
+        (plain,) = [p for p in jfr_shapes.profiles([], jfr_shapes.shape_runs(self.dir)) if p.runs.shape == "plain"]
+
+        self.assertEqual(plain.runs.served, 2_000_000)
+        out = jfr_shapes.render([plain], [], top=2)
+        self.assertIn("threads' CPU by /proc: 15.500 µs per item", out)
+        self.assertIn("15000.0  ns per item: grpc-default-wo threads", out)
+        self.assertIn("500.0  ns per item: C2 CompilerThre threads", out)
+
     def test_a_run_marked_invalid_is_left_out(self):
         row = self.dir / "sidebyside" / "runs" / "cipherd-plain-r1.row.json"
         data = json.loads(row.read_text())

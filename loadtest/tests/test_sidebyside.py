@@ -1,6 +1,7 @@
 """Unit tests of the side-by-side's pure parts: rows, server figures, rounds, goals, its report section and
 check, bodies (no server, no h2load, no network)."""
 
+import argparse
 import contextlib
 import dataclasses
 import io
@@ -12,11 +13,21 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from lt import options, sanity  # noqa: E402
 from lt.measure import prom  # noqa: E402
-from lt.sidebyside import bodies, cipherd_target, echo_target, goals, lineup, shapes, vault_target  # noqa: E402
+from lt.sidebyside import (  # noqa: E402
+    bodies,
+    cipherd_target,
+    echo_target,
+    goals,
+    h2load,
+    lineup,
+    runner,
+    shapes,
+    vault_target,
+)
 from lt.sidebyside import report as sbs_report  # noqa: E402
 from lt.sidebyside.rounds import median_rounds  # noqa: E402
 from lt.sidebyside.row import row_figures  # noqa: E402
-from lt.sidebyside.target import ServerFigures  # noqa: E402
+from lt.sidebyside.target import ServerFigures, Target  # noqa: E402
 
 BY_NAME = {s.name: s for s in shapes.SHAPES}
 SHAPE = BY_NAME["encrypt"]
@@ -388,6 +399,28 @@ class BodiesTest(unittest.TestCase):
         p = vault_target.batch_problems(bad, 4)
         self.assertEqual(len(p), 2)
         self.assertIn("bad base64", p[1])
+
+
+class WarmUpTest(unittest.TestCase):
+    def test_the_warm_up_seconds_are_split_over_the_shapes_the_server_runs_by_their_weights(self):
+        by_name = {s.name: s for s in shapes.SHAPES}
+        chosen = [by_name["encrypt"], by_name["encrypt-batch-256"], by_name["encrypt-batch-256-subjects"]]
+        url = "http://127.0.0.1:1/x"
+        specs = {s.name: h2load.Spec(url, Path("b"), s.clients, 5.0, 1.0, h2load.GRPC_HEADERS) for s in chosen[:2]}
+        target = Target("echo", specs, lambda: 0.0, lambda: None, lambda b, s: None)
+        ctx = dataclasses.make_dataclass("Ctx", ["args", "h2load", "dir"])(
+            argparse.Namespace(sbs_shapes=chosen, sbs_warmup=30.0), Path("h2load"), Path("/tmp")
+        )
+        seconds = []
+        original = h2load.run
+        h2load.run = lambda tool, spec, log, out: seconds.append(spec.duration_s) or {"requests": {"succeeded": 1}}
+        try:
+            runner.warm(ctx, target)
+        finally:
+            h2load.run = original
+
+        # the subject-bound shape is not the target's: the two others share the 30 s, equal weights
+        self.assertEqual(seconds, [15.0, 15.0])
 
 
 if __name__ == "__main__":

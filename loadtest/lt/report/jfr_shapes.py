@@ -50,6 +50,8 @@ class ShapeRuns:
     shape: str
     windows: list[Window] = field(default_factory=list)
     items: float = 0.0
+    served: float = 0.0  # items of the calls the server counted, warm-up included (as server CPU per item)
+    thread_cpu_s: Counter[str] = field(default_factory=Counter)  # the server's threads', by kind
 
 
 @dataclass
@@ -90,6 +92,9 @@ def shape_runs(results: Path) -> list[ShapeRuns]:
         runs = found.setdefault((row["target"], row["shape"]), ShapeRuns(row["target"], row["shape"]))
         runs.windows.append(Window(end - row["wall_s"] + warm_up, end))
         runs.items += row["items_per_s"] * measured
+        if row.get("server_thread_cpu_s") and row.get("server_calls"):
+            runs.served += row["server_calls"] * row["items_per_call"]
+            runs.thread_cpu_s.update(row["server_thread_cpu_s"])
     return list(found.values())
 
 
@@ -188,7 +193,8 @@ def render(found: list[Profile], frames: list[str], top: int) -> str:
     """Per target and shape: samples per million items, then those of each frame in `frames` (a
     substring of a method's name, counted wherever on the stack), then the `top` methods most often
     on top of the stack; from the CPU-time samples, each frame's ns per item on the stack and in its
-    own code or thread, and all of theirs together as a share of the CPU."""
+    own code or thread, and all of theirs together as a share of the CPU; where the runs' rows have
+    them, the server's threads' CPU per item by kind, from /proc."""
     lines = []
     for p in sorted(found, key=lambda p: (p.runs.shape, p.runs.target)):
         r = p.runs
@@ -219,6 +225,13 @@ def render(found: list[Profile], frames: list[str], top: int) -> str:
                 )
             for name, ms in p.cpu_top.most_common(top):
                 lines.append(f"  {p.cpu_us_per_item(ms) * 1e3:7.1f}  ns per item: {name} (on top, CPU time)")
+        if r.served:
+            lines.append(
+                f"  threads' CPU by /proc: {sum(r.thread_cpu_s.values()) * 1e6 / r.served:.3f} µs per item "
+                "(the runs' CPU seconds over the items served, warm-up included, as the report's server CPU per item)"
+            )
+            for kind, secs in r.thread_cpu_s.most_common(top):
+                lines.append(f"  {secs * 1e9 / r.served:7.1f}  ns per item: {kind} threads")
     return "\n".join(lines)
 
 

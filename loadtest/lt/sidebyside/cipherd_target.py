@@ -3,7 +3,7 @@ gRPC server gets, and per run its /metrics before and after."""
 
 import contextlib
 
-from ..measure import cipherd_metrics, prom
+from ..measure import cipherd_metrics, cpu, prom
 from ..servers.cipherd import Cipherd
 from . import bodies, responses
 from .grpc_client import Client
@@ -124,6 +124,7 @@ def start(ctx, plaintext: bytes, stack: contextlib.ExitStack, name: str = CIPHER
         lambda: prom.scrape(server.metrics_url),
         after,
         server.restart,
+        lambda: cpu.thread_cpu_seconds(server.process.proc.pid),
     )
 
 

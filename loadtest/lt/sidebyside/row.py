@@ -28,7 +28,7 @@ class Rounds(JsonRow):
 class SbsRow(JsonRow):
     """A row of sidebyside.json and summary.json's side_by_side.rows."""
 
-    OMITTED_WHEN_NONE: ClassVar[tuple[str, ...]] = ("problem", "rounds")
+    OMITTED_WHEN_NONE: ClassVar[tuple[str, ...]] = ("problem", "rounds", "server_thread_cpu_s")
 
     target: str
     shape: str
@@ -68,6 +68,7 @@ class SbsRow(JsonRow):
     round: int = 1
     command: str = ""
     rounds: Rounds | None = None  # set on the picked row when several rounds ran
+    server_thread_cpu_s: dict | None = None  # the server's CPU seconds in the run by thread kind, where known
 
     @property
     def errors(self) -> float:

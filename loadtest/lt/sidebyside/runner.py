@@ -5,6 +5,7 @@ then measured shape by shape, back to back, and all stopped on the way out (an E
 <out>/sidebyside/ and returns the section for summary.json."""
 
 import contextlib
+import dataclasses
 import hashlib
 import shlex
 import subprocess
@@ -102,15 +103,23 @@ class Context:
         return p
 
 
+def thread_deltas(before: dict[str, float], after: dict[str, float]) -> dict[str, float]:
+    """The CPU seconds each kind of thread spent between two readings, those that spent any."""
+    spent = {kind: round(s - before.get(kind, 0.0), 3) for kind, s in after.items()}
+    return {kind: s for kind, s in sorted(spent.items(), key=lambda kv: -kv[1]) if s > 0}
+
+
 def measure(ctx: Context, t: Target, shape: Shape, rnd: int) -> None:
     """One measured h2load run: CPU around it, the server's own figures from t.before() / t.after()."""
     name = f"{t.name}-{shape.name}" + (f"-r{rnd}" if ctx.args.sbs_rounds > 1 else "")
     rdir = ctx.dir / "runs"
     spec = t.specs[shape.name]
     b = t.before()
+    threads0 = t.thread_cpu() if t.thread_cpu else None
     cpu0, sys0 = t.cpu_seconds(), cpu.busy_seconds()
     h2 = h2load.run(ctx.h2load, spec, rdir / f"{name}.log", rdir / f"{name}.out.txt")
     cpu1, sys1 = t.cpu_seconds(), cpu.busy_seconds()
+    threads1 = t.thread_cpu() if t.thread_cpu else None
     server = t.after(b, shape)
     durations, statuses = h2load.read_log(rdir / f"{name}.log")
     command = shlex.join(h2load.redact(h2load.command("h2load", spec, Path(f"{name}.log"))))
@@ -127,6 +136,8 @@ def measure(ctx: Context, t: Target, shape: Shape, rnd: int) -> None:
         round_no=rnd,
         command=command,
     )
+    if threads0 is not None and threads1 is not None:
+        row = dataclasses.replace(row, server_thread_cpu_s=thread_deltas(threads0, threads1))
     rows_json.write(rdir / f"{name}.row.json", row, indent=1)
     (rdir / f"{name}.log").unlink(missing_ok=True)  # large; its percentiles are in the row
     flag = "" if row.valid else f"  ERRORS: {row.problem}"
@@ -141,10 +152,13 @@ def measure(ctx: Context, t: Target, shape: Shape, rnd: int) -> None:
 
 
 def warm(ctx: Context, t: Target) -> None:
-    """Each shape the target has for its share of --sbs-warmup, not recorded."""
-    for shape in ctx.args.sbs_shapes:
-        secs = ctx.args.sbs_warmup * shape.warmup_share
-        if secs <= 0 or shape.name not in t.specs:
+    """Each shape the target has, for its share of --sbs-warmup among those shapes (the seconds are
+    the server's in all, whichever shapes were chosen), not recorded."""
+    shapes = [s for s in ctx.args.sbs_shapes if s.name in t.specs and s.warmup_share > 0]
+    total = sum(s.warmup_share for s in shapes)
+    for shape in shapes:
+        secs = ctx.args.sbs_warmup * shape.warmup_share / total
+        if secs <= 0:
             continue
         s = t.specs[shape.name]
         spec = h2load.Spec(s.url, s.body, s.clients, secs, 0.5, s.headers, s.h1)

@@ -21,7 +21,7 @@ class Shape(JsonRow):
     items: int  # batch items or stream messages per request
     clients: int  # h2load -c
     vault_op: str | None  # Transit endpoint of Vault's counterpart; None when Vault has none
-    warmup_share: float  # share of --sbs-warmup each server spends on this shape
+    warmup_share: float  # its weight in --sbs-warmup among the shapes a server runs
     streaming: bool = False  # one bidi stream per request, `items` length-prefixed messages in its body
     jce_ops: tuple = ()  # the JCE operations per item (JceGcmFloorBenchmark's names): its floor's crypto
     subjects: bool = False  # every item sealed under its own subject's key (issue 32); cipherd only has them

@@ -28,6 +28,7 @@ class Target:
     before: Callable[[], object]  # read just before a run
     after: Callable[[object, Shape], ServerFigures]  # (what before() read, the shape) -> figures
     restart: Callable[[], None] | None = None  # a new process, as it was set up (None: not restartable)
+    thread_cpu: Callable[[], dict] | None = None  # CPU seconds of its threads by kind, now (None: unknown)
 
 
 def grpc_specs(target: str, files: dict[str, Path], args) -> dict:
