@@ -238,6 +238,7 @@ def render(found: list[Profile], frames: list[str], top: int) -> str:
 def report(results: Path, jfr_tool: Path, frames: list[str], top: int = 12) -> str:
     """`render` of every target's shapes in the side-by-side of `results`."""
     runs = shape_runs(results)
+    wanted = [f for f in frames if f]
     found: list[Profile] = []
     for target in sorted({r.target for r in runs}):
         jfr_files = recordings(results, target)
@@ -245,7 +246,7 @@ def report(results: Path, jfr_tool: Path, frames: list[str], top: int = 12) -> s
             continue
         mine = [r for r in runs if r.target == target]
         text = "".join(read_samples(jfr_tool, f) for f in jfr_files)
-        found += profiles(samples(text), mine, [f for f in frames if f])
+        found += profiles(samples(text), mine, wanted)
     if not found:
         return f"loadtest: no side-by-side runs with a recording in {results}"
-    return render(found, [f for f in frames if f], top)
+    return render(found, wanted, top)

@@ -50,12 +50,16 @@ class Cipherd:
     def metrics_url(self) -> str:
         return f"http://{HOST}:{self.http_port}/metrics"
 
+    def _this_starts(self, stem: str, suffix: str) -> Path:
+        """The file of the JVM started last: `stem``suffix` for the first, `stem`-2`suffix`, … after."""
+        return self.results / (f"{stem}{suffix}" if self.starts <= 1 else f"{stem}-{self.starts}{suffix}")
+
     def recording(self) -> Path:
         """The JFR recording of the JVM started last: cipherd.jfr, then cipherd-2.jfr, …"""
-        return self.results / ("cipherd.jfr" if self.starts <= 1 else f"cipherd-{self.starts}.jfr")
+        return self._this_starts("cipherd", ".jfr")
 
     def jvm_flags(self) -> list[str]:
-        gc_log = self.results / ("gc.log" if self.starts <= 1 else f"gc-{self.starts}.log")
+        gc_log = self._this_starts("gc", ".log")
         return [
             *self.extra_jvm,
             f"-Xlog:gc*:file={gc_log}:time,uptime,level,tags",

@@ -224,6 +224,7 @@ def run(args, out: Path, java: Path, jar: Path, extra_jvm: list[str], cores: int
             )
             print(f"loadtest: {cold_subjects.line(cold)}", flush=True)
     rows = median_rounds(ctx.rows)
+    fresh = bool(args.sbs_fresh_servers and args.sbs_rounds > 1)
     chosen = list(args.sbs_shapes)
     names = [s.name for s in chosen]
     floors = floor.floors(rows, jce_cost, chosen)
@@ -236,7 +237,7 @@ def run(args, out: Path, java: Path, jar: Path, extra_jvm: list[str], cores: int
         "versions": versions,
         "shapes": chosen,
         "rounds": args.sbs_rounds,
-        "fresh_servers": bool(args.sbs_fresh_servers and args.sbs_rounds > 1),
+        "fresh_servers": fresh,
         "rows": rows,
         "all_rounds": ctx.rows if args.sbs_rounds > 1 else [],
         "checks": ctx.checks,
@@ -252,7 +253,7 @@ def run(args, out: Path, java: Path, jar: Path, extra_jvm: list[str], cores: int
         "floor": floors,
         "stream_overhead": floor.stream_overhead(rows),
         "floor_targets": floor_goals.check(rows, floors),
-        "notes": ctx.notes + notes(servers, bool(args.sbs_fresh_servers and args.sbs_rounds > 1)),
+        "notes": ctx.notes + notes(servers, fresh),
         "elapsed_s": time.monotonic() - start,
     }
     rows_json.write(ctx.dir / "sidebyside.json", section)

@@ -48,16 +48,12 @@ final class CallSpan {
   private volatile String errorReason;
   private boolean written;
 
-  private CallSpan() {}
+  /** A traced call's, its span bound later ({@link #bind}). */
+  CallSpan() {}
 
   /** The traced call served on this thread now; null outside one. */
   static CallSpan current() {
     return KEY_IN_CONTEXT.get();
-  }
-
-  /** A traced call's, its span bound later ({@link #bind}). */
-  static CallSpan forCall() {
-    return new CallSpan();
   }
 
   /** {@code context} with this call in it. */
@@ -111,9 +107,10 @@ final class CallSpan {
 
   /**
    * Puts what the call did on its span, as its stream ends (closed, cancelled or lost), just before
-   * grpc-java's module ends the span: all of cipherd's attributes at once, so that their map's
-   * entries lie together in memory. The export reads them some 100 ms later, from memory gone cold,
-   * entry by entry; set over the whole call, they lay among everything else the call allocated.
+   * grpc-java's module ends the span: all of cipherd's attributes at once, under one lock, and a
+   * call that never closes (a client's cancel) still gets them. (Written together, their map's
+   * entries also lie together for the export, which reads them from memory gone cold; that saved
+   * nothing measurable, docs/tracing.md.)
    */
   synchronized void ended() {
     Span span = this.span;

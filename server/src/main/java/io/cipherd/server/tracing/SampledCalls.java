@@ -116,7 +116,7 @@ final class SampledCalls {
    * the span.
    */
   private static final class TracedCall extends ServerStreamTracers {
-    private final CallSpan call = CallSpan.forCall();
+    private final CallSpan call = new CallSpan();
 
     TracedCall(ServerStreamTracer[] tracers, boolean messageEvents) {
       super(tracers, messageEvents);
