@@ -317,8 +317,10 @@ def test_a_stream_of_forged_subject_references_costs_the_store_one_round_trip_pe
 ) -> None:
     """As the batch above, on a DecryptStream: a run of queued items (up to the window of 16) is
     one lookup, each forged item failing as forged without asking again. Before, each asked again:
-    one round-trip per item and one per run. Budget: an eighth of the items (twice the runs a
-    window of 16 makes), where the old code took more than one per item."""
+    one round-trip per item and one per run. Budget: one round-trip per forged item, which the old
+    code always exceeded (items + runs). How many runs a stream makes depends on how fast the client
+    writes against how fast the server answers, so the budget cannot be the runs: at least 64 (the
+    window), 113 to 143 in three runs here, 183 in a loaded CI run; never more than the items."""
     target, _ = subject_server
     items = 1024
     with connect(target) as stubs:
@@ -339,7 +341,7 @@ def test_a_stream_of_forged_subject_references_costs_the_store_one_round_trip_pe
     assert {(r.result.error.reason, r.result.error.message) for r in responses} == {
         ("DECRYPTION_FAILED", "decryption failed")
     }
-    assert 1 <= spent <= items / 8, f"{spent:.0f} subject-store round-trips for a stream of {items} forged items"
+    assert 1 <= spent <= items, f"{spent:.0f} subject-store round-trips for a stream of {items} forged items"
 
 
 def test_a_rewrap_batch_makes_no_subject_keys_for_data_the_caller_may_not_decrypt(
