@@ -41,6 +41,7 @@ build: jdk $(JAR) ## build the server jar (server/target/cipherd.jar) when a sou
 # out newer than the source that made it stale, or every later make would package again.
 $(JAR): $(JAR_SOURCES) | jdk
 	$(MVN) -q package -DskipTests
+	@.ci/check-jar $@ >/dev/null
 	@touch $@
 
 # The server's own defaults (ServerCommand --port, --http-port).
@@ -97,8 +98,9 @@ test-make: ## make run and make build package the jar only when a source is newe
 test-arm64-startup: build ## start the jar on aarch64 under qemu-user (Debian arm64 JDK, cached), Encrypt/Decrypt, SIGTERM; no timings
 	.ci/check-arm64-startup
 
-test-java: jdk ## Java unit, vector and gRPC tests, and the google-java-format check (openssl from .ci/install-openssl makes the legacy ciphertexts)
+test-java: jdk ## Java unit, vector and gRPC tests, the google-java-format check (openssl from .ci/install-openssl makes the legacy ciphertexts), and the jar's manifest (.ci/check-jar)
 	openssl="$$(.ci/install-openssl)"; $(MVN) verify -Dextra.testvectors.dir="$$(../.ci/fetch-testvectors)" -Dopenssl.bin="$$openssl"
+	.ci/check-jar $(JAR)
 
 format: jdk ## rewrite every source as its checks want it: Java (google-java-format), Python (ruff format, ruff check --fix), TypeScript (Biome), Go (gofmt); make check and the test targets fail on a file one would change
 	$(MVN) -q spotless:apply
