@@ -46,28 +46,49 @@ final class BatchItems {
    * in a message: checked before any work, as the request's fault.
    */
   void checkFits(EncryptBatchRequest request) {
+    EncryptBatchItem[] items = items(request);
     limit.checkBatch(
         new PlaintextLimit.BatchItemSizes() {
           @Override
           public int count() {
-            return request.getItemsCount();
+            return items.length;
           }
 
           @Override
           public int plaintext(int i) {
-            return request.getItems(i).getPlaintext().size();
+            return items[i].getPlaintext().size();
           }
 
           @Override
           public int context(int i) {
-            return request.getItems(i).getContext().size();
+            return items[i].getContext().size();
           }
 
           @Override
           public String reference(int i) {
-            return request.getItems(i).getReference();
+            return items[i].getReference();
           }
         });
+  }
+
+  /**
+   * A batch's items as an array, read once per call: protobuf hands them out through {@code
+   * Collections.unmodifiableList}, whose {@code get} and {@code size} are one shared call site for
+   * every such list in the JVM. With a few kinds of list behind it (the OpenTelemetry SDK's, with
+   * tracing on) that site stops being inlined, and each item paid for it several times over: 49 ns
+   * of a traced server's 700 ns EncryptBatch item against 23 ns with tracing off, about 10 ns in
+   * either once read here (docs/tracing.md, Cost).
+   */
+  private static EncryptBatchItem[] items(EncryptBatchRequest request) {
+    return request.getItemsList().toArray(new EncryptBatchItem[0]);
+  }
+
+  private static DecryptBatchItem[] items(DecryptBatchRequest request) {
+    return request.getItemsList().toArray(new DecryptBatchItem[0]);
+  }
+
+  private static ReEncryptBatchItem[] items(ReEncryptBatchRequest request) {
+    return request.getItemsList().toArray(new ReEncryptBatchItem[0]);
   }
 
   EncryptBatchResponse encrypt(EncryptBatchRequest request) {
@@ -146,11 +167,12 @@ final class BatchItems {
    */
   private static EncryptBatchResponse encrypt(
       CryptoEngine engine, PlaintextLimit limit, EncryptBatchRequest request) {
-    List<EncryptBatchResult> results = new ArrayList<>(request.getItemsCount());
+    EncryptBatchItem[] items = items(request);
+    List<EncryptBatchResult> results = new ArrayList<>(items.length);
     EncryptBatchResult.Builder result = EncryptBatchResult.newBuilder();
     SubjectKeysForEncryption subjects = null;
     RuntimeException subjectsFailed = null;
-    List<String> subjectIds = subjectIds(request);
+    List<String> subjectIds = subjectIds(request, items);
     if (!subjectIds.isEmpty()) {
       try {
         // All the batch's subjects at once: one store lookup, one creation for the new ones.
@@ -164,8 +186,7 @@ final class BatchItems {
         subjectsFailed = e;
       }
     }
-    for (int i = 0; i < request.getItemsCount(); i++) {
-      EncryptBatchItem item = request.getItems(i);
+    for (EncryptBatchItem item : items) {
       result.clear().setReference(item.getReference());
       try {
         limit.check(item.getPlaintext().size(), item.getContext().size(), item.getReference());
@@ -191,11 +212,11 @@ final class BatchItems {
     return item.getSubject().isEmpty() ? request.getSubject() : item.getSubject();
   }
 
-  /** The subject of every subject-bound item, in order (repeats included). */
-  private static List<String> subjectIds(EncryptBatchRequest request) {
+  /** The subject of every subject-bound item of {@code items}, in order (repeats included). */
+  private static List<String> subjectIds(EncryptBatchRequest request, EncryptBatchItem[] items) {
     List<String> ids = new ArrayList<>();
-    for (int i = 0; i < request.getItemsCount(); i++) {
-      String subject = subjectOf(request, request.getItems(i));
+    for (EncryptBatchItem item : items) {
+      String subject = subjectOf(request, item);
       if (!subject.isEmpty()) {
         ids.add(subject);
       }
@@ -209,16 +230,16 @@ final class BatchItems {
    */
   private static DecryptBatchResponse decrypt(
       CryptoEngine engine, DecryptBatchRequest request, ExpectedKey batchExpected) {
-    List<String> ciphertexts = new ArrayList<>(request.getItemsCount());
-    for (int i = 0; i < request.getItemsCount(); i++) {
-      ciphertexts.add(request.getItems(i).getCiphertext());
+    DecryptBatchItem[] items = items(request);
+    List<String> ciphertexts = new ArrayList<>(items.length);
+    for (DecryptBatchItem item : items) {
+      ciphertexts.add(item.getCiphertext());
     }
     // The subject keys of all subject-bound items in one store lookup, if any is not cached.
     engine.prefetchSubjectsWhenNeeded(ciphertexts);
-    List<DecryptBatchResult> results = new ArrayList<>(request.getItemsCount());
+    List<DecryptBatchResult> results = new ArrayList<>(items.length);
     DecryptBatchResult.Builder result = DecryptBatchResult.newBuilder();
-    for (int i = 0; i < request.getItemsCount(); i++) {
-      DecryptBatchItem item = request.getItems(i);
+    for (DecryptBatchItem item : items) {
       result.clear().setReference(item.getReference());
       try {
         Decrypted decrypted =
@@ -247,16 +268,16 @@ final class BatchItems {
       PlaintextLimit limit,
       ReEncryptBatchRequest request,
       ExpectedKey batchExpected) {
-    List<String> ciphertexts = new ArrayList<>(request.getItemsCount());
-    for (int i = 0; i < request.getItemsCount(); i++) {
-      ciphertexts.add(request.getItems(i).getCiphertext());
+    ReEncryptBatchItem[] items = items(request);
+    List<String> ciphertexts = new ArrayList<>(items.length);
+    for (ReEncryptBatchItem item : items) {
+      ciphertexts.add(item.getCiphertext());
     }
     engine.prefetchSubjectsWhenNeeded(ciphertexts);
     engine.prefetchRewrapTargetsWhenNeeded(request.getKeyName(), ciphertexts);
-    List<ReEncryptBatchResult> results = new ArrayList<>(request.getItemsCount());
+    List<ReEncryptBatchResult> results = new ArrayList<>(items.length);
     ReEncryptBatchResult.Builder result = ReEncryptBatchResult.newBuilder();
-    for (int i = 0; i < request.getItemsCount(); i++) {
-      ReEncryptBatchItem item = request.getItems(i);
+    for (ReEncryptBatchItem item : items) {
       results.add(
           reEncrypt(
               engine,
