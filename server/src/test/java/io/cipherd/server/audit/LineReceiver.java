@@ -57,13 +57,29 @@ final class LineReceiver implements AutoCloseable {
     return text;
   }
 
-  /** Stops listening and drops every connection. */
-  synchronized void stop() throws IOException {
-    server.close();
-    for (Socket socket : connections) {
-      socket.close();
+  /**
+   * Stops listening and drops every connection. Returns once the port refuses connections: closing
+   * a server socket while its acceptor is blocked in {@code accept} leaves the kernel's listener in
+   * place until that thread has left the call, and in that time (long, on a loaded machine) the
+   * kernel still completes new connections to it, so a sender reconnecting at once found a receiver
+   * still there.
+   */
+  void stop() throws IOException, InterruptedException {
+    ServerSocket listening;
+    Thread accepting;
+    synchronized (this) {
+      listening = server;
+      accepting = acceptor;
     }
-    connections.clear();
+    listening.close();
+    accepting.join();
+    synchronized (this) {
+      // Also any connection the acceptor took while closing.
+      for (Socket socket : connections) {
+        socket.close();
+      }
+      connections.clear();
+    }
   }
 
   /** Listens on the same port again. */
@@ -75,13 +91,10 @@ final class LineReceiver implements AutoCloseable {
     ServerSocket socket = new ServerSocket();
     socket.setReuseAddress(true);
     socket.bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), on));
-    synchronized (this) {
-      server = socket;
-    }
-    acceptor =
+    Thread accepting =
         Thread.ofPlatform()
             .daemon()
-            .start(
+            .unstarted(
                 () -> {
                   while (!socket.isClosed()) {
                     try {
@@ -95,6 +108,11 @@ final class LineReceiver implements AutoCloseable {
                     }
                   }
                 });
+    synchronized (this) {
+      server = socket;
+      acceptor = accepting;
+    }
+    accepting.start();
     return socket.getLocalPort();
   }
 
@@ -117,7 +135,7 @@ final class LineReceiver implements AutoCloseable {
   }
 
   @Override
-  public void close() throws IOException {
+  public void close() throws IOException, InterruptedException {
     stop();
   }
 }
