@@ -157,7 +157,9 @@ final class FormatPreservingServiceImpl
                   FormattedValues.Batch items =
                       batch.formatted().batch(BatchKind.ENCRYPT, request.getKeyName());
                   List<FormattedBatchResult> results = new ArrayList<>(request.getItemsCount());
-                  for (EncryptFormattedBatchItem item : request.getItemsList()) {
+                  // As an array, read once: see BatchItems.items.
+                  for (EncryptFormattedBatchItem item :
+                      request.getItemsList().toArray(new EncryptFormattedBatchItem[0])) {
                     results.add(
                         FormattedResults.of(
                             item.getReference(),
@@ -256,7 +258,8 @@ final class FormatPreservingServiceImpl
       ByteString batchContext,
       int batchVersion) {
     List<FormattedBatchResult> results = new ArrayList<>(items.size());
-    for (FormattedBatchItem item : items) {
+    // As an array, read once: see BatchItems.items.
+    for (FormattedBatchItem item : items.toArray(new FormattedBatchItem[0])) {
       byte[] context = context(item.getContext(), batchContext);
       int version = item.getKeyVersion() != 0 ? item.getKeyVersion() : batchVersion;
       results.add(

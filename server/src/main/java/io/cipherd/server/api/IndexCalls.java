@@ -86,7 +86,9 @@ final class IndexCalls {
     Normalization normalization = NormalizationProtos.fromProto(request.getNormalization());
     List<ComputeIndexBatchResult> results = new ArrayList<>(request.getItemsCount());
     ComputeIndexBatchResult.Builder result = ComputeIndexBatchResult.newBuilder();
-    for (ComputeIndexBatchItem item : request.getItemsList()) {
+    // As an array, read once: see BatchItems.items.
+    for (ComputeIndexBatchItem item :
+        request.getItemsList().toArray(new ComputeIndexBatchItem[0])) {
       result.clear().setReference(item.getReference());
       try {
         Indexed indexed =
@@ -144,7 +146,8 @@ final class IndexCalls {
       CryptoEngine batch, ReIndexBatchRequest request, Normalization normalization) {
     List<ReIndexBatchResult> results = new ArrayList<>(request.getItemsCount());
     ReIndexBatchResult.Builder result = ReIndexBatchResult.newBuilder();
-    for (ReIndexBatchItem item : request.getItemsList()) {
+    // As an array, read once: see BatchItems.items.
+    for (ReIndexBatchItem item : request.getItemsList().toArray(new ReIndexBatchItem[0])) {
       result.clear().setReference(item.getReference());
       try {
         ReIndexed reIndexed =
