@@ -88,9 +88,15 @@ public final class SubjectKeys {
 
   /**
    * How long past now a warm subject's key must stay servable for {@link #warmForEncryption} to
-   * count it: far longer than a batch takes, so one that starts warm does not turn cold midway.
+   * count it: far longer than the moment between that check and the call's start on the same
+   * thread, after which the call judges every item at its start ({@link SubjectClock#batch}), so a
+   * call that starts warm does not turn cold midway. A GC pause longer than this in that moment
+   * costs the call one store read on the transport thread, as a key dropped for size does. Kept
+   * short because a key within it sends its calls to the blocking pool until it expires and one of
+   * them reads it again: with a second of the default TTL's five, a fifth of the calls for subjects
+   * in steady use took the pool (SubjectBoundBatchBenchmark).
    */
-  static final Duration WARM_MARGIN = Duration.ofSeconds(1);
+  static final Duration WARM_MARGIN = Duration.ofMillis(100);
 
   private static final long WARM_MARGIN_NANOS = WARM_MARGIN.toNanos();
 
