@@ -186,18 +186,20 @@ final class BatchItems {
         subjectsFailed = e;
       }
     }
+    int subjectBound = 0;
     for (EncryptBatchItem item : items) {
       result.clear().setReference(item.getReference());
+      // The item's place among the subject-bound ones, which subjectIds listed in order.
+      int subjectItem = subjectOf(request, item).isEmpty() ? -1 : subjectBound++;
       try {
         limit.check(item.getPlaintext().size(), item.getContext().size(), item.getReference());
-        String subject = subjectOf(request, item);
-        if (!subject.isEmpty() && subjectsFailed != null) {
+        if (subjectItem >= 0 && subjectsFailed != null) {
           throw subjectsFailed;
         }
         Encrypted encrypted =
-            subject.isEmpty()
+            subjectItem < 0
                 ? engine.encrypt(request.getKeyName(), 0, item.getPlaintext(), item.getContext())
-                : engine.encrypt(subjects, subject, item.getPlaintext(), item.getContext());
+                : engine.encrypt(subjects, subjectItem, item.getPlaintext(), item.getContext());
         result.setCiphertextBytes(encrypted.ciphertext()).setKeyVersion(encrypted.keyVersion());
       } catch (RuntimeException e) {
         result.setError(StatusMapper.toItemError(e));

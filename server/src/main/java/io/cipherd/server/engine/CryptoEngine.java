@@ -27,7 +27,6 @@ import io.cipherd.server.subjects.SubjectRef;
 import io.cipherd.server.subjects.SubjectStoreUnavailableException;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.Set;
 import java.util.function.Consumer;
 import java.util.function.Function;
@@ -170,7 +169,7 @@ public final class CryptoEngine {
     }
     SubjectKeysForEncryption resolved =
         subjectKeysForEncryption(Operation.ENCRYPT, keyName, List.of(subject), renewErased);
-    return encrypt(resolved, subject, plaintext, context);
+    return encrypt(resolved, 0, plaintext, context);
   }
 
   /**
@@ -184,7 +183,7 @@ public final class CryptoEngine {
       Operation operation, String keyName, List<String> subjectIds, boolean renewErased) {
     authorizer.check(operation, keyName);
     EnvelopeHeader header = EnvelopeHeader.subjectBound(keyName, subjectMode(keyName));
-    Map<String, Object> bySubject =
+    Object[] byItem =
         subjects.forEncryptionByIds(
             keyName,
             subjectIds,
@@ -192,7 +191,7 @@ public final class CryptoEngine {
             CallerIdentity.current(),
             envelopes.wrapping,
             beforeSubjectLookup);
-    return new SubjectKeysForEncryption(header, bySubject);
+    return new SubjectKeysForEncryption(header, byItem);
   }
 
   /**
@@ -277,10 +276,13 @@ public final class CryptoEngine {
     return mode;
   }
 
-  /** Encrypts one item for {@code subject}, whose key {@code resolved} holds (or its error). */
+  /**
+   * Encrypts the call's {@code item}th subject-bound item, whose key {@code resolved} holds (or its
+   * error).
+   */
   public Encrypted encrypt(
-      SubjectKeysForEncryption resolved, String subject, ByteString plaintext, ByteString context) {
-    SubjectKey key = resolved.keyFor(subject);
+      SubjectKeysForEncryption resolved, int item, ByteString plaintext, ByteString context) {
+    SubjectKey key = resolved.keyFor(item);
     return WorkBuffers.withInput(
         plaintext,
         context,
@@ -524,7 +526,7 @@ public final class CryptoEngine {
               .forEncryption(
                   target, List.of(hash), false, CallerIdentity.current(), envelopes.wrapping)
               .get(hash);
-      key = new SubjectKeysForEncryption(newHeader, Map.of("", resolved)).keyFor("");
+      key = new SubjectKeysForEncryption(newHeader, new Object[] {resolved}).keyFor(0);
     }
     return envelopes.decrypt(
         parsed,
@@ -629,7 +631,7 @@ public final class CryptoEngine {
         subjectKeysForEncryption(Operation.DATAKEY, keyName, List.of(subject), renewErased);
     return DataKey.generate(
         keySizeBits,
-        dataKey -> encrypt(resolved, subject, UnsafeByteOperations.unsafeWrap(dataKey), context));
+        dataKey -> encrypt(resolved, 0, UnsafeByteOperations.unsafeWrap(dataKey), context));
   }
 
   /** Reads a ciphertext's header and its key's current version, without decrypting. */

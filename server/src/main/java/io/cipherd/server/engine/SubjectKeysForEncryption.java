@@ -2,20 +2,35 @@ package io.cipherd.server.engine;
 
 import io.cipherd.server.crypto.envelope.EnvelopeHeader;
 import io.cipherd.server.subjectkeys.SubjectKey;
-import java.util.Map;
 
 /**
- * The subject keys of one encrypting call (a batch's items or one request), looked up and created
- * at once before any item is sealed: each subject id maps to its key, or to the error of its items
- * alone (an erased subject, the creation quota, an id that is not valid).
- *
- * @param header the subject-bound header the call's ciphertexts start with
- * @param bySubject each subject id to its {@link SubjectKey} or {@link RuntimeException}
+ * The subject keys of one encrypting call (a batch's subject-bound items or one request), looked up
+ * and created at once before any item is sealed: for each subject-bound item, in order, its
+ * subject's key, or the error of that item alone (an erased subject, the creation quota, an id that
+ * is not valid).
  */
-public record SubjectKeysForEncryption(EnvelopeHeader header, Map<String, Object> bySubject) {
-  /** The key of {@code subject}; throws its error if it has none. */
-  public SubjectKey keyFor(String subject) {
-    Object resolved = bySubject.get(subject);
+public final class SubjectKeysForEncryption {
+  private final EnvelopeHeader header;
+  private final Object[] byItem;
+
+  /**
+   * @param header the subject-bound header the call's ciphertexts start with
+   * @param byItem each subject-bound item's {@link SubjectKey} or {@link RuntimeException}, in the
+   *     order of the ids they were looked up by
+   */
+  SubjectKeysForEncryption(EnvelopeHeader header, Object[] byItem) {
+    this.header = header;
+    this.byItem = byItem;
+  }
+
+  /** The subject-bound header the call's ciphertexts start with. */
+  public EnvelopeHeader header() {
+    return header;
+  }
+
+  /** The key of the call's {@code item}th subject-bound item; throws its error if it has none. */
+  public SubjectKey keyFor(int item) {
+    Object resolved = byItem[item];
     if (resolved instanceof SubjectKey key) {
       return key;
     }

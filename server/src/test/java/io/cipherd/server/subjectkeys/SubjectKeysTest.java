@@ -359,7 +359,7 @@ class SubjectKeysTest {
   void warmForEncryption_onlyOnceEveryIdsKeyIsCached_andStaysServableForTheMargin() {
     SubjectKeys keys = replica(Duration.ofMinutes(1), 0);
     assertThat(keys.warmForEncryption("users", List.of("ada"))).isFalse();
-    keys.forEncryptionByIds("users", List.of("ada", "bob"), false, "app", wrapping);
+    keys.forEncryptionByIds("users", List.of("ada", "bob"), false, "app", wrapping, null);
 
     assertThat(keys.warmForEncryption("users", List.of("ada", "bob", "ada"))).isTrue();
     assertThat(keys.warmForEncryption("users", List.of("ada", "cyd"))).isFalse();
@@ -368,10 +368,15 @@ class SubjectKeysTest {
     assertThat(keys.warmForEncryption("users", List.of("bob"))).isFalse();
 
     SubjectKeys brief = replica(SubjectKeys.WARM_MARGIN.dividedBy(2), 0);
-    brief.forEncryptionByIds("users", List.of("ada"), false, "app", wrapping);
+    brief.forEncryptionByIds("users", List.of("ada"), false, "app", wrapping, null);
     assertThat(brief.warmForEncryption("users", List.of("ada")))
         .as("a key that expires within the margin is not warm")
         .isFalse();
+  }
+
+  /** What {@link SubjectKeys#forEncryptionByIds} finds for one id: its key or its error. */
+  private Object byId(SubjectKeys keys, String keyName, String id, boolean renewErased) {
+    return keys.forEncryptionByIds(keyName, List.of(id), renewErased, "app", wrapping, null)[0];
   }
 
   @Test
@@ -415,38 +420,33 @@ class SubjectKeysTest {
   @Test
   void aWarmSubject_isFoundByItsId_untilItsKeyLeavesTheCache() {
     SubjectKeys keys = replica(Duration.ofMinutes(1), 0);
-    Map<String, Object> first =
-        keys.forEncryptionByIds("users", List.of("ada", "bob", "ada", ""), false, "app", wrapping);
+    Object[] first =
+        keys.forEncryptionByIds(
+            "users", List.of("ada", "bob", "ada", ""), false, "app", wrapping, null);
 
-    assertThat(first).containsOnlyKeys("ada", "bob", "");
-    assertThat(first.get("")).isInstanceOf(InvalidArgumentException.class);
-    SubjectKey ada = (SubjectKey) first.get("ada");
-    SubjectKey bob = (SubjectKey) first.get("bob");
+    assertThat(first).hasSize(4);
+    assertThat(first[3]).isInstanceOf(InvalidArgumentException.class);
+    SubjectKey ada = (SubjectKey) first[0];
+    SubjectKey bob = (SubjectKey) first[1];
+    assertThat(first[2]).as("an id given twice, one key").isSameAs(ada);
     assertThat(ada.subjectHash()).isEqualTo(keys.hash("subject", "ada"));
-    // The same keys by id, under the same named key only.
-    Map<String, Object> again =
-        keys.forEncryptionByIds("users", List.of("bob", "ada"), false, "app", wrapping);
-    assertThat(again.get("ada")).isSameAs(ada);
-    assertThat(again.get("bob")).isSameAs(bob);
-    SubjectKey adaElsewhere =
-        (SubjectKey)
-            keys.forEncryptionByIds("orders", List.of("ada"), false, "app", wrapping).get("ada");
+    // The same keys by id, in the ids' order, under the same named key only.
+    Object[] again =
+        keys.forEncryptionByIds("users", List.of("bob", "ada"), false, "app", wrapping, null);
+    assertThat(again).containsExactly(bob, ada);
+    SubjectKey adaElsewhere = (SubjectKey) byId(keys, "orders", "ada", false);
     assertThat(adaElsewhere.ref()).isNotEqualTo(ada.ref());
 
     // Erased through this replica: the id finds no key, at once.
     keys.erase("users", List.of(keys.hash("subject", "ada")));
-    assertThat(keys.forEncryptionByIds("users", List.of("ada"), false, "app", wrapping).get("ada"))
-        .isInstanceOf(SubjectErasedException.class);
-    Object renewed =
-        keys.forEncryptionByIds("users", List.of("ada"), true, "app", wrapping).get("ada");
+    assertThat(byId(keys, "users", "ada", false)).isInstanceOf(SubjectErasedException.class);
+    Object renewed = byId(keys, "users", "ada", true);
     assertThat(((SubjectKey) renewed).ref()).isNotEqualTo(ada.ref());
 
     // The key's versions changed: bob's key is unwrapped again, not served by id.
     keys.forgetKey("users");
     int unwraps = wrapping.unwraps.get();
-    SubjectKey bobAfter =
-        (SubjectKey)
-            keys.forEncryptionByIds("users", List.of("bob"), false, "app", wrapping).get("bob");
+    SubjectKey bobAfter = (SubjectKey) byId(keys, "users", "bob", false);
     assertThat(bobAfter).isNotSameAs(bob);
     assertThat(bobAfter.ref()).isEqualTo(bob.ref());
     assertThat(wrapping.unwraps.get()).isEqualTo(unwraps + 1);
