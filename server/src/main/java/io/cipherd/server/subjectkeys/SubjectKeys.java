@@ -280,29 +280,32 @@ public final class SubjectKeys {
         }
         byId.invalidate(named);
       }
-      if (cold == null) {
-        cold = LinkedHashMap.newLinkedHashMap(resolved.length - i);
+      if (cold != null && cold.containsKey(id)) {
+        continue;
       }
-      if (!cold.containsKey(id)) {
-        try {
-          cold.put(id, hash("subject", id));
-        } catch (RuntimeException e) {
-          resolved[i] = e;
+      try {
+        SubjectHash hash = hash("subject", id);
+        if (cold == null) {
+          cold = LinkedHashMap.newLinkedHashMap(resolved.length - i);
         }
+        cold.put(id, hash);
+      } catch (RuntimeException e) {
+        resolved[i] = e;
       }
     }
     if (cold != null) {
       Map<SubjectHash, Object> byHash =
           forEncryption(keyName, cold.values(), renewErased, caller, wrapping, beforeStoreRead);
+      cold.forEach(
+          (id, hash) -> {
+            if (byHash.get(hash) instanceof SubjectKey key && key.inCache()) {
+              byId.put(new NamedId(keyName, id), key);
+            }
+          });
+      // The items left are those of the ids just read, repeats included.
       for (int i = 0; i < resolved.length; i++) {
-        if (resolved[i] != null) {
-          continue;
-        }
-        String id = subjectIds.get(i);
-        Object found = byHash.get(cold.get(id));
-        resolved[i] = found;
-        if (found instanceof SubjectKey key && key.inCache()) {
-          byId.put(new NamedId(keyName, id), key);
+        if (resolved[i] == null) {
+          resolved[i] = byHash.get(cold.get(subjectIds.get(i)));
         }
       }
     }
